@@ -1,0 +1,1 @@
+"""Infinity Deathmatch: TAG Raid (the flagship rulebook, ``shared/rules/infinity-tag-raid.txt``)."""

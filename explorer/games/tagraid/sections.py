@@ -1,0 +1,53 @@
+"""Section titles of the TAG Raid rulebook, as cited by every resolution step.
+
+Titles are facts about the book (its table of contents); the rule text itself stays out of the project.
+"""
+
+from explorer.trace import RuleRef
+
+GAME = "TAG Raid"
+
+
+def ref(section: str) -> RuleRef:
+    """A :class:`RuleRef` into the TAG Raid rulebook."""
+    return RuleRef(GAME, section)
+
+
+NEOMATERIALS = ref("Neomaterials: Teseum and T-Bezoar Units")
+ORDERS_AND_AROS = ref("Activating a Miner › Orders and AROs")
+ORDER_EXPENDITURE_SEQUENCE = ref("Activating a Miner › Order Expenditure Sequence")
+LINE_OF_FIRE = ref("Line of Fire and Distances › Line of Fire")
+DISTANCES = ref("Line of Fire and Distances › Distances and Measurements")
+MOVEMENT_RULER = ref("Distances and Measurements › Movement Ruler")
+RANGE_RULER = ref("Distances and Measurements › Range Ruler")
+RANGE_IN_HEXAGONS = ref("Line of Fire and Distances › Range in Hexagons")
+AREAS_AND_SILHOUETTES = ref("Line of Fire and Distances › Interaction with Areas and Silhouettes")
+ROLLS = ref("Rolls")
+SUCCESSFUL_ROLL = ref("Rolls › Successful Roll")
+MODIFIERS = ref("Rolls › Modifiers (MOD)")
+CRITICALS = ref("Rolls › Criticals")
+NORMAL_ROLL = ref("Rolls › Normal Roll")
+FACE_TO_FACE = ref("Rolls › Face to Face Rolls")
+DAMAGE = ref("Damage")
+PARTIAL_COVER = ref("Damage › Partial Cover")
+SAVING_ROLL = ref("Damage › Saving Roll")
+DEATH = ref("Death")
+RESPAWN = ref("Respawn")
+CLOSE_COMBAT_ATTACK = ref("Common Skills › Close Combat Attack")
+RANGED_ATTACK = ref("Common Skills › Ranged Attack")
+EVADE = ref("Common Skills › Evade")
+IDLE = ref("Common Skills › Idle")
+MOVE = ref("Common Skills › Move")
+TOOLS = ref("Skills and Tools › Tools")
+AMMUNITION = ref("Skills and Tools › Ammunition")
+TRAITS = ref("Skills and Tools › Traits")
+LOOT = ref("Tool Containers and Loot › Loot")
+TERRAIN = ref("Terrain")
+SPECIAL_TERRAIN = ref("Special Terrain")
+MEGABEAST_SILHOUETTE = ref("MegaBeast › Silhouette")
+MEGABEAST_DEPLOYMENT = ref("MegaBeast › Deployment and Movement Type")
+MEGABEAST_WOUNDS = ref("MegaBeast › Wounds")
+MEGABEAST_RAGE = ref("MegaBeast › Rage Level")
+MEGABEAST_THREAT = ref("MegaBeast › Threat Level")
+MEGABEAST_AROS = ref("MegaBeast › Skills, Attacks, and AROs")
+MEGABEAST_LOF = ref("MegaBeast › MegaBeast Events and MegaBeast's Behavior (MegaBeast Line of Fire)")

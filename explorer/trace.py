@@ -1,0 +1,121 @@
+"""Traces: the explained result of resolving a scenario.
+
+A :class:`Trace` is an ordered list of :class:`Step`; each step names the rulebook section that decides it
+(:class:`RuleRef`). Views render traces (text for the CLI, JSON for scripts, HTML for notebooks); the engine
+never formats for a particular UI.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """A rulebook section: ``game`` (short name, e.g. ``"TAG Raid"``) and ``section`` (its title, e.g.
+    ``"Rolls › Face to Face Rolls"``)."""
+
+    game: str
+    section: str
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.section}"
+
+
+@dataclass
+class Step:
+    """One explained resolution step.
+
+    Attributes:
+        title: short headline ("A's 10 cancels B's 5 and 7").
+        rule: the section that decides this step.
+        detail: a paraphrase of why (never rulebook text beyond a short quoted phrase).
+        facts: machine-readable values of the step (JSON-serialisable), e.g. ``{"sv": 12}``.
+        marks: identifiers of what the step talks about (dice ids, model names, hexes) so views can highlight them.
+        section: the trace section this step belongs to (e.g. ``"Success Values"``, ``"Saving Rolls"``).
+    """
+
+    title: str
+    rule: RuleRef
+    detail: str = ""
+    facts: dict[str, Any] = field(default_factory=dict)
+    marks: tuple[str, ...] = ()
+    section: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["rule"] = {"game": self.rule.game, "section": self.rule.section}
+        d["marks"] = list(self.marks)
+        return d
+
+
+@dataclass
+class Trace:
+    """An ordered list of steps plus the ruling readings used and the final outcome.
+
+    Attributes:
+        title: what was resolved.
+        steps: the steps in resolution order.
+        rulings: ``{option key: reading name}`` for every ruling option the resolution consulted.
+        outcome: JSON-serialisable summary of the result (winner, saving rolls, wounds...).
+    """
+
+    title: str
+    steps: list[Step] = field(default_factory=list)
+    rulings: dict[str, str] = field(default_factory=dict)
+    outcome: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, title: str, rule: RuleRef, detail: str = "", *, section: str = "", marks=(), **facts) -> Step:
+        step = Step(title, rule, detail, dict(facts), tuple(marks), section)
+        self.steps.append(step)
+        return step
+
+    def sections(self) -> list[str]:
+        seen: list[str] = []
+        for s in self.steps:
+            if s.section not in seen:
+                seen.append(s.section)
+        return seen
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "rulings": dict(self.rulings), "outcome": self.outcome,
+                "steps": [s.to_dict() for s in self.steps]}
+
+    def to_json(self, **kw) -> str:
+        return json.dumps(self.to_dict(), **({"indent": 2} | kw))
+
+    def to_text(self) -> str:
+        lines = [self.title, "=" * len(self.title)]
+        current = None
+        n = 0
+        for s in self.steps:
+            if s.section != current:
+                current = s.section
+                if current:
+                    lines += ["", f"## {current}"]
+            n += 1
+            lines.append(f"{n:>2}. {s.title}  [{s.rule}]")
+            if s.detail:
+                lines.append(f"    {s.detail}")
+        if self.rulings:
+            lines += ["", "Ruling options used:"]
+            lines += [f"  - {k} = {v}" for k, v in sorted(self.rulings.items())]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        out = [f"<div class='explorer-trace'><h4>{html.escape(self.title)}</h4><ol>"]
+        for s in self.steps:
+            out.append(f"<li><b>{html.escape(s.title)}</b> <i>[{html.escape(str(s.rule))}]</i>"
+                       + (f"<br>{html.escape(s.detail)}" if s.detail else "") + "</li>")
+        out.append("</ol>")
+        if self.rulings:
+            out.append("<p>Ruling options: " + ", ".join(
+                f"<code>{html.escape(k)}={html.escape(v)}</code>" for k, v in sorted(self.rulings.items())) + "</p>")
+        out.append("</div>")
+        return "".join(out)
+
+    def __str__(self) -> str:
+        return self.to_text()
