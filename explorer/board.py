@@ -485,8 +485,17 @@ class Board:
             hexes = self.areas[area]
         else:
             hexes = frozenset(area)
-        region = shapely.union_all([self.hex_shape(h) for h in hexes])
+        region = self.region(hexes)
         return bool(region.covers(geom)) if totally else bool(geom.relate_pattern(region, "T********"))
+
+    def region(self, hexes: Iterable[Hex]) -> BaseGeometry:
+        """The union of the given hexagons as one shapely geometry (board units; empty for no hexes)."""
+        return shapely.union_all([self.hex_shape(h) for h in hexes])
+
+    @cached_property
+    def tileless_region(self) -> BaseGeometry:
+        """Union of the hexagons without tile (board units), e.g. for TAG Raid LoF, which they block for Miners."""
+        return self.region(sorted(self.tileless))
 
     @cached_property
     def scenery_tree(self) -> shapely.STRtree:
@@ -627,6 +636,14 @@ class Board:
         """
         if not isinstance(data, Mapping):
             raise ScenarioError(path, f"must be a table, got {type(data).__name__}", "a [board] table", source)
+        raw_cells = data.get("cells")
+        if isinstance(raw_cells, Mapping):  # hex keys first, so later messages can quote them safely
+            for key in raw_cells:
+                try:
+                    Hex.parse(str(key))
+                except ValueError:
+                    raise ScenarioError(f'{path}.cells."{key}"', "not a hex key",
+                                        "'q,r' with whole numbers, e.g. '2,-1'", source) from None
         try:
             model = validate(BoardModel, data, source)
         except ScenarioError as e:
@@ -639,11 +656,7 @@ class Board:
         keys: dict[Hex, str] = {}
         for key, cm in model.cells.items():
             where = _quote_path(f"{path}.cells.{key}")
-            try:
-                h = Hex.parse(key)
-            except ValueError:
-                raise ScenarioError(_quote_path(f"{path}.cells") + f'."{key}"', "not a hex key",
-                                    "'q,r' with whole numbers, e.g. '2,-1'", source) from None
+            h = Hex.parse(key)
             if h in cells:
                 raise ScenarioError(where, f"duplicate cell: {keys[h]!r} and {key!r} both name hex {h}",
                                     "each hex once", source)

@@ -142,6 +142,14 @@ def test_interaction_with_areas():
     assert b.in_area(base, [Hex(0, -1)])
 
 
+def test_regions():
+    b = small_board()
+    assert abs(b.tileless_region.area - 2 * b.hex_shape(ORIGIN).area) < 1e-9
+    assert b.region([]).is_empty
+    two = b.region([Hex(0, 0), Hex(1, 0)])
+    assert two.geom_type == "Polygon" and abs(two.area - 2 * b.hex_shape(ORIGIN).area) < 1e-9
+
+
 def test_hex_shape_matches_layout():
     b = Board.hexagon(1)
     s = b.hex_shape(Hex(1, 0))
@@ -222,6 +230,7 @@ def test_edge_features_defaults_and_file():
     ('"0,0" = { terrain = "sand", colour = "red" }', "", 'board.cells."0,0".colour', "'terrain'.*'elevation'"),
     ('"a,b" = { terrain = "sand" }', "", 'board.cells."a,b"', "'q,r' with whole numbers"),
     ('"1" = { terrain = "sand" }', "", 'board.cells."1"', "'q,r'"),
+    ('"1.5,0" = { terrain = "lava" }', "", 'board.cells."1.5,0"', "not a hex key"),
     ('"0,0" = { terrain = "sand" }\n"0, 0" = { terrain = "rocky" }', "", 'board.cells."0, 0"',
      "duplicate cell.*'0,0' and '0, 0'.*hex 0,0"),
     ('"0,0" = { tile = false, terrain = "sand" }', "", 'board.cells."0,0".terrain', "no terrain"),
