@@ -268,12 +268,43 @@ def test_validation_whole_document():
         Board.from_toml("x.toml", text="[other]\na = 1\n")
     with pytest.raises(ScenarioError, match="orientation.*'pointy'.*'flat'"):
         Board.from_toml("x.toml", text='[board]\norientation = "round"\n[board.cells]\n"0,0" = {terrain="sand"}\n')
-    with pytest.raises(ScenarioError, match="board.cells.*at least 1"):
+    with pytest.raises(ScenarioError, match="board.cells.*at least one hex.*board.shape"):
         Board.from_toml("x.toml", text='[board]\n[board.cells]\n')
     with pytest.raises(ScenarioError, match="must be a table"):
         Board.from_dict([1, 2])  # type: ignore[arg-type]
     with pytest.raises(ScenarioError, match="not valid TOML"):
         Board.from_toml("x.toml", text="[board\n")
+
+
+def test_shape_shorthand_and_overrides():
+    text = ('[board]\nshape = { kind = "hexagon", radius = 2, center = "1,1" }\nterrain = "rocky"\n'
+            '[board.cells]\n"1,1" = "tileless"\n"2,1" = "vegetation"\n"5,5" = { terrain = "sand", area = "far" }\n')
+    b = Board.from_toml("s.toml", text=text)
+    assert len(b) == 20 and b[Hex(1, 1)] == TILELESS and b[Hex(2, 1)] == Cell(Terrain.VEGETATION)
+    assert b[Hex(0, 1)] == Cell(Terrain.ROCKY) and b.areas == {"far": frozenset({Hex(5, 5)})}
+    assert Board.from_dict(b.to_dict()) == b
+    r = Board.from_toml("r.toml", text='[board]\norientation = "flat"\nshape = { kind = "rectangle", width = 4, '
+                        'height = 3 }\n')
+    assert r == Board.rectangle(4, 3, SAND, orientation="flat", name="")
+
+
+@pytest.mark.parametrize("text, field, match", [
+    ('[board]\nshape = { kind = "hexagon" }', "board.shape.radius", "required for a hexagon"),
+    ('[board]\nshape = { kind = "rectangle", width = 3 }', "board.shape.height", "required for a rectangle"),
+    ('[board]\nshape = { kind = "circle", radius = 3 }', "board.shape.kind", "'hexagon' or 'rectangle'"),
+    ('[board]\nshape = { kind = "hexagon", radius = 3, centre = "0,0" }', "board.shape.centre",
+     "'kind'.*'radius'.*'center'"),
+    ('[board]\nshape = { kind = "hexagon", radius = 3, center = "x" }', "board.shape.center", "q,r"),
+    ('[board]\nshape = { kind = "hexagon", radius = -1 }', "board.shape.radius", ">= 0"),
+    ('[board]\nterrain = "mud"\nshape = { kind = "hexagon", radius = 1 }', "board.terrain", "'vegetation'"),
+    ('[board]\n[board.cells]\n"0,0" = "lava"', 'board.cells."0,0"', "unknown terrain.*'rocky'.*'tileless'"),
+])
+def test_shape_errors(text, field, match):
+    import re
+    with pytest.raises(ScenarioError) as ei:
+        Board.from_toml("s.toml", text=text)
+    assert ei.value.field == field, str(ei.value)
+    assert re.search(match, str(ei.value)), str(ei.value)
 
 
 def test_python_api_validation():
