@@ -432,6 +432,14 @@ class _Resolver:
             self._pair_reactive(m, pools_active.get(m.name), evade_pool, pools_reactive.get(m.name), pools_active)
         if mb:
             self._pair_megabeast(mb, pools_active.get(mb.name), evade_pool, mb_pool)
+        if evade_pool is not None and a.name not in self.evade_results:
+            ok = evade_pool.dice[0].success
+            self.t.add(f"Normal Evade Roll: {a.name} is not attacked; {evade_pool.describe()} "
+                       f"{'is a Critical success' if evade_pool.dice[0].critical else 'succeeds' if ok else 'fails'}",
+                       S.EVADE, "An Evade that faces no attack is a Normal Roll.", section="Normal Rolls",
+                       marks=tuple(evade_pool.ids), miner=a.name, success=ok)
+            self.evade_results[a.name] = [ok]
+            self.pairs.append({"active": a.name, "kind": "normal_evade", "winner": a.name if ok else None})
         self._evade_effects(evade_pool, pools_reactive)
 
         # ---------------------------------------------------------------- saving rolls, wounds, neomaterials
