@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 
 
 from explorer.games.tagraid.model import parse_scenario
@@ -22,6 +23,7 @@ def build(active, reactive=(), megabeast=None, **top):
     data = {"active": copy.deepcopy(active), "reactive": [copy.deepcopy(r) for r in reactive]}
     if megabeast is not None:
         data["megabeast"] = copy.deepcopy(megabeast)
+    data["seed"] = int(os.environ.get("ENGINE_TEST_SEED", "0"))  # dice the test does not fix: reproducible
     data.update(top)
     return parse_scenario(data)
 

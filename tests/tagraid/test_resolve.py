@@ -183,7 +183,7 @@ def test_unattacked_aro_attacker_makes_normal_roll(mk):
 
 
 def test_idle_active_attacked_by_aro_normal_roll(mk):
-    t = resolve(mk(miner("A", "idle"), [miner("B", dice=[5], save_dice=[1])]))
+    t = resolve(mk(miner("A", "idle", save_dice=[1]), [miner("B", dice=[5])]))
     assert t.outcome["pairs"][0]["kind"] == "normal_roll" and t.outcome["wounds"]["A"] == 1
 
 
