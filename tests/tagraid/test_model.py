@@ -176,3 +176,18 @@ def test_missing_file_is_a_scenario_error(tmp_path):
 def test_build_helper_roundtrip():
     sc = build(miner("A", attacks=[{"target": "B"}]), [miner("B")])
     assert sc.active.weapon.damage == RIFLE["damage"]
+
+
+def test_docs_example_parses_and_resolves():
+    import doctest
+    import re
+    from pathlib import Path
+
+    import explorer.games.tagraid.scenarios as scen
+    from explorer.games.tagraid.resolve import resolve
+
+    text = (Path(__file__).parents[2] / "docs" / "scenario-format.md").read_text(encoding="utf-8")
+    toml = re.search(r"## Example\n\n```toml\n(.*?)```", text, re.S).group(1)
+    t = resolve(scen.load_scenario_text(toml, "docs example"))
+    assert [p["winner"] for p in t.outcome["pairs"]] == ["StoneBreaker", "Rockeater"]
+    assert doctest.testmod(scen).failed == 0

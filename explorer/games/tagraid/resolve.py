@@ -440,10 +440,11 @@ class _Resolver:
                        marks=tuple(evade_pool.ids), miner=a.name, success=ok)
             self.evade_results[a.name] = [ok]
             self.pairs.append({"active": a.name, "kind": "normal_evade", "winner": a.name if ok else None})
-        self._evade_effects(evade_pool, pools_reactive)
 
         # ---------------------------------------------------------------- saving rolls, wounds, neomaterials
         self.saving_rolls_and_wounds()
+        self._evade_effects(evade_pool, pools_reactive)
+        self.outcome["evade_moves"] = list(self.evade_moves)
         self.t.rulings = dict(self.r.consulted)
         self.t.outcome = self.outcome
         return self.t
