@@ -77,7 +77,11 @@ def scenarios(draw):
     rulings = {"megabeast_critical": draw(st.sampled_from(["must_exceed", "critical_wins"])),
                "megabeast_equal": draw(st.sampled_from(["megabeast_prevails", "tie"])),
                "megabeast_no_aro": draw(st.sampled_from(["threat_level", "normal_roll"])),
-               "sv_above_20": draw(st.sampled_from(["literal", "excess_to_die"]))}
+               "sv_above_20": draw(st.sampled_from(["literal", "excess_to_die"])),
+               "evade_vs_split_attack": draw(st.sampled_from(["own_dice", "all_dice"])),
+               "evade_movement": draw(st.sampled_from(["wins_all", "wins_any"])),
+               "mod_cap": draw(st.sampled_from(["none", "cap_12"])),
+               "teseum_several_attackers": draw(st.sampled_from(["timeline", "each_attacker"]))}
     return parse_scenario(data), rulings
 
 
@@ -114,7 +118,15 @@ def test_resolution_invariants(case):
         assert (name in o["dead"]) == (o["wounds_left"][name] == 0)
         assert lost <= o["failed_saves"].get(name, 0)
     # Teseum never exceeds the Wounds had / actually lost
-    assert sum(o["teseum"].values()) <= sum(v for k, v in o["wounds"].items() if k != "MB")
+    if rulings["teseum_several_attackers"] == "timeline":
+        assert sum(o["teseum"].values()) <= sum(v for k, v in o["wounds"].items() if k != "MB")
+    for attacker, n in o["teseum"].items():
+        victims = [sc.active.name] if attacker != sc.active.name else [m.name for m in sc.reactive]
+        assert n <= sum(had[v] for v in victims)
+    assert "MB" not in o["teseum"]
+    evaders = {sc.active.name} if sc.active.skill == "evade" else set()
+    evaders |= {m.name for m in sc.reactive if m.skill == "evade"}
+    assert set(o["evade_moves"]) <= evaders
     for name, info in o["loot"].items():
         sz = info["scoring_zone_before"]
         assert info["kept"] + info["to_loot_zone"] + info["to_reserve"] == sz and info["kept"] >= sz - info["kept"]

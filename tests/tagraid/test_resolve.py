@@ -406,6 +406,7 @@ def test_megabeast_no_aro_rulings(mk):
     assert t.rulings["megabeast_no_aro"] == "threat_level"
     t2 = resolve(sc, rulings={"megabeast_no_aro": "normal_roll"})
     assert t2.outcome["megabeast"]["wounds"] == 2
+    assert t.outcome["megabeast"]["reorients"] and t.sections()[-1] == "Conclusion"
     sc.active.attacks[0].dice = [2, 3]
     assert resolve(sc).outcome["saving_rolls"] == {}  # without an ARO it never prevails
 

@@ -445,6 +445,13 @@ class _Resolver:
         self.saving_rolls_and_wounds()
         self._evade_effects(evade_pool, pools_reactive)
         self.outcome["evade_moves"] = list(self.evade_moves)
+        if mb and not mb.aro and a.skill in ATTACKS and any(x.target == mb.name and (x.burst or 0) > 0
+                                                            for x in a.attacks):
+            self.t.add(f"Conclusion: {mb.name} declared no ARO but was attacked, so it reorients towards "
+                       f"{a.name}", S.ORDER_EXPENDITURE_SEQUENCE,
+                       "During the Conclusion it turns to have the Active Miner and as many TAGs as possible in its "
+                       "Angle of Vision.", section="Conclusion", marks=("MB", "A"))
+            self.outcome["megabeast"]["reorients"] = True
         self.t.rulings = dict(self.r.consulted)
         self.t.outcome = self.outcome
         return self.t
