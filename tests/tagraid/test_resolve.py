@@ -341,8 +341,19 @@ def test_death_loot_and_respawn(mk):
                           neomaterials={"scoring_zone": 7, "warehouse": 2})]))
     assert t.outcome["wounds"]["B"] == 2 and t.outcome["dead"] == ["B"] and t.outcome["teseum"] == {"A": 2}
     assert t.outcome["loot"]["B"] == {"scoring_zone_before": 7, "kept": 4, "to_loot_zone": 3, "to_reserve": 0,
-                                      "warehouse": 2, "megabeast_involved": False}
+                                      "warehouse": 2, "megabeast_involved": False, "gained_this_order": 0}
     assert any(s.rule == S.RESPAWN for s in t.steps)
+
+
+def test_neomaterials_collected_before_death(mk):
+    # A kills B while C kills A in the same Order: A's new Teseum is collected before A applies Death
+    t = resolve(mk(miner("A", wounds=1, armor=0, save_dice=[1], neomaterials={"scoring_zone": 4},
+                         attacks=[{"target": "B", "dice": [20, 20, 3]}]),
+                   [miner("B", "ranged_attack", attribute=13, wounds=1, armor=0, save_dice=[1], dice=[20]),
+                    miner("C", attribute=12, dice=[5])]))
+    assert set(t.outcome["dead"]) == {"A", "B"} and t.outcome["teseum"] == {"A": 1, "C": 1}
+    loot = t.outcome["loot"]["A"]
+    assert loot["scoring_zone_before"] == 5 and loot["gained_this_order"] == 1 and loot["kept"] == 3
 
 
 def test_megabeast_involved_loot_goes_to_reserve(mk):

@@ -789,6 +789,7 @@ class _Resolver:
         t_bezoar: dict[str, int] = {}
         dead: list[str] = []
         loot: dict[str, dict[str, int | bool]] = {}
+        dying: list[tuple[str, bool]] = []
         order = [m.name for m in self.sc.reactive] + [self.active.name]
         for name in order:
             entries = [e for e in caused.get(name, []) if e[1] > 0]
@@ -798,7 +799,6 @@ class _Resolver:
             had = miner.wounds
             total = sum(e[1] for e in entries)
             lost = min(total, had)
-            players = [e for e in entries if not e[2]]
             if len(entries) > 1 and total > had:
                 reading = self.r.reading("teseum_several_attackers")
             else:
@@ -825,26 +825,7 @@ class _Resolver:
             wounds_lost[name] = lost
             wounds_left[name] = had - lost
             if had - lost == 0:
-                dead.append(name)
-                mb_involved = any(e[2] for e in entries)
-                sz = miner.neomaterials.scoring_zone
-                kept = round_up_half(sz)
-                rest = sz - kept
-                loot[name] = {"scoring_zone_before": sz, "kept": kept, "to_loot_zone": 0 if mb_involved else rest,
-                              "to_reserve": rest if mb_involved else 0, "warehouse": miner.neomaterials.warehouse,
-                              "megabeast_involved": mb_involved}
-                self.t.add(f"{name} reaches 0 Wounds and dies", S.DEATH,
-                           "It is removed, its Wounds and State Tokens are cleared and it Respawns at an Access Point "
-                           "(a d20 roll).", section=sec, marks=(self.letters[name],), miner=name)
-                where = ("the reserve (the MegaBeast was involved: the loot is lost; Tool cards are discarded)"
-                         if mb_involved else f"{name}'s Loot Zone with its Tool cards")
-                self.t.add(f"{name}'s player keeps {kept} of {sz} Neomaterial Units in the Scoring Zone; {rest} go to "
-                           f"{where}; the {miner.neomaterials.warehouse} in the Warehouse are not lost",
-                           S.DEATH_OF_A_TAG, "On a TAG's death its player keeps half of its Scoring Zone units, "
-                           "rounded up; Warehouse units are never placed as Loot.", section=sec,
-                           marks=(self.letters[name],), **loot[name])
-                self.t.add(f"{name} Respawns", S.RESPAWN, "A d20 picks the Access Point; in its Active Turn it may "
-                           "still use its remaining Orders.", section=sec, marks=(self.letters[name],))
+                dying.append((name, any(e[2] for e in entries)))
         if mb and mb.name in caused:
             n = sum(e[1] for e in caused[mb.name])
             lost = min(n, mb.wounds)
@@ -875,6 +856,30 @@ class _Resolver:
         elif mb:
             self.outcome["megabeast"] = {"wounds": 0, "wounds_left": mb.wounds, "killed": False,
                                          "fury_tokens_removed": [], "t_bezoar": 0, "prevailed": self.megabeast_prevails}
+        # Neomaterials are collected first, then each Miner that died applies the steps of Death (Death, MinerBot)
+        for name, mb_involved in dying:
+            miner, _ = self._miner(name)
+            dead.append(name)
+            gained = teseum.get(name, 0) + t_bezoar.get(name, 0)
+            sz = miner.neomaterials.scoring_zone + gained
+            kept = round_up_half(sz)
+            rest = sz - kept
+            loot[name] = {"scoring_zone_before": sz, "kept": kept, "to_loot_zone": 0 if mb_involved else rest,
+                          "to_reserve": rest if mb_involved else 0, "warehouse": miner.neomaterials.warehouse,
+                          "megabeast_involved": mb_involved, "gained_this_order": gained}
+            self.t.add(f"{name} reaches 0 Wounds and dies", S.DEATH,
+                       "It is removed, its Wounds and State Tokens are cleared and it Respawns at an Access Point "
+                       "(a d20 roll).", section=sec, marks=(self.letters[name],), miner=name)
+            where = ("the reserve (the MegaBeast was involved: the loot is lost; Tool cards are discarded)"
+                     if mb_involved else f"{name}'s Loot Zone with its Tool cards")
+            plus = f" (including the {gained} gained in this Order, collected before Death)" if gained else ""
+            self.t.add(f"{name}'s player keeps {kept} of {sz} Neomaterial Units in the Scoring Zone{plus}; {rest} go "
+                       f"to {where}; the {miner.neomaterials.warehouse} in the Warehouse are not lost",
+                       S.DEATH_OF_A_TAG, "On a TAG's death its player keeps half of its Scoring Zone units, "
+                       "rounded up; Warehouse units are never placed as Loot.", section=sec,
+                       marks=(self.letters[name],), **loot[name])
+            self.t.add(f"{name} Respawns", S.RESPAWN, "A d20 picks the Access Point; in its Active Turn it may "
+                       "still use its remaining Orders.", section=sec, marks=(self.letters[name],))
         if not wounds_lost:
             self.t.add("No Wounds are lost", S.SAVING_ROLL, section=sec)
         for m in [self.active, *self.sc.reactive]:
