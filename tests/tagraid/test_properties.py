@@ -46,7 +46,7 @@ def scenarios(draw):
         skill = "idle"
     active = {"name": "A", "skill": skill, "attribute": draw(st.integers(0, 24)), "armor": draw(st.integers(0, 8)),
               "wounds": draw(st.integers(1, 4)), "partial_cover": draw(st.booleans()),
-              "lof_to_attackers": draw(st.booleans()), "enemy_tags_in_contact": draw(st.integers(0, 3)),
+              "lof_to_attackers": draw(st.booleans()), "enemy_tags_in_contact": draw(st.sampled_from([0, 0, 0, 2])),
               "neomaterials": {"scoring_zone": draw(st.integers(0, 9)), "warehouse": draw(st.integers(0, 9))}}
     if skill in ("ranged_attack", "close_combat_attack"):
         chosen = draw(st.lists(st.sampled_from(targets), min_size=1, max_size=len(targets), unique=True))

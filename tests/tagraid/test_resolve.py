@@ -453,3 +453,25 @@ def test_seeded_save_dice_when_not_given(mk):
 def test_seeded_roller_object(mk):
     sc = mk(miner("A", attacks=[{"target": "B"}]), [miner("B")])
     assert resolve(sc, roller=SeededRoller(4)).to_dict() == resolve(sc, roller=SeededRoller(4)).to_dict()
+
+
+def test_out_of_range_attack_fails_automatically(mk):
+    t = resolve(mk(miner("A", attacks=[{"target": "B", "out_of_range": True}], save_dice=[1]),
+                   [miner("B", dice=[5])]))
+    assert "Out of Range" in titles(t) and t.outcome["pairs"][0]["kind"] == "normal_roll"
+    assert t.outcome["pairs"][0]["winner"] == "B" and t.outcome["wounds"]["A"] == 1
+    t = resolve(mk(miner("A", attacks=[{"target": "B", "dice": [4, 20, 20]}]),
+                   [miner("B", out_of_range=True, save_dice=[20])]))
+    assert t.outcome["pairs"][0]["kind"] == "normal_roll" and t.outcome["pairs"][0]["winner"] == "A"
+    # a Close Combat Attack has no Range
+    t = resolve(mk(miner("A", "close_combat_attack", attacks=[{"target": "B", "out_of_range": True,
+                                                               "dice": [4, 20, 20]}]),
+                   [miner("B", "none", save_dice=[20])]))
+    assert t.outcome["pairs"][0]["hits"] == {"A": 1}
+
+
+def test_ranged_attack_in_silhouette_contact_counts_as_idle(mk):
+    t = resolve(mk(miner("A", enemy_tags_in_contact=1, attacks=[{"target": "B", "dice": [1, 1, 1]}], save_dice=[20]),
+                   [miner("B", dice=[5])]))
+    assert "counts as Idle" in titles(t) and t.outcome["pairs"][0]["kind"] == "normal_roll"
+    assert t.outcome["saving_rolls"] == {"A": 1}

@@ -165,6 +165,13 @@ class _Resolver:
 
     def declarations(self) -> None:
         a, sec = self.active, "Declarations"
+        if a.skill == "ranged_attack" and a.enemy_tags_in_contact > 0:
+            self.t.add(f"{a.name} (Active) declared a Ranged Attack in Silhouette Contact with an enemy Miner: it "
+                       f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
+                       "A Ranged Attack requires not being in Silhouette Contact with an enemy Miner; a Skill that "
+                       "fails its Requirements at Resolution counts as Idle.", section=sec, marks=("A",),
+                       miner=a.name, declared=a.skill, skill="idle")
+            a = self.active = a.model_copy(update={"skill": "idle", "attacks": []})
         if a.skill in ATTACKS:
             split = ", ".join(f"{at.burst} at {at.target}" for at in a.attacks)
             self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]} with {a.weapon.name}: Burst "
@@ -384,8 +391,11 @@ class _Resolver:
                 self._sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
                               S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
                               self._mod_notes(mods))
-                pools_active[at.target] = self._roll(a.name, "attack", at.target, sv, at.burst or 0, at.dice,
-                                                     f"active.attacks[{i}].dice", n)
+                oor = at.out_of_range and a.skill == "ranged_attack"
+                if oor:
+                    self._out_of_range(a.name, at.target, "A")
+                pools_active[at.target] = self._roll(a.name, "attack", at.target, sv, 0 if oor else at.burst or 0,
+                                                     at.dice, f"active.attacks[{i}].dice", n)
                 n += at.burst or 0
         elif a.skill == "evade":
             conds = []
@@ -406,8 +416,11 @@ class _Resolver:
                 self._sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
                               S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
                               self._mod_notes(mods))
-                pools_reactive[m.name] = self._roll(m.name, "attack", a.name, sv, aro_burst(m), m.dice,
-                                                    f"reactive[{i}].dice", 1)
+                oor = m.out_of_range and skill == "ranged_attack"
+                if oor:
+                    self._out_of_range(m.name, a.name, letter)
+                pools_reactive[m.name] = self._roll(m.name, "attack", a.name, sv, 0 if oor else aro_burst(m),
+                                                    m.dice, f"reactive[{i}].dice", 1)
             elif skill == "evade":
                 attacked = self._attacked(m.name)
                 conds = []
@@ -455,6 +468,11 @@ class _Resolver:
         self.t.rulings = dict(self.r.consulted)
         self.t.outcome = self.outcome
         return self.t
+
+    def _out_of_range(self, who: str, target: str, letter: str) -> None:
+        self.t.add(f"{target} is Out of Range of {who}'s Weapon: the Ranged Attack fails automatically (no dice)",
+                   S.RANGED_ATTACK, "Only Weapons that say so may fire Out of Range (their MOD is then on the card).",
+                   section="Rolls", marks=(letter,), miner=who, target=target)
 
     # -- notes -------------------------------------------------------------------------------------------------------
 
@@ -554,7 +572,8 @@ class _Resolver:
                             crits={m.name: c})
         elif rp is not None and rp.dice and skill == "evade":
             ok = rp.dice[0].success
-            self.t.add(f"Normal Evade Roll: {m.name} is not attacked; {rp.describe()} "
+            who = (f"no attack die opposes {m.name}" if self._attacked(m.name) else f"{m.name} is not attacked")
+            self.t.add(f"Normal Evade Roll: {who}; {rp.describe()} "
                        f"{'is a Critical success' if rp.dice[0].critical else 'succeeds' if ok else 'fails'}",
                        S.EVADE, "Not attacked but in the Active Miner's Hexagon: the Evade is a Normal Roll.",
                        section="Normal Rolls", marks=tuple(rp.ids), miner=m.name, success=ok)
