@@ -587,7 +587,7 @@ class _Resolver:
         """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed)."""
         tl = mb_pool.dice[0].effective
         dice = list(p.dice)
-        low_crits = [i for i, d in enumerate(dice) if d.critical and d.face <= tl]
+        low_crits = [i for i, d in enumerate(dice) if d.critical and d.effective <= tl]
         if low_crits:
             if self.r.reading("megabeast_critical") == "must_exceed":
                 for i in low_crits:
