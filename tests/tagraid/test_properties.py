@@ -62,7 +62,7 @@ def scenarios(draw):
              "armor": draw(st.integers(0, 8)), "wounds": draw(st.integers(1, 4)), "partial_cover": draw(st.booleans()),
              "lof_to_active": draw(st.booleans()), "same_hexagon": draw(st.booleans()),
              "traits": draw(st.sampled_from([[], ["Ranged Attack -3"]])),
-             "enemy_tags_in_contact": draw(st.integers(0, 3)),
+             "enemy_tags_in_contact": draw(st.sampled_from([0, 0, 0, 2])),
              "neomaterials": {"scoring_zone": draw(st.integers(0, 9))}}
         if r["skill"] in ("ranged_attack", "close_combat_attack"):
             r["weapon"] = {"damage": draw(st.integers(8, 18)), "ammunition": draw(AMMO)}

@@ -475,3 +475,10 @@ def test_ranged_attack_in_silhouette_contact_counts_as_idle(mk):
                    [miner("B", dice=[5])]))
     assert "counts as Idle" in titles(t) and t.outcome["pairs"][0]["kind"] == "normal_roll"
     assert t.outcome["saving_rolls"] == {"A": 1}
+
+
+def test_ranged_aro_in_silhouette_contact_counts_as_idle(mk):
+    t = resolve(mk(miner("A", attacks=[{"target": "B", "dice": [3, 20, 20]}]),
+                   [miner("B", enemy_tags_in_contact=1, dice=[1], save_dice=[20])]))
+    assert "Silhouette Contact" in titles(t) + " ".join(s.detail for s in t.steps)
+    assert t.outcome["pairs"][0]["kind"] == "normal_roll"

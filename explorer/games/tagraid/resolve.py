@@ -218,6 +218,8 @@ class _Resolver:
             reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
         elif m.skill == "ranged_attack" and not m.lof_to_active:
             reason = "a Ranged Attack requires LoF to its target"
+        elif m.skill == "ranged_attack" and m.enemy_tags_in_contact > 0:
+            reason = "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
         elif m.skill == "evade" and not (attacked or m.same_hexagon):
             reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
         if reason:
