@@ -191,3 +191,14 @@ def test_docs_example_parses_and_resolves():
     t = resolve(scen.load_scenario_text(toml, "docs example"))
     assert [p["winner"] for p in t.outcome["pairs"]] == ["StoneBreaker", "Rockeater"]
     assert doctest.testmod(scen).failed == 0
+
+
+def test_scenario_text_helpers():
+    from explorer.games.tagraid.scenarios import load_scenario_text, scenario_toml
+
+    text = scenario_toml("tr-01")
+    assert load_scenario_text(text, "editor").active.name == "A"
+    with pytest.raises(ScenarioError, match="editor: field 'active.skill'"):
+        load_scenario_text(text.replace('skill = "ranged_attack"', 'skill = "shoot"', 1), "editor")
+    with pytest.raises(ScenarioError, match="unknown built-in scenario"):
+        scenario_toml("nope")

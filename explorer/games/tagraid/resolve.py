@@ -32,7 +32,7 @@ from explorer.options import Rulings
 from explorer.trace import Trace
 
 from . import sections as S
-from .model import ActiveMiner, ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst
+from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst
 from .options import rulings as make_rulings
 from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
                     round_up_half, saving_rolls, success_value)
