@@ -552,3 +552,144 @@ def sv_table(burst_a: int, burst_b: int, *, svs_a: Sequence[int] = range(1, 21),
         wb.append(rb)
         nb.append(rn)
     return SVTable(burst_a, burst_b, svs_a, svs_b, wa, wb, nb, dict(r.consulted), exact)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Several opponents: split Burst, Evade
+# --------------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MultiOdds:
+    """Odds of one Miner (the *focus*: the Active Miner splitting its Burst, or an evader) against several others.
+
+    Attributes:
+        kind: ``"split_burst"`` or ``"evade"``.
+        pairs: one :class:`F2FOdds` per opponent, with the focus as side ``a`` (its marginal odds).
+        wounds_to_focus: ``[P(k Wounds)]`` to the focus from all opponents together, capped at its Wounds left.
+        saving_rolls_to_focus: ``[P(k Saving Rolls)]`` the focus makes in total.
+        p_focus_unhurt_rolls: P(no opponent keeps an uncancelled success against the focus).
+        p_focus_wins_all: P(the focus wins every one of its Face to Face Rolls / Normal Rolls).
+        rulings: readings consulted.
+    """
+
+    kind: str
+    pairs: tuple[F2FOdds, ...]
+    wounds_to_focus: list[Number]
+    saving_rolls_to_focus: list[Number]
+    p_focus_unhurt_rolls: Number
+    p_focus_wins_all: Number
+    rulings: dict[str, str]
+    exact: bool = False
+
+    @property
+    def expected_wounds_to_focus(self) -> Number:
+        return sum(k * p for k, p in enumerate(self.wounds_to_focus))
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "exact": self.exact, "pairs": [p.to_dict() for p in self.pairs],
+                "wounds_to_focus": [fmt(p) for p in self.wounds_to_focus],
+                "saving_rolls_to_focus": [fmt(p) for p in self.saving_rolls_to_focus],
+                "expected_wounds_to_focus": fmt(self.expected_wounds_to_focus),
+                "p_focus_unhurt_rolls": fmt(self.p_focus_unhurt_rolls),
+                "p_focus_wins_all": fmt(self.p_focus_wins_all), "rulings": dict(self.rulings)}
+
+
+def split_burst(active_parts: Sequence[SideSpec], reactives: Sequence[SideSpec], *, active_wounds: int | None = None,
+                rulings: Rulings | Mapping[str, str] | None = None, exact: bool = False) -> MultiOdds:
+    """The Active Miner splits its Burst over several Reactive Miners (Rolls › Face to Face Rolls, Normal Roll;
+    the "Two Face to Face Rolls" example).
+
+    ``active_parts[i]`` is the Active Miner's share against ``reactives[i]`` (its own SV, Burst, Attack Damage
+    against that target; Burst 0 if it does not shoot that one, so that Reactive Miner's ARO is a Normal Roll).
+    A Reactive Miner that does not oppose (Burst 0) faces a Normal Roll. The Active Miner's dice are split into
+    disjoint groups, so the pairs are independent: the total Wounds to the Active Miner is the convolution of each
+    pair's ``wounds_to_a``, capped at ``active_wounds``.
+
+    Raises:
+        ScenarioError: lists of different lengths, empty, or a total Burst above 20.
+    """
+    active_parts, reactives = list(active_parts), list(reactives)
+    if not active_parts or len(active_parts) != len(reactives):
+        raise ScenarioError("active_parts", f"{len(active_parts)} shares for {len(reactives)} reactive Miners",
+                            "one share of the Burst (a SideSpec, Burst may be 0) per reactive Miner")
+    if sum(s.burst for s in active_parts) > MAX_BURST:
+        raise ScenarioError("active_parts", "total Burst above 20", f"Bursts summing to at most {MAX_BURST}")
+    _check_int(active_wounds, "active_wounds", "a whole number >= 0 or None", 0, None, optional=True)
+    r = _as_rulings(rulings)
+    pairs = tuple(face_to_face(a, b, rulings=r, exact=exact) for a, b in zip(active_parts, reactives))
+    one = ratio(1, 1, exact)
+    wounds, saves = [one], [one]
+    unhurt, wins_all = one, one
+    for p in pairs:
+        wounds = convolve_lists(wounds, p.wounds_to_a)
+        saves = convolve_lists(saves, p.saving_rolls_to_a)
+        unhurt *= 1 - p.p_b_wins
+        wins_all *= p.p_a_wins
+    consulted = {k: v for p in pairs for k, v in p.rulings.items()}
+    return MultiOdds("split_burst", pairs, _trim(cap_list(wounds, active_wounds)), _trim(saves), unhurt, wins_all,
+                     consulted, exact)
+
+
+def evade(evader_sv: int | Sequence[int], attackers: Sequence[SideSpec], *, evader_wounds: int | None = None,
+          rulings: Rulings | Mapping[str, str] | None = None, exact: bool = False) -> MultiOdds:
+    """One Evade roll against several attacks (Common Skills › Evade; Rolls › Face to Face Rolls › Evade).
+
+    The evader rolls a single d20 that opposes every attack against it individually. Its SV may differ per
+    attack (e.g. the -3 Evade MOD when it has no LoF to that attacker), so ``evader_sv`` is one int or one per
+    attacker. Because the *same* die opposes every attack, the pairs are not independent: we condition on the
+    Evade die's face (20 cases, 1/20 each); given the face, each attacker's dice are independent, so the Wounds
+    distributions convolve; then we average over the face.
+
+    ``attackers[i].attack_damage`` is the Attack Damage the evader saves against (already with its Armor, Partial
+    Cover...), ``attackers[i].opponent_wounds`` caps that pair's marginal; ``evader_wounds`` caps the total.
+    ``pairs[i]`` has the evader as side ``a`` (Burst 1, no Saving Rolls caused).
+
+    Raises:
+        ScenarioError: no attackers, or a list of SVs of the wrong length.
+    """
+    attackers = list(attackers)
+    if not attackers:
+        raise ScenarioError("attackers", "no attack to evade", "one SideSpec per attack against the evader")
+    svs = [evader_sv] * len(attackers) if isinstance(evader_sv, int) and not isinstance(evader_sv, bool) \
+        else list(evader_sv)
+    if len(svs) != len(attackers):
+        raise ScenarioError("evader_sv", f"{len(svs)} Success Values for {len(attackers)} attacks",
+                            "one int, or one per attack")
+    for s in svs:
+        _check_int(s, "evader_sv", "whole numbers")
+    _check_int(evader_wounds, "evader_wounds", "a whole number >= 0 or None", 0, None, optional=True)
+    r = _as_rulings(rulings)
+    one, zero = ratio(1, 1, exact), ratio(0, 1, exact)
+    pairs = tuple(face_to_face(SideSpec(sv, 1), atk, rulings=r, exact=exact) for sv, atk in zip(svs, attackers))
+    keys_e = [side_keys(sv, r) for sv in svs]
+    keys_atk = [side_keys(a.sv, r) for a in attackers]
+    face_p = ratio(1, FACES, exact)
+    wounds_total: list[Number] = [zero]
+    saves_total: list[Number] = [zero]
+    unhurt, wins_all = zero, zero
+    uncapped = [SideSpec(a.sv, a.burst, a.attack_damage, a.ammunition, None) for a in attackers]
+    for f in range(FACES):
+        wounds, saves = [one], [one]
+        p_unhurt, p_wins = one, one
+        for i, atk in enumerate(uncapped):
+            k = keys_e[i][f]
+            atk_wins = _survivors(keys_atk[i], atk.burst, [(k, one)], exact)
+            s_i, w_i = _saves_and_wounds(atk_wins, one, atk, exact)
+            wounds = convolve_lists(wounds, w_i)
+            saves = convolve_lists(saves, s_i)
+            p_unhurt *= 1 - sum(atk_wins.values(), zero)
+            # the Evade die survives against this attacker iff its key is above every attacking die's key
+            below = sum(1 for x in keys_atk[i] if x < k)
+            p_wins *= ratio(below, FACES, exact) ** atk.burst if k > 0 else zero
+        wounds_total = _add_lists(wounds_total, [x * face_p for x in wounds])
+        saves_total = _add_lists(saves_total, [x * face_p for x in saves])
+        unhurt += p_unhurt * face_p
+        wins_all += p_wins * face_p
+    return MultiOdds("evade", pairs, _trim(cap_list(wounds_total, evader_wounds)), _trim(saves_total), unhurt,
+                     wins_all, dict(r.consulted), exact)
+
+
+def _add_lists(a: list[Number], b: list[Number]) -> list[Number]:
+    n = max(len(a), len(b))
+    z = (a[0] if a else b[0]) * 0
+    return [(a[i] if i < len(a) else z) + (b[i] if i < len(b) else z) for i in range(n)]
