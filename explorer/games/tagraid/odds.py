@@ -52,6 +52,9 @@ from explorer.options import Rulings
 from .options import rulings as default_rulings
 from .rolls import CRITICAL_KEY, Ammunition, classify_die, saving_rolls
 
+__all__ = ["SideSpec", "F2FOdds", "face_to_face", "normal_roll", "versus_megabeast", "megabeast_face_classes",
+           "SVTable", "sv_table", "MultiOdds", "split_burst", "evade", "side_keys", "AMMUNITION", "MAX_BURST"]
+
 MAX_BURST = 20
 FACES = 20
 AMMUNITION = tuple(a.value for a in Ammunition)
