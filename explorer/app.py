@@ -18,9 +18,9 @@ def create_app():
     """Build the app for one browser session (a new widget tree, with its own canvas managers)."""
     import panel as pn
 
-    from explorer.games.tagraid.views import FaceToFaceExplorer
+    from explorer.games.tagraid.views import explorer_for_scenario
 
-    w = FaceToFaceExplorer()
+    w = explorer_for_scenario()
     intro = pn.pane.HTML(
         "<div style='font-family:sans-serif;font-size:13px;color:#495057'>Interactive rules explorer for "
         "<i>Infinity Deathmatch: TAG Raid</i>. Every step cites the rulebook section that decides it; where the "

@@ -25,6 +25,12 @@ COLORS = {
 }
 
 
+def _fit(text: str, width: float, char_w: float) -> str:
+    """Shorten ``text`` with an ellipsis so it fits ``width`` pixels at about ``char_w`` pixels per character."""
+    n = int(width // char_w)
+    return text if len(text) <= n else text[:max(1, n - 1)] + "…"
+
+
 @dataclass
 class DieView:
     """One die (or fixed-value token) to draw.
@@ -99,7 +105,7 @@ class DiceTray(W.VBox):
     ROW_H = 84
     TOP = 34
 
-    def __init__(self, width: int = 760, label_width: int = 150, **kwargs):
+    def __init__(self, width: int = 760, label_width: int = 190, **kwargs):
         self.width, self.label_width = width, label_width
         self.canvas = own_canvas(width, self._height(2))
         self.canvas.layout.width = f"{width}px"
@@ -189,15 +195,15 @@ class DiceTray(W.VBox):
             c.text_align, c.text_baseline = "left", "top"
             c.fill_style = COLORS["label"]
             c.font = "bold 14px sans-serif"
-            c.fill_text(row.label, 10, y + 2)
+            c.fill_text(_fit(row.label, self.label_width - 14, 8.2), 10, y + 2)
             if row.sublabel:
                 c.fill_style = COLORS["muted"]
                 c.font = "13px sans-serif"
-                c.fill_text(row.sublabel, 10, y + 21)
+                c.fill_text(_fit(row.sublabel, self.label_width - 14, 6.9), 10, y + 21)
             if row.note:
                 c.fill_style = COLORS["muted"]
                 c.font = "italic 12px sans-serif"
-                c.fill_text(row.note, 10, y + 39)
+                c.fill_text(_fit(row.note, self.label_width - 14, 6.2), 10, y + 39)
             if not row.dice:
                 c.fill_style = COLORS["muted"]
                 c.font = "italic 13px sans-serif"

@@ -137,4 +137,4 @@ class OddsChart(W.VBox):
             c.fill_style = "#495057"
             c.font = "italic 11px sans-serif"
             c.text_align = "left"
-            c.fill_text(d.xlabel, x, bottom + 22 - 4 + 2)
+            c.fill_text(d.xlabel, x + n * bw + 8, bottom + 10)

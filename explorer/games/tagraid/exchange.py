@@ -175,7 +175,7 @@ def _take_saves(pool: Sequence[int], n: int, damage: int, prefix: str, field_nam
     for i, f in enumerate(pool[:n]):
         if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 20:
             raise ScenarioError(f"{field_name}[{i + 1}]", f"{f!r} is not a d20 face", "whole numbers 1 to 20")
-        out.append(Save(f"{prefix}.save.{i + 1}", f, damage, f <= damage))
+        out.append(Save(f"{prefix}.s{i + 1}", f, damage, f <= damage))
     return out
 
 
@@ -379,7 +379,7 @@ def _resolve_megabeast(a: SideInputs, mb: MegaBeastInputs, dice_a: Sequence[int]
           marks=("A",), side="A", sv=sva.value)
     t.add(f"The {mb.name} does not roll: its Threat Level {mb.threat_level} is its result", S.MEGABEAST_THREAT,
           "The Threat Level of the Hexagon side where the ARO occurs counts as the MegaBeast's roll.",
-          section="Success Values", marks=("MB.1",), threat_level=mb.threat_level)
+          section="Success Values", marks=("MB",), threat_level=mb.threat_level)
     da = tuple(classify_die(f, sva.value, r) for f in _check_dice(dice_a, a.dice_count, "dice A"))
     classes = tuple(megabeast_class(d, mb.threat_level, r) for d in da)
     sec = "Against the MegaBeast"
@@ -393,16 +393,16 @@ def _resolve_megabeast(a: SideInputs, mb: MegaBeastInputs, dice_a: Sequence[int]
                    if d.critical and d.effective <= mb.threat_level else
                    f"{d.effective} exceeds the Threat Level {mb.threat_level}.")
             t.add(f"{label} beats the Threat Level", S.MEGABEAST_WOUNDS, why, section=sec,
-                  marks=(f"A.{i + 1}", "MB.1"))
+                  marks=(f"A.{i + 1}", "MB"))
         elif cl == "tie":
             t.add(f"{label} equals the Threat Level: a tie", S.MEGABEAST_THREAT,
                   "megabeast_equal = tie: the Threat Level is the MegaBeast's roll, equal results cancel.",
-                  section=sec, marks=(f"A.{i + 1}", "MB.1"))
+                  section=sec, marks=(f"A.{i + 1}", "MB"))
         else:
             why = (f"{d.effective} does not exceed the Threat Level {mb.threat_level}"
                    + (" (a Critical must exceed it too: megabeast_critical = must_exceed)." if d.critical else "."))
             t.add(f"{label} is beaten by the Threat Level", S.MEGABEAST_THREAT, why, section=sec,
-                  marks=(f"A.{i + 1}", "MB.1"))
+                  marks=(f"A.{i + 1}", "MB"))
     hits = classes.count("hit")
     crits = classes.count("crit")
     winner = "a" if hits + crits else (None if "tie" in classes else "b")
@@ -414,7 +414,7 @@ def _resolve_megabeast(a: SideInputs, mb: MegaBeastInputs, dice_a: Sequence[int]
               S.MEGABEAST_WOUNDS,
               f"No Armor roll: every Saving Roll produced is a Wound ({hits + crits} hit(s), {a.ammunition}); "
               "immune to Criticals, so no extra roll." + (" The MegaBeast dies." if n >= mb.wounds else ""),
-              section="Result", marks=("MB.1",), wounds_lost=lost)
+              section="Result", marks=("MB",), wounds_lost=lost)
         ex.saving_rolls_b, ex.wounds_to_b = n, lost
     elif winner == "a":
         t.add(f"{a.name} evades the {mb.name}", S.EVADE, "The Behavior Attack does not affect the evader.",
@@ -424,7 +424,7 @@ def _resolve_megabeast(a: SideInputs, mb: MegaBeastInputs, dice_a: Sequence[int]
               section="Result")
     else:
         t.add(f"The {mb.name} prevails: its Behavior Attack hits {a.name}", S.MEGABEAST_THREAT,
-              "No die of the Miner exceeded the Threat Level.", section="Result", marks=("MB.1",))
+              "No die of the Miner exceeded the Threat Level.", section="Result", marks=("MB",))
         n = saving_rolls(1, 0, mb.ammunition)
         ad = attack_damage(mb.damage, a.armor, mb.ammunition)
         saves = _take_saves(saves_a, n, ad.value, "A", "saves A")

@@ -25,6 +25,9 @@ from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_R
 from .options import ALL_OPTIONS
 from .rolls import success_value
 
+EXPLORER_RULINGS = ("sv_above_20", "mod_cap", "megabeast_critical", "megabeast_equal")
+"""The ruling options a one-on-one Face to Face Roll can consult (flippable in the widget)."""
+
 COLOR_A, COLOR_B, COLOR_NOBODY, COLOR_MB = "#1971c2", "#e8590c", "#868e96", "#862e9c"
 
 _FIELD_CSS = """<style>
@@ -212,9 +215,13 @@ class FaceToFaceExplorer(W.VBox):
         a, b = a or da, b or db
         self._busy = False
         self.exchange: Exchange | None = None
+        self.trace = None
         self.odds = None
-        self.form_a = SideForm("A", "A · Active Miner", COLOR_A, a, SKILLS_ACTIVE)
-        self.form_b = SideForm("B", "B · Reactive Miner (ARO)", COLOR_B, b, SKILLS_REACTIVE)
+        self.form_a = SideForm("A", f"A · {a.name} (Active)" if a.name != "A" else "A · Active Miner", COLOR_A, a,
+                               SKILLS_ACTIVE)
+        self.form_b = SideForm("B", f"B · {b.name} (Reactive, ARO)" if b.name != "B" else "B · Reactive Miner (ARO)",
+                               COLOR_B, b, SKILLS_REACTIVE)
+        self.names = (a.name, b.name)
         self.form_mb = MegaBeastForm(megabeast or MegaBeastInputs())
         self.megabeast_mode = W.Checkbox(value=megabeast is not None, description="B is the MegaBeast",
                                          indent=False)
@@ -223,20 +230,23 @@ class FaceToFaceExplorer(W.VBox):
                                     tooltip="roll every die again with the next seed", layout=W.Layout(width="120px"))
         self.ruling_inputs: dict[str, W.Dropdown] = {}
         rows: list[W.Widget] = []
-        for opt in ALL_OPTIONS:
+        for opt in (o for o in ALL_OPTIONS if o.key in EXPLORER_RULINGS):
             dd = W.Dropdown(options=list(opt.readings), value=(rulings or {}).get(opt.key, opt.default),
                             layout=W.Layout(width="190px"), tooltip=opt.section)
             self.ruling_inputs[opt.key] = dd
-            rows += [_label(opt.title, f"{opt.section}. Default: {opt.default}. {opt.why_default}"), dd]
+            tip = html.escape(f"{opt.section}. Default: {opt.default}. {opt.why_default}")
+            rows += [W.HTML(f"<div class='xf-label' style='line-height:1.25;white-space:normal;padding-top:4px' "
+                            f"title='{tip}'>{html.escape(opt.title)}<br><span style='color:#868e96;font-size:11px'>"
+                            f"{html.escape(opt.section)}</span></div>"), dd]
         self.ruling_help = W.HTML()
         controls = W.VBox([W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
                                   layout=W.Layout(align_items="center", grid_gap="6px")),
                            self.megabeast_mode,
                            W.HTML("<b class='xf-label'>Ruling options</b> <span class='xf-label' "
                                   "style='color:#868e96'>(where the rulebook is silent or ambiguous)</span>"),
-                           W.GridBox(rows, layout=W.Layout(grid_template_columns="262px 190px", grid_gap="2px 4px")),
+                           W.GridBox(rows, layout=W.Layout(grid_template_columns="300px 196px", grid_gap="4px 6px")),
                            self.ruling_help],
-                          layout=W.Layout(padding="6px", width="460px", border="1px solid #dee2e6"))
+                          layout=W.Layout(padding="6px", width="520px", border="1px solid #dee2e6"))
         self.header = W.HTML(_FIELD_CSS + f"<h3 style='margin:4px 0;font-family:sans-serif'>{html.escape(title)}</h3>"
                              "<div class='xf-label' style='line-height:1.3'>Change any input: the dice, the odds and "
                              "the cited steps update. Click a die on the tray to change its face.</div>")
@@ -374,9 +384,7 @@ class FaceToFaceExplorer(W.VBox):
 
     def _on_die_click(self, die_id: str) -> None:
         """Cycle a clicked die's face (20 wraps to 1)."""
-        parts = die_id.split(".")
-        key = parts[0] if len(parts) == 2 else "S" + parts[0]
-        idx = int(parts[-1]) - 1
+        key, idx = _die_slot(die_id)
         if key not in self._dice or idx >= len(self._dice[key]):
             return
         self._dice[key][idx] = self._dice[key][idx] % 20 + 1
@@ -384,15 +392,17 @@ class FaceToFaceExplorer(W.VBox):
         self.update()
 
     def set_die(self, die_id: str, face: int) -> None:
-        """Set die ``die_id`` (``"A.2"``, ``"B.1"``, ``"B.save.1"``) to ``face``; a bad face shows a message."""
+        """Set die ``die_id`` (``"A.2"``, ``"B.1"``, ``"B.s1"``) to ``face``; a bad face shows a message."""
         try:
             face = parse_whole(face, die_id, 1, 20)
         except ScenarioError as e:
             self._show_errors([str(e)])
             return
-        parts = die_id.split(".")
-        key = parts[0] if len(parts) == 2 else "S" + parts[0]
-        self._dice[key][int(parts[-1]) - 1] = face
+        key, idx = _die_slot(die_id)
+        if key not in self._dice or not 0 <= idx < len(self._dice[key]):
+            self._show_errors([f"widget: no die {die_id!r} on the tray"])
+            return
+        self._dice[key][idx] = face
         self._show_dice_text()
         self.update()
 
@@ -420,9 +430,9 @@ class FaceToFaceExplorer(W.VBox):
 
     def _update(self) -> None:
         errors: list[str] = []
-        a = self.form_a.read("A", errors)
+        a = self.form_a.read(self.names[0], errors)
         mb_mode = self.megabeast_mode.value
-        b = None if mb_mode else self.form_b.read("B", errors)
+        b = None if mb_mode else self.form_b.read(self.names[1], errors)
         mb = self.form_mb.read(errors) if mb_mode else None
         if errors:
             self._show_errors(errors)
@@ -442,8 +452,10 @@ class FaceToFaceExplorer(W.VBox):
         ex = resolve_exchange(a, b, self._dice["A"], self._dice["B"], self._dice["SA"], self._dice["SB"],
                               megabeast=mb, rulings=rulings)
         self.exchange = ex
-        self.message.value = ""
-        self._draw(ex)
+        trace, warning = self._engine_trace(ex, rulings)
+        self.trace = trace
+        self.message.value = warning
+        self._draw(ex, trace)
         self._update_odds(a, b, mb, rulings)
 
     @staticmethod
@@ -454,7 +466,27 @@ class FaceToFaceExplorer(W.VBox):
         return attacker.dice_count * (per + 1)
 
     # ------------------------------------------------------------------ drawing
-    def _draw(self, ex: Exchange) -> None:
+    def _engine_trace(self, ex: Exchange, rulings: dict[str, str]):
+        """The engine's trace of the same exchange (every die fixed), and a warning if it disagrees with the tray."""
+        try:
+            from .model import parse_scenario
+            from .resolve import resolve
+        except ImportError:  # engine not installed: the explorer's own trace is complete
+            return ex.trace, ""
+        doc = scenario_data(ex.a, ex.b, self._dice["A"], self._dice["B"], self._dice["SA"], self._dice["SB"],
+                            megabeast=ex.megabeast, rulings=rulings, title=ex.trace.title)
+        trace = resolve(parse_scenario(doc, "widget"), rulings=rulings)
+        wounds = trace.outcome.get("wounds", {})
+        local = {ex.a.name: ex.wounds_to_a}
+        if ex.b is not None:
+            local[ex.b.name] = ex.wounds_to_b
+        off = [f"{n}: tray {v}, steps {wounds.get(n, 0)}" for n, v in local.items() if wounds.get(n, 0) != v]
+        if off:
+            return trace, ("<div class='xf-msg-error'>The dice tray and the rules engine disagree about the Wounds "
+                           f"lost ({html.escape('; '.join(off))}). Please report this scenario.</div>")
+        return trace, ""
+
+    def _draw(self, ex: Exchange, trace=None) -> None:
         a, b = ex.a, ex.b
         self.form_a.sv.value = self._sv_html(ex.sv_a, a)
         if b is not None and ex.sv_b is not None:
@@ -462,8 +494,9 @@ class FaceToFaceExplorer(W.VBox):
         rows, links = tray_model(ex)
         self.tray.show(rows, links, title="Dice tray — click a die to change its face")
         self.summary.value = f"<div class='xf-sum'>{self._headline_html(ex)}</div>"
-        self.stepper.show(ex.trace)
-        used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(ex.trace.rulings.items()))
+        trace = trace or ex.trace
+        self.stepper.show(trace)
+        used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(trace.rulings.items()))
         self.ruling_help.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal'>Readings used by "
                                   f"this roll: {used or 'none'}</div>")
 
@@ -555,6 +588,16 @@ class FaceToFaceExplorer(W.VBox):
         return [self.tray.canvas, self.chart.canvas]
 
 
+def _die_slot(die_id: str) -> tuple[str, int]:
+    """``"A.2"`` -> ``("A", 1)``; ``"B.s3"`` (a Saving Roll die) -> ``("SB", 2)``; anything else -> ``("", -1)``."""
+    side, _, rest = die_id.partition(".")
+    if rest.startswith("s") and rest[1:].isdigit():
+        return "S" + side, int(rest[1:]) - 1
+    if rest.isdigit():
+        return side, int(rest) - 1
+    return "", -1
+
+
 def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
     """Rows and cancellation links of the dice tray for an :class:`Exchange` (pure; used by the widget and tests)."""
     rows: list[Row] = []
@@ -574,9 +617,10 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
             v = die_view("A", i, d, cl in ("hit", "crit"), cl in ("beaten", "tie"))
             dice.append(v)
             if cl in ("beaten", "tie"):
-                links.append(Link("MB.1", v.id, mutual=cl == "tie"))
-        rows.append(Row(f"{a.name} · {SKILL_NAMES[a.skill]}", dice, f"SV {ex.sv_a.value} · {len(dice)} dice"))
-        rows.append(Row(mb.name, [DieView("MB.1", mb.threat_level, "success", ex.winner == "b", False,
+                links.append(Link("MB", v.id, mutual=cl == "tie"))
+        rows.append(Row(f"A · {a.name}", dice, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
+                        f"{len(dice)} dice · Wounds {a.wounds} · Armor {a.armor}"))
+        rows.append(Row(mb.name, [DieView("MB", mb.threat_level, "success", ex.winner == "b", False,
                                           "Threat Level", token=True)], f"Threat Level {mb.threat_level}",
                         f"{mb.wounds} Wounds left"))
         if ex.saves_a:
@@ -587,10 +631,10 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
     assert b is not None and cmp is not None
     da = [die_view("A", i, d, cmp.a_survives[i], bool(cmp.a_cancelled_by[i])) for i, d in enumerate(ex.dice_a)]
     db = [die_view("B", i, d, cmp.b_survives[i], bool(cmp.b_cancelled_by[i])) for i, d in enumerate(ex.dice_b)]
-    rows.append(Row(f"{a.name} · {SKILL_NAMES[a.skill]}", da, f"SV {ex.sv_a.value} · {len(da)} dice",
-                    f"{a.wounds} Wounds, Armor {a.armor}"))
-    rows.append(Row(f"{b.name} · {SKILL_NAMES[b.skill]}", db, f"SV {ex.sv_b.value} · {len(db)} dice",
-                    f"{b.wounds} Wounds, Armor {b.armor}"))
+    rows.append(Row(f"A · {a.name}", da, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
+                    f"{len(da)} dice · Wounds {a.wounds} · Armor {a.armor}"))
+    rows.append(Row(f"B · {b.name}", db, f"{SKILL_NAMES[b.skill]} · SV {ex.sv_b.value}",
+                    f"{len(db)} dice · Wounds {b.wounds} · Armor {b.armor}"))
     seen = set()
     for i, by in enumerate(cmp.b_cancelled_by):
         for j in by:
@@ -612,9 +656,105 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
 def _save_row(name: str, saves, damage: int, lost: int) -> Row:
     dice = [DieView(s.id, s.face, "plain", False, False, "Wound" if s.failed else "saved", bad=s.failed)
             for s in saves]
-    return Row(f"{name}'s Saving Rolls", dice, f"fail on {damage} or less", f"{lost} Wound(s) lost")
+    return Row(f"{name}: Saving Rolls", dice, f"fail on {damage} or less", f"{lost} Wound(s) lost")
 
 
 def explorer_widget(**kwargs) -> FaceToFaceExplorer:
     """Build the Face to Face explorer (same arguments as :class:`FaceToFaceExplorer`)."""
     return FaceToFaceExplorer(**kwargs)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# engine scenarios <-> explorer inputs
+
+
+def scenario_data(a: SideInputs, b: SideInputs | None, dice_a: Sequence[int], dice_b: Sequence[int] = (),
+                  saves_a: Sequence[int] = (), saves_b: Sequence[int] = (), *, megabeast: MegaBeastInputs | None = None,
+                  rulings: dict[str, str] | None = None, title: str = "Face to Face explorer") -> dict:
+    """The engine scenario document (see ``docs/scenario-format.md``) for the explorer's inputs: a one-on-one roll
+    exchange (or a Miner against the MegaBeast) with every die fixed, so :func:`~explorer.games.tagraid.resolve.resolve`
+    replays exactly the dice on the tray."""
+
+    def weapon(s: SideInputs) -> dict:
+        return {"damage": s.damage, "burst": s.burst, "ammunition": s.ammunition,
+                "traits": ["Armor = 0"] if s.armor_zero else []}
+
+    def miner(s: SideInputs) -> dict:
+        return {"name": s.name, "skill": s.skill, "attribute": s.attribute,
+                "mods": {k: v for k, v in s.mods.items() if v}, "armor": s.armor, "wounds": s.wounds,
+                "partial_cover": s.partial_cover, "traits": ["Ranged Attack -3"] if s.ranged_attack_minus_3 else []}
+
+    target = megabeast.name if megabeast is not None else (b.name if b is not None else "")
+    act = miner(a) | {"save_dice": list(saves_a)}
+    if a.skill in ATTACKS:
+        act |= {"weapon": weapon(a), "attacks": [{"target": target, "dice": list(dice_a)}]}
+    else:
+        act |= {"dice": list(dice_a)}
+    doc: dict[str, Any] = {"title": title, "active": act, "rulings": dict(rulings or {})}
+    if megabeast is not None:
+        doc["megabeast"] = {"name": megabeast.name, "threat_level": megabeast.threat_level,
+                            "wounds": megabeast.wounds, "aro": True,
+                            "behavior_attack": {"damage": megabeast.damage, "ammunition": megabeast.ammunition}}
+    elif b is not None:
+        rea = miner(b) | {"save_dice": list(saves_b), "dice": list(dice_b)}
+        if b.skill in ATTACKS:
+            rea |= {"weapon": weapon(b), "burst_mod": b.burst - 1}
+        doc["reactive"] = [rea]
+    return doc
+
+
+def _split_mods(mods: dict[str, int]) -> dict[str, int]:
+    rng = sum(v for k, v in mods.items() if "range" in k.lower())
+    other = sum(v for k, v in mods.items() if "range" not in k.lower())
+    return {"Range": rng, "Skills/Tools": other}
+
+
+def inputs_from_scenario(sc) -> dict[str, Any]:
+    """Explorer inputs for a one-on-one engine :class:`~explorer.games.tagraid.model.Scenario` (the Active Miner,
+    its first Reactive Miner or the MegaBeast). MODs whose name mentions Range go to the Range MOD field, the others
+    to Skills/Tools.
+
+    Returns:
+        ``{"a", "b", "megabeast", "dice_a", "dice_b", "saves_a", "saves_b", "seed", "rulings", "title"}``.
+    """
+    from .model import aro_burst, attack_burst
+
+    act = sc.active
+    at = act.attacks[0] if act.attacks else None
+    a = SideInputs(act.name, act.skill if act.skill in SKILLS_ACTIVE else "evade", act.attribute,
+                   _split_mods(dict(act.mods) | (dict(at.mods) if at else {})), attack_burst(act) if at else 1,
+                   act.weapon.damage if act.weapon else 0, act.weapon.ammunition if act.weapon else "N", act.armor,
+                   act.wounds, act.partial_cover, bool(act.weapon and "Armor = 0" in act.weapon.traits),
+                   "Ranged Attack -3" in act.traits)
+    out: dict[str, Any] = {"a": a, "b": None, "megabeast": None, "dice_a": (at.dice if at else act.dice),
+                           "dice_b": None, "saves_a": act.save_dice, "saves_b": None, "seed": sc.seed or 1,
+                           "rulings": dict(sc.rulings), "title": sc.title}
+    if sc.megabeast is not None and (not sc.reactive or (at and at.target == sc.megabeast.name)):
+        m = sc.megabeast
+        beh = m.behavior_attack
+        out["megabeast"] = MegaBeastInputs(m.name, m.threat_level, m.wounds, beh.damage if beh else 0,
+                                           beh.ammunition if beh else "N")
+    if sc.reactive:
+        r = sc.reactive[0]
+        skill = r.skill if r.skill in SKILLS_REACTIVE else "none"
+        out["b"] = SideInputs(r.name, skill, r.attribute, _split_mods(dict(r.mods)), max(1, aro_burst(r)),
+                              r.weapon.damage if r.weapon else 0, r.weapon.ammunition if r.weapon else "N", r.armor,
+                              r.wounds, r.partial_cover, bool(r.weapon and "Armor = 0" in r.weapon.traits),
+                              "Ranged Attack -3" in r.traits)
+        out["dice_b"], out["saves_b"] = r.dice, r.save_dice
+    return out
+
+
+def explorer_for_scenario(name_or_path: str | None = None, **overrides) -> FaceToFaceExplorer:
+    """A :class:`FaceToFaceExplorer` opened on an engine scenario (default: the built-in default scenario).
+
+    Raises:
+        ScenarioError: unknown scenario or invalid file (from :func:`~explorer.games.tagraid.scenarios.load_scenario`).
+    """
+    from .scenarios import DEFAULT_SCENARIO, load_scenario
+
+    d = inputs_from_scenario(load_scenario(name_or_path or DEFAULT_SCENARIO))
+    kw = dict(a=d["a"], b=d["b"], dice_a=d["dice_a"], dice_b=d["dice_b"], saves_a=d["saves_a"],
+              saves_b=d["saves_b"], seed=d["seed"], rulings=d["rulings"], megabeast=d["megabeast"])
+    kw.update(overrides)
+    return FaceToFaceExplorer(**kw)
