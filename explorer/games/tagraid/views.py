@@ -116,11 +116,15 @@ class SideForm(W.VBox):
                  ("Ammunition", self.ammunition), ("Armor", self.armor), ("Wounds", self.wounds)]
         cells: list[W.Widget] = []
         for name, w in pairs:
+            w.add_class(f"f2f-{key}-{name.split()[0].split('/')[0].lower()}")  # stable hooks for browser tests
             cells += [_label(name), w]
         grid = W.GridBox(cells, layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
         self.grid = grid
-        dice_grid = W.GridBox([_label("Dice"), self.dice, _label("Saving Rolls"), self.saves],
+        dice_grid = W.GridBox([_label("Dice"), self.dice, _label("Save dice", "Saving Roll faces, used in order"),
+                               self.saves],
                               layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
+        self.dice.add_class(f"f2f-{key}-dice")
+        self.saves.add_class(f"f2f-{key}-saves")
         super().__init__([self.title, grid, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv, dice_grid],
                          layout=W.Layout(border=f"1px solid {color}", padding="6px", margin="0 8px 0 0",
                                          width="330px"))
@@ -158,6 +162,7 @@ class MegaBeastForm(W.VBox):
 
     def __init__(self, d: MegaBeastInputs):
         self.threat = _text(d.threat_level, tip="Threat Level of the side attacked from (0..20)")
+        self.threat.add_class("f2f-MB-threat")
         self.wounds = _text(d.wounds, tip="Wounds left on the Wounds Bar (Fury Level Tokens count)")
         self.damage = _text(d.damage, tip="Damage of its Behavior Attack")
         self.ammunition = W.Dropdown(options=list(AMMUNITION), value=d.ammunition, layout=W.Layout(width="72px"))
@@ -251,6 +256,7 @@ class FaceToFaceExplorer(W.VBox):
                              "<div class='xf-label' style='line-height:1.3'>Change any input: the dice, the odds and "
                              "the cited steps update. Click a die on the tray to change its face.</div>")
         self.message = W.HTML()
+        self.message.add_class("f2f-message")
         self.summary = W.HTML()
         self.odds_summary = W.HTML()
         self.tray = DiceTray(width=760)
@@ -656,7 +662,7 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
 def _save_row(name: str, saves, damage: int, lost: int) -> Row:
     dice = [DieView(s.id, s.face, "plain", False, False, "Wound" if s.failed else "saved", bad=s.failed)
             for s in saves]
-    return Row(f"{name}: Saving Rolls", dice, f"fail on {damage} or less", f"{lost} Wound(s) lost")
+    return Row("Saving Rolls", dice, f"{name} · fail on ≤ {damage}", f"{lost} Wound(s) lost")
 
 
 def explorer_widget(**kwargs) -> FaceToFaceExplorer:
