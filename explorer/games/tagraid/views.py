@@ -662,7 +662,7 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
 def _save_row(name: str, saves, damage: int, lost: int) -> Row:
     dice = [DieView(s.id, s.face, "plain", False, False, "Wound" if s.failed else "saved", bad=s.failed)
             for s in saves]
-    return Row("Saving Rolls", dice, f"{name} · fail on ≤ {damage}", f"{lost} Wound(s) lost")
+    return Row("Saving Rolls", dice, f"fail on {damage} or less", f"{name}: {lost} Wound(s) lost")
 
 
 def explorer_widget(**kwargs) -> FaceToFaceExplorer:
