@@ -108,3 +108,35 @@ def test_second_session_gets_its_own_drawn_board(browser, app_url):
     assert canvas_stats(p2.locator("canvas").nth(0))["colours"] > 10
     ctx1.close()
     ctx2.close()
+
+
+@pytest.fixture(scope="module")
+def served_notebook_url(tmp_path_factory):
+    """The tool notebook served the way jupyter-panel-proxy does on Binder: ``panel serve`` under a URL prefix, with
+    the widget JavaScript laid out by the same code as binder/postBuild."""
+    import sys
+
+    from conftest import free_port, start, stop, wait_http
+
+    from explorer.widgets.panel_support import layout_widget_js
+
+    js = layout_widget_js(tmp_path_factory.mktemp("widget-js"))
+    port = free_port()
+    proc = start([sys.executable, "-m", "panel", "serve", "notebooks/face_to_face.ipynb", "--port", str(port),
+                  "--prefix", "/user/x/panel", "--static-dirs", f"widget-js={js}",
+                  f"--allow-websocket-origin=localhost:{port}"])
+    url = f"http://localhost:{port}/user/x/panel/face_to_face"
+    try:
+        wait_http(url, proc, timeout=180)
+        yield url
+    finally:
+        stop(proc)
+
+
+def test_served_notebook_under_a_proxy_prefix_draws(browser, served_notebook_url):
+    page = browser.new_page(viewport={"width": 1500, "height": 1400})
+    page.goto(served_notebook_url)
+    _drawn(page)
+    assert set(wait_until(lambda: _odds(page), what="odds text")) == {"A wins", "Nobody", "B wins"}
+    assert page.locator("text=TAG Raid: Rolls › Face to Face Rolls").count() > 0
+    page.close()
