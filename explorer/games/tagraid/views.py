@@ -625,7 +625,7 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
             if cl in ("beaten", "tie"):
                 links.append(Link("MB", v.id, mutual=cl == "tie"))
         rows.append(Row(f"A · {a.name}", dice, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
-                        f"{len(dice)} dice · Wounds {a.wounds} · Armor {a.armor}"))
+                        f"{len(dice)} dice · Wounds {a.wounds} · Armor {a.armor}", id="A"))
         rows.append(Row(mb.name, [DieView("MB", mb.threat_level, "success", ex.winner == "b", False,
                                           "Threat Level", token=True)], f"Threat Level {mb.threat_level}",
                         f"{mb.wounds} Wounds left"))
@@ -638,9 +638,9 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
     da = [die_view("A", i, d, cmp.a_survives[i], bool(cmp.a_cancelled_by[i])) for i, d in enumerate(ex.dice_a)]
     db = [die_view("B", i, d, cmp.b_survives[i], bool(cmp.b_cancelled_by[i])) for i, d in enumerate(ex.dice_b)]
     rows.append(Row(f"A · {a.name}", da, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
-                    f"{len(da)} dice · Wounds {a.wounds} · Armor {a.armor}"))
+                    f"{len(da)} dice · Wounds {a.wounds} · Armor {a.armor}", id="A"))
     rows.append(Row(f"B · {b.name}", db, f"{SKILL_NAMES[b.skill]} · SV {ex.sv_b.value}",
-                    f"{len(db)} dice · Wounds {b.wounds} · Armor {b.armor}"))
+                    f"{len(db)} dice · Wounds {b.wounds} · Armor {b.armor}", id="B"))
     seen = set()
     for i, by in enumerate(cmp.b_cancelled_by):
         for j in by:
