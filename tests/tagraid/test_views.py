@@ -229,3 +229,12 @@ def test_tray_agrees_with_the_engine(sa, sb, skill_a, skill_b, faces, sv20):
     assert t.outcome["wounds"].get("B", 0) == ex.wounds_to_b
     assert t.outcome["saving_rolls"].get("A", 0) == ex.saving_rolls_a
     assert t.outcome["saving_rolls"].get("B", 0) == ex.saving_rolls_b
+
+
+def test_widget_odds_are_the_exact_engine_for_the_same_sides(w):
+    from explorer.games.tagraid.odds import SideSpec, face_to_face
+
+    # book example: SV 12 each (12 +3 Long Range -3 Partial Cover), Burst 3 vs ARO 1, AD 13 - 4 - 3 = 6, 3 Wounds
+    ref = face_to_face(SideSpec(12, 3, 6, "N", 3), SideSpec(12, 1, 6, "N", 3), rulings=w.rulings())
+    assert w.odds.p_a_wins == ref.p_a_wins and w.odds.wounds_to_b == ref.wounds_to_b
+    assert f"{100 * ref.p_a_wins:.1f}%" in w.odds_summary.value

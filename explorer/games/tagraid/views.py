@@ -11,7 +11,7 @@ Saving Roll), Skills and Tools (Ammunition, Traits), Death, MegaBeast (Wounds, T
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -21,9 +21,8 @@ from explorer.errors import ExplorerError, ScenarioError
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, Exchange, MegaBeastInputs,
-                       SideInputs, damage_against, resolve_exchange, sv_mods)
+                       SideInputs, damage_against, resolve_exchange)
 from .options import ALL_OPTIONS
-from .rolls import success_value
 
 EXPLORER_RULINGS = ("sv_above_20", "mod_cap", "megabeast_critical", "megabeast_equal")
 """The ruling options a one-on-one Face to Face Roll can consult (flippable in the widget)."""
@@ -462,7 +461,7 @@ class FaceToFaceExplorer(W.VBox):
         self.trace = trace
         self.message.value = warning
         self._draw(ex, trace)
-        self._update_odds(a, b, mb, rulings)
+        self._update_odds(ex, rulings)
 
     @staticmethod
     def _max_saves(attacker: SideInputs, target: SideInputs | None) -> int:
@@ -539,17 +538,16 @@ class FaceToFaceExplorer(W.VBox):
                 f"</span> <b class='f2f-result'>{html.escape(self._headline(ex))}</b>")
 
     # --------------------------------------------------------------------- odds
-    def _update_odds(self, a: SideInputs, b: SideInputs | None, mb: MegaBeastInputs | None,
-                     rulings: dict[str, str]) -> None:
+    def _update_odds(self, ex: Exchange, rulings: dict[str, str]) -> None:
+        """Exact odds of the exchange's inputs (same Success Values and Attack Damage as the tray)."""
         try:
             from . import odds as O
         except ImportError:  # the odds engine is optional while it is being built
             self.odds = None
             self.odds_summary.value = "<div class='xf-label'>Exact odds are not available in this install.</div>"
             return
-        from explorer.games.tagraid.options import rulings as make_rulings
-        r = make_rulings(rulings)
-        sva = success_value(a.attribute, sv_mods(a, b), r).value
+        a, b, mb = ex.a, ex.b, ex.megabeast
+        sva = ex.sv_a.value
         if mb is not None:
             spec = O.SideSpec(sva, a.dice_count, attack_damage=(a.damage if a.skill in ATTACKS else None),
                               ammunition=a.ammunition, opponent_wounds=mb.wounds)
@@ -561,8 +559,8 @@ class FaceToFaceExplorer(W.VBox):
                                   "Wounds")]
             exp = (f"expected Wounds to the MegaBeast <b>{float(res.expected_wounds_to_b):.2f}</b>")
         else:
-            assert b is not None
-            svb = success_value(b.attribute, sv_mods(b, a), r).value
+            assert b is not None and ex.sv_b is not None
+            svb = ex.sv_b.value
             sa = O.SideSpec(sva, a.dice_count,
                             attack_damage=damage_against(a, b).value if a.skill in ATTACKS else None,
                             ammunition=a.ammunition, opponent_wounds=b.wounds)
