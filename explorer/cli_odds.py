@@ -17,7 +17,7 @@ Examples::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Optional
 
@@ -272,6 +272,9 @@ def odds(
         spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
         spec_b = O.SideSpec(b.sv, b.burst, b.ad, b.ammo, a.wounds)
         res = O.face_to_face(spec_a, spec_b, rulings=rulings, exact=exact)
+    # readings consulted while deriving the SVs (mod_cap) plus those the odds engine consulted
+    used = {**rulings.consulted, **res.rulings}
+    res = replace(res, rulings=used)
     if as_json:
         d = res.to_dict()
         d["derivation"] = {"a": {"sv": a.sv_how, "attack_damage": a.ad_how, "skill": a.skill},

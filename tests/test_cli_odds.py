@@ -91,3 +91,12 @@ def test_bad_input_is_one_line_exit_2(capsys, args, option, allowed):
     import re
     assert re.search(allowed, lines[0]), lines[0]
     assert "Traceback" not in err
+
+
+def test_rulings_used_include_mod_cap_from_sv_derivation(capsys):
+    code, out, err = run(capsys, "--attribute-a", "12", "--mod-a", "Range=+9", "--mod-a", "Tool=+6", "--sv-b", "10",
+                         "--ruling", "mod_cap=cap_12", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["a"]["sv"] == 24 and d["rulings"]["mod_cap"] == "cap_12" and d["rulings"]["sv_above_20"] == "literal"
+    assert "capped" in d["derivation"]["a"]["sv"]

@@ -1,5 +1,6 @@
 """Property tests (hypothesis) and Monte Carlo checks of the exact odds engine for large Bursts."""
 
+from dataclasses import replace
 from fractions import Fraction as Fr
 
 import numpy as np
@@ -220,3 +221,33 @@ def test_rejects_bad_sides():
         face_to_face(SideSpec(12, 1), SideSpec(12, 1), rulings={"sv_above_20": "maybe"})
     with pytest.raises(ScenarioError, match="threat_level"):
         versus_megabeast(SideSpec(12, 1), "8")
+
+
+@FAST
+@given(st.lists(st.integers(-2, 22), min_size=1, max_size=3), st.data())
+def test_evade_properties(svs, data):
+    attackers = [data.draw(sides(max_burst=5)) for _ in svs]
+    cap = data.draw(st.one_of(st.none(), st.integers(0, 6)))
+    m = evade(svs, attackers, evader_wounds=cap, exact=True)
+    assert sum(m.wounds_to_focus) == 1 and sum(m.saving_rolls_to_focus) == 1
+    if cap is not None:
+        assert len(m.wounds_to_focus) - 1 <= cap
+    else:   # linearity of expectation over the attacks, dependent or not
+        assert m.expected_wounds_to_focus == sum(p.expected_wounds_to_a for p in m.pairs)
+    # P(winning every roll) <= P(winning any single one); P(unhurt) <= P(unhurt by any single attack)
+    assert all(m.p_focus_wins_all <= p.p_a_wins for p in m.pairs)
+    assert all(m.p_focus_unhurt_rolls <= 1 - p.p_b_wins for p in m.pairs)
+
+
+@FAST
+@given(st.lists(st.tuples(sides(max_burst=4), sides(max_burst=3)), min_size=1, max_size=3),
+       st.one_of(st.none(), st.integers(0, 6)))
+def test_split_burst_properties(pairs, cap):
+    m = split_burst([p[0] for p in pairs], [p[1] for p in pairs], active_wounds=cap, exact=True)
+    assert sum(m.wounds_to_focus) == 1
+    if cap is not None:
+        assert len(m.wounds_to_focus) - 1 <= cap
+    if len(pairs) == 1 and cap is None:
+        a, b = pairs[0]
+        f = face_to_face(a, replace(b, opponent_wounds=None), exact=True)   # active_wounds overrides the reactive's
+        assert m.wounds_to_focus == f.wounds_to_a and m.p_focus_wins_all == f.p_a_wins
