@@ -506,6 +506,12 @@ class Layout:
         cs = self.corners(h)
         return cs[(5 - d) % 6], cs[(6 - d) % 6]
 
+    def direction_angle(self, d: int) -> float:
+        """Screen angle of direction ``d`` in degrees: 0 along +x, increasing clockwise on screen (y down), in
+        ``[0, 360)`` (pointy: 0, 300, 240, 180, 120, 60; flat: 30, 330, 270, 210, 150, 90)."""
+        x, y = self.axial_to_pixel(*DIRECTIONS[d % 6])
+        return round(math.degrees(math.atan2(y, x)), 9) % 360.0
+
     def transform_pixel(self, p: Point, steps: int = 0, axis: Axis | None = None, center: Hex = ORIGIN) -> Point:
         """Apply the grid symmetry of :func:`transform_lattice` to a pixel point (floats). Use it to rotate scenery
         polygons consistently with :func:`rotate` on hexes."""
