@@ -241,10 +241,14 @@ def test_megabeast_own_hole_exempt_or_not():
     cells[Hex(2, 0)] = False
     L = Layout()
     a = Model("a", *L.hex_to_pixel(Hex(0, 0)), facing=0)
-    mb = Model("mb", *L.hex_to_pixel(Hex(2, 0)), silhouette=10, kind="megabeast", side="megabeast", facing=210.0)
+    # a MegaBeast on a base that fits inside its hexagon (S8 here), so the hole surrounds it
+    mb = Model("mb", *L.hex_to_pixel(Hex(2, 0)), silhouette=8, kind="megabeast", side="megabeast", facing=210.0)
     t = TableTop([a, mb], tiles=cells, layout=L)
     assert line_of_fire(t, "a", "mb").has_lof
     strict = rulings({"tileless_occupied_hexagon": "blocks"})
+    # the default MegaBeast base (S10) overhangs its hexagon: that part is seen even under the strict reading
+    big = TableTop([a, mb.__class__(**{**mb.__dict__, "silhouette": 10})], tiles=cells, layout=L)
+    assert line_of_fire(big, "a", "mb", strict).has_lof
     assert not line_of_fire(t, "a", "mb", strict).has_lof
     both = rulings({"tileless_occupied_hexagon": "blocks", "megabeast_reciprocity": "includes_megabeast"})
     assert line_of_fire(t, "a", "mb", both).reason == "reciprocity"
@@ -321,7 +325,7 @@ def test_board_adapter():
     from explorer.board import Board, Cell
     from explorer.board import Scenery as BoardScenery
 
-    cells = {h: Cell(tile=(h != Hex(1, 0))) for h in hex_range(Hex(0, 0), 3)}
+    cells = {h: (Cell(tile=False) if h == Hex(1, 0) else Cell("sand")) for h in hex_range(Hex(0, 0), 3)}
     board = Board(cells, [BoardScenery("rock", ((2.0, 1.0), (2.5, 1.0), (2.5, 1.5)), None)])
     L = board.layout
     t = TableTop.from_board(board, [Model("a", *L.hex_to_pixel(Hex(0, 0))),

@@ -29,11 +29,13 @@ MEGABEAST_SILHOUETTE = 10
 ``Model.silhouette`` to it and add the value to the calibration if it is not 10)."""
 
 # Default calibration. Reference: the Infinity family's usual base diameters per Silhouette (25 mm for S1-S2,
-# 40 mm for S3-S4, 55 mm for S5-S7, 70 mm for S8, larger for MegaBeasts) at an assumed hexagon of 140 mm from centre
-# to corner. Heights are the Silhouette templates' usual heights at the same scale. Both are assumptions: change
-# them with SilhouetteCalibration(...).
+# 40 mm for S3-S4, 55 mm for S5-S7, 70 mm for S8) at an assumed hexagon of 140 mm from centre to corner. The
+# MegaBeast (S10 here) gets a base slightly wider than its hexagon (radius 0.9 hex units; the hexagon's flats are at
+# 0.866), so Miners standing on the neighbouring tiles can reach Silhouette Contact with it (Close Combat Attacks
+# against it need contact). Heights are the Silhouette templates' usual heights at the same scale. All of these are
+# assumptions: change them with SilhouetteCalibration(...).
 HEX_SIZE_MM = 140.0
-_BASE_DIAMETER_MM = {1: 25, 2: 25, 3: 40, 4: 40, 5: 55, 6: 55, 7: 55, 8: 70, 9: 105, 10: 150}
+_BASE_DIAMETER_MM = {1: 25, 2: 25, 3: 40, 4: 40, 5: 55, 6: 55, 7: 55, 8: 70, 9: 105, 10: 252}
 _HEIGHT_MM = {1: 20, 2: 40, 3: 55, 4: 60, 5: 65, 6: 75, 7: 90, 8: 100, 9: 150, 10: 200}
 SILHOUETTE_BASE_RADIUS: dict[int, float] = {s: d / 2 / HEX_SIZE_MM for s, d in _BASE_DIAMETER_MM.items()}
 """Default base radius per Silhouette value, in hex units (centre-to-corner = 1)."""
