@@ -1,0 +1,1 @@
+"""Static renderers (SVG) of boards and overlays."""
