@@ -138,7 +138,7 @@ class HexBoardView(W.VBox):
         self.rotate_left.on_click(lambda _: self.rotate_selected(-1))
         self.rotate_right.on_click(lambda _: self.rotate_selected(+1))
         toolbar = W.HBox([self.rotate_left, self.rotate_right, self.readout],
-                         layout=W.Layout(align_items="center", gap="6px"))
+                         layout=W.Layout(align_items="center"))
         self._pieces: dict[str, Piece] = {}
         self._drag: dict | None = None
         self._move_cbs: list[Callable[[str, Point], None]] = []

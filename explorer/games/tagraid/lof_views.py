@@ -500,7 +500,7 @@ class LofExplorer(W.HBox):
         self.message.add_class("lof-message")
         self.shooter_pick = W.Dropdown(options=list(self.models), value=self.shooter, description="shooter",
                                        layout=W.Layout(width="230px"))
-        self.shooter_pick.observe(lambda ch: self.set_shooter(ch["new"]), names="value")
+        self.shooter_pick.observe(lambda ch: ch["new"] != self.shooter and self.set_shooter(ch["new"]), names="value")
         self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
         self.moving.observe(self._on_moving, names="value")
         self.cal_inputs = {b: W.Text(value=f"{getattr(self.calibration, b):g}", description=b,
@@ -563,7 +563,7 @@ class LofExplorer(W.HBox):
         if model_id not in self.models:
             self._say(f"no Model {model_id!r}; choose one of {', '.join(self.models)}")
             return
-        self.shooter = model_id
+        self.shooter = model_id  # set first: the dropdown's observer sees no change
         if self.shooter_pick.value != model_id:
             self.shooter_pick.value = model_id
         m = self.models[model_id]
