@@ -303,6 +303,12 @@ class LofSnapshot:
                 ang = math.radians(s.facing if arc < 360 else 0.0)
                 out.append(Label((s.x + (d.r + end) * math.cos(ang), s.y + (d.r + end) * math.sin(ang)),
                                  name[0].upper(), size=11, fill=BAND_COLOURS[name], weight="bold"))
+        if with_models:  # bases under the lines and labels
+            for m in t.models.values():
+                d = t.disc(m)
+                arc = m.arc_degrees()
+                out.append(Circle(m.center, d.r, fill=SIDE_COLOURS.get(m.side, "#555555"), stroke="#111111", width=1.5,
+                                  facing=None if arc >= 360 else m.facing, arc=arc, title=m.id))
         for m in t.models.values():
             if m.kind == "megabeast":
                 out += self._threat_overlays(m)
@@ -339,12 +345,6 @@ class LofSnapshot:
                     if mid.obstacle.startswith("hex:"):
                         reason = "blocked: no tile " + mid.obstacle.split(":", 1)[1]
                 out.append(Label((tgt.x, tgt.y + td.r + 0.42), reason, size=11, fill="#922b21", weight="bold"))
-        if with_models:
-            for m in t.models.values():
-                d = t.disc(m)
-                arc = m.arc_degrees()
-                out.append(Circle(m.center, d.r, fill=SIDE_COLOURS.get(m.side, "#555555"), stroke="#111111", width=1.5,
-                                  facing=None if arc >= 360 else m.facing, arc=arc, title=m.id))
         for m in t.models.values():
             d = t.disc(m)
             out.append(Label((m.x, m.y - d.r - 0.25), m.id, size=11, fill="#111111", weight="bold"))
