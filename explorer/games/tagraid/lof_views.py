@@ -412,26 +412,28 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
         if not ok and v.lof.blocked_by:
             verdict += "<br><span style='font-size:11px'>by " + html.escape(", ".join(v.lof.blocked_by)) + "</span>"
         if v.range is not None and v.range.distance is not None:
-            rng = (f"<span style='color:{BAND_COLOURS.get(v.band or '', '#333')}'><b>"
-                   f"{html.escape((v.band or '').replace('_', ' '))}</b></span> {v.range.distance:.2f} u<br>"
-                   f"{_fmt_mod(v.mod)}")
+            rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
+                   f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.distance:.2f}</span><br>"
+                   f"<span style='white-space:nowrap'>{_fmt_mod(v.mod)}</span>")
         else:
             rng = "—"
         cover = ("<b style='color:#b9770e'>Partial Cover</b> (" + html.escape(", ".join(v.cover.pieces)) + ")"
                  if v.cover is not None and v.cover.in_cover else ("no" if v.cover is not None else "—"))
         thr = (f"TL {v.threat.level} ({v.threat.pair} side {'/'.join(map(str, v.threat.sides))})"
                if v.threat is not None else "")
-        cites = "<br>".join(html.escape(c) for c in v.rules)
-        rows.append(f"<tr class='lof-row' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
+        cites = "<br>".join(html.escape(c.split(": ", 1)[-1]) for c in v.rules)
+        rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
                     f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td><td>{cover}</td>"
                     f"<td>{v.hex_distance}</td><td>{html.escape(thr)}</td>"
-                    f"<td style='font-size:10.5px;color:#555'>{cites}</td></tr>")
+                    f"<td style='font-size:10.5px;color:#555;min-width:190px'>{cites}</td></tr>")
     n = sum(1 for v in verdicts if v.lof.has_lof)
-    head = (f"<div class='lof-summary'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
+    head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
             "Models</div>")
-    return (head + "<table class='lof-verdicts' style='border-collapse:collapse;font-family:sans-serif;font-size:12px'>"
+    return (head + "<table class='lof-verdicts' style='border-collapse:collapse;font-family:sans-serif;font-size:12px;"
+            "line-height:1.25'>"
             "<tr style='text-align:left;border-bottom:1px solid #999'><th>target</th><th>Line of Fire</th>"
-            "<th>Range Ruler</th><th>Cover</th><th>hexes</th><th>Threat</th><th>rule sections</th></tr>"
+            "<th>Range (hex units)</th><th>Cover</th><th title='Range in Hexagons'>hexes</th><th>Threat</th>"
+            "<th>TAG Raid rulebook sections</th></tr>"
             + "".join(rows) + "</table>")
 
 
@@ -493,7 +495,7 @@ class LofExplorer(W.HBox):
                "border-bottom:1px solid #e3e3e3;vertical-align:top}</style>")
         self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
-                             "font-size:12px;color:#555'>Click a Model to pick the shooter; drag it to move it; wheel,"
+                             "font-size:12px;line-height:1.3;color:#555'>Click a Model to pick the shooter; drag it to move it; wheel,"
                              " q / e or the buttons turn it. Green: a clear LoF segment; red: rays cut where they "
                              "hit an obstacle.</div>")
         self.message = W.HTML(layout=W.Layout(min_height="20px"))

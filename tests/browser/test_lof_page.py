@@ -1,0 +1,189 @@
+"""The Line of Fire page of the Panel app in headless Chromium: the board draws, clicking a Model makes it the shooter,
+its LoF is drawn on the canvas (pixels read back with getImageData) and the verdict list updates.
+
+Self-contained fixtures (same conventions as the other browser tests: Debian Chromium, ``explorer serve`` on a free
+port; skipped without Chromium unless ``CI=true``). ``EXPLORER_SCREENSHOTS=<dir>`` saves ``line-of-fire.png`` there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = os.environ.get("EXPLORER_SCREENSHOTS")
+
+
+def _unavailable(what: str):
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"browser tests need {what} (CI=true)")
+    pytest.skip(f"{what} not available")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(fn, timeout=60.0, what="condition"):
+    end, last = time.monotonic() + timeout, None
+    while time.monotonic() < end:
+        last = fn()
+        if last:
+            return last
+        time.sleep(0.25)
+    raise AssertionError(f"timed out waiting for {what} (last {last!r})")
+
+
+@pytest.fixture(scope="module")
+def lof_browser():
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        _unavailable(f"Chromium at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def lof_app_url():
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    url = f"http://localhost:{port}/"
+    try:
+        def up():
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: {proc.stdout.read()}")
+            try:
+                with urllib.request.urlopen(url, timeout=5) as r:
+                    return r.status == 200
+            except OSError:
+                return False
+        _wait(up, 120, "the Panel app")
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+_STATS = """c => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let opaque = 0; const colours = new Set(); let hash = 0;
+    for (let k = 0; k < d.length; k += 4 * 5) {
+        if (d[k + 3] > 0) opaque++;
+        colours.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2]);
+        hash = (hash * 31 + d[k] + 7 * d[k + 1] + 13 * d[k + 2]) | 0;
+    }
+    return {width: c.width, height: c.height, opaque: opaque, colours: colours.size, hash: hash};
+}"""
+
+_PIXELS = """(c, pts) => { const g = c.getContext('2d');
+    return pts.map(([x, y]) => Array.from(g.getImageData(Math.round(x), Math.round(y), 1, 1).data)); }"""
+
+
+def _green(px) -> bool:
+    r, g, b, a = px
+    return a > 0 and g > 110 and r < 90 and b < 110
+
+
+def _near_green(canvas, x, y) -> bool:
+    pts = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    return any(_green(p) for p in canvas.evaluate(_PIXELS, pts))
+
+
+def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(lof_browser, lof_app_url):
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    ref = LofExplorer()  # same default scenario and scale as the app: pixel positions and expected verdicts
+    bv = ref.board_view
+    page = lof_browser.new_page(viewport={"width": 1600, "height": 1250})
+    page.goto(lof_app_url)
+    page.get_by_text("Line of Fire", exact=True).first.click()
+    sel = f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']"
+    canvas = page.locator(sel).first
+    first = _wait(lambda: (s := canvas.evaluate(_STATS)) and s["opaque"] > 5000 and s["colours"] > 20 and s,
+                  what="the LoF board to be drawn")
+    _wait(lambda: "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="verdicts")
+    # Cutter's witness segments are on the canvas (green pixels at their midpoints)
+    for v in ref.verdicts:
+        if v.lof.has_lof:
+            (x0, y0), (x1, y1) = (bv.to_pixel(p) for p in (v.lof.witness.p0, v.lof.witness.p1))
+            assert _near_green(canvas, (x0 + x1) / 2, (y0 + y1) / 2), f"no green LoF segment to {v.target}"
+
+    # click Digger: it becomes the shooter
+    ref.set_shooter("Digger")
+    box = canvas.bounding_box()
+    x, y = bv.to_pixel(ref.models["Digger"].center)
+    page.mouse.click(box["x"] + x * box["width"] / bv.canvas.width, box["y"] + y * box["height"] / bv.canvas.height)
+    text = _wait(lambda: (t := page.locator(".lof-verdict-list").inner_text()) and "Digger has LoF to" in t and t,
+                 what="the verdict list to show Digger's verdicts")
+    n = sum(v.lof.has_lof for v in ref.verdicts)
+    assert f"Digger has LoF to {n} of {len(ref.verdicts)}" in text
+    after = _wait(lambda: (s := canvas.evaluate(_STATS))["hash"] != first["hash"] and s, what="the overlays to change")
+    assert after["colours"] > 20
+    mids = []
+    for v in ref.verdicts:
+        if v.lof.has_lof:
+            (x0, y0), (x1, y1) = (bv.to_pixel(p) for p in (v.lof.witness.p0, v.lof.witness.p1))
+            mids.append(((x0 + x1) / 2, (y0 + y1) / 2))
+    _wait(lambda: all(_near_green(canvas, mx, my) for mx, my in mids), what="Digger's green LoF segments")
+    if SCREENSHOTS:
+        page.locator(".lof-side").first.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire.png"), full_page=False)
+    page.close()
+
+
+def test_lof_page_illegal_drop_shows_a_message(lof_browser, lof_app_url):
+    from explorer.games.tagraid.lof_views import LofExplorer
+    from explorer.hexgrid import Hex
+
+    ref = LofExplorer()
+    bv = ref.board_view
+    page = lof_browser.new_page(viewport={"width": 1600, "height": 1250})
+    page.goto(lof_app_url)
+    page.get_by_text("Line of Fire", exact=True).first.click()
+    canvas = page.locator(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']").first
+    _wait(lambda: canvas.evaluate(_STATS)["opaque"] > 5000, what="the board")
+    _wait(lambda: "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="verdicts")
+    box = canvas.bounding_box()
+
+    def to_page(p):
+        x, y = bv.to_pixel(p)
+        return box["x"] + x * box["width"] / bv.canvas.width, box["y"] + y * box["height"] / bv.canvas.height
+
+    sx, sy = to_page(ref.models["Cutter"].center)
+    tx, ty = to_page(ref.scenario.board.layout.hex_to_pixel(Hex(6, 8)))  # a hexagon without tile
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=4)
+    page.mouse.move(tx, ty, steps=4)
+    page.mouse.up()
+    msg = _wait(lambda: page.locator(".lof-message").inner_text().strip(), what="a message")
+    assert "no tile" in msg and "previous position is kept" in msg
+    assert "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text()
+    page.close()
