@@ -315,6 +315,7 @@ class LofSnapshot:
         for v in self.verdicts:
             tgt = t.model(v.target)
             td = t.disc(tgt)
+            below = td.r + (0.95 if tgt.kind == "megabeast" else 0.42)  # where the verdict label goes
             if v.lof.has_lof and v.lof.witness is not None:
                 w = v.lof.witness
                 if w.p0 == w.p1:
@@ -327,7 +328,7 @@ class LofSnapshot:
                 if v.cover is not None and v.cover.in_cover:
                     txt += " · Partial Cover"
                     out.append(Circle(tgt.center, td.r + 0.12, **COVER, title="Partial Cover"))
-                out.append(Label((tgt.x, tgt.y + td.r + 0.42), txt.strip(), size=11, fill="#145a32", weight="bold"))
+                out.append(Label((tgt.x, tgt.y + below), txt.strip(), size=11, fill="#145a32", weight="bold"))
             else:
                 for i, br in enumerate(v.blocked_rays):
                     out.append(Segment(br.start, br.hit, **BLOCKED, title=f"blocked by {br.obstacle}"))
@@ -344,10 +345,12 @@ class LofSnapshot:
                     reason = "blocked: " + mid.obstacle.split(":", 1)[1]
                     if mid.obstacle.startswith("hex:"):
                         reason = "blocked: no tile " + mid.obstacle.split(":", 1)[1]
-                out.append(Label((tgt.x, tgt.y + td.r + 0.42), reason, size=11, fill="#922b21", weight="bold"))
+                out.append(Label((tgt.x, tgt.y + below), reason, size=11, fill="#922b21", weight="bold"))
         for m in t.models.values():
             d = t.disc(m)
-            out.append(Label((m.x, m.y - d.r - 0.25), m.id, size=11, fill="#111111", weight="bold"))
+            # a MegaBeast's name goes under it: its Threat Levels are written around its hexagon
+            y = m.y + d.r + 0.55 if m.kind == "megabeast" else m.y - d.r - 0.25
+            out.append(Label((m.x, y), m.id, size=11, fill="#111111", weight="bold"))
         if self.shooter is not None:
             out.append(Circle(t.model(self.shooter).center, t.disc(self.shooter).r + 0.14, stroke="#ffbf00",
                               width=3.0))
