@@ -17,9 +17,10 @@ one :func:`explorer.widgets.canvas.hold`, so it is **one** message to the browse
 Interaction: click a piece to select it (``selected`` = its id) or a hex (``selected`` = the :class:`Hex`); drag a
 piece to move it (``on_move`` callbacks receive ``(piece_id, (x, y))`` in board units); the mouse wheel, keys ``q``
 / ``e`` or the toolbar buttons rotate the selected piece (``on_rotate`` callbacks receive ``(piece_id, -1 | +1)``:
-anticlockwise / clockwise on screen). Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML
-readout and sets ``hovered``. The view never changes pieces by itself: the owner validates a move or rotation and
-calls :meth:`HexBoardView.set_pieces` (or leaves the previous state in place).
+anticlockwise / clockwise on screen); the arrow keys nudge it by :attr:`HexBoardView.NUDGE` board units
+(``on_move``). Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout and sets
+``hovered``. The view never changes pieces by itself: the owner validates a move or rotation and calls
+:meth:`HexBoardView.set_pieces` (or leaves the previous state in place).
 """
 
 from __future__ import annotations
@@ -273,11 +274,21 @@ class HexBoardView(W.VBox):
         if dy:
             self.rotate_selected(1 if dy > 0 else -1)
 
+    ARROWS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+    NUDGE = 0.1
+    """Board units an arrow key moves the selected piece (five times that with Shift)."""
+
     def _key(self, key: str, shift: bool = False, ctrl: bool = False, meta: bool = False) -> None:
         if key in ("q", "Q"):
             self.rotate_selected(-1)
         elif key in ("e", "E"):
             self.rotate_selected(+1)
+        elif key in self.ARROWS and isinstance(self.selected, str) and self.selected in self._pieces:
+            dx, dy = self.ARROWS[key]
+            step = self.NUDGE * (5 if shift else 1)
+            cx, cy = self._pieces[self.selected].center
+            for cb in self._move_cbs:
+                cb(self.selected, (cx + dx * step, cy + dy * step))
 
     def _readout_html(self, h: Hex | None) -> str:
         if h is None:

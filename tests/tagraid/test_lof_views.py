@@ -224,3 +224,49 @@ def test_golden_svg_of_a_board_with_lof_overlays():
     assert GOLDEN.exists(), "run with UPDATE_GOLDEN=1 once"
     assert svg == GOLDEN.read_text()
     assert "blocked" in svg and svg.count('stroke="#1a9641"') >= 3
+
+
+def test_range_ruler_drawn_from_the_base_edge_with_calibrated_segments(explorer):
+    explorer.cal_inputs["short"].value = "1.5"
+    explorer.ruler_pick.value = "Peeker"
+    v = explorer.verdict("Peeker")
+    bands = [o for o in explorer.board_view.overlays if isinstance(o, Segment) and o.width == 9.0]
+    assert len(bands) == 3
+    s = explorer.table.disc("Cutter")
+    x0, y0 = bands[0].p0
+    assert math.hypot(x0 - s.x, y0 - s.y) == pytest.approx(s.r)     # the Short end touches the shooter's base
+    lengths = [math.dist(b.p0, b.p1) for b in bands]
+    assert lengths == pytest.approx([1.5, 2.0, 2.0])
+    # the band that reaches the target's Silhouette first is the verdict's band
+    t = explorer.table.disc("Peeker")
+    reach = [math.dist(b.p0, (t.x, t.y)) <= t.r + 1e-9 or math.dist(b.p1, (t.x, t.y)) <= t.r + 1e-9 or
+             shapely.LineString([b.p0, b.p1]).distance(shapely.Point(t.x, t.y)) <= t.r + 1e-9 for b in bands]
+    assert ["short", "mid", "long"][reach.index(True)] == v.band
+    explorer.set_shooter("Digger")  # Peeker out of Digger's reach? the choice is kept only if still measurable
+    assert explorer.ruler_pick.value in ("", "Peeker")
+
+
+def test_threat_level_of_the_side_the_miner_stands_on(scenario):
+    # TR-09: the Threat Level used is the one of the side the Miner attacks from (8 / 5 / 2 by pair of sides)
+    from explorer.games.tagraid.megabeast import ThreatLevels, side_pairs, sides_facing
+
+    table = scenario.table()
+    levels = ThreatLevels(front=8, adjacent=5, opposite=2)
+    mb = table.model("Stoorworm")
+    pairs = side_pairs(table.layout, mb.facing)
+    for v in analyse(table, "Stoorworm", threat=levels):
+        if v.threat is None:
+            continue
+        side = sides_facing(table.layout, table.hex_of(mb), table.model(v.target).center)
+        assert v.threat.level in {levels.of(pairs[d]) for d in side}
+    adj = [v for v in analyse(table, "Stoorworm", threat=levels) if v.threat and v.threat.pair == "adjacent"]
+    assert adj and all(v.threat.level == 5 for v in adj)
+
+
+def test_arrow_keys_nudge_the_selected_model(explorer):
+    x0, y0 = explorer.models["Cutter"].center
+    explorer.board_view.select("Cutter")
+    explorer.board_view._key("ArrowRight")
+    explorer.board_view._key("ArrowUp", True)
+    m = explorer.models["Cutter"]
+    assert (m.x, m.y) == pytest.approx((x0 + 0.1, y0 - 0.5))

@@ -91,12 +91,13 @@ def default_lof_scenario() -> LofScenario:
     (sides A and B) and the MegaBeast *Stoorworm* in the Interior hexagon (3, 10). Chosen so that the shooter
     *Cutter* shows every kind of verdict: clear LoF at two Range bands, targets outside its 180° arc, LoF blocked by
     scenery, by another crate and by hexagons without tile, and a target (*Peeker*) in Partial Cover behind the
-    pylon."""
+    pylon. The fixture's edge features (walls, doors: not TAG Raid terrain) are left out."""
     base = load_board("fixture")
     extra = (BoardScenery("crate", ((20.5, 17.4), (21.3, 17.4), (21.3, 18.2), (20.5, 18.2)), 1.0),
              BoardScenery("pylon", ((16.0, 12.6), (16.7, 12.6), (16.7, 13.3), (16.0, 13.3)), None))
-    board = Board(base.cells, (*base.scenery, *extra), base.edge_features.values(), base.orientation,
-                  "Quarry — Line of Fire scenario")
+    # TAG Raid boards have no walls or doors on hexagon sides (LoF is blocked only by scenery, Models and hexagons
+    # without tile), so the fixture's generic edge features are left out rather than drawn and ignored.
+    board = Board(base.cells, (*base.scenery, *extra), (), base.orientation, "Quarry — Line of Fire scenario")
     lay = board.layout
 
     def at(q: int, r: int) -> tuple[float, float]:
@@ -267,13 +268,15 @@ class LofSnapshot:
         verdicts: the shooter's verdicts (:func:`analyse`); computed when ``None`` and a shooter is given.
         rulings, calibration, weapon, threat: as for :func:`analyse`.
         size: pixels per board unit in the SVG.
+        ruler_to: a target whose Range Ruler is drawn (its three Segments along the measured line).
     """
 
     def __init__(self, board: Board, models: Sequence[Model], shooter: str | None = None,
                  verdicts: Sequence[TargetVerdict] | None = None, rulings: Rulings | None = None,
                  calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
-                 threat: ThreatLevels | None = None, size: float = 24.0):
+                 threat: ThreatLevels | None = None, size: float = 24.0, ruler_to: str | None = None):
         self.board, self.models, self.shooter = board, list(models), shooter
+        self.ruler_to = ruler_to
         self.table = TableTop.from_board(board, self.models)
         self.calibration, self.threat, self.size = calibration, threat, size
         if verdicts is None and shooter is not None:
@@ -303,6 +306,14 @@ class LofSnapshot:
                 ang = math.radians(s.facing if arc < 360 else 0.0)
                 out.append(Label((s.x + (d.r + end) * math.cos(ang), s.y + (d.r + end) * math.sin(ang)),
                                  name[0].upper(), size=11, fill=BAND_COLOURS[name], weight="bold"))
+        for v in self.verdicts:
+            if v.target == self.ruler_to and v.range is not None and v.range.ruler is not None:
+                for name, seg in v.range.bands():
+                    out.append(Segment(seg.p0, seg.p1, stroke=BAND_COLOURS[name], width=9.0, opacity=0.45,
+                                       title=f"Range Ruler: {name} Segment"))
+                m = v.range.measured
+                out.append(Segment(m.p0, m.p1, stroke="#111111", width=1.5, dash="2 2",
+                                   title=f"measured: {v.range.distance:.2f} hex units"))
         if with_models:  # bases under the lines and labels
             for m in t.models.values():
                 d = t.disc(m)
@@ -506,6 +517,10 @@ class LofExplorer(W.HBox):
         self.shooter_pick = W.Dropdown(options=list(self.models), value=self.shooter, description="shooter",
                                        layout=W.Layout(width="230px"))
         self.shooter_pick.observe(lambda ch: ch["new"] != self.shooter and self.set_shooter(ch["new"]), names="value")
+        self.ruler_pick = W.Dropdown(options=[("—", "")], value="", description="Range Ruler to",
+                                     layout=W.Layout(width="260px"))
+        self.ruler_pick.style.description_width = "100px"
+        self.ruler_pick.observe(lambda ch: self._draw(), names="value")
         self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
         self.moving.observe(self._on_moving, names="value")
         self.cal_inputs = {b: W.Text(value=f"{getattr(self.calibration, b):g}", description=b,
@@ -539,7 +554,8 @@ class LofExplorer(W.HBox):
                    [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
         threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
         rul = box("Ruling options", rows)
-        side = W.VBox([self.header, self.message, W.HBox([self.shooter_pick, self.moving]), self.verdict_html,
+        side = W.VBox([self.header, self.message, W.HBox([self.shooter_pick, self.moving]), self.ruler_pick,
+                       self.verdict_html,
                        ruler, mods, threat, rul], layout=W.Layout(width="640px"))
         side.add_class("lof-side")
         super().__init__([self.board_view, side], **kwargs)
@@ -648,7 +664,7 @@ class LofExplorer(W.HBox):
     def snapshot(self) -> LofSnapshot:
         """The current state as a static :class:`LofSnapshot` (SVG)."""
         return LofSnapshot(self.scenario.board, list(self.models.values()), self.shooter, self.verdicts,
-                           calibration=self.calibration, threat=self.threat)
+                           calibration=self.calibration, threat=self.threat, ruler_to=self.ruler_pick.value or None)
 
     def update(self) -> None:
         """Recompute every verdict of the shooter and redraw the pieces and overlays."""
@@ -659,6 +675,11 @@ class LofExplorer(W.HBox):
             self._say(str(e))
             self.verdicts = []
         self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter)
+        keep = self.ruler_pick.value
+        opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
+        with self.ruler_pick.hold_trait_notifications():
+            self.ruler_pick.options = opts
+            self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
         self._draw()
 
     def _draw(self) -> None:
