@@ -152,8 +152,11 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(lof_browser
             (x0, y0), (x1, y1) = (bv.to_pixel(p) for p in (v.lof.witness.p0, v.lof.witness.p1))
             mids.append(((x0 + x1) / 2, (y0 + y1) / 2))
     _wait(lambda: all(_near_green(canvas, mx, my) for mx, my in mids), what="Digger's green LoF segments")
+    # draw the Range Ruler to Cutter from the side panel: the overlay layer changes again
+    page.locator(".lof-ruler-pick select").first.select_option("Cutter")
+    _wait(lambda: canvas.evaluate(_STATS)["hash"] != after["hash"], what="the Range Ruler to be drawn")
     if SCREENSHOTS:
-        page.locator(".lof-side").first.scroll_into_view_if_needed()
+        page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire.png"), full_page=False)
     page.close()
 
@@ -186,4 +189,61 @@ def test_lof_page_illegal_drop_shows_a_message(lof_browser, lof_app_url):
     msg = _wait(lambda: page.locator(".lof-message").inner_text().strip(), what="a message")
     assert "no tile" in msg and "previous position is kept" in msg
     assert "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text()
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def lof_lab_url(tmp_path_factory):
+    port = _free_port()
+    home = tmp_path_factory.mktemp("labhome")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "ws"), JUPYTERLAB_SETTINGS_DIR=str(home / "settings"))
+    proc = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
+                             "--ServerApp.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+                             f"--ServerApp.root_dir={ROOT}", "--ServerApp.disable_check_xsrf=True"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    url = f"http://localhost:{port}"
+    try:
+        def up():
+            if proc.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited: {proc.stdout.read()}")
+            try:
+                with urllib.request.urlopen(url + "/api/status", timeout=5) as r:
+                    return r.status == 200
+            except OSError:
+                return False
+        _wait(up, 180, "JupyterLab")
+        yield url
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def test_lof_notebook_runs_and_draws_in_jupyterlab(lof_browser, lof_lab_url):
+    import uuid
+
+    page = lof_browser.new_page(viewport={"width": 1800, "height": 1300})
+    page.goto(f"{lof_lab_url}/lab/workspaces/t{uuid.uuid4().hex[:8]}/tree/notebooks/line_of_fire.ipynb?reset")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
+                           "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
+    page.wait_for_function("() => { const s = window.jupyterapp.shell.currentWidget.sessionContext.session;"
+                           " return s && s.kernel && s.kernel.status === 'idle'; }", timeout=120_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function("() => { const w = window.jupyterapp.shell.currentWidget;"
+                           " return w.sessionContext.session.kernel.status === 'idle'"
+                           " && w.content.widgets.every(c => c.model.type !== 'code' || c.model.executionCount); }",
+                           timeout=180_000)
+    root = page.locator(".tagraid-lof").first
+    root.wait_for(timeout=60_000)
+    canvas = root.locator("canvas").first
+    _wait(lambda: (s := canvas.evaluate(_STATS))["opaque"] > 5000 and s["colours"] > 20, what="the board")
+    assert "Cutter has LoF to" in root.locator(".lof-verdict-list").inner_text()
+    if SCREENSHOTS:
+        root.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire-jupyterlab.png"), full_page=False)
     page.close()

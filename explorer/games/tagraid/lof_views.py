@@ -520,6 +520,7 @@ class LofExplorer(W.HBox):
         self.ruler_pick = W.Dropdown(options=[("—", "")], value="", description="Range Ruler to",
                                      layout=W.Layout(width="260px"))
         self.ruler_pick.style.description_width = "100px"
+        self.ruler_pick.add_class("lof-ruler-pick")
         self.ruler_pick.observe(lambda ch: self._draw(), names="value")
         self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
         self.moving.observe(self._on_moving, names="value")
@@ -558,7 +559,12 @@ class LofExplorer(W.HBox):
                        self.verdict_html,
                        ruler, mods, threat, rul], layout=W.Layout(width="640px"))
         side.add_class("lof-side")
+        self.board_view.layout.flex = "0 0 auto"  # never squeeze the canvas; the side panel wraps below instead
+        side.layout.flex = "0 1 640px"
+        side.layout.min_width = "420px"
+        kwargs.setdefault("layout", W.Layout(flex_flow="row wrap", align_items="flex-start"))
         super().__init__([self.board_view, side], **kwargs)
+        self.add_class("tagraid-lof")
         self.update()
 
     # -- state changes (each keeps the previous state on error)
