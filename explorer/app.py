@@ -1,6 +1,6 @@
 """The Panel app: the Face to Face explorer on the built-in default scenario, one fresh widget per browser session.
 
-Run it with ``explorer serve`` (or ``./run app``), or ``panel serve apps/face_to_face.py --static-dirs
+Run it with ``explorer serve`` (or ``./run app``), or ``panel serve apps/explorer_app.py --static-dirs
 widget-js=<dir>`` after :func:`explorer.widgets.panel_support.layout_widget_js`.
 """
 

@@ -60,8 +60,8 @@ def _outcome_text(o: dict) -> str:
     lines = ["Outcome:"]
     for p in o.get("pairs", []):
         other = p.get("reactive") or p.get("megabeast")
-        lines.append(f"  - {p['active']} vs {other}: {p['kind'].replace('_', ' ')}, "
-                     f"winner {p.get('winner') or 'none'}")
+        who = f"{p['active']} vs {other}" if other else p["active"]
+        lines.append(f"  - {who}: {p['kind'].replace('_', ' ')}, winner {p.get('winner') or 'none'}")
     lost = {k: v for k, v in o.get("wounds", {}).items() if v}
     if o.get("saving_rolls"):
         lines.append("  Saving Rolls: " + ", ".join(f"{k} {v}" for k, v in o["saving_rolls"].items()))

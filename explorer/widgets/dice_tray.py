@@ -58,12 +58,15 @@ class DieView:
 
 @dataclass
 class Row:
-    """A labelled row of dice. ``label`` is the bold title, ``sublabel`` a second line (e.g. ``"SV 14"``)."""
+    """A labelled row of dice. ``label`` is the bold title, ``sublabel`` a second line (e.g. ``"SV 14"``), ``note``
+    a third (italic) line."""
 
     label: str
     dice: Sequence[DieView] = ()
     sublabel: str = ""
     note: str = ""
+    id: str = ""
+    """Optional mark naming the whole row (e.g. ``"A"``): highlighting it shades the row."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,11 @@ class DiceTray(W.VBox):
         c = self.canvas
         for r, row in enumerate(self._state.rows):
             y = self.TOP + r * self.ROW_H + 8
+            if row.id and row.id in self._state.highlight:
+                c.fill_style = COLORS["highlight"]
+                c.global_alpha = 0.12
+                c.fill_rect(4, y - 8, self.width - 8, self.ROW_H - 4)
+                c.global_alpha = 1.0
             if r:
                 c.stroke_style = "#dee2e6"
                 c.line_width = 1
@@ -195,15 +203,15 @@ class DiceTray(W.VBox):
             c.text_align, c.text_baseline = "left", "top"
             c.fill_style = COLORS["label"]
             c.font = "bold 14px sans-serif"
-            c.fill_text(_fit(row.label, self.label_width - 14, 8.2), 10, y + 2)
+            c.fill_text(_fit(row.label, self.label_width - 14, 7.8), 10, y + 2)
             if row.sublabel:
                 c.fill_style = COLORS["muted"]
                 c.font = "13px sans-serif"
-                c.fill_text(_fit(row.sublabel, self.label_width - 14, 6.9), 10, y + 21)
+                c.fill_text(_fit(row.sublabel, self.label_width - 14, 6.3), 10, y + 21)
             if row.note:
                 c.fill_style = COLORS["muted"]
                 c.font = "italic 12px sans-serif"
-                c.fill_text(_fit(row.note, self.label_width - 14, 6.2), 10, y + 39)
+                c.fill_text(_fit(row.note, self.label_width - 14, 5.6), 10, y + 39)
             if not row.dice:
                 c.fill_style = COLORS["muted"]
                 c.font = "italic 13px sans-serif"

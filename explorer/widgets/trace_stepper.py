@@ -52,6 +52,16 @@ def render_trace_html(trace: Trace, current: int | None = None) -> str:
     return "".join(out)
 
 
+def render_focus_html(step: Step, index: int) -> str:
+    """The focused step, large: number, section, title, cited rule and detail."""
+    return (f"<div style='font-family:sans-serif;border-left:4px solid #1c7ed6;background:#e7f5ff;padding:6px 10px;"
+            f"margin:4px 0;border-radius:4px'><div style='font-size:11px;color:#1864ab;text-transform:uppercase'>"
+            f"Step {index + 1} · {html.escape(step.section)}</div><div style='font-size:15px;font-weight:bold'>"
+            f"{html.escape(step.title)}</div><div style='font-size:12px;color:#1864ab'>§ {html.escape(str(step.rule))}"
+            f"</div>" + (f"<div style='font-size:13px;color:#343a40'>{html.escape(step.detail)}</div>" if step.detail
+                         else "") + "</div>")
+
+
 class TraceStepper(W.VBox):
     """Prev / next / all over a :class:`Trace`.
 
@@ -68,12 +78,13 @@ class TraceStepper(W.VBox):
         self.all_button = W.Button(description="All steps", layout=W.Layout(width="90px"))
         self.position = W.HTML()
         self.body = W.HTML()
+        self.focus = W.HTML()
         self.prev_button.on_click(lambda _: self.go(-1))
         self.next_button.on_click(lambda _: self.go(+1))
         self.all_button.on_click(lambda _: self.select(None))
         bar = W.HBox([self.prev_button, self.next_button, self.all_button, self.position],
                      layout=W.Layout(align_items="center"))
-        super().__init__([bar, self.body], **kwargs)
+        super().__init__([bar, self.focus, self.body], **kwargs)
 
     def show(self, trace: Trace) -> None:
         """Display ``trace`` with no step focused."""
@@ -101,5 +112,6 @@ class TraceStepper(W.VBox):
                                else f"&nbsp;{n} steps")
         self.body.value = render_trace_html(self.trace, index)
         step = self.trace.steps[index] if index is not None and 0 <= index < n else None
+        self.focus.value = "" if step is None else render_focus_html(step, index)
         for cb in self._callbacks:
             cb(step)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import lru_cache
 from collections import Counter
 from fractions import Fraction as Fr
 
@@ -49,6 +50,7 @@ def _rolls(sv, n, r, faces):
         yield tuple(cls[i][0] for i in combo), Fr(orderings * weight, 20 ** n)
 
 
+@lru_cache(maxsize=None)
 def save_wounds(s: int, damage: int) -> dict[int, Fr]:
     """Wounds from s Saving Rolls against ``damage``, enumerating each Saving Roll die as fail or pass."""
     fail = Fr(max(0, min(20, damage)), 20)

@@ -5,6 +5,7 @@ every ammunition, Attack Damage below 0 / inside / above 20, Wounds caps, and th
 """
 
 import itertools
+import math
 from fractions import Fraction as Fr
 
 import pytest
@@ -57,13 +58,29 @@ def test_small_bursts_every_sv_pair(a, b, rulings):
     assert_same(face_to_face(a, b, rulings=rulings, exact=True), brute_f2f(a, b, rulings))
 
 
-@pytest.mark.parametrize("a,b,rulings", list(_cases([(3, 1), (2, 2), (1, 3)], [0, 12, 20, 23], [1, 9, 23])))
-def test_four_dice(a, b, rulings):
-    assert_same(face_to_face(a, b, rulings=rulings, exact=True), brute_f2f(a, b, rulings))
+def _n_classes(sv, reading):
+    from odds_brute import _classes
+    from explorer.games.tagraid.options import rulings as mk
+    return len(_classes(sv, mk({"sv_above_20": reading})))
 
 
-@pytest.mark.parametrize("a,b,rulings", list(_cases([(3, 2)], [12, 22], [9, 15])))
-def test_three_vs_two(a, b, rulings):
+def _cost(param):
+    """Number of rolls.compare calls the grouped brute force makes for a case."""
+    a, b, rulings = param.values
+    r = rulings["sv_above_20"]
+    return math.comb(_n_classes(a.sv, r) + a.burst - 1, a.burst) * math.comb(_n_classes(b.sv, r) + b.burst - 1, b.burst)
+
+
+def _budgeted(params, budget=20_000):
+    """Cases within the budget run by default; the rest are marked slow (run them with -m slow)."""
+    return [p if _cost(p) <= budget else pytest.param(*p.values, id=p.id, marks=pytest.mark.slow) for p in params]
+
+
+BIGGER = _budgeted(list(_cases([(3, 1), (2, 2), (1, 3), (3, 2)], SVS, SVS)))
+
+
+@pytest.mark.parametrize("a,b,rulings", BIGGER)
+def test_four_and_five_dice_every_sv_pair(a, b, rulings):
     assert_same(face_to_face(a, b, rulings=rulings, exact=True), brute_f2f(a, b, rulings))
 
 

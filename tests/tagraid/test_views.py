@@ -229,3 +229,41 @@ def test_tray_agrees_with_the_engine(sa, sb, skill_a, skill_b, faces, sv20):
     assert t.outcome["wounds"].get("B", 0) == ex.wounds_to_b
     assert t.outcome["saving_rolls"].get("A", 0) == ex.saving_rolls_a
     assert t.outcome["saving_rolls"].get("B", 0) == ex.saving_rolls_b
+
+
+def test_widget_odds_are_the_exact_engine_for_the_same_sides(w):
+    from explorer.games.tagraid.odds import SideSpec, face_to_face
+
+    # book example: SV 12 each (12 +3 Long Range -3 Partial Cover), Burst 3 vs ARO 1, AD 13 - 4 - 3 = 6, 3 Wounds
+    ref = face_to_face(SideSpec(12, 3, 6, "N", 3), SideSpec(12, 1, 6, "N", 3), rulings=w.rulings())
+    assert w.odds.p_a_wins == ref.p_a_wins and w.odds.wounds_to_b == ref.wounds_to_b
+    assert f"{100 * ref.p_a_wins:.1f}%" in w.odds_summary.value
+
+
+_FIELDS = ["attribute", "burst", "range_mod", "tools_mod", "damage", "armor", "wounds", "dice", "saves"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(st.sampled_from(["A", "B"]), st.sampled_from(_FIELDS),
+                                st.one_of(st.text(max_size=6), st.integers(-40, 40).map(str),
+                                          st.lists(st.integers(-2, 25), max_size=6).map(
+                                              lambda xs: ", ".join(map(str, xs))))),
+                      min_size=1, max_size=6),
+       megabeast=st.booleans())
+def test_any_typing_never_raises_and_either_resolves_or_explains(edits, megabeast):
+    w = FaceToFaceExplorer(seed=3)
+    w.megabeast_mode.value = megabeast
+    for side, field, text in edits:
+        form = w.form_a if side == "A" else w.form_b
+        getattr(form, field).value = text  # must not raise
+        kept = getattr(form, field).value
+        if field == "saves" and kept != text:
+            # valid Saving Roll faces are kept, and the pool is topped up with rolled dice when more are needed
+            assert parse_faces(kept, "x")[:len(parse_faces(text, "x"))] == parse_faces(text, "x")
+        else:
+            assert kept == text  # the user's text is kept
+    if w.message.value:
+        assert "Input not accepted" in w.message.value or "disagree" not in w.message.value
+        assert "internal error" not in w.message.value
+    else:
+        assert w.exchange is not None and w.trace is not None

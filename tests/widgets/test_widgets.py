@@ -115,8 +115,9 @@ def test_stepper_reports_marks_of_the_focused_step():
     st.on_step(lambda s: seen.append(None if s is None else s.marks))
     st.show(_trace())
     st.go(+1)
+    assert "first" in st.focus.value and "G: Rolls › Criticals" in st.focus.value
     st.go(+1)
     st.go(+1)  # clamps at the last step
     st.select(None)
     assert seen == [None, ("A.1",), ("B.1", "B.2"), ("B.1", "B.2"), None]
-    assert "2 steps" in st.position.value
+    assert "2 steps" in st.position.value and st.focus.value == ""

@@ -65,11 +65,14 @@ class Attack(_Strict):
 
     ``target``: the name of a Reactive Miner or of the MegaBeast; ``burst``: dice aimed at it (may be omitted when
     there is a single target: the whole Burst); ``mods``: named MODs for this target only (Range, ...);
-    ``damage_mods``: named MODs to the Attack Damage; ``dice``: fixed faces, one per die of ``burst``.
+    ``damage_mods``: named MODs to the Attack Damage; ``dice``: fixed faces, one per die of ``burst``;
+    ``out_of_range``: the target is beyond the Weapon's Range (a Ranged Attack then fails automatically; put the
+    MOD of a Weapon that may fire Out of Range in ``mods`` instead).
     """
 
     target: str
     burst: int | None = Field(default=None, ge=0, le=20)
+    out_of_range: bool = False
     mods: dict[str, int] = Field(default_factory=dict)
     damage_mods: dict[str, int] = Field(default_factory=dict)
     dice: list[int] | None = None
@@ -107,6 +110,7 @@ class ReactiveMiner(_Miner):
     """
 
     skill: AroSkill
+    out_of_range: bool = False
     lof_to_active: bool = True
     same_hexagon: bool = False
     damage_mods: dict[str, int] = Field(default_factory=dict)
@@ -237,6 +241,8 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
                        f"the Burst split {shares} = {split} does not match the Weapon's Burst {total}",
                        f"shares summing to {total}", source)
         for i, at in enumerate(a.attacks):
+            if at.out_of_range and a.skill == "ranged_attack":
+                continue
             _check_dice(at.dice, at.burst or 0, f"active.attacks[{i}].dice", f"the share aimed at {at.target!r}",
                         source)
         if a.dice is not None:
@@ -254,7 +260,8 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
         if r.skill in ("ranged_attack", "close_combat_attack") and r.weapon is None:
             raise _err(f"{f}.weapon", f"a {r.skill.replace('_', ' ')} ARO needs a Weapon",
                        "a weapon table with damage and ammunition", source)
-        _check_dice(r.dice, aro_burst(r), f"{f}.dice", f"its {r.skill} ARO", source)
+        if not (r.out_of_range and r.skill == "ranged_attack"):
+            _check_dice(r.dice, aro_burst(r), f"{f}.dice", f"its {r.skill} ARO", source)
         _check_dice(r.save_dice, len(r.save_dice or []), f"{f}.save_dice", "", source)
     if sc.megabeast:
         for i, p in enumerate(sc.megabeast.fury_tokens):

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -51,6 +51,9 @@ from explorer.options import Rulings
 
 from .options import rulings as default_rulings
 from .rolls import CRITICAL_KEY, Ammunition, classify_die, saving_rolls
+
+__all__ = ["SideSpec", "F2FOdds", "face_to_face", "normal_roll", "versus_megabeast", "megabeast_face_classes",
+           "SVTable", "sv_table", "MultiOdds", "split_burst", "evade", "side_keys", "AMMUNITION", "MAX_BURST"]
 
 MAX_BURST = 20
 FACES = 20
@@ -450,7 +453,8 @@ def versus_megabeast(miner: SideSpec, threat_level: int, *, rulings: Rulings | M
 
     ``p_a_wins``: the Miner wounds (or, for Evade, evades); ``p_b_wins``: the MegaBeast prevails (its Behavior's
     Attack or Skill applies -- its effect is on its card, so ``wounds_to_a`` is all zero); ``p_nobody``: a tie
-    (only under ``megabeast_equal = tie``). Outcomes with winner ``"b"`` are ``("b", 0, 0)``.
+    (only under ``megabeast_equal = tie``). Outcomes with winner ``"b"`` are ``("b", 0, 0)``. A Miner with Burst 0
+    does not roll, so the MegaBeast prevails.
     Ruling options consulted: ``megabeast_critical``, ``megabeast_equal`` (and ``sv_above_20`` for an SV above 20).
 
     Raises:
@@ -603,7 +607,8 @@ def split_burst(active_parts: Sequence[SideSpec], reactives: Sequence[SideSpec],
     against that target; Burst 0 if it does not shoot that one, so that Reactive Miner's ARO is a Normal Roll).
     A Reactive Miner that does not oppose (Burst 0) faces a Normal Roll. The Active Miner's dice are split into
     disjoint groups, so the pairs are independent: the total Wounds to the Active Miner is the convolution of each
-    pair's ``wounds_to_a``, capped at ``active_wounds``.
+    pair's ``wounds_to_a``, capped at ``active_wounds``. ``active_wounds`` (the Active Miner's Wounds left) replaces
+    the reactives' ``opponent_wounds`` in the pairs.
 
     Raises:
         ScenarioError: lists of different lengths, empty, or a total Burst above 20.
@@ -616,6 +621,7 @@ def split_burst(active_parts: Sequence[SideSpec], reactives: Sequence[SideSpec],
         raise ScenarioError("active_parts", "total Burst above 20", f"Bursts summing to at most {MAX_BURST}")
     _check_int(active_wounds, "active_wounds", "a whole number >= 0 or None", 0, None, optional=True)
     r = _as_rulings(rulings)
+    reactives = [replace(b, opponent_wounds=active_wounds) for b in reactives]
     pairs = tuple(face_to_face(a, b, rulings=r, exact=exact) for a, b in zip(active_parts, reactives))
     one = ratio(1, 1, exact)
     wounds, saves = [one], [one]
@@ -641,7 +647,8 @@ def evade(evader_sv: int | Sequence[int], attackers: Sequence[SideSpec], *, evad
     distributions convolve; then we average over the face.
 
     ``attackers[i].attack_damage`` is the Attack Damage the evader saves against (already with its Armor, Partial
-    Cover...), ``attackers[i].opponent_wounds`` caps that pair's marginal; ``evader_wounds`` caps the total.
+    Cover...). ``evader_wounds`` (the evader's Wounds left) caps the total and each pair's marginal; it replaces the
+    attackers' ``opponent_wounds``.
     ``pairs[i]`` has the evader as side ``a`` (Burst 1, no Saving Rolls caused).
 
     Raises:
@@ -660,6 +667,7 @@ def evade(evader_sv: int | Sequence[int], attackers: Sequence[SideSpec], *, evad
     _check_int(evader_wounds, "evader_wounds", "a whole number >= 0 or None", 0, None, optional=True)
     r = _as_rulings(rulings)
     one, zero = ratio(1, 1, exact), ratio(0, 1, exact)
+    attackers = [replace(a, opponent_wounds=evader_wounds) for a in attackers]
     pairs = tuple(face_to_face(SideSpec(sv, 1), atk, rulings=r, exact=exact) for sv, atk in zip(svs, attackers))
     keys_e = [side_keys(sv, r) for sv in svs]
     keys_atk = [side_keys(a.sv, r) for a in attackers]

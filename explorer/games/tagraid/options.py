@@ -198,8 +198,9 @@ TESEUM_SEVERAL_ATTACKERS = RulingOption(
     title="Teseum when several players wound the same TAG in one Order beyond its Wounds",
     section="Neomaterials: Teseum and T-Bezoar Units; Death; Game Sequence › Timeline",
     readings={
-        "timeline": "The Wounds the TAG really had are credited in Timeline order (the first Reactive player first); "
-                    "points below 0 give nothing, so the total never exceeds the Wounds it had.",
+        "timeline": "The Wounds the TAG really had are credited in Timeline order (the first Reactive player first, "
+                    "the MegaBeast, which gains nothing and has no place in the Timeline, last); points below 0 give "
+                    "nothing, so the total never exceeds the Wounds it had.",
         "each_attacker": "Each player gains Teseum for the points their own attack removed, each capped at the Wounds "
                          "the TAG had (the MinerBot note: each of them obtains Teseum).",
     },

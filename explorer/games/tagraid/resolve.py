@@ -32,7 +32,7 @@ from explorer.options import Rulings
 from explorer.trace import Trace
 
 from . import sections as S
-from .model import ActiveMiner, ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst
+from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst
 from .options import rulings as make_rulings
 from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
                     round_up_half, saving_rolls, success_value)
@@ -165,6 +165,13 @@ class _Resolver:
 
     def declarations(self) -> None:
         a, sec = self.active, "Declarations"
+        if a.skill == "ranged_attack" and a.enemy_tags_in_contact > 0:
+            self.t.add(f"{a.name} (Active) declared a Ranged Attack in Silhouette Contact with an enemy Miner: it "
+                       f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
+                       "A Ranged Attack requires not being in Silhouette Contact with an enemy Miner; a Skill that "
+                       "fails its Requirements at Resolution counts as Idle.", section=sec, marks=("A",),
+                       miner=a.name, declared=a.skill, skill="idle")
+            a = self.active = a.model_copy(update={"skill": "idle", "attacks": []})
         if a.skill in ATTACKS:
             split = ", ".join(f"{at.burst} at {at.target}" for at in a.attacks)
             self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]} with {a.weapon.name}: Burst "
@@ -211,6 +218,8 @@ class _Resolver:
             reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
         elif m.skill == "ranged_attack" and not m.lof_to_active:
             reason = "a Ranged Attack requires LoF to its target"
+        elif m.skill == "ranged_attack" and m.enemy_tags_in_contact > 0:
+            reason = "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
         elif m.skill == "evade" and not (attacked or m.same_hexagon):
             reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
         if reason:
@@ -384,8 +393,11 @@ class _Resolver:
                 self._sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
                               S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
                               self._mod_notes(mods))
-                pools_active[at.target] = self._roll(a.name, "attack", at.target, sv, at.burst or 0, at.dice,
-                                                     f"active.attacks[{i}].dice", n)
+                oor = at.out_of_range and a.skill == "ranged_attack"
+                if oor:
+                    self._out_of_range(a.name, at.target, "A")
+                pools_active[at.target] = self._roll(a.name, "attack", at.target, sv, 0 if oor else at.burst or 0,
+                                                     at.dice, f"active.attacks[{i}].dice", n)
                 n += at.burst or 0
         elif a.skill == "evade":
             conds = []
@@ -406,8 +418,11 @@ class _Resolver:
                 self._sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
                               S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
                               self._mod_notes(mods))
-                pools_reactive[m.name] = self._roll(m.name, "attack", a.name, sv, aro_burst(m), m.dice,
-                                                    f"reactive[{i}].dice", 1)
+                oor = m.out_of_range and skill == "ranged_attack"
+                if oor:
+                    self._out_of_range(m.name, a.name, letter)
+                pools_reactive[m.name] = self._roll(m.name, "attack", a.name, sv, 0 if oor else aro_burst(m),
+                                                    m.dice, f"reactive[{i}].dice", 1)
             elif skill == "evade":
                 attacked = self._attacked(m.name)
                 conds = []
@@ -432,13 +447,34 @@ class _Resolver:
             self._pair_reactive(m, pools_active.get(m.name), evade_pool, pools_reactive.get(m.name), pools_active)
         if mb:
             self._pair_megabeast(mb, pools_active.get(mb.name), evade_pool, mb_pool)
-        self._evade_effects(evade_pool, pools_reactive)
+        if evade_pool is not None and a.name not in self.evade_results:
+            ok = evade_pool.dice[0].success
+            self.t.add(f"Normal Evade Roll: {a.name} is not attacked; {evade_pool.describe()} "
+                       f"{'is a Critical success' if evade_pool.dice[0].critical else 'succeeds' if ok else 'fails'}",
+                       S.EVADE, "An Evade that faces no attack is a Normal Roll.", section="Normal Rolls",
+                       marks=tuple(evade_pool.ids), miner=a.name, success=ok)
+            self.evade_results[a.name] = [ok]
+            self.pairs.append({"active": a.name, "kind": "normal_evade", "winner": a.name if ok else None})
 
         # ---------------------------------------------------------------- saving rolls, wounds, neomaterials
         self.saving_rolls_and_wounds()
+        self._evade_effects(evade_pool, pools_reactive)
+        self.outcome["evade_moves"] = list(self.evade_moves)
+        if mb and not mb.aro and a.skill in ATTACKS and any(x.target == mb.name and (x.burst or 0) > 0
+                                                            for x in a.attacks):
+            self.t.add(f"Conclusion: {mb.name} declared no ARO but was attacked, so it reorients towards "
+                       f"{a.name}", S.ORDER_EXPENDITURE_SEQUENCE,
+                       "During the Conclusion it turns to have the Active Miner and as many TAGs as possible in its "
+                       "Angle of Vision.", section="Conclusion", marks=("MB", "A"))
+            self.outcome["megabeast"]["reorients"] = True
         self.t.rulings = dict(self.r.consulted)
         self.t.outcome = self.outcome
         return self.t
+
+    def _out_of_range(self, who: str, target: str, letter: str) -> None:
+        self.t.add(f"{target} is Out of Range of {who}'s Weapon: the Ranged Attack fails automatically (no dice)",
+                   S.RANGED_ATTACK, "Only Weapons that say so may fire Out of Range (their MOD is then on the card).",
+                   section="Rolls", marks=(letter,), miner=who, target=target)
 
     # -- notes -------------------------------------------------------------------------------------------------------
 
@@ -538,7 +574,8 @@ class _Resolver:
                             crits={m.name: c})
         elif rp is not None and rp.dice and skill == "evade":
             ok = rp.dice[0].success
-            self.t.add(f"Normal Evade Roll: {m.name} is not attacked; {rp.describe()} "
+            who = (f"no attack die opposes {m.name}" if self._attacked(m.name) else f"{m.name} is not attacked")
+            self.t.add(f"Normal Evade Roll: {who}; {rp.describe()} "
                        f"{'is a Critical success' if rp.dice[0].critical else 'succeeds' if ok else 'fails'}",
                        S.EVADE, "Not attacked but in the Active Miner's Hexagon: the Evade is a Normal Roll.",
                        section="Normal Rolls", marks=tuple(rp.ids), miner=m.name, success=ok)
@@ -552,7 +589,7 @@ class _Resolver:
         """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed)."""
         tl = mb_pool.dice[0].effective
         dice = list(p.dice)
-        low_crits = [i for i, d in enumerate(dice) if d.critical and d.face <= tl]
+        low_crits = [i for i, d in enumerate(dice) if d.critical and d.effective <= tl]
         if low_crits:
             if self.r.reading("megabeast_critical") == "must_exceed":
                 for i in low_crits:
@@ -773,6 +810,7 @@ class _Resolver:
         t_bezoar: dict[str, int] = {}
         dead: list[str] = []
         loot: dict[str, dict[str, int | bool]] = {}
+        dying: list[tuple[str, bool]] = []
         order = [m.name for m in self.sc.reactive] + [self.active.name]
         for name in order:
             entries = [e for e in caused.get(name, []) if e[1] > 0]
@@ -782,7 +820,6 @@ class _Resolver:
             had = miner.wounds
             total = sum(e[1] for e in entries)
             lost = min(total, had)
-            players = [e for e in entries if not e[2]]
             if len(entries) > 1 and total > had:
                 reading = self.r.reading("teseum_several_attackers")
             else:
@@ -809,26 +846,7 @@ class _Resolver:
             wounds_lost[name] = lost
             wounds_left[name] = had - lost
             if had - lost == 0:
-                dead.append(name)
-                mb_involved = any(e[2] for e in entries)
-                sz = miner.neomaterials.scoring_zone
-                kept = round_up_half(sz)
-                rest = sz - kept
-                loot[name] = {"scoring_zone_before": sz, "kept": kept, "to_loot_zone": 0 if mb_involved else rest,
-                              "to_reserve": rest if mb_involved else 0, "warehouse": miner.neomaterials.warehouse,
-                              "megabeast_involved": mb_involved}
-                self.t.add(f"{name} reaches 0 Wounds and dies", S.DEATH,
-                           "It is removed, its Wounds and State Tokens are cleared and it Respawns at an Access Point "
-                           "(a d20 roll).", section=sec, marks=(self.letters[name],), miner=name)
-                where = ("the reserve (the MegaBeast was involved: the loot is lost; Tool cards are discarded)"
-                         if mb_involved else f"{name}'s Loot Zone with its Tool cards")
-                self.t.add(f"{name}'s player keeps {kept} of {sz} Neomaterial Units in the Scoring Zone; {rest} go to "
-                           f"{where}; the {miner.neomaterials.warehouse} in the Warehouse are not lost",
-                           S.DEATH_OF_A_TAG, "On a TAG's death its player keeps half of its Scoring Zone units, "
-                           "rounded up; Warehouse units are never placed as Loot.", section=sec,
-                           marks=(self.letters[name],), **loot[name])
-                self.t.add(f"{name} Respawns", S.RESPAWN, "A d20 picks the Access Point; in its Active Turn it may "
-                           "still use its remaining Orders.", section=sec, marks=(self.letters[name],))
+                dying.append((name, any(e[2] for e in entries)))
         if mb and mb.name in caused:
             n = sum(e[1] for e in caused[mb.name])
             lost = min(n, mb.wounds)
@@ -859,6 +877,30 @@ class _Resolver:
         elif mb:
             self.outcome["megabeast"] = {"wounds": 0, "wounds_left": mb.wounds, "killed": False,
                                          "fury_tokens_removed": [], "t_bezoar": 0, "prevailed": self.megabeast_prevails}
+        # Neomaterials are collected first, then each Miner that died applies the steps of Death (Death, MinerBot)
+        for name, mb_involved in dying:
+            miner, _ = self._miner(name)
+            dead.append(name)
+            gained = teseum.get(name, 0) + t_bezoar.get(name, 0)
+            sz = miner.neomaterials.scoring_zone + gained
+            kept = round_up_half(sz)
+            rest = sz - kept
+            loot[name] = {"scoring_zone_before": sz, "kept": kept, "to_loot_zone": 0 if mb_involved else rest,
+                          "to_reserve": rest if mb_involved else 0, "warehouse": miner.neomaterials.warehouse,
+                          "megabeast_involved": mb_involved, "gained_this_order": gained}
+            self.t.add(f"{name} reaches 0 Wounds and dies", S.DEATH,
+                       "It is removed, its Wounds and State Tokens are cleared and it Respawns at an Access Point "
+                       "(a d20 roll).", section=sec, marks=(self.letters[name],), miner=name)
+            where = ("the reserve (the MegaBeast was involved: the loot is lost; Tool cards are discarded)"
+                     if mb_involved else f"{name}'s Loot Zone with its Tool cards")
+            plus = f" (including the {gained} gained in this Order, collected before Death)" if gained else ""
+            self.t.add(f"{name}'s player keeps {kept} of {sz} Neomaterial Units in the Scoring Zone{plus}; {rest} go "
+                       f"to {where}; the {miner.neomaterials.warehouse} in the Warehouse are not lost",
+                       S.DEATH_OF_A_TAG, "On a TAG's death its player keeps half of its Scoring Zone units, "
+                       "rounded up; Warehouse units are never placed as Loot.", section=sec,
+                       marks=(self.letters[name],), **loot[name])
+            self.t.add(f"{name} Respawns", S.RESPAWN, "A d20 picks the Access Point; in its Active Turn it may "
+                       "still use its remaining Orders.", section=sec, marks=(self.letters[name],))
         if not wounds_lost:
             self.t.add("No Wounds are lost", S.SAVING_ROLL, section=sec)
         for m in [self.active, *self.sc.reactive]:

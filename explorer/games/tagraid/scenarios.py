@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml
 
@@ -77,10 +75,3 @@ def scenario_toml(name: str) -> str:
         raise ScenarioError("", f"unknown built-in scenario {name!r}", _names())
     return (_dir() / f"{name}.toml").read_text(encoding="utf-8")
 
-
-def data(name_or_path: str | Path) -> dict[str, Any]:
-    """The raw TOML data of a built-in scenario or a file (before validation)."""
-    s = str(name_or_path)
-    if s in _names():
-        return read_toml(s, text=scenario_toml(s))
-    return read_toml(s)

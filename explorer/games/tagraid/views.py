@@ -11,7 +11,7 @@ Saving Roll), Skills and Tools (Ammunition, Traits), Death, MegaBeast (Wounds, T
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -21,9 +21,8 @@ from explorer.errors import ExplorerError, ScenarioError
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, Exchange, MegaBeastInputs,
-                       SideInputs, damage_against, resolve_exchange, sv_mods)
+                       SideInputs, damage_against, resolve_exchange)
 from .options import ALL_OPTIONS
-from .rolls import success_value
 
 EXPLORER_RULINGS = ("sv_above_20", "mod_cap", "megabeast_critical", "megabeast_equal")
 """The ruling options a one-on-one Face to Face Roll can consult (flippable in the widget)."""
@@ -116,11 +115,15 @@ class SideForm(W.VBox):
                  ("Ammunition", self.ammunition), ("Armor", self.armor), ("Wounds", self.wounds)]
         cells: list[W.Widget] = []
         for name, w in pairs:
+            w.add_class(f"f2f-{key}-{name.split()[0].split('/')[0].lower()}")  # stable hooks for browser tests
             cells += [_label(name), w]
         grid = W.GridBox(cells, layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
         self.grid = grid
-        dice_grid = W.GridBox([_label("Dice"), self.dice, _label("Saving Rolls"), self.saves],
+        dice_grid = W.GridBox([_label("Dice"), self.dice, _label("Save dice", "Saving Roll faces, used in order"),
+                               self.saves],
                               layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
+        self.dice.add_class(f"f2f-{key}-dice")
+        self.saves.add_class(f"f2f-{key}-saves")
         super().__init__([self.title, grid, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv, dice_grid],
                          layout=W.Layout(border=f"1px solid {color}", padding="6px", margin="0 8px 0 0",
                                          width="330px"))
@@ -158,6 +161,7 @@ class MegaBeastForm(W.VBox):
 
     def __init__(self, d: MegaBeastInputs):
         self.threat = _text(d.threat_level, tip="Threat Level of the side attacked from (0..20)")
+        self.threat.add_class("f2f-MB-threat")
         self.wounds = _text(d.wounds, tip="Wounds left on the Wounds Bar (Fury Level Tokens count)")
         self.damage = _text(d.damage, tip="Damage of its Behavior Attack")
         self.ammunition = W.Dropdown(options=list(AMMUNITION), value=d.ammunition, layout=W.Layout(width="72px"))
@@ -251,6 +255,7 @@ class FaceToFaceExplorer(W.VBox):
                              "<div class='xf-label' style='line-height:1.3'>Change any input: the dice, the odds and "
                              "the cited steps update. Click a die on the tray to change its face.</div>")
         self.message = W.HTML()
+        self.message.add_class("f2f-message")
         self.summary = W.HTML()
         self.odds_summary = W.HTML()
         self.tray = DiceTray(width=760)
@@ -456,7 +461,7 @@ class FaceToFaceExplorer(W.VBox):
         self.trace = trace
         self.message.value = warning
         self._draw(ex, trace)
-        self._update_odds(a, b, mb, rulings)
+        self._update_odds(ex, rulings)
 
     @staticmethod
     def _max_saves(attacker: SideInputs, target: SideInputs | None) -> int:
@@ -533,17 +538,16 @@ class FaceToFaceExplorer(W.VBox):
                 f"</span> <b class='f2f-result'>{html.escape(self._headline(ex))}</b>")
 
     # --------------------------------------------------------------------- odds
-    def _update_odds(self, a: SideInputs, b: SideInputs | None, mb: MegaBeastInputs | None,
-                     rulings: dict[str, str]) -> None:
+    def _update_odds(self, ex: Exchange, rulings: dict[str, str]) -> None:
+        """Exact odds of the exchange's inputs (same Success Values and Attack Damage as the tray)."""
         try:
             from . import odds as O
         except ImportError:  # the odds engine is optional while it is being built
             self.odds = None
             self.odds_summary.value = "<div class='xf-label'>Exact odds are not available in this install.</div>"
             return
-        from explorer.games.tagraid.options import rulings as make_rulings
-        r = make_rulings(rulings)
-        sva = success_value(a.attribute, sv_mods(a, b), r).value
+        a, b, mb = ex.a, ex.b, ex.megabeast
+        sva = ex.sv_a.value
         if mb is not None:
             spec = O.SideSpec(sva, a.dice_count, attack_damage=(a.damage if a.skill in ATTACKS else None),
                               ammunition=a.ammunition, opponent_wounds=mb.wounds)
@@ -555,8 +559,8 @@ class FaceToFaceExplorer(W.VBox):
                                   "Wounds")]
             exp = (f"expected Wounds to the MegaBeast <b>{float(res.expected_wounds_to_b):.2f}</b>")
         else:
-            assert b is not None
-            svb = success_value(b.attribute, sv_mods(b, a), r).value
+            assert b is not None and ex.sv_b is not None
+            svb = ex.sv_b.value
             sa = O.SideSpec(sva, a.dice_count,
                             attack_damage=damage_against(a, b).value if a.skill in ATTACKS else None,
                             ammunition=a.ammunition, opponent_wounds=b.wounds)
@@ -619,7 +623,7 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
             if cl in ("beaten", "tie"):
                 links.append(Link("MB", v.id, mutual=cl == "tie"))
         rows.append(Row(f"A · {a.name}", dice, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
-                        f"{len(dice)} dice · Wounds {a.wounds} · Armor {a.armor}"))
+                        f"{len(dice)} dice · Wounds {a.wounds} · Armor {a.armor}", id="A"))
         rows.append(Row(mb.name, [DieView("MB", mb.threat_level, "success", ex.winner == "b", False,
                                           "Threat Level", token=True)], f"Threat Level {mb.threat_level}",
                         f"{mb.wounds} Wounds left"))
@@ -632,9 +636,9 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
     da = [die_view("A", i, d, cmp.a_survives[i], bool(cmp.a_cancelled_by[i])) for i, d in enumerate(ex.dice_a)]
     db = [die_view("B", i, d, cmp.b_survives[i], bool(cmp.b_cancelled_by[i])) for i, d in enumerate(ex.dice_b)]
     rows.append(Row(f"A · {a.name}", da, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
-                    f"{len(da)} dice · Wounds {a.wounds} · Armor {a.armor}"))
+                    f"{len(da)} dice · Wounds {a.wounds} · Armor {a.armor}", id="A"))
     rows.append(Row(f"B · {b.name}", db, f"{SKILL_NAMES[b.skill]} · SV {ex.sv_b.value}",
-                    f"{len(db)} dice · Wounds {b.wounds} · Armor {b.armor}"))
+                    f"{len(db)} dice · Wounds {b.wounds} · Armor {b.armor}", id="B"))
     seen = set()
     for i, by in enumerate(cmp.b_cancelled_by):
         for j in by:
@@ -656,7 +660,7 @@ def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
 def _save_row(name: str, saves, damage: int, lost: int) -> Row:
     dice = [DieView(s.id, s.face, "plain", False, False, "Wound" if s.failed else "saved", bad=s.failed)
             for s in saves]
-    return Row(f"{name}: Saving Rolls", dice, f"fail on {damage} or less", f"{lost} Wound(s) lost")
+    return Row("Saving Rolls", dice, f"fail on {damage} or less", f"{name}: {lost} Wound(s) lost")
 
 
 def explorer_widget(**kwargs) -> FaceToFaceExplorer:

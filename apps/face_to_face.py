@@ -1,5 +1,0 @@
-"""`panel serve apps/face_to_face.py --static-dirs widget-js=<dir>`: the Face to Face explorer as a Panel app."""
-
-from explorer.app import create_app
-
-create_app().servable(title="TAG Raid Face to Face explorer")
