@@ -189,3 +189,30 @@ def test_thin_slits_exact_always_sampling_sometimes():
         if sampled_clear_segment(A, B, obs, touching_blocks=False, n=64) is None:
             misses += 1
     assert misses > 0
+
+
+def test_megabeast_base_over_neighbouring_holes_matches_sampling():
+    """A MegaBeast base reaching over neighbouring hexagons without tiles: whatever a dense sampler finds between a
+    Miner and the MegaBeast, the exact method finds too."""
+    rng = np.random.default_rng(11)
+    cells = {h: True for h in hex_range(Hex(0, 0), 4)}
+    for h in (Hex(0, 0), Hex(1, 0), Hex(-1, 1), Hex(0, -1)):
+        cells[h] = False
+    mb = Model("mb", 0.0, 0.0, silhouette=10, kind="megabeast", side="megabeast", facing=30.0)
+    found = 0
+    for _ in range(30):
+        h = [x for x in sorted(cells) if cells[x]][rng.integers(sum(cells.values()))]
+        cx, cy = L.hex_to_pixel(h)
+        m = Model("a", float(cx + rng.uniform(-0.4, 0.4)), float(cy + rng.uniform(-0.4, 0.4)))
+        try:
+            t = TableTop([mb, m], [], cells, L)
+        except ScenarioError:
+            continue
+        for rul in READINGS:
+            tb = rul.reading("lof_grazing") == "touching_blocks"
+            res, obs, _ = clear_segment(t, "a", "mb", rul)
+            smp = sampled_clear_segment(t.disc("a"), t.disc("mb"), obs, touching_blocks=tb, n=96)
+            if smp is not None:
+                found += 1
+                assert res.witness is not None
+    assert found > 0

@@ -138,7 +138,7 @@ def common_tangents(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarra
         disc = dd - dr * dr
         valid = ok & (disc >= -1e-18)
         if s2 < 0:
-            valid &= g[:, 2] > 0  # same lines as s2 = +1 when g is a point
+            valid &= (g[:, 2] > 0) & (f[:, 2] > 0)  # with a point, s2 = -1 repeats the s2 = +1 lines
         root = np.sqrt(np.clip(disc, 0.0, None))
         for h in (1.0, -1.0):
             if h < 0:
@@ -255,14 +255,39 @@ def _vertices(geom: BaseGeometry) -> np.ndarray:
 
 
 def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
-    pts = []
+    """Points where an obstacle's boundary meets the edge of ``disc``: the nearest boundary point of a part that
+    touches the disc, and every crossing of a boundary edge with the circle (obstacles overlapping a base, e.g. a
+    hexagon without tile under the edge of a large MegaBeast base). Extreme lines can pivot on them."""
+    pts: list[XY] = []
     if geom.is_empty:
         return pts
     c = Point(disc.center)
+    if geom.distance(c) > disc.r + 1e3 * tol:
+        return pts
     for part in getattr(geom, "geoms", [geom]):
-        if part.distance(c) <= disc.r + 1e3 * tol:
-            q = shapely.ops.nearest_points(part.boundary, c)[0]
+        if part.distance(c) > disc.r + 1e3 * tol:
+            continue
+        q = shapely.ops.nearest_points(part.boundary, c)[0]
+        if abs(q.distance(c) - disc.r) <= 1e3 * tol:
             pts.append((q.x, q.y))
+        if part.geom_type == "Polygon":
+            rings = [np.asarray(part.exterior.coords)] + [np.asarray(r.coords) for r in part.interiors]
+        else:
+            rings = [shapely.get_coordinates(part)]
+        for ring in rings:
+            p0, p1 = ring[:-1], ring[1:]
+            dvec = p1 - p0
+            f = p0 - np.array(disc.center)
+            a = np.einsum("ij,ij->i", dvec, dvec)
+            b = 2 * np.einsum("ij,ij->i", f, dvec)
+            cc = np.einsum("ij,ij->i", f, f) - disc.r ** 2
+            disc_ = b * b - 4 * a * cc
+            ok = (a > 0) & (disc_ >= 0)
+            root = np.sqrt(np.where(ok, disc_, 0.0))
+            for sgn in (-1.0, 1.0):
+                t = (-b + sgn * root) / np.where(a > 0, 2 * a, 1.0)
+                sel = ok & (t >= 0) & (t <= 1)
+                pts += [tuple(map(float, xy)) for xy in (p0[sel] + t[sel, None] * dvec[sel])]
     return pts
 
 
