@@ -303,3 +303,48 @@ def models_in_hex_range(table: TableTop, model: str, kind: HexRange | str) -> li
     """Ids of the other Models whose hexagon is within ``kind`` of ``model``'s hexagon (Range in Hexagons)."""
     h = table.hex_of(model)
     return [m for m in table.models if m != model and in_hex_range(kind, h, table.hex_of(m))]
+
+
+# ----------------------------------------------------------------------------------------------------- trace
+
+
+def ranged_attack_geometry(table: TableTop, attacker: Model | str, target: Model | str,
+                           weapon: WeaponRanges | None = None, rulings: Rulings | None = None,
+                           calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION):
+    """The geometric questions of a Ranged Attack as a :class:`~explorer.trace.Trace`: LoF (Line of Fire), Range
+    (Range Ruler; the weapon's MOD when ``weapon`` is given) and Partial Cover.
+
+    ``outcome``: ``{"has_lof", "band", "range_mod", "can_fire", "partial_cover", "cover_pieces"}``
+    (``range_mod``/``can_fire`` only with a weapon; ``can_fire`` is ``False`` without LoF or Out of Range without an
+    Out-of-Range MOD: Ranged Attack › Requirements and Ranged Combat MODs).
+    """
+    from explorer.trace import Trace
+
+    from .lof import partial_cover
+
+    rulings = rulings or default_rulings()
+    s = table.model(attacker) if isinstance(attacker, str) else attacker
+    t = table.model(target) if isinstance(target, str) else target
+    trace = Trace(f"Ranged Attack geometry: {s.id} -> {t.id}")
+    lof = line_of_fire(table, s, t, rulings)
+    trace.steps.append(lof.to_step())
+    outcome: dict = {"has_lof": lof.has_lof, "band": None, "partial_cover": False, "cover_pieces": []}
+    if weapon is not None:
+        outcome |= {"range_mod": None, "can_fire": False}
+    if lof.has_lof:
+        rng = measure_range(table, s, t, rulings, calibration)
+        trace.steps.append(rng.to_step())
+        outcome["band"] = rng.band
+        if weapon is not None:
+            band, mod = rng.weapon(weapon)
+            outcome["range_mod"], outcome["can_fire"] = mod, mod is not None
+            trace.add(f"Range MOD {mod:+d} ({band.replace('_', ' ')})" if mod is not None
+                      else "Out of Range: the Ranged Attack automatically fails", S.RANGED_ATTACK,
+                      "The weapon's MOD for the measured Segment; a weapon without a MOD there is Out of Range.",
+                      section="Range", marks=(s.id, t.id), band=band, mod=mod)
+        cov = partial_cover(table, s, t, rulings)
+        trace.steps.append(cov.to_step())
+        outcome["partial_cover"], outcome["cover_pieces"] = cov.in_cover, list(cov.pieces)
+    trace.rulings = dict(rulings.consulted)
+    trace.outcome = outcome
+    return trace
