@@ -332,3 +332,35 @@ def test_board_adapter():
                                     Model("b", *L.hex_to_pixel(Hex(2, 0)), facing=180)])
     assert t.tiles[Hex(1, 0)] is False and t.scenery[0].height == math.inf
     assert not line_of_fire(t, "a", "b").has_lof
+
+
+def test_notch_in_the_board_outline_blocks_like_a_hexagon_without_tile():
+    L = Layout()
+    cells = {h: True for h in hex_range(Hex(0, 0), 2)}
+    del cells[Hex(1, 0)]                 # a missing hexagon at the edge of the outline ...
+    del cells[Hex(2, -1)]
+    del cells[Hex(2, 0)]                 # ... opening a notch between a and b
+    a = Model("a", *L.hex_to_pixel(Hex(1, -1)), facing=90)
+    b = Model("b", *L.hex_to_pixel(Hex(1, 1)), facing=270)
+    t = TableTop([a, b], tiles=cells, layout=L)
+    r = line_of_fire(t, "a", "b")
+    assert not r.has_lof and "off_board" in r.blocked_by
+    mb = Model("b", *L.hex_to_pixel(Hex(1, 1)), silhouette=8, kind="megabeast", side="mb", facing=270)
+    assert line_of_fire(TableTop([a, mb], tiles=cells, layout=L), "b", "a").has_lof
+
+
+def test_adjacent_holes_leave_no_slit_along_their_common_side():
+    from explorer.hexgrid import edge_between
+
+    L = Layout()
+    cells = {h: True for h in hex_range(Hex(0, 0), 3)}
+    holes = [Hex(1, -1), Hex(1, 0), Hex(2, -1)]
+    for h in holes:
+        cells[h] = False
+    t = TableTop([Model("a", -1.5, 0.0), Model("b", 4.0, 0.0, facing=180)], tiles=cells, layout=L)
+    obs, _ = t.obstacles(t.model("a"), t.model("b"), NO_TOUCH)
+    holes_union = __import__("shapely").union_all([p for lab, p in obs.polygons if lab.startswith("hex:")])
+    assert holes_union.geom_type == "Polygon" and not holes_union.interiors
+    p0, p1 = edge_between(Hex(1, -1), Hex(1, 0)).endpoints(L)
+    along = LineString([p0, p1])
+    assert along.intersects(holes_union.buffer(-1e-9))   # the common side is inside the merged hole

@@ -27,7 +27,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from explorer.errors import ScenarioError
-from explorer.hexgrid import Hex, Layout
+from explorer.hexgrid import Hex, Layout, lattice_corners
 from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
@@ -53,7 +53,8 @@ class TableTop:
         models: the Models (ids unique).
         scenery: scenery pieces (footprints in board units).
         tiles: ``{Hex: has_tile}`` for the hexagons of the board; ``None`` = an unbounded, fully tiled plane.
-            Hexagons not in the mapping are off the board.
+            Hexagons not in the mapping are off the board; for LoF they are hexagons without tiles too (label
+            ``"off_board"``), so a Miner cannot see across a notch in the board's outline.
         layout: the hex layout (board units: size 1).
         calibration: Silhouette base radii and heights.
         validate: check the placement (see :meth:`validate`).
@@ -75,7 +76,14 @@ class TableTop:
         self.layout = layout or Layout("pointy", 1.0)
         self.calibration = calibration
         self._scenery_polys = {s.id: s.polygon() for s in self.scenery}
-        self._hole_polys = {h: Polygon(self.layout.corners(h)) for h, t in (self.tiles or {}).items() if not t}
+        self._hole_polys = {h: self.hex_polygon(h) for h, t in (self.tiles or {}).items() if not t}
+        self._off_board: BaseGeometry | None = None
+        self._board: BaseGeometry | None = None
+        if self.tiles:
+            self._board = shapely.union_all([self.hex_polygon(h) for h in self.tiles])
+            x0, y0, x1, y1 = self._board.bounds
+            outside = shapely.box(x0 - 10, y0 - 10, x1 + 10, y1 + 10).difference(self._board)
+            self._off_board = None if outside.is_empty else outside
         if validate:
             self.validate()
 
@@ -91,6 +99,11 @@ class TableTop:
         return cls(models, scenery, tiles, board.layout, calibration, validate)
 
     # -- queries
+
+    def hex_polygon(self, h: Hex) -> Polygon:
+        """The hexagon as a polygon (board units). Corners come from the hex grid's exact lattice, so neighbouring
+        hexagons share bit-identical corners and their union has no slivers."""
+        return Polygon([self.layout.lattice_to_pixel(p) for p in lattice_corners(h)])
 
     def model(self, model_id: str) -> Model:
         try:
@@ -140,7 +153,7 @@ class TableTop:
             d = self.disc(m)
             where = f"models.{m.id}"
             if m.hex is not None:
-                c = Polygon(self.layout.corners(m.hex))
+                c = self.hex_polygon(m.hex)
                 if c.distance(shapely.Point(m.center)) > 1e-9:
                     raise ScenarioError(f"{where}.hex", f"hexagon {m.hex} does not contain the base centre "
                                         f"({m.x:g}, {m.y:g})", f"the hexagon {self.layout.pixel_to_hex(m.center)} "
@@ -155,6 +168,9 @@ class TableTop:
                         raise ScenarioError(where, f"{m.id!r} stands on hexagon {h}, which has no tile",
                                             "Miners and Deployable Tools stand on tiles (Move › Requirements)")
                     circle = d.polygon()
+                    if self._board is not None and circle.difference(self._board).area > 1e-9:
+                        raise ScenarioError(where, f"the base of {m.id!r} overhangs the edge of the board",
+                                            "a base entirely on tiles (Move › Requirements)")
                     for hh, poly in self._hole_polys.items():
                         if poly.intersection(circle).area > 1e-9:
                             raise ScenarioError(where, f"the base of {m.id!r} overhangs hexagon {hh}, which has no "
@@ -183,6 +199,8 @@ class TableTop:
             used["tileless_occupied_hexagon"] = own
             exempt = {self.hex_of(shooter), self.hex_of(target)} if own == "exempt" else set()
             polys += [(f"hex:{h.q},{h.r}", p) for h, p in self._hole_polys.items() if h not in exempt]
+        if shooter.kind != "megabeast" and self._off_board is not None:
+            polys.append(("off_board", self._off_board))
         discs = [(f"model:{m.id}", self.disc(m)) for m in self.models.values()
                  if m.id not in (shooter.id, target.id)]
         return Obstacles(polys, discs), used
