@@ -122,6 +122,38 @@ def main() -> None:
           f"{tot['t_rule'] / len(rows):.2f} s per board "
           f"({1e3 * tot['t_rule'] / tot['ordered']:.2f} ms per ordered pair)")
 
+    slits()
+
+
+def slits(n: int = 30, seed: int = 7) -> None:
+    """Thin slits (0.0001-0.005 hex units wide) in a wall between two bases, random directions."""
+    from shapely import affinity
+    from shapely.geometry import Point, box
+
+    from explorer.games.tagraid.geometry import Disc, Obstacles, find_clear_segment
+
+    rng = np.random.default_rng(seed)
+    r = 27.5 / 140
+    exact_found = sampled_found = 0
+    te = ts = 0.0
+    for _ in range(n):
+        w = rng.uniform(1e-4, 5e-3)
+        off = rng.uniform(-(r - 2 * w), r - 2 * w)
+        ang = rng.uniform(0, 360)
+        walls = [affinity.rotate(p, ang, origin=(0, 0)) for p in (box(1.9, off + w / 2, 2.1, 3),
+                                                                  box(1.9, -3, 2.1, off - w / 2))]
+        b = affinity.rotate(Point(4, 0), ang, origin=(0, 0))
+        A, B = Disc(0, 0, r), Disc(b.x, b.y, r)
+        obs = Obstacles([("w1", walls[0]), ("w2", walls[1])])
+        t0 = time.perf_counter()
+        exact_found += find_clear_segment(A, B, obs, touching_blocks=False).witness is not None
+        t1 = time.perf_counter()
+        sampled_found += sampled_clear_segment(A, B, obs, touching_blocks=False, n=64) is not None
+        ts += time.perf_counter() - t1
+        te += t1 - t0
+    print(f"thin slits ({n}, each with a clear line): exact found {exact_found}/{n} "
+          f"({1e3 * te / n:.2f} ms each), 64-point sampling found {sampled_found}/{n} ({1e3 * ts / n:.2f} ms each)")
+
 
 if __name__ == "__main__":
     main()
