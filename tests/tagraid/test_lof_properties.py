@@ -15,6 +15,8 @@ from explorer.games.tagraid.options import rulings
 from explorer.hexgrid import Hex, Layout, hex_range
 
 READINGS = [rulings({"lof_grazing": g}) for g in ("touching_does_not_block", "touching_blocks")]
+ALL_READINGS = READINGS + [rulings({"lof_arc_part": "seen_part_in_arc"}),
+                           rulings({"lof_arc_part": "seen_part_in_arc", "lof_grazing": "touching_blocks"})]
 L = Layout()
 PROPS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -94,7 +96,7 @@ def test_symmetric_when_facing_each_other(seed):
     a, b = t.models["m0"], t.models["m1"]
     t = t.with_model(Model(a.id, a.x, a.y, a.silhouette, facing_towards(a, b), a.side))
     t = t.with_model(Model(b.id, b.x, b.y, b.silhouette, facing_towards(b, a), b.side))
-    for rul in READINGS:
+    for rul in ALL_READINGS:
         ab, ba = line_of_fire(t, "m0", "m1", rul), line_of_fire(t, "m1", "m0", rul)
         assert ab.has_lof == ba.has_lof, (ab.reason, ba.reason)
 
@@ -105,7 +107,7 @@ def test_removing_a_blocker_never_removes_lof(seed):
     t = random_table(seed, n_models=5, kinds=["miner"] * 2 + ["deployable"] * 3)
     if len(t.models) < 2:
         return
-    for rul in READINGS:
+    for rul in ALL_READINGS:
         before = line_of_fire(t, "m0", "m1", rul, explain=False).has_lof
         if not before:
             continue
@@ -125,7 +127,7 @@ def test_removing_a_blocker_never_removes_lof(seed):
 def test_grid_symmetries_preserve_every_verdict(seed, steps, axis):
     t = random_table(seed, n_models=5)
     t2 = transformed(t, steps, axis)
-    for rul in READINGS:
+    for rul in ALL_READINGS:
         assert verdicts(t, rul) == verdicts(t2, rul)
 
 

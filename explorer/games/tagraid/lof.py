@@ -305,15 +305,55 @@ def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) 
     return tuple(sorted(found))
 
 
-def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None):
-    """The geometric half of LoF only (no arc, no exceptions): ``(ClearResult, Obstacles, readings)``."""
+def arc_clips(origin: XY, facing: float, arc: float) -> list[list[tuple[float, float, float]]]:
+    """The shooter's arc as half-planes: a list of alternatives, each a list of half-planes to intersect
+    (``[]`` for 360°; one half-plane for 180°; a wedge of two for less; two alternatives for more than 180°)."""
+    if arc >= 360.0:
+        return []
+    half = arc / 2
+
+    def hp(deg):
+        nx, ny = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        return (nx, ny, -(nx * origin[0] + ny * origin[1]))
+
+    if abs(arc - 180.0) < 1e-12:
+        return [[hp(facing)]]
+    n1, n2 = hp(facing + half - 90), hp(facing - half + 90)
+    return [[n1, n2]] if arc < 180.0 else [[n1], [n2]]
+
+
+def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
+                  *, arc_part: bool | None = None):
+    """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
+
+    ``arc_part``: restrict the target to the part inside the shooter's arc (default: as ruling option
+    ``lof_arc_part`` says).
+    """
     rulings = rulings or default_rulings()
     s = table.model(shooter) if isinstance(shooter, str) else shooter
     t = table.model(target) if isinstance(target, str) else target
     obs, used = table.obstacles(s, t, rulings)
     tb = _grazing(rulings)
     used["lof_grazing"] = rulings.reading("lof_grazing")
-    return find_clear_segment(table.disc(s), table.disc(t), obs, touching_blocks=tb), obs, used
+    alternatives: list = [()]
+    if s.arc_degrees() < 360.0:
+        if arc_part is None:
+            used["lof_arc_part"] = rulings.reading("lof_arc_part")
+            arc_part = used["lof_arc_part"] == "seen_part_in_arc"
+        if arc_part:
+            alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
+    a, b = table.disc(s), table.disc(t)
+    res = None
+    for clip in alternatives:
+        r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
+        if res is None:
+            res = r
+        else:
+            res.candidates_tested += r.candidates_tested
+            res.witness, res.contact = (r.witness, r.contact) if res.witness is None else (res.witness, res.contact)
+        if res.witness is not None:
+            break
+    return res, obs, used
 
 
 def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
