@@ -13,10 +13,13 @@ Scenario files (TOML) describe a board in a ``[board]`` table::
     name = "Quarry"
     orientation = "pointy"                      # or "flat"
 
-    [board.cells]
-    "0,0" = { terrain = "sand" }
+    shape = { kind = "hexagon", radius = 3 }    # optional: { kind = "rectangle", width = 8, height = 6 }
+    terrain = "sand"                            # terrain of the shape's hexes not listed in cells
+
+    [board.cells]                               # cells listed here are added to (or override) the shape's
+    "0,0" = "vegetation"                        # shorthand for { terrain = "vegetation" }
     "1,0" = { terrain = "rocky", special = "difficult", area = "pit", elevation = 1 }
-    "2,0" = { tile = false }                    # a hexagon without tile (no terrain)
+    "2,0" = { tile = false }                    # a hexagon without tile (no terrain); shorthand "tileless"
 
     [[board.scenery]]
     name = "Boulder"
@@ -191,6 +194,8 @@ class EdgeFeature:
     def __post_init__(self) -> None:
         kind = EdgeKind(self.kind)
         object.__setattr__(self, "kind", kind)
+        if self.open and kind != EdgeKind.DOOR:
+            raise ValueError(f"only a door can be open, not a {kind.value}")
         mv, lof = EDGE_DEFAULTS[kind]
         if kind == EdgeKind.DOOR and self.open:
             mv, lof = False, False
@@ -233,13 +238,24 @@ class EdgeModel(BaseModel):
     open: bool = False
 
 
+class ShapeModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["hexagon", "rectangle"]
+    radius: int | None = Field(default=None, ge=0, le=100)
+    width: int | None = Field(default=None, ge=1, le=200)
+    height: int | None = Field(default=None, ge=1, le=200)
+    center: str = "0,0"
+
+
 class BoardModel(BaseModel):
     """Schema of the ``[board]`` table."""
 
     model_config = ConfigDict(extra="forbid")
     name: str = ""
     orientation: Literal["pointy", "flat"] = "pointy"
-    cells: dict[str, CellModel] = Field(min_length=1)
+    shape: ShapeModel | None = None
+    terrain: Terrain = Terrain.SAND
+    cells: dict[str, CellModel] = {}
     scenery: list[SceneryModel] = []
     edges: list[EdgeModel] = []
 
@@ -485,8 +501,17 @@ class Board:
             hexes = self.areas[area]
         else:
             hexes = frozenset(area)
-        region = shapely.union_all([self.hex_shape(h) for h in hexes])
+        region = self.region(hexes)
         return bool(region.covers(geom)) if totally else bool(geom.relate_pattern(region, "T********"))
+
+    def region(self, hexes: Iterable[Hex]) -> BaseGeometry:
+        """The union of the given hexagons as one shapely geometry (board units; empty for no hexes)."""
+        return shapely.union_all([self.hex_shape(h) for h in hexes])
+
+    @cached_property
+    def tileless_region(self) -> BaseGeometry:
+        """Union of the hexagons without tile (board units), e.g. for TAG Raid LoF, which they block for Miners."""
+        return self.region(sorted(self.tileless))
 
     @cached_property
     def scenery_tree(self) -> shapely.STRtree:
@@ -627,6 +652,26 @@ class Board:
         """
         if not isinstance(data, Mapping):
             raise ScenarioError(path, f"must be a table, got {type(data).__name__}", "a [board] table", source)
+        raw_cells = data.get("cells")
+        if isinstance(raw_cells, Mapping):  # hex keys first, so later messages can quote them safely
+            norm: dict[str, Any] = {}
+            for key, value in raw_cells.items():
+                try:
+                    Hex.parse(str(key))
+                except ValueError:
+                    raise ScenarioError(f'{path}.cells."{key}"', "not a hex key",
+                                        "'q,r' with whole numbers, e.g. '2,-1'", source) from None
+                if isinstance(value, str):  # shorthand: "sand" or "tileless"
+                    if value == "tileless":
+                        value = {"tile": False}
+                    elif value in _TERRAINS:
+                        value = {"terrain": value}
+                    else:
+                        raise ScenarioError(f'{path}.cells."{key}"', f"unknown terrain {value!r}",
+                                            [*_TERRAINS, "tileless", "or a table such as { terrain = \"sand\" }"],
+                                            source)
+                norm[key] = value
+            data = {**data, "cells": norm}
         try:
             model = validate(BoardModel, data, source)
         except ScenarioError as e:
@@ -636,15 +681,16 @@ class Board:
                 allowed = "one of " + ", ".join(repr(n) for n in CellModel.model_fields)
             raise ScenarioError(field_, e.problem, allowed, source) from None
         cells: dict[Hex, Cell] = {}
+        if model.shape is not None:
+            cells = _shape_cells(model.shape, model.terrain, model.orientation, f"{path}.shape", source)
+        elif not model.cells:
+            raise ScenarioError(f"{path}.cells", "is required (a board needs at least one hex)",
+                                f"a [{path}.cells] table, or a {path}.shape", source)
         keys: dict[Hex, str] = {}
         for key, cm in model.cells.items():
             where = _quote_path(f"{path}.cells.{key}")
-            try:
-                h = Hex.parse(key)
-            except ValueError:
-                raise ScenarioError(_quote_path(f"{path}.cells") + f'."{key}"', "not a hex key",
-                                    "'q,r' with whole numbers, e.g. '2,-1'", source) from None
-            if h in cells:
+            h = Hex.parse(key)
+            if h in keys:
                 raise ScenarioError(where, f"duplicate cell: {keys[h]!r} and {key!r} both name hex {h}",
                                     "each hex once", source)
             if not cm.tile and cm.terrain is not None:
@@ -669,6 +715,9 @@ class Board:
             except ValueError as e:
                 raise ScenarioError(f"{path}.edges[{i}].edge", str(e),
                                     "'q1,r1|q2,r2' naming two adjacent hexes, e.g. '0,0|1,0'", source) from None
+            if em.open and em.kind != EdgeKind.DOOR:
+                raise ScenarioError(f"{path}.edges[{i}].open", f"only a door can be open, not a {em.kind.value}",
+                                    "open = true with kind = \"door\"", source)
             feats.append(EdgeFeature(edge, em.kind, em.blocks_movement, em.blocks_lof, em.open))
         try:
             return cls(cells, scenery, feats, model.orientation, model.name)
@@ -695,6 +744,24 @@ class Board:
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+
+def _shape_cells(shape: ShapeModel, terrain: Terrain, orientation: Literal["pointy", "flat"], where: str,
+                 source: str | None) -> dict[Hex, Cell]:
+    cell = Cell(terrain)
+    if shape.kind == "hexagon":
+        if shape.radius is None:
+            raise ScenarioError(f"{where}.radius", "is required for a hexagon", "a whole number >= 0", source)
+        try:
+            center = Hex.parse(shape.center)
+        except ValueError:
+            raise ScenarioError(f"{where}.center", "not a hex key", "'q,r' with whole numbers, e.g. '2,-1'",
+                                source) from None
+        return dict(Board.hexagon(shape.radius, cell, center, orientation).cells)
+    for f in ("width", "height"):
+        if getattr(shape, f) is None:
+            raise ScenarioError(f"{where}.{f}", "is required for a rectangle", "a whole number >= 1", source)
+    return dict(Board.rectangle(shape.width, shape.height, cell, orientation).cells)  # type: ignore[arg-type]
 
 
 def _default_passable(h: Hex, c: Cell) -> bool:

@@ -293,23 +293,12 @@ def lattice_corners(h: Hex) -> tuple[tuple[int, int], ...]:
     return tuple((cx + dx, cy + dy) for dx, dy in _CORNER_OFFSETS)
 
 
-def _closed_contains(h: Hex, x: Fraction, y: Fraction) -> int:
-    """2 if the lattice point is inside ``h``, 1 if on its boundary, 0 if outside."""
-    cx, cy = lattice_center(h)
-    dx, dy = x - cx, y - cy
-    a, b, c = abs(dx), abs(dx + dy), abs(dy - dx)
-    if a > 1 or b > 2 or c > 2:
-        return 0
-    return 2 if (a < 1 and b < 2 and c < 2) else 1
-
-
 def hexes_at(p: LatticePoint) -> tuple[Hex, ...]:
     """Sorted hexes whose closed region contains the lattice point ``p``: one hex (interior point), two (a point inside
-    an edge) or three (a corner)."""
+    an edge) or three (a corner). Exact (Fractions / integers)."""
     x, y = Fraction(p[0]), Fraction(p[1])
-    q, r = lattice_to_axial((x, y))
-    guess = cube_round(q, r)
-    return tuple(sorted(h for h in (guess, *neighbors(guess)) if _closed_contains(h, x, y)))
+    S = math.lcm(x.denominator, y.denominator)
+    return _hexes_at_int(int(x * S), int(y * S), S)
 
 
 # ------------------------------------------------------------------------------------------- edges, corners
@@ -591,20 +580,6 @@ class SegmentContact:
         return frozenset(out)
 
 
-def _family_params(u0: Fraction, u1: Fraction, step: int, offset: int) -> list[Fraction]:
-    """Parameters t in [0, 1] where the linear quantity u(t) = u0 + t(u1-u0) hits a value ≡ offset (mod step)."""
-    if u0 == u1:
-        return []
-    lo, hi = (u0, u1) if u0 < u1 else (u1, u0)
-    k = math.ceil((lo - offset) / step)
-    out = []
-    v = k * step + offset
-    while v <= hi:
-        out.append((v - u0) / (u1 - u0))
-        v += step
-    return out
-
-
 def _dedup(seq: Iterable) -> tuple:
     seen, out = set(), []
     for x in seq:
@@ -634,52 +609,127 @@ def classify_segment(p0: LatticePoint, p1: LatticePoint) -> SegmentContact:
     """
     x0, y0 = Fraction(p0[0]), Fraction(p0[1])
     x1, y1 = Fraction(p1[0]), Fraction(p1[1])
-    ts = {Fraction(0), Fraction(1)}
-    ts.update(_family_params(x0, x1, 1, 0))
-    ts.update(_family_params(x0 + y0, x1 + y1, 2, 0))
-    ts.update(_family_params(y0 - x0, y1 - x1, 2, 0))
-    cuts = sorted(ts)
+    # integer core: scale the lattice by D so both ends are integer points
+    D = math.lcm(x0.denominator, y0.denominator, x1.denominator, y1.denominator)
+    ax, ay = int(x0 * D), int(y0 * D)
+    dx, dy = int(x1 * D) - ax, int(y1 * D) - ay
+    start = _hexes_at_int(ax, ay, D)
+    end = _hexes_at_int(ax + dx, ay + dy, D)
+    if dx == 0 and dy == 0:
+        contacts0 = []
+        if len(start) == 3:
+            contacts0.append(Contact(Fraction(0), _corner(start), None))
+        elif len(start) == 2:
+            contacts0.append(Contact(Fraction(0), None, _edge(*start)))
+        return SegmentContact((x0, y0), (x1, y1), start if len(start) == 1 else (),
+                              (), tuple(c.edge for c in contacts0 if c.edge), tuple(c.corner for c in contacts0
+                                                                                     if c.corner),
+                              (), tuple(contacts0), start, end)
+    # the three line families, as linear forms with integer values at scaled points: X = k·D, X + Y = 2k·D,
+    # Y - X = 2k·D. t = n / M for a common denominator M.
+    forms = [(ax, dx, D), (ax + ay, dx + dy, 2 * D), (ay - ax, dy - dx, 2 * D)]
+    M = math.lcm(*(abs(du) for _, du, _ in forms if du))
+    ns = {0, M}
+    for u0, du, step in forms:
+        if du == 0:
+            continue
+        lo, hi = (u0, u0 + du) if du > 0 else (u0 + du, u0)
+        k = -((-lo) // step)  # ceil(lo / step)
+        v = k * step
+        scale = M // du  # t = (v - u0) / du = (v - u0) * scale / M
+        while v <= hi:
+            ns.add((v - u0) * scale)
+            v += step
+    cuts = sorted(ns)
 
-    def at(t: Fraction) -> tuple[Fraction, Fraction]:
-        return x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+    def hexes_at_n(n2: int) -> tuple[Hex, ...]:  # the point at t = n2 / (2M)
+        S = 2 * M * D
+        return _hexes_at_int(2 * M * ax + dx * n2, 2 * M * ay + dy * n2, S)
 
-    raw_pieces: list[Piece] = []
-    if x0 != x1 or y0 != y1:
-        for t0, t1 in zip(cuts, cuts[1:]):
-            hs = hexes_at(at((t0 + t1) / 2))
-            if len(hs) == 1:
-                raw_pieces.append(Piece(t0, t1, hs[0], None))
-            else:  # the open piece lies on a grid line: along one edge
-                raw_pieces.append(Piece(t0, t1, None, Edge(*hs)))
-    along = {p.edge for p in raw_pieces if p.edge is not None}
+    raw: list[tuple[int, int, Hex | None, Edge | None]] = []
+    for n0, n1 in zip(cuts, cuts[1:]):
+        hs = hexes_at_n(n0 + n1)
+        if len(hs) == 1:
+            raw.append((n0, n1, hs[0], None))
+        else:  # the open piece lies on a grid line: along one edge
+            raw.append((n0, n1, None, _edge(*hs)))
+    along = {p[3] for p in raw if p[3] is not None}
     contacts: list[Contact] = []
-    for t in cuts if raw_pieces else cuts[:1]:
-        hs = hexes_at(at(t))
+    contact_ns = set()
+    for n in cuts:
+        hs = hexes_at_n(2 * n)
         if len(hs) == 3:
-            contacts.append(Contact(t, Corner(hs), None))  # type: ignore[arg-type]
-        elif len(hs) == 2 and Edge(*hs) not in along:
-            # a point inside an edge we run along is part of that stretch, not a crossing
-            contacts.append(Contact(t, None, Edge(*hs)))
-    contact_ts = {c.t for c in contacts}
-    pieces: list[Piece] = []
-    for piece in raw_pieces:  # merge stretches split by a cut that is no grid contact
-        prev = pieces[-1] if pieces else None
-        if prev is not None and prev.hex == piece.hex and prev.edge == piece.edge and piece.t0 not in contact_ts:
-            pieces[-1] = Piece(prev.t0, piece.t1, prev.hex, prev.edge)
+            contacts.append(Contact(Fraction(n, M), _corner(hs), None))
+            contact_ns.add(n)
+        elif len(hs) == 2:
+            e = _edge(*hs)
+            if e not in along:  # a point inside an edge we run along is part of that stretch, not a crossing
+                contacts.append(Contact(Fraction(n, M), None, e))
+                contact_ns.add(n)
+    merged: list[list] = []
+    for n0, n1, h, e in raw:  # merge stretches split by a cut that is no grid contact
+        if merged and merged[-1][2] == h and merged[-1][3] == e and n0 not in contact_ns:
+            merged[-1][1] = n1
         else:
-            pieces.append(piece)
-    start = hexes_at((x0, y0))
-    crossed = _dedup(p.hex for p in pieces if p.hex is not None)
-    if not raw_pieces and len(start) == 1:
-        crossed = start  # a degenerate segment (a point) inside a hex
+            merged.append([n0, n1, h, e])
+    pieces = tuple(Piece(Fraction(n0, M), Fraction(n1, M), h, e) for n0, n1, h, e in merged)
     return SegmentContact(
         p0=(x0, y0), p1=(x1, y1),
-        hexes_crossed=crossed,
+        hexes_crossed=_dedup(p.hex for p in pieces if p.hex is not None),
         edges_along=_dedup(p.edge for p in pieces if p.edge is not None),
         edges_crossed=_dedup(c.edge for c in contacts if c.edge is not None),
         corners_touched=_dedup(c.corner for c in contacts if c.corner is not None),
-        pieces=tuple(pieces), contacts=tuple(contacts),
-        start=start, end=hexes_at((x1, y1)))
+        pieces=pieces, contacts=tuple(contacts), start=start, end=end)
+
+
+def _round_div(n: int, d: int) -> int:
+    """round(n / d) for d > 0 (halves up), in integers."""
+    return (2 * n + d) // (2 * d)
+
+
+def _hexes_at_int(X: int, Y: int, S: int) -> tuple[Hex, ...]:
+    """:func:`hexes_at` for the lattice point ``(X/S, Y/S)`` (integers, ``S > 0``), in integer arithmetic."""
+    d = 6 * S
+    qn, rn = 3 * X - Y, 2 * Y
+    sn = -qn - rn
+    rq, rr, rs = _round_div(qn, d), _round_div(rn, d), _round_div(sn, d)
+    eq, er, es = abs(rq * d - qn), abs(rr * d - rn), abs(rs * d - sn)
+    if eq > er and eq > es:
+        rq = -rr - rs
+    elif er > es:
+        rr = -rq - rs
+    kind = _closed_int(rq, rr, X, Y, S)
+    if kind == 2:
+        return (Hex(rq, rr),)
+    out = [Hex(rq, rr)] if kind else []
+    for vq, vr in DIRECTIONS:
+        if _closed_int(rq + vq, rr + vr, X, Y, S):
+            out.append(Hex(rq + vq, rr + vr))
+    out.sort()
+    return tuple(out)
+
+
+def _closed_int(q: int, r: int, X: int, Y: int, S: int) -> int:
+    ddx, ddy = X - (2 * q + r) * S, Y - 3 * r * S
+    a, b, c = abs(ddx), abs(ddx + ddy), abs(ddy - ddx)
+    S2 = 2 * S
+    if a > S or b > S2 or c > S2:
+        return 0
+    return 2 if (a < S and b < S2 and c < S2) else 1
+
+
+def _edge(a: Hex, b: Hex) -> Edge:
+    """Edge from two adjacent hexes already sorted (no checks)."""
+    e = object.__new__(Edge)
+    object.__setattr__(e, "a", a)
+    object.__setattr__(e, "b", b)
+    return e
+
+
+def _corner(hs: tuple[Hex, ...]) -> Corner:
+    c = object.__new__(Corner)
+    object.__setattr__(c, "hexes", hs)
+    return c
 
 
 def classify_centres(a: Hex, b: Hex) -> SegmentContact:

@@ -142,6 +142,14 @@ def test_interaction_with_areas():
     assert b.in_area(base, [Hex(0, -1)])
 
 
+def test_regions():
+    b = small_board()
+    assert abs(b.tileless_region.area - 2 * b.hex_shape(ORIGIN).area) < 1e-9
+    assert b.region([]).is_empty
+    two = b.region([Hex(0, 0), Hex(1, 0)])
+    assert two.geom_type == "Polygon" and abs(two.area - 2 * b.hex_shape(ORIGIN).area) < 1e-9
+
+
 def test_hex_shape_matches_layout():
     b = Board.hexagon(1)
     s = b.hex_shape(Hex(1, 0))
@@ -222,6 +230,7 @@ def test_edge_features_defaults_and_file():
     ('"0,0" = { terrain = "sand", colour = "red" }', "", 'board.cells."0,0".colour', "'terrain'.*'elevation'"),
     ('"a,b" = { terrain = "sand" }', "", 'board.cells."a,b"', "'q,r' with whole numbers"),
     ('"1" = { terrain = "sand" }', "", 'board.cells."1"', "'q,r'"),
+    ('"1.5,0" = { terrain = "lava" }', "", 'board.cells."1.5,0"', "not a hex key"),
     ('"0,0" = { terrain = "sand" }\n"0, 0" = { terrain = "rocky" }', "", 'board.cells."0, 0"',
      "duplicate cell.*'0,0' and '0, 0'.*hex 0,0"),
     ('"0,0" = { tile = false, terrain = "sand" }', "", 'board.cells."0,0".terrain', "no terrain"),
@@ -241,6 +250,8 @@ def test_edge_features_defaults_and_file():
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|1,0"\nkind = "fence"',
      "board.edges[0].kind", "'wall'.*'door'.*'barrier'"),
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "5,5|6,5"', "board.edges[0].edge", "off the board"),
+    ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|1,0"\nopen = true', "board.edges[0].open",
+     "only a door"),
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|1,0"\n[[board.edges]]\nedge = "1,0|0,0"',
      "board.edges[1].edge", "second feature"),
 ])
@@ -259,12 +270,43 @@ def test_validation_whole_document():
         Board.from_toml("x.toml", text="[other]\na = 1\n")
     with pytest.raises(ScenarioError, match="orientation.*'pointy'.*'flat'"):
         Board.from_toml("x.toml", text='[board]\norientation = "round"\n[board.cells]\n"0,0" = {terrain="sand"}\n')
-    with pytest.raises(ScenarioError, match="board.cells.*at least 1"):
+    with pytest.raises(ScenarioError, match="board.cells.*at least one hex.*board.shape"):
         Board.from_toml("x.toml", text='[board]\n[board.cells]\n')
     with pytest.raises(ScenarioError, match="must be a table"):
         Board.from_dict([1, 2])  # type: ignore[arg-type]
     with pytest.raises(ScenarioError, match="not valid TOML"):
         Board.from_toml("x.toml", text="[board\n")
+
+
+def test_shape_shorthand_and_overrides():
+    text = ('[board]\nshape = { kind = "hexagon", radius = 2, center = "1,1" }\nterrain = "rocky"\n'
+            '[board.cells]\n"1,1" = "tileless"\n"2,1" = "vegetation"\n"5,5" = { terrain = "sand", area = "far" }\n')
+    b = Board.from_toml("s.toml", text=text)
+    assert len(b) == 20 and b[Hex(1, 1)] == TILELESS and b[Hex(2, 1)] == Cell(Terrain.VEGETATION)
+    assert b[Hex(0, 1)] == Cell(Terrain.ROCKY) and b.areas == {"far": frozenset({Hex(5, 5)})}
+    assert Board.from_dict(b.to_dict()) == b
+    r = Board.from_toml("r.toml", text='[board]\norientation = "flat"\nshape = { kind = "rectangle", width = 4, '
+                        'height = 3 }\n')
+    assert r == Board.rectangle(4, 3, SAND, orientation="flat", name="")
+
+
+@pytest.mark.parametrize("text, field, match", [
+    ('[board]\nshape = { kind = "hexagon" }', "board.shape.radius", "required for a hexagon"),
+    ('[board]\nshape = { kind = "rectangle", width = 3 }', "board.shape.height", "required for a rectangle"),
+    ('[board]\nshape = { kind = "circle", radius = 3 }', "board.shape.kind", "'hexagon' or 'rectangle'"),
+    ('[board]\nshape = { kind = "hexagon", radius = 3, centre = "0,0" }', "board.shape.centre",
+     "'kind'.*'radius'.*'center'"),
+    ('[board]\nshape = { kind = "hexagon", radius = 3, center = "x" }', "board.shape.center", "q,r"),
+    ('[board]\nshape = { kind = "hexagon", radius = -1 }', "board.shape.radius", ">= 0"),
+    ('[board]\nterrain = "mud"\nshape = { kind = "hexagon", radius = 1 }', "board.terrain", "'vegetation'"),
+    ('[board]\n[board.cells]\n"0,0" = "lava"', 'board.cells."0,0"', "unknown terrain.*'rocky'.*'tileless'"),
+])
+def test_shape_errors(text, field, match):
+    import re
+    with pytest.raises(ScenarioError) as ei:
+        Board.from_toml("s.toml", text=text)
+    assert ei.value.field == field, str(ei.value)
+    assert re.search(match, str(ei.value)), str(ei.value)
 
 
 def test_python_api_validation():
@@ -288,3 +330,31 @@ def test_fixture_generator_is_deterministic_and_sized():
 
 def test_hex_range_matches_board_hexagon():
     assert set(Board.hexagon(3, center=Hex(2, 2))) == set(hex_range(Hex(2, 2), 3))
+
+
+cells_strategy = st.dictionaries(
+    st.builds(Hex, st.integers(-6, 6), st.integers(-6, 6)),
+    st.one_of(
+        st.just(TILELESS),
+        st.builds(Cell, st.sampled_from(list(Terrain)), st.just(True), st.sampled_from([None, *Special]),
+                  st.sampled_from([None, "a", "b c", 'q"uote']), st.integers(-3, 3)),
+    ),
+    min_size=1, max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cells_strategy, st.sampled_from(["pointy", "flat"]), st.data())
+def test_random_boards_round_trip_through_toml(cells, orientation, data):
+    hexes = sorted(cells)
+    feats = {}
+    for h in data.draw(st.lists(st.sampled_from(hexes), max_size=4)):
+        n = neighbors(h)[data.draw(st.integers(0, 5))]
+        e = Edge(h, n)
+        kind = data.draw(st.sampled_from(list(EdgeKind)))
+        feats[e] = EdgeFeature(e, kind, open=kind == EdgeKind.DOOR and data.draw(st.booleans()),
+                               blocks_lof=data.draw(st.sampled_from([None, True, False])))
+    b = Board(cells, [Scenery("s", ((0.0, 0.0), (1.5, 0.25), (0.5, 1.0)), data.draw(st.sampled_from([None, 2.5])))],
+              feats.values(), orientation, "random")
+    again = Board.from_toml("rt.toml", text=b.to_toml())
+    assert again == b
+    assert dict(again.cells) == dict(b.cells) and dict(again.edge_features) == dict(b.edge_features)

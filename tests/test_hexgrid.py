@@ -372,3 +372,35 @@ def test_arbitrary_segments_pieces_agree_with_point_tests(p0, p1):
                 assert hs == (piece.hex,)
             else:
                 assert hs == piece.edge.hexes
+
+
+def _closed_contains_oracle(h, x, y):
+    """Reference: the hexagon of h in lattice coordinates is |dx| <= 1, |dx + dy| <= 2, |dy - dx| <= 2."""
+    cx, cy = lattice_center(h)
+    dx, dy = x - cx, y - cy
+    return abs(dx) <= 1 and abs(dx + dy) <= 2 and abs(dy - dx) <= 2
+
+
+@settings(max_examples=300)
+@given(st.fractions(-20, 20, max_denominator=12), st.fractions(-20, 20, max_denominator=12))
+def test_hexes_at_matches_a_brute_force_oracle(x, y):
+    near = hex_range(Hex(round((3 * x - y) / 6), round(y / 3)), 3)
+    expected = tuple(sorted(h for h in near if _closed_contains_oracle(h, x, y)))
+    assert hexes_at((x, y)) == expected
+    assert 1 <= len(expected) <= 3
+
+
+def test_corners_and_edge_points_by_oracle():
+    for h in hex_range(Hex(1, 2), 1):
+        for p in lattice_corners(h):
+            assert len(hexes_at(p)) == 3
+        for e in edges_of(h):
+            (ax, ay), (bx, by) = e.lattice_endpoints()
+            assert hexes_at((F(ax + bx, 2), F(ay + by, 2))) == e.hexes
+
+
+def test_module_doctests():
+    import doctest
+
+    import explorer.hexgrid
+    assert doctest.testmod(explorer.hexgrid).failed == 0
