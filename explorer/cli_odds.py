@@ -1,7 +1,298 @@
-"""`explorer odds` (being built)."""
+"""``explorer odds``: exact odds of a TAG Raid Face to Face Roll, Normal Roll or roll against the MegaBeast.
+
+Every number option is read as text and checked here, so bad input gives one line naming the option and what is
+allowed (a :class:`~explorer.errors.ScenarioError`, exit code 2), never a traceback.
+
+Sections: Rolls › Successful Roll, Modifiers (MOD), Criticals, Normal Roll, Face to Face Rolls; Damage › Partial
+Cover, Saving Roll; Skills and Tools › Ammunition; Death; MegaBeast › Wounds, Threat Level.
+
+Examples::
+
+    explorer odds --burst-a 3 --sv-a 14 --damage-a 15 --armor-b 5 --ammo-a AP --cover-b \
+                  --burst-b 1 --sv-b 12 --damage-b 13 --armor-a 4 --wounds-b 3 --exact
+    explorer odds --burst-a 1 --attribute-a 12 --mod-a "Range=+3" --ammo-a EXP --damage-a 15 \
+                  --megabeast-threat 5 --wounds-b 2
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Optional
 
 import typer
 
+from .errors import ScenarioError
+from .games.tagraid import odds as O
+from .games.tagraid.options import ALL_OPTIONS
+from .games.tagraid.options import rulings as make_rulings
+from .games.tagraid.rolls import Ammunition, attack_damage, success_value
+
+SKILLS = ("ranged", "cc", "evade", "idle")
+
+
+def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi: int | None = None) -> int | None:
+    if value is None:
+        return None
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise ScenarioError(option, f"{value!r} is not a whole number", allowed) from None
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        raise ScenarioError(option, f"{n} is out of range", allowed)
+    return n
+
+
+def _mods(values: list[str] | None, option: str) -> dict[str, int]:
+    """``["Range=+3", "Cover=-3"]`` -> ``{"Range": 3, "Cover": -3}``."""
+    out: dict[str, int] = {}
+    for v in values or []:
+        name, sep, num = v.partition("=")
+        if not sep or not name.strip():
+            raise ScenarioError(option, f"{v!r} is not NAME=VALUE", 'a named MOD such as "Range=+3"')
+        out[name.strip()] = out.get(name.strip(), 0) + _int(num, option, 'a named MOD such as "Range=+3"')
+    return out
+
+
+def _rulings(values: list[str] | None):
+    chosen: dict[str, str] = {}
+    keys = {o.key: o for o in ALL_OPTIONS}
+    for v in values or []:
+        key, sep, reading = v.partition("=")
+        key, reading = key.strip(), reading.strip()
+        if not sep:
+            raise ScenarioError("--ruling", f"{v!r} is not KEY=READING",
+                                [f"{k}={r}" for k, o in keys.items() for r in o.readings])
+        if key not in keys:
+            raise ScenarioError("--ruling", f"unknown ruling option {key!r}", sorted(keys))
+        if reading not in keys[key].readings:
+            raise ScenarioError("--ruling", f"unknown reading {reading!r} of {key}", list(keys[key].readings))
+        chosen[key] = reading
+    return make_rulings(chosen)
+
+
+@dataclass
+class _Side:
+    """A side as typed on the command line, and how its numbers were derived (for the printout)."""
+
+    name: str
+    sv: int = 0
+    sv_how: str = ""
+    burst: int = 0
+    skill: str = "ranged"
+    ammo: str = "N"
+    damage: int | None = None
+    ad: int | None = None
+    ad_how: str = ""
+    wounds: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _side(name: str, other: str, *, burst, sv, attribute, mods, damage, ammo, skill, wounds, cover_other, other_armor, rulings, megabeast: bool = False) -> _Side:
+    s = _Side(name)
+    s.burst = _int(burst, f"--burst-{name}", "a whole number 0..20", 0, 20)
+    skill = (skill or "ranged").strip().lower()
+    if skill not in SKILLS:
+        raise ScenarioError(f"--skill-{name}", f"unknown skill {skill!r}", SKILLS)
+    s.skill = skill
+    ammo = (ammo or "N").strip().upper()
+    if ammo not in {a.value for a in Ammunition}:
+        raise ScenarioError(f"--ammo-{name}", f"unknown ammunition {ammo!r}", [a.value for a in Ammunition])
+    s.ammo = ammo
+    s.wounds = _int(wounds, f"--wounds-{name}", "a whole number >= 0 (Wounds left)", 0)
+    mods_d = _mods(mods, f"--mod-{name}")
+    sv_n = _int(sv, f"--sv-{name}", "a whole number (the final Success Value)")
+    attr_n = _int(attribute, f"--attribute-{name}", "a whole number (the Attribute before MODs)")
+    if sv_n is not None and attr_n is not None:
+        raise ScenarioError(f"--sv-{name}", f"give either --sv-{name} or --attribute-{name}, not both",
+                            f"--sv-{name} N, or --attribute-{name} N with --mod-{name} NAME=VALUE")
+    if sv_n is not None and mods_d:
+        raise ScenarioError(f"--mod-{name}", f"MODs need --attribute-{name} (--sv-{name} is already final)",
+                            f"--attribute-{name} N with --mod-{name} NAME=VALUE")
+    if cover_other:
+        if skill != "ranged":
+            raise ScenarioError(f"--cover-{other}", f"Partial Cover only counts against a Ranged Attack, "
+                                f"and {name} declares {skill} (Damage › Partial Cover)", f"--skill-{name} ranged")
+        mods_d.setdefault("Partial Cover", -3)
+    if s.burst == 0:
+        s.sv, s.sv_how = 0, "does not roll"
+    elif sv_n is None and attr_n is None:
+        raise ScenarioError(f"--sv-{name}", f"side {name} rolls {s.burst} dice but has no Success Value",
+                            f"--sv-{name} N, or --attribute-{name} N with --mod-{name} NAME=VALUE")
+    else:
+        base = sv_n if sv_n is not None else attr_n
+        res = success_value(base, mods_d, rulings)
+        s.sv = res.value
+        parts = [f"{'SV' if sv_n is not None else 'Attribute'} {base}"] + [f"{k} {v:+d}" for k, v in mods_d.items()]
+        s.sv_how = " ".join(parts) + (f" (MODs capped to {res.mod_total:+d})" if res.capped else "")
+    dmg = _int(damage, f"--damage-{name}", "a whole number (the weapon's Damage)")
+    s.damage = dmg
+    if skill in ("evade", "idle"):
+        if dmg is not None:
+            raise ScenarioError(f"--damage-{name}", f"{name} declares {skill}, which causes no Saving Rolls",
+                                f"omit --damage-{name}, or --skill-{name} ranged|cc")
+        s.ad, s.ad_how = None, f"{skill}: no Saving Rolls"
+    elif megabeast:
+        s.ad = dmg if dmg is not None else 0
+        s.ad_how = "MegaBeast: no Armor roll, each Saving Roll produced is a Wound"
+    elif dmg is None:
+        s.ad, s.ad_how = None, f"no --damage-{name}: Wounds not computed"
+    else:
+        armor = _int(other_armor, f"--armor-{other}", "a whole number >= 0", 0) or 0
+        ad = attack_damage(dmg, armor, ammo, partial_cover=bool(cover_other))
+        s.ad = ad.value
+        how = f"Damage {dmg} - Armor {ad.effective_armor}"
+        if ammo == "AP" and armor:
+            how += f" (AP: {armor} halved, rounded up)"
+        if cover_other:
+            how += " - 3 Partial Cover"
+        s.ad_how = how
+    return s
+
+
+def _fmt_p(p, exact: bool) -> str:
+    pct = f"{100 * float(p):7.3f} %"
+    return f"{str(Fraction(p)):>14}  {pct}" if exact else pct
+
+
+def _outcome_label(w, h, c, a_name="a", b_name="b") -> str:
+    if w is None:
+        return "nobody (both fail, or a tie)"
+    parts = []
+    if h:
+        parts.append(f"{h} hit{'s' if h != 1 else ''}")
+    if c:
+        parts.append(f"{c} Critical{'s' if c != 1 else ''}")
+    who = a_name if w == "a" else b_name
+    return f"{who} wins: " + " + ".join(parts) + " uncancelled"
+
+
+def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cover_b: bool) -> None:
+    echo = typer.echo
+    kind = {"face_to_face": "Face to Face Roll [TAG Raid: Rolls › Face to Face Rolls]",
+            "normal": "Normal Roll [TAG Raid: Rolls › Normal Roll]",
+            "megabeast": "Roll against the MegaBeast [TAG Raid: MegaBeast › Threat Level, Wounds]"}[res.kind]
+    echo(kind)
+    echo(f"  a: Burst {a.burst}, SV {a.sv} ({a.sv_how}), {a.skill}, {a.ammo}; Attack Damage "
+         f"{'-' if a.ad is None else a.ad} ({a.ad_how})" + (f"; Wounds left {a.wounds}" if a.wounds is not None else ""))
+    if threat is not None:
+        echo(f"  b: the MegaBeast, Threat Level {threat} (its fixed roll)"
+             + (f"; Wounds left {b.wounds}" if b.wounds is not None else ""))
+    else:
+        echo(f"  b: Burst {b.burst}, SV {b.sv} ({b.sv_how}), {b.skill}, {b.ammo}; Attack Damage "
+             f"{'-' if b.ad is None else b.ad} ({b.ad_how})" + (f"; Wounds left {b.wounds}" if b.wounds is not None else ""))
+    for side, other, cov in (("b", "a", cover_b), ("a", "b", cover_a)):
+        if cov:
+            echo(f"  Partial Cover of {side}: -3 MOD to {other}'s Ranged Attack SV and -3 to {other}'s Attack Damage "
+                 "[Damage › Partial Cover; Ranged Combat MODs]")
+    echo("")
+    echo(f"  {'outcome':<52} {'probability':>{25 if exact else 9}}")
+    for w, h, c, p in res.outcome_rows():
+        label = _outcome_label(w, h, c, "a", "MegaBeast" if threat is not None else "b")
+        if threat is not None and w == "b":
+            label = "MegaBeast prevails (its Behavior's Attack applies)"
+        echo(f"  {label:<52} {_fmt_p(p, exact)}")
+    echo(f"  {'total: a wins':<52} {_fmt_p(res.p_a_wins, exact)}")
+    echo(f"  {'total: ' + ('MegaBeast prevails' if threat is not None else 'b wins'):<52} {_fmt_p(res.p_b_wins, exact)}")
+    echo(f"  {'total: nobody':<52} {_fmt_p(res.p_nobody, exact)}")
+    for target, wl, src, left in (("b" if threat is None else "the MegaBeast", res.wounds_to_b, a, b.wounds),
+                                  ("a", res.wounds_to_a, b, a.wounds)):
+        if threat is not None and target == "a":
+            continue
+        echo("")
+        if src.ad is None:
+            echo(f"  Wounds to {target}: none computed ({src.ad_how})")
+            continue
+        cap = f", capped at {left} Wounds left" if left is not None else ""
+        if threat is not None:
+            echo(f"  Wounds to {target} ({src.ammo}: each Saving Roll produced is a Wound, the Critical's extra one "
+                 f"ignored{cap}) [MegaBeast › Wounds; Death]:")
+        else:
+            echo(f"  Wounds to {target} (Attack Damage {src.ad}, {src.ammo}{cap}) [Damage › Saving Roll; Death]:")
+        for k, p in enumerate(wl):
+            echo(f"    {k:>3} Wounds  {_fmt_p(p, exact)}")
+        mean = sum(k * p for k, p in enumerate(wl))
+        echo(f"    expected  {str(Fraction(mean))} = {float(mean):.4f} Wounds" if exact
+             else f"    expected  {float(mean):.4f} Wounds")
+    if res.rulings:
+        echo("")
+        echo("  Rulings used: " + ", ".join(f"{k} = {v}" for k, v in res.rulings.items()))
+
+
+def odds(
+    burst_a: str = typer.Option("1", "--burst-a", help="d20s side a rolls (0..20; 0 = a does not roll)"),
+    sv_a: Optional[str] = typer.Option(None, "--sv-a", help="a's Success Value (before --cover-b)"),
+    attribute_a: Optional[str] = typer.Option(None, "--attribute-a", help="a's Attribute; MODs via --mod-a"),
+    mod_a: Optional[list[str]] = typer.Option(None, "--mod-a", help='named MOD to a\'s Attribute, e.g. "Range=+3"'),
+    damage_a: Optional[str] = typer.Option(None, "--damage-a", help="Damage of a's weapon"),
+    armor_a: Optional[str] = typer.Option(None, "--armor-a", help="a's Armor (against b's attack); default 0"),
+    ammo_a: str = typer.Option("N", "--ammo-a", help="a's Ammunition: N, DA, EXP, AP"),
+    skill_a: str = typer.Option("ranged", "--skill-a", help="a's Skill: ranged, cc, evade, idle"),
+    cover_a: bool = typer.Option(False, "--cover-a", help="a is in Partial Cover (-3 to b's SV and Attack Damage)"),
+    wounds_a: Optional[str] = typer.Option(None, "--wounds-a", help="a's Wounds left (caps Wounds caused)"),
+    burst_b: str = typer.Option("1", "--burst-b", help="d20s side b rolls (0..20; 0 = a makes a Normal Roll)"),
+    sv_b: Optional[str] = typer.Option(None, "--sv-b", help="b's Success Value (before --cover-a)"),
+    attribute_b: Optional[str] = typer.Option(None, "--attribute-b", help="b's Attribute; MODs via --mod-b"),
+    mod_b: Optional[list[str]] = typer.Option(None, "--mod-b", help='named MOD to b\'s Attribute, e.g. "Range=+3"'),
+    damage_b: Optional[str] = typer.Option(None, "--damage-b", help="Damage of b's weapon"),
+    armor_b: Optional[str] = typer.Option(None, "--armor-b", help="b's Armor (against a's attack); default 0"),
+    ammo_b: str = typer.Option("N", "--ammo-b", help="b's Ammunition: N, DA, EXP, AP"),
+    skill_b: str = typer.Option("ranged", "--skill-b", help="b's Skill: ranged, cc, evade, idle"),
+    cover_b: bool = typer.Option(False, "--cover-b", help="b is in Partial Cover (-3 to a's SV and Attack Damage)"),
+    wounds_b: Optional[str] = typer.Option(None, "--wounds-b", help="b's Wounds left (caps Wounds caused)"),
+    megabeast_threat: Optional[str] = typer.Option(None, "--megabeast-threat",
+                                                   help="b is the MegaBeast with this Threat Level"),
+    exact: bool = typer.Option(False, "--exact", help="exact fractions instead of floats"),
+    ruling: Optional[list[str]] = typer.Option(None, "--ruling", help="ruling option KEY=READING (repeatable)"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """Exact odds of a TAG Raid roll: who wins with how many uncancelled hits and Criticals, and the Wounds."""
+    rulings = _rulings(ruling)
+    threat = _int(megabeast_threat, "--megabeast-threat", "a whole number (the Threat Level of the side attacked)")
+    a = _side("a", "b", burst=burst_a, sv=sv_a, attribute=attribute_a, mods=mod_a, damage=damage_a, ammo=ammo_a,
+              skill=skill_a, wounds=wounds_a, cover_other=cover_b,
+              other_armor=armor_b, rulings=rulings, megabeast=threat is not None)
+    if threat is not None:
+        for opt, val in (("--sv-b", sv_b), ("--attribute-b", attribute_b), ("--damage-b", damage_b),
+                         ("--armor-b", armor_b), ("--mod-b", mod_b)):
+            if val:
+                raise ScenarioError(opt, "the MegaBeast does not roll: its Threat Level is its result",
+                                    "with --megabeast-threat only --wounds-b (its Wounds left) applies to b")
+        if cover_b or cover_a:
+            raise ScenarioError("--cover-b" if cover_b else "--cover-a",
+                                "Partial Cover plays no part against the MegaBeast (no Saving Rolls, fixed roll)",
+                                "omit it with --megabeast-threat")
+        b = _Side("b", wounds=_int(wounds_b, "--wounds-b", "a whole number >= 0 (Wounds left)", 0))
+        spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
+        res = O.versus_megabeast(spec_a, threat, rulings=rulings, exact=exact)
+    else:
+        b = _side("b", "a", burst=burst_b, sv=sv_b, attribute=attribute_b, mods=mod_b, damage=damage_b, ammo=ammo_b,
+                  skill=skill_b, wounds=wounds_b, cover_other=cover_a, other_armor=armor_a, rulings=rulings)
+        spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
+        spec_b = O.SideSpec(b.sv, b.burst, b.ad, b.ammo, a.wounds)
+        res = O.face_to_face(spec_a, spec_b, rulings=rulings, exact=exact)
+    # readings consulted while deriving the SVs (mod_cap) plus those the odds engine consulted
+    used = {**rulings.consulted, **res.rulings}
+    res = replace(res, rulings=used)
+    if as_json:
+        d = res.to_dict()
+        d["derivation"] = {"a": {"sv": a.sv_how, "attack_damage": a.ad_how, "skill": a.skill},
+                           "b": ({"threat_level": threat} if threat is not None else
+                                 {"sv": b.sv_how, "attack_damage": b.ad_how, "skill": b.skill}),
+                           "partial_cover": {"a": cover_a, "b": cover_b}}
+        typer.echo(json.dumps(d, indent=2))
+    else:
+        _print_text(res, a, b, threat, exact, cover_a, cover_b)
+
+
+def _group() -> None:
+    """Interactive rules explorer for tactical board games (TAG Raid first)."""
+
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the CLI app."""
+    """Add ``odds`` to the CLI app (and make sure the app is a command group even if it is the only command)."""
+    if app.registered_callback is None:
+        app.callback()(_group)
+    if not any(c.name == "odds" for c in app.registered_commands):
+        app.command("odds")(odds)

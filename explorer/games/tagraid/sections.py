@@ -51,3 +51,10 @@ MEGABEAST_RAGE = ref("MegaBeast › Rage Level")
 MEGABEAST_THREAT = ref("MegaBeast › Threat Level")
 MEGABEAST_AROS = ref("MegaBeast › Skills, Attacks, and AROs")
 MEGABEAST_LOF = ref("MegaBeast › MegaBeast Events and MegaBeast's Behavior (MegaBeast Line of Fire)")
+
+# Added by the resolution engine.
+BREAKING_TIES = ref("Rolls › Face to Face Rolls › Breaking Ties")
+FACE_TO_FACE_EVADE = ref("Rolls › Face to Face Rolls › Face to Face: Evade")
+WAREHOUSE = ref("Prospecting Control Panel › Warehouse")
+DEATH_OF_A_TAG = ref("Tool Containers and Loot › Loot (Death of a TAG)")
+TIMELINE = ref("Game Sequence › Timeline")

@@ -1,0 +1,288 @@
+"""TAG Raid roll-exchange scenario: the pydantic v2 schema and its cross-field checks.
+
+A scenario is one Order at its Resolution step (Activating a Miner › Order Expenditure Sequence, step 5): the Active
+Miner's second Skill (its attacks, split over one or more targets), the Reactive Miners' AROs and, optionally, the
+MegaBeast. Fixed dice may be given for any roll; dice not given are rolled from ``seed``.
+
+Every model forbids unknown fields, so a misspelt field is an error. Use :func:`parse_scenario` (or
+:func:`explorer.games.tagraid.scenarios.load_scenario`) rather than the models directly: it runs pydantic through
+:func:`explorer.scenario.validate` (errors name the field path and what is allowed) and then the checks pydantic
+cannot express (Burst split, dice counts, target names, reserved MOD names).
+
+The full format is documented in ``docs/scenario-format.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from explorer.errors import ScenarioError
+from explorer.scenario import validate
+
+from .options import ALL_OPTIONS
+
+Face = Field(ge=1, le=20)
+AmmunitionName = Literal["N", "DA", "EXP", "AP"]
+WeaponTrait = Literal["Armor = 0"]
+ToolTrait = Literal["Ranged Attack -3"]
+ActiveSkill = Literal["ranged_attack", "close_combat_attack", "evade", "idle"]
+AroSkill = Literal["ranged_attack", "close_combat_attack", "evade", "idle", "none"]
+
+RESERVED_MOD_WORDS = ("cover",)
+"""MOD names containing these words are derived by the engine (set ``partial_cover`` on the target instead)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Weapon(_Strict):
+    """A Weapon card (Skills and Tools › Tools, Ammunition, Traits).
+
+    ``damage``: the Weapon's Damage (0..30); ``burst``: d20s rolled in the Active Turn (0..20);
+    ``ammunition``: N, DA, EXP or AP; ``traits``: Weapon Traits (only ``"Armor = 0"`` changes a roll).
+    """
+
+    name: str = "Weapon"
+    damage: int = Field(ge=0, le=30)
+    burst: int = Field(default=1, ge=0, le=20)
+    ammunition: AmmunitionName = "N"
+    traits: list[WeaponTrait] = Field(default_factory=list)
+
+
+class Neomaterials(_Strict):
+    """Neomaterial Units a player holds: ``scoring_zone`` (lost by half on the TAG's death) and ``warehouse`` (kept)."""
+
+    scoring_zone: int = Field(default=0, ge=0, le=99)
+    warehouse: int = Field(default=0, ge=0, le=99)
+
+
+class Attack(_Strict):
+    """The share of the Active Miner's Burst aimed at one target (Common Skills › Ranged / Close Combat Attack).
+
+    ``target``: the name of a Reactive Miner or of the MegaBeast; ``burst``: dice aimed at it (may be omitted when
+    there is a single target: the whole Burst); ``mods``: named MODs for this target only (Range, ...);
+    ``damage_mods``: named MODs to the Attack Damage; ``dice``: fixed faces, one per die of ``burst``;
+    ``out_of_range``: the target is beyond the Weapon's Range (a Ranged Attack then fails automatically; put the
+    MOD of a Weapon that may fire Out of Range in ``mods`` instead).
+    """
+
+    target: str
+    burst: int | None = Field(default=None, ge=0, le=20)
+    out_of_range: bool = False
+    mods: dict[str, int] = Field(default_factory=dict)
+    damage_mods: dict[str, int] = Field(default_factory=dict)
+    dice: list[int] | None = None
+
+
+class _Miner(_Strict):
+    name: str = Field(min_length=1)
+    attribute: int = Field(default=0, ge=0, le=30)
+    mods: dict[str, int] = Field(default_factory=dict)
+    weapon: Weapon | None = None
+    burst_mod: int = Field(default=0, ge=-20, le=20)
+    armor: int = Field(default=0, ge=0, le=30)
+    wounds: int = Field(default=3, ge=1, le=30)
+    partial_cover: bool = False
+    traits: list[ToolTrait] = Field(default_factory=list)
+    enemy_tags_in_contact: int = Field(default=0, ge=0, le=6)
+    neomaterials: Neomaterials = Field(default_factory=Neomaterials)
+    save_dice: list[int] | None = None
+
+
+class ActiveMiner(_Miner):
+    """The Active Miner: its second Skill and how its Burst is split over its targets."""
+
+    skill: ActiveSkill
+    attacks: list[Attack] = Field(default_factory=list)
+    lof_to_attackers: bool = True
+    dice: list[int] | None = None
+
+
+class ReactiveMiner(_Miner):
+    """A Reactive Miner and its ARO (``none``: no ARO declared). AROs always target the Active Miner.
+
+    ``burst_mod``: a Tool card or Skill MOD to the ARO's Burst (an ARO has Burst 1 otherwise);
+    ``lof_to_active`` / ``same_hexagon``: the situation that grants the ARO and sets the Evade MOD.
+    """
+
+    skill: AroSkill
+    out_of_range: bool = False
+    lof_to_active: bool = True
+    same_hexagon: bool = False
+    damage_mods: dict[str, int] = Field(default_factory=dict)
+    dice: list[int] | None = None
+
+
+class BehaviorAttack(_Strict):
+    """The MegaBeast's Behavior Attack, applied to the Active Miner when the MegaBeast prevails.
+
+    ``hits``: impacts it causes (each forces Saving Rolls by ``ammunition``); ``ranged``: whether it needs LoF
+    (then the Active Miner's Partial Cover lowers its Attack Damage).
+    """
+
+    name: str = "Behavior Attack"
+    damage: int = Field(ge=0, le=30)
+    ammunition: AmmunitionName = "N"
+    hits: int = Field(default=1, ge=0, le=10)
+    ranged: bool = False
+    traits: list[WeaponTrait] = Field(default_factory=list)
+
+
+class MegaBeast(_Strict):
+    """The MegaBeast (MegaBeast › Wounds, Rage Level, Threat Level, Skills, Attacks, and AROs).
+
+    ``threat_level``: the Threat Level of the Hexagon side where the ARO occurs (its "roll");
+    ``wounds``: positions left on its Wounds Bar (Fury Level Tokens included); ``fury_tokens``: which of those
+    positions hold a Fury Level Token (1 = the next to be removed); ``hunting_trophy``: T-Bezoar Units in the Hunting
+    Trophy (0..3); ``aro``: whether it declared its Behavior ARO (it had LoF to the Active TAG).
+    """
+
+    name: str = Field(default="MegaBeast", min_length=1)
+    threat_level: int = Field(ge=0, le=20)
+    wounds: int = Field(ge=1, le=50)
+    fury_tokens: list[int] = Field(default_factory=list)
+    hunting_trophy: int = Field(default=3, ge=0, le=3)
+    aro: bool = True
+    behavior_attack: BehaviorAttack | None = None
+
+
+class Scenario(_Strict):
+    """A roll exchange: one Order's Resolution. ``reactive`` is listed in Timeline order."""
+
+    title: str = "Roll exchange"
+    description: str = ""
+    seed: int | None = None
+    active: ActiveMiner
+    reactive: list[ReactiveMiner] = Field(default_factory=list)
+    megabeast: MegaBeast | None = None
+    rulings: dict[str, str] = Field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# cross-field checks
+
+
+def _err(field: str, problem: str, allowed: Any = None, source: str | None = None) -> ScenarioError:
+    return ScenarioError(field, problem, allowed, source)
+
+
+def _check_mods(mods: Mapping[str, int], field: str, source: str | None) -> None:
+    for name in mods:
+        if any(w in name.lower() for w in RESERVED_MOD_WORDS):
+            raise _err(f"{field}.{name}", "Partial Cover MODs are derived by the engine, not declared",
+                       "set 'partial_cover = true' on the target Miner instead", source)
+
+
+def _check_dice(dice: list[int] | None, need: int, field: str, what: str, source: str | None) -> None:
+    if dice is None:
+        return
+    for i, v in enumerate(dice):
+        if not 1 <= v <= 20:
+            raise _err(f"{field}[{i}]", f"{v} is not a d20 face", "whole numbers 1 to 20", source)
+    if len(dice) != need:
+        raise _err(field, f"{len(dice)} dice given but {what} rolls {need}", f"exactly {need} dice", source)
+
+
+def attack_burst(active: ActiveMiner) -> int:
+    """The Active Miner's Burst: its Weapon's Burst plus its Burst MOD (never below 0)."""
+    return max(0, (active.weapon.burst if active.weapon else 0) + active.burst_mod)
+
+
+def aro_burst(miner: ReactiveMiner) -> int:
+    """Dice a Reactive Miner rolls: attack AROs have Burst 1 plus any Burst MOD (Orders and AROs); Evade rolls one
+    die; Idle and no ARO roll none."""
+    if miner.skill in ("ranged_attack", "close_combat_attack"):
+        return max(0, 1 + miner.burst_mod)
+    return 1 if miner.skill == "evade" else 0
+
+
+def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
+    """Checks pydantic cannot express; raises :class:`ScenarioError` naming the field and what is allowed."""
+    names = [sc.active.name] + [r.name for r in sc.reactive] + ([sc.megabeast.name] if sc.megabeast else [])
+    for i, n in enumerate(names):
+        if names.index(n) != i:
+            raise _err("reactive" if sc.megabeast is None or n != sc.megabeast.name else "megabeast.name",
+                       f"the name {n!r} is used twice", "a different name for every Miner and the MegaBeast", source)
+    targets = [r.name for r in sc.reactive] + ([sc.megabeast.name] if sc.megabeast else [])
+    a = sc.active
+    attacking = a.skill in ("ranged_attack", "close_combat_attack")
+    _check_mods(a.mods, "active.mods", source)
+    if attacking:
+        if a.weapon is None:
+            raise _err("active.weapon", f"a {a.skill.replace('_', ' ')} needs a Weapon",
+                       "a [active.weapon] table with damage, burst, ammunition", source)
+        if not a.attacks:
+            raise _err("active.attacks", "an attack needs at least one target",
+                       "one [[active.attacks]] table per target", source)
+        total = attack_burst(a)
+        seen: list[str] = []
+        for i, at in enumerate(a.attacks):
+            f = f"active.attacks[{i}]"
+            if at.target not in targets:
+                raise _err(f"{f}.target", f"unknown target {at.target!r}", targets or "a Reactive Miner's name", source)
+            if at.target in seen:
+                raise _err(f"{f}.target", f"{at.target!r} is targeted twice", "each target once", source)
+            seen.append(at.target)
+            _check_mods(at.mods, f"{f}.mods", source)
+            if at.burst is None:
+                if len(a.attacks) > 1:
+                    raise _err(f"{f}.burst", "with several targets each one needs its share of the Burst",
+                               f"whole numbers summing to {total}", source)
+                at.burst = total
+        split = sum(at.burst or 0 for at in a.attacks)
+        if split != total:
+            shares = " + ".join(str(at.burst) for at in a.attacks)
+            raise _err("active.attacks", f"the Burst split {shares} = {split} does not match the Burst {total} "
+                       f"(Weapon {a.weapon.burst}{a.burst_mod:+d} MOD)" if a.burst_mod else
+                       f"the Burst split {shares} = {split} does not match the Weapon's Burst {total}",
+                       f"shares summing to {total}", source)
+        for i, at in enumerate(a.attacks):
+            if at.out_of_range and a.skill == "ranged_attack":
+                continue
+            _check_dice(at.dice, at.burst or 0, f"active.attacks[{i}].dice", f"the share aimed at {at.target!r}",
+                        source)
+        if a.dice is not None:
+            raise _err("active.dice", "attack dice are given per target",
+                       "active.attacks[i].dice (active.dice is only for Evade)", source)
+    else:
+        if a.attacks:
+            raise _err("active.attacks", f"{a.skill!r} attacks nobody", "no [[active.attacks]] unless the skill is "
+                       "'ranged_attack' or 'close_combat_attack'", source)
+        _check_dice(a.dice, 1 if a.skill == "evade" else 0, "active.dice", f"{a.skill.title()}", source)
+    _check_dice(a.save_dice, len(a.save_dice or []), "active.save_dice", "", source)
+    for i, r in enumerate(sc.reactive):
+        f = f"reactive[{i}]"
+        _check_mods(r.mods, f"{f}.mods", source)
+        if r.skill in ("ranged_attack", "close_combat_attack") and r.weapon is None:
+            raise _err(f"{f}.weapon", f"a {r.skill.replace('_', ' ')} ARO needs a Weapon",
+                       "a weapon table with damage and ammunition", source)
+        if not (r.out_of_range and r.skill == "ranged_attack"):
+            _check_dice(r.dice, aro_burst(r), f"{f}.dice", f"its {r.skill} ARO", source)
+        _check_dice(r.save_dice, len(r.save_dice or []), f"{f}.save_dice", "", source)
+    if sc.megabeast:
+        for i, p in enumerate(sc.megabeast.fury_tokens):
+            if not 1 <= p <= sc.megabeast.wounds:
+                raise _err(f"megabeast.fury_tokens[{i}]", f"position {p} is not on the Wounds Bar",
+                           f"1 to {sc.megabeast.wounds}", source)
+    known = {o.key: o for o in ALL_OPTIONS}
+    for k, v in sc.rulings.items():
+        if k not in known:
+            raise _err(f"rulings.{k}", "unknown ruling option", sorted(known), source)
+        if v not in known[k].readings:
+            raise _err(f"rulings.{k}", f"unknown reading {v!r}", list(known[k].readings), source)
+    return sc
+
+
+def parse_scenario(data: Mapping[str, Any], source: str | None = None) -> Scenario:
+    """Validate a scenario document (a dict, e.g. parsed TOML).
+
+    Returns:
+        the validated :class:`Scenario` (single-target attacks get their ``burst`` filled in).
+    Raises:
+        ScenarioError: naming the field path (``active.attacks[1].burst``), the problem and the allowed values.
+    """
+    return check_scenario(validate(Scenario, data, source), source)

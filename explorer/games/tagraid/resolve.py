@@ -1,0 +1,947 @@
+"""Step-by-step resolution of a TAG Raid roll exchange (Order Expenditure Sequence, step 5: Resolution).
+
+:func:`resolve` turns a validated :class:`~explorer.games.tagraid.model.Scenario` into a
+:class:`~explorer.trace.Trace` whose steps are grouped in sections (Declarations, Success Values, Rolls, Face to Face
+Rolls, Saving Rolls, Wounds and Neomaterials, Effects). Every step cites its rulebook section, carries JSON facts and
+marks the dice it talks about (``"A.1"`` is the Active Miner's first die, ``"B.2"`` the first Reactive Miner's second
+die, ``"C.s1"`` the second Reactive Miner's first Saving Roll, ``"MB"`` the MegaBeast's Threat Level).
+
+The dice arithmetic is the shared primitives of :mod:`explorer.games.tagraid.rolls` (``success_value``,
+``classify_die``, ``compare``, ``saving_rolls``, ``attack_damage``), so this resolver and the exact odds engine cannot
+disagree about a rule.
+
+Who faces whom (Rolls › Face to Face Rolls: both Miners must affect each other directly, otherwise Normal Rolls):
+
+* the Active Miner's share of Burst aimed at a Reactive Miner who attacks it back or Evades: one Face to Face Roll
+  per target (a split Burst gives several independent Face to Face Rolls);
+* aimed at a Reactive Miner who does not oppose it (Idle, no ARO): Normal Rolls;
+* a Reactive Miner attacking an Active Miner that attacks somebody else or is Idle: Normal Rolls; if the Active Miner
+  Evades, its single Evade Roll opposes every attack individually;
+* the MegaBeast never rolls: its Threat Level is its result in every Face to Face Roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from explorer.dice import Roller, SeededRoller
+from explorer.errors import ScenarioError
+from explorer.options import Rulings
+from explorer.trace import Trace
+
+from . import sections as S
+from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst
+from .options import rulings as make_rulings
+from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
+                    round_up_half, saving_rolls, success_value)
+
+__all__ = ["resolve", "Pool"]
+
+ATTACKS = ("ranged_attack", "close_combat_attack")
+SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
+               "idle": "Idle", "none": "no ARO"}
+SKILL_REFS = {"ranged_attack": S.RANGED_ATTACK, "close_combat_attack": S.CLOSE_COMBAT_ATTACK, "evade": S.EVADE,
+              "idle": S.IDLE, "none": S.ORDERS_AND_AROS}
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# dice
+
+
+class _Dice:
+    """Hands out dice: from an explicit roller for everything, else the scenario's fixed dice where given and a
+    :class:`SeededRoller` (the scenario's ``seed``) for the rest."""
+
+    def __init__(self, roller: Roller | None, seed: int | None):
+        self.roller = roller
+        self.seed = seed
+        self.seeded = SeededRoller(seed)
+        self.cursor: dict[str, int] = {}
+
+    def take(self, script: Sequence[int] | None, n: int, field: str, label: str) -> tuple[list[int], str]:
+        """``n`` faces for ``field`` (a scenario field path) and where they came from (``given``/``seed``/``roller``)."""
+        if n <= 0:
+            return [], "none"
+        if self.roller is not None:
+            return [self.roller.roll(20, f"{label} {i + 1}") for i in range(n)], "roller"
+        if script is not None:
+            start = self.cursor.get(field, 0)
+            if start + n > len(script):
+                raise ScenarioError(field, f"{start + n} dice are needed ({label}) but only {len(script)} are given",
+                                    f"at least {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
+                                    f"them", None)
+            self.cursor[field] = start + n
+            return list(script[start:start + n]), "given"
+        return [self.seeded.roll(20, f"{label} {i + 1}") for i in range(n)], "seed"
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# pools
+
+
+@dataclass
+class Pool:
+    """Dice rolled for one purpose.
+
+    Attributes:
+        owner: the Miner's name (or the MegaBeast's).
+        purpose: ``"attack"``, ``"evade"`` or ``"threat"`` (the MegaBeast's Threat Level).
+        target: whom the attack is aimed at (``None`` for Evade / Threat Level).
+        ids: die ids (``"A.1"``...).
+        dice: the classified dice.
+        sv: the Success Value (``None`` for the MegaBeast).
+        source: ``"given"``, ``"seed"``, ``"roller"`` or ``"threat level"``.
+    """
+
+    owner: str
+    purpose: str
+    target: str | None
+    ids: list[str]
+    dice: list[DieResult]
+    sv: SuccessValue | None
+    source: str = "given"
+
+    def describe(self, idx: Sequence[int] | None = None) -> str:
+        idx = range(len(self.dice)) if idx is None else idx
+        return ", ".join(f"{self.dice[i].face} ({self.ids[i]})" for i in idx) or "nothing"
+
+    def facts(self) -> list[dict[str, Any]]:
+        return [{"id": i, "face": d.face, "effective": d.effective, "kind": d.kind} for i, d in zip(self.ids, self.dice)]
+
+
+@dataclass
+class _Impact:
+    """Uncancelled successes of one attacker on one target, waiting for Saving Rolls."""
+
+    attacker: str
+    target: str
+    hits: int
+    crits: int
+    damage: int
+    ammunition: str
+    ranged: bool
+    traits: tuple[str, ...] = ()
+    damage_mods: dict[str, int] = field(default_factory=dict)
+    weapon: str = "Weapon"
+    from_megabeast: bool = False
+
+
+def _letter(i: int) -> str:
+    return chr(ord("B") + i) if i < 24 else f"R{i + 1}"
+
+
+def _named_sum(mods: Mapping[str, int]) -> str:
+    return " ".join(f"{v:+d} {k}" for k, v in mods.items())
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# the resolver
+
+
+class _Resolver:
+    def __init__(self, sc: Scenario, roller: Roller | None, rulings: Rulings):
+        self.sc, self.r = sc, rulings
+        self.dice = _Dice(roller, sc.seed)
+        self.t = Trace(sc.title)
+        self.active = sc.active
+        self.letters = {sc.active.name: "A", **{m.name: _letter(i) for i, m in enumerate(sc.reactive)}}
+        if sc.megabeast:
+            self.letters[sc.megabeast.name] = "MB"
+        self.pairs: list[dict[str, Any]] = []
+        self.impacts: list[_Impact] = []
+        self.evade_results: dict[str, list[bool]] = {}
+        self.evade_moves: list[str] = []
+        self.aro: dict[str, str] = {}
+        self.megabeast_prevails = False
+        self.outcome: dict[str, Any] = {}
+
+    # -- declarations ------------------------------------------------------------------------------------------------
+
+    def _attacked(self, name: str) -> bool:
+        a = self.active
+        return a.skill in ATTACKS and any(at.target == name and (at.burst or 0) > 0 for at in a.attacks)
+
+    def declarations(self) -> None:
+        a, sec = self.active, "Declarations"
+        if a.skill == "ranged_attack" and a.enemy_tags_in_contact > 0:
+            self.t.add(f"{a.name} (Active) declared a Ranged Attack in Silhouette Contact with an enemy Miner: it "
+                       f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
+                       "A Ranged Attack requires not being in Silhouette Contact with an enemy Miner; a Skill that "
+                       "fails its Requirements at Resolution counts as Idle.", section=sec, marks=("A",),
+                       miner=a.name, declared=a.skill, skill="idle")
+            a = self.active = a.model_copy(update={"skill": "idle", "attacks": []})
+        if a.skill in ATTACKS:
+            split = ", ".join(f"{at.burst} at {at.target}" for at in a.attacks)
+            self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]} with {a.weapon.name}: Burst "
+                       f"{attack_burst(a)} ({split})", SKILL_REFS[a.skill],
+                       "The Active Miner's Weapon rolls its full Burst; with several targets the split is declared "
+                       "with the Attack.", section=sec, marks=("A",), miner=a.name, skill=a.skill,
+                       burst=attack_burst(a), split={at.target: at.burst for at in a.attacks})
+        else:
+            self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]}", SKILL_REFS[a.skill],
+                       "Evade is always allowed to the Active Miner; Idle performs no action." if a.skill == "evade"
+                       else "Idle only activates the Miner, which may generate AROs.",
+                       section=sec, marks=("A",), miner=a.name, skill=a.skill)
+        for m in self.sc.reactive:
+            self.aro[m.name] = self._check_aro(m, sec)
+        mb = self.sc.megabeast
+        if mb:
+            if mb.aro:
+                what = mb.behavior_attack.name if mb.behavior_attack else "its Behavior ARO"
+                self.t.add(f"{mb.name} declares its Behavior ARO ({what}) against {a.name}; its Threat Level on that "
+                           f"side is {mb.threat_level}", S.MEGABEAST_AROS,
+                           "The MegaBeast does not roll: the Threat Level of the Hexagon side where the ARO occurs is "
+                           "its result.", section=sec, marks=("MB",), threat_level=mb.threat_level)
+            else:
+                self.t.add(f"{mb.name} declares no ARO", S.MEGABEAST_AROS,
+                           "Without LoF to the Active TAG the MegaBeast gains no ARO (if attacked it only reorients "
+                           "during the Conclusion).", section=sec, marks=("MB",))
+
+    def _check_aro(self, m: ReactiveMiner, sec: str) -> str:
+        attacked = self._attacked(m.name)
+        letter = self.letters[m.name]
+        if m.skill == "none":
+            self.t.add(f"{m.name} declares no ARO", S.ORDERS_AND_AROS, section=sec, marks=(letter,), miner=m.name,
+                       skill="none")
+            return "none"
+        if not (m.lof_to_active or attacked or m.same_hexagon):
+            self.t.add(f"{m.name} has no right to an ARO: no LoF to {self.active.name}, not attacked, not in its "
+                       f"Hexagon", S.ORDERS_AND_AROS,
+                       "A Reactive Miner may only declare an ARO with LoF to the Active Miner, when it is the target "
+                       "of an Attack, or (Evade only) when the Active Miner is in its Hexagon.",
+                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="none")
+            return "none"
+        reason = None
+        if not m.lof_to_active and not attacked and m.skill != "evade":
+            reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
+        elif m.skill == "ranged_attack" and not m.lof_to_active:
+            reason = "a Ranged Attack requires LoF to its target"
+        elif m.skill == "ranged_attack" and m.enemy_tags_in_contact > 0:
+            reason = "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
+        elif m.skill == "evade" and not (attacked or m.same_hexagon):
+            reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
+        if reason:
+            self.t.add(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
+                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements; here {reason}.",
+                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle")
+            return "idle"
+        burst = aro_burst(m)
+        if m.skill in ATTACKS:
+            detail = ("An ARO has Burst 1" + (f"; a Burst MOD of {m.burst_mod:+d} makes it {burst}." if m.burst_mod
+                                                  else "."))
+            title = (f"{m.name} declares a {SKILL_NAMES[m.skill]} ARO with {m.weapon.name} at {self.active.name}: "
+                     f"Burst {burst}")
+        elif m.skill == "evade":
+            detail = "Evade is a single Roll whatever the Burst of the attacks it opposes."
+            title = f"{m.name} declares an Evade ARO"
+        else:
+            detail, title = "Idle performs no action.", f"{m.name} declares an Idle ARO"
+        self.t.add(title, S.ORDERS_AND_AROS, detail, section=sec, marks=(letter,), miner=m.name, skill=m.skill,
+                   burst=burst, attacked=attacked)
+        return m.skill
+
+    # -- success values ----------------------------------------------------------------------------------------------
+
+    def _attack_mods(self, attacker, skill: str, base: Mapping[str, int], target_miner) -> dict[str, int]:
+        mods = dict(attacker.mods)
+        for k, v in base.items():
+            mods[k if k not in mods else f"{k} (this target)"] = v
+        if skill == "ranged_attack" and target_miner is not None:
+            if target_miner.partial_cover:
+                mods["Partial Cover"] = -3
+            if "Ranged Attack -3" in target_miner.traits:
+                mods["Ranged Attack -3 trait"] = -3
+        if skill == "close_combat_attack" and attacker.enemy_tags_in_contact > 1:
+            mods["Contact with several enemy TAGs"] = -3
+        return mods
+
+    def _evade_mods(self, m, conditions: list[str]) -> dict[str, int]:
+        mods = dict(m.mods)
+        if conditions:
+            mods["Evade MOD"] = -3
+        return mods
+
+    def _sv_step(self, who: str, what: str, sv: SuccessValue, ref, letter: str, extra: str = "") -> None:
+        parts = f"{sv.attribute} {_named_sum(sv.mods)}".strip()
+        capped = f" (total MOD capped at {sv.mod_total:+d})" if sv.capped else ""
+        self.t.add(f"{who} {what}: SV {sv.value} = {parts}{capped}", ref,
+                   ("Success Value = Attribute with every MOD applied. " + extra).strip(),
+                   section="Success Values", marks=(letter,), miner=who, sv=sv.value, attribute=sv.attribute,
+                   mods=dict(sv.mods), mod_total=sv.mod_total)
+
+    # -- rolls -------------------------------------------------------------------------------------------------------
+
+    def _roll(self, owner: str, purpose: str, target: str | None, sv: SuccessValue, n: int, script, field: str,
+              first_index: int) -> Pool:
+        letter = self.letters[owner]
+        faces, source = self.dice.take(script, n, field, f"{owner} {purpose}")
+        ids = [f"{letter}.{first_index + i}" for i in range(len(faces))]
+        dice = [classify_die(f, sv.value, self.r) for f in faces]
+        if sv.value > 20:
+            self.r.reading("sv_above_20")
+        return Pool(owner, purpose, target, ids, dice, sv, source)
+
+    def _roll_step(self, p: Pool) -> None:
+        if not p.dice:
+            return
+        kinds = [d.kind for d in p.dice]
+        summary = ", ".join(f"{k} {kinds.count(k)}" for k in ("critical", "success", "failure") if kinds.count(k))
+        aim = f" at {p.target}" if p.target else ""
+        detail = ("A die equal to or below the SV succeeds; equal to the SV it is a Critical.")
+        if p.sv and p.sv.value > 20:
+            reading = self.r.reading("sv_above_20")
+            detail += (f" The SV is above 20; reading '{reading}': " +
+                       ("no die can equal it, so every die succeeds and none is a Critical." if reading == "literal"
+                        else "the excess is added to every die and 20 or more is a Critical."))
+        src = {"given": "given", "seed": f"rolled (seed {self.dice.seed})", "roller": "rolled"}[p.source]
+        self.t.add(f"{p.owner} rolls {p.describe()} for {SKILL_NAMES.get(p.purpose, p.purpose) if p.purpose != 'attack' else 'the attack'}"
+                   f"{aim} against SV {p.sv.value}: {summary}", S.SUCCESSFUL_ROLL if not any(
+                       d.critical for d in p.dice) else S.CRITICALS, detail, section="Rolls", marks=tuple(p.ids),
+                   miner=p.owner, target=p.target, sv=p.sv.value, dice=p.facts(), source=src)
+
+    # -- face to face ------------------------------------------------------------------------------------------------
+
+    def _f2f_steps(self, a: Pool, b: Pool, cmp: Comparison, sec: str, ref) -> None:
+        """One step per die that cancels something, then the result."""
+        for side, other, by in ((a, b, cmp.b_cancelled_by), (b, a, cmp.a_cancelled_by)):
+            # dice of `side` that cancel dice of `other`
+            for j in range(len(side.dice)):
+                victims = [i for i, c in enumerate(by) if j in c]
+                if not victims:
+                    continue
+                d = side.dice[j]
+                ties = [i for i in victims if other.dice[i].key == d.key]
+                why = ("Criticals cancel each other" if d.critical and ties else
+                       "a Critical cancels every non-critical success" if d.critical else
+                       "equal results cancel each other" if ties and len(ties) == len(victims) else
+                       "a success cancels enemy successes with a lower result, even if it is itself cancelled")
+                self.t.add(f"{side.owner}'s {d.face} ({side.ids[j]}) cancels {other.owner}'s "
+                           f"{other.describe(victims)}", S.CRITICALS if d.critical else ref,
+                           why[0].upper() + why[1:] + ".", section=sec,
+                           marks=(side.ids[j], *[other.ids[i] for i in victims]),
+                           canceller=side.ids[j], cancelled=[other.ids[i] for i in victims])
+        fails = [(p, i) for p in (a, b) for i, d in enumerate(p.dice) if not d.success]
+        if fails:
+            self.t.add("Failures are discarded: " + "; ".join(f"{p.owner}'s {p.dice[i].face} ({p.ids[i]})"
+                                                              for p, i in fails), S.FACE_TO_FACE,
+                       section=sec, marks=tuple(p.ids[i] for p, i in fails), failed=[p.ids[i] for p, i in fails])
+
+    def _result_step(self, a: Pool, b: Pool, cmp: Comparison, sec: str, a_keeps: list[int],
+                     b_keeps: list[int]) -> str:
+        if a_keeps or b_keeps:
+            w, keeps = (a, a_keeps) if a_keeps else (b, b_keeps)
+            self.t.add(f"{w.owner} wins the Face to Face Roll with {w.describe(keeps)} uncancelled", S.FACE_TO_FACE,
+                       section=sec, marks=tuple(w.ids[i] for i in keeps), winner=w.owner,
+                       kept=[w.ids[i] for i in keeps])
+            return "win"
+        any_success = any(d.success for d in a.dice) and any(d.success for d in b.dice)
+        if any_success:
+            crit = any(d.critical for d in a.dice) and any(d.critical for d in b.dice)
+            self.t.add("Tie: no success survives, no effects are applied" + (" (Criticals on both sides)" if crit
+                                                                           else ""), S.BREAKING_TIES,
+                       "A tie (Criticals or not) cancels both rolls; the Order is still spent.", section=sec,
+                       marks=tuple(a.ids + b.ids), winner=None, result="tie")
+            return "tie"
+        self.t.add("No side keeps a success: nobody wins", S.FACE_TO_FACE, section=sec,
+                   marks=tuple(a.ids + b.ids), winner=None, result="no success")
+        return "none"
+
+    def face_to_face(self, a: Pool, b: Pool, *, a_cancel_pool: Pool | None = None) -> tuple[list[int], list[int], str]:
+        """Compare two pools; returns indices of a's and b's uncancelled dice and the result kind.
+
+        ``a_cancel_pool`` (Evade vs a split attack, reading ``all_dice``): the dice that may cancel b's successes, when
+        larger than the dice that may hit b.
+        """
+        sec = "Face to Face Rolls"
+        ref = S.FACE_TO_FACE_EVADE if "evade" in (a.purpose, b.purpose) else S.FACE_TO_FACE
+        cmp = compare(a.dice, b.dice)
+        a_keeps = [i for i, s in enumerate(cmp.a_survives) if s]
+        if a_cancel_pool is not None:
+            wide = compare(a_cancel_pool.dice, b.dice)
+            b_keeps = [i for i, s in enumerate(wide.b_survives) if s]
+            self._f2f_steps(a_cancel_pool, b, wide, sec, ref)
+        else:
+            b_keeps = [i for i, s in enumerate(cmp.b_survives) if s]
+            self._f2f_steps(a, b, cmp, sec, ref)
+        if a_keeps and b_keeps:  # only possible with the all_dice reading (never from one compare())
+            raise AssertionError("both sides keep dice")
+        kind = self._result_step(a, b, cmp, sec, a_keeps, b_keeps)
+        return a_keeps, b_keeps, kind
+
+    # -- main --------------------------------------------------------------------------------------------------------
+
+    def run(self) -> Trace:
+        self.declarations()
+        sc, a, r = self.sc, self.active, self.r
+        reactive = {m.name: m for m in sc.reactive}
+        mb = sc.megabeast
+        # who attacks the Active Miner
+        attackers_of_active = [m for m in sc.reactive if self.aro[m.name] in ATTACKS]
+        mb_attacks = bool(mb and mb.aro)
+
+        # ---------------------------------------------------------------- success values and rolls
+        pools_active: dict[str, Pool] = {}
+        evade_pool: Pool | None = None
+        n = 1
+        if a.skill in ATTACKS:
+            for i, at in enumerate(a.attacks):
+                tgt = reactive.get(at.target)
+                mods = self._attack_mods(a, a.skill, at.mods, tgt)
+                sv = success_value(a.attribute, mods, r)
+                self._sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
+                              S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
+                              self._mod_notes(mods))
+                oor = at.out_of_range and a.skill == "ranged_attack"
+                if oor:
+                    self._out_of_range(a.name, at.target, "A")
+                pools_active[at.target] = self._roll(a.name, "attack", at.target, sv, 0 if oor else at.burst or 0,
+                                                     at.dice, f"active.attacks[{i}].dice", n)
+                n += at.burst or 0
+        elif a.skill == "evade":
+            conds = []
+            if (attackers_of_active or mb_attacks) and not a.lof_to_attackers:
+                conds.append("it is attacked without LoF to its attacker")
+            if a.enemy_tags_in_contact > 1:
+                conds.append("it is in Silhouette Contact with more than one enemy TAG")
+            sv = success_value(a.attribute, self._evade_mods(a, conds), r)
+            self._sv_step(a.name, "Evade", sv, S.EVADE, "A", self._evade_note(conds))
+            evade_pool = self._roll(a.name, "evade", None, sv, 1, a.dice, "active.dice", 1)
+        pools_reactive: dict[str, Pool] = {}
+        for i, m in enumerate(sc.reactive):
+            skill = self.aro[m.name]
+            letter = self.letters[m.name]
+            if skill in ATTACKS:
+                mods = self._attack_mods(m, skill, {}, a)
+                sv = success_value(m.attribute, mods, r)
+                self._sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
+                              S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
+                              self._mod_notes(mods))
+                oor = m.out_of_range and skill == "ranged_attack"
+                if oor:
+                    self._out_of_range(m.name, a.name, letter)
+                pools_reactive[m.name] = self._roll(m.name, "attack", a.name, sv, 0 if oor else aro_burst(m),
+                                                    m.dice, f"reactive[{i}].dice", 1)
+            elif skill == "evade":
+                attacked = self._attacked(m.name)
+                conds = []
+                if attacked and not m.lof_to_active:
+                    conds.append("it is attacked without LoF to its attacker")
+                if m.same_hexagon and not m.lof_to_active:
+                    conds.append("the Active Miner is outside its LoF and in its Hexagon")
+                if m.enemy_tags_in_contact > 1:
+                    conds.append("it is in Silhouette Contact with more than one enemy TAG")
+                sv = success_value(m.attribute, self._evade_mods(m, conds), r)
+                self._sv_step(m.name, "Evade", sv, S.EVADE, letter, self._evade_note(conds))
+                pools_reactive[m.name] = self._roll(m.name, "evade", None, sv, 1, m.dice, f"reactive[{i}].dice", 1)
+        mb_pool = None
+        if mb:
+            tl = DieResult(mb.threat_level, mb.threat_level, mb.threat_level, "success")
+            mb_pool = Pool(mb.name, "threat", None, ["MB"], [tl], None, "threat level")
+        for p in [*pools_active.values(), *([evade_pool] if evade_pool else []), *pools_reactive.values()]:
+            self._roll_step(p)
+
+        # ---------------------------------------------------------------- face to face / normal rolls
+        for m in sc.reactive:
+            self._pair_reactive(m, pools_active.get(m.name), evade_pool, pools_reactive.get(m.name), pools_active)
+        if mb:
+            self._pair_megabeast(mb, pools_active.get(mb.name), evade_pool, mb_pool)
+        if evade_pool is not None and a.name not in self.evade_results:
+            ok = evade_pool.dice[0].success
+            self.t.add(f"Normal Evade Roll: {a.name} is not attacked; {evade_pool.describe()} "
+                       f"{'is a Critical success' if evade_pool.dice[0].critical else 'succeeds' if ok else 'fails'}",
+                       S.EVADE, "An Evade that faces no attack is a Normal Roll.", section="Normal Rolls",
+                       marks=tuple(evade_pool.ids), miner=a.name, success=ok)
+            self.evade_results[a.name] = [ok]
+            self.pairs.append({"active": a.name, "kind": "normal_evade", "winner": a.name if ok else None})
+
+        # ---------------------------------------------------------------- saving rolls, wounds, neomaterials
+        self.saving_rolls_and_wounds()
+        self._evade_effects(evade_pool, pools_reactive)
+        self.outcome["evade_moves"] = list(self.evade_moves)
+        if mb and not mb.aro and a.skill in ATTACKS and any(x.target == mb.name and (x.burst or 0) > 0
+                                                            for x in a.attacks):
+            self.t.add(f"Conclusion: {mb.name} declared no ARO but was attacked, so it reorients towards "
+                       f"{a.name}", S.ORDER_EXPENDITURE_SEQUENCE,
+                       "During the Conclusion it turns to have the Active Miner and as many TAGs as possible in its "
+                       "Angle of Vision.", section="Conclusion", marks=("MB", "A"))
+            self.outcome["megabeast"]["reorients"] = True
+        self.t.rulings = dict(self.r.consulted)
+        self.t.outcome = self.outcome
+        return self.t
+
+    def _out_of_range(self, who: str, target: str, letter: str) -> None:
+        self.t.add(f"{target} is Out of Range of {who}'s Weapon: the Ranged Attack fails automatically (no dice)",
+                   S.RANGED_ATTACK, "Only Weapons that say so may fire Out of Range (their MOD is then on the card).",
+                   section="Rolls", marks=(letter,), miner=who, target=target)
+
+    # -- notes -------------------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _mod_notes(mods: Mapping[str, int]) -> str:
+        notes = []
+        if "Partial Cover" in mods:
+            notes.append("The target is in Partial Cover: -3 to the Ranged Attack.")
+        if "Ranged Attack -3 trait" in mods:
+            notes.append("The target is equipped with a Tool with the 'Ranged Attack -3' Trait.")
+        if "Contact with several enemy TAGs" in mods:
+            notes.append("In Silhouette Contact with more than one enemy TAG: -3 to Close Combat.")
+        return " ".join(notes)
+
+    @staticmethod
+    def _evade_note(conds: list[str]) -> str:
+        if not conds:
+            return "No Evade MOD applies."
+        if len(conds) == 1:
+            return f"Evade MOD -3: {conds[0]}."
+        return f"A single Evade MOD of -3 although several situations apply ({'; '.join(conds)})."
+
+    # -- pairs -------------------------------------------------------------------------------------------------------
+
+    def _normal(self, p: Pool, what: str) -> tuple[int, int]:
+        ok = [i for i, d in enumerate(p.dice) if d.success]
+        hits = sum(1 for i in ok if not p.dice[i].critical)
+        crits = len(ok) - hits
+        self.t.add(f"Normal Roll: {p.owner}'s {what} is unopposed; {len(ok)} of {len(p.dice)} succeed"
+                   + (f" ({crits} Critical)" if crits else ""), S.NORMAL_ROLL,
+                   "Skills that do not affect each other directly use Normal Rolls: each die at or below the SV "
+                   "succeeds.", section="Normal Rolls", marks=tuple(p.ids), miner=p.owner, target=p.target,
+                   successes=[p.ids[i] for i in ok], hits=hits, crits=crits)
+        return hits, crits
+
+    def _impact(self, attacker, target: str, hits: int, crits: int, skill: str, damage_mods=None) -> None:
+        if hits + crits == 0:
+            return
+        w: Weapon = attacker.weapon
+        self.impacts.append(_Impact(attacker.name, target, hits, crits, w.damage, w.ammunition,
+                                    skill == "ranged_attack", tuple(w.traits), dict(damage_mods or {}), w.name))
+
+    def _pair_reactive(self, m: ReactiveMiner, ap: Pool | None, evade: Pool | None, rp: Pool | None,
+                       pools_active: dict[str, Pool]) -> None:
+        a, skill = self.active, self.aro[m.name]
+        at = next((x for x in a.attacks if x.target == m.name), None)
+        pair: dict[str, Any] = {"active": a.name, "reactive": m.name}
+        if ap is not None and ap.dice and rp is not None and rp.dice:
+            wide = None
+            if skill == "evade" and len([p for p in pools_active.values() if p.dice]) > 1:
+                if self.r.reading("evade_vs_split_attack") == "all_dice":
+                    dice = [d for p in pools_active.values() for d in p.dice]
+                    ids = [i for p in pools_active.values() for i in p.ids]
+                    wide = Pool(a.name, "attack", None, ids, dice, ap.sv, ap.source)
+                    self.t.add(f"{m.name}'s Evade opposes the whole Attack: all of {a.name}'s dice may cancel it, "
+                               f"only those aimed at {m.name} may hit it", S.FACE_TO_FACE_EVADE,
+                               "Ruling 'evade_vs_split_attack = all_dice'.", section="Face to Face Rolls",
+                               marks=tuple(ids))
+            kind_name = "Evade" if skill == "evade" else SKILL_NAMES[skill]
+            self.t.add(f"Face to Face Roll: {a.name} ({ap.describe()}) against {m.name}'s {kind_name} "
+                       f"({rp.describe()})", S.FACE_TO_FACE_EVADE if skill == "evade" else S.FACE_TO_FACE,
+                       "Both Skills affect each other directly, so the dice are compared.",
+                       section="Face to Face Rolls", marks=tuple(ap.ids + rp.ids))
+            a_keeps, r_keeps, kind = self.face_to_face(ap, rp, a_cancel_pool=wide)
+            winner = a.name if a_keeps else m.name if r_keeps else None
+            pair.update(kind="face_to_face", winner=winner, result=kind)
+            ah = sum(1 for i in a_keeps if not ap.dice[i].critical)
+            self._impact(a, m.name, ah, len(a_keeps) - ah, a.skill, at.damage_mods if at else None)
+            if skill in ATTACKS:
+                rh = sum(1 for i in r_keeps if not rp.dice[i].critical)
+                self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
+            else:
+                self.evade_results.setdefault(m.name, []).append(bool(r_keeps))
+            pair.update(hits={a.name: ah, m.name: sum(1 for i in r_keeps if not rp.dice[i].critical)},
+                        crits={a.name: len(a_keeps) - ah, m.name: sum(1 for i in r_keeps if rp.dice[i].critical)})
+        elif ap is not None and ap.dice:
+            h, c = self._normal(ap, f"attack at {m.name}")
+            self._impact(a, m.name, h, c, a.skill, at.damage_mods if at else None)
+            pair.update(kind="normal_roll", winner=a.name if h + c else None, hits={a.name: h}, crits={a.name: c})
+        elif rp is not None and rp.dice and skill in ATTACKS:
+            if evade is not None and evade.dice:
+                self.t.add(f"Face to Face Roll: {a.name}'s Evade ({evade.describe()}) against {m.name}'s "
+                           f"{SKILL_NAMES[skill]} ({rp.describe()})", S.EVADE,
+                           "A single Evade Roll opposes every enemy attack individually.",
+                           section="Face to Face Rolls", marks=tuple(evade.ids + rp.ids))
+                e_keeps, r_keeps, kind = self.face_to_face(evade, rp)
+                rh = sum(1 for i in r_keeps if not rp.dice[i].critical)
+                self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
+                self.evade_results.setdefault(a.name, []).append(bool(e_keeps))
+                winner = a.name if e_keeps else m.name if r_keeps else None
+                pair.update(kind="face_to_face", winner=winner, result=kind, hits={m.name: rh},
+                            crits={m.name: len(r_keeps) - rh})
+            else:
+                h, c = self._normal(rp, f"{SKILL_NAMES[skill]} ARO at {a.name}")
+                self._impact(m, a.name, h, c, skill, m.damage_mods)
+                pair.update(kind="normal_roll", winner=m.name if h + c else None, hits={m.name: h},
+                            crits={m.name: c})
+        elif rp is not None and rp.dice and skill == "evade":
+            ok = rp.dice[0].success
+            who = (f"no attack die opposes {m.name}" if self._attacked(m.name) else f"{m.name} is not attacked")
+            self.t.add(f"Normal Evade Roll: {who}; {rp.describe()} "
+                       f"{'is a Critical success' if rp.dice[0].critical else 'succeeds' if ok else 'fails'}",
+                       S.EVADE, "Not attacked but in the Active Miner's Hexagon: the Evade is a Normal Roll.",
+                       section="Normal Rolls", marks=tuple(rp.ids), miner=m.name, success=ok)
+            self.evade_results.setdefault(m.name, []).append(ok)
+            pair.update(kind="normal_evade", winner=m.name if ok else None)
+        else:
+            return
+        self.pairs.append(pair)
+
+    def _megabeast_compare(self, p: Pool, mb_pool: Pool, opposed: bool) -> tuple[list[int], bool]:
+        """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed)."""
+        tl = mb_pool.dice[0].effective
+        dice = list(p.dice)
+        low_crits = [i for i, d in enumerate(dice) if d.critical and d.effective <= tl]
+        if low_crits:
+            if self.r.reading("megabeast_critical") == "must_exceed":
+                for i in low_crits:
+                    d = dice[i]
+                    dice[i] = DieResult(d.face, d.sv, d.effective, "success")
+                self.t.add(f"{p.owner}'s Critical {p.describe(low_crits)} does not exceed Threat Level {tl}",
+                           S.MEGABEAST_WOUNDS, "Ruling 'megabeast_critical = must_exceed': against the MegaBeast "
+                           "a success must exceed the Threat Level, a Critical included.",
+                           section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
+            else:
+                self.t.add(f"{p.owner}'s Critical {p.describe(low_crits)} wins although it does not exceed Threat "
+                           f"Level {tl}", S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.",
+                           section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
+        cmp = compare(dice, mb_pool.dice)
+        keeps = [i for i, s in enumerate(cmp.a_survives) if s]
+        lower = [i for i, c in enumerate(cmp.a_cancelled_by) if c]
+        if lower:
+            self.t.add(f"Threat Level {tl} cancels {p.owner}'s {p.describe(lower)}", S.MEGABEAST_THREAT,
+                       "The Threat Level counts as the MegaBeast's roll: successes that do not exceed it do not "
+                       "count.", section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in lower]))
+        if keeps:
+            self.t.add(f"{p.owner}'s {p.describe(keeps)} exceed{'s' if len(keeps) == 1 else ''} Threat Level {tl}",
+                       S.MEGABEAST_THREAT, section="Face to Face Rolls", marks=tuple(p.ids[i] for i in keeps))
+            return keeps, False
+        if not opposed:
+            return [], False
+        equal = any(d.success and d.key == tl for d in dice)
+        if equal and self.r.reading("megabeast_equal") == "tie":
+            self.t.add(f"{p.owner}'s best success equals Threat Level {tl}: a tie, nothing happens", S.BREAKING_TIES,
+                       "Ruling 'megabeast_equal = tie'.", section="Face to Face Rolls", marks=("MB",))
+            return [], False
+        self.t.add(f"{self.sc.megabeast.name} prevails: no success of {p.owner} exceeds Threat Level {tl}",
+                   S.MEGABEAST_THREAT, ("Ruling 'megabeast_equal = megabeast_prevails': an equal result is not "
+                                        "enough. " if equal else "") + "The effect of its Behavior is applied.",
+                   section="Face to Face Rolls", marks=("MB",))
+        return [], True
+
+    def _pair_megabeast(self, mb, ap: Pool | None, evade: Pool | None, mb_pool: Pool) -> None:
+        a = self.active
+        pair: dict[str, Any] = {"active": a.name, "megabeast": mb.name, "threat_level": mb.threat_level}
+        at = next((x for x in a.attacks if x.target == mb.name), None)
+        prevails = False
+        if ap is not None and ap.dice:
+            if mb.aro:
+                self.t.add(f"Face to Face Roll: {a.name} ({ap.describe()}) against {mb.name}'s Threat Level "
+                           f"{mb.threat_level}", S.MEGABEAST_THREAT,
+                           "A wound needs a successful roll above the Threat Level of the side the ARO occurs on.",
+                           section="Face to Face Rolls", marks=(*ap.ids, "MB"))
+                keeps, prevails = self._megabeast_compare(ap, mb_pool, True)
+                pair["kind"] = "face_to_face"
+            else:
+                reading = self.r.reading("megabeast_no_aro")
+                if reading == "threat_level":
+                    self.t.add(f"{mb.name} declared no ARO; {a.name}'s attack ({ap.describe()}) must still exceed "
+                               f"Threat Level {mb.threat_level}", S.MEGABEAST_THREAT,
+                               "Ruling 'megabeast_no_aro = threat_level'. Without an ARO the MegaBeast cannot "
+                               "prevail.", section="Face to Face Rolls", marks=(*ap.ids, "MB"))
+                    keeps, _ = self._megabeast_compare(ap, mb_pool, False)
+                    pair["kind"] = "threat_level"
+                else:
+                    h, c = self._normal(ap, f"attack at {mb.name}")
+                    keeps = [i for i, d in enumerate(ap.dice) if d.success]
+                    self.t.add(f"Ruling 'megabeast_no_aro = normal_roll': every success wounds {mb.name}",
+                               S.NORMAL_ROLL, section="Normal Rolls", marks=tuple(ap.ids[i] for i in keeps))
+                    pair["kind"] = "normal_roll"
+            hits = sum(1 for i in keeps if not ap.dice[i].critical)
+            crits = len(keeps) - hits
+            if keeps:
+                self.impacts.append(_Impact(a.name, mb.name, hits, crits, a.weapon.damage, a.weapon.ammunition,
+                                            a.skill == "ranged_attack", tuple(a.weapon.traits),
+                                            dict(at.damage_mods if at else {}), a.weapon.name))
+            pair.update(winner=a.name if keeps else (mb.name if prevails else None), hits={a.name: hits},
+                        crits={a.name: crits})
+        elif mb.aro and evade is not None and evade.dice:
+            self.t.add(f"Face to Face Roll: {a.name}'s Evade ({evade.describe()}) against {mb.name}'s Threat Level "
+                       f"{mb.threat_level}", S.MEGABEAST_THREAT,
+                       "The Threat Level also sets how hard the MegaBeast's Attacks are to evade.",
+                       section="Face to Face Rolls", marks=(*evade.ids, "MB"))
+            keeps, prevails = self._megabeast_compare(evade, mb_pool, True)
+            self.evade_results.setdefault(a.name, []).append(bool(keeps))
+            pair.update(kind="face_to_face", winner=a.name if keeps else (mb.name if prevails else None))
+        elif mb.aro:
+            prevails = True
+            self.t.add(f"{mb.name}'s Behavior ARO is unopposed: its Threat Level {mb.threat_level} stands as a "
+                       f"success", S.MEGABEAST_AROS, f"{a.name} neither attacks nor evades the MegaBeast, so its result "
+                       "(the Threat Level) is not opposed.", section="Normal Rolls", marks=("MB",))
+            pair.update(kind="unopposed", winner=mb.name)
+        else:
+            return
+        pair["megabeast_prevails"] = prevails
+        self.megabeast_prevails = prevails
+        if prevails and mb.behavior_attack and mb.behavior_attack.hits:
+            ba = mb.behavior_attack
+            self.impacts.append(_Impact(mb.name, a.name, ba.hits, 0, ba.damage, ba.ammunition, ba.ranged,
+                                        tuple(ba.traits), {}, ba.name, from_megabeast=True))
+        elif prevails:
+            self.t.add(f"{mb.name}'s Behavior effect applies to {a.name} (no Behavior Attack with damage given)",
+                       S.MEGABEAST_AROS, section="Face to Face Rolls", marks=("MB",))
+        self.pairs.append(pair)
+
+    def _evade_effects(self, evade: Pool | None, pools_reactive: dict[str, Pool]) -> None:
+        """Evade movement (Common Skills › Evade): a successful Evade Roll lets the Miner move one Segment."""
+        if not self.evade_results:
+            return
+        order = [self.active.name] + [m.name for m in self.sc.reactive]
+        for name in order:
+            res = self.evade_results.get(name)
+            if res is None:
+                continue
+            if len(res) > 1:
+                reading = self.r.reading("evade_movement")
+                ok = all(res) if reading == "wins_all" else any(res)
+                note = (f" Ruling 'evade_movement = {reading}': the single Evade Roll faced {len(res)} attacks and "
+                        f"won {sum(res)}.")
+            else:
+                ok, note = res[0], ""
+            letter = self.letters[name]
+            if ok:
+                self.evade_moves.append(name)
+                self.t.add(f"{name}'s Evade succeeds: it may move one Segment", S.EVADE,
+                           "The move may enter or leave Silhouette Contact and generates no ARO; the Active Miner "
+                           "moves first, then Reactive Miners in Timeline order." + note, section="Effects",
+                           marks=(letter,), miner=name)
+            else:
+                self.t.add(f"{name}'s Evade does not succeed: no Evade movement", S.EVADE, note.strip(),
+                           section="Effects", marks=(letter,), miner=name)
+
+    # -- saving rolls and wounds -------------------------------------------------------------------------------------
+
+    def _miner(self, name: str):
+        if name == self.active.name:
+            return self.active, "active"
+        for i, m in enumerate(self.sc.reactive):
+            if m.name == name:
+                return m, f"reactive[{i}]"
+        return None, "megabeast"
+
+    def saving_rolls_and_wounds(self) -> None:
+        sec = "Saving Rolls"
+        mb = self.sc.megabeast
+        caused: dict[str, list[tuple[str, int, bool]]] = {}  # target -> [(attacker, wounds caused, megabeast?)]
+        saves_made: dict[str, int] = {}
+        failed: dict[str, int] = {}
+        if not self.impacts:
+            self.t.add("No uncancelled success: no Saving Rolls", S.DAMAGE, section=sec)
+        for imp in self.impacts:
+            ammo = Ammunition(imp.ammunition)
+            if mb and imp.target == mb.name:
+                n = saving_rolls(imp.hits, imp.crits, ammo, megabeast=True)
+                ignored = saving_rolls(imp.hits, imp.crits, ammo) - n
+                self.t.add(f"{imp.attacker}'s {imp.hits + imp.crits} uncancelled success(es) with {ammo.value} "
+                           f"ammunition produce {n} Saving Roll(s): {n} Wound(s) to {mb.name}", S.MEGABEAST_WOUNDS,
+                           f"{ammo.value} forces {ammo.saves_per_hit} Saving Roll(s) per impact. MegaBeasts make no "
+                           "Saving Rolls: each one produced is a Wound."
+                           + (f" Immune to Critical hits: the {ignored} extra Saving Roll(s) are ignored."
+                              if ignored else ""),
+                           section=sec, marks=("MB",), attacker=imp.attacker, target=imp.target, hits=imp.hits,
+                           crits=imp.crits, saving_rolls=n, ignored_critical_rolls=ignored)
+                caused.setdefault(imp.target, []).append((imp.attacker, n, False))
+                continue
+            target, path = self._miner(imp.target)
+            n = saving_rolls(imp.hits, imp.crits, ammo)
+            ad: AttackDamage = attack_damage(imp.damage, target.armor, ammo,
+                                             partial_cover=target.partial_cover and imp.ranged,
+                                             armor_zero="Armor = 0" in imp.traits, mods=imp.damage_mods)
+            parts = [f"Damage {ad.weapon_damage}"]
+            if "Armor = 0" in imp.traits:
+                parts.append(f"- Armor 0 ('Armor = 0' Trait; printed {ad.armor})")
+            elif ammo is Ammunition.AP:
+                parts.append(f"- Armor {ad.effective_armor} (AP: half of {ad.armor}, rounded up)")
+            else:
+                parts.append(f"- Armor {ad.armor}")
+            if ad.partial_cover:
+                parts.append("- 3 Partial Cover")
+            for k, v in ad.mods.items():
+                parts.append(f"{v:+d} {k}")
+            cover_note = ""
+            if target.partial_cover and not imp.ranged:
+                cover_note = " Partial Cover does not help against an attack that needs no LoF."
+            elif ad.partial_cover and ammo is Ammunition.AP:
+                cover_note = " AP halves only the Armor, never the Partial Cover MOD."
+            self.t.add(f"{imp.attacker}'s {imp.weapon}: Attack Damage {ad.value} = {' '.join(parts)} against "
+                       f"{imp.target}", S.SAVING_ROLL if not ad.partial_cover else S.PARTIAL_COVER,
+                       "Attack Damage = Weapon Damage - Armor - 3 for Partial Cover +/- other MODs." + cover_note,
+                       section=sec, marks=(self.letters[imp.target],), attacker=imp.attacker, target=imp.target,
+                       attack_damage=ad.value, effective_armor=ad.effective_armor, partial_cover=ad.partial_cover)
+            extra = "" if not imp.crits else f" + {imp.crits} for Critical hit(s)"
+            faces, source = self.dice.take(target.save_dice, n, f"{path}.save_dice", f"{imp.target} Saving Roll")
+            start = saves_made.get(imp.target, 0)
+            letter = self.letters[imp.target]
+            ids = [f"{letter}.s{start + i + 1}" for i in range(n)]
+            fails = [i for i, f in enumerate(faces) if f <= ad.value]
+            saves_made[imp.target] = start + n
+            failed[imp.target] = failed.get(imp.target, 0) + len(fails)
+            self.t.add(f"{imp.target} makes {n} Saving Roll(s) against {imp.attacker}: "
+                       f"{ammo.saves_per_hit} x {imp.hits + imp.crits} impact(s){extra} ({ammo.value})",
+                       S.AMMUNITION, "Each impact forces Saving Rolls by Ammunition (N 1, DA 2, EXP 3, AP 1); each "
+                       "Critical hit adds one.", section=sec, marks=tuple(ids), attacker=imp.attacker,
+                       target=imp.target, hits=imp.hits, crits=imp.crits, saving_rolls=n)
+            if n:
+                src = {"given": "given", "seed": f"rolled (seed {self.dice.seed})", "roller": "rolled"}[source]
+                self.t.add(f"{imp.target} rolls {', '.join(f'{f} ({i})' for f, i in zip(faces, ids))} against "
+                           f"Attack Damage {ad.value}: {len(fails)} failed", S.SAVING_ROLL,
+                           "A Saving Roll at or below the Attack Damage fails and costs one Wounds point.",
+                           section=sec, marks=tuple(ids[i] for i in fails) or tuple(ids),
+                           dice=[{"id": i, "face": f, "failed": f <= ad.value} for f, i in zip(faces, ids)],
+                           source=src, failed=len(fails))
+            caused.setdefault(imp.target, []).append((imp.attacker, len(fails), imp.from_megabeast))
+        self.outcome.update(pairs=self.pairs, saving_rolls=saves_made, failed_saves=failed)
+        self.wounds(caused)
+
+    def wounds(self, caused: dict[str, list[tuple[str, int, bool]]]) -> None:
+        sec = "Wounds and Neomaterials"
+        mb = self.sc.megabeast
+        wounds_lost: dict[str, int] = {}
+        wounds_left: dict[str, int] = {}
+        teseum: dict[str, int] = {}
+        t_bezoar: dict[str, int] = {}
+        dead: list[str] = []
+        loot: dict[str, dict[str, int | bool]] = {}
+        dying: list[tuple[str, bool]] = []
+        order = [m.name for m in self.sc.reactive] + [self.active.name]
+        for name in order:
+            entries = [e for e in caused.get(name, []) if e[1] > 0]
+            miner, _ = self._miner(name)
+            if not entries:
+                continue
+            had = miner.wounds
+            total = sum(e[1] for e in entries)
+            lost = min(total, had)
+            if len(entries) > 1 and total > had:
+                reading = self.r.reading("teseum_several_attackers")
+            else:
+                reading = "timeline"
+            left = had
+            for attacker, n, from_mb in sorted(entries, key=lambda e: e[2]):  # players first, MegaBeast last
+                real = min(n, left)
+                left -= real
+                if from_mb:
+                    self.t.add(f"{attacker} takes {real} Wounds point(s) from {name}" +
+                               (f" ({n - real} below 0 count for nothing)" if n > real else ""), S.DEATH,
+                               "The MegaBeast gains no Neomaterials.", section=sec, marks=(self.letters[name],),
+                               attacker=attacker, target=name, wounds=real)
+                    continue
+                gain = real if reading == "timeline" else min(n, had)
+                teseum[attacker] = teseum.get(attacker, 0) + gain
+                self.t.add(f"{name} loses {real} Wounds point(s) to {attacker}: {attacker}'s player gains {gain} "
+                           f"Teseum Unit(s)" + (f" ({n - real} point(s) below 0 give nothing)" if n > real else ""),
+                           S.NEOMATERIALS, "One Teseum Unit per point taken from an enemy TAG's Wounds; points below "
+                           "0 provide nothing." + (f" Ruling 'teseum_several_attackers = {reading}'."
+                                                   if len(entries) > 1 and total > had else ""),
+                           section=sec, marks=(self.letters[name],), attacker=attacker, target=name, wounds=real,
+                           teseum=gain)
+            wounds_lost[name] = lost
+            wounds_left[name] = had - lost
+            if had - lost == 0:
+                dying.append((name, any(e[2] for e in entries)))
+        if mb and mb.name in caused:
+            n = sum(e[1] for e in caused[mb.name])
+            lost = min(n, mb.wounds)
+            attacker = caused[mb.name][0][0]
+            fury = sorted(p for p in mb.fury_tokens if p <= lost)
+            killed = lost == mb.wounds
+            trophy = mb.hunting_trophy if killed else 0
+            t_bezoar[attacker] = lost + trophy
+            wounds_lost[mb.name] = lost
+            wounds_left[mb.name] = mb.wounds - lost
+            self.t.add(f"{mb.name} loses {lost} Wound(s): {attacker}'s player gains {lost} T-Bezoar Unit(s)"
+                       + (f" ({n - lost} below 0 give nothing)" if n > lost else ""), S.MEGABEAST_WOUNDS,
+                       "One T-Bezoar Unit per Wound caused to the MegaBeast"
+                       + ("; Fury Level Tokens count as Wounds and become active when removed." if fury else "."),
+                       section=sec, marks=("MB",), wounds=lost, t_bezoar=lost, fury_tokens_removed=fury)
+            if fury:
+                self.t.add(f"{len(fury)} Fury Level Token(s) removed: their Fury effects become active",
+                           S.MEGABEAST_RAGE, section=sec, marks=("MB",), positions=fury)
+            if killed:
+                dead.append(mb.name)
+                self.t.add(f"{mb.name} suffers its last Wound and dies: +{trophy} T-Bezoar from the Hunting Trophy "
+                           f"(total {lost + trophy})", S.MEGABEAST_WOUNDS,
+                           "The player who inflicts the last Wound takes the Hunting Trophy.", section=sec,
+                           marks=("MB",), hunting_trophy=trophy, total=lost + trophy)
+            self.outcome["megabeast"] = {"wounds": lost, "wounds_left": mb.wounds - lost, "killed": killed,
+                                         "fury_tokens_removed": fury, "t_bezoar": lost + trophy,
+                                         "prevailed": self.megabeast_prevails}
+        elif mb:
+            self.outcome["megabeast"] = {"wounds": 0, "wounds_left": mb.wounds, "killed": False,
+                                         "fury_tokens_removed": [], "t_bezoar": 0, "prevailed": self.megabeast_prevails}
+        # Neomaterials are collected first, then each Miner that died applies the steps of Death (Death, MinerBot)
+        for name, mb_involved in dying:
+            miner, _ = self._miner(name)
+            dead.append(name)
+            gained = teseum.get(name, 0) + t_bezoar.get(name, 0)
+            sz = miner.neomaterials.scoring_zone + gained
+            kept = round_up_half(sz)
+            rest = sz - kept
+            loot[name] = {"scoring_zone_before": sz, "kept": kept, "to_loot_zone": 0 if mb_involved else rest,
+                          "to_reserve": rest if mb_involved else 0, "warehouse": miner.neomaterials.warehouse,
+                          "megabeast_involved": mb_involved, "gained_this_order": gained}
+            self.t.add(f"{name} reaches 0 Wounds and dies", S.DEATH,
+                       "It is removed, its Wounds and State Tokens are cleared and it Respawns at an Access Point "
+                       "(a d20 roll).", section=sec, marks=(self.letters[name],), miner=name)
+            where = ("the reserve (the MegaBeast was involved: the loot is lost; Tool cards are discarded)"
+                     if mb_involved else f"{name}'s Loot Zone with its Tool cards")
+            plus = f" (including the {gained} gained in this Order, collected before Death)" if gained else ""
+            self.t.add(f"{name}'s player keeps {kept} of {sz} Neomaterial Units in the Scoring Zone{plus}; {rest} go "
+                       f"to {where}; the {miner.neomaterials.warehouse} in the Warehouse are not lost",
+                       S.DEATH_OF_A_TAG, "On a TAG's death its player keeps half of its Scoring Zone units, "
+                       "rounded up; Warehouse units are never placed as Loot.", section=sec,
+                       marks=(self.letters[name],), **loot[name])
+            self.t.add(f"{name} Respawns", S.RESPAWN, "A d20 picks the Access Point; in its Active Turn it may "
+                       "still use its remaining Orders.", section=sec, marks=(self.letters[name],))
+        if not wounds_lost:
+            self.t.add("No Wounds are lost", S.SAVING_ROLL, section=sec)
+        for m in [self.active, *self.sc.reactive]:
+            wounds_lost.setdefault(m.name, 0)
+            wounds_left.setdefault(m.name, m.wounds)
+        self.outcome.update(wounds=wounds_lost, wounds_left=wounds_left, dead=dead, teseum=teseum,
+                            t_bezoar=t_bezoar, loot=loot, evade_moves=list(self.evade_moves))
+
+
+def _rulings_for(sc: Scenario, rulings: Rulings | Mapping[str, str] | None) -> Rulings:
+    if isinstance(rulings, Rulings):
+        return Rulings(rulings.options.values(), rulings.as_dict())
+    chosen = dict(sc.rulings)
+    chosen.update(rulings or {})
+    return make_rulings(chosen)
+
+
+def resolve(scenario: Scenario, roller: Roller | None = None,
+            rulings: Rulings | Mapping[str, str] | None = None) -> Trace:
+    """Resolve one Order's roll exchange into an explained :class:`~explorer.trace.Trace`.
+
+    Args:
+        scenario: a validated :class:`~explorer.games.tagraid.model.Scenario` (see
+            :func:`~explorer.games.tagraid.scenarios.load_scenario`).
+        roller: where every die comes from, in resolution order (Active attack dice target by target, the Active
+            Evade die, each Reactive Miner's dice in Timeline order, then Saving Rolls). ``None``: the scenario's
+            fixed dice where given, and a :class:`~explorer.dice.SeededRoller` of ``scenario.seed`` for the others.
+        rulings: a :class:`~explorer.options.Rulings` (used as is) or ``{option key: reading}`` overriding the
+            scenario's ``[rulings]`` table.
+
+    Returns:
+        the Trace; ``trace.rulings`` lists every ruling option consulted, ``trace.outcome`` holds ``pairs`` (one per
+        opposed or unopposed roll: kind, winner, hits, crits), ``saving_rolls`` and ``failed_saves`` per Miner,
+        ``wounds``, ``wounds_left``, ``dead``, ``teseum`` / ``t_bezoar`` gained per Miner's player, ``loot`` per dead
+        TAG, ``evade_moves`` and ``megabeast``.
+
+    Raises:
+        ScenarioError: unknown ruling option or reading; fewer fixed Saving Roll dice than needed.
+        DiceScriptExhausted: an explicit ScriptedRoller ran out.
+
+    Sections: Order Expenditure Sequence (Resolution); Rolls; Damage; Death; Common Skills; Ammunition; Traits;
+    Tool Containers and Loot; MegaBeast.
+    """
+    return _Resolver(scenario, roller, _rulings_for(scenario, rulings)).run()

@@ -1,0 +1,152 @@
+"""Every handed TAG Raid ruling case (shared/cases/rulings-tagraid.jsonl) resolved from its built-in scenario.
+
+Ambiguous cases are tested under both readings (the default is the recommended one).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from explorer.games.tagraid.options import rulings as default_rulings
+from explorer.games.tagraid.resolve import resolve
+from explorer.games.tagraid.scenarios import list_scenarios, load_scenario
+
+CASES_FILE = Path("/work/shared/cases/rulings-tagraid.jsonl")
+
+
+def _cases():
+    if not CASES_FILE.exists():
+        return {}
+    return {c["id"]: c for c in (json.loads(line) for line in CASES_FILE.read_text().splitlines() if line.strip())}
+
+
+def run(case_id, **rulings):
+    return resolve(load_scenario(case_id.lower()), rulings=rulings or None)
+
+
+def dice(t):
+    return {d["id"]: d for s in t.steps if s.section == "Rolls" for d in s.facts["dice"]}
+
+
+def cancels(t):
+    return {s.facts["canceller"]: s.facts["cancelled"] for s in t.steps if "canceller" in s.facts}
+
+
+def test_every_handed_case_has_a_scenario_and_a_test():
+    cases = _cases()
+    if not cases:
+        pytest.skip("handed cases file not available")
+    names = {s["name"] for s in list_scenarios()}
+    tested = {n[len("test_"):].split("_")[0].upper().replace("TR", "TR-") for n in globals() if n.startswith("test_tr")}
+    for cid in cases:
+        assert cid.lower() in names, cid
+        assert cid in tested, cid
+
+
+def test_tr01():
+    t = run("TR-01")
+    d = dice(t)
+    assert d["A.3"]["kind"] == "failure" and len([k for k in d if k.startswith("B.")]) == 2  # Burst MOD: 2 dice
+    c = cancels(t)
+    assert c["B.2"] == ["A.1", "A.2"] and c["A.1"] == ["B.1"] and c["A.2"] == ["B.1"]
+    assert t.outcome["pairs"][0]["winner"] == "B"
+    assert t.outcome["saving_rolls"] == {"A": 1}
+
+
+def test_tr02():
+    t = run("TR-02")
+    d = dice(t)
+    assert d["A.2"]["kind"] == "critical" and d["A.3"]["kind"] == "failure"
+    c = cancels(t)
+    assert c["A.2"] == ["B.1"] and c["B.1"] == ["A.1"]  # the cancelled 14 still cancels the 4
+    p = t.outcome["pairs"][0]
+    assert p["winner"] == "A" and p["hits"]["A"] == 0 and p["crits"]["A"] == 1
+    assert t.outcome["saving_rolls"] == {"B": 2}
+
+
+def test_tr03():
+    t = run("TR-03")
+    p = t.outcome["pairs"][0]
+    assert p["winner"] is None and p["result"] == "tie"
+    assert t.outcome["saving_rolls"] == {} and t.outcome["wounds"] == {"A": 0, "B": 0}
+
+
+def test_tr05_literal_default():
+    assert default_rulings().as_dict()["sv_above_20"] == "literal"
+    t = run("TR-05")
+    assert [s.facts["sv"] for s in t.steps if s.section == "Success Values"] == [23]
+    assert all(d["kind"] == "success" for d in dice(t).values())
+    assert t.outcome["saving_rolls"] == {"T": 2} and t.rulings["sv_above_20"] == "literal"
+
+
+def test_tr05_excess_to_die():
+    t = run("TR-05", sv_above_20="excess_to_die")
+    assert [d["effective"] for d in dice(t).values()] == [23, 20]
+    assert all(d["kind"] == "critical" for d in dice(t).values())
+    assert t.outcome["saving_rolls"] == {"T": 4}
+
+
+def test_tr07():
+    t = run("TR-07")
+    ad = [s for s in t.steps if "attack_damage" in s.facts][0]
+    assert ad.facts["attack_damage"] == 9 and ad.facts["effective_armor"] == 3 and ad.facts["partial_cover"]
+    assert t.outcome["wounds"]["T"] == 1 and t.outcome["teseum"] == {"A": 1}
+
+
+def test_tr09():
+    t = run("TR-09")
+    assert t.outcome["pairs"][0]["threat_level"] == 5
+    mb = t.outcome["megabeast"]
+    assert mb["wounds"] == 2 and mb["killed"] and mb["t_bezoar"] == 5
+    assert t.outcome["t_bezoar"] == {"Cavecrawler": 5}
+    sv = [s for s in t.steps if s.section == "Saving Rolls"][0]
+    assert sv.facts["saving_rolls"] == 3 and sv.facts["ignored_critical_rolls"] == 1
+
+
+def test_tr10_must_exceed_default():
+    t = run("TR-10")
+    assert t.rulings["megabeast_critical"] == "must_exceed"
+    assert t.outcome["megabeast"]["wounds"] == 0 and t.outcome["megabeast"]["prevailed"]
+    assert t.outcome["saving_rolls"] == {"Cavecrawler": 1}  # its Behavior Attack is applied
+
+
+def test_tr10_critical_wins():
+    t = run("TR-10", megabeast_critical="critical_wins")
+    assert t.outcome["megabeast"]["wounds"] == 3 and not t.outcome["megabeast"]["prevailed"]
+    assert t.outcome["saving_rolls"] == {}  # the MegaBeast's attack is cancelled
+
+
+def test_tr13():
+    t = run("TR-13")
+    assert t.outcome["failed_saves"] == {"T": 3}
+    assert t.outcome["teseum"] == {"A": 1} and t.outcome["wounds"]["T"] == 1 and t.outcome["dead"] == ["T"]
+    loot = t.outcome["loot"]["T"]
+    assert loot["kept"] == 3 and loot["to_loot_zone"] == 2 and loot["warehouse"] == 4 and loot["to_reserve"] == 0
+    assert any("Respawns" in s.title for s in t.steps)
+
+
+def test_tr17():
+    t = run("TR-17")
+    sv = [s for s in t.steps if s.section == "Success Values" and s.facts["miner"] == "R"][0]
+    assert sv.facts["sv"] == 9 and sv.facts["mod_total"] == -3
+    d = dice(t)
+    assert d["B.1"]["kind"] == "critical" and d["A.3"]["kind"] == "failure"
+    assert cancels(t) == {"B.1": ["A.1", "A.2"]}
+    assert t.outcome["pairs"][0]["winner"] == "R" and t.outcome["saving_rolls"] == {}
+    assert t.outcome["evade_moves"] == ["R"]
+
+
+def test_tr19():
+    t = run("TR-19")
+    sv = [s for s in t.steps if s.section == "Success Values"][0]
+    assert sv.facts["sv"] == 8
+    p = t.outcome["pairs"][0]
+    assert p["kind"] == "normal_evade" and p["winner"] == "R"
+    assert dice(t)["B.1"]["kind"] == "critical" and t.outcome["evade_moves"] == ["R"]
+    # R may only Evade here: any other ARO is not allowed and counts as Idle
+    sc = load_scenario("tr-19")
+    sc.reactive[0].skill = "close_combat_attack"
+    sc.reactive[0].weapon = sc.active.weapon or load_scenario("tr-17").active.weapon
+    t2 = resolve(sc)
+    assert "may only Evade" in " ".join(s.detail for s in t2.steps)

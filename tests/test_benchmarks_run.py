@@ -1,0 +1,15 @@
+"""The benchmark scripts run (quick mode: correctness only, no timing assertions)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_bench_odds_quick_runs_and_checks_against_brute_force():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_odds.py"), "--quick"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "exact == brute" in out.stdout and "6 vs 3 complete" in out.stdout and "SV table" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr
