@@ -411,3 +411,18 @@ def test_arc_part_clip_agrees_with_sampling(arc):
                 assert e.witness is not None
             if e.witness is not None:
                 assert all(hx * e.witness.p1[0] + hy * e.witness.p1[1] + hc >= -1e-9 for hx, hy, hc in clip)
+
+
+def test_svg_views():
+    from explorer.games.tagraid.lof import partial_cover
+    from explorer.games.tagraid.lof_svg import render_lof
+    from explorer.games.tagraid.ranges import measure_range
+
+    t = duel(sq("post", 1.9, -0.1, 2.1, 0.1), sq("box", 3.4, -0.5, 4 - R, 0.05))
+    lof = line_of_fire(t, "a", "b")
+    svg = render_lof(t, lof, measure_range(t, "a", "b"), partial_cover(t, "a", "b"))
+    assert svg.startswith("<svg") and "#1a9641" in svg and "blocked by scenery:post" in svg and "cover: box" in svg
+    assert "short range" in svg and ">a<" in svg
+    assert t._repr_svg_().startswith("<svg")
+    blocked = duel(sq("wall", 1.8, -2, 2.2, 2))
+    assert "#d7191c" in render_lof(blocked, line_of_fire(blocked, "a", "b"))

@@ -84,8 +84,14 @@ class TableTop:
             x0, y0, x1, y1 = self._board.bounds
             outside = shapely.box(x0 - 10, y0 - 10, x1 + 10, y1 + 10).difference(self._board)
             self._off_board = None if outside.is_empty else outside
+        self.board = None  # the explorer.board.Board this table came from, if any (for drawing)
         if validate:
             self.validate()
+
+    def _repr_svg_(self) -> str:
+        from .lof_svg import render_lof
+
+        return render_lof(self)
 
     @classmethod
     def from_board(cls, board, models: Iterable[Model], calibration: SilhouetteCalibration = DEFAULT_CALIBRATION,
@@ -96,7 +102,9 @@ class TableTop:
                            math.inf if s.height is None else float(s.height))
                    for s in board.scenery if getattr(s, "blocks_lof", True)]
         tiles = {h: board[h].tile for h in board}
-        return cls(models, scenery, tiles, board.layout, calibration, validate)
+        table = cls(models, scenery, tiles, board.layout, calibration, validate)
+        table.board = board
+        return table
 
     # -- queries
 
