@@ -194,6 +194,8 @@ class EdgeFeature:
     def __post_init__(self) -> None:
         kind = EdgeKind(self.kind)
         object.__setattr__(self, "kind", kind)
+        if self.open and kind != EdgeKind.DOOR:
+            raise ValueError(f"only a door can be open, not a {kind.value}")
         mv, lof = EDGE_DEFAULTS[kind]
         if kind == EdgeKind.DOOR and self.open:
             mv, lof = False, False
@@ -713,6 +715,9 @@ class Board:
             except ValueError as e:
                 raise ScenarioError(f"{path}.edges[{i}].edge", str(e),
                                     "'q1,r1|q2,r2' naming two adjacent hexes, e.g. '0,0|1,0'", source) from None
+            if em.open and em.kind != EdgeKind.DOOR:
+                raise ScenarioError(f"{path}.edges[{i}].open", f"only a door can be open, not a {em.kind.value}",
+                                    "open = true with kind = \"door\"", source)
             feats.append(EdgeFeature(edge, em.kind, em.blocks_movement, em.blocks_lof, em.open))
         try:
             return cls(cells, scenery, feats, model.orientation, model.name)

@@ -250,6 +250,8 @@ def test_edge_features_defaults_and_file():
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|1,0"\nkind = "fence"',
      "board.edges[0].kind", "'wall'.*'door'.*'barrier'"),
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "5,5|6,5"', "board.edges[0].edge", "off the board"),
+    ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|1,0"\nopen = true', "board.edges[0].open",
+     "only a door"),
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|1,0"\n[[board.edges]]\nedge = "1,0|0,0"',
      "board.edges[1].edge", "second feature"),
 ])
@@ -328,3 +330,31 @@ def test_fixture_generator_is_deterministic_and_sized():
 
 def test_hex_range_matches_board_hexagon():
     assert set(Board.hexagon(3, center=Hex(2, 2))) == set(hex_range(Hex(2, 2), 3))
+
+
+cells_strategy = st.dictionaries(
+    st.builds(Hex, st.integers(-6, 6), st.integers(-6, 6)),
+    st.one_of(
+        st.just(TILELESS),
+        st.builds(Cell, st.sampled_from(list(Terrain)), st.just(True), st.sampled_from([None, *Special]),
+                  st.sampled_from([None, "a", "b c", 'q"uote']), st.integers(-3, 3)),
+    ),
+    min_size=1, max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cells_strategy, st.sampled_from(["pointy", "flat"]), st.data())
+def test_random_boards_round_trip_through_toml(cells, orientation, data):
+    hexes = sorted(cells)
+    feats = {}
+    for h in data.draw(st.lists(st.sampled_from(hexes), max_size=4)):
+        n = neighbors(h)[data.draw(st.integers(0, 5))]
+        e = Edge(h, n)
+        kind = data.draw(st.sampled_from(list(EdgeKind)))
+        feats[e] = EdgeFeature(e, kind, open=kind == EdgeKind.DOOR and data.draw(st.booleans()),
+                               blocks_lof=data.draw(st.sampled_from([None, True, False])))
+    b = Board(cells, [Scenery("s", ((0.0, 0.0), (1.5, 0.25), (0.5, 1.0)), data.draw(st.sampled_from([None, 2.5])))],
+              feats.values(), orientation, "random")
+    again = Board.from_toml("rt.toml", text=b.to_toml())
+    assert again == b
+    assert dict(again.cells) == dict(b.cells) and dict(again.edge_features) == dict(b.edge_features)

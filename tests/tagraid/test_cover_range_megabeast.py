@@ -260,3 +260,17 @@ def test_interior_deployment_cells():
     # (2,-2) a corner of the board: 3 neighbours only
     assert interior_deployment_hexes(tiles) == [Hex(-1, 0), Hex(0, 0), Hex(1, 1)]
     assert interior_deployment_hexes(tiles, min_tiles=5) == [Hex(-1, 0), Hex(0, 0)]
+
+
+def test_ranged_attack_geometry_trace():
+    from explorer.games.tagraid.ranges import ranged_attack_geometry
+
+    t = duel(sq("box", 3.4, -0.5, 4 - R, 0.05))
+    tr = ranged_attack_geometry(t, "a", "b", WeaponRanges(short=3, mid=0, long=-3))
+    assert tr.outcome == {"has_lof": True, "band": "mid", "partial_cover": True, "cover_pieces": ["box"],
+                          "range_mod": 0, "can_fire": True}
+    assert [s.rule for s in tr.steps] == [S.LINE_OF_FIRE, S.RANGE_RULER, S.RANGED_ATTACK, S.PARTIAL_COVER]
+    assert tr.rulings["lof_grazing"] == "touching_does_not_block" and "range_measurement" in tr.rulings
+    assert "Partial Cover" in tr.to_text()
+    blocked = ranged_attack_geometry(duel(sq("wall", 1.8, -2, 2.2, 2)), "a", "b", WeaponRanges())
+    assert blocked.outcome["has_lof"] is False and blocked.outcome["can_fire"] is False and len(blocked.steps) == 1

@@ -332,3 +332,97 @@ def test_board_adapter():
                                     Model("b", *L.hex_to_pixel(Hex(2, 0)), facing=180)])
     assert t.tiles[Hex(1, 0)] is False and t.scenery[0].height == math.inf
     assert not line_of_fire(t, "a", "b").has_lof
+
+
+def test_notch_in_the_board_outline_blocks_like_a_hexagon_without_tile():
+    L = Layout()
+    cells = {h: True for h in hex_range(Hex(0, 0), 2)}
+    del cells[Hex(1, 0)]                 # a missing hexagon at the edge of the outline ...
+    del cells[Hex(2, -1)]
+    del cells[Hex(2, 0)]                 # ... opening a notch between a and b
+    a = Model("a", *L.hex_to_pixel(Hex(1, -1)), facing=90)
+    b = Model("b", *L.hex_to_pixel(Hex(1, 1)), facing=270)
+    t = TableTop([a, b], tiles=cells, layout=L)
+    r = line_of_fire(t, "a", "b")
+    assert not r.has_lof and "off_board" in r.blocked_by
+    mb = Model("b", *L.hex_to_pixel(Hex(1, 1)), silhouette=8, kind="megabeast", side="mb", facing=270)
+    assert line_of_fire(TableTop([a, mb], tiles=cells, layout=L), "b", "a").has_lof
+
+
+def test_adjacent_holes_leave_no_slit_along_their_common_side():
+    from explorer.hexgrid import edge_between
+
+    L = Layout()
+    cells = {h: True for h in hex_range(Hex(0, 0), 3)}
+    holes = [Hex(1, -1), Hex(1, 0), Hex(2, -1)]
+    for h in holes:
+        cells[h] = False
+    t = TableTop([Model("a", -1.5, 0.0), Model("b", 4.0, 0.0, facing=180)], tiles=cells, layout=L)
+    obs, _ = t.obstacles(t.model("a"), t.model("b"), NO_TOUCH)
+    holes_union = __import__("shapely").union_all([p for lab, p in obs.polygons if lab.startswith("hex:")])
+    assert holes_union.geom_type == "Polygon" and not holes_union.interiors
+    p0, p1 = edge_between(Hex(1, -1), Hex(1, 0)).endpoints(L)
+    along = LineString([p0, p1])
+    assert along.intersects(holes_union.buffer(-1e-9))   # the common side is inside the merged hole
+
+
+def test_arc_part_option():
+    # b straddles a's arc line (x = 0, facing +x); a wall hides b's part inside the arc, the part behind is open
+    b_r = SILHOUETTE_BASE_RADIUS[8]
+    # (b faces away, so reciprocity cannot give a the LoF back)
+    t = TableTop([Model("a", 0, 0, facing=0.0), Model("b", 0.05, 3.0, silhouette=8, facing=90)],
+                 [sq("wall", -0.05, 2.6, 1.0, 2.7)])
+    assert t.disc("b").r == b_r
+    lit = line_of_fire(t, "a", "b")
+    assert lit.has_lof and lit.rulings["lof_arc_part"] == "any_part"
+    strict = line_of_fire(t, "a", "b", rulings({"lof_arc_part": "seen_part_in_arc"}))
+    assert not strict.has_lof and strict.rulings["lof_arc_part"] == "seen_part_in_arc"
+    # if b faces a, b sees a, and reciprocity gives a its LoF back even under the strict reading
+    t_rec = t.with_model(Model("b", 0.05, 3.0, silhouette=8, facing=270))
+    rec = line_of_fire(t_rec, "a", "b", rulings({"lof_arc_part": "seen_part_in_arc"}))
+    assert rec.has_lof and rec.reason == "reciprocity"
+    # move the wall behind the arc line: the part in the arc is seen, both readings agree
+    t2 = TableTop([Model("a", 0, 0, facing=0.0), Model("b", 0.05, 3.0, silhouette=8, facing=270)],
+                  [sq("wall", -1.0, 1.5, 0.0, 1.6)])
+    w = line_of_fire(t2, "a", "b", rulings({"lof_arc_part": "seen_part_in_arc"}))
+    assert w.has_lof and w.witness.p1[0] >= -1e-9          # it ends on the part inside the arc
+
+
+@pytest.mark.parametrize("arc", [120.0, 180.0, 270.0])
+def test_arc_part_clip_agrees_with_sampling(arc):
+    from explorer.games.tagraid.lof import arc_clips
+
+    rng = __import__("numpy").random.default_rng(int(arc))
+    for _ in range(40):
+        bx, by = rng.uniform(-3, 3, 2)
+        a, b = Disc(0, 0, R), Disc(bx, by, R)
+        if a.distance_to(b) < 0.05:
+            continue
+        cx, cy = rng.uniform(-2, 2, 2)
+        obs = Obstacles([("w", box(cx, cy, cx + rng.uniform(0.1, 1.5), cy + rng.uniform(0.1, 1.5)))])
+        if obs.polygons[0][1].distance(Polygon(a.polygon())) < 0.01 or \
+                obs.polygons[0][1].distance(Polygon(b.polygon())) < 0.01:
+            continue
+        facing = rng.uniform(0, 360)
+        for clip in arc_clips((0, 0), facing, arc):
+            s = sampled_clear_segment(a, b, obs, touching_blocks=False, clip=clip, n=64)
+            e = find_clear_segment(a, b, obs, touching_blocks=False, clip=clip)
+            if s is not None:
+                assert e.witness is not None
+            if e.witness is not None:
+                assert all(hx * e.witness.p1[0] + hy * e.witness.p1[1] + hc >= -1e-9 for hx, hy, hc in clip)
+
+
+def test_svg_views():
+    from explorer.games.tagraid.lof import partial_cover
+    from explorer.games.tagraid.lof_svg import render_lof
+    from explorer.games.tagraid.ranges import measure_range
+
+    t = duel(sq("post", 1.9, -0.1, 2.1, 0.1), sq("box", 3.4, -0.5, 4 - R, 0.05))
+    lof = line_of_fire(t, "a", "b")
+    svg = render_lof(t, lof, measure_range(t, "a", "b"), partial_cover(t, "a", "b"))
+    assert svg.startswith("<svg") and "#1a9641" in svg and "blocked by scenery:post" in svg and "cover: box" in svg
+    assert "short range" in svg and ">a<" in svg
+    assert t._repr_svg_().startswith("<svg")
+    blocked = duel(sq("wall", 1.8, -2, 2.2, 2))
+    assert "#d7191c" in render_lof(blocked, line_of_fire(blocked, "a", "b"))

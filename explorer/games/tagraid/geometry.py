@@ -138,7 +138,7 @@ def common_tangents(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarra
         disc = dd - dr * dr
         valid = ok & (disc >= -1e-18)
         if s2 < 0:
-            valid &= g[:, 2] > 0  # same lines as s2 = +1 when g is a point
+            valid &= (g[:, 2] > 0) & (f[:, 2] > 0)  # with a point, s2 = -1 repeats the s2 = +1 lines
         root = np.sqrt(np.clip(disc, 0.0, None))
         for h in (1.0, -1.0):
             if h < 0:
@@ -162,14 +162,31 @@ def _chords(px, py, ux, uy, cx, cy, r):
     return tc - h, tc + h
 
 
-def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc) -> np.ndarray:
+HalfPlane = tuple[float, float, float]
+"""``(nx, ny, c)``: the closed half-plane ``{p : nx·x + ny·y + c >= 0}``."""
+
+
+def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
+                 clip: Sequence[HalfPlane] = ()) -> np.ndarray:
     """Gap segments of lines meeting both discs: array ``(m, 4)`` of ``x0, y0, x1, y1`` (rows of NaN where a line
-    misses a disc). ``p0`` lies on ``a``'s edge, ``p1`` on ``b``'s edge."""
+    misses a disc). ``p0`` lies on ``a``'s edge, ``p1`` on ``b``'s edge. With ``clip``, the target is the part of
+    ``b`` inside every half-plane of ``clip`` (``p1`` then lies on that part's boundary)."""
     nx, ny = normals[:, 0], normals[:, 1]
     px, py = -offsets * nx, -offsets * ny
     ux, uy = -ny, nx
     a0, a1 = _chords(px, py, ux, uy, a.x, a.y, a.r)
     b0, b1 = _chords(px, py, ux, uy, b.x, b.y, b.r)
+    for hx, hy, hc in clip:
+        du = hx * ux + hy * uy
+        dp = hx * px + hy * py + hc
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tstar = -dp / np.where(np.abs(du) > 1e-15, du, 1.0)
+        b0 = np.where(du > 1e-15, np.maximum(b0, tstar), b0)
+        b1 = np.where(du < -1e-15, np.minimum(b1, tstar), b1)
+        empty = (np.abs(du) <= 1e-15) & (dp < -1e-12)
+        b0 = np.where(empty, np.nan, b0)
+    if clip:
+        b0 = np.where(b0 > b1 + 1e-12, np.nan, b0)
     forward = a1 <= b0
     ta = np.where(forward, a1, a0)
     tb = np.where(forward, b0, b1)
@@ -255,19 +272,44 @@ def _vertices(geom: BaseGeometry) -> np.ndarray:
 
 
 def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
-    pts = []
+    """Points where an obstacle's boundary meets the edge of ``disc``: the nearest boundary point of a part that
+    touches the disc, and every crossing of a boundary edge with the circle (obstacles overlapping a base, e.g. a
+    hexagon without tile under the edge of a large MegaBeast base). Extreme lines can pivot on them."""
+    pts: list[XY] = []
     if geom.is_empty:
         return pts
     c = Point(disc.center)
+    if geom.distance(c) > disc.r + 1e3 * tol:
+        return pts
     for part in getattr(geom, "geoms", [geom]):
-        if part.distance(c) <= disc.r + 1e3 * tol:
-            q = shapely.ops.nearest_points(part.boundary, c)[0]
+        if part.distance(c) > disc.r + 1e3 * tol:
+            continue
+        q = shapely.ops.nearest_points(part.boundary, c)[0]
+        if abs(q.distance(c) - disc.r) <= 1e3 * tol:
             pts.append((q.x, q.y))
+        if part.geom_type == "Polygon":
+            rings = [np.asarray(part.exterior.coords)] + [np.asarray(r.coords) for r in part.interiors]
+        else:
+            rings = [shapely.get_coordinates(part)]
+        for ring in rings:
+            p0, p1 = ring[:-1], ring[1:]
+            dvec = p1 - p0
+            f = p0 - np.array(disc.center)
+            a = np.einsum("ij,ij->i", dvec, dvec)
+            b = 2 * np.einsum("ij,ij->i", f, dvec)
+            cc = np.einsum("ij,ij->i", f, f) - disc.r ** 2
+            disc_ = b * b - 4 * a * cc
+            ok = (a > 0) & (disc_ >= 0)
+            root = np.sqrt(np.where(ok, disc_, 0.0))
+            for sgn in (-1.0, 1.0):
+                t = (-b + sgn * root) / np.where(a > 0, 2 * a, 1.0)
+                sel = ok & (t >= 0) & (t <= 1)
+                pts += [tuple(map(float, xy)) for xy in (p0[sel] + t[sel, None] * dvec[sel])]
     return pts
 
 
 def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool,
-                       tol: float = TOL) -> ClearResult:
+                       tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> ClearResult:
     """Exact search for a segment from a point of ``a`` to a point of ``b`` clear of ``obstacles``.
 
     Args:
@@ -275,6 +317,8 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         obstacles: what blocks (polygons and discs); obstacles should not overlap ``a`` or ``b``.
         touching_blocks: grazing policy (see module docstring).
         tol: numeric tolerance in board units.
+        clip: half-planes restricting the target to a part of ``b`` (e.g. the part inside the shooter's arc); the
+            chord endpoints where their lines cross ``b``'s edge join the features.
 
     Returns:
         :class:`ClearResult` (``witness`` is ``None`` when every segment is blocked).
@@ -282,7 +326,8 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
     if a.distance_to(b) <= tol:  # the bases touch: the contact point joins them
         d = math.hypot(b.x - a.x, b.y - a.y) or 1.0
         p = (a.x + (b.x - a.x) * a.r / d, a.y + (b.y - a.y) * a.r / d)
-        return ClearResult(Segment(p, p), 0, contact=True)
+        if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in clip):
+            return ClearResult(Segment(p, p), 0, contact=True)
     region = capsule(a, b, pad=10 * tol)
     polys = [(lab, p) for lab, p in obstacles.polygons if p.intersects(region)]
     discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
@@ -302,13 +347,22 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
             feats += [(x, y, grow) for x, y in np.unique(verts[inside], axis=0)]
         for disc in (a, b):
             feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
+    for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
+        dist = hx * b.x + hy * b.y + hc
+        if abs(dist) < b.r:
+            half = math.sqrt(b.r * b.r - dist * dist)
+            fx, fy = b.x - dist * hx, b.y - dist * hy
+            for sgn in (1, -1):
+                q = (fx - sgn * half * hy, fy + sgn * half * hx)
+                if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
+                    feats.append((q[0], q[1], grow))
     feats_arr = np.array(feats, dtype=float)
 
     tested = 0
 
     def try_lines(normals, offsets):
         nonlocal tested
-        segs = gap_segments(normals, offsets, a, b)
+        segs = gap_segments(normals, offsets, a, b, clip)
         segs = segs[~np.isnan(segs).any(axis=1)]
         tested += len(segs)
         if len(segs) == 0:
@@ -362,15 +416,19 @@ def sample_boundary(d: Disc, n: int = 64) -> np.ndarray:
 
 
 def sampled_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, n: int = 64,
-                          tol: float = TOL) -> Segment | None:
+                          tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> Segment | None:
     """The baseline a table-top tool would use: try all ``n × n`` segments between ``n`` points on each edge.
 
     Sound (a segment it returns is clear) but incomplete: it misses gaps narrower than its sampling. Test oracle and
     benchmark baseline only; the rules use :func:`find_clear_segment`.
     """
     if a.distance_to(b) <= tol:
-        return find_clear_segment(a, b, obstacles, touching_blocks=touching_blocks, tol=tol).witness
+        return find_clear_segment(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip).witness
     pa, pb = sample_boundary(a, n), sample_boundary(b, n)
+    for hx, hy, hc in clip:
+        pb = pb[hx * pb[:, 0] + hy * pb[:, 1] + hc >= 0]
+    if len(pb) == 0:
+        return None
     segs = np.concatenate([np.repeat(pa, len(pb), axis=0), np.tile(pb, (len(pa), 1))], axis=1)
     union = obstacles.union
     geom = union if touching_blocks else _eroded(union, tol)

@@ -27,7 +27,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from explorer.errors import ScenarioError
-from explorer.hexgrid import Hex, Layout
+from explorer.hexgrid import Hex, Layout, lattice_corners
 from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
@@ -53,7 +53,8 @@ class TableTop:
         models: the Models (ids unique).
         scenery: scenery pieces (footprints in board units).
         tiles: ``{Hex: has_tile}`` for the hexagons of the board; ``None`` = an unbounded, fully tiled plane.
-            Hexagons not in the mapping are off the board.
+            Hexagons not in the mapping are off the board; for LoF they are hexagons without tiles too (label
+            ``"off_board"``), so a Miner cannot see across a notch in the board's outline.
         layout: the hex layout (board units: size 1).
         calibration: Silhouette base radii and heights.
         validate: check the placement (see :meth:`validate`).
@@ -75,9 +76,22 @@ class TableTop:
         self.layout = layout or Layout("pointy", 1.0)
         self.calibration = calibration
         self._scenery_polys = {s.id: s.polygon() for s in self.scenery}
-        self._hole_polys = {h: Polygon(self.layout.corners(h)) for h, t in (self.tiles or {}).items() if not t}
+        self._hole_polys = {h: self.hex_polygon(h) for h, t in (self.tiles or {}).items() if not t}
+        self._off_board: BaseGeometry | None = None
+        self._board: BaseGeometry | None = None
+        if self.tiles:
+            self._board = shapely.union_all([self.hex_polygon(h) for h in self.tiles])
+            x0, y0, x1, y1 = self._board.bounds
+            outside = shapely.box(x0 - 10, y0 - 10, x1 + 10, y1 + 10).difference(self._board)
+            self._off_board = None if outside.is_empty else outside
+        self.board = None  # the explorer.board.Board this table came from, if any (for drawing)
         if validate:
             self.validate()
+
+    def _repr_svg_(self) -> str:
+        from .lof_svg import render_lof
+
+        return render_lof(self)
 
     @classmethod
     def from_board(cls, board, models: Iterable[Model], calibration: SilhouetteCalibration = DEFAULT_CALIBRATION,
@@ -88,9 +102,16 @@ class TableTop:
                            math.inf if s.height is None else float(s.height))
                    for s in board.scenery if getattr(s, "blocks_lof", True)]
         tiles = {h: board[h].tile for h in board}
-        return cls(models, scenery, tiles, board.layout, calibration, validate)
+        table = cls(models, scenery, tiles, board.layout, calibration, validate)
+        table.board = board
+        return table
 
     # -- queries
+
+    def hex_polygon(self, h: Hex) -> Polygon:
+        """The hexagon as a polygon (board units). Corners come from the hex grid's exact lattice, so neighbouring
+        hexagons share bit-identical corners and their union has no slivers."""
+        return Polygon([self.layout.lattice_to_pixel(p) for p in lattice_corners(h)])
 
     def model(self, model_id: str) -> Model:
         try:
@@ -140,7 +161,7 @@ class TableTop:
             d = self.disc(m)
             where = f"models.{m.id}"
             if m.hex is not None:
-                c = Polygon(self.layout.corners(m.hex))
+                c = self.hex_polygon(m.hex)
                 if c.distance(shapely.Point(m.center)) > 1e-9:
                     raise ScenarioError(f"{where}.hex", f"hexagon {m.hex} does not contain the base centre "
                                         f"({m.x:g}, {m.y:g})", f"the hexagon {self.layout.pixel_to_hex(m.center)} "
@@ -155,6 +176,9 @@ class TableTop:
                         raise ScenarioError(where, f"{m.id!r} stands on hexagon {h}, which has no tile",
                                             "Miners and Deployable Tools stand on tiles (Move › Requirements)")
                     circle = d.polygon()
+                    if self._board is not None and circle.difference(self._board).area > 1e-9:
+                        raise ScenarioError(where, f"the base of {m.id!r} overhangs the edge of the board",
+                                            "a base entirely on tiles (Move › Requirements)")
                     for hh, poly in self._hole_polys.items():
                         if poly.intersection(circle).area > 1e-9:
                             raise ScenarioError(where, f"the base of {m.id!r} overhangs hexagon {hh}, which has no "
@@ -183,6 +207,8 @@ class TableTop:
             used["tileless_occupied_hexagon"] = own
             exempt = {self.hex_of(shooter), self.hex_of(target)} if own == "exempt" else set()
             polys += [(f"hex:{h.q},{h.r}", p) for h, p in self._hole_polys.items() if h not in exempt]
+        if shooter.kind != "megabeast" and self._off_board is not None:
+            polys.append(("off_board", self._off_board))
         discs = [(f"model:{m.id}", self.disc(m)) for m in self.models.values()
                  if m.id not in (shooter.id, target.id)]
         return Obstacles(polys, discs), used
@@ -287,15 +313,55 @@ def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) 
     return tuple(sorted(found))
 
 
-def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None):
-    """The geometric half of LoF only (no arc, no exceptions): ``(ClearResult, Obstacles, readings)``."""
+def arc_clips(origin: XY, facing: float, arc: float) -> list[list[tuple[float, float, float]]]:
+    """The shooter's arc as half-planes: a list of alternatives, each a list of half-planes to intersect
+    (``[]`` for 360°; one half-plane for 180°; a wedge of two for less; two alternatives for more than 180°)."""
+    if arc >= 360.0:
+        return []
+    half = arc / 2
+
+    def hp(deg):
+        nx, ny = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        return (nx, ny, -(nx * origin[0] + ny * origin[1]))
+
+    if abs(arc - 180.0) < 1e-12:
+        return [[hp(facing)]]
+    n1, n2 = hp(facing + half - 90), hp(facing - half + 90)
+    return [[n1, n2]] if arc < 180.0 else [[n1], [n2]]
+
+
+def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
+                  *, arc_part: bool | None = None):
+    """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
+
+    ``arc_part``: restrict the target to the part inside the shooter's arc (default: as ruling option
+    ``lof_arc_part`` says).
+    """
     rulings = rulings or default_rulings()
     s = table.model(shooter) if isinstance(shooter, str) else shooter
     t = table.model(target) if isinstance(target, str) else target
     obs, used = table.obstacles(s, t, rulings)
     tb = _grazing(rulings)
     used["lof_grazing"] = rulings.reading("lof_grazing")
-    return find_clear_segment(table.disc(s), table.disc(t), obs, touching_blocks=tb), obs, used
+    alternatives: list = [()]
+    if s.arc_degrees() < 360.0:
+        if arc_part is None:
+            used["lof_arc_part"] = rulings.reading("lof_arc_part")
+            arc_part = used["lof_arc_part"] == "seen_part_in_arc"
+        if arc_part:
+            alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
+    a, b = table.disc(s), table.disc(t)
+    res = None
+    for clip in alternatives:
+        r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
+        if res is None:
+            res = r
+        else:
+            res.candidates_tested += r.candidates_tested
+            res.witness, res.contact = (r.witness, r.contact) if res.witness is None else (res.witness, res.contact)
+        if res.witness is not None:
+            break
+    return res, obs, used
 
 
 def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,

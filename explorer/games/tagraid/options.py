@@ -133,6 +133,21 @@ RANGE_MEASUREMENT = RulingOption(
     why_default="The rule asks the ruler to follow the LoF; both readings agree whenever the direct line is clear.",
 )
 
+LOF_ARC_PART = RulingOption(
+    key="lof_arc_part",
+    title="Must the clear line reach the part of the target inside the arc?",
+    section="Line of Fire and Distances › Line of Fire",
+    readings={
+        "any_part": "The two conditions are separate: the target is at least partly inside the arc, and some clear "
+                    "line joins any point of the shooter's Silhouette to any point of the target's.",
+        "seen_part_in_arc": "The clear line must end on the part of the target's Silhouette that is inside the arc "
+                            "(the parent game's habit).",
+    },
+    default="any_part",
+    why_default="The rule lists the arc and the clear line as two separate conditions and lets the line join any "
+                "point of the two volumes.",
+)
+
 MEGABEAST_CORNER_SIDE = RulingOption(
     key="megabeast_corner_side",
     title="A Miner exactly in line with a corner of the MegaBeast's hexagon",
@@ -148,7 +163,8 @@ MEGABEAST_CORNER_SIDE = RulingOption(
 
 ALL_OPTIONS: tuple[RulingOption, ...] = (SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
                                          LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON,
-                                         MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT, MEGABEAST_CORNER_SIDE)
+                                         MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT, MEGABEAST_CORNER_SIDE,
+                                         LOF_ARC_PART)
 
 
 def rulings(chosen: Mapping[str, str] | None = None) -> Rulings:

@@ -23,7 +23,7 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from .geometry import Disc, Obstacles, Segment, blocked_mask, common_tangents, gap_segments
-from .lof import LoFResult, TableTop, _grazing, clear_segment, line_of_fire
+from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, line_of_fire
 from .models import Model
 from .options import rulings as default_rulings
 
@@ -152,7 +152,7 @@ class RangeResult:
                     (self.attacker, self.target), "Range")
 
 
-def _shortest_clear(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: bool, steps: int = 721):
+def _shortest_clear(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: bool, steps: int = 721, clip=()):
     """Shortest clear gap segment between two discs: the direct line if clear, else the best of the candidate
     lines and a fine angular scan of the lines through each obstacle feature near the bases."""
     from .geometry import _vertices, capsule
@@ -161,13 +161,18 @@ def _shortest_clear(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: boo
     dl = math.hypot(dx, dy)
     n0 = np.array([[-dy / dl, dx / dl]])
     c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
-    seg0 = gap_segments(n0, c0, a, b)
-    if not blocked_mask(seg0, obstacles, touching_blocks=touching_blocks)[0]:
+    seg0 = gap_segments(n0, c0, a, b, clip)
+    if not np.isnan(seg0[0]).any() and not blocked_mask(seg0, obstacles, touching_blocks=touching_blocks)[0]:
         return seg0[0]
     region = capsule(a, b)
     feats = [(d.x, d.y, d.r) for _, d in obstacles.discs]
     verts = _vertices(obstacles.union)
     feats += [(x, y, 0.0) for x, y in verts]
+    for hx, hy, hc in clip:
+        dist = hx * b.x + hy * b.y + hc
+        if abs(dist) < b.r:
+            half = math.sqrt(b.r * b.r - dist * dist)
+            feats += [(b.x - dist * hx - sg * half * hy, b.y - dist * hy + sg * half * hx, 0.0) for sg in (1, -1)]
     feats += [(a.x, a.y, a.r), (b.x, b.y, b.r)]
     F = np.array(feats)
     ii, jj = np.triu_indices(len(F), 1)
@@ -182,7 +187,7 @@ def _shortest_clear(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: boo
             normals.append(nn)
             offsets.append(-(nn @ np.array([x, y])) + sgn * r)
     N, C = np.concatenate(normals), np.concatenate(offsets)
-    segs = gap_segments(N, C, a, b)
+    segs = gap_segments(N, C, a, b, clip)
     segs = segs[~np.isnan(segs).any(axis=1)]
     if len(segs) == 0:
         return None
@@ -224,7 +229,12 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
         if lof.reason == "reciprocity":
             seg = lof.witness
         else:
-            best = _shortest_clear(a, b, obs, _grazing(rulings))
+            alternatives = [()]
+            if s.arc_degrees() < 360.0 and rulings.reading("lof_arc_part") == "seen_part_in_arc":
+                alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
+            found = [x for x in (_shortest_clear(a, b, obs, _grazing(rulings), clip=c) for c in alternatives)
+                     if x is not None]
+            best = min(found, key=lambda v: math.hypot(v[2] - v[0], v[3] - v[1])) if found else None
             seg = lof.witness if best is None else Segment((float(best[0]), float(best[1])),
                                                            (float(best[2]), float(best[3])))
     d = seg.length
@@ -303,3 +313,48 @@ def models_in_hex_range(table: TableTop, model: str, kind: HexRange | str) -> li
     """Ids of the other Models whose hexagon is within ``kind`` of ``model``'s hexagon (Range in Hexagons)."""
     h = table.hex_of(model)
     return [m for m in table.models if m != model and in_hex_range(kind, h, table.hex_of(m))]
+
+
+# ----------------------------------------------------------------------------------------------------- trace
+
+
+def ranged_attack_geometry(table: TableTop, attacker: Model | str, target: Model | str,
+                           weapon: WeaponRanges | None = None, rulings: Rulings | None = None,
+                           calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION):
+    """The geometric questions of a Ranged Attack as a :class:`~explorer.trace.Trace`: LoF (Line of Fire), Range
+    (Range Ruler; the weapon's MOD when ``weapon`` is given) and Partial Cover.
+
+    ``outcome``: ``{"has_lof", "band", "range_mod", "can_fire", "partial_cover", "cover_pieces"}``
+    (``range_mod``/``can_fire`` only with a weapon; ``can_fire`` is ``False`` without LoF or Out of Range without an
+    Out-of-Range MOD: Ranged Attack › Requirements and Ranged Combat MODs).
+    """
+    from explorer.trace import Trace
+
+    from .lof import partial_cover
+
+    rulings = rulings or default_rulings()
+    s = table.model(attacker) if isinstance(attacker, str) else attacker
+    t = table.model(target) if isinstance(target, str) else target
+    trace = Trace(f"Ranged Attack geometry: {s.id} -> {t.id}")
+    lof = line_of_fire(table, s, t, rulings)
+    trace.steps.append(lof.to_step())
+    outcome: dict = {"has_lof": lof.has_lof, "band": None, "partial_cover": False, "cover_pieces": []}
+    if weapon is not None:
+        outcome |= {"range_mod": None, "can_fire": False}
+    if lof.has_lof:
+        rng = measure_range(table, s, t, rulings, calibration)
+        trace.steps.append(rng.to_step())
+        outcome["band"] = rng.band
+        if weapon is not None:
+            band, mod = rng.weapon(weapon)
+            outcome["range_mod"], outcome["can_fire"] = mod, mod is not None
+            trace.add(f"Range MOD {mod:+d} ({band.replace('_', ' ')})" if mod is not None
+                      else "Out of Range: the Ranged Attack automatically fails", S.RANGED_ATTACK,
+                      "The weapon's MOD for the measured Segment; a weapon without a MOD there is Out of Range.",
+                      section="Range", marks=(s.id, t.id), band=band, mod=mod)
+        cov = partial_cover(table, s, t, rulings)
+        trace.steps.append(cov.to_step())
+        outcome["partial_cover"], outcome["cover_pieces"] = cov.in_cover, list(cov.pieces)
+    trace.rulings = dict(rulings.consulted)
+    trace.outcome = outcome
+    return trace
