@@ -11,7 +11,7 @@ from pathlib import Path
 
 from explorer.widgets.panel_support import WIDGET_JS_ROUTE, layout_widget_js, served_pane
 
-TITLE = "Rules explorer — TAG Raid Face to Face Rolls and Line of Fire"
+TITLE = "Rules explorer — TAG Raid Face to Face Rolls"
 
 
 def create_app():

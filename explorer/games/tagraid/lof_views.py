@@ -44,7 +44,7 @@ from .options import rulings as default_rulings
 from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, RangeCalibration, RangeResult, WeaponRanges,
                      measure_range)
 
-LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "scenery_height", "tileless_occupied_hexagon",
+LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "scenery_height", "tileless_occupied_hexagon",
                                     "megabeast_reciprocity", "range_measurement", "megabeast_corner_side")
 """The ruling options the LoF explorer lets users flip."""
 

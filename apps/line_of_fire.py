@@ -1,5 +1,0 @@
-"""`panel serve apps/line_of_fire.py --static-dirs widget-js=<dir>`: the TAG Raid Line of Fire explorer alone."""
-
-from explorer.app import create_lof_page
-
-create_lof_page().servable(title="TAG Raid Line of Fire explorer")
