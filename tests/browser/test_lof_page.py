@@ -1,94 +1,23 @@
 """The Line of Fire page of the Panel app in headless Chromium: the board draws, clicking a Model makes it the shooter,
-its LoF is drawn on the canvas (pixels read back with getImageData) and the verdict list updates.
-
-Self-contained fixtures (same conventions as the other browser tests: Debian Chromium, ``explorer serve`` on a free
-port; skipped without Chromium unless ``CI=true``). ``EXPLORER_SCREENSHOTS=<dir>`` saves ``line-of-fire.png`` there.
+its LoF is drawn on the canvas (pixels read back with getImageData) and the verdict list updates; an illegal drop shows
+a message; the LoF notebook runs in JupyterLab. Uses the shared fixtures of ``conftest.py`` (``browser``, ``app_url``,
+``lab_url``). ``EXPLORER_SCREENSHOTS=<dir>`` saves ``line-of-fire.png`` and ``line-of-fire-jupyterlab.png`` there.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
+import uuid
 
 import pytest
 
+from browser_helpers import SCREENSHOTS, wait_until
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOTS = os.environ.get("EXPLORER_SCREENSHOTS")
-
-
-def _unavailable(what: str):
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"browser tests need {what} (CI=true)")
-    pytest.skip(f"{what} not available")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait(fn, timeout=60.0, what="condition"):
-    end, last = time.monotonic() + timeout, None
-    while time.monotonic() < end:
-        last = fn()
-        if last:
-            return last
-        time.sleep(0.25)
-    raise AssertionError(f"timed out waiting for {what} (last {last!r})")
-
-
-@pytest.fixture(scope="module")
-def lof_browser():
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        _unavailable(f"Chromium at {CHROMIUM}")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright package")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def lof_app_url():
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    url = f"http://localhost:{port}/"
-    try:
-        def up():
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stdout.read()}")
-            try:
-                with urllib.request.urlopen(url, timeout=5) as r:
-                    return r.status == 200
-            except OSError:
-                return False
-        _wait(up, 120, "the Panel app")
-        yield url
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+    return wait_until(fn, timeout=timeout, what=what)
 
 
 _STATS = """c => {
@@ -116,13 +45,13 @@ def _near_green(canvas, x, y) -> bool:
     return any(_green(p) for p in canvas.evaluate(_PIXELS, pts))
 
 
-def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(lof_browser, lof_app_url):
+def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, app_url):
     from explorer.games.tagraid.lof_views import LofExplorer
 
     ref = LofExplorer()  # same default scenario and scale as the app: pixel positions and expected verdicts
     bv = ref.board_view
-    page = lof_browser.new_page(viewport={"width": 1600, "height": 1250})
-    page.goto(lof_app_url)
+    page = browser.new_page(viewport={"width": 1600, "height": 1250})
+    page.goto(app_url)
     page.get_by_text("Line of Fire", exact=True).first.click()
     sel = f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']"
     canvas = page.locator(sel).first
@@ -161,14 +90,14 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(lof_browser
     page.close()
 
 
-def test_lof_page_illegal_drop_shows_a_message(lof_browser, lof_app_url):
+def test_lof_page_illegal_drop_shows_a_message(browser, app_url):
     from explorer.games.tagraid.lof_views import LofExplorer
     from explorer.hexgrid import Hex
 
     ref = LofExplorer()
     bv = ref.board_view
-    page = lof_browser.new_page(viewport={"width": 1600, "height": 1250})
-    page.goto(lof_app_url)
+    page = browser.new_page(viewport={"width": 1600, "height": 1250})
+    page.goto(app_url)
     page.get_by_text("Line of Fire", exact=True).first.click()
     canvas = page.locator(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']").first
     _wait(lambda: canvas.evaluate(_STATS)["opaque"] > 5000, what="the board")
@@ -192,43 +121,9 @@ def test_lof_page_illegal_drop_shows_a_message(lof_browser, lof_app_url):
     page.close()
 
 
-@pytest.fixture(scope="module")
-def lof_lab_url(tmp_path_factory):
-    port = _free_port()
-    home = tmp_path_factory.mktemp("labhome")
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-               JUPYTERLAB_WORKSPACES_DIR=str(home / "ws"), JUPYTERLAB_SETTINGS_DIR=str(home / "settings"))
-    proc = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
-                             "--ServerApp.token=", "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
-                             f"--ServerApp.root_dir={ROOT}", "--ServerApp.disable_check_xsrf=True"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    url = f"http://localhost:{port}"
-    try:
-        def up():
-            if proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited: {proc.stdout.read()}")
-            try:
-                with urllib.request.urlopen(url + "/api/status", timeout=5) as r:
-                    return r.status == 200
-            except OSError:
-                return False
-        _wait(up, 180, "JupyterLab")
-        yield url
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-
-
-def test_lof_notebook_runs_and_draws_in_jupyterlab(lof_browser, lof_lab_url):
-    import uuid
-
-    page = lof_browser.new_page(viewport={"width": 1800, "height": 1300})
-    page.goto(f"{lof_lab_url}/lab/workspaces/t{uuid.uuid4().hex[:8]}/tree/notebooks/line_of_fire.ipynb?reset")
+def test_lof_notebook_runs_and_draws_in_jupyterlab(browser, lab_url):
+    page = browser.new_page(viewport={"width": 1800, "height": 1300})
+    page.goto(f"{lab_url}/lab/workspaces/t{uuid.uuid4().hex[:8]}/tree/notebooks/line_of_fire.ipynb?reset")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
                            "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
     page.wait_for_function("() => { const s = window.jupyterapp.shell.currentWidget.sessionContext.session;"
