@@ -270,3 +270,14 @@ def test_arrow_keys_nudge_the_selected_model(explorer):
     explorer.board_view._key("ArrowUp", True)
     m = explorer.models["Cutter"]
     assert (m.x, m.y) == pytest.approx((x0 + 0.1, y0 - 0.5))
+
+
+def test_board_svg_from_plain_lof_results(scenario):
+    table = scenario.table()
+    results = [line_of_fire(table, "Cutter", t) for t in ("Digger", "Runner")]
+    snap = board_svg(scenario.board, scenario.models, results)
+    assert snap.shooter == "Cutter" and [v.target for v in snap.verdicts] == ["Digger", "Runner"]
+    assert snap.verdicts[1].blocked_rays and "blocked: crate" in snap._repr_svg_()
+    from explorer.errors import ScenarioError
+    with pytest.raises(ScenarioError):
+        board_svg(scenario.board, scenario.models, results + [line_of_fire(table, "Digger", "Cutter")])

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 import ipywidgets as W
 import shapely
-from shapely.geometry import LineString, Point as SPoint
+from shapely.geometry import LineString
 
 from explorer.board import Board, Scenery as BoardScenery, load_board
 from explorer.errors import ScenarioError
@@ -35,8 +35,6 @@ from explorer.options import Rulings
 from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
 from explorer.widgets.hexboard import HexBoardView, Piece
 
-from . import sections as S
-from .geometry import Segment as GSegment
 from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, corner_angles, side_pairs, sides_facing, threat_level
 from .models import Model, arc_polygon_points
@@ -410,9 +408,24 @@ class LofSnapshot:
         return verdict_table_html(self.verdicts, self.shooter or "")
 
 
-def board_svg(board: Board, models: Sequence[Model], shooter: str | None = None, **kwargs) -> LofSnapshot:
-    """A :class:`LofSnapshot` (displayed as SVG in notebooks and docs). ``kwargs`` go to :class:`LofSnapshot`."""
-    return LofSnapshot(board, models, shooter, **kwargs)
+def board_svg(board: Board, models: Sequence[Model], shooter: str | Sequence[LoFResult] | None = None,
+              **kwargs) -> LofSnapshot:
+    """A :class:`LofSnapshot` (displayed as SVG in notebooks and docs). ``kwargs`` go to :class:`LofSnapshot`.
+
+    ``shooter`` is a Model id (its verdicts are computed), or a list of :class:`LoFResult` of one shooter (drawn as
+    given: witness segments, blocked rays cut at the obstacle; no Range or cover). Raises ScenarioError for results of
+    several shooters or an illegal placement.
+    """
+    if shooter is None or isinstance(shooter, str):
+        return LofSnapshot(board, models, shooter, **kwargs)
+    results = list(shooter)
+    shooters = {r.shooter for r in results}
+    if len(shooters) != 1:
+        raise ScenarioError("lof_results", f"results of {len(shooters)} shooters", "results of exactly one shooter")
+    table = TableTop.from_board(board, models)
+    verdicts = [TargetVerdict(r.target, r, hex_distance=distance(table.hex_of(r.shooter), table.hex_of(r.target)),
+                              blocked_rays=[] if r.has_lof else _cut_rays(table, r)) for r in results]
+    return LofSnapshot(board, models, shooters.pop(), verdicts, **kwargs)
 
 
 def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
