@@ -281,3 +281,16 @@ def test_board_svg_from_plain_lof_results(scenario):
     from explorer.errors import ScenarioError
     with pytest.raises(ScenarioError):
         board_svg(scenario.board, scenario.models, results + [line_of_fire(table, "Digger", "Cutter")])
+
+
+@pytest.mark.parametrize("kind, lo, hi", [("same", 0, 0), ("adjacent", 1, 1), ("same_and_adjacent", 0, 1),
+                                           ("up_to_2", 0, 2), ("from_1_to_2", 1, 2)])
+def test_range_in_hexagons_outlines_the_right_hexagons(explorer, kind, lo, hi):
+    from explorer.hexgrid import distance
+    from explorer.render.svg import HexMark
+
+    explorer.hex_range_pick.value = kind
+    marks = {o.hex for o in explorer.board_view.overlays if isinstance(o, HexMark)}
+    h0 = explorer.table.hex_of("Cutter")
+    expect = {h for h in explorer.scenario.board if lo <= distance(h0, h) <= hi}
+    assert marks == expect

@@ -39,8 +39,8 @@ from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, corner_angles, side_pairs, sides_facing, threat_level
 from .models import Model, arc_polygon_points
 from .options import rulings as default_rulings
-from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, RangeCalibration, RangeResult, WeaponRanges,
-                     measure_range)
+from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, RangeResult,
+                     WeaponRanges, hexes_in_range, measure_range)
 
 LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "scenery_height", "tileless_occupied_hexagon",
                                     "megabeast_reciprocity", "range_measurement", "megabeast_corner_side")
@@ -267,14 +267,18 @@ class LofSnapshot:
         rulings, calibration, weapon, threat: as for :func:`analyse`.
         size: pixels per board unit in the SVG.
         ruler_to: a target whose Range Ruler is drawn (its three Segments along the measured line).
+        hex_range: a Range in Hexagons (``"same"``, ``"adjacent"``, ``"same_and_adjacent"``, ``"up_to_2"``,
+            ``"from_1_to_2"``) whose hexagons around the shooter are outlined.
     """
 
     def __init__(self, board: Board, models: Sequence[Model], shooter: str | None = None,
                  verdicts: Sequence[TargetVerdict] | None = None, rulings: Rulings | None = None,
                  calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
-                 threat: ThreatLevels | None = None, size: float = 24.0, ruler_to: str | None = None):
+                 threat: ThreatLevels | None = None, size: float = 24.0, ruler_to: str | None = None,
+                 hex_range: HexRange | str | None = None):
         self.board, self.models, self.shooter = board, list(models), shooter
         self.ruler_to = ruler_to
+        self.hex_range = HexRange(hex_range) if hex_range else None
         self.table = TableTop.from_board(board, self.models)
         self.calibration, self.threat, self.size = calibration, threat, size
         if verdicts is None and shooter is not None:
@@ -318,6 +322,11 @@ class LofSnapshot:
                 arc = m.arc_degrees()
                 out.append(Circle(m.center, d.r, fill=SIDE_COLOURS.get(m.side, "#555555"), stroke="#111111", width=1.5,
                                   facing=None if arc >= 360 else m.facing, arc=arc, title=m.id))
+        if self.shooter is not None and self.hex_range is not None:
+            for h in hexes_in_range(self.hex_range, t.hex_of(self.shooter)):
+                if h in self.board:
+                    out.append(HexMark(h, stroke="#0b7285", width=2.5, fill="#66d9e8", opacity=0.25, dash="5 3",
+                                       title=f"Range in Hexagons: {self.hex_range.value}"))
         for m in t.models.values():
             if m.kind == "megabeast":
                 out += self._threat_overlays(m)
@@ -535,6 +544,10 @@ class LofExplorer(W.HBox):
         self.ruler_pick.style.description_width = "100px"
         self.ruler_pick.add_class("lof-ruler-pick")
         self.ruler_pick.observe(lambda ch: self._draw(), names="value")
+        self.hex_range_pick = W.Dropdown(options=[("—", "")] + [(k.value.replace("_", " "), k.value) for k in HexRange],
+                                         value="", description="Range in Hexagons", layout=W.Layout(width="300px"))
+        self.hex_range_pick.style.description_width = "130px"
+        self.hex_range_pick.observe(lambda ch: self._draw(), names="value")
         self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
         self.moving.observe(self._on_moving, names="value")
         self.cal_inputs = {b: W.Text(value=f"{getattr(self.calibration, b):g}", description=b,
@@ -568,8 +581,8 @@ class LofExplorer(W.HBox):
                    [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
         threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
         rul = box("Ruling options", rows)
-        side = W.VBox([self.header, self.message, W.HBox([self.shooter_pick, self.moving]), self.ruler_pick,
-                       self.verdict_html,
+        side = W.VBox([self.header, self.message, W.HBox([self.shooter_pick, self.moving]),
+                       W.HBox([self.ruler_pick, self.hex_range_pick]), self.verdict_html,
                        ruler, mods, threat, rul], layout=W.Layout(width="640px"))
         side.add_class("lof-side")
         self.board_view.layout.flex = "0 0 auto"  # never squeeze the canvas; the side panel wraps below instead
@@ -683,7 +696,8 @@ class LofExplorer(W.HBox):
     def snapshot(self) -> LofSnapshot:
         """The current state as a static :class:`LofSnapshot` (SVG)."""
         return LofSnapshot(self.scenario.board, list(self.models.values()), self.shooter, self.verdicts,
-                           calibration=self.calibration, threat=self.threat, ruler_to=self.ruler_pick.value or None)
+                           calibration=self.calibration, threat=self.threat, ruler_to=self.ruler_pick.value or None,
+                           hex_range=self.hex_range_pick.value or None)
 
     def update(self) -> None:
         """Recompute every verdict of the shooter and redraw the pieces and overlays."""
