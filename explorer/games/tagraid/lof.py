@@ -32,7 +32,7 @@ from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .geometry import (TOL, XY, Disc, Obstacles, Segment, blockers_of, find_clear_segment, gap_segments,
+from .geometry import (XY, Disc, Obstacles, Segment, blockers_of, find_clear_segment, gap_segments,
                        common_tangents, point_target_clear)
 from .models import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
 from .options import rulings as default_rulings
