@@ -426,3 +426,11 @@ def test_svg_views():
     assert t._repr_svg_().startswith("<svg")
     blocked = duel(sq("wall", 1.8, -2, 2.2, 2))
     assert "#d7191c" in render_lof(blocked, line_of_fire(blocked, "a", "b"))
+
+
+def test_non_finite_and_bad_arcs_rejected():
+    with pytest.raises(ScenarioError, match="finite") as e:
+        TableTop([Model("a", float("nan"), 0)])
+    assert e.value.field == "models.a.x"
+    with pytest.raises(ScenarioError, match="out of range"):
+        TableTop([Model("a", 0, 0, angle_of_vision=400)])

@@ -447,3 +447,116 @@ def sampled_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_bl
 def segments_through(points: Iterable[XY]) -> Sequence[Segment]:
     pts = list(points)
     return [Segment(p, q) for p, q in zip(pts, pts[1:])]
+
+
+# ------------------------------------------------------------------------------------------------- swept bases
+
+
+def _seg_interval(px, py, ux, uy, p: XY, q: XY, r: float):
+    """Parameter interval where lines ``p0 + t·u`` meet the capsule of segment ``pq`` and radius ``r`` (NaN: miss).
+    The capsule is convex: the union of its end discs and its rectangle, whose intervals overlap."""
+    lo1, hi1 = _chords(px, py, ux, uy, p[0], p[1], r)
+    lo2, hi2 = _chords(px, py, ux, uy, q[0], q[1], r)
+    L = math.hypot(q[0] - p[0], q[1] - p[1])
+    ex, ey = (q[0] - p[0]) / L, (q[1] - p[1]) / L
+    nx_, ny_ = -ey, ex
+    s0 = (px - p[0]) * ex + (py - p[1]) * ey
+    d0 = (px - p[0]) * nx_ + (py - p[1]) * ny_
+    su = ux * ex + uy * ey
+    du = ux * nx_ + uy * ny_
+    lo3 = np.full_like(px, -np.inf)
+    hi3 = np.full_like(px, np.inf)
+    for base, rate, lo_b, hi_b in ((s0, su, 0.0, L), (d0, du, -r, r)):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t_a = (lo_b - base) / rate
+            t_b = (hi_b - base) / rate
+        moving = np.abs(rate) > 1e-15
+        lo3 = np.where(moving, np.maximum(lo3, np.minimum(t_a, t_b)), np.where((base >= lo_b) & (base <= hi_b),
+                                                                               lo3, np.nan))
+        hi3 = np.where(moving, np.minimum(hi3, np.maximum(t_a, t_b)), hi3)
+    lo3 = np.where(lo3 > hi3, np.nan, lo3)
+    hi3 = np.where(np.isnan(lo3), np.nan, hi3)
+    with np.errstate(invalid="ignore"):
+        lo = np.fmin(np.fmin(lo1, lo2), lo3)
+        hi = np.fmax(np.fmax(hi1, hi2), hi3)
+    return lo, hi
+
+
+def find_clear_segment_to_swept(a: Disc, p: XY, q: XY, r: float, obstacles: Obstacles, *, touching_blocks: bool,
+                                tol: float = TOL) -> ClearResult:
+    """Exact search for a clear segment from disc ``a`` to the region swept by a base of radius ``r`` moving from
+    ``p`` to ``q`` (a capsule): is the moving base visible from ``a`` at some moment of that stretch?
+
+    Same candidate-line method as :func:`find_clear_segment`: the capsule's boundary is made of its two end circles
+    and their outer common tangents, so the two end discs are the target's features.
+    """
+    if math.hypot(q[0] - p[0], q[1] - p[1]) <= 1e-12:
+        return find_clear_segment(a, Disc(p[0], p[1], r), obstacles, touching_blocks=touching_blocks, tol=tol)
+    seg = LineString([p, q])
+    centre = Point(a.center)
+    near = shapely.ops.nearest_points(seg, centre)[0]
+    if seg.distance(centre) <= a.r + r + tol:  # the moving base touches a at some moment
+        return find_clear_segment(a, Disc(near.x, near.y, r), obstacles, touching_blocks=touching_blocks, tol=tol)
+    pad = 0.01 * max(a.r, r) + 10 * tol
+    region = shapely.convex_hull(shapely.union_all([centre.buffer(a.r + pad, quad_segs=16),
+                                                    seg.buffer(r + pad, quad_segs=16)]))
+    polys = [(lab, g) for lab, g in obstacles.polygons if g.intersects(region)]
+    discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
+    local = Obstacles(polys, discs)
+    union = local.union
+    test_geom = union if touching_blocks else _eroded(union, tol)
+    if not test_geom.is_empty:
+        shapely.prepare(test_geom)
+    grow = 2 * tol if touching_blocks else 0.0
+    feats = [(a.x, a.y, a.r), (p[0], p[1], r), (q[0], q[1], r)]
+    feats += [(d.x, d.y, d.r + grow) for _, d in discs]
+    if not union.is_empty:
+        verts = _vertices(union)
+        if len(verts):
+            inside = shapely.intersects_xy(region, verts[:, 0], verts[:, 1])
+            feats += [(x, y, grow) for x, y in np.unique(verts[inside], axis=0)]
+        feats += [(x, y, grow) for x, y in _contact_points(a, union, tol)]
+        for part in getattr(union, "geoms", [union]):  # obstacles touching the swept region
+            if part.distance(seg) <= r + 1e3 * tol:
+                w = shapely.ops.nearest_points(part.boundary, seg)[0]
+                feats.append((w.x, w.y, grow))
+    F = np.array(feats, dtype=float)
+    tested = 0
+
+    def try_lines(normals, offsets):
+        nonlocal tested
+        nx, ny = normals[:, 0], normals[:, 1]
+        px_, py_ = -offsets * nx, -offsets * ny
+        ux, uy = -ny, nx
+        a0, a1 = _chords(px_, py_, ux, uy, a.x, a.y, a.r)
+        b0, b1 = _seg_interval(px_, py_, ux, uy, p, q, r)
+        forward = a1 <= b0
+        ta = np.where(forward, a1, a0)
+        tb = np.where(forward, b0, b1)
+        bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
+        segs = np.stack([px_ + ta * ux, py_ + ta * uy, px_ + tb * ux, py_ + tb * uy], axis=1)[~bad]
+        tested += len(segs)
+        if len(segs) == 0:
+            return None
+        free = np.flatnonzero(~blocked_mask(segs, local, touching_blocks=touching_blocks, tol=tol,
+                                            polygon=test_geom))
+        if len(free):
+            s_ = segs[free[0]]
+            return Segment((float(s_[0]), float(s_[1])), (float(s_[2]), float(s_[3])))
+        return None
+
+    dx, dy = near.x - a.x, near.y - a.y
+    dl = math.hypot(dx, dy)
+    n0 = np.array([[-dy / dl, dx / dl]])
+    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+    w = try_lines(n0, c0)
+    if w is not None:
+        return ClearResult(w, tested)
+    ii, jj = np.triu_indices(len(F), 1)
+    n2, c2 = common_tangents(F[ii], F[jj])
+    da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
+    sp, sq = n2 @ np.array(p) + c2, n2 @ np.array(q) + c2
+    dseg = np.where(np.sign(sp) != np.sign(sq), 0.0, np.minimum(np.abs(sp), np.abs(sq)))
+    sel = (da <= a.r + 1e-12) & (dseg <= r + 1e-12)
+    w = try_lines(n2[sel], c2[sel])
+    return ClearResult(w, tested)

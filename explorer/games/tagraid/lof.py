@@ -32,7 +32,8 @@ from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .geometry import (TOL, XY, Disc, Obstacles, Segment, blockers_of, find_clear_segment, gap_segments,
+from .geometry import (XY, Disc, Obstacles, Segment, blockers_of, find_clear_segment, find_clear_segment_to_swept,
+                       gap_segments,
                        common_tangents, point_target_clear)
 from .models import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
 from .options import rulings as default_rulings
@@ -503,6 +504,150 @@ def lof_along_route(table: TableTop, mover: str, route: Sequence[XY], observer: 
         out.append((tuple(p), line_of_fire(t2, observer, mover, rulings, explain=False),
                     line_of_fire(t2, mover, observer, rulings, explain=False)))
     return out
+
+
+@dataclass
+class RouteLoF:
+    """LoF between a Miner moving along its declared route and another Model, over the whole route (exact).
+
+    Attributes:
+        mover, observer: Model ids.
+        observer_sees_mover: the observer can draw LoF to the mover at some moment of the route (the ARO question).
+        observer_witness: a clear segment from the observer to the mover's base at such a moment.
+        observer_leg: index of the route leg (``route[i] -> route[i+1]``) where it was found.
+        mover_sees_observer: the mover (360° while moving) can draw LoF to the observer at some moment.
+        mover_witness, mover_leg: likewise.
+        rule: Move › Effects / Line of Fire exceptions.
+    """
+
+    mover: str
+    observer: str
+    observer_sees_mover: bool
+    observer_witness: Segment | None
+    observer_leg: int | None
+    mover_sees_observer: bool
+    mover_witness: Segment | None
+    mover_leg: int | None
+    rulings: dict[str, str] = field(default_factory=dict)
+    rule: RuleRef = S.MOVE
+    detail: str = ""
+
+    def to_step(self) -> Step:
+        return Step(f"{self.observer} {'sees' if self.observer_sees_mover else 'never sees'} {self.mover} along its "
+                    "route", self.rule, self.detail,
+                    {"observer_sees_mover": self.observer_sees_mover, "mover_sees_observer": self.mover_sees_observer,
+                     "observer_leg": self.observer_leg, "mover_leg": self.mover_leg},
+                    (self.mover, self.observer), "Line of Fire")
+
+
+def _arc_pieces(origin: XY, facing: float, arc: float, p: XY, q: XY, r: float) -> list[tuple[float, float]]:
+    """Parameter pieces ``[t0, t1]`` of the leg ``p -> q`` where a base of radius ``r`` is at least partly in the
+    arc (exact for 180° and 360°; other arcs via a 1024-sided polygon of the grown wedge)."""
+    if arc >= 360.0:
+        return [(0.0, 1.0)]
+    if abs(arc - 180.0) < 1e-12:
+        fx, fy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+        g0 = fx * (p[0] - origin[0]) + fy * (p[1] - origin[1]) + r
+        g1 = fx * (q[0] - origin[0]) + fy * (q[1] - origin[1]) + r
+        if g0 >= 0 and g1 >= 0:
+            return [(0.0, 1.0)]
+        if g0 < 0 and g1 < 0:
+            return []
+        t = g0 / (g0 - g1)
+        return [(t, 1.0)] if g1 >= 0 else [(0.0, t)]
+    from .models import arc_polygon_points
+
+    wedge = Polygon(arc_polygon_points(origin, facing, arc, 1e3, n=1024)).buffer(r, quad_segs=256)
+    leg = shapely.LineString([p, q])
+    length = leg.length
+    pieces = []
+    inter = leg.intersection(wedge)
+    for part in getattr(inter, "geoms", [inter]):
+        if part.is_empty or part.geom_type not in ("LineString", "Point"):
+            continue
+        ts = [leg.project(shapely.Point(c)) / length for c in part.coords]
+        pieces.append((min(ts), max(ts)))
+    return pieces
+
+
+def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: str,
+                    rulings: Rulings | None = None) -> RouteLoF:
+    """LoF between a Miner moving along ``route`` (its base centre goes ``route[0] -> route[1] -> ...``) and
+    ``observer``, over every moment of the route, exactly: each leg's swept region (a capsule) is searched with the
+    candidate-line method. Sections: Move › Effects (360° LoF while moving); Line of Fire and Distances › Line of
+    Fire (exceptions); Orders and AROs (a Reactive Miner with LoF to the Active Miner at some point may ARO).
+
+    The observer's arc is fixed; the moving base must be at least partly in it at the moment it is seen. An observer
+    in Silhouette Contact with an enemy Miner other than the mover sees the mover only if the route ends in contact
+    with it. Uses the ``any_part`` reading of ``lof_arc_part`` (the route check does not clip the moving base to the
+    arc).
+
+    Raises:
+        ScenarioError: fewer than one route point, or a leg along which the mover's base would overlap scenery,
+            another base, a hexagon without tile or the edge of the board (``route[i]``).
+    """
+    rulings = rulings or default_rulings()
+    m = table.model(mover)
+    o = table.model(observer)
+    if len(route) < 1:
+        raise ScenarioError("route", "is empty", "at least one point (x, y)")
+    pts = [(float(x), float(y)) for x, y in route]
+    r = table.disc(m).r
+    others = table.without(mover)
+    blockers: list[tuple[str, BaseGeometry]] = [(f"scenery:{k}", v) for k, v in table._scenery_polys.items()]
+    if m.kind != "megabeast":
+        blockers += [(f"hex:{h.q},{h.r}", v) for h, v in table._hole_polys.items()]
+        if table._off_board is not None:
+            blockers.append(("off_board", table._off_board))
+    blockers += [(f"model:{k}", others.disc(k).polygon()) for k in others.models]
+    for i in range(len(pts)):
+        leg = shapely.LineString([pts[i], pts[i + 1]]) if i + 1 < len(pts) else shapely.Point(pts[i])
+        swept = leg.buffer(r, quad_segs=32)
+        for lab, g in blockers:
+            if swept.intersection(g).area > 1e-6:
+                raise ScenarioError(f"route[{i}]", f"the base of {mover!r} would overlap {lab} here",
+                                    "a route clear of scenery, other bases and hexagons without tiles "
+                                    "(Move › Requirements)")
+    legs = list(zip(pts, pts[1:])) or [(pts[0], pts[0])]
+    used: dict[str, str] = {}
+
+    # observer -> mover
+    o_seen, o_wit, o_leg = False, None, None
+    engaged = o.kind == "miner" and any(
+        o.is_enemy_miner_of(x) and x.id != m.id and table.in_contact(o, x) for x in table.models.values())
+    obs_o, u1 = table.obstacles(o, m, rulings)
+    used |= u1
+    used["lof_grazing"] = rulings.reading("lof_grazing")
+    tb = _grazing(rulings)
+    a_disc = table.disc(o)
+    if engaged:
+        end = m.moved_to(*pts[-1])
+        if o.is_enemy_miner_of(m) and abs(a_disc.distance_to(end.disc(table.calibration))) <= CONTACT_TOLERANCE:
+            o_seen, o_wit, o_leg = True, None, len(legs) - 1
+    else:
+        for i, (p, q) in enumerate(legs):
+            for t0, t1 in _arc_pieces(o.center, o.facing, o.arc_degrees(), p, q, r):
+                pp = (p[0] + t0 * (q[0] - p[0]), p[1] + t0 * (q[1] - p[1]))
+                qq = (p[0] + t1 * (q[0] - p[0]), p[1] + t1 * (q[1] - p[1]))
+                res = find_clear_segment_to_swept(a_disc, pp, qq, r, obs_o, touching_blocks=tb)
+                if res.witness is not None:
+                    o_seen, o_wit, o_leg = True, res.witness, i
+                    break
+            if o_seen:
+                break
+    # mover -> observer (360° while moving)
+    obs_m, u2 = table.obstacles(m, o, rulings)
+    used |= u2
+    m_seen, m_wit, m_leg = False, None, None
+    for i, (p, q) in enumerate(legs):
+        res = find_clear_segment_to_swept(a_disc, p, q, r, obs_m, touching_blocks=tb)
+        if res.witness is not None:
+            m_seen, m_wit, m_leg = True, Segment(res.witness.p1, res.witness.p0), i
+            break
+    detail = (f"{observer} {'can' if o_seen else 'cannot'} draw LoF to {mover} at some point of its route"
+              + (f" (leg {o_leg})" if o_seen else "") + f"; {mover}, with 360° LoF while moving, "
+              + ("can" if m_seen else "cannot") + f" draw LoF to {observer}.")
+    return RouteLoF(mover, observer, o_seen, o_wit, o_leg, m_seen, m_wit, m_leg, used, detail=detail)
 
 
 # ----------------------------------------------------------------------------------------------------- Partial Cover

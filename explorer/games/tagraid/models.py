@@ -200,6 +200,13 @@ def validate_models(models: Sequence[Model], calibration: SilhouetteCalibration 
             raise ScenarioError(f"models.{m.id}", "two Models have the same id")
         if m.kind not in KINDS:
             raise ScenarioError(f"models.{m.id}.kind", f"unknown kind {m.kind!r}", KINDS)
+        for name in ("x", "y", "facing"):
+            v = getattr(m, name)
+            if not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise ScenarioError(f"models.{m.id}.{name}", f"{v!r} is not a finite number", "a finite number")
+        if m.angle_of_vision is not None and not (0 < m.angle_of_vision <= 360):
+            raise ScenarioError(f"models.{m.id}.angle_of_vision", f"{m.angle_of_vision!r} is out of range",
+                                "degrees in (0, 360]")
         m.disc(calibration)
         seen[m.id] = m
     ms = list(seen.values())
