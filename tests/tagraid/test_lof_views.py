@@ -294,3 +294,16 @@ def test_range_in_hexagons_outlines_the_right_hexagons(explorer, kind, lo, hi):
     h0 = explorer.table.hex_of("Cutter")
     expect = {h for h in explorer.scenario.board if lo <= distance(h0, h) <= hi}
     assert marks == expect
+
+
+def test_declared_move_gives_360_degrees(explorer):
+    assert explorer.verdict("Scout").lof.reason == "outside_arc"
+    explorer.moving.value = True
+    assert explorer.models["Cutter"].declared_move
+    table = explorer.table
+    for v in explorer.verdicts:
+        assert v.lof.reason != "outside_arc"
+        assert v.lof.has_lof == line_of_fire(table, "Cutter", v.target).has_lof
+    assert not any(type(o).__name__ == "Poly" for o in explorer.board_view.overlays)  # no wedge: a full circle
+    explorer.set_shooter("Stoorworm")
+    assert explorer.moving.disabled  # only Miners declare Move
