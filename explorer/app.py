@@ -25,7 +25,23 @@ def create_app():
         "<div style='font-family:sans-serif;font-size:13px;color:#495057'>Interactive rules explorer for "
         "<i>Infinity Deathmatch: TAG Raid</i>. Every step cites the rulebook section that decides it; where the "
         "rulebook is silent, the ruling option used is named.</div>", margin=(0, 10))
-    return pn.Column(intro, served_pane(w, redraw=w.redraw), sizing_mode="stretch_width")
+    face_to_face = pn.Column(intro, served_pane(w, redraw=w.redraw), sizing_mode="stretch_width")
+    return pn.Tabs(("Face to Face", face_to_face), ("Line of Fire", create_lof_page()), sizing_mode="stretch_width")
+
+
+def create_lof_page():
+    """The Line of Fire page: :class:`explorer.games.tagraid.lof_views.LofExplorer` on the built-in default board
+    scenario (:func:`explorer.games.tagraid.lof_views.default_lof_scenario`), one fresh widget per session."""
+    import panel as pn
+
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    lof = LofExplorer()
+    intro = pn.pane.HTML(
+        "<div style='font-family:sans-serif;font-size:13px;color:#495057'>Line of Fire, Range and Partial Cover on a "
+        "320-hex board: every verdict names the rulebook section that decides it and the ruling options used.</div>",
+        margin=(0, 10))
+    return pn.Column(intro, served_pane(lof, redraw=lof.redraw), sizing_mode="stretch_width")
 
 
 def serve(port: int = 5006, address: str | None = None, show: bool = False, static_dir: str | Path | None = None,

@@ -62,7 +62,109 @@ MEGABEAST_EQUAL = RulingOption(
     why_default="The Threat Level example says a roll that does not exceed the level means the MegaBeast prevailed.",
 )
 
-ALL_OPTIONS: tuple[RulingOption, ...] = (SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL)
+LOF_GRAZING = RulingOption(
+    key="lof_grazing",
+    title="A Line of Fire that only touches scenery, a hexagon without tile or a base",
+    section="Line of Fire and Distances › Line of Fire",
+    readings={
+        "touching_does_not_block": "Only a line that enters an obstacle is obstructed: a line through a scenery "
+                                   "corner, sliding along a wall or tangent to another base still gives LoF.",
+        "touching_blocks": "Obstacles are closed: a line that touches a corner, an edge or a base is obstructed.",
+    },
+    default="touching_does_not_block",
+    why_default="The rule asks for a line 'without being obstructed'; a line that passes without entering anything "
+                "is not obstructed, and the rule joins any points of the two volumes with no margin.",
+)
+
+SCENERY_HEIGHT = RulingOption(
+    key="scenery_height",
+    title="Low scenery and tall Silhouettes on a flat board",
+    section="Line of Fire and Distances › Line of Fire; Miner Card › Attributes (Silhouette)",
+    readings={
+        "all_blocks": "Every scenery piece blocks LoF whatever its height (the flat reading of the LoF rule).",
+        "lower_than_both_does_not_block": "A scenery piece lower than both Silhouettes' heights does not block (the "
+                                          "line between the tops of the two volumes clears it); others block.",
+    },
+    default="all_blocks",
+    why_default="The LoF rule lists scenery as an obstacle without a height test; heights only appear as 'in case of "
+                "doubt' references on the rulers.",
+)
+
+TILELESS_OCCUPIED_HEXAGON = RulingOption(
+    key="tileless_occupied_hexagon",
+    title="The hexagon without tile that a MegaBeast stands in",
+    section="Line of Fire and Distances › Line of Fire; MegaBeast › MegaBeast Line of Fire",
+    readings={
+        "exempt": "A hexagon without tile does not block LoF to or from a Model standing in it (Miners can shoot a "
+                  "MegaBeast in its hole); other hexagons without tiles still block Miners.",
+        "blocks": "Every hexagon without tile blocks a Miner's LoF, including the MegaBeast's own; Miners then see a "
+                  "MegaBeast only by reciprocity (if that applies to MegaBeasts).",
+    },
+    default="exempt",
+    why_default="The rulebook's examples have Miners shoot at a MegaBeast standing in a hexagon without tile.",
+)
+
+MEGABEAST_RECIPROCITY = RulingOption(
+    key="megabeast_reciprocity",
+    title="Does the LoF reciprocity exception apply when the MegaBeast sees a Miner?",
+    section="Line of Fire and Distances › Line of Fire (exceptions); MegaBeast › MegaBeast Line of Fire",
+    readings={
+        "miners_only": "The exception speaks of Miners; the MegaBeast's LoF has its own section, so a Miner needs its "
+                       "own clear line to the MegaBeast.",
+        "includes_megabeast": "If the MegaBeast can draw LoF to a Miner (even through hexagons without tiles), the "
+                              "Miner can draw LoF to it when the MegaBeast is in the Miner's front arc.",
+    },
+    default="miners_only",
+    why_default="The exception's wording names Miners and their targets; the MegaBeast section lists its own LoF "
+                "conditions without it.",
+)
+
+RANGE_MEASUREMENT = RulingOption(
+    key="range_measurement",
+    title="Which line the Range Ruler follows",
+    section="Distances and Measurements › Range Ruler",
+    readings={
+        "along_lof": "The ruler follows a clear LoF: the Range is the shortest clear LoF segment from the attacker's "
+                     "base edge to the target's Silhouette.",
+        "edge_to_edge": "The ruler joins the closest points of the two bases, even when that straight line is "
+                        "blocked and LoF exists along another line.",
+    },
+    default="along_lof",
+    why_default="The rule asks the ruler to follow the LoF; both readings agree whenever the direct line is clear.",
+)
+
+LOF_ARC_PART = RulingOption(
+    key="lof_arc_part",
+    title="Must the clear line reach the part of the target inside the arc?",
+    section="Line of Fire and Distances › Line of Fire",
+    readings={
+        "any_part": "The two conditions are separate: the target is at least partly inside the arc, and some clear "
+                    "line joins any point of the shooter's Silhouette to any point of the target's.",
+        "seen_part_in_arc": "The clear line must end on the part of the target's Silhouette that is inside the arc "
+                            "(the parent game's habit).",
+    },
+    default="any_part",
+    why_default="The rule lists the arc and the clear line as two separate conditions and lets the line join any "
+                "point of the two volumes.",
+)
+
+MEGABEAST_CORNER_SIDE = RulingOption(
+    key="megabeast_corner_side",
+    title="A Miner exactly in line with a corner of the MegaBeast's hexagon",
+    section="MegaBeast › Threat Level",
+    readings={
+        "higher": "The two sides meeting at that corner both face the Miner; the higher Threat Level applies.",
+        "lower": "The two sides meeting at that corner both face the Miner; the lower Threat Level applies.",
+    },
+    default="higher",
+    why_default="The rule gives no tie-break; the MegaBeast's Threat Level is its roll, and the cautious reading "
+                "assumes the more dangerous side.",
+)
+
+ALL_OPTIONS: tuple[RulingOption, ...] = (SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
+                                         LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON,
+                                         MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT, MEGABEAST_CORNER_SIDE,
+                                         LOF_ARC_PART)
 
 
 def rulings(chosen: Mapping[str, str] | None = None) -> Rulings:

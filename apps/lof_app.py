@@ -1,0 +1,5 @@
+"""`panel serve apps/lof_app.py --static-dirs widget-js=<dir>`: the TAG Raid Line of Fire explorer alone."""
+
+from explorer.app import create_lof_page
+
+create_lof_page().servable(title="TAG Raid Line of Fire explorer")

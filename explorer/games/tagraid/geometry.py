@@ -1,0 +1,562 @@
+"""Exact continuous geometry for Line of Fire between round bases (no sampling).
+
+Everything here is plain geometry in board units (a hex of size 1 measures 1 from its centre to a corner); the
+rules (which obstacles count, arcs, exceptions) live in :mod:`explorer.games.tagraid.lof`.
+
+The question answered by :func:`find_clear_segment` is: given two discs ``A`` (shooter) and ``B`` (target) and a
+set of obstacles (polygons and discs), is there a segment from a point of ``A`` to a point of ``B`` that does not
+meet any obstacle? It is answered exactly with the *candidate-line* method:
+
+* For a line ``L`` that meets both discs, every segment from ``A`` to ``B`` on ``L`` contains the *gap segment*
+  (from where ``L`` leaves ``A`` to where it enters ``B``), so it is enough to test gap segments.
+* The set of valid lines is bounded by lines that touch one *feature* (a disc: the two bases, a blocking base;
+  a point: an obstacle vertex, a point where an obstacle touches a base). If a valid line exists, one exists that
+  touches two features, so testing the common tangents of every pair of features (up to 4 lines per pair: lines
+  through two points, tangents from a point to a disc, outer and inner tangents of two discs) is complete.
+* Only features inside the region swept by the gap segments (within the capsule around the centre line) matter,
+  which keeps the candidate set small; the candidates are tested together with vectorised shapely predicates.
+
+Grazing contact is a parameter: ``touching_blocks=False`` lets a segment touch an obstacle (run along a wall, pass
+through a corner, be tangent to a base) as long as it does not enter its interior; candidate lines are then the
+extreme lines themselves. ``touching_blocks=True`` treats obstacles as closed sets: a segment must keep a positive
+distance from them; the extreme lines are then taken around obstacles grown by ``2·tol`` (vertices become discs of
+radius ``2·tol``), and a segment blocks when it comes within ``tol``. Gaps narrower than ``tol`` (default 1e-9 board
+units) are the only thing this numeric tolerance can decide; they are far below anything a table can show.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+import shapely.ops
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+TOL = 1e-9
+"""Numeric tolerance in board units (see module docstring)."""
+
+XY = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Disc:
+    """A round base: centre ``(x, y)`` and radius ``r`` (board units, ``r >= 0``)."""
+
+    x: float
+    y: float
+    r: float
+
+    @property
+    def center(self) -> XY:
+        return (self.x, self.y)
+
+    def polygon(self, quad_segs: int = 32) -> Polygon:
+        """A polygonal approximation (for drawing and area tests only; LoF never uses it)."""
+        return Point(self.x, self.y).buffer(self.r, quad_segs=quad_segs) if self.r > 0 else Point(self.x, self.y)
+
+    def distance_to(self, other: "Disc") -> float:
+        """Gap between the two discs' edges (negative when they overlap)."""
+        return math.hypot(self.x - other.x, self.y - other.y) - self.r - other.r
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A segment ``p0 -> p1`` in board units."""
+
+    p0: XY
+    p1: XY
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.p1[0] - self.p0[0], self.p1[1] - self.p0[1])
+
+    def as_linestring(self) -> LineString:
+        return LineString([self.p0, self.p1])
+
+
+@dataclass
+class Obstacles:
+    """The blocking geometry of one query.
+
+    Attributes:
+        polygons: ``(label, polygon)`` pairs (scenery footprints, tile-less hexagons). Touching polygons are merged
+            for the blocking test, so a line along the common side of two holes is blocked.
+        discs: ``(label, Disc)`` pairs (other models' bases).
+    """
+
+    polygons: list[tuple[str, BaseGeometry]] = field(default_factory=list)
+    discs: list[tuple[str, Disc]] = field(default_factory=list)
+    _union: BaseGeometry | None = field(default=None, init=False, repr=False)
+
+    @property
+    def union(self) -> BaseGeometry:
+        if self._union is None:
+            self._union = shapely.union_all([p for _, p in self.polygons]) if self.polygons else Polygon()
+        return self._union
+
+
+@dataclass
+class ClearResult:
+    """What :func:`find_clear_segment` found.
+
+    Attributes:
+        witness: a clear segment from ``A`` to ``B`` (``None`` when there is none).
+        candidates_tested: how many candidate lines were tested.
+        contact: ``True`` when ``A`` and ``B`` touch (the witness is then the single contact point).
+    """
+
+    witness: Segment | None
+    candidates_tested: int
+    contact: bool = False
+
+
+# ------------------------------------------------------------------------------------------------- tangent lines
+
+
+def common_tangents(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All common tangent lines of feature pairs.
+
+    Args:
+        f, g: arrays of shape ``(n, 3)``: ``(x, y, r)`` rows (``r = 0`` is a point).
+
+    Returns:
+        ``(normals, offsets)``: arrays ``(m, 2)`` and ``(m,)`` of lines ``{p : n·p + c = 0}`` with ``|n| = 1``
+        (for every pair, the lines at signed distance ``r_f`` from ``f`` and ``±r_g`` from ``g``).
+    """
+    normals, offsets = [], []
+    d = g[:, :2] - f[:, :2]
+    dd = np.einsum("ij,ij->i", d, d)
+    ok = dd > 1e-24
+    perp = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    both_points = (f[:, 2] == 0) & (g[:, 2] == 0)
+    for s2 in (1.0, -1.0):
+        dr = s2 * g[:, 2] - f[:, 2]
+        disc = dd - dr * dr
+        valid = ok & (disc >= -1e-18)
+        if s2 < 0:
+            valid &= (g[:, 2] > 0) & (f[:, 2] > 0)  # with a point, s2 = -1 repeats the s2 = +1 lines
+        root = np.sqrt(np.clip(disc, 0.0, None))
+        for h in (1.0, -1.0):
+            if h < 0:
+                valid = valid & ~both_points & (root > 0)  # through two points there is one line
+            with np.errstate(invalid="ignore", divide="ignore"):
+                n = (dr[:, None] * d + h * root[:, None] * perp) / np.where(ok, dd, 1.0)[:, None]
+            c = f[:, 2] - np.einsum("ij,ij->i", n, f[:, :2])
+            normals.append(n[valid])
+            offsets.append(c[valid])
+    if not normals:
+        return np.zeros((0, 2)), np.zeros(0)
+    return np.concatenate(normals), np.concatenate(offsets)
+
+
+def _chords(px, py, ux, uy, cx, cy, r):
+    """Parameter interval where the lines ``p + t·u`` meet disc ``(c, r)`` (NaN when they miss)."""
+    tc = (cx - px) * ux + (cy - py) * uy
+    qx, qy = px + tc * ux - cx, py + tc * uy - cy
+    h2 = r * r - (qx * qx + qy * qy)
+    h = np.sqrt(np.where(h2 >= -1e-12 * max(r, 1.0), np.clip(h2, 0.0, None), np.nan))
+    return tc - h, tc + h
+
+
+HalfPlane = tuple[float, float, float]
+"""``(nx, ny, c)``: the closed half-plane ``{p : nx·x + ny·y + c >= 0}``."""
+
+
+def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
+                 clip: Sequence[HalfPlane] = ()) -> np.ndarray:
+    """Gap segments of lines meeting both discs: array ``(m, 4)`` of ``x0, y0, x1, y1`` (rows of NaN where a line
+    misses a disc). ``p0`` lies on ``a``'s edge, ``p1`` on ``b``'s edge. With ``clip``, the target is the part of
+    ``b`` inside every half-plane of ``clip`` (``p1`` then lies on that part's boundary)."""
+    nx, ny = normals[:, 0], normals[:, 1]
+    px, py = -offsets * nx, -offsets * ny
+    ux, uy = -ny, nx
+    a0, a1 = _chords(px, py, ux, uy, a.x, a.y, a.r)
+    b0, b1 = _chords(px, py, ux, uy, b.x, b.y, b.r)
+    for hx, hy, hc in clip:
+        du = hx * ux + hy * uy
+        dp = hx * px + hy * py + hc
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tstar = -dp / np.where(np.abs(du) > 1e-15, du, 1.0)
+        b0 = np.where(du > 1e-15, np.maximum(b0, tstar), b0)
+        b1 = np.where(du < -1e-15, np.minimum(b1, tstar), b1)
+        empty = (np.abs(du) <= 1e-15) & (dp < -1e-12)
+        b0 = np.where(empty, np.nan, b0)
+    if clip:
+        b0 = np.where(b0 > b1 + 1e-12, np.nan, b0)
+    forward = a1 <= b0
+    ta = np.where(forward, a1, a0)
+    tb = np.where(forward, b0, b1)
+    bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
+    out = np.stack([px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy], axis=1)
+    out[bad] = np.nan
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- blocking tests
+
+
+def _segments_to_lines(segs: np.ndarray):
+    return shapely.linestrings(segs.reshape(-1, 2, 2))
+
+
+def blocked_mask(segs: np.ndarray, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL,
+                 polygon: BaseGeometry | None = None) -> np.ndarray:
+    """Which segments (rows ``x0, y0, x1, y1``) meet an obstacle.
+
+    ``touching_blocks=False``: only entering an obstacle's interior (deeper than ``tol``) blocks.
+    ``touching_blocks=True``: coming within ``tol`` of an obstacle blocks.
+    ``polygon`` overrides ``obstacles.union`` (an already prepared union).
+    """
+    n = len(segs)
+    out = np.zeros(n, dtype=bool)
+    if n == 0:
+        return out
+    if obstacles.discs:
+        d = np.array([[dd.x, dd.y, dd.r] for _, dd in obstacles.discs])
+        x0, y0, x1, y1 = (segs[:, i][:, None] for i in range(4))
+        vx, vy = x1 - x0, y1 - y0
+        ll = vx * vx + vy * vy
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.clip(((d[:, 0] - x0) * vx + (d[:, 1] - y0) * vy) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
+        dist = np.hypot(x0 + t * vx - d[:, 0], y0 + t * vy - d[:, 1])
+        limit = d[:, 2] + tol if touching_blocks else d[:, 2] - tol
+        out |= np.any(dist <= limit if touching_blocks else dist < limit, axis=1)
+    geom = obstacles.union if polygon is None else polygon
+    if not geom.is_empty:
+        todo = ~out
+        if np.any(todo):
+            lines = _segments_to_lines(segs[todo])
+            if touching_blocks:
+                hit = shapely.dwithin(lines, geom, tol)
+            else:
+                hit = shapely.intersects(lines, geom)
+            out[np.flatnonzero(todo)] = hit
+    return out
+
+
+def blockers_of(seg: Segment, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL) -> list[str]:
+    """Labels of the obstacles that block ``seg`` (each obstacle tested on its own)."""
+    arr = np.array([[*seg.p0, *seg.p1]])
+    found = []
+    for label, poly in obstacles.polygons:
+        geom = poly if touching_blocks else _eroded(poly, tol)
+        if blocked_mask(arr, Obstacles(), touching_blocks=touching_blocks, tol=tol, polygon=geom)[0]:
+            found.append(label)
+    for label, disc in obstacles.discs:
+        if blocked_mask(arr, Obstacles(discs=[(label, disc)]), touching_blocks=touching_blocks, tol=tol)[0]:
+            found.append(label)
+    return found
+
+
+def _eroded(geom: BaseGeometry, tol: float) -> BaseGeometry:
+    return geom.buffer(-tol, join_style="mitre") if not geom.is_empty else geom
+
+
+# ------------------------------------------------------------------------------------------------- the search
+
+
+def capsule(a: Disc, b: Disc, pad: float = 0.0) -> Polygon:
+    """A region containing every segment from ``a`` to ``b`` (the centre segment grown by the larger radius)."""
+    return LineString([a.center, b.center]).buffer(max(a.r, b.r) + pad, quad_segs=16)
+
+
+def _vertices(geom: BaseGeometry) -> np.ndarray:
+    if geom.is_empty:
+        return np.zeros((0, 2))
+    return shapely.get_coordinates(shapely.boundary(geom) if geom.geom_type in ("Polygon", "MultiPolygon")
+                                   else geom)
+
+
+def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
+    """Points where an obstacle's boundary meets the edge of ``disc``: the nearest boundary point of a part that
+    touches the disc, and every crossing of a boundary edge with the circle (obstacles overlapping a base, e.g. a
+    hexagon without tile under the edge of a large MegaBeast base). Extreme lines can pivot on them."""
+    pts: list[XY] = []
+    if geom.is_empty:
+        return pts
+    c = Point(disc.center)
+    if geom.distance(c) > disc.r + 1e3 * tol:
+        return pts
+    for part in getattr(geom, "geoms", [geom]):
+        if part.distance(c) > disc.r + 1e3 * tol:
+            continue
+        q = shapely.ops.nearest_points(part.boundary, c)[0]
+        if abs(q.distance(c) - disc.r) <= 1e3 * tol:
+            pts.append((q.x, q.y))
+        if part.geom_type == "Polygon":
+            rings = [np.asarray(part.exterior.coords)] + [np.asarray(r.coords) for r in part.interiors]
+        else:
+            rings = [shapely.get_coordinates(part)]
+        for ring in rings:
+            p0, p1 = ring[:-1], ring[1:]
+            dvec = p1 - p0
+            f = p0 - np.array(disc.center)
+            a = np.einsum("ij,ij->i", dvec, dvec)
+            b = 2 * np.einsum("ij,ij->i", f, dvec)
+            cc = np.einsum("ij,ij->i", f, f) - disc.r ** 2
+            disc_ = b * b - 4 * a * cc
+            ok = (a > 0) & (disc_ >= 0)
+            root = np.sqrt(np.where(ok, disc_, 0.0))
+            for sgn in (-1.0, 1.0):
+                t = (-b + sgn * root) / np.where(a > 0, 2 * a, 1.0)
+                sel = ok & (t >= 0) & (t <= 1)
+                pts += [tuple(map(float, xy)) for xy in (p0[sel] + t[sel, None] * dvec[sel])]
+    return pts
+
+
+def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool,
+                       tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> ClearResult:
+    """Exact search for a segment from a point of ``a`` to a point of ``b`` clear of ``obstacles``.
+
+    Args:
+        a, b: the two bases (must not overlap each other).
+        obstacles: what blocks (polygons and discs); obstacles should not overlap ``a`` or ``b``.
+        touching_blocks: grazing policy (see module docstring).
+        tol: numeric tolerance in board units.
+        clip: half-planes restricting the target to a part of ``b`` (e.g. the part inside the shooter's arc); the
+            chord endpoints where their lines cross ``b``'s edge join the features.
+
+    Returns:
+        :class:`ClearResult` (``witness`` is ``None`` when every segment is blocked).
+    """
+    if a.distance_to(b) <= tol:  # the bases touch: the contact point joins them
+        d = math.hypot(b.x - a.x, b.y - a.y) or 1.0
+        p = (a.x + (b.x - a.x) * a.r / d, a.y + (b.y - a.y) * a.r / d)
+        if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in clip):
+            return ClearResult(Segment(p, p), 0, contact=True)
+    region = capsule(a, b, pad=10 * tol)
+    polys = [(lab, p) for lab, p in obstacles.polygons if p.intersects(region)]
+    discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
+    local = Obstacles(polys, discs)
+    union = local.union
+    test_geom = union if touching_blocks else _eroded(union, tol)
+    if not test_geom.is_empty:
+        shapely.prepare(test_geom)
+
+    grow = 2 * tol if touching_blocks else 0.0
+    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)]
+    feats += [(d.x, d.y, d.r + grow) for _, d in discs]
+    if not union.is_empty:
+        verts = _vertices(union)
+        if len(verts):
+            inside = shapely.intersects_xy(region, verts[:, 0], verts[:, 1])
+            feats += [(x, y, grow) for x, y in np.unique(verts[inside], axis=0)]
+        for disc in (a, b):
+            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
+    for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
+        dist = hx * b.x + hy * b.y + hc
+        if abs(dist) < b.r:
+            half = math.sqrt(b.r * b.r - dist * dist)
+            fx, fy = b.x - dist * hx, b.y - dist * hy
+            for sgn in (1, -1):
+                q = (fx - sgn * half * hy, fy + sgn * half * hx)
+                if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
+                    feats.append((q[0], q[1], grow))
+    feats_arr = np.array(feats, dtype=float)
+
+    tested = 0
+
+    def try_lines(normals, offsets):
+        nonlocal tested
+        segs = gap_segments(normals, offsets, a, b, clip)
+        segs = segs[~np.isnan(segs).any(axis=1)]
+        tested += len(segs)
+        if len(segs) == 0:
+            return None
+        mask = blocked_mask(segs, local, touching_blocks=touching_blocks, tol=tol, polygon=test_geom)
+        free = np.flatnonzero(~mask)
+        if len(free):
+            s = segs[free[0]]
+            return Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
+        return None
+
+    # 1. the centre line and the common tangents of the two bases
+    dx, dy = b.x - a.x, b.y - a.y
+    dl = math.hypot(dx, dy)
+    n0 = np.array([[-dy / dl, dx / dl]])
+    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+    n1, c1 = common_tangents(feats_arr[:1], feats_arr[1:2])
+    w = try_lines(np.concatenate([n0, n1]), np.concatenate([c0, c1]))
+    if w is not None:
+        return ClearResult(w, tested)
+    # 2. every pair of features
+    k = len(feats_arr)
+    if k > 2:
+        ii, jj = np.triu_indices(k, 1)
+        keep = ~((ii == 0) & (jj == 1))
+        ii, jj = ii[keep], jj[keep]
+        n2, c2 = common_tangents(feats_arr[ii], feats_arr[jj])
+        # keep only lines meeting both bases
+        da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
+        db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
+        sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
+        w = try_lines(n2[sel], c2[sel])
+        if w is not None:
+            return ClearResult(w, tested)
+    return ClearResult(None, tested)
+
+
+def point_target_clear(a: Disc, q: XY, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL) -> bool:
+    """Whether some segment from disc ``a`` to the point ``q`` avoids ``obstacles`` (exact, same method)."""
+    return find_clear_segment(a, Disc(q[0], q[1], 0.0), obstacles, touching_blocks=touching_blocks,
+                              tol=tol).witness is not None
+
+
+# ------------------------------------------------------------------------------------------------- sampling oracle
+
+
+def sample_boundary(d: Disc, n: int = 64) -> np.ndarray:
+    """``n`` points evenly spaced on the edge of ``d`` (shape ``(n, 2)``)."""
+    ang = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+    return np.stack([d.x + d.r * np.cos(ang), d.y + d.r * np.sin(ang)], axis=1)
+
+
+def sampled_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, n: int = 64,
+                          tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> Segment | None:
+    """The baseline a table-top tool would use: try all ``n × n`` segments between ``n`` points on each edge.
+
+    Sound (a segment it returns is clear) but incomplete: it misses gaps narrower than its sampling. Test oracle and
+    benchmark baseline only; the rules use :func:`find_clear_segment`.
+    """
+    if a.distance_to(b) <= tol:
+        return find_clear_segment(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip).witness
+    pa, pb = sample_boundary(a, n), sample_boundary(b, n)
+    for hx, hy, hc in clip:
+        pb = pb[hx * pb[:, 0] + hy * pb[:, 1] + hc >= 0]
+    if len(pb) == 0:
+        return None
+    segs = np.concatenate([np.repeat(pa, len(pb), axis=0), np.tile(pb, (len(pa), 1))], axis=1)
+    union = obstacles.union
+    geom = union if touching_blocks else _eroded(union, tol)
+    if not geom.is_empty:
+        shapely.prepare(geom)
+    # a segment between boundary points may cut through the bases themselves; that is allowed (it is inside a
+    # Silhouette), so only obstacles are tested
+    mask = blocked_mask(segs, obstacles, touching_blocks=touching_blocks, tol=tol, polygon=geom)
+    free = np.flatnonzero(~mask)
+    if len(free) == 0:
+        return None
+    s = segs[free[0]]
+    return Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
+
+
+def segments_through(points: Iterable[XY]) -> Sequence[Segment]:
+    pts = list(points)
+    return [Segment(p, q) for p, q in zip(pts, pts[1:])]
+
+
+# ------------------------------------------------------------------------------------------------- swept bases
+
+
+def _seg_interval(px, py, ux, uy, p: XY, q: XY, r: float):
+    """Parameter interval where lines ``p0 + t·u`` meet the capsule of segment ``pq`` and radius ``r`` (NaN: miss).
+    The capsule is convex: the union of its end discs and its rectangle, whose intervals overlap."""
+    lo1, hi1 = _chords(px, py, ux, uy, p[0], p[1], r)
+    lo2, hi2 = _chords(px, py, ux, uy, q[0], q[1], r)
+    L = math.hypot(q[0] - p[0], q[1] - p[1])
+    ex, ey = (q[0] - p[0]) / L, (q[1] - p[1]) / L
+    nx_, ny_ = -ey, ex
+    s0 = (px - p[0]) * ex + (py - p[1]) * ey
+    d0 = (px - p[0]) * nx_ + (py - p[1]) * ny_
+    su = ux * ex + uy * ey
+    du = ux * nx_ + uy * ny_
+    lo3 = np.full_like(px, -np.inf)
+    hi3 = np.full_like(px, np.inf)
+    for base, rate, lo_b, hi_b in ((s0, su, 0.0, L), (d0, du, -r, r)):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t_a = (lo_b - base) / rate
+            t_b = (hi_b - base) / rate
+        moving = np.abs(rate) > 1e-15
+        lo3 = np.where(moving, np.maximum(lo3, np.minimum(t_a, t_b)), np.where((base >= lo_b) & (base <= hi_b),
+                                                                               lo3, np.nan))
+        hi3 = np.where(moving, np.minimum(hi3, np.maximum(t_a, t_b)), hi3)
+    lo3 = np.where(lo3 > hi3, np.nan, lo3)
+    hi3 = np.where(np.isnan(lo3), np.nan, hi3)
+    with np.errstate(invalid="ignore"):
+        lo = np.fmin(np.fmin(lo1, lo2), lo3)
+        hi = np.fmax(np.fmax(hi1, hi2), hi3)
+    return lo, hi
+
+
+def find_clear_segment_to_swept(a: Disc, p: XY, q: XY, r: float, obstacles: Obstacles, *, touching_blocks: bool,
+                                tol: float = TOL) -> ClearResult:
+    """Exact search for a clear segment from disc ``a`` to the region swept by a base of radius ``r`` moving from
+    ``p`` to ``q`` (a capsule): is the moving base visible from ``a`` at some moment of that stretch?
+
+    Same candidate-line method as :func:`find_clear_segment`: the capsule's boundary is made of its two end circles
+    and their outer common tangents, so the two end discs are the target's features.
+    """
+    if math.hypot(q[0] - p[0], q[1] - p[1]) <= 1e-12:
+        return find_clear_segment(a, Disc(p[0], p[1], r), obstacles, touching_blocks=touching_blocks, tol=tol)
+    seg = LineString([p, q])
+    centre = Point(a.center)
+    near = shapely.ops.nearest_points(seg, centre)[0]
+    if seg.distance(centre) <= a.r + r + tol:  # the moving base touches a at some moment
+        return find_clear_segment(a, Disc(near.x, near.y, r), obstacles, touching_blocks=touching_blocks, tol=tol)
+    pad = 0.01 * max(a.r, r) + 10 * tol
+    region = shapely.convex_hull(shapely.union_all([centre.buffer(a.r + pad, quad_segs=16),
+                                                    seg.buffer(r + pad, quad_segs=16)]))
+    polys = [(lab, g) for lab, g in obstacles.polygons if g.intersects(region)]
+    discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
+    local = Obstacles(polys, discs)
+    union = local.union
+    test_geom = union if touching_blocks else _eroded(union, tol)
+    if not test_geom.is_empty:
+        shapely.prepare(test_geom)
+    grow = 2 * tol if touching_blocks else 0.0
+    feats = [(a.x, a.y, a.r), (p[0], p[1], r), (q[0], q[1], r)]
+    feats += [(d.x, d.y, d.r + grow) for _, d in discs]
+    if not union.is_empty:
+        verts = _vertices(union)
+        if len(verts):
+            inside = shapely.intersects_xy(region, verts[:, 0], verts[:, 1])
+            feats += [(x, y, grow) for x, y in np.unique(verts[inside], axis=0)]
+        feats += [(x, y, grow) for x, y in _contact_points(a, union, tol)]
+        for part in getattr(union, "geoms", [union]):  # obstacles touching the swept region
+            if part.distance(seg) <= r + 1e3 * tol:
+                w = shapely.ops.nearest_points(part.boundary, seg)[0]
+                feats.append((w.x, w.y, grow))
+    F = np.array(feats, dtype=float)
+    tested = 0
+
+    def try_lines(normals, offsets):
+        nonlocal tested
+        nx, ny = normals[:, 0], normals[:, 1]
+        px_, py_ = -offsets * nx, -offsets * ny
+        ux, uy = -ny, nx
+        a0, a1 = _chords(px_, py_, ux, uy, a.x, a.y, a.r)
+        b0, b1 = _seg_interval(px_, py_, ux, uy, p, q, r)
+        forward = a1 <= b0
+        ta = np.where(forward, a1, a0)
+        tb = np.where(forward, b0, b1)
+        bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
+        segs = np.stack([px_ + ta * ux, py_ + ta * uy, px_ + tb * ux, py_ + tb * uy], axis=1)[~bad]
+        tested += len(segs)
+        if len(segs) == 0:
+            return None
+        free = np.flatnonzero(~blocked_mask(segs, local, touching_blocks=touching_blocks, tol=tol,
+                                            polygon=test_geom))
+        if len(free):
+            s_ = segs[free[0]]
+            return Segment((float(s_[0]), float(s_[1])), (float(s_[2]), float(s_[3])))
+        return None
+
+    dx, dy = near.x - a.x, near.y - a.y
+    dl = math.hypot(dx, dy)
+    n0 = np.array([[-dy / dl, dx / dl]])
+    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+    w = try_lines(n0, c0)
+    if w is not None:
+        return ClearResult(w, tested)
+    ii, jj = np.triu_indices(len(F), 1)
+    n2, c2 = common_tangents(F[ii], F[jj])
+    da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
+    sp, sq = n2 @ np.array(p) + c2, n2 @ np.array(q) + c2
+    dseg = np.where(np.sign(sp) != np.sign(sq), 0.0, np.minimum(np.abs(sp), np.abs(sq)))
+    sel = (da <= a.r + 1e-12) & (dseg <= r + 1e-12)
+    w = try_lines(n2[sel], c2[sel])
+    return ClearResult(w, tested)

@@ -1,0 +1,785 @@
+"""TAG Raid Line of Fire (exact), Partial Cover and the table the Models stand on.
+
+Rule sections implemented (see :mod:`explorer.games.tagraid.sections`):
+
+* Line of Fire and Distances › Line of Fire — :func:`line_of_fire`: the target totally or partially inside the
+  shooter's front 180° arc, and some segment from any point of the shooter's Silhouette (its base disc) to any point
+  of the target's that crosses no scenery piece, no other Model's base and no hexagon without tile. Exceptions:
+  reciprocity, 360° LoF for a Miner that declared Move, 360° LoF only to enemy Miners in Silhouette Contact.
+* MegaBeast › MegaBeast Line of Fire — the Angle of Vision from its Behavior (360° when none) and LoF drawn through
+  hexagons without tiles.
+* Damage › Partial Cover — :func:`partial_cover`.
+
+The segment search is exact (candidate lines, :mod:`explorer.games.tagraid.geometry`), never sampled. The two arc
+conditions are read literally as independent: the target must be at least partly in the arc, and some clear segment
+must join the two volumes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from explorer.errors import ScenarioError
+from explorer.hexgrid import Hex, Layout, lattice_corners
+from explorer.options import Rulings
+from explorer.trace import RuleRef, Step
+
+from . import sections as S
+from .geometry import (XY, Disc, Obstacles, Segment, blockers_of, find_clear_segment, find_clear_segment_to_swept,
+                       gap_segments,
+                       common_tangents, point_target_clear)
+from .models import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
+from .options import rulings as default_rulings
+
+CONTACT_TOLERANCE = 1e-6
+"""Two bases (or a base and a scenery piece) closer than this (board units) are in Silhouette Contact. A placement
+setting: a table cannot show a smaller gap."""
+
+
+# ----------------------------------------------------------------------------------------------------- the table
+
+
+class TableTop:
+    """Models, scenery and hexagons (with or without tile) for LoF questions. Immutable by convention; ``with_model``
+    returns a new table.
+
+    Args:
+        models: the Models (ids unique).
+        scenery: scenery pieces (footprints in board units).
+        tiles: ``{Hex: has_tile}`` for the hexagons of the board; ``None`` = an unbounded, fully tiled plane.
+            Hexagons not in the mapping are off the board; for LoF they are hexagons without tiles too (label
+            ``"off_board"``), so a Miner cannot see across a notch in the board's outline.
+        layout: the hex layout (board units: size 1).
+        calibration: Silhouette base radii and heights.
+        validate: check the placement (see :meth:`validate`).
+
+    Raises:
+        ScenarioError: an invalid placement (see :meth:`validate`).
+    """
+
+    def __init__(self, models: Iterable[Model], scenery: Iterable[Scenery] = (),
+                 tiles: Mapping[Hex, bool] | None = None, layout: Layout | None = None,
+                 calibration: SilhouetteCalibration = DEFAULT_CALIBRATION, validate: bool = True):
+        self.models: dict[str, Model] = {}
+        for m in models:
+            if m.id in self.models:
+                raise ScenarioError(f"models.{m.id}", "two Models have the same id")
+            self.models[m.id] = m
+        self.scenery: tuple[Scenery, ...] = tuple(scenery)
+        self.tiles: dict[Hex, bool] | None = None if tiles is None else {Hex(*h): bool(t) for h, t in tiles.items()}
+        self.layout = layout or Layout("pointy", 1.0)
+        self.calibration = calibration
+        self._scenery_polys = {s.id: s.polygon() for s in self.scenery}
+        self._hole_polys = {h: self.hex_polygon(h) for h, t in (self.tiles or {}).items() if not t}
+        self._off_board: BaseGeometry | None = None
+        self._board: BaseGeometry | None = None
+        if self.tiles:
+            self._board = shapely.union_all([self.hex_polygon(h) for h in self.tiles])
+            x0, y0, x1, y1 = self._board.bounds
+            outside = shapely.box(x0 - 10, y0 - 10, x1 + 10, y1 + 10).difference(self._board)
+            self._off_board = None if outside.is_empty else outside
+        self.board = None  # the explorer.board.Board this table came from, if any (for drawing)
+        if validate:
+            self.validate()
+
+    def _repr_svg_(self) -> str:
+        from .lof_svg import render_lof
+
+        return render_lof(self)
+
+    @classmethod
+    def from_board(cls, board, models: Iterable[Model], calibration: SilhouetteCalibration = DEFAULT_CALIBRATION,
+                   validate: bool = True) -> "TableTop":
+        """A table from an :class:`explorer.board.Board` (cells with ``tile``; scenery with ``name``, ``polygon``,
+        ``height`` (``None`` = tall) and ``blocks_lof``)."""
+        scenery = [Scenery(s.name, tuple(tuple(p) for p in s.polygon),
+                           math.inf if s.height is None else float(s.height))
+                   for s in board.scenery if getattr(s, "blocks_lof", True)]
+        tiles = {h: board[h].tile for h in board}
+        table = cls(models, scenery, tiles, board.layout, calibration, validate)
+        table.board = board
+        return table
+
+    # -- queries
+
+    def hex_polygon(self, h: Hex) -> Polygon:
+        """The hexagon as a polygon (board units). Corners come from the hex grid's exact lattice, so neighbouring
+        hexagons share bit-identical corners and their union has no slivers."""
+        return Polygon([self.layout.lattice_to_pixel(p) for p in lattice_corners(h)])
+
+    def model(self, model_id: str) -> Model:
+        try:
+            return self.models[model_id]
+        except KeyError:
+            raise ScenarioError("model", f"no Model {model_id!r} on the table", sorted(self.models)) from None
+
+    def disc(self, m: Model | str) -> Disc:
+        m = self.model(m) if isinstance(m, str) else m
+        return m.disc(self.calibration)
+
+    def hex_of(self, m: Model | str) -> Hex:
+        """The hexagon a Model stands in (its ``hex``, else the hexagon containing its base centre)."""
+        m = self.model(m) if isinstance(m, str) else m
+        return m.hex_in(self.layout)
+
+    def with_model(self, m: Model) -> "TableTop":
+        """A new table where ``m`` replaces the Model with the same id (or is added)."""
+        ms = dict(self.models)
+        ms[m.id] = m
+        return TableTop(ms.values(), self.scenery, self.tiles, self.layout, self.calibration)
+
+    def without(self, model_id: str) -> "TableTop":
+        ms = {k: v for k, v in self.models.items() if k != model_id}
+        return TableTop(ms.values(), self.scenery, self.tiles, self.layout, self.calibration, validate=False)
+
+    def in_contact(self, a: Model | str, b: Model | str, tol: float = CONTACT_TOLERANCE) -> bool:
+        """Silhouette Contact between two Models (bases touching). Line of Fire and Distances › Interaction with
+        Areas and Silhouettes."""
+        return abs(self.disc(a).distance_to(self.disc(b))) <= tol
+
+    def scenery_in_contact(self, m: Model | str, tol: float = CONTACT_TOLERANCE) -> list[str]:
+        d = self.disc(m)
+        c = shapely.Point(d.center)
+        return [sid for sid, p in self._scenery_polys.items() if p.distance(c) <= d.r + tol]
+
+    def validate(self) -> None:
+        """Check the placement.
+
+        Raises:
+            ScenarioError: overlapping bases; a Model whose ``hex`` does not contain its base centre; a Model off the
+                board; a Miner or Deployable on (or overhanging) a hexagon without tile; a base overlapping a scenery
+                piece; an unknown Silhouette.
+        """
+        validate_models(list(self.models.values()), self.calibration)
+        for m in self.models.values():
+            d = self.disc(m)
+            where = f"models.{m.id}"
+            if m.hex is not None:
+                c = self.hex_polygon(m.hex)
+                if c.distance(shapely.Point(m.center)) > 1e-9:
+                    raise ScenarioError(f"{where}.hex", f"hexagon {m.hex} does not contain the base centre "
+                                        f"({m.x:g}, {m.y:g})", f"the hexagon {self.layout.pixel_to_hex(m.center)} "
+                                        "or one touching the centre")
+            h = self.hex_of(m)
+            if self.tiles is not None:
+                if h not in self.tiles:
+                    raise ScenarioError(where, f"the base centre is off the board (hexagon {h})",
+                                        "a hexagon of the board")
+                if m.kind != "megabeast":
+                    if not self.tiles[h]:
+                        raise ScenarioError(where, f"{m.id!r} stands on hexagon {h}, which has no tile",
+                                            "Miners and Deployable Tools stand on tiles (Move › Requirements)")
+                    circle = d.polygon()
+                    if self._board is not None and circle.difference(self._board).area > 1e-9:
+                        raise ScenarioError(where, f"the base of {m.id!r} overhangs the edge of the board",
+                                            "a base entirely on tiles (Move › Requirements)")
+                    for hh, poly in self._hole_polys.items():
+                        if poly.intersection(circle).area > 1e-9:
+                            raise ScenarioError(where, f"the base of {m.id!r} overhangs hexagon {hh}, which has no "
+                                                "tile", "a base entirely on tiles (Move › Requirements)")
+            circle = d.polygon()
+            for sid, poly in self._scenery_polys.items():
+                if poly.intersection(circle).area > 1e-9:
+                    raise ScenarioError(where, f"the base of {m.id!r} overlaps scenery piece {sid!r}",
+                                        "bases may touch scenery (Silhouette Contact) but not overlap it")
+
+    # -- obstacles
+
+    def obstacles(self, shooter: Model, target: Model, rulings: Rulings) -> tuple[Obstacles, dict[str, str]]:
+        """What may block LoF between ``shooter`` and ``target`` under ``rulings``; also the readings used."""
+        used = {}
+        height_rule = rulings.reading("scenery_height")
+        used["scenery_height"] = height_rule
+        polys: list[tuple[str, BaseGeometry]] = []
+        hs, ht = shooter.height(self.calibration), target.height(self.calibration)
+        for s in self.scenery:
+            if height_rule == "lower_than_both_does_not_block" and s.height < min(hs, ht):
+                continue
+            polys.append((f"scenery:{s.id}", self._scenery_polys[s.id]))
+        if shooter.kind != "megabeast" and self._hole_polys:
+            own = rulings.reading("tileless_occupied_hexagon")
+            used["tileless_occupied_hexagon"] = own
+            exempt = {self.hex_of(shooter), self.hex_of(target)} if own == "exempt" else set()
+            polys += [(f"hex:{h.q},{h.r}", p) for h, p in self._hole_polys.items() if h not in exempt]
+        if shooter.kind != "megabeast" and self._off_board is not None:
+            polys.append(("off_board", self._off_board))
+        discs = [(f"model:{m.id}", self.disc(m)) for m in self.models.values()
+                 if m.id not in (shooter.id, target.id)]
+        return Obstacles(polys, discs), used
+
+
+# ----------------------------------------------------------------------------------------------------- results
+
+
+@dataclass
+class Ray:
+    """A segment drawn for explanation and what blocks it (empty tuple: clear)."""
+
+    segment: Segment
+    blocked_by: tuple[str, ...]
+
+
+@dataclass
+class LoFResult:
+    """The answer to "can ``shooter`` draw LoF to ``target``?".
+
+    Attributes:
+        shooter, target: Model ids.
+        has_lof: the verdict.
+        reason: ``"clear"`` (a clear segment and the target in the arc), ``"silhouette_contact"`` (enemy Miners in
+            Silhouette Contact: 360°), ``"reciprocity"``, ``"outside_arc"``, ``"blocked"`` or ``"engaged"`` (the
+            shooter is in Silhouette Contact with an enemy Miner and the target is not one of those).
+        witness: a clear segment (board units) from the shooter's Silhouette to the target's when ``has_lof``.
+        blocked_by: obstacle labels (``"scenery:<id>"``, ``"model:<id>"``, ``"hex:<q>,<r>"``) that cross the region
+            between the two bases when blocked; ``()`` otherwise.
+        rays: explanatory segments (the centre line and the two outer common tangents) with their blockers.
+        in_arc: the target is totally or partially inside the shooter's arc.
+        arc_degrees: the arc used (180, 360, or the MegaBeast's Angle of Vision).
+        rule: the section that decided the verdict.
+        rulings: readings consulted.
+        candidates_tested: candidate lines tested by the exact search.
+        detail: one-sentence explanation.
+    """
+
+    shooter: str
+    target: str
+    has_lof: bool
+    reason: str
+    rule: RuleRef
+    witness: Segment | None = None
+    blocked_by: tuple[str, ...] = ()
+    rays: list[Ray] = field(default_factory=list)
+    in_arc: bool = True
+    arc_degrees: float = 180.0
+    rulings: dict[str, str] = field(default_factory=dict)
+    candidates_tested: int = 0
+    detail: str = ""
+
+    def __bool__(self) -> bool:
+        return self.has_lof
+
+    def to_step(self) -> Step:
+        title = f"{self.shooter} {'has' if self.has_lof else 'has no'} LoF to {self.target} ({self.reason})"
+        marks = (self.shooter, self.target, *self.blocked_by)
+        facts = {"has_lof": self.has_lof, "reason": self.reason, "in_arc": self.in_arc,
+                 "arc_degrees": self.arc_degrees, "blocked_by": list(self.blocked_by),
+                 "witness": None if self.witness is None else [list(self.witness.p0), list(self.witness.p1)]}
+        return Step(title, self.rule, self.detail, facts, marks, "Line of Fire")
+
+
+def _grazing(rulings: Rulings) -> bool:
+    return rulings.reading("lof_grazing") == "touching_blocks"
+
+
+def _explain_rays(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: bool) -> list[Ray]:
+    dx, dy = b.x - a.x, b.y - a.y
+    dl = math.hypot(dx, dy)
+    n0 = np.array([[-dy / dl, dx / dl]])
+    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+    f = np.array([[a.x, a.y, a.r]])
+    g = np.array([[b.x, b.y, b.r]])
+    n1, c1 = common_tangents(f, g)
+    # outer tangents: both discs on the same side (signed distances r_a and +r_b)
+    sa = n1 @ np.array([a.x, a.y]) + c1
+    sb = n1 @ np.array([b.x, b.y]) + c1
+    outer = np.sign(sa) == np.sign(sb)
+    segs = gap_segments(np.concatenate([n0, n1[outer]]), np.concatenate([c0, c1[outer]]), a, b)
+    rays = []
+    for s in segs:
+        if np.isnan(s).any():
+            continue
+        seg = Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
+        rays.append(Ray(seg, tuple(blockers_of(seg, obstacles, touching_blocks=touching_blocks))))
+    return rays
+
+
+def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) -> tuple[str, ...]:
+    from .geometry import capsule
+
+    region = capsule(a, b)
+    found = {lab for r in rays for lab in r.blocked_by}
+    for lab, p in obstacles.polygons:
+        if p.intersection(region).area > 1e-12:
+            found.add(lab)
+    for lab, d in obstacles.discs:
+        if region.distance(shapely.Point(d.center)) < d.r:
+            found.add(lab)
+    return tuple(sorted(found))
+
+
+def arc_clips(origin: XY, facing: float, arc: float) -> list[list[tuple[float, float, float]]]:
+    """The shooter's arc as half-planes: a list of alternatives, each a list of half-planes to intersect
+    (``[]`` for 360°; one half-plane for 180°; a wedge of two for less; two alternatives for more than 180°)."""
+    if arc >= 360.0:
+        return []
+    half = arc / 2
+
+    def hp(deg):
+        nx, ny = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+        return (nx, ny, -(nx * origin[0] + ny * origin[1]))
+
+    if abs(arc - 180.0) < 1e-12:
+        return [[hp(facing)]]
+    n1, n2 = hp(facing + half - 90), hp(facing - half + 90)
+    return [[n1, n2]] if arc < 180.0 else [[n1], [n2]]
+
+
+def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
+                  *, arc_part: bool | None = None):
+    """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
+
+    ``arc_part``: restrict the target to the part inside the shooter's arc (default: as ruling option
+    ``lof_arc_part`` says).
+    """
+    rulings = rulings or default_rulings()
+    s = table.model(shooter) if isinstance(shooter, str) else shooter
+    t = table.model(target) if isinstance(target, str) else target
+    obs, used = table.obstacles(s, t, rulings)
+    tb = _grazing(rulings)
+    used["lof_grazing"] = rulings.reading("lof_grazing")
+    alternatives: list = [()]
+    if s.arc_degrees() < 360.0:
+        if arc_part is None:
+            used["lof_arc_part"] = rulings.reading("lof_arc_part")
+            arc_part = used["lof_arc_part"] == "seen_part_in_arc"
+        if arc_part:
+            alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
+    a, b = table.disc(s), table.disc(t)
+    res = None
+    for clip in alternatives:
+        r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
+        if res is None:
+            res = r
+        else:
+            res.candidates_tested += r.candidates_tested
+            res.witness, res.contact = (r.witness, r.contact) if res.witness is None else (res.witness, res.contact)
+        if res.witness is not None:
+            break
+    return res, obs, used
+
+
+def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
+                 *, explain: bool = True, _reciprocity: bool = True) -> LoFResult:
+    """Can ``shooter`` draw LoF to ``target``?
+
+    Sections: Line of Fire and Distances › Line of Fire (conditions and exceptions); MegaBeast › MegaBeast Line of
+    Fire. Ruling options consulted: ``lof_grazing``, ``scenery_height``, ``tileless_occupied_hexagon``,
+    ``megabeast_reciprocity`` (see :mod:`explorer.games.tagraid.options`).
+
+    Order of the checks: (1) a Miner in Silhouette Contact with an enemy Miner sees (360°) exactly the enemy Miners it
+    touches and nothing else; (2) the target must be at least partly inside the arc (180°; 360° after declaring Move;
+    a MegaBeast's Angle of Vision); (3) a clear segment between the two Silhouettes; (4) reciprocity when the
+    target's own LoF to the shooter is clear but the shooter's is not (only possible when the two see through
+    different obstacles: a MegaBeast, under ``megabeast_reciprocity = includes_megabeast``).
+
+    Args:
+        table: the table.
+        shooter, target: Models or their ids (must differ).
+        rulings: TAG Raid rulings (defaults when ``None``).
+        explain: also compute explanatory rays and blockers (a little slower).
+
+    Returns:
+        :class:`LoFResult`.
+
+    Raises:
+        ScenarioError: unknown Model id, or shooter and target the same.
+    """
+    rulings = rulings or default_rulings()
+    s = table.model(shooter) if isinstance(shooter, str) else shooter
+    t = table.model(target) if isinstance(target, str) else target
+    if s.id == t.id:
+        raise ScenarioError("target", "a Model cannot draw LoF to itself", "another Model's id")
+    a, b = table.disc(s), table.disc(t)
+    arc = s.arc_degrees()
+    lof_rule = S.MEGABEAST_LOF if s.kind == "megabeast" else S.LINE_OF_FIRE
+
+    # (1) Silhouette Contact with enemy Miners
+    if s.kind == "miner":
+        engaged = [m.id for m in table.models.values() if m.id != s.id and s.is_enemy_miner_of(m)
+                   and table.in_contact(s, m)]
+        if engaged:
+            if t.id in engaged:
+                d = math.hypot(b.x - a.x, b.y - a.y) or 1.0
+                p = (a.x + (b.x - a.x) * a.r / d, a.y + (b.y - a.y) * a.r / d)
+                return LoFResult(s.id, t.id, True, "silhouette_contact", S.LINE_OF_FIRE, Segment(p, p),
+                                 arc_degrees=360.0, detail=f"{s.id} is in Silhouette Contact with enemy Miner {t.id}: "
+                                 "360° LoF to the enemy Miners it touches.")
+            return LoFResult(s.id, t.id, False, "engaged", S.LINE_OF_FIRE, arc_degrees=360.0,
+                             blocked_by=tuple(f"model:{e}" for e in engaged),
+                             detail=f"{s.id} is in Silhouette Contact with enemy Miner(s) {', '.join(engaged)} and can "
+                             f"only draw LoF to them, not to {t.id}.")
+
+    # (2) arc
+    in_arc = disc_in_arc(s.center, s.facing, arc, b)
+    if not in_arc:
+        return LoFResult(s.id, t.id, False, "outside_arc", lof_rule, in_arc=False, arc_degrees=arc,
+                         detail=f"{t.id} is entirely outside {s.id}'s {arc:g}° arc.")
+
+    # (3) a clear segment
+    res, obs, used = clear_segment(table, s, t, rulings)
+    if res.witness is not None:
+        why = "360° after declaring Move, " if (s.kind == "miner" and s.declared_move) else ""
+        rays = _explain_rays(a, b, obs, _grazing(rulings)) if explain and not res.contact else []
+        return LoFResult(s.id, t.id, True, "clear", lof_rule, res.witness, (), rays, True, arc, used,
+                         res.candidates_tested, f"{t.id} is in {s.id}'s {arc:g}° arc ({why}at least partly) and a "
+                         "clear line joins the two Silhouettes.")
+
+    # (4) reciprocity
+    if not _reciprocity:
+        pass
+    elif t.kind != "megabeast" or rulings.reading("megabeast_reciprocity") == "includes_megabeast":
+        if t.kind == "megabeast":
+            used["megabeast_reciprocity"] = "includes_megabeast"
+        back = (line_of_fire(table, t, s, rulings, explain=False, _reciprocity=False)
+                if s.kind != "megabeast" else None)
+        if back is not None and back.has_lof and back.reason == "clear":
+            w = back.witness
+            return LoFResult(s.id, t.id, True, "reciprocity", S.LINE_OF_FIRE, Segment(w.p1, w.p0), (), [], True, arc,
+                             used | back.rulings, res.candidates_tested + back.candidates_tested,
+                             f"{t.id} can draw LoF to {s.id}, who has {t.id} in its front arc: reciprocity.")
+    elif t.kind == "megabeast":
+        used["megabeast_reciprocity"] = "miners_only"
+
+    rays = _explain_rays(a, b, obs, _grazing(rulings)) if explain else []
+    blockers = _relevant_blockers(a, b, obs, rays) if explain else ()
+    return LoFResult(s.id, t.id, False, "blocked", lof_rule, None, blockers, rays, True, arc, used,
+                     res.candidates_tested, f"every line between {s.id} and {t.id} is obstructed"
+                     + (f" (by {', '.join(blockers)})." if blockers else "."))
+
+
+class InLoF:
+    """Lazy, set-like view of the Models a Model can draw LoF to: ``"b" in view``, ``len(view)``, iteration (ids)."""
+
+    def __init__(self, table: TableTop, shooter: str, rulings: Rulings | None = None):
+        self.table, self.shooter, self.rulings = table, shooter, rulings or default_rulings()
+        self._cache: dict[str, LoFResult] = {}
+
+    def result(self, target: str) -> LoFResult:
+        if target not in self._cache:
+            self._cache[target] = line_of_fire(self.table, self.shooter, target, self.rulings, explain=False)
+        return self._cache[target]
+
+    def __contains__(self, target: object) -> bool:
+        return isinstance(target, str) and target in self.table.models and target != self.shooter and \
+            self.result(target).has_lof
+
+    def __iter__(self) -> Iterator[str]:
+        return (t for t in self.table.models if t != self.shooter and self.result(t).has_lof)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def in_lof(table: TableTop, shooter: str, rulings: Rulings | None = None) -> InLoF:
+    """The Models ``shooter`` can draw LoF to, as a lazy set-like view (see :class:`InLoF`)."""
+    table.model(shooter)
+    return InLoF(table, shooter, rulings)
+
+
+def lof_along_route(table: TableTop, mover: str, route: Sequence[XY], observer: str,
+                    rulings: Rulings | None = None) -> list[tuple[XY, LoFResult, LoFResult]]:
+    """LoF at each point of a declared Move route, both ways: ``[(point, observer→mover, mover→observer)]``.
+
+    The mover has 360° LoF along its route (Move › Effects; Line of Fire exceptions). The route is the list of
+    positions the user gives (its corners, or finer points); LoF is decided exactly at each of them.
+
+    Raises:
+        ScenarioError: a route point where the mover's base would overlap another base or scenery.
+    """
+    m = table.model(mover)
+    out = []
+    for i, p in enumerate(route):
+        moved = replace(m, x=float(p[0]), y=float(p[1]), hex=None, declared_move=True)
+        try:
+            t2 = table.with_model(moved)
+        except ScenarioError as e:
+            raise ScenarioError(f"route[{i}]", e.problem, e.allowed) from None
+        out.append((tuple(p), line_of_fire(t2, observer, mover, rulings, explain=False),
+                    line_of_fire(t2, mover, observer, rulings, explain=False)))
+    return out
+
+
+@dataclass
+class RouteLoF:
+    """LoF between a Miner moving along its declared route and another Model, over the whole route (exact).
+
+    Attributes:
+        mover, observer: Model ids.
+        observer_sees_mover: the observer can draw LoF to the mover at some moment of the route (the ARO question).
+        observer_witness: a clear segment from the observer to the mover's base at such a moment.
+        observer_leg: index of the route leg (``route[i] -> route[i+1]``) where it was found.
+        mover_sees_observer: the mover (360° while moving) can draw LoF to the observer at some moment.
+        mover_witness, mover_leg: likewise.
+        rule: Move › Effects / Line of Fire exceptions.
+    """
+
+    mover: str
+    observer: str
+    observer_sees_mover: bool
+    observer_witness: Segment | None
+    observer_leg: int | None
+    mover_sees_observer: bool
+    mover_witness: Segment | None
+    mover_leg: int | None
+    rulings: dict[str, str] = field(default_factory=dict)
+    rule: RuleRef = S.MOVE
+    detail: str = ""
+
+    def to_step(self) -> Step:
+        return Step(f"{self.observer} {'sees' if self.observer_sees_mover else 'never sees'} {self.mover} along its "
+                    "route", self.rule, self.detail,
+                    {"observer_sees_mover": self.observer_sees_mover, "mover_sees_observer": self.mover_sees_observer,
+                     "observer_leg": self.observer_leg, "mover_leg": self.mover_leg},
+                    (self.mover, self.observer), "Line of Fire")
+
+
+def _arc_pieces(origin: XY, facing: float, arc: float, p: XY, q: XY, r: float) -> list[tuple[float, float]]:
+    """Parameter pieces ``[t0, t1]`` of the leg ``p -> q`` where a base of radius ``r`` is at least partly in the
+    arc (exact for 180° and 360°; other arcs via a 1024-sided polygon of the grown wedge)."""
+    if arc >= 360.0:
+        return [(0.0, 1.0)]
+    if abs(arc - 180.0) < 1e-12:
+        fx, fy = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+        g0 = fx * (p[0] - origin[0]) + fy * (p[1] - origin[1]) + r
+        g1 = fx * (q[0] - origin[0]) + fy * (q[1] - origin[1]) + r
+        if g0 >= 0 and g1 >= 0:
+            return [(0.0, 1.0)]
+        if g0 < 0 and g1 < 0:
+            return []
+        t = g0 / (g0 - g1)
+        return [(t, 1.0)] if g1 >= 0 else [(0.0, t)]
+    from .models import arc_polygon_points
+
+    wedge = Polygon(arc_polygon_points(origin, facing, arc, 1e3, n=1024)).buffer(r, quad_segs=256)
+    leg = shapely.LineString([p, q])
+    length = leg.length
+    pieces = []
+    inter = leg.intersection(wedge)
+    for part in getattr(inter, "geoms", [inter]):
+        if part.is_empty or part.geom_type not in ("LineString", "Point"):
+            continue
+        ts = [leg.project(shapely.Point(c)) / length for c in part.coords]
+        pieces.append((min(ts), max(ts)))
+    return pieces
+
+
+def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: str,
+                    rulings: Rulings | None = None) -> RouteLoF:
+    """LoF between a Miner moving along ``route`` (its base centre goes ``route[0] -> route[1] -> ...``) and
+    ``observer``, over every moment of the route, exactly: each leg's swept region (a capsule) is searched with the
+    candidate-line method. Sections: Move › Effects (360° LoF while moving); Line of Fire and Distances › Line of
+    Fire (exceptions); Orders and AROs (a Reactive Miner with LoF to the Active Miner at some point may ARO).
+
+    The observer's arc is fixed; the moving base must be at least partly in it at the moment it is seen. An observer
+    in Silhouette Contact with an enemy Miner other than the mover sees the mover only if the route ends in contact
+    with it. Uses the ``any_part`` reading of ``lof_arc_part`` (the route check does not clip the moving base to the
+    arc).
+
+    Raises:
+        ScenarioError: fewer than one route point, or a leg along which the mover's base would overlap scenery,
+            another base, a hexagon without tile or the edge of the board (``route[i]``).
+    """
+    rulings = rulings or default_rulings()
+    m = table.model(mover)
+    o = table.model(observer)
+    if len(route) < 1:
+        raise ScenarioError("route", "is empty", "at least one point (x, y)")
+    pts = [(float(x), float(y)) for x, y in route]
+    r = table.disc(m).r
+    others = table.without(mover)
+    blockers: list[tuple[str, BaseGeometry]] = [(f"scenery:{k}", v) for k, v in table._scenery_polys.items()]
+    if m.kind != "megabeast":
+        blockers += [(f"hex:{h.q},{h.r}", v) for h, v in table._hole_polys.items()]
+        if table._off_board is not None:
+            blockers.append(("off_board", table._off_board))
+    blockers += [(f"model:{k}", others.disc(k).polygon()) for k in others.models]
+    for i in range(len(pts)):
+        leg = shapely.LineString([pts[i], pts[i + 1]]) if i + 1 < len(pts) else shapely.Point(pts[i])
+        swept = leg.buffer(r, quad_segs=32)
+        for lab, g in blockers:
+            if swept.intersection(g).area > 1e-6:
+                raise ScenarioError(f"route[{i}]", f"the base of {mover!r} would overlap {lab} here",
+                                    "a route clear of scenery, other bases and hexagons without tiles "
+                                    "(Move › Requirements)")
+    legs = list(zip(pts, pts[1:])) or [(pts[0], pts[0])]
+    used: dict[str, str] = {}
+
+    # observer -> mover
+    o_seen, o_wit, o_leg = False, None, None
+    engaged = o.kind == "miner" and any(
+        o.is_enemy_miner_of(x) and x.id != m.id and table.in_contact(o, x) for x in table.models.values())
+    obs_o, u1 = table.obstacles(o, m, rulings)
+    used |= u1
+    used["lof_grazing"] = rulings.reading("lof_grazing")
+    tb = _grazing(rulings)
+    a_disc = table.disc(o)
+    if engaged:
+        end = m.moved_to(*pts[-1])
+        if o.is_enemy_miner_of(m) and abs(a_disc.distance_to(end.disc(table.calibration))) <= CONTACT_TOLERANCE:
+            o_seen, o_wit, o_leg = True, None, len(legs) - 1
+    else:
+        for i, (p, q) in enumerate(legs):
+            for t0, t1 in _arc_pieces(o.center, o.facing, o.arc_degrees(), p, q, r):
+                pp = (p[0] + t0 * (q[0] - p[0]), p[1] + t0 * (q[1] - p[1]))
+                qq = (p[0] + t1 * (q[0] - p[0]), p[1] + t1 * (q[1] - p[1]))
+                res = find_clear_segment_to_swept(a_disc, pp, qq, r, obs_o, touching_blocks=tb)
+                if res.witness is not None:
+                    o_seen, o_wit, o_leg = True, res.witness, i
+                    break
+            if o_seen:
+                break
+    # mover -> observer (360° while moving)
+    obs_m, u2 = table.obstacles(m, o, rulings)
+    used |= u2
+    m_seen, m_wit, m_leg = False, None, None
+    for i, (p, q) in enumerate(legs):
+        res = find_clear_segment_to_swept(a_disc, p, q, r, obs_m, touching_blocks=tb)
+        if res.witness is not None:
+            m_seen, m_wit, m_leg = True, Segment(res.witness.p1, res.witness.p0), i
+            break
+    detail = (f"{observer} {'can' if o_seen else 'cannot'} draw LoF to {mover} at some point of its route"
+              + (f" (leg {o_leg})" if o_seen else "") + f"; {mover}, with 360° LoF while moving, "
+              + ("can" if m_seen else "cannot") + f" draw LoF to {observer}.")
+    return RouteLoF(mover, observer, o_seen, o_wit, o_leg, m_seen, m_wit, m_leg, used, detail=detail)
+
+
+# ----------------------------------------------------------------------------------------------------- Partial Cover
+
+
+def _shadow(point: XY, poly: Polygon, far: float) -> BaseGeometry:
+    """Points ``q`` such that the segment from ``point`` to ``q`` meets ``poly`` (within ``far`` of it)."""
+    parts = [poly]
+    ax, ay = point
+    coords = list(poly.exterior.coords)
+    for (x0, y0), (x1, y1) in zip(coords, coords[1:]):
+        d0, d1 = math.hypot(x0 - ax, y0 - ay), math.hypot(x1 - ax, y1 - ay)
+        if d0 < 1e-12 or d1 < 1e-12:
+            continue
+        q0 = (x0 + far * (x0 - ax) / d0, y0 + far * (y0 - ay) / d0)
+        q1 = (x1 + far * (x1 - ax) / d1, y1 + far * (y1 - ay) / d1)
+        quad = Polygon([(x0, y0), (x1, y1), q1, q0])
+        if quad.is_valid and quad.area > 1e-15:
+            parts.append(quad)
+    return shapely.union_all(parts)
+
+
+def umbra(attacker: Disc, piece: Polygon, far: float = 50.0, extra_points: int = 64) -> BaseGeometry:
+    """The points hidden from every point of ``attacker`` by ``piece`` alone (its full shadow), as a polygon.
+
+    Computed as the intersection of the shadows cast from the tangent points of every vertex of ``piece`` on the
+    attacker's edge (where the umbra's boundary lines come from) plus ``extra_points`` evenly spaced edge points;
+    every shadow contains the umbra, so the result can only be slightly larger than it, never smaller. Callers confirm
+    a hidden point exactly with :func:`explorer.games.tagraid.geometry.point_target_clear`.
+    """
+    pts: list[XY] = []
+    for vx, vy in list(piece.exterior.coords)[:-1]:
+        dx, dy = vx - attacker.x, vy - attacker.y
+        dd = math.hypot(dx, dy)
+        if dd <= attacker.r:
+            continue
+        base = math.atan2(dy, dx)
+        off = math.acos(attacker.r / dd)
+        pts += [(attacker.x + attacker.r * math.cos(base + s * off), attacker.y + attacker.r * math.sin(base + s * off))
+                for s in (1, -1)]
+    for i in range(extra_points):
+        ang = 2 * math.pi * i / extra_points
+        pts.append((attacker.x + attacker.r * math.cos(ang), attacker.y + attacker.r * math.sin(ang)))
+    out: BaseGeometry | None = None
+    for p in pts:
+        sh = _shadow(p, piece, far)
+        out = sh if out is None else out.intersection(sh)
+        if out.is_empty:
+            break
+    return out if out is not None else Polygon()
+
+
+@dataclass
+class CoverResult:
+    """Partial Cover of ``target`` against ``attacker``.
+
+    Attributes:
+        in_cover: the target is in Silhouette Contact with a scenery piece that hides part of its Silhouette from
+            the attacker, and the attacker has LoF (otherwise there is no attack to take cover from).
+        pieces: ids of the scenery pieces giving cover.
+        hidden_points: for each piece, a point of the target's base hidden by it (confirmed exactly).
+        touching: ids of all scenery pieces in Silhouette Contact with the target.
+        lof: the attacker's LoF result.
+        rule: Damage › Partial Cover.
+    """
+
+    attacker: str
+    target: str
+    in_cover: bool
+    pieces: tuple[str, ...]
+    hidden_points: dict[str, XY]
+    touching: tuple[str, ...]
+    lof: LoFResult
+    rule: RuleRef = S.PARTIAL_COVER
+    detail: str = ""
+
+    def __bool__(self) -> bool:
+        return self.in_cover
+
+    def to_step(self) -> Step:
+        title = (f"{self.target} is in Partial Cover ({', '.join(self.pieces)})" if self.in_cover
+                 else f"{self.target} is not in Partial Cover")
+        return Step(title, self.rule, self.detail, {"in_cover": self.in_cover, "pieces": list(self.pieces),
+                                                    "touching": list(self.touching)},
+                    (self.attacker, self.target, *(f"scenery:{p}" for p in self.pieces)), "Partial Cover")
+
+
+def partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
+                  rulings: Rulings | None = None) -> CoverResult:
+    """Is ``target`` in Partial Cover against ``attacker``? Section: Damage › Partial Cover.
+
+    A piece gives cover when the target is in Silhouette Contact with it (within :data:`CONTACT_TOLERANCE`) and
+    some part of the target's base (of positive area) cannot be seen from any point of the attacker's base because of
+    that piece. Pieces that do not block LoF under ``scenery_height`` give no cover. Only the piece in contact is
+    considered as the hiding piece.
+    """
+    rulings = rulings or default_rulings()
+    s = table.model(attacker) if isinstance(attacker, str) else attacker
+    t = table.model(target) if isinstance(target, str) else target
+    lof = line_of_fire(table, s, t, rulings, explain=False)
+    a, b = table.disc(s), table.disc(t)
+    touching = tuple(table.scenery_in_contact(t))
+    obs, _ = table.obstacles(s, t, rulings)
+    blocking = {lab.split(":", 1)[1] for lab, _ in obs.polygons if lab.startswith("scenery:")}
+    tb = _grazing(rulings)
+    pieces, hidden = [], {}
+    for sid in touching:
+        if sid not in blocking:
+            continue
+        poly = table._scenery_polys[sid]
+        um = umbra(a, poly, far=4 * (math.hypot(b.x - a.x, b.y - a.y) + b.r + 1))
+        if um.is_empty or um.distance(shapely.Point(b.center)) >= b.r - 1e-9:
+            continue
+        region = um.intersection(b.polygon(64))
+        if region.is_empty or region.area <= 1e-12:
+            continue
+        # confirm exactly: a point of the region that no segment from the attacker reaches past this piece
+        cands = [region.representative_point()]
+        if hasattr(region, "geoms"):
+            cands += [g.representative_point() for g in region.geoms]
+        for q in cands:
+            if not point_target_clear(a, (q.x, q.y), Obstacles([(sid, poly)]), touching_blocks=tb):
+                pieces.append(sid)
+                hidden[sid] = (q.x, q.y)
+                break
+    in_cover = bool(pieces) and lof.has_lof
+    if not touching:
+        detail = f"{t.id} is in Silhouette Contact with no scenery piece."
+    elif not lof.has_lof:
+        detail = f"{s.id} has no LoF to {t.id}, so there is no attack to take cover from."
+    elif pieces:
+        detail = f"{', '.join(pieces)} touches {t.id} and hides part of its Silhouette from {s.id}."
+    else:
+        detail = f"{s.id} sees the whole Silhouette of {t.id} past the scenery it touches."
+    return CoverResult(s.id, t.id, in_cover, tuple(pieces), hidden, touching, lof, detail=detail)

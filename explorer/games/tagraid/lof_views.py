@@ -1,0 +1,736 @@
+"""TAG Raid Line of Fire explorer: pick a shooter, see every verdict drawn on the board and listed with its section.
+
+Public API:
+
+* :func:`default_lof_scenario` — the built-in scenario (the 320-hex fixture quarry with a few Miners, scenery,
+  hexagons without tile and a MegaBeast in an Interior hexagon).
+* :func:`analyse` — every :class:`TargetVerdict` of one shooter (LoF, Range Ruler band and MOD, Partial Cover,
+  Range in Hexagons, the MegaBeast's Threat Level side).
+* :class:`LofSnapshot` / :func:`board_svg` — a static picture of a board with the LoF overlays (``_repr_svg_``, so
+  docs and notebooks without a kernel show it); :meth:`LofSnapshot.overlays` gives the same overlays to the widget.
+* :class:`LofExplorer` — the interactive composite (a :class:`~explorer.widgets.hexboard.HexBoardView` plus a side
+  panel with the Range Ruler calibration, the weapon's MODs, ruling options and the verdict list).
+
+Sections cited: Line of Fire and Distances › Line of Fire (and its exceptions); MegaBeast › MegaBeast Line of Fire;
+Damage › Partial Cover; Distances and Measurements › Range Ruler; Line of Fire and Distances › Range in Hexagons;
+MegaBeast › Threat Level. The rules themselves live in :mod:`.lof`, :mod:`.ranges` and :mod:`.megabeast`; this
+module only draws and lists their answers.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import ipywidgets as W
+import shapely
+from shapely.geometry import LineString
+
+from explorer.board import Board, Scenery as BoardScenery, load_board
+from explorer.errors import ScenarioError
+from explorer.hexgrid import Hex, distance
+from explorer.options import Rulings
+from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
+from explorer.widgets.hexboard import HexBoardView, Piece
+
+from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
+from .megabeast import ThreatLevels, ThreatResult, corner_angles, side_pairs, sides_facing, threat_level
+from .models import Model, arc_polygon_points
+from .options import rulings as default_rulings
+from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, RangeResult,
+                     WeaponRanges, hexes_in_range, measure_range)
+
+LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "scenery_height", "tileless_occupied_hexagon",
+                                    "megabeast_reciprocity", "range_measurement", "megabeast_corner_side")
+"""The ruling options the LoF explorer lets users flip."""
+
+SIDE_COLOURS = {"A": "#2f6fb5", "B": "#c0392b", "megabeast": "#6c3483"}
+BAND_COLOURS = {"short": "#1a9641", "mid": "#e6a100", "long": "#d35400", OUT_OF_RANGE: "#7f8c8d"}
+PAIR_COLOURS = {"front": "#c0392b", "adjacent": "#e67e22", "opposite": "#7f8c8d"}
+COVER = {"stroke": "#e6a100", "width": 3.0, "dash": "4 2"}
+MINER_ROTATE_STEP = 15.0
+"""Degrees a Miner turns per rotate click / key press / wheel notch."""
+
+
+# ----------------------------------------------------------------------------------------------------- scenario
+
+
+@dataclass
+class LofScenario:
+    """A board, the Models on it and the explorer's settings.
+
+    Attributes:
+        board: the board (hexagons with/without tile, scenery).
+        models: the Models (see :class:`explorer.games.tagraid.models.Model`).
+        shooter: id of the Model drawing LoF.
+        calibration: Range Ruler Segment lengths (hex units).
+        weapon: the shooter's weapon MODs per Segment.
+        threat: the MegaBeast Behavior's Threat Levels (front / adjacent / opposite pairs of sides).
+        title: display name.
+    """
+
+    board: Board
+    models: list[Model]
+    shooter: str
+    calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION
+    weapon: WeaponRanges = field(default_factory=lambda: WeaponRanges(short=3, mid=0, long=-3, out_of_range=None))
+    threat: ThreatLevels = field(default_factory=lambda: ThreatLevels(front=16, adjacent=13, opposite=10))
+    title: str = ""
+
+    def table(self, validate: bool = True) -> TableTop:
+        """The :class:`TableTop` of this scenario (raises ScenarioError for an illegal placement)."""
+        return TableTop.from_board(self.board, self.models, validate=validate)
+
+
+def default_lof_scenario() -> LofScenario:
+    """The built-in LoF scenario: the packaged 320-hex ``fixture`` quarry plus a crate and a pylon, seven Miners
+    (sides A and B) and the MegaBeast *Stoorworm* in the Interior hexagon (3, 10). Chosen so that the shooter
+    *Cutter* shows every kind of verdict: clear LoF at two Range bands, targets outside its 180° arc, LoF blocked by
+    scenery, by another crate and by hexagons without tile, and a target (*Peeker*) in Partial Cover behind the
+    pylon. The fixture's edge features (walls, doors: not TAG Raid terrain) are left out."""
+    base = load_board("fixture")
+    extra = (BoardScenery("crate", ((20.5, 17.4), (21.3, 17.4), (21.3, 18.2), (20.5, 18.2)), 1.0),
+             BoardScenery("pylon", ((16.0, 12.6), (16.7, 12.6), (16.7, 13.3), (16.0, 13.3)), None))
+    # TAG Raid boards have no walls or doors on hexagon sides (LoF is blocked only by scenery, Models and hexagons
+    # without tile), so the fixture's generic edge features are left out rather than drawn and ignored.
+    board = Board(base.cells, (*base.scenery, *extra), (), base.orientation, "Quarry — Line of Fire scenario")
+    lay = board.layout
+
+    def at(q: int, r: int) -> tuple[float, float]:
+        return lay.hex_to_pixel(Hex(q, r))
+
+    r7 = 55 / 280  # Silhouette 7 base radius under the default calibration (models.SILHOUETTE_BASE_RADIUS)
+    models = [
+        Model("Cutter", *at(5, 11), facing=315.0, side="A"),
+        Model("Driller", *at(4, 12), facing=300.0, side="A"),
+        Model("Crawler", *at(10, 11), facing=180.0, side="B"),
+        Model("Digger", *at(9, 9), facing=150.0, side="B"),
+        Model("Hauler", *at(5, 7), facing=90.0, side="B"),
+        Model("Runner", *at(8, 13), facing=180.0, side="B"),
+        Model("Scout", *at(1, 11), facing=0.0, side="B"),
+        Model("Peeker", 16.0 - r7, 13.23, facing=90.0, side="B"),
+        Model("Stoorworm", *at(3, 10), silhouette=10, facing=30.0, side="megabeast", kind="megabeast"),
+    ]
+    return LofScenario(board, models, "Cutter", title="Quarry — Line of Fire")
+
+
+# ----------------------------------------------------------------------------------------------------- analysis
+
+
+@dataclass
+class BlockedRay:
+    """An explanatory ray cut at the first obstacle it meets (board units) and that obstacle's label."""
+
+    start: tuple[float, float]
+    hit: tuple[float, float]
+    end: tuple[float, float]
+    obstacle: str
+
+
+@dataclass
+class TargetVerdict:
+    """Everything the explorer shows for one target of the shooter.
+
+    Attributes:
+        target: Model id.
+        lof: the LoF verdict (reason, witness, rule section).
+        range: the Range Ruler measurement when there is LoF.
+        band, mod: the weapon's effective band and MOD (``mod`` is ``None`` when the weapon cannot fire there).
+        cover: Partial Cover (when there is LoF and the target is a Miner or Deployable).
+        threat: the Threat Level the MegaBeast uses against the shooter (target is a MegaBeast, shooter a Miner) or
+            against the target (shooter is a MegaBeast).
+        hex_distance: hexagons between the two Models' hexagons (Range in Hexagons).
+        blocked_rays: the explanatory rays of a blocked verdict, cut where they first hit an obstacle.
+    """
+
+    target: str
+    lof: LoFResult
+    range: RangeResult | None = None
+    band: str | None = None
+    mod: int | None = None
+    cover: CoverResult | None = None
+    threat: ThreatResult | None = None
+    hex_distance: int = 0
+    blocked_rays: list[BlockedRay] = field(default_factory=list)
+
+    @property
+    def rules(self) -> list[str]:
+        """Sections cited for this verdict (LoF first)."""
+        out = [str(self.lof.rule)]
+        if self.range is not None:
+            out.append(str(self.range.rule))
+        if self.cover is not None and self.cover.in_cover:
+            out.append(str(self.cover.rule))
+        if self.threat is not None:
+            out.append(str(self.threat.rule))
+        return out
+
+
+def _obstacle_geom(table: TableTop, label: str):
+    kind, _, ident = label.partition(":")
+    if kind == "scenery":
+        return table._scenery_polys.get(ident)
+    if kind == "hex":
+        q, r = (int(v) for v in ident.split(","))
+        return table._hole_polys.get(Hex(q, r))
+    if kind == "model" and ident in table.models:
+        return table.disc(ident).polygon(32)
+    return None
+
+
+def _cut_rays(table: TableTop, lof: LoFResult) -> list[BlockedRay]:
+    out = []
+    for ray in lof.rays:
+        if not ray.blocked_by:
+            continue
+        p0, p1 = ray.segment.p0, ray.segment.p1
+        line = LineString([p0, p1])
+        best, best_d, best_lab = None, math.inf, ""
+        for lab in ray.blocked_by:
+            g = _obstacle_geom(table, lab)
+            if g is None:
+                continue
+            inter = line.intersection(g)
+            if inter.is_empty:
+                continue
+            pts = shapely.get_coordinates(inter)
+            for x, y in pts:
+                d = math.hypot(x - p0[0], y - p0[1])
+                if d < best_d:
+                    best, best_d, best_lab = (float(x), float(y)), d, lab
+        if best is not None:
+            out.append(BlockedRay(p0, best, p1, best_lab))
+    return out
+
+
+def analyse(table: TableTop, shooter: str, rulings: Rulings | None = None,
+            calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
+            threat: ThreatLevels | None = None) -> list[TargetVerdict]:
+    """The verdict for every other Model on ``table`` as a target of ``shooter`` (in the table's Model order).
+
+    Raises:
+        ScenarioError: unknown shooter; a MegaBeast facing that does not point at a corner of its hexagon.
+    """
+    rulings = rulings or default_rulings()
+    weapon = weapon or WeaponRanges()
+    s = table.model(shooter)
+    out = []
+    for t in table.models.values():
+        if t.id == s.id:
+            continue
+        lof = line_of_fire(table, s, t, rulings)
+        v = TargetVerdict(t.id, lof, hex_distance=distance(table.hex_of(s), table.hex_of(t)))
+        if lof.has_lof:
+            v.range = measure_range(table, s, t, rulings, calibration)
+            if v.range.band is not None:
+                v.band, v.mod = weapon.mod(v.range.band)
+            if t.kind != "megabeast":
+                v.cover = partial_cover(table, s, t, rulings)
+        else:
+            v.blocked_rays = _cut_rays(table, lof)
+        if threat is not None and t.kind == "megabeast" and s.kind == "miner":
+            v.threat = threat_level(table, t, s, threat, rulings)
+        elif threat is not None and s.kind == "megabeast" and t.kind == "miner":
+            v.threat = threat_level(table, s, t, threat, rulings)
+        out.append(v)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------- drawing
+
+
+def model_pieces(models: Iterable[Model], table: TableTop) -> list[Piece]:
+    """The widget pieces for ``models`` (base size from the table's Silhouette calibration)."""
+    out = []
+    for m in models:
+        d = table.disc(m)
+        arc = m.arc_degrees()
+        out.append(Piece(m.id, (m.x, m.y), d.r, SIDE_COLOURS.get(m.side, "#555555"), "#111111",
+                         None if arc >= 360 else m.facing, arc, ""))
+    return out
+
+
+def _fmt_mod(mod: int | None) -> str:
+    return "cannot fire" if mod is None else f"MOD {mod:+d}"
+
+
+class LofSnapshot:
+    """A board, its Models and one shooter's verdicts, as overlays and as a static SVG (``_repr_svg_``).
+
+    Args:
+        board: the board.
+        models: the Models.
+        shooter: the shooter's id (``None``: only the Models are drawn).
+        verdicts: the shooter's verdicts (:func:`analyse`); computed when ``None`` and a shooter is given.
+        rulings, calibration, weapon, threat: as for :func:`analyse`.
+        size: pixels per board unit in the SVG.
+        ruler_to: a target whose Range Ruler is drawn (its three Segments along the measured line).
+        hex_range: a Range in Hexagons (``"same"``, ``"adjacent"``, ``"same_and_adjacent"``, ``"up_to_2"``,
+            ``"from_1_to_2"``) whose hexagons around the shooter are outlined.
+    """
+
+    def __init__(self, board: Board, models: Sequence[Model], shooter: str | None = None,
+                 verdicts: Sequence[TargetVerdict] | None = None, rulings: Rulings | None = None,
+                 calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
+                 threat: ThreatLevels | None = None, size: float = 24.0, ruler_to: str | None = None,
+                 hex_range: HexRange | str | None = None):
+        self.board, self.models, self.shooter = board, list(models), shooter
+        self.ruler_to = ruler_to
+        self.hex_range = HexRange(hex_range) if hex_range else None
+        self.table = TableTop.from_board(board, self.models)
+        self.calibration, self.threat, self.size = calibration, threat, size
+        if verdicts is None and shooter is not None:
+            verdicts = analyse(self.table, shooter, rulings, calibration, weapon, threat)
+        self.verdicts = list(verdicts or [])
+
+    # -- overlays shared by the SVG and the widget
+    def overlays(self, with_models: bool = False) -> list[Overlay]:
+        """Overlays (board units): the shooter's arc and Range bands, witness segments (green), blocked rays cut at
+        the obstacle (red, with the obstacle named), Partial Cover rings, the MegaBeasts' Threat Levels per side.
+        ``with_models`` also draws the bases (for the static SVG; the widget draws them as pieces)."""
+        out: list[Overlay] = []
+        t = self.table
+        if self.shooter is not None:
+            s = t.model(self.shooter)
+            d = t.disc(s)
+            arc = s.arc_degrees()
+            reach = d.r + self.calibration.edges()[-1][2]
+            if arc >= 360:
+                out.append(Circle(s.center, reach, fill="#fff3bf", stroke="#b08900", width=1.0, opacity=0.25))
+            else:
+                out.append(Poly(arc_polygon_points(s.center, s.facing, arc, reach, 36), stroke="#b08900", width=1.0,
+                                fill="#fff3bf", opacity=0.3, title=f"{s.id}'s {arc:g}° front arc"))
+            for name, _, end in self.calibration.edges():
+                out.append(Circle(s.center, d.r + end, stroke=BAND_COLOURS[name], width=1.2, dash="6 4",
+                                  title=f"{name} range edge"))
+                ang = math.radians(s.facing if arc < 360 else 0.0)
+                out.append(Label((s.x + (d.r + end) * math.cos(ang), s.y + (d.r + end) * math.sin(ang)),
+                                 name[0].upper(), size=11, fill=BAND_COLOURS[name], weight="bold"))
+        for v in self.verdicts:
+            if v.target == self.ruler_to and v.range is not None and v.range.ruler is not None:
+                for name, seg in v.range.bands():
+                    out.append(Segment(seg.p0, seg.p1, stroke=BAND_COLOURS[name], width=9.0, opacity=0.45,
+                                       title=f"Range Ruler: {name} Segment"))
+                m = v.range.measured
+                out.append(Segment(m.p0, m.p1, stroke="#111111", width=1.5, dash="2 2",
+                                   title=f"measured: {v.range.distance:.2f} hex units"))
+        if with_models:  # bases under the lines and labels
+            for m in t.models.values():
+                d = t.disc(m)
+                arc = m.arc_degrees()
+                out.append(Circle(m.center, d.r, fill=SIDE_COLOURS.get(m.side, "#555555"), stroke="#111111", width=1.5,
+                                  facing=None if arc >= 360 else m.facing, arc=arc, title=m.id))
+        if self.shooter is not None and self.hex_range is not None:
+            for h in hexes_in_range(self.hex_range, t.hex_of(self.shooter)):
+                if h in self.board:
+                    out.append(HexMark(h, stroke="#0b7285", width=2.5, fill="#66d9e8", opacity=0.25, dash="5 3",
+                                       title=f"Range in Hexagons: {self.hex_range.value}"))
+        for m in t.models.values():
+            if m.kind == "megabeast":
+                out += self._threat_overlays(m)
+        for v in self.verdicts:
+            tgt = t.model(v.target)
+            td = t.disc(tgt)
+            below = td.r + (0.95 if tgt.kind == "megabeast" else 0.42)  # where the verdict label goes
+            if v.lof.has_lof and v.lof.witness is not None:
+                w = v.lof.witness
+                if w.p0 == w.p1:
+                    out.append(Circle(w.p0, 0.08, fill=WITNESS["stroke"], stroke=WITNESS["stroke"], width=1))
+                else:
+                    out.append(Segment(w.p0, w.p1, **WITNESS, title=f"LoF {self.shooter} → {v.target}"))
+                txt = (v.band or "").replace("_", " ")
+                if v.mod is not None:
+                    txt += f" {v.mod:+d}"
+                if v.cover is not None and v.cover.in_cover:
+                    txt += " · Partial Cover"
+                    out.append(Circle(tgt.center, td.r + 0.12, **COVER, title="Partial Cover"))
+                out.append(Label((tgt.x, tgt.y + below), txt.strip(), size=11, fill="#145a32", weight="bold"))
+            else:
+                for i, br in enumerate(v.blocked_rays):
+                    out.append(Segment(br.start, br.hit, **BLOCKED, title=f"blocked by {br.obstacle}"))
+                    out.append(Segment(br.hit, br.end, stroke=BLOCKED["stroke"], width=0.8, dash="1 4",
+                                       opacity=0.5))
+                    k = 0.12
+                    hx, hy = br.hit
+                    out.append(Segment((hx - k, hy - k), (hx + k, hy + k), stroke=BLOCKED["stroke"], width=2.5))
+                    out.append(Segment((hx - k, hy + k), (hx + k, hy - k), stroke=BLOCKED["stroke"], width=2.5))
+                reason = {"outside_arc": "outside arc", "blocked": "blocked", "engaged": "engaged"}.get(
+                    v.lof.reason, v.lof.reason)
+                if v.lof.reason == "blocked" and v.blocked_rays:
+                    mid = v.blocked_rays[len(v.blocked_rays) // 2]
+                    reason = "blocked: " + mid.obstacle.split(":", 1)[1]
+                    if mid.obstacle.startswith("hex:"):
+                        reason = "blocked: no tile " + mid.obstacle.split(":", 1)[1]
+                out.append(Label((tgt.x, tgt.y + below), reason, size=11, fill="#922b21", weight="bold"))
+        for m in t.models.values():
+            d = t.disc(m)
+            # a MegaBeast's name goes under it: its Threat Levels are written around its hexagon
+            y = m.y + d.r + 0.55 if m.kind == "megabeast" else m.y - d.r - 0.25
+            out.append(Label((m.x, y), m.id, size=11, fill="#111111", weight="bold"))
+        if self.shooter is not None:
+            out.append(Circle(t.model(self.shooter).center, t.disc(self.shooter).r + 0.14, stroke="#ffbf00",
+                              width=3.0))
+        return out
+
+    def _threat_overlays(self, mb: Model) -> list[Overlay]:
+        if self.threat is None:
+            return []
+        lay = self.table.layout
+        h = self.table.hex_of(mb)
+        try:
+            pairs = side_pairs(lay, mb.facing)
+        except ScenarioError:
+            return [HexMark(h, stroke="#922b21", width=3, title="facing does not point at a corner")]
+        facing_shooter: tuple[int, ...] = ()
+        if self.shooter is not None and self.shooter != mb.id:
+            s = self.table.model(self.shooter)
+            try:
+                facing_shooter = sides_facing(lay, h, s.center)
+            except ScenarioError:
+                facing_shooter = ()
+        out: list[Overlay] = []
+        cx, cy = lay.hex_to_pixel(h)
+        for d, pair in pairs.items():
+            p0, p1 = lay.edge_points(h, d)
+            hit = d in facing_shooter
+            out.append(Segment(p0, p1, stroke=PAIR_COLOURS[pair], width=7 if hit else 4,
+                               title=f"side {d}: {pair} pair, Threat Level {self.threat.of(pair)}"))
+            mx, my = (p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2
+            lx, ly = cx + (mx - cx) * 1.3, cy + (my - cy) * 1.3
+            out.append(Label((lx, ly), str(self.threat.of(pair)), size=13 if hit else 11, fill=PAIR_COLOURS[pair],
+                             weight="bold"))
+        return out
+
+    # -- static output
+    def to_svg(self) -> str:
+        """The board with the Models and overlays, as an SVG document."""
+        title = (f"{self.board.name}: Line of Fire of {self.shooter}" if self.shooter else self.board.name)
+        return render_board(self.board, size=self.size, overlays=self.overlays(with_models=True), title=title)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def verdicts_html(self) -> str:
+        """The verdict list as an HTML table (the same as the explorer's side panel)."""
+        return verdict_table_html(self.verdicts, self.shooter or "")
+
+
+def board_svg(board: Board, models: Sequence[Model], shooter: str | Sequence[LoFResult] | None = None,
+              **kwargs) -> LofSnapshot:
+    """A :class:`LofSnapshot` (displayed as SVG in notebooks and docs). ``kwargs`` go to :class:`LofSnapshot`.
+
+    ``shooter`` is a Model id (its verdicts are computed), or a list of :class:`LoFResult` of one shooter (drawn as
+    given: witness segments, blocked rays cut at the obstacle; no Range or cover). Raises ScenarioError for results of
+    several shooters or an illegal placement.
+    """
+    if shooter is None or isinstance(shooter, str):
+        return LofSnapshot(board, models, shooter, **kwargs)
+    results = list(shooter)
+    shooters = {r.shooter for r in results}
+    if len(shooters) != 1:
+        raise ScenarioError("lof_results", f"results of {len(shooters)} shooters", "results of exactly one shooter")
+    table = TableTop.from_board(board, models)
+    verdicts = [TargetVerdict(r.target, r, hex_distance=distance(table.hex_of(r.shooter), table.hex_of(r.target)),
+                              blocked_rays=[] if r.has_lof else _cut_rays(table, r)) for r in results]
+    return LofSnapshot(board, models, shooters.pop(), verdicts, **kwargs)
+
+
+def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
+    """An HTML table: one row per target with LoF verdict and reason, Range band, MOD, Partial Cover, hexagons,
+    Threat Level, and the sections cited."""
+    rows = []
+    for v in verdicts:
+        ok = v.lof.has_lof
+        verdict = (f"<b style='color:#1a9641'>LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})" if ok else
+                   f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})")
+        if not ok and v.lof.blocked_by:
+            verdict += "<br><span style='font-size:11px'>by " + html.escape(", ".join(v.lof.blocked_by)) + "</span>"
+        if v.range is not None and v.range.distance is not None:
+            rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
+                   f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.distance:.2f}</span><br>"
+                   f"<span style='white-space:nowrap'>{_fmt_mod(v.mod)}</span>")
+        else:
+            rng = "—"
+        cover = ("<b style='color:#b9770e'>Partial Cover</b> (" + html.escape(", ".join(v.cover.pieces)) + ")"
+                 if v.cover is not None and v.cover.in_cover else ("no" if v.cover is not None else "—"))
+        thr = (f"TL {v.threat.level} ({v.threat.pair} side {'/'.join(map(str, v.threat.sides))})"
+               if v.threat is not None else "")
+        cites = "<br>".join(html.escape(c.split(": ", 1)[-1]) for c in v.rules)
+        rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
+                    f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td><td>{cover}</td>"
+                    f"<td>{v.hex_distance}</td><td>{html.escape(thr)}</td>"
+                    f"<td style='font-size:10.5px;color:#555;min-width:190px'>{cites}</td></tr>")
+    n = sum(1 for v in verdicts if v.lof.has_lof)
+    head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
+            "Models</div>")
+    return (head + "<table class='lof-verdicts' style='border-collapse:collapse;font-family:sans-serif;font-size:12px;"
+            "line-height:1.25'>"
+            "<tr style='text-align:left;border-bottom:1px solid #999'><th>target</th><th>Line of Fire</th>"
+            "<th>Range (hex units)</th><th>Cover</th><th title='Range in Hexagons'>hexes</th><th>Threat</th>"
+            "<th>TAG Raid rulebook sections</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+# ----------------------------------------------------------------------------------------------------- the widget
+
+
+def _parse_length(text: str, field_name: str) -> float:
+    try:
+        v = float(str(text).strip())
+    except ValueError:
+        raise ScenarioError(field_name, f"{text!r} is not a number", "a positive number of hex units") from None
+    if not (v > 0 and math.isfinite(v)):
+        raise ScenarioError(field_name, f"{text!r} is not positive", "a positive number of hex units")
+    return v
+
+
+def _parse_mod(text: str, field_name: str) -> int | None:
+    t = str(text).strip()
+    if t in ("", "-", "—", "none"):
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        raise ScenarioError(field_name, f"{text!r} is not a whole number", "a MOD such as +3, 0, -3, or empty "
+                            "(no MOD: the weapon cannot fire in that band)") from None
+
+
+class LofExplorer(W.HBox):
+    """The Line of Fire explorer: a hex board (click a Model to make it the shooter, drag to move it, wheel / q / e /
+    buttons to turn it) and a side panel (Range Ruler calibration, weapon MODs, Threat Levels, ruling options, the
+    verdict list with sections cited).
+
+    Illegal input (overlapping bases, a Miner dropped on a hexagon without tile, a bad number) shows a message in
+    ``message`` and keeps the previous state.
+
+    Args:
+        scenario: the scenario (default: :func:`default_lof_scenario`).
+        scale: pixels per board unit.
+        rulings: ``{key: reading}`` overriding the defaults.
+    """
+
+    def __init__(self, scenario: LofScenario | None = None, scale: float = 25.0,
+                 rulings: Mapping[str, str] | None = None, **kwargs):
+        self.scenario = sc = scenario or default_lof_scenario()
+        self.rulings = default_rulings(dict(rulings or {}))
+        self.models: dict[str, Model] = {m.id: m for m in sc.models}
+        self.table = sc.table()
+        self.shooter = sc.shooter
+        self.calibration = sc.calibration
+        self.weapon = sc.weapon
+        self.threat = sc.threat
+        self.verdicts: list[TargetVerdict] = []
+        self.board_view = HexBoardView(sc.board, scale=scale)
+        self.board_view.on_select(self._on_select)
+        self.board_view.on_move(self._on_move)
+        self.board_view.on_rotate(self._on_rotate)
+
+        css = ("<style>.lof-side .widget-label{min-width:0} .lof-side table td{padding:2px 5px;"
+               "border-bottom:1px solid #e3e3e3;vertical-align:top}</style>")
+        self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
+                             f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
+                             "font-size:12px;line-height:1.3;color:#555'>Click a Model to pick the shooter; drag it to move it; wheel,"
+                             " q / e or the buttons turn it. Green: a clear LoF segment; red: rays cut where they "
+                             "hit an obstacle.</div>")
+        self.message = W.HTML(layout=W.Layout(min_height="20px"))
+        self.message.add_class("lof-message")
+        self.shooter_pick = W.Dropdown(options=list(self.models), value=self.shooter, description="shooter",
+                                       layout=W.Layout(width="230px"))
+        self.shooter_pick.observe(lambda ch: ch["new"] != self.shooter and self.set_shooter(ch["new"]), names="value")
+        self.ruler_pick = W.Dropdown(options=[("—", "")], value="", description="Range Ruler to",
+                                     layout=W.Layout(width="260px"))
+        self.ruler_pick.style.description_width = "100px"
+        self.ruler_pick.add_class("lof-ruler-pick")
+        self.ruler_pick.observe(lambda ch: self._draw(), names="value")
+        self.hex_range_pick = W.Dropdown(options=[("—", "")] + [(k.value.replace("_", " "), k.value) for k in HexRange],
+                                         value="", description="Range in Hexagons", layout=W.Layout(width="300px"))
+        self.hex_range_pick.style.description_width = "130px"
+        self.hex_range_pick.observe(lambda ch: self._draw(), names="value")
+        self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
+        self.moving.observe(self._on_moving, names="value")
+        self.cal_inputs = {b: W.Text(value=f"{getattr(self.calibration, b):g}", description=b,
+                                     layout=W.Layout(width="120px")) for b in BANDS}
+        self.mod_inputs = {b: W.Text(value=("" if getattr(self.weapon, b) is None else f"{getattr(self.weapon, b):+d}"),
+                                     description=b.replace("_", " "), layout=W.Layout(width="150px"))
+                           for b in (*BANDS, OUT_OF_RANGE)}
+        self.threat_inputs = {p: W.Text(value=str(self.threat.of(p)), description=p, layout=W.Layout(width="130px"))
+                              for p in ("front", "adjacent", "opposite")}
+        for w in (*self.cal_inputs.values(), *self.mod_inputs.values(), *self.threat_inputs.values()):
+            w.style.description_width = "62px"
+            w.continuous_update = False
+            w.observe(self._on_settings, names="value")
+        self.ruling_inputs: dict[str, W.Dropdown] = {}
+        rows = []
+        for key in LOF_RULING_KEYS:
+            opt = self.rulings.options[key]
+            dd = W.Dropdown(options=list(opt.readings), value=self.rulings.reading(key), layout=W.Layout(width="230px"))
+            dd.observe(lambda ch, k=key: self._on_ruling(k, ch["new"]), names="value")
+            self.ruling_inputs[key] = dd
+            rows.append(W.HTML(f"<div style='font-size:11.5px;font-family:sans-serif;line-height:1.2;margin-top:3px' "
+                               f"title='{html.escape(opt.section)}'>{html.escape(opt.title)}</div>"))
+            rows.append(dd)
+        self.verdict_html = W.HTML()
+        self.verdict_html.add_class("lof-verdict-list")
+        box = lambda title, ws: W.VBox([W.HTML(f"<b style='font-family:sans-serif;font-size:12.5px'>{title}</b>"),
+                                       *ws], layout=W.Layout(border="1px solid #ddd", padding="4px", margin="2px 0"))
+        ruler = box("Range Ruler calibration (hex units; the rulebook prints no lengths)",
+                    [W.HBox(list(self.cal_inputs.values()))])
+        mods = box("Weapon MODs per band (empty: cannot fire there)",
+                   [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
+        threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
+        rul = box("Ruling options", rows)
+        side = W.VBox([self.header, self.message, W.HBox([self.shooter_pick, self.moving]),
+                       W.HBox([self.ruler_pick, self.hex_range_pick]), self.verdict_html,
+                       ruler, mods, threat, rul], layout=W.Layout(width="640px"))
+        side.add_class("lof-side")
+        self.board_view.layout.flex = "0 0 auto"  # never squeeze the canvas; the side panel wraps below instead
+        side.layout.flex = "0 1 640px"
+        side.layout.min_width = "420px"
+        kwargs.setdefault("layout", W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        super().__init__([self.board_view, side], **kwargs)
+        self.add_class("tagraid-lof")
+        self.update()
+
+    # -- state changes (each keeps the previous state on error)
+    def _say(self, text: str = "", error: bool = True) -> None:
+        colour = "#922b21" if error else "#1e5631"
+        self.message.value = (f"<div style='font-family:sans-serif;font-size:12.5px;color:{colour}'>"
+                              f"{html.escape(text)}</div>" if text else "")
+
+    def _try_models(self, new: dict[str, Model]) -> bool:
+        try:
+            table = TableTop.from_board(self.scenario.board, new.values())
+        except ScenarioError as e:
+            self._say(f"Not allowed — {e}. The previous position is kept.")
+            self._draw()
+            return False
+        self.models, self.table = new, table
+        self._say()
+        self.update()
+        return True
+
+    def set_shooter(self, model_id: str) -> None:
+        """Make ``model_id`` the shooter (unknown id: a message, nothing changes)."""
+        if model_id not in self.models:
+            self._say(f"no Model {model_id!r}; choose one of {', '.join(self.models)}")
+            return
+        self.shooter = model_id  # set first: the dropdown's observer sees no change
+        if self.shooter_pick.value != model_id:
+            self.shooter_pick.value = model_id
+        m = self.models[model_id]
+        self.moving.disabled = m.kind != "miner"
+        self.moving.value = m.declared_move
+        self._say()
+        self.update()
+
+    def move_model(self, model_id: str, x: float, y: float) -> bool:
+        """Move a Model's base centre to ``(x, y)`` (board units; a MegaBeast snaps to the centre of the hexagon).
+        Returns False (message shown, state kept) for an illegal placement."""
+        m = self.models[model_id]
+        if m.kind == "megabeast":
+            h = self.scenario.board.layout.pixel_to_hex((x, y))
+            x, y = self.scenario.board.layout.hex_to_pixel(h)
+        new = dict(self.models)
+        new[model_id] = m.moved_to(float(x), float(y))
+        return self._try_models(new)
+
+    def rotate_model(self, model_id: str, direction: int) -> bool:
+        """Turn a Model clockwise (+1) or anticlockwise (-1): Miners by :data:`MINER_ROTATE_STEP`, a MegaBeast to
+        the next corner of its hexagon (its facing must point at a corner: MegaBeast › Threat Level)."""
+        m = self.models[model_id]
+        if m.kind == "megabeast":
+            corners = corner_angles(self.scenario.board.layout)
+            i = min(range(6), key=lambda k: abs((corners[k] - m.facing + 180) % 360 - 180))
+            facing = corners[(i + (1 if direction > 0 else -1)) % 6]
+        else:
+            facing = (m.facing + MINER_ROTATE_STEP * (1 if direction > 0 else -1)) % 360.0
+        new = dict(self.models)
+        new[model_id] = replace(m, facing=facing)
+        return self._try_models(new)
+
+    def _on_select(self, what) -> None:
+        if isinstance(what, str) and what in self.models and what != self.shooter:
+            self.set_shooter(what)
+        elif isinstance(what, Hex):
+            c = self.scenario.board[what]
+            self._say(f"hex ({what.q}, {what.r}): " + ("no tile" if not c.tile else c.terrain.value), error=False)
+
+    def _on_move(self, pid: str, p) -> None:
+        self.move_model(pid, *p)
+
+    def _on_rotate(self, pid: str, direction: int) -> None:
+        self.rotate_model(pid, direction)
+
+    def _on_moving(self, ch) -> None:
+        m = self.models[self.shooter]
+        if m.kind != "miner" or m.declared_move == ch["new"]:
+            return
+        new = dict(self.models)
+        new[m.id] = replace(m, declared_move=bool(ch["new"]))
+        self._try_models(new)
+
+    def _on_ruling(self, key: str, reading: str) -> None:
+        self.rulings.set(key, reading)
+        self.update()
+
+    def _on_settings(self, _=None) -> None:
+        try:
+            cal = RangeCalibration(*(_parse_length(self.cal_inputs[b].value, f"range_calibration.{b}") for b in BANDS))
+            weapon = WeaponRanges(*(_parse_mod(self.mod_inputs[b].value, f"weapon.{b}") for b in (*BANDS, OUT_OF_RANGE)))
+            levels = []
+            for p in ("front", "adjacent", "opposite"):
+                t = self.threat_inputs[p].value.strip()
+                if not t.isdigit() or not 1 <= int(t) <= 30:
+                    raise ScenarioError(f"threat.{p}", f"{t!r} is not a Threat Level", "a whole number 1..30")
+                levels.append(int(t))
+        except ScenarioError as e:
+            self._say(f"{e} — the previous settings are kept.")
+            return
+        self.calibration, self.weapon, self.threat = cal, weapon, ThreatLevels(*levels)
+        self._say()
+        self.update()
+
+    # -- computing and drawing
+    def snapshot(self) -> LofSnapshot:
+        """The current state as a static :class:`LofSnapshot` (SVG)."""
+        return LofSnapshot(self.scenario.board, list(self.models.values()), self.shooter, self.verdicts,
+                           calibration=self.calibration, threat=self.threat, ruler_to=self.ruler_pick.value or None,
+                           hex_range=self.hex_range_pick.value or None)
+
+    def update(self) -> None:
+        """Recompute every verdict of the shooter and redraw the pieces and overlays."""
+        try:
+            self.verdicts = analyse(self.table, self.shooter, self.rulings, self.calibration, self.weapon,
+                                    self.threat)
+        except ScenarioError as e:
+            self._say(str(e))
+            self.verdicts = []
+        self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter)
+        keep = self.ruler_pick.value
+        opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
+        with self.ruler_pick.hold_trait_notifications():
+            self.ruler_pick.options = opts
+            self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
+        self._draw()
+
+    def _draw(self) -> None:
+        bv = self.board_view
+        bv.set_pieces(model_pieces(self.models.values(), self.table))
+        bv.overlays = self.snapshot().overlays()
+
+    def verdict(self, target: str) -> TargetVerdict:
+        """The current verdict for ``target`` (ScenarioError if it is not a target)."""
+        for v in self.verdicts:
+            if v.target == target:
+                return v
+        raise ScenarioError("target", f"no verdict for {target!r}", [v.target for v in self.verdicts])
+
+    def redraw(self) -> None:
+        """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""
+        self.board_view.redraw()
+
+
+__all__ = ["LofScenario", "default_lof_scenario", "TargetVerdict", "BlockedRay", "analyse", "LofSnapshot", "board_svg",
+           "verdict_table_html", "LofExplorer", "model_pieces", "LOF_RULING_KEYS", "MINER_ROTATE_STEP"]

@@ -1,0 +1,360 @@
+"""Range Ruler (Short / Mid / Long / Out of Range) and Range in Hexagons.
+
+Sections: Distances and Measurements › Range Ruler; Line of Fire and Distances › Range in Hexagons.
+
+The rulebook gives no lengths for the Range Ruler's Segments, so they are a calibration setting
+(:class:`RangeCalibration`, in hex units: a hexagon of size 1 measures 1 from centre to corner and √3 across its
+flats), shown to users, never a hidden constant.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+import shapely
+
+from explorer.errors import ScenarioError
+from explorer.hexgrid import Hex, distance, hex_range
+from explorer.options import Rulings
+from explorer.trace import RuleRef, Step
+
+from . import sections as S
+from .geometry import Disc, Obstacles, Segment, blocked_mask, common_tangents, gap_segments
+from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, line_of_fire
+from .models import Model
+from .options import rulings as default_rulings
+
+BANDS: tuple[str, ...] = ("short", "mid", "long")
+OUT_OF_RANGE = "out_of_range"
+
+
+@dataclass(frozen=True)
+class RangeCalibration:
+    """Lengths of the Range Ruler's three Segments, in hex units (an assumption: the rulebook prints none).
+
+    Default: each Segment 2 hex units long (a little over one hexagon across), so Long Range ends 6 hex units
+    (about 3.5 hexagons) from the attacker's base.
+
+    Raises:
+        ScenarioError: a non-positive length.
+    """
+
+    short: float = 2.0
+    mid: float = 2.0
+    long: float = 2.0
+
+    def __post_init__(self):
+        for name in BANDS:
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
+                raise ScenarioError(f"range_calibration.{name}", f"Segment length {v!r} is not positive",
+                                    "a positive number of hex units")
+
+    def edges(self) -> list[tuple[str, float, float]]:
+        """``[(band, start, end)]`` from the attacker's base edge (hex units)."""
+        out, start = [], 0.0
+        for name in BANDS:
+            end = start + getattr(self, name)
+            out.append((name, start, end))
+            start = end
+        return out
+
+    def band_of(self, distance: float) -> str:
+        """The shortest Segment that reaches ``distance`` (a Segment reaching exactly to the target overlaps it)."""
+        for name, _, end in self.edges():
+            if distance <= end + 1e-12:
+                return name
+        return OUT_OF_RANGE
+
+
+DEFAULT_RANGE_CALIBRATION = RangeCalibration()
+
+
+@dataclass(frozen=True)
+class WeaponRanges:
+    """A Ranged Weapon's MODs per Range Ruler Segment; ``None`` = the weapon has no MOD there, so a target there is
+    Out of Range. ``out_of_range``: the MOD for weapons that may fire Out of Range (``None``: they may not)."""
+
+    short: int | None = 0
+    mid: int | None = 0
+    long: int | None = None
+    out_of_range: int | None = None
+
+    def mod(self, band: str) -> tuple[str, int | None]:
+        """``(effective band, MOD)`` for a measured band. A band without a MOD is Out of Range; the MOD is ``None``
+        when the weapon cannot fire there (the Ranged Attack automatically fails). Section: Range Ruler; Ranged
+        Attack › Ranged Combat MODs.
+
+        Raises:
+            ScenarioError: an unknown band.
+        """
+        if band not in (*BANDS, OUT_OF_RANGE):
+            raise ScenarioError("band", f"unknown band {band!r}", (*BANDS, OUT_OF_RANGE))
+        if band != OUT_OF_RANGE:
+            m = getattr(self, band)
+            if m is not None:
+                return band, m
+        return OUT_OF_RANGE, self.out_of_range
+
+
+@dataclass
+class RangeResult:
+    """A Range Ruler measurement.
+
+    Attributes:
+        distance: hex units from the attacker's base edge to the target's Silhouette along the ruler (``None``
+            without LoF under ``along_lof``).
+        band: ``"short" | "mid" | "long" | "out_of_range"`` (``None`` without LoF).
+        ruler: where the ruler lies: from the attacker's base edge, along the measuring line, for the whole ruler
+            length (for drawing bands).
+        measured: the measured segment (attacker's base edge to the target's Silhouette).
+        lof: the LoF result used.
+        calibration: Segment lengths used.
+    """
+
+    attacker: str
+    target: str
+    distance: float | None
+    band: str | None
+    ruler: Segment | None
+    measured: Segment | None
+    lof: LoFResult
+    calibration: RangeCalibration
+    rulings: dict[str, str] = field(default_factory=dict)
+    rule: RuleRef = S.RANGE_RULER
+    detail: str = ""
+
+    def weapon(self, weapon: WeaponRanges) -> tuple[str, int | None]:
+        """``(band, MOD)`` for a weapon (see :meth:`WeaponRanges.mod`)."""
+        if self.band is None:
+            raise ScenarioError("target", f"{self.attacker} has no LoF to {self.target}: no Range to measure")
+        return weapon.mod(self.band)
+
+    def bands(self) -> list[tuple[str, Segment]]:
+        """The ruler's Segments as board segments (for drawing)."""
+        if self.ruler is None:
+            return []
+        (x0, y0), (x1, y1) = self.ruler.p0, self.ruler.p1
+        length = self.ruler.length or 1.0
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        return [(n, Segment((x0 + ux * s, y0 + uy * s), (x0 + ux * e, y0 + uy * e)))
+                for n, s, e in self.calibration.edges()]
+
+    def to_step(self) -> Step:
+        title = (f"{self.target} is at {self.band.replace('_', ' ')} ({self.distance:.2f} hex units)"
+                 if self.band else f"no Range: {self.attacker} has no LoF to {self.target}")
+        return Step(title, self.rule, self.detail, {"distance": self.distance, "band": self.band,
+                                                    "segments": [self.calibration.short, self.calibration.mid,
+                                                                 self.calibration.long]},
+                    (self.attacker, self.target), "Range")
+
+
+def _shortest_clear(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: bool, steps: int = 721, clip=()):
+    """Shortest clear gap segment between two discs: the direct line if clear, else the best of the candidate
+    lines and a fine angular scan of the lines through each obstacle feature near the bases."""
+    from .geometry import _vertices, capsule
+
+    dx, dy = b.x - a.x, b.y - a.y
+    dl = math.hypot(dx, dy)
+    n0 = np.array([[-dy / dl, dx / dl]])
+    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+    seg0 = gap_segments(n0, c0, a, b, clip)
+    if not np.isnan(seg0[0]).any() and not blocked_mask(seg0, obstacles, touching_blocks=touching_blocks)[0]:
+        return seg0[0]
+    region = capsule(a, b)
+    feats = [(d.x, d.y, d.r) for _, d in obstacles.discs]
+    verts = _vertices(obstacles.union)
+    feats += [(x, y, 0.0) for x, y in verts]
+    for hx, hy, hc in clip:
+        dist = hx * b.x + hy * b.y + hc
+        if abs(dist) < b.r:
+            half = math.sqrt(b.r * b.r - dist * dist)
+            feats += [(b.x - dist * hx - sg * half * hy, b.y - dist * hy + sg * half * hx, 0.0) for sg in (1, -1)]
+    feats += [(a.x, a.y, a.r), (b.x, b.y, b.r)]
+    F = np.array(feats)
+    ii, jj = np.triu_indices(len(F), 1)
+    normals, offsets = [common_tangents(F[ii], F[jj])[0]], [common_tangents(F[ii], F[jj])[1]]
+    # lines through each point feature (and tangent to each disc feature) at many angles
+    ang = np.linspace(0, math.pi, steps, endpoint=False)
+    nn = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    for x, y, r in F[:-2]:
+        if not region.buffer(r).contains(shapely.Point(x, y)):
+            continue
+        for sgn in ((1.0, -1.0) if r > 0 else (1.0,)):
+            normals.append(nn)
+            offsets.append(-(nn @ np.array([x, y])) + sgn * r)
+    N, C = np.concatenate(normals), np.concatenate(offsets)
+    segs = gap_segments(N, C, a, b, clip)
+    segs = segs[~np.isnan(segs).any(axis=1)]
+    if len(segs) == 0:
+        return None
+    free = segs[~blocked_mask(segs, obstacles, touching_blocks=touching_blocks)]
+    if len(free) == 0:
+        return None
+    lengths = np.hypot(free[:, 2] - free[:, 0], free[:, 3] - free[:, 1])
+    return free[int(np.argmin(lengths))]
+
+
+def measure_range(table: TableTop, attacker: Model | str, target: Model | str, rulings: Rulings | None = None,
+                  calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION) -> RangeResult:
+    """Place the Range Ruler from ``attacker`` to ``target``. Section: Distances and Measurements › Range Ruler.
+
+    The ruler starts at the edge of the attacker's base and follows the LoF; the shortest Segment overlapping the
+    target's Silhouette gives the Range. Under ``range_measurement = along_lof`` (default) the distance is the
+    shortest clear LoF segment between the two bases (the direct line when it is clear; otherwise the shortest among
+    the exact candidate lines and a 0.25° scan of the lines grazing each obstacle feature); under ``edge_to_edge`` it is
+    the gap between the two bases. Without LoF there is no Range (``band = None``).
+    """
+    rulings = rulings or default_rulings()
+    s = table.model(attacker) if isinstance(attacker, str) else attacker
+    t = table.model(target) if isinstance(target, str) else target
+    lof = line_of_fire(table, s, t, rulings, explain=False)
+    reading = rulings.reading("range_measurement")
+    used = dict(lof.rulings) | {"range_measurement": reading}
+    a, b = table.disc(s), table.disc(t)
+    if not lof.has_lof:
+        return RangeResult(s.id, t.id, None, None, None, None, lof, calibration, used,
+                           detail=f"{s.id} has no LoF to {t.id}; the Range Ruler must follow a LoF.")
+    dx, dy = b.x - a.x, b.y - a.y
+    dl = math.hypot(dx, dy)
+    if reading == "edge_to_edge" or lof.reason == "silhouette_contact" or a.distance_to(b) <= 1e-9:
+        p0 = (a.x + dx * a.r / dl, a.y + dy * a.r / dl)
+        p1 = (b.x - dx * b.r / dl, b.y - dy * b.r / dl)
+        seg = Segment(p0, p1) if a.distance_to(b) > 0 else Segment(p0, p0)
+    else:
+        _, obs, _ = clear_segment(table, s, t, rulings)
+        if lof.reason == "reciprocity":
+            seg = lof.witness
+        else:
+            alternatives = [()]
+            if s.arc_degrees() < 360.0 and rulings.reading("lof_arc_part") == "seen_part_in_arc":
+                alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
+            found = [x for x in (_shortest_clear(a, b, obs, _grazing(rulings), clip=c) for c in alternatives)
+                     if x is not None]
+            best = min(found, key=lambda v: math.hypot(v[2] - v[0], v[3] - v[1])) if found else None
+            seg = lof.witness if best is None else Segment((float(best[0]), float(best[1])),
+                                                           (float(best[2]), float(best[3])))
+    d = seg.length
+    band = calibration.band_of(d)
+    (x0, y0), (x1, y1) = seg.p0, seg.p1
+    ux, uy = ((x1 - x0) / d, (y1 - y0) / d) if d > 0 else (dx / dl, dy / dl)
+    total = calibration.edges()[-1][2]
+    ruler = Segment((x0, y0), (x0 + ux * total, y0 + uy * total))
+    return RangeResult(s.id, t.id, d, band, ruler, seg, lof, calibration, used,
+                       detail=f"the ruler from {s.id}'s base edge reaches {t.id} after {d:.2f} hex units: "
+                       f"{band.replace('_', ' ')} (Segments {calibration.short:g}/{calibration.mid:g}/"
+                       f"{calibration.long:g} hex units).")
+
+
+# ----------------------------------------------------------------------------------------------------- hexagons
+
+
+class HexRange(str, Enum):
+    """The five Range-in-Hexagons icons (Line of Fire and Distances › Range in Hexagons)."""
+
+    SAME = "same"                        # the hexagon the Miner is in
+    ADJACENT = "adjacent"                # hexagons adjacent to the Miner's or MegaBeast's
+    SAME_AND_ADJACENT = "same_and_adjacent"
+    UP_TO_2 = "up_to_2"                  # from the Miner's hexagon to 2 hexagons away
+    FROM_1_TO_2 = "from_1_to_2"          # from the adjacent hexagons to 2 hexagons away
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return _BOUNDS[self]
+
+
+_BOUNDS = {HexRange.SAME: (0, 0), HexRange.ADJACENT: (1, 1), HexRange.SAME_AND_ADJACENT: (0, 1),
+           HexRange.UP_TO_2: (0, 2), HexRange.FROM_1_TO_2: (1, 2)}
+
+
+def _as_range(kind: HexRange | str) -> HexRange:
+    try:
+        return HexRange(kind)
+    except ValueError:
+        raise ScenarioError("range", f"unknown Range in Hexagons {kind!r}", [k.value for k in HexRange]) from None
+
+
+def in_hex_range(kind: HexRange | str, origin: Hex, other: Hex) -> bool:
+    """Whether ``other`` is within the Range in Hexagons ``kind`` of ``origin`` (hex distance between the bounds)."""
+    lo, hi = _as_range(kind).bounds
+    return lo <= distance(origin, other) <= hi
+
+
+def hexes_in_range(kind: HexRange | str, origin: Hex) -> list[Hex]:
+    """Every hexagon within ``kind`` of ``origin`` (board bounds not applied), in :func:`hex_range` order."""
+    lo, hi = _as_range(kind).bounds
+    return [h for h in hex_range(origin, hi) if distance(origin, h) >= lo]
+
+
+def same_hexagon(a: Hex, b: Hex) -> bool:
+    return in_hex_range(HexRange.SAME, a, b)
+
+
+def adjacent(a: Hex, b: Hex) -> bool:
+    return in_hex_range(HexRange.ADJACENT, a, b)
+
+
+def same_or_adjacent(a: Hex, b: Hex) -> bool:
+    return in_hex_range(HexRange.SAME_AND_ADJACENT, a, b)
+
+
+def up_to_two(a: Hex, b: Hex) -> bool:
+    return in_hex_range(HexRange.UP_TO_2, a, b)
+
+
+def one_to_two(a: Hex, b: Hex) -> bool:
+    return in_hex_range(HexRange.FROM_1_TO_2, a, b)
+
+
+def models_in_hex_range(table: TableTop, model: str, kind: HexRange | str) -> list[str]:
+    """Ids of the other Models whose hexagon is within ``kind`` of ``model``'s hexagon (Range in Hexagons)."""
+    h = table.hex_of(model)
+    return [m for m in table.models if m != model and in_hex_range(kind, h, table.hex_of(m))]
+
+
+# ----------------------------------------------------------------------------------------------------- trace
+
+
+def ranged_attack_geometry(table: TableTop, attacker: Model | str, target: Model | str,
+                           weapon: WeaponRanges | None = None, rulings: Rulings | None = None,
+                           calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION):
+    """The geometric questions of a Ranged Attack as a :class:`~explorer.trace.Trace`: LoF (Line of Fire), Range
+    (Range Ruler; the weapon's MOD when ``weapon`` is given) and Partial Cover.
+
+    ``outcome``: ``{"has_lof", "band", "range_mod", "can_fire", "partial_cover", "cover_pieces"}``
+    (``range_mod``/``can_fire`` only with a weapon; ``can_fire`` is ``False`` without LoF or Out of Range without an
+    Out-of-Range MOD: Ranged Attack › Requirements and Ranged Combat MODs).
+    """
+    from explorer.trace import Trace
+
+    from .lof import partial_cover
+
+    rulings = rulings or default_rulings()
+    s = table.model(attacker) if isinstance(attacker, str) else attacker
+    t = table.model(target) if isinstance(target, str) else target
+    trace = Trace(f"Ranged Attack geometry: {s.id} -> {t.id}")
+    lof = line_of_fire(table, s, t, rulings)
+    trace.steps.append(lof.to_step())
+    outcome: dict = {"has_lof": lof.has_lof, "band": None, "partial_cover": False, "cover_pieces": []}
+    if weapon is not None:
+        outcome |= {"range_mod": None, "can_fire": False}
+    if lof.has_lof:
+        rng = measure_range(table, s, t, rulings, calibration)
+        trace.steps.append(rng.to_step())
+        outcome["band"] = rng.band
+        if weapon is not None:
+            band, mod = rng.weapon(weapon)
+            outcome["range_mod"], outcome["can_fire"] = mod, mod is not None
+            trace.add(f"Range MOD {mod:+d} ({band.replace('_', ' ')})" if mod is not None
+                      else "Out of Range: the Ranged Attack automatically fails", S.RANGED_ATTACK,
+                      "The weapon's MOD for the measured Segment; a weapon without a MOD there is Out of Range.",
+                      section="Range", marks=(s.id, t.id), band=band, mod=mod)
+        cov = partial_cover(table, s, t, rulings)
+        trace.steps.append(cov.to_step())
+        outcome["partial_cover"], outcome["cover_pieces"] = cov.in_cover, list(cov.pieces)
+    trace.rulings = dict(rulings.consulted)
+    trace.outcome = outcome
+    return trace

@@ -1,0 +1,195 @@
+"""Table files (TOML): a board, the Models on it, and the calibration and rulings for LoF questions.
+
+Format::
+
+    board = "small"                 # a packaged board (explorer/boards/), or an inline [board] table
+    [rulings]                       # optional: ruling option readings
+    lof_grazing = "touching_blocks"
+    [range]                         # optional: Range Ruler Segment lengths (hex units)
+    short = 2.0
+    mid = 2.0
+    long = 2.0
+    [calibration]                   # optional: base radius / height per Silhouette (hex units)
+    base_radius = { "7" = 0.2 }
+    [[models]]
+    id = "cavecrawler"
+    hex = "1,-1"                    # stand in this hexagon (base centre = its centre + [dx, dy]) ...
+    offset = [0.1, 0.0]
+    # x = 1.2  y = -0.3             # ... or give the base centre directly
+    silhouette = 7
+    facing = 30.0                   # degrees, board coordinates (clockwise on screen)
+    side = "sterling"
+    kind = "miner"                  # miner | megabeast | deployable
+    declared_move = false
+    angle_of_vision = 180.0         # MegaBeast Behavior Angle (omit: 360°)
+
+Errors name the field path (``models[1].facing``) and what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from explorer.board import Board, load_board
+from explorer.errors import ScenarioError
+from explorer.hexgrid import Hex
+from explorer.options import Rulings
+from explorer.scenario import read_toml, validate
+
+from .lof import TableTop
+from .models import DEFAULT_CALIBRATION, SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT, Model, SilhouetteCalibration
+from .options import rulings as make_rulings
+from .ranges import RangeCalibration
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ModelEntry(_Strict):
+    id: str = Field(min_length=1)
+    hex: str | None = None
+    offset: tuple[float, float] = (0.0, 0.0)
+    x: float | None = None
+    y: float | None = None
+    silhouette: int = Field(default=7, ge=1, le=20)
+    facing: float = Field(default=0.0, allow_inf_nan=False)
+    side: str = "A"
+    kind: Literal["miner", "megabeast", "deployable"] = "miner"
+    declared_move: bool = False
+    angle_of_vision: float | None = Field(default=None, gt=0, le=360)
+
+
+class RangeEntry(_Strict):
+    short: float = Field(default=2.0, gt=0)
+    mid: float = Field(default=2.0, gt=0)
+    long: float = Field(default=2.0, gt=0)
+
+
+class CalibrationEntry(_Strict):
+    base_radius: dict[str, float] = Field(default_factory=dict)
+    height: dict[str, float] = Field(default_factory=dict)
+
+
+class TableFile(_Strict):
+    title: str = ""
+    description: str = ""
+    board: str | dict[str, Any]
+    models: list[ModelEntry] = Field(default_factory=list)
+    rulings: dict[str, str] = Field(default_factory=dict)
+    range: RangeEntry = Field(default_factory=RangeEntry)
+    calibration: CalibrationEntry = Field(default_factory=CalibrationEntry)
+
+
+@dataclass
+class LoadedTable:
+    """A table file, loaded: the table, its rulings, Range calibration and texts."""
+
+    table: TableTop
+    rulings: Rulings
+    range_calibration: RangeCalibration
+    title: str = ""
+    description: str = ""
+
+
+def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, source: str | None) -> dict[int, float]:
+    out = dict(base)
+    for k, v in raw.items():
+        try:
+            s = int(k)
+        except ValueError:
+            raise ScenarioError(f"{field}.{k}", "is not a Silhouette value", "a whole number key such as \"7\"",
+                                source) from None
+        if not (v > 0 and math.isfinite(v)):
+            raise ScenarioError(f"{field}.{k}", f"{v!r} is not a positive length", "a positive number of hex units",
+                                source)
+        out[s] = float(v)
+    return out
+
+
+def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTable:
+    """Build a :class:`LoadedTable` from a parsed table file (see the module docstring).
+
+    Raises:
+        ScenarioError: naming the field path: unknown fields, bad values, an unknown packaged board, a Model with
+            both or neither of ``hex`` and ``x``/``y``, and every placement error of :class:`TableTop`.
+    """
+    doc = validate(TableFile, data, source)
+    if isinstance(doc.board, str):
+        try:
+            board = load_board(doc.board)
+        except ScenarioError as e:
+            raise ScenarioError("board", e.problem, e.allowed, source) from None
+    else:
+        board = Board.from_dict(doc.board, source, "board")
+    cal = SilhouetteCalibration(_silhouette_map(doc.calibration.base_radius, SILHOUETTE_BASE_RADIUS,
+                                                "calibration.base_radius", source),
+                                _silhouette_map(doc.calibration.height, SILHOUETTE_HEIGHT, "calibration.height",
+                                                source)) \
+        if (doc.calibration.base_radius or doc.calibration.height) else DEFAULT_CALIBRATION
+    models = []
+    for i, m in enumerate(doc.models):
+        where = f"models[{i}]"
+        if (m.hex is None) == (m.x is None or m.y is None):
+            raise ScenarioError(where, "give either hex (with an optional offset) or both x and y",
+                                "hex = \"q,r\" or x = ..., y = ...", source)
+        h = None
+        if m.hex is not None:
+            try:
+                h = Hex.parse(m.hex)
+            except (ValueError, ScenarioError):
+                raise ScenarioError(f"{where}.hex", f"{m.hex!r} is not a hexagon", "\"q,r\" with whole numbers",
+                                    source) from None
+            cx, cy = board.layout.hex_to_pixel(h)
+            x, y = cx + m.offset[0], cy + m.offset[1]
+        else:
+            x, y = float(m.x), float(m.y)
+        models.append(Model(m.id, x, y, m.silhouette, m.facing, m.side, m.kind, h, m.declared_move,
+                            m.angle_of_vision))
+    try:
+        table = TableTop.from_board(board, models, cal)
+    except ScenarioError as e:
+        field = e.field
+        if field.startswith("models."):  # name the entry by its index as well
+            mid = field.split(".")[1]
+            idx = next((i for i, m in enumerate(doc.models) if m.id == mid), None)
+            if idx is not None:
+                field = f"models[{idx}]" + field[len("models." + mid):]
+        raise ScenarioError(field, e.problem, e.allowed, source) from None
+    try:
+        rul = make_rulings(doc.rulings)
+    except ScenarioError as e:
+        raise ScenarioError(e.field, e.problem, e.allowed, source) from None
+    rng = RangeCalibration(doc.range.short, doc.range.mid, doc.range.long)
+    return LoadedTable(table, rul, rng, doc.title, doc.description)
+
+
+def load_table(source: str | Path, *, text: str | None = None) -> LoadedTable:
+    """Read a table file (or ``text``). Raises ScenarioError (see :func:`table_from_dict`)."""
+    return table_from_dict(read_toml(source, text=text), str(source))
+
+
+TABLES_PACKAGE = "explorer.games.tagraid.tables"
+
+
+def available_tables() -> list[str]:
+    """Names of the table files shipped in ``explorer/games/tagraid/tables/``."""
+    from importlib import resources
+
+    return sorted(p.name[:-5] for p in resources.files(TABLES_PACKAGE).iterdir() if p.name.endswith(".toml"))
+
+
+def load_packaged_table(name: str) -> LoadedTable:
+    """A packaged table file by name (e.g. ``"lof-demo"``). Raises ScenarioError for an unknown name."""
+    from importlib import resources
+
+    names = available_tables()
+    if name not in names:
+        raise ScenarioError("table", f"unknown packaged table {name!r}", names)
+    f = resources.files(TABLES_PACKAGE).joinpath(f"{name}.toml")
+    return load_table(f"{name}.toml", text=f.read_text(encoding="utf-8"))

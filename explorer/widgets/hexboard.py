@@ -1,0 +1,497 @@
+"""HexBoardView: an interactive hex board on ipycanvas (terrain, edge features and scenery, pieces, overlays).
+
+Game-agnostic: the board is an :class:`explorer.board.Board`; pieces are :class:`Piece` values (a disc with an
+optional facing arc); overlays are the plain values of :mod:`explorer.render.svg` (``Segment``, ``Circle``,
+``Label``, ``HexMark``, ``Poly``), so the same overlay list renders in the widget and in a static SVG.
+
+Coordinates: everything the caller gives is in **board units** (the hex layout of the board, size 1); the view maps
+them to canvas pixels with ``px = (x - minx) * scale + margin`` (same for ``y``). :meth:`HexBoardView.to_board`
+/ :meth:`HexBoardView.to_pixel` convert; :meth:`HexBoardView.hex_at` and :meth:`HexBoardView.piece_at` hit-test with
+the engine's own :class:`~explorer.hexgrid.Layout`.
+
+Layers (one :class:`ipycanvas.MultiCanvas` with its own canvas manager, see ``notes/stack.md`` trap 3):
+0 terrain, 1 scenery and edge features, 2 pieces, 3 overlays (the top layer receives mouse and key events). Each
+layer redraw is batched (``fill_styled_polygons`` / ``stroke_polygons`` with ``(n, 3)`` uint8 colour arrays) inside
+one :func:`explorer.widgets.canvas.hold`, so it is **one** message to the browser.
+
+Interaction: click a piece to select it (``selected`` = its id) or a hex (``selected`` = the :class:`Hex`); drag a
+piece to move it (``on_move`` callbacks receive ``(piece_id, (x, y))`` in board units); the mouse wheel, keys ``q``
+/ ``e`` or the toolbar buttons rotate the selected piece (``on_rotate`` callbacks receive ``(piece_id, -1 | +1)``:
+anticlockwise / clockwise on screen); the arrow keys nudge it by :attr:`HexBoardView.NUDGE` board units
+(``on_move``). Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout and sets
+``hovered``. The view never changes pieces by itself: the owner validates a move or rotation and calls
+:meth:`HexBoardView.set_pieces` (or leaves the previous state in place).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import ipywidgets as W
+import numpy as np
+import traitlets as T
+from ipycanvas import Canvas, MultiCanvas
+from ipycanvas.canvas import _CanvasBase, _CanvasManager  # private, pinned: ipycanvas==0.14.3
+
+from ..board import Board, EdgeKind, Special
+from ..hexgrid import Hex
+from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
+                          Label, Overlay, Poly, Segment)
+from .canvas import hold, reset_manager
+
+Point = tuple[float, float]
+LAYERS: tuple[str, ...] = ("terrain", "features", "pieces", "overlays")
+
+
+def rgb(css: str) -> tuple[int, int, int]:
+    """``"#rrggbb"`` / ``"#rgb"`` -> ``(r, g, b)`` ints. Raises ValueError for anything else."""
+    s = css.strip().lstrip("#")
+    if len(s) == 3:
+        s = "".join(c * 2 for c in s)
+    if len(s) != 6:
+        raise ValueError(f"colour {css!r} is not #rrggbb or #rgb")
+    return int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16)
+
+
+def _colours(cs: Sequence[str]) -> np.ndarray:
+    return np.array([rgb(c) for c in cs], dtype=np.uint8).reshape(-1, 3)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece on the board (e.g. a Model's base).
+
+    Attributes:
+        id: unique id (what ``selected`` holds when it is clicked).
+        center: base centre, board units.
+        radius: base radius, board units.
+        fill, stroke: CSS ``#rrggbb`` colours.
+        facing: screen angle in degrees (0 = +x, clockwise on screen), ``None`` = no facing drawn.
+        arc: width of the front arc drawn on the base (degrees; 360 = all round).
+        label: short text drawn on the base.
+    """
+
+    id: str
+    center: Point
+    radius: float
+    fill: str = "#4a90d9"
+    stroke: str = "#1d1d1d"
+    facing: float | None = None
+    arc: float = 180.0
+    label: str = ""
+
+
+class _OwnMultiCanvas(MultiCanvas):
+    """A MultiCanvas whose layers share one private canvas manager (the stock one uses the module-global manager)."""
+
+    def __init__(self, n: int, width: int, height: int):
+        mgr = _CanvasManager()
+        layers = [Canvas(width=width, height=height, _canvas_manager=mgr) for _ in range(n)]
+        _CanvasBase.__init__(self, _canvases=layers, _canvas_manager=mgr, width=width, height=height)
+        self.on_msg(self._canvases[-1]._handle_frontend_event)
+
+
+class HexBoardView(W.VBox):
+    """Interactive hex board. See the module docstring for layers, units and interaction.
+
+    Args:
+        board: the board to draw.
+        scale: pixels per board unit (hex centre-to-corner), > 0.
+        margin: blank border in pixels.
+        rotate_step_label: text for the rotate buttons' tooltip.
+
+    Traits:
+        selected: ``str`` (piece id), :class:`Hex`, or ``None``.
+        hovered: :class:`Hex` under the pointer (on the board) or ``None``.
+        overlays: list of overlay values (``Segment``, ``Circle``, ``Label``, ``HexMark``, ``Poly``); setting it
+            redraws the overlay layer only.
+
+    Raises:
+        ValueError: a non-positive ``scale``.
+    """
+
+    selected = T.Any(None, allow_none=True)
+    hovered = T.Any(None, allow_none=True)
+    overlays = T.List()
+
+    def __init__(self, board: Board, scale: float = 24.0, margin: float = 10.0, **kwargs):
+        if not scale > 0:
+            raise ValueError(f"scale must be > 0, got {scale!r}")
+        self.board = board
+        self.scale = float(scale)
+        self.margin = float(margin)
+        minx, miny, maxx, maxy = board.bounds()
+        self._min = (minx, miny)
+        width = int(math.ceil((maxx - minx) * scale + 2 * margin))
+        height = int(math.ceil((maxy - miny) * scale + 2 * margin))
+        self.canvas = _OwnMultiCanvas(len(LAYERS), width, height)
+        self.canvas.layout.width = f"{width}px"
+        self.canvas.layout.height = f"{height}px"
+        self.layers: dict[str, Canvas] = {name: self.canvas[i] for i, name in enumerate(LAYERS)}
+        self.readout = W.HTML(self._readout_html(None))
+        self.rotate_left = W.Button(description="⟲ rotate", tooltip="rotate the selected piece anticlockwise (q)",
+                                    layout=W.Layout(width="90px"))
+        self.rotate_right = W.Button(description="rotate ⟳", tooltip="rotate the selected piece clockwise (e)",
+                                     layout=W.Layout(width="90px"))
+        self.rotate_left.on_click(lambda _: self.rotate_selected(-1))
+        self.rotate_right.on_click(lambda _: self.rotate_selected(+1))
+        toolbar = W.HBox([self.rotate_left, self.rotate_right, self.readout],
+                         layout=W.Layout(align_items="center"))
+        self._pieces: dict[str, Piece] = {}
+        self._drag: dict | None = None
+        self._move_cbs: list[Callable[[str, Point], None]] = []
+        self._rotate_cbs: list[Callable[[str, int], None]] = []
+        self._select_cbs: list[Callable[[object], None]] = []
+        self.hex_marks_for_selection = True
+        self.canvas.on_mouse_down(self._mouse_down)
+        self.canvas.on_mouse_move(self._mouse_move)
+        self.canvas.on_mouse_up(self._mouse_up)
+        self.canvas.on_mouse_out(self._mouse_out)
+        self.canvas.on_mouse_wheel(self._wheel)
+        self.canvas.on_key_down(self._key)
+        super().__init__([self.canvas, toolbar], **kwargs)
+        self.observe(lambda _: self.redraw_overlays(), names="overlays")
+        self.redraw()
+
+    # ------------------------------------------------------------------------------------------ coordinates
+
+    def to_pixel(self, p: Point) -> Point:
+        """Board units -> canvas pixels."""
+        return ((p[0] - self._min[0]) * self.scale + self.margin, (p[1] - self._min[1]) * self.scale + self.margin)
+
+    def to_board(self, x: float, y: float) -> Point:
+        """Canvas pixels -> board units."""
+        return ((x - self.margin) / self.scale + self._min[0], (y - self.margin) / self.scale + self._min[1])
+
+    def _px(self, pts: Iterable[Point]) -> np.ndarray:
+        a = np.asarray(list(pts), dtype=float).reshape(-1, 2)
+        return np.column_stack(((a[:, 0] - self._min[0]) * self.scale + self.margin,
+                                (a[:, 1] - self._min[1]) * self.scale + self.margin))
+
+    def hex_at(self, x: float, y: float) -> Hex | None:
+        """The board hex under canvas pixel ``(x, y)`` (same :class:`Layout` as the engine), ``None`` off the board."""
+        h = self.board.layout.pixel_to_hex(self.to_board(x, y))
+        return h if h in self.board else None
+
+    def piece_at(self, x: float, y: float) -> str | None:
+        """Id of the piece whose base contains canvas pixel ``(x, y)`` (the nearest centre if bases touch)."""
+        bx, by = self.to_board(x, y)
+        best, best_d = None, math.inf
+        for p in self._pieces.values():
+            d = math.hypot(bx - p.center[0], by - p.center[1])
+            if d <= p.radius + 1.5 / self.scale and d < best_d:
+                best, best_d = p.id, d
+        return best
+
+    # ------------------------------------------------------------------------------------------ state
+
+    @property
+    def pieces(self) -> dict[str, Piece]:
+        return dict(self._pieces)
+
+    def set_pieces(self, pieces: Iterable[Piece]) -> None:
+        """Replace the pieces and redraw the pieces layer (one message).
+
+        Raises:
+            ValueError: two pieces with the same id.
+        """
+        new: dict[str, Piece] = {}
+        for p in pieces:
+            if p.id in new:
+                raise ValueError(f"two pieces have the id {p.id!r}")
+            new[p.id] = p
+        self._pieces = new
+        if isinstance(self.selected, str) and self.selected not in new:
+            self.selected = None
+        self.redraw_pieces()
+
+    def on_move(self, callback: Callable[[str, Point], None]) -> None:
+        """``callback(piece_id, (x, y))`` when a piece is dropped at board point ``(x, y)``."""
+        self._move_cbs.append(callback)
+
+    def on_rotate(self, callback: Callable[[str, int], None]) -> None:
+        """``callback(piece_id, direction)``: -1 anticlockwise, +1 clockwise on screen."""
+        self._rotate_cbs.append(callback)
+
+    def on_select(self, callback: Callable[[object], None]) -> None:
+        """``callback(selected)`` on every click (a piece id, a :class:`Hex`, or ``None`` off the board)."""
+        self._select_cbs.append(callback)
+
+    def rotate_selected(self, direction: int) -> None:
+        """Ask the owner to rotate the selected piece (no-op when no piece is selected)."""
+        if isinstance(self.selected, str) and self.selected in self._pieces:
+            for cb in self._rotate_cbs:
+                cb(self.selected, -1 if direction < 0 else 1)
+
+    def select(self, what) -> None:
+        """Select a piece id or a hex programmatically (same as a click) and notify ``on_select`` callbacks."""
+        self.selected = what
+        self.redraw_pieces()
+        for cb in self._select_cbs:
+            cb(what)
+
+    # ------------------------------------------------------------------------------------------ events
+
+    def _mouse_down(self, x: float, y: float) -> None:
+        pid = self.piece_at(x, y)
+        if pid is not None:
+            self._drag = {"id": pid, "start": (x, y), "moved": False}
+            self.select(pid)
+        else:
+            self._drag = None
+            self.select(self.hex_at(x, y))
+
+    def _mouse_move(self, x: float, y: float) -> None:
+        h = self.hex_at(x, y)
+        if h != self.hovered:
+            self.hovered = h
+            self.readout.value = self._readout_html(h)
+        d = self._drag
+        if d is not None and (d["moved"] or math.hypot(x - d["start"][0], y - d["start"][1]) > 4):
+            d["moved"] = True
+            d["at"] = (x, y)
+            self._draw_pieces(ghost=(d["id"], self.to_board(x, y)))
+
+    def _mouse_up(self, x: float, y: float) -> None:
+        d, self._drag = self._drag, None
+        if d is not None and d["moved"]:
+            target = self.to_board(x, y)
+            for cb in self._move_cbs:
+                cb(d["id"], target)
+            self.redraw_pieces()  # the owner's set_pieces (if any) already redrew; make sure no ghost is left
+
+    def _mouse_out(self, x: float, y: float) -> None:
+        if self._drag is not None and self._drag["moved"]:
+            self._drag = None
+            self.redraw_pieces()
+        self.hovered = None
+        self.readout.value = self._readout_html(None)
+
+    def _wheel(self, dx: float, dy: float) -> None:
+        if dy:
+            self.rotate_selected(1 if dy > 0 else -1)
+
+    ARROWS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+    NUDGE = 0.1
+    """Board units an arrow key moves the selected piece (five times that with Shift)."""
+
+    def _key(self, key: str, shift: bool = False, ctrl: bool = False, meta: bool = False) -> None:
+        if key in ("q", "Q"):
+            self.rotate_selected(-1)
+        elif key in ("e", "E"):
+            self.rotate_selected(+1)
+        elif key in self.ARROWS and isinstance(self.selected, str) and self.selected in self._pieces:
+            dx, dy = self.ARROWS[key]
+            step = self.NUDGE * (5 if shift else 1)
+            cx, cy = self._pieces[self.selected].center
+            for cb in self._move_cbs:
+                cb(self.selected, (cx + dx * step, cy + dy * step))
+
+    def _readout_html(self, h: Hex | None) -> str:
+        if h is None:
+            txt = "hover a hex to see its axial (q, r)"
+        else:
+            c = self.board[h]
+            what = "no tile" if not c.tile else c.terrain.value  # type: ignore[union-attr]
+            txt = f"hex (q, r) = ({h.q}, {h.r}) · {what}" + (f" · {c.special.value}" if c.special else "")
+        return f"<span class='hexboard-readout' style='font-family:monospace;font-size:12px'>{html.escape(txt)}</span>"
+
+    # ------------------------------------------------------------------------------------------ drawing
+
+    def redraw(self) -> None:
+        """Full redraw of every layer (call again when a browser connects: ``pn.state.onload``)."""
+        reset_manager(self.layers["terrain"])
+        self.redraw_terrain()
+        self.redraw_features()
+        self.redraw_pieces()
+        self.redraw_overlays()
+
+    def redraw_terrain(self) -> None:
+        """Layer 0: every hex filled by terrain (tile-less hexes dark), Special Terrain marks, the grid: 1 message."""
+        c = self.layers["terrain"]
+        lay = self.board.layout
+        hexes = list(self.board)
+        corners = self._px([p for h in hexes for p in lay.corners(h)]).reshape(len(hexes), 6, 2)
+        cols = _colours([TERRAIN_FILL[self.board[h].terrain] if self.board[h].tile else TILELESS_FILL
+                         for h in hexes])
+        special = [(i, h) for i, h in enumerate(hexes) if self.board[h].special is not None]
+        with hold(c):
+            c.clear()
+            c.fill_styled_polygons(corners, cols)
+            if special:
+                centres = self._px([lay.hex_to_pixel(h) for _, h in special])
+                inner = np.array([corners[i] for i, _ in special])
+                inner = centres[:, None, :] + 0.6 * (inner - centres[:, None, :])
+                scol = _colours(["#b3261e" if self.board[h].special == Special.IMPASSABLE else "#6a3d9a"
+                                 for _, h in special])
+                c.fill_styled_polygons(inner, scol, alpha=0.35)
+            c.stroke_style = GRID_STROKE
+            c.line_width = 1
+            c.stroke_polygons(corners)
+
+    def redraw_features(self) -> None:
+        """Layer 1: scenery footprints and edge features (walls, doors...): 1 message."""
+        c = self.layers["features"]
+        with hold(c):
+            c.clear()
+            sc = self.board.scenery
+            if sc:
+                polys = [self._px(s.polygon) for s in sc]
+                c.fill_styled_polygons(polys, _colours([SCENERY_FILL] * len(sc)),
+                                       alpha=[0.92 if s.blocks_lof else 0.45 for s in sc])
+                c.stroke_style = "#2f2a25"
+                c.line_width = 1.5
+                c.stroke_polygons(polys)
+                c.fill_style = "#ffffff"
+                c.font = f"{max(9, int(self.scale * 0.36))}px sans-serif"
+                c.text_align, c.text_baseline = "center", "middle"
+                for s in sc:
+                    p = s.shape.representative_point()
+                    x, y = self.to_pixel((p.x, p.y))
+                    c.fill_text(s.name, x, y)
+            by_kind: dict[EdgeKind, list] = {}
+            for e, f in self.board.edge_features.items():
+                by_kind.setdefault(f.kind, []).append(e)
+            c.line_cap = "round"
+            for kind, edges in by_kind.items():
+                stroke, w, dash = EDGE_STYLE[kind]
+                pts = self._px([p for e in edges for p in e.endpoints(self.board.layout)]).reshape(-1, 2, 2)
+                c.line_width = w
+                c.set_line_dash([float(v) for v in dash.split()] if dash else [])
+                c.stroke_styled_line_segments(pts, _colours([stroke] * len(edges)))
+            c.set_line_dash([])
+
+    def redraw_pieces(self) -> None:
+        """Layer 2: bases, front arcs, facing ticks, labels; the selected piece ringed: 1 message."""
+        self._draw_pieces()
+
+    def _draw_pieces(self, ghost: tuple[str, Point] | None = None) -> None:
+        c = self.layers["pieces"]
+        pieces = list(self._pieces.values())
+        if ghost is not None:
+            pieces = [p if p.id != ghost[0] else Piece(p.id, ghost[1], p.radius, p.fill, p.stroke, p.facing, p.arc,
+                                                       p.label) for p in pieces]
+        s = self.scale
+        with hold(c):
+            c.clear()
+            if not pieces:
+                return
+            centres = self._px([p.center for p in pieces])
+            radii = np.array([p.radius * s for p in pieces])
+            c.fill_styled_circles(centres[:, 0], centres[:, 1], radii, _colours([p.fill for p in pieces]),
+                                  alpha=0.92)
+            # front arcs as wedges inside the base (lighter), one batched call
+            wedges, wcols = [], []
+            for p, (cx, cy), r in zip(pieces, centres, radii):
+                if p.facing is None or p.arc >= 360:
+                    continue
+                n = 18
+                pts = [(cx, cy)] + [(cx + 0.9 * r * math.cos(math.radians(p.facing - p.arc / 2 + p.arc * i / n)),
+                                     cy + 0.9 * r * math.sin(math.radians(p.facing - p.arc / 2 + p.arc * i / n)))
+                                    for i in range(n + 1)]
+                wedges.append(np.array(pts))
+                wcols.append("#ffffff")
+            if wedges:
+                c.fill_styled_polygons(wedges, _colours(wcols), alpha=0.5)
+            c.line_width = 2
+            c.stroke_styled_circles(centres[:, 0], centres[:, 1], radii, _colours([p.stroke for p in pieces]))
+            ticks = [((cx, cy), (cx + 1.35 * r * math.cos(math.radians(p.facing)),
+                                 cy + 1.35 * r * math.sin(math.radians(p.facing))))
+                     for p, (cx, cy), r in zip(pieces, centres, radii) if p.facing is not None]
+            if ticks:
+                c.line_width = 3
+                c.stroke_styled_line_segments(np.array(ticks), _colours(["#111111"] * len(ticks)))
+            sel = self.selected if isinstance(self.selected, str) else None
+            for p, (cx, cy), r in zip(pieces, centres, radii):
+                if p.id == sel:
+                    c.stroke_style, c.line_width = "#ffbf00", 3
+                    c.stroke_circle(float(cx), float(cy), float(r + 4))
+            c.fill_style = "#ffffff"
+            c.text_align, c.text_baseline = "center", "middle"
+            c.font = f"bold {max(9, int(s * 0.32))}px sans-serif"
+            for p, (cx, cy), r in zip(pieces, centres, radii):
+                if p.label:
+                    c.fill_text(p.label, float(cx), float(cy))
+            if isinstance(self.selected, Hex) and self.hex_marks_for_selection:
+                c.stroke_style, c.line_width = "#ffbf00", 3
+                c.stroke_polygon(self._px(self.board.layout.corners(self.selected)))
+
+    def redraw_overlays(self) -> None:
+        """Layer 3: the ``overlays`` values, batched by kind and style: 1 message."""
+        c = self.layers["overlays"]
+        ovs: list[Overlay] = list(self.overlays)
+        lay = self.board.layout
+        with hold(c):
+            c.clear()
+            polys = [o for o in ovs if isinstance(o, Poly)]
+            marks = [o for o in ovs if isinstance(o, HexMark)]
+            segs = [o for o in ovs if isinstance(o, Segment)]
+            circles = [o for o in ovs if isinstance(o, Circle)]
+            labels = [o for o in ovs if isinstance(o, Label)]
+            filled = [o for o in polys if o.fill != "none" and o.closed]
+            if filled:
+                c.fill_styled_polygons([self._px(o.points) for o in filled], _colours([o.fill for o in filled]),
+                                       alpha=[o.opacity for o in filled])
+            mfill = [o for o in marks if o.fill != "none"]
+            if mfill:
+                c.fill_styled_polygons([self._px(lay.corners(o.hex)) for o in mfill],
+                                       _colours([o.fill for o in mfill]), alpha=[o.opacity for o in mfill])
+            cfill = [o for o in circles if o.fill != "none"]
+            if cfill:
+                ctr = self._px([o.center for o in cfill])
+                c.fill_styled_circles(ctr[:, 0], ctr[:, 1], np.array([o.radius * self.scale for o in cfill]),
+                                      _colours([o.fill for o in cfill]), alpha=[o.opacity for o in cfill])
+            # strokes grouped by (width, dash)
+            groups: dict[tuple[float, str | None], list] = {}
+            for o in polys + marks + segs + circles:
+                if o.stroke != "none" and o.width > 0:
+                    groups.setdefault((o.width, o.dash), []).append(o)
+            c.line_cap = "round"
+            for (w, dash), items in groups.items():
+                c.line_width = w
+                c.set_line_dash([float(v) for v in dash.split()] if dash else [])
+                lines = [o for o in items if isinstance(o, Segment)]
+                if lines:
+                    c.stroke_styled_line_segments(self._px([p for o in lines for p in (o.p0, o.p1)]).reshape(-1, 2, 2),
+                                                  _colours([o.stroke for o in lines]),
+                                                  alpha=[o.opacity for o in lines])
+                shapes = [o for o in items if isinstance(o, (Poly, HexMark))]
+                closed = [o for o in shapes if not isinstance(o, Poly) or o.closed]
+                opened = [o for o in shapes if isinstance(o, Poly) and not o.closed]
+                if closed:
+                    c.stroke_styled_polygons([self._px(o.points if isinstance(o, Poly) else lay.corners(o.hex))
+                                              for o in closed], _colours([o.stroke for o in closed]),
+                                             alpha=[o.opacity for o in closed])
+                if opened:
+                    c.stroke_styled_line_segments([self._px(o.points) for o in opened],
+                                                  _colours([o.stroke for o in opened]),
+                                                  alpha=[o.opacity for o in opened])
+                rings = [o for o in items if isinstance(o, Circle)]
+                if rings:
+                    ctr = self._px([o.center for o in rings])
+                    c.stroke_styled_circles(ctr[:, 0], ctr[:, 1], np.array([o.radius * self.scale for o in rings]),
+                                            _colours([o.stroke for o in rings]))
+            c.set_line_dash([])
+            for o in labels:
+                x, y = self.to_pixel(o.pos)
+                c.font = f"{o.weight} {o.size:g}px sans-serif"
+                c.text_align = {"start": "left", "end": "right"}.get(o.anchor, "center")
+                c.text_baseline = "middle"
+                c.line_width = 3
+                c.stroke_style = "#ffffff"
+                c.stroke_text(o.text, x, y)
+                c.fill_style = o.fill
+                c.fill_text(o.text, x, y)
+            for o in circles:
+                if o.label:
+                    x, y = self.to_pixel(o.center)
+                    c.font = f"bold {max(9, int(o.radius * self.scale))}px sans-serif"
+                    c.text_align, c.text_baseline = "center", "middle"
+                    c.fill_style = o.stroke
+                    c.fill_text(o.label, x, y)
+
+
+__all__ = ["HexBoardView", "Piece", "LAYERS", "rgb"]

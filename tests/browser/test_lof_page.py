@@ -1,0 +1,144 @@
+"""The Line of Fire page of the Panel app in headless Chromium: the board draws, clicking a Model makes it the shooter,
+its LoF is drawn on the canvas (pixels read back with getImageData) and the verdict list updates; an illegal drop shows
+a message; the LoF notebook runs in JupyterLab. Uses the shared fixtures of ``conftest.py`` (``browser``, ``app_url``,
+``lab_url``). ``EXPLORER_SCREENSHOTS=<dir>`` saves ``line-of-fire.png`` and ``line-of-fire-jupyterlab.png`` there.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+from browser_helpers import SCREENSHOTS, wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _wait(fn, timeout=60.0, what="condition"):
+    return wait_until(fn, timeout=timeout, what=what)
+
+
+_STATS = """c => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let opaque = 0; const colours = new Set(); let hash = 0;
+    for (let k = 0; k < d.length; k += 4 * 5) {
+        if (d[k + 3] > 0) opaque++;
+        colours.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2]);
+        hash = (hash * 31 + d[k] + 7 * d[k + 1] + 13 * d[k + 2]) | 0;
+    }
+    return {width: c.width, height: c.height, opaque: opaque, colours: colours.size, hash: hash};
+}"""
+
+_PIXELS = """(c, pts) => { const g = c.getContext('2d');
+    return pts.map(([x, y]) => Array.from(g.getImageData(Math.round(x), Math.round(y), 1, 1).data)); }"""
+
+
+def _green(px) -> bool:
+    r, g, b, a = px
+    return a > 0 and g > 110 and r < 90 and b < 110
+
+
+def _near_green(canvas, x, y) -> bool:
+    pts = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    return any(_green(p) for p in canvas.evaluate(_PIXELS, pts))
+
+
+def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, app_url):
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    ref = LofExplorer()  # same default scenario and scale as the app: pixel positions and expected verdicts
+    bv = ref.board_view
+    page = browser.new_page(viewport={"width": 1600, "height": 1250})
+    page.goto(app_url)
+    page.get_by_text("Line of Fire", exact=True).first.click()
+    sel = f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']"
+    canvas = page.locator(sel).first
+    first = _wait(lambda: (s := canvas.evaluate(_STATS)) and s["opaque"] > 5000 and s["colours"] > 20 and s,
+                  what="the LoF board to be drawn")
+    _wait(lambda: "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="verdicts")
+    # Cutter's witness segments are on the canvas (green pixels at their midpoints)
+    for v in ref.verdicts:
+        if v.lof.has_lof:
+            (x0, y0), (x1, y1) = (bv.to_pixel(p) for p in (v.lof.witness.p0, v.lof.witness.p1))
+            assert _near_green(canvas, (x0 + x1) / 2, (y0 + y1) / 2), f"no green LoF segment to {v.target}"
+
+    # click Digger: it becomes the shooter
+    ref.set_shooter("Digger")
+    box = canvas.bounding_box()
+    x, y = bv.to_pixel(ref.models["Digger"].center)
+    page.mouse.click(box["x"] + x * box["width"] / bv.canvas.width, box["y"] + y * box["height"] / bv.canvas.height)
+    text = _wait(lambda: (t := page.locator(".lof-verdict-list").inner_text()) and "Digger has LoF to" in t and t,
+                 what="the verdict list to show Digger's verdicts")
+    n = sum(v.lof.has_lof for v in ref.verdicts)
+    assert f"Digger has LoF to {n} of {len(ref.verdicts)}" in text
+    after = _wait(lambda: (s := canvas.evaluate(_STATS))["hash"] != first["hash"] and s, what="the overlays to change")
+    assert after["colours"] > 20
+    mids = []
+    for v in ref.verdicts:
+        if v.lof.has_lof:
+            (x0, y0), (x1, y1) = (bv.to_pixel(p) for p in (v.lof.witness.p0, v.lof.witness.p1))
+            mids.append(((x0 + x1) / 2, (y0 + y1) / 2))
+    _wait(lambda: all(_near_green(canvas, mx, my) for mx, my in mids), what="Digger's green LoF segments")
+    # draw the Range Ruler to Cutter from the side panel: the overlay layer changes again
+    page.locator(".lof-ruler-pick select").first.select_option("Cutter")
+    _wait(lambda: canvas.evaluate(_STATS)["hash"] != after["hash"], what="the Range Ruler to be drawn")
+    if SCREENSHOTS:
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire.png"), full_page=False)
+    page.close()
+
+
+def test_lof_page_illegal_drop_shows_a_message(browser, app_url):
+    from explorer.games.tagraid.lof_views import LofExplorer
+    from explorer.hexgrid import Hex
+
+    ref = LofExplorer()
+    bv = ref.board_view
+    page = browser.new_page(viewport={"width": 1600, "height": 1250})
+    page.goto(app_url)
+    page.get_by_text("Line of Fire", exact=True).first.click()
+    canvas = page.locator(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']").first
+    _wait(lambda: canvas.evaluate(_STATS)["opaque"] > 5000, what="the board")
+    _wait(lambda: "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="verdicts")
+    box = canvas.bounding_box()
+
+    def to_page(p):
+        x, y = bv.to_pixel(p)
+        return box["x"] + x * box["width"] / bv.canvas.width, box["y"] + y * box["height"] / bv.canvas.height
+
+    sx, sy = to_page(ref.models["Cutter"].center)
+    tx, ty = to_page(ref.scenario.board.layout.hex_to_pixel(Hex(6, 8)))  # a hexagon without tile
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=4)
+    page.mouse.move(tx, ty, steps=4)
+    page.mouse.up()
+    msg = _wait(lambda: page.locator(".lof-message").inner_text().strip(), what="a message")
+    assert "no tile" in msg and "previous position is kept" in msg
+    assert "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text()
+    page.close()
+
+
+def test_lof_notebook_runs_and_draws_in_jupyterlab(browser, lab_url):
+    page = browser.new_page(viewport={"width": 1800, "height": 1300})
+    page.goto(f"{lab_url}/lab/workspaces/t{uuid.uuid4().hex[:8]}/tree/notebooks/line_of_fire.ipynb?reset")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
+                           "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
+    page.wait_for_function("() => { const s = window.jupyterapp.shell.currentWidget.sessionContext.session;"
+                           " return s && s.kernel && s.kernel.status === 'idle'; }", timeout=120_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function("() => { const w = window.jupyterapp.shell.currentWidget;"
+                           " return w.sessionContext.session.kernel.status === 'idle'"
+                           " && w.content.widgets.every(c => c.model.type !== 'code' || c.model.executionCount); }",
+                           timeout=180_000)
+    root = page.locator(".tagraid-lof").first
+    root.wait_for(timeout=60_000)
+    canvas = root.locator("canvas").first
+    _wait(lambda: (s := canvas.evaluate(_STATS))["opaque"] > 5000 and s["colours"] > 20, what="the board")
+    assert "Cutter has LoF to" in root.locator(".lof-verdict-list").inner_text()
+    if SCREENSHOTS:
+        root.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire-jupyterlab.png"), full_page=False)
+    page.close()

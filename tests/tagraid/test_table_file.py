@@ -1,0 +1,82 @@
+"""Table files: board + Models + calibration + rulings, with field-path errors."""
+
+import pytest
+
+from explorer.errors import ScenarioError
+from explorer.games.tagraid.lof import line_of_fire
+from explorer.games.tagraid.table_file import load_table
+from explorer.hexgrid import Hex
+
+GOOD = """
+title = "Across the pit"
+board = "small"
+[rulings]
+lof_grazing = "touching_blocks"
+[range]
+short = 1.5
+[calibration]
+base_radius = { "7" = 0.25 }
+[[models]]
+id = "a"
+hex = "-2,2"
+facing = 0.0
+[[models]]
+id = "b"
+hex = "2,0"
+facing = 180.0
+side = "B"
+[[models]]
+id = "c"
+x = 0.0
+y = -3.0
+silhouette = 5
+kind = "deployable"
+"""
+
+
+def test_load_a_table_file():
+    lt = load_table("t.toml", text=GOOD)
+    t = lt.table
+    assert t.model("a").hex == Hex(-2, 2) and t.disc("a").r == 0.25
+    assert lt.range_calibration.short == 1.5 and lt.rulings.as_dict()["lof_grazing"] == "touching_blocks"
+    assert lt.title == "Across the pit" and t.board is not None
+    r = line_of_fire(t, "a", "b", lt.rulings)
+    assert r.rulings["lof_grazing"] == "touching_blocks"
+
+
+@pytest.mark.parametrize("change,field,what", [
+    (("facing = 0.0", "facing = \"north\""), "models[0].facing", "number"),
+    (("id = \"c\"", "id = \"c\"\ncolour = \"red\""), "models[2].colour", "unknown field"),
+    (("hex = \"2,0\"", "hex = \"two\""), "models[1].hex", "not a hexagon"),
+    (("hex = \"2,0\"", "hex = \"0,0\""), "models[1]", "no tile"),
+    (("board = \"small\"", "board = \"huge\""), "board", "unknown packaged board"),
+    (("lof_grazing = \"touching_blocks\"", "lof_grazing = \"sometimes\""), "rulings.lof_grazing", "unknown reading"),
+    (("short = 1.5", "short = -1"), "range.short", "greater than 0"),
+    (("x = 0.0\ny = -3.0", "x = 0.0"), "models[2]", "either hex"),
+    (("kind = \"deployable\"", "kind = \"tank\""), "models[2].kind", ""),
+])
+def test_errors_name_the_field(change, field, what):
+    text = GOOD.replace(*change)
+    assert text != GOOD
+    with pytest.raises(ScenarioError) as e:
+        load_table("t.toml", text=text)
+    assert e.value.field == field and what in str(e.value) and e.value.source == "t.toml"
+
+
+def test_packaged_lof_demo_table():
+    from explorer.games.tagraid.lof import partial_cover
+    from explorer.games.tagraid.megabeast import ThreatLevels, threat_level
+    from explorer.games.tagraid.table_file import available_tables, load_packaged_table
+
+    assert "lof-demo" in available_tables()
+    t = load_packaged_table("lof-demo").table
+    crate = line_of_fire(t, "stonebreaker", "cavecrawler")
+    assert not crate.has_lof and crate.blocked_by == ("scenery:crate",)
+    shot = line_of_fire(t, "stonebreaker", "rockeater")
+    assert shot.has_lof
+    cover = partial_cover(t, "stonebreaker", "rockeater")
+    assert cover.in_cover and cover.pieces == ("low wall",)
+    assert line_of_fire(t, "stoorworm", "stonebreaker").has_lof
+    assert threat_level(t, "stoorworm", "rockeater", ThreatLevels(8, 5, 2)).level in (8, 5, 2)
+    with pytest.raises(ScenarioError, match="unknown packaged table"):
+        load_packaged_table("nope")

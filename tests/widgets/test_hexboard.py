@@ -1,0 +1,130 @@
+"""HexBoardView: pixel <-> hex <-> piece hit-testing, one canvas message per layer redraw, events."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from explorer.board import load_board, small_board
+from explorer.hexgrid import Hex
+from explorer.render.svg import Circle, HexMark, Label, Poly, Segment
+from explorer.widgets.hexboard import LAYERS, HexBoardView, Piece, rgb
+
+
+def _count(view) -> list:
+    sent = []
+    view.canvas._canvas_manager._send_custom = lambda cmd, buffers=[]: sent.append(cmd)
+    return sent
+
+
+@pytest.fixture(scope="module")
+def board():
+    return load_board("fixture")
+
+
+def test_layers_share_one_private_manager(board):
+    v = HexBoardView(board)
+    mgrs = {id(v.layers[n]._canvas_manager) for n in LAYERS}
+    assert len(mgrs) == 1 and v.canvas._canvas_manager is v.layers["terrain"]._canvas_manager
+    from ipycanvas.canvas import _CANVAS_MANAGER
+    assert v.canvas._canvas_manager is not _CANVAS_MANAGER
+    assert v.canvas._canvas_manager is not HexBoardView(board).canvas._canvas_manager
+
+
+def test_pixel_to_hex_uses_the_engine_layout(board):
+    v = HexBoardView(board, scale=20)
+    for h in list(board)[::17]:
+        x, y = v.to_pixel(board.layout.hex_to_pixel(h))
+        assert v.hex_at(x, y) == h
+        # a point well inside the hex, towards a corner
+        cx, cy = board.layout.corners(h)[2]
+        hx, hy = board.layout.hex_to_pixel(h)
+        assert v.hex_at(*v.to_pixel((hx + 0.8 * (cx - hx), hy + 0.8 * (cy - hy)))) == h
+    assert v.hex_at(-50, -50) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(-5, 40), st.floats(-5, 30))
+def test_to_pixel_and_back(x, y):
+    v = _VIEW
+    bx, by = v.to_board(*v.to_pixel((x, y)))
+    assert abs(bx - x) < 1e-9 and abs(by - y) < 1e-9
+    h = v.hex_at(*v.to_pixel((x, y)))
+    expect = _BOARD.layout.pixel_to_hex((x, y))
+    assert h == (expect if expect in _BOARD else None)
+
+
+_BOARD = small_board()
+_VIEW = HexBoardView(_BOARD, scale=30)
+
+
+def test_piece_hit_testing_picks_the_piece_under_the_pointer():
+    v = HexBoardView(_BOARD, scale=30)
+    v.set_pieces([Piece("a", (0.0, 0.0), 0.4), Piece("b", (1.2, 0.0), 0.4)])
+    assert v.piece_at(*v.to_pixel((0.1, 0.1))) == "a"
+    assert v.piece_at(*v.to_pixel((1.4, -0.1))) == "b"
+    assert v.piece_at(*v.to_pixel((0.6, 0.0))) is None  # between the bases
+    with pytest.raises(ValueError):
+        v.set_pieces([Piece("a", (0, 0), 0.4), Piece("a", (1, 1), 0.4)])
+
+
+def test_each_layer_redraw_is_one_message():
+    v = HexBoardView(load_board("fixture"))
+    v.set_pieces([Piece(f"p{i}", (1.0 + 2 * i, 3.0), 0.3, facing=30.0 * i, label=str(i)) for i in range(6)])
+    sent = _count(v)
+    v.redraw_terrain()
+    assert len(sent) == 1
+    v.redraw_features()
+    assert len(sent) == 2
+    v.redraw_pieces()
+    assert len(sent) == 3
+    v.overlays = [Segment((0, 0), (5, 5), stroke="#1a9641", width=2.5),
+                  Segment((0, 1), (5, 6), stroke="#d7191c", width=1.5, dash="5 3"),
+                  HexMark(Hex(3, 3)), Label((1, 1), "x"), Poly([(0, 0), (1, 0), (1, 1)], fill="#ff0000"),
+                  Circle((2, 2), 0.5, stroke="#e6a100", dash="4 2")]
+    assert len(sent) == 4
+    v.redraw()
+    assert len(sent) == 8  # four layers, one message each
+
+
+def test_click_selects_piece_or_hex_and_hover_reads_out_axial():
+    v = HexBoardView(_BOARD, scale=30)
+    v.set_pieces([Piece("a", (0.0, 0.0), 0.4)])
+    got = []
+    v.on_select(got.append)
+    v._mouse_down(*v.to_pixel((0.0, 0.0)))
+    v._mouse_up(*v.to_pixel((0.0, 0.0)))
+    assert v.selected == "a"
+    hx = _BOARD.layout.hex_to_pixel(Hex(1, 1))
+    v._mouse_down(*v.to_pixel(hx))
+    assert v.selected == Hex(1, 1) and got == ["a", Hex(1, 1)]
+    v._mouse_move(*v.to_pixel(_BOARD.layout.hex_to_pixel(Hex(-1, 2))))
+    assert v.hovered == Hex(-1, 2) and "(-1, 2)" in v.readout.value
+
+
+def test_drag_reports_the_drop_point_and_keys_rotate():
+    v = HexBoardView(_BOARD, scale=30)
+    v.set_pieces([Piece("a", (0.0, 0.0), 0.4, facing=0.0)])
+    moves, turns = [], []
+    v.on_move(lambda pid, p: moves.append((pid, p)))
+    v.on_rotate(lambda pid, d: turns.append((pid, d)))
+    v._mouse_down(*v.to_pixel((0.0, 0.0)))
+    v._mouse_move(*v.to_pixel((0.5, 0.5)))
+    v._mouse_up(*v.to_pixel((1.0, 0.5)))
+    assert moves and moves[0][0] == "a"
+    assert abs(moves[0][1][0] - 1.0) < 1e-9 and abs(moves[0][1][1] - 0.5) < 1e-9
+    v._key("e")
+    v._key("q")
+    v._wheel(0, 120)
+    v.rotate_left.click()
+    assert turns == [("a", 1), ("a", -1), ("a", 1), ("a", -1)]
+    # a click without motion is not a move
+    v._mouse_down(*v.to_pixel((0.0, 0.0)))
+    v._mouse_up(*v.to_pixel((0.0, 0.0)))
+    assert len(moves) == 1
+
+
+def test_rgb_parsing():
+    assert rgb("#1a9641") == (0x1A, 0x96, 0x41) and rgb("#fff") == (255, 255, 255)
+    with pytest.raises(ValueError):
+        rgb("green")
