@@ -253,7 +253,7 @@ def blockers_of(seg: Segment, obstacles: Obstacles, *, touching_blocks: bool, to
 
 
 def _eroded(geom: BaseGeometry, tol: float) -> BaseGeometry:
-    return geom.buffer(-tol, join_style="mitre") if not geom.is_empty else geom
+    return geom.buffer(-tol) if not geom.is_empty else geom
 
 
 # ------------------------------------------------------------------------------------------------- the search
