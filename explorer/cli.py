@@ -37,7 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     except (typer.Abort, KeyboardInterrupt):
         return 130
     except Exception as e:  # click usage errors
-        import click
+        try:
+            import click
+        except ImportError:  # typer 0.29 vendors click as typer._click and does not install it
+            from typer import _click as click
 
         if isinstance(e, click.ClickException):
             e.show()

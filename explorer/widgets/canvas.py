@@ -1,0 +1,46 @@
+"""ipycanvas helpers shared by every board-like widget.
+
+ipycanvas routes all drawing through one module-global canvas manager. Under ``panel serve`` that manager is
+bound to the first browser session, so a second session's board stays blank (docs: ``notes/stack.md``, trap 3).
+Every canvas made here therefore gets its **own** manager, and :func:`hold` batches the drawing of that manager
+into one message (the ipycanvas ``hold_canvas()`` only holds the global one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ipycanvas import Canvas
+from ipycanvas.canvas import _CanvasManager  # private, pinned: ipycanvas==0.14.3
+
+
+def own_canvas(width: int, height: int, **kwargs) -> Canvas:
+    """A :class:`ipycanvas.Canvas` of ``width`` x ``height`` CSS pixels with a private canvas manager."""
+    return Canvas(width=width, height=height, _canvas_manager=_CanvasManager(), **kwargs)
+
+
+@contextmanager
+def hold(canvas: Canvas) -> Iterator[Canvas]:
+    """Batch every drawing command sent to ``canvas`` (through its own manager) into one message.
+
+    Re-entrant: a nested hold only flushes at the outermost exit.
+    """
+    mgr = canvas._canvas_manager
+    was_caching = mgr._caching
+    mgr._caching = True
+    try:
+        yield canvas
+    finally:
+        if not was_caching:
+            mgr.flush()
+            mgr._caching = False
+
+
+def reset_manager(canvas: Canvas) -> None:
+    """Forget which canvas the manager last drew on, so the next command re-sends the canvas switch.
+
+    Needed before a full redraw once a browser connects (trap 4): the front end that missed the earlier switch
+    would otherwise draw nowhere.
+    """
+    canvas._canvas_manager._current_canvas = None

@@ -1,0 +1,379 @@
+"""DiceTray: an ipycanvas drawing of rolled dice, how they compare, and which ones survive.
+
+Game-agnostic: the caller says what each die is (:class:`DieView`) and which dice cancel which (:class:`Link`);
+the tray draws it and reports clicks on a die (so a game view can let users set faces by hand).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import ipywidgets as W
+
+from .canvas import hold, own_canvas, reset_manager
+
+#: Colours (CSS) used by the tray; exposed so legends in other views can match.
+COLORS = {
+    "failure_fill": "#e9ecef", "failure_text": "#868e96", "failure_edge": "#ced4da",
+    "success_fill": "#ffffff", "success_text": "#212529", "success_edge": "#495057",
+    "critical_fill": "#ffd43b", "critical_text": "#212529", "critical_edge": "#e67700",
+    "survivor": "#2b8a3e", "cancelled": "#c92a2a", "highlight": "#1c7ed6",
+    "token_fill": "#f3d9fa", "token_edge": "#862e9c", "label": "#212529", "muted": "#495057",
+    "link": "#c92a2a", "tie": "#5c7cfa",
+}
+
+
+def _fit(text: str, width: float, char_w: float) -> str:
+    """Shorten ``text`` with an ellipsis so it fits ``width`` pixels at about ``char_w`` pixels per character."""
+    n = int(width // char_w)
+    return text if len(text) <= n else text[:max(1, n - 1)] + "…"
+
+
+@dataclass
+class DieView:
+    """One die (or fixed-value token) to draw.
+
+    Attributes:
+        id: stable identifier, also the mark trace steps use (e.g. ``"A.1"``).
+        face: the face shown (1..20 for a d20; any integer for a token).
+        kind: ``"failure"``, ``"success"``, ``"critical"`` or ``"plain"`` (not compared, e.g. a Saving Roll die).
+        survives: whether the die is an uncancelled success (drawn with a green frame).
+        cancelled: whether an opposing die cancelled it (drawn crossed out in red).
+        caption: small text under the die (e.g. ``"23"`` for an effective value, ``"wound"``).
+        token: a fixed value that is not rolled (e.g. a Threat Level), drawn as a hexagon.
+        bad: highlight as a failed Saving Roll / harmful result (red face text).
+    """
+
+    id: str
+    face: int
+    kind: str = "success"
+    survives: bool = False
+    cancelled: bool = False
+    caption: str = ""
+    token: bool = False
+    bad: bool = False
+
+
+@dataclass
+class Row:
+    """A labelled row of dice. ``label`` is the bold title, ``sublabel`` a second line (e.g. ``"SV 14"``), ``note``
+    a third (italic) line."""
+
+    label: str
+    dice: Sequence[DieView] = ()
+    sublabel: str = ""
+    note: str = ""
+    id: str = ""
+    """Optional mark naming the whole row (e.g. ``"A"``): highlighting it shades the row."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """``src`` cancels ``dst`` (die ids). ``mutual`` draws one line for two dice cancelling each other (a tie)."""
+
+    src: str
+    dst: str
+    mutual: bool = False
+
+
+@dataclass
+class _Placed:
+    die: DieView
+    x: float
+    y: float
+    size: float
+    row: int = 0
+
+
+@dataclass
+class TrayState:
+    rows: list[Row] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    highlight: frozenset[str] = frozenset()
+    title: str = ""
+
+
+class DiceTray(W.VBox):
+    """A canvas showing rows of dice with cancellation arrows.
+
+    Args:
+        width: canvas width in CSS pixels.
+        label_width: room on the left for row labels.
+
+    Use :meth:`show` to draw, :meth:`on_die_click` to get ``callback(die_id)`` when a die is clicked.
+    """
+
+    ROW_H = 84
+    TOP = 34
+
+    def __init__(self, width: int = 760, label_width: int = 190, **kwargs):
+        self.width, self.label_width = width, label_width
+        self.canvas = own_canvas(width, self._height(2))
+        self.canvas.layout.width = f"{width}px"
+        self._state = TrayState()
+        self._placed: list[_Placed] = []
+        self._click_callbacks: list[Callable[[str], None]] = []
+        self.canvas.on_mouse_down(self._handle_click)
+        super().__init__([self.canvas], **kwargs)
+
+    # ------------------------------------------------------------------ public
+    def show(self, rows: Sequence[Row], links: Sequence[Link] = (), highlight=(), title: str = "") -> None:
+        """Draw ``rows`` (top to bottom) with ``links``; dice whose id is in ``highlight`` get a blue ring."""
+        self._state = TrayState(list(rows), list(links), frozenset(highlight), title)
+        self.redraw()
+
+    def set_highlight(self, ids) -> None:
+        """Change the highlighted dice (e.g. the marks of the current trace step) and redraw."""
+        self._state.highlight = frozenset(ids)
+        self.redraw()
+
+    def on_die_click(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(die_id)`` when the user clicks a die."""
+        self._click_callbacks.append(callback)
+
+    def die_at(self, x: float, y: float) -> str | None:
+        """The id of the die under canvas-local point ``(x, y)``, or ``None``."""
+        for p in self._placed:
+            if p.x <= x <= p.x + p.size and p.y <= y <= p.y + p.size:
+                return p.die.id
+        return None
+
+    @property
+    def placed(self) -> dict[str, tuple[float, float, float]]:
+        """``{die id: (x, y, size)}`` of the last drawing (for tests and hit-testing)."""
+        return {p.die.id: (p.x, p.y, p.size) for p in self._placed}
+
+    # ----------------------------------------------------------------- drawing
+    def _height(self, nrows: int) -> int:
+        return self.TOP + max(1, nrows) * self.ROW_H + 34
+
+    def _layout(self) -> list[_Placed]:
+        placed = []
+        avail = self.width - self.label_width - 16
+        for r, row in enumerate(self._state.rows):
+            n = len(row.dice)
+            if not n:
+                continue
+            size = max(22.0, min(46.0, avail / n - 8))
+            gap = min(12.0, max(4.0, avail / n - size))
+            y = self.TOP + r * self.ROW_H + 8
+            for i, d in enumerate(row.dice):
+                placed.append(_Placed(d, self.label_width + i * (size + gap), y, size, r))
+        return placed
+
+    def redraw(self) -> None:
+        """Full redraw of the current state (safe to call again when a browser connects)."""
+        st = self._state
+        c = self.canvas
+        h = self._height(len(st.rows))
+        if c.height != h:
+            c.height = h
+        self._placed = self._layout()
+        reset_manager(c)
+        with hold(c):
+            c.clear()
+            c.fill_style = "#f8f9fa"
+            c.fill_rect(0, 0, c.width, c.height)
+            if st.title:
+                c.fill_style = COLORS["label"]
+                c.font = "bold 15px sans-serif"
+                c.text_align, c.text_baseline = "left", "middle"
+                c.fill_text(st.title, 10, 16)
+            self._draw_row_labels()
+            self._draw_links()
+            for p in self._placed:
+                self._draw_die(p)
+            self._draw_legend()
+
+    def _draw_row_labels(self) -> None:
+        c = self.canvas
+        for r, row in enumerate(self._state.rows):
+            y = self.TOP + r * self.ROW_H + 8
+            if row.id and row.id in self._state.highlight:
+                c.fill_style = COLORS["highlight"]
+                c.global_alpha = 0.12
+                c.fill_rect(4, y - 8, self.width - 8, self.ROW_H - 4)
+                c.global_alpha = 1.0
+            if r:
+                c.stroke_style = "#dee2e6"
+                c.line_width = 1
+                c.stroke_line(8, y - 10, self.width - 8, y - 10)
+            c.text_align, c.text_baseline = "left", "top"
+            c.fill_style = COLORS["label"]
+            c.font = "bold 14px sans-serif"
+            c.fill_text(_fit(row.label, self.label_width - 14, 7.8), 10, y + 2)
+            if row.sublabel:
+                c.fill_style = COLORS["muted"]
+                c.font = "13px sans-serif"
+                c.fill_text(_fit(row.sublabel, self.label_width - 14, 6.3), 10, y + 21)
+            if row.note:
+                c.fill_style = COLORS["muted"]
+                c.font = "italic 12px sans-serif"
+                c.fill_text(_fit(row.note, self.label_width - 14, 5.6), 10, y + 39)
+            if not row.dice:
+                c.fill_style = COLORS["muted"]
+                c.font = "italic 13px sans-serif"
+                c.fill_text("no dice", self.label_width, y + 14)
+
+    def _centre(self, die_id: str):
+        for p in self._placed:
+            if p.die.id == die_id:
+                return p
+        return None
+
+    def _draw_links(self) -> None:
+        c = self.canvas
+        for link in self._state.links:
+            a, b = self._centre(link.src), self._centre(link.dst)
+            if a is None or b is None:
+                continue
+            # leave from the edge facing the other die's row
+            ax, bx = a.x + a.size / 2, b.x + b.size / 2
+            ay = a.y + a.size if a.row < b.row else a.y
+            by = b.y if a.row < b.row else b.y + b.size
+            c.line_width = 2 if link.mutual else 1.6
+            colour = COLORS["tie"] if link.mutual else COLORS["link"]
+            c.stroke_style = colour
+            c.global_alpha = 0.75
+            if link.mutual:
+                c.set_line_dash([5, 4])
+            c.stroke_line(ax, ay, bx, by)
+            c.set_line_dash([])
+            if not link.mutual:
+                ang = math.atan2(by - ay, bx - ax)
+                ln = 9
+                c.fill_style = colour
+                c.begin_path()
+                c.move_to(bx, by)
+                c.line_to(bx - ln * math.cos(ang - 0.4), by - ln * math.sin(ang - 0.4))
+                c.line_to(bx - ln * math.cos(ang + 0.4), by - ln * math.sin(ang + 0.4))
+                c.close_path()
+                c.fill()
+            c.global_alpha = 1.0
+
+    def _draw_die(self, p: _Placed) -> None:
+        c, d, s = self.canvas, p.die, p.size
+        x, y = p.x, p.y
+        kind = d.kind
+        if d.token:
+            fill, edge, text = COLORS["token_fill"], COLORS["token_edge"], COLORS["label"]
+        elif kind == "critical":
+            fill, edge, text = COLORS["critical_fill"], COLORS["critical_edge"], COLORS["critical_text"]
+        elif kind == "failure":
+            fill, edge, text = COLORS["failure_fill"], COLORS["failure_edge"], COLORS["failure_text"]
+        else:
+            fill, edge, text = COLORS["success_fill"], COLORS["success_edge"], COLORS["success_text"]
+        if d.bad:
+            text = COLORS["cancelled"]
+        if d.id in self._state.highlight:
+            c.fill_style = COLORS["highlight"]
+            c.global_alpha = 0.35
+            self._shape(x - 5, y - 5, s + 10, d.token)
+            c.fill()
+            c.global_alpha = 1.0
+        c.fill_style = fill
+        self._shape(x, y, s, d.token)
+        c.fill()
+        c.line_width = 4 if d.survives else 1.5
+        c.stroke_style = COLORS["survivor"] if d.survives else edge
+        self._shape(x, y, s, d.token)
+        c.stroke()
+        if d.cancelled:
+            c.stroke_style = COLORS["cancelled"]
+            c.global_alpha = 0.5
+            c.line_width = 3
+            c.stroke_line(x + 4, y + 4, x + s - 4, y + s - 4)
+            c.stroke_line(x + s - 4, y + 4, x + 4, y + s - 4)
+            c.global_alpha = 1.0
+        c.fill_style = text
+        c.text_align, c.text_baseline = "center", "middle"
+        c.font = f"bold {int(s * 0.45)}px sans-serif"
+        c.fill_text(str(d.face), x + s / 2, y + s / 2 + 1)
+        if kind == "critical" and not d.token:
+            self._star(x + s - 6, y + 6, 6)
+        caption = d.caption
+        if d.cancelled:
+            caption = f"{caption} ✗" if caption.startswith("=") else "cancelled"
+        if caption:
+            red = d.bad or d.cancelled
+            c.fill_style = COLORS["cancelled"] if red else COLORS["muted"]
+            c.font = f"{11 if s >= 34 else 9}px sans-serif"
+            c.text_baseline = "top"
+            c.fill_text(caption, x + s / 2, y + s + 3)
+
+    def _shape(self, x, y, s, token) -> None:
+        c = self.canvas
+        c.begin_path()
+        if token:
+            cx, cy, r = x + s / 2, y + s / 2, s / 2
+            for k in range(6):
+                a = math.pi / 6 + k * math.pi / 3
+                (c.move_to if k == 0 else c.line_to)(cx + r * math.cos(a), cy + r * math.sin(a))
+            c.close_path()
+            return
+        r = min(7, s / 5)
+        c.move_to(x + r, y)
+        c.line_to(x + s - r, y)
+        c.arc_to(x + s, y, x + s, y + r, r)
+        c.line_to(x + s, y + s - r)
+        c.arc_to(x + s, y + s, x + s - r, y + s, r)
+        c.line_to(x + r, y + s)
+        c.arc_to(x, y + s, x, y + s - r, r)
+        c.line_to(x, y + r)
+        c.arc_to(x, y, x + r, y, r)
+        c.close_path()
+
+    def _star(self, cx, cy, r) -> None:
+        c = self.canvas
+        c.fill_style = COLORS["critical_edge"]
+        c.begin_path()
+        for k in range(10):
+            rr = r if k % 2 == 0 else r * 0.45
+            a = -math.pi / 2 + k * math.pi / 5
+            (c.move_to if k == 0 else c.line_to)(cx + rr * math.cos(a), cy + rr * math.sin(a))
+        c.close_path()
+        c.fill()
+
+    def _draw_legend(self) -> None:
+        c = self.canvas
+        y = c.height - 20
+        x = 10
+        c.text_baseline, c.text_align = "middle", "left"
+        c.font = "12px sans-serif"
+        items = [("failure", COLORS["failure_fill"], COLORS["failure_edge"], 1.5),
+                 ("success", COLORS["success_fill"], COLORS["success_edge"], 1.5),
+                 ("Critical ★", COLORS["critical_fill"], COLORS["critical_edge"], 1.5),
+                 ("survives (uncancelled)", "#ffffff", COLORS["survivor"], 4)]
+        for text, fill, edge, lw in items:
+            c.fill_style = fill
+            c.fill_rect(x, y - 7, 14, 14)
+            c.stroke_style, c.line_width = edge, lw
+            c.stroke_rect(x, y - 7, 14, 14)
+            c.fill_style = COLORS["label"]
+            c.fill_text(text, x + 19, y)
+            x += 30 + len(text) * 6.6
+        c.stroke_style, c.line_width = COLORS["cancelled"], 2
+        c.stroke_line(x, y - 6, x + 12, y + 6)
+        c.stroke_line(x + 12, y - 6, x, y + 6)
+        c.fill_style = COLORS["label"]
+        c.fill_text("cancelled", x + 18, y)
+        x += 90
+        c.stroke_style, c.line_width = COLORS["link"], 1.6
+        c.stroke_line(x, y, x + 22, y)
+        c.fill_text("→ cancels", x + 26, y)
+        x += 92
+        c.stroke_style = COLORS["tie"]
+        c.set_line_dash([5, 4])
+        c.stroke_line(x, y, x + 22, y)
+        c.set_line_dash([])
+        c.fill_text("tie", x + 26, y)
+
+    # ------------------------------------------------------------------ events
+    def _handle_click(self, x, y) -> None:
+        die = self.die_at(x, y)
+        if die is None:
+            return
+        for cb in self._click_callbacks:
+            cb(die)

@@ -1,0 +1,140 @@
+"""OddsChart: an ipycanvas chart of exact outcome probabilities and one or more discrete distributions.
+
+Game-agnostic: :meth:`OddsChart.show` takes labelled outcome probabilities (drawn as one stacked 100 % bar) and
+named distributions over 0, 1, 2, ... (drawn as bar charts side by side, e.g. Wounds lost by each side).
+No plotting library: a few dozen canvas commands sent in one batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import ipywidgets as W
+
+from .canvas import hold, own_canvas, reset_manager
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One exclusive outcome: ``label``, probability ``p`` (0..1) and its CSS ``color``."""
+
+    label: str
+    p: float
+    color: str
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """``probs[k]`` is the probability of the value ``k`` (k = 0, 1, ...). ``xlabel`` names the value."""
+
+    title: str
+    probs: Sequence[float]
+    color: str
+    xlabel: str = ""
+
+
+def percent(p: float) -> str:
+    """Format a probability for display: ``"43.2%"``, ``"<0.1%"`` for tiny non-zero values."""
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    return f"{100 * p:.1f}%"
+
+
+class OddsChart(W.VBox):
+    """Stacked outcome bar plus distribution bar charts on one canvas."""
+
+    def __init__(self, width: int = 760, height: int = 300, **kwargs):
+        self.canvas = own_canvas(width, height)
+        self.canvas.layout.width = f"{width}px"
+        self._outcomes: list[Outcome] = []
+        self._dists: list[Distribution] = []
+        self._title = ""
+        super().__init__([self.canvas], **kwargs)
+
+    def show(self, outcomes: Sequence[Outcome], distributions: Sequence[Distribution] = (), title: str = "") -> None:
+        """Draw ``outcomes`` (should sum to 1) and ``distributions``."""
+        self._outcomes, self._dists, self._title = list(outcomes), list(distributions), title
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Full redraw (safe to call again when a browser connects)."""
+        c = self.canvas
+        w, h = c.width, c.height
+        reset_manager(c)
+        with hold(c):
+            c.clear()
+            c.fill_style = "#ffffff"
+            c.fill_rect(0, 0, w, h)
+            c.text_baseline, c.text_align = "middle", "left"
+            c.fill_style = "#212529"
+            c.font = "bold 15px sans-serif"
+            c.fill_text(self._title or "Exact odds", 10, 16)
+            self._draw_outcomes(10, 34, w - 20, 30)
+            if self._dists:
+                n = len(self._dists)
+                gw = (w - 20 - (n - 1) * 20) / n
+                for i, d in enumerate(self._dists):
+                    self._draw_dist(d, 10 + i * (gw + 20), 124, gw, h - 124 - 8)
+
+    def _draw_outcomes(self, x, y, w, bh) -> None:
+        c = self.canvas
+        x0 = x
+        total = sum(o.p for o in self._outcomes) or 1.0
+        for o in self._outcomes:
+            seg = w * o.p / total
+            if seg > 0:
+                c.fill_style = o.color
+                c.fill_rect(x0, y, seg, bh)
+                if seg > 46:
+                    c.fill_style = "#ffffff"
+                    c.font = "bold 13px sans-serif"
+                    c.text_align = "center"
+                    c.fill_text(percent(o.p), x0 + seg / 2, y + bh / 2)
+            x0 += seg
+        c.stroke_style, c.line_width = "#495057", 1
+        c.stroke_rect(x, y, w, bh)
+        # legend with exact numbers under the bar
+        lx = x
+        c.text_align = "left"
+        for o in self._outcomes:
+            c.fill_style = o.color
+            c.fill_rect(lx, y + bh + 14, 14, 14)
+            c.fill_style = "#212529"
+            c.font = "13px sans-serif"
+            text = f"{o.label}: {percent(o.p)}"
+            c.fill_text(text, lx + 19, y + bh + 21)
+            lx += 34 + len(text) * 7.2
+
+    def _draw_dist(self, d: Distribution, x, y, w, h) -> None:
+        c = self.canvas
+        c.text_align, c.text_baseline = "left", "middle"
+        c.fill_style = "#212529"
+        c.font = "bold 13px sans-serif"
+        c.fill_text(d.title, x, y)
+        top, bottom = y + 26, y + h - 22
+        ph = bottom - top
+        n = len(d.probs)
+        c.stroke_style, c.line_width = "#adb5bd", 1
+        c.stroke_line(x, bottom, x + w, bottom)
+        if not n:
+            return
+        bw = min(48.0, w / n)
+        pmax = max(max(d.probs), 1e-12)
+        for k, p in enumerate(d.probs):
+            bx = x + k * bw
+            bhh = ph * p / pmax * 0.82
+            c.fill_style = d.color
+            c.fill_rect(bx + 3, bottom - bhh, bw - 6, bhh)
+            c.fill_style = "#212529"
+            c.text_align = "center"
+            c.font = "11px sans-serif"
+            if bw >= 34 or p >= 0.01:
+                c.fill_text(percent(p), bx + bw / 2, bottom - bhh - 8)
+            c.font = "12px sans-serif"
+            c.fill_text(str(k), bx + bw / 2, bottom + 10)
+        if d.xlabel:
+            c.fill_style = "#495057"
+            c.font = "italic 11px sans-serif"
+            c.text_align = "left"
+            c.fill_text(d.xlabel, x + n * bw + 8, bottom + 10)

@@ -1,0 +1,99 @@
+"""Serving ipywidgets/ipycanvas widgets with Panel (``panel serve`` / ``pn.serve``) without the known traps.
+
+See ``notes/stack.md``:
+
+- trap 2: ipywidgets_bokeh fetches third-party widget JavaScript from a public CDN, where the ipycanvas 0.14 bundle is
+  not published. :func:`layout_widget_js` lays out the bundle that the ipycanvas wheel installs as
+  ``<dir>/ipycanvas@<version spec>/dist/index``; serve ``<dir>`` as the static route :data:`WIDGET_JS_ROUTE`
+  (``--static-dirs widget-js=<dir>``) and wrap widgets with :func:`served_pane`, which sets the relative prefix on
+  every model instance (a changed class default is not serialised).
+- trap 3: each canvas must have its own canvas manager (done by :func:`explorer.widgets.canvas.own_canvas`).
+- trap 4: drawing before the browser connects is lost: :func:`served_pane` redraws in ``pn.state.onload``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import sysconfig
+from collections.abc import Callable
+from pathlib import Path
+
+WIDGET_JS_ROUTE = "widget-js"
+"""Static route (and relative CDN prefix) under which the local widget bundles are served."""
+
+
+def ipycanvas_bundle() -> Path:
+    """The AMD bundle installed by the ipycanvas wheel (``share/jupyter/nbextensions/ipycanvas/index.js``).
+
+    Raises:
+        FileNotFoundError: ipycanvas is installed without its front-end files.
+    """
+    import ipycanvas
+
+    candidates = [Path(sys.prefix) / "share/jupyter/nbextensions/ipycanvas/index.js",
+                  Path(sysconfig.get_paths()["data"]) / "share/jupyter/nbextensions/ipycanvas/index.js",
+                  Path(ipycanvas.__file__).parent / "nbextension/static/index.js",
+                  Path(ipycanvas.__file__).parent / "nbextension/index.js"]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise FileNotFoundError("ipycanvas front-end bundle not found; looked in: " + ", ".join(map(str, candidates)))
+
+
+def widget_js_files() -> dict[str, Path]:
+    """``{relative path under the static dir: source file}`` for every third-party widget bundle we serve."""
+    from ipycanvas._frontend import module_name, module_version
+
+    return {f"{module_name}@{module_version}/dist/index": ipycanvas_bundle()}
+
+
+def layout_widget_js(dest: str | Path) -> Path:
+    """Copy the widget bundles into ``dest`` laid out as ipywidgets_bokeh requests them; returns ``dest``."""
+    dest = Path(dest)
+    for rel, src in widget_js_files().items():
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, target)
+    return dest
+
+
+def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
+    """Wrap an ipywidget in a Panel pane that loads widget JavaScript from :data:`WIDGET_JS_ROUTE`.
+
+    Args:
+        widget: any ipywidget (e.g. a composite ``VBox``).
+        redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
+        kwargs: passed to the pane (``sizing_mode``, ``margin``...).
+    """
+    import panel as pn
+
+    pane = _LocalJSPane(widget, **kwargs)
+    if redraw is not None and pn.state.curdoc is not None:
+        pn.state.onload(redraw)
+    return pane
+
+
+def _pane_class():
+    import panel as pn
+
+    class LocalJSIPyWidget(pn.pane.IPyWidget):
+        """An IPyWidget pane whose Bokeh model loads third-party widget JS from the local static route."""
+
+        def _get_ipywidget(self, obj, doc, root, comm, **kwargs):
+            model = super()._get_ipywidget(obj, doc, root, comm, **kwargs)
+            if "cdn" in model.properties():
+                model.cdn = WIDGET_JS_ROUTE
+            return model
+
+    return LocalJSIPyWidget
+
+
+class _Lazy:
+    cls = None
+
+
+def _LocalJSPane(widget, **kwargs):
+    if _Lazy.cls is None:
+        _Lazy.cls = _pane_class()
+    return _Lazy.cls(widget, **kwargs)
