@@ -444,11 +444,6 @@ def sampled_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_bl
     return Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
 
 
-def segments_through(points: Iterable[XY]) -> Sequence[Segment]:
-    pts = list(points)
-    return [Segment(p, q) for p, q in zip(pts, pts[1:])]
-
-
 # ------------------------------------------------------------------------------------------------- swept bases
 
 
