@@ -68,7 +68,10 @@ def main() -> None:
     ap.add_argument("--radius", type=int, default=10)
     ap.add_argument("--scenery", type=int, default=40)
     ap.add_argument("--holes", type=int, default=30)
+    ap.add_argument("--quick", action="store_true", help="one small board (correctness check, seconds)")
     args = ap.parse_args()
+    if args.quick:
+        args.boards, args.models, args.radius, args.scenery, args.holes = 1, 8, 5, 12, 8
     rul = rulings()
     rows = []
     tot = dict(pairs=0, both=0, neither=0, exact_only=0, sample_only=0, t_exact=0.0, t_sample=0.0, t_rule=0.0,
@@ -122,7 +125,9 @@ def main() -> None:
           f"{tot['t_rule'] / len(rows):.2f} s per board "
           f"({1e3 * tot['t_rule'] / tot['ordered']:.2f} ms per ordered pair)")
 
-    slits()
+    slits(8 if args.quick else 30)
+    if tot["sample_only"]:
+        raise SystemExit("MISMATCH: the sampler found LoF the exact method missed")
 
 
 def slits(n: int = 30, seed: int = 7) -> None:
@@ -151,6 +156,8 @@ def slits(n: int = 30, seed: int = 7) -> None:
         sampled_found += sampled_clear_segment(A, B, obs, touching_blocks=False, n=64) is not None
         ts += time.perf_counter() - t1
         te += t1 - t0
+    if exact_found != n:
+        raise SystemExit("MISMATCH: the exact method missed a slit")
     print(f"thin slits ({n}, each with a clear line): exact found {exact_found}/{n} "
           f"({1e3 * te / n:.2f} ms each), 64-point sampling found {sampled_found}/{n} ({1e3 * ts / n:.2f} ms each)")
 

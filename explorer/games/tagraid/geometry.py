@@ -253,7 +253,7 @@ def blockers_of(seg: Segment, obstacles: Obstacles, *, touching_blocks: bool, to
 
 
 def _eroded(geom: BaseGeometry, tol: float) -> BaseGeometry:
-    return geom.buffer(-tol, join_style="mitre") if not geom.is_empty else geom
+    return geom.buffer(-tol) if not geom.is_empty else geom
 
 
 # ------------------------------------------------------------------------------------------------- the search
@@ -442,11 +442,6 @@ def sampled_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_bl
         return None
     s = segs[free[0]]
     return Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
-
-
-def segments_through(points: Iterable[XY]) -> Sequence[Segment]:
-    pts = list(points)
-    return [Segment(p, q) for p, q in zip(pts, pts[1:])]
 
 
 # ------------------------------------------------------------------------------------------------- swept bases
