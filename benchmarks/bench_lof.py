@@ -22,7 +22,7 @@ import numpy as np
 from explorer.errors import ScenarioError
 from explorer.games.tagraid.geometry import sampled_clear_segment
 from explorer.games.tagraid.lof import TableTop, clear_segment, line_of_fire
-from explorer.games.tagraid.models import Model, Scenery
+from explorer.games.tagraid.pieces import Model, Scenery
 from explorer.games.tagraid.options import rulings
 from explorer.hexgrid import Hex, Layout, hex_range
 

@@ -12,7 +12,7 @@ from explorer.games.tagraid.geometry import Obstacles, point_target_clear, sampl
 from explorer.games.tagraid.lof import TableTop, line_of_fire, partial_cover
 from explorer.games.tagraid.megabeast import (ThreatLevels, corner_angles, interior_deployment_hexes, side_pairs,
                                               sides_facing, threat_level)
-from explorer.games.tagraid.models import SILHOUETTE_BASE_RADIUS, Model, Scenery
+from explorer.games.tagraid.pieces import SILHOUETTE_BASE_RADIUS, Model, Scenery
 from explorer.games.tagraid.options import rulings
 from explorer.games.tagraid.ranges import (OUT_OF_RANGE, HexRange, RangeCalibration, WeaponRanges, adjacent,
                                            hexes_in_range, in_hex_range, measure_range, models_in_hex_range,

@@ -8,7 +8,7 @@ from shapely.geometry import box
 
 from explorer.games.tagraid.geometry import (Disc, Obstacles, common_tangents, find_clear_segment, gap_segments,
                                              sampled_clear_segment)
-from explorer.games.tagraid.models import disc_in_arc
+from explorer.games.tagraid.pieces import disc_in_arc
 
 
 @pytest.mark.parametrize("f,g,count", [((0, 0, 1), (5, 0, 1), 4), ((0, 0, 1), (5, 1, 2), 4),

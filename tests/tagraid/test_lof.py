@@ -8,7 +8,7 @@ from shapely.geometry import LineString, Polygon, box
 from explorer.errors import ScenarioError
 from explorer.games.tagraid.geometry import Disc, Obstacles, find_clear_segment, sampled_clear_segment
 from explorer.games.tagraid.lof import TableTop, in_lof, line_of_fire, lof_along_route
-from explorer.games.tagraid.models import SILHOUETTE_BASE_RADIUS, Model, Scenery, disc_in_arc
+from explorer.games.tagraid.pieces import SILHOUETTE_BASE_RADIUS, Model, Scenery, disc_in_arc
 from explorer.games.tagraid.options import rulings
 from explorer.games.tagraid import sections as S
 from explorer.hexgrid import Hex, Layout, hex_range

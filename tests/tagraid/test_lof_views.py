@@ -14,7 +14,7 @@ from explorer.board import small_board
 from explorer.games.tagraid.lof import TableTop, line_of_fire, partial_cover
 from explorer.games.tagraid.lof_views import (LofExplorer, LofSnapshot, analyse, board_svg, default_lof_scenario)
 from explorer.games.tagraid.megabeast import corner_angles
-from explorer.games.tagraid.models import Model, disc_in_arc
+from explorer.games.tagraid.pieces import Model, disc_in_arc
 from explorer.games.tagraid.options import rulings as tag_rulings
 from explorer.games.tagraid.ranges import RangeCalibration, WeaponRanges, measure_range
 from explorer.hexgrid import Hex

@@ -8,7 +8,7 @@ from shapely.geometry import LineString, Point
 
 from explorer.errors import ScenarioError
 from explorer.games.tagraid.lof import TableTop, line_of_fire, lof_along_route, lof_during_move
-from explorer.games.tagraid.models import SILHOUETTE_BASE_RADIUS, Model, Scenery
+from explorer.games.tagraid.pieces import SILHOUETTE_BASE_RADIUS, Model, Scenery
 
 R = SILHOUETTE_BASE_RADIUS[7]
 

@@ -4,7 +4,7 @@ import math
 
 from explorer.games.tagraid.lof import TableTop
 from explorer.games.tagraid.megabeast import ThreatLevels
-from explorer.games.tagraid.models import SILHOUETTE_BASE_RADIUS, Model, Scenery
+from explorer.games.tagraid.pieces import SILHOUETTE_BASE_RADIUS, Model, Scenery
 from explorer.games.tagraid.ranges import WeaponRanges
 from explorer.games.tagraid.situation import enemy_tags_in_contact, geometry_facts
 from explorer.hexgrid import Hex, Layout, hex_range

@@ -35,7 +35,7 @@ from . import sections as S
 from .geometry import (XY, Disc, Obstacles, Segment, blockers_of, find_clear_segment, find_clear_segment_to_swept,
                        gap_segments,
                        common_tangents, point_target_clear)
-from .models import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
+from .pieces import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
 from .options import rulings as default_rulings
 
 CONTACT_TOLERANCE = 1e-6
@@ -555,7 +555,7 @@ def _arc_pieces(origin: XY, facing: float, arc: float, p: XY, q: XY, r: float) -
             return []
         t = g0 / (g0 - g1)
         return [(t, 1.0)] if g1 >= 0 else [(0.0, t)]
-    from .models import arc_polygon_points
+    from .pieces import arc_polygon_points
 
     wedge = Polygon(arc_polygon_points(origin, facing, arc, 1e3, n=1024)).buffer(r, quad_segs=256)
     leg = shapely.LineString([p, q])

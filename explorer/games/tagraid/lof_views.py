@@ -37,7 +37,7 @@ from explorer.widgets.hexboard import HexBoardView, Piece
 
 from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, corner_angles, side_pairs, sides_facing, threat_level
-from .models import Model, arc_polygon_points
+from .pieces import Model, arc_polygon_points
 from .options import rulings as default_rulings
 from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, RangeResult,
                      WeaponRanges, hexes_in_range, measure_range)
@@ -63,7 +63,7 @@ class LofScenario:
 
     Attributes:
         board: the board (hexagons with/without tile, scenery).
-        models: the Models (see :class:`explorer.games.tagraid.models.Model`).
+        models: the Models (see :class:`explorer.games.tagraid.pieces.Model`).
         shooter: id of the Model drawing LoF.
         calibration: Range Ruler Segment lengths (hex units).
         weapon: the shooter's weapon MODs per Segment.
@@ -101,7 +101,7 @@ def default_lof_scenario() -> LofScenario:
     def at(q: int, r: int) -> tuple[float, float]:
         return lay.hex_to_pixel(Hex(q, r))
 
-    r7 = 55 / 280  # Silhouette 7 base radius under the default calibration (models.SILHOUETTE_BASE_RADIUS)
+    r7 = 55 / 280  # Silhouette 7 base radius under the default calibration (pieces.SILHOUETTE_BASE_RADIUS)
     models = [
         Model("Cutter", *at(5, 11), facing=315.0, side="A"),
         Model("Driller", *at(4, 12), facing=300.0, side="A"),

@@ -21,7 +21,7 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from .lof import TableTop
-from .models import Model
+from .pieces import Model
 from .options import rulings as default_rulings
 
 PAIRS: tuple[str, ...] = ("front", "adjacent", "opposite")

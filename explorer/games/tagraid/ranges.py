@@ -24,7 +24,7 @@ from explorer.trace import RuleRef, Step
 from . import sections as S
 from .geometry import Disc, Obstacles, Segment, blocked_mask, common_tangents, gap_segments
 from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, line_of_fire
-from .models import Model
+from .pieces import Model
 from .options import rulings as default_rulings
 
 BANDS: tuple[str, ...] = ("short", "mid", "long")

@@ -42,7 +42,7 @@ from explorer.options import Rulings
 from explorer.scenario import read_toml, validate
 
 from .lof import TableTop
-from .models import DEFAULT_CALIBRATION, SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT, Model, SilhouetteCalibration
+from .pieces import DEFAULT_CALIBRATION, SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT, Model, SilhouetteCalibration
 from .options import rulings as make_rulings
 from .ranges import RangeCalibration
 
