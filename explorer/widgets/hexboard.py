@@ -138,7 +138,19 @@ class HexBoardView(W.VBox):
                                      layout=W.Layout(width="90px"))
         self.rotate_left.on_click(lambda _: self.rotate_selected(-1))
         self.rotate_right.on_click(lambda _: self.rotate_selected(+1))
-        toolbar = W.HBox([self.rotate_left, self.rotate_right, self.readout],
+        self.zoom_out = W.Button(description="−", tooltip="zoom out", layout=W.Layout(width="34px"))
+        self.zoom_in = W.Button(description="+", tooltip="zoom in", layout=W.Layout(width="34px"))
+        self.zoom_fit = W.Button(description="fit", tooltip=f"fit the board in {self.FIT[0]}×{self.FIT[1]} px",
+                                 layout=W.Layout(width="44px"))
+        for b, k in ((self.zoom_out, "out"), (self.zoom_in, "in"), (self.zoom_fit, "fit")):
+            b.add_class(f"hexboard-zoom-{k}")
+        self.zoom_out.on_click(lambda _: self.set_scale(self.scale / self.ZOOM_STEP))
+        self.zoom_in.on_click(lambda _: self.set_scale(self.scale * self.ZOOM_STEP))
+        self.zoom_fit.on_click(lambda _: self.fit())
+        self._zoom_cbs: list[Callable[[], None]] = []
+        self._resizing = False
+        toolbar = W.HBox([self.zoom_out, self.zoom_in, self.zoom_fit, self.rotate_left, self.rotate_right,
+                          self.readout],
                          layout=W.Layout(align_items="center"))
         self._pieces: dict[str, Piece] = {}
         self._drag: dict | None = None
@@ -153,8 +165,46 @@ class HexBoardView(W.VBox):
         self.canvas.on_mouse_wheel(self._wheel)
         self.canvas.on_key_down(self._key)
         super().__init__([self.canvas, toolbar], **kwargs)
-        self.observe(lambda _: self.redraw_overlays(), names="overlays")
+        self.observe(lambda _: self._resizing or self.redraw_overlays(), names="overlays")
         self.redraw()
+
+    ZOOM_STEP = 1.25
+    """Factor of one zoom click."""
+    SCALE_RANGE = (6.0, 160.0)
+    """Smallest and largest scale (pixels per board unit) the zoom buttons reach."""
+    FIT = (1100, 800)
+    """The box (pixels) the fit button fits the board in."""
+
+    def set_scale(self, scale: float) -> None:
+        """Zoom: set the pixels per board unit (clamped to :data:`SCALE_RANGE`), resize the canvas, let ``on_zoom``
+        callbacks update the overlays, then redraw every layer (one message per layer)."""
+        lo, hi = self.SCALE_RANGE
+        scale = min(hi, max(lo, float(scale)))
+        if scale == self.scale:
+            return
+        self.scale = scale
+        minx, miny, maxx, maxy = self.board.bounds()
+        width = int(math.ceil((maxx - minx) * scale + 2 * self.margin))
+        height = int(math.ceil((maxy - miny) * scale + 2 * self.margin))
+        self.canvas.width, self.canvas.height = width, height
+        self.canvas.layout.width, self.canvas.layout.height = f"{width}px", f"{height}px"
+        self._resizing = True
+        try:
+            for cb in self._zoom_cbs:
+                cb()
+        finally:
+            self._resizing = False
+        self.redraw()
+
+    def fit(self, width: float | None = None, height: float | None = None) -> None:
+        """Zoom so the whole board fits in ``width`` x ``height`` pixels (default :data:`FIT`)."""
+        w, h = width or self.FIT[0], height or self.FIT[1]
+        minx, miny, maxx, maxy = self.board.bounds()
+        self.set_scale(min((w - 2 * self.margin) / (maxx - minx), (h - 2 * self.margin) / (maxy - miny)))
+
+    def on_zoom(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every zoom, before the redraw (e.g. to re-place labels for the new scale)."""
+        self._zoom_cbs.append(callback)
 
     # ------------------------------------------------------------------------------------------ coordinates
 

@@ -414,18 +414,20 @@ def test_arc_part_clip_agrees_with_sampling(arc):
 
 
 def test_svg_views():
-    from explorer.games.tagraid.lof import partial_cover
-    from explorer.games.tagraid.lof_svg import render_lof
-    from explorer.games.tagraid.ranges import measure_range
+    # TableTop._repr_svg_ and LofSnapshot.of_table draw through the same overlays as the LoF explorer widget
+    from explorer.games.tagraid.lof_views import LofSnapshot
 
     t = duel(sq("post", 1.9, -0.1, 2.1, 0.1), sq("box", 3.4, -0.5, 4 - R, 0.05))
-    lof = line_of_fire(t, "a", "b")
-    svg = render_lof(t, lof, measure_range(t, "a", "b"), partial_cover(t, "a", "b"))
-    assert svg.startswith("<svg") and "#1a9641" in svg and "blocked by scenery:post" in svg and "cover: box" in svg
-    assert "short range" in svg and ">a<" in svg
+    snap = LofSnapshot.of_table(t, "a", ruler_to="b")
+    (v,) = snap.verdicts
+    assert v.lof.has_lof and v.cover.in_cover and v.cover.pieces == ("box",)
+    svg = snap.to_svg()
+    assert svg.startswith("<svg") and "#1a9641" in svg and "Partial Cover" in svg
+    assert "Range Ruler: short Segment" in svg and ">a<" in svg and ">b<" in svg
     assert t._repr_svg_().startswith("<svg")
     blocked = duel(sq("wall", 1.8, -2, 2.2, 2))
-    assert "#d7191c" in render_lof(blocked, line_of_fire(blocked, "a", "b"))
+    svg = LofSnapshot.of_table(blocked, "a").to_svg()
+    assert "#d7191c" in svg and "blocked by scenery wall" in svg and "blocked by wall" in svg
 
 
 def test_non_finite_and_bad_arcs_rejected():

@@ -41,11 +41,19 @@ def test_default_scenario_is_big_legal_and_shows_every_kind_of_verdict(scenario)
     assert kinds == {"miner", "megabeast"}
     mb = next(m for m in table.models.values() if m.kind == "megabeast")
     assert not scenario.board[table.hex_of(mb)].tile
-    vs = analyse(table, scenario.shooter, threat=scenario.threat)
+    vs = analyse(table, scenario.shooter, calibration=scenario.calibration, weapon=scenario.weapon,
+                 threat=scenario.threat)
     reasons = {v.lof.reason for v in vs}
     assert {"clear", "outside_arc", "blocked"} <= reasons
+    # clear LoF at every band of the default Range Ruler, including Out of Range
+    assert {v.range.band for v in vs if v.range is not None} == {"short", "mid", "long", "out_of_range"}
     assert any(v.cover is not None and v.cover.in_cover for v in vs)
-    assert any(any(b.startswith("hex:") for b in v.lof.blocked_by) for v in vs)
+    blockers = {b.split(":")[0] for v in vs for b in v.lof.blocked_by}
+    assert {"hex", "scenery", "model"} <= blockers
+    # one target blocked by a Model only, one by hexagons without tile only
+    assert any(v.lof.blocked_by and all(b.startswith("model:") for b in v.lof.blocked_by) for v in vs)
+    assert any(v.lof.blocked_by and all(b.startswith("hex:") for b in v.lof.blocked_by) for v in vs)
+    assert any(v.threat is not None for v in vs)
 
 
 def test_verdicts_agree_with_the_engine(scenario):
@@ -110,10 +118,10 @@ def test_click_picks_the_shooter_and_updates_the_verdict_list(explorer):
 
 
 def test_drag_moves_the_model_and_changes_the_verdicts(explorer):
-    assert not explorer.verdict("Runner").lof.has_lof  # behind the crate
+    assert not explorer.verdict("Lurker").lof.has_lof  # behind Spotter
     bv = explorer.board_view
     src = explorer.models["Cutter"].center
-    dst = explorer.scenario.board.layout.hex_to_pixel(Hex(7, 12))
+    dst = explorer.scenario.board.layout.hex_to_pixel(Hex(6, 11))
     bv._mouse_down(*bv.to_pixel(src))
     bv._mouse_move(*bv.to_pixel(((src[0] + dst[0]) / 2, (src[1] + dst[1]) / 2)))
     bv._mouse_up(*bv.to_pixel(dst))
@@ -123,17 +131,17 @@ def test_drag_moves_the_model_and_changes_the_verdicts(explorer):
     for v in explorer.verdicts:
         assert v.lof.has_lof == line_of_fire(table, "Cutter", v.target).has_lof
     assert explorer.message.value == ""
-    assert explorer.verdict("Runner").lof.has_lof  # past the crate now
+    assert explorer.verdict("Lurker").lof.has_lof  # Spotter is no longer in the way
 
 
 def test_rotating_updates_the_arc_and_the_verdicts(explorer):
     before = explorer.models["Cutter"].facing
     assert explorer.verdict("Driller").lof.reason == "outside_arc"
-    for _ in range(8):  # 8 x 15° clockwise: from 315° to 75°, now facing south-east, towards Driller's side
+    for _ in range(12):  # 12 x 15° clockwise: from 270° (north) to 90° (south), towards Driller
         explorer.board_view.select("Cutter")
         explorer.board_view._key("e")
     m = explorer.models["Cutter"]
-    assert m.facing == pytest.approx((before + 120) % 360)
+    assert m.facing == pytest.approx((before + 180) % 360)
     d = explorer.table.disc("Driller")
     assert explorer.verdict("Driller").lof.in_arc == disc_in_arc(m.center, m.facing, 180, d)
     assert explorer.verdict("Driller").lof.reason != "outside_arc"
@@ -173,7 +181,7 @@ def test_illegal_drop_shows_a_message_and_keeps_the_previous_state(explorer, whe
 
 def test_bad_settings_keep_the_previous_ones(explorer):
     explorer.cal_inputs["mid"].value = "-1"
-    assert "range_calibration.mid" in explorer.message.value and explorer.calibration.mid == 2.0
+    assert "range_calibration.mid" in explorer.message.value and explorer.calibration.mid == 3.5
     explorer.cal_inputs["mid"].value = "2"
     explorer.mod_inputs["long"].value = "minus three"
     assert "weapon.long" in explorer.message.value
@@ -214,7 +222,8 @@ def _golden_snapshot() -> LofSnapshot:
           Model("D", -2.598, -1.2, facing=90.0, side="B"),
           Model("E", *lay.hex_to_pixel(Hex(2, -2)), facing=200.0, side="B"),
           Model("F", -2.598, 0.0, silhouette=8, facing=90.0, side="A")]
-    return board_svg(b, ms, "A", weapon=WeaponRanges(3, 0, -3), size=40.0)
+    return board_svg(b, ms, "A", weapon=WeaponRanges(3, 0, -3), calibration=RangeCalibration(2.0, 2.0, 2.0),
+                     size=40.0)
 
 
 def test_golden_svg_of_a_board_with_lof_overlays():
@@ -236,7 +245,7 @@ def test_range_ruler_drawn_from_the_base_edge_with_calibrated_segments(explorer)
     x0, y0 = bands[0].p0
     assert math.hypot(x0 - s.x, y0 - s.y) == pytest.approx(s.r)     # the Short end touches the shooter's base
     lengths = [math.dist(b.p0, b.p1) for b in bands]
-    assert lengths == pytest.approx([1.5, 2.0, 2.0])
+    assert lengths == pytest.approx([1.5, 3.5, 3.5])
     # the band that reaches the target's Silhouette first is the verdict's band
     t = explorer.table.disc("Peeker")
     reach = [math.dist(b.p0, (t.x, t.y)) <= t.r + 1e-9 or math.dist(b.p1, (t.x, t.y)) <= t.r + 1e-9 or
@@ -274,10 +283,10 @@ def test_arrow_keys_nudge_the_selected_model(explorer):
 
 def test_board_svg_from_plain_lof_results(scenario):
     table = scenario.table()
-    results = [line_of_fire(table, "Cutter", t) for t in ("Digger", "Runner")]
+    results = [line_of_fire(table, "Cutter", t) for t in ("Digger", "Crawler")]
     snap = board_svg(scenario.board, scenario.models, results)
-    assert snap.shooter == "Cutter" and [v.target for v in snap.verdicts] == ["Digger", "Runner"]
-    assert snap.verdicts[1].blocked_rays and "blocked: crate" in snap._repr_svg_()
+    assert snap.shooter == "Cutter" and [v.target for v in snap.verdicts] == ["Digger", "Crawler"]
+    assert snap.verdicts[1].blocked_rays and "blocked by rock" in snap._repr_svg_()
     from explorer.errors import ScenarioError
     with pytest.raises(ScenarioError):
         board_svg(scenario.board, scenario.models, results + [line_of_fire(table, "Digger", "Cutter")])
@@ -297,7 +306,7 @@ def test_range_in_hexagons_outlines_the_right_hexagons(explorer, kind, lo, hi):
 
 
 def test_declared_move_gives_360_degrees(explorer):
-    assert explorer.verdict("Scout").lof.reason == "outside_arc"
+    assert explorer.verdict("Driller").lof.reason == "outside_arc"
     explorer.moving.value = True
     assert explorer.models["Cutter"].declared_move
     table = explorer.table
@@ -307,3 +316,66 @@ def test_declared_move_gives_360_degrees(explorer):
     assert not any(type(o).__name__ == "Poly" for o in explorer.board_view.overlays)  # no wedge: a full circle
     explorer.set_shooter("Stoorworm")
     assert explorer.moving.disabled  # only Miners declare Move
+
+
+def _label_boxes(overlays, px):
+    from explorer.render.svg import Label
+
+    out = []
+    for o in overlays:
+        if isinstance(o, Label):
+            w, h = 0.62 * o.size * len(o.text), o.size
+            out.append((o.text, o.pos[0] * px - w / 2, o.pos[1] * px - h / 2, o.pos[0] * px + w / 2,
+                        o.pos[1] * px + h / 2))
+    return out
+
+
+@pytest.mark.parametrize("px", [24.0, 32.0, 48.0])
+def test_model_labels_of_the_default_scenario_do_not_collide(scenario, px):
+    snap = LofSnapshot(scenario.board, scenario.models, "Cutter", weapon=scenario.weapon, threat=scenario.threat,
+                       calibration=scenario.calibration)
+    ovs = snap.overlays(px_per_unit=px)
+    names = {m.id for m in scenario.models}
+    boxes = [b for b in _label_boxes(ovs, px) if b[0] in names]
+    # every Model's name is drawn once, and the name / verdict blocks overlap neither each other nor any base
+    assert sorted(b[0] for b in boxes) == sorted(names)
+    table = snap.table
+    model_labels = [b for b in _label_boxes(ovs, px) if len(b[0]) > 2]  # names and verdicts, not band letters
+    for i, a in enumerate(model_labels):
+        for b in model_labels[i + 1:]:
+            ox = min(a[3], b[3]) - max(a[1], b[1])
+            oy = min(a[4], b[4]) - max(a[2], b[2])
+            assert ox <= 0.5 or oy <= 0.5, (a[0], b[0])
+        for m in scenario.models:
+            d = table.disc(m)
+            cx, cy, r = m.x * px, m.y * px, d.r * px
+            nx, ny = min(max(cx, a[1]), a[3]), min(max(cy, a[2]), a[4])
+            assert math.hypot(nx - cx, ny - cy) >= r - 0.5, (a[0], m.id)
+
+
+def test_verdict_table_names_sections_and_blockers_in_words(explorer):
+    import html
+
+    html_ = html.unescape(explorer.verdict_html.value)
+    assert "blocked by scenery rock 1, rock 4" in html_
+    assert "blocked by Spotter's base" in html_
+    assert "blocked by hexagon (6, 8) without tile" in html_
+    assert "outside Cutter's 180° front arc" in html_
+    assert "hex:" not in html_ and "scenery:" not in html_ and "model:" not in html_
+    rows = html_.split("<tr class='lof-row'")[1:]
+    assert len(rows) == len(explorer.verdicts)
+    for row, v in zip(rows, explorer.verdicts):
+        for rule in v.rules:
+            assert rule.split(": ", 1)[-1] in row
+        assert "Line of Fire" in row  # every row names the section that decides LoF
+
+
+def test_zoom_re_places_labels_for_the_new_scale(explorer):
+    bv = explorer.board_view
+    sent = []
+    bv.canvas._canvas_manager._send_custom = lambda cmd, buffers=[]: sent.append(cmd)
+    before = [o for o in bv.overlays if type(o).__name__ == "Label"]
+    bv.zoom_in.click()
+    after = [o for o in bv.overlays if type(o).__name__ == "Label"]
+    assert [o.text for o in after] == [o.text for o in before] and [o.pos for o in after] != [o.pos for o in before]
+    assert len(sent) == 4  # one full redraw, one message per layer

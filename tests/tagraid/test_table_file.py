@@ -80,3 +80,43 @@ def test_packaged_lof_demo_table():
     assert threat_level(t, "stoorworm", "rockeater", ThreatLevels(8, 5, 2)).level in (8, 5, 2)
     with pytest.raises(ScenarioError, match="unknown packaged table"):
         load_packaged_table("nope")
+
+
+def test_shooter_weapon_and_threat_sections():
+    lt = load_table("t.toml", text="shooter = \"b\"\n" + GOOD +
+                    "[weapon]\nshort = 3\nlong = -3\n[threat]\nfront = 16\nadjacent = 13\nopposite = 10\n")
+    assert lt.shooter == "b"
+    assert (lt.weapon.short, lt.weapon.mid, lt.weapon.long, lt.weapon.out_of_range) == (3, None, -3, None)
+    assert lt.weapon.mod("mid") == ("out_of_range", None)  # no MOD in that Segment: Out of Range (Range Ruler)
+    assert (lt.threat.front, lt.threat.adjacent, lt.threat.opposite) == (16, 13, 10)
+    plain = load_table("t.toml", text=GOOD)
+    assert plain.shooter is None and plain.weapon is None and plain.threat is None
+    assert (plain.range_calibration.mid, plain.range_calibration.long) == (3.5, 3.5)  # the documented default
+
+
+@pytest.mark.parametrize("extra,field,what", [
+    ("shooter = \"zed\"\n", "shooter", "no Model"),
+    ("[weapon]\nshort = \"plus three\"\n", "weapon.short", ""),
+    ("[weapon]\nmedium = 1\n", "weapon.medium", "unknown field"),
+    ("[threat]\nfront = 16\nadjacent = 13\nopposite = 0\n", "threat.opposite", ""),
+    ("[threat]\nfront = 16\n", "threat.adjacent", ""),
+])
+def test_shooter_weapon_threat_errors_name_the_field(extra, field, what):
+    text = extra + GOOD if extra.startswith("shooter") else GOOD + extra
+    with pytest.raises(ScenarioError) as e:
+        load_table("t.toml", text=text)
+    assert e.value.field == field and what in str(e.value)
+
+
+def test_default_lof_scenario_is_the_packaged_lof_quarry_table():
+    from explorer.games.tagraid.lof_views import DEFAULT_TABLE, default_lof_scenario
+    from explorer.games.tagraid.table_file import available_tables, load_packaged_table
+
+    assert DEFAULT_TABLE in available_tables()
+    lt = load_packaged_table(DEFAULT_TABLE)
+    sc = default_lof_scenario()
+    assert sc.shooter == lt.shooter == "Cutter"
+    assert [(m.id, m.x, m.y, m.facing, m.silhouette) for m in sc.models] == \
+        [(m.id, m.x, m.y, m.facing, m.silhouette) for m in lt.table.models.values()]
+    assert sc.weapon == lt.weapon and sc.threat == lt.threat and sc.calibration == lt.range_calibration
+    assert sc.board.name == "Quarry" and not sc.board.edge_features  # TAG Raid boards: no walls or doors on sides

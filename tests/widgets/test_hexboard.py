@@ -128,3 +128,25 @@ def test_rgb_parsing():
     assert rgb("#1a9641") == (0x1A, 0x96, 0x41) and rgb("#fff") == (255, 255, 255)
     with pytest.raises(ValueError):
         rgb("green")
+
+
+def test_zoom_resizes_the_canvas_keeps_hit_testing_and_is_one_message_per_layer(board):
+    v = HexBoardView(board, scale=20)
+    v.set_pieces([Piece("p", board.layout.hex_to_pixel(Hex(3, 3)), 0.3)])
+    calls = []
+    v.on_zoom(lambda: calls.append(v.scale))
+    w0 = v.canvas.width
+    sent = _count(v)
+    v.zoom_in.click()
+    assert v.scale == pytest.approx(25.0) and calls == [25.0]
+    assert v.canvas.width > w0 and v.canvas.layout.width == f"{v.canvas.width}px"
+    assert len(sent) == 4  # the full redraw after a zoom: one message per layer
+    assert v.piece_at(*v.to_pixel(board.layout.hex_to_pixel(Hex(3, 3)))) == "p"
+    assert v.hex_at(*v.to_pixel(board.layout.hex_to_pixel(Hex(5, 2)))) == Hex(5, 2)
+    v.zoom_out.click()
+    assert v.scale == pytest.approx(20.0)
+    v.fit(600, 400)
+    assert v.canvas.width <= 600 and v.canvas.height <= 400
+    assert min(600 - v.canvas.width, 400 - v.canvas.height) <= 2  # one side fills its box
+    v.set_scale(1e6)
+    assert v.scale == v.SCALE_RANGE[1]

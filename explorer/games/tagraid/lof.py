@@ -90,9 +90,10 @@ class TableTop:
             self.validate()
 
     def _repr_svg_(self) -> str:
-        from .lof_svg import render_lof
+        """The table as an SVG picture (bases, arcs, scenery, hexagons): :class:`.lof_views.LofSnapshot`."""
+        from .lof_views import LofSnapshot
 
-        return render_lof(self)
+        return LofSnapshot.of_table(self).to_svg()
 
     @classmethod
     def from_board(cls, board, models: Iterable[Model], calibration: SilhouetteCalibration = DEFAULT_CALIBRATION,

@@ -28,17 +28,19 @@ import ipywidgets as W
 import shapely
 from shapely.geometry import LineString
 
-from explorer.board import Board, Scenery as BoardScenery, load_board
+from explorer.board import Board, Cell
+from explorer.board import Scenery as BoardScenery
 from explorer.errors import ScenarioError
-from explorer.hexgrid import Hex, distance
+from explorer.hexgrid import Hex, distance, neighbors
 from explorer.options import Rulings
 from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
 from explorer.widgets.hexboard import HexBoardView, Piece
 
 from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, corner_angles, side_pairs, sides_facing, threat_level
-from .pieces import Model, arc_polygon_points
+from .pieces import DEFAULT_CALIBRATION, Model, SilhouetteCalibration, arc_polygon_points
 from .options import rulings as default_rulings
+from .table_file import LoadedTable, load_packaged_table
 from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, RangeResult,
                      WeaponRanges, hexes_in_range, measure_range)
 
@@ -66,6 +68,7 @@ class LofScenario:
         models: the Models (see :class:`explorer.games.tagraid.pieces.Model`).
         shooter: id of the Model drawing LoF.
         calibration: Range Ruler Segment lengths (hex units).
+        calibration_pieces: base radius / height per Silhouette.
         weapon: the shooter's weapon MODs per Segment.
         threat: the MegaBeast Behavior's Threat Levels (front / adjacent / opposite pairs of sides).
         title: display name.
@@ -78,42 +81,46 @@ class LofScenario:
     weapon: WeaponRanges = field(default_factory=lambda: WeaponRanges(short=3, mid=0, long=-3, out_of_range=None))
     threat: ThreatLevels = field(default_factory=lambda: ThreatLevels(front=16, adjacent=13, opposite=10))
     title: str = ""
+    calibration_pieces: SilhouetteCalibration = DEFAULT_CALIBRATION
 
     def table(self, validate: bool = True) -> TableTop:
         """The :class:`TableTop` of this scenario (raises ScenarioError for an illegal placement)."""
-        return TableTop.from_board(self.board, self.models, validate=validate)
+        return TableTop.from_board(self.board, self.models, self.calibration_pieces, validate=validate)
+
+
+DEFAULT_TABLE = "lof-quarry"
+"""The packaged table file (``explorer/games/tagraid/tables/lof-quarry.toml``) behind :func:`default_lof_scenario`."""
+
+
+def scenario_from_table(loaded: LoadedTable, shooter: str | None = None) -> LofScenario:
+    """A :class:`LofScenario` from a loaded table file (:func:`~.table_file.load_table`): its board, Models, Range
+    calibration, weapon, Threat Levels and shooter (``shooter`` overrides the file's; default: the first Model).
+
+    Raises:
+        ScenarioError: a table without a board, or an unknown shooter.
+    """
+    t = loaded.table
+    if t.board is None:
+        raise ScenarioError("board", "the table has no board", "a table file with a board")
+    sid = shooter or loaded.shooter or next(iter(t.models), None)
+    if sid not in t.models:
+        raise ScenarioError("shooter", f"no Model {sid!r}", list(t.models))
+    sc = LofScenario(t.board, list(t.models.values()), sid, loaded.range_calibration, title=loaded.title,
+                     calibration_pieces=t.calibration)
+    if loaded.weapon is not None:
+        sc.weapon = loaded.weapon
+    if loaded.threat is not None:
+        sc.threat = loaded.threat
+    return sc
 
 
 def default_lof_scenario() -> LofScenario:
-    """The built-in LoF scenario: the packaged 320-hex ``fixture`` quarry plus a crate and a pylon, seven Miners
-    (sides A and B) and the MegaBeast *Stoorworm* in the Interior hexagon (3, 10). Chosen so that the shooter
-    *Cutter* shows every kind of verdict: clear LoF at two Range bands, targets outside its 180° arc, LoF blocked by
-    scenery, by another crate and by hexagons without tile, and a target (*Peeker*) in Partial Cover behind the
-    pylon. The fixture's edge features (walls, doors: not TAG Raid terrain) are left out."""
-    base = load_board("fixture")
-    extra = (BoardScenery("crate", ((20.5, 17.4), (21.3, 17.4), (21.3, 18.2), (20.5, 18.2)), 1.0),
-             BoardScenery("pylon", ((16.0, 12.6), (16.7, 12.6), (16.7, 13.3), (16.0, 13.3)), None))
-    # TAG Raid boards have no walls or doors on hexagon sides (LoF is blocked only by scenery, Models and hexagons
-    # without tile), so the fixture's generic edge features are left out rather than drawn and ignored.
-    board = Board(base.cells, (*base.scenery, *extra), (), base.orientation, "Quarry — Line of Fire scenario")
-    lay = board.layout
-
-    def at(q: int, r: int) -> tuple[float, float]:
-        return lay.hex_to_pixel(Hex(q, r))
-
-    r7 = 55 / 280  # Silhouette 7 base radius under the default calibration (pieces.SILHOUETTE_BASE_RADIUS)
-    models = [
-        Model("Cutter", *at(5, 11), facing=315.0, side="A"),
-        Model("Driller", *at(4, 12), facing=300.0, side="A"),
-        Model("Crawler", *at(10, 11), facing=180.0, side="B"),
-        Model("Digger", *at(9, 9), facing=150.0, side="B"),
-        Model("Hauler", *at(5, 7), facing=90.0, side="B"),
-        Model("Runner", *at(8, 13), facing=180.0, side="B"),
-        Model("Scout", *at(1, 11), facing=0.0, side="B"),
-        Model("Peeker", 16.0 - r7, 13.23, facing=90.0, side="B"),
-        Model("Stoorworm", *at(3, 10), silhouette=10, facing=30.0, side="megabeast", kind="megabeast"),
-    ]
-    return LofScenario(board, models, "Cutter", title="Quarry — Line of Fire")
+    """The built-in LoF scenario, loaded from the packaged table file ``lof-quarry`` (:data:`DEFAULT_TABLE`): the
+    320-hex *Quarry* board, ten Miners and the MegaBeast *Stoorworm* in the Interior hexagon (3, 10). Under the
+    default Range Ruler calibration the shooter *Cutter* shows every kind of verdict: clear LoF at Short, Mid and Long
+    Range, Out of Range, outside the 180° arc, LoF blocked by scenery, by a Model and by hexagons without tile,
+    Partial Cover (*Peeker* against the pylon) and the Stoorworm's Threat Level by side."""
+    return scenario_from_table(load_packaged_table(DEFAULT_TABLE))
 
 
 # ----------------------------------------------------------------------------------------------------- analysis
@@ -252,6 +259,73 @@ def model_pieces(models: Iterable[Model], table: TableTop) -> list[Piece]:
     return out
 
 
+def board_of_table(table: TableTop) -> Board:
+    """The :class:`Board` to draw a table on: the board it was made from, else one built from its ``tiles`` (tiled
+    hexagons as sand), else the hexagons under and next to its Models and scenery."""
+    if table.board is not None:
+        return table.board
+    scenery = [BoardScenery(s.id, s.points, None if s.height == float("inf") else s.height) for s in table.scenery]
+    if table.tiles:
+        cells = {h: (Cell("sand") if has else Cell(tile=False)) for h, has in table.tiles.items()}
+    else:
+        hexes = {table.hex_of(m) for m in table.models.values()}
+        for s in table.scenery:
+            hexes |= {table.layout.pixel_to_hex(p) for p in s.points}
+        cells = {n: Cell("sand") for h in hexes for n in (h, *neighbors(h))}
+    return Board(cells, scenery, orientation=table.layout.orientation)
+
+
+def obstacle_words(label: str) -> str:
+    """An engine blocker label in words: ``"scenery:rock 4"`` -> ``"scenery rock 4"``, ``"model:Stoorworm"`` ->
+    ``"Stoorworm's base"``, ``"hex:5,8"`` -> ``"hexagon (5, 8) without tile"``, ``"off_board"`` -> ``"the edge of
+    the board"``."""
+    kind, _, ident = label.partition(":")
+    if kind == "scenery":
+        return f"scenery {ident}"
+    if kind == "model":
+        return f"{ident}'s base"
+    if kind == "hex":
+        return f"hexagon ({ident.replace(',', ', ')}) without tile"
+    if kind == "off_board":
+        return "the edge of the board"
+    return label
+
+
+def blocked_words(labels: Sequence[str]) -> str:
+    """Blocker labels grouped in words: scenery pieces, Models' bases, then hexagons without tile (listed as
+    ``(q, r)``), e.g. ``"scenery rock 1, rock 4; hexagons (5, 8), (6, 8) without tile"``."""
+    scen = [lab.partition(":")[2] for lab in labels if lab.startswith("scenery:")]
+    mods = [lab.partition(":")[2] for lab in labels if lab.startswith("model:")]
+    hexes = [lab.partition(":")[2].replace(",", ", ") for lab in labels if lab.startswith("hex:")]
+    parts = []
+    if scen:
+        parts.append("scenery " + ", ".join(scen))
+    if mods:
+        parts.append(" and ".join(f"{m}'s base" for m in mods))
+    if hexes:
+        parts.append(("hexagon " if len(hexes) == 1 else "hexagons ") + ", ".join(f"({h})" for h in hexes)
+                     + " without tile")
+    if any(lab.startswith("off_board") for lab in labels):
+        parts.append("the edge of the board")
+    return "; ".join(parts)
+
+
+def short_verdict(v: TargetVerdict) -> str:
+    """The few words drawn next to a target without LoF: ``"outside arc"``, ``"blocked by rock 4"``, ``"blocked by
+    Stoorworm"``, ``"blocked: no tile"``, ``"engaged"``."""
+    if v.lof.reason == "outside_arc":
+        return "outside arc"
+    if v.lof.reason != "blocked":
+        return v.lof.reason.replace("_", " ")
+    labels = [br.obstacle for br in v.blocked_rays] or list(v.lof.blocked_by)
+    if not labels:
+        return "blocked"
+    first = max(set(labels), key=labels.count)
+    kind, _, ident = first.partition(":")
+    return {"scenery": f"blocked by {ident}", "model": f"blocked by {ident}", "hex": "blocked: no tile"}.get(
+        kind, "blocked: board edge")
+
+
 def _fmt_mod(mod: int | None) -> str:
     return "cannot fire" if mod is None else f"MOD {mod:+d}"
 
@@ -275,22 +349,33 @@ class LofSnapshot:
                  verdicts: Sequence[TargetVerdict] | None = None, rulings: Rulings | None = None,
                  calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
                  threat: ThreatLevels | None = None, size: float = 24.0, ruler_to: str | None = None,
-                 hex_range: HexRange | str | None = None):
+                 hex_range: HexRange | str | None = None, table: TableTop | None = None):
         self.board, self.models, self.shooter = board, list(models), shooter
         self.ruler_to = ruler_to
         self.hex_range = HexRange(hex_range) if hex_range else None
-        self.table = TableTop.from_board(board, self.models)
+        self.table = table if table is not None else TableTop.from_board(board, self.models)
         self.calibration, self.threat, self.size = calibration, threat, size
         if verdicts is None and shooter is not None:
             verdicts = analyse(self.table, shooter, rulings, calibration, weapon, threat)
         self.verdicts = list(verdicts or [])
 
+    @classmethod
+    def of_table(cls, table: TableTop, shooter: str | None = None, **kwargs) -> LofSnapshot:
+        """A snapshot of a :class:`TableTop` (its own board, or, for a table built without one, the hexagons under
+        its Models and scenery). ``kwargs`` as for the constructor."""
+        return cls(board_of_table(table), list(table.models.values()), shooter, table=table, **kwargs)
+
     # -- overlays shared by the SVG and the widget
-    def overlays(self, with_models: bool = False) -> list[Overlay]:
+    def overlays(self, with_models: bool = False, px_per_unit: float | None = None) -> list[Overlay]:
         """Overlays (board units): the shooter's arc and Range bands, witness segments (green), blocked rays cut at
-        the obstacle (red, with the obstacle named), Partial Cover rings, the MegaBeasts' Threat Levels per side.
-        ``with_models`` also draws the bases (for the static SVG; the widget draws them as pieces)."""
+        the obstacle (red), Partial Cover rings, the MegaBeasts' Threat Levels per side, and each Model's name with
+        its verdict, placed so that no two labels overlap each other or a base (greedy, at ``px_per_unit`` pixels
+        per board unit: default ``size``). ``with_models`` also draws the bases (for the static SVG; the widget
+        draws them as pieces). This is the one place that turns a table and its verdicts into overlays: the widget
+        and the static SVG both use it."""
+        px = float(px_per_unit or self.size)
         out: list[Overlay] = []
+        tags: dict[str, tuple[str, str]] = {}  # Model id -> (verdict text, colour)
         t = self.table
         if self.shooter is not None:
             s = t.model(self.shooter)
@@ -333,7 +418,6 @@ class LofSnapshot:
         for v in self.verdicts:
             tgt = t.model(v.target)
             td = t.disc(tgt)
-            below = td.r + (0.95 if tgt.kind == "megabeast" else 0.42)  # where the verdict label goes
             if v.lof.has_lof and v.lof.witness is not None:
                 w = v.lof.witness
                 if w.p0 == w.p1:
@@ -346,32 +430,68 @@ class LofSnapshot:
                 if v.cover is not None and v.cover.in_cover:
                     txt += " · Partial Cover"
                     out.append(Circle(tgt.center, td.r + 0.12, **COVER, title="Partial Cover"))
-                out.append(Label((tgt.x, tgt.y + below), txt.strip(), size=11, fill="#145a32", weight="bold"))
+                tags[v.target] = (txt.strip(), "#145a32")
             else:
                 for i, br in enumerate(v.blocked_rays):
-                    out.append(Segment(br.start, br.hit, **BLOCKED, title=f"blocked by {br.obstacle}"))
+                    out.append(Segment(br.start, br.hit, **BLOCKED, title=f"blocked by {obstacle_words(br.obstacle)}"))
                     out.append(Segment(br.hit, br.end, stroke=BLOCKED["stroke"], width=0.8, dash="1 4",
                                        opacity=0.5))
                     k = 0.12
                     hx, hy = br.hit
                     out.append(Segment((hx - k, hy - k), (hx + k, hy + k), stroke=BLOCKED["stroke"], width=2.5))
                     out.append(Segment((hx - k, hy + k), (hx + k, hy - k), stroke=BLOCKED["stroke"], width=2.5))
-                reason = {"outside_arc": "outside arc", "blocked": "blocked", "engaged": "engaged"}.get(
-                    v.lof.reason, v.lof.reason)
-                if v.lof.reason == "blocked" and v.blocked_rays:
-                    mid = v.blocked_rays[len(v.blocked_rays) // 2]
-                    reason = "blocked: " + mid.obstacle.split(":", 1)[1]
-                    if mid.obstacle.startswith("hex:"):
-                        reason = "blocked: no tile " + mid.obstacle.split(":", 1)[1]
-                out.append(Label((tgt.x, tgt.y + below), reason, size=11, fill="#922b21", weight="bold"))
-        for m in t.models.values():
-            d = t.disc(m)
-            # a MegaBeast's name goes under it: its Threat Levels are written around its hexagon
-            y = m.y + d.r + 0.55 if m.kind == "megabeast" else m.y - d.r - 0.25
-            out.append(Label((m.x, y), m.id, size=11, fill="#111111", weight="bold"))
+                tags[v.target] = (short_verdict(v), "#922b21")
+        out += self._labels(tags, px, out)
         if self.shooter is not None:
             out.append(Circle(t.model(self.shooter).center, t.disc(self.shooter).r + 0.14, stroke="#ffbf00",
                               width=3.0))
+        return out
+
+    def _labels(self, tags: Mapping[str, tuple[str, str]], px: float, drawn: Sequence[Overlay]) -> list[Overlay]:
+        """Each Model's name (and verdict under it) as a two-line block placed at the first of several spots around
+        its base that overlaps no base, no other block and no label already drawn (else the least overlapping)."""
+        t = self.table
+        boxes: list[tuple[float, float, float, float]] = []  # pixel boxes (x0, y0, x1, y1) to avoid
+        for m in t.models.values():
+            r = t.disc(m).r * px + 2
+            boxes.append((m.x * px - r, m.y * px - r, m.x * px + r, m.y * px + r))
+        for o in drawn:
+            if isinstance(o, Label):
+                w, h = 0.62 * o.size * len(o.text), o.size + 2
+                boxes.append((o.pos[0] * px - w / 2, o.pos[1] * px - h / 2, o.pos[0] * px + w / 2, o.pos[1] * px + h / 2))
+
+        def overlap(b) -> float:
+            return sum(max(0.0, min(b[2], c[2]) - max(b[0], c[0])) * max(0.0, min(b[3], c[3]) - max(b[1], c[1]))
+                       for c in boxes)
+
+        order = sorted(t.models.values(), key=lambda m: (m.id != self.shooter, m.kind == "megabeast", m.y, m.x))
+        out: list[Overlay] = []
+        for m in order:
+            text, colour = tags.get(m.id, ("", "#111111"))
+            lines = [m.id] + ([text] if text else [])
+            w = max(0.62 * 11.5 * len(s) for s in lines) + 4
+            h = 13.5 * len(lines)
+            gap = t.disc(m).r * px + 3
+            cx, cy = m.x * px, m.y * px
+            best, best_o = None, math.inf
+            for k in (1.0, 1.8, 2.8):
+                g = gap * k + (k - 1) * 6
+                for dx, dy in ((0, g + h / 2), (0, -g - h / 2), (g + w / 2, 0), (-g - w / 2, 0),
+                               (g * .7 + w / 2, g * .7 + h / 2), (-g * .7 - w / 2, g * .7 + h / 2),
+                               (g * .7 + w / 2, -g * .7 - h / 2), (-g * .7 - w / 2, -g * .7 - h / 2)):
+                    b = (cx + dx - w / 2, cy + dy - h / 2, cx + dx + w / 2, cy + dy + h / 2)
+                    o = overlap(b)
+                    if o < best_o - 1e-9:
+                        best, best_o = b, o
+                    if o == 0:
+                        break
+                if best_o == 0:
+                    break
+            boxes.append(best)
+            x, y0 = (best[0] + best[2]) / 2 / px, best[1] / px
+            out.append(Label((x, y0 + 6.75 / px), m.id, size=11.5, fill="#111111", weight="bold"))
+            if text:
+                out.append(Label((x, y0 + 20.25 / px), text, size=11, fill=colour, weight="bold"))
         return out
 
     def _threat_overlays(self, mb: Model) -> list[Overlay]:
@@ -443,10 +563,16 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
     rows = []
     for v in verdicts:
         ok = v.lof.has_lof
-        verdict = (f"<b style='color:#1a9641'>LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})" if ok else
-                   f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})")
-        if not ok and v.lof.blocked_by:
-            verdict += "<br><span style='font-size:11px'>by " + html.escape(", ".join(v.lof.blocked_by)) + "</span>"
+        if ok:
+            verdict = "<b style='color:#1a9641'>LoF</b> (a clear line)"
+        elif v.lof.reason == "outside_arc":
+            verdict = (f"<b style='color:#c0392b'>no LoF</b>: outside {html.escape(shooter)}'s "
+                       f"{v.lof.arc_degrees:g}° front arc")
+        elif v.lof.reason == "blocked":
+            verdict = ("<b style='color:#c0392b'>no LoF</b>: blocked by "
+                       + html.escape(blocked_words(v.lof.blocked_by) or "an obstacle"))
+        else:
+            verdict = f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})"
         if v.range is not None and v.range.distance is not None:
             rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
                    f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.distance:.2f}</span><br>"
@@ -511,7 +637,7 @@ class LofExplorer(W.HBox):
         rulings: ``{key: reading}`` overriding the defaults.
     """
 
-    def __init__(self, scenario: LofScenario | None = None, scale: float = 25.0,
+    def __init__(self, scenario: LofScenario | None = None, scale: float = 32.0,
                  rulings: Mapping[str, str] | None = None, **kwargs):
         self.scenario = sc = scenario or default_lof_scenario()
         self.rulings = default_rulings(dict(rulings or {}))
@@ -526,6 +652,7 @@ class LofExplorer(W.HBox):
         self.board_view.on_select(self._on_select)
         self.board_view.on_move(self._on_move)
         self.board_view.on_rotate(self._on_rotate)
+        self.board_view.on_zoom(self._draw_overlays)  # labels are re-placed for the new scale
 
         css = ("<style>.lof-side .widget-label{min-width:0} .lof-side table td{padding:2px 5px;"
                "border-bottom:1px solid #e3e3e3;vertical-align:top}</style>")
@@ -576,7 +703,11 @@ class LofExplorer(W.HBox):
         box = lambda title, ws: W.VBox([W.HTML(f"<b style='font-family:sans-serif;font-size:12.5px'>{title}</b>"),
                                        *ws], layout=W.Layout(border="1px solid #ddd", padding="4px", margin="2px 0"))
         ruler = box("Range Ruler calibration (hex units; the rulebook prints no lengths)",
-                    [W.HBox(list(self.cal_inputs.values()))])
+                    [W.HBox(list(self.cal_inputs.values())),
+                     W.HTML("<div style='font-family:sans-serif;font-size:11px;color:#555;line-height:1.25'>Default "
+                            "3.5 per Segment = two hexagons across their flats (2·√3), so Short Range reaches as far as "
+                            "the longest Range in Hexagons (up to 2 Hexagons); Long Range ends about six hexagons from "
+                            "the base. Set your printed ruler's lengths here.</div>")])
         mods = box("Weapon MODs per band (empty: cannot fire there)",
                    [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
         threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
@@ -697,7 +828,7 @@ class LofExplorer(W.HBox):
         """The current state as a static :class:`LofSnapshot` (SVG)."""
         return LofSnapshot(self.scenario.board, list(self.models.values()), self.shooter, self.verdicts,
                            calibration=self.calibration, threat=self.threat, ruler_to=self.ruler_pick.value or None,
-                           hex_range=self.hex_range_pick.value or None)
+                           hex_range=self.hex_range_pick.value or None, table=self.table)
 
     def update(self) -> None:
         """Recompute every verdict of the shooter and redraw the pieces and overlays."""
@@ -716,9 +847,12 @@ class LofExplorer(W.HBox):
         self._draw()
 
     def _draw(self) -> None:
+        self.board_view.set_pieces(model_pieces(self.models.values(), self.table))
+        self._draw_overlays()
+
+    def _draw_overlays(self) -> None:
         bv = self.board_view
-        bv.set_pieces(model_pieces(self.models.values(), self.table))
-        bv.overlays = self.snapshot().overlays()
+        bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale)
 
     def verdict(self, target: str) -> TargetVerdict:
         """The current verdict for ``target`` (ScenarioError if it is not a target)."""
@@ -732,5 +866,6 @@ class LofExplorer(W.HBox):
         self.board_view.redraw()
 
 
-__all__ = ["LofScenario", "default_lof_scenario", "TargetVerdict", "BlockedRay", "analyse", "LofSnapshot", "board_svg",
+__all__ = ["LofScenario", "default_lof_scenario", "scenario_from_table", "DEFAULT_TABLE", "board_of_table",
+           "obstacle_words", "blocked_words", "short_verdict", "TargetVerdict", "BlockedRay", "analyse", "LofSnapshot", "board_svg",
            "verdict_table_html", "LofExplorer", "model_pieces", "LOF_RULING_KEYS", "MINER_ROTATE_STEP"]

@@ -35,16 +35,21 @@ OUT_OF_RANGE = "out_of_range"
 class RangeCalibration:
     """Lengths of the Range Ruler's three Segments, in hex units (an assumption: the rulebook prints none).
 
-    Default: each Segment 2 hex units long (a little over one hexagon across), so Long Range ends 6 hex units
-    (about 3.5 hexagons) from the attacker's base.
+    Default: each Segment 3.5 hex units long. Derivation: two hexagons measured across their flats
+    (2 x sqrt(3) = 3.46 hex units, rounded to 3.5), so the Short Segment reaches as far as the longest Range in
+    Hexagons the rulebook prints ("up to 2 Hexagons away"), and the three equal Segments end about six hexagons
+    (10.5 hex units, about 1.5 m at the 140 mm hexagon of :class:`~explorer.games.tagraid.pieces.SilhouetteCalibration`)
+    from the attacker's base edge: a shooter in the middle of a 20 x 16 hexagon board reaches most of it, and a
+    target across the board is Out of Range. Change it (table files: ``[range]``; the explorer's side panel) to
+    match your printed ruler.
 
     Raises:
         ScenarioError: a non-positive length.
     """
 
-    short: float = 2.0
-    mid: float = 2.0
-    long: float = 2.0
+    short: float = 3.5
+    mid: float = 3.5
+    long: float = 3.5
 
     def __post_init__(self):
         for name in BANDS:

@@ -3,12 +3,21 @@
 Format::
 
     board = "small"                 # a packaged board (explorer/boards/), or an inline [board] table
+    shooter = "stonebreaker"        # optional: the Model the LoF explorer starts with
+    [weapon]                        # optional: the shooter's weapon MODs per Range Ruler Segment (omit: cannot fire)
+    short = 3
+    mid = 0
+    long = -3
+    [threat]                        # optional: a MegaBeast Behavior's Threat Levels by pair of sides
+    front = 16
+    adjacent = 13
+    opposite = 10
     [rulings]                       # optional: ruling option readings
     lof_grazing = "touching_blocks"
-    [range]                         # optional: Range Ruler Segment lengths (hex units)
-    short = 2.0
-    mid = 2.0
-    long = 2.0
+    [range]                         # optional: Range Ruler Segment lengths (hex units; default 3.5 each,
+    short = 3.5                     #   see ranges.RangeCalibration)
+    mid = 3.5
+    long = 3.5
     [calibration]                   # optional: base radius / height per Silhouette (hex units)
     base_radius = { "7" = 0.2 }
     [[models]]
@@ -42,9 +51,10 @@ from explorer.options import Rulings
 from explorer.scenario import read_toml, validate
 
 from .lof import TableTop
+from .megabeast import ThreatLevels
 from .pieces import DEFAULT_CALIBRATION, SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT, Model, SilhouetteCalibration
 from .options import rulings as make_rulings
-from .ranges import RangeCalibration
+from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, WeaponRanges
 
 
 class _Strict(BaseModel):
@@ -66,9 +76,22 @@ class ModelEntry(_Strict):
 
 
 class RangeEntry(_Strict):
-    short: float = Field(default=2.0, gt=0)
-    mid: float = Field(default=2.0, gt=0)
-    long: float = Field(default=2.0, gt=0)
+    short: float = Field(default=DEFAULT_RANGE_CALIBRATION.short, gt=0, allow_inf_nan=False)
+    mid: float = Field(default=DEFAULT_RANGE_CALIBRATION.mid, gt=0, allow_inf_nan=False)
+    long: float = Field(default=DEFAULT_RANGE_CALIBRATION.long, gt=0, allow_inf_nan=False)
+
+
+class WeaponEntry(_Strict):
+    short: int | None = None
+    mid: int | None = None
+    long: int | None = None
+    out_of_range: int | None = None
+
+
+class ThreatEntry(_Strict):
+    front: int = Field(ge=1, le=30)
+    adjacent: int = Field(ge=1, le=30)
+    opposite: int = Field(ge=1, le=30)
 
 
 class CalibrationEntry(_Strict):
@@ -80,6 +103,9 @@ class TableFile(_Strict):
     title: str = ""
     description: str = ""
     board: str | dict[str, Any]
+    shooter: str | None = None
+    weapon: WeaponEntry | None = None
+    threat: ThreatEntry | None = None
     models: list[ModelEntry] = Field(default_factory=list)
     rulings: dict[str, str] = Field(default_factory=dict)
     range: RangeEntry = Field(default_factory=RangeEntry)
@@ -88,13 +114,17 @@ class TableFile(_Strict):
 
 @dataclass
 class LoadedTable:
-    """A table file, loaded: the table, its rulings, Range calibration and texts."""
+    """A table file, loaded: the table, its rulings, Range calibration, optional shooter / weapon / Threat Levels,
+    and texts."""
 
     table: TableTop
     rulings: Rulings
     range_calibration: RangeCalibration
     title: str = ""
     description: str = ""
+    shooter: str | None = None
+    weapon: WeaponRanges | None = None
+    threat: ThreatLevels | None = None
 
 
 def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, source: str | None) -> dict[int, float]:
@@ -166,7 +196,12 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
     except ScenarioError as e:
         raise ScenarioError(e.field, e.problem, e.allowed, source) from None
     rng = RangeCalibration(doc.range.short, doc.range.mid, doc.range.long)
-    return LoadedTable(table, rul, rng, doc.title, doc.description)
+    if doc.shooter is not None and doc.shooter not in table.models:
+        raise ScenarioError("shooter", f"no Model {doc.shooter!r}", list(table.models), source)
+    weapon = None if doc.weapon is None else WeaponRanges(doc.weapon.short, doc.weapon.mid, doc.weapon.long,
+                                                          doc.weapon.out_of_range)
+    threat = None if doc.threat is None else ThreatLevels(doc.threat.front, doc.threat.adjacent, doc.threat.opposite)
+    return LoadedTable(table, rul, rng, doc.title, doc.description, doc.shooter, weapon, threat)
 
 
 def load_table(source: str | Path, *, text: str | None = None) -> LoadedTable:
