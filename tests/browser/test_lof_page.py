@@ -50,7 +50,8 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, ap
 
     ref = LofExplorer()  # same default scenario and scale as the app: pixel positions and expected verdicts
     bv = ref.board_view
-    page = browser.new_page(viewport={"width": 1600, "height": 1250})
+    # wide enough for the board and the side panel side by side (a narrower window wraps the panel below the board)
+    page = browser.new_page(viewport={"width": 1880, "height": 1130})
     page.goto(app_url)
     page.get_by_text("Line of Fire", exact=True).first.click()
     sel = f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']"
@@ -63,6 +64,13 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, ap
         if v.lof.has_lof:
             (x0, y0), (x1, y1) = (bv.to_pixel(p) for p in (v.lof.witness.p0, v.lof.witness.p1))
             assert _near_green(canvas, (x0 + x1) / 2, (y0 + y1) / 2), f"no green LoF segment to {v.target}"
+    text = page.locator(".lof-verdict-list").inner_text()
+    for v in ref.verdicts:  # every target has a row, blocked ones say what blocks them in words
+        assert v.target in text
+    assert "blocked by Spotter's base" in text and "without tile" in text and "out of range" in text
+    if SCREENSHOTS:  # the default view: every kind of verdict
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire.png"), full_page=False)
 
     # click Digger: it becomes the shooter
     ref.set_shooter("Digger")
@@ -84,9 +92,11 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, ap
     # draw the Range Ruler to Cutter from the side panel: the overlay layer changes again
     page.locator(".lof-ruler-pick select").first.select_option("Cutter")
     _wait(lambda: canvas.evaluate(_STATS)["hash"] != after["hash"], what="the Range Ruler to be drawn")
-    if SCREENSHOTS:
-        page.evaluate("() => window.scrollTo(0, 0)")
-        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire.png"), full_page=False)
+    # zoom in: the canvas grows and is redrawn
+    page.locator(".hexboard-zoom-in button, button.hexboard-zoom-in").first.click()
+    bv.set_scale(bv.scale * bv.ZOOM_STEP)
+    big = page.locator(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']").first
+    _wait(lambda: big.count() and big.evaluate(_STATS)["opaque"] > 5000, what="the zoomed board")
     page.close()
 
 

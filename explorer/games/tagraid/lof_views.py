@@ -2,12 +2,14 @@
 
 Public API:
 
-* :func:`default_lof_scenario` — the built-in scenario (the 320-hex fixture quarry with a few Miners, scenery,
-  hexagons without tile and a MegaBeast in an Interior hexagon).
+* :func:`default_lof_scenario` — the built-in scenario, the packaged table file ``tables/lof-quarry.toml`` (the
+  320-hex quarry with eleven Models, scenery, hexagons without tile and a MegaBeast in an Interior hexagon);
+  :func:`scenario_from_table` turns any table file (:mod:`.table_file`) into a scenario.
 * :func:`analyse` — every :class:`TargetVerdict` of one shooter (LoF, Range Ruler band and MOD, Partial Cover,
   Range in Hexagons, the MegaBeast's Threat Level side).
-* :class:`LofSnapshot` / :func:`board_svg` — a static picture of a board with the LoF overlays (``_repr_svg_``, so
-  docs and notebooks without a kernel show it); :meth:`LofSnapshot.overlays` gives the same overlays to the widget.
+* :class:`LofSnapshot` / :func:`board_svg` — the one place that turns a table and its verdicts into overlays
+  (:meth:`LofSnapshot.overlays`: used by the widget, by the static SVG ``_repr_svg_`` for docs and notebooks without a
+  kernel, and by :meth:`TableTop._repr_svg_ <.lof.TableTop._repr_svg_>`).
 * :class:`LofExplorer` — the interactive composite (a :class:`~explorer.widgets.hexboard.HexBoardView` plus a side
   panel with the Range Ruler calibration, the weapon's MODs, ruling options and the verdict list).
 
@@ -25,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import ipywidgets as W
+import numpy as np
 import shapely
 from shapely.geometry import LineString
 
@@ -459,10 +462,25 @@ class LofSnapshot:
             if isinstance(o, Label):
                 w, h = 0.62 * o.size * len(o.text), o.size + 2
                 boxes.append((o.pos[0] * px - w / 2, o.pos[1] * px - h / 2, o.pos[0] * px + w / 2, o.pos[1] * px + h / 2))
+        # LoF segments and rays: small boxes along them, so a label rather sits beside a line than on it
+        dots = []
+        for o in drawn:
+            if isinstance(o, Segment) and o.width < 5:
+                (x0, y0), (x1, y1) = o.p0, o.p1
+                n = max(1, int(math.hypot(x1 - x0, y1 - y0) * px / 6))
+                dots += [((x0 + (x1 - x0) * k / n) * px, (y0 + (y1 - y0) * k / n) * px) for k in range(n + 1)]
+        if dots:
+            d = np.asarray(dots)
+            line_boxes = np.column_stack([d - 1.5, d + 1.5])
+        else:
+            line_boxes = np.zeros((0, 4))
 
         def overlap(b) -> float:
-            return sum(max(0.0, min(b[2], c[2]) - max(b[0], c[0])) * max(0.0, min(b[3], c[3]) - max(b[1], c[1]))
-                       for c in boxes)
+            a = np.asarray(boxes, dtype=float).reshape(-1, 4)
+            both = np.vstack([a, line_boxes])
+            w = np.clip(np.minimum(b[2], both[:, 2]) - np.maximum(b[0], both[:, 0]), 0, None)
+            h = np.clip(np.minimum(b[3], both[:, 3]) - np.maximum(b[1], both[:, 1]), 0, None)
+            return float((w * h).sum())
 
         order = sorted(t.models.values(), key=lambda m: (m.id != self.shooter, m.kind == "megabeast", m.y, m.x))
         out: list[Overlay] = []
