@@ -132,7 +132,7 @@ def test_lof_page_illegal_drop_shows_a_message(browser, app_url):
 
 
 def test_lof_notebook_runs_and_draws_in_jupyterlab(browser, lab_url):
-    page = browser.new_page(viewport={"width": 1800, "height": 1300})
+    page = browser.new_page(viewport={"width": 1800, "height": 1650})
     page.goto(f"{lab_url}/lab/workspaces/t{uuid.uuid4().hex[:8]}/tree/notebooks/line_of_fire.ipynb?reset")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
                            "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
@@ -145,6 +145,9 @@ def test_lof_notebook_runs_and_draws_in_jupyterlab(browser, lab_url):
                            timeout=180_000)
     root = page.locator(".tagraid-lof").first
     root.wait_for(timeout=60_000)
+    if SCREENSHOTS:  # room for the board: hide the file browser and the "news" notification
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        page.add_style_tag(content=".Toastify { display: none !important; }")
     canvas = root.locator("canvas").first
     _wait(lambda: (s := canvas.evaluate(_STATS))["opaque"] > 5000 and s["colours"] > 20, what="the board")
     assert "Cutter has LoF to" in root.locator(".lof-verdict-list").inner_text()

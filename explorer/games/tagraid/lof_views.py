@@ -582,7 +582,7 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
     for v in verdicts:
         ok = v.lof.has_lof
         if ok:
-            verdict = "<b style='color:#1a9641'>LoF</b> (a clear line)"
+            verdict = "<b style='color:#1a9641'>LoF</b>: a clear line"
         elif v.lof.reason == "outside_arc":
             verdict = (f"<b style='color:#c0392b'>no LoF</b>: outside {html.escape(shooter)}'s "
                        f"{v.lof.arc_degrees:g}° front arc")
@@ -599,20 +599,23 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
             rng = "—"
         cover = ("<b style='color:#b9770e'>Partial Cover</b> (" + html.escape(", ".join(v.cover.pieces)) + ")"
                  if v.cover is not None and v.cover.in_cover else ("no" if v.cover is not None else "—"))
-        thr = (f"TL {v.threat.level} ({v.threat.pair} side {'/'.join(map(str, v.threat.sides))})"
-               if v.threat is not None else "")
+        if v.threat is not None:
+            verdict += (f"<br><span style='color:#6c3483'>Threat Level <b>{v.threat.level}</b>: "
+                        f"{html.escape(v.threat.miner)} is on {html.escape(v.threat.megabeast)}'s "
+                        f"{html.escape(v.threat.pair)} side</span>")
         cites = "<br>".join(html.escape(c.split(": ", 1)[-1]) for c in v.rules)
         rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
-                    f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td><td>{cover}</td>"
-                    f"<td>{v.hex_distance}</td><td>{html.escape(thr)}</td>"
+                    f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td>"
+                    f"<td>{cover}</td>"
+                    f"<td>{v.hex_distance}</td>"
                     f"<td style='font-size:10.5px;color:#555;min-width:190px'>{cites}</td></tr>")
     n = sum(1 for v in verdicts if v.lof.has_lof)
     head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
             "Models</div>")
     return (head + "<table class='lof-verdicts' style='border-collapse:collapse;font-family:sans-serif;font-size:12px;"
-            "line-height:1.25'>"
+            "line-height:1.25;width:100%'>"
             "<tr style='text-align:left;border-bottom:1px solid #999'><th>target</th><th>Line of Fire</th>"
-            "<th>Range (hex units)</th><th>Cover</th><th title='Range in Hexagons'>hexes</th><th>Threat</th>"
+            "<th>Range (hex units)</th><th>Cover</th><th title='Range in Hexagons: hexagons between the two Models'>hexes</th>"
             "<th>TAG Raid rulebook sections</th></tr>"
             + "".join(rows) + "</table>")
 
@@ -677,8 +680,11 @@ class LofExplorer(W.HBox):
         self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click a Model to pick the shooter; drag it to move it; wheel,"
-                             " q / e or the buttons turn it. Green: a clear LoF segment; red: rays cut where they "
-                             "hit an obstacle.</div>")
+                             " q / e or the buttons turn it; − / + / fit zoom. <b style='color:#1a9641'>Green</b>: a "
+                             "clear LoF segment; <b style='color:#d7191c'>red</b>: rays cut (×) where they hit an "
+                             "obstacle; yellow wedge: the shooter's front arc; dashed rings S / M / L: where the Range "
+                             "Ruler's Segments end; orange ring: Partial Cover; numbers around the MegaBeast's "
+                             "hexagon: its Threat Level on each side.</div>")
         self.message = W.HTML(layout=W.Layout(min_height="20px"))
         self.message.add_class("lof-message")
         self.shooter_pick = W.Dropdown(options=list(self.models), value=self.shooter, description="shooter",
@@ -706,6 +712,8 @@ class LofExplorer(W.HBox):
             w.style.description_width = "62px"
             w.continuous_update = False
             w.observe(self._on_settings, names="value")
+        self.mod_inputs[OUT_OF_RANGE].style.description_width = "92px"
+        self.mod_inputs[OUT_OF_RANGE].layout.width = "180px"
         self.ruling_inputs: dict[str, W.Dropdown] = {}
         rows = []
         for key in LOF_RULING_KEYS:
@@ -735,7 +743,8 @@ class LofExplorer(W.HBox):
                        ruler, mods, threat, rul], layout=W.Layout(width="640px"))
         side.add_class("lof-side")
         self.board_view.layout.flex = "0 0 auto"  # never squeeze the canvas; the side panel wraps below instead
-        side.layout.flex = "0 1 640px"
+        side.layout.flex = "1 1 640px"  # grows (up to max_width) when it wraps below the board
+        side.layout.max_width = "900px"
         side.layout.min_width = "420px"
         kwargs.setdefault("layout", W.Layout(flex_flow="row wrap", align_items="flex-start"))
         super().__init__([self.board_view, side], **kwargs)
