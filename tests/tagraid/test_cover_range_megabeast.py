@@ -20,6 +20,7 @@ from explorer.games.tagraid.ranges import (OUT_OF_RANGE, HexRange, RangeCalibrat
 from explorer.hexgrid import Hex, Layout, hex_range, neighbors
 
 R = SILHOUETTE_BASE_RADIUS[7]
+CAL2 = RangeCalibration(2.0, 2.0, 2.0)  # Segments of 2 hex units: the band tests below do not depend on the default
 
 
 def sq(name, x0, y0, x1, y1, height=math.inf):
@@ -103,9 +104,19 @@ def test_cover_matches_sampled_visibility():
 
 @pytest.mark.parametrize("bx,band", [(2.0, "short"), (4.0, "mid"), (6.0, "long"), (7.0, OUT_OF_RANGE)])
 def test_bands_by_distance(bx, band):
-    r = measure_range(duel(bx=bx), "a", "b")
+    r = measure_range(duel(bx=bx), "a", "b", calibration=CAL2)
     assert r.band == band and r.rule == S.RANGE_RULER
     assert r.distance == pytest.approx(bx - 2 * R)
+
+
+def test_default_calibration_is_two_hexagons_across_the_flats_per_segment():
+    # documented derivation (RangeCalibration): 2 x sqrt(3) hex units, rounded to 3.5; three equal Segments
+    from explorer.games.tagraid.ranges import DEFAULT_RANGE_CALIBRATION as D
+
+    assert D.short == D.mid == D.long == round(2 * math.sqrt(3) * 2) / 2 == 3.5
+    assert [e for _, _, e in D.edges()] == [3.5, 7.0, 10.5]
+    r = measure_range(duel(bx=6.0), "a", "b")  # 6 hex units apart: Mid Range under the default
+    assert r.band == "mid"
 
 
 def test_segment_end_touching_target_counts_as_overlap():
@@ -120,7 +131,7 @@ def test_weapon_mods_and_out_of_range():
     assert w.mod("short") == ("short", 3) and w.mod("mid") == ("mid", 0)
     assert w.mod("long") == (OUT_OF_RANGE, None)          # beyond the Segments the weapon has MODs for
     assert WeaponRanges(3, 0, -3, out_of_range=-6).mod(OUT_OF_RANGE) == (OUT_OF_RANGE, -6)
-    r = measure_range(duel(bx=6.0), "a", "b")
+    r = measure_range(duel(bx=6.0), "a", "b", calibration=CAL2)
     assert r.weapon(w) == (OUT_OF_RANGE, None)
     assert r.weapon(WeaponRanges(0, 0, -3)) == ("long", -3)
     with pytest.raises(ScenarioError):
@@ -155,7 +166,7 @@ def test_no_lof_no_range():
 
 
 def test_ruler_bands_for_drawing():
-    r = measure_range(duel(), "a", "b")
+    r = measure_range(duel(), "a", "b", calibration=CAL2)
     names = [n for n, _ in r.bands()]
     assert names == ["short", "mid", "long"]
     assert sum(s.length for _, s in r.bands()) == pytest.approx(6.0)

@@ -5,7 +5,9 @@ import math
 from explorer.games.tagraid.lof import TableTop
 from explorer.games.tagraid.megabeast import ThreatLevels
 from explorer.games.tagraid.pieces import SILHOUETTE_BASE_RADIUS, Model, Scenery
-from explorer.games.tagraid.ranges import WeaponRanges
+from explorer.games.tagraid.ranges import RangeCalibration, WeaponRanges
+
+CAL2 = RangeCalibration(2.0, 2.0, 2.0)  # Segments of 2 hex units (the facts below are stated for it)
 from explorer.games.tagraid.situation import enemy_tags_in_contact, geometry_facts
 from explorer.hexgrid import Hex, Layout, hex_range
 
@@ -17,7 +19,7 @@ def test_tr17_facts():
     """TR-17: R in contact with two enemy TAGs, A behind R: R has no LoF to A and counts 2 enemy TAGs in contact."""
     t = TableTop([Model("R", 0, 0, facing=0, side="red"), Model("e1", 2 * R, 0, facing=180, side="blue"),
                   Model("e2", 0, 2 * R, facing=270, side="green"), Model("A", -3, 0, facing=0, side="yellow")])
-    facts, trace = geometry_facts(t, "A", ["R"], active_weapon=WeaponRanges(3, 0, -3))
+    facts, trace = geometry_facts(t, "A", ["R"], active_weapon=WeaponRanges(3, 0, -3), calibration=CAL2)
     r = facts["reactive"]["R"]
     assert r["lof_to_active"] is False and r["enemy_tags_in_contact"] == 2 and r["same_hexagon"] is False
     assert facts["active"]["lof_to"]["R"] is True and facts["active"]["range"]["R"] == ("mid", 0)
@@ -51,7 +53,7 @@ def test_cover_and_out_of_range_facts():
     box = Scenery("box", ((6.4, -0.5), (7 - R, -0.5), (7 - R, 0.05), (6.4, 0.05)))
     t = TableTop([Model("A", 0, 0, facing=0, side="a"), Model("R", 7, 0, facing=180, side="b")], [box])
     facts, _ = geometry_facts(t, "A", ["R"], reactive_weapons={"R": WeaponRanges(0, 0, None)},
-                              active_weapon=WeaponRanges(0, 0, -3, out_of_range=-6))
+                              active_weapon=WeaponRanges(0, 0, -3, out_of_range=-6), calibration=CAL2)
     r = facts["reactive"]["R"]
     assert r["partial_cover"] is True and r["band"] == "out_of_range" and r["out_of_range"] is True
     assert facts["active"]["range"]["R"] == ("out_of_range", -6)

@@ -759,7 +759,7 @@ class LofExplorer(W.HBox):
 
     def _try_models(self, new: dict[str, Model]) -> bool:
         try:
-            table = TableTop.from_board(self.scenario.board, new.values())
+            table = TableTop.from_board(self.scenario.board, new.values(), self.scenario.calibration_pieces)
         except ScenarioError as e:
             self._say(f"Not allowed — {e}. The previous position is kept.")
             self._draw()
