@@ -132,8 +132,9 @@ class Pair:
             survivors are its successes). Against the MegaBeast, a Critical at or below the Threat Level is compared
             as a plain success under ``megabeast_critical = must_exceed`` (``comparison.a`` shows it), and when an
             equal result is not enough (``megabeast_equal = megabeast_prevails``) the Threat Level is not cancelled
-            by it. When only ``b`` rolls, ``a`` is ``None`` and the comparison is ``b``'s dice against none (its
-            dice are then ``comparison.a``). ``None`` for ``"unopposed"``.
+            by it; when the MegaBeast declared no ARO it cannot prevail, whatever ``comparison.b_survives`` says. When
+            only ``b`` rolls, ``a`` is ``None`` and the comparison is no dice against ``b``'s. ``None`` for
+            ``"unopposed"``.
         cancel_comparison: ruling ``evade_vs_split_attack = all_dice`` only: every die of the Active Miner's Attack
             against the evader's die (which cancels the Evade); else ``None``.
         winner: the name of the side that keeps uncancelled successes (the MegaBeast when it prevails), or ``None``.
@@ -855,7 +856,7 @@ class _Resolver:
             else:
                 h, c = self._normal(rp, f"{SKILL_NAMES[skill]} ARO at {a.name}")
                 damage[m.name] = self._impact(m, a.name, h, c, skill, m.damage_mods)
-                pb, cmp = rp, compare(rp.dice, ())
+                pb, cmp = rp, compare((), rp.dice)
                 pair.update(kind="normal_roll", winner=m.name if h + c else None, hits={m.name: h},
                             crits={m.name: c})
         elif rp is not None and rp.dice and skill == "evade":
@@ -867,7 +868,7 @@ class _Resolver:
                        section="Normal Rolls", marks=tuple(rp.ids), miner=m.name, success=ok)
             self.evade_results.setdefault(m.name, []).append(ok)
             pair.update(kind="normal_evade", winner=m.name if ok else None)
-            pb, cmp = rp, compare(rp.dice, ())
+            pb, cmp = rp, compare((), rp.dice)
         else:
             return
         self.pairs.append(pair)
