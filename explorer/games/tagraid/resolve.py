@@ -126,15 +126,16 @@ class Pair:
         megabeast: whether the opponent is the MegaBeast.
         a: the Active side's dice in this pair (its attack share at ``opponent``, or its Evade), ``None`` if it does
             not roll against ``opponent``. b: the opponent's dice (the MegaBeast's is its Threat Level, one token
-            with id ``"MB"``), ``None`` if it does not roll.
+            with id ``"MB"``), ``None`` if it does not roll (or, ruling ``megabeast_no_aro = normal_roll``, when
+            the Threat Level plays no part).
         comparison: :func:`~explorer.games.tagraid.rolls.compare` of the dice as compared, ``a`` against ``b``
             (indices are positions in ``a.dice`` / ``b.dice``; a Normal Roll is compared against no dice, so its
             survivors are its successes). Against the MegaBeast, a Critical at or below the Threat Level is compared
             as a plain success under ``megabeast_critical = must_exceed`` (``comparison.a`` shows it), and when an
             equal result is not enough (``megabeast_equal = megabeast_prevails``) the Threat Level is not cancelled
             by it; when the MegaBeast declared no ARO it cannot prevail, whatever ``comparison.b_survives`` says. When
-            only ``b`` rolls, ``a`` is ``None`` and the comparison is no dice against ``b``'s. ``None`` for
-            ``"unopposed"``.
+            only ``b`` rolls (or the MegaBeast's Behavior ARO is unopposed), ``a`` is ``None`` and the comparison
+            is no dice against ``b``'s.
         cancel_comparison: ruling ``evade_vs_split_attack = all_dice`` only: every die of the Active Miner's Attack
             against the evader's die (which cancels the Evade); else ``None``.
         winner: the name of the side that keeps uncancelled successes (the MegaBeast when it prevails), or ``None``.
@@ -931,6 +932,7 @@ class _Resolver:
         prevails = False
         pa: Pool | None = None
         cmp: Comparison | None = None
+        opposed_by: Pool | None = mb_pool
         result = "none"
         if ap is not None and ap.dice:
             pa = ap
@@ -956,6 +958,7 @@ class _Resolver:
                     h, c = self._normal(ap, f"attack at {mb.name}")
                     keeps = [i for i, d in enumerate(ap.dice) if d.success]
                     cmp = compare(ap.dice, ())
+                    opposed_by = None  # the Threat Level plays no part
                     result = "win" if keeps else "none"
                     self.t.add(f"Ruling 'megabeast_no_aro = normal_roll': every success wounds {mb.name}",
                                S.NORMAL_ROLL, section="Normal Rolls", marks=tuple(ap.ids[i] for i in keeps))
@@ -983,7 +986,7 @@ class _Resolver:
                        f"success", S.MEGABEAST_AROS, f"{a.name} neither attacks nor evades the MegaBeast, so its result "
                        "(the Threat Level) is not opposed.", section="Normal Rolls", marks=("MB",))
             pair.update(kind="unopposed", winner=mb.name)
-            result = "win"
+            cmp, result = compare((), mb_pool.dice), "win"
         else:
             return
         pair["megabeast_prevails"] = prevails
@@ -1002,8 +1005,8 @@ class _Resolver:
         self.pairs.append(pair)
         if result == "win" and pair["winner"] is None:
             result = "none"
-        self.pair_results.append(Pair(pair["kind"], a.name, mb.name, True, pa, mb_pool, cmp, pair["winner"], result,
-                                      dict(pair.get("hits", {})), dict(pair.get("crits", {})), damage, None,
+        self.pair_results.append(Pair(pair["kind"], a.name, mb.name, True, pa, opposed_by, cmp, pair["winner"],
+                                      result, dict(pair.get("hits", {})), dict(pair.get("crits", {})), damage, None,
                                       prevails))
 
     def _evade_effects(self, evade: Pool | None, pools_reactive: dict[str, Pool]) -> None:
