@@ -372,3 +372,20 @@ def test_any_typing_never_raises_and_either_resolves_or_explains(edits, megabeas
         assert "internal error" not in w.message.value
     else:
         assert w.resolution is not None and w.trace is w.resolution.trace
+
+
+@pytest.mark.parametrize("reading", ["tie", "megabeast_prevails"])
+def test_equal_die_beside_a_winning_die_follows_the_reading(reading):
+    """A's 9 beats Threat Level 8 either way; its 8 ties with it (dashed, both cancelled) or is beaten by it (an
+    arrow from the Threat Level), as the engine's comparison says, and the trace names the reading used."""
+    a = SideInputs("A", skill="close_combat_attack", attribute=15, burst=3, ammunition="EXP")
+    mb = MegaBeastInputs(threat_level=8, wounds=6)
+    res = resolve_inputs(a, None, [3, 9, 8], saves_a=[20], megabeast=mb, rulings={"megabeast_equal": reading})
+    assert res.pairs[0].winner == "A" and res.megabeast.wounds_lost == 3
+    assert res.rulings["megabeast_equal"] == reading
+    assert res.pairs[0].comparison.b_cancelled_by == (((1, 2),) if reading == "tie" else ((1,),))
+    _, links = tray_model(res, a, None, mb)
+    drawn = {(l.src, l.dst, l.mutual) for l in links}
+    assert ("A.2", "MB", False) in drawn and ("MB", "A.1", False) in drawn
+    assert (("A.3", "MB", True) in drawn or ("MB", "A.3", True) in drawn) == (reading == "tie")
+    assert (("MB", "A.3", False) in drawn) == (reading != "tie")

@@ -907,6 +907,21 @@ class _Resolver:
         if keeps:
             self.t.add(f"{p.owner}'s {p.describe(keeps)} exceed{'s' if len(keeps) == 1 else ''} Threat Level {tl}",
                        S.MEGABEAST_THREAT, section="Face to Face Rolls", marks=tuple(p.ids[i] for i in keeps))
+            equal_idx = [i for i, d in enumerate(dice) if d.success and d.key == tl]
+            if opposed and equal_idx:
+                # the other dice win anyway; the reading only says whether an equal result ties with the Threat
+                # Level (both cancelled) or is simply beaten by it (the Resolution's comparison records which)
+                reading = self.r.reading("megabeast_equal")
+                self.t.add(f"{p.owner}'s {p.describe(equal_idx)} equal{'s' if len(equal_idx) == 1 else ''} Threat "
+                           f"Level {tl}: " + ("they cancel each other" if reading == "tie" else "not enough, beaten "
+                                              "by it"), S.BREAKING_TIES if reading == "tie" else S.MEGABEAST_THREAT,
+                           f"Ruling 'megabeast_equal = {reading}'. It does not change the result: "
+                           f"{p.describe(keeps)} still exceed{'s' if len(keeps) == 1 else ''} the Threat Level.",
+                           section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in equal_idx]))
+                if reading != "tie":
+                    self._last_cmp = (Comparison(cmp.a, cmp.b, cmp.a_survives, cmp.b_survives, cmp.a_cancelled_by,
+                                                 (tuple(j for j in cmp.b_cancelled_by[0] if j not in equal_idx),)),
+                                      None)
             return keeps, False
         if not opposed:
             self._mb_result = "none"
