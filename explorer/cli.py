@@ -1,6 +1,6 @@
 """Command line: ``explorer resolve | odds | scenarios | serve``.
 
-Each command lives in its own module (``cli_resolve``, ``cli_odds``, ``cli_serve``); this file only wires them.
+Each command lives in its own module (``cli_resolve``, ``cli_odds``, ``cli_rulings``, ``cli_serve``); this file only wires them.
 User errors (:class:`~explorer.errors.ExplorerError`) are printed as one line on stderr with exit code 2, never
 as a traceback.
 """
@@ -18,9 +18,9 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 
 def _register() -> None:
-    from . import cli_odds, cli_resolve, cli_serve
+    from . import cli_odds, cli_resolve, cli_rulings, cli_serve
 
-    for mod in (cli_resolve, cli_odds, cli_serve):
+    for mod in (cli_resolve, cli_odds, cli_rulings, cli_serve):
         mod.register(app)
 
 

@@ -119,6 +119,11 @@ class DiceTray(W.VBox):
         super().__init__([self.canvas], **kwargs)
 
     # ------------------------------------------------------------------ public
+    @property
+    def state(self) -> TrayState:
+        """What the tray currently draws: its rows, links, highlighted ids and title (read-only use)."""
+        return self._state
+
     def show(self, rows: Sequence[Row], links: Sequence[Link] = (), highlight=(), title: str = "") -> None:
         """Draw ``rows`` (top to bottom) with ``links``; dice whose id is in ``highlight`` get a blue ring."""
         self._state = TrayState(list(rows), list(links), frozenset(highlight), title)

@@ -1,4 +1,5 @@
-"""The Face to Face explorer: the die-by-die exchange on the handed cases, bad input in place, engine agreement."""
+"""The Face to Face explorer: the handed cases through the engine's Resolution, bad input in place, and the tray
+drawing exactly what the engine resolved."""
 
 from __future__ import annotations
 
@@ -6,76 +7,119 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.games.tagraid.exchange import MegaBeastInputs, SideInputs, resolve_exchange
-from explorer.games.tagraid.views import (FaceToFaceExplorer, explorer_for_scenario, inputs_from_scenario,
+from explorer.games.tagraid.exchange import (MegaBeastInputs, SideInputs, dice_counts, resolve_inputs,
+                                             save_pool_sizes)
+from explorer.games.tagraid.views import (FaceToFaceExplorer, die_states, explorer_for_scenario, inputs_from_scenario,
                                           parse_faces, parse_whole, scenario_data, tray_model)
 
-# ------------------------------------------------------------------ handed cases, die by die (exchange.py)
+# ------------------------------------------------------------------ handed cases, die by die (the engine's Resolution)
+
 
 def test_tr01_b_wins_with_its_10():
     a = SideInputs("A", attribute=14, burst=3)
     b = SideInputs("B", attribute=12, burst=2)
-    ex = resolve_exchange(a, b, [5, 7, 15], [3, 10], saves_a=[20], saves_b=[])
-    assert ex.winner == "b" and (ex.hits_b, ex.crits_b) == (1, 0)
-    assert ex.dice_a[2].kind == "failure"
-    assert ex.comparison.a_cancelled_by == ((1,), (1,), ())  # B's 10 cancels A's 5 and 7
-    assert ex.comparison.b_cancelled_by == ((0, 1), ())  # A's 5 and 7 cancel B's 3
-    assert ex.saving_rolls_a == 1 and ex.saving_rolls_b == 0
+    res = resolve_inputs(a, b, [5, 7, 15], [3, 10], saves_a=[20], saves_b=[])
+    pair = res.pairs[0]
+    assert pair.kind == "face_to_face" and pair.winner == "B" and (pair.hits["B"], pair.crits["B"]) == (1, 0)
+    assert pair.a.dice[2].kind == "failure" and pair.a.ids == ["A.1", "A.2", "A.3"]
+    assert pair.comparison.a_cancelled_by == ((1,), (1,), ())  # B's 10 cancels A's 5 and 7
+    assert pair.comparison.b_cancelled_by == ((0, 1), ())  # A's 5 and 7 cancel B's 3
+    assert res.miners["A"].saving_rolls == 1 and res.miners["B"].saving_rolls == 0
 
 
 def test_tr02_critical_keeps_only_itself_and_forces_two_saves():
     a = SideInputs("A", attribute=12, burst=3)
     b = SideInputs("B", attribute=15, burst=1)
-    ex = resolve_exchange(a, b, [4, 12, 13], [14], saves_b=[1, 1, 1, 1, 1, 1])
-    assert ex.winner == "a" and (ex.hits_a, ex.crits_a) == (0, 1)
-    assert ex.comparison.a_cancelled_by[0] == (0,)  # B's 14 still cancels A's 4
-    assert ex.saving_rolls_b == 2 and ex.wounds_to_b == 2
+    res = resolve_inputs(a, b, [4, 12, 13], [14], saves_b=[1, 1, 1, 1, 1, 1])
+    pair = res.pairs[0]
+    assert pair.winner == "A" and (pair.hits["A"], pair.crits["A"]) == (0, 1)
+    assert pair.comparison.a_cancelled_by[0] == (0,)  # B's 14 still cancels A's 4
+    assert res.miners["B"].saving_rolls == 2 and res.miners["B"].wounds_lost == 2
+    (saves,) = res.saving_rolls
+    assert saves.count == 2 and [d.id for d in saves.dice] == ["B.s1", "B.s2"] and all(d.failed for d in saves.dice)
 
 
 def test_tr03_criticals_on_both_sides_nobody_wins():
-    ex = resolve_exchange(SideInputs("A", attribute=13, burst=3), SideInputs("B", attribute=10, burst=1),
-                          [13, 13, 2], [10])
-    assert ex.winner is None and ex.saving_rolls_a == ex.saving_rolls_b == 0
-    assert "tie" in ex.trace.steps[-1].title.lower()
+    res = resolve_inputs(SideInputs("A", attribute=13, burst=3), SideInputs("B", attribute=10, burst=1),
+                         [13, 13, 2], [10])
+    assert res.pairs[0].winner is None and res.pairs[0].result == "tie" and res.saving_rolls == ()
+    assert any("tie" in s.title.lower() for s in res.trace.steps)
 
 
 @pytest.mark.parametrize("reading,saves", [("literal", 2), ("excess_to_die", 4)])
 def test_tr05_sv_above_20_both_readings(reading, saves):
     a = SideInputs("A", attribute=15, mods={"Range": 3, "Skills/Tools": 5}, burst=2)
     b = SideInputs("T", skill="none", burst=1)
-    ex = resolve_exchange(a, b, [20, 17], [], saves_b=[20] * 6, rulings={"sv_above_20": reading})
-    assert ex.sv_a.value == 23 and ex.kind == "normal"
-    assert ex.saving_rolls_b == saves
-    assert ex.trace.rulings["sv_above_20"] == reading
+    res = resolve_inputs(a, b, [20, 17], [], saves_b=[20] * 6, rulings={"sv_above_20": reading})
+    assert res.miners["A"].sv.value == 23 and res.pairs[0].kind == "normal_roll"
+    assert res.miners["T"].saving_rolls == saves
+    assert res.rulings["sv_above_20"] == reading
 
 
 def test_tr07_ap_halves_armor_up_not_cover():
     a = SideInputs("A", attribute=20, burst=2, damage=15, ammunition="AP")
     b = SideInputs("B", skill="none", armor=5, partial_cover=True, wounds=3)
-    ex = resolve_exchange(a, b, [1, 2], [], saves_b=[9, 10])
-    assert ex.damage_vs_b.value == 9
-    assert [s.failed for s in ex.saves_b] == [True, False] and ex.wounds_to_b == 1
+    res = resolve_inputs(a, b, [1, 2], [], saves_b=[9, 10])
+    (saves,) = res.saving_rolls
+    assert saves.attack_damage.value == 9 and saves.attack_damage.effective_armor == 3
+    assert saves.attack_damage.partial_cover and res.pairs[0].attack_damage["A"] == saves.attack_damage
+    assert [d.failed for d in saves.dice] == [True, False] and res.miners["B"].wounds_lost == 1
 
 
 def test_tr09_megabeast_exp_critical_no_extra_and_capped_wounds():
     a = SideInputs("Cavecrawler", skill="close_combat_attack", attribute=12, burst=1, ammunition="EXP")
-    ex = resolve_exchange(a, None, [12], megabeast=MegaBeastInputs(threat_level=5, wounds=2))
-    assert ex.winner == "a" and ex.saving_rolls_b == 3 and ex.wounds_to_b == 2
+    res = resolve_inputs(a, None, [12], megabeast=MegaBeastInputs(threat_level=5, wounds=2))
+    pair = res.pairs[0]
+    assert pair.megabeast and pair.winner == "Cavecrawler"
+    (saves,) = res.saving_rolls
+    assert saves.against_megabeast and saves.count == 3 and saves.ignored_critical_rolls == 1
+    assert res.megabeast.wounds_lost == 2 and res.megabeast.killed
 
 
-@pytest.mark.parametrize("reading,winner,wounds", [("must_exceed", "b", 0), ("critical_wins", "a", 3)])
+@pytest.mark.parametrize("reading,winner,wounds", [("must_exceed", "MegaBeast", 0), ("critical_wins", "Cavecrawler", 3)])
 def test_tr10_megabeast_critical_below_threat(reading, winner, wounds):
     a = SideInputs("Cavecrawler", skill="close_combat_attack", attribute=7, burst=1, ammunition="EXP", armor=4)
-    ex = resolve_exchange(a, None, [7], saves_a=[20, 20], megabeast=MegaBeastInputs(threat_level=8, wounds=6),
-                          rulings={"megabeast_critical": reading})
-    assert ex.winner == winner and ex.wounds_to_b == wounds
-    assert ex.trace.rulings["megabeast_critical"] == reading
+    res = resolve_inputs(a, None, [7], saves_a=[20, 20], megabeast=MegaBeastInputs(threat_level=8, wounds=6),
+                         rulings={"megabeast_critical": reading})
+    assert res.pairs[0].winner == winner and res.megabeast.wounds_lost == wounds
+    assert res.megabeast.prevailed == (reading == "must_exceed")
+    assert res.rulings["megabeast_critical"] == reading
+    # the die is drawn as rolled (a Critical); it is compared as a plain success under must_exceed
+    assert res.pairs[0].a.dice[0].critical
+    assert res.pairs[0].comparison.a[0].critical == (reading == "critical_wins")
+
+
+def test_megabeast_equal_reading_decides_the_threat_levels_fate():
+    a = SideInputs("A", skill="close_combat_attack", attribute=12, burst=1)
+    mb = MegaBeastInputs(threat_level=9, wounds=6)
+    tie = resolve_inputs(a, None, [9], saves_a=[20], megabeast=mb, rulings={"megabeast_equal": "tie"})
+    prevails = resolve_inputs(a, None, [9], saves_a=[20], megabeast=mb,
+                              rulings={"megabeast_equal": "megabeast_prevails"})
+    assert tie.pairs[0].result == "tie" and tie.pairs[0].comparison.b_cancelled_by == ((0,),)
+    assert prevails.pairs[0].winner == "MegaBeast" and prevails.pairs[0].comparison.b_survives == (True,)
+    _, links = tray_model(tie, a, None, mb)
+    assert [(l.mutual, {l.src, l.dst}) for l in links] == [(True, {"A.1", "MB"})]
+    _, links = tray_model(prevails, a, None, mb)
+    assert [(l.src, l.dst, l.mutual) for l in links] == [("MB", "A.1", False)]
+
+
+def test_widget_fields_name_the_dice_in_engine_errors():
+    a, b = SideInputs("A", attribute=14, burst=3), SideInputs("B", attribute=12, burst=2)
+    with pytest.raises(ValueError, match=r"dice A\[3\].*25 is not a d20 face"):
+        resolve_inputs(a, b, [5, 7, 25], [3, 10])
+    with pytest.raises(ValueError, match=r"'dice B'.*rolls 2"):
+        resolve_inputs(a, b, [5, 7, 9], [3])
+    assert dice_counts(a, b) == (3, 2) and dice_counts(SideInputs(skill="evade", burst=4), b) == (1, 2)
+    assert dice_counts(a, SideInputs("B", skill="none")) == (3, 0)
+    assert dice_counts(a, None, MegaBeastInputs()) == (3, 0)
+    # the Saving Roll pool covers every die of the opponent being a Critical: (1 + 1) x 2 for B's N Burst 2
+    assert save_pool_sizes(a, b) == (4, 6)
 
 
 def test_tray_model_links_follow_cancellation():
-    ex = resolve_exchange(SideInputs("A", attribute=14, burst=3), SideInputs("B", attribute=12, burst=2),
-                          [5, 7, 15], [3, 10], saves_a=[20])
-    rows, links = tray_model(ex)
+    a, b = SideInputs("A", attribute=14, burst=3), SideInputs("B", attribute=12, burst=2)
+    res = resolve_inputs(a, b, [5, 7, 15], [3, 10], saves_a=[20])
+    rows, links = tray_model(res, a, b)
     pairs = {(l.src, l.dst) for l in links}
     assert pairs == {("A.1", "B.1"), ("A.2", "B.1"), ("B.2", "A.1"), ("B.2", "A.2")}
     a_row = {d.id: d for d in rows[0].dice}
@@ -85,9 +129,19 @@ def test_tray_model_links_follow_cancellation():
 
 
 def test_equal_results_are_drawn_as_one_mutual_link():
-    ex = resolve_exchange(SideInputs("A", attribute=12, burst=1), SideInputs("B", attribute=12, burst=1), [9], [9])
-    _, links = tray_model(ex)
+    a, b = SideInputs("A", attribute=12, burst=1), SideInputs("B", attribute=12, burst=1)
+    _, links = tray_model(resolve_inputs(a, b, [9], [9]), a, b)
     assert [(l.src, l.dst, l.mutual) for l in links] == [("A.1", "B.1", True)]
+
+
+def test_an_evade_that_counts_as_idle_rolls_nothing_on_the_tray():
+    """Both Miners Evade: B is not attacked, so its Evade ARO counts as Idle (the engine's ruling) and the tray shows
+    no die for it; A's Evade is a Normal Roll."""
+    a, b = SideInputs("A", skill="evade"), SideInputs("B", skill="evade")
+    res = resolve_inputs(a, b, [5], [6])
+    assert res.miners["B"].skill == "idle" and res.pairs[0].kind == "normal_evade"
+    rows, links = tray_model(res, a, b)
+    assert rows[1].dice == [] and "no roll" in rows[1].sublabel and links == []
 
 
 # ------------------------------------------------------------------ parsing
@@ -110,18 +164,19 @@ def w():
 
 def test_default_scenario_opens_with_the_book_example(w):
     assert w.message.value == ""
-    assert w.exchange.winner == "b" and w.trace.outcome["wounds"] == {"StoneBreaker": 1, "Tāfāng": 0}
+    assert w.resolution.pairs[0].winner == "Tāfāng" and w.trace.outcome["wounds"] == {"StoneBreaker": 1, "Tāfāng": 0}
+    assert w.trace is w.resolution.trace
     assert "B wins" in w.summary.value
     assert w.stepper.trace is w.trace and len(w.trace.steps) > 5
 
 
 def test_bad_text_shows_message_keeps_input_and_last_drawing(w):
-    before = w.exchange
+    before = w.resolution
     w.form_a.burst.value = "twelve"
     assert "A.Burst" in w.message.value and "not a whole number" in w.message.value
-    assert w.form_a.burst.value == "twelve" and w.exchange is before
+    assert w.form_a.burst.value == "twelve" and w.resolution is before
     w.form_a.burst.value = "4"
-    assert w.message.value == "" and len(w.exchange.dice_a) == 4
+    assert w.message.value == "" and len(w.resolution.active.dice) == 4
 
 
 def test_bad_face_shows_message_and_keeps_text(w):
@@ -129,7 +184,7 @@ def test_bad_face_shows_message_and_keeps_text(w):
     assert "dice B[1]" in w.message.value and "25 is not a d20 face" in w.message.value
     assert w.form_b.dice.value == "25"
     w.form_b.dice.value = "12"
-    assert w.message.value == "" and w.exchange.dice_b[0].critical
+    assert w.message.value == "" and w.resolution.miner("B").dice[0].critical
 
 
 def test_wrong_number_of_dice_is_explained(w):
@@ -148,36 +203,36 @@ def test_click_cycles_a_die_and_wraps(w):
     w.set_die("B.1", 20)
     x, y, s = w.tray.placed["B.1"]
     w.tray._handle_click(x + s / 2, y + s / 2)
-    assert w.exchange.dice_b[0].face == 1 and w.form_b.dice.value == "1"
+    assert w.resolution.miner("B").dice[0].face == 1 and w.form_b.dice.value == "1"
 
 
 def test_burst_change_keeps_existing_dice_and_changes_the_odds(w):
     before = float(w.odds.p_a_wins)
     w.form_a.burst.value = "5"
-    assert [d.face for d in w.exchange.dice_a[:3]] == [3, 7, 10]
+    assert [d.face for d in w.resolution.active.dice[:3]] == [3, 7, 10]
     assert float(w.odds.p_a_wins) > before
     w.form_a.burst.value = "1"
-    assert [d.face for d in w.exchange.dice_a] == [3]
+    assert [d.face for d in w.resolution.active.dice] == [3]
 
 
 def test_rulings_flip_changes_reading_in_the_trace(w):
     w.form_a.attribute.value = "25"
     w.form_a.dice.value = "3, 7, 18"
     assert w.trace.rulings.get("sv_above_20") == "literal"
-    assert not any(d.critical for d in w.exchange.dice_a)
+    assert not any(d.critical for d in w.resolution.active.dice)
     w.ruling_inputs["sv_above_20"].value = "excess_to_die"
     assert w.trace.rulings.get("sv_above_20") == "excess_to_die"
-    assert [d.critical for d in w.exchange.dice_a] == [False, False, True]
+    assert [d.critical for d in w.resolution.active.dice] == [False, False, True]
 
 
 def test_megabeast_mode_and_back(w):
     w.megabeast_mode.value = True
-    assert w.exchange.kind == "megabeast" and w.form_b.layout.display == "none"
+    assert w.resolution.pairs[0].megabeast and w.form_b.layout.display == "none"
     assert "MegaBeast" in w.odds_summary.value
     w.form_mb.threat.value = "20"
-    assert w.exchange.winner == "b"
+    assert w.resolution.megabeast.prevailed and "prevails" in w.summary.value
     w.megabeast_mode.value = False
-    assert w.exchange.kind == "face_to_face"
+    assert w.resolution.pairs[0].kind == "face_to_face" and w.resolution.megabeast is None
 
 
 def test_roll_button_rerolls_reproducibly():
@@ -190,10 +245,10 @@ def test_roll_button_rerolls_reproducibly():
 def test_scenario_round_trip(w):
     from explorer.games.tagraid.model import parse_scenario
 
-    ex = w.exchange
-    doc = scenario_data(ex.a, ex.b, [3, 7, 10], [11], [5], [], rulings={})
+    a, b, _ = w.inputs
+    doc = scenario_data(a, b, [3, 7, 10], [11], [5], [], rulings={})
     back = inputs_from_scenario(parse_scenario(doc))
-    assert back["a"] == ex.a and back["b"] == ex.b
+    assert back["a"] == a and back["b"] == b
     assert back["dice_a"] == [3, 7, 10] and back["dice_b"] == [11]
 
 
@@ -204,31 +259,81 @@ sides = st.fixed_dictionaries({
     "range": st.integers(-3, 3)})
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _side_text(form, d, skill):
+    form.skill.value = skill
+    for attr in ("attribute", "burst", "damage", "armor", "wounds"):
+        getattr(form, attr).value = str(d[attr])
+    form.range_mod.value = f"{d['range']:+d}"
+    form.ammunition.value = d["ammunition"]
+    form.partial_cover.value = d["partial_cover"]
+    form.armor_zero.value = d["armor_zero"]
+    form.ra_minus_3.value = d["ranged_attack_minus_3"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sa=sides, sb=sides, skill_a=st.sampled_from(["ranged_attack", "close_combat_attack", "evade"]),
        skill_b=st.sampled_from(["ranged_attack", "close_combat_attack", "evade", "none"]),
-       faces=st.lists(st.integers(1, 20), min_size=40, max_size=40),
-       sv20=st.sampled_from(["literal", "excess_to_die"]))
-def test_tray_agrees_with_the_engine(sa, sb, skill_a, skill_b, faces, sv20):
-    """The tray (exchange.py) and the engine's resolve() replay the same dice to the same Wounds and winner."""
+       seed=st.integers(0, 10**6), sv20=st.sampled_from(["literal", "excess_to_die"]),
+       megabeast=st.booleans(), threat=st.integers(0, 20),
+       mb_rulings=st.tuples(st.sampled_from(["must_exceed", "critical_wins"]),
+                            st.sampled_from(["megabeast_prevails", "tie"])))
+def test_the_tray_draws_exactly_the_engines_resolution(sa, sb, skill_a, skill_b, seed, sv20, megabeast, threat,
+                                                       mb_rulings):
+    """Drive the widget like a user (random inputs, seeded dice), then resolve the same inputs and dice with the
+    engine directly: the widget's Resolution, and what the DiceTray received (every die's face, kind, survives /
+    cancelled, every link, every Saving Roll die), are exactly the engine's."""
     from explorer.games.tagraid.model import parse_scenario
-    from explorer.games.tagraid.resolve import resolve
+    from explorer.games.tagraid.resolve import resolve_detailed
 
-    def side(name, d, skill):
-        rng = d["range"]
-        return SideInputs(name, skill, d["attribute"], {"Range": rng, "Skills/Tools": 0}, max(d["burst"], 1)
-                          if skill != "ranged_attack" or name == "B" else d["burst"], d["damage"], d["ammunition"],
-                          d["armor"], d["wounds"], d["partial_cover"], d["armor_zero"], d["ranged_attack_minus_3"])
-    a, b = side("A", sa, skill_a), side("B", sb, skill_b)
-    da, db = faces[:a.dice_count], faces[5:5 + b.dice_count]
-    sva, svb = faces[10:25], faces[25:40]
-    ex = resolve_exchange(a, b, da, db, sva, svb, rulings={"sv_above_20": sv20})
-    t = resolve(parse_scenario(scenario_data(a, b, da, db, sva, svb, rulings={"sv_above_20": sv20})),
-                rulings={"sv_above_20": sv20})
-    assert t.outcome["wounds"].get("A", 0) == ex.wounds_to_a
-    assert t.outcome["wounds"].get("B", 0) == ex.wounds_to_b
-    assert t.outcome["saving_rolls"].get("A", 0) == ex.saving_rolls_a
-    assert t.outcome["saving_rolls"].get("B", 0) == ex.saving_rolls_b
+    w = FaceToFaceExplorer(seed=seed)
+    w.ruling_inputs["sv_above_20"].value = sv20
+    w.ruling_inputs["megabeast_critical"].value, w.ruling_inputs["megabeast_equal"].value = mb_rulings
+    _side_text(w.form_a, sa, skill_a)
+    _side_text(w.form_b, sb, skill_b)
+    w.megabeast_mode.value = megabeast
+    w.form_mb.threat.value = str(threat)
+    assert w.message.value == "", w.message.value
+    a, b, mb = w.inputs
+    assert (a.skill, a.attribute, a.burst) == (skill_a, sa["attribute"], sa["burst"])
+    doc = scenario_data(a, None if mb else b, w._dice["A"], w._dice["B"], w._dice["SA"], w._dice["SB"],
+                        megabeast=mb, rulings=w.rulings(), title=w.trace.title)
+    res = resolve_detailed(parse_scenario(doc), rulings=w.rulings())
+    assert res.trace.to_dict() == w.trace.to_dict()
+    assert res.pairs == w.resolution.pairs and res.saving_rolls == w.resolution.saving_rolls
+    assert res.miners == w.resolution.miners and res.megabeast == w.resolution.megabeast
+    # what the DiceTray received
+    rows, links = w.tray.state.rows, w.tray.state.links
+    engine_dice = {i: d for m in res.miners.values() for p in m.pools for i, d in zip(p.ids, p.dice)}
+    states = die_states(res)
+    drawn = {d.id: d for r in rows for d in r.dice}
+    for die_id, d in engine_dice.items():
+        v = drawn.pop(die_id)
+        survives, by = states.get(die_id, (False, ()))
+        assert (v.face, v.kind, v.survives, v.cancelled) == (d.face, d.kind, survives, bool(by))
+    if mb is not None:
+        v = drawn.pop("MB")
+        assert v.face == res.megabeast.threat_level and v.survives == res.megabeast.prevailed
+    saves = {x.id: x for s in res.saving_rolls for x in s.dice}
+    for die_id, x in saves.items():
+        v = drawn.pop(die_id)
+        assert (v.face, v.bad) == (x.face, x.failed)
+    assert drawn == {}  # nothing drawn that the engine did not resolve
+    cancels = {(src, dst) for dst, (_, by) in states.items() for src in by}
+    assert {(l.src, l.dst) for l in links} | {(l.dst, l.src) for l in links if l.mutual} == cancels
+    # the engine's verdict on every compared die agrees with its own comparison
+    for pair in res.pairs:
+        if pair.comparison is not None and pair.a is not None and pair.b is not None:
+            assert len(pair.comparison.a) == len(pair.a.dice) and len(pair.comparison.b) == len(pair.b.dice)
+    # the odds feed used the engine's Success Values and Attack Damage
+    specs = w.odds_specs
+    assert specs[0].sv == (res.active.sv.value if res.active.sv else 0) and specs[0].burst == len(res.active.dice)
+    if mb is None:
+        pair = res.pairs[0] if res.pairs else None
+        rea = res.miner("B")
+        for spec, m in zip(specs, (res.active, rea)):
+            ad = pair.attack_damage.get(m.name) if pair else None
+            assert spec.attack_damage == (ad.value if ad else None)
+            assert spec.sv == (m.sv.value if m.sv else 0) and spec.burst == len(m.dice)
 
 
 def test_widget_odds_are_the_exact_engine_for_the_same_sides(w):
@@ -266,4 +371,21 @@ def test_any_typing_never_raises_and_either_resolves_or_explains(edits, megabeas
         assert "Input not accepted" in w.message.value or "disagree" not in w.message.value
         assert "internal error" not in w.message.value
     else:
-        assert w.exchange is not None and w.trace is not None
+        assert w.resolution is not None and w.trace is w.resolution.trace
+
+
+@pytest.mark.parametrize("reading", ["tie", "megabeast_prevails"])
+def test_equal_die_beside_a_winning_die_follows_the_reading(reading):
+    """A's 9 beats Threat Level 8 either way; its 8 ties with it (dashed, both cancelled) or is beaten by it (an
+    arrow from the Threat Level), as the engine's comparison says, and the trace names the reading used."""
+    a = SideInputs("A", skill="close_combat_attack", attribute=15, burst=3, ammunition="EXP")
+    mb = MegaBeastInputs(threat_level=8, wounds=6)
+    res = resolve_inputs(a, None, [3, 9, 8], saves_a=[20], megabeast=mb, rulings={"megabeast_equal": reading})
+    assert res.pairs[0].winner == "A" and res.megabeast.wounds_lost == 3
+    assert res.rulings["megabeast_equal"] == reading
+    assert res.pairs[0].comparison.b_cancelled_by == (((1, 2),) if reading == "tie" else ((1,),))
+    _, links = tray_model(res, a, None, mb)
+    drawn = {(l.src, l.dst, l.mutual) for l in links}
+    assert ("A.2", "MB", False) in drawn and ("MB", "A.1", False) in drawn
+    assert (("A.3", "MB", True) in drawn or ("MB", "A.3", True) in drawn) == (reading == "tie")
+    assert (("MB", "A.3", False) in drawn) == (reading != "tie")

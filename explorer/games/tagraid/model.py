@@ -200,6 +200,13 @@ def aro_burst(miner: ReactiveMiner) -> int:
     return 1 if miner.skill == "evade" else 0
 
 
+def active_dice(active: ActiveMiner) -> int:
+    """Dice the Active Miner rolls as declared: its attack Burst (all targets), 1 for Evade, 0 for Idle."""
+    if active.skill in ("ranged_attack", "close_combat_attack"):
+        return attack_burst(active)
+    return 1 if active.skill == "evade" else 0
+
+
 def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
     """Checks pydantic cannot express; raises :class:`ScenarioError` naming the field and what is allowed."""
     names = [sc.active.name] + [r.name for r in sc.reactive] + ([sc.megabeast.name] if sc.megabeast else [])

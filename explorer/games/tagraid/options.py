@@ -161,22 +161,7 @@ MEGABEAST_CORNER_SIDE = RulingOption(
                 "assumes the more dangerous side.",
 )
 
-ALL_OPTIONS: tuple[RulingOption, ...] = (SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
-                                         LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON,
-                                         MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT, MEGABEAST_CORNER_SIDE,
-                                         LOF_ARC_PART)
-
-
-def rulings(chosen: Mapping[str, str] | None = None) -> Rulings:
-    """TAG Raid rulings with defaults, overridden by ``chosen`` (``{key: reading}``).
-
-    Raises:
-        ScenarioError: unknown key or reading.
-    """
-    return Rulings(ALL_OPTIONS, chosen)
-
-
-# --- Options added by the resolution engine (resolve.py) ----------------------------------------------------------
+# --- Options consulted by the resolution engine (resolve.py) -------------------------------------------------------
 
 MEGABEAST_NO_ARO = RulingOption(
     key="megabeast_no_aro",
@@ -239,6 +224,22 @@ EVADE_MOVEMENT = RulingOption(
                 "success cancelled by one attacker was not a successful Evade against that attack.",
 )
 
-ENGINE_OPTIONS: tuple[RulingOption, ...] = (MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS,
-                                            EVADE_MOVEMENT)
-ALL_OPTIONS = ALL_OPTIONS + ENGINE_OPTIONS
+ALL_OPTIONS: tuple[RulingOption, ...] = (
+    # rolls
+    SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
+    # resolution
+    MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT,
+    # geometry (Line of Fire, ranges, MegaBeast sides)
+    LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
+    MEGABEAST_CORNER_SIDE, LOF_ARC_PART,
+)
+"""Every TAG Raid ruling option, in display order."""
+
+
+def rulings(chosen: Mapping[str, str] | None = None) -> Rulings:
+    """TAG Raid rulings with defaults, overridden by ``chosen`` (``{key: reading}``).
+
+    Raises:
+        ScenarioError: unknown key or reading.
+    """
+    return Rulings(ALL_OPTIONS, chosen)

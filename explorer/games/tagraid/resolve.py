@@ -37,7 +37,8 @@ from .options import rulings as make_rulings
 from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
                     round_up_half, saving_rolls, success_value)
 
-__all__ = ["resolve", "Pool"]
+__all__ = ["resolve", "resolve_detailed", "Resolution", "MinerResult", "Pair", "SavingRolls", "SaveDie", "Loot",
+           "MegaBeastResult", "Pool"]
 
 ATTACKS = ("ranged_attack", "close_combat_attack")
 SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
@@ -111,6 +112,232 @@ class Pool:
         return [{"id": i, "face": d.face, "effective": d.effective, "kind": d.kind} for i, d in zip(self.ids, self.dice)]
 
 
+@dataclass(frozen=True)
+class Pair:
+    """One opposed or unopposed roll of the exchange (Rolls › Face to Face Rolls, Normal Roll; MegaBeast › Threat
+    Level): the same entries, in the same order, as ``trace.outcome["pairs"]``.
+
+    Attributes:
+        kind: ``"face_to_face"``, ``"normal_roll"``, ``"normal_evade"`` (an Evade Roll nobody opposes),
+            ``"threat_level"`` (an attack on a MegaBeast without ARO, ruling ``megabeast_no_aro = threat_level``) or
+            ``"unopposed"`` (the MegaBeast's Behavior ARO that nobody opposes).
+        active: the Active Miner's name. opponent: the Reactive Miner's or MegaBeast's name (``None`` for the Active
+            Miner's unopposed Evade).
+        megabeast: whether the opponent is the MegaBeast.
+        a: the Active side's dice in this pair (its attack share at ``opponent``, or its Evade), ``None`` if it does
+            not roll against ``opponent``. b: the opponent's dice (the MegaBeast's is its Threat Level, one token
+            with id ``"MB"``), ``None`` if it does not roll (or, ruling ``megabeast_no_aro = normal_roll``, when
+            the Threat Level plays no part).
+        comparison: :func:`~explorer.games.tagraid.rolls.compare` of the dice as compared, ``a`` against ``b``
+            (indices are positions in ``a.dice`` / ``b.dice``; a Normal Roll is compared against no dice, so its
+            survivors are its successes). Against the MegaBeast, a Critical at or below the Threat Level is compared
+            as a plain success under ``megabeast_critical = must_exceed`` (``comparison.a`` shows it), and when an
+            equal result is not enough (``megabeast_equal = megabeast_prevails``) the Threat Level is not cancelled
+            by it; when the MegaBeast declared no ARO it cannot prevail, whatever ``comparison.b_survives`` says. When
+            only ``b`` rolls (or the MegaBeast's Behavior ARO is unopposed), ``a`` is ``None`` and the comparison
+            is no dice against ``b``'s.
+        cancel_comparison: ruling ``evade_vs_split_attack = all_dice`` only: every die of the Active Miner's Attack
+            against the evader's die (which cancels the Evade); else ``None``.
+        winner: the name of the side that keeps uncancelled successes (the MegaBeast when it prevails), or ``None``.
+        result: ``"win"``, ``"tie"`` (every success cancelled) or ``"none"`` (no success on either side).
+        hits, crits: ``{name: uncancelled non-critical successes / Criticals}`` of the sides that attack.
+        attack_damage: ``{attacker name: AttackDamage against the other side}`` for every side of the pair whose
+            Skill is an attack on a Miner (the MegaBeast's Behavior Attack included), whether or not it hits: what
+            one of its hits would do (Damage › Saving Roll, Partial Cover; Ammunition AP; Traits). An attack on the
+            MegaBeast has none (no Armor roll).
+        megabeast_prevails: the MegaBeast prevails over the Active Miner (its Behavior Attack applies).
+    """
+
+    kind: str
+    active: str
+    opponent: str | None
+    megabeast: bool
+    a: Pool | None
+    b: Pool | None
+    comparison: Comparison | None
+    winner: str | None
+    result: str
+    hits: Mapping[str, int] = field(default_factory=dict)
+    crits: Mapping[str, int] = field(default_factory=dict)
+    attack_damage: Mapping[str, AttackDamage] = field(default_factory=dict)
+    cancel_comparison: Comparison | None = None
+    megabeast_prevails: bool = False
+
+
+@dataclass(frozen=True)
+class SaveDie:
+    """One Saving Roll die: ``id`` (``"B.s1"``: the first Reactive Miner's first Saving Roll), ``face`` and whether it
+    ``failed`` (face at most the Attack Damage: one Wound; Damage › Saving Roll)."""
+
+    id: str
+    face: int
+    failed: bool
+
+
+@dataclass(frozen=True)
+class SavingRolls:
+    """The Saving Rolls one attacker's uncancelled hits force on one target (Skills and Tools › Ammunition; Damage ›
+    Saving Roll; MegaBeast › Wounds).
+
+    Attributes:
+        attacker, target: names. weapon: the attacker's Weapon (or Behavior Attack) name.
+        hits, crits: uncancelled non-critical successes and Criticals. ammunition: ``"N"``, ``"DA"``, ``"EXP"``,
+            ``"AP"``.
+        count: Saving Rolls produced (per impact 1 N/AP, 2 DA, 3 EXP, plus 1 per Critical; the MegaBeast ignores the
+            Critical's extra roll).
+        attack_damage: the Attack Damage rolled against; ``None`` against the MegaBeast (no roll).
+        dice: the Saving Roll dice, in order (empty against the MegaBeast).
+        wounds: Wounds caused before capping at the Wounds left (failed dice; against the MegaBeast every Saving
+            Roll produced).
+        against_megabeast: the target is the MegaBeast. from_megabeast: the attacker is the MegaBeast.
+        ignored_critical_rolls: extra Critical rolls the MegaBeast ignores.
+        source: where the dice came from: ``"given"``, ``"seed"``, ``"roller"`` or ``"none"``.
+    """
+
+    attacker: str
+    target: str
+    weapon: str
+    hits: int
+    crits: int
+    ammunition: str
+    count: int
+    attack_damage: AttackDamage | None
+    dice: tuple[SaveDie, ...]
+    wounds: int
+    against_megabeast: bool = False
+    from_megabeast: bool = False
+    ignored_critical_rolls: int = 0
+    source: str = "none"
+
+
+@dataclass(frozen=True)
+class Loot:
+    """What a dead TAG's player keeps and loses (Death › Death of a TAG; Tool Containers and Loot): Neomaterial
+    Units in the ``scoring_zone_before`` (gains of this Order included), ``kept`` (half, rounded up), ``to_loot_zone``
+    or ``to_reserve`` (when the MegaBeast was involved), the ``warehouse`` (never lost) and ``gained_this_order``."""
+
+    scoring_zone_before: int
+    kept: int
+    to_loot_zone: int
+    to_reserve: int
+    warehouse: int
+    megabeast_involved: bool
+    gained_this_order: int
+
+
+@dataclass(frozen=True)
+class MinerResult:
+    """One Miner in the exchange.
+
+    Attributes:
+        name; letter: the prefix of its die ids (``"A"`` Active, ``"B"``, ``"C"``... Reactive Miners in Timeline
+            order); role: ``"active"`` or ``"reactive"``.
+        declared: the Skill declared; skill: the Skill used at Resolution (``"idle"`` when its Requirements fail,
+            ``"none"`` for no ARO).
+        pools: the dice it rolled, in roll order (one per attack target, or its Evade); each carries its
+            :class:`~explorer.games.tagraid.rolls.SuccessValue` (``pool.sv``) and die ids.
+        wounds_before, wounds_lost, wounds_left: Wounds (losses capped at the Wounds left; Death).
+        dead: it reached 0 Wounds. saving_rolls, failed_saves: Saving Rolls it made and failed.
+        teseum, t_bezoar: Neomaterial Units its player gains in this Order. loot: its :class:`Loot` if it died.
+        evade_move: its successful Evade lets it move one Segment.
+    """
+
+    name: str
+    letter: str
+    role: str
+    declared: str
+    skill: str
+    pools: tuple[Pool, ...]
+    wounds_before: int
+    wounds_lost: int
+    wounds_left: int
+    dead: bool
+    saving_rolls: int
+    failed_saves: int
+    teseum: int = 0
+    t_bezoar: int = 0
+    loot: Loot | None = None
+    evade_move: bool = False
+
+    @property
+    def sv(self) -> SuccessValue | None:
+        """The Success Value of its first roll (``None`` if it rolls nothing: Idle, no ARO)."""
+        return self.pools[0].sv if self.pools else None
+
+    @property
+    def dice(self) -> list[DieResult]:
+        """Every die it rolled (all pools), in id order."""
+        return [d for p in self.pools for d in p.dice]
+
+
+@dataclass(frozen=True)
+class MegaBeastResult:
+    """The MegaBeast after the exchange (MegaBeast › Wounds, Rage Level): ``threat_level`` used, ``wounds_before`` /
+    ``wounds_lost`` / ``wounds_left``, ``killed``, ``fury_tokens_removed`` (positions), ``t_bezoar`` (Units gained
+    by the attacker's player, Hunting Trophy included), whether it ``prevailed`` and ``reorients`` (Conclusion)."""
+
+    name: str
+    threat_level: int
+    pool: Pool
+    wounds_before: int
+    wounds_lost: int
+    wounds_left: int
+    killed: bool
+    fury_tokens_removed: tuple[int, ...]
+    t_bezoar: int
+    prevailed: bool
+    reorients: bool = False
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The structured result of :func:`resolve_detailed`: everything the trace says, as data.
+
+    Die ids (the same marks the trace steps carry): ``"A.1"``, ``"A.2"``... the Active Miner's dice (attack shares
+    numbered on across targets, in declaration order); ``"B.1"``... the first Reactive Miner's, ``"C.1"`` the
+    second's; ``"B.s1"`` the first Reactive Miner's first Saving Roll die; ``"MB"`` the MegaBeast's Threat Level.
+
+    Attributes:
+        trace: the cited :class:`~explorer.trace.Trace` (what :func:`resolve` returns).
+        rulings: ``{option: reading}`` consulted (``trace.rulings``).
+        miners: ``{name: MinerResult}``, the Active Miner first, then Reactive Miners in Timeline order.
+        megabeast: :class:`MegaBeastResult` or ``None``.
+        pairs: every :class:`Pair`, in resolution order.
+        saving_rolls: every :class:`SavingRolls`, in resolution order.
+        dead: names of Miners (and the MegaBeast) that died. evade_moves: Miners whose Evade lets them move.
+    """
+
+    trace: Trace
+    rulings: Mapping[str, str]
+    miners: Mapping[str, MinerResult]
+    megabeast: MegaBeastResult | None
+    pairs: tuple[Pair, ...]
+    saving_rolls: tuple[SavingRolls, ...]
+    dead: tuple[str, ...]
+    evade_moves: tuple[str, ...]
+
+    @property
+    def active(self) -> MinerResult:
+        return next(iter(self.miners.values()))
+
+    def miner(self, key: str) -> MinerResult:
+        """A Miner by name or die-id letter (``"A"``, ``"B"``...). Raises ``KeyError`` if unknown."""
+        if key in self.miners:
+            return self.miners[key]
+        for m in self.miners.values():
+            if m.letter == key:
+                return m
+        raise KeyError(key)
+
+    def pair_with(self, opponent: str) -> Pair | None:
+        """The pair of the Active Miner against ``opponent`` (a name), or ``None``."""
+        return next((p for p in self.pairs if p.opponent == opponent), None)
+
+    def saves_of(self, target: str) -> list[SavingRolls]:
+        """The Saving Rolls made by (or, for the MegaBeast, produced against) ``target``."""
+        return [s for s in self.saving_rolls if s.target == target]
+
+
 @dataclass
 class _Impact:
     """Uncancelled successes of one attacker on one target, waiting for Saving Rolls."""
@@ -156,6 +383,12 @@ class _Resolver:
         self.aro: dict[str, str] = {}
         self.megabeast_prevails = False
         self.outcome: dict[str, Any] = {}
+        # structured record (Resolution)
+        self.pools: list[Pool] = []
+        self.pair_results: list[Pair] = []
+        self.save_results: list[SavingRolls] = []
+        self._last_cmp: tuple[Comparison | None, Comparison | None] = (None, None)
+        self.mb_reorients = False
 
     # -- declarations ------------------------------------------------------------------------------------------------
 
@@ -281,7 +514,9 @@ class _Resolver:
         dice = [classify_die(f, sv.value, self.r) for f in faces]
         if sv.value > 20:
             self.r.reading("sv_above_20")
-        return Pool(owner, purpose, target, ids, dice, sv, source)
+        pool = Pool(owner, purpose, target, ids, dice, sv, source)
+        self.pools.append(pool)
+        return pool
 
     def _roll_step(self, p: Pool) -> None:
         if not p.dice:
@@ -368,6 +603,7 @@ class _Resolver:
         if a_keeps and b_keeps:  # only possible with the all_dice reading (never from one compare())
             raise AssertionError("both sides keep dice")
         kind = self._result_step(a, b, cmp, sec, a_keeps, b_keeps)
+        self._last_cmp = (cmp, wide if a_cancel_pool is not None else None)
         return a_keeps, b_keeps, kind
 
     # -- main --------------------------------------------------------------------------------------------------------
@@ -439,6 +675,7 @@ class _Resolver:
         if mb:
             tl = DieResult(mb.threat_level, mb.threat_level, mb.threat_level, "success")
             mb_pool = Pool(mb.name, "threat", None, ["MB"], [tl], None, "threat level")
+        self.mb_pool = mb_pool
         for p in [*pools_active.values(), *([evade_pool] if evade_pool else []), *pools_reactive.values()]:
             self._roll_step(p)
 
@@ -455,6 +692,9 @@ class _Resolver:
                        marks=tuple(evade_pool.ids), miner=a.name, success=ok)
             self.evade_results[a.name] = [ok]
             self.pairs.append({"active": a.name, "kind": "normal_evade", "winner": a.name if ok else None})
+            self.pair_results.append(Pair("normal_evade", a.name, None, False, evade_pool, None,
+                                          compare(evade_pool.dice, ()), a.name if ok else None,
+                                          "win" if ok else "none"))
 
         # ---------------------------------------------------------------- saving rolls, wounds, neomaterials
         self.saving_rolls_and_wounds()
@@ -467,9 +707,37 @@ class _Resolver:
                        "During the Conclusion it turns to have the Active Miner and as many TAGs as possible in its "
                        "Angle of Vision.", section="Conclusion", marks=("MB", "A"))
             self.outcome["megabeast"]["reorients"] = True
+            self.mb_reorients = True
         self.t.rulings = dict(self.r.consulted)
         self.t.outcome = self.outcome
         return self.t
+
+    def resolution(self) -> Resolution:
+        """The structured result (call after :meth:`run`)."""
+        o, sc = self.outcome, self.sc
+        moves = o.get("evade_moves", [])
+        miners: dict[str, MinerResult] = {}
+        for m in [self.active, *sc.reactive]:
+            role = "active" if m is self.active else "reactive"
+            declared = sc.active.skill if role == "active" else m.skill
+            skill = self.active.skill if role == "active" else self.aro[m.name]
+            loot = o.get("loot", {}).get(m.name)
+            miners[m.name] = MinerResult(
+                m.name, self.letters[m.name], role, declared, skill,
+                tuple(p for p in self.pools if p.owner == m.name), m.wounds, o["wounds"].get(m.name, 0),
+                o["wounds_left"].get(m.name, m.wounds), m.name in o.get("dead", []),
+                o.get("saving_rolls", {}).get(m.name, 0), o.get("failed_saves", {}).get(m.name, 0),
+                o.get("teseum", {}).get(m.name, 0), o.get("t_bezoar", {}).get(m.name, 0),
+                Loot(**loot) if loot else None, m.name in moves)
+        mbr = None
+        if sc.megabeast is not None:
+            mb, om = sc.megabeast, o.get("megabeast", {})
+            mbr = MegaBeastResult(mb.name, mb.threat_level, self.mb_pool, mb.wounds, om.get("wounds", 0),
+                                  om.get("wounds_left", mb.wounds), bool(om.get("killed")),
+                                  tuple(om.get("fury_tokens_removed", ())), om.get("t_bezoar", 0),
+                                  bool(om.get("prevailed")), self.mb_reorients)
+        return Resolution(self.t, dict(self.t.rulings), miners, mbr, tuple(self.pair_results),
+                          tuple(self.save_results), tuple(o.get("dead", [])), tuple(moves))
 
     def _out_of_range(self, who: str, target: str, letter: str) -> None:
         self.t.add(f"{target} is Out of Range of {who}'s Weapon: the Ranged Attack fails automatically (no dice)",
@@ -510,18 +778,34 @@ class _Resolver:
                    successes=[p.ids[i] for i in ok], hits=hits, crits=crits)
         return hits, crits
 
-    def _impact(self, attacker, target: str, hits: int, crits: int, skill: str, damage_mods=None) -> None:
-        if hits + crits == 0:
-            return
+    def _impact(self, attacker, target: str, hits: int, crits: int, skill: str, damage_mods=None) -> AttackDamage:
+        """Queue the uncancelled hits of ``attacker`` on ``target`` for Saving Rolls; returns the Attack Damage one
+        of its hits does to ``target`` (computed whether or not anything hits)."""
         w: Weapon = attacker.weapon
-        self.impacts.append(_Impact(attacker.name, target, hits, crits, w.damage, w.ammunition,
-                                    skill == "ranged_attack", tuple(w.traits), dict(damage_mods or {}), w.name))
+        imp = _Impact(attacker.name, target, hits, crits, w.damage, w.ammunition, skill == "ranged_attack",
+                      tuple(w.traits), dict(damage_mods or {}), w.name)
+        if hits + crits:
+            self.impacts.append(imp)
+        return self._attack_damage(imp)
+
+    def _attack_damage(self, imp: _Impact) -> AttackDamage:
+        """Attack Damage of an impact on a Miner (Damage › Saving Roll, Partial Cover; Ammunition AP; Traits
+        ``Armor = 0``). Partial Cover only counts against an attack that needs LoF."""
+        target, _ = self._miner(imp.target)
+        return attack_damage(imp.damage, target.armor, Ammunition(imp.ammunition),
+                             partial_cover=target.partial_cover and imp.ranged,
+                             armor_zero="Armor = 0" in imp.traits, mods=imp.damage_mods)
 
     def _pair_reactive(self, m: ReactiveMiner, ap: Pool | None, evade: Pool | None, rp: Pool | None,
                        pools_active: dict[str, Pool]) -> None:
         a, skill = self.active, self.aro[m.name]
         at = next((x for x in a.attacks if x.target == m.name), None)
         pair: dict[str, Any] = {"active": a.name, "reactive": m.name}
+        pa: Pool | None = None
+        pb: Pool | None = None
+        cmp: Comparison | None = None
+        wide_cmp: Comparison | None = None
+        damage: dict[str, AttackDamage] = {}
         if ap is not None and ap.dice and rp is not None and rp.dice:
             wide = None
             if skill == "evade" and len([p for p in pools_active.values() if p.dice]) > 1:
@@ -539,20 +823,22 @@ class _Resolver:
                        "Both Skills affect each other directly, so the dice are compared.",
                        section="Face to Face Rolls", marks=tuple(ap.ids + rp.ids))
             a_keeps, r_keeps, kind = self.face_to_face(ap, rp, a_cancel_pool=wide)
+            pa, pb, (cmp, wide_cmp) = ap, rp, self._last_cmp
             winner = a.name if a_keeps else m.name if r_keeps else None
             pair.update(kind="face_to_face", winner=winner, result=kind)
             ah = sum(1 for i in a_keeps if not ap.dice[i].critical)
-            self._impact(a, m.name, ah, len(a_keeps) - ah, a.skill, at.damage_mods if at else None)
+            damage[a.name] = self._impact(a, m.name, ah, len(a_keeps) - ah, a.skill, at.damage_mods if at else None)
             if skill in ATTACKS:
                 rh = sum(1 for i in r_keeps if not rp.dice[i].critical)
-                self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
+                damage[m.name] = self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
             else:
                 self.evade_results.setdefault(m.name, []).append(bool(r_keeps))
             pair.update(hits={a.name: ah, m.name: sum(1 for i in r_keeps if not rp.dice[i].critical)},
                         crits={a.name: len(a_keeps) - ah, m.name: sum(1 for i in r_keeps if rp.dice[i].critical)})
         elif ap is not None and ap.dice:
             h, c = self._normal(ap, f"attack at {m.name}")
-            self._impact(a, m.name, h, c, a.skill, at.damage_mods if at else None)
+            damage[a.name] = self._impact(a, m.name, h, c, a.skill, at.damage_mods if at else None)
+            pa, cmp = ap, compare(ap.dice, ())
             pair.update(kind="normal_roll", winner=a.name if h + c else None, hits={a.name: h}, crits={a.name: c})
         elif rp is not None and rp.dice and skill in ATTACKS:
             if evade is not None and evade.dice:
@@ -561,15 +847,17 @@ class _Resolver:
                            "A single Evade Roll opposes every enemy attack individually.",
                            section="Face to Face Rolls", marks=tuple(evade.ids + rp.ids))
                 e_keeps, r_keeps, kind = self.face_to_face(evade, rp)
+                pa, pb, (cmp, wide_cmp) = evade, rp, self._last_cmp
                 rh = sum(1 for i in r_keeps if not rp.dice[i].critical)
-                self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
+                damage[m.name] = self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
                 self.evade_results.setdefault(a.name, []).append(bool(e_keeps))
                 winner = a.name if e_keeps else m.name if r_keeps else None
                 pair.update(kind="face_to_face", winner=winner, result=kind, hits={m.name: rh},
                             crits={m.name: len(r_keeps) - rh})
             else:
                 h, c = self._normal(rp, f"{SKILL_NAMES[skill]} ARO at {a.name}")
-                self._impact(m, a.name, h, c, skill, m.damage_mods)
+                damage[m.name] = self._impact(m, a.name, h, c, skill, m.damage_mods)
+                pb, cmp = rp, compare((), rp.dice)
                 pair.update(kind="normal_roll", winner=m.name if h + c else None, hits={m.name: h},
                             crits={m.name: c})
         elif rp is not None and rp.dice and skill == "evade":
@@ -581,9 +869,13 @@ class _Resolver:
                        section="Normal Rolls", marks=tuple(rp.ids), miner=m.name, success=ok)
             self.evade_results.setdefault(m.name, []).append(ok)
             pair.update(kind="normal_evade", winner=m.name if ok else None)
+            pb, cmp = rp, compare((), rp.dice)
         else:
             return
         self.pairs.append(pair)
+        self.pair_results.append(Pair(pair["kind"], a.name, m.name, False, pa, pb, cmp, pair["winner"],
+                                      pair.get("result", "win" if pair["winner"] else "none"),
+                                      dict(pair.get("hits", {})), dict(pair.get("crits", {})), damage, wide_cmp))
 
     def _megabeast_compare(self, p: Pool, mb_pool: Pool, opposed: bool) -> tuple[list[int], bool]:
         """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed)."""
@@ -604,6 +896,8 @@ class _Resolver:
                            f"Level {tl}", S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.",
                            section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
         cmp = compare(dice, mb_pool.dice)
+        self._last_cmp = (cmp, None)
+        self._mb_result = "win"
         keeps = [i for i, s in enumerate(cmp.a_survives) if s]
         lower = [i for i, c in enumerate(cmp.a_cancelled_by) if c]
         if lower:
@@ -613,14 +907,33 @@ class _Resolver:
         if keeps:
             self.t.add(f"{p.owner}'s {p.describe(keeps)} exceed{'s' if len(keeps) == 1 else ''} Threat Level {tl}",
                        S.MEGABEAST_THREAT, section="Face to Face Rolls", marks=tuple(p.ids[i] for i in keeps))
+            equal_idx = [i for i, d in enumerate(dice) if d.success and d.key == tl]
+            if opposed and equal_idx:
+                # the other dice win anyway; the reading only says whether an equal result ties with the Threat
+                # Level (both cancelled) or is simply beaten by it (the Resolution's comparison records which)
+                reading = self.r.reading("megabeast_equal")
+                self.t.add(f"{p.owner}'s {p.describe(equal_idx)} equal{'s' if len(equal_idx) == 1 else ''} Threat "
+                           f"Level {tl}: " + ("they cancel each other" if reading == "tie" else "not enough, beaten "
+                                              "by it"), S.BREAKING_TIES if reading == "tie" else S.MEGABEAST_THREAT,
+                           f"Ruling 'megabeast_equal = {reading}'. It does not change the result: "
+                           f"{p.describe(keeps)} still exceed{'s' if len(keeps) == 1 else ''} the Threat Level.",
+                           section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in equal_idx]))
+                if reading != "tie":
+                    self._last_cmp = (Comparison(cmp.a, cmp.b, cmp.a_survives, cmp.b_survives, cmp.a_cancelled_by,
+                                                 (tuple(j for j in cmp.b_cancelled_by[0] if j not in equal_idx),)),
+                                      None)
             return keeps, False
         if not opposed:
+            self._mb_result = "none"
             return [], False
         equal = any(d.success and d.key == tl for d in dice)
         if equal and self.r.reading("megabeast_equal") == "tie":
             self.t.add(f"{p.owner}'s best success equals Threat Level {tl}: a tie, nothing happens", S.BREAKING_TIES,
                        "Ruling 'megabeast_equal = tie'.", section="Face to Face Rolls", marks=("MB",))
+            self._mb_result = "tie"
             return [], False
+        if equal:  # megabeast_equal = megabeast_prevails: an equal result does not cancel the Threat Level
+            self._last_cmp = (Comparison(cmp.a, cmp.b, cmp.a_survives, (True,), cmp.a_cancelled_by, ((),)), None)
         self.t.add(f"{self.sc.megabeast.name} prevails: no success of {p.owner} exceeds Threat Level {tl}",
                    S.MEGABEAST_THREAT, ("Ruling 'megabeast_equal = megabeast_prevails': an equal result is not "
                                         "enough. " if equal else "") + "The effect of its Behavior is applied.",
@@ -632,13 +945,19 @@ class _Resolver:
         pair: dict[str, Any] = {"active": a.name, "megabeast": mb.name, "threat_level": mb.threat_level}
         at = next((x for x in a.attacks if x.target == mb.name), None)
         prevails = False
+        pa: Pool | None = None
+        cmp: Comparison | None = None
+        opposed_by: Pool | None = mb_pool
+        result = "none"
         if ap is not None and ap.dice:
+            pa = ap
             if mb.aro:
                 self.t.add(f"Face to Face Roll: {a.name} ({ap.describe()}) against {mb.name}'s Threat Level "
                            f"{mb.threat_level}", S.MEGABEAST_THREAT,
                            "A wound needs a successful roll above the Threat Level of the side the ARO occurs on.",
                            section="Face to Face Rolls", marks=(*ap.ids, "MB"))
                 keeps, prevails = self._megabeast_compare(ap, mb_pool, True)
+                cmp, result = self._last_cmp[0], self._mb_result
                 pair["kind"] = "face_to_face"
             else:
                 reading = self.r.reading("megabeast_no_aro")
@@ -648,10 +967,14 @@ class _Resolver:
                                "Ruling 'megabeast_no_aro = threat_level'. Without an ARO the MegaBeast cannot "
                                "prevail.", section="Face to Face Rolls", marks=(*ap.ids, "MB"))
                     keeps, _ = self._megabeast_compare(ap, mb_pool, False)
+                    cmp, result = self._last_cmp[0], self._mb_result
                     pair["kind"] = "threat_level"
                 else:
                     h, c = self._normal(ap, f"attack at {mb.name}")
                     keeps = [i for i, d in enumerate(ap.dice) if d.success]
+                    cmp = compare(ap.dice, ())
+                    opposed_by = None  # the Threat Level plays no part
+                    result = "win" if keeps else "none"
                     self.t.add(f"Ruling 'megabeast_no_aro = normal_roll': every success wounds {mb.name}",
                                S.NORMAL_ROLL, section="Normal Rolls", marks=tuple(ap.ids[i] for i in keeps))
                     pair["kind"] = "normal_roll"
@@ -669,6 +992,7 @@ class _Resolver:
                        "The Threat Level also sets how hard the MegaBeast's Attacks are to evade.",
                        section="Face to Face Rolls", marks=(*evade.ids, "MB"))
             keeps, prevails = self._megabeast_compare(evade, mb_pool, True)
+            pa, (cmp, _), result = evade, self._last_cmp, self._mb_result
             self.evade_results.setdefault(a.name, []).append(bool(keeps))
             pair.update(kind="face_to_face", winner=a.name if keeps else (mb.name if prevails else None))
         elif mb.aro:
@@ -677,18 +1001,28 @@ class _Resolver:
                        f"success", S.MEGABEAST_AROS, f"{a.name} neither attacks nor evades the MegaBeast, so its result "
                        "(the Threat Level) is not opposed.", section="Normal Rolls", marks=("MB",))
             pair.update(kind="unopposed", winner=mb.name)
+            cmp, result = compare((), mb_pool.dice), "win"
         else:
             return
         pair["megabeast_prevails"] = prevails
         self.megabeast_prevails = prevails
-        if prevails and mb.behavior_attack and mb.behavior_attack.hits:
+        damage: dict[str, AttackDamage] = {}
+        if mb.behavior_attack:
             ba = mb.behavior_attack
-            self.impacts.append(_Impact(mb.name, a.name, ba.hits, 0, ba.damage, ba.ammunition, ba.ranged,
-                                        tuple(ba.traits), {}, ba.name, from_megabeast=True))
+            imp = _Impact(mb.name, a.name, ba.hits, 0, ba.damage, ba.ammunition, ba.ranged, tuple(ba.traits), {},
+                          ba.name, from_megabeast=True)
+            damage[mb.name] = self._attack_damage(imp)
+        if prevails and mb.behavior_attack and mb.behavior_attack.hits:
+            self.impacts.append(imp)
         elif prevails:
             self.t.add(f"{mb.name}'s Behavior effect applies to {a.name} (no Behavior Attack with damage given)",
                        S.MEGABEAST_AROS, section="Face to Face Rolls", marks=("MB",))
         self.pairs.append(pair)
+        if result == "win" and pair["winner"] is None:
+            result = "none"
+        self.pair_results.append(Pair(pair["kind"], a.name, mb.name, True, pa, opposed_by, cmp, pair["winner"],
+                                      result, dict(pair.get("hits", {})), dict(pair.get("crits", {})), damage, None,
+                                      prevails))
 
     def _evade_effects(self, evade: Pool | None, pools_reactive: dict[str, Pool]) -> None:
         """Evade movement (Common Skills › Evade): a successful Evade Roll lets the Miner move one Segment."""
@@ -749,12 +1083,12 @@ class _Resolver:
                            section=sec, marks=("MB",), attacker=imp.attacker, target=imp.target, hits=imp.hits,
                            crits=imp.crits, saving_rolls=n, ignored_critical_rolls=ignored)
                 caused.setdefault(imp.target, []).append((imp.attacker, n, False))
+                self.save_results.append(SavingRolls(imp.attacker, imp.target, imp.weapon, imp.hits, imp.crits,
+                                                     ammo.value, n, None, (), n, True, False, ignored))
                 continue
             target, path = self._miner(imp.target)
             n = saving_rolls(imp.hits, imp.crits, ammo)
-            ad: AttackDamage = attack_damage(imp.damage, target.armor, ammo,
-                                             partial_cover=target.partial_cover and imp.ranged,
-                                             armor_zero="Armor = 0" in imp.traits, mods=imp.damage_mods)
+            ad: AttackDamage = self._attack_damage(imp)
             parts = [f"Damage {ad.weapon_damage}"]
             if "Armor = 0" in imp.traits:
                 parts.append(f"- Armor 0 ('Armor = 0' Trait; printed {ad.armor})")
@@ -798,6 +1132,10 @@ class _Resolver:
                            dice=[{"id": i, "face": f, "failed": f <= ad.value} for f, i in zip(faces, ids)],
                            source=src, failed=len(fails))
             caused.setdefault(imp.target, []).append((imp.attacker, len(fails), imp.from_megabeast))
+            self.save_results.append(SavingRolls(imp.attacker, imp.target, imp.weapon, imp.hits, imp.crits,
+                                                 ammo.value, n, ad,
+                                                 tuple(SaveDie(i, f, f <= ad.value) for f, i in zip(faces, ids)),
+                                                 len(fails), False, imp.from_megabeast, 0, source))
         self.outcome.update(pairs=self.pairs, saving_rolls=saves_made, failed_saves=failed)
         self.wounds(caused)
 
@@ -944,4 +1282,19 @@ def resolve(scenario: Scenario, roller: Roller | None = None,
     Sections: Order Expenditure Sequence (Resolution); Rolls; Damage; Death; Common Skills; Ammunition; Traits;
     Tool Containers and Loot; MegaBeast.
     """
-    return _Resolver(scenario, roller, _rulings_for(scenario, rulings)).run()
+    return resolve_detailed(scenario, roller, rulings).trace
+
+
+def resolve_detailed(scenario: Scenario, roller: Roller | None = None,
+                     rulings: Rulings | Mapping[str, str] | None = None) -> Resolution:
+    """Resolve one Order's roll exchange into a :class:`Resolution`: the cited trace (``.trace``, exactly what
+    :func:`resolve` returns) plus the same ruling as typed data: per Miner its Success Values and dice pools (die ids
+    ``"A.1"``...), per pair the kind and the :class:`~explorer.games.tagraid.rolls.Comparison`, the Saving Rolls with
+    their :class:`~explorer.games.tagraid.rolls.AttackDamage` and each die's pass/fail, Wounds, deaths and
+    Neomaterials. Views draw from it, so what they show is the engine's ruling.
+
+    Args, Raises and Sections: as :func:`resolve`.
+    """
+    res = _Resolver(scenario, roller, _rulings_for(scenario, rulings))
+    res.run()
+    return res.resolution()

@@ -4,6 +4,11 @@
 input is validated in place: a bad value shows a message naming the field and what is allowed, keeps what the user
 typed, and leaves the last good drawing on screen; nothing raises into the notebook.
 
+Every ruling the widget shows is the engine's: the inputs become an engine scenario
+(:func:`~explorer.games.tagraid.exchange.resolve_inputs`), and the dice tray, the headline, the step list and the
+odds feed (Success Values, dice counts, Attack Damage) all read the engine's
+:class:`~explorer.games.tagraid.resolve.Resolution` (:func:`tray_model`).
+
 Sections used: Rolls (Successful Roll, MODs, Criticals, Normal Roll, Face to Face Rolls), Damage (Partial Cover,
 Saving Roll), Skills and Tools (Ammunition, Traits), Death, MegaBeast (Wounds, Threat Level).
 """
@@ -20,8 +25,9 @@ from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
 
-from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, Exchange, MegaBeastInputs,
-                       SideInputs, damage_against, resolve_exchange)
+from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, MegaBeastInputs, SideInputs,
+                       dice_counts, resolve_inputs, save_pool_sizes, scenario_data)
+from .resolve import MinerResult, Resolution
 from .options import ALL_OPTIONS
 
 EXPLORER_RULINGS = ("sv_above_20", "mod_cap", "megabeast_critical", "megabeast_equal")
@@ -206,8 +212,10 @@ class FaceToFaceExplorer(W.VBox):
         seed: seed of the dice roller (the "Roll dice" button increments it).
         rulings: ``{option key: reading}`` initially chosen.
 
-    Attributes (for scripts and tests): ``exchange`` (the last good :class:`Exchange`), ``odds`` (the last
-    ``F2FOdds`` or ``None``), ``message`` (an ``ipywidgets.HTML`` showing errors), ``tray``, ``chart``, ``stepper``.
+    Attributes (for scripts and tests): ``resolution`` (the engine's last good
+    :class:`~explorer.games.tagraid.resolve.Resolution`), ``trace`` (its cited trace), ``inputs`` (the
+    ``(a, b, megabeast)`` it was resolved from), ``odds`` (the last ``F2FOdds`` or ``None``), ``message`` (an
+    ``ipywidgets.HTML`` showing errors), ``tray``, ``chart``, ``stepper``.
     """
 
     def __init__(self, a: SideInputs | None = None, b: SideInputs | None = None, *,
@@ -218,7 +226,8 @@ class FaceToFaceExplorer(W.VBox):
         da, db = _default_sides()
         a, b = a or da, b or db
         self._busy = False
-        self.exchange: Exchange | None = None
+        self.resolution: Resolution | None = None
+        self.inputs: tuple[SideInputs, SideInputs | None, MegaBeastInputs | None] | None = None
         self.trace = None
         self.odds = None
         self.form_a = SideForm("A", f"A · {a.name} (Active)" if a.name != "A" else "A · Active Miner", COLOR_A, a,
@@ -297,12 +306,15 @@ class FaceToFaceExplorer(W.VBox):
         self._rollers = {k: SeededRoller(seed * 7919 + i) for i, k in enumerate(("A", "B", "SA", "SB"))}
         self._dice = {k: [] for k in self._rollers}
 
-    def _want(self, key: str, a: SideInputs | None, b: SideInputs | None) -> int:
-        if key == "A":
-            return a.dice_count if a else len(self._dice["A"])
-        if key == "B":
-            return 0 if self.megabeast_mode.value else (b.dice_count if b else len(self._dice["B"]))
-        return len(self._dice[key])
+    def _counts(self, a: SideInputs | None, b: SideInputs | None) -> tuple[int, int] | None:
+        """Dice A and B roll, from the engine's model; ``None`` when the inputs cannot be read."""
+        if a is None or (b is None and not self.megabeast_mode.value):
+            return None
+        mb = (self.form_mb.read([]) or MegaBeastInputs()) if self.megabeast_mode.value else None
+        try:
+            return dice_counts(a, None if mb else b, mb)
+        except ExplorerError:
+            return None
 
     def _sync_dice_count(self, a: SideInputs | None = None, b: SideInputs | None = None) -> None:
         """Make each dice row as long as its side rolls: keep the faces already there, roll the missing ones."""
@@ -310,8 +322,9 @@ class FaceToFaceExplorer(W.VBox):
             errs: list[str] = []
             a = a or self.form_a.read("A", errs)
             b = b or self.form_b.read("B", errs)
-        for key in ("A", "B"):
-            n = self._want(key, a, b)
+        counts = self._counts(a, b)
+        for i, key in enumerate(("A", "B")):
+            n = counts[i] if counts is not None else len(self._dice[key])
             row = self._dice[key]
             while len(row) < n:
                 row.append(self._rollers[key].roll(20, f"{key} die {len(row) + 1}"))
@@ -445,137 +458,137 @@ class FaceToFaceExplorer(W.VBox):
         assert a is not None
         if not mb_mode:
             assert b is not None
-        for key, side in (("A", a), ("B", b)):
-            if side is not None and len(self._dice[key]) != side.dice_count:
+        counts = dice_counts(a, b, mb)
+        for key, side, n in (("A", a, counts[0]), ("B", b, counts[1])):
+            if side is not None and len(self._dice[key]) != n:
                 self._show_errors([f"widget: field 'dice {key}': {len(self._dice[key])} faces given but "
-                                   f"{side.name} rolls {side.dice_count} (allowed: exactly {side.dice_count} faces)"])
+                                   f"{side.name} rolls {n} (allowed: exactly {n} faces)"])
                 return
         rulings = self.rulings()
-        # enough Saving Roll dice for the worst case of this exchange
-        self._ensure_saves("SA", self._max_saves(b, a) if b else 3)
-        self._ensure_saves("SB", self._max_saves(a, b) if b else 0)
-        ex = resolve_exchange(a, b, self._dice["A"], self._dice["B"], self._dice["SA"], self._dice["SB"],
-                              megabeast=mb, rulings=rulings)
-        self.exchange = ex
-        trace, warning = self._engine_trace(ex, rulings)
-        self.trace = trace
-        self.message.value = warning
-        self._draw(ex, trace)
-        self._update_odds(ex, rulings)
-
-    @staticmethod
-    def _max_saves(attacker: SideInputs, target: SideInputs | None) -> int:
-        if target is None or attacker.skill not in ATTACKS:
-            return 0
-        per = {"N": 1, "AP": 1, "DA": 2, "EXP": 3}[attacker.ammunition]
-        return attacker.dice_count * (per + 1)
+        # a pool of Saving Roll dice large enough for anything these dice can force; the engine uses what it needs
+        need_a, need_b = save_pool_sizes(a, b, mb)
+        self._ensure_saves("SA", need_a)
+        self._ensure_saves("SB", need_b)
+        opp = f"the {mb.name} (Threat Level {mb.threat_level})" if mb else f"{b.name} ({SKILL_NAMES[b.skill]})"
+        res = resolve_inputs(a, b, self._dice["A"], self._dice["B"], self._dice["SA"], self._dice["SB"],
+                             megabeast=mb, rulings=rulings,
+                             title=f"{'Face to Face' if not mb else 'Against the MegaBeast'}: {a.name} "
+                                   f"({SKILL_NAMES[a.skill]}) vs {opp}")
+        self.resolution, self.inputs, self.trace = res, (a, b, mb), res.trace
+        self.message.value = ""
+        self._draw(res, a, b, mb)
+        self._update_odds(res, a, b, mb, rulings)
 
     # ------------------------------------------------------------------ drawing
-    def _engine_trace(self, ex: Exchange, rulings: dict[str, str]):
-        """The engine's trace of the same exchange (every die fixed), and a warning if it disagrees with the tray."""
-        try:
-            from .model import parse_scenario
-            from .resolve import resolve
-        except ImportError:  # engine not installed: the explorer's own trace is complete
-            return ex.trace, ""
-        doc = scenario_data(ex.a, ex.b, self._dice["A"], self._dice["B"], self._dice["SA"], self._dice["SB"],
-                            megabeast=ex.megabeast, rulings=rulings, title=ex.trace.title)
-        trace = resolve(parse_scenario(doc, "widget"), rulings=rulings)
-        wounds = trace.outcome.get("wounds", {})
-        local = {ex.a.name: ex.wounds_to_a}
-        if ex.b is not None:
-            local[ex.b.name] = ex.wounds_to_b
-        off = [f"{n}: tray {v}, steps {wounds.get(n, 0)}" for n, v in local.items() if wounds.get(n, 0) != v]
-        if off:
-            return trace, ("<div class='xf-msg-error'>The dice tray and the rules engine disagree about the Wounds "
-                           f"lost ({html.escape('; '.join(off))}). Please report this scenario.</div>")
-        return trace, ""
-
-    def _draw(self, ex: Exchange, trace=None) -> None:
-        a, b = ex.a, ex.b
-        self.form_a.sv.value = self._sv_html(ex.sv_a, a)
-        if b is not None and ex.sv_b is not None:
-            self.form_b.sv.value = self._sv_html(ex.sv_b, b)
-        rows, links = tray_model(ex)
+    def _draw(self, res: Resolution, a: SideInputs, b: SideInputs | None, mb: MegaBeastInputs | None) -> None:
+        self.form_a.sv.value = self._sv_html(res.active)
+        if b is not None and mb is None:
+            self.form_b.sv.value = self._sv_html(res.miner(b.name))
+        rows, links = tray_model(res, a, b, mb)
         self.tray.show(rows, links, title="Dice tray — click a die to change its face")
-        self.summary.value = f"<div class='xf-sum'>{self._headline_html(ex)}</div>"
-        trace = trace or ex.trace
-        self.stepper.show(trace)
-        used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(trace.rulings.items()))
+        self.summary.value = f"<div class='xf-sum'>{self._headline_html(res)}</div>"
+        self.stepper.show(res.trace)
+        used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(res.rulings.items()))
         self.ruling_help.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal'>Readings used by "
                                   f"this roll: {used or 'none'}</div>")
 
     @staticmethod
-    def _sv_html(sv, side: SideInputs) -> str:
+    def _sv_html(m: MinerResult) -> str:
+        sv = m.sv
+        if sv is None:
+            return (f"<div class='xf-label' style='line-height:1.4'>Success Value: <b style='font-size:16px'>—</b> "
+                    f"<span style='color:#495057'>(no roll: {html.escape(SKILL_NAMES.get(m.skill, m.skill))})</span>"
+                    f"</div>")
         mods = " ".join(f"{v:+d} {html.escape(k)}" for k, v in sv.mods.items() if v)
         return (f"<div class='xf-label' style='line-height:1.4'>Success Value: <b style='font-size:16px'>"
                 f"{sv.value}</b> <span style='color:#495057'>({sv.attribute}{(' ' + mods) if mods else ''})</span>"
                 f"</div>")
 
     @staticmethod
-    def _headline(ex: Exchange) -> str:
-        if ex.kind == "megabeast":
-            mb = ex.megabeast
-            if ex.winner == "a":
-                return f"A beats Threat Level {mb.threat_level}: {ex.wounds_to_b} Wound(s) to the MegaBeast"
-            if ex.winner is None:
-                return "Tie with the Threat Level: nothing happens"
-            return f"The MegaBeast prevails: A loses {ex.wounds_to_a} Wound(s)"
-        if ex.winner is None:
-            return "Nobody wins: no effect" if not any(d.success for d in ex.dice_a + ex.dice_b) else \
-                "Tie: every success cancelled, nothing happens"
-        w, loser = ("A", "B") if ex.winner == "a" else ("B", "A")
-        n = ex.saving_rolls_b if ex.winner == "a" else ex.saving_rolls_a
-        lost = ex.wounds_to_b if ex.winner == "a" else ex.wounds_to_a
-        side = ex.a if ex.winner == "a" else ex.b
-        if side.skill not in ATTACKS:
-            return f"{w} wins ({SKILL_NAMES[side.skill]}): no Saving Rolls"
-        return f"{w} wins: {loser} makes {n} Saving Roll(s), loses {lost} Wound(s)"
+    def _headline(res: Resolution) -> str:
+        """One line saying the engine's result (winner, Saving Rolls, Wounds)."""
+        pair = res.pairs[0] if res.pairs else None
+        act = res.active
+        if res.megabeast is not None:
+            mb = res.megabeast
+            if pair is not None and pair.winner == act.name:
+                if act.skill not in ATTACKS:
+                    return f"A beats Threat Level {mb.threat_level}: the {mb.name}'s attack is evaded"
+                return f"A beats Threat Level {mb.threat_level}: {mb.wounds_lost} Wound(s) to the {mb.name}"
+            if pair is None or pair.winner is None:
+                return "Tie with the Threat Level: nothing happens" if pair is not None and pair.result == "tie" \
+                    else "Nobody wins: no effect"
+            return f"The {mb.name} prevails: A loses {act.wounds_lost} Wound(s)"
+        if pair is None or pair.winner is None:
+            return "Tie: every success cancelled, nothing happens" if pair is not None and pair.result == "tie" \
+                else "Nobody wins: no effect"
+        w = res.miner(pair.winner)
+        loser = next(m for m in res.miners.values() if m.name != w.name)
+        if w.skill not in ATTACKS:
+            return f"{w.letter} wins ({SKILL_NAMES[w.skill]}): no Saving Rolls"
+        return (f"{w.letter} wins: {loser.letter} makes {loser.saving_rolls} Saving Roll(s), loses {loser.wounds_lost} "
+                f"Wound(s)")
 
-    def _headline_html(self, ex: Exchange) -> str:
-        color = {"a": COLOR_A, "b": COLOR_MB if ex.kind == "megabeast" else COLOR_B, None: COLOR_NOBODY}[ex.winner]
+    def _headline_html(self, res: Resolution) -> str:
+        pair = res.pairs[0] if res.pairs else None
+        winner = pair.winner if pair is not None else None
+        if winner is None:
+            color = COLOR_NOBODY
+        elif res.megabeast is not None and winner == res.megabeast.name:
+            color = COLOR_MB
+        else:
+            color = COLOR_A if res.miner(winner).letter == "A" else COLOR_B
         return (f"<span style='display:inline-block;width:12px;height:12px;background:{color};border-radius:2px'>"
-                f"</span> <b class='f2f-result'>{html.escape(self._headline(ex))}</b>")
+                f"</span> <b class='f2f-result'>{html.escape(self._headline(res))}</b>")
 
     # --------------------------------------------------------------------- odds
-    def _update_odds(self, ex: Exchange, rulings: dict[str, str]) -> None:
-        """Exact odds of the exchange's inputs (same Success Values and Attack Damage as the tray)."""
+    def _update_odds(self, res: Resolution, a: SideInputs, b: SideInputs | None, mb: MegaBeastInputs | None,
+                     rulings: dict[str, str]) -> None:
+        """Exact odds of the same inputs, fed with the engine's derivation: each side's Success Value and dice
+        count (its pools) and the Attack Damage of its Weapon against the other (``Pair.attack_damage``)."""
         try:
             from . import odds as O
         except ImportError:  # the odds engine is optional while it is being built
             self.odds = None
             self.odds_summary.value = "<div class='xf-label'>Exact odds are not available in this install.</div>"
             return
-        a, b, mb = ex.a, ex.b, ex.megabeast
-        sva = ex.sv_a.value
-        if mb is not None:
-            spec = O.SideSpec(sva, a.dice_count, attack_damage=(a.damage if a.skill in ATTACKS else None),
-                              ammunition=a.ammunition, opponent_wounds=mb.wounds)
-            res = O.versus_megabeast(spec, mb.threat_level, rulings=rulings)
-            outcomes = [Outcome("A wounds", float(res.p_a_wins), COLOR_A),
-                        Outcome("Tie", float(res.p_nobody), COLOR_NOBODY),
-                        Outcome("MegaBeast prevails", float(res.p_b_wins), COLOR_MB)]
-            dists = [Distribution("Wounds the MegaBeast loses", [float(p) for p in res.wounds_to_b], COLOR_A,
+        act = res.active
+        pair = res.pairs[0] if res.pairs else None
+
+        def spec(m: MinerResult, ammunition: str, opponent_wounds: int, attack_damage: int | None):
+            return O.SideSpec(m.sv.value if m.sv is not None else 0, len(m.dice), attack_damage, ammunition,
+                              opponent_wounds)
+
+        def damage(m: MinerResult) -> int | None:
+            ad = pair.attack_damage.get(m.name) if pair is not None else None
+            return ad.value if ad is not None else None
+
+        if res.megabeast is not None:
+            beast = res.megabeast
+            # no Armor roll against the MegaBeast: an attack needs no Attack Damage (any int), an Evade none
+            sa = spec(act, a.ammunition, beast.wounds_before, a.damage if act.skill in ATTACKS else None)
+            odds = O.versus_megabeast(sa, beast.threat_level, rulings=rulings)
+            outcomes = [Outcome("A wounds", float(odds.p_a_wins), COLOR_A),
+                        Outcome("Tie", float(odds.p_nobody), COLOR_NOBODY),
+                        Outcome("MegaBeast prevails", float(odds.p_b_wins), COLOR_MB)]
+            dists = [Distribution("Wounds the MegaBeast loses", [float(p) for p in odds.wounds_to_b], COLOR_A,
                                   "Wounds")]
-            exp = (f"expected Wounds to the MegaBeast <b>{float(res.expected_wounds_to_b):.2f}</b>")
+            exp = f"expected Wounds to the MegaBeast <b>{float(odds.expected_wounds_to_b):.2f}</b>"
         else:
-            assert b is not None and ex.sv_b is not None
-            svb = ex.sv_b.value
-            sa = O.SideSpec(sva, a.dice_count,
-                            attack_damage=damage_against(a, b).value if a.skill in ATTACKS else None,
-                            ammunition=a.ammunition, opponent_wounds=b.wounds)
-            sb = O.SideSpec(svb, b.dice_count,
-                            attack_damage=damage_against(b, a).value if b.skill in ATTACKS else None,
-                            ammunition=b.ammunition, opponent_wounds=a.wounds)
-            res = O.face_to_face(sa, sb, rulings=rulings)
-            outcomes = [Outcome("A wins", float(res.p_a_wins), COLOR_A),
-                        Outcome("Nobody", float(res.p_nobody), COLOR_NOBODY),
-                        Outcome("B wins", float(res.p_b_wins), COLOR_B)]
-            dists = [Distribution("Wounds B loses", [float(p) for p in res.wounds_to_b], COLOR_A, "Wounds"),
-                     Distribution("Wounds A loses", [float(p) for p in res.wounds_to_a], COLOR_B, "Wounds")]
-            exp = (f"expected Wounds: to B <b>{float(res.expected_wounds_to_b):.2f}</b>, "
-                   f"to A <b>{float(res.expected_wounds_to_a):.2f}</b>")
-        self.odds = res
+            assert b is not None
+            rea = res.miner(b.name)
+            sa = spec(act, a.ammunition, rea.wounds_before, damage(act))
+            sb = spec(rea, b.ammunition, act.wounds_before, damage(rea))
+            odds = O.face_to_face(sa, sb, rulings=rulings)
+            outcomes = [Outcome("A wins", float(odds.p_a_wins), COLOR_A),
+                        Outcome("Nobody", float(odds.p_nobody), COLOR_NOBODY),
+                        Outcome("B wins", float(odds.p_b_wins), COLOR_B)]
+            dists = [Distribution("Wounds B loses", [float(p) for p in odds.wounds_to_b], COLOR_A, "Wounds"),
+                     Distribution("Wounds A loses", [float(p) for p in odds.wounds_to_a], COLOR_B, "Wounds")]
+            exp = (f"expected Wounds: to B <b>{float(odds.expected_wounds_to_b):.2f}</b>, "
+                   f"to A <b>{float(odds.expected_wounds_to_a):.2f}</b>")
+        self.odds = odds
+        self.odds_specs = (sa, sb) if res.megabeast is None else (sa,)
         spans = " · ".join(f"<span class='f2f-odds' data-outcome='{html.escape(o.label)}'>{html.escape(o.label)} "
                            f"<b>{percent(o.p)}</b></span>" for o in outcomes)
         self.odds_summary.value = (f"<div class='xf-sum'>Exact odds before rolling: {spans}<br>"
@@ -602,65 +615,76 @@ def _die_slot(die_id: str) -> tuple[str, int]:
     return "", -1
 
 
-def tray_model(ex: Exchange) -> tuple[list[Row], list[Link]]:
-    """Rows and cancellation links of the dice tray for an :class:`Exchange` (pure; used by the widget and tests)."""
-    rows: list[Row] = []
-    links: list[Link] = []
+def die_states(res: Resolution) -> dict[str, tuple[bool, tuple[str, ...]]]:
+    """``{die id: (survives, ids of the dice that cancel it)}`` for every compared die, read from the engine's
+    :class:`~explorer.games.tagraid.resolve.Pair` comparisons (pure)."""
+    out: dict[str, tuple[bool, tuple[str, ...]]] = {}
+    for pair in res.pairs:
+        cmp = pair.comparison
+        if cmp is None:
+            continue
+        for pool, survives, by, other in ((pair.a, cmp.a_survives, cmp.a_cancelled_by, pair.b),
+                                          (pair.b, cmp.b_survives, cmp.b_cancelled_by, pair.a)):
+            if pool is None:
+                continue
+            for i, die_id in enumerate(pool.ids):
+                out[die_id] = (survives[i], tuple(other.ids[j] for j in by[i]) if other is not None else ())
+    return out
 
-    def die_view(side: str, i: int, d, survives: bool, cancelled: bool) -> DieView:
+
+def tray_model(res: Resolution, a: SideInputs, b: SideInputs | None = None,
+               megabeast: MegaBeastInputs | None = None) -> tuple[list[Row], list[Link]]:
+    """Rows and cancellation links of the dice tray, drawn from the engine's
+    :class:`~explorer.games.tagraid.resolve.Resolution` (pure; used by the widget and tests).
+
+    Every die is a pool die of the Resolution (same id, face, kind); survives / cancelled and the links are its
+    pair's :class:`~explorer.games.tagraid.rolls.Comparison` (``src`` cancels ``dst``; ``mutual`` when both cancel
+    each other); Saving Roll rows are its :class:`~explorer.games.tagraid.resolve.SavingRolls`. ``a`` / ``b`` /
+    ``megabeast`` only give labels (names, Armor).
+    """
+    rows: list[Row] = []
+    states = die_states(res)
+
+    def die_view(die_id: str, d) -> DieView:
         cap = "Critical" if d.critical else ("fail" if d.kind == "failure" else "")
         if d.effective != d.face:
             cap = f"= {d.effective}" + (" ★" if d.critical else "")
-        return DieView(f"{side}.{i + 1}", d.face, d.kind, survives, cancelled, cap)
+        survives, by = states.get(die_id, (False, ()))
+        return DieView(die_id, d.face, d.kind, survives, bool(by), cap)
 
-    a = ex.a
-    if ex.kind == "megabeast":
-        mb = ex.megabeast
-        dice = []
-        for i, (d, cl) in enumerate(zip(ex.dice_a, ex.mb_classes)):
-            v = die_view("A", i, d, cl in ("hit", "crit"), cl in ("beaten", "tie"))
-            dice.append(v)
-            if cl in ("beaten", "tie"):
-                links.append(Link("MB", v.id, mutual=cl == "tie"))
-        rows.append(Row(f"A · {a.name}", dice, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
-                        f"{len(dice)} dice · Wounds {a.wounds} · Armor {a.armor}", id="A"))
-        rows.append(Row(mb.name, [DieView("MB", mb.threat_level, "success", ex.winner == "b", False,
-                                          "Threat Level", token=True)], f"Threat Level {mb.threat_level}",
-                        f"{mb.wounds} Wounds left"))
-        if ex.saves_a:
-            rows.append(_save_row(a.name, ex.saves_a, ex.damage_vs_a.value, ex.wounds_to_a))
-        return rows, links
-    b = ex.b
-    cmp = ex.comparison
-    assert b is not None and cmp is not None
-    da = [die_view("A", i, d, cmp.a_survives[i], bool(cmp.a_cancelled_by[i])) for i, d in enumerate(ex.dice_a)]
-    db = [die_view("B", i, d, cmp.b_survives[i], bool(cmp.b_cancelled_by[i])) for i, d in enumerate(ex.dice_b)]
-    rows.append(Row(f"A · {a.name}", da, f"{SKILL_NAMES[a.skill]} · SV {ex.sv_a.value}",
-                    f"{len(da)} dice · Wounds {a.wounds} · Armor {a.armor}", id="A"))
-    rows.append(Row(f"B · {b.name}", db, f"{SKILL_NAMES[b.skill]} · SV {ex.sv_b.value}",
-                    f"{len(db)} dice · Wounds {b.wounds} · Armor {b.armor}", id="B"))
-    seen = set()
-    for i, by in enumerate(cmp.b_cancelled_by):
-        for j in by:
-            mutual = i in cmp.a_cancelled_by[j]
-            links.append(Link(f"A.{j + 1}", f"B.{i + 1}", mutual=mutual))
-            if mutual:
-                seen.add((j, i))
-    for j, by in enumerate(cmp.a_cancelled_by):
-        for i in by:
-            if (j, i) not in seen:
-                links.append(Link(f"B.{i + 1}", f"A.{j + 1}"))
-    if ex.saves_b:
-        rows.append(_save_row(b.name, ex.saves_b, ex.damage_vs_b.value, ex.wounds_to_b))
-    if ex.saves_a:
-        rows.append(_save_row(a.name, ex.saves_a, ex.damage_vs_a.value, ex.wounds_to_a))
+    def miner_row(m: MinerResult, inputs: SideInputs) -> Row:
+        dice = [die_view(i, d) for p in m.pools for i, d in zip(p.ids, p.dice)]
+        sv = f"SV {m.sv.value}" if m.sv is not None else "no roll"
+        return Row(f"{m.letter} · {m.name}", dice, f"{SKILL_NAMES.get(m.skill, m.skill)} · {sv}",
+                   f"{len(dice)} dice · Wounds {m.wounds_before} · Armor {inputs.armor}", id=m.letter)
+
+    rows.append(miner_row(res.active, a))
+    if res.megabeast is not None:
+        beast = res.megabeast
+        survives, by = states.get("MB", (False, ()))
+        rows.append(Row(beast.name, [DieView("MB", beast.threat_level, "success", beast.prevailed, bool(by),
+                                             "Threat Level", token=True)],
+                        f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left"))
+    elif b is not None:
+        rows.append(miner_row(res.miner(b.name), b))
+    links: list[Link] = []
+    seen: set[frozenset[str]] = set()
+    order = sorted(states, key=lambda i: (not i.startswith("B"), i))  # B's dice first: mutual links A -> B
+    for dst in order:
+        for src in states[dst][1]:
+            key = frozenset((src, dst))
+            if key in seen:
+                continue
+            seen.add(key)
+            links.append(Link(src, dst, mutual=dst in states.get(src, (False, ()))[1]))
+    for s in res.saving_rolls:
+        if s.dice:
+            target = res.miner(s.target)
+            dice = [DieView(x.id, x.face, "plain", False, False, "Wound" if x.failed else "saved", bad=x.failed)
+                    for x in s.dice]
+            rows.append(Row("Saving Rolls", dice, f"fail on {s.attack_damage.value} or less",
+                            f"{target.name}: {target.wounds_lost} Wound(s) lost"))
     return rows, links
-
-
-def _save_row(name: str, saves, damage: int, lost: int) -> Row:
-    dice = [DieView(s.id, s.face, "plain", False, False, "Wound" if s.failed else "saved", bad=s.failed)
-            for s in saves]
-    return Row("Saving Rolls", dice, f"fail on {damage} or less", f"{name}: {lost} Wound(s) lost")
 
 
 def explorer_widget(**kwargs) -> FaceToFaceExplorer:
@@ -669,42 +693,7 @@ def explorer_widget(**kwargs) -> FaceToFaceExplorer:
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# engine scenarios <-> explorer inputs
-
-
-def scenario_data(a: SideInputs, b: SideInputs | None, dice_a: Sequence[int], dice_b: Sequence[int] = (),
-                  saves_a: Sequence[int] = (), saves_b: Sequence[int] = (), *, megabeast: MegaBeastInputs | None = None,
-                  rulings: dict[str, str] | None = None, title: str = "Face to Face explorer") -> dict:
-    """The engine scenario document (see ``docs/scenario-format.md``) for the explorer's inputs: a one-on-one roll
-    exchange (or a Miner against the MegaBeast) with every die fixed, so :func:`~explorer.games.tagraid.resolve.resolve`
-    replays exactly the dice on the tray."""
-
-    def weapon(s: SideInputs) -> dict:
-        return {"damage": s.damage, "burst": s.burst, "ammunition": s.ammunition,
-                "traits": ["Armor = 0"] if s.armor_zero else []}
-
-    def miner(s: SideInputs) -> dict:
-        return {"name": s.name, "skill": s.skill, "attribute": s.attribute,
-                "mods": {k: v for k, v in s.mods.items() if v}, "armor": s.armor, "wounds": s.wounds,
-                "partial_cover": s.partial_cover, "traits": ["Ranged Attack -3"] if s.ranged_attack_minus_3 else []}
-
-    target = megabeast.name if megabeast is not None else (b.name if b is not None else "")
-    act = miner(a) | {"save_dice": list(saves_a)}
-    if a.skill in ATTACKS:
-        act |= {"weapon": weapon(a), "attacks": [{"target": target, "dice": list(dice_a)}]}
-    else:
-        act |= {"dice": list(dice_a)}
-    doc: dict[str, Any] = {"title": title, "active": act, "rulings": dict(rulings or {})}
-    if megabeast is not None:
-        doc["megabeast"] = {"name": megabeast.name, "threat_level": megabeast.threat_level,
-                            "wounds": megabeast.wounds, "aro": True,
-                            "behavior_attack": {"damage": megabeast.damage, "ammunition": megabeast.ammunition}}
-    elif b is not None:
-        rea = miner(b) | {"save_dice": list(saves_b), "dice": list(dice_b)}
-        if b.skill in ATTACKS:
-            rea |= {"weapon": weapon(b), "burst_mod": b.burst - 1}
-        doc["reactive"] = [rea]
-    return doc
+# engine scenarios -> explorer inputs (explorer inputs -> engine scenario: exchange.scenario_data)
 
 
 def _split_mods(mods: dict[str, int]) -> dict[str, int]:
