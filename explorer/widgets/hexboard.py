@@ -19,7 +19,9 @@ piece to move it (``on_move`` callbacks receive ``(piece_id, (x, y))`` in board 
 / ``e`` or the toolbar buttons rotate the selected piece (``on_rotate`` callbacks receive ``(piece_id, -1 | +1)``:
 anticlockwise / clockwise on screen); the arrow keys nudge it by :attr:`HexBoardView.NUDGE` board units
 (``on_move``). Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout and sets
-``hovered``. The view never changes pieces by itself: the owner validates a move or rotation and calls
+``hovered``. The toolbar's ``−`` / ``+`` / ``fit`` buttons zoom (:meth:`HexBoardView.set_scale`,
+:meth:`HexBoardView.fit`): the canvas is resized, ``on_zoom`` callbacks run (e.g. to re-place labels), then every
+layer is redrawn once. The view never changes pieces by itself: the owner validates a move or rotation and calls
 :meth:`HexBoardView.set_pieces` (or leaves the previous state in place).
 """
 
