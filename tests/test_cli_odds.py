@@ -100,3 +100,46 @@ def test_rulings_used_include_mod_cap_from_sv_derivation(capsys):
     d = json.loads(out)
     assert d["a"]["sv"] == 24 and d["rulings"]["mod_cap"] == "cap_12" and d["rulings"]["sv_above_20"] == "literal"
     assert "capped" in d["derivation"]["a"]["sv"]
+
+
+# --- who rolls: derived from the Skills (Common Skills › Idle, › Evade; Rolls › Face to Face Rolls "Important")
+
+@pytest.mark.parametrize("args,kind,a_rolls,b_rolls", [
+    (["--burst-a", "3", "--sv-a", "13", "--skill-b", "idle", "--sv-b", "9"], "normal", True, False),
+    (["--skill-a", "idle", "--skill-b", "idle"], "none", False, False),
+    (["--skill-a", "evade", "--sv-a", "12", "--skill-b", "evade", "--sv-b", "9"], "normal", True, False),
+    (["--skill-a", "idle", "--sv-b", "9"], "normal", False, True),
+    (["--sv-a", "12", "--skill-b", "evade", "--sv-b", "9"], "face_to_face", True, True),
+])
+def test_roll_type_follows_the_skills_in_text_and_json(capsys, args, kind, a_rolls, b_rolls):
+    code, out, err = run(capsys, *args, "--exact", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["kind"] == d["roll"]["kind"] == kind
+    assert (d["roll"]["a_rolls"], d["roll"]["b_rolls"]) == (a_rolls, b_rolls)
+    if not b_rolls:
+        assert d["p_b_wins"] == "0" and d["b"]["burst"] == 0
+    if not a_rolls:
+        assert d["p_a_wins"] == "0" and d["a"]["burst"] == 0
+    code, out, err = run(capsys, *args)
+    first = out.splitlines()[0]
+    assert {"face_to_face": "Face to Face Roll", "normal": "Normal Roll", "none": "No roll"}[kind] in first
+    assert d["roll"]["section"] in first
+
+
+def test_idle_b_never_wins(capsys):
+    code, out, err = run(capsys, "--burst-a", "3", "--sv-a", "13", "--skill-b", "idle", "--sv-b", "9", "--exact")
+    assert code == 0, err
+    assert "Face to Face" not in out.splitlines()[0]
+    line = next(x for x in out.splitlines() if "total: b wins" in x)
+    assert line.split()[-2:] == ["0.000", "%"]
+
+
+@pytest.mark.parametrize("args,option,allowed", [
+    (["--sv-a", "12", "--skill-b", "evade", "--burst-b", "3", "--sv-b", "9"], "--burst-b", "or 1"),
+    (["--skill-a", "evade", "--burst-a", "2", "--sv-a", "12", "--sv-b", "9"], "--burst-a", "or 1"),
+    (["--sv-a", "12", "--skill-b", "idle", "--burst-b", "1"], "--burst-b", "or 0"),
+])
+def test_evade_is_one_die_and_idle_none(capsys, args, option, allowed):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and option in err and allowed in err and "Traceback" not in err
