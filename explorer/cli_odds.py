@@ -26,6 +26,7 @@ import typer
 from .errors import ScenarioError
 from .games.tagraid import odds as O
 from .games.tagraid import sections as S
+from .games.tagraid.model import MegaBeast, ReactiveMiner, Weapon, check_bounded
 from .games.tagraid.options import ALL_OPTIONS
 from .games.tagraid.options import rulings as make_rulings
 from .games.tagraid.rolls import Ammunition, attack_damage, success_value
@@ -45,13 +46,35 @@ def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi
     return n
 
 
+# One set of bounds: every number option is checked against the pydantic field of the TOML scenario format
+# (explorer/games/tagraid/model.py) that holds the same quantity, so the CLI, TOML files and widgets agree.
+_BOUNDS = {
+    "burst": (Weapon, "burst", "d20s rolled"),
+    "sv": (ReactiveMiner, "attribute", "the final Success Value"),
+    "attribute": (ReactiveMiner, "attribute", "the Attribute before MODs"),
+    "damage": (Weapon, "damage", "the Weapon's Damage"),
+    "armor": (ReactiveMiner, "armor", "Armor"),
+    "wounds": (ReactiveMiner, "wounds", "Wounds left"),
+    "megabeast_wounds": (MegaBeast, "wounds", "the MegaBeast's Wounds left"),
+    "threat": (MegaBeast, "threat_level", "the MegaBeast's Threat Level"),
+}
+
+
+def _bounded(value: str | None, option: str, quantity: str) -> int | None:
+    """``value`` parsed as a whole number within the TOML format's bounds for ``quantity`` (a key of ``_BOUNDS``);
+    ``None`` when not given. Raises ScenarioError naming ``option`` and the allowed range."""
+    model, name, what = _BOUNDS[quantity]
+    n = _int(value, option, f"a whole number ({what})")
+    return None if n is None else check_bounded(n, model, name, option, what)
+
+
 def _skill_burst(name: str, skill: str | None, burst: str | None) -> tuple[str, int]:
     """The skill declared by side ``name`` and the dice it would roll: Evade is one die whatever the Burst (Common
     Skills › Evade), Idle none (Common Skills › Idle); an attack rolls ``--burst`` (default 1)."""
     skill = (skill or "ranged").strip().lower()
     if skill not in SKILLS:
         raise ScenarioError(f"--skill-{name}", f"unknown skill {skill!r}", SKILLS)
-    n = _int(burst, f"--burst-{name}", "a whole number 0..20", 0, 20)
+    n = _bounded(burst, f"--burst-{name}", "burst")
     if skill == "evade":
         if n is not None and n != 1:
             raise ScenarioError(f"--burst-{name}", f"Evade is a single roll whatever the Burst, so side {name} "
@@ -119,10 +142,10 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
     if ammo not in {a.value for a in Ammunition}:
         raise ScenarioError(f"--ammo-{name}", f"unknown ammunition {ammo!r}", [a.value for a in Ammunition])
     s.ammo = ammo
-    s.wounds = _int(wounds, f"--wounds-{name}", "a whole number >= 0 (Wounds left)", 0)
+    s.wounds = _bounded(wounds, f"--wounds-{name}", "megabeast_wounds" if megabeast and name == "b" else "wounds")
     mods_d = _mods(mods, f"--mod-{name}")
-    sv_n = _int(sv, f"--sv-{name}", "a whole number (the final Success Value)")
-    attr_n = _int(attribute, f"--attribute-{name}", "a whole number (the Attribute before MODs)")
+    sv_n = _bounded(sv, f"--sv-{name}", "sv")
+    attr_n = _bounded(attribute, f"--attribute-{name}", "attribute")
     if sv_n is not None and attr_n is not None:
         raise ScenarioError(f"--sv-{name}", f"give either --sv-{name} or --attribute-{name}, not both",
                             f"--sv-{name} N, or --attribute-{name} N with --mod-{name} NAME=VALUE")
@@ -147,7 +170,7 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
         s.sv_how = " ".join(parts) + (f" (MODs capped to {res.mod_total:+d})" if res.capped else "")
         if not s.burst:
             s.sv_how += "; does not roll"
-    dmg = _int(damage, f"--damage-{name}", "a whole number (the weapon's Damage)")
+    dmg = _bounded(damage, f"--damage-{name}", "damage")
     s.damage = dmg
     if skill in ("evade", "idle"):
         if dmg is not None:
@@ -161,7 +184,7 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
     elif dmg is None:
         s.ad, s.ad_how = None, f"no --damage-{name}: Wounds not computed"
     else:
-        armor = _int(other_armor, f"--armor-{other}", "a whole number >= 0", 0) or 0
+        armor = _bounded(other_armor, f"--armor-{other}", "armor") or 0
         ad = attack_damage(dmg, armor, ammo, partial_cover=bool(cover_other))
         s.ad = ad.value
         how = f"Damage {dmg} - Armor {ad.effective_armor}"
@@ -282,7 +305,9 @@ def odds(
 ) -> None:
     """Exact odds of a TAG Raid roll: who wins with how many uncancelled hits and Criticals, and the Wounds."""
     rulings = _rulings(ruling)
-    threat = _int(megabeast_threat, "--megabeast-threat", "a whole number (the Threat Level of the side attacked)")
+    threat = _bounded(megabeast_threat, "--megabeast-threat", "threat")
+    _bounded(armor_a, "--armor-a", "armor")
+    _bounded(armor_b, "--armor-b", "armor")
     skill_a, n_a = _skill_burst("a", skill_a, burst_a)
     if threat is not None:
         for opt, val in (("--sv-b", sv_b), ("--attribute-b", attribute_b), ("--damage-b", damage_b),
@@ -299,7 +324,7 @@ def odds(
         a = _side("a", "b", skill=skill_a, burst=n_a, rolls=n_a > 0, sv=sv_a, attribute=attribute_a, mods=mod_a,
                   damage=damage_a, ammo=ammo_a, wounds=wounds_a, cover_other=cover_b, other_armor=armor_b,
                   rulings=rulings, megabeast=True)
-        b = _Side("b", wounds=_int(wounds_b, "--wounds-b", "a whole number >= 0 (Wounds left)", 0))
+        b = _Side("b", wounds=_bounded(wounds_b, "--wounds-b", "megabeast_wounds"))
         spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
         res = O.versus_megabeast(spec_a, threat, rulings=rulings, exact=exact)
     else:

@@ -76,7 +76,7 @@ def test_evade_side_causes_no_wounds(capsys):
     (["--sv-a", "12", "--sv-b", "3", "--mod-a", "Range=+3"], "--mod-a", "--attribute-a"),
     (["--attribute-a", "12", "--sv-b", "3", "--mod-a", "Range"], "--mod-a", "NAME=VALUE|Range=\\+3"),
     (["--sv-b", "3"], "--sv-a", "--attribute-a"),
-    (["--sv-a", "12", "--sv-b", "3", "--wounds-b", "-2"], "--wounds-b", ">= 0"),
+    (["--sv-a", "12", "--sv-b", "3", "--wounds-b", "-2"], "--wounds-b", "1..30"),
     (["--sv-a", "12", "--sv-b", "3", "--skill-a", "cc", "--cover-b"], "--cover-b", "--skill-a ranged"),
     (["--sv-a", "12", "--sv-b", "3", "--skill-b", "evade", "--damage-b", "3"], "--damage-b", "omit"),
     (["--sv-a", "12", "--megabeast-threat", "high"], "--megabeast-threat", "whole number"),
@@ -143,3 +143,31 @@ def test_idle_b_never_wins(capsys):
 def test_evade_is_one_die_and_idle_none(capsys, args, option, allowed):
     code, out, err = run(capsys, *args)
     assert code == 2 and option in err and allowed in err and "Traceback" not in err
+
+
+# --- one set of bounds: the TOML scenario model's pydantic constraints
+
+@pytest.mark.parametrize("args,option,allowed", [
+    (["--sv-a", "999", "--sv-b", "3"], "--sv-a", "0..30"),
+    (["--sv-a", "-5", "--sv-b", "3"], "--sv-a", "0..30"),
+    (["--attribute-a", "31", "--sv-b", "3"], "--attribute-a", "0..30"),
+    (["--sv-a", "12", "--sv-b", "3", "--wounds-b", "0"], "--wounds-b", "1..30"),
+    (["--sv-a", "12", "--sv-b", "3", "--damage-a", "99"], "--damage-a", "0..30"),
+    (["--sv-a", "12", "--sv-b", "3", "--armor-b", "31"], "--armor-b", "0..30"),
+    (["--sv-a", "12", "--burst-a", "21", "--sv-b", "3"], "--burst-a", "0..20"),
+    (["--sv-a", "12", "--megabeast-threat", "25"], "--megabeast-threat", "0..20"),
+    (["--sv-a", "12", "--megabeast-threat", "-1"], "--megabeast-threat", "0..20"),
+    (["--sv-a", "12", "--megabeast-threat", "5", "--wounds-b", "51"], "--wounds-b", "1..50"),
+    (["--sv-a", "12", "--megabeast-threat", "5", "--burst-b", "2"], "--burst-b", "--wounds-b"),
+    (["--sv-a", "12", "--megabeast-threat", "5", "--skill-b", "evade"], "--skill-b", "--wounds-b"),
+])
+def test_bounds_are_the_scenario_models(capsys, args, option, allowed):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and f"'{option}'" in err and allowed in err and "Traceback" not in err
+
+
+def test_bounds_come_from_the_pydantic_fields():
+    from explorer.games.tagraid.model import MegaBeast, ReactiveMiner, Weapon, field_bounds
+
+    assert field_bounds(MegaBeast, "threat_level") == (0, 20)
+    assert field_bounds(Weapon, "damage") == (0, 30) and field_bounds(ReactiveMiner, "wounds") == (1, 30)
