@@ -1,7 +1,15 @@
 """``explorer odds``: exact odds of a TAG Raid Face to Face Roll, Normal Roll or roll against the MegaBeast.
 
 Every number option is read as text and checked here, so bad input gives one line naming the option and what is
-allowed (a :class:`~explorer.errors.ScenarioError`, exit code 2), never a traceback.
+allowed (a :class:`~explorer.errors.ScenarioError`, exit code 2), never a traceback. Bounds are the TOML scenario
+format's (:func:`explorer.games.tagraid.model.field_bounds`).
+
+Side ``a`` is the Active Miner, ``b`` a Reactive Miner whose ARO targets ``a``; who rolls (Face to Face Roll, Normal
+Roll, nobody) is :func:`explorer.games.tagraid.odds.roll_plan`, printed first with its section.
+
+Numbers are always computed exactly; without ``--exact`` they are shown as the nearest floats (JSON numbers), with
+``--exact`` as fractions (JSON ``"n/d"`` strings). Wounds and Saving Rolls a side does not cause (Evade, Idle, no
+``--damage-*``) are ``null`` in JSON and "none computed" in the text.
 
 Sections: Rolls › Successful Roll, Modifiers (MOD), Criticals, Normal Roll, Face to Face Rolls; Damage › Partial
 Cover, Saving Roll; Skills and Tools › Ammunition; Death; MegaBeast › Wounds, Threat Level.
@@ -326,7 +334,7 @@ def odds(
                   rulings=rulings, megabeast=True)
         b = _Side("b", wounds=_bounded(wounds_b, "--wounds-b", "megabeast_wounds"))
         spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
-        res = O.versus_megabeast(spec_a, threat, rulings=rulings, exact=exact)
+        res = O.versus_megabeast(spec_a, threat, rulings=rulings, exact=True)
     else:
         skill_b, n_b = _skill_burst("b", skill_b, burst_b)
         plan = O.roll_plan(skill_a, n_a, skill_b, n_b)
@@ -338,15 +346,19 @@ def odds(
                   other_armor=armor_a, rulings=rulings)
         spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
         spec_b = O.SideSpec(b.sv, b.burst, b.ad, b.ammo, a.wounds)
-        res = O.face_to_face(spec_a, spec_b, rulings=rulings, exact=exact)
+        res = O.face_to_face(spec_a, spec_b, rulings=rulings, exact=True)
         res = replace(res, kind=plan.kind)   # the same derivation (a side that does not roll has Burst 0)
     # readings consulted while deriving the SVs (mod_cap) plus those the odds engine consulted
     used = {**rulings.consulted, **res.rulings}
     res = replace(res, rulings=used)
+    if not exact:
+        res = res.to_floats()   # computed exactly (cheap), shown as the nearest floats: no 1 - 0.405 - 0.405 noise
     if as_json:
         d = res.to_dict()
         if plan is not None:
             d["roll"] = plan.to_dict()
+        else:
+            d["a"]["attack_damage"] = a.damage   # not used against the MegaBeast (no Armor roll); None if not given
         d["derivation"] = {"a": {"sv": a.sv_how, "attack_damage": a.ad_how, "skill": a.skill},
                            "b": ({"threat_level": threat} if threat is not None else
                                  {"sv": b.sv_how, "attack_damage": b.ad_how, "skill": b.skill}),

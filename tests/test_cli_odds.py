@@ -62,7 +62,8 @@ def test_evade_side_causes_no_wounds(capsys):
                          "--sv-b", "9", "--skill-b", "evade", "--json")
     assert code == 0, err
     d = json.loads(out)
-    assert d["b"]["attack_damage"] is None and d["wounds_to_a"] == [1.0]
+    assert d["b"]["attack_damage"] is None and d["wounds_to_a"] is None   # not [1.0]: b causes no Saving Rolls
+    assert d["saving_rolls_to_a"] is None and d["expected_wounds_to_a"] is None
 
 
 @pytest.mark.parametrize("args,option,allowed", [
@@ -171,3 +172,44 @@ def test_bounds_come_from_the_pydantic_fields():
 
     assert field_bounds(MegaBeast, "threat_level") == (0, 20)
     assert field_bounds(Weapon, "damage") == (0, 30) and field_bounds(ReactiveMiner, "wounds") == (1, 30)
+
+
+# --- output consistency: text and JSON say the same thing
+
+def test_no_damage_means_null_wounds_in_json_and_none_computed_in_text(capsys):
+    code, out, err = run(capsys, "--sv-a", "12", "--sv-b", "12", "--json")
+    d = json.loads(out)
+    for k in ("wounds_to_a", "wounds_to_b", "saving_rolls_to_a", "saving_rolls_to_b", "expected_wounds_to_a",
+              "expected_wounds_to_b"):
+        assert d[k] is None, k
+    code, out, err = run(capsys, "--sv-a", "12", "--sv-b", "12")
+    assert out.count("none computed") == 2
+
+
+def test_floats_are_the_exact_values_rounded(capsys):
+    code, out, err = run(capsys, "--sv-a", "12", "--sv-b", "12", "--json")
+    d = json.loads(out)
+    code, out, err = run(capsys, "--sv-a", "12", "--sv-b", "12", "--json", "--exact")
+    e = json.loads(out)
+    for k in ("p_a_wins", "p_b_wins", "p_nobody"):
+        assert d[k] == float(Fr(e[k]))      # 0.19, not 1 - 0.405 - 0.405 = 0.18999999999999995
+    assert d["p_nobody"] == 0.19
+    assert [o["p"] for o in d["outcomes"]] == [float(Fr(o["p"])) for o in e["outcomes"]]
+
+
+def test_side_that_does_not_roll_keeps_its_sv_on_display(capsys):
+    code, out, err = run(capsys, "--burst-a", "0", "--sv-a", "12", "--sv-b", "9", "--json")
+    assert code == 0, err
+    code, out, err = run(capsys, "--burst-a", "0", "--sv-a", "12", "--sv-b", "9")
+    line = next(x for x in out.splitlines() if x.strip().startswith("a:"))
+    assert "SV 12" in line and "SV 0" not in line and "does not roll" in line
+
+
+def test_megabeast_without_damage_shows_no_attack_damage(capsys):
+    code, out, err = run(capsys, "--sv-a", "12", "--megabeast-threat", "5")
+    line = next(x for x in out.splitlines() if x.strip().startswith("a:"))
+    assert "Attack Damage 0" not in line and "Attack Damage -" in line
+    assert "Wounds to the MegaBeast" in out      # each Saving Roll produced is a Wound: no Damage needed
+    code, out, err = run(capsys, "--sv-a", "12", "--megabeast-threat", "5", "--json")
+    d = json.loads(out)
+    assert d["a"]["attack_damage"] is None and d["wounds_to_a"] is None and d["wounds_to_b"] is not None

@@ -422,8 +422,28 @@ class F2FOdds:
         return sorted(((w, h, c, p) for (w, h, c), p in self.outcomes.items()),
                       key=lambda r: (order[r[0]], -(r[1] + r[2]), -r[2]))
 
+    def to_floats(self) -> "F2FOdds":
+        """The same result with every probability as the float nearest to it (``float(Fraction)`` rounds
+        correctly): computing exactly then converting avoids float noise such as ``1 - 0.405 - 0.405 =
+        0.18999999999999995`` (``p_nobody`` is then ``0.19``). A float result is returned unchanged."""
+        if not self.exact:
+            return self
+        fl = lambda xs: [float(x) for x in xs]  # noqa: E731
+        return replace(self, p_a_wins=float(self.p_a_wins), p_b_wins=float(self.p_b_wins),
+                       p_nobody=float(self.p_nobody), outcomes={k: float(v) for k, v in self.outcomes.items()},
+                       wounds_to_a=fl(self.wounds_to_a), wounds_to_b=fl(self.wounds_to_b),
+                       saving_rolls_to_a=fl(self.saving_rolls_to_a), saving_rolls_to_b=fl(self.saving_rolls_to_b),
+                       exact=False)
+
     def to_dict(self) -> dict:
-        """JSON-friendly dict (Fractions as ``"n/d"`` strings when exact)."""
+        """JSON-friendly dict (Fractions as ``"n/d"`` strings when exact, else floats).
+
+        ``wounds_to_b``, ``saving_rolls_to_b`` and ``expected_wounds_to_b`` are ``None`` when ``a`` causes no
+        Saving Rolls (``a.attack_damage is None``: Evade, Idle, or Wounds not asked for); likewise ``*_to_a`` for
+        ``b`` (and always against the MegaBeast, whose Behavior's Attack is on its card).
+        """
+        no_a = self.a.attack_damage is None
+        no_b = self.b.attack_damage is None or self.kind == "megabeast"
         return {
             "kind": self.kind,
             "exact": self.exact,
@@ -434,12 +454,12 @@ class F2FOdds:
             "p_b_wins": fmt(self.p_b_wins),
             "p_nobody": fmt(self.p_nobody),
             "outcomes": [{"winner": w, "hits": h, "crits": c, "p": fmt(p)} for w, h, c, p in self.outcome_rows()],
-            "wounds_to_a": [fmt(p) for p in self.wounds_to_a],
-            "wounds_to_b": [fmt(p) for p in self.wounds_to_b],
-            "saving_rolls_to_a": [fmt(p) for p in self.saving_rolls_to_a],
-            "saving_rolls_to_b": [fmt(p) for p in self.saving_rolls_to_b],
-            "expected_wounds_to_a": fmt(self.expected_wounds_to_a),
-            "expected_wounds_to_b": fmt(self.expected_wounds_to_b),
+            "wounds_to_a": None if no_b else [fmt(p) for p in self.wounds_to_a],
+            "wounds_to_b": None if no_a else [fmt(p) for p in self.wounds_to_b],
+            "saving_rolls_to_a": None if no_b else [fmt(p) for p in self.saving_rolls_to_a],
+            "saving_rolls_to_b": None if no_a else [fmt(p) for p in self.saving_rolls_to_b],
+            "expected_wounds_to_a": None if no_b else fmt(self.expected_wounds_to_a),
+            "expected_wounds_to_b": None if no_a else fmt(self.expected_wounds_to_b),
             "rulings": dict(self.rulings),
         }
 
