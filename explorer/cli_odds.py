@@ -1,7 +1,15 @@
 """``explorer odds``: exact odds of a TAG Raid Face to Face Roll, Normal Roll or roll against the MegaBeast.
 
 Every number option is read as text and checked here, so bad input gives one line naming the option and what is
-allowed (a :class:`~explorer.errors.ScenarioError`, exit code 2), never a traceback.
+allowed (a :class:`~explorer.errors.ScenarioError`, exit code 2), never a traceback. Bounds are the TOML scenario
+format's (:func:`explorer.games.tagraid.model.field_bounds`).
+
+Side ``a`` is the Active Miner, ``b`` a Reactive Miner whose ARO targets ``a``; who rolls (Face to Face Roll, Normal
+Roll, nobody) is :func:`explorer.games.tagraid.odds.roll_plan`, printed first with its section.
+
+Numbers are always computed exactly; without ``--exact`` they are shown as the nearest floats (JSON numbers), with
+``--exact`` as fractions (JSON ``"n/d"`` strings). Wounds and Saving Rolls a side does not cause (Evade, Idle, no
+``--damage-*``) are ``null`` in JSON and "none computed" in the text.
 
 Sections: Rolls › Successful Roll, Modifiers (MOD), Criticals, Normal Roll, Face to Face Rolls; Damage › Partial
 Cover, Saving Roll; Skills and Tools › Ammunition; Death; MegaBeast › Wounds, Threat Level.
@@ -25,11 +33,13 @@ import typer
 
 from .errors import ScenarioError
 from .games.tagraid import odds as O
+from .games.tagraid import sections as S
+from .games.tagraid.model import MegaBeast, ReactiveMiner, Weapon, check_bounded
 from .games.tagraid.options import ALL_OPTIONS
 from .games.tagraid.options import rulings as make_rulings
 from .games.tagraid.rolls import Ammunition, attack_damage, success_value
 
-SKILLS = ("ranged", "cc", "evade", "idle")
+SKILLS = O.ODDS_SKILLS
 
 
 def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi: int | None = None) -> int | None:
@@ -42,6 +52,48 @@ def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi
     if (lo is not None and n < lo) or (hi is not None and n > hi):
         raise ScenarioError(option, f"{n} is out of range", allowed)
     return n
+
+
+# One set of bounds: every number option is checked against the pydantic field of the TOML scenario format
+# (explorer/games/tagraid/model.py) that holds the same quantity, so the CLI, TOML files and widgets agree.
+_BOUNDS = {
+    "burst": (Weapon, "burst", "d20s rolled"),
+    "sv": (ReactiveMiner, "attribute", "the final Success Value"),
+    "attribute": (ReactiveMiner, "attribute", "the Attribute before MODs"),
+    "damage": (Weapon, "damage", "the Weapon's Damage"),
+    "armor": (ReactiveMiner, "armor", "Armor"),
+    "wounds": (ReactiveMiner, "wounds", "Wounds left"),
+    "megabeast_wounds": (MegaBeast, "wounds", "the MegaBeast's Wounds left"),
+    "threat": (MegaBeast, "threat_level", "the MegaBeast's Threat Level"),
+}
+
+
+def _bounded(value: str | None, option: str, quantity: str) -> int | None:
+    """``value`` parsed as a whole number within the TOML format's bounds for ``quantity`` (a key of ``_BOUNDS``);
+    ``None`` when not given. Raises ScenarioError naming ``option`` and the allowed range."""
+    model, name, what = _BOUNDS[quantity]
+    n = _int(value, option, f"a whole number ({what})")
+    return None if n is None else check_bounded(n, model, name, option, what)
+
+
+def _skill_burst(name: str, skill: str | None, burst: str | None) -> tuple[str, int]:
+    """The skill declared by side ``name`` and the dice it would roll: Evade is one die whatever the Burst (Common
+    Skills › Evade), Idle none (Common Skills › Idle); an attack rolls ``--burst`` (default 1)."""
+    skill = (skill or "ranged").strip().lower()
+    if skill not in SKILLS:
+        raise ScenarioError(f"--skill-{name}", f"unknown skill {skill!r}", SKILLS)
+    n = _bounded(burst, f"--burst-{name}", "burst")
+    if skill == "evade":
+        if n is not None and n != 1:
+            raise ScenarioError(f"--burst-{name}", f"Evade is a single roll whatever the Burst, so side {name} "
+                                f"cannot roll {n} Evade dice [{S.EVADE}]", f"omit --burst-{name}, or 1")
+        return skill, 1
+    if skill == "idle":
+        if n:
+            raise ScenarioError(f"--burst-{name}", f"Idle performs no action, so side {name} rolls no dice "
+                                f"[{S.IDLE}]", f"omit --burst-{name}, or 0")
+        return skill, 0
+    return skill, 1 if n is None else n
 
 
 def _mods(values: list[str] | None, option: str) -> dict[str, int]:
@@ -89,21 +141,19 @@ class _Side:
     notes: list[str] = field(default_factory=list)
 
 
-def _side(name: str, other: str, *, burst, sv, attribute, mods, damage, ammo, skill, wounds, cover_other, other_armor, rulings, megabeast: bool = False) -> _Side:
-    s = _Side(name)
-    s.burst = _int(burst, f"--burst-{name}", "a whole number 0..20", 0, 20)
-    skill = (skill or "ranged").strip().lower()
-    if skill not in SKILLS:
-        raise ScenarioError(f"--skill-{name}", f"unknown skill {skill!r}", SKILLS)
-    s.skill = skill
+def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, attribute, mods, damage, ammo, wounds,
+          cover_other, other_armor, rulings, megabeast: bool = False) -> _Side:
+    """Side ``name`` as typed: ``skill`` and ``burst`` from :func:`_skill_burst`, ``rolls`` from the
+    :class:`~explorer.games.tagraid.odds.RollPlan` (a side that does not roll keeps its SV for display only)."""
+    s = _Side(name, skill=skill, burst=burst if rolls else 0)
     ammo = (ammo or "N").strip().upper()
     if ammo not in {a.value for a in Ammunition}:
         raise ScenarioError(f"--ammo-{name}", f"unknown ammunition {ammo!r}", [a.value for a in Ammunition])
     s.ammo = ammo
-    s.wounds = _int(wounds, f"--wounds-{name}", "a whole number >= 0 (Wounds left)", 0)
+    s.wounds = _bounded(wounds, f"--wounds-{name}", "megabeast_wounds" if megabeast and name == "b" else "wounds")
     mods_d = _mods(mods, f"--mod-{name}")
-    sv_n = _int(sv, f"--sv-{name}", "a whole number (the final Success Value)")
-    attr_n = _int(attribute, f"--attribute-{name}", "a whole number (the Attribute before MODs)")
+    sv_n = _bounded(sv, f"--sv-{name}", "sv")
+    attr_n = _bounded(attribute, f"--attribute-{name}", "attribute")
     if sv_n is not None and attr_n is not None:
         raise ScenarioError(f"--sv-{name}", f"give either --sv-{name} or --attribute-{name}, not both",
                             f"--sv-{name} N, or --attribute-{name} N with --mod-{name} NAME=VALUE")
@@ -115,18 +165,20 @@ def _side(name: str, other: str, *, burst, sv, attribute, mods, damage, ammo, sk
             raise ScenarioError(f"--cover-{other}", f"Partial Cover only counts against a Ranged Attack, "
                                 f"and {name} declares {skill} (Damage › Partial Cover)", f"--skill-{name} ranged")
         mods_d.setdefault("Partial Cover", -3)
-    if s.burst == 0:
+    if sv_n is None and attr_n is None:
+        if s.burst:
+            raise ScenarioError(f"--sv-{name}", f"side {name} rolls {s.burst} dice but has no Success Value",
+                                f"--sv-{name} N, or --attribute-{name} N with --mod-{name} NAME=VALUE")
         s.sv, s.sv_how = 0, "does not roll"
-    elif sv_n is None and attr_n is None:
-        raise ScenarioError(f"--sv-{name}", f"side {name} rolls {s.burst} dice but has no Success Value",
-                            f"--sv-{name} N, or --attribute-{name} N with --mod-{name} NAME=VALUE")
     else:
         base = sv_n if sv_n is not None else attr_n
         res = success_value(base, mods_d, rulings)
         s.sv = res.value
         parts = [f"{'SV' if sv_n is not None else 'Attribute'} {base}"] + [f"{k} {v:+d}" for k, v in mods_d.items()]
         s.sv_how = " ".join(parts) + (f" (MODs capped to {res.mod_total:+d})" if res.capped else "")
-    dmg = _int(damage, f"--damage-{name}", "a whole number (the weapon's Damage)")
+        if not s.burst:
+            s.sv_how += "; does not roll"
+    dmg = _bounded(damage, f"--damage-{name}", "damage")
     s.damage = dmg
     if skill in ("evade", "idle"):
         if dmg is not None:
@@ -134,12 +186,13 @@ def _side(name: str, other: str, *, burst, sv, attribute, mods, damage, ammo, sk
                                 f"omit --damage-{name}, or --skill-{name} ranged|cc")
         s.ad, s.ad_how = None, f"{skill}: no Saving Rolls"
     elif megabeast:
+        # the value is not used (no Armor roll): any int tells versus_megabeast that the success wounds
         s.ad = dmg if dmg is not None else 0
         s.ad_how = "MegaBeast: no Armor roll, each Saving Roll produced is a Wound"
     elif dmg is None:
         s.ad, s.ad_how = None, f"no --damage-{name}: Wounds not computed"
     else:
-        armor = _int(other_armor, f"--armor-{other}", "a whole number >= 0", 0) or 0
+        armor = _bounded(other_armor, f"--armor-{other}", "armor") or 0
         ad = attack_damage(dmg, armor, ammo, partial_cover=bool(cover_other))
         s.ad = ad.value
         how = f"Damage {dmg} - Armor {ad.effective_armor}"
@@ -156,7 +209,7 @@ def _fmt_p(p, exact: bool) -> str:
     return f"{str(Fraction(p)):>14}  {pct}" if exact else pct
 
 
-def _outcome_label(w, h, c, a_name="a", b_name="b") -> str:
+def _outcome_label(w, h, c, a_name="a", b_name="b", evades: bool = False) -> str:
     if w is None:
         return "nobody (both fail, or a tie)"
     parts = []
@@ -165,17 +218,25 @@ def _outcome_label(w, h, c, a_name="a", b_name="b") -> str:
     if c:
         parts.append(f"{c} Critical{'s' if c != 1 else ''}")
     who = a_name if w == "a" else b_name
+    if evades:
+        return f"{who} evades (its Evade die " + ("is a Critical)" if c else "succeeds)")
     return f"{who} wins: " + " + ".join(parts) + " uncancelled"
 
 
-def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cover_b: bool) -> None:
+def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cover_b: bool,
+                plan: O.RollPlan | None = None) -> None:
     echo = typer.echo
-    kind = {"face_to_face": "Face to Face Roll [TAG Raid: Rolls › Face to Face Rolls]",
-            "normal": "Normal Roll [TAG Raid: Rolls › Normal Roll]",
-            "megabeast": "Roll against the MegaBeast [TAG Raid: MegaBeast › Threat Level, Wounds]"}[res.kind]
-    echo(kind)
+    if plan is None:
+        echo("Roll against the MegaBeast [TAG Raid: MegaBeast › Threat Level, Wounds]")
+    else:
+        name = {"face_to_face": "Face to Face Roll", "normal": f"Normal Roll by {'a' if plan.a_rolls else 'b'}",
+                "none": "No roll"}[plan.kind]
+        echo(f"{name} [{S.GAME}: {plan.section}]  (a: the Active Miner; b: a Reactive Miner whose ARO targets a)")
+        for note in plan.notes:
+            echo(f"  note: {note}")
+    ad_a = "-" if a.ad is None or (threat is not None and a.damage is None) else a.ad
     echo(f"  a: Burst {a.burst}, SV {a.sv} ({a.sv_how}), {a.skill}, {a.ammo}; Attack Damage "
-         f"{'-' if a.ad is None else a.ad} ({a.ad_how})" + (f"; Wounds left {a.wounds}" if a.wounds is not None else ""))
+         f"{ad_a} ({a.ad_how})" + (f"; Wounds left {a.wounds}" if a.wounds is not None else ""))
     if threat is not None:
         echo(f"  b: the MegaBeast, Threat Level {threat} (its fixed roll)"
              + (f"; Wounds left {b.wounds}" if b.wounds is not None else ""))
@@ -189,7 +250,8 @@ def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cov
     echo("")
     echo(f"  {'outcome':<52} {'probability':>{25 if exact else 9}}")
     for w, h, c, p in res.outcome_rows():
-        label = _outcome_label(w, h, c, "a", "MegaBeast" if threat is not None else "b")
+        label = _outcome_label(w, h, c, "a", "MegaBeast" if threat is not None else "b",
+                               evades=(a if w == "a" else b).skill == "evade")
         if threat is not None and w == "b":
             label = "MegaBeast prevails (its Behavior's Attack applies)"
         echo(f"  {label:<52} {_fmt_p(p, exact)}")
@@ -221,24 +283,26 @@ def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cov
 
 
 def odds(
-    burst_a: str = typer.Option("1", "--burst-a", help="d20s side a rolls (0..20; 0 = a does not roll)"),
+    burst_a: Optional[str] = typer.Option(None, "--burst-a", help="d20s side a (the Active Miner) rolls with an "
+                                          "attack (0..20, default 1; 0 = a does not roll); Evade is 1, Idle 0"),
     sv_a: Optional[str] = typer.Option(None, "--sv-a", help="a's Success Value (before --cover-b)"),
     attribute_a: Optional[str] = typer.Option(None, "--attribute-a", help="a's Attribute; MODs via --mod-a"),
     mod_a: Optional[list[str]] = typer.Option(None, "--mod-a", help='named MOD to a\'s Attribute, e.g. "Range=+3"'),
     damage_a: Optional[str] = typer.Option(None, "--damage-a", help="Damage of a's weapon"),
     armor_a: Optional[str] = typer.Option(None, "--armor-a", help="a's Armor (against b's attack); default 0"),
     ammo_a: str = typer.Option("N", "--ammo-a", help="a's Ammunition: N, DA, EXP, AP"),
-    skill_a: str = typer.Option("ranged", "--skill-a", help="a's Skill: ranged, cc, evade, idle"),
+    skill_a: Optional[str] = typer.Option(None, "--skill-a", help="a's Skill: ranged (default), cc, evade, idle"),
     cover_a: bool = typer.Option(False, "--cover-a", help="a is in Partial Cover (-3 to b's SV and Attack Damage)"),
     wounds_a: Optional[str] = typer.Option(None, "--wounds-a", help="a's Wounds left (caps Wounds caused)"),
-    burst_b: str = typer.Option("1", "--burst-b", help="d20s side b rolls (0..20; 0 = a makes a Normal Roll)"),
+    burst_b: Optional[str] = typer.Option(None, "--burst-b", help="d20s side b (a Reactive Miner whose ARO targets "
+                                          "a) rolls with an attack (0..20, default 1; 0 = b does not roll)"),
     sv_b: Optional[str] = typer.Option(None, "--sv-b", help="b's Success Value (before --cover-a)"),
     attribute_b: Optional[str] = typer.Option(None, "--attribute-b", help="b's Attribute; MODs via --mod-b"),
     mod_b: Optional[list[str]] = typer.Option(None, "--mod-b", help='named MOD to b\'s Attribute, e.g. "Range=+3"'),
     damage_b: Optional[str] = typer.Option(None, "--damage-b", help="Damage of b's weapon"),
     armor_b: Optional[str] = typer.Option(None, "--armor-b", help="b's Armor (against a's attack); default 0"),
     ammo_b: str = typer.Option("N", "--ammo-b", help="b's Ammunition: N, DA, EXP, AP"),
-    skill_b: str = typer.Option("ranged", "--skill-b", help="b's Skill: ranged, cc, evade, idle"),
+    skill_b: Optional[str] = typer.Option(None, "--skill-b", help="b's Skill: ranged (default), cc, evade, idle"),
     cover_b: bool = typer.Option(False, "--cover-b", help="b is in Partial Cover (-3 to a's SV and Attack Damage)"),
     wounds_b: Optional[str] = typer.Option(None, "--wounds-b", help="b's Wounds left (caps Wounds caused)"),
     megabeast_threat: Optional[str] = typer.Option(None, "--megabeast-threat",
@@ -249,13 +313,14 @@ def odds(
 ) -> None:
     """Exact odds of a TAG Raid roll: who wins with how many uncancelled hits and Criticals, and the Wounds."""
     rulings = _rulings(ruling)
-    threat = _int(megabeast_threat, "--megabeast-threat", "a whole number (the Threat Level of the side attacked)")
-    a = _side("a", "b", burst=burst_a, sv=sv_a, attribute=attribute_a, mods=mod_a, damage=damage_a, ammo=ammo_a,
-              skill=skill_a, wounds=wounds_a, cover_other=cover_b,
-              other_armor=armor_b, rulings=rulings, megabeast=threat is not None)
+    threat = _bounded(megabeast_threat, "--megabeast-threat", "threat")
+    _bounded(armor_a, "--armor-a", "armor")
+    _bounded(armor_b, "--armor-b", "armor")
+    skill_a, n_a = _skill_burst("a", skill_a, burst_a)
     if threat is not None:
         for opt, val in (("--sv-b", sv_b), ("--attribute-b", attribute_b), ("--damage-b", damage_b),
-                         ("--armor-b", armor_b), ("--mod-b", mod_b)):
+                         ("--armor-b", armor_b), ("--mod-b", mod_b), ("--burst-b", burst_b), ("--skill-b", skill_b),
+                         ("--ammo-b", None if (ammo_b or "N").strip().upper() == "N" else ammo_b)):
             if val:
                 raise ScenarioError(opt, "the MegaBeast does not roll: its Threat Level is its result",
                                     "with --megabeast-threat only --wounds-b (its Wounds left) applies to b")
@@ -263,27 +328,44 @@ def odds(
             raise ScenarioError("--cover-b" if cover_b else "--cover-a",
                                 "Partial Cover plays no part against the MegaBeast (no Saving Rolls, fixed roll)",
                                 "omit it with --megabeast-threat")
-        b = _Side("b", wounds=_int(wounds_b, "--wounds-b", "a whole number >= 0 (Wounds left)", 0))
+        plan = None
+        a = _side("a", "b", skill=skill_a, burst=n_a, rolls=n_a > 0, sv=sv_a, attribute=attribute_a, mods=mod_a,
+                  damage=damage_a, ammo=ammo_a, wounds=wounds_a, cover_other=cover_b, other_armor=armor_b,
+                  rulings=rulings, megabeast=True)
+        b = _Side("b", wounds=_bounded(wounds_b, "--wounds-b", "megabeast_wounds"))
         spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
-        res = O.versus_megabeast(spec_a, threat, rulings=rulings, exact=exact)
+        res = O.versus_megabeast(spec_a, threat, rulings=rulings, exact=True)
     else:
-        b = _side("b", "a", burst=burst_b, sv=sv_b, attribute=attribute_b, mods=mod_b, damage=damage_b, ammo=ammo_b,
-                  skill=skill_b, wounds=wounds_b, cover_other=cover_a, other_armor=armor_a, rulings=rulings)
+        skill_b, n_b = _skill_burst("b", skill_b, burst_b)
+        plan = O.roll_plan(skill_a, n_a, skill_b, n_b)
+        a = _side("a", "b", skill=skill_a, burst=n_a, rolls=plan.a_rolls, sv=sv_a, attribute=attribute_a,
+                  mods=mod_a, damage=damage_a, ammo=ammo_a, wounds=wounds_a, cover_other=cover_b,
+                  other_armor=armor_b, rulings=rulings)
+        b = _side("b", "a", skill=skill_b, burst=n_b, rolls=plan.b_rolls, sv=sv_b, attribute=attribute_b,
+                  mods=mod_b, damage=damage_b, ammo=ammo_b, wounds=wounds_b, cover_other=cover_a,
+                  other_armor=armor_a, rulings=rulings)
         spec_a = O.SideSpec(a.sv, a.burst, a.ad, a.ammo, b.wounds)
         spec_b = O.SideSpec(b.sv, b.burst, b.ad, b.ammo, a.wounds)
-        res = O.face_to_face(spec_a, spec_b, rulings=rulings, exact=exact)
+        res = O.face_to_face(spec_a, spec_b, rulings=rulings, exact=True)
+        res = replace(res, kind=plan.kind)   # the same derivation (a side that does not roll has Burst 0)
     # readings consulted while deriving the SVs (mod_cap) plus those the odds engine consulted
     used = {**rulings.consulted, **res.rulings}
     res = replace(res, rulings=used)
+    if not exact:
+        res = res.to_floats()   # computed exactly (cheap), shown as the nearest floats: no 1 - 0.405 - 0.405 noise
     if as_json:
         d = res.to_dict()
+        if plan is not None:
+            d["roll"] = plan.to_dict()
+        else:
+            d["a"]["attack_damage"] = a.damage   # not used against the MegaBeast (no Armor roll); None if not given
         d["derivation"] = {"a": {"sv": a.sv_how, "attack_damage": a.ad_how, "skill": a.skill},
                            "b": ({"threat_level": threat} if threat is not None else
                                  {"sv": b.sv_how, "attack_damage": b.ad_how, "skill": b.skill}),
                            "partial_cover": {"a": cover_a, "b": cover_b}}
         typer.echo(json.dumps(d, indent=2))
     else:
-        _print_text(res, a, b, threat, exact, cover_a, cover_b)
+        _print_text(res, a, b, threat, exact, cover_a, cover_b, plan)
 
 
 def _group() -> None:

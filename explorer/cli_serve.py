@@ -1,22 +1,93 @@
-"""`explorer serve`: the Panel app (see :mod:`explorer.app`)."""
+"""`explorer serve`: the Panel app (see :mod:`explorer.app`).
+
+The port and address are checked before anything is printed: a port outside 1..65535 or an address that does not
+resolve is a :class:`~explorer.errors.ScenarioError` naming the option; a port already in use, an address that is
+not one of this machine's, or a port needing privileges is a :class:`~explorer.errors.ServeError`. Each is one line
+on stderr with exit code 2 (see :func:`explorer.cli.main`), never a traceback.
+"""
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import typer
+
+from .errors import ScenarioError, ServeError
+
+PORT_RANGE = (1, 65535)
+"""TCP ports ``explorer serve`` accepts (0, "any free port", is not supported by Bokeh)."""
+
+
+def _bind_error(e: OSError, host: str, port: int) -> ServeError:
+    if e.errno == errno.EADDRINUSE:
+        return ServeError(f"port {port} is already in use on {host}: choose another with --port")
+    if e.errno == errno.EADDRNOTAVAIL:
+        return ServeError(f"address {host} is not an address of this machine: choose another with --address "
+                          "(e.g. 127.0.0.1, or omit it for all interfaces)")
+    if e.errno == errno.EACCES:
+        return ServeError(f"port {port} needs administrator rights on this machine: choose one above 1023 with --port")
+    return ServeError(f"cannot listen on {host} port {port} ({e.strerror or e}): choose another --port or --address")
+
+
+def check_listen(address: str | None, port: int) -> None:
+    """Check that the app could listen on ``address`` (``None``: all interfaces) and ``port``, the way Tornado binds
+    (every address ``getaddrinfo`` gives, ``SO_REUSEADDR`` set), then release the sockets.
+
+    Raises:
+        ScenarioError: ``port`` outside :data:`PORT_RANGE` (field ``--port``) or ``address`` not resolvable (field
+            ``--address``).
+        ServeError: the port is in use, the address is not this machine's, or the port needs privileges.
+    """
+    lo, hi = PORT_RANGE
+    if isinstance(port, bool) or not isinstance(port, int) or not lo <= port <= hi:
+        raise ScenarioError("--port", f"{port!r} is not a TCP port", f"a whole number {lo}..{hi}")
+    host = address or "all interfaces"
+    try:
+        infos = socket.getaddrinfo(address or None, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0,
+                                   socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ScenarioError("--address", f"{address!r} is not an address or host name this machine can resolve "
+                            f"({getattr(e, 'strerror', None) or e})",
+                            "an IP address of this machine (e.g. 127.0.0.1, 0.0.0.0) or a resolvable host name; "
+                            "omit it for all interfaces") from None
+    seen = set()
+    for family, kind, proto, _, sockaddr in infos:
+        if (family, sockaddr) in seen:
+            continue
+        seen.add((family, sockaddr))
+        try:
+            s = socket.socket(family, kind, proto)
+        except OSError:
+            continue   # e.g. IPv6 disabled: Tornado skips such families too
+        try:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            s.bind(sockaddr)
+            s.listen(1)
+        except OSError as e:
+            raise _bind_error(e, address or sockaddr[0] or host, port) from None
+        finally:
+            s.close()
 
 
 def register(app: typer.Typer) -> None:
     """Add ``explorer serve [--port 5006] [--address ADDR] [--show/--no-show]`` to the CLI app."""
 
     @app.command("serve")
-    def serve(port: int = typer.Option(5006, help="TCP port to listen on."),
+    def serve(port: int = typer.Option(5006, help="TCP port to listen on (1..65535)."),
               address: str = typer.Option(None, help="Interface to bind (default: all interfaces)."),
               show: bool = typer.Option(False, "--show/--no-show", help="Open a browser tab."),
               static_dir: str = typer.Option(None, help="Directory for the local widget JavaScript "
                                                         "(default: a temporary directory).")) -> None:
         """Serve the Face to Face explorer as a Panel app (one board per browser session)."""
+        check_listen(address, port)
         from .app import serve as _serve
 
         host = address or "localhost"
         typer.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
-        _serve(port=port, address=address, show=show, static_dir=static_dir)
+        try:
+            _serve(port=port, address=address, show=show, static_dir=static_dir)
+        except OSError as e:   # the port was taken between the check and the bind
+            raise _bind_error(e, address or "all interfaces", port) from None

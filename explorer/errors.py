@@ -47,3 +47,8 @@ class RuleViolation(ExplorerError):
     def __init__(self, message: str, section: str | None = None):
         self.section = section
         super().__init__(f"{message} [{section}]" if section else message)
+
+
+class ServeError(ExplorerError):
+    """``explorer serve`` cannot listen where asked (port in use, address not of this machine, no permission).
+    The message is one sentence saying what to change (``--port`` or ``--address``)."""

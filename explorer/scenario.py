@@ -23,7 +23,8 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
     """Parse a TOML scenario file (or ``text`` given directly, with ``source`` as its name).
 
     Raises:
-        ScenarioError: the file does not exist or is not valid TOML (the message gives line and column).
+        ScenarioError: the file does not exist, is not UTF-8 text, or is not valid TOML (the message gives line
+            and column).
     """
     name = str(source)
     if text is None:
@@ -31,6 +32,9 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
             text = Path(source).read_text(encoding="utf-8")
         except FileNotFoundError:
             raise ScenarioError("", "file not found", source=name) from None
+        except UnicodeDecodeError as e:
+            raise ScenarioError("", f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); TOML "
+                                "files must be UTF-8", "a UTF-8 TOML scenario file", source=name) from None
         except OSError as e:
             raise ScenarioError("", f"cannot read the file ({e.strerror})", source=name) from None
     try:

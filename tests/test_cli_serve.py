@@ -25,3 +25,58 @@ def test_bad_port_is_a_usage_error_without_traceback():
     r = _run("serve", "--port", "abc")
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and "--port" in r.stderr
+
+
+# --- port and address checked before "Serving ..." is printed; bind errors are one line, exit code 2
+
+import socket  # noqa: E402
+
+import pytest  # noqa: E402
+
+from explorer.cli_serve import check_listen  # noqa: E402
+from explorer.errors import ScenarioError, ServeError  # noqa: E402
+
+
+@pytest.fixture
+def busy_port():
+    """A port this test occupies with a listening socket on 127.0.0.1."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(1)
+    yield s.getsockname()[1]
+    s.close()
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--port", "99999"], "--port"), (["--port", "-1"], "--port"), (["--port", "0"], "--port"),
+    (["--address", "999.1.1.1"], "--address"),
+])
+def test_bad_port_or_address_is_one_line_before_serving(args, option):
+    r = _run("serve", *args)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and option in r.stderr and "Serving" not in r.stdout
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_busy_port_is_a_clear_error(busy_port):
+    for extra in (["--address", "127.0.0.1"], []):
+        r = _run("serve", "--port", str(busy_port), *extra)
+        assert r.returncode == 2, r.stderr
+        assert f"port {busy_port} is already in use" in r.stderr and "--port" in r.stderr
+        assert "Traceback" not in r.stderr and "Serving" not in r.stdout
+
+
+def test_check_listen_in_process(busy_port):
+    with pytest.raises(ServeError, match="already in use"):
+        check_listen("127.0.0.1", busy_port)
+    with pytest.raises(ScenarioError, match="1..65535"):
+        check_listen(None, 65536)
+    with pytest.raises(ScenarioError, match="--address"):
+        check_listen("999.1.1.1", 5006)
+    with pytest.raises(ServeError, match="not an address of this machine"):
+        check_listen("192.0.2.1", 5999)   # TEST-NET-1: never assigned to this machine
+    free = socket.socket()
+    free.bind(("127.0.0.1", 0))
+    port = free.getsockname()[1]
+    free.close()
+    check_listen("127.0.0.1", port)   # a free port passes

@@ -79,3 +79,20 @@ def test_read_toml_errors_name_the_file(tmp_path):
     p.write_text("a = [")
     with pytest.raises(ScenarioError, match="bad.toml.*not valid TOML"):
         read_toml(p)
+
+
+def test_read_toml_not_utf8_is_a_scenario_error(tmp_path):
+    p = tmp_path / "b.toml"
+    p.write_bytes(b"\xff\xfe garbage")
+    with pytest.raises(ScenarioError, match=r"b.toml.*not UTF-8 text"):
+        read_toml(p)
+
+
+def test_resolve_of_a_non_utf8_file_is_one_line_exit_2(tmp_path, capsys):
+    from explorer.cli import main
+
+    p = tmp_path / "b.toml"
+    p.write_bytes(b"\xff\xfe garbage")
+    assert main(["resolve", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "not UTF-8 text" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

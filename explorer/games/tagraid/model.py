@@ -162,6 +162,33 @@ class Scenario(_Strict):
     rulings: dict[str, str] = Field(default_factory=dict)
 
 
+def field_bounds(model: type[BaseModel], name: str) -> tuple[int | None, int | None]:
+    """``(lowest, highest)`` allowed for the whole-number field ``name`` of ``model`` (``None``: unbounded), read from
+    its pydantic constraints: the one set of bounds that the TOML format, ``explorer odds`` and the widgets share.
+
+    Example: ``field_bounds(MegaBeast, "threat_level") == (0, 20)``.
+
+    Raises:
+        KeyError: ``model`` has no field ``name``.
+    """
+    info = model.model_fields[name]
+    lo = hi = None
+    for m in info.metadata:
+        lo = getattr(m, "ge", lo) if getattr(m, "ge", None) is not None else lo
+        hi = getattr(m, "le", hi) if getattr(m, "le", None) is not None else hi
+    return lo, hi
+
+
+def check_bounded(value: int, model: type[BaseModel], name: str, option: str, what: str) -> int:
+    """``value`` if it is within :func:`field_bounds` of ``model.name``, else a :class:`ScenarioError` naming
+    ``option`` and the allowed range (e.g. ``--sv-a``: ``a whole number 0..30 (the Success Value)``)."""
+    lo, hi = field_bounds(model, name)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        rng = f"{lo}..{hi}" if lo is not None and hi is not None else (f">= {lo}" if lo is not None else f"<= {hi}")
+        raise ScenarioError(option, f"{value} is out of range", f"a whole number {rng} ({what})")
+    return value
+
+
 # ----------------------------------------------------------------------------------------------------------------------
 # cross-field checks
 

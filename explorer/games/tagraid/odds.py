@@ -49,10 +49,11 @@ from explorer.distributions import Number, cap_list, convolve_lists, fmt, ratio
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 
+from . import sections as S
 from .options import rulings as default_rulings
 from .rolls import CRITICAL_KEY, Ammunition, classify_die, saving_rolls
 
-__all__ = ["SideSpec", "F2FOdds", "face_to_face", "normal_roll", "versus_megabeast", "megabeast_face_classes",
+__all__ = ["RollPlan", "roll_plan", "ODDS_SKILLS", "SideSpec", "F2FOdds", "face_to_face", "normal_roll", "versus_megabeast", "megabeast_face_classes",
            "SVTable", "sv_table", "MultiOdds", "split_burst", "evade", "side_keys", "AMMUNITION", "MAX_BURST"]
 
 MAX_BURST = 20
@@ -123,6 +124,96 @@ def _as_rulings(r: Rulings | Mapping[str, str] | None) -> Rulings:
     if isinstance(r, Rulings):
         return r.copy()
     return default_rulings(r)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Who rolls: Face to Face Roll, Normal Roll or no roll (from the Skills declared)
+# --------------------------------------------------------------------------------------------------------------
+
+ODDS_SKILLS = ("ranged", "cc", "evade", "idle")
+"""Skills a side of :func:`roll_plan` may declare: Ranged Attack, Close Combat Attack, Evade, Idle."""
+
+_ATTACK_SKILLS = ("ranged", "cc")
+
+
+@dataclass(frozen=True)
+class RollPlan:
+    """Which rolls a 1 vs 1 exchange makes, derived from the Skills declared (the single source of truth shared by
+    ``explorer odds`` text and JSON output; the engine :func:`~explorer.games.tagraid.resolve.resolve_detailed`
+    agrees, see ``tests/tagraid/test_roll_plan.py``).
+
+    Side ``a`` is the Active Miner, side ``b`` a Reactive Miner whose ARO targets ``a`` (Activating a Miner ›
+    Orders and AROs); ``b`` is taken *not* to be in ``a``'s Hexagon.
+
+    Attributes:
+        kind: ``"face_to_face"`` (both roll and their Skills affect each other), ``"normal"`` (one side rolls) or
+            ``"none"`` (nobody rolls).
+        a_rolls, b_rolls: whether that side rolls dice.
+        a_skill, b_skill: the Skill used at Resolution (``"idle"`` when the declared Skill fails its Requirements).
+        section: the rulebook section that sets ``kind``.
+        notes: one sentence per derivation worth telling the user, each ending with its section.
+    """
+
+    kind: str
+    a_rolls: bool
+    b_rolls: bool
+    a_skill: str
+    b_skill: str
+    section: str
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "section": self.section, "a_rolls": self.a_rolls, "b_rolls": self.b_rolls,
+                "a_skill": self.a_skill, "b_skill": self.b_skill, "notes": list(self.notes)}
+
+
+def roll_plan(skill_a: str, burst_a: int, skill_b: str, burst_b: int) -> RollPlan:
+    """Who rolls, and how, when Active Miner ``a`` declares ``skill_a`` and Reactive Miner ``b`` declares
+    ``skill_b`` (each one of :data:`ODDS_SKILLS`).
+
+    * Idle performs no action: no roll (Common Skills › Idle). An attack with Burst 0 at the other side rolls nothing
+      at it either.
+    * Evade is one die whatever the Burst (Common Skills › Evade), so pass ``burst`` 1 for it. The Active Miner may
+      always Evade (Evade › Requirements): unopposed, it makes a Normal Evade Roll. A Reactive Miner may Evade only
+      when attacked (or in the Active Miner's Hexagon, excluded here); otherwise its Evade fails its Requirements
+      and counts as Idle (Activating a Miner › Order Expenditure Sequence, Resolution).
+    * Both roll only when both Skills affect each other (an attack against an attack or an Evade): a Face to Face
+      Roll (Rolls › Face to Face Rolls); one side rolling alone makes a Normal Roll (Rolls › Normal Roll).
+
+    Raises:
+        ScenarioError: an unknown skill, or a Burst out of 0..20 (field ``skill_a``, ``burst_b``...).
+    """
+    for name, sk, n in (("a", skill_a, burst_a), ("b", skill_b, burst_b)):
+        if sk not in ODDS_SKILLS:
+            raise ScenarioError(f"skill_{name}", f"unknown skill {sk!r}", ODDS_SKILLS)
+        _check_int(n, f"burst_{name}", f"a whole number 0..{MAX_BURST}", 0, MAX_BURST)
+    notes: list[str] = []
+    a_attacks_b = skill_a in _ATTACK_SKILLS and burst_a > 0
+    b_skill = skill_b
+    if skill_b == "evade" and not a_attacks_b:
+        b_skill = "idle"
+        notes.append(f"b's Evade fails its Requirements (b is not attacked and, as assumed here, not in a's "
+                     f"Hexagon), so it counts as Idle [{S.EVADE}; {S.ORDER_EXPENDITURE_SEQUENCE}]")
+    if skill_a == "idle":
+        notes.append(f"a declares Idle: it performs no action and rolls nothing [{S.IDLE}]")
+    if b_skill == "idle" and skill_b == "idle":
+        notes.append(f"b declares Idle: it performs no action and rolls nothing [{S.IDLE}]")
+    a_rolls = a_attacks_b or skill_a == "evade"
+    b_rolls = (b_skill in _ATTACK_SKILLS and burst_b > 0) or b_skill == "evade"
+    if skill_a == "evade" and not (b_skill in _ATTACK_SKILLS and burst_b > 0):
+        notes.append(f"a (the Active Miner may always Evade) is not attacked: a Normal Evade Roll [{S.EVADE}]")
+    if a_rolls and b_rolls:
+        kind, section = "face_to_face", (S.FACE_TO_FACE_EVADE if "evade" in (skill_a, b_skill) else S.FACE_TO_FACE).section
+    elif a_rolls or b_rolls:
+        kind, section = "normal", S.NORMAL_ROLL.section
+        if skill_a in _ATTACK_SKILLS or b_skill in _ATTACK_SKILLS or skill_a == "evade":
+            who = "a" if a_rolls else "b"
+            notes.append(f"only {who} rolls: a Face to Face Roll needs both Skills to affect each other, so {who} "
+                         f"makes a Normal Roll [{S.FACE_TO_FACE}; {S.NORMAL_ROLL}]")
+    else:
+        kind, section = "none", (S.IDLE if "idle" in (skill_a, b_skill) else S.ROLLS).section
+        notes.append("nobody rolls: nothing happens")
+    return RollPlan(kind, a_rolls, b_rolls, skill_a, b_skill, section, tuple(notes))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -288,7 +379,8 @@ class F2FOdds:
     Attributes:
         a, b: the sides as given (for :func:`normal_roll` ``b`` rolls no dice; for :func:`versus_megabeast` ``b``
             stands for the MegaBeast: ``sv`` = Threat Level, ``burst`` 0).
-        kind: ``"face_to_face"``, ``"normal"`` (one side rolls no dice) or ``"megabeast"``.
+        kind: ``"face_to_face"``, ``"normal"`` (one side rolls no dice) or ``"megabeast"``; ``explorer odds``
+            replaces it by :attr:`RollPlan.kind` (``"none"`` when neither side rolls).
         p_a_wins, p_b_wins, p_nobody: probabilities (sum 1). ``nobody`` = both fail or a tie (Rolls › Face to
             Face Rolls, Breaking Ties); in a Normal Roll ``p_a_wins`` is a's chance of success.
         outcomes: ``{(winner, hits, crits): p}`` with ``winner`` ``"a"``, ``"b"`` or ``None`` (then hits = crits =
@@ -330,8 +422,28 @@ class F2FOdds:
         return sorted(((w, h, c, p) for (w, h, c), p in self.outcomes.items()),
                       key=lambda r: (order[r[0]], -(r[1] + r[2]), -r[2]))
 
+    def to_floats(self) -> "F2FOdds":
+        """The same result with every probability as the float nearest to it (``float(Fraction)`` rounds
+        correctly): computing exactly then converting avoids float noise such as ``1 - 0.405 - 0.405 =
+        0.18999999999999995`` (``p_nobody`` is then ``0.19``). A float result is returned unchanged."""
+        if not self.exact:
+            return self
+        fl = lambda xs: [float(x) for x in xs]  # noqa: E731
+        return replace(self, p_a_wins=float(self.p_a_wins), p_b_wins=float(self.p_b_wins),
+                       p_nobody=float(self.p_nobody), outcomes={k: float(v) for k, v in self.outcomes.items()},
+                       wounds_to_a=fl(self.wounds_to_a), wounds_to_b=fl(self.wounds_to_b),
+                       saving_rolls_to_a=fl(self.saving_rolls_to_a), saving_rolls_to_b=fl(self.saving_rolls_to_b),
+                       exact=False)
+
     def to_dict(self) -> dict:
-        """JSON-friendly dict (Fractions as ``"n/d"`` strings when exact)."""
+        """JSON-friendly dict (Fractions as ``"n/d"`` strings when exact, else floats).
+
+        ``wounds_to_b``, ``saving_rolls_to_b`` and ``expected_wounds_to_b`` are ``None`` when ``a`` causes no
+        Saving Rolls (``a.attack_damage is None``: Evade, Idle, or Wounds not asked for); likewise ``*_to_a`` for
+        ``b`` (and always against the MegaBeast, whose Behavior's Attack is on its card).
+        """
+        no_a = self.a.attack_damage is None
+        no_b = self.b.attack_damage is None or self.kind == "megabeast"
         return {
             "kind": self.kind,
             "exact": self.exact,
@@ -342,12 +454,12 @@ class F2FOdds:
             "p_b_wins": fmt(self.p_b_wins),
             "p_nobody": fmt(self.p_nobody),
             "outcomes": [{"winner": w, "hits": h, "crits": c, "p": fmt(p)} for w, h, c, p in self.outcome_rows()],
-            "wounds_to_a": [fmt(p) for p in self.wounds_to_a],
-            "wounds_to_b": [fmt(p) for p in self.wounds_to_b],
-            "saving_rolls_to_a": [fmt(p) for p in self.saving_rolls_to_a],
-            "saving_rolls_to_b": [fmt(p) for p in self.saving_rolls_to_b],
-            "expected_wounds_to_a": fmt(self.expected_wounds_to_a),
-            "expected_wounds_to_b": fmt(self.expected_wounds_to_b),
+            "wounds_to_a": None if no_b else [fmt(p) for p in self.wounds_to_a],
+            "wounds_to_b": None if no_a else [fmt(p) for p in self.wounds_to_b],
+            "saving_rolls_to_a": None if no_b else [fmt(p) for p in self.saving_rolls_to_a],
+            "saving_rolls_to_b": None if no_a else [fmt(p) for p in self.saving_rolls_to_b],
+            "expected_wounds_to_a": None if no_b else fmt(self.expected_wounds_to_a),
+            "expected_wounds_to_b": None if no_a else fmt(self.expected_wounds_to_b),
             "rulings": dict(self.rulings),
         }
 
