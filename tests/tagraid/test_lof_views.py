@@ -379,3 +379,16 @@ def test_zoom_re_places_labels_for_the_new_scale(explorer):
     after = [o for o in bv.overlays if type(o).__name__ == "Label"]
     assert [o.text for o in after] == [o.text for o in before] and [o.pos for o in after] != [o.pos for o in before]
     assert len(sent) == 4  # one full redraw, one message per layer
+
+
+def test_threat_level_input_uses_the_scenario_models_bounds(explorer):
+    """The LoF tab, the TOML roll scenarios and `explorer odds` share one Threat Level range (model.field_bounds)."""
+    from explorer.games.tagraid.model import MegaBeast, field_bounds
+
+    lo, hi = field_bounds(MegaBeast, "threat_level")
+    before = explorer.threat
+    explorer.threat_inputs["front"].value = str(hi + 1)
+    assert "threat.front" in explorer.message.value and f"{lo}..{hi}" in explorer.message.value
+    assert explorer.threat == before
+    explorer.threat_inputs["front"].value = str(hi)
+    assert explorer.message.value == "" and explorer.threat.front == hi

@@ -98,7 +98,7 @@ def test_shooter_weapon_and_threat_sections():
     ("shooter = \"zed\"\n", "shooter", "no Model"),
     ("[weapon]\nshort = \"plus three\"\n", "weapon.short", ""),
     ("[weapon]\nmedium = 1\n", "weapon.medium", "unknown field"),
-    ("[threat]\nfront = 16\nadjacent = 13\nopposite = 0\n", "threat.opposite", ""),
+    ("[threat]\nfront = 16\nadjacent = 13\nopposite = 21\n", "threat.opposite", "<= 20"),
     ("[threat]\nfront = 16\n", "threat.adjacent", ""),
 ])
 def test_shooter_weapon_threat_errors_name_the_field(extra, field, what):

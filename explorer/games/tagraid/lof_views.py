@@ -39,6 +39,7 @@ from explorer.options import Rulings
 from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
 from explorer.widgets.hexboard import HexBoardView, Piece
 
+from .model import MegaBeast, field_bounds
 from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, corner_angles, side_pairs, sides_facing, threat_level
 from .pieces import DEFAULT_CALIBRATION, Model, SilhouetteCalibration, arc_polygon_points
@@ -840,8 +841,9 @@ class LofExplorer(W.HBox):
             levels = []
             for p in ("front", "adjacent", "opposite"):
                 t = self.threat_inputs[p].value.strip()
-                if not t.isdigit() or not 1 <= int(t) <= 30:
-                    raise ScenarioError(f"threat.{p}", f"{t!r} is not a Threat Level", "a whole number 1..30")
+                lo, hi = field_bounds(MegaBeast, "threat_level")
+                if not t.isdigit() or not lo <= int(t) <= hi:
+                    raise ScenarioError(f"threat.{p}", f"{t!r} is not a Threat Level", f"a whole number {lo}..{hi}")
                 levels.append(int(t))
         except ScenarioError as e:
             self._say(f"{e} — the previous settings are kept.")

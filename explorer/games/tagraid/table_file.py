@@ -50,6 +50,7 @@ from explorer.hexgrid import Hex
 from explorer.options import Rulings
 from explorer.scenario import read_toml, validate
 
+from .model import MegaBeast, field_bounds
 from .lof import TableTop
 from .megabeast import ThreatLevels
 from .pieces import DEFAULT_CALIBRATION, SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT, Model, SilhouetteCalibration
@@ -88,10 +89,13 @@ class WeaponEntry(_Strict):
     out_of_range: int | None = None
 
 
+_TL_MIN, _TL_MAX = field_bounds(MegaBeast, "threat_level")  # one set of bounds with the roll scenarios and the CLI
+
+
 class ThreatEntry(_Strict):
-    front: int = Field(ge=1, le=30)
-    adjacent: int = Field(ge=1, le=30)
-    opposite: int = Field(ge=1, le=30)
+    front: int = Field(ge=_TL_MIN, le=_TL_MAX)
+    adjacent: int = Field(ge=_TL_MIN, le=_TL_MAX)
+    opposite: int = Field(ge=_TL_MIN, le=_TL_MAX)
 
 
 class CalibrationEntry(_Strict):
