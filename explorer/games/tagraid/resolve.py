@@ -1167,7 +1167,7 @@ class _Resolver:
                 real = min(n, left)
                 left -= real
                 if from_mb:
-                    self.t.add(f"{attacker} takes {real} Wounds point(s) from {name}" +
+                    self.t.add(f"{name} loses {real} Wounds point(s) to {attacker}" +
                                (f" ({n - real} below 0 count for nothing)" if n > real else ""), S.DEATH,
                                "The MegaBeast gains no Neomaterials.", section=sec, marks=(self.letters[name],),
                                attacker=attacker, target=name, wounds=real)
