@@ -33,3 +33,34 @@ def test_every_wounds_step_names_the_miner_that_lost_them(name):
             cause = st.facts.get("attacker")
             if cause:
                 assert f" to {cause}" in st.title or f"{cause}'s player" in st.title, st.title
+
+
+# ---------------------------------------------------------------- against the Threat Level, say which rule won (MegaBeast › Threat Level; Rolls › Criticals)
+
+
+@pytest.mark.parametrize("reading", ["must_exceed", "critical_wins"])
+@pytest.mark.parametrize("faces,sv,tl", [([7], 7, 8), ([12, 12], 12, 12), ([12, 13], 12, 12), ([9, 12, 3], 12, 10),
+                                          ([5, 10], 10, 10), ([11, 4], 11, 4)])
+def test_threat_level_steps_never_say_a_die_exceeds_when_it_does_not(reading, faces, sv, tl):
+    w = {"name": "Drill", "damage": 14, "burst": len(faces), "ammunition": "N"}
+    sc = build(miner("A", attribute=sv, weapon=w, attacks=[{"target": "MB", "dice": faces}], save_dice=[20]),
+               megabeast={"name": "MB", "threat_level": tl, "wounds": 10})
+    res = resolve_detailed(sc, rulings={"megabeast_critical": reading})
+    pool = res.active.pools[0]
+    eff = dict(zip(pool.ids, (d.effective for d in pool.dice)))
+    won = [i for i, s in zip(pool.ids, res.pairs[0].comparison.a_survives) if s]
+    said = set()
+    for st in res.trace.steps:
+        if st.section != "Face to Face Rolls":
+            continue
+        ids = [m for m in st.marks if m in eff]
+        claims_exceed = (" exceed" in st.title and not any(w in st.title for w in ("not exceed", "no success",
+                                                                                   "not by exceeding")))
+        if claims_exceed:
+            assert all(eff[i] > tl for i in ids), st.title
+        if "as a Critical" in st.title:
+            assert reading == "critical_wins" and all(eff[i] <= tl for i in ids), st.title
+        if claims_exceed or "as a Critical" in st.title:
+            said |= set(ids)
+    # every winning die is said to win, by exceeding or (critical_wins) as a Critical
+    assert set(won) <= said

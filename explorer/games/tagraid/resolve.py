@@ -892,8 +892,10 @@ class _Resolver:
                            "a success must exceed the Threat Level, a Critical included.",
                            section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
             else:
-                self.t.add(f"{p.owner}'s Critical {p.describe(low_crits)} wins although it does not exceed Threat "
-                           f"Level {tl}", S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.",
+                one = len(low_crits) == 1
+                self.t.add(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(low_crits)} "
+                           f"{'is' if one else 'are'} at or below Threat Level {tl}: a Critical still wins",
+                           S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.",
                            section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
         cmp = compare(dice, mb_pool.dice)
         self._last_cmp = (cmp, None)
@@ -905,8 +907,21 @@ class _Resolver:
                        "The Threat Level counts as the MegaBeast's roll: successes that do not exceed it do not "
                        "count.", section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in lower]))
         if keeps:
-            self.t.add(f"{p.owner}'s {p.describe(keeps)} exceed{'s' if len(keeps) == 1 else ''} Threat Level {tl}",
-                       S.MEGABEAST_THREAT, section="Face to Face Rolls", marks=tuple(p.ids[i] for i in keeps))
+            # dice that win because they exceed the Threat Level, and Criticals at or below it that win only by the
+            # reading megabeast_critical = critical_wins (they must not be said to exceed it)
+            by_crit = [i for i in keeps if i in low_crits]
+            above = [i for i in keeps if i not in low_crits]
+            if above:
+                self.t.add(f"{p.owner}'s {p.describe(above)} exceed{'s' if len(above) == 1 else ''} Threat Level "
+                           f"{tl}", S.MEGABEAST_THREAT, section="Face to Face Rolls",
+                           marks=tuple(p.ids[i] for i in above))
+            if by_crit:
+                one = len(by_crit) == 1
+                self.t.add(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(by_crit)} beat"
+                           f"{'s' if one else ''} Threat Level {tl} as a Critical, not by exceeding it",
+                           S.CRITICALS, "Ruling 'megabeast_critical = critical_wins': a Critical wins the Face to "
+                           "Face Roll against the Threat Level even when it does not exceed it.",
+                           section="Face to Face Rolls", marks=tuple(p.ids[i] for i in by_crit))
             equal_idx = [i for i, d in enumerate(dice) if d.success and d.key == tl]
             if opposed and equal_idx:
                 # the other dice win anyway; the reading only says whether an equal result ties with the Threat
@@ -916,7 +931,8 @@ class _Resolver:
                            f"Level {tl}: " + ("they cancel each other" if reading == "tie" else "not enough, beaten "
                                               "by it"), S.BREAKING_TIES if reading == "tie" else S.MEGABEAST_THREAT,
                            f"Ruling 'megabeast_equal = {reading}'. It does not change the result: "
-                           f"{p.describe(keeps)} still exceed{'s' if len(keeps) == 1 else ''} the Threat Level.",
+                           f"{p.describe(keeps)} still win{'s' if len(keeps) == 1 else ''} against the Threat "
+                           f"Level.",
                            section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in equal_idx]))
                 if reading != "tie":
                     self._last_cmp = (Comparison(cmp.a, cmp.b, cmp.a_survives, cmp.b_survives, cmp.a_cancelled_by,
