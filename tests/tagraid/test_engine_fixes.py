@@ -64,3 +64,50 @@ def test_threat_level_steps_never_say_a_die_exceeds_when_it_does_not(reading, fa
             said |= set(ids)
     # every winning die is said to win, by exceeding or (critical_wins) as a Critical
     assert set(won) <= said
+
+
+# ---------------------------------------------------------------- each cancel step gives the reason that fits its dice (Rolls › Face to Face Rolls)
+
+
+def _f2f_reasons(res):
+    dice = {i: d for p in (q for m in res.miners.values() for q in m.pools) for i, d in zip(p.ids, p.dice)}
+    for st in res.trace.steps:
+        if st.section != "Face to Face Rolls":
+            continue
+        if "canceller" in st.facts:
+            c, vs = dice[st.facts["canceller"]], [dice[i] for i in st.facts["cancelled"]]
+            yield st, c, vs
+        elif "discarded" in st.facts:
+            yield st, None, [dice[i] for i in st.facts["discarded"]]
+
+
+def test_tr03_non_critical_is_discarded_not_cancelled_by_criticals():
+    res = resolve_detailed(load_scenario("tr-03"))
+    disc = [s for s in res.trace.steps if "discarded" in s.facts]
+    assert len(disc) == 1 and disc[0].facts["discarded"] == ["A.3"] and disc[0].rule == S.FACE_TO_FACE
+    assert "discarded" in disc[0].title and "Critical" in disc[0].title
+    for st, c, vs in _f2f_reasons(res):
+        if c is not None:
+            assert "A.3" not in st.facts["cancelled"], st.title
+
+
+@pytest.mark.parametrize("fa,fb", [([13, 13, 2], [10]), ([13, 5], [10, 3]), ([9, 9, 4], [9, 2]), ([13, 12], [12]),
+                                   ([8, 8, 3], [8, 8]), ([1, 2, 3], [13])])
+def test_cancel_step_reasons_match_the_dice(fa, fb):
+    w = dict(name="Rifle", damage=13, burst=len(fa), ammunition="N")
+    sc = build(miner("A", attribute=13, weapon=w, attacks=[{"target": "B", "dice": fa}], save_dice=[20] * 9),
+               [miner("B", attribute=10, burst_mod=len(fb) - 1, dice=fb, save_dice=[20] * 9)])
+    res = resolve_detailed(sc)
+    both_crit = any(d.critical for d in res.miner("A").dice) and any(d.critical for d in res.miner("B").dice)
+    for st, c, vs in _f2f_reasons(res):
+        why = st.detail
+        if c is None:
+            assert both_crit and all(not v.critical for v in vs)
+        elif why.startswith("Criticals cancel"):
+            assert c.critical and all(v.critical for v in vs)
+        elif why.startswith("A Critical cancels"):
+            assert c.critical and not both_crit and all(not v.critical for v in vs)
+        elif why.startswith("Equal"):
+            assert not c.critical and all(v.key == c.key for v in vs)
+        else:
+            assert not c.critical and all(v.key < c.key for v in vs), st.title

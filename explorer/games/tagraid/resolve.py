@@ -539,24 +539,51 @@ class _Resolver:
     # -- face to face ------------------------------------------------------------------------------------------------
 
     def _f2f_steps(self, a: Pool, b: Pool, cmp: Comparison, sec: str, ref) -> None:
-        """One step per die that cancels something, then the result."""
+        """One step per die and reason that cancels something, then the discarded dice and the result.
+
+        A die's victims are split by the rule that cancels them (Rolls › Face to Face Rolls, Criticals): Criticals
+        cancel each other; a Critical cancels every non-critical success; equal results cancel each other; a
+        success cancels lower ones. When both sides rolled Criticals, the non-critical successes are not beaten by a
+        Critical but simply discarded: one step per side says so."""
+        both_crit = any(d.critical for d in a.dice) and any(d.critical for d in b.dice)
         for side, other, by in ((a, b, cmp.b_cancelled_by), (b, a, cmp.a_cancelled_by)):
+            discarded: list[int] = []
             # dice of `side` that cancel dice of `other`
             for j in range(len(side.dice)):
                 victims = [i for i, c in enumerate(by) if j in c]
                 if not victims:
                     continue
                 d = side.dice[j]
-                ties = [i for i in victims if other.dice[i].key == d.key]
-                why = ("Criticals cancel each other" if d.critical and ties else
-                       "a Critical cancels every non-critical success" if d.critical else
-                       "equal results cancel each other" if ties and len(ties) == len(victims) else
-                       "a success cancels enemy successes with a lower result, even if it is itself cancelled")
-                self.t.add(f"{side.owner}'s {d.face} ({side.ids[j]}) cancels {other.owner}'s "
-                           f"{other.describe(victims)}", S.CRITICALS if d.critical else ref,
-                           why[0].upper() + why[1:] + ".", section=sec,
-                           marks=(side.ids[j], *[other.ids[i] for i in victims]),
-                           canceller=side.ids[j], cancelled=[other.ids[i] for i in victims])
+                if d.critical:
+                    groups = [([i for i in victims if other.dice[i].critical], "Criticals cancel each other",
+                               S.CRITICALS)]
+                    plain = [i for i in victims if not other.dice[i].critical]
+                    if both_crit:
+                        discarded += [i for i in plain if i not in discarded]
+                    else:
+                        groups.append((plain, "a Critical cancels every non-critical success, even a higher one",
+                                       S.CRITICALS))
+                else:
+                    groups = [([i for i in victims if other.dice[i].key == d.key], "equal results cancel each other",
+                               ref),
+                              ([i for i in victims if other.dice[i].key < d.key],
+                               "a success cancels enemy successes with a lower result, even if it is itself "
+                               "cancelled", ref)]
+                for group, why, rule in groups:
+                    if not group:
+                        continue
+                    self.t.add(f"{side.owner}'s {d.face} ({side.ids[j]}) cancels {other.owner}'s "
+                               f"{other.describe(group)}", rule, why[0].upper() + why[1:] + ".", section=sec,
+                               marks=(side.ids[j], *[other.ids[i] for i in group]),
+                               canceller=side.ids[j], cancelled=[other.ids[i] for i in group])
+            if discarded:
+                discarded.sort()
+                one = len(discarded) == 1
+                self.t.add(f"{other.owner}'s non-critical success{'' if one else 'es'} {other.describe(discarded)} "
+                           f"{'is' if one else 'are'} discarded: both sides rolled Criticals", S.FACE_TO_FACE,
+                           "When both sides roll Criticals, the Criticals cancel each other and non-critical "
+                           "successes are discarded.", section=sec, marks=tuple(other.ids[i] for i in discarded),
+                           discarded=[other.ids[i] for i in discarded])
         fails = [(p, i) for p in (a, b) for i, d in enumerate(p.dice) if not d.success]
         if fails:
             self.t.add("Failures are discarded: " + "; ".join(f"{p.owner}'s {p.dice[i].face} ({p.ids[i]})"
