@@ -111,3 +111,31 @@ def test_cancel_step_reasons_match_the_dice(fa, fb):
             assert not c.critical and all(v.key == c.key for v in vs)
         else:
             assert not c.critical and all(v.key < c.key for v in vs), st.title
+
+
+# ---------------------------------------------------------------- the text trace says where each roll's dice came from (docs/scenario-format.md)
+
+
+def _roll_steps(t):
+    return [s for s in t.steps if "dice" in s.facts and s.section in ("Rolls", "Saving Rolls")]
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_text_trace_says_given_or_rolled_with_seed(name):
+    sc = load_scenario(name)
+    for s in _roll_steps(resolve_detailed(sc).trace):
+        want = "(dice given)" if s.facts["source"] == "given" else f"(rolled, seed {sc.seed})"
+        assert s.title.endswith(want), s.title
+    from explorer.dice import SeededRoller
+    for s in _roll_steps(resolve_detailed(sc, roller=SeededRoller(4)).trace):
+        assert s.title.endswith("(rolled, seed 4)") and s.facts["source"] == "rolled", s.title
+
+
+def test_no_seed_draws_one_and_names_it_so_the_roll_replays():
+    import re
+    sc = build(miner("A", "evade", dice=None), seed=None)
+    t = resolve_detailed(sc).trace
+    (step,) = _roll_steps(t)
+    seed = int(re.search(r"\(rolled, seed (\d+)\)$", step.title).group(1))
+    again = resolve_detailed(sc.model_copy(update={"seed": seed})).trace
+    assert [d["face"] for d in _roll_steps(again)[0].facts["dice"]] == [d["face"] for d in step.facts["dice"]]

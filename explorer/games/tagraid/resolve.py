@@ -22,6 +22,7 @@ Who faces whom (Rolls › Face to Face Rolls: both Miners must affect each other
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,9 +58,25 @@ class _Dice:
 
     def __init__(self, roller: Roller | None, seed: int | None):
         self.roller = roller
-        self.seed = seed
-        self.seeded = SeededRoller(seed)
+        # no seed: draw a fresh one, so the trace can name it and the roll can be replayed (``--seed``)
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
+        self.seeded = SeededRoller(self.seed)
         self.cursor: dict[str, int] = {}
+
+    def fact(self, source: str) -> str:
+        """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"`` or ``"rolled"`` (an explicit
+        roller)."""
+        return {"given": "given", "seed": f"rolled (seed {self.seed})", "roller": "rolled"}[source]
+
+    def says(self, source: str) -> str:
+        """Where a roll's dice came from, for the step text: ``"dice given"``, ``"rolled, seed 7"`` (the scenario's
+        seed, or the explicit roller's when it has one) or ``"rolled by the roller passed in"``."""
+        if source == "given":
+            return "dice given"
+        if source == "seed":
+            return f"rolled, seed {self.seed}"
+        seed = getattr(self.roller, "seed", None)
+        return f"rolled, seed {seed}" if seed is not None else "rolled by the roller passed in"
 
     def take(self, script: Sequence[int] | None, n: int, field: str, label: str) -> tuple[list[int], str]:
         """``n`` faces for ``field`` (a scenario field path) and where they came from (``given``/``seed``/``roller``)."""
@@ -530,9 +547,9 @@ class _Resolver:
             detail += (f" The SV is above 20; reading '{reading}': " +
                        ("no die can equal it, so every die succeeds and none is a Critical." if reading == "literal"
                         else "the excess is added to every die and 20 or more is a Critical."))
-        src = {"given": "given", "seed": f"rolled (seed {self.dice.seed})", "roller": "rolled"}[p.source]
+        src = self.dice.fact(p.source)
         self.t.add(f"{p.owner} rolls {p.describe()} for {SKILL_NAMES.get(p.purpose, p.purpose) if p.purpose != 'attack' else 'the attack'}"
-                   f"{aim} against SV {p.sv.value}: {summary}", S.SUCCESSFUL_ROLL if not any(
+                   f"{aim} against SV {p.sv.value}: {summary} ({self.dice.says(p.source)})", S.SUCCESSFUL_ROLL if not any(
                        d.critical for d in p.dice) else S.CRITICALS, detail, section="Rolls", marks=tuple(p.ids),
                    miner=p.owner, target=p.target, sv=p.sv.value, dice=p.facts(), source=src)
 
@@ -1167,9 +1184,9 @@ class _Resolver:
                        "Critical hit adds one.", section=sec, marks=tuple(ids), attacker=imp.attacker,
                        target=imp.target, hits=imp.hits, crits=imp.crits, saving_rolls=n)
             if n:
-                src = {"given": "given", "seed": f"rolled (seed {self.dice.seed})", "roller": "rolled"}[source]
+                src = self.dice.fact(source)
                 self.t.add(f"{imp.target} rolls {', '.join(f'{f} ({i})' for f, i in zip(faces, ids))} against "
-                           f"Attack Damage {ad.value}: {len(fails)} failed", S.SAVING_ROLL,
+                           f"Attack Damage {ad.value}: {len(fails)} failed ({self.dice.says(source)})", S.SAVING_ROLL,
                            "A Saving Roll at or below the Attack Damage fails and costs one Wounds point.",
                            section=sec, marks=tuple(ids[i] for i in fails) or tuple(ids),
                            dice=[{"id": i, "face": f, "failed": f <= ad.value} for f, i in zip(faces, ids)],
