@@ -139,3 +139,30 @@ def test_no_seed_draws_one_and_names_it_so_the_roll_replays():
     seed = int(re.search(r"\(rolled, seed (\d+)\)$", step.title).group(1))
     again = resolve_detailed(sc.model_copy(update={"seed": seed})).trace
     assert [d["face"] for d in _roll_steps(again)[0].facts["dice"]] == [d["face"] for d in step.facts["dice"]]
+
+
+# ---------------------------------------------------------------- a Burst below 0 is floored at 0 in a cited step (Skills and Tools › Tools)
+
+
+def test_negative_aro_burst_is_a_cited_step_and_rolls_nothing():
+    sc = build(miner("A", attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20]),
+               [miner("B", burst_mod=-5, save_dice=[20] * 3)])
+    res = resolve_detailed(sc)
+    (st,) = [s for s in res.trace.steps if "burst_before_floor" in s.facts]
+    assert st.facts == {**st.facts, "burst_before_floor": -4, "burst": 0, "field": "reactive[0].burst_mod"}
+    assert st.rule == S.TOOLS and "no dice" in st.title and st.section == "Declarations"
+    assert res.miner("B").dice == [] and res.pairs[0].kind == "normal_roll"
+
+
+def test_negative_active_burst_is_a_cited_step():
+    sc = build(miner("A", burst_mod=-5, attacks=[{"target": "B", "burst": 0}]), [miner("B", "evade", dice=[4])])
+    res = resolve_detailed(sc)
+    (st,) = [s for s in res.trace.steps if "burst_before_floor" in s.facts]
+    assert st.facts["field"] == "active.burst_mod" and st.facts["burst_before_floor"] == -2
+    assert res.active.dice == []
+
+
+def test_burst_at_exactly_zero_needs_no_floor_step():
+    sc = build(miner("A", attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20]),
+               [miner("B", burst_mod=-1, save_dice=[20] * 3)])
+    assert not [s for s in resolve_detailed(sc).trace.steps if "burst_before_floor" in s.facts]

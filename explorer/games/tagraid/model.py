@@ -188,13 +188,14 @@ def _check_dice(dice: list[int] | None, need: int, field: str, what: str, source
 
 
 def attack_burst(active: ActiveMiner) -> int:
-    """The Active Miner's Burst: its Weapon's Burst plus its Burst MOD (never below 0)."""
+    """The Active Miner's Burst: its Weapon's Burst plus its Burst MOD, floored at 0 (Skills and Tools › Tools: Burst
+    is a number of dice; the resolver says so in a step when the floor applies)."""
     return max(0, (active.weapon.burst if active.weapon else 0) + active.burst_mod)
 
 
 def aro_burst(miner: ReactiveMiner) -> int:
     """Dice a Reactive Miner rolls: attack AROs have Burst 1 plus any Burst MOD (Orders and AROs); Evade rolls one
-    die; Idle and no ARO roll none."""
+    die; Idle and no ARO roll none. A Burst MOD below -1 floors the Burst at 0 (the resolver says so in a step)."""
     if miner.skill in ("ranged_attack", "close_combat_attack"):
         return max(0, 1 + miner.burst_mod)
     return 1 if miner.skill == "evade" else 0

@@ -429,6 +429,7 @@ class _Resolver:
                        "The Active Miner's Weapon rolls its full Burst; with several targets the split is declared "
                        "with the Attack.", section=sec, marks=("A",), miner=a.name, skill=a.skill,
                        burst=attack_burst(a), split={at.target: at.burst for at in a.attacks})
+            self._burst_floor(a.name, a.weapon.burst, a.burst_mod, "A", "active.burst_mod", "Weapon's Burst")
         else:
             self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]}", SKILL_REFS[a.skill],
                        "Evade is always allowed to the Active Miner; Idle performs no action." if a.skill == "evade"
@@ -490,7 +491,22 @@ class _Resolver:
             detail, title = "Idle performs no action.", f"{m.name} declares an Idle ARO"
         self.t.add(title, S.ORDERS_AND_AROS, detail, section=sec, marks=(letter,), miner=m.name, skill=m.skill,
                    burst=burst, attacked=attacked)
+        if m.skill in ATTACKS:
+            i = self.sc.reactive.index(m)
+            self._burst_floor(m.name, 1, m.burst_mod, letter, f"reactive[{i}].burst_mod", "ARO's Burst 1")
         return m.skill
+
+    def _burst_floor(self, who: str, base: int, mod: int, letter: str, field: str, what: str) -> None:
+        """A Burst MOD that would take the Burst below 0 (Skills and Tools › Tools: Burst is the number of d20s
+        rolled; Activating a Miner › Orders and AROs: a MOD may change an ARO's Burst): the Burst stays at 0 and the
+        Miner rolls no dice. Said in a step, never silently."""
+        if base + mod >= 0:
+            return
+        self.t.add(f"{who}'s Burst {base} {mod:+d} = {base + mod} cannot go below 0: Burst 0, {who} rolls no dice",
+                   S.TOOLS, f"Burst is the number of d20s rolled, so it cannot be negative; the {what} with a Burst "
+                   f"MOD of {mod:+d} ({field}) leaves none. The Skill is still declared (it can still be opposed "
+                   "and generate AROs) but it rolls nothing.", section="Declarations", marks=(letter,),
+                   miner=who, field=field, burst_before_floor=base + mod, burst=0)
 
     # -- success values ----------------------------------------------------------------------------------------------
 
