@@ -166,3 +166,52 @@ def test_burst_at_exactly_zero_needs_no_floor_step():
     sc = build(miner("A", attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20]),
                [miner("B", burst_mod=-1, save_dice=[20] * 3)])
     assert not [s for s in resolve_detailed(sc).trace.steps if "burst_before_floor" in s.facts]
+
+
+# ---------------------------------------------------------------- Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD); Range Ruler; Tools)
+
+
+@pytest.mark.parametrize("skill", ["evade", "close_combat_attack"])
+def test_range_mod_is_ignored_with_a_cited_step_on_other_skills(skill):
+    kw = dict(dice=[5]) if skill == "evade" else dict(dice=[5])
+    sc = build(miner("A", attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20] * 3),
+               [miner("B", skill, mods={"Range": 3, "Tool": 1}, save_dice=[20] * 3, **kw)])
+    res = resolve_detailed(sc)
+    b = res.miner("B")
+    assert b.sv.value == 13 and dict(b.sv.mods) == {"Tool": 1}
+    (st,) = [s for s in res.trace.steps if "ignored_mods" in s.facts]
+    assert st.rule == S.RANGE_RULER and st.facts["ignored_mods"] == {"reactive[0].mods.Range": 3}
+    assert "Range MODs apply only to Ranged Attacks" in st.title
+
+
+def test_range_mods_on_active_close_combat_and_evade_are_ignored():
+    cc = build(miner("A", "close_combat_attack", mods={"Long Range": 3},
+                     attacks=[{"target": "B", "dice": [3, 7, 10], "mods": {"Out of Range": -3, "Aim": 2}}]),
+               [miner("B", "none", save_dice=[20] * 3)])
+    res = resolve_detailed(cc)
+    assert dict(res.active.sv.mods) == {"Aim": 2}
+    (st,) = [s for s in res.trace.steps if "ignored_mods" in s.facts]
+    assert st.facts["ignored_mods"] == {"active.mods.Long Range": 3, "active.attacks[0].mods.Out of Range": -3}
+    ev = build(miner("A", "evade", mods={"Range": 3}, dice=[4]))
+    assert resolve_detailed(ev).active.sv.value == 12
+
+
+def test_range_mod_still_applies_to_ranged_attack_and_ranged_names_are_not_range_mods():
+    from explorer.games.tagraid.model import is_range_mod
+    assert is_range_mod("Range") and is_range_mod("long range") and is_range_mod("Out of Range")
+    assert not is_range_mod("Ranged Attack -3 trait") and not is_range_mod("Arrange")
+    sc = build(miner("A", mods={"Range": 3}, attacks=[{"target": "B", "dice": [3, 7, 10]}]),
+               [miner("B", "none", partial_cover=True)])
+    res = resolve_detailed(sc)
+    assert dict(res.active.sv.mods) == {"Range": 3, "Partial Cover": -3}
+    assert not [s for s in res.trace.steps if "ignored_mods" in s.facts]
+
+
+@pytest.mark.parametrize("skill", ["evade", "close_combat_attack"])
+def test_partial_cover_and_ranged_attack_trait_only_modify_ranged_attacks(skill):
+    kw = dict(dice=[5]) if skill == "evade" else dict(dice=[5])
+    sc = build(miner("A", "close_combat_attack", partial_cover=True, traits=["Ranged Attack -3"],
+                     attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20] * 3),
+               [miner("B", skill, partial_cover=True, traits=["Ranged Attack -3"], save_dice=[20] * 3, **kw)])
+    res = resolve_detailed(sc)
+    assert dict(res.active.sv.mods) == {} and dict(res.miner("B").sv.mods) == {}

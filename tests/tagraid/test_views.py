@@ -389,3 +389,19 @@ def test_equal_die_beside_a_winning_die_follows_the_reading(reading):
     assert ("A.2", "MB", False) in drawn and ("MB", "A.1", False) in drawn
     assert (("A.3", "MB", True) in drawn or ("MB", "A.3", True) in drawn) == (reading == "tie")
     assert (("MB", "A.3", False) in drawn) == (reading != "tie")
+
+
+@pytest.mark.parametrize("skill", ["evade", "close_combat_attack"])
+def test_range_mod_greyed_and_ignored_when_skill_is_not_ranged_attack(skill):
+    """Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD); Range Ruler): the engine ignores them in a
+    cited step and the widget greys the input out (its value is kept for when the Skill goes back)."""
+    w = FaceToFaceExplorer(seed=3)
+    w.form_b.range_mod.value = "+3"
+    assert not w.form_b.range_mod.disabled and w.resolution.miner("B").sv.value == 15
+    w.form_b.skill.value = skill
+    assert w.form_b.range_mod.disabled and w.form_b.range_mod.value == "+3"
+    sv = w.resolution.miner("B").sv
+    assert "Range" not in dict(sv.mods) and sv.value == 12 and "Range" not in w.form_b.sv.value
+    assert any("Range MODs apply only to Ranged Attacks" in s.title for s in w.trace.steps)
+    w.form_b.skill.value = "ranged_attack"
+    assert not w.form_b.range_mod.disabled and w.resolution.miner("B").sv.value == 15

@@ -14,6 +14,7 @@ The full format is documented in ``docs/scenario-format.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -33,6 +34,16 @@ AroSkill = Literal["ranged_attack", "close_combat_attack", "evade", "idle", "non
 
 RESERVED_MOD_WORDS = ("cover",)
 """MOD names containing these words are derived by the engine (set ``partial_cover`` on the target instead)."""
+
+
+_RANGE_WORD = re.compile(r"\brange\b", re.IGNORECASE)
+
+
+def is_range_mod(name: str) -> bool:
+    """Whether a named MOD is a Range MOD (its name has the word "Range": ``Range``, ``Long Range``,
+    ``Out of Range``; not ``Ranged ...``). Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD);
+    Distances and Measurements › Range Ruler): the resolver ignores them, in a cited step, on any other Skill."""
+    return bool(_RANGE_WORD.search(name))
 
 
 class _Strict(BaseModel):

@@ -33,7 +33,7 @@ from explorer.options import Rulings
 from explorer.trace import Trace
 
 from . import sections as S
-from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst
+from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst, is_range_mod
 from .options import rulings as make_rulings
 from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
                     round_up_half, saving_rolls, success_value)
@@ -510,9 +510,36 @@ class _Resolver:
 
     # -- success values ----------------------------------------------------------------------------------------------
 
-    def _attack_mods(self, attacker, skill: str, base: Mapping[str, int], target_miner) -> dict[str, int]:
-        mods = dict(attacker.mods)
+    def _only_ranged(self, who: str, skill: str, letter: str,
+                     sources: Sequence[tuple[str, Mapping[str, int]]]) -> set[str]:
+        """Range MODs named on a Skill that is not a Ranged Attack: dropped, in one cited step.
+
+        Range MODs (any MOD whose name has the word "Range": ``Range``, ``Long Range``, ``Out of Range``...) come
+        from the Range Ruler for a Ranged Weapon and modify only the Ranged Attack Attribute (Rolls › Modifiers
+        (MOD); Distances and Measurements › Range Ruler); Close Combat Weapons have no Range MODs (Skills and Tools ›
+        Tools), and Evade has its own MODs only (Common Skills › Evade). ``sources``: ``(scenario field, mods)``.
+        Returns the names dropped."""
+        if skill == "ranged_attack":
+            return set()
+        dropped = [(f"{f}.{k}", k, v) for f, mods in sources for k, v in mods.items() if is_range_mod(k)]
+        if not dropped:
+            return set()
+        what = ", ".join(f"{v:+d} {k}" for _, k, v in dropped)
+        self.t.add(f"{who}'s {what} ignored: Range MODs apply only to Ranged Attacks, not to "
+                   f"{SKILL_NAMES[skill]}", S.RANGE_RULER,
+                   "Range MODs come from a Ranged Weapon's Range and modify only the Ranged Attack Attribute; Close "
+                   "Combat Weapons have no Range MODs (Skills and Tools › Tools) and Evade applies only its own MODs "
+                   "(Common Skills › Evade). Ignored: " + ", ".join(f for f, _, _ in dropped) + ".",
+                   section="Success Values", marks=(letter,), miner=who, skill=skill,
+                   ignored_mods={f: v for f, _, v in dropped})
+        return {k for _, k, _ in dropped}
+
+    def _attack_mods(self, attacker, skill: str, base: Mapping[str, int], target_miner,
+                     drop: set[str] = frozenset()) -> dict[str, int]:
+        mods = {k: v for k, v in attacker.mods.items() if k not in drop}
         for k, v in base.items():
+            if k in drop:
+                continue
             mods[k if k not in mods else f"{k} (this target)"] = v
         if skill == "ranged_attack" and target_miner is not None:
             if target_miner.partial_cover:
@@ -523,8 +550,8 @@ class _Resolver:
             mods["Contact with several enemy TAGs"] = -3
         return mods
 
-    def _evade_mods(self, m, conditions: list[str]) -> dict[str, int]:
-        mods = dict(m.mods)
+    def _evade_mods(self, m, conditions: list[str], drop: set[str] = frozenset()) -> dict[str, int]:
+        mods = {k: v for k, v in m.mods.items() if k not in drop}
         if conditions:
             mods["Evade MOD"] = -3
         return mods
@@ -684,7 +711,10 @@ class _Resolver:
         if a.skill in ATTACKS:
             for i, at in enumerate(a.attacks):
                 tgt = reactive.get(at.target)
-                mods = self._attack_mods(a, a.skill, at.mods, tgt)
+                drop = self._only_ranged(a.name, a.skill, "A", [("active.mods", a.mods)] * (i == 0) +
+                                         [(f"active.attacks[{i}].mods", at.mods)])
+                drop |= {k for k in a.mods if is_range_mod(k)} if a.skill != "ranged_attack" else set()
+                mods = self._attack_mods(a, a.skill, at.mods, tgt, drop)
                 sv = success_value(a.attribute, mods, r)
                 self._sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
                               S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
@@ -701,7 +731,8 @@ class _Resolver:
                 conds.append("it is attacked without LoF to its attacker")
             if a.enemy_tags_in_contact > 1:
                 conds.append("it is in Silhouette Contact with more than one enemy TAG")
-            sv = success_value(a.attribute, self._evade_mods(a, conds), r)
+            drop = self._only_ranged(a.name, "evade", "A", [("active.mods", a.mods)])
+            sv = success_value(a.attribute, self._evade_mods(a, conds, drop), r)
             self._sv_step(a.name, "Evade", sv, S.EVADE, "A", self._evade_note(conds))
             evade_pool = self._roll(a.name, "evade", None, sv, 1, a.dice, "active.dice", 1)
         pools_reactive: dict[str, Pool] = {}
@@ -709,7 +740,8 @@ class _Resolver:
             skill = self.aro[m.name]
             letter = self.letters[m.name]
             if skill in ATTACKS:
-                mods = self._attack_mods(m, skill, {}, a)
+                drop = self._only_ranged(m.name, skill, letter, [(f"reactive[{i}].mods", m.mods)])
+                mods = self._attack_mods(m, skill, {}, a, drop)
                 sv = success_value(m.attribute, mods, r)
                 self._sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
                               S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
@@ -728,7 +760,8 @@ class _Resolver:
                     conds.append("the Active Miner is outside its LoF and in its Hexagon")
                 if m.enemy_tags_in_contact > 1:
                     conds.append("it is in Silhouette Contact with more than one enemy TAG")
-                sv = success_value(m.attribute, self._evade_mods(m, conds), r)
+                drop = self._only_ranged(m.name, "evade", letter, [(f"reactive[{i}].mods", m.mods)])
+                sv = success_value(m.attribute, self._evade_mods(m, conds, drop), r)
                 self._sv_step(m.name, "Evade", sv, S.EVADE, letter, self._evade_note(conds))
                 pools_reactive[m.name] = self._roll(m.name, "evade", None, sv, 1, m.dice, f"reactive[{i}].dice", 1)
         mb_pool = None

@@ -133,6 +133,17 @@ class SideForm(W.VBox):
         super().__init__([self.title, grid, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv, dice_grid],
                          layout=W.Layout(border=f"1px solid {color}", padding="6px", margin="0 8px 0 0",
                                          width="330px"))
+        self.skill.observe(lambda _: self._apply_skill(), names="value")
+        self._apply_skill()
+
+    def _apply_skill(self) -> None:
+        """Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD); Range Ruler): the Range MOD input is
+        greyed out for any other Skill. Its value is kept (and still sent: the engine ignores it in a cited step)."""
+        ranged = self.skill.value == "ranged_attack"
+        self.range_mod.disabled = not ranged
+        self.range_mod.tooltip = ("Range MOD from the Range Ruler" if ranged else
+                                  "Range MODs apply only to Ranged Attacks: ignored for "
+                                  f"{SKILL_NAMES.get(self.skill.value, self.skill.value)}")
 
     def set_title(self, title: str) -> None:
         self.title.value = f"<div class='xf-title' style='background:{self.color}'>{html.escape(title)}</div>"
