@@ -173,7 +173,7 @@ def test_burst_at_exactly_zero_needs_no_floor_step():
 
 @pytest.mark.parametrize("skill", ["evade", "close_combat_attack"])
 def test_range_mod_is_ignored_with_a_cited_step_on_other_skills(skill):
-    kw = dict(dice=[5]) if skill == "evade" else dict(dice=[5])
+    kw = dict(dice=[5]) if skill == "evade" else dict(dice=[5], silhouette_contact=True)
     sc = build(miner("A", attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20] * 3),
                [miner("B", skill, mods={"Range": 3, "Tool": 1}, save_dice=[20] * 3, **kw)])
     res = resolve_detailed(sc)
@@ -187,7 +187,7 @@ def test_range_mod_is_ignored_with_a_cited_step_on_other_skills(skill):
 def test_range_mods_on_active_close_combat_and_evade_are_ignored():
     cc = build(miner("A", "close_combat_attack", mods={"Long Range": 3},
                      attacks=[{"target": "B", "dice": [3, 7, 10], "mods": {"Out of Range": -3, "Aim": 2}}]),
-               [miner("B", "none", save_dice=[20] * 3)])
+               [miner("B", "none", silhouette_contact=True, save_dice=[20] * 3)])
     res = resolve_detailed(cc)
     assert dict(res.active.sv.mods) == {"Aim": 2}
     (st,) = [s for s in res.trace.steps if "ignored_mods" in s.facts]
@@ -209,9 +209,81 @@ def test_range_mod_still_applies_to_ranged_attack_and_ranged_names_are_not_range
 
 @pytest.mark.parametrize("skill", ["evade", "close_combat_attack"])
 def test_partial_cover_and_ranged_attack_trait_only_modify_ranged_attacks(skill):
-    kw = dict(dice=[5]) if skill == "evade" else dict(dice=[5])
+    kw = dict(dice=[5]) if skill == "evade" else dict(dice=[5], silhouette_contact=True)
     sc = build(miner("A", "close_combat_attack", partial_cover=True, traits=["Ranged Attack -3"],
                      attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20] * 3),
-               [miner("B", skill, partial_cover=True, traits=["Ranged Attack -3"], save_dice=[20] * 3, **kw)])
+               [miner("B", skill, partial_cover=True, traits=["Ranged Attack -3"], save_dice=[20] * 3,
+                      **{**kw, "silhouette_contact": True})])
     res = resolve_detailed(sc)
     assert dict(res.active.sv.mods) == {} and dict(res.miner("B").sv.mods) == {}
+
+
+# ---------------------------------------------------------------- Silhouette Contact Requirements (Common Skills › Close Combat Attack / Ranged Attack;
+# Order Expenditure Sequence step 5: a Skill failing its Requirements counts as Idle)
+
+
+def _idle_step(res, letter):
+    return [s for s in res.trace.steps if s.section == "Declarations" and s.facts.get("skill") == "idle"
+            and letter in s.marks and "requirement" in s.facts]
+
+
+def test_ranged_attack_against_a_close_combat_aro_in_contact():
+    """A shoots B while B strikes back in Close Combat: in contact, A's Ranged Attack is Idle (B hits unopposed);
+    out of contact, B's Close Combat ARO is Idle (A hits unopposed). Never a Face to Face Roll."""
+    def sc(contact):
+        return build(miner("A", attacks=[{"target": "B", "dice": [3, 7, 10]}], save_dice=[20] * 3),
+                     [miner("B", "close_combat_attack", dice=[4], silhouette_contact=contact, save_dice=[20] * 3)])
+    near = resolve_detailed(sc(True))
+    assert near.active.skill == "idle" and near.miner("B").skill == "close_combat_attack"
+    (st,) = _idle_step(near, "A")
+    assert st.rule == S.ORDER_EXPENDITURE_SEQUENCE and "Silhouette Contact with B" in st.facts["requirement"]
+    assert near.pairs[0].kind == "normal_roll" and near.pairs[0].winner == "B"
+    far = resolve_detailed(sc(False))
+    assert far.active.skill == "ranged_attack" and far.miner("B").skill == "idle"
+    (st,) = _idle_step(far, "B")
+    assert "requires Silhouette Contact" in st.facts["requirement"] and "Close Combat Attack" in st.detail
+    assert far.pairs[0].kind == "normal_roll" and far.pairs[0].winner == "A"
+    assert all(p.kind != "face_to_face" for r in (near, far) for p in r.pairs)
+
+
+def test_active_close_combat_needs_contact_with_every_target():
+    cc = dict(attacks=[{"target": "B", "dice": [3, 7, 10]}])
+    res = resolve_detailed(build(miner("A", "close_combat_attack", **cc), [miner("B", "evade", dice=[5])]))
+    assert res.active.skill == "idle" and _idle_step(res, "A") and res.active.dice == []
+    res = resolve_detailed(build(miner("A", "close_combat_attack", **cc),
+                                 [miner("B", "evade", dice=[5], silhouette_contact=True)]))
+    assert res.active.skill == "close_combat_attack" and res.pairs[0].kind == "face_to_face"
+    two = build(miner("A", "close_combat_attack", attacks=[{"target": "B", "burst": 2}, {"target": "C", "burst": 1}]),
+                [miner("B", "none", silhouette_contact=True), miner("C", "none")])
+    res = resolve_detailed(two)
+    assert res.active.skill == "idle" and "with C" in _idle_step(res, "A")[0].facts["requirement"]
+
+
+def test_close_combat_on_the_megabeast_needs_contact_and_contact_does_not_forbid_shooting_it():
+    mb = {"name": "MB", "threat_level": 5, "wounds": 10}
+    cc = miner("A", "close_combat_attack", attacks=[{"target": "MB", "dice": [9, 9, 9]}], save_dice=[20])
+    assert resolve_detailed(build(cc, megabeast=mb)).active.skill == "idle"
+    assert resolve_detailed(build(cc, megabeast={**mb, "silhouette_contact": True})).megabeast.wounds_lost == 3
+    ra = miner("A", attacks=[{"target": "MB", "dice": [9, 9, 9]}], save_dice=[20])
+    assert resolve_detailed(build(ra, megabeast={**mb, "silhouette_contact": True})).active.skill == "ranged_attack"
+
+
+def test_ranged_aro_in_contact_with_the_active_miner_is_idle():
+    res = resolve_detailed(build(miner("A", "evade", dice=[20]),
+                                 [miner("B", dice=[4], silhouette_contact=True, save_dice=[20])]))
+    assert res.miner("B").skill == "idle" and _idle_step(res, "B")
+
+
+def test_close_combat_minus_three_counts_scenario_miners_in_contact():
+    """-3 to Close Combat in contact with more than one enemy TAG (Common Skills › Close Combat Attack, MODs),
+    counting the Reactive Miners marked in contact; and the same count sets the Evade MOD."""
+    def sc(contacts):
+        return build(miner("A", "close_combat_attack", attacks=[{"target": "B", "burst": 3, "dice": [1, 1, 1]}]),
+                     [miner("B", "none", silhouette_contact=True, save_dice=[20] * 3),
+                      miner("C", "none", silhouette_contact=contacts > 1)])
+    assert resolve_detailed(sc(1)).active.sv.value == 12
+    two = resolve_detailed(sc(2)).active.sv
+    assert two.value == 9 and dict(two.mods) == {"Contact with several enemy TAGs": -3}
+    ev = build(miner("A", "evade", dice=[5]), [miner("B", "none", silhouette_contact=True),
+                                               miner("C", "none", silhouette_contact=True)])
+    assert dict(resolve_detailed(ev).active.sv.mods) == {"Evade MOD": -3}

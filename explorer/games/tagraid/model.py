@@ -117,13 +117,17 @@ class ReactiveMiner(_Miner):
     """A Reactive Miner and its ARO (``none``: no ARO declared). AROs always target the Active Miner.
 
     ``burst_mod``: a Tool card or Skill MOD to the ARO's Burst (an ARO has Burst 1 otherwise);
-    ``lof_to_active`` / ``same_hexagon``: the situation that grants the ARO and sets the Evade MOD.
+    ``lof_to_active`` / ``same_hexagon``: the situation that grants the ARO and sets the Evade MOD;
+    ``silhouette_contact``: this Miner and the Active Miner are in Silhouette Contact (a Close Combat Attack between
+    them requires it; a Ranged Attack by either is not allowed with it: Common Skills › Close Combat Attack /
+    Ranged Attack, Requirements).
     """
 
     skill: AroSkill
     out_of_range: bool = False
     lof_to_active: bool = True
     same_hexagon: bool = False
+    silhouette_contact: bool = False
     damage_mods: dict[str, int] = Field(default_factory=dict)
     dice: list[int] | None = None
 
@@ -149,7 +153,9 @@ class MegaBeast(_Strict):
     ``threat_level``: the Threat Level of the Hexagon side where the ARO occurs (its "roll");
     ``wounds``: positions left on its Wounds Bar (Fury Level Tokens included); ``fury_tokens``: which of those
     positions hold a Fury Level Token (1 = the next to be removed); ``hunting_trophy``: T-Bezoar Units in the Hunting
-    Trophy (0..3); ``aro``: whether it declared its Behavior ARO (it had LoF to the Active TAG).
+    Trophy (0..3); ``aro``: whether it declared its Behavior ARO (it had LoF to the Active TAG);
+    ``silhouette_contact``: the Active Miner is in Silhouette Contact with it (a Close Combat Attack on it requires
+    it; the MegaBeast is not an enemy Miner, so it does not forbid a Ranged Attack).
     """
 
     name: str = Field(default="MegaBeast", min_length=1)
@@ -158,6 +164,7 @@ class MegaBeast(_Strict):
     fury_tokens: list[int] = Field(default_factory=list)
     hunting_trophy: int = Field(default=3, ge=0, le=3)
     aro: bool = True
+    silhouette_contact: bool = False
     behavior_attack: BehaviorAttack | None = None
 
 

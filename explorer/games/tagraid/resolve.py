@@ -413,14 +413,47 @@ class _Resolver:
         a = self.active
         return a.skill in ATTACKS and any(at.target == name and (at.burst or 0) > 0 for at in a.attacks)
 
+    def _contact_names(self) -> list[str]:
+        """Reactive Miners in Silhouette Contact with the Active Miner."""
+        return [m.name for m in self.sc.reactive if m.silhouette_contact]
+
+    def enemy_tags_in_contact(self, m) -> int:
+        """Enemy TAGs in Silhouette Contact with ``m``: its ``enemy_tags_in_contact`` (which may count Miners outside
+        the scenario), and at least the scenario's Miners marked in contact with it."""
+        if m is self.active or m.name == self.active.name:
+            return max(m.enemy_tags_in_contact, len(self._contact_names()))
+        return max(m.enemy_tags_in_contact, 1 if m.silhouette_contact else 0)
+
+    def _in_contact_with(self, target: str) -> bool:
+        """Whether the Active Miner is in Silhouette Contact with ``target`` (a Reactive Miner or the MegaBeast)."""
+        mb = self.sc.megabeast
+        if mb is not None and target == mb.name:
+            return mb.silhouette_contact
+        return target in self._contact_names()
+
+    def _active_requirements(self) -> str | None:
+        """Why the Active Miner's attack fails its Requirements (``None``: it meets them)."""
+        a = self.active
+        if a.skill == "ranged_attack" and self.enemy_tags_in_contact(a) > 0:
+            who = ", ".join(self._contact_names()) or f"{a.enemy_tags_in_contact} enemy Miner(s)"
+            return (f"a Ranged Attack requires not being in Silhouette Contact with an enemy Miner, and {a.name} is "
+                    f"in Silhouette Contact with {who}")
+        if a.skill == "close_combat_attack":
+            away = [at.target for at in a.attacks if not self._in_contact_with(at.target)]
+            if away:
+                return (f"a Close Combat Attack requires Silhouette Contact with its target, and {a.name} is not in "
+                        f"Silhouette Contact with {', '.join(away)}")
+        return None
+
     def declarations(self) -> None:
         a, sec = self.active, "Declarations"
-        if a.skill == "ranged_attack" and a.enemy_tags_in_contact > 0:
-            self.t.add(f"{a.name} (Active) declared a Ranged Attack in Silhouette Contact with an enemy Miner: it "
+        reason = self._active_requirements()
+        if reason:
+            self.t.add(f"{a.name} (Active) declared a {SKILL_NAMES[a.skill]} that does not meet its Requirements: it "
                        f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
-                       "A Ranged Attack requires not being in Silhouette Contact with an enemy Miner; a Skill that "
-                       "fails its Requirements at Resolution counts as Idle.", section=sec, marks=("A",),
-                       miner=a.name, declared=a.skill, skill="idle")
+                       f"Resolution checks Requirements ({SKILL_REFS[a.skill].section}); here {reason}. A Skill that "
+                       "fails its Requirements counts as Idle (Common Skills › Idle).", section=sec, marks=("A",),
+                       miner=a.name, declared=a.skill, skill="idle", requirement=reason)
             a = self.active = a.model_copy(update={"skill": "idle", "attacks": []})
         if a.skill in ATTACKS:
             split = ", ".join(f"{at.burst} at {at.target}" for at in a.attacks)
@@ -469,14 +502,21 @@ class _Resolver:
             reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
         elif m.skill == "ranged_attack" and not m.lof_to_active:
             reason = "a Ranged Attack requires LoF to its target"
-        elif m.skill == "ranged_attack" and m.enemy_tags_in_contact > 0:
-            reason = "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
+        elif m.skill == "ranged_attack" and self.enemy_tags_in_contact(m) > 0:
+            reason = ("a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
+                      + (f", and {m.name} is in Silhouette Contact with {self.active.name}" if m.silhouette_contact
+                         else ""))
+        elif m.skill == "close_combat_attack" and not m.silhouette_contact:
+            reason = (f"a Close Combat Attack requires Silhouette Contact with its target, and {m.name} is not in "
+                      f"Silhouette Contact with {self.active.name}")
         elif m.skill == "evade" and not (attacked or m.same_hexagon):
             reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
         if reason:
             self.t.add(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
-                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements; here {reason}.",
-                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle")
+                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements ({SKILL_REFS[m.skill].section})"
+                       f"; here {reason}. A Skill that fails its Requirements counts as Idle (Common Skills › Idle).",
+                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle",
+                       requirement=reason)
             return "idle"
         burst = aro_burst(m)
         if m.skill in ATTACKS:
@@ -546,7 +586,7 @@ class _Resolver:
                 mods["Partial Cover"] = -3
             if "Ranged Attack -3" in target_miner.traits:
                 mods["Ranged Attack -3 trait"] = -3
-        if skill == "close_combat_attack" and attacker.enemy_tags_in_contact > 1:
+        if skill == "close_combat_attack" and self.enemy_tags_in_contact(attacker) > 1:
             mods["Contact with several enemy TAGs"] = -3
         return mods
 
@@ -729,7 +769,7 @@ class _Resolver:
             conds = []
             if (attackers_of_active or mb_attacks) and not a.lof_to_attackers:
                 conds.append("it is attacked without LoF to its attacker")
-            if a.enemy_tags_in_contact > 1:
+            if self.enemy_tags_in_contact(a) > 1:
                 conds.append("it is in Silhouette Contact with more than one enemy TAG")
             drop = self._only_ranged(a.name, "evade", "A", [("active.mods", a.mods)])
             sv = success_value(a.attribute, self._evade_mods(a, conds, drop), r)
@@ -758,7 +798,7 @@ class _Resolver:
                     conds.append("it is attacked without LoF to its attacker")
                 if m.same_hexagon and not m.lof_to_active:
                     conds.append("the Active Miner is outside its LoF and in its Hexagon")
-                if m.enemy_tags_in_contact > 1:
+                if self.enemy_tags_in_contact(m) > 1:
                     conds.append("it is in Silhouette Contact with more than one enemy TAG")
                 drop = self._only_ranged(m.name, "evade", letter, [(f"reactive[{i}].mods", m.mods)])
                 sv = success_value(m.attribute, self._evade_mods(m, conds, drop), r)

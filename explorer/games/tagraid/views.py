@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as W
@@ -249,6 +250,12 @@ class FaceToFaceExplorer(W.VBox):
         self.form_mb = MegaBeastForm(megabeast or MegaBeastInputs())
         self.megabeast_mode = W.Checkbox(value=megabeast is not None, description="B is the MegaBeast",
                                          indent=False)
+        self.contact = W.Checkbox(value=(megabeast.silhouette_contact if megabeast is not None
+                                         else b.silhouette_contact),
+                                  description="Silhouette Contact (A touches B or the MegaBeast)", indent=False,
+                                  tooltip="Close Combat Attack requires it; a Ranged Attack is not allowed in "
+                                          "Silhouette Contact with an enemy Miner (the Skill then counts as Idle)")
+        self.contact.add_class("f2f-contact")
         self.seed = _text(seed, width="70px", tip="seed of the dice roller")
         self.roll_button = W.Button(description="Roll dice", button_style="primary",
                                     tooltip="roll every die again with the next seed", layout=W.Layout(width="120px"))
@@ -265,7 +272,7 @@ class FaceToFaceExplorer(W.VBox):
         self.ruling_help = W.HTML()
         controls = W.VBox([W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
                                   layout=W.Layout(align_items="center", grid_gap="6px")),
-                           self.megabeast_mode,
+                           self.megabeast_mode, self.contact,
                            W.HTML("<b class='xf-label'>Ruling options</b> <span class='xf-label' "
                                   "style='color:#868e96'>(where the rulebook is silent or ambiguous)</span>"),
                            W.GridBox(rows, layout=W.Layout(grid_template_columns="300px 196px", grid_gap="4px 6px")),
@@ -301,7 +308,7 @@ class FaceToFaceExplorer(W.VBox):
         self.add_class("tagraid-f2f")
 
         for w in self.form_a.widgets() + self.form_b.widgets() + self.form_mb.widgets() + list(
-                self.ruling_inputs.values()):
+                self.ruling_inputs.values()) + [self.contact]:
             w.observe(self._on_input, names="value")
         self.megabeast_mode.observe(self._on_mode, names="value")
         for key, form in (("A", self.form_a), ("B", self.form_b)):
@@ -466,6 +473,12 @@ class FaceToFaceExplorer(W.VBox):
         if errors:
             self._show_errors(errors)
             return
+        # Silhouette Contact is a fact of the pair (Common Skills › Close Combat Attack / Ranged Attack,
+        # Requirements): the engine decides what it allows
+        if b is not None:
+            b = replace(b, silhouette_contact=self.contact.value)
+        if mb is not None:
+            mb = replace(mb, silhouette_contact=self.contact.value)
         assert a is not None
         if not mb_mode:
             assert b is not None
@@ -737,14 +750,14 @@ def inputs_from_scenario(sc) -> dict[str, Any]:
         m = sc.megabeast
         beh = m.behavior_attack
         out["megabeast"] = MegaBeastInputs(m.name, m.threat_level, m.wounds, beh.damage if beh else 0,
-                                           beh.ammunition if beh else "N")
+                                           beh.ammunition if beh else "N", m.silhouette_contact)
     if sc.reactive:
         r = sc.reactive[0]
         skill = r.skill if r.skill in SKILLS_REACTIVE else "none"
         out["b"] = SideInputs(r.name, skill, r.attribute, _split_mods(dict(r.mods)), max(1, aro_burst(r)),
                               r.weapon.damage if r.weapon else 0, r.weapon.ammunition if r.weapon else "N", r.armor,
                               r.wounds, r.partial_cover, bool(r.weapon and "Armor = 0" in r.weapon.traits),
-                              "Ranged Attack -3" in r.traits)
+                              "Ranged Attack -3" in r.traits, r.silhouette_contact)
         out["dice_b"], out["saves_b"] = r.dice, r.save_dice
     return out
 
