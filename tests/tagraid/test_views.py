@@ -430,3 +430,43 @@ def test_silhouette_contact_checkbox_drives_the_engines_requirements(mode):
         assert w.resolution.miner("B").skill == "close_combat_attack" and w.resolution.pairs[0].kind == "normal_roll"
         w.contact.value = False
         assert w.resolution.active.skill == "ranged_attack" and w.resolution.miner("B").skill == "idle"
+
+
+def test_hand_set_dice_survive_skill_and_burst_round_trips(w):
+    """Switching Ranged Attack -> Evade -> Ranged Attack, or lowering then raising the Burst, gives back the faces
+    the user set (only the first N are shown and used; the rest wait in memory), never re-rolled ones."""
+    w.form_a.dice.value = "3, 7, 10"
+    w.form_a.skill.value = "evade"
+    assert w.form_a.dice.value == "3" and [d.face for d in w.resolution.active.dice] == [3]
+    w.form_a.skill.value = "ranged_attack"
+    assert w.form_a.dice.value == "3, 7, 10" and [d.face for d in w.resolution.active.dice] == [3, 7, 10]
+    w.form_a.burst.value = "1"
+    w.form_a.burst.value = "2"
+    w.form_a.burst.value = "3"
+    assert w.form_a.dice.value == "3, 7, 10"
+    w.form_b.dice.value = "11"
+    w.form_b.burst.value = "4"
+    b4 = w.form_b.dice.value
+    assert b4.startswith("11, ")
+    w.form_b.burst.value = "1"
+    w.form_b.burst.value = "4"
+    assert w.form_b.dice.value == b4
+
+
+def test_save_pool_stays_bounded_to_what_the_inputs_may_need(w):
+    from explorer.games.tagraid.exchange import save_pool_sizes
+
+    for burst in ["5", "1", "5", "2", "5", "1", "3"] * 3:
+        w.form_a.burst.value = burst
+        w.form_b.burst.value = burst
+        a, b, mb = w.inputs
+        need_a, need_b = save_pool_sizes(a, b, mb)
+        assert len(w._dice["SA"]) == need_a and len(w._dice["SB"]) == need_b
+        assert len(w.form_a.saves.value.split(",")) == need_a
+    # the Saving Roll dice set aside come back too
+    w.form_a.burst.value = "3"
+    w.form_b.saves.value = "1, 2, 3"
+    first = w.form_b.saves.value
+    w.form_a.burst.value = "1"
+    w.form_a.burst.value = "3"
+    assert w.form_b.saves.value == first

@@ -323,6 +323,26 @@ class FaceToFaceExplorer(W.VBox):
     def _reseed(self, seed: int) -> None:
         self._rollers = {k: SeededRoller(seed * 7919 + i) for i, k in enumerate(("A", "B", "SA", "SB"))}
         self._dice = {k: [] for k in self._rollers}
+        # faces set aside when a row got shorter (a lower Burst, Evade instead of an attack, fewer Saving Rolls
+        # needed): they come back, in order, before any new die is rolled, so hand-set dice survive the round trip
+        self._spare: dict[str, list[int]] = {k: [] for k in self._rollers}
+
+    def _fit(self, key: str, n: int) -> bool:
+        """Make row ``key`` exactly ``n`` dice long: shorten it by setting the tail aside, lengthen it from the faces
+        set aside first, then roll the missing ones. Returns whether the row changed."""
+        row, spare = self._dice[key], self._spare[key]
+        if len(row) == n:
+            return False
+        if len(row) > n:
+            spare[:0] = row[n:]
+            del row[n:]
+            return True
+        back = spare[:n - len(row)]
+        del spare[:len(back)]
+        row.extend(back)
+        while len(row) < n:
+            row.append(self._rollers[key].roll(20, f"{key} die {len(row) + 1}"))
+        return True
 
     def _counts(self, a: SideInputs | None, b: SideInputs | None) -> tuple[int, int] | None:
         """Dice A and B roll, from the engine's model; ``None`` when the inputs cannot be read."""
@@ -342,20 +362,13 @@ class FaceToFaceExplorer(W.VBox):
             b = b or self.form_b.read("B", errs)
         counts = self._counts(a, b)
         for i, key in enumerate(("A", "B")):
-            n = counts[i] if counts is not None else len(self._dice[key])
-            row = self._dice[key]
-            while len(row) < n:
-                row.append(self._rollers[key].roll(20, f"{key} die {len(row) + 1}"))
-            del row[n:]
+            self._fit(key, counts[i] if counts is not None else len(self._dice[key]))
         self._show_dice_text()
 
     def _ensure_saves(self, key: str, n: int) -> None:
-        row = self._dice[key]
-        grew = False
-        while len(row) < n:
-            row.append(self._rollers[key].roll(20, f"{key} save {len(row) + 1}"))
-            grew = True
-        if grew:
+        """Keep exactly the ``n`` Saving Roll dice these inputs may need (the pool never grows beyond it; faces
+        beyond it are set aside, not lost)."""
+        if self._fit(key, n):
             self._show_dice_text()
 
     def _show_dice_text(self) -> None:
@@ -397,6 +410,8 @@ class FaceToFaceExplorer(W.VBox):
             self._show_errors([str(e)])
             return
         self._dice[key] = faces
+        if key.startswith("S"):
+            self._spare[key] = []  # typed Saving Roll dice replace the pool; _update keeps the ones needed
         self.update(keep_dice_text=True)
 
     def _on_seed(self, change) -> None:
