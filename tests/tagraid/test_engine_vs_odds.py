@@ -72,7 +72,7 @@ MB_CASES = [
 def test_versus_megabeast_frequencies_equal_exact_odds(sv, burst, tl, ammo, rulings):
     sc = build(miner("A", "close_combat_attack", attribute=sv, wounds=30,
                      weapon={"damage": 13, "burst": burst, "ammunition": ammo}, attacks=[{"target": "MB"}]),
-               [], {"name": "MB", "threat_level": tl, "wounds": 50})
+               [], {"name": "MB", "threat_level": tl, "wounds": 50, "silhouette_contact": True})
     outcomes, produced = Counter(), Counter()
     n = 0
     for faces in product(range(1, 21), repeat=burst):

@@ -63,6 +63,7 @@ def scenarios(draw):
              "lof_to_active": draw(st.booleans()), "same_hexagon": draw(st.booleans()),
              "traits": draw(st.sampled_from([[], ["Ranged Attack -3"]])),
              "enemy_tags_in_contact": draw(st.sampled_from([0, 0, 0, 2])),
+             "silhouette_contact": draw(st.booleans()),
              "neomaterials": {"scoring_zone": draw(st.integers(0, 9))}}
         if r["skill"] in ("ranged_attack", "close_combat_attack"):
             r["weapon"] = {"damage": draw(st.integers(8, 18)), "ammunition": draw(AMMO)}
@@ -72,6 +73,7 @@ def scenarios(draw):
         w = draw(st.integers(1, 6))
         data["megabeast"] = {"name": "MB", "threat_level": draw(st.integers(0, 20)), "wounds": w,
                              "hunting_trophy": draw(st.integers(0, 3)), "aro": draw(st.booleans()),
+                             "silhouette_contact": draw(st.booleans()),
                              "fury_tokens": draw(st.lists(st.integers(1, w), unique=True, max_size=2)),
                              "behavior_attack": {"damage": draw(st.integers(8, 18)), "ammunition": draw(AMMO)}}
     rulings = {"megabeast_critical": draw(st.sampled_from(["must_exceed", "critical_wins"])),
@@ -168,3 +170,28 @@ def test_pair_hits_match_the_shared_compare(case):
             continue  # split attack against an Evade: covered by the evade_vs_split_attack unit tests
         assert p["hits"][sc.active.name] == c.a_hits and p["crits"][sc.active.name] == c.a_crits
         assert p["hits"][r] == c.b_hits
+
+
+@PROP
+@given(scenarios())
+def test_silhouette_contact_requirements_hold(case):
+    """Common Skills › Close Combat Attack / Ranged Attack, Requirements: a Close Combat Attack that resolves is in
+    Silhouette Contact with every target; a Ranged Attack that resolves is in contact with no enemy Miner."""
+    from explorer.games.tagraid.resolve import resolve_detailed
+
+    sc, rulings = case
+    res = resolve_detailed(sc, rulings=rulings)
+    contact = {m.name for m in sc.reactive if m.silhouette_contact}
+    if sc.megabeast is not None and sc.megabeast.silhouette_contact:
+        contact.add(sc.megabeast.name)
+    act = res.active
+    if act.skill == "close_combat_attack":
+        assert {at.target for at in sc.active.attacks} <= contact
+    if act.skill == "ranged_attack":
+        assert sc.active.enemy_tags_in_contact == 0 and not (contact - {getattr(sc.megabeast, "name", None)})
+    for m in sc.reactive:
+        skill = res.miner(m.name).skill
+        if skill == "close_combat_attack":
+            assert m.silhouette_contact
+        if skill == "ranged_attack":
+            assert not m.silhouette_contact and m.enemy_tags_in_contact == 0

@@ -280,7 +280,8 @@ def test_partial_cover_and_ranged_attack_trait_mod_the_attacker(mk):
 
 def test_trait_and_cover_do_not_apply_to_close_combat(mk):
     t = resolve(mk(miner("A", "close_combat_attack", attacks=[{"target": "B", "dice": [1, 1, 1]}]),
-                   [miner("B", "none", partial_cover=True, traits=["Ranged Attack -3"], save_dice=[20] * 3)]))
+                   [miner("B", "none", partial_cover=True, traits=["Ranged Attack -3"], save_dice=[20] * 3,
+                          silhouette_contact=True)]))
     assert steps(t, "Success Values")[0].facts["sv"] == 12
     ad = [s for s in steps(t, "Saving Rolls") if "attack_damage" in s.facts][0]
     assert ad.facts["attack_damage"] == 13 - 4 and not ad.facts["partial_cover"]
@@ -288,7 +289,7 @@ def test_trait_and_cover_do_not_apply_to_close_combat(mk):
 
 def test_close_combat_minus_three_with_several_enemy_tags(mk):
     t = resolve(mk(miner("A", "close_combat_attack", enemy_tags_in_contact=2, attacks=[{"target": "B", "dice": [1] * 3}]),
-                   [miner("B", "none", save_dice=[20] * 3)]))
+                   [miner("B", "none", save_dice=[20] * 3, silhouette_contact=True)]))
     assert steps(t, "Success Values")[0].facts["sv"] == 9
 
 
@@ -377,7 +378,8 @@ def test_several_attackers_teseum_timeline_and_each(mk):
 
 # ---------------------------------------------------------------- MegaBeast
 
-STOOR = {"name": "Stoorworm", "threat_level": 8, "wounds": 10, "behavior_attack": {"damage": 16}}
+STOOR = {"name": "Stoorworm", "threat_level": 8, "wounds": 10, "behavior_attack": {"damage": 16},
+         "silhouette_contact": True}
 CAVE = dict(skill="close_combat_attack", weapon={"name": "Jackhammer", "damage": 14, "burst": 1, "ammunition": "EXP"})
 
 
@@ -466,7 +468,7 @@ def test_out_of_range_attack_fails_automatically(mk):
     # a Close Combat Attack has no Range
     t = resolve(mk(miner("A", "close_combat_attack", attacks=[{"target": "B", "out_of_range": True,
                                                                "dice": [4, 20, 20]}]),
-                   [miner("B", "none", save_dice=[20])]))
+                   [miner("B", "none", save_dice=[20], silhouette_contact=True)]))
     assert t.outcome["pairs"][0]["hits"] == {"A": 1}
 
 

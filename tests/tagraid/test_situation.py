@@ -46,7 +46,7 @@ def test_tr09_megabeast_facts():
     t = TableTop([mb, cc], tiles=cells, layout=L)
     facts, trace = geometry_facts(t, "cavecrawler", ["stoorworm"], threat_levels=ThreatLevels(8, 5, 2))
     assert facts["megabeast"] == {"id": "stoorworm", "aro": True, "partial_cover": False, "threat_level": 5,
-                                  "side_pair": "adjacent"}
+                                  "side_pair": "adjacent", "silhouette_contact": True}
 
 
 def test_cover_and_out_of_range_facts():
@@ -58,3 +58,13 @@ def test_cover_and_out_of_range_facts():
     assert r["partial_cover"] is True and r["band"] == "out_of_range" and r["out_of_range"] is True
     assert facts["active"]["range"]["R"] == ("out_of_range", -6)
     assert facts["active"]["lof_to_attackers"] is True
+
+
+def test_silhouette_contact_with_the_active_miner_is_a_fact():
+    """The scenario field ``silhouette_contact`` (Common Skills › Close Combat Attack / Ranged Attack, Requirements)
+    read from the bases: touching the Active Miner or not."""
+    t = TableTop([Model("A", 0, 0, facing=0, side="red"), Model("B", 2 * R, 0, facing=180, side="blue"),
+                  Model("C", 0, 6 * R, facing=270, side="green")])
+    facts, _ = geometry_facts(t, "A", ["B", "C"])
+    assert facts["reactive"]["B"]["silhouette_contact"] is True
+    assert facts["reactive"]["C"]["silhouette_contact"] is False

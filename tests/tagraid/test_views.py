@@ -68,7 +68,7 @@ def test_tr07_ap_halves_armor_up_not_cover():
 
 def test_tr09_megabeast_exp_critical_no_extra_and_capped_wounds():
     a = SideInputs("Cavecrawler", skill="close_combat_attack", attribute=12, burst=1, ammunition="EXP")
-    res = resolve_inputs(a, None, [12], megabeast=MegaBeastInputs(threat_level=5, wounds=2))
+    res = resolve_inputs(a, None, [12], megabeast=MegaBeastInputs(threat_level=5, wounds=2, silhouette_contact=True))
     pair = res.pairs[0]
     assert pair.megabeast and pair.winner == "Cavecrawler"
     (saves,) = res.saving_rolls
@@ -79,7 +79,7 @@ def test_tr09_megabeast_exp_critical_no_extra_and_capped_wounds():
 @pytest.mark.parametrize("reading,winner,wounds", [("must_exceed", "MegaBeast", 0), ("critical_wins", "Cavecrawler", 3)])
 def test_tr10_megabeast_critical_below_threat(reading, winner, wounds):
     a = SideInputs("Cavecrawler", skill="close_combat_attack", attribute=7, burst=1, ammunition="EXP", armor=4)
-    res = resolve_inputs(a, None, [7], saves_a=[20, 20], megabeast=MegaBeastInputs(threat_level=8, wounds=6),
+    res = resolve_inputs(a, None, [7], saves_a=[20, 20], megabeast=MegaBeastInputs(threat_level=8, wounds=6, silhouette_contact=True),
                          rulings={"megabeast_critical": reading})
     assert res.pairs[0].winner == winner and res.megabeast.wounds_lost == wounds
     assert res.megabeast.prevailed == (reading == "must_exceed")
@@ -91,7 +91,7 @@ def test_tr10_megabeast_critical_below_threat(reading, winner, wounds):
 
 def test_megabeast_equal_reading_decides_the_threat_levels_fate():
     a = SideInputs("A", skill="close_combat_attack", attribute=12, burst=1)
-    mb = MegaBeastInputs(threat_level=9, wounds=6)
+    mb = MegaBeastInputs(threat_level=9, wounds=6, silhouette_contact=True)
     tie = resolve_inputs(a, None, [9], saves_a=[20], megabeast=mb, rulings={"megabeast_equal": "tie"})
     prevails = resolve_inputs(a, None, [9], saves_a=[20], megabeast=mb,
                               rulings={"megabeast_equal": "megabeast_prevails"})
@@ -274,11 +274,11 @@ def _side_text(form, d, skill):
 @given(sa=sides, sb=sides, skill_a=st.sampled_from(["ranged_attack", "close_combat_attack", "evade"]),
        skill_b=st.sampled_from(["ranged_attack", "close_combat_attack", "evade", "none"]),
        seed=st.integers(0, 10**6), sv20=st.sampled_from(["literal", "excess_to_die"]),
-       megabeast=st.booleans(), threat=st.integers(0, 20),
+       megabeast=st.booleans(), threat=st.integers(0, 20), contact=st.booleans(),
        mb_rulings=st.tuples(st.sampled_from(["must_exceed", "critical_wins"]),
                             st.sampled_from(["megabeast_prevails", "tie"])))
 def test_the_tray_draws_exactly_the_engines_resolution(sa, sb, skill_a, skill_b, seed, sv20, megabeast, threat,
-                                                       mb_rulings):
+                                                       mb_rulings, contact):
     """Drive the widget like a user (random inputs, seeded dice), then resolve the same inputs and dice with the
     engine directly: the widget's Resolution, and what the DiceTray received (every die's face, kind, survives /
     cancelled, every link, every Saving Roll die), are exactly the engine's."""
@@ -292,6 +292,7 @@ def test_the_tray_draws_exactly_the_engines_resolution(sa, sb, skill_a, skill_b,
     _side_text(w.form_b, sb, skill_b)
     w.megabeast_mode.value = megabeast
     w.form_mb.threat.value = str(threat)
+    w.contact.value = contact
     assert w.message.value == "", w.message.value
     a, b, mb = w.inputs
     assert (a.skill, a.attribute, a.burst) == (skill_a, sa["attribute"], sa["burst"])
@@ -379,7 +380,7 @@ def test_equal_die_beside_a_winning_die_follows_the_reading(reading):
     """A's 9 beats Threat Level 8 either way; its 8 ties with it (dashed, both cancelled) or is beaten by it (an
     arrow from the Threat Level), as the engine's comparison says, and the trace names the reading used."""
     a = SideInputs("A", skill="close_combat_attack", attribute=15, burst=3, ammunition="EXP")
-    mb = MegaBeastInputs(threat_level=8, wounds=6)
+    mb = MegaBeastInputs(threat_level=8, wounds=6, silhouette_contact=True)
     res = resolve_inputs(a, None, [3, 9, 8], saves_a=[20], megabeast=mb, rulings={"megabeast_equal": reading})
     assert res.pairs[0].winner == "A" and res.megabeast.wounds_lost == 3
     assert res.rulings["megabeast_equal"] == reading
@@ -389,3 +390,83 @@ def test_equal_die_beside_a_winning_die_follows_the_reading(reading):
     assert ("A.2", "MB", False) in drawn and ("MB", "A.1", False) in drawn
     assert (("A.3", "MB", True) in drawn or ("MB", "A.3", True) in drawn) == (reading == "tie")
     assert (("MB", "A.3", False) in drawn) == (reading != "tie")
+
+
+@pytest.mark.parametrize("skill", ["evade", "close_combat_attack"])
+def test_range_mod_greyed_and_ignored_when_skill_is_not_ranged_attack(skill):
+    """Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD); Range Ruler): the engine ignores them in a
+    cited step and the widget greys the input out (its value is kept for when the Skill goes back)."""
+    w = FaceToFaceExplorer(seed=3)
+    w.form_b.range_mod.value = "+3"
+    assert not w.form_b.range_mod.disabled and w.resolution.miner("B").sv.value == 15
+    w.contact.value = skill == "close_combat_attack"  # its Requirement (A's Ranged Attack then counts as Idle)
+    w.form_b.skill.value = skill
+    assert w.form_b.range_mod.disabled and w.form_b.range_mod.value == "+3"
+    sv = w.resolution.miner("B").sv
+    assert "Range" not in dict(sv.mods) and sv.value == 12 and "Range" not in w.form_b.sv.value
+    assert any("Range MODs apply only to Ranged Attacks" in s.title for s in w.trace.steps)
+    w.contact.value = False
+    w.form_b.skill.value = "ranged_attack"
+    assert not w.form_b.range_mod.disabled and w.resolution.miner("B").sv.value == 15
+
+
+@pytest.mark.parametrize("mode", ["miner", "megabeast"])
+def test_silhouette_contact_checkbox_drives_the_engines_requirements(mode):
+    """Close Combat Attack requires Silhouette Contact with its target; a Ranged Attack is not allowed in contact with
+    an enemy Miner (Common Skills › Close Combat Attack / Ranged Attack, Requirements): the engine makes the Skill
+    Idle, the widget only says whether A and B (or the MegaBeast) touch."""
+    w = FaceToFaceExplorer(seed=3)
+    assert w.contact.value is False
+    w.megabeast_mode.value = mode == "megabeast"
+    w.form_a.skill.value = "close_combat_attack"
+    assert w.message.value == "" and w.resolution.active.skill == "idle" and w.resolution.active.dice == []
+    assert any("requirement" in s.facts for s in w.trace.steps)
+    w.contact.value = True
+    assert w.resolution.active.skill == "close_combat_attack" and len(w.resolution.active.dice) == 3
+    if mode == "miner":
+        w.form_a.skill.value = "ranged_attack"
+        assert w.resolution.active.skill == "idle"
+        w.form_b.skill.value = "close_combat_attack"
+        assert w.resolution.miner("B").skill == "close_combat_attack" and w.resolution.pairs[0].kind == "normal_roll"
+        w.contact.value = False
+        assert w.resolution.active.skill == "ranged_attack" and w.resolution.miner("B").skill == "idle"
+
+
+def test_hand_set_dice_survive_skill_and_burst_round_trips(w):
+    """Switching Ranged Attack -> Evade -> Ranged Attack, or lowering then raising the Burst, gives back the faces
+    the user set (only the first N are shown and used; the rest wait in memory), never re-rolled ones."""
+    w.form_a.dice.value = "3, 7, 10"
+    w.form_a.skill.value = "evade"
+    assert w.form_a.dice.value == "3" and [d.face for d in w.resolution.active.dice] == [3]
+    w.form_a.skill.value = "ranged_attack"
+    assert w.form_a.dice.value == "3, 7, 10" and [d.face for d in w.resolution.active.dice] == [3, 7, 10]
+    w.form_a.burst.value = "1"
+    w.form_a.burst.value = "2"
+    w.form_a.burst.value = "3"
+    assert w.form_a.dice.value == "3, 7, 10"
+    w.form_b.dice.value = "11"
+    w.form_b.burst.value = "4"
+    b4 = w.form_b.dice.value
+    assert b4.startswith("11, ")
+    w.form_b.burst.value = "1"
+    w.form_b.burst.value = "4"
+    assert w.form_b.dice.value == b4
+
+
+def test_save_pool_stays_bounded_to_what_the_inputs_may_need(w):
+    from explorer.games.tagraid.exchange import save_pool_sizes
+
+    for burst in ["5", "1", "5", "2", "5", "1", "3"] * 3:
+        w.form_a.burst.value = burst
+        w.form_b.burst.value = burst
+        a, b, mb = w.inputs
+        need_a, need_b = save_pool_sizes(a, b, mb)
+        assert len(w._dice["SA"]) == need_a and len(w._dice["SB"]) == need_b
+        assert len(w.form_a.saves.value.split(",")) == need_a
+    # the Saving Roll dice set aside come back too
+    w.form_a.burst.value = "3"
+    w.form_b.saves.value = "1, 2, 3"
+    first = w.form_b.saves.value
+    w.form_a.burst.value = "1"
+    w.form_a.burst.value = "3"
+    assert w.form_b.saves.value == first

@@ -43,6 +43,9 @@ class SideInputs:
         armor, wounds: Armor and Wounds left; partial_cover: whether this Miner is in Partial Cover.
         armor_zero: this Miner's Weapon has the ``Armor = 0`` Trait.
         ranged_attack_minus_3: this Miner carries a Tool with the ``Ranged Attack -3`` Trait.
+        silhouette_contact: (the Reactive side only) this Miner and the Active Miner are in Silhouette Contact: a
+            Close Combat Attack between them requires it, a Ranged Attack by either is not allowed with it (the
+            engine applies both Requirements; Common Skills › Close Combat Attack / Ranged Attack).
     """
 
     name: str = "A"
@@ -57,18 +60,21 @@ class SideInputs:
     partial_cover: bool = False
     armor_zero: bool = False
     ranged_attack_minus_3: bool = False
+    silhouette_contact: bool = False
 
 
 @dataclass
 class MegaBeastInputs:
     """The MegaBeast: ``threat_level`` of the side attacked from, ``wounds`` left, and its Behavior Attack
-    (``damage``, ``ammunition``; one impact) applied to the Miner when the MegaBeast prevails."""
+    (``damage``, ``ammunition``; one impact) applied to the Miner when the MegaBeast prevails;
+    ``silhouette_contact``: the Miner is in Silhouette Contact with it (required for a Close Combat Attack on it)."""
 
     name: str = "MegaBeast"
     threat_level: int = 5
     wounds: int = 6
     damage: int = 14
     ammunition: str = "N"
+    silhouette_contact: bool = False
 
 
 def scenario_data(a: SideInputs, b: SideInputs | None, dice_a: Sequence[int] | None = (),
@@ -105,9 +111,10 @@ def scenario_data(a: SideInputs, b: SideInputs | None, dice_a: Sequence[int] | N
     if megabeast is not None:
         doc["megabeast"] = {"name": megabeast.name, "threat_level": megabeast.threat_level,
                             "wounds": megabeast.wounds, "aro": True,
+                            "silhouette_contact": megabeast.silhouette_contact,
                             "behavior_attack": {"damage": megabeast.damage, "ammunition": megabeast.ammunition}}
     elif b is not None:
-        rea = miner(b, saves_b) | dice(dice_b)
+        rea = miner(b, saves_b) | dice(dice_b) | {"silhouette_contact": b.silhouette_contact}
         if b.skill in ATTACKS:
             rea |= {"weapon": weapon(b), "burst_mod": b.burst - 1}
         doc["reactive"] = [rea]

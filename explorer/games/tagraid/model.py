@@ -14,6 +14,7 @@ The full format is documented in ``docs/scenario-format.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -33,6 +34,16 @@ AroSkill = Literal["ranged_attack", "close_combat_attack", "evade", "idle", "non
 
 RESERVED_MOD_WORDS = ("cover",)
 """MOD names containing these words are derived by the engine (set ``partial_cover`` on the target instead)."""
+
+
+_RANGE_WORD = re.compile(r"\brange\b", re.IGNORECASE)
+
+
+def is_range_mod(name: str) -> bool:
+    """Whether a named MOD is a Range MOD (its name has the word "Range": ``Range``, ``Long Range``,
+    ``Out of Range``; not ``Ranged ...``). Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD);
+    Distances and Measurements › Range Ruler): the resolver ignores them, in a cited step, on any other Skill."""
+    return bool(_RANGE_WORD.search(name))
 
 
 class _Strict(BaseModel):
@@ -106,13 +117,17 @@ class ReactiveMiner(_Miner):
     """A Reactive Miner and its ARO (``none``: no ARO declared). AROs always target the Active Miner.
 
     ``burst_mod``: a Tool card or Skill MOD to the ARO's Burst (an ARO has Burst 1 otherwise);
-    ``lof_to_active`` / ``same_hexagon``: the situation that grants the ARO and sets the Evade MOD.
+    ``lof_to_active`` / ``same_hexagon``: the situation that grants the ARO and sets the Evade MOD;
+    ``silhouette_contact``: this Miner and the Active Miner are in Silhouette Contact (a Close Combat Attack between
+    them requires it; a Ranged Attack by either is not allowed with it: Common Skills › Close Combat Attack /
+    Ranged Attack, Requirements).
     """
 
     skill: AroSkill
     out_of_range: bool = False
     lof_to_active: bool = True
     same_hexagon: bool = False
+    silhouette_contact: bool = False
     damage_mods: dict[str, int] = Field(default_factory=dict)
     dice: list[int] | None = None
 
@@ -138,7 +153,9 @@ class MegaBeast(_Strict):
     ``threat_level``: the Threat Level of the Hexagon side where the ARO occurs (its "roll");
     ``wounds``: positions left on its Wounds Bar (Fury Level Tokens included); ``fury_tokens``: which of those
     positions hold a Fury Level Token (1 = the next to be removed); ``hunting_trophy``: T-Bezoar Units in the Hunting
-    Trophy (0..3); ``aro``: whether it declared its Behavior ARO (it had LoF to the Active TAG).
+    Trophy (0..3); ``aro``: whether it declared its Behavior ARO (it had LoF to the Active TAG);
+    ``silhouette_contact``: the Active Miner is in Silhouette Contact with it (a Close Combat Attack on it requires
+    it; the MegaBeast is not an enemy Miner, so it does not forbid a Ranged Attack).
     """
 
     name: str = Field(default="MegaBeast", min_length=1)
@@ -147,6 +164,7 @@ class MegaBeast(_Strict):
     fury_tokens: list[int] = Field(default_factory=list)
     hunting_trophy: int = Field(default=3, ge=0, le=3)
     aro: bool = True
+    silhouette_contact: bool = False
     behavior_attack: BehaviorAttack | None = None
 
 
@@ -215,13 +233,14 @@ def _check_dice(dice: list[int] | None, need: int, field: str, what: str, source
 
 
 def attack_burst(active: ActiveMiner) -> int:
-    """The Active Miner's Burst: its Weapon's Burst plus its Burst MOD (never below 0)."""
+    """The Active Miner's Burst: its Weapon's Burst plus its Burst MOD, floored at 0 (Skills and Tools › Tools: Burst
+    is a number of dice; the resolver says so in a step when the floor applies)."""
     return max(0, (active.weapon.burst if active.weapon else 0) + active.burst_mod)
 
 
 def aro_burst(miner: ReactiveMiner) -> int:
     """Dice a Reactive Miner rolls: attack AROs have Burst 1 plus any Burst MOD (Orders and AROs); Evade rolls one
-    die; Idle and no ARO roll none."""
+    die; Idle and no ARO roll none. A Burst MOD below -1 floors the Burst at 0 (the resolver says so in a step)."""
     if miner.skill in ("ranged_attack", "close_combat_attack"):
         return max(0, 1 + miner.burst_mod)
     return 1 if miner.skill == "evade" else 0

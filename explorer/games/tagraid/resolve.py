@@ -22,6 +22,7 @@ Who faces whom (Rolls › Face to Face Rolls: both Miners must affect each other
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +33,7 @@ from explorer.options import Rulings
 from explorer.trace import Trace
 
 from . import sections as S
-from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst
+from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst, is_range_mod
 from .options import rulings as make_rulings
 from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
                     round_up_half, saving_rolls, success_value)
@@ -57,9 +58,25 @@ class _Dice:
 
     def __init__(self, roller: Roller | None, seed: int | None):
         self.roller = roller
-        self.seed = seed
-        self.seeded = SeededRoller(seed)
+        # no seed: draw a fresh one, so the trace can name it and the roll can be replayed (``--seed``)
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
+        self.seeded = SeededRoller(self.seed)
         self.cursor: dict[str, int] = {}
+
+    def fact(self, source: str) -> str:
+        """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"`` or ``"rolled"`` (an explicit
+        roller)."""
+        return {"given": "given", "seed": f"rolled (seed {self.seed})", "roller": "rolled"}[source]
+
+    def says(self, source: str) -> str:
+        """Where a roll's dice came from, for the step text: ``"dice given"``, ``"rolled, seed 7"`` (the scenario's
+        seed, or the explicit roller's when it has one) or ``"rolled by the roller passed in"``."""
+        if source == "given":
+            return "dice given"
+        if source == "seed":
+            return f"rolled, seed {self.seed}"
+        seed = getattr(self.roller, "seed", None)
+        return f"rolled, seed {seed}" if seed is not None else "rolled by the roller passed in"
 
     def take(self, script: Sequence[int] | None, n: int, field: str, label: str) -> tuple[list[int], str]:
         """``n`` faces for ``field`` (a scenario field path) and where they came from (``given``/``seed``/``roller``)."""
@@ -396,14 +413,47 @@ class _Resolver:
         a = self.active
         return a.skill in ATTACKS and any(at.target == name and (at.burst or 0) > 0 for at in a.attacks)
 
+    def _contact_names(self) -> list[str]:
+        """Reactive Miners in Silhouette Contact with the Active Miner."""
+        return [m.name for m in self.sc.reactive if m.silhouette_contact]
+
+    def enemy_tags_in_contact(self, m) -> int:
+        """Enemy TAGs in Silhouette Contact with ``m``: its ``enemy_tags_in_contact`` (which may count Miners outside
+        the scenario), and at least the scenario's Miners marked in contact with it."""
+        if m is self.active or m.name == self.active.name:
+            return max(m.enemy_tags_in_contact, len(self._contact_names()))
+        return max(m.enemy_tags_in_contact, 1 if m.silhouette_contact else 0)
+
+    def _in_contact_with(self, target: str) -> bool:
+        """Whether the Active Miner is in Silhouette Contact with ``target`` (a Reactive Miner or the MegaBeast)."""
+        mb = self.sc.megabeast
+        if mb is not None and target == mb.name:
+            return mb.silhouette_contact
+        return target in self._contact_names()
+
+    def _active_requirements(self) -> str | None:
+        """Why the Active Miner's attack fails its Requirements (``None``: it meets them)."""
+        a = self.active
+        if a.skill == "ranged_attack" and self.enemy_tags_in_contact(a) > 0:
+            who = ", ".join(self._contact_names()) or f"{a.enemy_tags_in_contact} enemy Miner(s)"
+            return (f"a Ranged Attack requires not being in Silhouette Contact with an enemy Miner, and {a.name} is "
+                    f"in Silhouette Contact with {who}")
+        if a.skill == "close_combat_attack":
+            away = [at.target for at in a.attacks if not self._in_contact_with(at.target)]
+            if away:
+                return (f"a Close Combat Attack requires Silhouette Contact with its target, and {a.name} is not in "
+                        f"Silhouette Contact with {', '.join(away)}")
+        return None
+
     def declarations(self) -> None:
         a, sec = self.active, "Declarations"
-        if a.skill == "ranged_attack" and a.enemy_tags_in_contact > 0:
-            self.t.add(f"{a.name} (Active) declared a Ranged Attack in Silhouette Contact with an enemy Miner: it "
+        reason = self._active_requirements()
+        if reason:
+            self.t.add(f"{a.name} (Active) declared a {SKILL_NAMES[a.skill]} that does not meet its Requirements: it "
                        f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
-                       "A Ranged Attack requires not being in Silhouette Contact with an enemy Miner; a Skill that "
-                       "fails its Requirements at Resolution counts as Idle.", section=sec, marks=("A",),
-                       miner=a.name, declared=a.skill, skill="idle")
+                       f"Resolution checks Requirements ({SKILL_REFS[a.skill].section}); here {reason}. A Skill that "
+                       "fails its Requirements counts as Idle (Common Skills › Idle).", section=sec, marks=("A",),
+                       miner=a.name, declared=a.skill, skill="idle", requirement=reason)
             a = self.active = a.model_copy(update={"skill": "idle", "attacks": []})
         if a.skill in ATTACKS:
             split = ", ".join(f"{at.burst} at {at.target}" for at in a.attacks)
@@ -412,6 +462,7 @@ class _Resolver:
                        "The Active Miner's Weapon rolls its full Burst; with several targets the split is declared "
                        "with the Attack.", section=sec, marks=("A",), miner=a.name, skill=a.skill,
                        burst=attack_burst(a), split={at.target: at.burst for at in a.attacks})
+            self._burst_floor(a.name, a.weapon.burst, a.burst_mod, "A", "active.burst_mod", "Weapon's Burst")
         else:
             self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]}", SKILL_REFS[a.skill],
                        "Evade is always allowed to the Active Miner; Idle performs no action." if a.skill == "evade"
@@ -451,14 +502,21 @@ class _Resolver:
             reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
         elif m.skill == "ranged_attack" and not m.lof_to_active:
             reason = "a Ranged Attack requires LoF to its target"
-        elif m.skill == "ranged_attack" and m.enemy_tags_in_contact > 0:
-            reason = "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
+        elif m.skill == "ranged_attack" and self.enemy_tags_in_contact(m) > 0:
+            reason = ("a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
+                      + (f", and {m.name} is in Silhouette Contact with {self.active.name}" if m.silhouette_contact
+                         else ""))
+        elif m.skill == "close_combat_attack" and not m.silhouette_contact:
+            reason = (f"a Close Combat Attack requires Silhouette Contact with its target, and {m.name} is not in "
+                      f"Silhouette Contact with {self.active.name}")
         elif m.skill == "evade" and not (attacked or m.same_hexagon):
             reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
         if reason:
             self.t.add(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
-                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements; here {reason}.",
-                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle")
+                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements ({SKILL_REFS[m.skill].section})"
+                       f"; here {reason}. A Skill that fails its Requirements counts as Idle (Common Skills › Idle).",
+                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle",
+                       requirement=reason)
             return "idle"
         burst = aro_burst(m)
         if m.skill in ATTACKS:
@@ -473,25 +531,67 @@ class _Resolver:
             detail, title = "Idle performs no action.", f"{m.name} declares an Idle ARO"
         self.t.add(title, S.ORDERS_AND_AROS, detail, section=sec, marks=(letter,), miner=m.name, skill=m.skill,
                    burst=burst, attacked=attacked)
+        if m.skill in ATTACKS:
+            i = self.sc.reactive.index(m)
+            self._burst_floor(m.name, 1, m.burst_mod, letter, f"reactive[{i}].burst_mod", "ARO's Burst 1")
         return m.skill
+
+    def _burst_floor(self, who: str, base: int, mod: int, letter: str, field: str, what: str) -> None:
+        """A Burst MOD that would take the Burst below 0 (Skills and Tools › Tools: Burst is the number of d20s
+        rolled; Activating a Miner › Orders and AROs: a MOD may change an ARO's Burst): the Burst stays at 0 and the
+        Miner rolls no dice. Said in a step, never silently."""
+        if base + mod >= 0:
+            return
+        self.t.add(f"{who}'s Burst {base} {mod:+d} = {base + mod} cannot go below 0: Burst 0, {who} rolls no dice",
+                   S.TOOLS, f"Burst is the number of d20s rolled, so it cannot be negative; the {what} with a Burst "
+                   f"MOD of {mod:+d} ({field}) leaves none. The Skill is still declared (it can still be opposed "
+                   "and generate AROs) but it rolls nothing.", section="Declarations", marks=(letter,),
+                   miner=who, field=field, burst_before_floor=base + mod, burst=0)
 
     # -- success values ----------------------------------------------------------------------------------------------
 
-    def _attack_mods(self, attacker, skill: str, base: Mapping[str, int], target_miner) -> dict[str, int]:
-        mods = dict(attacker.mods)
+    def _only_ranged(self, who: str, skill: str, letter: str,
+                     sources: Sequence[tuple[str, Mapping[str, int]]]) -> set[str]:
+        """Range MODs named on a Skill that is not a Ranged Attack: dropped, in one cited step.
+
+        Range MODs (any MOD whose name has the word "Range": ``Range``, ``Long Range``, ``Out of Range``...) come
+        from the Range Ruler for a Ranged Weapon and modify only the Ranged Attack Attribute (Rolls › Modifiers
+        (MOD); Distances and Measurements › Range Ruler); Close Combat Weapons have no Range MODs (Skills and Tools ›
+        Tools), and Evade has its own MODs only (Common Skills › Evade). ``sources``: ``(scenario field, mods)``.
+        Returns the names dropped."""
+        if skill == "ranged_attack":
+            return set()
+        dropped = [(f"{f}.{k}", k, v) for f, mods in sources for k, v in mods.items() if is_range_mod(k)]
+        if not dropped:
+            return set()
+        what = ", ".join(f"{v:+d} {k}" for _, k, v in dropped)
+        self.t.add(f"{who}'s {what} ignored: Range MODs apply only to Ranged Attacks, not to "
+                   f"{SKILL_NAMES[skill]}", S.RANGE_RULER,
+                   "Range MODs come from a Ranged Weapon's Range and modify only the Ranged Attack Attribute; Close "
+                   "Combat Weapons have no Range MODs (Skills and Tools › Tools) and Evade applies only its own MODs "
+                   "(Common Skills › Evade). Ignored: " + ", ".join(f for f, _, _ in dropped) + ".",
+                   section="Success Values", marks=(letter,), miner=who, skill=skill,
+                   ignored_mods={f: v for f, _, v in dropped})
+        return {k for _, k, _ in dropped}
+
+    def _attack_mods(self, attacker, skill: str, base: Mapping[str, int], target_miner,
+                     drop: set[str] = frozenset()) -> dict[str, int]:
+        mods = {k: v for k, v in attacker.mods.items() if k not in drop}
         for k, v in base.items():
+            if k in drop:
+                continue
             mods[k if k not in mods else f"{k} (this target)"] = v
         if skill == "ranged_attack" and target_miner is not None:
             if target_miner.partial_cover:
                 mods["Partial Cover"] = -3
             if "Ranged Attack -3" in target_miner.traits:
                 mods["Ranged Attack -3 trait"] = -3
-        if skill == "close_combat_attack" and attacker.enemy_tags_in_contact > 1:
+        if skill == "close_combat_attack" and self.enemy_tags_in_contact(attacker) > 1:
             mods["Contact with several enemy TAGs"] = -3
         return mods
 
-    def _evade_mods(self, m, conditions: list[str]) -> dict[str, int]:
-        mods = dict(m.mods)
+    def _evade_mods(self, m, conditions: list[str], drop: set[str] = frozenset()) -> dict[str, int]:
+        mods = {k: v for k, v in m.mods.items() if k not in drop}
         if conditions:
             mods["Evade MOD"] = -3
         return mods
@@ -530,33 +630,60 @@ class _Resolver:
             detail += (f" The SV is above 20; reading '{reading}': " +
                        ("no die can equal it, so every die succeeds and none is a Critical." if reading == "literal"
                         else "the excess is added to every die and 20 or more is a Critical."))
-        src = {"given": "given", "seed": f"rolled (seed {self.dice.seed})", "roller": "rolled"}[p.source]
+        src = self.dice.fact(p.source)
         self.t.add(f"{p.owner} rolls {p.describe()} for {SKILL_NAMES.get(p.purpose, p.purpose) if p.purpose != 'attack' else 'the attack'}"
-                   f"{aim} against SV {p.sv.value}: {summary}", S.SUCCESSFUL_ROLL if not any(
+                   f"{aim} against SV {p.sv.value}: {summary} ({self.dice.says(p.source)})", S.SUCCESSFUL_ROLL if not any(
                        d.critical for d in p.dice) else S.CRITICALS, detail, section="Rolls", marks=tuple(p.ids),
                    miner=p.owner, target=p.target, sv=p.sv.value, dice=p.facts(), source=src)
 
     # -- face to face ------------------------------------------------------------------------------------------------
 
     def _f2f_steps(self, a: Pool, b: Pool, cmp: Comparison, sec: str, ref) -> None:
-        """One step per die that cancels something, then the result."""
+        """One step per die and reason that cancels something, then the discarded dice and the result.
+
+        A die's victims are split by the rule that cancels them (Rolls › Face to Face Rolls, Criticals): Criticals
+        cancel each other; a Critical cancels every non-critical success; equal results cancel each other; a
+        success cancels lower ones. When both sides rolled Criticals, the non-critical successes are not beaten by a
+        Critical but simply discarded: one step per side says so."""
+        both_crit = any(d.critical for d in a.dice) and any(d.critical for d in b.dice)
         for side, other, by in ((a, b, cmp.b_cancelled_by), (b, a, cmp.a_cancelled_by)):
+            discarded: list[int] = []
             # dice of `side` that cancel dice of `other`
             for j in range(len(side.dice)):
                 victims = [i for i, c in enumerate(by) if j in c]
                 if not victims:
                     continue
                 d = side.dice[j]
-                ties = [i for i in victims if other.dice[i].key == d.key]
-                why = ("Criticals cancel each other" if d.critical and ties else
-                       "a Critical cancels every non-critical success" if d.critical else
-                       "equal results cancel each other" if ties and len(ties) == len(victims) else
-                       "a success cancels enemy successes with a lower result, even if it is itself cancelled")
-                self.t.add(f"{side.owner}'s {d.face} ({side.ids[j]}) cancels {other.owner}'s "
-                           f"{other.describe(victims)}", S.CRITICALS if d.critical else ref,
-                           why[0].upper() + why[1:] + ".", section=sec,
-                           marks=(side.ids[j], *[other.ids[i] for i in victims]),
-                           canceller=side.ids[j], cancelled=[other.ids[i] for i in victims])
+                if d.critical:
+                    groups = [([i for i in victims if other.dice[i].critical], "Criticals cancel each other",
+                               S.CRITICALS)]
+                    plain = [i for i in victims if not other.dice[i].critical]
+                    if both_crit:
+                        discarded += [i for i in plain if i not in discarded]
+                    else:
+                        groups.append((plain, "a Critical cancels every non-critical success, even a higher one",
+                                       S.CRITICALS))
+                else:
+                    groups = [([i for i in victims if other.dice[i].key == d.key], "equal results cancel each other",
+                               ref),
+                              ([i for i in victims if other.dice[i].key < d.key],
+                               "a success cancels enemy successes with a lower result, even if it is itself "
+                               "cancelled", ref)]
+                for group, why, rule in groups:
+                    if not group:
+                        continue
+                    self.t.add(f"{side.owner}'s {d.face} ({side.ids[j]}) cancels {other.owner}'s "
+                               f"{other.describe(group)}", rule, why[0].upper() + why[1:] + ".", section=sec,
+                               marks=(side.ids[j], *[other.ids[i] for i in group]),
+                               canceller=side.ids[j], cancelled=[other.ids[i] for i in group])
+            if discarded:
+                discarded.sort()
+                one = len(discarded) == 1
+                self.t.add(f"{other.owner}'s non-critical success{'' if one else 'es'} {other.describe(discarded)} "
+                           f"{'is' if one else 'are'} discarded: both sides rolled Criticals", S.FACE_TO_FACE,
+                           "When both sides roll Criticals, the Criticals cancel each other and non-critical "
+                           "successes are discarded.", section=sec, marks=tuple(other.ids[i] for i in discarded),
+                           discarded=[other.ids[i] for i in discarded])
         fails = [(p, i) for p in (a, b) for i, d in enumerate(p.dice) if not d.success]
         if fails:
             self.t.add("Failures are discarded: " + "; ".join(f"{p.owner}'s {p.dice[i].face} ({p.ids[i]})"
@@ -624,7 +751,10 @@ class _Resolver:
         if a.skill in ATTACKS:
             for i, at in enumerate(a.attacks):
                 tgt = reactive.get(at.target)
-                mods = self._attack_mods(a, a.skill, at.mods, tgt)
+                drop = self._only_ranged(a.name, a.skill, "A", [("active.mods", a.mods)] * (i == 0) +
+                                         [(f"active.attacks[{i}].mods", at.mods)])
+                drop |= {k for k in a.mods if is_range_mod(k)} if a.skill != "ranged_attack" else set()
+                mods = self._attack_mods(a, a.skill, at.mods, tgt, drop)
                 sv = success_value(a.attribute, mods, r)
                 self._sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
                               S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
@@ -639,9 +769,10 @@ class _Resolver:
             conds = []
             if (attackers_of_active or mb_attacks) and not a.lof_to_attackers:
                 conds.append("it is attacked without LoF to its attacker")
-            if a.enemy_tags_in_contact > 1:
+            if self.enemy_tags_in_contact(a) > 1:
                 conds.append("it is in Silhouette Contact with more than one enemy TAG")
-            sv = success_value(a.attribute, self._evade_mods(a, conds), r)
+            drop = self._only_ranged(a.name, "evade", "A", [("active.mods", a.mods)])
+            sv = success_value(a.attribute, self._evade_mods(a, conds, drop), r)
             self._sv_step(a.name, "Evade", sv, S.EVADE, "A", self._evade_note(conds))
             evade_pool = self._roll(a.name, "evade", None, sv, 1, a.dice, "active.dice", 1)
         pools_reactive: dict[str, Pool] = {}
@@ -649,7 +780,8 @@ class _Resolver:
             skill = self.aro[m.name]
             letter = self.letters[m.name]
             if skill in ATTACKS:
-                mods = self._attack_mods(m, skill, {}, a)
+                drop = self._only_ranged(m.name, skill, letter, [(f"reactive[{i}].mods", m.mods)])
+                mods = self._attack_mods(m, skill, {}, a, drop)
                 sv = success_value(m.attribute, mods, r)
                 self._sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
                               S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
@@ -666,9 +798,10 @@ class _Resolver:
                     conds.append("it is attacked without LoF to its attacker")
                 if m.same_hexagon and not m.lof_to_active:
                     conds.append("the Active Miner is outside its LoF and in its Hexagon")
-                if m.enemy_tags_in_contact > 1:
+                if self.enemy_tags_in_contact(m) > 1:
                     conds.append("it is in Silhouette Contact with more than one enemy TAG")
-                sv = success_value(m.attribute, self._evade_mods(m, conds), r)
+                drop = self._only_ranged(m.name, "evade", letter, [(f"reactive[{i}].mods", m.mods)])
+                sv = success_value(m.attribute, self._evade_mods(m, conds, drop), r)
                 self._sv_step(m.name, "Evade", sv, S.EVADE, letter, self._evade_note(conds))
                 pools_reactive[m.name] = self._roll(m.name, "evade", None, sv, 1, m.dice, f"reactive[{i}].dice", 1)
         mb_pool = None
@@ -892,8 +1025,10 @@ class _Resolver:
                            "a success must exceed the Threat Level, a Critical included.",
                            section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
             else:
-                self.t.add(f"{p.owner}'s Critical {p.describe(low_crits)} wins although it does not exceed Threat "
-                           f"Level {tl}", S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.",
+                one = len(low_crits) == 1
+                self.t.add(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(low_crits)} "
+                           f"{'is' if one else 'are'} at or below Threat Level {tl}: a Critical still wins",
+                           S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.",
                            section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
         cmp = compare(dice, mb_pool.dice)
         self._last_cmp = (cmp, None)
@@ -905,8 +1040,21 @@ class _Resolver:
                        "The Threat Level counts as the MegaBeast's roll: successes that do not exceed it do not "
                        "count.", section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in lower]))
         if keeps:
-            self.t.add(f"{p.owner}'s {p.describe(keeps)} exceed{'s' if len(keeps) == 1 else ''} Threat Level {tl}",
-                       S.MEGABEAST_THREAT, section="Face to Face Rolls", marks=tuple(p.ids[i] for i in keeps))
+            # dice that win because they exceed the Threat Level, and Criticals at or below it that win only by the
+            # reading megabeast_critical = critical_wins (they must not be said to exceed it)
+            by_crit = [i for i in keeps if i in low_crits]
+            above = [i for i in keeps if i not in low_crits]
+            if above:
+                self.t.add(f"{p.owner}'s {p.describe(above)} exceed{'s' if len(above) == 1 else ''} Threat Level "
+                           f"{tl}", S.MEGABEAST_THREAT, section="Face to Face Rolls",
+                           marks=tuple(p.ids[i] for i in above))
+            if by_crit:
+                one = len(by_crit) == 1
+                self.t.add(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(by_crit)} beat"
+                           f"{'s' if one else ''} Threat Level {tl} as a Critical, not by exceeding it",
+                           S.CRITICALS, "Ruling 'megabeast_critical = critical_wins': a Critical wins the Face to "
+                           "Face Roll against the Threat Level even when it does not exceed it.",
+                           section="Face to Face Rolls", marks=tuple(p.ids[i] for i in by_crit))
             equal_idx = [i for i, d in enumerate(dice) if d.success and d.key == tl]
             if opposed and equal_idx:
                 # the other dice win anyway; the reading only says whether an equal result ties with the Threat
@@ -916,7 +1064,8 @@ class _Resolver:
                            f"Level {tl}: " + ("they cancel each other" if reading == "tie" else "not enough, beaten "
                                               "by it"), S.BREAKING_TIES if reading == "tie" else S.MEGABEAST_THREAT,
                            f"Ruling 'megabeast_equal = {reading}'. It does not change the result: "
-                           f"{p.describe(keeps)} still exceed{'s' if len(keeps) == 1 else ''} the Threat Level.",
+                           f"{p.describe(keeps)} still win{'s' if len(keeps) == 1 else ''} against the Threat "
+                           f"Level.",
                            section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in equal_idx]))
                 if reading != "tie":
                     self._last_cmp = (Comparison(cmp.a, cmp.b, cmp.a_survives, cmp.b_survives, cmp.a_cancelled_by,
@@ -1124,9 +1273,9 @@ class _Resolver:
                        "Critical hit adds one.", section=sec, marks=tuple(ids), attacker=imp.attacker,
                        target=imp.target, hits=imp.hits, crits=imp.crits, saving_rolls=n)
             if n:
-                src = {"given": "given", "seed": f"rolled (seed {self.dice.seed})", "roller": "rolled"}[source]
+                src = self.dice.fact(source)
                 self.t.add(f"{imp.target} rolls {', '.join(f'{f} ({i})' for f, i in zip(faces, ids))} against "
-                           f"Attack Damage {ad.value}: {len(fails)} failed", S.SAVING_ROLL,
+                           f"Attack Damage {ad.value}: {len(fails)} failed ({self.dice.says(source)})", S.SAVING_ROLL,
                            "A Saving Roll at or below the Attack Damage fails and costs one Wounds point.",
                            section=sec, marks=tuple(ids[i] for i in fails) or tuple(ids),
                            dice=[{"id": i, "face": f, "failed": f <= ad.value} for f, i in zip(faces, ids)],
@@ -1167,7 +1316,7 @@ class _Resolver:
                 real = min(n, left)
                 left -= real
                 if from_mb:
-                    self.t.add(f"{attacker} takes {real} Wounds point(s) from {name}" +
+                    self.t.add(f"{name} loses {real} Wounds point(s) to {attacker}" +
                                (f" ({n - real} below 0 count for nothing)" if n > real else ""), S.DEATH,
                                "The MegaBeast gains no Neomaterials.", section=sec, marks=(self.letters[name],),
                                attacker=attacker, target=name, wounds=real)

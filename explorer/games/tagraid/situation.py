@@ -51,9 +51,10 @@ def geometry_facts(table: TableTop, active: str, reactive: Sequence[str] = (), *
           every Reactive Miner), ``partial_cover_against`` ({id: bool}: the Active Miner as the target of that
           Model's ARO), ``range`` ({id: (band, MOD)} with ``active_weapon``).
         * ``reactive[id]`` (Miners): ``lof_to_active``, ``same_hexagon``, ``enemy_tags_in_contact``,
-          ``partial_cover`` (as the target of the Active Miner), ``out_of_range`` (with its weapon), ``band``.
+          ``silhouette_contact`` (with the Active Miner), ``partial_cover`` (as the target of the Active Miner), ``out_of_range`` (with its weapon), ``band``.
         * ``megabeast``: ``id``, ``aro`` (it has LoF to the Active Miner), ``threat_level`` and ``side_pair`` (with
-          ``threat_levels``), ``partial_cover`` of the Active Miner against it.
+          ``threat_levels``), ``partial_cover`` of the Active Miner against it, ``silhouette_contact`` (the Active
+          Miner touches it).
 
     Raises:
         ScenarioError: unknown ids, a MegaBeast facing that does not point at a corner.
@@ -85,7 +86,7 @@ def geometry_facts(table: TableTop, active: str, reactive: Sequence[str] = (), *
             act["range"][rid] = rng.weapon(active_weapon)
         if r.kind == "megabeast":
             mb_facts = {"id": rid, "aro": back.has_lof, "partial_cover": cov_a.in_cover,
-                        "threat_level": None, "side_pair": None}
+                        "threat_level": None, "side_pair": None, "silhouette_contact": table.in_contact(a, r)}
             if threat_levels is not None:
                 th = threat_level(table, r, a, threat_levels, rulings)
                 trace.steps.append(th.to_step())
@@ -97,6 +98,7 @@ def geometry_facts(table: TableTop, active: str, reactive: Sequence[str] = (), *
         f: dict[str, Any] = {"lof_to_active": back.has_lof,
                              "same_hexagon": same_hexagon(table.hex_of(r), table.hex_of(a)),
                              "enemy_tags_in_contact": len(enemy_tags_in_contact(table, rid)),
+                             "silhouette_contact": table.in_contact(r, a),
                              "partial_cover": cov_r.in_cover, "out_of_range": None, "band": None}
         trace.add(f"{rid} is {'in' if f['same_hexagon'] else 'not in'} {active}'s Hexagon", S.RANGE_IN_HEXAGONS,
                   section="Range in Hexagons", marks=(rid, active), same_hexagon=f["same_hexagon"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as W
@@ -133,6 +134,17 @@ class SideForm(W.VBox):
         super().__init__([self.title, grid, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv, dice_grid],
                          layout=W.Layout(border=f"1px solid {color}", padding="6px", margin="0 8px 0 0",
                                          width="330px"))
+        self.skill.observe(lambda _: self._apply_skill(), names="value")
+        self._apply_skill()
+
+    def _apply_skill(self) -> None:
+        """Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD); Range Ruler): the Range MOD input is
+        greyed out for any other Skill. Its value is kept (and still sent: the engine ignores it in a cited step)."""
+        ranged = self.skill.value == "ranged_attack"
+        self.range_mod.disabled = not ranged
+        self.range_mod.tooltip = ("Range MOD from the Range Ruler" if ranged else
+                                  "Range MODs apply only to Ranged Attacks: ignored for "
+                                  f"{SKILL_NAMES.get(self.skill.value, self.skill.value)}")
 
     def set_title(self, title: str) -> None:
         self.title.value = f"<div class='xf-title' style='background:{self.color}'>{html.escape(title)}</div>"
@@ -238,6 +250,12 @@ class FaceToFaceExplorer(W.VBox):
         self.form_mb = MegaBeastForm(megabeast or MegaBeastInputs())
         self.megabeast_mode = W.Checkbox(value=megabeast is not None, description="B is the MegaBeast",
                                          indent=False)
+        self.contact = W.Checkbox(value=(megabeast.silhouette_contact if megabeast is not None
+                                         else b.silhouette_contact),
+                                  description="Silhouette Contact (A touches B or the MegaBeast)", indent=False,
+                                  tooltip="Close Combat Attack requires it; a Ranged Attack is not allowed in "
+                                          "Silhouette Contact with an enemy Miner (the Skill then counts as Idle)")
+        self.contact.add_class("f2f-contact")
         self.seed = _text(seed, width="70px", tip="seed of the dice roller")
         self.roll_button = W.Button(description="Roll dice", button_style="primary",
                                     tooltip="roll every die again with the next seed", layout=W.Layout(width="120px"))
@@ -254,7 +272,7 @@ class FaceToFaceExplorer(W.VBox):
         self.ruling_help = W.HTML()
         controls = W.VBox([W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
                                   layout=W.Layout(align_items="center", grid_gap="6px")),
-                           self.megabeast_mode,
+                           self.megabeast_mode, self.contact,
                            W.HTML("<b class='xf-label'>Ruling options</b> <span class='xf-label' "
                                   "style='color:#868e96'>(where the rulebook is silent or ambiguous)</span>"),
                            W.GridBox(rows, layout=W.Layout(grid_template_columns="300px 196px", grid_gap="4px 6px")),
@@ -290,7 +308,7 @@ class FaceToFaceExplorer(W.VBox):
         self.add_class("tagraid-f2f")
 
         for w in self.form_a.widgets() + self.form_b.widgets() + self.form_mb.widgets() + list(
-                self.ruling_inputs.values()):
+                self.ruling_inputs.values()) + [self.contact]:
             w.observe(self._on_input, names="value")
         self.megabeast_mode.observe(self._on_mode, names="value")
         for key, form in (("A", self.form_a), ("B", self.form_b)):
@@ -305,6 +323,26 @@ class FaceToFaceExplorer(W.VBox):
     def _reseed(self, seed: int) -> None:
         self._rollers = {k: SeededRoller(seed * 7919 + i) for i, k in enumerate(("A", "B", "SA", "SB"))}
         self._dice = {k: [] for k in self._rollers}
+        # faces set aside when a row got shorter (a lower Burst, Evade instead of an attack, fewer Saving Rolls
+        # needed): they come back, in order, before any new die is rolled, so hand-set dice survive the round trip
+        self._spare: dict[str, list[int]] = {k: [] for k in self._rollers}
+
+    def _fit(self, key: str, n: int) -> bool:
+        """Make row ``key`` exactly ``n`` dice long: shorten it by setting the tail aside, lengthen it from the faces
+        set aside first, then roll the missing ones. Returns whether the row changed."""
+        row, spare = self._dice[key], self._spare[key]
+        if len(row) == n:
+            return False
+        if len(row) > n:
+            spare[:0] = row[n:]
+            del row[n:]
+            return True
+        back = spare[:n - len(row)]
+        del spare[:len(back)]
+        row.extend(back)
+        while len(row) < n:
+            row.append(self._rollers[key].roll(20, f"{key} die {len(row) + 1}"))
+        return True
 
     def _counts(self, a: SideInputs | None, b: SideInputs | None) -> tuple[int, int] | None:
         """Dice A and B roll, from the engine's model; ``None`` when the inputs cannot be read."""
@@ -324,20 +362,13 @@ class FaceToFaceExplorer(W.VBox):
             b = b or self.form_b.read("B", errs)
         counts = self._counts(a, b)
         for i, key in enumerate(("A", "B")):
-            n = counts[i] if counts is not None else len(self._dice[key])
-            row = self._dice[key]
-            while len(row) < n:
-                row.append(self._rollers[key].roll(20, f"{key} die {len(row) + 1}"))
-            del row[n:]
+            self._fit(key, counts[i] if counts is not None else len(self._dice[key]))
         self._show_dice_text()
 
     def _ensure_saves(self, key: str, n: int) -> None:
-        row = self._dice[key]
-        grew = False
-        while len(row) < n:
-            row.append(self._rollers[key].roll(20, f"{key} save {len(row) + 1}"))
-            grew = True
-        if grew:
+        """Keep exactly the ``n`` Saving Roll dice these inputs may need (the pool never grows beyond it; faces
+        beyond it are set aside, not lost)."""
+        if self._fit(key, n):
             self._show_dice_text()
 
     def _show_dice_text(self) -> None:
@@ -379,6 +410,8 @@ class FaceToFaceExplorer(W.VBox):
             self._show_errors([str(e)])
             return
         self._dice[key] = faces
+        if key.startswith("S"):
+            self._spare[key] = []  # typed Saving Roll dice replace the pool; _update keeps the ones needed
         self.update(keep_dice_text=True)
 
     def _on_seed(self, change) -> None:
@@ -455,6 +488,12 @@ class FaceToFaceExplorer(W.VBox):
         if errors:
             self._show_errors(errors)
             return
+        # Silhouette Contact is a fact of the pair (Common Skills › Close Combat Attack / Ranged Attack,
+        # Requirements): the engine decides what it allows
+        if b is not None:
+            b = replace(b, silhouette_contact=self.contact.value)
+        if mb is not None:
+            mb = replace(mb, silhouette_contact=self.contact.value)
         assert a is not None
         if not mb_mode:
             assert b is not None
@@ -726,14 +765,14 @@ def inputs_from_scenario(sc) -> dict[str, Any]:
         m = sc.megabeast
         beh = m.behavior_attack
         out["megabeast"] = MegaBeastInputs(m.name, m.threat_level, m.wounds, beh.damage if beh else 0,
-                                           beh.ammunition if beh else "N")
+                                           beh.ammunition if beh else "N", m.silhouette_contact)
     if sc.reactive:
         r = sc.reactive[0]
         skill = r.skill if r.skill in SKILLS_REACTIVE else "none"
         out["b"] = SideInputs(r.name, skill, r.attribute, _split_mods(dict(r.mods)), max(1, aro_burst(r)),
                               r.weapon.damage if r.weapon else 0, r.weapon.ammunition if r.weapon else "N", r.armor,
                               r.wounds, r.partial_cover, bool(r.weapon and "Armor = 0" in r.weapon.traits),
-                              "Ranged Attack -3" in r.traits)
+                              "Ranged Attack -3" in r.traits, r.silhouette_contact)
         out["dice_b"], out["saves_b"] = r.dice, r.save_dice
     return out
 
