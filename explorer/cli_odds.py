@@ -305,6 +305,8 @@ def odds(
     skill_b: Optional[str] = typer.Option(None, "--skill-b", help="b's Skill: ranged (default), cc, evade, idle"),
     cover_b: bool = typer.Option(False, "--cover-b", help="b is in Partial Cover (-3 to a's SV and Attack Damage)"),
     wounds_b: Optional[str] = typer.Option(None, "--wounds-b", help="b's Wounds left (caps Wounds caused)"),
+    contact: bool = typer.Option(False, "--contact", help="a and b are in Silhouette Contact (needed by a Close "
+                                 "Combat Attack; forbids a Ranged Attack)"),
     megabeast_threat: Optional[str] = typer.Option(None, "--megabeast-threat",
                                                    help="b is the MegaBeast with this Threat Level"),
     exact: bool = typer.Option(False, "--exact", help="exact fractions instead of floats"),
@@ -328,6 +330,9 @@ def odds(
             raise ScenarioError("--cover-b" if cover_b else "--cover-a",
                                 "Partial Cover plays no part against the MegaBeast (no Saving Rolls, fixed roll)",
                                 "omit it with --megabeast-threat")
+        if skill_a == "cc" and not contact:
+            raise ScenarioError("--contact", "a Close Combat Attack needs Silhouette Contact with its target "
+                                "(Common Skills › Close Combat Attack, Requirements)", "add --contact")
         plan = None
         a = _side("a", "b", skill=skill_a, burst=n_a, rolls=n_a > 0, sv=sv_a, attribute=attribute_a, mods=mod_a,
                   damage=damage_a, ammo=ammo_a, wounds=wounds_a, cover_other=cover_b, other_armor=armor_b,
@@ -337,7 +342,7 @@ def odds(
         res = O.versus_megabeast(spec_a, threat, rulings=rulings, exact=True)
     else:
         skill_b, n_b = _skill_burst("b", skill_b, burst_b)
-        plan = O.roll_plan(skill_a, n_a, skill_b, n_b)
+        plan = O.roll_plan(skill_a, n_a, skill_b, n_b, silhouette_contact=contact)
         a = _side("a", "b", skill=skill_a, burst=n_a, rolls=plan.a_rolls, sv=sv_a, attribute=attribute_a,
                   mods=mod_a, damage=damage_a, ammo=ammo_a, wounds=wounds_a, cover_other=cover_b,
                   other_armor=armor_b, rulings=rulings)

@@ -23,18 +23,19 @@ def _bursts(skill, choices):
     return choices if skill in ATTACKS else ((1,) if skill == "evade" else (0,))
 
 
-CASES = [(sa, na, sb, nb) for sa, sb in product(ODDS_SKILLS, ODDS_SKILLS)
-         for na in _bursts(sa, (0, 2)) for nb in _bursts(sb, (0, 1))]
+CASES = [(sa, na, sb, nb, c) for sa, sb in product(ODDS_SKILLS, ODDS_SKILLS)
+         for na in _bursts(sa, (0, 2)) for nb in _bursts(sb, (0, 1)) for c in (False, True)]
 
 
-def _engine(sa, na, sb, nb):
+def _engine(sa, na, sb, nb, contact):
     """(kind, a rolls, b rolls, b's skill at Resolution) from resolve_detailed on the equivalent scenario: a is the
     Active Miner, b a Reactive Miner with LoF to it, not in its Hexagon."""
     active = miner("A", ENGINE_SKILL[sa], wounds=30)
     if sa in ATTACKS:
         active["weapon"]["burst"] = na
         active["attacks"] = [{"target": "B", "burst": na}]
-    reactive = miner("B", ENGINE_SKILL[sb], wounds=30, lof_to_active=True, same_hexagon=False)
+    reactive = miner("B", ENGINE_SKILL[sb], wounds=30, lof_to_active=True, same_hexagon=False,
+                     silhouette_contact=contact)
     if sb in ATTACKS:
         reactive["burst_mod"] = nb - 1   # an ARO has Burst 1 plus its Burst MOD
     res = resolve_detailed(build(active, [reactive]))
@@ -48,10 +49,19 @@ def _engine(sa, na, sb, nb):
     return kind, a_rolls, b_rolls, skill_b
 
 
-@pytest.mark.parametrize("sa,na,sb,nb", CASES)
-def test_roll_plan_agrees_with_engine(sa, na, sb, nb):
-    plan = roll_plan(sa, na, sb, nb)
-    assert (plan.kind, plan.a_rolls, plan.b_rolls, plan.b_skill) == _engine(sa, na, sb, nb)
+@pytest.mark.parametrize("sa,na,sb,nb,contact", CASES)
+def test_roll_plan_agrees_with_engine(sa, na, sb, nb, contact):
+    plan = roll_plan(sa, na, sb, nb, silhouette_contact=contact)
+    assert (plan.kind, plan.a_rolls, plan.b_rolls, plan.b_skill) == _engine(sa, na, sb, nb, contact)
+
+
+def test_silhouette_contact_requirements_make_attacks_idle():
+    """Common Skills › Close Combat Attack / Ranged Attack, Requirements: a Skill failing them counts as Idle."""
+    p = roll_plan("cc", 2, "ranged", 1)               # no contact: a's Close Combat Attack counts as Idle
+    assert (p.kind, p.a_rolls, p.b_rolls, p.a_skill) == ("normal", False, True, "idle")
+    p = roll_plan("ranged", 2, "cc", 1, silhouette_contact=True)   # in contact: a's Ranged Attack counts as Idle
+    assert (p.kind, p.a_rolls, p.b_rolls, p.a_skill, p.b_skill) == ("normal", False, True, "idle", "cc")
+    assert roll_plan("cc", 2, "cc", 1, silhouette_contact=True).kind == "face_to_face"
 
 
 def test_idle_never_rolls_and_evade_needs_an_attack():

@@ -167,9 +167,14 @@ class RollPlan:
                 "a_skill": self.a_skill, "b_skill": self.b_skill, "notes": list(self.notes)}
 
 
-def roll_plan(skill_a: str, burst_a: int, skill_b: str, burst_b: int) -> RollPlan:
+def roll_plan(skill_a: str, burst_a: int, skill_b: str, burst_b: int, *,
+              silhouette_contact: bool = False) -> RollPlan:
     """Who rolls, and how, when Active Miner ``a`` declares ``skill_a`` and Reactive Miner ``b`` declares
-    ``skill_b`` (each one of :data:`ODDS_SKILLS`).
+    ``skill_b`` (each one of :data:`ODDS_SKILLS`); ``silhouette_contact``: the two are in Silhouette Contact.
+
+    * Requirements first (Common Skills › Close Combat Attack / Ranged Attack): a Close Combat Attack needs
+      Silhouette Contact with its target, a Ranged Attack is not allowed in Silhouette Contact with an enemy Miner; a
+      Skill failing its Requirements counts as Idle (Activating a Miner › Order Expenditure Sequence, Resolution).
 
     * Idle performs no action: no roll (Common Skills › Idle). An attack with Burst 0 at the other side rolls nothing
       at it either.
@@ -188,13 +193,15 @@ def roll_plan(skill_a: str, burst_a: int, skill_b: str, burst_b: int) -> RollPla
             raise ScenarioError(f"skill_{name}", f"unknown skill {sk!r}", ODDS_SKILLS)
         _check_int(n, f"burst_{name}", f"a whole number 0..{MAX_BURST}", 0, MAX_BURST)
     notes: list[str] = []
+    declared_a = skill_a
+    skill_a = _requirements(skill_a, "a", silhouette_contact, notes)
+    b_skill = _requirements(skill_b, "b", silhouette_contact, notes)
     a_attacks_b = skill_a in _ATTACK_SKILLS and burst_a > 0
-    b_skill = skill_b
     if skill_b == "evade" and not a_attacks_b:
         b_skill = "idle"
         notes.append(f"b's Evade fails its Requirements (b is not attacked and, as assumed here, not in a's "
                      f"Hexagon), so it counts as Idle [{S.EVADE}; {S.ORDER_EXPENDITURE_SEQUENCE}]")
-    if skill_a == "idle":
+    if declared_a == "idle":
         notes.append(f"a declares Idle: it performs no action and rolls nothing [{S.IDLE}]")
     if b_skill == "idle" and skill_b == "idle":
         notes.append(f"b declares Idle: it performs no action and rolls nothing [{S.IDLE}]")
@@ -214,6 +221,19 @@ def roll_plan(skill_a: str, burst_a: int, skill_b: str, burst_b: int) -> RollPla
         kind, section = "none", (S.IDLE if "idle" in (skill_a, b_skill) else S.ROLLS).section
         notes.append("nobody rolls: nothing happens")
     return RollPlan(kind, a_rolls, b_rolls, skill_a, b_skill, section, tuple(notes))
+
+
+def _requirements(skill: str, who: str, contact: bool, notes: list[str]) -> str:
+    """The Skill used at Resolution after the Silhouette Contact Requirements of the attack Skills."""
+    if skill == "cc" and not contact:
+        notes.append(f"{who}'s Close Combat Attack needs Silhouette Contact with its target, so it counts as Idle "
+                     f"[{S.CLOSE_COMBAT_ATTACK}; {S.ORDER_EXPENDITURE_SEQUENCE}]")
+        return "idle"
+    if skill == "ranged" and contact:
+        notes.append(f"{who}'s Ranged Attack is not allowed in Silhouette Contact with an enemy Miner, so it counts "
+                     f"as Idle [{S.RANGED_ATTACK}; {S.ORDER_EXPENDITURE_SEQUENCE}]")
+        return "idle"
+    return skill
 
 
 # --------------------------------------------------------------------------------------------------------------
