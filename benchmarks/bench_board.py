@@ -11,21 +11,12 @@ Compares, in the same run (messages are counted by wrapping the canvas manager's
 
 from __future__ import annotations
 
-import time
+from _timing import best
 
 from explorer.board import load_board
 from explorer.render.svg import GRID_STROKE, TERRAIN_FILL, TILELESS_FILL
 from explorer.widgets.canvas import hold
 from explorer.widgets.hexboard import HexBoardView
-
-
-def best(fn, repeat=7):
-    t = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        t.append(time.perf_counter() - t0)
-    return min(t)
 
 
 def main() -> None:
@@ -58,16 +49,16 @@ def main() -> None:
         return len(sent)
 
     n_batched, n_loop, n_loop_held = count(view.redraw_terrain), count(per_hex), count(lambda: per_hex(True))
-    t_batched = best(view.redraw_terrain)
-    t_loop = best(per_hex)
-    t_loop_held = best(lambda: per_hex(True))
+    t_batched = best(view.redraw_terrain, 7)
+    t_loop = best(per_hex, 7)
+    t_loop_held = best(lambda: per_hex(True), 7)
     print(f"board: {len(board)} hexes (canvas {view.canvas.width} x {view.canvas.height} px)")
     print(f"terrain redraw, batched      : {t_batched * 1e3:8.2f} ms, {n_batched:5d} message(s)")
     print(f"terrain redraw, per-hex loop : {t_loop * 1e3:8.2f} ms, {n_loop:5d} message(s)")
     print(f"terrain redraw, loop in hold : {t_loop_held * 1e3:8.2f} ms, {n_loop_held:5d} message(s)")
     print(f"ratio per-hex loop / batched : {t_loop / t_batched:6.1f}x time, {n_loop / n_batched:6.0f}x messages")
     print(f"ratio loop in hold / batched : {t_loop_held / t_batched:6.1f}x time")
-    t_full = best(view.redraw)
+    t_full = best(view.redraw, 7)
     print(f"full redraw (4 layers)       : {t_full * 1e3:8.2f} ms, {count(view.redraw)} messages")
 
     from explorer.games.tagraid.lof_views import LofExplorer

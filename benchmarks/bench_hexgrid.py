@@ -11,20 +11,11 @@ Prints absolute times and ratios:
 
 from __future__ import annotations
 
-import time
+from _timing import best
 
 from explorer.board import load_board
 from explorer.hexgrid import classify_centres, distance, hex_line
 from explorer.render.svg import render_board
-
-
-def best(fn, repeat=3):
-    t = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        t.append(time.perf_counter() - t0)
-    return min(t)
 
 
 def main() -> None:

@@ -14,51 +14,23 @@ the sampler missed a gap. It then times the full rule (arcs, exceptions) for all
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
-from explorer.errors import ScenarioError
 from explorer.games.tagraid.geometry import sampled_clear_segment
 from explorer.games.tagraid.lof import TableTop, clear_segment, line_of_fire
-from explorer.games.tagraid.pieces import Model, Scenery
+from explorer.games.tagraid.random_tables import random_table
 from explorer.games.tagraid.options import rulings
-from explorer.hexgrid import Hex, Layout, hex_range
+from explorer.hexgrid import Layout
 
 L = Layout()
 
 
 def random_board(seed: int, radius: int, n_models: int, n_scenery: int, n_holes: int) -> TableTop:
-    rng = np.random.default_rng(seed)
-    cells = {h: True for h in hex_range(Hex(0, 0), radius)}
-    hexes = sorted(cells)
-    for i in rng.choice(len(hexes), n_holes, replace=False):
-        cells[hexes[i]] = False
-    extent = radius * 1.5
-    scenery = []
-    for i in range(n_scenery):
-        cx, cy = rng.uniform(-extent, extent, 2)
-        w, h = rng.uniform(0.2, 1.5, 2)
-        th = rng.uniform(0, math.pi)
-        pts = tuple((cx + x * math.cos(th) - y * math.sin(th), cy + x * math.sin(th) + y * math.cos(th))
-                    for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)))
-        scenery.append(Scenery(f"s{i}", pts))
-    tiled = [h for h in hexes if cells[h]]
-    models: list[Model] = []
-    tries = 0
-    while len(models) < n_models and tries < 5000:
-        tries += 1
-        h = tiled[rng.integers(len(tiled))]
-        cx, cy = L.hex_to_pixel(h)
-        m = Model(f"m{len(models)}", float(cx + rng.uniform(-0.5, 0.5)), float(cy + rng.uniform(-0.5, 0.5)),
-                  silhouette=int(rng.choice([5, 7, 8])), facing=float(rng.uniform(0, 360)), side=f"p{len(models) % 4}")
-        try:
-            TableTop(models + [m], scenery, cells, L)
-        except ScenarioError:
-            continue
-        models.append(m)
-    return TableTop(models, scenery, cells, L)
+    return random_table(seed, radius=radius, n_models=n_models, n_scenery=n_scenery, n_holes=n_holes,
+                        extent=radius * 1.5, scenery_size=(0.2, 1.5), scenery_height=None, silhouettes=(5, 7, 8),
+                        n_sides=4, max_tries=5000, layout=L)
 
 
 def main() -> None:

@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import os
-import uuid
 
 import pytest
-from browser_helpers import SCREENSHOTS, canvas_stats, wait_until
+from browser_helpers import SCREENSHOTS, canvas_stats, open_notebook_and_run_all, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def test_notebook_widget_renders_in_jupyterlab(browser, lab_url):
-    page = browser.new_page(viewport={"width": 1600, "height": 1500})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{lab_url}/lab/workspaces/t{uuid.uuid4().hex[:8]}/tree/notebooks/face_to_face.ipynb?reset")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
-                           "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
-    page.wait_for_function("() => { const s = window.jupyterapp.shell.currentWidget.sessionContext.session;"
-                           " return s && s.kernel && s.kernel.status === 'idle'; }", timeout=120_000)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_function("() => { const w = window.jupyterapp.shell.currentWidget;"
-                           " return w.sessionContext.session.kernel.status === 'idle'"
-                           " && w.content.widgets.every(c => c.model.type !== 'code' || c.model.executionCount); }",
-                           timeout=180_000)
+    page, errors = open_notebook_and_run_all(browser, lab_url, "notebooks/face_to_face.ipynb",
+                                             {"width": 1600, "height": 1500})
     root = page.locator(".tagraid-f2f")
     root.first.wait_for(timeout=60_000)
     canvases = root.first.locator("canvas")

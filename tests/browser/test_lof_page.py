@@ -7,11 +7,10 @@ a message; the LoF notebook runs in JupyterLab. Uses the shared fixtures of ``co
 from __future__ import annotations
 
 import os
-import uuid
 
 import pytest
 
-from browser_helpers import SCREENSHOTS, wait_until
+from browser_helpers import SCREENSHOTS, canvas_stats, open_notebook_and_run_all, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -20,16 +19,9 @@ def _wait(fn, timeout=60.0, what="condition"):
     return wait_until(fn, timeout=timeout, what=what)
 
 
-_STATS = """c => {
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let opaque = 0; const colours = new Set(); let hash = 0;
-    for (let k = 0; k < d.length; k += 4 * 5) {
-        if (d[k + 3] > 0) opaque++;
-        colours.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2]);
-        hash = (hash * 31 + d[k] + 7 * d[k + 1] + 13 * d[k + 2]) | 0;
-    }
-    return {width: c.width, height: c.height, opaque: opaque, colours: colours.size, hash: hash};
-}"""
+def _stats(canvas) -> dict:
+    return canvas_stats(canvas, stride=5)
+
 
 _PIXELS = """(c, pts) => { const g = c.getContext('2d');
     return pts.map(([x, y]) => Array.from(g.getImageData(Math.round(x), Math.round(y), 1, 1).data)); }"""
@@ -56,7 +48,7 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, ap
     page.get_by_text("Line of Fire", exact=True).first.click()
     sel = f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']"
     canvas = page.locator(sel).first
-    first = _wait(lambda: (s := canvas.evaluate(_STATS)) and s["opaque"] > 5000 and s["colours"] > 20 and s,
+    first = _wait(lambda: (s := _stats(canvas)) and s["opaque"] > 5000 and s["colours"] > 20 and s,
                   what="the LoF board to be drawn")
     _wait(lambda: "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="verdicts")
     # Cutter's witness segments are on the canvas (green pixels at their midpoints)
@@ -81,7 +73,7 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, ap
                  what="the verdict list to show Digger's verdicts")
     n = sum(v.lof.has_lof for v in ref.verdicts)
     assert f"Digger has LoF to {n} of {len(ref.verdicts)}" in text
-    after = _wait(lambda: (s := canvas.evaluate(_STATS))["hash"] != first["hash"] and s, what="the overlays to change")
+    after = _wait(lambda: (s := _stats(canvas))["hash"] != first["hash"] and s, what="the overlays to change")
     assert after["colours"] > 20
     mids = []
     for v in ref.verdicts:
@@ -91,12 +83,12 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, ap
     _wait(lambda: all(_near_green(canvas, mx, my) for mx, my in mids), what="Digger's green LoF segments")
     # draw the Range Ruler to Cutter from the side panel: the overlay layer changes again
     page.locator(".lof-ruler-pick select").first.select_option("Cutter")
-    _wait(lambda: canvas.evaluate(_STATS)["hash"] != after["hash"], what="the Range Ruler to be drawn")
+    _wait(lambda: _stats(canvas)["hash"] != after["hash"], what="the Range Ruler to be drawn")
     # zoom in: the canvas grows and is redrawn
     page.locator(".hexboard-zoom-in button, button.hexboard-zoom-in").first.click()
     bv.set_scale(bv.scale * bv.ZOOM_STEP)
     big = page.locator(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']").first
-    _wait(lambda: big.count() and big.evaluate(_STATS)["opaque"] > 5000, what="the zoomed board")
+    _wait(lambda: big.count() and _stats(big)["opaque"] > 5000, what="the zoomed board")
     page.close()
 
 
@@ -110,7 +102,7 @@ def test_lof_page_illegal_drop_shows_a_message(browser, app_url):
     page.goto(app_url)
     page.get_by_text("Line of Fire", exact=True).first.click()
     canvas = page.locator(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']").first
-    _wait(lambda: canvas.evaluate(_STATS)["opaque"] > 5000, what="the board")
+    _wait(lambda: _stats(canvas)["opaque"] > 5000, what="the board")
     _wait(lambda: "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="verdicts")
     box = canvas.bounding_box()
 
@@ -132,24 +124,15 @@ def test_lof_page_illegal_drop_shows_a_message(browser, app_url):
 
 
 def test_lof_notebook_runs_and_draws_in_jupyterlab(browser, lab_url):
-    page = browser.new_page(viewport={"width": 1800, "height": 1650})
-    page.goto(f"{lab_url}/lab/workspaces/t{uuid.uuid4().hex[:8]}/tree/notebooks/line_of_fire.ipynb?reset")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
-                           "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
-    page.wait_for_function("() => { const s = window.jupyterapp.shell.currentWidget.sessionContext.session;"
-                           " return s && s.kernel && s.kernel.status === 'idle'; }", timeout=120_000)
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_function("() => { const w = window.jupyterapp.shell.currentWidget;"
-                           " return w.sessionContext.session.kernel.status === 'idle'"
-                           " && w.content.widgets.every(c => c.model.type !== 'code' || c.model.executionCount); }",
-                           timeout=180_000)
+    page, _ = open_notebook_and_run_all(browser, lab_url, "notebooks/line_of_fire.ipynb",
+                                        {"width": 1800, "height": 1650})
     root = page.locator(".tagraid-lof").first
     root.wait_for(timeout=60_000)
     if SCREENSHOTS:  # room for the board: hide the file browser and the "news" notification
         page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
         page.add_style_tag(content=".Toastify { display: none !important; }")
     canvas = root.locator("canvas").first
-    _wait(lambda: (s := canvas.evaluate(_STATS))["opaque"] > 5000 and s["colours"] > 20, what="the board")
+    _wait(lambda: (s := _stats(canvas))["opaque"] > 5000 and s["colours"] > 20, what="the board")
     assert "Cutter has LoF to" in root.locator(".lof-verdict-list").inner_text()
     if SCREENSHOTS:
         root.scroll_into_view_if_needed()

@@ -11,6 +11,7 @@ from explorer.errors import ScenarioError
 from explorer.games.tagraid.geometry import find_clear_segment, sampled_clear_segment
 from explorer.games.tagraid.lof import TableTop, clear_segment, line_of_fire
 from explorer.games.tagraid.pieces import Model, Scenery
+from explorer.games.tagraid.random_tables import random_table as _random_table
 from explorer.games.tagraid.options import rulings
 from explorer.hexgrid import Hex, Layout, hex_range
 
@@ -22,39 +23,8 @@ PROPS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCh
 
 
 def random_table(seed: int, n_models: int = 5, n_scenery: int = 5, n_holes: int = 5, kinds=None) -> TableTop:
-    rng = np.random.default_rng(seed)
-    cells = {h: True for h in hex_range(Hex(0, 0), 4)}
-    hexes = sorted(cells)
-    for i in rng.choice(len(hexes), n_holes, replace=False):
-        cells[hexes[i]] = False
-    scenery = []
-    for i in range(n_scenery):
-        cx, cy = rng.uniform(-5, 5, 2)
-        w, h = rng.uniform(0.1, 0.9, 2)
-        th = rng.uniform(0, math.pi)
-        pts = []
-        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-            x, y = sx * w / 2, sy * h / 2
-            pts.append((cx + x * math.cos(th) - y * math.sin(th), cy + x * math.sin(th) + y * math.cos(th)))
-        scenery.append(Scenery(f"s{i}", tuple(pts), float(rng.uniform(0.05, 1.0))))
-    models: list[Model] = []
-    tiled = [h for h in hexes if cells[h]]
-    attempts = 0
-    while len(models) < n_models and attempts < 400:
-        attempts += 1
-        h = tiled[rng.integers(len(tiled))]
-        cx, cy = L.hex_to_pixel(h)
-        x, y = cx + rng.uniform(-0.5, 0.5), cy + rng.uniform(-0.5, 0.5)
-        i = len(models)
-        kind = kinds[i] if kinds else "miner"
-        m = Model(f"m{i}", float(x), float(y), silhouette=int(rng.choice([3, 5, 7, 8])),
-                  facing=float(rng.uniform(0, 360)), side=f"p{i}", kind=kind)
-        try:
-            TableTop(models + [m], scenery, cells, L)
-        except ScenarioError:
-            continue
-        models.append(m)
-    return TableTop(models, scenery, cells, L)
+    return _random_table(seed, radius=4, n_models=n_models, n_scenery=n_scenery, n_holes=n_holes, kinds=kinds,
+                         layout=L)
 
 
 def facing_towards(a: Model, b: Model) -> float:

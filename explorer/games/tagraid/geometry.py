@@ -308,6 +308,54 @@ def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
     return pts
 
 
+def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blocks: bool,
+                     tol: float) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
+    """The obstacles near ``region`` (polygons meeting it, discs within their radius + 10 ``tol``), their union, and
+    the prepared geometry segments are tested against (the union, eroded by ``tol`` unless touching blocks)."""
+    polys = [(lab, g) for lab, g in obstacles.polygons if g.intersects(region)]
+    discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
+    local = Obstacles(polys, discs)
+    union = local.union
+    test_geom = union if touching_blocks else _eroded(union, tol)
+    if not test_geom.is_empty:
+        shapely.prepare(test_geom)
+    return local, union, test_geom
+
+
+def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeometry,
+                       grow: float) -> list[tuple[float, float, float]]:
+    """Candidate-line features of the obstacles: each disc (radius grown by ``grow``) and each polygon vertex inside
+    ``region`` (a disc of radius ``grow``), as ``(x, y, r)`` triples."""
+    feats = [(d.x, d.y, d.r + grow) for _, d in local.discs]
+    if not union.is_empty:
+        verts = _vertices(union)
+        if len(verts):
+            inside = shapely.intersects_xy(region, verts[:, 0], verts[:, 1])
+            feats += [(float(x), float(y), grow) for x, y in np.unique(verts[inside], axis=0)]
+    return feats
+
+
+def _first_clear(segs: np.ndarray, local: Obstacles, *, touching_blocks: bool, tol: float,
+                 polygon: BaseGeometry) -> Segment | None:
+    """The first of ``segs`` (shape ``(n, 4)``: x0, y0, x1, y1) that :func:`blocked_mask` finds clear, or ``None``."""
+    if len(segs) == 0:
+        return None
+    free = np.flatnonzero(~blocked_mask(segs, local, touching_blocks=touching_blocks, tol=tol, polygon=polygon))
+    if len(free):
+        s = segs[free[0]]
+        return Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
+    return None
+
+
+def _line_through(a: Disc, b) -> tuple[np.ndarray, np.ndarray]:
+    """The line through the centres of ``a`` and ``b`` (anything with ``.x``, ``.y``) as ``(normals (1, 2),
+    offsets (1,))``: the points ``p`` with ``n @ p + c == 0``."""
+    dx, dy = b.x - a.x, b.y - a.y
+    dl = math.hypot(dx, dy)
+    n0 = np.array([[-dy / dl, dx / dl]])
+    return n0, np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+
+
 def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool,
                        tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> ClearResult:
     """Exact search for a segment from a point of ``a`` to a point of ``b`` clear of ``obstacles``.
@@ -329,22 +377,10 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in clip):
             return ClearResult(Segment(p, p), 0, contact=True)
     region = capsule(a, b, pad=10 * tol)
-    polys = [(lab, p) for lab, p in obstacles.polygons if p.intersects(region)]
-    discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
-    local = Obstacles(polys, discs)
-    union = local.union
-    test_geom = union if touching_blocks else _eroded(union, tol)
-    if not test_geom.is_empty:
-        shapely.prepare(test_geom)
-
+    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
     grow = 2 * tol if touching_blocks else 0.0
-    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)]
-    feats += [(d.x, d.y, d.r + grow) for _, d in discs]
+    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow)
     if not union.is_empty:
-        verts = _vertices(union)
-        if len(verts):
-            inside = shapely.intersects_xy(region, verts[:, 0], verts[:, 1])
-            feats += [(x, y, grow) for x, y in np.unique(verts[inside], axis=0)]
         for disc in (a, b):
             feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
     for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
@@ -365,20 +401,10 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         segs = gap_segments(normals, offsets, a, b, clip)
         segs = segs[~np.isnan(segs).any(axis=1)]
         tested += len(segs)
-        if len(segs) == 0:
-            return None
-        mask = blocked_mask(segs, local, touching_blocks=touching_blocks, tol=tol, polygon=test_geom)
-        free = np.flatnonzero(~mask)
-        if len(free):
-            s = segs[free[0]]
-            return Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
-        return None
+        return _first_clear(segs, local, touching_blocks=touching_blocks, tol=tol, polygon=test_geom)
 
     # 1. the centre line and the common tangents of the two bases
-    dx, dy = b.x - a.x, b.y - a.y
-    dl = math.hypot(dx, dy)
-    n0 = np.array([[-dy / dl, dx / dl]])
-    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+    n0, c0 = _line_through(a, b)
     n1, c1 = common_tangents(feats_arr[:1], feats_arr[1:2])
     w = try_lines(np.concatenate([n0, n1]), np.concatenate([c0, c1]))
     if w is not None:
@@ -495,21 +521,10 @@ def find_clear_segment_to_swept(a: Disc, p: XY, q: XY, r: float, obstacles: Obst
     pad = 0.01 * max(a.r, r) + 10 * tol
     region = shapely.convex_hull(shapely.union_all([centre.buffer(a.r + pad, quad_segs=16),
                                                     seg.buffer(r + pad, quad_segs=16)]))
-    polys = [(lab, g) for lab, g in obstacles.polygons if g.intersects(region)]
-    discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
-    local = Obstacles(polys, discs)
-    union = local.union
-    test_geom = union if touching_blocks else _eroded(union, tol)
-    if not test_geom.is_empty:
-        shapely.prepare(test_geom)
+    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
     grow = 2 * tol if touching_blocks else 0.0
-    feats = [(a.x, a.y, a.r), (p[0], p[1], r), (q[0], q[1], r)]
-    feats += [(d.x, d.y, d.r + grow) for _, d in discs]
+    feats = [(a.x, a.y, a.r), (p[0], p[1], r), (q[0], q[1], r)] + _obstacle_features(local, union, region, grow)
     if not union.is_empty:
-        verts = _vertices(union)
-        if len(verts):
-            inside = shapely.intersects_xy(region, verts[:, 0], verts[:, 1])
-            feats += [(x, y, grow) for x, y in np.unique(verts[inside], axis=0)]
         feats += [(x, y, grow) for x, y in _contact_points(a, union, tol)]
         for part in getattr(union, "geoms", [union]):  # obstacles touching the swept region
             if part.distance(seg) <= r + 1e3 * tol:
@@ -531,19 +546,9 @@ def find_clear_segment_to_swept(a: Disc, p: XY, q: XY, r: float, obstacles: Obst
         bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
         segs = np.stack([px_ + ta * ux, py_ + ta * uy, px_ + tb * ux, py_ + tb * uy], axis=1)[~bad]
         tested += len(segs)
-        if len(segs) == 0:
-            return None
-        free = np.flatnonzero(~blocked_mask(segs, local, touching_blocks=touching_blocks, tol=tol,
-                                            polygon=test_geom))
-        if len(free):
-            s_ = segs[free[0]]
-            return Segment((float(s_[0]), float(s_[1])), (float(s_[2]), float(s_[3])))
-        return None
+        return _first_clear(segs, local, touching_blocks=touching_blocks, tol=tol, polygon=test_geom)
 
-    dx, dy = near.x - a.x, near.y - a.y
-    dl = math.hypot(dx, dy)
-    n0 = np.array([[-dy / dl, dx / dl]])
-    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
+    n0, c0 = _line_through(a, near)
     w = try_lines(n0, c0)
     if w is not None:
         return ClearResult(w, tested)
