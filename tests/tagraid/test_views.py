@@ -470,3 +470,14 @@ def test_save_pool_stays_bounded_to_what_the_inputs_may_need(w):
     w.form_a.burst.value = "1"
     w.form_a.burst.value = "3"
     assert w.form_b.saves.value == first
+
+
+def test_typed_saving_roll_faces_stay_in_the_field_even_when_fewer_are_needed(w):
+    """Found by the typing property: in MegaBeast mode B makes no Saving Rolls, yet what the user typed stays."""
+    w.megabeast_mode.value = True
+    w.form_b.saves.value = "1"
+    assert w.form_b.saves.value == "1"
+    w.megabeast_mode.value = False
+    w.form_a.saves.value = "5, 17, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3"   # more than this exchange can need
+    assert w.form_a.saves.value == "5, 17, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3"
+    assert [s.face for s in w.resolution.saves_of(w.resolution.active.name)[0].dice] == [5]  # the first needed

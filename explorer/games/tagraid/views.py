@@ -326,6 +326,8 @@ class FaceToFaceExplorer(W.VBox):
         # faces set aside when a row got shorter (a lower Burst, Evade instead of an attack, fewer Saving Rolls
         # needed): they come back, in order, before any new die is rolled, so hand-set dice survive the round trip
         self._spare: dict[str, list[int]] = {k: [] for k in self._rollers}
+        # how many Saving Roll faces the user has just typed: the field keeps them all until another input changes
+        self._typed: dict[str, int] = {}
 
     def _fit(self, key: str, n: int) -> bool:
         """Make row ``key`` exactly ``n`` dice long: shorten it by setting the tail aside, lengthen it from the faces
@@ -368,7 +370,7 @@ class FaceToFaceExplorer(W.VBox):
     def _ensure_saves(self, key: str, n: int) -> None:
         """Keep exactly the ``n`` Saving Roll dice these inputs may need (the pool never grows beyond it; faces
         beyond it are set aside, not lost)."""
-        if self._fit(key, n):
+        if self._fit(key, max(n, self._typed.get(key, 0))):
             self._show_dice_text()
 
     def _show_dice_text(self) -> None:
@@ -386,6 +388,7 @@ class FaceToFaceExplorer(W.VBox):
         if self._busy:
             return
         errs: list[str] = []
+        self._typed.clear()
         a, b = self.form_a.read("A", errs), self.form_b.read("B", errs)
         if a is not None and b is not None:
             self._sync_dice_count(a, b)
@@ -411,7 +414,8 @@ class FaceToFaceExplorer(W.VBox):
             return
         self._dice[key] = faces
         if key.startswith("S"):
-            self._spare[key] = []  # typed Saving Roll dice replace the pool; _update keeps the ones needed
+            self._spare[key] = []  # typed Saving Roll dice replace the pool and stay in the field as typed
+            self._typed[key] = len(faces)
         self.update(keep_dice_text=True)
 
     def _on_seed(self, change) -> None:
