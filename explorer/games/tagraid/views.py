@@ -252,9 +252,10 @@ class FaceToFaceExplorer(W.VBox):
                                          indent=False)
         self.contact = W.Checkbox(value=(megabeast.silhouette_contact if megabeast is not None
                                          else b.silhouette_contact),
-                                  description="Silhouette Contact (A touches B or the MegaBeast)", indent=False,
-                                  tooltip="Close Combat Attack requires it; a Ranged Attack is not allowed in "
-                                          "Silhouette Contact with an enemy Miner (the Skill then counts as Idle)")
+                                  description="Silhouette Contact", indent=False, layout=W.Layout(width="auto"),
+                                  tooltip="A touches B (or the MegaBeast). A Close Combat Attack requires it; a Ranged "
+                                          "Attack is not allowed in Silhouette Contact with an enemy Miner (the Skill "
+                                          "then counts as Idle)")
         self.contact.add_class("f2f-contact")
         self.seed = _text(seed, width="70px", tip="seed of the dice roller")
         self.roll_button = W.Button(description="Roll dice", button_style="primary",
