@@ -28,6 +28,7 @@ from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, O
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, MegaBeastInputs, SideInputs,
                        dice_counts, resolve_inputs, save_pool_sizes, scenario_data)
+from .model import BehaviorAttack, MegaBeast, ReactiveMiner, Weapon, field_bounds
 from .resolve import MinerResult, Resolution
 from .options import ALL_OPTIONS
 
@@ -91,6 +92,20 @@ def _label(text: str, tip: str = "") -> W.HTML:
 def _text(value, width="64px", tip="") -> W.Text:
     return W.Text(value=str(value), layout=W.Layout(width=width), tooltip=tip or None, continuous_update=False)
 
+
+
+# Input bounds: the scenario model's own (model.field_bounds), so the widget, TOML files and `explorer odds` agree.
+# The two MOD inputs are the widget's only bounds of its own (the format leaves named MODs unbounded).
+_SIDE_FIELDS = (("attribute", field_bounds(ReactiveMiner, "attribute"), "Attribute"),
+                ("range_mod", (-12, 12), "Range MOD"),
+                ("tools_mod", (-20, 20), "Skills/Tools MOD"),
+                ("burst", field_bounds(Weapon, "burst"), "Burst"),
+                ("damage", field_bounds(Weapon, "damage"), "Damage"),
+                ("armor", field_bounds(ReactiveMiner, "armor"), "Armor"),
+                ("wounds", field_bounds(ReactiveMiner, "wounds"), "Wounds"))
+_MB_FIELDS = (("threat", field_bounds(MegaBeast, "threat_level"), "Threat Level"),
+              ("wounds", field_bounds(MegaBeast, "wounds"), "Wounds"),
+              ("damage", field_bounds(BehaviorAttack, "damage"), "Behavior Damage"))
 
 class SideForm(W.VBox):
     """The inputs of one Miner. :meth:`read` parses them into :class:`SideInputs` or appends errors."""
@@ -157,15 +172,12 @@ class SideForm(W.VBox):
         """Parse the inputs; each problem is appended to ``errors`` as a sentence naming the field."""
         k = self.key
         vals: dict[str, int] = {}
-        for attr, lo, hi, label in (("attribute", 0, 30, "Attribute"), ("range_mod", -12, 12, "Range MOD"),
-                                    ("tools_mod", -20, 20, "Skills/Tools MOD"), ("burst", 0, 20, "Burst"),
-                                    ("damage", 0, 30, "Damage"), ("armor", 0, 30, "Armor"),
-                                    ("wounds", 1, 30, "Wounds")):
+        for attr, (lo, hi), label in _SIDE_FIELDS:
             try:
                 vals[attr] = parse_whole(getattr(self, attr).value, f"{k}.{label}", lo, hi)
             except ScenarioError as e:
                 errors.append(str(e))
-        if len(vals) < 7:
+        if len(vals) < len(_SIDE_FIELDS):
             return None
         return SideInputs(name=name, skill=self.skill.value, attribute=vals["attribute"],
                           mods={"Range": vals["range_mod"], "Skills/Tools": vals["tools_mod"]},
@@ -197,13 +209,12 @@ class MegaBeastForm(W.VBox):
 
     def read(self, errors: list[str]) -> MegaBeastInputs | None:
         vals = {}
-        for attr, lo, hi, label in (("threat", 0, 20, "Threat Level"), ("wounds", 1, 50, "Wounds"),
-                                    ("damage", 0, 30, "Behavior Damage")):
+        for attr, (lo, hi), label in _MB_FIELDS:
             try:
                 vals[attr] = parse_whole(getattr(self, attr).value, f"MegaBeast.{label}", lo, hi)
             except ScenarioError as e:
                 errors.append(str(e))
-        if len(vals) < 3:
+        if len(vals) < len(_MB_FIELDS):
             return None
         return MegaBeastInputs(threat_level=vals["threat"], wounds=vals["wounds"], damage=vals["damage"],
                                ammunition=self.ammunition.value)
