@@ -287,3 +287,18 @@ def test_close_combat_minus_three_counts_scenario_miners_in_contact():
     ev = build(miner("A", "evade", dice=[5]), [miner("B", "none", silhouette_contact=True),
                                                miner("C", "none", silhouette_contact=True)])
     assert dict(resolve_detailed(ev).active.sv.mods) == {"Evade MOD": -3}
+
+
+def test_close_combat_share_out_of_contact_is_a_named_ruling():
+    """cc_target_out_of_contact: whole Skill Idle (default) or only the out-of-contact share fails (Common Skills ›
+    Close Combat Attack, Requirements; Order Expenditure Sequence step 5)."""
+    two = build(miner("A", "close_combat_attack", attacks=[{"target": "B", "burst": 2, "dice": [3, 7]},
+                                                           {"target": "C", "burst": 1, "dice": [4]}]),
+                [miner("B", "none", silhouette_contact=True), miner("C", "none")])
+    res = resolve_detailed(two)
+    assert res.active.skill == "idle" and res.trace.rulings["cc_target_out_of_contact"] == "whole_skill_idle"
+    res = resolve_detailed(two, rulings={"cc_target_out_of_contact": "share_fails"})
+    assert res.active.skill == "close_combat_attack" and res.trace.rulings["cc_target_out_of_contact"] == "share_fails"
+    assert [d.face for d in res.active.dice] == [3, 7]                  # only the share at B is rolled
+    assert any(s.facts.get("failed_targets") == ["C"] for s in res.trace.steps)
+    assert {p.opponent for p in res.pairs if p.a is not None and p.a.dice} == {"B"}

@@ -224,11 +224,27 @@ EVADE_MOVEMENT = RulingOption(
                 "success cancelled by one attacker was not a successful Evade against that attack.",
 )
 
+CC_TARGET_OUT_OF_CONTACT = RulingOption(
+    key="cc_target_out_of_contact",
+    title="A Close Combat Attack split over several targets, one of them out of Silhouette Contact",
+    section="Common Skills › Close Combat Attack (Requirements); Activating a Miner › Order Expenditure Sequence "
+            "(step 5)",
+    readings={
+        "whole_skill_idle": "The Skill as declared fails its Requirements, so the whole Close Combat Attack counts as "
+                            "Idle: no share of the Burst is rolled.",
+        "share_fails": "Only the shares aimed at targets out of contact fail (their dice are not rolled); the shares "
+                       "at targets in contact are resolved.",
+    },
+    default="whole_skill_idle",
+    why_default="Step 5 checks the declared Skill's Requirements and turns a Skill that fails them into Idle; the "
+                "rulebook never splits one Skill into a valid and an invalid part.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
-    MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT,
+    MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT, CC_TARGET_OUT_OF_CONTACT,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART,

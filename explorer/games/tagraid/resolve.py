@@ -440,6 +440,17 @@ class _Resolver:
                     f"in Silhouette Contact with {who}")
         if a.skill == "close_combat_attack":
             away = [at.target for at in a.attacks if not self._in_contact_with(at.target)]
+            if away and len(away) < len(a.attacks) and self.r.reading("cc_target_out_of_contact") == "share_fails":
+                self.t.add(f"{a.name}'s Close Combat Attack shares at {', '.join(away)} fail: not in Silhouette "
+                           "Contact", S.CLOSE_COMBAT_ATTACK,
+                           "A Close Combat Attack requires Silhouette Contact with its target; under the ruling "
+                           "cc_target_out_of_contact = share_fails only those shares are lost (not rolled) and the "
+                           "shares at targets in contact are resolved.", section="Declarations", marks=("A",),
+                           miner=a.name, failed_targets=away)
+                self.active = a.model_copy(update={"attacks": [
+                    at.model_copy(update={"burst": 0, "dice": None}) if at.target in away else at
+                    for at in a.attacks]})
+                return None
             if away:
                 return (f"a Close Combat Attack requires Silhouette Contact with its target, and {a.name} is not in "
                         f"Silhouette Contact with {', '.join(away)}")
@@ -448,6 +459,7 @@ class _Resolver:
     def declarations(self) -> None:
         a, sec = self.active, "Declarations"
         reason = self._active_requirements()
+        a = self.active  # the requirements check may drop shares of the Burst (cc_target_out_of_contact)
         if reason:
             self.t.add(f"{a.name} (Active) declared a {SKILL_NAMES[a.skill]} that does not meet its Requirements: it "
                        f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
