@@ -24,17 +24,18 @@ Fraction(12, 5)
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from explorer.distributions import Dist, Number, multinomial, ratio
+from explorer.distributions import Dist, Number
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 
 from .options import ALL_OPTIONS
-from .strategy import ACTION_FACES, PARAGON_DICE_MAX, STRATEGY_DICE, Face, Space, fill_spaces
+from .strategy import ACTION_FACES, PARAGON_DICE_MAX, STRATEGY_DICE, Face, Space, accepts
 
 P_ICON = Fraction(1, 6)
 """Probability that a Strategy die shows the Core Ability icon: one face of six."""
@@ -47,14 +48,26 @@ def _p(x: Fraction, exact: bool) -> Number:
     return x if exact else float(x)
 
 
+def _compositions(n: int, parts: int):
+    if parts == 1:
+        yield (n,)
+        return
+    for k in range(n + 1):
+        for rest in _compositions(n - k, parts - 1):
+            yield (k,) + rest
+
+
+@lru_cache(maxsize=64)
 def final_counts(n: int, exact: bool = False) -> Dist:
     """Counts of each Action face among ``n`` rolled dice once the roll is over: a :class:`Dist` over 5-tuples in
-    the order of :data:`ACTION_FACES` (multinomial, 1/5 each). ``n = 0`` gives the all-zero tuple."""
+    the order of :data:`ACTION_FACES` (multinomial, 1/5 each: ``n! / (c1! ... c5!) / 5^n``). ``n = 0`` gives the
+    all-zero tuple. (Cached: treat the result as read-only.)"""
     if n < 0:
         raise ValueError("n must be >= 0")
-    if n == 0:
-        return Dist.point((0,) * 5, exact)
-    return multinomial(n, {f: ratio(1, 5, exact) for f in ACTION_FACES})
+    fact = [math.factorial(i) for i in range(n + 1)]
+    den = 5 ** n
+    return Dist((c, _p(Fraction(fact[n] // math.prod(fact[i] for i in c), den), exact))
+                for c in _compositions(n, len(ACTION_FACES)))
 
 
 def triggers_pmf(t: int, k: int, exact: bool = False) -> Number:
@@ -150,11 +163,24 @@ def pool_counts(pool: int, locked: str | None = None, paragon: int = 0, exact: b
     return d.map(lambda c: c[:i] + (c[i] + 1,) + c[i + 1:])
 
 
-@lru_cache(maxsize=4096)
-def _fillable(counts: tuple[int, ...], spaces: tuple[Space, ...], dual_move: bool) -> bool:
-    faces = [f for f, c in zip(ACTION_FACES, counts) for _ in range(min(c, len(spaces)))]
+@lru_cache(maxsize=8)
+def _accepted(spaces: tuple[Space, ...], dual_move: bool) -> tuple[tuple[int, ...], ...]:
+    """For each space, the indices in :data:`ACTION_FACES` of the faces it accepts."""
     r = Rulings(ALL_OPTIONS, {"dual_face_in_move_space": "move_2" if dual_move else "standard_only"})
-    return fill_spaces(faces, spaces, r) is not None
+    return tuple(tuple(i for i, f in enumerate(ACTION_FACES) if accepts(s, f, r)) for s in spaces)
+
+
+@lru_cache(maxsize=65536)
+def _fillable(counts: tuple[int, ...], spaces: tuple[Space, ...], dual_move: bool) -> bool:
+    """Whether dice with these face counts can fill ``spaces`` (one distinct die each): try every choice of an
+    accepted face per space (at most 5^len(spaces)) against the counts."""
+    for combo in itertools.product(*_accepted(spaces, dual_move)):
+        need = [0] * len(ACTION_FACES)
+        for i in combo:
+            need[i] += 1
+        if all(n <= c for n, c in zip(need, counts)):
+            return True
+    return False
 
 
 def p_can_fill(spaces: Sequence[Space | str], pool: int, locked: str | None = None, paragon: int = 0,
