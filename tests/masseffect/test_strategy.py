@@ -329,6 +329,7 @@ BASE = {"game": "masseffect", "kind": "strategy", "squadmate": {"name": "Tali"}}
     ({"renegade": [{"die": "S1", "face": "enhanced"}]}, "renegade", "at most 0"),
     ({"allocate": [{"die": "S13", "space": "move"}]}, "allocate[0].die", "S12"),
     ({"rulings": {"nope": "x"}}, "rulings.nope", "locked_die_icon"),
+    ({"pool": {"turn": 4, "showing": ["?", "enhanced", "?"], "lock": "S1"}}, "pool.showing[0]", "enhanced"),
     ({"extra": 1}, "extra", "squadmate"),
 ])
 def test_parse_errors_name_field_and_allowed(patch, field, allowed):
@@ -347,3 +348,11 @@ def test_rulings_argument_overrides_scenario():
         resolve_strategy(sc)
     tr = resolve_strategy(sc, {"renegade_to_icon": "allowed"})
     assert tr.outcome["triggers"] == 1 and tr.outcome["final"]["S1"] == "move_3"
+
+
+def test_unknown_faces_are_left_to_the_seed():
+    data = BASE | {"seed": 3, "pool": {"turn": 4, "showing": ["?", "enhanced", "?"], "lock": "S2"},
+                   "rolls": [["?", "move_3"]]}
+    tr = resolve_strategy(parse_strategy(data, "x"))
+    assert tr.outcome["final"]["S2"] == "enhanced" and tr.outcome["final"]["S3"] == "move_3"
+    assert tr.outcome == resolve_strategy(parse_strategy(data, "x")).outcome

@@ -167,7 +167,7 @@ def _close(hits: int, runs: int, p: float, z: float = 4.5) -> bool:
 
 @pytest.mark.parametrize("pool, locked", [(12, None), (6, "standard")])
 def test_monte_carlo_through_step_functions(pool, locked):
-    runs = 3000
+    runs = 2000
     trig, enh, fill, zero, counts = _simulate(pool, locked, runs, seed=pool)
     t = strategy_odds_table(pool, locked)
     m = t["rolled"]

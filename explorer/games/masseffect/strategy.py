@@ -347,19 +347,25 @@ def lock_die(state: RollState, die_id: str, rulings: Rulings | None = None) -> t
     return replace(state, locked=die_id), [step]
 
 
-def _roll(dice_ids: Sequence[str], roller: Roller, fixed: Sequence[Face | str], what: str) -> dict[str, Face]:
+UNKNOWN = "?"
+"""In fixed dice and ``showing`` lists: a die whose face is not given (rolled from the seed / not known)."""
+
+
+def _roll(dice_ids: Sequence[str], roller: Roller, fixed: Sequence[Face | str | None], what: str) -> dict[str, Face]:
     if len(fixed) > len(dice_ids):
         raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {len(dice_ids)} dice {what}",
                             f"at most {len(dice_ids)} faces")
     out = {}
     for i, did in enumerate(dice_ids):
-        out[did] = Face(fixed[i]) if i < len(fixed) else face_of(roller.roll(6, f"{did} ({what})"))
+        given = fixed[i] if i < len(fixed) else None
+        out[did] = Face(given) if given not in (None, UNKNOWN) else face_of(roller.roll(6, f"{did} ({what})"))
     return out
 
 
 def roll_pool(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()) -> tuple[RollState, list[Step]]:
     """Roll every die of the Pool except the Locked one (Step A: Strategy Roll). ``fixed`` gives the faces of the
-    first ``len(fixed)`` dice rolled (in Pool order); the roller rolls the rest.
+    first ``len(fixed)`` dice rolled (in Pool order; ``None`` or ``"?"`` leaves a die to the roller); the roller
+    rolls the rest.
 
     Raises:
         RuleViolation: the Pool was already rolled.
@@ -665,6 +671,7 @@ def end_actions(state: ActionState, rulings: Rulings | None = None) -> tuple[Act
 # -- scenario kind "strategy" --------------------------------------------------------------------------------------
 
 FaceName = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_standard", "core"]
+FaceOrUnknown = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_standard", "core", "?"]
 SpaceName = Literal["move", "standard", "enhanced"]
 
 
@@ -682,14 +689,14 @@ class SquadmateModel(_Strict):
 class PoolModel(_Strict):
     """The Pool at this roll. ``turn``: 1 (On Point) to 4; ``locked_by_downed``: Strategy dice Locked on Downed
     Squadmates' sheets (0..12); ``paragon_dice``: Paragon dice in the Mission (0..2); ``paragon_taken``: of those,
-    taken earlier this Round; ``showing``: faces left by the previous player (``S1``.., then ``P1``..; needed to
-    Lock); ``lock``: the id of the die to Lock."""
+    taken earlier this Round; ``showing``: faces left by the previous player (``S1``.., then ``P1``..; ``"?"``:
+    not known; needed to Lock); ``lock``: the id of the die to Lock."""
 
     turn: int = Field(default=1, ge=1, le=4)
     locked_by_downed: int = Field(default=0, ge=0, le=STRATEGY_DICE)
     paragon_dice: int = Field(default=0, ge=0, le=PARAGON_DICE_MAX)
     paragon_taken: int = Field(default=0, ge=0, le=PARAGON_DICE_MAX)
-    showing: list[FaceName] | None = Field(default=None, max_length=STRATEGY_DICE + PARAGON_DICE_MAX)
+    showing: list[FaceOrUnknown] | None = Field(default=None, max_length=STRATEGY_DICE + PARAGON_DICE_MAX)
     lock: str | None = Field(default=None, max_length=4)
 
 
@@ -720,7 +727,7 @@ class StrategyScenario(_Strict):
     rulings: dict[str, str] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     squadmate: SquadmateModel
     pool: PoolModel = Field(default_factory=PoolModel)
-    rolls: list[list[FaceName]] = Field(default_factory=list, max_length=20)
+    rolls: list[list[FaceOrUnknown]] = Field(default_factory=list, max_length=20)
     renegade: list[RenegadeModel] = Field(default_factory=list, max_length=8)
     allocate: list[AllocateModel] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
 
@@ -735,7 +742,7 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
 
     Tables: ``[squadmate]`` (name, renegade_tokens), ``[pool]`` (turn, locked_by_downed, paragon_dice,
     paragon_taken, showing, lock), ``rolls`` (fixed faces per roll round: ``[[...first roll...], [...re-roll 1...]]``
-    in Pool order), ``[[renegade]]`` (die, face, round), ``[[allocate]]`` (die, space, resolve), optional ``seed`` and
+    in Pool order; ``"?"`` leaves a die to the seed), ``[[renegade]]`` (die, face, round), ``[[allocate]]`` (die, space, resolve), optional ``seed`` and
     ``[rulings]``. Faces: ``move_2``, ``move_3``, ``standard``, ``enhanced``, ``move_2_or_standard``, ``core``.
 
     Raises:
@@ -763,6 +770,10 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
         if sc.pool.showing is None:
             raise ScenarioError("pool.showing", "is required to Lock a die (the faces the previous player left)",
                                 f"{len(pool)} faces", source)
+        if sc.pool.showing[ids.index(sc.pool.lock)] == UNKNOWN:
+            raise ScenarioError(f"pool.showing[{ids.index(sc.pool.lock)}]", f"the Locked die {sc.pool.lock} must "
+                                "show a known face (the result the previous player left)",
+                                [f.value for f in ACTION_FACES], source)
     rolled = len(pool) - (sc.pool.lock is not None)
     if sc.rolls and len(sc.rolls[0]) > rolled:
         raise ScenarioError("rolls[0]", f"{len(sc.rolls[0])} fixed faces for the {rolled} dice rolled",
@@ -813,7 +824,7 @@ def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | No
     trace = Trace(sc.title)
     pool, steps = pool_for_turn(sc.pool.turn, sc.pool.paragon_dice, sc.pool.locked_by_downed, sc.pool.paragon_taken)
     if sc.pool.showing is not None:
-        pool = tuple(replace(d, face=Face(f)) for d, f in zip(pool, sc.pool.showing))
+        pool = tuple(replace(d, face=None if f == UNKNOWN else Face(f)) for d, f in zip(pool, sc.pool.showing))
     state, st = begin_strategy_roll(sc.squadmate.name, sc.on_point, pool, sc.squadmate.renegade_tokens)
     steps += st
     locked_face = None
