@@ -93,6 +93,10 @@ SQUADMATES: dict[str, str] = {"Shepard": "Command", "Garrus": "Aim", "Liara": "A
 """Each Squadmate's Core Ability (Core Abilities). What a trigger does is printed on the Squadmate Sheet, which the
 rulebook does not reproduce; only Liara's Analysis is described (Squadmate Commentary: one space per icon)."""
 
+STRATEGY_OPTION_KEYS: tuple[str, ...] = ("locked_die_icon", "paragon_core_icon", "renegade_timing", "renegade_to_icon",
+                                         "renegade_uses", "dual_face_in_move_space", "paragon_counts_toward_three")
+"""The ruling options this part consults (defined in :mod:`.options`)."""
+
 SquadmateName = Literal["Shepard", "Garrus", "Liara", "Tali", "Wrex"]
 
 
@@ -353,7 +357,7 @@ UNKNOWN = "?"
 
 def _roll(dice_ids: Sequence[str], roller: Roller, fixed: Sequence[Face | str | None], what: str) -> dict[str, Face]:
     if len(fixed) > len(dice_ids):
-        raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {len(dice_ids)} dice {what}",
+        raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {len(dice_ids)} {_dice(len(dice_ids))} ({what})",
                             f"at most {len(dice_ids)} faces")
     out = {}
     for i, did in enumerate(dice_ids):
