@@ -356,3 +356,19 @@ def test_unknown_faces_are_left_to_the_seed():
     tr = resolve_strategy(parse_strategy(data, "x"))
     assert tr.outcome["final"]["S2"] == "enhanced" and tr.outcome["final"]["S3"] == "move_3"
     assert tr.outcome == resolve_strategy(parse_strategy(data, "x")).outcome
+
+
+GOLDEN = __import__("pathlib").Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("name", ["me-diagram-5", "me-strategy-reroll-loop", "me-strategy-paragon"])
+def test_golden_traces(name):
+    """The cited trace of each dice-fixed built-in scenario, as text (regenerate deliberately when the wording
+    changes: run once with UPDATE_GOLDEN=1 and review the diff)."""
+    import os
+
+    text = resolve_strategy(load(name)).to_text() + "\n"
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")

@@ -220,3 +220,18 @@ def test_distributions_sum_to_one(pool, paragon, locked, reading):
 def test_more_dice_never_hurt(pool):
     assert p_can_fill(FULL_SPACES, pool + 1, exact=True) >= p_can_fill(FULL_SPACES, pool, exact=True)
     assert p_can_fill([Space.ENHANCED], pool, exact=True) == p_at_least_one("enhanced", pool, exact=True)
+
+
+def test_locked_paragon_die_in_odds():
+    r = rulings({"paragon_core_icon": "rerolled_without_trigger"})
+    a = strategy_odds_table(3, "enhanced", paragon=1, rulings=r, locked_is_paragon=True)
+    b = strategy_odds_table(3, "enhanced", paragon=1, rulings=r)
+    assert a["rolled"] == b["rolled"] == 3
+    assert a["triggering_dice"] == 3 and b["triggering_dice"] == 2
+
+
+def test_module_doctests():
+    import doctest
+
+    import explorer.games.masseffect.strategy_odds as mod
+    assert doctest.testmod(mod).failed == 0

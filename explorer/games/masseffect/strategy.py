@@ -864,12 +864,11 @@ def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | No
         outcome["taken"] = {p.die.id: p.space.value for p in act.placed}
         outcome["pool_left"] = {d.id: d.face.value for d in act.pool}
     n_strategy = sum(not d.paragon for d in pool)
-    n_paragon = len(pool) - n_strategy
-    locked_paragon = sc.pool.lock is not None and state.die(sc.pool.lock).paragon if sc.pool.lock else False
-    odds_pool = n_strategy if n_strategy else 0
-    if odds_pool >= 1 and not locked_paragon:
-        outcome["odds"] = strategy_odds_table(odds_pool, locked_face.value if locked_face else None,
-                                              paragon=n_paragon, rulings=r, max_triggers=8)
+    locked_paragon = sc.pool.lock is not None and sc.pool.lock.startswith("P")
+    if n_strategy >= 1:  # the odds table counts 1..12 Strategy dice; a Pool of Paragon dice only has none
+        outcome["odds"] = strategy_odds_table(n_strategy, locked_face.value if locked_face else None,
+                                              paragon=len(pool) - n_strategy, rulings=r, max_triggers=8,
+                                              locked_is_paragon=locked_paragon)
     trace.steps = steps
     trace.rulings = dict(r.consulted)
     trace.outcome = outcome

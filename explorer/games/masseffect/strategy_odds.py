@@ -211,10 +211,11 @@ def p_at_least_one(face: Face | str, pool: int, locked: str | None = None, parag
 
 
 def trigger_dist(pool: int, locked: str | None = None, paragon: int = 0, max_triggers: int = 10,
-                 exact: bool = False, rulings: Rulings | None = None) -> tuple[Dist, Number]:
+                 exact: bool = False, rulings: Rulings | None = None,
+                 locked_is_paragon: bool = False) -> tuple[Dist, Number]:
     """``(Dist over k = 0..max_triggers, P(T > max_triggers))`` for the Core Ability triggers of this roll (a forced
     trigger from a Locked icon under ``locked_die_icon = triggers_and_rerolls`` shifts it by one)."""
-    shape = roll_shape(pool, locked, paragon, rulings=rulings)
+    shape = roll_shape(pool, locked, paragon, locked_is_paragon, rulings)
     t, f = shape["triggering"], shape["forced_triggers"]
     d = Dist((k, triggers_pmf(t, k - f, exact)) for k in range(f, max_triggers + 1))
     return d, (1 - d.total()) if t else _p(Fraction(0), exact)
@@ -225,7 +226,8 @@ def _pair(x: Fraction) -> dict[str, object]:
 
 
 def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 0,
-                        rulings: Rulings | None = None, max_triggers: int = 10) -> dict:
+                        rulings: Rulings | None = None, max_triggers: int = 10,
+                        locked_is_paragon: bool = False) -> dict:
     """The odds a player asks about before a Strategy Roll, JSON-friendly (each probability as ``{"exact": "n/d",
     "float": x}``).
 
@@ -235,6 +237,8 @@ def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 
         paragon: Paragon dice in the Pool (0..2).
         rulings: readings of the Mass Effect ruling options (defaults otherwise).
         max_triggers: the trigger distribution is listed for k = 0..max_triggers (0..50), the rest as a tail.
+        locked_is_paragon: the Locked die is one of the ``paragon`` dice (matters only when Paragon icons do not
+            trigger).
 
     Returns:
         ``{"pool", "paragon", "locked", "rolled", "triggering_dice", "faces": {face: {"expected_count",
@@ -249,7 +253,7 @@ def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 
     r = rulings if rulings is not None else Rulings(ALL_OPTIONS)
     if not 0 <= max_triggers <= 50:
         raise ScenarioError("max_triggers", f"{max_triggers}", "0 to 50")
-    shape = roll_shape(pool, locked, paragon, rulings=r)
+    shape = roll_shape(pool, locked, paragon, locked_is_paragon, r)
     m, t = shape["rolled"], shape["triggering"]
     fixed = shape["fixed_face"]
     counts = pool_counts(pool, locked, paragon, True, r)
@@ -257,7 +261,7 @@ def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 
     for i, f in enumerate(ACTION_FACES):
         faces[f.value] = {"expected_count": _pair(Fraction(m, 5) + (fixed is f)),
                           "p_at_least_one": _pair(p_at_least_one(f, pool, locked, paragon, True, r))}
-    tdist, tail = trigger_dist(pool, locked, paragon, max_triggers, True, r)
+    tdist, tail = trigger_dist(pool, locked, paragon, max_triggers, True, r, locked_is_paragon)
     cdf_rounds = {str(k): _pair(rounds_cdf(m, k, True)) for k in range(1, 6)} if m else {"1": _pair(Fraction(1))}
     out = {
         "pool": pool, "paragon": paragon, "locked": locked, "rolled": m, "triggering_dice": t,
