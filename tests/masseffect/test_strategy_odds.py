@@ -131,7 +131,8 @@ def test_table_is_json_and_bounded():
     t = strategy_odds_table(12, None, max_triggers=5)
     json.dumps(t)
     assert set(t["triggers"]["pmf"]) == {"0", "1", "2", "3", "4", "5"}
-    total = sum(Fraction(v["exact"]) for v in t["triggers"]["pmf"].values()) + Fraction(t["triggers"]["p_more"]["exact"])
+    total = sum(Fraction(v["exact"]) for v in t["triggers"]["pmf"].values())
+    total += Fraction(t["triggers"]["p_more"]["exact"])
     assert total == 1 and t["total_counts"]["exact"] == "1"
     for bad in ({"pool": 0}, {"pool": 13}, {"pool": 3, "paragon": 3}, {"pool": 3, "locked": "bogus"},
                 {"pool": 3, "max_triggers": 99}):

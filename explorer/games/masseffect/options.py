@@ -107,7 +107,8 @@ DUAL_FACE_IN_MOVE_SPACE = RulingOption(
 PARAGON_COUNTS_TOWARD_THREE = RulingOption(
     key="paragon_counts_toward_three",
     title="Whether a Paragon die can be one of the three dice a Squadmate must take",
-    section="Additional Rules › Paragon Dice and Renegade Tokens › Paragon Dice; Squadmate Phase › Step B: Actions",
+    section="Additional Rules › Paragon Dice and Renegade Tokens › Paragon Dice; "
+            "Squadmate Phase › Step B: Actions",
     readings={
         "extra_only": "The three dice are Strategy dice; Paragon dice are only ever taken on top of them (4 or 5 "
                       "Actions).",

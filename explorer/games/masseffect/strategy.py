@@ -212,7 +212,8 @@ def gather_pool(paragon_dice: int = 0, locked_by_downed: int = 0) -> tuple[tuple
                           "on the sheet's Downed side, not in the rulebook: an input here).",
                           {"locked_by_downed": locked_by_downed}, section="Strategy Pool"))
     if paragon_dice:
-        steps.append(Step(f"{paragon_dice} Paragon {_dice(paragon_dice)} {'joins' if paragon_dice == 1 else 'join'} the Pool", S.PARAGON_DICE,
+        verb = "joins" if paragon_dice == 1 else "join"
+        steps.append(Step(f"{paragon_dice} Paragon {_dice(paragon_dice)} {verb} the Pool", S.PARAGON_DICE,
                           "One Paragon die per Paragon Victory is added to the Strategy Pool in each later Mission.",
                           {"paragon_dice": paragon_dice}, section="Strategy Pool"))
     return dice, steps
@@ -241,7 +242,8 @@ def pool_for_turn(turn: int, paragon_dice: int = 0, locked_by_downed: int = 0,
     if n + k < 1:
         raise ScenarioError("turn", "no die is left in the Pool for this Squadmate", "a Pool of at least one die")
     if turn > 1:
-        steps.append(Step(f"{turn - 1} {'Squadmate' if turn == 2 else 'Squadmates'} already took their dice: {n} Strategy dice remain",
+        who = "Squadmate" if turn == 2 else "Squadmates"
+        steps.append(Step(f"{turn - 1} {who} already took their dice: {n} Strategy dice remain",
                           S.STRATEGY_POOL, "Each Squadmate takes three dice from the Pool on their turn, so the Pool "
                           "gets smaller over the Round." + (f" {paragon_taken} Paragon dice were taken on top."
                                                             if paragon_taken else ""),
@@ -490,7 +492,8 @@ def reroll_icons(state: RollState, roller: Roller, fixed: Sequence[Face | str] =
     got = _roll(icons, roller, fixed, f"re-roll {rnd - 1}")
     dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
     new = replace(state, dice=dice, roll_round=rnd, locked=None if state.locked in got else state.locked)
-    step = Step(f"Re-roll {len(icons)} icon {_dice(len(icons))}: " + ", ".join(f"{i} → {FACE_SHORT[f]}" for i, f in got.items()),
+    rolled = ", ".join(f"{i} → {FACE_SHORT[f]}" for i, f in got.items())
+    step = Step(f"Re-roll {len(icons)} icon {_dice(len(icons))}: {rolled}",
                 S.CORE_ABILITIES, "Once the triggers are resolved, every die showing an icon is re-rolled.",
                 {"round": rnd, "rolled": {i: f.value for i, f in got.items()}}, tuple(icons), "Strategy Roll")
     return new, [step]
@@ -618,7 +621,8 @@ def allocate_die(state: ActionState, die_id: str, space: Space | str, resolve: b
         raise RuleViolation(f"{die_id} is not in the Strategy Pool (left: {', '.join(d.id for d in state.pool)})",
                             str(S.ACTIONS))
     if not accepts(space, die.face, r):
-        raise RuleViolation(f"{_a(space).title()} {space.value.title()} Action space cannot take {die_id} showing {label(die.face)}",
+        raise RuleViolation(f"{_a(space).title()} {space.value.title()} Action space cannot take {die_id} showing "
+                            f"{label(die.face)}",
                             str(S.ACTION_SPACES))
     if not die.paragon:
         reading = _must_take(state, r)
@@ -746,7 +750,8 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
 
     Tables: ``[squadmate]`` (name, renegade_tokens), ``[pool]`` (turn, locked_by_downed, paragon_dice,
     paragon_taken, showing, lock), ``rolls`` (fixed faces per roll round: ``[[...first roll...], [...re-roll 1...]]``
-    in Pool order; ``"?"`` leaves a die to the seed), ``[[renegade]]`` (die, face, round), ``[[allocate]]`` (die, space, resolve), optional ``seed`` and
+    in Pool order; ``"?"`` leaves a die to the seed), ``[[renegade]]`` (die, face, round), ``[[allocate]]`` (die,
+    space, resolve), optional ``seed`` and
     ``[rulings]``. Faces: ``move_2``, ``move_3``, ``standard``, ``enhanced``, ``move_2_or_standard``, ``core``.
 
     Raises:

@@ -26,7 +26,7 @@ from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hol
 from .options import ALL_OPTIONS, rulings
 from .strategy import (ACTION_FACES, FACE_LABELS, FACE_SHORT, FACES, SQUADMATES, STRATEGY_OPTION_KEYS, UNKNOWN, Face,
                        parse_strategy, resolve_strategy)
-from .strategy_odds import FULL_SPACES, p_can_fill, pool_counts, trigger_dist
+from .strategy_odds import pool_counts
 
 ALIASES: dict[str, str] = {
     "m2": "move_2", "move2": "move_2", "move_2": "move_2",
@@ -328,7 +328,8 @@ class StrategyPoolExplorer(W.VBox):
         if rounds == [[]]:
             rounds = []
         self._rolls = rounds
-        pool: dict = {"turn": self.turn.value, "locked_by_downed": self.downed.value, "paragon_dice": self.paragon.value}
+        pool: dict = {"turn": self.turn.value, "locked_by_downed": self.downed.value,
+                      "paragon_dice": self.paragon.value}
         if self.lock.value != "none":
             if self.turn.value == 1:
                 self.lock_msg.value = _note("On Point (turn 1) rolls every die: no Lock.")
