@@ -19,6 +19,69 @@ from explorer.options import RulingOption, Rulings
 
 # --- Squadmates, enemies: damage, Elites, activation, Advancing, Opportunity Attacks ----------------------------
 
+FEWEST_HIT_POINTS = RulingOption(
+    key="fewest_hit_points",
+    title="An Attacking Enemy's target: fewest Hit Points, or least Damage to Down?",
+    section="Playing a Mission › Step C: Hazard Card › Attacking (handed case ME-06)",
+    readings={
+        "hit_points": "Compare the Squadmates' Hit Points only (the Hit Point tracker); Shield Points do not count.",
+        "shields_and_hit_points": "Compare how much Damage each could take before being Downed: Shield Points plus "
+                                  "Hit Points.",
+    },
+    default="hit_points",
+    why_default="The sentence names 'Hit Points', a game term with its own tracker distinct from Shield Points; "
+                "'remaining before they are Downed' describes Hit Points (reaching 0 Hit Points is what Downs). "
+                "Handed case ME-06 prefers this reading (the Guardian Attacks Garrus, 3 Hit Points).",
+)
+
+ON_POINT_DIRECTION = RulingOption(
+    key="on_point_direction",
+    title="Which Squadmate gets the On Point token at the End Phase",
+    section="Playing a Mission › End Phase; Playing a Mission › Squadmate Phase",
+    readings={
+        "right_hand_neighbour": "The sheet to the right of the On Point player, who faces the table: turns go "
+                                "clockwise (to each player's left), so this is the previous Squadmate in turn order.",
+        "next_in_turn_order": "The next Squadmate clockwise, i.e. the one who took the second turn this Round.",
+    },
+    default="right_hand_neighbour",
+    why_default="The End Phase says 'to the right' while the Squadmate Phase, a page earlier, says turns go "
+                "'clockwise'; had the next player in turn order been meant, the same word was at hand. Seated "
+                "players' right-hand neighbours are counterclockwise.",
+)
+
+XP_OUTSIDE_ACTIONS = RulingOption(
+    key="xp_outside_actions",
+    title="XP for an Enemy Defeated by a Core Ability trigger or a Grenade",
+    section="Playing a Mission › Damaging Enemies; Additional Rules › Earning XP; Grenade and Grenade Cache Tokens",
+    readings={
+        "none": "Only a Squadmate's Action earns XP (Earning XP: 'a Squadmate's Action'); Core Abilities trigger "
+                "at the start of the turn and Grenades are thrown at the start or end of an Action, not by one.",
+        "core_abilities": "A Core Ability is an Ability, and Damaging Enemies awards 1 XP for a Defeat 'using an "
+                          "Ability'; Grenades (Loot, not an Ability) earn nothing.",
+        "core_abilities_and_grenades": "Anything a Squadmate does on its turn counts as part of its Actions: Core "
+                                       "Abilities and Grenades both earn XP.",
+    },
+    default="core_abilities",
+    why_default="Damaging Enemies states the XP award in terms of Abilities, and the sheet calls the Core Ability an "
+                "Ability; nothing calls a Grenade either an Ability or an Action.",
+)
+
+MEDI_GEL_ON_DOWNED = RulingOption(
+    key="medi_gel_on_downed",
+    title="Medi-gel on a Downed Squadmate",
+    section="Additional Rules › Medi-gel Tokens; Squadmate Sheets › Downed Squadmates",
+    readings={
+        "not_a_target": "Medi-gel restores Hit Points to a Squadmate in play; a Downed Squadmate comes back only "
+                        "through Revive, following the back of its sheet.",
+        "restores_and_revives": "Medi-gel restores up to 2 Hit Points to anyone within two hexes; a Downed Squadmate "
+                                "with Hit Points again is no longer Downed.",
+    },
+    default="not_a_target",
+    why_default="Downed Squadmates says you are back in the fight 'as soon as another Squadmate revives you', and "
+                "Revive follows instructions on the sheet's back that the rulebook does not give; Medi-gel says "
+                "nothing about Downed Squadmates.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""
