@@ -66,6 +66,36 @@ XP_OUTSIDE_ACTIONS = RulingOption(
                 "Ability; nothing calls a Grenade either an Ability or an Action.",
 )
 
+DOWNED_SQUADMATES = RulingOption(
+    key="downed_squadmates",
+    title="Do Enemies target or move toward Downed Squadmates?",
+    section="Playing a Mission › Step C: Hazard Card › Attacking, Advancing; Squadmate Sheets › Downed Squadmates",
+    readings={
+        "not_targets": "A Downed Squadmate is neither a potential target of an Attack nor 'the nearest Squadmate' "
+                       "an Advance aims for; it still occupies its hex.",
+        "still_targets": "A Downed Squadmate is still a Squadmate on the map: it can be chosen as a target (it has "
+                         "0 Hit Points, so it is chosen first; the Damage has no effect) and counts for Advancing.",
+    },
+    default="not_targets",
+    why_default="Attacking compares the Hit Points 'remaining before they are Downed', which presumes targets that are "
+                "not Downed yet; a Downed Squadmate draws no Hazard card and its sheet is face-down.",
+)
+
+INVALID_ACTIVATION_TIMING = RulingOption(
+    key="invalid_activation_timing",
+    title="When an Invalid Activation's Minion is Spawned",
+    section="Playing a Mission › Step C: Hazard Card › Invalid Activations",
+    readings={
+        "after_activations": "First Activate every Enemy of the card's other types, then Spawn one Minion per type "
+                             "that had no Enemy on the board.",
+        "before_activations": "Spawn the Minions for the missing types first, then Activate the Enemies on the board.",
+    },
+    default="after_activations",
+    why_default="The rulebook says nothing about the timing; Spawning afterwards keeps the new Minion from changing "
+                "where the card's Activated Enemies can move (a Spawn hex taken), i.e. the card's Activations happen "
+                "as if the missing type had simply been skipped.",
+)
+
 MEDI_GEL_ON_DOWNED = RulingOption(
     key="medi_gel_on_downed",
     title="Medi-gel on a Downed Squadmate",
