@@ -15,7 +15,7 @@ from explorer.games.masseffect.activation import (Activate, ActivateSpawned, Boa
 from explorer.games.masseffect.units import Enemy, Squadmate
 from explorer.hexgrid import Hex, neighbors
 
-from me_fake_terrain import FakeTerrain
+from .me_fake_terrain import FakeTerrain
 
 H = Hex
 
@@ -93,7 +93,7 @@ def test_me03_no_opportunity_attack_then_husk_advances():
     t = FakeTerrain().wall((0, 0), (1, 0))
     board = Board((sq("Garrus", (0, 0), hp=5, sh=3),), (en("Husk", (1, 0)),), current="Garrus")
     board, steps = opportunity_attacks(t, board, "Garrus", [H(0, 0), H(-1, 0)])
-    assert not any("Opportunity Attack" in s.title for s in steps)
+    assert not any("Opportunity Attack for" in s.title for s in steps) and steps[-1].title.startswith("No Opportunity")
     board, steps = run(t, board, "Husk")
     assert not any(s.title.startswith("Target:") for s in steps)
     adv = next(s for s in steps if "Advances" in s.title)

@@ -27,11 +27,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
+from pydantic import Field as _Field
+
+from explorer.errors import RuleViolation as _RuleViolation
+from explorer.errors import ScenarioError as _ScenarioError
 from explorer.hexgrid import Hex
 from explorer.options import Rulings
+from explorer.scenario import validate as _validate
 from explorer.trace import RuleRef, Step
+from explorer.trace import Trace as _Trace
 
 from . import sections as S
+from .options import rulings as _rulings_for
+from .unit_specs import EnemySpec as _EnemySpec
+from .unit_specs import Header as _Header
+from .unit_specs import Name as _Name
+from .unit_specs import SquadmateSpec as _SquadmateSpec
+from .unit_specs import Strict as _Strict
+from .unit_specs import check_rulings as _check_rulings
+from .unit_specs import check_units as _check_units
+from .unit_specs import names_check as _names_check
+from .unit_specs import parse_hex as _parse_hex
 from .units import Enemy, Squadmate, enemy_damage, mission_failed, squadmate_damage
 
 ADVANCE_MP = 2
@@ -215,7 +231,8 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     board = replace(board, bag=board.bag[1:], enemies=board.enemies + (token,), spawned=token.name)
     how = "your choice" if chosen in choices.spawn_hex else "default: smallest (q, r)"
     tie = f"; tied: {', '.join(map(str, tied))} ({how})" if len(tied) > 1 else ""
-    return board, [_step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {at} to {cur.name} ({best} hexes){tie}",
+    return board, [_step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
+                         f"{cur.name} ({best} hexes){tie}",
                          rule, "Drawn from the Enemy Bag and placed Active side up.", [chosen, token.name],
                          spawned=token.name, hex=str(chosen), distances={str(h): d for h, d in dist.items()},
                          occupied=occupied, tied=[str(h) for h in tied])]
@@ -646,25 +663,24 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
         RuleViolation: a hex the Squadmate cannot enter (an Enemy's hex, not adjacent, Low -> High), a path ending in
             another Squadmate's hex, or a path not starting at the Squadmate's hex.
     """
-    from explorer.errors import RuleViolation
-
     sq = board.squadmate(mover)
     if not path or path[0] != sq.position:
-        raise RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
+        raise _RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
     steps = [_step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
                                                                        if forced else ""), S.BASIC_ACTIONS,
                    marks=[mover, *path], squadmate=mover, path=[str(h) for h in path], forced=forced)]
     listed = [e.name for e in board.enemies]
+    n_before = len(steps)
     for i, (a, b) in enumerate(zip(path, path[1:])):
         hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
         if not hop and b not in terrain.step_hexes(a):
-            raise RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
+            raise _RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
                                 S.BASIC_ACTIONS.section)
         occ = board.occupant(b)
         if occ is not None and board.enemy(occ) is not None:
-            raise RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section)
+            raise _RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section)
         if i == len(path) - 2 and occ is not None and occ != mover:
-            raise RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
+            raise _RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
         board = board.with_squadmate(replace(board.squadmate(mover), position=b))
         if hop:
             steps.append(_step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
@@ -707,6 +723,9 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
                                    "does not say what happens when the Pin Tag ends it there. Both stay.",
                                    marks=[mover, occ]))
             break
+    if not forced and not any(s.rule == S.OPPORTUNITY_ATTACKS for s in steps[n_before:]):
+        steps.append(_step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
+                           S.OPPORTUNITY_ATTACKS, marks=[mover]))
     return board, steps
 
 
@@ -745,3 +764,233 @@ def coolant_leak_end_of_turn(terrain: Terrain, board: Board, squadmate: str) -> 
     s2, more = squadmate_damage(s, COOLANT_DAMAGE, by="a Coolant Leak")
     return board.with_squadmate(s2), [_step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}",
                                             S.COOLANT_LEAKS, marks=[squadmate])] + more
+
+
+# --- the mission map as Terrain -------------------------------------------------------------------------------------
+
+
+class MapTerrain:
+    """:class:`Terrain` over a :class:`~.map.MissionMap` with the geometry of :mod:`.geometry` (Adjacency, Counting
+    Distances, Line of Fire, Elevation Change, Fast Travel, Shrouded Areas). ``rulings`` records the map readings
+    consulted (they appear in the trace)."""
+
+    def __init__(self, m, rulings: Rulings):
+        from . import geometry as G
+
+        self.map, self.rulings, self._g = m, rulings, G
+        self._succ = {h: tuple(sorted(G.movement_graph(m).successors(h))) for h in m.hexes}
+
+    def adjacent(self, a: Hex, b: Hex) -> bool:
+        return bool(self._g.adjacent(self.map, a, b))
+
+    def step_hexes(self, h: Hex) -> tuple[Hex, ...]:
+        return self._succ.get(h, ())
+
+    def distance(self, a: Hex, b: Hex) -> int | None:
+        return self._g.distance_map(self.map, a, rulings=self.rulings).get(b)
+
+    def line_of_fire(self, a: Hex, b: Hex) -> bool:
+        return bool(self._g.line_of_fire(self.map, a, b, rulings=self.rulings))
+
+    def is_inferno(self, h: Hex) -> bool:
+        return self.map.has_icon(h, "inferno")
+
+    def is_coolant_leak(self, h: Hex) -> bool:
+        return self.map.has_icon(h, "coolant_leak")
+
+    def is_shrouded(self, h: Hex) -> bool:
+        return self.map.is_shrouded(h)
+
+    def spawn_hexes(self) -> tuple[Hex, ...]:
+        return self.map.hexes_with("spawn")
+
+    def fast_travel_partner(self, h: Hex) -> Hex | None:
+        return self.map.fast_travel_partner(h)
+
+
+# --- scenario kind "activation" ---------------------------------------------------------------------------------------
+
+class HazardInstruction(_Strict):
+    """One instruction of the Hazard card: ``do`` = ``"activate"`` (``types``: Enemy types, ``"Elites"`` for every
+    Elite), ``"activate_elites"``, ``"activate_spawned"`` or ``"spawn"`` (``at``: ``"closest"``/``"furthest"``)."""
+
+    do: Literal["activate", "activate_elites", "activate_spawned", "spawn"]
+    types: list[str] = _Field(default_factory=list, max_length=6)
+    at: Literal["closest", "furthest"] = "closest"
+
+
+class MoveSpec(_Strict):
+    """A Squadmate's Move before the Hazard card (Basic Actions › Move): ``path`` of hexes, its own hex first."""
+
+    squadmate: str = _Name
+    path: list[str] = _Field(min_length=1, max_length=12)
+    forced: bool = False
+
+
+class ChoicesSpec(_Strict):
+    """The player's choices (see :class:`Choices`); every list is a preference order."""
+
+    activation_order: list[str] = _Field(default_factory=list, max_length=40)
+    attack_target: list[str] = _Field(default_factory=list, max_length=5)
+    advance_to: dict[str, str] = _Field(default_factory=dict, max_length=40)
+    spawn_hex: list[str] = _Field(default_factory=list, max_length=20)
+    opportunity_order: list[str] = _Field(default_factory=list, max_length=40)
+
+
+class ActivationScenario(_Header):
+    """A validated ``activation`` scenario. File shape: the shared header, then ``map`` (a built-in map name or an
+    inline ``[map]`` table), ``current`` (the current Squadmate), ``asari_controller``, ``start_of_round`` (Inferno
+    Damage first), ``end_of_turn`` (Coolant Leak check of the current Squadmate last), ``[[squadmates]]`` and
+    ``[[enemies]]`` with positions, ``[[bag]]`` (the Enemy Bag's next Minion tokens, in draw order, no position),
+    ``[move]`` (optional), ``[[hazard]]`` (the card's instructions in order) and ``[choices]``."""
+
+    kind: Literal["activation"]
+    map: str | dict
+    current: str = _Name
+    asari_controller: bool = False
+    start_of_round: bool = False
+    end_of_turn: bool = False
+    squadmates: list[_SquadmateSpec] = _Field(min_length=1, max_length=5)
+    enemies: list[_EnemySpec] = _Field(default_factory=list, max_length=40)
+    bag: list[_EnemySpec] = _Field(default_factory=list, max_length=30)
+    move: MoveSpec | None = None
+    hazard: list[HazardInstruction] = _Field(default_factory=list, max_length=8)
+    choices: ChoicesSpec = _Field(default_factory=ChoicesSpec)
+
+
+def _load_map(spec, source):
+    from .map import load_map, map_from_dict
+
+    if isinstance(spec, str):
+        try:
+            return load_map(spec)
+        except _ScenarioError as e:
+            raise _ScenarioError("map", e.problem, e.allowed, source) from None
+    return map_from_dict(spec, source)
+
+
+def parse_activation(data: Mapping, source: str) -> ActivationScenario:
+    """Validate an ``activation`` scenario document (parsed TOML).
+
+    Raises:
+        ScenarioError: a field out of bounds or unknown, an unknown map, a character off the map or two in a hex,
+            names that do not exist (current Squadmate, choices, move), a bag token with a position, bad hexes.
+    """
+    from .map import check_placements
+
+    sc = _validate(ActivationScenario, data, source)
+    _check_rulings(sc.rulings, source)
+    m = _load_map(sc.map, source)
+    sqs, ens = _check_units(sc.squadmates, sc.enemies, source, need_positions=True)
+    check_placements(m, [(s.name, s.position) for s in sqs], "squadmates", source)
+    check_placements(m, [(e.name, e.position) for e in ens], "enemies", source)
+    names = {s.name for s in sqs} | {e.name for e in ens}
+    for i, b in enumerate(sc.bag):
+        if b.position is not None or b.kind != "minion":
+            raise _ScenarioError(f"bag[{i}]", "Enemy Bag tokens are Minions without a position",
+                                 "kind = 'minion', no position", source)
+        if b.name in names:
+            raise _ScenarioError(f"bag[{i}].name", f"duplicate name {b.name!r}", "a name no other token has", source)
+        names.add(b.name)
+    _names_check(sc.current, [s.name for s in sqs], "current", source)
+    if sc.move:
+        _names_check(sc.move.squadmate, [s.name for s in sqs], "move.squadmate", source)
+        for i, h in enumerate(sc.move.path):
+            _hex_field(h, f"move.path[{i}]", source)
+    ch = sc.choices
+    for i, n in enumerate(ch.activation_order + ch.opportunity_order):
+        _names_check(n, sorted(names), "choices", source)
+    for n in ch.attack_target:
+        _names_check(n, [s.name for s in sqs], "choices.attack_target", source)
+    for k, v in ch.advance_to.items():
+        _names_check(k, sorted(names), "choices.advance_to", source)
+        _hex_field(v, f"choices.advance_to.{k}", source)
+    for i, h in enumerate(ch.spawn_hex):
+        _hex_field(h, f"choices.spawn_hex[{i}]", source)
+    for i, ins in enumerate(sc.hazard):
+        if ins.do == "activate" and not ins.types:
+            raise _ScenarioError(f"hazard[{i}].types", "an Activate instruction names Enemy types",
+                                 "a list such as ['Husk'] ('Elites' for every Elite)", source)
+    return sc
+
+
+def _hex_field(text: str, field_: str, source) -> Hex:
+    try:
+        return _parse_hex(text)
+    except ValueError as e:
+        raise _ScenarioError(field_, str(e), "an axial hex 'q,r'", source) from None
+
+
+def _card(sc: ActivationScenario) -> list[Instruction]:
+    out: list[Instruction] = []
+    for ins in sc.hazard:
+        if ins.do == "activate":
+            out.append(Activate(tuple(ins.types)))
+        elif ins.do == "activate_elites":
+            out.append(Activate(("Elites",)))
+        elif ins.do == "activate_spawned":
+            out.append(ActivateSpawned())
+        else:
+            out.append(SpawnMinion(ins.at))
+    return out
+
+
+def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
+                       seed: int | None = None) -> _Trace:
+    """Resolve an ``activation`` scenario: (start of Round Inferno Damage), (the Squadmate's Move with Opportunity
+    Attacks), the Hazard card, (end of turn Coolant Leak). ``seed`` is unused: the Enemy Bag's draws are the
+    scenario's ``bag``.
+
+    Returns:
+        a Trace whose ``outcome`` is ``{"squadmates": {name: {hex, shield_points, hit_points, downed}}, "enemies":
+        {name: {hex, damage, stunned}}, "returned_to_bag": [...], "mission_failed": bool, "rejected": str | None}``.
+    """
+    r = _rulings_for({**scenario.rulings, **(rulings or {})})
+    m = _load_map(scenario.map, None)
+    terrain = MapTerrain(m, r)
+    sqs, ens = _check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
+    bag = tuple(b.build() for b in scenario.bag)
+    board = Board(sqs, ens, scenario.current, bag, asari_controller=scenario.asari_controller)
+    ch = scenario.choices
+    choices = Choices(tuple(ch.activation_order), tuple(ch.attack_target),
+                      {k: _parse_hex(v) for k, v in ch.advance_to.items()}, tuple(_parse_hex(h) for h in ch.spawn_hex),
+                      tuple(ch.opportunity_order))
+    trace = _Trace(scenario.title or "Enemy activation")
+    rejected = None
+
+    def add(steps, section):
+        for s in steps:
+            s.section = section
+            trace.steps.append(s)
+
+    if scenario.start_of_round:
+        board, steps = inferno_start_of_round(terrain, board)
+        add(steps or [_step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)], "Start of the Round")
+    if scenario.move and not board.failed:
+        try:
+            board, steps = opportunity_attacks(terrain, board, scenario.move.squadmate,
+                                               [_parse_hex(h) for h in scenario.move.path],
+                                               forced=scenario.move.forced, choices=choices)
+        except _RuleViolation as v:
+            rejected = str(v)
+            steps = [_step(f"Not allowed: {v}", S.BASIC_ACTIONS, rejected=True)]
+        add(steps, "Step B: Move")
+    if scenario.hazard and not board.failed:
+        board, steps = resolve_hazard_card(terrain, board, _card(scenario), choices, r)
+        add(steps, "Step C: Hazard Card")
+    if scenario.end_of_turn and not board.failed:
+        board, steps = coolant_leak_end_of_turn(terrain, board, board.current)
+        add(steps or [_step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)],
+            "End of the turn")
+    trace.rulings = dict(r.consulted)
+    trace.outcome = {
+        "squadmates": {s.name: {"hex": str(s.position), "shield_points": s.shield_points,
+                                "hit_points": s.hit_points, "downed": s.downed} for s in board.squadmates},
+        "enemies": {e.name: {"hex": str(e.position), "damage": e.damage, "stunned": e.stunned}
+                    for e in board.enemies},
+        "returned_to_bag": list(board.returned_to_bag),
+        "mission_failed": board.failed,
+        "rejected": rejected,
+    }
+    return trace
+
