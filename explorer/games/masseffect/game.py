@@ -7,7 +7,7 @@ kind           module                 what it answers (sections)
 =============  =====================  ==============================================================================
 ``map``        :mod:`.queries`        adjacency, distances, "within N", Line of Fire (Interacting with the Mission Map)
 ``strategy``   :mod:`.strategy`       a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
-``damage``     :mod:`.units`          Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
+``damage``     :mod:`.damage`         Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
 ``activation`` :mod:`.activation`     a Hazard card's enemy activations: targets, Attack or Advance (Step C)
 =============  =====================  ==============================================================================
 
@@ -27,7 +27,7 @@ from explorer.trace import Trace
 KINDS: dict[str, str] = {
     "map": "explorer.games.masseffect.queries",
     "strategy": "explorer.games.masseffect.strategy",
-    "damage": "explorer.games.masseffect.units",
+    "damage": "explorer.games.masseffect.damage",
     "activation": "explorer.games.masseffect.activation",
 }
 """``{scenario kind: rules module}``; the module defines ``parse_<kind>`` and ``resolve_<kind>``."""

@@ -1,0 +1,996 @@
+"""Enemy activation: the Hazard card, Attacking, Advancing, Spawning Minions, Opportunity Attacks, Inferno and Coolant
+Leak Damage — small step functions over immutable state, each named after its rulebook step.
+
+Sections (see :mod:`.sections`): Playing a Mission › Step C: Hazard Card (activation order, Stunned Enemies, Invalid
+Activations), Attacking (target selection, Squadmate Damage), Advancing (the Rush Tag), Spawning Minions; Damaging
+Enemies › The Ranged Tag; Basic Actions › Move (the Pin Tag); Interacting with the Mission Map › Shrouded Areas;
+Additional Enemy Rules › Opportunity Attacks, Stunning Enemies, Biotic Effects; Squadmate Commentary › Liara T'Soni
+(Asari Controller); Map Features › Inferno Icons, Coolant Leaks, Fast Travel Icons, Elevation Change Icons.
+
+The map is seen through :class:`Terrain` (adjacency, movement, distance, Line of Fire, map icons); the adapter for a
+mission map is :class:`MapTerrain`. Every function returns a new :class:`Board` and the steps that explain it.
+
+Player choices are explicit inputs (:class:`Choices`), never silent: wherever the rules let the player choose (ties in
+activation order, tied targets, equally good end hexes, tied Spawn hexes), the step lists the options, the input used
+and, when no input was given, the documented default:
+
+* activation order ties: the order Enemies are listed in the scenario;
+* tied Attack targets: the seating order of the Squadmates (the order they are listed);
+* several kept end hexes of an Advance: fewest Movement Points spent, then nearest the current Squadmate, then the
+  smallest ``(q, r)``;
+* tied Spawn hexes and Opportunity Attacks with equal Attack Values: smallest ``(q, r)`` / listing order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal, Protocol
+
+from pydantic import Field as _Field
+
+from explorer.errors import RuleViolation as _RuleViolation
+from explorer.errors import ScenarioError as _ScenarioError
+from explorer.hexgrid import Hex
+from explorer.options import Rulings
+from explorer.scenario import validate as _validate
+from explorer.trace import RuleRef, Step
+from explorer.trace import Trace as _Trace
+
+from . import sections as S
+from .options import rulings as _rulings_for
+from .unit_specs import EnemySpec as _EnemySpec
+from .unit_specs import Header as _Header
+from .unit_specs import Name as _Name
+from .unit_specs import SquadmateSpec as _SquadmateSpec
+from .unit_specs import Strict as _Strict
+from .unit_specs import check_rulings as _check_rulings
+from .unit_specs import check_units as _check_units
+from .unit_specs import names_check as _names_check
+from .unit_specs import parse_hex as _parse_hex
+from .units import Enemy, Squadmate, enemy_damage, mission_failed, squadmate_damage
+
+ADVANCE_MP = 2
+"""Movement Points of an Advancing Enemy (Advancing)."""
+RUSH_MP = 4
+"""Movement Points of an Advancing Enemy with the Rush Tag (Advancing › The Rush Tag)."""
+INFERNO_DAMAGE = 1
+"""Damage for entering an Inferno hex, and at the start of the Round in one (Inferno Icons)."""
+COOLANT_DAMAGE = 2
+"""Damage to a Squadmate ending its turn in a Coolant Leak hex (Coolant Leaks)."""
+
+
+class Terrain(Protocol):
+    """What the activation rules ask of a mission map. Hexes are axial :class:`Hex`; distances in hexes."""
+
+    def adjacent(self, a: Hex, b: Hex) -> bool:
+        """Adjacency (walls and locked doors break it)."""
+
+    def step_hexes(self, h: Hex) -> Iterable[Hex]:
+        """Hexes one Movement Point away (adjacent; across an Elevation Change only High -> Low; no Fast Travel)."""
+
+    def distance(self, a: Hex, b: Hex) -> int | None:
+        """Counting Distances through adjacent hexes (``None``: no route)."""
+
+    def line_of_fire(self, a: Hex, b: Hex) -> bool:
+        """Whether ``b`` is in the Line of Fire of a character in ``a``."""
+
+    def is_inferno(self, h: Hex) -> bool: ...
+
+    def is_coolant_leak(self, h: Hex) -> bool: ...
+
+    def is_shrouded(self, h: Hex) -> bool: ...
+
+    def spawn_hexes(self) -> tuple[Hex, ...]: ...
+
+    def fast_travel_partner(self, h: Hex) -> Hex | None: ...
+
+
+# --- state and inputs ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Board:
+    """Characters on the map during a Squadmate's turn.
+
+    Attributes:
+        squadmates: in seating order (clockwise), with positions.
+        enemies: Enemy tokens on the map, with positions.
+        current: the current Squadmate (whose Hazard card is resolved).
+        bag: the next Minion tokens the Enemy Bag will give, in draw order (the draw is random: a scenario fixes it).
+        returned_to_bag: Minions Defeated during this resolution.
+        spawned: the Minion spawned last by this Hazard card (for "Activate Spawned Enemy").
+        asari_controller: Liara's Asari Controller is unlocked: Enemies with a Biotic Effect token count as having no
+            Tags (Squadmate Commentary › Liara T'Soni).
+    """
+
+    squadmates: tuple[Squadmate, ...]
+    enemies: tuple[Enemy, ...]
+    current: str
+    bag: tuple[Enemy, ...] = ()
+    returned_to_bag: tuple[str, ...] = ()
+    spawned: str | None = None
+    asari_controller: bool = False
+
+    def squadmate(self, name: str) -> Squadmate:
+        return next(s for s in self.squadmates if s.name == name)
+
+    def enemy(self, name: str) -> Enemy | None:
+        return next((e for e in self.enemies if e.name == name), None)
+
+    def with_squadmate(self, sq: Squadmate) -> Board:
+        return replace(self, squadmates=tuple(sq if s.name == sq.name else s for s in self.squadmates))
+
+    def with_enemy(self, name: str, enemy: Enemy | None) -> Board:
+        if enemy is None:
+            return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
+        return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
+
+    def occupant(self, h: Hex) -> str | None:
+        for c in (*self.squadmates, *self.enemies):
+            if c.position == h:
+                return c.name
+        return None
+
+    def tags_ignored(self, e: Enemy) -> bool:
+        return self.asari_controller and e.biotic_effect
+
+    @property
+    def failed(self) -> bool:
+        return mission_failed(self.squadmates)
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The player's choices where the rules leave one (explicit inputs; module docstring lists the defaults).
+
+    Attributes:
+        activation_order: Enemy names in preferred order, for Enemies at equal distance (Step C: Hazard Card).
+        attack_target: Squadmate names in preferred order, for potential targets tied on Hit Points (Attacking).
+        advance_to: ``{Enemy name: end hex}`` for an Advance with several kept end hexes (Advancing).
+        spawn_hex: Spawn hexes in preferred order, for tied closest/furthest Spawn hexes (Spawning Minions).
+        opportunity_order: Enemy names in preferred order, for Opportunity Attacks with equal Attack Values.
+    """
+
+    activation_order: tuple[str, ...] = ()
+    attack_target: tuple[str, ...] = ()
+    advance_to: Mapping[str, Hex] = field(default_factory=dict)
+    spawn_hex: tuple[Hex, ...] = ()
+    opportunity_order: tuple[str, ...] = ()
+
+
+def _pref(prefs: Sequence, fallback: Sequence):
+    """Sort key: items of ``prefs`` first in that order, then the rest in ``fallback`` order."""
+    pos = {p: i for i, p in enumerate(prefs)}
+    fb = {p: i for i, p in enumerate(fallback)}
+    return lambda x: (pos.get(x, len(pos)), fb.get(x, len(fb)))
+
+
+def _step(title: str, rule: RuleRef, detail: str = "", marks: Iterable = (), **facts) -> Step:
+    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks))
+
+
+def _eligible(board: Board, rulings: Rulings) -> list[Squadmate]:
+    """Squadmates an Enemy may target or move toward (ruling ``downed_squadmates``)."""
+    if rulings.reading("downed_squadmates") == "not_targets":
+        return [s for s in board.squadmates if not s.downed and s.position is not None]
+    return [s for s in board.squadmates if s.position is not None]
+
+
+# --- Hazard card as data --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Activate:
+    """"Activate" the Enemies of the given types (``"Elites"`` stands for every Elite: "Activate Elites")."""
+
+    types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ActivateSpawned:
+    """"Activate Spawned Enemy": the Minion this card spawned last."""
+
+
+@dataclass(frozen=True)
+class SpawnMinion:
+    """"Spawn Nearby" / "Spawn Far Away": a Minion at the empty Spawn hex closest to / furthest from the current
+    Squadmate."""
+
+    at: Literal["closest", "furthest"] = "closest"
+
+
+Instruction = Activate | ActivateSpawned | SpawnMinion
+
+
+# --- Spawning Minions -----------------------------------------------------------------------------------------------
+
+
+def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
+                 rule: RuleRef = S.SPAWNING_MINIONS) -> tuple[Board, list[Step]]:
+    """Spawning Minions: draw the next token of the Enemy Bag and place it Active in the empty Spawn hex closest to
+    (or furthest from) the current Squadmate, distances counted as in Counting Distances; Spawn hexes holding a
+    character are ignored; if every Spawn hex is occupied (or the bag is empty) no Minion is Spawned."""
+    cur = board.squadmate(board.current)
+    spawns = terrain.spawn_hexes()
+    empty = [h for h in spawns if board.occupant(h) is None]
+    occupied = {str(h): board.occupant(h) for h in spawns if board.occupant(h) is not None}
+    if not empty:
+        return board, [_step("No Minion Spawned: every Spawn hex holds a character", rule, marks=spawns,
+                             occupied=occupied)]
+    if not board.bag:
+        return board, [_step("No Minion Spawned: the Enemy Bag is empty", rule, marks=empty)]
+    dist = {h: terrain.distance(cur.position, h) for h in empty}
+    reachable = {h: d for h, d in dist.items() if d is not None}
+    pool = reachable or {h: 0 for h in empty}
+    best = (min if at == "closest" else max)(pool.values())
+    tied = sorted(h for h, d in pool.items() if d == best)
+    key = _pref(choices.spawn_hex, tied)
+    chosen = sorted(tied, key=key)[0]
+    token = replace(board.bag[0], position=chosen, stunned=False)
+    board = replace(board, bag=board.bag[1:], enemies=board.enemies + (token,), spawned=token.name)
+    how = "your choice" if chosen in choices.spawn_hex else "default: smallest (q, r)"
+    tie = f"; tied: {', '.join(map(str, tied))} ({how})" if len(tied) > 1 else ""
+    return board, [_step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
+                         f"{cur.name} ({best} hexes){tie}",
+                         rule, "Drawn from the Enemy Bag and placed Active side up.", [chosen, token.name],
+                         spawned=token.name, hex=str(chosen), distances={str(h): d for h, d in dist.items()},
+                         occupied=occupied, tied=[str(h) for h in tied])]
+
+
+# --- activation order -----------------------------------------------------------------------------------------------
+
+
+def activation_order(terrain: Terrain, board: Board, names: Sequence[str],
+                     choices: Choices) -> tuple[list[str], list[Step]]:
+    """Step C: Hazard Card: activated Enemies go one at a time, closest to the current Squadmate first, moving
+    outwards (Counting Distances; no route = last); equally close Enemies in the order the player chooses
+    (``choices.activation_order``; default: listing order). Returns every name, Stunned and Shrouded ones included
+    (:func:`activate_enemy` skips them in its own step)."""
+    cur = board.squadmate(board.current)
+    listed = [e.name for e in board.enemies]
+    dist = {n: terrain.distance(board.enemy(n).position, cur.position) for n in names}
+    big = 10 ** 6
+    key = _pref(choices.activation_order, listed)
+    order = sorted(names, key=lambda n: (big if dist[n] is None else dist[n], key(n)))
+    ties = {}
+    for n in order:
+        ties.setdefault(dist[n], []).append(n)
+    tied = [v for v in ties.values() if len(v) > 1]
+    detail = "Closest to the current Squadmate first." + (
+        " Equally close: " + "; ".join(", ".join(v) for v in tied) + " (the player chooses: "
+        + ("your order" if choices.activation_order else "default: listing order") + ")." if tied else "")
+    return order, [_step(f"Activation order: {', '.join(f'{n} ({dist[n]})' for n in order)}", S.HAZARD_CARD, detail,
+                         order, order=order, distances=dist, ties=tied)]
+
+
+# --- Attacking ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TargetVerdict:
+    """A Squadmate considered as the target of an Attack: whether it is a potential target (and why), its Hit Points
+    for the comparison, and whether it is kept."""
+
+    name: str
+    potential: bool
+    reason: str
+    value: int | None = None
+    kept: bool = False
+
+    def to_dict(self) -> dict:
+        return {"squadmate": self.name, "potential": self.potential, "reason": self.reason, "value": self.value,
+                "kept": self.kept}
+
+
+def potential_targets(terrain: Terrain, board: Board, enemy: Enemy, rulings: Rulings) -> list[TargetVerdict]:
+    """Attacking: each Squadmate adjacent to the Enemy is a potential target; with the Ranged Tag, so is each one in
+    its Line of Fire (The Ranged Tag). Returns a verdict for every Squadmate on the map."""
+    ranged = enemy.has_tag("Ranged", tags_ignored=board.tags_ignored(enemy))
+    eligible = {s.name for s in _eligible(board, rulings)}
+    out = []
+    for s in board.squadmates:
+        if s.position is None:
+            continue
+        if s.name not in eligible:
+            out.append(TargetVerdict(s.name, False, "Downed (ruling downed_squadmates = not_targets)"))
+        elif terrain.adjacent(enemy.position, s.position):
+            out.append(TargetVerdict(s.name, True, "adjacent"))
+        elif ranged and terrain.line_of_fire(enemy.position, s.position):
+            out.append(TargetVerdict(s.name, True, "in Line of Fire (Ranged Tag)"))
+        else:
+            why = "not adjacent, not in Line of Fire" if ranged else "not adjacent (no Ranged Tag)"
+            if enemy.has_tag("Ranged") and not ranged:
+                why = "not adjacent (its Tags do not count: Biotic Effect token and Asari Controller)"
+            out.append(TargetVerdict(s.name, False, why))
+    return out
+
+
+def select_target(board: Board, verdicts: list[TargetVerdict], choices: Choices,
+                  rulings: Rulings) -> tuple[str, list[TargetVerdict], Step]:
+    """Attacking: the Enemy Attacks the potential target with the fewest Hit Points remaining before they are Downed
+    (ruling ``fewest_hit_points``: Hit Points, or Shield + Hit Points); ties: the current Squadmate's player chooses
+    (``choices.attack_target``; default: seating order)."""
+    reading = rulings.reading("fewest_hit_points")
+    val = {}
+    for v in verdicts:
+        if v.potential:
+            s = board.squadmate(v.name)
+            val[v.name] = s.hit_points if reading == "hit_points" else s.shield_points + s.hit_points
+    low = min(val.values())
+    tied = [n for n in val if val[n] == low]
+    seats = [s.name for s in board.squadmates]
+    chosen = sorted(tied, key=_pref(choices.attack_target, seats))[0]
+    measure = "Hit Points" if reading == "hit_points" else "Shield + Hit Points"
+    out = [replace(v, value=val.get(v.name), kept=v.name in tied) for v in verdicts]
+    how = ""
+    if len(tied) > 1:
+        how = (f" Tie between {', '.join(tied)} at {low}: {board.current}'s player chooses "
+               + ("(your choice)." if chosen in choices.attack_target else "(default: seating order)."))
+    step = _step(f"Target: {chosen} ({measure} {low})", S.ATTACKING,
+                 f"Fewest {measure} among the potential targets ({', '.join(f'{n} {val[n]}' for n in val)})."
+                 f"{how} Ruling fewest_hit_points = {reading}.", [chosen], target=chosen, measure=measure,
+                 candidates=[v.to_dict() for v in out], tied=tied)
+    return chosen, out, step
+
+
+def attack(board: Board, enemy: Enemy, target: str) -> tuple[Board, list[Step]]:
+    """Attacking: the target suffers Damage equal to the Enemy's Attack Value (2 lower with a Biotic Effect token),
+    Shields first (Squadmate Damage)."""
+    av = enemy.effective_attack_value
+    note = f" ({enemy.attack_value} - 2, Biotic Effect token)" if enemy.biotic_effect else ""
+    steps = [_step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, marks=[enemy.name, target],
+                   enemy=enemy.name, target=target, attack_value=av)]
+    sq, more = squadmate_damage(board.squadmate(target), av, by=enemy.name)
+    return board.with_squadmate(sq), steps + more
+
+
+# --- Advancing ------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A hex an Advancing Enemy can end in: Movement Points spent, Inferno hexes entered on the way (fewest possible),
+    and one such path (start hex first)."""
+
+    hex: Hex
+    cost: int
+    infernos: int
+    path: tuple[Hex, ...]
+
+
+def reachable_hexes(terrain: Terrain, board: Board, enemy: Enemy, mp: int) -> dict[Hex, Reach]:
+    """Advancing: the hexes the Enemy can end in with up to ``mp`` Movement Points: one adjacent hex per point
+    (Elevation Change: High -> Low only; no Fast Travel for Enemies), never into a hex with another character. For
+    each hex, the path entering the fewest Inferno hexes, then the fewest points; the start hex (0 points) included."""
+    occupied = {c.position for c in (*board.squadmates, *board.enemies) if c.position is not None}
+    start = enemy.position
+    best: dict[Hex, Reach] = {start: Reach(start, 0, 0, (start,))}
+    layer = {start: best[start]}
+    for k in range(1, mp + 1):
+        nxt: dict[Hex, Reach] = {}
+        for h, r in layer.items():
+            for n in terrain.step_hexes(h):
+                if n in occupied and n != start:
+                    continue
+                cand = Reach(n, k, r.infernos + (1 if terrain.is_inferno(n) else 0), r.path + (n,))
+                if n not in nxt or cand.infernos < nxt[n].infernos:
+                    nxt[n] = cand
+        for n, r in nxt.items():
+            if n not in best or (r.infernos, r.cost) < (best[n].infernos, best[n].cost):
+                best[n] = r
+        layer = nxt
+    return best
+
+
+@dataclass(frozen=True)
+class HexVerdict:
+    """An end hex of an Advance: kept or dropped, and the rule that decides it."""
+
+    hex: Hex
+    cost: int
+    infernos: int
+    kept: bool
+    rule: str
+    why: str
+
+    def to_dict(self) -> dict:
+        return {"hex": str(self.hex), "cost": self.cost, "infernos": self.infernos, "kept": self.kept,
+                "rule": self.rule, "why": self.why}
+
+
+def _can_attack_from(terrain: Terrain, h: Hex, target: Squadmate, ranged: bool) -> bool:
+    return terrain.adjacent(h, target.position) or (ranged and terrain.line_of_fire(h, target.position))
+
+
+def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapping[Hex, Reach],
+                       rulings: Rulings) -> tuple[list[HexVerdict], dict]:
+    """Advancing: sort every reachable end hex into kept and dropped, by the first instruction that can be followed:
+
+    1. end in a position to Attack the current Squadmate;
+    2. otherwise end in a position to Attack the nearest Squadmate (nearest from where the Enemy starts; equally near
+       ones are all "the nearest");
+    3. otherwise move as far as possible towards the nearest Squadmate (smallest distance to it).
+
+    A Minion moves into Inferno hexes only if there is no other way (Inferno Icons): among the hexes that follow the
+    instruction, those reached through the fewest Inferno hexes are kept. Returns the verdicts (every reachable hex)
+    and facts (instruction used, nearest Squadmates and distances)."""
+    ranged = enemy.has_tag("Ranged", tags_ignored=board.tags_ignored(enemy))
+    eligible = _eligible(board, rulings)
+    cur = next((s for s in eligible if s.name == board.current), None)
+    dist_from_start = {s.name: terrain.distance(enemy.position, s.position) for s in eligible}
+    finite = {n: d for n, d in dist_from_start.items() if d is not None}
+    near_d = min(finite.values()) if finite else None
+    nearest = [s for s in eligible if finite.get(s.name) == near_d] if finite else []
+
+    def metric(h: Hex) -> int | None:
+        ds = [terrain.distance(h, s.position) for s in nearest]
+        ds = [d for d in ds if d is not None]
+        return min(ds) if ds else None
+
+    tier1 = {h for h in reach if cur is not None and _can_attack_from(terrain, h, cur, ranged)}
+    tier2 = {h for h in reach if any(_can_attack_from(terrain, h, s, ranged) for s in nearest)}
+    metrics = {h: metric(h) for h in reach}
+    if tier1:
+        tier, follows = 1, tier1
+    elif tier2:
+        tier, follows = 2, tier2
+    else:
+        tier = 3
+        vals = [m for m in metrics.values() if m is not None]
+        best = min(vals) if vals else None
+        follows = {h for h in reach if best is not None and metrics[h] == best}
+    minion = enemy.kind == "minion"
+    least_inferno = min((reach[h].infernos for h in follows), default=0) if minion else None
+    names_near = ", ".join(s.name for s in nearest) or "none"
+    out = []
+    for h in sorted(reach, key=lambda x: (reach[x].cost, x)):
+        r = reach[h]
+        if h in follows:
+            if minion and r.infernos > least_inferno:
+                out.append(HexVerdict(h, r.cost, r.infernos, False, S.INFERNO.section,
+                                      f"enters {r.infernos} Inferno hex(es); the instruction can be followed through "
+                                      f"{least_inferno}"))
+                continue
+            why = {1: f"in position to Attack {board.current} (the current Squadmate)",
+                   2: f"in position to Attack the nearest Squadmate ({names_near})",
+                   3: f"{metrics[h]} hexes from the nearest Squadmate ({names_near}), as close as it can get"}[tier]
+            if minion and r.infernos:
+                why += f"; enters {r.infernos} Inferno hex(es): no other way"
+            out.append(HexVerdict(h, r.cost, r.infernos, True, S.ADVANCING.section, why))
+        else:
+            if tier == 1:
+                why = f"cannot Attack {board.current} (the current Squadmate) from here; other hexes can"
+            elif tier == 2:
+                why = (f"no hex lets it Attack {board.current}; from here it cannot Attack the nearest Squadmate "
+                       f"({names_near}); other hexes can")
+            else:
+                why = (f"cannot Attack anyone after moving; {metrics[h]} hexes from the nearest Squadmate "
+                       f"({names_near}), other hexes are closer")
+            out.append(HexVerdict(h, r.cost, r.infernos, False, S.ADVANCING.section, why))
+    facts = {"instruction": tier, "nearest": [s.name for s in nearest], "nearest_distance": near_d,
+             "current_can_be_attacked": bool(tier1)}
+    return out, facts
+
+
+def choose_end_hex(terrain: Terrain, board: Board, enemy: Enemy, verdicts: list[HexVerdict],
+                   choices: Choices) -> tuple[HexVerdict | None, str]:
+    """The player is free to choose among kept end hexes (Advancing): ``choices.advance_to[enemy]`` if it is kept,
+    else the default: fewest Movement Points, then nearest the current Squadmate, then smallest ``(q, r)``.
+    Returns the verdict chosen and how it was chosen."""
+    kept = [v for v in verdicts if v.kept]
+    if not kept:
+        return None, "no end hex follows the instructions"
+    wanted = choices.advance_to.get(enemy.name)
+    if wanted is not None:
+        hit = next((v for v in kept if v.hex == wanted), None)
+        if hit is not None:
+            return hit, "the player's choice"
+        dropped = next((v for v in verdicts if v.hex == wanted), None)
+        note = (f"the chosen hex {wanted} is dropped ({dropped.why})" if dropped
+                else f"the chosen hex {wanted} is not reachable")
+    else:
+        note = ""
+    cur = board.squadmate(board.current).position
+    big = 10 ** 6
+
+    def key(v: HexVerdict):
+        d = terrain.distance(v.hex, cur) if cur is not None else None
+        return (v.cost, big if d is None else d, v.hex)
+
+    pick = min(kept, key=key)
+    how = "default: fewest Movement Points, then nearest the current Squadmate, then smallest (q, r)"
+    return pick, (f"{note}; {how}" if note else how) if len(kept) > 1 or note else "the only kept hex"
+
+
+def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
+            rulings: Rulings) -> tuple[Board, list[Step]]:
+    """Advancing: 2 Movement Points (4 with the Rush Tag), ending where the instructions say (see
+    :func:`advance_candidates`); the player chooses among kept hexes (:func:`choose_end_hex`). A Minion entering an
+    Inferno hex suffers 1 Damage for each (Inferno Icons), which may Defeat it (back to the Enemy Bag)."""
+    rush = enemy.has_tag("Rush", tags_ignored=board.tags_ignored(enemy))
+    mp = RUSH_MP if rush else ADVANCE_MP
+    reach = reachable_hexes(terrain, board, enemy, mp)
+    verdicts, facts = advance_candidates(terrain, board, enemy, reach, rulings)
+    pick, how = choose_end_hex(terrain, board, enemy, verdicts, choices)
+    instr = {1: "end in a position to Attack the current Squadmate",
+             2: "end in a position to Attack the nearest Squadmate",
+             3: "move as far as possible towards the nearest Squadmate"}[facts["instruction"]]
+    kept = [v for v in verdicts if v.kept]
+    rule = S.RUSH_TAG if rush else S.ADVANCING
+    steps = [_step(f"{enemy.name} Advances with {mp} Movement Points: {len(reach)} reachable end hexes, "
+                   f"{len(kept)} kept ({instr})", rule,
+                   ("Rush Tag: up to 4 Movement Points. " if rush else "")
+                   + "An Enemy cannot move into a hex containing another character; unspent points are lost.",
+                   [v.hex for v in kept], enemy=enemy.name, movement_points=mp,
+                   candidates=[v.to_dict() for v in verdicts], **facts)]
+    if pick is None or pick.hex == enemy.position:
+        steps.append(_step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING,
+                           f"No move gets it closer ({how}).", [enemy.name], enemy=enemy.name,
+                           hex=str(enemy.position), path=[str(enemy.position)], how=how))
+        return board, steps
+    path = reach[pick.hex].path
+    moved = replace(enemy, position=pick.hex)
+    board = board.with_enemy(enemy.name, moved)
+    steps.append(_step(f"{enemy.name} moves to {pick.hex} ({pick.cost} Movement Points): {pick.why}", S.ADVANCING,
+                       f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", [enemy.name, *path],
+                       enemy=enemy.name, hex=str(pick.hex), path=[str(h) for h in path], how=how))
+    if enemy.kind == "minion" and pick.infernos:
+        res = enemy_damage(moved, INFERNO_DAMAGE * pick.infernos)
+        st = _step(f"{enemy.name} moved into {pick.infernos} Inferno hex(es): {pick.infernos} Damage", S.INFERNO,
+                   marks=[enemy.name], enemy=enemy.name, damage=pick.infernos)
+        steps += [st, *res.steps]
+        board = board.with_enemy(enemy.name, res.enemy)
+        if res.defeated:
+            board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+    return board, steps
+
+
+# --- one Enemy's Activation -----------------------------------------------------------------------------------------
+
+
+def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
+                   rulings: Rulings) -> tuple[Board, list[Step]]:
+    """Step C: Hazard Card: an Activated Enemy Attacks if it has a potential target (adjacent, or in Line of Fire with
+    the Ranged Tag), otherwise it Advances. Stunned Enemies and Enemies in Shrouded areas are not Activated."""
+    enemy = board.enemy(name)
+    if enemy is None:
+        return board, [_step(f"{name} is no longer on the map", S.HAZARD_CARD, marks=[name], enemy=name)]
+    if enemy.stunned:
+        return board, [_step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, marks=[name], enemy=name,
+                             activated=False)]
+    if enemy.shrouded or terrain.is_shrouded(enemy.position):
+        return board, [_step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS, marks=[name],
+                             enemy=name, activated=False)]
+    verdicts = potential_targets(terrain, board, enemy, rulings)
+    listing = "; ".join(f"{v.name}: {v.reason}" for v in verdicts)
+    steps = [_step(f"{name} Activates at {enemy.position}", S.HAZARD_CARD, f"Potential targets — {listing}.",
+                   [name], enemy=name, activated=True, candidates=[v.to_dict() for v in verdicts])]
+    if any(v.potential for v in verdicts):
+        target, _, st = select_target(board, verdicts, choices, rulings)
+        board, more = attack(board, enemy, target)
+        return board, steps + [st] + more
+    board, more = advance(terrain, board, enemy, choices, rulings)
+    return board, steps + more
+
+
+def invalid_activation(terrain: Terrain, board: Board, enemy_type: str, choices: Choices) -> tuple[Board, list[Step]]:
+    """Invalid Activations: the card names an Enemy type with no Enemy on the board: Spawn a Minion at the closest
+    empty Spawn hex to the current Squadmate (once for this type)."""
+    steps = [_step(f"Invalid Activation: no {enemy_type} on the board", S.INVALID_ACTIVATIONS,
+                   "Spawn a Minion at the closest empty Spawn hex to the current Squadmate, once for this type.",
+                   enemy_type=enemy_type)]
+    board, more = spawn_minion(terrain, board, "closest", choices, S.INVALID_ACTIVATIONS)
+    return board, steps + more
+
+
+def _of_type(board: Board, t: str) -> list[str]:
+    if t == "Elites":
+        return [e.name for e in board.enemies if e.kind == "elite"]
+    return [e.name for e in board.enemies if e.type == t]
+
+
+def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choices,
+             rulings: Rulings) -> tuple[Board, list[Step]]:
+    """An "Activate" instruction: every Enemy of the named types, one at a time in :func:`activation_order`; each named
+    type with no Enemy on the board (Stunned and Shrouded ones count as on the board) is an Invalid Activation,
+    resolved before or after the Activations per the ruling ``invalid_activation_timing``."""
+    names = [n for t in types for n in _of_type(board, t)]
+    names = list(dict.fromkeys(names))
+    missing = [t for t in types if not _of_type(board, t)]
+    timing = rulings.reading("invalid_activation_timing") if missing else None
+    steps: list[Step] = []
+    if timing == "before_activations":
+        for t in missing:
+            board, more = invalid_activation(terrain, board, t, choices)
+            steps += more
+    if names:
+        order, more = activation_order(terrain, board, names, choices)
+        steps += more
+        for n in order:
+            board, more = activate_enemy(terrain, board, n, choices, rulings)
+            steps += more
+            if board.failed:
+                return board, steps
+    if timing == "after_activations":
+        for t in missing:
+            board, more = invalid_activation(terrain, board, t, choices)
+            steps += more
+    return board, steps
+
+
+def resolve_hazard_card(terrain: Terrain, board: Board, card: Sequence[Instruction], choices: Choices,
+                        rulings: Rulings) -> tuple[Board, list[Step]]:
+    """Step C: Hazard Card: carry out the card's instructions in order. Stops when Shepard is Downed (the Mission
+    ends: Mission Commander)."""
+    steps: list[Step] = []
+    board = replace(board, spawned=None)
+    for ins in card:
+        if isinstance(ins, Activate):
+            board, more = activate(terrain, board, ins.types, choices, rulings)
+        elif isinstance(ins, SpawnMinion):
+            board, more = spawn_minion(terrain, board, ins.at, choices)
+        else:
+            if board.spawned is None:
+                more = [_step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate",
+                              S.HAZARD_CARD)]
+            else:
+                board, more = activate_enemy(terrain, board, board.spawned, choices, rulings)
+        steps += more
+        if board.failed:
+            steps.append(_step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
+                               mission_failed=True))
+            break
+    return board, steps
+
+
+# --- Opportunity Attacks (a Squadmate's Move) -----------------------------------------------------------------------
+
+
+def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequence[Hex], *, forced: bool = False,
+                        choices: Choices = Choices()) -> tuple[Board, list[Step]]:
+    """A Squadmate moves along ``path`` (its start hex first; each next hex one Movement Point away, or the partner
+    Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features.
+
+    * Leaving adjacency of an Active Enemy (not Stunned, not in a Shrouded area) provokes an Opportunity Attack
+      (Damage = its Attack Value, Biotic Effect -2); several are resolved highest Attack Value first (ties:
+      ``choices.opportunity_order``, default listing order). A forced move or a Fast Travel hop provokes none.
+    * After an Opportunity Attack by an Enemy with the Pin Tag the Move ends (the other Attacks provoked by the same
+      step are still resolved: they were provoked together). A Downed mover stops.
+    * Entering an Inferno hex: 1 Damage.
+
+    Raises:
+        RuleViolation: a hex the Squadmate cannot enter (an Enemy's hex, not adjacent, Low -> High), a path ending in
+            another Squadmate's hex, or a path not starting at the Squadmate's hex.
+    """
+    sq = board.squadmate(mover)
+    if not path or path[0] != sq.position:
+        raise _RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
+    steps = [_step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
+                                                                       if forced else ""), S.BASIC_ACTIONS,
+                   marks=[mover, *path], squadmate=mover, path=[str(h) for h in path], forced=forced)]
+    listed = [e.name for e in board.enemies]
+    n_before = len(steps)
+    for i, (a, b) in enumerate(zip(path, path[1:])):
+        hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
+        if not hop and b not in terrain.step_hexes(a):
+            raise _RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
+                                S.BASIC_ACTIONS.section)
+        occ = board.occupant(b)
+        if occ is not None and board.enemy(occ) is not None:
+            raise _RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section)
+        if i == len(path) - 2 and occ is not None and occ != mover:
+            raise _RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
+        board = board.with_squadmate(replace(board.squadmate(mover), position=b))
+        if hop:
+            steps.append(_step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
+                               marks=[a, b]))
+        provoking = [] if forced or hop else [
+            e for e in board.enemies
+            if e.active and not terrain.is_shrouded(e.position)
+            and terrain.adjacent(a, e.position) and not terrain.adjacent(b, e.position)]
+        stunned_left = [e.name for e in board.enemies if e.stunned and terrain.adjacent(a, e.position)
+                        and not terrain.adjacent(b, e.position)]
+        if stunned_left and not forced and not hop:
+            steps.append(_step(f"{', '.join(stunned_left)} Stunned: no Opportunity Attack", S.STUNNING_ENEMIES,
+                               marks=stunned_left))
+        key = _pref(choices.opportunity_order, listed)
+        provoking.sort(key=lambda e: (-e.effective_attack_value, key(e.name)))
+        pinned = False
+        for e in provoking:
+            av = e.effective_attack_value
+            steps.append(_step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
+                               S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
+                               [e.name, mover], enemy=e.name, damage=av))
+            s2, more = squadmate_damage(board.squadmate(mover), av, by=e.name)
+            board = board.with_squadmate(s2)
+            steps += more
+            if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
+                pinned = True
+        if terrain.is_inferno(b):
+            s2, more = squadmate_damage(board.squadmate(mover), INFERNO_DAMAGE, by="an Inferno hex")
+            board = board.with_squadmate(s2)
+            steps += [_step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=[b])] + more
+        if board.failed or board.squadmate(mover).downed:
+            steps.append(_step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES, marks=[mover]))
+            break
+        if pinned and i < len(path) - 2:
+            steps.append(_step(f"Pin Tag: {mover}'s Move Action ends at {b}", S.PIN_TAG, marks=[mover, b],
+                               stopped_at=str(b)))
+            if occ is not None and occ != mover:
+                steps.append(_step(f"{mover} ends in {b} with {occ}: the Pin Tag ended the Move there",
+                                   S.PIN_TAG, "Normally a Move cannot end in another Squadmate's hex; the rulebook "
+                                   "does not say what happens when the Pin Tag ends it there. Both stay.",
+                                   marks=[mover, occ]))
+            break
+    if not forced and not any(s.rule == S.OPPORTUNITY_ATTACKS for s in steps[n_before:]):
+        steps.append(_step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
+                           S.OPPORTUNITY_ATTACKS, marks=[mover]))
+    return board, steps
+
+
+# --- Map Features: Inferno (start of Round), Coolant Leak (end of turn) ---------------------------------------------
+
+
+def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[Step]]:
+    """Inferno Icons: at the start of the Round each Squadmate or Minion in an Inferno hex suffers 1 Damage; Elites
+    are unaffected."""
+    steps: list[Step] = []
+    for s in board.squadmates:
+        if s.position is not None and terrain.is_inferno(s.position) and not s.downed:
+            s2, more = squadmate_damage(s, INFERNO_DAMAGE, by="an Inferno hex")
+            board = board.with_squadmate(s2)
+            steps += [_step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
+                            marks=[s.name])] + more
+    for e in board.enemies:
+        if e.position is not None and terrain.is_inferno(e.position):
+            if e.kind == "elite":
+                steps.append(_step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO, marks=[e.name]))
+                continue
+            res = enemy_damage(replace(e, shrouded=False), INFERNO_DAMAGE)
+            steps += [_step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
+                            marks=[e.name]), *res.steps]
+            board = board.with_enemy(e.name, None if res.enemy is None else replace(res.enemy, shrouded=e.shrouded))
+            if res.defeated:
+                board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
+    return board, steps
+
+
+def coolant_leak_end_of_turn(terrain: Terrain, board: Board, squadmate: str) -> tuple[Board, list[Step]]:
+    """Coolant Leaks: a Squadmate ending its turn in a Coolant Leak hex suffers 2 Damage (Enemies are unaffected)."""
+    s = board.squadmate(squadmate)
+    if s.position is None or not terrain.is_coolant_leak(s.position) or s.downed:
+        return board, []
+    s2, more = squadmate_damage(s, COOLANT_DAMAGE, by="a Coolant Leak")
+    return board.with_squadmate(s2), [_step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}",
+                                            S.COOLANT_LEAKS, marks=[squadmate])] + more
+
+
+# --- the mission map as Terrain -------------------------------------------------------------------------------------
+
+
+class MapTerrain:
+    """:class:`Terrain` over a :class:`~.map.MissionMap` with the geometry of :mod:`.geometry` (Adjacency, Counting
+    Distances, Line of Fire, Elevation Change, Fast Travel, Shrouded Areas). ``rulings`` records the map readings
+    consulted (they appear in the trace)."""
+
+    def __init__(self, m, rulings: Rulings):
+        from . import geometry as G
+
+        self.map, self.rulings, self._g = m, rulings, G
+        self._succ = {h: tuple(sorted(G.movement_graph(m).successors(h))) for h in m.hexes}
+
+    def adjacent(self, a: Hex, b: Hex) -> bool:
+        return bool(self._g.adjacent(self.map, a, b))
+
+    def step_hexes(self, h: Hex) -> tuple[Hex, ...]:
+        return self._succ.get(h, ())
+
+    def distance(self, a: Hex, b: Hex) -> int | None:
+        return self._g.distance_map(self.map, a, rulings=self.rulings).get(b)
+
+    def line_of_fire(self, a: Hex, b: Hex) -> bool:
+        return bool(self._g.line_of_fire(self.map, a, b, rulings=self.rulings))
+
+    def is_inferno(self, h: Hex) -> bool:
+        return self.map.has_icon(h, "inferno")
+
+    def is_coolant_leak(self, h: Hex) -> bool:
+        return self.map.has_icon(h, "coolant_leak")
+
+    def is_shrouded(self, h: Hex) -> bool:
+        return self.map.is_shrouded(h)
+
+    def spawn_hexes(self) -> tuple[Hex, ...]:
+        return self.map.hexes_with("spawn")
+
+    def fast_travel_partner(self, h: Hex) -> Hex | None:
+        return self.map.fast_travel_partner(h)
+
+
+# --- scenario kind "activation" ---------------------------------------------------------------------------------------
+
+class HazardInstruction(_Strict):
+    """One instruction of the Hazard card: ``do`` = ``"activate"`` (``types``: Enemy types, ``"Elites"`` for every
+    Elite), ``"activate_elites"``, ``"activate_spawned"`` or ``"spawn"`` (``at``: ``"closest"``/``"furthest"``)."""
+
+    do: Literal["activate", "activate_elites", "activate_spawned", "spawn"]
+    types: list[str] = _Field(default_factory=list, max_length=6)
+    at: Literal["closest", "furthest"] = "closest"
+
+
+class MoveSpec(_Strict):
+    """A Squadmate's Move before the Hazard card (Basic Actions › Move): ``path`` of hexes, its own hex first."""
+
+    squadmate: str = _Name
+    path: list[str] = _Field(min_length=1, max_length=12)
+    forced: bool = False
+
+
+class ChoicesSpec(_Strict):
+    """The player's choices (see :class:`Choices`); every list is a preference order."""
+
+    activation_order: list[str] = _Field(default_factory=list, max_length=40)
+    attack_target: list[str] = _Field(default_factory=list, max_length=5)
+    advance_to: dict[str, str] = _Field(default_factory=dict, max_length=40)
+    spawn_hex: list[str] = _Field(default_factory=list, max_length=20)
+    opportunity_order: list[str] = _Field(default_factory=list, max_length=40)
+
+
+class ActivationScenario(_Header):
+    """A validated ``activation`` scenario. File shape: the shared header, then ``map`` (a built-in map name or an
+    inline ``[map]`` table), ``current`` (the current Squadmate), ``asari_controller``, ``start_of_round`` (Inferno
+    Damage first), ``end_of_turn`` (Coolant Leak check of the current Squadmate last), ``[[squadmates]]`` and
+    ``[[enemies]]`` with positions, ``[[bag]]`` (the Enemy Bag's next Minion tokens, in draw order, no position),
+    ``[move]`` (optional), ``[[hazard]]`` (the card's instructions in order) and ``[choices]``."""
+
+    kind: Literal["activation"]
+    map: str | dict
+    current: str = _Name
+    asari_controller: bool = False
+    start_of_round: bool = False
+    end_of_turn: bool = False
+    squadmates: list[_SquadmateSpec] = _Field(min_length=1, max_length=5)
+    enemies: list[_EnemySpec] = _Field(default_factory=list, max_length=40)
+    bag: list[_EnemySpec] = _Field(default_factory=list, max_length=30)
+    move: MoveSpec | None = None
+    hazard: list[HazardInstruction] = _Field(default_factory=list, max_length=8)
+    choices: ChoicesSpec = _Field(default_factory=ChoicesSpec)
+
+
+def _load_map(spec, source):
+    from .map import load_map, map_from_dict
+
+    if isinstance(spec, str):
+        try:
+            return load_map(spec)
+        except _ScenarioError as e:
+            raise _ScenarioError("map", e.problem, e.allowed, source) from None
+    return map_from_dict(spec, source)
+
+
+def parse_activation(data: Mapping, source: str) -> ActivationScenario:
+    """Validate an ``activation`` scenario document (parsed TOML).
+
+    Raises:
+        ScenarioError: a field out of bounds or unknown, an unknown map, a character off the map or two in a hex,
+            names that do not exist (current Squadmate, choices, move), a bag token with a position, bad hexes.
+    """
+    from .map import check_placements
+
+    sc = _validate(ActivationScenario, data, source)
+    _check_rulings(sc.rulings, source)
+    m = _load_map(sc.map, source)
+    sqs, ens = _check_units(sc.squadmates, sc.enemies, source, need_positions=True)
+    check_placements(m, [(s.name, s.position) for s in sqs], "squadmates", source)
+    check_placements(m, [(e.name, e.position) for e in ens], "enemies", source)
+    names = {s.name for s in sqs} | {e.name for e in ens}
+    for i, b in enumerate(sc.bag):
+        if b.position is not None or b.kind != "minion":
+            raise _ScenarioError(f"bag[{i}]", "Enemy Bag tokens are Minions without a position",
+                                 "kind = 'minion', no position", source)
+        if b.name in names:
+            raise _ScenarioError(f"bag[{i}].name", f"duplicate name {b.name!r}", "a name no other token has", source)
+        names.add(b.name)
+    _names_check(sc.current, [s.name for s in sqs], "current", source)
+    if sc.move:
+        _names_check(sc.move.squadmate, [s.name for s in sqs], "move.squadmate", source)
+        for i, h in enumerate(sc.move.path):
+            _hex_field(h, f"move.path[{i}]", source)
+    ch = sc.choices
+    for i, n in enumerate(ch.activation_order + ch.opportunity_order):
+        _names_check(n, sorted(names), "choices", source)
+    for n in ch.attack_target:
+        _names_check(n, [s.name for s in sqs], "choices.attack_target", source)
+    for k, v in ch.advance_to.items():
+        _names_check(k, sorted(names), "choices.advance_to", source)
+        _hex_field(v, f"choices.advance_to.{k}", source)
+    for i, h in enumerate(ch.spawn_hex):
+        _hex_field(h, f"choices.spawn_hex[{i}]", source)
+    for i, ins in enumerate(sc.hazard):
+        if ins.do == "activate" and not ins.types:
+            raise _ScenarioError(f"hazard[{i}].types", "an Activate instruction names Enemy types",
+                                 "a list such as ['Husk'] ('Elites' for every Elite)", source)
+    return sc
+
+
+def _hex_field(text: str, field_: str, source) -> Hex:
+    try:
+        return _parse_hex(text)
+    except ValueError as e:
+        raise _ScenarioError(field_, str(e), "an axial hex 'q,r'", source) from None
+
+
+def _card(sc: ActivationScenario) -> list[Instruction]:
+    out: list[Instruction] = []
+    for ins in sc.hazard:
+        if ins.do == "activate":
+            out.append(Activate(tuple(ins.types)))
+        elif ins.do == "activate_elites":
+            out.append(Activate(("Elites",)))
+        elif ins.do == "activate_spawned":
+            out.append(ActivateSpawned())
+        else:
+            out.append(SpawnMinion(ins.at))
+    return out
+
+
+def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
+                       seed: int | None = None) -> _Trace:
+    """Resolve an ``activation`` scenario: (start of Round Inferno Damage), (the Squadmate's Move with Opportunity
+    Attacks), the Hazard card, (end of turn Coolant Leak). ``seed`` is unused: the Enemy Bag's draws are the
+    scenario's ``bag``.
+
+    Returns:
+        a Trace whose ``outcome`` is ``{"squadmates": {name: {hex, shield_points, hit_points, downed}}, "enemies":
+        {name: {hex, damage, stunned}}, "returned_to_bag": [...], "mission_failed": bool, "rejected": str | None}``.
+    """
+    r = _rulings_for({**scenario.rulings, **(rulings or {})})
+    m = _load_map(scenario.map, None)
+    terrain = MapTerrain(m, r)
+    sqs, ens = _check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
+    bag = tuple(b.build() for b in scenario.bag)
+    board = Board(sqs, ens, scenario.current, bag, asari_controller=scenario.asari_controller)
+    ch = scenario.choices
+    choices = Choices(tuple(ch.activation_order), tuple(ch.attack_target),
+                      {k: _parse_hex(v) for k, v in ch.advance_to.items()}, tuple(_parse_hex(h) for h in ch.spawn_hex),
+                      tuple(ch.opportunity_order))
+    trace = _Trace(scenario.title or "Enemy activation")
+    rejected = None
+
+    def add(steps, section):
+        for s in steps:
+            s.section = section
+            trace.steps.append(s)
+
+    if scenario.start_of_round:
+        board, steps = inferno_start_of_round(terrain, board)
+        add(steps or [_step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)], "Start of the Round")
+    if scenario.move and not board.failed:
+        try:
+            board, steps = opportunity_attacks(terrain, board, scenario.move.squadmate,
+                                               [_parse_hex(h) for h in scenario.move.path],
+                                               forced=scenario.move.forced, choices=choices)
+        except _RuleViolation as v:
+            rejected = str(v)
+            steps = [_step(f"Not allowed: {v}", S.BASIC_ACTIONS, rejected=True)]
+        add(steps, "Step B: Move")
+    if scenario.hazard and not board.failed:
+        board, steps = resolve_hazard_card(terrain, board, _card(scenario), choices, r)
+        add(steps, "Step C: Hazard Card")
+    if scenario.end_of_turn and not board.failed:
+        board, steps = coolant_leak_end_of_turn(terrain, board, board.current)
+        add(steps or [_step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)],
+            "End of the turn")
+    trace.rulings = dict(r.consulted)
+    trace.outcome = {
+        "squadmates": {s.name: {"hex": str(s.position), "shield_points": s.shield_points,
+                                "hit_points": s.hit_points, "downed": s.downed} for s in board.squadmates},
+        "enemies": {e.name: {"hex": str(e.position), "damage": e.damage, "stunned": e.stunned}
+                    for e in board.enemies},
+        "returned_to_bag": list(board.returned_to_bag),
+        "mission_failed": board.failed,
+        "rejected": rejected,
+    }
+    return trace
+
