@@ -122,30 +122,82 @@ def _page_factory(game_id: str, slug: str):
     return lambda: create_page(game_id, slug)
 
 
+DEFAULT_ADDRESS = "127.0.0.1"
+"""``explorer serve`` listens on the loopback interface unless ``--address`` says otherwise."""
+
+STATS_ROUTE = "/explorer-stats"
+"""JSON: live widgets, session documents and resident memory of this server process (see
+:func:`explorer.widgets.panel_support.server_stats`)."""
+
+
+def _stats_handler():
+    import json
+
+    from tornado.web import RequestHandler
+
+    from explorer.widgets.panel_support import server_stats
+
+    class StatsHandler(RequestHandler):
+        def get(self):
+            self.set_header("Content-Type", "application/json")
+            self.set_header("Cache-Control", "no-store")
+            self.write(json.dumps(server_stats()))
+
+    return StatsHandler
+
+
+def _session(factory):
+    """Wrap a page factory so the session's widgets are closed when the session ends."""
+    def build():
+        from explorer.widgets.panel_support import free_widgets_on_session_end
+
+        free_widgets_on_session_end()
+        return factory()
+    return build
+
+
 def serve(port: int = 5006, address: str | None = None, show: bool = False, static_dir: str | Path | None = None,
-          threaded: bool = False):
+          threaded: bool = False, num_procs: int = 1, allow_websocket_origin: list[str] | None = None):
     """Serve the landing page at ``/`` and every tool page at :func:`page_route`, with the local widget JavaScript
     (blocking unless ``threaded``).
 
+    Sessions: a plain ``GET`` renders a cached page (Panel's ``reuse_sessions``) and builds no widgets; a session's
+    widgets are built when its browser connects and closed when the session ends (closed tab: after about 10 s).
+
     Args:
         port: TCP port (0: any free port is not supported by Bokeh; pick one).
-        address: interface to bind (default: all); websocket origins are restricted to localhost and ``address``.
+        address: interface to bind (default :data:`DEFAULT_ADDRESS`, loopback only; ``0.0.0.0`` for every interface).
         show: open a browser tab.
-        static_dir: where to lay out the widget JavaScript (default: a temporary directory).
+        static_dir: where to lay out the widget JavaScript; only its ``explorer-widget-js`` sub-directory (created
+            and emptied here) is served. Default: a temporary directory.
+        threaded: run the server in a background thread and return it.
+        num_procs: worker processes (Tornado forks them; each holds its own sessions: put a proxy with sticky
+            sessions in front, see README › Serving).
+        allow_websocket_origin: extra ``host[:port]`` origins allowed to open websockets (e.g. the public name a
+            reverse proxy serves the app under); localhost and ``address`` are always allowed.
     """
+    import shutil
+
     import panel as pn
 
     from explorer.games import all_games
 
     pn.extension("ipywidgets")
-    static = layout_widget_js(static_dir or tempfile.mkdtemp(prefix="explorer-widget-js-"))
-    origins = [f"localhost:{port}", f"127.0.0.1:{port}"] + ([f"{address}:{port}"] if address else [])
+    address = address or DEFAULT_ADDRESS
+    base = Path(static_dir) if static_dir else Path(tempfile.mkdtemp(prefix="explorer-widget-js-"))
+    only = base / "explorer-widget-js"
+    shutil.rmtree(only, ignore_errors=True)
+    static = layout_widget_js(only)
+    origins = [f"localhost:{port}", f"127.0.0.1:{port}", f"{address}:{port}", *(allow_websocket_origin or [])]
     apps = {"/": create_landing}
     titles = {"/": TITLE}
     for route, (gid, slug) in routes().items():
-        apps[route] = _page_factory(gid, slug)
+        apps[route] = _session(_page_factory(gid, slug))
         g = next(x for x in all_games() if x.id == gid)
         titles[route] = f"{g.page(slug).title} — {g.title} — {TITLE}"
+    pn.config.reuse_sessions = True
     return pn.serve(apps, port=port, address=address, show=show, title=titles,
-                    static_dirs={WIDGET_JS_ROUTE: str(static)}, websocket_origin=origins, threaded=threaded,
-                    print_url=False)
+                    static_dirs={WIDGET_JS_ROUTE: str(static)}, websocket_origin=sorted(set(origins)),
+                    threaded=threaded, print_url=False, num_procs=num_procs,
+                    extra_patterns=[(STATS_ROUTE, _stats_handler())],
+                    check_unused_sessions_milliseconds=2000, unused_session_lifetime_milliseconds=8000)

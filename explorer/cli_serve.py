@@ -9,6 +9,7 @@ on stderr with exit code 2 (see :func:`explorer.cli.main`), never a traceback.
 from __future__ import annotations
 
 import errno
+import re
 import socket
 
 import typer
@@ -24,7 +25,7 @@ def _bind_error(e: OSError, host: str, port: int) -> ServeError:
         return ServeError(f"port {port} is already in use on {host}: choose another with --port")
     if e.errno == errno.EADDRNOTAVAIL:
         return ServeError(f"address {host} is not an address of this machine: choose another with --address "
-                          "(e.g. 127.0.0.1, or omit it for all interfaces)")
+                          "(e.g. 127.0.0.1, the default, or 0.0.0.0 for every interface)")
     if e.errno == errno.EACCES:
         return ServeError(f"port {port} needs administrator rights on this machine: choose one above 1023 with --port")
     return ServeError(f"cannot listen on {host} port {port} ({e.strerror or e}): choose another --port or --address")
@@ -50,7 +51,7 @@ def check_listen(address: str | None, port: int) -> None:
         raise ScenarioError("--address", f"{address!r} is not an address or host name this machine can resolve "
                             f"({getattr(e, 'strerror', None) or e})",
                             "an IP address of this machine (e.g. 127.0.0.1, 0.0.0.0) or a resolvable host name; "
-                            "omit it for all interfaces") from None
+                            "omit it for 127.0.0.1") from None
     seen = set()
     for family, kind, proto, _, sockaddr in infos:
         if (family, sockaddr) in seen:
@@ -72,22 +73,61 @@ def check_listen(address: str | None, port: int) -> None:
             s.close()
 
 
+NUM_PROCS_RANGE = (1, 16)
+"""Worker processes ``explorer serve --num-procs`` accepts."""
+
+_ORIGIN = re.compile(r"^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$")
+
+
+def check_origins(origins: list[str] | None) -> list[str]:
+    """``--allow-websocket-origin`` values: each ``host`` or ``host:port`` (no scheme, no path), at most 20.
+
+    Raises:
+        ScenarioError: a malformed origin (field ``--allow-websocket-origin``) or too many.
+    """
+    origins = list(origins or [])
+    if len(origins) > 20:
+        raise ScenarioError("--allow-websocket-origin", f"{len(origins)} origins given", "at most 20")
+    for o in origins:
+        if not _ORIGIN.match(o):
+            raise ScenarioError("--allow-websocket-origin", f"{o[:60]!r} is not host or host:port",
+                                "e.g. rules.example.org or rules.example.org:443 (no scheme, no path)")
+    return origins
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``explorer serve [--port 5006] [--address ADDR] [--show/--no-show]`` to the CLI app."""
+    """Add ``explorer serve [--port 5006] [--address ADDR] [--num-procs N] [--allow-websocket-origin HOST]
+    [--show/--no-show]`` to the CLI app."""
 
     @app.command("serve")
     def serve(port: int = typer.Option(5006, help="TCP port to listen on (1..65535)."),
-              address: str = typer.Option(None, help="Interface to bind (default: all interfaces)."),
+              address: str = typer.Option(None, help="Interface to bind (default: 127.0.0.1, this machine only; "
+                                                     "0.0.0.0 for every interface)."),
               show: bool = typer.Option(False, "--show/--no-show", help="Open a browser tab."),
-              static_dir: str = typer.Option(None, help="Directory for the local widget JavaScript "
-                                                        "(default: a temporary directory).")) -> None:
-        """Serve the Face to Face explorer as a Panel app (one board per browser session)."""
+              static_dir: str = typer.Option(None, help="Directory in which to lay out the local widget JavaScript "
+                                                        "(only its explorer-widget-js sub-directory is served; "
+                                                        "default: a temporary directory)."),
+              num_procs: int = typer.Option(1, "--num-procs", help="Worker processes (1..16); put a reverse proxy "
+                                                                   "with sticky sessions in front (README)."),
+              allow_websocket_origin: list[str] = typer.Option(None, "--allow-websocket-origin",
+                                                               help="Extra host[:port] allowed to open websockets "
+                                                                    "(the public name behind a proxy); repeatable.")
+              ) -> None:
+        """Serve the app: a landing page and one page per tool per game (one widget tree per browser session)."""
+        from .app import DEFAULT_ADDRESS
+
+        lo, hi = NUM_PROCS_RANGE
+        if not lo <= num_procs <= hi:
+            raise ScenarioError("--num-procs", f"{num_procs} worker processes", f"a whole number {lo}..{hi}")
+        origins = check_origins(allow_websocket_origin)
+        address = address or DEFAULT_ADDRESS
         check_listen(address, port)
         from .app import serve as _serve
 
-        host = address or "localhost"
+        host = "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
         typer.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
         try:
-            _serve(port=port, address=address, show=show, static_dir=static_dir)
+            _serve(port=port, address=address, show=show, static_dir=static_dir, num_procs=num_procs,
+                   allow_websocket_origin=origins)
         except OSError as e:   # the port was taken between the check and the bind
-            raise _bind_error(e, address or "all interfaces", port) from None
+            raise _bind_error(e, address, port) from None

@@ -9,6 +9,10 @@ See ``notes/stack.md``:
   every model instance (a changed class default is not serialised).
 - trap 3: each canvas must have its own canvas manager (done by :func:`explorer.widgets.canvas.own_canvas`).
 - trap 4: drawing before the browser connects is lost: :func:`served_pane` redraws in ``pn.state.onload``.
+- session lifecycle: every ipywidget lives in ipywidgets' global registry until it is closed, so a closed browser tab
+  would keep its whole widget tree (and its explorer) alive forever. Panel marks each widget built in a session with
+  that session's document; :func:`free_widgets_on_session_end` closes them when the session is destroyed
+  (:func:`close_session_widgets`), and :func:`server_stats` counts what is alive.
 """
 
 from __future__ import annotations
@@ -56,6 +60,51 @@ def layout_widget_js(dest: str | Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, target)
     return dest
+
+
+def close_session_widgets(doc) -> int:
+    """Close every ipywidget built for the Bokeh document ``doc`` (one browser session); returns how many.
+
+    Widgets whose comm cannot be closed cleanly (the session's websocket is already gone) are dropped from the
+    registry all the same.
+    """
+    from ipywidgets.widgets.widget import _instances
+
+    mine = [w for w in list(_instances.values()) if getattr(w, "_document", None) is doc]
+    for w in mine:
+        try:
+            w.close()
+        except Exception:   # the document is being torn down: just forget the widget
+            _instances.pop(getattr(w, "model_id", None), None)
+    return len(mine)
+
+
+def free_widgets_on_session_end() -> None:
+    """Under ``panel serve``: close this session's widgets when the session is destroyed (no-op elsewhere)."""
+    import panel as pn
+
+    if pn.state.curdoc is not None:
+        pn.state.on_session_destroyed(lambda ctx: close_session_widgets(ctx._document))
+
+
+def server_stats() -> dict[str, float | int]:
+    """What a long-running server holds: live ipywidgets, distinct session documents they belong to, and the
+    process's resident memory in MB (Linux ``/proc``; ``-1`` elsewhere)."""
+    import gc
+
+    from ipywidgets.widgets.widget import _instances
+
+    gc.collect()
+    docs = {id(d) for w in list(_instances.values()) if (d := getattr(w, "_document", None)) is not None}
+    rss = -1.0
+    try:
+        with open("/proc/self/statm") as f:
+            import os
+
+            rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"widgets": len(_instances), "session_documents": len(docs), "rss_mb": round(rss, 1)}
 
 
 def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
