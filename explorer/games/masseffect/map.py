@@ -673,7 +673,10 @@ def map_from_dict(data: Mapping[str, Any], source: str | None = None, path: str 
     if not isinstance(data, Mapping):
         raise ScenarioError(path, f"must be a table (got {type(data).__name__})", "a [map] table or a built-in map "
                             "name", source)
-    model = validate(MapModel, data, source)
+    try:
+        model = validate(MapModel, data, source)
+    except ScenarioError as e:
+        raise ScenarioError(f"{path}.{e.field}" if e.field else path, e.problem, e.allowed, source) from None
     hexes: set[Hex] = _shape_hexes(model.shape, source) if model.shape else set()
     for i, k in enumerate(model.hexes):
         hexes.add(parse_hex(k, f"{path}.hexes[{i}]", source))
