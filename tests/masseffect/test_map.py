@@ -179,3 +179,17 @@ def test_changes_return_new_maps():
     assert open_ != m
     with pytest.raises(ValueError, match="no door"):
         m.with_door(Edge(Hex(0, 0), Hex(0, 1)), locked=False)
+
+
+def test_static_svg_draws_features_icons_and_lof():
+    import xml.etree.ElementTree as ET
+    m = load_map("diagram-4")
+    svg = m._repr_svg_()
+    ET.fromstring(svg)
+    assert svg.count('data-kind="wall"') == 3 and svg.count('data-kind="obstacle"') == 2
+    from explorer.games.masseffect.map_svg import render_map
+    svg = render_map(m, characters={"Garrus": (Hex(0, 0), "squadmate"), "Husk 4": (Hex(-3, 0), "enemy")},
+                     lof_from=Hex(0, 0), distance_from=Hex(0, 0))
+    ET.fromstring(svg)
+    assert "blocked: walls always block" in svg and "Garrus (squadmate) on 0,0" in svg
+    assert "distance 4" in svg
