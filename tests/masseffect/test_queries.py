@@ -119,7 +119,8 @@ CHARS = '[[characters]]\nname = "Garrus"\nside = "squadmate"\nhex = "0,0"\n'
 
 
 @pytest.mark.parametrize("body,fragment", [
-    (CHARS + '[[characters]]\nname = "Husk"\nside = "enemy"\nhex = "0,0"\n[[questions]]\nask = "lof_all"\na = "Garrus"\n',
+    (CHARS + '[[characters]]\nname = "Husk"\nside = "enemy"\nhex = "0,0"\n'
+             '[[questions]]\nask = "lof_all"\na = "Garrus"\n',
      "field 'characters[1].hex': two characters on hex 0,0 (Garrus and Husk)"),
     (CHARS.replace('"0,0"', '"9,9"') + '[[questions]]\nask = "lof_all"\na = "9,9"\n',
      "Garrus is on hex 9,9, which is not on the map (Out of Bounds)"),

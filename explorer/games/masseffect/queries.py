@@ -53,7 +53,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from explorer.errors import ScenarioError
-from explorer.hexgrid import Edge, Hex
+from explorer.hexgrid import Hex
 from explorer.scenario import read_toml, validate
 from explorer.trace import Trace
 
