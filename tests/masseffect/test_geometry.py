@@ -328,8 +328,9 @@ def test_lof_symmetric_when_no_obstacle_or_door_borders_either_hex(m):
 
 
 @PROP
-@given(random_maps(radius=3), st.sampled_from([{}, {"lof_out_of_bounds": "ignored"}, {"lof_own_hex_locked_door": "blocks"},
-                                       {"lof_intervening_elevation": "blocks"}]))
+@given(random_maps(radius=3), st.sampled_from([{}, {"lof_out_of_bounds": "ignored"},
+                                                {"lof_own_hex_locked_door": "blocks"},
+                                                {"lof_intervening_elevation": "blocks"}]))
 def test_lof_map_agrees_with_pairwise_line_of_fire(m, rul):
     lm = G.lof_map(m, rulings=rul)
     for a in m.hexes:

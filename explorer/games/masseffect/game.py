@@ -11,7 +11,8 @@ kind           module                 what it answers (sections)
 ``activation`` :mod:`.activation`     a Hazard card's enemy activations: targets, Attack or Advance (Step C)
 =============  =====================  ==============================================================================
 
-Each module exposes ``parse_<kind>(data, source)`` and ``resolve_<kind>(scenario, rulings, seed) -> Trace``.
+Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
+(:data:`KINDS`).
 """
 
 from __future__ import annotations
@@ -24,32 +25,39 @@ from explorer.errors import ScenarioError
 from explorer.games import Game, Page
 from explorer.trace import Trace
 
-KINDS: dict[str, str] = {
-    "map": "explorer.games.masseffect.queries",
-    "strategy": "explorer.games.masseffect.strategy",
-    "damage": "explorer.games.masseffect.damage",
-    "activation": "explorer.games.masseffect.activation",
+KINDS: dict[str, tuple[str, str]] = {
+    "map": ("explorer.games.masseffect.queries", "map_query"),
+    "strategy": ("explorer.games.masseffect.strategy", "strategy"),
+    "damage": ("explorer.games.masseffect.damage", "damage"),
+    "activation": ("explorer.games.masseffect.activation", "activation"),
 }
-"""``{scenario kind: rules module}``; the module defines ``parse_<kind>`` and ``resolve_<kind>``."""
+"""``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
 
-def _module(kind: Any, source: str):
+def _functions(kind: Any, source: str):
+    """``(parse, resolve)`` of a scenario kind.
+
+    Raises:
+        ScenarioError: a missing or unknown kind (lists the kinds).
+    """
     if not isinstance(kind, str) or kind not in KINDS:
         raise ScenarioError("kind", f"unknown Mass Effect scenario kind {kind!r}" if kind is not None
                             else "is required but missing", list(KINDS), source)
-    return import_module(KINDS[kind])
+    module, name = KINDS[kind]
+    m = import_module(module)
+    return getattr(m, f"parse_{name}"), getattr(m, f"resolve_{name}")
 
 
 def _parse(data: dict, source: str):
     """``(kind, scenario)``: the kind's ``parse_<kind>`` gets the whole document (``game`` and ``kind`` included)."""
     kind = data.get("kind")
-    return kind, getattr(_module(kind, source), f"parse_{kind}")({"game": "masseffect", **data}, source)
+    return kind, _functions(kind, source)[0]({"game": "masseffect", **data}, source)
 
 
 def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
              reroll: bool = False) -> Trace:
     kind, sc = scenario
-    return getattr(_module(kind, "scenario"), f"resolve_{kind}")(sc, rulings=dict(rulings or {}), seed=seed)
+    return _functions(kind, "scenario")[1](sc, rulings=dict(rulings or {}), seed=seed)
 
 
 def _options():
@@ -71,6 +79,12 @@ def outcome_text(trace: Trace) -> str:
     return "\n".join(lines)
 
 
+def _map_page():
+    from .map_views import map_page
+
+    return map_page()
+
+
 def _strategy_page():
     from .strategy_views import strategy_page
 
@@ -84,6 +98,9 @@ def _cli():
 
 
 PAGES: tuple[Page, ...] = (
+    Page("mission-map", "Mission Map",
+         "Click a character to see its six Line of Fire lines (what blocks each and why), a distance heat map that "
+         "respects walls and locked doors, and the hexes adjacent to it.", _map_page),
     Page("strategy-pool", "Strategy Pool",
          "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
          "odds of what the Pool leaves for your three Actions.", _strategy_page),
@@ -94,7 +111,7 @@ GAME = Game(
     title="Mass Effect: The Board Game — Priority: Hagalaz",
     rulebook="mass-effect-priority-hagalaz.txt",
     package="explorer.games.masseffect",
-    default_scenario="me-diagram-5",
+    default_scenario="me-diagram-4",
     parse=_parse,
     resolve=_resolve,
     ruling_options=_options,

@@ -341,8 +341,8 @@ class Distance:
 
 def distance(m: MissionMap, a: Hex, b: Hex, *, ignore_walls: bool = False, rulings: RulingsLike = None) -> Distance:
     """Counting Distances: the shortest route from ``a`` to ``b`` moving only between adjacent hexes (not through walls
-    or locked doors; with ``ignore_walls``, ignoring them). The ruling ``distance_elevation`` decides whether a route may
-    climb an Elevation Change icon.
+    or locked doors; with ``ignore_walls``, ignoring them). The ruling ``distance_elevation`` decides whether a route
+    may climb an Elevation Change icon.
 
     Raises:
         ScenarioError: ``a`` or ``b`` is Out of Bounds.

@@ -77,7 +77,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import (
-    DIRECTIONS, ORIGIN, Axis, Edge, Hex, distance, hex_range, neighbors, reflect, reflect_direction, rotate,
+    ORIGIN, Axis, Edge, Hex, distance, hex_range, neighbors, reflect, reflect_direction, rotate,
     rotate_direction,
 )
 from explorer.scenario import read_toml, validate
@@ -316,10 +316,11 @@ class MissionMap:
         for f in self.features:
             if f.kind == FeatureKind.ELEVATION:
                 low = f.edge.other(f.high)  # type: ignore[arg-type]
-                if f.high not in self.high_ground or low in self.high_ground:
+                hi_ok, lo_ok = f.high in self.high_ground, low not in self.high_ground
+                if not (hi_ok and lo_ok):
+                    listed = "neither" if not hi_ok and lo_ok else "both" if hi_ok else "the other side"
                     raise _err("map.edges", f"elevation change {f.edge} says {f.high} is High Ground and {low} Low "
-                               f"Ground, but high_ground lists "
-                               f"{'neither' if f.high not in self.high_ground and low not in self.high_ground else 'both' if low in self.high_ground and f.high in self.high_ground else 'the other side'}",
+                               f"Ground, but high_ground lists {listed}",
                                "high_ground containing the 'high' hex of every elevation change and not the other")
         for h in self.high_ground:
             for n in neighbors(h):
@@ -673,7 +674,10 @@ def map_from_dict(data: Mapping[str, Any], source: str | None = None, path: str 
     if not isinstance(data, Mapping):
         raise ScenarioError(path, f"must be a table (got {type(data).__name__})", "a [map] table or a built-in map "
                             "name", source)
-    model = validate(MapModel, data, source)
+    try:
+        model = validate(MapModel, data, source)
+    except ScenarioError as e:
+        raise ScenarioError(f"{path}.{e.field}" if e.field else path, e.problem, e.allowed, source) from None
     hexes: set[Hex] = _shape_hexes(model.shape, source) if model.shape else set()
     for i, k in enumerate(model.hexes):
         hexes.add(parse_hex(k, f"{path}.hexes[{i}]", source))

@@ -24,8 +24,8 @@ LOF_OWN_HEX_LOCKED_DOOR = RulingOption(
                   "Fire even on a side of the attacker's own hex; only unlocked doors and Obstacles there are ignored.",
     },
     default="ignored",
-    why_default="The Line of Fire text lists 'doors (locked or unlocked)' as blockers and then exempts 'doors' bordering "
-                "the attacker's hex with no qualifier; the literal reading is the only one the text states.",
+    why_default="The Line of Fire text lists 'doors (locked or unlocked)' as blockers and then exempts 'doors' "
+                "bordering the attacker's hex with no qualifier; the literal reading is the only one the text states.",
 )
 
 LOF_OUT_OF_BOUNDS = RulingOption(
