@@ -88,14 +88,24 @@ def free_widgets_on_session_end() -> None:
 
 
 def server_stats() -> dict[str, float | int]:
-    """What a long-running server holds: live ipywidgets, distinct session documents they belong to, and the
-    process's resident memory in MB (Linux ``/proc``; ``-1`` elsewhere)."""
+    """What a long-running server holds: live ipywidgets, distinct session documents they belong to, live objects of
+    this project's classes, live Bokeh documents, and the process's resident memory in MB (Linux ``/proc``; ``-1``
+    elsewhere). Runs a full garbage collection first."""
     import gc
 
     from ipywidgets.widgets.widget import _instances
 
     gc.collect()
     docs = {id(d) for w in list(_instances.values()) if (d := getattr(w, "_document", None)) is not None}
+    ours = bokeh_docs = 0
+    for o in gc.get_objects():
+        mod = getattr(type(o), "__module__", "")
+        if not isinstance(mod, str):
+            continue
+        if mod.startswith("explorer."):
+            ours += 1
+        elif type(o).__name__ == "Document" and mod.startswith("bokeh."):
+            bokeh_docs += 1
     rss = -1.0
     try:
         with open("/proc/self/statm") as f:
@@ -104,7 +114,8 @@ def server_stats() -> dict[str, float | int]:
             rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (OSError, ValueError, IndexError):
         pass
-    return {"widgets": len(_instances), "session_documents": len(docs), "rss_mb": round(rss, 1)}
+    return {"widgets": len(_instances), "session_documents": len(docs), "explorer_objects": ours,
+            "bokeh_documents": bokeh_docs, "rss_mb": round(rss, 1)}
 
 
 def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
