@@ -2,7 +2,6 @@
 engine makes (exact Fractions), against Monte Carlo through the step functions, and property tests."""
 
 import math
-import random
 from fractions import Fraction
 
 import pytest

@@ -193,7 +193,8 @@ def calibration_from_data(data: Mapping[str, Any], source: str, base: Calibratio
     """Validate a calibration table; parts it omits come from ``base`` (default: the packaged default).
 
     Args:
-        data: ``{"defend_die": str, "dice": {colour: {"sides": int, "faces": [str]}}, "critical_tokens": [...]}``.
+        data: ``{"defend_die": str, "dice": {colour: {"sides": int, "faces": [str]}}, "critical_tokens": [...]}``;
+            each colour given replaces that colour of ``base``; ``critical_tokens``, if given, replaces every pile.
         source: file name for messages.
         base: what omitted parts default to.
         prefix: field path prefix in messages (``"calibration."`` inside a scenario).
@@ -208,7 +209,7 @@ def calibration_from_data(data: Mapping[str, Any], source: str, base: Calibratio
     except ScenarioError as e:
         raise ScenarioError(prefix + e.field, e.problem, e.allowed, source) from None
     base = base if base is not None else default_calibration()
-    dice: dict[str, Die] = dict(base.dice) if m.dice is None else {}
+    dice: dict[str, Die] = dict(base.dice)   # colours the table names replace the base's; the others stay
     for colour, d in (m.dice or {}).items():
         if not colour.isalpha() or not colour.islower():
             raise ScenarioError(f"{prefix}dice.{colour}", "a die colour is a lower-case word", "e.g. red, blue",

@@ -113,7 +113,9 @@ def odds(
         typer.echo(json.dumps(s, indent=2))
         return
     what = f"{'+'.join(f'{n} {c}' for c, n in pool.items())} dice" if pool else f"{fixed_hits} fixed hit(s)"
-    typer.echo(f"{what} against {'an' if kind[0] in 'aeiou' else 'a'} {kind} ({target.health - target.wounds} Health left, shields {stacks or 'none'}), "
+    article = "an" if kind[0] in "aeiou" else "a"
+    typer.echo(f"{what} against {article} {kind} ({target.health - target.wounds} Health left, "
+               f"shields {stacks or 'none'}), "
                f"High Impact {'on' if high_impact else 'off'}  [Galaxy Defenders: 9.2 Combat; 11.7; 8.1; "
                f"Storybook 5.5.1]")
     typer.echo(f"Calibration: {cal.source}" + ("  (ASSUMED faces: see data/calibration.toml)"

@@ -66,7 +66,7 @@ triggers ``always``, ``bolt`` (at least one Bolt rolled) or ``target_marked`` (t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -829,7 +829,8 @@ def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice:
             steps += st
             crit_id = token.id
     res = TargetResult(target.name, p.remaining + p.absorbed + p.by_items, p.absorbed, p.by_items, p.blue_dice,
-                       shields, cancelled, hit_wounds, target.wounds - p.target.wounds - hit_wounds, crit_id, target.status())
+                       shields, cancelled, hit_wounds, target.wounds - p.target.wounds - hit_wounds, crit_id,
+                       target.status())
     return target, res, steps
 
 
