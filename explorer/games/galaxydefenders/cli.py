@@ -1,0 +1,147 @@
+"""``explorer galaxydefenders ...``: the Galaxy Defenders verbs beside the registry's ``scenarios | resolve | rulings``.
+
+Sections: 9.2 Combat, 11.12 Combat, 11.7 Multiple Energy Shielded Armor, 8.1 Lethal, 8.2 Critical, Storybook 5.5.1
+High Impact (see :mod:`.odds`).
+
+Examples::
+
+    explorer galaxydefenders odds --dice red=3,yellow=1 --shields 2,1 --health 4
+    explorer galaxydefenders odds --fixed-hits 8 --def-dice-minus 2 --lethal --json
+    explorer galaxydefenders odds --dice red=12 --shields 2,2 --calibration my-dice.toml
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+
+
+def _int(value: str, option: str, lo: int, hi: int) -> int:
+    from explorer.errors import ScenarioError
+
+    try:
+        n = int(value.strip()) if len(value) <= 6 else None
+    except ValueError:
+        n = None
+    if n is None or not lo <= n <= hi:
+        raise ScenarioError(option, f"{value[:20]!r} is not a whole number from {lo} to {hi}", f"{lo}..{hi}")
+    return n
+
+
+def _pool(text: str) -> dict[str, int]:
+    from explorer.errors import ScenarioError
+
+    out: dict[str, int] = {}
+    if len(text) > 80:
+        raise ScenarioError("--dice", "too long", "colour=count pairs such as red=3,blue=2")
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        colour, sep, n = part.partition("=")
+        if not sep or not colour.strip().isalpha():
+            raise ScenarioError("--dice", f"{part!r} is not colour=count", "colour=count pairs such as red=3,blue=2")
+        out[colour.strip().lower()] = out.get(colour.strip().lower(), 0) + _int(n, "--dice", 0, 12)
+    if len(out) > 4:
+        raise ScenarioError("--dice", f"{len(out)} colours", "at most 4 colours")
+    return out
+
+
+def odds(
+    dice: Annotated[Optional[str], typer.Option("--dice", help="Hit dice as colour=count pairs (red=3,blue=2).")]
+    = None,
+    fixed_hits: Annotated[Optional[str], typer.Option("--fixed-hits", help="A weapon giving N hits, no dice "
+                                                                           "(0..20).")] = None,
+    bonus_hits: Annotated[str, typer.Option("--bonus-hits", help="Hits added by powers/items (0..10).")] = "0",
+    shields: Annotated[str, typer.Option("--shields", help="Energy Shield stacks, Left first (e.g. 2,2).")] = "",
+    standard_shields: Annotated[str, typer.Option("--standard-shields", help="Shield results from powers such as "
+                                                                             "'No Pain' (0..5).")] = "0",
+    lethal: Annotated[bool, typer.Option("--lethal", help="The attack is Lethal (no Defend roll).")] = False,
+    def_dice_minus: Annotated[str, typer.Option("--def-dice-minus", help="-X Def Dice of the weapon (0..5).")] = "0",
+    critical: Annotated[str, typer.Option("--critical", help="Critical pile of the weapon (0 = none, 1, 2).")] = "0",
+    health: Annotated[str, typer.Option("--health", help="Target's Health points (1..40).")] = "6",
+    wounds: Annotated[str, typer.Option("--wounds", help="Wounds already on the target (0..40).")] = "0",
+    kind: Annotated[str, typer.Option("--kind", help="Target: agent, alien, master_alien, npc, drone.")] = "alien",
+    high_impact: Annotated[bool, typer.Option("--high-impact/--no-high-impact", help="Storybook 5.5.1 (default "
+                                                                                       "On).")] = True,
+    calibration: Annotated[Optional[str], typer.Option("--calibration", help="A calibration TOML file (dice faces, "
+                                                                             "Critical piles).")] = None,
+    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="key=reading (repeatable).")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact fractions in --json output.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Exact odds of one attack: wounds dealt, a Critical token drawn, the target killed (or bleeding)."""
+    from explorer.errors import ScenarioError
+    from explorer.games import get_game, parse_rulings
+
+    from .calibration import default_calibration, load_calibration
+    from .combat import AttackModel, TargetState
+    from .odds import attack_odds, summary
+    from .options import rulings as make_rulings
+
+    if (dice is None) == (fixed_hits is None):
+        raise ScenarioError("--dice", "give either --dice or --fixed-hits", "--dice red=3 or --fixed-hits 4")
+    kinds = ("agent", "alien", "master_alien", "npc", "drone")
+    if kind not in kinds:
+        raise ScenarioError("--kind", f"unknown target kind {kind[:20]!r}", kinds)
+    cal = load_calibration(calibration) if calibration else default_calibration()
+    pool = _pool(dice) if dice is not None else {}
+    for c in pool:
+        cal.die(c, "--dice")
+    if dice is not None and not any(pool.values()):
+        raise ScenarioError("--dice", "no dice", "at least one die")
+    stacks = [_int(s, "--shields", 0, 10) for s in shields.split(",") if s.strip()] if shields.strip() else []
+    if len(stacks) > 3:
+        raise ScenarioError("--shields", f"{len(stacks)} stacks", "at most 3 stacks")
+    effects = []
+    if lethal:
+        effects.append({"kind": "lethal"})
+    if (m := _int(def_dice_minus, "--def-dice-minus", 0, 5)):
+        effects.append({"kind": "def_dice_minus", "x": m})
+    if (c := _int(critical, "--critical", 0, 2)):
+        effects.append({"kind": "critical", "x": c})
+    attack = AttackModel(target="target", dice=pool, fixed_hits=None if fixed_hits is None else
+                         _int(fixed_hits, "--fixed-hits", 0, 20), bonus_hits=_int(bonus_hits, "--bonus-hits", 0, 10),
+                         effects=effects)
+    target = TargetState("target", kind, _int(health, "--health", 1, 40), _int(wounds, "--wounds", 0, 40),
+                         tuple(stacks), None, _int(standard_shields, "--standard-shields", 0, 5))
+    r = make_rulings(parse_rulings(ruling, [get_game("galaxydefenders")]))
+    d = attack_odds(target, attack, cal, high_impact, r, exact=exact)
+    s = summary(d)
+    s["rulings"] = dict(r.consulted)
+    s["calibration"] = cal.source
+    if as_json:
+        typer.echo(json.dumps(s, indent=2))
+        return
+    what = f"{'+'.join(f'{n} {c}' for c, n in pool.items())} dice" if pool else f"{fixed_hits} fixed hit(s)"
+    article = "an" if kind[0] in "aeiou" else "a"
+    typer.echo(f"{what} against {article} {kind} ({target.health - target.wounds} Health left, "
+               f"shields {stacks or 'none'}), "
+               f"High Impact {'on' if high_impact else 'off'}  [Galaxy Defenders: 9.2 Combat; 11.7; 8.1; "
+               f"Storybook 5.5.1]")
+    typer.echo(f"Calibration: {cal.source}" + ("  (ASSUMED faces: see data/calibration.toml)"
+                                               if cal.source.endswith("(packaged default)") else ""))
+    typer.echo("")
+    typer.echo("  wounds   probability")
+    for k, p in s["wounds"].items():
+        typer.echo(f"  {k:>6}   {eval_frac(p):>10.2%}")
+    typer.echo("")
+    typer.echo(f"  expected wounds: {eval_frac(s['expected_wounds']):.3f}")
+    typer.echo(f"  P(Critical token drawn): {eval_frac(s['p_critical']):.1%}")
+    typer.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {eval_frac(s['p_down']):.1%}")
+    if r.consulted:
+        typer.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
+
+
+def eval_frac(x) -> float:
+    """A probability from :func:`.odds.summary` (float or ``"n/d"``) as a float."""
+    from fractions import Fraction
+
+    return float(Fraction(x)) if isinstance(x, str) else float(x)
+
+
+def cli_app() -> typer.Typer:
+    """The Galaxy Defenders verbs."""
+    app = typer.Typer(add_completion=False, no_args_is_help=True,
+                      help="Galaxy Defenders: Operation Strikeback: exact combat odds (more under `explorer resolve`).")
+    app.command("odds")(odds)
+    return app

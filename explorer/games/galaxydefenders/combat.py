@@ -1,0 +1,915 @@
+"""Combat resolution: a Hit roll turned into wounds, one cited step at a time.
+
+Sections: 9.2 Combat and 11.12 Combat (Hit roll with coloured dice or a fixed number of hits, powers adding hits,
+Bolt effects applied once), 7.2.1 Targeting and Damaging Burrowing Aliens (the Vulnerability check for every target
+at once, before the Hit roll), 8.3 Mark Locking System (a Mark counts from the moment it is placed), 11.7 Multiple
+Energy Shielded Armor (the stack with most shields left blocks, Left on a tie, only that stack absorbs), 9.5.2.3
+Energy Shields (a Power Suit's shields override every other shield, power and item), 8.1 Lethal (no Defend roll),
+Storybook 5.5.1 High Impact (one Blue die per hit, "-X Def Dice" applied to the hits, at most 5 dice), 9.3.1 Health
+Points and 10.4 NPC Health Status (wounds, death, bleeding), 9.3.2 Poisoned, 8.2 Critical (one token per attack that
+dealt a wound; 8.2.1 compatibility redraw; 8.2.2 duration; 8.2.3 the same effect never twice, a greater one
+replaces a lesser one), 11.3 Master Aliens (immune to Paralyze), 8.4 Explosion and 11.6 Prime Swarm Units (who an
+Area or Explosion attack hits).
+
+State is immutable (:class:`TargetState`, :class:`HitRoll`); each step function returns a new value plus its
+:class:`~explorer.trace.Step` list. :func:`resolve_combat` runs the steps with dice from a :class:`DiceSource` (the
+scenario's fixed faces, else faces rolled from the seed); :mod:`.odds` runs the same steps over exact distributions.
+
+Scenario kind ``combat`` (TOML)::
+
+    game = "galaxydefenders"
+    kind = "combat"
+    title = "..."
+    high_impact = true                  # Storybook 5.5.1 (default On)
+    seed = 1                            # dice not fixed below are rolled from it
+    [rulings]                           # {option key = reading}, see options.py
+    [calibration]                       # optional: dice faces / Critical piles (calibration.py format)
+    [close_encounter]                   # optional: the top card of the Close Encounter discard pile
+    card = 12
+    activates = ["Wormoon"]             # the aliens that card activates
+    [[targets]]
+    name = "Hulk"
+    kind = "agent"                      # agent | alien | master_alien | npc | drone
+    health = 8                          # Health points as printed
+    wounds = 0
+    energy_shields = [1]                # one entry per shield icon (stack), Left first: shields remaining
+    power_suit_shields = 2              # optional (agents in a Power Suit)
+    standard_shields = 1                # shield results given by powers such as "No Pain" (useless vs Lethal)
+    cancel_hits = 0                     # hits cancelled by items and powers (work against Lethal too)
+    mark = 0                            # Mark token on it (0, 1, 2)
+    poison = 0                          # Poison token on it (0, 1, 2)
+    criticals = [{effect = "def_dice_minus", x = 1}]   # Critical tokens already on it
+    burrowing = false
+    area = "target"                     # target | same | adjacent | other (relative to the attack's target)
+    walking_path = true                 # for "adjacent": joined to the target's Area by a legal walking path
+    [[attacks]]
+    attacker = "Crimson Nightmare"
+    attacker_kind = "alien"
+    weapon = "Bite"
+    dice = { red = 4, yellow = 1 }      # or fixed_hits = 3 (no dice)
+    bonus_hits = 0                      # hits added by powers and items (+2 hits Tactic)
+    atk_dice_minus = 0                  # the attacker's own "-X ATK Dice" Critical (no effect on fixed hits)
+    drop = []                           # which colours those X dice are taken from, for a multi-colour pool
+    no_bolt = false                     # the attacker's "cannot use Bolt effects" Critical
+    damage = "single"                   # single | area | explosion
+    target = "Hulk"
+    effects = [{kind = "lethal", trigger = "always"}, {kind = "critical", x = 1, trigger = "target_marked"}]
+    [attacks.rolled]                    # optional fixed dice
+    hit = { red = ["hit", "hit", "hit", "hit"], yellow = ["bolt"] }
+    defend = { Hulk = ["shield", "blank"] }
+    critical = { Hulk = ["c1-damage"] }  # token ids in the order drawn (incompatible ones are redrawn)
+
+Effects: ``lethal``, ``def_dice_minus`` (x), ``critical`` (x = pile level), ``mark`` (x = 1/2), ``poison`` (x = 1/2);
+triggers ``always``, ``bolt`` (at least one Bolt rolled) or ``target_marked`` (the target carries a Mark).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from explorer.dice import SeededRoller
+from explorer.errors import DiceScriptExhausted, ScenarioError
+from explorer.options import Rulings
+from explorer.scenario import validate
+from explorer.trace import Step, Trace
+
+from . import sections as S
+from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
+from .options import rulings as make_rulings
+
+HIGH_IMPACT_CAP = 5
+"""Storybook 5.5.1: at most five Blue dice in a Defend roll when High Impact is on."""
+
+CLEARLY_MATCHING = frozenset({1, 3, 4, 16, 13, 15, 26, 12, 31, 29, 30})
+"""Close Encounter cards 7.2.1 lists as clearly matching."""
+NOT_CLEARLY_MATCHING = frozenset({14, 21, 22, 23, 24})
+"""Close Encounter cards 7.2.1 lists as not clearly matching."""
+
+Kind = Literal["agent", "alien", "master_alien", "npc", "drone"]
+Trigger = Literal["always", "bolt", "target_marked"]
+EffectKind = Literal["lethal", "def_dice_minus", "critical", "mark", "poison"]
+MAX_DICE = 12
+
+
+# ------------------------------------------------------------------------------------------------ scenario model
+
+class _Base(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EffectModel(_Base):
+    """An attack effect: ``kind``, ``x`` (its number), ``trigger``."""
+
+    kind: EffectKind
+    x: int = Field(1, ge=0, le=5)
+    trigger: Trigger = "always"
+
+
+class HeldCritical(_Base):
+    """A Critical token already on a target: ``effect`` and ``x``."""
+
+    effect: Literal["def_dice_minus", "atk_dice_minus", "movement_minus", "max_health_minus", "paralyzed",
+                    "shields_removed", "no_bolt"]
+    x: int = Field(0, ge=0, le=5)
+
+
+class TargetModel(_Base):
+    name: str = Field(min_length=1, max_length=40)
+    kind: Kind = "alien"
+    health: int = Field(ge=1, le=40)
+    wounds: int = Field(0, ge=0, le=40)
+    energy_shields: list[int] = Field(default_factory=list, max_length=3)
+    power_suit_shields: int | None = Field(None, ge=0, le=10)
+    standard_shields: int = Field(0, ge=0, le=5)
+    cancel_hits: int = Field(0, ge=0, le=10)
+    mark: int = Field(0, ge=0, le=2)
+    poison: int = Field(0, ge=0, le=2)
+    criticals: list[HeldCritical] = Field(default_factory=list, max_length=10)
+    burrowing: bool = False
+    area: Literal["target", "same", "adjacent", "other"] = "target"
+    walking_path: bool = True
+
+
+class RolledModel(_Base):
+    hit: dict[str, list[str]] = Field(default_factory=dict, max_length=6)
+    defend: dict[str, list[str]] = Field(default_factory=dict, max_length=12)
+    critical: dict[str, list[str]] = Field(default_factory=dict, max_length=12)
+
+
+class AttackModel(_Base):
+    attacker: str = Field("attacker", min_length=1, max_length=40)
+    attacker_kind: Kind = "agent"
+    weapon: str = Field("weapon", min_length=1, max_length=40)
+    dice: dict[str, int] = Field(default_factory=dict, max_length=4)
+    fixed_hits: int | None = Field(None, ge=0, le=20)
+    bonus_hits: int = Field(0, ge=0, le=10)
+    atk_dice_minus: int = Field(0, ge=0, le=5)
+    drop: list[str] = Field(default_factory=list, max_length=5)
+    no_bolt: bool = False
+    damage: Literal["single", "area", "explosion"] = "single"
+    target: str = Field(min_length=1, max_length=40)
+    effects: list[EffectModel] = Field(default_factory=list, max_length=8)
+    rolled: RolledModel | None = None
+
+
+class CloseEncounterModel(_Base):
+    card: int = Field(ge=1, le=40)
+    activates: list[str] = Field(default_factory=list, max_length=20)
+
+
+class CombatScenario(_Base):
+    """A validated ``combat`` scenario (see the module docstring for the file format)."""
+
+    game: Literal["galaxydefenders"] = "galaxydefenders"
+    kind: Literal["combat"] = "combat"
+    title: str = Field("Combat", max_length=200)
+    description: str = Field("", max_length=4000)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    rulings: dict[str, str] = Field(default_factory=dict, max_length=20)
+    high_impact: bool = True
+    calibration: dict | None = None
+    close_encounter: CloseEncounterModel | None = None
+    targets: list[TargetModel] = Field(min_length=1, max_length=12)
+    attacks: list[AttackModel] = Field(min_length=1, max_length=10)
+
+    def calib(self) -> Calibration:
+        """The scenario's calibration (its ``[calibration]`` table over the packaged default)."""
+        if self.calibration is None:
+            return default_calibration()
+        return calibration_from_data(self.calibration, "scenario", prefix="calibration.")
+
+
+def parse_combat(data: dict, source: str) -> CombatScenario:
+    """Validate a ``combat`` scenario document (``game`` and ``kind`` included).
+
+    Raises:
+        ScenarioError: a field out of bounds or unknown; an attack naming an unknown target; a die colour the
+            calibration does not know; fixed faces that do not exist on that die or do not match the dice rolled;
+            both ``dice`` and ``fixed_hits``; a Bolt-triggered effect on a fixed-hits weapon (no dice, no Bolt);
+            ``atk_dice_minus`` on a multi-colour pool without ``drop``; duplicate target names.
+    """
+    sc = validate(CombatScenario, data, source)
+    names = [t.name for t in sc.targets]
+    for i, t in enumerate(sc.targets):
+        if names.count(t.name) > 1:
+            raise ScenarioError(f"targets[{i}].name", f"{t.name!r} is used twice", "unique target names", source)
+        if t.kind != "agent" and t.power_suit_shields is not None:
+            raise ScenarioError(f"targets[{i}].power_suit_shields", "only agents equip a Power Suit (9.5)",
+                                "omit it for aliens, NPCs and drones", source)
+    cal = sc.calib()
+    make_rulings(sc.rulings)   # unknown keys/readings fail here
+    for i, a in enumerate(sc.attacks):
+        p = f"attacks[{i}]"
+        if a.target not in names:
+            raise ScenarioError(f"{p}.target", f"no target named {a.target!r}", names, source)
+        if a.fixed_hits is not None and a.dice:
+            raise ScenarioError(f"{p}.fixed_hits", "a weapon gives either dice or a fixed number of hits",
+                                "dice or fixed_hits, not both", source)
+        if a.fixed_hits is None and not any(a.dice.values()):
+            raise ScenarioError(f"{p}.dice", "the weapon rolls no dice and gives no fixed hits",
+                                "dice = {colour = count} or fixed_hits = N", source)
+        for colour, n in a.dice.items():
+            cal.die(colour, f"{p}.dice.{colour}")
+            if not 0 <= n <= MAX_DICE:
+                raise ScenarioError(f"{p}.dice.{colour}", f"{n} dice", f"0 to {MAX_DICE}", source)
+        if a.fixed_hits is not None and any(e.trigger == "bolt" for e in a.effects):
+            raise ScenarioError(f"{p}.effects", "a fixed-hits weapon rolls no dice, so no Bolt can trigger an "
+                                "effect (9.2, 11.12)", "trigger = 'always' or 'target_marked'", source)
+        if a.atk_dice_minus and a.fixed_hits is None:
+            colours = [c for c, n in a.dice.items() if n]
+            if len(colours) > 1 and len(a.drop) != min(a.atk_dice_minus, sum(a.dice.values())):
+                raise ScenarioError(f"{p}.drop", f"the attacker must say which {a.atk_dice_minus} of its "
+                                    f"{'/'.join(colours)} dice it leaves out (8.2.3 -X ATK Dice)",
+                                    f"a list of {a.atk_dice_minus} colour(s) from {colours}", source)
+            for c in a.drop:
+                if c not in colours:
+                    raise ScenarioError(f"{p}.drop", f"{c!r} is not a colour of this pool", colours, source)
+        if a.rolled:
+            pool = dice_pool(a)
+            for colour, faces in a.rolled.hit.items():
+                if colour not in pool:
+                    raise ScenarioError(f"{p}.rolled.hit.{colour}", "no dice of this colour are rolled",
+                                        sorted(pool), source)
+                if len(faces) != pool[colour]:
+                    raise ScenarioError(f"{p}.rolled.hit.{colour}", f"lists {len(faces)} faces but "
+                                        f"{pool[colour]} {colour} dice are rolled", f"{pool[colour]} faces", source)
+                for j, f in enumerate(faces):
+                    cal.die(colour).face(f, f"{p}.rolled.hit.{colour}[{j}]")
+            for tname, faces in a.rolled.defend.items():
+                if tname not in names:
+                    raise ScenarioError(f"{p}.rolled.defend", f"no target named {tname!r}", names, source)
+                for j, f in enumerate(faces):
+                    cal.defend.face(f, f"{p}.rolled.defend.{tname}[{j}]")
+            for tname, ids in a.rolled.critical.items():
+                if tname not in names:
+                    raise ScenarioError(f"{p}.rolled.critical", f"no target named {tname!r}", names, source)
+                for j, tid in enumerate(ids):
+                    cal.token(tid, f"{p}.rolled.critical.{tname}[{j}]")
+    return sc
+
+
+def dice_pool(a: AttackModel) -> dict[str, int]:
+    """``{colour: dice rolled}`` after the attacker's "-X ATK Dice" (8.2.3); empty for fixed hits."""
+    if a.fixed_hits is not None:
+        return {}
+    pool = {c: n for c, n in a.dice.items() if n}
+    left = a.atk_dice_minus
+    order = list(a.drop) if len(pool) > 1 else [next(iter(pool))] * left
+    for c in order:
+        if left and pool.get(c, 0) > 0:
+            pool[c] -= 1
+            left -= 1
+    return {c: n for c, n in pool.items() if n}
+
+
+# ------------------------------------------------------------------------------------------------ runtime state
+
+@dataclass(frozen=True)
+class TargetState:
+    """A target between steps (immutable). Shapes: ``stacks`` is the shields left per Energy Shield icon, Left
+    first; ``criticals`` is ``((effect, x), ...)`` of the Critical tokens on it."""
+
+    name: str
+    kind: str
+    health: int
+    wounds: int = 0
+    stacks: tuple[int, ...] = ()
+    suit_shields: int | None = None
+    standard_shields: int = 0
+    cancel_hits: int = 0
+    mark: int = 0
+    poison: int = 0
+    criticals: tuple[tuple[str, int], ...] = ()
+    burrowing: bool = False
+    area: str = "target"
+    walking_path: bool = True
+
+    @classmethod
+    def from_model(cls, t: TargetModel) -> "TargetState":
+        return cls(t.name, t.kind, t.health, t.wounds, tuple(t.energy_shields), t.power_suit_shields,
+                   t.standard_shields, t.cancel_hits, t.mark, t.poison, tuple((c.effect, c.x) for c in t.criticals),
+                   t.burrowing, t.area, t.walking_path)
+
+    def critical_x(self, effect: str) -> int | None:
+        """X of the Critical token with this effect on the target, or ``None``."""
+        return next((x for e, x in self.criticals if e == effect), None)
+
+    @property
+    def max_health(self) -> int:
+        """Health points less any "-X max Health" Critical (8.2.3)."""
+        return self.health - (self.critical_x("max_health_minus") or 0)
+
+    @property
+    def down(self) -> bool:
+        """Dead (aliens, NPCs, drones) or bleeding (agents): wounds reached the maximum Health points."""
+        return self.wounds >= self.max_health
+
+    def status(self) -> str:
+        if not self.down:
+            return "alive"
+        return "bleeding" if self.kind == "agent" else "dead"
+
+
+@dataclass(frozen=True)
+class HitRoll:
+    """A Hit roll: ``hits`` (dice hits + fixed + bonus), ``bolts`` rolled, ``faces`` ``((colour, label), ...)``."""
+
+    hits: int
+    bolts: int = 0
+    faces: tuple[tuple[str, str], ...] = ()
+    fixed: bool = False
+
+
+@dataclass(frozen=True)
+class TargetResult:
+    """What one attack did to one target."""
+
+    name: str
+    hits: int
+    absorbed: int = 0
+    cancelled_by_items: int = 0
+    blue_dice: int = 0
+    shields_rolled: int = 0
+    cancelled_by_dice: int = 0
+    hit_wounds: int = 0
+    extra_wounds: int = 0
+    critical: str | None = None
+    status: str = "alive"
+
+    @property
+    def wounds(self) -> int:
+        return self.hit_wounds + self.extra_wounds
+
+
+class DiceSource(Protocol):
+    """Where faces come from: ``hit(colour, n, label) -> tuple[Face]``, ``defend(target, n) -> tuple[Face]``,
+    ``critical(target, level, kind) -> (token ids discarded as incompatible, token applied)``."""
+
+    def hit(self, colour: str, n: int) -> tuple[Face, ...]: ...
+
+    def defend(self, target: str, n: int) -> tuple[Face, ...]: ...
+
+    def critical(self, target: str, level: int, kind: str) -> tuple[tuple[str, ...], CriticalToken]: ...
+
+
+class TableDice:
+    """Fixed faces from an attack's ``rolled`` table where given, else faces rolled from a seeded roller.
+
+    Raises (when asked):
+        DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold.
+    """
+
+    def __init__(self, cal: Calibration, rolled: RolledModel | None, roller: SeededRoller):
+        self.cal, self.rolled, self.roller = cal, rolled, roller
+
+    def hit(self, colour: str, n: int) -> tuple[Face, ...]:
+        die = self.cal.die(colour)
+        if self.rolled and colour in self.rolled.hit:
+            return tuple(die.face(f) for f in self.rolled.hit[colour])
+        return tuple(die.faces[self.roller.roll(die.sides, f"{colour} die") - 1] for _ in range(n))
+
+    def defend(self, target: str, n: int) -> tuple[Face, ...]:
+        die = self.cal.defend
+        if self.rolled and target in self.rolled.defend:
+            given = self.rolled.defend[target]
+            if len(given) < n:
+                raise DiceScriptExhausted(f"rolled.defend.{target} lists {len(given)} Blue dice; the Defend roll "
+                                          f"needs {n}")
+            return tuple(die.face(f) for f in given[:n])
+        return tuple(die.faces[self.roller.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
+
+    def critical(self, target: str, level: int, kind: str) -> tuple[tuple[str, ...], CriticalToken]:
+        discarded: list[str] = []
+        if self.rolled and target in self.rolled.critical:
+            for tid in self.rolled.critical[target]:
+                tok = self.cal.token(tid)
+                if tok.level != level:
+                    raise ScenarioError(f"rolled.critical.{target}", f"{tid!r} is a Critical {tok.level} token; "
+                                        f"this draw is from the Critical {level} pile",
+                                        [t.id for t in self.cal.pile(level)])
+                if tok.compatible(kind):
+                    return tuple(discarded), tok
+                discarded.append(tid)
+            raise DiceScriptExhausted(f"rolled.critical.{target} ran out before a token compatible with a "
+                                      f"{kind} was drawn")
+        bag = [t for t in self.cal.pile(level) for _ in range(t.count)]
+        while bag:
+            tok = bag.pop(self.roller.roll(len(bag), "Critical token") - 1)
+            if tok.compatible(kind):
+                return tuple(discarded), tok
+            discarded.append(tok.id)
+        raise ScenarioError("calibration.critical_tokens", f"the Critical {level} pile has no token for a {kind}")
+
+
+# ------------------------------------------------------------------------------------------------ step functions
+
+def _step(title: str, rule, detail: str = "", section: str = "", marks=(), **facts) -> Step:
+    return Step(title, rule, detail, dict(facts), tuple(marks), section)
+
+
+def clearly_matching(card: int, rulings: Rulings) -> bool:
+    """Whether a Close Encounter card is clearly matching (7.2.1); unlisted cards follow
+    ``unlisted_close_encounter``."""
+    if card in CLEARLY_MATCHING:
+        return True
+    if card in NOT_CLEARLY_MATCHING:
+        return False
+    return rulings.reading("unlisted_close_encounter") == "matching_if_it_activates"
+
+
+def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: CloseEncounterModel | None,
+                   rulings: Rulings) -> tuple[tuple[str, ...], list[Step]]:
+    """Who the attack hits, checked for every target at once before the Hit roll.
+
+    An Area attack hits the target and every target in its Area; an Explosion also every target one Area away
+    joined by a legal walking path (8.4; Prime Swarm figures each count, 11.6). A Burrowing alien can be attacked
+    only in the Vulnerability state: the top Close Encounter discard clearly matches an activation of it (7.2.1).
+    A dead alien, NPC or drone is no longer a target.
+
+    Returns:
+        ``(target names hit, steps)``.
+    """
+    sec = "Target selection"
+    primary = targets[attack.target]
+    if attack.damage == "single":
+        reach = [primary]
+        steps = [_step(f"{attack.weapon} targets {primary.name}", S.AGENT_COMBAT if attack.attacker_kind == "agent"
+                       else S.ALIEN_COMBAT, "A single-target attack hits one figure (one figure of a Prime Swarm).",
+                       sec, (primary.name,), damage="single")]
+    else:
+        rel = {"area": ("target", "same"), "explosion": ("target", "same", "adjacent")}[attack.damage]
+        reach = [primary] + [t for t in targets.values() if t.name != primary.name and t.area in rel
+                             and (t.area != "adjacent" or t.walking_path)]
+        cut = [t.name for t in targets.values() if t.area == "adjacent" and not t.walking_path and
+               attack.damage == "explosion"]
+        steps = [_step(f"{attack.damage.title()} damage reaches {', '.join(t.name for t in reach)}",
+                       S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM,
+                       ("Explosion works like Area Damage extended to the adjacent Areas joined by a legal walking "
+                        "path, with the same hits and effects." if attack.damage == "explosion" else
+                        "Area Damage hits every target in the targeted Area.")
+                       + (f" Not reached (no legal walking path): {', '.join(cut)}." if cut else ""),
+                       sec, tuple(t.name for t in reach), damage=attack.damage, reached=[t.name for t in reach])]
+    kept = []
+    for t in reach:
+        if t.kind != "agent" and t.down:
+            steps.append(_step(f"{t.name} is already dead: not a target", S.NPC_HEALTH if t.kind == "npc"
+                               else S.HEALTH_POINTS, "", sec, (t.name,)))
+            continue
+        if t.burrowing:
+            card = ce.card if ce else None
+            clear = card is not None and clearly_matching(card, rulings)
+            activated = ce is not None and t.name in ce.activates
+            ok = clear and activated
+            why = ("no Close Encounter card is on the discard pile" if ce is None else
+                   f"card #{card} is {'clearly matching' if clear else 'not clearly matching'} and "
+                   f"{'activates' if activated else 'does not activate'} {t.name}")
+            steps.append(_step(f"{t.name} (Burrowing) is {'in' if ok else 'not in'} the Vulnerability state: "
+                               f"{'may' if ok else 'cannot'} be attacked", S.BURROWING_TARGETING,
+                               f"Checked before the Hit roll for every target at once: {why}.", sec, (t.name,),
+                               vulnerable=ok, card=card))
+            if not ok:
+                continue
+        kept.append(t.name)
+    return tuple(kept), steps
+
+
+def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]]:
+    """The Hit roll: coloured dice (after the attacker's "-X ATK Dice") or a fixed number of hits, plus hits from
+    powers and items (9.2 Combat, 11.12 Combat). Bolts count once for effects, however many are rolled."""
+    sec = "Hit roll"
+    rule = S.AGENT_COMBAT if attack.attacker_kind == "agent" else S.ALIEN_COMBAT
+    steps: list[Step] = []
+    if attack.fixed_hits is not None:
+        hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
+        steps.append(_step(f"{attack.weapon} gives {attack.fixed_hits} hit(s) without dice", rule,
+                           "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
+                           + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
+                           sec, hits=attack.fixed_hits))
+    else:
+        pool = dice_pool(attack)
+        if attack.atk_dice_minus:
+            steps.append(_step(f"{attack.attacker} rolls {attack.atk_dice_minus} die/dice fewer", S.CRITICAL_EFFECTS,
+                               "Its -X ATK Dice Critical removes dice from every Hit roll.", sec,
+                               pool={c: n for c, n in pool.items()}))
+        faces: list[tuple[str, str]] = []
+        hits = bolts = 0
+        for colour, n in pool.items():
+            for f in dice.hit(colour, n):
+                faces.append((colour, f.label))
+                hits += f.hits
+                bolts += f.bolts
+        hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
+        steps.append(_step(f"{attack.attacker} rolls {sum(pool.values())} dice: {hits} hit(s), {bolts} Bolt(s)",
+                           S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
+                           + " (faces from the calibration).", sec, marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
+                           hits=hits, bolts=bolts, faces=[list(x) for x in faces]))
+    if attack.bonus_hits:
+        steps.append(_step(f"+{attack.bonus_hits} hit(s) from powers and items: {hr.hits} in all", rule,
+                           "Powers and items modify the number of hits of this attack only.", sec,
+                           bonus=attack.bonus_hits, hits=hr.hits))
+    return hr, steps
+
+
+def effect_active(e: EffectModel, hr: HitRoll, attack: AttackModel, target: TargetState) -> bool:
+    """Whether an effect applies to this target: ``always``; ``bolt`` with at least one Bolt (and no "cannot use
+    Bolt" Critical on the attacker); ``target_marked`` when the target carries a Mark."""
+    if e.trigger == "always":
+        return True
+    if e.trigger == "bolt":
+        return hr.bolts > 0 and not attack.no_bolt
+    return target.mark > 0
+
+
+def place_mark(target: TargetState, attack: AttackModel, hr: HitRoll, rulings: Rulings
+               ) -> tuple[TargetState, list[Step]]:
+    """Mark 1/2 effects (8.3): the token counts from the moment it is placed, so the same attack's effects that
+    need a marked target apply (the book's Mark example). Mark 2 flips a Mark 1 up; a Mark 1 on a Mark 2 follows
+    ``mark_lesser_on_greater``."""
+    steps: list[Step] = []
+    for e in attack.effects:
+        if e.kind != "mark" or e.trigger == "target_marked" or not effect_active(e, hr, attack, target):
+            continue
+        old, new = target.mark, min(2, max(1, e.x))
+        if new >= old:
+            level = new
+        else:
+            level = new if rulings.reading("mark_lesser_on_greater") == "replace" else old
+        target = replace(target, mark=level)
+        steps.append(_step(f"{target.name} is marked: Mark {level}" + (f" (was Mark {old})" if old else ""), S.MARK,
+                           "The target counts as Marked for every attacker from now on.", "Attack effects",
+                           (target.name,), mark=level))
+    return target, steps
+
+
+def energy_shields(target: TargetState, hits: int) -> tuple[TargetState, int, bool, list[Step]]:
+    """Energy Shields absorb hits first (11.7; 9.5.2.3 for a Power Suit).
+
+    A Power Suit with a shield left absorbs alone and makes every other shield, power and item be bypassed. Else
+    the stack with the most shields left blocks (Left on a tie) and only that stack absorbs. A target whose
+    shields a Critical removed absorbs nothing.
+
+    Returns:
+        ``(target, hits left, power suit used, steps)``.
+    """
+    sec = f"Defence: {target.name}"
+    if hits <= 0:
+        return target, 0, False, []
+    if target.critical_x("shields_removed") is not None:
+        return target, hits, False, [_step(f"{target.name}'s Energy Shields are down (Critical)", S.CRITICAL_EFFECTS,
+                                           "Its Energy Shields were removed and cannot recharge until the token "
+                                           "goes.", sec, (target.name,))]
+    if target.suit_shields:
+        used = min(hits, target.suit_shields)
+        t = replace(target, suit_shields=target.suit_shields - used)
+        return t, hits - used, True, [_step(
+            f"Power Suit shields absorb {used} hit(s) ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
+            "The Power Suit's shields must be used and override the agent's own shields, powers and items "
+            "(bypassed, not spent).", sec, (target.name,), absorbed=used, suit_left=t.suit_shields)]
+    if not target.stacks or max(target.stacks) == 0:
+        if target.stacks:
+            return target, hits, False, [_step(f"{target.name} has no Energy Shield left", S.MULTIPLE_ENERGY_SHIELDS,
+                                               "Every stack is empty until the next Refresh phase.", sec,
+                                               (target.name,), stacks=list(target.stacks))]
+        return target, hits, False, []
+    best = max(target.stacks)
+    i = target.stacks.index(best)   # first = Left on a tie
+    used = min(hits, best)
+    stacks = target.stacks[:i] + (best - used,) + target.stacks[i + 1:]
+    side = (["Left", "Right"][i] if len(stacks) == 2 else f"Stack {i + 1}") if len(stacks) > 1 else "The"
+    why = ("Each shield icon is a separate stack; the one with most shields left blocks (Left on a tie) and only it "
+           "absorbs." if len(stacks) > 1 else "The Energy Shield absorbs one hit per shield.")
+    return replace(target, stacks=stacks), hits - used, False, [_step(
+        f"{side} Energy Shield stack absorbs {used} hit(s); stacks now {list(stacks)}",
+        S.MULTIPLE_ENERGY_SHIELDS,
+        why, sec, (target.name,), stack=i, absorbed=used, stacks=list(stacks))]
+
+
+def cancel_by_items(target: TargetState, hits: int, suit_used: bool) -> tuple[int, list[Step]]:
+    """Items and powers that cancel or reduce hits (8.1: they work against Lethal too); bypassed while a Power
+    Suit's shields were used (9.5.2.3). Returns ``(hits left, steps)``."""
+    if not target.cancel_hits or hits <= 0:
+        return hits, []
+    if suit_used:
+        return hits, [_step(f"{target.name}'s hit-cancelling items are bypassed", S.POWER_SUIT_SHIELDS,
+                            "The Power Suit's shields were used this attack.", f"Defence: {target.name}",
+                            (target.name,))]
+    n = min(hits, target.cancel_hits)
+    return hits - n, [_step(f"Items and powers cancel {n} hit(s)", S.LETHAL, "Items and powers that modify the "
+                            "number of hits work against every attack, Lethal included.", f"Defence: {target.name}",
+                            (target.name,), cancelled=n)]
+
+
+def defend_dice(target: TargetState, remaining: int, total_hits: int, weapon_minus: int, high_impact: bool,
+                rulings: Rulings) -> tuple[int, list[Step]]:
+    """How many Blue dice the Defend roll uses (Storybook 5.5.1): one per hit left, less every "-X Def Dice"
+    (the weapon's and the target's own Critical, combined by ``def_dice_minus_sources``; subtracted from the
+    count chosen by ``def_dice_minus_base``), at most 5 with High Impact, never below 0."""
+    sec = f"Defence: {target.name}"
+    crit_minus = target.critical_x("def_dice_minus") or 0
+    minus = 0
+    if weapon_minus or crit_minus:
+        how = rulings.reading("def_dice_minus_sources")
+        minus = weapon_minus + crit_minus if how == "add" else max(weapon_minus, crit_minus)
+    base = remaining
+    if minus:
+        if rulings.reading("def_dice_minus_base") == "total_hits":
+            base = total_hits
+    n = max(0, base - minus)
+    capped = high_impact and n > HIGH_IMPACT_CAP
+    if high_impact:
+        n = min(n, HIGH_IMPACT_CAP)
+    n = min(n, remaining)
+    parts = [f"{base} hit(s)"]
+    if minus:
+        src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
+        parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
+    text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
+    return n, [_step(f"{target.name} rolls {n} Blue dice", S.HIGH_IMPACT if high_impact or minus else S.AGENT_COMBAT,
+                     f"One Blue die per hit: {text}." + ("" if high_impact else " High Impact is off."), sec,
+                     (target.name,), blue_dice=n, minus=minus, high_impact=high_impact)]
+
+
+def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], suit_used: bool
+                  ) -> tuple[int, int, list[Step]]:
+    """Each shield result (the Blue dice plus shield results from powers such as "No Pain", bypassed under a used
+    Power Suit) cancels one hit. Returns ``(shields rolled, hits cancelled, steps)``."""
+    rolled = sum(f.shields for f in faces)
+    extra = 0 if suit_used else target.standard_shields
+    cancelled = min(remaining, rolled + extra)
+    detail = "Faces: " + (", ".join(f.label for f in faces) or "none")
+    if extra:
+        detail += f"; +{extra} shield result(s) from powers"
+    return rolled, cancelled, [_step(f"{rolled + extra} shield result(s) cancel {cancelled} hit(s)", S.HIGH_IMPACT,
+                                     detail + ".", f"Defence: {target.name}",
+                                     (target.name,) + tuple(f"blue:{f.label}" for f in faces),
+                                     faces=[f.label for f in faces], shields=rolled, extra=extra,
+                                     cancelled=cancelled)]
+
+
+def lethal_no_defend(target: TargetState) -> list[Step]:
+    """Lethal (8.1): no Defend roll; shield results from dice or equivalent powers cannot cancel Lethal hits."""
+    extra = f"; its {target.standard_shields} shield result(s) from powers are useless" \
+        if target.standard_shields else ""
+    return [_step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
+                  f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
+                  f"Defence: {target.name}", (target.name,), lethal=True)]
+
+
+def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, section: str = ""
+                  ) -> tuple[TargetState, list[Step]]:
+    """Add ``n`` wounds; an alien, NPC or drone whose wounds reach its Health points dies, an agent bleeds
+    (9.3.1, 10.4, 8.2.3)."""
+    if n <= 0:
+        return target, []
+    before = target.status()
+    t = replace(target, wounds=target.wounds + n)
+    steps = [_step(f"{t.name} suffers {n} wound(s) ({why}): {t.wounds}/{t.max_health}", rule, "", section or
+                   f"Wounds: {t.name}", (t.name,), wounds=n, total=t.wounds, health=t.max_health)]
+    if t.status() != before:
+        rule2 = S.NPC_HEALTH if t.kind == "npc" else S.HEALTH_POINTS
+        steps.append(_step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", rule2,
+                           "Its wounds reached its Health points.", section or f"Wounds: {t.name}", (t.name,),
+                           status=t.status()))
+    return t, steps
+
+
+def apply_poison(target: TargetState, level: int, wounded: bool, rulings: Rulings, section: str = ""
+                 ) -> tuple[TargetState, list[Step]]:
+    """A Poison 1/2 effect (9.3.2): agents, NPCs and drones take the token; a second poison keeps the greater
+    token and the target immediately suffers 1 wound. Whether an attack that dealt no wound poisons follows
+    ``poison_without_wound``."""
+    sec = section or f"Attack effects: {target.name}"
+    if target.kind in ("alien", "master_alien"):
+        return target, [_step(f"Poison {level} has no effect on {target.name}", S.POISONED,
+                              "Poison affects agents, NPCs and drones.", sec, (target.name,))]
+    if not wounded and rulings.reading("poison_without_wound") == "needs_wound":
+        return target, [_step(f"Poison {level} is not applied: no wound was dealt", S.POISONED, "", sec,
+                              (target.name,))]
+    if target.poison == 0:
+        return replace(target, poison=level), [_step(f"{target.name} is poisoned: Poison {level}", S.POISONED,
+                                                     "Each following Refresh phase it suffers 1 wound and the token "
+                                                     "goes down one step.", sec, (target.name,), poison=level)]
+    keep = max(level, target.poison)
+    t = replace(target, poison=keep)
+    steps = [_step(f"Second poison: Poison {min(level, target.poison)} discarded, Poison {keep} kept", S.POISONED,
+                   "Two poison effects cannot stay on one target: the lesser is discarded and the target suffers 1 "
+                   "wound at once.", sec, (target.name,), poison=keep)]
+    t, more = suffer_wounds(t, 1, "second poison", S.POISONED, sec)
+    return t, steps + more
+
+
+def critical_level(levels: Sequence[int], rulings: Rulings) -> int:
+    """The pile an attack with Critical sources of these levels draws from (``critical_several_sources``)."""
+    if len(set(levels)) == 1:
+        return levels[0]
+    return max(levels) if rulings.reading("critical_several_sources") == "highest_level" else min(levels)
+
+
+def apply_critical_token(target: TargetState, tok: CriticalToken, section: str = ""
+                         ) -> tuple[TargetState, int, list[Step]]:
+    """Apply a compatible Critical token (8.2.2 duration, 8.2.3 effects): an instant "X additional damage" wounds
+    at once; a Master Alien ignores Paralyze (11.3); the same effect twice is discarded unless the new one is
+    greater, which replaces it. Returns ``(target, extra wounds, steps)``."""
+    sec = section or f"Critical: {target.name}"
+    if tok.effect == "extra_damage":
+        t, steps = suffer_wounds(target, tok.x, f"Critical {tok.id}: {tok.x} additional damage", S.CRITICAL_EFFECTS,
+                                 sec)
+        return t, tok.x, [_step(f"Instant Critical: {tok.x} additional damage", S.CRITICAL_DURATION,
+                                "A green token is applied and discarded at once.", sec, (target.name,))] + steps
+    if tok.effect == "paralyzed" and target.kind == "master_alien":
+        return target, 0, [_step(f"{target.name} ignores Paralyze", S.MASTER_ALIENS,
+                                 "Master Aliens are immune to any Paralyze effect.", sec, (target.name,))]
+    old = target.critical_x(tok.effect)
+    if old is not None and tok.x <= old:
+        return target, 0, [_step(f"{target.name} already has {tok.effect}; the new token is discarded",
+                                 S.CRITICAL_EFFECTS, "The same Critical effect cannot be on a target twice.", sec,
+                                 (target.name,))]
+    crits = tuple((e, x) for e, x in target.criticals if e != tok.effect) + ((tok.effect, tok.x),)
+    t = replace(target, criticals=crits)
+    extra: list[Step] = []
+    if tok.effect == "shields_removed":
+        t = replace(t, stacks=tuple(0 for _ in t.stacks), suit_shields=0 if t.suit_shields is not None else None)
+    if tok.effect == "max_health_minus" and t.status() != target.status():
+        extra.append(_step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", S.CRITICAL_EFFECTS,
+                           "Its wounds reach its lowered maximum Health points.", sec, (t.name,), status=t.status()))
+    word = "replaces the lesser one" if old is not None else "is placed"
+    return t, 0, [_step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "), S.CRITICAL_DURATION,
+                        {"temporary": "It lasts until the next Refresh phase.",
+                         "permanent": "It lasts until the end of the mission, healed or death (a Body Condition)."}
+                        [tok.duration], sec, (t.name,), effect=tok.effect, x=tok.x, duration=tok.duration)] + extra
+
+
+# ------------------------------------------------------------------------------------------------ one target
+
+@dataclass(frozen=True)
+class Prepared:
+    """A target after the deterministic part of the defence (Mark, shields, items), before any Defend die."""
+
+    target: TargetState
+    remaining: int
+    absorbed: int
+    by_items: int
+    suit_used: bool
+    lethal: bool
+    blue_dice: int
+    effects: tuple[EffectModel, ...]
+
+
+def prepare_target(target: TargetState, attack: AttackModel, hr: HitRoll, high_impact: bool, rulings: Rulings
+                   ) -> tuple[Prepared, list[Step]]:
+    """Mark, Energy Shields, hit-cancelling items and the Defend roll's dice count for one target."""
+    target, steps = place_mark(target, attack, hr, rulings)
+    active = tuple(e for e in attack.effects if e.kind != "mark" and effect_active(e, hr, attack, target))
+    lethal = any(e.kind == "lethal" for e in active)
+    target, left, suit_used, st = energy_shields(target, hr.hits)
+    steps += st
+    absorbed = hr.hits - left
+    left2, st = cancel_by_items(target, left, suit_used)
+    steps += st
+    n = 0
+    if left2 > 0:
+        if lethal:
+            steps += lethal_no_defend(target)
+        else:
+            weapon_minus = sum(e.x for e in active if e.kind == "def_dice_minus")
+            n, st = defend_dice(target, left2, hr.hits, weapon_minus, high_impact, rulings)
+            steps += st
+    return Prepared(target, left2, absorbed, left - left2, suit_used, lethal, n, active), steps
+
+
+def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice: DiceSource | None,
+                  rulings: Rulings, token: CriticalToken | None = None, discarded: tuple[str, ...] = ()
+                  ) -> tuple[TargetState, TargetResult, list[Step]]:
+    """Defend dice, wounds, Poison, then the Critical token (drawn from ``dice``, or ``token`` given)."""
+    target = p.target
+    steps: list[Step] = []
+    shields = cancelled = 0
+    if p.blue_dice and not p.lethal:
+        shields, cancelled, st = defend_cancel(target, p.remaining, faces, p.suit_used)
+        steps += st
+    elif p.remaining and not p.lethal and target.standard_shields and not p.suit_used:
+        shields, cancelled, st = defend_cancel(target, p.remaining, (), p.suit_used)
+        steps += st
+    hit_wounds = p.remaining - cancelled
+    if hit_wounds == 0:
+        steps.append(_step(f"{target.name} suffers no wound", S.HIGH_IMPACT if not p.lethal else S.LETHAL,
+                           "Every hit was absorbed or cancelled.", f"Wounds: {target.name}", (target.name,)))
+    target, st = suffer_wounds(target, hit_wounds, "hits not cancelled")
+    steps += st
+    for e in p.effects:
+        if e.kind == "poison":
+            target, st = apply_poison(target, e.x, hit_wounds > 0, rulings)
+            steps += st
+    crit_id = None
+    levels = [e.x for e in p.effects if e.kind == "critical" and e.x > 0]
+    if levels:
+        sec = f"Critical: {target.name}"
+        if hit_wounds == 0:
+            steps.append(_step("No Critical token: the attack dealt no wound", S.CRITICAL,
+                               "A Critical effect needs at least one wound from the attack.", sec, (target.name,)))
+        else:
+            level = critical_level(levels, rulings)
+            if token is None:
+                assert dice is not None
+                discarded, token = dice.critical(target.name, level, target.kind)
+            if discarded:
+                steps.append(_step(f"Not compatible, discarded and redrawn: {', '.join(discarded)}",
+                                   S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
+                                       "agent" if target.kind == "agent" else "alien, drone or NPC") + ").",
+                                   sec, (target.name,), discarded=list(discarded)))
+            steps.append(_step(f"Critical {level} token drawn: {token.id}", S.CRITICAL,
+                               "One Critical per attack that dealt at least one wound, after every other effect."
+                               + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), sec,
+                               (target.name,), level=level, token=token.id))
+            target, _, st = apply_critical_token(target, token)
+            steps += st
+            crit_id = token.id
+    res = TargetResult(target.name, p.remaining + p.absorbed + p.by_items, p.absorbed, p.by_items, p.blue_dice,
+                       shields, cancelled, hit_wounds, target.wounds - p.target.wounds - hit_wounds, crit_id,
+                       target.status())
+    return target, res, steps
+
+
+# ------------------------------------------------------------------------------------------------ resolution
+
+def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice: DiceSource, high_impact: bool,
+                   rulings: Rulings, ce: CloseEncounterModel | None = None
+                   ) -> tuple[dict[str, TargetState], list[TargetResult], HitRoll | None, list[Step]]:
+    """One attack: target selection, one Hit roll, then each target's defence, wounds and effects.
+
+    Returns:
+        ``(targets after, results per target hit, the Hit roll or None if no target could be attacked, steps)``.
+    """
+    state = dict(targets)
+    hit, steps = select_targets(attack, state, ce, rulings)
+    if not hit:
+        steps.append(_step("No target can be attacked: no Hit roll", S.BURROWING_TARGETING, "", "Target selection"))
+        return state, [], None, steps
+    hr, st = hit_roll(attack, dice)
+    steps += st
+    results = []
+    for name in hit:
+        p, st = prepare_target(state[name], attack, hr, high_impact, rulings)
+        steps += st
+        faces = dice.defend(name, p.blue_dice) if p.blue_dice else ()
+        t, res, st = finish_target(p, attack, faces, dice, rulings)
+        steps += st
+        state[name] = t
+        results.append(res)
+    return state, results, hr, steps
+
+
+def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
+                   roller: SeededRoller | None = None) -> Trace:
+    """Resolve every attack of a ``combat`` scenario in order (the targets carry shields, wounds and tokens from
+    one attack to the next).
+
+    Args:
+        scenario: from :func:`parse_combat`.
+        rulings: ``{option key: reading}`` over the scenario's own ``[rulings]``.
+        seed: replaces the scenario's seed for dice it does not fix.
+        roller: a roller to use instead (Monte Carlo).
+
+    Returns:
+        A :class:`Trace`; ``outcome`` = ``{"attacks": [{"attacker", "weapon", "hits", "bolts", "targets": [...]}],
+        "targets": {name: {"wounds", "status", "stacks", "mark", "poison", "criticals"}}, "high_impact"}``.
+
+    Raises:
+        DiceScriptExhausted: fixed Defend dice or Critical draws ran out.
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    cal = scenario.calib()
+    roller = roller or SeededRoller(seed if seed is not None else scenario.seed)
+    state = {t.name: TargetState.from_model(t) for t in scenario.targets}
+    trace = Trace(scenario.title)
+    trace.add(f"High Impact is {'on' if scenario.high_impact else 'off'}", S.HIGH_IMPACT,
+              "An optional rule, On by default in the Storybook's Level of Difficulty table.", section="Setup",
+              high_impact=scenario.high_impact)
+    out_attacks = []
+    for i, a in enumerate(scenario.attacks):
+        dice = TableDice(cal, a.rolled, roller)
+        state, results, hr, steps = resolve_attack(state, a, dice, scenario.high_impact, r, scenario.close_encounter)
+        for s in steps:
+            if len(scenario.attacks) > 1:
+                s.section = f"Attack {i + 1}: {s.section}"
+            trace.steps.append(s)
+        out_attacks.append({
+            "attacker": a.attacker, "weapon": a.weapon, "hits": hr.hits if hr else None,
+            "bolts": hr.bolts if hr else None,
+            "targets": [{"name": x.name, "absorbed": x.absorbed, "cancelled_by_items": x.cancelled_by_items,
+                         "blue_dice": x.blue_dice, "shields_rolled": x.shields_rolled,
+                         "cancelled_by_dice": x.cancelled_by_dice, "hit_wounds": x.hit_wounds,
+                         "wounds": x.wounds, "critical": x.critical, "status": x.status} for x in results],
+        })
+    trace.rulings = dict(r.consulted)
+    trace.outcome = {
+        "high_impact": scenario.high_impact,
+        "attacks": out_attacks,
+        "targets": {n: {"wounds": t.wounds, "status": t.status(), "stacks": list(t.stacks), "mark": t.mark,
+                        "poison": t.poison, "criticals": [list(c) for c in t.criticals]} for n, t in state.items()},
+    }
+    return trace

@@ -1,0 +1,108 @@
+"""Galaxy Defenders ruling options: every place the rulebook leaves a question open, with both readings.
+
+Each option names the section that leaves the question open, its readings, the default and why; every reading is
+implemented. :data:`ALL_OPTIONS` collects every :class:`RulingOption` defined here; :func:`rulings` gives a
+:class:`~explorer.options.Rulings` with the defaults (or overrides).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from explorer.options import RulingOption, Rulings
+
+# --- combat: Defend roll, Critical tokens, Mark, Poison ---------------------------------------------------------
+
+DEF_DICE_MINUS_BASE = RulingOption(
+    key="def_dice_minus_base",
+    title='What "-X Def Dice" is subtracted from when Energy Shields absorbed some hits',
+    section="Storybook 5.5.1 High Impact; 11.7 Multiple Energy Shielded Armor",
+    readings={
+        "remaining_hits": "Blue dice = hits left after Energy Shields and hit-cancelling items, minus X, then the "
+                          "High Impact cap of 5.",
+        "total_hits": "Blue dice = the Hit roll's total hits minus X (the literal 'total number'), capped at 5 and "
+                      "never more than the hits left after Energy Shields.",
+    },
+    default="remaining_hits",
+    why_default="11.7 and 9.5.2.3 roll the Defend roll only for the hits left after the Energy Shields; the 'total' "
+                "of 5.5.1 contrasts with the first five hits, and its example has no shields.",
+)
+
+DEF_DICE_MINUS_SOURCES = RulingOption(
+    key="def_dice_minus_sources",
+    title='Two "-X Def Dice" sources on one Defend roll (a weapon and a Critical token)',
+    section="8.2.3 Effects; Storybook 5.5.1 High Impact",
+    readings={
+        "add": "The reductions add up (weapon -1 and Critical -1 make -2).",
+        "largest": "Only the largest reduction applies.",
+    },
+    default="add",
+    why_default="They come from different cards (the attacking weapon, the target's own Critical token); only the "
+                "same Critical effect twice on one target is forbidden (8.2.3).",
+)
+
+CRITICAL_SEVERAL_SOURCES = RulingOption(
+    key="critical_several_sources",
+    title="An attack with two Critical sources of different levels (a weapon's Critical 2 and a power's Critical 1)",
+    section="8.2 Critical",
+    readings={
+        "highest_level": "Draw one token, from the highest-level pile among the sources.",
+        "lowest_level": "Draw one token, from the lowest-level pile among the sources.",
+    },
+    default="highest_level",
+    why_default="8.2 caps an attack at one Critical but does not say which pile; every effect of the attack applies, "
+                "so the strongest one is kept, as a greater effect replaces a lesser one elsewhere in 8.2.3.",
+)
+
+MARK_LESSER_ON_GREATER = RulingOption(
+    key="mark_lesser_on_greater",
+    title="A Mark 1 effect on a target that already has a Mark 2 token",
+    section="8.3 Mark Locking System",
+    readings={
+        "keep_greater": "The Mark 2 token stays (the lesser Mark adds nothing).",
+        "replace": "The token is flipped to Mark 1 (the newest Mark replaces the old one).",
+    },
+    default="keep_greater",
+    why_default="8.3 only says a Mark 2 flips a Mark 1 up; 9.3.2 and 8.2.3 keep the greater of two effects of one "
+                "type, and the book never lowers a token except in the Refresh phase.",
+)
+
+POISON_WITHOUT_WOUND = RulingOption(
+    key="poison_without_wound",
+    title="Does an attack's Poison effect apply when the attack dealt no wound?",
+    section="9.3.2 Poisoned; 8.4 Explosion",
+    readings={
+        "applies": "The Poison token is placed whenever the effect triggers, wounds or not.",
+        "needs_wound": "The Poison token is placed only if the attack dealt at least one wound to that target.",
+    },
+    default="applies",
+    why_default="9.3.2 describes a toxin that bypasses any defence, and unlike Critical (8.2) the book sets no "
+                "wound condition.",
+)
+
+UNLISTED_CLOSE_ENCOUNTER = RulingOption(
+    key="unlisted_close_encounter",
+    title="A Close Encounter card the 'clearly matching' lists do not name (for example #25, Activate X aliens)",
+    section="7.2.1 Targeting and Damaging Burrowing Aliens",
+    readings={
+        "not_clearly_matching": "Only the listed clearly matching cards make a Burrowing alien vulnerable.",
+        "matching_if_it_activates": "Any unlisted card that activates the alien makes it vulnerable.",
+    },
+    default="not_clearly_matching",
+    why_default="The clear cards identify an attribute of the alien; card #25 picks a number of aliens like #21-#24, "
+                "which the book lists as not clearly matching.",
+)
+
+# --- conditions between phases -----------------------------------------------------------------------------------
+
+ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
+"""Every Galaxy Defenders ruling option, in definition order."""
+
+
+def rulings(chosen: Mapping[str, str] | None = None) -> Rulings:
+    """A :class:`Rulings` over :data:`ALL_OPTIONS` with the defaults, overridden by ``chosen``.
+
+    Raises:
+        ScenarioError: an unknown option key or reading (the message lists what is allowed).
+    """
+    return Rulings(ALL_OPTIONS, chosen)

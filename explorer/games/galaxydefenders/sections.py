@@ -1,0 +1,51 @@
+"""Section titles of the Galaxy Defenders: Operation Strikeback rulebook (and its Storybook), as cited by every
+resolution step.
+
+Titles are facts about the book (its numbered headings); the rule text itself stays out of the project.
+"""
+
+from explorer.trace import RuleRef
+
+GAME = "Galaxy Defenders"
+
+
+def ref(section: str) -> RuleRef:
+    """A :class:`RuleRef` into the Galaxy Defenders: Operation Strikeback rulebook."""
+    return RuleRef(GAME, section)
+
+
+BARRIER_HEX_SIDE = ref("5.1 Barrier Hex Side")
+REFRESH_PHASE = ref("6.1 Refresh Phase")
+EVENT_PHASE = ref("6.3 Event Phase")
+FLYING = ref("7.1 Flying")
+BURROWING = ref("7.2 Burrowing")
+BURROWING_TARGETING = ref("7.2.1 Targeting and Damaging Burrowing Aliens")
+SEIZE = ref("7.3 Seize")
+SPECIAL_ATTACK_POWERS = ref("8 Special Attack Powers")
+LETHAL = ref("8.1 Lethal")
+CRITICAL = ref("8.2 Critical")
+CRITICAL_COMPATIBILITY = ref("8.2.1 Compatibility")
+CRITICAL_DURATION = ref("8.2.2 Duration")
+CRITICAL_EFFECTS = ref("8.2.3 Effects")
+MARK = ref("8.3 Mark Locking System")
+EXPLOSION = ref("8.4 Explosion")
+AREA_HEALING = ref("8.5 Area Healing")
+AGENT_COMBAT = ref("9.2 Combat")
+HEALTH_POINTS = ref("9.3.1 Health Points")
+POISONED = ref("9.3.2 Poisoned")
+POWER_SUIT = ref("9.5 Power Suit")
+POWER_SUIT_SHIELDS = ref("9.5.2.3 Energy Shields")
+NPC_HEALTH = ref("10.4 NPC Health Status")
+NPC_BODY_CONDITION = ref("10.4.1 NPC Body Condition")
+MASTER_ALIENS = ref("11.3 Biological Structure [Master Alien Cards]")
+MENACE = ref("11.3.1 Fighting Master Aliens [Menacing Agent System]")
+ALIEN_ACTIVATION = ref("11.5 Alien Activation [Close Encounter Cards]")
+PRIME_SWARM = ref("11.6 Prime Swarm Units")
+MULTIPLE_ENERGY_SHIELDS = ref("11.7 Multiple Energy Shielded Armor")
+MULTI_HEX = ref("11.8 Multi-hex Aliens")
+PARALYZED = ref("11.9.1 Paralyzed")
+ALIEN_MOVEMENT = ref("11.11 Movement")
+ALIEN_COMBAT = ref("11.12 Combat")
+HIGH_IMPACT = ref("Storybook 5.5.1 High Impact")
+LEVEL_OF_DIFFICULTY = ref("Storybook 6 Level of Difficulty")
+CORE_SET_DICE = ref("9.2 Combat (dice faces: Core Set, calibrated)")
