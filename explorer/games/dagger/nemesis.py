@@ -667,7 +667,7 @@ class Frame:
 
 def _deadline_check(state: GameState, section: str) -> tuple[GameState, list[Step]]:
     dl = state.elimination_deadline
-    if dl is not None and not state.showdown and dl < state.round:
+    if dl is not None and not state.showdown and dl <= state.round:
         state = state.losing("a player was eliminated and the Final Showdown did not start in time")
         return state, [_step("The heroes lose: the Final Showdown did not start by the end of the Hero Phase after "
                              "the elimination", S.WINNING_AND_LOSING, f"Deadline: round {dl}'s Hero Phase.",
@@ -690,7 +690,8 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
 
     first, last = STEP_SECTIONS.index(start), STEP_SECTIONS.index(stop)
     prefix = f"Round {state.round} · "
-    # the deadline is the end of a Hero Phase: a Nemesis Phase of a later round finds it passed
+    # the deadline is the end of a Hero Phase; this round's Hero Phase is over when its Nemesis Phase begins, and the
+    # Final Showdown can only begin in step 2, so a deadline of this round or earlier has passed
     state, steps = _deadline_check(state, prefix + start)
     emit(state, steps)
     if state.lost:

@@ -323,7 +323,10 @@ def map_from_dict(data: Mapping[str, Any], source: str | None = None) -> WorldMa
     Raises:
         ScenarioError: a malformed table or an inconsistent map (one line naming ``source`` and the field).
     """
-    m = validate(MapModel, data, source)
+    try:
+        m = validate(MapModel, data, source)
+    except ScenarioError as e:
+        raise ScenarioError(f"map.{e.field}" if e.field else "map", e.problem, e.allowed, source) from None
     try:
         return WorldMap(
             spaces=tuple(Space(s.name, s.region, s.number, s.x, s.y) for s in m.spaces),
