@@ -498,22 +498,30 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
                          choice=[base_rec, via_rec], rejected=["attack", "overrun"])]
 
 
-def activate_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
-    """Activate the enemies shown in the event's activation row, in activation order (:func:`activation_order`)."""
+def plan_activation(state: GameState, ctx: PhaseContext) -> tuple[list[str], list[Step]]:
+    """The enemies the event's activation row activates, in activation order (:func:`activation_order`), and the
+    step announcing that order."""
     row = state.current_event.activate
     enemies = _activated(state, row)
     if not enemies:
-        return state, [_step(f"Activation row {list(row)}: no such enemy on the board", S.ENEMY_ACTIVATION, "", SEC3,
-                             activate=list(row))]
+        return [], [_step(f"Activation row {list(row)}: no such enemy on the board", S.ENEMY_ACTIVATION, "", SEC3,
+                          activate=list(row))]
     ordered, ties = activation_order(state, ctx, enemies)
     for t in ties:
         ctx.choices_made.append({"input": "activation_order", "options": t["order"], "chosen": t["order"],
                                  "default_used": t["default_used"], "group": t["group"]})
-    steps = [_step(f"Activation order: {', '.join(e.id for e in ordered)}", S.ENEMY_ACTIVATION,
-                   "Power 1–4, then Elite, then Nemesis; the players order enemies of the same power.", SEC3,
-                   tuple(e.id for e in ordered), order=[e.id for e in ordered], ties=ties)]
-    for e in ordered:
-        state, more = activate_enemy(state, ctx, e.id)
+    return [e.id for e in ordered], [_step(
+        f"Activation order: {', '.join(e.id for e in ordered)}", S.ENEMY_ACTIVATION,
+        "Power 1–4, then Elite, then Nemesis; the players order enemies of the same power.", SEC3,
+        tuple(e.id for e in ordered), order=[e.id for e in ordered], ties=ties)]
+
+
+def activate_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+    """Activate the enemies shown in the event's activation row, in activation order: :func:`plan_activation`, then
+    :func:`activate_enemy` for each (the phase runner calls them one by one, so each activation has its own state)."""
+    ids, steps = plan_activation(state, ctx)
+    for eid in ids:
+        state, more = activate_enemy(state, ctx, eid)
         steps += more
         if state.lost:
             break
@@ -708,11 +716,24 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
         if section == SEC3 and fn is not draw_event and state.current_event is None:
             continue
         was_showdown = state.showdown
-        state, steps = fn(state, ctx)
+        if fn is activate_enemies:       # one frame per activation, each with its own state
+            ids, steps = plan_activation(state, ctx)
+            for st in steps:
+                st.section = prefix + st.section
+            emit(state, steps)
+            for eid in ids:
+                state, steps = activate_enemy(state, ctx, eid)
+                for st in steps:
+                    st.section = prefix + st.section
+                emit(state, steps)
+                if state.lost or _threat_or_bases_lost(state, False):
+                    break
+        else:
+            state, steps = fn(state, ctx)
+            for st in steps:
+                st.section = prefix + st.section
+            emit(state, steps)
         showdown_now = showdown_now or (state.showdown and not was_showdown)
-        for st in steps:
-            st.section = prefix + st.section
-        emit(state, steps)
         deferring = defer and fn is advance_threat
         last_of_section = fn in (advance_threat, check_nemesis_mission, discard_event, end_of_round)
         if last_of_section or state.lost or _threat_or_bases_lost(state, deferring):

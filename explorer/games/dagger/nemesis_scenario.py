@@ -470,7 +470,10 @@ def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:
             raise _fail(f"choices.respawn.{k}", f"{k!r} -> {v!r}", "a hero name -> a base name", source)
     if sc.first_player and sc.first_player not in hero_names:
         raise _fail("first_player", f"unknown hero {sc.first_player!r}", hero_names, source)
-    make_rulings(sc.rulings)   # unknown keys or readings fail here, naming the field
+    try:
+        make_rulings(sc.rulings)   # unknown keys or readings fail here, naming the field
+    except ScenarioError as e:
+        raise ScenarioError(e.field, e.problem, e.allowed, source) from None
 
     state = GameState(
         round=sc.round, players=players, threat=sc.threat, team_up=sc.team_up, heroes=tuple(heroes),
