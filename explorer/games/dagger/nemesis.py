@@ -206,9 +206,9 @@ def overrun_base(state: GameState, base: str, source: str, section: str) -> tupl
     if base in state.overrun:
         return state, [_step(f"{base} is already overrun", S.NEARBY_AND_OVERRUN, section=section, marks=(base,))]
     state = replace(state, overrun=state.overrun | {base}, log=state.log + (f"overrun {base}",))
-    return state, [_step(f"{source} overruns {base} ({len(state.overrun)}/{len(state.bases)} bases overrun)",
-                         S.NEARBY_AND_OVERRUN, "An overrun token covers the base's D.A.G.G.E.R. effect; no hero "
-                         "mission can be put into play there.", section, (base, state.base_space(base)),
+    return state, [_step(f"Overrun token on {base} ({len(state.overrun)}/{len(state.bases)} bases overrun)",
+                         S.NEARBY_AND_OVERRUN, f"By {source}. The token covers the base's D.A.G.G.E.R. effect; no "
+                         "hero mission can be put into play there.", section, (base, state.base_space(base)),
                          overrun=sorted(state.overrun))]
 
 
@@ -462,18 +462,18 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
         state, more = damage_hero(state, ctx, hero, e.power, e.id, SEC3)
         return state, [head] + more
     base = state.base_at(e.space)
-    no_attack = f"no hero on {e.space}"
+    no_attack = f"No hero on {e.space}"
     if base is not None and base not in state.overrun:
         state, more = overrun_base(state, base, e.id, SEC3)
-        head = _step(f"{e.id} overruns {base}", rule, f"{no_attack.capitalize()}; an operational base is here.", SEC3,
+        head = _step(f"{e.id} overruns {base}", rule, f"{no_attack}; an operational base is here.", SEC3,
                      (e.id, e.space), enemy=e.id, action="overrun", base=base, rejected=["attack"])
         return state, [head] + more
     if base is not None and ctx.rulings.reading("overrun_base_no_hero") == "stays":
-        return state, [_step(f"{e.id} stays on overrun {base}", rule, f"{no_attack.capitalize()}; ruling "
+        return state, [_step(f"{e.id} stays on overrun {base}", rule, f"{no_attack}; ruling "
                              "overrun_base_no_hero = stays: it resolves Overrun on its already overrun base.", SEC3,
                              (e.id, e.space), enemy=e.id, action="overrun_again", base=base, rejected=["attack"])]
     why_no_overrun = (f"{base} is already overrun" if base is not None else
-                      f"{e.space} is Asgard, not a base" if e.space == ctx.world.asgard else f"no base on {e.space}")
+                      "Asgard is not a base" if e.space == ctx.world.asgard else f"no base on {e.space}")
     region_distance = ctx.rulings.reading("region_distance")
     near = nearest_operational_bases(ctx.world, e.space, state.operational_bases(), region_distance)
     if near is None:
@@ -492,7 +492,7 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
              else "no operational base in its region: nearest operational base anywhere")
     tie = f"; tied with {', '.join(b for b in near.bases if b != chosen)}" if len(near.bases) > 1 else ""
     return state, [_step(f"{e.id} moves {e.space} → {via}, toward {chosen} ({near.distance} → {near.distance - 1} "
-                         "lines)", rule, f"{no_attack.capitalize()}; {why_no_overrun}. Target: {scope}{tie}.", SEC3,
+                         "lines)", rule, f"{no_attack}; {why_no_overrun}. Target: {scope}{tie}.", SEC3,
                          (e.id, e.space, via, target_space), enemy=e.id, action="move", start=e.space, to=via,
                          target=chosen, distance_before=near.distance, scope=near.scope,
                          choice=[base_rec, via_rec], rejected=["attack", "overrun"])]
