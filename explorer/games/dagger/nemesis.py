@@ -25,9 +25,7 @@ from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .state import (
-    SIDE_SLOTS, THREAT_LOSS, Effect, Enemy, EventCard, GameState, Hero, Mission,
-)
+from .state import THREAT_LOSS, Effect, Enemy, GameState, Hero, Mission
 from .worldmap import WorldMap, nearest_operational_bases
 
 

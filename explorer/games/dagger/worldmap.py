@@ -19,8 +19,8 @@ Public API:
   :meth:`WorldMap.numbered_space`.
 * :func:`nearest_operational_bases` — ``NearestBases(distance, bases, scope)`` with every tied base listed.
 * :func:`map_from_dict`, :func:`load_map_file`, :func:`load_map` (built-in name), :func:`available_maps`: loading
-  through :func:`explorer.scenario.read_toml` + :func:`explorer.scenario.validate`; every malformed map raises a one-line
-  :class:`~explorer.errors.ScenarioError` naming the file, the field and what is allowed.
+  through :func:`explorer.scenario.read_toml` + :func:`explorer.scenario.validate`; every malformed map raises a
+  one-line :class:`~explorer.errors.ScenarioError` naming the file, the field and what is allowed.
 """
 
 from __future__ import annotations
