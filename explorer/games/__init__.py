@@ -10,7 +10,7 @@ module names the game packages as strings and imports one only when it is asked 
 board, trace, options, widgets, the CLI shell, the app shell) imports no game.
 
 >>> [g.id for g in all_games()]
-['tagraid', 'masseffect', 'galaxydefenders']
+['tagraid', 'masseffect', 'galaxydefenders', 'dagger']
 >>> find_builtin("tr-02")[0].id
 'tagraid'
 
@@ -35,6 +35,7 @@ GAME_MODULES: dict[str, str] = {
     "tagraid": "explorer.games.tagraid.game",
     "masseffect": "explorer.games.masseffect.game",
     "galaxydefenders": "explorer.games.galaxydefenders.game",
+    "dagger": "explorer.games.dagger.game",
 }
 """``{game id: module path}`` in display order; each module defines ``GAME``."""
 

@@ -1,0 +1,157 @@
+"""Marvel D.A.G.G.E.R. ruling options: every place the rulebook leaves a Nemesis Phase question open.
+
+Each option names the section that leaves the question open, its readings, the default and why. :data:`ALL_OPTIONS`
+collects every :class:`RulingOption` defined here; :func:`rulings` gives a :class:`~explorer.options.Rulings` with the
+defaults (or overrides).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from explorer.options import RulingOption, Rulings
+
+# --- Nemesis Phase › 2. Check Nemesis Mission ---------------------------------------------------------------------
+
+MISSION_FAIL_COMPARISON = RulingOption(
+    key="mission_fail_comparison",
+    title="When does a nemesis mission fail on threat?",
+    section="Nemesis Phase › 2. Check Nemesis Mission (item 2); Additional Rules › Missions",
+    readings={
+        "track_reaches_value": "The mission fails when the threat track has reached the mission's threat value "
+                               "(track >= threat value); a track equal to the value fails it.",
+        "literal": "As the sentence is worded: the mission fails when its threat value is >= the track (so a low "
+                   "track fails it and a high one does not).",
+    },
+    default="track_reaches_value",
+    why_default="Missions 'can be failed when threat advances', so failure must come from a rising track; the literal "
+                "comparison would fail a mission more easily the lower the threat is.",
+)
+
+FIRST_STRIKE_SIDE_MISSION = RulingOption(
+    key="first_strike_side_mission",
+    title="Does completing the 1st strike spawn a side mission?",
+    section="Nemesis Phase › 2. Check Nemesis Mission (item 3); Missions › Nemesis and 1st Strike Missions",
+    readings={
+        "no": "Only a nemesis mission (I, II, III) completed spawns a side mission; the 1st strike is not one of them.",
+        "yes": "The 1st strike sits on top of the nemesis mission deck, so completing it counts as a nemesis mission "
+               "and spawns a side mission too.",
+    },
+    default="no",
+    why_default="The rulebook names the 1st strike apart ('Nemesis and 1st Strike Missions'; 'complete a 1st strike "
+                "mission before ... the 1st nemesis mission') and gives it its own outcome (removed from the game).",
+)
+
+REVEALED_MISSION_CHECK = RulingOption(
+    key="revealed_mission_check",
+    title="Is the nemesis mission revealed by a completed 1st strike checked in the same step?",
+    section="Nemesis Phase › 2. Check Nemesis Mission",
+    readings={
+        "next_phase": "Step 2 checks one card, the top one at the start of the step; mission I revealed now is first "
+                      "checked in the next Nemesis Phase.",
+        "same_step": "After the 1st strike is removed, mission I (now the top card) is checked at once, against the "
+                     "track before it is reset.",
+    },
+    default="next_phase",
+    why_default="Step 2 says to check 'the top card', singular; the track is reset right after the completion.",
+)
+
+SHOWDOWN_TIMING = RulingOption(
+    key="showdown_timing",
+    title="What happens to step 3 when the final nemesis mission is completed in step 2?",
+    section="Nemesis Phase › 2. Check Nemesis Mission ('Proceed to the Final Showdown'); Final Showdown",
+    readings={
+        "continue_phase": "Flip the nemesis sheet to its Final Showdown side now; step 3 (the event) is still "
+                          "resolved, with the showdown in force.",
+        "end_phase": "Proceeding to the Final Showdown ends the Nemesis Phase: no event is resolved this phase.",
+    },
+    default="continue_phase",
+    why_default="No rule skips step 3, and the Final Showdown says every other mission and enemy keeps functioning "
+                "as normal.",
+)
+
+# --- Nemesis Phase › 3. Resolve Event Cards ----------------------------------------------------------------------
+
+SIDE_DECK_EMPTY = RulingOption(
+    key="side_deck_empty",
+    title="A side mission must spawn into an empty slot but the side mission deck is empty",
+    section="Nemesis Phase › 3. Resolve Event Cards (spawn a side mission); Missions › Side Missions",
+    readings={
+        "nothing": "No card can be drawn, so nothing happens.",
+        "threat": "Treat it like having no empty slot: advance threat by 1 + number of heroes.",
+    },
+    default="nothing",
+    why_default="The threat penalty is stated only for a missing slot; the rulebook gives none for an empty deck.",
+)
+
+OVERRUN_BASE_NO_HERO = RulingOption(
+    key="overrun_base_no_hero",
+    title="An activated enemy on an already overrun base, with no hero there",
+    section="Nemesis Phase › 3. Resolve Event Cards › Activate enemies; Additional Rules › Nearby and Overrun",
+    readings={
+        "moves": "It cannot overrun a base that is already overrun, so the first item it can resolve is Move: one "
+                 "space toward the nearest operational base.",
+        "stays": "Its base counts as 'a base in its space' to overrun: it resolves Overrun (no new token) and stays.",
+    },
+    default="moves",
+    why_default="An enemy resolves the first item 'that they can'; overrunning places a token, which an overrun base "
+                "cannot take again.",
+)
+
+REGION_DISTANCE = RulingOption(
+    key="region_distance",
+    title="How 'nearest operational base in its region' is measured",
+    section="Nemesis Phase › 3. Resolve Event Cards › Activate enemies (Move)",
+    readings={
+        "whole_map": "Count lines along any route on the whole map; only the target base must be in the enemy's "
+                     "region.",
+        "within_region": "Count lines along routes that stay inside the region; a base of the region unreachable "
+                         "that way is not a target (then the nearest operational base anywhere is).",
+    },
+    default="whole_map",
+    why_default="The region only selects which bases qualify; the enemy then moves along the dotted lines like any "
+                "standee, which cross regions freely.",
+)
+
+THREAT_LOSS_TIMING = RulingOption(
+    key="threat_loss_timing",
+    title="Threat reaches 20 in step 1: lost at once, or after step 2 may reset the track?",
+    section="Winning and Losing; Nemesis Phase › 2. Check Nemesis Mission",
+    readings={
+        "immediate": "The heroes lose the moment the track reaches 20, even if step 2 would then reset it.",
+        "after_mission_check": "A track at 20 after step 1 is judged after step 2: a nemesis mission completed "
+                               "there resets it and the game goes on.",
+    },
+    default="immediate",
+    why_default="The loss is worded as something that happens ('If ... Threat reaches 20'), with no waiting period; "
+                "a failed mission is exactly what the rising track is meant to cause before it reaches 20.",
+)
+
+# --- Additional Rules › Nearby -------------------------------------------------------------------------------------
+
+NEARBY_SPACE_ITSELF = RulingOption(
+    key="nearby_space_itself",
+    title="Which spaces are 'nearby' a space (an effect on the spaces nearby a given space)",
+    section="Additional Rules › Nearby and Overrun",
+    readings={
+        "adjacent_only": "A space is not nearby itself: the spaces nearby a space are the adjacent ones. (Pieces "
+                         "nearby a hero or enemy still include the other pieces in its own space.)",
+        "same_and_adjacent": "Nearby means the same or an adjacent space, for spaces too: the space itself counts.",
+    },
+    default="adjacent_only",
+    why_default="The rulebook adds that a 'space is not nearby itself' right after defining nearby as the same or "
+                "an adjacent space; for pieces, the same space is the other pieces' space.",
+)
+
+
+ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
+"""Every Marvel D.A.G.G.E.R. ruling option, in definition order."""
+
+
+def rulings(chosen: Mapping[str, str] | None = None) -> Rulings:
+    """A :class:`Rulings` over :data:`ALL_OPTIONS` with the defaults, overridden by ``chosen``.
+
+    Raises:
+        ScenarioError: an unknown option key or reading (the message lists what is allowed).
+    """
+    return Rulings(ALL_OPTIONS, chosen)

@@ -1,0 +1,381 @@
+"""The world map of Marvel D.A.G.G.E.R. as a graph: spaces joined by dotted lines, regions, bases, Asgard, the Bifrost.
+
+Rulebook sections: Setup (the five bases: New York, Atlantis, Madripoor, Wakanda and the Iliad token's numbered
+space; the Bifrost token on its slot on Asgard), Gameplay › Hero Phase › Aspect Actions (Move: to an adjacent space,
+"connected by dotted lines"), D.A.G.G.E.R. Actions (Asgard is not a base and is never overrun), Nemesis Phase › 3
+(enemies move toward the nearest operational base of their region, else the nearest anywhere), Additional Rules ›
+Nearby and Overrun (nearby = the same or an adjacent space; nothing is nearby itself).
+
+The printed map is not in the rulebook. ``maps/default.toml`` is a documented **stand-in** (five bases, six regions,
+Asgard and the Bifrost, numbered spaces for the Iliad) so the engine has a board; enter the real map in the same
+format (``docs/dagger-map-format.md``) to use it instead.
+
+Public API:
+
+* :class:`WorldMap` — an immutable value: ``spaces`` (:class:`Space`: name, region, number, x, y), ``links`` (pairs of
+  space names), ``regions``, ``bases`` (the four printed bases' spaces), ``asgard``, ``bifrost``. Queries (networkx):
+  :meth:`WorldMap.adjacent`, :meth:`WorldMap.distance` (lines crossed), :meth:`WorldMap.nearby_spaces`,
+  :meth:`WorldMap.steps_toward` (the neighbours one line closer), :meth:`WorldMap.region_of`,
+  :meth:`WorldMap.numbered_space`.
+* :func:`nearest_operational_bases` — ``NearestBases(distance, bases, scope)`` with every tied base listed.
+* :func:`map_from_dict`, :func:`load_map_file`, :func:`load_map` (built-in name), :func:`available_maps`: loading
+  through :func:`explorer.scenario.read_toml` + :func:`explorer.scenario.validate`; every malformed map raises a
+  one-line :class:`~explorer.errors.ScenarioError` naming the file, the field and what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field
+
+from explorer.errors import ScenarioError
+from explorer.scenario import read_toml, validate
+
+FIXED_BASES: tuple[str, ...] = ("New York", "Atlantis", "Madripoor", "Wakanda")
+"""The four bases printed on the board (Setup); the fifth, the Iliad, is a token placed on a numbered space."""
+ILIAD = "Iliad"
+"""The name of the fifth base (the Iliad token)."""
+
+MAX_SPACES = 200
+MAX_LINKS = 800
+NAME = Field(min_length=1, max_length=40)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RegionModel(_Strict):
+    """``[[map.regions]]``: ``name`` (<= 40 characters), optional ``title``."""
+
+    name: str = NAME
+    title: str = Field("", max_length=80)
+
+
+class SpaceModel(_Strict):
+    """``[[map.spaces]]``: ``name``, ``region`` (a region's name), optional ``number`` (1..99: a numbered space, where
+    the Iliad may be placed), drawing position ``x``, ``y`` (0..2000 units)."""
+
+    name: str = NAME
+    region: str = NAME
+    number: int | None = Field(None, ge=1, le=99)
+    x: float = Field(0, ge=0, le=2000)
+    y: float = Field(0, ge=0, le=2000)
+
+
+class MapModel(_Strict):
+    """The ``[map]`` table (see ``docs/dagger-map-format.md``)."""
+
+    name: str = Field("", max_length=60)
+    title: str = Field("", max_length=120)
+    note: str = Field("", max_length=2000)
+    regions: list[RegionModel] = Field(min_length=1, max_length=20)
+    spaces: list[SpaceModel] = Field(min_length=2, max_length=MAX_SPACES)
+    links: list[str] = Field(min_length=1, max_length=MAX_LINKS)
+    bases: list[str] = Field(min_length=1, max_length=8)
+    asgard: str = NAME
+    bifrost: str = NAME
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A space of the world map: ``name``, ``region``, ``number`` (``None`` when unnumbered), drawing ``x``, ``y``."""
+
+    name: str
+    region: str
+    number: int | None = None
+    x: float = 0.0
+    y: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class NearestBases:
+    """The answer to "nearest operational base": ``distance`` (lines), ``bases`` (every base name at that distance,
+    in map order; ties are the 1st player's choice), ``scope`` (``"region"`` or ``"anywhere"``)."""
+
+    distance: int
+    bases: tuple[str, ...]
+    scope: str
+
+
+def _err(fld: str, problem: str, allowed: str | None = None, source: str | None = None) -> ScenarioError:
+    return ScenarioError(fld, problem, allowed, source)
+
+
+@dataclass(frozen=True, eq=True)
+class WorldMap:
+    """The world map (an immutable value; the graph and distances are computed once and cached).
+
+    Attributes:
+        spaces: every space, in file order (map order breaks no rule tie; it only orders listings).
+        links: the dotted lines, as sorted ``(a, b)`` name pairs.
+        regions: ``((name, title), ...)``.
+        bases: the spaces of the printed bases, in file order (normally :data:`FIXED_BASES`).
+        asgard: the Asgard space (not a base, never overrun). bifrost: the space of the Bifrost token's slot.
+        name, title, note: labels.
+
+    Raises:
+        ScenarioError: on construction, for a link to an unknown space, a self-loop, a duplicate space, region, number
+            or link, a space in an unknown region, a base or Asgard that is not a space, Asgard listed as a base, or a
+            map whose spaces are not all connected.
+    """
+
+    spaces: tuple[Space, ...]
+    links: tuple[tuple[str, str], ...]
+    regions: tuple[tuple[str, str], ...]
+    bases: tuple[str, ...]
+    asgard: str
+    bifrost: str
+    name: str = ""
+    title: str = ""
+    note: str = ""
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    def _validate(self) -> None:
+        region_names = [r for r, _ in self.regions]
+        for i, r in enumerate(region_names):
+            if r in region_names[:i]:
+                raise _err(f"map.regions[{i}].name", f"duplicate region {r!r}", "unique region names")
+        names: dict[str, int] = {}
+        numbers: dict[int, str] = {}
+        for i, s in enumerate(self.spaces):
+            if s.name in names:
+                raise _err(f"map.spaces[{i}].name", f"duplicate space {s.name!r}", "unique space names")
+            names[s.name] = i
+            if s.region not in region_names:
+                raise _err(f"map.spaces[{i}].region", f"space {s.name!r} is in unknown region {s.region!r}",
+                           "one of " + ", ".join(repr(r) for r in region_names))
+            if s.number is not None:
+                if s.number in numbers:
+                    raise _err(f"map.spaces[{i}].number", f"number {s.number} is on {numbers[s.number]!r} and "
+                               f"{s.name!r}", "each number on one space")
+                numbers[s.number] = s.name
+        seen: set[tuple[str, str]] = set()
+        for i, (a, b) in enumerate(self.links):
+            for end in (a, b):
+                if end not in names:
+                    raise _err(f"map.links[{i}]", f"line {a}|{b} names unknown space {end!r}", "names of spaces")
+            if a == b:
+                raise _err(f"map.links[{i}]", f"line {a}|{b} joins a space to itself", "two different spaces")
+            if (a, b) in seen:
+                raise _err(f"map.links[{i}]", f"line {a}|{b} is listed twice", "each line once")
+            seen.add((a, b))
+        for i, b in enumerate(self.bases):
+            if b not in names:
+                raise _err(f"map.bases[{i}]", f"base {b!r} is not a space", "names of spaces")
+            if b in self.bases[:i]:
+                raise _err(f"map.bases[{i}]", f"base {b!r} is listed twice", "each base once")
+        if self.asgard not in names:
+            raise _err("map.asgard", f"Asgard {self.asgard!r} is not a space", "names of spaces")
+        if self.asgard in self.bases:
+            raise _err("map.bases", f"Asgard ({self.asgard!r}) is listed as a base",
+                       "bases other than Asgard (Asgard is not a base)")
+        if self.bifrost not in names:
+            raise _err("map.bifrost", f"the Bifrost slot {self.bifrost!r} is not a space", "names of spaces")
+        g = self.graph
+        if not nx.is_connected(g):
+            comps = sorted((sorted(c) for c in nx.connected_components(g)), key=len)
+            raise _err("map.links", f"space {comps[0][0]!r} cannot be reached from {comps[-1][0]!r}",
+                       "lines joining every space to the others")
+
+    # -- graph
+    @property
+    def graph(self) -> nx.Graph:
+        """The map as an undirected :class:`networkx.Graph` (nodes: space names with ``region``; edges: lines).
+        Shared and cached: do not mutate."""
+        g = self._cache.get("graph")
+        if g is None:
+            g = nx.Graph()
+            for s in self.spaces:
+                g.add_node(s.name, region=s.region)
+            g.add_edges_from(self.links)
+            self._cache["graph"] = g
+        return g
+
+    def _dist(self, within_region: str | None = None) -> dict[str, dict[str, int]]:
+        key = ("dist", within_region)
+        d = self._cache.get(key)
+        if d is None:
+            g = self.graph if within_region is None else self.graph.subgraph(
+                [s.name for s in self.spaces if s.region == within_region])
+            d = {a: dict(m) for a, m in nx.all_pairs_shortest_path_length(g)}
+            self._cache[key] = d
+        return d
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Space names in map order."""
+        return tuple(s.name for s in self.spaces)
+
+    def space(self, name: str) -> Space:
+        """The :class:`Space` called ``name``. Raises KeyError for an unknown name."""
+        by = self._cache.get("by_name")
+        if by is None:
+            by = self._cache["by_name"] = {s.name: s for s in self.spaces}
+        return by[name]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.graph
+
+    def region_of(self, name: str) -> str:
+        """The region of space ``name``."""
+        return self.space(name).region
+
+    def adjacent(self, name: str) -> tuple[str, ...]:
+        """Spaces joined to ``name`` by a line, in map order."""
+        nbrs = set(self.graph[name])
+        return tuple(n for n in self.names if n in nbrs)
+
+    def distance(self, a: str, b: str, within_region: str | None = None) -> int | None:
+        """Lines crossed on a shortest route from ``a`` to ``b`` (0 for the same space); with ``within_region``, only
+        through spaces of that region (``None`` if no such route)."""
+        return self._dist(within_region).get(a, {}).get(b)
+
+    def nearby_spaces(self, name: str, *, include_self: bool) -> tuple[str, ...]:
+        """The spaces nearby ``name`` (Additional Rules › Nearby and Overrun): adjacent spaces, plus ``name`` itself
+        when ``include_self`` (for the pieces nearby a hero or enemy, the same space counts; whether a space counts as
+        nearby itself is the ruling option ``nearby_space_itself``)."""
+        return ((name,) if include_self else ()) + self.adjacent(name)
+
+    def steps_toward(self, start: str, target: str, within_region: str | None = None) -> tuple[str, ...]:
+        """The spaces adjacent to ``start`` that are one line closer to ``target`` (every first step of a shortest
+        route), in map order; ``()`` if ``start == target`` or ``target`` is unreachable."""
+        d = self._dist(within_region)
+        here = d.get(start, {}).get(target)
+        if not here:
+            return ()
+        return tuple(n for n in self.adjacent(start) if d.get(n, {}).get(target) == here - 1)
+
+    def numbered_space(self, number: int) -> str | None:
+        """The space printed with ``number``, or ``None``."""
+        return next((s.name for s in self.spaces if s.number == number), None)
+
+    def iliad_space(self, where: str | int, fld: str = "iliad", source: str | None = None) -> str:
+        """Check a placement of the Iliad token (Setup: the 1st player chooses a numbered space) and return its space.
+
+        Args:
+            where: a space name or its number.
+
+        Raises:
+            ScenarioError: not a numbered space, or a printed base's space.
+        """
+        numbered = [s.name for s in self.spaces if s.number is not None and s.name not in self.bases]
+        name = self.numbered_space(where) if isinstance(where, int) else where
+        if name is None or name not in self or self.space(name).number is None or name in self.bases:
+            raise _err(fld, f"the Iliad must be on a numbered space that is not a printed base, got {where!r}",
+                       "one of " + ", ".join(repr(n) for n in numbered), source)
+        return name
+
+
+def nearest_operational_bases(world: WorldMap, space: str, operational: Mapping[str, str],
+                              region_distance: str = "whole_map") -> NearestBases | None:
+    """The nearest operational base for an enemy on ``space`` (Nemesis Phase › 3 › Activate enemies, Move): the
+    nearest operational base in its region, or if its region has none (reachable), the nearest anywhere.
+
+    Args:
+        operational: ``{base name: space}`` of the operational bases only.
+        region_distance: reading of the ruling option ``region_distance`` (``"whole_map"`` or ``"within_region"``).
+
+    Returns:
+        ``NearestBases`` with every base at the least distance (a tie is the 1st player's choice), or ``None`` when no
+        base is operational.
+    """
+    region = world.region_of(space)
+    in_region = {b: s for b, s in operational.items() if world.region_of(s) == region}
+    scope_region = region if region_distance == "within_region" else None
+    cand = {b: world.distance(space, s, scope_region) for b, s in in_region.items()}
+    cand = {b: d for b, d in cand.items() if d is not None}
+    scope = "region"
+    if not cand:
+        cand = {b: world.distance(space, s) for b, s in operational.items()}
+        cand = {b: d for b, d in cand.items() if d is not None}
+        scope = "anywhere"
+    if not cand:
+        return None
+    best = min(cand.values())
+    return NearestBases(best, tuple(b for b in operational if cand.get(b) == best), scope)
+
+
+# ----------------------------------------------------------------------------------------------------- loading
+
+
+def _split_link(text: str, i: int, source: str | None) -> tuple[str, str]:
+    a, sep, b = text.partition("|")
+    if not sep or "|" in b or not a.strip() or not b.strip():
+        raise _err(f"map.links[{i}]", f"{text!r} is not two space names joined by '|'", '"New York|Atlantis"',
+                   source)
+    a, b = a.strip(), b.strip()
+    return (a, b) if a <= b else (b, a)
+
+
+def map_from_dict(data: Mapping[str, Any], source: str | None = None) -> WorldMap:
+    """A :class:`WorldMap` from the ``[map]`` table (a dict).
+
+    Raises:
+        ScenarioError: a malformed table or an inconsistent map (one line naming ``source`` and the field).
+    """
+    try:
+        m = validate(MapModel, data, source)
+    except ScenarioError as e:
+        raise ScenarioError(f"map.{e.field}" if e.field else "map", e.problem, e.allowed, source) from None
+    try:
+        return WorldMap(
+            spaces=tuple(Space(s.name, s.region, s.number, s.x, s.y) for s in m.spaces),
+            links=tuple(_split_link(t, i, source) for i, t in enumerate(m.links)),
+            regions=tuple((r.name, r.title) for r in m.regions),
+            bases=tuple(m.bases), asgard=m.asgard, bifrost=m.bifrost, name=m.name, title=m.title, note=m.note)
+    except ScenarioError as e:
+        if e.source is None and source is not None:
+            raise ScenarioError(e.field, e.problem, e.allowed, source) from None
+        raise
+
+
+def load_map_file(path: str | Path) -> WorldMap:
+    """Load a map file (a TOML document with a ``[map]`` table).
+
+    Raises:
+        ScenarioError: unreadable file, invalid TOML, missing ``[map]``, or a malformed map.
+    """
+    data = read_toml(path)
+    if not isinstance(data.get("map"), dict):
+        raise _err("map", "is required but missing", "a [map] table", str(path))
+    return map_from_dict(data["map"], str(path))
+
+
+def available_maps() -> list[str]:
+    """Names of the built-in maps (``maps/<name>.toml``)."""
+    d = resources.files("explorer.games.dagger") / "maps"
+    return sorted(p.name[:-5] for p in d.iterdir() if p.name.endswith(".toml"))
+
+
+_builtin: dict[str, WorldMap] = {}
+
+
+def load_map(name: str = "default") -> WorldMap:
+    """A built-in map by name (cached; maps are immutable).
+
+    Raises:
+        ScenarioError: unknown name (lists the built-in maps).
+    """
+    if name not in _builtin:
+        if name not in available_maps():
+            raise _err("map", f"unknown built-in map {name!r}", available_maps())
+        f = resources.files("explorer.games.dagger") / "maps" / f"{name}.toml"
+        text = f.read_text(encoding="utf-8")
+        data = read_toml(f"{name}.toml (built-in map)", text=text)
+        _builtin[name] = map_from_dict(data["map"], f"{name}.toml (built-in map)")
+    return _builtin[name]
+
+
+def links_text(links: Iterable[tuple[str, str]]) -> list[str]:
+    """Lines as ``"a|b"`` strings (the file format)."""
+    return [f"{a}|{b}" for a, b in links]
