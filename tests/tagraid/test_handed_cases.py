@@ -4,13 +4,16 @@ Ambiguous cases are tested under both readings (the default is the recommended o
 """
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from explorer.games.tagraid.options import rulings as default_rulings
+from explorer.games.tagraid.ranges import measure_range
 from explorer.games.tagraid.resolve import resolve
 from explorer.games.tagraid.scenarios import list_scenarios, load_scenario
+from explorer.games.tagraid.table_file import available_tables, load_packaged_table
 
 CASES_FILE = Path("/work/shared/cases/rulings-tagraid.jsonl")
 
@@ -37,7 +40,7 @@ def test_every_handed_case_has_a_scenario_and_a_test():
     cases = _cases()
     if not cases:
         pytest.skip("handed cases file not available")
-    names = {s["name"] for s in list_scenarios()}
+    names = {s["name"] for s in list_scenarios()} | set(available_tables())  # roll scenarios and table files
     tested = {n[len("test_"):].split("_")[0].upper().replace("TR", "TR-") for n in globals() if n.startswith("test_tr")}
     for cid in cases:
         assert cid.lower() in names, cid
@@ -150,3 +153,40 @@ def test_tr19():
     sc.reactive[0].weapon = sc.active.weapon or load_scenario("tr-17").active.weapon
     t2 = resolve(sc)
     assert "may only Evade" in " ".join(s.detail for s in t2.steps)
+
+
+# ---------------------------------------------------------------- TR-22: a table file (the Range Ruler follows the LoF)
+
+
+def _tr22_range(grazing=None, apex_dy=0.0):
+    lt = load_packaged_table("tr-22")
+    table = lt.table
+    if apex_dy:
+        from explorer.games.tagraid.pieces import Scenery
+
+        (spire,) = table.scenery
+        pts = tuple((x, y + apex_dy) if (x, y) == (3.0, -0.1) else (x, y) for x, y in spire.points)
+        table = type(table)(table.models.values(), [Scenery(spire.id, pts, spire.height)], table.tiles,
+                            table.layout, table.calibration)
+    rul = lt.rulings if grazing is None else default_rulings({**lt.rulings.as_dict(), "lof_grazing": grazing})
+    return measure_range(table, "A", "B", rul, lt.range_calibration), table
+
+
+@pytest.mark.parametrize("grazing", [None, "touching_does_not_block"])  # the file's touching_blocks, then the default
+@pytest.mark.parametrize("apex_dy", [0.0, 1e-7, -1e-7])
+def test_tr22(grazing, apex_dy):
+    rng, table = _tr22_range(grazing, apex_dy)
+    r = table.disc("A").r
+    assert r == table.calibration.base_radius[7]
+    assert rng.lof.has_lof and rng.rulings["lof_grazing"] == (grazing or "touching_blocks")
+    assert rng.band == "short"
+    expected = 6 - 2 * math.sqrt(r * r - (0.1 - apex_dy) ** 2)  # the line touching the apex, parallel to AB
+    assert abs(rng.distance - expected) < 1e-6
+    assert abs(rng.measured.p0[1] + 0.1 - apex_dy) < 1e-6 and abs(rng.measured.p1[1] + 0.1 - apex_dy) < 1e-6
+    assert rng.distance < 6.0 - 1e-3  # not the outer common tangent of the bases (which would say Mid)
+
+
+def test_tr22_common_tangent_would_say_mid():
+    """The wrong answer of the case, for contrast: the bases' outer common tangent is 6.0 long, past Short (5.8)."""
+    lt = load_packaged_table("tr-22")
+    assert lt.range_calibration.band_of(6.0) == "mid" and lt.range_calibration.band_of(5.662) == "short"

@@ -356,6 +356,54 @@ def _line_through(a: Disc, b) -> tuple[np.ndarray, np.ndarray]:
     return n0, np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
 
 
+@dataclass
+class _Search:
+    """What one search between two bases works on: the obstacles near the pair, the prepared blocking geometry and
+    the candidate-line features (``(k, 3)`` rows ``x, y, r``: the two bases first, then obstacle discs, polygon
+    vertices, points where an obstacle meets a base, and where clipping lines cross the target's edge)."""
+
+    local: Obstacles
+    test_geom: BaseGeometry
+    features: np.ndarray
+
+
+def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float,
+                  clip: Sequence[HalfPlane]) -> _Search:
+    """The features and obstacles of :func:`find_clear_segment` (and :func:`shortest_clear_segment`, which must see
+    exactly the same ones so that a Range is measured along a line the LoF search accepts)."""
+    region = capsule(a, b, pad=10 * tol)
+    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
+    grow = 2 * tol if touching_blocks else 0.0
+    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow)
+    if not union.is_empty:
+        for disc in (a, b):
+            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
+    for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
+        dist = hx * b.x + hy * b.y + hc
+        if abs(dist) < b.r:
+            half = math.sqrt(b.r * b.r - dist * dist)
+            fx, fy = b.x - dist * hx, b.y - dist * hy
+            for sgn in (1, -1):
+                q = (fx - sgn * half * hy, fy + sgn * half * hx)
+                if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
+                    feats.append((q[0], q[1], grow))
+    return _Search(local, test_geom, np.array(feats, dtype=float))
+
+
+def _pair_candidates(a: Disc, b: Disc, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Common tangents of every pair of features except the two bases' own pair, kept when they meet both bases."""
+    k = len(feats)
+    if k <= 2:
+        return np.zeros((0, 2)), np.zeros(0)
+    ii, jj = np.triu_indices(k, 1)
+    keep = ~((ii == 0) & (jj == 1))
+    n2, c2 = common_tangents(feats[ii[keep]], feats[jj[keep]])
+    da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
+    db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
+    sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
+    return n2[sel], c2[sel]
+
+
 def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool,
                        tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> ClearResult:
     """Exact search for a segment from a point of ``a`` to a point of ``b`` clear of ``obstacles``.
@@ -376,23 +424,8 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         p = (a.x + (b.x - a.x) * a.r / d, a.y + (b.y - a.y) * a.r / d)
         if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in clip):
             return ClearResult(Segment(p, p), 0, contact=True)
-    region = capsule(a, b, pad=10 * tol)
-    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
-    grow = 2 * tol if touching_blocks else 0.0
-    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow)
-    if not union.is_empty:
-        for disc in (a, b):
-            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
-    for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
-        dist = hx * b.x + hy * b.y + hc
-        if abs(dist) < b.r:
-            half = math.sqrt(b.r * b.r - dist * dist)
-            fx, fy = b.x - dist * hx, b.y - dist * hy
-            for sgn in (1, -1):
-                q = (fx - sgn * half * hy, fy + sgn * half * hx)
-                if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
-                    feats.append((q[0], q[1], grow))
-    feats_arr = np.array(feats, dtype=float)
+    srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
+    feats_arr = srch.features
 
     tested = 0
 
@@ -401,7 +434,7 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         segs = gap_segments(normals, offsets, a, b, clip)
         segs = segs[~np.isnan(segs).any(axis=1)]
         tested += len(segs)
-        return _first_clear(segs, local, touching_blocks=touching_blocks, tol=tol, polygon=test_geom)
+        return _first_clear(segs, srch.local, touching_blocks=touching_blocks, tol=tol, polygon=srch.test_geom)
 
     # 1. the centre line and the common tangents of the two bases
     n0, c0 = _line_through(a, b)
@@ -410,20 +443,108 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
     if w is not None:
         return ClearResult(w, tested)
     # 2. every pair of features
-    k = len(feats_arr)
-    if k > 2:
-        ii, jj = np.triu_indices(k, 1)
-        keep = ~((ii == 0) & (jj == 1))
-        ii, jj = ii[keep], jj[keep]
-        n2, c2 = common_tangents(feats_arr[ii], feats_arr[jj])
-        # keep only lines meeting both bases
-        da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
-        db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
-        sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
-        w = try_lines(n2[sel], c2[sel])
+    n2, c2 = _pair_candidates(a, b, feats_arr)
+    if len(n2):
+        w = try_lines(n2, c2)
         if w is not None:
             return ClearResult(w, tested)
     return ClearResult(None, tested)
+
+
+# ------------------------------------------------------------------------------------------------- shortest clear
+
+
+_FAMILY_SAMPLES = 720
+"""Lines sampled around each feature before the golden-section refinement (0.5° apart)."""
+_GOLDEN_STEPS = 64
+"""Golden-section iterations: the bracket shrinks by 0.618**64 (about 4e-14 of a sample step)."""
+
+
+def _tangent_lines(feats: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lines tangent to feature ``feats[i]`` with normal angle ``phi[i, j]`` (the feature on the positive side):
+    ``(normals (..., 2), offsets (...))``."""
+    n = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    c = feats[:, None, 2] - n[..., 0] * feats[:, None, 0] - n[..., 1] * feats[:, None, 1]
+    return n, c
+
+
+def _gap_lengths(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip) -> np.ndarray:
+    shape = offsets.shape
+    segs = gap_segments(normals.reshape(-1, 2), offsets.reshape(-1), a, b, clip)
+    return np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]).reshape(shape)
+
+
+def _family_minima(a: Disc, b: Disc, feats: np.ndarray, clip) -> tuple[np.ndarray, np.ndarray]:
+    """Lines where the gap length is locally smallest among the lines tangent to one feature (through it, for a
+    point): every sampled local minimum of each feature's family, refined by golden-section search."""
+    if len(feats) == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    step = 2 * math.pi / _FAMILY_SAMPLES
+    phi = np.broadcast_to(np.arange(_FAMILY_SAMPLES) * step, (len(feats), _FAMILY_SAMPLES))
+    g = _gap_lengths(*_tangent_lines(feats, phi), a, b, clip)
+    g = np.where(np.isnan(g), np.inf, g)
+    left, right = np.roll(g, 1, axis=1), np.roll(g, -1, axis=1)
+    fi, ji = np.nonzero(np.isfinite(g) & (g <= left) & (g <= right))
+    if len(fi) == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    f = feats[fi]
+    lo, hi = phi[fi, ji] - step, phi[fi, ji] + step
+    ratio = (math.sqrt(5) - 1) / 2
+
+    def gap(p):
+        v = _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
+        return np.where(np.isnan(v), np.inf, v)
+
+    x1, x2 = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    g1, g2 = gap(x1), gap(x2)
+    for _ in range(_GOLDEN_STEPS):
+        left = g1 <= g2  # the minimum is in [lo, x2]: drop (x2, hi]; else in [x1, hi]: drop [lo, x1)
+        hi, lo = np.where(left, x2, hi), np.where(left, lo, x1)
+        keep_x, keep_g = np.where(left, x1, x2), np.where(left, g1, g2)
+        new_x = np.where(left, hi - ratio * (hi - lo), lo + ratio * (hi - lo))
+        new_g = gap(new_x)
+        x1, g1 = np.where(left, new_x, keep_x), np.where(left, new_g, keep_g)
+        x2, g2 = np.where(left, keep_x, new_x), np.where(left, keep_g, new_g)
+    best = np.where(g1 <= g2, x1, x2)
+    n, c = _tangent_lines(f, best[:, None])
+    return n[:, 0], c[:, 0]
+
+
+def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL,
+                           clip: Sequence[HalfPlane] = ()) -> Segment | None:
+    """The shortest clear gap segment between ``a`` and ``b`` (from ``a``'s edge to ``b``'s, or to the part of
+    ``b`` inside ``clip``), or ``None`` when no clear segment exists: what the Range Ruler measures along the LoF.
+
+    Same features and candidate lines as :func:`find_clear_segment`, so every segment it accepts is one the LoF
+    search accepts too. Over the set of clear lines the gap length is smallest either (1) on the centre line (the
+    unconstrained minimum), (2) on a line touching two features (the LoF candidates), or (3) on a line touching one
+    feature where the length is stationary among the lines touching that feature; (3) is found by sampling each
+    feature's lines every 0.5° and refining each local minimum by golden-section search. Candidates are tested in
+    order of length and the first clear one is returned. Under ``touching_blocks`` the features are grown by
+    ``2·tol`` (as in the LoF search), so the answer is a clear line within ``2·tol`` of the infimum.
+    """
+    if a.distance_to(b) <= tol:
+        return find_clear_segment(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip).witness
+    srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
+    n0, c0 = _line_through(a, b)
+    n1, c1 = common_tangents(srch.features[:1], srch.features[1:2])
+    n2, c2 = _pair_candidates(a, b, srch.features)
+    n3, c3 = _family_minima(a, b, srch.features, clip)
+    segs = gap_segments(np.concatenate([n0, n1, n2, n3]), np.concatenate([c0, c1, c2, c3]), a, b, clip)
+    segs = segs[~np.isnan(segs).any(axis=1)]
+    if len(segs) == 0:
+        return None
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    order = np.argsort(lengths, kind="stable")
+    segs = segs[order]
+    chunk = 32
+    for start in range(0, len(segs), chunk):
+        w = _first_clear(segs[start:start + chunk], srch.local, touching_blocks=touching_blocks, tol=tol,
+                         polygon=srch.test_geom)
+        if w is not None:
+            return w
+        chunk = min(chunk * 2, 4096)
+    return None
 
 
 def point_target_clear(a: Disc, q: XY, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL) -> bool:
