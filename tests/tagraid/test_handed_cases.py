@@ -155,6 +155,28 @@ def test_tr19():
     assert "may only Evade" in " ".join(s.detail for s in t2.steps)
 
 
+def _tr16_common(t):
+    assert dice(t)["A.1"]["kind"] == "success"  # 8 <= 14
+    b, c = t.outcome["pairs"]
+    assert b["reactive"] == "B" and b["kind"] == "face_to_face" and b["winner"] == "B"  # 10 beats 8
+    assert c["reactive"] == "C" and c["kind"] == "face_to_face" and c["winner"] == "X"  # 8 beats 5
+    assert cancels(t) == {"B.1": ["A.1"], "A.1": ["C.1"]}
+    assert t.outcome["saving_rolls"] == {"X": 1}  # only B's hit
+
+
+def test_tr16_wins_any_default():
+    assert default_rulings().as_dict()["evade_movement"] == "wins_any"
+    t = run("TR-16")
+    _tr16_common(t)
+    assert t.rulings["evade_movement"] == "wins_any" and t.outcome["evade_moves"] == ["X"]
+
+
+def test_tr16_wins_all():
+    t = run("TR-16", evade_movement="wins_all")
+    _tr16_common(t)
+    assert t.outcome["evade_moves"] == []
+
+
 # ---------------------------------------------------------------- TR-22: a table file (the Range Ruler follows the LoF)
 
 

@@ -215,13 +215,17 @@ EVADE_MOVEMENT = RulingOption(
     title="Evade movement after an Evade Roll that faced several attacks",
     section="Common Skills › Evade (Effects)",
     readings={
+        "wins_any": "The single Evade Roll is a successful Evade Roll when it keeps its success in any one of the Face "
+                    "to Face Rolls it made: the Miner may move one Segment (the attacks it lost still force their "
+                    "Saving Rolls).",
         "wins_all": "The single Evade Roll must win (or keep its success in) every Face to Face Roll it made for the "
                     "Miner to move one Segment.",
-        "wins_any": "Winning any one of those Face to Face Rolls is a successful Evade Roll and allows the move.",
     },
-    default="wins_all",
-    why_default="The Evade example moves the Miner after it wins the Face to Face Rolls (all of them); an Evade "
-                "success cancelled by one attacker was not a successful Evade against that attack.",
+    default="wins_any",
+    why_default="The Effects give the move to 'a successful Evade Roll', and Evade makes one Roll that opposes each "
+                "attack individually: a roll that succeeded and beat an attack is a successful Evade Roll, whatever "
+                "another attack did. The rulebook's example (the Miner wins both Face to Face Rolls, then moves) fits "
+                "both readings. Handed ruling TR-16 recommends this reading.",
 )
 
 CC_TARGET_OUT_OF_CONTACT = RulingOption(
