@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from explorer.games.tagraid import sections as S
 from explorer.games.tagraid.options import rulings as default_rulings
 from explorer.games.tagraid.ranges import measure_range
 from explorer.games.tagraid.resolve import resolve
@@ -175,6 +176,81 @@ def test_tr16_wins_all():
     t = run("TR-16", evade_movement="wins_all")
     _tr16_common(t)
     assert t.outcome["evade_moves"] == []
+
+
+def _failed(t, miner):
+    """The Requirements step and the Idle step (Order Expenditure Sequence, step 5) of ``miner``'s Skill."""
+    req = [s for s in t.steps if s.facts.get("miner") == miner and "requirement_failed" in s.facts]
+    idle = [s for s in t.steps if s.facts.get("miner") == miner and s.facts.get("skill") == "idle"
+            and "requirement" in s.facts]
+    return req, idle
+
+
+def test_tr18():
+    t = run("TR-18")
+    (req,), (idle,) = _failed(t, "R")
+    assert req.rule == S.RANGED_ATTACK_REQUIREMENTS and "LoF" in req.detail and req.facts["aro_right_step"] == 4
+    assert idle.rule == S.ORDER_EXPENDITURE_SEQUENCE and idle.facts["declared"] == "ranged_attack"
+    assert [d for d in dice(t) if d.startswith("B.")] == []  # R rolls nothing
+    p = t.outcome["pairs"][0]
+    assert p["kind"] == "normal_roll" and p["winner"] == "A" and p["hits"] == {"A": 2}
+    assert t.outcome["saving_rolls"] == {"R": 2}
+
+
+def test_tr18_evade_would_be_face_to_face_at_minus_3():
+    sc = load_scenario("tr-18")
+    sc.reactive[0].skill, sc.reactive[0].weapon, sc.reactive[0].dice = "evade", None, [9]
+    t = resolve(sc)
+    decl = [s for s in t.steps if s.facts.get("miner") == "R" and s.section == "Declarations"]
+    assert [s.facts["aro_right_step"] for s in decl] == [4] and decl[0].facts["skill"] == "evade"
+    sv = [s for s in t.steps if s.section == "Success Values" and s.facts["miner"] == "R"][0]
+    assert sv.facts["sv"] == 9 and sv.facts["mod_total"] == -3
+    assert t.outcome["pairs"][0]["kind"] == "face_to_face"
+
+
+def test_tr18_with_lof_the_aro_right_comes_at_step_2_and_the_attack_is_face_to_face():
+    sc = load_scenario("tr-18")
+    sc.reactive[0].lof_to_active, sc.reactive[0].dice = True, [5]
+    t = resolve(sc)
+    assert not any(_failed(t, "R"))
+    assert [s.facts["aro_right_step"] for s in t.steps if s.facts.get("miner") == "R"
+            and s.section == "Declarations"] == [2]
+    assert t.outcome["pairs"][0]["kind"] == "face_to_face"
+
+
+def test_tr21():
+    t = run("TR-21")
+    (req,), (idle,) = _failed(t, "A")
+    assert req.rule == S.RANGED_ATTACK_REQUIREMENTS and "when the Order was activated" in req.detail
+    assert idle.rule == S.ORDER_EXPENDITURE_SEQUENCE
+    assert dice(t) == {} and t.outcome["pairs"] == []
+    assert t.outcome["saving_rolls"] == {} and t.outcome["wounds"]["C"] == 0
+    sc = load_scenario("tr-21")
+    assert sc.active.at_activation.silhouette_contact and sc.active.enemy_tags_in_contact == 0
+    sc.active.at_activation = None  # where A stands at Resolution only: out of contact, so the attack resolves
+    t2 = resolve(sc, rulings={})
+    assert not any(_failed(t2, "A")) and t2.outcome["pairs"][0]["kind"] == "normal_roll"
+
+
+def test_tr21_reactive_ranged_aro_after_the_active_miner_left_contact():
+    """The Requirement binds AROs too: R touched A when the Order was activated, A's Move broke the contact."""
+    sc = load_scenario("tr-18")
+    sc.reactive[0].lof_to_active, sc.reactive[0].dice = True, [5]
+    sc.reactive[0].at_activation = type(load_scenario("tr-21").active.at_activation)(silhouette_contact=True)
+    t = resolve(sc)
+    (req,), _ = _failed(t, "R")
+    assert req.rule == S.RANGED_ATTACK_REQUIREMENTS and t.outcome["pairs"][0]["kind"] == "normal_roll"
+
+
+@pytest.mark.parametrize("reading,idle", [(None, True), ("activation_step", True), ("activation_moment", False)])
+def test_tr21_contact_made_by_the_move_is_a_named_ruling(reading, idle):
+    """Not in contact when activated, in contact after the Move (step 1.2): ranged_attack_activation_contact."""
+    sc = load_scenario("tr-21")
+    sc.active.at_activation.silhouette_contact = False
+    sc.reactive[0].silhouette_contact = True  # A's Move ended touching C
+    t = resolve(sc, rulings={"ranged_attack_activation_contact": reading} if reading else None)
+    assert t.rulings["ranged_attack_activation_contact"] == (reading or "activation_step")
+    assert bool(_failed(t, "A")[0]) is idle and (t.outcome["pairs"] == []) is idle
 
 
 # ---------------------------------------------------------------- TR-22: a table file (the Range Ruler follows the LoF)

@@ -89,6 +89,17 @@ class Attack(_Strict):
     dice: list[int] | None = None
 
 
+class AtActivation(_Strict):
+    """Where a Miner stood when the Order was activated (Activating a Miner › Order Expenditure Sequence, step 1),
+    before the Active Miner's first Skill (Move) changed anything; the Miner's other fields describe Resolution.
+
+    ``silhouette_contact``: in Silhouette Contact with an enemy Miner at that moment (a Ranged Attack requires not
+    being so during the Order Activation step: Common Skills › Ranged Attack, Requirements).
+    """
+
+    silhouette_contact: bool = False
+
+
 class _Miner(_Strict):
     name: str = Field(min_length=1)
     attribute: int = Field(default=0, ge=0, le=30)
@@ -102,6 +113,7 @@ class _Miner(_Strict):
     enemy_tags_in_contact: int = Field(default=0, ge=0, le=6)
     neomaterials: Neomaterials = Field(default_factory=Neomaterials)
     save_dice: list[int] | None = None
+    at_activation: AtActivation | None = None
 
 
 class ActiveMiner(_Miner):

@@ -244,11 +244,28 @@ CC_TARGET_OUT_OF_CONTACT = RulingOption(
                 "rulebook never splits one Skill into a valid and an invalid part.",
 )
 
+RANGED_ATTACK_ACTIVATION_CONTACT = RulingOption(
+    key="ranged_attack_activation_contact",
+    title="Silhouette Contact that forbids a Ranged Attack: when in the Order Activation step",
+    section="Common Skills › Ranged Attack (Requirements); Activating a Miner › Order Expenditure Sequence (step 1)",
+    readings={
+        "activation_step": "The whole Activation step counts, its first Skill (Move, step 1.2) included: a Miner in "
+                           "Silhouette Contact with an enemy Miner when the Order is activated or when that Move "
+                           "ends cannot make a Ranged Attack (Order or ARO).",
+        "activation_moment": "Only the moment the Order is activated counts (before the Move): contact made by the "
+                             "Active Miner's Move does not forbid a Ranged Attack.",
+    },
+    default="activation_step",
+    why_default="The Requirement names the Order Activation step, and the Order Expenditure Sequence puts the "
+                "declaration of Move and the placing of the Miner at its end point inside step 1, Activation.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
     MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT, CC_TARGET_OUT_OF_CONTACT,
+    RANGED_ATTACK_ACTIVATION_CONTACT,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART,
