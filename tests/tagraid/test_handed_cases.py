@@ -253,6 +253,69 @@ def test_tr21_contact_made_by_the_move_is_a_named_ruling(reading, idle):
     assert bool(_failed(t, "A")[0]) is idle and (t.outcome["pairs"] == []) is idle
 
 
+def _state_steps(t):
+    return [s for s in t.steps if s.section == "End of the Order"]
+
+
+def test_tr20():
+    t = run("TR-20")
+    ad = [s for s in t.steps if "attack_damage" in s.facts][0]
+    assert ad.facts["attack_damage"] == 0 and ad.facts["partial_cover"] and ad.facts["effective_armor"] == 10
+    saves = [s for s in t.steps if s.section == "Saving Rolls" and "dice" in s.facts][0]
+    assert [d["failed"] for d in saves.facts["dice"]] == [False, False]  # 1 > 0: both pass
+    assert t.outcome["wounds"]["T"] == 0 and t.outcome["failed_saves"] == {"T": 0}
+    assert t.outcome["states"] == {"T": ["Slowed"]}
+    (st,) = _state_steps(t)
+    assert st.rule == S.SLOWED_STATE and st.facts["entered"] and st.facts["state"] == "Slowed"
+    assert t.steps[-1] is st  # applied at the end of the Order, after Saving Rolls, Wounds and Effects
+
+
+def test_tr20_only_a_successful_attack_causes_the_state():
+    sc = load_scenario("tr-20")
+    sc.active.attacks[0].dice = [20, 20]
+    t = resolve(sc)
+    assert t.outcome["states"] == {} and t.outcome["saving_rolls"] == {}
+    assert "No State is caused" in _state_steps(t)[0].title
+
+
+def test_tr20_one_token_per_state():
+    from engine_helpers import build, miner
+
+    slow = {"name": "Glue", "damage": 13, "burst": 3, "ammunition": "N", "states": ["Slowed"]}
+    sc = build(miner("A", "evade", attribute=10, dice=[20], save_dice=[20, 20]),
+               [miner("B", weapon=slow, dice=[5]), miner("C", weapon=slow, dice=[6])])
+    t = resolve(sc)
+    assert t.outcome["saving_rolls"] == {"A": 2} and t.outcome["states"] == {"A": ["Slowed"]}
+    assert [s.facts["entered"] for s in _state_steps(t)] == [True, False]
+    sc.active.states = ["Slowed"]  # it already has the Token
+    t = resolve(sc)
+    assert t.outcome["states"] == {} and not any(s.facts["entered"] for s in _state_steps(t))
+
+
+@pytest.mark.parametrize("reading,states", [(None, {}), ("applies_after_respawn", {"T": ["Slowed"]})])
+def test_tr20_state_on_a_miner_that_dies(reading, states):
+    sc = load_scenario("tr-20")
+    sc.reactive[0].armor, sc.reactive[0].partial_cover, sc.reactive[0].wounds = 0, False, 1
+    t = resolve(sc, rulings={"state_on_death": reading} if reading else None)
+    assert t.outcome["dead"] == ["T"] and t.outcome["states"] == states
+    assert t.rulings["state_on_death"] == (reading or "cleared")
+
+
+@pytest.mark.parametrize("reading,states", [(None, {}), ("affected", {"MB": ["Slowed"]})])
+def test_tr20_state_on_the_megabeast(reading, states):
+    from engine_helpers import build, miner
+
+    slow = {"name": "Glue", "damage": 13, "burst": 1, "ammunition": "N", "states": ["Slowed"]}
+    sc = build(miner("A", weapon=slow, attacks=[{"target": "MB", "dice": [9]}]),
+               megabeast={"name": "MB", "threat_level": 5, "wounds": 10})
+    t = resolve(sc, rulings={"megabeast_states": reading} if reading else None)
+    assert t.outcome["megabeast"]["wounds"] == 1 and t.outcome["states"] == states
+
+
+def test_tr20_outcome_lists_states_only_when_an_attack_can_cause_one():
+    assert "states" not in run("TR-07").outcome and "states" not in run("TR-09").outcome
+
+
 # ---------------------------------------------------------------- TR-22: a table file (the Range Ruler follows the LoF)
 
 

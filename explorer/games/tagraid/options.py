@@ -260,12 +260,40 @@ RANGED_ATTACK_ACTIVATION_CONTACT = RulingOption(
                 "declaration of Move and the placing of the Miner at its end point inside step 1, Activation.",
 )
 
+STATE_ON_DEATH = RulingOption(
+    key="state_on_death",
+    title="A State caused by the attack that kills the Miner",
+    section="States (Important); Death",
+    readings={
+        "cleared": "Death removes every State Token from the Miner's card and the Miner Respawns: the State it "
+                   "suffered does not follow it.",
+        "applies_after_respawn": "States take effect at the end of the Order, after Death and Respawn: the "
+                                 "respawned Miner enters the State.",
+    },
+    default="cleared",
+    why_default="The Death steps clear the Miner's State Tokens; the end-of-Order timing says when a State starts to "
+                "affect the Miner that suffered the Attack, and that Miner has been removed from the table.",
+)
+
+MEGABEAST_STATES = RulingOption(
+    key="megabeast_states",
+    title="A Weapon that causes a State hits the MegaBeast",
+    section="States; MegaBeast › Wounds",
+    readings={
+        "not_affected": "States affect Miners: the MegaBeast does not enter them.",
+        "affected": "The MegaBeast enters the State like any target of the Attack.",
+    },
+    default="not_affected",
+    why_default="The States section and the Slowed State speak of Miners (Slowed changes the Move and Evade Skills a "
+                "Miner declares); the MegaBeast makes no Saving Rolls and moves by its Behavior.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
     MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT, CC_TARGET_OUT_OF_CONTACT,
-    RANGED_ATTACK_ACTIVATION_CONTACT,
+    RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART,

@@ -44,6 +44,7 @@ __all__ = ["resolve", "resolve_detailed", "Resolution", "MinerResult", "Pair", "
 ATTACKS = ("ranged_attack", "close_combat_attack")
 SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
                "idle": "Idle", "none": "no ARO"}
+STATE_REFS = {"Slowed": S.SLOWED_STATE}
 SKILL_REFS = {"ranged_attack": S.RANGED_ATTACK, "close_combat_attack": S.CLOSE_COMBAT_ATTACK, "evade": S.EVADE,
               "idle": S.IDLE, "none": S.ORDERS_AND_AROS}
 
@@ -370,6 +371,7 @@ class _Impact:
     damage_mods: dict[str, int] = field(default_factory=dict)
     weapon: str = "Weapon"
     from_megabeast: bool = False
+    states: tuple[str, ...] = ()
 
 
 def _letter(i: int) -> str:
@@ -903,6 +905,7 @@ class _Resolver:
                        "Angle of Vision.", section="Conclusion", marks=("MB", "A"))
             self.outcome["megabeast"]["reorients"] = True
             self.mb_reorients = True
+        self.end_of_order_states()
         self.t.rulings = dict(self.r.consulted)
         self.t.outcome = self.outcome
         return self.t
@@ -978,7 +981,7 @@ class _Resolver:
         of its hits does to ``target`` (computed whether or not anything hits)."""
         w: Weapon = attacker.weapon
         imp = _Impact(attacker.name, target, hits, crits, w.damage, w.ammunition, skill == "ranged_attack",
-                      tuple(w.traits), dict(damage_mods or {}), w.name)
+                      tuple(w.traits), dict(damage_mods or {}), w.name, states=tuple(w.states))
         if hits + crits:
             self.impacts.append(imp)
         return self._attack_damage(imp)
@@ -1194,7 +1197,8 @@ class _Resolver:
             if keeps:
                 self.impacts.append(_Impact(a.name, mb.name, hits, crits, a.weapon.damage, a.weapon.ammunition,
                                             a.skill == "ranged_attack", tuple(a.weapon.traits),
-                                            dict(at.damage_mods if at else {}), a.weapon.name))
+                                            dict(at.damage_mods if at else {}), a.weapon.name,
+                                            states=tuple(a.weapon.states)))
             pair.update(winner=a.name if keeps else (mb.name if prevails else None), hits={a.name: hits},
                         crits={a.name: crits})
         elif mb.aro and evade is not None and evade.dice:
@@ -1221,7 +1225,7 @@ class _Resolver:
         if mb.behavior_attack:
             ba = mb.behavior_attack
             imp = _Impact(mb.name, a.name, ba.hits, 0, ba.damage, ba.ammunition, ba.ranged, tuple(ba.traits), {},
-                          ba.name, from_megabeast=True)
+                          ba.name, from_megabeast=True, states=tuple(ba.states))
             damage[mb.name] = self._attack_damage(imp)
         if prevails and mb.behavior_attack and mb.behavior_attack.hits:
             self.impacts.append(imp)
@@ -1261,6 +1265,74 @@ class _Resolver:
             else:
                 self.t.add(f"{name}'s Evade does not succeed: no Evade movement", S.EVADE, note.strip(),
                            section="Effects", marks=(letter,), miner=name)
+
+    # -- states ------------------------------------------------------------------------------------------------------
+
+    def _causes_states(self) -> bool:
+        """Whether any attack in the scenario can cause a State (only then does the outcome list ``states``)."""
+        sc = self.sc
+        weapons = [m.weapon for m in [sc.active, *sc.reactive] if m.weapon is not None]
+        if sc.megabeast is not None and sc.megabeast.behavior_attack is not None:
+            weapons.append(sc.megabeast.behavior_attack)
+        return any(w.states for w in weapons)
+
+    def end_of_order_states(self) -> None:
+        """States caused by successful Attacks (Damage › Saving Roll; States; Activating a Miner › Order Expenditure
+        Sequence, step 5.3): the target of uncancelled hits of a Weapon that causes a State enters it whether or not
+        it passed its Saving Rolls, at the end of the Order, with one Token per State (a Miner that already has the
+        Token gets no second one). The MegaBeast (ruling ``megabeast_states``) and a Miner that died in this Order
+        (ruling ``state_on_death``) are the open cases. Sets ``outcome["states"]`` = ``{target: [State, ...]}``
+        (the States entered) when any attack in the scenario can cause a State."""
+        if not self._causes_states():
+            return
+        sec, entered = "End of the Order", {}
+        dead = set(self.outcome.get("dead", []))
+        mb = self.sc.megabeast
+        for imp in self.impacts:
+            for state in imp.states:
+                letter = self.letters.get(imp.target, "MB")
+                facts = dict(section=sec, marks=(letter,), target=imp.target, attacker=imp.attacker, state=state)
+                if mb is not None and imp.target == mb.name:
+                    reading = self.r.reading("megabeast_states")
+                    if reading == "not_affected":
+                        self.t.add(f"{imp.target} does not enter the {state} State ({imp.attacker}'s {imp.weapon})",
+                                   S.STATES, "Ruling 'megabeast_states = not_affected': States affect Miners.",
+                                   entered=False, **facts)
+                        continue
+                    why = "Ruling 'megabeast_states = affected'. "
+                    already = False
+                else:
+                    miner, _ = self._miner(imp.target)
+                    why = ""
+                    if imp.target in dead:
+                        reading = self.r.reading("state_on_death")
+                        if reading == "cleared":
+                            self.t.add(f"{imp.target} died in this Order: it does not enter the {state} State",
+                                       S.DEATH, "Ruling 'state_on_death = cleared': Death removes the Miner's State "
+                                       "Tokens and it Respawns.", entered=False, **facts)
+                            continue
+                        why = "Ruling 'state_on_death = applies_after_respawn'. "
+                    already = state in miner.states
+                if already or state in entered.get(imp.target, []):
+                    self.t.add(f"{imp.target} already has a {state} Token: no second one ({imp.attacker}'s "
+                               f"{imp.weapon})", S.STATES, "A Miner can only have 1 Token per State.",
+                               entered=False, **facts)
+                    continue
+                saves = [r for r in self.save_results if r.attacker == imp.attacker and r.target == imp.target]
+                failed = sum(1 for r in saves for d in r.dice if d.failed)
+                made = sum(len(r.dice) for r in saves)
+                how = (f"although it passed {'its' if made > 1 else 'the'} {made} Saving Roll{'s' if made > 1 else ''}"
+                       if saves and made and not failed else
+                       f"it failed {failed} of {made} Saving Rolls" if made else "it makes no Saving Roll")
+                entered.setdefault(imp.target, []).append(state)
+                self.t.add(f"{imp.target} enters the {state} State at the end of the Order ({imp.attacker}'s "
+                           f"{imp.weapon} hit it; {how})", STATE_REFS.get(state, S.STATES),
+                           why + "A successful Attack whose Weapon causes a State puts the target in it even if the "
+                           "Saving Roll was passed (Damage › Saving Roll); Miners are affected at the end of the Order "
+                           "and get one Token per State (States).", entered=True, **facts)
+        if not entered and not any(imp.states for imp in self.impacts):
+            self.t.add("No State is caused: no Attack that causes one hit its target", S.STATES, section=sec)
+        self.outcome["states"] = entered
 
     # -- saving rolls and wounds -------------------------------------------------------------------------------------
 
