@@ -4,13 +4,17 @@ Ambiguous cases are tested under both readings (the default is the recommended o
 """
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
+from explorer.games.tagraid import sections as S
 from explorer.games.tagraid.options import rulings as default_rulings
+from explorer.games.tagraid.ranges import measure_range
 from explorer.games.tagraid.resolve import resolve
 from explorer.games.tagraid.scenarios import list_scenarios, load_scenario
+from explorer.games.tagraid.table_file import available_tables, load_packaged_table
 
 CASES_FILE = Path("/work/shared/cases/rulings-tagraid.jsonl")
 
@@ -37,7 +41,7 @@ def test_every_handed_case_has_a_scenario_and_a_test():
     cases = _cases()
     if not cases:
         pytest.skip("handed cases file not available")
-    names = {s["name"] for s in list_scenarios()}
+    names = {s["name"] for s in list_scenarios()} | set(available_tables())  # roll scenarios and table files
     tested = {n[len("test_"):].split("_")[0].upper().replace("TR", "TR-") for n in globals() if n.startswith("test_tr")}
     for cid in cases:
         assert cid.lower() in names, cid
@@ -150,3 +154,200 @@ def test_tr19():
     sc.reactive[0].weapon = sc.active.weapon or load_scenario("tr-17").active.weapon
     t2 = resolve(sc)
     assert "may only Evade" in " ".join(s.detail for s in t2.steps)
+
+
+def _tr16_common(t):
+    assert dice(t)["A.1"]["kind"] == "success"  # 8 <= 14
+    b, c = t.outcome["pairs"]
+    assert b["reactive"] == "B" and b["kind"] == "face_to_face" and b["winner"] == "B"  # 10 beats 8
+    assert c["reactive"] == "C" and c["kind"] == "face_to_face" and c["winner"] == "X"  # 8 beats 5
+    assert cancels(t) == {"B.1": ["A.1"], "A.1": ["C.1"]}
+    assert t.outcome["saving_rolls"] == {"X": 1}  # only B's hit
+
+
+def test_tr16_wins_any_default():
+    assert default_rulings().as_dict()["evade_movement"] == "wins_any"
+    t = run("TR-16")
+    _tr16_common(t)
+    assert t.rulings["evade_movement"] == "wins_any" and t.outcome["evade_moves"] == ["X"]
+
+
+def test_tr16_wins_all():
+    t = run("TR-16", evade_movement="wins_all")
+    _tr16_common(t)
+    assert t.outcome["evade_moves"] == []
+
+
+def _failed(t, miner):
+    """The Requirements step and the Idle step (Order Expenditure Sequence, step 5) of ``miner``'s Skill."""
+    req = [s for s in t.steps if s.facts.get("miner") == miner and "requirement_failed" in s.facts]
+    idle = [s for s in t.steps if s.facts.get("miner") == miner and s.facts.get("skill") == "idle"
+            and "requirement" in s.facts]
+    return req, idle
+
+
+def test_tr18():
+    t = run("TR-18")
+    (req,), (idle,) = _failed(t, "R")
+    assert req.rule == S.RANGED_ATTACK_REQUIREMENTS and "LoF" in req.detail and req.facts["aro_right_step"] == 4
+    assert idle.rule == S.ORDER_EXPENDITURE_SEQUENCE and idle.facts["declared"] == "ranged_attack"
+    assert [d for d in dice(t) if d.startswith("B.")] == []  # R rolls nothing
+    p = t.outcome["pairs"][0]
+    assert p["kind"] == "normal_roll" and p["winner"] == "A" and p["hits"] == {"A": 2}
+    assert t.outcome["saving_rolls"] == {"R": 2}
+
+
+def test_tr18_evade_would_be_face_to_face_at_minus_3():
+    sc = load_scenario("tr-18")
+    sc.reactive[0].skill, sc.reactive[0].weapon, sc.reactive[0].dice = "evade", None, [9]
+    t = resolve(sc)
+    decl = [s for s in t.steps if s.facts.get("miner") == "R" and s.section == "Declarations"]
+    assert [s.facts["aro_right_step"] for s in decl] == [4] and decl[0].facts["skill"] == "evade"
+    sv = [s for s in t.steps if s.section == "Success Values" and s.facts["miner"] == "R"][0]
+    assert sv.facts["sv"] == 9 and sv.facts["mod_total"] == -3
+    assert t.outcome["pairs"][0]["kind"] == "face_to_face"
+
+
+def test_tr18_with_lof_the_aro_right_comes_at_step_2_and_the_attack_is_face_to_face():
+    sc = load_scenario("tr-18")
+    sc.reactive[0].lof_to_active, sc.reactive[0].dice = True, [5]
+    t = resolve(sc)
+    assert not any(_failed(t, "R"))
+    assert [s.facts["aro_right_step"] for s in t.steps if s.facts.get("miner") == "R"
+            and s.section == "Declarations"] == [2]
+    assert t.outcome["pairs"][0]["kind"] == "face_to_face"
+
+
+def test_tr21():
+    t = run("TR-21")
+    (req,), (idle,) = _failed(t, "A")
+    assert req.rule == S.RANGED_ATTACK_REQUIREMENTS and "when the Order was activated" in req.detail
+    assert idle.rule == S.ORDER_EXPENDITURE_SEQUENCE
+    assert dice(t) == {} and t.outcome["pairs"] == []
+    assert t.outcome["saving_rolls"] == {} and t.outcome["wounds"]["C"] == 0
+    sc = load_scenario("tr-21")
+    assert sc.active.at_activation.silhouette_contact and sc.active.enemy_tags_in_contact == 0
+    sc.active.at_activation = None  # where A stands at Resolution only: out of contact, so the attack resolves
+    t2 = resolve(sc, rulings={})
+    assert not any(_failed(t2, "A")) and t2.outcome["pairs"][0]["kind"] == "normal_roll"
+
+
+def test_tr21_reactive_ranged_aro_after_the_active_miner_left_contact():
+    """The Requirement binds AROs too: R touched A when the Order was activated, A's Move broke the contact."""
+    sc = load_scenario("tr-18")
+    sc.reactive[0].lof_to_active, sc.reactive[0].dice = True, [5]
+    sc.reactive[0].at_activation = type(load_scenario("tr-21").active.at_activation)(silhouette_contact=True)
+    t = resolve(sc)
+    (req,), _ = _failed(t, "R")
+    assert req.rule == S.RANGED_ATTACK_REQUIREMENTS and t.outcome["pairs"][0]["kind"] == "normal_roll"
+
+
+@pytest.mark.parametrize("reading,idle", [(None, True), ("activation_step", True), ("activation_moment", False)])
+def test_tr21_contact_made_by_the_move_is_a_named_ruling(reading, idle):
+    """Not in contact when activated, in contact after the Move (step 1.2): ranged_attack_activation_contact."""
+    sc = load_scenario("tr-21")
+    sc.active.at_activation.silhouette_contact = False
+    sc.reactive[0].silhouette_contact = True  # A's Move ended touching C
+    t = resolve(sc, rulings={"ranged_attack_activation_contact": reading} if reading else None)
+    assert t.rulings["ranged_attack_activation_contact"] == (reading or "activation_step")
+    assert bool(_failed(t, "A")[0]) is idle and (t.outcome["pairs"] == []) is idle
+
+
+def _state_steps(t):
+    return [s for s in t.steps if s.section == "End of the Order"]
+
+
+def test_tr20():
+    t = run("TR-20")
+    ad = [s for s in t.steps if "attack_damage" in s.facts][0]
+    assert ad.facts["attack_damage"] == 0 and ad.facts["partial_cover"] and ad.facts["effective_armor"] == 10
+    saves = [s for s in t.steps if s.section == "Saving Rolls" and "dice" in s.facts][0]
+    assert [d["failed"] for d in saves.facts["dice"]] == [False, False]  # 1 > 0: both pass
+    assert t.outcome["wounds"]["T"] == 0 and t.outcome["failed_saves"] == {"T": 0}
+    assert t.outcome["states"] == {"T": ["Slowed"]}
+    (st,) = _state_steps(t)
+    assert st.rule == S.SLOWED_STATE and st.facts["entered"] and st.facts["state"] == "Slowed"
+    assert t.steps[-1] is st  # applied at the end of the Order, after Saving Rolls, Wounds and Effects
+
+
+def test_tr20_only_a_successful_attack_causes_the_state():
+    sc = load_scenario("tr-20")
+    sc.active.attacks[0].dice = [20, 20]
+    t = resolve(sc)
+    assert t.outcome["states"] == {} and t.outcome["saving_rolls"] == {}
+    assert "No State is caused" in _state_steps(t)[0].title
+
+
+def test_tr20_one_token_per_state():
+    from engine_helpers import build, miner
+
+    slow = {"name": "Glue", "damage": 13, "burst": 3, "ammunition": "N", "states": ["Slowed"]}
+    sc = build(miner("A", "evade", attribute=10, dice=[20], save_dice=[20, 20]),
+               [miner("B", weapon=slow, dice=[5]), miner("C", weapon=slow, dice=[6])])
+    t = resolve(sc)
+    assert t.outcome["saving_rolls"] == {"A": 2} and t.outcome["states"] == {"A": ["Slowed"]}
+    assert [s.facts["entered"] for s in _state_steps(t)] == [True, False]
+    sc.active.states = ["Slowed"]  # it already has the Token
+    t = resolve(sc)
+    assert t.outcome["states"] == {} and not any(s.facts["entered"] for s in _state_steps(t))
+
+
+@pytest.mark.parametrize("reading,states", [(None, {}), ("applies_after_respawn", {"T": ["Slowed"]})])
+def test_tr20_state_on_a_miner_that_dies(reading, states):
+    sc = load_scenario("tr-20")
+    sc.reactive[0].armor, sc.reactive[0].partial_cover, sc.reactive[0].wounds = 0, False, 1
+    t = resolve(sc, rulings={"state_on_death": reading} if reading else None)
+    assert t.outcome["dead"] == ["T"] and t.outcome["states"] == states
+    assert t.rulings["state_on_death"] == (reading or "cleared")
+
+
+@pytest.mark.parametrize("reading,states", [(None, {}), ("affected", {"MB": ["Slowed"]})])
+def test_tr20_state_on_the_megabeast(reading, states):
+    from engine_helpers import build, miner
+
+    slow = {"name": "Glue", "damage": 13, "burst": 1, "ammunition": "N", "states": ["Slowed"]}
+    sc = build(miner("A", weapon=slow, attacks=[{"target": "MB", "dice": [9]}]),
+               megabeast={"name": "MB", "threat_level": 5, "wounds": 10})
+    t = resolve(sc, rulings={"megabeast_states": reading} if reading else None)
+    assert t.outcome["megabeast"]["wounds"] == 1 and t.outcome["states"] == states
+
+
+def test_tr20_outcome_lists_states_only_when_an_attack_can_cause_one():
+    assert "states" not in run("TR-07").outcome and "states" not in run("TR-09").outcome
+
+
+# ---------------------------------------------------------------- TR-22: a table file (the Range Ruler follows the LoF)
+
+
+def _tr22_range(grazing=None, apex_dy=0.0):
+    lt = load_packaged_table("tr-22")
+    table = lt.table
+    if apex_dy:
+        from explorer.games.tagraid.pieces import Scenery
+
+        (spire,) = table.scenery
+        pts = tuple((x, y + apex_dy) if (x, y) == (3.0, -0.1) else (x, y) for x, y in spire.points)
+        table = type(table)(table.models.values(), [Scenery(spire.id, pts, spire.height)], table.tiles,
+                            table.layout, table.calibration)
+    rul = lt.rulings if grazing is None else default_rulings({**lt.rulings.as_dict(), "lof_grazing": grazing})
+    return measure_range(table, "A", "B", rul, lt.range_calibration), table
+
+
+@pytest.mark.parametrize("grazing", [None, "touching_does_not_block"])  # the file's touching_blocks, then the default
+@pytest.mark.parametrize("apex_dy", [0.0, 1e-7, -1e-7])
+def test_tr22(grazing, apex_dy):
+    rng, table = _tr22_range(grazing, apex_dy)
+    r = table.disc("A").r
+    assert r == table.calibration.base_radius[7]
+    assert rng.lof.has_lof and rng.rulings["lof_grazing"] == (grazing or "touching_blocks")
+    assert rng.band == "short"
+    expected = 6 - 2 * math.sqrt(r * r - (0.1 - apex_dy) ** 2)  # the line touching the apex, parallel to AB
+    assert abs(rng.distance - expected) < 1e-6
+    assert abs(rng.measured.p0[1] + 0.1 - apex_dy) < 1e-6 and abs(rng.measured.p1[1] + 0.1 - apex_dy) < 1e-6
+    assert rng.distance < 6.0 - 1e-3  # not the outer common tangent of the bases (which would say Mid)
+
+
+def test_tr22_common_tangent_would_say_mid():
+    """The wrong answer of the case, for contrast: the bases' outer common tangent is 6.0 long, past Short (5.8)."""
+    lt = load_packaged_table("tr-22")
+    assert lt.range_calibration.band_of(6.0) == "mid" and lt.range_calibration.band_of(5.662) == "short"

@@ -231,9 +231,9 @@ def test_active_evade_single_roll_opposes_each_attack_individually(mk):
     b, c = t.outcome["pairs"]
     assert b["winner"] == "B" and c["winner"] == "A"  # 12 beats the 10; the same 10 beats the 6
     assert t.outcome["saving_rolls"] == {"A": 1}
-    assert t.outcome["evade_moves"] == [] and t.rulings["evade_movement"] == "wins_all"
-    t2 = resolve(sc, rulings={"evade_movement": "wins_any"})
-    assert t2.outcome["evade_moves"] == ["A"]
+    assert t.outcome["evade_moves"] == ["A"] and t.rulings["evade_movement"] == "wins_any"  # default (TR-16)
+    t2 = resolve(sc, rulings={"evade_movement": "wins_all"})
+    assert t2.outcome["evade_moves"] == []
 
 
 def test_active_normal_evade_roll_without_attackers(mk):

@@ -324,14 +324,28 @@ def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blo
 
 def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeometry,
                        grow: float) -> list[tuple[float, float, float]]:
-    """Candidate-line features of the obstacles: each disc (radius grown by ``grow``) and each polygon vertex inside
-    ``region`` (a disc of radius ``grow``), as ``(x, y, r)`` triples."""
+    """Candidate-line features of the obstacles: each disc (radius grown by ``grow``) and both end vertices of every
+    polygon edge that meets ``region`` (discs of radius ``grow``), as ``(x, y, r)`` triples.
+
+    A vertex outside ``region`` still matters when its edge crosses the region: the lines through a vertex that stay
+    clear end where they turn parallel to an edge at that vertex, i.e. on the line through the edge's two ends, and
+    a segment may run along an edge that crosses the region from end to end."""
     feats = [(d.x, d.y, d.r + grow) for _, d in local.discs]
-    if not union.is_empty:
-        verts = _vertices(union)
-        if len(verts):
-            inside = shapely.intersects_xy(region, verts[:, 0], verts[:, 1])
-            feats += [(float(x), float(y), grow) for x, y in np.unique(verts[inside], axis=0)]
+    if union.is_empty:
+        return feats
+    ends = []
+    for part in getattr(union, "geoms", [union]):
+        if part.geom_type != "Polygon":
+            continue
+        for ring in [part.exterior, *part.interiors]:
+            pts = np.asarray(ring.coords)
+            if len(pts) < 2:
+                continue
+            hit = shapely.intersects(region, shapely.linestrings(np.stack([pts[:-1], pts[1:]], axis=1)))
+            ends += [pts[:-1][hit], pts[1:][hit]]
+    if ends:
+        verts = np.unique(np.concatenate(ends), axis=0)
+        feats += [(float(x), float(y), grow) for x, y in verts]
     return feats
 
 
@@ -356,6 +370,54 @@ def _line_through(a: Disc, b) -> tuple[np.ndarray, np.ndarray]:
     return n0, np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
 
 
+@dataclass
+class _Search:
+    """What one search between two bases works on: the obstacles near the pair, the prepared blocking geometry and
+    the candidate-line features (``(k, 3)`` rows ``x, y, r``: the two bases first, then obstacle discs, polygon
+    vertices, points where an obstacle meets a base, and where clipping lines cross the target's edge)."""
+
+    local: Obstacles
+    test_geom: BaseGeometry
+    features: np.ndarray
+
+
+def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float,
+                  clip: Sequence[HalfPlane]) -> _Search:
+    """The features and obstacles of :func:`find_clear_segment` (and :func:`shortest_clear_segment`, which must see
+    exactly the same ones so that a Range is measured along a line the LoF search accepts)."""
+    region = capsule(a, b, pad=10 * tol)
+    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
+    grow = 2 * tol if touching_blocks else 0.0
+    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow)
+    if not union.is_empty:
+        for disc in (a, b):
+            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
+    for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
+        dist = hx * b.x + hy * b.y + hc
+        if abs(dist) < b.r:
+            half = math.sqrt(b.r * b.r - dist * dist)
+            fx, fy = b.x - dist * hx, b.y - dist * hy
+            for sgn in (1, -1):
+                q = (fx - sgn * half * hy, fy + sgn * half * hx)
+                if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
+                    feats.append((q[0], q[1], grow))
+    return _Search(local, test_geom, np.array(feats, dtype=float))
+
+
+def _pair_candidates(a: Disc, b: Disc, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Common tangents of every pair of features except the two bases' own pair, kept when they meet both bases."""
+    k = len(feats)
+    if k <= 2:
+        return np.zeros((0, 2)), np.zeros(0)
+    ii, jj = np.triu_indices(k, 1)
+    keep = ~((ii == 0) & (jj == 1))
+    n2, c2 = common_tangents(feats[ii[keep]], feats[jj[keep]])
+    da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
+    db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
+    sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
+    return n2[sel], c2[sel]
+
+
 def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool,
                        tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> ClearResult:
     """Exact search for a segment from a point of ``a`` to a point of ``b`` clear of ``obstacles``.
@@ -376,23 +438,8 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         p = (a.x + (b.x - a.x) * a.r / d, a.y + (b.y - a.y) * a.r / d)
         if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in clip):
             return ClearResult(Segment(p, p), 0, contact=True)
-    region = capsule(a, b, pad=10 * tol)
-    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
-    grow = 2 * tol if touching_blocks else 0.0
-    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow)
-    if not union.is_empty:
-        for disc in (a, b):
-            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
-    for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
-        dist = hx * b.x + hy * b.y + hc
-        if abs(dist) < b.r:
-            half = math.sqrt(b.r * b.r - dist * dist)
-            fx, fy = b.x - dist * hx, b.y - dist * hy
-            for sgn in (1, -1):
-                q = (fx - sgn * half * hy, fy + sgn * half * hx)
-                if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
-                    feats.append((q[0], q[1], grow))
-    feats_arr = np.array(feats, dtype=float)
+    srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
+    feats_arr = srch.features
 
     tested = 0
 
@@ -401,7 +448,7 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         segs = gap_segments(normals, offsets, a, b, clip)
         segs = segs[~np.isnan(segs).any(axis=1)]
         tested += len(segs)
-        return _first_clear(segs, local, touching_blocks=touching_blocks, tol=tol, polygon=test_geom)
+        return _first_clear(segs, srch.local, touching_blocks=touching_blocks, tol=tol, polygon=srch.test_geom)
 
     # 1. the centre line and the common tangents of the two bases
     n0, c0 = _line_through(a, b)
@@ -410,20 +457,154 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
     if w is not None:
         return ClearResult(w, tested)
     # 2. every pair of features
-    k = len(feats_arr)
-    if k > 2:
-        ii, jj = np.triu_indices(k, 1)
-        keep = ~((ii == 0) & (jj == 1))
-        ii, jj = ii[keep], jj[keep]
-        n2, c2 = common_tangents(feats_arr[ii], feats_arr[jj])
-        # keep only lines meeting both bases
-        da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
-        db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
-        sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
-        w = try_lines(n2[sel], c2[sel])
+    n2, c2 = _pair_candidates(a, b, feats_arr)
+    if len(n2):
+        w = try_lines(n2, c2)
         if w is not None:
             return ClearResult(w, tested)
     return ClearResult(None, tested)
+
+
+# ------------------------------------------------------------------------------------------------- shortest clear
+
+
+_ARC_SAMPLES = 32
+"""Lines sampled along each clear arc of a feature's family before the golden-section refinement."""
+_GOLDEN_STEPS = 60
+"""Golden-section iterations: the bracket shrinks by 0.618**60 (about 3e-13 of two sample steps)."""
+
+
+def _tangent_lines(feats: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lines tangent to feature ``feats[i]`` with normal angle ``phi[i, j]`` (the feature's centre at signed
+    distance ``+r`` from the line): ``(normals (..., 2), offsets (...))``."""
+    n = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    c = feats[:, None, 2] - n[..., 0] * feats[:, None, 0] - n[..., 1] * feats[:, None, 1]
+    return n, c
+
+
+def _gap_lengths(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip) -> np.ndarray:
+    """Gap segment lengths of the lines (``inf`` where a line misses a base)."""
+    shape = offsets.shape
+    segs = gap_segments(normals.reshape(-1, 2), offsets.reshape(-1), a, b, clip)
+    g = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]).reshape(shape)
+    return np.where(np.isnan(g), np.inf, g)
+
+
+def _family_minima(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair_c: np.ndarray, clip,
+                   is_clear) -> tuple[np.ndarray, np.ndarray]:
+    """Lines where the gap length is locally smallest among the clear lines tangent to one feature.
+
+    The lines tangent to feature ``f`` form a one-parameter family (normal angle ``phi``). The lines of the family
+    that also touch another feature (among ``pair_n``/``pair_c``, the common tangents of every pair, the two bases'
+    included) cut it into arcs; inside an arc the line touches nothing else, so it meets both bases or misses one,
+    and is clear or blocked, all along the arc (the features include every polygon edge's ends, so a line cannot
+    turn into an obstacle without passing through a feature). ``is_clear(segs)`` is called on one line per arc;
+    on each clear arc the gap length is sampled and every local minimum refined by golden-section search (the arc's
+    ends are already among the pair candidates)."""
+    k = len(feats)
+    if k == 0 or len(pair_n) == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    # which features each pair line touches (signed distance +-r), oriented per feature
+    sd = pair_n @ feats[:, :2].T + pair_c[:, None]                      # (m, k)
+    touch = np.abs(np.abs(sd) - feats[None, :, 2]) <= 1e-9 * (1 + np.abs(sd))
+    li, fi = np.nonzero(touch)
+    sign = np.where(sd[li, fi] >= 0, 1.0, -1.0)
+    phi = np.arctan2(sign * pair_n[li, 1], sign * pair_n[li, 0]) % (2 * np.pi)
+    point = feats[fi, 2] == 0  # lines through a point appear twice in the family (phi and phi + pi)
+    fi = np.concatenate([fi, fi[point]])
+    phi = np.concatenate([phi, (phi[point] + np.pi) % (2 * np.pi)])
+    fam, lo, hi = [], [], []
+    for f in np.unique(fi):
+        br = np.unique(np.round(np.sort(phi[fi == f]), 15))
+        if len(br) == 0:
+            continue
+        nxt = np.append(br[1:], br[0] + 2 * np.pi)
+        keep = nxt - br > 1e-12
+        fam.append(np.full(int(keep.sum()), f))
+        lo.append(br[keep])
+        hi.append(nxt[keep])
+    if not fam:
+        return np.zeros((0, 2)), np.zeros(0)
+    fam, lo, hi = np.concatenate(fam), np.concatenate(lo), np.concatenate(hi)
+    f = feats[fam]
+    # one line per arc: inside both bases' reach and clear?
+    mid_n, mid_c = _tangent_lines(f, ((lo + hi) / 2)[:, None])
+    segs = gap_segments(mid_n[:, 0], mid_c[:, 0], a, b, clip)
+    ok = ~np.isnan(segs).any(axis=1)
+    ok[ok] = is_clear(segs[ok])
+    if not ok.any():
+        return np.zeros((0, 2)), np.zeros(0)
+    f, lo, hi = f[ok], lo[ok], hi[ok]
+    t = np.linspace(0.0, 1.0, _ARC_SAMPLES + 1)
+    x = lo[:, None] + (hi - lo)[:, None] * t[None, :]
+    g = _gap_lengths(*_tangent_lines(f, x), a, b, clip)
+    inner = (g[:, 1:-1] <= g[:, :-2]) & (g[:, 1:-1] <= g[:, 2:]) & np.isfinite(g[:, 1:-1])
+    ai, si = np.nonzero(inner)
+    if len(ai) == 0:
+        return np.zeros((0, 2)), np.zeros(0)
+    f = f[ai]
+    blo, bhi = x[ai, si], x[ai, si + 2]
+    ratio = (math.sqrt(5) - 1) / 2
+
+    def gap(p):
+        return _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
+
+    x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
+    g1, g2 = gap(x1), gap(x2)
+    for _ in range(_GOLDEN_STEPS):
+        left = g1 <= g2  # the minimum is in [blo, x2]: drop (x2, bhi]; else in [x1, bhi]: drop [blo, x1)
+        bhi, blo = np.where(left, x2, bhi), np.where(left, blo, x1)
+        keep_x, keep_g = np.where(left, x1, x2), np.where(left, g1, g2)
+        new_x = np.where(left, bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo))
+        new_g = gap(new_x)
+        x1, g1 = np.where(left, new_x, keep_x), np.where(left, new_g, keep_g)
+        x2, g2 = np.where(left, keep_x, new_x), np.where(left, keep_g, new_g)
+    best = np.where(g1 <= g2, x1, x2)
+    n, c = _tangent_lines(f, best[:, None])
+    return n[:, 0], c[:, 0]
+
+
+def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL,
+                           clip: Sequence[HalfPlane] = ()) -> Segment | None:
+    """The shortest clear gap segment between ``a`` and ``b`` (from ``a``'s edge to ``b``'s, or to the part of
+    ``b`` inside ``clip``), or ``None`` when no clear segment exists: what the Range Ruler measures along the LoF.
+
+    Same features and candidate lines as :func:`find_clear_segment`, so every segment it accepts is one the LoF
+    search accepts too. Over the set of clear lines the gap length is smallest either (1) on the centre line (the
+    unconstrained minimum), (2) on a line touching two features (the LoF candidates), or (3) on a line touching one
+    feature where the length is stationary among the lines touching that feature; (3) is found on each arc of that
+    feature's lines between two candidates of (2) that is clear (see :func:`_family_minima`), by sampling the arc
+    and refining each local minimum by golden-section search. Candidates are tested in
+    order of length and the first clear one is returned. Under ``touching_blocks`` the features are grown by
+    ``2·tol`` (as in the LoF search), so the answer is a clear line within ``2·tol`` of the infimum.
+    """
+    if a.distance_to(b) <= tol:
+        return find_clear_segment(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip).witness
+    srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
+    n0, c0 = _line_through(a, b)
+    n1, c1 = common_tangents(srch.features[:1], srch.features[1:2])
+    n2, c2 = _pair_candidates(a, b, srch.features)
+
+    def is_clear(segs):
+        return ~blocked_mask(segs, srch.local, touching_blocks=touching_blocks, tol=tol, polygon=srch.test_geom)
+
+    n3, c3 = _family_minima(a, b, srch.features, np.concatenate([n1, n2]), np.concatenate([c1, c2]), clip,
+                            is_clear)
+    segs = gap_segments(np.concatenate([n0, n1, n2, n3]), np.concatenate([c0, c1, c2, c3]), a, b, clip)
+    segs = segs[~np.isnan(segs).any(axis=1)]
+    if len(segs) == 0:
+        return None
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    order = np.argsort(lengths, kind="stable")
+    segs = segs[order]
+    chunk = 32
+    for start in range(0, len(segs), chunk):
+        w = _first_clear(segs[start:start + chunk], srch.local, touching_blocks=touching_blocks, tol=tol,
+                         polygon=srch.test_geom)
+        if w is not None:
+            return w
+        chunk = min(chunk * 2, 4096)
+    return None
 
 
 def point_target_clear(a: Disc, q: XY, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL) -> bool:

@@ -29,6 +29,8 @@ Face = Field(ge=1, le=20)
 AmmunitionName = Literal["N", "DA", "EXP", "AP"]
 WeaponTrait = Literal["Armor = 0"]
 ToolTrait = Literal["Ranged Attack -3"]
+StateName = Literal["Slowed"]
+"""States a Weapon's impacts (or a MegaBeast's Behavior Attack) can cause (States: the rulebook defines Slowed)."""
 ActiveSkill = Literal["ranged_attack", "close_combat_attack", "evade", "idle"]
 AroSkill = Literal["ranged_attack", "close_combat_attack", "evade", "idle", "none"]
 
@@ -54,7 +56,9 @@ class Weapon(_Strict):
     """A Weapon card (Skills and Tools › Tools, Ammunition, Traits).
 
     ``damage``: the Weapon's Damage (0..30); ``burst``: d20s rolled in the Active Turn (0..20);
-    ``ammunition``: N, DA, EXP or AP; ``traits``: Weapon Traits (only ``"Armor = 0"`` changes a roll).
+    ``ammunition``: N, DA, EXP or AP; ``traits``: Weapon Traits (only ``"Armor = 0"`` changes a roll);
+    ``states``: States its impacts cause (Traits: "its impacts apply a State"; Damage › Saving Roll: entered even
+    when the Saving Roll is passed).
     """
 
     name: str = "Weapon"
@@ -62,6 +66,7 @@ class Weapon(_Strict):
     burst: int = Field(default=1, ge=0, le=20)
     ammunition: AmmunitionName = "N"
     traits: list[WeaponTrait] = Field(default_factory=list)
+    states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
 class Neomaterials(_Strict):
@@ -89,6 +94,17 @@ class Attack(_Strict):
     dice: list[int] | None = None
 
 
+class AtActivation(_Strict):
+    """Where a Miner stood when the Order was activated (Activating a Miner › Order Expenditure Sequence, step 1),
+    before the Active Miner's first Skill (Move) changed anything; the Miner's other fields describe Resolution.
+
+    ``silhouette_contact``: in Silhouette Contact with an enemy Miner at that moment (a Ranged Attack requires not
+    being so during the Order Activation step: Common Skills › Ranged Attack, Requirements).
+    """
+
+    silhouette_contact: bool = False
+
+
 class _Miner(_Strict):
     name: str = Field(min_length=1)
     attribute: int = Field(default=0, ge=0, le=30)
@@ -102,6 +118,8 @@ class _Miner(_Strict):
     enemy_tags_in_contact: int = Field(default=0, ge=0, le=6)
     neomaterials: Neomaterials = Field(default_factory=Neomaterials)
     save_dice: list[int] | None = None
+    at_activation: AtActivation | None = None
+    states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
 class ActiveMiner(_Miner):
@@ -145,6 +163,7 @@ class BehaviorAttack(_Strict):
     hits: int = Field(default=1, ge=0, le=10)
     ranged: bool = False
     traits: list[WeaponTrait] = Field(default_factory=list)
+    states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
 class MegaBeast(_Strict):

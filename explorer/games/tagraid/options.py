@@ -215,13 +215,17 @@ EVADE_MOVEMENT = RulingOption(
     title="Evade movement after an Evade Roll that faced several attacks",
     section="Common Skills › Evade (Effects)",
     readings={
+        "wins_any": "The single Evade Roll is a successful Evade Roll when it keeps its success in any one of the Face "
+                    "to Face Rolls it made: the Miner may move one Segment (the attacks it lost still force their "
+                    "Saving Rolls).",
         "wins_all": "The single Evade Roll must win (or keep its success in) every Face to Face Roll it made for the "
                     "Miner to move one Segment.",
-        "wins_any": "Winning any one of those Face to Face Rolls is a successful Evade Roll and allows the move.",
     },
-    default="wins_all",
-    why_default="The Evade example moves the Miner after it wins the Face to Face Rolls (all of them); an Evade "
-                "success cancelled by one attacker was not a successful Evade against that attack.",
+    default="wins_any",
+    why_default="The Effects give the move to 'a successful Evade Roll', and Evade makes one Roll that opposes each "
+                "attack individually: a roll that succeeded and beat an attack is a successful Evade Roll, whatever "
+                "another attack did. The rulebook's example (the Miner wins both Face to Face Rolls, then moves) fits "
+                "both readings. Handed ruling TR-16 recommends this reading.",
 )
 
 CC_TARGET_OUT_OF_CONTACT = RulingOption(
@@ -240,11 +244,56 @@ CC_TARGET_OUT_OF_CONTACT = RulingOption(
                 "rulebook never splits one Skill into a valid and an invalid part.",
 )
 
+RANGED_ATTACK_ACTIVATION_CONTACT = RulingOption(
+    key="ranged_attack_activation_contact",
+    title="Silhouette Contact that forbids a Ranged Attack: when in the Order Activation step",
+    section="Common Skills › Ranged Attack (Requirements); Activating a Miner › Order Expenditure Sequence (step 1)",
+    readings={
+        "activation_step": "The whole Activation step counts, its first Skill (Move, step 1.2) included: a Miner in "
+                           "Silhouette Contact with an enemy Miner when the Order is activated or when that Move "
+                           "ends cannot make a Ranged Attack (Order or ARO).",
+        "activation_moment": "Only the moment the Order is activated counts (before the Move): contact made by the "
+                             "Active Miner's Move does not forbid a Ranged Attack.",
+    },
+    default="activation_step",
+    why_default="The Requirement names the Order Activation step, and the Order Expenditure Sequence puts the "
+                "declaration of Move and the placing of the Miner at its end point inside step 1, Activation.",
+)
+
+STATE_ON_DEATH = RulingOption(
+    key="state_on_death",
+    title="A State caused by the attack that kills the Miner",
+    section="States (Important); Death",
+    readings={
+        "cleared": "Death removes every State Token from the Miner's card and the Miner Respawns: the State it "
+                   "suffered does not follow it.",
+        "applies_after_respawn": "States take effect at the end of the Order, after Death and Respawn: the "
+                                 "respawned Miner enters the State.",
+    },
+    default="cleared",
+    why_default="The Death steps clear the Miner's State Tokens; the end-of-Order timing says when a State starts to "
+                "affect the Miner that suffered the Attack, and that Miner has been removed from the table.",
+)
+
+MEGABEAST_STATES = RulingOption(
+    key="megabeast_states",
+    title="A Weapon that causes a State hits the MegaBeast",
+    section="States; MegaBeast › Wounds",
+    readings={
+        "not_affected": "States affect Miners: the MegaBeast does not enter them.",
+        "affected": "The MegaBeast enters the State like any target of the Attack.",
+    },
+    default="not_affected",
+    why_default="The States section and the Slowed State speak of Miners (Slowed changes the Move and Evade Skills a "
+                "Miner declares); the MegaBeast makes no Saving Rolls and moves by its Behavior.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
     MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT, CC_TARGET_OUT_OF_CONTACT,
+    RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART,

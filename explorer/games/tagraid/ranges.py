@@ -13,16 +13,13 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 
-import numpy as np
-import shapely
-
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex, distance, hex_range
 from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .geometry import Disc, Obstacles, Segment, blocked_mask, common_tangents, gap_segments
+from .geometry import Segment, shortest_clear_segment
 from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, line_of_fire
 from .pieces import Model
 from .options import rulings as default_rulings
@@ -157,61 +154,16 @@ class RangeResult:
                     (self.attacker, self.target), "Range")
 
 
-def _shortest_clear(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: bool, steps: int = 721, clip=()):
-    """Shortest clear gap segment between two discs: the direct line if clear, else the best of the candidate
-    lines and a fine angular scan of the lines through each obstacle feature near the bases."""
-    from .geometry import _vertices, capsule
-
-    dx, dy = b.x - a.x, b.y - a.y
-    dl = math.hypot(dx, dy)
-    n0 = np.array([[-dy / dl, dx / dl]])
-    c0 = np.array([-(n0[0, 0] * a.x + n0[0, 1] * a.y)])
-    seg0 = gap_segments(n0, c0, a, b, clip)
-    if not np.isnan(seg0[0]).any() and not blocked_mask(seg0, obstacles, touching_blocks=touching_blocks)[0]:
-        return seg0[0]
-    region = capsule(a, b)
-    feats = [(d.x, d.y, d.r) for _, d in obstacles.discs]
-    verts = _vertices(obstacles.union)
-    feats += [(x, y, 0.0) for x, y in verts]
-    for hx, hy, hc in clip:
-        dist = hx * b.x + hy * b.y + hc
-        if abs(dist) < b.r:
-            half = math.sqrt(b.r * b.r - dist * dist)
-            feats += [(b.x - dist * hx - sg * half * hy, b.y - dist * hy + sg * half * hx, 0.0) for sg in (1, -1)]
-    feats += [(a.x, a.y, a.r), (b.x, b.y, b.r)]
-    F = np.array(feats)
-    ii, jj = np.triu_indices(len(F), 1)
-    normals, offsets = [common_tangents(F[ii], F[jj])[0]], [common_tangents(F[ii], F[jj])[1]]
-    # lines through each point feature (and tangent to each disc feature) at many angles
-    ang = np.linspace(0, math.pi, steps, endpoint=False)
-    nn = np.stack([np.cos(ang), np.sin(ang)], axis=1)
-    for x, y, r in F[:-2]:
-        if not region.buffer(r).contains(shapely.Point(x, y)):
-            continue
-        for sgn in ((1.0, -1.0) if r > 0 else (1.0,)):
-            normals.append(nn)
-            offsets.append(-(nn @ np.array([x, y])) + sgn * r)
-    N, C = np.concatenate(normals), np.concatenate(offsets)
-    segs = gap_segments(N, C, a, b, clip)
-    segs = segs[~np.isnan(segs).any(axis=1)]
-    if len(segs) == 0:
-        return None
-    free = segs[~blocked_mask(segs, obstacles, touching_blocks=touching_blocks)]
-    if len(free) == 0:
-        return None
-    lengths = np.hypot(free[:, 2] - free[:, 0], free[:, 3] - free[:, 1])
-    return free[int(np.argmin(lengths))]
-
-
 def measure_range(table: TableTop, attacker: Model | str, target: Model | str, rulings: Rulings | None = None,
                   calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION) -> RangeResult:
     """Place the Range Ruler from ``attacker`` to ``target``. Section: Distances and Measurements › Range Ruler.
 
     The ruler starts at the edge of the attacker's base and follows the LoF; the shortest Segment overlapping the
     target's Silhouette gives the Range. Under ``range_measurement = along_lof`` (default) the distance is the
-    shortest clear LoF segment between the two bases (the direct line when it is clear; otherwise the shortest among
-    the exact candidate lines and a 0.25° scan of the lines grazing each obstacle feature); under ``edge_to_edge`` it is
-    the gap between the two bases. Without LoF there is no Range (``band = None``).
+    shortest clear LoF segment between the two bases (:func:`~explorer.games.tagraid.geometry.shortest_clear_segment`:
+    the LoF search's own features and candidate lines, plus the lines where the length is stationary among those
+    touching one feature; exact, so a feature moved by a hair cannot flip the band); under ``edge_to_edge`` it is the
+    gap between the two bases. Without LoF there is no Range (``band = None``).
     """
     rulings = rulings or default_rulings()
     s = table.model(attacker) if isinstance(attacker, str) else attacker
@@ -237,11 +189,9 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
             alternatives = [()]
             if s.arc_degrees() < 360.0 and rulings.reading("lof_arc_part") == "seen_part_in_arc":
                 alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
-            found = [x for x in (_shortest_clear(a, b, obs, _grazing(rulings), clip=c) for c in alternatives)
-                     if x is not None]
-            best = min(found, key=lambda v: math.hypot(v[2] - v[0], v[3] - v[1])) if found else None
-            seg = lof.witness if best is None else Segment((float(best[0]), float(best[1])),
-                                                           (float(best[2]), float(best[3])))
+            found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings), clip=c)
+                                 for c in alternatives) if x is not None]
+            seg = min(found, key=lambda v: v.length) if found else lof.witness
     d = seg.length
     band = calibration.band_of(d)
     (x0, y0), (x1, y1) = seg.p0, seg.p1

@@ -44,6 +44,7 @@ __all__ = ["resolve", "resolve_detailed", "Resolution", "MinerResult", "Pair", "
 ATTACKS = ("ranged_attack", "close_combat_attack")
 SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
                "idle": "Idle", "none": "no ARO"}
+STATE_REFS = {"Slowed": S.SLOWED_STATE}
 SKILL_REFS = {"ranged_attack": S.RANGED_ATTACK, "close_combat_attack": S.CLOSE_COMBAT_ATTACK, "evade": S.EVADE,
               "idle": S.IDLE, "none": S.ORDERS_AND_AROS}
 
@@ -370,6 +371,7 @@ class _Impact:
     damage_mods: dict[str, int] = field(default_factory=dict)
     weapon: str = "Weapon"
     from_megabeast: bool = False
+    states: tuple[str, ...] = ()
 
 
 def _letter(i: int) -> str:
@@ -431,13 +433,49 @@ class _Resolver:
             return mb.silhouette_contact
         return target in self._contact_names()
 
-    def _active_requirements(self) -> str | None:
-        """Why the Active Miner's attack fails its Requirements (``None``: it meets them)."""
+    def _ranged_contact(self, m, now: bool, said: str, letter: str) -> str | None:
+        """Why a Ranged Attack by ``m`` fails the Requirement of no Silhouette Contact with an enemy Miner during the
+        Order Activation step (Common Skills › Ranged Attack, Requirements), or ``None``. ``now``: ``m`` is in such
+        contact at Resolution, where the Active Miner's Move (step 1.2) left it; ``said``: the reason given for that.
+        ``m.at_activation``: where it stood when the Order was activated (omitted: as at Resolution)."""
+        if m.at_activation is None:
+            return said if now else None
+        if m.at_activation.silhouette_contact:
+            return ("a Ranged Attack requires not being in Silhouette Contact with an enemy Miner during the Order "
+                    f"Activation step, and {m.name} was in Silhouette Contact with an enemy Miner when the Order was "
+                    "activated" + ("" if now else " (it no longer is at Resolution: that does not help)"))
+        if not now:
+            return None
+        reading = self.r.reading("ranged_attack_activation_contact")
+        if reading == "activation_step":
+            return (f"{said}; {m.name} was not in contact when the Order was activated, but the contact was made by "
+                    "the Active Miner's Move, which is part of the Activation step (ruling "
+                    "'ranged_attack_activation_contact = activation_step')")
+        self.t.add(f"{m.name} was not in Silhouette Contact with an enemy Miner when the Order was activated: its "
+                   "Ranged Attack meets that Requirement", S.RANGED_ATTACK_REQUIREMENTS,
+                   "Ruling 'ranged_attack_activation_contact = activation_moment': only the moment the Order is "
+                   "activated counts, so the contact made by the Active Miner's Move does not forbid it.",
+                   section="Declarations", marks=(letter,), miner=m.name, requirement="no_contact_at_activation",
+                   met=True)
+        return None
+
+    def _requirement_step(self, who: str, skill: str, letter: str, reason: str, rule, **facts) -> None:
+        """The Requirement a declared Skill fails, citing the Skill's Requirements (the Idle step follows)."""
+        self.t.add(f"{who}'s {SKILL_NAMES[skill]} fails its Requirements", rule, reason[0].upper() + reason[1:] + ".",
+                   section="Declarations", marks=(letter,), miner=who, declared=skill, requirement_failed=reason,
+                   **facts)
+
+    def _active_requirements(self) -> tuple[str | None, Any]:
+        """Why the Active Miner's attack fails its Requirements (``None``: it meets them) and the section."""
         a = self.active
-        if a.skill == "ranged_attack" and self.enemy_tags_in_contact(a) > 0:
+        if a.skill == "ranged_attack":
             who = ", ".join(self._contact_names()) or f"{a.enemy_tags_in_contact} enemy Miner(s)"
-            return (f"a Ranged Attack requires not being in Silhouette Contact with an enemy Miner, and {a.name} is "
-                    f"in Silhouette Contact with {who}")
+            reason = self._ranged_contact(
+                a, self.enemy_tags_in_contact(a) > 0,
+                f"a Ranged Attack requires not being in Silhouette Contact with an enemy Miner, and {a.name} is in "
+                f"Silhouette Contact with {who}", "A")
+            if reason:
+                return reason, S.RANGED_ATTACK_REQUIREMENTS
         if a.skill == "close_combat_attack":
             away = [at.target for at in a.attacks if not self._in_contact_with(at.target)]
             if away and len(away) < len(a.attacks) and self.r.reading("cc_target_out_of_contact") == "share_fails":
@@ -450,21 +488,23 @@ class _Resolver:
                 self.active = a.model_copy(update={"attacks": [
                     at.model_copy(update={"burst": 0, "dice": None}) if at.target in away else at
                     for at in a.attacks]})
-                return None
+                return None, None
             if away:
                 return (f"a Close Combat Attack requires Silhouette Contact with its target, and {a.name} is not in "
-                        f"Silhouette Contact with {', '.join(away)}")
-        return None
+                        f"Silhouette Contact with {', '.join(away)}"), S.CLOSE_COMBAT_REQUIREMENTS
+        return None, None
 
     def declarations(self) -> None:
         a, sec = self.active, "Declarations"
-        reason = self._active_requirements()
+        reason, rule = self._active_requirements()
         a = self.active  # the requirements check may drop shares of the Burst (cc_target_out_of_contact)
         if reason:
+            self._requirement_step(a.name, a.skill, "A", reason, rule)
             self.t.add(f"{a.name} (Active) declared a {SKILL_NAMES[a.skill]} that does not meet its Requirements: it "
                        f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
-                       f"Resolution checks Requirements ({SKILL_REFS[a.skill].section}); here {reason}. A Skill that "
-                       "fails its Requirements counts as Idle (Common Skills › Idle).", section=sec, marks=("A",),
+                       f"Resolution checks Requirements ({SKILL_REFS[a.skill].section}); it fails them (above). A "
+                       "Skill that fails its Requirements counts as Idle (Common Skills › Idle).", section=sec,
+                       marks=("A",),
                        miner=a.name, declared=a.skill, skill="idle", requirement=reason)
             a = self.active = a.model_copy(update={"skill": "idle", "attacks": []})
         if a.skill in ATTACKS:
@@ -509,26 +549,38 @@ class _Resolver:
                        "of an Attack, or (Evade only) when the Active Miner is in its Hexagon.",
                        section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="none")
             return "none"
-        reason = None
+        # the right to an ARO: at step 2 (after the Move) with LoF to the Active Miner or in its Hexagon, else at
+        # step 4, once the second Skill makes it the target of an Attack (Order Expenditure Sequence)
+        right_step = 2 if (m.lof_to_active or m.same_hexagon) else 4
+        reason = rule = None
         if not m.lof_to_active and not attacked and m.skill != "evade":
             reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
         elif m.skill == "ranged_attack" and not m.lof_to_active:
-            reason = "a Ranged Attack requires LoF to its target"
-        elif m.skill == "ranged_attack" and self.enemy_tags_in_contact(m) > 0:
-            reason = ("a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
-                      + (f", and {m.name} is in Silhouette Contact with {self.active.name}" if m.silhouette_contact
-                         else ""))
+            reason = (f"{m.name} gained the right to an ARO only at step 4, as the target of the Attack, and at "
+                      f"Resolution it has no LoF to {self.active.name}: a Ranged Attack requires LoF to its target")
+            rule = S.RANGED_ATTACK_REQUIREMENTS
+        elif m.skill == "ranged_attack" and (said := self._ranged_contact(
+                m, self.enemy_tags_in_contact(m) > 0,
+                "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
+                + (f", and {m.name} is in Silhouette Contact with {self.active.name}" if m.silhouette_contact else ""),
+                letter)):
+            reason, rule = said, S.RANGED_ATTACK_REQUIREMENTS
         elif m.skill == "close_combat_attack" and not m.silhouette_contact:
             reason = (f"a Close Combat Attack requires Silhouette Contact with its target, and {m.name} is not in "
                       f"Silhouette Contact with {self.active.name}")
+            rule = S.CLOSE_COMBAT_REQUIREMENTS
         elif m.skill == "evade" and not (attacked or m.same_hexagon):
             reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
+            rule = S.EVADE_REQUIREMENTS
         if reason:
+            if rule is not None:
+                self._requirement_step(m.name, m.skill, letter, reason, rule, aro_right_step=right_step)
+            why = "it fails them (above)" if rule is not None else f"here {reason}"
             self.t.add(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
                        S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements ({SKILL_REFS[m.skill].section})"
-                       f"; here {reason}. A Skill that fails its Requirements counts as Idle (Common Skills › Idle).",
+                       f"; {why}. A Skill that fails its Requirements counts as Idle (Common Skills › Idle).",
                        section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle",
-                       requirement=reason)
+                       requirement=reason, aro_right_step=right_step)
             return "idle"
         burst = aro_burst(m)
         if m.skill in ATTACKS:
@@ -542,7 +594,7 @@ class _Resolver:
         else:
             detail, title = "Idle performs no action.", f"{m.name} declares an Idle ARO"
         self.t.add(title, S.ORDERS_AND_AROS, detail, section=sec, marks=(letter,), miner=m.name, skill=m.skill,
-                   burst=burst, attacked=attacked)
+                   burst=burst, attacked=attacked, aro_right_step=right_step)
         if m.skill in ATTACKS:
             i = self.sc.reactive.index(m)
             self._burst_floor(m.name, 1, m.burst_mod, letter, f"reactive[{i}].burst_mod", "ARO's Burst 1")
@@ -853,6 +905,7 @@ class _Resolver:
                        "Angle of Vision.", section="Conclusion", marks=("MB", "A"))
             self.outcome["megabeast"]["reorients"] = True
             self.mb_reorients = True
+        self.end_of_order_states()
         self.t.rulings = dict(self.r.consulted)
         self.t.outcome = self.outcome
         return self.t
@@ -928,7 +981,7 @@ class _Resolver:
         of its hits does to ``target`` (computed whether or not anything hits)."""
         w: Weapon = attacker.weapon
         imp = _Impact(attacker.name, target, hits, crits, w.damage, w.ammunition, skill == "ranged_attack",
-                      tuple(w.traits), dict(damage_mods or {}), w.name)
+                      tuple(w.traits), dict(damage_mods or {}), w.name, states=tuple(w.states))
         if hits + crits:
             self.impacts.append(imp)
         return self._attack_damage(imp)
@@ -1144,7 +1197,8 @@ class _Resolver:
             if keeps:
                 self.impacts.append(_Impact(a.name, mb.name, hits, crits, a.weapon.damage, a.weapon.ammunition,
                                             a.skill == "ranged_attack", tuple(a.weapon.traits),
-                                            dict(at.damage_mods if at else {}), a.weapon.name))
+                                            dict(at.damage_mods if at else {}), a.weapon.name,
+                                            states=tuple(a.weapon.states)))
             pair.update(winner=a.name if keeps else (mb.name if prevails else None), hits={a.name: hits},
                         crits={a.name: crits})
         elif mb.aro and evade is not None and evade.dice:
@@ -1171,7 +1225,7 @@ class _Resolver:
         if mb.behavior_attack:
             ba = mb.behavior_attack
             imp = _Impact(mb.name, a.name, ba.hits, 0, ba.damage, ba.ammunition, ba.ranged, tuple(ba.traits), {},
-                          ba.name, from_megabeast=True)
+                          ba.name, from_megabeast=True, states=tuple(ba.states))
             damage[mb.name] = self._attack_damage(imp)
         if prevails and mb.behavior_attack and mb.behavior_attack.hits:
             self.impacts.append(imp)
@@ -1211,6 +1265,74 @@ class _Resolver:
             else:
                 self.t.add(f"{name}'s Evade does not succeed: no Evade movement", S.EVADE, note.strip(),
                            section="Effects", marks=(letter,), miner=name)
+
+    # -- states ------------------------------------------------------------------------------------------------------
+
+    def _causes_states(self) -> bool:
+        """Whether any attack in the scenario can cause a State (only then does the outcome list ``states``)."""
+        sc = self.sc
+        weapons = [m.weapon for m in [sc.active, *sc.reactive] if m.weapon is not None]
+        if sc.megabeast is not None and sc.megabeast.behavior_attack is not None:
+            weapons.append(sc.megabeast.behavior_attack)
+        return any(w.states for w in weapons)
+
+    def end_of_order_states(self) -> None:
+        """States caused by successful Attacks (Damage › Saving Roll; States; Activating a Miner › Order Expenditure
+        Sequence, step 5.3): the target of uncancelled hits of a Weapon that causes a State enters it whether or not
+        it passed its Saving Rolls, at the end of the Order, with one Token per State (a Miner that already has the
+        Token gets no second one). The MegaBeast (ruling ``megabeast_states``) and a Miner that died in this Order
+        (ruling ``state_on_death``) are the open cases. Sets ``outcome["states"]`` = ``{target: [State, ...]}``
+        (the States entered) when any attack in the scenario can cause a State."""
+        if not self._causes_states():
+            return
+        sec, entered = "End of the Order", {}
+        dead = set(self.outcome.get("dead", []))
+        mb = self.sc.megabeast
+        for imp in self.impacts:
+            for state in imp.states:
+                letter = self.letters.get(imp.target, "MB")
+                facts = dict(section=sec, marks=(letter,), target=imp.target, attacker=imp.attacker, state=state)
+                if mb is not None and imp.target == mb.name:
+                    reading = self.r.reading("megabeast_states")
+                    if reading == "not_affected":
+                        self.t.add(f"{imp.target} does not enter the {state} State ({imp.attacker}'s {imp.weapon})",
+                                   S.STATES, "Ruling 'megabeast_states = not_affected': States affect Miners.",
+                                   entered=False, **facts)
+                        continue
+                    why = "Ruling 'megabeast_states = affected'. "
+                    already = False
+                else:
+                    miner, _ = self._miner(imp.target)
+                    why = ""
+                    if imp.target in dead:
+                        reading = self.r.reading("state_on_death")
+                        if reading == "cleared":
+                            self.t.add(f"{imp.target} died in this Order: it does not enter the {state} State",
+                                       S.DEATH, "Ruling 'state_on_death = cleared': Death removes the Miner's State "
+                                       "Tokens and it Respawns.", entered=False, **facts)
+                            continue
+                        why = "Ruling 'state_on_death = applies_after_respawn'. "
+                    already = state in miner.states
+                if already or state in entered.get(imp.target, []):
+                    self.t.add(f"{imp.target} already has a {state} Token: no second one ({imp.attacker}'s "
+                               f"{imp.weapon})", S.STATES, "A Miner can only have 1 Token per State.",
+                               entered=False, **facts)
+                    continue
+                saves = [r for r in self.save_results if r.attacker == imp.attacker and r.target == imp.target]
+                failed = sum(1 for r in saves for d in r.dice if d.failed)
+                made = sum(len(r.dice) for r in saves)
+                how = (f"although it passed {'its' if made > 1 else 'the'} {made} Saving Roll{'s' if made > 1 else ''}"
+                       if saves and made and not failed else
+                       f"it failed {failed} of {made} Saving Rolls" if made else "it makes no Saving Roll")
+                entered.setdefault(imp.target, []).append(state)
+                self.t.add(f"{imp.target} enters the {state} State at the end of the Order ({imp.attacker}'s "
+                           f"{imp.weapon} hit it; {how})", STATE_REFS.get(state, S.STATES),
+                           why + "A successful Attack whose Weapon causes a State puts the target in it even if the "
+                           "Saving Roll was passed (Damage › Saving Roll); Miners are affected at the end of the Order "
+                           "and get one Token per State (States).", entered=True, **facts)
+        if not entered and not any(imp.states for imp in self.impacts):
+            self.t.add("No State is caused: no Attack that causes one hit its target", S.STATES, section=sec)
+        self.outcome["states"] = entered
 
     # -- saving rolls and wounds -------------------------------------------------------------------------------------
 

@@ -58,3 +58,10 @@ FACE_TO_FACE_EVADE = ref("Rolls › Face to Face Rolls › Face to Face: Evade")
 WAREHOUSE = ref("Prospecting Control Panel › Warehouse")
 DEATH_OF_A_TAG = ref("Tool Containers and Loot › Loot (Death of a TAG)")
 TIMELINE = ref("Game Sequence › Timeline")
+
+# Added for the Requirements check at Resolution and for States.
+RANGED_ATTACK_REQUIREMENTS = ref("Common Skills › Ranged Attack › Requirements")
+CLOSE_COMBAT_REQUIREMENTS = ref("Common Skills › Close Combat Attack › Requirements")
+EVADE_REQUIREMENTS = ref("Common Skills › Evade › Requirements")
+STATES = ref("States")
+SLOWED_STATE = ref("States › Slowed State")
