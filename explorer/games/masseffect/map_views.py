@@ -149,7 +149,9 @@ class MissionMapView(W.HBox):
         rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",))
         side = W.VBox([W.HTML(f"<b style='font-family:sans-serif'>{html.escape(m.title or m.name)}</b>"), self.mode,
                        rulings, self.answer], layout=W.Layout(min_width="340px", max_width="580px", flex="1 1 420px"))
-        left = W.VBox([self.board, W.HTML(legend_html())])
+        width = f"{max(self.board.canvas.width, 360)}px"   # the legend wraps under the board, never wider
+        left = W.VBox([self.board, W.HTML(legend_html(), layout=W.Layout(width=width))],
+                      layout=W.Layout(width=width, margin="0 12px 0 0"))
         super().__init__([left, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.add_class("me-mission-map")
         self.update()
