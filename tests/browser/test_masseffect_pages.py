@@ -111,10 +111,10 @@ def test_enemy_activation_steps_through_a_hazard_card(browser, app_url):
     assert text.count("kept") >= sum(c["kept"] for c in cands) and "dropped" in text
     for c in cands:
         assert c["hex"] in text
+    if SCREENSHOTS:                              # the Advance step: kept and dropped end hexes
+        page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-activation.png"), full_page=False)
     nxt.click()                                   # the move: the path is drawn, the overlay layer changes
     wait_until(lambda: canvas_stats(canvas.last)["hash"] != last["hash"], what="the path to be drawn")
-    if SCREENSHOTS:
-        page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-activation.png"), full_page=False)
     page.close()
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from explorer.games.masseffect.activation_views import (
-    DEFAULT, ActivationStepper, activation_page, activation_scenarios, frames, scenario_data, scenario_map, start_positions)
+    DEFAULT, ActivationStepper, activation_page, activation_scenarios, frames, scenario_data, scenario_map,
+    start_positions)
 from explorer.hexgrid import Hex
 from explorer.render.svg import HexMark, Segment
 

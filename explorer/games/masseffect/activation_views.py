@@ -2,8 +2,8 @@
 
 Rulebook sections shown (each step cites its own): Playing a Mission › Step C: Hazard Card (activation order, Invalid
 Activations), Attacking (potential targets, fewest Hit Points, Squadmate Damage), Advancing (the Rush Tag), Spawning
-Minions; Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks, Stunning Enemies; Map Features › Inferno
-Icons, Coolant Leaks.
+Minions; Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks, Stunning Enemies; Map Features ›
+Inferno Icons, Coolant Leaks.
 
 The page resolves a built-in ``activation`` scenario (:func:`activation_scenarios`) with
 :func:`~explorer.games.masseffect.activation.resolve_activation` and shows, for the focused step of the trace:
@@ -188,7 +188,8 @@ def frames(trace: Trace, data: Mapping[str, Any], m: MissionMap) -> list[Frame]:
                 end = _hex(f["hex"]) if "hex" in f else _hex(f.get("stopped_at", f["path"][-1]))
                 pos[who] = (end, pos[who][1])
             if f.get("how"):
-                detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path {html.escape(' → '.join(f['path']))}"
+                detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path "
+                          f"{html.escape(' → '.join(f['path']))}"
                           f"; chosen by: {html.escape(f['how'])}</div>")
         elif "spawned" in f:                                 # a Minion is Spawned
             h = _hex(f["hex"])
@@ -429,7 +430,8 @@ def _short(name: str) -> str:
 
 
 _LEGEND = ("<div class='me-act-legend' style='font-family:sans-serif;font-size:11px;color:#495057;max-width:420px'>"
-           f"<span style='color:{SQUADMATE_FILL}'>●</span> Squadmate &nbsp;<span style='color:{ENEMY_FILL}'>●</span> "
+           f"<span style='color:{SQUADMATE_FILL}'>●</span> Squadmate &nbsp;"
+           f"<span style='color:{ENEMY_FILL}'>●</span> "
            f"Enemy &nbsp;<span style='background:{KEPT_FILL};opacity:.6'>&nbsp;&nbsp;&nbsp;</span> kept end hex "
            f"&nbsp;<span style='background:{DROPPED_FILL};opacity:.35'>&nbsp;&nbsp;&nbsp;</span> dropped end hex "
            f"&nbsp;<span style='color:{PATH_STROKE}'>━</span> path &nbsp;<span style='color:#f59f00'>○</span> what "

@@ -1,8 +1,8 @@
 """Mass Effect mission-map page: an interactive board (ipycanvas :class:`~explorer.widgets.HexBoardView`) answering
 adjacency, distance and Line of Fire questions by clicking.
 
-Rulebook sections: Interacting with the Mission Map › Adjacency, Counting Distances, Line of Fire; Additional Rules ›
-Turrets; Map Features › Elevation Change Icons; The Mission Book › Map Iconography; Shrouded Areas.
+Rulebook sections: Interacting with the Mission Map › Adjacency, Counting Distances, Line of Fire; Additional
+Rules › Turrets; Map Features › Elevation Change Icons; The Mission Book › Map Iconography; Shrouded Areas.
 
 * Click a character: its six Line of Fire lines (green to every hex in Line of Fire; a red mark where a line is
   blocked, hover for the feature and why), and the explanation of every line in the side panel.
@@ -32,8 +32,8 @@ from explorer.widgets import HexBoardView, Piece
 from . import geometry as G
 from . import options as opts
 from .map import DEFAULT_MAP, Icon, MissionMap, available_maps, load_map
-from .map_svg import (ENEMY_FILL, HIGH_GROUND_FILL, ICON_STYLE, SQUADMATE_FILL, distance_overlays, icon_overlays, layout,
-                      lof_overlays, to_board)
+from .map_svg import (ENEMY_FILL, HIGH_GROUND_FILL, ICON_STYLE, SQUADMATE_FILL, distance_overlays, icon_overlays,
+                      layout, lof_overlays, to_board)
 
 MAP_RULINGS = ("lof_own_hex_locked_door", "lof_out_of_bounds", "lof_intervening_elevation", "distance_elevation")
 
@@ -203,7 +203,8 @@ class MissionMapView(W.HBox):
             mark = "✓" if v.in_lof else "✗"
             colour = "#2b8a3e" if v.in_lof else "#c92a2a"
             verdicts.append(f"<li class='me-lof-verdict'><span style='color:{colour}'>{mark}</span> "
-                            f"<b>{html.escape(other)}</b> ({x}): {'in Line of Fire' if v.in_lof else 'not in Line of Fire'}"
+                            f"<b>{html.escape(other)}</b> ({x}): "
+                            f"{'in Line of Fire' if v.in_lof else 'not in Line of Fire'}"
                             f" — {html.escape(v.reason)}</li>")
         adj = G.adjacent_hexes(m, h)
         adj_chars = [n for n, (x, _) in self.characters.items() if x in adj]
