@@ -533,6 +533,7 @@ class HexBoardView(W.VBox):
                 c.text_align = {"start": "left", "end": "right"}.get(o.anchor, "center")
                 c.text_baseline = "middle"
                 c.line_width = 3
+                c.line_join = "round"  # a mitred halo draws spikes on letters such as M and V
                 c.stroke_style = "#ffffff"
                 c.stroke_text(o.text, x, y)
                 c.fill_style = o.fill

@@ -85,6 +85,12 @@ def _map_page():
     return map_page()
 
 
+def _activation_page():
+    from .activation_views import activation_page
+
+    return activation_page()
+
+
 def _strategy_page():
     from .strategy_views import strategy_page
 
@@ -101,6 +107,10 @@ PAGES: tuple[Page, ...] = (
     Page("mission-map", "Mission Map",
          "Click a character to see its six Line of Fire lines (what blocks each and why), a distance heat map that "
          "respects walls and locked doors, and the hexes adjacent to it.", _map_page),
+    Page("enemy-activation", "Enemy Activation",
+         "Step through a Hazard card: which Enemy Activates first, every candidate target and every reachable end hex "
+         "with the rule that keeps or drops it, then the choice; flip ruling options and break ties yourself.",
+         _activation_page),
     Page("strategy-pool", "Strategy Pool",
          "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
          "odds of what the Pool leaves for your three Actions.", _strategy_page),

@@ -21,22 +21,23 @@ from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overla
 from . import geometry as G
 from .map import FeatureKind, Icon, MissionMap
 
-#: Icon glyphs: (short text, fill colour).
 ICON_STYLE: dict[Icon, tuple[str, str]] = {
     Icon.SPAWN: ("S", "#c0392b"),
     Icon.ELITE_SPAWN: ("E", "#7b241c"),
-    Icon.START: ("▶", "#1e8449"),
+    Icon.START: ("St", "#1e8449"),
     Icon.OBJECTIVE: ("O", "#b7950b"),
     Icon.LOOT: ("L", "#2874a6"),
     Icon.BONUS_LOOT: ("B", "#1f618d"),
     Icon.REFUGEE: ("R", "#7d3c98"),
     Icon.TERMINAL: ("T", "#17202a"),
-    Icon.INFERNO: ("🔥", "#e67e22"),
-    Icon.COOLANT_LEAK: ("❄", "#48c9b0"),
-    Icon.FAST_TRAVEL: ("⇄", "#8e44ad"),
-    Icon.TURRET: ("⌖", "#566573"),
+    Icon.INFERNO: ("In", "#e67e22"),
+    Icon.COOLANT_LEAK: ("CL", "#138d75"),
+    Icon.FAST_TRAVEL: ("F", "#8e44ad"),
+    Icon.TURRET: ("Tu", "#566573"),
     Icon.MAP_EXIT: ("X", "#212f3d"),
 }
+"""Icon glyphs: (short text, fill colour). Plain letters (a label's first letter is appended: Fast Travel pair
+"FA"/"FB", Terminal "T1"), so they read the same on a canvas and in an SVG without an emoji font."""
 HIGH_GROUND_FILL = "#b9975b"
 SQUADMATE_FILL = "#2e86c1"
 ENEMY_FILL = "#cb4335"
@@ -72,13 +73,11 @@ def icon_overlays(m: MissionMap) -> list[Overlay]:
         cx, cy = lay.hex_to_pixel(h)
         n = len(ics)
         for i, ic in enumerate(ics):
-            dx = (i - (n - 1) / 2) * 0.55
+            dx = (i - (n - 1) / 2) * 0.6
             text, fill = ICON_STYLE[ic.kind]
             label = f"{ic.kind.value.replace('_', ' ')}{' ' + ic.label if ic.label else ''}"
-            out.append(Circle((cx + dx, cy - 0.45), 0.24, fill=fill, stroke="#ffffff", width=1.0, opacity=0.9,
-                              title=f"{h}: {label}"))
-            out.append(Label((cx + dx, cy - 0.36), (text + (ic.label[:1] if ic.label else ""))[:2], size=8,
-                             fill="#ffffff", weight="bold"))
+            out.append(Circle((cx + dx, cy - 0.5), 0.3, fill=fill, stroke="#ffffff", width=1.0, opacity=0.95,
+                              label=(text + (ic.label[:1].upper() if ic.label else ""))[:2], title=f"{h}: {label}"))
     for t in m.turrets:
         p = lay.hex_to_pixel(t.hex)
         v = lay.axial_to_pixel(t.hex.q + 0.45 * _dq(t.facing), t.hex.r + 0.45 * _dr(t.facing))

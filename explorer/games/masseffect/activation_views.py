@@ -1,0 +1,444 @@
+"""Mass Effect enemy-activation stepper: a Hazard card resolved one cited step at a time on the mission map.
+
+Rulebook sections shown (each step cites its own): Playing a Mission › Step C: Hazard Card (activation order, Invalid
+Activations), Attacking (potential targets, fewest Hit Points, Squadmate Damage), Advancing (the Rush Tag), Spawning
+Minions; Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks, Stunning Enemies; Map Features ›
+Inferno Icons, Coolant Leaks.
+
+The page resolves a built-in ``activation`` scenario (:func:`activation_scenarios`) with
+:func:`~explorer.games.masseffect.activation.resolve_activation` and shows, for the focused step of the trace:
+
+* activation order: each Enemy's distance to the current Squadmate and its place in the order;
+* an Enemy Activating: every Squadmate as a candidate target (adjacent / in Line of Fire with the Ranged Tag / not),
+  drawn as lines on the board, then the target with the fewest Hit Points and how a tie was broken;
+* an Advance: every reachable end hex tinted kept (green) or dropped (red) with its Movement Point cost, and a table of
+  the rule that keeps or drops each hex; then the chosen hex and the path drawn;
+* a Spawn: the distance of each Spawn hex and the one chosen.
+
+Ruling options re-run the resolution; the player's choices the rules leave open (:class:`~.activation.Choices`: ties in
+activation order, tied targets, several kept end hexes, tied Spawn hexes) are dropdowns, and clicking a kept end hex
+on the board while an Advance step is focused chooses it.
+
+``activation_page(scenario_id=DEFAULT_SCENARIO) -> (widget, redraw)``: the Panel app shows ``widget`` and calls
+``redraw()`` on load. Rules modules never import this module.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as W
+
+from explorer.errors import ExplorerError
+from explorer.hexgrid import Hex
+from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
+from explorer.scenario import read_toml
+from explorer.trace import Step, Trace
+from explorer.widgets import HexBoardView, Piece, TraceStepper
+
+from . import options as opts
+from .activation import parse_activation, resolve_activation
+from .map import MissionMap, load_map, map_from_dict
+from .map_svg import ENEMY_FILL, SQUADMATE_FILL, icon_overlays, layout, to_board
+
+DEFAULT_SCENARIO = "me-hazard-spawn-rush"
+ACTIVATION_RULINGS = ("fewest_hit_points", "downed_squadmates", "invalid_activation_timing", "distance_elevation",
+                      "lof_own_hex_locked_door", "lof_out_of_bounds", "lof_intervening_elevation")
+"""Ruling options an activation consults (its own and the map readings of distances and Line of Fire)."""
+
+KEPT_FILL, DROPPED_FILL, PATH_STROKE = "#2b8a3e", "#e03131", "#1c7ed6"
+DEFAULT = "(scenario / rule default)"
+"""Choice dropdown entry: no choice of yours (the scenario's [choices] table, else the documented default)."""
+
+
+def activation_scenarios() -> list[str]:
+    """Ids of the built-in scenarios of kind ``activation`` (``me-03``, ``me-06``, ``me-07``, ...), sorted."""
+    from .game import GAME
+
+    return [s.name for s in GAME.scenarios() if s.kind == "activation"]
+
+
+def scenario_data(scenario_id: str) -> dict[str, Any]:
+    """The TOML document of a built-in scenario (a plain dict).
+
+    Raises:
+        ScenarioError: unknown id (lists the built-in ids).
+    """
+    from .game import GAME
+
+    return read_toml(f"{scenario_id} (built-in)", text=GAME.scenario_text(scenario_id))
+
+
+def scenario_map(data: Mapping[str, Any], source: str = "scenario") -> MissionMap:
+    """The mission map of an activation scenario document (built-in name or inline ``[map]`` table)."""
+    spec = data["map"]
+    return load_map(spec) if isinstance(spec, str) else map_from_dict(spec, source)
+
+
+def _hex(text: str) -> Hex:
+    q, r = (int(v) for v in str(text).split(","))
+    return Hex(q, r)
+
+
+# --- per-step state: who stands where ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the board shows at one step: ``positions`` ``{name: (hex, side)}`` after the step, the ``overlays`` of
+    the step, and ``detail`` (HTML: the candidates table of the step)."""
+
+    positions: Mapping[str, tuple[Hex, str]]
+    overlays: tuple[Overlay, ...] = ()
+    detail: str = ""
+    kept: tuple[Hex, ...] = field(default=())
+    enemy: str | None = None
+
+
+def start_positions(data: Mapping[str, Any]) -> dict[str, tuple[Hex, str]]:
+    """``{name: (hex, side)}`` of the scenario's Squadmates and Enemies before anything is resolved."""
+    out = {s["name"]: (_hex(s["position"]), "squadmate") for s in data.get("squadmates", []) if s.get("position")}
+    out.update({e["name"]: (_hex(e["position"]), "enemy") for e in data.get("enemies", []) if e.get("position")})
+    return out
+
+
+def _table(head: list[str], rows: list[list[str]], colours: list[str] | None = None) -> str:
+    th = "".join(f"<th style='text-align:left;padding:1px 6px'>{html.escape(h)}</th>" for h in head)
+    body = []
+    for i, r in enumerate(rows):
+        bg = f" style='background:{colours[i]}'" if colours else ""
+        body.append(f"<tr{bg}>" + "".join(f"<td style='padding:1px 6px'>{html.escape(str(c))}</td>" for c in r)
+                    + "</tr>")
+    return ("<div class='me-act-table' style='max-height:260px;overflow-y:auto;font-family:sans-serif;"
+            "font-size:12px;line-height:1.25'><table style='border-collapse:collapse'>"
+            f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
+
+
+def frames(trace: Trace, data: Mapping[str, Any], m: MissionMap) -> list[Frame]:
+    """One :class:`Frame` per step of ``trace`` (an activation trace of the scenario document ``data``)."""
+    lay = layout(m)
+    px = lay.hex_to_pixel
+    pos: dict[str, tuple[Hex, str]] = start_positions(data)
+    out: list[Frame] = []
+    for s in trace.steps:
+        f = s.facts
+        ov: list[Overlay] = []
+        detail, kept, enemy = "", (), f.get("enemy")
+        if "order" in f:                                    # activation order
+            rows = []
+            for i, n in enumerate(f["order"], 1):
+                d = f["distances"].get(n)
+                rows.append([str(i), n, "no route" if d is None else str(d)])
+                if n in pos:
+                    x, y = px(pos[n][0])
+                    ov.append(Label((x, y - 0.62), f"#{i} ({'-' if d is None else d})", size=11, fill="#862e9c",
+                                    weight="bold"))
+            detail = _table(["#", "Enemy", "hexes to the current Squadmate"], rows)
+        elif "candidates" in f and "activated" in f:        # an Enemy Activates: every Squadmate as a target
+            e = pos.get(f["enemy"])
+            rows, cols = [], []
+            for c in f["candidates"]:
+                rows.append([c["squadmate"], "yes" if c["potential"] else "no", c["reason"]])
+                cols.append("#ebfbee" if c["potential"] else "#fff5f5")
+                if e and c["squadmate"] in pos:
+                    ov.append(Segment(px(e[0]), px(pos[c["squadmate"]][0]),
+                                      stroke=KEPT_FILL if c["potential"] else "#adb5bd", width=3.0 if c["potential"]
+                                      else 1.5, dash=None if c["potential"] else "5 4"))
+            detail = _table(["Squadmate", "potential target", "why"], rows, cols)
+        elif "target" in f and "candidates" in f:           # target chosen: fewest Hit Points
+            rows, cols = [], []
+            for c in f["candidates"]:
+                if not c["potential"]:
+                    continue
+                chosen = c["squadmate"] == f["target"]
+                rows.append([c["squadmate"], c["value"], "tied (lowest)" if c["kept"] and len(f["tied"]) > 1 else
+                             ("lowest" if c["kept"] else "higher"), "TARGET" if chosen else ""])
+                cols.append("#d3f9d8" if chosen else ("#fff9db" if c["kept"] else "#fff5f5"))
+            detail = _table(["potential target", f["measure"], "", ""], rows, cols)
+        elif "movement_points" in f:                         # Advance: every reachable end hex kept or dropped
+            rows, cols = [], []
+            cands = sorted(f["candidates"], key=lambda c: (not c["kept"], c["cost"], c["hex"]))
+            for c in cands:
+                h = _hex(c["hex"])
+                ov.append(HexMark(h, stroke="none", width=0, fill=KEPT_FILL if c["kept"] else DROPPED_FILL,
+                                  opacity=0.5 if c["kept"] else 0.22))
+                x, y = px(h)
+                ov.append(Label((x, y + 0.55), f"{c['cost']} MP", size=9, fill="#212529"))
+                rows.append([c["hex"], c["cost"], c["infernos"], "kept" if c["kept"] else "dropped", c["rule"],
+                             c["why"]])
+                cols.append("#ebfbee" if c["kept"] else "#fff5f5")
+            kept = tuple(_hex(c["hex"]) for c in cands if c["kept"])
+            ov += [HexMark(h, stroke=KEPT_FILL, width=3.0) for h in kept]
+            detail = (f"<div style='font-family:sans-serif;font-size:12px'>Instruction {f['instruction']} of 3; "
+                      f"nearest Squadmate(s): {html.escape(', '.join(f['nearest']) or 'none')} "
+                      f"({f['nearest_distance']} hexes). "
+                      + ("<b>Several hexes are kept: click one on the board (or use the choice below) to choose."
+                         "</b>" if len(kept) > 1 else "") + "</div>"
+                      + _table(["end hex", "MP", "Inferno", "", "rule", "why"], rows, cols))
+        elif "path" in f:                                    # a move: an Enemy's Advance or a Squadmate's Move
+            path = [_hex(h) for h in f["path"]]
+            pts = [px(h) for h in path]
+            ov += [Segment(a, b, stroke=PATH_STROKE, width=4.0) for a, b in zip(pts, pts[1:])]
+            ov += [Circle(p, 0.12, fill=PATH_STROKE, stroke="#ffffff", width=1.0) for p in pts[1:]]
+            who = f.get("enemy") or f.get("squadmate")
+            if who in pos:
+                end = _hex(f["hex"]) if "hex" in f else _hex(f.get("stopped_at", f["path"][-1]))
+                pos[who] = (end, pos[who][1])
+            if f.get("how"):
+                detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path "
+                          f"{html.escape(' → '.join(f['path']))}"
+                          f"; chosen by: {html.escape(f['how'])}</div>")
+        elif "spawned" in f:                                 # a Minion is Spawned
+            h = _hex(f["hex"])
+            pos[f["spawned"]] = (h, "enemy")
+            rows = []
+            for hs, d in f.get("distances", {}).items():
+                x, y = px(_hex(hs))
+                ov.append(Label((x, y + 0.55), f"{d} hexes", size=9, fill="#212529", weight="bold"))
+                rows.append([hs, "no route" if d is None else d, "chosen" if hs == f["hex"] else
+                             ("tied" if hs in f.get("tied", []) else "")])
+            for hs, who in f.get("occupied", {}).items():
+                rows.append([hs, "-", f"occupied by {who}"])
+            ov.append(HexMark(h, stroke=KEPT_FILL, width=4.0))
+            detail = _table(["Spawn hex", "distance", ""], rows)
+        elif "stopped_at" in f and s.marks and s.marks[0] in pos:  # the Pin Tag ends a Squadmate's Move
+            pos[s.marks[0]] = (_hex(f["stopped_at"]), pos[s.marks[0]][1])
+        for mk in s.marks:                                   # everything the step talks about, ringed
+            if mk in pos:
+                ov.append(Circle(px(pos[mk][0]), 0.62, stroke="#f59f00", width=3.0))
+            else:
+                try:
+                    h = _hex(mk)
+                except ValueError:
+                    continue
+                if h in m and "movement_points" not in f and "path" not in f:
+                    ov.append(HexMark(h, stroke="#f59f00", width=3.0))
+        out.append(Frame(dict(pos), tuple(ov), detail, kept, enemy))
+    return out
+
+
+# --- the widget ---------------------------------------------------------------------------------------------------
+
+
+class ActivationStepper(W.VBox):
+    """Scenario picker, ruling dropdowns, the player's choices, the mission map and the trace stepper.
+
+    Attributes:
+        data: the scenario document being shown (dict); ``trace``: its last resolution; ``frames``: one per step;
+        choices: the player's choices applied on top of the scenario's own ``[choices]`` table (same shape).
+    """
+
+    def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 30.0):
+        self.scale = scale
+        self.choices: dict[str, Any] = {}
+        self.trace: Trace | None = None
+        self.frames: list[Frame] = []
+        self.picker = W.Dropdown(options=activation_scenarios(), value=scenario_id, description="Scenario",
+                                 layout=W.Layout(width="330px"))
+        self.about = W.HTML(layout=W.Layout(max_width="640px"))
+        r = opts.rulings()
+        self.rulings_box = {k: W.Dropdown(options=list(r.options[k].readings), value=r.options[k].default,
+                                          description=k, tooltip=r.options[k].title,
+                                          style={"description_width": "200px"}, layout=W.Layout(width="400px"))
+                            for k in ACTIVATION_RULINGS}
+        self.choices_box = W.VBox()
+        self.message = W.HTML()
+        self.detail = W.HTML(layout=W.Layout(max_width="640px"))
+        self.outcome = W.HTML(layout=W.Layout(max_width="640px"))
+        self.stepper = TraceStepper(layout=W.Layout(max_width="640px"))
+        self.stepper.add_class("me-activation-stepper")
+        bar, focus, body = self.stepper.children      # the focused step's table right under the focused step
+        self.stepper.children = [bar, focus, self.detail, body]
+        self.board_box = W.VBox()
+        self.board: HexBoardView | None = None
+        self.picker.observe(lambda c: self.load(c["new"]), names="value")
+        for w in self.rulings_box.values():
+            w.observe(lambda _c: self.run(), names="value")
+        self.stepper.on_step(self._show_step)
+        rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
+                              layout=W.Layout(max_width="640px"))
+        side = W.VBox([self.about, rulings, W.HTML("<b style='font-family:sans-serif'>Your choices</b>"),
+                       self.choices_box, self.message, self.stepper, self.outcome],
+                      layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
+        main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                              grid_gap="12px"))
+        super().__init__([self.picker, main])
+        self.add_class("me-activation")
+        self.load(scenario_id)
+
+    # -- loading and resolving -------------------------------------------------------------------------------------
+    def load(self, scenario_id: str) -> None:
+        """Show built-in scenario ``scenario_id`` (its choices reset, rulings kept)."""
+        self.data = scenario_data(scenario_id)
+        self.map = scenario_map(self.data, scenario_id)
+        self.choices = {}
+        self.about.value = (f"<div style='font-family:sans-serif;font-size:13px'><b>{html.escape(self.data['title'])}"
+                            f"</b><br><span style='color:#495057'>{html.escape(self.data.get('description', ''))}"
+                            "</span></div>")
+        self.board = HexBoardView(to_board(self.map), scale=self.scale)
+        for b in (self.board.rotate_left, self.board.rotate_right):   # nothing rotates in an activation
+            b.layout.display = "none"
+        self.board.on_select(self._clicked)
+        self.board_box.children = [self.board, W.HTML(_LEGEND)]
+        self.run(keep_step=False)
+        self.board.redraw()
+
+    def rulings(self) -> dict[str, str]:
+        return {k: w.value for k, w in self.rulings_box.items()}
+
+    def document(self) -> dict[str, Any]:
+        """The scenario document with the current choices merged over its own ``[choices]`` table."""
+        d = dict(self.data)
+        ch = dict(d.get("choices", {}))
+        for k, v in self.choices.items():
+            if k == "advance_to":
+                ch["advance_to"] = {**ch.get("advance_to", {}), **v}
+            else:
+                ch[k] = list(v) + [x for x in ch.get(k, []) if x not in v]
+        d["choices"] = ch
+        return d
+
+    def run(self, keep_step: bool = True) -> None:
+        """Resolve the scenario with the current rulings and choices; keep the focused step if asked. Never raises."""
+        idx = self.stepper.index if keep_step else None
+        self.message.value = ""
+        try:
+            sc = parse_activation({"game": "masseffect", **self.document()}, self.picker.value)
+            trace = resolve_activation(sc, rulings=self.rulings())
+        except ExplorerError as e:
+            self.message.value = f"<span style='color:#c92a2a'>{html.escape(str(e))}</span>"
+            return
+        self.trace = trace
+        self.frames = frames(trace, self.data, self.map)
+        self._build_choices()
+        self._show_outcome()
+        self.stepper.show(trace)
+        if idx is not None and trace.steps:
+            self.stepper.select(min(idx, len(trace.steps) - 1))
+
+    # -- choices -------------------------------------------------------------------------------------------------
+    def open_choices(self) -> list[tuple[str, str, list[str]]]:
+        """Where the current trace leaves the player a choice: ``[(choice key, label, options)]``; ``choice key`` is
+        ``activation_order``, ``attack_target``, ``spawn_hex`` or ``advance_to:<Enemy>``."""
+        out: list[tuple[str, str, list[str]]] = []
+        for s in self.trace.steps if self.trace else ():
+            f = s.facts
+            if "order" in f:
+                for group in f.get("ties", []):
+                    out.append(("activation_order", f"First of {', '.join(group)}", list(group)))
+            elif "target" in f and len(f.get("tied", [])) > 1:
+                out.append(("attack_target", f"Target among {', '.join(f['tied'])}", list(f["tied"])))
+            elif "movement_points" in f:
+                kept = [c["hex"] for c in f["candidates"] if c["kept"]]
+                if len(kept) > 1:
+                    out.append((f"advance_to:{f['enemy']}", f"{f['enemy']} ends at", kept))
+            elif "spawned" in f and len(f.get("tied", [])) > 1:
+                out.append(("spawn_hex", f"{f['spawned']} spawns at", list(f["tied"])))
+        return out
+
+    def choose(self, key: str, value: str | None) -> None:
+        """Set one choice (``value`` None: back to the documented default) and re-run."""
+        if key.startswith("advance_to:"):
+            enemy = key.split(":", 1)[1]
+            adv = dict(self.choices.get("advance_to", {}))
+            if value is None:
+                adv.pop(enemy, None)
+            else:
+                adv[enemy] = value
+            self.choices["advance_to"] = adv
+        elif value is None:
+            self.choices.pop(key, None)
+        else:
+            self.choices[key] = [value]
+        self.run()
+
+    def _current_choice(self, key: str) -> str | None:
+        if key.startswith("advance_to:"):
+            return self.choices.get("advance_to", {}).get(key.split(":", 1)[1])
+        v = self.choices.get(key)
+        return v[0] if v else None
+
+    def _build_choices(self) -> None:
+        rows = []
+        for key, label, options in self.open_choices():
+            cur = self._current_choice(key)
+            dd = W.Dropdown(options=[DEFAULT] + options, value=cur if cur in options else DEFAULT,
+                            description=label, style={"description_width": "160px"}, layout=W.Layout(width="400px"))
+            dd.observe(lambda c, k=key: self.choose(k, None if c["new"] == DEFAULT else c["new"]), names="value")
+            rows.append(dd)
+        if not rows:
+            rows = [W.HTML("<i style='font-family:sans-serif;font-size:12px;color:#868e96'>No ties here: the rules "
+                           "decide every step.</i>")]
+        self.choices_box.children = rows
+
+    def _clicked(self, sel) -> None:
+        """A click on the board: a kept end hex of the focused Advance step becomes the player's choice."""
+        i = self.stepper.index
+        if i is None or not isinstance(sel, Hex):
+            return
+        fr = self.frames[i]
+        if fr.enemy and sel in fr.kept and len(fr.kept) > 1:
+            self.choose(f"advance_to:{fr.enemy}", str(sel))
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+    def _pieces(self, positions: Mapping[str, tuple[Hex, str]]) -> list[Piece]:
+        lay = layout(self.map)
+        return [Piece(n, lay.hex_to_pixel(h), 0.42, fill=SQUADMATE_FILL if side == "squadmate" else ENEMY_FILL,
+                      label=_short(n)) for n, (h, side) in positions.items()]
+
+    def _show_step(self, step: Step | None) -> None:
+        if self.board is None:
+            return
+        i = self.stepper.index
+        base = icon_overlays(self.map)
+        if step is None or i is None:
+            pos = start_positions(self.data)
+            self.board.set_pieces(self._pieces(pos))
+            self.board.overlays = base
+            self.detail.value = ("<i style='font-family:sans-serif;font-size:12px'>Press Next ▶ to step through the "
+                                 "activation: the board shows the focused step.</i>")
+            return
+        fr = self.frames[i]
+        self.board.set_pieces(self._pieces(fr.positions))
+        self.board.overlays = base + list(fr.overlays)
+        self.detail.value = fr.detail
+
+    def _show_outcome(self) -> None:
+        o = self.trace.outcome
+        sq = "; ".join(f"{n} on {v['hex']}: {v['shield_points']} Shield, {v['hit_points']} Hit Points"
+                       + (" (Downed)" if v["downed"] else "") for n, v in o["squadmates"].items())
+        en = "; ".join(f"{n} on {v['hex']}" + (f", {v['damage']} Damage" if v["damage"] else "")
+                       + (" (Stunned)" if v["stunned"] else "") for n, v in o["enemies"].items())
+        self.outcome.value = (f"<div class='me-act-outcome' style='font-family:sans-serif;font-size:12px;"
+                              f"border-top:1px solid #dee2e6;margin-top:4px;padding-top:4px'><b>After the card</b>: "
+                              f"{html.escape(sq)}.<br>{html.escape(en)}."
+                              + (" <b>Mission failed.</b>" if o["mission_failed"] else "")
+                              + (f"<br>Rejected: {html.escape(o['rejected'])}" if o["rejected"] else "") + "</div>")
+
+    def redraw(self) -> None:
+        """Full redraw (call when a browser connects: ``pn.state.onload``)."""
+        if self.board is not None:
+            self.board.redraw()
+
+
+def _short(name: str) -> str:
+    parts = name.split()
+    return parts[0][:2] + (parts[-1][:1] if len(parts) > 1 and parts[-1].isdigit() else "")
+
+
+_LEGEND = ("<div class='me-act-legend' style='font-family:sans-serif;font-size:11px;color:#495057;max-width:420px'>"
+           f"<span style='color:{SQUADMATE_FILL}'>●</span> Squadmate &nbsp;"
+           f"<span style='color:{ENEMY_FILL}'>●</span> "
+           f"Enemy &nbsp;<span style='background:{KEPT_FILL};opacity:.6'>&nbsp;&nbsp;&nbsp;</span> kept end hex "
+           f"&nbsp;<span style='background:{DROPPED_FILL};opacity:.35'>&nbsp;&nbsp;&nbsp;</span> dropped end hex "
+           f"&nbsp;<span style='color:{PATH_STROKE}'>━</span> path &nbsp;<span style='color:#f59f00'>○</span> what "
+           "the step talks about</div>")
+
+
+def activation_page(scenario_id: str = DEFAULT_SCENARIO) -> tuple[ActivationStepper, Callable[[], None]]:
+    """The enemy-activation stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
+    w = ActivationStepper(scenario_id)
+    return w, w.redraw

@@ -1,0 +1,105 @@
+"""The enemy-activation stepper without a browser: every built-in activation scenario builds and steps; the board
+follows the focused step (positions, kept/dropped end hexes, paths); rulings and the player's choices re-run the
+resolution; clicking a kept end hex chooses it."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.games.masseffect.activation_views import (
+    DEFAULT, ActivationStepper, activation_page, activation_scenarios, frames, scenario_data, scenario_map,
+    start_positions)
+from explorer.hexgrid import Hex
+from explorer.render.svg import HexMark, Segment
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def test_lists_the_built_in_activation_scenarios():
+    ids = activation_scenarios()
+    assert {"me-03", "me-06", "me-07", "me-07-b", "me-07-c"} <= set(ids)
+    assert any(i.startswith("me-hazard-") for i in ids) and "me-01" not in ids
+
+
+@pytest.mark.parametrize("sid", ["me-03", "me-06", "me-07", "me-07-b", "me-07-c", "me-hazard-invalid",
+                                 "me-hazard-spawn-rush"])
+def test_every_step_has_a_frame_and_cites_its_section(sid):
+    w = ActivationStepper(sid)
+    assert len(w.frames) == len(w.trace.steps) > 0
+    for i, step in enumerate(w.trace.steps):
+        w.stepper.select(i)
+        assert step.rule.section in w.stepper.focus.value        # the focused step shows its rulebook section
+        assert w.board.overlays                                  # icons at least
+    # the last frame's positions are the outcome's
+    last = w.frames[-1].positions
+    for name, o in w.trace.outcome["enemies"].items():
+        assert str(last[name][0]) == o["hex"], name
+
+
+def test_me03_advance_shows_kept_and_dropped_hexes_then_the_path():
+    w = ActivationStepper("me-03")
+    titles = [s.title for s in w.trace.steps]
+    adv = next(i for i, t in enumerate(titles) if "Advances" in t)
+    w.stepper.select(adv)
+    kept_step = w.trace.steps[adv].facts["candidates"]
+    fills = {o.hex: o.fill for o in w.board.overlays if isinstance(o, HexMark) and o.fill in ("#2b8a3e", "#e03131")}
+    assert {str(h) for h, f in fills.items() if f == "#2b8a3e"} == {c["hex"] for c in kept_step if c["kept"]}
+    assert len(fills) == len(kept_step)                          # every reachable end hex coloured
+    assert "kept" in w.detail.value and "dropped" in w.detail.value
+    assert w.frames[adv].positions["Husk"][0] == Hex(1, 0)        # not moved yet
+    w.stepper.go(+1)                                              # the move: the path is drawn, the Husk has moved
+    assert any(isinstance(o, Segment) and o.stroke == "#1c7ed6" for o in w.board.overlays)
+    end = w.trace.outcome["enemies"]["Husk"]["hex"]
+    assert str(w.frames[adv + 1].positions["Husk"][0]) == end
+    assert w.board._pieces["Husk"].center == w.board.board.layout.hex_to_pixel(w.frames[adv + 1].positions["Husk"][0])
+
+
+def test_clicking_a_kept_hex_chooses_it_and_dropdown_resets_it():
+    w = ActivationStepper("me-03")
+    adv = next(i for i, s in enumerate(w.trace.steps) if "movement_points" in s.facts)
+    kept = [c["hex"] for c in w.trace.steps[adv].facts["candidates"] if c["kept"]]
+    default_end = w.trace.outcome["enemies"]["Husk"]["hex"]
+    other = next(h for h in kept if h != default_end)
+    w.stepper.select(adv)
+    q, r = (int(v) for v in other.split(","))
+    w.board.select(Hex(q, r))                                     # same path as a click on the canvas
+    assert w.trace.outcome["enemies"]["Husk"]["hex"] == other
+    assert w.stepper.index == adv                                 # the focused step is kept
+    dd = w.choices_box.children[0]
+    assert dd.value == other and "Husk" in dd.description
+    dd.value = DEFAULT
+    assert w.trace.outcome["enemies"]["Husk"]["hex"] == default_end
+    w.board.select(Hex(3, -3))                                    # a dropped hex: no choice made
+    assert w.trace.outcome["enemies"]["Husk"]["hex"] == default_end
+
+
+def test_ruling_dropdown_reruns_me07c_tie_and_target_choice():
+    w = ActivationStepper("me-07-c")                              # 6 vs 6 Hit Points: the file chooses Tali
+    assert w.trace.outcome["squadmates"]["Tali"]["shield_points"] == 1
+    assert "attack_target" in [k for k, _, _ in w.open_choices()]
+    dd = next(c for c in w.choices_box.children if "Target" in c.description)
+    dd.value = "Wrex"                                             # the player breaks the tie the other way
+    assert w.trace.outcome["squadmates"]["Wrex"]["shield_points"] == 2
+    assert w.trace.outcome["squadmates"]["Tali"]["shield_points"] == 3
+    w.rulings_box["fewest_hit_points"].value = "shields_and_hit_points"   # Wrex 4 + 6 > Tali 3 + 6: no tie
+    assert w.trace.rulings["fewest_hit_points"] == "shields_and_hit_points"
+    assert w.trace.outcome["squadmates"]["Tali"]["shield_points"] == 1
+    assert "attack_target" not in [k for k, _, _ in w.open_choices()]
+
+
+def test_scenario_picker_loads_and_resets_choices():
+    w, redraw = activation_page("me-03")
+    redraw()
+    w.choose("advance_to:Husk", "0,-1")
+    w.picker.value = "me-06"
+    assert w.choices == {} and w.data["title"].startswith("ME-06")
+    assert "Guardian" in w.board._pieces
+
+
+def test_frames_follow_spawns_and_order_labels():
+    data = scenario_data("me-hazard-spawn-rush")
+    w = ActivationStepper("me-hazard-spawn-rush")
+    fr = frames(w.trace, data, scenario_map(data))
+    assert "Cannibal 1" not in start_positions(data) and "Cannibal 1" in fr[0].positions
+    order = next(i for i, s in enumerate(w.trace.steps) if "order" in s.facts)
+    assert "Husk 1" in fr[order].detail and "#" in fr[order].detail
