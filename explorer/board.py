@@ -55,7 +55,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
 
-from .errors import ScenarioError
+from .errors import ScenarioError, short_repr
 from .hexgrid import (
     ORIGIN, Axis, Edge, Hex, Layout, distance, hex_range, neighbors, reflect, rotate,
 )
@@ -497,7 +497,8 @@ class Board:
         """
         if isinstance(area, str):
             if area not in self.areas:
-                raise ScenarioError("area", f"unknown area {area!r}", sorted(self.areas) or "no areas on this board")
+                raise ScenarioError("area", f"unknown area {short_repr(area)}",
+                                    sorted(self.areas) or "no areas on this board")
             hexes = self.areas[area]
         else:
             hexes = frozenset(area)
@@ -667,7 +668,7 @@ class Board:
                     elif value in _TERRAINS:
                         value = {"terrain": value}
                     else:
-                        raise ScenarioError(f'{path}.cells."{key}"', f"unknown terrain {value!r}",
+                        raise ScenarioError(f'{path}.cells."{key}"', f"unknown terrain {short_repr(value)}",
                                             [*_TERRAINS, "tileless", "or a table such as { terrain = \"sand\" }"],
                                             source)
                 norm[key] = value
@@ -691,7 +692,8 @@ class Board:
             where = _quote_path(f"{path}.cells.{key}")
             h = Hex.parse(key)
             if h in keys:
-                raise ScenarioError(where, f"duplicate cell: {keys[h]!r} and {key!r} both name hex {h}",
+                raise ScenarioError(where,
+                                    f"duplicate cell: {short_repr(keys[h])} and {short_repr(key)} both name hex {h}",
                                     "each hex once", source)
             if not cm.tile and cm.terrain is not None:
                 raise ScenarioError(f"{where}.terrain", "a hexagon without tile has no terrain",
@@ -823,7 +825,7 @@ def load_board(name: str) -> Board:
     """
     names = available_boards()
     if name not in names:
-        raise ScenarioError("board", f"unknown packaged board {name!r}", names)
+        raise ScenarioError("board", f"unknown packaged board {short_repr(name)}", names)
     f = resources.files(BOARDS_PACKAGE).joinpath(f"{name}.toml")
     return Board.from_toml(f"{name}.toml", text=f.read_text(encoding="utf-8"))
 

@@ -15,6 +15,8 @@ MAX_VALUE_CHARS = 80
 """A value quoted in a message is cut to this many characters (then "…")."""
 MAX_SOURCE_CHARS = 120
 """A file path (or other source) named in a message is cut to this many characters, keeping both ends."""
+MAX_FIELD_CHARS = 160
+"""The field path named in a message is cut to this many characters (it may hold a user's key)."""
 MAX_PART_CHARS = 600
 """Each part of a :class:`ScenarioError` message (field, problem, allowed) is cut to this many characters."""
 
@@ -87,8 +89,8 @@ class ScenarioError(ExplorerError, ValueError):
     """A scenario (file, CLI options or widget input) is malformed.
 
     The message is always one line of bounded length: control characters in any part are escaped, the source is cut
-    to :data:`MAX_SOURCE_CHARS` (keeping both ends) and the other parts to :data:`MAX_PART_CHARS`; the attributes
-    hold the cleaned parts.
+    to :data:`MAX_SOURCE_CHARS` (keeping both ends), the field to :data:`MAX_FIELD_CHARS` and the other parts to
+    :data:`MAX_PART_CHARS`; the attributes hold the cleaned parts.
 
     Attributes:
         field: dotted path of the offending field, e.g. ``"active.burst"`` (``""`` for the whole document).
@@ -101,7 +103,7 @@ class ScenarioError(ExplorerError, ValueError):
                  source: str | None = None):
         if allowed is not None and not isinstance(allowed, str):
             allowed = "one of " + ", ".join(short_repr(a) for a in allowed)
-        field = shorten(str(field), MAX_PART_CHARS)
+        field = shorten(str(field), MAX_FIELD_CHARS)
         problem = shorten(str(problem), MAX_PART_CHARS)
         allowed = None if allowed is None else shorten(allowed, MAX_PART_CHARS)
         source = None if source is None else shorten_middle(str(source))

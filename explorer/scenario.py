@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import ScenarioError
+from .errors import ScenarioError, short_repr
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -251,6 +251,9 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
 def validate(model: type[M], data: Mapping[str, Any], source: str | None = None) -> M:
     """Validate ``data`` against ``model``.
 
+    The message is one line: the bad value is quoted cut short (:func:`~explorer.errors.short_repr`) and control
+    characters in field names are escaped.
+
     Raises:
         ScenarioError: for the first problem found, naming the dotted field path (``active.burst``,
             ``targets[1].sv``), what is wrong and what is allowed; further problems are listed in the message.
@@ -272,7 +275,7 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
         elif first["type"] == "missing":
             problem = "is required but missing"
         else:
-            problem = f"{first['msg'][0].lower()}{first['msg'][1:]} (got {first.get('input')!r})"
+            problem = f"{first['msg'][0].lower()}{first['msg'][1:]} (got {short_repr(first.get('input'))})"
         if len(errs) > 1:
             problem += f"; {len(errs) - 1} more problem(s) after this one"
         raise ScenarioError(path, problem, allowed, source) from None

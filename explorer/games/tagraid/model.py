@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
 
 from .options import ALL_OPTIONS
@@ -276,9 +276,10 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
         for i, at in enumerate(a.attacks):
             f = f"active.attacks[{i}]"
             if at.target not in targets:
-                raise _err(f"{f}.target", f"unknown target {at.target!r}", targets or "a Reactive Miner's name", source)
+                raise _err(f"{f}.target", f"unknown target {short_repr(at.target)}",
+                           targets or "a Reactive Miner's name", source)
             if at.target in seen:
-                raise _err(f"{f}.target", f"{at.target!r} is targeted twice", "each target once", source)
+                raise _err(f"{f}.target", f"{short_repr(at.target)} is targeted twice", "each target once", source)
             seen.append(at.target)
             _check_mods(at.mods, f"{f}.mods", source)
             if at.burst is None:
@@ -303,7 +304,8 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
                        "active.attacks[i].dice (active.dice is only for Evade)", source)
     else:
         if a.attacks:
-            raise _err("active.attacks", f"{a.skill!r} attacks nobody", "no [[active.attacks]] unless the skill is "
+            raise _err("active.attacks", f"{short_repr(a.skill)} attacks nobody",
+                       "no [[active.attacks]] unless the skill is "
                        "'ranged_attack' or 'close_combat_attack'", source)
         _check_dice(a.dice, 1 if a.skill == "evade" else 0, "active.dice", f"{a.skill.title()}", source)
     _check_dice(a.save_dice, len(a.save_dice or []), "active.save_dice", "", source)
@@ -326,7 +328,7 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
         if k not in known:
             raise _err(f"rulings.{k}", "unknown ruling option", sorted(known), source)
         if v not in known[k].readings:
-            raise _err(f"rulings.{k}", f"unknown reading {v!r}", list(known[k].readings), source)
+            raise _err(f"rulings.{k}", f"unknown reading {short_repr(v)}", list(known[k].readings), source)
     return sc
 
 

@@ -76,6 +76,6 @@ def scenario_toml(name: str) -> str:
         ScenarioError: unknown name.
     """
     if name not in _names():
-        raise ScenarioError("", f"unknown built-in scenario {name!r}", _names())
+        raise ScenarioError("", f"unknown built-in scenario {short_repr(name)}", _names())
     return (_dir() / f"{name}.toml").read_text(encoding="utf-8")
 

@@ -45,7 +45,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from explorer.board import Board, load_board
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex
 from explorer.options import Rulings
 from explorer.scenario import read_toml, validate
@@ -140,7 +140,8 @@ def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, s
             raise ScenarioError(f"{field}.{k}", "is not a Silhouette value", "a whole number key such as \"7\"",
                                 source) from None
         if not (v > 0 and math.isfinite(v)):
-            raise ScenarioError(f"{field}.{k}", f"{v!r} is not a positive length", "a positive number of hex units",
+            raise ScenarioError(f"{field}.{k}", f"{short_repr(v)} is not a positive length",
+                                "a positive number of hex units",
                                 source)
         out[s] = float(v)
     return out
@@ -177,7 +178,8 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
             try:
                 h = Hex.parse(m.hex)
             except (ValueError, ScenarioError):
-                raise ScenarioError(f"{where}.hex", f"{m.hex!r} is not a hexagon", "\"q,r\" with whole numbers",
+                raise ScenarioError(f"{where}.hex", f"{short_repr(m.hex)} is not a hexagon",
+                                    "\"q,r\" with whole numbers",
                                     source) from None
             cx, cy = board.layout.hex_to_pixel(h)
             x, y = cx + m.offset[0], cy + m.offset[1]
@@ -201,7 +203,7 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
         raise ScenarioError(e.field, e.problem, e.allowed, source) from None
     rng = RangeCalibration(doc.range.short, doc.range.mid, doc.range.long)
     if doc.shooter is not None and doc.shooter not in table.models:
-        raise ScenarioError("shooter", f"no Model {doc.shooter!r}", list(table.models), source)
+        raise ScenarioError("shooter", f"no Model {short_repr(doc.shooter)}", list(table.models), source)
     weapon = None if doc.weapon is None else WeaponRanges(doc.weapon.short, doc.weapon.mid, doc.weapon.long,
                                                           doc.weapon.out_of_range)
     threat = None if doc.threat is None else ThreatLevels(doc.threat.front, doc.threat.adjacent, doc.threat.opposite)
@@ -229,6 +231,6 @@ def load_packaged_table(name: str) -> LoadedTable:
 
     names = available_tables()
     if name not in names:
-        raise ScenarioError("table", f"unknown packaged table {name!r}", names)
+        raise ScenarioError("table", f"unknown packaged table {short_repr(name)}", names)
     f = resources.files(TABLES_PACKAGE).joinpath(f"{name}.toml")
     return load_table(f"{name}.toml", text=f.read_text(encoding="utf-8"))
