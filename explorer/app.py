@@ -1,52 +1,131 @@
-"""The Panel app: the Face to Face explorer on the built-in default scenario, one fresh widget per browser session.
+"""The Panel app: a landing page, and one page per tool per game, each at its own URL.
 
-Run it with ``explorer serve`` (or ``./run app``), or ``panel serve apps/explorer_app.py --static-dirs
-widget-js=<dir>`` after :func:`explorer.widgets.panel_support.layout_widget_js`.
+Routes (all one level deep, so relative links and the widget JavaScript prefix work behind any proxy prefix):
+
+* ``/`` — the landing page: every registered game (:mod:`explorer.games`) with its tool pages;
+* ``/<game id>-<page slug>`` — one tool page, e.g. ``/tagraid-face-to-face``, ``/tagraid-line-of-fire``: a header with
+  links to the game's other pages, and a fresh widget tree for each browser session (its own canvas managers).
+
+This module imports no game: pages come from the registry and build their widgets when a session opens. Run it with
+``explorer serve`` (or ``./run app``); ``apps/*.py`` serve single pages with ``panel serve`` (Binder).
 """
 
 from __future__ import annotations
 
+import html
 import tempfile
 from pathlib import Path
 
 from explorer.widgets.panel_support import WIDGET_JS_ROUTE, layout_widget_js, served_pane
 
-TITLE = "Rules explorer — TAG Raid Face to Face Rolls"
+TITLE = "Rules explorer"
+
+_TEXT = "font-family:sans-serif;font-size:13px;color:#495057"
 
 
-def create_app():
-    """Build the app for one browser session (a new widget tree, with its own canvas managers)."""
+def page_route(game_id: str, slug: str) -> str:
+    """The URL path of a tool page (``/tagraid-face-to-face``)."""
+    return f"/{game_id}-{slug}"
+
+
+def routes() -> dict[str, tuple[str, str]]:
+    """``{URL path: (game id, page slug)}`` for every page of every registered game."""
+    from explorer.games import all_games
+
+    return {page_route(g.id, p.slug): (g.id, p.slug) for g in all_games() for p in g.pages}
+
+
+def _nav_html(game_id: str, current: str) -> str:
+    from explorer.games import get_game
+
+    g = get_game(game_id)
+    links = []
+    for p in g.pages:
+        label = html.escape(p.title)
+        if p.slug == current:
+            links.append(f"<b class='nav-current'>{label}</b>")
+        else:
+            links.append(f"<a href='.{page_route(g.id, p.slug)}'>{label}</a>")
+    return (f"<nav class='explorer-nav' style='{_TEXT};font-size:14px'><a href='./'>Rules explorer</a> › "
+            f"<i>{html.escape(g.title)}</i> › " + " · ".join(links) + "</nav>")
+
+
+def create_page(game_id: str, slug: str):
+    """One tool page for one browser session: navigation header, the page's summary, its widget tree.
+
+    Raises:
+        ScenarioError: unknown game id. KeyError: unknown page slug.
+    """
     import panel as pn
 
-    from explorer.games.tagraid.views import explorer_for_scenario
+    from explorer.games import get_game
 
-    w = explorer_for_scenario()
-    intro = pn.pane.HTML(
-        "<div style='font-family:sans-serif;font-size:13px;color:#495057'>Interactive rules explorer for "
-        "<i>Infinity Deathmatch: TAG Raid</i>. Every step cites the rulebook section that decides it; where the "
-        "rulebook is silent, the ruling option used is named.</div>", margin=(0, 10))
-    face_to_face = pn.Column(intro, served_pane(w, redraw=w.redraw), sizing_mode="stretch_width")
-    return pn.Tabs(("Face to Face", face_to_face), ("Line of Fire", create_lof_page()), sizing_mode="stretch_width")
+    page = get_game(game_id).page(slug)
+    widget, redraw = page.build()
+    head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
+                        f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
+    return pn.Column(head, served_pane(widget, redraw=redraw), sizing_mode="stretch_width")
+
+
+def landing_html() -> str:
+    """The landing page's HTML: every game, its tool pages (with links) and its number of built-in scenarios."""
+    from explorer.games import all_games
+
+    out = [f"<div class='explorer-landing' style='{_TEXT};font-size:14px;max-width:900px'>",
+           "<h1 style='font-size:22px'>Rules explorer</h1>",
+           "<p>Settle edge-case rulings by playing with the rules: every step cites the rulebook section that decides "
+           "it, every ambiguity is a named ruling option you can flip, odds are exact.</p>"]
+    for g in all_games():
+        out.append(f"<h2 style='font-size:17px' id='{g.id}'>{html.escape(g.title)}</h2><ul>")
+        for p in g.pages:
+            out.append(f"<li><a href='.{page_route(g.id, p.slug)}'><b>{html.escape(p.title)}</b></a> — "
+                       f"{html.escape(p.summary)}</li>")
+        if not g.pages:
+            out.append("<li><i>No interactive page yet: use the command line.</i></li>")
+        n = len(g.builtin_names())
+        out.append(f"<li>{n} built-in scenario(s): <code>explorer scenarios --game {g.id}</code>, "
+                   f"<code>explorer resolve {html.escape(g.default_scenario)}</code>; ruling options: "
+                   f"<code>explorer rulings --game {g.id}</code></li></ul>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def create_landing():
+    """The landing page for one browser session."""
+    import panel as pn
+
+    return pn.pane.HTML(landing_html(), margin=(0, 10), sizing_mode="stretch_width")
+
+
+def create_app(game_id: str = "tagraid"):
+    """One game's pages as tabs in a single page (for ``panel serve apps/explorer_app.py`` on Binder, where each file
+    is one app). ``explorer serve`` serves each page at its own URL instead (:func:`serve`)."""
+    import panel as pn
+
+    from explorer.games import get_game
+
+    g = get_game(game_id)
+    tabs = []
+    for p in g.pages:
+        widget, redraw = p.build()
+        intro = pn.pane.HTML(f"<div style='{_TEXT}'>{html.escape(p.summary)}</div>", margin=(0, 10))
+        tabs.append((p.title, pn.Column(intro, served_pane(widget, redraw=redraw), sizing_mode="stretch_width")))
+    return pn.Tabs(*tabs, sizing_mode="stretch_width")
 
 
 def create_lof_page():
-    """The Line of Fire page: :class:`explorer.games.tagraid.lof_views.LofExplorer` on the built-in default board
-    scenario (:func:`explorer.games.tagraid.lof_views.default_lof_scenario`), one fresh widget per session."""
-    import panel as pn
+    """The TAG Raid Line of Fire page alone (``apps/lof_app.py``)."""
+    return create_page("tagraid", "line-of-fire")
 
-    from explorer.games.tagraid.lof_views import LofExplorer
 
-    lof = LofExplorer()
-    intro = pn.pane.HTML(
-        "<div style='font-family:sans-serif;font-size:13px;color:#495057'>Line of Fire, Range and Partial Cover on a "
-        "320-hex board: every verdict names the rulebook section that decides it and the ruling options used.</div>",
-        margin=(0, 10))
-    return pn.Column(intro, served_pane(lof, redraw=lof.redraw), sizing_mode="stretch_width")
+def _page_factory(game_id: str, slug: str):
+    return lambda: create_page(game_id, slug)
 
 
 def serve(port: int = 5006, address: str | None = None, show: bool = False, static_dir: str | Path | None = None,
           threaded: bool = False):
-    """Serve :func:`create_app` at ``/`` on ``port`` with the local widget JavaScript (blocking unless threaded).
+    """Serve the landing page at ``/`` and every tool page at :func:`page_route`, with the local widget JavaScript
+    (blocking unless ``threaded``).
 
     Args:
         port: TCP port (0: any free port is not supported by Bokeh; pick one).
@@ -56,9 +135,17 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     """
     import panel as pn
 
+    from explorer.games import all_games
+
     pn.extension("ipywidgets")
     static = layout_widget_js(static_dir or tempfile.mkdtemp(prefix="explorer-widget-js-"))
     origins = [f"localhost:{port}", f"127.0.0.1:{port}"] + ([f"{address}:{port}"] if address else [])
-    return pn.serve({"/": create_app}, port=port, address=address, show=show, title=TITLE,
+    apps = {"/": create_landing}
+    titles = {"/": TITLE}
+    for route, (gid, slug) in routes().items():
+        apps[route] = _page_factory(gid, slug)
+        g = next(x for x in all_games() if x.id == gid)
+        titles[route] = f"{g.page(slug).title} — {g.title} — {TITLE}"
+    return pn.serve(apps, port=port, address=address, show=show, title=titles,
                     static_dirs={WIDGET_JS_ROUTE: str(static)}, websocket_origin=origins, threaded=threaded,
                     print_url=False)

@@ -1,8 +1,13 @@
-"""Command line: ``explorer resolve | odds | scenarios | serve``.
+"""Command line: ``explorer scenarios | resolve | rulings | serve`` for every game, and each game's own verbs.
 
-Each command lives in its own module (``cli_resolve``, ``cli_odds``, ``cli_rulings``, ``cli_serve``); this file only wires them.
-User errors (:class:`~explorer.errors.ExplorerError`) are printed as one line on stderr with exit code 2, never
-as a traceback.
+The top-level verbs span all games through the registry (:mod:`explorer.games`): a scenario names its game.
+Game-specific verbs live under the game: ``explorer tagraid odds``, ``explorer masseffect ...`` (``explorer odds``
+is kept as a hidden alias of ``explorer tagraid odds``). Each top-level verb lives in its own module
+(``cli_resolve``, ``cli_rulings``, ``cli_serve``); a game's verbs are built by its ``Game.cli`` only when asked for,
+so ``explorer resolve`` never imports another game's command line.
+
+User errors (:class:`~explorer.errors.ExplorerError`) are printed as one line on stderr with exit code 2, never as a
+traceback.
 """
 
 from __future__ import annotations
@@ -13,21 +18,43 @@ import typer
 
 from .errors import ExplorerError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Interactive rules explorer for tactical board games (TAG Raid first).")
+TOP_LEVEL = ("resolve", "scenarios", "rulings", "serve")
+"""Verbs that span every game."""
+
+ALIASES = {"odds": ("tagraid", "odds")}
+"""Old spellings kept working: ``{verb: (game id, game verb)}``."""
 
 
-def _register() -> None:
-    from . import cli_odds, cli_resolve, cli_rulings, cli_serve
+def _build(argv: list[str]) -> typer.Typer:
+    from . import cli_resolve, cli_rulings, cli_serve
+    from .games import game_ids, get_game
 
-    for mod in (cli_resolve, cli_odds, cli_rulings, cli_serve):
+    app = typer.Typer(add_completion=False, no_args_is_help=True,
+                      help="Interactive rules explorer for tactical board games: " + ", ".join(game_ids()) + ".")
+    for mod in (cli_resolve, cli_rulings, cli_serve):
         mod.register(app)
+    first = next((a for a in argv if not a.startswith("-")), None)
+    if first in TOP_LEVEL:
+        return app
+    wanted = [first] if first in game_ids() else [ALIASES[first][0]] if first in ALIASES else game_ids()
+    for gid in wanted:
+        g = get_game(gid)
+        if g.cli is None:
+            continue
+        sub = g.cli()
+        app.add_typer(sub, name=gid, help=sub.info.help or f"{g.title}: game-specific verbs.")
+        for alias, (alias_game, verb) in ALIASES.items():
+            if alias_game == gid:
+                cmd = next(c for c in sub.registered_commands if c.name == verb)
+                app.command(alias, hidden=True, help=f"Same as `explorer {gid} {verb}`.")(cmd.callback)
+    return app
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``explorer`` command; returns the exit code."""
-    _register()
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        app = _build(argv)
         app(args=argv, standalone_mode=False)
     except ExplorerError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -1,8 +1,12 @@
-"""`explorer resolve` and `explorer scenarios`: resolve a TAG Raid roll exchange, list the built-in scenarios.
+"""`explorer resolve` and `explorer scenarios`: resolve a scenario of any game, list the built-in scenarios.
+
+A built-in scenario id belongs to one game; a TOML file names its game with ``game = "<id>"`` (no key: a TAG Raid
+roll scenario). See :func:`explorer.games.load_any`.
 
 Examples::
 
     explorer scenarios
+    explorer scenarios --game masseffect --json
     explorer resolve book-f2f-1v1
     explorer resolve my-exchange.toml --seed 7 --ruling sv_above_20=excess_to_die --json
 """
@@ -14,21 +18,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from .errors import ScenarioError
-
-
-def _parse_rulings(items: list[str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            from .games.tagraid.options import ALL_OPTIONS
-
-            raise ScenarioError("--ruling", f"{item!r} is not key=reading",
-                                "key=reading with key one of " + ", ".join(o.key for o in ALL_OPTIONS))
-        out[key.strip()] = value.strip()
-    return out
-
 
 def resolve_command(
     scenario: Annotated[str, typer.Argument(help="A built-in scenario name (see `explorer scenarios`) or a TOML file.")],
@@ -39,59 +28,42 @@ def resolve_command(
                                                                          "(repeatable).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the trace as JSON.")] = False,
 ) -> None:
-    """Resolve a roll exchange step by step, citing the rulebook."""
-    from .dice import SeededRoller
-    from .games.tagraid.resolve import resolve
-    from .games.tagraid.scenarios import load_scenario
+    """Resolve a scenario of any game step by step, citing the rulebook."""
+    from .games import load_any, parse_rulings
 
-    sc = load_scenario(scenario)
-    if seed is not None:
-        sc = sc.model_copy(update={"seed": seed})
-    trace = resolve(sc, roller=SeededRoller(sc.seed) if reroll else None, rulings=_parse_rulings(ruling))
+    game, sc = load_any(scenario)
+    trace = game.resolve(sc, rulings=parse_rulings(ruling, [game]), seed=seed, reroll=reroll)
     if as_json:
         typer.echo(json.dumps(trace.to_dict(), indent=2, ensure_ascii=False))
     else:
         typer.echo(trace.to_text())
-        typer.echo("")
-        typer.echo(_outcome_text(trace.outcome))
-
-
-def _outcome_text(o: dict) -> str:
-    lines = ["Outcome:"]
-    for p in o.get("pairs", []):
-        other = p.get("reactive") or p.get("megabeast")
-        who = f"{p['active']} vs {other}" if other else p["active"]
-        lines.append(f"  - {who}: {p['kind'].replace('_', ' ')}, winner {p.get('winner') or 'none'}")
-    lost = {k: v for k, v in o.get("wounds", {}).items() if v}
-    if o.get("saving_rolls"):
-        lines.append("  Saving Rolls: " + ", ".join(f"{k} {v}" for k, v in o["saving_rolls"].items()))
-    lines.append("  Wounds lost: " + (", ".join(f"{k} {v}" for k, v in lost.items()) or "none"))
-    if o.get("dead"):
-        lines.append("  Dead: " + ", ".join(o["dead"]))
-    gains = [f"{k} +{v} Teseum" for k, v in o.get("teseum", {}).items() if v]
-    gains += [f"{k} +{v} T-Bezoar" for k, v in o.get("t_bezoar", {}).items() if v]
-    if gains:
-        lines.append("  Neomaterials: " + ", ".join(gains))
-    if o.get("evade_moves"):
-        lines.append("  May move one Segment (Evade): " + ", ".join(o["evade_moves"]))
-    return "\n".join(lines)
+        if game.outcome_text is not None:
+            typer.echo("")
+            typer.echo(game.outcome_text(trace))
 
 
 def scenarios_command(
+    game: Annotated[Optional[str], typer.Option("--game", help="Only this game's scenarios (a game id).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
-    """List the built-in TAG Raid scenarios."""
-    from .games.tagraid.scenarios import DEFAULT_SCENARIO, list_scenarios
+    """List the built-in scenarios of every game (rulebook examples and handed rulings)."""
+    from .games import all_games, get_game
 
-    items = list_scenarios()
+    games = [get_game(game)] if game else all_games()
+    items = [(g, s) for g in games for s in g.scenarios()]
     if as_json:
-        typer.echo(json.dumps(items, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps([{"name": s.name, "title": s.title, "description": s.description, "game": g.id,
+                                "kind": s.kind} for g, s in items], indent=2, ensure_ascii=False))
         return
-    width = max(len(s["name"]) for s in items)
-    for s in items:
-        star = "*" if s["name"] == DEFAULT_SCENARIO else " "
-        typer.echo(f"{star} {s['name']:<{width}}  {s['title']}")
-    typer.echo(f"\n(* = default: {DEFAULT_SCENARIO}; resolve one with `explorer resolve <name>`)")
+    width = max((len(s.name) for _, s in items), default=4)
+    for g in games:
+        typer.echo(f"{g.title} ({g.id})")
+        for s in g.scenarios():
+            star = "*" if s.name == g.default_scenario else " "
+            kind = f"[{s.kind}] " if s.kind else ""
+            typer.echo(f"  {star} {s.name:<{width}}  {kind}{s.title}")
+        typer.echo("")
+    typer.echo("(* = a game's default scenario; resolve one with `explorer resolve <name>`)")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,39 +1,50 @@
-"""`explorer rulings`: every place the rulebook is silent or ambiguous, with its readings and the default.
+"""`explorer rulings`: every place a rulebook is silent or ambiguous, with its readings and the default, per game.
 
-A judge can read the list, and pass ``--ruling key=reading`` to ``explorer resolve`` / ``explorer odds`` (or flip the
-option in the widgets) to see the other reading's result.
+A judge can read the list, and pass ``--ruling key=reading`` to ``explorer resolve`` (or flip the option in the
+widgets) to see the other reading's result.
 """
 
 from __future__ import annotations
 
 import json
 import textwrap
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from .games.tagraid.options import ALL_OPTIONS
+
+def rulings_table(game: str | None = None) -> list[dict]:
+    """JSON-friendly list of the ruling options of every game (or of ``game``): game, key, title, section, readings,
+    default, why_default.
+
+    Raises:
+        ScenarioError: unknown game id.
+    """
+    from .games import all_games, get_game
+
+    return [{"game": g.id, "key": o.key, "title": o.title, "section": o.section, "readings": dict(o.readings),
+             "default": o.default, "why_default": o.why_default}
+            for g in ([get_game(game)] if game else all_games()) for o in g.ruling_options()]
 
 
-def rulings_table() -> list[dict]:
-    """JSON-friendly list of the TAG Raid ruling options: key, title, section, readings, default, why_default."""
-    return [{"key": o.key, "title": o.title, "section": o.section, "readings": dict(o.readings),
-             "default": o.default, "why_default": o.why_default} for o in ALL_OPTIONS]
+def rulings_text(game: str | None = None) -> str:
+    """The ruling options as plain text, one heading per game, one block per option (the default marked ``*``)."""
+    from .games import all_games, get_game
 
-
-def rulings_text() -> str:
-    """The ruling options as plain text (one block per option, the default marked with ``*``)."""
     out = []
     wrap = textwrap.TextWrapper(width=100, initial_indent="      ", subsequent_indent="      ")
-    for o in ALL_OPTIONS:
-        out.append(f"{o.key}: {o.title}")
-        out.append(f"    left open by: {o.section}")
-        for name, text in o.readings.items():
-            out.append(f"  {'*' if name == o.default else ' '} {name}")
-            out.append(wrap.fill(text))
-        if o.why_default:
-            out.append(wrap.fill(f"default because: {o.why_default}"))
-        out.append("")
+    for g in [get_game(game)] if game else all_games():
+        options = g.ruling_options()
+        out += [f"# {g.title} ({g.id}): {len(options)} ruling option(s)", ""]
+        for o in options:
+            out.append(f"{o.key}: {o.title}")
+            out.append(f"    left open by: {o.section}")
+            for name, text in o.readings.items():
+                out.append(f"  {'*' if name == o.default else ' '} {name}")
+                out.append(wrap.fill(text))
+            if o.why_default:
+                out.append(wrap.fill(f"default because: {o.why_default}"))
+            out.append("")
     out.append("(* = default; choose another with --ruling key=reading)")
     return "\n".join(out)
 
@@ -42,9 +53,10 @@ def register(app: typer.Typer) -> None:
     """Add ``explorer rulings`` to the CLI app."""
 
     @app.command("rulings")
-    def rulings_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False) -> None:
-        """List the ruling options (TAG Raid): what the rulebook leaves open, both readings, the default."""
+    def rulings_cmd(game: Annotated[Optional[str], typer.Option("--game", help="Only this game (a game id).")] = None,
+                    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False) -> None:
+        """List the ruling options of every game: what each rulebook leaves open, both readings, the default."""
         if as_json:
-            typer.echo(json.dumps(rulings_table(), indent=2, ensure_ascii=False))
+            typer.echo(json.dumps(rulings_table(game), indent=2, ensure_ascii=False))
         else:
-            typer.echo(rulings_text())
+            typer.echo(rulings_text(game))

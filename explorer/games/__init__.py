@@ -1,1 +1,263 @@
-"""One package per rulebook. Each game keeps its rules, its section titles and its composite views."""
+"""The game registry: one package per rulebook, each behind the same small surface.
+
+Every game package has a ``game`` module whose ``GAME`` is a :class:`Game`: its id and title, its built-in scenarios
+(packaged TOML files under ``<package>/scenarios/``, each naming its game and, where a game has several, its
+``kind``), how to parse and resolve a scenario into a :class:`~explorer.trace.Trace`, its ruling options, its pages
+for the Panel app and the docs, and its own command-line verbs (``explorer <game id> ...``).
+
+The top-level verbs ``explorer scenarios | resolve | rulings | serve`` and the app go through this registry; this
+module names the game packages as strings and imports one only when it is asked for, so game-neutral code (hex grid,
+board, trace, options, widgets, the CLI shell, the app shell) imports no game.
+
+>>> [g.id for g in all_games()]
+['tagraid', 'masseffect']
+>>> find_builtin("tr-02")[0].id
+'tagraid'
+
+A scenario file names its game with a top-level ``game = "<id>"``; a file without one is a TAG Raid roll scenario
+(the format that existed before the registry), so old files keep working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module, resources
+from pathlib import Path
+from typing import Any
+
+from explorer.errors import ScenarioError, short_repr
+from explorer.options import RulingOption
+from explorer.scenario import read_toml
+from explorer.trace import Trace
+
+GAME_MODULES: dict[str, str] = {
+    "tagraid": "explorer.games.tagraid.game",
+    "masseffect": "explorer.games.masseffect.game",
+}
+"""``{game id: module path}`` in display order; each module defines ``GAME``."""
+
+LEGACY_GAME = "tagraid"
+"""The game of a scenario file with no top-level ``game`` key (files written before the registry)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One tool page of a game in the Panel app (served at ``/<game id>-<slug>``) and in the docs.
+
+    Attributes:
+        slug: URL part, lower-case words joined by ``-`` (``"face-to-face"``).
+        title: the page's title ("Face to Face Rolls").
+        summary: one sentence for the landing page.
+        build: returns ``(widget, redraw)``: a fresh ipywidget tree for one browser session, and a callable to run
+            once the browser has connected (or ``None``). Imports its widget modules when called, never before.
+    """
+
+    slug: str
+    title: str
+    summary: str
+    build: Callable[[], tuple[Any, Callable[[], None] | None]]
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    """A built-in scenario as listed by ``explorer scenarios``: ``name`` (its id), ``title``, ``description``,
+    ``kind`` (``""`` for a game with one kind), ``game`` (the game id)."""
+
+    name: str
+    title: str
+    description: str
+    kind: str
+    game: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """The uniform surface of one game.
+
+    Attributes:
+        id: short identifier used in URLs, files and the CLI (``"tagraid"``).
+        title: full title of the rulebook's game.
+        rulebook: the rulebook file name in ``shared/rules``.
+        package: the game's package (``"explorer.games.tagraid"``); built-in scenarios are its ``scenarios/*.toml``.
+        default_scenario: the built-in scenario the game's pages open with.
+        parse: ``(data: dict, source: str) -> scenario``; ``data`` is the TOML document without its ``game`` key.
+            Raises :class:`~explorer.errors.ScenarioError`.
+        resolve: ``(scenario, rulings: Mapping[str, str], seed: int | None, reroll: bool) -> Trace``.
+        ruling_options: returns the game's :class:`~explorer.options.RulingOption` tuple (imported lazily).
+        pages: the game's tool pages, in display order.
+        cli: returns the game's ``typer.Typer`` of extra verbs (``explorer <id> ...``), or ``None``.
+        outcome_text: ``(trace) -> str``, the plain-text answer printed after a trace by ``explorer resolve``.
+        scenario_order: built-in names listed first, in this order (the rest follow sorted).
+    """
+
+    id: str
+    title: str
+    rulebook: str
+    package: str
+    default_scenario: str
+    parse: Callable[[dict, str], Any]
+    resolve: Callable[..., Trace]
+    ruling_options: Callable[[], tuple[RulingOption, ...]]
+    pages: tuple[Page, ...] = ()
+    cli: Callable[[], Any] | None = None
+    outcome_text: Callable[[Trace], str] | None = None
+    scenario_order: tuple[str, ...] = field(default=())
+
+    # ---------------------------------------------------------------------------------------------- scenarios
+
+    def _dir(self):
+        return resources.files(self.package) / "scenarios"
+
+    def builtin_names(self) -> list[str]:
+        """Built-in scenario ids, :attr:`scenario_order` first, then the others sorted."""
+        d = self._dir()
+        if not d.is_dir():
+            return []
+        found = sorted(p.name[:-5] for p in d.iterdir() if p.name.endswith(".toml"))
+        return [n for n in self.scenario_order if n in found] + [n for n in found if n not in self.scenario_order]
+
+    def scenario_text(self, name: str) -> str:
+        """The TOML text of a built-in scenario.
+
+        Raises:
+            ScenarioError: unknown name (lists the game's built-in names).
+        """
+        if name not in self.builtin_names():
+            raise ScenarioError("", f"unknown built-in scenario {short_repr(name)} ({self.title})", self.builtin_names())
+        return (self._dir() / f"{name}.toml").read_text(encoding="utf-8")
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        """Every built-in scenario of this game, in display order."""
+        out = []
+        for n in self.builtin_names():
+            data = read_toml(n, text=self.scenario_text(n))
+            out.append(ScenarioInfo(n, str(data.get("title", n)), str(data.get("description", "")),
+                                    str(data.get("kind", "")), self.id))
+        return out
+
+    def load_builtin(self, name: str) -> Any:
+        """A built-in scenario, parsed and validated.
+
+        Raises:
+            ScenarioError: unknown name, or the packaged file is invalid.
+        """
+        source = f"{name} (built-in)"
+        return self.parse_data(read_toml(source, text=self.scenario_text(name)), source)
+
+    def parse_data(self, data: Mapping[str, Any], source: str) -> Any:
+        """Parse a TOML document of this game (its ``game`` key, if any, must name this game).
+
+        Raises:
+            ScenarioError: another game's file, or an invalid field.
+        """
+        data = dict(data)
+        named = data.pop("game", self.id)
+        if named != self.id:
+            raise ScenarioError("game", f"this is a {short_repr(named)} scenario, not {self.id!r}", [self.id], source)
+        return self.parse(data, source)
+
+    def page(self, slug: str) -> Page:
+        """The page with this slug.
+
+        Raises:
+            KeyError: no such page.
+        """
+        for p in self.pages:
+            if p.slug == slug:
+                return p
+        raise KeyError(f"{self.id} has no page {slug!r}; pages: {', '.join(p.slug for p in self.pages)}")
+
+
+# ----------------------------------------------------------------------------------------------------- registry
+
+_cache: dict[str, Game] = {}
+
+
+def game_ids() -> list[str]:
+    """Registered game ids, in display order (no game is imported)."""
+    return list(GAME_MODULES)
+
+
+def get_game(game_id: str) -> Game:
+    """The :class:`Game` registered as ``game_id`` (imports its ``game`` module on first use).
+
+    Raises:
+        ScenarioError: unknown id (the message lists the registered ids).
+    """
+    if game_id not in GAME_MODULES:
+        raise ScenarioError("game", f"unknown game {short_repr(game_id)}", game_ids())
+    if game_id not in _cache:
+        g = import_module(GAME_MODULES[game_id]).GAME
+        if g.id != game_id:
+            raise RuntimeError(f"{GAME_MODULES[game_id]}.GAME has id {g.id!r}, registered as {short_repr(game_id)}")
+        _cache[game_id] = g
+    return _cache[game_id]
+
+
+def all_games() -> list[Game]:
+    """Every registered game, in display order (imports each game's ``game`` module)."""
+    return [get_game(i) for i in GAME_MODULES]
+
+
+def find_builtin(name: str) -> tuple[Game, str] | None:
+    """``(game, name)`` for a built-in scenario id of any game, or ``None``."""
+    for g in all_games():
+        if name in g.builtin_names():
+            return g, name
+    return None
+
+
+def all_builtin_names() -> list[str]:
+    """Every built-in scenario id of every game."""
+    return [n for g in all_games() for n in g.builtin_names()]
+
+
+def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, Any]:
+    """Load a scenario of any game: a built-in id, a TOML file path, or TOML ``text`` (then ``name_or_path`` is only
+    its name in messages). The file's ``game`` key picks the game (none: :data:`LEGACY_GAME`).
+
+    Returns:
+        ``(game, scenario)`` where ``scenario`` is the game's parsed, validated scenario value.
+
+    Raises:
+        ScenarioError: unknown built-in name and no such file (lists the built-in names), unreadable or invalid
+            TOML, an unknown ``game``, or an invalid field.
+    """
+    s = str(name_or_path)
+    if text is None:
+        hit = find_builtin(s)
+        if hit is not None:
+            return hit[0], hit[0].load_builtin(s)
+        try:
+            data = read_toml(s)
+        except ScenarioError as e:
+            if e.problem.startswith("file not found"):
+                raise ScenarioError("", f"file not found, and no built-in scenario is named {short_repr(s)}",
+                                    "a built-in name (" + ", ".join(all_builtin_names()) + ") or the path of a "
+                                    ".toml file", s) from None
+            raise
+    else:
+        data = read_toml(s, text=text)
+    game_id = data.get("game", LEGACY_GAME)
+    if not isinstance(game_id, str) or game_id not in GAME_MODULES:
+        raise ScenarioError("game", f"unknown game {short_repr(game_id)}", game_ids(), s)
+    g = get_game(game_id)
+    return g, g.parse_data(data, s)
+
+
+def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> dict[str, str]:
+    """``["key=reading", ...]`` (the CLI's ``--ruling``) as a dict.
+
+    Raises:
+        ScenarioError: an item that is not ``key=reading`` (lists the option keys of ``games``).
+    """
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            keys = [o.key for g in (games or all_games()) for o in g.ruling_options()]
+            raise ScenarioError("--ruling", f"{short_repr(item)} is not key=reading", "key=reading with key one of "
+                                + ", ".join(keys))
+        out[key.strip()] = value.strip()
+    return out

@@ -81,10 +81,11 @@ def browser():
 
 @pytest.fixture(scope="module")
 def app_url():
-    """``explorer serve`` on a free port (the same entry point as ``./run app``)."""
+    """``explorer serve`` on a free port (the same entry point as ``./run app``): the TAG Raid Face to Face page
+    (its header links to the game's other pages)."""
     port = free_port()
     proc = start([sys.executable, "-m", "explorer", "serve", "--port", str(port)])
-    url = f"http://localhost:{port}/"
+    url = f"http://localhost:{port}/tagraid-face-to-face"
     try:
         wait_http(url, proc)
         yield url

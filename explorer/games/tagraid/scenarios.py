@@ -8,35 +8,24 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import read_toml
 
-from .model import Scenario, parse_scenario
+from .game import GAME
+from .model import Scenario
 
-DEFAULT_SCENARIO = "book-f2f-1v1"
+DEFAULT_SCENARIO = GAME.default_scenario
 """The scenario the app opens with: the rulebook's Face to Face 1 vs 1 example."""
-
-_ORDER = ["book-f2f-1v1", "book-normal-roll", "book-f2f-and-normal", "book-two-f2f", "book-stoorworm"]
-
-
-def _dir():
-    return resources.files(__package__) / "scenarios"
 
 
 def _names() -> list[str]:
-    found = sorted(p.name[:-5] for p in _dir().iterdir() if p.name.endswith(".toml"))
-    return [n for n in _ORDER if n in found] + [n for n in found if n not in _ORDER]
+    return GAME.builtin_names()
 
 
 def list_scenarios() -> list[dict[str, str]]:
     """Built-in scenarios, book examples first then handed cases: ``[{"name", "title", "description"}]``."""
-    out = []
-    for n in _names():
-        data = read_toml(n, text=(_dir() / f"{n}.toml").read_text(encoding="utf-8"))
-        out.append({"name": n, "title": str(data.get("title", n)), "description": str(data.get("description", ""))})
-    return out
+    return [{"name": s.name, "title": s.title, "description": s.description} for s in GAME.scenarios()]
 
 
 def load_scenario_text(text: str, source: str = "<text>") -> Scenario:
@@ -45,7 +34,7 @@ def load_scenario_text(text: str, source: str = "<text>") -> Scenario:
     Raises:
         ScenarioError: invalid TOML or an invalid field (the message names the field path and the allowed values).
     """
-    return parse_scenario(read_toml(source, text=text), source)
+    return GAME.parse_data(read_toml(source, text=text), source)
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
@@ -57,7 +46,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     s = str(name_or_path)
     names = _names()
     if s in names:
-        return load_scenario_text((_dir() / f"{s}.toml").read_text(encoding="utf-8"), f"{s} (built-in)")
+        return GAME.load_builtin(s)
     try:
         data = read_toml(Path(s))
     except ScenarioError as e:
@@ -66,7 +55,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
                                 "a built-in name (" + ", ".join(names) + ") or the path of a .toml file",
                                 s) from None
         raise
-    return parse_scenario(data, s)
+    return GAME.parse_data(data, s)
 
 
 def scenario_toml(name: str) -> str:
@@ -75,7 +64,5 @@ def scenario_toml(name: str) -> str:
     Raises:
         ScenarioError: unknown name.
     """
-    if name not in _names():
-        raise ScenarioError("", f"unknown built-in scenario {short_repr(name)}", _names())
-    return (_dir() / f"{name}.toml").read_text(encoding="utf-8")
+    return GAME.scenario_text(name)
 

@@ -1,4 +1,4 @@
-"""``explorer odds``: exact odds of a TAG Raid Face to Face Roll, Normal Roll or roll against the MegaBeast.
+"""``explorer tagraid odds`` (also ``explorer odds``): exact odds of a TAG Raid Face to Face Roll, Normal Roll or roll against the MegaBeast.
 
 Every number option is read as text and checked here, so bad input gives one line naming the option and what is
 allowed (a :class:`~explorer.errors.ScenarioError`, exit code 2), never a traceback. Bounds are the TOML scenario
@@ -31,13 +31,13 @@ from typing import Optional
 
 import typer
 
-from .errors import ScenarioError
-from .games.tagraid import odds as O
-from .games.tagraid import sections as S
-from .games.tagraid.model import MegaBeast, ReactiveMiner, Weapon, check_bounded
-from .games.tagraid.options import ALL_OPTIONS
-from .games.tagraid.options import rulings as make_rulings
-from .games.tagraid.rolls import Ammunition, attack_damage, success_value
+from explorer.errors import ScenarioError
+from . import odds as O
+from . import sections as S
+from .model import MegaBeast, ReactiveMiner, Weapon, check_bounded
+from .options import ALL_OPTIONS
+from .options import rulings as make_rulings
+from .rolls import Ammunition, attack_damage, success_value
 
 SKILLS = O.ODDS_SKILLS
 
@@ -373,13 +373,9 @@ def odds(
         _print_text(res, a, b, threat, exact, cover_a, cover_b, plan)
 
 
-def _group() -> None:
-    """Interactive rules explorer for tactical board games (TAG Raid first)."""
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``odds`` to the CLI app (and make sure the app is a command group even if it is the only command)."""
-    if app.registered_callback is None:
-        app.callback()(_group)
-    if not any(c.name == "odds" for c in app.registered_commands):
-        app.command("odds")(odds)
+def cli_app() -> typer.Typer:
+    """The TAG Raid verbs (``explorer tagraid odds``); ``explorer odds`` is kept as a hidden alias."""
+    app = typer.Typer(add_completion=False, no_args_is_help=True,
+                      help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange.")
+    app.command("odds")(odds)
+    return app

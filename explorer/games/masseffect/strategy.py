@@ -1,0 +1,880 @@
+"""The Strategy Pool of Mass Effect: Priority Hagalaz: Strategy dice, the Strategy Roll, Action Spaces.
+
+Sections implemented (titles in :mod:`.sections`):
+
+* Playing a Mission › Sequence of Play › On Point, The Strategy Pool, Strategy Die Icons (the six faces; the Icon
+  Reference › Dice lists the same six);
+* Playing a Mission › Preparation Phase (the On Point player gathers the Pool; dice Locked by a Downed Squadmate
+  reduce it) and Squadmate Sheets › Downed Squadmates;
+* Playing a Mission › Squadmate Phase › Step A: Strategy Roll (Lock one die of the previous player, never for the On
+  Point Squadmate; roll the rest) and Core Abilities (each icon triggers the Core Ability, icons are re-rolled, repeat
+  until none remain);
+* Step B: Actions, Action Spaces, Basic Actions (Move: 2 or 3 Movement Points), Ability Actions › Enhanced Actions
+  (which faces each space accepts; a Squadmate always takes three dice and may place them without resolving);
+* Additional Rules › Paragon Dice and Renegade Tokens (Paragon dice in the Pool and taken on top of the three;
+  a Renegade token changes one die after the roll, before the Core Ability triggers);
+* Squadmate Commentary › Liara T'Soni › Analysis (her Analysis token moves one space per icon rolled).
+
+The Strategy Roll is a chain of small step functions over immutable state (:class:`RollState`), each named after its
+rule and returning ``(new_state, steps)`` where ``steps`` are cited :class:`explorer.trace.Step`:
+:func:`lock_die` → :func:`roll_pool` → :func:`use_renegade_token` (optional) → :func:`trigger_core_ability` →
+:func:`reroll_icons` → ... until :func:`icons_showing` is empty. :func:`strategy_roll` drives the chain.
+Step B is :func:`begin_actions` → :func:`allocate_die` (× 3, plus Paragon dice) → :func:`end_actions`.
+
+Dice come from an :class:`explorer.dice.Roller` as d6 faces 1..6 mapped onto :data:`FACES` (the order of the Strategy
+Die Icons paragraph; the book prints no numbers on the dice, so the numbering is ours and only matters for scripted
+d6 values). The scenario kind ``"strategy"`` is :func:`parse_strategy` / :func:`resolve_strategy`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from explorer.dice import Roller, SeededRoller
+from explorer.errors import RuleViolation, ScenarioError
+from explorer.options import Rulings
+from explorer.scenario import validate
+from explorer.trace import Step, Trace
+
+from . import sections as S
+from .options import ALL_OPTIONS
+
+# -- the Strategy die ------------------------------------------------------------------------------------------------
+
+
+class Face(StrEnum):
+    """A face of the Strategy die (Sequence of Play › Strategy Die Icons: the book lists the six icons each die
+    shows; Icon Reference › Dice names the same six). The value is the name used in scenario files."""
+
+    MOVE_2 = "move_2"
+    MOVE_3 = "move_3"
+    STANDARD = "standard"
+    ENHANCED = "enhanced"
+    MOVE_2_OR_STANDARD = "move_2_or_standard"
+    CORE = "core"
+
+
+FACES: tuple[Face, ...] = (Face.MOVE_2, Face.MOVE_3, Face.STANDARD, Face.ENHANCED, Face.MOVE_2_OR_STANDARD, Face.CORE)
+"""The six faces of a Strategy die, one each (so each face has probability 1/6). ``FACES[v - 1]`` is the face for a
+d6 value ``v`` (our numbering, in the order of the Strategy Die Icons paragraph)."""
+
+ACTION_FACES: tuple[Face, ...] = FACES[:5]
+"""The five faces that are not the Core Ability icon: what dice show once a Strategy Roll is over."""
+
+FACE_LABELS: dict[Face, str] = {
+    Face.MOVE_2: "Move (2 Movement Points)",
+    Face.MOVE_3: "Move (3 Movement Points)",
+    Face.STANDARD: "Standard Action",
+    Face.ENHANCED: "Enhanced Action",
+    Face.MOVE_2_OR_STANDARD: "Move (2 Movement Points) or Standard Action",
+    Face.CORE: "Core Ability icon",
+}
+"""The book's name of each face."""
+
+FACE_SHORT: dict[Face, str] = {Face.MOVE_2: "M2", Face.MOVE_3: "M3", Face.STANDARD: "Std", Face.ENHANCED: "Enh",
+                               Face.MOVE_2_OR_STANDARD: "M2/Std", Face.CORE: "Core"}
+"""Short labels for dice drawings and compact text."""
+
+STRATEGY_DICE = 12
+"""Strategy dice in the box, the full Pool (Sequence of Play › The Strategy Pool)."""
+PARAGON_DICE_MAX = 2
+"""Paragon dice in the box (Components); one joins the Pool per Paragon Victory, unused ones go back to the box."""
+DICE_PER_TURN = 3
+"""Dice a Squadmate takes from the Pool each turn (Step B: Actions)."""
+
+SQUADMATES: dict[str, str] = {"Shepard": "Command", "Garrus": "Aim", "Liara": "Analysis",
+                              "Tali": "Combat Drone (Chatika)", "Wrex": "Blood Rage"}
+"""Each Squadmate's Core Ability (Core Abilities). What a trigger does is printed on the Squadmate Sheet, which the
+rulebook does not reproduce; only Liara's Analysis is described (Squadmate Commentary: one space per icon)."""
+
+STRATEGY_OPTION_KEYS: tuple[str, ...] = ("locked_die_icon", "paragon_core_icon", "renegade_timing", "renegade_to_icon",
+                                         "renegade_uses", "dual_face_in_move_space", "paragon_counts_toward_three")
+"""The ruling options this part consults (defined in :mod:`.options`)."""
+
+SquadmateName = Literal["Shepard", "Garrus", "Liara", "Tali", "Wrex"]
+
+
+def face_of(value: int) -> Face:
+    """The face for a d6 value 1..6 (see :data:`FACES`).
+
+    Raises:
+        ValueError: ``value`` is not 1..6.
+    """
+    if not 1 <= value <= 6:
+        raise ValueError(f"a Strategy die has faces 1..6, got {value}")
+    return FACES[value - 1]
+
+
+def _dice(n: int) -> str:
+    return "die" if n == 1 else "dice"
+
+
+def _a(space) -> str:
+    return "an" if Space(space) is Space.ENHANCED else "a"
+
+
+def label(face: Face | None) -> str:
+    return "unrolled" if face is None else FACE_LABELS[face]
+
+
+# -- Action Spaces ------------------------------------------------------------------------------------------------
+
+
+class Space(StrEnum):
+    """The three types of Action Space (Squadmate Phase › Action Spaces)."""
+
+    MOVE = "move"
+    STANDARD = "standard"
+    ENHANCED = "enhanced"
+
+
+def accepts(space: Space | str, face: Face | str, rulings: Rulings | None = None) -> bool:
+    """Whether a die showing ``face`` may be allocated to an Action Space of type ``space`` (Action Spaces).
+
+    A Move space takes any Move icon (Move 2, Move 3, and the dual face under ``dual_face_in_move_space = move_2``);
+    a Standard space takes Standard or Enhanced (and the dual face); an Enhanced space only Enhanced. The Core Ability
+    icon never fills a space (no icon remains after the roll).
+    """
+    space, face = Space(space), Face(face)
+    if space is Space.MOVE:
+        if face is Face.MOVE_2_OR_STANDARD:
+            return _rulings(rulings).reading("dual_face_in_move_space") == "move_2"
+        return face in (Face.MOVE_2, Face.MOVE_3)
+    if space is Space.STANDARD:
+        return face in (Face.STANDARD, Face.ENHANCED, Face.MOVE_2_OR_STANDARD)
+    return face is Face.ENHANCED
+
+
+def movement_points(face: Face | str) -> int | None:
+    """Movement Points a Move Action gets from a die showing ``face`` (Basic Actions › Move), ``None`` if no Move."""
+    return {Face.MOVE_2: 2, Face.MOVE_3: 3, Face.MOVE_2_OR_STANDARD: 2}.get(Face(face))
+
+
+def fill_spaces(faces: Sequence[Face | str], spaces: Sequence[Space | str],
+                rulings: Rulings | None = None) -> tuple[int, ...] | None:
+    """One way to fill ``spaces`` (one die each, distinct dice) from dice showing ``faces``: for each space the index
+    of its die in ``faces``, or ``None`` if impossible (Action Spaces). Small exhaustive search (pools are tiny)."""
+    faces = [Face(f) for f in faces]
+    spaces = [Space(s) for s in spaces]
+    if len(spaces) > len(faces):
+        return None
+    ok = [[accepts(s, f, rulings) for f in faces] for s in spaces]
+    for combo in itertools.permutations(range(len(faces)), len(spaces)):
+        if all(ok[i][d] for i, d in enumerate(combo)):
+            return combo
+    return None
+
+
+# -- the Pool ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die of the Strategy Pool: ``id`` (``"S1"``.. for Strategy dice, ``"P1"``.. for Paragon dice), the ``face``
+    it shows (``None`` before it is rolled), and whether it is a ``paragon`` die."""
+
+    id: str
+    face: Face | None = None
+    paragon: bool = False
+
+    def text(self) -> str:
+        return f"{self.id} {FACE_SHORT[self.face] if self.face else '?'}"
+
+
+def gather_pool(paragon_dice: int = 0, locked_by_downed: int = 0) -> tuple[tuple[Die, ...], list[Step]]:
+    """The Strategy Pool at the start of a Round (Preparation Phase): the twelve Strategy dice minus those Locked by
+    Downed Squadmates, plus every Paragon die (Paragon dice set aside when a Squadmate was Downed come back at the
+    start of the next Round). Returns the dice (``S1``.., then ``P1``..; not yet rolled) and the cited steps.
+
+    Raises:
+        ScenarioError: ``paragon_dice`` outside 0..2 or ``locked_by_downed`` outside 0..12.
+    """
+    if not 0 <= paragon_dice <= PARAGON_DICE_MAX:
+        raise ScenarioError("paragon_dice", f"{paragon_dice} Paragon dice", f"0 to {PARAGON_DICE_MAX}")
+    if not 0 <= locked_by_downed <= STRATEGY_DICE:
+        raise ScenarioError("locked_by_downed", f"{locked_by_downed} dice Locked", f"0 to {STRATEGY_DICE}")
+    n = STRATEGY_DICE - locked_by_downed
+    dice = tuple(Die(f"S{i + 1}") for i in range(n)) + tuple(Die(f"P{i + 1}", paragon=True)
+                                                             for i in range(paragon_dice))
+    steps = [Step(f"The On Point player gathers {n} Strategy dice", S.PREPARATION_PHASE,
+                  f"Twelve Strategy dice form the Pool; {locked_by_downed} are Locked by Downed Squadmates and stay "
+                  "off it." if locked_by_downed else "All twelve Strategy dice form the Pool.",
+                  {"strategy_dice": n, "locked_by_downed": locked_by_downed}, section="Strategy Pool")]
+    if locked_by_downed:
+        steps.append(Step(f"{locked_by_downed} dice stay Locked on Downed Squadmate sheets", S.DOWNED_SQUADMATES,
+                          "A Downed Squadmate's sheet holds dice Locked until they are Revived (the number is printed "
+                          "on the sheet's Downed side, not in the rulebook: an input here).",
+                          {"locked_by_downed": locked_by_downed}, section="Strategy Pool"))
+    if paragon_dice:
+        verb = "joins" if paragon_dice == 1 else "join"
+        steps.append(Step(f"{paragon_dice} Paragon {_dice(paragon_dice)} {verb} the Pool", S.PARAGON_DICE,
+                          "One Paragon die per Paragon Victory is added to the Strategy Pool in each later Mission.",
+                          {"paragon_dice": paragon_dice}, section="Strategy Pool"))
+    return dice, steps
+
+
+def pool_for_turn(turn: int, paragon_dice: int = 0, locked_by_downed: int = 0,
+                  paragon_taken: int = 0) -> tuple[tuple[Die, ...], list[Step]]:
+    """The dice left in the Pool when the ``turn``-th Squadmate of the Round rolls (1 = On Point): each earlier
+    Squadmate took three Strategy dice (Sequence of Play › The Strategy Pool: the Pool gets smaller over the Round),
+    and ``paragon_taken`` Paragon dice were taken on top. Remaining dice are renumbered ``S1``.., ``P1``...
+
+    Raises:
+        ScenarioError: bad counts, or an empty Pool (the field and the allowed range are named).
+    """
+    dice, steps = gather_pool(paragon_dice, locked_by_downed)
+    if not 1 <= turn <= 4:
+        raise ScenarioError("turn", f"turn {turn}", "1 (On Point) to 4: a Mission has four Squadmates")
+    if not 0 <= paragon_taken <= paragon_dice:
+        raise ScenarioError("paragon_taken", f"{paragon_taken} Paragon dice taken", f"0 to {paragon_dice}")
+    n = STRATEGY_DICE - locked_by_downed - DICE_PER_TURN * (turn - 1)
+    if turn > 1 and n < 0:
+        raise ScenarioError("turn", f"{turn - 1} earlier Squadmates cannot each take three dice from "
+                            f"{STRATEGY_DICE - locked_by_downed}", "a smaller turn or fewer dice Locked by Downed")
+    n = max(n, 0)
+    k = paragon_dice - paragon_taken
+    if n + k < 1:
+        raise ScenarioError("turn", "no die is left in the Pool for this Squadmate", "a Pool of at least one die")
+    if turn > 1:
+        who = "Squadmate" if turn == 2 else "Squadmates"
+        steps.append(Step(f"{turn - 1} {who} already took their dice: {n} Strategy dice remain",
+                          S.STRATEGY_POOL, "Each Squadmate takes three dice from the Pool on their turn, so the Pool "
+                          "gets smaller over the Round." + (f" {paragon_taken} Paragon dice were taken on top."
+                                                            if paragon_taken else ""),
+                          {"strategy_dice": n, "paragon_dice": k, "turns_before": turn - 1}, section="Strategy Pool"))
+    pool = tuple(Die(f"S{i + 1}") for i in range(n)) + tuple(Die(f"P{i + 1}", paragon=True) for i in range(k))
+    return pool, steps
+
+
+# -- Step A: the Strategy Roll -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollState:
+    """The Strategy Roll in progress (immutable; every step function returns a new one).
+
+    Attributes:
+        squadmate: who is rolling (a key of :data:`SQUADMATES`).
+        on_point: whether they are On Point (first turn of the Round; they may not Lock).
+        dice: the Pool, in order; faces as shown (before the first roll: the faces left by the previous player).
+        locked: id of the Locked die, if any.
+        roll_round: 0 before the first roll; 1 after it; 2 after the first re-roll of icons; ...
+        triggered_round: the last roll round whose icons have triggered the Core Ability.
+        triggers: Core Ability triggers so far.
+        icons_per_round: icons that triggered, per roll round.
+        renegade_tokens: the Squadmate's Renegade tokens left.
+        renegade_used: tokens returned during this roll.
+    """
+
+    squadmate: str
+    on_point: bool
+    dice: tuple[Die, ...]
+    locked: str | None = None
+    roll_round: int = 0
+    triggered_round: int = 0
+    triggers: int = 0
+    icons_per_round: tuple[int, ...] = ()
+    renegade_tokens: int = 0
+    renegade_used: int = 0
+
+    def die(self, die_id: str) -> Die:
+        for d in self.dice:
+            if d.id == die_id:
+                return d
+        raise RuleViolation(f"there is no die {die_id!r} in the Strategy Pool (dice: "
+                            f"{', '.join(d.id for d in self.dice)})", str(S.STRATEGY_ROLL))
+
+    def faces(self) -> tuple[Face | None, ...]:
+        return tuple(d.face for d in self.dice)
+
+
+def _rulings(rulings: Rulings | None) -> Rulings:
+    return rulings if rulings is not None else Rulings(ALL_OPTIONS)
+
+
+def _set_face(dice: tuple[Die, ...], die_id: str, face: Face | None) -> tuple[Die, ...]:
+    return tuple(replace(d, face=face) if d.id == die_id else d for d in dice)
+
+
+def begin_strategy_roll(squadmate: str, on_point: bool, pool: Sequence[Die],
+                        renegade_tokens: int = 0) -> tuple[RollState, list[Step]]:
+    """Step A begins: the player picks up the dice that remain in the Pool (Step A: Strategy Roll).
+
+    Raises:
+        ScenarioError: unknown Squadmate or an empty Pool.
+    """
+    if squadmate not in SQUADMATES:
+        raise ScenarioError("squadmate.name", f"unknown Squadmate {squadmate!r}", list(SQUADMATES))
+    if not pool:
+        raise ScenarioError("pool", "the Strategy Pool is empty", "at least one die")
+    state = RollState(squadmate, on_point, tuple(pool), renegade_tokens=renegade_tokens)
+    who = f"{squadmate} (On Point)" if on_point else squadmate
+    steps = [Step(f"{who} makes the Strategy Roll with {len(pool)} dice", S.STRATEGY_ROLL,
+                  "The player picks up every die that remains in the Strategy Pool.",
+                  {"pool": [d.id for d in pool], "on_point": on_point}, section="Strategy Roll")]
+    if on_point:
+        steps.append(Step("On Point: no die may be Locked", S.ON_POINT,
+                          "The On Point Squadmate goes first in the Round, so there is no previous player's die to "
+                          "keep: they roll the whole Pool.", section="Strategy Roll"))
+    return state, steps
+
+
+def lock_die(state: RollState, die_id: str, rulings: Rulings | None = None) -> tuple[RollState, list[Step]]:
+    """Lock one die rolled by the previous player, keeping its face (Step A: Strategy Roll).
+
+    Raises:
+        RuleViolation: the roller is On Point (they must roll every die), a die is already Locked, the Pool was
+            already rolled, the die is not in the Pool or shows nothing, or it shows the Core Ability icon under
+            ``locked_die_icon = cannot_exist``.
+    """
+    sec = str(S.STRATEGY_ROLL)
+    if state.on_point:
+        raise RuleViolation("the On Point Squadmate cannot Lock a die: going first in the Round, they must roll every "
+                            "die in the Pool", sec)
+    if state.roll_round:
+        raise RuleViolation("a die is Locked before the Pool is rolled, not after", sec)
+    if state.locked is not None:
+        raise RuleViolation(f"only a single die may be Locked ({state.locked} already is)", sec)
+    d = state.die(die_id)
+    if d.face is None:
+        raise RuleViolation(f"{die_id} shows no result from the previous player to keep", sec)
+    if d.face is Face.CORE and _rulings(rulings).reading("locked_die_icon") == "cannot_exist":
+        raise RuleViolation(f"{die_id} cannot show the Core Ability icon at the end of the previous turn (icons are "
+                            "re-rolled until none remain; ruling locked_die_icon = cannot_exist)", sec)
+    step = Step(f"Lock {die_id}, keeping {label(d.face)}", S.STRATEGY_ROLL,
+                "Before rolling, the player may keep a single die as the previous player left it.",
+                {"die": die_id, "face": d.face.value}, (die_id,), "Strategy Roll")
+    return replace(state, locked=die_id), [step]
+
+
+UNKNOWN = "?"
+"""In fixed dice and ``showing`` lists: a die whose face is not given (rolled from the seed / not known)."""
+
+
+def _roll(dice_ids: Sequence[str], roller: Roller, fixed: Sequence[Face | str | None], what: str) -> dict[str, Face]:
+    if len(fixed) > len(dice_ids):
+        raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {len(dice_ids)} {_dice(len(dice_ids))} ({what})",
+                            f"at most {len(dice_ids)} faces")
+    out = {}
+    for i, did in enumerate(dice_ids):
+        given = fixed[i] if i < len(fixed) else None
+        out[did] = Face(given) if given not in (None, UNKNOWN) else face_of(roller.roll(6, f"{did} ({what})"))
+    return out
+
+
+def roll_pool(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()) -> tuple[RollState, list[Step]]:
+    """Roll every die of the Pool except the Locked one (Step A: Strategy Roll). ``fixed`` gives the faces of the
+    first ``len(fixed)`` dice rolled (in Pool order; ``None`` or ``"?"`` leaves a die to the roller); the roller
+    rolls the rest.
+
+    Raises:
+        RuleViolation: the Pool was already rolled.
+        ScenarioError: more fixed faces than dice rolled (field ``fixed``).
+    """
+    if state.roll_round:
+        raise RuleViolation("the Strategy Pool is rolled once; afterwards only icons are re-rolled",
+                            str(S.CORE_ABILITIES))
+    ids = [d.id for d in state.dice if d.id != state.locked]
+    got = _roll(ids, roller, fixed, "Strategy Roll")
+    dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
+    new = replace(state, dice=dice, roll_round=1)
+    step = Step(f"Roll {len(ids)} dice: " + ", ".join(f"{i} {FACE_SHORT[f]}" for i, f in got.items())
+                if ids else "No die to roll (the only die is Locked)", S.STRATEGY_ROLL,
+                "All dice left in the Pool are rolled" + (f", except the Locked {state.locked}." if state.locked
+                                                          else "."),
+                {"round": 1, "rolled": {i: f.value for i, f in got.items()}}, tuple(ids), "Strategy Roll")
+    return new, [step]
+
+
+def icons_showing(state: RollState) -> tuple[str, ...]:
+    """Ids of the dice showing the Core Ability icon (they must trigger and be re-rolled)."""
+    return tuple(d.id for d in state.dice if d.face is Face.CORE)
+
+
+def use_renegade_token(state: RollState, die_id: str, face: Face | str,
+                       rulings: Rulings | None = None) -> tuple[RollState, list[Step]]:
+    """Return one Renegade token to the box and change one die to any result (Renegade Tokens): after the Pool is
+    rolled, before the Core Ability triggers.
+
+    Raises:
+        RuleViolation: no token left; before the roll or after the Core Ability triggered this round; a later roll
+            round under ``renegade_timing = first_roll``; a second token under ``renegade_uses = one_per_turn``; the
+            icon as the new face under ``renegade_to_icon = action_faces_only``.
+    """
+    r = _rulings(rulings)
+    sec = str(S.RENEGADE_TOKENS)
+    face = Face(face)
+    if state.renegade_tokens <= 0:
+        raise RuleViolation(f"{state.squadmate} has no Renegade token left", sec)
+    if state.roll_round == 0:
+        raise RuleViolation("a Renegade token changes a die after the Strategy Pool is rolled", sec)
+    if state.triggered_round >= state.roll_round:
+        raise RuleViolation("a Renegade token is used before the Core Ability triggers, not after", sec)
+    if state.roll_round > 1 and r.reading("renegade_timing") == "first_roll":
+        raise RuleViolation("a Renegade token is used after the first roll of the Pool only (ruling "
+                            "renegade_timing = first_roll)", sec)
+    if state.renegade_used and r.reading("renegade_uses") == "one_per_turn":
+        raise RuleViolation("one Renegade token per turn (ruling renegade_uses = one_per_turn)", sec)
+    if face is Face.CORE and r.reading("renegade_to_icon") == "action_faces_only":
+        raise RuleViolation("the new result must be an Action face (ruling renegade_to_icon = action_faces_only)",
+                            sec)
+    d = state.die(die_id)
+    new = replace(state, dice=_set_face(state.dice, die_id, face), renegade_tokens=state.renegade_tokens - 1,
+                  renegade_used=state.renegade_used + 1)
+    step = Step(f"Renegade token: {die_id} {FACE_SHORT[d.face] if d.face else '?'} → {FACE_SHORT[face]}",
+                S.RENEGADE_TOKENS, "The player returns one Renegade token to the game box and sets one die to the "
+                "result they choose, before the Core Ability triggers.",
+                {"die": die_id, "from": d.face.value if d.face else None, "to": face.value,
+                 "tokens_left": new.renegade_tokens}, (die_id,), "Strategy Roll")
+    return new, [step]
+
+
+def trigger_core_ability(state: RollState, rulings: Rulings | None = None) -> tuple[RollState, list[Step]]:
+    """Each icon showing triggers the current Squadmate's Core Ability once (Core Abilities): one cited step per
+    trigger. Under ``paragon_core_icon = rerolled_without_trigger`` an icon on a Paragon die does not trigger.
+
+    Raises:
+        RuleViolation: the Pool is not rolled yet, or this roll round already triggered.
+    """
+    if state.roll_round == 0 or state.triggered_round >= state.roll_round:
+        raise RuleViolation("the Core Ability triggers once per icon of each roll, after that roll",
+                            str(S.CORE_ABILITIES))
+    r = _rulings(rulings)
+    icons = icons_showing(state)
+    paragon_reading = r.reading("paragon_core_icon") if any(state.die(i).paragon for i in icons) else None
+    if state.locked in icons:
+        r.reading("locked_die_icon")
+    ability = SQUADMATES[state.squadmate]
+    steps = []
+    n = state.triggers
+    for i in icons:
+        if state.die(i).paragon and paragon_reading == "rerolled_without_trigger":
+            steps.append(Step(f"Icon on Paragon die {i}: no trigger", S.PARAGON_DICE,
+                              "Ruling paragon_core_icon = rerolled_without_trigger: the icon is only re-rolled.",
+                              {"die": i, "round": state.roll_round}, (i,), "Core Ability"))
+            continue
+        n += 1
+        detail = f"Each icon rolled triggers {state.squadmate}'s Core Ability ({ability}), resolved as the Squadmate " \
+                 "Sheet says."
+        rule = S.CORE_ABILITIES
+        if state.squadmate == "Liara":
+            detail += " Liara's Analysis token moves one space to the right."
+            rule = S.COMMENTARY_LIARA
+        steps.append(Step(f"Icon on {i}: {ability} triggers (trigger {n})", rule, detail,
+                          {"die": i, "round": state.roll_round, "trigger": n}, (i,), "Core Ability"))
+    new = replace(state, triggers=n, triggered_round=state.roll_round,
+                  icons_per_round=state.icons_per_round + (len(icons),))
+    if not icons:
+        steps.append(Step("No icon showing: the Strategy Roll is over", S.CORE_ABILITIES,
+                          "Trigger and re-roll repeat until no icon remains; the dice now show only Action faces.",
+                          {"round": state.roll_round, "triggers": n}, section="Core Ability"))
+    return new, steps
+
+
+def reroll_icons(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()) -> tuple[RollState, list[Step]]:
+    """Re-roll every die showing the icon, after the Core Ability triggered for them (Core Abilities). A Locked die
+    re-rolled here (only possible under ``locked_die_icon = triggers_and_rerolls``) is no longer Locked.
+
+    Raises:
+        RuleViolation: the icons of this round have not triggered yet, or none is showing.
+        ScenarioError: more fixed faces than icon dice (field ``fixed``).
+    """
+    icons = icons_showing(state)
+    if state.triggered_round < state.roll_round or not icons:
+        raise RuleViolation("icons are re-rolled after they trigger the Core Ability", str(S.CORE_ABILITIES))
+    rnd = state.roll_round + 1
+    got = _roll(icons, roller, fixed, f"re-roll {rnd - 1}")
+    dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
+    new = replace(state, dice=dice, roll_round=rnd, locked=None if state.locked in got else state.locked)
+    rolled = ", ".join(f"{i} → {FACE_SHORT[f]}" for i, f in got.items())
+    step = Step(f"Re-roll {len(icons)} icon {_dice(len(icons))}: {rolled}",
+                S.CORE_ABILITIES, "Once the triggers are resolved, every die showing an icon is re-rolled.",
+                {"round": rnd, "rolled": {i: f.value for i, f in got.items()}}, tuple(icons), "Strategy Roll")
+    return new, [step]
+
+
+@dataclass(frozen=True)
+class RenegadeUse:
+    """A Renegade token spent in roll round ``round`` (1 = after the first roll) to set ``die`` to ``face``."""
+
+    die: str
+    face: Face
+    round: int = 1
+
+
+MAX_ROLL_ROUNDS = 500
+"""Safety stop for the trigger/re-roll loop (a seeded roller ends it with probability 1; 500 rounds of icons have
+probability below 6^-500)."""
+
+
+def strategy_roll(state: RollState, roller: Roller, fixed_rounds: Sequence[Sequence[Face | str]] = (),
+                  renegade: Sequence[RenegadeUse] = (), rulings: Rulings | None = None
+                  ) -> tuple[RollState, list[Step]]:
+    """Run Step A from a state after :func:`begin_strategy_roll` (and :func:`lock_die`): roll, use Renegade tokens,
+    trigger and re-roll until no icon remains. ``fixed_rounds[r]`` fixes the first faces rolled in roll round
+    ``r + 1`` (round 1: the Pool; later rounds: the icon dice, in Pool order).
+
+    Raises:
+        RuleViolation: an illegal Renegade use (see :func:`use_renegade_token`).
+        ScenarioError: a round's fixed faces outnumber its dice (field ``rolls[r]``), or fixed faces given for a
+            round that never happens (field ``rolls``).
+    """
+    r = _rulings(rulings)
+    steps: list[Step] = []
+
+    def fixed(rnd: int):
+        return fixed_rounds[rnd - 1] if rnd - 1 < len(fixed_rounds) else ()
+
+    try:
+        state, st = roll_pool(state, roller, fixed(1))
+    except ScenarioError as e:
+        raise ScenarioError("rolls[0]", e.problem, e.allowed) from None
+    steps += st
+    pending = list(renegade)
+    while True:
+        for use in [u for u in pending if u.round == state.roll_round]:
+            state, st = use_renegade_token(state, use.die, use.face, r)
+            steps += st
+            pending.remove(use)
+        state, st = trigger_core_ability(state, r)
+        steps += st
+        if not icons_showing(state):
+            break
+        if state.roll_round >= MAX_ROLL_ROUNDS:
+            raise RuntimeError("the Strategy Roll did not end: icons kept coming up")
+        try:
+            state, st = reroll_icons(state, roller, fixed(state.roll_round + 1))
+        except ScenarioError as e:
+            raise ScenarioError(f"rolls[{state.roll_round}]", e.problem, e.allowed) from None
+        steps += st
+    if pending:
+        u = pending[0]
+        raise RuleViolation(f"the Renegade token for {u.die} in roll round {u.round} has no such round (the roll "
+                            f"ended after round {state.roll_round})", str(S.RENEGADE_TOKENS))
+    if len(fixed_rounds) > state.roll_round:
+        raise ScenarioError("rolls", f"{len(fixed_rounds)} rounds of fixed dice given, but the roll ended after "
+                            f"{state.roll_round} round(s)", f"at most {state.roll_round} rounds")
+    return state, steps
+
+
+# -- Step B: Actions ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A die on an Action Space of the Squadmate Sheet; ``resolved``: whether the Action was resolved (a Squadmate
+    may place dice without resolving the Action)."""
+
+    die: Die
+    space: Space
+    resolved: bool = True
+
+
+@dataclass(frozen=True)
+class ActionState:
+    """Step B in progress: the dice still in the Pool and the dice placed on the sheet (immutable)."""
+
+    squadmate: str
+    pool: tuple[Die, ...]
+    placed: tuple[Placement, ...] = ()
+    strategy_at_start: int = 0
+    dice_at_start: int = 0
+
+    def strategy_taken(self) -> int:
+        return sum(not p.die.paragon for p in self.placed)
+
+
+def begin_actions(state: RollState) -> ActionState:
+    """Step B starts with the rolled Pool (no icon may remain).
+
+    Raises:
+        RuleViolation: an icon still shows (the Strategy Roll is not over).
+    """
+    if state.roll_round == 0 or icons_showing(state):
+        raise RuleViolation("Actions start once the Strategy Roll is over (no icon showing)", str(S.CORE_ABILITIES))
+    return ActionState(state.squadmate, state.dice, (), sum(not d.paragon for d in state.dice), len(state.dice))
+
+
+def _must_take(state: ActionState, rulings: Rulings) -> str:
+    return rulings.reading("paragon_counts_toward_three")
+
+
+def allocate_die(state: ActionState, die_id: str, space: Space | str, resolve: bool = True,
+                 rulings: Rulings | None = None) -> tuple[ActionState, list[Step]]:
+    """Allocate a die from the Pool to an Action Space with a matching icon (Step B: Actions; Action Spaces).
+
+    Raises:
+        RuleViolation: the die is not in the Pool, the space does not accept its face, or a fourth Strategy die
+            (Paragon dice are taken on top of the three; under ``paragon_counts_toward_three = any_die`` a fourth
+            die of any kind must be a Paragon die).
+    """
+    r = _rulings(rulings)
+    space = Space(space)
+    die = next((d for d in state.pool if d.id == die_id), None)
+    if die is None:
+        raise RuleViolation(f"{die_id} is not in the Strategy Pool (left: {', '.join(d.id for d in state.pool)})",
+                            str(S.ACTIONS))
+    if not accepts(space, die.face, r):
+        raise RuleViolation(f"{_a(space).title()} {space.value.title()} Action space cannot take {die_id} showing "
+                            f"{label(die.face)}",
+                            str(S.ACTION_SPACES))
+    if not die.paragon:
+        reading = _must_take(state, r)
+        taken = state.strategy_taken() if reading == "extra_only" else len(state.placed)
+        if taken >= DICE_PER_TURN:
+            raise RuleViolation(f"{die_id} would be a fourth die: with three dice on the sheet the Actions step is "
+                                "over (only Paragon dice are taken on top)", str(S.ACTIONS))
+    new = ActionState(state.squadmate, tuple(d for d in state.pool if d.id != die_id),
+                      state.placed + (Placement(die, space, resolve),), state.strategy_at_start, state.dice_at_start)
+    if die.paragon:
+        rule, why = S.PARAGON_DICE, "A Paragon die is taken in addition to the three dice."
+    elif die.face is Face.ENHANCED and space is Space.STANDARD:
+        rule, why = S.ENHANCED_ACTIONS, "A Standard space also takes an Enhanced die; some Actions then give their " \
+                                        "improved effect."
+    else:
+        rule, why = S.ACTION_SPACES, "The space shows a matching icon."
+    mp = movement_points(die.face) if space is Space.MOVE else None
+    what = (f" ({mp} Movement Points)" if mp else "") + ("" if resolve else ", placed without resolving the Action")
+    steps = [Step(f"{die_id} ({FACE_SHORT[die.face]}) on {_a(space)} {space.value.title()} Action space{what}", rule,
+                  why + ("" if resolve else " A Squadmate may place a die without resolving its Action."),
+                  {"die": die_id, "face": die.face.value, "space": space.value, "resolved": resolve,
+                   **({"movement_points": mp} if mp else {})}, (die_id,), "Actions")]
+    return new, steps
+
+
+def end_actions(state: ActionState, rulings: Rulings | None = None) -> tuple[ActionState, list[Step]]:
+    """The Actions step ends: check the three-dice rule (Step B: Actions) and report the Pool left for the next
+    Squadmate. If fewer than three dice are left (dice Locked by Downed Squadmates), every die left must be taken.
+
+    Raises:
+        RuleViolation: fewer dice taken than the rule requires.
+    """
+    r = _rulings(rulings)
+    reading = _must_take(state, r)
+    if reading == "extra_only":
+        need = min(DICE_PER_TURN, state.strategy_at_start)
+        have = state.strategy_taken()
+        what = "Strategy dice"
+    else:
+        need = min(DICE_PER_TURN, state.dice_at_start)
+        have = len(state.placed)
+        what = "dice"
+    if have < need:
+        raise RuleViolation(f"{state.squadmate} took {have} {what} but must take {need}: a Squadmate always takes "
+                            "three dice from the Pool (placing them without resolving if they wish)", str(S.ACTIONS))
+    steps = [Step(f"Actions over: {len(state.placed)} dice on the sheet, {len(state.pool)} left in the Pool",
+                  S.ACTIONS, "A Squadmate takes three dice each turn" + (" (all that were left)" if need < 3 else "")
+                  + "; the next Squadmate rolls what remains.",
+                  {"taken": [p.die.id for p in state.placed], "pool_left": [d.id for d in state.pool]},
+                  tuple(d.id for d in state.pool), "Actions")]
+    return state, steps
+
+
+# -- scenario kind "strategy" --------------------------------------------------------------------------------------
+
+FaceName = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_standard", "core"]
+FaceOrUnknown = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_standard", "core", "?"]
+SpaceName = Literal["move", "standard", "enhanced"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SquadmateModel(_Strict):
+    """Who rolls: ``name`` (Shepard, Garrus, Liara, Tali, Wrex) and their Renegade tokens (0..8, the box holds 8)."""
+
+    name: SquadmateName
+    renegade_tokens: int = Field(default=0, ge=0, le=8)
+
+
+class PoolModel(_Strict):
+    """The Pool at this roll. ``turn``: 1 (On Point) to 4; ``locked_by_downed``: Strategy dice Locked on Downed
+    Squadmates' sheets (0..12); ``paragon_dice``: Paragon dice in the Mission (0..2); ``paragon_taken``: of those,
+    taken earlier this Round; ``showing``: faces left by the previous player (``S1``.., then ``P1``..; ``"?"``:
+    not known; needed to Lock); ``lock``: the id of the die to Lock."""
+
+    turn: int = Field(default=1, ge=1, le=4)
+    locked_by_downed: int = Field(default=0, ge=0, le=STRATEGY_DICE)
+    paragon_dice: int = Field(default=0, ge=0, le=PARAGON_DICE_MAX)
+    paragon_taken: int = Field(default=0, ge=0, le=PARAGON_DICE_MAX)
+    showing: list[FaceOrUnknown] | None = Field(default=None, max_length=STRATEGY_DICE + PARAGON_DICE_MAX)
+    lock: str | None = Field(default=None, max_length=4)
+
+
+class RenegadeModel(_Strict):
+    """One Renegade token: set die ``die`` to ``face`` in roll round ``round`` (1 = after the first roll)."""
+
+    die: str = Field(max_length=4)
+    face: FaceName
+    round: int = Field(default=1, ge=1, le=50)
+
+
+class AllocateModel(_Strict):
+    """One die allocated in Step B: ``die`` id, ``space`` type, ``resolve`` (false: placed without resolving)."""
+
+    die: str = Field(max_length=4)
+    space: SpaceName
+    resolve: bool = True
+
+
+class StrategyScenario(_Strict):
+    """A ``kind = "strategy"`` scenario (see :func:`parse_strategy`)."""
+
+    game: Literal["masseffect"]
+    kind: Literal["strategy"]
+    title: str = Field(default="Strategy Roll", max_length=200)
+    description: str = Field(default="", max_length=4000)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    rulings: dict[str, str] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
+    squadmate: SquadmateModel
+    pool: PoolModel = Field(default_factory=PoolModel)
+    rolls: list[list[FaceOrUnknown]] = Field(default_factory=list, max_length=20)
+    renegade: list[RenegadeModel] = Field(default_factory=list, max_length=8)
+    allocate: list[AllocateModel] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
+
+    @property
+    def on_point(self) -> bool:
+        """The On Point Squadmate takes the first turn of the Round (Sequence of Play › On Point)."""
+        return self.pool.turn == 1
+
+
+def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
+    """Validate a ``kind = "strategy"`` scenario (TOML already parsed).
+
+    Tables: ``[squadmate]`` (name, renegade_tokens), ``[pool]`` (turn, locked_by_downed, paragon_dice,
+    paragon_taken, showing, lock), ``rolls`` (fixed faces per roll round: ``[[...first roll...], [...re-roll 1...]]``
+    in Pool order; ``"?"`` leaves a die to the seed), ``[[renegade]]`` (die, face, round), ``[[allocate]]`` (die,
+    space, resolve), optional ``seed`` and
+    ``[rulings]``. Faces: ``move_2``, ``move_3``, ``standard``, ``enhanced``, ``move_2_or_standard``, ``core``.
+
+    Raises:
+        ScenarioError: naming the file, the field path and the allowed values (pydantic bounds; a ``showing`` list
+            whose length is not the Pool's; a ``lock`` that is not a die of the Pool or is asked by the On Point
+            Squadmate; fixed first-roll faces outnumbering the dice rolled; an unknown ruling).
+    """
+    sc = validate(StrategyScenario, data, source)
+    try:
+        rulings_of(sc)
+        pool, _ = pool_for_turn(sc.pool.turn, sc.pool.paragon_dice, sc.pool.locked_by_downed, sc.pool.paragon_taken)
+    except ScenarioError as e:
+        field = e.field if e.field.startswith("rulings") else f"pool.{e.field}"
+        raise ScenarioError(field, e.problem, e.allowed, source) from None
+    ids = [d.id for d in pool]
+    if sc.pool.showing is not None and len(sc.pool.showing) != len(pool):
+        raise ScenarioError("pool.showing", f"{len(sc.pool.showing)} faces for a Pool of {len(pool)} dice "
+                            f"({', '.join(ids)})", f"exactly {len(pool)} faces", source)
+    if sc.pool.lock is not None:
+        if sc.on_point:
+            raise ScenarioError("pool.lock", "the On Point Squadmate (turn 1) cannot Lock a die: they must roll every "
+                                f"die [{S.STRATEGY_ROLL}]", "no lock on turn 1", source)
+        if sc.pool.lock not in ids:
+            raise ScenarioError("pool.lock", f"no die {sc.pool.lock!r} in the Pool", ids, source)
+        if sc.pool.showing is None:
+            raise ScenarioError("pool.showing", "is required to Lock a die (the faces the previous player left)",
+                                f"{len(pool)} faces", source)
+        if sc.pool.showing[ids.index(sc.pool.lock)] == UNKNOWN:
+            raise ScenarioError(f"pool.showing[{ids.index(sc.pool.lock)}]", f"the Locked die {sc.pool.lock} must "
+                                "show a known face (the result the previous player left)",
+                                [f.value for f in ACTION_FACES], source)
+    rolled = len(pool) - (sc.pool.lock is not None)
+    if sc.rolls and len(sc.rolls[0]) > rolled:
+        raise ScenarioError("rolls[0]", f"{len(sc.rolls[0])} fixed faces for the {rolled} dice rolled",
+                            f"at most {rolled} faces", source)
+    for i, a in enumerate(sc.allocate):
+        if a.die not in ids:
+            raise ScenarioError(f"allocate[{i}].die", f"no die {a.die!r} in the Pool", ids, source)
+    for i, u in enumerate(sc.renegade):
+        if u.die not in ids:
+            raise ScenarioError(f"renegade[{i}].die", f"no die {u.die!r} in the Pool", ids, source)
+    if len(sc.renegade) > sc.squadmate.renegade_tokens:
+        raise ScenarioError("renegade", f"{len(sc.renegade)} uses but {sc.squadmate.name} has "
+                            f"{sc.squadmate.renegade_tokens} Renegade token(s)",
+                            f"at most {sc.squadmate.renegade_tokens} uses", source)
+    return sc
+
+
+def rulings_of(sc: StrategyScenario, override: Mapping[str, str] | None = None) -> Rulings:
+    """The scenario's ``[rulings]`` then ``override`` over the defaults.
+
+    Raises:
+        ScenarioError: unknown option or reading.
+    """
+    chosen = dict(sc.rulings)
+    chosen.update(override or {})
+    return Rulings(ALL_OPTIONS, chosen)
+
+
+def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | None = None,
+                     seed: int | None = None, roller: Roller | None = None) -> Trace:
+    """Resolve a Strategy Roll scenario into a cited :class:`Trace`.
+
+    ``seed`` overrides the scenario's seed; ``roller`` (tests) overrides both. Fixed faces in ``rolls`` are used
+    first in each roll round. ``Trace.outcome``: ``final`` ({die id: face}), ``final_counts`` (face → count),
+    ``triggers``, ``icons_per_round``, ``roll_rounds``, ``locked``, ``on_point``, ``renegade_used``,
+    ``can_fill`` (Move + Standard + Enhanced: the dice ids, or null), ``taken`` / ``pool_left`` when dice are
+    allocated, ``analysis_moves`` for Liara, and ``odds`` (:func:`~.strategy_odds.strategy_odds_table` for this
+    Pool before the roll).
+
+    Raises:
+        ScenarioError: bad rulings or fixed dice that do not fit the roll.
+        RuleViolation: an illegal Lock, Renegade use or allocation (the message names the rule).
+    """
+    from .strategy_odds import strategy_odds_table
+
+    sc = scenario
+    r = rulings_of(sc, rulings)
+    trace = Trace(sc.title)
+    pool, steps = pool_for_turn(sc.pool.turn, sc.pool.paragon_dice, sc.pool.locked_by_downed, sc.pool.paragon_taken)
+    if sc.pool.showing is not None:
+        pool = tuple(replace(d, face=None if f == UNKNOWN else Face(f)) for d, f in zip(pool, sc.pool.showing))
+    state, st = begin_strategy_roll(sc.squadmate.name, sc.on_point, pool, sc.squadmate.renegade_tokens)
+    steps += st
+    locked_face = None
+    if sc.pool.lock is not None:
+        state, st = lock_die(state, sc.pool.lock, r)
+        locked_face = state.die(sc.pool.lock).face
+        steps += st
+    if roller is None:
+        roller = SeededRoller(seed if seed is not None else sc.seed)
+    uses = [RenegadeUse(u.die, Face(u.face), u.round) for u in sc.renegade]
+    state, st = strategy_roll(state, roller, sc.rolls, uses, r)
+    steps += st
+    final = {d.id: d.face.value for d in state.dice}
+    counts = {f.value: sum(d.face is f for d in state.dice) for f in ACTION_FACES}
+    faces = [d.face for d in state.dice]
+    fill = fill_spaces(faces, (Space.MOVE, Space.STANDARD, Space.ENHANCED), r)
+    outcome = {
+        "squadmate": sc.squadmate.name, "core_ability": SQUADMATES[sc.squadmate.name], "on_point": sc.on_point,
+        "pool_size": len(pool), "locked": sc.pool.lock, "final": final, "final_counts": counts,
+        "triggers": state.triggers, "icons_per_round": list(state.icons_per_round),
+        "roll_rounds": state.roll_round, "renegade_used": state.renegade_used,
+        "can_fill_move_standard_enhanced": [state.dice[i].id for i in fill] if fill else None,
+    }
+    if sc.squadmate.name == "Liara":
+        outcome["analysis_moves"] = state.triggers
+    if sc.allocate:
+        act = begin_actions(state)
+        for a in sc.allocate:
+            act, st = allocate_die(act, a.die, a.space, a.resolve, r)
+            steps += st
+        act, st = end_actions(act, r)
+        steps += st
+        outcome["taken"] = {p.die.id: p.space.value for p in act.placed}
+        outcome["pool_left"] = {d.id: d.face.value for d in act.pool}
+    n_strategy = sum(not d.paragon for d in pool)
+    locked_paragon = sc.pool.lock is not None and sc.pool.lock.startswith("P")
+    if n_strategy >= 1:  # the odds table counts 1..12 Strategy dice; a Pool of Paragon dice only has none
+        outcome["odds"] = strategy_odds_table(n_strategy, locked_face.value if locked_face else None,
+                                              paragon=len(pool) - n_strategy, rulings=r, max_triggers=8,
+                                              locked_is_paragon=locked_paragon)
+    trace.steps = steps
+    trace.rulings = dict(r.consulted)
+    trace.outcome = outcome
+    return trace

@@ -1,0 +1,437 @@
+"""The Strategy Pool roller: a widget page for Mass Effect: Priority Hagalaz's Strategy Roll.
+
+Sections shown (all resolved by :mod:`.strategy`, odds by :mod:`.strategy_odds`): Sequence of Play › The Strategy
+Pool and Strategy Die Icons; Preparation Phase (dice Locked by Downed Squadmates); Squadmate Phase › Step A: Strategy
+Roll (Lock, never On Point) and Core Abilities (trigger, re-roll, repeat); Paragon Dice.
+
+The page is a scenario editor: every input becomes a ``kind = "strategy"`` scenario dict that goes through
+:func:`~.strategy.parse_strategy` and :func:`~.strategy.resolve_strategy` (one resolver for files, CLI and widget).
+Dice are typed per roll round (``enh, m2, ?, core``; ``?`` = rolled from the seed) or set by clicking a die and
+picking a face. Bad input is shown beside its field and the typed text is kept.
+
+``strategy_page() -> (widget, redraw)`` is what the Panel app serves.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+
+import ipywidgets as W
+
+from explorer.errors import ExplorerError, ScenarioError
+from explorer.trace import Trace
+from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hold, own_canvas, reset_manager
+
+from .options import ALL_OPTIONS, rulings
+from .strategy import (ACTION_FACES, FACE_LABELS, FACE_SHORT, FACES, SQUADMATES, STRATEGY_OPTION_KEYS, UNKNOWN, Face,
+                       parse_strategy, resolve_strategy)
+from .strategy_odds import pool_counts
+
+ALIASES: dict[str, str] = {
+    "m2": "move_2", "move2": "move_2", "move_2": "move_2",
+    "m3": "move_3", "move3": "move_3", "move_3": "move_3",
+    "s": "standard", "std": "standard", "standard": "standard",
+    "e": "enhanced", "enh": "enhanced", "enhanced": "enhanced",
+    "m2/s": "move_2_or_standard", "m2/std": "move_2_or_standard", "dual": "move_2_or_standard",
+    "move_2_or_standard": "move_2_or_standard",
+    "core": "core", "icon": "core", "c": "core",
+    "?": UNKNOWN, "_": UNKNOWN,
+}
+"""Words accepted in the dice text boxes (case-insensitive) and the face each means; ``?`` leaves the die to the
+seed."""
+
+_ALLOWED = "m2, m3, std, enh, m2/std, core or ? (random), separated by commas"
+
+
+def parse_face_list(text: str, field: str) -> list[str]:
+    """``"enh, m2 ? core"`` → ``["enhanced", "move_2", "?", "core"]``.
+
+    Raises:
+        ScenarioError: an unknown word (the message names ``field[i]`` and the accepted words).
+    """
+    out = []
+    for i, word in enumerate(w for w in str(text).replace(",", " ").split() if w):
+        face = ALIASES.get(word.lower())
+        if face is None:
+            raise ScenarioError(f"{field}[{i + 1}]", f"{word!r} is not a Strategy die face", _ALLOWED, "widget")
+        out.append(face)
+    return out
+
+
+def parse_rounds(text: str, field: str) -> list[list[str]]:
+    """Re-roll rounds separated by ``;`` (``"core, m2; enh"``): a list of face lists (see :func:`parse_face_list`).
+
+    Raises:
+        ScenarioError: an unknown word (``field`` names the round, e.g. ``re-roll 2[1]``).
+    """
+    parts = str(text).split(";")
+    rounds = [parse_face_list(p, f"{field} {i + 1}") for i, p in enumerate(parts)]
+    while rounds and not rounds[-1]:
+        rounds.pop()
+    return rounds
+
+
+def _rounds_text(rounds: Sequence[Sequence[str]]) -> str:
+    inv = {"move_2": "m2", "move_3": "m3", "standard": "std", "enhanced": "enh", "move_2_or_standard": "m2/std",
+           "core": "core", UNKNOWN: "?"}
+    return "; ".join(", ".join(inv[f] for f in r) for r in rounds)
+
+
+COLORS = {"bg": "#f8f9fa", "die": "#ffffff", "edge": "#495057", "text": "#212529", "icon": "#7048e8",
+          "paragon": "#e7f5ff", "paragon_edge": "#1c7ed6", "locked": "#f08c00", "highlight": "#1c7ed6",
+          "label": "#212529", "muted": "#868e96", "enhanced": "#2b8a3e"}
+
+
+class StrategyDiceView(W.VBox):
+    """A canvas of the Strategy Roll: one row per roll round (the dice rolled in it) and the final Pool.
+
+    ``show(rows, highlight)``: rows are ``(label, [(die id, face value, flags)])`` with flags a set of ``"locked"``,
+    ``"paragon"``; clicking a die calls the ``on_die_click`` callbacks with ``(row index, position, die id)``.
+    """
+
+    DIE = 42
+    GAP = 8
+    ROW_H = 64
+    LABEL_W = 96
+    TOP = 8
+
+    def __init__(self, width: int = 820):
+        self.width = width
+        self.canvas = own_canvas(width, self._height(1))
+        self.canvas.layout.width = f"{width}px"
+        self.rows: list[tuple[str, list[tuple[str, str, frozenset]]]] = []
+        self.highlight: frozenset[str] = frozenset()
+        self.selected: tuple[int, int] | None = None
+        self._callbacks: list[Callable[[int, int, str], None]] = []
+        self.canvas.on_mouse_down(self._click)
+        super().__init__([self.canvas])
+
+    def _height(self, n: int) -> int:
+        return self.TOP + max(1, n) * self.ROW_H + 6
+
+    def on_die_click(self, cb: Callable[[int, int, str], None]) -> None:
+        self._callbacks.append(cb)
+
+    def show(self, rows, highlight=(), selected: tuple[int, int] | None = None) -> None:
+        self.rows, self.highlight, self.selected = list(rows), frozenset(highlight), selected
+        self.redraw()
+
+    def set_highlight(self, ids) -> None:
+        self.highlight = frozenset(ids)
+        self.redraw()
+
+    def die_box(self, row: int, pos: int) -> tuple[float, float, float]:
+        """``(x, y, size)`` of a die on the canvas."""
+        return (self.LABEL_W + pos * (self.DIE + self.GAP), self.TOP + row * self.ROW_H + 4, self.DIE)
+
+    def die_at(self, x: float, y: float) -> tuple[int, int, str] | None:
+        for r, (_, dice) in enumerate(self.rows):
+            for i, (did, _, _) in enumerate(dice):
+                bx, by, s = self.die_box(r, i)
+                if bx <= x <= bx + s and by <= y <= by + s:
+                    return r, i, did
+        return None
+
+    def _click(self, x, y) -> None:
+        hit = self.die_at(x, y)
+        if hit:
+            for cb in self._callbacks:
+                cb(*hit)
+
+    def redraw(self) -> None:
+        c = self.canvas
+        h = self._height(len(self.rows))
+        if c.height != h:
+            c.height = h
+        reset_manager(c)
+        with hold(c):
+            c.clear()
+            c.fill_style = COLORS["bg"]
+            c.fill_rect(0, 0, c.width, c.height)
+            c.text_baseline = "middle"
+            for r, (label, dice) in enumerate(self.rows):
+                y = self.TOP + r * self.ROW_H
+                c.fill_style = COLORS["label"]
+                c.font = "bold 13px sans-serif"
+                c.text_align = "left"
+                c.fill_text(label, 8, y + 4 + self.DIE / 2)
+                for i, (did, face, flags) in enumerate(dice):
+                    self._die(r, i, did, face, flags)
+
+    def _die(self, r, i, did, face, flags) -> None:
+        c = self.canvas
+        x, y, s = self.die_box(r, i)
+        c.fill_style = COLORS["paragon"] if "paragon" in flags else COLORS["die"]
+        c.fill_rect(x, y, s, s)
+        edge = COLORS["locked"] if "locked" in flags else COLORS["paragon_edge"] if "paragon" in flags \
+            else COLORS["edge"]
+        if did in self.highlight:
+            edge = COLORS["highlight"]
+        c.line_width = 3 if (did in self.highlight or "locked" in flags or self.selected == (r, i)) else 1.5
+        c.stroke_style = edge
+        c.stroke_rect(x, y, s, s)
+        if self.selected == (r, i):
+            c.stroke_style = COLORS["highlight"]
+            c.set_line_dash([4, 3])
+            c.stroke_rect(x - 3, y - 3, s + 6, s + 6)
+            c.set_line_dash([])
+        c.text_align = "center"
+        txt = FACE_SHORT[Face(face)]
+        c.fill_style = COLORS["icon"] if face == Face.CORE else COLORS["enhanced"] if face == Face.ENHANCED \
+            else COLORS["text"]
+        c.font = f"bold {12 if len(txt) > 3 else 14}px sans-serif"
+        c.fill_text(txt, x + s / 2, y + s / 2 - 4)
+        c.fill_style = COLORS["muted"]
+        c.font = "10px sans-serif"
+        c.fill_text(did + (" 🔒" if "locked" in flags else ""), x + s / 2, y + s - 7)
+
+
+class StrategyPoolExplorer(W.VBox):
+    """The Strategy Pool roller page (see the module docstring). ``update()`` re-reads every input and redraws;
+    it never raises (errors go beside their field). ``trace`` is the last resolution (or ``None``)."""
+
+    def __init__(self, squadmate: str = "Garrus", turn: int = 3, lock: str = "enhanced", seed: int = 1):
+        self.trace: Trace | None = None
+        self._rolls: list[list[str]] = []
+        self._round_dice: list = []
+        self._busy = False
+        lay = W.Layout(width="150px")
+        self.squadmate = W.Dropdown(options=list(SQUADMATES), value=squadmate, description="Squadmate",
+                                    layout=W.Layout(width="220px"))
+        self.turn = W.Dropdown(options=[("1 (On Point)", 1), ("2", 2), ("3", 3), ("4", 4)], value=turn,
+                               description="Turn", layout=lay)
+        self.downed = W.Dropdown(options=list(range(13)), value=0, description="Downed lock",
+                                 layout=W.Layout(width="170px"),
+                                 tooltip="Strategy dice Locked by Downed Squadmates (Preparation Phase)")
+        self.paragon = W.Dropdown(options=[0, 1, 2], value=0, description="Paragon", layout=lay)
+        self.lock = W.Dropdown(options=[("nothing", "none")] + [(FACE_LABELS[f], f.value) for f in ACTION_FACES],
+                               value=lock, description="Lock", layout=W.Layout(width="330px"))
+        self.lock_msg = W.HTML()
+        self.first = W.Text(value="", description="First roll", placeholder="e.g. enh, core, ?  (blank: seed)",
+                            layout=W.Layout(width="420px"), continuous_update=False)
+        self.first_msg = W.HTML()
+        self.rerolls = W.Text(value="", description="Re-rolls", placeholder="rounds separated by ;",
+                              layout=W.Layout(width="420px"), continuous_update=False)
+        self.rerolls_msg = W.HTML()
+        self.seed = W.Text(value=str(seed), description="Seed", layout=W.Layout(width="170px"),
+                           continuous_update=False)
+        self.seed_msg = W.HTML()
+        self.roll_button = W.Button(description="Roll again", tooltip="new seed, typed dice kept")
+        self.picker = W.ToggleButtons(options=[(FACE_SHORT[f], f.value) for f in FACES], value=None,
+                                      style={"button_width": "58px"})
+        self.picker_label = W.HTML("<i>Click a die to set its face by hand.</i>")
+        self._picked: tuple[int, int] | None = None
+        self.rulings_box = {o.key: W.Dropdown(options=list(o.readings), value=o.default, description=o.key,
+                                              style={"description_width": "190px"}, layout=W.Layout(width="420px"),
+                                              tooltip=o.title)
+                            for o in ALL_OPTIONS if o.key in STRATEGY_OPTION_KEYS}
+        self.message = W.HTML()
+        self.headline = W.HTML()
+        self.dice = StrategyDiceView()
+        self.stepper = TraceStepper()
+        self.chart = OddsChart(width=820, height=300)
+
+        for w in (self.squadmate, self.turn, self.downed, self.paragon, self.lock, self.first, self.rerolls,
+                  self.seed, *self.rulings_box.values()):
+            w.observe(self._changed, names="value")
+        self.roll_button.on_click(self._roll_again)
+        self.picker.observe(self._on_pick, names="value")
+        self.dice.on_die_click(self._on_die_click)
+        self.stepper.on_step(lambda s: self.dice.set_highlight(s.marks if s else ()))
+
+        row = lambda *ws: W.HBox(list(ws), layout=W.Layout(align_items="center", flex_flow="row wrap"))  # noqa: E731
+        controls = W.VBox([
+            row(self.squadmate, self.turn, self.downed, self.paragon),
+            row(self.lock, self.lock_msg),
+            row(self.first, self.first_msg),
+            row(self.rerolls, self.rerolls_msg),
+            row(self.seed, self.roll_button, self.seed_msg),
+            row(self.picker_label, self.picker),
+            W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",)),
+        ])
+        super().__init__([controls, self.message, self.headline, self.dice, self.chart, self.stepper])
+        self.update()
+
+    # -- input ----------------------------------------------------------------------------------------------
+    def _changed(self, _change=None) -> None:
+        if not self._busy:
+            self.update()
+
+    def _roll_again(self, _=None) -> None:
+        try:
+            s = int(self.seed.value)
+        except ValueError:
+            s = 0
+        self.seed.value = str(s + 1)
+
+    def _on_die_click(self, row: int, pos: int, die_id: str) -> None:
+        if row >= len(self._round_dice):
+            self.picker_label.value = f"<i>{html.escape(die_id)} in the final Pool: set it in its roll row.</i>"
+            return
+        self._picked = (row, pos)
+        self.picker_label.value = f"Set <b>{html.escape(die_id)}</b> ({'first roll' if row == 0 else f're-roll {row}'})"
+        self.dice.show(self.dice.rows, self.dice.highlight, self._picked)
+
+    def _on_pick(self, change) -> None:
+        face = change["new"]
+        if face is None or self._picked is None:
+            return
+        row, pos = self._picked
+        rounds = [list(r) for r in self._rolls]
+        while len(rounds) <= row:
+            rounds.append([])
+        while len(rounds[row]) <= pos:
+            rounds[row].append(UNKNOWN)
+        rounds[row][pos] = face
+        self.picker.value = None
+        self._set_text(rounds)
+
+    def _set_text(self, rounds) -> None:
+        first = _rounds_text(rounds[:1])
+        rest = _rounds_text(rounds[1:])
+        self._busy = True
+        try:
+            self.first.value, self.rerolls.value = first, rest
+        finally:
+            self._busy = False
+        self.update()
+
+    def _data(self) -> dict | None:
+        ok = True
+        for m in (self.first_msg, self.rerolls_msg, self.seed_msg, self.lock_msg):
+            m.value = ""
+        rounds: list[list[str]] = []
+        try:
+            rounds.append(parse_face_list(self.first.value, "first roll"))
+        except ScenarioError as e:
+            self.first_msg.value = _err(e)
+            ok = False
+        try:
+            rounds += parse_rounds(self.rerolls.value, "re-roll")
+        except ScenarioError as e:
+            self.rerolls_msg.value = _err(e)
+            ok = False
+        try:
+            seed = int(str(self.seed.value).strip())
+            if not 0 <= seed <= 2 ** 63 - 1:
+                raise ValueError
+        except ValueError:
+            self.seed_msg.value = _err(ScenarioError("seed", f"{self.seed.value!r} is not a seed",
+                                                     "whole numbers 0 or more", "widget"))
+            ok = False
+            seed = 0
+        if not ok:
+            return None
+        while len(rounds) > 1 and not rounds[-1]:
+            rounds.pop()
+        if rounds == [[]]:
+            rounds = []
+        self._rolls = rounds
+        pool: dict = {"turn": self.turn.value, "locked_by_downed": self.downed.value,
+                      "paragon_dice": self.paragon.value}
+        if self.lock.value != "none":
+            if self.turn.value == 1:
+                self.lock_msg.value = _note("On Point (turn 1) rolls every die: no Lock.")
+            else:
+                n = 12 - self.downed.value - 3 * (self.turn.value - 1)
+                if n >= 1:
+                    pool["showing"] = [self.lock.value] + [UNKNOWN] * (n - 1 + self.paragon.value)
+                    pool["lock"] = "S1"
+        return {"game": "masseffect", "kind": "strategy", "title": "Strategy Roll", "seed": seed,
+                "squadmate": {"name": self.squadmate.value}, "pool": pool, "rolls": rounds,
+                "rulings": {k: w.value for k, w in self.rulings_box.items()}}
+
+    # -- output ---------------------------------------------------------------------------------------------
+    def _place_error(self, e: ExplorerError) -> None:
+        """Show ``e`` beside the field it is about (dice rows, Lock), else above the dice."""
+        field = getattr(e, "field", "") or ""
+        if field.startswith("rolls[0]"):
+            self.first_msg.value = _err(e)
+        elif field.startswith("rolls"):
+            self.rerolls_msg.value = _err(e)
+        elif field.startswith("pool"):
+            self.lock_msg.value = _err(e)
+        else:
+            self.message.value = _err(e)
+
+    def update(self) -> None:
+        """Re-read every input, resolve, redraw dice, trace and odds. Never raises."""
+        self.message.value = ""
+        data = self._data()
+        if data is None:
+            return
+        try:
+            sc = parse_strategy(data, "widget")
+            trace = resolve_strategy(sc)
+        except ExplorerError as e:
+            self._place_error(e)
+            return
+        self.trace = trace
+        self._draw(trace, data)
+
+    def _draw(self, trace: Trace, data: dict) -> None:
+        o = trace.outcome
+        locked = o["locked"]
+        paragon_ids = {d for d in o["final"] if d.startswith("P")}
+        flags = lambda d: frozenset({"locked"} if d == locked else set()) | (  # noqa: E731
+            {"paragon"} if d in paragon_ids else set())
+        rows = []
+        for s in trace.steps:
+            rolled = s.facts.get("rolled")
+            if rolled is not None:
+                lab = "Roll" if s.facts["round"] == 1 else f"Re-roll {s.facts['round'] - 1}"
+                rows.append((lab, [(d, f, flags(d)) for d, f in rolled.items()]))
+        self._round_dice = list(rows)
+        rows.append(("Pool", [(d, f, flags(d)) for d, f in o["final"].items()]))
+        self.dice.show(rows, (), self._picked if self._picked and self._picked[0] < len(rows) - 1 else None)
+        self.stepper.show(trace)
+        fill = o["can_fill_move_standard_enhanced"]
+        who = f"{o['squadmate']}{' (On Point)' if o['on_point'] else ''}"
+        extra = f"; Analysis token moves {o['analysis_moves']}" if "analysis_moves" in o else ""
+        self.headline.value = (
+            f"<div style='font-family:sans-serif'><b>{html.escape(who)}</b>: {o['pool_size']} dice, "
+            f"{o['triggers']} {html.escape(o['core_ability'])} trigger(s) over {o['roll_rounds']} roll round(s)"
+            f"{extra}. Move + Standard + Enhanced: <b>{'yes (' + ', '.join(fill) + ')' if fill else 'no'}</b>.</div>")
+        self._draw_odds(o)
+
+    def _draw_odds(self, o: dict) -> None:
+        odds = o.get("odds")
+        if not odds:
+            self.chart.show([], [], "No odds for this Pool")
+            return
+        p_fill = odds["p_fill_move_standard_enhanced"]["float"]
+        trig = [odds["triggers"]["pmf"][str(k)]["float"] for k in range(len(odds["triggers"]["pmf"]))]
+        r = rulings({k: w.value for k, w in self.rulings_box.items()})
+        counts = pool_counts(odds["pool"], odds["locked"], odds["paragon"], False, r)
+        i = ACTION_FACES.index(Face.ENHANCED)
+        n = odds["pool"] + odds["paragon"]
+        enh = [0.0] * (n + 1)
+        for c, p in counts.items():
+            enh[c[i]] += p
+        self.chart.show([Outcome("can fill Move + Standard + Enhanced", p_fill, "#2b8a3e"),
+                         Outcome("cannot", 1 - p_fill, "#ced4da")],
+                        [Distribution("Core Ability triggers", trig, "#7048e8", "triggers"),
+                         Distribution("Enhanced Action dice", enh, "#2b8a3e", "dice")],
+                        f"Exact odds before this roll: {odds['pool']} Strategy dice"
+                        + (f" + {odds['paragon']} Paragon" if odds["paragon"] else "")
+                        + (f", Locked {FACE_SHORT[Face(odds['locked'])]}" if odds["locked"] else ""))
+
+    def redraw(self) -> None:
+        """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""
+        self.dice.redraw()
+        self.chart.redraw()
+
+
+def _err(e: Exception) -> str:
+    return f"<span style='color:#c92a2a;font-family:sans-serif;font-size:12px'>{html.escape(str(e))}</span>"
+
+
+def _note(text: str) -> str:
+    return f"<span style='color:#868e96;font-family:sans-serif;font-size:12px'>{html.escape(text)}</span>"
+
+
+def strategy_page() -> tuple[StrategyPoolExplorer, Callable[[], None]]:
+    """The Strategy Pool roller for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
+    w = StrategyPoolExplorer()
+    return w, w.redraw
