@@ -41,9 +41,9 @@ def _module(kind: Any, source: str):
 
 
 def _parse(data: dict, source: str):
-    data = dict(data)
-    kind = data.pop("kind", None)
-    return kind, getattr(_module(kind, source), f"parse_{kind}")(data, source)
+    """``(kind, scenario)``: the kind's ``parse_<kind>`` gets the whole document (``game`` and ``kind`` included)."""
+    kind = data.get("kind")
+    return kind, getattr(_module(kind, source), f"parse_{kind}")({"game": "masseffect", **data}, source)
 
 
 def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
@@ -64,23 +64,42 @@ def outcome_text(trace: Trace) -> str:
 
     lines = ["Outcome:"]
     for k, v in trace.outcome.items():
-        lines.append(f"  {k}: {v if isinstance(v, str | int | float) else json.dumps(v, ensure_ascii=False)}")
+        text = v if isinstance(v, str | int | float) else json.dumps(v, ensure_ascii=False)
+        if isinstance(text, str) and len(text) > 160:
+            text = f"({len(v)} entries: see --json)" if isinstance(v, dict | list) else text[:157] + "..."
+        lines.append(f"  {k}: {text}")
     return "\n".join(lines)
 
 
-PAGES: tuple[Page, ...] = ()
+def _strategy_page():
+    from .strategy_views import strategy_page
+
+    return strategy_page()
+
+
+def _cli():
+    from .cli import cli_app
+
+    return cli_app()
+
+
+PAGES: tuple[Page, ...] = (
+    Page("strategy-pool", "Strategy Pool",
+         "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
+         "odds of what the Pool leaves for your three Actions.", _strategy_page),
+)
 
 GAME = Game(
     id="masseffect",
     title="Mass Effect: The Board Game — Priority: Hagalaz",
     rulebook="mass-effect-priority-hagalaz.txt",
     package="explorer.games.masseffect",
-    default_scenario="me-diagram-4",
+    default_scenario="me-diagram-5",
     parse=_parse,
     resolve=_resolve,
     ruling_options=_options,
     pages=PAGES,
-    cli=None,
+    cli=_cli,
     outcome_text=outcome_text,
 )
 """The Mass Effect entry of the registry."""
