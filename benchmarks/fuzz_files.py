@@ -8,8 +8,9 @@ The formats, their loaders and the mutations are those of the property test (``t
 the formats; each is written to a temporary directory and loaded through the loading gate.
 
 Prints the count, the seed, the outcomes per format (a result / a one-line error / a traceback), every traceback
-(must be 0) and every run over ``TIME_BOUND`` = 5 s (must be 0), then the slowest files. Exit status 1 if either is
-not 0. ``tests/test_hostile_files.py`` runs a 300-file slice of it.
+(must be 0) and every run over ``TIME_BOUND`` = 5 s of CPU time (must be 0; wall time over 5 s is counted too, for
+information, since other processes share the machine), then the slowest files. Exit status 1 if tracebacks or CPU
+runs over the bound are not 0. ``tests/test_hostile_files.py`` runs a 300-file slice of it.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Report:
     tracebacks: list[tuple] = field(default_factory=list)
     slow: list[tuple] = field(default_factory=list)
     slowest: list[tuple] = field(default_factory=list)
+    slow_wall: list[tuple] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -61,7 +63,9 @@ def fuzz(count: int = 20_000, seed: int = 7, progress: bool = False) -> Report:
                 rep.tracebacks.append(row)
             if out.seconds >= TIME_BOUND:
                 rep.slow.append(row)
-            timings.append((out.seconds, i, fmt.name, out.kind, len(data)))
+            if out.wall >= TIME_BOUND:
+                rep.slow_wall.append(row)
+            timings.append((out.seconds, i, fmt.name, out.kind, len(data), out.wall))
             if progress and (i + 1) % 1000 == 0:
                 print(f"  {i + 1} files, {len(rep.tracebacks)} tracebacks, {len(rep.slow)} over {TIME_BOUND:g} s, "
                       f"{time.perf_counter() - t0:.0f} s", flush=True)
@@ -83,10 +87,13 @@ def main() -> int:
     print(f"tracebacks: {len(rep.tracebacks)}")
     for i, name, s, detail, head in rep.tracebacks[:20]:
         print(f"--- file {i} ({name}, {s} s), starts {head!r}\n{detail}")
-    print(f"runs over {TIME_BOUND:g} s: {len(rep.slow)}")
+    print(f"runs over {TIME_BOUND:g} s (CPU time): {len(rep.slow)}")
     for i, name, s, _, head in rep.slow[:20]:
         print(f"  file {i} ({name}): {s} s, starts {head!r}")
-    print("slowest: " + ", ".join(f"{s:.2f} s ({name}, {kind}, {n:,} bytes)" for s, _, name, kind, n in rep.slowest))
+    print(f"runs over {TIME_BOUND:g} s of wall time (informational: other processes share the machine): "
+          f"{len(rep.slow_wall)}")
+    print("slowest (CPU): " + ", ".join(f"{s:.2f} s, wall {w:.2f} s ({name}, {kind}, {n:,} bytes)"
+                                        for s, _, name, kind, n, w in rep.slowest))
     return 1 if rep.tracebacks or rep.slow else 0
 
 

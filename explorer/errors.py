@@ -60,7 +60,7 @@ def short_repr(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
         return repr(value)
     if isinstance(value, int):
         if value.bit_length() > 3.33 * limit:  # more digits than the limit: never build the decimal string
-            digits = int(value.bit_length() * 0.30103) + 1
+            digits = int((abs(value).bit_length() - 1) * 0.30103) + 1  # within one of the exact count
             return f"an integer of about {digits} digits"
         return shorten(repr(value), limit)
     if isinstance(value, str):

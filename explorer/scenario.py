@@ -12,6 +12,7 @@ import re
 import stat
 import sys
 import tomllib
+import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -248,6 +249,76 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
     return None
 
 
+def _max_length(info: Any) -> int | None:
+    return next((m.max_length for m in info.metadata if getattr(m, "max_length", None) is not None), None)
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """Pydantic models an annotation may hold directly or as list items / dict values (``X``, ``X | None``,
+    ``list[X]``, ``dict[str, X]``)."""
+    out, todo = [], [annotation]
+    while todo:
+        a = todo.pop()
+        if isinstance(a, type) and issubclass(a, BaseModel):
+            out.append(a)
+        else:
+            todo.extend(getattr(a, "__args__", ()) or ())
+    return out
+
+
+def _holds_dict_of_models(annotation: Any) -> bool:
+    """Whether the annotation is (or unions) a ``dict[..., Model]``."""
+    todo = [annotation]
+    while todo:
+        a = todo.pop()
+        if typing.get_origin(a) is dict:
+            return True
+        todo.extend(getattr(a, "__args__", ()) or ())
+    return False
+
+
+def _too_long(model: type[BaseModel], data: Any, loc: tuple = ()) -> tuple[tuple, int, int] | None:
+    """The first list / table / string of ``data`` longer than the ``max_length`` of its field in ``model`` (nested
+    models included): ``(loc, length, max_length)``, or ``None``. Pydantic checks a length only after validating
+    every item, so a 1 MB file with 40,000 entries would take seconds to be refused; this takes microseconds."""
+    stack = [(model, data, loc)]
+    while stack:
+        m, d, where = stack.pop()
+        if not isinstance(d, Mapping):
+            continue
+        for name, info in m.model_fields.items():
+            if name not in d:
+                continue
+            v = d[name]
+            mx = _max_length(info)
+            if mx is not None and isinstance(v, (list, dict, str)) and len(v) > mx:
+                return where + (name,), len(v), mx
+            subs = _models_in(info.annotation)
+            if not subs:
+                continue
+            sub = subs[0]
+            if isinstance(v, list):
+                stack.extend((sub, x, where + (name, i)) for i, x in enumerate(v))
+            elif isinstance(v, Mapping) and _holds_dict_of_models(info.annotation):
+                stack.extend((sub, x, where + (name, k)) for k, x in v.items())
+            else:
+                stack.append((sub, v, where + (name,)))
+    return None
+
+
+def _get_at(data: Any, loc: tuple) -> Any:
+    for part in loc:
+        data = data[part]
+    return data
+
+
+def _dotted(loc: tuple) -> str:
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
 def validate(model: type[M], data: Mapping[str, Any], source: str | None = None) -> M:
     """Validate ``data`` against ``model``.
 
@@ -258,15 +329,18 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
         ScenarioError: for the first problem found, naming the dotted field path (``active.burst``,
             ``targets[1].sv``), what is wrong and what is allowed; further problems are listed in the message.
     """
+    long = _too_long(model, data)
+    if long is not None:
+        where, n, mx = long
+        what = "characters" if isinstance(_get_at(data, where), str) else "entries"
+        raise ScenarioError(_dotted(where), f"has {n:,} {what}", f"at most {mx:,}", source)
     try:
         return model.model_validate(data)
     except ValidationError as e:
         errs = e.errors()
         first = errs[0]
         loc = tuple(first["loc"])
-        path = ""
-        for part in loc:
-            path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        path = _dotted(loc)
         allowed = _allowed_from(first)
         if first["type"] == "extra_forbidden":
             problem = "unknown field"

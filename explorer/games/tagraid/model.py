@@ -249,7 +249,7 @@ def check_bounded(value: int, model: type[BaseModel], name: str, option: str, wh
     lo, hi = field_bounds(model, name)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         rng = f"{lo}..{hi}" if lo is not None and hi is not None else (f">= {lo}" if lo is not None else f"<= {hi}")
-        raise ScenarioError(option, f"{value} is out of range", f"a whole number {rng} ({what})")
+        raise ScenarioError(option, f"{short_repr(value)} is out of range", f"a whole number {rng} ({what})")
     return value
 
 
