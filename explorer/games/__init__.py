@@ -124,7 +124,8 @@ class Game:
             ScenarioError: unknown name (lists the game's built-in names).
         """
         if name not in self.builtin_names():
-            raise ScenarioError("", f"unknown built-in scenario {short_repr(name)} ({self.title})", self.builtin_names())
+            raise ScenarioError("", f"unknown built-in scenario {short_repr(name)} ({self.title})",
+                                self.builtin_names())
         return (self._dir() / f"{name}.toml").read_text(encoding="utf-8")
 
     def scenarios(self) -> list[ScenarioInfo]:
