@@ -39,6 +39,7 @@ Range in Hexagons, MegaBeast › Deployment and Movement Type (tile-less hexagon
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -46,7 +47,7 @@ from enum import Enum
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import networkx as nx
 import shapely
@@ -55,13 +56,76 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
 
-from .errors import ScenarioError
+from .errors import ScenarioError, short_repr
 from .hexgrid import (
     ORIGIN, Axis, Edge, Hex, Layout, distance, hex_range, neighbors, reflect, rotate,
 )
 from .scenario import read_toml, validate
 
 Point = tuple[float, float]
+
+# ----------------------------------------------------------------------------------------------------- limits
+# (documented in docs/limits.md; far above a real table: the packaged boards have at most 320 hexes)
+
+MAX_BOARD_HEXES = 10_000
+"""Hexes on one board (its shape and its listed cells together). A 10,000-hex board loads in about half a second."""
+MAX_HEX_COORD = 1_000
+"""Largest ``|q|`` and ``|r|`` of a hex named in a file (cells, shape centre, edges, Model positions)."""
+MAX_HEX_KEY_CHARS = 40
+"""Characters in a hex key (``"q,r"``) or an edge key (``"q1,r1|q2,r2"``)."""
+MAX_BOARD_UNITS = 4_000.0
+"""Largest ``|x|`` / ``|y|`` of a point in board units (scenery corners, Model positions), and the largest height."""
+MAX_SCENERY = 500
+"""Scenery pieces on one board."""
+MAX_POLYGON_POINTS = 1_000
+"""Corners of one scenery polygon."""
+MAX_EDGES = 10_000
+"""Edge features on one board."""
+MAX_ELEVATION = 100
+"""Largest ``|elevation|`` of a cell (height levels)."""
+MAX_LABEL = 80
+"""Characters in a board, scenery or area name."""
+
+Coordinate = Annotated[float, Field(ge=-MAX_BOARD_UNITS, le=MAX_BOARD_UNITS, allow_inf_nan=False)]
+"""A finite board-unit coordinate within :data:`MAX_BOARD_UNITS` (nan and inf are refused)."""
+Label = Annotated[str, Field(max_length=MAX_LABEL)]
+
+
+def parse_hex_key(text: str, field: str, source: str | None = None) -> Hex:
+    """``"q,r"`` as a :class:`Hex` with ``|q|, |r| <= MAX_HEX_COORD``.
+
+    Raises:
+        ScenarioError: naming ``field``: not a string, longer than :data:`MAX_HEX_KEY_CHARS`, not ``"q,r"`` with
+            whole numbers, or a coordinate out of bounds.
+    """
+    allowed = f"'q,r' with whole numbers -{MAX_HEX_COORD}..{MAX_HEX_COORD}, e.g. '2,-1'"
+    if not isinstance(text, str):
+        raise ScenarioError(field, f"not a hex key ({short_repr(text)} is not a hexagon)", allowed, source)
+    if len(text) > MAX_HEX_KEY_CHARS:
+        raise ScenarioError(field, f"not a hex key ({short_repr(text)} is too long)", allowed, source)
+    try:
+        h = Hex.parse(text)
+    except ValueError:
+        raise ScenarioError(field, f"not a hex key ({short_repr(text)} is not a hexagon)", allowed, source) from None
+    if abs(h.q) > MAX_HEX_COORD or abs(h.r) > MAX_HEX_COORD:
+        raise ScenarioError(field, f"hex {h} is out of bounds", allowed, source)
+    return h
+
+
+def parse_edge_key(text: str, field: str, source: str | None = None) -> Edge:
+    """``"q1,r1|q2,r2"`` as an :class:`Edge` of two adjacent hexes, each within :data:`MAX_HEX_COORD`.
+
+    Raises:
+        ScenarioError: naming ``field`` (see :func:`parse_hex_key`), or the hexes are not adjacent.
+    """
+    allowed = "'q1,r1|q2,r2' naming two adjacent hexes, e.g. '0,0|1,0'"
+    if not isinstance(text, str) or len(text) > 2 * MAX_HEX_KEY_CHARS + 1 or text.count("|") != 1:
+        raise ScenarioError(field, f"not an edge key: {short_repr(text)}", allowed, source)
+    a, b = (parse_hex_key(p, field, source) for p in text.split("|"))
+    try:
+        return Edge(a, b)
+    except ValueError as e:
+        raise ScenarioError(field, str(e), allowed, source) from None
 
 
 # ----------------------------------------------------------------------------------------------------- values
@@ -217,21 +281,21 @@ class CellModel(BaseModel):
     terrain: Terrain | None = None
     tile: bool = True
     special: Special | None = None
-    area: str | None = None
-    elevation: int = 0
+    area: Label | None = None
+    elevation: int = Field(default=0, ge=-MAX_ELEVATION, le=MAX_ELEVATION)
 
 
 class SceneryModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str
-    polygon: list[tuple[float, float]] = Field(min_length=3)
-    height: float | None = Field(default=None, ge=0)
+    name: Label
+    polygon: list[tuple[Coordinate, Coordinate]] = Field(min_length=3, max_length=MAX_POLYGON_POINTS)
+    height: float | None = Field(default=None, ge=0, le=MAX_BOARD_UNITS, allow_inf_nan=False)
     blocks_lof: bool = True
 
 
 class EdgeModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    edge: str
+    edge: Annotated[str, Field(max_length=2 * MAX_HEX_KEY_CHARS + 1)]
     kind: EdgeKind = EdgeKind.WALL
     blocks_movement: bool | None = None
     blocks_lof: bool | None = None
@@ -241,23 +305,23 @@ class EdgeModel(BaseModel):
 class ShapeModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["hexagon", "rectangle"]
-    radius: int | None = Field(default=None, ge=0, le=100)
+    radius: int | None = Field(default=None, ge=0, le=57)  # 3·57·58 + 1 = 9,919 hexes <= MAX_BOARD_HEXES
     width: int | None = Field(default=None, ge=1, le=200)
-    height: int | None = Field(default=None, ge=1, le=200)
-    center: str = "0,0"
+    height: int | None = Field(default=None, ge=1, le=200)  # width · height <= MAX_BOARD_HEXES, checked on load
+    center: Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)] = "0,0"
 
 
 class BoardModel(BaseModel):
     """Schema of the ``[board]`` table."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str = ""
+    name: Label = ""
     orientation: Literal["pointy", "flat"] = "pointy"
     shape: ShapeModel | None = None
     terrain: Terrain = Terrain.SAND
-    cells: dict[str, CellModel] = {}
-    scenery: list[SceneryModel] = []
-    edges: list[EdgeModel] = []
+    cells: dict[str, CellModel] = Field(default={}, max_length=MAX_BOARD_HEXES)
+    scenery: list[SceneryModel] = Field(default=[], max_length=MAX_SCENERY)
+    edges: list[EdgeModel] = Field(default=[], max_length=MAX_EDGES)
 
 
 def _quote_path(path: str) -> str:
@@ -497,7 +561,8 @@ class Board:
         """
         if isinstance(area, str):
             if area not in self.areas:
-                raise ScenarioError("area", f"unknown area {area!r}", sorted(self.areas) or "no areas on this board")
+                raise ScenarioError("area", f"unknown area {short_repr(area)}",
+                                    sorted(self.areas) or "no areas on this board")
             hexes = self.areas[area]
         else:
             hexes = frozenset(area)
@@ -654,20 +719,19 @@ class Board:
             raise ScenarioError(path, f"must be a table, got {type(data).__name__}", "a [board] table", source)
         raw_cells = data.get("cells")
         if isinstance(raw_cells, Mapping):  # hex keys first, so later messages can quote them safely
+            if len(raw_cells) > MAX_BOARD_HEXES:
+                raise ScenarioError(f"{path}.cells", f"{len(raw_cells):,} cells listed",
+                                    f"at most {MAX_BOARD_HEXES:,} hexes on a board", source)
             norm: dict[str, Any] = {}
             for key, value in raw_cells.items():
-                try:
-                    Hex.parse(str(key))
-                except ValueError:
-                    raise ScenarioError(f'{path}.cells."{key}"', "not a hex key",
-                                        "'q,r' with whole numbers, e.g. '2,-1'", source) from None
+                parse_hex_key(str(key), f'{path}.cells."{key}"', source)
                 if isinstance(value, str):  # shorthand: "sand" or "tileless"
                     if value == "tileless":
                         value = {"tile": False}
                     elif value in _TERRAINS:
                         value = {"terrain": value}
                     else:
-                        raise ScenarioError(f'{path}.cells."{key}"', f"unknown terrain {value!r}",
+                        raise ScenarioError(f'{path}.cells."{key}"', f"unknown terrain {short_repr(value)}",
                                             [*_TERRAINS, "tileless", "or a table such as { terrain = \"sand\" }"],
                                             source)
                 norm[key] = value
@@ -689,9 +753,10 @@ class Board:
         keys: dict[Hex, str] = {}
         for key, cm in model.cells.items():
             where = _quote_path(f"{path}.cells.{key}")
-            h = Hex.parse(key)
+            h = parse_hex_key(key, where, source)
             if h in keys:
-                raise ScenarioError(where, f"duplicate cell: {keys[h]!r} and {key!r} both name hex {h}",
+                raise ScenarioError(where,
+                                    f"duplicate cell: {short_repr(keys[h])} and {short_repr(key)} both name hex {h}",
                                     "each hex once", source)
             if not cm.tile and cm.terrain is not None:
                 raise ScenarioError(f"{where}.terrain", "a hexagon without tile has no terrain",
@@ -703,6 +768,9 @@ class Board:
                                     "omit special when tile = false", source)
             cells[h] = Cell(cm.terrain, cm.tile, cm.special, cm.area, cm.elevation)
             keys[h] = key
+        if len(cells) > MAX_BOARD_HEXES:
+            raise ScenarioError(f"{path}.cells", f"the shape and the cells make {len(cells):,} hexes",
+                                f"at most {MAX_BOARD_HEXES:,} hexes on a board", source)
         scenery = []
         for i, sm in enumerate(model.scenery):
             _check_polygon(sm.polygon, f"{path}.scenery[{i}].polygon", source)
@@ -710,11 +778,7 @@ class Board:
                                    sm.blocks_lof))
         feats = []
         for i, em in enumerate(model.edges):
-            try:
-                edge = Edge.parse(em.edge)
-            except ValueError as e:
-                raise ScenarioError(f"{path}.edges[{i}].edge", str(e),
-                                    "'q1,r1|q2,r2' naming two adjacent hexes, e.g. '0,0|1,0'", source) from None
+            edge = parse_edge_key(em.edge, f"{path}.edges[{i}].edge", source)
             if em.open and em.kind != EdgeKind.DOOR:
                 raise ScenarioError(f"{path}.edges[{i}].open", f"only a door can be open, not a {em.kind.value}",
                                     "open = true with kind = \"door\"", source)
@@ -752,15 +816,14 @@ def _shape_cells(shape: ShapeModel, terrain: Terrain, orientation: Literal["poin
     if shape.kind == "hexagon":
         if shape.radius is None:
             raise ScenarioError(f"{where}.radius", "is required for a hexagon", "a whole number >= 0", source)
-        try:
-            center = Hex.parse(shape.center)
-        except ValueError:
-            raise ScenarioError(f"{where}.center", "not a hex key", "'q,r' with whole numbers, e.g. '2,-1'",
-                                source) from None
+        center = parse_hex_key(shape.center, f"{where}.center", source)
         return dict(Board.hexagon(shape.radius, cell, center, orientation).cells)
     for f in ("width", "height"):
         if getattr(shape, f) is None:
             raise ScenarioError(f"{where}.{f}", "is required for a rectangle", "a whole number >= 1", source)
+    if shape.width * shape.height > MAX_BOARD_HEXES:  # type: ignore[operator]
+        raise ScenarioError(where, f"a {shape.width} x {shape.height} rectangle has {shape.width * shape.height:,} "
+                            "hexes", f"width x height <= {MAX_BOARD_HEXES:,}", source)
     return dict(Board.rectangle(shape.width, shape.height, cell, orientation).cells)  # type: ignore[arg-type]
 
 
@@ -773,6 +836,9 @@ def _check_polygon(points: Iterable[Iterable[float]], field_: str, source: str |
     allowed = "a simple polygon: at least 3 distinct corners [x, y] in board units, listed in order around it"
     if len(pts) < 3:
         raise ScenarioError(field_, f"has {len(pts)} corner(s)", allowed, source)
+    for i, p in enumerate(pts):
+        if len(p) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in p):
+            raise ScenarioError(f"{field_}[{i}]", f"{short_repr(p)} is not a finite point", allowed, source)
     poly = Polygon(pts)
     if not poly.is_valid or poly.area == 0:
         why = explain_validity(poly) if not poly.is_valid else "it has no area"
@@ -823,7 +889,7 @@ def load_board(name: str) -> Board:
     """
     names = available_boards()
     if name not in names:
-        raise ScenarioError("board", f"unknown packaged board {name!r}", names)
+        raise ScenarioError("board", f"unknown packaged board {short_repr(name)}", names)
     f = resources.files(BOARDS_PACKAGE).joinpath(f"{name}.toml")
     return Board.from_toml(f"{name}.toml", text=f.read_text(encoding="utf-8"))
 

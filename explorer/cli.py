@@ -6,17 +6,19 @@ is kept as a hidden alias of ``explorer tagraid odds``). Each top-level verb liv
 (``cli_resolve``, ``cli_rulings``, ``cli_serve``); a game's verbs are built by its ``Game.cli`` only when asked for,
 so ``explorer resolve`` never imports another game's command line.
 
-User errors (:class:`~explorer.errors.ExplorerError`) are printed as one line on stderr with exit code 2, never as a
-traceback.
+User errors (:class:`~explorer.errors.ExplorerError`), output that cannot be written (a closed pipe, a full device)
+and operating-system errors are printed as one line on stderr with exit code 2, never as a traceback.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import typer
 
-from .errors import ExplorerError
+from .errors import ExplorerError, escape_controls, shorten_middle
 
 TOP_LEVEL = ("resolve", "scenarios", "rulings", "serve")
 """Verbs that span every game."""
@@ -50,19 +52,62 @@ def _build(argv: list[str]) -> typer.Typer:
     return app
 
 
+def _fail(message: str) -> int:
+    """Print ``error: message`` as one line on stderr (if stderr can still be written) and return exit code 2."""
+    try:
+        print(f"error: {escape_controls(message)}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed or full too: the exit code still tells
+        pass
+    return 2
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's final flush of output that could not be written
+    (a closed pipe, a full device) does not print a second, "Exception ignored" message at exit."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file (tests capture it): nothing to do
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``explorer`` command; returns the exit code."""
+    """Entry point of the ``explorer`` command; returns the exit code.
+
+    Every failure a user can cause is one line on stderr and exit code 2, never a traceback: bad input
+    (:class:`~explorer.errors.ExplorerError`: bad, long or unreadable paths, invalid files and options), output that
+    cannot be written (stdout closed early: ``explorer resolve x | head -1``; a full device: ``> /dev/full``), and
+    other operating-system errors. Usage errors keep click's message and exit code; Ctrl-C exits 130.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         app = _build(argv)
         app(args=argv, standalone_mode=False)
+        sys.stdout.flush()  # surface a write error here, not at interpreter exit
     except ExplorerError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        return _fail(str(e))
     except typer.Exit as e:
         return e.exit_code
     except (typer.Abort, KeyboardInterrupt):
         return 130
+    except SystemExit as e:  # typer turns a broken pipe into a silent exit 1
+        cause = e.__context__
+        if isinstance(cause, OSError) and cause.errno == errno.EPIPE:
+            _silence_stdout()
+            return _fail("the output was closed before it was all written (broken pipe)")
+        raise
+    except BrokenPipeError:
+        _silence_stdout()
+        return _fail("the output was closed before it was all written (broken pipe)")
+    except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
+            _silence_stdout()
+            return _fail(f"cannot write the output ({e.strerror})")
+        where = f" ({shorten_middle(str(e.filename))})" if e.filename else ""
+        return _fail(f"{e.strerror or type(e).__name__}{where}")
+    except RecursionError:
+        return _fail("the input is nested too deeply")
     except Exception as e:  # click usage errors
         try:
             import click

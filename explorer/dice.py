@@ -19,7 +19,7 @@ import random
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from .errors import DiceScriptExhausted, ScenarioError
+from .errors import DiceScriptExhausted, ScenarioError, short_repr
 
 
 @runtime_checkable
@@ -57,7 +57,7 @@ class ScriptedRoller:
         self.values = list(values)
         for i, v in enumerate(self.values):
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= max_face:
-                raise ScenarioError(f"{field}[{i}]", f"{v!r} is not a d{max_face} face",
+                raise ScenarioError(f"{field}[{i}]", f"{short_repr(v)} is not a d{max_face} face",
                                     f"whole numbers 1 to {max_face}")
         self.used = 0
 

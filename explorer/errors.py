@@ -7,7 +7,78 @@ place and keep the user's input.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from typing import Any
+
+MAX_VALUE_CHARS = 80
+"""A value quoted in a message is cut to this many characters (then "…")."""
+MAX_SOURCE_CHARS = 120
+"""A file path (or other source) named in a message is cut to this many characters, keeping both ends."""
+MAX_FIELD_CHARS = 160
+"""The field path named in a message is cut to this many characters (it may hold a user's key)."""
+MAX_PART_CHARS = 600
+"""Each part of a :class:`ScenarioError` message (field, problem, allowed) is cut to this many characters."""
+
+# C0/C1 controls, line/paragraph separators, zero-width and bidirectional formatting characters: shown escaped
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control / invisible formatting character written as an escape (``\\n``, ``\\x1b``,
+    ``\\u2028``), so that a message stays on one visible line and shows what is really there."""
+    def esc(m: re.Match[str]) -> str:
+        c = m.group()
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c) or (
+            f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+    return _CONTROL.sub(esc, text)
+
+
+def shorten(text: str, limit: int = MAX_VALUE_CHARS) -> str:
+    """``text`` with control characters escaped (:func:`escape_controls`) and cut to ``limit`` characters with a
+    trailing "…" when longer."""
+    text = escape_controls(text[: limit * 8] if len(text) > limit * 8 else text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shorten_middle(text: str, limit: int = MAX_SOURCE_CHARS) -> str:
+    """Like :func:`shorten` but keeps both ends (for file paths: the directory start and the file name)."""
+    if len(text) > limit * 8:
+        text = text[: limit * 4] + text[-limit * 4:]
+    text = escape_controls(text)
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
+def short_repr(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
+    """A bounded, one-line ``repr`` of a user-given value for messages: long strings and containers are cut with
+    "…", integers too long to print in full are described by their digit count (``an integer of 5000 digits``), and
+    control characters are escaped. Never raises (deeply nested or huge values included)."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() > 3.33 * limit:  # more digits than the limit: never build the decimal string
+            digits = int((abs(value).bit_length() - 1) * 0.30103) + 1  # within one of the exact count
+            return f"an integer of about {digits} digits"
+        return shorten(repr(value), limit)
+    if isinstance(value, str):
+        return shorten(repr(value[: limit * 2]), limit)
+    if isinstance(value, (list, tuple, dict)):
+        import reprlib
+
+        r = reprlib.Repr()
+        r.maxlevel, r.maxlist, r.maxtuple, r.maxdict, r.maxstring, r.maxother = 3, 6, 6, 6, 40, 40
+        r.repr_int = lambda x, level: short_repr(x, 40)  # type: ignore[method-assign]
+        try:
+            return shorten(r.repr(value), limit)
+        except Exception:  # pragma: no cover - defensive: a message must never fail
+            return f"a {type(value).__name__}"
+    try:
+        return shorten(repr(value), limit)
+    except Exception:  # pragma: no cover
+        return f"a {type(value).__name__}"
 
 
 class ExplorerError(Exception):
@@ -16,6 +87,10 @@ class ExplorerError(Exception):
 
 class ScenarioError(ExplorerError, ValueError):
     """A scenario (file, CLI options or widget input) is malformed.
+
+    The message is always one line of bounded length: control characters in any part are escaped, the source is cut
+    to :data:`MAX_SOURCE_CHARS` (keeping both ends), the field to :data:`MAX_FIELD_CHARS` and the other parts to
+    :data:`MAX_PART_CHARS`; the attributes hold the cleaned parts.
 
     Attributes:
         field: dotted path of the offending field, e.g. ``"active.burst"`` (``""`` for the whole document).
@@ -27,7 +102,11 @@ class ScenarioError(ExplorerError, ValueError):
     def __init__(self, field: str, problem: str, allowed: str | Iterable[str] | None = None,
                  source: str | None = None):
         if allowed is not None and not isinstance(allowed, str):
-            allowed = "one of " + ", ".join(repr(a) for a in allowed)
+            allowed = "one of " + ", ".join(short_repr(a) for a in allowed)
+        field = shorten(str(field), MAX_FIELD_CHARS)
+        problem = shorten(str(problem), MAX_PART_CHARS)
+        allowed = None if allowed is None else shorten(allowed, MAX_PART_CHARS)
+        source = None if source is None else shorten_middle(str(source))
         self.field, self.problem, self.allowed, self.source = field, problem, allowed, source
         where = f"{source}: " if source else ""
         what = f"field '{field}'" if field else "scenario"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .errors import ScenarioError
+from .errors import ScenarioError, short_repr
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ class Rulings:
         if key not in self.options:
             raise ScenarioError(f"rulings.{key}", "unknown ruling option", sorted(self.options))
         if reading not in self.options[key].readings:
-            raise ScenarioError(f"rulings.{key}", f"unknown reading {reading!r}", list(self.options[key].readings))
+            raise ScenarioError(f"rulings.{key}", f"unknown reading {short_repr(reading)}",
+                                list(self.options[key].readings))
         self._chosen[key] = reading
 
     def reading(self, key: str) -> str:

@@ -7,40 +7,211 @@ errors into one :class:`~explorer.errors.ScenarioError` that names the field pat
 
 from __future__ import annotations
 
+import os
+import re
+import stat
+import sys
 import tomllib
+import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import ScenarioError
+from .errors import ScenarioError, short_repr
 
 M = TypeVar("M", bound=BaseModel)
 
 
-def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
-    """Parse a TOML scenario file (or ``text`` given directly, with ``source`` as its name).
+MAX_FILE_BYTES = 1_000_000
+"""The largest file (or ``text``) :func:`read_toml` accepts, in bytes (UTF-8). The biggest file the game formats need
+(a board with every hex listed, or a scenario with the most Miners the schemas allow) is far below it; the cap keeps a
+wrong path (``/dev/zero``, a log file) or a hostile file from using seconds of time and memory."""
 
+MAX_NESTING = 32
+"""The deepest nesting of arrays / inline tables (``[[[...]]]``, ``{a = {b = ...}}``) and of tables (dotted keys,
+``[a.b.c]``) a document may have. Formats use at most 4 levels; deeper nesting only exhausts the parser's stack."""
+
+
+def _line_at(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+_SCAN = re.compile(r'"""|\'\'\'|["\'#\[\]{}]')
+_BASIC_END = re.compile(r'(?:[^"\\\n]|\\.)*"')
+_ML_BASIC_END = re.compile(r'(?:[^\\]|\\.)*?""""{0,2}', re.DOTALL)
+_ML_LITERAL_END = re.compile(r"''''{0,2}")
+
+
+def _too_deep(text: str) -> int | None:
+    """The 1-based line where array / inline-table nesting first passes :data:`MAX_NESTING`, or ``None``.
+
+    A linear scan of the brackets outside strings and comments (so the parser never recurses that deep)."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return None
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        m = _SCAN.search(text, i)
+        if m is None:
+            return None
+        tok, i = m.group(), m.end()
+        if tok in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return _line_at(text, m.start())
+        elif tok in "]}":
+            depth = max(0, depth - 1)
+        elif tok == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif tok == '"':
+            e = _BASIC_END.match(text, i)
+            i = e.end() if e else i
+        elif tok == "'":
+            j = text.find("'", i)
+            i = n if j < 0 else j + 1
+        elif tok == '"""':
+            e = _ML_BASIC_END.match(text, i)
+            i = e.end() if e else n
+        else:  # '''
+            e = _ML_LITERAL_END.search(text, i)
+            i = e.end() if e else n
+    return None
+
+
+def _structure_depth_exceeded(data: Any) -> bool:
+    """Whether the parsed document nests deeper than :data:`MAX_NESTING` (dotted keys and ``[a.b.c]`` headers
+    nest tables without brackets). Iterative: no recursion, whatever the depth."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        v, d = stack.pop()
+        if d > MAX_NESTING:
+            return True
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v if isinstance(x, (dict, list)))
+    return False
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _too_big(size: str) -> str:
+    return f"the file is too large ({size}; the limit is {MAX_FILE_BYTES:,} bytes)"
+
+
+def _read_file(path: str | os.PathLike[str], name: str) -> str:
+    """The text of a regular file of at most :data:`MAX_FILE_BYTES` bytes (see :func:`read_toml`)."""
+    def fail(problem: str, allowed: str | None = None) -> ScenarioError:
+        return ScenarioError("", problem, allowed, source=name)
+
+    regular = "a regular UTF-8 TOML file"
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise fail(f"is {_kind_of(st.st_mode)}, not a file that can be read", regular)
+        if st.st_size > MAX_FILE_BYTES:
+            raise fail(_too_big(f"{st.st_size:,} bytes"), regular)
+        # O_NONBLOCK: had the path become a FIFO since the stat, opening it must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise fail(f"is {_kind_of(st.st_mode)}, not a file that can be read", regular)
+            chunks, size = [], 0
+            while size <= MAX_FILE_BYTES:
+                chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        finally:
+            os.close(fd)
+    except ScenarioError:
+        raise
+    except FileNotFoundError:
+        raise fail("file not found") from None
+    except NotADirectoryError:
+        raise fail("file not found (a part of the path is not a directory)") from None
+    except OSError as e:
+        raise fail(f"cannot read the file ({e.strerror or type(e).__name__})") from None
+    except ValueError as e:  # e.g. an embedded NUL character in the path
+        raise fail(f"not a usable file path ({e})") from None
+    raw = b"".join(chunks)
+    if len(raw) > MAX_FILE_BYTES:
+        raise fail(_too_big(f"more than {MAX_FILE_BYTES:,} bytes"), regular)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise fail(f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); TOML files must be UTF-8",
+                   "a UTF-8 TOML scenario file") from None
+
+
+def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
+    """Parse a TOML file (or ``text`` given directly, with ``source`` as its name): the one loading gate of every
+    file format (roll scenarios, table files, board files...).
+
+    The gate, in order: the path must name a regular file (a directory, FIFO, device or socket is refused before it
+    is opened); at most :data:`MAX_FILE_BYTES` bytes are read (``text`` is held to the same cap); the bytes must be
+    UTF-8; nesting may not pass :data:`MAX_NESTING`; then any failure of the TOML parser (syntax, an integer longer
+    than Python's int/str digit limit, ...) is reported.
+
+    Returns:
+        the document as a dict (``str`` keys; values ``str``, ``int``, ``float``, ``bool``, date/time, ``list``,
+        ``dict``).
     Raises:
-        ScenarioError: the file does not exist, is not UTF-8 text, or is not valid TOML (the message gives line
-            and column).
+        ScenarioError: one line naming the file (shortened when long) and, where known, the line: missing or
+            unreadable file, not a regular file, too large, not UTF-8, too deeply nested, not valid TOML.
     """
     name = str(source)
     if text is None:
+        text = _read_file(source, name)
+    else:
+        if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+            raise ScenarioError("", f"the text is too large ({len(text):,} characters; the limit is "
+                                f"{MAX_FILE_BYTES:,} bytes of UTF-8)", source=name)
         try:
-            text = Path(source).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ScenarioError("", "file not found", source=name) from None
-        except UnicodeDecodeError as e:
-            raise ScenarioError("", f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); TOML "
-                                "files must be UTF-8", "a UTF-8 TOML scenario file", source=name) from None
-        except OSError as e:
-            raise ScenarioError("", f"cannot read the file ({e.strerror})", source=name) from None
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise ScenarioError("", f"not valid Unicode text (a lone surrogate at character {e.start}, line "
+                                f"{_line_at(text, e.start)})", "UTF-8 text", source=name) from None
+    deep = _too_deep(text)
+    if deep is not None:
+        raise ScenarioError("", f"nested more than {MAX_NESTING} levels deep (at line {deep})",
+                            f"at most {MAX_NESTING} levels of nested arrays and tables", source=name)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError("", f"not valid TOML: {e}", source=name) from None
+    except RecursionError:
+        raise ScenarioError("", "not valid TOML: nested too deeply for the parser",
+                            f"at most {MAX_NESTING} levels of nested arrays and tables", source=name) from None
+    except ValueError as e:
+        where = ""
+        m = re.search(r"[0-9][0-9_]{%d,}" % max(0, sys.get_int_max_str_digits() - 1), text)
+        if m is not None:
+            where = f" (at line {_line_at(text, m.start())})"
+        if "digits" in str(e):
+            raise ScenarioError("", f"an integer has more than {sys.get_int_max_str_digits()} digits{where}",
+                                "whole numbers within each field's bounds", source=name) from None
+        raise ScenarioError("", f"not valid TOML{where}: {e}", source=name) from None
+    except Exception as e:  # any other failure of the parser is still the input's fault
+        raise ScenarioError("", f"not valid TOML: {type(e).__name__}: {e}", source=name) from None
+    if _structure_depth_exceeded(data):
+        raise ScenarioError("", f"tables nested more than {MAX_NESTING} levels deep",
+                            f"at most {MAX_NESTING} levels of nested arrays and tables", source=name)
+    return data
 
 
 def _allowed_from(err: Mapping[str, Any]) -> str | None:
@@ -78,22 +249,98 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
     return None
 
 
+def _max_length(info: Any) -> int | None:
+    return next((m.max_length for m in info.metadata if getattr(m, "max_length", None) is not None), None)
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """Pydantic models an annotation may hold directly or as list items / dict values (``X``, ``X | None``,
+    ``list[X]``, ``dict[str, X]``)."""
+    out, todo = [], [annotation]
+    while todo:
+        a = todo.pop()
+        if isinstance(a, type) and issubclass(a, BaseModel):
+            out.append(a)
+        else:
+            todo.extend(getattr(a, "__args__", ()) or ())
+    return out
+
+
+def _holds_dict_of_models(annotation: Any) -> bool:
+    """Whether the annotation is (or unions) a ``dict[..., Model]``."""
+    todo = [annotation]
+    while todo:
+        a = todo.pop()
+        if typing.get_origin(a) is dict:
+            return True
+        todo.extend(getattr(a, "__args__", ()) or ())
+    return False
+
+
+def _too_long(model: type[BaseModel], data: Any, loc: tuple = ()) -> tuple[tuple, int, int] | None:
+    """The first list / table / string of ``data`` longer than the ``max_length`` of its field in ``model`` (nested
+    models included): ``(loc, length, max_length)``, or ``None``. Pydantic checks a length only after validating
+    every item, so a 1 MB file with 40,000 entries would take seconds to be refused; this takes microseconds."""
+    stack = [(model, data, loc)]
+    while stack:
+        m, d, where = stack.pop()
+        if not isinstance(d, Mapping):
+            continue
+        for name, info in m.model_fields.items():
+            if name not in d:
+                continue
+            v = d[name]
+            mx = _max_length(info)
+            if mx is not None and isinstance(v, (list, dict, str)) and len(v) > mx:
+                return where + (name,), len(v), mx
+            subs = _models_in(info.annotation)
+            if not subs:
+                continue
+            sub = subs[0]
+            if isinstance(v, list):
+                stack.extend((sub, x, where + (name, i)) for i, x in enumerate(v))
+            elif isinstance(v, Mapping) and _holds_dict_of_models(info.annotation):
+                stack.extend((sub, x, where + (name, k)) for k, x in v.items())
+            else:
+                stack.append((sub, v, where + (name,)))
+    return None
+
+
+def _get_at(data: Any, loc: tuple) -> Any:
+    for part in loc:
+        data = data[part]
+    return data
+
+
+def _dotted(loc: tuple) -> str:
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
 def validate(model: type[M], data: Mapping[str, Any], source: str | None = None) -> M:
     """Validate ``data`` against ``model``.
+
+    The message is one line: the bad value is quoted cut short (:func:`~explorer.errors.short_repr`) and control
+    characters in field names are escaped.
 
     Raises:
         ScenarioError: for the first problem found, naming the dotted field path (``active.burst``,
             ``targets[1].sv``), what is wrong and what is allowed; further problems are listed in the message.
     """
+    long = _too_long(model, data)
+    if long is not None:
+        where, n, mx = long
+        what = "characters" if isinstance(_get_at(data, where), str) else "entries"
+        raise ScenarioError(_dotted(where), f"has {n:,} {what}", f"at most {mx:,}", source)
     try:
         return model.model_validate(data)
     except ValidationError as e:
         errs = e.errors()
         first = errs[0]
         loc = tuple(first["loc"])
-        path = ""
-        for part in loc:
-            path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        path = _dotted(loc)
         allowed = _allowed_from(first)
         if first["type"] == "extra_forbidden":
             problem = "unknown field"
@@ -102,7 +349,7 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
         elif first["type"] == "missing":
             problem = "is required but missing"
         else:
-            problem = f"{first['msg'][0].lower()}{first['msg'][1:]} (got {first.get('input')!r})"
+            problem = f"{first['msg'][0].lower()}{first['msg'][1:]} (got {short_repr(first.get('input'))})"
         if len(errs) > 1:
             problem += f"; {len(errs) - 1} more problem(s) after this one"
         raise ScenarioError(path, problem, allowed, source) from None

@@ -26,7 +26,7 @@ from importlib import import_module, resources
 from pathlib import Path
 from typing import Any
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.options import RulingOption
 from explorer.scenario import read_toml
 from explorer.trace import Trace
@@ -126,7 +126,8 @@ class Game:
             ScenarioError: unknown name (lists the game's built-in names).
         """
         if name not in self.builtin_names():
-            raise ScenarioError("", f"unknown built-in scenario {name!r} ({self.title})", self.builtin_names())
+            raise ScenarioError("", f"unknown built-in scenario {short_repr(name)} ({self.title})",
+                                self.builtin_names())
         return (self._dir() / f"{name}.toml").read_text(encoding="utf-8")
 
     def scenarios(self) -> list[ScenarioInfo]:
@@ -156,7 +157,7 @@ class Game:
         data = dict(data)
         named = data.pop("game", self.id)
         if named != self.id:
-            raise ScenarioError("game", f"this is a {named!r} scenario, not {self.id!r}", [self.id], source)
+            raise ScenarioError("game", f"this is a {short_repr(named)} scenario, not {self.id!r}", [self.id], source)
         return self.parse(data, source)
 
     def page(self, slug: str) -> Page:
@@ -188,11 +189,11 @@ def get_game(game_id: str) -> Game:
         ScenarioError: unknown id (the message lists the registered ids).
     """
     if game_id not in GAME_MODULES:
-        raise ScenarioError("game", f"unknown game {game_id!r}", game_ids())
+        raise ScenarioError("game", f"unknown game {short_repr(game_id)}", game_ids())
     if game_id not in _cache:
         g = import_module(GAME_MODULES[game_id]).GAME
         if g.id != game_id:
-            raise RuntimeError(f"{GAME_MODULES[game_id]}.GAME has id {g.id!r}, registered as {game_id!r}")
+            raise RuntimeError(f"{GAME_MODULES[game_id]}.GAME has id {g.id!r}, registered as {short_repr(game_id)}")
         _cache[game_id] = g
     return _cache[game_id]
 
@@ -231,16 +232,19 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
         hit = find_builtin(s)
         if hit is not None:
             return hit[0], hit[0].load_builtin(s)
-        if not Path(s).exists():
-            raise ScenarioError("", f"file not found, and no built-in scenario is named {s!r}",
-                                "a built-in name (" + ", ".join(all_builtin_names()) + ") or the path of a .toml "
-                                "file", s)
-        data = read_toml(s)
+        try:
+            data = read_toml(s)
+        except ScenarioError as e:
+            if e.problem.startswith("file not found"):
+                raise ScenarioError("", f"file not found, and no built-in scenario is named {short_repr(s)}",
+                                    "a built-in name (" + ", ".join(all_builtin_names()) + ") or the path of a "
+                                    ".toml file", s) from None
+            raise
     else:
         data = read_toml(s, text=text)
     game_id = data.get("game", LEGACY_GAME)
     if not isinstance(game_id, str) or game_id not in GAME_MODULES:
-        raise ScenarioError("game", f"unknown game {game_id!r}", game_ids(), s)
+        raise ScenarioError("game", f"unknown game {short_repr(game_id)}", game_ids(), s)
     g = get_game(game_id)
     return g, g.parse_data(data, s)
 
@@ -256,7 +260,7 @@ def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> d
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             keys = [o.key for g in (games or all_games()) for o in g.ruling_options()]
-            raise ScenarioError("--ruling", f"{item!r} is not key=reading", "key=reading with key one of "
+            raise ScenarioError("--ruling", f"{short_repr(item)} is not key=reading", "key=reading with key one of "
                                 + ", ".join(keys))
         out[key.strip()] = value.strip()
     return out

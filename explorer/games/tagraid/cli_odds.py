@@ -31,10 +31,11 @@ from typing import Optional
 
 import typer
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from . import odds as O
 from . import sections as S
-from .model import MegaBeast, ReactiveMiner, Weapon, check_bounded
+from .model import (MAX_MODS, MAX_NAME, MegaBeast, ModBounds, ReactiveMiner, Weapon, check_bounded, check_mod_total,
+                    field_bounds, is_reserved_mod)
 from .options import ALL_OPTIONS
 from .options import rulings as make_rulings
 from .rolls import Ammunition, attack_damage, success_value
@@ -48,9 +49,9 @@ def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi
     try:
         n = int(str(value).strip())
     except ValueError:
-        raise ScenarioError(option, f"{value!r} is not a whole number", allowed) from None
+        raise ScenarioError(option, f"{short_repr(value)} is not a whole number", allowed) from None
     if (lo is not None and n < lo) or (hi is not None and n > hi):
-        raise ScenarioError(option, f"{n} is out of range", allowed)
+        raise ScenarioError(option, f"{short_repr(n)} is out of range", allowed)
     return n
 
 
@@ -81,7 +82,7 @@ def _skill_burst(name: str, skill: str | None, burst: str | None) -> tuple[str, 
     Skills › Evade), Idle none (Common Skills › Idle); an attack rolls ``--burst`` (default 1)."""
     skill = (skill or "ranged").strip().lower()
     if skill not in SKILLS:
-        raise ScenarioError(f"--skill-{name}", f"unknown skill {skill!r}", SKILLS)
+        raise ScenarioError(f"--skill-{name}", f"unknown skill {short_repr(skill)}", SKILLS)
     n = _bounded(burst, f"--burst-{name}", "burst")
     if skill == "evade":
         if n is not None and n != 1:
@@ -96,14 +97,30 @@ def _skill_burst(name: str, skill: str | None, burst: str | None) -> tuple[str, 
     return skill, 1 if n is None else n
 
 
-def _mods(values: list[str] | None, option: str) -> dict[str, int]:
-    """``["Range=+3", "Cover=-3"]`` -> ``{"Range": 3, "Cover": -3}``."""
+def _mods(values: list[str] | None, option: str, cover_flag: str) -> dict[str, int]:
+    """``["Range=+3", "Sight=-3"]`` -> ``{"Range": 3, "Sight": -3}``, under the same rules as the MODs of a scenario
+    file: each MOD within ``field_bounds(ModBounds, "value")``, at most ``MAX_MODS`` names, their total within
+    ``field_bounds(ModBounds, "total")``, and no Partial Cover MOD (``cover_flag`` declares Partial Cover, so that it
+    is never counted twice). A name given twice adds up."""
+    lo, hi = field_bounds(ModBounds, "value")
+    allowed = f'a named MOD such as "Range=+3", each a whole number {lo}..{hi}'
     out: dict[str, int] = {}
     for v in values or []:
         name, sep, num = v.partition("=")
-        if not sep or not name.strip():
-            raise ScenarioError(option, f"{v!r} is not NAME=VALUE", 'a named MOD such as "Range=+3"')
-        out[name.strip()] = out.get(name.strip(), 0) + _int(num, option, 'a named MOD such as "Range=+3"')
+        name = name.strip()
+        if not sep or not name:
+            raise ScenarioError(option, f"{short_repr(v)} is not NAME=VALUE", allowed)
+        if len(name) > MAX_NAME:
+            raise ScenarioError(option, f"the MOD name {short_repr(name)} is too long", f"at most {MAX_NAME} "
+                                "characters")
+        if is_reserved_mod(name):
+            raise ScenarioError(option, f"{short_repr(name)} is a Partial Cover MOD, which is derived, not declared "
+                                "(Damage › Partial Cover)", f"{cover_flag} for Partial Cover")
+        n = _int(num, option, allowed)
+        out[name] = out.get(name, 0) + check_bounded(n, ModBounds, "value", option, "one MOD")
+    if len(out) > MAX_MODS:
+        raise ScenarioError(option, f"{len(out)} MODs given", f"at most {MAX_MODS} named MODs")
+    check_mod_total(sum(out.values()), option, "given")
     return out
 
 
@@ -114,12 +131,12 @@ def _rulings(values: list[str] | None):
         key, sep, reading = v.partition("=")
         key, reading = key.strip(), reading.strip()
         if not sep:
-            raise ScenarioError("--ruling", f"{v!r} is not KEY=READING",
+            raise ScenarioError("--ruling", f"{short_repr(v)} is not KEY=READING",
                                 [f"{k}={r}" for k, o in keys.items() for r in o.readings])
         if key not in keys:
-            raise ScenarioError("--ruling", f"unknown ruling option {key!r}", sorted(keys))
+            raise ScenarioError("--ruling", f"unknown ruling option {short_repr(key)}", sorted(keys))
         if reading not in keys[key].readings:
-            raise ScenarioError("--ruling", f"unknown reading {reading!r} of {key}", list(keys[key].readings))
+            raise ScenarioError("--ruling", f"unknown reading {short_repr(reading)} of {key}", list(keys[key].readings))
         chosen[key] = reading
     return make_rulings(chosen)
 
@@ -148,10 +165,10 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
     s = _Side(name, skill=skill, burst=burst if rolls else 0)
     ammo = (ammo or "N").strip().upper()
     if ammo not in {a.value for a in Ammunition}:
-        raise ScenarioError(f"--ammo-{name}", f"unknown ammunition {ammo!r}", [a.value for a in Ammunition])
+        raise ScenarioError(f"--ammo-{name}", f"unknown ammunition {short_repr(ammo)}", [a.value for a in Ammunition])
     s.ammo = ammo
     s.wounds = _bounded(wounds, f"--wounds-{name}", "megabeast_wounds" if megabeast and name == "b" else "wounds")
-    mods_d = _mods(mods, f"--mod-{name}")
+    mods_d = _mods(mods, f"--mod-{name}", f"--cover-{other}")
     sv_n = _bounded(sv, f"--sv-{name}", "sv")
     attr_n = _bounded(attribute, f"--attribute-{name}", "attribute")
     if sv_n is not None and attr_n is not None:

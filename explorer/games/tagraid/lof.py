@@ -26,7 +26,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex, Layout, lattice_corners
 from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
@@ -119,7 +119,7 @@ class TableTop:
         try:
             return self.models[model_id]
         except KeyError:
-            raise ScenarioError("model", f"no Model {model_id!r} on the table", sorted(self.models)) from None
+            raise ScenarioError("model", f"no Model {short_repr(model_id)} on the table", sorted(self.models)) from None
 
     def disc(self, m: Model | str) -> Disc:
         m = self.model(m) if isinstance(m, str) else m
@@ -175,20 +175,22 @@ class TableTop:
                                         "a hexagon of the board")
                 if m.kind != "megabeast":
                     if not self.tiles[h]:
-                        raise ScenarioError(where, f"{m.id!r} stands on hexagon {h}, which has no tile",
+                        raise ScenarioError(where, f"{short_repr(m.id)} stands on hexagon {h}, which has no tile",
                                             "Miners and Deployable Tools stand on tiles (Move › Requirements)")
                     circle = d.polygon()
                     if self._board is not None and circle.difference(self._board).area > 1e-9:
-                        raise ScenarioError(where, f"the base of {m.id!r} overhangs the edge of the board",
+                        raise ScenarioError(where, f"the base of {short_repr(m.id)} overhangs the edge of the board",
                                             "a base entirely on tiles (Move › Requirements)")
                     for hh, poly in self._hole_polys.items():
                         if poly.intersection(circle).area > 1e-9:
-                            raise ScenarioError(where, f"the base of {m.id!r} overhangs hexagon {hh}, which has no "
+                            raise ScenarioError(where,
+                                                f"the base of {short_repr(m.id)} overhangs hexagon {hh}, which has no "
                                                 "tile", "a base entirely on tiles (Move › Requirements)")
             circle = d.polygon()
             for sid, poly in self._scenery_polys.items():
                 if poly.intersection(circle).area > 1e-9:
-                    raise ScenarioError(where, f"the base of {m.id!r} overlaps scenery piece {sid!r}",
+                    raise ScenarioError(where,
+                                        f"the base of {short_repr(m.id)} overlaps scenery piece {short_repr(sid)}",
                                         "bases may touch scenery (Silhouette Contact) but not overlap it")
 
     # -- obstacles
@@ -606,7 +608,7 @@ def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: 
         swept = leg.buffer(r, quad_segs=32)
         for lab, g in blockers:
             if swept.intersection(g).area > 1e-6:
-                raise ScenarioError(f"route[{i}]", f"the base of {mover!r} would overlap {lab} here",
+                raise ScenarioError(f"route[{i}]", f"the base of {short_repr(mover)} would overlap {lab} here",
                                     "a route clear of scenery, other bases and hexagons without tiles "
                                     "(Move › Requirements)")
     legs = list(zip(pts, pts[1:])) or [(pts[0], pts[0])]

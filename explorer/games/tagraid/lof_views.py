@@ -33,7 +33,7 @@ from shapely.geometry import LineString
 
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex, distance, neighbors
 from explorer.options import Rulings
 from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
@@ -108,7 +108,7 @@ def scenario_from_table(loaded: LoadedTable, shooter: str | None = None) -> LofS
         raise ScenarioError("board", "the table has no board", "a table file with a board")
     sid = shooter or loaded.shooter or next(iter(t.models), None)
     if sid not in t.models:
-        raise ScenarioError("shooter", f"no Model {sid!r}", list(t.models))
+        raise ScenarioError("shooter", f"no Model {short_repr(sid)}", list(t.models))
     sc = LofScenario(t.board, list(t.models.values()), sid, loaded.range_calibration, title=loaded.title,
                      calibration_pieces=t.calibration)
     if loaded.weapon is not None:
@@ -628,9 +628,10 @@ def _parse_length(text: str, field_name: str) -> float:
     try:
         v = float(str(text).strip())
     except ValueError:
-        raise ScenarioError(field_name, f"{text!r} is not a number", "a positive number of hex units") from None
+        raise ScenarioError(field_name, f"{short_repr(text)} is not a number",
+                            "a positive number of hex units") from None
     if not (v > 0 and math.isfinite(v)):
-        raise ScenarioError(field_name, f"{text!r} is not positive", "a positive number of hex units")
+        raise ScenarioError(field_name, f"{short_repr(text)} is not positive", "a positive number of hex units")
     return v
 
 
@@ -641,7 +642,8 @@ def _parse_mod(text: str, field_name: str) -> int | None:
     try:
         return int(t)
     except ValueError:
-        raise ScenarioError(field_name, f"{text!r} is not a whole number", "a MOD such as +3, 0, -3, or empty "
+        raise ScenarioError(field_name, f"{short_repr(text)} is not a whole number",
+                            "a MOD such as +3, 0, -3, or empty "
                             "(no MOD: the weapon cannot fire in that band)") from None
 
 
@@ -843,7 +845,8 @@ class LofExplorer(W.HBox):
                 t = self.threat_inputs[p].value.strip()
                 lo, hi = field_bounds(MegaBeast, "threat_level")
                 if not t.isdigit() or not lo <= int(t) <= hi:
-                    raise ScenarioError(f"threat.{p}", f"{t!r} is not a Threat Level", f"a whole number {lo}..{hi}")
+                    raise ScenarioError(f"threat.{p}", f"{short_repr(t)} is not a Threat Level",
+                                        f"a whole number {lo}..{hi}")
                 levels.append(int(t))
         except ScenarioError as e:
             self._say(f"{e} — the previous settings are kept.")
@@ -888,7 +891,7 @@ class LofExplorer(W.HBox):
         for v in self.verdicts:
             if v.target == target:
                 return v
-        raise ScenarioError("target", f"no verdict for {target!r}", [v.target for v in self.verdicts])
+        raise ScenarioError("target", f"no verdict for {short_repr(target)}", [v.target for v in self.verdicts])
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""

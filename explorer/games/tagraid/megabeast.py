@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import DIRECTIONS, Hex, Layout, neighbors
 from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
@@ -134,7 +134,8 @@ def threat_level(table: TableTop, megabeast: Model | str, miner: Model | str, le
     mb = table.model(megabeast) if isinstance(megabeast, str) else megabeast
     mi = table.model(miner) if isinstance(miner, str) else miner
     if mb.kind != "megabeast":
-        raise ScenarioError("megabeast", f"{mb.id!r} is a {mb.kind}, not a MegaBeast", ["a Model of kind megabeast"])
+        raise ScenarioError("megabeast", f"{short_repr(mb.id)} is a {mb.kind}, not a MegaBeast",
+                            ["a Model of kind megabeast"])
     pairs = side_pairs(table.layout, mb.facing)
     by_side = {d: levels.of(p) for d, p in pairs.items()}
     sides = sides_facing(table.layout, table.hex_of(mb), mi.center)

@@ -16,16 +16,62 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
 
 from .options import ALL_OPTIONS
 
 Face = Field(ge=1, le=20)
+
+# ----------------------------------------------------------------------------------------------------------------------
+# limits (documented in docs/limits.md): far above a real table, low enough that any file resolves in milliseconds
+
+MAX_REACTIVE = 100
+"""Reactive Miners in one scenario (a TAG Raid table has a handful; the resolver is linear in this number)."""
+MAX_MODS = 16
+"""Named MODs in one ``mods`` / ``damage_mods`` table."""
+MOD_MIN, MOD_MAX = -30, 30
+"""Bounds of one MOD (the rulebook's MODs are ±3 and ±6; ±30 moves any Attribute across its whole range)."""
+MOD_TOTAL_MIN, MOD_TOTAL_MAX = -30, 30
+"""Bounds of the sum of the MODs declared for one roll (the Miner's ``mods`` plus the target's share's ``mods``) and
+of one Attack's ``damage_mods``."""
+MAX_DICE = 40
+"""Fixed faces in one ``dice`` list (the largest Burst: Weapon Burst 20 plus Burst MOD 20)."""
+MAX_SAVE_DICE = 400
+"""Fixed faces in one ``save_dice`` list (Saving Rolls come from every hit on the Miner; faces beyond those needed
+are ignored, faces missing are rolled)."""
+MAX_TRAITS = 8
+"""Traits listed on one Weapon or Miner."""
+MAX_NAME = 80
+"""Characters in a name (Miner, Weapon, MOD, target)."""
+MAX_TITLE = 200
+MAX_DESCRIPTION = 10_000
+MAX_RULINGS = 64
+"""Entries in a ``[rulings]`` table (each must name a known option anyway)."""
+SEED_MIN, SEED_MAX = 0, 2**63 - 1
+MAX_MEGABEAST_WOUNDS = 50
+"""Positions on the MegaBeast's Wounds Bar (and so Fury Level Tokens on it)."""
+
+
+class ModBounds(BaseModel):
+    """The bounds of MODs, for :func:`field_bounds`: ``value`` (one MOD) and ``total`` (the MODs declared for one
+    roll). ``explorer odds`` and the widgets read them from here, like every other bound."""
+
+    value: int = Field(ge=MOD_MIN, le=MOD_MAX)
+    total: int = Field(ge=MOD_TOTAL_MIN, le=MOD_TOTAL_MAX)
+
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+ModValue = Annotated[int, Field(ge=MOD_MIN, le=MOD_MAX)]
+Mods = Annotated[dict[Name, ModValue], Field(max_length=MAX_MODS)]
+Dice = Annotated[list[int], Field(max_length=MAX_DICE)]
+SaveDice = Annotated[list[int], Field(max_length=MAX_SAVE_DICE)]
+Rulings = Annotated[dict[Annotated[str, Field(max_length=MAX_NAME)], Annotated[str, Field(max_length=MAX_NAME)]],
+                    Field(max_length=MAX_RULINGS)]
 AmmunitionName = Literal["N", "DA", "EXP", "AP"]
 WeaponTrait = Literal["Armor = 0"]
 ToolTrait = Literal["Ranged Attack -3"]
@@ -61,11 +107,11 @@ class Weapon(_Strict):
     when the Saving Roll is passed).
     """
 
-    name: str = "Weapon"
+    name: Name = "Weapon"
     damage: int = Field(ge=0, le=30)
     burst: int = Field(default=1, ge=0, le=20)
     ammunition: AmmunitionName = "N"
-    traits: list[WeaponTrait] = Field(default_factory=list)
+    traits: list[WeaponTrait] = Field(default_factory=list, max_length=MAX_TRAITS)
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
@@ -86,12 +132,12 @@ class Attack(_Strict):
     MOD of a Weapon that may fire Out of Range in ``mods`` instead).
     """
 
-    target: str
-    burst: int | None = Field(default=None, ge=0, le=20)
+    target: Name
+    burst: int | None = Field(default=None, ge=0, le=MAX_DICE)
     out_of_range: bool = False
-    mods: dict[str, int] = Field(default_factory=dict)
-    damage_mods: dict[str, int] = Field(default_factory=dict)
-    dice: list[int] | None = None
+    mods: Mods = Field(default_factory=dict)
+    damage_mods: Mods = Field(default_factory=dict)
+    dice: Dice | None = None
 
 
 class AtActivation(_Strict):
@@ -106,18 +152,18 @@ class AtActivation(_Strict):
 
 
 class _Miner(_Strict):
-    name: str = Field(min_length=1)
+    name: Name
     attribute: int = Field(default=0, ge=0, le=30)
-    mods: dict[str, int] = Field(default_factory=dict)
+    mods: Mods = Field(default_factory=dict)
     weapon: Weapon | None = None
     burst_mod: int = Field(default=0, ge=-20, le=20)
     armor: int = Field(default=0, ge=0, le=30)
     wounds: int = Field(default=3, ge=1, le=30)
     partial_cover: bool = False
-    traits: list[ToolTrait] = Field(default_factory=list)
+    traits: list[ToolTrait] = Field(default_factory=list, max_length=MAX_TRAITS)
     enemy_tags_in_contact: int = Field(default=0, ge=0, le=6)
     neomaterials: Neomaterials = Field(default_factory=Neomaterials)
-    save_dice: list[int] | None = None
+    save_dice: SaveDice | None = None
     at_activation: AtActivation | None = None
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
@@ -126,9 +172,9 @@ class ActiveMiner(_Miner):
     """The Active Miner: its second Skill and how its Burst is split over its targets."""
 
     skill: ActiveSkill
-    attacks: list[Attack] = Field(default_factory=list)
+    attacks: list[Attack] = Field(default_factory=list, max_length=MAX_REACTIVE + 1)
     lof_to_attackers: bool = True
-    dice: list[int] | None = None
+    dice: Dice | None = None
 
 
 class ReactiveMiner(_Miner):
@@ -146,8 +192,8 @@ class ReactiveMiner(_Miner):
     lof_to_active: bool = True
     same_hexagon: bool = False
     silhouette_contact: bool = False
-    damage_mods: dict[str, int] = Field(default_factory=dict)
-    dice: list[int] | None = None
+    damage_mods: Mods = Field(default_factory=dict)
+    dice: Dice | None = None
 
 
 class BehaviorAttack(_Strict):
@@ -157,12 +203,12 @@ class BehaviorAttack(_Strict):
     (then the Active Miner's Partial Cover lowers its Attack Damage).
     """
 
-    name: str = "Behavior Attack"
+    name: Name = "Behavior Attack"
     damage: int = Field(ge=0, le=30)
     ammunition: AmmunitionName = "N"
     hits: int = Field(default=1, ge=0, le=10)
     ranged: bool = False
-    traits: list[WeaponTrait] = Field(default_factory=list)
+    traits: list[WeaponTrait] = Field(default_factory=list, max_length=MAX_TRAITS)
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
@@ -177,10 +223,10 @@ class MegaBeast(_Strict):
     it; the MegaBeast is not an enemy Miner, so it does not forbid a Ranged Attack).
     """
 
-    name: str = Field(default="MegaBeast", min_length=1)
+    name: Name = "MegaBeast"
     threat_level: int = Field(ge=0, le=20)
-    wounds: int = Field(ge=1, le=50)
-    fury_tokens: list[int] = Field(default_factory=list)
+    wounds: int = Field(ge=1, le=MAX_MEGABEAST_WOUNDS)
+    fury_tokens: list[int] = Field(default_factory=list, max_length=MAX_MEGABEAST_WOUNDS)
     hunting_trophy: int = Field(default=3, ge=0, le=3)
     aro: bool = True
     silhouette_contact: bool = False
@@ -190,13 +236,13 @@ class MegaBeast(_Strict):
 class Scenario(_Strict):
     """A roll exchange: one Order's Resolution. ``reactive`` is listed in Timeline order."""
 
-    title: str = "Roll exchange"
-    description: str = ""
-    seed: int | None = None
+    title: str = Field(default="Roll exchange", max_length=MAX_TITLE)
+    description: str = Field(default="", max_length=MAX_DESCRIPTION)
+    seed: int | None = Field(default=None, ge=SEED_MIN, le=SEED_MAX)
     active: ActiveMiner
-    reactive: list[ReactiveMiner] = Field(default_factory=list)
+    reactive: list[ReactiveMiner] = Field(default_factory=list, max_length=MAX_REACTIVE)
     megabeast: MegaBeast | None = None
-    rulings: dict[str, str] = Field(default_factory=dict)
+    rulings: Rulings = Field(default_factory=dict)
 
 
 def field_bounds(model: type[BaseModel], name: str) -> tuple[int | None, int | None]:
@@ -222,7 +268,7 @@ def check_bounded(value: int, model: type[BaseModel], name: str, option: str, wh
     lo, hi = field_bounds(model, name)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         rng = f"{lo}..{hi}" if lo is not None and hi is not None else (f">= {lo}" if lo is not None else f"<= {hi}")
-        raise ScenarioError(option, f"{value} is out of range", f"a whole number {rng} ({what})")
+        raise ScenarioError(option, f"{short_repr(value)} is out of range", f"a whole number {rng} ({what})")
     return value
 
 
@@ -234,11 +280,26 @@ def _err(field: str, problem: str, allowed: Any = None, source: str | None = Non
     return ScenarioError(field, problem, allowed, source)
 
 
+def is_reserved_mod(name: str) -> bool:
+    """Whether a MOD name is one the engine derives (it contains a word of :data:`RESERVED_MOD_WORDS`, e.g.
+    "Cover", "Partial cover"): files, ``explorer odds`` and widgets refuse such a name."""
+    return any(w in name.lower() for w in RESERVED_MOD_WORDS)
+
+
 def _check_mods(mods: Mapping[str, int], field: str, source: str | None) -> None:
     for name in mods:
-        if any(w in name.lower() for w in RESERVED_MOD_WORDS):
+        if is_reserved_mod(name):
             raise _err(f"{field}.{name}", "Partial Cover MODs are derived by the engine, not declared",
                        "set 'partial_cover = true' on the target Miner instead", source)
+
+
+def check_mod_total(total: int, field: str, what: str, source: str | None = None) -> int:
+    """``total`` (the sum of the MODs declared for one roll, or of one Attack's Damage MODs) if it is within
+    :func:`field_bounds` ``(ModBounds, "total")``, else a :class:`ScenarioError` naming ``field``."""
+    lo, hi = field_bounds(ModBounds, "total")
+    if not lo <= total <= hi:  # type: ignore[operator]
+        raise _err(field, f"the MODs {what} sum to {short_repr(total)}", f"MODs summing to {lo}..{hi}", source)
+    return total
 
 
 def _check_dice(dice: list[int] | None, need: int, field: str, what: str, source: str | None) -> None:
@@ -275,14 +336,18 @@ def active_dice(active: ActiveMiner) -> int:
 def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
     """Checks pydantic cannot express; raises :class:`ScenarioError` naming the field and what is allowed."""
     names = [sc.active.name] + [r.name for r in sc.reactive] + ([sc.megabeast.name] if sc.megabeast else [])
+    first_use: dict[str, int] = {}
     for i, n in enumerate(names):
-        if names.index(n) != i:
+        if first_use.setdefault(n, i) != i:
             raise _err("reactive" if sc.megabeast is None or n != sc.megabeast.name else "megabeast.name",
-                       f"the name {n!r} is used twice", "a different name for every Miner and the MegaBeast", source)
+                       f"the name {short_repr(n)} is used twice", "a different name for every Miner and the MegaBeast",
+                       source)
     targets = [r.name for r in sc.reactive] + ([sc.megabeast.name] if sc.megabeast else [])
+    target_set = set(targets)
     a = sc.active
     attacking = a.skill in ("ranged_attack", "close_combat_attack")
     _check_mods(a.mods, "active.mods", source)
+    check_mod_total(sum(a.mods.values()), "active.mods", "declared for the Active Miner's roll", source)
     if attacking:
         if a.weapon is None:
             raise _err("active.weapon", f"a {a.skill.replace('_', ' ')} needs a Weapon",
@@ -291,15 +356,19 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
             raise _err("active.attacks", "an attack needs at least one target",
                        "one [[active.attacks]] table per target", source)
         total = attack_burst(a)
-        seen: list[str] = []
+        seen: set[str] = set()
         for i, at in enumerate(a.attacks):
             f = f"active.attacks[{i}]"
-            if at.target not in targets:
-                raise _err(f"{f}.target", f"unknown target {at.target!r}", targets or "a Reactive Miner's name", source)
+            if at.target not in target_set:
+                raise _err(f"{f}.target", f"unknown target {short_repr(at.target)}",
+                           targets or "a Reactive Miner's name", source)
             if at.target in seen:
-                raise _err(f"{f}.target", f"{at.target!r} is targeted twice", "each target once", source)
-            seen.append(at.target)
+                raise _err(f"{f}.target", f"{short_repr(at.target)} is targeted twice", "each target once", source)
+            seen.add(at.target)
             _check_mods(at.mods, f"{f}.mods", source)
+            check_mod_total(sum(a.mods.values()) + sum(at.mods.values()), f"{f}.mods",
+                            f"declared for the roll against {short_repr(at.target)} (active.mods included)", source)
+            check_mod_total(sum(at.damage_mods.values()), f"{f}.damage_mods", "to this Attack's Damage", source)
             if at.burst is None:
                 if len(a.attacks) > 1:
                     raise _err(f"{f}.burst", "with several targets each one needs its share of the Burst",
@@ -322,13 +391,16 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
                        "active.attacks[i].dice (active.dice is only for Evade)", source)
     else:
         if a.attacks:
-            raise _err("active.attacks", f"{a.skill!r} attacks nobody", "no [[active.attacks]] unless the skill is "
+            raise _err("active.attacks", f"{short_repr(a.skill)} attacks nobody",
+                       "no [[active.attacks]] unless the skill is "
                        "'ranged_attack' or 'close_combat_attack'", source)
         _check_dice(a.dice, 1 if a.skill == "evade" else 0, "active.dice", f"{a.skill.title()}", source)
     _check_dice(a.save_dice, len(a.save_dice or []), "active.save_dice", "", source)
     for i, r in enumerate(sc.reactive):
         f = f"reactive[{i}]"
         _check_mods(r.mods, f"{f}.mods", source)
+        check_mod_total(sum(r.mods.values()), f"{f}.mods", f"declared for {short_repr(r.name)}'s roll", source)
+        check_mod_total(sum(r.damage_mods.values()), f"{f}.damage_mods", "to this Attack's Damage", source)
         if r.skill in ("ranged_attack", "close_combat_attack") and r.weapon is None:
             raise _err(f"{f}.weapon", f"a {r.skill.replace('_', ' ')} ARO needs a Weapon",
                        "a weapon table with damage and ammunition", source)
@@ -345,7 +417,7 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
         if k not in known:
             raise _err(f"rulings.{k}", "unknown ruling option", sorted(known), source)
         if v not in known[k].readings:
-            raise _err(f"rulings.{k}", f"unknown reading {v!r}", list(known[k].readings), source)
+            raise _err(f"rulings.{k}", f"unknown reading {short_repr(v)}", list(known[k].readings), source)
     return sc
 
 

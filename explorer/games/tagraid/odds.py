@@ -46,7 +46,7 @@ from functools import lru_cache
 from typing import Any
 
 from explorer.distributions import Number, cap_list, convolve_lists, fmt, ratio
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.options import Rulings
 
 from . import sections as S
@@ -70,7 +70,7 @@ def _check_int(value: Any, field_name: str, allowed: str, lo: int | None = None,
     if value is None and optional:
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(field_name, f"{value!r} is not a whole number", allowed)
+        raise ScenarioError(field_name, f"{short_repr(value)} is not a whole number", allowed)
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise ScenarioError(field_name, f"{value} is out of range", allowed)
 
@@ -109,7 +109,7 @@ class SideSpec:
                    optional=True)
         ammo = self.ammunition.value if isinstance(self.ammunition, Ammunition) else self.ammunition
         if ammo not in AMMUNITION:
-            raise ScenarioError("ammunition", f"unknown ammunition {self.ammunition!r}", AMMUNITION)
+            raise ScenarioError("ammunition", f"unknown ammunition {short_repr(self.ammunition)}", AMMUNITION)
         object.__setattr__(self, "ammunition", ammo)
 
     def to_dict(self) -> dict:
@@ -190,7 +190,7 @@ def roll_plan(skill_a: str, burst_a: int, skill_b: str, burst_b: int, *,
     """
     for name, sk, n in (("a", skill_a, burst_a), ("b", skill_b, burst_b)):
         if sk not in ODDS_SKILLS:
-            raise ScenarioError(f"skill_{name}", f"unknown skill {sk!r}", ODDS_SKILLS)
+            raise ScenarioError(f"skill_{name}", f"unknown skill {short_repr(sk)}", ODDS_SKILLS)
         _check_int(n, f"burst_{name}", f"a whole number 0..{MAX_BURST}", 0, MAX_BURST)
     notes: list[str] = []
     declared_a = skill_a

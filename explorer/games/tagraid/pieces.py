@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex, Layout
 
 from .geometry import XY, Disc
@@ -54,12 +54,14 @@ class SilhouetteCalibration:
     def radius(self, silhouette: int, field_name: str = "silhouette") -> float:
         """Base radius of a Silhouette. Raises ScenarioError for an unknown value."""
         if silhouette not in self.base_radius:
-            raise ScenarioError(field_name, f"unknown Silhouette {silhouette!r}", [str(s) for s in self.base_radius])
+            raise ScenarioError(field_name, f"unknown Silhouette {short_repr(silhouette)}",
+                                [str(s) for s in self.base_radius])
         return float(self.base_radius[silhouette])
 
     def height_of(self, silhouette: int, field_name: str = "silhouette") -> float:
         if silhouette not in self.height:
-            raise ScenarioError(field_name, f"unknown Silhouette {silhouette!r}", [str(s) for s in self.height])
+            raise ScenarioError(field_name, f"unknown Silhouette {short_repr(silhouette)}",
+                                [str(s) for s in self.height])
         return float(self.height[silhouette])
 
 
@@ -199,13 +201,14 @@ def validate_models(models: Sequence[Model], calibration: SilhouetteCalibration 
         if m.id in seen:
             raise ScenarioError(f"models.{m.id}", "two Models have the same id")
         if m.kind not in KINDS:
-            raise ScenarioError(f"models.{m.id}.kind", f"unknown kind {m.kind!r}", KINDS)
+            raise ScenarioError(f"models.{m.id}.kind", f"unknown kind {short_repr(m.kind)}", KINDS)
         for name in ("x", "y", "facing"):
             v = getattr(m, name)
             if not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise ScenarioError(f"models.{m.id}.{name}", f"{v!r} is not a finite number", "a finite number")
+                raise ScenarioError(f"models.{m.id}.{name}", f"{short_repr(v)} is not a finite number",
+                                    "a finite number")
         if m.angle_of_vision is not None and not (0 < m.angle_of_vision <= 360):
-            raise ScenarioError(f"models.{m.id}.angle_of_vision", f"{m.angle_of_vision!r} is out of range",
+            raise ScenarioError(f"models.{m.id}.angle_of_vision", f"{short_repr(m.angle_of_vision)} is out of range",
                                 "degrees in (0, 360]")
         m.disc(calibration)
         seen[m.id] = m
@@ -213,5 +216,5 @@ def validate_models(models: Sequence[Model], calibration: SilhouetteCalibration 
     for i, a in enumerate(ms):
         for b in ms[i + 1:]:
             if a.disc(calibration).distance_to(b.disc(calibration)) < -tol:
-                raise ScenarioError(f"models.{b.id}", f"its base overlaps the base of {a.id!r}",
+                raise ScenarioError(f"models.{b.id}", f"its base overlaps the base of {short_repr(a.id)}",
                                     "bases may touch (Silhouette Contact) but not overlap")

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex, distance, hex_range
 from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
@@ -52,7 +52,7 @@ class RangeCalibration:
         for name in BANDS:
             v = getattr(self, name)
             if not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
-                raise ScenarioError(f"range_calibration.{name}", f"Segment length {v!r} is not positive",
+                raise ScenarioError(f"range_calibration.{name}", f"Segment length {short_repr(v)} is not positive",
                                     "a positive number of hex units")
 
     def edges(self) -> list[tuple[str, float, float]]:
@@ -94,7 +94,7 @@ class WeaponRanges:
             ScenarioError: an unknown band.
         """
         if band not in (*BANDS, OUT_OF_RANGE):
-            raise ScenarioError("band", f"unknown band {band!r}", (*BANDS, OUT_OF_RANGE))
+            raise ScenarioError("band", f"unknown band {short_repr(band)}", (*BANDS, OUT_OF_RANGE))
         if band != OUT_OF_RANGE:
             m = getattr(self, band)
             if m is not None:
@@ -229,7 +229,8 @@ def _as_range(kind: HexRange | str) -> HexRange:
     try:
         return HexRange(kind)
     except ValueError:
-        raise ScenarioError("range", f"unknown Range in Hexagons {kind!r}", [k.value for k in HexRange]) from None
+        raise ScenarioError("range", f"unknown Range in Hexagons {short_repr(kind)}",
+                            [k.value for k in HexRange]) from None
 
 
 def in_hex_range(kind: HexRange | str, origin: Hex, other: Hex) -> bool:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from explorer.dice import Roller, SeededRoller
@@ -338,22 +339,38 @@ class Resolution:
     def active(self) -> MinerResult:
         return next(iter(self.miners.values()))
 
+    # indexes built once on first use (views ask once per Miner: a linear scan each time would be quadratic)
+    @cached_property
+    def _by_letter(self) -> dict[str, MinerResult]:
+        return {m.letter: m for m in reversed(list(self.miners.values()))}
+
+    @cached_property
+    def _pair_by_opponent(self) -> dict[str, Pair]:
+        out: dict[str, Pair] = {}
+        for p in self.pairs:
+            out.setdefault(p.opponent, p)
+        return out
+
+    @cached_property
+    def _saves_by_target(self) -> dict[str, list[SavingRolls]]:
+        out: dict[str, list[SavingRolls]] = {}
+        for sv in self.saving_rolls:
+            out.setdefault(sv.target, []).append(sv)
+        return out
+
     def miner(self, key: str) -> MinerResult:
         """A Miner by name or die-id letter (``"A"``, ``"B"``...). Raises ``KeyError`` if unknown."""
         if key in self.miners:
             return self.miners[key]
-        for m in self.miners.values():
-            if m.letter == key:
-                return m
-        raise KeyError(key)
+        return self._by_letter[key]
 
     def pair_with(self, opponent: str) -> Pair | None:
         """The pair of the Active Miner against ``opponent`` (a name), or ``None``."""
-        return next((p for p in self.pairs if p.opponent == opponent), None)
+        return self._pair_by_opponent.get(opponent)
 
     def saves_of(self, target: str) -> list[SavingRolls]:
         """The Saving Rolls made by (or, for the MegaBeast, produced against) ``target``."""
-        return [s for s in self.saving_rolls if s.target == target]
+        return list(self._saves_by_target.get(target, ()))
 
 
 @dataclass
@@ -408,16 +425,29 @@ class _Resolver:
         self.save_results: list[SavingRolls] = []
         self._last_cmp: tuple[Comparison | None, Comparison | None] = (None, None)
         self.mb_reorients = False
+        # lookups by name (dicts, so that resolving is linear in the number of Miners: benchmarks/bench_scaling.py)
+        self._reactive_index = {m.name: i for i, m in enumerate(sc.reactive)}
+        self._contact = [m.name for m in sc.reactive if m.silhouette_contact]
+        self._contact_set = frozenset(self._contact)
+        self._attacks_for: tuple[Any, dict[str, Any]] = (None, {})
+
+    def _attack_at(self, target: str):
+        """The Active Miner's share of its attack aimed at ``target`` (an :class:`Attack`), or ``None``. Indexed
+        once per version of ``self.active`` (a failed Close Combat share replaces it)."""
+        a = self.active
+        if self._attacks_for[0] is not a:
+            self._attacks_for = (a, {at.target: at for at in a.attacks})
+        return self._attacks_for[1].get(target)
 
     # -- declarations ------------------------------------------------------------------------------------------------
 
     def _attacked(self, name: str) -> bool:
-        a = self.active
-        return a.skill in ATTACKS and any(at.target == name and (at.burst or 0) > 0 for at in a.attacks)
+        at = self._attack_at(name)
+        return self.active.skill in ATTACKS and at is not None and (at.burst or 0) > 0
 
     def _contact_names(self) -> list[str]:
         """Reactive Miners in Silhouette Contact with the Active Miner."""
-        return [m.name for m in self.sc.reactive if m.silhouette_contact]
+        return self._contact
 
     def enemy_tags_in_contact(self, m) -> int:
         """Enemy TAGs in Silhouette Contact with ``m``: its ``enemy_tags_in_contact`` (which may count Miners outside
@@ -431,7 +461,7 @@ class _Resolver:
         mb = self.sc.megabeast
         if mb is not None and target == mb.name:
             return mb.silhouette_contact
-        return target in self._contact_names()
+        return target in self._contact_set
 
     def _ranged_contact(self, m, now: bool, said: str, letter: str) -> str | None:
         """Why a Ranged Attack by ``m`` fails the Requirement of no Silhouette Contact with an enemy Miner during the
@@ -596,7 +626,7 @@ class _Resolver:
         self.t.add(title, S.ORDERS_AND_AROS, detail, section=sec, marks=(letter,), miner=m.name, skill=m.skill,
                    burst=burst, attacked=attacked, aro_right_step=right_step)
         if m.skill in ATTACKS:
-            i = self.sc.reactive.index(m)
+            i = self._reactive_index[m.name]
             self._burst_floor(m.name, 1, m.burst_mod, letter, f"reactive[{i}].burst_mod", "ARO's Burst 1")
         return m.skill
 
@@ -914,6 +944,10 @@ class _Resolver:
         """The structured result (call after :meth:`run`)."""
         o, sc = self.outcome, self.sc
         moves = o.get("evade_moves", [])
+        moving, dead = set(moves), set(o.get("dead", []))
+        pools_of: dict[str, list[Pool]] = {}
+        for p in self.pools:
+            pools_of.setdefault(p.owner, []).append(p)
         miners: dict[str, MinerResult] = {}
         for m in [self.active, *sc.reactive]:
             role = "active" if m is self.active else "reactive"
@@ -922,11 +956,11 @@ class _Resolver:
             loot = o.get("loot", {}).get(m.name)
             miners[m.name] = MinerResult(
                 m.name, self.letters[m.name], role, declared, skill,
-                tuple(p for p in self.pools if p.owner == m.name), m.wounds, o["wounds"].get(m.name, 0),
-                o["wounds_left"].get(m.name, m.wounds), m.name in o.get("dead", []),
+                tuple(pools_of.get(m.name, ())), m.wounds, o["wounds"].get(m.name, 0),
+                o["wounds_left"].get(m.name, m.wounds), m.name in dead,
                 o.get("saving_rolls", {}).get(m.name, 0), o.get("failed_saves", {}).get(m.name, 0),
                 o.get("teseum", {}).get(m.name, 0), o.get("t_bezoar", {}).get(m.name, 0),
-                Loot(**loot) if loot else None, m.name in moves)
+                Loot(**loot) if loot else None, m.name in moving)
         mbr = None
         if sc.megabeast is not None:
             mb, om = sc.megabeast, o.get("megabeast", {})
@@ -997,7 +1031,7 @@ class _Resolver:
     def _pair_reactive(self, m: ReactiveMiner, ap: Pool | None, evade: Pool | None, rp: Pool | None,
                        pools_active: dict[str, Pool]) -> None:
         a, skill = self.active, self.aro[m.name]
-        at = next((x for x in a.attacks if x.target == m.name), None)
+        at = self._attack_at(m.name)
         pair: dict[str, Any] = {"active": a.name, "reactive": m.name}
         pa: Pool | None = None
         pb: Pool | None = None
@@ -1157,7 +1191,7 @@ class _Resolver:
     def _pair_megabeast(self, mb, ap: Pool | None, evade: Pool | None, mb_pool: Pool) -> None:
         a = self.active
         pair: dict[str, Any] = {"active": a.name, "megabeast": mb.name, "threat_level": mb.threat_level}
-        at = next((x for x in a.attacks if x.target == mb.name), None)
+        at = self._attack_at(mb.name)
         prevails = False
         pa: Pool | None = None
         cmp: Comparison | None = None
@@ -1339,9 +1373,9 @@ class _Resolver:
     def _miner(self, name: str):
         if name == self.active.name:
             return self.active, "active"
-        for i, m in enumerate(self.sc.reactive):
-            if m.name == name:
-                return m, f"reactive[{i}]"
+        i = self._reactive_index.get(name)
+        if i is not None:
+            return self.sc.reactive[i], f"reactive[{i}]"
         return None, "megabeast"
 
     def saving_rolls_and_wounds(self) -> None:

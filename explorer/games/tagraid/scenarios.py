@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import read_toml
 
 from .game import GAME
@@ -47,11 +47,15 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     names = _names()
     if s in names:
         return GAME.load_builtin(s)
-    p = Path(s)
-    if not p.exists():
-        raise ScenarioError("", f"file not found, and no built-in scenario is named {s!r}",
-                            "a built-in name (" + ", ".join(names) + ") or the path of a .toml file", s)
-    return GAME.parse_data(read_toml(p), s)
+    try:
+        data = read_toml(Path(s))
+    except ScenarioError as e:
+        if e.problem.startswith("file not found"):
+            raise ScenarioError("", f"file not found, and no built-in scenario is named {short_repr(s)}",
+                                "a built-in name (" + ", ".join(names) + ") or the path of a .toml file",
+                                s) from None
+        raise
+    return GAME.parse_data(data, s)
 
 
 def scenario_toml(name: str) -> str:

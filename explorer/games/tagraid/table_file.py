@@ -40,17 +40,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from explorer.board import Board, load_board
-from explorer.errors import ScenarioError
+from explorer.board import (MAX_BOARD_UNITS, MAX_HEX_KEY_CHARS, Board, Coordinate, Label, load_board,
+                            parse_hex_key)
+from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex
 from explorer.options import Rulings
 from explorer.scenario import read_toml, validate
 
-from .model import MegaBeast, field_bounds
+from .model import MAX_DESCRIPTION, MAX_TITLE, MegaBeast, ModBounds, Name, Rulings, field_bounds
 from .lof import TableTop
 from .megabeast import ThreatLevels
 from .pieces import DEFAULT_CALIBRATION, SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT, Model, SilhouetteCalibration
@@ -58,35 +59,47 @@ from .options import rulings as make_rulings
 from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, WeaponRanges
 
 
+MAX_MODELS = 100
+"""Models on one table (a TAG Raid table has about ten; each pair of Models is checked for overlapping bases)."""
+MAX_SEGMENT = 100.0
+"""Longest Range Ruler Segment, base radius or height (hex units)."""
+MAX_CALIBRATION = 20
+"""Entries in one calibration table (there are at most 20 Silhouette values)."""
+_MOD_MIN, _MOD_MAX = field_bounds(ModBounds, "value")  # a Weapon's Range MODs are MODs like any other
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+Length = Annotated[float, Field(gt=0, le=MAX_SEGMENT, allow_inf_nan=False)]
+
+
 class ModelEntry(_Strict):
-    id: str = Field(min_length=1)
-    hex: str | None = None
-    offset: tuple[float, float] = (0.0, 0.0)
-    x: float | None = None
-    y: float | None = None
+    id: Name
+    hex: Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)] | None = None
+    offset: tuple[Coordinate, Coordinate] = (0.0, 0.0)
+    x: Coordinate | None = None
+    y: Coordinate | None = None
     silhouette: int = Field(default=7, ge=1, le=20)
-    facing: float = Field(default=0.0, allow_inf_nan=False)
-    side: str = "A"
+    facing: float = Field(default=0.0, ge=-3600.0, le=3600.0, allow_inf_nan=False)
+    side: Name = "A"
     kind: Literal["miner", "megabeast", "deployable"] = "miner"
     declared_move: bool = False
     angle_of_vision: float | None = Field(default=None, gt=0, le=360)
 
 
 class RangeEntry(_Strict):
-    short: float = Field(default=DEFAULT_RANGE_CALIBRATION.short, gt=0, allow_inf_nan=False)
-    mid: float = Field(default=DEFAULT_RANGE_CALIBRATION.mid, gt=0, allow_inf_nan=False)
-    long: float = Field(default=DEFAULT_RANGE_CALIBRATION.long, gt=0, allow_inf_nan=False)
+    short: float = Field(default=DEFAULT_RANGE_CALIBRATION.short, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
+    mid: float = Field(default=DEFAULT_RANGE_CALIBRATION.mid, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
+    long: float = Field(default=DEFAULT_RANGE_CALIBRATION.long, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
 
 
 class WeaponEntry(_Strict):
-    short: int | None = None
-    mid: int | None = None
-    long: int | None = None
-    out_of_range: int | None = None
+    short: int | None = Field(default=None, ge=_MOD_MIN, le=_MOD_MAX)
+    mid: int | None = Field(default=None, ge=_MOD_MIN, le=_MOD_MAX)
+    long: int | None = Field(default=None, ge=_MOD_MIN, le=_MOD_MAX)
+    out_of_range: int | None = Field(default=None, ge=_MOD_MIN, le=_MOD_MAX)
 
 
 _TL_MIN, _TL_MAX = field_bounds(MegaBeast, "threat_level")  # one set of bounds with the roll scenarios and the CLI
@@ -99,19 +112,20 @@ class ThreatEntry(_Strict):
 
 
 class CalibrationEntry(_Strict):
-    base_radius: dict[str, float] = Field(default_factory=dict)
-    height: dict[str, float] = Field(default_factory=dict)
+    base_radius: dict[Annotated[str, Field(max_length=4)], Length] = Field(default_factory=dict,
+                                                                           max_length=MAX_CALIBRATION)
+    height: dict[Annotated[str, Field(max_length=4)], Length] = Field(default_factory=dict, max_length=MAX_CALIBRATION)
 
 
 class TableFile(_Strict):
-    title: str = ""
-    description: str = ""
-    board: str | dict[str, Any]
-    shooter: str | None = None
+    title: str = Field(default="", max_length=MAX_TITLE)
+    description: str = Field(default="", max_length=MAX_DESCRIPTION)
+    board: Label | dict[str, Any]
+    shooter: Name | None = None
     weapon: WeaponEntry | None = None
     threat: ThreatEntry | None = None
-    models: list[ModelEntry] = Field(default_factory=list)
-    rulings: dict[str, str] = Field(default_factory=dict)
+    models: list[ModelEntry] = Field(default_factory=list, max_length=MAX_MODELS)
+    rulings: Rulings = Field(default_factory=dict)
     range: RangeEntry = Field(default_factory=RangeEntry)
     calibration: CalibrationEntry = Field(default_factory=CalibrationEntry)
 
@@ -140,7 +154,8 @@ def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, s
             raise ScenarioError(f"{field}.{k}", "is not a Silhouette value", "a whole number key such as \"7\"",
                                 source) from None
         if not (v > 0 and math.isfinite(v)):
-            raise ScenarioError(f"{field}.{k}", f"{v!r} is not a positive length", "a positive number of hex units",
+            raise ScenarioError(f"{field}.{k}", f"{short_repr(v)} is not a positive length",
+                                "a positive number of hex units",
                                 source)
         out[s] = float(v)
     return out
@@ -174,11 +189,7 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
                                 "hex = \"q,r\" or x = ..., y = ...", source)
         h = None
         if m.hex is not None:
-            try:
-                h = Hex.parse(m.hex)
-            except (ValueError, ScenarioError):
-                raise ScenarioError(f"{where}.hex", f"{m.hex!r} is not a hexagon", "\"q,r\" with whole numbers",
-                                    source) from None
+            h = parse_hex_key(m.hex, f"{where}.hex", source)
             cx, cy = board.layout.hex_to_pixel(h)
             x, y = cx + m.offset[0], cy + m.offset[1]
         else:
@@ -201,7 +212,7 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
         raise ScenarioError(e.field, e.problem, e.allowed, source) from None
     rng = RangeCalibration(doc.range.short, doc.range.mid, doc.range.long)
     if doc.shooter is not None and doc.shooter not in table.models:
-        raise ScenarioError("shooter", f"no Model {doc.shooter!r}", list(table.models), source)
+        raise ScenarioError("shooter", f"no Model {short_repr(doc.shooter)}", list(table.models), source)
     weapon = None if doc.weapon is None else WeaponRanges(doc.weapon.short, doc.weapon.mid, doc.weapon.long,
                                                           doc.weapon.out_of_range)
     threat = None if doc.threat is None else ThreatLevels(doc.threat.front, doc.threat.adjacent, doc.threat.opposite)
@@ -229,6 +240,6 @@ def load_packaged_table(name: str) -> LoadedTable:
 
     names = available_tables()
     if name not in names:
-        raise ScenarioError("table", f"unknown packaged table {name!r}", names)
+        raise ScenarioError("table", f"unknown packaged table {short_repr(name)}", names)
     f = resources.files(TABLES_PACKAGE).joinpath(f"{name}.toml")
     return load_table(f"{name}.toml", text=f.read_text(encoding="utf-8"))

@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.dice import SeededRoller
-from explorer.errors import ExplorerError, ScenarioError
+from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, MegaBeastInputs, SideInputs,
@@ -58,7 +58,8 @@ def parse_whole(text: Any, field: str, lo: int, hi: int) -> int:
     try:
         v = int(s)
     except ValueError:
-        raise ScenarioError(field, f"{s!r} is not a whole number", f"whole numbers {lo} to {hi}", "widget") from None
+        raise ScenarioError(field, f"{short_repr(s)} is not a whole number", f"whole numbers {lo} to {hi}",
+                            "widget") from None
     if not lo <= v <= hi:
         raise ScenarioError(field, f"{v} is out of range", f"whole numbers {lo} to {hi}", "widget")
     return v
@@ -76,7 +77,7 @@ def parse_faces(text: str, field: str) -> list[int]:
         try:
             v = int(p)
         except ValueError:
-            raise ScenarioError(f"{field}[{i + 1}]", f"{p!r} is not a die face", "whole numbers 1 to 20",
+            raise ScenarioError(f"{field}[{i + 1}]", f"{short_repr(p)} is not a die face", "whole numbers 1 to 20",
                                 "widget") from None
         if not 1 <= v <= 20:
             raise ScenarioError(f"{field}[{i + 1}]", f"{v} is not a d20 face", "whole numbers 1 to 20", "widget")

@@ -1,0 +1,200 @@
+"""One test per fault listed in issue #7, each with its expected one-line message (and, through the command line,
+exit code 2): they used to be tracebacks, hangs, memory blow-ups or multi-line messages."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer.board import MAX_HEX_COORD, Board
+from explorer.cli import main
+from explorer.errors import ScenarioError
+from explorer.scenario import MAX_FILE_BYTES, MAX_NESTING
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SCENARIO = """
+[active]
+name = "A"
+skill = "ranged_attack"
+attribute = 12
+{active_extra}
+[active.weapon]
+damage = 13
+burst = 1
+
+[[active.attacks]]
+target = "B"
+
+[[reactive]]
+name = "B"
+skill = "evade"
+attribute = 11
+"""
+
+
+def _cli_error(capsys, *argv) -> str:
+    """Run ``explorer *argv``: exit code 2 and exactly one line on stderr, which is returned."""
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err
+    assert err.endswith("\n") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err.strip()
+
+
+def _write(tmp_path, text: str, name: str = "s.toml") -> str:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def test_nesting_of_400_levels(tmp_path, capsys):
+    text = SCENARIO.format(active_extra="") + "x = " + "[" * 400 + "]" * 400 + "\n"
+    path = _write(tmp_path, text)
+    line = _cli_error(capsys, "resolve", path)
+    n = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("x = [[["))
+    assert line == (f"error: {path}: scenario: nested more than {MAX_NESTING} levels deep (at line {n}) "
+                    f"(allowed: at most {MAX_NESTING} levels of nested arrays and tables)")
+
+
+def test_an_integer_of_5000_digits(tmp_path, capsys):
+    path = _write(tmp_path, SCENARIO.format(active_extra="armor = " + "7" * 5000))
+    line = _cli_error(capsys, "resolve", path)
+    assert line == (f"error: {path}: scenario: an integer has more than {sys.get_int_max_str_digits()} digits "
+                    "(at line 6) (allowed: whole numbers within each field's bounds)")
+
+
+def test_mods_summing_past_the_digit_limit(tmp_path, capsys):
+    digits = sys.get_int_max_str_digits() - 1  # each MOD under the int/str digit limit, their sum over it
+    mods = "mods = { " + ", ".join(f"M{i} = {'9' * digits}" for i in range(16)) + " }"
+    with pytest.raises(ValueError, match="digits"):  # the fault: printing the sum of these MODs
+        str(sum([10 ** digits - 1] * 16))
+    path = _write(tmp_path, SCENARIO.format(active_extra=mods))
+    line = _cli_error(capsys, "resolve", path)
+    assert line == (f"error: {path}: field 'active.mods.M0': input should be less than or equal to 30 (got an "
+                    f"integer of about {digits} digits); 15 more problem(s) after this one (allowed: <= 30)")
+    mods = "mods = { " + ", ".join(f"M{i} = 30" for i in range(2)) + " }"  # each in bounds, the sum is not
+    path = _write(tmp_path, SCENARIO.format(active_extra=mods))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'active.mods': the MODs declared for the Active Miner's roll sum to 60 "
+        "(allowed: MODs summing to -30..30)")
+
+
+def test_mods_summing_past_the_bound_on_the_command_line(capsys):
+    line = _cli_error(capsys, "odds", "--attribute-a", "12", "--mod-a", "Range=25", "--mod-a", "Sight=25",
+                      "--sv-b", "10")
+    assert line == "error: field '--mod-a': the MODs given sum to 50 (allowed: MODs summing to -30..30)"
+    line = _cli_error(capsys, "odds", "--attribute-a", "12", "--mod-a", "Range=" + "9" * 30, "--sv-b", "10")
+    assert line == ("error: field '--mod-a': 999999999999999999999999999999 is out of range (allowed: a whole number "
+                    "-30..30 (one MOD))")
+
+
+def test_a_cover_mod_on_the_command_line_is_refused_partial_cover_has_its_flag(capsys):
+    line = _cli_error(capsys, "odds", "--attribute-a", "12", "--mod-a", "Cover=-3", "--sv-b", "10", "--cover-b")
+    assert line == ("error: field '--mod-a': 'Cover' is a Partial Cover MOD, which is derived, not declared (Damage › "
+                    "Partial Cover) (allowed: --cover-b for Partial Cover)")
+    assert main(["odds", "--attribute-a", "12", "--mod-a", "Range=3", "--sv-b", "10", "--cover-b"]) == 0
+    assert "Range +3 Partial Cover -3" in capsys.readouterr().out
+
+
+def test_a_hex_coordinate_of_hundreds_of_digits(tmp_path):
+    key = "1" * 300 + ",0"
+    with pytest.raises(ScenarioError) as e:
+        Board.from_toml(_write(tmp_path, f'[board]\n[board.cells]\n"0,0" = "sand"\n"{key}" = "sand"\n', "b.toml"))
+    msg = str(e.value)
+    assert msg.startswith(f"{tmp_path / 'b.toml'}: field 'board.cells.\"1111") and "\n" not in msg
+    assert msg.endswith(f"…': not a hex key ('{'1' * 78}… is too long) (allowed: 'q,r' with whole numbers "
+                        f"-{MAX_HEX_COORD}..{MAX_HEX_COORD}, e.g. '2,-1')")
+    assert len(msg) - len(str(tmp_path)) < 350
+
+
+def test_nan_in_a_scenery_polygon(tmp_path):
+    text = ('[board]\n[board.cells]\n"0,0" = "sand"\n[[board.scenery]]\nname = "Boulder"\n'
+            "polygon = [[0.1, 0.1], [0.5, nan], [0.9, 0.1]]\n")
+    with pytest.raises(ScenarioError) as e:
+        Board.from_toml(_write(tmp_path, text, "b.toml"))
+    assert str(e.value) == (f"{tmp_path / 'b.toml'}: field 'board.scenery[0].polygon[1][1]': input should be a finite "
+                            "number (got nan)")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_dev_zero(capsys):
+    assert _cli_error(capsys, "resolve", "/dev/zero") == (
+        "error: /dev/zero: scenario: is a device, not a file that can be read (allowed: a regular UTF-8 TOML file)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_a_fifo(tmp_path, capsys):
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    assert _cli_error(capsys, "resolve", str(fifo)) == (
+        f"error: {fifo}: scenario: is a FIFO (named pipe), not a file that can be read (allowed: a regular UTF-8 "
+        "TOML file)")
+
+
+def test_a_5_mb_value(tmp_path, capsys):
+    path = _write(tmp_path, SCENARIO.format(active_extra='description = "' + "x" * 5_000_000 + '"'))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: scenario: the file is too large ({os.path.getsize(path):,} bytes; the limit is "
+        f"{MAX_FILE_BYTES:,} bytes) "
+        "(allowed: a regular UTF-8 TOML file)")
+
+
+def test_a_long_value_under_the_size_cap_is_cut_short(tmp_path, capsys):
+    path = _write(tmp_path, SCENARIO.format(active_extra='skill = "' + "x" * 900_000 + '"').replace(
+        'skill = "ranged_attack"\n', "", 1))
+    line = _cli_error(capsys, "resolve", path)
+    assert line.startswith(f"error: {path}: field 'active.skill': input should be 'ranged_attack', "
+                           "'close_combat_attack', 'evade' or 'idle' (got 'xxxxx")
+    assert len(line) < 400 and "…" in line
+
+
+def test_a_newline_in_a_field_name(tmp_path, capsys):
+    path = _write(tmp_path, SCENARIO.format(active_extra='"bad\\nname" = 1'))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'active.bad\\nname': unknown field (allowed: one of 'name', 'attribute', 'mods', "
+        "'weapon', 'burst_mod', 'armor', 'wounds', 'partial_cover', 'traits', 'enemy_tags_in_contact', "
+        "'neomaterials', 'save_dice', 'skill', 'attacks', 'lof_to_attackers', 'dice')")
+
+
+def test_a_path_of_5000_characters(capsys):
+    path = "/tmp/" + "p" * 5000 + ".toml"
+    line = _cli_error(capsys, "resolve", path)
+    assert line == f"error: /tmp/{'p' * 54}…{'p' * 55}.toml: scenario: cannot read the file (File name too long)"
+
+
+def test_a_missing_file_names_the_built_in_scenarios(capsys):
+    line = _cli_error(capsys, "resolve", "no-such-file.toml")
+    assert line.startswith("error: no-such-file.toml: scenario: file not found, and no built-in scenario is named "
+                           "'no-such-file.toml' (allowed: a built-in name (book-f2f-1v1")
+
+
+def test_a_directory_is_one_line(tmp_path, capsys):
+    assert _cli_error(capsys, "resolve", str(tmp_path)).endswith(
+        "is a directory, not a file that can be read (allowed: a regular UTF-8 TOML file)")
+
+
+def _run(args, **kw):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "explorer", *args], stderr=subprocess.PIPE, text=True, env=env,
+                          timeout=120, **kw)
+
+
+def test_a_broken_pipe_is_one_line_and_exit_2():
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before anything is written: every write fails with EPIPE
+    try:
+        p = _run(["resolve", "book-f2f-1v1"], stdout=w)
+    finally:
+        os.close(w)
+    assert p.returncode == 2
+    assert p.stderr == "error: the output was closed before it was all written (broken pipe)\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_device_is_one_line_and_exit_2():
+    with open("/dev/full", "w") as full:
+        p = _run(["resolve", "book-f2f-1v1", "--json"], stdout=full)
+    assert p.returncode == 2
+    assert p.stderr == "error: cannot write the output (No space left on device)\n"
