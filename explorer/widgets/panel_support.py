@@ -63,19 +63,33 @@ def layout_widget_js(dest: str | Path) -> Path:
 
 
 def close_session_widgets(doc) -> int:
-    """Close every ipywidget built for the Bokeh document ``doc`` (one browser session); returns how many.
+    """Forget every ipywidget built for the Bokeh document ``doc`` (one browser session that has ended); returns how
+    many.
 
-    Widgets whose comm cannot be closed cleanly (the session's websocket is already gone) are dropped from the
-    registry all the same.
+    A widget is referenced from ipywidgets' registry and, through its comm, from the comm managers (the global one of
+    the ``comm`` package and the session's Panel kernel). The session's websocket is gone, so nothing is sent to the
+    browser: each comm is marked closed and dropped from every manager, and the widget from the registry.
     """
+    import comm as comm_package
     from ipywidgets.widgets.widget import _instances
 
+    managers = [comm_package.get_comm_manager()]
+    try:
+        from panel.io.state import state
+
+        kernel = state._ipykernels.get(doc)
+        if kernel is not None:
+            managers.append(kernel.comm_manager)
+    except Exception:   # private Panel API (pinned panel==1.9.4); the global manager is the one that matters
+        pass
     mine = [w for w in list(_instances.values()) if getattr(w, "_document", None) is doc]
     for w in mine:
-        try:
-            w.close()
-        except Exception:   # the document is being torn down: just forget the widget
-            _instances.pop(getattr(w, "model_id", None), None)
+        c = getattr(w, "comm", None)
+        if c is not None:
+            c._closed = True
+            for m in managers:
+                m.comms.pop(getattr(c, "comm_id", None), None)
+        _instances.pop(getattr(w, "model_id", None), None)
     return len(mine)
 
 

@@ -14,7 +14,7 @@ G = get_game("galaxydefenders")
     ({"dice": {"red": {"sides": 4, "faces": ["hit", "zap", "blank", "blank"]}}}, r"dice\.red\.faces\[1\].*'zap'"),
     ({"dice": {"red": {"faces": ["hit+blank"] * 6}}}, r"'blank' cannot be combined"),
     ({"defend_die": "green"}, r"defend_die.*'green'"),
-    ({"dice": {"red": {"sides": 99, "faces": ["hit"] * 99}}}, r"dice\.red\.sides"),
+    ({"dice": {"red": {"sides": 99, "faces": ["hit"] * 6}}}, r"dice\.red\.sides"),
     ({"critical_tokens": [{"id": "a", "level": 1, "effect": "paralyzed", "compat": "others"}]},
      r"no token compatible with agents"),
     ({"critical_tokens": [{"id": "a", "level": 1, "effect": "explode"}]}, r"critical_tokens\[0\]\.effect"),
