@@ -13,3 +13,11 @@ def test_bench_odds_quick_runs_and_checks_against_brute_force():
     assert out.returncode == 0, out.stderr
     assert "exact == brute" in out.stdout and "6 vs 3 complete" in out.stdout and "SV table" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_odds_exact_quick_runs_and_checks_new_against_old():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_odds_exact.py"), "--quick"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "6 vs 3 complete" in out.stdout and "new == old" in out.stdout and "speed-up" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr
