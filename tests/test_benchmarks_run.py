@@ -21,3 +21,11 @@ def test_bench_odds_exact_quick_runs_and_checks_new_against_old():
     assert out.returncode == 0, out.stderr
     assert "6 vs 3 complete" in out.stdout and "new == old" in out.stdout and "speed-up" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_lof_incremental_quick_runs_and_matches_fresh_and_full_analyses():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_lof_incremental.py"), "--quick"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "== fresh analysis" in out.stdout and "same verdicts" in out.stdout and "speed-up" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr
