@@ -38,6 +38,7 @@ def read_toml(*args, **kwargs):
 
     return _read_toml(*args, **kwargs)
 
+
 GAME_MODULES: dict[str, str] = {
     "tagraid": "explorer.games.tagraid.game",
     "masseffect": "explorer.games.masseffect.game",
