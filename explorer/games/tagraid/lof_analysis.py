@@ -50,7 +50,7 @@ from shapely.geometry import LineString
 from explorer.hexgrid import Hex, distance
 from explorer.options import Rulings
 
-from .geometry import Disc, capsule
+from .geometry import Disc
 from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, threat_level
 from .options import rulings as default_rulings
@@ -264,20 +264,22 @@ def local_table(table: TableTop, s: Model, t: Model, others: Iterable[Model] | N
     copy, no validation)."""
     static = static or _Static(table)
     others = _Pieces(table).near_others(s, t) if others is None else tuple(others)
-    region = capsule(s.disc(table.calibration), t.disc(table.calibration), pad=NEAR)
-    shapely.prepare(region)
+    a, b = s.disc(table.calibration), t.disc(table.calibration)
+    # the pieces within max(r_a, r_b) + NEAR of the segment between the centres: the capsule, exactly (no buffer)
+    axis = LineString([a.center, b.center]) if a.center != b.center else shapely.Point(a.center)
+    reach = max(a.r, b.r) + NEAR
     keep_ids = {m.id for m in others} | {s.id, t.id}
     loc = copy.copy(table)
     loc.models = {k: m for k, m in table.models.items() if k in keep_ids}
-    near_s = (shapely.intersects(static.scenery_geoms, region) if len(static.scenery_geoms)
+    near_s = (shapely.dwithin(static.scenery_geoms, axis, reach) if len(static.scenery_geoms)
               else np.zeros(0, dtype=bool))
     keep_s = {sid for sid, ok in zip(static.scenery_ids, near_s) if ok}
     loc.scenery = tuple(sc for sc in table.scenery if sc.id in keep_s)
     loc._scenery_polys = {k: p for k, p in table._scenery_polys.items() if k in keep_s}
-    near_h = shapely.intersects(static.hole_geoms, region) if len(static.hole_geoms) else np.zeros(0, dtype=bool)
+    near_h = shapely.dwithin(static.hole_geoms, axis, reach) if len(static.hole_geoms) else np.zeros(0, dtype=bool)
     keep_h = {h for h, ok in zip(static.hole_hexes, near_h) if ok}
     loc._hole_polys = {h: p for h, p in table._hole_polys.items() if h in keep_h}
-    loc._off_board = (static.off_board if static.off_board is not None and static.off_board.intersects(region)
+    loc._off_board = (static.off_board if static.off_board is not None and shapely.dwithin(static.off_board, axis, reach)
                       else None)
     loc._memo = {}  # the pair's LoF, Range and Cover ask the same LoF questions: answer each once
     return loc
