@@ -224,23 +224,24 @@ class _Pieces:
         self.models = list(table.models.values())
         self.radius = {m.id: m.disc(cal).r for m in self.models}
         self.as_obstacle = {m.id: (m.id, m.x, m.y, m.silhouette, m.side, m.kind) for m in self.models}
+        self._xy: np.ndarray | None = None
 
     def near_others(self, s: Model, t: Model) -> tuple[Model, ...]:
-        """The other Models whose base comes within :data:`NEAR` of the capsule of ``s`` and ``t`` (table order)."""
-        rad = self.radius
-        reach = max(rad[s.id], rad[t.id]) + NEAR
-        ax, ay = s.x, s.y
-        dx, dy = t.x - ax, t.y - ay
+        """The other Models whose base comes within :data:`NEAR` of the capsule of ``s`` and ``t`` (table order):
+        the distance from a base's centre to the segment between the two centres is at most
+        ``max(r_s, r_t) + NEAR + r``."""
+        if self._xy is None:
+            self._xy = np.array([(m.x, m.y) for m in self.models], dtype=float).reshape(-1, 2)
+            self._r = np.array([self.radius[m.id] for m in self.models], dtype=float)
+            self._index = {m.id: i for i, m in enumerate(self.models)}
+        reach = max(self.radius[s.id], self.radius[t.id]) + NEAR
+        dx, dy = t.x - s.x, t.y - s.y
         ll = dx * dx + dy * dy
-        out = []
-        for m in self.models:
-            if m.id == s.id or m.id == t.id:
-                continue
-            px, py = m.x - ax, m.y - ay
-            u = 0.0 if ll == 0 else min(1.0, max(0.0, (px * dx + py * dy) / ll))
-            if math.hypot(px - u * dx, py - u * dy) <= reach + rad[m.id]:
-                out.append(m)
-        return tuple(out)
+        px, py = self._xy[:, 0] - s.x, self._xy[:, 1] - s.y
+        u = np.zeros_like(px) if ll == 0 else np.clip((px * dx + py * dy) / ll, 0.0, 1.0)
+        near = np.hypot(px - u * dx, py - u * dy) <= reach + self._r
+        near[self._index[s.id]] = near[self._index[t.id]] = False
+        return tuple(self.models[i] for i in np.flatnonzero(near))
 
     def looker_key(self, m: Model, other: Model, chosen: Mapping[str, str]) -> tuple:
         """The key of ``m`` drawing LoF to ``other``: every field, but its facing only as far as it matters. The
