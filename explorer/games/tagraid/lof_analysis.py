@@ -215,6 +215,22 @@ def _static_key(table: TableTop) -> Hashable:
             tuple(sorted(cal.height.items())))
 
 
+class _Key:
+    """A hashable key whose hash is computed once (a pair's key is looked up for LoF, Range and Cover)."""
+
+    __slots__ = ("value", "_hash")
+
+    def __init__(self, value: tuple):
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self._hash == other._hash and self.value == other.value
+
+
 class _Pieces:
     """Per-call facts about the Models of a table: base radius and the key of each Model as a possible obstacle
     (an obstacle's facing, declared Move, Angle of Vision and hexagon never matter to another pair)."""
@@ -224,24 +240,41 @@ class _Pieces:
         self.models = list(table.models.values())
         self.radius = {m.id: m.disc(cal).r for m in self.models}
         self.as_obstacle = {m.id: (m.id, m.x, m.y, m.silhouette, m.side, m.kind) for m in self.models}
-        self._xy: np.ndarray | None = None
+        self._index = {m.id: i for i, m in enumerate(self.models)}
+        self._near: dict[str, np.ndarray] = {}
+        self._hexes: dict[str, Hex] = {}
+
+    def hex_of(self, table: TableTop, m: Model) -> Hex:
+        h = self._hexes.get(m.id)
+        if h is None:
+            h = self._hexes[m.id] = table.hex_of(m)
+        return h
 
     def near_others(self, s: Model, t: Model) -> tuple[Model, ...]:
         """The other Models whose base comes within :data:`NEAR` of the capsule of ``s`` and ``t`` (table order):
         the distance from a base's centre to the segment between the two centres is at most
-        ``max(r_s, r_t) + NEAR + r``."""
-        if self._xy is None:
-            self._xy = np.array([(m.x, m.y) for m in self.models], dtype=float).reshape(-1, 2)
-            self._r = np.array([self.radius[m.id] for m in self.models], dtype=float)
-            self._index = {m.id: i for i, m in enumerate(self.models)}
-        reach = max(self.radius[s.id], self.radius[t.id]) + NEAR
-        dx, dy = t.x - s.x, t.y - s.y
-        ll = dx * dx + dy * dy
-        px, py = self._xy[:, 0] - s.x, self._xy[:, 1] - s.y
-        u = np.zeros_like(px) if ll == 0 else np.clip((px * dx + py * dy) / ll, 0.0, 1.0)
-        near = np.hypot(px - u * dx, py - u * dy) <= reach + self._r
-        near[self._index[s.id]] = near[self._index[t.id]] = False
-        return tuple(self.models[i] for i in np.flatnonzero(near))
+        ``max(r_s, r_t) + NEAR + r``. Computed for every target of ``s`` at once (numpy) and kept for this call."""
+        rows = self._near.get(s.id)
+        if rows is None:
+            rows = self._near[s.id] = self._near_rows(s)
+        i = self._index[t.id]
+        return tuple(self.models[j] for j in np.flatnonzero(rows[i]) if j != i)
+
+    def _near_rows(self, s: Model) -> np.ndarray:
+        """``rows[i, j]``: Model j is near the capsule of ``s`` and Model i (``s`` itself excluded)."""
+        xy = np.array([(m.x, m.y) for m in self.models], dtype=float).reshape(-1, 2)
+        r = np.array([self.radius[m.id] for m in self.models], dtype=float)
+        d = xy - (s.x, s.y)                                   # s -> target i (rows) and s -> model j (columns)
+        ll = (d * d).sum(axis=1)                              # |s t_i|^2
+        dot = d @ d.T                                         # (t_i - s) . (m_j - s)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.where(ll[:, None] > 0, np.clip(dot / ll[:, None], 0.0, 1.0), 0.0)
+        fx = d[None, :, 0] - u * d[:, None, 0]
+        fy = d[None, :, 1] - u * d[:, None, 1]
+        reach = np.maximum(self.radius[s.id], r)[:, None] + NEAR + r[None, :]
+        rows = np.hypot(fx, fy) <= reach
+        rows[:, self._index[s.id]] = False
+        return rows
 
     def looker_key(self, m: Model, other: Model, chosen: Mapping[str, str]) -> tuple:
         """The key of ``m`` drawing LoF to ``other``: every field, but its facing only as far as it matters. The
@@ -265,7 +298,8 @@ def local_table(table: TableTop, s: Model, t: Model, others: Iterable[Model] | N
     copy, no validation)."""
     static = static or _Static(table)
     others = _Pieces(table).near_others(s, t) if others is None else tuple(others)
-    a, b = s.disc(table.calibration), t.disc(table.calibration)
+    a, b = sorted((s, t), key=lambda m: m.id)  # the same table for s -> t and t -> s
+    a, b = a.disc(table.calibration), b.disc(table.calibration)
     # the pieces within max(r_a, r_b) + NEAR of the segment between the centres: the capsule, exactly (no buffer)
     axis = LineString([a.center, b.center]) if a.center != b.center else shapely.Point(a.center)
     reach = max(a.r, b.r) + NEAR
@@ -350,15 +384,20 @@ class LofAnalysisCache:
     def verdict(self, table: TableTop, s: Model, t: Model, rulings: Rulings, calibration: RangeCalibration,
                 weapon: WeaponRanges, threat: ThreatLevels | None, *, _ctx=None) -> TargetVerdict:
         """The verdict of ``s -> t`` on ``table`` (computed on the pair's local table, or reused)."""
-        (token, static), pieces, chosen = _ctx or (self._static(table), _Pieces(table), rulings.as_dict())
+        (token, static), pieces, chosen, shared = _ctx or self._context(table, rulings)
         others = pieces.near_others(s, t)
-        base = (token, pieces.looker_key(s, t, chosen), pieces.looker_key(t, s, chosen),
-                tuple(pieces.as_obstacle[m.id] for m in others))
+        base = (_Key((token, pieces.looker_key(s, t, chosen), pieces.looker_key(t, s, chosen),
+                      tuple(pieces.as_obstacle[m.id] for m in others))),)
         loc: list[TableTop] = []
 
         def local() -> TableTop:
+            # one local table (and its LoF memo) per unordered pair and call: t -> s asks the LoF questions that
+            # s -> t asked for reciprocity, and the other way round
             if not loc:
-                loc.append(local_table(table, s, t, others, static))
+                key = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
+                if key not in shared:
+                    shared[key] = local_table(table, s, t, others, static)
+                loc.append(shared[key])
             return loc[0]
 
         def compute_lof(r: Rulings):
@@ -367,7 +406,8 @@ class LofAnalysisCache:
             return lof, ([] if lof.has_lof else _cut_rays(lt, lof))
 
         lof, rays = self._get(("lof",) + base, chosen, compute_lof, rulings)
-        v = TargetVerdict(t.id, lof, hex_distance=distance(table.hex_of(s), table.hex_of(t)), blocked_rays=list(rays))
+        v = TargetVerdict(t.id, lof, hex_distance=distance(pieces.hex_of(table, s), pieces.hex_of(table, t)),
+                          blocked_rays=list(rays))
         if lof.has_lof:
             v.range = self._get(("range", calibration) + base, chosen,
                                 lambda r: measure_range(local(), s, t, r, calibration), rulings)
@@ -381,7 +421,7 @@ class LofAnalysisCache:
         return v
 
     def _context(self, table: TableTop, rulings: Rulings):
-        return self._static(table), _Pieces(table), rulings.as_dict()
+        return self._static(table), _Pieces(table), rulings.as_dict(), {}
 
     def analyse(self, table: TableTop, shooter: str, rulings: Rulings | None = None,
                 calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
