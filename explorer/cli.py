@@ -31,7 +31,7 @@ def _build(argv: list[str]) -> typer.Typer:
     from . import cli_resolve, cli_rulings, cli_serve
     from .games import game_ids, get_game
 
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
+    app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                       help="Interactive rules explorer for tactical board games: " + ", ".join(game_ids()) + ".")
     for mod in (cli_resolve, cli_rulings, cli_serve):
         mod.register(app)

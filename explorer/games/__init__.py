@@ -22,14 +22,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module, resources
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.options import RulingOption
-from explorer.scenario import read_toml
 from explorer.trace import Trace
+
+
+def read_toml(*args, **kwargs):
+    """:func:`explorer.scenario.read_toml`, imported when first needed (it brings pydantic, which ``explorer odds``
+    and ``explorer --help`` never need)."""
+    from explorer.scenario import read_toml as _read_toml
+
+    return _read_toml(*args, **kwargs)
+
 
 GAME_MODULES: dict[str, str] = {
     "tagraid": "explorer.games.tagraid.game",
@@ -109,6 +117,8 @@ class Game:
     # ---------------------------------------------------------------------------------------------- scenarios
 
     def _dir(self):
+        from importlib import resources  # lazy: the CLI starts faster
+
         return resources.files(self.package) / "scenarios"
 
     def builtin_names(self) -> list[str]:
