@@ -353,3 +353,25 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
         if len(errs) > 1:
             problem += f"; {len(errs) - 1} more problem(s) after this one"
         raise ScenarioError(path, problem, allowed, source) from None
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+
+
+def parse_whole(text: Any, field: str, lo: int, hi: int, what: str = "a whole number",
+                source: str | None = "widget") -> int:
+    """A whole number typed by a user (a widget box, a CLI option): ASCII digits with an optional sign, spaces around
+    allowed (``"+3"``, ``" 12 "``); anything else — ``"²"``, ``"1e3"``, ``"3.0"``, 5,000 digits, other scripts'
+    digits — is refused before any conversion.
+
+    Raises:
+        ScenarioError: not such a number, or outside ``lo..hi``; the message names ``field`` and the range.
+    """
+    s = str(text).strip()
+    allowed = f"whole numbers {lo} to {hi}"
+    if not _WHOLE.fullmatch(s):
+        raise ScenarioError(field, f"{short_repr(s)} is not {what}", allowed, source)
+    v = int(s)
+    if not lo <= v <= hi:
+        raise ScenarioError(field, f"{v} is out of range", allowed, source)
+    return v

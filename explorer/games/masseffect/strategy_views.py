@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as W
 
+from explorer.scenario import parse_whole
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.trace import Trace
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hold, own_canvas, reset_manager
@@ -260,8 +261,8 @@ class StrategyPoolExplorer(W.VBox):
 
     def _roll_again(self, _=None) -> None:
         try:
-            s = int(self.seed.value)
-        except ValueError:
+            s = parse_whole(self.seed.value, "seed", 0, 2 ** 63 - 2)
+        except ScenarioError:
             s = 0
         self.seed.value = str(s + 1)
 
@@ -313,10 +314,8 @@ class StrategyPoolExplorer(W.VBox):
             self.rerolls_msg.value = _err(e)
             ok = False
         try:
-            seed = int(str(self.seed.value).strip())
-            if not 0 <= seed <= 2 ** 63 - 1:
-                raise ValueError
-        except ValueError:
+            seed = parse_whole(self.seed.value, "seed", 0, 2 ** 63 - 1)
+        except ScenarioError:
             self.seed_msg.value = _err(ScenarioError("seed", f"{self.seed.value!r} is not a seed",
                                                      "whole numbers 0 or more", "widget"))
             ok = False

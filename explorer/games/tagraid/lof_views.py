@@ -33,6 +33,7 @@ import numpy as np
 
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
+from explorer.scenario import parse_whole
 from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex, distance, neighbors
 from explorer.options import Rulings
@@ -748,12 +749,9 @@ class LofExplorer(W.HBox):
             weapon = WeaponRanges(*(_parse_mod(self.mod_inputs[b].value, f"weapon.{b}") for b in (*BANDS, OUT_OF_RANGE)))
             levels = []
             for p in ("front", "adjacent", "opposite"):
-                t = self.threat_inputs[p].value.strip()
                 lo, hi = field_bounds(MegaBeast, "threat_level")
-                if not t.isdigit() or not lo <= int(t) <= hi:
-                    raise ScenarioError(f"threat.{p}", f"{short_repr(t)} is not a Threat Level",
-                                        f"a whole number {lo}..{hi}")
-                levels.append(int(t))
+                levels.append(parse_whole(self.threat_inputs[p].value, f"threat.{p}", lo, hi, "a Threat Level",
+                                          source=None))
         except ScenarioError as e:
             self._say(f"{e} — the previous settings are kept.")
             return

@@ -24,6 +24,7 @@ import ipywidgets as W
 
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
+from explorer.scenario import parse_whole
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, MegaBeastInputs, SideInputs,
@@ -46,23 +47,6 @@ _FIELD_CSS = """<style>
 .xf-sum{font:14px sans-serif;padding:4px 0}
 .xf-sum b{font-size:15px}
 </style>"""
-
-
-def parse_whole(text: Any, field: str, lo: int, hi: int) -> int:
-    """Parse a whole number typed in a widget (``"+3"``, ``"-3"``, ``" 12 "`` are fine).
-
-    Raises:
-        ScenarioError: not a whole number, or outside ``lo..hi`` (the message names ``field`` and the range).
-    """
-    s = str(text).strip()
-    try:
-        v = int(s)
-    except ValueError:
-        raise ScenarioError(field, f"{short_repr(s)} is not a whole number", f"whole numbers {lo} to {hi}",
-                            "widget") from None
-    if not lo <= v <= hi:
-        raise ScenarioError(field, f"{v} is out of range", f"whole numbers {lo} to {hi}", "widget")
-    return v
 
 
 def parse_faces(text: str, field: str) -> list[int]:
