@@ -359,7 +359,7 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
 
 
 def parse_whole(text: Any, field: str, lo: int, hi: int, what: str = "a whole number",
-                source: str | None = "widget") -> int:
+                source: str | None = "widget", allowed: str | None = None) -> int:
     """A whole number typed by a user (a widget box, a CLI option): ASCII digits with an optional sign, spaces around
     allowed (``"+3"``, ``" 12 "``); anything else — ``"²"``, ``"1e3"``, ``"3.0"``, 5,000 digits, other scripts'
     digits — is refused before any conversion.
@@ -368,7 +368,7 @@ def parse_whole(text: Any, field: str, lo: int, hi: int, what: str = "a whole nu
         ScenarioError: not such a number, or outside ``lo..hi``; the message names ``field`` and the range.
     """
     s = str(text).strip()
-    allowed = f"whole numbers {lo} to {hi}"
+    allowed = allowed or f"whole numbers {lo} to {hi}"
     if not _WHOLE.fullmatch(s):
         raise ScenarioError(field, f"{short_repr(s)} is not {what}", allowed, source)
     v = int(s)

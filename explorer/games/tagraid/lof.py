@@ -47,6 +47,24 @@ setting: a table cannot show a smaller gap."""
 # ----------------------------------------------------------------------------------------------------- the table
 
 
+@functools.lru_cache(maxsize=4096)
+def _hex_polygon(layout: Layout, h: Hex) -> Polygon:
+    return Polygon([layout.lattice_to_pixel(p) for p in lattice_corners(h)])
+
+
+@functools.lru_cache(maxsize=16)
+def _tile_geometry(layout: Layout, tiles: tuple[tuple[Hex, bool], ...]):
+    """``(hexagons without tile as polygons, the board's outline, what lies off it)`` for a table's tiles; computed
+    once per board and shared by every table on it (shapely geometries are immutable)."""
+    holes = {h: _hex_polygon(layout, h) for h, t in tiles if not t}
+    if not tiles:
+        return holes, None, None
+    board = shapely.union_all([_hex_polygon(layout, h) for h, _ in tiles])
+    x0, y0, x1, y1 = board.bounds
+    outside = shapely.box(x0 - 10, y0 - 10, x1 + 10, y1 + 10).difference(board)
+    return holes, board, (None if outside.is_empty else outside)
+
+
 class TableTop:
     """Models, scenery and hexagons (with or without tile) for LoF questions. Immutable by convention; ``with_model``
     returns a new table.
@@ -78,14 +96,8 @@ class TableTop:
         self.layout = layout or Layout("pointy", 1.0)
         self.calibration = calibration
         self._scenery_polys = {s.id: s.polygon() for s in self.scenery}
-        self._hole_polys = {h: self.hex_polygon(h) for h, t in (self.tiles or {}).items() if not t}
-        self._off_board: BaseGeometry | None = None
-        self._board: BaseGeometry | None = None
-        if self.tiles:
-            self._board = shapely.union_all([self.hex_polygon(h) for h in self.tiles])
-            x0, y0, x1, y1 = self._board.bounds
-            outside = shapely.box(x0 - 10, y0 - 10, x1 + 10, y1 + 10).difference(self._board)
-            self._off_board = None if outside.is_empty else outside
+        self._hole_polys, self._board, self._off_board = _tile_geometry(
+            self.layout, tuple(sorted(self.tiles.items())) if self.tiles else ())
         self.board = None  # the explorer.board.Board this table came from, if any (for drawing)
         self._memo: dict | None = None  # see _table_memo (set by lof_analysis.local_table, None otherwise)
         if validate:
@@ -115,7 +127,7 @@ class TableTop:
     def hex_polygon(self, h: Hex) -> Polygon:
         """The hexagon as a polygon (board units). Corners come from the hex grid's exact lattice, so neighbouring
         hexagons share bit-identical corners and their union has no slivers."""
-        return Polygon([self.layout.lattice_to_pixel(p) for p in lattice_corners(h)])
+        return _hex_polygon(self.layout, h)
 
     def model(self, model_id: str) -> Model:
         try:

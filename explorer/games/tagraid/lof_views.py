@@ -547,6 +547,22 @@ def table_with_models(table: TableTop, models: Mapping[str, Model]) -> TableTop:
     return out
 
 
+_SHARED_CACHE: LofAnalysisCache | None = None
+
+SHARED_CACHE_ENTRIES = 20_000
+"""Entries kept by :func:`shared_analysis_cache` (least recently used dropped): a bound on a server's memory."""
+
+
+def shared_analysis_cache() -> LofAnalysisCache:
+    """The process-wide Line of Fire analysis cache every :class:`LofExplorer` uses by default: every browser session
+    of the app opens the same default table, so all but the first start from computed verdicts. Results are shared
+    values (never mutated); Panel runs every session's callbacks on one event loop."""
+    global _SHARED_CACHE
+    if _SHARED_CACHE is None:
+        _SHARED_CACHE = LofAnalysisCache(max_entries=SHARED_CACHE_ENTRIES)
+    return _SHARED_CACHE
+
+
 class LofExplorer(W.HBox):
     """The Line of Fire explorer: a hex board (click a Model to make it the shooter, drag to move it, wheel / q / e /
     buttons to turn it) and a side panel (Range Ruler calibration, weapon MODs, Threat Levels, ruling options, the
@@ -559,14 +575,15 @@ class LofExplorer(W.HBox):
         scenario: the scenario (default: :func:`default_lof_scenario`).
         scale: pixels per board unit.
         rulings: ``{key: reading}`` overriding the defaults.
-        incremental: keep a :class:`~.lof_analysis.LofAnalysisCache` (``analysis_cache``), so each interaction
-            recomputes only the pairs it changes; ``False`` re-runs the whole analysis every time (the former
+        incremental: use the process-wide :class:`~.lof_analysis.LofAnalysisCache` (``analysis_cache``, see
+            :func:`shared_analysis_cache`), so each interaction recomputes only the pairs it changes and a new session
+            on a table someone already opened starts from computed verdicts; ``False`` re-runs the whole analysis every time (the former
             behaviour, kept as the baseline of ``benchmarks/bench_lof_incremental.py``).
     """
 
     def __init__(self, scenario: LofScenario | None = None, scale: float = 32.0,
                  rulings: Mapping[str, str] | None = None, incremental: bool = True, **kwargs):
-        self.analysis_cache: LofAnalysisCache | None = LofAnalysisCache() if incremental else None
+        self.analysis_cache: LofAnalysisCache | None = shared_analysis_cache() if incremental else None
         self.scenario = sc = scenario or default_lof_scenario()
         self.rulings = default_rulings(dict(rulings or {}))
         self.models: dict[str, Model] = {m.id: m for m in sc.models}
@@ -751,7 +768,7 @@ class LofExplorer(W.HBox):
             for p in ("front", "adjacent", "opposite"):
                 lo, hi = field_bounds(MegaBeast, "threat_level")
                 levels.append(parse_whole(self.threat_inputs[p].value, f"threat.{p}", lo, hi, "a Threat Level",
-                                          source=None))
+                                          source=None, allowed=f"a whole number {lo}..{hi}"))
         except ScenarioError as e:
             self._say(f"{e} — the previous settings are kept.")
             return
