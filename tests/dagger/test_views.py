@@ -127,7 +127,9 @@ def test_a_ruling_re_runs_the_playthrough_and_keeps_the_position():
     assert len(w.frames) > 2 and not w.frames[-1].state.lost
     assert w.position == 1
     assert w.trace.rulings.get("threat_loss_timing") == "after_mission_check"
-    assert "threat_loss_timing = after_mission_check" in w.trace_list.value
+    assert w.trace_list.value == ""                              # the step list is filled once opened
+    w.steps_panel.selected_index = 0
+    assert "threat_loss_timing = after_mission_check" in w.trace_list.value and "xt-step cur" in w.trace_list.value
 
 
 def test_choices_are_dropdowns_and_re_run(stepper):

@@ -402,7 +402,7 @@ def _draw_track(canvas, state: GameState, threat_before: int | None) -> None:
 
 
 def _box(text: str, cls: str = "", style: str = "") -> str:
-    return f"<div class='{cls}' style='font-family:sans-serif;font-size:13px;{style}'>{text}</div>"
+    return f"<div class='{cls}' style='font-family:sans-serif;font-size:13px;line-height:1.35;{style}'>{text}</div>"
 
 
 class NemesisStepper(W.VBox):
@@ -427,7 +427,7 @@ class NemesisStepper(W.VBox):
         self._quiet = False
         self.picker = W.Dropdown(options=nemesis_scenarios(), value=scenario_id, description="Scenario",
                                  layout=W.Layout(width="360px"))
-        self.about = W.HTML(layout=W.Layout(max_width="760px"))
+        self.about = W.HTML(layout=W.Layout(max_width="640px"))
         self.canvas = own_canvas(WIDTH, HEIGHT)
         self.canvas.layout.width, self.canvas.layout.height = f"{WIDTH}px", f"{HEIGHT}px"
         self.canvas.on_mouse_down(self._clicked)
@@ -460,14 +460,19 @@ class NemesisStepper(W.VBox):
         rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                               layout=W.Layout(max_width="640px"))
         steps = W.Accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="640px"))
-        side = W.VBox([bar, self.focus, self.gauges, self.message,
+        self.steps_panel = steps
+        steps.observe(lambda _c: self._fill_trace_list(), names="selected_index")
+        self.headline = W.HTML(layout=W.Layout(max_width="900px"))
+        side = W.VBox([self.about, self.focus, self.gauges, self.message,
                        W.HTML("<b style='font-family:sans-serif;font-size:13px'>Your choices</b>"), self.choices_box,
                        rulings, steps],
                       layout=W.Layout(min_width="340px", max_width="660px", flex="1 1 380px"))
         left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND)], layout=W.Layout(flex="0 0 auto"))
         main = W.HBox([left, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                      grid_gap="12px"))
-        super().__init__([W.HBox([self.picker], layout=W.Layout(align_items="center")), self.about, main])
+        top = W.HBox([self.picker, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
+                                                         grid_gap="16px"))
+        super().__init__([top, self.headline, main])
         self.add_class("dg-nemesis")
         self.load(scenario_id)
 
@@ -585,12 +590,25 @@ class NemesisStepper(W.VBox):
             marks = tuple(step.marks) + tuple(m for c in self._changes for m in c["marks"])
             moves = tuple((c["start"], c["to"]) for c in self._changes if c["kind"] == "move")
             before_threat = before.threat
+        if position == 0:
+            head = f"Before the first step · threat {state.threat}"
+        else:
+            st = self.frames[position - 1].step
+            head = f"{html.escape(st.section)} · <b>{html.escape(st.title)}</b>"
+        self.headline.value = _box(head + (" · <b style='color:#c92a2a'>LOST</b>" if state.lost else ""),
+                                   "dg-headline", "font-size:14px;padding:2px 0")
         self.gauges.value = gauges_html(state)
-        self.trace_list.value = render_trace_html(self.trace, position - 1 if position else None)
+        self._fill_trace_list()
         nearby = self._nearby(self.selected) if self.selected else ()
         self.redraw(marks=marks, moves=moves, threat_before=before_threat, nearby=nearby)
         if self.selected:
             self.space_info.value = self._space_html(self.selected, state)
+
+    def _fill_trace_list(self) -> None:
+        """The step list (only while its panel is open: it is long, and sending it on every step costs time)."""
+        if self.steps_panel.selected_index == 0:
+            p = self.slider.value
+            self.trace_list.value = render_trace_html(self.trace, p - 1 if p else None)
 
     def redraw(self, **kw) -> None:
         """Draw the map for the current position (``kw`` as :func:`draw_map`); one message. With no arguments (the
