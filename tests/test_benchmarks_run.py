@@ -38,3 +38,14 @@ def test_bench_cli_start_quick_runs_and_odds_imports_nothing_heavy():
     assert "explorer tagraid odds" in out.stdout and "import time of" in out.stdout
     assert "must not load for `explorer tagraid odds`: none loaded" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_dagger_quick_runs_and_matches_the_deep_copy_baseline():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_dagger.py"), "--quick"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "step functions == deep-copy baseline on all 20 shared seeds" in out.stdout
+    assert "200 Nemesis Phases: loss probability next round" in out.stdout and "speed-up per phase" in out.stdout
+    assert "threat reached 20" in out.stdout                    # the position loses for some event orders
+    assert "seeded estimate within 4 sigma: yes" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr

@@ -33,7 +33,18 @@ def _options():
     return ALL_OPTIONS
 
 
-PAGES: tuple[Page, ...] = ()
+def _nemesis_page():
+    from .views import nemesis_page
+
+    return nemesis_page()
+
+
+PAGES: tuple[Page, ...] = (
+    Page("nemesis-phase", "Nemesis Phase",
+         "Step through a Nemesis Phase on the world map: threat, missions, the event, every enemy's attack, overrun "
+         "or move with its rule, spawns; see how close each loss condition is, flip ruling options and make the "
+         "players' choices.", _nemesis_page),
+)
 
 GAME = Game(
     id="dagger",

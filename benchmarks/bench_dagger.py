@@ -1,0 +1,136 @@
+"""Benchmark: Marvel D.A.G.G.E.R. Nemesis Phases played out from one position, many times, to give the loss
+probability of the next round (Nemesis Phase, End of Round, Winning and Losing).
+
+Each play-out shuffles the event deck with its own seed (``seed = 0..N-1``) and plays one Nemesis Phase and the End of
+Round through the engine's step functions (:func:`explorer.games.dagger.nemesis.play_phase`): the states are immutable
+values, so every frame of the play-out (what a stepper needs for "back") shares structure with the one before it.
+
+The baseline, measured in the same run on the first seeds, is the naive way to keep that history with a mutable
+state: deep-copy the starting position for every play-out and deep-copy the state at every step
+(``copy.deepcopy``). Both must agree on every play-out's final state (checked; a mismatch prints MISMATCH and exits 1).
+
+Usage::
+
+    python benchmarks/bench_dagger.py [--phases 10000] [--baseline 300] [--scenario dg-three-rounds] [--threat 14]
+                                      [--quick]
+
+The default position is dg-three-rounds' board in the Final Showdown at threat 14 (about half the event orders
+reach threat 20 this round).
+
+``--quick`` (the test suite's mode): 200 play-outs, 20 for the baseline; prints the same lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from itertools import permutations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from explorer.games import get_game  # noqa: E402
+from explorer.games.dagger.nemesis import PhaseContext, play_phase  # noqa: E402
+from explorer.games.dagger.nemesis_scenario import initial_state  # noqa: E402
+from explorer.games.dagger.options import rulings  # noqa: E402
+
+
+def position(scenario_id: str = "dg-three-rounds", threat: int | None = 14):
+    """The benchmark's position: the built-in scenario's board; with ``threat``, moved into the Final Showdown (no
+    nemesis mission left, so step 2 cannot reset the track) at that threat, where the event order decides whether
+    the track reaches 20 this round."""
+    from dataclasses import replace
+
+    sc = get_game("dagger").load_builtin(scenario_id)[1]
+    if threat is None:
+        return sc
+    return replace(sc, state=replace(sc.state, threat=threat, nemesis_deck=(), showdown=True))
+
+
+def starts(scenario, n: int):
+    """The ``n`` seeded starting states (event deck shuffled by seed 0..n-1)."""
+    from dataclasses import replace
+
+    sc = replace(scenario, shuffle_events=True)
+    return [initial_state(sc, seed=i) for i in range(n)]
+
+
+def play_fast(scenario, states):
+    """One phase per start through the step functions: ``[(final state, frame count)]``."""
+    out = []
+    for st in states:
+        ctx = PhaseContext(scenario.world, rulings(scenario.rulings), scenario.choices)
+        frames = play_phase(st, ctx)
+        out.append((frames[-1].state if frames else st, len(frames)))
+    return out
+
+
+def play_deepcopy(scenario, states):
+    """The naive baseline: deep-copy the start, then deep-copy the state after every step (the history a mutable
+    stepper keeps for "back")."""
+    out = []
+    for st in states:
+        ctx = PhaseContext(scenario.world, rulings(scenario.rulings), scenario.choices)
+        frames = play_phase(copy.deepcopy(st), ctx)
+        history = [copy.deepcopy(f.state) for f in frames]
+        out.append((history[-1] if history else st, len(history)))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--phases", type=int, default=10_000)
+    ap.add_argument("--baseline", type=int, default=300, help="play-outs measured with the deep-copy baseline")
+    ap.add_argument("--scenario", default="dg-three-rounds")
+    ap.add_argument("--threat", type=int, default=14, help="threat of the Final Showdown position; -1: the "
+                    "scenario as it is")
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args(argv)
+    n, nb = (200, 20) if a.quick else (a.phases, min(a.baseline, a.phases))
+    scenario = position(a.scenario, None if a.threat < 0 else a.threat)
+    where = "as it is" if a.threat < 0 else f"in the Final Showdown at threat {a.threat}"
+    print(f"position: {a.scenario}'s board {where}; {len(scenario.state.event_deck)} event cards, shuffled per seed")
+    states = starts(scenario, n)
+
+    t0 = time.perf_counter()
+    fast = play_fast(scenario, states)
+    t_fast = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    base = play_deepcopy(scenario, states[:nb])
+    t_base = time.perf_counter() - t0
+
+    bad = [i for i in range(nb) if fast[i][0] != base[i][0] or fast[i][1] != base[i][1]]
+    if bad:
+        print(f"MISMATCH: step functions and deep-copy baseline differ for seeds {bad[:10]}")
+        return 1
+    print(f"step functions == deep-copy baseline on all {nb} shared seeds (final state and frame count)")
+
+    lost = Counter(r for st, _ in fast for r in st.lost)
+    n_lost = sum(1 for st, _ in fast if st.lost)
+    threat = Counter(st.threat for st, _ in fast)
+    frames = sum(k for _, k in fast)
+    print(f"{n} Nemesis Phases: loss probability next round {n_lost / n:.4f} ({n_lost}/{n})"
+          + "".join(f"; {r}: {c}" for r, c in lost.most_common()))
+    orders = [replace(scenario.state, event_deck=d) for d in dict.fromkeys(permutations(scenario.state.event_deck))]
+    exact = sum(1 for st, _ in play_fast(scenario, orders) if st.lost) / len(orders)
+    err = 4 * (exact * (1 - exact) / n) ** 0.5 + 1e-9
+    ok = abs(n_lost / n - exact) <= err
+    print(f"exact over all {len(orders)} event orders: {exact:.4f}; seeded estimate within 4 sigma: "
+          f"{'yes' if ok else 'MISMATCH'}")
+    if not ok:
+        return 1
+    print("threat after the round: " + ", ".join(f"{t}: {c / n:.3f}" for t, c in sorted(threat.items())))
+    per_fast = t_fast / n
+    per_base = t_base / nb
+    print(f"step functions: {t_fast:.2f} s for {n} phases ({frames} frames), {per_fast * 1e3:.3f} ms per phase")
+    print(f"deep-copy baseline: {t_base:.2f} s for {nb} phases, {per_base * 1e3:.3f} ms per phase")
+    print(f"speed-up per phase (baseline / step functions, same run): {per_base / per_fast:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
