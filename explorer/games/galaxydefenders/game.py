@@ -19,7 +19,7 @@ from importlib import import_module
 from typing import Any
 
 from explorer.errors import ScenarioError
-from explorer.games import Game
+from explorer.games import Game, Page
 from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
@@ -77,6 +77,21 @@ def outcome_text(trace: Trace) -> str:
     return "\n".join(lines)
 
 
+def _combat_page():
+    from .views import combat_page
+
+    return combat_page()
+
+
+PAGES: tuple[Page, ...] = (
+    Page("combat", "Combat",
+         "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
+         "set each die by hand, follow every cited step, and read the exact odds of the wounds dealt and of a kill.",
+         _combat_page),
+)
+"""The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
+
+
 def _cli():
     from .cli import cli_app
 
@@ -92,7 +107,7 @@ GAME = Game(
     parse=_parse,
     resolve=_resolve,
     ruling_options=_options,
-    pages=(),
+    pages=PAGES,
     cli=_cli,
     outcome_text=outcome_text,
     scenario_order=("gd-01", "gd-01-variant", "gd-03", "gd-04", "gd-05", "gd-05-variant"),
