@@ -48,6 +48,7 @@ def test_fixed_hits_lethal_and_a_shield_stack_give_the_book_lethal_answer():
     w.dice["red"].value = "0"
     w.fixed_hits.value = "4"
     w.lethal.value = True
+    w.critical.value = 0
     w.stacks.value = "1"
     w.standard.value = "1"
     r = w.trace.outcome["attacks"][0]["targets"][0]
@@ -61,12 +62,12 @@ def test_fixed_hits_lethal_and_a_shield_stack_give_the_book_lethal_answer():
 def test_hand_set_faces_replace_the_seeded_ones_and_survive_a_reroll():
     w = CombatExplorer(seed=3)
     (hit, _) = _tray(w)
-    assert len(hit) == 4
+    assert len(hit) == 5
     for _, dd in hit:
         dd.value = "hit"                         # every red die set by hand to a hit
-    assert w.trace.outcome["attacks"][0]["hits"] == 4
+    assert w.trace.outcome["attacks"][0]["hits"] == 5
     _, blue = _tray(w)
-    assert len(blue) == 4                        # one Blue die per hit
+    assert len(blue) == 5                        # one Blue die per hit
     for _, dd in blue:
         dd.value = "shield"
     assert w.trace.outcome["attacks"][0]["targets"][0]["wounds"] == 0
@@ -100,7 +101,7 @@ def test_odds_bars_equal_the_odds_engine():
     w.critical.value = 1
     w.health.value = "4"
     want = attack_odds(TargetState("Target", "agent", 4, stacks=(2, 1)),
-                       AttackModel(target="Target", attacker_kind="alien", dice={"red": 4, "yellow": 2},
+                       AttackModel(target="Target", attacker_kind="alien", dice={"red": 5, "yellow": 2},
                                    effects=[{"kind": "critical", "x": 1}]), default_calibration())
     wounds: dict = {}
     for o, p in want.items():
@@ -110,7 +111,7 @@ def test_odds_bars_equal_the_odds_engine():
     down = sum(p for o, p in want.items() if o[2] != "alive")
     assert w.chart._outcomes[0].p == pytest.approx(down) and 0 < down < 1
     before = list(dist.probs)
-    w.dice["red"].value = "6"
+    w.dice["red"].value = "7"
     assert w.chart._dists[0].probs != before                 # more dice: the odds change
 
 

@@ -115,12 +115,14 @@ class CombatExplorer(W.VBox):
         self.attacker_kind = W.Dropdown(options=KINDS, value="alien", description="Attacker",
                                         layout=W.Layout(width="220px"), style={"description_width": "110px"})
         cal = self._cal
-        self.dice = {c: text(f"dice.{c}", f"{c.capitalize()} dice", 4 if c == "red" else 0) for c in cal.dice}
-        self.fixed_hits = text("fixed_hits", "Fixed hits", "", placeholder="blank: roll dice")
+        self.dice = {c: text(f"dice.{c}", f"{c.capitalize()} dice", 5 if c == "red" else 0)
+                     for c in cal.dice if c != cal.defend_die}
+        """Hit dice per colour: every calibrated colour but the Defend die's (Blue)."""
+        self.fixed_hits = text("fixed_hits", "Fixed hits", "", placeholder="dice")
         self.bonus_hits = text("bonus_hits", "Bonus hits", 0)
         self.lethal = W.Checkbox(value=False, description="Lethal (8.1)", indent=False, layout=W.Layout(width="130px"))
         self.def_minus = text("def_minus", "-X Def Dice", 0)
-        self.critical = W.Dropdown(options=[("none", 0), ("Critical 1", 1), ("Critical 2", 2)], value=0,
+        self.critical = W.Dropdown(options=[("none", 0), ("Critical 1", 1), ("Critical 2", 2)], value=1,
                                    description="Critical pile", layout=W.Layout(width="220px"),
                                    style={"description_width": "110px"})
         self.critical_trigger = W.Dropdown(options=TRIGGERS, value="always", layout=W.Layout(width="140px"))
@@ -134,7 +136,7 @@ class CombatExplorer(W.VBox):
         # target
         self.target_kind = W.Dropdown(options=KINDS, value="agent", description="Target",
                                       layout=W.Layout(width="220px"), style={"description_width": "110px"})
-        self.health = text("health", "Health", 7)
+        self.health = text("health", "Health", 5)
         self.wounds = text("wounds", "Wounds taken", 0)
         self.stacks = text("stacks", "Energy Shields", "", width="260px", placeholder="stacks, Left first: 2, 1")
         self.standard = text("standard", "Shield results", 0, tooltip="shield results from powers such as No Pain")
