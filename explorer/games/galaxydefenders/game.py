@@ -9,6 +9,8 @@ kind            module              what it answers (sections)
                                     High Impact, Critical tokens, Mark, Poison, Area/Explosion, Burrowing (8, 9.2,
                                     11.7, 11.12, Storybook 5.5.1); exact odds in :mod:`.odds`
 ``conditions``  :mod:`.conditions`  Poison, Mark and temporary Criticals through Refresh phases (6.1, 9.3.2, 8.3)
+``activation``  :mod:`.activation`  an alien / NPC A.I. activation on a map of Areas: target, first applicable
+                                    behavior rule, Area-to-Area move, end hex, Seize (10.1, 10.2.1, 11.11, 5.1, 7.3)
 ==============  ==================  ===========================================================================
 """
 
@@ -25,6 +27,7 @@ from explorer.trace import Trace
 KINDS: dict[str, tuple[str, str]] = {
     "combat": ("explorer.games.galaxydefenders.combat", "combat"),
     "conditions": ("explorer.games.galaxydefenders.conditions", "conditions"),
+    "activation": ("explorer.games.galaxydefenders.activation", "activation"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -61,6 +64,11 @@ def outcome_text(trace: Trace) -> str:
     """The outcome of a Galaxy Defenders scenario in plain text."""
     o = trace.outcome
     lines = ["Outcome:"]
+    if "mover" in o:
+        rule = "no rule applied" if o["rule"] is None else f"rule {o['rule'] + 1} ({o['action']})"
+        lines.append(f"  {o['mover']} targets {o['target']}: {rule}; {o['start']} -> {o['end']}; Areas to the target "
+                     f"{o['areas_before']} -> {o['areas_after']}")
+        return "\n".join(lines)
     for i, a in enumerate(o.get("attacks", []), 1):
         if a["hits"] is None:
             lines.append(f"  Attack {i} ({a['attacker']}, {a['weapon']}): no target could be attacked")
