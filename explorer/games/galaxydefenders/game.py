@@ -9,6 +9,8 @@ kind            module              what it answers (sections)
                                     High Impact, Critical tokens, Mark, Poison, Area/Explosion, Burrowing (8, 9.2,
                                     11.7, 11.12, Storybook 5.5.1); exact odds in :mod:`.odds`
 ``conditions``  :mod:`.conditions`  Poison, Mark and temporary Criticals through Refresh phases (6.1, 9.3.2, 8.3)
+``activation``  :mod:`.activation`  an alien / NPC A.I. activation on a map of Areas: target, first applicable
+                                    behavior rule, Area-to-Area move, end hex, Seize (10.1, 10.2.1, 11.11, 5.1, 7.3)
 ==============  ==================  ===========================================================================
 """
 
@@ -16,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from explorer.games import Game, Kinds
+from explorer.games import Game, Kinds, Page
 from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "combat": ("explorer.games.galaxydefenders.combat", "combat"),
     "conditions": ("explorer.games.galaxydefenders.conditions", "conditions"),
+    "activation": ("explorer.games.galaxydefenders.activation", "activation"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -48,6 +51,11 @@ def outcome_text(trace: Trace) -> str:
     """The outcome of a Galaxy Defenders scenario in plain text."""
     o = trace.outcome
     lines = ["Outcome:"]
+    if "mover" in o:
+        rule = "no rule applied" if o["rule"] is None else f"rule {o['rule'] + 1} ({o['action']})"
+        lines.append(f"  {o['mover']} targets {o['target']}: {rule}; {o['start']} -> {o['end']}; Areas to the target "
+                     f"{o['areas_before']} -> {o['areas_after']}")
+        return "\n".join(lines)
     for i, a in enumerate(o.get("attacks", []), 1):
         if a["hits"] is None:
             lines.append(f"  Attack {i} ({a['attacker']}, {a['weapon']}): no target could be attacked")
@@ -62,6 +70,21 @@ def outcome_text(trace: Trace) -> str:
         lines.append(f"  Wounds suffered: {o['wounds_suffered']}; token left: Poison {f['poison']}, Mark {f['mark']}; "
                      f"{f['status']}")
     return "\n".join(lines)
+
+
+def _combat_page():
+    from .views import combat_page
+
+    return combat_page()
+
+
+PAGES: tuple[Page, ...] = (
+    Page("combat", "Combat",
+         "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
+         "set each die by hand, follow every cited step, and read the exact odds of the wounds dealt and of a kill.",
+         _combat_page),
+)
+"""The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
 
 
 def _cli():
@@ -79,7 +102,7 @@ GAME = Game(
     parse=_KINDS.parse,
     resolve=_resolve,
     ruling_options=_options,
-    pages=(),
+    pages=PAGES,
     cli=_cli,
     outcome_text=outcome_text,
     scenario_order=("gd-01", "gd-01-variant", "gd-03", "gd-04", "gd-05", "gd-05-variant"),

@@ -93,6 +93,24 @@ UNLISTED_CLOSE_ENCOUNTER = RulingOption(
                 "which the book lists as not clearly matching.",
 )
 
+# --- A.I. activation: line of sight -------------------------------------------------------------------------------
+
+LINE_OF_SIGHT = RulingOption(
+    key="line_of_sight",
+    title="Line of sight between hexes (a Core Set rule this rulebook relies on but does not print)",
+    section="10.2.1 NPC Movement; 11.11 Movement; 5.1 Barrier Hex Side",
+    readings={
+        "centre_to_centre": "A line from centre to centre is blocked only by a Blocking Hex whose interior it crosses "
+                            "or a blocking Hex Side (wall, closed door) it crosses; grazing a corner or running along "
+                            "a side does not block.",
+        "strict": "As centre_to_centre, and a line that grazes a Blocking Hex's corner or runs along a blocking Hex "
+                  "Side is blocked too.",
+    },
+    default="centre_to_centre",
+    why_default="The rulebook only says a Barrier Hex Side does not block line of sight; the centre-to-centre line is "
+                "the usual hex-game reading, and the strict one is offered because the Core Set text is not here.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))

@@ -1,0 +1,669 @@
+"""Alien and NPC A.I. activation on a map of Areas: which behavior rule applies first, and where the figure ends.
+
+Sections: 10.1 Biological Ally Structure (the A.I. section: the first relevant behavior rule, starting with the
+adjacent one; line of sight and a legal movement path; the "+" rule ignores line of sight), 10.2.1 NPC Movement and
+11.11 Movement (Area to Area through centre hexes, redeploy in the destination Area adjacent to the target and as
+many opponents as possible, "Move Adjacent to..." into the target's Area else an adjacent Area, move back / move
+away, figures are no obstacle but no two end in one Hex, unlocked doors are open, a rule that cannot be applied
+passes to the next, no rule: it stays), 11.3.1 Menacing Agent System (an Archenemy targets the Menacing Agent;
+targeting happens at the start of the activation), 11 (aliens treat drones and NPCs as agents), 5.1 Barrier Hex Side
+(only Flying and Burrowing figures cross it; it blocks no line of sight; the hexes stay adjacent), 7.1 Flying,
+7.2 Burrowing, 7.3 Seize (the seized agent moves along and ends adjacent to the dragging figure).
+
+Line of sight is a Core Set rule that this rulebook does not print: the default is the usual centre-to-centre line,
+blocked by a blocking Hex it passes through or a blocking Hex Side it crosses; ruling ``line_of_sight`` offers the
+strict reading where grazing a blocking corner or side also blocks (see :mod:`.options`).
+
+State is immutable (:class:`Figure`, :class:`Activation`); each step function is named after its rule and returns
+its :class:`~explorer.trace.Step` list.
+
+Scenario kind ``activation`` (TOML)::
+
+    game = "galaxydefenders"
+    kind = "activation"
+    title = "..."
+    [areas]                              # every map hex belongs to exactly one Area (contiguous), max 40 Areas
+    A = ["0,0", "1,0", "0,1"]
+    B = ["2,0", "3,0", "2,1"]
+    [centres]                            # optional: the centre Hex of an Area (default: its hex nearest the mean)
+    A = "0,0"
+    blocking = ["5,0"]                   # optional: Blocking Hexes
+    [[edges]]                            # Hex Sides: barrier | wall (Blocking Hex Side) | door (open = unlocked)
+    edge = "1,0|2,0"
+    kind = "barrier"
+    [activating]
+    name = "Flying Critter"
+    kind = "alien"                       # alien | npc
+    at = "2,0"
+    flying = false
+    burrowing = false
+    archenemy = false                    # Master Alien stage with the Archenemy power
+    came_from = "3,0"                    # optional: where it came from (move back)
+    seize = "Biotech"                    # optional: the agent it drags along (7.3)
+    [[figures]]
+    name = "Biotech"
+    side = "agent"                       # agent | drone | npc | alien
+    at = "1,0"
+    menace = 0                           # Menace token level (1 or 2) on the Menacing Agent
+    [[rules]]                            # the A.I. section, in card order
+    condition = "adjacent"               # adjacent | within | plus
+    areas = 1                            # for "within": the target at most this many Areas away
+    action = "attack"                    # attack | move_adjacent | move_toward | move_away | stay
+    move = 1                             # Areas moved (move actions)
+    label = "Adjacent: attack with claws"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field
+
+from explorer.board import EdgeFeature, EdgeKind, parse_edge_key, parse_hex_key
+from explorer.errors import ScenarioError
+from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
+from explorer.options import Rulings
+from explorer.scenario import validate
+from explorer.trace import Step, Trace
+
+from . import sections as S
+from .options import rulings as make_rulings
+
+MAX_AREAS = 40
+MAX_HEXES = 600
+
+
+class _Base(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EdgeModel(_Base):
+    edge: str = Field(max_length=40)
+    kind: Literal["barrier", "wall", "door"] = "barrier"
+    open: bool = False
+
+
+class ActivatingModel(_Base):
+    name: str = Field(min_length=1, max_length=40)
+    kind: Literal["alien", "npc"] = "alien"
+    at: str = Field(max_length=20)
+    flying: bool = False
+    burrowing: bool = False
+    archenemy: bool = False
+    came_from: str | None = Field(None, max_length=20)
+    seize: str | None = Field(None, max_length=40)
+
+
+class FigureModel(_Base):
+    name: str = Field(min_length=1, max_length=40)
+    side: Literal["agent", "drone", "npc", "alien"]
+    at: str = Field(max_length=20)
+    menace: int = Field(0, ge=0, le=2)
+
+
+class RuleModel(_Base):
+    condition: Literal["adjacent", "within", "plus"]
+    areas: int = Field(0, ge=0, le=10)
+    action: Literal["attack", "move_adjacent", "move_toward", "move_away", "stay"]
+    move: int = Field(1, ge=0, le=6)
+    label: str = Field("", max_length=120)
+
+
+class ActivationScenario(_Base):
+    """A validated ``activation`` scenario (see the module docstring)."""
+
+    game: Literal["galaxydefenders"] = "galaxydefenders"
+    kind: Literal["activation"] = "activation"
+    title: str = Field("A.I. activation", max_length=200)
+    description: str = Field("", max_length=4000)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    rulings: dict[str, str] = Field(default_factory=dict, max_length=20)
+    areas: dict[str, list[str]] = Field(min_length=1, max_length=MAX_AREAS)
+    centres: dict[str, str] = Field(default_factory=dict, max_length=MAX_AREAS)
+    blocking: list[str] = Field(default_factory=list, max_length=MAX_HEXES)
+    edges: list[EdgeModel] = Field(default_factory=list, max_length=400)
+    activating: ActivatingModel
+    figures: list[FigureModel] = Field(default_factory=list, max_length=30)
+    rules: list[RuleModel] = Field(min_length=1, max_length=12)
+
+
+# ------------------------------------------------------------------------------------------------ the map
+
+@dataclass(frozen=True)
+class AreaMap:
+    """Hexes grouped into Areas. ``area_of`` maps each hex to its Area, ``centre`` each Area to its centre hex,
+    ``blocking`` the Blocking Hexes, ``features`` the Hex Sides (``explorer.board.EdgeFeature``)."""
+
+    area_of: Mapping[Hex, str]
+    centre: Mapping[str, Hex]
+    blocking: frozenset[Hex]
+    features: Mapping[Edge, EdgeFeature]
+
+    def hexes(self, area: str) -> list[Hex]:
+        return sorted(h for h, a in self.area_of.items() if a == area)
+
+    def can_step(self, a: Hex, b: Hex, crosses_barriers: bool) -> bool:
+        """A legal step between adjacent hexes: both on the map and not Blocking, no Blocking Hex Side or locked
+        door between them; a Barrier Hex Side only for Flying/Burrowing figures (5.1, 11.11)."""
+        if b not in self.area_of or b in self.blocking or distance(a, b) != 1:
+            return False
+        f = self.features.get(Edge(a, b))
+        if f is None:
+            return True
+        if f.kind == EdgeKind.BARRIER:
+            return crosses_barriers
+        if f.kind == EdgeKind.DOOR:
+            return f.open
+        return not f.blocks_movement
+
+    def graph(self, crosses_barriers: bool) -> nx.Graph:
+        """Hex movement graph for a figure that can (not) cross Barrier Hex Sides."""
+        g = nx.Graph()
+        g.add_nodes_from(h for h in self.area_of if h not in self.blocking)
+        for h in list(g.nodes):
+            for n in neighbors(h):
+                if h < n and n in g and self.can_step(h, n, crosses_barriers):
+                    g.add_edge(h, n)
+        return g
+
+    def area_graph(self, crosses_barriers: bool) -> nx.Graph:
+        """Areas joined when a legal step leads from one to the other."""
+        g = nx.Graph()
+        g.add_nodes_from(set(self.area_of.values()))
+        for a, b in self.graph(crosses_barriers).edges:
+            if self.area_of[a] != self.area_of[b]:
+                g.add_edge(self.area_of[a], self.area_of[b])
+        return g
+
+    def line_of_sight(self, a: Hex, b: Hex, strict: bool) -> tuple[bool, str]:
+        """Centre-to-centre line of sight: blocked by a Blocking Hex whose interior it crosses or a Blocking Hex Side
+        (wall, closed door) it crosses; Barrier Hex Sides never block (5.1). ``strict``: grazing a Blocking Hex's
+        corner or running along a blocking side also blocks. Returns ``(clear, why)``."""
+        if a == b:
+            return True, "same hex"
+        c = classify_centres(a, b)
+        for h in c.hexes_crossed:
+            if h in self.blocking and h not in (a, b):
+                return False, f"the line crosses Blocking Hex {h}"
+        for e in c.edges_crossed + (c.edges_along if strict else ()):
+            f = self.features.get(e)
+            if f is not None and f.blocks_lof:
+                return False, f"the line {'crosses' if e in c.edges_crossed else 'runs along'} a {f.kind.value} " \
+                              f"Hex Side ({e})"
+        if strict:
+            for corner in c.corners_touched:
+                if any(h in self.blocking for h in corner.hexes if h not in (a, b)):
+                    return False, f"the line grazes a Blocking Hex at corner {corner}"
+        return True, "clear centre-to-centre line"
+
+
+def parse_map(sc: ActivationScenario, source: str) -> AreaMap:
+    """The scenario's Areas, centres, Blocking Hexes and Hex Sides.
+
+    Raises:
+        ScenarioError: a hex in two Areas, an Area that is not contiguous, a centre outside its Area, an edge between
+            non-adjacent hexes or off the map, more than :data:`MAX_HEXES` hexes.
+    """
+    area_of: dict[Hex, str] = {}
+    for name, keys in sc.areas.items():
+        if not keys:
+            raise ScenarioError(f"areas.{name}", "an Area needs at least one hex", "a list of \"q,r\" hexes", source)
+        for i, k in enumerate(keys):
+            h = parse_hex_key(k, f"areas.{name}[{i}]", source)
+            if h in area_of:
+                raise ScenarioError(f"areas.{name}[{i}]", f"hex {h} is already in Area {area_of[h]!r}",
+                                    "each hex in one Area", source)
+            area_of[h] = name
+    if len(area_of) > MAX_HEXES:
+        raise ScenarioError("areas", f"{len(area_of)} hexes", f"at most {MAX_HEXES}", source)
+    for name in sc.areas:
+        hs = {h for h, a in area_of.items() if a == name}
+        g = nx.Graph()
+        g.add_nodes_from(hs)
+        g.add_edges_from((h, n) for h in hs for n in neighbors(h) if n in hs)
+        if not nx.is_connected(g):
+            raise ScenarioError(f"areas.{name}", f"Area {name!r} is not contiguous ({nx.number_connected_components(g)}"
+                                " separate groups of hexes)", "hexes joined by adjacency", source)
+    centre: dict[str, Hex] = {}
+    for name in sc.areas:
+        hs = sorted(h for h, a in area_of.items() if a == name)
+        if name in sc.centres:
+            c = parse_hex_key(sc.centres[name], f"centres.{name}", source)
+            if area_of.get(c) != name:
+                raise ScenarioError(f"centres.{name}", f"hex {c} is not in Area {name!r}", [str(h) for h in hs],
+                                    source)
+        else:
+            hs = [h for h in hs if h.__str__() not in sc.blocking and f"{h.q},{h.r}" not in sc.blocking] or hs
+            mq = sum(h.q for h in hs) / len(hs)
+            mr = sum(h.r for h in hs) / len(hs)
+            c = min(hs, key=lambda h: ((h.q - mq) ** 2 + (h.r - mr) ** 2 + (h.q - mq) * (h.r - mr), h))
+        centre[name] = c
+    for name in sc.centres:
+        if name not in sc.areas:
+            raise ScenarioError(f"centres.{name}", f"no Area named {name!r}", sorted(sc.areas), source)
+    blocking = set()
+    for i, k in enumerate(sc.blocking):
+        h = parse_hex_key(k, f"blocking[{i}]", source)
+        if h not in area_of:
+            raise ScenarioError(f"blocking[{i}]", f"hex {h} is not on the map", "a hex listed in an Area", source)
+        blocking.add(h)
+    feats: dict[Edge, EdgeFeature] = {}
+    for i, e in enumerate(sc.edges):
+        edge = parse_edge_key(e.edge, f"edges[{i}].edge", source)
+        if edge.a not in area_of and edge.b not in area_of:
+            raise ScenarioError(f"edges[{i}].edge", f"edge {edge} is off the map", "an edge of a map hex", source)
+        if edge in feats:
+            raise ScenarioError(f"edges[{i}].edge", f"a second Hex Side feature on {edge}", "one per edge", source)
+        if e.open and e.kind != "door":
+            raise ScenarioError(f"edges[{i}].open", f"a {e.kind} cannot be open", "open only for a door", source)
+        feats[edge] = EdgeFeature(edge, EdgeKind(e.kind), open=e.open)
+    return AreaMap(area_of, centre, frozenset(blocking), feats)
+
+
+def parse_activation(data: dict, source: str) -> ActivationScenario:
+    """Validate an ``activation`` scenario (``game`` and ``kind`` included).
+
+    Raises:
+        ScenarioError: see :func:`parse_map`; a figure off the map, on a Blocking Hex or sharing a hex; duplicate
+            names; ``seize`` naming no agent; ``within`` without ``areas``; unknown ruling keys or readings.
+    """
+    sc = validate(ActivationScenario, data, source)
+    amap = parse_map(sc, source)
+    make_rulings(sc.rulings)
+    seen: dict[Hex, str] = {}
+    names = [sc.activating.name] + [f.name for f in sc.figures]
+    for i, (name, at, field) in enumerate([(sc.activating.name, sc.activating.at, "activating.at")]
+                                          + [(f.name, f.at, f"figures[{j}].at") for j, f in enumerate(sc.figures)]):
+        h = parse_hex_key(at, field, source)
+        if h not in amap.area_of or h in amap.blocking:
+            raise ScenarioError(field, f"{name} stands on {h}, which is not an open map hex",
+                                "a hex of an Area, not Blocking", source)
+        if h in seen:
+            raise ScenarioError(field, f"{name} and {seen[h]} share hex {h}", "one figure per hex", source)
+        seen[h] = name
+        if names.count(name) > 1:
+            raise ScenarioError(field.replace(".at", ".name"), f"{name!r} is used twice", "unique names", source)
+    if sc.activating.came_from is not None:
+        h = parse_hex_key(sc.activating.came_from, "activating.came_from", source)
+        if h not in amap.area_of:
+            raise ScenarioError("activating.came_from", f"hex {h} is not on the map", "a map hex", source)
+    if sc.activating.seize is not None:
+        agents = [f.name for f in sc.figures if f.side == "agent"]
+        if sc.activating.seize not in agents:
+            raise ScenarioError("activating.seize", f"no agent named {sc.activating.seize!r}", agents, source)
+    for i, r in enumerate(sc.rules):
+        if r.condition == "within" and r.areas < 1:
+            raise ScenarioError(f"rules[{i}].areas", "a 'within' rule needs a distance in Areas", "1 to 10", source)
+    return sc
+
+
+# ------------------------------------------------------------------------------------------------ state
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure on the map: ``name``, ``side`` (agent, drone, npc, alien), ``at`` and Menace token level."""
+
+    name: str
+    side: str
+    at: Hex
+    menace: int = 0
+
+
+@dataclass(frozen=True)
+class Activation:
+    """The activation between steps (immutable): the mover, the other figures, the target chosen at the start,
+    the rule applied, the path walked and the end hex."""
+
+    mover: Figure
+    others: tuple[Figure, ...]
+    crosses_barriers: bool
+    target: Figure | None = None
+    rule: int | None = None
+    path: tuple[Hex, ...] = ()
+
+    def figure(self, name: str) -> Figure:
+        return next(f for f in self.others if f.name == name)
+
+
+def _step(title, rule, detail="", section="", marks=(), **facts) -> Step:
+    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks), section)
+
+
+def _opponents(mover_kind: str, others) -> list[Figure]:
+    """Aliens oppose agents, drones and NPCs (11: they count as agents); an NPC opposes aliens."""
+    if mover_kind == "alien":
+        return [f for f in others if f.side in ("agent", "drone", "npc")]
+    return [f for f in others if f.side == "alien"]
+
+
+def area_distance(amap: AreaMap, g: nx.Graph, a: Hex, b: Hex) -> int | None:
+    """Distance in Areas between the Areas of two hexes along legal steps (``None``: no legal path)."""
+    try:
+        return nx.shortest_path_length(g, amap.area_of[a], amap.area_of[b])
+    except nx.NetworkXNoPath:
+        return None
+
+
+# ------------------------------------------------------------------------------------------------ step functions
+
+def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) -> tuple[Activation, list[Step]]:
+    """Targeting at the start of the activation (11.3.1, 10.1): the Menacing Agent for an Archenemy, else the
+    closest opponent in Areas (legal walking path); ties are the controlling player's choice (first by name)."""
+    sec = "Targeting"
+    opp = _opponents(kind, state.others)
+    if not opp:
+        return state, [_step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
+                             else S.NPC_MOVEMENT, "", sec)]
+    if archenemy:
+        menacing = [f for f in opp if f.side == "agent" and f.menace]
+        if menacing:
+            t = menacing[0]
+            return replace(state, target=t), [_step(f"Archenemy: targets the Menacing Agent {t.name} (Menace "
+                                                    f"{t.menace})", S.MENACE, "Its A.I. uses the distance to the "
+                                                    "Menacing Agent, not the closest agent; the target is fixed for "
+                                                    "the whole activation.", sec, (t.at,), target=t.name)]
+    g = amap.area_graph(state.crosses_barriers)
+    rows = []
+    for f in opp:
+        d = area_distance(amap, g, state.mover.at, f.at)
+        rows.append((f, d))
+    reach = [(f, d) for f, d in rows if d is not None]
+    listing = "; ".join(f"{f.name} {'no legal path' if d is None else f'{d} Area(s)'}" for f, d in rows)
+    if not reach:
+        return state, [_step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, sec,
+                             candidates=[{"name": f.name, "areas": d} for f, d in rows])]
+    best = min(d for _, d in reach)
+    tied = sorted(f.name for f, d in reach if d == best)
+    t = next(f for f, _ in reach if f.name == tied[0])
+    tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
+    who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
+    return replace(state, target=t), [_step(f"Target: the closest {who}, {t.name} ({best} Area(s))",
+                                            S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
+                                            f"Distances: {listing}.{tie} Targeting happens at the start of the "
+                                            "activation.", sec, (t.at,), target=t.name,
+                                            candidates=[{"name": f.name, "areas": d} for f, d in rows])]
+
+
+def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: bool
+                ) -> tuple[Activation, list[Step]]:
+    """The first behavior rule that applies, in card order (10.1, 11.11): its distance condition, line of sight
+    (except the "+" rule) and, for a move, a legal movement path; each earlier rule is listed with why it failed.
+    Moves are tried by :func:`move` and fall through to the next rule when they cannot be applied."""
+    sec = "Behavior rules"
+    rule_ref = S.NPC_AI if kind == "npc" else S.ALIEN_MOVEMENT
+    steps: list[Step] = []
+    t = state.target
+    g = amap.area_graph(state.crosses_barriers)
+    for i, r in enumerate(rules):
+        name = r.label or f"rule {i + 1} ({r.condition}{' ' + str(r.areas) if r.condition == 'within' else ''}: " \
+                          f"{r.action})"
+        if t is None:
+            steps.append(_step(f"{name}: no target", rule_ref, "", sec, behavior=i, applies=False))
+            continue
+        d = area_distance(amap, g, state.mover.at, t.at)
+        if r.condition == "adjacent":
+            ok, why = distance(state.mover.at, t.at) == 1, f"{t.name} is {distance(state.mover.at, t.at)} hex(es) " \
+                                                           "away (Barrier sides keep hexes adjacent)"
+        elif r.condition == "within":
+            ok = d is not None and d <= r.areas
+            why = f"{t.name} is {'unreachable' if d is None else f'{d} Area(s)'} away (needs {r.areas} or fewer)"
+        else:
+            ok, why = True, "the + rule applies whatever the distance"
+        if ok and r.condition != "plus":
+            los, los_why = amap.line_of_sight(state.mover.at, t.at, strict_los)
+            if not los:
+                ok, why = False, f"no line of sight to {t.name}: {los_why}"
+            else:
+                why += f"; line of sight: {los_why}"
+        if ok and r.action in ("move_adjacent", "move_toward") and d is None:
+            ok, why = False, f"no legal movement path to {t.name}"
+        if not ok:
+            steps.append(_step(f"{name}: does not apply", rule_ref, why + ".", sec, behavior=i, applies=False))
+            continue
+        steps.append(_step(f"{name}: applies", rule_ref, why + ".", sec, (t.at,), behavior=i, applies=True,
+                           action=r.action))
+        return replace(state, rule=i), steps
+    steps.append(_step("No behavior rule can be applied: it stays where it is", rule_ref, "", sec, applies=None))
+    return state, steps
+
+
+def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> tuple[list[str], list[Hex]]:
+    """Area to Area through centre hexes (11.11): up to ``areas`` Areas along a shortest Area path toward
+    ``goal_area``. Returns ``(Areas entered, hex path)``."""
+    ag = amap.area_graph(state.crosses_barriers)
+    hg = amap.graph(state.crosses_barriers)
+    route = nx.shortest_path(ag, amap.area_of[state.mover.at], goal_area)[1:areas + 1]
+    path = [state.mover.at]
+    for a in route:
+        sub = hg.subgraph([h for h in hg if amap.area_of[h] in (amap.area_of[path[-1]], a)])
+        try:
+            leg = nx.shortest_path(sub, path[-1], amap.centre[a])
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
+            leg = nx.shortest_path(hg, path[-1], amap.centre[a])
+        path += leg[1:]
+    return route, path
+
+
+def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjacent: bool
+            ) -> tuple[Hex | None, list[dict], list[Step]]:
+    """Redeploy at the end of the move (10.2.1, 11.11): every free hex of the destination Area is a candidate; kept
+    are those adjacent to the target if any, then those engaging the most opponents, then the centre hex; each
+    candidate is listed with the rule that keeps or drops it. With ``strict_adjacent`` (a "Move Adjacent to" rule)
+    and no free hex adjacent to the target in ``dest``, hexes adjacent to the target in an adjacent Area are tried.
+    """
+    sec = "End of movement"
+    t = state.target
+    occupied = {f.at: f.name for f in state.others}
+    opp = _opponents(kind, state.others)
+    hg = amap.graph(state.crosses_barriers)
+    start_area = amap.area_of[state.mover.at]
+
+    def reachable(h: Hex) -> bool:
+        return h == state.mover.at or (h in hg and state.mover.at in hg and nx.has_path(hg, state.mover.at, h))
+
+    areas = [dest]
+    if strict_adjacent and t is not None and not any(distance(h, t.at) == 1 and h not in occupied
+                                                     for h in amap.hexes(dest)):
+        near = sorted(set(amap.area_graph(state.crosses_barriers).neighbors(amap.area_of[t.at])) | {start_area})
+        areas = [dest] + [a for a in near if a != dest]
+    cands = []
+    for a in areas:
+        for h in amap.hexes(a):
+            if h in amap.blocking:
+                continue
+            row = {"hex": str(h), "area": a, "adjacent_to_target": bool(t and distance(h, t.at) == 1),
+                   "engages": sum(1 for f in opp if distance(h, f.at) == 1), "centre": h == amap.centre[a]}
+            if h in occupied and h != state.mover.at:
+                row.update(kept=False, why=f"occupied by {occupied[h]}: no figure ends on an occupied Hex")
+            elif not reachable(h):
+                row.update(kept=False, why="no legal movement path")
+            elif a != dest and not row["adjacent_to_target"]:
+                row.update(kept=False, why="an adjacent Area is used only to end adjacent to the target")
+            else:
+                row.update(kept=True, why="")
+            cands.append(row)
+    live = [c for c in cands if c["kept"]]
+    if any(c["adjacent_to_target"] for c in live):
+        for c in live:
+            if not c["adjacent_to_target"]:
+                c.update(kept=False, why="not adjacent to the target, and a free hex adjacent to it exists")
+    if any(c["area"] == dest for c in cands if c["kept"]):
+        for c in cands:
+            if c["kept"] and c["area"] != dest:
+                c.update(kept=False, why="the destination Area has a hex adjacent to the target")
+    live = [c for c in cands if c["kept"]]
+    if live and any(c["adjacent_to_target"] or c["engages"] for c in live):
+        best = max(c["engages"] for c in live)
+        for c in live:
+            if c["engages"] < best:
+                c.update(kept=False, why=f"engages {c['engages']} opponent(s); another hex engages {best}")
+    elif live:
+        for c in live:
+            if not c["centre"]:
+                c.update(kept=False, why="not adjacent to any opponent: it stays on the centre hex it moved to")
+    live = [c for c in cands if c["kept"]]
+    for c in live:
+        c["why"] = "kept" + (": adjacent to the target" if c["adjacent_to_target"] else "") + \
+                   (f", engages {c['engages']}" if c["engages"] else "")
+    rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
+    if not live:
+        return None, cands, [_step(f"No free hex to end in Area {dest}", rule, "", sec, candidates=cands)]
+    chosen = Hex.parse(sorted(live, key=lambda c: (not c["centre"], c["hex"]))[0]["hex"])
+    tie = f" {len(live)} hexes tie: the controlling player chooses ({chosen} here)." if len(live) > 1 else ""
+    return chosen, cands, [_step(f"Ends in {chosen} (Area {amap.area_of[chosen]})", rule,
+                                 "Redeploy in the destination Area: adjacent to the target and as many opponents as "
+                                 f"possible.{tie}", sec, (chosen,), candidates=cands, end=str(chosen))]
+
+
+def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
+         ) -> tuple[Activation | None, list[Step]]:
+    """Apply a move action (``move_adjacent``, ``move_toward``, ``move_away``); ``None`` when it cannot be applied
+    (then the next rule is tried, 11.11)."""
+    sec = "Movement"
+    rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
+    t = state.target
+    ag = amap.area_graph(state.crosses_barriers)
+    here = amap.area_of[state.mover.at]
+    steps: list[Step] = []
+    if r.action == "move_away":
+        if came_from is not None and amap.area_of[came_from] != here and \
+                ag.has_edge(here, amap.area_of[came_from]):
+            dest = amap.area_of[came_from]
+            steps.append(_step(f"Move back: toward Area {dest}, where it came from", rule, "", sec))
+        else:
+            opts = sorted(ag.neighbors(here))
+            if not opts:
+                return None, [_step("Move away: no Area can be entered", rule, "", sec)]
+            far = {a: nx.shortest_path_length(ag, a, amap.area_of[t.at]) if t and nx.has_path(
+                ag, a, amap.area_of[t.at]) else 99 for a in opts}
+            best = max(far.values())
+            tied = [a for a in opts if far[a] == best]
+            dest = tied[0]
+            steps.append(_step(f"Move away from {t.name if t else 'the closest opponent'}: Area {dest}", rule,
+                               f"No way back; the Areas next to it are {', '.join(f'{a} ({far[a]})' for a in opts)} "
+                               "Area(s) from the target." + (f" Tie: the controlling player chooses ({dest})."
+                                                             if len(tied) > 1 else ""), sec))
+        route, path = walk_areas(state, amap, dest, r.move)
+        steps.append(_step(f"Moves {len(route)} Area(s): {' → '.join([here] + route)}", rule,
+                           "Area to Area through centre hexes.", sec, tuple(path), path=[str(h) for h in path]))
+    else:
+        goal = amap.area_of[t.at]
+        if here == goal and r.action == "move_toward":
+            steps.append(_step(f"Already in {t.name}'s Area: it remains", rule, "Moving toward a target it already "
+                               "reached leaves it where it is.", sec))
+            route, path = [], [state.mover.at]
+        elif here == goal or r.move == 0:
+            route, path = [], [state.mover.at]
+        else:
+            route, path = walk_areas(state, amap, goal, r.move)
+        if route:
+            steps.append(_step(f"Moves {len(route)} Area(s): {' → '.join([here] + route)}", rule,
+                               "Area to Area through centre hexes; other figures are no obstacle.", sec,
+                               tuple(path), path=[str(h) for h in path]))
+    dest_area = amap.area_of[path[-1]]
+    mover = replace(state.mover, at=path[-1])
+    s2 = replace(state, mover=state.mover)
+    h, cands, st = end_hex(replace(s2, mover=replace(mover, at=state.mover.at)), amap, dest_area, kind,
+                           r.action == "move_adjacent")
+    steps += st
+    if h is None:
+        return None, steps + [_step("The rule cannot be applied: the next rule is tried", rule, "", sec)]
+    if h != path[-1]:
+        hg = amap.graph(state.crosses_barriers)
+        path = path + nx.shortest_path(hg, path[-1], h)[1:]
+    return replace(state, mover=replace(state.mover, at=h), path=tuple(path)), steps
+
+
+def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation, list[Step]]:
+    """Seize (7.3): the seized agent moves along (inheriting Flying/Burrowing) and is placed in a free hex adjacent to
+    the dragging figure, or as close as possible (first free hex in direction order; the players choose)."""
+    if not who or len(state.path) < 2:
+        return state, []
+    occupied = {f.at for f in state.others if f.name != who} | {state.mover.at}
+    here = amap.area_of[state.mover.at]
+    free = sorted((h for h in neighbors(state.mover.at) if h in amap.area_of and h not in amap.blocking
+                   and h not in occupied), key=lambda h: amap.area_of[h] != here)
+    if not free:
+        ring = sorted((h for h in amap.area_of if h not in occupied and h not in amap.blocking),
+                      key=lambda h: (distance(h, state.mover.at), h))
+        free = ring[:1]
+    spot = free[0]
+    others = tuple(replace(f, at=spot) if f.name == who else f for f in state.others)
+    return replace(state, others=others), [_step(f"{who} is seized and placed in {spot}, adjacent to "
+                                                 f"{state.mover.name}", S.SEIZE, "The seized agent moves with the "
+                                                 "dragging figure, crossing what it crosses, and ends adjacent to it.",
+                                                 "Seize", (spot,), seized=who, at=str(spot))]
+
+
+# ------------------------------------------------------------------------------------------------ resolution
+
+def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
+                       seed: int | None = None) -> Trace:
+    """One alien or NPC activation: target, first applicable rule (moves that cannot be applied fall through),
+    movement, end hex, Seize.
+
+    Returns:
+        A :class:`Trace`; ``outcome`` = ``{"mover", "target", "rule" (index or None), "action", "start", "end",
+        "path": [hex], "areas_before", "areas_after" (Area distance to the target), "figures": {name: hex}}``.
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    amap = parse_map(scenario, "scenario")
+    a = scenario.activating
+    mover = Figure(a.name, a.kind, Hex.parse(a.at))
+    others = tuple(Figure(f.name, f.side, Hex.parse(f.at), f.menace) for f in scenario.figures)
+    state = Activation(mover, others, a.flying or a.burrowing)
+    strict = r.reading("line_of_sight") == "strict"
+    trace = Trace(scenario.title)
+    if state.crosses_barriers:
+        trace.add(f"{a.name} {'flies' if a.flying else 'burrows'}: it crosses Barrier Hex Sides",
+                  S.FLYING if a.flying else S.BURROWING, "", section="Setup")
+    elif any(f.kind == EdgeKind.BARRIER for f in amap.features.values()):
+        trace.add(f"{a.name} cannot cross Barrier Hex Sides: they count as Blocking Hex Sides for it",
+                  S.BARRIER_HEX_SIDE, "They block no line of sight, and hexes across them stay adjacent.",
+                  section="Setup")
+    state, st = select_target(state, amap, a.archenemy, a.kind)
+    trace.steps += st
+    start = mover.at
+    g = amap.area_graph(state.crosses_barriers)
+    before = area_distance(amap, g, start, state.target.at) if state.target else None
+    rules = list(scenario.rules)
+    offset = 0
+    action = None
+    came = Hex.parse(a.came_from) if a.came_from else None
+    while offset < len(rules):
+        s2, st = check_rules(state, amap, rules[offset:], a.kind, strict)
+        for s in st:
+            if "behavior" in s.facts:
+                s.facts["behavior"] += offset
+        trace.steps += st
+        if s2.rule is None:
+            break
+        idx = s2.rule + offset
+        rule = rules[idx]
+        if rule.action in ("attack", "stay"):
+            state, action = replace(s2, rule=idx), rule.action
+            trace.add(f"{'Attacks ' + state.target.name if rule.action == 'attack' else 'Stays'} without moving",
+                      S.ALIEN_COMBAT if rule.action == "attack" and a.kind == "alien" else
+                      S.NPC_COMBAT if rule.action == "attack" else S.ALIEN_MOVEMENT, "", section="Action")
+            break
+        moved, st = move(replace(s2, rule=idx), amap, rule, a.kind, came)
+        trace.steps += st
+        if moved is None:
+            offset = idx + 1
+            continue
+        state, action = moved, rule.action
+        break
+    state, st = seize(state, amap, a.seize)
+    trace.steps += st
+    after = area_distance(amap, g, state.mover.at, state.target.at) if state.target else None
+    trace.rulings = dict(r.consulted)
+    trace.outcome = {
+        "mover": a.name, "target": state.target.name if state.target else None, "rule": state.rule,
+        "action": action, "start": str(start), "end": str(state.mover.at),
+        "path": [str(h) for h in state.path], "areas_before": before, "areas_after": after,
+        "figures": {f.name: str(f.at) for f in state.others},
+    }
+    return trace
