@@ -13,16 +13,36 @@ from explorer.trace import Trace
 
 
 def _parse(data: dict, source: str):
+    """Dispatch on the top-level ``kind``: ``"order"`` (a whole Order on a table: :mod:`.orders.orderfile`) or
+    ``"roll"`` / absent (a roll exchange: :mod:`.model`)."""
+    kind = data.get("kind", "roll")
+    if kind == "order":
+        from .orders.orderfile import parse_order
+
+        return parse_order(data, source)
+    if kind != "roll":
+        from explorer.errors import ScenarioError
+
+        raise ScenarioError("kind", f"unknown scenario kind {kind!r}", ["roll", "order"], source)
     from .model import parse_scenario
 
-    return parse_scenario(data, source)
+    return parse_scenario({k: v for k, v in data.items() if k != "kind"}, source)
 
 
 def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
              reroll: bool = False) -> Trace:
-    """Resolve a roll scenario (:func:`.resolve.resolve`): ``seed`` replaces the scenario's seed; ``reroll`` ignores
-    its fixed dice and rolls every die from the seed."""
+    """Resolve a roll scenario (:func:`.resolve.resolve`) or play an Order (:func:`.orders.orderfile.resolve_order`):
+    ``seed`` replaces the scenario's seed; ``reroll`` ignores its fixed dice and rolls every die from the seed."""
     from explorer.dice import SeededRoller
+
+    from .orders.orderfile import OrderScenario, resolve_order
+
+    if isinstance(scenario, OrderScenario):
+        if reroll:
+            from dataclasses import replace
+
+            scenario = replace(scenario, dice=replace(scenario.dice, rolls=(), saves=(), respawn=()))
+        return resolve_order(scenario, rulings, seed)
 
     from .resolve import resolve
 

@@ -24,8 +24,16 @@ def _names() -> list[str]:
 
 
 def list_scenarios() -> list[dict[str, str]]:
-    """Built-in scenarios, book examples first then handed cases: ``[{"name", "title", "description"}]``."""
-    return [{"name": s.name, "title": s.title, "description": s.description} for s in GAME.scenarios()]
+    """Built-in roll-exchange scenarios, book examples first then handed cases: ``[{"name", "title",
+    "description"}]``. Whole Orders on a table (``kind = "order"``) are listed by :func:`list_order_scenarios`."""
+    return [{"name": s.name, "title": s.title, "description": s.description} for s in GAME.scenarios()
+            if s.kind in ("", "roll")]
+
+
+def list_order_scenarios() -> list[dict[str, str]]:
+    """Built-in whole-Order scenarios (``kind = "order"``, :mod:`.orders.orderfile`)."""
+    return [{"name": s.name, "title": s.title, "description": s.description} for s in GAME.scenarios()
+            if s.kind == "order"]
 
 
 def load_scenario_text(text: str, source: str = "<text>") -> Scenario:

@@ -1,0 +1,15 @@
+"""TAG Raid Orders on the table: the Order Expenditure Sequence as small step functions over immutable game state.
+
+One module per rulebook section:
+
+* :mod:`.state` — Miner Card › Attributes, Activating a Miner (the Order pool), States: the game state as frozen values.
+* :mod:`.declarations` — Orders and AROs: what the players declare (the declaration log) and typed rejections.
+* :mod:`.move` — Common Skills › Move, Moving and Measuring, Special Terrain: checking a declared route.
+* :mod:`.aros` — Orders and AROs: who may declare an ARO, and at which step, from the table geometry.
+* :mod:`.sequence` — Activating a Miner › Order Expenditure Sequence: the steps, replay, back / forward.
+* :mod:`.resolution` — step 5 (Resolution, Effects): the roll exchange built from the board, resolved by the one
+  roll resolver (:func:`explorer.games.tagraid.resolve.resolve_detailed`).
+* :mod:`.death` — Death, Respawn.
+* :mod:`.megabeast` — MegaBeast › Skills, Attacks, and AROs: redirection at Conclusion.
+* :mod:`.orderfile` — the ``kind = "order"`` scenario files (``parse_order`` / ``resolve_order``).
+"""

@@ -1,0 +1,131 @@
+"""What the players declare during one Order, as data, and the typed rejections of illegal declarations.
+
+Sections: Activating a Miner › Orders and AROs (Move as the first Skill, then one of Close Combat Attack, Ranged
+Attack, Evade, Idle or Move; AROs of Close Combat Attack, Ranged Attack, Evade, Idle; a single ARO per enemy per
+Order); Activating a Miner › Order Expenditure Sequence (who declares what at which step); Common Skills.
+
+An Order's declarations (:class:`OrderDeclarations`) are the log the sequence replays: stepping back is replaying
+fewer steps from the initial state, and a file holding the initial table and these declarations is a shareable game
+record. Dice are separate (:class:`OrderDice`): the same declarations with other dice give another outcome.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from explorer.errors import ScenarioError
+from explorer.trace import RuleRef
+
+Point = tuple[float, float]
+
+SECOND_SKILLS = ("move", "ranged_attack", "close_combat_attack", "evade", "idle")
+"""Skills an Order may declare after its first Skill, Move (Orders and AROs)."""
+ARO_SKILLS = ("ranged_attack", "close_combat_attack", "evade", "idle", "none")
+"""Skills a Reactive Miner may declare as ARO (``"none"``: it lets its right go)."""
+
+
+@dataclass(frozen=True)
+class MoveDecl:
+    """A Move: the route of the base centre after its start (points, board units) and the facing chosen at the end
+    (degrees; ``None``: unchanged). A route of no point is a Move without moving (it cancels Slowed)."""
+
+    route: tuple[Point, ...] = ()
+    facing: float | None = None
+
+
+@dataclass(frozen=True)
+class AttackShare:
+    """The share of Burst aimed at one target (``burst`` ``None``: the whole Burst, single target only)."""
+
+    target: str
+    burst: int | None = None
+
+
+@dataclass(frozen=True)
+class SkillDecl:
+    """The second Skill of the Order: ``skill`` (:data:`SECOND_SKILLS`), the Weapon used (attacks), the targets and
+    Burst split (attacks), or the Move (``move``)."""
+
+    skill: str
+    weapon: str | None = None
+    targets: tuple[AttackShare, ...] = ()
+    move: MoveDecl | None = None
+
+    def target_names(self) -> tuple[str, ...]:
+        return tuple(t.target for t in self.targets) if self.skill in ("ranged_attack", "close_combat_attack") else ()
+
+
+@dataclass(frozen=True)
+class AroDecl:
+    """A Reactive Miner's ARO: ``skill`` (:data:`ARO_SKILLS`), the Weapon (attacks) and the step it is declared at
+    (2 or 4; ``None``: the step at which it gains the right). AROs always target the Active Miner."""
+
+    miner: str
+    skill: str
+    weapon: str | None = None
+    step: int | None = None
+
+
+@dataclass(frozen=True)
+class OrderDeclarations:
+    """The declarations of one Order in sequence order: the Active Miner (step 1), its Move (step 1.2), AROs (steps
+    2 and 4), the second Skill (step 3), and the Evade movements chosen at step 5.1 (``((miner, point), ...)``)."""
+
+    active: str
+    move: MoveDecl = MoveDecl()
+    second: SkillDecl = SkillDecl("idle")
+    aros: tuple[AroDecl, ...] = ()
+    evade_moves: tuple[tuple[str, Point], ...] = ()
+
+    def aros_at(self, step: int, rights) -> tuple[AroDecl, ...]:
+        """The AROs declared at ``step`` (explicitly, or by the step of the declaring Miner's right)."""
+        out = []
+        for d in self.aros:
+            s = d.step
+            if s is None:
+                r = next((x for x in rights if x.miner == d.miner), None)
+                s = r.step if r is not None else 2
+            if s == step:
+                out.append(d)
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class OrderDice:
+    """Dice for one Order: ``rolls`` ``((Miner or MegaBeast id, faces), ...)`` for attack / Evade rolls,
+    ``saves`` ``((id, faces), ...)`` for Saving Rolls, ``respawn`` d20 faces for Respawn, in Timeline order of the
+    dead; ``seed`` for every die not given."""
+
+    rolls: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    saves: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    respawn: tuple[int, ...] = ()
+    seed: int = 0
+
+    def of(self, miner: str) -> list[int] | None:
+        return next((list(v) for k, v in self.rolls if k == miner), None)
+
+    def saves_of(self, miner: str) -> list[int] | None:
+        return next((list(v) for k, v in self.saves if k == miner), None)
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why a declaration is not allowed: the sequence step, the declaration's field, the reason and the section."""
+
+    step: str
+    field: str
+    reason: str
+    rule: RuleRef
+
+    def __str__(self) -> str:
+        return f"not allowed ({self.step}): {self.reason} [{self.rule}]"
+
+
+class IllegalDeclaration(ScenarioError):
+    """A declaration the rules refuse when it is made (a Skill whose Requirements fail only at Resolution is not
+    refused: it becomes Idle there). Carries the :class:`Rejection`; as a ScenarioError it names the field."""
+
+    def __init__(self, rejection: Rejection, source: str | None = None):
+        self.rejection = rejection
+        super().__init__(rejection.field, f"not allowed ({rejection.step}): {rejection.reason}",
+                         f"see {rejection.rule}", source)

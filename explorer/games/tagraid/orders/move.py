@@ -1,0 +1,162 @@
+"""Checking a declared Move against the table (its Requirements are checked when it is declared).
+
+Sections: Common Skills › Move (Requirements: no hexagon without tile, not through Miners, Deployable Tools or the
+MegaBeast, end where the base fits and not on another Model; Effects: the first and second Movement values, the
+movement ends on reaching Silhouette Contact with an enemy Miner or the MegaBeast, any facing at the end); Moving and
+Measuring; States › Slowed (one Segment less; 0 Segments: only turn on the spot); Special Terrain (Impassable,
+Difficult).
+
+Distances are lengths of the base centre's route in board units; one Movement Ruler Segment is
+``geometry.movement_segment`` long (see :data:`.state.DEFAULT_MOVEMENT_SEGMENT`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import shapely
+
+from explorer.board import Special
+from explorer.trace import Step
+
+from .. import sections as S
+from ..lof import CONTACT_TOLERANCE
+from .declarations import IllegalDeclaration, MoveDecl, Point, Rejection
+from .state import OrderState
+
+LENGTH_TOLERANCE = 1e-6
+"""A route may exceed its allowance by this much (board units): a measurement cannot be finer."""
+
+
+@dataclass(frozen=True)
+class CheckedMove:
+    """A legal Move: the whole route (start included), its length (board units), the Segments allowed, whether it
+    crossed Difficult Terrain (Slowed at the end of the Order) and the steps explaining it."""
+
+    route: tuple[Point, ...]
+    length: float
+    segments: int
+    difficult: bool
+    steps: tuple[Step, ...]
+
+
+def _reject(step: str, field: str, reason: str, rule=S.MOVE) -> IllegalDeclaration:
+    return IllegalDeclaration(Rejection(step, field, reason, rule))
+
+
+def _first_contact(p: Point, q: Point, c: Point, reach: float) -> float | None:
+    """The first parameter ``t`` in [0, 1] of ``p -> q`` where the base centre comes within ``reach`` of ``c``."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    fx, fy = p[0] - c[0], p[1] - c[1]
+    a = dx * dx + dy * dy
+    b = 2 * (fx * dx + fy * dy)
+    cc = fx * fx + fy * fy - reach * reach
+    if cc <= 0:
+        return 0.0
+    if a == 0:
+        return None
+    disc = b * b - 4 * a * cc
+    if disc < 0:
+        return None
+    t = (-b - math.sqrt(disc)) / (2 * a)
+    return t if 0.0 <= t <= 1.0 else None
+
+
+def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step: str, field: str) -> CheckedMove:
+    """Check the ``nth`` Move (0: first Skill, 1: a second Move) of ``miner_id`` along ``decl.route``.
+
+    Returns:
+        :class:`CheckedMove`.
+    Raises:
+        IllegalDeclaration: longer than the Movement value allows (Slowed included), a leg through scenery, another
+            base, a hexagon without tile, Impassable Terrain or off the board, Silhouette Contact with an enemy Miner
+            or the MegaBeast reached before the end of the route, or an end position where the base does not fit.
+    """
+    geo = state.geometry
+    m = state.miner(miner_id)
+    table = state.table()
+    r = table.disc(miner_id).r
+    route = ((m.x, m.y),) + tuple((float(x), float(y)) for x, y in decl.route)
+    value = m.movement[min(nth, 1)]
+    slowed = "Slowed" in m.states
+    segments = max(0, value - (1 if slowed else 0))
+    allowance = segments * geo.movement_segment
+    length = sum(math.dist(a, b) for a, b in zip(route, route[1:]))
+    steps = []
+    which = "first" if nth == 0 else "second"
+    if length > allowance + LENGTH_TOLERANCE:
+        why = (f"{miner_id} may move {segments} Segment(s) ({allowance:.2f} board units: the {which} Movement value "
+               f"{value}" + (", one less for the Slowed State" if slowed else "") + f"), the route is {length:.2f}")
+        if segments == 0:
+            why += "; with 0 Segments a Miner can only turn on the spot"
+        raise _reject(step, f"{field}.route", why, S.SLOWED_STATE if slowed and length <= allowance
+                      + geo.movement_segment + LENGTH_TOLERANCE else S.MOVE)
+    # what the base may not cross
+    blockers = [(f"scenery {k}", v) for k, v in table._scenery_polys.items()]
+    blockers += [(f"hexagon {h.q},{h.r} (no tile)", v) for h, v in table._hole_polys.items()]
+    if table._off_board is not None:
+        blockers.append(("the edge of the board", table._off_board))
+    board = geo.board
+    impassable = [h for h in board if board[h].tile and board[h].special == Special.IMPASSABLE]
+    blockers += [(f"hexagon {h.q},{h.r} (Impassable Terrain)", table.hex_polygon(h)) for h in impassable]
+    others = [x for x in table.models.values() if x.id != miner_id]
+    blockers += [(f"{x.id}'s base", table.disc(x).polygon()) for x in others]
+    contact_with = [x for x in others if x.kind == "megabeast" or (x.kind == "miner" and x.side != m.side)]
+    start_contact = {x.id for x in contact_with if table.in_contact(miner_id, x)}
+    legs = list(zip(route, route[1:]))
+    for i, (p, q) in enumerate(legs):
+        swept = shapely.LineString([p, q]).buffer(r, quad_segs=32)
+        for lab, g in blockers:
+            if swept.intersection(g).area > 1e-6:
+                raise _reject(step, f"{field}.route[{i}]", f"the base of {miner_id} would cross {lab} on leg {i} "
+                              "(a Miner cannot move through Models, scenery it cannot pass, hexagons without tiles "
+                              "or Impassable Terrain)", S.SPECIAL_TERRAIN if "Impassable" in lab else S.MOVE)
+        for x in contact_with:
+            if x.id in start_contact:
+                continue
+            reach = r + table.disc(x).r + CONTACT_TOLERANCE
+            t = _first_contact(p, q, x.center, reach)
+            last = i == len(legs) - 1
+            if t is not None and (not last or t < 1.0 - 1e-6):
+                what = "the MegaBeast" if x.kind == "megabeast" else f"enemy Miner {x.id}"
+                raise _reject(step, f"{field}.route[{i}]", f"{miner_id} reaches Silhouette Contact with {what} on leg "
+                              f"{i}: its movement ends there, so the route cannot go on")
+    end = route[-1]
+    if len(route) > 1:
+        from dataclasses import replace as _r
+
+        try:
+            geo.table(tuple(_r(x, x=end[0], y=end[1]) if x.id == miner_id else x for x in table.models.values()),
+                      validate=True)
+        except Exception as e:  # ScenarioError from the placement check
+            raise _reject(step, f"{field}.route[{len(route) - 2}]", f"{miner_id} cannot end its Move there: "
+                          f"{getattr(e, 'problem', e)}") from None
+    difficult = [h for h in board if board[h].tile and board[h].special == Special.DIFFICULT]
+    path = shapely.LineString(route).buffer(r, quad_segs=32) if len(route) > 1 else shapely.Point(route[0]).buffer(r)
+    crossed = [h for h in difficult if path.intersection(table.hex_polygon(h)).area > 1e-9]
+    steps.append(Step(f"{miner_id} Moves {length:.2f} of {allowance:.2f} board units ({segments} Segment(s), "
+                      f"{which} Movement value {value})" if len(route) > 1 else
+                      f"{miner_id} declares Move without moving", S.MOVE,
+                      "The route is clear of scenery, other bases, hexagons without tiles and Impassable Terrain, and "
+                      "the base fits where it ends; it has 360° LoF along it." if len(route) > 1 else
+                      "A Move without moving: the Miner may turn on the spot"
+                      + (" and cancels its Slowed State." if slowed else "."),
+                      {"route": [list(p) for p in route], "length": round(length, 6), "segments": segments,
+                       "allowance": round(allowance, 6), "slowed": slowed}, (miner_id,), "Move"))
+    if crossed:
+        steps.append(Step(f"{miner_id} performs its Order in Difficult Terrain ({', '.join(f'{h.q},{h.r}' for h in crossed)})"
+                          ": Slowed at the end of the Order", S.SPECIAL_TERRAIN,
+                          "A Miner performing an Order or ARO in a Difficult Terrain tile enters the Slowed State at "
+                          "the end of the Order.", {"difficult": [f"{h.q},{h.r}" for h in crossed]}, (miner_id,),
+                          "Move"))
+    return CheckedMove(route, length, segments, bool(crossed), tuple(steps))
+
+
+def in_difficult_terrain(state: OrderState, miner_id: str) -> bool:
+    """Whether the Miner's base is at least partly in a Difficult Terrain tile (Interaction with Areas)."""
+    table = state.table()
+    board = state.geometry.board
+    disc = table.disc(miner_id).polygon()
+    return any(board[h].tile and board[h].special == Special.DIFFICULT
+               and disc.intersection(table.hex_polygon(h)).area > 1e-9 for h in board)

@@ -1,0 +1,194 @@
+"""Step 5 of the Order Expenditure Sequence: Resolution, from the board to the one roll resolver.
+
+Sections: Activating a Miner › Order Expenditure Sequence, step 5 (Requirements checked, measurements made, a Skill
+that fails its Requirements counts as Idle); Common Skills › Ranged Attack, Close Combat Attack, Evade (Requirements
+and MODs); Damage › Partial Cover; MegaBeast › Threat Level; Line of Fire and Distances.
+
+:func:`roll_scenario` states the roll exchange the board decides: who has LoF to whom (along the Move routes), who is
+in Silhouette Contact now and was at activation, same Hexagon, Partial Cover, the MegaBeast's Threat Level on the
+side facing the Active Miner, and the Skills that already fail a Requirement the roll scenario cannot express
+(a Ranged Attack without LoF to its target, the wrong kind of Weapon). It then hands the exchange to
+:func:`explorer.games.tagraid.resolve.resolve_detailed` — one resolver, not two.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from explorer.trace import Step
+
+from .. import sections as S
+from ..lof import line_of_fire, partial_cover
+from ..megabeast import threat_level
+from ..model import parse_scenario
+from .state import OrderState
+
+ATTACKS = ("ranged_attack", "close_combat_attack")
+WEAPON_KIND = {"ranged_attack": "ranged", "close_combat_attack": "close_combat"}
+SKILL_WORDS = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
+               "idle": "Idle", "none": "no ARO"}
+
+
+def _weapon_table(w) -> dict[str, Any]:
+    return {"name": w.name, "damage": w.damage, "burst": w.burst, "ammunition": w.ammunition,
+            "traits": [t for t in w.traits if t == "Armor = 0"], "states": list(w.states)}
+
+
+def _fact_step(title: str, rule, detail: str, marks, **facts) -> Step:
+    return Step(title, rule, detail, facts, tuple(marks), "5 Resolution")
+
+
+def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, ...]]:
+    """The roll exchange of this Order as a roll-scenario document (see :mod:`explorer.games.tagraid.model`) and the
+    steps that say which facts came from the board.
+
+    Raises:
+        ScenarioError: fixed dice that do not match the rolls (field of the roll scenario).
+    """
+    a = state.active_miner
+    second = state.second
+    rul = state.ruling_set()
+    table = state.table(moving=a.id)  # the Active Miner declared Move: 360° LoF this Order
+    steps: list[Step] = []
+    skill = second.skill if second.skill in (*ATTACKS, "evade") else "idle"
+    weapon = None
+    attacks: list[dict[str, Any]] = []
+    if skill in ATTACKS:
+        weapon = a.weapon(second.weapon, WEAPON_KIND[skill])
+        if weapon.kind != WEAPON_KIND[skill]:
+            steps.append(_fact_step(f"{a.id}'s {SKILL_WORDS[skill]} with {weapon.name} fails its Requirements: it "
+                                    "counts as Idle", S.RANGED_ATTACK_REQUIREMENTS if skill == "ranged_attack"
+                                    else S.CLOSE_COMBAT_REQUIREMENTS,
+                                    f"{weapon.name} is a {weapon.kind.replace('_', ' ')} Weapon; the Skill requires "
+                                    f"a {WEAPON_KIND[skill].replace('_', ' ')} one (Skills and Tools › Tools). A "
+                                    "Skill that fails its Requirements counts as Idle.", ("A",), miner=a.id,
+                                    declared=skill, skill="idle"))
+            skill = "idle"
+    if skill == "ranged_attack" and weapon.needs_lof:
+        blind = [t.target for t in second.targets
+                 if not line_of_fire(table, a.id, t.target, rul, explain=False).has_lof]
+        if blind:
+            steps.append(_fact_step(f"{a.id} has no LoF to {', '.join(blind)} at Resolution: its Ranged Attack counts "
+                                    "as Idle", S.RANGED_ATTACK_REQUIREMENTS,
+                                    "A Ranged Attack requires LoF to its target; the Skill fails its Requirements and "
+                                    "counts as Idle (Order Expenditure Sequence, step 5).", ("A", *blind),
+                                    miner=a.id, declared=skill, skill="idle", no_lof=blind))
+            skill = "idle"
+    mb = state.megabeast
+    a_dice = dice.of(a.id)
+    if skill in ATTACKS:
+        used = 0
+        for t in second.targets:
+            share = weapon.burst if t.burst is None else t.burst
+            at: dict[str, Any] = {"target": t.target, "burst": share}
+            if a_dice is not None:
+                at["dice"] = a_dice[used:used + share]
+            used += share
+            attacks.append(at)
+    active: dict[str, Any] = {
+        "name": a.id, "skill": skill, "armor": a.armor, "wounds": a.wounds,
+        "attribute": {"ranged_attack": a.ranged_attack, "close_combat_attack": a.close_combat,
+                      "evade": a.evade}.get(skill, 0),
+        "states": list(a.states)[:1],
+        "neomaterials": {"scoring_zone": a.scoring_zone, "warehouse": a.warehouse},
+        "at_activation": {"silhouette_contact": bool(state.contact_at_activation)},
+    }
+    if state.contact_at_activation:
+        steps.append(_fact_step(f"At activation {a.id} was in Silhouette Contact with "
+                                f"{', '.join(state.contact_at_activation)}", S.RANGED_ATTACK_REQUIREMENTS,
+                                "Where the Active Miner stood when the Order was activated (before its Move) is kept "
+                                "for the Ranged Attack Requirement.", ("A",),
+                                contact_at_activation=list(state.contact_at_activation)))
+    if weapon is not None and skill in ATTACKS:
+        active["weapon"] = _weapon_table(weapon)
+        active["attacks"] = attacks
+    elif skill == "evade" and a_dice is not None:
+        active["dice"] = a_dice[:1]
+    if dice.saves_of(a.id) is not None:
+        active["save_dice"] = dice.saves_of(a.id)
+    targets = set(second.target_names()) if skill in ATTACKS else set()
+    reactive: list[dict[str, Any]] = []
+    enemies = sorted(state.enemies_of(a), key=state.timeline_key)
+    in_contact_now = [r.id for r in enemies if table.in_contact(a.id, r.id)]
+    attackers: list[str] = []
+    for r in enemies:
+        right = state.right_of(r.id)
+        decl = state.aro_of(r.id)
+        if right is None and r.id not in targets:
+            continue
+        aro = decl.skill if decl is not None else "none"
+        lof_now = line_of_fire(table, r.id, a.id, rul, explain=False).has_lof
+        lof = (right is not None and right.reason == "lof") or lof_now
+        same = state.geometry.hex_of(r.x, r.y) == state.geometry.hex_of(a.x, a.y)
+        contact = table.in_contact(a.id, r.id)
+        entry: dict[str, Any] = {
+            "name": r.id, "skill": aro, "armor": r.armor, "wounds": r.wounds, "lof_to_active": lof,
+            "same_hexagon": same, "silhouette_contact": contact, "states": list(r.states)[:1],
+            "neomaterials": {"scoring_zone": r.scoring_zone, "warehouse": r.warehouse},
+            "enemy_tags_in_contact": min(6, sum(1 for x in state.enemies_of(r) if x.miner_type == "TAG"
+                                                and table.in_contact(r.id, x.id))),
+        }
+        if aro in ATTACKS:
+            w = r.weapon(decl.weapon, WEAPON_KIND[aro])
+            if w.kind != WEAPON_KIND[aro]:
+                steps.append(_fact_step(f"{r.id}'s {SKILL_WORDS[aro]} ARO with {w.name} fails its Requirements: it "
+                                        "counts as Idle", S.RANGED_ATTACK_REQUIREMENTS if aro == "ranged_attack"
+                                        else S.CLOSE_COMBAT_REQUIREMENTS, f"{w.name} is not a "
+                                        f"{WEAPON_KIND[aro].replace('_', ' ')} Weapon.", (r.id,), miner=r.id,
+                                        declared=aro, skill="idle"))
+                entry["skill"] = aro = "idle"
+            else:
+                if aro == "ranged_attack" and not w.needs_lof:
+                    entry["lof_to_active"] = True
+                entry["weapon"] = _weapon_table(w)
+                entry["attribute"] = r.ranged_attack if aro == "ranged_attack" else r.close_combat
+                attackers.append(r.id)
+        elif aro == "evade":
+            entry["attribute"] = r.evade
+        if r.id in targets and skill == "ranged_attack":
+            cov = partial_cover(table, a.id, r.id, rul)
+            entry["partial_cover"] = cov.in_cover
+            steps.append(_fact_step(cov.to_step().title + f" against {a.id}", S.PARTIAL_COVER, cov.detail,
+                                    (r.id, "A"), miner=r.id, partial_cover=cov.in_cover, pieces=list(cov.pieces)))
+        d = dice.of(r.id)
+        if d is not None and aro in (*ATTACKS, "evade"):
+            entry["dice"] = d
+        if dice.saves_of(r.id) is not None:
+            entry["save_dice"] = dice.saves_of(r.id)
+        steps.append(_fact_step(f"Board facts for {r.id}: LoF to {a.id} {'yes' if lof else 'no'}, same Hexagon "
+                                f"{'yes' if same else 'no'}, Silhouette Contact {'yes' if contact else 'no'}",
+                                S.LINE_OF_FIRE, (f"LoF from the ARO check (leg {right.leg} of the route)"
+                                                 if right is not None and right.reason == "lof" else
+                                                 "LoF measured where the Miners stand at Resolution")
+                                + "; the other facts where the Miners stand at Resolution.", (r.id, "A"), miner=r.id,
+                                lof_to_active=lof, same_hexagon=same, silhouette_contact=contact))
+        reactive.append(entry)
+    active["enemy_tags_in_contact"] = min(6, sum(1 for x in in_contact_now if state.miner(x).miner_type == "TAG"))
+    if skill == "evade":
+        ok = all(line_of_fire(table, a.id, x, rul, explain=False).has_lof for x in attackers)
+        active["lof_to_attackers"] = ok
+    if attackers and skill != "evade":
+        cov = partial_cover(table, attackers[0], a.id, rul)
+        active["partial_cover"] = cov.in_cover
+    doc: dict[str, Any] = {"title": f"{a.id}'s Order: Resolution", "seed": dice.seed, "active": active,
+                           "reactive": reactive, "rulings": dict(state.rulings)}
+    if mb is not None and (state.right_of(mb.id) is not None or mb.id in targets):
+        tl = threat_level(table, mb.id, a.id, mb.behavior.threat, rul)
+        steps.append(tl.to_step())
+        m: dict[str, Any] = {"name": mb.id, "threat_level": tl.level, "wounds": mb.wounds,
+                             "fury_tokens": [p for p in mb.fury_tokens if p <= mb.wounds],
+                             "hunting_trophy": mb.hunting_trophy, "aro": state.right_of(mb.id) is not None,
+                             "silhouette_contact": table.in_contact(a.id, mb.id)}
+        if mb.behavior.attack is not None and state.right_of(mb.id) is not None:
+            m["behavior_attack"] = dict(mb.behavior.attack)
+        doc["megabeast"] = m
+    return doc, tuple(steps)
+
+
+def resolve_roll(state: OrderState, dice):
+    """Build and resolve the roll exchange: ``(Resolution, board steps)``. See :func:`roll_scenario`."""
+    from ..resolve import resolve_detailed
+
+    doc, steps = roll_scenario(state, dice)
+    sc = parse_scenario(doc, "the Order's roll exchange")
+    return resolve_detailed(sc, None, dict(state.rulings)), steps

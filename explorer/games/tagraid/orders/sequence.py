@@ -1,0 +1,412 @@
+"""The Order Expenditure Sequence as a list of small step functions, replayed from the initial state.
+
+Sections: Activating a Miner › Order Expenditure Sequence (1 Activation: 1.1 Order expenditure, 1.2 first Skill,
+Move; 2 AROs: 2.1 check, 2.2 declaration in Timeline order; 3 second Skill; 4 AROs again: 4.1 check of those without
+a right yet, 4.2 declaration; 5 Resolution; 5.1 Effects; 5.2 Conclusion; 5.3 End of the Order); Activating a Miner ›
+Orders and AROs; Common Skills (Move, Evade movement, Idle); States; Death; Respawn; Special Terrain.
+
+Every step is ``step(state, declarations, dice) -> (state, steps)``: a pure function of immutable values
+(:class:`.state.OrderState`, :class:`.declarations.OrderDeclarations`, :class:`.declarations.OrderDice`) returning
+the next state and the cited :class:`~explorer.trace.Step` list. :data:`STEPS` lists them in order; :func:`play`
+runs the first ``upto`` of them, so going back one step is replaying one step fewer from the initial state (the
+declarations are the log). A declaration the rules refuse raises :class:`.declarations.IllegalDeclaration`; a Skill
+that fails its Requirements at Resolution becomes Idle there, with a step saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from explorer.trace import Step, Trace
+
+from .. import sections as S
+from .aros import check_rights
+from .death import apply_deaths
+from .declarations import (ARO_SKILLS, SECOND_SKILLS, IllegalDeclaration, OrderDeclarations, OrderDice, Rejection)
+from .megabeast import conclusion_redirect
+from .move import check_move, in_difficult_terrain
+from .resolution import ATTACKS, SKILL_WORDS, resolve_roll
+from .state import OrderState
+
+StepFn = Callable[[OrderState, OrderDeclarations, OrderDice], tuple[OrderState, tuple[Step, ...]]]
+OES = S.ORDER_EXPENDITURE_SEQUENCE
+
+
+def _reject(step: str, field: str, reason: str, rule=OES) -> IllegalDeclaration:
+    return IllegalDeclaration(Rejection(step, field, reason, rule))
+
+
+def _add_state(pending: tuple, miner: str, st: str) -> tuple:
+    return pending if (miner, st) in pending else pending + ((miner, st),)
+
+
+# ----------------------------------------------------------------------------------------------------------- step 1
+
+
+def activation(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """1 Activation, 1.1 Order expenditure: the Active Player names the Miner and spends one of its Orders.
+    Rejected: an unknown Miner, a Miner off the table (dead), a Miner without Orders left."""
+    sec = "1 Activation"
+    ids = [m.id for m in state.miners]
+    if decl.active not in ids:
+        raise _reject(sec, "order.active", f"there is no Miner {decl.active!r} (Miners: {', '.join(ids)})",
+                      S.ORDERS_AND_AROS)
+    m = state.miner(decl.active)
+    if not m.on_table:
+        raise _reject(sec, "order.active", f"{m.id} is not on the table", S.RESPAWN)
+    if m.orders < 1:
+        raise _reject(sec, "order.active", f"{m.id} has no Order left this Round (each Order belongs to one Miner)",
+                      S.ORDERS_AND_AROS)
+    table = state.table()
+    contact = tuple(e.id for e in state.enemies_of(m) if table.in_contact(m.id, e.id))
+    state = replace(state, active=m.id, step="activation", start=(m.x, m.y), contact_at_activation=contact)
+    state = state.with_miner(replace(m, orders=m.orders - 1))
+    return state, (Step(f"{m.id} is activated: one Order spent ({m.orders - 1} left)", OES,
+                        "The Active Player declares which Miner they activate and turns over one of its Order "
+                        "Tokens." + (f" At this moment it is in Silhouette Contact with {', '.join(contact)}."
+                                     if contact else ""),
+                        {"active": m.id, "orders_left": m.orders - 1, "contact_at_activation": list(contact)},
+                        (m.id,), sec),)
+
+
+def first_skill_move(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """1.2 the first Skill, Move: the route is checked when declared (Common Skills › Move, Requirements) and the
+    Miner is placed at its end, facing as declared. A Move without moving cancels the Slowed State."""
+    sec = "1.2 First Skill: Move"
+    a = state.active_miner
+    mv = check_move(state, a.id, decl.move, 0, sec, "order.move")
+    steps = list(replace(s, section=sec) for s in mv.steps)
+    states = a.states
+    if len(mv.route) == 1 and "Slowed" in states:
+        states = tuple(s for s in states if s != "Slowed")
+        steps.append(Step(f"{a.id} declares Move without moving: its Slowed State is cancelled", S.SLOWED_STATE,
+                          "A Miner may cancel Slowed by declaring the Move Skill without moving.",
+                          {"miner": a.id}, (a.id,), sec))
+    end = mv.route[-1]
+    facing = a.facing if decl.move.facing is None else decl.move.facing % 360.0
+    state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing, states=states))
+    pending = _add_state(state.pending_states, a.id, "Slowed") if mv.difficult else state.pending_states
+    return replace(state, step="move", routes=(mv.route,), pending_states=pending), tuple(steps)
+
+
+# ----------------------------------------------------------------------------------------------------------- steps 2, 4
+
+
+def aro_check(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """2.1 ARO check: each enemy Miner (and the MegaBeast) with LoF to the Active Miner at some point of its route,
+    a Skill without LoF, or (Evade only) the Active Miner in its Hexagon gains the right to an ARO now."""
+    rights, steps = check_rights(state, state.routes[0], 2)
+    return replace(state, step="aro_check", rights=state.rights + rights), steps
+
+
+def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: str):
+    steps = []
+    new = []
+    mine = decl.aros_at(step, state.rights)
+    a = state.active_miner
+    for i, d in enumerate(mine):
+        f = f"order.aros[{decl.aros.index(d)}]"
+        right = state.right_of(d.miner)
+        enemy_ids = [e.id for e in state.enemies_of(a)]
+        if d.miner not in enemy_ids:
+            raise _reject(sec, f"{f}.miner", f"{d.miner!r} is not an enemy Miner of {a.id} on the table: only the "
+                          "Reactive Players' Miners declare AROs", S.ORDERS_AND_AROS)
+        if state.aro_of(d.miner) is not None or any(x.miner == d.miner for x in new):
+            raise _reject(sec, f"{f}.miner", f"{d.miner} has already declared its ARO this Order: an Order grants a "
+                          "single ARO to each enemy Miner", S.ORDERS_AND_AROS)
+        if d.skill not in ARO_SKILLS:
+            raise _reject(sec, f"{f}.skill", f"{d.skill!r} is not a Skill that can be declared as ARO "
+                          f"({', '.join(ARO_SKILLS)})", S.ORDERS_AND_AROS)
+        if right is None:
+            raise _reject(sec, f"{f}.miner", f"{d.miner} has no right to an ARO at step {step}: no LoF to {a.id} at "
+                          "any point of its route, no Skill without LoF, not the target of an Attack and not in its "
+                          "Hexagon" + (" (it may still gain one at step 4, once the second Skill is declared)" if step == 2
+                                       else ""), S.ORDERS_AND_AROS)
+        if right.step > step:
+            raise _reject(sec, f"{f}.step", f"{d.miner} has no right to an ARO at step {step}; it gains it at step "
+                          f"{right.step} ({right.reason.replace('_', ' ')})", S.ORDERS_AND_AROS)
+        if d.skill in ATTACKS:
+            r = state.miner(d.miner)
+            if d.weapon is not None and d.weapon not in [w.name for w in r.weapons]:
+                raise _reject(sec, f"{f}.weapon", f"{d.miner} carries no Weapon {d.weapon!r} "
+                              f"({', '.join(w.name for w in r.weapons) or 'no Weapons'})", S.TOOLS)
+            if d.weapon is None and not r.weapons:
+                raise _reject(sec, f"{f}.weapon", f"{d.miner} carries no Weapon to attack with", S.TOOLS)
+        new.append(d)
+        steps.append(Step(f"{d.miner} declares {SKILL_WORDS[d.skill]}" + (" as ARO" if d.skill != "none" else "")
+                          + (f" with {d.weapon}" if d.weapon else "") + f" against {a.id}",
+                          S.ORDERS_AND_AROS, "AROs are declared in Timeline order and always target the Active "
+                          "Miner." + (" Only Evade is allowed here (same Hexagon, no LoF); anything else counts as "
+                                      "Idle at Resolution." if right.evade_only and d.skill not in ("evade", "none")
+                                      else ""),
+                          {"miner": d.miner, "skill": d.skill, "step": step}, (d.miner, a.id), sec))
+    declared = {d.miner for d in new}
+    aros = state.aros + tuple((d.miner, d) for d in new)
+    for r in state.rights:
+        if r.step == step and r.miner not in declared and (state.megabeast is None or r.miner != state.megabeast.id):
+            steps.append(Step(f"{r.miner} declares no ARO: its right is lost for this Order", OES,
+                              "A Miner that may declare an ARO and does not loses it.",
+                              {"miner": r.miner, "skill": "none", "step": step}, (r.miner,), sec))
+        if state.megabeast is not None and r.miner == state.megabeast.id and r.step == step:
+            b = state.megabeast.behavior
+            what = dict(b.attack).get("name", "its Behavior Attack") if b.attack else "its Behavior"
+            steps.append(Step(f"{r.miner} declares the ARO of its Behavior ({what})", S.MEGABEAST_AROS,
+                              "The MegaBeast declares the ARO its Behavior specifies"
+                              + ("; its Behavior moves it (the move is not modelled: it stays)." if b.moves else "."),
+                              {"miner": r.miner, "behavior_moves": b.moves, "step": step}, (r.miner,), sec))
+    # a later-step ARO the file puts at this step is refused by its own step; a right at step 2 declared at step 4:
+    if step == 4:
+        for d in decl.aros:
+            if d.step == 4 and (r := state.right_of(d.miner)) is not None and r.step == 2:
+                raise _reject(sec, f"order.aros[{decl.aros.index(d)}].step", f"{d.miner} had the right to an ARO at "
+                              "step 2; AROs must be declared right after the Move, otherwise the right is lost",
+                              S.ORDERS_AND_AROS)
+    return aros, tuple(steps)
+
+
+def aro_declaration(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """2.2 ARO declaration, in Timeline order; a Miner with the right that declares nothing loses it; the MegaBeast
+    declares its Behavior's ARO."""
+    aros, steps = _declare_aros(state, decl, 2, "2.2 ARO declaration")
+    return replace(state, step="aro_declaration", aros=aros), steps
+
+
+def second_skill(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """3 the second Skill: Close Combat Attack, Ranged Attack (Weapon and Burst split declared with it), Evade, Idle
+    or Move (a second Move uses the second Movement value)."""
+    sec = "3 Second Skill"
+    a = state.active_miner
+    sk = decl.second
+    if sk.skill not in SECOND_SKILLS:
+        raise _reject(sec, "order.second.skill", f"{sk.skill!r} cannot be the second Skill of an Order "
+                      f"({', '.join(SECOND_SKILLS)})", S.ORDERS_AND_AROS)
+    steps: list[Step] = []
+    if sk.skill == "move":
+        if sk.move is None:
+            raise _reject(sec, "order.second.move", "a second Move needs its route", S.MOVE)
+        mv = check_move(state, a.id, sk.move, 1, sec, "order.second.move")
+        steps += [replace(s, section=sec) for s in mv.steps]
+        end = mv.route[-1]
+        facing = a.facing if sk.move.facing is None else sk.move.facing % 360.0
+        state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing))
+        pending = _add_state(state.pending_states, a.id, "Slowed") if mv.difficult else state.pending_states
+        return replace(state, step="second_skill", second=sk, routes=state.routes + (mv.route,),
+                       pending_states=pending), tuple(steps)
+    if sk.skill in ATTACKS:
+        kind = "ranged" if sk.skill == "ranged_attack" else "close_combat"
+        if sk.weapon is not None and sk.weapon not in [w.name for w in a.weapons]:
+            raise _reject(sec, "order.second.weapon", f"{a.id} carries no Weapon {sk.weapon!r}", S.TOOLS)
+        w = a.weapon(sk.weapon, kind)
+        if not sk.targets:
+            raise _reject(sec, "order.second.targets", "an Attack needs at least one target", S.RANGED_ATTACK)
+        known = [e.id for e in state.enemies_of(a)] + ([state.megabeast.id] if state.megabeast else [])
+        for i, t in enumerate(sk.targets):
+            if t.target not in known:
+                raise _reject(sec, f"order.second.targets[{i}].target", f"{t.target!r} is not an enemy Miner or the "
+                              f"MegaBeast ({', '.join(known)})", S.RANGED_ATTACK)
+        if len(sk.targets) > 1 and any(t.burst is None for t in sk.targets):
+            raise _reject(sec, "order.second.targets", "with several targets the split of the Burst is declared with "
+                          "the Attack", S.RANGED_ATTACK if kind == "ranged" else S.CLOSE_COMBAT_ATTACK)
+        split = sum(w.burst if t.burst is None else t.burst for t in sk.targets)
+        if split != w.burst:
+            raise _reject(sec, "order.second.targets", f"the Burst split adds up to {split}, {w.name} has Burst "
+                          f"{w.burst}", S.RANGED_ATTACK if kind == "ranged" else S.CLOSE_COMBAT_ATTACK)
+        steps.append(Step(f"{a.id} declares {SKILL_WORDS[sk.skill]} with {w.name} at "
+                          + ", ".join(f"{t.target} ({w.burst if t.burst is None else t.burst})" for t in sk.targets),
+                          S.RANGED_ATTACK if kind == "ranged" else S.CLOSE_COMBAT_ATTACK,
+                          "The Weapon and the split of its Burst are declared with the Attack; its Requirements are "
+                          "checked at Resolution.", {"skill": sk.skill, "weapon": w.name,
+                                                     "targets": [t.target for t in sk.targets]}, (a.id,), sec))
+    else:
+        steps.append(Step(f"{a.id} declares {SKILL_WORDS[sk.skill]}", S.EVADE if sk.skill == "evade" else S.IDLE,
+                          "Evade is always allowed to the Active Miner." if sk.skill == "evade" else
+                          "Idle performs no action; it only activates the Miner.", {"skill": sk.skill}, (a.id,), sec))
+    return replace(state, step="second_skill", second=sk), tuple(steps)
+
+
+def aro_check_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """4.1 ARO check for the MegaBeast and the Miners without a right from step 2: LoF along a second Move, being the
+    target of the Attack, the Active Miner in their Hexagon."""
+    a = state.active_miner
+    route = state.routes[1] if len(state.routes) > 1 else ((a.x, a.y),)
+    rights, steps = check_rights(state, route, 4, state.second.target_names())
+    return replace(state, step="aro_check_again", rights=state.rights + rights), steps
+
+
+def aro_declaration_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """4.2 those who gained the right at step 4 declare their ARO as at 2.2."""
+    aros, steps = _declare_aros(state, decl, 4, "4.2 ARO declaration")
+    return replace(state, step="aro_declaration_again", aros=aros), steps
+
+
+# ----------------------------------------------------------------------------------------------------------- step 5
+
+
+def resolution(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """5 Resolution: the board decides the facts (LoF, contact now and at activation, same Hexagon, Partial Cover,
+    Threat Level), Skills that fail their Requirements count as Idle, and the roll resolver makes the Rolls, Saving
+    Rolls, Wounds, Neomaterials and Loot."""
+    sec = "5 Resolution"
+    res, facts = resolve_roll(state, dice)
+    steps = list(facts) + [replace(s, section=f"5 Resolution › {s.section}" if s.section else sec)
+                           for s in res.trace.steps]
+    miners = []
+    gains_t, gains_b = dict(state.teseum), dict(state.t_bezoar)
+    for m in state.miners:
+        r = res.miners.get(m.id)
+        if r is None:
+            miners.append(m)
+            continue
+        zone = m.scoring_zone + r.teseum + r.t_bezoar
+        gains_t[m.side] = gains_t.get(m.side, 0) + r.teseum
+        gains_b[m.side] = gains_b.get(m.side, 0) + r.t_bezoar
+        miners.append(replace(m, wounds=r.wounds_left, scoring_zone=zone))
+    mb = state.megabeast
+    if mb is not None and res.megabeast is not None:
+        mb = replace(mb, wounds=res.megabeast.wounds_left,
+                     fury_tokens=tuple(p for p in mb.fury_tokens if p not in res.megabeast.fury_tokens_removed))
+    pending = state.pending_states
+    for target, sts in res.trace.outcome.get("states", {}).items():
+        for st in sts:
+            pending = _add_state(pending, target, st)
+    dead = tuple(n for n in res.dead if mb is None or n != mb.id)
+    return replace(state, step="resolution", miners=tuple(miners), megabeast=mb, resolution=res,
+                   pending_states=pending, dead=dead, teseum=tuple(gains_t.items()),
+                   t_bezoar=tuple(gains_b.items())), tuple(steps)
+
+
+def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """5.1 Effects: Evade movements (one Segment; the Active Miner first, then Timeline order; they generate no
+    ARO); Difficult Terrain for Miners that performed an ARO in it."""
+    sec = "5.1 Effects"
+    steps: list[Step] = []
+    allowed = set(state.resolution.evade_moves)
+    asked = dict(decl.evade_moves)
+    for mid in asked:
+        if mid not in allowed:
+            raise _reject(sec, f"order.evade_moves.{mid}", f"{mid} has no successful Evade Roll that lets it move in "
+                          "this Order", S.EVADE)
+    order = sorted(asked, key=lambda x: (x != state.active, state.timeline_key(state.miner(x))))
+    for mid in order:
+        m = state.miner(mid)
+        from .declarations import MoveDecl
+        from .move import check_move as _cm
+
+        one = replace(m, movement=(1, 1))
+        st = state.with_miner(one)
+        mv = _cm(st, mid, MoveDecl((asked[mid],)), 0, sec, f"order.evade_moves.{mid}")
+        end = mv.route[-1]
+        state = state.with_miner(replace(m, x=end[0], y=end[1]))
+        steps.append(Step(f"{mid} makes its Evade movement ({mv.length:.2f} board units, one Segment)", S.EVADE,
+                          "A successful Evade Roll from an Order or ARO lets the Miner move one Segment (the Active "
+                          "Miner first, then Timeline order); this movement generates no ARO.",
+                          {"miner": mid, "route": [list(p) for p in mv.route]}, (mid,), sec))
+    for mid in sorted(allowed - set(asked)):
+        steps.append(Step(f"{mid} may move one Segment (Evade) and stays where it is", S.EVADE, "",
+                          {"miner": mid}, (mid,), sec))
+    pending = state.pending_states
+    for mid, d in state.aros:
+        if d.skill != "none" and mid in [m.id for m in state.miners] and in_difficult_terrain(state, mid):
+            pending = _add_state(pending, mid, "Slowed")
+            steps.append(Step(f"{mid} performed an ARO in Difficult Terrain: Slowed at the end of the Order",
+                              S.SPECIAL_TERRAIN, "", {"miner": mid}, (mid,), sec))
+    return replace(state, step="effects", pending_states=pending), tuple(steps)
+
+
+def conclusion(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """5.2 Conclusion: the MegaBeast redirects when it declared no ARO and was targeted, or the Active TAG was in an
+    adjacent Hexagon during its activation (facing computed: Active Miner plus the most TAGs)."""
+    state, steps = conclusion_redirect(state)
+    return replace(state, step="conclusion"), steps
+
+
+def end_of_order(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+    """5.3 End of the Order: States take effect (one Token per State; not on a Miner that died), then Death and
+    Respawn of the dead in Timeline order."""
+    sec = "5.3 End of the Order"
+    steps: list[Step] = []
+    for mid, st in state.pending_states:
+        if state.megabeast is not None and mid == state.megabeast.id:
+            continue
+        m = state.miner(mid)
+        if mid in state.dead:
+            continue
+        if st in m.states:
+            steps.append(Step(f"{mid} already has a {st} Token: no second one", S.STATES, "",
+                              {"miner": mid, "state": st, "entered": False}, (mid,), sec))
+            continue
+        state = state.with_miner(replace(m, states=m.states + (st,)))
+        steps.append(Step(f"{mid} is now in the {st} State", S.SLOWED_STATE if st == "Slowed" else S.STATES,
+                          "Miners are affected by States at the end of the Order in which they suffered them; one "
+                          "Token per State.", {"miner": mid, "state": st, "entered": True}, (mid,), sec))
+    loot = {n: r.loot for n, r in state.resolution.miners.items() if r.loot is not None}
+    state, dsteps = apply_deaths(state, state.dead, dice.respawn, dice.seed, loot)
+    steps += dsteps
+    steps.append(Step(f"End of {state.active}'s Order", OES, "", {"orders_left": state.active_miner.orders},
+                      (state.active,), sec))
+    return replace(state, step="end_of_order"), tuple(steps)
+
+
+STEPS: tuple[tuple[str, StepFn], ...] = (
+    ("1 Activation", activation),
+    ("1.2 First Skill: Move", first_skill_move),
+    ("2.1 ARO check", aro_check),
+    ("2.2 ARO declaration", aro_declaration),
+    ("3 Second Skill", second_skill),
+    ("4.1 ARO check", aro_check_again),
+    ("4.2 ARO declaration", aro_declaration_again),
+    ("5 Resolution", resolution),
+    ("5.1 Effects", effects),
+    ("5.2 Conclusion", conclusion),
+    ("5.3 End of the Order", end_of_order),
+)
+"""The Order Expenditure Sequence, in order: ``(name, step function)``."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The table after one step: the step's name, the state and the steps explaining it."""
+
+    name: str
+    state: OrderState
+    steps: tuple[Step, ...]
+
+
+def play(initial: OrderState, decl: OrderDeclarations, dice: OrderDice, upto: int | None = None) -> tuple[Frame, ...]:
+    """Replay the Order from ``initial``: the first ``upto`` steps of :data:`STEPS` (all when ``None``).
+
+    Raises:
+        IllegalDeclaration: a declaration the rules refuse (step, field, reason, section).
+    """
+    frames = []
+    state = initial
+    for name, fn in STEPS[:upto]:
+        state, steps = fn(state, decl, dice)
+        frames.append(Frame(name, state, tuple(steps)))
+    return tuple(frames)
+
+
+def play_until_rejected(initial: OrderState, decl: OrderDeclarations, dice: OrderDice) -> tuple[
+        tuple[Frame, ...], Rejection | None]:
+    """Like :func:`play`, but stop at the first refused declaration and return it (for the stepper)."""
+    frames = []
+    state = initial
+    for name, fn in STEPS:
+        try:
+            state, steps = fn(state, decl, dice)
+        except IllegalDeclaration as e:
+            return tuple(frames), e.rejection
+        frames.append(Frame(name, state, tuple(steps)))
+    return tuple(frames), None
+
+
+def trace_of(title: str, frames: tuple[Frame, ...]) -> Trace:
+    """A :class:`~explorer.trace.Trace` of the whole Order (every step, sections by sequence step)."""
+    t = Trace(title)
+    for f in frames:
+        t.steps.extend(f.steps)
+    last = frames[-1].state if frames else None
+    if last is not None and last.resolution is not None:
+        t.rulings = dict(last.resolution.rulings)
+    return t
