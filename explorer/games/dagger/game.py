@@ -70,6 +70,22 @@ def outcome_text(trace: Trace) -> str:
     return "\n".join(lines)
 
 
+def picture(scenario, trace: Trace) -> str | None:
+    """SVG of the world map as the scenario's Nemesis Phase(s) leave it (bases overrun, heroes, enemies, threat),
+    replayed with the readings the trace consulted; the last step's marked spaces are outlined. Drawn by
+    :func:`.map_svg.map_svg`."""
+    from .map_svg import map_svg
+    from .nemesis_scenario import playthrough
+
+    kind, sc = scenario
+    if kind != "nemesis":
+        return None
+    frames, _ctx, start = playthrough(sc, trace.rulings)
+    end = frames[-1].state if frames else start
+    marks = [m for m in (frames[-1].step.marks if frames else ()) if m in sc.world]
+    return map_svg(sc.world, end, highlight=marks)
+
+
 PAGES: tuple[Page, ...] = ()
 
 GAME = Game(
@@ -83,5 +99,6 @@ GAME = Game(
     ruling_options=_options,
     pages=PAGES,
     outcome_text=outcome_text,
+    picture=picture,
 )
 """The Marvel D.A.G.G.E.R. entry of the registry."""
