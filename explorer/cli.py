@@ -3,8 +3,8 @@
 The top-level verbs span all games through the registry (:mod:`explorer.games`): a scenario names its game.
 Game-specific verbs live under the game: ``explorer tagraid odds``, ``explorer masseffect ...`` (``explorer odds``
 is kept as a hidden alias of ``explorer tagraid odds``). Each top-level verb lives in its own module
-(``cli_resolve``, ``cli_rulings``, ``cli_serve``, ``cli_render``); a game's verbs are built by its ``Game.cli`` only when asked for,
-so ``explorer resolve`` never imports another game's command line.
+(``cli_resolve``, ``cli_rulings``, ``cli_serve``, ``cli_render``); a game's verbs are built by its ``Game.cli``
+only when asked for, so ``explorer resolve`` never imports another game's command line.
 
 User errors (:class:`~explorer.errors.ExplorerError`), output that cannot be written (a closed pipe, a full device)
 and operating-system errors are printed as one line on stderr with exit code 2, never as a traceback.
@@ -109,10 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     except RecursionError:
         return _fail("the input is nested too deeply")
     except Exception as e:  # click usage errors
+        # typer 0.29 raises its vendored click's exceptions (typer._click); a separately installed click (pulled
+        # in by e.g. myst-nb's jupyter-cache) has other classes, so check the vendored one first
         try:
-            import click
-        except ImportError:  # typer 0.29 vendors click as typer._click and does not install it
             from typer import _click as click
+        except ImportError:  # an older typer that uses the installed click
+            import click
 
         if isinstance(e, click.ClickException):
             e.show()
