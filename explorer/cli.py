@@ -1,10 +1,10 @@
-"""Command line: ``explorer scenarios | resolve | rulings | serve`` for every game, and each game's own verbs.
+"""Command line: ``explorer scenarios | resolve | rulings | serve | render`` for every game, and each game's own verbs.
 
 The top-level verbs span all games through the registry (:mod:`explorer.games`): a scenario names its game.
 Game-specific verbs live under the game: ``explorer tagraid odds``, ``explorer masseffect ...`` (``explorer odds``
 is kept as a hidden alias of ``explorer tagraid odds``). Each top-level verb lives in its own module
-(``cli_resolve``, ``cli_rulings``, ``cli_serve``); a game's verbs are built by its ``Game.cli`` only when asked for,
-so ``explorer resolve`` never imports another game's command line.
+(``cli_resolve``, ``cli_rulings``, ``cli_serve``, ``cli_render``); a game's verbs are built by its ``Game.cli``
+only when asked for, so ``explorer resolve`` never imports another game's command line.
 
 User errors (:class:`~explorer.errors.ExplorerError`), output that cannot be written (a closed pipe, a full device)
 and operating-system errors are printed as one line on stderr with exit code 2, never as a traceback.
@@ -20,7 +20,7 @@ import typer
 
 from .errors import ExplorerError, escape_controls, shorten_middle
 
-TOP_LEVEL = ("resolve", "scenarios", "rulings", "serve")
+TOP_LEVEL = ("resolve", "scenarios", "rulings", "serve", "render")
 """Verbs that span every game."""
 
 ALIASES = {"odds": ("tagraid", "odds")}
@@ -28,12 +28,12 @@ ALIASES = {"odds": ("tagraid", "odds")}
 
 
 def _build(argv: list[str]) -> typer.Typer:
-    from . import cli_resolve, cli_rulings, cli_serve
+    from . import cli_render, cli_resolve, cli_rulings, cli_serve
     from .games import game_ids, get_game
 
     app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                       help="Interactive rules explorer for tactical board games: " + ", ".join(game_ids()) + ".")
-    for mod in (cli_resolve, cli_rulings, cli_serve):
+    for mod in (cli_resolve, cli_rulings, cli_serve, cli_render):
         mod.register(app)
     first = next((a for a in argv if not a.startswith("-")), None)
     if first in TOP_LEVEL:

@@ -99,6 +99,9 @@ class Game:
         cli: returns the game's ``typer.Typer`` of extra verbs (``explorer <id> ...``), or ``None``.
         outcome_text: ``(trace) -> str``, the plain-text answer printed after a trace by ``explorer resolve``.
         scenario_order: built-in names listed first, in this order (the rest follow sorted).
+        picture: ``(scenario, trace) -> str | None``: an SVG document of the scenario (its board, table or map, as
+            the trace leaves it where the game draws that), or ``None`` when this scenario has no picture; used by
+            :func:`explorer.render.embed.render_scenario` (``explorer render``, the docs). ``None``: no pictures.
     """
 
     id: str
@@ -113,6 +116,7 @@ class Game:
     cli: Callable[[], Any] | None = None
     outcome_text: Callable[[Trace], str] | None = None
     scenario_order: tuple[str, ...] = field(default=())
+    picture: Callable[[Any, Trace], str | None] | None = None
 
     # ---------------------------------------------------------------------------------------------- scenarios
 

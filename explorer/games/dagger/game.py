@@ -18,6 +18,7 @@ from __future__ import annotations
 
 
 from explorer.games import Game, Kinds, Page, outcome_text
+from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "nemesis": ("explorer.games.dagger.nemesis_scenario", "nemesis"),
@@ -39,6 +40,22 @@ def _nemesis_page():
     return nemesis_page()
 
 
+def picture(scenario, trace: Trace) -> str | None:
+    """SVG of the world map as the scenario's Nemesis Phase(s) leave it (bases overrun, heroes, enemies, threat),
+    replayed with the readings the trace consulted; the last step's marked spaces are outlined. Drawn by
+    :func:`.map_svg.map_svg`."""
+    from .map_svg import map_svg
+    from .nemesis_scenario import playthrough
+
+    kind, sc = scenario
+    if kind != "nemesis":
+        return None
+    frames, _ctx, start = playthrough(sc, trace.rulings)
+    end = frames[-1].state if frames else start
+    marks = [m for m in (frames[-1].step.marks if frames else ()) if m in sc.world]
+    return map_svg(sc.world, end, highlight=marks)
+
+
 PAGES: tuple[Page, ...] = (
     Page("nemesis-phase", "Nemesis Phase",
          "Step through a Nemesis Phase on the world map: threat, missions, the event, every enemy's attack, overrun "
@@ -57,5 +74,6 @@ GAME = Game(
     ruling_options=_options,
     pages=PAGES,
     outcome_text=outcome_text,
+    picture=picture,
 )
 """The Marvel D.A.G.G.E.R. entry of the registry."""

@@ -105,6 +105,7 @@ GAME = Game(
     pages=PAGES,
     cli=_cli,
     outcome_text=outcome_text,
+    picture=None,  # combat and conditions scenarios have no board: nothing to draw
     scenario_order=("gd-01", "gd-01-variant", "gd-03", "gd-04", "gd-05", "gd-05-variant"),
 )
 """The Galaxy Defenders entry of the registry."""

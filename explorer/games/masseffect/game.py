@@ -2,14 +2,14 @@
 
 A Mass Effect scenario file names its ``kind``; each kind is resolved by one rules module:
 
-=============  =====================  ==============================================================================
-kind           module                 what it answers (sections)
-=============  =====================  ==============================================================================
-``map``        :mod:`.queries`        adjacency, distances, "within N", Line of Fire (Interacting with the Mission Map)
-``strategy``   :mod:`.strategy`       a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
-``damage``     :mod:`.damage`         Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
-``activation`` :mod:`.activation`     a Hazard card's enemy activations: targets, Attack or Advance (Step C)
-=============  =====================  ==============================================================================
+==============  =====================  ==============================================================================
+kind            module                 what it answers (sections)
+==============  =====================  ==============================================================================
+``map``         :mod:`.queries`        adjacency, distances, "within N", Line of Fire (Interacting with the Mission Map)
+``strategy``    :mod:`.strategy`       a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
+``damage``      :mod:`.damage`         Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
+``activation``  :mod:`.activation`     a Hazard card's enemy activations: targets, Attack or Advance (Step C)
+==============  =====================  ==============================================================================
 
 Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
 (:data:`KINDS`).
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 
 from explorer.games import Game, Kinds, Page, outcome_text
+from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "map": ("explorer.games.masseffect.queries", "map_query"),
@@ -35,6 +36,33 @@ def _options():
     from .options import ALL_OPTIONS
 
     return ALL_OPTIONS
+
+
+def picture(scenario, trace: Trace) -> str | None:
+    """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation`` scenario (the map with
+    every character where the activation leaves it: ``trace.outcome``); ``None`` for ``strategy`` and ``damage``
+    (no map). Drawn by :func:`.map_svg.render_map`."""
+    from explorer.hexgrid import Hex
+
+    from .map_svg import render_map
+
+    kind, sc = scenario
+    if kind == "map":
+        chars = {name: (h, side) for name, (h, side, _tags) in sc.placements.items()}
+        return render_map(sc.mission_map, characters=chars)
+    if kind == "activation":
+        from .map import load_map, map_from_dict
+
+        m = load_map(sc.map) if isinstance(sc.map, str) else map_from_dict(sc.map, "scenario")
+        chars: dict[str, tuple[Hex, str]] = {}
+        for side, group in (("squadmate", "squadmates"), ("enemy", "enemies")):
+            for name, where in trace.outcome.get(group, {}).items():
+                try:
+                    chars[name] = (Hex.parse(str(where.get("hex"))), side)
+                except ValueError:  # off the map (returned to the Enemy Bag)
+                    continue
+        return render_map(m, characters=chars)
+    return None
 
 
 def _map_page():
@@ -86,5 +114,6 @@ GAME = Game(
     pages=PAGES,
     cli=_cli,
     outcome_text=outcome_text,
+    picture=picture,
 )
 """The Mass Effect entry of the registry."""

@@ -81,6 +81,13 @@ def outcome_text(trace: Trace) -> str:
     return "\n".join(lines)
 
 
+def picture(scenario, trace: Trace) -> str | None:
+    """A roll scenario has no table to draw: ``None``. (A table scenario (:class:`.lof.TableTop`) draws itself as
+    SVG through ``_repr_svg_`` (:class:`.lof_views.LofSnapshot`); this returns that when handed one.)"""
+    draw = getattr(scenario, "_repr_svg_", None)
+    return draw() if callable(draw) else None
+
+
 def _face_to_face_page():
     from .views import explorer_for_scenario
 
@@ -120,6 +127,7 @@ GAME = Game(
     ),
     cli=_cli,
     outcome_text=outcome_text,
+    picture=picture,
     scenario_order=("book-f2f-1v1", "book-normal-roll", "book-f2f-and-normal", "book-two-f2f", "book-stoorworm"),
 )
 """The TAG Raid entry of the registry."""

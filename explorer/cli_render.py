@@ -1,0 +1,65 @@
+"""`explorer render`: a scenario of any game as SVG, HTML or Markdown, for documentation without Sphinx.
+
+What is rendered (see :func:`explorer.render.embed.render_scenario`): the scenario's picture where its game draws one
+(a Mass Effect Mission Map, the D.A.G.G.E.R. world map), the cited step list, the ruling readings used, the outcome,
+and links to the game's live page in the Panel app and to Binder.
+
+Examples::
+
+    explorer render tr-02 --format md
+    explorer render me-04 --format svg -o me-04.svg
+    explorer render tr-05 --format html --ruling sv_above_20=excess_to_die -o tr-05.html
+
+With ``--format md -o FILE.md`` the picture is written next to it as ``FILE.svg`` and linked; with ``--format html
+-o FILE`` the output is a whole HTML document (printed to stdout it is the fragment, for pasting into a page).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+
+def render_command(
+    scenario: Annotated[str, typer.Argument(help="A built-in scenario name (see `explorer scenarios`) or a TOML file.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="svg | html | md")] = "html",
+    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="Choose a reading: key=reading "
+                                                                         "(repeatable).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")]
+    = None,
+) -> None:
+    """Render a scenario (picture, cited steps, readings, outcome) as SVG, HTML or Markdown."""
+    from .errors import ScenarioError
+    from .games import load_any, parse_rulings
+    from .render.embed import FORMATS, collect, to_html, to_markdown, to_svg
+
+    if fmt not in FORMATS:
+        raise ScenarioError("--format", f"unknown format {fmt!r}", list(FORMATS))
+    game, _sc = load_any(scenario)
+    r = collect(scenario, parse_rulings(ruling, [game]))
+    if fmt == "svg":
+        text = to_svg(r)
+    elif fmt == "md":
+        href = None
+        if output is not None and r.picture:
+            pic = output.with_suffix(".svg")
+            pic.write_text(r.picture, encoding="utf-8")
+            href = pic.name
+        text = to_markdown(r, href)
+    else:
+        text = to_html(r)
+        if output is not None:
+            text = (f"<!doctype html>\n<html><head><meta charset='utf-8'><title>{html.escape(r.title)}</title></head>"
+                    f"<body style='font-family:sans-serif;max-width:60em;margin:auto'>\n{text}\n</body></html>\n")
+    if output is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``render`` to the CLI app."""
+    app.command("render")(render_command)

@@ -1,0 +1,93 @@
+"""The documentation site: the rulings gallery lists every built-in scenario of every game, the site builds with
+warnings as errors, and the ``{explorer}`` directive works in an outside Sphinx project."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer.games import all_games
+from explorer.render.gallery import gallery_pages, readings_compared
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _sphinx(src: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going", *extra,
+                           "-d", str(out / ".doctrees"), str(src), str(out)], capture_output=True, text=True,
+                          env=env, timeout=900)
+
+
+@pytest.mark.slow
+def test_gallery_has_a_page_per_game_listing_every_builtin():
+    pages = gallery_pages()
+    assert set(pages) == {"index.md"} | {f"{g.id}.md" for g in all_games()}
+    for g in all_games():
+        text = pages[f"{g.id}.md"]
+        targets = re.findall(r"^\(gallery-([a-z0-9-]+)\)=$", text, flags=re.M)
+        assert targets == [g.id] + g.builtin_names()
+        for s in g.scenarios():
+            assert f"explorer resolve {s.name}`" in text
+
+
+def test_ambiguous_case_shows_both_readings_with_the_default():
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    sc = g.load_builtin("tr-05")
+    compared = {c["option"].key: c for c in readings_compared(g, sc, g.resolve(sc, rulings={}, seed=None,
+                                                                               reroll=False))}
+    c = compared["sv_above_20"]
+    assert c["differs"] and set(c["outcomes"]) == {"literal", "excess_to_die"}
+    assert "Saving Rolls: T 2" in c["outcomes"]["literal"][0] and "Saving Rolls: T 4" in c["outcomes"][
+        "excess_to_die"][0]
+    assert not compared["mod_cap"]["differs"]
+    page = gallery_pages()["tagraid.md"]
+    entry = page.split("(gallery-tr-05)=")[1].split("(gallery-")[0]
+    assert "<code>literal</code> (default, used here)" in entry and "<code>excess_to_die</code></th>" in entry
+    assert "Why `literal` is the default:" in entry
+
+
+@pytest.mark.slow
+def test_site_builds_with_warnings_as_errors(tmp_path):
+    pytest.importorskip("myst_nb")
+    r = _sphinx(ROOT / "docs", tmp_path)
+    assert r.returncode == 0, r.stderr[-3000:]
+    for g in all_games():
+        page = (tmp_path / "gallery" / f"{g.id}.html").read_text(encoding="utf-8")
+        for name in g.builtin_names():
+            assert f'id="gallery-{name}"' in page, (g.id, name)
+        game_page = (tmp_path / "games" / f"{g.id}.html").read_text(encoding="utf-8")
+        assert "explorer-embed" in game_page
+    assert (tmp_path / "gallery" / "masseffect.html").read_text(encoding="utf-8").count("<svg") >= 10
+    assert "<svg" in (tmp_path / "games" / "dagger.html").read_text(encoding="utf-8")
+    api = (tmp_path / "api.html").read_text(encoding="utf-8")
+    assert "render_scenario" in api and "load_any" in api
+    assert "tr-05" in (tmp_path / "searchindex.js").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_outside_project_embeds_with_the_directive(tmp_path):
+    pytest.importorskip("myst_parser")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text('extensions = ["myst_parser", "explorer.render.sphinx"]\n'
+                                 'explorer_app_url = "https://rules.example.org"\n', encoding="utf-8")
+    (src / "index.md").write_text("# Club primer\n\n```{toctree}\nrst\n```\n\n```{explorer} tr-05\n"
+                                  ":rulings: sv_above_20=excess_to_die\n```\n", encoding="utf-8")
+    (src / "rst.rst").write_text("Map\n===\n\n.. explorer:: me-04\n   :no-heading:\n", encoding="utf-8")
+    r = _sphinx(src, tmp_path / "out")
+    assert r.returncode == 0, r.stderr[-3000:]
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "Saving Rolls: T 4" in index and "https://rules.example.org/tagraid-face-to-face" in index
+    rst = (tmp_path / "out" / "rst.html").read_text(encoding="utf-8")
+    assert "<svg" in rst and "explorer-embed-title" not in rst
+
+    (src / "index.md").write_text("# Bad\n\n```{explorer} no-such-case\n```\n", encoding="utf-8")
+    (src / "rst.rst").unlink()
+    r = _sphinx(src, tmp_path / "out2")
+    assert r.returncode != 0 and "no built-in scenario" in r.stderr
