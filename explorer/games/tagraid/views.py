@@ -15,6 +15,7 @@ Saving Roll), Skills and Tools (Ammunition, Traits), Death, MegaBeast (Wounds, T
 
 from __future__ import annotations
 
+import base64
 import html
 from collections.abc import Sequence
 from dataclasses import replace
@@ -45,6 +46,9 @@ _FIELD_CSS = """<style>
 .xf-label{font:13px sans-serif;color:#212529;line-height:30px;white-space:nowrap}
 .xf-sum{font:14px sans-serif;padding:4px 0}
 .xf-sum b{font-size:15px}
+.xf-button{display:inline-block;font:13px sans-serif;padding:5px 10px;border:1px solid #adb5bd;border-radius:3px;
+  background:#f8f9fa;color:#212529;text-decoration:none;white-space:nowrap}
+.xf-button:hover{background:#e9ecef}
 </style>"""
 
 
@@ -162,6 +166,21 @@ class SideForm(W.VBox):
                                   "Range MODs apply only to Ranged Attacks: ignored for "
                                   f"{SKILL_NAMES.get(self.skill.value, self.skill.value)}")
 
+    def set_inputs(self, s: SideInputs) -> None:
+        """Show ``s`` in the fields (the caller holds off updates while it sets several)."""
+        self.skill.value = s.skill
+        self.attribute.value = str(s.attribute)
+        self.range_mod.value = f"{s.mods.get('Range', 0):+d}"
+        self.tools_mod.value = f"{s.mods.get('Skills/Tools', 0):+d}"
+        self.burst.value = str(s.burst)
+        self.damage.value = str(s.damage)
+        self.ammunition.value = s.ammunition
+        self.armor.value = str(s.armor)
+        self.wounds.value = str(s.wounds)
+        self.partial_cover.value = s.partial_cover
+        self.armor_zero.value = s.armor_zero
+        self.ra_minus_3.value = s.ranged_attack_minus_3
+
     def set_title(self, title: str) -> None:
         self.title.value = f"<div class='xf-title' style='background:{self.color}'>{html.escape(title)}</div>"
 
@@ -208,6 +227,13 @@ class MegaBeastForm(W.VBox):
     def widgets(self) -> list[W.Widget]:
         return [self.threat, self.wounds, self.damage, self.ammunition]
 
+    def set_inputs(self, m: MegaBeastInputs) -> None:
+        """Show ``m`` in the fields."""
+        self.threat.value = str(m.threat_level)
+        self.wounds.value = str(m.wounds)
+        self.damage.value = str(m.damage)
+        self.ammunition.value = m.ammunition
+
     def read(self, errors: list[str]) -> MegaBeastInputs | None:
         vals = {}
         for attr, (lo, hi), label in _MB_FIELDS:
@@ -250,6 +276,7 @@ class FaceToFaceExplorer(W.VBox):
         da, db = _default_sides()
         a, b = a or da, b or db
         self._busy = False
+        self._state_callbacks: list = []
         self.resolution: Resolution | None = None
         self.inputs: tuple[SideInputs, SideInputs | None, MegaBeastInputs | None] | None = None
         self.trace = None
@@ -283,7 +310,19 @@ class FaceToFaceExplorer(W.VBox):
                             f"title='{tip}'>{html.escape(opt.title)}<br><span style='color:#868e96;font-size:11px'>"
                             f"{html.escape(opt.section)}</span></div>"), dd]
         self.ruling_help = W.HTML()
-        controls = W.VBox([W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
+        # share as a file: a download link (kept current) and an upload through the loading gate
+        self.download = W.HTML()
+        self.download.add_class("f2f-download")
+        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load TOML",
+                                   tooltip="open a scenario file (the format `explorer resolve` reads)",
+                                   layout=W.Layout(width="120px"))
+        self.upload.add_class("f2f-upload")
+        self.file_message = W.HTML()
+        self.file_message.add_class("f2f-file-message")
+        self.upload.observe(self._on_upload, names="value")
+        controls = W.VBox([W.HBox([self.download, self.upload, self.file_message],
+                                  layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap")),
+                           W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
                                   layout=W.Layout(align_items="center", grid_gap="6px")),
                            self.megabeast_mode, self.contact,
                            W.HTML("<b class='xf-label'>Ruling options</b> <span class='xf-label' "
@@ -534,6 +573,7 @@ class FaceToFaceExplorer(W.VBox):
         self.message.value = ""
         self._draw(res, a, b, mb)
         self._update_odds(res, a, b, mb, rulings)
+        self._state_changed()
 
     # ------------------------------------------------------------------ drawing
     def _draw(self, res: Resolution, a: SideInputs, b: SideInputs | None, mb: MegaBeastInputs | None) -> None:
@@ -650,6 +690,147 @@ class FaceToFaceExplorer(W.VBox):
         self.odds_summary.value = (f"<div class='xf-sum'>Exact odds before rolling: {spans}<br>"
                                    f"<span style='color:#495057'>{exp}</span></div>")
         self.chart.show(outcomes, dists, title="Exact odds of these inputs (every possible roll)")
+
+
+    # ----------------------------------------------------------- state: link and file
+    def on_state_change(self, callback) -> None:
+        """Call ``callback()`` after every change that resolved (the page then writes :meth:`url_state` to its URL)."""
+        self._state_callbacks.append(callback)
+
+    def _state_changed(self) -> None:
+        text = self.to_toml()
+        b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        self.download.value = (f"<a class='f2f-download-link xf-button' download='face-to-face.toml' "
+                               f"href='data:application/toml;base64,{b64}' title='the dice, inputs, seed and readings "
+                               f"as a scenario file: `explorer resolve FILE` and the notebooks open it'>"
+                               f"Download TOML</a>")
+        for cb in list(self._state_callbacks):
+            cb()
+
+    def scenario_document(self) -> dict[str, Any]:
+        """The explorer's state as a TAG Raid scenario document (``docs/scenario-format.md``): both sides' inputs,
+        every die on the tray, the Saving Roll dice, the seed and the readings. ``explorer resolve``, the notebooks
+        (:func:`explorer_for_scenario`) and :meth:`load_document` reproduce the same roll from it.
+
+        Raises:
+            ScenarioError: nothing has resolved yet.
+        """
+        if self.inputs is None:
+            raise ScenarioError("", "no valid inputs yet", source="widget")
+        a, b, mb = self.inputs
+        doc = scenario_data(a, b, self._dice["A"], self._dice["B"], self._dice["SA"],
+                            self._dice["SB"] if mb is None else None, megabeast=mb, rulings=self.rulings(),
+                            title=self.resolution.trace.title if self.resolution is not None else "Face to Face")
+        seed = parse_whole(self.seed.value, "seed", 0, 10**9) if self.seed.value.strip().isdigit() else 1
+        return {"game": "tagraid", "seed": seed, **doc}
+
+    def url_state(self) -> dict[str, Any]:
+        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`scenario_document`."""
+        return self.scenario_document()
+
+    def load_url_state(self, state: dict[str, Any]) -> None:
+        """Restore a state read from a link (:meth:`load_document`; source ``"link"``)."""
+        self.load_document(state, "link")
+
+    def to_toml(self) -> str:
+        """:meth:`scenario_document` as TOML text (the "Download TOML" file)."""
+        from explorer.tomlwrite import dumps
+
+        return dumps(self.scenario_document(), header="TAG Raid roll scenario saved by the Face to Face explorer.\n"
+                     "Open it with `explorer resolve FILE` or explorer_for_scenario(FILE) in a notebook.")
+
+    def load_toml(self, text: str, source: str = "uploaded file") -> None:
+        """Open scenario TOML text through the loading gate (:func:`explorer.scenario.read_toml`).
+
+        Raises:
+            ScenarioError: one line naming ``source``: invalid TOML, an invalid field, or a scenario the explorer
+                cannot show (several Reactive Miners or targets). The explorer keeps its state.
+        """
+        from explorer.scenario import read_toml
+
+        self.load_document(read_toml(source, text=text), source)
+
+    def load_document(self, data: dict[str, Any], source: str) -> None:
+        """Show a scenario document (parsed TOML, or a link's state): validated as a file is, then every input, die,
+        the seed and the readings are set and resolved once.
+
+        Raises:
+            ScenarioError: naming ``source`` and the field; the explorer keeps its state.
+        """
+        from .game import GAME
+
+        sc = GAME.parse_data(data, source)
+        if len(sc.reactive) > 1 or len(sc.active.attacks) > 1 or (sc.reactive and sc.megabeast is not None):
+            raise ScenarioError("reactive", "the Face to Face explorer shows one Active Miner against one Reactive "
+                                "Miner or the MegaBeast", "one [[reactive]] entry, or a [megabeast], not both",
+                                source)
+        unknown = [k for k in sc.rulings if k not in self.ruling_inputs]
+        if unknown:
+            raise ScenarioError(f"rulings.{unknown[0]}", "is not a reading this explorer can show",
+                                list(self.ruling_inputs), source)
+        self._apply(inputs_from_scenario(sc))
+
+    def _apply(self, d: dict[str, Any]) -> None:
+        """Set every input from :func:`inputs_from_scenario` output, without intermediate updates, then resolve."""
+        a, b, mb = d["a"], d["b"], d["megabeast"]
+        self._busy = True
+        try:
+            self.form_a.set_inputs(a)
+            if b is not None:
+                self.form_b.set_inputs(b)
+            if mb is not None:
+                self.form_mb.set_inputs(mb)
+            self.names = (a.name, b.name if b is not None else self.names[1])
+            self.form_a.set_title(f"A · {a.name} (Active)" if a.name != "A" else "A · Active Miner")
+            if b is not None:
+                self.form_b.set_title(f"B · {b.name} (Reactive, ARO)" if b.name != "B" else "B · Reactive Miner (ARO)")
+            self.megabeast_mode.value = mb is not None
+            self.contact.value = bool(mb.silhouette_contact if mb is not None else (b.silhouette_contact if b else False))
+            for k, dd in self.ruling_inputs.items():
+                opt = next(o for o in ALL_OPTIONS if o.key == k)
+                dd.value = d["rulings"].get(k, opt.default)
+            self.seed.value = str(d["seed"])
+        finally:
+            self._busy = False
+        self._apply_mode()
+        self._reseed(int(d["seed"]))
+        for key, given in (("A", d["dice_a"]), ("B", d["dice_b"]), ("SA", d["saves_a"]), ("SB", d["saves_b"])):
+            if given is not None:
+                self._dice[key] = list(given)
+                if key.startswith("S"):
+                    self._typed[key] = len(given)
+        self._sync_dice_count()
+        self.update()
+
+    def _on_upload(self, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        f = files[0]
+        name = str(f.get("name", "uploaded file"))
+        self.file_message.value = ""
+        try:
+            from explorer.scenario import MAX_FILE_BYTES
+
+            content = bytes(f["content"])
+            if len(content) > MAX_FILE_BYTES:
+                raise ScenarioError("", f"the file is too large ({len(content):,} bytes; the limit is "
+                                    f"{MAX_FILE_BYTES:,} bytes)", source=name)
+            try:
+                text = content.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ScenarioError("", f"not UTF-8 text (byte {e.start})", "a UTF-8 TOML file", name) from None
+            self.load_toml(text, name)
+        except ScenarioError as e:
+            self.file_message.value = f"<span class='xf-msg-error'>{html.escape(str(e))}</span>"
+        else:
+            self.file_message.value = f"<span class='xf-msg-ok'>opened {html.escape(name)}</span>"
+        finally:
+            self._busy = True
+            try:
+                self.upload.value = ()  # the same file can be chosen again
+            finally:
+                self._busy = False
 
     # ----------------------------------------------------------------- serving
     def redraw(self) -> None:
