@@ -31,7 +31,7 @@ def _build(argv: list[str]) -> typer.Typer:
     from . import cli_resolve, cli_rulings, cli_serve
     from .games import game_ids, get_game
 
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
+    app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                       help="Interactive rules explorer for tactical board games: " + ", ".join(game_ids()) + ".")
     for mod in (cli_resolve, cli_rulings, cli_serve):
         mod.register(app)
@@ -72,6 +72,24 @@ def _silence_stdout() -> None:
         pass
 
 
+def _click_exceptions() -> tuple[type, ...]:
+    """The ClickException classes typer may raise: its vendored copy and/or the installed click."""
+    out = []
+    try:
+        from typer import _click
+
+        out.append(_click.ClickException)
+    except ImportError:
+        pass
+    try:
+        import click
+
+        out.append(click.ClickException)
+    except ImportError:
+        pass
+    return tuple(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``explorer`` command; returns the exit code.
 
@@ -108,13 +126,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"{e.strerror or type(e).__name__}{where}")
     except RecursionError:
         return _fail("the input is nested too deeply")
-    except Exception as e:  # click usage errors
-        try:
-            import click
-        except ImportError:  # typer 0.29 vendors click as typer._click and does not install it
-            from typer import _click as click
-
-        if isinstance(e, click.ClickException):
+    except Exception as e:  # click usage errors: typer 0.29 raises its vendored click's (typer._click), older
+        # typers the installed click's; either may be importable, so check both
+        if isinstance(e, _click_exceptions()):
             e.show()
             return e.exit_code
         raise

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import re
-import socket
 
 import typer
 
@@ -40,6 +39,8 @@ def check_listen(address: str | None, port: int) -> None:
             ``--address``).
         ServeError: the port is in use, the address is not this machine's, or the port needs privileges.
     """
+    import socket  # only when serving: keeps `explorer odds` / `explorer resolve` start-up light
+
     lo, hi = PORT_RANGE
     if isinstance(port, bool) or not isinstance(port, int) or not lo <= port <= hi:
         raise ScenarioError("--port", f"{port!r} is not a TCP port", f"a whole number {lo}..{hi}")

@@ -7,6 +7,11 @@ number types:
 * :class:`fractions.Fraction` -- the exact path (``exact=True``): every probability is a ratio of integers, so a
   result can be compared with a brute-force enumeration by ``==``.
 
+For speed, exact computations over dice can also count outcomes in plain integers over a common denominator
+(``faces ** n``) and convert to Fractions once at the end: :func:`binomial_counts`, :func:`scale_counts` and
+:func:`fractions_over` are the helpers for that (Python ints are exact and much cheaper than Fraction arithmetic,
+which normalises by a gcd after every operation).
+
 Helpers build the distributions the dice games need (binomial, multinomial, the maximum of ``n`` i.i.d. draws)
 and combine them (convolution, capping, mixtures). Nothing here knows a game rule.
 
@@ -242,6 +247,30 @@ def _powers(x: Number, n: int) -> list[Number]:
     for _ in range(n):
         out.append(out[-1] * x)
     return out
+
+
+def binomial_counts(n: int, k_faces: int, faces: int) -> list[int]:
+    """Integer counts of ``Binomial(n, k_faces/faces)`` over the common denominator ``faces ** n``:
+    ``[comb(n, k) * k_faces**k * (faces - k_faces)**(n - k) for k in 0..n]`` (they sum to ``faces ** n``).
+
+    Raises:
+        ValueError: ``n < 0`` or ``k_faces`` outside ``0..faces``.
+    """
+    if n < 0 or not 0 <= k_faces <= faces:
+        raise ValueError(f"binomial_counts needs n >= 0 and 0 <= k_faces <= faces, got {n}, {k_faces}, {faces}")
+    pp = _powers(k_faces, n)
+    qp = _powers(faces - k_faces, n)
+    return [math.comb(n, k) * pp[k] * qp[n - k] for k in range(n + 1)]
+
+
+def scale_counts(counts: list[int], factor: int) -> list[int]:
+    """Every count multiplied by ``factor`` (to move counts onto a larger common denominator)."""
+    return counts if factor == 1 else [c * factor for c in counts]
+
+
+def fractions_over(counts: Iterable[int], den: int) -> list[Fraction]:
+    """``[Fraction(c, den) for c in counts]``: integer counts over a common denominator, as exact probabilities."""
+    return [Fraction(c, den) for c in counts]
 
 
 def total_variation(a: Dist, b: Dist) -> float:

@@ -13,3 +13,28 @@ def test_bench_odds_quick_runs_and_checks_against_brute_force():
     assert out.returncode == 0, out.stderr
     assert "exact == brute" in out.stdout and "6 vs 3 complete" in out.stdout and "SV table" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_odds_exact_quick_runs_and_checks_new_against_old():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_odds_exact.py"), "--quick"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "6 vs 3 complete" in out.stdout and "new == old" in out.stdout and "speed-up" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_lof_incremental_quick_runs_and_matches_fresh_and_full_analyses():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_lof_incremental.py"), "--quick"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "== fresh analysis" in out.stdout and "same verdicts" in out.stdout and "speed-up" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_cli_start_quick_runs_and_odds_imports_nothing_heavy():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_cli_start.py"), "--quick"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "explorer tagraid odds" in out.stdout and "import time of" in out.stdout
+    assert "must not load for `explorer tagraid odds`: none loaded" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr

@@ -155,7 +155,7 @@ def test_a_newline_in_a_field_name(tmp_path, capsys):
     assert _cli_error(capsys, "resolve", path) == (
         f"error: {path}: field 'active.bad\\nname': unknown field (allowed: one of 'name', 'attribute', 'mods', "
         "'weapon', 'burst_mod', 'armor', 'wounds', 'partial_cover', 'traits', 'enemy_tags_in_contact', "
-        "'neomaterials', 'save_dice', 'skill', 'attacks', 'lof_to_attackers', 'dice')")
+        "'neomaterials', 'save_dice', 'at_activation', 'states', 'skill', 'attacks', 'lof_to_attackers', 'dice')")
 
 
 def test_a_path_of_5000_characters(capsys):

@@ -22,14 +22,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import import_module, resources
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.options import RulingOption
-from explorer.scenario import read_toml
 from explorer.trace import Trace
+
+
+def read_toml(*args, **kwargs):
+    """:func:`explorer.scenario.read_toml`, imported when first needed (it brings pydantic, which ``explorer odds``
+    and ``explorer --help`` never need)."""
+    from explorer.scenario import read_toml as _read_toml
+
+    return _read_toml(*args, **kwargs)
+
 
 GAME_MODULES: dict[str, str] = {
     "tagraid": "explorer.games.tagraid.game",
@@ -109,6 +117,8 @@ class Game:
     # ---------------------------------------------------------------------------------------------- scenarios
 
     def _dir(self):
+        from importlib import resources  # lazy: the CLI starts faster
+
         return resources.files(self.package) / "scenarios"
 
     def builtin_names(self) -> list[str]:
@@ -170,6 +180,66 @@ class Game:
             if p.slug == slug:
                 return p
         raise KeyError(f"{self.id} has no page {slug!r}; pages: {', '.join(p.slug for p in self.pages)}")
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """A game whose scenario files come in several kinds (``kind = "..."``), each resolved by one rules module.
+
+    Attributes:
+        game_id: the game's id (put back into each document as ``game``).
+        game_title: the game's name in error messages.
+        table: ``{kind: (module path, name)}``; the module defines ``parse_<name>(data, source)`` (the whole
+            document, ``game`` and ``kind`` included) and ``resolve_<name>(scenario, rulings, seed) -> Trace``.
+
+    :meth:`parse` and :meth:`resolve` are the :class:`Game` callables; a parsed scenario is ``(kind, value)``.
+    """
+
+    game_id: str
+    game_title: str
+    table: Mapping[str, tuple[str, str]]
+
+    def functions(self, kind: Any, source: str | None = None) -> tuple[Callable, Callable]:
+        """``(parse_<name>, resolve_<name>)`` of a kind.
+
+        Raises:
+            ScenarioError: a missing or unknown kind (lists the kinds).
+        """
+        if not isinstance(kind, str) or kind not in self.table:
+            raise ScenarioError("kind", f"unknown {self.game_title} scenario kind {kind!r}" if kind is not None
+                                else "is required but missing", list(self.table), source)
+        module, name = self.table[kind]
+        m = import_module(module)
+        return getattr(m, f"parse_{name}"), getattr(m, f"resolve_{name}")
+
+    def parse(self, data: dict, source: str) -> tuple[str, Any]:
+        """``(kind, scenario)`` for a document of this game.
+
+        Raises:
+            ScenarioError: an unknown kind, or the kind's parser's errors.
+        """
+        kind = data.get("kind")
+        return kind, self.functions(kind, source)[0]({"game": self.game_id, **data}, source)
+
+    def resolve(self, scenario: tuple[str, Any], rulings: Mapping[str, str] | None = None, seed: int | None = None,
+                reroll: bool = False) -> Trace:
+        """Resolve a ``(kind, scenario)`` pair with the kind's resolver (``reroll`` is the game's business)."""
+        kind, sc = scenario
+        return self.functions(kind, "scenario")[1](sc, rulings=dict(rulings or {}), seed=seed)
+
+
+def outcome_text(trace: Trace) -> str:
+    """A trace's outcome as ``key: value`` lines (nested values as compact JSON; long ones folded to a pointer to
+    ``--json``): the default ``Game.outcome_text``."""
+    import json
+
+    lines = ["Outcome:"]
+    for k, v in trace.outcome.items():
+        text = v if isinstance(v, str | int | float) else json.dumps(v, ensure_ascii=False)
+        if isinstance(text, str) and len(text) > 160:
+            text = f"({len(v)} entries: see --json)" if isinstance(v, dict | list) else text[:157] + "..."
+        lines.append(f"  {k}: {text}")
+    return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------------------------------- registry

@@ -15,11 +15,8 @@ kind            module              what it answers (sections)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import import_module
-from typing import Any
 
-from explorer.errors import ScenarioError
-from explorer.games import Game
+from explorer.games import Game, Kinds
 from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
@@ -28,19 +25,9 @@ KINDS: dict[str, tuple[str, str]] = {
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
-
-def _functions(kind: Any, source: str):
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise ScenarioError("kind", f"unknown Galaxy Defenders scenario kind {kind!r}" if kind is not None
-                            else "is required but missing", list(KINDS), source)
-    module, name = KINDS[kind]
-    m = import_module(module)
-    return getattr(m, f"parse_{name}"), getattr(m, f"resolve_{name}")
+_KINDS = Kinds("galaxydefenders", "Galaxy Defenders", KINDS)
 
 
-def _parse(data: dict, source: str):
-    kind = data.get("kind")
-    return kind, _functions(kind, source)[0]({"game": "galaxydefenders", **data}, source)
 
 
 def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
@@ -48,7 +35,7 @@ def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | Non
     kind, sc = scenario
     if reroll and kind == "combat":
         sc = sc.model_copy(update={"attacks": [a.model_copy(update={"rolled": None}) for a in sc.attacks]})
-    return _functions(kind, "scenario")[1](sc, rulings=dict(rulings or {}), seed=seed)
+    return _KINDS.resolve((kind, sc), rulings, seed)
 
 
 def _options():
@@ -89,7 +76,7 @@ GAME = Game(
     rulebook="galaxy-defenders-operation-strikeback.txt",
     package="explorer.games.galaxydefenders",
     default_scenario="gd-book-mark",
-    parse=_parse,
+    parse=_KINDS.parse,
     resolve=_resolve,
     ruling_options=_options,
     pages=(),

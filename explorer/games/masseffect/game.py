@@ -17,13 +17,8 @@ Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from importlib import import_module
-from typing import Any
 
-from explorer.errors import ScenarioError
-from explorer.games import Game, Page
-from explorer.trace import Trace
+from explorer.games import Game, Kinds, Page, outcome_text
 
 KINDS: dict[str, tuple[str, str]] = {
     "map": ("explorer.games.masseffect.queries", "map_query"),
@@ -33,50 +28,13 @@ KINDS: dict[str, tuple[str, str]] = {
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
-
-def _functions(kind: Any, source: str):
-    """``(parse, resolve)`` of a scenario kind.
-
-    Raises:
-        ScenarioError: a missing or unknown kind (lists the kinds).
-    """
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise ScenarioError("kind", f"unknown Mass Effect scenario kind {kind!r}" if kind is not None
-                            else "is required but missing", list(KINDS), source)
-    module, name = KINDS[kind]
-    m = import_module(module)
-    return getattr(m, f"parse_{name}"), getattr(m, f"resolve_{name}")
-
-
-def _parse(data: dict, source: str):
-    """``(kind, scenario)``: the kind's ``parse_<kind>`` gets the whole document (``game`` and ``kind`` included)."""
-    kind = data.get("kind")
-    return kind, _functions(kind, source)[0]({"game": "masseffect", **data}, source)
-
-
-def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
-             reroll: bool = False) -> Trace:
-    kind, sc = scenario
-    return _functions(kind, "scenario")[1](sc, rulings=dict(rulings or {}), seed=seed)
+_KINDS = Kinds("masseffect", "Mass Effect", KINDS)
 
 
 def _options():
     from .options import ALL_OPTIONS
 
     return ALL_OPTIONS
-
-
-def outcome_text(trace: Trace) -> str:
-    """The outcome of any Mass Effect scenario as ``key: value`` lines (nested values as compact JSON)."""
-    import json
-
-    lines = ["Outcome:"]
-    for k, v in trace.outcome.items():
-        text = v if isinstance(v, str | int | float) else json.dumps(v, ensure_ascii=False)
-        if isinstance(text, str) and len(text) > 160:
-            text = f"({len(v)} entries: see --json)" if isinstance(v, dict | list) else text[:157] + "..."
-        lines.append(f"  {k}: {text}")
-    return "\n".join(lines)
 
 
 def _map_page():
@@ -122,8 +80,8 @@ GAME = Game(
     rulebook="mass-effect-priority-hagalaz.txt",
     package="explorer.games.masseffect",
     default_scenario="me-diagram-4",
-    parse=_parse,
-    resolve=_resolve,
+    parse=_KINDS.parse,
+    resolve=_KINDS.resolve,
     ruling_options=_options,
     pages=PAGES,
     cli=_cli,

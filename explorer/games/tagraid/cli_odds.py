@@ -34,8 +34,6 @@ import typer
 from explorer.errors import ScenarioError, short_repr
 from . import odds as O
 from . import sections as S
-from .model import (MAX_MODS, MAX_NAME, MegaBeast, ModBounds, ReactiveMiner, Weapon, check_bounded, check_mod_total,
-                    field_bounds, is_reserved_mod)
 from .options import ALL_OPTIONS
 from .options import rulings as make_rulings
 from .rolls import Ammunition, attack_damage, success_value
@@ -56,25 +54,36 @@ def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi
 
 
 # One set of bounds: every number option is checked against the pydantic field of the TOML scenario format
-# (explorer/games/tagraid/model.py) that holds the same quantity, so the CLI, TOML files and widgets agree.
+# (explorer/games/tagraid/model.py) that holds the same quantity, so the CLI, TOML files and widgets agree. The numbers
+# are copied here so that `explorer odds` starts without importing pydantic; tests/tagraid/test_cli_start.py checks
+# that they equal model.field_bounds(model, field) for every entry.
 _BOUNDS = {
-    "burst": (Weapon, "burst", "d20s rolled"),
-    "sv": (ReactiveMiner, "attribute", "the final Success Value"),
-    "attribute": (ReactiveMiner, "attribute", "the Attribute before MODs"),
-    "damage": (Weapon, "damage", "the Weapon's Damage"),
-    "armor": (ReactiveMiner, "armor", "Armor"),
-    "wounds": (ReactiveMiner, "wounds", "Wounds left"),
-    "megabeast_wounds": (MegaBeast, "wounds", "the MegaBeast's Wounds left"),
-    "threat": (MegaBeast, "threat_level", "the MegaBeast's Threat Level"),
+    "burst": ("Weapon", "burst", "d20s rolled", (0, 20)),
+    "sv": ("ReactiveMiner", "attribute", "the final Success Value", (0, 30)),
+    "attribute": ("ReactiveMiner", "attribute", "the Attribute before MODs", (0, 30)),
+    "damage": ("Weapon", "damage", "the Weapon's Damage", (0, 30)),
+    "armor": ("ReactiveMiner", "armor", "Armor", (0, 30)),
+    "wounds": ("ReactiveMiner", "wounds", "Wounds left", (1, 30)),
+    "megabeast_wounds": ("MegaBeast", "wounds", "the MegaBeast's Wounds left", (1, 50)),
+    "threat": ("MegaBeast", "threat_level", "the MegaBeast's Threat Level", (0, 20)),
 }
+
+
+def _check_bounded(value: int, option: str, quantity: str) -> int:
+    """``value`` if it is within the bounds of ``quantity`` (as :func:`.model.check_bounded`, same message)."""
+    _, _, what, (lo, hi) = _BOUNDS[quantity]
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        rng = f"{lo}..{hi}" if lo is not None and hi is not None else (f">= {lo}" if lo is not None else f"<= {hi}")
+        raise ScenarioError(option, f"{value} is out of range", f"a whole number {rng} ({what})")
+    return value
 
 
 def _bounded(value: str | None, option: str, quantity: str) -> int | None:
     """``value`` parsed as a whole number within the TOML format's bounds for ``quantity`` (a key of ``_BOUNDS``);
     ``None`` when not given. Raises ScenarioError naming ``option`` and the allowed range."""
-    model, name, what = _BOUNDS[quantity]
+    what = _BOUNDS[quantity][2]
     n = _int(value, option, f"a whole number ({what})")
-    return None if n is None else check_bounded(n, model, name, option, what)
+    return None if n is None else _check_bounded(n, option, quantity)
 
 
 def _skill_burst(name: str, skill: str | None, burst: str | None) -> tuple[str, int]:
@@ -102,6 +111,11 @@ def _mods(values: list[str] | None, option: str, cover_flag: str) -> dict[str, i
     file: each MOD within ``field_bounds(ModBounds, "value")``, at most ``MAX_MODS`` names, their total within
     ``field_bounds(ModBounds, "total")``, and no Partial Cover MOD (``cover_flag`` declares Partial Cover, so that it
     is never counted twice). A name given twice adds up."""
+    if not values:
+        return {}
+    # imported here: `explorer tagraid odds` without MODs starts without the pydantic scenario models
+    from .model import MAX_MODS, MAX_NAME, ModBounds, check_bounded, check_mod_total, field_bounds, is_reserved_mod
+
     lo, hi = field_bounds(ModBounds, "value")
     allowed = f'a named MOD such as "Range=+3", each a whole number {lo}..{hi}'
     out: dict[str, int] = {}
@@ -391,8 +405,9 @@ def odds(
 
 
 def cli_app() -> typer.Typer:
-    """The TAG Raid verbs (``explorer tagraid odds``, ``explorer tagraid lof``); ``explorer odds`` is kept as a hidden alias."""
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
+    """The TAG Raid verbs (``explorer tagraid odds``, ``explorer tagraid lof``); ``explorer odds`` is kept as a hidden
+    alias."""
+    app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                       help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange; Line of Fire on a table.")
     app.command("odds")(odds)
     from .cli_lof import lof

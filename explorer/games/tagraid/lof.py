@@ -17,6 +17,7 @@ must join the two volumes.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -86,6 +87,7 @@ class TableTop:
             outside = shapely.box(x0 - 10, y0 - 10, x1 + 10, y1 + 10).difference(self._board)
             self._off_board = None if outside.is_empty else outside
         self.board = None  # the explorer.board.Board this table came from, if any (for drawing)
+        self._memo: dict | None = None  # see _table_memo (set by lof_analysis.local_table, None otherwise)
         if validate:
             self.validate()
 
@@ -334,6 +336,34 @@ def arc_clips(origin: XY, facing: float, arc: float) -> list[list[tuple[float, f
     return [[n1, n2]] if arc < 180.0 else [[n1], [n2]]
 
 
+def _table_memo(copy_value=lambda v: v):
+    """Memoise a query ``fn(table, shooter, target, rulings, **kw)`` on a table that carries a ``_memo`` dict (the
+    short-lived per-pair tables of :func:`.lof_analysis.local_table`, where LoF, the Range Ruler and Partial Cover
+    ask the same LoF questions several times); a table without one (``_memo is None``, the default) computes as
+    before. A hit replays the readings the first computation consulted into ``rulings.consulted``; ``copy_value``
+    copies the parts of a result that callers mutate."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(table, shooter, target, rulings=None, **kw):
+            memo = getattr(table, "_memo", None)
+            if memo is None:
+                return fn(table, shooter, target, rulings, **kw)
+            rulings = rulings or default_rulings()
+            s = table.model(shooter) if isinstance(shooter, str) else shooter
+            t = table.model(target) if isinstance(target, str) else target
+            key = (fn.__name__, s, t, tuple(sorted(kw.items())), tuple(sorted(rulings.as_dict().items())))
+            hit = memo.get(key)
+            if hit is None:
+                fresh = rulings.copy()
+                hit = memo[key] = (fn(table, s, t, fresh, **kw), tuple(fresh.consulted.items()))
+            value, consulted = hit
+            rulings.consulted.update(consulted)
+            return copy_value(value)
+        return wrapper
+    return deco
+
+
+@_table_memo(copy_value=lambda v: (v[0], v[1], dict(v[2])))
 def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
                   *, arc_part: bool | None = None):
     """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
@@ -368,6 +398,7 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     return res, obs, used
 
 
+@_table_memo()
 def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
                  *, explain: bool = True, _reciprocity: bool = True) -> LoFResult:
     """Can ``shooter`` draw LoF to ``target``?

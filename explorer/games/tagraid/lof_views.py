@@ -6,7 +6,8 @@ Public API:
   320-hex quarry with eleven Models, scenery, hexagons without tile and a MegaBeast in an Interior hexagon);
   :func:`scenario_from_table` turns any table file (:mod:`.table_file`) into a scenario.
 * :func:`analyse` — every :class:`TargetVerdict` of one shooter (LoF, Range Ruler band and MOD, Partial Cover,
-  Range in Hexagons, the MegaBeast's Threat Level side).
+  Range in Hexagons, the MegaBeast's Threat Level side); defined in :mod:`.lof_analysis` (with the incremental
+  :class:`~.lof_analysis.LofAnalysisCache` the explorer uses) and re-exported here.
 * :class:`LofSnapshot` / :func:`board_svg` — the one place that turns a table and its verdicts into overlays
   (:meth:`LofSnapshot.overlays`: used by the widget, by the static SVG ``_repr_svg_`` for docs and notebooks without a
   kernel, and by :meth:`TableTop._repr_svg_ <.lof.TableTop._repr_svg_>`).
@@ -21,6 +22,7 @@ module only draws and lists their answers.
 
 from __future__ import annotations
 
+import copy
 import html
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,8 +30,6 @@ from dataclasses import dataclass, field, replace
 
 import ipywidgets as W
 import numpy as np
-import shapely
-from shapely.geometry import LineString
 
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
@@ -39,14 +39,15 @@ from explorer.options import Rulings
 from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
 from explorer.widgets.hexboard import HexBoardView, Piece
 
+from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _cut_rays, _reference_analyse, analyse
 from .model import MegaBeast, field_bounds
-from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
-from .megabeast import ThreatLevels, ThreatResult, corner_angles, side_pairs, sides_facing, threat_level
-from .pieces import DEFAULT_CALIBRATION, Model, SilhouetteCalibration, arc_polygon_points
+from .lof import LoFResult, TableTop
+from .megabeast import ThreatLevels, corner_angles, side_pairs, sides_facing
+from .pieces import DEFAULT_CALIBRATION, Model, SilhouetteCalibration, arc_polygon_points, validate_models
 from .options import rulings as default_rulings
 from .table_file import LoadedTable, load_packaged_table
-from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, RangeResult,
-                     WeaponRanges, hexes_in_range, measure_range)
+from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, WeaponRanges,
+                     hexes_in_range)
 
 LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "scenery_height", "tileless_occupied_hexagon",
                                     "megabeast_reciprocity", "range_measurement", "megabeast_corner_side")
@@ -125,128 +126,6 @@ def default_lof_scenario() -> LofScenario:
     Range, Out of Range, outside the 180° arc, LoF blocked by scenery, by a Model and by hexagons without tile,
     Partial Cover (*Peeker* against the pylon) and the Stoorworm's Threat Level by side."""
     return scenario_from_table(load_packaged_table(DEFAULT_TABLE))
-
-
-# ----------------------------------------------------------------------------------------------------- analysis
-
-
-@dataclass
-class BlockedRay:
-    """An explanatory ray cut at the first obstacle it meets (board units) and that obstacle's label."""
-
-    start: tuple[float, float]
-    hit: tuple[float, float]
-    end: tuple[float, float]
-    obstacle: str
-
-
-@dataclass
-class TargetVerdict:
-    """Everything the explorer shows for one target of the shooter.
-
-    Attributes:
-        target: Model id.
-        lof: the LoF verdict (reason, witness, rule section).
-        range: the Range Ruler measurement when there is LoF.
-        band, mod: the weapon's effective band and MOD (``mod`` is ``None`` when the weapon cannot fire there).
-        cover: Partial Cover (when there is LoF and the target is a Miner or Deployable).
-        threat: the Threat Level the MegaBeast uses against the shooter (target is a MegaBeast, shooter a Miner) or
-            against the target (shooter is a MegaBeast).
-        hex_distance: hexagons between the two Models' hexagons (Range in Hexagons).
-        blocked_rays: the explanatory rays of a blocked verdict, cut where they first hit an obstacle.
-    """
-
-    target: str
-    lof: LoFResult
-    range: RangeResult | None = None
-    band: str | None = None
-    mod: int | None = None
-    cover: CoverResult | None = None
-    threat: ThreatResult | None = None
-    hex_distance: int = 0
-    blocked_rays: list[BlockedRay] = field(default_factory=list)
-
-    @property
-    def rules(self) -> list[str]:
-        """Sections cited for this verdict (LoF first)."""
-        out = [str(self.lof.rule)]
-        if self.range is not None:
-            out.append(str(self.range.rule))
-        if self.cover is not None and self.cover.in_cover:
-            out.append(str(self.cover.rule))
-        if self.threat is not None:
-            out.append(str(self.threat.rule))
-        return out
-
-
-def _obstacle_geom(table: TableTop, label: str):
-    kind, _, ident = label.partition(":")
-    if kind == "scenery":
-        return table._scenery_polys.get(ident)
-    if kind == "hex":
-        q, r = (int(v) for v in ident.split(","))
-        return table._hole_polys.get(Hex(q, r))
-    if kind == "model" and ident in table.models:
-        return table.disc(ident).polygon(32)
-    return None
-
-
-def _cut_rays(table: TableTop, lof: LoFResult) -> list[BlockedRay]:
-    out = []
-    for ray in lof.rays:
-        if not ray.blocked_by:
-            continue
-        p0, p1 = ray.segment.p0, ray.segment.p1
-        line = LineString([p0, p1])
-        best, best_d, best_lab = None, math.inf, ""
-        for lab in ray.blocked_by:
-            g = _obstacle_geom(table, lab)
-            if g is None:
-                continue
-            inter = line.intersection(g)
-            if inter.is_empty:
-                continue
-            pts = shapely.get_coordinates(inter)
-            for x, y in pts:
-                d = math.hypot(x - p0[0], y - p0[1])
-                if d < best_d:
-                    best, best_d, best_lab = (float(x), float(y)), d, lab
-        if best is not None:
-            out.append(BlockedRay(p0, best, p1, best_lab))
-    return out
-
-
-def analyse(table: TableTop, shooter: str, rulings: Rulings | None = None,
-            calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
-            threat: ThreatLevels | None = None) -> list[TargetVerdict]:
-    """The verdict for every other Model on ``table`` as a target of ``shooter`` (in the table's Model order).
-
-    Raises:
-        ScenarioError: unknown shooter; a MegaBeast facing that does not point at a corner of its hexagon.
-    """
-    rulings = rulings or default_rulings()
-    weapon = weapon or WeaponRanges()
-    s = table.model(shooter)
-    out = []
-    for t in table.models.values():
-        if t.id == s.id:
-            continue
-        lof = line_of_fire(table, s, t, rulings)
-        v = TargetVerdict(t.id, lof, hex_distance=distance(table.hex_of(s), table.hex_of(t)))
-        if lof.has_lof:
-            v.range = measure_range(table, s, t, rulings, calibration)
-            if v.range.band is not None:
-                v.band, v.mod = weapon.mod(v.range.band)
-            if t.kind != "megabeast":
-                v.cover = partial_cover(table, s, t, rulings)
-        else:
-            v.blocked_rays = _cut_rays(table, lof)
-        if threat is not None and t.kind == "megabeast" and s.kind == "miner":
-            v.threat = threat_level(table, t, s, threat, rulings)
-        elif threat is not None and s.kind == "megabeast" and t.kind == "miner":
-            v.threat = threat_level(table, s, t, threat, rulings)
-        out.append(v)
-    return out
 
 
 # ----------------------------------------------------------------------------------------------------- drawing
@@ -647,6 +526,26 @@ def _parse_mod(text: str, field_name: str) -> int | None:
                             "(no MOD: the weapon cannot fire in that band)") from None
 
 
+def table_with_models(table: TableTop, models: Mapping[str, Model]) -> TableTop:
+    """``table`` with ``models`` (same ids, some moved or turned) in place of its Models, validated as
+    :meth:`TableTop.validate <.lof.TableTop.validate>` would (the same checks, the same messages) but without
+    rebuilding the board's geometry, and checking the board placement of the changed Models only (the others were
+    valid on ``table`` and the board did not change).
+
+    Raises:
+        ScenarioError: an invalid placement (see :meth:`TableTop.validate <.lof.TableTop.validate>`).
+    """
+    validate_models(list(models.values()), table.calibration)
+    changed = {k: m for k, m in models.items() if table.models.get(k) != m}
+    if changed:
+        probe = copy.copy(table)
+        probe.models = changed
+        probe.validate()
+    out = copy.copy(table)
+    out.models = dict(models)
+    return out
+
+
 class LofExplorer(W.HBox):
     """The Line of Fire explorer: a hex board (click a Model to make it the shooter, drag to move it, wheel / q / e /
     buttons to turn it) and a side panel (Range Ruler calibration, weapon MODs, Threat Levels, ruling options, the
@@ -659,10 +558,14 @@ class LofExplorer(W.HBox):
         scenario: the scenario (default: :func:`default_lof_scenario`).
         scale: pixels per board unit.
         rulings: ``{key: reading}`` overriding the defaults.
+        incremental: keep a :class:`~.lof_analysis.LofAnalysisCache` (``analysis_cache``), so each interaction
+            recomputes only the pairs it changes; ``False`` re-runs the whole analysis every time (the former
+            behaviour, kept as the baseline of ``benchmarks/bench_lof_incremental.py``).
     """
 
     def __init__(self, scenario: LofScenario | None = None, scale: float = 32.0,
-                 rulings: Mapping[str, str] | None = None, **kwargs):
+                 rulings: Mapping[str, str] | None = None, incremental: bool = True, **kwargs):
+        self.analysis_cache: LofAnalysisCache | None = LofAnalysisCache() if incremental else None
         self.scenario = sc = scenario or default_lof_scenario()
         self.rulings = default_rulings(dict(rulings or {}))
         self.models: dict[str, Model] = {m.id: m for m in sc.models}
@@ -762,7 +665,10 @@ class LofExplorer(W.HBox):
 
     def _try_models(self, new: dict[str, Model]) -> bool:
         try:
-            table = TableTop.from_board(self.scenario.board, new.values(), self.scenario.calibration_pieces)
+            if self.analysis_cache is None:  # the former path: rebuild and validate the whole table
+                table = TableTop.from_board(self.scenario.board, new.values(), self.scenario.calibration_pieces)
+            else:
+                table = table_with_models(self.table, new)
         except ScenarioError as e:
             self._say(f"Not allowed — {e}. The previous position is kept.")
             self._draw()
@@ -863,10 +769,15 @@ class LofExplorer(W.HBox):
                            hex_range=self.hex_range_pick.value or None, table=self.table)
 
     def update(self) -> None:
-        """Recompute every verdict of the shooter and redraw the pieces and overlays."""
+        """The verdicts of the shooter (only the pairs whose state changed are recomputed, see
+        :class:`~.lof_analysis.LofAnalysisCache`), then redraw the pieces and overlays."""
         try:
-            self.verdicts = analyse(self.table, self.shooter, self.rulings, self.calibration, self.weapon,
-                                    self.threat)
+            if self.analysis_cache is None:
+                self.verdicts = _reference_analyse(self.table, self.shooter, self.rulings, self.calibration,
+                                                   self.weapon, self.threat)
+            else:
+                self.verdicts = self.analysis_cache.analyse(self.table, self.shooter, self.rulings,
+                                                            self.calibration, self.weapon, self.threat)
         except ScenarioError as e:
             self._say(str(e))
             self.verdicts = []

@@ -40,12 +40,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from explorer.distributions import Number, cap_list, convolve_lists, fmt, ratio
+from explorer.distributions import Number, cap_list, convolve_lists, fmt, fractions_over, ratio, scale_counts
 from explorer.errors import ScenarioError, short_repr
 from explorer.options import Rulings
 
@@ -386,6 +387,165 @@ def _trim(p: list[Number]) -> list[Number]:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# Exact path in integers: outcomes counted over 20^n, one conversion to Fraction at the end
+# --------------------------------------------------------------------------------------------------------------
+#
+# The exact path used to run the float formulas above with Fractions; every Fraction product normalises by a gcd,
+# which made it ~15x slower than floats. The same formulas in plain ints: a side rolling n dice has 20^n equally
+# likely ordered rolls, so its best-key distribution, its multinomial of survivors and (with the opponent's 20^m)
+# every joint outcome are integer counts over 20^(n+m); s Saving Rolls that each fail on d faces of 20 are integer
+# counts over 20^s, lifted to the common denominator 20^(n+m+S) (S the largest number of Saving Rolls). Only the
+# final probabilities become Fractions, so the results are the same rationals (``==``) as the Fraction path, which
+# stays callable for tests and benchmarks through :func:`_fraction_reference`.
+
+_INTEGER_EXACT = True
+"""Whether ``exact=True`` uses the integer kernel (``False``: the former all-Fraction path, kept as reference)."""
+
+
+@contextmanager
+def _fraction_reference():
+    """Within the block, ``exact=True`` runs the former all-Fraction path (reference for tests and benchmarks;
+    not thread-safe: it flips a module flag)."""
+    global _INTEGER_EXACT
+    old, _INTEGER_EXACT = _INTEGER_EXACT, False
+    try:
+        yield
+    finally:
+        _INTEGER_EXACT = old
+
+
+@lru_cache(maxsize=None)
+def _pow20(n: int) -> int:
+    return FACES ** n
+
+
+def _best_key_counts(keys: Sequence[int], n: int) -> list[tuple[int, int]]:
+    """``[(m, rolls of n dice whose best key is m)]`` over ``20^n`` (``n = 0``: best key 0, one empty roll)."""
+    if n == 0:
+        return [(0, 1)]
+    counts = _counts(keys)
+    out = []
+    cum, prev = 0, 0
+    for k in sorted(counts):
+        cum += counts[k]
+        cur = cum ** n
+        out.append((k, cur - prev))
+        prev = cur
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _multinomial_counts(nx: int, nh: int, nc: int) -> tuple[tuple[tuple[int, int], int], ...]:
+    """``((h, c), rolls of nx dice with h dice among nh faces, c among nc faces)`` over ``20^nx``, h + c >= 1."""
+    coefs = _coefs(nx)
+    nn = FACES - nh - nc
+    php, pcp, pnp = _powers(nh, nx), _powers(nc, nx), _powers(nn, nx)
+    out = []
+    for h in range(nx + 1 if nh else 1):
+        row = coefs[h]
+        base = php[h]
+        for c in range(min(nx if nc else 0, nx - h) + 1):
+            if h == 0 and c == 0:
+                continue
+            v = base * row[c] * pcp[c] * pnp[nx - h - c]
+            if v:
+                out.append(((h, c), v))
+    return tuple(out)
+
+
+def _survivors_int(keys_x: Sequence[int], nx: int, opp_best: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """:func:`_survivors` in integer counts: ``{(hits, crits): count}`` over ``20^(nx + opponent's dice)``."""
+    out: dict[tuple[int, int], int] = {}
+    if nx == 0:
+        return out
+    for (nh, nc), w in _survivor_groups(keys_x, opp_best).items():
+        if nh == 0 and nc == 0:
+            continue
+        for hc, v in _multinomial_counts(nx, nh, nc):
+            out[hc] = out.get(hc, 0) + w * v
+    return out
+
+
+def _win_count(keys_x: Sequence[int], nx: int, opp_best: list[tuple[int, int]]) -> int:
+    """:func:`_win_prob` in integer counts over ``20^(nx + opponent's dice)``."""
+    if nx == 0:
+        return 0
+    full = _pow20(nx)
+    return sum(w * (full - (FACES - nh - nc) ** nx) for (nh, nc), w in _survivor_groups(keys_x, opp_best).items())
+
+
+@lru_cache(maxsize=None)
+def _saves_per(ammunition: str, megabeast: bool) -> tuple[int, int]:
+    """``(Saving Rolls per impact, extra per Critical)`` (Skills and Tools › Ammunition; MegaBeast › Wounds)."""
+    return saving_rolls(1, 0, ammunition), (0 if megabeast else saving_rolls(0, 1, ammunition) - saving_rolls(1, 0, ammunition))
+
+
+def _saves_and_wounds_int(wins: Mapping[tuple[int, int], int], e: int, side: SideSpec, megabeast: bool = False
+                          ) -> tuple[list[int], int, list[int], int]:
+    """:func:`_saves_and_wounds` in integer counts. ``wins`` are counts over ``20^e``.
+
+    Returns ``(saves, e, wounds, e_w)``: Saving Roll counts over ``20^e`` (not trimmed) and Wound counts over
+    ``20^e_w`` (capped at ``side.opponent_wounds``, trimmed).
+    """
+    total = _pow20(e)
+    if side.attack_damage is None:
+        return [total], e, [total], e
+    per, extra = _saves_per(side.ammunition, megabeast)
+    saves: dict[int, int] = {}
+    for (h, c), p in wins.items():
+        s = per * (h + c) + extra * c
+        saves[s] = saves.get(s, 0) + p
+    saves[0] = total - sum(v for k, v in saves.items() if k != 0)
+    n_max = max(saves)
+    save_list = [saves.get(s, 0) for s in range(n_max + 1)]
+    if megabeast:
+        wounds, e_w = list(save_list), e
+    else:
+        d = max(0, min(FACES, side.attack_damage))
+        pp, qp = _powers(d, n_max), _powers(FACES - d, n_max)
+        wounds = [0] * (n_max + 1)
+        for s, ps in enumerate(save_list):
+            if not ps:
+                continue
+            lift = ps * _pow20(n_max - s)
+            comb = math.comb
+            for k in range(s + 1):
+                wounds[k] += lift * comb(s, k) * pp[k] * qp[s - k]
+        e_w = e + n_max
+    return save_list, e, _trim(cap_list(wounds, side.opponent_wounds)), e_w
+
+
+def _assemble_int(a: SideSpec, b: SideSpec, wins_a: dict, wins_b: dict, e: int, r: Rulings, kind: str,
+                  megabeast: bool = False, threat_level: int | None = None) -> F2FOdds:
+    """:func:`_assemble` from integer counts over ``20^e``; every probability of the result is a Fraction."""
+    den = _pow20(e)
+    pa, pb = sum(wins_a.values()), sum(wins_b.values())
+    nobody = den - pa - pb
+    outcomes: dict[Outcome, Number] = {}
+    outcomes.update({("a", h, c): Fraction(p, den) for (h, c), p in wins_a.items()})
+    outcomes.update({("b", h, c): Fraction(p, den) for (h, c), p in wins_b.items()})
+    if nobody:
+        outcomes[(None, 0, 0)] = Fraction(nobody, den)
+    sb, esb, wb, ewb = _saves_and_wounds_int(wins_a, e, a, megabeast=megabeast)
+    if megabeast:
+        sa, esa, wa, ewa = [1], 0, [1], 0
+    else:
+        sa, esa, wa, ewa = _saves_and_wounds_int(wins_b, e, b)
+    return F2FOdds(a, b, kind, Fraction(pa, den), Fraction(pb, den), Fraction(nobody, den), outcomes,
+                   fractions_over(wa, _pow20(ewa)), fractions_over(wb, _pow20(ewb)),
+                   fractions_over(sa, _pow20(esa)), fractions_over(sb, _pow20(esb)), dict(r.consulted), True,
+                   threat_level)
+
+
+def _face_to_face_int(a: SideSpec, b: SideSpec, r: Rulings) -> F2FOdds:
+    keys_a, keys_b = side_keys(a.sv, r), side_keys(b.sv, r)
+    wins_a = _survivors_int(keys_a, a.burst, _best_key_counts(keys_b, b.burst))
+    wins_b = _survivors_int(keys_b, b.burst, _best_key_counts(keys_a, a.burst))
+    return _assemble_int(a, b, wins_a, wins_b, a.burst + b.burst, r,
+                         "normal" if (a.burst == 0 or b.burst == 0) else "face_to_face")
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Results
 # --------------------------------------------------------------------------------------------------------------
 
@@ -509,6 +669,8 @@ def face_to_face(a: SideSpec, b: SideSpec, *, rulings: Rulings | Mapping[str, st
         if not isinstance(s, SideSpec):
             raise ScenarioError(name, f"expected a SideSpec, got {type(s).__name__}", "SideSpec(sv, burst, ...)")
     r = _as_rulings(rulings)
+    if exact and _INTEGER_EXACT:
+        return _face_to_face_int(a, b, r)
     keys_a, keys_b = side_keys(a.sv, r), side_keys(b.sv, r)
     best_a = _best_key_dist(keys_a, a.burst, exact)
     best_b = _best_key_dist(keys_b, b.burst, exact)
@@ -599,6 +761,8 @@ def versus_megabeast(miner: SideSpec, threat_level: int, *, rulings: Rulings | M
     classes = megabeast_face_classes(miner.sv, threat_level, r)
     n = miner.burst
     nh, nc, nt = classes.count("hit"), classes.count("crit"), classes.count("tie")
+    if exact and _INTEGER_EXACT:
+        return _versus_megabeast_int(miner, threat_level, n, nh, nc, nt, r)
     one = ratio(1, 1, exact)
     # The Threat Level behaves as an opponent's best key that hit faces exceed and crit faces beat: reuse the
     # multinomial with synthetic keys (hit -> 1, crit -> 100, others 0) against a best key of 0.
@@ -616,6 +780,27 @@ def versus_megabeast(miner: SideSpec, threat_level: int, *, rulings: Rulings | M
         outcomes[(None, 0, 0)] = nobody
     return F2FOdds(miner, beast, "megabeast", res.p_a_wins, p_none_at_all, nobody, outcomes, [one], res.wounds_to_b,
                    [one], res.saving_rolls_to_b, res.rulings, exact, threat_level)
+
+
+def _versus_megabeast_int(miner: SideSpec, threat_level: int, n: int, nh: int, nc: int, nt: int, r: Rulings
+                          ) -> F2FOdds:
+    """:func:`versus_megabeast` with ``exact=True`` in integer counts over ``20^n``."""
+    synthetic = [1] * nh + [CRITICAL_KEY] * nc + [0] * (FACES - nh - nc)
+    wins = _survivors_int(synthetic, n, [(0, 1)])
+    den = _pow20(n)
+    none_at_all = (FACES - nh - nc - nt) ** n
+    no_survivor = (FACES - nh - nc) ** n
+    beast = SideSpec(sv=threat_level, burst=0)
+    res = _assemble_int(miner, beast, wins, {}, n, r, "megabeast", megabeast=True, threat_level=threat_level)
+    nobody = no_survivor - none_at_all
+    outcomes = {k: v for k, v in res.outcomes.items() if k[0] == "a"}
+    if none_at_all:
+        outcomes[("b", 0, 0)] = Fraction(none_at_all, den)
+    if nobody:
+        outcomes[(None, 0, 0)] = Fraction(nobody, den)
+    one = Fraction(1)
+    return F2FOdds(miner, beast, "megabeast", res.p_a_wins, Fraction(none_at_all, den), Fraction(nobody, den),
+                   outcomes, [one], res.wounds_to_b, [one], res.saving_rolls_to_b, res.rulings, True, threat_level)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -672,6 +857,18 @@ def sv_table(burst_a: int, burst_b: int, *, svs_a: Sequence[int] = range(1, 21),
     r = _as_rulings(rulings)
     ka = {s: side_keys(s, r) for s in svs_a}
     kb = {s: side_keys(s, r) for s in svs_b}
+    if exact and _INTEGER_EXACT:
+        best_a = {s: _best_key_counts(ka[s], burst_a) for s in svs_a}
+        best_b = {s: _best_key_counts(kb[s], burst_b) for s in svs_b}
+        den = _pow20(burst_a + burst_b)
+        wa, wb, nb = [], [], []
+        for sa in svs_a:
+            counts = [(_win_count(ka[sa], burst_a, best_b[sb]), _win_count(kb[sb], burst_b, best_a[sa]))
+                      for sb in svs_b]
+            wa.append([Fraction(pa, den) for pa, _ in counts])
+            wb.append([Fraction(pb, den) for _, pb in counts])
+            nb.append([Fraction(den - pa - pb, den) for pa, pb in counts])
+        return SVTable(burst_a, burst_b, svs_a, svs_b, wa, wb, nb, dict(r.consulted), exact)
     best_a = {s: _best_key_dist(ka[s], burst_a, exact) for s in svs_a}
     best_b = {s: _best_key_dist(kb[s], burst_b, exact) for s in svs_b}
     one = ratio(1, 1, exact)
@@ -803,6 +1000,8 @@ def evade(evader_sv: int | Sequence[int], attackers: Sequence[SideSpec], *, evad
     pairs = tuple(face_to_face(SideSpec(sv, 1), atk, rulings=r, exact=exact) for sv, atk in zip(svs, attackers))
     keys_e = [side_keys(sv, r) for sv in svs]
     keys_atk = [side_keys(a.sv, r) for a in attackers]
+    if exact and _INTEGER_EXACT:
+        return _evade_totals_int(pairs, attackers, keys_e, keys_atk, evader_wounds, r)
     face_p = ratio(1, FACES, exact)
     wounds_total: list[Number] = [zero]
     saves_total: list[Number] = [zero]
@@ -827,6 +1026,44 @@ def evade(evader_sv: int | Sequence[int], attackers: Sequence[SideSpec], *, evad
         wins_all += p_wins * face_p
     return MultiOdds("evade", pairs, _trim(cap_list(wounds_total, evader_wounds)), _trim(saves_total), unhurt,
                      wins_all, dict(r.consulted), exact)
+
+
+def _evade_totals_int(pairs: tuple[F2FOdds, ...], attackers: list[SideSpec], keys_e: list, keys_atk: list,
+                      evader_wounds: int | None, r: Rulings) -> MultiOdds:
+    """The totals of :func:`evade` with ``exact=True`` in integer counts.
+
+    Given the Evade die's face, attacker ``i``'s Saving Rolls are counts over ``20^b_i`` (its Burst) and its Wounds
+    counts over ``20^(b_i + M_i)`` (``M_i`` its most Saving Rolls possible); the convolution over attackers is over
+    ``20^(sum b_i)`` and ``20^(sum b_i + M_i)``, the same for every face, so the 20 faces simply add up (over one
+    more factor 20).
+    """
+    uncapped = [SideSpec(a.sv, a.burst, a.attack_damage, a.ammunition, None) for a in attackers]
+    e_saves = sum(a.burst for a in uncapped)
+    most = [0 if a.attack_damage is None else sum(_saves_per(a.ammunition, False)) * a.burst for a in uncapped]
+    e_wounds = e_saves + sum(most)
+    wounds_total: list[int] = [0]
+    saves_total: list[int] = [0]
+    unhurt = wins_all = 0
+    for f in range(FACES):
+        wounds, saves = [1], [1]
+        p_unhurt = p_wins = 1
+        for i, atk in enumerate(uncapped):
+            k = keys_e[i][f]
+            atk_wins = _survivors_int(keys_atk[i], atk.burst, [(k, 1)])
+            s_i, _, w_i, e_w = _saves_and_wounds_int(atk_wins, atk.burst, atk)
+            wounds = convolve_lists(wounds, scale_counts(w_i, _pow20(atk.burst + most[i] - e_w)))
+            saves = convolve_lists(saves, s_i)
+            p_unhurt *= _pow20(atk.burst) - sum(atk_wins.values())
+            below = sum(1 for x in keys_atk[i] if x < k)
+            p_wins *= below ** atk.burst if k > 0 else 0
+        wounds_total = _add_lists(wounds_total, wounds)
+        saves_total = _add_lists(saves_total, saves)
+        unhurt += p_unhurt
+        wins_all += p_wins
+    den_w, den_s = _pow20(e_wounds + 1), _pow20(e_saves + 1)
+    return MultiOdds("evade", pairs, fractions_over(_trim(cap_list(wounds_total, evader_wounds)), den_w),
+                     fractions_over(_trim(saves_total), den_s), Fraction(unhurt, den_s), Fraction(wins_all, den_s),
+                     dict(r.consulted), True)
 
 
 def _add_lists(a: list[Number], b: list[Number]) -> list[Number]:

@@ -1,0 +1,461 @@
+"""Every verdict of a shooter (Line of Fire, Range Ruler, Partial Cover, Threat Level), computed incrementally.
+
+Rule sections (implemented in :mod:`.lof`, :mod:`.ranges` and :mod:`.megabeast`; this module only decides what to
+recompute): Line of Fire and Distances › Line of Fire; MegaBeast › MegaBeast Line of Fire; Distances and
+Measurements › Range Ruler; Damage › Partial Cover; Line of Fire and Distances › Range in Hexagons; MegaBeast ›
+Threat Level.
+
+Public API:
+
+* :class:`TargetVerdict`, :class:`BlockedRay` — one target's verdicts.
+* :func:`analyse` — the verdicts of one shooter against every other Model (``cache=`` makes it incremental).
+* :class:`LofAnalysisCache` — the cache: :meth:`~LofAnalysisCache.analyse` (one shooter) and
+  :meth:`~LofAnalysisCache.all_pairs` (every ordered pair).
+
+**What a pair's verdict depends on.** Every segment from one base to another lies in the convex hull of the two
+bases, which lies in their *capsule* (the segment between the centres grown by the larger radius). So the verdicts of
+``shooter -> target`` depend only on: the two Models (position, facing, Silhouette, kind, side, declared Move, Angle
+of Vision), the other Models whose base comes within :data:`NEAR` of the capsule (they may block; a Model in
+Silhouette Contact with the shooter or the target is among them, which is all the Silhouette Contact exceptions look
+at), the scenery pieces and hexagons without tile (and the board's edge) that come within :data:`NEAR` of it, the
+Silhouette calibration, the Range Ruler calibration (Range only), the Threat Levels (Threat only) and the readings
+of the ruling options the computation consulted. Each pair is computed on a *local table* holding just those pieces,
+and cached under that key:
+
+* moving or turning one Model recomputes the pairs it belongs to, and the pairs whose capsule it enters or leaves;
+* flipping a ruling recomputes only the results that consulted it (each cached result records
+  :attr:`Rulings.consulted <explorer.options.Rulings.consulted>` of its computation, and is reused while those
+  readings are unchanged);
+* editing the Range Ruler recomputes Ranges only; the weapon's MODs are read from the cached band each time.
+
+The LoF search (:func:`.geometry.find_clear_segment`) already keeps only the obstacles near the capsule, so a local
+table gives identical Line of Fire and Partial Cover verdicts. The Range Ruler's shortest-line search
+(:func:`.ranges.measure_range`) also drew candidate lines through every obstacle feature on the table; on a local
+table it draws them through the features near the pair only, so in rare cases it reports a slightly longer (still
+clear, still along a LoF) shortest line than a search over the whole table, and it is many times faster.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString
+
+from explorer.hexgrid import Hex, distance
+from explorer.options import Rulings
+
+from .geometry import Disc
+from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
+from .megabeast import ThreatLevels, ThreatResult, threat_level
+from .options import rulings as default_rulings
+from .pieces import Model, disc_in_arc
+from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, RangeResult, WeaponRanges, measure_range
+
+__all__ = ["TargetVerdict", "BlockedRay", "analyse", "LofAnalysisCache", "local_table", "NEAR"]
+
+NEAR = 1e-3
+"""Board units: pieces within this distance of a pair's capsule belong to its local table (much more than the
+geometry's tolerances, 1e-9, and the Silhouette Contact tolerance, 1e-6, so nothing that can matter is left out)."""
+
+
+# ----------------------------------------------------------------------------------------------------- verdicts
+
+
+@dataclass
+class BlockedRay:
+    """An explanatory ray cut at the first obstacle it meets (board units) and that obstacle's label."""
+
+    start: tuple[float, float]
+    hit: tuple[float, float]
+    end: tuple[float, float]
+    obstacle: str
+
+
+@dataclass
+class TargetVerdict:
+    """Everything the explorer shows for one target of the shooter.
+
+    Attributes:
+        target: Model id.
+        lof: the LoF verdict (reason, witness, rule section).
+        range: the Range Ruler measurement when there is LoF.
+        band, mod: the weapon's effective band and MOD (``mod`` is ``None`` when the weapon cannot fire there).
+        cover: Partial Cover (when there is LoF and the target is a Miner or Deployable).
+        threat: the Threat Level the MegaBeast uses against the shooter (target is a MegaBeast, shooter a Miner) or
+            against the target (shooter is a MegaBeast).
+        hex_distance: hexagons between the two Models' hexagons (Range in Hexagons).
+        blocked_rays: the explanatory rays of a blocked verdict, cut where they first hit an obstacle.
+    """
+
+    target: str
+    lof: LoFResult
+    range: RangeResult | None = None
+    band: str | None = None
+    mod: int | None = None
+    cover: CoverResult | None = None
+    threat: ThreatResult | None = None
+    hex_distance: int = 0
+    blocked_rays: list[BlockedRay] = field(default_factory=list)
+
+    @property
+    def rules(self) -> list[str]:
+        """Sections cited for this verdict (LoF first)."""
+        out = [str(self.lof.rule)]
+        if self.range is not None:
+            out.append(str(self.range.rule))
+        if self.cover is not None and self.cover.in_cover:
+            out.append(str(self.cover.rule))
+        if self.threat is not None:
+            out.append(str(self.threat.rule))
+        return out
+
+
+def _obstacle_geom(table: TableTop, label: str):
+    kind, _, ident = label.partition(":")
+    if kind == "scenery":
+        return table._scenery_polys.get(ident)
+    if kind == "hex":
+        q, r = (int(v) for v in ident.split(","))
+        return table._hole_polys.get(Hex(q, r))
+    if kind == "model" and ident in table.models:
+        return table.disc(ident).polygon(32)
+    return None
+
+
+def _cut_rays(table: TableTop, lof: LoFResult) -> list[BlockedRay]:
+    out = []
+    for ray in lof.rays:
+        if not ray.blocked_by:
+            continue
+        p0, p1 = ray.segment.p0, ray.segment.p1
+        line = LineString([p0, p1])
+        best, best_d, best_lab = None, math.inf, ""
+        for lab in ray.blocked_by:
+            g = _obstacle_geom(table, lab)
+            if g is None:
+                continue
+            inter = line.intersection(g)
+            if inter.is_empty:
+                continue
+            pts = shapely.get_coordinates(inter)
+            for x, y in pts:
+                d = math.hypot(x - p0[0], y - p0[1])
+                if d < best_d:
+                    best, best_d, best_lab = (float(x), float(y)), d, lab
+        if best is not None:
+            out.append(BlockedRay(p0, best, p1, best_lab))
+    return out
+
+
+def _threat(table: TableTop, s: Model, t: Model, threat: ThreatLevels | None, rulings: Rulings) -> ThreatResult | None:
+    if threat is not None and t.kind == "megabeast" and s.kind == "miner":
+        return threat_level(table, t, s, threat, rulings)
+    if threat is not None and s.kind == "megabeast" and t.kind == "miner":
+        return threat_level(table, s, t, threat, rulings)
+    return None
+
+
+def _reference_analyse(table: TableTop, shooter: str, rulings: Rulings | None = None,
+                       calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
+                       threat: ThreatLevels | None = None) -> list[TargetVerdict]:
+    """The former full analysis (every query on the whole table, nothing cached): the baseline of
+    ``benchmarks/bench_lof_incremental.py`` and of the tests."""
+    rulings = rulings or default_rulings()
+    weapon = weapon or WeaponRanges()
+    s = table.model(shooter)
+    out = []
+    for t in table.models.values():
+        if t.id == s.id:
+            continue
+        lof = line_of_fire(table, s, t, rulings)
+        v = TargetVerdict(t.id, lof, hex_distance=distance(table.hex_of(s), table.hex_of(t)))
+        if lof.has_lof:
+            v.range = measure_range(table, s, t, rulings, calibration)
+            if v.range.band is not None:
+                v.band, v.mod = weapon.mod(v.range.band)
+            if t.kind != "megabeast":
+                v.cover = partial_cover(table, s, t, rulings)
+        else:
+            v.blocked_rays = _cut_rays(table, lof)
+        v.threat = _threat(table, s, t, threat, rulings)
+        out.append(v)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------- local tables
+
+
+class _Static:
+    """The parts of a table that do not move (scenery, hexagons without tile, the board's edge), with arrays for
+    fast "near this capsule" queries."""
+
+    def __init__(self, table: TableTop):
+        self.scenery_ids = [s.id for s in table.scenery]
+        self.scenery_geoms = np.array([table._scenery_polys[i] for i in self.scenery_ids], dtype=object)
+        self.hole_hexes = list(table._hole_polys)
+        self.hole_geoms = np.array([table._hole_polys[h] for h in self.hole_hexes], dtype=object)
+        for arr in (self.scenery_geoms, self.hole_geoms):
+            if len(arr):
+                shapely.prepare(arr)
+        self.off_board = table._off_board
+        if self.off_board is not None:
+            shapely.prepare(self.off_board)
+
+
+def _static_key(table: TableTop) -> Hashable:
+    tiles = None if table.tiles is None else frozenset(table.tiles.items())
+    cal = table.calibration
+    return (table.scenery, tiles, table.layout, tuple(sorted(cal.base_radius.items())),
+            tuple(sorted(cal.height.items())))
+
+
+class _Key:
+    """A hashable key whose hash is computed once (a pair's key is looked up for LoF, Range and Cover)."""
+
+    __slots__ = ("value", "_hash")
+
+    def __init__(self, value: tuple):
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self._hash == other._hash and self.value == other.value
+
+
+class _Pieces:
+    """Per-call facts about the Models of a table: base radius and the key of each Model as a possible obstacle
+    (an obstacle's facing, declared Move, Angle of Vision and hexagon never matter to another pair)."""
+
+    def __init__(self, table: TableTop):
+        cal = table.calibration
+        self.models = list(table.models.values())
+        self.radius = {m.id: m.disc(cal).r for m in self.models}
+        self.as_obstacle = {m.id: (m.id, m.x, m.y, m.silhouette, m.side, m.kind) for m in self.models}
+        self._index = {m.id: i for i, m in enumerate(self.models)}
+        self._near: dict[str, np.ndarray] = {}
+        self._hexes: dict[str, Hex] = {}
+
+    def hex_of(self, table: TableTop, m: Model) -> Hex:
+        h = self._hexes.get(m.id)
+        if h is None:
+            h = self._hexes[m.id] = table.hex_of(m)
+        return h
+
+    def near_others(self, s: Model, t: Model) -> tuple[Model, ...]:
+        """The other Models whose base comes within :data:`NEAR` of the capsule of ``s`` and ``t`` (table order):
+        the distance from a base's centre to the segment between the two centres is at most
+        ``max(r_s, r_t) + NEAR + r``. Computed for every target of ``s`` at once (numpy) and kept for this call."""
+        rows = self._near.get(s.id)
+        if rows is None:
+            rows = self._near[s.id] = self._near_rows(s)
+        i = self._index[t.id]
+        return tuple(self.models[j] for j in np.flatnonzero(rows[i]) if j != i)
+
+    def _near_rows(self, s: Model) -> np.ndarray:
+        """``rows[i, j]``: Model j is near the capsule of ``s`` and Model i (``s`` itself excluded)."""
+        xy = np.array([(m.x, m.y) for m in self.models], dtype=float).reshape(-1, 2)
+        r = np.array([self.radius[m.id] for m in self.models], dtype=float)
+        d = xy - (s.x, s.y)                                   # s -> target i (rows) and s -> model j (columns)
+        ll = (d * d).sum(axis=1)                              # |s t_i|^2
+        dot = d @ d.T                                         # (t_i - s) . (m_j - s)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.where(ll[:, None] > 0, np.clip(dot / ll[:, None], 0.0, 1.0), 0.0)
+        fx = d[None, :, 0] - u * d[:, None, 0]
+        fy = d[None, :, 1] - u * d[:, None, 1]
+        reach = np.maximum(self.radius[s.id], r)[:, None] + NEAR + r[None, :]
+        rows = np.hypot(fx, fy) <= reach
+        rows[:, self._index[s.id]] = False
+        return rows
+
+    def looker_key(self, m: Model, other: Model, chosen: Mapping[str, str]) -> tuple:
+        """The key of ``m`` drawing LoF to ``other``: every field, but its facing only as far as it matters. The
+        facing decides whether ``other`` is in ``m``'s arc, and restricts the target to the part in the arc under
+        ``lof_arc_part = seen_part_in_arc``; with a 360° arc it does not matter at all."""
+        arc = m.arc_degrees()
+        if arc >= 360.0:
+            facing: object = None
+        elif chosen.get("lof_arc_part") == "seen_part_in_arc":
+            facing = m.facing
+        else:
+            facing = disc_in_arc(m.center, m.facing, arc, Disc(other.x, other.y, self.radius[other.id]))
+        return (m.id, m.x, m.y, m.silhouette, m.side, m.kind, m.hex, m.declared_move, m.angle_of_vision, facing)
+
+
+def local_table(table: TableTop, s: Model, t: Model, others: Iterable[Model] | None = None,
+                static: _Static | None = None) -> TableTop:
+    """A copy of ``table`` holding only what can matter to ``s -> t`` and ``t -> s``: the two Models, the other
+    Models near their capsule (``others``; default: found on ``table``), and the scenery, hexagons without tile and
+    board edge within :data:`NEAR` of the capsule (same order as on ``table``). Shares geometry with ``table`` (no
+    copy, no validation)."""
+    static = static or _Static(table)
+    others = _Pieces(table).near_others(s, t) if others is None else tuple(others)
+    a, b = sorted((s, t), key=lambda m: m.id)  # the same table for s -> t and t -> s
+    a, b = a.disc(table.calibration), b.disc(table.calibration)
+    # the pieces within max(r_a, r_b) + NEAR of the segment between the centres: the capsule, exactly (no buffer)
+    axis = LineString([a.center, b.center]) if a.center != b.center else shapely.Point(a.center)
+    reach = max(a.r, b.r) + NEAR
+    keep_ids = {m.id for m in others} | {s.id, t.id}
+    loc = copy.copy(table)
+    loc.models = {k: m for k, m in table.models.items() if k in keep_ids}
+    near_s = (shapely.dwithin(static.scenery_geoms, axis, reach) if len(static.scenery_geoms)
+              else np.zeros(0, dtype=bool))
+    keep_s = {sid for sid, ok in zip(static.scenery_ids, near_s) if ok}
+    loc.scenery = tuple(sc for sc in table.scenery if sc.id in keep_s)
+    loc._scenery_polys = {k: p for k, p in table._scenery_polys.items() if k in keep_s}
+    near_h = shapely.dwithin(static.hole_geoms, axis, reach) if len(static.hole_geoms) else np.zeros(0, dtype=bool)
+    keep_h = {h for h, ok in zip(static.hole_hexes, near_h) if ok}
+    loc._hole_polys = {h: p for h, p in table._hole_polys.items() if h in keep_h}
+    loc._off_board = (static.off_board if static.off_board is not None and shapely.dwithin(static.off_board, axis, reach)
+                      else None)
+    loc._memo = {}  # the pair's LoF, Range and Cover ask the same LoF questions: answer each once
+    return loc
+
+
+# ----------------------------------------------------------------------------------------------------- the cache
+
+
+class LofAnalysisCache:
+    """Cached verdicts keyed on the table state of each pair (see the module docstring for what the key holds).
+
+    One cache may serve any number of tables (the static part of a table is part of the key). Results are shared:
+    callers must not mutate the :class:`LoFResult` / :class:`RangeResult` / ... objects they get.
+
+    Args:
+        max_entries: least recently used entries beyond this are dropped.
+
+    Attributes:
+        computed, reused: counters of pair components computed and taken from the cache (for tests and benchmarks).
+    """
+
+    def __init__(self, max_entries: int = 50_000):
+        self.max_entries = max_entries
+        self._entries: OrderedDict[Hashable, list[tuple[tuple[tuple[str, str], ...], object]]] = OrderedDict()
+        self._statics: dict[Hashable, tuple[int, _Static]] = {}
+        self.computed = 0
+        self.reused = 0
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._statics.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _static(self, table: TableTop) -> tuple[int, _Static]:
+        key = _static_key(table)
+        got = self._statics.get(key)
+        if got is None:
+            got = self._statics[key] = (len(self._statics), _Static(table))
+        return got
+
+    def _get(self, key: Hashable, chosen: Mapping[str, str], compute, rulings: Rulings):
+        """The cached value of ``key`` computed under readings agreeing with ``chosen`` on every reading it
+        consulted; else ``compute(fresh_rulings)``, stored with the readings it consulted. The caller's ``rulings``
+        records the readings consulted either way."""
+        variants = self._entries.get(key)
+        if variants is not None:
+            self._entries.move_to_end(key)
+            for consulted, value in variants:
+                if all(chosen.get(k) == v for k, v in consulted):
+                    self.reused += 1
+                    rulings.consulted.update(consulted)
+                    return value
+        fresh = rulings.copy()
+        value = compute(fresh)
+        consulted = tuple(fresh.consulted.items())
+        rulings.consulted.update(consulted)
+        self.computed += 1
+        if variants is None:
+            variants = self._entries[key] = []
+        variants.append((consulted, value))
+        if len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+        return value
+
+    def verdict(self, table: TableTop, s: Model, t: Model, rulings: Rulings, calibration: RangeCalibration,
+                weapon: WeaponRanges, threat: ThreatLevels | None, *, _ctx=None) -> TargetVerdict:
+        """The verdict of ``s -> t`` on ``table`` (computed on the pair's local table, or reused)."""
+        (token, static), pieces, chosen, shared = _ctx or self._context(table, rulings)
+        others = pieces.near_others(s, t)
+        base = (_Key((token, pieces.looker_key(s, t, chosen), pieces.looker_key(t, s, chosen),
+                      tuple(pieces.as_obstacle[m.id] for m in others))),)
+        loc: list[TableTop] = []
+
+        def local() -> TableTop:
+            # one local table (and its LoF memo) per unordered pair and call: t -> s asks the LoF questions that
+            # s -> t asked for reciprocity, and the other way round
+            if not loc:
+                key = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
+                if key not in shared:
+                    shared[key] = local_table(table, s, t, others, static)
+                loc.append(shared[key])
+            return loc[0]
+
+        def compute_lof(r: Rulings):
+            lt = local()
+            lof = line_of_fire(lt, s, t, r)
+            return lof, ([] if lof.has_lof else _cut_rays(lt, lof))
+
+        lof, rays = self._get(("lof",) + base, chosen, compute_lof, rulings)
+        v = TargetVerdict(t.id, lof, hex_distance=distance(pieces.hex_of(table, s), pieces.hex_of(table, t)),
+                          blocked_rays=list(rays))
+        if lof.has_lof:
+            v.range = self._get(("range", calibration) + base, chosen,
+                                lambda r: measure_range(local(), s, t, r, calibration), rulings)
+            if v.range.band is not None:
+                v.band, v.mod = weapon.mod(v.range.band)
+            if t.kind != "megabeast":
+                v.cover = self._get(("cover",) + base, chosen, lambda r: partial_cover(local(), s, t, r), rulings)
+        if threat is not None and "megabeast" in (s.kind, t.kind):
+            v.threat = self._get(("threat", token, s, t, threat), chosen,
+                                 lambda r: _threat(table, s, t, threat, r), rulings)
+        return v
+
+    def _context(self, table: TableTop, rulings: Rulings):
+        return self._static(table), _Pieces(table), rulings.as_dict(), {}
+
+    def analyse(self, table: TableTop, shooter: str, rulings: Rulings | None = None,
+                calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
+                threat: ThreatLevels | None = None) -> list[TargetVerdict]:
+        """As :func:`analyse`, reusing every pair whose state is unchanged."""
+        rulings = rulings or default_rulings()
+        weapon = weapon or WeaponRanges()
+        s = table.model(shooter)
+        ctx = self._context(table, rulings)
+        return [self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
+                for t in table.models.values() if t.id != s.id]
+
+    def all_pairs(self, table: TableTop, rulings: Rulings | None = None,
+                  calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
+                  threat: ThreatLevels | None = None) -> dict[tuple[str, str], TargetVerdict]:
+        """``{(shooter, target): verdict}`` for every ordered pair of Models on ``table``."""
+        rulings = rulings or default_rulings()
+        weapon = weapon or WeaponRanges()
+        ctx = self._context(table, rulings)
+        ms = list(table.models.values())
+        return {(s.id, t.id): self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
+                for s in ms for t in ms if s.id != t.id}
+
+
+def analyse(table: TableTop, shooter: str, rulings: Rulings | None = None,
+            calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
+            threat: ThreatLevels | None = None, *, cache: LofAnalysisCache | None = None) -> list[TargetVerdict]:
+    """The verdict for every other Model on ``table`` as a target of ``shooter`` (in the table's Model order).
+
+    Each pair is computed on its local table (:func:`local_table`); pass a :class:`LofAnalysisCache` as ``cache`` to
+    reuse the pairs whose state did not change since an earlier call (a fresh cache is used otherwise).
+    ``rulings.consulted`` records every reading the verdicts depend on.
+
+    Raises:
+        ScenarioError: unknown shooter; a MegaBeast facing that does not point at a corner of its hexagon.
+    """
+    return (cache or LofAnalysisCache()).analyse(table, shooter, rulings, calibration, weapon, threat)

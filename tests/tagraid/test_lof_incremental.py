@@ -1,0 +1,248 @@
+"""The incremental LoF analysis (lof_analysis.LofAnalysisCache): after any sequence of moves, turns, declared Moves,
+ruling flips and Range Ruler edits its verdicts equal a fresh analysis; it recomputes only what changed; and its
+local tables give the former whole-table analysis's verdicts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer.errors import ScenarioError
+from explorer.games.tagraid.lof_analysis import LofAnalysisCache, _reference_analyse, analyse
+from explorer.games.tagraid.lof_views import LOF_RULING_KEYS, LofExplorer, default_lof_scenario, table_with_models
+from explorer.games.tagraid.options import rulings as tag_rulings
+from explorer.games.tagraid.random_tables import random_table
+from explorer.games.tagraid.ranges import RangeCalibration
+
+OPTIONS = tag_rulings().options
+
+action = st.one_of(
+    st.tuples(st.just("move"), st.integers(0, 5), st.floats(-1.5, 1.5), st.floats(-1.5, 1.5)),
+    st.tuples(st.just("turn"), st.integers(0, 5), st.sampled_from([-90.0, -15.0, -1.0, 1.0, 15.0, 45.0, 180.0])),
+    st.tuples(st.just("declare_move"), st.integers(0, 5)),
+    st.tuples(st.just("flip"), st.sampled_from(LOF_RULING_KEYS), st.integers(0, 3)),
+    st.tuples(st.just("ruler"), st.sampled_from([1.0, 2.5, 3.5, 6.0])),
+)
+
+
+def _apply(table, rul, cal, act):
+    """One user action; returns (table, calibration, the Model id it touched or None). Illegal moves are skipped."""
+    kind = act[0]
+    ids = list(table.models)
+    if kind in ("move", "turn", "declare_move"):
+        mid = ids[act[1] % len(ids)]
+        m = table.models[mid]
+        if kind == "move":
+            m = m.moved_to(m.x + act[2], m.y + act[3])
+        elif kind == "turn":
+            m = replace(m, facing=(m.facing + act[2]) % 360.0)
+        else:
+            m = replace(m, declared_move=not m.declared_move)
+        try:
+            return table_with_models(table, {**table.models, mid: m}), cal, mid
+        except ScenarioError:
+            return table, cal, mid
+    if kind == "flip":
+        readings = list(OPTIONS[act[1]].readings)
+        rul.set(act[1], readings[act[2] % len(readings)])
+        return table, cal, None
+    return table, RangeCalibration(act[1], 3.5, 3.5), None
+
+
+def _fresh(table, shooter, rul, cal):
+    r = rul.copy()
+    return analyse(table, shooter, r, cal), r.consulted
+
+
+def _dense_table(seed: int):
+    """Six Models close together among scenery and hexagons without tile: many bases block, touch or graze."""
+    return random_table(seed, radius=3, n_models=6, n_scenery=4, n_holes=3, n_sides=2, scenery_size=(0.3, 1.0),
+                        scenery_height=(0.1, 1.0), silhouettes=(3, 5, 7, 8))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 3), min_size=len(LOF_RULING_KEYS),
+                                        max_size=len(LOF_RULING_KEYS)),
+       st.lists(action, min_size=2, max_size=6))
+@pytest.mark.slow
+def test_incremental_verdicts_equal_a_fresh_analysis_after_random_actions(seed, readings, actions):
+    table = _dense_table(seed)
+    cache, rul, cal = LofAnalysisCache(), tag_rulings(), RangeCalibration()
+    for key, i in zip(LOF_RULING_KEYS, readings):
+        rul.set(key, list(OPTIONS[key].readings)[i % len(OPTIONS[key].readings)])
+    ids = list(table.models)
+    cache.all_pairs(table, rul, cal)
+    for act in actions:
+        table, cal, touched = _apply(table, rul, cal, act)
+        shooter = touched or ids[0]
+        r = rul.copy()
+        got = cache.analyse(table, shooter, r, cal)
+        want, consulted = _fresh(table, shooter, rul, cal)
+        assert got == want, act
+        assert r.consulted == consulted
+    r = rul.copy()
+    assert cache.all_pairs(table, r, cal) == LofAnalysisCache().all_pairs(table, rul.copy(), cal)
+
+
+def _small_table():
+    return random_table(3, radius=5, n_models=6, n_scenery=6, n_holes=5, n_sides=2, scenery_size=(0.3, 1.2))
+
+
+def test_moving_one_model_recomputes_only_pairs_near_it():
+    table = _small_table()
+    cache, rul = LofAnalysisCache(), tag_rulings()
+    cache.all_pairs(table, rul)
+    n_pairs = len(table.models) * (len(table.models) - 1)
+    first = cache.computed
+    assert first >= n_pairs
+    # nothing changed: everything reused
+    cache.all_pairs(table, rul)
+    assert cache.computed == first
+    # move one Model a little: its own pairs recompute, plus pairs whose capsule it touches
+    mid = next(iter(table.models))
+    m = table.models[mid]
+    moved = None
+    for dx, dy in ((0.05, 0.0), (-0.05, 0.0), (0.0, 0.05), (0.0, -0.05)):
+        try:
+            moved = table_with_models(table, {**table.models, mid: m.moved_to(m.x + dx, m.y + dy)})
+            break
+        except ScenarioError:
+            continue
+    assert moved is not None
+    before = cache.computed
+    got = cache.all_pairs(moved, rul)
+    recomputed = cache.computed - before
+    assert 0 < recomputed < first
+    assert got == LofAnalysisCache().all_pairs(moved, tag_rulings())
+
+
+def test_a_ruling_flip_recomputes_only_what_consulted_it():
+    table = _small_table()
+    cache, rul = LofAnalysisCache(), tag_rulings()
+    cache.all_pairs(table, rul)
+    done = cache.computed
+    # no MegaBeast on this table: nothing consults megabeast_corner_side
+    rul.set("megabeast_corner_side", [k for k in OPTIONS["megabeast_corner_side"].readings
+                                      if k != rul.reading("megabeast_corner_side")][0])
+    cache.all_pairs(table, rul)
+    assert cache.computed == done
+    # range_measurement: only the Ranges (pairs with LoF) recompute
+    with_lof = sum(1 for v in cache.all_pairs(table, rul).values() if v.lof.has_lof)
+    assert with_lof > 0
+    rul.set("range_measurement", "edge_to_edge")
+    got = cache.all_pairs(table, rul)
+    assert cache.computed - done == with_lof
+    assert got == LofAnalysisCache().all_pairs(table, rul.copy())
+    # flipping back reuses the earlier results
+    rul.set("range_measurement", OPTIONS["range_measurement"].default)
+    cache.all_pairs(table, rul)
+    assert cache.computed - done == with_lof
+
+
+def test_turning_a_model_reuses_pairs_whose_arc_verdict_is_unchanged():
+    table = _small_table()
+    cache, rul = LofAnalysisCache(), tag_rulings()
+    mid = next(iter(table.models))
+    cache.analyse(table, mid, rul)
+    done = cache.computed
+    m = table.models[mid]
+    turned = table_with_models(table, {**table.models, mid: replace(m, facing=(m.facing + 1.0) % 360)})
+    got = cache.analyse(turned, mid, rul)
+    assert cache.computed - done < len(table.models) - 1
+    assert got == analyse(turned, mid, tag_rulings())
+
+
+def test_megabeast_turns_and_threat_levels_on_the_quarry():
+    sc = default_lof_scenario()
+    ex = LofExplorer(sc)
+    mb = next(m.id for m in ex.models.values() if m.kind == "megabeast")
+    miner = next(m.id for m in ex.models.values() if m.kind == "miner")
+    ex.set_shooter(miner)
+    for step in (lambda: ex.rotate_model(mb, 1), lambda: ex.set_shooter(mb), lambda: ex.rotate_model(mb, -1),
+                 lambda: ex._on_ruling("megabeast_corner_side", list(OPTIONS["megabeast_corner_side"].readings)[-1]),
+                 lambda: ex.set_shooter(miner)):
+        step()
+        assert ex.verdicts == analyse(ex.table, ex.shooter, ex.rulings.copy(), ex.calibration, ex.weapon, ex.threat)
+
+
+def _same_as_reference(new, old):
+    for a, b in zip(new, old, strict=True):
+        assert a.target == b.target and a.hex_distance == b.hex_distance
+        for f in ("has_lof", "reason", "witness", "blocked_by", "rays", "in_arc", "arc_degrees", "detail", "rule"):
+            assert getattr(a.lof, f) == getattr(b.lof, f), (a.target, f)
+        # a local table consults only the readings that can matter there (e.g. no hexagon without tile near)
+        assert set(a.lof.rulings.items()) <= set(b.lof.rulings.items())
+        assert a.blocked_rays == b.blocked_rays and a.threat == b.threat
+        assert (a.cover is None) == (b.cover is None)
+        if a.cover is not None:
+            assert (a.cover.in_cover, a.cover.pieces, a.cover.hidden_points, a.cover.touching, a.cover.detail) == \
+                (b.cover.in_cover, b.cover.pieces, b.cover.hidden_points, b.cover.touching, b.cover.detail)
+        assert (a.range is None) == (b.range is None)
+        if a.range is not None:
+            # the Range search on a local table tries the candidate lines of the features near the pair only: its
+            # shortest clear line is never shorter than the whole table's, and in practice the same or very close
+            assert a.band == b.band and a.mod == b.mod
+            assert 0 <= a.range.distance - b.range.distance < 1e-2
+
+
+@pytest.mark.slow
+def test_local_tables_give_the_former_whole_table_verdicts_on_the_quarry():
+    sc = default_lof_scenario()
+    table = sc.table()
+    for shooter in (sc.shooter, "Peeker"):
+        r_new, r_old = tag_rulings(), tag_rulings()
+        new = analyse(table, shooter, r_new, sc.calibration, sc.weapon, sc.threat)
+        old = _reference_analyse(table, shooter, r_old, sc.calibration, sc.weapon, sc.threat)
+        _same_as_reference(new, old)
+        assert set(r_new.consulted.items()) <= set(r_old.consulted.items())
+
+
+def test_local_tables_give_the_former_whole_table_verdicts_on_a_random_table():
+    table = _small_table()
+    for shooter in list(table.models)[:2]:
+        _same_as_reference(analyse(table, shooter), _reference_analyse(table, shooter))
+
+
+def test_explorer_without_cache_is_the_former_full_recompute():
+    ex = LofExplorer(incremental=False)
+    assert ex.analysis_cache is None
+    fast = LofExplorer()
+    _same_as_reference(fast.verdicts, ex.verdicts)
+
+
+def test_turning_under_seen_part_in_arc_recomputes_the_clipped_search():
+    from explorer.games.tagraid.lof import TableTop
+    from explorer.games.tagraid.pieces import Model
+
+    # b's centre is just outside a's 180° arc (facing 0: x >= 0), part of its base inside: only that part counts
+    table = TableTop([Model("a", 0.0, 0.0, 5, facing=0.0), Model("b", -0.15, 3.0, 5, side="B")])
+    rul = tag_rulings({"lof_arc_part": "seen_part_in_arc"})
+    cache = LofAnalysisCache()
+    before = cache.analyse(table, "a", rul.copy())[0]
+    for turn in (4.0, -4.0, 2.0):
+        a = table.models["a"]
+        table = table_with_models(table, {**table.models, "a": replace(a, facing=(a.facing + turn) % 360)})
+        got = cache.analyse(table, "a", rul.copy())[0]
+        assert got == analyse(table, "a", rul.copy())[0]
+    assert got.lof.has_lof and before.lof.has_lof
+    # the part of b in the arc moved, so did the Range Ruler's shortest line to it
+    assert got.range.measured != before.range.measured
+
+
+def test_near_others_keeps_every_base_that_can_touch_a_segment_between_the_two():
+    from explorer.games.tagraid.lof import TableTop
+    from explorer.games.tagraid.lof_analysis import NEAR, _Pieces
+    from explorer.games.tagraid.pieces import Model
+
+    s, t = Model("s", 0.0, 0.0, 8), Model("t", 6.0, 0.0, 3, side="B")
+    probe = TableTop([s, t])
+    rs, rm = probe.disc(s).r, probe.disc(Model("m", 0, 0, 5)).r
+    for dy, inside in ((rs + rm - 0.01, True), (rs + rm + NEAR / 2, True), (rs + rm + 2 * NEAR, False)):
+        table = TableTop([s, t, Model("m", 3.0, dy, 5, side="C")], validate=False)
+        assert bool(_Pieces(table).near_others(s, t)) is inside, dy
+    # a base grazing the outer tangent of the two bases blocks a line the fresh analysis must see
+    table = TableTop([s, t, Model("m", 3.0, rs + rm - 0.05, 5, side="C"), Model("n", 3.0, -rs - rm + 0.05, 5)])
+    _same_as_reference(analyse(table, "s"), _reference_analyse(table, "s"))
