@@ -119,3 +119,21 @@ def test_upload_widget_shows_errors_beside_the_button():
                        "last_modified": datetime.now(timezone.utc)},)
     assert "opened good.toml" in w.file_message.value
     assert w.form_a.attribute.value == "9"
+
+
+def test_reactive_burst_is_the_weapons_and_the_aro_rolls_burst_1_unless_a_mod_says_otherwise():
+    """Handed symptom: typing the Weapon's Burst 3 on the Reactive side gave a 3-die ARO (Orders and AROs: an ARO
+    has Burst 1 whatever the Weapon's Burst, unless a MOD says otherwise)."""
+    w = explorer_for_scenario()           # the book example: the Tāfāng's Rifle is Burst 3
+    assert w.form_b.burst.value == "3" and w.form_b.burst_mod.value == "+0"
+    assert len(w._dice["B"]) == 1 and "Burst 1" in w.form_b.aro_rule.value and ">1</b> d20" in w.form_b.aro_rule.value
+    w.form_b.burst.value = "5"             # the Weapon's Burst does not change the ARO's dice
+    assert len(w._dice["B"]) == 1 and w.message.value == ""
+    w.form_b.burst_mod.value = "+1"        # a Burst MOD does
+    assert len(w._dice["B"]) == 2 and ">2</b> d20" in w.form_b.aro_rule.value
+    st = w.url_state()
+    assert st["reactive"][0]["weapon"]["burst"] == 5 and st["reactive"][0]["burst_mod"] == 1
+    w.form_b.skill.value = "evade"
+    assert len(w._dice["B"]) == 1 and "Evade rolls" in w.form_b.aro_rule.value
+    w.form_b.burst_mod.value = "lots"
+    assert "ARO Burst MOD" in w.message.value

@@ -108,6 +108,7 @@ _SIDE_FIELDS = (("attribute", field_bounds(ReactiveMiner, "attribute"), "Attribu
                 ("damage", field_bounds(Weapon, "damage"), "Damage"),
                 ("armor", field_bounds(ReactiveMiner, "armor"), "Armor"),
                 ("wounds", field_bounds(ReactiveMiner, "wounds"), "Wounds"))
+_ARO_BURST_MOD = ("burst_mod", field_bounds(ReactiveMiner, "burst_mod"), "ARO Burst MOD")
 _MB_FIELDS = (("threat", field_bounds(MegaBeast, "threat_level"), "Threat Level"),
               ("wounds", field_bounds(MegaBeast, "wounds"), "Wounds"),
               ("damage", field_bounds(BehaviorAttack, "damage"), "Behavior Damage"))
@@ -124,7 +125,13 @@ class SideForm(W.VBox):
         self.attribute = _text(defaults.attribute, tip="The Attribute the Skill uses (0..30)")
         self.range_mod = _text(f"{defaults.mods.get('Range', 0):+d}", tip="Range MOD from the Range Ruler")
         self.tools_mod = _text(f"{defaults.mods.get('Skills/Tools', 0):+d}", tip="MODs from Skills and Tool cards")
-        self.burst = _text(defaults.burst, tip="d20s rolled (0..20); Evade always rolls 1")
+        self.reactive = key == "B"
+        self.burst = _text(defaults.burst, tip=("the Weapon's Burst (0..20); an ARO rolls Burst 1 unless a MOD says "
+                                                "otherwise" if self.reactive else
+                                                "the Weapon's Burst: d20s rolled (0..20); Evade always rolls 1"))
+        self.burst_mod = _text(f"{defaults.burst_mod:+d}", tip="a Burst MOD from a Skill or Tool card (an ARO has "
+                                                               "Burst 1 otherwise: Orders and AROs)")
+        self.aro_rule = W.HTML()
         self.damage = _text(defaults.damage, tip="the Weapon's Damage (0..30)")
         self.ammunition = W.Dropdown(options=list(AMMUNITION), value=defaults.ammunition, layout=W.Layout(width="72px"))
         self.armor = _text(defaults.armor, tip="Armor Attribute (0..30)")
@@ -137,7 +144,9 @@ class SideForm(W.VBox):
         self.sv = W.HTML()
         self.dice = _text("", width="176px", tip="faces rolled, e.g. 5, 7, 15 (click a die on the tray to cycle it)")
         self.saves = _text("", width="176px", tip="Saving Roll faces this Miner rolls, in order")
-        pairs = [("Skill", self.skill), ("Attribute", self.attribute), ("Burst", self.burst),
+        pairs = [("Skill", self.skill), ("Attribute", self.attribute),
+                 ("Weapon Burst" if self.reactive else "Burst", self.burst),
+                 *((("ARO Burst MOD", self.burst_mod),) if self.reactive else ()),
                  ("Range MOD", self.range_mod), ("Skills/Tools MOD", self.tools_mod), ("Damage", self.damage),
                  ("Ammunition", self.ammunition), ("Armor", self.armor), ("Wounds", self.wounds)]
         cells: list[W.Widget] = []
@@ -151,15 +160,43 @@ class SideForm(W.VBox):
                               layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
         self.dice.add_class(f"f2f-{key}-dice")
         self.saves.add_class(f"f2f-{key}-saves")
-        super().__init__([self.title, grid, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv, dice_grid],
+        self.burst_mod.add_class(f"f2f-{key}-aroburst")
+        self.aro_rule.add_class(f"f2f-{key}-aro-rule")
+        extra = [self.aro_rule] if self.reactive else []
+        super().__init__([self.title, grid, *extra, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv,
+                          dice_grid],
                          layout=W.Layout(border=f"1px solid {color}", padding="6px", margin="0 8px 0 0",
                                          width="330px"))
         self.skill.observe(lambda _: self._apply_skill(), names="value")
+        self.burst_mod.observe(lambda _: self._show_aro_rule(), names="value")
         self._apply_skill()
+
+    def _show_aro_rule(self) -> None:
+        """The ARO's dice as the rulebook puts it (Orders and AROs: an ARO has Burst 1, whatever the Weapon's Burst,
+        unless a MOD says otherwise)."""
+        if not self.reactive:
+            return
+        skill = self.skill.value
+        try:
+            mod = int(str(self.burst_mod.value).strip())
+        except ValueError:
+            mod = None
+        if skill in ("ranged_attack", "close_combat_attack"):
+            n = "?" if mod is None else str(max(0, 1 + mod))
+            how = "Burst 1" if not mod else f"Burst 1 {mod:+d} MOD"
+            text = (f"An ARO rolls <b>Burst 1</b> whatever the Weapon's Burst, unless a MOD says otherwise: "
+                    f"{how} = <b class='f2f-aro-dice'>{n}</b> d20.")
+        elif skill == "evade":
+            text = "Evade rolls <b class='f2f-aro-dice'>1</b> d20 (Burst MODs do not apply)."
+        else:
+            text = "No ARO: <b class='f2f-aro-dice'>0</b> dice."
+        self.aro_rule.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal;color:#495057'"
+                               f" title='Orders and AROs'>{text}</div>")
 
     def _apply_skill(self) -> None:
         """Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD); Range Ruler): the Range MOD input is
         greyed out for any other Skill. Its value is kept (and still sent: the engine ignores it in a cited step)."""
+        self._show_aro_rule()
         ranged = self.skill.value == "ranged_attack"
         self.range_mod.disabled = not ranged
         self.range_mod.tooltip = ("Range MOD from the Range Ruler" if ranged else
@@ -173,6 +210,7 @@ class SideForm(W.VBox):
         self.range_mod.value = f"{s.mods.get('Range', 0):+d}"
         self.tools_mod.value = f"{s.mods.get('Skills/Tools', 0):+d}"
         self.burst.value = str(s.burst)
+        self.burst_mod.value = f"{s.burst_mod:+d}"
         self.damage.value = str(s.damage)
         self.ammunition.value = s.ammunition
         self.armor.value = str(s.armor)
@@ -186,20 +224,22 @@ class SideForm(W.VBox):
 
     def widgets(self) -> list[W.Widget]:
         return [self.skill, self.attribute, self.range_mod, self.tools_mod, self.burst, self.damage,
-                self.ammunition, self.armor, self.wounds, self.partial_cover, self.armor_zero, self.ra_minus_3]
+                self.ammunition, self.armor, self.wounds, self.partial_cover, self.armor_zero, self.ra_minus_3,
+                *((self.burst_mod,) if self.reactive else ())]
 
     def read(self, name: str, errors: list[str]) -> SideInputs | None:
         """Parse the inputs; each problem is appended to ``errors`` as a sentence naming the field."""
         k = self.key
-        vals: dict[str, int] = {}
-        for attr, (lo, hi), label in _SIDE_FIELDS:
+        vals: dict[str, int] = {"burst_mod": 0}
+        fields = _SIDE_FIELDS + ((_ARO_BURST_MOD,) if self.reactive else ())
+        for attr, (lo, hi), label in fields:
             try:
                 vals[attr] = parse_whole(getattr(self, attr).value, f"{k}.{label}", lo, hi)
             except ScenarioError as e:
                 errors.append(str(e))
-        if len(vals) < len(_SIDE_FIELDS):
+        if len(vals) < len(fields) + (0 if self.reactive else 1):
             return None
-        return SideInputs(name=name, skill=self.skill.value, attribute=vals["attribute"],
+        return SideInputs(name=name, skill=self.skill.value, attribute=vals["attribute"], burst_mod=vals["burst_mod"],
                           mods={"Range": vals["range_mod"], "Skills/Tools": vals["tools_mod"]},
                           burst=vals["burst"], damage=vals["damage"], ammunition=self.ammunition.value,
                           armor=vals["armor"], wounds=vals["wounds"], partial_cover=self.partial_cover.value,
@@ -248,9 +288,10 @@ class MegaBeastForm(W.VBox):
 
 
 def _default_sides() -> tuple[SideInputs, SideInputs]:
-    """The built-in default: the handed case TR-01 (A: SV 14, Burst 3; B: SV 12, ARO Burst 2)."""
+    """The built-in default: the handed case TR-01 (A: SV 14, Burst 3; B: SV 12, an ARO of Burst 2, i.e. Burst 1
+    with a +1 Burst MOD)."""
     return (SideInputs("A", attribute=14, burst=3, damage=13, armor=4, wounds=3),
-            SideInputs("B", attribute=12, burst=2, damage=13, armor=4, wounds=3))
+            SideInputs("B", attribute=12, burst=2, damage=13, armor=4, wounds=3, burst_mod=1))
 
 
 class FaceToFaceExplorer(W.VBox):
@@ -947,12 +988,13 @@ def inputs_from_scenario(sc) -> dict[str, Any]:
     Returns:
         ``{"a", "b", "megabeast", "dice_a", "dice_b", "saves_a", "saves_b", "seed", "rulings", "title"}``.
     """
-    from .model import aro_burst, attack_burst
+    from .model import attack_burst
 
     act = sc.active
     at = act.attacks[0] if act.attacks else None
     a = SideInputs(act.name, act.skill if act.skill in SKILLS_ACTIVE else "evade", act.attribute,
-                   _split_mods(dict(act.mods) | (dict(at.mods) if at else {})), attack_burst(act) if at else 1,
+                   _split_mods(dict(act.mods) | (dict(at.mods) if at else {})),
+                   attack_burst(act) if at else (act.weapon.burst if act.weapon else 1),  # A's Burst MOD folded in
                    act.weapon.damage if act.weapon else 0, act.weapon.ammunition if act.weapon else "N", act.armor,
                    act.wounds, act.partial_cover, bool(act.weapon and "Armor = 0" in act.weapon.traits),
                    "Ranged Attack -3" in act.traits)
@@ -967,10 +1009,10 @@ def inputs_from_scenario(sc) -> dict[str, Any]:
     if sc.reactive:
         r = sc.reactive[0]
         skill = r.skill if r.skill in SKILLS_REACTIVE else "none"
-        out["b"] = SideInputs(r.name, skill, r.attribute, _split_mods(dict(r.mods)), max(1, aro_burst(r)),
+        out["b"] = SideInputs(r.name, skill, r.attribute, _split_mods(dict(r.mods)), r.weapon.burst if r.weapon else 1,
                               r.weapon.damage if r.weapon else 0, r.weapon.ammunition if r.weapon else "N", r.armor,
                               r.wounds, r.partial_cover, bool(r.weapon and "Armor = 0" in r.weapon.traits),
-                              "Ranged Attack -3" in r.traits, r.silhouette_contact)
+                              "Ranged Attack -3" in r.traits, r.silhouette_contact, burst_mod=r.burst_mod)
         out["dice_b"], out["saves_b"] = r.dice, r.save_dice
     return out
 
