@@ -5,6 +5,8 @@ Routes (all one level deep, so relative links and the widget JavaScript prefix w
 * ``/`` — the landing page: every registered game (:mod:`explorer.games`) with its tool pages;
 * ``/<game id>-<page slug>`` — one tool page, e.g. ``/tagraid-face-to-face``, ``/tagraid-line-of-fire``: a header with
   links to the game's other pages, and a fresh widget tree for each browser session (its own canvas managers).
+  A page widget with ``url_state()`` / ``load_url_state()`` / ``on_state_change()`` keeps its state in the URL
+  (``?s=...``, :func:`explorer.widgets.panel_support.url_state_sync`): a copied link reproduces the page.
 
 This module imports no game: pages come from the registry and build their widgets when a session opens. Run it with
 ``explorer serve`` (or ``./run app``); ``apps/*.py`` serve single pages with ``panel serve`` (Binder).
@@ -16,7 +18,8 @@ import html
 import tempfile
 from pathlib import Path
 
-from explorer.widgets.panel_support import WIDGET_JS_ROUTE, layout_widget_js, served_pane
+from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, has_url_state, layout_widget_js, served_pane,
+                                            url_state_sync)
 
 TITLE = "Rules explorer"
 
@@ -64,7 +67,10 @@ def create_page(game_id: str, slug: str):
     widget, redraw = page.build()
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
-    return pn.Column(head, served_pane(widget, redraw=redraw), sizing_mode="stretch_width")
+    parts = [head]
+    if has_url_state(widget):  # the page's state lives in its URL (?s=...): restored here, written on each change
+        parts.append(url_state_sync(widget))
+    return pn.Column(*parts, served_pane(widget, redraw=redraw), sizing_mode="stretch_width")
 
 
 def landing_html() -> str:

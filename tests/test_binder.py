@@ -70,3 +70,20 @@ def test_panel_proxy_config_serves_existing_apps_and_the_widget_js_route():
     routes = dict(s.split("=", 1) for s in cfg["static_dirs"])
     assert routes[WIDGET_JS_ROUTE] == "./binder/widget-js"
     assert "binder/widget-js" in (BINDER / "postBuild").read_text()
+
+
+PROXY_BOOLEAN_FLAGS = ("autoreload", "warm", "admin", "dev", "reuse_sessions", "liveness")
+"""jupyter-panel-proxy 0.2.0 (panel_server/__init__.py): each of these becomes ``--<flag>`` when its value is truthy
+after reading the file with ``yaml.BaseLoader`` (strings only) over the defaults ``{"dev": True, ...}``."""
+
+
+def _proxy_flags(text: str) -> list[str]:
+    """The boolean flags jupyter-panel-proxy 0.2.0 would pass to ``panel serve`` for a config file's text."""
+    config = {"dev": True, "file_types": ["ipynb", "py"]}
+    config.update(yaml.load(text, Loader=yaml.BaseLoader))
+    return [f for f in PROXY_BOOLEAN_FLAGS if config.get(f)]
+
+
+def test_panel_proxy_config_turns_autoreload_and_dev_mode_off():
+    assert _proxy_flags("autoreload: false\n") == ["autoreload", "dev"]   # the trap: "false" is a true string
+    assert _proxy_flags((BINDER / "jupyter-panel-proxy.yml").read_text()) == []

@@ -9,6 +9,9 @@ See ``notes/stack.md``:
   every model instance (a changed class default is not serialised).
 - trap 3: each canvas must have its own canvas manager (done by :func:`explorer.widgets.canvas.own_canvas`).
 - trap 4: drawing before the browser connects is lost: :func:`served_pane` redraws in ``pn.state.onload``.
+- state in the URL: :func:`url_state_sync` writes a page widget's state (``url_state()``) to the page URL's
+  ``?s=`` query on every change (``history.replaceState``: no history entry per click) and restores it from the URL
+  when the page opens (``load_url_state``), through :mod:`explorer.urlstate`.
 - session lifecycle: every ipywidget lives in ipywidgets' global registry until it is closed, so a closed browser tab
   would keep its whole widget tree (and its explorer) alive forever. Panel marks each widget built in a session with
   that session's document; :func:`free_widgets_on_session_end` closes them when the session is destroyed
@@ -171,3 +174,93 @@ def _LocalJSPane(widget, **kwargs):
     if _Lazy.cls is None:
         _Lazy.cls = _pane_class()
     return _Lazy.cls(widget, **kwargs)
+
+
+# --------------------------------------------------------------------------------------------------- URL state
+
+def has_url_state(widget) -> bool:
+    """Whether ``widget`` takes part in URL state: it has ``url_state() -> dict``, ``load_url_state(dict)`` and
+    ``on_state_change(callback)``."""
+    return all(callable(getattr(widget, n, None)) for n in ("url_state", "load_url_state", "on_state_change"))
+
+
+def query_value(search: str, name: str) -> str | None:
+    """The first value of query parameter ``name`` in ``search`` (``"?s=1.eJy&x=2"``), or ``None``."""
+    from urllib.parse import parse_qs
+
+    values = parse_qs((search or "").lstrip("?"), keep_blank_values=True).get(name)
+    return values[0] if values else None
+
+
+def _url_writer_class():
+    import param
+    from panel.reactive import ReactiveHTML
+
+    class UrlStateWriter(ReactiveHTML):
+        """Invisible: sets query parameter ``name`` of the browser's address to ``value`` with
+        ``history.replaceState`` (Panel's ``pn.state.location`` always pushes a history entry)."""
+
+        value = param.String(default="")
+        name_ = param.String(default="s")
+        _template = "<span id='urlstate' style='display:none'></span>"
+        _scripts = {"value": """
+            if (!data.value) { return; }
+            const u = new URL(window.location.href);
+            u.searchParams.set(data.name_, data.value);
+            window.history.replaceState(window.history.state, '', u.toString());"""}
+
+    return UrlStateWriter
+
+
+class _Writer:
+    cls = None
+
+
+def url_state_sync(widget, name: str | None = None):
+    """Keep a page widget's state in the page URL (under ``panel serve``).
+
+    When the page opens, a state in the URL's ``?<name>=`` query (default :data:`explorer.urlstate.QUERY_PARAM`) is
+    decoded (:func:`explorer.urlstate.decode_state`) and given to ``widget.load_url_state``; a bad link (garbage,
+    another version, oversize, an invalid field) is shown as a one-line message and the page keeps its defaults.
+    After every change (``widget.on_state_change``) the state is encoded and written to the URL, replacing the
+    current history entry.
+
+    Returns:
+        a Panel ``Column`` holding the (usually empty) message and the invisible URL writer: add it to the page.
+    """
+    import html as _html
+
+    import panel as pn
+
+    from explorer.errors import ScenarioError
+    from explorer.urlstate import QUERY_PARAM, decode_state, encode_state
+
+    name = name or QUERY_PARAM
+    if _Writer.cls is None:
+        _Writer.cls = _url_writer_class()
+    writer = _Writer.cls(name_=name, width=0, height=0, margin=0)
+    message = pn.pane.HTML("", margin=(0, 10), sizing_mode="stretch_width", css_classes=["url-state-message"])
+    loc = pn.state.location
+    raw = query_value(loc.search if loc is not None else "", name)
+    if raw:
+        try:
+            widget.load_url_state(decode_state(raw))
+        except ScenarioError as e:
+            message.object = (f"<div class='url-state-error' style='font:13px sans-serif;color:#c92a2a;background:"
+                              f"#fff5f5;border:1px solid #c92a2a;padding:6px 10px;border-radius:4px'>This link's "
+                              f"state could not be opened, so the page shows its defaults: {_html.escape(str(e))}"
+                              f"</div>")
+
+    def changed() -> None:
+        try:
+            value = encode_state(widget.url_state())
+        except (ScenarioError, ValueError, TypeError) as e:
+            message.object = (f"<div style='font:12px sans-serif;color:#868e96'>The address no longer follows the "
+                              f"page: {_html.escape(str(e))}</div>")
+            return
+        if message.object and "url-state-error" not in message.object:
+            message.object = ""
+        writer.value = value
+
+    widget.on_state_change(changed)
+    return pn.Column(message, writer, margin=0, sizing_mode="stretch_width")

@@ -17,7 +17,7 @@ from explorer.games.tagraid.views import (FaceToFaceExplorer, die_states, explor
 
 def test_tr01_b_wins_with_its_10():
     a = SideInputs("A", attribute=14, burst=3)
-    b = SideInputs("B", attribute=12, burst=2)
+    b = SideInputs("B", attribute=12, burst=2, burst_mod=1)
     res = resolve_inputs(a, b, [5, 7, 15], [3, 10], saves_a=[20], saves_b=[])
     pair = res.pairs[0]
     assert pair.kind == "face_to_face" and pair.winner == "B" and (pair.hits["B"], pair.crits["B"]) == (1, 0)
@@ -104,7 +104,7 @@ def test_megabeast_equal_reading_decides_the_threat_levels_fate():
 
 
 def test_widget_fields_name_the_dice_in_engine_errors():
-    a, b = SideInputs("A", attribute=14, burst=3), SideInputs("B", attribute=12, burst=2)
+    a, b = SideInputs("A", attribute=14, burst=3), SideInputs("B", attribute=12, burst=2, burst_mod=1)
     with pytest.raises(ValueError, match=r"dice A\[3\].*25 is not a d20 face"):
         resolve_inputs(a, b, [5, 7, 25], [3, 10])
     with pytest.raises(ValueError, match=r"'dice B'.*rolls 2"):
@@ -117,7 +117,7 @@ def test_widget_fields_name_the_dice_in_engine_errors():
 
 
 def test_tray_model_links_follow_cancellation():
-    a, b = SideInputs("A", attribute=14, burst=3), SideInputs("B", attribute=12, burst=2)
+    a, b = SideInputs("A", attribute=14, burst=3), SideInputs("B", attribute=12, burst=2, burst_mod=1)
     res = resolve_inputs(a, b, [5, 7, 15], [3, 10], saves_a=[20])
     rows, links = tray_model(res, a, b)
     pairs = {(l.src, l.dst) for l in links}
@@ -445,11 +445,11 @@ def test_hand_set_dice_survive_skill_and_burst_round_trips(w):
     w.form_a.burst.value = "3"
     assert w.form_a.dice.value == "3, 7, 10"
     w.form_b.dice.value = "11"
-    w.form_b.burst.value = "4"
+    w.form_b.burst_mod.value = "+3"   # the ARO's dice follow its Burst MOD (Burst 1 otherwise), not the Weapon's
     b4 = w.form_b.dice.value
-    assert b4.startswith("11, ")
-    w.form_b.burst.value = "1"
-    w.form_b.burst.value = "4"
+    assert b4.startswith("11, ") and b4.count(",") == 3
+    w.form_b.burst_mod.value = "0"
+    w.form_b.burst_mod.value = "+3"
     assert w.form_b.dice.value == b4
 
 

@@ -405,8 +405,12 @@ def odds(
 
 
 def cli_app() -> typer.Typer:
-    """The TAG Raid verbs (``explorer tagraid odds``); ``explorer odds`` is kept as a hidden alias."""
+    """The TAG Raid verbs (``explorer tagraid odds``, ``explorer tagraid lof``); ``explorer odds`` is kept as a hidden
+    alias."""
     app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                      help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange.")
+                      help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange; Line of Fire on a table.")
     app.command("odds")(odds)
+    from .cli_lof import lof
+
+    app.command("lof")(lof)
     return app

@@ -38,7 +38,10 @@ class SideInputs:
         attribute: the Attribute the Skill uses (0..30).
         mods: named MODs the user entered (e.g. ``{"Range": 3, "Skills/Tools": 0}``); the engine adds the ones the
             opponent's situation imposes (Partial Cover, the ``Ranged Attack -3`` Trait).
-        burst: the Weapon's Burst (Active Miner) or the ARO's Burst (Reactive Miner, ``burst_mod = burst - 1``).
+        burst: the Weapon's Burst as printed on its profile. The Active Miner rolls it (plus ``burst_mod``); a
+            Reactive Miner's ARO has Burst 1 whatever the Weapon's Burst, unless a MOD says otherwise (Orders and
+            AROs): it rolls ``1 + burst_mod`` dice.
+        burst_mod: a Burst MOD from Skills or Tool cards (default 0).
         damage: the Weapon's Damage (0..30); ammunition: N, DA, EXP or AP.
         armor, wounds: Armor and Wounds left; partial_cover: whether this Miner is in Partial Cover.
         armor_zero: this Miner's Weapon has the ``Armor = 0`` Trait.
@@ -61,6 +64,7 @@ class SideInputs:
     armor_zero: bool = False
     ranged_attack_minus_3: bool = False
     silhouette_contact: bool = False
+    burst_mod: int = 0
 
 
 @dataclass
@@ -105,6 +109,8 @@ def scenario_data(a: SideInputs, b: SideInputs | None, dice_a: Sequence[int] | N
     act = miner(a, saves_a)
     if a.skill in ATTACKS:
         act |= {"weapon": weapon(a), "attacks": [{"target": target} | dice(dice_a)]}
+        if a.burst_mod:
+            act["burst_mod"] = a.burst_mod
     else:
         act |= dice(dice_a)
     doc: dict[str, Any] = {"title": title, "active": act, "rulings": dict(rulings or {})}
@@ -116,7 +122,7 @@ def scenario_data(a: SideInputs, b: SideInputs | None, dice_a: Sequence[int] | N
     elif b is not None:
         rea = miner(b, saves_b) | dice(dice_b) | {"silhouette_contact": b.silhouette_contact}
         if b.skill in ATTACKS:
-            rea |= {"weapon": weapon(b), "burst_mod": b.burst - 1}
+            rea |= {"weapon": weapon(b), "burst_mod": b.burst_mod}
         doc["reactive"] = [rea]
     return doc
 

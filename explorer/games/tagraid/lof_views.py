@@ -40,6 +40,7 @@ from explorer.options import Rulings
 from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
 from explorer.widgets.hexboard import HexBoardView, Piece
 
+from .lof_report import verdict_readings
 from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _cut_rays, _reference_analyse, analyse
 from .model import MegaBeast, field_bounds
 from .lof import LoFResult, TableTop
@@ -78,6 +79,9 @@ class LofScenario:
         weapon: the shooter's weapon MODs per Segment.
         threat: the MegaBeast Behavior's Threat Levels (front / adjacent / opposite pairs of sides).
         title: display name.
+        rulings: the readings the table file chose (``{option key: reading}``); the explorer opens with them.
+        board_ref: the table file's ``board`` value (a packaged board's name or an inline table); ``None``: written
+            inline from ``board`` when the state is saved.
     """
 
     board: Board
@@ -88,6 +92,8 @@ class LofScenario:
     threat: ThreatLevels = field(default_factory=lambda: ThreatLevels(front=16, adjacent=13, opposite=10))
     title: str = ""
     calibration_pieces: SilhouetteCalibration = DEFAULT_CALIBRATION
+    rulings: dict[str, str] = field(default_factory=dict)
+    board_ref: str | dict | None = None
 
     def table(self, validate: bool = True) -> TableTop:
         """The :class:`TableTop` of this scenario (raises ScenarioError for an illegal placement)."""
@@ -100,7 +106,8 @@ DEFAULT_TABLE = "lof-quarry"
 
 def scenario_from_table(loaded: LoadedTable, shooter: str | None = None) -> LofScenario:
     """A :class:`LofScenario` from a loaded table file (:func:`~.table_file.load_table`): its board, Models, Range
-    calibration, weapon, Threat Levels and shooter (``shooter`` overrides the file's; default: the first Model).
+    calibration, weapon, Threat Levels, readings and shooter (``shooter`` overrides the file's; default: the first
+    Model).
 
     Raises:
         ScenarioError: a table without a board, or an unknown shooter.
@@ -112,7 +119,7 @@ def scenario_from_table(loaded: LoadedTable, shooter: str | None = None) -> LofS
     if sid not in t.models:
         raise ScenarioError("shooter", f"no Model {short_repr(sid)}", list(t.models))
     sc = LofScenario(t.board, list(t.models.values()), sid, loaded.range_calibration, title=loaded.title,
-                     calibration_pieces=t.calibration)
+                     calibration_pieces=t.calibration, rulings=loaded.rulings.as_dict(), board_ref=loaded.board_ref)
     if loaded.weapon is not None:
         sc.weapon = loaded.weapon
     if loaded.threat is not None:
@@ -485,6 +492,10 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
                         f"{html.escape(v.threat.miner)} is on {html.escape(v.threat.megabeast)}'s "
                         f"{html.escape(v.threat.pair)} side</span>")
         cites = "<br>".join(html.escape(c.split(": ", 1)[-1]) for c in v.rules)
+        used = verdict_readings(v)  # every verdict says which readings decided it
+        cites += ("<div class='lof-readings' style='color:#6c757d;margin-top:2px'>readings: "
+                  + (", ".join(f"{html.escape(k)} = <i>{html.escape(r)}</i>" for k, r in used.items())
+                     or "none consulted") + "</div>")
         rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
                     f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td>"
                     f"<td>{cover}</td>"
@@ -574,10 +585,11 @@ class LofExplorer(W.HBox):
     Args:
         scenario: the scenario (default: :func:`default_lof_scenario`).
         scale: pixels per board unit.
-        rulings: ``{key: reading}`` overriding the defaults.
+        rulings: ``{key: reading}`` overriding the scenario's readings (which override the defaults).
         incremental: use the process-wide :class:`~.lof_analysis.LofAnalysisCache` (``analysis_cache``, see
             :func:`shared_analysis_cache`), so each interaction recomputes only the pairs it changes and a new session
-            on a table someone already opened starts from computed verdicts; ``False`` re-runs the whole analysis every time (the former
+            on a table someone already opened starts from computed verdicts; ``False`` re-runs the whole analysis
+            every time (the former
             behaviour, kept as the baseline of ``benchmarks/bench_lof_incremental.py``).
     """
 
@@ -585,7 +597,10 @@ class LofExplorer(W.HBox):
                  rulings: Mapping[str, str] | None = None, incremental: bool = True, **kwargs):
         self.analysis_cache: LofAnalysisCache | None = shared_analysis_cache() if incremental else None
         self.scenario = sc = scenario or default_lof_scenario()
-        self.rulings = default_rulings(dict(rulings or {}))
+        self._state_callbacks: list = []
+        self._loading = False
+        # one source of readings: the table file's [rulings] are the initial readings; ``rulings`` overrides them
+        self.rulings = default_rulings({**sc.rulings, **dict(rulings or {})})
         self.models: dict[str, Model] = {m.id: m for m in sc.models}
         self.table = sc.table()
         self.shooter = sc.shooter
@@ -613,7 +628,8 @@ class LofExplorer(W.HBox):
         self.message.add_class("lof-message")
         self.shooter_pick = W.Dropdown(options=list(self.models), value=self.shooter, description="shooter",
                                        layout=W.Layout(width="230px"))
-        self.shooter_pick.observe(lambda ch: ch["new"] != self.shooter and self.set_shooter(ch["new"]), names="value")
+        self.shooter_pick.observe(lambda ch: not self._loading and ch["new"] != self.shooter
+                                  and self.set_shooter(ch["new"]), names="value")
         self.ruler_pick = W.Dropdown(options=[("—", "")], value="", description="Range Ruler to",
                                      layout=W.Layout(width="260px"))
         self.ruler_pick.style.description_width = "100px"
@@ -650,6 +666,15 @@ class LofExplorer(W.HBox):
             rows.append(dd)
         self.verdict_html = W.HTML()
         self.verdict_html.add_class("lof-verdict-list")
+        self.download = W.HTML()
+        self.download.add_class("lof-download")
+        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load TOML",
+                                   tooltip="open a table file (the format `explorer tagraid lof` reads)",
+                                   layout=W.Layout(width="120px"))
+        self.upload.add_class("lof-upload")
+        self.file_message = W.HTML()
+        self.file_message.add_class("lof-file-message")
+        self.upload.observe(self._on_upload, names="value")
         box = lambda title, ws: W.VBox([W.HTML(f"<b style='font-family:sans-serif;font-size:12.5px'>{title}</b>"),
                                        *ws], layout=W.Layout(border="1px solid #ddd", padding="4px", margin="2px 0"))
         ruler = box("Range Ruler calibration (hex units; the rulebook prints no lengths)",
@@ -662,7 +687,9 @@ class LofExplorer(W.HBox):
                    [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
         threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
         rul = box("Ruling options", rows)
-        side = W.VBox([self.header, self.message, W.HBox([self.shooter_pick, self.moving]),
+        files = W.HBox([self.download, self.upload, self.file_message],
+                       layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap"))
+        side = W.VBox([self.header, self.message, files, W.HBox([self.shooter_pick, self.moving]),
                        W.HBox([self.ruler_pick, self.hex_range_pick]), self.verdict_html,
                        ruler, mods, threat, rul], layout=W.Layout(width="640px"))
         side.add_class("lof-side")
@@ -749,6 +776,8 @@ class LofExplorer(W.HBox):
         self.rotate_model(pid, direction)
 
     def _on_moving(self, ch) -> None:
+        if self._loading:
+            return
         m = self.models[self.shooter]
         if m.kind != "miner" or m.declared_move == ch["new"]:
             return
@@ -757,10 +786,14 @@ class LofExplorer(W.HBox):
         self._try_models(new)
 
     def _on_ruling(self, key: str, reading: str) -> None:
+        if self._loading:
+            return
         self.rulings.set(key, reading)
         self.update()
 
     def _on_settings(self, _=None) -> None:
+        if self._loading:
+            return
         try:
             cal = RangeCalibration(*(_parse_length(self.cal_inputs[b].value, f"range_calibration.{b}") for b in BANDS))
             weapon = WeaponRanges(*(_parse_mod(self.mod_inputs[b].value, f"weapon.{b}") for b in (*BANDS, OUT_OF_RANGE)))
@@ -775,6 +808,164 @@ class LofExplorer(W.HBox):
         self.calibration, self.weapon, self.threat = cal, weapon, ThreatLevels(*levels)
         self._say()
         self.update()
+
+    # -- state: link and file
+    def on_state_change(self, callback) -> None:
+        """Call ``callback()`` after every change (the page then writes :meth:`url_state` to its URL)."""
+        self._state_callbacks.append(callback)
+
+    def _state_changed(self) -> None:
+        import base64
+
+        try:
+            text = self.to_toml()
+        except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget can reach is writable
+            self.download.value = f"<span style='color:#922b21'>{html.escape(str(e))}</span>"
+        else:
+            b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
+            self.download.value = (f"<a class='lof-download-link' download='line-of-fire.toml' style='display:inline-"
+                                   f"block;font:13px sans-serif;padding:5px 10px;border:1px solid #adb5bd;border-radius:"
+                                   f"3px;background:#f8f9fa;color:#212529;text-decoration:none' "
+                                   f"href='data:application/toml;base64,{b64}' title='the Models, shooter, readings "
+                                   f"and calibration as a table file: `explorer tagraid lof FILE` and the notebooks "
+                                   f"open it'>Download TOML</a>")
+        for cb in list(self._state_callbacks):
+            cb()
+
+    def table_document(self) -> dict:
+        """The explorer's state as a table file document (:mod:`.table_file`): the board (by name when the scenario
+        named a packaged board, else inline), every Model's position (its hexagon and offset, or ``x``/``y``),
+        facing and declared Move, the shooter, the weapon's MODs, the Threat Levels, the Range Ruler calibration, the
+        Silhouette calibration and the readings of every ruling option shown."""
+        from .pieces import SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT
+
+        sc = self.scenario
+        board = sc.board_ref if sc.board_ref is not None else sc.board.to_dict()
+        models = []
+        lay = sc.board.layout
+        for m in self.models.values():
+            e: dict = {"id": m.id}
+            if m.hex is not None:
+                cx, cy = lay.hex_to_pixel(m.hex)
+                e["hex"] = f"{m.hex.q},{m.hex.r}"
+                if (m.x - cx, m.y - cy) != (0.0, 0.0):
+                    e["offset"] = [m.x - cx, m.y - cy]
+            else:
+                e["x"], e["y"] = m.x, m.y
+            e.update(silhouette=m.silhouette, facing=m.facing, side=m.side, kind=m.kind)
+            if m.declared_move:
+                e["declared_move"] = True
+            if m.angle_of_vision is not None:
+                e["angle_of_vision"] = m.angle_of_vision
+            models.append(e)
+        weapon = {b: getattr(self.weapon, b) for b in (*BANDS, OUT_OF_RANGE) if getattr(self.weapon, b) is not None}
+        cal = self.scenario.calibration_pieces
+        pieces = {"base_radius": {str(k): v for k, v in cal.base_radius.items() if SILHOUETTE_BASE_RADIUS.get(k) != v},
+                  "height": {str(k): v for k, v in cal.height.items() if SILHOUETTE_HEIGHT.get(k) != v}}
+        doc = {"title": sc.title, "board": board, "shooter": self.shooter, "weapon": weapon,
+               "threat": {p: self.threat.of(p) for p in ("front", "adjacent", "opposite")},
+               "rulings": {k: self.ruling_inputs[k].value for k in LOF_RULING_KEYS},
+               "range": {b: getattr(self.calibration, b) for b in BANDS},
+               "models": models}
+        if pieces["base_radius"] or pieces["height"]:
+            doc["calibration"] = {k: v for k, v in pieces.items() if v}
+        return doc
+
+    def url_state(self) -> dict:
+        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`table_document`."""
+        return self.table_document()
+
+    def load_url_state(self, state: dict) -> None:
+        """Restore a state read from a link (:meth:`load_document`, source ``"link"``)."""
+        self.load_document(state, "link")
+
+    def to_toml(self) -> str:
+        """:meth:`table_document` as TOML text (the "Download TOML" file)."""
+        from explorer.tomlwrite import dumps
+
+        return dumps(self.table_document(), header="TAG Raid table saved by the Line of Fire explorer.\n"
+                     "Check it with `explorer tagraid lof FILE`, or open it in a notebook with "
+                     "LofExplorer(scenario_from_table(load_table(FILE))).")
+
+    def load_toml(self, text: str, source: str = "uploaded file") -> None:
+        """Open table-file TOML text through the loading gate. Raises ScenarioError (the state is kept)."""
+        from explorer.scenario import read_toml
+
+        self.load_document(read_toml(source, text=text), source)
+
+    def load_document(self, data: dict, source: str) -> None:
+        """Show a table file document (parsed TOML or a link's state), validated as a file is
+        (:func:`~.table_file.table_from_dict`): board, Models, shooter, weapon, Threat Levels, calibration and
+        readings all come from it.
+
+        Raises:
+            ScenarioError: naming ``source`` and the field; the explorer keeps its state.
+        """
+        from .table_file import table_from_dict
+
+        self.load_scenario(scenario_from_table(table_from_dict(data, source)))
+
+    def load_scenario(self, sc: LofScenario) -> None:
+        """Replace the whole state by ``sc`` (its readings included) and redraw."""
+        table = sc.table()
+        self.scenario = sc
+        self.models = {m.id: m for m in sc.models}
+        self.table, self.shooter = table, sc.shooter
+        self.calibration, self.weapon, self.threat = sc.calibration, sc.weapon, sc.threat
+        self.rulings = default_rulings(dict(sc.rulings))
+        if self.analysis_cache is not None:
+            self.analysis_cache = LofAnalysisCache()
+        self._loading = True
+        try:
+            with self.shooter_pick.hold_trait_notifications():
+                self.shooter_pick.options = list(self.models)
+                self.shooter_pick.value = self.shooter
+            for b in BANDS:
+                self.cal_inputs[b].value = f"{getattr(self.calibration, b):g}"
+            for b in (*BANDS, OUT_OF_RANGE):
+                v = getattr(self.weapon, b)
+                self.mod_inputs[b].value = "" if v is None else f"{v:+d}"
+            for p in ("front", "adjacent", "opposite"):
+                self.threat_inputs[p].value = str(self.threat.of(p))
+            for k, dd in self.ruling_inputs.items():
+                dd.value = self.rulings.reading(k)
+            m = self.models[self.shooter]
+            self.moving.disabled = m.kind != "miner"
+            self.moving.value = m.declared_move
+        finally:
+            self._loading = False
+        if self.board_view.board is not sc.board:
+            self.board_view.board = sc.board
+            self.board_view.set_scale(self.board_view.scale)
+            self.board_view.redraw()
+        self._say()
+        self.update()
+
+    def _on_upload(self, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        f = files[0]
+        name = str(f.get("name", "uploaded file"))
+        try:
+            from explorer.scenario import MAX_FILE_BYTES
+
+            content = bytes(f["content"])
+            if len(content) > MAX_FILE_BYTES:
+                raise ScenarioError("", f"the file is too large ({len(content):,} bytes; the limit is "
+                                    f"{MAX_FILE_BYTES:,} bytes)", source=name)
+            try:
+                text = content.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ScenarioError("", f"not UTF-8 text (byte {e.start})", "a UTF-8 TOML file", name) from None
+            self.load_toml(text, name)
+        except ScenarioError as e:
+            self.file_message.value = (f"<span style='font:12.5px sans-serif;color:#922b21'>{html.escape(str(e))}"
+                                       f"</span>")
+        else:
+            self.file_message.value = f"<span style='font:12.5px sans-serif;color:#1e5631'>opened {html.escape(name)}</span>"
+        finally:
+            self.upload.value = ()
 
     # -- computing and drawing
     def snapshot(self) -> LofSnapshot:
@@ -803,6 +994,7 @@ class LofExplorer(W.HBox):
             self.ruler_pick.options = opts
             self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
         self._draw()
+        self._state_changed()
 
     def _draw(self) -> None:
         self.board_view.set_pieces(model_pieces(self.models.values(), self.table))

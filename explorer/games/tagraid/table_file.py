@@ -143,6 +143,8 @@ class LoadedTable:
     shooter: str | None = None
     weapon: WeaponRanges | None = None
     threat: ThreatLevels | None = None
+    board_ref: str | dict[str, Any] | None = None
+    """The file's ``board`` value: a packaged board's name, or the inline ``[board]`` table."""
 
 
 def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, source: str | None) -> dict[int, float]:
@@ -216,7 +218,7 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
     weapon = None if doc.weapon is None else WeaponRanges(doc.weapon.short, doc.weapon.mid, doc.weapon.long,
                                                           doc.weapon.out_of_range)
     threat = None if doc.threat is None else ThreatLevels(doc.threat.front, doc.threat.adjacent, doc.threat.opposite)
-    return LoadedTable(table, rul, rng, doc.title, doc.description, doc.shooter, weapon, threat)
+    return LoadedTable(table, rul, rng, doc.title, doc.description, doc.shooter, weapon, threat, doc.board)
 
 
 def load_table(source: str | Path, *, text: str | None = None) -> LoadedTable:

@@ -15,6 +15,7 @@ Saving Roll), Skills and Tools (Ammunition, Traits), Death, MegaBeast (Wounds, T
 
 from __future__ import annotations
 
+import base64
 import html
 from collections.abc import Sequence
 from dataclasses import replace
@@ -46,6 +47,9 @@ _FIELD_CSS = """<style>
 .xf-label{font:13px sans-serif;color:#212529;line-height:30px;white-space:nowrap}
 .xf-sum{font:14px sans-serif;padding:4px 0}
 .xf-sum b{font-size:15px}
+.xf-button{display:inline-block;font:13px sans-serif;padding:5px 10px;border:1px solid #adb5bd;border-radius:3px;
+  background:#f8f9fa;color:#212529;text-decoration:none;white-space:nowrap}
+.xf-button:hover{background:#e9ecef}
 </style>"""
 
 
@@ -88,6 +92,7 @@ _SIDE_FIELDS = (("attribute", field_bounds(ReactiveMiner, "attribute"), "Attribu
                 ("damage", field_bounds(Weapon, "damage"), "Damage"),
                 ("armor", field_bounds(ReactiveMiner, "armor"), "Armor"),
                 ("wounds", field_bounds(ReactiveMiner, "wounds"), "Wounds"))
+_ARO_BURST_MOD = ("burst_mod", field_bounds(ReactiveMiner, "burst_mod"), "ARO Burst MOD")
 _MB_FIELDS = (("threat", field_bounds(MegaBeast, "threat_level"), "Threat Level"),
               ("wounds", field_bounds(MegaBeast, "wounds"), "Wounds"),
               ("damage", field_bounds(BehaviorAttack, "damage"), "Behavior Damage"))
@@ -104,7 +109,13 @@ class SideForm(W.VBox):
         self.attribute = _text(defaults.attribute, tip="The Attribute the Skill uses (0..30)")
         self.range_mod = _text(f"{defaults.mods.get('Range', 0):+d}", tip="Range MOD from the Range Ruler")
         self.tools_mod = _text(f"{defaults.mods.get('Skills/Tools', 0):+d}", tip="MODs from Skills and Tool cards")
-        self.burst = _text(defaults.burst, tip="d20s rolled (0..20); Evade always rolls 1")
+        self.reactive = key == "B"
+        self.burst = _text(defaults.burst, tip=("the Weapon's Burst (0..20); an ARO rolls Burst 1 unless a MOD says "
+                                                "otherwise" if self.reactive else
+                                                "the Weapon's Burst: d20s rolled (0..20); Evade always rolls 1"))
+        self.burst_mod = _text(f"{defaults.burst_mod:+d}", tip="a Burst MOD from a Skill or Tool card (an ARO has "
+                                                               "Burst 1 otherwise: Orders and AROs)")
+        self.aro_rule = W.HTML()
         self.damage = _text(defaults.damage, tip="the Weapon's Damage (0..30)")
         self.ammunition = W.Dropdown(options=list(AMMUNITION), value=defaults.ammunition, layout=W.Layout(width="72px"))
         self.armor = _text(defaults.armor, tip="Armor Attribute (0..30)")
@@ -117,7 +128,9 @@ class SideForm(W.VBox):
         self.sv = W.HTML()
         self.dice = _text("", width="176px", tip="faces rolled, e.g. 5, 7, 15 (click a die on the tray to cycle it)")
         self.saves = _text("", width="176px", tip="Saving Roll faces this Miner rolls, in order")
-        pairs = [("Skill", self.skill), ("Attribute", self.attribute), ("Burst", self.burst),
+        pairs = [("Skill", self.skill), ("Attribute", self.attribute),
+                 ("Weapon Burst" if self.reactive else "Burst", self.burst),
+                 *((("ARO Burst MOD", self.burst_mod),) if self.reactive else ()),
                  ("Range MOD", self.range_mod), ("Skills/Tools MOD", self.tools_mod), ("Damage", self.damage),
                  ("Ammunition", self.ammunition), ("Armor", self.armor), ("Wounds", self.wounds)]
         cells: list[W.Widget] = []
@@ -131,40 +144,86 @@ class SideForm(W.VBox):
                               layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
         self.dice.add_class(f"f2f-{key}-dice")
         self.saves.add_class(f"f2f-{key}-saves")
-        super().__init__([self.title, grid, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv, dice_grid],
+        self.burst_mod.add_class(f"f2f-{key}-aroburst")
+        self.aro_rule.add_class(f"f2f-{key}-aro-rule")
+        extra = [self.aro_rule] if self.reactive else []
+        super().__init__([self.title, grid, *extra, self.partial_cover, self.armor_zero, self.ra_minus_3, self.sv,
+                          dice_grid],
                          layout=W.Layout(border=f"1px solid {color}", padding="6px", margin="0 8px 0 0",
                                          width="330px"))
         self.skill.observe(lambda _: self._apply_skill(), names="value")
+        self.burst_mod.observe(lambda _: self._show_aro_rule(), names="value")
         self._apply_skill()
+
+    def _show_aro_rule(self) -> None:
+        """The ARO's dice as the rulebook puts it (Orders and AROs: an ARO has Burst 1, whatever the Weapon's Burst,
+        unless a MOD says otherwise)."""
+        if not self.reactive:
+            return
+        skill = self.skill.value
+        try:
+            mod = int(str(self.burst_mod.value).strip())
+        except ValueError:
+            mod = None
+        if skill in ("ranged_attack", "close_combat_attack"):
+            n = "?" if mod is None else str(max(0, 1 + mod))
+            how = "Burst 1" if not mod else f"Burst 1 {mod:+d} MOD"
+            text = (f"An ARO rolls <b>Burst 1</b> whatever the Weapon's Burst, unless a MOD says otherwise: "
+                    f"{how} = <b class='f2f-aro-dice'>{n}</b> d20.")
+        elif skill == "evade":
+            text = "Evade rolls <b class='f2f-aro-dice'>1</b> d20 (Burst MODs do not apply)."
+        else:
+            text = "No ARO: <b class='f2f-aro-dice'>0</b> dice."
+        self.aro_rule.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal;color:#495057'"
+                               f" title='Orders and AROs'>{text}</div>")
 
     def _apply_skill(self) -> None:
         """Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD); Range Ruler): the Range MOD input is
         greyed out for any other Skill. Its value is kept (and still sent: the engine ignores it in a cited step)."""
+        self._show_aro_rule()
         ranged = self.skill.value == "ranged_attack"
         self.range_mod.disabled = not ranged
         self.range_mod.tooltip = ("Range MOD from the Range Ruler" if ranged else
                                   "Range MODs apply only to Ranged Attacks: ignored for "
                                   f"{SKILL_NAMES.get(self.skill.value, self.skill.value)}")
 
+    def set_inputs(self, s: SideInputs) -> None:
+        """Show ``s`` in the fields (the caller holds off updates while it sets several)."""
+        self.skill.value = s.skill
+        self.attribute.value = str(s.attribute)
+        self.range_mod.value = f"{s.mods.get('Range', 0):+d}"
+        self.tools_mod.value = f"{s.mods.get('Skills/Tools', 0):+d}"
+        self.burst.value = str(s.burst)
+        self.burst_mod.value = f"{s.burst_mod:+d}"
+        self.damage.value = str(s.damage)
+        self.ammunition.value = s.ammunition
+        self.armor.value = str(s.armor)
+        self.wounds.value = str(s.wounds)
+        self.partial_cover.value = s.partial_cover
+        self.armor_zero.value = s.armor_zero
+        self.ra_minus_3.value = s.ranged_attack_minus_3
+
     def set_title(self, title: str) -> None:
         self.title.value = f"<div class='xf-title' style='background:{self.color}'>{html.escape(title)}</div>"
 
     def widgets(self) -> list[W.Widget]:
         return [self.skill, self.attribute, self.range_mod, self.tools_mod, self.burst, self.damage,
-                self.ammunition, self.armor, self.wounds, self.partial_cover, self.armor_zero, self.ra_minus_3]
+                self.ammunition, self.armor, self.wounds, self.partial_cover, self.armor_zero, self.ra_minus_3,
+                *((self.burst_mod,) if self.reactive else ())]
 
     def read(self, name: str, errors: list[str]) -> SideInputs | None:
         """Parse the inputs; each problem is appended to ``errors`` as a sentence naming the field."""
         k = self.key
-        vals: dict[str, int] = {}
-        for attr, (lo, hi), label in _SIDE_FIELDS:
+        vals: dict[str, int] = {"burst_mod": 0}
+        fields = _SIDE_FIELDS + ((_ARO_BURST_MOD,) if self.reactive else ())
+        for attr, (lo, hi), label in fields:
             try:
                 vals[attr] = parse_whole(getattr(self, attr).value, f"{k}.{label}", lo, hi)
             except ScenarioError as e:
                 errors.append(str(e))
-        if len(vals) < len(_SIDE_FIELDS):
+        if len(vals) < len(fields) + (0 if self.reactive else 1):
             return None
-        return SideInputs(name=name, skill=self.skill.value, attribute=vals["attribute"],
+        return SideInputs(name=name, skill=self.skill.value, attribute=vals["attribute"], burst_mod=vals["burst_mod"],
                           mods={"Range": vals["range_mod"], "Skills/Tools": vals["tools_mod"]},
                           burst=vals["burst"], damage=vals["damage"], ammunition=self.ammunition.value,
                           armor=vals["armor"], wounds=vals["wounds"], partial_cover=self.partial_cover.value,
@@ -192,6 +251,13 @@ class MegaBeastForm(W.VBox):
     def widgets(self) -> list[W.Widget]:
         return [self.threat, self.wounds, self.damage, self.ammunition]
 
+    def set_inputs(self, m: MegaBeastInputs) -> None:
+        """Show ``m`` in the fields."""
+        self.threat.value = str(m.threat_level)
+        self.wounds.value = str(m.wounds)
+        self.damage.value = str(m.damage)
+        self.ammunition.value = m.ammunition
+
     def read(self, errors: list[str]) -> MegaBeastInputs | None:
         vals = {}
         for attr, (lo, hi), label in _MB_FIELDS:
@@ -206,9 +272,10 @@ class MegaBeastForm(W.VBox):
 
 
 def _default_sides() -> tuple[SideInputs, SideInputs]:
-    """The built-in default: the handed case TR-01 (A: SV 14, Burst 3; B: SV 12, ARO Burst 2)."""
+    """The built-in default: the handed case TR-01 (A: SV 14, Burst 3; B: SV 12, an ARO of Burst 2, i.e. Burst 1
+    with a +1 Burst MOD)."""
     return (SideInputs("A", attribute=14, burst=3, damage=13, armor=4, wounds=3),
-            SideInputs("B", attribute=12, burst=2, damage=13, armor=4, wounds=3))
+            SideInputs("B", attribute=12, burst=2, damage=13, armor=4, wounds=3, burst_mod=1))
 
 
 class FaceToFaceExplorer(W.VBox):
@@ -234,6 +301,7 @@ class FaceToFaceExplorer(W.VBox):
         da, db = _default_sides()
         a, b = a or da, b or db
         self._busy = False
+        self._state_callbacks: list = []
         self.resolution: Resolution | None = None
         self.inputs: tuple[SideInputs, SideInputs | None, MegaBeastInputs | None] | None = None
         self.trace = None
@@ -267,7 +335,19 @@ class FaceToFaceExplorer(W.VBox):
                             f"title='{tip}'>{html.escape(opt.title)}<br><span style='color:#868e96;font-size:11px'>"
                             f"{html.escape(opt.section)}</span></div>"), dd]
         self.ruling_help = W.HTML()
-        controls = W.VBox([W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
+        # share as a file: a download link (kept current) and an upload through the loading gate
+        self.download = W.HTML()
+        self.download.add_class("f2f-download")
+        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load TOML",
+                                   tooltip="open a scenario file (the format `explorer resolve` reads)",
+                                   layout=W.Layout(width="120px"))
+        self.upload.add_class("f2f-upload")
+        self.file_message = W.HTML()
+        self.file_message.add_class("f2f-file-message")
+        self.upload.observe(self._on_upload, names="value")
+        controls = W.VBox([W.HBox([self.download, self.upload, self.file_message],
+                                  layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap")),
+                           W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
                                   layout=W.Layout(align_items="center", grid_gap="6px")),
                            self.megabeast_mode, self.contact,
                            W.HTML("<b class='xf-label'>Ruling options</b> <span class='xf-label' "
@@ -518,6 +598,7 @@ class FaceToFaceExplorer(W.VBox):
         self.message.value = ""
         self._draw(res, a, b, mb)
         self._update_odds(res, a, b, mb, rulings)
+        self._state_changed()
 
     # ------------------------------------------------------------------ drawing
     def _draw(self, res: Resolution, a: SideInputs, b: SideInputs | None, mb: MegaBeastInputs | None) -> None:
@@ -635,6 +716,147 @@ class FaceToFaceExplorer(W.VBox):
                                    f"<span style='color:#495057'>{exp}</span></div>")
         self.chart.show(outcomes, dists, title="Exact odds of these inputs (every possible roll)")
 
+
+    # ----------------------------------------------------------- state: link and file
+    def on_state_change(self, callback) -> None:
+        """Call ``callback()`` after every change that resolved (the page then writes :meth:`url_state` to its URL)."""
+        self._state_callbacks.append(callback)
+
+    def _state_changed(self) -> None:
+        text = self.to_toml()
+        b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        self.download.value = (f"<a class='f2f-download-link xf-button' download='face-to-face.toml' "
+                               f"href='data:application/toml;base64,{b64}' title='the dice, inputs, seed and readings "
+                               f"as a scenario file: `explorer resolve FILE` and the notebooks open it'>"
+                               f"Download TOML</a>")
+        for cb in list(self._state_callbacks):
+            cb()
+
+    def scenario_document(self) -> dict[str, Any]:
+        """The explorer's state as a TAG Raid scenario document (``docs/scenario-format.md``): both sides' inputs,
+        every die on the tray, the Saving Roll dice, the seed and the readings. ``explorer resolve``, the notebooks
+        (:func:`explorer_for_scenario`) and :meth:`load_document` reproduce the same roll from it.
+
+        Raises:
+            ScenarioError: nothing has resolved yet.
+        """
+        if self.inputs is None:
+            raise ScenarioError("", "no valid inputs yet", source="widget")
+        a, b, mb = self.inputs
+        doc = scenario_data(a, b, self._dice["A"], self._dice["B"], self._dice["SA"],
+                            self._dice["SB"] if mb is None else None, megabeast=mb, rulings=self.rulings(),
+                            title=self.resolution.trace.title if self.resolution is not None else "Face to Face")
+        seed = parse_whole(self.seed.value, "seed", 0, 10**9) if self.seed.value.strip().isdigit() else 1
+        return {"game": "tagraid", "seed": seed, **doc}
+
+    def url_state(self) -> dict[str, Any]:
+        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`scenario_document`."""
+        return self.scenario_document()
+
+    def load_url_state(self, state: dict[str, Any]) -> None:
+        """Restore a state read from a link (:meth:`load_document`; source ``"link"``)."""
+        self.load_document(state, "link")
+
+    def to_toml(self) -> str:
+        """:meth:`scenario_document` as TOML text (the "Download TOML" file)."""
+        from explorer.tomlwrite import dumps
+
+        return dumps(self.scenario_document(), header="TAG Raid roll scenario saved by the Face to Face explorer.\n"
+                     "Open it with `explorer resolve FILE` or explorer_for_scenario(FILE) in a notebook.")
+
+    def load_toml(self, text: str, source: str = "uploaded file") -> None:
+        """Open scenario TOML text through the loading gate (:func:`explorer.scenario.read_toml`).
+
+        Raises:
+            ScenarioError: one line naming ``source``: invalid TOML, an invalid field, or a scenario the explorer
+                cannot show (several Reactive Miners or targets). The explorer keeps its state.
+        """
+        from explorer.scenario import read_toml
+
+        self.load_document(read_toml(source, text=text), source)
+
+    def load_document(self, data: dict[str, Any], source: str) -> None:
+        """Show a scenario document (parsed TOML, or a link's state): validated as a file is, then every input, die,
+        the seed and the readings are set and resolved once.
+
+        Raises:
+            ScenarioError: naming ``source`` and the field; the explorer keeps its state.
+        """
+        from .game import GAME
+
+        sc = GAME.parse_data(data, source)
+        if len(sc.reactive) > 1 or len(sc.active.attacks) > 1 or (sc.reactive and sc.megabeast is not None):
+            raise ScenarioError("reactive", "the Face to Face explorer shows one Active Miner against one Reactive "
+                                "Miner or the MegaBeast", "one [[reactive]] entry, or a [megabeast], not both",
+                                source)
+        unknown = [k for k in sc.rulings if k not in self.ruling_inputs]
+        if unknown:
+            raise ScenarioError(f"rulings.{unknown[0]}", "is not a reading this explorer can show",
+                                list(self.ruling_inputs), source)
+        self._apply(inputs_from_scenario(sc))
+
+    def _apply(self, d: dict[str, Any]) -> None:
+        """Set every input from :func:`inputs_from_scenario` output, without intermediate updates, then resolve."""
+        a, b, mb = d["a"], d["b"], d["megabeast"]
+        self._busy = True
+        try:
+            self.form_a.set_inputs(a)
+            if b is not None:
+                self.form_b.set_inputs(b)
+            if mb is not None:
+                self.form_mb.set_inputs(mb)
+            self.names = (a.name, b.name if b is not None else self.names[1])
+            self.form_a.set_title(f"A · {a.name} (Active)" if a.name != "A" else "A · Active Miner")
+            if b is not None:
+                self.form_b.set_title(f"B · {b.name} (Reactive, ARO)" if b.name != "B" else "B · Reactive Miner (ARO)")
+            self.megabeast_mode.value = mb is not None
+            self.contact.value = bool(mb.silhouette_contact if mb is not None else (b.silhouette_contact if b else False))
+            for k, dd in self.ruling_inputs.items():
+                opt = next(o for o in ALL_OPTIONS if o.key == k)
+                dd.value = d["rulings"].get(k, opt.default)
+            self.seed.value = str(d["seed"])
+        finally:
+            self._busy = False
+        self._apply_mode()
+        self._reseed(int(d["seed"]))
+        for key, given in (("A", d["dice_a"]), ("B", d["dice_b"]), ("SA", d["saves_a"]), ("SB", d["saves_b"])):
+            if given is not None:
+                self._dice[key] = list(given)
+                if key.startswith("S"):
+                    self._typed[key] = len(given)
+        self._sync_dice_count()
+        self.update()
+
+    def _on_upload(self, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        f = files[0]
+        name = str(f.get("name", "uploaded file"))
+        self.file_message.value = ""
+        try:
+            from explorer.scenario import MAX_FILE_BYTES
+
+            content = bytes(f["content"])
+            if len(content) > MAX_FILE_BYTES:
+                raise ScenarioError("", f"the file is too large ({len(content):,} bytes; the limit is "
+                                    f"{MAX_FILE_BYTES:,} bytes)", source=name)
+            try:
+                text = content.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ScenarioError("", f"not UTF-8 text (byte {e.start})", "a UTF-8 TOML file", name) from None
+            self.load_toml(text, name)
+        except ScenarioError as e:
+            self.file_message.value = f"<span class='xf-msg-error'>{html.escape(str(e))}</span>"
+        else:
+            self.file_message.value = f"<span class='xf-msg-ok'>opened {html.escape(name)}</span>"
+        finally:
+            self._busy = True
+            try:
+                self.upload.value = ()  # the same file can be chosen again
+            finally:
+                self._busy = False
+
     # ----------------------------------------------------------------- serving
     def redraw(self) -> None:
         """Redraw every canvas from the current state (call when a browser connects, e.g. ``pn.state.onload``)."""
@@ -750,12 +972,13 @@ def inputs_from_scenario(sc) -> dict[str, Any]:
     Returns:
         ``{"a", "b", "megabeast", "dice_a", "dice_b", "saves_a", "saves_b", "seed", "rulings", "title"}``.
     """
-    from .model import aro_burst, attack_burst
+    from .model import attack_burst
 
     act = sc.active
     at = act.attacks[0] if act.attacks else None
     a = SideInputs(act.name, act.skill if act.skill in SKILLS_ACTIVE else "evade", act.attribute,
-                   _split_mods(dict(act.mods) | (dict(at.mods) if at else {})), attack_burst(act) if at else 1,
+                   _split_mods(dict(act.mods) | (dict(at.mods) if at else {})),
+                   attack_burst(act) if at else (act.weapon.burst if act.weapon else 1),  # A's Burst MOD folded in
                    act.weapon.damage if act.weapon else 0, act.weapon.ammunition if act.weapon else "N", act.armor,
                    act.wounds, act.partial_cover, bool(act.weapon and "Armor = 0" in act.weapon.traits),
                    "Ranged Attack -3" in act.traits)
@@ -770,10 +993,10 @@ def inputs_from_scenario(sc) -> dict[str, Any]:
     if sc.reactive:
         r = sc.reactive[0]
         skill = r.skill if r.skill in SKILLS_REACTIVE else "none"
-        out["b"] = SideInputs(r.name, skill, r.attribute, _split_mods(dict(r.mods)), max(1, aro_burst(r)),
+        out["b"] = SideInputs(r.name, skill, r.attribute, _split_mods(dict(r.mods)), r.weapon.burst if r.weapon else 1,
                               r.weapon.damage if r.weapon else 0, r.weapon.ammunition if r.weapon else "N", r.armor,
                               r.wounds, r.partial_cover, bool(r.weapon and "Armor = 0" in r.weapon.traits),
-                              "Ranged Attack -3" in r.traits, r.silhouette_contact)
+                              "Ranged Attack -3" in r.traits, r.silhouette_contact, burst_mod=r.burst_mod)
         out["dice_b"], out["saves_b"] = r.dice, r.save_dice
     return out
 

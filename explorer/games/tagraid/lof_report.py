@@ -1,0 +1,75 @@
+"""Line of Fire verdicts as plain data and text (no widgets): what ``explorer tagraid lof`` prints and what the
+explorer lists under each verdict.
+
+A verdict (:class:`~explorer.games.tagraid.lof_views.TargetVerdict`) bundles the answers of :mod:`.lof` (Line of
+Fire and Distances › Line of Fire; MegaBeast › MegaBeast Line of Fire), :mod:`.ranges` (Distances and Measurements ›
+Range Ruler; Line of Fire and Distances › Range in Hexagons), Partial Cover (Damage › Partial Cover) and
+:mod:`.megabeast` (MegaBeast › Threat Level). Each of those records the ruling options it consulted; a verdict's
+readings are their union (:func:`verdict_readings`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def verdict_readings(v: Any) -> dict[str, str]:
+    """``{option key: reading}`` consulted by every part of verdict ``v`` (LoF, Range Ruler, Partial Cover, Threat
+    Level), sorted by key."""
+    used: dict[str, str] = {}
+    for part in (v.lof, v.range, getattr(v.cover, "lof", None), v.threat):
+        if part is not None:
+            used.update(getattr(part, "rulings", {}) or {})
+    return dict(sorted(used.items()))
+
+
+def verdict_to_dict(v: Any) -> dict[str, Any]:
+    """A JSON-serialisable verdict: ``target``, ``lof`` (``has_lof``, ``reason``, ``blocked_by``, ``arc_degrees``),
+    ``range`` (``distance`` in hex units, ``band``, ``mod``; ``None`` without LoF), ``partial_cover`` (``None``: not
+    asked; else ``in_cover`` and the scenery ``pieces``), ``hexes`` (Range in Hexagons), ``threat`` (``level``,
+    ``pair``; or ``None``), ``readings`` (:func:`verdict_readings`) and ``sections`` cited."""
+    rng = None
+    if v.range is not None:
+        rng = {"distance": None if v.range.distance is None else round(v.range.distance, 4), "band": v.band,
+               "mod": v.mod}
+    return {
+        "target": v.target,
+        "lof": {"has_lof": v.lof.has_lof, "reason": v.lof.reason, "blocked_by": list(v.lof.blocked_by),
+                "arc_degrees": v.lof.arc_degrees},
+        "range": rng,
+        "partial_cover": None if v.cover is None else {"in_cover": v.cover.in_cover, "pieces": list(v.cover.pieces)},
+        "hexes": v.hex_distance,
+        "threat": None if v.threat is None else {"level": v.threat.level, "pair": v.threat.pair,
+                                                 "megabeast": v.threat.megabeast, "miner": v.threat.miner},
+        "readings": verdict_readings(v),
+        "sections": list(v.rules),
+    }
+
+
+def readings_text(readings: dict[str, str]) -> str:
+    """``"lof_grazing = touching_blocks, range_measurement = ..."`` (``"none"`` when empty)."""
+    return ", ".join(f"{k} = {r}" for k, r in readings.items()) or "none"
+
+
+def verdict_line(v: Any, shooter: str) -> str:
+    """One verdict in words: ``"Peeker: LoF (clear); Range mid 5.12 hex units, MOD +0; Partial Cover (pylon);
+    2 hexagons"``."""
+    from .lof_views import blocked_words
+
+    if v.lof.has_lof:
+        out = f"{v.target}: LoF ({v.lof.reason.replace('_', ' ')})"
+    elif v.lof.reason == "outside_arc":
+        out = f"{v.target}: no LoF (outside {shooter}'s {v.lof.arc_degrees:g}° arc)"
+    elif v.lof.reason == "blocked":
+        out = f"{v.target}: no LoF (blocked by {blocked_words(v.lof.blocked_by) or 'an obstacle'})"
+    else:
+        out = f"{v.target}: no LoF ({v.lof.reason.replace('_', ' ')})"
+    if v.range is not None and v.range.distance is not None:
+        mod = "cannot fire" if v.mod is None else f"MOD {v.mod:+d}"
+        out += f"; Range {(v.band or '').replace('_', ' ')} {v.range.distance:.2f} hex units, {mod}"
+    if v.cover is not None:
+        out += f"; Partial Cover ({', '.join(v.cover.pieces)})" if v.cover.in_cover else "; no Partial Cover"
+    out += f"; {v.hex_distance} hexagon(s)"
+    if v.threat is not None:
+        out += f"; Threat Level {v.threat.level} ({v.threat.pair} side)"
+    return out

@@ -1,0 +1,101 @@
+"""The Line of Fire explorer: one source of readings (a table file's [rulings] are the explorer's initial readings;
+every verdict lists the readings it used) and a shareable state (link and TOML file, opened identically by the
+explorer, `explorer tagraid lof` and the notebooks)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.errors import ScenarioError
+from explorer.games.tagraid.cli_lof import lof_report
+from explorer.games.tagraid.lof_report import verdict_readings
+from explorer.games.tagraid.lof_views import LofExplorer, scenario_from_table
+from explorer.games.tagraid.table_file import load_table
+from explorer.urlstate import decode_state, encode_state
+from test_cli_lof import grazing_table
+
+
+def _explorer_of(path) -> LofExplorer:
+    return LofExplorer(scenario_from_table(load_table(str(path))))
+
+
+@pytest.mark.parametrize("reading, has_lof", [("touching_blocks", False), ("touching_does_not_block", True)])
+def test_a_table_files_reading_is_the_explorers_initial_reading(tmp_path, reading, has_lof):
+    """Handed symptom: a table file with lof_grazing = "touching_blocks" was opened with the default reading."""
+    f = tmp_path / "t.toml"
+    f.write_text(grazing_table(reading))
+    w = _explorer_of(f)
+    assert w.ruling_inputs["lof_grazing"].value == reading
+    v = w.verdict("b")
+    assert v.lof.has_lof is has_lof
+    assert verdict_readings(v)["lof_grazing"] == reading
+    assert f"lof_grazing = <i>{reading}</i>" in w.verdict_html.value
+
+
+def test_every_verdict_lists_its_readings():
+    w = LofExplorer()
+    assert w.verdict_html.value.count("class='lof-readings'") == len(w.verdicts)
+    for v in w.verdicts:
+        if v.lof.reason == "outside_arc":   # decided by the arc alone: no ruling option consulted, and it says so
+            assert verdict_readings(v) == {}
+        else:
+            assert {"lof_grazing", "scenery_height"} <= set(verdict_readings(v))
+        if v.range is not None:
+            assert "range_measurement" in verdict_readings(v)
+    assert "readings: none consulted" in w.verdict_html.value
+
+
+def _changed() -> LofExplorer:
+    w = LofExplorer()
+    w.rotate_model("Cutter", 1)
+    assert w.move_model("Peeker", w.models["Peeker"].x - 0.05, w.models["Peeker"].y), w.message.value
+    w.set_shooter("Peeker")
+    w.ruling_inputs["lof_grazing"].value = "touching_blocks"
+    w.cal_inputs["mid"].value = "4"
+    return w
+
+
+def _verdicts(w):
+    return [(v.target, v.lof.has_lof, v.lof.reason, v.band, v.mod, v.cover.in_cover if v.cover else None,
+             v.threat.level if v.threat else None, verdict_readings(v)) for v in w.verdicts]
+
+
+def test_link_state_round_trips():
+    w = _changed()
+    fresh = LofExplorer()
+    fresh.load_url_state(decode_state(encode_state(w.url_state())))
+    assert fresh.shooter == "Peeker" and fresh.models == w.models
+    assert _verdicts(fresh) == _verdicts(w)
+    assert fresh.url_state() == w.url_state()
+    assert fresh.ruling_inputs["lof_grazing"].value == "touching_blocks" and fresh.cal_inputs["mid"].value == "4"
+
+
+def test_downloaded_toml_opens_identically_in_the_notebook_and_the_cli(tmp_path):
+    w = _changed()
+    f = tmp_path / "shared.toml"
+    f.write_text(w.to_toml(), encoding="utf-8")
+    nb = _explorer_of(f)
+    assert _verdicts(nb) == _verdicts(w) and nb.shooter == "Peeker"
+    rep = lof_report(str(f))
+    rep.pop("_verdicts")
+    json.dumps(rep)
+    assert [(d["target"], d["lof"]["has_lof"], d["readings"]) for d in rep["verdicts"]] == \
+        [(t[0], t[1], t[7]) for t in _verdicts(w)]
+
+
+def test_state_change_callback_and_bad_links_keep_the_state():
+    w = LofExplorer()
+    seen = []
+    w.on_state_change(lambda: seen.append(w.url_state()["shooter"]))
+    w.set_shooter("Peeker")
+    assert seen[-1] == "Peeker"
+    before = w.url_state()
+    bad = dict(before, models=before["models"] + [dict(before["models"][0])])   # the same id twice
+    with pytest.raises(ScenarioError) as e:
+        w.load_url_state(bad)
+    assert str(e.value).startswith("link: ") and "\n" not in str(e.value)
+    with pytest.raises(ScenarioError, match="shooter"):
+        w.load_url_state(dict(before, shooter="Nobody"))
+    assert w.url_state() == before
