@@ -61,12 +61,15 @@ class Page:
         summary: one sentence for the landing page.
         build: returns ``(widget, redraw)``: a fresh ipywidget tree for one browser session, and a callable to run
             once the browser has connected (or ``None``). Imports its widget modules when called, never before.
+        kinds: the scenario kinds this page shows (``""``: a game's scenarios without a ``kind``); documentation
+            links a scenario to the page that lists its kind, and to no page when none does.
     """
 
     slug: str
     title: str
     summary: str
     build: Callable[[], tuple[Any, Callable[[], None] | None]]
+    kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -83,14 +83,11 @@ def _document(name_or_path: str):
 
 
 def live_page(game, kind: str) -> str | None:
-    """The slug of the game's page that shows a scenario of ``kind``: the first page whose slug contains the kind
-    (``activation`` -> ``enemy-activation``), else the game's first page, else ``None``."""
-    if not game.pages:
-        return None
+    """The slug of the game's page that shows scenarios of ``kind`` (``Page.kinds``), or ``None`` when no page does."""
     for p in game.pages:
-        if kind and kind in p.slug:
+        if (kind or "") in p.kinds:
             return p.slug
-    return game.pages[0].slug
+    return None
 
 
 def collect(name_or_path: str | Path, rulings: Mapping[str, str] | None = None, *, app_url: str | None = None,

@@ -10,6 +10,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import sys
 import time
 import urllib.request
@@ -39,7 +40,9 @@ def wait_http(url: str, proc: subprocess.Popen, timeout: float = 120) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}: {proc.stdout.read() if proc.stdout else ''}")
+            log = getattr(proc, "log_path", None)
+            raise RuntimeError(f"server exited with {proc.returncode}: "
+                               + (Path(log).read_text(errors="replace")[-4000:] if log else ""))
         try:
             with urllib.request.urlopen(url, timeout=5) as r:
                 if r.status == 200:
@@ -61,8 +64,14 @@ def stop(proc: subprocess.Popen) -> None:
 def start(cmd: list[str], **kw) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.update(kw.pop("env", {}))
-    return subprocess.Popen(cmd, cwd=kw.pop("cwd", ROOT), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    # the server's output goes to a file, never to a pipe nobody reads: a long-running server (30 sessions) would
+    # fill the pipe's buffer with log lines and block on its next write
+    log = tempfile.NamedTemporaryFile(prefix="explorer-server-", suffix=".log", delete=False)
+    proc = subprocess.Popen(cmd, cwd=kw.pop("cwd", ROOT), env=env, stdout=log, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True, **kw)
+    proc.log_path = log.name
+    log.close()
+    return proc
 
 
 @pytest.fixture(scope="session")

@@ -32,7 +32,7 @@ def _visit(browser, url: str) -> float:
     ctx = browser.new_context()
     page = ctx.new_page()
     t = time.perf_counter()
-    page.goto(url, timeout=180_000)
+    page.goto(url, timeout=180_000, wait_until="domcontentloaded")   # not "load": a blocked CDN font may never finish
     page.wait_for_selector("canvas", timeout=90_000)
     page.wait_for_timeout(300)
     ctx.close()

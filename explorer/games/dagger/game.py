@@ -60,7 +60,7 @@ PAGES: tuple[Page, ...] = (
     Page("nemesis-phase", "Nemesis Phase",
          "Step through a Nemesis Phase on the world map: threat, missions, the event, every enemy's attack, overrun "
          "or move with its rule, spawns; see how close each loss condition is, flip ruling options and make the "
-         "players' choices.", _nemesis_page),
+         "players' choices.", _nemesis_page, kinds=('nemesis',)),
 )
 
 GAME = Game(

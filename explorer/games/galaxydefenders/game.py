@@ -82,7 +82,7 @@ PAGES: tuple[Page, ...] = (
     Page("combat", "Combat",
          "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
          "set each die by hand, follow every cited step, and read the exact odds of the wounds dealt and of a kill.",
-         _combat_page),
+         _combat_page, kinds=('combat',)),
 )
 """The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
 

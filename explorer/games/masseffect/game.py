@@ -92,14 +92,14 @@ def _cli():
 PAGES: tuple[Page, ...] = (
     Page("mission-map", "Mission Map",
          "Click a character to see its six Line of Fire lines (what blocks each and why), a distance heat map that "
-         "respects walls and locked doors, and the hexes adjacent to it.", _map_page),
+         "respects walls and locked doors, and the hexes adjacent to it.", _map_page, kinds=('map',)),
     Page("enemy-activation", "Enemy Activation",
          "Step through a Hazard card: which Enemy Activates first, every candidate target and every reachable end hex "
          "with the rule that keeps or drops it, then the choice; flip ruling options and break ties yourself.",
-         _activation_page),
+         _activation_page, kinds=('activation',)),
     Page("strategy-pool", "Strategy Pool",
          "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
-         "odds of what the Pool leaves for your three Actions.", _strategy_page),
+         "odds of what the Pool leaves for your three Actions.", _strategy_page, kinds=('strategy',)),
 )
 
 GAME = Game(
