@@ -148,14 +148,23 @@ def _read_file(path: str | os.PathLike[str], name: str) -> str:
         raise fail(f"cannot read the file ({e.strerror or type(e).__name__})") from None
     except ValueError as e:  # e.g. an embedded NUL character in the path
         raise fail(f"not a usable file path ({e})") from None
-    raw = b"".join(chunks)
+    return decode_file_bytes(b"".join(chunks), name)
+
+
+def decode_file_bytes(raw: bytes, name: str) -> str:
+    """The text of a file's bytes, read from disk or uploaded in a widget: at most :data:`MAX_FILE_BYTES` bytes of
+    UTF-8 (the loading gate's rules; pass the text on to :func:`read_toml`).
+
+    Raises:
+        ScenarioError: too large, or not UTF-8 (one line naming ``name``).
+    """
     if len(raw) > MAX_FILE_BYTES:
-        raise fail(_too_big(f"more than {MAX_FILE_BYTES:,} bytes"), regular)
+        raise ScenarioError("", _too_big(f"{len(raw):,} bytes"), "a regular UTF-8 TOML file", source=name)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise fail(f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); TOML files must be UTF-8",
-                   "a UTF-8 TOML scenario file") from None
+        raise ScenarioError("", f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start}); TOML files "
+                            "must be UTF-8", "a UTF-8 TOML scenario file", source=name) from None
 
 
 def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:

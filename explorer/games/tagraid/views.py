@@ -835,16 +835,9 @@ class FaceToFaceExplorer(W.VBox):
         name = str(f.get("name", "uploaded file"))
         self.file_message.value = ""
         try:
-            from explorer.scenario import MAX_FILE_BYTES
+            from explorer.scenario import decode_file_bytes
 
-            content = bytes(f["content"])
-            if len(content) > MAX_FILE_BYTES:
-                raise ScenarioError("", f"the file is too large ({len(content):,} bytes; the limit is "
-                                    f"{MAX_FILE_BYTES:,} bytes)", source=name)
-            try:
-                text = content.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise ScenarioError("", f"not UTF-8 text (byte {e.start})", "a UTF-8 TOML file", name) from None
+            text = decode_file_bytes(bytes(f["content"]), name)
             self.load_toml(text, name)
         except ScenarioError as e:
             self.file_message.value = f"<span class='xf-msg-error'>{html.escape(str(e))}</span>"
