@@ -2,11 +2,10 @@
 diffed against tests/dagger/golden/<name>.txt. Regenerate after an intended change with
 ``UPDATE_GOLDEN=1 pytest tests/dagger/test_golden_traces.py`` and review the diff."""
 
-import json
-import os
 from pathlib import Path
 
 import pytest
+from golden_helpers import check_golden, trace_text
 
 from explorer.games import get_game
 
@@ -17,16 +16,9 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def render(name: str) -> str:
     t = resolve(name)
-    return t.to_text() + "\n\nOutcome:\n" + json.dumps(t.outcome, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    return trace_text(t)
 
 
 @pytest.mark.parametrize("name", get_game("dagger").builtin_names())
 def test_golden_trace(name):
-    path = GOLDEN / f"{name}.txt"
-    text = render(name)
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if not os.environ.get("UPDATE_GOLDEN"):
-            pytest.fail(f"golden file {path.name} was missing and has been written; review and commit it")
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(GOLDEN, name, render(name))

@@ -6,10 +6,10 @@ review the diff.
 """
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from golden_helpers import check_golden
 
 from explorer.games import get_game
 
@@ -25,11 +25,4 @@ def render(name: str) -> str:
 
 @pytest.mark.parametrize("name", G.builtin_names())
 def test_golden_trace(name):
-    path = GOLDEN / f"{name}.txt"
-    text = render(name)
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if not os.environ.get("UPDATE_GOLDEN"):
-            pytest.fail(f"golden file {path.name} was missing and has been written; review and commit it")
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(GOLDEN, name, render(name))

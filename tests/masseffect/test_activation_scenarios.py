@@ -2,11 +2,10 @@
 golden traces (tests/masseffect/golden/<name>.txt). Regenerate after an intended change with
 ``UPDATE_GOLDEN=1 pytest tests/masseffect/test_activation_scenarios.py`` and review the diff."""
 
-import json
-import os
 from pathlib import Path
 
 import pytest
+from golden_helpers import check_golden, trace_text
 
 from explorer.errors import ScenarioError
 from explorer.games.masseffect.activation import parse_activation, resolve_activation
@@ -95,19 +94,12 @@ def test_character_off_the_map():
 
 def render(name: str) -> str:
     t = resolve(name)
-    return t.to_text() + "\n\nOutcome:\n" + json.dumps(t.outcome, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    return trace_text(t)
 
 
 @pytest.mark.parametrize("name", MINE)
 def test_golden_trace(name):
-    path = GOLDEN / f"{name}.txt"
-    text = render(name)
-    if os.environ.get("UPDATE_GOLDEN") or not path.exists():
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if not os.environ.get("UPDATE_GOLDEN"):
-            pytest.fail(f"golden file {path.name} was missing and has been written; review and commit it")
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(GOLDEN, name, render(name))
 
 
 def test_every_step_cites_a_known_section():
