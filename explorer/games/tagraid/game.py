@@ -13,17 +13,24 @@ from explorer.trace import Trace
 
 
 def _parse(data: dict, source: str):
-    """Dispatch on the top-level ``kind``: ``"order"`` (a whole Order on a table: :mod:`.orders.orderfile`) or
+    """Dispatch on the top-level ``kind``: ``"order"`` (a whole Order on a table: :mod:`.orders.orderfile`),
+    ``"table"`` (one shooter's Line of Fire verdicts: :mod:`.table_scenario`; a table file without ``kind`` too) or
     ``"roll"`` / absent (a roll exchange: :mod:`.model`)."""
-    kind = data.get("kind", "roll")
+    from .table_scenario import is_table_document
+
+    kind = data.get("kind", "table" if is_table_document(data) else "roll")
     if kind == "order":
         from .orders.orderfile import parse_order
 
         return parse_order(data, source)
-    if kind != "roll":
-        from explorer.errors import ScenarioError
+    if kind == "table":
+        from .table_scenario import parse_table
 
-        raise ScenarioError("kind", f"unknown scenario kind {kind!r}", ["roll", "order"], source)
+        return parse_table(data, source)
+    if kind != "roll":
+        from explorer.errors import ScenarioError, short_repr
+
+        raise ScenarioError("kind", f"unknown scenario kind {short_repr(kind)}", ["roll", "order", "table"], source)
     from .model import parse_scenario
 
     return parse_scenario({k: v for k, v in data.items() if k != "kind"}, source)
@@ -36,7 +43,10 @@ def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | Non
     from explorer.dice import SeededRoller
 
     from .orders.orderfile import OrderScenario, resolve_order
+    from .table_scenario import TableScenario, resolve_table
 
+    if isinstance(scenario, TableScenario):
+        return resolve_table(scenario, rulings, seed)
     if isinstance(scenario, OrderScenario):
         if reroll:
             from dataclasses import replace
@@ -61,6 +71,10 @@ def outcome_text(trace: Trace) -> str:
     """The outcome of a resolved roll exchange in plain text (winner per pair, Saving Rolls, Wounds, Death,
     Neomaterials, Evade movement)."""
     o = trace.outcome
+    if "verdicts" in o and "shooter" in o:
+        from .table_scenario import outcome_text as table_text
+
+        return table_text(trace)
     lines = ["Outcome:"]
     for p in o.get("pairs", []):
         other = p.get("reactive") or p.get("megabeast")
@@ -84,6 +98,12 @@ def outcome_text(trace: Trace) -> str:
 def picture(scenario, trace: Trace) -> str | None:
     """A roll scenario has no table to draw: ``None``. (A table scenario (:class:`.lof.TableTop`) draws itself as
     SVG through ``_repr_svg_`` (:class:`.lof_views.LofSnapshot`); this returns that when handed one.)"""
+    from .table_scenario import TableScenario
+
+    if isinstance(scenario, TableScenario):
+        from .table_scenario import picture as table_picture
+
+        return table_picture(scenario)
     draw = getattr(scenario, "_repr_svg_", None)
     return draw() if callable(draw) else None
 

@@ -1,0 +1,176 @@
+"""Table scenarios (``kind = "table"``): one shooter's Line of Fire verdicts on a table file, as a cited trace.
+
+This is how ``explorer resolve`` (and ``explorer render``, the docs) answer a table question such as the handed case
+TR-22: the same verdicts as the Line of Fire explorer and ``explorer tagraid lof``, one trace step per target.
+
+Sections (each step cites the ones its verdict used): Line of Fire and Distances › Line of Fire, Range in Hexagons;
+Distances and Measurements › Range Ruler; Damage › Partial Cover; MegaBeast › MegaBeast Line of Fire, Threat Level.
+
+A table scenario is either
+
+* a table file itself (``board`` and ``models``, no ``kind``: see :mod:`.table_file`), or
+* a small file naming a packaged table::
+
+      game = "tagraid"
+      kind = "table"
+      table = "tr-22"          # a packaged table (explorer/games/tagraid/tables/)
+      shooter = "A"            # optional: overrides the table's shooter
+      [rulings]                # optional: overrides the table's readings
+      lof_grazing = "grazing_clear"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from explorer.errors import ScenarioError, short_repr
+from explorer.scenario import validate
+from explorer.trace import Trace
+
+from .table_file import LoadedTable, available_tables, load_packaged_table, table_from_dict
+
+
+class _TableRef(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field("", max_length=200)
+    description: str = Field("", max_length=4000)
+    table: str = Field(..., max_length=80)
+    shooter: str | None = Field(None, max_length=80)
+    rulings: dict[str, str] = Field(default_factory=dict, max_length=64)
+
+
+@dataclass(frozen=True)
+class TableScenario:
+    """A loaded table and the shooter whose verdicts are asked.
+
+    Attributes:
+        loaded: the table file, loaded (:class:`.table_file.LoadedTable`).
+        shooter: the Model drawing Line of Fire (the table's ``shooter``, else its first Model).
+        name: the table's packaged name or file name (for titles and messages).
+        title, description: texts shown above the trace.
+        rulings: readings the scenario sets over the table file's own ``[rulings]``.
+    """
+
+    loaded: LoadedTable
+    shooter: str
+    name: str
+    title: str = ""
+    description: str = ""
+    rulings: tuple[tuple[str, str], ...] = ()
+
+
+def band_words(band: str | None) -> str:
+    """``"short"`` → ``"Short Range"``, ``"out_of_range"`` → ``"Out of Range"``."""
+    if not band:
+        return "no Range band"
+    return "Out of Range" if band == "out_of_range" else f"{band.replace('_', ' ').title()} Range"
+
+
+def is_table_document(data: Mapping[str, Any]) -> bool:
+    """Whether a TAG Raid TOML document without ``kind`` is a table file (it has ``models`` and no roll-scenario
+    ``active`` Miner)."""
+    return "models" in data and "active" not in data
+
+
+def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
+    """A :class:`TableScenario` from a ``kind = "table"`` document (naming a packaged table) or a table file's data.
+
+    Raises:
+        ScenarioError: an unknown packaged table (lists them), an invalid table, an unknown shooter (lists the
+            Models), or an unknown field.
+    """
+    data = {k: v for k, v in data.items() if k != "kind"}
+    if "table" in data:
+        ref = validate(_TableRef, data, source)
+        if ref.table not in available_tables():
+            raise ScenarioError("table", f"no packaged table {short_repr(ref.table)}", available_tables(), source)
+        loaded = load_packaged_table(ref.table)
+        name, title, desc, shooter = ref.table, ref.title, ref.description, ref.shooter
+        over = tuple(sorted(ref.rulings.items()))
+        probe = loaded.rulings.copy()
+        for k, r in over:
+            try:
+                probe.set(k, r)
+            except ScenarioError as e:
+                raise ScenarioError(e.field, e.problem, e.allowed, source) from None
+    else:
+        loaded = table_from_dict(dict(data), source)
+        name, title, desc, shooter, over = source, loaded.title, loaded.description, None, ()
+    models = list(loaded.table.models)
+    sid = shooter or loaded.shooter or (models[0] if models else None)
+    if sid not in loaded.table.models:
+        raise ScenarioError("shooter", f"no Model {short_repr(sid)}", models, source)
+    if loaded.table.board is None:
+        raise ScenarioError("board", "the table has no board", "a table file with a board", source)
+    return TableScenario(loaded, sid, name, title or loaded.title, desc or loaded.description, over)
+
+
+def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = None,
+                  seed: int | None = None) -> Trace:
+    """Every Line of Fire verdict of the scenario's shooter, one step per target, each citing the sections it used.
+
+    Readings: the table file's ``[rulings]``, then the scenario's, then ``rulings`` (each overriding the one
+    before). ``seed`` is accepted for the uniform surface and unused (no dice are rolled).
+
+    Returns:
+        a :class:`~explorer.trace.Trace` whose ``outcome`` is ``{"table", "shooter", "has_lof": [ids],
+        "verdicts": [verdict_to_dict...], "readings"}`` (distances in hex units).
+
+    Raises:
+        ScenarioError: an unknown ruling option or reading.
+    """
+    from .lof_analysis import analyse
+    from .lof_report import verdict_line, verdict_to_dict
+
+    lt = scenario.loaded
+    rul = lt.rulings.copy()
+    for k, r in list(scenario.rulings) + list((rulings or {}).items()):
+        try:
+            rul.set(k, r)
+        except ScenarioError as e:
+            raise ScenarioError(e.field, e.problem, e.allowed, scenario.name) from None
+    verdicts = analyse(lt.table, scenario.shooter, rul, lt.range_calibration, lt.weapon, lt.threat)
+    trace = Trace(scenario.title or f"Line of Fire from {scenario.shooter} on {scenario.name}")
+    for v in verdicts:
+        words = verdict_line(v, scenario.shooter)
+        trace.add(f"{scenario.shooter} → {words}", v.lof.rule, "; ".join(v.rules[1:]),
+                  section="Line of Fire", marks=(scenario.shooter, v.target), target=v.target,
+                  has_lof=v.lof.has_lof, reason=v.lof.reason)
+        if v.range is not None and v.range.distance is not None:
+            trace.add(f"Range Ruler to {v.target}: {v.range.distance:.3f} hex units, {band_words(v.band)}",
+                      v.range.rule, "The Ruler is laid along the shortest clear Line of Fire segment "
+                      "between the two bases.", section="Range", marks=(v.target,), target=v.target,
+                      distance=round(v.range.distance, 4), band=v.band)
+    trace.rulings = dict(sorted(rul.consulted.items()))
+    ds = [verdict_to_dict(v) for v in verdicts]
+    trace.outcome = {"table": scenario.name, "shooter": scenario.shooter,
+                     "has_lof": [d["target"] for d in ds if d["lof"]["has_lof"]], "verdicts": ds,
+                     "readings": trace.rulings}
+    return trace
+
+
+def outcome_text(trace: Trace) -> str:
+    """``"Outcome: A has LoF to 1 of 1 Models"`` then one line per target (band and distance)."""
+    o = trace.outcome
+    vs = o.get("verdicts", [])
+    lines = [f"Outcome: {o['shooter']} has Line of Fire to {len(o['has_lof'])} of {len(vs)} Models"]
+    for d in vs:
+        r = d.get("range")
+        rng = "" if not r or r.get("distance") is None else f", {band_words(r['band'])} ({r['distance']:.3f} hex units)"
+        lines.append(f"  - {d['target']}: {'LoF' if d['lof']['has_lof'] else 'no LoF'} "
+                     f"({str(d['lof']['reason']).replace('_', ' ')}){rng}")
+    return "\n".join(lines)
+
+
+def picture(scenario: TableScenario) -> str:
+    """The table and the shooter's verdicts as an SVG document (the Line of Fire explorer's static snapshot)."""
+    from .lof_views import LofSnapshot
+
+    lt = scenario.loaded
+    snap = LofSnapshot.of_table(lt.table, scenario.shooter, rulings=lt.rulings.copy(),
+                                calibration=lt.range_calibration, weapon=lt.weapon, threat=lt.threat)
+    return snap._repr_svg_()

@@ -1,0 +1,79 @@
+"""Table scenarios (``kind = "table"``): ``explorer resolve`` answers a table question (TR-22) with cited verdicts."""
+
+import math
+
+import pytest
+
+from explorer.errors import ScenarioError
+from explorer.games import get_game, load_any
+from explorer.games.tagraid.table_file import load_packaged_table
+
+G = get_game("tagraid")
+
+
+
+def _b(trace):
+    return next(v for v in trace.outcome["verdicts"] if v["target"] == "B")
+
+
+@pytest.mark.parametrize("reading", ["touching_blocks", "touching_does_not_block"])
+def test_tr22_builtin_short_range_in_both_readings(reading):
+    game, sc = load_any("tr-22")
+    assert game.id == "tagraid"
+    t = game.resolve(sc, {"lof_grazing": reading})
+    b = _b(t)
+    assert b["lof"]["has_lof"] and b["range"]["band"] == "short"
+    lt = load_packaged_table("tr-22")
+    r = lt.table.calibration.radius(lt.table.model("A").silhouette)
+    assert b["range"]["distance"] == pytest.approx(6 - 2 * math.sqrt(r * r - 0.01), abs=1e-3)
+    assert t.rulings["lof_grazing"] == reading
+    assert all(s.rule.section for s in t.steps)
+    assert "Short Range" in game.outcome_text(t)
+
+
+def test_table_file_without_kind_is_a_table_scenario(tmp_path):
+    from importlib import resources
+
+    text = (resources.files("explorer.games.tagraid") / "tables" / "lof-quarry.toml").read_text()
+    p = tmp_path / "quarry.toml"
+    p.write_text(text)
+    game, sc = load_any(str(p))
+    t = game.resolve(sc)
+    o = t.outcome
+    assert o["shooter"] == "Cutter" and len(o["verdicts"]) == len(load_packaged_table("lof-quarry").table.models) - 1
+    # every target has a step citing Line of Fire; every measured target a Range Ruler step
+    targets = {s.facts["target"] for s in t.steps if s.section == "Line of Fire"}
+    assert targets == {v["target"] for v in o["verdicts"]}
+    ranged = {v["target"] for v in o["verdicts"] if v["range"] and v["range"]["distance"] is not None}
+    assert ranged == {s.facts["target"] for s in t.steps if s.section == "Range"}
+    assert set(o["has_lof"]) < targets  # the quarry shows both LoF and no LoF
+
+
+@pytest.mark.parametrize("text, field, allowed", [
+    ('kind = "table"\ntable = "nope"', "table", "lof-quarry"),
+    ('kind = "table"\ntable = "tr-22"\nshooter = "Z"', "shooter", "'A'"),
+    ('kind = "table"\ntable = "tr-22"\n[rulings]\nlof_grazing = "x"', "rulings.lof_grazing", "touching_blocks"),
+    ('kind = "table"\ntable = "tr-22"\n[rulings]\nfoo = "x"', "rulings.foo", "lof_grazing"),
+    ('kind = "table"\ntable = "tr-22"\ncolour = 3', "colour", "shooter"),
+    ('kind = "tabel"', "kind", "table"),
+])
+def test_table_scenario_errors_name_file_field_and_allowed(text, field, allowed):
+    with pytest.raises(ScenarioError) as e:
+        load_any("my.toml", text='game = "tagraid"\n' + text)
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("my.toml") and f"'{field}'" in msg and allowed in msg
+
+
+def test_resolve_cli_prints_tr22(capsys):
+    from explorer.cli import main
+
+    assert main(["resolve", "tr-22"]) in (0, None)
+    out = capsys.readouterr().out
+    assert "Outcome: A has Line of Fire to 1 of 1 Models" in out and "Short Range (5.662 hex units)" in out
+
+
+def test_render_tr22_svg_draws_the_table():
+    from explorer.render.embed import render_scenario
+
+    svg = render_scenario("tr-22", fmt="svg")
+    assert svg.startswith("<svg") and "<polygon" in svg and "B" in svg
