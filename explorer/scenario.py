@@ -241,6 +241,34 @@ def _allowed_from(err: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _field_info(model: type[BaseModel], loc: tuple) -> Any:
+    """The pydantic ``FieldInfo`` of the field at ``loc`` (list indexes and dict keys of models skipped), or ``None``."""
+    current: Any = model
+    info = None
+    for part in loc:
+        if isinstance(part, int) or not (isinstance(current, type) and issubclass(current, BaseModel)):
+            if isinstance(current, type) and issubclass(current, BaseModel):
+                continue
+            return info if isinstance(part, int) else None
+        if part not in current.model_fields:
+            return None
+        info = current.model_fields[part]
+        subs = _models_in(info.annotation)
+        current = subs[0] if subs else None
+    return info
+
+
+def _bounds_words(info: Any) -> str | None:
+    """``"0 to 40"`` / ``">= 0"`` / ``"<= 40"`` from a field's ``ge`` / ``le`` / ``gt`` / ``lt`` constraints."""
+    if info is None:
+        return None
+    c = {k: getattr(m, k) for m in info.metadata for k in ("ge", "gt", "le", "lt") if getattr(m, k, None) is not None}
+    if "ge" in c and "le" in c:
+        return f"{c['ge']} to {c['le']}"
+    words = [f"{op} {c[k]}" for k, op in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if k in c]
+    return ", ".join(words) or None
+
+
 def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
     """Field names allowed at the parent of ``loc`` (for unknown-field errors)."""
     current: Any = model
@@ -359,6 +387,17 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
             problem = "is required but missing"
         else:
             problem = f"{first['msg'][0].lower()}{first['msg'][1:]} (got {short_repr(first.get('input'))})"
+            if first["type"] in ("int_parsing_size", "int_from_float", "int_parsing", "int_type", "float_parsing",
+                                 "float_type", "finite_number"):
+                # a number that is not a whole / finite number: say what the field takes, bounds included
+                # (``threat = 1e308`` used to say only "exceeded maximum size ... a whole number")
+                info = _field_info(model, loc)
+                ann = getattr(info, "annotation", None)
+                whole = first["type"].startswith("int") or int in (ann, *(getattr(ann, "__args__", None) or ()))
+                kind = "a whole number" if whole else "a finite number"
+                problem = f"{short_repr(first.get('input'))} is not {kind}"
+                bounds = _bounds_words(info)
+                allowed = f"{kind} {bounds}" if bounds else kind
         if len(errs) > 1:
             problem += f"; {len(errs) - 1} more problem(s) after this one"
         raise ScenarioError(path, problem, allowed, source) from None

@@ -114,8 +114,8 @@ def test_nan_in_a_scenery_polygon(tmp_path):
             "polygon = [[0.1, 0.1], [0.5, nan], [0.9, 0.1]]\n")
     with pytest.raises(ScenarioError) as e:
         Board.from_toml(_write(tmp_path, text, "b.toml"))
-    assert str(e.value) == (f"{tmp_path / 'b.toml'}: field 'board.scenery[0].polygon[1][1]': input should be a finite "
-                            "number (got nan)")
+    assert str(e.value) == (f"{tmp_path / 'b.toml'}: field 'board.scenery[0].polygon[1][1]': nan is not a finite "
+                            "number (allowed: a finite number)")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")

@@ -24,8 +24,8 @@ def test_a_long_value_is_cut_at_the_value_limit():
         validate(_Doc, {"name": "x" * 5_000_000}, "f.toml")
     msg = str(e.value)
     assert "'xxxxx" in msg and "…" in msg and len(msg) < 300
-    quoted = msg[msg.index("(got ") + 5: msg.index(")", msg.index("(got "))]
-    assert len(quoted) == MAX_VALUE_CHARS
+    quoted = msg[msg.index("field 'name': ") + 14: msg.index(" is not a whole number")]
+    assert len(quoted) == MAX_VALUE_CHARS and "allowed: a whole number 0 to 9" in msg
 
 
 def test_a_field_name_with_a_newline_is_one_line_and_escaped():
@@ -77,3 +77,41 @@ def test_any_scenario_error_is_one_bounded_line(field, problem, allowed, source)
 def test_short_repr_never_raises_and_stays_short(value):
     r = short_repr(value)
     assert len(r) <= MAX_VALUE_CHARS and "\n" not in r
+
+
+# ------------------------------------------------------------------ files that name no game, numbers of the wrong kind
+
+
+def test_an_empty_file_asks_for_its_game():
+    from explorer.games import game_ids, load_any
+
+    with pytest.raises(ScenarioError) as e:
+        load_any("empty.toml", text="")
+    msg = str(e.value)
+    assert msg.startswith("empty.toml") and "'game'" in msg and "empty" in msg
+    assert all(repr(g) in msg for g in game_ids()) and "\n" not in msg
+
+
+def test_a_file_without_game_says_it_was_read_as_tag_raid():
+    from explorer.games import load_any
+
+    with pytest.raises(ScenarioError) as e:
+        load_any("x.toml", text='title = "a Mass Effect file that forgot its game line"')
+    msg = str(e.value)
+    assert "'active'" in msg and "without a 'game' line" in msg and "'masseffect'" in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("value, shown", [("1e308", "1e+308"), ("1.5", "1.5"), ('"x"', "'x'"), ("inf", "inf"),
+                                          ("nan", "nan")])
+def test_a_number_of_the_wrong_kind_names_the_fields_bounds(value, shown):
+    """``threat = 1e308`` used to say "exceeded maximum size" and allow "a whole number" with no bounds."""
+    import re
+
+    from explorer.games import get_game, load_any
+
+    text = re.sub(r"(?m)^threat = \d+$", f"threat = {value}", get_game("dagger").scenario_text("dg-01"))
+    with pytest.raises(ScenarioError) as e:
+        load_any("dg.toml", text=text)
+    msg = str(e.value)
+    assert f"field 'threat': {shown} is not a whole number" in msg
+    assert "allowed: a whole number 0 to " in msg and "\n" not in msg

@@ -319,11 +319,23 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
             raise
     else:
         data = read_toml(s, text=text)
+    if not data:
+        raise ScenarioError("game", "the file is empty", "a scenario naming its game: game = one of "
+                            + ", ".join(repr(g) for g in game_ids()) + ", then that game's fields", s)
     game_id = data.get("game", LEGACY_GAME)
     if not isinstance(game_id, str) or game_id not in GAME_MODULES:
         raise ScenarioError("game", f"unknown game {short_repr(game_id)}", game_ids(), s)
     g = get_game(game_id)
-    return g, g.parse_data(data, s)
+    try:
+        return g, g.parse_data(data, s)
+    except ScenarioError as e:
+        if "game" in data or e.problem != "is required but missing":
+            raise
+        # a file without ``game`` is read as a TAG Raid roll scenario: say so, since another game's file that
+        # forgot its ``game`` line would otherwise get a puzzling demand for TAG Raid's fields
+        raise ScenarioError(e.field, e.problem + f" (a file without a 'game' line is read as a scenario of {g.title}"
+                            "; other games: game = " + " | ".join(repr(i) for i in game_ids() if i != g.id)
+                            + ")", e.allowed, e.source) from None
 
 
 def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> dict[str, str]:
