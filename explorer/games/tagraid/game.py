@@ -16,9 +16,9 @@ def _parse(data: dict, source: str):
     """Dispatch on the top-level ``kind``: ``"order"`` (a whole Order on a table: :mod:`.orders.orderfile`),
     ``"table"`` (one shooter's Line of Fire verdicts: :mod:`.table_scenario`; a table file without ``kind`` too) or
     ``"roll"`` / absent (a roll exchange: :mod:`.model`)."""
-    from .table_scenario import is_table_document
-
-    kind = data.get("kind", "table" if is_table_document(data) else "roll")
+    # a table file (``models``, no roll-scenario ``active`` Miner) needs no ``kind``; :func:`.table_scenario.
+    # is_table_document` says the same, but importing it here would cost every roll scenario its start time
+    kind = data.get("kind", "table" if "models" in data and "active" not in data else "roll")
     if kind == "order":
         from .orders.orderfile import parse_order
 
@@ -42,12 +42,14 @@ def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | Non
     ``seed`` replaces the scenario's seed; ``reroll`` ignores its fixed dice and rolls every die from the seed."""
     from explorer.dice import SeededRoller
 
-    from .orders.orderfile import OrderScenario, resolve_order
-    from .table_scenario import TableScenario, resolve_table
+    kind = type(scenario).__name__  # no isinstance: importing the Order and table modules costs CLI start time
+    if kind == "TableScenario":
+        from .table_scenario import resolve_table
 
-    if isinstance(scenario, TableScenario):
         return resolve_table(scenario, rulings, seed)
-    if isinstance(scenario, OrderScenario):
+    if kind == "OrderScenario":
+        from .orders.orderfile import resolve_order
+
         if reroll:
             from dataclasses import replace
 

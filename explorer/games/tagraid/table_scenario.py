@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,7 +31,8 @@ from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
 from explorer.trace import Trace
 
-from .table_file import LoadedTable, available_tables, load_packaged_table, table_from_dict
+if TYPE_CHECKING:  # the table modules pull in shapely and networkx: imported when a table is actually read
+    from .table_file import LoadedTable
 
 
 class _TableRef(BaseModel):
@@ -55,7 +56,7 @@ class TableScenario:
         rulings: readings the scenario sets over the table file's own ``[rulings]``.
     """
 
-    loaded: LoadedTable
+    loaded: "LoadedTable"
     shooter: str
     name: str
     title: str = ""
@@ -83,6 +84,8 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
         ScenarioError: an unknown packaged table (lists them), an invalid table, an unknown shooter (lists the
             Models), or an unknown field.
     """
+    from .table_file import available_tables, load_packaged_table, table_from_dict
+
     data = {k: v for k, v in data.items() if k != "kind"}
     if "table" in data:
         ref = validate(_TableRef, data, source)
