@@ -102,6 +102,12 @@ def _line_of_fire_page():
     return lof, lof.redraw
 
 
+def _orders_page():
+    from .orders_views import order_page
+
+    return order_page()
+
+
 def _cli():
     from .cli_odds import cli_app
 
@@ -124,6 +130,10 @@ GAME = Game(
         Page("line-of-fire", "Line of Fire",
              "Click a Model to see every Model it has Line of Fire to, what blocks the others, Range bands, "
              "Partial Cover and the MegaBeast's Threat Level by side.", _line_of_fire_page),
+        Page("orders", "Order Expenditure Sequence",
+             "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
+             "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward.",
+             _orders_page, kinds=("order",)),
     ),
     cli=_cli,
     outcome_text=outcome_text,
