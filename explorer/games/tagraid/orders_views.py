@@ -295,6 +295,27 @@ def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tu
     return out
 
 
+def order_svg(state: OrderState, position: int = 11, size: float = 34.0, title: str | None = None) -> str:
+    """The table after ``position`` steps as a static SVG (no kernel needed): the bases (filled discs, facing
+    marked) and :func:`board_overlays`."""
+    from explorer.render.svg import render_board
+
+    bases: list[Overlay] = [Circle(p.center, p.radius, fill=p.fill, stroke=p.stroke, facing=p.facing, arc=p.arc,
+                                   title=p.id) for p in pieces_of(state)]
+    return render_board(state.geometry.board, size=size, overlays=bases + board_overlays(state, position),
+                        title=title)
+
+
+class OrderPicture:
+    """An SVG picture of a table (``_repr_svg_``: notebooks and docs show it without a kernel)."""
+
+    def __init__(self, svg: str):
+        self.svg = svg
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+
 def tray_rows(res) -> tuple[list[Row], list[Link]]:
     """Rows and cancellation links of step 5's dice (every Miner that rolled, the MegaBeast's Threat Level, the
     Saving Rolls), from the roll resolver's :class:`~explorer.games.tagraid.resolve.Resolution`."""
@@ -548,7 +569,7 @@ class OrderStepper(W.HBox):
         self.active_pick.style.description_width = "86px"
         self.active_pick.observe(lambda ch: self._loading or self.set_active(ch["new"]), names="value")
         self.active_error = W.HTML()
-        self.draw_pick = W.ToggleButtons(options=[("draw Move", "move"), ("draw 2nd Move", "second"),
+        self.draw_pick = W.ToggleButtons(options=[("draw Move", "move"), ("2nd Move", "second"),
                                                   ("clicks: off", "off")], value="move",
                                          tooltip="what a click on a hexagon does",
                                          style={"button_width": "108px"})
@@ -1055,6 +1076,11 @@ class OrderStepper(W.HBox):
 
     # ------------------------------------------------------------------------------------------------ state
 
+    def snapshot(self, position: int | None = None) -> OrderPicture:
+        """The board at ``position`` (default: the step shown) as a static picture (:func:`order_svg`)."""
+        k = self.position if position is None else max(0, min(position, len(self.frames)))
+        return OrderPicture(order_svg(self.state_at(k), k, title=self.scenario.title))
+
     def order_document(self) -> dict[str, Any]:
         """The stepper's state as an order file document: the scenario's table with the current declarations
         (``[order]``), dice (``[dice]``) and seed. ``explorer resolve FILE`` plays the same Order."""
@@ -1161,5 +1187,5 @@ def order_page(scenario: str = DEFAULT_ORDER) -> tuple[OrderStepper, Any]:
 
 
 __all__ = ["DEFAULT_ORDER", "order_scenarios", "builtin_document", "order_entry", "dice_entry", "parse_dice_text",
-           "pieces_of", "board_overlays", "witness_position", "right_words", "tray_rows", "steps_html",
+           "pieces_of", "board_overlays", "order_svg", "OrderPicture", "witness_position", "right_words", "tray_rows", "steps_html",
            "outcome_html", "OrderStepper", "AroRow", "order_page"]
