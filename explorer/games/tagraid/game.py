@@ -82,8 +82,24 @@ def outcome_text(trace: Trace) -> str:
 
 
 def picture(scenario, trace: Trace) -> str | None:
-    """A roll scenario has no table to draw: ``None``. (A table scenario (:class:`.lof.TableTop`) draws itself as
-    SVG through ``_repr_svg_`` (:class:`.lof_views.LofSnapshot`); this returns that when handed one.)"""
+    """A roll scenario has no table to draw: ``None``. An Order (``kind = "order"``) draws its table after the
+    Order, with the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps
+    before a refused declaration). (A table scenario (:class:`.lof.TableTop`) draws itself as SVG through
+    ``_repr_svg_`` (:class:`.lof_views.LofSnapshot`); this returns that when handed one.)"""
+    from .orders.orderfile import OrderScenario
+
+    if isinstance(scenario, OrderScenario):
+        from dataclasses import replace
+
+        from .orders.sequence import play_until_rejected
+        from .orders_svg import order_svg
+
+        initial = replace(scenario.initial, rulings=tuple(sorted({**dict(scenario.initial.rulings),
+                                                                  **dict(trace.rulings)}.items())))
+        frames, _ = play_until_rejected(initial, scenario.declarations, scenario.dice)
+        if not frames:
+            return None
+        return order_svg(frames[-1].state, len(frames), title=scenario.title)
     draw = getattr(scenario, "_repr_svg_", None)
     return draw() if callable(draw) else None
 
