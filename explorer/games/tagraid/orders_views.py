@@ -222,7 +222,7 @@ def tray_rows(res) -> tuple[list[Row], list[Link]]:
 # ----------------------------------------------------------------------------------------------------- html
 
 _CSS = ("<style>.oes-side{font-family:sans-serif;font-size:12.5px} .oes-side .widget-label{min-width:0}"
-        ".oes-steps li{margin:1px 0} .oes-steps .oes-cur{background:#eef5ff;border-left:3px solid #1f4e99;"
+        ".oes-steps{line-height:1.35} .oes-steps li{margin:2px 0} .oes-steps .oes-cur{background:#eef5ff;border-left:3px solid #1f4e99;"
         "padding-left:4px} .oes-steps .oes-future{color:#999} .oes-steps .oes-refused{color:#922b21}"
         ".oes-sub{color:#333;font-size:12px;margin-left:10px} .oes-sec{color:#777;font-size:11px}"
         ".oes-outcome td{padding:1px 6px;border-bottom:1px solid #e3e3e3}</style>")
@@ -413,6 +413,8 @@ class OrderStepper(W.HBox):
         self.draw_target = "move"
         self.board_view = HexBoardView(self.scenario.initial.geometry.board, scale=scale)
         self.board_view.hex_marks_for_selection = False
+        for b in (self.board_view.rotate_left, self.board_view.rotate_right):  # nothing turns on this page
+            b.layout.display = "none"
         self.board_view.on_select(self._on_select)
 
         self.header = W.HTML()
@@ -528,7 +530,7 @@ class OrderStepper(W.HBox):
         side = W.VBox([self.header, self.message, files, W.HBox([steps, declare],
                                                                  layout=W.Layout(flex_flow="row wrap",
                                                                                  align_items="flex-start"))],
-                      layout=W.Layout(flex="1 1 760px", min_width="330px"))
+                      layout=W.Layout(flex="1 1 520px", min_width="330px"))
         side.add_class("oes-side")
         self.board_view.layout.flex = "0 0 auto"
         kwargs.setdefault("layout", W.Layout(flex_flow="row wrap", align_items="flex-start"))
@@ -613,8 +615,8 @@ class OrderStepper(W.HBox):
             self.header.value = (_CSS + f"<h3 style='margin:2px 0;font-family:sans-serif'>Order Expenditure Sequence"
                                  f" — {html.escape(self.scenario.title)}</h3><div style='font-family:sans-serif;"
                                  f"font-size:12px;line-height:1.3;color:#555'>{html.escape(self.scenario.description)}"
-                                 "</div><div style='font-family:sans-serif;font-size:12px;color:#555;margin-top:3px'>"
-                                 "Board: <b style='color:#1f4e99'>blue line</b> the Move; <b style='color:#1a9641'>"
+                                 "</div><div style='font-family:sans-serif;font-size:12px;line-height:1.3;color:#555;"
+                                 "margin-top:3px'>Board: <b style='color:#1f4e99'>blue line</b> the Move; <b style='color:#1a9641'>"
                                  "green</b> the LoF that gives an ARO, drawn where it appears on the route (dashed "
                                  "ring: the Active Miner at that point); <b style='color:#d35400'>orange dashes</b>: "
                                  "the target of the Attack.</div>")
