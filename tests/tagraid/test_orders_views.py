@@ -255,3 +255,30 @@ def test_switching_scenarios_and_the_engine_reasons_stay_cited():
         for s in f.steps:
             assert html.escape(s.title) in w.step_list.value
             assert f"[{html.escape(s.rule.section)}]" in w.step_list.value
+
+
+def test_same_hexagon_without_lof_is_evade_only_and_marked_on_the_board():
+    from explorer.render.svg import HexMark, Label
+
+    doc = builtin_document("tr-18-order")
+    doc["miners"][0]["hex"] = "-1,1"
+    doc["order"] = {"active": "A", "move": {"route": [[1.13, 0.0]]}, "second": {"skill": "idle"},
+                    "aros": [{"miner": "R", "skill": "evade"}]}
+    doc["dice"] = {}
+    w = fresh("tr-18-order")
+    w.load_url_state({"file": doc, "step": 3})
+    assert w.rejection is None and w.position == 3
+    r = w.state_at(3).right_of("R")
+    assert (r.reason, r.evade_only, r.step) == ("same_hexagon", True, 2)
+    assert w.verdicts()["R"] == "ARO at step 2: same hexagon: Evade only"
+    ov = w.overlays()
+    assert any(isinstance(o, HexMark) and o.hex == Hex(1, 0) for o in ov)
+    assert any(isinstance(o, Label) and "same hexagon, Evade only" in o.text for o in ov)
+
+
+def test_dice_text_bounds():
+    with pytest.raises(ScenarioError, match="characters"):
+        parse_dice_text("A: 1 " * 1000, "r", ["A"])
+    with pytest.raises(ScenarioError, match="faces"):
+        parse_dice_text("A: " + "1 " * 61, "r", ["A"])
+    assert len(parse_dice_text("A: " + "1 " * 60, "r", ["A"])[0][1]) == 60

@@ -40,7 +40,7 @@ from explorer.widgets.hexboard import HexBoardView, Piece
 from . import sections as S
 from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, MoveDecl, OrderDeclarations,
                                   OrderDice, Rejection, SkillDecl)
-from .orders.orderfile import OrderScenario, parse_order
+from .orders.orderfile import MAX_DICE, MAX_ROUTE, OrderScenario, parse_order
 from .orders.resolution import SKILL_WORDS
 from .views import die_states, parse_faces
 from .orders.sequence import STEPS, Frame
@@ -73,8 +73,11 @@ FOCUS_OF_FIELD = (("order.active", 1), ("order.move", 3), ("order.second", 6), (
                   ("dice", 8))
 """Which step the stepper shows after a declaration changes: the step that checks it (position = steps played)."""
 
-MAX_ROUTE_POINTS = 32
-"""Points one drawn Move may have (the order file's own cap)."""
+MAX_ROUTE_POINTS = MAX_ROUTE
+"""Points one drawn Move may have (the order file's own cap, :data:`.orders.orderfile.MAX_ROUTE`)."""
+MAX_DICE_TEXT = 2000
+"""Characters of one dice text field (``"A: 5 9 14; W: 7"``); each Miner's faces are capped by the order file's
+:data:`.orders.orderfile.MAX_DICE`."""
 
 
 # ----------------------------------------------------------------------------------------------------- scenarios
@@ -156,8 +159,11 @@ def parse_dice_text(text: str, field: str, names: Sequence[str]) -> tuple[tuple[
     """``"A: 5 9 14; W: 7"`` -> ``(("A", (5, 9, 14)), ("W", (7,)))``.
 
     Raises:
-        ScenarioError: a part without ``name:``, an unknown name (lists ``names``), a face outside 1..20.
+        ScenarioError: a part without ``name:``, an unknown name (lists ``names``), a face outside 1..20, more than
+            :data:`MAX_DICE_TEXT` characters or :data:`~.orders.orderfile.MAX_DICE` faces for one Miner.
     """
+    if len(str(text)) > MAX_DICE_TEXT:
+        raise ScenarioError(field, f"{len(str(text)):,} characters", f"at most {MAX_DICE_TEXT:,}", "widget")
     out: list[tuple[str, tuple[int, ...]]] = []
     for part in [p.strip() for p in str(text).split(";") if p.strip()]:
         name, sep, faces = part.partition(":")
@@ -168,7 +174,10 @@ def parse_dice_text(text: str, field: str, names: Sequence[str]) -> tuple[tuple[
             raise ScenarioError(f"{field}.{name}", "not a Miner or MegaBeast of this table", list(names), "widget")
         if any(k == name for k, _ in out):
             raise ScenarioError(f"{field}.{name}", "given twice", "one entry per Miner", "widget")
-        out.append((name, tuple(parse_faces(faces, f"{field}.{name}"))))
+        faces_list = parse_faces(faces, f"{field}.{name}")
+        if len(faces_list) > MAX_DICE:
+            raise ScenarioError(f"{field}.{name}", f"{len(faces_list)} faces", f"at most {MAX_DICE}", "widget")
+        out.append((name, tuple(faces_list)))
     return tuple(out)
 
 
@@ -440,9 +449,9 @@ class OrderStepper(W.HBox):
                                          tooltip="what a click on a hexagon does",
                                          style={"button_width": "108px"})
         self.draw_pick.observe(lambda ch: setattr(self, "draw_target", ch["new"]), names="value")
-        self.undo_point = W.Button(description="undo point", layout=W.Layout(width="90px"))
+        self.undo_point = W.Button(description="undo point", layout=W.Layout(width="104px"))
         self.undo_point.on_click(lambda _: self.undo_route_point())
-        self.clear_route = W.Button(description="clear route", layout=W.Layout(width="90px"))
+        self.clear_route = W.Button(description="clear route", layout=W.Layout(width="104px"))
         self.clear_route.on_click(lambda _: self.clear_route_points())
         self.facing = W.Text(description="end facing°", placeholder="unchanged", continuous_update=False,
                              layout=W.Layout(width="170px"))
