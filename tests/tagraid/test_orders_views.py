@@ -282,3 +282,23 @@ def test_dice_text_bounds():
     with pytest.raises(ScenarioError, match="faces"):
         parse_dice_text("A: " + "1 " * 61, "r", ["A"])
     assert len(parse_dice_text("A: " + "1 " * 60, "r", ["A"])[0][1]) == 60
+
+
+def test_a_second_move_is_drawn_and_checked_at_step_4():
+    w = fresh("tr-18-order")
+    w.second_skill.value = "move"
+    w.draw_pick.value = "second"
+    w.board_view.select(Hex(-1, 1))
+    assert w.decl.second.skill == "move" and len(w.decl.second.move.route) == 1
+    # R's ARO at step 4 came from being the target: no Attack now, so no right, said beside R's row
+    assert w.rejection.step == "4.2 ARO declaration" and "no right to an ARO at step 4" in w.aro_rows["R"].error.value
+    w.aro_rows["R"].skill.value = ""
+    assert w.rejection is None, w.rejection
+    st = w.state_at(len(w.frames))
+    assert len(st.routes) == 2 and st.routes[1][-1] == pytest.approx(w.initial.geometry.layout.hex_to_pixel(Hex(-1, 1)))
+    # the second Move uses the second Movement value (2 Segments): a far hexagon is refused beside the Move controls
+    w.board_view.select(Hex(3, -1))
+    assert w.rejection is not None and w.rejection.step == "3 Second Skill"
+    assert "Segment" in w.second_error.value
+    w.undo_route_point()
+    assert w.rejection is None and len(w.decl.second.move.route) == 1
