@@ -302,3 +302,23 @@ def test_a_second_move_is_drawn_and_checked_at_step_4():
     assert "Segment" in w.second_error.value
     w.undo_route_point()
     assert w.rejection is None and len(w.decl.second.move.route) == 1
+
+
+def test_evade_movement_by_click_one_segment_no_aro():
+    w = fresh("tr-16-order")                     # X Evades and wins against C: it may move one Segment
+    assert w.decl.evade_moves and w.rejection is None
+    w.clear_evade.click()
+    assert w.decl.evade_moves == () and w.rejection is None
+    w.draw_pick.value = "evade"
+    assert w.evade_who.value == "X"
+    w.board_view.select(Hex(1, -1))               # next to X's hexagon (0,0): one Segment
+    assert w.rejection is None and w.position == 9
+    assert w.state_at(9).miner("X").x == pytest.approx(w.initial.geometry.layout.hex_to_pixel(Hex(1, -1))[0])
+    assert any("Evade movement" in s.title and "one Segment" in s.title for s in w.frames[8].steps)
+    w.board_view.select(Hex(3, -3))               # too far for one Segment: refused beside the Evade controls
+    assert w.rejection is not None and w.rejection.step == "5.1 Effects"
+    assert "oes-error" in w.evade_text.value and w.message.value == ""
+    w.evade_who.value = "B"                       # B has no successful Evade Roll
+    w.clear_evade.click()
+    w.board_view.select(Hex(2, 0))
+    assert "no successful Evade Roll" in w.evade_text.value

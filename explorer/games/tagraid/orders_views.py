@@ -389,11 +389,13 @@ class OrderStepper(W.HBox):
     """The Order Expenditure Sequence stepper: a hex board and a side panel.
 
     On the board: click a Miner to make it the Active Miner (its Move is then drawn), click hexagons to add them to
-    the route being drawn (the ``draw`` buttons pick the first Move, a second Move or nothing). In the panel: the
-    second Skill (Weapon, targets ``"T"`` or ``"B:2, C:1"`` for a split Burst), each Reactive Miner's ARO (with the
-    right the replay gives it, and why), the dice (``"A: 5 9 14; W: 7"``; empty: rolled from the seed), ◀ / ▶
-    through the steps. Every change replays the declaration log from the initial table
-    (:func:`~.orders.sequence.play_until_rejected`); a refused declaration shows the engine's reason and section
+    the route being drawn (the draw buttons pick the first Move, a second Move, an Evade movement — of the Miner
+    picked in ``who`` — or nothing). In the panel: the second Skill (Weapon, targets ``"T"`` or ``"B:2, C:1"`` for a
+    split Burst), each Reactive Miner's ARO (with the right the replay gives it, and why; "at its right" declares it
+    at step 2 for a Miner that gains its right at step 2, else at step 4), the dice (``"A: 5 9 14; W: 7"``; empty:
+    rolled from the seed), ◀ / ▶ through the steps. Every change replays the declaration log from the initial table
+    with the engine's step functions (:data:`~.orders.sequence.STEPS`; steps 1 to 2.1 are reused while the Activation
+    and the Move are unchanged); a refused declaration shows the engine's reason and section
     beside its control and in the step list, and keeps what the user entered.
 
     Args:
@@ -445,7 +447,7 @@ class OrderStepper(W.HBox):
         self.active_pick.observe(lambda ch: self._loading or self.set_active(ch["new"]), names="value")
         self.active_error = W.HTML()
         self.draw_pick = W.ToggleButtons(options=[("draw Move", "move"), ("2nd Move", "second"),
-                                                  ("clicks: off", "off")], value="move",
+                                                  ("Evade move", "evade"), ("clicks: off", "off")], value="move",
                                          tooltip="what a click on a hexagon does",
                                          style={"button_width": "108px"})
         self.draw_pick.observe(lambda ch: setattr(self, "draw_target", ch["new"]), names="value")
@@ -475,6 +477,9 @@ class OrderStepper(W.HBox):
         self.aro_rows: dict[str, AroRow] = {}
         self.aro_box = W.VBox()
         self.evade_text = W.HTML()
+        self.evade_who = W.Dropdown(description="who", layout=W.Layout(width="170px"),
+                                    tooltip="the Miner whose Evade movement the next click (Evade move) sets")
+        self.evade_who.style.description_width = "30px"
         self.clear_evade = W.Button(description="drop Evade movements", layout=W.Layout(width="170px"))
         self.clear_evade.on_click(lambda _: self._set_decl(replace(self.decl, evade_moves=()), "order.evade_moves"))
 
@@ -526,13 +531,15 @@ class OrderStepper(W.HBox):
         second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets],
                                                   layout=W.Layout(flex_flow="row wrap")), self.second_error],
                       "oes-second")
-        aros = _box("2 / 4 · AROs of the Reactive Players (Timeline order)",
-                    [self.aro_box, W.HBox([self.evade_text, self.clear_evade],
-                                          layout=W.Layout(flex_flow="row wrap", align_items="center"))], "oes-aros")
+        aros = _box("2 / 4 · AROs of the Reactive Players (Timeline order)", [self.aro_box], "oes-aros")
+        evade = _box("5.1 · Evade movement (one Segment; pick who, then 'Evade move' and click a hexagon)",
+                     [W.HBox([self.evade_who, self.clear_evade], layout=W.Layout(flex_flow="row wrap",
+                                                                                align_items="center")),
+                      self.evade_text], "oes-evade")
         dice = _box("5 · Dice (hand-set, or rolled from the seed)",
                     [self.rolls, self.saves, W.HBox([self.seed, self.reroll], layout=W.Layout(flex_flow="row wrap")),
                      self.dice_error], "oes-dice")
-        declare = W.VBox([activation, second, aros, dice], layout=W.Layout(flex="1 1 360px", min_width="330px",
+        declare = W.VBox([activation, second, aros, dice, evade], layout=W.Layout(flex="1 1 360px", min_width="330px",
                                                                             max_width="560px"))
         steps = W.VBox([nav, self.step_list, self.tray_box, self.outcome],
                        layout=W.Layout(flex="1 1 420px", min_width="330px"))
@@ -648,6 +655,9 @@ class OrderStepper(W.HBox):
                 rows.append(r.box)
             self._rows_for = a.id
             self.aro_box.children = rows or [W.HTML("<i>no enemy Miner on the table</i>")]
+            keep = self.evade_who.value
+            self.evade_who.options = [a.id] + self._enemies(a.id)
+            self.evade_who.value = keep if keep in self.evade_who.options else a.id
             self.rolls.value = _faces_text(self.dice.rolls)
             self.saves.value = _faces_text(self.dice.saves)
             self.seed.value = self.dice.seed
@@ -784,7 +794,9 @@ class OrderStepper(W.HBox):
 
     def _on_select(self, what) -> None:
         if isinstance(what, Hex):
-            if self.draw_target != "off":
+            if self.draw_target == "evade":
+                self.set_evade_move(self.evade_who.value, what)
+            elif self.draw_target != "off":
                 self.add_route_point(what)
         elif isinstance(what, str):
             ids = [m.id for m in self.initial.miners]
@@ -794,6 +806,15 @@ class OrderStepper(W.HBox):
                 p = self.board_view.pieces.get(what)
                 if p is not None:
                     self.add_route_point(self.initial.geometry.hex_of(*p.center))
+
+    def set_evade_move(self, miner: str | None, h: Hex) -> None:
+        """Declare that ``miner`` makes its Evade movement (step 5.1) to the centre of hexagon ``h`` (replacing its
+        previous one). The engine refuses it without a successful Evade Roll, or beyond one Segment."""
+        if not miner:
+            return
+        c = self.initial.geometry.layout.hex_to_pixel(h)
+        moves = tuple((k, p) for k, p in self.decl.evade_moves if k != miner) + ((miner, c),)
+        self._set_decl(replace(self.decl, evade_moves=moves), "order.evade_moves")
 
     def _set_decl(self, decl: OrderDeclarations, field: str) -> None:
         self.decl = decl
@@ -863,7 +884,8 @@ class OrderStepper(W.HBox):
         for mid, row in self.aro_rows.items():
             row.error.value = _err(rej) if mid == aro_miner else ""
         other = rej is not None and not (fld.startswith("order.active") or fld.startswith("order.move")
-                                         or fld.startswith("order.second") or aro_miner is not None)
+                                         or fld.startswith("order.second") or aro_miner is not None
+                                         or fld.startswith("order.evade_moves"))
         if fld.startswith("dice"):
             self.dice_error.value = _err(rej)
             other = False
@@ -900,6 +922,8 @@ class OrderStepper(W.HBox):
                                  + ", ".join(f"{k} → {_point_value(board, p)}" for k, p in self.decl.evade_moves)
                                  + "</span>") if self.decl.evade_moves else ""
         self.clear_evade.layout.display = "" if self.decl.evade_moves else "none"
+        if self.rejection is not None and self.rejection.field.startswith("order.evade_moves"):
+            self.evade_text.value += _err(self.rejection)
         n = len(STEPS)
         name = STEPS[self.position - 1][0] if self.position else "before step 1"
         self.where.value = (f"<span style='font:13px sans-serif'>step <b>{self.position}</b> of {n}: "
