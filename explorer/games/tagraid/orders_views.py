@@ -449,7 +449,7 @@ class OrderStepper(W.HBox):
         self.draw_pick = W.ToggleButtons(options=[("draw Move", "move"), ("2nd Move", "second"),
                                                   ("Evade move", "evade"), ("clicks: off", "off")], value="move",
                                          tooltip="what a click on a hexagon does",
-                                         style={"button_width": "108px"})
+                                         style={"button_width": "88px"})
         self.draw_pick.observe(lambda ch: setattr(self, "draw_target", ch["new"]), names="value")
         self.undo_point = W.Button(description="undo point", layout=W.Layout(width="104px"))
         self.undo_point.on_click(lambda _: self.undo_route_point())
@@ -532,8 +532,10 @@ class OrderStepper(W.HBox):
                                                   layout=W.Layout(flex_flow="row wrap")), self.second_error],
                       "oes-second")
         aros = _box("2 / 4 · AROs of the Reactive Players (Timeline order)", [self.aro_box], "oes-aros")
-        evade = _box("5.1 · Evade movement (one Segment; pick who, then 'Evade move' and click a hexagon)",
-                     [W.HBox([self.evade_who, self.clear_evade], layout=W.Layout(flex_flow="row wrap",
+        evade = _box("5.1 · Evade movement (one Segment)",
+                     [W.HTML("<span style='font:11.5px sans-serif;color:#555'>pick who, then <i>Evade move</i> above "
+                             "and click a hexagon</span>"),
+                      W.HBox([self.evade_who, self.clear_evade], layout=W.Layout(flex_flow="row wrap",
                                                                                 align_items="center")),
                       self.evade_text], "oes-evade")
         dice = _box("5 · Dice (hand-set, or rolled from the seed)",
