@@ -446,10 +446,10 @@ class OrderStepper(W.HBox):
         self.active_pick.style.description_width = "86px"
         self.active_pick.observe(lambda ch: self._loading or self.set_active(ch["new"]), names="value")
         self.active_error = W.HTML()
-        self.draw_pick = W.ToggleButtons(options=[("draw Move", "move"), ("2nd Move", "second"),
-                                                  ("Evade move", "evade"), ("clicks: off", "off")], value="move",
-                                         tooltip="what a click on a hexagon does",
-                                         style={"button_width": "88px"})
+        self.draw_pick = W.ToggleButtons(options=[("Move", "move"), ("2nd Move", "second"), ("Evade", "evade"),
+                                                  ("nothing", "off")], value="move",
+                                         tooltip="what a click on a hexagon draws: the Move, a second Move, an "
+                                         "Evade movement (5.1) or nothing", style={"button_width": "84px"})
         self.draw_pick.observe(lambda ch: setattr(self, "draw_target", ch["new"]), names="value")
         self.undo_point = W.Button(description="undo point", layout=W.Layout(width="104px"))
         self.undo_point.on_click(lambda _: self.undo_route_point())
@@ -478,7 +478,7 @@ class OrderStepper(W.HBox):
         self.aro_box = W.VBox()
         self.evade_text = W.HTML()
         self.evade_who = W.Dropdown(description="who", layout=W.Layout(width="170px"),
-                                    tooltip="the Miner whose Evade movement the next click (Evade move) sets")
+                                    tooltip="the Miner whose Evade movement the next click (a click draws: Evade) sets")
         self.evade_who.style.description_width = "30px"
         self.clear_evade = W.Button(description="drop Evade movements", layout=W.Layout(width="170px"))
         self.clear_evade.on_click(lambda _: self._set_decl(replace(self.decl, evade_moves=()), "order.evade_moves"))
@@ -524,7 +524,8 @@ class OrderStepper(W.HBox):
                        layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="6px"))
         activation = _box("1 · Active Miner and its Move (click a Miner, then hexagons)",
                           [W.HBox([self.active_pick], layout=W.Layout(flex_flow="row wrap")), self.active_error,
-                           W.HBox([self.draw_pick], layout=W.Layout(flex_flow="row wrap")),
+                           W.HBox([W.HTML("<span style='font:12px sans-serif'>a click draws:</span>"),
+                                   self.draw_pick], layout=W.Layout(flex_flow="row wrap", align_items="center")),
                            W.HBox([self.undo_point, self.clear_route, self.facing],
                                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
                            self.route_text, self.move_error], "oes-activation")
@@ -533,7 +534,7 @@ class OrderStepper(W.HBox):
                       "oes-second")
         aros = _box("2 / 4 · AROs of the Reactive Players (Timeline order)", [self.aro_box], "oes-aros")
         evade = _box("5.1 · Evade movement (one Segment)",
-                     [W.HTML("<span style='font:11.5px sans-serif;color:#555'>pick who, then <i>Evade move</i> above "
+                     [W.HTML("<span style='font:11.5px sans-serif;color:#555'>pick who, then <i>a click draws: Evade</i> "
                              "and click a hexagon</span>"),
                       W.HBox([self.evade_who, self.clear_evade], layout=W.Layout(flex_flow="row wrap",
                                                                                 align_items="center")),
