@@ -231,7 +231,8 @@ def tray_rows(res) -> tuple[list[Row], list[Link]]:
 # ----------------------------------------------------------------------------------------------------- html
 
 _CSS = ("<style>.oes-side{font-family:sans-serif;font-size:12.5px} .oes-side .widget-label{min-width:0}"
-        ".oes-steps{line-height:1.35} .oes-steps li{margin:2px 0} .oes-steps .oes-cur{background:#eef5ff;border-left:3px solid #1f4e99;"
+        ".oes-steps{line-height:1.35} .oes-steps li{margin:2px 0} "
+        ".oes-steps .oes-cur{background:#eef5ff;border-left:3px solid #1f4e99;"
         "padding-left:4px} .oes-steps .oes-future{color:#999} .oes-steps .oes-refused{color:#922b21}"
         ".oes-sub{color:#333;font-size:12px;margin-left:10px} .oes-sec{color:#777;font-size:11px}"
         ".oes-outcome td{padding:1px 6px;border-bottom:1px solid #e3e3e3}</style>")
@@ -534,7 +535,8 @@ class OrderStepper(W.HBox):
                       "oes-second")
         aros = _box("2 / 4 · AROs of the Reactive Players (Timeline order)", [self.aro_box], "oes-aros")
         evade = _box("5.1 · Evade movement (one Segment)",
-                     [W.HTML("<span style='font:11.5px sans-serif;color:#555'>pick who, then <i>a click draws: Evade</i> "
+                     [W.HTML("<span style='font:11.5px sans-serif;color:#555'>pick who, then "
+                             "<i>a click draws: Evade</i> "
                              "and click a hexagon</span>"),
                       W.HBox([self.evade_who, self.clear_evade], layout=W.Layout(flex_flow="row wrap",
                                                                                 align_items="center")),
@@ -608,7 +610,8 @@ class OrderStepper(W.HBox):
         except ScenarioError as e:
             self.file_message.value = f"<span style='font:12.5px sans-serif;color:#922b21'>{html.escape(str(e))}</span>"
         else:
-            self.file_message.value = f"<span style='font:12.5px sans-serif;color:#1e5631'>opened {html.escape(name)}</span>"
+            self.file_message.value = (f"<span style='font:12.5px sans-serif;color:#1e5631'>opened "
+                                       f"{html.escape(name)}</span>")
         finally:
             self.upload.value = ()
 
@@ -635,7 +638,8 @@ class OrderStepper(W.HBox):
                                  f" — {html.escape(self.scenario.title)}</h3><div style='font-family:sans-serif;"
                                  f"font-size:12px;line-height:1.3;color:#555'>{html.escape(self.scenario.description)}"
                                  "</div><div style='font-family:sans-serif;font-size:12px;line-height:1.3;color:#555;"
-                                 "margin-top:3px'>Board: <b style='color:#1f4e99'>blue line</b> the Move; <b style='color:#1a9641'>"
+                                 "margin-top:3px'>Board: <b style='color:#1f4e99'>blue line</b> the Move; "
+                                 "<b style='color:#1a9641'>"
                                  "green</b> the LoF that gives an ARO, drawn where it appears on the route (dashed "
                                  "ring: the Active Miner at that point); <b style='color:#d35400'>orange dashes</b>: "
                                  "the target of the Attack.</div>")
@@ -1089,5 +1093,6 @@ def order_page(scenario: str = DEFAULT_ORDER) -> tuple[OrderStepper, Any]:
 
 
 __all__ = ["DEFAULT_ORDER", "order_scenarios", "builtin_document", "order_entry", "dice_entry", "parse_dice_text",
-           "pieces_of", "board_overlays", "order_svg", "OrderPicture", "witness_position", "right_words", "tray_rows", "steps_html",
+           "pieces_of", "board_overlays", "order_svg", "OrderPicture", "witness_position", "right_words", "tray_rows",
+           "steps_html",
            "outcome_html", "OrderStepper", "AroRow", "order_page"]
