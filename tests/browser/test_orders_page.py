@@ -129,4 +129,16 @@ def test_an_order_walked_through_all_its_steps(browser, app_url):
     print(f"one full Order, click to redrawn board: best {min(full):.0f} ms (target {TARGET_MS:.0f} ms)")
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "orders.png"), full_page=False)
+
+    # the address carries the Order: a copied link opens the same declarations at the same step
+    wait_until(lambda: "?s=" in page.url, what="the state in the URL")
+    link = page.url
     page.close()
+    other = browser.new_page(viewport={"width": 1500, "height": 1000})
+    other.goto(link)
+    root2 = other.locator(".tagraid-oes").first
+    wait_until(lambda: root2.count() and "step 3 of 11" in root2.inner_text(), timeout=90, what="the shared step")
+    text = other.locator(".oes-step-list").first.inner_text()
+    assert "W gains the right to an ARO at step 2" in text and "A Moves 5.20 of 5.20" in text
+    assert "Move: -1,0 → 0,0 → 1,0" in other.locator(".oes-activation").first.inner_text()
+    other.close()
