@@ -76,9 +76,9 @@ def test_live_link_goes_to_the_page_of_the_scenario_kind():
     assert collect("tr-02", app_url="http://x").live_url == "http://x/tagraid-face-to-face"
     assert collect("gd-01", app_url="http://x").live_url == "http://x/galaxydefenders-combat"
     assert collect("dg-01", app_url="http://x").live_url == "http://x/dagger-nemesis-phase"
+    assert collect("tr-16-order", app_url="http://x").live_url == "http://x/tagraid-orders"
     # no page shows these kinds (yet): no link rather than a link to a page that cannot show the scenario
     assert collect("gd-ai-seize-1", app_url="http://x").live_url is None
-    assert collect("tr-16-order", app_url="http://x").live_url is None
     assert collect("me-09", app_url="http://x").live_url is None
     assert collect("tr-02", binder_url="https://mybinder.org/v2/gh/o/r/HEAD").binder_url.startswith(
         "https://mybinder.org/v2/gh/o/r/HEAD?urlpath=")

@@ -98,14 +98,27 @@ def outcome_text(trace: Trace) -> str:
 
 
 def picture(scenario, trace: Trace) -> str | None:
-    """A roll scenario has no table to draw: ``None``. (A table scenario (:class:`.lof.TableTop`) draws itself as
-    SVG through ``_repr_svg_`` (:class:`.lof_views.LofSnapshot`); this returns that when handed one.)"""
-    from .table_scenario import TableScenario
-
-    if isinstance(scenario, TableScenario):
+    """A roll scenario has no table to draw: ``None``. A table scenario (``kind = "table"``) draws the shooter's
+    verdicts (:func:`.table_scenario.picture`). An Order (``kind = "order"``) draws its table after the Order, with
+    the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps before a refused
+    declaration)."""
+    kind = type(scenario).__name__
+    if kind == "TableScenario":
         from .table_scenario import picture as table_picture
 
         return table_picture(scenario)
+    if kind == "OrderScenario":
+        from dataclasses import replace
+
+        from .orders.sequence import play_until_rejected
+        from .orders_svg import order_svg
+
+        initial = replace(scenario.initial, rulings=tuple(sorted({**dict(scenario.initial.rulings),
+                                                                  **dict(trace.rulings)}.items())))
+        frames, _ = play_until_rejected(initial, scenario.declarations, scenario.dice)
+        if not frames:
+            return None
+        return order_svg(frames[-1].state, len(frames), title=scenario.title)
     draw = getattr(scenario, "_repr_svg_", None)
     return draw() if callable(draw) else None
 
@@ -122,6 +135,12 @@ def _line_of_fire_page():
 
     lof = LofExplorer()
     return lof, lof.redraw
+
+
+def _orders_page():
+    from .orders_views import order_page
+
+    return order_page()
 
 
 def _cli():
@@ -146,6 +165,10 @@ GAME = Game(
         Page("line-of-fire", "Line of Fire",
              "Click a Model to see every Model it has Line of Fire to, what blocks the others, Range bands, "
              "Partial Cover and the MegaBeast's Threat Level by side.", _line_of_fire_page),
+        Page("orders", "Order Expenditure Sequence",
+             "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
+             "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward.",
+             _orders_page, kinds=("order",)),
     ),
     cli=_cli,
     outcome_text=outcome_text,

@@ -1,0 +1,1098 @@
+"""TAG Raid Order Expenditure Sequence stepper: a whole Order on the board, step by step, with AROs and dice.
+
+Sections shown (the engine, :mod:`.orders`, decides them; this module only draws and lists its answers): Activating
+a Miner › Order Expenditure Sequence (1 Activation, 1.2 first Skill: Move, 2.1 / 2.2 AROs, 3 second Skill, 4.1 /
+4.2 AROs again, 5 Resolution, 5.1 Effects, 5.2 Conclusion, 5.3 End of the Order); Activating a Miner › Orders and
+AROs (who may declare an ARO and why); Common Skills › Move; Line of Fire and Distances › Line of Fire (the witness
+of LoF during a Move); States; Death; MegaBeast › Skills, Attacks, and AROs (redirection at Conclusion).
+
+Public API:
+
+* :func:`order_scenarios` — the built-in ``kind = "order"`` scenario ids; :data:`DEFAULT_ORDER` opens the page.
+* :func:`order_entry` / :func:`dice_entry` — an Order's declarations and dice back as the ``[order]`` / ``[dice]``
+  tables of an order file (``docs/scenario-format.md``), so a stepper's state is a file (and a link).
+* :func:`board_overlays` — what the board shows at one step: the Move routes, each ARO right where it appears (the
+  LoF witness line from the Reactive Miner to the Active Miner's base at the point of the route where LoF appears,
+  "targeted", or "same hexagon: Evade only"), the MegaBeast's facing before and after Conclusion.
+* :func:`tray_rows` — the dice of step 5 as :class:`~explorer.widgets.dice_tray.Row` values.
+* :class:`OrderStepper` — the widget: the board (click a Miner to activate it, click hexagons to draw its Move),
+  the declarations (second Skill, AROs, dice), back / forward through the steps (a replay of the declaration log),
+  each step with its section, a refused declaration's reason and section beside its control.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import ipywidgets as W
+
+from explorer.errors import ScenarioError, short_repr
+from explorer.hexgrid import Hex
+from explorer.render.svg import Overlay
+from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
+from explorer.widgets.hexboard import HexBoardView, Piece
+
+from . import sections as S
+from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, MoveDecl, OrderDeclarations,
+                                  OrderDice, Rejection, SkillDecl)
+from .orders.orderfile import MAX_DICE, MAX_ROUTE, OrderScenario, parse_order
+from .orders.resolution import SKILL_WORDS
+from .views import die_states, parse_faces
+from .orders.sequence import STEPS, Frame
+from .orders.state import OrderState
+from .orders_svg import (DRAFT, MEGABEAST_COLOUR, ROUTE, SIDE_PALETTE, TARGETED, OrderPicture, bases_of,  # noqa: F401
+                         board_overlays, order_svg, right_words, side_colours, witness_position)
+
+DEFAULT_ORDER = "tr-order-corner"
+"""The scenario the page opens with: a Move that gains an ARO partway (step 2), then an Attack whose target gains
+its ARO at step 4."""
+
+STEP_TITLES = {name: name for name, _ in STEPS}
+STEP_HELP = {
+    "1 Activation": "The Active Player names a Miner and spends one of its Orders.",
+    "1.2 First Skill: Move": "The first Skill is Move: the route is checked when it is declared.",
+    "2.1 ARO check": "Each enemy with LoF to the Active Miner at any point of its route (360° while it Moves), a "
+                     "Skill without LoF, or the Active Miner in its Hexagon (Evade only) gains the right now.",
+    "2.2 ARO declaration": "Those with the right declare their ARO in Timeline order (or lose it).",
+    "3 Second Skill": "Close Combat Attack, Ranged Attack, Evade, Idle or a second Move.",
+    "4.1 ARO check": "Those without a right yet may gain it now: LoF along a second Move, or being the target.",
+    "4.2 ARO declaration": "Those who gained the right at step 4 declare their ARO.",
+    "5 Resolution": "Requirements re-checked (a Skill that fails them is Idle), then the Rolls and Saving Rolls.",
+    "5.1 Effects": "Evade movements (the Active Miner first; no ARO from them), Difficult Terrain.",
+    "5.2 Conclusion": "The MegaBeast redirects if it was targeted without an ARO or a TAG activated next to it.",
+    "5.3 End of the Order": "States take effect now; Death and Respawn.",
+}
+"""One line per sequence step (paraphrase; the cited steps carry the sections)."""
+
+FOCUS_OF_FIELD = (("order.active", 1), ("order.move", 3), ("order.second", 6), ("order.evade_moves", 9),
+                  ("dice", 8))
+"""Which step the stepper shows after a declaration changes: the step that checks it (position = steps played)."""
+
+MAX_ROUTE_POINTS = MAX_ROUTE
+"""Points one drawn Move may have (the order file's own cap, :data:`.orders.orderfile.MAX_ROUTE`)."""
+MAX_DICE_TEXT = 2000
+"""Characters of one dice text field (``"A: 5 9 14; W: 7"``); each Miner's faces are capped by the order file's
+:data:`.orders.orderfile.MAX_DICE`."""
+
+
+# ----------------------------------------------------------------------------------------------------- scenarios
+
+
+def order_scenarios() -> list[str]:
+    """The ids of the built-in ``kind = "order"`` TAG Raid scenarios (:data:`DEFAULT_ORDER` first)."""
+    from explorer.games import get_game
+
+    ids = [s.name for s in get_game("tagraid").scenarios() if s.kind == "order"]
+    return sorted(ids, key=lambda n: (n != DEFAULT_ORDER, n))
+
+
+def builtin_document(name: str) -> dict[str, Any]:
+    """The TOML document of a built-in order scenario (parsed through the loading gate).
+
+    Raises:
+        ScenarioError: not a built-in order scenario (lists them).
+    """
+    from explorer.games import get_game
+    from explorer.scenario import read_toml
+
+    if name not in order_scenarios():
+        raise ScenarioError("scenario", f"no built-in order scenario {short_repr(name)}", order_scenarios())
+    return read_toml(name, text=get_game("tagraid").scenario_text(name))
+
+
+def _parse(doc: dict[str, Any], source: str) -> OrderScenario:
+    data = {k: v for k, v in doc.items() if k != "game"}
+    if data.get("kind") != "order":
+        raise ScenarioError("kind", f"{short_repr(data.get('kind'))} is not an order file", ["order"], source)
+    return parse_order(data, source)
+
+
+def _point_value(board, p: tuple[float, float]) -> str | list[float]:
+    h = board.layout.pixel_to_hex(p)
+    c = board.layout.hex_to_pixel(h)
+    if math.isclose(c[0], p[0], abs_tol=1e-9) and math.isclose(c[1], p[1], abs_tol=1e-9):
+        return f"{h.q},{h.r}"
+    return [float(p[0]), float(p[1])]
+
+
+def _move_entry(board, m: MoveDecl) -> dict[str, Any]:
+    out: dict[str, Any] = {"route": [_point_value(board, p) for p in m.route]}
+    if m.facing is not None:
+        out["facing"] = float(m.facing)
+    return out
+
+
+def order_entry(decl: OrderDeclarations, board) -> dict[str, Any]:
+    """The ``[order]`` table of an order file for ``decl`` (route points on a hexagon centre written as ``"q,r"``)."""
+    second: dict[str, Any] = {"skill": decl.second.skill}
+    if decl.second.weapon is not None:
+        second["weapon"] = decl.second.weapon
+    if decl.second.targets:
+        second["targets"] = [{"target": t.target, **({"burst": t.burst} if t.burst is not None else {})}
+                             for t in decl.second.targets]
+    if decl.second.move is not None:
+        second["move"] = _move_entry(board, decl.second.move)
+    out: dict[str, Any] = {"active": decl.active, "move": _move_entry(board, decl.move), "second": second,
+                           "aros": [{"miner": a.miner, "skill": a.skill, **({"weapon": a.weapon} if a.weapon else {}),
+                                     **({"step": a.step} if a.step is not None else {})} for a in decl.aros]}
+    if decl.evade_moves:
+        out["evade_moves"] = {k: _point_value(board, p) for k, p in decl.evade_moves}
+    return out
+
+
+def dice_entry(dice: OrderDice) -> dict[str, Any]:
+    """The ``[dice]`` table of an order file for ``dice`` (the seed is the file's top-level ``seed``)."""
+    return {"rolls": {k: list(v) for k, v in dice.rolls}, "saves": {k: list(v) for k, v in dice.saves},
+            "respawn": list(dice.respawn)}
+
+
+def _faces_text(pairs: Sequence[tuple[str, Sequence[int]]]) -> str:
+    return "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in pairs)
+
+
+def parse_dice_text(text: str, field: str, names: Sequence[str]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """``"A: 5 9 14; W: 7"`` -> ``(("A", (5, 9, 14)), ("W", (7,)))``.
+
+    Raises:
+        ScenarioError: a part without ``name:``, an unknown name (lists ``names``), a face outside 1..20, more than
+            :data:`MAX_DICE_TEXT` characters or :data:`~.orders.orderfile.MAX_DICE` faces for one Miner.
+    """
+    if len(str(text)) > MAX_DICE_TEXT:
+        raise ScenarioError(field, f"{len(str(text)):,} characters", f"at most {MAX_DICE_TEXT:,}", "widget")
+    out: list[tuple[str, tuple[int, ...]]] = []
+    for part in [p.strip() for p in str(text).split(";") if p.strip()]:
+        name, sep, faces = part.partition(":")
+        name = name.strip()
+        if not sep:
+            raise ScenarioError(field, f"{short_repr(part)} has no 'name:'", "Miner: faces; Miner: faces", "widget")
+        if name not in names:
+            raise ScenarioError(f"{field}.{name}", "not a Miner or MegaBeast of this table", list(names), "widget")
+        if any(k == name for k, _ in out):
+            raise ScenarioError(f"{field}.{name}", "given twice", "one entry per Miner", "widget")
+        faces_list = parse_faces(faces, f"{field}.{name}")
+        if len(faces_list) > MAX_DICE:
+            raise ScenarioError(f"{field}.{name}", f"{len(faces_list)} faces", f"at most {MAX_DICE}", "widget")
+        out.append((name, tuple(faces_list)))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------------------------------- drawing
+
+
+def pieces_of(state: OrderState) -> list[Piece]:
+    """The board widget's pieces: :func:`~.orders_svg.bases_of` as :class:`~explorer.widgets.hexboard.Piece`."""
+    return [Piece(c.title, c.center, c.radius, c.fill, c.stroke, c.facing, c.arc, "") for c in bases_of(state)]
+
+
+def tray_rows(res) -> tuple[list[Row], list[Link]]:
+    """Rows and cancellation links of step 5's dice (every Miner that rolled, the MegaBeast's Threat Level, the
+    Saving Rolls), from the roll resolver's :class:`~explorer.games.tagraid.resolve.Resolution`."""
+    states = die_states(res)
+    rows: list[Row] = []
+    for m in res.miners.values():
+        dice = []
+        for p in m.pools:
+            for i, d in zip(p.ids, p.dice):
+                survives, by = states.get(i, (False, ()))
+                cap = "Critical" if d.critical else ("fail" if d.kind == "failure" else "")
+                dice.append(DieView(i, d.face, d.kind, survives, bool(by), cap))
+        sv = f"SV {m.sv.value}" if m.sv is not None else "no roll"
+        skill = SKILL_WORDS.get(m.skill, m.skill)
+        if m.skill != m.declared:
+            skill += f" (declared {SKILL_WORDS.get(m.declared, m.declared)})"
+        rows.append(Row(f"{m.letter} · {m.name}", dice, f"{skill} · {sv}", f"Wounds {m.wounds_before}", id=m.letter))
+    if res.megabeast is not None:
+        b = res.megabeast
+        survives, by = states.get("MB", (False, ()))
+        rows.append(Row(b.name, [DieView("MB", b.threat_level, "success", b.prevailed, bool(by), "Threat Level",
+                                         token=True)], f"Threat Level {b.threat_level}", f"{b.wounds_before} Wounds"))
+    links: list[Link] = []
+    seen: set[frozenset[str]] = set()
+    for dst in sorted(states):
+        for src in states[dst][1]:
+            key = frozenset((src, dst))
+            if key not in seen:
+                seen.add(key)
+                links.append(Link(src, dst, mutual=dst in states.get(src, (False, ()))[1]))
+    for s in res.saving_rolls:
+        if s.dice:
+            rows.append(Row(f"Saves · {s.target}", [DieView(x.id, x.face, "plain", False, False,
+                                                             "Wound" if x.failed else "saved", bad=x.failed)
+                                                     for x in s.dice],
+                            f"fail on {s.attack_damage.value} or less", f"from {s.attacker}"))
+    return rows, links
+
+
+# ----------------------------------------------------------------------------------------------------- html
+
+_CSS = ("<style>.oes-side{font-family:sans-serif;font-size:12.5px} .oes-side .widget-label{min-width:0}"
+        ".oes-steps{line-height:1.35} .oes-steps li{margin:2px 0} "
+        ".oes-steps .oes-cur{background:#eef5ff;border-left:3px solid #1f4e99;"
+        "padding-left:4px} .oes-steps .oes-future{color:#999} .oes-steps .oes-refused{color:#922b21}"
+        ".oes-sub{color:#333;font-size:12px;margin-left:10px} .oes-sec{color:#777;font-size:11px}"
+        ".oes-outcome td{padding:1px 6px;border-bottom:1px solid #e3e3e3}</style>")
+
+
+def _err(rej: Rejection | ScenarioError | str | None) -> str:
+    if rej is None:
+        return ""
+    if isinstance(rej, Rejection):
+        text = f"Not allowed ({rej.step}): {rej.reason}"
+        sec = str(rej.rule)
+    else:
+        text, sec = str(rej), ""
+    return (f"<div class='oes-error' style='font:12px sans-serif;color:#922b21;background:#fff5f5;border:1px solid "
+            f"#e0b4b4;padding:3px 6px;border-radius:3px;margin:2px 0'>{html.escape(text)}"
+            + (f"<br><span class='oes-sec'>[{html.escape(sec)}]</span>" if sec else "") + "</div>")
+
+
+def steps_html(frames: Sequence[Frame], position: int, rejection: Rejection | None) -> str:
+    """The step list: every step of the sequence; played ones with their cited steps (the current one expanded with
+    details), the refused one with its reason and section, later ones greyed."""
+    out = ["<ol class='oes-steps' style='list-style:none;padding-left:2px;margin:4px 0'>"]
+    for i, (name, _) in enumerate(STEPS):
+        k = i + 1
+        if i < len(frames) and k <= position:
+            f = frames[i]
+            cls = "oes-cur" if k == position else "oes-done"
+            out.append(f"<li class='{cls}' data-step='{k}'><b>{html.escape(name)}</b> "
+                       f"<span class='oes-sec'>— {html.escape(STEP_HELP[name])}</span>")
+            if not f.steps:
+                out.append("<div class='oes-sub'>nothing happens at this step</div>")
+            for s in f.steps:
+                out.append(f"<div class='oes-sub oes-verdict'>• {html.escape(s.title)}"
+                           f" <span class='oes-sec'>[{html.escape(s.rule.section)}]</span>"
+                           + (f"<div class='oes-sec' style='margin-left:10px'>{html.escape(s.detail)}</div>"
+                              if k == position and s.detail else "") + "</div>")
+            out.append("</li>")
+        elif i == len(frames) and rejection is not None:
+            out.append(f"<li class='oes-refused' data-step='{k}'><b>{html.escape(name)}</b>{_err(rejection)}</li>")
+        else:
+            out.append(f"<li class='oes-future' data-step='{k}'>{html.escape(name)}</li>")
+    out.append("</ol>")  # the step names carry their numbers
+    return "".join(out)
+
+
+def outcome_html(initial: OrderState, state: OrderState) -> str:
+    """Wounds, States, Orders, Neomaterials, deaths and Loot, the MegaBeast's Wounds and facing: before → now."""
+    rows = []
+    for m in state.miners:
+        b = initial.miner(m.id)
+        where = "off the table" if not m.on_table else f"hex {state.geometry.hex_of(m.x, m.y).q},"\
+                                                       f"{state.geometry.hex_of(m.x, m.y).r}"
+        ch = lambda x, y: f"{x}" if x == y else f"{x} → <b>{y}</b>"
+        rows.append(f"<tr class='oes-miner' data-miner='{html.escape(m.id)}'><td><b>{html.escape(m.id)}</b> "
+                    f"<span class='oes-sec'>{html.escape(m.side)}</span></td><td>Wounds {ch(b.wounds, m.wounds)}</td>"
+                    f"<td>States {ch(', '.join(b.states) or '—', ', '.join(m.states) or '—')}</td>"
+                    f"<td>Orders {ch(b.orders, m.orders)}</td><td>{where}</td></tr>")
+    notes = []
+    gains = [f"{s} +{v} Teseum" for s, v in state.teseum if v] + [f"{s} +{v} T-Bezoar" for s, v in state.t_bezoar if v]
+    if gains:
+        notes.append("Neomaterials: " + ", ".join(gains))
+    if state.dead:
+        notes.append("Dead: " + ", ".join(state.dead))
+    if state.resolution is not None:
+        for n, r in state.resolution.miners.items():
+            if r.loot is not None:
+                lt = r.loot
+                notes.append(f"Loot of {n}: keeps {lt.kept} of {lt.scoring_zone_before} Units, "
+                             + (f"{lt.to_reserve} back to the reserve (MegaBeast involved)" if lt.megabeast_involved
+                                else f"{lt.to_loot_zone} to the Loot Zone"))
+    if state.pending_states:
+        notes.append("States entered this Order (effective at its end): "
+                     + ", ".join(f"{m} {s}" for m, s in state.pending_states))
+    mb = state.megabeast
+    if mb is not None:
+        mb0 = initial.megabeast
+        txt = f"{mb.id}: Wounds {mb0.wounds}" + (f" → {mb.wounds}" if mb.wounds != mb0.wounds else "")
+        if state.megabeast_facing_before is not None:
+            txt += f"; facing {state.megabeast_facing_before:g}° → <b>{mb.facing:g}°</b> (Conclusion)"
+        else:
+            txt += f"; facing {mb.facing:g}°"
+        notes.append(txt)
+    return ("<div class='oes-outcome'><b>Table</b><table style='border-collapse:collapse;font-size:12px'>"
+            + "".join(rows) + "</table>" + "".join(f"<div>{n}</div>" for n in notes) + "</div>")
+
+
+# ----------------------------------------------------------------------------------------------------- widget
+
+
+def _run(state: OrderState, decl: OrderDeclarations, dice: OrderDice, steps) -> tuple[tuple[Frame, ...],
+                                                                                    Rejection | None]:
+    """Run ``steps`` (``(name, step function)`` pairs of :data:`~.orders.sequence.STEPS`) from ``state``; stop at the
+    first refused declaration (as :func:`~.orders.sequence.play_until_rejected`)."""
+    from .orders.declarations import IllegalDeclaration
+
+    frames = []
+    for name, fn in steps:
+        try:
+            state, out = fn(state, decl, dice)
+        except IllegalDeclaration as e:
+            return tuple(frames), e.rejection
+        except ScenarioError as e:  # dice that do not fit the rolls (the roll resolver names the die field)
+            return tuple(frames), Rejection(name, f"dice ({e.field})", f"{e.problem}" + (f" (allowed: {e.allowed})"
+                                                                                        if e.allowed else ""),
+                                            S.ORDER_EXPENDITURE_SEQUENCE)
+        frames.append(Frame(name, state, tuple(out)))
+    return tuple(frames), None
+
+
+def _options_values(dd: W.Dropdown) -> list:
+    return [o[1] if isinstance(o, tuple) else o for o in dd.options]
+
+
+def _box(title: str, children: list, cls: str = "") -> W.VBox:
+    b = W.VBox([W.HTML(f"<b style='font-family:sans-serif;font-size:12.5px'>{html.escape(title)}</b>"), *children],
+               layout=W.Layout(border="1px solid #ddd", padding="4px", margin="2px 0"))
+    if cls:
+        b.add_class(cls)
+    return b
+
+
+class AroRow:
+    """The controls of one Reactive Miner's ARO: its right (from the current replay), Skill, Weapon and step."""
+
+    def __init__(self, miner: str, weapons: Sequence[str], on_change):
+        self.miner = miner
+        self.info = W.HTML(layout=W.Layout(width="100%"))
+        self.skill = W.Dropdown(options=[("— not declared", "")] + [(SKILL_WORDS[s], s) for s in ARO_SKILLS],
+                                value="", layout=W.Layout(width="170px"))
+        self.weapon = W.Dropdown(options=[("(first)", "")] + [(w, w) for w in weapons], value="",
+                                 layout=W.Layout(width="130px"))
+        self.step = W.Dropdown(options=[("at its right", 0), ("step 2", 2), ("step 4", 4)], value=0,
+                               layout=W.Layout(width="110px"))
+        self.error = W.HTML()
+        for w in (self.skill, self.weapon, self.step):
+            w.observe(lambda ch: on_change(), names="value")
+        self.box = W.VBox([self.info, W.HBox([self.skill, self.weapon, self.step],
+                                             layout=W.Layout(flex_flow="row wrap")), self.error],
+                          layout=W.Layout(border_bottom="1px solid #eee"))
+        self.box.add_class(f"oes-aro-{miner}")
+
+    def set(self, d: AroDecl | None) -> None:
+        self.skill.value = "" if d is None else d.skill
+        self.weapon.value = (d.weapon or "") if d is not None and d.weapon in _options_values(self.weapon) else ""
+        self.step.value = 0 if d is None or d.step is None else d.step
+
+    def read(self, auto_step: int | None = None) -> AroDecl | None:
+        """The declaration (``None``: not declared); step "at its right" becomes ``auto_step``."""
+        if not self.skill.value:
+            return None
+        return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or auto_step)
+
+
+class OrderStepper(W.HBox):
+    """The Order Expenditure Sequence stepper: a hex board and a side panel.
+
+    On the board: click a Miner to make it the Active Miner (its Move is then drawn), click hexagons to add them to
+    the route being drawn (the draw buttons pick the first Move, a second Move, an Evade movement — of the Miner
+    picked in ``who`` — or nothing). In the panel: the second Skill (Weapon, targets ``"T"`` or ``"B:2, C:1"`` for a
+    split Burst), each Reactive Miner's ARO (with the right the replay gives it, and why; "at its right" declares it
+    at step 2 for a Miner that gains its right at step 2, else at step 4), the dice (``"A: 5 9 14; W: 7"``; empty:
+    rolled from the seed), ◀ / ▶ through the steps. Every change replays the declaration log from the initial table
+    with the engine's step functions (:data:`~.orders.sequence.STEPS`; steps 1 to 2.1 are reused while the Activation
+    and the Move are unchanged); a refused declaration shows the engine's reason and section
+    beside its control and in the step list, and keeps what the user entered.
+
+    Args:
+        scenario: a built-in order scenario id (default :data:`DEFAULT_ORDER`).
+        scale: pixels per board unit.
+
+    Attributes:
+        frames: the replayed :class:`~.orders.sequence.Frame` values; rejection: the first refused declaration or
+            ``None``; position: steps shown (0 = the table before step 1, 11 = after 5.3).
+    """
+
+    def __init__(self, scenario: str = DEFAULT_ORDER, scale: float = 34.0, **kwargs):
+        self._state_callbacks: list = []
+        self._loading = False
+        self.scenario_id: str | None = scenario
+        self.document = builtin_document(scenario)
+        self.scenario: OrderScenario = _parse(self.document, scenario)
+        self.decl: OrderDeclarations = self.scenario.declarations
+        self.dice: OrderDice = self.scenario.dice
+        self.frames: tuple[Frame, ...] = ()
+        self.rejection: Rejection | None = None
+        self.position = 0
+        self._prefix = None
+        self._tray_res = None
+        self._rows_for: str | None = None
+        self.draw_target = "move"
+        self.board_view = HexBoardView(self.scenario.initial.geometry.board, scale=scale)
+        self.board_view.hex_marks_for_selection = False
+        for b in (self.board_view.rotate_left, self.board_view.rotate_right):  # nothing turns on this page
+            b.layout.display = "none"
+        self.board_view.on_select(self._on_select)
+
+        self.header = W.HTML()
+        self.message = W.HTML()
+        self.message.add_class("oes-message")
+        self.scenario_pick = W.Dropdown(options=order_scenarios(), value=scenario, description="Order",
+                                        layout=W.Layout(width="260px"))
+        self.scenario_pick.style.description_width = "44px"
+        self.scenario_pick.observe(lambda ch: self._loading or self.load_builtin(ch["new"]), names="value")
+        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load order file",
+                                   layout=W.Layout(width="150px"))
+        self.upload.observe(self._on_upload, names="value")
+        self.download = W.HTML()
+        self.download.add_class("oes-download")
+        self.file_message = W.HTML()
+
+        self.active_pick = W.Dropdown(description="Active Miner", layout=W.Layout(width="220px"))
+        self.active_pick.style.description_width = "86px"
+        self.active_pick.observe(lambda ch: self._loading or self.set_active(ch["new"]), names="value")
+        self.active_error = W.HTML()
+        self.draw_pick = W.ToggleButtons(options=[("Move", "move"), ("2nd Move", "second"), ("Evade", "evade"),
+                                                  ("nothing", "off")], value="move",
+                                         tooltip="what a click on a hexagon draws: the Move, a second Move, an "
+                                         "Evade movement (5.1) or nothing", style={"button_width": "84px"})
+        self.draw_pick.observe(lambda ch: setattr(self, "draw_target", ch["new"]), names="value")
+        self.undo_point = W.Button(description="undo point", layout=W.Layout(width="104px"))
+        self.undo_point.on_click(lambda _: self.undo_route_point())
+        self.clear_route = W.Button(description="clear route", layout=W.Layout(width="104px"))
+        self.clear_route.on_click(lambda _: self.clear_route_points())
+        self.facing = W.Text(description="end facing°", placeholder="unchanged", continuous_update=False,
+                             layout=W.Layout(width="170px"))
+        self.facing.style.description_width = "80px"
+        self.facing.observe(lambda ch: self._loading or self._on_declarations("order.move"), names="value")
+        self.route_text = W.HTML()
+        self.move_error = W.HTML()
+
+        self.second_skill = W.Dropdown(options=[(SKILL_WORDS.get(s, "Move"), s) for s in SECOND_SKILLS],
+                                       description="Skill", layout=W.Layout(width="210px"))
+        self.second_skill.style.description_width = "40px"
+        self.second_weapon = W.Dropdown(description="Weapon", layout=W.Layout(width="190px"))
+        self.second_weapon.style.description_width = "52px"
+        self.targets = W.Text(description="targets", placeholder="T   or   B:2, C:1", continuous_update=False,
+                              layout=W.Layout(width="210px"))
+        self.targets.style.description_width = "52px"
+        for w in (self.second_skill, self.second_weapon, self.targets):
+            w.observe(lambda ch: self._loading or self._on_declarations("order.second"), names="value")
+        self.second_error = W.HTML()
+
+        self.aro_rows: dict[str, AroRow] = {}
+        self.aro_box = W.VBox()
+        self.evade_text = W.HTML()
+        self.evade_who = W.Dropdown(description="who", layout=W.Layout(width="170px"),
+                                    tooltip="the Miner whose Evade movement the next click (a click draws: Evade) sets")
+        self.evade_who.style.description_width = "30px"
+        self.clear_evade = W.Button(description="drop Evade movements", layout=W.Layout(width="170px"))
+        self.clear_evade.on_click(lambda _: self._set_decl(replace(self.decl, evade_moves=()), "order.evade_moves"))
+
+        self.rolls = W.Text(description="rolls", placeholder="empty: rolled from the seed", continuous_update=False,
+                            layout=W.Layout(width="300px"))
+        self.saves = W.Text(description="saves", placeholder="e.g. T: 3 17", continuous_update=False,
+                            layout=W.Layout(width="300px"))
+        self.seed = W.IntText(description="seed", layout=W.Layout(width="130px"))
+        for w in (self.rolls, self.saves):
+            w.style.description_width = "40px"
+            w.observe(lambda ch: self._loading or self._on_dice(), names="value")
+        self.seed.style.description_width = "34px"
+        self.seed.observe(lambda ch: self._loading or self._on_dice(), names="value")
+        self.reroll = W.Button(description="roll new dice", tooltip="forget the hand-set dice and roll from a new seed",
+                               layout=W.Layout(width="110px"))
+        self.reroll.on_click(lambda _: self.roll_new_dice())
+        self.dice_error = W.HTML()
+
+        self.first = W.Button(description="« start", tooltip="the table before step 1", layout=W.Layout(width="70px"))
+        self.back = W.Button(description="◀ Back", layout=W.Layout(width="80px"))
+        self.forward = W.Button(description="Next ▶", layout=W.Layout(width="80px"))
+        self.last = W.Button(description="end »", tooltip="the whole Order", layout=W.Layout(width="64px"))
+        self.first.on_click(lambda _: self.show(0))
+        self.back.on_click(lambda _: self.go(-1))
+        self.forward.on_click(lambda _: self.go(+1))
+        self.last.on_click(lambda _: self.show(len(STEPS)))
+        for b, c in ((self.first, "first"), (self.back, "back"), (self.forward, "next"), (self.last, "last")):
+            b.add_class(f"oes-{c}")
+        self.where = W.HTML()
+        self.where.add_class("oes-where")
+        self.step_list = W.HTML()
+        self.step_list.add_class("oes-step-list")
+        self.tray = DiceTray(width=560, label_width=170)
+        self.tray_box = W.VBox([W.HTML("<b style='font:12.5px sans-serif'>Dice of step 5</b>"), self.tray])
+        self.outcome = W.HTML()
+        self.outcome.add_class("oes-outcome-box")
+
+        nav = W.HBox([self.first, self.back, self.forward, self.last, self.where],
+                     layout=W.Layout(align_items="center", flex_flow="row wrap"))
+        nav.add_class("oes-nav")
+        files = W.HBox([self.scenario_pick, self.upload, self.download, self.file_message],
+                       layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="6px"))
+        activation = _box("1 · Active Miner and its Move (click a Miner, then hexagons)",
+                          [W.HBox([self.active_pick], layout=W.Layout(flex_flow="row wrap")), self.active_error,
+                           W.HBox([W.HTML("<span style='font:12px sans-serif'>a click draws:</span>"),
+                                   self.draw_pick], layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                           W.HBox([self.undo_point, self.clear_route, self.facing],
+                                  layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                           self.route_text, self.move_error], "oes-activation")
+        second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets],
+                                                  layout=W.Layout(flex_flow="row wrap")), self.second_error],
+                      "oes-second")
+        aros = _box("2 / 4 · AROs of the Reactive Players (Timeline order)", [self.aro_box], "oes-aros")
+        evade = _box("5.1 · Evade movement (one Segment)",
+                     [W.HTML("<span style='font:11.5px sans-serif;color:#555'>pick who, then "
+                             "<i>a click draws: Evade</i> "
+                             "and click a hexagon</span>"),
+                      W.HBox([self.evade_who, self.clear_evade], layout=W.Layout(flex_flow="row wrap",
+                                                                                align_items="center")),
+                      self.evade_text], "oes-evade")
+        dice = _box("5 · Dice (hand-set, or rolled from the seed)",
+                    [self.rolls, self.saves, W.HBox([self.seed, self.reroll], layout=W.Layout(flex_flow="row wrap")),
+                     self.dice_error], "oes-dice")
+        declare = W.VBox([activation, second, aros, dice, evade], layout=W.Layout(flex="1 1 360px", min_width="330px",
+                                                                            max_width="560px"))
+        steps = W.VBox([nav, self.step_list, self.tray_box, self.outcome],
+                       layout=W.Layout(flex="1 1 420px", min_width="330px"))
+        side = W.VBox([self.header, self.message, files, W.HBox([steps, declare],
+                                                                 layout=W.Layout(flex_flow="row wrap",
+                                                                                 align_items="flex-start"))],
+                      layout=W.Layout(flex="1 1 520px", min_width="330px"))
+        side.add_class("oes-side")
+        self.board_view.layout.flex = "0 0 auto"
+        kwargs.setdefault("layout", W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        super().__init__([self.board_view, side], **kwargs)
+        self.add_class("tagraid-oes")
+        self._fill_controls()
+        self.replay(focus=0)
+
+    # ------------------------------------------------------------------------------------------------ loading
+
+    def load_builtin(self, name: str) -> None:
+        """Open a built-in order scenario (its declarations and dice), at the step before step 1.
+
+        Raises:
+            ScenarioError: not a built-in order scenario (the stepper keeps its state).
+        """
+        doc = builtin_document(name)
+        self._open(doc, _parse(doc, name), name)
+
+    def load_toml(self, text: str, source: str = "uploaded file") -> None:
+        """Open an order file's TOML text through the loading gate. Raises ScenarioError (the state is kept)."""
+        from explorer.scenario import read_toml
+
+        doc = read_toml(source, text=text)
+        self._open(doc, _parse(doc, source), None)
+
+    def _open(self, doc: dict, sc: OrderScenario, scenario_id: str | None, position: int = 0) -> None:
+        if self.board_view.board is not sc.initial.geometry.board:
+            self.board_view.board = sc.initial.geometry.board
+            minx, miny, _, _ = self.board_view.board.bounds()
+            self.board_view._min = (minx, miny)
+            s = self.board_view.scale
+            self.board_view.scale = 0.0  # force set_scale to resize for the new board
+            self.board_view.set_scale(s)
+        self.document, self.scenario, self.scenario_id = doc, sc, scenario_id
+        self.decl, self.dice = sc.declarations, sc.dice
+        self._loading = True
+        try:
+            if scenario_id is not None and scenario_id in _options_values(self.scenario_pick):
+                self.scenario_pick.value = scenario_id
+        finally:
+            self._loading = False
+        self._fill_controls()
+        self.replay(focus=position)
+
+    def _on_upload(self, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        f = files[0]
+        name = str(f.get("name", "uploaded file"))
+        try:
+            from explorer.scenario import decode_file_bytes
+
+            self.load_toml(decode_file_bytes(bytes(f["content"]), name), name)
+        except ScenarioError as e:
+            self.file_message.value = f"<span style='font:12.5px sans-serif;color:#922b21'>{html.escape(str(e))}</span>"
+        else:
+            self.file_message.value = (f"<span style='font:12.5px sans-serif;color:#1e5631'>opened "
+                                       f"{html.escape(name)}</span>")
+        finally:
+            self.upload.value = ()
+
+    # ------------------------------------------------------------------------------------------------ controls
+
+    @property
+    def initial(self) -> OrderState:
+        return self.scenario.initial
+
+    def _enemies(self, active: str) -> list[str]:
+        st = self.initial
+        try:
+            a = st.miner(active)
+        except ScenarioError:
+            return []
+        return [m.id for m in sorted(st.enemies_of(a), key=st.timeline_key)]
+
+    def _fill_controls(self) -> None:
+        """Set every control from :attr:`decl` and :attr:`dice` (no replay)."""
+        st, d = self.initial, self.decl
+        self._loading = True
+        try:
+            self.header.value = (_CSS + f"<h3 style='margin:2px 0;font-family:sans-serif'>Order Expenditure Sequence"
+                                 f" — {html.escape(self.scenario.title)}</h3><div style='font-family:sans-serif;"
+                                 f"font-size:12px;line-height:1.3;color:#555'>{html.escape(self.scenario.description)}"
+                                 "</div><div style='font-family:sans-serif;font-size:12px;line-height:1.3;color:#555;"
+                                 "margin-top:3px'>Board: <b style='color:#1f4e99'>blue line</b> the Move; "
+                                 "<b style='color:#1a9641'>"
+                                 "green</b> the LoF that gives an ARO, drawn where it appears on the route (dashed "
+                                 "ring: the Active Miner at that point); <b style='color:#d35400'>orange dashes</b>: "
+                                 "the target of the Attack.</div>")
+            ids = [m.id for m in st.miners]
+            self.active_pick.options = ids
+            self.active_pick.value = d.active if d.active in ids else ids[0]
+            a = st.miner(self.active_pick.value)
+            self.second_skill.value = d.second.skill if d.second.skill in SECOND_SKILLS else "idle"
+            self.second_weapon.options = [("(first)", "")] + [(w.name, w.name) for w in a.weapons]
+            self.second_weapon.value = d.second.weapon if d.second.weapon in [w.name for w in a.weapons] else ""
+            self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
+                                           for t in d.second.targets)
+            self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
+            rows = []
+            self.aro_rows = {}
+            for mid in self._enemies(a.id):
+                r = AroRow(mid, [w.name for w in st.miner(mid).weapons], lambda: self._on_declarations("order.aros"))
+                r.set(next((x for x in d.aros if x.miner == mid), None))
+                self.aro_rows[mid] = r
+                rows.append(r.box)
+            self._rows_for = a.id
+            self.aro_box.children = rows or [W.HTML("<i>no enemy Miner on the table</i>")]
+            keep = self.evade_who.value
+            self.evade_who.options = [a.id] + self._enemies(a.id)
+            self.evade_who.value = keep if keep in self.evade_who.options else a.id
+            self.rolls.value = _faces_text(self.dice.rolls)
+            self.saves.value = _faces_text(self.dice.saves)
+            self.seed.value = self.dice.seed
+        finally:
+            self._loading = False
+
+    def _read_second(self) -> SkillDecl:
+        skill = self.second_skill.value
+        if skill not in ("ranged_attack", "close_combat_attack"):
+            mv = self.decl.second.move if skill == "move" else None
+            return SkillDecl(skill, move=mv if mv is not None or skill != "move" else MoveDecl())
+        shares = []
+        for i, part in enumerate(p.strip() for p in self.targets.value.split(",") if p.strip()):
+            name, sep, burst = part.partition(":")
+            b = None
+            if sep:
+                try:
+                    b = int(burst)
+                except ValueError:
+                    raise ScenarioError(f"order.second.targets[{i}].burst", f"{short_repr(burst.strip())} is not a "
+                                        "whole number", "target:burst, e.g. B:2", "widget") from None
+            shares.append(AttackShare(name.strip(), b))
+        return SkillDecl(skill, self.second_weapon.value or None, tuple(shares))
+
+    def _on_declarations(self, field: str) -> None:
+        if self._loading:
+            return
+        self.second_error.value = ""
+        try:
+            second = self._read_second()
+            facing = self.facing.value.strip()
+            f = None
+            if facing:
+                try:
+                    f = float(facing)
+                except ValueError:
+                    raise ScenarioError("order.move.facing", f"{short_repr(facing)} is not a number",
+                                        "degrees, e.g. 90 (empty: unchanged)", "widget") from None
+                if not math.isfinite(f) or abs(f) > 3600:
+                    raise ScenarioError("order.move.facing", f"{f:g} is out of range", "-3600..3600 degrees",
+                                        "widget")
+        except ScenarioError as e:
+            (self.move_error if e.field.startswith("order.move") else self.second_error).value = _err(e)
+            return
+        self._set_decl(replace(self.decl, second=second, move=replace(self.decl.move, facing=f)), field)
+
+    def _on_dice(self) -> None:
+        if self._loading:
+            return
+        names = [m.id for m in self.initial.miners] + ([self.initial.megabeast.id] if self.initial.megabeast else [])
+        try:
+            rolls = parse_dice_text(self.rolls.value, "dice.rolls", names)
+            saves = parse_dice_text(self.saves.value, "dice.saves", names)
+            seed = int(self.seed.value)
+            if not 0 <= seed <= 2**63 - 1:
+                raise ScenarioError("seed", f"{seed} is out of range", "0 .. 2**63-1", "widget")
+        except ScenarioError as e:
+            self.dice_error.value = _err(e)
+            return
+        self.dice_error.value = ""
+        self.dice = replace(self.dice, rolls=rolls, saves=saves, seed=seed)
+        self.replay(focus=8)
+
+    def roll_new_dice(self) -> None:
+        """Forget the hand-set dice and roll every die from a new seed."""
+        import random
+
+        self.dice = OrderDice((), (), (), random.randrange(1, 10**9))
+        self._loading = True
+        try:
+            self.rolls.value = self.saves.value = ""
+            self.seed.value = self.dice.seed
+        finally:
+            self._loading = False
+        self.dice_error.value = ""
+        self.replay(focus=8)
+
+    def set_active(self, miner: str) -> None:
+        """Make ``miner`` the Active Miner: a fresh Order (no Move yet, second Skill Idle, no ARO); the next hexagons
+        clicked draw its Move. An unknown id shows the engine's reason (nothing else changes)."""
+        if miner == self.decl.active and self.active_pick.value == miner:
+            return
+        self.decl = OrderDeclarations(miner)
+        self.draw_target = "move"
+        self._loading = True
+        try:
+            if miner in _options_values(self.active_pick):
+                self.active_pick.value = miner
+            self.draw_pick.value = "move"
+        finally:
+            self._loading = False
+        self._fill_controls()
+        self.replay(focus=1)
+
+    def add_route_point(self, h: Hex) -> None:
+        """Append the centre of hexagon ``h`` to the route being drawn (the first Move, or the second Skill's Move)
+        and replay. The engine checks the route (length, tiles, bases, scenery) and says why it is refused."""
+        c = self.initial.geometry.layout.hex_to_pixel(h)
+        if self.draw_target == "second":
+            mv = self.decl.second.move if self.decl.second.skill == "move" and self.decl.second.move else MoveDecl()
+            if len(mv.route) >= MAX_ROUTE_POINTS:
+                self.move_error.value = _err(f"a route has at most {MAX_ROUTE_POINTS} points")
+                return
+            self._loading = True
+            try:
+                self.second_skill.value = "move"
+            finally:
+                self._loading = False
+            self._set_decl(replace(self.decl, second=SkillDecl("move", move=replace(mv, route=mv.route + (c,)))),
+                           "order.second")
+        else:
+            if len(self.decl.move.route) >= MAX_ROUTE_POINTS:
+                self.move_error.value = _err(f"a route has at most {MAX_ROUTE_POINTS} points")
+                return
+            self._set_decl(replace(self.decl, move=replace(self.decl.move, route=self.decl.move.route + (c,))),
+                           "order.move")
+
+    def undo_route_point(self) -> None:
+        """Drop the last point of the route being drawn."""
+        if self.draw_target == "second" and self.decl.second.move is not None:
+            mv = self.decl.second.move
+            self._set_decl(replace(self.decl, second=replace(self.decl.second, move=replace(mv, route=mv.route[:-1]))),
+                           "order.second")
+        elif self.decl.move.route:
+            self._set_decl(replace(self.decl, move=replace(self.decl.move, route=self.decl.move.route[:-1])),
+                           "order.move")
+
+    def clear_route_points(self) -> None:
+        """Empty the route being drawn (a Move without moving)."""
+        if self.draw_target == "second" and self.decl.second.move is not None:
+            self._set_decl(replace(self.decl, second=replace(self.decl.second, move=MoveDecl())), "order.second")
+        else:
+            self._set_decl(replace(self.decl, move=replace(self.decl.move, route=())), "order.move")
+
+    def _on_select(self, what) -> None:
+        if isinstance(what, Hex):
+            if self.draw_target == "evade":
+                self.set_evade_move(self.evade_who.value, what)
+            elif self.draw_target != "off":
+                self.add_route_point(what)
+        elif isinstance(what, str):
+            ids = [m.id for m in self.initial.miners]
+            if what in ids and what != self.decl.active:
+                self.set_active(what)
+            elif self.draw_target != "off":  # a click on a base while drawing: its hexagon
+                p = self.board_view.pieces.get(what)
+                if p is not None:
+                    self.add_route_point(self.initial.geometry.hex_of(*p.center))
+
+    def set_evade_move(self, miner: str | None, h: Hex) -> None:
+        """Declare that ``miner`` makes its Evade movement (step 5.1) to the centre of hexagon ``h`` (replacing its
+        previous one). The engine refuses it without a successful Evade Roll, or beyond one Segment."""
+        if not miner:
+            return
+        c = self.initial.geometry.layout.hex_to_pixel(h)
+        moves = tuple((k, p) for k, p in self.decl.evade_moves if k != miner) + ((miner, c),)
+        self._set_decl(replace(self.decl, evade_moves=moves), "order.evade_moves")
+
+    def _set_decl(self, decl: OrderDeclarations, field: str) -> None:
+        self.decl = decl
+        focus = next((k for f, k in FOCUS_OF_FIELD if field.startswith(f)), None)
+        self.replay(focus="aros" if field.startswith("order.aros") else focus)
+
+    # ------------------------------------------------------------------------------------------------ replay
+
+    def replay(self, focus: int | str | None = None) -> None:
+        """Replay the declaration log from the initial table and show step ``focus`` (``None``: keep the position;
+        ``"aros"``: the last ARO declaration step with an ARO; never past the last step played)."""
+        self.frames, self.rejection, self.decl = self._play(self.decl)
+        if focus == "aros":
+            focus = 7 if any(a.step == 4 for a in self.decl.aros) else 4
+        if focus is not None:
+            self.position = focus
+        self.position = max(0, min(self.position, len(self.frames)))
+        self._show_errors()
+        self._render()
+        self._state_changed()
+
+    def _play(self, decl: OrderDeclarations) -> tuple[tuple[Frame, ...], Rejection | None, OrderDeclarations]:
+        """Replay the Order from the initial table: steps 1 to 2.1 (kept while the Activation and the Move do not
+        change: they read nothing else), then the AROs the rows declare (a row's step "at its right" becomes 2 for a
+        Miner that gained its right at step 2, else 4), then the remaining steps. Same step functions, same order
+        as :func:`~.orders.sequence.play`."""
+        key = (self.initial, decl.active, decl.move)
+        if self._prefix is None or self._prefix[0] != key:
+            self._prefix = (key, _run(self.initial, decl, self.dice, STEPS[:3]))
+        frames, rej = self._prefix[1]
+        if rej is not None:
+            return frames, rej, decl
+        if self.aro_rows and decl.active == self._rows_for:
+            step2 = {r.miner for r in frames[-1].state.rights if r.step == 2}
+            decl = replace(decl, aros=tuple(a for r in self.aro_rows.values()
+                                            if (a := r.read(2 if r.miner in step2 else 4)) is not None))
+        more, rej = _run(frames[-1].state, decl, self.dice, STEPS[3:])
+        return frames + more, rej, decl
+
+    def state_at(self, position: int) -> OrderState:
+        """The table after ``position`` steps (0: the initial table)."""
+        return self.initial if position <= 0 else self.frames[min(position, len(self.frames)) - 1].state
+
+    def go(self, delta: int) -> None:
+        """Step back (-1) or forward (+1): replaying fewer or more steps of the same log."""
+        self.show(self.position + delta)
+
+    def show(self, position: int) -> None:
+        """Show the table after ``position`` steps (clamped to the steps the declarations allow)."""
+        self.position = max(0, min(int(position), len(self.frames)))
+        self._render()
+        self._state_changed()
+
+    def _show_errors(self) -> None:
+        rej = self.rejection
+        fld = rej.field if rej is not None else ""
+        self.active_error.value = _err(rej) if fld.startswith("order.active") else ""
+        self.move_error.value = _err(rej) if fld.startswith("order.move") else ""
+        self.second_error.value = _err(rej) if fld.startswith("order.second") else ""
+        aro_miner = None
+        if fld.startswith("order.aros["):
+            try:
+                i = int(fld[len("order.aros["):].split("]")[0])
+                aro_miner = self.decl.aros[i].miner
+            except (ValueError, IndexError):
+                aro_miner = None
+        for mid, row in self.aro_rows.items():
+            row.error.value = _err(rej) if mid == aro_miner else ""
+        other = rej is not None and not (fld.startswith("order.active") or fld.startswith("order.move")
+                                         or fld.startswith("order.second") or aro_miner is not None
+                                         or fld.startswith("order.evade_moves"))
+        if fld.startswith("dice"):
+            self.dice_error.value = _err(rej)
+            other = False
+        elif rej is None or not self.dice_error.value.count("oes-error") or "Not allowed" in self.dice_error.value:
+            self.dice_error.value = ""
+        self.message.value = _err(rej) if other else ""
+
+    def _render(self) -> None:
+        st = self.state_at(self.position)
+        last = self.frames[-1].state if self.frames else self.initial
+        n_legs = max(len(last.routes[0]) - 1, 0) if last.routes else 0
+        for mid, row in self.aro_rows.items():
+            r = last.right_of(mid) if len(self.frames) >= 6 or last.right_of(mid) else None
+            shown = st.right_of(mid)
+            if shown is not None:
+                txt = f"<b>{html.escape(mid)}</b>: {html.escape(right_words(shown, n_legs))}"
+            elif r is not None:
+                txt = f"<b>{html.escape(mid)}</b>: <span style='color:#888'>(step {r.step} not shown yet)</span>"
+            else:
+                txt = (f"<b>{html.escape(mid)}</b>: " + ("no right to an ARO in this Order" if len(self.frames) >= 6
+                                                          else "no right yet"))
+            row.info.value = f"<span style='font:12px sans-serif'>{txt}</span>"
+        # the route being drawn
+        pts = self.decl.move.route
+        board = self.initial.geometry.board
+        self.route_text.value = ("<span style='font:12px sans-serif;color:#555'>Move: "
+                                 + (" → ".join(str(_point_value(board, p)) for p in pts) if pts else
+                                    "no hexagon yet (a Move without moving)")
+                                 + ("; second Move: " + " → ".join(str(_point_value(board, p))
+                                                                     for p in self.decl.second.move.route)
+                                    if self.decl.second.skill == "move" and self.decl.second.move else "")
+                                 + "</span>")
+        self.evade_text.value = ("<span style='font:12px sans-serif'>Evade movements declared: "
+                                 + ", ".join(f"{k} → {_point_value(board, p)}" for k, p in self.decl.evade_moves)
+                                 + "</span>") if self.decl.evade_moves else ""
+        self.clear_evade.layout.display = "" if self.decl.evade_moves else "none"
+        if self.rejection is not None and self.rejection.field.startswith("order.evade_moves"):
+            self.evade_text.value += _err(self.rejection)
+        n = len(STEPS)
+        name = STEPS[self.position - 1][0] if self.position else "before step 1"
+        self.where.value = (f"<span style='font:13px sans-serif'>step <b>{self.position}</b> of {n}: "
+                            f"{html.escape(name)}" + (f" · <span style='color:#922b21'>stops at "
+                                                      f"{html.escape(STEPS[len(self.frames)][0])}</span>"
+                                                      if self.rejection is not None else "") + "</span>")
+        self.back.disabled = self.first.disabled = self.position == 0
+        self.forward.disabled = self.last.disabled = self.position >= len(self.frames)
+        self.step_list.value = steps_html(self.frames, self.position, self.rejection)
+        if st.resolution is not None:
+            if st.resolution is not self._tray_res:  # the tray is redrawn only when the dice change
+                rows, links = tray_rows(st.resolution)
+                self.tray.show(rows, links, title="")
+                self._tray_res = st.resolution
+            self.tray_box.layout.display = ""
+        else:
+            self.tray_box.layout.display = "none"
+        self.outcome.value = outcome_html(self.initial, st)
+        self._draw(st)
+
+    def _draft_routes(self, st: OrderState) -> list[tuple[tuple[float, float], ...]]:
+        a = self.initial.miner(self.decl.active) if self.decl.active in [m.id for m in self.initial.miners] else None
+        if a is None:
+            return []
+        out = []
+        if len(st.routes) < 1 and self.decl.move.route:
+            out.append(((a.x, a.y),) + self.decl.move.route)
+        if len(st.routes) < 2 and self.decl.second.skill == "move" and self.decl.second.move:
+            end = self.decl.move.route[-1] if self.decl.move.route else (a.x, a.y)
+            out.append((end,) + self.decl.second.move.route)
+        return out
+
+    def overlays(self) -> list[Overlay]:
+        """The board's overlays at the current step (:func:`board_overlays` plus the routes drawn but not played)."""
+        st = self.state_at(self.position)
+        return board_overlays(st, self.position, self._draft_routes(st))
+
+    def _draw(self, st: OrderState) -> None:
+        bv = self.board_view
+        pieces = pieces_of(st)
+        if pieces != list(bv.pieces.values()):
+            bv.set_pieces(pieces)
+        bv.overlays = board_overlays(st, self.position, self._draft_routes(st))
+
+    def redraw(self) -> None:
+        """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""
+        self.board_view.redraw()
+        self.tray.redraw()
+
+    # ------------------------------------------------------------------------------------------------ state
+
+    def snapshot(self, position: int | None = None) -> OrderPicture:
+        """The board at ``position`` (default: the step shown) as a static picture (:func:`order_svg`)."""
+        k = self.position if position is None else max(0, min(position, len(self.frames)))
+        return OrderPicture(order_svg(self.state_at(k), k, title=self.scenario.title))
+
+    def order_document(self) -> dict[str, Any]:
+        """The stepper's state as an order file document: the scenario's table with the current declarations
+        (``[order]``), dice (``[dice]``) and seed. ``explorer resolve FILE`` plays the same Order."""
+        doc = {k: v for k, v in self.document.items() if k not in ("order", "dice", "seed")}
+        doc.setdefault("game", "tagraid")
+        doc["seed"] = self.dice.seed
+        doc["order"] = order_entry(self.decl, self.initial.geometry.board)
+        doc["dice"] = dice_entry(self.dice)
+        return doc
+
+    def to_toml(self) -> str:
+        """:meth:`order_document` as TOML text (the "Download TOML" file)."""
+        from explorer.tomlwrite import dumps
+
+        return dumps(self.order_document(), header="TAG Raid Order saved by the Order Expenditure Sequence stepper."
+                     "\nPlay it with `explorer resolve FILE`.")
+
+    def url_state(self) -> dict[str, Any]:
+        """The state written to the page's link: the built-in scenario's id (or the whole table of an opened file),
+        the declarations, the dice, the seed and the step shown."""
+        st: dict[str, Any] = {"order": order_entry(self.decl, self.initial.geometry.board),
+                              "dice": dice_entry(self.dice), "seed": self.dice.seed, "step": self.position}
+        if self.scenario_id is not None:
+            st["scenario"] = self.scenario_id
+        else:
+            st["file"] = {k: v for k, v in self.document.items() if k not in ("order", "dice", "seed")}
+        return st
+
+    def load_url_state(self, state: dict[str, Any]) -> None:
+        """Restore a state read from a link: validated as an order file is (the table is the built-in scenario's
+        or the link's own), so a bad link names its field.
+
+        Raises:
+            ScenarioError: naming the field; the stepper keeps its state.
+        """
+        if not isinstance(state, dict):
+            raise ScenarioError("", "the link's state is not a table", "a state written by this page", "link")
+        unknown = sorted(set(state) - {"scenario", "file", "order", "dice", "seed", "step"})
+        if unknown:
+            raise ScenarioError(unknown[0], "unknown field", ["scenario", "file", "order", "dice", "seed", "step"],
+                                "link")
+        sid = state.get("scenario")
+        if sid is not None:
+            if not isinstance(sid, str) or sid not in order_scenarios():
+                raise ScenarioError("scenario", f"no built-in order scenario {short_repr(sid)}", order_scenarios(),
+                                    "link")
+            base = builtin_document(sid)
+        elif isinstance(state.get("file"), dict):
+            base = dict(state["file"])
+        else:
+            raise ScenarioError("scenario", "missing", "a built-in order scenario id or a file", "link")
+        step = state.get("step", 0)
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(STEPS):
+            raise ScenarioError("step", f"{short_repr(step)} is not a step", f"a whole number 0..{len(STEPS)}", "link")
+        doc = {k: v for k, v in base.items() if k not in ("order", "dice", "seed")}
+        for k in ("order", "dice", "seed"):
+            if k in state:
+                doc[k] = state[k]
+            elif k in base:
+                doc[k] = base[k]
+        sc = _parse(doc, "link")
+        self._open(base, sc, sid, position=step)
+
+    def on_state_change(self, callback) -> None:
+        """Call ``callback()`` after every change (the page then writes :meth:`url_state` to its URL)."""
+        self._state_callbacks.append(callback)
+
+    def _state_changed(self) -> None:
+        try:
+            text = self.to_toml()
+        except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget reaches is writable
+            self.download.value = f"<span style='color:#922b21'>{html.escape(str(e))}</span>"
+        else:
+            b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
+            self.download.value = (f"<a class='oes-download-link' download='order.toml' style='display:inline-block;"
+                                   f"font:13px sans-serif;padding:4px 9px;border:1px solid #adb5bd;border-radius:3px;"
+                                   f"background:#f8f9fa;color:#212529;text-decoration:none' href='data:application/"
+                                   f"toml;base64,{b64}' title='the table, the declarations and the dice as an order "
+                                   f"file: `explorer resolve FILE` plays it'>Download TOML</a>")
+        for cb in list(self._state_callbacks):
+            cb()
+
+    # ------------------------------------------------------------------------------------------------ reading
+
+    def verdicts(self) -> dict[str, str]:
+        """``{Reactive Miner: right in words}`` after the whole replay (``"no right"`` for the others)."""
+        last = self.frames[-1].state if self.frames else self.initial
+        n_legs = max(len(last.routes[0]) - 1, 0) if last.routes else 0
+        out = {}
+        for mid in self.aro_rows:
+            r = last.right_of(mid)
+            out[mid] = right_words(r, n_legs) if r is not None else "no right"
+        mb = self.initial.megabeast
+        if mb is not None:
+            r = last.right_of(mb.id)
+            out[mb.id] = right_words(r, n_legs) if r is not None else "no right"
+        return out
+
+
+def order_page(scenario: str = DEFAULT_ORDER) -> tuple[OrderStepper, Any]:
+    """The Panel page's widget and its redraw callable (see :class:`explorer.games.Page`)."""
+    w = OrderStepper(scenario)
+    return w, w.redraw
+
+
+__all__ = ["DEFAULT_ORDER", "order_scenarios", "builtin_document", "order_entry", "dice_entry", "parse_dice_text",
+           "pieces_of", "board_overlays", "order_svg", "OrderPicture", "witness_position", "right_words", "tray_rows",
+           "steps_html",
+           "outcome_html", "OrderStepper", "AroRow", "order_page"]
