@@ -17,7 +17,7 @@ Each kind's module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(s
 from __future__ import annotations
 
 
-from explorer.games import Game, Kinds, Page, outcome_text
+from explorer.games import Game, Kinds, Page
 from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
@@ -38,6 +38,13 @@ def _nemesis_page():
     from .views import nemesis_page
 
     return nemesis_page()
+
+
+def outcome_text(trace: Trace) -> str:
+    """The verdict first, then the key numbers (:func:`.outcome.outcome_text`)."""
+    from .outcome import outcome_text as text
+
+    return text(trace)
 
 
 def picture(scenario, trace: Trace) -> str | None:
