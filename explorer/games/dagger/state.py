@@ -195,7 +195,11 @@ class Enemy:
 class Hero:
     """A hero: ``name``, ``space`` (``""`` while its standee is off the board after a defeat), ``health``,
     ``damage``, ``shattered`` (its aspect sheet shows the shattered side), ``eliminated`` (its player is out),
-    ``next_health`` (health of the other side of the hero sheet, used after a defeat)."""
+    ``next_health`` (health of the other side of the hero sheet, used after a defeat).
+
+    The hero sheet's values used by the Hero Phase helpers (:mod:`.hero_phase`; ``0`` = not entered): ``move``
+    (spaces per Move action, 0..6), ``atk`` (Fight dice), ``dfi`` (Defy dice), ``tactic`` (Rest dice), ``rest_auto``
+    (automatic successes of its Rest action), each 0..10, and ``empowered`` (an empowered token on its sheet)."""
 
     name: str
     space: str
@@ -204,6 +208,12 @@ class Hero:
     shattered: bool = False
     eliminated: bool = False
     next_health: int = 0
+    move: int = 0
+    atk: int = 0
+    dfi: int = 0
+    tactic: int = 0
+    rest_auto: int = 0
+    empowered: bool = False
 
 
 @dataclass(frozen=True, slots=True)
