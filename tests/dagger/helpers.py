@@ -12,7 +12,9 @@ def builtin(name):
 
 
 def resolve(name, rulings=None):
-    return resolve_nemesis(builtin(name), rulings)
+    """A built-in of any kind (nemesis, hero) resolved through the registry."""
+    g = get_game("dagger")
+    return g.resolve(g.load_builtin(name), rulings)
 
 
 def frames(name, rulings=None):

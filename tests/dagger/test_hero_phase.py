@@ -160,3 +160,60 @@ def test_reachable_is_within_the_move_value_and_move_checks_lines(start, mv):
     not_adjacent = next(n for n in WORLD.names if n != start and n not in WORLD.adjacent(start))
     with pytest.raises(RuleViolation, match="dotted line"):
         HP.move_hero(s, WORLD, "Hero A", [not_adjacent])
+
+
+# --------------------------------------------------------------------------------------------- the "hero" kind
+
+
+def hero_doc(**changes):
+    from explorer.games import get_game
+    from explorer.scenario import read_toml
+
+    g = get_game("dagger")
+    doc = read_toml("dg-hero-fight", text=g.scenario_text("dg-hero-fight"))
+    doc.update(changes)
+    return doc
+
+
+def resolve_doc(doc):
+    from explorer.games import get_game
+
+    g = get_game("dagger")
+    return g.resolve(g.parse_data(doc, "hero.toml"))
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"actions": [{"do": "jump", "hero": "Hero B"}]}, "actions[0].do"),
+    ({"actions": []}, "actions"),
+    ({"die": [0, 4]}, "die[1]"),
+    ({"die": [1]}, "die"),
+    ({"actions": [{"do": "fight", "hero": "Hero B"}]}, "actions[0].enemy"),
+    ({"actions": [{"do": "defy", "hero": "Hero B", "mission": "Nope"}]}, "actions[0].mission"),
+    ({"actions": [{"do": "fight", "hero": "Nobody", "enemy": "Thug 1"}]}, "actions[0].hero"),
+    ({"actions": [{"do": "move", "hero": "Hero B", "path": ["Atlantis"] * 7}]}, "actions[0].path"),
+])
+def test_malformed_hero_files_name_the_field(changes, field):
+    with pytest.raises(ScenarioError) as e:
+        resolve_doc(hero_doc(**changes))
+    msg = str(e.value)
+    assert "\n" not in msg and f"'{field}'" in msg and "hero.toml" in msg
+
+
+def test_a_forbidden_action_is_reported_not_raised():
+    t = resolve_doc(hero_doc(actions=[{"do": "move", "hero": "Hero B", "path": ["Tokyo"]}]))
+    assert t.steps[0].title.startswith("Not allowed:") and "dotted line" in t.steps[0].title
+    assert t.outcome["actions"][0]["result"].startswith("not allowed")
+    t = resolve_doc(hero_doc(actions=[{"do": "fight", "hero": "Hero B", "enemy": "Thug 1"}]))     # still on Wakanda
+    assert t.steps[0].title.startswith("Not allowed:") and "not in Hero B's space" in t.steps[0].title
+
+
+def test_hero_kind_odds_only_and_the_phase_after():
+    t = resolve_doc(hero_doc(actions=[{"do": "move", "hero": "Hero B", "path": ["Cairo"]},
+                                      {"do": "fight", "hero": "Hero B", "enemy": "Thug 1"}]))
+    fight = t.outcome["actions"][1]
+    assert fight["result"] == "odds only" and fight["p"]["exact"] == str(brute(HP.DEFAULT_DIE.faces, 3, 2))
+    # Thug 1 still there: step 1 adds 5 (track 7 = threat value 7), the 1st strike fails and the track resets
+    assert next(s.facts["after"] for s in t.steps if "after" in s.facts) == 7
+    assert any(s.facts.get("result") == "failed" for s in t.steps) and t.outcome["threat"] == 0
+    t = resolve_doc(hero_doc(die=[1, 1]))                # every face a success: 3 dice always reach 2
+    assert t.outcome["actions"][1]["p"]["exact"] == "1" and t.outcome["threat"] == 6

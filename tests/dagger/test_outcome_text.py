@@ -8,7 +8,7 @@ from explorer.games.dagger.outcome import outcome_text, verdict
 from .helpers import resolve
 
 GAME = get_game("dagger")
-NAMES = [s.name for s in GAME.scenarios()]
+NAMES = [s.name for s in GAME.scenarios() if s.kind == "nemesis"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -60,3 +60,15 @@ def test_gauges_nearest_first_and_hero_defeats_to_go():
 def test_peak_threat_over_several_rounds():
     first = verdict(resolve("dg-three-rounds"))
     assert first.startswith("Threat 2 → 5 over 3 rounds, peak 19")
+
+
+def test_hero_scenario_answers_with_the_odds_and_the_phase_after():
+    t = resolve("dg-hero-fight")
+    text = GAME.outcome_text(t)
+    first = text.splitlines()[0]
+    fight = next(a for a in t.outcome["actions"] if a["do"] == "fight")
+    assert first.startswith("Outcome: Hero B moved to Cairo; P(Hero B defeats Thug 1) = 0.625 (5/8); rolled 2: "
+                            "Thug 1 is defeated and removed")
+    assert fight["p"]["exact"] == "5/8"
+    assert first.endswith("then the Nemesis Phase: threat 2 → 6; 1st Strike not completed")
+    assert "(0.875 with an empowered token)" in text

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from explorer.trace import Trace
 
-__all__ = ["outcome_text", "verdict"]
+__all__ = ["outcome_text", "verdict", "hero_outcome_text"]
 
 
 def _phases(trace: Trace) -> list[str]:
@@ -137,11 +137,59 @@ def verdict(trace: Trace) -> str:
     return "; ".join(parts)
 
 
-def outcome_text(trace: Trace) -> str:
-    """The outcome of a Nemesis Phase scenario in plain text: ``Outcome: <verdict>``, then the threat at the end of
-    each step, the missions, the enemies' activations and spawns, the heroes, how close each loss condition is, and
-    the player choices made."""
+def _hero_action(a: dict) -> str:
+    if a["do"] == "move" or "p" not in a:
+        return f"{a['hero']} {a['result']}"
+    goal = {"fight": f"defeats {a['target']}", "defy": f"completes {a['target']}",
+            "rest": "recovers all its damage"}[a["do"]]
+    odds = f"P({a['hero']} {goal}) = {a['p']['float']:.3f} ({a['p']['exact']})"
+    if a.get("successes") is None:
+        return odds
+    return f"{odds}; rolled {a['successes']}: {a['result']}"
+
+
+def hero_outcome_text(trace: Trace) -> str:
+    """The outcome of a ``hero`` scenario: ``Outcome:`` each action's odds and result, then the threat before → after
+    (with the Nemesis Phase when it was played); then the odds' numbers and the board after the actions."""
     o = trace.outcome
+    head = [_hero_action(a) for a in o["actions"]]
+    if o.get("lost"):
+        head.insert(0, "The heroes LOSE (" + ", ".join(o["lost"]) + ")")
+    elif o.get("won"):
+        head.insert(0, "The heroes WIN (the nemesis is at 0 health in the Final Showdown)")
+    if o.get("phase"):
+        ev = _events(trace)
+        after = o["after_actions"]["threat"]
+        phase = f"then the Nemesis Phase: threat {after} → {o['threat']}"
+        phase += "".join(f"; {n} {'passes' if r == 'passed' else 'fails'}" for _, n, r in ev["missions"])
+        if not ev["missions"] and any(s.facts.get("result") == "open" for s in trace.steps):
+            phase += "; " + ", ".join(s.facts["mission"] for s in trace.steps if s.facts.get("result") == "open") \
+                + " not completed"
+        head.append(phase)
+    lines = ["Outcome: " + "; ".join(head)]
+    for a in o["actions"]:
+        if "p" in a:
+            lines.append(f"  {a['do'].capitalize()} by {a['hero']} on {a['target']}: {a['dice']} dice, {a['need']} "
+                         f"success(es) needed, P = {a['p']['float']:.3f}"
+                         + ("" if a.get("empowered") else f" ({a['p_with_empowered']['float']:.3f} with an "
+                                                          "empowered token)"))
+    aa = o["after_actions"]
+    lines.append("  After the actions: threat " + str(aa["threat"]) + "; enemies "
+                 + (", ".join(f"{e} {sp} {d} damage" if d else f"{e} {sp}" for e, (sp, d) in aa["enemies"].items())
+                    or "none") + "; heroes " + ", ".join(f"{h} {sp or 'off the board'}"
+                                                       for h, (sp, _d) in aa["heroes"].items()))
+    lines.append(f"  Die faces (successes): {o['die']}")
+    return "\n".join(lines)
+
+
+def outcome_text(trace: Trace) -> str:
+    """The outcome of a D.A.G.G.E.R. scenario in plain text, the answer first. A ``nemesis`` scenario:
+    ``Outcome: <verdict>``, then the threat at the end of each step, the missions, the enemies' activations and
+    spawns, the heroes, how close each loss condition is, and the player choices made. A ``hero`` scenario:
+    :func:`hero_outcome_text`."""
+    o = trace.outcome
+    if "actions" in o:
+        return hero_outcome_text(trace)
     ev = _events(trace)
     lines = ["Outcome: " + verdict(trace)]
     after = o.get("threat_after", [])
