@@ -129,15 +129,16 @@ def damage_hero(state: GameState, ctx: PhaseContext, hero: Hero, amount: int, so
 
 
 def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -> tuple[GameState, list[Step]]:
-    """A hero is defeated (Additional Rules › Damage and Defeat, its seven steps): threat advances by the number of
-    heroes in the game; the standee, mission and hero-specific cards go back to the box; tokens are removed; the
-    aspect sheet flips to its shattered side and the hero sheet to its other side (its new standee is placed on a base
-    at the start of the next Hero Phase). A hero defeated while already shattered is eliminated: the Final Showdown
-    must start by the end of the next Hero Phase."""
+    """A hero is defeated (Additional Rules › Damage and Defeat, its seven steps, numbered in the trace): (1) threat
+    advances by the number of heroes in the game; (2) the standee, mission and hero-specific cards go back to the box;
+    (3) tokens are removed; (4) the aspect sheet flips to its shattered side and (5) the hero sheet to its other side;
+    (6) the new hero's team-up card is readied for free (not tracked); (7) its new standee is placed on a base at the
+    start of the next Hero Phase (:func:`end_of_round`, ``Choices.respawn``). A hero defeated while already shattered
+    is eliminated: the Final Showdown must start by the end of the next Hero Phase."""
     state = state.with_threat(state.players, f"{hero.name} defeated")
     steps = [_step(f"{hero.name} is defeated: threat +{state.players} (heroes in the game) → {state.threat}",
-                   S.DAMAGE_AND_DEFEAT, "Per player effects still count eliminated players.", section, (hero.name,),
-                   threat=state.threat)]
+                   S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated "
+                   "players.", section, (hero.name,), threat=state.threat)]
     if hero.shattered:
         h = evolve(hero, space="", eliminated=True)
         deadline = state.round + 1
@@ -151,9 +152,12 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
         h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
         state = state.with_hero(h).evolve(hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
         steps.append(_step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
-                           "Standee, hero mission and hero-specific support cards return to the box; tokens removed; "
-                           "aspect sheet to its shattered side, hero sheet to its other side; the new standee is "
-                           "placed on a base at the start of the next Hero Phase.", section, (hero.name,)))
+                           "(2) standee, hero mission and hero-specific support cards return to the box (shared "
+                           "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to its "
+                           "shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card is "
+                           "readied for free (team-up cards are not tracked here); (7) the new standee is placed on a "
+                           "base at the start of the next Hero Phase.", section, (hero.name,),
+                           defeat_steps=[2, 3, 4, 5, 6, 7]))
     return state, steps
 
 
