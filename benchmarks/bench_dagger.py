@@ -36,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from explorer.games import get_game  # noqa: E402
+from explorer.games.dagger.forecast import loss_forecast  # noqa: E402
 from explorer.games.dagger.nemesis import PhaseContext, play_phase  # noqa: E402
 from explorer.games.dagger.nemesis_scenario import initial_state  # noqa: E402
 from explorer.games.dagger.options import rulings  # noqa: E402
@@ -124,6 +125,13 @@ def main(argv=None) -> int:
     print(f"exact over all {len(orders)} event orders: {exact:.4f}; seeded estimate within 4 sigma: "
           f"{'yes' if ok else 'MISMATCH'}")
     if not ok:
+        return 1
+    t0 = time.perf_counter()
+    fc = loss_forecast(scenario, 1, scenario.rulings, state=scenario.state)
+    t_fc = time.perf_counter() - t0
+    print(f"exact forecast (forecast.loss_forecast: only the top card matters for one phase): {fc.draws} play-outs, "
+          f"{t_fc * 1e3:.1f} ms, p = {float(fc.p_loss):.4f}: {'agrees' if fc.p_loss == exact else 'MISMATCH'}")
+    if fc.p_loss != exact:
         return 1
     print("threat after the round: " + ", ".join(f"{t}: {c / n:.3f}" for t, c in sorted(threat.items())))
     per_fast = t_fast / n

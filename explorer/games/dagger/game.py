@@ -79,6 +79,12 @@ PAGES: tuple[Page, ...] = (
          "players' choices.", _nemesis_page, kinds=('nemesis',)),
 )
 
+def _cli():
+    from .cli import cli_app
+
+    return cli_app()
+
+
 GAME = Game(
     id="dagger",
     title="Marvel D.A.G.G.E.R.",
@@ -89,6 +95,7 @@ GAME = Game(
     resolve=_KINDS.resolve,
     ruling_options=_options,
     pages=PAGES,
+    cli=_cli,
     outcome_text=outcome_text,
     picture=picture,
 )
