@@ -1,7 +1,7 @@
 """Shared helpers for the D.A.G.G.E.R. tests: load a built-in or TOML text, resolve it."""
 
 from explorer.games import get_game
-from explorer.games.dagger.nemesis_scenario import parse_nemesis, playthrough, resolve_nemesis
+from explorer.games.dagger.nemesis_scenario import parse_nemesis, playthrough
 from explorer.scenario import read_toml
 
 

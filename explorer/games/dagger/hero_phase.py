@@ -284,8 +284,9 @@ def _spend(state: GameState, h: Hero, rolled: int, need: int | None, spend: bool
         return state, h, rolled, []
     h = evolve(h, empowered=False)
     state = state.with_hero(h)
-    return state, h, rolled + 1, [_step(f"{h.name} spends the empowered token: +1 success → {rolled + 1}",
-                                        S.EMPOWERED_AND_PRIMED, "Spent after rolling.", (h.name,), successes=rolled + 1)]
+    spent = _step(f"{h.name} spends the empowered token: +1 success → {rolled + 1}", S.EMPOWERED_AND_PRIMED,
+                  "Spent after rolling.", (h.name,), successes=rolled + 1)
+    return state, h, rolled + 1, [spent]
 
 
 def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_empowered: bool | None = None,
@@ -330,7 +331,7 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
                 raise RuleViolation(f"{nemesis_to!r} is not adjacent to {e.space}", S.DAMAGE_AND_DEFEAT.section)
             to = nemesis_to
         state = state.with_enemy(evolve(e2, stunned=True, space=to))
-        steps.append(_step(f"The nemesis is defeated before the Final Showdown: stun token"
+        steps.append(_step("The nemesis is defeated before the Final Showdown: stun token"
                            + (f", moved to {to}" if to != e.space else ", it stays on " + to), S.DAMAGE_AND_DEFEAT,
                            "A stunned nemesis skips its next activation; then its damage and stun are removed. The "
                            "active player may move it to an adjacent space (default: it stays).", (enemy_id, to),

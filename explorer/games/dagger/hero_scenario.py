@@ -1,6 +1,6 @@
 """Scenario kind ``hero`` of Marvel D.A.G.G.E.R.: Hero Phase actions on a board, each with its exact odds, then
-(optionally) the Nemesis Phase that follows — "if Hero B fights Thug 1, what does step 1 add, and does the 1st
-strike still fail?"
+(optionally) the Nemesis Phase that follows — "if Hero B fights Thug 1, what does step 1 add, and does the 1st strike
+still fail?"
 
 Rulebook sections: Gameplay › Hero Phase › Aspect Actions (Move, Fight, Defy, Rest), Additional Rules › Empowered and
 Primed, Missions, Damage and Defeat (through :mod:`.hero_phase`); then the Nemesis Phase (through :mod:`.nemesis`).

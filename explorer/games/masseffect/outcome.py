@@ -92,8 +92,8 @@ def _strategy_text(trace: Trace) -> list[str]:
                      + f"; {len(o.get('pool_left', {}))} dice left in the Pool")
     odds = o.get("odds")
     if odds:
-        lines.append(f"  Odds before the roll ({odds['pool']} Strategy dice"
-                     + (f", {FACE_WORDS.get(odds['locked'], odds['locked'])} Locked" if odds.get("locked") else "") + "): P(fill Move + Standard + "
+        locked = f", {FACE_WORDS.get(odds['locked'], odds['locked'])} Locked" if odds.get("locked") else ""
+        lines.append(f"  Odds before the roll ({odds['pool']} Strategy dice{locked}): P(fill Move + Standard + "
                      f"Enhanced) {_p(odds.get('p_fill_move_standard_enhanced'))}; P(at least one Enhanced) "
                      f"{_p(odds.get('p_at_least_one_enhanced'))}; expected triggers "
                      f"{odds['triggers']['expected']['float']:.3f}")
