@@ -17,6 +17,8 @@ Usage::
 The default position is dg-three-rounds' board in the Final Showdown at threat 14 (about half the event orders
 reach threat 20 this round).
 
+Times are wall clock and process CPU time (``time.process_time``: what a shared, loaded machine distorts least).
+
 ``--quick`` (the test suite's mode): 200 play-outs, 20 for the baseline; prints the same lines.
 """
 
@@ -34,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from explorer.games import get_game  # noqa: E402
+from explorer.games.dagger.forecast import loss_forecast  # noqa: E402
 from explorer.games.dagger.nemesis import PhaseContext, play_phase  # noqa: E402
 from explorer.games.dagger.nemesis_scenario import initial_state  # noqa: E402
 from explorer.games.dagger.options import rulings  # noqa: E402
@@ -96,12 +99,12 @@ def main(argv=None) -> int:
     print(f"position: {a.scenario}'s board {where}; {len(scenario.state.event_deck)} event cards, shuffled per seed")
     states = starts(scenario, n)
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     fast = play_fast(scenario, states)
-    t_fast = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t_fast, c_fast = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
     base = play_deepcopy(scenario, states[:nb])
-    t_base = time.perf_counter() - t0
+    t_base, c_base = time.perf_counter() - t0, time.process_time() - c0
 
     bad = [i for i in range(nb) if fast[i][0] != base[i][0] or fast[i][1] != base[i][1]]
     if bad:
@@ -123,12 +126,22 @@ def main(argv=None) -> int:
           f"{'yes' if ok else 'MISMATCH'}")
     if not ok:
         return 1
+    t0 = time.perf_counter()
+    fc = loss_forecast(scenario, 1, scenario.rulings, state=scenario.state)
+    t_fc = time.perf_counter() - t0
+    print(f"exact forecast (forecast.loss_forecast: only the top card matters for one phase): {fc.draws} play-outs, "
+          f"{t_fc * 1e3:.1f} ms, p = {float(fc.p_loss):.4f}: {'agrees' if fc.p_loss == exact else 'MISMATCH'}")
+    if fc.p_loss != exact:
+        return 1
     print("threat after the round: " + ", ".join(f"{t}: {c / n:.3f}" for t, c in sorted(threat.items())))
     per_fast = t_fast / n
     per_base = t_base / nb
-    print(f"step functions: {t_fast:.2f} s for {n} phases ({frames} frames), {per_fast * 1e3:.3f} ms per phase")
-    print(f"deep-copy baseline: {t_base:.2f} s for {nb} phases, {per_base * 1e3:.3f} ms per phase")
-    print(f"speed-up per phase (baseline / step functions, same run): {per_base / per_fast:.1f}x")
+    print(f"step functions: {t_fast:.2f} s wall ({c_fast:.2f} s CPU) for {n} phases ({frames} frames), "
+          f"{per_fast * 1e3:.3f} ms per phase")
+    print(f"deep-copy baseline: {t_base:.2f} s wall ({c_base:.2f} s CPU) for {nb} phases, {per_base * 1e3:.3f} ms "
+          "per phase")
+    print(f"speed-up per phase (baseline / step functions, same run): {per_base / per_fast:.1f}x wall, "
+          f"{(c_base / nb) / (c_fast / n):.1f}x CPU")
     return 0
 
 

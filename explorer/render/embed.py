@@ -165,7 +165,12 @@ def _text_lines(r: Rendered) -> list[tuple[str, str]]:
         out += [("p", f"  {key} = {value}" + (" (default)" if default else "")) for key, _t, value, default, _e
                 in r.readings]
     out.append(("b", "Outcome"))
-    out += [("p", line) for line in r.outcome.splitlines()[1:] if line.strip()]
+    lines = r.outcome.splitlines()
+    verdict = lines[0].removeprefix("Outcome:").strip() if lines else ""   # "Outcome: <the answer>" or a header
+    for line in ([verdict] if verdict else []) + [x for x in lines[1:] if x.strip()]:
+        indent = line[:len(line) - len(line.lstrip())]
+        out += [("p", (indent if k == 0 else indent + "  ") + part)
+                for k, part in enumerate(_wrap(line.strip(), 104 - len(indent)))]
     return out
 
 

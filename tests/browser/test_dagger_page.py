@@ -1,6 +1,6 @@
 """The D.A.G.G.E.R. Nemesis Phase page of the Panel app in headless Chromium: the world map is drawn, Next ▶ steps
 through Advance Threat (the step text changes, the map and its threat track are redrawn: canvas pixels read back), and
-the slider jumps to an enemy's move. Uses the shared fixtures of ``conftest.py`` (``browser``, ``app_url``).
+the slider jumps to an enemy's move; the loss forecast line shows the exact probability. Uses the shared fixtures of ``conftest.py`` (``browser``, ``app_url``).
 ``EXPLORER_SCREENSHOTS=<dir>`` saves ``dagger-nemesis.png`` there."""
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     headline = page.locator(".dg-headline").first
     wait_until(lambda: f"step 0 of {n}" in root.inner_text(), what="the step bar")
     assert "Before the first step" in headline.inner_text()
+    from explorer.games.dagger.forecast import loss_forecast
+
+    f = loss_forecast(ref.scenario, 1, ref.rulings())
+    forecast = page.locator(".dg-forecast-box").first
+    text = forecast.inner_text()
+    assert "Loss probability of the first Nemesis Phase" in text and f"{float(f.p_loss):.0%}" in text
     before = canvas_stats(canvas)
 
     root.get_by_role("button", name="Next ▶").click()

@@ -1,7 +1,7 @@
 """Shared helpers for the D.A.G.G.E.R. tests: load a built-in or TOML text, resolve it."""
 
 from explorer.games import get_game
-from explorer.games.dagger.nemesis_scenario import parse_nemesis, playthrough, resolve_nemesis
+from explorer.games.dagger.nemesis_scenario import parse_nemesis, playthrough
 from explorer.scenario import read_toml
 
 
@@ -12,7 +12,9 @@ def builtin(name):
 
 
 def resolve(name, rulings=None):
-    return resolve_nemesis(builtin(name), rulings)
+    """A built-in of any kind (nemesis, hero) resolved through the registry."""
+    g = get_game("dagger")
+    return g.resolve(g.load_builtin(name), rulings)
 
 
 def frames(name, rulings=None):

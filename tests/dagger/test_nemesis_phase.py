@@ -209,3 +209,13 @@ def test_advance_threat_and_activate_enemy_are_pure():
     s2, _ = activate_enemy(before, ctx, "Brute 1")
     assert before == builtin("dg-activation").state
     assert s1.threat > before.threat and s2.enemy("Brute 1").space == "Bermuda"
+
+
+def test_hero_defeat_cites_all_seven_steps_in_order():
+    t = resolve("dg-hero-defeat")
+    i = next(k for k, s in enumerate(t.steps) if s.title.startswith("Hero A is defeated"))
+    text = t.steps[i].detail + " " + t.steps[i + 1].detail
+    positions = [text.index(f"({n})") for n in range(1, 8)]
+    assert positions == sorted(positions)
+    assert t.steps[i + 1].facts["defeat_steps"] == [2, 3, 4, 5, 6, 7]
+    assert "team-up card" in text and all(s.rule.section.endswith("Damage and Defeat") for s in t.steps[i:i + 2])

@@ -89,3 +89,45 @@ def test_replay_gives_identical_states(sc):
     fa = play_phases(sc.state, PhaseContext(sc.world, rulings(sc.rulings)), sc.phases)
     fb = play_phases(sc.state, PhaseContext(sc.world, rulings(sc.rulings)), sc.phases)
     assert [f.state for f in fa] == [f.state for f in fb]
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(), st.data())
+def test_evolve_is_dataclasses_replace(sc, data):
+    """The hot path's copy-with (GameState.evolve, state.evolve) gives what dataclasses.replace gives, shares the
+    unchanged fields, leaves the original alone, and rejects unknown fields."""
+    import dataclasses
+
+    import pytest
+
+    from explorer.games.dagger.state import evolve
+
+    s = sc.state
+    names = [f.name for f in dataclasses.fields(s)]
+    picked = data.draw(st.lists(st.sampled_from(names), unique=True, max_size=5))
+    donor = play_phases(s, PhaseContext(sc.world, rulings(sc.rulings)), 1)[-1].state
+    changes = {n: getattr(donor, n) for n in picked}
+    before = dataclasses.astuple(s)
+    new = s.evolve(**changes)
+    assert new == dataclasses.replace(s, **changes) and new.log == dataclasses.replace(s, **changes).log
+    assert dataclasses.astuple(s) == before
+    assert all(getattr(new, n) is getattr(s, n) for n in names if n not in changes)
+    with pytest.raises(TypeError):
+        s.evolve(threat_level=3)
+    h = s.heroes[0]
+    assert evolve(h, damage=h.damage + 1) == dataclasses.replace(h, damage=h.damage + 1)
+    with pytest.raises(TypeError):
+        evolve(h, hp=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.threat = 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.sampled_from(SPACES))
+def test_cached_nearest_base_equals_fresh(sc, space):
+    """The per-map cache of "nearest operational base" answers what a fresh computation answers."""
+    from explorer.games.dagger.worldmap import _nearest_operational_bases
+
+    for rd in ("whole_map", "within_region"):
+        oper = sc.state.operational_bases()
+        assert nearest_operational_bases(WORLD, space, oper, rd) == _nearest_operational_bases(WORLD, space, oper, rd)

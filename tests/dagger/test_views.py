@@ -194,3 +194,17 @@ def test_nemesis_page_returns_the_widget_and_its_redraw():
     assert len(sent) == 1 and w.picker.value == "dg-01"
     w.picker.value = "dg-05"
     assert w.scenario.title.startswith("DG-05") and w.position == 0 and len(sent) == 2
+
+
+def test_the_loss_forecast_line_follows_the_rulings():
+    from explorer.games.dagger.forecast import loss_forecast
+
+    w = NemesisStepper("dg-loss-threat")
+    f = loss_forecast(w.scenario, 1, w.rulings())
+    assert f"{float(f.p_loss):.0%}" in w.forecast.value and "exact over the 1 possible top card)" in w.forecast.value
+    assert f.p_loss == 1 and "threat reached 20 100%" in w.forecast.value
+    w.rulings_box["threat_loss_timing"].value = "after_mission_check"
+    g = loss_forecast(w.scenario, 1, w.rulings())
+    assert f"{float(g.p_loss):.0%}</span>" in w.forecast.value
+    empty = NemesisStepper("dg-loss-no-event")
+    assert "100%" in empty.forecast.value and "the event deck is empty" in empty.forecast.value

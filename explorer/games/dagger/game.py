@@ -1,6 +1,6 @@
 """Marvel D.A.G.G.E.R. behind the game registry (:mod:`explorer.games`).
 
-One scenario kind so far:
+Two scenario kinds:
 
 =============  ===========================  =======================================================================
 kind           module                       what it answers (sections)
@@ -8,6 +8,8 @@ kind           module                       what it answers (sections)
 ``nemesis``    :mod:`.nemesis_scenario`     a Nemesis Phase (or several) played out step by step: Advance Threat,
                                             Check Nemesis Mission, Resolve Event Cards, End of Round, Winning and
                                             Losing
+``hero``       :mod:`.hero_scenario`        Hero Phase actions (Move, Fight, Defy, Rest) with their exact odds and
+                                            results, then optionally the Nemesis Phase that follows
 =============  ===========================  =======================================================================
 
 Each kind's module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
@@ -17,11 +19,12 @@ Each kind's module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(s
 from __future__ import annotations
 
 
-from explorer.games import Game, Kinds, Page, outcome_text
+from explorer.games import Game, Kinds, Page
 from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "nemesis": ("explorer.games.dagger.nemesis_scenario", "nemesis"),
+    "hero": ("explorer.games.dagger.hero_scenario", "hero"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -40,6 +43,13 @@ def _nemesis_page():
     return nemesis_page()
 
 
+def outcome_text(trace: Trace) -> str:
+    """The verdict first, then the key numbers (:func:`.outcome.outcome_text`)."""
+    from .outcome import outcome_text as text
+
+    return text(trace)
+
+
 def picture(scenario, trace: Trace) -> str | None:
     """SVG of the world map as the scenario's Nemesis Phase(s) leave it (bases overrun, heroes, enemies, threat),
     replayed with the readings the trace consulted; the last step's marked spaces are outlined. Drawn by
@@ -48,6 +58,12 @@ def picture(scenario, trace: Trace) -> str | None:
     from .nemesis_scenario import playthrough
 
     kind, sc = scenario
+    if kind == "hero":
+        from .hero_scenario import play_hero
+
+        steps, _records, _start, _after, end, _ctx = play_hero(sc, trace.rulings)
+        marks = [m for m in (steps[-1].marks if steps else ()) if m in sc.world]
+        return map_svg(sc.world, end, highlight=marks)
     if kind != "nemesis":
         return None
     frames, _ctx, start = playthrough(sc, trace.rulings)
@@ -63,6 +79,12 @@ PAGES: tuple[Page, ...] = (
          "players' choices.", _nemesis_page, kinds=('nemesis',)),
 )
 
+def _cli():
+    from .cli import cli_app
+
+    return cli_app()
+
+
 GAME = Game(
     id="dagger",
     title="Marvel D.A.G.G.E.R.",
@@ -73,6 +95,7 @@ GAME = Game(
     resolve=_KINDS.resolve,
     ruling_options=_options,
     pages=PAGES,
+    cli=_cli,
     outcome_text=outcome_text,
     picture=picture,
 )

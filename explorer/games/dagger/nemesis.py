@@ -19,13 +19,15 @@ decks' order, so "back" in a stepper is a replay of the same steps.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from itertools import repeat
+from typing import NamedTuple
 
 from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .state import THREAT_LOSS, Effect, Enemy, GameState, Hero, Mission
+from .state import THREAT_LOSS, Effect, Enemy, GameState, Hero, Mission, evolve
 from .worldmap import WorldMap, nearest_operational_bases
 
 
@@ -84,7 +86,7 @@ StepFn = Callable[[GameState, PhaseContext], tuple[GameState, list[Step]]]
 
 
 def _step(title: str, rule: RuleRef, detail: str = "", section: str = "", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(marks), section)
+    return Step(title, rule, detail, facts, tuple(marks), section)
 
 
 SEC1, SEC2, SEC3, SEC_END = "1. Advance Threat", "2. Check Nemesis Mission", "3. Resolve Event Cards", "End of Round"
@@ -116,7 +118,7 @@ def damage_hero(state: GameState, ctx: PhaseContext, hero: Hero, amount: int, so
                 section: str) -> tuple[GameState, list[Step]]:
     """``hero`` suffers ``amount`` damage from ``source``; at damage = health it is defeated (:func:`defeat_hero`).
     (Additional Rules › Damage and Defeat.)"""
-    h = replace(hero, damage=min(hero.health, hero.damage + amount))
+    h = evolve(hero, damage=min(hero.health, hero.damage + amount))
     state = state.with_hero(h)
     steps = [_step(f"{hero.name} suffers {amount} damage ({h.damage}/{h.health})", S.DAMAGE_AND_DEFEAT,
                    f"From {source}.", section, (hero.name,), hero=hero.name, damage=h.damage, health=h.health)]
@@ -127,31 +129,35 @@ def damage_hero(state: GameState, ctx: PhaseContext, hero: Hero, amount: int, so
 
 
 def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -> tuple[GameState, list[Step]]:
-    """A hero is defeated (Additional Rules › Damage and Defeat, its seven steps): threat advances by the number of
-    heroes in the game; the standee, mission and hero-specific cards go back to the box; tokens are removed; the
-    aspect sheet flips to its shattered side and the hero sheet to its other side (its new standee is placed on a base
-    at the start of the next Hero Phase). A hero defeated while already shattered is eliminated: the Final Showdown
-    must start by the end of the next Hero Phase."""
+    """A hero is defeated (Additional Rules › Damage and Defeat, its seven steps, numbered in the trace): (1) threat
+    advances by the number of heroes in the game; (2) the standee, mission and hero-specific cards go back to the box;
+    (3) tokens are removed; (4) the aspect sheet flips to its shattered side and (5) the hero sheet to its other side;
+    (6) the new hero's team-up card is readied for free (not tracked); (7) its new standee is placed on a base at the
+    start of the next Hero Phase (:func:`end_of_round`, ``Choices.respawn``). A hero defeated while already shattered
+    is eliminated: the Final Showdown must start by the end of the next Hero Phase."""
     state = state.with_threat(state.players, f"{hero.name} defeated")
     steps = [_step(f"{hero.name} is defeated: threat +{state.players} (heroes in the game) → {state.threat}",
-                   S.DAMAGE_AND_DEFEAT, "Per player effects still count eliminated players.", section, (hero.name,),
-                   threat=state.threat)]
+                   S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated "
+                   "players.", section, (hero.name,), threat=state.threat)]
     if hero.shattered:
-        h = replace(hero, space="", eliminated=True)
+        h = evolve(hero, space="", eliminated=True)
         deadline = state.round + 1
         state = state.with_hero(h)
         if state.elimination_deadline is None or deadline < state.elimination_deadline:
-            state = replace(state, elimination_deadline=deadline)
+            state = state.evolve(elimination_deadline=deadline)
         steps.append(_step(f"{hero.name} was shattered: the player is eliminated", S.DAMAGE_AND_DEFEAT,
                            f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
                            section, (hero.name,), eliminated=hero.name, deadline=deadline))
     else:
-        h = replace(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
-        state = replace(state.with_hero(h), hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
+        h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
+        state = state.with_hero(h).evolve(hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
         steps.append(_step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
-                           "Standee, hero mission and hero-specific support cards return to the box; tokens removed; "
-                           "aspect sheet to its shattered side, hero sheet to its other side; the new standee is "
-                           "placed on a base at the start of the next Hero Phase.", section, (hero.name,)))
+                           "(2) standee, hero mission and hero-specific support cards return to the box (shared "
+                           "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to its "
+                           "shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card is "
+                           "readied for free (team-up cards are not tracked here); (7) the new standee is placed on a "
+                           "base at the start of the next Hero Phase.", section, (hero.name,),
+                           defeat_steps=[2, 3, 4, 5, 6, 7]))
     return state, steps
 
 
@@ -166,7 +172,7 @@ def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ..
             steps.append(_step(f"{source}: threat {e.amount:+d} → {state.threat}", rule, said.strip(" ()"), section,
                                threat=state.threat))
         elif e.kind == "team_up":
-            state = replace(state, team_up=max(0, state.team_up + e.amount))
+            state = state.evolve(team_up=max(0, state.team_up + e.amount))
             steps.append(_step(f"{source}: team-up {e.amount:+d} → {state.team_up}", rule, said.strip(" ()"),
                                section, team_up=state.team_up))
         elif e.kind == "damage_heroes":
@@ -183,7 +189,7 @@ def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ..
             if m is None:
                 steps.append(_step(f"{source}: mission {e.mission!r} is not in play; no progress", rule, said, section))
             else:
-                m2 = replace(m, progress=max(0, m.progress + e.amount))
+                m2 = evolve(m, progress=max(0, m.progress + e.amount))
                 state = state.with_mission(m2)
                 steps.append(_step(f"{source}: {e.amount:+d} progress on {m.name} → {m2.progress}", rule, said,
                                    section, mission=m.name, progress=m2.progress))
@@ -203,7 +209,7 @@ def overrun_base(state: GameState, base: str, source: str, section: str) -> tupl
                              section=section)]
     if base in state.overrun:
         return state, [_step(f"{base} is already overrun", S.NEARBY_AND_OVERRUN, section=section, marks=(base,))]
-    state = replace(state, overrun=state.overrun | {base}, log=state.log + (f"overrun {base}",))
+    state = state.evolve(overrun=state.overrun | {base}, log=state.log + (f"overrun {base}",))
     return state, [_step(f"Overrun token on {base} ({len(state.overrun)}/{len(state.bases)} bases overrun)",
                          S.NEARBY_AND_OVERRUN, f"By {source}. The token covers the base's D.A.G.G.E.R. effect; no "
                          "hero mission can be put into play there.", section, (base, state.base_space(base)),
@@ -232,10 +238,10 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
     steps = []
     enemies = state.enemies
     if card.elite is not None:
-        m = replace(m, elite=card.elite.name)
+        m = evolve(m, elite=card.elite.name)
         enemies = enemies + (Enemy(card.elite.name, "elite", m.space, card.elite.power, card.elite.health),)
     slots = state.side_slots[:slot] + (m,) + state.side_slots[slot + 1:]
-    state = replace(state, side_slots=slots, side_deck=rest, enemies=enemies,
+    state = state.evolve(side_slots=slots, side_deck=rest, enemies=enemies,
                     log=state.log + (f"side mission {m.name}",))
     tv = f"threat value {m.threat_value}" if m.threat_value is not None else "no threat value"
     steps.append(_step(f"Side mission {m.name} revealed into slot {slot + 1} ({tv})", S.SIDE_MISSIONS,
@@ -262,7 +268,7 @@ def advance_threat(state: GameState, ctx: PhaseContext) -> tuple[GameState, list
                                                      for m in missions]
     total = sum(v for _, v in parts)
     before = state.threat
-    state = replace(state, threat=before + total, log=state.log + (f"threat +{total}: step 1",))
+    state = state.evolve(threat=before + total, log=state.log + (f"threat +{total}: step 1",))
     detail = " + ".join(f"{v} ({k})" for k, v in parts)
     return state, [_step(f"Threat advances {before} → {state.threat} (+{total})", S.ADVANCE_THREAT,
                          f"{before} + {detail} = {state.threat}.", SEC1, tuple(e.id for e in non_nemesis),
@@ -292,8 +298,8 @@ def final_showdown(state: GameState, section: str) -> tuple[GameState, list[Step
     nem = state.nemesis_enemy()
     if nem is not None:
         hp = state.nemesis.showdown_health or nem.health
-        state = state.with_enemy(replace(nem, damage=0, stunned=False, health=hp))
-    state = replace(state, showdown=True, log=state.log + ("final showdown",))
+        state = state.with_enemy(evolve(nem, damage=0, stunned=False, health=hp))
+    state = state.evolve(showdown=True, log=state.log + ("final showdown",))
     return state, [_step("Final Showdown: the nemesis sheet flips to its showdown side", S.FINAL_SHOWDOWN,
                          "Stun and damage on the nemesis are discarded; the sheet's showdown rules now apply "
                          "(entered as data, not modelled here); missions and enemies stay in play.", section,
@@ -321,7 +327,7 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
             break
         completed.append(m)
         deck = state.nemesis_deck[1:]
-        state = replace(state, nemesis_deck=deck, log=state.log + (f"{m.name} {result}",))
+        state = state.evolve(nemesis_deck=deck, log=state.log + (f"{m.name} {result}",))
         if m.kind == "first_strike":
             nxt = f"; {deck[0].name} is revealed" if deck else ""
             steps.append(_step(f"1st strike {m.name} {result}: removed from the game{nxt}", S.CHECK_NEMESIS_MISSION,
@@ -329,7 +335,7 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
             if deck and ctx.rulings.reading("revealed_mission_check") == "same_step":
                 continue
             break
-        state = replace(state, completed_nemesis=state.completed_nemesis + ((m.name, result),))
+        state = state.evolve(completed_nemesis=state.completed_nemesis + ((m.name, result),))
         side = "green check" if result == "passed" else "red X"
         steps.append(_step(f"Nemesis mission {m.name} {result}: slid under the board, {side} showing",
                            S.CHECK_NEMESIS_MISSION, why + ".", SEC2, (m.name,), mission=m.name, result=result))
@@ -340,7 +346,7 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
     if not completed:
         return state, steps
     before = state.threat
-    state = replace(state, threat=0, log=state.log + ("threat reset",))
+    state = state.evolve(threat=0, log=state.log + ("threat reset",))
     steps.append(_step(f"A mission was completed: threat resets {before} → 0", S.CHECK_NEMESIS_MISSION, "", SEC2,
                        threat=0))
     spawn = any(m.kind == "nemesis" for m in completed) or (
@@ -364,7 +370,7 @@ def draw_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Ste
         state = state.losing("no event card to draw")
         return state, [_step("No event card left: the heroes lose", S.RESOLVE_EVENT_CARDS, "", SEC3, lost=True)]
     card = state.event_deck[0]
-    state = replace(state, event_deck=state.event_deck[1:], current_event=card, log=state.log + (f"event {card.name}",))
+    state = state.evolve(event_deck=state.event_deck[1:], current_event=card, log=state.log + (f"event {card.name}",))
     ex = " (an example card, not a printed one)" if card.example else ""
     return state, [_step(f"Event {card.name} is drawn{ex}", S.RESOLVE_EVENT_CARDS,
                          f"{len(state.event_deck)} event card(s) remain in the deck.", SEC3, event=card.name,
@@ -443,7 +449,7 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
     e = state.enemy(enemy_id)
     rule = S.ENEMY_ACTIVATION
     if e.kind == "nemesis" and e.stunned:
-        state = state.with_enemy(replace(e, stunned=False, damage=0))
+        state = state.with_enemy(evolve(e, stunned=False, damage=0))
         return state, [_step(f"{e.id} is stunned: stun and damage removed, no attack, overrun or move",
                              S.DAMAGE_AND_DEFEAT, "A stunned nemesis skips its next activation.", SEC3, (e.id,),
                              enemy=e.id, action="stun_cleared")]
@@ -484,8 +490,8 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
               else None)
     options = ctx.world.steps_toward(e.space, target_space, within)
     via, via_rec = ctx.choose("move_via", e.id, options, options[0], "the first space in map order")
-    state = state.with_enemy(replace(e, space=via))
-    state = replace(state, log=state.log + (f"{e.id} {e.space}->{via}",))
+    state = state.with_enemy(evolve(e, space=via))
+    state = state.evolve(log=state.log + (f"{e.id} {e.space}->{via}",))
     scope = (f"nearest operational base in its region ({ctx.world.region_of(e.space)})" if near.scope == "region"
              else "no operational base in its region: nearest operational base anywhere")
     tie = f"; tied with {', '.join(b for b in near.bases if b != chosen)}" if len(near.bases) > 1 else ""
@@ -560,7 +566,7 @@ def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[
             continue
         kind = "nemesis_specific" if t.key == "nemesis-specific" else "standard"
         new = Enemy(_new_enemy_id(state, t.name), kind, icon.space, t.power, t.health, rank=t.rank, type_key=t.key)
-        state = replace(state, enemies=state.enemies + (new,), log=state.log + (f"spawn {new.id}@{icon.space}",))
+        state = state.evolve(enemies=state.enemies + (new,), log=state.log + (f"spawn {new.id}@{icon.space}",))
         steps.append(_step(f"{new.id} spawns on {icon.space}", S.ENEMY_SPAWN,
                            f"{on_board + 1} of {t.standees} {t.name} standees now on the board.", SEC3,
                            (new.id, icon.space), enemy=new.id, space=icon.space))
@@ -570,7 +576,7 @@ def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[
 def discard_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
     """Discard the event card."""
     card = state.current_event
-    state = replace(state, discard=state.discard + (card,), current_event=None)
+    state = state.evolve(discard=state.discard + (card,), current_event=None)
     return state, [_step(f"Event {card.name} is discarded", S.DISCARD_EVENT, "", SEC3)]
 
 
@@ -588,7 +594,7 @@ def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[S
         if not state.heroes[cand].eliminated:
             nxt = cand
             break
-    state = replace(state, first_player=nxt, round=state.round + 1)
+    state = state.evolve(first_player=nxt, round=state.round + 1)
     steps = [_step(f"End of Round: aspect tokens return; 1st player → {state.heroes[nxt].name}", S.END_OF_ROUND,
                    f"Round {state.round} begins.", SEC_END, first_player=state.heroes[nxt].name, round=state.round)]
     for h in state.heroes:
@@ -596,7 +602,7 @@ def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[S
             bases = tuple(b for b, _ in state.bases)
             oper = tuple(state.operational_bases())
             where, rec = ctx.choose("respawn", h.name, bases, (oper or bases)[0], "the first operational base")
-            state = state.with_hero(replace(h, space=state.base_space(where)))
+            state = state.with_hero(evolve(h, space=state.base_space(where)))
             steps.append(_step(f"{h.name}'s new standee is placed on {where}", S.DAMAGE_AND_DEFEAT,
                                "At the start of the next Hero Phase, on any base.", SEC_END, (h.name, where),
                                choice=rec))
@@ -629,17 +635,18 @@ def check_loss(state: GameState, ctx: PhaseContext, section: str, *, defer_threa
                ) -> tuple[GameState, list[Step]]:
     """Winning and Losing: apply every loss condition reached (threat 20, all bases overrun, all heroes defeated while
     shattered; the missing event and the elimination deadline are applied where they happen) and report the gauges."""
-    g = {x["name"]: x for x in loss_gauges(state)}
-    if g["threat"]["lost"] and not defer_threat:
+    gauges = loss_gauges(state)      # what they measure (tracks, tokens, decks, heroes) does not change below
+    threat_g, bases_g, _, heroes_g, _ = gauges
+    if threat_g["lost"] and not defer_threat:
         state = state.losing(f"threat reached {THREAT_LOSS}")
-    if g["bases"]["lost"]:
+    if bases_g["lost"]:
         state = state.losing("all bases overrun")
-    if g["heroes"]["lost"]:
+    if heroes_g["lost"]:
         state = state.losing("all heroes defeated on their shattered side")
-    nem = state.nemesis_enemy()
-    if state.showdown and nem is not None and nem.damage >= nem.health and not state.lost:
-        state = replace(state, won=True)
-    gauges = loss_gauges(state)
+    if state.showdown and not state.lost:
+        nem = state.nemesis_enemy()
+        if nem is not None and nem.damage >= nem.health:
+            state = state.evolve(won=True)
     text = "; ".join(x["text"] for x in gauges)
     if state.lost:
         title = "The heroes lose: " + ", ".join(state.lost)
@@ -647,7 +654,7 @@ def check_loss(state: GameState, ctx: PhaseContext, section: str, *, defer_threa
         title = "The heroes win: the nemesis is at 0 health in the Final Showdown"
     else:
         title = "No loss condition reached"
-    if defer_threat and g["threat"]["lost"]:
+    if defer_threat and threat_g["lost"]:
         text += " (ruling threat_loss_timing = after_mission_check: threat judged after step 2)"
     return state, [_step(title, S.WINNING_AND_LOSING, text, section, lost=list(state.lost), won=state.won,
                          gauges=gauges)]
@@ -663,12 +670,15 @@ PHASE_STEPS: tuple[tuple[str, StepFn], ...] = (
 """Every step of a Nemesis Phase and the End of Round, with its trace section."""
 
 
-@dataclass(frozen=True)
-class Frame:
-    """One step of a playthrough: the cited ``step`` and the ``state`` right after it."""
+class Frame(NamedTuple):
+    """One step of a playthrough: the cited ``step`` and the ``state`` right after it (a named pair: a phase makes a
+    dozen or more, so it is the cheapest immutable record)."""
 
     step: Step
     state: GameState
+
+
+_make_frame = Frame._make
 
 
 def _deadline_check(state: GameState, section: str) -> tuple[GameState, list[Step]]:
@@ -685,14 +695,17 @@ STEP_SECTIONS: tuple[str, ...] = (SEC1, SEC2, SEC3, SEC_END)
 """The phase's numbered steps (trace sections), in order: a phase may start at or stop after any of them."""
 
 
+_INDEXED_STEPS = tuple((STEP_SECTIONS.index(sec), sec, fn) for sec, fn in PHASE_STEPS)
+_LAST_OF_SECTION = frozenset((advance_threat, check_nemesis_mission, discard_event, end_of_round))
+
+
 def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: str = SEC_END) -> list[Frame]:
     """Play one Nemesis Phase (and the End of Round) from ``state``, from step ``start`` through step ``stop`` (both
     in :data:`STEP_SECTIONS`); stops at the first loss. Returns the frames (step, state after it)."""
     frames: list[Frame] = []
 
     def emit(s: GameState, steps: list[Step]) -> None:
-        for st in steps:
-            frames.append(Frame(st, s))
+        frames.extend(map(_make_frame, zip(steps, repeat(s))))
 
     first, last = STEP_SECTIONS.index(start), STEP_SECTIONS.index(stop)
     prefix = f"Round {state.round} · "
@@ -704,8 +717,8 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
         return frames
     defer = ctx.rulings.reading("threat_loss_timing") == "after_mission_check"
     showdown_now = False
-    for section, fn in PHASE_STEPS:
-        if not first <= STEP_SECTIONS.index(section) <= last:
+    for index, section, fn in _INDEXED_STEPS:
+        if not first <= index <= last:
             continue
         if fn is draw_event and showdown_now and ctx.rulings.reading("showdown_timing") == "end_phase":
             emit(state, [_step("Final Showdown began in step 2: no event this phase", S.FINAL_SHOWDOWN,
@@ -733,8 +746,7 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
             emit(state, steps)
         showdown_now = showdown_now or (state.showdown and not was_showdown)
         deferring = defer and fn is advance_threat
-        last_of_section = fn in (advance_threat, check_nemesis_mission, discard_event, end_of_round)
-        if last_of_section or state.lost or _threat_or_bases_lost(state, deferring):
+        if fn in _LAST_OF_SECTION or state.lost or _threat_or_bases_lost(state, deferring):
             state, steps = check_loss(state, ctx, prefix + section, defer_threat=deferring)
             emit(state, steps)
         if state.lost or state.won:
@@ -743,8 +755,12 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
 
 
 def _threat_or_bases_lost(state: GameState, defer: bool) -> bool:
-    return (state.threat >= THREAT_LOSS and not defer) or len(state.overrun) >= len(state.bases) or all(
-        h.eliminated for h in state.heroes)
+    if (state.threat >= THREAT_LOSS and not defer) or len(state.overrun) >= len(state.bases):
+        return True
+    for h in state.heroes:
+        if not h.eliminated:
+            return False
+    return True
 
 
 def play_phases(state: GameState, ctx: PhaseContext, phases: int = 1, *, start: str = SEC1,

@@ -126,6 +126,12 @@ class HeroModel(_Strict):
     shattered: bool = False
     eliminated: bool = False
     next_health: int = Field(0, ge=0, le=30)
+    move: int = Field(0, ge=0, le=6)
+    atk: int = Field(0, ge=0, le=10)
+    dfi: int = Field(0, ge=0, le=10)
+    tactic: int = Field(0, ge=0, le=10)
+    rest_auto: int = Field(0, ge=0, le=10)
+    empowered: bool = False
 
 
 class EliteModel(_Strict):
@@ -317,7 +323,8 @@ def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:
         if h.eliminated and not h.shattered:
             raise _fail(f"heroes[{i}].eliminated", "only a shattered hero's player is eliminated",
                         "shattered = true with eliminated = true", source)
-        heroes.append(Hero(h.name, sp, h.health, h.damage, h.shattered, h.eliminated, h.next_health))
+        heroes.append(Hero(h.name, sp, h.health, h.damage, h.shattered, h.eliminated, h.next_health, h.move, h.atk,
+                           h.dfi, h.tactic, h.rest_auto, h.empowered))
     hero_names = [h.name for h in heroes]
 
     types = []

@@ -10,13 +10,15 @@ Card texts beyond what the rulebook states are **data the user enters**: an :cla
 effect (advance threat, advance team-up, damage heroes, add progress, overrun a base, or a note with no game effect).
 The example cards in ``cards/examples.toml`` are marked as examples, not printed cards.
 
-Every change returns a new value (``dataclasses.replace``); nothing here mutates.
+Every change returns a new value; nothing here mutates. :meth:`GameState.evolve` and :func:`evolve` are the cheap
+copy-with used on the Nemesis Phase's hot path: the same result as ``dataclasses.replace`` (unknown field names raise
+``TypeError``) without re-running ``__init__`` field by field (``benchmarks/bench_dagger.py``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeVar
 
 EffectKind = Literal["threat", "team_up", "damage_heroes", "progress", "overrun", "note"]
 EnemyKind = Literal["standard", "nemesis_specific", "elite", "nemesis"]
@@ -26,6 +28,26 @@ THREAT_LOSS = 20
 """Threat reaching this value loses the game (Winning and Losing)."""
 SIDE_SLOTS = 3
 """Side mission slots on the board (Missions › Side Missions)."""
+
+_T = TypeVar("_T")
+_setattr = object.__setattr__
+
+
+def evolve(obj: _T, **changes: Any) -> _T:
+    """A copy of the frozen, slotted dataclass value ``obj`` with ``changes`` (field name -> value): what
+    ``dataclasses.replace`` returns, without its per-field ``__init__`` round trip. The copy shares every unchanged
+    field with ``obj`` (values are immutable, so sharing is safe).
+
+    Raises:
+        TypeError: a name in ``changes`` that is not a field of ``obj``.
+    """
+    cls = type(obj)
+    new = object.__new__(cls)
+    for name in cls.__slots__:
+        _setattr(new, name, changes.pop(name) if name in changes else getattr(obj, name))
+    if changes:
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes))}")
+    return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +195,11 @@ class Enemy:
 class Hero:
     """A hero: ``name``, ``space`` (``""`` while its standee is off the board after a defeat), ``health``,
     ``damage``, ``shattered`` (its aspect sheet shows the shattered side), ``eliminated`` (its player is out),
-    ``next_health`` (health of the other side of the hero sheet, used after a defeat)."""
+    ``next_health`` (health of the other side of the hero sheet, used after a defeat).
+
+    The hero sheet's values used by the Hero Phase helpers (:mod:`.hero_phase`; ``0`` = not entered): ``move``
+    (spaces per Move action, 0..6), ``atk`` (Fight dice), ``dfi`` (Defy dice), ``tactic`` (Rest dice), ``rest_auto``
+    (automatic successes of its Rest action), each 0..10, and ``empowered`` (an empowered token on its sheet)."""
 
     name: str
     space: str
@@ -182,6 +208,12 @@ class Hero:
     shattered: bool = False
     eliminated: bool = False
     next_health: int = 0
+    move: int = 0
+    atk: int = 0
+    dfi: int = 0
+    tactic: int = 0
+    rest_auto: int = 0
+    empowered: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,22 +310,40 @@ class GameState:
         return top + tuple(m for m in self.side_slots if m is not None) + self.hero_missions
 
     # -- changes
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with ``changes`` (field name -> value), like ``dataclasses.replace`` but a dictionary copy: the
+        Nemesis Phase's hot path (a state has 23 fields and a phase makes a dozen copies).
+
+        Raises:
+            TypeError: a name that is not a field of :class:`GameState`.
+        """
+        if not changes.keys() <= _GAME_STATE_FIELDS:
+            raise TypeError(f"GameState has no field(s) {', '.join(sorted(changes.keys() - _GAME_STATE_FIELDS))}")
+        new = object.__new__(GameState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return new
+
     def with_threat(self, delta: int, why: str) -> GameState:
-        return replace(self, threat=max(0, self.threat + delta), log=self.log + (f"threat {delta:+d}: {why}",))
+        return self.evolve(threat=max(0, self.threat + delta), log=self.log + (f"threat {delta:+d}: {why}",))
 
     def with_enemy(self, enemy: Enemy) -> GameState:
-        return replace(self, enemies=tuple(enemy if e.id == enemy.id else e for e in self.enemies))
+        return self.evolve(enemies=tuple(enemy if e.id == enemy.id else e for e in self.enemies))
 
     def with_hero(self, hero: Hero) -> GameState:
-        return replace(self, heroes=tuple(hero if h.name == hero.name else h for h in self.heroes))
+        return self.evolve(heroes=tuple(hero if h.name == hero.name else h for h in self.heroes))
 
     def with_mission(self, mission: Mission) -> GameState:
         """Replace the mission of the same name wherever it is (nemesis deck, side slots, hero missions)."""
         def sub(m):
             return mission if m is not None and m.name == mission.name else m
-        return replace(self, nemesis_deck=tuple(sub(m) for m in self.nemesis_deck),
+        return self.evolve(nemesis_deck=tuple(sub(m) for m in self.nemesis_deck),
                        side_slots=tuple(sub(m) for m in self.side_slots),
                        hero_missions=tuple(sub(m) for m in self.hero_missions))
 
     def losing(self, reason: str) -> GameState:
-        return self if reason in self.lost else replace(self, lost=self.lost + (reason,))
+        return self if reason in self.lost else self.evolve(lost=self.lost + (reason,))
+
+
+_GAME_STATE_FIELDS = frozenset(f.name for f in fields(GameState))

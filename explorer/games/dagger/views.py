@@ -14,7 +14,8 @@ The page (:class:`NemesisStepper`) shows:
 * a step bar (◀ Prev, Next ▶, a slider over positions ``0..n``: 0 is the position before the first step, ``i`` the
   position after step ``i``), the focused step with its section, rule and detail, and **what changed** (threat,
   moves, spawns, damage, overrun tokens, missions), which the map highlights (orange rings, move arrows);
-* the loss gauges (:func:`~explorer.games.dagger.nemesis.loss_gauges`: how close each loss condition is);
+* the loss gauges (:func:`~explorer.games.dagger.nemesis.loss_gauges`: how close each loss condition is) and the
+  loss probability of the phase if the event deck were shuffled (:func:`forecast_html`, exact over the top cards);
 * the player's choices the engine exposes (:class:`~explorer.games.dagger.nemesis.Choices`: activation order within a
   rank, attacked hero, tied base, route, respawn base) as dropdowns, and every ruling option as a dropdown; both
   re-run the playthrough;
@@ -444,6 +445,7 @@ class NemesisStepper(W.VBox):
         self.slider.observe(lambda c: self._quiet or self.show(c["new"]), names="value")
         self.focus = W.HTML(layout=W.Layout(max_width="640px"))
         self.gauges = W.HTML(layout=W.Layout(max_width="640px"))
+        self.forecast = W.HTML(layout=W.Layout(max_width="640px"))
         self.message = W.HTML()
         self.choices_box = W.VBox()
         r = opts.rulings()
@@ -463,7 +465,7 @@ class NemesisStepper(W.VBox):
         self.steps_panel = steps
         steps.observe(lambda _c: self._fill_trace_list(), names="selected_index")
         self.headline = W.HTML(layout=W.Layout(max_width="900px"))
-        side = W.VBox([self.about, self.focus, self.gauges, self.message,
+        side = W.VBox([self.about, self.focus, self.gauges, self.forecast, self.message,
                        W.HTML("<b style='font-family:sans-serif;font-size:13px'>Your choices</b>"), self.choices_box,
                        rulings, steps],
                       layout=W.Layout(min_width="340px", max_width="660px", flex="1 1 380px"))
@@ -517,6 +519,7 @@ class NemesisStepper(W.VBox):
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
         self.frames, self.ctx, self.start = frames, ctx, start
+        self.forecast.value = forecast_html(sc, start, self.rulings())
         self.trace = Trace(self.scenario.title)
         self.trace.steps = [f.step for f in frames]
         self.trace.rulings = dict(ctx.rulings.consulted)
@@ -728,6 +731,28 @@ def _choice_html(rec) -> str:
                    f"<b>{html.escape(str(r['chosen']))}</b> of {html.escape(', '.join(r['options']))} "
                    f"({html.escape(how)})</div>")
     return "".join(out)
+
+
+def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str, str]) -> str:
+    """The chance of losing within the next Nemesis Phase from ``start`` if the event deck were shuffled (exact over
+    the possible top cards: :func:`.forecast.loss_forecast`), as one line; ``""`` if it cannot be computed."""
+    from .forecast import loss_forecast
+    from .nemesis import SEC1
+
+    if scenario.start != SEC1:          # the scenario starts mid-phase: a whole phase from here is not the question
+        return ""
+    try:
+        f = loss_forecast(scenario, 1, rulings, state=start)
+    except ExplorerError:
+        return ""
+    cards = f"{f.draws} possible top card{'s' if f.draws != 1 else ''}"
+    how = (f"exact over the {cards}" if f.exact and start.event_deck else
+           "the event deck is empty" if f.exact else f"{f.draws} seeded shuffles")
+    why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
+    return _box(f"<b>Loss probability of the first Nemesis Phase</b> (from the start, the event deck shuffled): "
+                f"<span class='dg-forecast'>{float(f.p_loss):.0%}</span> ({how})" + (f": {html.escape(why)}" if why
+                                                                                      else ""),
+                "dg-forecast-box", "font-size:12px")
 
 
 def gauges_html(state: GameState) -> str:

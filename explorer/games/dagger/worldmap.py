@@ -214,7 +214,10 @@ class WorldMap:
     @property
     def names(self) -> tuple[str, ...]:
         """Space names in map order."""
-        return tuple(s.name for s in self.spaces)
+        n = self._cache.get("names")
+        if n is None:
+            n = self._cache["names"] = tuple(s.name for s in self.spaces)
+        return n
 
     def space(self, name: str) -> Space:
         """The :class:`Space` called ``name``. Raises KeyError for an unknown name."""
@@ -231,9 +234,12 @@ class WorldMap:
         return self.space(name).region
 
     def adjacent(self, name: str) -> tuple[str, ...]:
-        """Spaces joined to ``name`` by a line, in map order."""
-        nbrs = set(self.graph[name])
-        return tuple(n for n in self.names if n in nbrs)
+        """Spaces joined to ``name`` by a line, in map order (computed once per map)."""
+        adj = self._cache.get("adjacent")
+        if adj is None:
+            g = self.graph
+            adj = self._cache["adjacent"] = {a: tuple(n for n in self.names if n in g[a]) for a in self.names}
+        return adj[name]
 
     def distance(self, a: str, b: str, within_region: str | None = None) -> int | None:
         """Lines crossed on a shortest route from ``a`` to ``b`` (0 for the same space); with ``within_region``, only
@@ -287,8 +293,22 @@ def nearest_operational_bases(world: WorldMap, space: str, operational: Mapping[
 
     Returns:
         ``NearestBases`` with every base at the least distance (a tie is the 1st player's choice), or ``None`` when no
-        base is operational.
+        base is operational. Answers are cached on the map per (space, operational bases, reading): at most
+        spaces x 2^bases x 2 entries.
     """
+    key = ("nearest", space, tuple(operational.items()), region_distance)
+    hit = world._cache.get(key, _MISS)
+    if hit is not _MISS:
+        return hit
+    world._cache[key] = answer = _nearest_operational_bases(world, space, operational, region_distance)
+    return answer
+
+
+_MISS = object()
+
+
+def _nearest_operational_bases(world: WorldMap, space: str, operational: Mapping[str, str],
+                               region_distance: str) -> NearestBases | None:
     region = world.region_of(space)
     in_region = {b: s for b, s in operational.items() if world.region_of(s) == region}
     scope_region = region if region_distance == "within_region" else None

@@ -18,7 +18,7 @@ Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario
 from __future__ import annotations
 
 
-from explorer.games import Game, Kinds, Page, outcome_text
+from explorer.games import Game, Kinds, Page
 from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
@@ -36,6 +36,13 @@ def _options():
     from .options import ALL_OPTIONS
 
     return ALL_OPTIONS
+
+
+def outcome_text(trace: Trace) -> str:
+    """The verdict first, then the key numbers, for every kind (:func:`.outcome.outcome_text`)."""
+    from .outcome import outcome_text as text
+
+    return text(trace)
 
 
 def picture(scenario, trace: Trace) -> str | None:

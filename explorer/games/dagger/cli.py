@@ -1,0 +1,66 @@
+"""``explorer dagger ...``: the Marvel D.A.G.G.E.R. verbs beside the registry's ``scenarios | resolve | rulings``.
+
+Sections: Nemesis Phase, End of Round, Winning and Losing (see :mod:`.forecast`).
+
+Examples::
+
+    explorer dagger forecast dg-three-rounds
+    explorer dagger forecast my-board.toml --phases 2 --ruling threat_loss_timing=after_mission_check --json
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+
+
+def forecast(
+    scenario: Annotated[str, typer.Argument(help="A built-in id (dg-...) or the path of a nemesis or hero TOML file.")],
+    phases: Annotated[int, typer.Option("--phases", help="Nemesis Phases to look ahead (1..5).")] = 1,
+    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="key=reading (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """The probability that the heroes lose within the next Nemesis Phase(s), the event deck shuffled: exact over the
+    ordered draws of the cards the phases use. A hero file is looked at after its Hero Phase actions."""
+    from explorer.errors import ScenarioError
+    from explorer.games import get_game, load_any, parse_rulings
+
+    from .forecast import loss_forecast
+
+    game, sc = load_any(scenario)
+    if game.id != "dagger":
+        raise ScenarioError("scenario", f"{scenario!r} is a scenario of {game.title}", "a D.A.G.G.E.R. scenario")
+    kind, value = sc
+    chosen = parse_rulings(ruling, [get_game("dagger")])
+    if kind == "hero":
+        from .hero_scenario import play_hero
+
+        _steps, _records, _start, after, _end, _ctx = play_hero(value, chosen)
+        board, state = value.board, after
+    else:
+        board, state = value, value.state
+    f = loss_forecast(board, phases, chosen, state=state)
+    if as_json:
+        typer.echo(json.dumps(f.to_dict(), indent=2))
+        return
+    how = ("the event deck is empty" if not state.event_deck else
+           f"exact over {f.draws} ordered draws of the top {min(phases, len(state.event_deck))} event card(s)"
+           if f.exact else f"{f.draws} seeded shuffles")
+    typer.echo(f"P(the heroes lose within {phases} Nemesis Phase(s)) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
+               "[Marvel D.A.G.G.E.R.: Winning and Losing]")
+    for r, p in f.reasons.items():
+        typer.echo(f"  {r}: {float(p):.4f}")
+    typer.echo("  final threat: " + ", ".join(f"{t}: {float(p):.3f}" for t, p in sorted(f.threat.items())))
+    if f.won:
+        typer.echo(f"  P(the heroes win): {float(f.won):.4f}")
+
+
+def cli_app() -> typer.Typer:
+    """The Marvel D.A.G.G.E.R. verbs."""
+    app = typer.Typer(add_completion=False, no_args_is_help=True,
+                      help="Marvel D.A.G.G.E.R.: the loss probability of the next Nemesis Phase(s) (more under "
+                           "`explorer resolve`).")
+    app.command("forecast")(forecast)
+    return app

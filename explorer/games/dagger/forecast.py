@@ -1,0 +1,114 @@
+"""The loss probability of the next Nemesis Phase(s) of Marvel D.A.G.G.E.R., exactly, over the event deck's orders.
+
+Rulebook sections: Nemesis Phase (1. Advance Threat, 2. Check Nemesis Mission, 3. Resolve Event Cards), End of Round,
+Winning and Losing (played through :func:`.nemesis.play_phases`).
+
+The Nemesis Phase is deterministic once the event deck's order is known (the players' choices are the scenario's
+inputs and defaults), and ``k`` phases draw only the top ``k`` event cards. So the chance that the heroes lose within
+``k`` phases, with the deck shuffled, is an average over the ``n!/(n-k)!`` ordered draws of ``k`` cards from the
+``n`` in the deck, each equally likely: with one phase, ``n`` play-outs give the exact answer that 10,000 seeded
+shuffles only estimate (``benchmarks/bench_dagger.py`` checks the two agree). Above ``max_exact`` draws, a seeded
+sample of shuffles is used instead (reported as such).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import permutations
+from math import perm
+
+from explorer.errors import ScenarioError
+
+from .nemesis import PhaseContext, play_phases
+from .nemesis_scenario import NemesisScenario
+from .options import rulings as make_rulings
+from .state import GameState
+
+__all__ = ["LossForecast", "loss_forecast"]
+
+MAX_PHASES = 5
+MAX_SAMPLES = 200_000
+
+
+@dataclass(frozen=True)
+class LossForecast:
+    """How likely the heroes are to lose within ``phases`` Nemesis Phases from a position.
+
+    Attributes:
+        p_loss: the probability (a :class:`~fractions.Fraction` when ``exact``, else the sample frequency as one).
+        exact: every ordered draw was played (else ``samples`` seeded shuffles). draws: play-outs made.
+        phases: Nemesis Phases played per draw (each followed by End of Round).
+        reasons: ``{loss reason: probability}`` (a play-out can name several).
+        threat: ``{final threat: probability}``. won: probability the heroes win within the phases.
+    """
+
+    p_loss: Fraction
+    exact: bool
+    draws: int
+    phases: int
+    reasons: Mapping[str, Fraction]
+    threat: Mapping[int, Fraction]
+    won: Fraction
+
+    def to_dict(self) -> dict:
+        """JSON-friendly: probabilities as ``{"exact": "n/d", "float": x}``."""
+        def pr(x: Fraction) -> dict:
+            return {"exact": str(x), "float": float(x)}
+        return {"p_loss": pr(self.p_loss), "exact": self.exact, "draws": self.draws, "phases": self.phases,
+                "reasons": {k: pr(v) for k, v in self.reasons.items()},
+                "threat": {str(k): pr(v) for k, v in sorted(self.threat.items())}, "won": pr(self.won)}
+
+
+def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[str, str] | None = None, *,
+                  state: GameState | None = None, max_exact: int = 5040, samples: int = 10_000,
+                  seed: int = 0) -> LossForecast:
+    """The probability that the heroes lose within ``phases`` Nemesis Phases (1..5) from ``state`` (default: the
+    scenario's starting state), the event deck shuffled (its order in the file is ignored).
+
+    Args:
+        max_exact: play every ordered draw when there are at most this many (1..1,000,000), else sample.
+        samples: seeded shuffles when sampling (1..200,000); ``seed`` seeds them.
+
+    Raises:
+        ScenarioError: a bound above, or the rulings' errors.
+    """
+    if not 1 <= phases <= MAX_PHASES:
+        raise ScenarioError("phases", f"{phases!r}", f"1..{MAX_PHASES}")
+    if not 1 <= max_exact <= 1_000_000:
+        raise ScenarioError("max_exact", f"{max_exact!r}", "1..1000000")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise ScenarioError("samples", f"{samples!r}", f"1..{MAX_SAMPLES}")
+    start = scenario.state if state is None else state
+    chosen = {**scenario.rulings, **(rulings or {})}
+    make_rulings(chosen)                                     # check the readings once, before any play-out
+    deck = start.event_deck
+    k = min(phases, len(deck))
+    exact = perm(len(deck), k) <= max_exact
+    if exact:
+        draws = [tuple(deck[i] for i in idx) + tuple(deck[j] for j in range(len(deck)) if j not in idx)
+                 for idx in permutations(range(len(deck)), k)] or [deck]
+    else:
+        rng = random.Random(seed)
+        draws = []
+        for _ in range(samples):
+            d = list(deck)
+            rng.shuffle(d)
+            draws.append(tuple(d))
+    lost = won = 0
+    reasons: Counter[str] = Counter()
+    threat: Counter[int] = Counter()
+    for d in draws:
+        ctx = PhaseContext(scenario.world, make_rulings(chosen), scenario.choices)
+        frames = play_phases(start.evolve(event_deck=d), ctx, phases)
+        end = frames[-1].state if frames else start
+        lost += bool(end.lost)
+        won += end.won
+        reasons.update(end.lost)
+        threat[end.threat] += 1
+    n = len(draws)
+    return LossForecast(Fraction(lost, n), exact, n, phases, {r: Fraction(c, n) for r, c in reasons.most_common()},
+                        {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n))

@@ -1,0 +1,224 @@
+"""Scenario kind ``hero`` of Marvel D.A.G.G.E.R.: Hero Phase actions on a board, each with its exact odds, then
+(optionally) the Nemesis Phase that follows — "if Hero B fights Thug 1, what does step 1 add, and does the 1st strike
+still fail?"
+
+Rulebook sections: Gameplay › Hero Phase › Aspect Actions (Move, Fight, Defy, Rest), Additional Rules › Empowered and
+Primed, Missions, Damage and Defeat (through :mod:`.hero_phase`); then the Nemesis Phase (through :mod:`.nemesis`).
+
+A ``hero`` document is a ``nemesis`` document (the board: map, heroes, enemies, missions, events, choices, rulings;
+``docs/dagger-map-format.md``) plus::
+
+    kind = "hero"
+    die = [0, 0, 0, 1, 1, 2]          # optional: the custom die's faces (successes per face); default: the stand-in
+    then_phase = true                 # optional: play the Nemesis Phase(s) after the actions (phases, stop_after)
+    [[actions]]
+    do = "move"                       # move | fight | defy | rest
+    hero = "Hero B"
+    path = ["Cairo"]                  # move: the spaces entered; move_value overrides the hero's move
+    [[actions]]
+    do = "fight"
+    hero = "Hero B"
+    enemy = "Thug 1"                  # fight: an enemy in the hero's space; defy: mission = "..."
+    successes = 2                     # optional: the roll's result, applied; without it only the odds are given
+    dice = 3                          # optional: overrides ATK / DFI / tactic
+    spend_empowered = true            # optional (default: spend the token only when it makes the difference)
+
+``Trace.outcome``: ``actions`` (per action: ``do``, ``hero``, ``target``, ``dice``, ``need``, ``p`` and
+``p_with_empowered`` as ``{"exact", "float"}``, ``successes``, ``result``), ``threat_start``, ``threat``,
+``after_actions`` (threat, enemies ``{id: [space, damage]}``, heroes ``{name: [space, damage]}``, missions
+``{name: progress}``, team_up), ``lost``, ``won``, ``phase`` (true when the Nemesis Phase was played), ``die``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from explorer.errors import RuleViolation, ScenarioError
+from explorer.scenario import validate
+from explorer.trace import Step, Trace
+
+from . import hero_phase as HP
+from . import sections as S
+from .nemesis import PhaseContext, play_phases
+from .nemesis_scenario import NAME, NemesisScenario, _Strict, initial_state, parse_nemesis
+from .options import rulings as make_rulings
+from .state import GameState
+
+MAX_ACTIONS = 20
+
+
+class ActionModel(_Strict):
+    """One ``[[actions]]`` entry."""
+
+    do: Literal["move", "fight", "defy", "rest"]
+    hero: str = NAME
+    path: list[str] = Field(default_factory=list, max_length=6)
+    move_value: int | None = Field(None, ge=1, le=6)
+    enemy: str = Field("", max_length=60)
+    mission: str = Field("", max_length=60)
+    successes: int | None = Field(None, ge=0, le=60)
+    dice: int | None = Field(None, ge=1, le=HP.MAX_DICE)
+    spend_empowered: bool | None = None
+    progress_per_success: int = Field(1, ge=1, le=5)
+    recover: int | None = Field(None, ge=0, le=60)
+    nemesis_to: str | None = Field(None, max_length=60)
+
+
+class HeroPartModel(_Strict):
+    """The ``hero`` kind's own keys."""
+
+    actions: list[ActionModel] = Field(min_length=1, max_length=MAX_ACTIONS)
+    die: list[int] = Field(default_factory=lambda: list(HP.DEFAULT_DIE.faces), min_length=2, max_length=20)
+    then_phase: bool = False
+
+
+@dataclass(frozen=True)
+class HeroScenario:
+    """A parsed ``hero`` scenario: the ``board`` (a :class:`.nemesis_scenario.NemesisScenario`), the ``actions``,
+    the ``die`` (:class:`.hero_phase.DieTable`) and ``then_phase``."""
+
+    board: NemesisScenario
+    actions: tuple[ActionModel, ...]
+    die: HP.DieTable
+    then_phase: bool
+
+    @property
+    def title(self) -> str:
+        return self.board.title
+
+    @property
+    def world(self):
+        return self.board.world
+
+
+def parse_hero(data: Mapping[str, Any], source: str) -> HeroScenario:
+    """Validate a ``kind = "hero"`` document.
+
+    Raises:
+        ScenarioError: one line naming ``source`` and the field (the board's errors as for ``nemesis`` files; an
+            action's as ``actions[i].<field>``; a die face as ``die[i]``).
+    """
+    own = {k: data[k] for k in ("actions", "die", "then_phase") if k in data}
+    part = validate(HeroPartModel, own, source)
+    try:
+        die = HP.DieTable(tuple(part.die), "from the file" if "die" in own else HP.DEFAULT_DIE.name)
+    except ScenarioError as e:
+        raise ScenarioError(e.field.replace("die.faces", "die"), e.problem, e.allowed, source) from None
+    board = {k: v for k, v in data.items() if k not in own}
+    board["kind"] = "nemesis"
+    return HeroScenario(parse_nemesis(board, source), tuple(part.actions), die, part.then_phase)
+
+
+def _pr(x) -> dict:
+    return {"exact": str(x), "float": float(x)}
+
+
+def _snapshot(state: GameState) -> dict:
+    return {"threat": state.threat, "team_up": state.team_up,
+            "enemies": {e.id: [e.space, e.damage] for e in state.enemies},
+            "heroes": {h.name: [h.space, h.damage] for h in state.heroes},
+            "missions": {m.name: m.progress for m in state.active_missions()}}
+
+
+def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[GameState, list[Step], dict]:
+    """One action: its odds (fight / defy / rest), then its result when ``successes`` is given."""
+    rec: dict[str, Any] = {"do": a.do, "hero": a.hero}
+    steps: list[Step] = []
+    world, die = sc.world, sc.die
+    if a.do == "move":
+        state, steps = HP.move_hero(state, world, a.hero, a.path, a.move_value)
+        rec.update(target=steps[0].facts["end"], result=f"moved to {steps[0].facts['end']}")
+        return state, steps, rec
+    if a.do == "fight":
+        if not a.enemy:
+            raise ScenarioError(f"actions[{i}].enemy", "is required for a fight", "an enemy's id", sc.board.source)
+        odds = HP.fight_odds(state, a.hero, a.enemy, die=die, dice=a.dice)
+        rec["target"] = a.enemy
+        what = f"defeats {a.enemy}"
+    elif a.do == "defy":
+        if not a.mission:
+            raise ScenarioError(f"actions[{i}].mission", "is required for a defy", "a mission's name",
+                                sc.board.source)
+        odds = HP.defy_odds(state, a.hero, a.mission, die=die, dice=a.dice,
+                            progress_per_success=a.progress_per_success)
+        rec["target"] = a.mission
+        what = f"completes {a.mission}"
+    else:
+        dist = HP.rest_distribution(state, a.hero, die=die, dice=a.dice)
+        h = next(h for h in state.heroes if h.name == a.hero)
+        need = h.damage
+        odds = HP.action_odds(max(0, (a.dice if a.dice is not None else h.tactic)), need, die=die,
+                              automatic=h.rest_auto, empowered=h.empowered,
+                              note=f"{h.tactic if a.dice is None else a.dice} tactic dice + {h.rest_auto} automatic")
+        rec["target"] = a.hero
+        rec["rest_totals"] = {str(k): _pr(v) for k, v in dist.items()}
+        what = f"recovers all {need} damage"
+    rec.update(dice=odds.dice, need=odds.need, p=_pr(odds.p), p_with_empowered=_pr(odds.p_with_empowered),
+               empowered=odds.empowered)
+    steps.append(Step(f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})", S.ASPECT_ACTIONS,
+                      f"{odds.note}. Die: {die.name} {list(die.faces)}."
+                      + ("" if odds.empowered else f" With an empowered token: {float(odds.p_with_empowered):.3f}."),
+                      {"p": _pr(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, rec["target"]),
+                      HP.SECTION))
+    if a.successes is None:
+        rec["successes"] = None
+        rec["result"] = "odds only"
+        return state, steps, rec
+    if a.do == "fight":
+        state, more = HP.fight(state, a.hero, a.enemy, a.successes, spend_empowered=a.spend_empowered,
+                               nemesis_to=a.nemesis_to, world=world)
+    elif a.do == "defy":
+        state, more = HP.defy(state, a.hero, a.mission, a.successes, spend_empowered=a.spend_empowered,
+                              progress_per_success=a.progress_per_success)
+    else:
+        state, more = HP.rest(state, a.hero, a.successes, recover=a.recover, spend_empowered=bool(a.spend_empowered))
+    rec["successes"] = a.successes
+    rec["result"] = more[-1].title
+    return state, steps + more, rec
+
+
+def play_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+              ) -> tuple[list[Step], list[dict], GameState, GameState, GameState, PhaseContext]:
+    """``(steps, action records, start, after the actions, end, ctx)``: the actions, then the Nemesis Phase(s) when
+    ``then_phase``. An action the rules forbid ends the actions with a "Not allowed" step."""
+    ctx = PhaseContext(sc.world, make_rulings({**sc.board.rulings, **(rulings or {})}), sc.board.choices)
+    start = state = initial_state(sc.board, seed)
+    steps: list[Step] = []
+    records: list[dict] = []
+    for i, a in enumerate(sc.actions):
+        try:
+            state, more, rec = _act(state, sc, i, a)
+        except RuleViolation as v:
+            steps.append(Step(f"Not allowed: {v}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,), HP.SECTION))
+            records.append({"do": a.do, "hero": a.hero, "result": f"not allowed: {v}"})
+            break
+        except ScenarioError as e:
+            raise ScenarioError(f"actions[{i}].{e.field}" if not e.field.startswith("actions[") else e.field,
+                                e.problem, e.allowed, sc.board.source) from None
+        steps += more
+        records.append(rec)
+    after = state
+    if sc.then_phase and not state.won:
+        frames = play_phases(state, ctx, sc.board.phases, start=sc.board.start, stop=sc.board.stop)
+        steps += [f.step for f in frames]
+        state = frames[-1].state if frames else state
+    return steps, records, start, after, state, ctx
+
+
+def resolve_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
+    """Resolve a ``hero`` scenario into a cited :class:`Trace` (module docstring: the outcome's keys)."""
+    steps, records, start, after, end, ctx = play_hero(sc, rulings, seed)
+    trace = Trace(sc.title or "Hero Phase")
+    trace.steps = steps
+    trace.rulings = dict(ctx.rulings.consulted)
+    trace.outcome = {"actions": records, "threat_start": start.threat, "threat": end.threat,
+                     "after_actions": _snapshot(after), "lost": list(end.lost), "won": end.won,
+                     "phase": sc.then_phase, "die": list(sc.die.faces), "overrun": sorted(end.overrun)}
+    return trace
+
+
+__all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero"]

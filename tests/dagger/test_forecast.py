@@ -1,0 +1,77 @@
+"""The loss probability of the next Nemesis Phase(s): exact over the ordered draws of the top k event cards, equal to
+playing every full order of the deck, and a seeded sample agrees with it."""
+
+from fractions import Fraction
+from itertools import permutations
+
+import pytest
+
+from explorer.errors import ScenarioError
+from explorer.games.dagger.forecast import loss_forecast
+from explorer.games.dagger.nemesis import PhaseContext, play_phases
+from explorer.games.dagger.options import rulings
+
+from .helpers import builtin
+
+
+def position(threat=14):
+    sc = builtin("dg-three-rounds")
+    return sc, sc.state.evolve(threat=threat, nemesis_deck=(), showdown=True)
+
+
+def every_full_order(sc, start, phases):
+    lost = []
+    for deck in permutations(start.event_deck):
+        frames = play_phases(start.evolve(event_deck=deck), PhaseContext(sc.world, rulings(), sc.choices), phases)
+        lost.append(bool(frames[-1].state.lost))
+    return Fraction(sum(lost), len(lost))
+
+
+@pytest.mark.parametrize("phases", [1, 2])
+def test_exact_forecast_equals_every_full_deck_order(phases):
+    sc, start = position()
+    f = loss_forecast(sc, phases, state=start)
+    assert f.exact and f.draws == {1: 4, 2: 12}[phases]          # 4 cards: 4 first draws, 4 x 3 ordered pairs
+    assert f.p_loss == every_full_order(sc, start, phases)
+    assert sum(f.threat.values()) == 1
+    if phases == 1:
+        assert f.p_loss == Fraction(1, 2) and f.reasons == {"threat reached 20": Fraction(1, 2)}
+
+
+def test_sampled_forecast_agrees_with_the_exact_one():
+    sc, start = position()
+    exact = loss_forecast(sc, 2, state=start)
+    sampled = loss_forecast(sc, 2, state=start, max_exact=1, samples=2000, seed=3)
+    assert not sampled.exact and sampled.draws == 2000
+    p = float(exact.p_loss)
+    assert abs(float(sampled.p_loss) - p) <= 4 * (p * (1 - p) / 2000) ** 0.5
+
+
+def test_more_phases_than_cards_loses_for_want_of_an_event():
+    sc, start = position(threat=0)
+    f = loss_forecast(sc, 5, state=start)
+    assert f.reasons.get("no event card to draw", 0) + f.reasons.get("threat reached 20", 0) >= 1 and f.p_loss == 1
+
+
+def test_bounds():
+    sc, start = position()
+    for kw, field in (({"phases": 6}, "phases"), ({"max_exact": 0}, "max_exact"), ({"samples": 0}, "samples")):
+        with pytest.raises(ScenarioError, match=field):
+            loss_forecast(sc, state=start, **kw)
+
+
+def test_cli_forecast(capsys):
+    import json
+
+    from explorer.cli import main
+
+    assert main(["dagger", "forecast", "dg-loss-no-event"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("P(the heroes lose within 1 Nemesis Phase(s)) = 1.0000 (1), the event deck is empty")
+    assert "no event card to draw: 1.0000" in out
+    assert main(["dagger", "forecast", "dg-hero-fight", "--phases", "2", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["exact"] and d["draws"] == 12 and d["phases"] == 2
+    assert main(["dagger", "forecast", "dg-01", "--phases", "9"]) == 2
+    assert "field 'phases'" in capsys.readouterr().err
+    assert main(["dagger", "forecast", "tr-05"]) == 2

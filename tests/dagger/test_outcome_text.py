@@ -1,0 +1,74 @@
+"""`explorer resolve dg-…` prints the verdict first (Outcome: …), then the key numbers, read from the trace."""
+
+import pytest
+
+from explorer.games import get_game
+from explorer.games.dagger.outcome import outcome_text, verdict
+
+from .helpers import resolve
+
+GAME = get_game("dagger")
+NAMES = [s.name for s in GAME.scenarios() if s.kind == "nemesis"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_builtin_states_the_answer_first(name):
+    t = resolve(name)
+    text = GAME.outcome_text(t)
+    first = text.splitlines()[0]
+    o = t.outcome
+    assert first.startswith("Outcome: ")
+    assert f"{o['threat_start']} → {o['threat']}" in first
+    assert ("LOSE" in first) == bool(o["lost"]) and ("WIN" in first) == o["won"]
+    for reason in o["lost"]:
+        assert reason in first
+    if not o["lost"] and not o["won"]:
+        assert "nearest loss: " in first
+    # every completed mission, every base overrun during the play and every enemy action is reported
+    for s in t.steps:
+        f = s.facts
+        if f.get("result") in ("passed", "failed"):
+            assert f["mission"] in first and ("passes" if f["result"] == "passed" else "fails") in first
+        if isinstance(f.get("overrun"), list):
+            assert s.marks[0] in first
+        if f.get("action") == "attack":
+            assert f"{f['enemy']} attacks {f['target']}" in text
+        if f.get("action") == "move":
+            assert f"{f['enemy']} moves {f['start']} → {f['to']} toward {f['target']}" in text
+
+
+def test_mission_fail_overrun_and_threat_reset():
+    first = verdict(resolve("dg-03-fail"))
+    assert first.startswith("Threat 14 → 0; nemesis mission Mission I fails; Wakanda overrun")
+
+
+def test_loss_is_the_first_word():
+    assert verdict(resolve("dg-loss-bases")).startswith("The heroes LOSE (all bases overrun); Threat 5 → 8")
+    assert verdict(resolve("dg-loss-threat")).startswith("The heroes LOSE (threat reached 20)")
+
+
+def test_gauges_nearest_first_and_hero_defeats_to_go():
+    text = outcome_text(resolve("dg-hero-defeat"))
+    gauges = next(x for x in text.splitlines() if x.strip().startswith("Loss conditions"))
+    # Hero B eliminated; Hero A shattered (1 more defeat eliminates) and Hero C whole (2): 3 defeats to go
+    assert "2/3 heroes in play (1 shattered): 3 more hero defeat(s) lose" in gauges
+    assert gauges.index("no event card left") < gauges.index("hero defeat") < gauges.index("threat 10/20")
+    assert "Hero B defeated and eliminated; Hero A defeated" in text.splitlines()[0]
+    assert "Thug 1 attacks Hero B for 1 (10/10 damage)" in text
+
+
+def test_peak_threat_over_several_rounds():
+    first = verdict(resolve("dg-three-rounds"))
+    assert first.startswith("Threat 2 → 5 over 3 rounds, peak 19")
+
+
+def test_hero_scenario_answers_with_the_odds_and_the_phase_after():
+    t = resolve("dg-hero-fight")
+    text = GAME.outcome_text(t)
+    first = text.splitlines()[0]
+    fight = next(a for a in t.outcome["actions"] if a["do"] == "fight")
+    assert first.startswith("Outcome: Hero B moved to Cairo; P(Hero B defeats Thug 1) = 0.625 (5/8); rolled 2: "
+                            "Thug 1 is defeated and removed")
+    assert fight["p"]["exact"] == "5/8"
+    assert first.endswith("then the Nemesis Phase: threat 2 → 6; 1st Strike not completed")
+    assert "(0.875 with an empowered token)" in text
