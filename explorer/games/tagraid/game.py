@@ -61,6 +61,10 @@ def outcome_text(trace: Trace) -> str:
     """The outcome of a resolved roll exchange in plain text (winner per pair, Saving Rolls, Wounds, Death,
     Neomaterials, Evade movement)."""
     o = trace.outcome
+    if "aro_rights" in o:  # a whole Order (kind = "order")
+        from .orders.orderfile import order_outcome_text
+
+        return order_outcome_text(o)
     lines = ["Outcome:"]
     for p in o.get("pairs", []):
         other = p.get("reactive") or p.get("megabeast")

@@ -210,6 +210,25 @@ TESEUM_SEVERAL_ATTACKERS = RulingOption(
                 "effect first.",
 )
 
+TESEUM_PER_WOUND = RulingOption(
+    key="teseum_per_wound",
+    title="Teseum for Wounds that do not kill the TAG",
+    section="Neomaterials: Teseum and T-Bezoar Units; Death",
+    readings={
+        "every_point": "Every Wounds point taken from an enemy TAG gives its attacker's player one Teseum Unit, "
+                       "whether or not the TAG dies in that Order (the Neomaterials list: one Unit for each point "
+                       "that you take away).",
+        "on_death": "Teseum is paid only when the TAG dies: the first step of Death gives each player who removed "
+                    "Wounds in that Order one Unit per point; Wounds that leave the TAG alive give nothing.",
+    },
+    default="every_point",
+    why_default="The Neomaterials section lists the ways Units are obtained during a match and puts no condition of "
+                "death on the first one; the MinerBot note under Death has players collect their Teseum first and "
+                "only then apply the steps of Death, so collecting is not itself a step of Death. Handed ruling "
+                "TR-07 (1 Wound lost, the TAG alive: the attacker gains 1 Teseum) takes this reading. The Death "
+                "section's first step, read alone, ties the payment to a kill: that is the other reading.",
+)
+
 EVADE_MOVEMENT = RulingOption(
     key="evade_movement",
     title="Evade movement after an Evade Roll that faced several attacks",
@@ -292,8 +311,8 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
-    MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT, CC_TARGET_OUT_OF_CONTACT,
-    RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
+    MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, TESEUM_PER_WOUND, EVADE_MOVEMENT,
+    CC_TARGET_OUT_OF_CONTACT, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART,

@@ -283,10 +283,26 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     steps: list[Step] = []
     allowed = set(state.resolution.evade_moves)
     asked = dict(decl.evade_moves)
-    for mid in asked:
-        if mid not in allowed:
-            raise _reject(sec, f"order.evade_moves.{mid}", f"{mid} has no successful Evade Roll that lets it move in "
-                          "this Order", S.EVADE)
+    dropped = []
+    for mid in list(asked):
+        if mid in allowed:
+            continue
+        declared_evade = ((mid == state.active and state.second is not None and state.second.skill == "evade")
+                          or (state.aro_of(mid) is not None and state.aro_of(mid).skill == "evade"))
+        if not declared_evade:
+            raise _reject(sec, f"order.evade_moves.{mid}", f"{mid} declared no Evade in this Order, so it has no "
+                          "Evade movement", S.EVADE)
+        reading = dict(state.resolution.rulings).get("evade_movement")
+        why = (f"its Evade Roll did not allow the move (ruling 'evade_movement = {reading}': the single Evade Roll "
+               "must win every Face to Face Roll it made)" if reading == "wins_all" else
+               "its Evade Roll was not a successful Evade Roll")
+        dropped.append((mid, why))
+        del asked[mid]
+        steps.append(Step(f"{mid}'s declared Evade movement is dropped: {why}", S.EVADE,
+                          "Only a successful Evade Roll from an Order or ARO lets the Miner move one Segment; the "
+                          "Miner stays where it is.", {"miner": mid, "dropped": True,
+                                                       "ruling": reading}, (mid,), sec))
+    moved = []
     order = sorted(asked, key=lambda x: (x != state.active, state.timeline_key(state.miner(x))))
     for mid in order:
         m = state.miner(mid)
@@ -298,6 +314,7 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
         mv = _cm(st, mid, MoveDecl((asked[mid],)), 0, sec, f"order.evade_moves.{mid}")
         end = mv.route[-1]
         state = state.with_miner(replace(m, x=end[0], y=end[1]))
+        moved.append((mid, end))
         steps.append(Step(f"{mid} makes its Evade movement ({mv.length:.2f} board units, one Segment)", S.EVADE,
                           "A successful Evade Roll from an Order or ARO lets the Miner move one Segment (the Active "
                           "Miner first, then Timeline order); this movement generates no ARO.",
@@ -311,7 +328,8 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
             pending = _add_state(pending, mid, "Slowed")
             steps.append(Step(f"{mid} performed an ARO in Difficult Terrain: Slowed at the end of the Order",
                               S.SPECIAL_TERRAIN, "", {"miner": mid}, (mid,), sec))
-    return replace(state, step="effects", pending_states=pending), tuple(steps)
+    return replace(state, step="effects", pending_states=pending, evade_moved=tuple(moved),
+                   evade_dropped=tuple(dropped)), tuple(steps)
 
 
 def conclusion(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
@@ -337,6 +355,7 @@ def end_of_order(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
                               {"miner": mid, "state": st, "entered": False}, (mid,), sec))
             continue
         state = state.with_miner(replace(m, states=m.states + (st,)))
+        state = replace(state, states_entered=state.states_entered + ((mid, st),))
         steps.append(Step(f"{mid} is now in the {st} State", S.SLOWED_STATE if st == "Slowed" else S.STATES,
                           "Miners are affected by States at the end of the Order in which they suffered them; one "
                           "Token per State.", {"miner": mid, "state": st, "entered": True}, (mid,), sec))
