@@ -161,6 +161,22 @@ MEGABEAST_CORNER_SIDE = RulingOption(
                 "assumes the more dangerous side.",
 )
 
+MEGABEAST_FACING_TIE = RulingOption(
+    key="megabeast_facing_tie",
+    title="MegaBeast facing: several facings have the Active Miner and as many TAGs",
+    section="MegaBeast › Deployment and Movement Type (Movement); MegaBeast › Skills, Attacks, and AROs",
+    readings={
+        "face_active": "Among the facings with the Active Miner and the most TAGs in its Angle of Vision, the one "
+                       "pointing most directly at the Active Miner (then the least turn from its current facing).",
+        "least_turn": "Among those facings, the one closest to its current facing (the least turn), then the lowest "
+                      "angle.",
+    },
+    default="face_active",
+    why_default="The rulebook asks for the Active Miner and the most TAGs in the Angle of Vision and breaks no tie; "
+                "its examples have the MegaBeast 'redirect itself towards' the Active TAG or its attacker, and "
+                "Deployment has it 'directed towards' a TAG, so pointing at the Active Miner is the closest reading.",
+)
+
 # --- Options consulted by the resolution engine (resolve.py) -------------------------------------------------------
 
 MEGABEAST_NO_ARO = RulingOption(
@@ -315,7 +331,7 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     CC_TARGET_OUT_OF_CONTACT, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
-    MEGABEAST_CORNER_SIDE, LOF_ARC_PART,
+    MEGABEAST_CORNER_SIDE, LOF_ARC_PART, MEGABEAST_FACING_TIE,
 )
 """Every TAG Raid ruling option, in display order."""
 

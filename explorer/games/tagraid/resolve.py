@@ -1532,7 +1532,8 @@ class _Resolver:
                        + (f" ({n - lost} below 0 give nothing)" if n > lost else ""), S.MEGABEAST_WOUNDS,
                        "One T-Bezoar Unit per Wound caused to the MegaBeast"
                        + ("; Fury Level Tokens count as Wounds and become active when removed." if fury else "."),
-                       section=sec, marks=("MB",), wounds=lost, t_bezoar=lost, fury_tokens_removed=fury)
+                       section=sec, marks=("MB",), wounds=lost, t_bezoar=lost, fury_tokens_removed=fury,
+                       attacker=attacker, target=mb.name)
             if fury:
                 self.t.add(f"{len(fury)} Fury Level Token(s) removed: their Fury effects become active",
                            S.MEGABEAST_RAGE, section=sec, marks=("MB",), positions=fury)

@@ -330,7 +330,9 @@ def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
         "active": last.active,
         "aro_rights": {r.miner: {"step": r.step, "reason": r.reason, "evade_only": r.evade_only}
                        for r in last.rights},
-        "aros": {m: d.skill for m, d in last.aros},
+        "aros": {**{m: d.skill for m, d in last.aros},
+                 **({last.megabeast.id: "behavior"} if last.megabeast is not None
+                    and last.right_of(last.megabeast.id) is not None else {})},
         "roll": roll,
         "pairs": list((roll or {}).get("pairs", [])),
         "saving_rolls": dict((roll or {}).get("saving_rolls", {})),
@@ -350,7 +352,8 @@ def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
     }
     if last.megabeast is not None:
         mb = last.megabeast
-        out["megabeast"] = {"wounds": mb.wounds, "facing": mb.facing,
+        start = frames[0].state.megabeast
+        out["megabeast"] = {"wounds": mb.wounds, "facing": mb.facing, "facing_at_start": start.facing,
                             "facing_before": last.megabeast_facing_before,
                             "killed": bool(res is not None and res.megabeast is not None and res.megabeast.killed),
                             "moved": ([list(map(lambda v: round(v, 6), p)) for p in last.megabeast_moved]
@@ -405,8 +408,9 @@ def order_outcome_text(o: Mapping[str, Any]) -> str:
         if mb.get("moved"):
             parts.append(f"moved from ({mb['moved'][0][0]:.2f}, {mb['moved'][0][1]:.2f}) to "
                          f"({mb['moved'][1][0]:.2f}, {mb['moved'][1][1]:.2f})")
-        if mb.get("facing_before") is not None and mb["facing_before"] != mb["facing"]:
-            parts.append(f"facing {mb['facing_before']:g}° -> {mb['facing']:g}°")
+        if mb.get("facing_at_start", mb["facing"]) != mb["facing"]:
+            why = ("redirected at Conclusion" if mb.get("facing_before") is not None else "turned by its move")
+            parts.append(f"facing {mb['facing_at_start']:g}° -> {mb['facing']:g}° ({why})")
         else:
             parts.append(f"facing {mb['facing']:g}° (unchanged)")
         lines.append("  MegaBeast: " + ", ".join(parts))

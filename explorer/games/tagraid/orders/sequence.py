@@ -24,7 +24,7 @@ from .. import sections as S
 from .aros import check_rights
 from .death import apply_deaths
 from .declarations import (ARO_SKILLS, SECOND_SKILLS, IllegalDeclaration, OrderDeclarations, OrderDice, Rejection)
-from .megabeast import conclusion_redirect
+from .megabeast import behavior_move, conclusion_redirect
 from .move import check_move, in_difficult_terrain
 from .resolution import ATTACKS, SKILL_WORDS, resolve_roll
 from .state import OrderState
@@ -153,7 +153,7 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
             what = dict(b.attack).get("name", "its Behavior Attack") if b.attack else "its Behavior"
             steps.append(Step(f"{r.miner} declares the ARO of its Behavior ({what})", S.MEGABEAST_AROS,
                               "The MegaBeast declares the ARO its Behavior specifies"
-                              + ("; its Behavior moves it (the move is not modelled: it stays)." if b.moves else "."),
+                              + ("; its Behavior shows the Movement symbol, so it moves now." if b.moves else "."),
                               {"miner": r.miner, "behavior_moves": b.moves, "step": step}, (r.miner,), sec))
     # a later-step ARO the file puts at this step is refused by its own step; a right at step 2 declared at step 4:
     if step == 4:
@@ -165,11 +165,24 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
     return aros, tuple(steps)
 
 
+def _megabeast_moves(state: OrderState, step: int, sec: str):
+    """The MegaBeast that declares its Behavior's ARO at ``step`` moves now when its Behavior shows the Movement
+    symbol (:func:`.megabeast.behavior_move`)."""
+    mb = state.megabeast
+    if mb is None or not mb.behavior.moves:
+        return state, ()
+    r = state.right_of(mb.id)
+    if r is None or r.step != step:
+        return state, ()
+    return behavior_move(state, sec)
+
+
 def aro_declaration(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     """2.2 ARO declaration, in Timeline order; a Miner with the right that declares nothing loses it; the MegaBeast
     declares its Behavior's ARO."""
     aros, steps = _declare_aros(state, decl, 2, "2.2 ARO declaration")
-    return replace(state, step="aro_declaration", aros=aros), steps
+    state, more = _megabeast_moves(state, 2, "2.2 ARO declaration")
+    return replace(state, step="aro_declaration", aros=aros), steps + more
 
 
 def second_skill(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
@@ -237,7 +250,8 @@ def aro_check_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice)
 def aro_declaration_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     """4.2 those who gained the right at step 4 declare their ARO as at 2.2."""
     aros, steps = _declare_aros(state, decl, 4, "4.2 ARO declaration")
-    return replace(state, step="aro_declaration_again", aros=aros), steps
+    state, more = _megabeast_moves(state, 4, "4.2 ARO declaration")
+    return replace(state, step="aro_declaration_again", aros=aros), steps + more
 
 
 # ----------------------------------------------------------------------------------------------------------- step 5
@@ -249,8 +263,9 @@ def resolution(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     Rolls, Wounds, Neomaterials and Loot."""
     sec = "5 Resolution"
     res, facts = resolve_roll(state, dice)
+    # the roll resolver's own "Conclusion" note (it reorients) is left to step 5.2, which computes the facing
     steps = list(facts) + [replace(s, section=f"5 Resolution › {s.section}" if s.section else sec)
-                           for s in res.trace.steps]
+                           for s in res.trace.steps if s.section != "Conclusion"]
     miners = []
     gains_t, gains_b = dict(state.teseum), dict(state.t_bezoar)
     for m in state.miners:
@@ -428,4 +443,8 @@ def trace_of(title: str, frames: tuple[Frame, ...]) -> Trace:
     last = frames[-1].state if frames else None
     if last is not None and last.resolution is not None:
         t.rulings = dict(last.resolution.rulings)
+    for f in frames:  # options the Order's own steps consulted (e.g. megabeast_facing_tie)
+        for s in f.steps:
+            if isinstance(s.facts.get("rulings"), dict):
+                t.rulings.update(s.facts["rulings"])
     return t
