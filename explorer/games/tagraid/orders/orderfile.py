@@ -259,7 +259,8 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
         if m.id in seen:
             raise ScenarioError(f"{f}.id", f"the id {m.id!r} is used twice", "a different id for every Miner", source)
         seen.add(m.id)
-        if (m.hex is None) == (m.x is None or m.y is None):
+        if (m.hex is not None and (m.x is not None or m.y is not None)) or (m.hex is None and (m.x is None
+                                                                                         or m.y is None)):
             raise ScenarioError(f, "give either hex (with an optional offset) or both x and y",
                                 "hex = \"q,r\" or x = ..., y = ...", source)
         if m.hex is not None:
@@ -286,7 +287,8 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
                                          attack), e.silhouette, e.wounds, tuple(e.fury_tokens), e.hunting_trophy)
     aps = []
     for i, ap in enumerate(doc.access_points):
-        if (ap.hex is None) == (ap.x is None or ap.y is None):
+        if (ap.hex is not None and (ap.x is not None or ap.y is not None)) or (ap.hex is None and (
+                ap.x is None or ap.y is None)):
             raise ScenarioError(f"access_points[{i}]", "give either hex or both x and y", "hex = \"q,r\" or x, y",
                                 source)
         aps.append((ap.number, board.layout.hex_to_pixel(parse_hex_key(ap.hex, f"access_points[{i}].hex", source))
