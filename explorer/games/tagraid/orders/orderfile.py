@@ -27,7 +27,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     move = { route = [[1.0, 0.5], "1,0"], facing = 90.0 }   # points (x, y) or hexagon keys (their centres)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
-    evade_moves = { X = [1.5, 0.2] }
+    evade_moves = { X = [1.5, 0.2] }     # wished for; dropped with a cited step if the Evade Roll forbids it
     [dice]                               # optional fixed dice; the rest are rolled from seed
     rolls = { A = [4, 11, 16], R = [9] }
     saves = { R = [3, 17] }
