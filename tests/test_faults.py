@@ -198,3 +198,74 @@ def test_a_full_device_is_one_line_and_exit_2():
         p = _run(["resolve", "book-f2f-1v1", "--json"], stdout=full)
     assert p.returncode == 2
     assert p.stderr == "error: cannot write the output (No space left on device)\n"
+
+
+# ------------------------------------------------------------------ whole Orders (kind = "order"): malformed files
+# name the field; illegal declarations are refused with the step, the reason and the section, or become Idle where
+# the rulebook says so (Order Expenditure Sequence, step 5)
+
+ORDER = (ROOT / "explorer/games/tagraid/scenarios/tr-18-order.toml").read_text(encoding="utf-8")
+
+ORDER_FAULTS = [
+    # (text replaced, replacement, the field named, a phrase of the message)
+    ('wounds = 3', 'wounds = 0', "miners[1].wounds", "greater than or equal to 1"),
+    ('step = 4 }', 'step = 3 }', "order.aros[0].step", "2 or 4"),
+    ('[order]\n', '[order]\nbogus = 1\n', "order.bogus", "unknown field"),
+    ('rolls = { A = [4, 11, 16]', 'rolls = { A = [4, 11, 21]', "dice.rolls.A[2]", "less than or equal to 20"),
+    ('hex = "1,0"', 'hex = "1,0"\noffset = [0.1, 0.0]\nx = 1.0', "miners[1]", "either hex"),
+    ('move = { route = ["-2,1"]', 'move = { route = [' + ', '.join(['"-2,1"'] * 33) + ']', "order.move.route",
+     "at most 32"),
+    ('second = { skill = "ranged_attack"', 'second = { skill = "shoot"', "order.second.skill", "ranged_attack"),
+]
+
+
+@pytest.mark.parametrize("old,new,field,phrase", ORDER_FAULTS, ids=[f[2] for f in ORDER_FAULTS])
+def test_a_malformed_order_file_names_the_field(tmp_path, capsys, old, new, field, phrase):
+    assert old in ORDER
+    path = _write(tmp_path, ORDER.replace(old, new, 1))
+    line = _cli_error(capsys, "resolve", path)
+    assert line.startswith(f"error: {path}: field '{field}'"), line
+    assert phrase in line, line
+
+
+ILLEGAL = [
+    # refused when declared: (text replaced, replacement, field, reason phrase, section)
+    ('active = "A"', 'active = "Z"', "order.active", "there is no Miner 'Z'", "Activating a Miner › Orders and AROs"),
+    ('route = ["-2,1"]', 'route = ["2,1"]', "order.move.route", "may move 3 Segment(s)", "Common Skills › Move"),
+    ('step = 4 }', 'step = 2 }', "order.aros[0].miner", "no right to an ARO at step 2",
+     "Activating a Miner › Orders and AROs"),
+    ('aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]',
+     'aros = [{ miner = "R", skill = "evade", step = 4 }, { miner = "R", skill = "idle", step = 4 }]',
+     "order.aros[1].miner", "already declared its ARO this Order", "Activating a Miner › Orders and AROs"),
+    ('targets = [{ target = "R" }]', 'targets = [{ target = "R", burst = 2 }]', "order.second.targets",
+     "adds up to 2", "Common Skills › Ranged Attack"),
+    ('targets = [{ target = "R" }]', 'targets = [{ target = "Q" }]', "order.second.targets[0].target",
+     "not an enemy Miner or the MegaBeast", "Common Skills › Ranged Attack"),
+    ('weapon = "Rifle", targets', 'weapon = "Laser", targets', "order.second.weapon", "carries no Weapon 'Laser'",
+     "Skills and Tools › Tools"),
+    ('[dice]', '[order.evade_moves]\nA = "-1,1"\n\n[dice]', "order.evade_moves.A", "declared no Evade",
+     "Common Skills › Evade"),
+]
+
+
+@pytest.mark.parametrize("old,new,field,reason,section", ILLEGAL, ids=[f[2] for f in ILLEGAL])
+def test_an_illegal_declaration_is_refused_with_reason_and_section(tmp_path, capsys, old, new, field, reason,
+                                                                  section):
+    assert old in ORDER
+    path = _write(tmp_path, ORDER.replace(old, new, 1))
+    line = _cli_error(capsys, "resolve", path)
+    assert line.startswith(f"error: {path}: field '{field}': not allowed ("), line
+    assert reason in line and f"TAG Raid: {section}" in line, line
+
+
+def test_requirements_failing_only_at_resolution_become_idle_not_errors():
+    """Order Expenditure Sequence, step 5: a declared Skill that fails its Requirements at Resolution counts as Idle
+    (TR-18: a Ranged Attack ARO without LoF; TR-21: a Ranged Attack after Silhouette Contact at activation)."""
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    for name, miner in (("tr-18-order", "R"), ("tr-21-order", "A")):
+        t = g.resolve(g.load_builtin(name))
+        assert t.outcome["counted_as_idle"] == {miner: "ranged_attack"}
+        idle = [s for s in t.steps if s.facts.get("miner") == miner and s.facts.get("skill") == "idle"]
+        assert idle and all(s.section.startswith("5 Resolution") for s in idle)

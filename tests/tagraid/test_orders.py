@@ -29,9 +29,14 @@ def test_tr16_order_one_saving_roll_and_evade_move():
     assert o["roll"]["evade_moves"] == ["X"]
     end = G.load_builtin("tr-16-order").initial.geometry.layout.hex_to_pixel(Hex(0, 1))
     assert o["miners"]["X"]["position"] == pytest.approx(list(end))
-    # reading 2 of the case: no movement, and then a declared Evade movement is refused
-    with pytest.raises(IllegalDeclaration, match="no successful Evade Roll"):
-        G.resolve(sc, {"evade_movement": "wins_all"})
+    # reading 2 of the case: the Evade Roll lost to B, so the declared Evade movement is dropped with a cited step
+    t2 = G.resolve(sc, {"evade_movement": "wins_all"})
+    o2 = t2.outcome
+    assert o2["evade_moved"] == {} and "X" in o2["evade_dropped"] and o2["evade_allowed"] == []
+    moved_to = G.load_builtin("tr-16-order").initial.geometry.layout.hex_to_pixel(Hex(0, 0))
+    assert o2["miners"]["X"]["position"] == pytest.approx(list(moved_to))  # where its first-Skill Move ended
+    drop = [s for s in t2.steps if s.facts.get("dropped")]
+    assert len(drop) == 1 and drop[0].rule.section == "Common Skills › Evade" and "wins_all" in drop[0].title
 
 
 def test_tr18_order_right_at_step_4_then_idle_and_normal_roll():

@@ -77,6 +77,10 @@ def outcome_text(trace: Trace) -> str:
         from .table_scenario import outcome_text as table_text
 
         return table_text(trace)
+    if "aro_rights" in o:  # a whole Order (kind = "order")
+        from .orders.orderfile import order_outcome_text
+
+        return order_outcome_text(o)
     lines = ["Outcome:"]
     for p in o.get("pairs", []):
         other = p.get("reactive") or p.get("megabeast")

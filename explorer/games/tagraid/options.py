@@ -161,6 +161,22 @@ MEGABEAST_CORNER_SIDE = RulingOption(
                 "assumes the more dangerous side.",
 )
 
+MEGABEAST_FACING_TIE = RulingOption(
+    key="megabeast_facing_tie",
+    title="MegaBeast facing: several facings have the Active Miner and as many TAGs",
+    section="MegaBeast › Deployment and Movement Type (Movement); MegaBeast › Skills, Attacks, and AROs",
+    readings={
+        "face_active": "Among the facings with the Active Miner and the most TAGs in its Angle of Vision, the one "
+                       "pointing most directly at the Active Miner (then the least turn from its current facing).",
+        "least_turn": "Among those facings, the one closest to its current facing (the least turn), then the lowest "
+                      "angle.",
+    },
+    default="face_active",
+    why_default="The rulebook asks for the Active Miner and the most TAGs in the Angle of Vision and breaks no tie; "
+                "its examples have the MegaBeast 'redirect itself towards' the Active TAG or its attacker, and "
+                "Deployment has it 'directed towards' a TAG, so pointing at the Active Miner is the closest reading.",
+)
+
 # --- Options consulted by the resolution engine (resolve.py) -------------------------------------------------------
 
 MEGABEAST_NO_ARO = RulingOption(
@@ -208,6 +224,25 @@ TESEUM_SEVERAL_ATTACKERS = RulingOption(
     default="timeline",
     why_default="Points below 0 give no Teseum, and the Timeline is the rulebook's tie-breaker for who resolves an "
                 "effect first.",
+)
+
+TESEUM_PER_WOUND = RulingOption(
+    key="teseum_per_wound",
+    title="Teseum for Wounds that do not kill the TAG",
+    section="Neomaterials: Teseum and T-Bezoar Units; Death",
+    readings={
+        "every_point": "Every Wounds point taken from an enemy TAG gives its attacker's player one Teseum Unit, "
+                       "whether or not the TAG dies in that Order (the Neomaterials list: one Unit for each point "
+                       "that you take away).",
+        "on_death": "Teseum is paid only when the TAG dies: the first step of Death gives each player who removed "
+                    "Wounds in that Order one Unit per point; Wounds that leave the TAG alive give nothing.",
+    },
+    default="every_point",
+    why_default="The Neomaterials section lists the ways Units are obtained during a match and puts no condition of "
+                "death on the first one; the MinerBot note under Death has players collect their Teseum first and "
+                "only then apply the steps of Death, so collecting is not itself a step of Death. Handed ruling "
+                "TR-07 (1 Wound lost, the TAG alive: the attacker gains 1 Teseum) takes this reading. The Death "
+                "section's first step, read alone, ties the payment to a kill: that is the other reading.",
 )
 
 EVADE_MOVEMENT = RulingOption(
@@ -292,11 +327,11 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
-    MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, EVADE_MOVEMENT, CC_TARGET_OUT_OF_CONTACT,
-    RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
+    MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, TESEUM_PER_WOUND, EVADE_MOVEMENT,
+    CC_TARGET_OUT_OF_CONTACT, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
-    MEGABEAST_CORNER_SIDE, LOF_ARC_PART,
+    MEGABEAST_CORNER_SIDE, LOF_ARC_PART, MEGABEAST_FACING_TIE,
 )
 """Every TAG Raid ruling option, in display order."""
 

@@ -1490,12 +1490,28 @@ class _Resolver:
                                attacker=attacker, target=name, wounds=real)
                     continue
                 gain = real if reading == "timeline" else min(n, had)
+                dies = had - lost == 0
+                per_wound = self.r.reading("teseum_per_wound") if real and not dies else "every_point"
+                if per_wound == "on_death":
+                    gain = 0
                 teseum[attacker] = teseum.get(attacker, 0) + gain
+                # the wording comes from the numbers reported: points removed (real), points beyond 0 (n - real),
+                # Units gained (gain)
+                notes = []
+                if n > real and gain > real:
+                    notes.append(f"{n - real} point(s) below 0, counted by the reading "
+                                 f"'teseum_several_attackers = {reading}'")
+                elif n > real:
+                    notes.append(f"{n - real} point(s) below 0 give nothing")
+                if per_wound == "on_death":
+                    notes.append(f"{name} does not die, and ruling 'teseum_per_wound = on_death' pays Teseum only "
+                                 "for a kill")
                 self.t.add(f"{name} loses {real} Wounds point(s) to {attacker}: {attacker}'s player gains {gain} "
-                           f"Teseum Unit(s)" + (f" ({n - real} point(s) below 0 give nothing)" if n > real else ""),
+                           f"Teseum Unit(s)" + (f" ({'; '.join(notes)})" if notes else ""),
                            S.NEOMATERIALS, "One Teseum Unit per point taken from an enemy TAG's Wounds; points below "
                            "0 provide nothing." + (f" Ruling 'teseum_several_attackers = {reading}'."
-                                                   if len(entries) > 1 and total > had else ""),
+                                                   if len(entries) > 1 and total > had else "")
+                           + (f" Ruling 'teseum_per_wound = {per_wound}'." if real and not dies else ""),
                            section=sec, marks=(self.letters[name],), attacker=attacker, target=name, wounds=real,
                            teseum=gain)
             wounds_lost[name] = lost
@@ -1516,7 +1532,8 @@ class _Resolver:
                        + (f" ({n - lost} below 0 give nothing)" if n > lost else ""), S.MEGABEAST_WOUNDS,
                        "One T-Bezoar Unit per Wound caused to the MegaBeast"
                        + ("; Fury Level Tokens count as Wounds and become active when removed." if fury else "."),
-                       section=sec, marks=("MB",), wounds=lost, t_bezoar=lost, fury_tokens_removed=fury)
+                       section=sec, marks=("MB",), wounds=lost, t_bezoar=lost, fury_tokens_removed=fury,
+                       attacker=attacker, target=mb.name)
             if fury:
                 self.t.add(f"{len(fury)} Fury Level Token(s) removed: their Fury effects become active",
                            S.MEGABEAST_RAGE, section=sec, marks=("MB",), positions=fury)

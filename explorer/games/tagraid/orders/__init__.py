@@ -10,6 +10,9 @@ One module per rulebook section:
 * :mod:`.resolution` — step 5 (Resolution, Effects): the roll exchange built from the board, resolved by the one
   roll resolver (:func:`explorer.games.tagraid.resolve.resolve_detailed`).
 * :mod:`.death` — Death, Respawn.
-* :mod:`.megabeast` — MegaBeast › Skills, Attacks, and AROs: redirection at Conclusion.
+* :mod:`.megabeast` — MegaBeast › Skills, Attacks, and AROs; Deployment and Movement Type: the Behavior movement in
+  ARO (Interior hexagon closest to the Active TAG), the facing, redirection at Conclusion.
+* :mod:`.round` — Game Sequence › Game Round (Events Phase, MegaBeast deployment, Players Phase, End of the Round),
+  Victory Conditions.
 * :mod:`.orderfile` — the ``kind = "order"`` scenario files (``parse_order`` / ``resolve_order``).
 """

@@ -27,7 +27,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     move = { route = [[1.0, 0.5], "1,0"], facing = 90.0 }   # points (x, y) or hexagon keys (their centres)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
-    evade_moves = { X = [1.5, 0.2] }
+    evade_moves = { X = [1.5, 0.2] }     # wished for; dropped with a cited step if the Evade Roll forbids it
     [dice]                               # optional fixed dice; the rest are rolled from seed
     rolls = { A = [4, 11, 16], R = [9] }
     saves = { R = [3, 17] }
@@ -54,7 +54,8 @@ from .. import sections as S
 from ..megabeast import ThreatLevels
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name, Rulings
 from ..options import ALL_OPTIONS
-from .declarations import AroDecl, AttackShare, MoveDecl, OrderDeclarations, OrderDice, SkillDecl
+from .declarations import (AroDecl, AttackShare, IllegalDeclaration, MoveDecl, OrderDeclarations, OrderDice,
+                           SkillDecl)
 from .sequence import Frame, play, trace_of
 from .state import (DEFAULT_MOVEMENT_SEGMENT, BehaviorCard, MegaBeastState, MinerState, OrderState, TableGeometry,
                     WeaponCard)
@@ -217,6 +218,7 @@ class OrderScenario:
     initial: OrderState
     declarations: OrderDeclarations
     dice: OrderDice
+    source: str = ""
 
 
 def _point(board: Board, p, field: str, source: str) -> tuple[float, float]:
@@ -257,7 +259,8 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
         if m.id in seen:
             raise ScenarioError(f"{f}.id", f"the id {m.id!r} is used twice", "a different id for every Miner", source)
         seen.add(m.id)
-        if (m.hex is None) == (m.x is None or m.y is None):
+        if (m.hex is not None and (m.x is not None or m.y is not None)) or (m.hex is None and (m.x is None
+                                                                                         or m.y is None)):
             raise ScenarioError(f, "give either hex (with an optional offset) or both x and y",
                                 "hex = \"q,r\" or x = ..., y = ...", source)
         if m.hex is not None:
@@ -284,7 +287,8 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
                                          attack), e.silhouette, e.wounds, tuple(e.fury_tokens), e.hunting_trophy)
     aps = []
     for i, ap in enumerate(doc.access_points):
-        if (ap.hex is None) == (ap.x is None or ap.y is None):
+        if (ap.hex is not None and (ap.x is not None or ap.y is not None)) or (ap.hex is None and (
+                ap.x is None or ap.y is None)):
             raise ScenarioError(f"access_points[{i}]", "give either hex or both x and y", "hex = \"q,r\" or x, y",
                                 source)
         aps.append((ap.number, board.layout.hex_to_pixel(parse_hex_key(ap.hex, f"access_points[{i}].hex", source))
@@ -312,30 +316,107 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
         tuple((k, _point(board, v, f"order.evade_moves.{k}", source)) for k, v in o.evade_moves.items()))
     dice = OrderDice(tuple((k, tuple(v)) for k, v in doc.dice.rolls.items()),
                      tuple((k, tuple(v)) for k, v in doc.dice.saves.items()), tuple(doc.dice.respawn), doc.seed)
-    return OrderScenario(doc.title, doc.description, initial, decl, dice)
+    return OrderScenario(doc.title, doc.description, initial, decl, dice, source)
 
 
 def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
-    """The JSON answer of a played Order: ARO rights (step and reason), AROs declared, the roll exchange's outcome,
-    Wounds / States / positions after the Order, deaths, Neomaterials gained and the MegaBeast's facing."""
+    """The JSON answer of a played Order: ARO rights (step and reason), AROs declared, the roll exchange's outcome
+    (``roll``; and, lifted from it so the summary reads the trace's own numbers, ``pairs``, ``saving_rolls``,
+    ``failed_saves``, ``wounds_lost``), Wounds / States / positions after the Order, ``states_entered`` at the End of
+    the Order, Evade movements made and dropped, deaths, Neomaterials gained (by side) and the MegaBeast's facing and
+    move."""
     last = frames[-1].state
     res = last.resolution
+    roll = res.trace.outcome if res is not None else None
     out: dict[str, Any] = {
         "active": last.active,
         "aro_rights": {r.miner: {"step": r.step, "reason": r.reason, "evade_only": r.evade_only}
                        for r in last.rights},
-        "aros": {m: d.skill for m, d in last.aros},
-        "roll": res.trace.outcome if res is not None else None,
+        "aros": {**{m: d.skill for m, d in last.aros},
+                 **({last.megabeast.id: "behavior"} if last.megabeast is not None
+                    and last.right_of(last.megabeast.id) is not None else {})},
+        "roll": roll,
+        "pairs": list((roll or {}).get("pairs", [])),
+        "saving_rolls": dict((roll or {}).get("saving_rolls", {})),
+        "failed_saves": dict((roll or {}).get("failed_saves", {})),
+        "wounds_lost": {k: v for k, v in (roll or {}).get("wounds", {}).items() if v},
         "miners": {m.id: {"wounds": m.wounds, "states": list(m.states), "orders": m.orders, "on_table": m.on_table,
                           "position": [round(m.x, 6), round(m.y, 6)], "scoring_zone": m.scoring_zone}
                    for m in last.miners},
+        "states_entered": [[m, st] for m, st in last.states_entered],
+        "evade_moved": {m: [round(p[0], 6), round(p[1], 6)] for m, p in last.evade_moved},
+        "evade_dropped": dict(last.evade_dropped),
+        "evade_allowed": sorted(res.evade_moves) if res is not None else [],
+        "counted_as_idle": {n: r.declared for n, r in (res.miners.items() if res is not None else ())
+                            if r.skill == "idle" and r.declared not in ("idle", "none")},
         "dead": list(last.dead),
-        "teseum": dict(last.teseum), "t_bezoar": dict(last.t_bezoar),
+        "teseum": {k: v for k, v in last.teseum if v}, "t_bezoar": {k: v for k, v in last.t_bezoar if v},
     }
     if last.megabeast is not None:
-        out["megabeast"] = {"wounds": last.megabeast.wounds, "facing": last.megabeast.facing,
-                            "facing_before": last.megabeast_facing_before}
+        mb = last.megabeast
+        start = frames[0].state.megabeast
+        out["megabeast"] = {"wounds": mb.wounds, "facing": mb.facing, "facing_at_start": start.facing,
+                            "facing_before": last.megabeast_facing_before,
+                            "killed": bool(res is not None and res.megabeast is not None and res.megabeast.killed),
+                            "moved": ([list(map(lambda v: round(v, 6), p)) for p in last.megabeast_moved]
+                                      if last.megabeast_moved else None)}
     return out
+
+
+def order_outcome_text(o: Mapping[str, Any]) -> str:
+    """The plain-text summary of a played Order (``trace.outcome`` of :func:`resolve_order`), built only from the
+    numbers the trace reports: ARO rights and AROs, the winner of every Face to Face / Normal Roll, Saving Rolls,
+    Wounds lost, States entered, Evade movements (made, not taken, dropped), deaths, Teseum / T-Bezoar, and the
+    MegaBeast's move and facing."""
+    lines = ["Outcome:"]
+    rights = o.get("aro_rights", {})
+    lines.append("  ARO rights: " + (", ".join(f"{m} (step {r['step']}, {r['reason'].replace('_', ' ')}"
+                                              + (", Evade only" if r.get("evade_only") else "") + ")"
+                                              for m, r in rights.items()) or "none"))
+    aros = {m: s for m, s in o.get("aros", {}).items()}
+    if aros:
+        lines.append("  AROs declared: " + ", ".join(f"{m} {s.replace('_', ' ')}" for m, s in aros.items()))
+    for m, declared in o.get("counted_as_idle", {}).items():
+        lines.append(f"  {m}'s {declared.replace('_', ' ')} fails its Requirements at Resolution: counted as Idle")
+    for p in o.get("pairs", []):
+        other = p.get("reactive") or p.get("megabeast")
+        who = f"{p['active']} vs {other}" if other else p["active"]
+        lines.append(f"  - {who}: {p['kind'].replace('_', ' ')}, winner {p.get('winner') or 'none'}")
+    if not o.get("pairs") and o.get("roll") is not None:
+        lines.append("  No roll: no Skill of this Order or its AROs needed one")
+    saves = {k: v for k, v in o.get("saving_rolls", {}).items() if v}
+    if saves:
+        fails = o.get("failed_saves", {})
+        lines.append("  Saving Rolls: " + ", ".join(f"{k} {v} ({fails.get(k, 0)} failed)" for k, v in saves.items()))
+    lost = o.get("wounds_lost", {})
+    lines.append("  Wounds lost: " + (", ".join(f"{k} {v}" for k, v in lost.items()) or "none"))
+    if o.get("states_entered"):
+        lines.append("  States entered at the End of the Order: "
+                     + ", ".join(f"{m} {st}" for m, st in o["states_entered"]))
+    moved = o.get("evade_moved", {})
+    for m in o.get("evade_allowed", []):
+        lines.append(f"  Evade movement: {m} " + ("moves one Segment" if m in moved else
+                                                  "may move one Segment and stays"))
+    for m, why in o.get("evade_dropped", {}).items():
+        lines.append(f"  Evade movement: {m}'s declared move is dropped: {why}")
+    if o.get("dead"):
+        lines.append("  Dead: " + ", ".join(o["dead"]))
+    gains = [f"{k} +{v} Teseum" for k, v in o.get("teseum", {}).items() if v]
+    gains += [f"{k} +{v} T-Bezoar" for k, v in o.get("t_bezoar", {}).items() if v]
+    lines.append("  Neomaterials: " + (", ".join(gains) or "none gained"))
+    mb = o.get("megabeast")
+    if mb:
+        parts = [f"{mb['wounds']} Wounds left" + (" (killed)" if mb.get("killed") else "")]
+        if mb.get("moved"):
+            parts.append(f"moved from ({mb['moved'][0][0]:.2f}, {mb['moved'][0][1]:.2f}) to "
+                         f"({mb['moved'][1][0]:.2f}, {mb['moved'][1][1]:.2f})")
+        if mb.get("facing_at_start", mb["facing"]) != mb["facing"]:
+            why = ("redirected at Conclusion" if mb.get("facing_before") is not None else "turned by its move")
+            parts.append(f"facing {mb['facing_at_start']:g}° -> {mb['facing']:g}° ({why})")
+        else:
+            parts.append(f"facing {mb['facing']:g}° (unchanged)")
+        lines.append("  MegaBeast: " + ", ".join(parts))
+    return "\n".join(lines)
 
 
 def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = None,
@@ -354,7 +435,16 @@ def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = N
         initial = replace(initial, rulings=tuple(sorted({**dict(initial.rulings), **dict(rulings)}.items())))
     if seed is not None:
         dice = replace(dice, seed=seed)
-    frames = play(initial, scenario.declarations, dice)
+    try:
+        frames = play(initial, scenario.declarations, dice)
+    except IllegalDeclaration as e:
+        if e.source is not None:
+            raise
+        raise IllegalDeclaration(e.rejection, scenario.source or scenario.title) from None
+    except ScenarioError as e:
+        if e.source is not None:
+            raise
+        raise ScenarioError(e.field, e.problem, e.allowed, scenario.source or scenario.title) from None
     t = trace_of(scenario.title, frames)
     t.outcome = outcome(frames)
     return t

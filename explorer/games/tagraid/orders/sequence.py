@@ -24,7 +24,7 @@ from .. import sections as S
 from .aros import check_rights
 from .death import apply_deaths
 from .declarations import (ARO_SKILLS, SECOND_SKILLS, IllegalDeclaration, OrderDeclarations, OrderDice, Rejection)
-from .megabeast import conclusion_redirect
+from .megabeast import behavior_move, conclusion_redirect
 from .move import check_move, in_difficult_terrain
 from .resolution import ATTACKS, SKILL_WORDS, resolve_roll
 from .state import OrderState
@@ -153,7 +153,7 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
             what = dict(b.attack).get("name", "its Behavior Attack") if b.attack else "its Behavior"
             steps.append(Step(f"{r.miner} declares the ARO of its Behavior ({what})", S.MEGABEAST_AROS,
                               "The MegaBeast declares the ARO its Behavior specifies"
-                              + ("; its Behavior moves it (the move is not modelled: it stays)." if b.moves else "."),
+                              + ("; its Behavior shows the Movement symbol, so it moves now." if b.moves else "."),
                               {"miner": r.miner, "behavior_moves": b.moves, "step": step}, (r.miner,), sec))
     # a later-step ARO the file puts at this step is refused by its own step; a right at step 2 declared at step 4:
     if step == 4:
@@ -165,11 +165,24 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
     return aros, tuple(steps)
 
 
+def _megabeast_moves(state: OrderState, step: int, sec: str):
+    """The MegaBeast that declares its Behavior's ARO at ``step`` moves now when its Behavior shows the Movement
+    symbol (:func:`.megabeast.behavior_move`)."""
+    mb = state.megabeast
+    if mb is None or not mb.behavior.moves:
+        return state, ()
+    r = state.right_of(mb.id)
+    if r is None or r.step != step:
+        return state, ()
+    return behavior_move(state, sec)
+
+
 def aro_declaration(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     """2.2 ARO declaration, in Timeline order; a Miner with the right that declares nothing loses it; the MegaBeast
     declares its Behavior's ARO."""
     aros, steps = _declare_aros(state, decl, 2, "2.2 ARO declaration")
-    return replace(state, step="aro_declaration", aros=aros), steps
+    state, more = _megabeast_moves(state, 2, "2.2 ARO declaration")
+    return replace(state, step="aro_declaration", aros=aros), steps + more
 
 
 def second_skill(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
@@ -237,7 +250,8 @@ def aro_check_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice)
 def aro_declaration_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     """4.2 those who gained the right at step 4 declare their ARO as at 2.2."""
     aros, steps = _declare_aros(state, decl, 4, "4.2 ARO declaration")
-    return replace(state, step="aro_declaration_again", aros=aros), steps
+    state, more = _megabeast_moves(state, 4, "4.2 ARO declaration")
+    return replace(state, step="aro_declaration_again", aros=aros), steps + more
 
 
 # ----------------------------------------------------------------------------------------------------------- step 5
@@ -249,8 +263,9 @@ def resolution(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     Rolls, Wounds, Neomaterials and Loot."""
     sec = "5 Resolution"
     res, facts = resolve_roll(state, dice)
+    # the roll resolver's own "Conclusion" note (it reorients) is left to step 5.2, which computes the facing
     steps = list(facts) + [replace(s, section=f"5 Resolution › {s.section}" if s.section else sec)
-                           for s in res.trace.steps]
+                           for s in res.trace.steps if s.section != "Conclusion"]
     miners = []
     gains_t, gains_b = dict(state.teseum), dict(state.t_bezoar)
     for m in state.miners:
@@ -283,10 +298,26 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     steps: list[Step] = []
     allowed = set(state.resolution.evade_moves)
     asked = dict(decl.evade_moves)
-    for mid in asked:
-        if mid not in allowed:
-            raise _reject(sec, f"order.evade_moves.{mid}", f"{mid} has no successful Evade Roll that lets it move in "
-                          "this Order", S.EVADE)
+    dropped = []
+    for mid in list(asked):
+        if mid in allowed:
+            continue
+        declared_evade = ((mid == state.active and state.second is not None and state.second.skill == "evade")
+                          or (state.aro_of(mid) is not None and state.aro_of(mid).skill == "evade"))
+        if not declared_evade:
+            raise _reject(sec, f"order.evade_moves.{mid}", f"{mid} declared no Evade in this Order, so it has no "
+                          "Evade movement", S.EVADE)
+        reading = dict(state.resolution.rulings).get("evade_movement")
+        why = (f"its Evade Roll did not allow the move (ruling 'evade_movement = {reading}': the single Evade Roll "
+               "must win every Face to Face Roll it made)" if reading == "wins_all" else
+               "its Evade Roll was not a successful Evade Roll")
+        dropped.append((mid, why))
+        del asked[mid]
+        steps.append(Step(f"{mid}'s declared Evade movement is dropped: {why}", S.EVADE,
+                          "Only a successful Evade Roll from an Order or ARO lets the Miner move one Segment; the "
+                          "Miner stays where it is.", {"miner": mid, "dropped": True,
+                                                       "ruling": reading}, (mid,), sec))
+    moved = []
     order = sorted(asked, key=lambda x: (x != state.active, state.timeline_key(state.miner(x))))
     for mid in order:
         m = state.miner(mid)
@@ -298,6 +329,7 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
         mv = _cm(st, mid, MoveDecl((asked[mid],)), 0, sec, f"order.evade_moves.{mid}")
         end = mv.route[-1]
         state = state.with_miner(replace(m, x=end[0], y=end[1]))
+        moved.append((mid, end))
         steps.append(Step(f"{mid} makes its Evade movement ({mv.length:.2f} board units, one Segment)", S.EVADE,
                           "A successful Evade Roll from an Order or ARO lets the Miner move one Segment (the Active "
                           "Miner first, then Timeline order); this movement generates no ARO.",
@@ -311,7 +343,8 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
             pending = _add_state(pending, mid, "Slowed")
             steps.append(Step(f"{mid} performed an ARO in Difficult Terrain: Slowed at the end of the Order",
                               S.SPECIAL_TERRAIN, "", {"miner": mid}, (mid,), sec))
-    return replace(state, step="effects", pending_states=pending), tuple(steps)
+    return replace(state, step="effects", pending_states=pending, evade_moved=tuple(moved),
+                   evade_dropped=tuple(dropped)), tuple(steps)
 
 
 def conclusion(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
@@ -337,6 +370,7 @@ def end_of_order(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
                               {"miner": mid, "state": st, "entered": False}, (mid,), sec))
             continue
         state = state.with_miner(replace(m, states=m.states + (st,)))
+        state = replace(state, states_entered=state.states_entered + ((mid, st),))
         steps.append(Step(f"{mid} is now in the {st} State", S.SLOWED_STATE if st == "Slowed" else S.STATES,
                           "Miners are affected by States at the end of the Order in which they suffered them; one "
                           "Token per State.", {"miner": mid, "state": st, "entered": True}, (mid,), sec))
@@ -409,4 +443,8 @@ def trace_of(title: str, frames: tuple[Frame, ...]) -> Trace:
     last = frames[-1].state if frames else None
     if last is not None and last.resolution is not None:
         t.rulings = dict(last.resolution.rulings)
+    for f in frames:  # options the Order's own steps consulted (e.g. megabeast_facing_tie)
+        for s in f.steps:
+            if isinstance(s.facts.get("rulings"), dict):
+                t.rulings.update(s.facts["rulings"])
     return t

@@ -203,6 +203,10 @@ class OrderState:
         dead: Miners that died this Order. teseum, t_bezoar: ``((side, Units), ...)`` gained this Order.
         megabeast_facing_before: its facing before a Conclusion redirection.
         rulings: ``((option key, reading), ...)`` chosen for this game (the rest take their defaults).
+        states_entered: ``((miner, State), ...)`` that took effect at the End of the Order (5.3).
+        evade_moved: ``((miner, (x, y)), ...)`` Evade movements made at 5.1; evade_dropped: ``((miner, why), ...)``
+            declared Evade movements dropped at 5.1 because the Evade Roll did not allow them.
+        megabeast_moved: ``((x, y) before, (x, y) after)`` when the MegaBeast's Behavior moved it in ARO.
     """
 
     geometry: TableGeometry
@@ -225,6 +229,10 @@ class OrderState:
     t_bezoar: tuple[tuple[str, int], ...] = ()
     megabeast_facing_before: float | None = None
     rulings: tuple[tuple[str, str], ...] = ()
+    states_entered: tuple[tuple[str, str], ...] = ()
+    evade_moved: tuple[tuple[str, tuple[float, float]], ...] = ()
+    evade_dropped: tuple[tuple[str, str], ...] = ()
+    megabeast_moved: tuple[tuple[float, float], tuple[float, float]] | None = None
 
     # -- lookups
 

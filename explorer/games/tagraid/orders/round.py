@@ -1,0 +1,332 @@
+"""A TAG Raid Game Round as small step functions over immutable state: Events Phase, Players Phase, End of the Round.
+
+Sections: Game Sequence › Game Round (1 Events Phase: 1.1 Event, 1.2 MegaBeast Event; 2 Players Phase: one Player
+Turn per player in Timeline order, 2.1 Activation of the Miners, 2.2 End of Turn; 3 End of the Round: the End of Match
+checks, then the spent Orders are flipped); MegaBeast › Deployment and Movement Type (deployment the first time the
+deployment symbol appears on an Event card, by the last player in the Timeline, in an Interior hexagon, facing a TAG
+in its LoF); MegaBeast Events and MegaBeast's Behavior (the MegaBeast Event card carries the Behavior); Victory
+Conditions (15 or more Neomaterial Units in Scoring Zone and Warehouse, the MegaBeast killed, the last Event card;
+winner: most Neomaterial Units, then most T-Bezoar, else a draw).
+
+Event and MegaBeast Event effects are user-described data (a text the trace repeats): the rulebook prints no card
+texts, so nothing here executes them. Each Order of the Players Phase is played by
+:func:`explorer.games.tagraid.orders.sequence.play` from the table the previous Order left.
+
+Every step is ``step(state, declarations) -> (state, steps)``; :data:`ROUND_STEPS` lists them; :func:`play_round`
+replays them (going back is replaying fewer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from explorer.trace import Step, Trace
+
+from .. import sections as S
+from .declarations import IllegalDeclaration, OrderDeclarations, OrderDice, Rejection
+from .sequence import play
+from .state import BehaviorCard, MegaBeastState, OrderState
+
+END_OF_MATCH_UNITS = 15
+"""Neomaterial Units (Scoring Zone plus Warehouse) that end the match at the End of the Round (Victory Conditions)."""
+
+
+@dataclass(frozen=True)
+class EventCard:
+    """One Event card (as data): its name, the effect as described by the user (not executed), whether it shows the
+    MegaBeast deployment symbol, and the MegaBeast Event drawn with it: its text and the Behavior it sets (``None``:
+    the MegaBeast keeps its Behavior)."""
+
+    name: str
+    effect: str = ""
+    megabeast_symbol: bool = False
+    megabeast_event: str = ""
+    behavior: BehaviorCard | None = None
+
+
+@dataclass(frozen=True)
+class MegaBeastDeployment:
+    """Where the last player in the Timeline places the MegaBeast: its hexagon's centre (board units) and facing."""
+
+    x: float
+    y: float
+    facing: float
+
+
+@dataclass(frozen=True)
+class RoundDeclarations:
+    """What the players declare in one Round: the MegaBeast's deployment (if its symbol appears) and the Orders of
+    the Players Phase in play order, each with its dice. A Player Turn is the run of Orders whose Active Miner belongs
+    to that player; a player with no Order in the list ends their Turn at once."""
+
+    orders: tuple[tuple[OrderDeclarations, OrderDice], ...] = ()
+    deployment: MegaBeastDeployment | None = None
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The match between Orders.
+
+    Attributes:
+        table: the table (an :class:`OrderState` between Orders: no Active Miner).
+        round: the Round number (1 for the first). deck: Event cards still to draw (top first). drawn: drawn cards.
+        waiting_megabeast: the MegaBeast before its deployment (``None`` once deployed or when not in use).
+        t_bezoar: ``((side, Units), ...)`` T-Bezoar each player holds (the tie-break of the Victory Conditions).
+        megabeast_killed: the MegaBeast died this match. orders_per_miner: ``((miner, Orders), ...)`` flipped back
+        at the End of the Round. over: the match has ended; result: ``(winner or None, reason)``.
+    """
+
+    table: OrderState
+    round: int = 1
+    deck: tuple[EventCard, ...] = ()
+    drawn: tuple[EventCard, ...] = ()
+    waiting_megabeast: MegaBeastState | None = None
+    t_bezoar: tuple[tuple[str, int], ...] = ()
+    megabeast_killed: bool = False
+    orders_per_miner: tuple[tuple[str, int], ...] = ()
+    over: bool = False
+    result: tuple[str | None, str] | None = None
+
+    def units(self, side: str) -> int:
+        """Neomaterial Units of a player: Scoring Zone plus Warehouse of its Miners."""
+        return sum(m.scoring_zone + m.warehouse for m in self.table.miners if m.side == side)
+
+
+def start_round_state(table: OrderState, deck: tuple[EventCard, ...], waiting_megabeast: MegaBeastState | None = None,
+                      t_bezoar: tuple[tuple[str, int], ...] = ()) -> RoundState:
+    """The first Round's state: every Miner's Orders as on its card (``table``), the Event deck top first."""
+    return RoundState(table, 1, tuple(deck), (), waiting_megabeast, tuple(t_bezoar), False,
+                      tuple((m.id, m.orders) for m in table.miners))
+
+
+def between_orders(table: OrderState) -> OrderState:
+    """The table an Order leaves, ready for the next one (the per-Order records cleared; Miners, MegaBeast, board,
+    Timeline and rulings kept)."""
+    return OrderState(table.geometry, table.miners, table.megabeast, table.timeline, rulings=table.rulings)
+
+
+def _reject(step: str, field: str, reason: str, rule) -> IllegalDeclaration:
+    return IllegalDeclaration(Rejection(step, field, reason, rule))
+
+
+# ------------------------------------------------------------------------------------------------ 1 Events Phase
+
+
+def event(rs: RoundState, decl: RoundDeclarations):
+    """1.1 Event: draw the top Event card and apply its effect (as described; lasting effects last until the End of
+    the Round). The first time the MegaBeast symbol appears, the last player in the Timeline deploys the MegaBeast in
+    an Interior hexagon (without tile, surrounded by at least four tiles) facing a TAG in its LoF."""
+    sec = "1.1 Event"
+    if not rs.deck:
+        return rs, (Step("No Event card left to draw", S.EVENTS_PHASE, "", {"card": None}, (), sec),)
+    card, rest = rs.deck[0], rs.deck[1:]
+    steps = [Step(f"Event: {card.name}", S.EVENTS_PHASE, card.effect or "(no effect described)",
+                  {"card": card.name, "left": len(rest)}, (), sec)]
+    rs = replace(rs, deck=rest, drawn=rs.drawn + (card,))
+    if card.megabeast_symbol and rs.waiting_megabeast is not None:
+        rs, more = _deploy(rs, decl.deployment, sec)
+        steps += more
+    return rs, tuple(steps)
+
+
+def _deploy(rs: RoundState, dep: MegaBeastDeployment | None, sec: str):
+    from ..lof import line_of_fire
+    from .megabeast import interior_hexes
+
+    mb = rs.waiting_megabeast
+    table = rs.table
+    placer = table.timeline[-1] if table.timeline else "the last player"
+    if dep is None:
+        raise _reject(sec, "round.deployment", f"the Event shows the MegaBeast symbol for the first time: {placer} "
+                      "(last in the Timeline) must deploy the MegaBeast", S.MEGABEAST_DEPLOYMENT)
+    geo = table.geometry
+    h = geo.hex_of(dep.x, dep.y)
+    cands = interior_hexes(table)
+    if h not in cands:
+        raise _reject(sec, "round.deployment", f"hexagon {h.q},{h.r} is not a hexagon without tile surrounded by at "
+                      "least four tiles (Interior Deployment); allowed: " + ", ".join(f"{c.q},{c.r}" for c in cands),
+                      S.MEGABEAST_DEPLOYMENT)
+    x, y = geo.layout.hex_to_pixel(h)
+    placed = replace(table, megabeast=replace(mb, x=x, y=y, facing=dep.facing % 360.0))
+    t = placed.table()
+    seen = [m.id for m in placed.miners if m.on_table and m.miner_type == "TAG"
+            and line_of_fire(t, mb.id, m.id, placed.ruling_set(), explain=False).has_lof]
+    if not seen:
+        raise _reject(sec, "round.deployment.facing", f"facing {dep.facing:g}° directs the MegaBeast towards no TAG "
+                      "in its LoF; it must face some TAG it can see", S.MEGABEAST_DEPLOYMENT)
+    return replace(rs, table=placed, waiting_megabeast=None), (
+        Step(f"{placer} deploys {mb.id} in hexagon {h.q},{h.r}, facing {dep.facing % 360.0:g}°",
+             S.MEGABEAST_DEPLOYMENT, "The MegaBeast is deployed the first time its symbol appears on an Event card, "
+             "by the last player in the Timeline, where its Deployment and Movement Type allows, directed towards "
+             f"a TAG in its LoF (it sees {', '.join(seen)}).",
+             {"megabeast": mb.id, "hex": f"{h.q},{h.r}", "facing": dep.facing % 360.0, "sees": seen},
+             (mb.id,), sec),)
+
+
+def megabeast_event(rs: RoundState, decl: RoundDeclarations):
+    """1.2 MegaBeast Event: when the MegaBeast is on the table, its Event is applied (as described) and the card's
+    Behavior becomes the MegaBeast's; otherwise the step is skipped."""
+    sec = "1.2 MegaBeast Event"
+    mb = rs.table.megabeast
+    card = rs.drawn[-1] if rs.drawn else None
+    if mb is None:
+        return rs, (Step("The MegaBeast is not on the table: no MegaBeast Event", S.EVENTS_PHASE, "",
+                         {"megabeast_event": None}, (), sec),)
+    if card is None:
+        return rs, (Step(f"No MegaBeast Event for {mb.id} this Round", S.MEGABEAST_EVENTS, "", {}, (mb.id,), sec),)
+    steps = [Step(f"MegaBeast Event: {card.megabeast_event or '(no text)'}", S.MEGABEAST_EVENTS,
+                  "The MegaBeast Event is applied after the Event.", {"card": card.name}, (mb.id,), sec)]
+    if card.behavior is not None:
+        rs = replace(rs, table=replace(rs.table, megabeast=replace(mb, behavior=card.behavior)))
+        b = card.behavior
+        steps.append(Step(f"{mb.id}'s Behavior is now: Threat Levels {b.threat.front}/{b.threat.adjacent}/"
+                          f"{b.threat.opposite}, Angle of Vision {b.angle_of_vision or 360:g}°"
+                          + (", moves in ARO" if b.moves else ""), S.MEGABEAST_EVENTS,
+                          "The MegaBeast Event card carries the Behavior that says how it acts in its AROs.",
+                          {"moves": b.moves}, (mb.id,), sec))
+    return rs, tuple(steps)
+
+
+# ------------------------------------------------------------------------------------------------ 2 Players Phase
+
+
+def players_phase(rs: RoundState, decl: RoundDeclarations):
+    """2 Players Phase: one Player Turn per player in Timeline order; in their Turn the Active Player spends Orders
+    (each a whole Order Expenditure Sequence); End of Turn when they have no Order left or stop. Orders of a player
+    out of Timeline turn are refused."""
+    sec = "2 Players Phase"
+    steps: list[Step] = []
+    table = rs.table
+    pending = list(enumerate(decl.orders))
+    tb = dict(rs.t_bezoar)
+    killed = rs.megabeast_killed
+    for side in table.timeline:
+        steps.append(Step(f"{side}'s Player Turn: {side} is the Active Player", S.PLAYERS_PHASE,
+                          "The other players are Reactive Players.", {"side": side}, (), f"{sec} › {side}"))
+        while pending and table.miner(pending[0][1][0].active).side == side:
+            i, (od, dice) = pending.pop(0)
+            frames = play(table, od, dice)
+            last = frames[-1].state
+            for f in frames:
+                steps += [replace(s, section=f"{sec} › {side} › Order {i + 1} › {s.section}") for s in f.steps]
+            for k, v in last.t_bezoar:
+                tb[k] = tb.get(k, 0) + v
+            res = last.resolution
+            if res is not None and res.megabeast is not None and res.megabeast.killed:
+                killed = True
+                last = replace(last, megabeast=None)
+            table = between_orders(last)
+        steps.append(Step(f"End of {side}'s Turn", S.PLAYERS_PHASE, "Unspent Orders are not saved for the next "
+                          "Round.", {"side": side}, (), f"{sec} › {side}"))
+    if pending:
+        i, (od, _) = pending[0]
+        raise _reject(sec, f"round.orders[{i}].active", f"{od.active} belongs to "
+                      f"{table.miner(od.active).side}, whose Player Turn has passed in the Timeline "
+                      f"({', '.join(table.timeline)}): Orders are played Turn by Turn in Timeline order",
+                      S.PLAYERS_PHASE)
+    return replace(rs, table=table, t_bezoar=tuple(tb.items()), megabeast_killed=killed), tuple(steps)
+
+
+# ------------------------------------------------------------------------------------------------ 3 End of the Round
+
+
+def end_of_round(rs: RoundState, decl: RoundDeclarations):
+    """3 End of the Round: the End of Match conditions (the MegaBeast killed; a player with 15 or more Neomaterial
+    Units; the last Event card drawn); when the match ends, the winner (most Neomaterial Units, then most T-Bezoar,
+    else a draw); otherwise the spent Orders are flipped and the next Round begins."""
+    sec = "3 End of the Round"
+    table = rs.table
+    sides = list(table.timeline)
+    units = {s: rs.units(s) for s in sides}
+    rich = [s for s in sides if units[s] >= END_OF_MATCH_UNITS]
+    reasons = []
+    if rs.megabeast_killed:
+        reasons.append("the MegaBeast has been killed")
+    if rich:
+        reasons.append(f"{', '.join(rich)} has {END_OF_MATCH_UNITS} or more Neomaterial Units")
+    if not rs.deck:
+        reasons.append("the last Event card has been drawn")
+    steps = [Step("End of Match checks: " + ("; ".join(reasons) if reasons else "none is met"),
+                  S.VICTORY_CONDITIONS, "Neomaterial Units (Scoring Zone + Warehouse): "
+                  + ", ".join(f"{s} {units[s]}" for s in sides) + ".",
+                  {"units": units, "megabeast_killed": rs.megabeast_killed, "events_left": len(rs.deck),
+                   "ends": bool(reasons)}, (), sec)]
+    if not reasons:
+        base = dict(rs.orders_per_miner)
+        table = replace(table, miners=tuple(replace(m, orders=base.get(m.id, m.orders)) for m in table.miners))
+        steps.append(Step(f"Orders are flipped: Round {rs.round + 1} begins", S.GAME_ROUND, "",
+                          {"round": rs.round + 1}, (), sec))
+        return replace(rs, table=table, round=rs.round + 1), tuple(steps)
+    tb = dict(rs.t_bezoar)
+    top = max(units.values()) if units else 0
+    leaders = [s for s in sides if units[s] == top]
+    if len(leaders) == 1:
+        winner, why = leaders[0], f"{leaders[0]} has the most Neomaterial Units ({top})"
+    else:
+        best = max(tb.get(s, 0) for s in leaders)
+        by_tb = [s for s in leaders if tb.get(s, 0) == best]
+        if len(by_tb) == 1:
+            winner, why = by_tb[0], (f"{', '.join(leaders)} tie at {top} Neomaterial Units; {by_tb[0]} has the most "
+                                     f"T-Bezoar ({best})")
+        else:
+            winner, why = None, (f"{', '.join(leaders)} tie at {top} Neomaterial Units and {best} T-Bezoar: the "
+                                 "match is a draw")
+    steps.append(Step(("Winner: " + winner) if winner else "Draw", S.VICTORY_CONDITIONS, why,
+                      {"winner": winner, "units": units, "t_bezoar": {s: tb.get(s, 0) for s in sides}}, (), sec))
+    return replace(rs, over=True, result=(winner, why)), tuple(steps)
+
+
+RoundStep = Callable[[RoundState, RoundDeclarations], tuple[RoundState, tuple[Step, ...]]]
+ROUND_STEPS: tuple[tuple[str, RoundStep], ...] = (
+    ("1.1 Event", event),
+    ("1.2 MegaBeast Event", megabeast_event),
+    ("2 Players Phase", players_phase),
+    ("3 End of the Round", end_of_round),
+)
+"""One Game Round, in order: ``(name, step function)``."""
+
+
+@dataclass(frozen=True)
+class RoundFrame:
+    name: str
+    state: RoundState
+    steps: tuple[Step, ...]
+
+
+def play_round(initial: RoundState, decl: RoundDeclarations, upto: int | None = None) -> tuple[RoundFrame, ...]:
+    """Replay one Round from ``initial``: the first ``upto`` steps of :data:`ROUND_STEPS` (all when ``None``).
+
+    Raises:
+        IllegalDeclaration: a refused declaration (an Order out of Timeline turn, a bad MegaBeast deployment, or any
+            Order's own refusal).
+    """
+    out = []
+    rs = initial
+    for name, fn in ROUND_STEPS[:upto]:
+        rs, steps = fn(rs, decl)
+        out.append(RoundFrame(name, rs, tuple(steps)))
+    return tuple(out)
+
+
+def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
+    """A :class:`~explorer.trace.Trace` of the Round; ``outcome``: round, Neomaterial Units and T-Bezoar by side,
+    Wounds and positions of the Miners, the MegaBeast, whether the match is over and its result."""
+    t = Trace(title)
+    for f in frames:
+        t.steps.extend(f.steps)
+    last = frames[-1].state
+    sides = last.table.timeline
+    t.outcome = {
+        "round": last.round, "over": last.over,
+        "winner": last.result[0] if last.result else None, "result": last.result[1] if last.result else None,
+        "units": {s: last.units(s) for s in sides}, "t_bezoar": {s: dict(last.t_bezoar).get(s, 0) for s in sides},
+        "miners": {m.id: {"wounds": m.wounds, "orders": m.orders, "on_table": m.on_table,
+                          "position": [round(m.x, 6), round(m.y, 6)], "states": list(m.states)}
+                   for m in last.table.miners},
+        "megabeast": (None if last.table.megabeast is None else
+                      {"wounds": last.table.megabeast.wounds, "facing": last.table.megabeast.facing,
+                       "position": [round(last.table.megabeast.x, 6), round(last.table.megabeast.y, 6)]}),
+        "megabeast_killed": last.megabeast_killed, "events_left": len(last.deck),
+    }
+    return t
