@@ -321,4 +321,4 @@ def test_evade_movement_by_click_one_segment_no_aro():
     w.evade_who.value = "B"                       # B has no successful Evade Roll
     w.clear_evade.click()
     w.board_view.select(Hex(2, 0))
-    assert "no successful Evade Roll" in w.evade_text.value
+    assert "no Evade movement" in w.evade_text.value

@@ -51,7 +51,7 @@ def check_rights(state: OrderState, route: tuple, step: int, targets: tuple[str,
         right = None
         if rl.observer_sees_mover:
             right = AroRight(r.id, step, "lof", leg=rl.observer_leg, witness=_seg(rl.observer_witness),
-                             detail=f"{r.id} has LoF to {a.id} at some point of its route (leg {rl.observer_leg}).")
+                             detail=f"{r.id} has LoF to {a.id} at some point of its route (leg {rl.observer_leg + 1}).")
         elif r.aro_without_lof:
             right = AroRight(r.id, step, "without_lof_skill",
                              detail=f"{r.id} has a Skill that allows an ARO without LoF.")
@@ -86,7 +86,7 @@ def check_rights(state: OrderState, route: tuple, step: int, targets: tuple[str,
             rl = lof_during_move(table, a.id, route, mb.id, rul)
             if rl.observer_sees_mover:
                 right = AroRight(mb.id, step, "lof", leg=rl.observer_leg, witness=_seg(rl.observer_witness),
-                                 detail=f"{mb.id} has LoF to the Active TAG {a.id} (leg {rl.observer_leg}); it will "
+                                 detail=f"{mb.id} has LoF to the Active TAG {a.id} (leg {rl.observer_leg + 1}); it will "
                                  "declare the ARO of its Behavior.")
                 out.append(right)
                 steps.append(Step(f"{mb.id} gains the right to an ARO at step {step}: LoF to the Active TAG",

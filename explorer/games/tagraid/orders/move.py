@@ -109,7 +109,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
         swept = shapely.LineString([p, q]).buffer(r, quad_segs=32)
         for lab, g in blockers:
             if swept.intersection(g).area > 1e-6:
-                raise _reject(step, f"{field}.route[{i}]", f"the base of {miner_id} would cross {lab} on leg {i} "
+                raise _reject(step, f"{field}.route[{i}]", f"the base of {miner_id} would cross {lab} on leg {i + 1} "
                               "(a Miner cannot move through Models, scenery it cannot pass, hexagons without tiles "
                               "or Impassable Terrain)", S.SPECIAL_TERRAIN if "Impassable" in lab else S.MOVE)
         for x in contact_with:
@@ -121,7 +121,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
             if t is not None and (not last or t < 1.0 - 1e-6):
                 what = "the MegaBeast" if x.kind == "megabeast" else f"enemy Miner {x.id}"
                 raise _reject(step, f"{field}.route[{i}]", f"{miner_id} reaches Silhouette Contact with {what} on leg "
-                              f"{i}: its movement ends there, so the route cannot go on")
+                              f"{i + 1}: its movement ends there, so the route cannot go on")
     end = route[-1]
     if len(route) > 1:
         from dataclasses import replace as _r

@@ -157,7 +157,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
             entry["save_dice"] = dice.saves_of(r.id)
         steps.append(_fact_step(f"Board facts for {r.id}: LoF to {a.id} {'yes' if lof else 'no'}, same Hexagon "
                                 f"{'yes' if same else 'no'}, Silhouette Contact {'yes' if contact else 'no'}",
-                                S.LINE_OF_FIRE, (f"LoF from the ARO check (leg {right.leg} of the route)"
+                                S.LINE_OF_FIRE, (f"LoF from the ARO check (leg {right.leg + 1} of the route)"
                                                  if right is not None and right.reason == "lof" else
                                                  "LoF measured where the Miners stand at Resolution")
                                 + "; the other facts where the Miners stand at Resolution.", (r.id, "A"), miner=r.id,
