@@ -198,3 +198,41 @@ def test_a_full_device_is_one_line_and_exit_2():
         p = _run(["resolve", "book-f2f-1v1", "--json"], stdout=full)
     assert p.returncode == 2
     assert p.stderr == "error: cannot write the output (No space left on device)\n"
+
+
+# ------------------------------------------------------------------------------------------ issue #9, finding (d)
+
+GD_SHIELDS = """game = "galaxydefenders"
+kind = "combat"
+[[targets]]
+name = "Xeno-Delta"
+health = 10
+energy_shields = {shields}
+[[attacks]]
+weapon = "Rifle"
+dice = {{ red = 4 }}
+target = "Xeno-Delta"
+[attacks.rolled]
+hit = {{ red = ["hit", "hit", "hit", "hit"] }}
+defend = {{ "Xeno-Delta" = ["shield", "blank"] }}
+"""
+
+
+def test_galaxy_defenders_energy_shields_are_bounded(tmp_path, capsys):
+    """An Energy Shield stack of 99,999,999 was accepted, and [-2, 2] ended in an error naming neither the file nor
+    the field."""
+    path = _write(tmp_path, GD_SHIELDS.format(shields="[2, 99999999]"))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'targets[0].energy_shields[1]': input should be less than or equal to 10 "
+        "(got 99999999) (allowed: <= 10)")
+    path = _write(tmp_path, GD_SHIELDS.format(shields="[-2, 2]"))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'targets[0].energy_shields[0]': input should be greater than or equal to 0 (got -2) "
+        "(allowed: >= 0)")
+
+
+def test_galaxy_defenders_too_few_fixed_defend_dice_name_the_file_and_the_field(tmp_path, capsys):
+    path = _write(tmp_path, GD_SHIELDS.format(shields="[0]"))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'attacks[0].rolled.defend.Xeno-Delta': lists 2 Blue dice; the Defend roll needs 4 "
+        "(allowed: as many fixed faces as the roll needs, or none (rolled from the seed))")

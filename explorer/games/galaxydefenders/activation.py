@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Annotated, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
@@ -73,7 +73,14 @@ from . import sections as S
 from .options import rulings as make_rulings
 
 MAX_AREAS = 40
+"""Areas on one map."""
 MAX_HEXES = 600
+"""Hexes on one map (all Areas together), and hexes listed in one Area."""
+MAX_AREA_NAME = 40
+"""Characters in an Area name."""
+
+HexKey = Annotated[str, Field(min_length=1, max_length=20)]
+AreaName = Annotated[str, Field(min_length=1, max_length=MAX_AREA_NAME)]
 
 
 class _Base(BaseModel):
@@ -120,10 +127,11 @@ class ActivationScenario(_Base):
     title: str = Field("A.I. activation", max_length=200)
     description: str = Field("", max_length=4000)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, str] = Field(default_factory=dict, max_length=20)
-    areas: dict[str, list[str]] = Field(min_length=1, max_length=MAX_AREAS)
-    centres: dict[str, str] = Field(default_factory=dict, max_length=MAX_AREAS)
-    blocking: list[str] = Field(default_factory=list, max_length=MAX_HEXES)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    areas: dict[AreaName, Annotated[list[HexKey], Field(min_length=1, max_length=MAX_HEXES)]] = Field(
+        min_length=1, max_length=MAX_AREAS)
+    centres: dict[AreaName, HexKey] = Field(default_factory=dict, max_length=MAX_AREAS)
+    blocking: list[HexKey] = Field(default_factory=list, max_length=MAX_HEXES)
     edges: list[EdgeModel] = Field(default_factory=list, max_length=400)
     activating: ActivatingModel
     figures: list[FigureModel] = Field(default_factory=list, max_length=30)
@@ -270,9 +278,12 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
         ScenarioError: see :func:`parse_map`; a figure off the map, on a Blocking Hex or sharing a hex; duplicate
             names; ``seize`` naming no agent; ``within`` without ``areas``; unknown ruling keys or readings.
     """
+    from .combat import with_source
+
     sc = validate(ActivationScenario, data, source)
     amap = parse_map(sc, source)
-    make_rulings(sc.rulings)
+    with with_source(source):
+        make_rulings(sc.rulings)
     seen: dict[Hex, str] = {}
     names = [sc.activating.name] + [f.name for f in sc.figures]
     for i, (name, at, field) in enumerate([(sc.activating.name, sc.activating.at, "activating.at")]

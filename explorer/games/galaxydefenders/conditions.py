@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -34,7 +34,8 @@ from explorer.scenario import validate
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .combat import AttackModel, HitRoll, TargetModel, TargetState, _Base, apply_poison, place_mark, suffer_wounds
+from .combat import (AttackModel, HitRoll, TargetModel, TargetState, _Base, apply_poison, place_mark, suffer_wounds,
+                     with_source)
 from .options import rulings as make_rulings
 
 
@@ -50,8 +51,8 @@ class ConditionsScenario(_Base):
     kind: Literal["conditions"] = "conditions"
     title: str = Field("Conditions", max_length=200)
     description: str = Field("", max_length=4000)
-    seed: int | None = Field(None, ge=0)
-    rulings: dict[str, str] = Field(default_factory=dict, max_length=20)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     target: TargetModel
     events: list[EventModel] = Field(min_length=1, max_length=20)
 
@@ -63,7 +64,8 @@ def parse_conditions(data: dict, source: str) -> ConditionsScenario:
         ScenarioError: a field out of bounds or unknown, an unknown ruling.
     """
     sc = validate(ConditionsScenario, data, source)
-    make_rulings(sc.rulings)
+    with with_source(source):
+        make_rulings(sc.rulings)
     return sc
 
 
