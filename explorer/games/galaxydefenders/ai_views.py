@@ -114,8 +114,16 @@ class Frame:
 def start_positions(sc: ActivationScenario) -> dict[str, tuple[Hex, str]]:
     """``{name: (hex, side)}`` before the activation (the activating figure first)."""
     out = {sc.activating.name: (Hex.parse(sc.activating.at), sc.activating.kind)}
+    second = sc.activating.base or sc.activating.swarm
+    if second:
+        out[second_name(sc)] = (Hex.parse(second), sc.activating.kind)
     out.update({f.name: (Hex.parse(f.at), f.side) for f in sc.figures})
     return out
+
+
+def second_name(sc: ActivationScenario) -> str:
+    """The board name of a Prime Swarm's second figure or a multi-hex alien's second base hex."""
+    return f"{sc.activating.name} ({'2nd figure' if sc.activating.swarm else 'base'})"
 
 
 def _table(head: list[str], rows: list[list[str]], colours: list[str] | None = None) -> str:
@@ -194,6 +202,14 @@ def frames(trace: Trace, sc: ActivationScenario) -> list[Frame]:
             ov.append(HexMark(end, stroke=PASS, width=4.0))
             pos[mover] = (end, pos[mover][1])
             detail = _table(["hex", "Area", "adjacent to target", "engages", "", "why"], rows, cols)
+        elif "lead" in f and sc.activating.swarm:          # Prime Swarm: the closer figure leads
+            lead = Hex.parse(f["lead"])
+            if pos[mover][0] != lead:
+                two = second_name(sc)
+                pos[mover], pos[two] = (lead, pos[mover][1]), (pos[mover][0], pos[two][1])
+        elif "second" in f:                                # the second figure / base hex placed
+            pos[second_name(sc)] = (Hex.parse(f["second"]), pos[second_name(sc)][1])
+            ov.append(HexMark(Hex.parse(f["second"]), stroke=PASS, width=4.0))
         elif "seized" in f:                                # Seize: the agent placed next to the dragging figure
             pos[f["seized"]] = (Hex.parse(f["at"]), pos[f["seized"]][1])
             ov.append(HexMark(Hex.parse(f["at"]), stroke=FOCUS, width=4.0))
