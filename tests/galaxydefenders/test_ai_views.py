@@ -7,7 +7,7 @@ import pytest
 
 from explorer.games import get_game
 from explorer.games.galaxydefenders.ai_views import (AIStepper, activation_scenarios, area_board, area_overlays,
-                                                     frames, rules_html, start_positions)
+                                                     frames, rules_html, second_name, start_positions)
 from explorer.games.galaxydefenders.activation import parse_map
 from explorer.hexgrid import Hex
 from explorer.render.svg import HexMark, Segment
@@ -32,6 +32,9 @@ def test_frames_follow_the_trace(sid):
     assert fr[-1].positions[sc.activating.name][0] == Hex.parse(o["end"])
     for name, at in o["figures"].items():        # Seize moves the seized agent; nobody else moves
         assert fr[-1].positions[name][0] == Hex.parse(at)
+    if "second" in o:                             # a Prime Swarm's other figure / a multi-hex alien's base
+        assert fr[-1].positions[second_name(sc)][0] == Hex.parse(o["second"])
+        assert len(fr[-1].positions) == len(sc.figures) + 2
     checked = {s.facts["behavior"]: s.facts["applies"] for s in trace.steps if "behavior" in s.facts}
     assert {i: v[0] for i, v in fr[-1].verdicts.items()} == checked
     if o["rule"] is not None:

@@ -345,6 +345,15 @@ class AIStepper(W.VBox):
         return [Piece(n, lay.hex_to_pixel(h), 0.42, fill=SIDE_FILL[side], stroke="#ffbf00" if n == mover else
                       "#212529", label=_short(n)) for n, (h, side) in positions.items()]
 
+    def _base_bar(self, positions: Mapping[str, tuple[Hex, str]]) -> list[Overlay]:
+        """A multi-hex alien's two-hex base drawn as one bar joining its two hexes (11.8)."""
+        if not self.scenario.activating.base:
+            return []
+        lay = area_board_layout()
+        a, b = positions[self.scenario.activating.name][0], positions[second_name(self.scenario)][0]
+        return [Segment(lay.hex_to_pixel(a), lay.hex_to_pixel(b), stroke=SIDE_FILL["alien"], width=10.0,
+                        opacity=0.55, title="two-hex base")]
+
     def _show_step(self, step: Step | None) -> None:
         if self.board is None or self.trace is None:
             return
@@ -353,7 +362,7 @@ class AIStepper(W.VBox):
         if step is None or i is None:
             last = self.frames[-1] if self.frames else None
             self.board.set_pieces(self._pieces(start_positions(self.scenario)))
-            self.board.overlays = base
+            self.board.overlays = base + self._base_bar(start_positions(self.scenario))
             self.detail.value = ("<i style='font-family:sans-serif;font-size:12px'>Press Next ▶ to step through the "
                                  "activation: the board shows the focused step.</i>")
             self.rules.value = rules_html(self.scenario, last.verdicts if last else {}, self.trace.outcome["rule"],
@@ -361,7 +370,7 @@ class AIStepper(W.VBox):
             return
         fr = self.frames[i]
         self.board.set_pieces(self._pieces(fr.positions))
-        self.board.overlays = base + list(fr.overlays)
+        self.board.overlays = base + self._base_bar(fr.positions) + list(fr.overlays)
         self.detail.value = fr.detail
         self.rules.value = rules_html(self.scenario, fr.verdicts, self.trace.outcome["rule"], i == len(self.frames) - 1)
 
