@@ -96,6 +96,8 @@ CASES = [
      "exactly 6 faces"),
     ("gd-04", ("calibration",), {"dice": {"red": {"sides": 21, "faces": ["hit"] * 6}}}, "calibration.dice.red.sides",
      f"<= {MAX_SIDES}"),
+    ("gd-menace-combat", ("menace", "level"), 3, "menace.level", "<= 2"),
+    ("gd-menace-combat", ("attacks", 0, "controller"), "Biotech", "attacks[0].controller", "attacker_kind"),
     # conditions
     ("gd-05", ("target", "poison"), 3, "target.poison", "<= 2"),
     ("gd-05", ("events",), [{"kind": "refresh"}] * 21, "events", "at most 20"),

@@ -81,6 +81,21 @@ def test_an_archenemy_targets_the_agent_the_menace_trace_ends_with():
         assert resolve_doc(act).outcome["target"] == want
 
 
+def test_menace_after_each_attack_in_combat():
+    """11.3.1 in a combat scenario: each attack that wounds the Master Alien moves the token; a drone's wound counts
+    for its controlling agent; an attack without a wound changes nothing."""
+    t = run("gd-menace-combat")
+    assert [(a["menace"]["holder"], a["menace"]["level"]) for a in t.outcome["attacks"]] == [
+        ("Hulk", 2), ("Hulk", 1), ("Biotech", 1), ("Biotech", 1)]
+    assert [a["targets"][0]["wounds"] for a in t.outcome["attacks"]] == [2, 1, 1, 0]
+    d = doc("gd-menace-combat")
+    d["attacks"][2].pop("controller")                  # a drone with no controlling agent named
+    assert resolve_doc(d).outcome["attacks"][2]["menace"] == {"holder": "Hulk", "level": 1}
+    d = doc("gd-menace-combat")
+    d.pop("menace")                                    # no token in play: the outcome has none
+    assert "menace" not in resolve_doc(d).outcome["attacks"][0]
+
+
 # ------------------------------------------------------------------------------------------------ 11.5 Close Encounter
 
 def test_activate_x_passes_over_the_paralyzed_alien():

@@ -9,7 +9,7 @@ Storybook 5.5.1 High Impact (one Blue die per hit, "-X Def Dice" applied to the 
 Points and 10.4 NPC Health Status (wounds, death, bleeding), 9.3.2 Poisoned, 8.2 Critical (one token per attack that
 dealt a wound; 8.2.1 compatibility redraw; 8.2.2 duration; 8.2.3 the same effect never twice, a greater one
 replaces a lesser one), 11.3 Master Aliens (immune to Paralyze), 8.4 Explosion and 11.6 Prime Swarm Units (who an
-Area or Explosion attack hits).
+Area or Explosion attack hits), 11.3.1 Menacing Agent System (the Menace token after each attack).
 
 State is immutable (:class:`TargetState`, :class:`HitRoll`); each step function returns a new value plus its
 :class:`~explorer.trace.Step` list. :func:`resolve_combat` runs the steps with dice from a :class:`DiceSource` (the
@@ -24,6 +24,9 @@ Scenario kind ``combat`` (TOML)::
     seed = 1                            # dice not fixed below are rolled from it
     [rulings]                           # {option key = reading}, see options.py
     [calibration]                       # optional: dice faces / Critical piles (calibration.py format)
+    [menace]                            # optional (11.3.1): the Menace token; each attack that wounds a Master
+    holder = "Hulk"                     #   Alien moves it (the attacker, or a drone's / NPC's ``controller``)
+    level = 1
     [close_encounter]                   # optional: the top card of the Close Encounter discard pile
     card = 12
     activates = ["Wormoon"]             # the aliens that card activates
@@ -177,6 +180,14 @@ class AttackModel(_Base):
     target: str = Field(min_length=1, max_length=40)
     effects: list[EffectModel] = Field(default_factory=list, max_length=8)
     rolled: RolledModel | None = None
+    controller: Name | None = None
+
+
+class MenaceModel(_Base):
+    """The Menace token when the scenario starts (11.3.1): the Menacing Agent and the level."""
+
+    holder: Name
+    level: int = Field(1, ge=1, le=2)
 
 
 class CloseEncounterModel(_Base):
@@ -196,6 +207,7 @@ class CombatScenario(_Base):
     high_impact: bool = True
     calibration: dict | None = None
     close_encounter: CloseEncounterModel | None = None
+    menace: MenaceModel | None = None
     targets: list[TargetModel] = Field(min_length=1, max_length=12)
     attacks: list[AttackModel] = Field(min_length=1, max_length=10)
     _source: str = PrivateAttr("scenario")
@@ -252,6 +264,9 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
     make_rulings(sc.rulings)   # unknown keys/readings fail here
     for i, a in enumerate(sc.attacks):
         p = f"attacks[{i}]"
+        if a.controller is not None and a.attacker_kind not in ("drone", "npc"):
+            raise ScenarioError(f"{p}.controller", "only a drone or an NPC has a controlling agent",
+                                "omit it, or attacker_kind = 'drone' / 'npc'", source)
         if a.target not in names:
             raise ScenarioError(f"{p}.target", f"no target named {a.target!r}", names, source)
         if a.fixed_hits is not None and a.dice:
@@ -919,6 +934,25 @@ def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice
     return state, results, hr, steps
 
 
+def menace_after_attack(menace, attack: AttackModel, results: Sequence[TargetResult],
+                        state: Mapping[str, TargetState]) -> tuple:
+    """The Menace token after one attack (11.3.1): every wound the attack dealt to a Master Alien counts for the
+    attacking agent, or for the agent controlling the attacking drone or NPC; an alien's attack never moves it.
+    Returns ``(Menace, steps)`` (see :mod:`.phases`)."""
+    from .phases import master_alien_wounded
+
+    wounds = sum(x.wounds for x in results if state[x.name].kind == "master_alien")
+    if not any(state[x.name].kind == "master_alien" for x in results):
+        return menace, []
+    agent = attack.attacker if attack.attacker_kind == "agent" else attack.controller
+    if agent is None:
+        return menace, [_step(f"{attack.attacker} is not an agent's attack: the Menace token does not change",
+                              S.MENACE, "Only agents (and the drones and NPCs they control) move the token.",
+                              marks=(attack.attacker,), holder=menace.holder, level=menace.level)]
+    via = {"agent": "attack", "drone": "drone", "npc": "npc"}.get(attack.attacker_kind, "attack")
+    return master_alien_wounded(menace, agent, wounds, via)
+
+
 def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
                    roller: SeededRoller | None = None) -> Trace:
     """Resolve every attack of a ``combat`` scenario in order (the targets carry shields, wounds and tokens from
@@ -948,6 +982,11 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
               "An optional rule, On by default in the Storybook's Level of Difficulty table.", section="Setup",
               high_impact=scenario.high_impact)
     out_attacks = []
+    menace = None
+    if scenario.menace is not None:
+        from .phases import Menace
+
+        menace = Menace(scenario.menace.holder, scenario.menace.level)
     for i, a in enumerate(scenario.attacks):
         dice = TableDice(cal, a.rolled, roller)
         with with_source(scenario._source, f"attacks[{i}]."):
@@ -965,6 +1004,12 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
                          "cancelled_by_dice": x.cancelled_by_dice, "hit_wounds": x.hit_wounds,
                          "wounds": x.wounds, "critical": x.critical, "status": x.status} for x in results],
         })
+        if menace is not None:
+            menace, steps = menace_after_attack(menace, a, results, state)
+            for s in steps:
+                s.section = f"Attack {i + 1}: Menace" if len(scenario.attacks) > 1 else "Menace"
+            trace.steps += steps
+            out_attacks[-1]["menace"] = {"holder": menace.holder, "level": menace.level}
     trace.rulings = dict(r.consulted)
     trace.outcome = {
         "high_impact": scenario.high_impact,

@@ -80,6 +80,8 @@ def outcome_text(trace: Trace) -> str:
             crit = f", Critical {t['critical']}" if t["critical"] else ""
             lines.append(f"    {t['name']}: {t['absorbed']} absorbed, {t['blue_dice']} Blue dice, "
                          f"{t['wounds']} wound(s){crit} -> {t['status']}")
+        if "menace" in a:
+            lines.append(f"    Menacing Agent: {a['menace']['holder']} (Level {a['menace']['level']})")
     if "final" in o:
         f = o["final"]
         lines.append(f"  Wounds suffered: {o['wounds_suffered']}; token left: Poison {f['poison']}, Mark {f['mark']}; "
