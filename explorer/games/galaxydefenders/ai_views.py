@@ -391,6 +391,8 @@ class AIStepper(W.VBox):
 
 
 def _short(name: str) -> str:
+    if name.endswith(")") and " (" in name:             # a second figure / base hex: its unit's initials + "2"
+        return _short(name[:name.rindex(" (")])[:1] + "2"
     parts = name.replace("-", " ").split()
     return (parts[0][:1] + (parts[1][:1] if len(parts) > 1 else parts[0][1:2])).title()
 
