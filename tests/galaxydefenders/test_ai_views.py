@@ -91,3 +91,14 @@ def test_the_widget_steps_forward_and_back_to_the_same_board():
     assert w.trace.rulings.get("line_of_sight") == "strict"
     w.picker.value = "gd-ai-no-rule"
     assert w.trace.outcome["rule"] is None and "no behavior rule" in w.outcome.value
+
+
+def test_activation_scenarios_have_a_picture_and_the_others_none():
+    """``explorer render`` / the docs: an activation scenario draws its map as the trace leaves it."""
+    for s in GAME.scenarios():
+        sc = GAME.load_builtin(s.name)
+        svg = GAME.picture(sc, GAME.resolve(sc))
+        if s.kind == "activation":
+            assert svg.startswith("<svg") and "Area" in svg and svg.count("<circle") >= 2
+        else:
+            assert svg is None

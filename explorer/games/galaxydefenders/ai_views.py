@@ -24,9 +24,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
 import ipywidgets as W
 
-from explorer.board import Board, Cell, Special, Terrain
 from explorer.errors import ExplorerError
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
@@ -34,15 +34,14 @@ from explorer.trace import Step, Trace
 from explorer.widgets import HexBoardView, Piece, TraceStepper
 
 from . import options as opts
-from .activation import ActivationScenario, AreaMap, parse_map, resolve_activation
+from .activation import ActivationScenario, parse_map, resolve_activation
+from .map_draw import FAIL, PASS, PATH, SIDE_FILL, area_board, area_board_layout, area_overlays
 
 DEFAULT_SCENARIO = "gd-ai-move-adjacent"
 AI_RULINGS = ("line_of_sight",)
 """Ruling options an activation consults."""
 
-AREA_TINTS = ("#4dabf7", "#ffa94d", "#69db7c", "#da77f2", "#ffd43b", "#38d9a9", "#ff8787", "#748ffc")
-SIDE_FILL = {"agent": "#1c7ed6", "drone": "#1098ad", "npc": "#2f9e44", "alien": "#c92a2a"}
-PASS, FAIL, PATH, FOCUS = "#2b8a3e", "#e03131", "#1c7ed6", "#f59f00"
+FOCUS = "#f59f00"
 
 
 def activation_scenarios() -> list[str]:
@@ -66,34 +65,6 @@ def load_scenario(scenario_id: str) -> ActivationScenario:
 
         raise ScenarioError("kind", f"{scenario_id} is a {kind} scenario", activation_scenarios())
     return sc
-
-
-def area_board(amap: AreaMap, title: str = "") -> Board:
-    """A drawing-only :class:`Board` of the map: every hex sand with its Area name, Blocking Hexes as impassable
-    rock, the Hex Sides (barrier, wall, door) as edge features."""
-    cells = {h: (Cell(Terrain.ROCKY, special=Special.IMPASSABLE, area=a) if h in amap.blocking
-                 else Cell(Terrain.SAND, area=a)) for h, a in amap.area_of.items()}
-    return Board(cells, edge_features=amap.features.values(), name=title)
-
-
-def area_overlays(amap: AreaMap) -> list[Overlay]:
-    """Each Area tinted (its own colour), its name on its centre hex, the centre hex ringed."""
-    names = sorted(set(amap.area_of.values()))
-    tint = {a: AREA_TINTS[i % len(AREA_TINTS)] for i, a in enumerate(names)}
-    lay = area_board_layout()
-    out: list[Overlay] = [HexMark(h, stroke="none", width=0, fill=tint[a], opacity=0.28, title=f"{h}: Area {a}")
-                          for h, a in sorted(amap.area_of.items()) if h not in amap.blocking]
-    for a in names:
-        x, y = lay.hex_to_pixel(amap.centre[a])
-        out.append(Circle((x, y), 0.78, stroke=tint[a], width=2.0, dash="3 3", title=f"centre hex of Area {a}"))
-        out.append(Label((x, y + 0.62), f"Area {a}", size=11, fill="#343a40", weight="bold"))
-    return out
-
-
-def area_board_layout():
-    from explorer.hexgrid import Layout
-
-    return Layout("pointy")
 
 
 # --- per-step state ------------------------------------------------------------------------------------------------

@@ -118,6 +118,16 @@ PAGES: tuple[Page, ...] = (
 """The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
 
 
+def _picture(scenario, trace: Trace) -> str | None:
+    """SVG of an ``activation`` scenario (its map of Areas as the trace leaves it); the other kinds have no board."""
+    kind, sc = scenario
+    if kind != "activation":
+        return None
+    from .map_draw import activation_picture
+
+    return activation_picture(sc, trace)
+
+
 def _cli():
     from .cli import cli_app
 
@@ -136,7 +146,7 @@ GAME = Game(
     pages=PAGES,
     cli=_cli,
     outcome_text=outcome_text,
-    picture=None,  # combat and conditions scenarios have no board: nothing to draw
+    picture=_picture,
     scenario_order=("gd-01", "gd-01-variant", "gd-03", "gd-04", "gd-05", "gd-05-variant"),
 )
 """The Galaxy Defenders entry of the registry."""
