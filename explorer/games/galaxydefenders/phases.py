@@ -332,7 +332,9 @@ def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulin
                                                                                             list[Step]]:
     """Pick ``n`` aliens along ``order``. A Paralyzed alien is passed over unless no other alien is in play (cards
     21-24; card 25 follows ``paralyzed_card_25``); ``paralyzed_fill`` says whether Paralyzed aliens fill slots left
-    when the others run out. A selected Paralyzed alien skips its activation (11.9.1)."""
+    when the others run out. A selected Paralyzed alien skips its activation (11.9.1). "No other aliens in play" is
+    read as no alien that is not Paralyzed: with two Paralyzed aliens and nothing else, each has "another alien" in
+    play, and the literal words would bar both, which no Close Encounter card intends."""
     sec = "Close Encounter"
     steps: list[Step] = []
     barred = card <= 24 or rulings.reading("paralyzed_card_25") == "not_selectable"
