@@ -234,6 +234,10 @@ def _allowed_from(err: Mapping[str, Any]) -> str | None:
     if bounds:
         return ", ".join(b.replace("ge ", ">= ").replace("gt ", "> ").replace("le ", "<= ").replace("lt ", "< ")
                          for b in bounds)
+    if t in ("too_long", "string_too_long") and "max_length" in ctx:
+        return f"at most {ctx['max_length']} {'characters' if t.startswith('string') else 'entries'}"
+    if t in ("too_short", "string_too_short") and "min_length" in ctx:
+        return f"at least {ctx['min_length']} {'characters' if t.startswith('string') else 'entries'}"
     if t.startswith("int"):
         return "a whole number"
     if t.startswith("bool"):

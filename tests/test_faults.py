@@ -269,3 +269,41 @@ def test_requirements_failing_only_at_resolution_become_idle_not_errors():
         assert t.outcome["counted_as_idle"] == {miner: "ranged_attack"}
         idle = [s for s in t.steps if s.facts.get("miner") == miner and s.facts.get("skill") == "idle"]
         assert idle and all(s.section.startswith("5 Resolution") for s in idle)
+
+
+# ------------------------------------------------------------------------------------------ issue #9, finding (d)
+
+GD_SHIELDS = """game = "galaxydefenders"
+kind = "combat"
+[[targets]]
+name = "Xeno-Delta"
+health = 10
+energy_shields = {shields}
+[[attacks]]
+weapon = "Rifle"
+dice = {{ red = 4 }}
+target = "Xeno-Delta"
+[attacks.rolled]
+hit = {{ red = ["hit", "hit", "hit", "hit"] }}
+defend = {{ "Xeno-Delta" = ["shield", "blank"] }}
+"""
+
+
+def test_galaxy_defenders_energy_shields_are_bounded(tmp_path, capsys):
+    """An Energy Shield stack of 99,999,999 was accepted, and [-2, 2] ended in an error naming neither the file nor
+    the field."""
+    path = _write(tmp_path, GD_SHIELDS.format(shields="[2, 99999999]"))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'targets[0].energy_shields[1]': input should be less than or equal to 10 "
+        "(got 99999999) (allowed: <= 10)")
+    path = _write(tmp_path, GD_SHIELDS.format(shields="[-2, 2]"))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'targets[0].energy_shields[0]': input should be greater than or equal to 0 (got -2) "
+        "(allowed: >= 0)")
+
+
+def test_galaxy_defenders_too_few_fixed_defend_dice_name_the_file_and_the_field(tmp_path, capsys):
+    path = _write(tmp_path, GD_SHIELDS.format(shields="[0]"))
+    assert _cli_error(capsys, "resolve", path) == (
+        f"error: {path}: field 'attacks[0].rolled.defend.Xeno-Delta': lists 2 Blue dice; the Defend roll needs 4 "
+        "(allowed: as many fixed faces as the roll needs, or none (rolled from the seed))")

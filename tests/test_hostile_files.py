@@ -89,11 +89,26 @@ def _load_board(path: Path) -> Any:
     return b.to_svg(), b.bounds(), b.path(hexes[0], hexes[-1]) if hexes else None
 
 
+def _load_gd_calibration(path: Path) -> Any:
+    """A Galaxy Defenders calibration file (dice face tables, Critical piles), with the exact odds of 3 dice of
+    each colour against one shield stack."""
+    from explorer.games.galaxydefenders.calibration import load_calibration
+    from explorer.games.galaxydefenders.combat import AttackModel, TargetState
+    from explorer.games.galaxydefenders.odds import attack_odds
+
+    cal = load_calibration(path)
+    target = TargetState("T", "alien", 6, 0, (1,))
+    return [attack_odds(target, AttackModel(target="T", dice={c: 3}, effects=[{"kind": "critical", "x": lvl}]),
+                        cal) for c in sorted(cal.dice) for lvl in sorted({t.level for t in cal.tokens})[:1]]
+
+
 FORMATS: list[Format] = [
     Format("tagraid-scenario", _texts("explorer.games.tagraid", "scenarios"), _load_scenario),
     Format("tagraid-table", _texts("explorer.games.tagraid", "tables"), _load_table),
     Format("board", _texts("explorer.boards"), _load_board),
     Format("masseffect-scenario", _texts("explorer.games.masseffect", "scenarios"), _load_scenario),
+    Format("galaxydefenders-scenario", _texts("explorer.games.galaxydefenders", "scenarios"), _load_scenario),
+    Format("galaxydefenders-calibration", _texts("explorer.games.galaxydefenders", "data"), _load_gd_calibration),
 ]
 """Every file format under test. Append a :class:`Format` to add one."""
 

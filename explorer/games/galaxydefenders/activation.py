@@ -8,7 +8,12 @@ away, figures are no obstacle but no two end in one Hex, unlocked doors are open
 passes to the next, no rule: it stays), 11.3.1 Menacing Agent System (an Archenemy targets the Menacing Agent;
 targeting happens at the start of the activation), 11 (aliens treat drones and NPCs as agents), 5.1 Barrier Hex Side
 (only Flying and Burrowing figures cross it; it blocks no line of sight; the hexes stay adjacent), 7.1 Flying,
-7.2 Burrowing, 7.3 Seize (the seized agent moves along and ends adjacent to the dragging figure).
+7.2 Burrowing, 7.3 Seize (the seized agent moves along and ends adjacent to the dragging figure), 11.6 Prime Swarm Units
+(the unit's figure closest to the target drives the A.I.; line of sight if either figure has it; the nearest figure
+moves first and the other then moves adjacent to it, or as close as possible), 11.8 Multi-hex Aliens (distance from the
+base's closest hex; line of sight and adjacency from any base hex; the face hex walks Area to Area and the rest of the
+base is placed in an adjacent free hex, same Area first; an end hex without a free neighbour for the rest of the base
+is not used).
 
 Line of sight is a Core Set rule that this rulebook does not print: the default is the usual centre-to-centre line,
 blocked by a blocking Hex it passes through or a blocking Hex Side it crosses; ruling ``line_of_sight`` offers the
@@ -40,6 +45,8 @@ Scenario kind ``activation`` (TOML)::
     archenemy = false                    # Master Alien stage with the Archenemy power
     came_from = "3,0"                    # optional: where it came from (move back)
     seize = "Biotech"                    # optional: the agent it drags along (7.3)
+    base = "3,0"                         # optional: a multi-hex alien's second base hex (adjacent; ``at`` is the face)
+    swarm = "3,1"                        # optional: the second figure of a Prime Swarm unit (11.6)
     [[figures]]
     name = "Biotech"
     side = "agent"                       # agent | drone | npc | alien
@@ -57,7 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Annotated, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
@@ -73,7 +80,14 @@ from . import sections as S
 from .options import rulings as make_rulings
 
 MAX_AREAS = 40
+"""Areas on one map."""
 MAX_HEXES = 600
+"""Hexes on one map (all Areas together), and hexes listed in one Area."""
+MAX_AREA_NAME = 40
+"""Characters in an Area name."""
+
+HexKey = Annotated[str, Field(min_length=1, max_length=20)]
+AreaName = Annotated[str, Field(min_length=1, max_length=MAX_AREA_NAME)]
 
 
 class _Base(BaseModel):
@@ -95,6 +109,8 @@ class ActivatingModel(_Base):
     archenemy: bool = False
     came_from: str | None = Field(None, max_length=20)
     seize: str | None = Field(None, max_length=40)
+    base: str | None = Field(None, max_length=20)
+    swarm: str | None = Field(None, max_length=20)
 
 
 class FigureModel(_Base):
@@ -120,10 +136,11 @@ class ActivationScenario(_Base):
     title: str = Field("A.I. activation", max_length=200)
     description: str = Field("", max_length=4000)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, str] = Field(default_factory=dict, max_length=20)
-    areas: dict[str, list[str]] = Field(min_length=1, max_length=MAX_AREAS)
-    centres: dict[str, str] = Field(default_factory=dict, max_length=MAX_AREAS)
-    blocking: list[str] = Field(default_factory=list, max_length=MAX_HEXES)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    areas: dict[AreaName, Annotated[list[HexKey], Field(min_length=1, max_length=MAX_HEXES)]] = Field(
+        min_length=1, max_length=MAX_AREAS)
+    centres: dict[AreaName, HexKey] = Field(default_factory=dict, max_length=MAX_AREAS)
+    blocking: list[HexKey] = Field(default_factory=list, max_length=MAX_HEXES)
     edges: list[EdgeModel] = Field(default_factory=list, max_length=400)
     activating: ActivatingModel
     figures: list[FigureModel] = Field(default_factory=list, max_length=30)
@@ -270,9 +287,12 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
         ScenarioError: see :func:`parse_map`; a figure off the map, on a Blocking Hex or sharing a hex; duplicate
             names; ``seize`` naming no agent; ``within`` without ``areas``; unknown ruling keys or readings.
     """
+    from .combat import with_source
+
     sc = validate(ActivationScenario, data, source)
     amap = parse_map(sc, source)
-    make_rulings(sc.rulings)
+    with with_source(source):
+        make_rulings(sc.rulings)
     seen: dict[Hex, str] = {}
     names = [sc.activating.name] + [f.name for f in sc.figures]
     for i, (name, at, field) in enumerate([(sc.activating.name, sc.activating.at, "activating.at")]
@@ -290,6 +310,26 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
         h = parse_hex_key(sc.activating.came_from, "activating.came_from", source)
         if h not in amap.area_of:
             raise ScenarioError("activating.came_from", f"hex {h} is not on the map", "a map hex", source)
+    a = sc.activating
+    if a.base is not None and a.swarm is not None:
+        raise ScenarioError("activating.swarm", "a figure is either multi-hex or a Prime Swarm unit",
+                            "base or swarm, not both", source)
+    for key in ("base", "swarm"):
+        v = getattr(a, key)
+        if v is None:
+            continue
+        h = parse_hex_key(v, f"activating.{key}", source)
+        if h not in amap.area_of or h in amap.blocking:
+            raise ScenarioError(f"activating.{key}", f"hex {h} is not an open map hex", "a hex of an Area, not "
+                                "Blocking", source)
+        if h in seen:
+            raise ScenarioError(f"activating.{key}", f"{seen[h]} already stands on {h}", "a free hex", source)
+        if key == "base" and distance(h, parse_hex_key(a.at, "activating.at", source)) != 1:
+            raise ScenarioError("activating.base", f"hex {h} is not adjacent to {a.at}", "a hex adjacent to 'at' "
+                                "(a two-hex base, 11.8)", source)
+        if a.kind != "alien":
+            raise ScenarioError(f"activating.{key}", "only aliens are multi-hex or Prime Swarm units",
+                                "omit it for an NPC", source)
     if sc.activating.seize is not None:
         agents = [f.name for f in sc.figures if f.side == "agent"]
         if sc.activating.seize not in agents:
@@ -323,6 +363,13 @@ class Activation:
     target: Figure | None = None
     rule: int | None = None
     path: tuple[Hex, ...] = ()
+    extra: Hex | None = None
+    extra_kind: str | None = None
+
+    @property
+    def unit(self) -> tuple[Hex, ...]:
+        """Every hex of the activating unit: the mover's, and the second base hex / Prime Swarm figure if any."""
+        return (self.mover.at,) if self.extra is None else (self.mover.at, self.extra)
 
     def figure(self, name: str) -> Figure:
         return next(f for f in self.others if f.name == name)
@@ -368,8 +415,8 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     g = amap.area_graph(state.crosses_barriers)
     rows = []
     for f in opp:
-        d = area_distance(amap, g, state.mover.at, f.at)
-        rows.append((f, d))
+        ds = [d for d in (area_distance(amap, g, h, f.at) for h in state.unit) if d is not None]
+        rows.append((f, min(ds) if ds else None))
     reach = [(f, d) for f, d in rows if d is not None]
     listing = "; ".join(f"{f.name} {'no legal path' if d is None else f'{d} Area(s)'}" for f, d in rows)
     if not reach:
@@ -403,17 +450,19 @@ def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: 
         if t is None:
             steps.append(_step(f"{name}: no target", rule_ref, "", sec, behavior=i, applies=False))
             continue
-        d = area_distance(amap, g, state.mover.at, t.at)
+        ds = [x for x in (area_distance(amap, g, h, t.at) for h in state.unit) if x is not None]
+        d = min(ds) if ds else None
+        near = min(distance(h, t.at) for h in state.unit)
         if r.condition == "adjacent":
-            ok, why = distance(state.mover.at, t.at) == 1, f"{t.name} is {distance(state.mover.at, t.at)} hex(es) " \
-                                                           "away (Barrier sides keep hexes adjacent)"
+            ok, why = near == 1, f"{t.name} is {near} hex(es) away (Barrier sides keep hexes adjacent)"
         elif r.condition == "within":
             ok = d is not None and d <= r.areas
             why = f"{t.name} is {'unreachable' if d is None else f'{d} Area(s)'} away (needs {r.areas} or fewer)"
         else:
             ok, why = True, "the + rule applies whatever the distance"
         if ok and r.condition != "plus":
-            los, los_why = amap.line_of_sight(state.mover.at, t.at, strict_los)
+            sights = [amap.line_of_sight(h, t.at, strict_los) for h in state.unit]
+            los, los_why = next((x for x in sights if x[0]), sights[0])
             if not los:
                 ok, why = False, f"no line of sight to {t.name}: {los_why}"
             else:
@@ -457,9 +506,14 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
     sec = "End of movement"
     t = state.target
     occupied = {f.at: f.name for f in state.others}
+    if state.extra_kind == "swarm":
+        occupied[state.extra] = f"{state.mover.name}'s other figure"
     opp = _opponents(kind, state.others)
     hg = amap.graph(state.crosses_barriers)
     start_area = amap.area_of[state.mover.at]
+
+    def base_fits(h: Hex) -> bool:
+        return any(n in amap.area_of and n not in amap.blocking and n not in occupied for n in neighbors(h))
 
     def reachable(h: Hex) -> bool:
         return h == state.mover.at or (h in hg and state.mover.at in hg and nx.has_path(hg, state.mover.at, h))
@@ -480,6 +534,8 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
                 row.update(kept=False, why=f"occupied by {occupied[h]}: no figure ends on an occupied Hex")
             elif not reachable(h):
                 row.update(kept=False, why="no legal movement path")
+            elif state.extra_kind == "base" and not base_fits(h):
+                row.update(kept=False, why="no free adjacent hex for the rest of the two-hex base (11.8)")
             elif a != dest and not row["adjacent_to_target"]:
                 row.update(kept=False, why="an adjacent Area is used only to end adjacent to the target")
             else:
@@ -577,6 +633,76 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
     return replace(state, mover=replace(state.mover, at=h), path=tuple(path)), steps
 
 
+def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step]]:
+    """Which part of a two-figure or two-hex unit the A.I. measures from (11.6, 11.8): the Prime Swarm figure, or
+    the base hex, closest to the target (in Areas along legal steps, then in hexes). A Prime Swarm's closest figure
+    becomes the mover; a multi-hex alien keeps walking with its face hex (``at``), its rules reading the closest
+    base hex. No step for a one-hex, one-figure alien or without a target."""
+    if state.extra is None or state.target is None:
+        return state, []
+    t = state.target
+    g = amap.area_graph(state.crosses_barriers)
+
+    def key(h: Hex):
+        d = area_distance(amap, g, h, t.at)
+        return (d is None, d if d is not None else 0, distance(h, t.at), h != state.mover.at)
+
+    lead = min(state.unit, key=key)
+    if state.extra_kind == "swarm":
+        other = state.extra if lead == state.mover.at else state.mover.at
+        st = replace(state, mover=replace(state.mover, at=lead), extra=other)
+        return st, [_step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
+                          S.PRIME_SWARM, f"The other figure is on {other}; it moves after the first, to end "
+                          "adjacent to it.", "Targeting", (lead,), lead=str(lead))]
+    return state, [_step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
+                         f"closest to {t.name}", S.MULTI_HEX, "Line of sight and adjacency count from any base hex; "
+                         f"the face hex ({state.mover.at}) leads a move.", "Targeting", (lead,), lead=str(lead))]
+
+
+def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, moved: bool
+                 ) -> tuple[Activation, list[Step]]:
+    """After the move (11.6, 11.8): the Prime Swarm's other figure moves adjacent to the first (along a legal path;
+    as close as possible when no adjacent hex is free); a multi-hex alien's rest of base goes in a free hex adjacent
+    to the face hex. Preference among free hexes: the lead's Area first (11.8), then the most opponents engaged
+    and adjacency to the target (the redeploy guideline of 11.11); a remaining tie is the players' choice (hex
+    order here). Nothing moves when the lead did not move."""
+    if state.extra is None or not moved:
+        return state, []
+    swarm = state.extra_kind == "swarm"
+    rule = S.PRIME_SWARM if swarm else S.MULTI_HEX
+    sec = "End of movement"
+    lead = state.mover.at
+    occupied = {f.at for f in state.others}
+    opp = _opponents(kind, state.others)
+    hg = amap.graph(state.crosses_barriers)
+
+    def free(h: Hex) -> bool:
+        ok = h in amap.area_of and h not in amap.blocking and h not in occupied and h != lead
+        if ok and swarm:
+            ok = h == start_extra or (h in hg and start_extra in hg and nx.has_path(hg, start_extra, h))
+        return ok
+
+    def score(h: Hex):
+        return (amap.area_of[h] != amap.area_of[lead], -sum(1 for f in opp if distance(h, f.at) == 1),
+                not (state.target and distance(h, state.target.at) == 1), h)
+
+    cands = sorted((h for h in neighbors(lead) if free(h)), key=score)
+    rows = [{"hex": str(h), "area": amap.area_of[h], "engages": sum(1 for f in opp if distance(h, f.at) == 1),
+             "adjacent_to_target": bool(state.target and distance(h, state.target.at) == 1)} for h in cands]
+    if cands:
+        spot, why = cands[0], f"a free hex adjacent to {lead}" + (", in the same Area" if amap.area_of[cands[0]] ==
+                                                                  amap.area_of[lead] else ", in an adjacent Area")
+    else:
+        ring = sorted((h for h in amap.area_of if free(h)), key=lambda h: (distance(h, lead), h))
+        if not ring:
+            return state, [_step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it "
+                                 "stays", rule, "", sec)]
+        spot, why = ring[0], f"no free hex adjacent to {lead}: as close as possible ({distance(ring[0], lead)} hexes)"
+    what = "The other Prime Swarm figure" if swarm else "The rest of the two-hex base"
+    return replace(state, extra=spot), [_step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", sec,
+                                              (spot,), second=str(spot), candidates=rows)]
+
+
 def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation, list[Step]]:
     """Seize (7.3): the seized agent moves along (inheriting Flying/Burrowing) and is placed in a free hex adjacent to
     the dragging figure, or as close as possible (first free hex in direction order; the players choose)."""
@@ -614,7 +740,9 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
     a = scenario.activating
     mover = Figure(a.name, a.kind, Hex.parse(a.at))
     others = tuple(Figure(f.name, f.side, Hex.parse(f.at), f.menace) for f in scenario.figures)
-    state = Activation(mover, others, a.flying or a.burrowing)
+    extra = a.base or a.swarm
+    state = Activation(mover, others, a.flying or a.burrowing, extra=Hex.parse(extra) if extra else None,
+                       extra_kind="base" if a.base else "swarm" if a.swarm else None)
     strict = r.reading("line_of_sight") == "strict"
     trace = Trace(scenario.title)
     if state.crosses_barriers:
@@ -626,9 +754,15 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
                   section="Setup")
     state, st = select_target(state, amap, a.archenemy, a.kind)
     trace.steps += st
-    start = mover.at
+    state, st = lead_figure(state, amap)
+    trace.steps += st
+    start, start_extra = state.mover.at, state.extra
     g = amap.area_graph(state.crosses_barriers)
-    before = area_distance(amap, g, start, state.target.at) if state.target else None
+    def unit_distance(st: Activation) -> int | None:
+        ds = [d for d in (area_distance(amap, g, h, st.target.at) for h in st.unit) if d is not None]
+        return min(ds) if ds else None
+
+    before = unit_distance(state) if state.target else None
     rules = list(scenario.rules)
     offset = 0
     action = None
@@ -656,9 +790,12 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
             continue
         state, action = moved, rule.action
         break
+    state, st = place_second(state, amap, start_extra, a.kind, state.mover.at != start) \
+        if start_extra is not None else (state, [])
+    trace.steps += st
     state, st = seize(state, amap, a.seize)
     trace.steps += st
-    after = area_distance(amap, g, state.mover.at, state.target.at) if state.target else None
+    after = unit_distance(state) if state.target else None
     trace.rulings = dict(r.consulted)
     trace.outcome = {
         "mover": a.name, "target": state.target.name if state.target else None, "rule": state.rule,
@@ -666,4 +803,6 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
         "path": [str(h) for h in state.path], "areas_before": before, "areas_after": after,
         "figures": {f.name: str(f.at) for f in state.others},
     }
+    if state.extra is not None:
+        trace.outcome["second"] = str(state.extra)
     return trace

@@ -43,6 +43,10 @@ def _pool(text: str) -> dict[str, int]:
         out[colour.strip().lower()] = out.get(colour.strip().lower(), 0) + _int(n, "--dice", 0, 12)
     if len(out) > 4:
         raise ScenarioError("--dice", f"{len(out)} colours", "at most 4 colours")
+    from .combat import MAX_POOL
+
+    if sum(out.values()) > MAX_POOL:
+        raise ScenarioError("--dice", f"{sum(out.values())} dice", f"at most {MAX_POOL} dice in one Hit roll")
     return out
 
 

@@ -9,7 +9,7 @@ Storybook 5.5.1 High Impact (one Blue die per hit, "-X Def Dice" applied to the 
 Points and 10.4 NPC Health Status (wounds, death, bleeding), 9.3.2 Poisoned, 8.2 Critical (one token per attack that
 dealt a wound; 8.2.1 compatibility redraw; 8.2.2 duration; 8.2.3 the same effect never twice, a greater one
 replaces a lesser one), 11.3 Master Aliens (immune to Paralyze), 8.4 Explosion and 11.6 Prime Swarm Units (who an
-Area or Explosion attack hits).
+Area or Explosion attack hits), 11.3.1 Menacing Agent System (the Menace token after each attack).
 
 State is immutable (:class:`TargetState`, :class:`HitRoll`); each step function returns a new value plus its
 :class:`~explorer.trace.Step` list. :func:`resolve_combat` runs the steps with dice from a :class:`DiceSource` (the
@@ -24,6 +24,9 @@ Scenario kind ``combat`` (TOML)::
     seed = 1                            # dice not fixed below are rolled from it
     [rulings]                           # {option key = reading}, see options.py
     [calibration]                       # optional: dice faces / Critical piles (calibration.py format)
+    [menace]                            # optional (11.3.1): the Menace token; each attack that wounds a Master
+    holder = "Hulk"                     #   Alien moves it (the attacker, or a drone's / NPC's ``controller``)
+    level = 1
     [close_encounter]                   # optional: the top card of the Close Encounter discard pile
     card = 12
     activates = ["Wormoon"]             # the aliens that card activates
@@ -67,9 +70,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from contextlib import contextmanager
+from typing import Annotated, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from explorer.dice import SeededRoller
 from explorer.errors import DiceScriptExhausted, ScenarioError
@@ -93,6 +97,25 @@ Kind = Literal["agent", "alien", "master_alien", "npc", "drone"]
 Trigger = Literal["always", "bolt", "target_marked"]
 EffectKind = Literal["lethal", "def_dice_minus", "critical", "mark", "poison"]
 MAX_DICE = 12
+"""Hit dice of one colour in one attack (and of the whole pool after "-X ATK Dice")."""
+MAX_SHIELDS = 10
+"""Shields left in one Energy Shield stack (the largest printed stack is far below this)."""
+MAX_DEFEND_FACES = 64
+"""Fixed Blue dice listed for one target in one attack (at most one per hit: 4 colours x 12 dice x 4 symbols + 10)."""
+MAX_DRAWS = 60
+"""Fixed Critical token draws listed for one target (the calibration holds at most 60 token kinds)."""
+MAX_NAME = 40
+"""Characters in a figure, weapon or die-colour name."""
+
+MAX_POOL = 24
+"""Hit dice in one attack, all colours together."""
+EFFECT_X: dict[str, tuple[int, int]] = {"lethal": (0, 5), "def_dice_minus": (1, 5), "critical": (1, 2),
+                                        "mark": (1, 2), "poison": (1, 2)}
+"""Allowed ``x`` of each attack effect: Critical piles 1-2 (8.2), Mark 1-2 (8.3), Poison 1-2 (9.3.2), -X Def Dice
+1-5 (Storybook 5.5.1); ``x`` is unused for Lethal (8.1)."""
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+FaceLabel = Annotated[str, Field(min_length=1, max_length=60)]
 
 
 # ------------------------------------------------------------------------------------------------ scenario model
@@ -122,7 +145,7 @@ class TargetModel(_Base):
     kind: Kind = "alien"
     health: int = Field(ge=1, le=40)
     wounds: int = Field(0, ge=0, le=40)
-    energy_shields: list[int] = Field(default_factory=list, max_length=3)
+    energy_shields: list[Annotated[int, Field(ge=0, le=MAX_SHIELDS)]] = Field(default_factory=list, max_length=3)
     power_suit_shields: int | None = Field(None, ge=0, le=10)
     standard_shields: int = Field(0, ge=0, le=5)
     cancel_hits: int = Field(0, ge=0, le=10)
@@ -135,30 +158,41 @@ class TargetModel(_Base):
 
 
 class RolledModel(_Base):
-    hit: dict[str, list[str]] = Field(default_factory=dict, max_length=6)
-    defend: dict[str, list[str]] = Field(default_factory=dict, max_length=12)
-    critical: dict[str, list[str]] = Field(default_factory=dict, max_length=12)
+    hit: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DICE)]] = Field(default_factory=dict,
+                                                                                    max_length=4)
+    defend: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DEFEND_FACES)]] = Field(
+        default_factory=dict, max_length=12)
+    critical: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DRAWS)]] = Field(default_factory=dict,
+                                                                                        max_length=12)
 
 
 class AttackModel(_Base):
     attacker: str = Field("attacker", min_length=1, max_length=40)
     attacker_kind: Kind = "agent"
     weapon: str = Field("weapon", min_length=1, max_length=40)
-    dice: dict[str, int] = Field(default_factory=dict, max_length=4)
+    dice: dict[Name, Annotated[int, Field(ge=0, le=MAX_DICE)]] = Field(default_factory=dict, max_length=4)
     fixed_hits: int | None = Field(None, ge=0, le=20)
     bonus_hits: int = Field(0, ge=0, le=10)
     atk_dice_minus: int = Field(0, ge=0, le=5)
-    drop: list[str] = Field(default_factory=list, max_length=5)
+    drop: list[Name] = Field(default_factory=list, max_length=5)
     no_bolt: bool = False
     damage: Literal["single", "area", "explosion"] = "single"
     target: str = Field(min_length=1, max_length=40)
     effects: list[EffectModel] = Field(default_factory=list, max_length=8)
     rolled: RolledModel | None = None
+    controller: Name | None = None
+
+
+class MenaceModel(_Base):
+    """The Menace token when the scenario starts (11.3.1): the Menacing Agent and the level."""
+
+    holder: Name
+    level: int = Field(1, ge=1, le=2)
 
 
 class CloseEncounterModel(_Base):
     card: int = Field(ge=1, le=40)
-    activates: list[str] = Field(default_factory=list, max_length=20)
+    activates: list[Name] = Field(default_factory=list, max_length=20)
 
 
 class CombatScenario(_Base):
@@ -169,18 +203,37 @@ class CombatScenario(_Base):
     title: str = Field("Combat", max_length=200)
     description: str = Field("", max_length=4000)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, str] = Field(default_factory=dict, max_length=20)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     high_impact: bool = True
     calibration: dict | None = None
     close_encounter: CloseEncounterModel | None = None
+    menace: MenaceModel | None = None
     targets: list[TargetModel] = Field(min_length=1, max_length=12)
     attacks: list[AttackModel] = Field(min_length=1, max_length=10)
+    _source: str = PrivateAttr("scenario")
 
     def calib(self) -> Calibration:
         """The scenario's calibration (its ``[calibration]`` table over the packaged default)."""
         if self.calibration is None:
             return default_calibration()
-        return calibration_from_data(self.calibration, "scenario", prefix="calibration.")
+        return calibration_from_data(self.calibration, self._source, prefix="calibration.")
+
+
+@contextmanager
+def with_source(source: str, prefix: str = ""):
+    """Inside this block, a :class:`ScenarioError` raised without a file (by a helper that does not know it: a die,
+    a Critical pile, the ruling options) or a :class:`DiceScriptExhausted` is raised again as a one-line
+    ScenarioError naming ``source`` and the field (``prefix`` put before it, e.g. ``"attacks[1]."``)."""
+    try:
+        yield
+    except ScenarioError as e:
+        if e.source is not None and not prefix:
+            raise
+        raise ScenarioError(prefix + e.field, e.problem, e.allowed, e.source or source) from None
+    except DiceScriptExhausted as e:
+        field, _, problem = str(e).partition(" ")
+        raise ScenarioError(prefix + field, problem, "as many fixed faces as the roll needs, or none (rolled from "
+                            "the seed)", source) from None
 
 
 def parse_combat(data: dict, source: str) -> CombatScenario:
@@ -193,6 +246,13 @@ def parse_combat(data: dict, source: str) -> CombatScenario:
             ``atk_dice_minus`` on a multi-colour pool without ``drop``; duplicate target names.
     """
     sc = validate(CombatScenario, data, source)
+    sc._source = source
+    with with_source(source):
+        _check_combat(sc, source)
+    return sc
+
+
+def _check_combat(sc: CombatScenario, source: str) -> None:
     names = [t.name for t in sc.targets]
     for i, t in enumerate(sc.targets):
         if names.count(t.name) > 1:
@@ -204,6 +264,9 @@ def parse_combat(data: dict, source: str) -> CombatScenario:
     make_rulings(sc.rulings)   # unknown keys/readings fail here
     for i, a in enumerate(sc.attacks):
         p = f"attacks[{i}]"
+        if a.controller is not None and a.attacker_kind not in ("drone", "npc"):
+            raise ScenarioError(f"{p}.controller", "only a drone or an NPC has a controlling agent",
+                                "omit it, or attacker_kind = 'drone' / 'npc'", source)
         if a.target not in names:
             raise ScenarioError(f"{p}.target", f"no target named {a.target!r}", names, source)
         if a.fixed_hits is not None and a.dice:
@@ -214,8 +277,17 @@ def parse_combat(data: dict, source: str) -> CombatScenario:
                                 "dice = {colour = count} or fixed_hits = N", source)
         for colour, n in a.dice.items():
             cal.die(colour, f"{p}.dice.{colour}")
-            if not 0 <= n <= MAX_DICE:
-                raise ScenarioError(f"{p}.dice.{colour}", f"{n} dice", f"0 to {MAX_DICE}", source)
+        if sum(a.dice.values()) > MAX_POOL:
+            raise ScenarioError(f"{p}.dice", f"{sum(a.dice.values())} dice in one Hit roll", f"at most {MAX_POOL}",
+                                source)
+        for j, e in enumerate(a.effects):
+            lo, hi = EFFECT_X[e.kind]
+            if not lo <= e.x <= hi:
+                raise ScenarioError(f"{p}.effects[{j}].x", f"{e.kind} {e.x}", f"{e.kind} x from {lo} to {hi}",
+                                    source)
+            if e.kind == "critical" and not cal.pile(e.x):
+                raise ScenarioError(f"{p}.effects[{j}].x", f"the calibration has no Critical {e.x} pile",
+                                    sorted({t.level for t in cal.tokens}), source)
         if a.fixed_hits is not None and any(e.trigger == "bolt" for e in a.effects):
             raise ScenarioError(f"{p}.effects", "a fixed-hits weapon rolls no dice, so no Bolt can trigger an "
                                 "effect (9.2, 11.12)", "trigger = 'always' or 'target_marked'", source)
@@ -249,7 +321,6 @@ def parse_combat(data: dict, source: str) -> CombatScenario:
                     raise ScenarioError(f"{p}.rolled.critical", f"no target named {tname!r}", names, source)
                 for j, tid in enumerate(ids):
                     cal.token(tid, f"{p}.rolled.critical.{tname}[{j}]")
-    return sc
 
 
 def dice_pool(a: AttackModel) -> dict[str, int]:
@@ -863,6 +934,25 @@ def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice
     return state, results, hr, steps
 
 
+def menace_after_attack(menace, attack: AttackModel, results: Sequence[TargetResult],
+                        state: Mapping[str, TargetState]) -> tuple:
+    """The Menace token after one attack (11.3.1): every wound the attack dealt to a Master Alien counts for the
+    attacking agent, or for the agent controlling the attacking drone or NPC; an alien's attack never moves it.
+    Returns ``(Menace, steps)`` (see :mod:`.phases`)."""
+    from .phases import master_alien_wounded
+
+    wounds = sum(x.wounds for x in results if state[x.name].kind == "master_alien")
+    if not any(state[x.name].kind == "master_alien" for x in results):
+        return menace, []
+    agent = attack.attacker if attack.attacker_kind == "agent" else attack.controller
+    if agent is None:
+        return menace, [_step(f"{attack.attacker} is not an agent's attack: the Menace token does not change",
+                              S.MENACE, "Only agents (and the drones and NPCs they control) move the token.",
+                              marks=(attack.attacker,), holder=menace.holder, level=menace.level)]
+    via = {"agent": "attack", "drone": "drone", "npc": "npc"}.get(attack.attacker_kind, "attack")
+    return master_alien_wounded(menace, agent, wounds, via)
+
+
 def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
                    roller: SeededRoller | None = None) -> Trace:
     """Resolve every attack of a ``combat`` scenario in order (the targets carry shields, wounds and tokens from
@@ -879,9 +969,11 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
         "targets": {name: {"wounds", "status", "stacks", "mark", "poison", "criticals"}}, "high_impact"}``.
 
     Raises:
-        DiceScriptExhausted: fixed Defend dice or Critical draws ran out.
+        ScenarioError: fixed Defend dice or Critical draws ran out, or a fixed Critical token from the wrong pile
+            (named ``attacks[i].rolled.defend.<target>`` with the scenario's file); an unknown ruling.
     """
-    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    with with_source(scenario._source):
+        r = make_rulings({**scenario.rulings, **dict(rulings or {})})
     cal = scenario.calib()
     roller = roller or SeededRoller(seed if seed is not None else scenario.seed)
     state = {t.name: TargetState.from_model(t) for t in scenario.targets}
@@ -890,9 +982,16 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
               "An optional rule, On by default in the Storybook's Level of Difficulty table.", section="Setup",
               high_impact=scenario.high_impact)
     out_attacks = []
+    menace = None
+    if scenario.menace is not None:
+        from .phases import Menace
+
+        menace = Menace(scenario.menace.holder, scenario.menace.level)
     for i, a in enumerate(scenario.attacks):
         dice = TableDice(cal, a.rolled, roller)
-        state, results, hr, steps = resolve_attack(state, a, dice, scenario.high_impact, r, scenario.close_encounter)
+        with with_source(scenario._source, f"attacks[{i}]."):
+            state, results, hr, steps = resolve_attack(state, a, dice, scenario.high_impact, r,
+                                                       scenario.close_encounter)
         for s in steps:
             if len(scenario.attacks) > 1:
                 s.section = f"Attack {i + 1}: {s.section}"
@@ -905,6 +1004,12 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
                          "cancelled_by_dice": x.cancelled_by_dice, "hit_wounds": x.hit_wounds,
                          "wounds": x.wounds, "critical": x.critical, "status": x.status} for x in results],
         })
+        if menace is not None:
+            menace, steps = menace_after_attack(menace, a, results, state)
+            for s in steps:
+                s.section = f"Attack {i + 1}: Menace" if len(scenario.attacks) > 1 else "Menace"
+            trace.steps += steps
+            out_attacks[-1]["menace"] = {"holder": menace.holder, "level": menace.level}
     trace.rulings = dict(r.consulted)
     trace.outcome = {
         "high_impact": scenario.high_impact,

@@ -3,7 +3,9 @@
 Sections: 6.1 Refresh Phase (Mark and Poison flip or vanish, simultaneous with the other Refresh effects), 9.3.2
 Poisoned (one wound per Refresh; a second poison keeps the greater token and deals 1 wound at once), 8.3 Mark
 Locking System (Mark 2 flips a Mark 1 up), 8.2.2 Duration (temporary Critical tokens end at the next Refresh
-phase), 11.9.1 Paralyzed and 10.4.1 NPC Body Condition (the Paralyzed token is removed in the Refresh phase).
+phase), 11.9.1 Paralyzed and 10.4.1 NPC Body Condition (the Paralyzed token is removed in the Refresh phase), 9.5
+Power Suit and 9.4 Energy Batteries (a deployed suit pays one Battery each Refresh phase and leaves play when it
+cannot; powers and items recharge it).
 
 Scenario kind ``conditions`` (TOML)::
 
@@ -15,8 +17,11 @@ Scenario kind ``conditions`` (TOML)::
     kind = "agent"
     health = 8
     poison = 1
+    [power_suit]                      # optional (9.5): a Power Suit in play
+    batteries = 1
+    equipped_by = "Marine"
     [[events]]                        # in order; up to 20
-    kind = "poison"                   # poison (x = 1/2) | mark (x = 1/2) | refresh
+    kind = "poison"                   # poison (x = 1/2) | mark (x = 1/2) | refresh | recharge (x Batteries)
     x = 2
     [[events]]
     kind = "refresh"
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -34,13 +39,22 @@ from explorer.scenario import validate
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .combat import AttackModel, HitRoll, TargetModel, TargetState, _Base, apply_poison, place_mark, suffer_wounds
+from .combat import (AttackModel, HitRoll, TargetModel, TargetState, _Base, apply_poison, place_mark, suffer_wounds,
+                     with_source)
 from .options import rulings as make_rulings
 
 
 class EventModel(_Base):
-    kind: Literal["poison", "mark", "refresh"]
+    kind: Literal["poison", "mark", "refresh", "recharge"]
     x: int = Field(1, ge=1, le=2)
+
+
+class PowerSuitModel(_Base):
+    """A Power Suit in play (9.5): its energy ``batteries`` and the agent who wears it (``None``: unequipped)."""
+
+    name: str = Field("Power Suit", min_length=1, max_length=40)
+    batteries: int = Field(ge=0, le=20)
+    equipped_by: str | None = Field(None, min_length=1, max_length=40)
 
 
 class ConditionsScenario(_Base):
@@ -50,9 +64,10 @@ class ConditionsScenario(_Base):
     kind: Literal["conditions"] = "conditions"
     title: str = Field("Conditions", max_length=200)
     description: str = Field("", max_length=4000)
-    seed: int | None = Field(None, ge=0)
-    rulings: dict[str, str] = Field(default_factory=dict, max_length=20)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     target: TargetModel
+    power_suit: PowerSuitModel | None = None
     events: list[EventModel] = Field(min_length=1, max_length=20)
 
 
@@ -63,7 +78,8 @@ def parse_conditions(data: dict, source: str) -> ConditionsScenario:
         ScenarioError: a field out of bounds or unknown, an unknown ruling.
     """
     sc = validate(ConditionsScenario, data, source)
-    make_rulings(sc.rulings)
+    with with_source(source):
+        make_rulings(sc.rulings)
     return sc
 
 
@@ -94,6 +110,33 @@ def refresh(target: TargetState, section: str = "") -> tuple[TargetState, list[S
     return t, steps
 
 
+def power_suit_energy(suit: PowerSuitModel | None, section: str = "") -> tuple[PowerSuitModel | None, list[Step]]:
+    """The Power Suit energy step of the Refresh phase (6.1, 9.5): the suit pays one Battery, equipped or not; with
+    no Battery to pay, it leaves play (its agent unequips at no cost and stays in its hex). ``None``: no suit."""
+    if suit is None:
+        return None, []
+    if suit.batteries >= 1:
+        left = suit.batteries - 1
+        return suit.model_copy(update={"batteries": left}), [Step(
+            f"{suit.name} pays 1 Battery: {suit.batteries} -> {left}", S.POWER_SUIT,
+            "A deployed Power Suit uses one energy Battery each Refresh phase, equipped or not." + (
+                " At 0 it can still be recharged before the next Refresh phase." if left == 0 else ""),
+            {"batteries": left}, (suit.name,), section)]
+    who = f"; {suit.equipped_by} unequips it at no cost" if suit.equipped_by else ""
+    return None, [Step(f"{suit.name} has no Battery to pay: it leaves play{who}", S.POWER_SUIT,
+                       "Its figure and profile sheet go to the Warehouse.", {"removed": True}, (suit.name,), section)]
+
+
+def recharge(suit: PowerSuitModel | None, n: int, section: str = "") -> tuple[PowerSuitModel | None, list[Step]]:
+    """Batteries added to a Power Suit in play by powers or items (9.4, 9.5)."""
+    if suit is None:
+        return None, [Step("No Power Suit in play to recharge", S.ENERGY_BATTERIES, "", {}, (), section)]
+    return suit.model_copy(update={"batteries": suit.batteries + n}), [Step(
+        f"{suit.name} is recharged: {suit.batteries} -> {suit.batteries + n} Batteries", S.ENERGY_BATTERIES,
+        "Powers and items replenish a suit's energy while it is in play.", {"batteries": suit.batteries + n},
+        (suit.name,), section)]
+
+
 def resolve_conditions(scenario: ConditionsScenario, rulings: Mapping[str, str] | None = None,
                        seed: int | None = None) -> Trace:
     """Apply the events in order.
@@ -103,6 +146,7 @@ def resolve_conditions(scenario: ConditionsScenario, rulings: Mapping[str, str] 
         "final": {"wounds", "poison", "mark", "status", "criticals"}}``.
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    suit = scenario.power_suit
     t = TargetState.from_model(scenario.target)
     start = t.wounds
     trace = Trace(scenario.title)
@@ -113,6 +157,11 @@ def resolve_conditions(scenario: ConditionsScenario, rulings: Mapping[str, str] 
             refreshes += 1
             sec = f"{i + 1}. Refresh phase {refreshes}"
             t, steps = refresh(t, sec)
+            suit, st = power_suit_energy(suit, sec)
+            steps += st
+        elif ev.kind == "recharge":
+            sec = f"{i + 1}. Recharge {ev.x} Batter{'y' if ev.x == 1 else 'ies'}"
+            suit, steps = recharge(suit, ev.x, sec)
         elif ev.kind == "poison":
             sec = f"{i + 1}. Poison {ev.x} effect"
             t, steps = apply_poison(t, ev.x, True, r, sec)
@@ -125,8 +174,13 @@ def resolve_conditions(scenario: ConditionsScenario, rulings: Mapping[str, str] 
         trace.steps += steps
         after.append({"event": f"{ev.kind} {ev.x}" if ev.kind != "refresh" else "refresh", "poison": t.poison,
                       "mark": t.mark, "wounds": t.wounds})
+        if scenario.power_suit is not None:
+            after[-1]["batteries"] = suit.batteries if suit else None
     trace.rulings = dict(r.consulted)
     trace.outcome = {"wounds_suffered": t.wounds - start, "after": after,
                      "final": {"wounds": t.wounds, "poison": t.poison, "mark": t.mark, "status": t.status(),
                                "criticals": [list(c) for c in t.criticals]}}
+    if scenario.power_suit is not None:
+        trace.outcome["power_suit"] = {"in_play": suit is not None, "batteries": suit.batteries if suit else 0,
+                                       "equipped_by": suit.equipped_by if suit else None}
     return trace

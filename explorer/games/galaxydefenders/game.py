@@ -11,6 +11,11 @@ kind            module              what it answers (sections)
 ``conditions``  :mod:`.conditions`  Poison, Mark and temporary Criticals through Refresh phases (6.1, 9.3.2, 8.3)
 ``activation``  :mod:`.activation`  an alien / NPC A.I. activation on a map of Areas: target, first applicable
                                     behavior rule, Area-to-Area move, end hex, Seize (10.1, 10.2.1, 11.11, 5.1, 7.3)
+``menace``      :mod:`.phases`      who holds the Menace token, at which level, after each event (11.3.1)
+``close_enc…``  :mod:`.phases`      ``close_encounter``: which aliens "Activate X aliens" picks (11.5, 11.9.1)
+``event``       :mod:`.phases`      signals an Event card teleports (6.3, 11.6)
+``gd_wings``    :mod:`.phases`      GD-Wings rank rolls with exact odds (9.8)
+``healing``     :mod:`.phases`      Area Healing (8.5)
 ==============  ==================  ===========================================================================
 """
 
@@ -25,6 +30,11 @@ KINDS: dict[str, tuple[str, str]] = {
     "combat": ("explorer.games.galaxydefenders.combat", "combat"),
     "conditions": ("explorer.games.galaxydefenders.conditions", "conditions"),
     "activation": ("explorer.games.galaxydefenders.activation", "activation"),
+    "menace": ("explorer.games.galaxydefenders.phases", "menace"),
+    "close_encounter": ("explorer.games.galaxydefenders.phases", "close_encounter"),
+    "event": ("explorer.games.galaxydefenders.phases", "event"),
+    "gd_wings": ("explorer.games.galaxydefenders.phases", "gd_wings"),
+    "healing": ("explorer.games.galaxydefenders.phases", "healing"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -51,10 +61,15 @@ def outcome_text(trace: Trace) -> str:
     """The outcome of a Galaxy Defenders scenario in plain text."""
     o = trace.outcome
     lines = ["Outcome:"]
+    if "summary" in o:
+        lines.append(f"  {o['summary']}")
+        return "\n".join(lines)
     if "mover" in o:
         rule = "no rule applied" if o["rule"] is None else f"rule {o['rule'] + 1} ({o['action']})"
         lines.append(f"  {o['mover']} targets {o['target']}: {rule}; {o['start']} -> {o['end']}; Areas to the target "
                      f"{o['areas_before']} -> {o['areas_after']}")
+        if "second" in o:
+            lines.append(f"  its second figure / base hex: {o['second']}")
         return "\n".join(lines)
     for i, a in enumerate(o.get("attacks", []), 1):
         if a["hits"] is None:
@@ -65,10 +80,16 @@ def outcome_text(trace: Trace) -> str:
             crit = f", Critical {t['critical']}" if t["critical"] else ""
             lines.append(f"    {t['name']}: {t['absorbed']} absorbed, {t['blue_dice']} Blue dice, "
                          f"{t['wounds']} wound(s){crit} -> {t['status']}")
+        if "menace" in a:
+            lines.append(f"    Menacing Agent: {a['menace']['holder']} (Level {a['menace']['level']})")
     if "final" in o:
         f = o["final"]
         lines.append(f"  Wounds suffered: {o['wounds_suffered']}; token left: Poison {f['poison']}, Mark {f['mark']}; "
                      f"{f['status']}")
+        ps = o.get("power_suit")
+        if ps:
+            lines.append(f"  Power Suit: {ps['batteries']} Batteries left" if ps["in_play"] else
+                         "  Power Suit: left play (no Battery to pay)")
     return "\n".join(lines)
 
 
@@ -78,13 +99,33 @@ def _combat_page():
     return combat_page()
 
 
+def _ai_page():
+    from .ai_views import ai_page
+
+    return ai_page()
+
+
 PAGES: tuple[Page, ...] = (
     Page("combat", "Combat",
          "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
          "set each die by hand, follow every cited step, and read the exact odds of the wounds dealt and of a kill.",
          _combat_page, kinds=('combat',)),
+    Page("ai", "Alien A.I.",
+         "Step through an alien or NPC activation on a map of Areas: the target, each behavior rule of the A.I. "
+         "section passing or failing and why, the path Area to Area and the end hex, with Barrier and blocking Hex "
+         "Sides drawn.", _ai_page, kinds=("activation",)),
 )
 """The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
+
+
+def _picture(scenario, trace: Trace) -> str | None:
+    """SVG of an ``activation`` scenario (its map of Areas as the trace leaves it); the other kinds have no board."""
+    kind, sc = scenario
+    if kind != "activation":
+        return None
+    from .map_draw import activation_picture
+
+    return activation_picture(sc, trace)
 
 
 def _cli():
@@ -105,7 +146,7 @@ GAME = Game(
     pages=PAGES,
     cli=_cli,
     outcome_text=outcome_text,
-    picture=None,  # combat and conditions scenarios have no board: nothing to draw
+    picture=_picture,
     scenario_order=("gd-01", "gd-01-variant", "gd-03", "gd-04", "gd-05", "gd-05-variant"),
 )
 """The Galaxy Defenders entry of the registry."""

@@ -111,6 +111,64 @@ LINE_OF_SIGHT = RulingOption(
                 "the usual hex-game reading, and the strict one is offered because the Core Set text is not here.",
 )
 
+# --- Close Encounter activation, Event phase, Area Healing --------------------------------------------------------
+
+PARALYZED_CARD_25 = RulingOption(
+    key="paralyzed_card_25",
+    title="May a Paralyzed alien be picked by Close Encounter card 25 (Activate as many aliens as agents)?",
+    section="11.5 Alien Activation [Close Encounter Cards]; 11.9.1 Paralyzed",
+    readings={
+        "not_selectable": "As for cards 21-24: a Paralyzed alien is picked only when no other alien is in play.",
+        "selectable": "Card 25 is not in the list, so a Paralyzed alien may fill a slot (and then skips its "
+                      "activation).",
+    },
+    default="not_selectable",
+    why_default="11.9.1 makes a Paralyzed alien skip every activation, and 11.5 states the aim: a player may not pick "
+                "a Paralyzed alien 'with the hope of skipping the activation'; card 25 works like 22-24 with X = the "
+                "number of agents.",
+)
+
+PARALYZED_FILL = RulingOption(
+    key="paralyzed_fill",
+    title="Activate X aliens when fewer than X aliens are not Paralyzed: do Paralyzed aliens fill the other slots?",
+    section="11.5 Alien Activation [Close Encounter Cards]; 11.9.1 Paralyzed",
+    readings={
+        "no_fill": "No: a Paralyzed alien is selectable only when no other alien is in play; fewer aliens activate.",
+        "fill": "Yes: once every other alien is selected, Paralyzed aliens fill the remaining slots (and skip).",
+    },
+    default="no_fill",
+    why_default="The text allows a Paralyzed alien only 'unless there are no other aliens in play', and a selected "
+                "Paralyzed alien would skip its activation anyway, so filling a slot with it changes nothing on the "
+                "table; the literal reading is kept.",
+)
+
+BLEEDING_AGENTS_IN_EVENT = RulingOption(
+    key="bleeding_agents_in_event",
+    title="Event phase signal balancing: does a bleeding agent count as an agent in play?",
+    section="6.3 Event Phase",
+    readings={
+        "count": "Yes: a bleeding agent is still a player's agent on the battlefield.",
+        "not_count": "No: only agents able to act count (a bleeding agent is not 'operative').",
+    },
+    default="count",
+    why_default="6.3 contrasts 'real' agents (the players') with drones and NPCs; it says nothing about an agent's "
+                "health, and a bleeding agent stays in play until it dies.",
+)
+
+AREA_HEALING_ALLIES = RulingOption(
+    key="area_healing_allies",
+    title="Area Healing on an agent: are NPCs and drones in the same Area healed too?",
+    section="8.5 Area Healing",
+    readings={
+        "agents_only": "Only the target and the other agents in its Area.",
+        "agents_npcs_drones": "The target, and every agent, NPC and drone in its Area (aliens count them as agents, "
+                              "section 11).",
+    },
+    default="agents_only",
+    why_default="8.5 names 'all other agents'; NPCs and drones count as agents only for the aliens (11), and 6.3 "
+                "shows the book separating real agents from them.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))

@@ -76,7 +76,10 @@ def parse_stacks(text: str, field: str = "Energy Shields") -> list[int]:
     parts = [p for p in str(text).replace(",", " ").split() if p]
     if len(parts) > 3:
         raise ScenarioError(field, f"{len(parts)} stacks", "at most 3 Energy Shield icons", "widget")
-    return [parse_int(p, f"{field}[{i + 1}]", 0, 10) for i, p in enumerate(parts)]  # type: ignore[misc]
+    from .combat import MAX_SHIELDS
+
+    return [parse_int(p, f"{field}[{i + 1}]", 0, MAX_SHIELDS)  # type: ignore[misc]
+            for i, p in enumerate(parts)]
 
 
 def parse_faces(text: str) -> list[str]:

@@ -1,0 +1,388 @@
+"""Galaxy Defenders A.I. stepper: an alien or NPC activation resolved one cited step at a time on the map of Areas.
+
+Rulebook sections shown (each step cites its own): 10.1 Biological Ally Structure (the A.I. section, first relevant
+behavior rule, the "+" rule), 10.2.1 NPC Movement and 11.11 Movement (Area to Area through centre hexes, redeploy at
+the end), 11.3.1 Menacing Agent System (an Archenemy targets the Menacing Agent), 11.5 Alien Activation (targeting
+the closest agent), 5.1 Barrier Hex Side, 7.1 Flying, 7.2 Burrowing, 7.3 Seize.
+
+The page resolves a built-in ``activation`` scenario with :func:`~.activation.resolve_activation` and draws:
+
+* the Areas shaded (one tint per Area, its name on its centre hex), Blocking Hexes, Barrier Hex Sides (red dashes),
+  walls and doors (the board's own edge drawing);
+* the A.I. section as a table: every behavior rule with pass / fail and why, filled in as the steps reach it;
+* for the focused step: the distance of every opponent (targeting), the line to the target (green when the rule
+  applies, red dashed when it does not), the path walked (blue), every candidate end hex kept (green) or dropped
+  (red) with its reason, the Seize placement;
+* back / forward through the steps (:class:`~explorer.widgets.TraceStepper`), the line-of-sight ruling as a dropdown.
+
+``ai_page(scenario_id=DEFAULT_SCENARIO) -> (widget, redraw)``: the Panel app shows ``widget`` and calls ``redraw()``
+on load. Rules modules never import this module.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import ipywidgets as W
+
+from explorer.errors import ExplorerError
+from explorer.hexgrid import Hex
+from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
+from explorer.trace import Step, Trace
+from explorer.widgets import HexBoardView, Piece, TraceStepper
+
+from . import options as opts
+from .activation import ActivationScenario, parse_map, resolve_activation
+from .map_draw import FAIL, PASS, PATH, SIDE_FILL, area_board, area_board_layout, area_overlays
+
+DEFAULT_SCENARIO = "gd-ai-move-adjacent"
+AI_RULINGS = ("line_of_sight",)
+"""Ruling options an activation consults."""
+
+FOCUS = "#f59f00"
+
+
+def activation_scenarios() -> list[str]:
+    """Ids of the built-in Galaxy Defenders scenarios of kind ``activation``, in display order."""
+    from .game import GAME
+
+    return [s.name for s in GAME.scenarios() if s.kind == "activation"]
+
+
+def load_scenario(scenario_id: str) -> ActivationScenario:
+    """A built-in ``activation`` scenario, validated.
+
+    Raises:
+        ScenarioError: unknown id, or not an activation scenario.
+    """
+    from .game import GAME
+
+    kind, sc = GAME.load_builtin(scenario_id)
+    if kind != "activation":
+        from explorer.errors import ScenarioError
+
+        raise ScenarioError("kind", f"{scenario_id} is a {kind} scenario", activation_scenarios())
+    return sc
+
+
+# --- per-step state ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the board shows at one step: ``positions`` ``{name: (hex, side)}`` after the step, the step's
+    ``overlays``, ``detail`` (HTML: the candidates of the step) and ``verdicts`` ``{rule index: (applies, why)}``
+    of the behavior rules checked so far."""
+
+    positions: Mapping[str, tuple[Hex, str]]
+    overlays: tuple[Overlay, ...] = ()
+    detail: str = ""
+    verdicts: Mapping[int, tuple[bool, str]] = None  # type: ignore[assignment]
+
+
+def start_positions(sc: ActivationScenario) -> dict[str, tuple[Hex, str]]:
+    """``{name: (hex, side)}`` before the activation (the activating figure first)."""
+    out = {sc.activating.name: (Hex.parse(sc.activating.at), sc.activating.kind)}
+    second = sc.activating.base or sc.activating.swarm
+    if second:
+        out[second_name(sc)] = (Hex.parse(second), sc.activating.kind)
+    out.update({f.name: (Hex.parse(f.at), f.side) for f in sc.figures})
+    return out
+
+
+def second_name(sc: ActivationScenario) -> str:
+    """The board name of a Prime Swarm's second figure or a multi-hex alien's second base hex."""
+    return f"{sc.activating.name} ({'2nd figure' if sc.activating.swarm else 'base'})"
+
+
+def _table(head: list[str], rows: list[list[str]], colours: list[str] | None = None) -> str:
+    th = "".join(f"<th style='text-align:left;padding:1px 6px'>{html.escape(h)}</th>" for h in head)
+    body = []
+    for i, r in enumerate(rows):
+        bg = f" style='background:{colours[i]}'" if colours else ""
+        body.append(f"<tr{bg}>" + "".join(f"<td style='padding:1px 6px'>{html.escape(str(c))}</td>" for c in r)
+                    + "</tr>")
+    return ("<div class='gd-ai-table' style='max-height:260px;overflow-y:auto;font-family:sans-serif;"
+            "font-size:12px;line-height:1.25'><table style='border-collapse:collapse'>"
+            f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
+
+
+def frames(trace: Trace, sc: ActivationScenario) -> list[Frame]:
+    """One :class:`Frame` per step of ``trace`` (an activation trace of ``sc``)."""
+    lay = area_board_layout()
+    px = lay.hex_to_pixel
+    pos = start_positions(sc)
+    mover = sc.activating.name
+    target: str | None = None
+    verdicts: dict[int, tuple[bool, str]] = {}
+    walked: list[Hex] = []
+    on_map = sc_hexes(sc)
+    out: list[Frame] = []
+    for s in trace.steps:
+        f = s.facts
+        ov: list[Overlay] = []
+        detail = ""
+        if "candidates" in f and "end" not in f and "areas" in (f["candidates"][0] if f["candidates"] else {}):
+            target = f.get("target")                       # targeting: every opponent's distance in Areas
+            rows, cols = [], []
+            for c in f["candidates"]:
+                d = c["areas"]
+                rows.append([c["name"], "no legal path" if d is None else f"{d} Area(s)",
+                             "TARGET" if c["name"] == target else ""])
+                cols.append("#d3f9d8" if c["name"] == target else "#fff")
+                if c["name"] in pos:
+                    x, y = px(pos[c["name"]][0])
+                    ov.append(Label((x, y - 0.7), "–" if d is None else f"{d} A", size=11, fill="#862e9c",
+                                    weight="bold"))
+            if target in pos:
+                ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
+            detail = _table(["opponent", "distance (legal path)", ""], rows, cols)
+        elif "target" in f:                                # Archenemy: the Menacing Agent
+            target = f["target"]
+            if target in pos:
+                ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
+        elif "behavior" in f:                              # one behavior rule checked
+            ok = bool(f.get("applies"))
+            verdicts[f["behavior"]] = (ok, s.detail)
+            if target in pos:
+                ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS if ok else FAIL,
+                                  width=3.0 if ok else 2.0, dash=None if ok else "6 4"))
+        elif "path" in f:                                  # Area to Area through centre hexes
+            walked = [Hex.parse(h) for h in f["path"]]
+            pts = [px(h) for h in walked]
+            ov += [Segment(a, b, stroke=PATH, width=4.0) for a, b in zip(pts, pts[1:])]
+            ov += [Circle(p, 0.14, fill=PATH, stroke="#ffffff", width=1.0) for p in pts[1:]]
+            detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path "
+                      f"{html.escape(' → '.join(f['path']))}</div>")
+        elif "end" in f:                                   # redeploy: every candidate end hex kept or dropped
+            end = Hex.parse(f["end"])
+            rows, cols = [], []
+            for c in sorted(f["candidates"], key=lambda c: (not c["kept"], c["hex"])):
+                h = Hex.parse(c["hex"])
+                ov.append(HexMark(h, stroke="none", width=0, fill=PASS if c["kept"] else FAIL,
+                                  opacity=0.35 if c["kept"] else 0.18))
+                rows.append([c["hex"], c["area"], "yes" if c["adjacent_to_target"] else "", c["engages"],
+                             "kept" if c["kept"] else "dropped", c["why"]])
+                cols.append("#ebfbee" if c["kept"] else "#fff5f5")
+            if walked:
+                tail = walked + ([end] if walked[-1] != end else [])
+                pts = [px(h) for h in tail]
+                ov += [Segment(a, b, stroke=PATH, width=4.0) for a, b in zip(pts, pts[1:])]
+            ov.append(HexMark(end, stroke=PASS, width=4.0))
+            pos[mover] = (end, pos[mover][1])
+            detail = _table(["hex", "Area", "adjacent to target", "engages", "", "why"], rows, cols)
+        elif "lead" in f and sc.activating.swarm:          # Prime Swarm: the closer figure leads
+            lead = Hex.parse(f["lead"])
+            if pos[mover][0] != lead:
+                two = second_name(sc)
+                pos[mover], pos[two] = (lead, pos[mover][1]), (pos[mover][0], pos[two][1])
+        elif "second" in f:                                # the second figure / base hex placed
+            pos[second_name(sc)] = (Hex.parse(f["second"]), pos[second_name(sc)][1])
+            ov.append(HexMark(Hex.parse(f["second"]), stroke=PASS, width=4.0))
+        elif "seized" in f:                                # Seize: the agent placed next to the dragging figure
+            pos[f["seized"]] = (Hex.parse(f["at"]), pos[f["seized"]][1])
+            ov.append(HexMark(Hex.parse(f["at"]), stroke=FOCUS, width=4.0))
+        for mk in s.marks:                                 # hexes the step talks about, ringed
+            try:
+                h = Hex.parse(mk)
+            except (ValueError, TypeError):
+                continue
+            if h in on_map and "end" not in f:
+                ov.append(Circle(px(h), 0.66, stroke=FOCUS, width=3.0))
+        out.append(Frame(dict(pos), tuple(ov), detail, dict(verdicts)))
+    return out
+
+
+def sc_hexes(sc: ActivationScenario) -> set[Hex]:
+    return {Hex.parse(k) for keys in sc.areas.values() for k in keys}
+
+
+def rules_html(sc: ActivationScenario, verdicts: Mapping[int, tuple[bool, str]] | None, chosen: int | None,
+               final: bool) -> str:
+    """The A.I. section as a table: each behavior rule in card order with pass / fail and why (as far as the steps
+    have checked; ``final``: the whole activation is shown, so rules never reached say so)."""
+    rows, cols = [], []
+    for i, r in enumerate(sc.rules):
+        cond = {"adjacent": "adjacent", "within": f"within {r.areas} Area(s)", "plus": "+ (ignores line of sight)"}[
+            r.condition]
+        act = r.action.replace("_", " ") + (f" {r.move} Area(s)" if r.action.startswith("move") else "")
+        v = (verdicts or {}).get(i)
+        if v is None:
+            status, why, col = ("not reached" if final else "…"), ("an earlier rule applied" if final and chosen is not
+                                                                   None and i > chosen else ""), "#f8f9fa"
+        elif v[0] and i == chosen:
+            status, why, col = "APPLIES", v[1], "#d3f9d8"
+        elif v[0]:
+            status, why, col = "applies, but cannot be carried out", v[1] + " The move cannot be applied: the next " \
+                               "rule is tried.", "#fff3bf"
+        else:
+            status, why, col = "does not apply", v[1], "#fff5f5"
+        rows.append([str(i + 1), r.label or f"{cond}: {act}", cond, status, why])
+        cols.append(col)
+    return ("<div style='font-family:sans-serif;font-size:12px;font-weight:bold;margin-top:4px'>A.I. section "
+            "(behavior rules in card order)</div>" + _table(["#", "rule", "condition", "", "why"], rows, cols)
+            .replace("gd-ai-table", "gd-ai-rules"))
+
+
+# --- the widget ---------------------------------------------------------------------------------------------------
+
+
+class AIStepper(W.VBox):
+    """Scenario picker, ruling dropdown, the map of Areas, the A.I. section table and the trace stepper.
+
+    Attributes:
+        scenario: the :class:`ActivationScenario` shown; ``trace``: its last resolution; ``frames``: one per step.
+    """
+
+    FIT = (640, 520)
+    """The box (pixels) a map is scaled to fit at load (at most :attr:`scale` pixels per board unit)."""
+
+    def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 48.0):
+        self.scale = scale
+        self.trace: Trace | None = None
+        self.frames: list[Frame] = []
+        self.picker = W.Dropdown(options=activation_scenarios(), value=scenario_id, description="Scenario",
+                                 layout=W.Layout(width="330px"))
+        self.about = W.HTML(layout=W.Layout(max_width="640px"))
+        r = opts.rulings()
+        self.rulings_box = {k: W.Dropdown(options=list(r.options[k].readings), value=r.options[k].default,
+                                          description=k, tooltip=r.options[k].title,
+                                          style={"description_width": "120px"}, layout=W.Layout(width="360px"))
+                            for k in AI_RULINGS}
+        self.message = W.HTML()
+        self.rules = W.HTML(layout=W.Layout(max_width="640px"))
+        self.rules.add_class("gd-ai-rules-box")
+        self.detail = W.HTML(layout=W.Layout(max_width="640px"))
+        self.outcome = W.HTML(layout=W.Layout(max_width="640px"))
+        self.stepper = TraceStepper(layout=W.Layout(max_width="640px"))
+        self.stepper.add_class("gd-ai-stepper")
+        bar, focus, body = self.stepper.children
+        self.stepper.children = [bar, focus, self.detail, self.rules, body]
+        self.board_box = W.VBox()
+        self.board: HexBoardView | None = None
+        self.picker.observe(lambda c: self.load(c["new"]), names="value")
+        for w in self.rulings_box.values():
+            w.observe(lambda _c: self.run(), names="value")
+        self.stepper.on_step(self._show_step)
+        side = W.VBox([self.about, *self.rulings_box.values(), self.message, self.outcome, self.stepper],
+                      layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
+        main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                              grid_gap="12px"))
+        super().__init__([self.picker, main])
+        self.add_class("gd-ai")
+        self.load(scenario_id)
+
+    def load(self, scenario_id: str) -> None:
+        """Show built-in scenario ``scenario_id`` (rulings kept)."""
+        self.scenario = load_scenario(scenario_id)
+        self.map = parse_map(self.scenario, scenario_id)
+        self.about.value = (f"<div style='font-family:sans-serif;font-size:13px'><b>"
+                            f"{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
+                            f"{html.escape(self.scenario.description)}</span></div>")
+        board = area_board(self.map, self.scenario.title)
+        minx, miny, maxx, maxy = board.bounds()
+        scale = min(self.scale, (self.FIT[0] - 20) / max(maxx - minx, 1e-9), (self.FIT[1] - 20) / max(maxy - miny, 1e-9))
+        self.board = HexBoardView(board, scale=max(scale, HexBoardView.SCALE_RANGE[0]))
+        for b in (self.board.rotate_left, self.board.rotate_right):   # nothing rotates in an activation
+            b.layout.display = "none"
+        self.board_box.children = [self.board, W.HTML(_LEGEND)]
+        self.run(keep_step=False)
+        self.board.redraw()
+
+    def rulings(self) -> dict[str, str]:
+        return {k: w.value for k, w in self.rulings_box.items()}
+
+    def run(self, keep_step: bool = True) -> None:
+        """Resolve the scenario with the current rulings; keep the focused step if asked. Never raises."""
+        idx = self.stepper.index if keep_step else None
+        self.message.value = ""
+        try:
+            trace = resolve_activation(self.scenario, rulings=self.rulings())
+        except ExplorerError as e:
+            self.message.value = f"<span style='color:#c92a2a'>{html.escape(str(e))}</span>"
+            return
+        self.trace = trace
+        self.frames = frames(trace, self.scenario)
+        self._show_outcome()
+        self.stepper.show(trace)
+        if idx is not None and trace.steps:
+            self.stepper.select(min(idx, len(trace.steps) - 1))
+
+    def _pieces(self, positions: Mapping[str, tuple[Hex, str]]) -> list[Piece]:
+        lay = area_board_layout()
+        mover = self.scenario.activating.name
+        return [Piece(n, lay.hex_to_pixel(h), 0.42, fill=SIDE_FILL[side], stroke="#ffbf00" if n == mover else
+                      "#212529", label=_short(n)) for n, (h, side) in positions.items()]
+
+    def _base_bar(self, positions: Mapping[str, tuple[Hex, str]]) -> list[Overlay]:
+        """A multi-hex alien's two-hex base drawn as one bar joining its two hexes (11.8)."""
+        if not self.scenario.activating.base:
+            return []
+        lay = area_board_layout()
+        a, b = positions[self.scenario.activating.name][0], positions[second_name(self.scenario)][0]
+        return [Segment(lay.hex_to_pixel(a), lay.hex_to_pixel(b), stroke=SIDE_FILL["alien"], width=10.0,
+                        opacity=0.55, title="two-hex base")]
+
+    def _show_step(self, step: Step | None) -> None:
+        if self.board is None or self.trace is None:
+            return
+        i = self.stepper.index
+        base = area_overlays(self.map)
+        if step is None or i is None:
+            last = self.frames[-1] if self.frames else None
+            self.board.set_pieces(self._pieces(start_positions(self.scenario)))
+            self.board.overlays = base + self._base_bar(start_positions(self.scenario))
+            self.detail.value = ("<i style='font-family:sans-serif;font-size:12px'>Press Next ▶ to step through the "
+                                 "activation: the board shows the focused step.</i>")
+            self.rules.value = rules_html(self.scenario, last.verdicts if last else {}, self.trace.outcome["rule"],
+                                          True)
+            return
+        fr = self.frames[i]
+        self.board.set_pieces(self._pieces(fr.positions))
+        self.board.overlays = base + self._base_bar(fr.positions) + list(fr.overlays)
+        self.detail.value = fr.detail
+        self.rules.value = rules_html(self.scenario, fr.verdicts, self.trace.outcome["rule"], i == len(self.frames) - 1)
+
+    def _show_outcome(self) -> None:
+        o = self.trace.outcome
+        rule = "no behavior rule applied: it stays" if o["rule"] is None else \
+            f"rule {o['rule'] + 1} ({(o['action'] or '').replace('_', ' ')})"
+        self.outcome.value = (f"<div class='gd-ai-outcome' style='font-family:sans-serif;font-size:13px;"
+                              f"border:1px solid #dee2e6;border-radius:4px;padding:4px 8px;margin:4px 0'>"
+                              f"<b>{html.escape(o['mover'])}</b> targets <b>{html.escape(str(o['target']))}</b>: "
+                              f"{html.escape(rule)}; {o['start']} → <b>{o['end']}</b>; Areas to the target "
+                              f"{o['areas_before']} → {o['areas_after']}</div>")
+
+    def redraw(self) -> None:
+        """Full redraw (call when a browser connects: ``pn.state.onload``)."""
+        if self.board is not None:
+            self.board.redraw()
+
+
+def _short(name: str) -> str:
+    if name.endswith(")") and " (" in name:             # a second figure / base hex: its unit's initials + "2"
+        return _short(name[:name.rindex(" (")])[:1] + "2"
+    parts = name.replace("-", " ").split()
+    return (parts[0][:1] + (parts[1][:1] if len(parts) > 1 else parts[0][1:2])).title()
+
+
+_LEGEND = ("<div class='gd-ai-legend' style='font-family:sans-serif;font-size:11px;color:#495057;max-width:460px'>"
+           + " &nbsp;".join(f"<span style='color:{c}'>●</span> {s}" for s, c in SIDE_FILL.items())
+           + " &nbsp;(gold ring: the activating figure)<br>"
+           "tints: Areas (dashed ring: centre hex) &nbsp;<span style='color:#b03a2e'>╍</span> Barrier Hex Side "
+           "&nbsp;<span style='color:#1d1d1d'>━</span> wall &nbsp;rock with red core: Blocking Hex<br>"
+           f"<span style='color:{PASS}'>━</span> line to the target (rule applies) &nbsp;"
+           f"<span style='color:{FAIL}'>╍</span> rule fails &nbsp;<span style='color:{PATH}'>━</span> path &nbsp;"
+           f"<span style='background:{PASS};opacity:.6'>&nbsp;&nbsp;&nbsp;</span> kept end hex &nbsp;"
+           f"<span style='background:{FAIL};opacity:.35'>&nbsp;&nbsp;&nbsp;</span> dropped</div>")
+
+
+def ai_page(scenario_id: str = DEFAULT_SCENARIO) -> tuple[AIStepper, Callable[[], None]]:
+    """The A.I. stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
+    w = AIStepper(scenario_id)
+    return w, w.redraw
+
+
+__all__ = ["AIStepper", "Frame", "ai_page", "area_board", "area_overlays", "frames", "rules_html"]

@@ -1,0 +1,659 @@
+"""Rules between the attacks: who holds the Menace token, which aliens a Close Encounter card activates, how many
+signals an Event teleports, GD-Wings rank rolls and Area Healing.
+
+Sections: 11.3.1 Fighting Master Aliens [Menacing Agent System] (kind ``menace``), 11.5 Alien Activation [Close
+Encounter Cards] and 11.9.1 Paralyzed (kind ``close_encounter``), 6.3 Event Phase (kind ``event``), 9.8 GD-Wings
+(kind ``gd_wings``; exact odds from the calibrated red die), 8.5 Area Healing (kind ``healing``), 11.6 Prime Swarm
+Units (a Prime Swarm counts as one alien).
+
+Each kind is a list of small step functions over frozen values; every step cites its section. Scenario files
+(TOML, ``game = "galaxydefenders"``)::
+
+    kind = "menace"                      # 11.3.1
+    agents = ["Hulk", "Marine", "Biotech"]
+    alpha_agent = "Hulk"
+    [[events]]                           # in order; the first is "enters"
+    kind = "enters"                      # the Master Alien enters play
+    [[events]]
+    kind = "wound"                       # an agent wounds the Master Alien (attack, power, item, drone or NPC)
+    agent = "Marine"
+    wounds = 2
+    via = "attack"
+    [[events]]
+    kind = "action"                      # an Action activity spent on the token
+    agent = "Hulk"
+    to = 2                               # the Menacing Agent raises (2) or lowers (1); another agent omits it
+
+    kind = "close_encounter"             # 11.5, 11.9.1
+    card = 23                            # 21..25: 22/23/24 activate 1/2/3, 25 as many as the agents, 21 needs x
+    x = 2                                # card 21 only
+    players = ["Ann", "Ben"]             # turn order; the first is the Alpha Agent's player
+    agents_in_play = 2                   # card 25 (real agents, 1..5); default: one per player
+    [[aliens]]
+    name = "Digger"
+    controller = "Ben"
+    rank = "red"                         # purple | red | blue | green
+    paralyzed = false
+
+    kind = "event"                       # 6.3
+    balancer = "aliens"                  # aliens | aliens_and_signals
+    signals = 1                          # signals in play
+    [[figures]]
+    name = "Hulk"
+    side = "agent"                       # agent | drone | npc | alien
+    bleeding = false
+    prime_swarm = false                  # an alien card with two figures (listed once)
+
+    kind = "gd_wings"                    # 9.8
+    campaign = true
+    alien_killed_last_round = true
+    seed = 3
+    [[agents]]
+    name = "Hulk"
+    rank = "gold"                        # gold | earth | moon | galaxy
+    ranked_up_this_mission = false
+    rolled = ["wings", "hit", "blank"]   # optional: the 3 red dice
+
+    kind = "healing"                     # 8.5
+    target = "Hulk"
+    heal = 2
+    [[figures]]
+    name = "Hulk"
+    side = "agent"                       # agent | drone | npc | alien | master_alien
+    area = "B"
+    wounds = 3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from explorer.dice import SeededRoller
+from explorer.errors import ScenarioError
+from explorer.options import Rulings
+from explorer.scenario import validate
+from explorer.trace import Step, Trace
+
+from . import sections as S
+from .calibration import Calibration, Face, default_calibration
+from .combat import _Base, with_source
+from .options import rulings as make_rulings
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+Rulings_ = Annotated[dict[str, Annotated[str, Field(max_length=40)]], Field(max_length=20)]
+
+
+def _step(title: str, rule, detail: str = "", section: str = "", marks=(), **facts) -> Step:
+    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks), section)
+
+
+class _Common(_Base):
+    game: Literal["galaxydefenders"] = "galaxydefenders"
+    title: str = Field("Galaxy Defenders", max_length=200)
+    description: str = Field("", max_length=4000)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    rulings: Rulings_ = Field(default_factory=dict)
+
+
+def _check_rulings(sc: _Common, source: str) -> None:
+    with with_source(source):
+        make_rulings(sc.rulings)
+
+
+def _unique(names: Sequence[str], field: str, source: str) -> None:
+    for i, n in enumerate(names):
+        if names.index(n) != i:
+            raise ScenarioError(f"{field}[{i}]", f"{n!r} is used twice", "unique names", source)
+
+
+# ================================================================================================ 11.3.1 Menace
+
+class MenaceEvent(_Base):
+    kind: Literal["enters", "wound", "action"]
+    agent: Name | None = None
+    wounds: int = Field(1, ge=0, le=40)
+    via: Literal["attack", "power", "item", "drone", "npc"] = "attack"
+    to: int | None = Field(None, ge=1, le=2)
+
+
+class MenaceScenario(_Common):
+    """A validated ``menace`` scenario."""
+
+    kind: Literal["menace"] = "menace"
+    agents: list[Name] = Field(min_length=1, max_length=6)
+    alpha_agent: Name
+    events: list[MenaceEvent] = Field(min_length=1, max_length=40)
+
+
+def parse_menace(data: dict, source: str) -> MenaceScenario:
+    """Validate a ``menace`` scenario.
+
+    Raises:
+        ScenarioError: unknown agent names, duplicate agents, a first event that is not ``enters``, a second
+            ``enters``, a ``wound`` / ``action`` without ``agent``, ``to`` on a wound.
+    """
+    sc = validate(MenaceScenario, data, source)
+    _check_rulings(sc, source)
+    _unique(sc.agents, "agents", source)
+    if sc.alpha_agent not in sc.agents:
+        raise ScenarioError("alpha_agent", f"no agent named {sc.alpha_agent!r}", sc.agents, source)
+    for i, e in enumerate(sc.events):
+        if (i == 0) != (e.kind == "enters"):
+            raise ScenarioError(f"events[{i}].kind", "the Master Alien enters play once, first" if i else
+                                f"{e.kind!r} before the Master Alien entered play", "'enters' first, then 'wound' "
+                                "or 'action'", source)
+        if e.kind != "enters":
+            if e.agent not in sc.agents:
+                raise ScenarioError(f"events[{i}].agent", f"no agent named {e.agent!r}", sc.agents, source)
+        if e.kind != "action" and e.to is not None:
+            raise ScenarioError(f"events[{i}].to", "only an Action activity sets the token level",
+                                "omit 'to' here", source)
+    return sc
+
+
+@dataclass(frozen=True)
+class Menace:
+    """The Menace token: ``holder`` (the Menacing Agent, ``None`` before a Master Alien entered play), ``level``."""
+
+    holder: str | None = None
+    level: int = 0
+
+
+def master_alien_enters(m: Menace, alpha: str) -> tuple[Menace, list[Step]]:
+    """11.3.1: the Master Alien card and the Menace token, Level 1, go to the Alpha Agent."""
+    return Menace(alpha, 1), [_step(f"{alpha} (Alpha Agent) becomes the Menacing Agent: Menace 1", S.MENACE,
+                                    "A Master Alien entering play gives its card and the Menace token, Level 1 face "
+                                    "up, to the Alpha Agent.", marks=(alpha,), holder=alpha, level=1)]
+
+
+def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[Menace, list[Step]]:
+    """11.3.1: a wound by the Menacing Agent raises the token to Level 2; a wound by another agent lowers it to
+    Level 1, or passes it (Level 1) to that agent when it already was at Level 1. Drones and controlled NPCs wound
+    for their agent."""
+    how = f"{agent} ({via})" if via in ("attack", "power", "item") else f"{agent}'s {via}"
+    if wounds < 1:
+        return m, [_step(f"{how} deals no wound: the token does not change", S.MENACE,
+                         "Only an attack or effect that deals at least one wound moves the token.", marks=(agent,),
+                         holder=m.holder, level=m.level)]
+    if agent == m.holder:
+        new = Menace(agent, 2)
+        word = "flips to Level 2" if m.level == 1 else "stays at Level 2"
+        return new, [_step(f"{how} is the Menacing Agent and wounds the Master Alien: Menace {word}", S.MENACE,
+                           "A wound from the Menacing Agent raises the token to Level 2.", marks=(agent,),
+                           holder=agent, level=2)]
+    if m.level == 2:
+        return Menace(m.holder, 1), [_step(f"{how} wounds the Master Alien: {m.holder}'s Menace drops to Level 1",
+                                           S.MENACE, "A wound from another agent lowers the token; it changes "
+                                           "agents only at Level 1.", marks=(agent, m.holder), holder=m.holder,
+                                           level=1)]
+    return Menace(agent, 1), [_step(f"{how} wounds the Master Alien: the Menace token (Level 1) passes from "
+                                    f"{m.holder} to {agent}", S.MENACE, "At Level 1 a wound from another agent makes "
+                                    "that agent the new Menacing Agent.", marks=(agent,), holder=agent, level=1)]
+
+
+def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[Step]]:
+    """11.3.1: an Action activity spent on the token. The Menacing Agent sets Level 1 or 2; another agent lowers it
+    from 2 to 1, or at Level 1 takes it. An action that changes nothing is refused with a step."""
+    if agent == m.holder:
+        if to is None or to == m.level:
+            return m, [_step(f"{agent} cannot change the token to Level {to or m.level}: it is already there",
+                             S.MENACE, "The Menacing Agent's Action flips the token 1 -> 2 or 2 -> 1.",
+                             marks=(agent,), holder=m.holder, level=m.level, refused=True)]
+        return Menace(agent, to), [_step(f"{agent} spends its Action: Menace {m.level} -> {to}", S.MENACE,
+                                         "The Menacing Agent may raise or lower its own token.", marks=(agent,),
+                                         holder=agent, level=to)]
+    if to is not None:
+        return m, [_step(f"{agent} is not the Menacing Agent: it cannot set the level to {to}", S.MENACE,
+                         "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", marks=(agent,),
+                         holder=m.holder, level=m.level, refused=True)]
+    if m.level == 2:
+        return Menace(m.holder, 1), [_step(f"{agent} spends its Action: {m.holder}'s Menace drops to Level 1",
+                                           S.MENACE, "The token must be at Level 1 before it can change agents.",
+                                           marks=(agent, m.holder), holder=m.holder, level=1)]
+    return Menace(agent, 1), [_step(f"{agent} spends its Action and takes the Menace token (Level 1) from "
+                                    f"{m.holder}", S.MENACE, "At Level 1 another agent may take the token and become "
+                                    "the Menacing Agent.", marks=(agent,), holder=agent, level=1)]
+
+
+def resolve_menace(scenario: MenaceScenario, rulings: Mapping[str, str] | None = None,
+                   seed: int | None = None) -> Trace:
+    """Apply the events in order.
+
+    Returns:
+        A :class:`Trace`; ``outcome`` = ``{"after": [{"event", "holder", "level"}], "holder", "level",
+        "summary"}``; an Archenemy Master Alien targets ``holder`` (see the ``activation`` kind).
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    m = Menace()
+    trace = Trace(scenario.title)
+    after = []
+    for i, e in enumerate(scenario.events):
+        sec = f"{i + 1}. " + {"enters": "Master Alien enters play", "wound": f"{e.agent} wounds it",
+                              "action": f"{e.agent}'s Action"}[e.kind]
+        if e.kind == "enters":
+            m, st = master_alien_enters(m, scenario.alpha_agent)
+        elif e.kind == "wound":
+            m, st = master_alien_wounded(m, e.agent, e.wounds, e.via)
+        else:
+            m, st = menace_action(m, e.agent, e.to)
+        for s in st:
+            s.section = sec
+        trace.steps += st
+        after.append({"event": sec, "holder": m.holder, "level": m.level})
+    trace.rulings = dict(r.consulted)
+    trace.outcome = {"after": after, "holder": m.holder, "level": m.level,
+                     "summary": f"Menacing Agent: {m.holder} at Level {m.level} (an Archenemy Master Alien targets "
+                                f"{m.holder})"}
+    return trace
+
+
+# ================================================================================================ 11.5 Close Encounter
+
+RANKS = ("purple", "red", "blue", "green")
+"""Alien ranks, highest first (11.5 tie order)."""
+ACTIVATE_X = {22: 1, 23: 2, 24: 3}
+"""Close Encounter cards that activate a fixed number of aliens (11.5)."""
+
+
+class AlienEntry(_Base):
+    name: Name
+    controller: Name
+    rank: Literal["purple", "red", "blue", "green"] = "green"
+    paralyzed: bool = False
+
+
+class CloseEncounterScenario(_Common):
+    """A validated ``close_encounter`` scenario."""
+
+    kind: Literal["close_encounter"] = "close_encounter"
+    card: int = Field(ge=21, le=25)
+    x: int | None = Field(None, ge=1, le=5)
+    players: list[Name] = Field(min_length=1, max_length=6)
+    agents_in_play: int | None = Field(None, ge=1, le=5)
+    aliens: list[AlienEntry] = Field(default_factory=list, max_length=30)
+
+
+def parse_close_encounter(data: dict, source: str) -> CloseEncounterScenario:
+    """Validate a ``close_encounter`` scenario.
+
+    Raises:
+        ScenarioError: card 21 without ``x`` or another card with it; an alien controlled by no listed player;
+            duplicate names.
+    """
+    sc = validate(CloseEncounterScenario, data, source)
+    _check_rulings(sc, source)
+    _unique(sc.players, "players", source)
+    _unique([a.name for a in sc.aliens], "aliens", source)
+    if (sc.card == 21) != (sc.x is not None):
+        raise ScenarioError("x", "card 21 needs the X printed on it" if sc.card == 21 else
+                            f"card {sc.card} sets X itself", "x only with card = 21", source)
+    for i, a in enumerate(sc.aliens):
+        if a.controller not in sc.players:
+            raise ScenarioError(f"aliens[{i}].controller", f"no player named {a.controller!r}", sc.players, source)
+    return sc
+
+
+def aliens_to_activate(card: int, x: int | None, agents_in_play: int) -> tuple[int, Step]:
+    """X of an "Activate X aliens" card (11.5): 1/2/3 for cards 22/23/24, the number of agents in play (real
+    agents, 1..5) for card 25, the printed X for card 21."""
+    if card in ACTIVATE_X:
+        n, why = ACTIVATE_X[card], f"card {card} activates {ACTIVATE_X[card]}"
+    elif card == 25:
+        n, why = agents_in_play, f"card 25 activates one alien per agent in play ({agents_in_play}; drones and NPCs " \
+                                 "do not count)"
+    else:
+        n, why = int(x or 0), f"card 21 prints X = {x}"
+    return n, _step(f"Activate {n} alien(s)", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".", "Close Encounter",
+                    x=n)
+
+
+def selection_order(aliens: Sequence[AlienEntry], players: Sequence[str]) -> tuple[list[AlienEntry], Step]:
+    """Aliens in the order 11.5 picks them: the Alpha Agent's player first, then the next players in turn order;
+    within one player, highest rank first (Purple, Red, Blue, Green); a remaining tie is the Alpha Agent's choice
+    (here the order of the file)."""
+    out: list[AlienEntry] = []
+    for p in players:
+        own = [a for a in aliens if a.controller == p]
+        out += sorted(own, key=lambda a: RANKS.index(a.rank))
+    return out, _step("Selection order: " + (", ".join(f"{a.name} ({a.controller}, {a.rank})" for a in out) or
+                                             "no alien in play"),
+                      S.ALIEN_ACTIVATION, f"{players[0]}'s aliens first (Alpha Agent), then the next players in turn "
+                      "order; within one player the highest rank first; ties broken by the Alpha Agent (file order "
+                      "here).", "Close Encounter", order=[a.name for a in out])
+
+
+def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulings) -> tuple[list[AlienEntry],
+                                                                                            list[Step]]:
+    """Pick ``n`` aliens along ``order``. A Paralyzed alien is passed over unless no other alien is in play (cards
+    21-24; card 25 follows ``paralyzed_card_25``); ``paralyzed_fill`` says whether Paralyzed aliens fill slots left
+    when the others run out. A selected Paralyzed alien skips its activation (11.9.1). "No other aliens in play" is
+    read as no alien that is not Paralyzed: with two Paralyzed aliens and nothing else, each has "another alien" in
+    play, and the literal words would bar both, which no Close Encounter card intends."""
+    sec = "Close Encounter"
+    steps: list[Step] = []
+    barred = card <= 24 or rulings.reading("paralyzed_card_25") == "not_selectable"
+    others = [a for a in order if not a.paralyzed]
+    chosen: list[AlienEntry] = []
+    for a in order:
+        if len(chosen) == n:
+            break
+        if a.paralyzed and barred and others:
+            steps.append(_step(f"{a.name} is Paralyzed: passed over", S.PARALYZED,
+                               "A Paralyzed alien cannot be selected while another alien is in play.", sec,
+                               (a.name,), alien=a.name, selected=False))
+            continue
+        chosen.append(a)
+        steps.append(_step(f"{a.name} ({a.controller}) is selected" + (" and skips its activation: Paralyzed"
+                                                                       if a.paralyzed else ""),
+                           S.PARALYZED if a.paralyzed else S.ALIEN_ACTIVATION,
+                           "" if not a.paralyzed else ("No other alien is in play." if not others else
+                                                       "Card 25 is not among cards 21-24."), sec, (a.name,),
+                           alien=a.name, selected=True, activates=not a.paralyzed))
+    if len(chosen) < n and barred and others:
+        para = [a for a in order if a.paralyzed and a not in chosen]
+        if para and rulings.reading("paralyzed_fill") == "fill":
+            for a in para[:n - len(chosen)]:
+                chosen.append(a)
+                steps.append(_step(f"{a.name} fills a remaining slot and skips its activation: Paralyzed",
+                                   S.PARALYZED, "Every other alien is already selected.", sec, (a.name,),
+                                   alien=a.name, selected=True, activates=False))
+    if len(chosen) < n:
+        steps.append(_step(f"Only {len(chosen)} of {n} alien(s) can be selected", S.ALIEN_ACTIVATION,
+                           "Selection stops when no alien is left to activate.", sec))
+    return chosen, steps
+
+
+def resolve_close_encounter(scenario: CloseEncounterScenario, rulings: Mapping[str, str] | None = None,
+                            seed: int | None = None) -> Trace:
+    """Which aliens an "Activate X aliens" card activates.
+
+    Returns:
+        A :class:`Trace`; ``outcome`` = ``{"x", "selected": [name], "activated": [name] (Paralyzed ones skip),
+        "summary"}``.
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    trace = Trace(scenario.title)
+    n, st = aliens_to_activate(scenario.card, scenario.x, scenario.agents_in_play or len(scenario.players))
+    trace.steps.append(st)
+    order, st = selection_order(scenario.aliens, scenario.players)
+    trace.steps.append(st)
+    chosen, st = select_aliens(order, n, scenario.card, r)
+    trace.steps += st
+    act = [a.name for a in chosen if not a.paralyzed]
+    trace.rulings = dict(r.consulted)
+    sel = ", ".join(a.name for a in chosen) or "none"
+    trace.outcome = {"x": n, "selected": [a.name for a in chosen], "activated": act,
+                     "summary": f"Card {scenario.card}: activate {n}; selected {sel}; activated "
+                                f"{', '.join(act) or 'none'}"}
+    return trace
+
+
+# ================================================================================================ 6.3 Event phase
+
+class EventFigure(_Base):
+    name: Name
+    side: Literal["agent", "drone", "npc", "alien"]
+    bleeding: bool = False
+    prime_swarm: bool = False
+
+
+class EventScenario(_Common):
+    """A validated ``event`` scenario."""
+
+    kind: Literal["event"] = "event"
+    balancer: Literal["aliens", "aliens_and_signals"] = "aliens"
+    signals: int = Field(0, ge=0, le=40)
+    figures: list[EventFigure] = Field(default_factory=list, max_length=40)
+
+
+def parse_event(data: dict, source: str) -> EventScenario:
+    """Validate an ``event`` scenario.
+
+    Raises:
+        ScenarioError: duplicate names, ``bleeding`` on a figure that is not an agent, ``prime_swarm`` on one that is
+            not an alien.
+    """
+    sc = validate(EventScenario, data, source)
+    _check_rulings(sc, source)
+    _unique([f.name for f in sc.figures], "figures", source)
+    for i, f in enumerate(sc.figures):
+        if f.bleeding and f.side != "agent":
+            raise ScenarioError(f"figures[{i}].bleeding", "only agents bleed (9.3.1)", "omit it", source)
+        if f.prime_swarm and f.side != "alien":
+            raise ScenarioError(f"figures[{i}].prime_swarm", "only an alien card is a Prime Swarm (11.6)",
+                                "omit it", source)
+    return sc
+
+
+def signals_to_teleport(figures: Sequence[EventFigure], signals: int, balancer: str, rulings: Rulings
+                        ) -> tuple[int, list[Step]]:
+    """6.3: agents in play (real agents only: no drones, no NPCs) minus aliens in play (minus signals too with the
+    second balancer), at least 0. A Prime Swarm is one alien (11.6)."""
+    sec = "Event phase"
+    count_bleeding = rulings.reading("bleeding_agents_in_event") == "count"
+    agents = [f for f in figures if f.side == "agent" and (count_bleeding or not f.bleeding)]
+    left_out = [f.name for f in figures if f.side in ("drone", "npc")] + \
+               [f.name for f in figures if f.side == "agent" and f.bleeding and not count_bleeding]
+    aliens = [f for f in figures if f.side == "alien"]
+    steps = [_step(f"Agents in play: {len(agents)}", S.EVENT_PHASE, "Only real agents count" + (
+        f"; not counted: {', '.join(left_out)}" if left_out else "") + ".", sec, [f.name for f in agents],
+                   agents=len(agents)),
+             _step(f"Aliens in play: {len(aliens)}", S.PRIME_SWARM if any(f.prime_swarm for f in aliens)
+                   else S.EVENT_PHASE, "A Prime Swarm's two figures are one alien." if any(f.prime_swarm for f in
+                                                                                           aliens) else "",
+                   sec, [f.name for f in aliens], aliens=len(aliens))]
+    minus = len(aliens) + (signals if balancer == "aliens_and_signals" else 0)
+    n = max(0, len(agents) - minus)
+    what = "aliens" if balancer == "aliens" else f"aliens plus signals ({len(aliens)} + {signals})"
+    steps.append(_step(f"Teleport {n} signal(s): {len(agents)} agents - {minus} {what.split(' (')[0]}"
+                       + (", at least 0" if len(agents) - minus < 0 else ""), S.EVENT_PHASE,
+                       f"Balancer: agents minus {what}, minimum 0.", sec, teleport=n))
+    return n, steps
+
+
+def resolve_event(scenario: EventScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
+    """The Event phase's signal balancing.
+
+    Returns:
+        A :class:`Trace`; ``outcome`` = ``{"teleport": int, "summary"}``.
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    trace = Trace(scenario.title)
+    n, st = signals_to_teleport(scenario.figures, scenario.signals, scenario.balancer, r)
+    trace.steps += st
+    trace.rulings = dict(r.consulted)
+    trace.outcome = {"teleport": n, "summary": f"Signals teleported by the Event card: {n}"}
+    return trace
+
+
+# ================================================================================================ 9.8 GD-Wings
+
+GD_RANKS = ("gold", "earth", "moon", "galaxy")
+"""Operation Strikeback ranks, from the starting Gold rank to the highest this rulebook allows (Galaxy)."""
+REQUIRED_WINGS = {"earth": 1, "moon": 2, "galaxy": 3}
+"""GD-Wings results needed on 3 red dice to reach each rank (9.8 table)."""
+WINGS_DICE = ("red", 3)
+
+
+class WingsAgent(_Base):
+    name: Name
+    rank: Literal["gold", "earth", "moon", "galaxy"] = "gold"
+    ranked_up_this_mission: bool = False
+    rolled: Annotated[list[Annotated[str, Field(max_length=60)]], Field(min_length=3, max_length=3)] | None = None
+
+
+class WingsScenario(_Common):
+    """A validated ``gd_wings`` scenario."""
+
+    kind: Literal["gd_wings"] = "gd_wings"
+    campaign: bool = True
+    alien_killed_last_round: bool = True
+    agents: list[WingsAgent] = Field(min_length=1, max_length=6)
+
+
+def parse_gd_wings(data: dict, source: str) -> WingsScenario:
+    """Validate a ``gd_wings`` scenario.
+
+    Raises:
+        ScenarioError: a fixed face the calibrated red die does not have; duplicate names.
+    """
+    sc = validate(WingsScenario, data, source)
+    _check_rulings(sc, source)
+    _unique([a.name for a in sc.agents], "agents", source)
+    die = default_calibration().die(WINGS_DICE[0])
+    with with_source(source):
+        for i, a in enumerate(sc.agents):
+            for j, f in enumerate(a.rolled or ()):
+                die.face(f, f"agents[{i}].rolled[{j}]")
+    return sc
+
+
+def wings_odds(required: int, cal: Calibration | None = None) -> Fraction:
+    """Exact probability of at least ``required`` GD-Wings results on 3 red dice (9.8), by enumerating the faces of
+    the calibrated red die (a face may show several symbols)."""
+    die = (cal or default_calibration()).die(WINGS_DICE[0])
+    hits = sum(1 for faces in product(die.faces, repeat=WINGS_DICE[1]) if sum(f.wings for f in faces) >= required)
+    return Fraction(hits, die.sides ** WINGS_DICE[1])
+
+
+def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[Face] | None
+              ) -> tuple[str, Fraction | None, list[Step]]:
+    """One agent's GD-Wings roll in the Strategy phase (9.8): allowed only if an alien was killed in the previous
+    round, below Galaxy rank, and (campaign) not already ranked up this mission; 3 red dice, enough GD-Wings results
+    for the next rank gain one rank. Returns ``(rank after, P(success) or None when no roll, steps)``."""
+    sec = f"GD-Wings: {agent.name}"
+    if not killed:
+        return agent.rank, None, [_step("No roll: no alien was killed in the previous round", S.GD_WINGS, "", sec,
+                                        (agent.name,))]
+    if agent.rank == "galaxy":
+        return agent.rank, None, [_step("No roll: Galaxy is the highest Operation Strikeback rank", S.GD_WINGS, "",
+                                        sec, (agent.name,))]
+    if campaign and agent.ranked_up_this_mission:
+        return agent.rank, None, [_step("No roll: at most one rank per mission in a campaign", S.GD_WINGS,
+                                        "A standalone mission has no such limit.", sec, (agent.name,))]
+    nxt = GD_RANKS[GD_RANKS.index(agent.rank) + 1]
+    need = REQUIRED_WINGS[nxt]
+    p = wings_odds(need)
+    assert faces is not None
+    got = sum(f.wings for f in faces)
+    steps = [_step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {got} GD-Wings result(s)", S.GD_WINGS,
+                   f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
+                   "(calibrated red die).", sec, (agent.name,), wings=got, needed=need, p=str(p))]
+    if got >= need:
+        steps.append(_step(f"{agent.name} rises to {nxt.title()} rank", S.GD_WINGS, "", sec, (agent.name,), rank=nxt))
+        return nxt, p, steps
+    steps.append(_step(f"{agent.name} stays at {agent.rank.title()} rank", S.GD_WINGS, "", sec, (agent.name,),
+                       rank=agent.rank))
+    return agent.rank, p, steps
+
+
+def resolve_gd_wings(scenario: WingsScenario, rulings: Mapping[str, str] | None = None,
+                     seed: int | None = None) -> Trace:
+    """Every agent's GD-Wings roll; fixed faces where given, else rolled from the seed.
+
+    Returns:
+        A :class:`Trace`; ``outcome`` = ``{"ranks": {name: rank}, "p_success": {name: "n/d" or None}, "summary"}``.
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    roller = SeededRoller(seed if seed is not None else scenario.seed)
+    die = default_calibration().die(WINGS_DICE[0])
+    trace = Trace(scenario.title)
+    ranks, odds = {}, {}
+    for a in scenario.agents:
+        faces = tuple(die.face(f) for f in a.rolled) if a.rolled else \
+            tuple(die.faces[roller.roll(die.sides, f"red die for {a.name}") - 1] for _ in range(WINGS_DICE[1]))
+        rank, p, st = rank_roll(a, scenario.campaign, scenario.alien_killed_last_round, faces)
+        trace.steps += st
+        ranks[a.name], odds[a.name] = rank, None if p is None else str(p)
+    trace.rulings = dict(r.consulted)
+    trace.outcome = {"ranks": ranks, "p_success": odds,
+                     "summary": "Ranks: " + ", ".join(f"{n} {k.title()}" for n, k in ranks.items())}
+    return trace
+
+
+# ================================================================================================ 8.5 Area Healing
+
+class HealFigure(_Base):
+    name: Name
+    side: Literal["agent", "drone", "npc", "alien", "master_alien"]
+    area: Name
+    wounds: int = Field(0, ge=0, le=40)
+
+
+class HealingScenario(_Common):
+    """A validated ``healing`` scenario."""
+
+    kind: Literal["healing"] = "healing"
+    target: Name
+    heal: int = Field(ge=1, le=20)
+    figures: list[HealFigure] = Field(min_length=1, max_length=40)
+
+
+def parse_healing(data: dict, source: str) -> HealingScenario:
+    """Validate a ``healing`` scenario.
+
+    Raises:
+        ScenarioError: a target that is not a listed figure; duplicate names.
+    """
+    sc = validate(HealingScenario, data, source)
+    _check_rulings(sc, source)
+    names = [f.name for f in sc.figures]
+    _unique(names, "figures", source)
+    if sc.target not in names:
+        raise ScenarioError("target", f"no figure named {sc.target!r}", names, source)
+    return sc
+
+
+def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings: Rulings
+                 ) -> tuple[dict[str, int], list[Step]]:
+    """8.5: the healing applies to the target and to every other figure of its kind in its Area: agents (with NPCs
+    and drones per ``area_healing_allies``) for an agent target, aliens (Master Aliens included, 11.3) for an alien.
+    Returns ``({name: wounds after}, steps)``."""
+    sec = "Area Healing"
+    t = next(f for f in figures if f.name == target)
+    alien_side = ("alien", "master_alien")
+    if t.side in alien_side:
+        group, who = alien_side, "aliens"
+    elif rulings.reading("area_healing_allies") == "agents_npcs_drones":
+        group, who = ("agent", "npc", "drone"), "agents, NPCs and drones"
+    else:
+        group, who = ("agent",) if t.side == "agent" else (t.side,), "agents" if t.side == "agent" else f"{t.side}s"
+    healed = [f for f in figures if f.name == target or (f.area == t.area and f.side in group)]
+    skipped = [f.name for f in figures if f.area == t.area and f not in healed]
+    steps = [_step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
+                   f"{', '.join(f.name for f in healed)}", S.AREA_HEALING,
+                   (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), sec,
+                   [f.name for f in healed], healed=[f.name for f in healed])]
+    out = {f.name: f.wounds for f in figures}
+    for f in healed:
+        out[f.name] = max(0, f.wounds - heal)
+        steps.append(_step(f"{f.name}: {f.wounds} -> {out[f.name]} wound(s)", S.AREA_HEALING, "", sec, (f.name,),
+                           wounds=out[f.name]))
+    return out, steps
+
+
+def resolve_healing(scenario: HealingScenario, rulings: Mapping[str, str] | None = None,
+                    seed: int | None = None) -> Trace:
+    """Area Healing.
+
+    Returns:
+        A :class:`Trace`; ``outcome`` = ``{"wounds": {name: wounds after}, "healed": [name], "summary"}``.
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    trace = Trace(scenario.title)
+    wounds, st = area_healing(scenario.figures, scenario.target, scenario.heal, r)
+    trace.steps += st
+    trace.rulings = dict(r.consulted)
+    healed = st[0].facts["healed"]
+    trace.outcome = {"wounds": wounds, "healed": healed, "summary": f"Healed: {', '.join(healed)}"}
+    return trace
+
+
+__all__ = ["Menace", "aliens_to_activate", "area_healing", "master_alien_enters", "master_alien_wounded",
+           "menace_action", "rank_roll", "select_aliens", "selection_order", "signals_to_teleport", "wings_odds"]

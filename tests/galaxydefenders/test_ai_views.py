@@ -1,0 +1,104 @@
+"""The A.I. stepper page's model (ai_views): one frame per trace step, the rule table following the steps, figures
+moved where the trace says, the path and the end-hex candidates drawn, back and forward giving the same frames."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.games import get_game
+from explorer.games.galaxydefenders.ai_views import (AIStepper, activation_scenarios, area_board, area_overlays,
+                                                     frames, rules_html, second_name, start_positions)
+from explorer.games.galaxydefenders.activation import parse_map
+from explorer.hexgrid import Hex
+from explorer.render.svg import HexMark, Segment
+
+GAME = get_game("galaxydefenders")
+
+
+def test_the_page_is_registered_for_activation_scenarios():
+    page = GAME.page("ai")
+    assert page.kinds == ("activation",)
+    assert set(activation_scenarios()) == {s.name for s in GAME.scenarios() if s.kind == "activation"}
+    assert len(activation_scenarios()) >= 6
+
+
+@pytest.mark.parametrize("sid", activation_scenarios())
+def test_frames_follow_the_trace(sid):
+    kind, sc = GAME.load_builtin(sid)
+    trace = GAME.resolve((kind, sc))
+    fr = frames(trace, sc)
+    assert len(fr) == len(trace.steps)
+    o = trace.outcome
+    assert fr[-1].positions[sc.activating.name][0] == Hex.parse(o["end"])
+    for name, at in o["figures"].items():        # Seize moves the seized agent; nobody else moves
+        assert fr[-1].positions[name][0] == Hex.parse(at)
+    if "second" in o:                             # a Prime Swarm's other figure / a multi-hex alien's base
+        assert fr[-1].positions[second_name(sc)][0] == Hex.parse(o["second"])
+        assert len(fr[-1].positions) == len(sc.figures) + 2
+    checked = {s.facts["behavior"]: s.facts["applies"] for s in trace.steps if "behavior" in s.facts}
+    assert {i: v[0] for i, v in fr[-1].verdicts.items()} == checked
+    if o["rule"] is not None:
+        assert checked[o["rule"]] is True
+        assert all(i > o["rule"] for i in range(len(sc.rules)) if i not in checked)
+    for i, s in enumerate(trace.steps):          # verdicts only grow, one rule per behavior step
+        assert set(fr[i].verdicts) == {t.facts["behavior"] for t in trace.steps[:i + 1] if "behavior" in t.facts}
+        if "path" in s.facts and len(s.facts["path"]) > 1:
+            assert sum(isinstance(v, Segment) for v in fr[i].overlays) >= len(s.facts["path"]) - 1
+        if "end" in s.facts:
+            marks = [v for v in fr[i].overlays if isinstance(v, HexMark) and v.fill != "none"]
+            assert len(marks) == len(s.facts["candidates"])
+
+
+def test_the_rule_table_says_pass_fail_and_why():
+    kind, sc = GAME.load_builtin("gd-ai-npc-plus")
+    trace = GAME.resolve((kind, sc))
+    fr = frames(trace, sc)
+    text = rules_html(sc, fr[-1].verdicts, trace.outcome["rule"], True)
+    assert text.count("does not apply") == 2 and text.count("APPLIES") == 1
+    first = next(i for i, s in enumerate(trace.steps) if "behavior" in s.facts)
+    early = rules_html(sc, fr[first].verdicts, trace.outcome["rule"], False)
+    assert early.count("does not apply") == 1 and early.count("…") == 2
+    why = next(s.detail for s in trace.steps if s.facts.get("behavior") == 0)
+    assert why in text
+
+
+def test_areas_are_shaded_and_sides_drawn():
+    kind, sc = GAME.load_builtin("gd-ai-move-adjacent")
+    amap = parse_map(sc, "t")
+    board = area_board(amap)
+    assert len(board.edge_features) == len(sc.edges) == 8
+    ov = area_overlays(amap)
+    tints = {v.fill for v in ov if isinstance(v, HexMark)}
+    assert len(tints) == len(sc.areas)
+    assert sum(isinstance(v, HexMark) for v in ov) == len(amap.area_of) - len(amap.blocking)
+
+
+def test_the_widget_steps_forward_and_back_to_the_same_board():
+    w = AIStepper("gd-ai-seize-1")
+    n = len(w.trace.steps)
+    seen = []
+    for _ in range(n):
+        w.stepper.go(+1)
+        seen.append((dict(w.board.pieces), list(w.board.overlays), w.rules.value))
+    assert w.stepper.index == n - 1
+    for i in range(n - 1, -1, -1):
+        assert (dict(w.board.pieces), list(w.board.overlays), w.rules.value) == seen[i]
+        w.stepper.go(-1)
+    w.stepper.select(None)
+    assert {p: w.board.pieces[p].center for p in w.board.pieces} == {
+        n: w.board.board.layout.hex_to_pixel(h) for n, (h, _) in start_positions(w.scenario).items()}
+    w.rulings_box["line_of_sight"].value = "strict"
+    assert w.trace.rulings.get("line_of_sight") == "strict"
+    w.picker.value = "gd-ai-no-rule"
+    assert w.trace.outcome["rule"] is None and "no behavior rule" in w.outcome.value
+
+
+def test_activation_scenarios_have_a_picture_and_the_others_none():
+    """``explorer render`` / the docs: an activation scenario draws its map as the trace leaves it."""
+    for s in GAME.scenarios():
+        sc = GAME.load_builtin(s.name)
+        svg = GAME.picture(sc, GAME.resolve(sc))
+        if s.kind == "activation":
+            assert svg.startswith("<svg") and "Area" in svg and svg.count("<circle") >= 2
+        else:
+            assert svg is None
