@@ -95,6 +95,13 @@ def _face_to_face_page():
     return w, w.redraw
 
 
+def _face_to_face_open(name: str):
+    from .views import explorer_for_scenario
+
+    w = explorer_for_scenario(name)
+    return w, w.redraw
+
+
 def _line_of_fire_page():
     from .lof_views import LofExplorer
 
@@ -120,7 +127,7 @@ GAME = Game(
     pages=(
         Page("face-to-face", "Face to Face Rolls",
              "Both Miners' inputs, a dice tray you can set by hand, the cancellation die by die, exact odds and "
-             "Wounds, each step citing its section.", _face_to_face_page, kinds=('',)),
+             "Wounds, each step citing its section.", _face_to_face_page, kinds=('',), open=_face_to_face_open),
         Page("line-of-fire", "Line of Fire",
              "Click a Model to see every Model it has Line of Fire to, what blocks the others, Range bands, "
              "Partial Cover and the MegaBeast's Threat Level by side.", _line_of_fire_page),
