@@ -320,6 +320,18 @@ _CHIP = ("display:inline-block;border:1px solid #ced4da;border-radius:3px;paddin
          "font:12px sans-serif;background:#f8f9fa;color:#343a40")
 
 
+def _sizes(widget) -> str:
+    """The widget's own CSS sizes (``layout.width``, ``min_width``, ``max_width``, ``flex``), as a style suffix;
+    a fixed width never exceeds the page (``max-width:100%``)."""
+    lay = getattr(widget, "layout", None)
+    out = ""
+    for key, css in (("width", "width"), ("min_width", "min-width"), ("max_width", "max-width"), ("flex", "flex")):
+        v = getattr(lay, key, None) if lay is not None else None
+        if v and isinstance(v, str) and all(ch not in v for ch in "'<>;"):
+            out += f";{css}:{v}"
+    return out + (";max-width:100%;box-sizing:border-box" if "max-width" not in out else "")
+
+
 def static_html(widget) -> str:
     """``widget``'s tree as static HTML: boxes as flex rows/columns, ``HTML`` widgets as their HTML, labels as text,
     inputs as ``description: value`` chips, buttons as labelled chips, canvases as :func:`canvas_svg` pictures (a
@@ -342,12 +354,17 @@ def static_html(widget) -> str:
             out.append(f"<div><b style='font:13px sans-serif'>{e(str(t))}</b>{static_html(c)}</div>")
         return "<div class='explorer-static-tabs'>" + "".join(out) + "</div>"
     if isinstance(widget, W.Box):
-        row = isinstance(widget, W.HBox) or (not isinstance(widget, W.VBox) and not isinstance(widget, W.GridBox)
-                                             and (widget.layout.flex_flow or "row").startswith("row"))
         inner = "".join(static_html(c) for c in widget.children)
-        style = "display:flex;flex-wrap:wrap;gap:4px;align-items:flex-start" if row else \
-            "display:flex;flex-direction:column;gap:2px"
-        return f"<div style='{style}'>{inner}</div>"
+        lay = widget.layout
+        if isinstance(widget, W.GridBox) and lay.grid_template_columns:
+            style = (f"display:grid;grid-template-columns:{lay.grid_template_columns};"
+                     f"gap:{lay.grid_gap or '2px 6px'};align-items:center")
+        elif isinstance(widget, W.HBox) or (not isinstance(widget, (W.VBox, W.GridBox))
+                                            and (lay.flex_flow or "row").startswith("row")):
+            style = "display:flex;flex-wrap:wrap;gap:4px 12px;align-items:flex-start"
+        else:
+            style = "display:flex;flex-direction:column;gap:2px"
+        return f"<div style='{style}{_sizes(widget)}'>{inner}</div>"
     if isinstance(widget, (W.HTML, W.HTMLMath)):
         return f"<div>{widget.value}</div>"
     if isinstance(widget, W.Label):
