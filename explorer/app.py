@@ -7,6 +7,8 @@ Routes (all one level deep, so relative links and the widget JavaScript prefix w
   links to the game's other pages, and a fresh widget tree for each browser session (its own canvas managers).
   A page widget with ``url_state()`` / ``load_url_state()`` / ``on_state_change()`` keeps its state in the URL
   (``?s=...``, :func:`explorer.widgets.panel_support.url_state_sync`): a copied link reproduces the page.
+  ``?scenario=<built-in id>`` opens a page on a built-in scenario (:func:`scenario_page_widget`; pages with
+  ``Page.open``): the documentation's embedded demos link there.
 
 This module imports no game: pages come from the registry and build their widgets when a session opens. Run it with
 ``explorer serve`` (or ``./run app``); ``apps/*.py`` serve single pages with ``panel serve`` (Binder).
@@ -53,6 +55,87 @@ def _nav_html(game_id: str, current: str) -> str:
             f"<i>{html.escape(g.title)}</i> › " + " · ".join(links) + "</nav>")
 
 
+SCENARIO_PARAM = "scenario"
+"""The query parameter naming the built-in scenario a page opens on: ``/tagraid-face-to-face?scenario=tr-05`` (the
+links from the documentation's embedded demos). A page's own state in ``?s=`` is applied after it."""
+
+MAX_SCENARIO_ID = 100
+"""The longest ``?scenario=`` value read (built-in ids are short)."""
+
+
+def requested_scenario(game_id: str, slug: str, search: str | None) -> tuple[str | None, str]:
+    """The built-in scenario a page URL asks for, checked.
+
+    Args:
+        game_id / slug: the page.
+        search: the URL's query string (``"?scenario=tr-05"``).
+
+    Returns:
+        ``(scenario id, "")`` when ``?scenario=`` names a built-in scenario of this game, of a kind the page shows,
+        and the page can open a scenario (``Page.open``); ``(None, "")`` without the parameter; else ``(None,
+        message)``: a one-line reason, and the page opens its defaults.
+    """
+    from explorer.games import get_game, read_toml
+    from explorer.widgets.panel_support import query_value
+
+    raw = query_value(search or "", SCENARIO_PARAM)
+    if raw is None or raw == "":
+        return None, ""
+    g = get_game(game_id)
+    page = g.page(slug)
+    shown = html.escape(raw[:MAX_SCENARIO_ID])
+    if len(raw) > MAX_SCENARIO_ID or raw not in g.builtin_names():
+        return None, f"No built-in {html.escape(g.title)} scenario is called {shown!r}: the page shows its defaults."
+    kind = str(read_toml(raw, text=g.scenario_text(raw)).get("kind", ""))
+    if kind not in page.kinds:
+        return None, f"Scenario {shown!r} ({kind or 'no kind'}) is not one this page shows: it shows its defaults."
+    if page.open is None:
+        return None, f"This page cannot open a scenario from its address yet: pick {shown} on the page."
+    return raw, ""
+
+
+def scenario_page_widget(game_id: str, slug: str, search: str | None = None):
+    """``(widget, redraw, message)`` for one session of a page: opened on the URL's ``?scenario=`` when
+    :func:`requested_scenario` accepts it (``Page.open``), else built with its defaults (``Page.build``) and
+    ``message`` says why (empty when nothing was asked). ``search`` defaults to the session's URL query."""
+    from explorer.games import get_game
+
+    if search is None:
+        import panel as pn
+
+        loc = pn.state.location
+        search = loc.search if loc is not None else ""
+    page = get_game(game_id).page(slug)
+    name, message = requested_scenario(game_id, slug, search)
+    widget, redraw = page.open(name) if name else page.build()
+    return widget, redraw, message
+
+
+BINDER_APP = "explorer_page"
+"""The jupyter-panel-proxy app (``apps/explorer_page.py``) that serves any page on Binder:
+``<binder>/panel/explorer_page?page=<game id>-<slug>&scenario=<id>`` (:func:`create_page_from_query`)."""
+
+
+def create_page_from_query():
+    """One tool page chosen by the URL's ``?page=<game id>-<slug>`` (default: the first game's first page), for
+    servers that serve one app per file (Binder's jupyter-panel-proxy); ``?scenario=`` and ``?s=`` work as on
+    :func:`create_page`. An unknown ``page`` opens the landing page's list instead."""
+    import panel as pn
+
+    from explorer.widgets.panel_support import query_value
+
+    loc = pn.state.location
+    wanted = query_value(loc.search if loc is not None else "", "page") or ""
+    table = routes()
+    if not wanted:
+        gid, slug = next(iter(table.values()))
+        return create_page(gid, slug)
+    if "/" + wanted in table:
+        return create_page(*table["/" + wanted])
+    return pn.Column(pn.pane.HTML(f"<div style='{_TEXT};color:#c92a2a'>No page {html.escape(wanted[:100])!r}: "
+                                  "pick one below.</div>", margin=(0, 10)), create_landing())
+
+
 def create_page(game_id: str, slug: str):
     """One tool page for one browser session: navigation header, the page's summary, its widget tree.
 
@@ -64,10 +147,13 @@ def create_page(game_id: str, slug: str):
     from explorer.games import get_game
 
     page = get_game(game_id).page(slug)
-    widget, redraw = page.build()
+    widget, redraw, notice = scenario_page_widget(game_id, slug)  # ?scenario=<id>
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
     parts = [head]
+    if notice:
+        parts.append(pn.pane.HTML(f"<div class='scenario-param-message' style='{_TEXT};color:#c92a2a'>{notice}"
+                                  "</div>", margin=(0, 10), sizing_mode="stretch_width"))
     if has_url_state(widget):  # the page's state lives in its URL (?s=...): restored here, written on each change
         parts.append(url_state_sync(widget))
     return pn.Column(*parts, served_pane(widget, redraw=redraw), sizing_mode="stretch_width")

@@ -52,7 +52,10 @@ def render_command(
     else:
         text = to_html(r)
         if output is not None:
-            text = (f"<!doctype html>\n<html><head><meta charset='utf-8'><title>{html.escape(r.title)}</title></head>"
+            css = (Path(__file__).parent / "render" / "static" / "explorer.css").read_text(encoding="utf-8")
+            text = (f"<!doctype html>\n<html><head><meta charset='utf-8'><meta name='viewport' "
+                    f"content='width=device-width, initial-scale=1'><title>{html.escape(r.title)}</title>"
+                    f"<style>{css}</style></head>"
                     f"<body style='font-family:sans-serif;max-width:60em;margin:auto'>\n{text}\n</body></html>\n")
     if output is None:
         typer.echo(text, nl=not text.endswith("\n"))

@@ -5,9 +5,29 @@ a coin toss. Locally it explores new random examples each run (and keeps failure
 """
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
+
+from docs_helpers import build_sphinx
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The documentation site built once per test session (``docs/`` with warnings as errors; notebooks executed
+    through MyST-NB's cache in ``docs/_build/.jupyter_cache``): the output directory. Used by ``tests/test_docs.py``
+    and the browser test of the built site. ``EXPLORER_DOCS_SITE=<dir>`` uses a site already built there instead
+    (for iterating on the tests; CI leaves it unset)."""
+    given = os.environ.get("EXPLORER_DOCS_SITE")
+    if given:
+        return Path(given)
+    pytest.importorskip("myst_nb")
+    out = tmp_path_factory.mktemp("site")
+    r = build_sphinx(Path(__file__).resolve().parents[1] / "docs", out)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return out

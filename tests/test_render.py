@@ -71,17 +71,58 @@ def test_html_file_is_a_whole_document(tmp_path):
 
 
 def test_live_link_goes_to_the_page_of_the_scenario_kind():
-    assert collect("me-07", app_url="http://x").live_url == "http://x/masseffect-enemy-activation"
-    assert collect("me-04", app_url="http://x").live_url == "http://x/masseffect-mission-map"
-    assert collect("tr-02", app_url="http://x").live_url == "http://x/tagraid-face-to-face"
-    assert collect("gd-01", app_url="http://x").live_url == "http://x/galaxydefenders-combat"
-    assert collect("dg-01", app_url="http://x").live_url == "http://x/dagger-nemesis-phase"
-    assert collect("tr-16-order", app_url="http://x").live_url == "http://x/tagraid-orders"
+    # a page that can open a scenario (Page.open) gets the scenario in its URL (the app's ?scenario=<id>)
+    assert collect("me-07", app_url="http://x").live_url == "http://x/masseffect-enemy-activation?scenario=me-07"
+    assert collect("me-04", app_url="http://x").live_url == "http://x/masseffect-mission-map?scenario=me-04"
+    assert collect("tr-02", app_url="http://x").live_url == "http://x/tagraid-face-to-face?scenario=tr-02"
+    assert collect("dg-01", app_url="http://x").live_url == "http://x/dagger-nemesis-phase?scenario=dg-01"
+    assert collect("dg-01").live_opens
+    # a page that cannot: the bare page, and the embed says it opens its defaults
+    gd = collect("gd-01", app_url="http://x")
+    assert gd.live_url == "http://x/galaxydefenders-combat" and not gd.live_opens
+    assert "opens its defaults" in render_scenario("gd-01", "html")
+    assert collect("tr-16-order", app_url="http://x").live_url == "http://x/tagraid-orders?scenario=tr-16-order"
+    assert collect("gd-ai-seize-1", app_url="http://x").live_url == "http://x/galaxydefenders-ai?scenario=gd-ai-seize-1"
     # no page shows these kinds (yet): no link rather than a link to a page that cannot show the scenario
     assert collect("gd-ai-seize-1", app_url="http://x").live_url is None
     assert collect("me-09", app_url="http://x").live_url is None
-    assert collect("tr-02", binder_url="https://mybinder.org/v2/gh/o/r/HEAD").binder_url.startswith(
-        "https://mybinder.org/v2/gh/o/r/HEAD?urlpath=")
+    # Binder: the same page and scenario through jupyter-panel-proxy's explorer_page app
+    b = collect("tr-02", binder_url="https://mybinder.org/v2/gh/o/r/HEAD").binder_url
+    assert b == ("https://mybinder.org/v2/gh/o/r/HEAD?urlpath=panel%2Fexplorer_page%3Fpage%3Dtagraid-face-to-face"
+                 "%26scenario%3Dtr-02")
+    assert collect("tr-02").binder_url is None or collect("tr-02", binder_url="").binder_url is None
+
+
+def test_file_scenarios_link_to_the_page_without_an_id(tmp_path):
+    from explorer.games import get_game
+
+    p = tmp_path / "mine.toml"
+    p.write_text(get_game("dagger").scenario_text("dg-03"), encoding="utf-8")
+    r = collect(str(p), app_url="http://x")
+    assert r.live_url == "http://x/dagger-nemesis-phase" and not r.live_opens  # "mine" is no built-in id
+
+
+def test_scenario_query_parameter_is_checked():
+    from explorer.app import requested_scenario, scenario_page_widget
+
+    assert requested_scenario("dagger", "nemesis-phase", "?scenario=dg-03&s=1.x") == ("dg-03", "")
+    assert requested_scenario("dagger", "nemesis-phase", "") == (None, "")
+    for search, needle in [("?scenario=nope", "No built-in"), ("?scenario=" + "x" * 500, "No built-in"),
+                           ("?scenario=dg-03<b>", "&lt;b&gt;")]:
+        name, msg = requested_scenario("dagger", "nemesis-phase", search)
+        assert name is None and needle in msg and "<b>" not in msg
+    name, msg = requested_scenario("masseffect", "mission-map", "?scenario=me-07")  # an activation, not a map
+    assert name is None and "not one this page shows" in msg
+    name, msg = requested_scenario("masseffect", "strategy-pool", "?scenario=me-diagram-5")  # no Page.open
+    assert name is None and "cannot open a scenario" in msg
+    w, _redraw, msg = scenario_page_widget("dagger", "nemesis-phase", "?scenario=dg-03")
+    assert msg == "" and w.picker.value == "dg-03"
+    w, _redraw, msg = scenario_page_widget("masseffect", "enemy-activation", "?scenario=me-07")
+    assert msg == "" and w.picker.value == "me-07"
+    w, _redraw, msg = scenario_page_widget("tagraid", "face-to-face", "?scenario=tr-05")
+    from explorer.games.tagraid.views import explorer_for_scenario
+
+    assert w.trace.steps[0].title == explorer_for_scenario("tr-05").trace.steps[0].title
 
 
 def test_render_a_scenario_file(tmp_path):
@@ -102,3 +143,56 @@ def test_bad_input_is_one_line_and_exit_2(args, needle, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert needle in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------------ static pictures of widgets (explorer.widgets.static)
+
+def _recording(monkeypatch):
+    from explorer.widgets import static
+
+    monkeypatch.setenv(static.STATIC_ENV, "1")
+    return static
+
+
+def test_recorded_canvas_replays_as_svg(monkeypatch):
+    static = _recording(monkeypatch)
+    import numpy as np
+
+    from explorer.widgets.canvas import hold, own_canvas
+
+    c = own_canvas(200, 100)
+    with hold(c):
+        c.fill_style = "#ff0000"
+        c.fill_rect(10, 20, 30, 40)
+        c.fill_style = "blue"
+        c.fill_text("Wound", 50, 60)
+    root = ET.fromstring(static.canvas_svg(c))
+    paths = root.findall("{http://www.w3.org/2000/svg}path")
+    assert [(p.get("d"), p.get("fill")) for p in paths] == [("M10,20 h30 v40 h-30 Z", "#ff0000")]
+    texts = root.findall("{http://www.w3.org/2000/svg}text")
+    assert [(t.text, t.get("x"), t.get("fill")) for t in texts] == [("Wound", "50", "blue")]
+    c.clear()  # a clear() starts the picture afresh
+    c.fill_styled_polygons(np.array([[[0, 0], [10, 0], [10, 10]]], dtype=float), np.array([[1, 2, 3]], np.uint8))
+    paths = ET.fromstring(static.canvas_svg(c)).findall("{http://www.w3.org/2000/svg}path")
+    assert [(p.get("d"), p.get("fill")) for p in paths] == [("M0,0 L10,0 L10,10 Z", "rgb(1,2,3)")]
+    monkeypatch.setenv(static.STATIC_ENV, "")
+    assert static.canvas_svg(own_canvas(10, 10)) is None  # not recording: no picture, and no recording cost
+
+
+def test_a_widget_tree_with_canvases_gets_a_static_picture(monkeypatch):
+    static = _recording(monkeypatch)
+    from explorer.games.tagraid.views import explorer_for_scenario
+
+    w = explorer_for_scenario("tr-02")
+    w.redraw()
+    bundle = static.static_bundle(w)
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # the widget view stays for Jupyter
+    page = bundle["text/html"]
+    assert page.count("<svg") >= 2  # the dice tray and the odds chart, drawn
+    svgs = [ET.fromstring(s + "</svg>") for s in
+            (x.split("</svg>")[0] for x in page.split("<svg")[1:]) for s in ["<svg" + s]]
+    assert all(len(list(s)) > 5 for s in svgs)  # no blank canvas
+    assert "Saving Rolls" in page and html.escape(w.trace.steps[0].title) in page  # the trace's HTML is kept
+    import ipywidgets as W
+
+    assert "text/html" not in static.static_bundle(W.IntSlider(description="n"))  # no canvas: the widget view only

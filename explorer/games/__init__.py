@@ -63,6 +63,9 @@ class Page:
             once the browser has connected (or ``None``). Imports its widget modules when called, never before.
         kinds: the scenario kinds this page shows (``""``: a game's scenarios without a ``kind``); documentation
             links a scenario to the page that lists its kind, and to no page when none does.
+        open: ``(built-in scenario id) -> (widget, redraw)``: like ``build``, opened on that scenario (one of
+            ``kinds``); the app calls it for ``?scenario=<id>`` (:func:`explorer.app.scenario_page_widget`), and
+            documentation links carry the id only to a page that has it. ``None``: the page opens its defaults.
     """
 
     slug: str
@@ -70,6 +73,7 @@ class Page:
     summary: str
     build: Callable[[], tuple[Any, Callable[[], None] | None]]
     kinds: tuple[str, ...] = ()
+    open: Callable[[str], tuple[Any, Callable[[], None] | None]] | None = None
 
 
 @dataclass(frozen=True)

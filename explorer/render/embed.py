@@ -53,8 +53,11 @@ class Rendered:
         outcome: the outcome in plain text (the game's ``outcome_text``, else JSON).
         readings: ``[(option key, option title, reading, is default, reading's explanation)]`` for every reading
             the trace consulted.
-        live_url: the Panel page that shows this kind of scenario (``None``: the game has no page).
-        binder_url: the Binder launch link, or ``None`` (see :data:`BINDER_URL_ENV`).
+        live_url: the Panel page that shows this kind of scenario, opened on this scenario (``?scenario=<id>``)
+            when the page can open one (:func:`live_link`); ``None``: no page shows it.
+        binder_url: the same page on Binder (``<binder>?urlpath=panel/explorer_page?page=...``), or ``None`` (see
+            :data:`BINDER_URL_ENV`).
+        live_opens: whether ``live_url`` opens this very scenario (``False``: the page opens its defaults).
     """
 
     name: str
@@ -69,6 +72,7 @@ class Rendered:
     readings: list[tuple[str, str, str, bool, str]]
     live_url: str | None
     binder_url: str | None
+    live_opens: bool = False
 
 
 def _document(name_or_path: str):
@@ -88,6 +92,31 @@ def live_page(game, kind: str) -> str | None:
         if (kind or "") in p.kinds:
             return p.slug
     return None
+
+
+def live_link(game, name: str | None, kind: str) -> tuple[str, bool] | None:
+    """``(path and query, opens the scenario)`` of the app page showing scenarios of ``kind``: ``"/tagraid-face-to-
+    face?scenario=tr-05"`` when ``name`` is a built-in id and the page can open it (``Page.open``, the app's
+    ``?scenario=``), else the bare page path and ``False``; ``None`` when no page shows ``kind``."""
+    from urllib.parse import quote
+
+    slug = live_page(game, kind)
+    if slug is None:
+        return None
+    path = f"/{game.id}-{slug}"
+    if name and game.page(slug).open is not None and name in game.builtin_names():
+        return f"{path}?scenario={quote(name)}", True
+    return path, False
+
+
+def binder_link(binder_url: str, route: str) -> str:
+    """A Binder launch URL opening app route ``route`` (``"/dagger-nemesis-phase?scenario=dg-01"``) through
+    jupyter-panel-proxy's ``explorer_page`` app (``apps/explorer_page.py``)."""
+    from urllib.parse import quote
+
+    page, _, query = route.lstrip("/").partition("?")
+    target = f"panel/explorer_page?page={page}" + (f"&{query}" if query else "")
+    return f"{binder_url.rstrip('/')}?urlpath={quote(target, safe='')}"
 
 
 def collect(name_or_path: str | Path, rulings: Mapping[str, str] | None = None, *, app_url: str | None = None,
@@ -116,11 +145,11 @@ def collect(name_or_path: str | Path, rulings: Mapping[str, str] | None = None, 
                          str(o.readings.get(value, "")) if o else ""))
     kind = str(data.get("kind", ""))
     app = (app_url or os.environ.get(APP_URL_ENV) or DEFAULT_APP_URL).rstrip("/")
-    slug = live_page(game, kind)
+    link = live_link(game, name, kind)
     binder = binder_url if binder_url is not None else os.environ.get(BINDER_URL_ENV) or None
     return Rendered(name, game.id, game.title, kind, str(data.get("title", name)), str(data.get("description", "")),
-                    trace, picture, outcome, readings, f"{app}/{game.id}-{slug}" if slug else None,
-                    f"{binder.rstrip('/')}?urlpath=panel/explorer_app" if binder else None)
+                    trace, picture, outcome, readings, f"{app}{link[0]}" if link else None,
+                    binder_link(binder, link[0]) if binder and link else None, bool(link and link[1]))
 
 
 # ------------------------------------------------------------------------------------------------------- formats
@@ -201,9 +230,13 @@ def to_svg(r: Rendered) -> str:
 def _links_html(r: Rendered) -> str:
     links = []
     if r.live_url:
-        links.append(f"<a class='explorer-live' href='{html.escape(r.live_url)}'>Open the {html.escape(r.game_title)}"
-                     f" page live</a> (the app opens its default scenario: pick <code>{html.escape(r.name)}</code> "
-                     "there; it cannot open a scenario from the URL yet)")
+        if r.live_opens:
+            links.append(f"<a class='explorer-live' href='{html.escape(r.live_url)}'>Open <code>"
+                         f"{html.escape(r.name)}</code> live in the app</a>")
+        else:
+            links.append(f"<a class='explorer-live' href='{html.escape(r.live_url)}'>Open the "
+                         f"{html.escape(r.game_title)} page live</a> (this page opens its defaults: set "
+                         f"<code>{html.escape(r.name)}</code> up there)")
     else:
         links.append("no live page for this game in the app yet")
     if r.binder_url:
@@ -223,16 +256,17 @@ def to_html(r: Rendered, *, heading: bool = True) -> str:
             out.append(f"<p>{e(r.description)}</p>")
     if r.picture:
         out.append("<div class='explorer-picture' style='overflow-x:auto'>" + _strip_prolog(r.picture) + "</div>")
-    out.append("<ol class='explorer-steps'>")
     current = None
-    for s in r.trace.steps:
-        if s.section != current:
+    out.append("<div class='explorer-steps'><ol class='explorer-steps' start='1'>")
+    for n, s in enumerate(r.trace.steps, 1):
+        if s.section != current:  # a section heading between numbered lists that keep counting
             current = s.section
             if current:
-                out.append(f"<li style='list-style:none;margin-left:-1.2em'><b>{e(current)}</b></li>")
+                out.append(f"</ol><p class='explorer-section' style='margin:.3em 0 0'><b>{e(current)}</b></p>"
+                           f"<ol class='explorer-steps' start='{n}'>")
         out.append(f"<li>{e(s.title)} <span class='explorer-rule'>[{e(str(s.rule))}]</span>"
                    + (f"<br><small>{e(s.detail)}</small>" if s.detail else "") + "</li>")
-    out.append("</ol>")
+    out.append("</ol></div>")
     if r.readings:
         out.append("<table class='explorer-readings'><tr><th>Ruling option</th><th>Reading used</th><th></th></tr>")
         for key, title, value, default, expl in r.readings:
@@ -268,7 +302,8 @@ def to_markdown(r: Rendered, picture_href: str | None = None) -> str:
         out.append("")
     out += ["```text", r.outcome, "```", ""]
     if r.live_url:
-        out.append(f"[Open the page live]({r.live_url}) (opens its default scenario: pick `{r.name}` there)")
+        out.append(f"[Open `{r.name}` live]({r.live_url})" if r.live_opens else
+                   f"[Open the page live]({r.live_url}) (it opens its defaults: set `{r.name}` up there)")
     if r.binder_url:
         out.append(f"[Launch on Binder]({r.binder_url})")
     return "\n".join(out).rstrip() + "\n"
@@ -301,4 +336,5 @@ def render_scenario(name_or_path: str | Path, fmt: str = "html", rulings: Mappin
     return to_html(r)
 
 
-__all__ = ["FORMATS", "Rendered", "collect", "render_scenario", "to_svg", "to_html", "to_markdown", "live_page"]
+__all__ = ["FORMATS", "Rendered", "collect", "render_scenario", "to_svg", "to_html", "to_markdown", "live_page",
+           "live_link", "binder_link"]

@@ -68,12 +68,13 @@ def readings_compared(game, scenario, trace: Trace) -> list[dict]:
     return out
 
 
-def case_markdown(game, name: str) -> str:
+def case_markdown(game, name: str, app_url: str = "", binder_url: str = "") -> str:
     """The gallery entry of one built-in scenario (MyST Markdown, a level-2 heading with an explicit target
-    ``gallery-<name>``)."""
+    ``gallery-<name>``). With ``app_url``, a link to the same scenario live in the app (``?scenario=<id>`` where the
+    page can open it, :func:`.embed.live_link`); with ``binder_url``, one to Binder."""
     from explorer.games import read_toml
 
-    from .embed import _strip_prolog, live_page
+    from .embed import _strip_prolog, binder_link, live_link
 
     data = read_toml(name, text=game.scenario_text(name))
     sc = game.load_builtin(name)
@@ -82,7 +83,7 @@ def case_markdown(game, name: str) -> str:
     kind = str(data.get("kind", ""))
     out = [f"(gallery-{name})=", f"## {md_escape(title)}", "",
            f"Scenario `{name}`" + (f" (kind `{kind}`)" if kind else "") + f" — `explorer resolve {name}`"
-           + (f" · live page: `/{game.id}-{live_page(game, kind)}`" if live_page(game, kind) else ""), ""]
+           + _live_md(live_link(game, name, kind), app_url, binder_url, binder_link), ""]
     if data.get("description"):
         out += ["**Situation.** " + md_escape(str(data["description"])), ""]
     picture = game.picture(sc, trace) if game.picture is not None else None
@@ -104,7 +105,7 @@ def case_markdown(game, name: str) -> str:
                 continue
             o = c["option"]
             out += [f"*Ambiguous:* {md_escape(o.title)} (`{o.key}`, {md_escape(o.section)}) changes the verdict.",
-                    "", "<table class='explorer-readings-compared'><tr>"]
+                    "", "<div class='explorer-scroll'><table class='explorer-readings-compared'><tr>"]
             for reading, (text, _v) in c["outcomes"].items():
                 tags = [t for t, on in (("default", reading == o.default), ("used here", reading == c["used"])) if on]
                 out.append(f"<th><code>{html.escape(reading)}</code>{' (' + ', '.join(tags) + ')' if tags else ''}"
@@ -113,7 +114,7 @@ def case_markdown(game, name: str) -> str:
             for reading, (text, _v) in c["outcomes"].items():
                 out.append(f"<td style='vertical-align:top'><small>{html.escape(str(o.readings[reading]))}</small>"
                            f"<pre>{html.escape(text)}</pre></td>")
-            out += ["</tr></table>", ""]
+            out += ["</tr></table></div>", ""]
             if o.why_default:
                 out += [f"Why `{o.default}` is the default: {md_escape(o.why_default)}", ""]
         if same:
@@ -123,7 +124,16 @@ def case_markdown(game, name: str) -> str:
     return "\n".join(out)
 
 
-def game_page(game) -> str:
+def _live_md(link, app_url: str, binder_url: str, binder_link) -> str:
+    if link is None:
+        return ""
+    route, opens = link
+    what = "open it live" if opens else "its page live (opens its defaults)"
+    out = f" · [{what}]({app_url.rstrip('/')}{route})" if app_url else f" · live page: `{route}`"
+    return out + (f" · [Binder]({binder_link(binder_url, route)})" if binder_url else "")
+
+
+def game_page(game, app_url: str = "", binder_url: str = "") -> str:
     """The gallery page of one game: every built-in scenario, in the game's display order."""
     names = game.builtin_names()
     out = [f"(gallery-{game.id})=", f"# Rulings gallery: {md_escape(game.title)}", "",
@@ -131,16 +141,17 @@ def game_page(game) -> str:
            "rulings), resolved by the engine when these pages were built. Each one is also a test.", ""]
     out += [f"- {{ref}}`{n} <gallery-{n}>`" for n in names] + [""]
     for n in names:
-        out += [case_markdown(game, n), ""]
+        out += [case_markdown(game, n, app_url, binder_url), ""]
     return "\n".join(out)
 
 
-def gallery_pages() -> dict[str, str]:
-    """``{file name: MyST Markdown}``: ``index.md`` (the gallery's table of contents) and ``<game id>.md`` per game."""
+def gallery_pages(app_url: str = "", binder_url: str = "") -> dict[str, str]:
+    """``{file name: MyST Markdown}``: ``index.md`` (the gallery's table of contents) and ``<game id>.md`` per game
+    (live and Binder links when ``app_url`` / ``binder_url`` are given)."""
     from explorer.games import all_games
 
     games = all_games()
-    pages = {f"{g.id}.md": game_page(g) for g in games}
+    pages = {f"{g.id}.md": game_page(g, app_url, binder_url) for g in games}
     index = ["# Rulings gallery", "",
              "Every built-in scenario of every game: the situation, the verdict, the trace with the rulebook section "
              "of each step, and — where the rulebook is open — both readings side by side with the default and why. "
@@ -152,13 +163,13 @@ def gallery_pages() -> dict[str, str]:
     return pages
 
 
-def write_gallery(directory: str | Path) -> list[Path]:
+def write_gallery(directory: str | Path, app_url: str = "", binder_url: str = "") -> list[Path]:
     """Write :func:`gallery_pages` into ``directory`` (created if needed); a file whose text is unchanged is not
     rewritten (so Sphinx does not rebuild it). Returns the paths."""
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, text in gallery_pages().items():
+    for name, text in gallery_pages(app_url, binder_url).items():
         p = d / name
         if not p.exists() or p.read_text(encoding="utf-8") != text:
             p.write_text(text, encoding="utf-8")

@@ -29,12 +29,6 @@ from sphinx.util.docutils import SphinxDirective
 
 from explorer.errors import ExplorerError
 
-_STYLE = ("<style>.explorer-embed{border:1px solid #ccd;border-radius:6px;padding:.6em 1em;margin:1em 0}"
-          ".explorer-embed svg{max-width:100%;height:auto}.explorer-rule{color:#556}"
-          ".explorer-readings td,.explorer-readings th{padding:2px 8px;text-align:left}"
-          ".explorer-readings-compared td,.explorer-readings-compared th{padding:4px 10px;border:1px solid #ccd}"
-          ".explorer-picture svg{max-width:100%;height:auto}</style>")
-
 
 def _parse_rulings(text: str | None) -> dict[str, str]:
     out = {}
@@ -72,21 +66,48 @@ class ExplorerDirective(SphinxDirective):
                         binder_url=self.config.explorer_binder_url or None)
         except (ExplorerError, ValueError) as e:
             raise self.error(f"explorer: {e}") from None
-        return [nodes.raw("", _STYLE + to_html(r, heading="no-heading" not in self.options), format="html")]
+        return [nodes.raw("", to_html(r, heading="no-heading" not in self.options), format="html")]
 
 
 def _write_gallery(app) -> None:
     if app.config.explorer_gallery_dir:
         from .gallery import write_gallery
 
-        write_gallery(Path(app.srcdir) / app.config.explorer_gallery_dir)
+        write_gallery(Path(app.srcdir) / app.config.explorer_gallery_dir, app.config.explorer_app_url or "",
+                      app.config.explorer_binder_url or "")
+
+
+def _drop_unused_widget_state(app, doctree, docname: str) -> None:
+    """An executed notebook whose every widget is shown as its static picture (:mod:`explorer.widgets.static`) keeps
+    no widget view, so its embedded widget state (megabytes for a canvas tree) and the widget JavaScript MyST-NB would
+    load from a public CDN serve nothing: leave them out of the page. A notebook with a widget view keeps them.
+    (On ``doctree-resolved``: MyST-NB picks each output's mime type in a post-transform.)"""
+    files = getattr(app.env, "nb_metadata", {}).get(docname, {}).get("js_files")
+    if not files or "ipywidgets_state" not in files:
+        return
+    if any("application/vnd.jupyter.widget-view+json" in n.astext() for n in doctree.findall(nodes.raw)):
+        return
+    for key in [k for k in files if k.startswith("ipywidgets_")]:
+        del files[key]
+
+
+def _add_static(app) -> None:
+    """The embeds' and the gallery's style sheet (``explorer/render/static/explorer.css``: pictures fit the column,
+    readings stack on a phone) on every page."""
+    static = str(Path(__file__).parent / "static")
+    if static not in app.config.html_static_path:
+        app.config.html_static_path.append(static)
 
 
 def setup(app):
-    """Register the directive, the config values and the gallery generation (on ``builder-inited``)."""
+    """Register the directive, the config values, the style sheet and the gallery generation (on
+    ``builder-inited``)."""
     app.add_config_value("explorer_app_url", "", "html")
     app.add_config_value("explorer_binder_url", "", "html")
     app.add_config_value("explorer_gallery_dir", "", "env")
     app.add_directive("explorer", ExplorerDirective)
     app.connect("builder-inited", _write_gallery)
+    app.connect("builder-inited", _add_static)
+    app.add_css_file("explorer.css")
+    app.connect("doctree-resolved", _drop_unused_widget_state)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -12,12 +12,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ipycanvas import Canvas
-from ipycanvas.canvas import _CanvasManager  # private, pinned: ipycanvas==0.14.3
+from ipycanvas.canvas import _CanvasManager  # noqa: F401 (private, pinned: ipycanvas==0.14.3)
+
+from .static import enable_static_fallback, new_manager, recording
+
+if recording():  # the docs build executes notebooks with EXPLORER_STATIC_WIDGETS=1: widgets carry a static picture
+    enable_static_fallback()
 
 
 def own_canvas(width: int, height: int, **kwargs) -> Canvas:
-    """A :class:`ipycanvas.Canvas` of ``width`` x ``height`` CSS pixels with a private canvas manager."""
-    return Canvas(width=width, height=height, _canvas_manager=_CanvasManager(), **kwargs)
+    """A :class:`ipycanvas.Canvas` of ``width`` x ``height`` CSS pixels with a private canvas manager (one that also
+    records the drawing when static pictures are on: :mod:`explorer.widgets.static`)."""
+    return Canvas(width=width, height=height, _canvas_manager=new_manager(), **kwargs)
 
 
 @contextmanager

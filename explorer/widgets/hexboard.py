@@ -36,13 +36,14 @@ import ipywidgets as W
 import numpy as np
 import traitlets as T
 from ipycanvas import Canvas, MultiCanvas
-from ipycanvas.canvas import _CanvasBase, _CanvasManager  # private, pinned: ipycanvas==0.14.3
+from ipycanvas.canvas import _CanvasBase  # private, pinned: ipycanvas==0.14.3
 
 from ..board import Board, EdgeKind, Special
 from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
 from .canvas import hold, reset_manager
+from .static import new_manager
 
 Point = tuple[float, float]
 LAYERS: tuple[str, ...] = ("terrain", "features", "pieces", "overlays")
@@ -90,7 +91,7 @@ class _OwnMultiCanvas(MultiCanvas):
     """A MultiCanvas whose layers share one private canvas manager (the stock one uses the module-global manager)."""
 
     def __init__(self, n: int, width: int, height: int):
-        mgr = _CanvasManager()
+        mgr = new_manager()  # records the drawing when static pictures are on (explorer.widgets.static)
         layers = [Canvas(width=width, height=height, _canvas_manager=mgr) for _ in range(n)]
         _CanvasBase.__init__(self, _canvases=layers, _canvas_manager=mgr, width=width, height=height)
         self.on_msg(self._canvases[-1]._handle_frontend_event)

@@ -50,6 +50,12 @@ def outcome_text(trace: Trace) -> str:
     return text(trace)
 
 
+def _nemesis_open(name: str):
+    from .views import nemesis_page
+
+    return nemesis_page(name)
+
+
 def picture(scenario, trace: Trace) -> str | None:
     """SVG of the world map as the scenario's Nemesis Phase(s) leave it (bases overrun, heroes, enemies, threat),
     replayed with the readings the trace consulted; the last step's marked spaces are outlined. Drawn by
@@ -76,7 +82,7 @@ PAGES: tuple[Page, ...] = (
     Page("nemesis-phase", "Nemesis Phase",
          "Step through a Nemesis Phase on the world map: threat, missions, the event, every enemy's attack, overrun "
          "or move with its rule, spawns; see how close each loss condition is, flip ruling options and make the "
-         "players' choices.", _nemesis_page, kinds=('nemesis',)),
+         "players' choices.", _nemesis_page, kinds=('nemesis',), open=_nemesis_open),
 )
 
 def _cli():

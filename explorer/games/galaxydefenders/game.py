@@ -105,6 +105,12 @@ def _ai_page():
     return ai_page()
 
 
+def _ai_open(name: str):
+    from .ai_views import ai_page
+
+    return ai_page(name)
+
+
 PAGES: tuple[Page, ...] = (
     Page("combat", "Combat",
          "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
@@ -113,7 +119,7 @@ PAGES: tuple[Page, ...] = (
     Page("ai", "Alien A.I.",
          "Step through an alien or NPC activation on a map of Areas: the target, each behavior rule of the A.I. "
          "section passing or failing and why, the path Area to Area and the end hex, with Barrier and blocking Hex "
-         "Sides drawn.", _ai_page, kinds=("activation",)),
+         "Sides drawn.", _ai_page, kinds=("activation",), open=_ai_open),
 )
 """The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
 

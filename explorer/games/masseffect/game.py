@@ -84,6 +84,21 @@ def _activation_page():
     return activation_page()
 
 
+def _map_open(name: str):
+    from .map_views import MissionMapView
+    from .queries import load_map_query
+
+    q = load_map_query(name)
+    view = MissionMapView(q.mission_map, {n: (h, side) for n, (h, side, _tags) in q.placements.items()})
+    return view, view.redraw
+
+
+def _activation_open(name: str):
+    from .activation_views import activation_page
+
+    return activation_page(name)
+
+
 def _strategy_page():
     from .strategy_views import strategy_page
 
@@ -99,11 +114,11 @@ def _cli():
 PAGES: tuple[Page, ...] = (
     Page("mission-map", "Mission Map",
          "Click a character to see its six Line of Fire lines (what blocks each and why), a distance heat map that "
-         "respects walls and locked doors, and the hexes adjacent to it.", _map_page, kinds=('map',)),
+         "respects walls and locked doors, and the hexes adjacent to it.", _map_page, kinds=('map',), open=_map_open),
     Page("enemy-activation", "Enemy Activation",
          "Step through a Hazard card: which Enemy Activates first, every candidate target and every reachable end hex "
          "with the rule that keeps or drops it, then the choice; flip ruling options and break ties yourself.",
-         _activation_page, kinds=('activation',)),
+         _activation_page, kinds=('activation',), open=_activation_open),
     Page("strategy-pool", "Strategy Pool",
          "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
          "odds of what the Pool leaves for your three Actions.", _strategy_page, kinds=('strategy',)),

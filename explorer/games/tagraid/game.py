@@ -134,6 +134,13 @@ def _face_to_face_page():
     return w, w.redraw
 
 
+def _face_to_face_open(name: str):
+    from .views import explorer_for_scenario
+
+    w = explorer_for_scenario(name)
+    return w, w.redraw
+
+
 def _line_of_fire_page():
     from .lof_views import LofExplorer
 
@@ -145,6 +152,12 @@ def _orders_page():
     from .orders_views import order_page
 
     return order_page()
+
+
+def _orders_open(name: str):
+    from .orders_views import order_page
+
+    return order_page(name)
 
 
 def _cli():
@@ -165,14 +178,14 @@ GAME = Game(
     pages=(
         Page("face-to-face", "Face to Face Rolls",
              "Both Miners' inputs, a dice tray you can set by hand, the cancellation die by die, exact odds and "
-             "Wounds, each step citing its section.", _face_to_face_page, kinds=('',)),
+             "Wounds, each step citing its section.", _face_to_face_page, kinds=('',), open=_face_to_face_open),
         Page("line-of-fire", "Line of Fire",
              "Click a Model to see every Model it has Line of Fire to, what blocks the others, Range bands, "
              "Partial Cover and the MegaBeast's Threat Level by side.", _line_of_fire_page),
         Page("orders", "Order Expenditure Sequence",
              "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
              "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward.",
-             _orders_page, kinds=("order",)),
+             _orders_page, kinds=("order",), open=_orders_open),
     ),
     cli=_cli,
     outcome_text=outcome_text,
