@@ -84,7 +84,7 @@ def test_live_link_goes_to_the_page_of_the_scenario_kind():
     assert collect("tr-16-order", app_url="http://x").live_url == "http://x/tagraid-orders?scenario=tr-16-order"
     assert collect("gd-ai-seize-1", app_url="http://x").live_url == "http://x/galaxydefenders-ai?scenario=gd-ai-seize-1"
     # no page shows these kinds (yet): no link rather than a link to a page that cannot show the scenario
-    assert collect("gd-ai-seize-1", app_url="http://x").live_url is None
+    assert collect("gd-menace-book", app_url="http://x").live_url is None
     assert collect("me-09", app_url="http://x").live_url is None
     # Binder: the same page and scenario through jupyter-panel-proxy's explorer_page app
     b = collect("tr-02", binder_url="https://mybinder.org/v2/gh/o/r/HEAD").binder_url
