@@ -102,11 +102,35 @@ def _load_gd_calibration(path: Path) -> Any:
                         cal) for c in sorted(cal.dice) for lvl in sorted({t.level for t in cal.tokens})[:1]]
 
 
+def _load_me_map(path: Path) -> Any:
+    """A Mass Effect mission map, with the distance and Line of Fire between its first and last hexes."""
+    from explorer.games.masseffect import geometry
+    from explorer.games.masseffect.map import load_map_toml
+
+    m = load_map_toml(path)
+    hexes = sorted(m.hexes) if hasattr(m, "hexes") else []
+    if len(hexes) < 2:
+        return m
+    return geometry.distance(m, hexes[0], hexes[-1]), geometry.line_of_fire(m, hexes[0], hexes[-1])
+
+
+def _load_dagger_map(path: Path) -> Any:
+    """A D.A.G.G.E.R. world map, with every space's nearest operational base (all bases operational)."""
+    from explorer.games.dagger.worldmap import load_map_file, nearest_operational_bases
+
+    w = load_map_file(path)
+    ops = {f"base {i}": space for i, space in enumerate(w.bases)}
+    return [nearest_operational_bases(w, s.name, ops) for s in w.spaces]
+
+
 FORMATS: list[Format] = [
     Format("tagraid-scenario", _texts("explorer.games.tagraid", "scenarios"), _load_scenario),
     Format("tagraid-table", _texts("explorer.games.tagraid", "tables"), _load_table),
     Format("board", _texts("explorer.boards"), _load_board),
     Format("masseffect-scenario", _texts("explorer.games.masseffect", "scenarios"), _load_scenario),
+    Format("masseffect-map", _texts("explorer.games.masseffect", "maps"), _load_me_map),
+    Format("dagger-scenario", _texts("explorer.games.dagger", "scenarios"), _load_scenario),
+    Format("dagger-map", _texts("explorer.games.dagger", "maps"), _load_dagger_map),
     Format("galaxydefenders-scenario", _texts("explorer.games.galaxydefenders", "scenarios"), _load_scenario),
     Format("galaxydefenders-calibration", _texts("explorer.games.galaxydefenders", "data"), _load_gd_calibration),
 ]
