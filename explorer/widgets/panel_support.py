@@ -12,6 +12,12 @@ See ``notes/stack.md``:
 - state in the URL: :func:`url_state_sync` writes a page widget's state (``url_state()``) to the page URL's
   ``?s=`` query on every change (``history.replaceState``: no history entry per click) and restores it from the URL
   when the page opens (``load_url_state``), through :mod:`explorer.urlstate`.
+- browser fixes (:func:`browser_fixes`, on every page of the app): ipycanvas focuses a canvas on every mouse press
+  with ``el.focus()``, which scrolls a partly hidden canvas into view *before* it reads the pointer position, so the
+  first click on a board or dice tray that is partly off screen landed on the wrong hexagon or missed the die; and it
+  takes every wheel event over a canvas (``preventDefault``), so the page could not be scrolled over a board. The
+  fix makes canvas focus never scroll (``preventScroll``) and keeps plain wheel events away from canvases (the page
+  scrolls); with Ctrl, Shift or Alt held the wheel still reaches the canvas (e.g. to rotate a piece).
 - session lifecycle: every ipywidget lives in ipywidgets' global registry until it is closed, so a closed browser tab
   would keep its whole widget tree (and its explorer) alive forever. Panel marks each widget built in a session with
   that session's document; :func:`free_widgets_on_session_end` closes them when the session is destroyed
@@ -135,19 +141,27 @@ def server_stats() -> dict[str, float | int]:
             "bokeh_documents": bokeh_docs, "rss_mb": round(rss, 1)}
 
 
-def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
+def served_pane(widget, redraw: Callable[[], None] | None = None, indicator=None, **kwargs):
     """Wrap an ipywidget in a Panel pane that loads widget JavaScript from :data:`WIDGET_JS_ROUTE`.
 
     Args:
         widget: any ipywidget (e.g. a composite ``VBox``).
         redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
+        indicator: a Panel component (:func:`drawing_indicator`) hidden once ``redraw`` has run.
         kwargs: passed to the pane (``sizing_mode``, ``margin``...).
     """
     import panel as pn
 
     pane = _LocalJSPane(widget, **kwargs)
-    if redraw is not None and pn.state.curdoc is not None:
-        pn.state.onload(redraw)
+    if pn.state.curdoc is not None and (redraw is not None or indicator is not None):
+        def loaded() -> None:
+            try:
+                if redraw is not None:
+                    redraw()
+            finally:
+                if indicator is not None:
+                    indicator.visible = False
+        pn.state.onload(loaded)
     return pane
 
 
@@ -264,3 +278,64 @@ def url_state_sync(widget, name: str | None = None):
 
     widget.on_state_change(changed)
     return pn.Column(message, writer, margin=0, sizing_mode="stretch_width")
+
+
+# --------------------------------------------------------------------------------------------------- browser fixes
+
+BROWSER_FIXES_JS = """
+if (!window.__explorerBrowserFixes) {
+  window.__explorerBrowserFixes = true;
+  // ipycanvas calls el.focus() on mouse down: never let focus scroll the page under the pointer
+  const focus = HTMLCanvasElement.prototype.focus;
+  HTMLCanvasElement.prototype.focus = function (opts) {
+    return focus.call(this, Object.assign({}, opts || {}, {preventScroll: true}));
+  };
+  // a plain wheel over a widget canvas scrolls the page; Ctrl / Shift / Alt + wheel reach the canvas
+  window.addEventListener('wheel', (e) => {
+    const t = e.composedPath()[0];
+    if (t && t.tagName === 'CANVAS' && t.classList.contains('jupyter-widgets')
+        && !(e.ctrlKey || e.shiftKey || e.altKey || e.metaKey)) {
+      e.stopImmediatePropagation();
+    }
+  }, {capture: true, passive: true});
+  window.__explorerBrowserFixesAt = performance.now();
+}
+"""
+"""The script :func:`browser_fixes` runs once per page (idempotent)."""
+
+
+def _fixes_class():
+    from panel.reactive import ReactiveHTML
+
+    class BrowserFixes(ReactiveHTML):
+        """Invisible: installs :data:`BROWSER_FIXES_JS` when it renders (before the widgets do)."""
+
+        _template = "<span id='explorerfixes' style='display:none'></span>"
+        _scripts = {"render": BROWSER_FIXES_JS}
+
+    return BrowserFixes
+
+
+class _Fixes:
+    cls = None
+
+
+def browser_fixes():
+    """An invisible Panel component that installs the browser fixes (see the module docstring: no scroll on focus,
+    the wheel scrolls the page unless Ctrl / Shift / Alt is held). Add it to every served page."""
+    if _Fixes.cls is None:
+        _Fixes.cls = _fixes_class()
+    return _Fixes.cls(width=0, height=0, margin=0)
+
+
+DRAWING_NOTE = ("<div class='explorer-drawing' style='font:13px sans-serif;color:#495057;background:#f1f3f5;"
+                "border-radius:4px;padding:6px 10px;display:inline-block'>Drawing the explorer…</div>")
+"""What a page shows until its canvases have been drawn (:func:`drawing_indicator`)."""
+
+
+def drawing_indicator():
+    """A Panel HTML pane that says "Drawing the explorer…" from the first frame of the page; :func:`served_pane`'s
+    ``indicator`` argument hides it once the page's redraw has been sent."""
+    import panel as pn
+
+    return pn.pane.HTML(DRAWING_NOTE, margin=(0, 10), css_classes=["explorer-drawing-note"])

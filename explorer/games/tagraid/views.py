@@ -27,6 +27,7 @@ from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.scenario import parse_whole
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
+from explorer.widgets.layout import RESPONSIVE_CSS, split
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, MegaBeastInputs, SideInputs,
                        dice_counts, resolve_inputs, save_pool_sizes, scenario_data)
@@ -355,18 +356,18 @@ class FaceToFaceExplorer(W.VBox):
                            W.GridBox(rows, layout=W.Layout(grid_template_columns="300px 196px", grid_gap="4px 6px")),
                            self.ruling_help],
                           layout=W.Layout(padding="6px", width="520px", border="1px solid #dee2e6"))
-        self.header = W.HTML(_FIELD_CSS + f"<h3 style='margin:4px 0;font-family:sans-serif'>{html.escape(title)}</h3>"
+        self.header = W.HTML(RESPONSIVE_CSS + _FIELD_CSS + f"<h3 style='margin:4px 0;font-family:sans-serif'>{html.escape(title)}</h3>"
                              "<div class='xf-label' style='line-height:1.3'>Change any input: the dice, the odds and "
-                             "the cited steps update. Click a die on the tray to change its face.</div>")
+                             "the cited steps update. Click (or tap) a die on the tray, then type or pick its face.</div>")
         self.message = W.HTML()
         self.message.add_class("f2f-message")
         self.summary = W.HTML()
         self.odds_summary = W.HTML()
-        self.tray = DiceTray(width=760)
+        self.tray = DiceTray(width=760, picker=True)
         self.chart = OddsChart(width=760, height=290)
-        self.stepper = TraceStepper(layout=W.Layout(width="470px", margin="0 0 0 10px"))
+        self.stepper = TraceStepper()
         self.stepper.on_step(self._on_step)
-        self.tray.on_die_click(self._on_die_click)
+        self.tray.on_die_set(self.set_die)
 
         # dice state: faces per row, plus a private roller per row so Burst changes keep the dice already rolled
         self._dice: dict[str, list[int]] = {}
@@ -380,7 +381,8 @@ class FaceToFaceExplorer(W.VBox):
         inputs = W.HBox([self.form_a, self.form_b, self.form_mb, controls],
                         layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
         left = W.VBox([self.summary, self.tray, self.odds_summary, self.chart])
-        bottom = W.HBox([left, self.stepper], layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        # the dice and odds beside the cited steps from 1,200 px of window width, the steps below them otherwise
+        bottom = split(left, self.stepper)
         super().__init__([self.header, inputs, self.message, bottom])
         self.add_class("tagraid-f2f")
 
@@ -515,7 +517,8 @@ class FaceToFaceExplorer(W.VBox):
         self.seed.value = str(seed)  # triggers _on_seed
 
     def _on_die_click(self, die_id: str) -> None:
-        """Cycle a clicked die's face (20 wraps to 1)."""
+        """Step a die's face by one (20 wraps to 1); the tray's click now opens its face picker instead
+        (:meth:`set_die`), this stays for scripts."""
         key, idx = _die_slot(die_id)
         if key not in self._dice or idx >= len(self._dice[key]):
             return
@@ -606,7 +609,7 @@ class FaceToFaceExplorer(W.VBox):
         if b is not None and mb is None:
             self.form_b.sv.value = self._sv_html(res.miner(b.name))
         rows, links = tray_model(res, a, b, mb)
-        self.tray.show(rows, links, title="Dice tray — click a die to change its face")
+        self.tray.show(rows, links, title="Dice tray — click a die, then type or pick its face")
         self.summary.value = f"<div class='xf-sum'>{self._headline_html(res)}</div>"
         self.stepper.show(res.trace)
         used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(res.rulings.items()))
