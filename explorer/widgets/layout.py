@@ -47,7 +47,6 @@ RESPONSIVE_CSS = f"""<style>
 .xr-scroll{{overflow:auto !important;max-width:100% !important;box-sizing:border-box}}
 .xr-wrap{{flex-wrap:wrap !important;max-width:100% !important}}
 .xr-drawing{{background:#f8f9fa url("{_DRAWING_SVG}") center/220px 40px no-repeat}}
-canvas.jupyter-widgets{{scroll-margin:24px;overflow-anchor:none}}
 </style>"""
 
 

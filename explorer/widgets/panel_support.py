@@ -293,7 +293,7 @@ if (!window.__explorerBrowserFixes) {
   // a plain wheel over a widget canvas scrolls the page; Ctrl / Shift / Alt + wheel reach the canvas
   window.addEventListener('wheel', (e) => {
     const t = e.composedPath()[0];
-    if (t && t.tagName === 'CANVAS' && t.classList.contains('jupyter-widgets')
+    if (t && t.tagName === 'CANVAS' && (t.classList.contains('lm-Widget') || t.closest('.jupyter-widgets'))
         && !(e.ctrlKey || e.shiftKey || e.altKey || e.metaKey)) {
       e.stopImmediatePropagation();
     }

@@ -619,7 +619,8 @@ class LofExplorer(W.HBox):
 
         css = RESPONSIVE_CSS + ("<style>.lof-side .widget-label{min-width:0} .lof-side table td{padding:2px 5px;"
                                 "border-bottom:1px solid #e3e3e3;vertical-align:top} .lof-verdict-list{overflow-x:auto;"
-                                "max-width:100%}</style>")
+                                "max-width:100%} .lof-verdict-list table{width:100%} .lof-verdict-list td{overflow-wrap:"
+                                "anywhere}</style>")
         self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
