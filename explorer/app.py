@@ -208,6 +208,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
         g = next(x for x in all_games() if x.id == gid)
         titles[route] = f"{g.page(slug).title} — {g.title} — {TITLE}"
     pn.config.reuse_sessions = True
+    pn.config.global_loading_spinner = True  # a visible "loading" state from the first frame until the page renders
     return pn.serve(apps, port=port, address=address, show=show, title=titles,
                     static_dirs={WIDGET_JS_ROUTE: str(static)}, websocket_origin=sorted(set(origins)),
                     threaded=threaded, print_url=False, num_procs=num_procs,
