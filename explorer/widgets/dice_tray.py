@@ -17,18 +17,13 @@ from dataclasses import dataclass, field
 
 import ipywidgets as W
 
+from ..render.dice_svg import COLORS as _SVG_COLORS
+from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
 from .layout import mark_drawing
 
-#: Colours (CSS) used by the tray; exposed so legends in other views can match.
-COLORS = {
-    "failure_fill": "#e9ecef", "failure_text": "#868e96", "failure_edge": "#ced4da",
-    "success_fill": "#ffffff", "success_text": "#212529", "success_edge": "#495057",
-    "critical_fill": "#ffd43b", "critical_text": "#212529", "critical_edge": "#e67700",
-    "survivor": "#2b8a3e", "cancelled": "#c92a2a", "highlight": "#1c7ed6",
-    "token_fill": "#f3d9fa", "token_edge": "#862e9c", "label": "#212529", "muted": "#495057",
-    "link": "#c92a2a", "tie": "#5c7cfa",
-}
+#: Colours (CSS) used by the tray (one source with the static SVG); exposed so legends in other views can match.
+COLORS = _SVG_COLORS
 
 
 def _fit(text: str, width: float, char_w: float) -> str:
@@ -114,8 +109,8 @@ class DiceTray(W.VBox):
     :meth:`on_die_set` to get ``callback(die_id, face)`` when a face is chosen in the picker.
     """
 
-    ROW_H = 84
-    TOP = 34
+    ROW_H = ROW_H
+    TOP = TOP
 
     def __init__(self, width: int = 760, label_width: int = 190, picker: bool = False,
                  faces: Sequence[int] = tuple(range(1, 21)), **kwargs):
@@ -233,21 +228,17 @@ class DiceTray(W.VBox):
 
     # ----------------------------------------------------------------- drawing
     def _height(self, nrows: int) -> int:
-        return self.TOP + max(1, nrows) * self.ROW_H + 34
+        return tray_height(nrows)
 
     def _layout(self) -> list[_Placed]:
-        placed = []
-        avail = self.width - self.label_width - 16
-        for r, row in enumerate(self._state.rows):
-            n = len(row.dice)
-            if not n:
-                continue
-            size = max(22.0, min(46.0, avail / n - 8))
-            gap = min(12.0, max(4.0, avail / n - size))
-            y = self.TOP + r * self.ROW_H + 8
-            for i, d in enumerate(row.dice):
-                placed.append(_Placed(d, self.label_width + i * (size + gap), y, size, r))
-        return placed
+        # the static SVG (explorer.render.dice_svg) lays dice out with the same function
+        return [_Placed(d, x, y, size, r) for d, x, y, size, r in layout_dice(self._state.rows, self.width,
+                                                                               self.label_width)]
+
+    def to_svg(self) -> str:
+        """The tray as a static SVG document (same geometry and colours; for notebooks without a kernel, docs)."""
+        st = self._state
+        return tray_svg(st.rows, st.links, st.title, self.width, self.label_width, st.highlight)
 
     def redraw(self) -> None:
         """Full redraw of the current state (safe to call again when a browser connects)."""

@@ -712,6 +712,8 @@ class FaceToFaceExplorer(W.VBox):
             exp = (f"expected Wounds: to B <b>{float(odds.expected_wounds_to_b):.2f}</b>, "
                    f"to A <b>{float(odds.expected_wounds_to_a):.2f}</b>")
         self.odds = odds
+        self._outcomes = outcomes
+        self._odds_line = exp
         self.odds_specs = (sa, sb) if res.megabeast is None else (sa,)
         spans = " · ".join(f"<span class='f2f-odds' data-outcome='{html.escape(o.label)}'>{html.escape(o.label)} "
                            f"<b>{percent(o.p)}</b></span>" for o in outcomes)
@@ -853,6 +855,36 @@ class FaceToFaceExplorer(W.VBox):
             finally:
                 self._busy = False
 
+    # ----------------------------------------------------------------- static picture
+    def snapshot(self) -> FaceToFaceSnapshot:
+        """The explorer as it shows now, as a static picture (:class:`FaceToFaceSnapshot`: dice tray, odds bar,
+        cited steps) for notebooks saved without a kernel and for docs.
+
+        Raises:
+            ScenarioError: nothing has resolved yet.
+        """
+        if self.resolution is None:
+            raise ScenarioError("", "no valid inputs yet", source="widget")
+        st = self.tray.state
+        return FaceToFaceSnapshot(self._headline(self.resolution), list(st.rows), list(st.links), st.title,
+                                  list(getattr(self, "_outcomes", [])), getattr(self, "_odds_line", ""),
+                                  self.resolution.trace, self.tray.width)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The live widget, plus a static HTML snapshot (:meth:`snapshot`) that a notebook saved without a kernel,
+        nbviewer, GitHub and the docs show instead of a text dump."""
+        data = super()._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):  # (data, metadata)
+            data = data[0]
+        data = dict(data or {})
+        try:
+            data["text/html"] = self.snapshot().to_html()
+        except ScenarioError:
+            pass
+        data["text/plain"] = f"FaceToFaceExplorer: {self._headline(self.resolution)}" if self.resolution else \
+            "FaceToFaceExplorer"
+        return data
+
     # ----------------------------------------------------------------- serving
     def redraw(self) -> None:
         """Redraw every canvas from the current state (call when a browser connects, e.g. ``pn.state.onload``)."""
@@ -861,6 +893,69 @@ class FaceToFaceExplorer(W.VBox):
 
     def canvases(self) -> list:
         return [self.tray.canvas, self.chart.canvas]
+
+
+class FaceToFaceSnapshot:
+    """A static picture of the Face to Face explorer: the headline, the dice tray (SVG, the widget's geometry), the
+    exact odds bar, and the cited steps. ``to_svg()`` (tray + odds bar), ``to_html()`` (everything),
+    ``_repr_html_`` / ``_repr_svg_`` for notebooks.
+
+    Attributes:
+        headline: the engine's result in one line. rows / links / title: the tray's content
+        (:class:`explorer.widgets.DiceTray`). outcomes: the exact odds (label, p, colour). odds_line: expected
+        Wounds (HTML). trace: the cited steps. width: px.
+    """
+
+    def __init__(self, headline: str, rows, links, title: str, outcomes, odds_line: str, trace, width: int = 760):
+        self.headline, self.rows, self.links, self.title = headline, rows, links, title
+        self.outcomes, self.odds_line, self.trace, self.width = outcomes, odds_line, trace, width
+
+    def tray_svg(self) -> str:
+        """The dice tray alone (SVG)."""
+        from explorer.render.dice_svg import tray_svg
+
+        return tray_svg(self.rows, self.links, self.title.split(" — ")[0], self.width)
+
+    def odds_svg(self) -> str:
+        """The exact-odds bar alone (SVG); empty when there are no odds."""
+        from explorer.render.dice_svg import outcome_bar_svg
+
+        return outcome_bar_svg(self.outcomes, self.width, "Exact odds of these inputs (every possible roll)") \
+            if self.outcomes else ""
+
+    def to_svg(self) -> str:
+        """One SVG document: the headline, the tray and the odds bar stacked."""
+        import re
+
+        parts = [f"<text x='10' y='18' font-family='sans-serif' font-size='15' font-weight='bold' fill='#212529'>"
+                 f"{html.escape(self.headline)}</text>"]
+        y = 28
+        for svg in (self.tray_svg(), self.odds_svg()):
+            if not svg:
+                continue
+            h = int(re.search(r"height='(\d+)'", svg).group(1))
+            parts.append(svg.replace("<svg ", f"<svg x='0' y='{y}' ", 1))
+            y += h + 6
+        return (f"<svg xmlns='http://www.w3.org/2000/svg' class='explorer-f2f-snapshot' width='{self.width}' "
+                f"height='{y}' viewBox='0 0 {self.width} {y}'><rect width='{self.width}' height='{y}' fill='#fff'/>"
+                + "".join(parts) + "</svg>")
+
+    def to_html(self) -> str:
+        """Headline, tray, odds (bar and text) and the cited steps as one HTML fragment (no script)."""
+        odds = " · ".join(f"{html.escape(o.label)} <b>{percent(o.p)}</b>" for o in self.outcomes)
+        return (f"<div class='explorer-f2f-snapshot' style='font-family:sans-serif;font-size:13px;max-width:"
+                f"{self.width + 20}px'><div style='font-size:15px;margin:4px 0'><b>{html.escape(self.headline)}"
+                f"</b></div>{self.tray_svg()}"
+                + (f"<div style='margin:6px 0'>Exact odds before rolling: {odds}<br>"
+                   f"<span style='color:#495057'>{self.odds_line}</span></div>{self.odds_svg()}" if odds else "")
+                + f"{self.trace._repr_html_()}<div style='color:#868e96;font-size:12px'>A static picture of the "
+                  f"Face to Face explorer (run the notebook to change the inputs).</div></div>")
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
 
 
 def _die_slot(die_id: str) -> tuple[str, int]:
