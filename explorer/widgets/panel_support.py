@@ -141,6 +141,12 @@ def server_stats() -> dict[str, float | int]:
             "bokeh_documents": bokeh_docs, "rss_mb": round(rss, 1)}
 
 
+EARLY_REDRAW_MS = 1000
+"""Period (ms) of the repaints :func:`served_pane` sends before the page reports it has loaded (0: none)."""
+EARLY_REDRAWS = 12
+"""How many such repaints at most (they stop as soon as the page has loaded)."""
+
+
 def served_pane(widget, redraw: Callable[[], None] | None = None, indicator=None, **kwargs):
     """Wrap an ipywidget in a Panel pane that loads widget JavaScript from :data:`WIDGET_JS_ROUTE`.
 
@@ -154,8 +160,17 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, indicator=None
 
     pane = _LocalJSPane(widget, **kwargs)
     if pn.state.curdoc is not None and (redraw is not None or indicator is not None):
+        early = None
+        if redraw is not None and EARLY_REDRAW_MS:
+            # Panel's onload waits for the browser's DocumentReady, which comes only after every widget model and
+            # view exists (seconds on a loaded machine); a canvas model draws as soon as it exists, so repaint a
+            # few times before that: commands sent before the model exists are dropped, later ones show at once
+            early = pn.state.add_periodic_callback(redraw, period=EARLY_REDRAW_MS, count=EARLY_REDRAWS)
+
         def loaded() -> None:
             try:
+                if early is not None:
+                    early.stop()
                 if redraw is not None:
                     redraw()
             finally:
