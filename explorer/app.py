@@ -18,8 +18,8 @@ import html
 import tempfile
 from pathlib import Path
 
-from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, browser_fixes, drawing_indicator, has_url_state,
-                                            layout_widget_js, served_pane, url_state_sync)
+from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, browser_fixes, has_url_state, layout_widget_js,
+                                            served_pane, url_state_sync)
 
 TITLE = "Rules explorer"
 
@@ -67,13 +67,11 @@ def create_page(game_id: str, slug: str):
     widget, redraw = page.build()
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
-    # browser fixes first (no scroll on a canvas click, the wheel scrolls the page), and a "drawing…" note that
-    # shows from the first frame until the canvases are drawn
-    indicator = drawing_indicator()
-    parts = [browser_fixes(), head, indicator]
+    # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (panel_support.browser_fixes)
+    parts = [browser_fixes(), head]
     if has_url_state(widget):  # the page's state lives in its URL (?s=...): restored here, written on each change
         parts.append(url_state_sync(widget))
-    return pn.Column(*parts, served_pane(widget, redraw=redraw, indicator=indicator, sizing_mode="stretch_width"),
+    return pn.Column(*parts, served_pane(widget, redraw=redraw, sizing_mode="stretch_width"),
                      sizing_mode="stretch_width")
 
 

@@ -29,6 +29,9 @@ SPLIT_MIN_WIDTH = 1200
 ASIDE_WIDTH = 480
 """Width (CSS px) of the ``xr-aside`` column when side by side."""
 
+ASIDE_WIDTH_WIDE = 580
+"""Width (CSS px) of the ``xr-aside`` column from 1,480 px of window width."""
+
 _DRAWING_SVG = ("data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' width='220' height='40'>"
                 "<text x='110' y='25' text-anchor='middle' font-family='sans-serif' font-size='15' fill='%23868e96'>"
                 "drawing%E2%80%A6</text></svg>")
@@ -42,6 +45,9 @@ RESPONSIVE_CSS = f"""<style>
   .xr-split{{flex-wrap:nowrap !important}}
   .xr-split>.xr-main{{flex:1 1 0 !important}}
   .xr-split>.xr-aside{{flex:0 0 {ASIDE_WIDTH}px !important;width:{ASIDE_WIDTH}px !important}}
+}}
+@media (min-width:1480px){{
+  .xr-split>.xr-aside{{flex:0 0 {ASIDE_WIDTH_WIDE}px !important;width:{ASIDE_WIDTH_WIDE}px !important}}
 }}
 .xr-fit{{width:100% !important;height:auto !important;max-width:100% !important;display:block}}
 .xr-scroll{{overflow:auto !important;max-width:100% !important;box-sizing:border-box}}
@@ -82,5 +88,5 @@ def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
         c.add_class("xr-drawing")
 
 
-__all__ = ["ASIDE_WIDTH", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "fit_canvas", "mark_drawing", "responsive_style",
+__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "fit_canvas", "mark_drawing", "responsive_style",
            "split"]

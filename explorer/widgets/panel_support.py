@@ -147,35 +147,29 @@ EARLY_REDRAWS = 12
 """How many such repaints at most (they stop as soon as the page has loaded)."""
 
 
-def served_pane(widget, redraw: Callable[[], None] | None = None, indicator=None, **kwargs):
+def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
     """Wrap an ipywidget in a Panel pane that loads widget JavaScript from :data:`WIDGET_JS_ROUTE`.
 
     Args:
         widget: any ipywidget (e.g. a composite ``VBox``).
         redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
-        indicator: a Panel component (:func:`drawing_indicator`) hidden once ``redraw`` has run.
         kwargs: passed to the pane (``sizing_mode``, ``margin``...).
     """
     import panel as pn
 
     pane = _LocalJSPane(widget, **kwargs)
-    if pn.state.curdoc is not None and (redraw is not None or indicator is not None):
+    if pn.state.curdoc is not None and redraw is not None:
         early = None
-        if redraw is not None and EARLY_REDRAW_MS:
+        if EARLY_REDRAW_MS:
             # Panel's onload waits for the browser's DocumentReady, which comes only after every widget model and
             # view exists (seconds on a loaded machine); a canvas model draws as soon as it exists, so repaint a
             # few times before that: commands sent before the model exists are dropped, later ones show at once
             early = pn.state.add_periodic_callback(redraw, period=EARLY_REDRAW_MS, count=EARLY_REDRAWS)
 
         def loaded() -> None:
-            try:
-                if early is not None:
-                    early.stop()
-                if redraw is not None:
-                    redraw()
-            finally:
-                if indicator is not None:
-                    indicator.visible = False
+            if early is not None:
+                early.stop()
+            redraw()
         pn.state.onload(loaded)
     return pane
 
@@ -341,16 +335,3 @@ def browser_fixes():
     if _Fixes.cls is None:
         _Fixes.cls = _fixes_class()
     return _Fixes.cls(width=0, height=0, margin=0)
-
-
-DRAWING_NOTE = ("<div class='explorer-drawing' style='font:13px sans-serif;color:#495057;background:#f1f3f5;"
-                "border-radius:4px;padding:6px 10px;display:inline-block'>Drawing the explorer…</div>")
-"""What a page shows until its canvases have been drawn (:func:`drawing_indicator`)."""
-
-
-def drawing_indicator():
-    """A Panel HTML pane that says "Drawing the explorer…" from the first frame of the page; :func:`served_pane`'s
-    ``indicator`` argument hides it once the page's redraw has been sent."""
-    import panel as pn
-
-    return pn.pane.HTML(DRAWING_NOTE, margin=(0, 10), css_classes=["explorer-drawing-note"])

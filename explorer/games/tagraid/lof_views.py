@@ -619,8 +619,9 @@ class LofExplorer(W.HBox):
 
         css = RESPONSIVE_CSS + ("<style>.lof-side .widget-label{min-width:0} .lof-side table td{padding:2px 5px;"
                                 "border-bottom:1px solid #e3e3e3;vertical-align:top} .lof-verdict-list{overflow-x:auto;"
-                                "max-width:100%} .lof-verdict-list table{width:100%} .lof-verdict-list td{overflow-wrap:"
-                                "anywhere}</style>")
+                                "max-width:100%} .lof-verdict-list table{width:100%} .lof-verdict-list td:first-child{"
+                                "white-space:nowrap} .lof-verdict-list td:nth-child(2){min-width:110px} "
+                                ".lof-verdict-list td:last-child{overflow-wrap:anywhere;min-width:130px}</style>")
         self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
