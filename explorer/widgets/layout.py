@@ -26,7 +26,7 @@ import ipywidgets as W
 SPLIT_MIN_WIDTH = 1200
 """Window width (CSS px) from which ``xr-split`` puts its main column and its aside side by side."""
 
-ASIDE_WIDTH = 480
+ASIDE_WIDTH = 520
 """Width (CSS px) of the ``xr-aside`` column when side by side."""
 
 ASIDE_WIDTH_WIDE = 580

@@ -501,7 +501,7 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
                     f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td>"
                     f"<td>{cover}</td>"
                     f"<td>{v.hex_distance}</td>"
-                    f"<td style='font-size:10.5px;color:#555;min-width:190px'>{cites}</td></tr>")
+                    f"<td style='font-size:10.5px;color:#555;min-width:110px;overflow-wrap:anywhere'>{cites}</td></tr>")
     n = sum(1 for v in verdicts if v.lof.has_lof)
     head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
             "Models</div>")
@@ -620,8 +620,8 @@ class LofExplorer(W.HBox):
         css = RESPONSIVE_CSS + ("<style>.lof-side .widget-label{min-width:0} .lof-side table td{padding:2px 5px;"
                                 "border-bottom:1px solid #e3e3e3;vertical-align:top} .lof-verdict-list{overflow-x:auto;"
                                 "max-width:100%} .lof-verdict-list table{width:100%} .lof-verdict-list td:first-child{"
-                                "white-space:nowrap} .lof-verdict-list td:nth-child(2){min-width:110px} "
-                                ".lof-verdict-list td:last-child{overflow-wrap:anywhere;min-width:130px}</style>")
+                                "white-space:nowrap} .lof-verdict-list td:nth-child(2){min-width:100px} "
+                                ".lof-verdict-list td:last-child{overflow-wrap:anywhere;min-width:110px}</style>")
         self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
