@@ -164,7 +164,14 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
             # Panel's onload waits for the browser's DocumentReady, which comes only after every widget model and
             # view exists (seconds on a loaded machine); a canvas model draws as soon as it exists, so repaint a
             # few times before that: commands sent before the model exists are dropped, later ones show at once
-            early = pn.state.add_periodic_callback(redraw, period=EARLY_REDRAW_MS, count=EARLY_REDRAWS)
+            def early_redraw() -> None:
+                try:
+                    redraw()
+                except Exception:  # e.g. the session ended meanwhile: stop trying
+                    early.stop()
+
+            early = pn.state.add_periodic_callback(early_redraw, period=EARLY_REDRAW_MS, count=EARLY_REDRAWS)
+            pn.state.on_session_destroyed(lambda ctx: early.stop())
 
         def loaded() -> None:
             if early is not None:
