@@ -174,8 +174,9 @@ class DiceTray(W.VBox):
         self._set_callbacks.append(callback)
 
     def pick(self, die_id: str | None) -> None:
-        """Open the picker for ``die_id`` (ringed on the tray), or close it (``None`` or an unknown die)."""
-        die = next((p.die for p in self._placed if p.die.id == die_id), None)
+        """Open the picker for ``die_id`` (ringed on the tray), or close it (``None``, an unknown die, or a token:
+        a fixed value such as a Threat Level is an input, not a rolled die)."""
+        die = next((p.die for p in self._placed if p.die.id == die_id and not p.die.token), None)
         self.picked = die.id if die is not None else None
         self._show_picker()
         self.redraw()

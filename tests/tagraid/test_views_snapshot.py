@@ -70,3 +70,15 @@ def test_a_generic_tray_renders_tokens_criticals_and_ties():
     svg = t.to_svg()
     xml.dom.minidom.parseString(svg)
     assert svg.count("<polygon") >= 2 and "stroke-dasharray='5 4'" in svg
+
+
+def test_the_picker_opens_for_rolled_dice_only():
+    t = DiceTray(width=500, picker=True)
+    t.show([Row("A", [DieView("A.1", 14)]), Row("MB", [DieView("MB", 12, token=True)])])
+    t.pick("MB")  # a Threat Level is an input, not a die to set
+    assert t.picked is None and t.picker.layout.display == "none"
+    got = []
+    t.on_die_set(lambda die, face: got.append((die, face)))
+    t.pick("A.1")
+    t.face_buttons.value = "20"
+    assert got == [("A.1", 20)]

@@ -356,9 +356,10 @@ class FaceToFaceExplorer(W.VBox):
                            W.GridBox(rows, layout=W.Layout(grid_template_columns="300px 196px", grid_gap="4px 6px")),
                            self.ruling_help],
                           layout=W.Layout(padding="6px", width="520px", border="1px solid #dee2e6"))
-        self.header = W.HTML(RESPONSIVE_CSS + _FIELD_CSS + f"<h3 style='margin:4px 0;font-family:sans-serif'>{html.escape(title)}</h3>"
-                             "<div class='xf-label' style='line-height:1.3'>Change any input: the dice, the odds and "
-                             "the cited steps update. Click (or tap) a die on the tray, then type or pick its face.</div>")
+        self.header = W.HTML(RESPONSIVE_CSS + _FIELD_CSS + f"<h3 style='margin:4px 0;font-family:sans-serif'>"
+                             f"{html.escape(title)}</h3><div class='xf-label' style='line-height:1.3'>Change any input: "
+                             "the dice, the odds and the cited steps update. Click (or tap) a die on the tray, then "
+                             "type or pick its face.</div>")
         self.message = W.HTML()
         self.message.add_class("f2f-message")
         self.summary = W.HTML()
@@ -515,16 +516,6 @@ class FaceToFaceExplorer(W.VBox):
         except ScenarioError:
             seed = 1
         self.seed.value = str(seed)  # triggers _on_seed
-
-    def _on_die_click(self, die_id: str) -> None:
-        """Step a die's face by one (20 wraps to 1); the tray's click now opens its face picker instead
-        (:meth:`set_die`), this stays for scripts."""
-        key, idx = _die_slot(die_id)
-        if key not in self._dice or idx >= len(self._dice[key]):
-            return
-        self._dice[key][idx] = self._dice[key][idx] % 20 + 1
-        self._show_dice_text()
-        self.update()
 
     def set_die(self, die_id: str, face: int) -> None:
         """Set die ``die_id`` (``"A.2"``, ``"B.1"``, ``"B.s1"``) to ``face``; a bad face shows a message."""
