@@ -138,9 +138,9 @@ class DiceTray(W.VBox):
                                             style={"button_width": "30px"}, layout=W.Layout(flex_flow="row wrap"))
         self.face_buttons.add_class("dice-picker-faces")
         self.picker = W.HBox([self.picker_label, self.face_text, self.face_buttons],
-                             layout=W.Layout(display="none", align_items="center", flex_flow="row wrap",
+                             layout=W.Layout(visibility="hidden", align_items="center", flex_flow="row wrap",
                                              grid_gap="4px", max_width=f"{width}px"))
-        """The face picker (hidden until a die is picked)."""
+        """The face picker: its room is kept (hidden) until a die is picked, so showing it never shifts the page."""
         self.picker.add_class("dice-picker")
         self.face_text.observe(lambda ch: self._picked_face(ch["new"]), names="value")
         self.face_buttons.observe(lambda ch: self._picked_face(ch["new"]), names="value")
@@ -188,11 +188,11 @@ class DiceTray(W.VBox):
         self._picker_busy = True
         try:
             if die is None:
-                self.picker.layout.display = "none"
+                self.picker.layout.visibility = "hidden"
                 self.face_buttons.value = None
                 self.face_text.value = ""
                 return
-            self.picker.layout.display = "flex"
+            self.picker.layout.visibility = "visible"
             self.picker_label.value = (f"<span style='font:13px sans-serif;white-space:nowrap'>Die <b>"
                                        f"{html.escape(die.id)}</b>: face</span>")
             self.face_text.value = str(die.face)

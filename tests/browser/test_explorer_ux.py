@@ -283,7 +283,7 @@ def test_face_to_face_page_controls_layout_and_latency(browser, app_url, width, 
     y0 = page.evaluate(_SCROLL)
     picker = page.locator(".dice-picker").first
     timer("pick a die", page, lambda: page.mouse.click(px, py),
-          "(el) => getComputedStyle(el).display !== 'none'", picker.element_handle())
+          "(el) => getComputedStyle(el).visibility === 'visible'", picker.element_handle())
     assert page.evaluate(_SCROLL) == y0, "the click scrolled the page"
     face = ref.tray.state.rows[1].dice[0].face
     new = 2 if face != 2 else 3

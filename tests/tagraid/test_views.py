@@ -204,7 +204,7 @@ def test_click_picks_a_die_and_the_picker_sets_any_face_in_one_go(w):
     w.set_die("B.1", 3)
     x, y, s = w.tray.placed["B.1"]
     w.tray._handle_click(x + s / 2, y + s / 2)
-    assert w.tray.picked == "B.1" and w.tray.picker.layout.display == "flex"
+    assert w.tray.picked == "B.1" and w.tray.picker.layout.visibility == "visible"
     assert w.tray.face_buttons.value == "3" and w.tray.face_text.value == "3"
     assert w.resolution.miner("B").dice[0].face == 3  # a click alone changes nothing
     w.tray.face_buttons.value = "2"

@@ -76,7 +76,7 @@ def test_the_picker_opens_for_rolled_dice_only():
     t = DiceTray(width=500, picker=True)
     t.show([Row("A", [DieView("A.1", 14)]), Row("MB", [DieView("MB", 12, token=True)])])
     t.pick("MB")  # a Threat Level is an input, not a die to set
-    assert t.picked is None and t.picker.layout.display == "none"
+    assert t.picked is None and t.picker.layout.visibility == "hidden"
     got = []
     t.on_die_set(lambda die, face: got.append((die, face)))
     t.pick("A.1")
