@@ -20,8 +20,8 @@ import html
 import tempfile
 from pathlib import Path
 
-from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, has_url_state, layout_widget_js, served_pane,
-                                            url_state_sync)
+from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, browser_fixes, has_url_state, layout_widget_js,
+                                            served_pane, url_state_sync)
 
 TITLE = "Rules explorer"
 
@@ -150,13 +150,15 @@ def create_page(game_id: str, slug: str):
     widget, redraw, notice = scenario_page_widget(game_id, slug)  # ?scenario=<id>
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
-    parts = [head]
+    # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (panel_support.browser_fixes)
+    parts = [browser_fixes(), head]
     if notice:
         parts.append(pn.pane.HTML(f"<div class='scenario-param-message' style='{_TEXT};color:#c92a2a'>{notice}"
                                   "</div>", margin=(0, 10), sizing_mode="stretch_width"))
     if has_url_state(widget):  # the page's state lives in its URL (?s=...): restored here, written on each change
         parts.append(url_state_sync(widget))
-    return pn.Column(*parts, served_pane(widget, redraw=redraw), sizing_mode="stretch_width")
+    return pn.Column(*parts, served_pane(widget, redraw=redraw, sizing_mode="stretch_width"),
+                     sizing_mode="stretch_width")
 
 
 def landing_html() -> str:
@@ -198,10 +200,12 @@ def create_app(game_id: str = "tagraid"):
 
     g = get_game(game_id)
     tabs = []
-    for p in g.pages:
+    for i, p in enumerate(g.pages):
         widget, redraw = p.build()
         intro = pn.pane.HTML(f"<div style='{_TEXT}'>{html.escape(p.summary)}</div>", margin=(0, 10))
-        tabs.append((p.title, pn.Column(intro, served_pane(widget, redraw=redraw), sizing_mode="stretch_width")))
+        parts = [browser_fixes()] if i == 0 else []
+        tabs.append((p.title, pn.Column(*parts, intro, served_pane(widget, redraw=redraw, sizing_mode="stretch_width"),
+                                        sizing_mode="stretch_width")))
     return pn.Tabs(*tabs, sizing_mode="stretch_width")
 
 
@@ -288,6 +292,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
         g = next(x for x in all_games() if x.id == gid)
         titles[route] = f"{g.page(slug).title} — {g.title} — {TITLE}"
     pn.config.reuse_sessions = True
+    pn.config.global_loading_spinner = True  # a visible "loading" state from the first frame until the page renders
     return pn.serve(apps, port=port, address=address, show=show, title=titles,
                     static_dirs={WIDGET_JS_ROUTE: str(static)}, websocket_origin=sorted(set(origins)),
                     threaded=threaded, print_url=False, num_procs=num_procs,

@@ -1,28 +1,29 @@
 """DiceTray: an ipycanvas drawing of rolled dice, how they compare, and which ones survive.
 
 Game-agnostic: the caller says what each die is (:class:`DieView`) and which dice cancel which (:class:`Link`);
-the tray draws it and reports clicks on a die (so a game view can let users set faces by hand).
+the tray draws it and reports clicks (or taps) on a die, so a game view can let users set faces by hand. With
+``picker=True`` a click picks the die (ringed) and opens a small face picker under the tray: type the face or press
+one of the faces 1..20; ``on_die_set`` callbacks receive ``(die id, face)``.
+
+The canvas scales down with its column (never above its own width), so the tray fits a narrow window.
 """
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import ipywidgets as W
 
+from ..render.dice_svg import COLORS as _SVG_COLORS
+from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
+from .layout import mark_drawing
 
-#: Colours (CSS) used by the tray; exposed so legends in other views can match.
-COLORS = {
-    "failure_fill": "#e9ecef", "failure_text": "#868e96", "failure_edge": "#ced4da",
-    "success_fill": "#ffffff", "success_text": "#212529", "success_edge": "#495057",
-    "critical_fill": "#ffd43b", "critical_text": "#212529", "critical_edge": "#e67700",
-    "survivor": "#2b8a3e", "cancelled": "#c92a2a", "highlight": "#1c7ed6",
-    "token_fill": "#f3d9fa", "token_edge": "#862e9c", "label": "#212529", "muted": "#495057",
-    "link": "#c92a2a", "tie": "#5c7cfa",
-}
+#: Colours (CSS) used by the tray (one source with the static SVG); exposed so legends in other views can match.
+COLORS = _SVG_COLORS
 
 
 def _fit(text: str, width: float, char_w: float) -> str:
@@ -99,24 +100,52 @@ class DiceTray(W.VBox):
     """A canvas showing rows of dice with cancellation arrows.
 
     Args:
-        width: canvas width in CSS pixels.
+        width: canvas width in CSS pixels (the largest it is shown at; it shrinks with a narrower column).
         label_width: room on the left for row labels.
+        picker: open the face picker (:attr:`picker`) when a die is clicked.
+        faces: the faces the picker offers (default 1..20).
 
-    Use :meth:`show` to draw, :meth:`on_die_click` to get ``callback(die_id)`` when a die is clicked.
+    Use :meth:`show` to draw, :meth:`on_die_click` to get ``callback(die_id)`` when a die is clicked or tapped,
+    :meth:`on_die_set` to get ``callback(die_id, face)`` when a face is chosen in the picker.
     """
 
-    ROW_H = 84
-    TOP = 34
+    ROW_H = ROW_H
+    TOP = TOP
 
-    def __init__(self, width: int = 760, label_width: int = 190, **kwargs):
+    def __init__(self, width: int = 760, label_width: int = 190, picker: bool = False,
+                 faces: Sequence[int] = tuple(range(1, 21)), **kwargs):
         self.width, self.label_width = width, label_width
         self.canvas = own_canvas(width, self._height(2))
-        self.canvas.layout.width = f"{width}px"
+        self.canvas.layout.width = "100%"
+        self.canvas.layout.max_width = f"{width}px"
+        self.canvas.layout.height = "auto"
+        mark_drawing([self.canvas])
         self._state = TrayState()
         self._placed: list[_Placed] = []
         self._click_callbacks: list[Callable[[str], None]] = []
+        self._set_callbacks: list[Callable[[str, int], None]] = []
+        self.picked: str | None = None
+        """The die the picker is open for (its id), or ``None``."""
         self.canvas.on_mouse_down(self._handle_click)
-        super().__init__([self.canvas], **kwargs)
+        self.canvas.on_touch_start(lambda touches: touches and self._handle_click(*touches[0]))
+        self._faces = [int(f) for f in faces]
+        self._picker_busy = False
+        self.picker_label = W.HTML()
+        self.face_text = W.Text(value="", layout=W.Layout(width="52px"), continuous_update=False,
+                                tooltip="type the face and press Enter")
+        self.face_text.add_class("dice-picker-text")
+        self.face_buttons = W.ToggleButtons(options=[str(f) for f in self._faces], value=None,
+                                            style={"button_width": "30px"}, layout=W.Layout(flex_flow="row wrap"))
+        self.face_buttons.add_class("dice-picker-faces")
+        self.picker = W.HBox([self.picker_label, self.face_text, self.face_buttons],
+                             layout=W.Layout(visibility="hidden", align_items="center", flex_flow="row wrap",
+                                             grid_gap="4px", max_width=f"{width}px"))
+        """The face picker: its room is kept (hidden) until a die is picked, so showing it never shifts the page."""
+        self.picker.add_class("dice-picker")
+        self.face_text.observe(lambda ch: self._picked_face(ch["new"]), names="value")
+        self.face_buttons.observe(lambda ch: self._picked_face(ch["new"]), names="value")
+        self._picker_enabled = picker
+        super().__init__([self.canvas, self.picker] if picker else [self.canvas], **kwargs)
 
     # ------------------------------------------------------------------ public
     @property
@@ -128,6 +157,8 @@ class DiceTray(W.VBox):
         """Draw ``rows`` (top to bottom) with ``links``; dice whose id is in ``highlight`` get a blue ring."""
         self._state = TrayState(list(rows), list(links), frozenset(highlight), title)
         self.redraw()
+        if self._picker_enabled:
+            self._show_picker()  # the picked die keeps its picker (with its new face) while it is on the tray
 
     def set_highlight(self, ids) -> None:
         """Change the highlighted dice (e.g. the marks of the current trace step) and redraw."""
@@ -135,8 +166,54 @@ class DiceTray(W.VBox):
         self.redraw()
 
     def on_die_click(self, callback: Callable[[str], None]) -> None:
-        """Call ``callback(die_id)`` when the user clicks a die."""
+        """Call ``callback(die_id)`` when the user clicks (or taps) a die."""
         self._click_callbacks.append(callback)
+
+    def on_die_set(self, callback: Callable[[str, int], None]) -> None:
+        """Call ``callback(die_id, face)`` when a face is chosen for the picked die (typed or pressed)."""
+        self._set_callbacks.append(callback)
+
+    def pick(self, die_id: str | None) -> None:
+        """Open the picker for ``die_id`` (ringed on the tray), or close it (``None``, an unknown die, or a token:
+        a fixed value such as a Threat Level is an input, not a rolled die)."""
+        die = next((p.die for p in self._placed if p.die.id == die_id and not p.die.token), None)
+        self.picked = die.id if die is not None else None
+        self._show_picker()
+        self.redraw()
+
+    def _show_picker(self) -> None:
+        die = next((p.die for p in self._placed if p.die.id == self.picked), None)
+        if die is None:
+            self.picked = None
+        self._picker_busy = True
+        try:
+            if die is None:
+                self.picker.layout.visibility = "hidden"
+                self.face_buttons.value = None
+                self.face_text.value = ""
+                return
+            self.picker.layout.visibility = "visible"
+            self.picker_label.value = (f"<span style='font:13px sans-serif;white-space:nowrap'>Die <b>"
+                                       f"{html.escape(die.id)}</b>: face</span>")
+            self.face_text.value = str(die.face)
+            self.face_buttons.value = str(die.face) if die.face in self._faces else None
+        finally:
+            self._picker_busy = False
+
+    def _picked_face(self, value) -> None:
+        if self._picker_busy or self.picked is None or value in (None, ""):
+            return
+        try:
+            face = int(str(value).strip())
+        except ValueError:
+            face = None
+        if face not in self._faces:
+            self.picker_label.value = (f"<span style='font:13px sans-serif;color:#c92a2a'>Die <b>"
+                                       f"{html.escape(self.picked)}</b>: {html.escape(str(value)[:12])} is not a "
+                                       f"face ({self._faces[0]}..{self._faces[-1]})</span>")
+            return
+        for cb in list(self._set_callbacks):
+            cb(self.picked, face)
 
     def die_at(self, x: float, y: float) -> str | None:
         """The id of the die under canvas-local point ``(x, y)``, or ``None``."""
@@ -152,21 +229,17 @@ class DiceTray(W.VBox):
 
     # ----------------------------------------------------------------- drawing
     def _height(self, nrows: int) -> int:
-        return self.TOP + max(1, nrows) * self.ROW_H + 34
+        return tray_height(nrows)
 
     def _layout(self) -> list[_Placed]:
-        placed = []
-        avail = self.width - self.label_width - 16
-        for r, row in enumerate(self._state.rows):
-            n = len(row.dice)
-            if not n:
-                continue
-            size = max(22.0, min(46.0, avail / n - 8))
-            gap = min(12.0, max(4.0, avail / n - size))
-            y = self.TOP + r * self.ROW_H + 8
-            for i, d in enumerate(row.dice):
-                placed.append(_Placed(d, self.label_width + i * (size + gap), y, size, r))
-        return placed
+        # the static SVG (explorer.render.dice_svg) lays dice out with the same function
+        return [_Placed(d, x, y, size, r) for d, x, y, size, r in layout_dice(self._state.rows, self.width,
+                                                                               self.label_width)]
+
+    def to_svg(self) -> str:
+        """The tray as a static SVG document (same geometry and colours; for notebooks without a kernel, docs)."""
+        st = self._state
+        return tray_svg(st.rows, st.links, st.title, self.width, self.label_width, st.highlight)
 
     def redraw(self) -> None:
         """Full redraw of the current state (safe to call again when a browser connects)."""
@@ -272,6 +345,13 @@ class DiceTray(W.VBox):
             fill, edge, text = COLORS["success_fill"], COLORS["success_edge"], COLORS["success_text"]
         if d.bad:
             text = COLORS["cancelled"]
+        if d.id == self.picked:
+            c.stroke_style = COLORS["highlight"]
+            c.line_width = 3
+            c.set_line_dash([4, 3])
+            self._shape(x - 6, y - 6, s + 12, d.token)
+            c.stroke()
+            c.set_line_dash([])
         if d.id in self._state.highlight:
             c.fill_style = COLORS["highlight"]
             c.global_alpha = 0.35
@@ -380,5 +460,7 @@ class DiceTray(W.VBox):
         die = self.die_at(x, y)
         if die is None:
             return
+        if self._picker_enabled:
+            self.pick(die)
         for cb in self._click_callbacks:
             cb(die)

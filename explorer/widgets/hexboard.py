@@ -14,13 +14,24 @@ Layers (one :class:`ipycanvas.MultiCanvas` with its own canvas manager, see ``no
 layer redraw is batched (``fill_styled_polygons`` / ``stroke_polygons`` with ``(n, 3)`` uint8 colour arrays) inside
 one :func:`explorer.widgets.canvas.hold`, so it is **one** message to the browser.
 
-Interaction: click a piece to select it (``selected`` = its id) or a hex (``selected`` = the :class:`Hex`); drag a
-piece to move it (``on_move`` callbacks receive ``(piece_id, (x, y))`` in board units); the mouse wheel, keys ``q``
-/ ``e`` or the toolbar buttons rotate the selected piece (``on_rotate`` callbacks receive ``(piece_id, -1 | +1)``:
-anticlockwise / clockwise on screen); the arrow keys nudge it by :attr:`HexBoardView.NUDGE` board units
-(``on_move``). Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout and sets
-``hovered``. The toolbar's ``−`` / ``+`` / ``fit`` buttons zoom (:meth:`HexBoardView.set_scale`,
-:meth:`HexBoardView.fit`): the canvas is resized, ``on_zoom`` callbacks run (e.g. to re-place labels), then every
+Interaction (mouse and touch alike; selecting and moving are separate gestures):
+
+* a **click / tap** (pointer down and up without moving more than :attr:`HexBoardView.DRAG_PX`) selects a piece
+  (``selected`` = its id, ringed) or a hex (``selected`` = the :class:`Hex`) and calls ``on_select``;
+* a **drag** of a piece moves it (``on_move`` callbacks receive ``(piece_id, (x, y))`` in board units) and does not
+  change the selection;
+* the toolbar's rotate buttons, keys ``q`` / ``e``, a two-finger twist, or the mouse wheel **with Ctrl, Shift or Alt
+  held** rotate the selected piece (``on_rotate`` callbacks receive ``(piece_id, -1 | +1)``: anticlockwise /
+  clockwise on screen). A plain wheel scrolls the page: the page shell's browser fix
+  (:func:`explorer.widgets.panel_support.browser_fixes`) keeps plain wheel events away from the canvas;
+* the arrow keys nudge the selected piece by :attr:`HexBoardView.NUDGE` board units (``on_move``).
+
+Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout and sets ``hovered``.
+
+Size: by default the canvas scales to the width of its column (CSS ``xr-fit``, :mod:`explorer.widgets.layout`; the
+drawing resolution stays ``scale``). The toolbar's ``−`` / ``+`` show the board at a fixed pixel size
+(:meth:`HexBoardView.set_scale`) inside a box that scrolls, so nothing is cut off; ``fit`` fits it to its column
+again (:meth:`HexBoardView.fit`). After a resize the ``on_zoom`` callbacks run (e.g. to re-place labels), then every
 layer is redrawn once. The view never changes pieces by itself: the owner validates a move or rotation and calls
 :meth:`HexBoardView.set_pieces` (or leaves the previous state in place).
 """
@@ -43,6 +54,7 @@ from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
 from .canvas import hold, reset_manager
+from .layout import fit_canvas, mark_drawing
 from .static import new_manager
 
 Point = tuple[float, float]
@@ -104,7 +116,7 @@ class HexBoardView(W.VBox):
         board: the board to draw.
         scale: pixels per board unit (hex centre-to-corner), > 0.
         margin: blank border in pixels.
-        rotate_step_label: text for the rotate buttons' tooltip.
+        fit_column: start scaled to the width of the column (``False``: shown at ``scale`` pixels per unit).
 
     Traits:
         selected: ``str`` (piece id), :class:`Hex`, or ``None``.
@@ -120,7 +132,7 @@ class HexBoardView(W.VBox):
     hovered = T.Any(None, allow_none=True)
     overlays = T.List()
 
-    def __init__(self, board: Board, scale: float = 24.0, margin: float = 10.0, **kwargs):
+    def __init__(self, board: Board, scale: float = 24.0, margin: float = 10.0, fit_column: bool = True, **kwargs):
         if not scale > 0:
             raise ValueError(f"scale must be > 0, got {scale!r}")
         self.board = board
@@ -131,19 +143,23 @@ class HexBoardView(W.VBox):
         width = int(math.ceil((maxx - minx) * scale + 2 * margin))
         height = int(math.ceil((maxy - miny) * scale + 2 * margin))
         self.canvas = _OwnMultiCanvas(len(LAYERS), width, height)
-        self.canvas.layout.width = f"{width}px"
-        self.canvas.layout.height = f"{height}px"
+        self.fitted = bool(fit_column)
+        """Whether the canvas is scaled to its column (``True``) or shown at its own pixel size."""
+        self._apply_css_size()
+        mark_drawing([self.canvas])
         self.layers: dict[str, Canvas] = {name: self.canvas[i] for i, name in enumerate(LAYERS)}
         self.readout = W.HTML(self._readout_html(None))
-        self.rotate_left = W.Button(description="⟲ rotate", tooltip="rotate the selected piece anticlockwise (q)",
-                                    layout=W.Layout(width="90px"))
-        self.rotate_right = W.Button(description="rotate ⟳", tooltip="rotate the selected piece clockwise (e)",
-                                     layout=W.Layout(width="90px"))
+        self.rotate_left = W.Button(description="⟲ rotate", tooltip="rotate the selected piece anticlockwise (q; "
+                                    "or Ctrl/Shift/Alt + wheel)", layout=W.Layout(width="90px"))
+        self.rotate_right = W.Button(description="rotate ⟳", tooltip="rotate the selected piece clockwise (e; "
+                                     "or Ctrl/Shift/Alt + wheel)", layout=W.Layout(width="90px"))
+        self.rotate_left.add_class("hexboard-rotate-left")
+        self.rotate_right.add_class("hexboard-rotate-right")
         self.rotate_left.on_click(lambda _: self.rotate_selected(-1))
         self.rotate_right.on_click(lambda _: self.rotate_selected(+1))
         self.zoom_out = W.Button(description="−", tooltip="zoom out", layout=W.Layout(width="34px"))
         self.zoom_in = W.Button(description="+", tooltip="zoom in", layout=W.Layout(width="34px"))
-        self.zoom_fit = W.Button(description="fit", tooltip=f"fit the board in {self.FIT[0]}×{self.FIT[1]} px",
+        self.zoom_fit = W.Button(description="fit", tooltip="fit the board to the width of its column",
                                  layout=W.Layout(width="44px"))
         for b, k in ((self.zoom_out, "out"), (self.zoom_in, "in"), (self.zoom_fit, "fit")):
             b.add_class(f"hexboard-zoom-{k}")
@@ -154,7 +170,10 @@ class HexBoardView(W.VBox):
         self._resizing = False
         toolbar = W.HBox([self.zoom_out, self.zoom_in, self.zoom_fit, self.rotate_left, self.rotate_right,
                           self.readout],
-                         layout=W.Layout(align_items="center"))
+                         layout=W.Layout(align_items="center", flex_flow="row wrap"))
+        self.frame = W.Box([self.canvas])
+        """The box around the canvas: it scrolls when the board is zoomed beyond its column."""
+        self.frame.add_class("xr-scroll")
         self._pieces: dict[str, Piece] = {}
         self._drag: dict | None = None
         self._move_cbs: list[Callable[[str, Point], None]] = []
@@ -167,7 +186,14 @@ class HexBoardView(W.VBox):
         self.canvas.on_mouse_out(self._mouse_out)
         self.canvas.on_mouse_wheel(self._wheel)
         self.canvas.on_key_down(self._key)
-        super().__init__([self.canvas, toolbar], **kwargs)
+        self.canvas.on_touch_start(self._touch_start)
+        self.canvas.on_touch_move(self._touch_move)
+        self.canvas.on_touch_end(self._touch_end)
+        self.canvas.on_touch_cancel(self._touch_cancel)
+        self._touch_last: Point | None = None
+        self._twist: float | None = None
+        super().__init__([self.frame, toolbar], **kwargs)
+        self.add_class("hexboard")
         self.observe(lambda _: self._resizing or self.redraw_overlays(), names="overlays")
         self.redraw()
 
@@ -176,21 +202,56 @@ class HexBoardView(W.VBox):
     SCALE_RANGE = (6.0, 160.0)
     """Smallest and largest scale (pixels per board unit) the zoom buttons reach."""
     FIT = (1100, 800)
-    """The box (pixels) the fit button fits the board in."""
+    """The box (pixels) :meth:`fit` fits the board's drawing resolution in when it fits the board to its column."""
+    DRAG_PX = 4.0
+    """Pointer travel (canvas pixels) from which a press on a piece is a drag (a move), not a click (a selection)."""
+    TWIST_DEG = 15.0
+    """Degrees of a two-finger twist per rotate step."""
+
+    def _apply_css_size(self) -> None:
+        fit_canvas(self.canvas, self.fitted)
+        if self.fitted:
+            self.canvas.layout.width, self.canvas.layout.height = "100%", "auto"
+        else:
+            self.canvas.layout.width = f"{self.canvas.width}px"
+            self.canvas.layout.height = f"{self.canvas.height}px"
 
     def set_scale(self, scale: float) -> None:
         """Zoom: set the pixels per board unit (clamped to :data:`SCALE_RANGE`), resize the canvas, let ``on_zoom``
         callbacks update the overlays, then redraw every layer (one message per layer)."""
+        self._set_scale(scale, fitted=False)
+
+    def _set_scale(self, scale: float, fitted: bool) -> None:
         lo, hi = self.SCALE_RANGE
         scale = min(hi, max(lo, float(scale)))
+        if scale == self.scale and fitted == self.fitted:
+            return
+        self.fitted = fitted
         if scale == self.scale:
+            self._apply_css_size()
             return
         self.scale = scale
         minx, miny, maxx, maxy = self.board.bounds()
         width = int(math.ceil((maxx - minx) * scale + 2 * self.margin))
         height = int(math.ceil((maxy - miny) * scale + 2 * self.margin))
         self.canvas.width, self.canvas.height = width, height
-        self.canvas.layout.width, self.canvas.layout.height = f"{width}px", f"{height}px"
+        self._apply_css_size()
+        self._resizing = True
+        try:
+            for cb in self._zoom_cbs:
+                cb()
+        finally:
+            self._resizing = False
+        self.redraw()
+
+    def set_board(self, board: Board) -> None:
+        """Show another board (same scale and fit mode): the canvas is resized to it, then redrawn."""
+        self.board = board
+        minx, miny, maxx, maxy = board.bounds()
+        self._min = (minx, miny)
+        self.canvas.width = int(math.ceil((maxx - minx) * self.scale + 2 * self.margin))
+        self.canvas.height = int(math.ceil((maxy - miny) * self.scale + 2 * self.margin))
+        self._apply_css_size()
         self._resizing = True
         try:
             for cb in self._zoom_cbs:
@@ -200,10 +261,13 @@ class HexBoardView(W.VBox):
         self.redraw()
 
     def fit(self, width: float | None = None, height: float | None = None) -> None:
-        """Zoom so the whole board fits in ``width`` x ``height`` pixels (default :data:`FIT`)."""
+        """Without arguments (the ``fit`` button): scale the board to the width of its column (drawn at the
+        resolution that fits :data:`FIT`). With ``width`` / ``height``: show it at the fixed pixel size that fits
+        ``width`` x ``height`` pixels (missing values from :data:`FIT`)."""
         w, h = width or self.FIT[0], height or self.FIT[1]
         minx, miny, maxx, maxy = self.board.bounds()
-        self.set_scale(min((w - 2 * self.margin) / (maxx - minx), (h - 2 * self.margin) / (maxy - miny)))
+        scale = min((w - 2 * self.margin) / (maxx - minx), (h - 2 * self.margin) / (maxy - miny))
+        self._set_scale(scale, fitted=width is None and height is None)
 
     def on_zoom(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every zoom, before the redraw (e.g. to re-place labels for the new scale)."""
@@ -289,13 +353,8 @@ class HexBoardView(W.VBox):
     # ------------------------------------------------------------------------------------------ events
 
     def _mouse_down(self, x: float, y: float) -> None:
-        pid = self.piece_at(x, y)
-        if pid is not None:
-            self._drag = {"id": pid, "start": (x, y), "moved": False}
-            self.select(pid)
-        else:
-            self._drag = None
-            self.select(self.hex_at(x, y))
+        # nothing is selected yet: a press becomes a selection on release (a click) or a move (a drag), never both
+        self._drag = {"id": self.piece_at(x, y), "start": (x, y), "moved": False}
 
     def _mouse_move(self, x: float, y: float) -> None:
         h = self.hex_at(x, y)
@@ -303,29 +362,78 @@ class HexBoardView(W.VBox):
             self.hovered = h
             self.readout.value = self._readout_html(h)
         d = self._drag
-        if d is not None and (d["moved"] or math.hypot(x - d["start"][0], y - d["start"][1]) > 4):
+        if d is not None and d["id"] is not None and (d["moved"] or math.hypot(x - d["start"][0],
+                                                                               y - d["start"][1]) > self.DRAG_PX):
             d["moved"] = True
             d["at"] = (x, y)
             self._draw_pieces(ghost=(d["id"], self.to_board(x, y)))
 
     def _mouse_up(self, x: float, y: float) -> None:
         d, self._drag = self._drag, None
-        if d is not None and d["moved"]:
+        if d is None:
+            return
+        if d["moved"]:
             target = self.to_board(x, y)
             for cb in self._move_cbs:
                 cb(d["id"], target)
             self.redraw_pieces()  # the owner's set_pieces (if any) already redrew; make sure no ghost is left
+        else:
+            self.select(d["id"] if d["id"] is not None else self.hex_at(*d["start"]))
 
     def _mouse_out(self, x: float, y: float) -> None:
-        if self._drag is not None and self._drag["moved"]:
-            self._drag = None
-            self.redraw_pieces()
+        if self._drag is not None:
+            moved, self._drag = self._drag["moved"], None
+            if moved:
+                self.redraw_pieces()
         self.hovered = None
         self.readout.value = self._readout_html(None)
 
     def _wheel(self, dx: float, dy: float) -> None:
-        if dy:
-            self.rotate_selected(1 if dy > 0 else -1)
+        # only wheel events with Ctrl / Shift / Alt reach the canvas under the page shell (browser_fixes); Shift turns
+        # a vertical wheel into a horizontal one in some browsers, so either axis counts
+        d = dy or dx
+        if d:
+            self.rotate_selected(1 if d > 0 else -1)
+
+    # touch: one finger = the mouse (tap selects, drag moves); two fingers twisting = rotate the selected piece
+    def _touch_start(self, touches: Sequence[Point]) -> None:
+        if len(touches) == 1:
+            self._twist = None
+            self._touch_last = touches[0]
+            self._mouse_down(*touches[0])
+        elif len(touches) >= 2:
+            if self._drag is not None and self._drag["moved"]:
+                self.redraw_pieces()
+            self._drag = None
+            (x0, y0), (x1, y1) = touches[0], touches[1]
+            self._twist = math.degrees(math.atan2(y1 - y0, x1 - x0))
+
+    def _touch_move(self, touches: Sequence[Point]) -> None:
+        if len(touches) == 1 and self._twist is None:
+            self._touch_last = touches[0]
+            self._mouse_move(*touches[0])
+        elif len(touches) >= 2 and self._twist is not None:
+            (x0, y0), (x1, y1) = touches[0], touches[1]
+            a = math.degrees(math.atan2(y1 - y0, x1 - x0))
+            turn = (a - self._twist + 180) % 360 - 180
+            if abs(turn) >= self.TWIST_DEG:
+                self._twist = a
+                self.rotate_selected(1 if turn > 0 else -1)
+
+    def _touch_end(self, touches: Sequence[Point]) -> None:
+        if touches:  # a finger is still down
+            return
+        if self._twist is not None:
+            self._twist = None
+            self._drag = None
+            return
+        if self._touch_last is not None:
+            self._mouse_up(*self._touch_last)
+        self._touch_last = None
+
+    def _touch_cancel(self, touches: Sequence[Point]) -> None:
+        self._twist, self._touch_last = None, None
+        self._mouse_out(0.0, 0.0)
 
     ARROWS = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
     NUDGE = 0.1

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import ipywidgets as W
 
 from .canvas import hold, own_canvas, reset_manager
+from .layout import mark_drawing
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,10 @@ class OddsChart(W.VBox):
 
     def __init__(self, width: int = 760, height: int = 300, **kwargs):
         self.canvas = own_canvas(width, height)
-        self.canvas.layout.width = f"{width}px"
+        self.canvas.layout.width = "100%"  # shrinks with a narrow column, never wider than its own pixels
+        self.canvas.layout.max_width = f"{width}px"
+        self.canvas.layout.height = "auto"
+        mark_drawing([self.canvas])
         self._outcomes: list[Outcome] = []
         self._dists: list[Distribution] = []
         self._title = ""

@@ -12,6 +12,12 @@ See ``notes/stack.md``:
 - state in the URL: :func:`url_state_sync` writes a page widget's state (``url_state()``) to the page URL's
   ``?s=`` query on every change (``history.replaceState``: no history entry per click) and restores it from the URL
   when the page opens (``load_url_state``), through :mod:`explorer.urlstate`.
+- browser fixes (:func:`browser_fixes`, on every page of the app): ipycanvas focuses a canvas on every mouse press
+  with ``el.focus()``, which scrolls a partly hidden canvas into view *before* it reads the pointer position, so the
+  first click on a board or dice tray that is partly off screen landed on the wrong hexagon or missed the die; and it
+  takes every wheel event over a canvas (``preventDefault``), so the page could not be scrolled over a board. The
+  fix makes canvas focus never scroll (``preventScroll``) and keeps plain wheel events away from canvases (the page
+  scrolls); with Ctrl, Shift or Alt held the wheel still reaches the canvas (e.g. to rotate a piece).
 - session lifecycle: every ipywidget lives in ipywidgets' global registry until it is closed, so a closed browser tab
   would keep its whole widget tree (and its explorer) alive forever. Panel marks each widget built in a session with
   that session's document; :func:`free_widgets_on_session_end` closes them when the session is destroyed
@@ -135,6 +141,12 @@ def server_stats() -> dict[str, float | int]:
             "bokeh_documents": bokeh_docs, "rss_mb": round(rss, 1)}
 
 
+EARLY_REDRAW_MS = 1000
+"""Period (ms) of the repaints :func:`served_pane` sends before the page reports it has loaded (0: none)."""
+EARLY_REDRAWS = 12
+"""How many such repaints at most (they stop as soon as the page has loaded)."""
+
+
 def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
     """Wrap an ipywidget in a Panel pane that loads widget JavaScript from :data:`WIDGET_JS_ROUTE`.
 
@@ -146,8 +158,26 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
     import panel as pn
 
     pane = _LocalJSPane(widget, **kwargs)
-    if redraw is not None and pn.state.curdoc is not None:
-        pn.state.onload(redraw)
+    if pn.state.curdoc is not None and redraw is not None:
+        early = None
+        if EARLY_REDRAW_MS:
+            # Panel's onload waits for the browser's DocumentReady, which comes only after every widget model and
+            # view exists (seconds on a loaded machine); a canvas model draws as soon as it exists, so repaint a
+            # few times before that: commands sent before the model exists are dropped, later ones show at once
+            def early_redraw() -> None:
+                try:
+                    redraw()
+                except Exception:  # e.g. the session ended meanwhile: stop trying
+                    early.stop()
+
+            early = pn.state.add_periodic_callback(early_redraw, period=EARLY_REDRAW_MS, count=EARLY_REDRAWS)
+            pn.state.on_session_destroyed(lambda ctx: early.stop())
+
+        def loaded() -> None:
+            if early is not None:
+                early.stop()
+            redraw()
+        pn.state.onload(loaded)
     return pane
 
 
@@ -264,3 +294,51 @@ def url_state_sync(widget, name: str | None = None):
 
     widget.on_state_change(changed)
     return pn.Column(message, writer, margin=0, sizing_mode="stretch_width")
+
+
+# --------------------------------------------------------------------------------------------------- browser fixes
+
+BROWSER_FIXES_JS = """
+if (!window.__explorerBrowserFixes) {
+  window.__explorerBrowserFixes = true;
+  // ipycanvas calls el.focus() on mouse down: never let focus scroll the page under the pointer
+  const focus = HTMLCanvasElement.prototype.focus;
+  HTMLCanvasElement.prototype.focus = function (opts) {
+    return focus.call(this, Object.assign({}, opts || {}, {preventScroll: true}));
+  };
+  // a plain wheel over a widget canvas scrolls the page; Ctrl / Shift / Alt + wheel reach the canvas
+  window.addEventListener('wheel', (e) => {
+    const t = e.composedPath()[0];
+    if (t && t.tagName === 'CANVAS' && (t.classList.contains('lm-Widget') || t.closest('.jupyter-widgets'))
+        && !(e.ctrlKey || e.shiftKey || e.altKey || e.metaKey)) {
+      e.stopImmediatePropagation();
+    }
+  }, {capture: true, passive: true});
+  window.__explorerBrowserFixesAt = performance.now();
+}
+"""
+"""The script :func:`browser_fixes` runs once per page (idempotent)."""
+
+
+def _fixes_class():
+    from panel.reactive import ReactiveHTML
+
+    class BrowserFixes(ReactiveHTML):
+        """Invisible: installs :data:`BROWSER_FIXES_JS` when it renders (before the widgets do)."""
+
+        _template = "<span id='explorerfixes' style='display:none'></span>"
+        _scripts = {"render": BROWSER_FIXES_JS}
+
+    return BrowserFixes
+
+
+class _Fixes:
+    cls = None
+
+
+def browser_fixes():
+    """An invisible Panel component that installs the browser fixes (see the module docstring: no scroll on focus,
+    the wheel scrolls the page unless Ctrl / Shift / Alt is held). Add it to every served page."""
+    if _Fixes.cls is None:
+        _Fixes.cls = _fixes_class()
+    return _Fixes.cls(width=0, height=0, margin=0)

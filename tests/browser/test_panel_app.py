@@ -89,8 +89,13 @@ def test_clicking_a_die_reaches_python(browser, app_url):
     before = b_dice.input_value()
     # B's first die: label column 190 px, second row (TOP 34 + ROW_H 84 + 8), 46 px dice
     page.locator("canvas").nth(0).click(position={"x": 190 + 23, "y": 34 + 84 + 8 + 23})
-    wait_until(lambda: b_dice.input_value() != before, what="the clicked die to change")
-    assert int(b_dice.input_value()) == int(before) % 20 + 1
+    # the click picks the die (issue #12: a face picker, not +1 per click); the picker sets any face at once
+    picker = page.locator(".dice-picker").first
+    wait_until(lambda: picker.is_visible() and "B.1" in picker.inner_text(), what="the face picker for B.1")
+    target = int(before.split(",")[0]) % 20 + 1
+    page.locator(".dice-picker-faces button").nth(target - 1).click()
+    wait_until(lambda: b_dice.input_value() != before, what="the picked face to reach the die")
+    assert int(b_dice.input_value().split(",")[0]) == target
     page.close()
 
 

@@ -199,11 +199,24 @@ def test_set_die_rejects_out_of_range(w):
     assert "no die" in w.message.value
 
 
-def test_click_cycles_a_die_and_wraps(w):
-    w.set_die("B.1", 20)
+def test_click_picks_a_die_and_the_picker_sets_any_face_in_one_go(w):
+    """Issue #12: a die is set by typing or picking its face, not by 19 clicks of +1."""
+    w.set_die("B.1", 3)
     x, y, s = w.tray.placed["B.1"]
     w.tray._handle_click(x + s / 2, y + s / 2)
-    assert w.resolution.miner("B").dice[0].face == 1 and w.form_b.dice.value == "1"
+    assert w.tray.picked == "B.1" and w.tray.picker.layout.visibility == "visible"
+    assert w.tray.face_buttons.value == "3" and w.tray.face_text.value == "3"
+    assert w.resolution.miner("B").dice[0].face == 3  # a click alone changes nothing
+    w.tray.face_buttons.value = "2"
+    assert w.resolution.miner("B").dice[0].face == 2 and w.form_b.dice.value == "2"
+    assert w.tray.picked == "B.1" and w.tray.face_text.value == "2"  # the picker stays on the die
+    w.tray.face_text.value = "17"
+    assert w.resolution.miner("B").dice[0].face == 17 and w.tray.face_buttons.value == "17"
+    w.tray.face_text.value = "25"  # not a face: the die keeps 17, the picker says why
+    assert w.resolution.miner("B").dice[0].face == 17 and "not a face" in w.tray.picker_label.value
+    ax, ay, a_s = w.tray.placed["A.1"]
+    w.tray.canvas._touch_start_callbacks([(ax + a_s / 2, ay + a_s / 2)])  # a tap picks too
+    assert w.tray.picked == "A.1"
 
 
 def test_burst_change_keeps_existing_dice_and_changes_the_odds(w):

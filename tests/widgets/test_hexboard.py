@@ -97,6 +97,8 @@ def test_click_selects_piece_or_hex_and_hover_reads_out_axial():
     assert v.selected == "a"
     hx = _BOARD.layout.hex_to_pixel(Hex(1, 1))
     v._mouse_down(*v.to_pixel(hx))
+    assert v.selected == "a" and got == ["a"]  # a press alone selects nothing: the release decides
+    v._mouse_up(*v.to_pixel(hx))
     assert v.selected == Hex(1, 1) and got == ["a", Hex(1, 1)]
     v._mouse_move(*v.to_pixel(_BOARD.layout.hex_to_pixel(Hex(-1, 2))))
     assert v.hovered == Hex(-1, 2) and "(-1, 2)" in v.readout.value
@@ -113,6 +115,8 @@ def test_drag_reports_the_drop_point_and_keys_rotate():
     v._mouse_up(*v.to_pixel((1.0, 0.5)))
     assert moves and moves[0][0] == "a"
     assert abs(moves[0][1][0] - 1.0) < 1e-9 and abs(moves[0][1][1] - 0.5) < 1e-9
+    assert v.selected is None  # a drag moves, it does not select (issue #12)
+    v.select("a")
     v._key("e")
     v._key("q")
     v._wheel(0, 120)
@@ -150,3 +154,70 @@ def test_zoom_resizes_the_canvas_keeps_hit_testing_and_is_one_message_per_layer(
     assert min(600 - v.canvas.width, 400 - v.canvas.height) <= 2  # one side fills its box
     v.set_scale(1e6)
     assert v.scale == v.SCALE_RANGE[1]
+
+
+def test_a_drag_moves_without_selecting_and_rotate_acts_on_the_selection():
+    """Issue #12: selecting and moving are separate gestures; rotate acts on the selected piece only."""
+    v = HexBoardView(_BOARD, scale=30)
+    v.set_pieces([Piece("a", (0.0, 0.0), 0.4, facing=0.0), Piece("b", (1.5, 0.0), 0.4, facing=0.0)])
+    selected, moves, turns = [], [], []
+    v.on_select(selected.append)
+    v.on_move(lambda pid, p: moves.append(pid))
+    v.on_rotate(lambda pid, d: turns.append((pid, d)))
+    v.rotate_right.click()
+    assert turns == []  # nothing selected: nothing turns
+    v._mouse_down(*v.to_pixel((0.0, 0.0)))
+    v._mouse_up(*v.to_pixel((0.0, 0.0)))
+    assert v.selected == "a" and selected == ["a"]
+    v._mouse_down(*v.to_pixel((1.5, 0.0)))  # drag b: it moves, a stays selected
+    v._mouse_move(*v.to_pixel((1.5, 0.5)))
+    v._mouse_up(*v.to_pixel((1.5, 0.8)))
+    assert moves == ["b"] and v.selected == "a" and selected == ["a"]
+    v.rotate_right.click()
+    assert turns == [("a", 1)]
+    v._mouse_down(*v.to_pixel((0.0, 0.0)))  # a drag that leaves the canvas is dropped, not a click
+    v._mouse_move(*v.to_pixel((0.0, 0.6)))
+    v._mouse_out(0, 0)
+    v._mouse_up(*v.to_pixel((0.0, 0.0)))
+    assert moves == ["b"] and selected == ["a"]
+
+
+def test_touch_tap_selects_drag_moves_and_two_finger_twist_rotates():
+    v = HexBoardView(_BOARD, scale=30)
+    v.set_pieces([Piece("a", (0.0, 0.0), 0.4, facing=0.0)])
+    selected, moves, turns = [], [], []
+    v.on_select(selected.append)
+    v.on_move(lambda pid, p: moves.append((pid, p)))
+    v.on_rotate(lambda pid, d: turns.append((pid, d)))
+    at = v.to_pixel((0.0, 0.0))
+    v._touch_start([at])
+    v._touch_end([])
+    assert selected == ["a"] and v.selected == "a" and moves == []
+    v._touch_start([at])
+    v._touch_move([v.to_pixel((0.4, 0.4))])
+    v._touch_move([v.to_pixel((1.0, 0.5))])
+    v._touch_end([])  # the browser reports no touches left on release: the last move is the drop point
+    assert len(moves) == 1 and moves[0][0] == "a"
+    assert moves[0][1] == pytest.approx((1.0, 0.5))
+    assert selected == ["a"]
+    x, y = at
+    v._touch_start([(x - 40, y), (x + 40, y)])
+    v._touch_move([(x - 40, y), (x + 40, y)])  # no twist yet
+    v._touch_move([(x - 40, y - 25), (x + 40, y + 25)])  # about 32 degrees clockwise on screen
+    v._touch_end([(x - 40, y - 25)])
+    v._touch_end([])
+    assert turns == [("a", 1)] and len(moves) == 1 and selected == ["a"]
+
+
+def test_the_board_fits_its_column_until_zoomed_and_fit_returns_to_it(board):
+    v = HexBoardView(board, scale=20)
+    assert v.fitted and "xr-fit" in v.canvas._dom_classes and v.canvas.layout.width == "100%"
+    assert "xr-scroll" in v.frame._dom_classes and "xr-drawing" in v.canvas._dom_classes
+    v.zoom_in.click()
+    assert not v.fitted and "xr-fit" not in v.canvas._dom_classes
+    assert v.canvas.layout.width == f"{v.canvas.width}px"
+    v.zoom_fit.click()
+    assert v.fitted and "xr-fit" in v.canvas._dom_classes and v.canvas.layout.width == "100%"
+    minx, _, maxx, _ = board.bounds()
+    assert v.canvas.width <= v.FIT[0] + 1
+    assert HexBoardView(board, scale=20, fit_column=False).canvas.layout.width.endswith("px")

@@ -39,6 +39,7 @@ from explorer.hexgrid import Hex, distance, neighbors
 from explorer.options import Rulings
 from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
 from explorer.widgets.hexboard import HexBoardView, Piece
+from explorer.widgets.layout import RESPONSIVE_CSS
 
 from .lof_report import verdict_readings
 from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _cut_rays, _reference_analyse, analyse
@@ -500,7 +501,7 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
                     f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td>"
                     f"<td>{cover}</td>"
                     f"<td>{v.hex_distance}</td>"
-                    f"<td style='font-size:10.5px;color:#555;min-width:190px'>{cites}</td></tr>")
+                    f"<td style='font-size:10.5px;color:#555;min-width:110px;overflow-wrap:anywhere'>{cites}</td></tr>")
     n = sum(1 for v in verdicts if v.lof.has_lof)
     head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
             "Models</div>")
@@ -575,8 +576,10 @@ def shared_analysis_cache() -> LofAnalysisCache:
 
 
 class LofExplorer(W.HBox):
-    """The Line of Fire explorer: a hex board (click a Model to make it the shooter, drag to move it, wheel / q / e /
-    buttons to turn it) and a side panel (Range Ruler calibration, weapon MODs, Threat Levels, ruling options, the
+    """The Line of Fire explorer: a hex board (click or tap a Model to make it the shooter, the selected Model; drag
+    it to move it without selecting it; the rotate buttons, q / e, Ctrl/Shift/Alt + wheel or a two-finger twist turn
+    the shooter) beside a side panel from 1,200 px of window width, above it below that (:mod:`explorer.widgets.layout`),
+    the side panel (Range Ruler calibration, weapon MODs, Threat Levels, ruling options, the
     verdict list with sections cited).
 
     Illegal input (overlapping bases, a Miner dropped on a hexagon without tile, a bad number) shows a message in
@@ -614,12 +617,16 @@ class LofExplorer(W.HBox):
         self.board_view.on_rotate(self._on_rotate)
         self.board_view.on_zoom(self._draw_overlays)  # labels are re-placed for the new scale
 
-        css = ("<style>.lof-side .widget-label{min-width:0} .lof-side table td{padding:2px 5px;"
-               "border-bottom:1px solid #e3e3e3;vertical-align:top}</style>")
+        css = RESPONSIVE_CSS + ("<style>.lof-side .widget-label{min-width:0} .lof-side table td{padding:2px 5px;"
+                                "border-bottom:1px solid #e3e3e3;vertical-align:top} .lof-verdict-list{overflow-x:auto;"
+                                "max-width:100%} .lof-verdict-list table{width:100%} .lof-verdict-list td:first-child{"
+                                "white-space:nowrap} .lof-verdict-list td:nth-child(2){min-width:100px} "
+                                ".lof-verdict-list td:last-child{overflow-wrap:anywhere;min-width:110px}</style>")
         self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
-                             "font-size:12px;line-height:1.3;color:#555'>Click a Model to pick the shooter; drag it to move it; wheel,"
-                             " q / e or the buttons turn it; − / + / fit zoom. <b style='color:#1a9641'>Green</b>: a "
+                             "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
+                             "the rotate buttons, q / e or Ctrl + wheel turn the shooter; − / + zoom, fit fits the "
+                             "board to its column. <b style='color:#1a9641'>Green</b>: a "
                              "clear LoF segment; <b style='color:#d7191c'>red</b>: rays cut (×) where they hit an "
                              "obstacle; yellow wedge: the shooter's front arc; dashed rings S / M / L: where the Range "
                              "Ruler's Segments end; orange ring: Partial Cover; numbers around the MegaBeast's "
@@ -634,11 +641,11 @@ class LofExplorer(W.HBox):
                                      layout=W.Layout(width="260px"))
         self.ruler_pick.style.description_width = "100px"
         self.ruler_pick.add_class("lof-ruler-pick")
-        self.ruler_pick.observe(lambda ch: self._draw(), names="value")
+        self.ruler_pick.observe(lambda ch: self._say() or self._draw(), names="value")
         self.hex_range_pick = W.Dropdown(options=[("—", "")] + [(k.value.replace("_", " "), k.value) for k in HexRange],
                                          value="", description="Range in Hexagons", layout=W.Layout(width="300px"))
         self.hex_range_pick.style.description_width = "130px"
-        self.hex_range_pick.observe(lambda ch: self._draw(), names="value")
+        self.hex_range_pick.observe(lambda ch: self._say() or self._draw(), names="value")
         self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
         self.moving.observe(self._on_moving, names="value")
         self.cal_inputs = {b: W.Text(value=f"{getattr(self.calibration, b):g}", description=b,
@@ -689,17 +696,19 @@ class LofExplorer(W.HBox):
         rul = box("Ruling options", rows)
         files = W.HBox([self.download, self.upload, self.file_message],
                        layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap"))
-        side = W.VBox([self.header, self.message, files, W.HBox([self.shooter_pick, self.moving]),
-                       W.HBox([self.ruler_pick, self.hex_range_pick]), self.verdict_html,
-                       ruler, mods, threat, rul], layout=W.Layout(width="640px"))
+        rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.ruler_pick, self.hex_range_pick])]
+        for r in (*rows_, *(c for b in (ruler, mods, threat) for c in b.children if isinstance(c, W.HBox))):
+            r.add_class("xr-wrap")
+        side = W.VBox([self.header, self.message, files, *rows_, self.verdict_html, ruler, mods, threat, rul])
         side.add_class("lof-side")
-        self.board_view.layout.flex = "0 0 auto"  # never squeeze the canvas; the side panel wraps below instead
-        side.layout.flex = "1 1 640px"  # grows (up to max_width) when it wraps below the board
-        side.layout.max_width = "900px"
-        side.layout.min_width = "420px"
-        kwargs.setdefault("layout", W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        # the board and the side panel side by side from 1,200 px of window width, stacked below it; the board
+        # scales to its column (explorer.widgets.layout); inline Layout sizes would beat those rules, so none here
+        self.board_view.add_class("xr-main")
+        side.add_class("xr-aside")
         super().__init__([self.board_view, side], **kwargs)
+        self.add_class("xr-split")
         self.add_class("tagraid-lof")
+        self.board_view.selected = self.shooter  # the shooter is the selected Model: rotate acts on it
         self.update()
 
     # -- state changes (each keeps the previous state on error)
@@ -729,6 +738,7 @@ class LofExplorer(W.HBox):
             self._say(f"no Model {model_id!r}; choose one of {', '.join(self.models)}")
             return
         self.shooter = model_id  # set first: the dropdown's observer sees no change
+        self.board_view.selected = model_id  # shown as selected (ringed): the rotate buttons turn it
         if self.shooter_pick.value != model_id:
             self.shooter_pick.value = model_id
         m = self.models[model_id]
@@ -763,11 +773,21 @@ class LofExplorer(W.HBox):
         return self._try_models(new)
 
     def _on_select(self, what) -> None:
-        if isinstance(what, str) and what in self.models and what != self.shooter:
-            self.set_shooter(what)
-        elif isinstance(what, Hex):
+        """A click or tap: on a Model, it becomes the shooter (the selected Model); on a hexagon, say what it is and
+        keep the shooter selected. Either way the previous message goes."""
+        if isinstance(what, str) and what in self.models:
+            if what != self.shooter:
+                self.set_shooter(what)
+            else:
+                self._say()
+            return
+        self.board_view.selected = self.shooter
+        self.board_view.redraw_pieces()
+        if isinstance(what, Hex):
             c = self.scenario.board[what]
             self._say(f"hex ({what.q}, {what.r}): " + ("no tile" if not c.tile else c.terrain.value), error=False)
+        else:
+            self._say()
 
     def _on_move(self, pid: str, p) -> None:
         self.move_model(pid, *p)
@@ -789,6 +809,7 @@ class LofExplorer(W.HBox):
         if self._loading:
             return
         self.rulings.set(key, reading)
+        self._say()
         self.update()
 
     def _on_settings(self, _=None) -> None:
@@ -935,9 +956,8 @@ class LofExplorer(W.HBox):
         finally:
             self._loading = False
         if self.board_view.board is not sc.board:
-            self.board_view.board = sc.board
-            self.board_view.set_scale(self.board_view.scale)
-            self.board_view.redraw()
+            self.board_view.set_board(sc.board)
+        self.board_view.selected = self.shooter
         self._say()
         self.update()
 

@@ -27,6 +27,7 @@ from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.scenario import parse_whole
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
+from explorer.widgets.layout import RESPONSIVE_CSS, split
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, MegaBeastInputs, SideInputs,
                        dice_counts, resolve_inputs, save_pool_sizes, scenario_data)
@@ -355,18 +356,19 @@ class FaceToFaceExplorer(W.VBox):
                            W.GridBox(rows, layout=W.Layout(grid_template_columns="300px 196px", grid_gap="4px 6px")),
                            self.ruling_help],
                           layout=W.Layout(padding="6px", width="520px", border="1px solid #dee2e6"))
-        self.header = W.HTML(_FIELD_CSS + f"<h3 style='margin:4px 0;font-family:sans-serif'>{html.escape(title)}</h3>"
-                             "<div class='xf-label' style='line-height:1.3'>Change any input: the dice, the odds and "
-                             "the cited steps update. Click a die on the tray to change its face.</div>")
+        self.header = W.HTML(RESPONSIVE_CSS + _FIELD_CSS + f"<h3 style='margin:4px 0;font-family:sans-serif'>"
+                             f"{html.escape(title)}</h3><div class='xf-label' style='line-height:1.3'>Change any input: "
+                             "the dice, the odds and the cited steps update. Click (or tap) a die on the tray, then "
+                             "type or pick its face.</div>")
         self.message = W.HTML()
         self.message.add_class("f2f-message")
         self.summary = W.HTML()
         self.odds_summary = W.HTML()
-        self.tray = DiceTray(width=760)
+        self.tray = DiceTray(width=760, picker=True)
         self.chart = OddsChart(width=760, height=290)
-        self.stepper = TraceStepper(layout=W.Layout(width="470px", margin="0 0 0 10px"))
+        self.stepper = TraceStepper()
         self.stepper.on_step(self._on_step)
-        self.tray.on_die_click(self._on_die_click)
+        self.tray.on_die_set(self.set_die)
 
         # dice state: faces per row, plus a private roller per row so Burst changes keep the dice already rolled
         self._dice: dict[str, list[int]] = {}
@@ -380,7 +382,8 @@ class FaceToFaceExplorer(W.VBox):
         inputs = W.HBox([self.form_a, self.form_b, self.form_mb, controls],
                         layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
         left = W.VBox([self.summary, self.tray, self.odds_summary, self.chart])
-        bottom = W.HBox([left, self.stepper], layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        # the dice and odds beside the cited steps from 1,200 px of window width, the steps below them otherwise
+        bottom = split(left, self.stepper)
         super().__init__([self.header, inputs, self.message, bottom])
         self.add_class("tagraid-f2f")
 
@@ -514,15 +517,6 @@ class FaceToFaceExplorer(W.VBox):
             seed = 1
         self.seed.value = str(seed)  # triggers _on_seed
 
-    def _on_die_click(self, die_id: str) -> None:
-        """Cycle a clicked die's face (20 wraps to 1)."""
-        key, idx = _die_slot(die_id)
-        if key not in self._dice or idx >= len(self._dice[key]):
-            return
-        self._dice[key][idx] = self._dice[key][idx] % 20 + 1
-        self._show_dice_text()
-        self.update()
-
     def set_die(self, die_id: str, face: int) -> None:
         """Set die ``die_id`` (``"A.2"``, ``"B.1"``, ``"B.s1"``) to ``face``; a bad face shows a message."""
         try:
@@ -606,7 +600,7 @@ class FaceToFaceExplorer(W.VBox):
         if b is not None and mb is None:
             self.form_b.sv.value = self._sv_html(res.miner(b.name))
         rows, links = tray_model(res, a, b, mb)
-        self.tray.show(rows, links, title="Dice tray — click a die to change its face")
+        self.tray.show(rows, links, title="Dice tray — click a die, then type or pick its face")
         self.summary.value = f"<div class='xf-sum'>{self._headline_html(res)}</div>"
         self.stepper.show(res.trace)
         used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(res.rulings.items()))
@@ -709,6 +703,8 @@ class FaceToFaceExplorer(W.VBox):
             exp = (f"expected Wounds: to B <b>{float(odds.expected_wounds_to_b):.2f}</b>, "
                    f"to A <b>{float(odds.expected_wounds_to_a):.2f}</b>")
         self.odds = odds
+        self._outcomes = outcomes
+        self._odds_line = exp
         self.odds_specs = (sa, sb) if res.megabeast is None else (sa,)
         spans = " · ".join(f"<span class='f2f-odds' data-outcome='{html.escape(o.label)}'>{html.escape(o.label)} "
                            f"<b>{percent(o.p)}</b></span>" for o in outcomes)
@@ -850,6 +846,36 @@ class FaceToFaceExplorer(W.VBox):
             finally:
                 self._busy = False
 
+    # ----------------------------------------------------------------- static picture
+    def snapshot(self) -> FaceToFaceSnapshot:
+        """The explorer as it shows now, as a static picture (:class:`FaceToFaceSnapshot`: dice tray, odds bar,
+        cited steps) for notebooks saved without a kernel and for docs.
+
+        Raises:
+            ScenarioError: nothing has resolved yet.
+        """
+        if self.resolution is None:
+            raise ScenarioError("", "no valid inputs yet", source="widget")
+        st = self.tray.state
+        return FaceToFaceSnapshot(self._headline(self.resolution), list(st.rows), list(st.links), st.title,
+                                  list(getattr(self, "_outcomes", [])), getattr(self, "_odds_line", ""),
+                                  self.resolution.trace, self.tray.width)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The live widget, plus a static HTML snapshot (:meth:`snapshot`) that a notebook saved without a kernel,
+        nbviewer, GitHub and the docs show instead of a text dump."""
+        data = super()._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):  # (data, metadata)
+            data = data[0]
+        data = dict(data or {})
+        try:
+            data["text/html"] = self.snapshot().to_html()
+        except ScenarioError:
+            pass
+        data["text/plain"] = f"FaceToFaceExplorer: {self._headline(self.resolution)}" if self.resolution else \
+            "FaceToFaceExplorer"
+        return data
+
     # ----------------------------------------------------------------- serving
     def redraw(self) -> None:
         """Redraw every canvas from the current state (call when a browser connects, e.g. ``pn.state.onload``)."""
@@ -858,6 +884,69 @@ class FaceToFaceExplorer(W.VBox):
 
     def canvases(self) -> list:
         return [self.tray.canvas, self.chart.canvas]
+
+
+class FaceToFaceSnapshot:
+    """A static picture of the Face to Face explorer: the headline, the dice tray (SVG, the widget's geometry), the
+    exact odds bar, and the cited steps. ``to_svg()`` (tray + odds bar), ``to_html()`` (everything),
+    ``_repr_html_`` / ``_repr_svg_`` for notebooks.
+
+    Attributes:
+        headline: the engine's result in one line. rows / links / title: the tray's content
+        (:class:`explorer.widgets.DiceTray`). outcomes: the exact odds (label, p, colour). odds_line: expected
+        Wounds (HTML). trace: the cited steps. width: px.
+    """
+
+    def __init__(self, headline: str, rows, links, title: str, outcomes, odds_line: str, trace, width: int = 760):
+        self.headline, self.rows, self.links, self.title = headline, rows, links, title
+        self.outcomes, self.odds_line, self.trace, self.width = outcomes, odds_line, trace, width
+
+    def tray_svg(self) -> str:
+        """The dice tray alone (SVG)."""
+        from explorer.render.dice_svg import tray_svg
+
+        return tray_svg(self.rows, self.links, self.title.split(" — ")[0], self.width)
+
+    def odds_svg(self) -> str:
+        """The exact-odds bar alone (SVG); empty when there are no odds."""
+        from explorer.render.dice_svg import outcome_bar_svg
+
+        return outcome_bar_svg(self.outcomes, self.width, "Exact odds of these inputs (every possible roll)") \
+            if self.outcomes else ""
+
+    def to_svg(self) -> str:
+        """One SVG document: the headline, the tray and the odds bar stacked."""
+        import re
+
+        parts = [f"<text x='10' y='18' font-family='sans-serif' font-size='15' font-weight='bold' fill='#212529'>"
+                 f"{html.escape(self.headline)}</text>"]
+        y = 28
+        for svg in (self.tray_svg(), self.odds_svg()):
+            if not svg:
+                continue
+            h = int(re.search(r"height='(\d+)'", svg).group(1))
+            parts.append(svg.replace("<svg ", f"<svg x='0' y='{y}' ", 1))
+            y += h + 6
+        return (f"<svg xmlns='http://www.w3.org/2000/svg' class='explorer-f2f-snapshot' width='{self.width}' "
+                f"height='{y}' viewBox='0 0 {self.width} {y}'><rect width='{self.width}' height='{y}' fill='#fff'/>"
+                + "".join(parts) + "</svg>")
+
+    def to_html(self) -> str:
+        """Headline, tray, odds (bar and text) and the cited steps as one HTML fragment (no script)."""
+        odds = " · ".join(f"{html.escape(o.label)} <b>{percent(o.p)}</b>" for o in self.outcomes)
+        return (f"<div class='explorer-f2f-snapshot' style='font-family:sans-serif;font-size:13px;max-width:"
+                f"{self.width + 20}px'><div style='font-size:15px;margin:4px 0'><b>{html.escape(self.headline)}"
+                f"</b></div>{self.tray_svg()}"
+                + (f"<div style='margin:6px 0'>Exact odds before rolling: {odds}<br>"
+                   f"<span style='color:#495057'>{self.odds_line}</span></div>{self.odds_svg()}" if odds else "")
+                + f"{self.trace._repr_html_()}<div style='color:#868e96;font-size:12px'>A static picture of the "
+                  f"Face to Face explorer (run the notebook to change the inputs).</div></div>")
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
 
 
 def _die_slot(die_id: str) -> tuple[str, int]:

@@ -1,0 +1,92 @@
+"""Responsive page layout shared by every explorer page (game-agnostic CSS classes, no game logic).
+
+One stylesheet (:data:`RESPONSIVE_CSS`, put on the page once by :func:`responsive_style`) and a few classes:
+
+* ``xr-split`` on a container whose children are one ``xr-main`` (the board, the dice tray...) and one ``xr-aside``
+  (the verdicts, the steps...): side by side from :data:`SPLIT_MIN_WIDTH` px of window width, stacked below it.
+  :func:`split` builds such a container.
+* ``xr-fit`` on a canvas widget: it scales to the width of its column (``width: 100%``, the height follows the
+  aspect ratio; ipycanvas maps pointer coordinates through the element's on-screen size, so clicks stay exact).
+  :func:`fit_canvas` sets it; ``max_px`` caps the width at the canvas's own resolution when upscaling would blur.
+* ``xr-scroll`` on a box around a canvas shown at a fixed size (zoomed in): the box scrolls, the page is not cut.
+* ``xr-drawing`` on a canvas: until something is drawn, a "drawing…" hint shows through (a CSS background under the
+  canvas pixels; every canvas here paints an opaque background or terrain over it), so a canvas is never a blank
+  box while its first drawing is on its way (issue #12, first paint).
+
+ipywidgets' ``Layout`` writes inline styles, which beat class rules: containers that use these classes must not set
+``flex`` / ``width`` through ``Layout`` (the rules here use ``!important`` where a default inline style exists).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import ipywidgets as W
+
+SPLIT_MIN_WIDTH = 1200
+"""Window width (CSS px) from which ``xr-split`` puts its main column and its aside side by side."""
+
+ASIDE_WIDTH = 520
+"""Width (CSS px) of the ``xr-aside`` column when side by side."""
+
+ASIDE_WIDTH_WIDE = 580
+"""Width (CSS px) of the ``xr-aside`` column from 1,480 px of window width."""
+
+_DRAWING_SVG = ("data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' width='220' height='40'>"
+                "<text x='110' y='25' text-anchor='middle' font-family='sans-serif' font-size='15' fill='%23868e96'>"
+                "drawing%E2%80%A6</text></svg>")
+
+RESPONSIVE_CSS = f"""<style>
+.xr-split{{display:flex !important;flex-flow:row wrap !important;align-items:flex-start !important;
+  width:100%;box-sizing:border-box;gap:8px}}
+.xr-split>.xr-main,.xr-split>.xr-aside{{flex:1 1 100% !important;min-width:0 !important;max-width:100% !important;
+  box-sizing:border-box}}
+@media (min-width:{SPLIT_MIN_WIDTH}px){{
+  .xr-split{{flex-wrap:nowrap !important}}
+  .xr-split>.xr-main{{flex:1 1 0 !important}}
+  .xr-split>.xr-aside{{flex:0 0 {ASIDE_WIDTH}px !important;width:{ASIDE_WIDTH}px !important}}
+}}
+@media (min-width:1480px){{
+  .xr-split>.xr-aside{{flex:0 0 {ASIDE_WIDTH_WIDE}px !important;width:{ASIDE_WIDTH_WIDE}px !important}}
+}}
+.xr-fit{{width:100% !important;height:auto !important;max-width:100% !important;display:block}}
+.xr-scroll{{overflow:auto !important;max-width:100% !important;box-sizing:border-box}}
+.xr-wrap{{flex-wrap:wrap !important;max-width:100% !important}}
+.xr-drawing{{background:#f8f9fa url("{_DRAWING_SVG}") center/220px 40px no-repeat}}
+</style>"""
+
+
+def responsive_style() -> W.HTML:
+    """An (invisible) HTML widget carrying :data:`RESPONSIVE_CSS`; put one in any widget tree that uses the classes.
+    (A ``<style>`` inside the widget tree works in JupyterLab and inside Panel's shadow DOM alike.)"""
+    w = W.HTML(RESPONSIVE_CSS, layout=W.Layout(height="0px", margin="0", overflow="hidden"))
+    w.add_class("xr-style")
+    return w
+
+
+def split(main: W.Widget, aside: W.Widget, **kwargs) -> W.Box:
+    """A box showing ``main`` and ``aside`` side by side from :data:`SPLIT_MIN_WIDTH` px of window width and stacked
+    below it (``main`` first); both get the classes ``xr-main`` / ``xr-aside``."""
+    main.add_class("xr-main")
+    aside.add_class("xr-aside")
+    box = W.Box([main, aside], **kwargs)
+    box.add_class("xr-split")
+    return box
+
+
+def fit_canvas(canvas: W.DOMWidget, fit: bool = True) -> None:
+    """Make ``canvas`` scale to its column (``fit=True``) or show it at its own pixel size (``fit=False``)."""
+    if fit:
+        canvas.add_class("xr-fit")
+    else:
+        canvas.remove_class("xr-fit")
+
+
+def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
+    """Show a "drawing…" hint under each canvas until its first drawing covers it (class ``xr-drawing``)."""
+    for c in canvases:
+        c.add_class("xr-drawing")
+
+
+__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "fit_canvas", "mark_drawing", "responsive_style",
+           "split"]
