@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 import ipywidgets as W
 import numpy as np
 
+from explorer.widgets.files import download_link, file_message
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
 from explorer.scenario import parse_whole
@@ -836,20 +837,14 @@ class LofExplorer(W.HBox):
         self._state_callbacks.append(callback)
 
     def _state_changed(self) -> None:
-        import base64
-
         try:
             text = self.to_toml()
         except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget can reach is writable
             self.download.value = f"<span style='color:#922b21'>{html.escape(str(e))}</span>"
         else:
-            b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
-            self.download.value = (f"<a class='lof-download-link' download='line-of-fire.toml' style='display:inline-"
-                                   f"block;font:13px sans-serif;padding:5px 10px;border:1px solid #adb5bd;border-radius:"
-                                   f"3px;background:#f8f9fa;color:#212529;text-decoration:none' "
-                                   f"href='data:application/toml;base64,{b64}' title='the Models, shooter, readings "
-                                   f"and calibration as a table file: `explorer tagraid lof FILE` and the notebooks "
-                                   f"open it'>Download TOML</a>")
+            self.download.value = download_link(text, "line-of-fire.toml", "the Models, shooter, readings and "
+                                                "calibration as a table file: `explorer tagraid lof FILE` and the "
+                                                "notebooks open it", "lof-download-link")
         for cb in list(self._state_callbacks):
             cb()
 
@@ -973,10 +968,9 @@ class LofExplorer(W.HBox):
             text = decode_file_bytes(bytes(f["content"]), name)
             self.load_toml(text, name)
         except ScenarioError as e:
-            self.file_message.value = (f"<span style='font:12.5px sans-serif;color:#922b21'>{html.escape(str(e))}"
-                                       f"</span>")
+            self.file_message.value = file_message(str(e), ok=False)
         else:
-            self.file_message.value = f"<span style='font:12.5px sans-serif;color:#1e5631'>opened {html.escape(name)}</span>"
+            self.file_message.value = file_message(f"opened {name}", ok=True)
         finally:
             self.upload.value = ()
 

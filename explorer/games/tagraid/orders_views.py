@@ -22,7 +22,6 @@ Public API:
 
 from __future__ import annotations
 
-import base64
 import html
 import math
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from explorer.widgets.files import download_link, file_message
 from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
@@ -608,10 +608,9 @@ class OrderStepper(W.HBox):
 
             self.load_toml(decode_file_bytes(bytes(f["content"]), name), name)
         except ScenarioError as e:
-            self.file_message.value = f"<span style='font:12.5px sans-serif;color:#922b21'>{html.escape(str(e))}</span>"
+            self.file_message.value = file_message(str(e), ok=False)
         else:
-            self.file_message.value = (f"<span style='font:12.5px sans-serif;color:#1e5631'>opened "
-                                       f"{html.escape(name)}</span>")
+            self.file_message.value = file_message(f"opened {name}", ok=True)
         finally:
             self.upload.value = ()
 
@@ -1060,12 +1059,8 @@ class OrderStepper(W.HBox):
         except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget reaches is writable
             self.download.value = f"<span style='color:#922b21'>{html.escape(str(e))}</span>"
         else:
-            b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
-            self.download.value = (f"<a class='oes-download-link' download='order.toml' style='display:inline-block;"
-                                   f"font:13px sans-serif;padding:4px 9px;border:1px solid #adb5bd;border-radius:3px;"
-                                   f"background:#f8f9fa;color:#212529;text-decoration:none' href='data:application/"
-                                   f"toml;base64,{b64}' title='the table, the declarations and the dice as an order "
-                                   f"file: `explorer resolve FILE` plays it'>Download TOML</a>")
+            self.download.value = download_link(text, "order.toml", "the table, the declarations and the dice as an "
+                                                "order file: `explorer resolve FILE` plays it", "oes-download-link")
         for cb in list(self._state_callbacks):
             cb()
 

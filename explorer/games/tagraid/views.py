@@ -15,7 +15,6 @@ Saving Roll), Skills and Tools (Ammunition, Traits), Death, MegaBeast (Wounds, T
 
 from __future__ import annotations
 
-import base64
 import html
 from collections.abc import Sequence
 from dataclasses import replace
@@ -23,6 +22,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from explorer.widgets.files import download_link
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.scenario import parse_whole
@@ -720,11 +720,9 @@ class FaceToFaceExplorer(W.VBox):
 
     def _state_changed(self) -> None:
         text = self.to_toml()
-        b64 = base64.b64encode(text.encode("utf-8")).decode("ascii")
-        self.download.value = (f"<a class='f2f-download-link xf-button' download='face-to-face.toml' "
-                               f"href='data:application/toml;base64,{b64}' title='the dice, inputs, seed and readings "
-                               f"as a scenario file: `explorer resolve FILE` and the notebooks open it'>"
-                               f"Download TOML</a>")
+        self.download.value = download_link(text, "face-to-face.toml", "the dice, inputs, seed and readings as a "
+                                            "scenario file: `explorer resolve FILE` and the notebooks open it",
+                                            "f2f-download-link xf-button", styled=False)
         for cb in list(self._state_callbacks):
             cb()
 
