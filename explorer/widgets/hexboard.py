@@ -231,24 +231,18 @@ class HexBoardView(W.VBox):
             self._apply_css_size()
             return
         self.scale = scale
-        minx, miny, maxx, maxy = self.board.bounds()
-        width = int(math.ceil((maxx - minx) * scale + 2 * self.margin))
-        height = int(math.ceil((maxy - miny) * scale + 2 * self.margin))
-        self.canvas.width, self.canvas.height = width, height
-        self._apply_css_size()
-        self._resizing = True
-        try:
-            for cb in self._zoom_cbs:
-                cb()
-        finally:
-            self._resizing = False
-        self.redraw()
+        self._resize_canvas()
 
     def set_board(self, board: Board) -> None:
         """Show another board (same scale and fit mode): the canvas is resized to it, then redrawn."""
         self.board = board
-        minx, miny, maxx, maxy = board.bounds()
+        minx, miny, _, _ = board.bounds()
         self._min = (minx, miny)
+        self._resize_canvas()
+
+    def _resize_canvas(self) -> None:
+        """Size the canvas to the board at :attr:`scale` (plus margins), tell the zoom listeners, redraw."""
+        minx, miny, maxx, maxy = self.board.bounds()
         self.canvas.width = int(math.ceil((maxx - minx) * self.scale + 2 * self.margin))
         self.canvas.height = int(math.ceil((maxy - miny) * self.scale + 2 * self.margin))
         self._apply_css_size()
