@@ -18,7 +18,7 @@ import sys
 
 import typer
 
-from .errors import ExplorerError, escape_controls, shorten_middle
+from .errors import ExplorerError, escape_controls, shorten, shorten_middle
 
 TOP_LEVEL = ("resolve", "scenarios", "rulings", "serve", "render")
 """Verbs that span every game."""
@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     Every failure a user can cause is one line on stderr and exit code 2, never a traceback: bad input
     (:class:`~explorer.errors.ExplorerError`: bad, long or unreadable paths, invalid files and options), output that
     cannot be written (stdout closed early: ``explorer resolve x | head -1``; a full device: ``> /dev/full``), and
-    other operating-system errors. Usage errors keep click's message and exit code; Ctrl-C exits 130.
+    other operating-system errors. Usage errors are one line too (click's message and exit code, and the command's
+    ``--help`` to read); Ctrl-C exits 130.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -129,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # click usage errors: typer 0.29 raises its vendored click's (typer._click), older
         # typers the installed click's; either may be importable, so check both
         if isinstance(e, _click_exceptions()):
-            e.show()
+            # one line like every other error: the message, then where to look (not click's usage block)
+            ctx = getattr(e, "ctx", None)
+            where = f" (see '{ctx.command_path} --help')" if ctx is not None and ctx.command_path else ""
+            msg = " ".join(str(e.format_message()).split())
+            sys.stderr.write(f"error: {shorten(msg, 300)}{where}\n")
             return e.exit_code
         raise
     return 0

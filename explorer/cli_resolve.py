@@ -21,7 +21,8 @@ import typer
 
 def resolve_command(
     scenario: Annotated[str, typer.Argument(help="A built-in scenario name (see `explorer scenarios`) or a TOML file.")],
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed for the dice the scenario does not fix.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**63 - 1,
+                                                help="Seed for the dice the scenario does not fix (0..2^63-1).")] = None,
     reroll: Annotated[bool, typer.Option("--reroll", help="Ignore the scenario's fixed dice: roll every die "
                                                           "from the seed.")] = False,
     ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="Choose a reading: key=reading "

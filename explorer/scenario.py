@@ -95,6 +95,31 @@ def _structure_depth_exceeded(data: Any) -> bool:
     return False
 
 
+_INVISIBLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+"""Characters no text field may hold: C0/C1 controls (tab, newline and carriage return are allowed), zero-width and
+direction marks, bidi overrides and isolates, line/paragraph separators, the BOM. A name holding them prints
+differently from what it is (a bell, a right-to-left override) in the trace, the terminal and the page."""
+
+
+def _invisible_text(data: Any) -> tuple[str, str] | None:
+    """The first ``(dotted field path, "U+XXXX")`` of a key or string value holding an :data:`_INVISIBLE`
+    character, or ``None``. Iterative, like :func:`_structure_depth_exceeded`."""
+    stack: list[tuple[Any, tuple]] = [(data, ())]
+    while stack:
+        v, where = stack.pop()
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+        for k, x in items:
+            loc = where + (k,)
+            for text in ((k, x) if isinstance(k, str) else (x,)):
+                if isinstance(text, str):
+                    m = _INVISIBLE.search(text)
+                    if m is not None:
+                        return _dotted(loc), f"U+{ord(m.group()):04X}"
+            if isinstance(x, (dict, list)):
+                stack.append((x, loc))
+    return None
+
+
 def _kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a directory"
@@ -220,6 +245,11 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
     if _structure_depth_exceeded(data):
         raise ScenarioError("", f"tables nested more than {MAX_NESTING} levels deep",
                             f"at most {MAX_NESTING} levels of nested arrays and tables", source=name)
+    bad = _invisible_text(data)
+    if bad is not None:
+        raise ScenarioError(bad[0], f"holds the invisible or control character {bad[1]}",
+                            "printable text (tab and newline allowed; no control, zero-width, bidi-override or "
+                            "line-separator characters)", source=name)
     return data
 
 
@@ -271,6 +301,34 @@ def _bounds_words(info: Any) -> str | None:
         return f"{c['ge']} to {c['le']}"
     words = [f"{op} {c[k]}" for k, op in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if k in c]
     return ", ".join(words) or None
+
+
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "tuple", "none", "set"})
+
+
+def _type_words(info: Any) -> str | None:
+    """What a field takes, in words, for a "missing" message: ``"a table"``, ``"a list"``, ``"text"``, ``"a whole
+    number 0 to 40"``, ``"a number"``, ``"true or false"`` (``None`` when the annotation says nothing simple)."""
+    if info is None:
+        return None
+    ann = info.annotation
+    kinds = [ann, *(getattr(ann, "__args__", None) or ())]
+    origin = typing.get_origin(ann)
+    bounds = _bounds_words(info)
+    if origin in (list, tuple) or any(typing.get_origin(k) in (list, tuple) for k in kinds):
+        return "a list"
+    if origin is dict or any(isinstance(k, type) and issubclass(k, BaseModel) for k in kinds) \
+            or any(typing.get_origin(k) is dict for k in kinds):
+        return "a table"
+    if bool in kinds:
+        return "true or false"
+    if int in kinds:
+        return f"a whole number {bounds}" if bounds else "a whole number"
+    if float in kinds:
+        return f"a number {bounds}" if bounds else "a number"
+    if str in kinds:
+        return "text"
+    return None
 
 
 def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
@@ -380,7 +438,9 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
     except ValidationError as e:
         errs = e.errors()
         first = errs[0]
-        loc = tuple(first["loc"])
+        # pydantic adds the member of a union it tried (``map.str``, ``x.function-after[...]``) to the location: a
+        # user knows fields, not our types
+        loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and (p in _TYPE_TAGS or "[" in p)))
         path = _dotted(loc)
         allowed = _allowed_from(first)
         if first["type"] == "extra_forbidden":
@@ -389,8 +449,10 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
             allowed = ("one of " + ", ".join(repr(n) for n in names)) if names else None
         elif first["type"] == "missing":
             problem = "is required but missing"
+            allowed = allowed or _type_words(_field_info(model, loc))
         else:
-            problem = f"{first['msg'][0].lower()}{first['msg'][1:]} (got {short_repr(first.get('input'))})"
+            msg = re.sub(r" or instance of \w+", "", first["msg"])  # "a valid dictionary or instance of ActiveMiner"
+            problem = f"{msg[0].lower()}{msg[1:]} (got {short_repr(first.get('input'))})"
             if first["type"] in ("int_parsing_size", "int_from_float", "int_parsing", "int_type", "float_parsing",
                                  "float_type", "finite_number"):
                 # a number that is not a whole / finite number: say what the field takes, bounds included

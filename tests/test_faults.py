@@ -164,10 +164,14 @@ def test_a_path_of_5000_characters(capsys):
     assert line == f"error: /tmp/{'p' * 54}…{'p' * 55}.toml: scenario: cannot read the file (File name too long)"
 
 
-def test_a_missing_file_names_the_built_in_scenarios(capsys):
+def test_a_missing_file_points_to_the_built_in_scenarios(capsys):
     line = _cli_error(capsys, "resolve", "no-such-file.toml")
     assert line.startswith("error: no-such-file.toml: scenario: file not found, and no built-in scenario is named "
-                           "'no-such-file.toml' (allowed: a built-in name (book-f2f-1v1")
+                           "'no-such-file.toml' (allowed: a built-in name (")
+    assert "e.g. book-f2f-1v1, " in line
+    assert "`explorer scenarios` lists them" in line
+    # a near miss suggests the built-ins it resembles
+    assert "did you mean tr-05" in _cli_error(capsys, "resolve", "tr-5")
 
 
 def test_a_directory_is_one_line(tmp_path, capsys):

@@ -115,3 +115,17 @@ def test_a_number_of_the_wrong_kind_names_the_fields_bounds(value, shown):
     msg = str(e.value)
     assert f"field 'threat': {shown} is not a whole number" in msg
     assert "allowed: a whole number 0 to " in msg and "\n" not in msg
+
+
+@pytest.mark.parametrize("char", ["\u0007", "\u001b", "\u202e", "\u200b", "\u2028", "\u2066", "\ufeff", "\u0085"])
+def test_invisible_or_control_characters_in_any_text_are_refused_at_the_gate(char):
+    """A name printed raw into the trace (a bell, a right-to-left override, a line separator) used to be accepted."""
+    text = f'title = "fine\\ttab"\n[active]\nname = "A{char}B"\n'.replace(char, f"\\u{ord(char):04x}")
+    with pytest.raises(ScenarioError) as e:
+        read_toml("n.toml", text=text)
+    msg = str(e.value)
+    assert f"field 'active.name'" in msg and f"U+{ord(char):04X}" in msg and "\n" not in msg
+
+
+def test_tabs_and_newlines_in_text_are_fine():
+    assert read_toml("n.toml", text='description = """two\nlines\tand a tab"""\n')["description"] == "two\nlines\tand a tab"

@@ -317,9 +317,15 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
             data = read_toml(s)
         except ScenarioError as e:
             if e.problem.startswith("file not found"):
-                raise ScenarioError("", f"file not found, and no built-in scenario is named {short_repr(s)}",
-                                    "a built-in name (" + ", ".join(all_builtin_names()) + ") or the path of a "
-                                    ".toml file", s) from None
+                import difflib
+
+                names = all_builtin_names()
+                near = difflib.get_close_matches(s, names, n=3, cutoff=0.6)
+                hint = f"; did you mean {', '.join(near)}?" if near else ""
+                raise ScenarioError("", f"file not found, and no built-in scenario is named {short_repr(s)}{hint}",
+                                    f"a built-in name ({len(names)} of them, e.g. "
+                                    + ", ".join(g.builtin_names()[0] for g in all_games() if g.builtin_names())
+                                    + ": `explorer scenarios` lists them) or the path of a .toml file", s) from None
             raise
     else:
         data = read_toml(s, text=text)
@@ -333,7 +339,7 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
     try:
         return g, g.parse_data(data, s)
     except ScenarioError as e:
-        if "game" in data or e.problem != "is required but missing":
+        if "game" in data or not e.problem.startswith("is required but missing"):
             raise
         # a file without ``game`` is read as a TAG Raid roll scenario: say so, since another game's file that
         # forgot its ``game`` line would otherwise get a puzzling demand for TAG Raid's fields
