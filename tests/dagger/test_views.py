@@ -234,9 +234,10 @@ def test_the_final_showdown_checkbox_replays_the_phase_as_the_engine_does():
     assert on == _steps(_engine_trace("dg-loss-deadline", True))
     assert on != off                          # the elimination deadline no longer loses the game
     assert w.start.showdown and w.frames[-1].state.showdown
+    assert "dg-showdown-note" in w.about.value                # the page says the replay departs from the file
     assert _engine_trace("dg-loss-deadline", False).outcome["lost"] and not _engine_trace("dg-loss-deadline",
                                                                                           True).outcome["lost"]
     w.showdown.value = False
-    assert _steps(w.trace) == off
+    assert _steps(w.trace) == off and "dg-showdown-note" not in w.about.value
     w.load("dg-01")                           # loading a scenario takes its own showdown field
     assert w.showdown.value is False and _steps(w.trace) == _steps(_engine_trace("dg-01", False))

@@ -502,8 +502,6 @@ class NemesisStepper(W.VBox):
             self.showdown.value = bool(self.scenario.state.showdown)
         finally:
             self._quiet = False
-        self.about.value = _box(f"<b>{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
-                                f"{html.escape(self.scenario.description)}</span>")
         self.run(keep_position=False)
 
     def rulings(self) -> dict[str, str]:
@@ -533,6 +531,13 @@ class NemesisStepper(W.VBox):
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
         self.frames, self.ctx, self.start = frames, ctx, start
+        note = ""
+        if self.showdown.value != self.scenario.state.showdown:
+            note = (f"<br><span class='dg-showdown-note' style='color:#e8590c'>Replayed with the Final Showdown "
+                    f"{'begun' if self.showdown.value else 'not begun'}: the scenario file sets showdown = "
+                    f"{'true' if self.scenario.state.showdown else 'false'}, so its description may not hold.</span>")
+        self.about.value = _box(f"<b>{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
+                                f"{html.escape(self.scenario.description)}</span>{note}")
         self.forecast.value = forecast_html(sc, start, self.rulings())
         self.trace = Trace(self.scenario.title)
         self.trace.steps = [f.step for f in frames]

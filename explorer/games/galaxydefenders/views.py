@@ -513,6 +513,7 @@ class CombatExplorer(W.VBox):
                                   f"color:#495057'>Opened on <b>{html.escape(self.opened)}</b>: "
                                   f"{html.escape(str(data.get('title', '')))}</div>"
                                   f"<pre class='gd-outcome-text' style='font-size:12px;white-space:pre-wrap;"
+                                  f"line-height:1.35;"
                                   f"margin:2px 0'>{html.escape(outcome_text(trace))}</pre>")
 
     def _die_dropdown(self, key: tuple[str, int], colour: str, shown: str) -> W.Dropdown:

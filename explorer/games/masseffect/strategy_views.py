@@ -377,8 +377,9 @@ class StrategyPoolExplorer(W.VBox):
         self._rolls = rounds
         base = self._base
         if base is not None and self._key() == self._base_key:
+            chosen = {k: w.value for k, w in self.rulings_box.items()}
             return {**base, "seed": base["seed"] if self.seed.value == self._base_seed_text else seed,
-                    "rolls": rounds, "rulings": {**base["rulings"], **{k: w.value for k, w in self.rulings_box.items()}}}
+                    "rolls": rounds, "rulings": {**base["rulings"], **chosen}}
         if base is not None:
             self.lock_msg.value = _note(f"Squadmate, Turn, Downed lock, Paragon or Lock changed: the Pool faces, "
                                         f"Renegade uses and allocations of {self.opened} are set aside.")
@@ -453,10 +454,11 @@ class StrategyPoolExplorer(W.VBox):
         else:
             from .outcome import outcome_text
 
-            self.outcome.value = (f"<div class='me-outcome' style='font-family:sans-serif;font-size:12px;color:#495057'>"
-                                  f"Opened on <b>{html.escape(self.opened)}</b>: "
+            self.outcome.value = (f"<div class='me-outcome' style='font-family:sans-serif;font-size:12px;"
+                                  f"color:#495057'>Opened on <b>{html.escape(self.opened)}</b>: "
                                   f"{html.escape(str(data.get('title', '')))}</div>"
                                   f"<pre class='me-outcome-text' style='font-size:12px;white-space:pre-wrap;"
+                                  f"line-height:1.35;"
                                   f"margin:2px 0'>{html.escape(outcome_text(trace))}</pre>")
 
     def _draw_odds(self, o: dict) -> None:
