@@ -614,7 +614,7 @@ def _split_effects(effects: list[dict]) -> tuple[list[dict], list[dict]]:
     for e in effects:
         kind, trig, x = e.get("kind"), e.get("trigger", "always"), e.get("x", 1)
         ok = (kind == "lethal" and trig == "always") or (kind == "def_dice_minus" and trig == "always" and x >= 1) \
-            or (kind in ("critical", "mark", "poison") and x in (1, 2))
+            or (kind in ("critical", "mark", "poison") and x in (1, 2) and trig in {t for _, t in TRIGGERS})
         if ok and kind not in seen:
             seen.add(kind)
             handled.append({"kind": kind, "x": x, "trigger": trig})
