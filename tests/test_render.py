@@ -77,10 +77,13 @@ def test_live_link_goes_to_the_page_of_the_scenario_kind():
     assert collect("tr-02", app_url="http://x").live_url == "http://x/tagraid-face-to-face?scenario=tr-02"
     assert collect("dg-01", app_url="http://x").live_url == "http://x/dagger-nemesis-phase?scenario=dg-01"
     assert collect("dg-01").live_opens
-    # a page that cannot: the bare page, and the embed says it opens its defaults
+    # the Combat and Strategy Pool pages open their scenario too (Page.open): no "opens its defaults" any more
     gd = collect("gd-01", app_url="http://x")
-    assert gd.live_url == "http://x/galaxydefenders-combat" and not gd.live_opens
-    assert "opens its defaults" in render_scenario("gd-01", "html")
+    assert gd.live_url == "http://x/galaxydefenders-combat?scenario=gd-01" and gd.live_opens
+    page = render_scenario("gd-01", "html")
+    assert "opens its defaults" not in page and "Open <code>gd-01</code> live" in page
+    me = collect("me-diagram-5", app_url="http://x")
+    assert me.live_url == "http://x/masseffect-strategy-pool?scenario=me-diagram-5" and me.live_opens
     assert collect("tr-16-order", app_url="http://x").live_url == "http://x/tagraid-orders?scenario=tr-16-order"
     assert collect("gd-ai-seize-1", app_url="http://x").live_url == "http://x/galaxydefenders-ai?scenario=gd-ai-seize-1"
     # no page shows these kinds (yet): no link rather than a link to a page that cannot show the scenario
@@ -100,6 +103,7 @@ def test_file_scenarios_link_to_the_page_without_an_id(tmp_path):
     p.write_text(get_game("dagger").scenario_text("dg-03"), encoding="utf-8")
     r = collect(str(p), app_url="http://x")
     assert r.live_url == "http://x/dagger-nemesis-phase" and not r.live_opens  # "mine" is no built-in id
+    assert "opens its defaults" in render_scenario(str(p), "html")
 
 
 def test_scenario_query_parameter_is_checked():
@@ -113,8 +117,12 @@ def test_scenario_query_parameter_is_checked():
         assert name is None and needle in msg and "<b>" not in msg
     name, msg = requested_scenario("masseffect", "mission-map", "?scenario=me-07")  # an activation, not a map
     assert name is None and "not one this page shows" in msg
-    name, msg = requested_scenario("masseffect", "strategy-pool", "?scenario=me-diagram-5")  # no Page.open
-    assert name is None and "cannot open a scenario" in msg
+    assert requested_scenario("masseffect", "strategy-pool", "?scenario=me-diagram-5") == ("me-diagram-5", "")
+    assert requested_scenario("galaxydefenders", "combat", "?scenario=gd-04") == ("gd-04", "")
+    w, _redraw, msg = scenario_page_widget("masseffect", "strategy-pool", "?scenario=me-strategy-paragon")
+    assert msg == "" and w.opened == "me-strategy-paragon" and w.squadmate.value == "Wrex"
+    w, _redraw, msg = scenario_page_widget("galaxydefenders", "combat", "?scenario=gd-03")
+    assert msg == "" and w.opened == "gd-03" and w.target_kind.value == "agent"
     w, _redraw, msg = scenario_page_widget("dagger", "nemesis-phase", "?scenario=dg-03")
     assert msg == "" and w.picker.value == "dg-03"
     w, _redraw, msg = scenario_page_widget("masseffect", "enemy-activation", "?scenario=me-07")
@@ -198,3 +206,17 @@ def test_a_widget_tree_with_canvases_gets_a_static_picture(monkeypatch):
     import ipywidgets as W
 
     assert "text/html" not in static.static_bundle(W.IntSlider(description="n"))  # no canvas: the widget view only
+
+
+def test_a_page_without_open_still_says_it_cannot_open_a_scenario(monkeypatch):
+    """Every page opens its scenarios now; a page registered without ``Page.open`` keeps the one-line reason."""
+    from dataclasses import replace
+
+    import explorer.games as games
+    from explorer.app import requested_scenario
+
+    real = games.get_game("masseffect")
+    fake = replace(real, pages=tuple(replace(p, open=None) for p in real.pages))
+    monkeypatch.setattr(games, "get_game", lambda gid: fake if gid == "masseffect" else real)
+    name, msg = requested_scenario("masseffect", "strategy-pool", "?scenario=me-diagram-5")
+    assert name is None and "cannot open a scenario" in msg

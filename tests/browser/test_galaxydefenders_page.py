@@ -1,5 +1,6 @@
 """The Galaxy Defenders combat page of the Panel app in headless Chromium: the calibration banner is shown, the exact
-odds chart is drawn, and typing a new number of Red dice redraws the odds chart and changes the headline. Uses the
+odds chart is drawn, and typing a new number of Red dice redraws the odds chart and changes the headline;
+``?scenario=gd-04`` opens the page on that scenario with ``explorer resolve``'s outcome. Uses the
 shared fixtures of ``conftest.py`` (``browser``, ``app_url``). ``EXPLORER_SCREENSHOTS=<dir>`` saves
 ``galaxydefenders-combat.png`` there.
 """
@@ -54,4 +55,20 @@ def test_combat_page_changing_the_dice_changes_the_odds(browser, app_url):
         red.press("Enter")
         page.wait_for_timeout(1500)
         page.screenshot(path=os.path.join(SCREENSHOTS, "galaxydefenders-combat.png"), full_page=True)
+    page.close()
+
+
+def test_combat_page_opens_a_scenario_from_its_address(browser, app_url):
+    """``?scenario=gd-04`` opens the page on that scenario: the outcome shown is ``explorer resolve gd-04``'s."""
+    from explorer.games import get_game
+    from explorer.games.galaxydefenders.game import outcome_text
+
+    g = get_game("galaxydefenders")
+    want = outcome_text(g.resolve(g.load_builtin("gd-04")))
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(_base(app_url) + "/galaxydefenders-combat?scenario=gd-04")
+    out = page.locator(".gd-outcome-text").first
+    got = wait_until(lambda: out.count() and out.inner_text(), timeout=90, what="the scenario's outcome")
+    assert got.split() == want.split()
+    assert "1 hit(s)" in page.locator(".gd-headline").first.inner_text()   # the first attack: the Sniper's Pistol
     page.close()

@@ -143,3 +143,21 @@ def test_strategy_pool_set_a_die_by_hand(browser, app_url):
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-strategy.png"), full_page=False)
     page.close()
+
+
+def test_strategy_pool_opens_a_scenario_from_its_address(browser, app_url):
+    """``?scenario=me-strategy-paragon`` opens the Strategy Pool on that roll: Wrex, the fixed dice, and the verdict
+    of ``explorer resolve me-strategy-paragon``."""
+    from explorer.games import get_game
+    from explorer.games.masseffect.outcome import outcome_text
+
+    g = get_game("masseffect")
+    want = outcome_text(g.resolve(g.load_builtin("me-strategy-paragon")))
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(_base(app_url) + "/masseffect-strategy-pool?scenario=me-strategy-paragon")
+    out = page.locator(".me-outcome-text").first
+    got = wait_until(lambda: out.count() and out.inner_text(), timeout=90, what="the scenario's outcome")
+    assert got.split() == want.split()
+    first = page.locator("input[placeholder^='e.g. enh']").first
+    assert first.input_value().startswith("m2, std, core")
+    page.close()

@@ -208,3 +208,36 @@ def test_the_loss_forecast_line_follows_the_rulings():
     assert f"{float(g.p_loss):.0%}</span>" in w.forecast.value
     empty = NemesisStepper("dg-loss-no-event")
     assert "100%" in empty.forecast.value and "the event deck is empty" in empty.forecast.value
+
+
+def _engine_trace(name: str, showdown: bool):
+    """The engine's trace of built-in ``name`` with its ``showdown`` field set (the file edited, not the page)."""
+    from explorer.scenario import read_toml
+
+    g = get_game("dagger")
+    data = read_toml(name, text=g.scenario_text(name))
+    data["showdown"] = showdown
+    return g.resolve(g.parse_data(data, name))
+
+
+def _steps(trace) -> list[tuple[str, str, str]]:
+    return [(str(s.section), s.title, s.detail) for s in trace.steps]
+
+
+def test_the_final_showdown_checkbox_replays_the_phase_as_the_engine_does():
+    w = NemesisStepper("dg-loss-deadline")
+    assert w.showdown.value is False          # the scenario's own field
+    off = _steps(w.trace)
+    assert off == _steps(_engine_trace("dg-loss-deadline", False))
+    w.showdown.value = True
+    on = _steps(w.trace)
+    assert on == _steps(_engine_trace("dg-loss-deadline", True))
+    assert on != off                          # the elimination deadline no longer loses the game
+    assert w.start.showdown and w.frames[-1].state.showdown
+    assert "dg-showdown-note" in w.about.value                # the page says the replay departs from the file
+    assert _engine_trace("dg-loss-deadline", False).outcome["lost"] and not _engine_trace("dg-loss-deadline",
+                                                                                          True).outcome["lost"]
+    w.showdown.value = False
+    assert _steps(w.trace) == off and "dg-showdown-note" not in w.about.value
+    w.load("dg-01")                           # loading a scenario takes its own showdown field
+    assert w.showdown.value is False and _steps(w.trace) == _steps(_engine_trace("dg-01", False))

@@ -163,3 +163,43 @@ def test_every_step_cites_a_section():
     w, _ = combat_page()
     assert w.trace.steps and all(s.rule.section for s in w.trace.steps)
     assert "§" in w.stepper.body.value
+
+
+def _resolved(name: str):
+    g = get_game("galaxydefenders")
+    return g.resolve(g.load_builtin(name))
+
+
+@pytest.mark.parametrize("name", ["gd-01", "gd-book-mark", "gd-04", "gd-book-burrowing-1"])
+def test_open_shows_the_scenario_as_explorer_resolve_does(name):
+    import html
+
+    from explorer.games.galaxydefenders.game import outcome_text
+
+    w, redraw = get_game("galaxydefenders").page("combat").open(name)
+    t = _resolved(name)
+    assert w.opened == name and w.trace.outcome == t.outcome
+    assert [(s.title, s.detail) for s in w.trace.steps] == [(s.title, s.detail) for s in t.steps]
+    assert html.escape(outcome_text(t)) in w.outcome.value      # the same verdict lines as the CLI prints
+    a = t.outcome["attacks"][0]
+    assert f"<b>{a['targets'][0]['wounds']} wound(s)</b>" in w.headline.value
+    redraw()
+
+
+def test_open_fills_the_inputs_and_the_tray_from_the_scenario_and_edits_re_resolve():
+    from explorer.games.galaxydefenders.views import combat_open
+
+    w, _ = combat_open("gd-book-mark")
+    assert (w.attacker_kind.value, w.dice["red"].value, w.target_kind.value, w.health.value) == \
+        ("alien", "4", "agent", "7")
+    assert (w.mark.value, w.mark_trigger.value, w.critical.value, w.critical_trigger.value) == \
+        (2, "bolt", 1, "target_marked")
+    hit, blue = _tray(w)
+    assert [d.value for _, d in hit] == ["hit", "hit", "hit", "bolt"]       # the file's fixed faces, set by hand
+    assert [d.value for _, d in blue] == ["shield", "blank", "hit"]
+    wounds = w.trace.outcome["attacks"][0]["targets"][0]["wounds"]
+    hit[0][1].value = "wings"                                             # one hit fewer
+    assert w.trace.outcome["attacks"][0]["hits"] == _resolved("gd-book-mark").outcome["attacks"][0]["hits"] - 1
+    assert w.trace.outcome["attacks"][0]["targets"][0]["wounds"] <= wounds
+    w.health.value = "1"                                                  # the target's field reaches the engine
+    assert w.trace.outcome["targets"]["Biotech"]["status"] != "alive"

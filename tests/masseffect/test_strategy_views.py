@@ -103,3 +103,47 @@ def test_ruling_dropdown_changes_the_resolution():
     assert w.trace.outcome["triggers"] == 1
     w.rulings_box["paragon_core_icon"].value = "rerolled_without_trigger"
     assert w.trace.outcome["triggers"] == 0 and w.trace.rulings["paragon_core_icon"] == "rerolled_without_trigger"
+
+
+def _resolved(name: str):
+    from explorer.games import get_game
+
+    g = get_game("masseffect")
+    return g.resolve(g.load_builtin(name))
+
+
+@pytest.mark.parametrize("name", ["me-diagram-5", "me-strategy-paragon", "me-strategy-reroll-loop",
+                                  "me-strategy-downed"])
+def test_open_shows_the_scenario_as_explorer_resolve_does(name):
+    import html
+
+    from explorer.games import get_game
+    from explorer.games.masseffect.outcome import outcome_text
+
+    w, redraw = get_game("masseffect").page("strategy-pool").open(name)
+    t = _resolved(name)
+    assert w.opened == name and w.trace.outcome == t.outcome
+    assert [(s.title, s.detail) for s in w.trace.steps] == [(s.title, s.detail) for s in t.steps]
+    verdict = outcome_text(t).splitlines()[0]
+    assert html.escape(verdict) in w.outcome.value       # the verdict the CLI prints, shown on the page
+    fill = "yes" if t.outcome["can_fill_move_standard_enhanced"] else "no"
+    assert f"Move + Standard + Enhanced: <b>{fill}" in w.headline.value
+    redraw()
+
+
+def test_open_sets_the_inputs_and_keeps_the_fields_the_page_has_none_for_until_they_change():
+    from explorer.games.masseffect.strategy_views import strategy_open
+
+    w, _ = strategy_open("me-strategy-paragon")
+    assert (w.squadmate.value, w.turn.value, w.paragon.value, w.lock.value) == ("Wrex", 2, 1, "move_3")
+    assert w.first.value.startswith("m2, std, core") and w.rerolls.value == "enh"
+    assert w.trace.outcome["renegade_used"] and "taken" in w.trace.outcome
+    w.seed.value = "7"                                   # every die is fixed: the same roll
+    assert w.trace.outcome["final"] == _resolved("me-strategy-paragon").outcome["final"]
+    w.rerolls.value = ""
+    w.first.value = "m2, std, std, m3, std, m2, m2/std, std, enh"  # no icons now: the Renegade use stays
+    assert not w.rerolls_msg.value and not w.first_msg.value
+    assert w.trace.outcome["triggers"] == 0 and w.trace.outcome["renegade_used"]
+    w.lock.value = "enhanced"                            # the scenario's Pool faces no longer apply: set aside
+    assert "set aside" in w.lock_msg.value and not w.trace.outcome.get("renegade_used")
+    assert "taken" not in w.trace.outcome

@@ -19,6 +19,8 @@ The page (:class:`NemesisStepper`) shows:
 * the player's choices the engine exposes (:class:`~explorer.games.dagger.nemesis.Choices`: activation order within a
   rank, attacked hero, tied base, route, respawn base) as dropdowns, and every ruling option as a dropdown; both
   re-run the playthrough;
+* a **Final Showdown** checkbox (the scenario's ``showdown`` field, set from the scenario when it loads): ticking
+  or clearing it replays the phase as if the Final Showdown had (not) begun;
 * clicking a space: its region, the spaces nearby it, its distance to the nearest operational base.
 
 Every change of position, scenario, ruling or choice redraws the canvas **once** (one batched message through the
@@ -455,6 +457,12 @@ class NemesisStepper(W.VBox):
                             for o in r.options.values()}
         for w in self.rulings_box.values():
             w.observe(lambda _c: self._quiet or self.run(), names="value")
+        self.showdown = W.Checkbox(value=False, description="Final Showdown", indent=False,
+                                   tooltip="replay the phase as if the Final Showdown had begun (the scenario's "
+                                           "showdown field): the Nemesis sheet's showdown side is in play",
+                                   layout=W.Layout(width="150px"))
+        self.showdown.add_class("dg-showdown")
+        self.showdown.observe(lambda _c: self._quiet or self.run(), names="value")
         self.trace_list = W.HTML(layout=W.Layout(max_width="640px"))
         self.picker.observe(lambda c: self.load(c["new"]), names="value")
         bar = W.HBox([self.prev_button, self.next_button, self.slider, self.position_label],
@@ -472,7 +480,7 @@ class NemesisStepper(W.VBox):
         left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND)], layout=W.Layout(flex="0 0 auto"))
         main = W.HBox([left, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                      grid_gap="12px"))
-        top = W.HBox([self.picker, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
+        top = W.HBox([self.picker, self.showdown, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
                                                          grid_gap="16px"))
         super().__init__([top, self.headline, main])
         self.add_class("dg-nemesis")
@@ -489,8 +497,11 @@ class NemesisStepper(W.VBox):
         self.geo = MapGeometry(self.scenario.world)
         self.choices = {}
         self.selected = None
-        self.about.value = _box(f"<b>{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
-                                f"{html.escape(self.scenario.description)}</span>")
+        self._quiet = True
+        try:
+            self.showdown.value = bool(self.scenario.state.showdown)
+        finally:
+            self._quiet = False
         self.run(keep_position=False)
 
     def rulings(self) -> dict[str, str]:
@@ -513,12 +524,20 @@ class NemesisStepper(W.VBox):
         pos = self.slider.value if keep_position else 0
         self.message.value = ""
         try:
-            sc = replace(self.scenario, choices=self.merged_choices())
+            sc = replace(self.scenario, choices=self.merged_choices(),
+                         state=self.scenario.state.evolve(showdown=self.showdown.value))
             frames, ctx, start = playthrough(sc, rulings=self.rulings())
         except ExplorerError as e:
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
         self.frames, self.ctx, self.start = frames, ctx, start
+        note = ""
+        if self.showdown.value != self.scenario.state.showdown:
+            note = (f"<br><span class='dg-showdown-note' style='color:#e8590c'>Replayed with the Final Showdown "
+                    f"{'begun' if self.showdown.value else 'not begun'}: the scenario file sets showdown = "
+                    f"{'true' if self.scenario.state.showdown else 'false'}, so its description may not hold.</span>")
+        self.about.value = _box(f"<b>{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
+                                f"{html.escape(self.scenario.description)}</span>{note}")
         self.forecast.value = forecast_html(sc, start, self.rulings())
         self.trace = Trace(self.scenario.title)
         self.trace.steps = [f.step for f in frames]

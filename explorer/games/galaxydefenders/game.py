@@ -99,6 +99,12 @@ def _combat_page():
     return combat_page()
 
 
+def _combat_open(name: str):
+    from .views import combat_open
+
+    return combat_open(name)
+
+
 def _ai_page():
     from .ai_views import ai_page
 
@@ -115,7 +121,7 @@ PAGES: tuple[Page, ...] = (
     Page("combat", "Combat",
          "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
          "set each die by hand, follow every cited step, and read the exact odds of the wounds dealt and of a kill.",
-         _combat_page, kinds=('combat',)),
+         _combat_page, kinds=('combat',), open=_combat_open),
     Page("ai", "Alien A.I.",
          "Step through an alien or NPC activation on a map of Areas: the target, each behavior rule of the A.I. "
          "section passing or failing and why, the path Area to Area and the end hex, with Barrier and blocking Hex "

@@ -11,11 +11,17 @@ tray has one dropdown per die: ``roll`` leaves the die to the seed, a face sets 
 CALIBRATION (the rulebook prints none; see :mod:`.calibration`): the page says so in a banner and lets the user edit
 the faces. Bad input is shown beside its field and the typed text is kept.
 
-``combat_page() -> (widget, redraw)`` is what the Panel app serves.
+``combat_page() -> (widget, redraw)`` is what the Panel app serves; ``combat_open(name) -> (widget, redraw)`` opens
+it on a built-in ``combat`` scenario (``/galaxydefenders-combat?scenario=<id>``, :meth:`CombatExplorer.open_scenario`):
+the inputs show the scenario's first attack and its target, the dice the scenario fixes are set by hand in the tray,
+the others are rolled from the scenario's seed by the resolver, and what the page has no field for (other attacks
+and targets, Area Damage, Burrowing, the Menace token, a Close Encounter card, Critical draws) is kept as the file
+sets it. The outcome shown is then ``explorer resolve <id>``'s.
 """
 
 from __future__ import annotations
 
+import copy
 import html
 from collections.abc import Callable
 
@@ -107,6 +113,13 @@ class CombatExplorer(W.VBox):
         self._blue = 0
         self._cal: Calibration = default_calibration()
         self.msgs: dict[str, W.HTML] = {}
+        self.opened: str | None = None
+        """The built-in scenario the page was opened on (:meth:`open_scenario`), or ``None``."""
+        self._base: dict | None = None
+        self._base_seed_text = ""
+        self._shown: dict[str, list[str]] = {}
+        self._shown_blue: list[str] = []
+        self.outcome = W.HTML()
 
         def text(key, desc, value, width="190px", dw="110px", **kw):
             w = W.Text(value=str(value), description=desc, continuous_update=False,
@@ -220,9 +233,96 @@ class CombatExplorer(W.VBox):
         extras = W.Accordion([calib, W.VBox(list(self.rulings_box.values()))],
                              titles=("Dice faces (calibration)", "Ruling options"))
         super().__init__([W.HTML(BANNER), W.HBox([attacker, target], layout=W.Layout(flex_flow="row wrap")),
-                          tray, extras, self.message, self.headline, self.chart, self.stepper])
+                          tray, extras, self.message, self.headline, self.outcome, self.chart, self.stepper])
         self.add_class("gd-combat")
         self.update()
+
+    # -- opening a scenario ---------------------------------------------------------------------------------
+    def open_scenario(self, data: dict, name: str) -> None:
+        """Set the inputs from a ``kind = "combat"`` scenario document (``data``, TOML parsed; ``name`` its id)
+        and resolve it: the first attack and its target fill the fields, the dice the file fixes for that attack are
+        set by hand in the tray, and everything the page has no field for is kept as the file sets it.
+
+        Raises:
+            ScenarioError: the document is not a valid combat scenario (:func:`~.combat.parse_combat`).
+        """
+        sc = parse_combat(data, name)
+        base = copy.deepcopy(dict(data))
+        a0 = sc.attacks[0]
+        t0 = next(t for t in sc.targets if t.name == a0.target) if any(t.name == a0.target for t in sc.targets) \
+            else sc.targets[0]
+        handled, _extra = _split_effects([e.model_dump() for e in a0.effects])
+        by_kind = {e["kind"]: e for e in handled}
+        held = next((c.x for c in t0.criticals if c.effect == "def_dice_minus"), 0)
+        hand: dict[tuple[str, int], str] = {}
+        if a0.rolled is not None:
+            for colour, faces in a0.rolled.hit.items():
+                hand.update({(colour, i): f for i, f in enumerate(faces)})
+            hand.update({("defend", i): f for i, f in enumerate(a0.rolled.defend.get(t0.name, []))})
+        self._busy = True
+        try:
+            self.attacker_kind.value = a0.attacker_kind
+            for c, w in self.dice.items():
+                w.value = str(a0.dice.get(c, 0))
+            self.fixed_hits.value = "" if a0.fixed_hits is None else str(a0.fixed_hits)
+            self.bonus_hits.value = str(a0.bonus_hits)
+            self.lethal.value = "lethal" in by_kind
+            self.def_minus.value = str(by_kind["def_dice_minus"]["x"] if "def_dice_minus" in by_kind else 0)
+            for kind, lvl, trig in (("critical", self.critical, self.critical_trigger),
+                                    ("mark", self.mark, self.mark_trigger),
+                                    ("poison", self.poison, self.poison_trigger)):
+                e = by_kind.get(kind)
+                lvl.value = e["x"] if e else 0
+                if e:
+                    trig.value = e["trigger"]
+            self.target_kind.value = t0.kind
+            self.health.value = str(t0.health)
+            self.wounds.value = str(t0.wounds)
+            self.stacks.value = ", ".join(str(n) for n in t0.energy_shields)
+            self.standard.value = str(t0.standard_shields)
+            self.cancel.value = str(t0.cancel_hits)
+            self.held_def.value = str(held)
+            self.target_mark.value = t0.mark
+            self.high_impact.value = sc.high_impact
+            self._base_seed_text = self.seed.value = str(sc.seed if sc.seed is not None else 0)
+            for k, w in self.rulings_box.items():
+                w.value = sc.rulings.get(k, w.value)
+        finally:
+            self._busy = False
+        self.opened, self._base, self.hand = name, base, hand
+        self._shown, self._shown_blue = {}, []
+        self.update()
+
+    def _target_name(self) -> str:
+        return str(self._base["attacks"][0]["target"]) if self._base is not None else "Target"
+
+    def _merge_base(self, data: dict) -> dict:
+        """The opened scenario with its first attack and that attack's target replaced by the page's inputs."""
+        base = copy.deepcopy(self._base)
+        assert base is not None
+        a0 = base["attacks"][0]
+        name = str(a0["target"])
+        mine_a, mine_t = data["attacks"][0], data["targets"][0]
+        order = [e.get("kind") for e in a0.get("effects", [])]
+        _handled, extra = _split_effects([dict(e) for e in a0.get("effects", [])])
+        effects = mine_a["effects"] + extra
+        effects.sort(key=lambda e: order.index(e["kind"]) if e["kind"] in order else len(order))
+        for k in ("dice", "fixed_hits", "rolled"):
+            a0.pop(k, None)
+        a0.update({k: v for k, v in mine_a.items() if k not in ("attacker", "weapon", "target")})
+        a0["effects"] = effects
+        for t in base["targets"]:
+            if t["name"] == name:
+                held = [c for c in t.get("criticals", []) if c.get("effect") != "def_dice_minus"]
+                t.update({k: v for k, v in mine_t.items() if k not in ("name", "criticals")})
+                t["criticals"] = held + mine_t.get("criticals", [])
+                break
+        seed = data["seed"]
+        if self.seed.value.strip() == self._base_seed_text:
+            seed = self._base.get("seed")
+        base.update({"seed": seed, "high_impact": data["high_impact"], "calibration": data["calibration"],
+                     "rulings": {**base.get("rulings", {}), **data["rulings"]}})
+        return base
 
     # -- input ----------------------------------------------------------------------------------------------
     def _changed(self, _change=None) -> None:
@@ -308,10 +408,11 @@ class CombatExplorer(W.VBox):
             attack["fixed_hits"] = fixed
         else:
             attack["dice"] = {c: n for c, n in dice.items() if n}
-        return {"game": "galaxydefenders", "kind": "combat", "title": "Combat", "seed": seed,
+        data = {"game": "galaxydefenders", "kind": "combat", "title": "Combat", "seed": seed,
                 "high_impact": self.high_impact.value, "calibration": self._calibration(),
                 "rulings": {k: w.value for k, w in self.rulings_box.items()},
                 "targets": [target], "attacks": [attack]}
+        return self._merge_base(data) if self._base is not None else data
 
     def _rolled(self, sc, seed: int) -> dict:
         """Complete ``rolled`` faces: the seed's faces with the hand-set ones put in their place."""
@@ -326,6 +427,29 @@ class CombatExplorer(W.VBox):
         blue = [die.faces[roller.roll(die.sides) - 1].label for _ in range(MAX_BLUE)]
         blue = [self.hand.get(("defend", i), f) for i, f in enumerate(blue)]
         return {"hit": hit, "defend": {"Target": blue}}
+
+    def _rolled_scenario(self, sc, seed: int | None) -> dict:
+        """The first attack's ``rolled`` table on an opened scenario: the file's Critical draws and other targets'
+        Defend faces, and complete lists for each colour (and the target's Blue dice) with a face set by hand (the
+        other dice of that list keep the faces shown, or are rolled from the seed); dice with no face set by hand
+        are left to the resolver's seed, as ``explorer resolve`` leaves them."""
+        cal = sc.calib()
+        roller = SeededRoller(seed)
+        given = copy.deepcopy((self._base or {})["attacks"][0].get("rolled") or {})
+        name = self._target_name()
+        out: dict = {"hit": {}, "defend": {k: v for k, v in given.get("defend", {}).items() if k != name},
+                     "critical": given.get("critical", {})}
+        for colour, n in dice_pool(sc.attacks[0]).items():
+            if any((colour, i) in self.hand for i in range(n)):
+                die, shown = cal.die(colour), self._shown.get(colour, [])
+                out["hit"][colour] = [self.hand.get((colour, i)) or (shown[i] if i < len(shown) else
+                                      die.faces[roller.roll(die.sides) - 1].label) for i in range(n)]
+        if any(k[0] == "defend" for k in self.hand):
+            die = cal.defend
+            out["defend"][name] = [self.hand.get(("defend", i)) or (
+                self._shown_blue[i] if i < len(self._shown_blue) else die.faces[roller.roll(die.sides) - 1].label)
+                for i in range(MAX_BLUE)]
+        return out
 
     # -- output ---------------------------------------------------------------------------------------------
     def _place_error(self, e: ExplorerError) -> None:
@@ -355,12 +479,19 @@ class CombatExplorer(W.VBox):
             pool = dice_pool(sc.attacks[0])
             self.hand = {k: v for k, v in self.hand.items()
                          if k[0] == "defend" or (k[0] in pool and k[1] < pool[k[0]])}
-            sc = sc.model_copy(update={"attacks": [sc.attacks[0].model_copy(
-                update={"rolled": parse_combat({**data, "attacks": [{**data["attacks"][0],
-                                                                      "rolled": self._rolled(sc, data["seed"])}]},
-                                               "widget").attacks[0].rolled})]})
+            if self._base is None:
+                sc = sc.model_copy(update={"attacks": [sc.attacks[0].model_copy(
+                    update={"rolled": parse_combat({**data, "attacks": [{**data["attacks"][0],
+                                                                          "rolled": self._rolled(sc, data["seed"])}]},
+                                                   "widget").attacks[0].rolled})]})
+            else:
+                rolled = self._rolled_scenario(sc, data["seed"])
+                sc = parse_combat({**data, "attacks": [{**data["attacks"][0], "rolled": rolled},
+                                                       *data["attacks"][1:]]}, self.opened or "widget")
             trace = resolve_combat(sc)
-            odds = attack_odds(TargetState.from_model(sc.targets[0]), sc.attacks[0], self._cal, sc.high_impact,
+            name = self._target_name()
+            target = next((t for t in sc.targets if t.name == name), sc.targets[0])
+            odds = attack_odds(TargetState.from_model(target), sc.attacks[0], self._cal, sc.high_impact,
                                sc.rulings)
         except ExplorerError as e:
             self._place_error(e)
@@ -373,6 +504,17 @@ class CombatExplorer(W.VBox):
         self.stepper.show(trace)
         self._draw_headline(trace, sc)
         self._draw_odds(sc)
+        if self.opened is None:
+            self.outcome.value = ""
+        else:
+            from .game import outcome_text
+
+            self.outcome.value = (f"<div class='gd-outcome' style='font-family:sans-serif;font-size:12px;"
+                                  f"color:#495057'>Opened on <b>{html.escape(self.opened)}</b>: "
+                                  f"{html.escape(str(data.get('title', '')))}</div>"
+                                  f"<pre class='gd-outcome-text' style='font-size:12px;white-space:pre-wrap;"
+                                  f"line-height:1.35;"
+                                  f"margin:2px 0'>{html.escape(outcome_text(trace))}</pre>")
 
     def _die_dropdown(self, key: tuple[str, int], colour: str, shown: str) -> W.Dropdown:
         die = self._cal.die(colour)
@@ -397,6 +539,10 @@ class CombatExplorer(W.VBox):
             hit.append(W.VBox([W.HTML(f"<span style='font-family:sans-serif;font-size:11px'>{colour} {i + 1}</span>"),
                                self._die_dropdown((colour, i), colour, label)]))
         blue_faces = self._blue_faces(trace)
+        shown: dict[str, list[str]] = {}
+        for colour, label in faces:
+            shown.setdefault(colour, []).append(label)
+        self._shown, self._shown_blue = shown, list(blue_faces)
         blue = [W.VBox([W.HTML(f"<span style='font-family:sans-serif;font-size:11px'>Blue {i + 1}</span>"),
                         self._die_dropdown(("defend", i), self._cal.defend_die, lbl)])
                 for i, lbl in enumerate(blue_faces)]
@@ -415,8 +561,9 @@ class CombatExplorer(W.VBox):
 
     def _draw_headline(self, trace: Trace, sc) -> None:
         a = trace.outcome["attacks"][0]
-        t0 = sc.targets[0]
-        after = trace.outcome["targets"]["Target"]
+        name = self._target_name()
+        t0 = next((t for t in sc.targets if t.name == name), sc.targets[0])
+        after = trace.outcome["targets"][t0.name]
         if a["hits"] is None:
             self.headline.value = "<div style='font-family:sans-serif'>No target could be attacked.</div>"
             return
@@ -444,7 +591,9 @@ class CombatExplorer(W.VBox):
                 crit += float(p)
         n = max(wounds) if wounds else 0
         probs = [wounds.get(k, 0.0) for k in range(n + 1)]
-        word = "bleeding (agent down)" if sc.targets[0].kind == "agent" else "killed"
+        name = self._target_name()
+        t0 = next((t for t in sc.targets if t.name == name), sc.targets[0])
+        word = "bleeding (agent down)" if t0.kind == "agent" else "killed"
         mean = sum(k * p for k, p in wounds.items())
         self.chart.show([Outcome(word, down, "#c92a2a"), Outcome("survives", 1 - down, "#ced4da")],
                         [Distribution("Wounds dealt by this attack", probs, "#e8590c", "wounds"),
@@ -456,7 +605,41 @@ class CombatExplorer(W.VBox):
         self.chart.redraw()
 
 
+def _split_effects(effects: list[dict]) -> tuple[list[dict], list[dict]]:
+    """``(handled, extra)``: the effects the page has a field for (one Lethal and one -X Def Dice triggered
+    always, one Critical, Mark and Poison of level 1 or 2) and the others, kept as the scenario sets them."""
+    handled: list[dict] = []
+    extra: list[dict] = []
+    seen: set[str] = set()
+    for e in effects:
+        kind, trig, x = e.get("kind"), e.get("trigger", "always"), e.get("x", 1)
+        ok = (kind == "lethal" and trig == "always") or (kind == "def_dice_minus" and trig == "always" and x >= 1) \
+            or (kind in ("critical", "mark", "poison") and x in (1, 2) and trig in {t for _, t in TRIGGERS})
+        if ok and kind not in seen:
+            seen.add(kind)
+            handled.append({"kind": kind, "x": x, "trigger": trig})
+        else:
+            extra.append(e)
+    return handled, extra
+
+
 def combat_page() -> tuple[CombatExplorer, Callable[[], None]]:
     """The combat explorer for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
     w = CombatExplorer()
+    return w, w.redraw
+
+
+def combat_open(name: str) -> tuple[CombatExplorer, Callable[[], None]]:
+    """The combat explorer opened on built-in ``combat`` scenario ``name`` (:meth:`CombatExplorer.open_scenario`):
+    ``(widget, redraw)``.
+
+    Raises:
+        ScenarioError: ``name`` is not a built-in Galaxy Defenders scenario, or not a valid combat scenario.
+    """
+    from explorer.scenario import read_toml
+
+    from .game import GAME
+
+    w = CombatExplorer()
+    w.open_scenario(read_toml(name, text=GAME.scenario_text(name)), name)
     return w, w.redraw

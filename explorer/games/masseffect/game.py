@@ -105,6 +105,12 @@ def _strategy_page():
     return strategy_page()
 
 
+def _strategy_open(name: str):
+    from .strategy_views import strategy_open
+
+    return strategy_open(name)
+
+
 def _cli():
     from .cli import cli_app
 
@@ -121,7 +127,8 @@ PAGES: tuple[Page, ...] = (
          _activation_page, kinds=('activation',), open=_activation_open),
     Page("strategy-pool", "Strategy Pool",
          "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
-         "odds of what the Pool leaves for your three Actions.", _strategy_page, kinds=('strategy',)),
+         "odds of what the Pool leaves for your three Actions.", _strategy_page, kinds=('strategy',),
+         open=_strategy_open),
 )
 
 GAME = Game(

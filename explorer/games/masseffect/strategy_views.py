@@ -9,7 +9,11 @@ The page is a scenario editor: every input becomes a ``kind = "strategy"`` scena
 Dice are typed per roll round (``enh, m2, ?, core``; ``?`` = rolled from the seed) or set by clicking a die and
 picking a face. Bad input is shown beside its field and the typed text is kept.
 
-``strategy_page() -> (widget, redraw)`` is what the Panel app serves.
+``strategy_page() -> (widget, redraw)`` is what the Panel app serves; ``strategy_open(name) -> (widget, redraw)``
+opens it on a built-in ``strategy`` scenario (``/masseffect-strategy-pool?scenario=<id>``): the inputs, the fixed
+dice and the rulings as the scenario sets them, and the parts the page has no field for (the faces the previous
+player left and the die Locked, Renegade uses, allocations) kept while Squadmate, Turn, Downed lock, Paragon and Lock
+stay as the scenario set them. The verdict shown is then ``explorer resolve <id>``'s.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hol
 
 from .options import ALL_OPTIONS, rulings
 from .strategy import (ACTION_FACES, FACE_LABELS, FACE_SHORT, FACES, SQUADMATES, STRATEGY_OPTION_KEYS, UNKNOWN, Face,
-                       parse_strategy, resolve_strategy)
+                       parse_strategy, pool_for_turn, resolve_strategy)
 from .strategy_odds import pool_counts
 
 ALIASES: dict[str, str] = {
@@ -229,6 +233,12 @@ class StrategyPoolExplorer(W.VBox):
                             for o in ALL_OPTIONS if o.key in STRATEGY_OPTION_KEYS}
         self.message = W.HTML()
         self.headline = W.HTML()
+        self.outcome = W.HTML()
+        self.opened: str | None = None
+        """The built-in scenario the page was opened on (:meth:`open_scenario`), or ``None``."""
+        self._base: dict | None = None
+        self._base_key: tuple = ()
+        self._base_seed_text = ""
         self.dice = StrategyDiceView()
         self.stepper = TraceStepper()
         self.chart = OddsChart(width=820, height=300)
@@ -251,8 +261,46 @@ class StrategyPoolExplorer(W.VBox):
             row(self.picker_label, self.picker),
             W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",)),
         ])
-        super().__init__([controls, self.message, self.headline, self.dice, self.chart, self.stepper])
+        super().__init__([controls, self.message, self.headline, self.outcome, self.dice, self.chart, self.stepper])
         self.update()
+
+    def open_scenario(self, data: dict, name: str) -> None:
+        """Set every input from a ``kind = "strategy"`` scenario document (``data``, TOML parsed; ``name`` its id)
+        and resolve it. Fields the page has no input for (``pool.showing`` / ``lock`` / ``paragon_taken``,
+        ``renegade``, ``allocate``, the Renegade tokens, rulings without a dropdown) are kept while the Squadmate,
+        Turn, Downed lock, Paragon and Lock inputs keep the scenario's values.
+
+        Raises:
+            ScenarioError: the document is not a valid strategy scenario (checked by :func:`~.strategy.parse_strategy`).
+        """
+        sc = parse_strategy(data, name)
+        pool = sc.pool
+        lock = "none"
+        if pool.lock is not None and pool.showing is not None:
+            ids = [d.id for d in pool_for_turn(pool.turn, pool.paragon_dice, pool.locked_by_downed,
+                                              pool.paragon_taken)[0]]
+            lock = pool.showing[ids.index(pool.lock)]
+        self._busy = True
+        try:
+            self.squadmate.value = sc.squadmate.name
+            self.turn.value = pool.turn
+            self.downed.value = pool.locked_by_downed
+            self.paragon.value = pool.paragon_dice
+            self.lock.value = lock
+            self.first.value = _rounds_text(sc.rolls[:1])
+            self.rerolls.value = _rounds_text(sc.rolls[1:])
+            self._base_seed_text = self.seed.value = str(sc.seed if sc.seed is not None else 0)
+            for k, w in self.rulings_box.items():
+                w.value = sc.rulings.get(k, w.value)
+        finally:
+            self._busy = False
+        self.opened, self._base = name, sc.model_dump(mode="json")
+        self._base_key = self._key()
+        self._picked = None
+        self.update()
+
+    def _key(self) -> tuple:
+        return (self.squadmate.value, self.turn.value, self.downed.value, self.paragon.value, self.lock.value)
 
     # -- input ----------------------------------------------------------------------------------------------
     def _changed(self, _change=None) -> None:
@@ -327,6 +375,14 @@ class StrategyPoolExplorer(W.VBox):
         if rounds == [[]]:
             rounds = []
         self._rolls = rounds
+        base = self._base
+        if base is not None and self._key() == self._base_key:
+            chosen = {k: w.value for k, w in self.rulings_box.items()}
+            return {**base, "seed": base["seed"] if self.seed.value == self._base_seed_text else seed,
+                    "rolls": rounds, "rulings": {**base["rulings"], **chosen}}
+        if base is not None:
+            self.lock_msg.value = _note(f"Squadmate, Turn, Downed lock, Paragon or Lock changed: the Pool faces, "
+                                        f"Renegade uses and allocations of {self.opened} are set aside.")
         pool: dict = {"turn": self.turn.value, "locked_by_downed": self.downed.value,
                       "paragon_dice": self.paragon.value}
         if self.lock.value != "none":
@@ -393,6 +449,17 @@ class StrategyPoolExplorer(W.VBox):
             f"{o['triggers']} {html.escape(o['core_ability'])} trigger(s) over {o['roll_rounds']} roll round(s)"
             f"{extra}. Move + Standard + Enhanced: <b>{'yes (' + ', '.join(fill) + ')' if fill else 'no'}</b>.</div>")
         self._draw_odds(o)
+        if self.opened is None:
+            self.outcome.value = ""
+        else:
+            from .outcome import outcome_text
+
+            self.outcome.value = (f"<div class='me-outcome' style='font-family:sans-serif;font-size:12px;"
+                                  f"color:#495057'>Opened on <b>{html.escape(self.opened)}</b>: "
+                                  f"{html.escape(str(data.get('title', '')))}</div>"
+                                  f"<pre class='me-outcome-text' style='font-size:12px;white-space:pre-wrap;"
+                                  f"line-height:1.35;"
+                                  f"margin:2px 0'>{html.escape(outcome_text(trace))}</pre>")
 
     def _draw_odds(self, o: dict) -> None:
         odds = o.get("odds")
@@ -433,4 +500,20 @@ def _note(text: str) -> str:
 def strategy_page() -> tuple[StrategyPoolExplorer, Callable[[], None]]:
     """The Strategy Pool roller for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
     w = StrategyPoolExplorer()
+    return w, w.redraw
+
+
+def strategy_open(name: str) -> tuple[StrategyPoolExplorer, Callable[[], None]]:
+    """The Strategy Pool roller opened on built-in ``strategy`` scenario ``name`` (:meth:`StrategyPoolExplorer.
+    open_scenario`): ``(widget, redraw)``.
+
+    Raises:
+        ScenarioError: ``name`` is not a built-in Mass Effect scenario, or not a valid strategy scenario.
+    """
+    from explorer.scenario import read_toml
+
+    from .game import GAME
+
+    w = StrategyPoolExplorer()
+    w.open_scenario(read_toml(name, text=GAME.scenario_text(name)), name)
     return w, w.redraw
