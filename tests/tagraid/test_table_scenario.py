@@ -77,3 +77,24 @@ def test_render_tr22_svg_draws_the_table():
 
     svg = render_scenario("tr-22", fmt="svg")
     assert svg.startswith("<svg") and "<polygon" in svg and "B" in svg
+
+
+def test_the_line_of_fire_page_opens_a_table_scenario():
+    """``/tagraid-line-of-fire?scenario=tr-22``: the page shows the scenario's table, shooter and readings, and its
+    verdict equals ``explorer resolve tr-22``'s (B at Short Range, 5.662 hex units)."""
+    page = G.page("line-of-fire")
+    assert "table" in page.kinds and page.open is not None
+    lof, redraw = page.open("tr-22")
+    redraw()
+    assert lof.shooter == "A" and lof.rulings.reading("lof_grazing") == "touching_blocks"
+    b = next(v for v in lof.verdicts if v.target == "B")
+    want = _b(G.resolve(G.load_builtin("tr-22")))
+    assert b.lof.has_lof and b.band == want["range"]["band"] == "short"
+    assert round(b.range.distance, 4) == want["range"]["distance"]
+
+
+def test_documentation_links_a_table_scenario_to_the_line_of_fire_page():
+    from explorer.render.embed import collect
+
+    r = collect("tr-22", app_url="http://x")
+    assert r.live_url == "http://x/tagraid-line-of-fire?scenario=tr-22" and r.live_opens

@@ -148,6 +148,16 @@ def _line_of_fire_page():
     return lof, lof.redraw
 
 
+def _line_of_fire_open(name: str):
+    """The Line of Fire page on a table scenario (``kind = "table"``, e.g. ``tr-22``): its table, shooter and
+    readings (the scenario's ``[rulings]`` over the table file's)."""
+    from .lof_views import LofExplorer, scenario_from_table
+
+    sc = GAME.load_builtin(name)
+    lof = LofExplorer(scenario_from_table(sc.loaded, sc.shooter), rulings=dict(sc.rulings))
+    return lof, lof.redraw
+
+
 def _orders_page():
     from .orders_views import order_page
 
@@ -181,7 +191,8 @@ GAME = Game(
              "Wounds, each step citing its section.", _face_to_face_page, kinds=('',), open=_face_to_face_open),
         Page("line-of-fire", "Line of Fire",
              "Click a Model to see every Model it has Line of Fire to, what blocks the others, Range bands, "
-             "Partial Cover and the MegaBeast's Threat Level by side.", _line_of_fire_page),
+             "Partial Cover and the MegaBeast's Threat Level by side.", _line_of_fire_page, kinds=("table",),
+             open=_line_of_fire_open),
         Page("orders", "Order Expenditure Sequence",
              "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
              "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward.",
