@@ -242,3 +242,14 @@ def test_a_calibration_file_out_of_bounds_names_the_file_the_field_and_the_allow
     msg = str(e.value)
     assert "\n" not in msg and msg.startswith(f"{p}: field '{field}"), msg
     assert allowed in (e.value.allowed or ""), msg
+
+
+def test_an_empty_calibration_file_is_refused(tmp_path):
+    """Newcomer finding: an empty calibration file silently gave the packaged defaults."""
+    from explorer.errors import ScenarioError
+    from explorer.games.galaxydefenders.calibration import load_calibration
+
+    p = tmp_path / "cal.toml"
+    p.write_text("")
+    with pytest.raises(ScenarioError, match="cal.toml: .*the calibration file is empty"):
+        load_calibration(p)

@@ -252,9 +252,13 @@ def load_calibration(path: str | Path) -> Calibration:
     """A calibration file (see ``data/calibration.toml``); omitted parts take the packaged default.
 
     Raises:
-        ScenarioError: unreadable file, invalid TOML or an invalid field (see :func:`calibration_from_data`).
+        ScenarioError: unreadable file, invalid TOML, an empty file, or an invalid field (see
+            :func:`calibration_from_data`).
     """
     data = read_toml(path)
+    if not data:  # every part omitted: surely a wrong file, not "the defaults, please"
+        raise ScenarioError("", "the calibration file is empty", "at least one of the tables the packaged "
+                            "data/calibration.toml has (omitted ones take its values)", str(path))
     return calibration_from_data(data, str(path), base=default_calibration())
 
 
