@@ -38,6 +38,8 @@ def render_command(
 
     if fmt not in FORMATS:
         raise ScenarioError("--format", f"unknown format {fmt!r}", list(FORMATS))
+    if output is not None and output.is_dir():  # before any work: the message names the option, not an OS error
+        raise ScenarioError("--output", f"{str(output)[:200]!r} is a directory", "the path of a file to write")
     game, _sc = load_any(scenario)
     r = collect(scenario, parse_rulings(ruling, [game]))
     if fmt == "svg":

@@ -220,3 +220,12 @@ def test_a_page_without_open_still_says_it_cannot_open_a_scenario(monkeypatch):
     monkeypatch.setattr(games, "get_game", lambda gid: fake if gid == "masseffect" else real)
     name, msg = requested_scenario("masseffect", "strategy-pool", "?scenario=me-diagram-5")
     assert name is None and "cannot open a scenario" in msg
+
+
+def test_render_to_a_directory_names_the_option(tmp_path, capsys):
+    """Newcomer finding: ``explorer render me-04 -o /tmp`` said only "Is a directory (/tmp)"."""
+    from explorer.cli import main
+
+    assert main(["render", "me-04", "--format", "svg", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: field '--output': ") and "is a directory" in err and "\n" not in err
