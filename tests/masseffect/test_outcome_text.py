@@ -75,3 +75,17 @@ def test_elite_resilience_and_map_answers():
     _, text = run("me-04")
     assert text.splitlines()[0] == ("Outcome: Q1 4 hexes; Q2 no (distance 4); Q3 yes (distance 3); "
                                     "Q4 not in Line of Fire")
+
+
+def test_an_elite_hit_below_its_level_is_told_not_as_exhausted():
+    """Found by the hostile-file property test: Damage below a Resilience level's Shield Value has no excess; the
+    summary raised KeyError('discarded') instead of saying where the Damage stands."""
+    import re
+
+    from explorer.games import get_game, load_any
+
+    g = get_game("masseffect")
+    text = re.sub(r"amount = 5\n", "amount = 1\n", g.scenario_text("me-09"), count=1)
+    game, sc = load_any("me-09-low.toml", text=text)
+    out = game.outcome_text(game.resolve(sc))
+    assert "Ravager" in out and "3 of 4 Damage on Resilience level 1" in out

@@ -158,9 +158,14 @@ def _events(trace: Trace) -> list[str]:
         elif "enemy_type" in f:
             out.append(s.title)
         elif "enemy" in f and "level" in f:                              # an Elite's Resilience Tracker
-            out.append(s.title.split(":")[0] + (": defeated" if f.get("defeated") else
-                                                 f": level {f['level']} exhausted, {f['discarded']} excess "
-                                                 "disregarded"))
+            name = s.title.split(":")[0]
+            if f.get("defeated"):
+                out.append(f"{name}: defeated")
+            elif "discarded" in f:                                        # the level was exhausted
+                out.append(f"{name}: level {f['level']} exhausted, {f['discarded']} excess disregarded")
+            else:                                                         # Damage below the level's Shield Value
+                out.append(f"{name}: {f.get('damage')} of {f.get('shield_value')} Damage on Resilience level "
+                           f"{f['level']}")
         elif "enemy" in f and "defeated" in f:
             out.append(s.title.split(":")[0] + (": defeated" if f["defeated"] else ""))
         elif "on_point" in f and "skipped" in f:
