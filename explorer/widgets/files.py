@@ -28,3 +28,20 @@ def file_message(text: str, ok: bool) -> str:
     """A one-line message beside a file control: green for an opened file, red for a refused one (text escaped)."""
     colour = "#1e5631" if ok else "#922b21"
     return f"<span style='font:12.5px sans-serif;color:{colour}'>{html.escape(text)}</span>"
+
+
+def read_upload(change) -> tuple[str, str] | None:
+    """The first file of a ``FileUpload`` value change as ``(name, text)`` through the loading gate's size and UTF-8
+    check (:func:`explorer.scenario.decode_file_bytes`); ``None`` when the change holds no file (a reset).
+
+    Raises:
+        ScenarioError: a file over the size cap or not UTF-8 text (naming the file).
+    """
+    from explorer.scenario import decode_file_bytes
+
+    files = change["new"]
+    if not files:
+        return None
+    f = files[0]
+    name = str(f.get("name", "uploaded file"))
+    return name, decode_file_bytes(bytes(f["content"]), name)

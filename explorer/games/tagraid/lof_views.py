@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 import ipywidgets as W
 import numpy as np
 
-from explorer.widgets.files import download_link, file_message
+from explorer.widgets.files import download_link, file_message, read_upload
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
 from explorer.scenario import parse_whole
@@ -957,15 +957,10 @@ class LofExplorer(W.HBox):
         self.update()
 
     def _on_upload(self, change) -> None:
-        files = change["new"]
-        if not files:
+        if not change["new"]:
             return
-        f = files[0]
-        name = str(f.get("name", "uploaded file"))
         try:
-            from explorer.scenario import decode_file_bytes
-
-            text = decode_file_bytes(bytes(f["content"]), name)
+            name, text = read_upload(change)
             self.load_toml(text, name)
         except ScenarioError as e:
             self.file_message.value = file_message(str(e), ok=False)

@@ -30,7 +30,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.widgets.files import download_link, file_message
+from explorer.widgets.files import download_link, file_message, read_upload
 from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
@@ -598,15 +598,11 @@ class OrderStepper(W.HBox):
         self.replay(focus=position)
 
     def _on_upload(self, change) -> None:
-        files = change["new"]
-        if not files:
+        if not change["new"]:
             return
-        f = files[0]
-        name = str(f.get("name", "uploaded file"))
         try:
-            from explorer.scenario import decode_file_bytes
-
-            self.load_toml(decode_file_bytes(bytes(f["content"]), name), name)
+            name, text = read_upload(change)
+            self.load_toml(text, name)
         except ScenarioError as e:
             self.file_message.value = file_message(str(e), ok=False)
         else:

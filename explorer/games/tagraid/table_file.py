@@ -163,6 +163,20 @@ def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, s
     return out
 
 
+def board_from_ref(ref: "str | dict[str, Any]", source: str | None = None) -> Board:
+    """A file's ``board`` value as a :class:`Board`: a packaged board's name, or an inline ``[board]`` table.
+
+    Raises:
+        ScenarioError: an unknown packaged board (field ``board``, lists them) or an invalid inline board.
+    """
+    if isinstance(ref, str):
+        try:
+            return load_board(ref)
+        except ScenarioError as e:
+            raise ScenarioError("board", e.problem, e.allowed, source) from None
+    return Board.from_dict(ref, source, "board")
+
+
 def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTable:
     """Build a :class:`LoadedTable` from a parsed table file (see the module docstring).
 
@@ -171,13 +185,7 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
             both or neither of ``hex`` and ``x``/``y``, and every placement error of :class:`TableTop`.
     """
     doc = validate(TableFile, data, source)
-    if isinstance(doc.board, str):
-        try:
-            board = load_board(doc.board)
-        except ScenarioError as e:
-            raise ScenarioError("board", e.problem, e.allowed, source) from None
-    else:
-        board = Board.from_dict(doc.board, source, "board")
+    board = board_from_ref(doc.board, source)
     cal = SilhouetteCalibration(_silhouette_map(doc.calibration.base_radius, SILHOUETTE_BASE_RADIUS,
                                                 "calibration.base_radius", source),
                                 _silhouette_map(doc.calibration.height, SILHOUETTE_HEIGHT, "calibration.height",

@@ -45,7 +45,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, load_board, parse_hex_key
+from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.scenario import validate
 from explorer.trace import Step, Trace
@@ -54,6 +54,7 @@ from .. import sections as S
 from ..megabeast import ThreatLevels
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name, Rulings
 from ..options import ALL_OPTIONS
+from ..table_file import board_from_ref
 from .declarations import (AroDecl, AttackShare, IllegalDeclaration, MoveDecl, OrderDeclarations, OrderDice,
                            SkillDecl)
 from .sequence import Frame, play, trace_of
@@ -239,13 +240,7 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
             placed off the tiles or overlapping, duplicate ids, an unknown ruling).
     """
     doc = validate(OrderFile, data, source)
-    if isinstance(doc.board, str):
-        try:
-            board = load_board(doc.board)
-        except ScenarioError as e:
-            raise ScenarioError("board", e.problem, e.allowed, source) from None
-    else:
-        board = Board.from_dict(doc.board, source, "board")
+    board = board_from_ref(doc.board, source)
     known = {o.key: o for o in ALL_OPTIONS}
     for k, v in doc.rulings.items():
         if k not in known:
