@@ -268,7 +268,9 @@ def _mutate_doc(rng: random.Random, doc: dict) -> None:
             lst = _get(doc, rng.choice(lists))
             head = lst[: rng.randint(1, 3)]
             times = min(rng.choice([1, 1, 10, 10, 200, 3000]), 2_000_000 // (len(_inline(head)) + 1) + 1)
-            lst.extend(copy.deepcopy(head) * times)
+            # fresh copies: ``copy.deepcopy(head) * times`` would repeat one object, so that a later mutation of
+            # one entry changed them all (seed 11, file 1006: a 2 MB string in 3,000 aliased entries, a 6 GB file)
+            lst.extend(copy.deepcopy(x) for _ in range(times) for x in head)
     elif path:  # swap in another field's value (type confusion)
         parent[key] = copy.deepcopy(_get(doc, rng.choice(paths)))
 
@@ -429,3 +431,47 @@ def test_run_one_tells_a_traceback_and_a_multi_line_error_from_a_one_line_error(
     assert run_one(Format("one", ("a = 1",), lambda p: (_ for _ in ()).throw(RuleViolation("no"))), path).kind \
         == "error"
     assert run_one(Format("fine", ("a = 1",), lambda p: 1), path).kind == "ok"
+
+
+def _containers(doc: Any) -> list:
+    """Every dict and list in ``doc`` (the document itself included), by walking it."""
+    out, todo = [], [doc]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (dict, list)):
+            out.append(v)
+            todo.extend(v.values() if isinstance(v, dict) else v)
+    return out
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_document_mutations_never_alias_one_object_in_two_places(fmt):
+    """The generator's own bound: a mutated document is a tree. Were one dict repeated (a list's entries extended by
+    ``deepcopy(head) * n``), a later mutation of one entry would change all of them, and the file would grow without
+    the generator's 2 MB cap (that was the 3 GB stall of ``fuzz_files.py --count 4000 --seed 11`` at file 1006)."""
+    import tomllib
+
+    for s in range(60):
+        rng = random.Random(s)
+        doc = tomllib.loads(rng.choice(fmt.seeds))
+        for _ in range(3):
+            _mutate_doc(rng, doc)
+            found = _containers(doc)
+            assert len({id(c) for c in found}) == len(found), f"seed {s}: an object appears twice"
+
+
+def test_the_file_that_stalled_the_seed_11_run_is_regenerated_small_and_refused_in_one_line(tmp_path):
+    """File 1006 of ``fuzz_files.py --count 4000 --seed 11``, rebuilt from the rng sequence alone: a Galaxy
+    Defenders scenario whose figures list was repeated 3,000 times, then one figure's ``at`` set to a 2 MB string.
+    Written as the generator means it (one 2 MB string), the loading gate refuses it in one line."""
+    rng = random.Random(11)
+    for _ in range(1006):
+        rng.getrandbits(64)
+    fmt = FORMATS[1006 % len(FORMATS)]
+    assert fmt.name == "galaxydefenders-scenario"
+    data = mutate(random.Random(rng.getrandbits(64)), fmt)
+    assert 1_000_000 < len(data) < 3_000_000
+    out = run_one(fmt, write_file(str(tmp_path), data))
+    assert out.kind == "error", out.detail
+    assert out.detail.endswith(f"scenario: the file is too large ({len(data):,} bytes; the limit is 1,000,000 bytes) "
+                               "(allowed: a regular UTF-8 TOML file)")
