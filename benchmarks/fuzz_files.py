@@ -11,6 +11,10 @@ Prints the count, the seed, the outcomes per format (a result / a one-line error
 (must be 0) and every run over ``TIME_BOUND`` = 5 s of CPU time (must be 0; wall time over 5 s is counted too, for
 information, since other processes share the machine), then the slowest files. Exit status 1 if tracebacks or CPU
 runs over the bound are not 0. ``tests/test_hostile_files.py`` runs a 300-file slice of it.
+
+``--file-timeout S`` (default 60 s of wall time) stops a file that takes longer, generating or loading it, prints
+where it was and counts it as over the bound, so one stalled file cannot stall the run. Every loader is imported
+before the first file (so import time is not charged to file 0, and an alarm never lands inside an import).
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -29,6 +35,14 @@ sys.path.insert(0, os.path.join(_HERE, ".."))
 sys.path.insert(0, os.path.join(_HERE, "..", "tests"))
 
 from test_hostile_files import FORMATS, TIME_BOUND, mutate, run_one, write_file  # noqa: E402
+
+
+class FileTimeout(BaseException):
+    """Raised by the per-file alarm (a BaseException, so that ``run_one``'s ``except Exception`` lets it through)."""
+
+
+def _alarm(signum, frame):
+    raise FileTimeout()
 
 
 @dataclass
@@ -43,20 +57,46 @@ class Report:
     slow: list[tuple] = field(default_factory=list)
     slowest: list[tuple] = field(default_factory=list)
     slow_wall: list[tuple] = field(default_factory=list)
+    timeouts: list[tuple] = field(default_factory=list)
     seconds: float = 0.0
 
 
-def fuzz(count: int = 20_000, seed: int = 7, progress: bool = False) -> Report:
-    """Generate and run ``count`` hostile files from ``seed`` (the same files for the same seed and formats)."""
+def fuzz(count: int = 20_000, seed: int = 7, progress: bool = False, file_timeout: float = 0) -> Report:
+    """Generate and run ``count`` hostile files from ``seed`` (the same files for the same seed and formats).
+
+    ``file_timeout`` > 0 (seconds of wall time, Unix main thread only) stops a file that takes longer, generating
+    or loading it, and records ``(index, format, seconds, where it was)`` in ``timeouts`` (counted as slow too), so
+    that one stalled file does not stall the run."""
     rng = random.Random(seed)
     rep = Report(count=count, seed=seed, by_format={f.name: Counter() for f in FORMATS})
     t0 = time.perf_counter()
     timings: list[tuple] = []
     with tempfile.TemporaryDirectory() as d:
+        for fmt in FORMATS:  # import every loader first: an alarm inside an import would leave a half-made module
+            run_one(fmt, write_file(d, fmt.seeds[0].encode("utf-8")))
         for i in range(count):
             fmt = FORMATS[i % len(FORMATS)]
-            data = mutate(random.Random(rng.getrandbits(64)), fmt)
-            out = run_one(fmt, write_file(d, data))
+            file_rng = random.Random(rng.getrandbits(64))
+            if file_timeout > 0:
+                old = signal.signal(signal.SIGALRM, _alarm)
+                signal.setitimer(signal.ITIMER_REAL, file_timeout)
+            t1 = time.perf_counter()
+            try:
+                data = mutate(file_rng, fmt)
+                out = run_one(fmt, write_file(d, data))
+            except FileTimeout:
+                where = "".join(traceback.format_exc(limit=-6).splitlines(keepends=True)[-14:])
+                row = (i, fmt.name, round(time.perf_counter() - t1, 1), where, b"")
+                rep.timeouts.append(row)
+                rep.slow.append(row)
+                rep.by_format[fmt.name]["timeout"] += 1
+                if progress:
+                    print(f"  file {i} ({fmt.name}) stopped after {file_timeout:g} s:\n{where}", flush=True)
+                continue
+            finally:
+                if file_timeout > 0:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    signal.signal(signal.SIGALRM, old)
             rep.by_format[fmt.name][out.kind] += 1
             row = (i, fmt.name, round(out.seconds, 3), out.detail, data[:200])
             if out.kind == "traceback":
@@ -78,16 +118,23 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--file-timeout", type=float, default=60.0,
+                    help="stop a file after this many seconds of wall time and report where it was (0: never)")
     args = ap.parse_args()
-    print(f"fuzz: {args.count} files, seed {args.seed}, formats: {', '.join(f.name for f in FORMATS)}", flush=True)
-    rep = fuzz(args.count, args.seed, progress=True)
+    print(f"fuzz: {args.count} files, seed {args.seed}, file timeout {args.file_timeout:g} s, "
+          f"formats: {', '.join(f.name for f in FORMATS)}", flush=True)
+    rep = fuzz(args.count, args.seed, progress=True, file_timeout=args.file_timeout)
     print(f"count: {rep.count}  seed: {rep.seed}  time: {rep.seconds:.0f} s")
     for name, c in rep.by_format.items():
-        print(f"  {name:<20} result {c['ok']:>6}  one-line error {c['error']:>6}  traceback {c['traceback']:>4}")
+        print(f"  {name:<28} result {c['ok']:>6}  one-line error {c['error']:>6}  traceback {c['traceback']:>4}"
+              f"  stopped {c['timeout']:>3}")
     print(f"tracebacks: {len(rep.tracebacks)}")
     for i, name, s, detail, head in rep.tracebacks[:20]:
         print(f"--- file {i} ({name}, {s} s), starts {head!r}\n{detail}")
-    print(f"runs over {TIME_BOUND:g} s (CPU time): {len(rep.slow)}")
+    print(f"files stopped by the file timeout: {len(rep.timeouts)}")
+    for i, name, s, where, _ in rep.timeouts[:20]:
+        print(f"--- file {i} ({name}) stopped after {s} s in\n{where}")
+    print(f"runs over {TIME_BOUND:g} s (CPU time, stopped files included): {len(rep.slow)}")
     for i, name, s, _, head in rep.slow[:20]:
         print(f"  file {i} ({name}): {s} s, starts {head!r}")
     print(f"runs over {TIME_BOUND:g} s of wall time (informational: other processes share the machine): "
