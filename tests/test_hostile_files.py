@@ -461,17 +461,20 @@ def test_document_mutations_never_alias_one_object_in_two_places(fmt):
 
 
 def test_the_file_that_stalled_the_seed_11_run_is_regenerated_small_and_refused_in_one_line(tmp_path):
-    """File 1006 of ``fuzz_files.py --count 4000 --seed 11``, rebuilt from the rng sequence alone: a Galaxy
-    Defenders scenario whose figures list was repeated 3,000 times, then one figure's ``at`` set to a 2 MB string.
-    Written as the generator means it (one 2 MB string), the loading gate refuses it in one line."""
-    rng = random.Random(11)
-    for _ in range(1006):
-        rng.getrandbits(64)
-    fmt = FORMATS[1006 % len(FORMATS)]
-    assert fmt.name == "galaxydefenders-scenario"
-    data = mutate(random.Random(rng.getrandbits(64)), fmt)
-    assert 1_000_000 < len(data) < 3_000_000
-    out = run_one(fmt, write_file(str(tmp_path), data))
-    assert out.kind == "error", out.detail
-    assert out.detail.endswith(f"scenario: the file is too large ({len(data):,} bytes; the limit is 1,000,000 bytes) "
-                               "(allowed: a regular UTF-8 TOML file)")
+    """File 1006 of ``fuzz_files.py --count 4000 --seed 11``, rebuilt from the rng sequence alone (``--only``): a
+    Galaxy Defenders scenario whose figures list was repeated 3,000 times, then one figure's ``at`` set to a 2 MB
+    string. Written as the generator means it (one 2 MB string), the loading gate refuses it in one line."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import fuzz_files
+
+    report = fuzz_files.fuzz(count=4000, seed=11, only={1006}, save_dir=str(tmp_path))
+    saved = list(tmp_path.iterdir())
+    assert [p.name for p in saved] == ["11-1006-galaxydefenders-scenario.toml"]
+    size = saved[0].stat().st_size
+    assert 1_000_000 < size < 3_000_000
+    assert sum(c.total() for c in report.by_format.values()) == 1
+    assert report.by_format["galaxydefenders-scenario"]["error"] == 1 and not report.tracebacks and not report.slow
+    out = run_one(FORMATS[1006 % len(FORMATS)], saved[0])
+    assert out.kind == "error" and out.detail.endswith(
+        f"scenario: the file is too large ({size:,} bytes; the limit is 1,000,000 bytes) "
+        "(allowed: a regular UTF-8 TOML file)"), out.detail
