@@ -194,8 +194,9 @@ class DiceEntry(_Strict):
     respawn: DiceList = Field(default_factory=list)
 
 
-class OrderFile(_Strict):
-    kind: Literal["order"]
+class TableFields(_Strict):
+    """The table part shared by order and round files: board, Miners, MegaBeast, Access Points, Timeline, rulings."""
+
     title: str = Field(default="Order", max_length=MAX_TITLE)
     description: str = Field(default="", max_length=MAX_DESCRIPTION)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
@@ -204,8 +205,12 @@ class OrderFile(_Strict):
     timeline: list[Name] = Field(default_factory=list, max_length=MAX_MINERS)
     rulings: Rulings = Field(default_factory=dict)
     miners: list[MinerEntry] = Field(min_length=1, max_length=MAX_MINERS)
-    megabeast: MegaBeastEntry | None = None
     access_points: list[AccessPointEntry] = Field(default_factory=list, max_length=MAX_ACCESS_POINTS)
+
+
+class OrderFile(TableFields):
+    kind: Literal["order"]
+    megabeast: MegaBeastEntry | None = None
     order: OrderEntry
     dice: DiceEntry = Field(default_factory=DiceEntry)
 
@@ -232,15 +237,25 @@ def _move(board: Board, m: MoveEntry, field: str, source: str) -> MoveDecl:
     return MoveDecl(tuple(_point(board, p, f"{field}.route[{i}]", source) for i, p in enumerate(m.route)), m.facing)
 
 
-def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
-    """Validate an order file (a dict, e.g. parsed TOML without its ``game`` key).
+def behavior_card(b: BehaviorEntry) -> BehaviorCard:
+    """A MegaBeast Behavior card from its file entry."""
+    attack = None if b.attack is None else tuple(b.attack.model_dump().items())
+    return BehaviorCard(ThreatLevels(b.front, b.adjacent, b.opposite), b.angle_of_vision, b.moves, attack)
+
+
+def megabeast_state(e: MegaBeastEntry, xy: tuple[float, float]) -> MegaBeastState:
+    """The MegaBeast from its file entry, its base centre at ``xy`` (board units)."""
+    return MegaBeastState(e.id, xy[0], xy[1], e.facing % 360.0, behavior_card(e.behavior), e.silhouette, e.wounds,
+                          tuple(e.fury_tokens), e.hunting_trophy)
+
+
+def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None, source: str) -> OrderState:
+    """The initial :class:`.state.OrderState` of an order or round file's table (no Order under way).
 
     Raises:
-        ScenarioError: naming the field path and what is allowed (unknown fields, bounds, an unknown board, a Miner
-            placed off the tiles or overlapping, duplicate ids, an unknown ruling).
+        ScenarioError: an unknown ruling or reading, duplicate ids, a Miner placed both by hex and by x/y (or by
+            neither), or a Model off the tiles or overlapping another (naming ``miners[i]`` or ``megabeast``).
     """
-    doc = validate(OrderFile, data, source)
-    board = board_from_ref(doc.board, source)
     known = {o.key: o for o in ALL_OPTIONS}
     for k, v in doc.rulings.items():
         if k not in known:
@@ -269,17 +284,8 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
                                  m.close_combat, m.ranged_attack, m.evade, m.armor, m.wounds,
                                  m.max_wounds or m.wounds, m.orders, tuple(m.states), weapons, m.aro_without_lof,
                                  m.miner_type, m.scoring_zone, m.warehouse))
-    mb = None
-    if doc.megabeast is not None:
-        e = doc.megabeast
-        if e.id in seen:
-            raise ScenarioError("megabeast.id", f"the id {e.id!r} is a Miner's", "a name no Miner has", source)
-        cx, cy = board.layout.hex_to_pixel(parse_hex_key(e.hex, "megabeast.hex", source))
-        b = e.behavior
-        attack = None if b.attack is None else tuple(b.attack.model_dump().items())
-        mb = MegaBeastState(e.id, cx, cy, e.facing % 360.0,
-                            BehaviorCard(ThreatLevels(b.front, b.adjacent, b.opposite), b.angle_of_vision, b.moves,
-                                         attack), e.silhouette, e.wounds, tuple(e.fury_tokens), e.hunting_trophy)
+    if megabeast is not None and megabeast.id in seen:
+        raise ScenarioError("megabeast.id", f"the id {megabeast.id!r} is a Miner's", "a name no Miner has", source)
     aps = []
     for i, ap in enumerate(doc.access_points):
         if (ap.hex is not None and (ap.x is not None or ap.y is not None)) or (ap.hex is None and (
@@ -291,7 +297,7 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
     sides = list(doc.timeline) + [m.side for m in miners if m.side not in doc.timeline]
     timeline = tuple(dict.fromkeys(sides))
     geo = TableGeometry(board, movement_segment=doc.movement_segment, access_points=tuple(aps))
-    initial = OrderState(geo, tuple(sorted(miners, key=lambda m: timeline.index(m.side))), mb, timeline,
+    initial = OrderState(geo, tuple(sorted(miners, key=lambda m: timeline.index(m.side))), megabeast, timeline,
                          rulings=tuple(sorted(doc.rulings.items())))
     try:
         geo.table(initial.models(), validate=True)
@@ -302,15 +308,43 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
             idx = next((i for i, m in enumerate(doc.miners) if m.id == mid), None)
             fld = f"miners[{idx}]" + fld[len("models." + mid):] if idx is not None else "megabeast"
         raise ScenarioError(fld, e.problem, e.allowed, source) from None
-    o = doc.order
+    return initial
+
+
+def order_declarations(board: Board, o: OrderEntry, d: DiceEntry, seed: int, field: str,
+                       source: str) -> tuple[OrderDeclarations, OrderDice]:
+    """One Order's declarations and dice from its file entry (``field``: where it sits in the file, e.g. ``order``
+    or ``orders[2]``, for messages about hexagon keys).
+
+    Raises:
+        ScenarioError: a malformed hexagon key in a route or Evade movement.
+    """
     second = SkillDecl(o.second.skill, o.second.weapon, tuple(AttackShare(t.target, t.burst) for t in o.second.targets),
-                       _move(board, o.second.move, "order.second.move", source) if o.second.move else None)
+                       _move(board, o.second.move, f"{field}.second.move", source) if o.second.move else None)
     decl = OrderDeclarations(
-        o.active, _move(board, o.move, "order.move", source), second,
+        o.active, _move(board, o.move, f"{field}.move", source), second,
         tuple(AroDecl(a.miner, a.skill, a.weapon, a.step) for a in o.aros),
-        tuple((k, _point(board, v, f"order.evade_moves.{k}", source)) for k, v in o.evade_moves.items()))
-    dice = OrderDice(tuple((k, tuple(v)) for k, v in doc.dice.rolls.items()),
-                     tuple((k, tuple(v)) for k, v in doc.dice.saves.items()), tuple(doc.dice.respawn), doc.seed)
+        tuple((k, _point(board, v, f"{field}.evade_moves.{k}", source)) for k, v in o.evade_moves.items()))
+    dice = OrderDice(tuple((k, tuple(v)) for k, v in d.rolls.items()),
+                     tuple((k, tuple(v)) for k, v in d.saves.items()), tuple(d.respawn), seed)
+    return decl, dice
+
+
+def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
+    """Validate an order file (a dict, e.g. parsed TOML without its ``game`` key).
+
+    Raises:
+        ScenarioError: naming the field path and what is allowed (unknown fields, bounds, an unknown board, a Miner
+            placed off the tiles or overlapping, duplicate ids, an unknown ruling).
+    """
+    doc = validate(OrderFile, data, source)
+    board = board_from_ref(doc.board, source)
+    mb = None
+    if doc.megabeast is not None:
+        mb = megabeast_state(doc.megabeast, board.layout.hex_to_pixel(
+            parse_hex_key(doc.megabeast.hex, "megabeast.hex", source)))
+    initial = table_state(doc, board, mb, source)
+    decl, dice = order_declarations(board, doc.order, doc.dice, doc.seed, "order", source)
     return OrderScenario(doc.title, doc.description, initial, decl, dice, source)
 
 
