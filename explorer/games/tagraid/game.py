@@ -225,8 +225,9 @@ GAME = Game(
              open=_line_of_fire_open),
         Page("orders", "Order Expenditure Sequence",
              "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
-             "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward.",
-             _orders_page, kinds=("order",), open=_orders_open),
+             "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward, "
+             "through the steps and through the Orders of a Round.",
+             _orders_page, kinds=("order", "round"), open=_orders_open),
     ),
     cli=_cli,
     outcome_text=outcome_text,

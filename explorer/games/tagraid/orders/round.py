@@ -214,8 +214,9 @@ def _file_field(e: IllegalDeclaration, i: int) -> IllegalDeclaration:
 
 def play_orders(rs: RoundState, decl: RoundDeclarations):
     """Replay the Orders of the Players Phase from ``rs`` (after the Events Phase), Player Turn by Player Turn in
-    Timeline order, each from the table the previous one left. Yields ``("turn", side)``, each
-    :class:`PlayedOrder`, then ``("end", side)``; finally ``("done", RoundState)``.
+    Timeline order, each from the table the previous one left. Yields ``("turn", side)``, then for each Order
+    ``("order", index, table before it)`` and its :class:`PlayedOrder`, then ``("end", side)``; finally
+    ``("done", RoundState)``.
 
     Raises:
         IllegalDeclaration: an Order out of Timeline turn, or an Order's own refusal, its field named as in a round
@@ -229,6 +230,7 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
         yield ("turn", side)
         while pending and _side_of(table, pending[0]) == side:
             i, (od, dice) = pending.pop(0)
+            yield ("order", i, table)
             try:
                 frames = play(table, od, dice)
             except IllegalDeclaration as e:
@@ -281,6 +283,8 @@ def players_phase(rs: RoundState, decl: RoundDeclarations):
         elif ev[0] == "turn":
             steps.append(Step(f"{ev[1]}'s Player Turn: {ev[1]} is the Active Player", S.PLAYERS_PHASE,
                               "The other players are Reactive Players.", {"side": ev[1]}, (), f"{sec} › {ev[1]}"))
+        elif ev[0] == "order":
+            continue
         elif ev[0] == "end":
             steps.append(Step(f"End of {ev[1]}'s Turn", S.PLAYERS_PHASE, "Unspent Orders are not saved for the next "
                               "Round.", {"side": ev[1]}, (), f"{sec} › {ev[1]}"))
@@ -382,6 +386,54 @@ def play_round_until_rejected(initial: RoundState, decl: RoundDeclarations) -> t
             return tuple(out), e.rejection
         out.append(RoundFrame(name, rs, tuple(steps)))
     return tuple(out), None
+
+
+@dataclass(frozen=True)
+class RoundReplay:
+    """A Round replayed for a stepper that pages through its Orders.
+
+    Attributes:
+        events: the Round after its Events Phase (``None`` when a declaration there is refused); events_steps: the
+            Events Phase's steps. tables: the table before each Order reached (an Order is reached when every
+            earlier one was played). sides: the Active Player of each Order reached. end: the Round after the End of
+            the Round (``None`` when not reached); end_steps: its steps. rejection: the first refused declaration;
+            refused_order: the index of the Order it belongs to (``None``: the Events Phase or none).
+    """
+
+    events: RoundState | None
+    events_steps: tuple[Step, ...]
+    tables: tuple[OrderState, ...]
+    sides: tuple[str, ...]
+    end: RoundState | None
+    end_steps: tuple[Step, ...]
+    rejection: Rejection | None
+    refused_order: int | None
+
+
+def replay_round(initial: RoundState, decl: RoundDeclarations) -> RoundReplay:
+    """Replay the Round as :func:`play_round` does, keeping the table before each Order and stopping at the first
+    refused declaration (never raises for a refusal)."""
+    rs, ev_steps = initial, []
+    try:
+        for _, fn in ROUND_STEPS[:2]:
+            rs, steps = fn(rs, decl)
+            ev_steps += steps
+    except IllegalDeclaration as e:
+        return RoundReplay(None, tuple(ev_steps), (), (), None, (), e.rejection, None)
+    tables, sides, done = [], [], None
+    try:
+        for ev in play_orders(rs, decl):
+            if not isinstance(ev, PlayedOrder) and ev[0] == "order":
+                tables.append(ev[2])
+                sides.append(_side_of(ev[2], (ev[1], decl.orders[ev[1]])))
+            elif not isinstance(ev, PlayedOrder) and ev[0] == "done":
+                done = ev[1]
+    except IllegalDeclaration as e:
+        fld = e.rejection.field
+        idx = int(fld[len("orders["):].split("]")[0]) if fld.startswith("orders[") else None
+        return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), None, (), e.rejection, idx)
+    end, end_steps = end_of_round(done, decl)
+    return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), end, tuple(end_steps), None, None)
 
 
 def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
