@@ -31,13 +31,21 @@ def _doc() -> dict:
 def test_builtin_round_golden_and_cited():
     sc = G.load_builtin(NAME)
     t = G.resolve(sc)
-    check_golden(GOLDEN, NAME, trace_text(t))
     assert all(s.rule.game == "TAG Raid" and s.rule.section for s in t.steps)
     o = t.outcome
     assert o["over"] and o["winner"] == "blue" and o["orders_played"] == 3
     assert o["events_drawn"] == ["Electromagnetic storm"] and o["t_bezoar"]["blue"] == 1
     # the readings every Order consulted are reported
     assert t.rulings["teseum_per_wound"] == "every_point" and "megabeast_facing_tie" in t.rulings
+
+
+@pytest.mark.parametrize("name", [s.name for s in G.scenarios() if s.kind == "round"])
+def test_golden_round_traces(name):
+    from explorer.games.tagraid.game import outcome_text
+
+    t = G.resolve(G.load_builtin(name))
+    check_golden(GOLDEN, name, trace_text(t) + "\n" + outcome_text(t) + "\n")
+    assert all(s.rule.game == "TAG Raid" and s.rule.section for s in t.steps)
 
 
 def test_round_file_replays_what_the_engine_plays_from_python():

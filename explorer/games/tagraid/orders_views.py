@@ -154,6 +154,9 @@ def _move_entry(board, m: MoveDecl) -> dict[str, Any]:
     out: dict[str, Any] = {"route": [_point_value(board, p) for p in m.route]}
     if m.facing is not None:
         out["facing"] = float(m.facing)
+    if m.interact is not None:
+        out["interact"] = {"target": m.interact.target, "equip": m.interact.equip,
+                           "discard": list(m.interact.discard)}
     return out
 
 
@@ -762,15 +765,15 @@ class OrderStepper(W.HBox):
             self.active_pick.value = d.active if d.active in ids else ids[0]
             a = st.miner(self.active_pick.value)
             self.second_skill.value = d.second.skill if d.second.skill in SECOND_SKILLS else "idle"
-            self.second_weapon.options = [("(first)", "")] + [(w.name, w.name) for w in a.weapons]
-            self.second_weapon.value = d.second.weapon if d.second.weapon in [w.name for w in a.weapons] else ""
+            self.second_weapon.options = [("(first)", "")] + [(w.name, w.name) for w in a.all_weapons]
+            self.second_weapon.value = d.second.weapon if d.second.weapon in [w.name for w in a.all_weapons] else ""
             self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
                                            for t in d.second.targets)
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
             rows = []
             self.aro_rows = {}
             for mid in self._enemies(a.id):
-                r = AroRow(mid, [w.name for w in st.miner(mid).weapons], lambda: self._on_declarations("order.aros"))
+                r = AroRow(mid, [w.name for w in st.miner(mid).all_weapons], lambda: self._on_declarations("order.aros"))
                 r.set(next((x for x in d.aros if x.miner == mid), None))
                 self.aro_rows[mid] = r
                 rows.append(r.box)

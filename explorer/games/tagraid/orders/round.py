@@ -104,8 +104,11 @@ def start_round_state(table: OrderState, deck: tuple[EventCard, ...], waiting_me
 
 def between_orders(table: OrderState) -> OrderState:
     """The table an Order leaves, ready for the next one (the per-Order records cleared; Miners, MegaBeast, board,
-    Timeline and rulings kept)."""
-    return OrderState(table.geometry, table.miners, table.megabeast, table.timeline, rulings=table.rulings)
+    Timeline, rulings, Tool Containers, Loot Tokens and Zones, the Tool Deck and this Round's draws kept)."""
+    return OrderState(table.geometry, table.miners, table.megabeast, table.timeline, rulings=table.rulings,
+                      containers=table.containers, loot_tokens=table.loot_tokens, loot_zones=table.loot_zones,
+                      tool_deck=table.tool_deck, tool_discard=table.tool_discard,
+                      container_draws=table.container_draws)
 
 
 def _reject(step: str, field: str, reason: str, rule) -> IllegalDeclaration:
@@ -319,7 +322,9 @@ def end_of_round(rs: RoundState, decl: RoundDeclarations):
                    "ends": bool(reasons)}, (), sec)]
     if not reasons:
         base = dict(rs.orders_per_miner)
-        table = replace(table, miners=tuple(replace(m, orders=base.get(m.id, m.orders)) for m in table.miners))
+        table = replace(table, miners=tuple(replace(m, orders=base.get(m.id, m.orders)) for m in table.miners),
+                        container_draws=())  # one Tool Card per Tool Container per Game Round
+
         steps.append(Step(f"Orders are flipped: Round {rs.round + 1} begins", S.GAME_ROUND, "",
                           {"round": rs.round + 1}, (), sec))
         return replace(rs, table=table, round=rs.round + 1), tuple(steps)
@@ -457,4 +462,12 @@ def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
         "megabeast_killed": last.megabeast_killed, "events_left": len(last.deck),
         "events_drawn": [c.name for c in last.drawn], "orders_played": last.orders_played,
     }
+    table = last.table
+    if any(m.tools for m in table.miners) or table.loot_tokens or table.containers:  # Tool Containers and Loot
+        t.outcome["tools"] = {m.id: [c.name for c in m.tools] for m in table.miners if m.tools}
+        t.outcome["loot_tokens"] = {k.id: {"owner": k.owner, "position": [round(k.x, 6), round(k.y, 6)]}
+                                    for k in table.loot_tokens}
+        t.outcome["loot_zones"] = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]}
+                                   for z in table.loot_zones if z.units or z.cards}
+        t.outcome["drawn_this_round"] = [list(d) for d in table.container_draws]
     return t

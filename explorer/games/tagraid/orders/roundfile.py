@@ -205,6 +205,13 @@ def round_outcome_text(o: Mapping[str, Any]) -> str:
     lines.append(f"  Orders played: {o.get('orders_played', 0)}")
     lines.append("  Neomaterial Units: " + ", ".join(f"{s} {v}" for s, v in o["units"].items()))
     lines.append("  T-Bezoar: " + ", ".join(f"{s} {v}" for s, v in o["t_bezoar"].items()))
+    if "tools" in o:
+        lines.append("  Tools equipped: " + (", ".join(f"{m} {', '.join(t)}" for m, t in o["tools"].items())
+                                             or "none"))
+        lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
+        for owner, z in o.get("loot_zones", {}).items():
+            lines.append(f"  {owner}'s Loot Zone: {z['units']} Unit(s)" + (f", {', '.join(z['cards'])}"
+                                                                          if z["cards"] else ""))
     dead = [m for m, v in o["miners"].items() if not v["on_table"]]
     if dead:
         lines.append("  Off the table: " + ", ".join(dead))
