@@ -200,3 +200,23 @@ def test_a_second_death_empties_the_old_loot_token_first():
     assert out.loot_zone("Red TAG") == LootZone("Red TAG", 2, (ToolCard("Scanner"),))
     assert [c.name for c in out.tool_discard] == ["Old Drill"] and len(out.loot_tokens) == 1
     assert out.loot_tokens[0] != old and "already on the table" in steps[0].title
+
+
+def test_the_stepper_declares_the_interaction_and_draws_the_tokens():
+    from explorer.games.tagraid.orders_views import OrderStepper
+
+    w = OrderStepper(CONTAINER)
+    assert w.interact_pick.value == "C1" and w.rejection is None
+    assert any(getattr(o, "title", "") == "Tool Container C1" for o in w.overlays())
+    w.interact_pick.value = ""           # the same route without the interaction ends on top of C1: refused
+    assert w.rejection is not None and "on top of C1" in w.move_error.value
+    w.interact_pick.value = "C1"
+    assert w.rejection is None and [t.name for t in w.frames[-1].state.miner("Blue TAG").tools] == ["Heavy Rifle"]
+    w.show(len(w.frames))
+    assert "Tools equipped: Blue TAG: Heavy Rifle" in w.outcome.value
+    # the download keeps the interaction: the file plays the same Order
+    from explorer.scenario import read_toml
+
+    sc = G.parse({k: v for k, v in read_toml("x", text=w.to_toml()).items() if k != "game"}, "x")
+    assert sc.declarations.move.interact == Interaction("C1")
+    assert G.resolve(sc).outcome["tools"] == {"Blue TAG": ["Heavy Rifle"]}

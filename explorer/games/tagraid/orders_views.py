@@ -38,8 +38,8 @@ from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
 from explorer.widgets.hexboard import HexBoardView, Piece
 
 from . import sections as S
-from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, MoveDecl, OrderDeclarations,
-                                  OrderDice, Rejection, SkillDecl)
+from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, Interaction, MoveDecl,
+                                  OrderDeclarations, OrderDice, Rejection, SkillDecl)
 from .orders.orderfile import MAX_DICE, MAX_ROUTE, OrderScenario, parse_order
 from .orders.round import RoundDeclarations, RoundReplay, replay_round
 from .orders.roundfile import RoundScenario, parse_round
@@ -336,6 +336,16 @@ def outcome_html(initial: OrderState, state: OrderState) -> str:
                 notes.append(f"Loot of {n}: keeps {lt.kept} of {lt.scoring_zone_before} Units, "
                              + (f"{lt.to_reserve} back to the reserve (MegaBeast involved)" if lt.megabeast_involved
                                 else f"{lt.to_loot_zone} to the Loot Zone"))
+    for m, what in state.interactions:
+        notes.append(f"Tool Containers and Loot: {html.escape(m)}, {html.escape(what)}")
+    tools = [f"{html.escape(m.id)}: {html.escape(', '.join(t.name for t in m.tools))}" for m in state.miners
+             if m.tools]
+    if tools:
+        notes.append("Tools equipped: " + "; ".join(tools))
+    for t in state.loot_tokens:
+        z = state.loot_zone(t.owner)
+        notes.append(f"{html.escape(t.id)} on the table: {z.units} Unit(s)"
+                     + (f", {html.escape(', '.join(c.name for c in z.cards))}" if z.cards else ""))
     if state.pending_states:
         notes.append("States entered this Order (effective at its end): "
                      + ", ".join(f"{m} {s}" for m, s in state.pending_states))
@@ -496,6 +506,12 @@ class OrderStepper(W.HBox):
         self.facing.observe(lambda ch: self._loading or self._on_declarations("order.move"), names="value")
         self.route_text = W.HTML()
         self.move_error = W.HTML()
+        self.interact_pick = W.Dropdown(description="interacts with", layout=W.Layout(width="260px"),
+                                        tooltip="a Tool Container or Loot Token the Move reaches: the Move then ends "
+                                        "on reaching Silhouette Contact with it and the TAG draws or picks it up")
+        self.interact_pick.style.description_width = "96px"
+        self.interact_pick.add_class("oes-interact")
+        self.interact_pick.observe(lambda ch: self._loading or self._on_interact(ch["new"]), names="value")
 
         self.second_skill = W.Dropdown(options=[(SKILL_WORDS.get(s, "Move"), s) for s in SECOND_SKILLS],
                                        description="Skill", layout=W.Layout(width="210px"))
@@ -578,6 +594,7 @@ class OrderStepper(W.HBox):
                                    self.draw_pick], layout=W.Layout(flex_flow="row wrap", align_items="center")),
                            W.HBox([self.undo_point, self.clear_route, self.facing],
                                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                           self.interact_pick,
                            self.route_text, self.move_error], "oes-activation")
         second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets],
                                                   layout=W.Layout(flex_flow="row wrap")), self.second_error],
@@ -770,6 +787,11 @@ class OrderStepper(W.HBox):
             self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
                                            for t in d.second.targets)
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
+            tokens = [t[0] for t in st.tokens()]
+            self.interact_pick.options = [("— nothing —", "")] + [(t, t) for t in tokens]
+            it = d.move.interact.target if d.move.interact is not None else ""
+            self.interact_pick.value = it if it in tokens else ""
+            self.interact_pick.layout.display = "" if tokens else "none"
             rows = []
             self.aro_rows = {}
             for mid in self._enemies(a.id):
@@ -827,6 +849,11 @@ class OrderStepper(W.HBox):
             (self.move_error if e.field.startswith("order.move") else self.second_error).value = _err(e)
             return
         self._set_decl(replace(self.decl, second=second, move=replace(self.decl.move, facing=f)), field)
+
+    def _on_interact(self, target: str) -> None:
+        """The first Move interacts with ``target`` (a Tool Container or Loot Token id; ``""``: with nothing)."""
+        it = Interaction(target) if target else None
+        self._set_decl(replace(self.decl, move=replace(self.decl.move, interact=it)), "order.move")
 
     def _on_dice(self) -> None:
         if self._loading:
