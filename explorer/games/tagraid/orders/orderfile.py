@@ -22,9 +22,19 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
                  attack = { name = "Bite", damage = 14, ammunition = "N" } }
     [[access_points]]                    # optional (Respawn)
     number = 1; hex = "2,0"              # or x, y
+    token_radius = 0.25                  # optional (Tool Containers and Loot; a documented default)
+    [[tool_containers]]                  # optional
+    id = "C1"; hex = "0,0"               # or x, y
+    [[tool_deck]]                        # optional: top card first
+    name = "Heavy Rifle"; kind = "tool"; weapon = { name = "Heavy Rifle", damage = 15, burst = 2 }
+    [[loot_tokens]]                      # optional: a TAG's Loot Token and its Loot Zone
+    owner = "R"; hex = "1,1"; units = 2; cards = [{ name = "Mining Drill" }]
+    drawn_this_round = [{ miner = "A", container = "C2" }]
+    # on a Miner: tools = [{ name = "Scanner" }]; tool_slots = 2
     [order]
     active = "A"
     move = { route = [[1.0, 0.5], "1,0"], facing = 90.0 }   # points (x, y) or hexagon keys (their centres)
+    # or move = { route = [...], interact = { target = "C1", equip = true, discard = [] } } (Tool Containers and Loot)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
     evade_moves = { X = [1.5, 0.2] }     # wished for; dropped with a cited step if the Evade Roll forbids it
