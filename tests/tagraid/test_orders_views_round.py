@@ -125,3 +125,17 @@ def test_each_order_of_the_round_is_exactly_what_the_round_engine_plays(stepper)
         assert norm(stepper.initial) == norm(p.before)
         assert [(f.name, norm(f.state), f.steps) for f in stepper.frames] == [(f.name, norm(f.state), f.steps)
                                                                               for f in p.frames]
+
+
+def test_add_order_plays_from_the_table_the_last_order_leaves():
+    w = OrderStepper(ROUND)
+    w.show_order(2)
+    after_3 = w.frames[-1].state
+    w.add_order()
+    assert (w.order_index, len(w.round_orders)) == (3, 4) and w.decl.active == "Reactive TAG"  # red has 1 Order left
+    assert w.initial.miner("Reactive TAG").orders == after_3.miner("Reactive TAG").orders == 1
+    assert w.rejection is None and "Order <b>4</b> of 4" in w.order_where.value
+    w.add_order()
+    assert w.decl.active == "Green TAG"   # red has no Order left: green's Turn comes next in the Timeline
+    sc = G.parse({k: v for k, v in read_toml("x", text=w.to_toml()).items() if k != "game"}, "x")
+    assert G.resolve(sc).outcome["orders_played"] == 5

@@ -42,7 +42,7 @@ from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShar
                                   OrderDeclarations, OrderDice, Rejection, SkillDecl)
 from .orders.orderfile import MAX_DICE, MAX_ROUTE, OrderScenario, parse_order
 from .orders.round import RoundDeclarations, RoundReplay, replay_round
-from .orders.roundfile import RoundScenario, parse_round
+from .orders.roundfile import MAX_ROUND_ORDERS, RoundScenario, parse_round
 from .orders.resolution import SKILL_WORDS
 from .views import die_states, parse_faces
 from .orders.sequence import STEPS, Frame
@@ -577,12 +577,16 @@ class OrderStepper(W.HBox):
                                       "this one leaves", layout=W.Layout(width="84px"))
         self.order_back.on_click(lambda _: self.show_order(self.order_index - 1))
         self.order_forward.on_click(lambda _: self.show_order(self.order_index + 1))
+        self.order_add = W.Button(description="+ Order", tooltip="add an Order after the last one: the next Miner "
+                                  "with an Order left, in Timeline order", layout=W.Layout(width="84px"))
+        self.order_add.on_click(lambda _: self.add_order())
+        self.order_add.add_class("oes-order-add")
         self.order_back.add_class("oes-order-back")
         self.order_forward.add_class("oes-order-next")
         self.order_where = W.HTML()
         self.order_where.add_class("oes-order-where")
         self.round_info = W.HTML()
-        self.round_box = W.VBox([W.HBox([self.order_back, self.order_forward, self.order_where],
+        self.round_box = W.VBox([W.HBox([self.order_back, self.order_forward, self.order_add, self.order_where],
                                         layout=W.Layout(align_items="center", flex_flow="row wrap")),
                                  self.round_info])
         self.round_box.add_class("oes-round")
@@ -707,6 +711,30 @@ class OrderStepper(W.HBox):
         self._fill_controls()
         self.replay(focus=len(STEPS) if position < 0 else position)
 
+    def add_order(self) -> None:
+        """Append an Order to the Round, played from the table the last Order leaves, and step through it: its
+        Active Miner is the first Miner with an Order left whose player's Turn has not passed (Timeline order);
+        none left: nothing changes (the message says so)."""
+        if self.round is None:
+            return
+        self._store_order()
+        rp = self.round_replay
+        if rp.after is None or len(self.round_orders) >= MAX_ROUND_ORDERS:
+            self.message.value = _err("the Round's Orders stop before their end (or it has the most Orders a round "
+                                      "file holds): no Order can be added after them")
+            return
+        table = rp.after
+        last_side = rp.sides[-1] if rp.sides else (table.timeline[0] if table.timeline else None)
+        start = table.timeline.index(last_side) if last_side in table.timeline else 0
+        pick = next((m for side in table.timeline[start:] for m in table.miners
+                     if m.side == side and m.on_table and m.orders > 0), None)
+        if pick is None:
+            self.message.value = _err("no Miner has an Order left in this Round")
+            return
+        self.round_orders.append((OrderDeclarations(pick.id), OrderDice(seed=(self.dice.seed + 1) % 2**63)))
+        self._replay_round()
+        self.show_order(len(self.round_orders) - 1)
+
     def round_document(self) -> dict[str, Any]:
         """The stepper's Round as a round file document: the file's table, Event deck and deployment with every
         Order's current declarations, dice and seed. ``explorer resolve FILE`` plays the same Round."""
@@ -795,7 +823,8 @@ class OrderStepper(W.HBox):
             rows = []
             self.aro_rows = {}
             for mid in self._enemies(a.id):
-                r = AroRow(mid, [w.name for w in st.miner(mid).all_weapons], lambda: self._on_declarations("order.aros"))
+                r = AroRow(mid, [w.name for w in st.miner(mid).all_weapons],
+                           lambda: self._on_declarations("order.aros"))
                 r.set(next((x for x in d.aros if x.miner == mid), None))
                 self.aro_rows[mid] = r
                 rows.append(r.box)
@@ -1105,6 +1134,7 @@ class OrderStepper(W.HBox):
                 self.position >= len(STEPS) and self.rejection is None and self._has_order(+1))
             self.order_back.disabled = not self._has_order(-1)
             self.order_forward.disabled = not self._has_order(+1)
+            self.order_add.disabled = self.round_replay.after is None
             side = next((m.side for m in self.initial.miners if m.id == self.decl.active), "")
             self.order_where.value = (f"<span style='font:13px sans-serif'>Round {self.round.initial.round} · "
                                       f"Order <b>{self.order_index + 1}</b> of {n} · {html.escape(side)}'s Turn"

@@ -194,7 +194,8 @@ def interact(state: OrderState, miner_id: str, it: Interaction, sec: str):
     table = state.table()
     enemies = [e.id for e in state.enemies_of(m) if table.in_contact(m.id, e.id)]
     if enemies:
-        return replace(state, interactions=state.interactions + ((miner_id, f"{it.target}: nothing (enemy contact)"),)), (
+        state = replace(state, interactions=state.interactions + ((miner_id, f"{it.target}: nothing (enemy contact)"),))
+        return state, (
             Step(f"{miner_id} cannot draw from {it.target}: it is in Silhouette Contact with {', '.join(enemies)}",
                  S.TOOL_CONTAINERS_AND_LOOT, "A Miner in Silhouette Contact with an enemy Miner cannot draw Tool Cards "
                  "or Loot from the game table.", {"miner": miner_id, "token": it.target, "enemies": enemies},
@@ -243,8 +244,8 @@ def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interacti
     state = state.with_miner(replace(m, scoring_zone=m.scoring_zone + zone.units))
     steps = [Step(f"{miner_id} picks up {token.id}: {zone.units} Neomaterial Unit(s) to its Scoring Zone, "
                   f"{len(zone.cards)} Tool Card(s)", S.LOOT_TOKEN, "The Units in the Token's Loot Zone go to the "
-                  "Scoring Zone, its Tool Cards are taken as if drawn from a Tool Container, and the Loot Token returns "
-                  "to its Loot Zone.", {"miner": miner_id, "token": token.id, "owner": token.owner,
+                  "Scoring Zone, its Tool Cards are taken as if drawn from a Tool Container, and the Loot Token "
+                  "returns to its Loot Zone.", {"miner": miner_id, "token": token.id, "owner": token.owner,
                                         "units": zone.units, "cards": [c.name for c in zone.cards]}, (miner_id,), sec)]
     state = state.with_loot_zone(replace(zone, units=0, cards=()))
     for card in zone.cards:
@@ -268,7 +269,8 @@ def _token_spot(state: OrderState, mid: str) -> tuple[float, float]:
     h = geo.hex_of(*spot)
     ok = h in board and board[h].tile
     for x in state.miners:
-        if ok and x.id != mid and x.on_table and math.dist((x.x, x.y), spot) < geo.calibration.radius(x.silhouette) + rt:
+        if ok and x.id != mid and x.on_table and math.dist((x.x, x.y), spot) < (
+                geo.calibration.radius(x.silhouette) + rt):
             ok = False
     if ok and state.megabeast is not None:
         mb = state.megabeast
@@ -320,8 +322,8 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
         state = replace(state, loot_tokens=state.loot_tokens + (tok,))
         where = "in contact with its base" if (x, y) != (m.x, m.y) else "in the middle of the space it occupied"
         steps.append(Step(f"{tok.id} is placed {where}: its Loot Zone holds {zone.units} Unit(s) and "
-                          f"{len(zone.cards)} Tool Card(s)", S.DEATH, "If applicable, a Loot Token is placed in contact "
-                          "with the dead Miner's base (in the middle of its space when there is no room).",
+                          f"{len(zone.cards)} Tool Card(s)", S.DEATH, "If applicable, a Loot Token is placed in "
+                          "contact with the dead Miner's base (in the middle of its space when there is no room).",
                           {"token": tok.id, "position": [round(x, 6), round(y, 6)], "units": zone.units,
                            "cards": [c.name for c in zone.cards]}, (mid,), sec))
     return state, tuple(steps)

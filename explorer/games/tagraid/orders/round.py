@@ -403,6 +403,7 @@ class RoundReplay:
             earlier one was played). sides: the Active Player of each Order reached. end: the Round after the End of
             the Round (``None`` when not reached); end_steps: its steps. rejection: the first refused declaration;
             refused_order: the index of the Order it belongs to (``None``: the Events Phase or none).
+        after: the table the last Order leaves, before the End of the Round (``None`` when not reached).
     """
 
     events: RoundState | None
@@ -413,6 +414,7 @@ class RoundReplay:
     end_steps: tuple[Step, ...]
     rejection: Rejection | None
     refused_order: int | None
+    after: OrderState | None = None
 
 
 def replay_round(initial: RoundState, decl: RoundDeclarations) -> RoundReplay:
@@ -438,7 +440,8 @@ def replay_round(initial: RoundState, decl: RoundDeclarations) -> RoundReplay:
         idx = int(fld[len("orders["):].split("]")[0]) if fld.startswith("orders[") else None
         return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), None, (), e.rejection, idx)
     end, end_steps = end_of_round(done, decl)
-    return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), end, tuple(end_steps), None, None)
+    return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), end, tuple(end_steps), None, None,
+                       done.table)
 
 
 def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
