@@ -207,6 +207,7 @@ def test_the_stepper_declares_the_interaction_and_draws_the_tokens():
 
     w = OrderStepper(CONTAINER)
     assert w.interact_pick.value == "C1" and w.rejection is None
+    assert w.second_weapon.value == "Heavy Rifle"   # a Weapon the Container gives, offered "(if drawn)"
     assert any(getattr(o, "title", "") == "Tool Container C1" for o in w.overlays())
     w.interact_pick.value = ""           # the same route without the interaction ends on top of C1: refused
     assert w.rejection is not None and "on top of C1" in w.move_error.value

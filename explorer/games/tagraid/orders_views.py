@@ -810,8 +810,14 @@ class OrderStepper(W.HBox):
             self.active_pick.value = d.active if d.active in ids else ids[0]
             a = st.miner(self.active_pick.value)
             self.second_skill.value = d.second.skill if d.second.skill in SECOND_SKILLS else "idle"
-            self.second_weapon.options = [("(first)", "")] + [(w.name, w.name) for w in a.all_weapons]
-            self.second_weapon.value = d.second.weapon if d.second.weapon in [w.name for w in a.all_weapons] else ""
+            own = [w.name for w in a.all_weapons]
+            # Weapons a Tool Container or Loot Token may give during the Move (usable from that point of the Order)
+            cards = st.tool_deck + tuple(c for z in st.loot_zones for c in z.cards)
+            found = list(dict.fromkeys(c.weapon.name for c in cards if c.weapon is not None
+                                       and c.weapon.name not in own))
+            self.second_weapon.options = ([("(first)", "")] + [(w, w) for w in own]
+                                          + [(f"{w} (if drawn)", w) for w in found])
+            self.second_weapon.value = d.second.weapon if d.second.weapon in own + found else ""
             self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
                                            for t in d.second.targets)
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
