@@ -123,8 +123,14 @@ def _load_dagger_map(path: Path) -> Any:
     return [nearest_operational_bases(w, s.name, ops) for s in w.spaces]
 
 
+def _round_texts() -> tuple[str, ...]:
+    """The TAG Raid round files (``kind = "round"``) among the built-ins: a Game Round's record."""
+    return tuple(t for t in _texts("explorer.games.tagraid", "scenarios") if 'kind = "round"' in t)
+
+
 FORMATS: list[Format] = [
     Format("tagraid-scenario", _texts("explorer.games.tagraid", "scenarios"), _load_scenario),
+    Format("tagraid-round", _round_texts(), _load_scenario),
     Format("tagraid-table", _texts("explorer.games.tagraid", "tables"), _load_table),
     Format("board", _texts("explorer.boards"), _load_board),
     Format("masseffect-scenario", _texts("explorer.games.masseffect", "scenarios"), _load_scenario),

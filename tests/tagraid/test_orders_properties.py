@@ -89,7 +89,7 @@ def _transform_scenario(sc, steps, axis):
         return c, round(math.degrees(math.atan2(u[1] - c[1], u[0] - c[0])) % 360.0, 9) % 360.0
 
     geo2 = TableGeometry(geo.board.transformed(steps, axis), geo.calibration, geo.movement_segment,
-                         tuple((n, tp(p)) for n, p in geo.access_points))
+                         tuple((n, tp(p)) for n, p in geo.access_points), geo.token_radius)
     miners = []
     for m in init.miners:
         (x, y), f = tf(m.x, m.y, m.facing)
@@ -98,7 +98,10 @@ def _transform_scenario(sc, steps, axis):
     if mb is not None:
         (x, y), f = tf(mb.x, mb.y, mb.facing)
         mb = replace(mb, x=x, y=y, facing=f)
-    init2 = replace(init, geometry=geo2, miners=tuple(miners), megabeast=mb)
+    init2 = replace(init, geometry=geo2, miners=tuple(miners), megabeast=mb,
+                    containers=tuple(replace(c, x=tp((c.x, c.y))[0], y=tp((c.x, c.y))[1]) for c in init.containers),
+                    loot_tokens=tuple(replace(t, x=tp((t.x, t.y))[0], y=tp((t.x, t.y))[1])
+                                      for t in init.loot_tokens))
 
     def tmove(mv, at):
         if mv is None:
@@ -120,6 +123,7 @@ def _verdicts(o):
         "evade_dropped": sorted(o["evade_dropped"]), "idle": o["counted_as_idle"],
         "megabeast_moved": (o.get("megabeast") or {}).get("moved") is not None,
         "redirected": (o.get("megabeast") or {}).get("facing_before") is not None,
+        "interactions": o.get("interactions"), "tools": o.get("tools"),
     }
 
 

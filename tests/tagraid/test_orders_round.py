@@ -81,7 +81,7 @@ def test_orders_out_of_timeline_turn_are_refused():
     swapped = replace(decl, orders=(decl.orders[2], decl.orders[0]))
     with pytest.raises(IllegalDeclaration, match="Timeline") as e:
         play_round(rs, swapped)
-    assert e.value.rejection.field == "round.orders[1].active"
+    assert e.value.rejection.field == "orders[1].active"
 
 
 @pytest.mark.parametrize("zones,tb,killed,deck,winner,ends", [

@@ -14,6 +14,7 @@ from explorer.trace import Trace
 
 def _parse(data: dict, source: str):
     """Dispatch on the top-level ``kind``: ``"order"`` (a whole Order on a table: :mod:`.orders.orderfile`),
+    ``"round"`` (a whole Game Round replayed from its declarations: :mod:`.orders.roundfile`),
     ``"table"`` (one shooter's Line of Fire verdicts: :mod:`.table_scenario`; a table file without ``kind`` too) or
     ``"roll"`` / absent (a roll exchange: :mod:`.model`)."""
     # a table file (``models``, no roll-scenario ``active`` Miner) needs no ``kind``; :func:`.table_scenario.
@@ -23,6 +24,10 @@ def _parse(data: dict, source: str):
         from .orders.orderfile import parse_order
 
         return parse_order(data, source)
+    if kind == "round":
+        from .orders.roundfile import parse_round
+
+        return parse_round(data, source)
     if kind == "table":
         from .table_scenario import parse_table
 
@@ -30,7 +35,7 @@ def _parse(data: dict, source: str):
     if kind != "roll":
         from explorer.errors import ScenarioError, short_repr
 
-        raise ScenarioError("kind", f"unknown scenario kind {short_repr(kind)}", ["roll", "order", "table"], source)
+        raise ScenarioError("kind", f"unknown scenario kind {short_repr(kind)}", ["roll", "order", "round", "table"], source)
     from .model import parse_scenario
 
     return parse_scenario({k: v for k, v in data.items() if k != "kind"}, source)
@@ -47,6 +52,16 @@ def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | Non
         from .table_scenario import resolve_table
 
         return resolve_table(scenario, rulings, seed)
+    if kind == "RoundScenario":
+        from .orders.roundfile import resolve_round
+
+        if reroll:
+            from dataclasses import replace
+
+            d = scenario.declarations
+            scenario = replace(scenario, declarations=replace(d, orders=tuple(
+                (od, replace(dice, rolls=(), saves=(), respawn=())) for od, dice in d.orders)))
+        return resolve_round(scenario, rulings, seed)
     if kind == "OrderScenario":
         from .orders.orderfile import resolve_order
 
@@ -77,6 +92,10 @@ def outcome_text(trace: Trace) -> str:
         from .table_scenario import outcome_text as table_text
 
         return table_text(trace)
+    if "events_left" in o and "orders_played" in o:  # a whole Round (kind = "round")
+        from .orders.roundfile import round_outcome_text
+
+        return round_outcome_text(o)
     if "aro_rights" in o:  # a whole Order (kind = "order")
         from .orders.orderfile import order_outcome_text
 
@@ -105,12 +124,23 @@ def picture(scenario, trace: Trace) -> str | None:
     """A roll scenario has no table to draw: ``None``. A table scenario (``kind = "table"``) draws the shooter's
     verdicts (:func:`.table_scenario.picture`). An Order (``kind = "order"``) draws its table after the Order, with
     the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps before a refused
+    declaration). A Round (``kind = "round"``) draws the table it leaves (the last table before a refused
     declaration)."""
     kind = type(scenario).__name__
     if kind == "TableScenario":
         from .table_scenario import picture as table_picture
 
         return table_picture(scenario)
+    if kind == "RoundScenario":
+        from .orders.round import play_round_until_rejected
+        from .orders.roundfile import with_rulings
+        from .orders_svg import order_svg
+
+        sc = with_rulings(scenario, trace.rulings)
+        frames, _ = play_round_until_rejected(sc.initial, sc.declarations)
+        if not frames:
+            return order_svg(sc.initial.table, 0, title=scenario.title)
+        return order_svg(frames[-1].state.table, 0, title=scenario.title)
     if kind == "OrderScenario":
         from dataclasses import replace
 
@@ -195,8 +225,9 @@ GAME = Game(
              open=_line_of_fire_open),
         Page("orders", "Order Expenditure Sequence",
              "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
-             "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward.",
-             _orders_page, kinds=("order",), open=_orders_open),
+             "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward, "
+             "through the steps and through the Orders of a Round.",
+             _orders_page, kinds=("order", "round"), open=_orders_open),
     ),
     cli=_cli,
     outcome_text=outcome_text,

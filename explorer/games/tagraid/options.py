@@ -323,6 +323,36 @@ MEGABEAST_STATES = RulingOption(
                 "Miner declares); the MegaBeast makes no Saving Rolls and moves by its Behavior.",
 )
 
+TOOL_CONTAINER_DRAWS = RulingOption(
+    key="tool_container_draws",
+    title="One Tool Card from each Tool Container per Game Round: per Miner or per Container",
+    section="Tool Containers and Loot",
+    readings={
+        "per_miner": "Each Miner may draw one Tool Card from each Tool Container per Game Round: a Container another "
+                     "Miner drew from this Round still gives this Miner a card.",
+        "per_container": "Each Tool Container gives one Tool Card per Game Round in all: once any Miner drew from it, "
+                         "nobody draws from it again until the next Round.",
+    },
+    default="per_miner",
+    why_default="The sentence limits what Miners can do (\"Miners can only draw one Tool Card from each Tool Container "
+                "per Game Round\"): its subject is the Miner, so the count is kept per Miner and per Container.",
+)
+
+LOOT_TOKEN_MEGABEAST = RulingOption(
+    key="loot_token_megabeast",
+    title="A Loot Token when the MegaBeast was involved in a TAG's death",
+    section="Death; Tool Containers and Loot › Loot",
+    readings={
+        "no_token": "The loot is lost (Tool Cards discarded, Neomaterial Units to the reserve), so no Loot Token is "
+                    "placed: Death places one only \"if applicable\".",
+        "empty_token": "A Loot Token is placed as on every TAG's death; its Loot Zone is empty, so picking it up "
+                       "gives nothing.",
+    },
+    default="no_token",
+    why_default="Death places the Loot Token \"if applicable\", and the Loot section says that with the MegaBeast "
+                "involved the loot is lost: there is nothing for a token to stand for.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
@@ -332,6 +362,8 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART, MEGABEAST_FACING_TIE,
+    # Tool Containers and Loot
+    TOOL_CONTAINER_DRAWS, LOOT_TOKEN_MEGABEAST,
 )
 """Every TAG Raid ruling option, in display order."""
 

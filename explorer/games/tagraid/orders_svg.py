@@ -81,6 +81,16 @@ def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tu
     played yet (``draft``, dashed), each ARO right gained so far where it appears, and the MegaBeast's redirection."""
     out: list[Overlay] = []
     cols = side_colours(state)
+    rt = state.geometry.token_radius
+    for c in state.containers:  # Tool Containers and Loot Tokens (flat tokens: they block no LoF, no Move)
+        out.append(Circle((c.x, c.y), rt, fill="#f1c40f", stroke="#7d6608", width=1.5, label="T",
+                          title=f"Tool Container {c.id}"))
+        out.append(Label((c.x, c.y + rt + 0.22), c.id, size=10, fill="#7d6608"))
+    for t in state.loot_tokens:
+        z = state.loot_zone(t.owner)
+        out.append(Circle((t.x, t.y), rt, fill="#e67e22", stroke="#873600", width=1.5, label="L",
+                          title=f"{t.id}: {z.units} Unit(s), {len(z.cards)} Tool Card(s) in its Loot Zone"))
+        out.append(Label((t.x, t.y + rt + 0.22), t.id, size=10, fill="#873600"))
     for route in draft:
         if len(route) > 1:
             out.append(Poly(tuple(route), closed=False, **DRAFT))

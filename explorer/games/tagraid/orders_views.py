@@ -38,9 +38,11 @@ from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
 from explorer.widgets.hexboard import HexBoardView, Piece
 
 from . import sections as S
-from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, MoveDecl, OrderDeclarations,
-                                  OrderDice, Rejection, SkillDecl)
+from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, Interaction, MoveDecl,
+                                  OrderDeclarations, OrderDice, Rejection, SkillDecl)
 from .orders.orderfile import MAX_DICE, MAX_ROUTE, OrderScenario, parse_order
+from .orders.round import RoundDeclarations, RoundReplay, replay_round
+from .orders.roundfile import MAX_ROUND_ORDERS, RoundScenario, parse_round
 from .orders.resolution import SKILL_WORDS
 from .views import die_states, parse_faces
 from .orders.sequence import STEPS, Frame
@@ -84,10 +86,11 @@ MAX_DICE_TEXT = 2000
 
 
 def order_scenarios() -> list[str]:
-    """The ids of the built-in ``kind = "order"`` TAG Raid scenarios (:data:`DEFAULT_ORDER` first)."""
+    """The ids of the built-in ``kind = "order"`` and ``kind = "round"`` TAG Raid scenarios (:data:`DEFAULT_ORDER`
+    first): the stepper opens a single Order, or a Round paged Order by Order."""
     from explorer.games import get_game
 
-    ids = [s.name for s in get_game("tagraid").scenarios() if s.kind == "order"]
+    ids = [s.name for s in get_game("tagraid").scenarios() if s.kind in ("order", "round")]
     return sorted(ids, key=lambda n: (n != DEFAULT_ORDER, n))
 
 
@@ -105,11 +108,38 @@ def builtin_document(name: str) -> dict[str, Any]:
     return read_toml(name, text=get_game("tagraid").scenario_text(name))
 
 
-def _parse(doc: dict[str, Any], source: str) -> OrderScenario:
+def _parse(doc: dict[str, Any], source: str) -> OrderScenario | RoundScenario:
     data = {k: v for k, v in doc.items() if k != "game"}
+    if data.get("kind") == "round":
+        return parse_round(data, source)
     if data.get("kind") != "order":
-        raise ScenarioError("kind", f"{short_repr(data.get('kind'))} is not an order file", ["order"], source)
+        raise ScenarioError("kind", f"{short_repr(data.get('kind'))} is not an order or round file",
+                            ["order", "round"], source)
     return parse_order(data, source)
+
+
+def round_order_entry(decl: OrderDeclarations, dice: OrderDice, board) -> dict[str, Any]:
+    """One ``[[orders]]`` entry of a round file: the ``[order]`` table with its ``dice`` and ``seed``."""
+    return {**order_entry(decl, board), "dice": dice_entry(dice), "seed": dice.seed}
+
+
+def round_summary_html(rp: RoundReplay, k: int, n: int) -> str:
+    """The Round around Order ``k`` (0-based) of ``n``: the Events Phase, whose Turn it is, and the End of the Round
+    (or where the replay stops)."""
+    def line(label: str, text: str, colour: str = "#333") -> str:
+        return (f"<div style='font:12px sans-serif;color:{colour};margin:1px 0'><b>{html.escape(label)}</b> "
+                f"{html.escape(text)}</div>")
+
+    parts = [line("1 Events Phase:", "; ".join(s.title for s in rp.events_steps) or "—")]
+    if rp.rejection is not None and rp.refused_order is None and rp.events is None:
+        parts.append(line("Stops:", str(rp.rejection), "#922b21"))
+    if k < len(rp.sides):
+        parts.append(line("2 Players Phase:", f"Order {k + 1} of {n}, {rp.sides[k]}'s Player Turn"))
+    if rp.rejection is not None and rp.refused_order is not None:
+        parts.append(line("Stops:", f"Order {rp.refused_order + 1}: {rp.rejection}", "#922b21"))
+    if rp.end is not None:
+        parts.append(line("3 End of the Round:", "; ".join(s.title for s in rp.end_steps)))
+    return "<div class='oes-round-summary'>" + "".join(parts) + "</div>"
 
 
 def _point_value(board, p: tuple[float, float]) -> str | list[float]:
@@ -124,6 +154,9 @@ def _move_entry(board, m: MoveDecl) -> dict[str, Any]:
     out: dict[str, Any] = {"route": [_point_value(board, p) for p in m.route]}
     if m.facing is not None:
         out["facing"] = float(m.facing)
+    if m.interact is not None:
+        out["interact"] = {"target": m.interact.target, "equip": m.interact.equip,
+                           "discard": list(m.interact.discard)}
     return out
 
 
@@ -303,6 +336,16 @@ def outcome_html(initial: OrderState, state: OrderState) -> str:
                 notes.append(f"Loot of {n}: keeps {lt.kept} of {lt.scoring_zone_before} Units, "
                              + (f"{lt.to_reserve} back to the reserve (MegaBeast involved)" if lt.megabeast_involved
                                 else f"{lt.to_loot_zone} to the Loot Zone"))
+    for m, what in state.interactions:
+        notes.append(f"Tool Containers and Loot: {html.escape(m)}, {html.escape(what)}")
+    tools = [f"{html.escape(m.id)}: {html.escape(', '.join(t.name for t in m.tools))}" for m in state.miners
+             if m.tools]
+    if tools:
+        notes.append("Tools equipped: " + "; ".join(tools))
+    for t in state.loot_tokens:
+        z = state.loot_zone(t.owner)
+        notes.append(f"{html.escape(t.id)} on the table: {z.units} Unit(s)"
+                     + (f", {html.escape(', '.join(c.name for c in z.cards))}" if z.cards else ""))
     if state.pending_states:
         notes.append("States entered this Order (effective at its end): "
                      + ", ".join(f"{m} {s}" for m, s in state.pending_states))
@@ -412,10 +455,11 @@ class OrderStepper(W.HBox):
         self._state_callbacks: list = []
         self._loading = False
         self.scenario_id: str | None = scenario
-        self.document = builtin_document(scenario)
-        self.scenario: OrderScenario = _parse(self.document, scenario)
-        self.decl: OrderDeclarations = self.scenario.declarations
-        self.dice: OrderDice = self.scenario.dice
+        self.round: RoundScenario | None = None
+        self.round_orders: list[tuple[OrderDeclarations, OrderDice]] = []
+        self.order_index = 0
+        self.round_replay: RoundReplay | None = None
+        self._enter(builtin_document(scenario), _parse(builtin_document(scenario), scenario), scenario)
         self.frames: tuple[Frame, ...] = ()
         self.rejection: Rejection | None = None
         self.position = 0
@@ -432,12 +476,12 @@ class OrderStepper(W.HBox):
         self.header = W.HTML()
         self.message = W.HTML()
         self.message.add_class("oes-message")
-        self.scenario_pick = W.Dropdown(options=order_scenarios(), value=scenario, description="Order",
+        self.scenario_pick = W.Dropdown(options=order_scenarios(), value=scenario, description="Open",
                                         layout=W.Layout(width="260px"))
         self.scenario_pick.style.description_width = "44px"
         self.scenario_pick.observe(lambda ch: self._loading or self.load_builtin(ch["new"]), names="value")
-        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load order file",
-                                   layout=W.Layout(width="150px"))
+        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load order / round file",
+                                   layout=W.Layout(width="190px"))
         self.upload.observe(self._on_upload, names="value")
         self.download = W.HTML()
         self.download.add_class("oes-download")
@@ -462,6 +506,12 @@ class OrderStepper(W.HBox):
         self.facing.observe(lambda ch: self._loading or self._on_declarations("order.move"), names="value")
         self.route_text = W.HTML()
         self.move_error = W.HTML()
+        self.interact_pick = W.Dropdown(description="interacts with", layout=W.Layout(width="260px"),
+                                        tooltip="a Tool Container or Loot Token the Move reaches: the Move then ends "
+                                        "on reaching Silhouette Contact with it and the TAG draws or picks it up")
+        self.interact_pick.style.description_width = "96px"
+        self.interact_pick.add_class("oes-interact")
+        self.interact_pick.observe(lambda ch: self._loading or self._on_interact(ch["new"]), names="value")
 
         self.second_skill = W.Dropdown(options=[(SKILL_WORDS.get(s, "Move"), s) for s in SECOND_SKILLS],
                                        description="Skill", layout=W.Layout(width="210px"))
@@ -521,6 +571,25 @@ class OrderStepper(W.HBox):
         nav = W.HBox([self.first, self.back, self.forward, self.last, self.where],
                      layout=W.Layout(align_items="center", flex_flow="row wrap"))
         nav.add_class("oes-nav")
+        self.order_back = W.Button(description="◀ Order", tooltip="the previous Order of the Round",
+                                   layout=W.Layout(width="84px"))
+        self.order_forward = W.Button(description="Order ▶", tooltip="the next Order of the Round, from the table "
+                                      "this one leaves", layout=W.Layout(width="84px"))
+        self.order_back.on_click(lambda _: self.show_order(self.order_index - 1))
+        self.order_forward.on_click(lambda _: self.show_order(self.order_index + 1))
+        self.order_add = W.Button(description="+ Order", tooltip="add an Order after the last one: the next Miner "
+                                  "with an Order left, in Timeline order", layout=W.Layout(width="84px"))
+        self.order_add.on_click(lambda _: self.add_order())
+        self.order_add.add_class("oes-order-add")
+        self.order_back.add_class("oes-order-back")
+        self.order_forward.add_class("oes-order-next")
+        self.order_where = W.HTML()
+        self.order_where.add_class("oes-order-where")
+        self.round_info = W.HTML()
+        self.round_box = W.VBox([W.HBox([self.order_back, self.order_forward, self.order_add, self.order_where],
+                                        layout=W.Layout(align_items="center", flex_flow="row wrap")),
+                                 self.round_info])
+        self.round_box.add_class("oes-round")
         files = W.HBox([self.scenario_pick, self.upload, self.download, self.file_message],
                        layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="6px"))
         activation = _box("1 · Active Miner and its Move (click a Miner, then hexagons)",
@@ -529,6 +598,7 @@ class OrderStepper(W.HBox):
                                    self.draw_pick], layout=W.Layout(flex_flow="row wrap", align_items="center")),
                            W.HBox([self.undo_point, self.clear_route, self.facing],
                                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
+                           self.interact_pick,
                            self.route_text, self.move_error], "oes-activation")
         second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets],
                                                   layout=W.Layout(flex_flow="row wrap")), self.second_error],
@@ -548,7 +618,7 @@ class OrderStepper(W.HBox):
                                                                             max_width="560px"))
         steps = W.VBox([nav, self.step_list, self.tray_box, self.outcome],
                        layout=W.Layout(flex="1 1 420px", min_width="330px"))
-        side = W.VBox([self.header, self.message, files, W.HBox([steps, declare],
+        side = W.VBox([self.header, self.message, files, self.round_box, W.HBox([steps, declare],
                                                                  layout=W.Layout(flex_flow="row wrap",
                                                                                  align_items="flex-start"))],
                       layout=W.Layout(flex="1 1 520px", min_width="330px"))
@@ -578,16 +648,113 @@ class OrderStepper(W.HBox):
         doc = read_toml(source, text=text)
         self._open(doc, _parse(doc, source), None)
 
-    def _open(self, doc: dict, sc: OrderScenario, scenario_id: str | None, position: int = 0) -> None:
-        if self.board_view.board is not sc.initial.geometry.board:
-            self.board_view.board = sc.initial.geometry.board
+    def _enter(self, doc: dict, sc: OrderScenario | RoundScenario, scenario_id: str | None,
+               order_index: int = 0) -> None:
+        """Take an order or round scenario as the stepper's (no widget touched): a round's Order ``order_index``
+        becomes the Order stepped through, on the table the earlier Orders leave."""
+        self.document, self.scenario_id = doc, scenario_id
+        if isinstance(sc, RoundScenario):
+            self.round = sc
+            self.round_orders = list(sc.declarations.orders)
+            self._replay_round()
+            self._select_order(order_index)
+        else:
+            self.round, self.round_orders, self.round_replay, self.order_index = None, [], None, 0
+            self.scenario = sc
+            self.decl, self.dice = sc.declarations, sc.dice
+
+    # ------------------------------------------------------------------------------------------------ rounds
+
+    def _round_declarations(self) -> RoundDeclarations:
+        return RoundDeclarations(tuple(self.round_orders), self.round.declarations.deployment)
+
+    def _replay_round(self) -> None:
+        self.round_replay = replay_round(self.round.initial, self._round_declarations())
+        self._round_key = tuple(self.round_orders)
+
+    def _select_order(self, k: int) -> None:
+        """Make Order ``k`` of the Round the one stepped through (clamped to the Orders the replay reaches; a Round
+        without Orders gets a first one, of the first Miner, to declare)."""
+        rp, rd = self.round_replay, self.round
+        tables = rp.tables
+        k = max(0, min(int(k), len(tables) - 1)) if tables else 0
+        if tables:
+            table = tables[k]
+        else:
+            table = (rp.events or rd.initial).table
+        if k >= len(self.round_orders):
+            self.round_orders.append((OrderDeclarations(table.miners[0].id), OrderDice()))
+        decl, dice = self.round_orders[k]
+        self.order_index = k
+        self.scenario = OrderScenario(f"{rd.title} — Order {k + 1}", rd.description, table, decl, dice, rd.source)
+        self.decl, self.dice = decl, dice
+        self._prefix = None
+
+    def _store_order(self) -> None:
+        """Write the Order being edited back into the Round and replay the Round when an Order changed."""
+        if self.round is None:
+            return
+        self.round_orders[self.order_index] = (self.decl, self.dice)
+        if tuple(self.round_orders) != self._round_key:
+            self._replay_round()
+
+    def show_order(self, k: int, position: int = 0) -> None:
+        """Step through Order ``k`` (0-based) of the Round, from the table the earlier Orders leave, at
+        ``position`` (``-1``: its last step). No effect outside a Round or past the Orders the replay reaches."""
+        if self.round is None:
+            return
+        self._store_order()
+        n = len(self.round_replay.tables)
+        if not 0 <= k < max(n, 1):
+            return
+        self._select_order(k)
+        self._fill_controls()
+        self.replay(focus=len(STEPS) if position < 0 else position)
+
+    def add_order(self) -> None:
+        """Append an Order to the Round, played from the table the last Order leaves, and step through it: its
+        Active Miner is the first Miner with an Order left whose player's Turn has not passed (Timeline order);
+        none left: nothing changes (the message says so)."""
+        if self.round is None:
+            return
+        self._store_order()
+        rp = self.round_replay
+        if rp.after is None or len(self.round_orders) >= MAX_ROUND_ORDERS:
+            self.message.value = _err("the Round's Orders stop before their end (or it has the most Orders a round "
+                                      "file holds): no Order can be added after them")
+            return
+        table = rp.after
+        last_side = rp.sides[-1] if rp.sides else (table.timeline[0] if table.timeline else None)
+        start = table.timeline.index(last_side) if last_side in table.timeline else 0
+        pick = next((m for side in table.timeline[start:] for m in table.miners
+                     if m.side == side and m.on_table and m.orders > 0), None)
+        if pick is None:
+            self.message.value = _err("no Miner has an Order left in this Round")
+            return
+        self.round_orders.append((OrderDeclarations(pick.id), OrderDice(seed=(self.dice.seed + 1) % 2**63)))
+        self._replay_round()
+        self.show_order(len(self.round_orders) - 1)
+
+    def round_document(self) -> dict[str, Any]:
+        """The stepper's Round as a round file document: the file's table, Event deck and deployment with every
+        Order's current declarations, dice and seed. ``explorer resolve FILE`` plays the same Round."""
+        board = self.initial.geometry.board
+        doc = {k: v for k, v in self.document.items() if k != "orders"}
+        doc.setdefault("game", "tagraid")
+        doc["orders"] = [round_order_entry(d, dc, board) for d, dc in self.round_orders]
+        return doc
+
+    def _open(self, doc: dict, sc: OrderScenario | RoundScenario, scenario_id: str | None, position: int = 0,
+              order_index: int = 0) -> None:
+        board = sc.initial.table.geometry.board if isinstance(sc, RoundScenario) else sc.initial.geometry.board
+        if self.board_view.board is not board:
+            self.board_view.board = board
             minx, miny, _, _ = self.board_view.board.bounds()
             self.board_view._min = (minx, miny)
             s = self.board_view.scale
             self.board_view.scale = 0.0  # force set_scale to resize for the new board
             self.board_view.set_scale(s)
-        self.document, self.scenario, self.scenario_id = doc, sc, scenario_id
-        self.decl, self.dice = sc.declarations, sc.dice
+        self._enter(doc, sc, scenario_id, order_index)
         self._loading = True
         try:
             if scenario_id is not None and scenario_id in _options_values(self.scenario_pick):
@@ -643,15 +810,27 @@ class OrderStepper(W.HBox):
             self.active_pick.value = d.active if d.active in ids else ids[0]
             a = st.miner(self.active_pick.value)
             self.second_skill.value = d.second.skill if d.second.skill in SECOND_SKILLS else "idle"
-            self.second_weapon.options = [("(first)", "")] + [(w.name, w.name) for w in a.weapons]
-            self.second_weapon.value = d.second.weapon if d.second.weapon in [w.name for w in a.weapons] else ""
+            own = [w.name for w in a.all_weapons]
+            # Weapons a Tool Container or Loot Token may give during the Move (usable from that point of the Order)
+            cards = st.tool_deck + tuple(c for z in st.loot_zones for c in z.cards)
+            found = list(dict.fromkeys(c.weapon.name for c in cards if c.weapon is not None
+                                       and c.weapon.name not in own))
+            self.second_weapon.options = ([("(first)", "")] + [(w, w) for w in own]
+                                          + [(f"{w} (if drawn)", w) for w in found])
+            self.second_weapon.value = d.second.weapon if d.second.weapon in own + found else ""
             self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
                                            for t in d.second.targets)
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
+            tokens = [t[0] for t in st.tokens()]
+            self.interact_pick.options = [("— nothing —", "")] + [(t, t) for t in tokens]
+            it = d.move.interact.target if d.move.interact is not None else ""
+            self.interact_pick.value = it if it in tokens else ""
+            self.interact_pick.layout.display = "" if tokens else "none"
             rows = []
             self.aro_rows = {}
             for mid in self._enemies(a.id):
-                r = AroRow(mid, [w.name for w in st.miner(mid).weapons], lambda: self._on_declarations("order.aros"))
+                r = AroRow(mid, [w.name for w in st.miner(mid).all_weapons],
+                           lambda: self._on_declarations("order.aros"))
                 r.set(next((x for x in d.aros if x.miner == mid), None))
                 self.aro_rows[mid] = r
                 rows.append(r.box)
@@ -705,6 +884,11 @@ class OrderStepper(W.HBox):
             (self.move_error if e.field.startswith("order.move") else self.second_error).value = _err(e)
             return
         self._set_decl(replace(self.decl, second=second, move=replace(self.decl.move, facing=f)), field)
+
+    def _on_interact(self, target: str) -> None:
+        """The first Move interacts with ``target`` (a Tool Container or Loot Token id; ``""``: with nothing)."""
+        it = Interaction(target) if target else None
+        self._set_decl(replace(self.decl, move=replace(self.decl.move, interact=it)), "order.move")
 
     def _on_dice(self) -> None:
         if self._loading:
@@ -829,6 +1013,7 @@ class OrderStepper(W.HBox):
         """Replay the declaration log from the initial table and show step ``focus`` (``None``: keep the position;
         ``"aros"``: the last ARO declaration step with an ARO; never past the last step played)."""
         self.frames, self.rejection, self.decl = self._play(self.decl)
+        self._store_order()
         if focus == "aros":
             focus = 7 if any(a.step == 4 for a in self.decl.aros) else 4
         if focus is not None:
@@ -861,8 +1046,21 @@ class OrderStepper(W.HBox):
         return self.initial if position <= 0 else self.frames[min(position, len(self.frames)) - 1].state
 
     def go(self, delta: int) -> None:
-        """Step back (-1) or forward (+1): replaying fewer or more steps of the same log."""
+        """Step back (-1) or forward (+1): replaying fewer or more steps of the same log. In a Round, forward
+        from the end of an Order opens the next Order at its start, and back from an Order's start opens the
+        previous Order at its end."""
+        if self.round is not None:
+            if delta > 0 and self.position >= len(STEPS) and self.rejection is None and self._has_order(+1):
+                self.show_order(self.order_index + 1, 0)
+                return
+            if delta < 0 and self.position <= 0 and self.order_index > 0:
+                self.show_order(self.order_index - 1, -1)
+                return
         self.show(self.position + delta)
+
+    def _has_order(self, delta: int) -> bool:
+        k = self.order_index + delta
+        return self.round is not None and 0 <= k < len(self.round_replay.tables)
 
     def show(self, position: int) -> None:
         """Show the table after ``position`` steps (clamped to the steps the declarations allow)."""
@@ -934,6 +1132,20 @@ class OrderStepper(W.HBox):
                                                       if self.rejection is not None else "") + "</span>")
         self.back.disabled = self.first.disabled = self.position == 0
         self.forward.disabled = self.last.disabled = self.position >= len(self.frames)
+        self.round_box.layout.display = "none" if self.round is None else ""
+        if self.round is not None:
+            n = len(self.round_orders)
+            self.back.disabled = self.position == 0 and self.order_index == 0
+            self.forward.disabled = self.position >= len(self.frames) and not (
+                self.position >= len(STEPS) and self.rejection is None and self._has_order(+1))
+            self.order_back.disabled = not self._has_order(-1)
+            self.order_forward.disabled = not self._has_order(+1)
+            self.order_add.disabled = self.round_replay.after is None
+            side = next((m.side for m in self.initial.miners if m.id == self.decl.active), "")
+            self.order_where.value = (f"<span style='font:13px sans-serif'>Round {self.round.initial.round} · "
+                                      f"Order <b>{self.order_index + 1}</b> of {n} · {html.escape(side)}'s Turn"
+                                      "</span>")
+            self.round_info.value = round_summary_html(self.round_replay, self.order_index, n)
         self.step_list.value = steps_html(self.frames, self.position, self.rejection)
         if st.resolution is not None:
             if st.resolution is not self._tray_res:  # the tray is redrawn only when the dice change
@@ -993,15 +1205,26 @@ class OrderStepper(W.HBox):
         return doc
 
     def to_toml(self) -> str:
-        """:meth:`order_document` as TOML text (the "Download TOML" file)."""
+        """:meth:`order_document` (in a Round: :meth:`round_document`) as TOML text (the "Download TOML" file)."""
         from explorer.tomlwrite import dumps
 
+        if self.round is not None:
+            return dumps(self.round_document(), header="TAG Raid Round saved by the Order Expenditure Sequence "
+                         "stepper.\nPlay it with `explorer resolve FILE`.")
         return dumps(self.order_document(), header="TAG Raid Order saved by the Order Expenditure Sequence stepper."
                      "\nPlay it with `explorer resolve FILE`.")
 
     def url_state(self) -> dict[str, Any]:
         """The state written to the page's link: the built-in scenario's id (or the whole table of an opened file),
         the declarations, the dice, the seed and the step shown."""
+        if self.round is not None:
+            rst: dict[str, Any] = {"orders": self.round_document()["orders"], "order_index": self.order_index,
+                                   "step": self.position}
+            if self.scenario_id is not None:
+                rst["scenario"] = self.scenario_id
+            else:
+                rst["file"] = {k: v for k, v in self.document.items() if k != "orders"}
+            return rst
         st: dict[str, Any] = {"order": order_entry(self.decl, self.initial.geometry.board),
                               "dice": dice_entry(self.dice), "seed": self.dice.seed, "step": self.position}
         if self.scenario_id is not None:
@@ -1019,10 +1242,10 @@ class OrderStepper(W.HBox):
         """
         if not isinstance(state, dict):
             raise ScenarioError("", "the link's state is not a table", "a state written by this page", "link")
-        unknown = sorted(set(state) - {"scenario", "file", "order", "dice", "seed", "step"})
+        keys = ["scenario", "file", "order", "dice", "seed", "step", "orders", "order_index"]
+        unknown = sorted(set(state) - set(keys))
         if unknown:
-            raise ScenarioError(unknown[0], "unknown field", ["scenario", "file", "order", "dice", "seed", "step"],
-                                "link")
+            raise ScenarioError(unknown[0], "unknown field", keys, "link")
         sid = state.get("scenario")
         if sid is not None:
             if not isinstance(sid, str) or sid not in order_scenarios():
@@ -1036,6 +1259,15 @@ class OrderStepper(W.HBox):
         step = state.get("step", 0)
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(STEPS):
             raise ScenarioError("step", f"{short_repr(step)} is not a step", f"a whole number 0..{len(STEPS)}", "link")
+        if base.get("kind") == "round":
+            k = state.get("order_index", 0)
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < 10**3:
+                raise ScenarioError("order_index", f"{short_repr(k)} is not an Order's index",
+                                    "a whole number from 0", "link")
+            doc = {kk: v for kk, v in base.items() if kk != "orders"}
+            doc["orders"] = state.get("orders", base.get("orders", []))
+            self._open(base, _parse(doc, "link"), sid, position=step, order_index=k)
+            return
         doc = {k: v for k, v in base.items() if k not in ("order", "dice", "seed")}
         for k in ("order", "dice", "seed"):
             if k in state:
@@ -1055,8 +1287,12 @@ class OrderStepper(W.HBox):
         except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget reaches is writable
             self.download.value = f"<span style='color:#922b21'>{html.escape(str(e))}</span>"
         else:
-            self.download.value = download_link(text, "order.toml", "the table, the declarations and the dice as an "
-                                                "order file: `explorer resolve FILE` plays it", "oes-download-link")
+            self.download.value = (download_link(text, "round.toml", "the table, the Event deck and every Order's "
+                                                 "declarations and dice as a round file: `explorer resolve FILE` "
+                                                 "plays the Round", "oes-download-link") if self.round is not None
+                                   else download_link(text, "order.toml", "the table, the declarations and the dice "
+                                                      "as an order file: `explorer resolve FILE` plays it",
+                                                      "oes-download-link"))
         for cb in list(self._state_callbacks):
             cb()
 

@@ -4,7 +4,8 @@ Sections: Death (a Miner at 0 Wounds dies; Teseum to each player who removed Wou
 by the roll resolver —; Loot Token; removed from the table; Wounds and State Tokens removed; Respawn; several deaths
 in one Order follow the Timeline); Tool Containers and Loot › Loot (half the Neomaterial Units kept, rounding up — the
 resolver's :class:`~explorer.games.tagraid.resolve.Loot`); Respawn (a d20 picks the Access Point; a number on an
-Access Point with an enemy Miner in contact is re-rolled; the TAG is placed in contact with it).
+Access Point with an enemy Miner in contact is re-rolled; the TAG is placed in contact with it); the Loot Token and
+Loot Zone of a dead TAG (:func:`.loot.leave_loot`).
 
 Placement default (documented, editable): a respawning TAG's base centre is placed on its Access Point's position
 (``access_points`` of the order file); an Access Point is taken when an enemy base is within the respawning base's
@@ -20,6 +21,7 @@ from explorer.dice import SeededRoller
 from explorer.trace import Step
 
 from .. import sections as S
+from .loot import leave_loot
 from .state import OrderState
 
 MAX_RESPAWN_ROLLS = 200
@@ -38,6 +40,9 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
     roller = SeededRoller(seed + 7919)
     sec = "5.3 End of the Order"
     for mid in sorted(dead, key=lambda x: state.timeline_key(state.miner(x))):
+        if mid in loot and loot[mid] is not None and state.miner(mid).miner_type == "TAG":
+            state, lsteps = leave_loot(state, mid, loot[mid], sec)
+            steps += lsteps
         m = state.miner(mid)
         kept = loot[mid].kept if mid in loot and loot[mid] is not None else m.scoring_zone
         steps.append(Step(f"{mid} dies: removed from the table, its Wounds and State Tokens removed", S.DEATH,

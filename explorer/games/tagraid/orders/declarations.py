@@ -25,12 +25,26 @@ ARO_SKILLS = ("ranged_attack", "close_combat_attack", "evade", "idle", "none")
 
 
 @dataclass(frozen=True)
+class Interaction:
+    """A TAG's interaction with a Tool Container or Loot Token it reaches during a Move (Common Skills › Move,
+    Effects; Tool Containers and Loot): ``target`` the token's id; ``equip``: equip a drawn Tool in a free Tool Slot;
+    ``discard``: Tools it has equipped to discard, in order, to make room when no Tool Slot is free."""
+
+    target: str
+    equip: bool = True
+    discard: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class MoveDecl:
     """A Move: the route of the base centre after its start (points, board units) and the facing chosen at the end
-    (degrees; ``None``: unchanged). A route of no point is a Move without moving (it cancels Slowed)."""
+    (degrees; ``None``: unchanged). A route of no point is a Move without moving (it cancels Slowed). ``interact``:
+    the Tool Container or Loot Token the TAG interacts with (the route then ends where it reaches Silhouette Contact
+    with it)."""
 
     route: tuple[Point, ...] = ()
     facing: float | None = None
+    interact: Interaction | None = None
 
 
 @dataclass(frozen=True)

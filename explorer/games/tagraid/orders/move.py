@@ -1,7 +1,8 @@
 """Checking a declared Move against the table (its Requirements are checked when it is declared).
 
 Sections: Common Skills › Move (Requirements: no hexagon without tile, not through Miners, Deployable Tools or the
-MegaBeast, end where the base fits and not on another Model; Effects: the first and second Movement values, the
+MegaBeast, end where the base fits and not on another Model or Token (Tool Containers and Loot Tokens do not block
+the way); Effects: the first and second Movement values, the
 movement ends on reaching Silhouette Contact with an enemy Miner or the MegaBeast, any facing at the end); Moving and
 Measuring; States › Slowed (one Segment less; 0 Segments: only turn on the spot); Special Terrain (Impassable,
 Difficult).
@@ -132,6 +133,10 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
         except Exception as e:  # ScenarioError from the placement check
             raise _reject(step, f"{field}.route[{len(route) - 2}]", f"{miner_id} cannot end its Move there: "
                           f"{getattr(e, 'problem', e)}") from None
+    if len(route) > 1:
+        from .loot import check_end_not_on_token
+
+        check_end_not_on_token(state, miner_id, end, step, f"{field}.route[{len(route) - 2}]")
     difficult = [h for h in board if board[h].tile and board[h].special == Special.DIFFICULT]
     path = shapely.LineString(route).buffer(r, quad_segs=32) if len(route) > 1 else shapely.Point(route[0]).buffer(r)
     crossed = [h for h in difficult if path.intersection(table.hex_polygon(h)).area > 1e-9]

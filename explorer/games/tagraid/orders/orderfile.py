@@ -22,9 +22,19 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
                  attack = { name = "Bite", damage = 14, ammunition = "N" } }
     [[access_points]]                    # optional (Respawn)
     number = 1; hex = "2,0"              # or x, y
+    token_radius = 0.25                  # optional (Tool Containers and Loot; a documented default)
+    [[tool_containers]]                  # optional
+    id = "C1"; hex = "0,0"               # or x, y
+    [[tool_deck]]                        # optional: top card first
+    name = "Heavy Rifle"; kind = "tool"; weapon = { name = "Heavy Rifle", damage = 15, burst = 2 }
+    [[loot_tokens]]                      # optional: a TAG's Loot Token and its Loot Zone
+    owner = "R"; hex = "1,1"; units = 2; cards = [{ name = "Mining Drill" }]
+    drawn_this_round = [{ miner = "A", container = "C2" }]
+    # on a Miner: tools = [{ name = "Scanner" }]; tool_slots = 2
     [order]
     active = "A"
     move = { route = [[1.0, 0.5], "1,0"], facing = 90.0 }   # points (x, y) or hexagon keys (their centres)
+    # or move = { route = [...], interact = { target = "C1", equip = true, discard = [] } } (Tool Containers and Loot)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
     evade_moves = { X = [1.5, 0.2] }     # wished for; dropped with a cited step if the Evade Roll forbids it
@@ -39,6 +49,7 @@ rules refuse is an :class:`.declarations.IllegalDeclaration` (a ScenarioError) n
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -55,10 +66,11 @@ from ..megabeast import ThreatLevels
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name, Rulings
 from ..options import ALL_OPTIONS
 from ..table_file import board_from_ref
-from .declarations import (AroDecl, AttackShare, IllegalDeclaration, MoveDecl, OrderDeclarations, OrderDice,
-                           SkillDecl)
+from .declarations import (AroDecl, AttackShare, IllegalDeclaration, Interaction, MoveDecl, OrderDeclarations,
+                           OrderDice, SkillDecl)
 from .sequence import Frame, play, trace_of
-from .state import (DEFAULT_MOVEMENT_SEGMENT, BehaviorCard, MegaBeastState, MinerState, OrderState, TableGeometry,
+from .state import (DEFAULT_MOVEMENT_SEGMENT, DEFAULT_TOKEN_RADIUS, DEFAULT_TOOL_SLOTS, BehaviorCard, LootToken,
+                    LootZone, MegaBeastState, MinerState, OrderState, TableGeometry, ToolCard, ToolContainer,
                     WeaponCard)
 
 MAX_MINERS = 24
@@ -68,6 +80,13 @@ MAX_ROUTE = 32
 MAX_WEAPONS = 8
 MAX_ACCESS_POINTS = 20
 MAX_DICE = 60
+MAX_CONTAINERS = 12
+"""Tool Containers on a table (the rulebook places 4)."""
+MAX_TOOL_DECK = 60
+"""Cards in the Tool Deck."""
+MAX_TOOLS = 10
+"""Tool Slots on a Miner, and Tool Cards in one Loot Zone."""
+MAX_CARD_TEXT = 2000
 
 
 class _Strict(BaseModel):
@@ -89,6 +108,15 @@ class WeaponEntry(_Strict):
     needs_lof: bool = True
     traits: list[Literal["Armor = 0", "Ranged Attack -3"]] = Field(default_factory=list, max_length=8)
     states: list[StateName] = Field(default_factory=list, max_length=1)
+
+
+class ToolCardEntry(_Strict):
+    name: Name
+    kind: Literal["tool", "other"] = "tool"
+    weapon: WeaponEntry | None = None
+    teseum: int = Field(default=0, ge=0, le=99)
+    t_bezoar: int = Field(default=0, ge=0, le=99)
+    text: str = Field(default="", max_length=MAX_CARD_TEXT)
 
 
 class MinerEntry(_Strict):
@@ -114,6 +142,8 @@ class MinerEntry(_Strict):
     miner_type: Literal["TAG", "Prospector"] = "TAG"
     scoring_zone: int = Field(default=0, ge=0, le=99)
     warehouse: int = Field(default=0, ge=0, le=99)
+    tools: list[ToolCardEntry] = Field(default_factory=list, max_length=MAX_TOOLS)
+    tool_slots: int = Field(default=DEFAULT_TOOL_SLOTS, ge=0, le=MAX_TOOLS)
 
 
 class BehaviorAttackEntry(_Strict):
@@ -152,9 +182,37 @@ class AccessPointEntry(_Strict):
     y: Coordinate | None = None
 
 
+class InteractionEntry(_Strict):
+    target: Name
+    equip: bool = True
+    discard: list[Name] = Field(default_factory=list, max_length=MAX_TOOLS)
+
+
 class MoveEntry(_Strict):
     route: list[RoutePoint] = Field(default_factory=list, max_length=MAX_ROUTE)
     facing: float | None = Field(default=None, ge=-3600.0, le=3600.0, allow_inf_nan=False)
+    interact: InteractionEntry | None = None
+
+
+class ContainerEntry(_Strict):
+    id: Name
+    hex: HexKey | None = None
+    x: Coordinate | None = None
+    y: Coordinate | None = None
+
+
+class LootTokenEntry(_Strict):
+    owner: Name
+    hex: HexKey | None = None
+    x: Coordinate | None = None
+    y: Coordinate | None = None
+    units: int = Field(default=0, ge=0, le=99)
+    cards: list[ToolCardEntry] = Field(default_factory=list, max_length=MAX_TOOLS)
+
+
+class DrawEntry(_Strict):
+    miner: Name
+    container: Name
 
 
 class ShareEntry(_Strict):
@@ -194,8 +252,9 @@ class DiceEntry(_Strict):
     respawn: DiceList = Field(default_factory=list)
 
 
-class OrderFile(_Strict):
-    kind: Literal["order"]
+class TableFields(_Strict):
+    """The table part shared by order and round files: board, Miners, MegaBeast, Access Points, Timeline, rulings."""
+
     title: str = Field(default="Order", max_length=MAX_TITLE)
     description: str = Field(default="", max_length=MAX_DESCRIPTION)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
@@ -204,8 +263,17 @@ class OrderFile(_Strict):
     timeline: list[Name] = Field(default_factory=list, max_length=MAX_MINERS)
     rulings: Rulings = Field(default_factory=dict)
     miners: list[MinerEntry] = Field(min_length=1, max_length=MAX_MINERS)
-    megabeast: MegaBeastEntry | None = None
     access_points: list[AccessPointEntry] = Field(default_factory=list, max_length=MAX_ACCESS_POINTS)
+    token_radius: float = Field(default=DEFAULT_TOKEN_RADIUS, gt=0, le=2, allow_inf_nan=False)
+    tool_containers: list[ContainerEntry] = Field(default_factory=list, max_length=MAX_CONTAINERS)
+    loot_tokens: list[LootTokenEntry] = Field(default_factory=list, max_length=MAX_MINERS)
+    tool_deck: list[ToolCardEntry] = Field(default_factory=list, max_length=MAX_TOOL_DECK)
+    drawn_this_round: list[DrawEntry] = Field(default_factory=list, max_length=MAX_MINERS * MAX_CONTAINERS)
+
+
+class OrderFile(TableFields):
+    kind: Literal["order"]
+    megabeast: MegaBeastEntry | None = None
     order: OrderEntry
     dice: DiceEntry = Field(default_factory=DiceEntry)
 
@@ -229,18 +297,50 @@ def _point(board: Board, p, field: str, source: str) -> tuple[float, float]:
 
 
 def _move(board: Board, m: MoveEntry, field: str, source: str) -> MoveDecl:
-    return MoveDecl(tuple(_point(board, p, f"{field}.route[{i}]", source) for i, p in enumerate(m.route)), m.facing)
+    it = None if m.interact is None else Interaction(m.interact.target, m.interact.equip, tuple(m.interact.discard))
+    return MoveDecl(tuple(_point(board, p, f"{field}.route[{i}]", source) for i, p in enumerate(m.route)), m.facing,
+                    it)
 
 
-def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
-    """Validate an order file (a dict, e.g. parsed TOML without its ``game`` key).
+def tool_card(e: ToolCardEntry) -> ToolCard:
+    """A Tool Deck card from its file entry."""
+    w = None if e.weapon is None else weapon_card(e.weapon)
+    return ToolCard(e.name, e.kind, w, e.teseum, e.t_bezoar, e.text)
+
+
+def weapon_card(w: WeaponEntry) -> WeaponCard:
+    return WeaponCard(w.name, w.damage, w.burst, w.ammunition, w.kind, w.needs_lof, tuple(w.traits), tuple(w.states))
+
+
+def _place(board: Board, e, field: str, source: str) -> tuple[float, float]:
+    """A token's centre from ``hex`` or ``x``/``y`` (exactly one of them)."""
+    if (e.hex is not None and (e.x is not None or e.y is not None)) or (e.hex is None and (e.x is None
+                                                                                         or e.y is None)):
+        raise ScenarioError(field, "give either hex or both x and y", "hex = \"q,r\" or x = ..., y = ...", source)
+    if e.hex is not None:
+        return board.layout.hex_to_pixel(parse_hex_key(e.hex, f"{field}.hex", source))
+    return (float(e.x), float(e.y))
+
+
+def behavior_card(b: BehaviorEntry) -> BehaviorCard:
+    """A MegaBeast Behavior card from its file entry."""
+    attack = None if b.attack is None else tuple(b.attack.model_dump().items())
+    return BehaviorCard(ThreatLevels(b.front, b.adjacent, b.opposite), b.angle_of_vision, b.moves, attack)
+
+
+def megabeast_state(e: MegaBeastEntry, xy: tuple[float, float]) -> MegaBeastState:
+    """The MegaBeast from its file entry, its base centre at ``xy`` (board units)."""
+    return MegaBeastState(e.id, xy[0], xy[1], e.facing % 360.0, behavior_card(e.behavior), e.silhouette, e.wounds,
+                          tuple(e.fury_tokens), e.hunting_trophy)
+
+
+def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None, source: str) -> OrderState:
+    """The initial :class:`.state.OrderState` of an order or round file's table (no Order under way).
 
     Raises:
-        ScenarioError: naming the field path and what is allowed (unknown fields, bounds, an unknown board, a Miner
-            placed off the tiles or overlapping, duplicate ids, an unknown ruling).
+        ScenarioError: an unknown ruling or reading, duplicate ids, a Miner placed both by hex and by x/y (or by
+            neither), or a Model off the tiles or overlapping another (naming ``miners[i]`` or ``megabeast``).
     """
-    doc = validate(OrderFile, data, source)
-    board = board_from_ref(doc.board, source)
     known = {o.key: o for o in ALL_OPTIONS}
     for k, v in doc.rulings.items():
         if k not in known:
@@ -263,23 +363,17 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
             x, y = cx + m.offset[0], cy + m.offset[1]
         else:
             x, y = float(m.x), float(m.y)
-        weapons = tuple(WeaponCard(w.name, w.damage, w.burst, w.ammunition, w.kind, w.needs_lof, tuple(w.traits),
-                                   tuple(w.states)) for w in m.weapons)
+        weapons = tuple(weapon_card(w) for w in m.weapons)
+        if len(m.tools) > m.tool_slots:
+            raise ScenarioError(f"{f}.tools", f"{len(m.tools)} Tool Cards in {m.tool_slots} Tool Slot(s)",
+                                f"at most tool_slots = {m.tool_slots}", source)
         miners.append(MinerState(m.id, m.side, x, y, m.facing % 360.0, m.silhouette, tuple(m.movement),
                                  m.close_combat, m.ranged_attack, m.evade, m.armor, m.wounds,
                                  m.max_wounds or m.wounds, m.orders, tuple(m.states), weapons, m.aro_without_lof,
-                                 m.miner_type, m.scoring_zone, m.warehouse))
-    mb = None
-    if doc.megabeast is not None:
-        e = doc.megabeast
-        if e.id in seen:
-            raise ScenarioError("megabeast.id", f"the id {e.id!r} is a Miner's", "a name no Miner has", source)
-        cx, cy = board.layout.hex_to_pixel(parse_hex_key(e.hex, "megabeast.hex", source))
-        b = e.behavior
-        attack = None if b.attack is None else tuple(b.attack.model_dump().items())
-        mb = MegaBeastState(e.id, cx, cy, e.facing % 360.0,
-                            BehaviorCard(ThreatLevels(b.front, b.adjacent, b.opposite), b.angle_of_vision, b.moves,
-                                         attack), e.silhouette, e.wounds, tuple(e.fury_tokens), e.hunting_trophy)
+                                 m.miner_type, m.scoring_zone, m.warehouse, True, tuple(tool_card(t) for t in m.tools),
+                                 m.tool_slots))
+    if megabeast is not None and megabeast.id in seen:
+        raise ScenarioError("megabeast.id", f"the id {megabeast.id!r} is a Miner's", "a name no Miner has", source)
     aps = []
     for i, ap in enumerate(doc.access_points):
         if (ap.hex is not None and (ap.x is not None or ap.y is not None)) or (ap.hex is None and (
@@ -290,9 +384,13 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
                     if ap.hex is not None else (float(ap.x), float(ap.y))))
     sides = list(doc.timeline) + [m.side for m in miners if m.side not in doc.timeline]
     timeline = tuple(dict.fromkeys(sides))
-    geo = TableGeometry(board, movement_segment=doc.movement_segment, access_points=tuple(aps))
-    initial = OrderState(geo, tuple(sorted(miners, key=lambda m: timeline.index(m.side))), mb, timeline,
-                         rulings=tuple(sorted(doc.rulings.items())))
+    geo = TableGeometry(board, movement_segment=doc.movement_segment, access_points=tuple(aps),
+                        token_radius=doc.token_radius)
+    containers, tokens, zones = _tokens(doc, board, seen | ({megabeast.id} if megabeast else set()), source)
+    initial = OrderState(geo, tuple(sorted(miners, key=lambda m: timeline.index(m.side))), megabeast, timeline,
+                         rulings=tuple(sorted(doc.rulings.items())), containers=containers, loot_tokens=tokens,
+                         loot_zones=zones, tool_deck=tuple(tool_card(c) for c in doc.tool_deck),
+                         container_draws=tuple((d.miner, d.container) for d in doc.drawn_this_round))
     try:
         geo.table(initial.models(), validate=True)
     except ScenarioError as e:
@@ -302,15 +400,85 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
             idx = next((i for i, m in enumerate(doc.miners) if m.id == mid), None)
             fld = f"miners[{idx}]" + fld[len("models." + mid):] if idx is not None else "megabeast"
         raise ScenarioError(fld, e.problem, e.allowed, source) from None
-    o = doc.order
+    r = geo.token_radius
+    for i, (tid, x, y) in enumerate(initial.tokens()):
+        h = geo.hex_of(x, y)
+        fld = (f"tool_containers[{i}]" if i < len(containers) else f"loot_tokens[{i - len(containers)}]")
+        if h not in board or not board[h].tile:
+            raise ScenarioError(fld, f"{tid} is not on a tile", "a hexagon with a tile", source)
+        for m in initial.models():
+            if math.dist((x, y), (m.x, m.y)) < r + geo.calibration.radius(m.silhouette) - 1e-6:
+                raise ScenarioError(fld, f"{tid} is under {m.id}'s base", "a place no base covers", source)
+    for i, d in enumerate(doc.drawn_this_round):
+        if d.miner not in seen:
+            raise ScenarioError(f"drawn_this_round[{i}].miner", f"no Miner {d.miner!r}", sorted(seen), source)
+        if d.container not in [c.id for c in containers]:
+            raise ScenarioError(f"drawn_this_round[{i}].container", f"no Tool Container {d.container!r}",
+                                [c.id for c in containers] or "a tool_containers id", source)
+    return initial
+
+
+def _tokens(doc: TableFields, board: Board, taken: set[str], source: str):
+    """Tool Containers, Loot Tokens (ids ``Loot <owner>``) and their owners' Loot Zones from the file."""
+    containers = []
+    ids = set(taken)
+    for i, c in enumerate(doc.tool_containers):
+        if c.id in ids:
+            raise ScenarioError(f"tool_containers[{i}].id", f"the id {c.id!r} is used twice",
+                                "a name no Miner, MegaBeast or other token has", source)
+        ids.add(c.id)
+        x, y = _place(board, c, f"tool_containers[{i}]", source)
+        containers.append(ToolContainer(c.id, x, y))
+    tokens, zones = [], []
+    tags = {m.id for m in doc.miners if m.miner_type == "TAG"}
+    for i, t in enumerate(doc.loot_tokens):
+        f = f"loot_tokens[{i}]"
+        if t.owner not in tags:
+            raise ScenarioError(f"{f}.owner", f"{t.owner!r} is not a TAG of this table (only TAGs have a Loot Token)",
+                                sorted(tags), source)
+        if any(z.owner == t.owner for z in zones):
+            raise ScenarioError(f"{f}.owner", f"{t.owner} has one Loot Token already", "one Loot Token per TAG",
+                                source)
+        x, y = _place(board, t, f, source)
+        tokens.append(LootToken(f"Loot {t.owner}", t.owner, x, y))
+        zones.append(LootZone(t.owner, t.units, tuple(tool_card(c) for c in t.cards)))
+    return tuple(containers), tuple(tokens), tuple(zones)
+
+
+def order_declarations(board: Board, o: OrderEntry, d: DiceEntry, seed: int, field: str,
+                       source: str) -> tuple[OrderDeclarations, OrderDice]:
+    """One Order's declarations and dice from its file entry (``field``: where it sits in the file, e.g. ``order``
+    or ``orders[2]``, for messages about hexagon keys).
+
+    Raises:
+        ScenarioError: a malformed hexagon key in a route or Evade movement.
+    """
     second = SkillDecl(o.second.skill, o.second.weapon, tuple(AttackShare(t.target, t.burst) for t in o.second.targets),
-                       _move(board, o.second.move, "order.second.move", source) if o.second.move else None)
+                       _move(board, o.second.move, f"{field}.second.move", source) if o.second.move else None)
     decl = OrderDeclarations(
-        o.active, _move(board, o.move, "order.move", source), second,
+        o.active, _move(board, o.move, f"{field}.move", source), second,
         tuple(AroDecl(a.miner, a.skill, a.weapon, a.step) for a in o.aros),
-        tuple((k, _point(board, v, f"order.evade_moves.{k}", source)) for k, v in o.evade_moves.items()))
-    dice = OrderDice(tuple((k, tuple(v)) for k, v in doc.dice.rolls.items()),
-                     tuple((k, tuple(v)) for k, v in doc.dice.saves.items()), tuple(doc.dice.respawn), doc.seed)
+        tuple((k, _point(board, v, f"{field}.evade_moves.{k}", source)) for k, v in o.evade_moves.items()))
+    dice = OrderDice(tuple((k, tuple(v)) for k, v in d.rolls.items()),
+                     tuple((k, tuple(v)) for k, v in d.saves.items()), tuple(d.respawn), seed)
+    return decl, dice
+
+
+def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
+    """Validate an order file (a dict, e.g. parsed TOML without its ``game`` key).
+
+    Raises:
+        ScenarioError: naming the field path and what is allowed (unknown fields, bounds, an unknown board, a Miner
+            placed off the tiles or overlapping, duplicate ids, an unknown ruling).
+    """
+    doc = validate(OrderFile, data, source)
+    board = board_from_ref(doc.board, source)
+    mb = None
+    if doc.megabeast is not None:
+        mb = megabeast_state(doc.megabeast, board.layout.hex_to_pixel(
+            parse_hex_key(doc.megabeast.hex, "megabeast.hex", source)))
+    initial = table_state(doc, board, mb, source)
+    decl, dice = order_declarations(board, doc.order, doc.dice, doc.seed, "order", source)
     return OrderScenario(doc.title, doc.description, initial, decl, dice, source)
 
 
@@ -347,6 +515,19 @@ def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
         "dead": list(last.dead),
         "teseum": {k: v for k, v in last.teseum if v}, "t_bezoar": {k: v for k, v in last.t_bezoar if v},
     }
+    # Tool Containers and Loot (only when the table has any: the outcome of other Orders is unchanged)
+    if last.interactions:
+        out["interactions"] = [[m, what] for m, what in last.interactions]
+    tools = {m.id: [t.name for t in m.tools] for m in last.miners if m.tools}
+    if tools or any(m.tools for m in frames[0].state.miners):
+        out["tools"] = tools
+    if last.loot_tokens or frames[0].state.loot_tokens:
+        out["loot_tokens"] = {t.id: {"owner": t.owner, "position": [round(t.x, 6), round(t.y, 6)]}
+                              for t in last.loot_tokens}
+    zones = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]} for z in last.loot_zones
+             if z.units or z.cards}
+    if zones or any(z.units or z.cards for z in frames[0].state.loot_zones):
+        out["loot_zones"] = zones
     if last.megabeast is not None:
         mb = last.megabeast
         start = frames[0].state.megabeast
@@ -399,6 +580,16 @@ def order_outcome_text(o: Mapping[str, Any]) -> str:
     gains = [f"{k} +{v} Teseum" for k, v in o.get("teseum", {}).items() if v]
     gains += [f"{k} +{v} T-Bezoar" for k, v in o.get("t_bezoar", {}).items() if v]
     lines.append("  Neomaterials: " + (", ".join(gains) or "none gained"))
+    for m, what in o.get("interactions", []):
+        lines.append(f"  Tool Containers and Loot: {m}, {what}")
+    if "tools" in o:
+        lines.append("  Tools equipped: " + (", ".join(f"{m} {', '.join(t)}" for m, t in o["tools"].items())
+                                             or "none"))
+    if "loot_tokens" in o:
+        lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
+    for owner, z in o.get("loot_zones", {}).items():
+        lines.append(f"  {owner}'s Loot Zone: {z['units']} Unit(s)" + (f", {', '.join(z['cards'])}" if z["cards"]
+                                                                      else ""))
     mb = o.get("megabeast")
     if mb:
         parts = [f"{mb['wounds']} Wounds left" + (" (killed)" if mb.get("killed") else "")]

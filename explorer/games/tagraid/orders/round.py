@@ -75,6 +75,7 @@ class RoundState:
         t_bezoar: ``((side, Units), ...)`` T-Bezoar each player holds (the tie-break of the Victory Conditions).
         megabeast_killed: the MegaBeast died this match. orders_per_miner: ``((miner, Orders), ...)`` flipped back
         at the End of the Round. over: the match has ended; result: ``(winner or None, reason)``.
+        orders_played: Orders played in the last Players Phase.
     """
 
     table: OrderState
@@ -87,6 +88,7 @@ class RoundState:
     orders_per_miner: tuple[tuple[str, int], ...] = ()
     over: bool = False
     result: tuple[str | None, str] | None = None
+    orders_played: int = 0
 
     def units(self, side: str) -> int:
         """Neomaterial Units of a player: Scoring Zone plus Warehouse of its Miners."""
@@ -102,8 +104,11 @@ def start_round_state(table: OrderState, deck: tuple[EventCard, ...], waiting_me
 
 def between_orders(table: OrderState) -> OrderState:
     """The table an Order leaves, ready for the next one (the per-Order records cleared; Miners, MegaBeast, board,
-    Timeline and rulings kept)."""
-    return OrderState(table.geometry, table.miners, table.megabeast, table.timeline, rulings=table.rulings)
+    Timeline, rulings, Tool Containers, Loot Tokens and Zones, the Tool Deck and this Round's draws kept)."""
+    return OrderState(table.geometry, table.miners, table.megabeast, table.timeline, rulings=table.rulings,
+                      containers=table.containers, loot_tokens=table.loot_tokens, loot_zones=table.loot_zones,
+                      tool_deck=table.tool_deck, tool_discard=table.tool_discard,
+                      container_draws=table.container_draws)
 
 
 def _reject(step: str, field: str, reason: str, rule) -> IllegalDeclaration:
@@ -138,13 +143,13 @@ def _deploy(rs: RoundState, dep: MegaBeastDeployment | None, sec: str):
     table = rs.table
     placer = table.timeline[-1] if table.timeline else "the last player"
     if dep is None:
-        raise _reject(sec, "round.deployment", f"the Event shows the MegaBeast symbol for the first time: {placer} "
+        raise _reject(sec, "deployment", f"the Event shows the MegaBeast symbol for the first time: {placer} "
                       "(last in the Timeline) must deploy the MegaBeast", S.MEGABEAST_DEPLOYMENT)
     geo = table.geometry
     h = geo.hex_of(dep.x, dep.y)
     cands = interior_hexes(table)
     if h not in cands:
-        raise _reject(sec, "round.deployment", f"hexagon {h.q},{h.r} is not a hexagon without tile surrounded by at "
+        raise _reject(sec, "deployment.hex", f"hexagon {h.q},{h.r} is not a hexagon without tile surrounded by at "
                       "least four tiles (Interior Deployment); allowed: " + ", ".join(f"{c.q},{c.r}" for c in cands),
                       S.MEGABEAST_DEPLOYMENT)
     x, y = geo.layout.hex_to_pixel(h)
@@ -153,7 +158,7 @@ def _deploy(rs: RoundState, dep: MegaBeastDeployment | None, sec: str):
     seen = [m.id for m in placed.miners if m.on_table and m.miner_type == "TAG"
             and line_of_fire(t, mb.id, m.id, placed.ruling_set(), explain=False).has_lof]
     if not seen:
-        raise _reject(sec, "round.deployment.facing", f"facing {dep.facing:g}° directs the MegaBeast towards no TAG "
+        raise _reject(sec, "deployment.facing", f"facing {dep.facing:g}° directs the MegaBeast towards no TAG "
                       "in its LoF; it must face some TAG it can see", S.MEGABEAST_DEPLOYMENT)
     return replace(rs, table=placed, waiting_megabeast=None), (
         Step(f"{placer} deploys {mb.id} in hexagon {h.q},{h.r}, facing {dep.facing % 360.0:g}°",
@@ -191,25 +196,50 @@ def megabeast_event(rs: RoundState, decl: RoundDeclarations):
 # ------------------------------------------------------------------------------------------------ 2 Players Phase
 
 
-def players_phase(rs: RoundState, decl: RoundDeclarations):
-    """2 Players Phase: one Player Turn per player in Timeline order; in their Turn the Active Player spends Orders
-    (each a whole Order Expenditure Sequence); End of Turn when they have no Order left or stop. Orders of a player
-    out of Timeline turn are refused."""
-    sec = "2 Players Phase"
-    steps: list[Step] = []
+@dataclass(frozen=True)
+class PlayedOrder:
+    """One Order of the Players Phase: its index in the declarations, the Active Player, the table before it (no
+    Order under way) and its frames (one per :data:`.sequence.STEPS` step)."""
+
+    index: int
+    side: str
+    before: OrderState
+    frames: tuple
+
+
+def _file_field(e: IllegalDeclaration, i: int) -> IllegalDeclaration:
+    """The refusal of the ``i``-th Order with its field named as in a round file (``order.move`` ->
+    ``orders[i].move``)."""
+    r = e.rejection
+    fld = f"orders[{i}]" + r.field[len("order"):] if r.field.startswith("order") else r.field
+    return IllegalDeclaration(Rejection(f"Order {i + 1} › {r.step}", fld, r.reason, r.rule), e.source)
+
+
+def play_orders(rs: RoundState, decl: RoundDeclarations):
+    """Replay the Orders of the Players Phase from ``rs`` (after the Events Phase), Player Turn by Player Turn in
+    Timeline order, each from the table the previous one left. Yields ``("turn", side)``, then for each Order
+    ``("order", index, table before it)`` and its :class:`PlayedOrder`, then ``("end", side)``; finally
+    ``("done", RoundState)``.
+
+    Raises:
+        IllegalDeclaration: an Order out of Timeline turn, or an Order's own refusal, its field named as in a round
+            file (``orders[i]...``).
+    """
     table = rs.table
     pending = list(enumerate(decl.orders))
     tb = dict(rs.t_bezoar)
     killed = rs.megabeast_killed
     for side in table.timeline:
-        steps.append(Step(f"{side}'s Player Turn: {side} is the Active Player", S.PLAYERS_PHASE,
-                          "The other players are Reactive Players.", {"side": side}, (), f"{sec} › {side}"))
-        while pending and table.miner(pending[0][1][0].active).side == side:
+        yield ("turn", side)
+        while pending and _side_of(table, pending[0]) == side:
             i, (od, dice) = pending.pop(0)
-            frames = play(table, od, dice)
+            yield ("order", i, table)
+            try:
+                frames = play(table, od, dice)
+            except IllegalDeclaration as e:
+                raise _file_field(e, i) from None
+            yield PlayedOrder(i, side, table, frames)
             last = frames[-1].state
-            for f in frames:
-                steps += [replace(s, section=f"{sec} › {side} › Order {i + 1} › {s.section}") for s in f.steps]
             for k, v in last.t_bezoar:
                 tb[k] = tb.get(k, 0) + v
             res = last.resolution
@@ -217,15 +247,53 @@ def players_phase(rs: RoundState, decl: RoundDeclarations):
                 killed = True
                 last = replace(last, megabeast=None)
             table = between_orders(last)
-        steps.append(Step(f"End of {side}'s Turn", S.PLAYERS_PHASE, "Unspent Orders are not saved for the next "
-                          "Round.", {"side": side}, (), f"{sec} › {side}"))
+        yield ("end", side)
     if pending:
         i, (od, _) = pending[0]
-        raise _reject(sec, f"round.orders[{i}].active", f"{od.active} belongs to "
+        if od.active not in {m.id for m in table.miners}:
+            raise _reject("2 Players Phase", f"orders[{i}].active", f"there is no Miner {od.active!r} (Miners: "
+                          f"{', '.join(m.id for m in table.miners)})", S.ORDERS_AND_AROS)
+        raise _reject("2 Players Phase", f"orders[{i}].active", f"{od.active} belongs to "
                       f"{table.miner(od.active).side}, whose Player Turn has passed in the Timeline "
                       f"({', '.join(table.timeline)}): Orders are played Turn by Turn in Timeline order",
                       S.PLAYERS_PHASE)
-    return replace(rs, table=table, t_bezoar=tuple(tb.items()), megabeast_killed=killed), tuple(steps)
+    yield ("done", replace(rs, table=table, t_bezoar=tuple(tb.items()), megabeast_killed=killed,
+                           orders_played=len(decl.orders)))
+
+
+def _side_of(table: OrderState, entry) -> str | None:
+    active = entry[1][0].active
+    return next((m.side for m in table.miners if m.id == active), None)
+
+
+def players_phase(rs: RoundState, decl: RoundDeclarations):
+    """2 Players Phase: one Player Turn per player in Timeline order; in their Turn the Active Player spends Orders
+    (each a whole Order Expenditure Sequence, :func:`play_orders`); End of Turn when they have no Order left or
+    stop. Orders of a player out of Timeline turn are refused."""
+    sec = "2 Players Phase"
+    steps: list[Step] = []
+    out = rs
+    for ev in play_orders(rs, decl):
+        if isinstance(ev, PlayedOrder):
+            for f in ev.frames:
+                steps += [replace(s, section=f"{sec} › {ev.side} › Order {ev.index + 1} › {s.section}")
+                          for s in f.steps]
+            res = ev.frames[-1].state.resolution
+            if res is not None and res.rulings and steps:  # the readings the Order's roll exchange consulted
+                s = steps[-1]
+                steps[-1] = replace(s, facts={**s.facts, "rulings": {**dict(res.rulings),
+                                                                     **s.facts.get("rulings", {})}})
+        elif ev[0] == "turn":
+            steps.append(Step(f"{ev[1]}'s Player Turn: {ev[1]} is the Active Player", S.PLAYERS_PHASE,
+                              "The other players are Reactive Players.", {"side": ev[1]}, (), f"{sec} › {ev[1]}"))
+        elif ev[0] == "order":
+            continue
+        elif ev[0] == "end":
+            steps.append(Step(f"End of {ev[1]}'s Turn", S.PLAYERS_PHASE, "Unspent Orders are not saved for the next "
+                              "Round.", {"side": ev[1]}, (), f"{sec} › {ev[1]}"))
+        else:
+            out = ev[1]
+    return out, tuple(steps)
 
 
 # ------------------------------------------------------------------------------------------------ 3 End of the Round
@@ -254,7 +322,9 @@ def end_of_round(rs: RoundState, decl: RoundDeclarations):
                    "ends": bool(reasons)}, (), sec)]
     if not reasons:
         base = dict(rs.orders_per_miner)
-        table = replace(table, miners=tuple(replace(m, orders=base.get(m.id, m.orders)) for m in table.miners))
+        table = replace(table, miners=tuple(replace(m, orders=base.get(m.id, m.orders)) for m in table.miners),
+                        container_draws=())  # one Tool Card per Tool Container per Game Round
+
         steps.append(Step(f"Orders are flipped: Round {rs.round + 1} begins", S.GAME_ROUND, "",
                           {"round": rs.round + 1}, (), sec))
         return replace(rs, table=table, round=rs.round + 1), tuple(steps)
@@ -309,6 +379,71 @@ def play_round(initial: RoundState, decl: RoundDeclarations, upto: int | None = 
     return tuple(out)
 
 
+def play_round_until_rejected(initial: RoundState, decl: RoundDeclarations) -> tuple[tuple[RoundFrame, ...],
+                                                                                   Rejection | None]:
+    """Like :func:`play_round`, but stop at the first refused declaration and return it with the steps done."""
+    out = []
+    rs = initial
+    for name, fn in ROUND_STEPS:
+        try:
+            rs, steps = fn(rs, decl)
+        except IllegalDeclaration as e:
+            return tuple(out), e.rejection
+        out.append(RoundFrame(name, rs, tuple(steps)))
+    return tuple(out), None
+
+
+@dataclass(frozen=True)
+class RoundReplay:
+    """A Round replayed for a stepper that pages through its Orders.
+
+    Attributes:
+        events: the Round after its Events Phase (``None`` when a declaration there is refused); events_steps: the
+            Events Phase's steps. tables: the table before each Order reached (an Order is reached when every
+            earlier one was played). sides: the Active Player of each Order reached. end: the Round after the End of
+            the Round (``None`` when not reached); end_steps: its steps. rejection: the first refused declaration;
+            refused_order: the index of the Order it belongs to (``None``: the Events Phase or none).
+        after: the table the last Order leaves, before the End of the Round (``None`` when not reached).
+    """
+
+    events: RoundState | None
+    events_steps: tuple[Step, ...]
+    tables: tuple[OrderState, ...]
+    sides: tuple[str, ...]
+    end: RoundState | None
+    end_steps: tuple[Step, ...]
+    rejection: Rejection | None
+    refused_order: int | None
+    after: OrderState | None = None
+
+
+def replay_round(initial: RoundState, decl: RoundDeclarations) -> RoundReplay:
+    """Replay the Round as :func:`play_round` does, keeping the table before each Order and stopping at the first
+    refused declaration (never raises for a refusal)."""
+    rs, ev_steps = initial, []
+    try:
+        for _, fn in ROUND_STEPS[:2]:
+            rs, steps = fn(rs, decl)
+            ev_steps += steps
+    except IllegalDeclaration as e:
+        return RoundReplay(None, tuple(ev_steps), (), (), None, (), e.rejection, None)
+    tables, sides, done = [], [], None
+    try:
+        for ev in play_orders(rs, decl):
+            if not isinstance(ev, PlayedOrder) and ev[0] == "order":
+                tables.append(ev[2])
+                sides.append(_side_of(ev[2], (ev[1], decl.orders[ev[1]])))
+            elif not isinstance(ev, PlayedOrder) and ev[0] == "done":
+                done = ev[1]
+    except IllegalDeclaration as e:
+        fld = e.rejection.field
+        idx = int(fld[len("orders["):].split("]")[0]) if fld.startswith("orders[") else None
+        return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), None, (), e.rejection, idx)
+    end, end_steps = end_of_round(done, decl)
+    return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), end, tuple(end_steps), None, None,
+                       done.table)
+
+
 def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
     """A :class:`~explorer.trace.Trace` of the Round; ``outcome``: round, Neomaterial Units and T-Bezoar by side,
     Wounds and positions of the Miners, the MegaBeast, whether the match is over and its result."""
@@ -328,5 +463,14 @@ def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
                       {"wounds": last.table.megabeast.wounds, "facing": last.table.megabeast.facing,
                        "position": [round(last.table.megabeast.x, 6), round(last.table.megabeast.y, 6)]}),
         "megabeast_killed": last.megabeast_killed, "events_left": len(last.deck),
+        "events_drawn": [c.name for c in last.drawn], "orders_played": last.orders_played,
     }
+    table = last.table
+    if any(m.tools for m in table.miners) or table.loot_tokens or table.containers:  # Tool Containers and Loot
+        t.outcome["tools"] = {m.id: [c.name for c in m.tools] for m in table.miners if m.tools}
+        t.outcome["loot_tokens"] = {k.id: {"owner": k.owner, "position": [round(k.x, 6), round(k.y, 6)]}
+                                    for k in table.loot_tokens}
+        t.outcome["loot_zones"] = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]}
+                                   for z in table.loot_zones if z.units or z.cards}
+        t.outcome["drawn_this_round"] = [list(d) for d in table.container_draws]
     return t

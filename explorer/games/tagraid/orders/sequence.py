@@ -23,6 +23,7 @@ from explorer.trace import Step, Trace
 from .. import sections as S
 from .aros import check_rights
 from .death import apply_deaths
+from .loot import interact, stop_at_contact
 from .declarations import (ARO_SKILLS, SECOND_SKILLS, IllegalDeclaration, OrderDeclarations, OrderDice, Rejection)
 from .megabeast import behavior_move, conclusion_redirect
 from .move import check_move, in_difficult_terrain
@@ -75,17 +76,23 @@ def first_skill_move(state: OrderState, decl: OrderDeclarations, dice: OrderDice
     Miner is placed at its end, facing as declared. A Move without moving cancels the Slowed State."""
     sec = "1.2 First Skill: Move"
     a = state.active_miner
-    mv = check_move(state, a.id, decl.move, 0, sec, "order.move")
-    steps = list(replace(s, section=sec) for s in mv.steps)
+    move, cut = decl.move, ()
+    if move.interact is not None:
+        move, cut = stop_at_contact(state, a.id, move, move.interact, sec, "order.move")
+    mv = check_move(state, a.id, move, 0, sec, "order.move")
+    steps = list(replace(s, section=sec) for s in cut + mv.steps)
     states = a.states
-    if len(mv.route) == 1 and "Slowed" in states:
+    if not decl.move.route and "Slowed" in states:
         states = tuple(s for s in states if s != "Slowed")
         steps.append(Step(f"{a.id} declares Move without moving: its Slowed State is cancelled", S.SLOWED_STATE,
                           "A Miner may cancel Slowed by declaring the Move Skill without moving.",
                           {"miner": a.id}, (a.id,), sec))
     end = mv.route[-1]
-    facing = a.facing if decl.move.facing is None else decl.move.facing % 360.0
+    facing = a.facing if move.facing is None else move.facing % 360.0
     state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing, states=states))
+    if decl.move.interact is not None:
+        state, more = interact(state, a.id, decl.move.interact, sec)
+        steps += more
     pending = _add_state(state.pending_states, a.id, "Slowed") if mv.difficult else state.pending_states
     return replace(state, step="move", routes=(mv.route,), pending_states=pending), tuple(steps)
 
@@ -128,10 +135,10 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
                           f"{right.step} ({right.reason.replace('_', ' ')})", S.ORDERS_AND_AROS)
         if d.skill in ATTACKS:
             r = state.miner(d.miner)
-            if d.weapon is not None and d.weapon not in [w.name for w in r.weapons]:
+            if d.weapon is not None and d.weapon not in [w.name for w in r.all_weapons]:
                 raise _reject(sec, f"{f}.weapon", f"{d.miner} carries no Weapon {d.weapon!r} "
-                              f"({', '.join(w.name for w in r.weapons) or 'no Weapons'})", S.TOOLS)
-            if d.weapon is None and not r.weapons:
+                              f"({', '.join(w.name for w in r.all_weapons) or 'no Weapons'})", S.TOOLS)
+            if d.weapon is None and not r.all_weapons:
                 raise _reject(sec, f"{f}.weapon", f"{d.miner} carries no Weapon to attack with", S.TOOLS)
         new.append(d)
         steps.append(Step(f"{d.miner} declares {SKILL_WORDS[d.skill]}" + (" as ARO" if d.skill != "none" else "")
@@ -198,17 +205,23 @@ def second_skill(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     if sk.skill == "move":
         if sk.move is None:
             raise _reject(sec, "order.second.move", "a second Move needs its route", S.MOVE)
-        mv = check_move(state, a.id, sk.move, 1, sec, "order.second.move")
-        steps += [replace(s, section=sec) for s in mv.steps]
+        move, cut = sk.move, ()
+        if move.interact is not None:
+            move, cut = stop_at_contact(state, a.id, move, move.interact, sec, "order.second.move")
+        mv = check_move(state, a.id, move, 1, sec, "order.second.move")
+        steps += [replace(s, section=sec) for s in cut + mv.steps]
         end = mv.route[-1]
         facing = a.facing if sk.move.facing is None else sk.move.facing % 360.0
         state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing))
+        if sk.move.interact is not None:
+            state, more = interact(state, a.id, sk.move.interact, sec)
+            steps += more
         pending = _add_state(state.pending_states, a.id, "Slowed") if mv.difficult else state.pending_states
         return replace(state, step="second_skill", second=sk, routes=state.routes + (mv.route,),
                        pending_states=pending), tuple(steps)
     if sk.skill in ATTACKS:
         kind = "ranged" if sk.skill == "ranged_attack" else "close_combat"
-        if sk.weapon is not None and sk.weapon not in [w.name for w in a.weapons]:
+        if sk.weapon is not None and sk.weapon not in [w.name for w in a.all_weapons]:
             raise _reject(sec, "order.second.weapon", f"{a.id} carries no Weapon {sk.weapon!r}", S.TOOLS)
         w = a.weapon(sk.weapon, kind)
         if not sk.targets:

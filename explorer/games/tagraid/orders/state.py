@@ -49,6 +49,59 @@ class WeaponCard:
     states: tuple[str, ...] = ()
 
 
+DEFAULT_TOOL_SLOTS = 2
+"""Tool Slots on a Miner card. The rulebook shows the Slots on the card but prints no number for them; this
+documented, editable default is two (order and round files may set ``tool_slots`` per Miner)."""
+
+DEFAULT_TOKEN_RADIUS = 0.25
+"""Radius of a Tool Container or Loot Token in board units. The rulebook gives no token size; this documented,
+editable default is a quarter of a hexagon (order and round files may set ``token_radius``)."""
+
+
+@dataclass(frozen=True)
+class ToolCard:
+    """A card of the Tool Deck (Tool Containers and Loot), as data: ``kind`` ``"tool"`` (equipped in a free Tool
+    Slot; ``weapon`` when it is a Weapon) or ``"other"`` (its instructions, ``text``, are followed: not executed
+    here); ``teseum`` / ``t_bezoar``: Neomaterial Units it grants, added to the Scoring Zone when drawn."""
+
+    name: str
+    kind: str = "tool"
+    weapon: WeaponCard | None = None
+    teseum: int = 0
+    t_bezoar: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ToolContainer:
+    """A Tool Container on the table (Tool Containers and Loot): its id and centre (board units)."""
+
+    id: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class LootToken:
+    """A TAG's Loot Token on the table (Tool Containers and Loot › Loot): its id, the TAG it belongs to (``owner``)
+    and its centre (board units). What it holds is its owner's :class:`LootZone`."""
+
+    id: str
+    owner: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class LootZone:
+    """A TAG's Loot Zone on the Prospecting Control Panel: the Neomaterial Units (Teseum or T-Bezoar) and the Tool
+    cards it holds."""
+
+    owner: str
+    units: int = 0
+    cards: tuple[ToolCard, ...] = ()
+
+
 @dataclass(frozen=True)
 class MinerState:
     """One Miner on the table (Miner Card; Activating a Miner; States).
@@ -63,6 +116,7 @@ class MinerState:
         miner_type: ``"TAG"`` or another Prospecting Crew member (MegaBeasts only gain AROs from TAGs).
         scoring_zone, warehouse: Neomaterial Units its player holds (Prospecting Control Panel).
         on_table: ``False`` between Death and Respawn.
+        tools: Tool cards in its Tool Slots (a Tool that is a Weapon can be used as one); tool_slots: how many.
     """
 
     id: str
@@ -86,6 +140,13 @@ class MinerState:
     scoring_zone: int = 0
     warehouse: int = 0
     on_table: bool = True
+    tools: tuple[ToolCard, ...] = ()
+    tool_slots: int = DEFAULT_TOOL_SLOTS
+
+    @property
+    def all_weapons(self) -> tuple[WeaponCard, ...]:
+        """Its Weapon cards, then the Weapons among the Tools in its Tool Slots."""
+        return self.weapons + tuple(t.weapon for t in self.tools if t.weapon is not None)
 
     def weapon(self, name: str | None, kind: str | None = None) -> WeaponCard:
         """The Weapon card ``name`` (``None``: the first one of ``kind``).
@@ -93,11 +154,11 @@ class MinerState:
         Raises:
             ScenarioError: no such Weapon (lists the Miner's Weapons).
         """
-        for w in self.weapons:
+        for w in self.all_weapons:
             if (name is None and (kind is None or w.kind == kind)) or w.name == name:
                 return w
         raise ScenarioError(f"{self.id}.weapon", f"{self.id} carries no {short_repr(name) if name else kind} Weapon",
-                            [w.name for w in self.weapons] or "a Weapon card on the Miner")
+                            [w.name for w in self.all_weapons] or "a Weapon card on the Miner")
 
     def model(self, declared_move: bool = False) -> Model:
         """The Miner as a :class:`~explorer.games.tagraid.pieces.Model` for Line of Fire questions."""
@@ -147,6 +208,7 @@ class TableGeometry:
     calibration: SilhouetteCalibration = DEFAULT_CALIBRATION
     movement_segment: float = DEFAULT_MOVEMENT_SEGMENT
     access_points: tuple[tuple[int, tuple[float, float]], ...] = ()
+    token_radius: float = DEFAULT_TOKEN_RADIUS
 
     @functools.cached_property
     def _empty(self) -> TableTop:
@@ -207,6 +269,10 @@ class OrderState:
         evade_moved: ``((miner, (x, y)), ...)`` Evade movements made at 5.1; evade_dropped: ``((miner, why), ...)``
             declared Evade movements dropped at 5.1 because the Evade Roll did not allow them.
         megabeast_moved: ``((x, y) before, (x, y) after)`` when the MegaBeast's Behavior moved it in ARO.
+        containers: Tool Containers on the table. loot_tokens: Loot Tokens on the table. loot_zones: every TAG's
+            Loot Zone (:class:`LootZone`). tool_deck: the Tool Deck, top card first; tool_discard: its discard pile.
+        container_draws: ``((miner, container), ...)`` Tool Cards drawn this Game Round (one per Tool Container).
+        interactions: ``((miner, what happened), ...)`` Tool Container and Loot Token interactions of this Order.
     """
 
     geometry: TableGeometry
@@ -233,8 +299,27 @@ class OrderState:
     evade_moved: tuple[tuple[str, tuple[float, float]], ...] = ()
     evade_dropped: tuple[tuple[str, str], ...] = ()
     megabeast_moved: tuple[tuple[float, float], tuple[float, float]] | None = None
+    containers: tuple[ToolContainer, ...] = ()
+    loot_tokens: tuple[LootToken, ...] = ()
+    loot_zones: tuple[LootZone, ...] = ()
+    tool_deck: tuple[ToolCard, ...] = ()
+    tool_discard: tuple[ToolCard, ...] = ()
+    container_draws: tuple[tuple[str, str], ...] = ()
+    interactions: tuple[tuple[str, str], ...] = ()
 
     # -- lookups
+
+    def loot_zone(self, owner: str) -> LootZone:
+        """A TAG's Loot Zone (empty when it has none yet)."""
+        return next((z for z in self.loot_zones if z.owner == owner), LootZone(owner))
+
+    def with_loot_zone(self, z: LootZone) -> "OrderState":
+        rest = tuple(x for x in self.loot_zones if x.owner != z.owner)
+        return replace(self, loot_zones=rest + (z,))
+
+    def tokens(self) -> tuple[tuple[str, float, float], ...]:
+        """Every Tool Container and Loot Token on the table as ``(id, x, y)``."""
+        return tuple((c.id, c.x, c.y) for c in self.containers) + tuple((t.id, t.x, t.y) for t in self.loot_tokens)
 
     def miner(self, miner_id: str) -> MinerState:
         """A Miner by id. Raises ScenarioError naming the Miners on the table."""
