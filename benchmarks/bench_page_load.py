@@ -8,7 +8,9 @@ Every time is measured in the browser from the navigation's start (``performance
 * ``page``: the default page's boards are drawn: every ipycanvas canvas on the page holds drawn pixels (sampled
   opaque pixels, polled every 25 ms); this is the number the < 2 s goal is about;
 * the breakdown of ``page``: ``html`` (the page's HTML has arrived: the server's ``GET``), ``scripts`` (the
-  ``<head>`` scripts have run: ``domInteractive``), ``first_canvas`` (the first board canvas exists).
+  ``<head>`` scripts have run: ``domInteractive``), ``first_canvas`` (the first board canvas exists), and from the
+  websocket log ``doc_ms`` (the browser asked for the session's document until it came) with ``msgs_before_doc``
+  (messages the server sent before it). These two depend little on the machine's load.
 
 The server runs in a subprocess, started fresh for each trial (``cold``: it has served nothing yet), with the
 ``explorer serve`` options given by ``--serve-args``. In each trial visitor 1 is the server's first visitor and
@@ -17,7 +19,7 @@ default page in visitor 2's profile (``cached``: the scripts come from the brows
 average is printed with every line: on a shared machine the numbers mean little without it.
 
     .venv/bin/python benchmarks/bench_page_load.py --trials 3 --visitors 3
-    .venv/bin/python benchmarks/bench_page_load.py --serve-args "--no-warm"   # compare a server option
+    .venv/bin/python benchmarks/bench_page_load.py --serve-args=--no-warm   # compare a server option (note the =)
 """
 
 from __future__ import annotations
@@ -102,6 +104,13 @@ def visit(ctx, url: str, want: str) -> dict:
     navigation start."""
     page = ctx.new_page()
     page.add_init_script(PROBE_JS)
+    frames: list[tuple[float, str, object]] = []
+
+    def on_ws(ws) -> None:
+        ws.on("framereceived", lambda f: frames.append((time.perf_counter(), "in", f)))
+        ws.on("framesent", lambda f: frames.append((time.perf_counter(), "out", f)))
+
+    page.on("websocket", on_ws)
     page.goto(url, wait_until="commit", timeout=180_000)
     page.wait_for_function(f"() => window.__pageLoad && window.__pageLoad.{want} !== undefined", timeout=180_000,
                            polling=100)
@@ -111,6 +120,14 @@ def visit(ctx, url: str, want: str) -> dict:
     out = {want: probe[want], "html": nav["responseEnd"], "scripts": nav["domInteractive"]}
     if want == "page":
         out.update(first_canvas=probe.get("first_canvas"), canvases=probe.get("canvases"))
+        # the server's part after the websocket opens: from the browser asking for the document to the answer, and
+        # how many messages the server sent before it (Bokeh message headers carry "msgtype")
+        text = [(t, d, f) for t, d, f in frames if isinstance(f, str)]
+        req = next((t for t, d, f in text if d == "out" and '"PULL-DOC-REQ"' in f), None)
+        rep = next((t for t, d, f in text if d == "in" and '"PULL-DOC-REPLY"' in f), None)
+        if req is not None and rep is not None:
+            out.update(doc_ms=1000 * (rep - req),
+                       msgs_before_doc=sum(1 for t, d, f in text if d == "in" and t < rep and '"msgtype"' in f) - 1)
     return {k: (round(v) if isinstance(v, float) else v) for k, v in out.items()}
 
 
@@ -118,7 +135,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=3, choices=range(1, 21), metavar="1..20")
     ap.add_argument("--visitors", type=int, default=3, choices=range(2, 11), metavar="2..10")
-    ap.add_argument("--serve-args", default="", help="extra `explorer serve` options, e.g. \"--no-warm\"")
+    ap.add_argument("--serve-args", default="", help="extra `explorer serve` options, e.g. --serve-args=--no-warm")
     ap.add_argument("--page", default=DEFAULT_PAGE)
     ap.add_argument("--port", type=int, default=0, help="server port (default: any free port)")
     ap.add_argument("--json", help="append one JSON line per trial to this file")
@@ -147,7 +164,8 @@ def main() -> int:
                     rows.append(row)
                     print(f"  visitor {v}: landing {landing['landing']:5d}  page {page['page']:5d}  (html "
                           f"{page['html']}, scripts {page['scripts']}, first canvas {page['first_canvas']}, "
-                          f"{page['canvases']} canvases)  load {row['load']}")
+                          f"{page['canvases']} canvases; document {page.get('doc_ms')} ms after "
+                          f"{page.get('msgs_before_doc')} messages)  load {row['load']}")
                     if v == 2:
                         keep = ctx
                     else:
