@@ -136,6 +136,39 @@ def drop_build_messages(doc=None) -> int:
     return n
 
 
+def skip_browser_comm_opens() -> bool:
+    """Process-wide, under ``panel serve``: do not dispatch the ``comm_open`` messages a browser sends for the widget
+    models it built from the page's document (one per model: ~340 for the Face to Face page). Panel's kernel ignores
+    them (``PanelKernel._wrap_handler`` returns at once for ``comm_open``), but dispatching each still cost a
+    deserialisation and a "busy" and an "idle" status message back to the browser: ~700 websocket messages and
+    seconds of the event loop per new session, competing with the next visitor's page. Returns whether the patch is
+    in place. Private Panel API (pinned panel==1.9.4): ``panel.io.ipywidget.PanelSessionWebsocket.receive``.
+    """
+    import json
+
+    try:
+        from panel.io.ipywidget import PanelSessionWebsocket
+    except Exception:   # another Panel or no ipywidgets_bokeh: leave it alone
+        return False
+    if getattr(PanelSessionWebsocket.receive, "_skips_comm_open", False):
+        return True
+    receive = PanelSessionWebsocket.receive
+
+    def receive_skipping_comm_open(self, data):
+        if isinstance(data, str) and '"comm_open"' in data:
+            try:
+                msg = json.loads(data)
+                if msg.get("channel") == "shell" and msg.get("header", {}).get("msg_type") == "comm_open":
+                    return None
+            except (ValueError, AttributeError):
+                pass
+        return receive(self, data)
+
+    receive_skipping_comm_open._skips_comm_open = True
+    PanelSessionWebsocket.receive = receive_skipping_comm_open
+    return True
+
+
 def free_widgets_on_session_end() -> None:
     """Under ``panel serve``: close this session's widgets when the session is destroyed (no-op elsewhere)."""
     import panel as pn
