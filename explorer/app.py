@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, browser_fixes, has_url_state, layout_widget_js,
-                                            served_pane, url_state_sync)
+                                            local_resources, served_pane, skip_browser_comm_opens, url_state_sync)
 
 TITLE = "Rules explorer"
 
@@ -146,6 +146,7 @@ def create_page(game_id: str, slug: str):
 
     from explorer.games import get_game
 
+    local_resources()   # Panel's stylesheets from this server, not a CDN, in every session
     page = get_game(game_id).page(slug)
     widget, redraw, notice = scenario_page_widget(game_id, slug)  # ?scenario=<id>
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
@@ -188,7 +189,10 @@ def create_landing():
     """The landing page for one browser session."""
     import panel as pn
 
-    return pn.pane.HTML(landing_html(), margin=(0, 10), sizing_mode="stretch_width")
+    local_resources()
+    # in a Column: Panel ships MathJax (1.8 MB of JavaScript) with a page whose root is an HTML pane
+    return pn.Column(pn.pane.HTML(landing_html(), margin=(0, 10), sizing_mode="stretch_width"),
+                     sizing_mode="stretch_width")
 
 
 def create_app(game_id: str = "tagraid"):
@@ -198,6 +202,7 @@ def create_app(game_id: str = "tagraid"):
 
     from explorer.games import get_game
 
+    local_resources()
     g = get_game(game_id)
     tabs = []
     for i, p in enumerate(g.pages):
@@ -243,22 +248,55 @@ def _stats_handler():
 
 
 def _session(factory):
-    """Wrap a page factory so the session's widgets are closed when the session ends."""
+    """Wrap a page factory so the session's widgets are closed when the session ends, and the widget messages queued
+    while building are not sent (the page's document carries their state: :func:`drop_build_messages`)."""
     def build():
-        from explorer.widgets.panel_support import free_widgets_on_session_end
+        from explorer.widgets.panel_support import drop_build_messages, free_widgets_on_session_end
 
         free_widgets_on_session_end()
-        return factory()
+        page = factory()
+        drop_build_messages()
+        return page
     return build
 
 
+def warm_pages(server) -> int:
+    """Build every route's cached page once, before the server takes its first request, so the first visitor of each
+    page is served like any later one instead of waiting for the imports and the first build. Returns the number of
+    routes warmed.
+
+    This is what Panel's ``panel serve --warm --reuse-sessions`` does (``Serve.warm_applications``: a session
+    generated per route, kept as that route's cached page). It is written out here because importing
+    ``panel.command.serve`` registers Panel's Tabulator model, after which every page ships Tabulator's and Luxon's
+    JavaScript (525 KB) to the browser. Private Panel API (pinned panel==1.9.4): the server's Bokeh application
+    contexts, ``state._sessions`` and ``state._session_key_funcs``.
+    """
+    from panel.io.document import _cleanup_doc
+    from panel.io.session import generate_session
+    from panel.io.state import set_curdoc, state
+
+    n = 0
+    for path, ctx in server._tornado._applications.items():
+        session = generate_session(ctx.application)
+        with set_curdoc(session.document):
+            state._session_key_funcs[path] = lambda r: r.path
+            state._sessions[path] = session
+            session.block_expiration()
+            state._on_load(None)
+        _cleanup_doc(session.document, destroy=False)
+        n += 1
+    return n
+
+
 def serve(port: int = 5006, address: str | None = None, show: bool = False, static_dir: str | Path | None = None,
-          threaded: bool = False, num_procs: int = 1, allow_websocket_origin: list[str] | None = None):
+          threaded: bool = False, num_procs: int = 1, allow_websocket_origin: list[str] | None = None,
+          warm: bool = True):
     """Serve the landing page at ``/`` and every tool page at :func:`page_route`, with the local widget JavaScript
     (blocking unless ``threaded``).
 
     Sessions: a plain ``GET`` renders a cached page (Panel's ``reuse_sessions``) and builds no widgets; a session's
     widgets are built when its browser connects and closed when the session ends (closed tab: after about 10 s).
+    With ``warm`` every route's cached page is built before the first request (:func:`warm_pages`).
 
     Args:
         port: TCP port (0: any free port is not supported by Bokeh; pick one).
@@ -271,6 +309,8 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
             sessions in front, see README › Serving).
         allow_websocket_origin: extra ``host[:port]`` origins allowed to open websockets (e.g. the public name a
             reverse proxy serves the app under); localhost and ``address`` are always allowed.
+        warm: build every page's cached copy at start (in each worker process; not with ``threaded``): the server
+            answers a few seconds later, and its first visitors do not wait for the first build.
     """
     import shutil
 
@@ -279,6 +319,8 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     from explorer.games import all_games
 
     pn.extension("ipywidgets")
+    local_resources()   # process-wide part: Font Awesome from this server (each page sets its session's part)
+    skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
     address = address or DEFAULT_ADDRESS
     base = Path(static_dir) if static_dir else Path(tempfile.mkdtemp(prefix="explorer-widget-js-"))
     only = base / "explorer-widget-js"
@@ -293,8 +335,17 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
         titles[route] = f"{g.page(slug).title} — {g.title} — {TITLE}"
     pn.config.reuse_sessions = True
     pn.config.global_loading_spinner = True  # a visible "loading" state from the first frame until the page renders
-    return pn.serve(apps, port=port, address=address, show=show, title=titles,
-                    static_dirs={WIDGET_JS_ROUTE: str(static)}, websocket_origin=sorted(set(origins)),
-                    threaded=threaded, print_url=False, num_procs=num_procs,
-                    extra_patterns=[(STATS_ROUTE, _stats_handler())],
-                    check_unused_sessions_milliseconds=2000, unused_session_lifetime_milliseconds=8000)
+    options = dict(port=port, address=address, show=show, title=titles, static_dirs={WIDGET_JS_ROUTE: str(static)},
+                   websocket_origin=sorted(set(origins)), print_url=False, num_procs=num_procs,
+                   extra_patterns=[(STATS_ROUTE, _stats_handler())],
+                   check_unused_sessions_milliseconds=2000, unused_session_lifetime_milliseconds=8000)
+    if threaded or not warm:
+        return pn.serve(apps, threaded=threaded, **options)
+    server = pn.serve(apps, start=False, **options)   # bound (and forked) but not yet taking requests
+    warm_pages(server)
+    server.start()
+    try:
+        server.io_loop.start()
+    except RuntimeError:   # as Panel's own start: the loop is already running
+        pass
+    return server

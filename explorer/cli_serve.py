@@ -98,7 +98,7 @@ def check_origins(origins: list[str] | None) -> list[str]:
 
 def register(app: typer.Typer) -> None:
     """Add ``explorer serve [--port 5006] [--address ADDR] [--num-procs N] [--allow-websocket-origin HOST]
-    [--show/--no-show]`` to the CLI app."""
+    [--show/--no-show] [--warm/--no-warm]`` to the CLI app."""
 
     @app.command("serve")
     def serve(port: int = typer.Option(5006, help="TCP port to listen on (1..65535)."),
@@ -112,7 +112,10 @@ def register(app: typer.Typer) -> None:
                                                                    "with sticky sessions in front (README)."),
               allow_websocket_origin: list[str] = typer.Option(None, "--allow-websocket-origin",
                                                                help="Extra host[:port] allowed to open websockets "
-                                                                    "(the public name behind a proxy); repeatable.")
+                                                                    "(the public name behind a proxy); repeatable."),
+              warm: bool = typer.Option(True, "--warm/--no-warm", help="Build every page once before taking "
+                                                                       "requests (the first visitor does not wait "
+                                                                       "for it; start-up takes a few seconds more).")
               ) -> None:
         """Serve the app: a landing page and one page per tool per game (one widget tree per browser session)."""
         from .app import DEFAULT_ADDRESS
@@ -129,6 +132,6 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
         try:
             _serve(port=port, address=address, show=show, static_dir=static_dir, num_procs=num_procs,
-                   allow_websocket_origin=origins)
+                   allow_websocket_origin=origins, warm=warm)
         except OSError as e:   # the port was taken between the check and the bind
             raise _bind_error(e, address, port) from None

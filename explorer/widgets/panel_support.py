@@ -22,6 +22,12 @@ See ``notes/stack.md``:
   would keep its whole widget tree (and its explorer) alive forever. Panel marks each widget built in a session with
   that session's document; :func:`free_widgets_on_session_end` closes them when the session is destroyed
   (:func:`close_session_widgets`), and :func:`server_stats` counts what is alive.
+- local resources (:func:`local_resources`): every session is served with the server's own copies of Panel's
+  stylesheets and fonts, never a CDN (the app works offline). Panel points a model's stylesheets at its document's
+  ``dist_url`` template variable, which it sets only while rendering the HTML of a ``GET``; a session built later
+  for a websocket (every visitor after the first with ``reuse_sessions``) had none, so its theme CSS, list-panel
+  CSS and Font Awesome came from ``cdn.holoviz.org``. Panel also adds Font Awesome from ``cdn.holoviz.org`` (its
+  ``ipywidgets`` extension) and from ``cdnjs.cloudflare.com`` (its ``IPyWidget`` patch) to every page.
 """
 
 from __future__ import annotations
@@ -102,6 +108,67 @@ def close_session_widgets(doc) -> int:
     return len(mine)
 
 
+def drop_build_messages(doc=None) -> int:
+    """Drop the ipywidgets messages queued while a session's widget tree was built (comm opens and updates, one
+    websocket message each: 410 for the Face to Face page); returns how many.
+
+    They are redundant: the page's Bokeh document carries every widget's state (the ``bundle`` of the
+    ``IPyWidget`` model, taken after the build), and the browser builds its widget models from that. A session built
+    for a ``GET`` never sends them (no browser is connected yet), but a session built when a browser's websocket
+    connects (every visitor after the first with ``reuse_sessions``) sent them all before the document itself:
+    2.3 s of the event loop at load 5 before the page could render. Private Panel API (pinned panel==1.9.4): the
+    queue of ``state._ipykernels[doc].session``.
+    """
+    import panel as pn
+
+    doc = doc if doc is not None else pn.state.curdoc
+    try:
+        from panel.io.state import state
+
+        kernel = state._ipykernels.get(doc) if doc is not None else None
+        queue = kernel.session._queue if kernel is not None else None
+    except Exception:   # another Panel: nothing queued that we know of
+        return 0
+    if not queue:
+        return 0
+    n = len(queue)
+    queue.clear()
+    return n
+
+
+def skip_browser_comm_opens() -> bool:
+    """Process-wide, under ``panel serve``: do not dispatch the ``comm_open`` messages a browser sends for the widget
+    models it built from the page's document (one per model: ~340 for the Face to Face page). Panel's kernel ignores
+    them (``PanelKernel._wrap_handler`` returns at once for ``comm_open``), but dispatching each still cost a
+    deserialisation and a "busy" and an "idle" status message back to the browser: ~700 websocket messages and
+    seconds of the event loop per new session, competing with the next visitor's page. Returns whether the patch is
+    in place. Private Panel API (pinned panel==1.9.4): ``panel.io.ipywidget.PanelSessionWebsocket.receive``.
+    """
+    import json
+
+    try:
+        from panel.io.ipywidget import PanelSessionWebsocket
+    except Exception:   # another Panel or no ipywidgets_bokeh: leave it alone
+        return False
+    if getattr(PanelSessionWebsocket.receive, "_skips_comm_open", False):
+        return True
+    receive = PanelSessionWebsocket.receive
+
+    def receive_skipping_comm_open(self, data):
+        if isinstance(data, str) and '"comm_open"' in data:
+            try:
+                msg = json.loads(data)
+                if msg.get("channel") == "shell" and msg.get("header", {}).get("msg_type") == "comm_open":
+                    return None
+            except (ValueError, AttributeError):
+                pass
+        return receive(self, data)
+
+    receive_skipping_comm_open._skips_comm_open = True
+    PanelSessionWebsocket.receive = receive_skipping_comm_open
+    return True
+
+
 def free_widgets_on_session_end() -> None:
     """Under ``panel serve``: close this session's widgets when the session is destroyed (no-op elsewhere)."""
     import panel as pn
@@ -111,8 +178,10 @@ def free_widgets_on_session_end() -> None:
 
 
 def server_stats() -> dict[str, float | int]:
-    """What a long-running server holds: live ipywidgets, distinct session documents they belong to, live objects of
-    this project's classes, live Bokeh documents, and the process's resident memory in MB (Linux ``/proc``; ``-1``
+    """What a long-running server holds: live ipywidgets, distinct session documents they belong to, cached pages
+    (Panel's ``reuse_sessions`` cache: one session per route, kept for the server's life), the session documents
+    owning widgets that are not cached pages (browser sessions still open or not yet freed), live objects of this
+    project's classes, live Bokeh documents, and the process's resident memory in MB (Linux ``/proc``; ``-1``
     elsewhere). Runs a full garbage collection first."""
     import gc
 
@@ -137,8 +206,46 @@ def server_stats() -> dict[str, float | int]:
             rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (OSError, ValueError, IndexError):
         pass
-    return {"widgets": len(_instances), "session_documents": len(docs), "explorer_objects": ours,
-            "bokeh_documents": bokeh_docs, "rss_mb": round(rss, 1)}
+    try:
+        from panel.io.state import state
+
+        cached = {id(s.document) for s in state._sessions.values()}   # reuse_sessions cache (private, panel==1.9.4)
+    except Exception:
+        cached = set()
+    return {"widgets": len(_instances), "session_documents": len(docs), "cached_pages": len(cached),
+            "other_session_documents": len(docs - cached),
+            "explorer_objects": ours, "bokeh_documents": bokeh_docs, "rss_mb": round(rss, 1)}
+
+
+def local_resources() -> None:
+    """Serve Panel's own stylesheets and fonts from this server, never from a CDN (see the module docstring).
+
+    Call it while a session's page is being built (it sets that Bokeh document's ``dist_url`` to Panel's local path,
+    :func:`panel.io.resources.get_dist_path`, as Panel does for the document of a ``GET``) and once after
+    ``pn.extension("ipywidgets")`` (process-wide: Panel's Font Awesome stylesheet is taken from the server's copy, and
+    the cdnjs Font Awesome 4.5 that Panel adds to ipywidgets is dropped: ipywidgets_bokeh bundles its own icon
+    CSS). Idempotent; honours ``BOKEH_RESOURCES=cdn`` (then the CDN is what was asked for). Private Panel API
+    (pinned panel==1.9.4): the document's ``_template_variables``.
+    """
+    import panel as pn
+    from panel.io.resources import CDN_DIST, get_dist_path, use_cdn
+
+    if use_cdn():
+        return
+    local = get_dist_path(cdn=False)
+    files = list(pn.config.css_files)
+    if any(f.startswith(CDN_DIST) for f in files):
+        pn.config.css_files = [local + f[len(CDN_DIST):] if f.startswith(CDN_DIST) else f for f in files]
+    try:
+        from ipywidgets_bokeh.widget import IPyWidget
+
+        if any(str(c).startswith(("http:", "https:")) for c in getattr(IPyWidget, "__css__", [])):
+            IPyWidget.__css__ = []
+    except ImportError:   # no ipywidgets_bokeh: nothing of it is served
+        pass
+    doc = pn.state.curdoc
+    if doc is not None:
+        doc._template_variables["dist_url"] = local
 
 
 EARLY_REDRAW_MS = 1000
