@@ -43,6 +43,7 @@ from explorer.widgets.hexboard import HexBoardView, Piece
 from explorer.widgets.layout import RESPONSIVE_CSS
 
 from .lof_report import verdict_readings
+from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES
 from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _cut_rays, _reference_analyse, analyse
 from .model import MegaBeast, field_bounds
 from .lof import LoFResult, TableTop
@@ -90,8 +91,8 @@ class LofScenario:
     models: list[Model]
     shooter: str
     calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION
-    weapon: WeaponRanges = field(default_factory=lambda: WeaponRanges(short=3, mid=0, long=-3, out_of_range=None))
-    threat: ThreatLevels = field(default_factory=lambda: ThreatLevels(front=16, adjacent=13, opposite=10))
+    weapon: WeaponRanges = field(default_factory=lambda: DEFAULT_WEAPON_RANGES)
+    threat: ThreatLevels = field(default_factory=lambda: DEFAULT_THREAT_LEVELS)
     title: str = ""
     calibration_pieces: SilhouetteCalibration = DEFAULT_CALIBRATION
     rulings: dict[str, str] = field(default_factory=dict)
