@@ -87,3 +87,37 @@ def test_tray_model_is_pure_and_names_every_miner():
     assert names[0] == "A · Cutter" and "B · Spotter" in names and "C · Digger" in names
     ids = {d.id for r in rows for d in r.dice}
     assert all(l.src in ids and l.dst in ids for l in links)
+
+
+def test_line_of_fire_targets_give_the_same_facts_as_the_command_line():
+    """Targets picked on the Line of Fire explorer: the link's exchange is the one `explorer resolve TABLE --shooter
+    --target` resolves (the explorer's cached verdicts and a fresh computation agree)."""
+    from explorer.games import load_any
+    from explorer.games.tagraid.lof_views import LofExplorer
+    from explorer.urlstate import decode_state
+
+    w = LofExplorer()
+    w.pick_mode.value = "target"
+    w._on_select("Spotter")
+    w._on_select("Digger")
+    assert w.targets == ["Spotter", "Digger"] and "lof-f2f-link" in w.f2f_html.value
+    href = w.f2f_html.value.split("href='", 1)[1].split("'", 1)[0]
+    assert href.startswith("./tagraid-face-to-face?s=")
+    state = decode_state(href.split("?s=", 1)[1])
+    game, sc = load_any("explorer/games/tagraid/tables/lof-quarry.toml")
+    trace = game.resolve(sc.with_question("Cutter", ["Spotter", "Digger"]))
+    board = [s for s in trace.steps if s.section == "From the board"]
+    assert [f["title"] for f in state["board"]["facts"]] == [s.title for s in board]
+    f2f = FaceToFaceExplorer()
+    f2f.load_url_state(state)
+    assert f2f.resolution.trace.outcome == trace.outcome
+    # a second click drops a target; a friendly Miner is refused in words
+    w._on_select("Digger")
+    assert w.targets == ["Spotter"]
+    w._on_select("Driller")
+    assert "not an enemy Miner" in w.f2f_html.value and "lof-f2f-link" not in w.f2f_html.value
+    # picking another shooter keeps the targets that are still its enemies: Runner (side B) drops Spotter (side B)
+    # and keeps Driller (side A)
+    w.pick_mode.value = "shooter"
+    w._on_select("Runner")
+    assert w.shooter == "Runner" and w.targets == ["Driller"] and "lof-f2f-link" in w.f2f_html.value

@@ -628,7 +628,8 @@ class LofExplorer(W.HBox):
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
                              "the rotate buttons, q / e or Ctrl + wheel turn the shooter; − / + zoom, fit fits the "
-                             "board to its column. <b style='color:#1a9641'>Green</b>: a "
+                             "board to its column. With <i>pick target</i>, a click picks (or drops) a target: "
+                             "<i>Resolve this Face to Face Roll</i> opens the roll exchange the board decides. <b style='color:#1a9641'>Green</b>: a "
                              "clear LoF segment; <b style='color:#d7191c'>red</b>: rays cut (×) where they hit an "
                              "obstacle; yellow wedge: the shooter's front arc; dashed rings S / M / L: where the Range "
                              "Ruler's Segments end; orange ring: Partial Cover; numbers around the MegaBeast's "
@@ -648,6 +649,15 @@ class LofExplorer(W.HBox):
                                          value="", description="Range in Hexagons", layout=W.Layout(width="300px"))
         self.hex_range_pick.style.description_width = "130px"
         self.hex_range_pick.observe(lambda ch: self._say() or self._draw(), names="value")
+        # one table: pick the shooter's target(s) on the board, then open the Face to Face Roll the board decides
+        self.targets: list[str] = []
+        self.pick_mode = W.ToggleButtons(options=[("pick shooter", "shooter"), ("pick target", "target")],
+                                         value="shooter", tooltip="what a click on a Model picks",
+                                         style={"button_width": "96px"})
+        self.pick_mode.add_class("lof-pick-mode")
+        self.f2f_html = W.HTML()
+        self.f2f_html.add_class("lof-f2f")
+        self.board_roll = None
         self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
         self.moving.observe(self._on_moving, names="value")
         self.cal_inputs = {b: W.Text(value=f"{getattr(self.calibration, b):g}", description=b,
@@ -698,7 +708,8 @@ class LofExplorer(W.HBox):
         rul = box("Ruling options", rows)
         files = W.HBox([self.download, self.upload, self.file_message],
                        layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap"))
-        rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.ruler_pick, self.hex_range_pick])]
+        rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.pick_mode, self.f2f_html]),
+                 W.HBox([self.ruler_pick, self.hex_range_pick])]
         for r in (*rows_, *(c for b in (ruler, mods, threat) for c in b.children if isinstance(c, W.HBox))):
             r.add_class("xr-wrap")
         side = W.VBox([self.header, self.message, files, *rows_, self.verdict_html, ruler, mods, threat, rul])
@@ -740,6 +751,9 @@ class LofExplorer(W.HBox):
             self._say(f"no Model {model_id!r}; choose one of {', '.join(self.models)}")
             return
         self.shooter = model_id  # set first: the dropdown's observer sees no change
+        new = self.models[model_id]  # targets stay only if they are still enemies (or the MegaBeast)
+        self.targets = [t for t in self.targets if t != model_id
+                        and (new.is_enemy_miner_of(self.models[t]) or self.models[t].kind == "megabeast")]
         self.board_view.selected = model_id  # shown as selected (ringed): the rotate buttons turn it
         if self.shooter_pick.value != model_id:
             self.shooter_pick.value = model_id
@@ -774,10 +788,97 @@ class LofExplorer(W.HBox):
         new[model_id] = replace(m, facing=facing)
         return self._try_models(new)
 
+    def set_targets(self, targets: Sequence[str]) -> None:
+        """Make ``targets`` the shooter's targets (the Face to Face Roll link; several split the Burst). Unknown ids
+        or the shooter itself: a message, nothing changes."""
+        bad = [t for t in targets if t not in self.models or t == self.shooter]
+        if bad:
+            self._say(f"no target {bad[0]!r}; choose among {', '.join(m for m in self.models if m != self.shooter)}")
+            return
+        self.targets = list(dict.fromkeys(targets))
+        self._say()
+        self._show_f2f()
+        self._draw_overlays()
+
+    def toggle_target(self, model_id: str) -> None:
+        """Add ``model_id`` to the targets, or take it out if it is one (a click in "pick target" mode)."""
+        self.set_targets([t for t in self.targets if t != model_id] if model_id in self.targets
+                         else [*self.targets, model_id])
+
+    def face_to_face_roll(self):
+        """The roll exchange this board decides for the shooter and its targets (:func:`.board_roll.board_roll`,
+        measured with this explorer's own verdict cache), or ``None`` without targets.
+
+        Raises:
+            ScenarioError: a target that is not an enemy Miner or the MegaBeast, too many targets for the Burst.
+        """
+        from .board_roll import board_roll
+
+        if not self.targets:
+            return None
+        return board_roll(self.table, self.shooter, self.targets, rulings=self.rulings.copy(), weapon=self.weapon,
+                          threat=self.threat, calibration=self.calibration, cache=self.analysis_cache)
+
+    def face_to_face_state(self) -> dict | None:
+        """The Face to Face page's link state for :meth:`face_to_face_roll` (its document plus the board facts), or
+        ``None`` without targets."""
+        br = self.board_roll
+        if br is None:
+            return None
+        return {**br.document, "board": {"facts": [f.to_dict() for f in br.facts], "readings": dict(br.readings)}}
+
+    def face_to_face(self):
+        """A :class:`~.views.FaceToFaceExplorer` opened on :meth:`face_to_face_roll` (for notebooks; the page links
+        to the Face to Face page instead).
+
+        Raises:
+            ScenarioError: no targets, or as :meth:`face_to_face_roll`.
+        """
+        from .views import FaceToFaceExplorer
+
+        br = self.face_to_face_roll()
+        if br is None:
+            raise ScenarioError("targets", "no target picked", "pick a target on the board")
+        w = FaceToFaceExplorer()
+        w.load_document(dict(br.document), "the Line of Fire board", board_facts=[f.to_dict() for f in br.facts],
+                        board_readings=dict(br.readings))
+        return w
+
+    def _show_f2f(self) -> None:
+        """The "Resolve this Face to Face Roll" link (to the Face to Face page, carrying the exchange and the board
+        facts in its address), or what keeps it from being offered."""
+        from explorer.urlstate import encode_state
+
+        self.board_roll = None
+        self.targets = [t for t in self.targets if t in self.models and t != self.shooter]
+        if not self.targets:
+            self.f2f_html.value = ("<span style='font:12px sans-serif;color:#868e96'>pick a target on the board for "
+                                   "its Face to Face Roll</span>")
+            return
+        try:
+            self.board_roll = br = self.face_to_face_roll()
+            state = encode_state(self.face_to_face_state())
+        except (ScenarioError, ValueError) as e:
+            self.f2f_html.value = (f"<span class='lof-f2f-error' style='font:12px sans-serif;color:#922b21'>"
+                                   f"{html.escape(str(e))}</span>")
+            return
+        n = len(br.document.get("reactive") or []) + (1 if "megabeast" in br.document else 0)
+        self.f2f_html.value = (f"<a class='lof-f2f-link xf-button' href='./tagraid-face-to-face?s={state}' "
+                               f"style='font:13px sans-serif;padding:4px 9px;border:1px solid #1971c2;"
+                               f"border-radius:3px;color:#1971c2;text-decoration:none;white-space:nowrap' "
+                               f"title='{html.escape(', '.join(f.title for f in br.facts[:12]))}'>Resolve this Face "
+                               f"to Face Roll →</a> <span style='font:12px sans-serif;color:#555'>"
+                               f"{html.escape(self.shooter)} → {html.escape(', '.join(self.targets))}; "
+                               f"{n} react; {len(br.facts)} facts from the board</span>")
+
     def _on_select(self, what) -> None:
         """A click or tap: on a Model, it becomes the shooter (the selected Model); on a hexagon, say what it is and
         keep the shooter selected. Either way the previous message goes."""
         if isinstance(what, str) and what in self.models:
+            if self.pick_mode.value == "target" and what != self.shooter:
+                self.toggle_target(what)
+                self.board_view.selected = self.shooter
+                return
             if what != self.shooter:
                 self.set_shooter(what)
             else:
@@ -996,6 +1097,7 @@ class LofExplorer(W.HBox):
         with self.ruler_pick.hold_trait_notifications():
             self.ruler_pick.options = opts
             self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
+        self._show_f2f()
         self._draw()
         self._state_changed()
 
@@ -1005,7 +1107,9 @@ class LofExplorer(W.HBox):
 
     def _draw_overlays(self) -> None:
         bv = self.board_view
-        bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale)
+        rings = [Circle(self.table.model(t).center, self.table.disc(t).r + 0.12, stroke="#7048e8", width=3.0)
+                 for t in self.targets if t in self.models]
+        bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale) + rings
 
     def verdict(self, target: str) -> TargetVerdict:
         """The current verdict for ``target`` (ScenarioError if it is not a target)."""

@@ -309,6 +309,7 @@ class FaceToFaceExplorer(W.VBox):
         # "no LoF to the Active Miner"): shown from its scenario document (:meth:`load_document`)
         self.exchange: dict[str, Any] | None = None
         self.board_facts: list[dict[str, Any]] = []
+        self.board_readings: dict[str, str] = {}
         self.trace = None
         self.odds = None
         self.form_a = SideForm("A", f"A · {a.name} (Active)" if a.name != "A" else "A · Active Miner", COLOR_A, a,
@@ -778,7 +779,7 @@ class FaceToFaceExplorer(W.VBox):
         board facts (``board``) when the exchange came from the Line of Fire board."""
         doc = self.scenario_document()
         if self.board_facts:
-            doc["board"] = {"facts": list(self.board_facts)}
+            doc["board"] = {"facts": list(self.board_facts), "readings": dict(self.board_readings)}
         return doc
 
     def load_url_state(self, state: dict[str, Any]) -> None:
@@ -787,7 +788,7 @@ class FaceToFaceExplorer(W.VBox):
         first cited steps."""
         state = dict(state)
         board = state.pop("board", None)
-        self.load_document(state, "link", board_facts=_board_facts_of(board))
+        self.load_document(state, "link", board_facts=_board_facts_of(board), board_readings=_board_readings_of(board))
 
     def to_toml(self) -> str:
         """:meth:`scenario_document` as TOML text (the "Download TOML" file)."""
@@ -808,7 +809,8 @@ class FaceToFaceExplorer(W.VBox):
         self.load_document(read_toml(source, text=text), source)
 
     def load_document(self, data: dict[str, Any], source: str,
-                      board_facts: Sequence[dict[str, Any]] | None = None) -> None:
+                      board_facts: Sequence[dict[str, Any]] | None = None,
+                      board_readings: dict[str, str] | None = None) -> None:
         """Show a scenario document (parsed TOML, or a link's state): validated as a file is, then every input, die,
         the seed and the readings are set and resolved once.
 
@@ -820,6 +822,8 @@ class FaceToFaceExplorer(W.VBox):
         Args:
             board_facts: the facts a board decided (:meth:`.board_roll.BoardFact.to_dict`), shown above the inputs
                 and as the first cited steps.
+            board_readings: the readings the board's measurements used (LoF, Partial Cover, Range), listed with
+                the roll's own.
 
         Raises:
             ScenarioError: naming ``source`` and the field; the explorer keeps its state.
@@ -836,6 +840,7 @@ class FaceToFaceExplorer(W.VBox):
             raise ScenarioError(f"rulings.{unknown[0]}", "is not a reading this explorer can show",
                                 list(self.ruling_inputs), source)
         self.board_facts = list(board_facts or [])
+        self.board_readings = dict(board_readings or {}) if self.board_facts else {}
         self._show_board_facts()
         if fits_form(sc):
             self._set_exchange(None)
@@ -862,6 +867,7 @@ class FaceToFaceExplorer(W.VBox):
             w.layout.display = "none" if shown else ""
         if not shown:
             self.exchange_html.value = ""
+            self.chart.layout.display = ""
 
     def _leave_exchange(self) -> None:
         """Open the two-Miner form on the exchange's Active Miner and its first Reactive Miner (or the MegaBeast):
@@ -909,7 +915,7 @@ class FaceToFaceExplorer(W.VBox):
         self.odds = None
         self.odds_summary.value = ("<div class='xf-label' style='white-space:normal'>Exact odds are drawn for a "
                                    "one-on-one exchange (\"Back to the two-Miner form\").</div>")
-        self.chart.show([], [], title="Exact odds: one-on-one exchanges only")
+        self.chart.layout.display = "none"
         self._state_changed()
 
     def _set_exchange_die(self, die_id: str, face: int) -> None:
@@ -930,8 +936,8 @@ class FaceToFaceExplorer(W.VBox):
         from explorer.trace import Trace
 
         steps = [_fact_step(f) for f in self.board_facts]
-        return Trace(trace.title, steps + [s for s in trace.steps if s.section != "From the board"], trace.rulings,
-                     trace.outcome)
+        return Trace(trace.title, steps + [s for s in trace.steps if s.section != "From the board"],
+                     {**self.board_readings, **trace.rulings}, trace.outcome)
 
     def _apply(self, d: dict[str, Any]) -> None:
         """Set every input from :func:`inputs_from_scenario` output, without intermediate updates, then resolve."""
@@ -1320,7 +1326,9 @@ def exchange_html(doc: dict[str, Any], res: Resolution) -> str:
             f"{html.escape(act['name'])} against {n} Reactive Miner(s)"
             f"{' and the ' + html.escape(doc['megabeast']['name']) if doc.get('megabeast') else ''}. The two-Miner "
             "form cannot hold it: click a die to set it; Download TOML to edit the profiles.</div>"
-            "<table style='font:12.5px sans-serif;border-collapse:collapse'>" + head + body + "</table>")
+            "<style>.f2f-exchange td,.f2f-exchange th{padding:1px 7px;border-bottom:1px solid #e9ecef;"
+            "vertical-align:top}</style><table style='font:12.5px sans-serif;border-collapse:collapse'>" + head + body
+            + "</table>")
 
 
 def _board_facts_of(board: Any) -> list[dict[str, Any]]:
@@ -1335,6 +1343,15 @@ def _board_facts_of(board: Any) -> list[dict[str, Any]]:
             out.append({k: (f.get(k) if isinstance(f.get(k), (str, int, bool, type(None))) else str(f.get(k)))
                         for k in ("miner", "field", "value", "title", "rule", "detail")})
     return out
+
+
+def _board_readings_of(board: Any) -> dict[str, str]:
+    """The readings of a link's ``board`` entry: known ruling options and readings only (anything else dropped)."""
+    raw = board.get("readings") if isinstance(board, dict) else None
+    if not isinstance(raw, dict):
+        return {}
+    known = {o.key: o.readings for o in ALL_OPTIONS}
+    return {k: v for k, v in raw.items() if k in known and v in known[k]}
 
 
 def _fact_step(f: dict[str, Any]):
