@@ -57,7 +57,7 @@ def test_pick_shooter_and_targets_then_resolve_their_face_to_face_roll(browser, 
     wait_until(lambda: "/tagraid-face-to-face" in page.url, timeout=30, what="the Face to Face page")
     facts = page.locator(".f2f-board-facts")
     wait_until(lambda: "From the board" in facts.inner_text(), timeout=90, what="the board facts")
-    text = facts.inner_text()
+    text = facts.text_content()  # the list starts folded when it is long
     for f in br.facts:  # every fact the board decided, with its section
         assert f.title in text, f.title
     assert "Distances and Measurements › Range Ruler" in text and "Damage › Partial Cover" in text

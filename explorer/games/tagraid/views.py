@@ -1369,9 +1369,11 @@ def board_facts_html(facts: Sequence[dict[str, Any]]) -> str:
     items = "".join(f"<li class='f2f-board-fact' data-field='{html.escape(str(f.get('field', '')))}'>"
                     f"{html.escape(str(f.get('title', '')))} <span style='color:#868e96'>— "
                     f"{html.escape(str(f.get('rule', '')))}</span></li>" for f in facts)
-    return ("<details open class='f2f-board' style='font:13px sans-serif;border:1px solid #74c0fc;background:#f1f8ff;"
+    # a long list starts folded so the exchange and the dice stay in view; its summary says how many facts
+    return (f"<details {'open ' if len(facts) <= 12 else ''}class='f2f-board' style='font:13px sans-serif;border:1px solid #74c0fc;background:#f1f8ff;"
             "padding:4px 10px;border-radius:4px;margin:4px 0'><summary><b>From the board</b> — these facts were "
-            f"measured on the Line of Fire table ({len(facts)}); the rest are inputs</summary>"
+            f"measured on the Line of Fire table ({len(facts)}; they are also the first cited steps); the rest are "
+            "inputs</summary>"
             f"<ul style='margin:4px 0;padding-left:18px;columns:2 420px'>{items}</ul></details>")
 
 
