@@ -550,8 +550,17 @@ def table_with_models(table: TableTop, models: Mapping[str, Model]) -> TableTop:
     Raises:
         ScenarioError: an invalid placement (see :meth:`TableTop.validate <.lof.TableTop.validate>`).
     """
-    validate_models(list(models.values()), table.calibration)
     changed = {k: m for k, m in models.items() if table.models.get(k) != m}
+    if set(models) == set(table.models) and all(
+            m.kind != "megabeast" and replace(m, facing=table.models[k].facing,
+                                              declared_move=table.models[k].declared_move) == table.models[k]
+            for k, m in changed.items()):
+        # only Miners turned (or declared a Move): no base moved, so nothing the checks look at changed (a
+        # MegaBeast's facing is checked: it must point at a corner of its hexagon)
+        out = copy.copy(table)
+        out.models = dict(models)
+        return out
+    validate_models(list(models.values()), table.calibration)
     if changed:
         probe = copy.copy(table)
         probe.models = changed
@@ -601,6 +610,11 @@ class LofExplorer(W.HBox):
     def __init__(self, scenario: LofScenario | None = None, scale: float = 32.0,
                  rulings: Mapping[str, str] | None = None, incremental: bool = True, **kwargs):
         self.analysis_cache: LofAnalysisCache | None = shared_analysis_cache() if incremental else None
+        # where work that need not delay the redrawn board goes (set_scheduler): the link/file state and the
+        # Face to Face link after a short pause, other shooters' verdicts when the page is idle
+        self._schedule = None
+        self._pending_state = False
+        self._generation = 0
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
         self._loading = False
@@ -933,12 +947,56 @@ class LofExplorer(W.HBox):
         self._say()
         self.update()
 
+    # -- deferred work (served pages)
+    STATE_DELAY_MS = 150
+    """Under a scheduler: the link, the download file and the Face to Face link follow this long after the last
+    change, so the board and the verdicts are sent first (a drag or a run of clicks writes them once)."""
+    WARM_DELAY_MS = 700
+    """Under a scheduler: after this long without input, the other Models' verdicts are computed one shooter at a
+    time, so clicking any Model next finds its verdicts in the cache."""
+
+    def set_scheduler(self, schedule) -> None:
+        """Run deferred work through ``schedule(callback, delay_ms)`` (the Panel app passes its session's timeout
+        callbacks: :func:`explorer.widgets.panel_support.served_pane`). Without one (notebooks, tests) everything
+        happens at once."""
+        self._schedule = schedule
+
+    def _state_changed(self) -> None:
+        self._generation += 1
+        if self._schedule is None:
+            self._flush_state()
+            return
+        if not self._pending_state:
+            self._pending_state = True
+            self._schedule(self._flush_state, self.STATE_DELAY_MS)
+        gen = self._generation
+        self._schedule(lambda: self._warm(gen, 0), self.WARM_DELAY_MS)
+
+    def _flush_state(self) -> None:
+        self._pending_state = False
+        self._show_f2f()
+        self._write_state()
+
+    def _warm(self, gen: int, i: int) -> None:
+        """Compute the verdicts of the ``i``-th Model as a shooter (cached), then schedule the next one; stops as
+        soon as the state changed again (``gen``)."""
+        if gen != self._generation or self.analysis_cache is None or self._schedule is None:
+            return
+        ids = [m for m in self.models if m != self.shooter]
+        if i >= len(ids):
+            return
+        try:
+            self.analysis_cache.analyse(self.table, ids[i], self.rulings, self.calibration, self.weapon, self.threat)
+        except ScenarioError:
+            return
+        self._schedule(lambda: self._warm(gen, i + 1), 30)
+
     # -- state: link and file
     def on_state_change(self, callback) -> None:
         """Call ``callback()`` after every change (the page then writes :meth:`url_state` to its URL)."""
         self._state_callbacks.append(callback)
 
-    def _state_changed(self) -> None:
+    def _write_state(self) -> None:
         try:
             text = self.to_toml()
         except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget can reach is writable
@@ -1094,12 +1152,13 @@ class LofExplorer(W.HBox):
         self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter)
         keep = self.ruler_pick.value
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
-        with self.ruler_pick.hold_trait_notifications():
-            self.ruler_pick.options = opts
-            self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
-        self._show_f2f()
+        if opts != getattr(self, "_ruler_opts", None):  # unchanged options: no message to the browser
+            self._ruler_opts = opts
+            with self.ruler_pick.hold_trait_notifications():
+                self.ruler_pick.options = opts
+                self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
         self._draw()
-        self._state_changed()
+        self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
 
     def _draw(self) -> None:
         self.board_view.set_pieces(model_pieces(self.models.values(), self.table))
