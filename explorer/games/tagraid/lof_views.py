@@ -952,7 +952,7 @@ class LofExplorer(W.HBox):
     """Under a scheduler: the link, the download file and the Face to Face link follow this long after the last
     change, so the board and the verdicts are sent first (a drag or a run of clicks writes them once)."""
     WARM_DELAY_MS = 700
-    """Under a scheduler: after this long without input, the other Models' verdicts are computed one shooter at a
+    """Under a scheduler: after this long without input, the other Models' verdicts are computed one pair at a
     time, so clicking any Model next finds its verdicts in the cache."""
 
     def set_scheduler(self, schedule) -> None:
@@ -978,18 +978,21 @@ class LofExplorer(W.HBox):
         self._write_state()
 
     def _warm(self, gen: int, i: int) -> None:
-        """Compute the verdicts of the ``i``-th Model as a shooter (cached), then schedule the next one; stops as
-        soon as the state changed again (``gen``)."""
+        """Compute the ``i``-th pair verdict of another shooter (cached), then schedule the next one: one pair per
+        step, so an input waits at most for one pair; stops as soon as the state changed again (``gen``)."""
         if gen != self._generation or self.analysis_cache is None or self._schedule is None:
             return
-        ids = [m for m in self.models if m != self.shooter]
-        if i >= len(ids):
+        ids = list(self.models)
+        pairs = [(s, t) for s in ids if s != self.shooter for t in ids if t != s]
+        if i >= len(pairs):
             return
+        s, t = pairs[i]
         try:
-            self.analysis_cache.analyse(self.table, ids[i], self.rulings, self.calibration, self.weapon, self.threat)
+            self.analysis_cache.verdict(self.table, self.table.model(s), self.table.model(t), self.rulings,
+                                        self.calibration, self.weapon, self.threat)
         except ScenarioError:
             return
-        self._schedule(lambda: self._warm(gen, i + 1), 30)
+        self._schedule(lambda: self._warm(gen, i + 1), 20)
 
     # -- state: link and file
     def on_state_change(self, callback) -> None:
