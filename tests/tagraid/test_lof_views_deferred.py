@@ -1,5 +1,5 @@
 """The Line of Fire explorer under a scheduler (the Panel app): the board and verdicts first, the link, the file and
-the Face to Face link right after, other shooters' verdicts when idle; turning a Miner skips the placement checks."""
+the Face to Face link right after; turning a Miner skips the placement checks."""
 
 from dataclasses import replace
 
@@ -46,23 +46,6 @@ def test_link_and_file_follow_after_the_board():
     w.rotate_model(w.shooter, 1)
     sched.run_all()
     assert len(calls) == 2
-
-
-def test_idle_time_computes_the_other_shooters_verdicts():
-    w = LofExplorer()
-    w.analysis_cache = cache = LofAnalysisCache()
-    sched = FakeScheduler()
-    w.set_scheduler(sched)
-    w.rotate_model(w.shooter, 1)
-    sched.run_all()
-    n = len(cache)
-    w2_verdicts = cache.analyse(w.table, "Digger", w.rulings, w.calibration, w.weapon, w.threat)
-    assert len(cache) == n  # Digger's verdicts were already there
-    assert w2_verdicts
-    # a change stops the warm-up of the old state
-    w.rotate_model(w.shooter, 1)
-    w.rotate_model(w.shooter, -1)
-    assert sched.run_all() > 0
 
 
 def test_turning_a_miner_skips_the_checks_but_a_moved_base_is_checked():

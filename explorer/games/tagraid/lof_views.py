@@ -611,10 +611,9 @@ class LofExplorer(W.HBox):
                  rulings: Mapping[str, str] | None = None, incremental: bool = True, **kwargs):
         self.analysis_cache: LofAnalysisCache | None = shared_analysis_cache() if incremental else None
         # where work that need not delay the redrawn board goes (set_scheduler): the link/file state and the
-        # Face to Face link after a short pause, other shooters' verdicts when the page is idle
+        # Face to Face link, after a short pause
         self._schedule = None
         self._pending_state = False
-        self._generation = 0
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
         self._loading = False
@@ -951,9 +950,6 @@ class LofExplorer(W.HBox):
     STATE_DELAY_MS = 150
     """Under a scheduler: the link, the download file and the Face to Face link follow this long after the last
     change, so the board and the verdicts are sent first (a drag or a run of clicks writes them once)."""
-    WARM_DELAY_MS = 700
-    """Under a scheduler: after this long without input, the other Models' verdicts are computed one pair at a
-    time, so clicking any Model next finds its verdicts in the cache."""
 
     def set_scheduler(self, schedule) -> None:
         """Run deferred work through ``schedule(callback, delay_ms)`` (the Panel app passes its session's timeout
@@ -962,37 +958,17 @@ class LofExplorer(W.HBox):
         self._schedule = schedule
 
     def _state_changed(self) -> None:
-        self._generation += 1
         if self._schedule is None:
             self._flush_state()
             return
         if not self._pending_state:
             self._pending_state = True
             self._schedule(self._flush_state, self.STATE_DELAY_MS)
-        gen = self._generation
-        self._schedule(lambda: self._warm(gen, 0), self.WARM_DELAY_MS)
 
     def _flush_state(self) -> None:
         self._pending_state = False
         self._show_f2f()
         self._write_state()
-
-    def _warm(self, gen: int, i: int) -> None:
-        """Compute the ``i``-th pair verdict of another shooter (cached), then schedule the next one: one pair per
-        step, so an input waits at most for one pair; stops as soon as the state changed again (``gen``)."""
-        if gen != self._generation or self.analysis_cache is None or self._schedule is None:
-            return
-        ids = list(self.models)
-        pairs = [(s, t) for s in ids if s != self.shooter for t in ids if t != s]
-        if i >= len(pairs):
-            return
-        s, t = pairs[i]
-        try:
-            self.analysis_cache.verdict(self.table, self.table.model(s), self.table.model(t), self.rulings,
-                                        self.calibration, self.weapon, self.threat)
-        except ScenarioError:
-            return
-        self._schedule(lambda: self._warm(gen, i + 1), 20)
 
     # -- state: link and file
     def on_state_change(self, callback) -> None:
