@@ -121,3 +121,27 @@ def test_line_of_fire_targets_give_the_same_facts_as_the_command_line():
     w.pick_mode.value = "shooter"
     w._on_select("Runner")
     assert w.shooter == "Runner" and w.targets == ["Driller"] and "lof-f2f-link" in w.f2f_html.value
+
+
+def test_the_line_of_fire_link_keeps_the_targets():
+    import pytest
+
+    from explorer.errors import ScenarioError
+    from explorer.games.tagraid.lof_views import LofExplorer
+    from explorer.urlstate import decode_state, encode_state
+
+    w = LofExplorer()
+    w.set_targets(["Spotter", "Digger"])
+    state = decode_state(encode_state(w.url_state()))
+    assert state["targets"] == ["Spotter", "Digger"]
+    again = LofExplorer()
+    again.load_url_state(state)
+    assert again.targets == ["Spotter", "Digger"] and again.f2f_html.value == w.f2f_html.value
+    other = LofExplorer()
+    other.set_shooter("Digger")
+    before = other.url_state()
+    with pytest.raises(ScenarioError, match="no target"):
+        other.load_url_state({**state, "targets": ["Nobody"]})
+    assert other.url_state() == before  # a bad link changes nothing
+    with pytest.raises(ScenarioError, match="targets"):
+        LofExplorer().load_url_state({**state, "targets": "Spotter"})

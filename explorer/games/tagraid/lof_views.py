@@ -812,6 +812,11 @@ class LofExplorer(W.HBox):
         self._say()
         self._show_f2f()
         self._draw_overlays()
+        if self._schedule is not None and not self._pending_state:  # the link keeps the targets (deferred)
+            self._pending_state = True
+            self._schedule(self._flush_state, self.STATE_DELAY_MS)
+        elif self._schedule is None:
+            self._write_state()
 
     def toggle_target(self, model_id: str) -> None:
         """Add ``model_id`` to the targets, or take it out if it is one (a click in "pick target" mode)."""
@@ -1027,12 +1032,37 @@ class LofExplorer(W.HBox):
         return doc
 
     def url_state(self) -> dict:
-        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`table_document`."""
-        return self.table_document()
+        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`table_document`, plus the picked
+        ``targets`` (the Face to Face link's question) when there are some."""
+        doc = self.table_document()
+        if self.targets:
+            doc["targets"] = list(self.targets)
+        return doc
 
     def load_url_state(self, state: dict) -> None:
-        """Restore a state read from a link (:meth:`load_document`, source ``"link"``)."""
+        """Restore a state read from a link (:meth:`load_document`, source ``"link"``), then its ``targets``.
+
+        Raises:
+            ScenarioError: as :meth:`load_document`; ``targets`` not a list of at most
+                :data:`.board_roll.MAX_TARGETS` names of the table's Models other than the shooter.
+        """
+        from .board_roll import MAX_TARGETS
+
+        state = dict(state)
+        targets = state.pop("targets", [])
+        if not isinstance(targets, list) or len(targets) > MAX_TARGETS or not all(isinstance(t, str)
+                                                                                    for t in targets):
+            raise ScenarioError("targets", "is not a list of Model names", f"at most {MAX_TARGETS} names", "link")
+        ids = [m.get("id") for m in state.get("models") or [] if isinstance(m, dict)]
+        shooter = state.get("shooter") or (ids[0] if ids else None)
+        bad = [t for t in targets if t not in ids or t == shooter]
+        if bad:  # checked before anything is loaded: the explorer keeps its state
+            raise ScenarioError("targets", f"no target {short_repr(bad[0])}", [m for m in ids if m != shooter],
+                                "link")
         self.load_document(state, "link")
+        if targets:
+            self.set_targets(targets)
+            self._state_changed()
 
     def to_toml(self) -> str:
         """:meth:`table_document` as TOML text (the "Download TOML" file)."""
