@@ -9,6 +9,7 @@ Examples::
     explorer scenarios --game masseffect --json
     explorer resolve book-f2f-1v1
     explorer resolve my-exchange.toml --seed 7 --ruling sv_above_20=excess_to_die --json
+    explorer resolve my-table.toml --shooter A --target B     # the roll exchange the board decides
 """
 
 from __future__ import annotations
@@ -28,11 +29,23 @@ def resolve_command(
     ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="Choose a reading: key=reading "
                                                                          "(repeatable).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the trace as JSON.")] = False,
+    shooter: Annotated[Optional[str], typer.Option("--shooter", help="A table file or table scenario: the Active "
+                                                                      "Miner (default: the table's shooter).")] = None,
+    target: Annotated[Optional[list[str]], typer.Option("--target", help="A table file or table scenario: resolve "
+                                                                          "the shooter's attack on this Model "
+                                                                          "(repeatable: a split Burst).")] = None,
 ) -> None:
     """Resolve a scenario of any game step by step, citing the rulebook."""
+    from .errors import ScenarioError
     from .games import load_any, parse_rulings
 
     game, sc = load_any(scenario)
+    if shooter or target:
+        ask = getattr(sc, "with_question", None)  # table scenarios (a board and its Models) answer this question
+        if ask is None:
+            raise ScenarioError("--shooter" if shooter else "--target", "applies only to a table file or table "
+                                "scenario", "a file with a board and [[models]], or e.g. tr-22", scenario)
+        sc = ask(shooter, tuple(target or ()))
     trace = game.resolve(sc, rulings=parse_rulings(ruling, [game]), seed=seed, reroll=reroll)
     if as_json:
         typer.echo(json.dumps(trace.to_dict(), indent=2, ensure_ascii=False))

@@ -630,17 +630,24 @@ class HexBoardView(W.VBox):
                     c.stroke_styled_circles(ctr[:, 0], ctr[:, 1], np.array([o.radius * self.scale for o in rings]),
                                             _colours([o.stroke for o in rings]))
             c.set_line_dash([])
-            for o in labels:
-                x, y = self.to_pixel(o.pos)
-                c.font = f"{o.weight} {o.size:g}px sans-serif"
-                c.text_align = {"start": "left", "end": "right"}.get(o.anchor, "center")
+            if labels:  # a halo then the text; the canvas state is set only when it changes (one command each)
                 c.text_baseline = "middle"
                 c.line_width = 3
                 c.line_join = "round"  # a mitred halo draws spikes on letters such as M and V
                 c.stroke_style = "#ffffff"
-                c.stroke_text(o.text, x, y)
-                c.fill_style = o.fill
-                c.fill_text(o.text, x, y)
+                font = align = fill = None
+                for o in labels:
+                    x, y = self.to_pixel(o.pos)
+                    f = f"{o.weight} {o.size:g}px sans-serif"
+                    a = {"start": "left", "end": "right"}.get(o.anchor, "center")
+                    if f != font:
+                        c.font = font = f
+                    if a != align:
+                        c.text_align = align = a
+                    c.stroke_text(o.text, x, y)
+                    if o.fill != fill:
+                        c.fill_style = fill = o.fill
+                    c.fill_text(o.text, x, y)
             for o in circles:
                 if o.label:
                     x, y = self.to_pixel(o.center)

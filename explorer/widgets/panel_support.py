@@ -265,7 +265,25 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
     import panel as pn
 
     pane = _LocalJSPane(widget, **kwargs)
-    if pn.state.curdoc is not None and redraw is not None:
+    doc = pn.state.curdoc
+    if doc is not None and callable(getattr(widget, "set_scheduler", None)):
+        # work the widget can do after its answer is on screen runs in this session's timeout callbacks (under
+        # the document lock, after the changes of the current callback have been sent)
+        def schedule(callback: Callable[[], None], delay_ms: int) -> None:
+            def run() -> None:
+                try:
+                    callback()
+                except Exception:  # e.g. the session ended meanwhile: logged, never raised into Bokeh's loop
+                    import logging
+
+                    logging.getLogger(__name__).exception("deferred widget work failed")
+            try:
+                doc.add_timeout_callback(run, int(delay_ms))
+            except Exception:  # a closed document: run nothing
+                pass
+
+        widget.set_scheduler(schedule)
+    if doc is not None and redraw is not None:
         early = None
         if EARLY_REDRAW_MS:
             # Panel's onload waits for the browser's DocumentReady, which comes only after every widget model and

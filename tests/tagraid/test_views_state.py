@@ -100,13 +100,19 @@ def test_bad_files_are_refused_in_one_line_and_the_state_is_kept(text, words):
     assert w.url_state() == before
 
 
-def test_several_reactive_miners_are_not_a_face_to_face_page():
+def test_several_reactive_miners_open_as_a_whole_exchange_and_round_trip():
+    """A second Reactive Miner no longer fits the two-Miner form: the explorer shows the whole exchange (one tray row
+    per Miner) and its link reproduces it."""
     w = explorer_for_scenario()
     doc = w.url_state()
     doc["reactive"] = doc["reactive"] * 2
     doc["reactive"][1] = dict(doc["reactive"][1], name="Other")
-    with pytest.raises(ScenarioError, match="one Active Miner against one Reactive"):
-        w.load_url_state(doc)
+    w.load_url_state(doc)
+    assert w.exchange is not None and w.message.value == ""
+    assert [r.id for r in w.tray.state.rows[:3]] == ["A", "B", "C"]
+    again = explorer_for_scenario()
+    again.load_url_state(decode_state(encode_state(w.url_state())))
+    assert again.resolution.trace.outcome == w.resolution.trace.outcome
 
 
 def test_upload_widget_shows_errors_beside_the_button():

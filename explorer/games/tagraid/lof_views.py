@@ -43,6 +43,7 @@ from explorer.widgets.hexboard import HexBoardView, Piece
 from explorer.widgets.layout import RESPONSIVE_CSS
 
 from .lof_report import verdict_readings
+from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES
 from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _cut_rays, _reference_analyse, analyse
 from .model import MegaBeast, field_bounds
 from .lof import LoFResult, TableTop
@@ -90,8 +91,8 @@ class LofScenario:
     models: list[Model]
     shooter: str
     calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION
-    weapon: WeaponRanges = field(default_factory=lambda: WeaponRanges(short=3, mid=0, long=-3, out_of_range=None))
-    threat: ThreatLevels = field(default_factory=lambda: ThreatLevels(front=16, adjacent=13, opposite=10))
+    weapon: WeaponRanges = field(default_factory=lambda: DEFAULT_WEAPON_RANGES)
+    threat: ThreatLevels = field(default_factory=lambda: DEFAULT_THREAT_LEVELS)
     title: str = ""
     calibration_pieces: SilhouetteCalibration = DEFAULT_CALIBRATION
     rulings: dict[str, str] = field(default_factory=dict)
@@ -549,8 +550,17 @@ def table_with_models(table: TableTop, models: Mapping[str, Model]) -> TableTop:
     Raises:
         ScenarioError: an invalid placement (see :meth:`TableTop.validate <.lof.TableTop.validate>`).
     """
-    validate_models(list(models.values()), table.calibration)
     changed = {k: m for k, m in models.items() if table.models.get(k) != m}
+    if set(models) == set(table.models) and all(
+            m.kind != "megabeast" and replace(m, facing=table.models[k].facing,
+                                              declared_move=table.models[k].declared_move) == table.models[k]
+            for k, m in changed.items()):
+        # only Miners turned (or declared a Move): no base moved, so nothing the checks look at changed (a
+        # MegaBeast's facing is checked: it must point at a corner of its hexagon)
+        out = copy.copy(table)
+        out.models = dict(models)
+        return out
+    validate_models(list(models.values()), table.calibration)
     if changed:
         probe = copy.copy(table)
         probe.models = changed
@@ -600,6 +610,10 @@ class LofExplorer(W.HBox):
     def __init__(self, scenario: LofScenario | None = None, scale: float = 32.0,
                  rulings: Mapping[str, str] | None = None, incremental: bool = True, **kwargs):
         self.analysis_cache: LofAnalysisCache | None = shared_analysis_cache() if incremental else None
+        # where work that need not delay the redrawn board goes (set_scheduler): the link/file state and the
+        # Face to Face link, after a short pause
+        self._schedule = None
+        self._pending_state = False
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
         self._loading = False
@@ -627,7 +641,8 @@ class LofExplorer(W.HBox):
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
                              "the rotate buttons, q / e or Ctrl + wheel turn the shooter; − / + zoom, fit fits the "
-                             "board to its column. <b style='color:#1a9641'>Green</b>: a "
+                             "board to its column. With <i>pick target</i>, a click picks (or drops) a target: "
+                             "<i>Resolve this Face to Face Roll</i> opens the roll exchange the board decides. <b style='color:#1a9641'>Green</b>: a "
                              "clear LoF segment; <b style='color:#d7191c'>red</b>: rays cut (×) where they hit an "
                              "obstacle; yellow wedge: the shooter's front arc; dashed rings S / M / L: where the Range "
                              "Ruler's Segments end; orange ring: Partial Cover; numbers around the MegaBeast's "
@@ -647,6 +662,15 @@ class LofExplorer(W.HBox):
                                          value="", description="Range in Hexagons", layout=W.Layout(width="300px"))
         self.hex_range_pick.style.description_width = "130px"
         self.hex_range_pick.observe(lambda ch: self._say() or self._draw(), names="value")
+        # one table: pick the shooter's target(s) on the board, then open the Face to Face Roll the board decides
+        self.targets: list[str] = []
+        self.pick_mode = W.ToggleButtons(options=[("pick shooter", "shooter"), ("pick target", "target")],
+                                         value="shooter", tooltip="what a click on a Model picks",
+                                         style={"button_width": "96px"})
+        self.pick_mode.add_class("lof-pick-mode")
+        self.f2f_html = W.HTML()
+        self.f2f_html.add_class("lof-f2f")
+        self.board_roll = None
         self.moving = W.Checkbox(value=False, description="declared Move (360° LoF)", indent=False)
         self.moving.observe(self._on_moving, names="value")
         self.cal_inputs = {b: W.Text(value=f"{getattr(self.calibration, b):g}", description=b,
@@ -697,7 +721,8 @@ class LofExplorer(W.HBox):
         rul = box("Ruling options", rows)
         files = W.HBox([self.download, self.upload, self.file_message],
                        layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap"))
-        rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.ruler_pick, self.hex_range_pick])]
+        rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.pick_mode, self.f2f_html]),
+                 W.HBox([self.ruler_pick, self.hex_range_pick])]
         for r in (*rows_, *(c for b in (ruler, mods, threat) for c in b.children if isinstance(c, W.HBox))):
             r.add_class("xr-wrap")
         side = W.VBox([self.header, self.message, files, *rows_, self.verdict_html, ruler, mods, threat, rul])
@@ -739,6 +764,9 @@ class LofExplorer(W.HBox):
             self._say(f"no Model {model_id!r}; choose one of {', '.join(self.models)}")
             return
         self.shooter = model_id  # set first: the dropdown's observer sees no change
+        new = self.models[model_id]  # targets stay only if they are still enemies (or the MegaBeast)
+        self.targets = [t for t in self.targets if t != model_id
+                        and (new.is_enemy_miner_of(self.models[t]) or self.models[t].kind == "megabeast")]
         self.board_view.selected = model_id  # shown as selected (ringed): the rotate buttons turn it
         if self.shooter_pick.value != model_id:
             self.shooter_pick.value = model_id
@@ -773,10 +801,102 @@ class LofExplorer(W.HBox):
         new[model_id] = replace(m, facing=facing)
         return self._try_models(new)
 
+    def set_targets(self, targets: Sequence[str]) -> None:
+        """Make ``targets`` the shooter's targets (the Face to Face Roll link; several split the Burst). Unknown ids
+        or the shooter itself: a message, nothing changes."""
+        bad = [t for t in targets if t not in self.models or t == self.shooter]
+        if bad:
+            self._say(f"no target {bad[0]!r}; choose among {', '.join(m for m in self.models if m != self.shooter)}")
+            return
+        self.targets = list(dict.fromkeys(targets))
+        self._say()
+        self._show_f2f()
+        self._draw_overlays()
+        if self._schedule is not None and not self._pending_state:  # the link keeps the targets (deferred)
+            self._pending_state = True
+            self._schedule(self._flush_state, self.STATE_DELAY_MS)
+        elif self._schedule is None:
+            self._write_state()
+
+    def toggle_target(self, model_id: str) -> None:
+        """Add ``model_id`` to the targets, or take it out if it is one (a click in "pick target" mode)."""
+        self.set_targets([t for t in self.targets if t != model_id] if model_id in self.targets
+                         else [*self.targets, model_id])
+
+    def face_to_face_roll(self):
+        """The roll exchange this board decides for the shooter and its targets (:func:`.board_roll.board_roll`,
+        measured with this explorer's own verdict cache), or ``None`` without targets.
+
+        Raises:
+            ScenarioError: a target that is not an enemy Miner or the MegaBeast, too many targets for the Burst.
+        """
+        from .board_roll import board_roll
+
+        if not self.targets:
+            return None
+        return board_roll(self.table, self.shooter, self.targets, rulings=self.rulings.copy(), weapon=self.weapon,
+                          threat=self.threat, calibration=self.calibration, cache=self.analysis_cache)
+
+    def face_to_face_state(self) -> dict | None:
+        """The Face to Face page's link state for :meth:`face_to_face_roll` (its document plus the board facts), or
+        ``None`` without targets."""
+        br = self.board_roll
+        if br is None:
+            return None
+        return {**br.document, "board": {"facts": [f.to_dict() for f in br.facts], "readings": dict(br.readings)}}
+
+    def face_to_face(self):
+        """A :class:`~.views.FaceToFaceExplorer` opened on :meth:`face_to_face_roll` (for notebooks; the page links
+        to the Face to Face page instead).
+
+        Raises:
+            ScenarioError: no targets, or as :meth:`face_to_face_roll`.
+        """
+        from .views import FaceToFaceExplorer
+
+        br = self.face_to_face_roll()
+        if br is None:
+            raise ScenarioError("targets", "no target picked", "pick a target on the board")
+        w = FaceToFaceExplorer()
+        w.load_document(dict(br.document), "the Line of Fire board", board_facts=[f.to_dict() for f in br.facts],
+                        board_readings=dict(br.readings))
+        return w
+
+    def _show_f2f(self) -> None:
+        """The "Resolve this Face to Face Roll" link (to the Face to Face page, carrying the exchange and the board
+        facts in its address), or what keeps it from being offered."""
+        from explorer.urlstate import encode_state
+
+        self.board_roll = None
+        self.targets = [t for t in self.targets if t in self.models and t != self.shooter]
+        if not self.targets:
+            self.f2f_html.value = ("<span style='font:12px sans-serif;color:#868e96'>pick a target on the board for "
+                                   "its Face to Face Roll</span>")
+            return
+        try:
+            self.board_roll = br = self.face_to_face_roll()
+            state = encode_state(self.face_to_face_state())
+        except (ScenarioError, ValueError) as e:
+            self.f2f_html.value = (f"<span class='lof-f2f-error' style='font:12px sans-serif;color:#922b21'>"
+                                   f"{html.escape(str(e))}</span>")
+            return
+        n = len(br.document.get("reactive") or []) + (1 if "megabeast" in br.document else 0)
+        self.f2f_html.value = (f"<a class='lof-f2f-link xf-button' href='./tagraid-face-to-face?s={state}' "
+                               f"style='font:13px sans-serif;padding:4px 9px;border:1px solid #1971c2;"
+                               f"border-radius:3px;color:#1971c2;text-decoration:none;white-space:nowrap' "
+                               f"title='{html.escape(', '.join(f.title for f in br.facts[:12]))}'>Resolve this Face "
+                               f"to Face Roll →</a> <span style='font:12px sans-serif;color:#555'>"
+                               f"{html.escape(self.shooter)} → {html.escape(', '.join(self.targets))}; "
+                               f"{n} react; {len(br.facts)} facts from the board</span>")
+
     def _on_select(self, what) -> None:
         """A click or tap: on a Model, it becomes the shooter (the selected Model); on a hexagon, say what it is and
         keep the shooter selected. Either way the previous message goes."""
         if isinstance(what, str) and what in self.models:
+            if self.pick_mode.value == "target" and what != self.shooter:
+                self.toggle_target(what)
+                self.board_view.selected = self.shooter
+                return
             if what != self.shooter:
                 self.set_shooter(what)
             else:
@@ -831,12 +951,36 @@ class LofExplorer(W.HBox):
         self._say()
         self.update()
 
+    # -- deferred work (served pages)
+    STATE_DELAY_MS = 150
+    """Under a scheduler: the link, the download file and the Face to Face link follow this long after the last
+    change, so the board and the verdicts are sent first (a drag or a run of clicks writes them once)."""
+
+    def set_scheduler(self, schedule) -> None:
+        """Run deferred work through ``schedule(callback, delay_ms)`` (the Panel app passes its session's timeout
+        callbacks: :func:`explorer.widgets.panel_support.served_pane`). Without one (notebooks, tests) everything
+        happens at once."""
+        self._schedule = schedule
+
+    def _state_changed(self) -> None:
+        if self._schedule is None:
+            self._flush_state()
+            return
+        if not self._pending_state:
+            self._pending_state = True
+            self._schedule(self._flush_state, self.STATE_DELAY_MS)
+
+    def _flush_state(self) -> None:
+        self._pending_state = False
+        self._show_f2f()
+        self._write_state()
+
     # -- state: link and file
     def on_state_change(self, callback) -> None:
         """Call ``callback()`` after every change (the page then writes :meth:`url_state` to its URL)."""
         self._state_callbacks.append(callback)
 
-    def _state_changed(self) -> None:
+    def _write_state(self) -> None:
         try:
             text = self.to_toml()
         except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget can reach is writable
@@ -888,12 +1032,37 @@ class LofExplorer(W.HBox):
         return doc
 
     def url_state(self) -> dict:
-        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`table_document`."""
-        return self.table_document()
+        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`table_document`, plus the picked
+        ``targets`` (the Face to Face link's question) when there are some."""
+        doc = self.table_document()
+        if self.targets:
+            doc["targets"] = list(self.targets)
+        return doc
 
     def load_url_state(self, state: dict) -> None:
-        """Restore a state read from a link (:meth:`load_document`, source ``"link"``)."""
+        """Restore a state read from a link (:meth:`load_document`, source ``"link"``), then its ``targets``.
+
+        Raises:
+            ScenarioError: as :meth:`load_document`; ``targets`` not a list of at most
+                :data:`.board_roll.MAX_TARGETS` names of the table's Models other than the shooter.
+        """
+        from .board_roll import MAX_TARGETS
+
+        state = dict(state)
+        targets = state.pop("targets", [])
+        if not isinstance(targets, list) or len(targets) > MAX_TARGETS or not all(isinstance(t, str)
+                                                                                    for t in targets):
+            raise ScenarioError("targets", "is not a list of Model names", f"at most {MAX_TARGETS} names", "link")
+        ids = [m.get("id") for m in state.get("models") or [] if isinstance(m, dict)]
+        shooter = state.get("shooter") or (ids[0] if ids else None)
+        bad = [t for t in targets if t not in ids or t == shooter]
+        if bad:  # checked before anything is loaded: the explorer keeps its state
+            raise ScenarioError("targets", f"no target {short_repr(bad[0])}", [m for m in ids if m != shooter],
+                                "link")
         self.load_document(state, "link")
+        if targets:
+            self.set_targets(targets)
+            self._state_changed()
 
     def to_toml(self) -> str:
         """:meth:`table_document` as TOML text (the "Download TOML" file)."""
@@ -992,11 +1161,13 @@ class LofExplorer(W.HBox):
         self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter)
         keep = self.ruler_pick.value
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
-        with self.ruler_pick.hold_trait_notifications():
-            self.ruler_pick.options = opts
-            self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
+        if opts != getattr(self, "_ruler_opts", None):  # unchanged options: no message to the browser
+            self._ruler_opts = opts
+            with self.ruler_pick.hold_trait_notifications():
+                self.ruler_pick.options = opts
+                self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
         self._draw()
-        self._state_changed()
+        self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
 
     def _draw(self) -> None:
         self.board_view.set_pieces(model_pieces(self.models.values(), self.table))
@@ -1004,7 +1175,9 @@ class LofExplorer(W.HBox):
 
     def _draw_overlays(self) -> None:
         bv = self.board_view
-        bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale)
+        rings = [Circle(self.table.model(t).center, self.table.disc(t).r + 0.12, stroke="#7048e8", width=3.0)
+                 for t in self.targets if t in self.models]
+        bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale) + rings
 
     def verdict(self, target: str) -> TargetVerdict:
         """The current verdict for ``target`` (ScenarioError if it is not a target)."""

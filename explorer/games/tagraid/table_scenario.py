@@ -15,15 +15,21 @@ A table scenario is either
       kind = "table"
       table = "tr-22"          # a packaged table (explorer/games/tagraid/tables/)
       shooter = "A"            # optional: overrides the table's shooter
+      targets = ["B"]          # optional: resolve the shooter's Face to Face Roll against these (see below)
       [rulings]                # optional: overrides the table's readings
       lof_grazing = "grazing_clear"
+
+With ``targets`` (in the file, or ``explorer resolve TABLE --shooter A --target B``) the answer is not the Line of
+Fire verdicts but the roll exchange the board decides (:mod:`.board_roll`): the shooter attacks its targets (its Burst
+split over them), every enemy Miner with LoF to it reacts, the board facts are the first cited steps, and the one roll
+resolver does the rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -41,6 +47,7 @@ class _TableRef(BaseModel):
     description: str = Field("", max_length=4000)
     table: str = Field(..., max_length=80)
     shooter: str | None = Field(None, max_length=80)
+    targets: list[Annotated[str, Field(max_length=80)]] = Field(default_factory=list, max_length=8)
     rulings: dict[str, str] = Field(default_factory=dict, max_length=64)
 
 
@@ -62,6 +69,25 @@ class TableScenario:
     title: str = ""
     description: str = ""
     rulings: tuple[tuple[str, str], ...] = ()
+    targets: tuple[str, ...] = ()
+    """Targets of the shooter's attack: when given, :func:`resolve_table` resolves the roll exchange the board
+    decides (:func:`.board_roll.board_roll`) instead of listing the Line of Fire verdicts."""
+
+    def with_question(self, shooter: str | None = None, targets: tuple[str, ...] | list[str] = ()) -> "TableScenario":
+        """This scenario asking about ``shooter`` (default: its own) attacking ``targets`` (default: its own).
+
+        Raises:
+            ScenarioError: an unknown shooter (lists the Models)."""
+        from dataclasses import replace
+
+        sid = shooter or self.shooter
+        if sid not in self.loaded.table.models:
+            raise ScenarioError("--shooter", f"no Model {short_repr(sid)}", list(self.loaded.table.models), self.name)
+        for t in targets:
+            if t not in self.loaded.table.models or t == sid:
+                raise ScenarioError("--target", f"no target {short_repr(t)}",
+                                    [m for m in self.loaded.table.models if m != sid], self.name)
+        return replace(self, shooter=sid, targets=tuple(targets) or self.targets)
 
 
 def band_words(band: str | None) -> str:
@@ -87,12 +113,14 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
     from .table_file import available_tables, load_packaged_table, table_from_dict
 
     data = {k: v for k, v in data.items() if k != "kind"}
+    targets: tuple[str, ...] = ()
     if "table" in data:
         ref = validate(_TableRef, data, source)
         if ref.table not in available_tables():
             raise ScenarioError("table", f"no packaged table {short_repr(ref.table)}", available_tables(), source)
         loaded = load_packaged_table(ref.table)
         name, title, desc, shooter = ref.table, ref.title, ref.description, ref.shooter
+        targets = tuple(ref.targets)
         over = tuple(sorted(ref.rulings.items()))
         probe = loaded.rulings.copy()
         for k, r in over:
@@ -109,7 +137,10 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
         raise ScenarioError("shooter", f"no Model {short_repr(sid)}", models, source)
     if loaded.table.board is None:
         raise ScenarioError("board", "the table has no board", "a table file with a board", source)
-    return TableScenario(loaded, sid, name, title or loaded.title, desc or loaded.description, over)
+    for t in targets:
+        if t not in loaded.table.models or t == sid:
+            raise ScenarioError("targets", f"no target {short_repr(t)}", [m for m in models if m != sid], source)
+    return TableScenario(loaded, sid, name, title or loaded.title, desc or loaded.description, over, targets)
 
 
 def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = None,
@@ -136,6 +167,13 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
             rul.set(k, r)
         except ScenarioError as e:
             raise ScenarioError(e.field, e.problem, e.allowed, scenario.name) from None
+    if scenario.targets:
+        from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES, board_roll, resolve_board_roll
+
+        br = board_roll(lt.table, scenario.shooter, scenario.targets, rulings=rul,
+                        weapon=lt.weapon or DEFAULT_WEAPON_RANGES, threat=lt.threat or DEFAULT_THREAT_LEVELS,
+                        calibration=lt.range_calibration, seed=1 if seed is None else seed)
+        return resolve_board_roll(br).trace
     verdicts = analyse(lt.table, scenario.shooter, rul, lt.range_calibration, lt.weapon, lt.threat)
     trace = Trace(scenario.title or f"Line of Fire from {scenario.shooter} on {scenario.name}")
     for v in verdicts:

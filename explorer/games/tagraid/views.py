@@ -305,6 +305,11 @@ class FaceToFaceExplorer(W.VBox):
         self._state_callbacks: list = []
         self.resolution: Resolution | None = None
         self.inputs: tuple[SideInputs, SideInputs | None, MegaBeastInputs | None] | None = None
+        # a roll exchange the two-Miner form cannot hold (several Reactive Miners, a split Burst, board facts such as
+        # "no LoF to the Active Miner"): shown from its scenario document (:meth:`load_document`)
+        self.exchange: dict[str, Any] | None = None
+        self.board_facts: list[dict[str, Any]] = []
+        self.board_readings: dict[str, str] = {}
         self.trace = None
         self.odds = None
         self.form_a = SideForm("A", f"A · {a.name} (Active)" if a.name != "A" else "A · Active Miner", COLOR_A, a,
@@ -362,6 +367,17 @@ class FaceToFaceExplorer(W.VBox):
                              "type or pick its face.</div>")
         self.message = W.HTML()
         self.message.add_class("f2f-message")
+        self.board_html = W.HTML()
+        self.board_html.add_class("f2f-board-facts")
+        self.exchange_html = W.HTML()
+        self.exchange_html.add_class("f2f-exchange")
+        self.form_button = W.Button(description="Back to the two-Miner form", layout=W.Layout(width="220px"),
+                                    tooltip="leave this exchange: the form opens on its Active Miner against its "
+                                            "first Reactive Miner")
+        self.form_button.add_class("f2f-form-button")
+        self.form_button.on_click(lambda _=None: self._leave_exchange())
+        self.exchange_box = W.VBox([self.exchange_html, self.form_button],
+                                   layout=W.Layout(display="none", padding="4px 6px"))
         self.summary = W.HTML()
         self.odds_summary = W.HTML()
         self.tray = DiceTray(width=760, picker=True)
@@ -379,12 +395,14 @@ class FaceToFaceExplorer(W.VBox):
                 self._dice[key] = list(given)
         self._sync_dice_count()
 
-        inputs = W.HBox([self.form_a, self.form_b, self.form_mb, controls],
+        self.inputs_box = W.HBox([self.form_a, self.form_b, self.form_mb],
+                                 layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        inputs = W.HBox([self.inputs_box, self.exchange_box, controls],
                         layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
         left = W.VBox([self.summary, self.tray, self.odds_summary, self.chart])
         # the dice and odds beside the cited steps from 1,200 px of window width, the steps below them otherwise
         bottom = split(left, self.stepper)
-        super().__init__([self.header, inputs, self.message, bottom])
+        super().__init__([self.header, self.board_html, inputs, self.message, bottom])
         self.add_class("tagraid-f2f")
 
         for w in self.form_a.widgets() + self.form_b.widgets() + self.form_mb.widgets() + list(
@@ -506,6 +524,10 @@ class FaceToFaceExplorer(W.VBox):
         except ScenarioError as e:
             self._show_errors([str(e)])
             return
+        if self.exchange is not None:  # every die of the exchange is rolled again from the new seed
+            self.exchange = _without_dice(self.exchange) | {"seed": seed}
+            self.update()
+            return
         self._reseed(seed)
         self._sync_dice_count()
         self.update()
@@ -518,11 +540,15 @@ class FaceToFaceExplorer(W.VBox):
         self.seed.value = str(seed)  # triggers _on_seed
 
     def set_die(self, die_id: str, face: int) -> None:
-        """Set die ``die_id`` (``"A.2"``, ``"B.1"``, ``"B.s1"``) to ``face``; a bad face shows a message."""
+        """Set die ``die_id`` (``"A.2"``, ``"B.1"``, ``"B.s1"``, ``"C.1"``...) to ``face``; a bad face shows a
+        message."""
         try:
             face = parse_whole(face, die_id, 1, 20)
         except ScenarioError as e:
             self._show_errors([str(e)])
+            return
+        if self.exchange is not None:
+            self._set_exchange_die(die_id, face)
             return
         key, idx = _die_slot(die_id)
         if key not in self._dice or not 0 <= idx < len(self._dice[key]):
@@ -555,6 +581,9 @@ class FaceToFaceExplorer(W.VBox):
             self._show_errors([f"internal error ({type(e).__name__}: {e}); please report it"])
 
     def _update(self) -> None:
+        if self.exchange is not None:
+            self._update_exchange()
+            return
         errors: list[str] = []
         a = self.form_a.read(self.names[0], errors)
         mb_mode = self.megabeast_mode.value
@@ -602,7 +631,7 @@ class FaceToFaceExplorer(W.VBox):
         rows, links = tray_model(res, a, b, mb)
         self.tray.show(rows, links, title="Dice tray — click a die, then type or pick its face")
         self.summary.value = f"<div class='xf-sum'>{self._headline_html(res)}</div>"
-        self.stepper.show(res.trace)
+        self.stepper.show(self._with_board_steps(res.trace))
         used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(res.rulings.items()))
         self.ruling_help.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal'>Readings used by "
                                   f"this roll: {used or 'none'}</div>")
@@ -734,6 +763,8 @@ class FaceToFaceExplorer(W.VBox):
         Raises:
             ScenarioError: nothing has resolved yet.
         """
+        if self.exchange is not None:
+            return {"game": "tagraid", **self.exchange, "rulings": self.rulings()}
         if self.inputs is None:
             raise ScenarioError("", "no valid inputs yet", source="widget")
         a, b, mb = self.inputs
@@ -744,12 +775,20 @@ class FaceToFaceExplorer(W.VBox):
         return {"game": "tagraid", "seed": seed, **doc}
 
     def url_state(self) -> dict[str, Any]:
-        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`scenario_document`."""
-        return self.scenario_document()
+        """The state written to the page's link (:mod:`explorer.urlstate`): :meth:`scenario_document`, plus the
+        board facts (``board``) when the exchange came from the Line of Fire board."""
+        doc = self.scenario_document()
+        if self.board_facts:
+            doc["board"] = {"facts": list(self.board_facts), "readings": dict(self.board_readings)}
+        return doc
 
     def load_url_state(self, state: dict[str, Any]) -> None:
-        """Restore a state read from a link (:meth:`load_document`; source ``"link"``)."""
-        self.load_document(state, "link")
+        """Restore a state read from a link (:meth:`load_document`; source ``"link"``). A ``board`` entry (the
+        facts the Line of Fire board decided: :func:`~.board_roll.board_roll`) is shown above the inputs and as the
+        first cited steps."""
+        state = dict(state)
+        board = state.pop("board", None)
+        self.load_document(state, "link", board_facts=_board_facts_of(board), board_readings=_board_readings_of(board))
 
     def to_toml(self) -> str:
         """:meth:`scenario_document` as TOML text (the "Download TOML" file)."""
@@ -769,25 +808,136 @@ class FaceToFaceExplorer(W.VBox):
 
         self.load_document(read_toml(source, text=text), source)
 
-    def load_document(self, data: dict[str, Any], source: str) -> None:
+    def load_document(self, data: dict[str, Any], source: str,
+                      board_facts: Sequence[dict[str, Any]] | None = None,
+                      board_readings: dict[str, str] | None = None) -> None:
         """Show a scenario document (parsed TOML, or a link's state): validated as a file is, then every input, die,
         the seed and the readings are set and resolved once.
+
+        A one-on-one exchange opens in the two-Miner form. Any other (several Reactive Miners, a split Burst, a
+        Miner and the MegaBeast together, facts the form has no field for: an ARO without LoF, same Hexagon, enemy
+        TAGs in contact, Out of Range) is shown as a whole exchange: every Miner, every die on the tray (click one to
+        set it), the cited steps.
+
+        Args:
+            board_facts: the facts a board decided (:meth:`.board_roll.BoardFact.to_dict`), shown above the inputs
+                and as the first cited steps.
+            board_readings: the readings the board's measurements used (LoF, Partial Cover, Range), listed with
+                the roll's own.
 
         Raises:
             ScenarioError: naming ``source`` and the field; the explorer keeps its state.
         """
         from .game import GAME
 
+        data = {k: v for k, v in data.items() if k != "kind"} if data.get("kind") == "roll" else data
         sc = GAME.parse_data(data, source)
-        if len(sc.reactive) > 1 or len(sc.active.attacks) > 1 or (sc.reactive and sc.megabeast is not None):
-            raise ScenarioError("reactive", "the Face to Face explorer shows one Active Miner against one Reactive "
-                                "Miner or the MegaBeast", "one [[reactive]] entry, or a [megabeast], not both",
+        if type(sc).__name__ != "Scenario":
+            raise ScenarioError("kind", "is not a roll exchange", "a roll scenario (no kind, or kind = \"roll\")",
                                 source)
         unknown = [k for k in sc.rulings if k not in self.ruling_inputs]
         if unknown:
             raise ScenarioError(f"rulings.{unknown[0]}", "is not a reading this explorer can show",
                                 list(self.ruling_inputs), source)
-        self._apply(inputs_from_scenario(sc))
+        self.board_facts = list(board_facts or [])
+        self.board_readings = dict(board_readings or {}) if self.board_facts else {}
+        self._show_board_facts()
+        if fits_form(sc):
+            self._set_exchange(None)
+            self._apply(inputs_from_scenario(sc))
+            return
+        doc = {k: v for k, v in data.items() if k not in ("game", "kind")}
+        self._busy = True
+        try:
+            for k, dd in self.ruling_inputs.items():
+                dd.value = dict(sc.rulings).get(k, next(o for o in ALL_OPTIONS if o.key == k).default)
+            self.seed.value = str(sc.seed or 1)
+        finally:
+            self._busy = False
+        self._set_exchange(doc)
+        self.update()
+
+    # ----------------------------------------------------------------- a whole exchange (several Miners)
+    def _set_exchange(self, doc: dict[str, Any] | None) -> None:
+        self.exchange = doc
+        shown = doc is not None
+        self.inputs_box.layout.display = "none" if shown else ""
+        self.exchange_box.layout.display = "" if shown else "none"
+        for w in (self.megabeast_mode, self.contact):
+            w.layout.display = "none" if shown else ""
+        if not shown:
+            self.exchange_html.value = ""
+            self.chart.layout.display = ""
+
+    def _leave_exchange(self) -> None:
+        """Open the two-Miner form on the exchange's Active Miner and its first Reactive Miner (or the MegaBeast):
+        the other Reactive Miners and the facts the form has no field for are left out."""
+        if self.exchange is None:
+            return
+        doc = dict(self.exchange)
+        act = dict(doc["active"])
+        keep = doc["reactive"][:1] if doc.get("reactive") else []
+        target = keep[0]["name"] if keep else (doc["megabeast"]["name"] if doc.get("megabeast") else None)
+        if act.get("attacks"):
+            at = next((x for x in act["attacks"] if x["target"] == target), act["attacks"][0])
+            act["attacks"] = [{k: v for k, v in at.items() if k not in ("out_of_range", "burst")}]
+        doc["active"] = act
+        doc["reactive"] = [{k: v for k, v in r.items() if k not in ("lof_to_active", "same_hexagon",
+                                                                     "enemy_tags_in_contact", "out_of_range")}
+                           for r in keep]
+        act.pop("enemy_tags_in_contact", None)
+        if keep:
+            doc.pop("megabeast", None)
+        self.board_facts = []
+        self._show_board_facts()
+        self.load_document(_without_dice(doc), "the exchange")
+
+    def _update_exchange(self) -> None:
+        from .model import parse_scenario
+        from .resolve import resolve_detailed
+
+        doc = dict(self.exchange or {})
+        rulings = self.rulings()
+        sc = parse_scenario({**doc, "rulings": rulings}, "the exchange")
+        res = resolve_detailed(sc, None, rulings)  # fixed dice as given, the others from the seed
+        # every die now on the tray is fixed in the document, so a click changes one face and nothing else
+        self.exchange = doc = _with_dice(doc, res)
+        self.resolution, self.inputs, self.trace = res, None, res.trace
+        self.message.value = ""
+        rows, links = exchange_tray_model(res, doc)
+        self.tray.show(rows, links, title="Dice tray — click a die, then type or pick its face")
+        self.exchange_html.value = exchange_html(doc, res)
+        self.summary.value = (f"<div class='xf-sum'>{exchange_headline_html(res)}</div>")
+        self.stepper.show(self._with_board_steps(res.trace))
+        used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(res.rulings.items()))
+        self.ruling_help.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal'>Readings used by "
+                                  f"this roll: {used or 'none'}</div>")
+        self.odds = None
+        self.odds_summary.value = ("<div class='xf-label' style='white-space:normal'>Exact odds are drawn for a "
+                                   "one-on-one exchange (\"Back to the two-Miner form\").</div>")
+        self.chart.layout.display = "none"
+        self._state_changed()
+
+    def _set_exchange_die(self, die_id: str, face: int) -> None:
+        doc = _set_die_in(self.exchange or {}, die_id, face)
+        if doc is None:
+            self._show_errors([f"widget: no die {die_id!r} on the tray"])
+            return
+        self.exchange = doc
+        self.update()
+
+    def _show_board_facts(self) -> None:
+        self.board_html.value = board_facts_html(self.board_facts)
+
+    def _with_board_steps(self, trace):
+        """``trace`` with the board facts as its first steps (section "From the board")."""
+        if not self.board_facts:
+            return trace
+        from explorer.trace import Trace
+
+        steps = [_fact_step(f) for f in self.board_facts]
+        return Trace(trace.title, steps + [s for s in trace.steps if s.section != "From the board"],
+                     {**self.board_readings, **trace.rulings}, trace.outcome)
 
     def _apply(self, d: dict[str, Any]) -> None:
         """Set every input from :func:`inputs_from_scenario` output, without intermediate updates, then resolve."""
@@ -945,6 +1095,286 @@ class FaceToFaceSnapshot:
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# a whole exchange (several Reactive Miners, a split Burst, the MegaBeast beside them): pure helpers
+
+
+def fits_form(sc) -> bool:
+    """Whether the two-Miner form holds every field of roll scenario ``sc`` that matters: one Active Miner against
+    one Reactive Miner or the MegaBeast, one attack, and no fact the form has no field for (an ARO without LoF to
+    the Active Miner, same Hexagon, enemy TAGs in contact, Out of Range, States, Neomaterials)."""
+    act = sc.active
+    if len(sc.reactive) > 1 or len(act.attacks) > 1 or (sc.reactive and sc.megabeast is not None):
+        return False
+    if act.enemy_tags_in_contact or act.states or act.at_activation is not None or act.skill == "idle":
+        return False
+    if act.attacks and (act.attacks[0].out_of_range or act.attacks[0].damage_mods
+                        or (act.attacks[0].burst is not None and act.weapon is not None
+                            and act.attacks[0].burst != act.weapon.burst)):
+        return False
+    for r in sc.reactive:
+        if (not r.lof_to_active or r.same_hexagon or r.enemy_tags_in_contact or r.out_of_range or r.states
+                or r.skill == "idle" or r.damage_mods):
+            return False
+    if sc.megabeast is not None and (not sc.megabeast.aro or sc.megabeast.fury_tokens):
+        return False
+    return True
+
+
+def _without_dice(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with every fixed die removed (they roll again from its seed)."""
+    def strip(m: dict) -> dict:
+        out = {k: v for k, v in m.items() if k not in ("dice", "save_dice")}
+        if "attacks" in out:
+            out["attacks"] = [{k: v for k, v in a.items() if k != "dice"} for a in out["attacks"]]
+        return out
+
+    out = dict(doc)
+    out["active"] = strip(doc["active"])
+    if doc.get("reactive"):
+        out["reactive"] = [strip(r) for r in doc["reactive"]]
+    return out
+
+
+def _with_dice(doc: dict[str, Any], res: Resolution) -> dict[str, Any]:
+    """``doc`` with every die ``res`` rolled written in: attack shares by target, AROs and Evades, Saving Rolls per
+    Miner in die-id order (pure)."""
+    out = dict(doc)
+    act = dict(doc["active"])
+    pools = res.active.pools
+    if act.get("attacks"):
+        by_target = {p.target: [d.face for d in p.dice] for p in pools if p.purpose == "attack"}
+        act["attacks"] = [a | ({"dice": by_target[a["target"]]} if a["target"] in by_target else {})
+                          for a in act["attacks"]]
+    elif pools:
+        act["dice"] = [d.face for p in pools for d in p.dice]
+    saves: dict[str, list[tuple[int, int]]] = {}
+    for sr in res.saving_rolls:
+        for x in sr.dice:
+            letter, _, n = x.id.partition(".s")
+            saves.setdefault(letter, []).append((int(n), x.face))
+    if "A" in saves:
+        act["save_dice"] = [f for _, f in sorted(saves["A"])]
+    out["active"] = act
+    if doc.get("reactive"):
+        reac = []
+        for r in doc["reactive"]:
+            m = res.miner(r["name"])
+            r = dict(r)
+            if m.pools:
+                r["dice"] = [d.face for d in m.dice]
+            if m.letter in saves:
+                r["save_dice"] = [f for _, f in sorted(saves[m.letter])]
+            reac.append(r)
+        out["reactive"] = reac
+    return out
+
+
+def _set_die_in(doc: dict[str, Any], die_id: str, face: int) -> dict[str, Any] | None:
+    """``doc`` with die ``die_id`` (``"A.3"``: the third of the Active Miner's dice across its attack shares;
+    ``"C.1"``; ``"B.s2"``: a Saving Roll die) set to ``face``; ``None`` when the document has no such die."""
+    letter, _, rest = die_id.partition(".")
+    save = rest.startswith("s")
+    try:
+        k = int(rest[1:] if save else rest) - 1
+    except ValueError:
+        return None
+    if k < 0:
+        return None
+    names = [doc["active"]] + list(doc.get("reactive") or [])
+    letters = ["A"] + [chr(ord("B") + i) if i < 24 else f"R{i + 1}" for i in range(len(names) - 1)]
+    if letter not in letters:
+        return None
+    i = letters.index(letter)
+    m = dict(names[i])
+    if save:
+        faces = list(m.get("save_dice") or [])
+        if k >= len(faces):
+            return None
+        faces[k] = face
+        m["save_dice"] = faces
+    elif i == 0 and m.get("attacks"):
+        atts = [dict(a) for a in m["attacks"]]
+        for a in atts:
+            n = len(a.get("dice") or [])
+            if k < n:
+                a["dice"] = list(a["dice"])
+                a["dice"][k] = face
+                break
+            k -= n
+        else:
+            return None
+        m["attacks"] = atts
+    else:
+        faces = list(m.get("dice") or [])
+        if k >= len(faces):
+            return None
+        faces[k] = face
+        m["dice"] = faces
+    out = dict(doc)
+    if i == 0:
+        out["active"] = m
+    else:
+        out["reactive"] = list(doc["reactive"])
+        out["reactive"][i - 1] = m
+    return out
+
+
+def exchange_tray_model(res: Resolution, doc: dict[str, Any]) -> tuple[list[Row], list[Link]]:
+    """The dice tray of a whole exchange: one row per Miner (the Active Miner's attack shares in one row, each die
+    captioned with its target), the MegaBeast's Threat Level, and one row of Saving Rolls per Miner that made them
+    (pure; the same die ids, cancellations and links as :func:`tray_model`)."""
+    states = die_states(res)
+    armor = {doc["active"]["name"]: doc["active"].get("armor", 0)}
+    armor |= {r["name"]: r.get("armor", 0) for r in doc.get("reactive") or []}
+    rows: list[Row] = []
+    for m in res.miners.values():
+        dice = []
+        for p in m.pools:
+            for i, d in zip(p.ids, p.dice):
+                cap = "Critical" if d.critical else ("fail" if d.kind == "failure" else "")
+                if d.effective != d.face:
+                    cap = f"= {d.effective}" + (" ★" if d.critical else "")
+                if m.role == "active" and p.target and len(doc["active"].get("attacks") or []) > 1:
+                    cap = f"→ {p.target}" + (f" {cap}" if cap else "")
+                survives, by = states.get(i, (False, ()))
+                dice.append(DieView(i, d.face, d.kind, survives, bool(by), cap))
+        svs = sorted({p.sv.value for p in m.pools if p.sv is not None})
+        sv = "SV " + "/".join(map(str, svs)) if svs else "no roll"
+        rows.append(Row(f"{m.letter} · {m.name}", dice, f"{SKILL_NAMES.get(m.skill, m.skill)} · {sv}",
+                        f"{len(dice)} dice · Wounds {m.wounds_before} · Armor {armor.get(m.name, 0)}", id=m.letter))
+    if res.megabeast is not None:
+        beast = res.megabeast
+        survives, by = states.get("MB", (False, ()))
+        rows.append(Row(beast.name, [DieView("MB", beast.threat_level, "success", beast.prevailed, bool(by),
+                                             "Threat Level", token=True)],
+                        f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left"))
+    links: list[Link] = []
+    seen: set[frozenset[str]] = set()
+    for dst in sorted(states, key=lambda i: (i.startswith("A"), i)):
+        for src in states[dst][1]:
+            key = frozenset((src, dst))
+            if key not in seen:
+                seen.add(key)
+                links.append(Link(src, dst, mutual=dst in states.get(src, (False, ()))[1]))
+    for sr in res.saving_rolls:
+        if sr.dice:
+            target = res.miner(sr.target)
+            dice = [DieView(x.id, x.face, "plain", False, False, "Wound" if x.failed else "saved", bad=x.failed)
+                    for x in sr.dice]
+            rows.append(Row(f"Saves · {target.name}", dice, f"vs {sr.attacker}: fail on {sr.attack_damage.value} "
+                            "or less", f"{target.name}: {target.wounds_lost} Wound(s) lost"))
+    return rows, links
+
+
+def exchange_headline(res: Resolution) -> list[str]:
+    """One line per pair of the exchange (who won, or why nobody did), then the Wounds lost."""
+    lines = []
+    for p in res.pairs:
+        who = f"{res.active.name} vs {p.opponent}" if p.opponent else res.active.name
+        kind = p.kind.replace("_", " ")
+        lines.append(f"{who} ({kind}): " + (f"{p.winner} wins" if p.winner else
+                                            ("tie, nothing happens" if p.result == "tie" else "no effect")))
+    lost = [f"{m.name} {m.wounds_lost}" for m in res.miners.values() if m.wounds_lost]
+    if res.megabeast is not None and res.megabeast.wounds_lost:
+        lost.append(f"{res.megabeast.name} {res.megabeast.wounds_lost}")
+    lines.append("Wounds lost: " + (", ".join(lost) or "none"))
+    return lines
+
+
+def exchange_headline_html(res: Resolution) -> str:
+    lines = exchange_headline(res)
+    return ("<b class='f2f-result'>" + html.escape(lines[-1]) + "</b><ul class='f2f-pairs' style='margin:2px 0;"
+            "padding-left:18px'>" + "".join(f"<li>{html.escape(x)}</li>" for x in lines[:-1]) + "</ul>")
+
+
+def exchange_html(doc: dict[str, Any], res: Resolution) -> str:
+    """Every Miner of a whole exchange (a table: letter, Miner, Skill, Attribute and MODs, Burst and its split,
+    Armor, Wounds, Partial Cover, LoF to the Active Miner, same Hexagon, Silhouette Contact)."""
+    act = doc["active"]
+    rows = []
+
+    def tick(v) -> str:
+        return "yes" if v else "—"
+
+    atts = act.get("attacks") or []
+    shares = ", ".join(f"{a.get('burst', (act.get('weapon') or {}).get('burst', 1))} → {html.escape(a['target'])}"
+                       + "".join(f" ({v:+d} {html.escape(k)})" for k, v in (a.get("mods") or {}).items())
+                       + (" (Out of Range)" if a.get("out_of_range") else "") for a in atts)
+    rows.append(("A", act["name"], SKILL_NAMES.get(act["skill"], act["skill"]), act.get("attribute", 0),
+                 shares or "—", act.get("armor", 0), act.get("wounds", 3), tick(act.get("partial_cover")), "", "", ""))
+    for r in doc.get("reactive") or []:
+        m = res.miner(r["name"])
+        rows.append((m.letter, r["name"], SKILL_NAMES.get(r["skill"], r["skill"]), r.get("attribute", 0),
+                     "ARO" if r["skill"] in ATTACKS else "—", r.get("armor", 0), r.get("wounds", 3),
+                     tick(r.get("partial_cover")), tick(r.get("lof_to_active", True)), tick(r.get("same_hexagon")),
+                     tick(r.get("silhouette_contact"))))
+    if doc.get("megabeast"):
+        mb = doc["megabeast"]
+        rows.append(("MB", mb["name"], "Behavior ARO" if mb.get("aro", True) else "no ARO",
+                     f"Threat Level {mb['threat_level']}", "—", "—", mb["wounds"], "", tick(mb.get("aro", True)), "",
+                     tick(mb.get("silhouette_contact"))))
+    head = ("<tr style='text-align:left;border-bottom:1px solid #999'><th></th><th>Miner</th><th>Skill</th>"
+            "<th>Attribute</th><th>Burst</th><th>Armor</th><th>Wounds</th><th>Partial Cover</th>"
+            "<th>LoF to A</th><th>same Hexagon</th><th>Silhouette Contact</th></tr>")
+    body = "".join("<tr class='f2f-exchange-row' data-miner='" + html.escape(str(r[1])) + "'>"
+                   + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows)
+    n = len(doc.get("reactive") or [])
+    return (f"<div class='xf-label' style='white-space:normal;line-height:1.35'><b>The whole exchange</b>: "
+            f"{html.escape(act['name'])} against {n} Reactive Miner(s)"
+            f"{' and the ' + html.escape(doc['megabeast']['name']) if doc.get('megabeast') else ''}. The two-Miner "
+            "form cannot hold it: click a die to set it; Download TOML to edit the profiles.</div>"
+            "<style>.f2f-exchange td,.f2f-exchange th{padding:1px 7px;border-bottom:1px solid #e9ecef;"
+            "vertical-align:top}</style><table style='font:12.5px sans-serif;border-collapse:collapse'>" + head + body
+            + "</table>")
+
+
+def _board_facts_of(board: Any) -> list[dict[str, Any]]:
+    """The board facts of a link's ``board`` entry, checked for shape (a list of small dicts with text fields);
+    anything else is dropped: a link is not trusted to carry markup."""
+    facts = board.get("facts") if isinstance(board, dict) else None
+    if not isinstance(facts, list):
+        return []
+    out = []
+    for f in facts[:200]:
+        if isinstance(f, dict) and all(isinstance(f.get(k), str) for k in ("title", "rule", "field")):
+            out.append({k: (f.get(k) if isinstance(f.get(k), (str, int, bool, type(None))) else str(f.get(k)))
+                        for k in ("miner", "field", "value", "title", "rule", "detail")})
+    return out
+
+
+def _board_readings_of(board: Any) -> dict[str, str]:
+    """The readings of a link's ``board`` entry: known ruling options and readings only (anything else dropped)."""
+    raw = board.get("readings") if isinstance(board, dict) else None
+    if not isinstance(raw, dict):
+        return {}
+    known = {o.key: o.readings for o in ALL_OPTIONS}
+    return {k: v for k, v in raw.items() if k in known and v in known[k]}
+
+
+def _fact_step(f: dict[str, Any]):
+    from explorer.trace import RuleRef, Step
+
+    game, _, section = str(f.get("rule", "")).partition(": ")
+    return Step(str(f.get("title", "")), RuleRef(game, section), str(f.get("detail") or ""),
+                {"field": f.get("field"), "value": f.get("value"), "from_board": True}, (), "From the board")
+
+
+def board_facts_html(facts: Sequence[dict[str, Any]]) -> str:
+    """The facts a board decided, each with its section (empty string when there are none)."""
+    if not facts:
+        return ""
+    items = "".join(f"<li class='f2f-board-fact' data-field='{html.escape(str(f.get('field', '')))}'>"
+                    f"{html.escape(str(f.get('title', '')))} <span style='color:#868e96'>— "
+                    f"{html.escape(str(f.get('rule', '')))}</span></li>" for f in facts)
+    # a long list starts folded so the exchange and the dice stay in view; its summary says how many facts
+    return (f"<details {'open ' if len(facts) <= 12 else ''}class='f2f-board' style='font:13px sans-serif;border:1px solid #74c0fc;background:#f1f8ff;"
+            "padding:4px 10px;border-radius:4px;margin:4px 0'><summary><b>From the board</b> — these facts were "
+            f"measured on the Line of Fire table ({len(facts)}; they are also the first cited steps); the rest are "
+            "inputs</summary>"
+            f"<ul style='margin:4px 0;padding-left:18px;columns:2 420px'>{items}</ul></details>")
 
 
 def _die_slot(die_id: str) -> tuple[str, int]:

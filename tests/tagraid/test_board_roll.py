@@ -1,0 +1,175 @@
+"""One table: the roll exchange the board decides (board_roll), on the built-in tables and under grid symmetries."""
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer.errors import ScenarioError
+from explorer.games import load_any
+from explorer.games.tagraid.board_roll import (DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES, SECTION, board_roll,
+                                               resolve_board_roll)
+from explorer.games.tagraid.lof import TableTop, line_of_fire, partial_cover
+from explorer.games.tagraid.lof_analysis import analyse
+from explorer.games.tagraid.model import parse_scenario
+from explorer.games.tagraid.pieces import SILHOUETTE_BASE_RADIUS, Model
+from explorer.games.tagraid.random_tables import random_table
+from explorer.games.tagraid.situation import geometry_facts
+from explorer.games.tagraid.table_file import load_packaged_table
+from explorer.hexgrid import Hex, Layout, hex_range, reflect, rotate
+
+L = Layout()
+
+
+def _roll(name: str, shooter: str, targets, **kw):
+    lt = load_packaged_table(name)
+    return lt, board_roll(lt.table, shooter, targets, rulings=lt.rulings, weapon=lt.weapon or DEFAULT_WEAPON_RANGES,
+                          threat=lt.threat or DEFAULT_THREAT_LEVELS, calibration=lt.range_calibration, **kw)
+
+
+def test_tr22_range_band_and_mod_come_from_the_range_ruler():
+    """TR-22: B at Short Range along the shortest clear LoF (5.662 hex units): the shooter's Short MOD (+3)."""
+    lt, br = _roll("tr-22", "A", ["B"])
+    f = br.facts_by_field()
+    assert f["active.attacks[0].lof"] is True and f["reactive[0].lof_to_active"] is True
+    assert f["active.attacks[0].mods.Range"] == DEFAULT_WEAPON_RANGES.short == 3
+    assert f["reactive[0].same_hexagon"] is False and f["reactive[0].silhouette_contact"] is False
+    assert br.document["active"]["attacks"] == [{"target": "B", "burst": 3, "mods": {"Range": 3}}]
+    assert dict(br.readings)["lof_grazing"] == "touching_blocks"  # the table file's reading was used
+    parse_scenario(br.document, "test")  # a valid roll scenario
+    range_fact = next(x for x in br.facts if x.field.endswith("mods.Range"))
+    assert "5.662" in range_fact.title and "Range Ruler" in str(range_fact.rule)
+
+
+def test_the_cli_question_gives_the_same_verdict():
+    """`explorer resolve tr-22 --target B` (table scenario + question) and the pure function: the same roll."""
+    game, sc = load_any("tr-22")
+    trace = game.resolve(sc.with_question("A", ["B"]))
+    lt, br = _roll("tr-22", "A", ["B"])
+    res = resolve_board_roll(br)
+    assert trace.outcome == res.trace.outcome
+    assert [s.title for s in trace.steps] == [s.title for s in res.trace.steps]
+    assert trace.steps[0].section == SECTION and trace.sections()[0] == SECTION
+    assert trace.outcome["pairs"][0]["kind"] == "face_to_face"
+
+
+def test_split_burst_and_every_miner_with_lof_reacts():
+    """The quarry: Cutter splits Burst 3 over Spotter and Digger (2 + 1); every enemy Miner with LoF to Cutter
+    reacts, the others do not (checked against line_of_fire on the whole table)."""
+    lt, br = _roll("lof-quarry", "Cutter", ["Spotter", "Digger"])
+    t, rul = lt.table, lt.rulings.copy()
+    doc = br.document
+    assert [a["burst"] for a in doc["active"]["attacks"]] == [2, 1]
+    cutter = t.model("Cutter")
+    with_lof = [m.id for m in t.models.values() if cutter.is_enemy_miner_of(m) and m.id not in ("Spotter", "Digger")
+                and line_of_fire(t, m.id, "Cutter", rul, explain=False).has_lof]
+    assert [r["name"] for r in doc["reactive"]] == ["Spotter", "Digger", *with_lof]
+    assert len(doc["reactive"]) >= 3
+    # the Range MODs are the Line of Fire explorer's verdicts
+    vs = {v.target: v for v in analyse(t, "Cutter", lt.rulings.copy(), lt.range_calibration, lt.weapon, lt.threat)}
+    for at in doc["active"]["attacks"]:
+        assert at.get("mods", {}).get("Range", 0) == vs[at["target"]].mod
+    res = resolve_board_roll(br)
+    assert {p["reactive"] for p in res.trace.outcome["pairs"] if p.get("reactive")} == {r["name"] for r in doc["reactive"]}
+    # the MegaBeast with LoF to Cutter comes in with the Threat Level of the side facing Cutter
+    if "megabeast" in doc:
+        mb = doc["megabeast"]
+        assert mb["aro"] is line_of_fire(t, mb["name"], "Cutter", rul, explain=False).has_lof
+
+
+def test_facts_agree_with_the_whole_table_geometry():
+    """The cached local-table verdicts give the same facts as geometry_facts on the whole table (lof-demo)."""
+    lt = load_packaged_table("lof-demo")
+    t = lt.table
+    sh = next(iter(t.models))
+    enemies = [m.id for m in t.models.values() if t.model(sh).is_enemy_miner_of(m)]
+    br = board_roll(t, sh, enemies[:1], rulings=lt.rulings, weapon=DEFAULT_WEAPON_RANGES, all_aros=False,
+                    calibration=lt.range_calibration)
+    facts, _ = geometry_facts(t, sh, enemies[:1], active_weapon=DEFAULT_WEAPON_RANGES, rulings=lt.rulings.copy(),
+                              calibration=lt.range_calibration)
+    r = facts["reactive"][enemies[0]]
+    f = br.facts_by_field()
+    assert f["reactive[0].lof_to_active"] == r["lof_to_active"]
+    assert f["reactive[0].same_hexagon"] == r["same_hexagon"]
+    assert f["reactive[0].silhouette_contact"] == r["silhouette_contact"]
+    assert f["active.attacks[0].lof"] == facts["active"]["lof_to"][enemies[0]]
+
+
+def test_contact_and_same_hexagon_from_positions():
+    """A Miner in Silhouette Contact with its target: Close Combat Attack by default, contact and same Hexagon are
+    board facts, and the ARO in contact is a Close Combat Attack."""
+    r = SILHOUETTE_BASE_RADIUS[7]
+    cx, cy = L.hex_to_pixel(Hex(0, 0))
+    t = TableTop([Model("A", cx - r, cy, facing=0.0, side="a"), Model("R", cx + r, cy, facing=180.0, side="r")],
+                 tiles={h: True for h in hex_range(Hex(0, 0), 2)}, layout=L)
+    br = board_roll(t, "A", ["R"])
+    f = br.facts_by_field()
+    assert f["reactive[0].silhouette_contact"] is True and f["reactive[0].same_hexagon"] is True
+    assert br.document["active"]["skill"] == "close_combat_attack"
+    assert dict(br.declared) == {"A": "close_combat_attack", "R": "close_combat_attack"}
+    res = resolve_board_roll(br)
+    assert res.trace.outcome["pairs"][0]["kind"] == "face_to_face"
+
+
+def test_no_lof_to_the_target_makes_the_ranged_attack_idle():
+    t = TableTop([Model("A", 0, 0, facing=180.0, side="a"), Model("R", 3, 0, facing=180.0, side="r")])
+    br = board_roll(t, "A", ["R"], skill="ranged_attack")
+    f = br.facts_by_field()
+    assert f["active.attacks[0].lof"] is False and f["active.skill"] == "idle"
+    assert br.document["active"]["skill"] == "idle"
+    step = next(s for s in br.steps() if s.facts["field"] == "active.skill")
+    assert "Requirements" in str(step.rule)
+
+
+@pytest.mark.parametrize("shooter,targets,kw,field", [
+    ("A", ["A"], {}, "targets"),
+    ("A", ["F"], {}, "targets"),          # a friendly Miner is not a target of an attack
+    ("A", ["R", "S"], {"profiles": {"A": {"weapon": {"burst": 1}}}}, "targets"),
+    ("Z", ["R"], {}, "shooter"),
+    ("A", [], {}, "targets"),
+    ("A", ["R"], {"skill": "jump"}, "skill"),
+])
+def test_bad_questions_are_one_line_errors(shooter, targets, kw, field):
+    t = TableTop([Model("A", 0, 0, side="a"), Model("F", 0, 2, side="a"), Model("R", 3, 0, side="r"),
+                  Model("S", 3, 2, side="s")])
+    with pytest.raises(ScenarioError) as e:
+        board_roll(t, shooter, targets, **kw)
+    assert e.value.field == field and "\n" not in str(e.value)
+
+
+def _transformed(t: TableTop, steps: int, axis) -> TableTop:
+    from explorer.games.tagraid.pieces import Scenery
+
+    def tp(p):
+        return L.transform_pixel(p, steps, axis)
+
+    models = []
+    for m in t.models.values():
+        c = tp(m.center)
+        u = tp((m.x + math.cos(math.radians(m.facing)), m.y + math.sin(math.radians(m.facing))))
+        models.append(Model(m.id, c[0], c[1], m.silhouette, math.degrees(math.atan2(u[1] - c[1], u[0] - c[0])),
+                            m.side, m.kind))
+
+    def th(h):
+        return rotate(reflect(h, axis) if axis else h, steps)
+
+    return TableTop(models, [Scenery(s.id, tuple(tp(p) for p in s.points), s.height) for s in t.scenery],
+                    {th(h): v for h, v in t.tiles.items()}, L)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**31), st.integers(0, 5), st.sampled_from([None, "q", "r", "s"]))
+def test_board_facts_survive_rotations_and_reflections(seed, steps, axis):
+    """Every board fact and the whole roll document are the same on the board rotated / reflected."""
+    t = random_table(seed, radius=4, n_models=5, n_scenery=5, n_holes=4, n_sides=2, layout=L)
+    ids = list(t.models)
+    if len(ids) < 3:
+        return
+    targets = [i for i in ids if t.model(i).side != t.model(ids[0]).side][:2]
+    if not targets:
+        return
+    br = board_roll(t, ids[0], targets)
+    br2 = board_roll(_transformed(t, steps, axis), ids[0], targets)
+    assert br.facts_by_field() == br2.facts_by_field()
+    assert br.document == br2.document
