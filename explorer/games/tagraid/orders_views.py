@@ -36,6 +36,7 @@ from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
 from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
 from explorer.widgets.hexboard import HexBoardView, Piece
+from explorer.widgets.layout import class_token
 
 from . import sections as S
 from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, Interaction, MoveDecl,
@@ -415,7 +416,7 @@ class AroRow:
         self.box = W.VBox([self.info, W.HBox([self.skill, self.weapon, self.step],
                                              layout=W.Layout(flex_flow="row wrap")), self.error],
                           layout=W.Layout(border_bottom="1px solid #eee"))
-        self.box.add_class(f"oes-aro-{miner}")
+        self.box.add_class(f"oes-aro-{class_token(miner)}")
 
     def set(self, d: AroDecl | None) -> None:
         self.skill.value = "" if d is None else d.skill
