@@ -190,3 +190,25 @@ def test_the_megabeasts_move_in_aro_is_drawn_from_where_it_stood(stepper):
     assert not [o for o in board_overlays(stepper.initial, 0) if getattr(o, "title", None)
                 and "in ARO" in o.title]
     stepper.show_order(0)
+
+
+def test_the_route_dropped_by_an_interaction_is_drawn_from_where_the_move_stopped():
+    """tr-round-loot, Order 2: the Move declared to 0,0 interacts with the Loot Token and ends on reaching
+    Silhouette Contact; the rest of the declared route is drawn (grey dashes) from where it stopped to its end."""
+    from explorer.render.svg import Poly
+
+    w = OrderStepper("tr-round-loot")
+    w.show_order(1, -1)
+    st = w.frames[-1].state
+    declared_end = w.decl.move.route[-1]
+    stop = st.routes[0][-1]
+    assert stop != pytest.approx(declared_end)  # the engine cut the route
+    a = st.miner(w.decl.active)
+    assert (a.x, a.y) == pytest.approx(stop)
+    dropped = [o for o in w.overlays() if isinstance(o, Poly) and o.title and o.title.startswith("dropped")]
+    assert len(dropped) == 1 and dropped[0].points[0] == pytest.approx(stop)
+    assert dropped[0].points[-1] == pytest.approx(declared_end) and "Loot Red TAG" in dropped[0].title
+    w.show_order(2, -1)  # Order 3's route to C1 is cut too; Order 1 has no Move: nothing dropped
+    assert len([o for o in w.overlays() if isinstance(o, Poly) and (o.title or "").startswith("dropped")]) == 1
+    w.show_order(0, -1)
+    assert not [o for o in w.overlays() if isinstance(o, Poly) and (o.title or "").startswith("dropped")]
