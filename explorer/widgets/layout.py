@@ -96,5 +96,5 @@ def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
         c.add_class("xr-drawing")
 
 
-__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "fit_canvas", "mark_drawing", "responsive_style",
-           "split"]
+__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "class_token", "fit_canvas",
+           "mark_drawing", "responsive_style", "split"]
