@@ -23,6 +23,14 @@ from collections.abc import Sequence
 
 import ipywidgets as W
 
+def class_token(name: str) -> str:
+    """``name`` as one CSS class token (a stable hook built from a user-given name, e.g. a Miner's id): letters,
+    digits, ``_`` and ``-`` are kept, every other character becomes ``_<hex code point>_`` (``"Red TAG"`` ->
+    ``"Red_20_TAG"``), so distinct names give distinct tokens. A token with a space makes the browser's
+    ``classList.add`` throw (``DOMTokenList``), and the widget's classes are then lost."""
+    return "".join(c if (c.isascii() and (c.isalnum() or c in "_-")) else f"_{ord(c):x}_" for c in name)
+
+
 SPLIT_MIN_WIDTH = 1200
 """Window width (CSS px) from which ``xr-split`` puts its main column and its aside side by side."""
 
@@ -88,5 +96,5 @@ def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
         c.add_class("xr-drawing")
 
 
-__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "fit_canvas", "mark_drawing", "responsive_style",
-           "split"]
+__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "class_token", "fit_canvas",
+           "mark_drawing", "responsive_style", "split"]

@@ -36,3 +36,48 @@ def test_notebook_widget_renders_in_jupyterlab(browser, lab_url):
         page.screenshot(path=os.path.join(SCREENSHOTS, "face-to-face-jupyterlab.png"), full_page=False)
     assert not errors, errors
     page.close()
+
+
+def test_orders_notebook_pages_a_round_in_jupyterlab(browser, lab_url):
+    """notebooks/tagraid_orders.ipynb in JupyterLab: its second stepper holds the Round tr-round-stoorworm at Order 1,
+    step 4 (set by the notebook); "Order ▶" pages to Orders 2 and 3 (red's Turn), ▶ steps within an Order, the board
+    is drawn. ``EXPLORER_SCREENSHOTS=<dir>`` saves ``orders-round-jupyterlab-{1,3}.png``."""
+    from explorer.games.tagraid.orders.sequence import STEPS
+
+    n = len(STEPS)
+    page, errors = open_notebook_and_run_all(browser, lab_url, "notebooks/tagraid_orders.ipynb",
+                                             {"width": 1600, "height": 1300})
+    steppers = page.locator(".tagraid-oes")
+    wait_until(lambda: steppers.count() >= 2, timeout=90, what="two steppers (an Order, a Round)")
+    root = steppers.nth(1)
+    wait_until(lambda: "Order 1 of 3" in root.inner_text() and f"step 4 of {n}" in root.inner_text(), timeout=60,
+               what="the Round at Order 1, step 4")
+    canvas = root.locator("canvas").first
+    wait_until(lambda: canvas_stats(canvas)["colours"] > 10, timeout=60, what="the Round's board")
+    assert "green deploys Stoorworm" in root.locator(".oes-round").first.inner_text()
+
+    def shot(name):  # the notebook renders only the cells near its viewport: scroll the stepper to the top, then shoot
+        news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news toast covers the output
+        if news.count():
+            news.first.click()
+        root.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(500)
+        page.screenshot(path=os.path.join(SCREENSHOTS, name), full_page=False)
+
+    if SCREENSHOTS:
+        shot("orders-round-jupyterlab-1.png")
+    nxt_order = root.locator(".oes-order-next button, button.oes-order-next").first
+    nxt_order.click()
+    wait_until(lambda: "Order 2 of 3" in root.inner_text(), what="Order ▶ to 2")
+    nxt_order.click()
+    wait_until(lambda: "Order 3 of 3" in root.inner_text() and "red's Turn" in root.inner_text(), what="Order ▶ to 3")
+    assert nxt_order.is_disabled()
+    nxt = root.locator(".oes-next button, button.oes-next").first
+    for k in range(1, 5):
+        nxt.click()
+        wait_until(lambda k=k: f"step {k} of {n}" in root.inner_text(), what=f"Order 3, step {k}")
+    assert "Reactive TAG is activated" in root.locator(".oes-step-list").first.inner_text()
+    if SCREENSHOTS:
+        shot("orders-round-jupyterlab-3.png")
+    assert not errors, errors
+    page.close()

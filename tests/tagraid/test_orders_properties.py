@@ -2,7 +2,8 @@
 identical state; every verdict of an Order survives the board's rotations and reflections.
 
 Sections: Activating a Miner › Orders and AROs (a single ARO to each enemy Miner and the MegaBeast per Order);
-Order Expenditure Sequence; Line of Fire (the geometry has no preferred direction).
+Order Expenditure Sequence; Line of Fire (the geometry has no preferred direction); Game Sequence › Game Round and
+MegaBeast › Deployment (a whole Round, its deployment included, survives the same symmetries).
 """
 
 import math
@@ -13,6 +14,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from explorer.games import get_game
 from explorer.games.tagraid.orders.declarations import AroDecl, MoveDecl, OrderDeclarations
+from explorer.games.tagraid.orders.orderfile import outcome as order_outcome
+from explorer.games.tagraid.orders.round import replay_round
 from explorer.games.tagraid.orders.sequence import STEPS, play, play_until_rejected
 from explorer.games.tagraid.orders.state import TableGeometry
 from explorer.games.tagraid.scenarios import list_order_scenarios
@@ -21,6 +24,7 @@ from explorer.hexgrid import Hex, neighbors
 G = get_game("tagraid")
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ORDERS = [s["name"] for s in list_order_scenarios()]
+ROUNDS = [s.name for s in G.scenarios() if s.kind == "round"]
 SYMMETRIES = [(steps, axis) for axis in (None, "q") for steps in range(6) if (steps, axis) != (0, None)]
 
 
@@ -75,10 +79,9 @@ def test_replaying_the_log_gives_the_identical_state(name, upto):
 # ------------------------------------------------------------------ rotations and reflections
 
 
-def _transform_scenario(sc, steps, axis):
-    init = sc.initial
-    geo = init.geometry
-    layout = geo.layout
+def _transformers(layout, steps, axis):
+    """``tp(point)`` and ``tf(x, y, facing) -> (point, facing)``: a board point and a facing (degrees) under the grid
+    symmetry ``(steps, axis)``."""
 
     def tp(p):
         return layout.transform_pixel(p, steps, axis)
@@ -88,6 +91,14 @@ def _transform_scenario(sc, steps, axis):
         u = tp((x + math.cos(math.radians(facing)), y + math.sin(math.radians(facing))))
         return c, round(math.degrees(math.atan2(u[1] - c[1], u[0] - c[0])) % 360.0, 9) % 360.0
 
+    return tp, tf
+
+
+def _transform_table(init, steps, axis):
+    """The table (``OrderState``) under a grid symmetry: board, Access Points, Miners, MegaBeast, Tool Containers and
+    Loot Tokens."""
+    geo = init.geometry
+    tp, tf = _transformers(geo.layout, steps, axis)
     geo2 = TableGeometry(geo.board.transformed(steps, axis), geo.calibration, geo.movement_segment,
                          tuple((n, tp(p)) for n, p in geo.access_points), geo.token_radius)
     miners = []
@@ -98,21 +109,31 @@ def _transform_scenario(sc, steps, axis):
     if mb is not None:
         (x, y), f = tf(mb.x, mb.y, mb.facing)
         mb = replace(mb, x=x, y=y, facing=f)
-    init2 = replace(init, geometry=geo2, miners=tuple(miners), megabeast=mb,
-                    containers=tuple(replace(c, x=tp((c.x, c.y))[0], y=tp((c.x, c.y))[1]) for c in init.containers),
-                    loot_tokens=tuple(replace(t, x=tp((t.x, t.y))[0], y=tp((t.x, t.y))[1])
-                                      for t in init.loot_tokens))
+    return replace(init, geometry=geo2, miners=tuple(miners), megabeast=mb,
+                   containers=tuple(replace(c, x=tp((c.x, c.y))[0], y=tp((c.x, c.y))[1]) for c in init.containers),
+                   loot_tokens=tuple(replace(t, x=tp((t.x, t.y))[0], y=tp((t.x, t.y))[1])
+                                     for t in init.loot_tokens))
 
-    def tmove(mv, at):
+
+def _transform_declarations(d, layout, steps, axis):
+    """An Order's declarations under a grid symmetry: the Move routes and facings, the Evade movements."""
+    tp, tf = _transformers(layout, steps, axis)
+
+    def tmove(mv):
         if mv is None:
             return None
         fac = None if mv.facing is None else tf(0.0, 0.0, mv.facing)[1]
         return replace(mv, route=tuple(tp(p) for p in mv.route), facing=fac)
 
-    d = sc.declarations
-    d2 = replace(d, move=tmove(d.move, None), second=replace(d.second, move=tmove(d.second.move, None)),
-                 evade_moves=tuple((k, tp(p)) for k, p in d.evade_moves))
-    return replace(sc, initial=init2, declarations=d2), tf
+    return replace(d, move=tmove(d.move), second=replace(d.second, move=tmove(d.second.move)),
+                   evade_moves=tuple((k, tp(p)) for k, p in d.evade_moves))
+
+
+def _transform_scenario(sc, steps, axis):
+    layout = sc.initial.geometry.layout
+    init2 = _transform_table(sc.initial, steps, axis)
+    d2 = _transform_declarations(sc.declarations, layout, steps, axis)
+    return replace(sc, initial=init2, declarations=d2), _transformers(layout, steps, axis)[1]
 
 
 def _verdicts(o):
@@ -143,4 +164,74 @@ def test_every_verdict_survives_rotations_and_reflections(name, sym):
     if t.outcome.get("megabeast"):
         _, f = tf(0.0, 0.0, t.outcome["megabeast"]["facing"])
         g = t2.outcome["megabeast"]["facing"]
+        assert min(abs(f - g) % 360.0, 360.0 - abs(f - g) % 360.0) < 1e-6
+
+
+# ------------------------------------------------------------------ a whole Round under the same symmetries
+
+
+def _transform_round(sc, steps, axis):
+    """A round scenario under a grid symmetry: its table, the waiting MegaBeast, its deployment and every Order."""
+    rs = sc.initial
+    layout = rs.table.geometry.layout
+    tp, tf = _transformers(layout, steps, axis)
+    wm = rs.waiting_megabeast
+    if wm is not None:
+        (x, y), f = tf(wm.x, wm.y, wm.facing)
+        wm = replace(wm, x=x, y=y, facing=f)
+    rs2 = replace(rs, table=_transform_table(rs.table, steps, axis), waiting_megabeast=wm)
+    d = sc.declarations
+    dep = d.deployment
+    if dep is not None:
+        (x, y), f = tf(dep.x, dep.y, dep.facing)
+        dep = replace(dep, x=x, y=y, facing=f)
+    orders = tuple((_transform_declarations(od, layout, steps, axis), dice) for od, dice in d.orders)
+    return replace(sc, initial=rs2, declarations=replace(d, orders=orders, deployment=dep)), tf
+
+
+def _round_verdicts(sc):
+    """The Round's outcome without positions (``trace.outcome`` less Miner, MegaBeast and Loot Token positions and
+    the MegaBeast's facing) and every Order's verdicts, each Order played from the table the Round gives it."""
+    o = G.resolve(sc).outcome
+    rp = replay_round(sc.initial, sc.declarations)
+    assert rp.rejection is None, rp.rejection
+    orders = [_verdicts(order_outcome(play(table, od, dice)))
+              for table, (od, dice) in zip(rp.tables, sc.declarations.orders, strict=True)]
+    plain = {k: v for k, v in o.items() if k not in ("miners", "megabeast", "loot_tokens")}
+    plain["miners"] = {m: {k: v for k, v in d.items() if k != "position"} for m, d in o["miners"].items()}
+    plain["megabeast"] = None if o["megabeast"] is None else o["megabeast"]["wounds"]
+    plain["loot_tokens"] = {k: v["owner"] for k, v in o.get("loot_tokens", {}).items()}
+    return o, plain, orders
+
+
+_ROUND_BASE = {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sym", SYMMETRIES, ids=[f"rot{s}-{a or 'none'}" for s, a in SYMMETRIES])
+@pytest.mark.parametrize("name", ROUNDS)
+def test_a_rounds_outcome_survives_rotations_and_reflections(name, sym):
+    """Every Order's verdicts (AROs, Rolls, Wounds, States, Loot, Tools, MegaBeast move and redirection) and the
+    Round's outcome (Neomaterial Units, T-Bezoar, Events, result) are the same on the transformed table; positions,
+    Loot Tokens and the MegaBeast's facing are the transformed ones."""
+    steps, axis = sym
+    sc = G.load_builtin(name)
+    if name not in _ROUND_BASE:
+        _ROUND_BASE[name] = _round_verdicts(sc)
+    o, plain, orders = _ROUND_BASE[name]
+    assert len(orders) == len(sc.declarations.orders) >= 3
+    sc2, tf = _transform_round(sc, steps, axis)
+    o2, plain2, orders2 = _round_verdicts(sc2)
+    assert orders2 == orders
+    assert plain2 == plain
+    for mid, m in o["miners"].items():
+        (x, y), _ = tf(*m["position"], 0.0)
+        assert o2["miners"][mid]["position"] == pytest.approx([x, y], abs=1e-5)
+    for k, tok in o.get("loot_tokens", {}).items():
+        (x, y), _ = tf(*tok["position"], 0.0)
+        assert o2["loot_tokens"][k]["position"] == pytest.approx([x, y], abs=1e-5)
+    if o["megabeast"]:
+        (x, y), f = tf(*o["megabeast"]["position"], o["megabeast"]["facing"])
+        assert o2["megabeast"]["position"] == pytest.approx([x, y], abs=1e-5)
+        g = o2["megabeast"]["facing"]
         assert min(abs(f - g) % 360.0, 360.0 - abs(f - g) % 360.0) < 1e-6

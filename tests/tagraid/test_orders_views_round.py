@@ -139,3 +139,76 @@ def test_add_order_plays_from_the_table_the_last_order_leaves():
     assert w.decl.active == "Green TAG"   # red has no Order left: green's Turn comes next in the Timeline
     sc = G.parse({k: v for k, v in read_toml("x", text=w.to_toml()).items() if k != "game"}, "x")
     assert G.resolve(sc).outcome["orders_played"] == 5
+
+
+def test_every_css_class_is_one_token_for_miner_ids_with_spaces(stepper):
+    """The Round's Miners are "Active TAG", "Reactive TAG"...: a class with a space makes the browser's
+    ``classList.add`` throw (seen in JupyterLab), so every class of the widget tree is one token, and the ARO rows
+    keep distinct hooks."""
+    import ipywidgets as W
+
+    from explorer.widgets.layout import class_token
+
+    def walk(w):
+        yield w
+        for c in getattr(w, "children", ()):
+            if isinstance(c, W.Widget):
+                yield from walk(c)
+
+    stepper.show_order(2)
+    classes = [c for w in walk(stepper) for c in getattr(w, "_dom_classes", ())]
+    assert classes and not [c for c in classes if not c or any(ch.isspace() for ch in c)]
+    aro = sorted(c for c in classes if c.startswith("oes-aro-"))
+    assert aro == sorted(f"oes-aro-{class_token(m)}" for m in ("Active TAG", "Green TAG"))
+    assert class_token("Red TAG") == "Red_20_TAG" and class_token("R") == "R"
+    assert class_token("a b") != class_token("a_b") != class_token("a-b")
+
+
+def test_the_megabeasts_move_in_aro_is_drawn_from_where_it_stood(stepper):
+    """Order 1: the Stoorworm's Behavior moves it when it declares its ARO (step 2.2); its LoF witness was drawn from
+    where it stood at 2.1, so the board marks that base (dashed) and an arrow to where it stands now. Order 2 starts
+    on the table Order 1 left: no move drawn there."""
+    import math
+
+    from explorer.games.tagraid.orders_svg import board_overlays
+    from explorer.render.svg import Circle, Segment
+
+    stepper.show_order(0, 4)
+    st = stepper.frames[3].state
+    assert st.megabeast_moved is not None
+    (x0, y0), (x1, y1) = st.megabeast_moved
+    assert (st.megabeast.x, st.megabeast.y) == pytest.approx((x1, y1))
+    ov = board_overlays(st, 4)
+    was = [o for o in ov if isinstance(o, Circle) and o.title and "before its move in ARO" in o.title]
+    assert len(was) == 1 and was[0].center == pytest.approx((x0, y0))
+    arrow = [o for o in ov if isinstance(o, Segment) and o.arrow and o.title and "moves in ARO" in o.title]
+    assert len(arrow) == 1
+    a = arrow[0]  # from the old base's edge towards the new one, along the move
+    assert math.dist(a.p0, (x0, y0)) < math.dist(a.p0, (x1, y1))
+    assert math.dist(a.p1, (x1, y1)) < math.dist(a.p1, (x0, y0))
+    stepper.show_order(1, 0)
+    assert not [o for o in board_overlays(stepper.initial, 0) if getattr(o, "title", None)
+                and "in ARO" in o.title]
+    stepper.show_order(0)
+
+
+def test_the_route_dropped_by_an_interaction_is_drawn_from_where_the_move_stopped():
+    """tr-round-loot, Order 2: the Move declared to 0,0 interacts with the Loot Token and ends on reaching
+    Silhouette Contact; the rest of the declared route is drawn (grey dashes) from where it stopped to its end."""
+    from explorer.render.svg import Poly
+
+    w = OrderStepper("tr-round-loot")
+    w.show_order(1, -1)
+    st = w.frames[-1].state
+    declared_end = w.decl.move.route[-1]
+    stop = st.routes[0][-1]
+    assert stop != pytest.approx(declared_end)  # the engine cut the route
+    a = st.miner(w.decl.active)
+    assert (a.x, a.y) == pytest.approx(stop)
+    dropped = [o for o in w.overlays() if isinstance(o, Poly) and o.title and o.title.startswith("dropped")]
+    assert len(dropped) == 1 and dropped[0].points[0] == pytest.approx(stop)
+    assert dropped[0].points[-1] == pytest.approx(declared_end) and "Loot Red TAG" in dropped[0].title
+    w.show_order(2, -1)  # Order 3's route to C1 is cut too; Order 1 has no Move: nothing dropped
+    assert len([o for o in w.overlays() if isinstance(o, Poly) and (o.title or "").startswith("dropped")]) == 1
+    w.show_order(0, -1)
+    assert not [o for o in w.overlays() if isinstance(o, Poly) and (o.title or "").startswith("dropped")]

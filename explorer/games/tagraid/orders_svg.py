@@ -78,7 +78,8 @@ def _facing_arrow(c: tuple[float, float], facing: float, length: float, **style)
 def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tuple[float, float]]] = ()) -> list[
         Overlay]:
     """The overlays of the board at ``position`` (steps played): the Move routes played so far, the drawn routes not
-    played yet (``draft``, dashed), each ARO right gained so far where it appears, and the MegaBeast's redirection."""
+    played yet (``draft``, dashed), each ARO right gained so far where it appears, the MegaBeast's move in ARO (its
+    base before, dashed, and an arrow to where it stands) and its redirection."""
     out: list[Overlay] = []
     cols = side_colours(state)
     rt = state.geometry.token_radius
@@ -140,6 +141,17 @@ def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tu
                 out.append(Label((m.x, m.y - 0.45), f"{r.miner}: step {r.step} (no LoF needed)", size=11, fill=col,
                                  weight="bold"))
     mb = state.megabeast
+    if mb is not None and state.megabeast_moved is not None:  # its Behavior moved it when declaring its ARO
+        (x0, y0), (x1, y1) = state.megabeast_moved
+        r = state.table().disc(mb.model()).r
+        out.append(Circle((x0, y0), r, stroke=MEGABEAST_COLOUR, width=2.0, dash="4 3",
+                          title=f"{mb.id} before its move in ARO"))
+        d = math.hypot(x1 - x0, y1 - y0)
+        if d > 2 * r:  # the arrow from edge to edge of the two bases
+            ux, uy = (x1 - x0) / d, (y1 - y0) / d
+            out.append(Segment((x0 + ux * r, y0 + uy * r), (x1 - ux * r, y1 - uy * r), stroke=MEGABEAST_COLOUR,
+                               width=2.5, dash="6 3", arrow=True, title=f"{mb.id} moves in ARO (its Behavior)"))
+        out.append(Label((x0, y0 + r + 0.3), f"{mb.id} was here", size=10, fill=MEGABEAST_COLOUR))
     if mb is not None and state.megabeast_facing_before is not None and position >= 10:
         out.append(_facing_arrow((mb.x, mb.y), state.megabeast_facing_before, 1.4, stroke="#7f8c8d", width=2.0,
                                  dash="4 3", title="facing before Conclusion"))

@@ -36,6 +36,7 @@ from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
 from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
 from explorer.widgets.hexboard import HexBoardView, Piece
+from explorer.widgets.layout import class_token
 
 from . import sections as S
 from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, Interaction, MoveDecl,
@@ -415,7 +416,7 @@ class AroRow:
         self.box = W.VBox([self.info, W.HBox([self.skill, self.weapon, self.step],
                                              layout=W.Layout(flex_flow="row wrap")), self.error],
                           layout=W.Layout(border_bottom="1px solid #eee"))
-        self.box.add_class(f"oes-aro-{miner}")
+        self.box.add_class(f"oes-aro-{class_token(miner)}")
 
     def set(self, d: AroDecl | None) -> None:
         self.skill.value = "" if d is None else d.skill
@@ -1170,17 +1171,35 @@ class OrderStepper(W.HBox):
             out.append((end,) + self.decl.second.move.route)
         return out
 
+    def _dropped_routes(self, st: OrderState) -> list[Overlay]:
+        """The part of a declared Move's route left unplayed because the Move interacted with a Tool Container or
+        Loot Token and ended on reaching Silhouette Contact with it (grey dashes from where it stopped)."""
+        from explorer.render.svg import Poly
+
+        out: list[Overlay] = []
+        declared = [self.decl.move, self.decl.second.move if self.decl.second.skill == "move" else None]
+        for mv, played in zip(declared, st.routes):
+            if mv is None or mv.interact is None or not mv.route or len(played) < 1:
+                continue
+            if math.dist(played[-1], mv.route[-1]) > 1e-9:
+                rest = [p for p in mv.route if p not in played[1:]]
+                out.append(Poly((played[-1], *rest), closed=False, stroke="#7f8c8d", width=2.0, dash="2 4",
+                                title=f"dropped: the Move ended on reaching Silhouette Contact with "
+                                      f"{mv.interact.target}"))
+        return out
+
     def overlays(self) -> list[Overlay]:
-        """The board's overlays at the current step (:func:`board_overlays` plus the routes drawn but not played)."""
+        """The board's overlays at the current step (:func:`board_overlays` plus the routes drawn but not played and
+        the part of a route dropped by an interaction)."""
         st = self.state_at(self.position)
-        return board_overlays(st, self.position, self._draft_routes(st))
+        return board_overlays(st, self.position, self._draft_routes(st)) + self._dropped_routes(st)
 
     def _draw(self, st: OrderState) -> None:
         bv = self.board_view
         pieces = pieces_of(st)
         if pieces != list(bv.pieces.values()):
             bv.set_pieces(pieces)
-        bv.overlays = board_overlays(st, self.position, self._draft_routes(st))
+        bv.overlays = board_overlays(st, self.position, self._draft_routes(st)) + self._dropped_routes(st)
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""
