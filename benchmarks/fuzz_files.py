@@ -72,7 +72,7 @@ class Report:
 
 
 def fuzz(count: int = 20_000, seed: int = 7, progress: bool = False, file_timeout: float = 0,
-         only: set[int] | None = None, save_dir: str | None = None) -> Report:
+         only: set[int] | None = None, save_dir: str | None = None, formats: list | None = None) -> Report:
     """Generate and run ``count`` hostile files from ``seed`` (the same files for the same seed and formats).
 
     ``only``: run just these file indexes (each regenerated from the seed's rng sequence alone, the others neither
@@ -80,16 +80,20 @@ def fuzz(count: int = 20_000, seed: int = 7, progress: bool = False, file_timeou
 
     ``file_timeout`` > 0 (seconds of wall time, Unix main thread only) stops a file that takes longer, generating
     or loading it, and records ``(index, format, seconds, where it was)`` in ``timeouts`` (counted as slow too), so
-    that one stalled file does not stall the run."""
+    that one stalled file does not stall the run.
+
+    ``formats``: the formats to cycle through (default: every format in ``FORMATS``); file ``i`` is of format
+    ``formats[i % len(formats)]``, so a run is reproduced only with the formats it was made with."""
+    formats = list(FORMATS if formats is None else formats)
     rng = random.Random(seed)
-    rep = Report(count=count, seed=seed, by_format={f.name: Counter() for f in FORMATS})
+    rep = Report(count=count, seed=seed, by_format={f.name: Counter() for f in formats})
     t0 = time.perf_counter()
     timings: list[tuple] = []
     with tempfile.TemporaryDirectory() as d:
-        for fmt in FORMATS:  # import every loader first: an alarm inside an import would leave a half-made module
+        for fmt in formats:  # import every loader first: an alarm inside an import would leave a half-made module
             run_one(fmt, write_file(d, fmt.seeds[0].encode("utf-8")))
         for i in range(count):
-            fmt = FORMATS[i % len(FORMATS)]
+            fmt = formats[i % len(formats)]
             file_rng = random.Random(rng.getrandbits(64))
             if only is not None and i not in only:
                 continue

@@ -90,7 +90,7 @@ def check_origins(origins: list[str] | None) -> list[str]:
     if len(origins) > 20:
         raise ScenarioError("--allow-websocket-origin", f"{len(origins)} origins given", "at most 20")
     for o in origins:
-        if not _ORIGIN.match(o):
+        if not _ORIGIN.fullmatch(o):
             raise ScenarioError("--allow-websocket-origin", f"{o[:60]!r} is not host or host:port",
                                 "e.g. rules.example.org or rules.example.org:443 (no scheme, no path)")
     return origins

@@ -23,7 +23,7 @@ def _string(s: str) -> str:
 
 def _key(k: Any) -> str:
     k = str(k)
-    return k if _BARE.match(k) else _string(k)
+    return k if _BARE.fullmatch(k) else _string(k)
 
 
 def _value(v: Any) -> str:

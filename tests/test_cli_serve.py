@@ -80,3 +80,13 @@ def test_check_listen_in_process(busy_port):
     port = free.getsockname()[1]
     free.close()
     check_listen("127.0.0.1", port)   # a free port passes
+
+
+@pytest.mark.parametrize("origin", ["rules.example.org\n", "rules.example.org:443\n", "a\nb"])
+def test_an_origin_with_a_newline_is_refused(origin):
+    """``--allow-websocket-origin`` must match as a whole: a trailing newline passed the old ``re.match`` check."""
+    from explorer.cli_serve import check_origins
+    from explorer.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="not host or host:port"):
+        check_origins([origin])

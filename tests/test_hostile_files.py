@@ -130,7 +130,6 @@ def _round_texts() -> tuple[str, ...]:
 
 FORMATS: list[Format] = [
     Format("tagraid-scenario", _texts("explorer.games.tagraid", "scenarios"), _load_scenario),
-    Format("tagraid-round", _round_texts(), _load_scenario),
     Format("tagraid-table", _texts("explorer.games.tagraid", "tables"), _load_table),
     Format("board", _texts("explorer.boards"), _load_board),
     Format("masseffect-scenario", _texts("explorer.games.masseffect", "scenarios"), _load_scenario),
@@ -139,6 +138,7 @@ FORMATS: list[Format] = [
     Format("dagger-map", _texts("explorer.games.dagger", "maps"), _load_dagger_map),
     Format("galaxydefenders-scenario", _texts("explorer.games.galaxydefenders", "scenarios"), _load_scenario),
     Format("galaxydefenders-calibration", _texts("explorer.games.galaxydefenders", "data"), _load_gd_calibration),
+    Format("tagraid-round", _round_texts(), _load_scenario),
 ]
 """Every file format under test. Append a :class:`Format` to add one."""
 
@@ -473,14 +473,16 @@ def test_the_file_that_stalled_the_seed_11_run_is_regenerated_small_and_refused_
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import fuzz_files
 
-    report = fuzz_files.fuzz(count=4000, seed=11, only={1006}, save_dir=str(tmp_path))
+    # the run was made with the nine formats of that day (tagraid-round came later): the index picks the format
+    nine = [f for f in FORMATS if f.name != "tagraid-round"]
+    report = fuzz_files.fuzz(count=4000, seed=11, only={1006}, save_dir=str(tmp_path), formats=nine)
     saved = list(tmp_path.iterdir())
     assert [p.name for p in saved] == ["11-1006-galaxydefenders-scenario.toml"]
     size = saved[0].stat().st_size
     assert 1_000_000 < size < 3_000_000
     assert sum(c.total() for c in report.by_format.values()) == 1
     assert report.by_format["galaxydefenders-scenario"]["error"] == 1 and not report.tracebacks and not report.slow
-    out = run_one(FORMATS[1006 % len(FORMATS)], saved[0])
+    out = run_one(nine[1006 % len(nine)], saved[0])
     assert out.kind == "error" and out.detail.endswith(
         f"scenario: the file is too large ({size:,} bytes; the limit is 1,000,000 bytes) "
         "(allowed: a regular UTF-8 TOML file)"), out.detail

@@ -96,3 +96,11 @@ def test_toml_writer_refuses_what_toml_cannot_hold():
         dumps({"x": float("nan")})
     with pytest.raises(TypeError):
         dumps({"x": object()})
+
+
+@pytest.mark.parametrize("key", ["0\n", "name\n", "a b", ""])
+def test_toml_writer_quotes_keys_that_are_not_bare(key):
+    """A key is written bare only when all of it is letters, digits, ``_`` or ``-``: ``re.match`` with ``$`` also
+    matched a key ending in a newline, which made the file unreadable (found by the round-trip property)."""
+    text = dumps({key: 1, "t": {key: [{key: 2}]}})
+    assert tomllib.loads(text) == {key: 1, "t": {key: [{key: 2}]}}
