@@ -42,6 +42,7 @@ import numpy as np
 from explorer.errors import ExplorerError
 from explorer.trace import Trace
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
+from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
 from . import options as opts
@@ -51,7 +52,10 @@ from .nemesis_scenario import NemesisScenario, playthrough
 from .state import THREAT_LOSS, GameState
 from .worldmap import WorldMap, nearest_operational_bases
 
-DEFAULT_SCENARIO = "dg-three-rounds"
+from .game import GAME
+
+DEFAULT_SCENARIO = GAME.page_default("nemesis-phase")
+"""The scenario the page opens on: the game's default (the registry's rule, :attr:`explorer.games.Page.default`)."""
 DEFAULT = "(scenario / rule default)"
 """Choice dropdown entry: no choice of yours (the scenario's [choices] table, else the engine's stated default)."""
 
@@ -431,6 +435,7 @@ class NemesisStepper(W.VBox):
         self.picker = W.Dropdown(options=nemesis_scenarios(), value=scenario_id, description="Scenario",
                                  layout=W.Layout(width="360px"))
         self.about = W.HTML(layout=W.Layout(max_width="640px"))
+        self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
         self.canvas = own_canvas(WIDTH, HEIGHT)
         self.canvas.layout.width, self.canvas.layout.height = f"{WIDTH}px", f"{HEIGHT}px"
         self.canvas.on_mouse_down(self._clicked)
@@ -482,7 +487,7 @@ class NemesisStepper(W.VBox):
                                                      grid_gap="12px"))
         top = W.HBox([self.picker, self.showdown, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
                                                          grid_gap="16px"))
-        super().__init__([top, self.headline, main])
+        super().__init__([top, self.note, self.headline, main])
         self.add_class("dg-nemesis")
         self.load(scenario_id)
 
@@ -494,6 +499,7 @@ class NemesisStepper(W.VBox):
         except ExplorerError as e:
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.geo = MapGeometry(self.scenario.world)
         self.choices = {}
         self.selected = None

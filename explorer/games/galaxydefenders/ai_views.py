@@ -31,13 +31,17 @@ from explorer.errors import ExplorerError
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.trace import Step, Trace
+from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import HexBoardView, Piece, TraceStepper
 
 from . import options as opts
 from .activation import ActivationScenario, parse_map, resolve_activation
 from .map_draw import FAIL, PASS, PATH, SIDE_FILL, area_board, area_board_layout, area_overlays
 
-DEFAULT_SCENARIO = "gd-ai-move-adjacent"
+from .game import GAME
+
+DEFAULT_SCENARIO = GAME.page_default("ai")
+"""The scenario the page opens on (the registry's rule, :attr:`explorer.games.Page.default`)."""
 AI_RULINGS = ("line_of_sight",)
 """Ruling options an activation consults."""
 
@@ -246,6 +250,7 @@ class AIStepper(W.VBox):
         self.picker = W.Dropdown(options=activation_scenarios(), value=scenario_id, description="Scenario",
                                  layout=W.Layout(width="330px"))
         self.about = W.HTML(layout=W.Layout(max_width="640px"))
+        self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
         r = opts.rulings()
         self.rulings_box = {k: W.Dropdown(options=list(r.options[k].readings), value=r.options[k].default,
                                           description=k, tooltip=r.options[k].title,
@@ -270,7 +275,7 @@ class AIStepper(W.VBox):
                       layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
         main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                               grid_gap="12px"))
-        super().__init__([self.picker, main])
+        super().__init__([self.picker, self.note, main])
         self.add_class("gd-ai")
         self.load(scenario_id)
 
@@ -278,6 +283,7 @@ class AIStepper(W.VBox):
         """Show built-in scenario ``scenario_id`` (rulings kept)."""
         self.scenario = load_scenario(scenario_id)
         self.map = parse_map(self.scenario, scenario_id)
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.about.value = (f"<div style='font-family:sans-serif;font-size:13px'><b>"
                             f"{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
                             f"{html.escape(self.scenario.description)}</span></div>")

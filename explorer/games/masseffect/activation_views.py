@@ -38,13 +38,17 @@ from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.scenario import read_toml
 from explorer.trace import Step, Trace
 from explorer.widgets import HexBoardView, Piece, TraceStepper
+from explorer.widgets.scenario_note import ScenarioNote
 
 from . import options as opts
 from .activation import parse_activation, resolve_activation
 from .map import MissionMap, load_map, map_from_dict
 from .map_svg import ENEMY_FILL, SQUADMATE_FILL, icon_overlays, layout, to_board
 
-DEFAULT_SCENARIO = "me-hazard-spawn-rush"
+from .game import GAME
+
+DEFAULT_SCENARIO = GAME.page_default("enemy-activation")
+"""The scenario the page opens on (the registry's rule, :attr:`explorer.games.Page.default`)."""
 ACTIVATION_RULINGS = ("fewest_hit_points", "downed_squadmates", "invalid_activation_timing", "distance_elevation",
                       "lof_own_hex_locked_door", "lof_out_of_bounds", "lof_intervening_elevation")
 """Ruling options an activation consults (its own and the map readings of distances and Line of Fire)."""
@@ -239,6 +243,7 @@ class ActivationStepper(W.VBox):
         self.picker = W.Dropdown(options=activation_scenarios(), value=scenario_id, description="Scenario",
                                  layout=W.Layout(width="330px"))
         self.about = W.HTML(layout=W.Layout(max_width="640px"))
+        self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
         r = opts.rulings()
         self.rulings_box = {k: W.Dropdown(options=list(r.options[k].readings), value=r.options[k].default,
                                           description=k, tooltip=r.options[k].title,
@@ -265,7 +270,7 @@ class ActivationStepper(W.VBox):
                       layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
         main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                               grid_gap="12px"))
-        super().__init__([self.picker, main])
+        super().__init__([self.picker, self.note, main])
         self.add_class("me-activation")
         self.load(scenario_id)
 
@@ -274,6 +279,7 @@ class ActivationStepper(W.VBox):
         """Show built-in scenario ``scenario_id`` (its choices reset, rulings kept)."""
         self.data = scenario_data(scenario_id)
         self.map = scenario_map(self.data, scenario_id)
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.choices = {}
         self.about.value = (f"<div style='font-family:sans-serif;font-size:13px'><b>{html.escape(self.data['title'])}"
                             f"</b><br><span style='color:#495057'>{html.escape(self.data.get('description', ''))}"

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 import ipywidgets as W
 import numpy as np
 
+from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.files import download_link, file_message, read_upload
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
@@ -700,7 +701,8 @@ class LofExplorer(W.HBox):
         rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.ruler_pick, self.hex_range_pick])]
         for r in (*rows_, *(c for b in (ruler, mods, threat) for c in b.children if isinstance(c, W.HBox))):
             r.add_class("xr-wrap")
-        side = W.VBox([self.header, self.message, files, *rows_, self.verdict_html, ruler, mods, threat, rul])
+        self.note = ScenarioNote()
+        side = W.VBox([self.header, self.note, self.message, files, *rows_, self.verdict_html, ruler, mods, threat, rul])
         side.add_class("lof-side")
         # the board and the side panel side by side from 1,200 px of window width, stacked below it; the board
         # scales to its column (explorer.widgets.layout); inline Layout sizes would beat those rules, so none here

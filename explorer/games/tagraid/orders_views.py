@@ -36,6 +36,7 @@ from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
 from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
 from explorer.widgets.hexboard import HexBoardView, Piece
+from explorer.widgets.scenario_note import ScenarioNote
 
 from . import sections as S
 from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, MoveDecl, OrderDeclarations,
@@ -48,9 +49,11 @@ from .orders.state import OrderState
 from .orders_svg import (DRAFT, MEGABEAST_COLOUR, ROUTE, SIDE_PALETTE, TARGETED, OrderPicture, bases_of,  # noqa: F401
                          board_overlays, order_svg, right_words, side_colours, witness_position)
 
-DEFAULT_ORDER = "tr-order-corner"
-"""The scenario the page opens with: a Move that gains an ARO partway (step 2), then an Attack whose target gains
-its ARO at step 4."""
+from .game import GAME
+
+DEFAULT_ORDER = GAME.page_default("orders")
+"""The scenario the page opens with (the registry's rule, :attr:`explorer.games.Page.default`; ``tr-order-corner``:
+a Move that gains an ARO partway (step 2), then an Attack whose target gains its ARO at step 4)."""
 
 STEP_TITLES = {name: name for name, _ in STEPS}
 STEP_HELP = {
@@ -430,6 +433,8 @@ class OrderStepper(W.HBox):
         self.board_view.on_select(self._on_select)
 
         self.header = W.HTML()
+        self.note = ScenarioNote()
+        self._show_note(scenario)
         self.message = W.HTML()
         self.message.add_class("oes-message")
         self.scenario_pick = W.Dropdown(options=order_scenarios(), value=scenario, description="Order",
@@ -548,7 +553,7 @@ class OrderStepper(W.HBox):
                                                                             max_width="560px"))
         steps = W.VBox([nav, self.step_list, self.tray_box, self.outcome],
                        layout=W.Layout(flex="1 1 420px", min_width="330px"))
-        side = W.VBox([self.header, self.message, files, W.HBox([steps, declare],
+        side = W.VBox([self.header, self.note, self.message, files, W.HBox([steps, declare],
                                                                  layout=W.Layout(flex_flow="row wrap",
                                                                                  align_items="flex-start"))],
                       layout=W.Layout(flex="1 1 520px", min_width="330px"))
@@ -587,6 +592,7 @@ class OrderStepper(W.HBox):
             self.board_view.scale = 0.0  # force set_scale to resize for the new board
             self.board_view.set_scale(s)
         self.document, self.scenario, self.scenario_id = doc, sc, scenario_id
+        self._show_note(scenario_id)
         self.decl, self.dice = sc.declarations, sc.dice
         self._loading = True
         try:
@@ -596,6 +602,13 @@ class OrderStepper(W.HBox):
             self._loading = False
         self._fill_controls()
         self.replay(focus=position)
+
+    def _show_note(self, scenario_id: str | None) -> None:
+        """Name the built-in Order shown, with its verdict as ``explorer resolve`` prints it (a file: no note)."""
+        if scenario_id is None:
+            self.note.show(None)
+        else:
+            self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what="Order")
 
     def _on_upload(self, change) -> None:
         if not change["new"]:

@@ -22,6 +22,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.files import download_link
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
@@ -362,6 +363,7 @@ class FaceToFaceExplorer(W.VBox):
                              "type or pick its face.</div>")
         self.message = W.HTML()
         self.message.add_class("f2f-message")
+        self.note = ScenarioNote()
         self.summary = W.HTML()
         self.odds_summary = W.HTML()
         self.tray = DiceTray(width=760, picker=True)
@@ -384,7 +386,7 @@ class FaceToFaceExplorer(W.VBox):
         left = W.VBox([self.summary, self.tray, self.odds_summary, self.chart])
         # the dice and odds beside the cited steps from 1,200 px of window width, the steps below them otherwise
         bottom = split(left, self.stepper)
-        super().__init__([self.header, inputs, self.message, bottom])
+        super().__init__([self.header, self.note, inputs, self.message, bottom])
         self.add_class("tagraid-f2f")
 
         for w in self.form_a.widgets() + self.form_b.widgets() + self.form_mb.widgets() + list(
@@ -788,6 +790,7 @@ class FaceToFaceExplorer(W.VBox):
             raise ScenarioError(f"rulings.{unknown[0]}", "is not a reading this explorer can show",
                                 list(self.ruling_inputs), source)
         self._apply(inputs_from_scenario(sc))
+        self.note.show(source, sc.title, what="Opened from")
 
     def _apply(self, d: dict[str, Any]) -> None:
         """Set every input from :func:`inputs_from_scenario` output, without intermediate updates, then resolve."""
@@ -1089,8 +1092,16 @@ def explorer_for_scenario(name_or_path: str | None = None, **overrides) -> FaceT
     """
     from .scenarios import DEFAULT_SCENARIO, load_scenario
 
-    d = inputs_from_scenario(load_scenario(name_or_path or DEFAULT_SCENARIO))
+    from .game import GAME
+
+    name = str(name_or_path or DEFAULT_SCENARIO)
+    d = inputs_from_scenario(load_scenario(name))
     kw = dict(a=d["a"], b=d["b"], dice_a=d["dice_a"], dice_b=d["dice_b"], saves_a=d["saves_a"],
               saves_b=d["saves_b"], seed=d["seed"], rulings=d["rulings"], megabeast=d["megabeast"])
     kw.update(overrides)
-    return FaceToFaceExplorer(**kw)
+    w = FaceToFaceExplorer(**kw)
+    if name in GAME.builtin_names():      # the page says which scenario it opened, with its verdict
+        w.note.show(name, *GAME.builtin_verdict(name))
+    else:
+        w.note.show(name, d["title"], what="Opened from")
+    return w

@@ -1,0 +1,77 @@
+"""Every scenario page (each ``Page`` with ``open`` in the registry) opened with ``?scenario=<id>`` keeps its pickers,
+says which scenario it opened (id and title) and shows that scenario's verdict at once; opened bare, it opens on its
+declared default (one rule for every game: :attr:`explorer.games.Page.default`)."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as W
+import pytest
+
+from explorer.games import all_games, read_toml
+from explorer.widgets.scenario_note import NOTE_CLASS
+
+PAGES = [(g, p) for g in all_games() for p in g.pages if p.open is not None]
+
+
+def _walk(w):
+    yield w
+    for c in getattr(w, "children", ()) or ():
+        yield from _walk(c)
+
+
+def _notes(w) -> list:
+    return [x for x in _walk(w) if isinstance(x, W.HTML) and NOTE_CLASS in x._dom_classes]
+
+
+PICKERS = ("Scenario", "Order", "Map")
+"""The descriptions of the pickers that choose what a page shows (the others follow the scenario)."""
+
+
+def _pickers(w) -> dict[str, object]:
+    """``{description: value}`` of the page's scenario / map pickers."""
+    return {x.description: x.value for x in _walk(w) if isinstance(x, W.Dropdown) and x.description in PICKERS}
+
+
+def _kind(g, name) -> str:
+    return str(read_toml(name, text=g.scenario_text(name)).get("kind", ""))
+
+
+def _other(g, p) -> str:
+    """A built-in of a kind the page shows, not its default (so opening it is visible)."""
+    names = [n for n in g.builtin_names() if n != p.default and _kind(g, n) in p.kinds]
+    return names[-1] if names else p.default
+
+
+def test_every_scenario_page_declares_a_default_of_its_kinds_and_the_game_default_is_its_pages():
+    for g, p in PAGES:
+        if p.default is None:             # the only page that opens something else: Line of Fire, its packaged table
+            assert (g.id, p.slug) == ("tagraid", "line-of-fire")
+            continue
+        assert p.default in g.builtin_names(), (g.id, p.slug)
+        assert _kind(g, p.default) in p.kinds, (g.id, p.slug, p.default)
+    for g in all_games():
+        kind = _kind(g, g.default_scenario)
+        pages = [p for p in g.pages if kind in p.kinds]
+        assert pages and all(p.default == g.default_scenario for p in pages), (g.id, g.default_scenario)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gp", PAGES, ids=lambda gp: f"{gp[0].id}-{gp[1].slug}")
+def test_scenario_page_keeps_pickers_names_the_scenario_and_shows_its_verdict(gp):
+    g, p = gp
+    bare, _ = g.open_page(p.slug)
+    name = _other(g, p)
+    w, redraw = g.open_page(p.slug, name)
+    assert set(_pickers(bare)) == set(_pickers(w)), f"pickers lost on ?scenario={name}"
+    for value in _pickers(w).values():     # showing the opened scenario (the Map picker: "scenario:<id>")
+        assert value in (name, f"scenario:{name}")
+    title, verdict = g.builtin_verdict(name)
+    notes = _notes(w)
+    assert len(notes) == 1 and notes[0].scenario_id == name
+    text = notes[0].value
+    assert html.escape(name) in text and html.escape(title) in text
+    assert verdict.strip() and html.escape(verdict) in text
+    # opened bare: the page's declared default, named the same way
+    assert [n.scenario_id for n in _notes(bare) if n.scenario_id] == ([p.default] if p.default else [])
