@@ -75,3 +75,24 @@ def test_scenario_page_keeps_pickers_names_the_scenario_and_shows_its_verdict(gp
     assert verdict.strip() and html.escape(verdict) in text
     # opened bare: the page's declared default, named the same way
     assert [n.scenario_id for n in _notes(bare) if n.scenario_id] == ([p.default] if p.default else [])
+
+
+def test_every_file_control_reads_its_label_not_a_file_count():
+    """ipywidgets writes a FileUpload as "<description> (<files held>)": every page's file control is made by
+    :func:`explorer.widgets.files.upload_control`, whose style shows the label alone (no count, no icon box)."""
+    from explorer.widgets.files import UPLOAD_CLASS
+
+    seen = 0
+    for g in all_games():
+        for p in g.pages:
+            w, _ = g.open_page(p.slug)
+            for box in _walk(w):
+                ups = [c for c in getattr(box, "children", ()) or () if isinstance(c, W.FileUpload)]
+                for up in ups:
+                    seen += 1
+                    assert UPLOAD_CLASS in up._dom_classes, (g.id, p.slug, up.description)
+                    style = next(c for c in box.children if isinstance(c, W.HTML) and "<style>" in c.value)
+                    page_class = next(c for c in up._dom_classes if c != UPLOAD_CLASS)
+                    assert f".{UPLOAD_CLASS}.{page_class}::after{{content:\"{up.description}\"" in style.value
+                    assert "font-size:0" in style.value and up.description.startswith("Open ")
+    assert seen >= 3

@@ -32,7 +32,7 @@ import ipywidgets as W
 import numpy as np
 
 from explorer.widgets.scenario_note import ScenarioNote
-from explorer.widgets.files import download_link, file_message, read_upload
+from explorer.widgets.files import download_link, file_message, read_upload, upload_control
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
 from explorer.scenario import parse_whole
@@ -677,10 +677,8 @@ class LofExplorer(W.HBox):
         self.verdict_html.add_class("lof-verdict-list")
         self.download = W.HTML()
         self.download.add_class("lof-download")
-        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load TOML",
-                                   tooltip="open a table file (the format `explorer tagraid lof` reads)",
-                                   layout=W.Layout(width="120px"))
-        self.upload.add_class("lof-upload")
+        self.upload_box, self.upload = upload_control(
+            "Open a table file (.toml)…", "open a table file (the format `explorer tagraid lof` reads)", "lof-upload")
         self.file_message = W.HTML()
         self.file_message.add_class("lof-file-message")
         self.upload.observe(self._on_upload, names="value")
@@ -696,7 +694,7 @@ class LofExplorer(W.HBox):
                    [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
         threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
         rul = box("Ruling options", rows)
-        files = W.HBox([self.download, self.upload, self.file_message],
+        files = W.HBox([self.download, self.upload_box, self.file_message],
                        layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap"))
         rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.ruler_pick, self.hex_range_pick])]
         for r in (*rows_, *(c for b in (ruler, mods, threat) for c in b.children if isinstance(c, W.HBox))):

@@ -30,7 +30,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.widgets.files import download_link, file_message, read_upload
+from explorer.widgets.files import download_link, file_message, read_upload, upload_control
 from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
@@ -441,8 +441,8 @@ class OrderStepper(W.HBox):
                                         layout=W.Layout(width="260px"))
         self.scenario_pick.style.description_width = "44px"
         self.scenario_pick.observe(lambda ch: self._loading or self.load_builtin(ch["new"]), names="value")
-        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load order file",
-                                   layout=W.Layout(width="150px"))
+        self.upload_box, self.upload = upload_control(
+            "Open an order file (.toml)…", "open an order file (the format `explorer resolve` reads)", "oes-upload")
         self.upload.observe(self._on_upload, names="value")
         self.download = W.HTML()
         self.download.add_class("oes-download")
@@ -526,7 +526,7 @@ class OrderStepper(W.HBox):
         nav = W.HBox([self.first, self.back, self.forward, self.last, self.where],
                      layout=W.Layout(align_items="center", flex_flow="row wrap"))
         nav.add_class("oes-nav")
-        files = W.HBox([self.scenario_pick, self.upload, self.download, self.file_message],
+        files = W.HBox([self.scenario_pick, self.upload_box, self.download, self.file_message],
                        layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="6px"))
         activation = _box("1 · Active Miner and its Move (click a Miner, then hexagons)",
                           [W.HBox([self.active_pick], layout=W.Layout(flex_flow="row wrap")), self.active_error,

@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.widgets.scenario_note import ScenarioNote
-from explorer.widgets.files import download_link
+from explorer.widgets.files import download_link, upload_control
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.scenario import parse_whole
@@ -340,14 +340,13 @@ class FaceToFaceExplorer(W.VBox):
         # share as a file: a download link (kept current) and an upload through the loading gate
         self.download = W.HTML()
         self.download.add_class("f2f-download")
-        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load TOML",
-                                   tooltip="open a scenario file (the format `explorer resolve` reads)",
-                                   layout=W.Layout(width="120px"))
-        self.upload.add_class("f2f-upload")
+        self.upload_box, self.upload = upload_control(
+            "Open a scenario file (.toml)…", "open a scenario file (the format `explorer resolve` reads)",
+            "f2f-upload")
         self.file_message = W.HTML()
         self.file_message.add_class("f2f-file-message")
         self.upload.observe(self._on_upload, names="value")
-        controls = W.VBox([W.HBox([self.download, self.upload, self.file_message],
+        controls = W.VBox([W.HBox([self.download, self.upload_box, self.file_message],
                                   layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap")),
                            W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
                                   layout=W.Layout(align_items="center", grid_gap="6px")),
