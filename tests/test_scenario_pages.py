@@ -96,3 +96,24 @@ def test_every_file_control_reads_its_label_not_a_file_count():
                     assert f".{UPLOAD_CLASS}.{page_class}::after{{content:\"{up.description}\"" in style.value
                     assert "font-size:0" in style.value and up.description.startswith("Open ")
     assert seen >= 3
+
+
+@pytest.mark.parametrize("width", [500, 760, 820])
+def test_a_distribution_unit_label_stays_inside_its_own_chart(width):
+    """The Strategy Pool's "triggers" ran into the next chart's "0" (and Galaxy Defenders' "wounds" likewise): every
+    unit label ends before its panel does, for every chart the pages draw (two panels of 9 and 7 bars, etc.)."""
+    from explorer.widgets.odds_chart import XLABEL_CHAR_PX, Distribution, OddsChart
+
+    chart = OddsChart(width=width, height=290)
+    drawn: list[tuple[str, float]] = []
+    chart.canvas.fill_text = lambda text, x, y, *a: drawn.append((str(text), float(x)))
+    for sizes in ((9, 7), (8, 2), (13, 13), (3,), (21, 21), (40, 3)):
+        dists = [Distribution(f"chart {i}", [1 / n] * n, "#000", unit) for i, (n, unit) in
+                 enumerate(zip(sizes, ("triggers", "wounds", "Enhanced dice")))]
+        drawn.clear()
+        chart.show([], dists)
+        gw = (width - 20 - (len(sizes) - 1) * 20) / len(sizes)
+        for i, d in enumerate(dists):
+            left = 10 + i * (gw + 20)
+            x = next(x for t, x in drawn if t == d.xlabel)
+            assert left < x and x + len(d.xlabel) * XLABEL_CHAR_PX <= left + gw, (sizes, d.xlabel)
