@@ -37,7 +37,7 @@ def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     f = loss_forecast(ref.scenario, 1, ref.rulings())
     forecast = page.locator(".dg-forecast-box").first
     text = forecast.inner_text()
-    assert "Loss probability of the first Nemesis Phase" in text and f"{float(f.p_loss):.0%}" in text
+    assert f"Loss probability in the Nemesis Phase of round {ref.scenario.state.round}" in text and f"{float(f.p_loss):.0%}" in text
     before = canvas_stats(canvas)
 
     root.get_by_role("button", name="Next ▶").click()

@@ -774,7 +774,10 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
     how = (f"exact over the {cards}" if f.exact and start.event_deck else
            "the event deck is empty" if f.exact else f"{f.draws} seeded shuffles")
     why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
-    return _box(f"<b>Loss probability of the first Nemesis Phase</b> (from the start, the event deck shuffled): "
+    from .forecast import phases_words
+
+    return _box(f"<b>Loss probability in {phases_words(start.round, 1)}</b> (from its start, the event deck "
+                f"shuffled): "
                 f"<span class='dg-forecast'>{float(f.p_loss):.0%}</span> ({how})" + (f": {html.escape(why)}" if why
                                                                                       else ""),
                 "dg-forecast-box", "font-size:12px")
