@@ -117,3 +117,28 @@ def test_a_distribution_unit_label_stays_inside_its_own_chart(width):
             left = 10 + i * (gw + 20)
             x = next(x for t, x in drawn if t == d.xlabel)
             assert left < x and x + len(d.xlabel) * XLABEL_CHAR_PX <= left + gw, (sizes, d.xlabel)
+
+
+def test_every_page_with_a_canvas_carries_the_browser_fix():
+    """A plain wheel over an ipycanvas canvas is cancelled by ipycanvas (the page or notebook cannot scroll, a board
+    turns its piece): the fix must come with the widgets themselves, since a notebook has no Panel shell."""
+    from ipycanvas import Canvas, MultiCanvas
+
+    from explorer.widgets import DiceTray, HexBoardView, OddsChart
+    from explorer.widgets.layout import BROWSER_FIX_CLASS, BROWSER_FIXES_JS, browser_fix_html
+
+    assert html.escape(BROWSER_FIXES_JS.strip(), quote=True) in browser_fix_html()
+    assert "onerror=" in browser_fix_html() and "<script" not in browser_fix_html()
+
+    def fixes(w):
+        return [x for x in _walk(w) if isinstance(x, W.HTML) and BROWSER_FIX_CLASS in x._dom_classes]
+
+    from explorer.board import small_board
+
+    for w in (DiceTray(), OddsChart(), HexBoardView(small_board())):
+        assert fixes(w), type(w).__name__
+    for g in all_games():
+        for p in g.pages:
+            w, _ = g.open_page(p.slug)
+            if any(isinstance(x, Canvas | MultiCanvas) for x in _walk(w)):
+                assert fixes(w), (g.id, p.slug)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import ipywidgets as W
 
 from .canvas import hold, own_canvas, reset_manager
-from .layout import mark_drawing
+from .layout import browser_fix, mark_drawing
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class OddsChart(W.VBox):
         self._outcomes: list[Outcome] = []
         self._dists: list[Distribution] = []
         self._title = ""
-        super().__init__([self.canvas], **kwargs)
+        super().__init__([self.canvas, browser_fix()], **kwargs)
 
     def show(self, outcomes: Sequence[Outcome], distributions: Sequence[Distribution] = (), title: str = "") -> None:
         """Draw ``outcomes`` (should sum to 1) and ``distributions``."""

@@ -42,6 +42,7 @@ import numpy as np
 from explorer.errors import ExplorerError
 from explorer.trace import Trace
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
+from explorer.widgets.layout import browser_fix
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
@@ -482,7 +483,8 @@ class NemesisStepper(W.VBox):
                        W.HTML("<b style='font-family:sans-serif;font-size:13px'>Your choices</b>"), self.choices_box,
                        rulings, steps],
                       layout=W.Layout(min_width="340px", max_width="660px", flex="1 1 380px"))
-        left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND)], layout=W.Layout(flex="0 0 auto"))
+        left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND), browser_fix()],
+                      layout=W.Layout(flex="0 0 auto"))
         main = W.HBox([left, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                      grid_gap="12px"))
         top = W.HBox([self.picker, self.showdown, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",

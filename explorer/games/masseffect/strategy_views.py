@@ -26,6 +26,7 @@ import ipywidgets as W
 from explorer.scenario import parse_whole
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.trace import Trace
+from explorer.widgets.layout import browser_fix
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hold, own_canvas, reset_manager
 
@@ -111,7 +112,7 @@ class StrategyDiceView(W.VBox):
         self.selected: tuple[int, int] | None = None
         self._callbacks: list[Callable[[int, int, str], None]] = []
         self.canvas.on_mouse_down(self._click)
-        super().__init__([self.canvas])
+        super().__init__([self.canvas, browser_fix()])
 
     def _height(self, n: int) -> int:
         return self.TOP + max(1, n) * self.ROW_H + 6
