@@ -319,8 +319,8 @@ class CombatExplorer(W.VBox):
                 t["criticals"] = held + mine_t.get("criticals", [])
                 break
         seed = data["seed"]
-        if self.seed.value.strip() == self._base_seed_text:
-            seed = self._base.get("seed")
+        if self.seed.value.strip() == self._base_seed_text and self._base.get("seed") is not None:
+            seed = self._base["seed"]      # a file without a seed: dice it does not fix roll from the seed shown
         base.update({"seed": seed, "high_impact": data["high_impact"], "calibration": data["calibration"],
                      "rulings": {**base.get("rulings", {}), **data["rulings"]}})
         return base
