@@ -22,10 +22,10 @@ def _base(app_url: str) -> str:
 def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     from explorer.games.dagger.views import HEIGHT, WIDTH, NemesisStepper
 
-    ref = NemesisStepper()                          # the page's default scenario: the expected steps
+    ref = NemesisStepper("dg-three-rounds")         # three rounds with enemy moves: the expected steps
     n = len(ref.frames)
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
-    page.goto(_base(app_url) + "/dagger-nemesis-phase")
+    page.goto(_base(app_url) + "/dagger-nemesis-phase?scenario=dg-three-rounds")
     canvas = page.locator(f"canvas[width='{WIDTH}'][height='{HEIGHT}']").first
     wait_until(lambda: canvas.count() and canvas_stats(canvas)["opaque"] > 5000, timeout=90, what="the map")
     root = page.locator(".dg-nemesis").first
