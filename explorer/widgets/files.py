@@ -95,3 +95,26 @@ def upload_control(label: str, tooltip: str, css_class: str, accept: str = ".tom
     box = W.HBox([style, upload], layout=W.Layout(align_items="center", width="auto"))
     box.add_class("xr-upload-box")
     return box, upload
+
+
+def watch_upload(upload, load, message) -> None:
+    """Open every file chosen in ``upload`` (an ``ipywidgets.FileUpload``) with ``load(text, name)`` after the
+    loading gate's size and UTF-8 check (:func:`read_upload`), and say in ``message`` (an ``ipywidgets.HTML``)
+    "opened NAME" or the one-line error (a ``ScenarioError``: the page keeps its state). The control is emptied
+    afterwards, so the same file can be chosen again."""
+    from explorer.errors import ScenarioError
+
+    def changed(change) -> None:
+        if not change["new"]:
+            return
+        try:
+            name, text = read_upload(change)
+            load(text, name)
+        except ScenarioError as e:
+            message.value = file_message(str(e), ok=False)
+        else:
+            message.value = file_message(f"opened {name}", ok=True)
+        finally:
+            upload.value = ()
+
+    upload.observe(changed, names="value")

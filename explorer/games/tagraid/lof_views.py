@@ -32,7 +32,7 @@ import ipywidgets as W
 import numpy as np
 
 from explorer.widgets.scenario_note import ScenarioNote
-from explorer.widgets.files import download_link, file_message, read_upload, upload_control
+from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
 from explorer.scenario import parse_whole
@@ -681,7 +681,7 @@ class LofExplorer(W.HBox):
             "Open a table file (.toml)…", "open a table file (the format `explorer tagraid lof` reads)", "lof-upload")
         self.file_message = W.HTML()
         self.file_message.add_class("lof-file-message")
-        self.upload.observe(self._on_upload, names="value")
+        watch_upload(self.upload, self.load_toml, self.file_message)
         box = lambda title, ws: W.VBox([W.HTML(f"<b style='font-family:sans-serif;font-size:12.5px'>{title}</b>"),
                                        *ws], layout=W.Layout(border="1px solid #ddd", padding="4px", margin="2px 0"))
         ruler = box("Range Ruler calibration (hex units; the rulebook prints no lengths)",
@@ -955,19 +955,6 @@ class LofExplorer(W.HBox):
         self.board_view.selected = self.shooter
         self._say()
         self.update()
-
-    def _on_upload(self, change) -> None:
-        if not change["new"]:
-            return
-        try:
-            name, text = read_upload(change)
-            self.load_toml(text, name)
-        except ScenarioError as e:
-            self.file_message.value = file_message(str(e), ok=False)
-        else:
-            self.file_message.value = file_message(f"opened {name}", ok=True)
-        finally:
-            self.upload.value = ()
 
     # -- computing and drawing
     def snapshot(self) -> LofSnapshot:

@@ -30,7 +30,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.widgets.files import download_link, file_message, read_upload, upload_control
+from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
@@ -443,10 +443,10 @@ class OrderStepper(W.HBox):
         self.scenario_pick.observe(lambda ch: self._loading or self.load_builtin(ch["new"]), names="value")
         self.upload_box, self.upload = upload_control(
             "Open an order file (.toml)…", "open an order file (the format `explorer resolve` reads)", "oes-upload")
-        self.upload.observe(self._on_upload, names="value")
         self.download = W.HTML()
         self.download.add_class("oes-download")
         self.file_message = W.HTML()
+        watch_upload(self.upload, self.load_toml, self.file_message)
 
         self.active_pick = W.Dropdown(description="Active Miner", layout=W.Layout(width="220px"))
         self.active_pick.style.description_width = "86px"
@@ -609,19 +609,6 @@ class OrderStepper(W.HBox):
             self.note.show(None)
         else:
             self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what="Order")
-
-    def _on_upload(self, change) -> None:
-        if not change["new"]:
-            return
-        try:
-            name, text = read_upload(change)
-            self.load_toml(text, name)
-        except ScenarioError as e:
-            self.file_message.value = file_message(str(e), ok=False)
-        else:
-            self.file_message.value = file_message(f"opened {name}", ok=True)
-        finally:
-            self.upload.value = ()
 
     # ------------------------------------------------------------------------------------------------ controls
 
