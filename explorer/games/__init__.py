@@ -66,6 +66,11 @@ class Page:
         open: ``(built-in scenario id) -> (widget, redraw)``: like ``build``, opened on that scenario (one of
             ``kinds``); the app calls it for ``?scenario=<id>`` (:func:`explorer.app.scenario_page_widget`), and
             documentation links carry the id only to a page that has it. ``None``: the page opens its defaults.
+        default: the built-in scenario (one of ``kinds``) the page opens on when no ``?scenario=`` is given. One rule
+            for every game: the page that shows the kind of :attr:`Game.default_scenario` opens on it (the starred
+            default of ``explorer scenarios``), every other page with ``open`` names its own here, and the views
+            read their default from here (:meth:`Game.page_default`), never from a constant of their own. ``None``
+            only for a page that opens something that is not a scenario (Line of Fire: its packaged table).
     """
 
     slug: str
@@ -74,6 +79,7 @@ class Page:
     build: Callable[[], tuple[Any, Callable[[], None] | None]]
     kinds: tuple[str, ...] = ()
     open: Callable[[str], tuple[Any, Callable[[], None] | None]] | None = None
+    default: str | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,40 @@ class Game:
             if p.slug == slug:
                 return p
         raise KeyError(f"{self.id} has no page {slug!r}; pages: {', '.join(p.slug for p in self.pages)}")
+
+    def page_default(self, slug: str) -> str | None:
+        """The built-in scenario the page ``slug`` opens on (:attr:`Page.default`; ``None``: not a scenario).
+
+        Raises:
+            KeyError: no such page.
+        """
+        return self.page(slug).default
+
+    def open_page(self, slug: str, name: str | None = None) -> tuple[Any, Callable[[], None] | None]:
+        """``(widget, redraw)`` of page ``slug`` opened on built-in ``name``, or on its :attr:`Page.default` when
+        ``name`` is ``None``, or built bare (``Page.build``) when the page opens no scenario."""
+        page = self.page(slug)
+        name = name or page.default
+        if name and page.open is not None:
+            return page.open(name)
+        return page.build()
+
+    def builtin_verdict(self, name: str) -> tuple[str, str]:
+        """``(title, verdict)`` of built-in scenario ``name`` resolved with its own readings and seed, as
+        ``explorer resolve NAME`` prints it (:attr:`outcome_text`); cached per scenario.
+
+        Raises:
+            ScenarioError: unknown name, or the packaged file is invalid.
+        """
+        key = (self.id, name)
+        if key not in _verdicts:
+            data = read_toml(name, text=self.scenario_text(name))
+            trace = self.resolve(self.load_builtin(name))
+            _verdicts[key] = (str(data.get("title", name)), (self.outcome_text or outcome_text)(trace))
+        return _verdicts[key]
+
+
+_verdicts: dict[tuple[str, str], tuple[str, str]] = {}
 
 
 @dataclass(frozen=True)

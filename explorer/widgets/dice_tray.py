@@ -20,7 +20,7 @@ import ipywidgets as W
 from ..render.dice_svg import COLORS as _SVG_COLORS
 from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
-from .layout import mark_drawing
+from .layout import browser_fix, mark_drawing
 
 #: Colours (CSS) used by the tray (one source with the static SVG); exposed so legends in other views can match.
 COLORS = _SVG_COLORS
@@ -145,7 +145,8 @@ class DiceTray(W.VBox):
         self.face_text.observe(lambda ch: self._picked_face(ch["new"]), names="value")
         self.face_buttons.observe(lambda ch: self._picked_face(ch["new"]), names="value")
         self._picker_enabled = picker
-        super().__init__([self.canvas, self.picker] if picker else [self.canvas], **kwargs)
+        super().__init__([self.canvas, self.picker, browser_fix()] if picker else [self.canvas, browser_fix()],
+                         **kwargs)
 
     # ------------------------------------------------------------------ public
     @property

@@ -1,4 +1,5 @@
-"""Files in and out of an explorer page: the "Download TOML" link and the uploaded-file message (game-neutral).
+"""Files in and out of an explorer page: the "Download TOML" link, the file-open control, the uploaded-file message
+(game-neutral).
 
 Every page that saves its state as a file (Face to Face, Line of Fire, the Order Expenditure Sequence) writes the
 same link: a ``data:`` URL holding the TOML text, so the browser saves it without a server round trip. Uploaded
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import html
+import re
+from typing import Any
 
 LINK_STYLE = ("display:inline-block;font:13px sans-serif;padding:4px 9px;border:1px solid #adb5bd;border-radius:3px;"
               "background:#f8f9fa;color:#212529;text-decoration:none")
@@ -45,3 +48,73 @@ def read_upload(change) -> tuple[str, str] | None:
     f = files[0]
     name = str(f.get("name", "uploaded file"))
     return name, decode_file_bytes(bytes(f["content"]), name)
+
+
+UPLOAD_CLASS = "xr-upload"
+"""The CSS class of every file-open control made by :func:`upload_control`."""
+
+
+def upload_css(label: str, css_class: str) -> str:
+    """The ``<style>`` that shows a ``FileUpload`` button as ``label`` alone.
+
+    ipywidgets' front end writes the button as an icon, the description and the number of files held ("Load TOML
+    (0)"; the pages empty the value after reading a file, so it always read "(0)"), and the icon's font comes from a
+    CDN the pages cannot reach (an empty box). The rule hides that text and shows ``label`` instead.
+    """
+    sel = f".{UPLOAD_CLASS}.{css_class}"
+    text = label.replace("\\", "\\\\").replace('"', '\\"')
+    return (f"<style>{sel}{{font-size:0 !important;width:auto !important;min-width:0 !important;padding:0 10px}}"
+            f"{sel} i{{display:none !important}}"
+            f"{sel}::after{{content:\"{text}\";font-size:13px;font-family:sans-serif;white-space:nowrap}}</style>")
+
+
+def upload_control(label: str, tooltip: str, css_class: str, accept: str = ".toml") -> tuple[Any, Any]:
+    """A file-open button that reads ``label`` (no file count, no missing icon) for every page that loads a file.
+
+    Args:
+        label: the button's words ("Open a TOML file…").
+        tooltip: what the file holds and which command reads it.
+        css_class: the page's own class for the control (lower-case letters, digits and ``-``).
+        accept: the file types offered.
+
+    Returns:
+        ``(box, upload)``: an ``ipywidgets.HBox`` to place on the page (the button and its style), and the
+        ``ipywidgets.FileUpload`` whose ``value`` to observe.
+
+    Raises:
+        ValueError: ``css_class`` is not a plain class name.
+    """
+    import ipywidgets as W
+
+    if not re.fullmatch(r"[a-z][a-z0-9-]*", css_class):
+        raise ValueError(f"css_class must be lower-case letters, digits and '-': {css_class!r}")
+    upload = W.FileUpload(accept=accept, multiple=False, description=label, icon="", tooltip=tooltip)
+    upload.add_class(UPLOAD_CLASS)
+    upload.add_class(css_class)
+    style = W.HTML(upload_css(label, css_class), layout=W.Layout(width="0px", margin="0"))
+    box = W.HBox([style, upload], layout=W.Layout(align_items="center", width="auto"))
+    box.add_class("xr-upload-box")
+    return box, upload
+
+
+def watch_upload(upload, load, message) -> None:
+    """Open every file chosen in ``upload`` (an ``ipywidgets.FileUpload``) with ``load(text, name)`` after the
+    loading gate's size and UTF-8 check (:func:`read_upload`), and say in ``message`` (an ``ipywidgets.HTML``)
+    "opened NAME" or the one-line error (a ``ScenarioError``: the page keeps its state). The control is emptied
+    afterwards, so the same file can be chosen again."""
+    from explorer.errors import ScenarioError
+
+    def changed(change) -> None:
+        if not change["new"]:
+            return
+        try:
+            name, text = read_upload(change)
+            load(text, name)
+        except ScenarioError as e:
+            message.value = file_message(str(e), ok=False)
+        else:
+            message.value = file_message(f"opened {name}", ok=True)
+        finally:
+            upload.value = ()
+
+    upload.observe(changed, names="value")

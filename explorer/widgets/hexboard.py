@@ -22,8 +22,9 @@ Interaction (mouse and touch alike; selecting and moving are separate gestures):
   change the selection;
 * the toolbar's rotate buttons, keys ``q`` / ``e``, a two-finger twist, or the mouse wheel **with Ctrl, Shift or Alt
   held** rotate the selected piece (``on_rotate`` callbacks receive ``(piece_id, -1 | +1)``: anticlockwise /
-  clockwise on screen). A plain wheel scrolls the page: the page shell's browser fix
-  (:func:`explorer.widgets.panel_support.browser_fixes`) keeps plain wheel events away from the canvas;
+  clockwise on screen). A plain wheel scrolls the page or the notebook: the board carries the browser fix
+  (:func:`explorer.widgets.layout.browser_fix`, in JupyterLab as in the Panel app) that keeps plain wheel events
+  away from the canvas (ipycanvas would cancel them);
 * the arrow keys nudge the selected piece by :attr:`HexBoardView.NUDGE` board units (``on_move``).
 
 Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout and sets ``hovered``.
@@ -54,7 +55,7 @@ from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
 from .canvas import hold, reset_manager
-from .layout import fit_canvas, mark_drawing
+from .layout import browser_fix, fit_canvas, mark_drawing
 from .static import new_manager
 
 Point = tuple[float, float]
@@ -192,7 +193,7 @@ class HexBoardView(W.VBox):
         self.canvas.on_touch_cancel(self._touch_cancel)
         self._touch_last: Point | None = None
         self._twist: float | None = None
-        super().__init__([self.frame, toolbar], **kwargs)
+        super().__init__([self.frame, toolbar, browser_fix()], **kwargs)
         self.add_class("hexboard")
         self.observe(lambda _: self._resizing or self.redraw_overlays(), names="overlays")
         self.redraw()

@@ -13,12 +13,19 @@ One stylesheet (:data:`RESPONSIVE_CSS`, put on the page once by :func:`responsiv
   canvas pixels; every canvas here paints an opaque background or terrain over it), so a canvas is never a blank
   box while its first drawing is on its way (issue #12, first paint).
 
+* :func:`browser_fix` — a 0 x 0 widget that installs :data:`BROWSER_FIXES_JS` in whatever page shows it (JupyterLab,
+  Jupyter Notebook, the Panel app, a static export): a plain mouse wheel over a canvas scrolls the page or the
+  notebook (ipycanvas' canvas calls ``preventDefault`` on every wheel event, so nothing scrolled there, and a board
+  turned its selected piece instead), Ctrl / Shift / Alt / Meta + wheel still reaches the canvas, and focusing a
+  canvas never scrolls. Every widget here that holds a canvas carries one (issue #12).
+
 ipywidgets' ``Layout`` writes inline styles, which beat class rules: containers that use these classes must not set
 ``flex`` / ``width`` through ``Layout`` (the rules here use ``!important`` where a default inline style exists).
 """
 
 from __future__ import annotations
 
+import html as _html
 from collections.abc import Sequence
 
 import ipywidgets as W
@@ -98,3 +105,46 @@ def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
 
 __all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "class_token", "fit_canvas",
            "mark_drawing", "responsive_style", "split"]
+
+
+BROWSER_FIXES_JS = """
+if (!window.__explorerBrowserFixes) {
+  window.__explorerBrowserFixes = true;
+  // ipycanvas calls el.focus() on mouse down: never let focus scroll the page under the pointer
+  const focus = HTMLCanvasElement.prototype.focus;
+  HTMLCanvasElement.prototype.focus = function (opts) {
+    return focus.call(this, Object.assign({}, opts || {}, {preventScroll: true}));
+  };
+  // a plain wheel over a widget canvas scrolls the page; Ctrl / Shift / Alt + wheel reach the canvas
+  window.addEventListener('wheel', (e) => {
+    const t = e.composedPath()[0];
+    if (t && t.tagName === 'CANVAS' && (t.classList.contains('lm-Widget') || t.closest('.jupyter-widgets'))
+        && !(e.ctrlKey || e.shiftKey || e.altKey || e.metaKey)) {
+      e.stopImmediatePropagation();
+    }
+  }, {capture: true, passive: true});
+  window.__explorerBrowserFixesAt = performance.now();
+}
+"""
+"""The browser fixes (idempotent: installed once per page, however many widgets carry them). A window listener in
+the capture phase runs before the canvas's own listener: stopping a plain wheel event there keeps it from ipycanvas,
+which would cancel the scroll, while the browser's default action (scrolling) still happens."""
+
+BROWSER_FIX_CLASS = "xr-browser-fix"
+"""The CSS class of every :func:`browser_fix` widget."""
+
+
+def browser_fix_html() -> str:
+    """HTML that runs :data:`BROWSER_FIXES_JS` when a page inserts it: an image that cannot load runs its
+    ``onerror`` handler (``ipywidgets.HTML`` sets its value as inner HTML, where ``<script>`` never runs but event
+    handlers do, in JupyterLab as under Panel)."""
+    return (f"<img class='{BROWSER_FIX_CLASS}' src='data:,' alt='' width='0' height='0' style='display:block;width:0;"
+            f"height:0;border:0' onerror=\"{_html.escape(BROWSER_FIXES_JS.strip(), quote=True)}\">")
+
+
+def browser_fix() -> W.HTML:
+    """A 0 x 0 ``ipywidgets.HTML`` that installs :data:`BROWSER_FIXES_JS` in the page that shows it (see the
+    module docstring); put one in every widget that holds a canvas."""
+    w = W.HTML(browser_fix_html(), layout=W.Layout(width="0px", height="0px", margin="0", overflow="hidden"))
+    w.add_class(BROWSER_FIX_CLASS)
+    return w

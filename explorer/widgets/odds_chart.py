@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import ipywidgets as W
 
 from .canvas import hold, own_canvas, reset_manager
-from .layout import mark_drawing
+from .layout import browser_fix, mark_drawing
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,25 @@ def percent(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
+XLABEL_CHAR_PX = 6.5
+"""Width allowed per character of a distribution's ``xlabel`` (italic 11 px sans-serif; a generous estimate, since
+the server cannot measure text drawn in the browser)."""
+
+
+def dist_layout(n: int, w: float, xlabel: str = "") -> tuple[float, float | None]:
+    """Bar width and the ``xlabel``'s left edge (pixels from the panel's left) for ``n`` bars in a panel ``w`` pixels
+    wide. The label goes after the last bar, inside the panel, so it never runs into the next panel's first value;
+    when that would leave bars under 8 px, the left edge is ``None``: the label goes on the title line instead
+    and the bars take the whole width. Bars are at most 48 px wide.
+    """
+    n = max(n, 1)
+    room = len(xlabel) * XLABEL_CHAR_PX + 8 if xlabel else 0.0
+    if (w - room) / n >= 8:
+        bw = min(48.0, (w - room) / n)
+        return bw, n * bw + 6
+    return min(48.0, w / n), None
+
+
 class OddsChart(W.VBox):
     """Stacked outcome bar plus distribution bar charts on one canvas."""
 
@@ -54,7 +73,7 @@ class OddsChart(W.VBox):
         self._outcomes: list[Outcome] = []
         self._dists: list[Distribution] = []
         self._title = ""
-        super().__init__([self.canvas], **kwargs)
+        super().__init__([self.canvas, browser_fix()], **kwargs)
 
     def show(self, outcomes: Sequence[Outcome], distributions: Sequence[Distribution] = (), title: str = "") -> None:
         """Draw ``outcomes`` (should sum to 1) and ``distributions``."""
@@ -123,7 +142,7 @@ class OddsChart(W.VBox):
         c.stroke_line(x, bottom, x + w, bottom)
         if not n:
             return
-        bw = min(48.0, w / n)
+        bw, label_x = dist_layout(n, w, d.xlabel)
         pmax = max(max(d.probs), 1e-12)
         for k, p in enumerate(d.probs):
             bx = x + k * bw
@@ -141,4 +160,7 @@ class OddsChart(W.VBox):
             c.fill_style = "#495057"
             c.font = "italic 11px sans-serif"
             c.text_align = "left"
-            c.fill_text(d.xlabel, x + n * bw + 8, bottom + 10)
+            if label_x is None:     # no room after the bars: on the title line, after the title
+                c.fill_text(d.xlabel, x + len(d.title) * 8 + 10, y)
+            else:
+                c.fill_text(d.xlabel, x + label_x, bottom + 10)

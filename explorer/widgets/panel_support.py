@@ -423,26 +423,9 @@ def url_state_sync(widget, name: str | None = None):
 
 # --------------------------------------------------------------------------------------------------- browser fixes
 
-BROWSER_FIXES_JS = """
-if (!window.__explorerBrowserFixes) {
-  window.__explorerBrowserFixes = true;
-  // ipycanvas calls el.focus() on mouse down: never let focus scroll the page under the pointer
-  const focus = HTMLCanvasElement.prototype.focus;
-  HTMLCanvasElement.prototype.focus = function (opts) {
-    return focus.call(this, Object.assign({}, opts || {}, {preventScroll: true}));
-  };
-  // a plain wheel over a widget canvas scrolls the page; Ctrl / Shift / Alt + wheel reach the canvas
-  window.addEventListener('wheel', (e) => {
-    const t = e.composedPath()[0];
-    if (t && t.tagName === 'CANVAS' && (t.classList.contains('lm-Widget') || t.closest('.jupyter-widgets'))
-        && !(e.ctrlKey || e.shiftKey || e.altKey || e.metaKey)) {
-      e.stopImmediatePropagation();
-    }
-  }, {capture: true, passive: true});
-  window.__explorerBrowserFixesAt = performance.now();
-}
-"""
-"""The script :func:`browser_fixes` runs once per page (idempotent)."""
+# The script (idempotent) is :data:`explorer.widgets.layout.BROWSER_FIXES_JS`: the same one every canvas widget
+# carries (layout.browser_fix), so notebooks get it too; the Panel shell installs it before any widget renders.
+from .layout import BROWSER_FIXES_JS  # noqa: E402
 
 
 def _fixes_class():

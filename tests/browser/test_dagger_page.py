@@ -22,10 +22,10 @@ def _base(app_url: str) -> str:
 def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     from explorer.games.dagger.views import HEIGHT, WIDTH, NemesisStepper
 
-    ref = NemesisStepper()                          # the page's default scenario: the expected steps
+    ref = NemesisStepper("dg-three-rounds")         # three rounds with enemy moves: the expected steps
     n = len(ref.frames)
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
-    page.goto(_base(app_url) + "/dagger-nemesis-phase")
+    page.goto(_base(app_url) + "/dagger-nemesis-phase?scenario=dg-three-rounds")
     canvas = page.locator(f"canvas[width='{WIDTH}'][height='{HEIGHT}']").first
     wait_until(lambda: canvas.count() and canvas_stats(canvas)["opaque"] > 5000, timeout=90, what="the map")
     root = page.locator(".dg-nemesis").first
@@ -37,7 +37,7 @@ def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     f = loss_forecast(ref.scenario, 1, ref.rulings())
     forecast = page.locator(".dg-forecast-box").first
     text = forecast.inner_text()
-    assert "Loss probability of the first Nemesis Phase" in text and f"{float(f.p_loss):.0%}" in text
+    assert f"Loss probability in the Nemesis Phase of round {ref.scenario.state.round}" in text and f"{float(f.p_loss):.0%}" in text
     before = canvas_stats(canvas)
 
     root.get_by_role("button", name="Next ▶").click()

@@ -21,9 +21,9 @@ def _base(app_url: str) -> str:
 
 
 def test_combat_page_changing_the_dice_changes_the_odds(browser, app_url):
-    from explorer.games.galaxydefenders.views import CombatExplorer
+    from explorer.games.galaxydefenders.views import combat_page
 
-    ref = CombatExplorer()                         # the page's defaults: the expected first answer
+    ref, _ = combat_page()                         # the page's default scenario: the expected first answer
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
     page.goto(_base(app_url) + "/galaxydefenders-combat")
     chart = page.locator(f"canvas[width='{ref.chart.canvas.width}'][height='{ref.chart.canvas.height}']")
@@ -67,7 +67,7 @@ def test_combat_page_opens_a_scenario_from_its_address(browser, app_url):
     want = outcome_text(g.resolve(g.load_builtin("gd-04")))
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.goto(_base(app_url) + "/galaxydefenders-combat?scenario=gd-04")
-    out = page.locator(".gd-outcome-text").first
+    out = page.locator(".scenario-note-verdict").first
     got = wait_until(lambda: out.count() and out.inner_text(), timeout=90, what="the scenario's outcome")
     assert got.split() == want.split()
     assert "1 hit(s)" in page.locator(".gd-headline").first.inner_text()   # the first attack: the Sniper's Pistol

@@ -81,3 +81,52 @@ def test_orders_notebook_pages_a_round_in_jupyterlab(browser, lab_url):
         shot("orders-round-jupyterlab-3.png")
     assert not errors, errors
     page.close()
+
+
+SCROLLER_JS = """(canvas) => {
+    // the element that scrolls the notebook around the canvas (JupyterLab 4: the windowed notebook panel)
+    let e = canvas.parentElement;
+    while (e && !(e.scrollHeight > e.clientHeight + 20 && /(auto|scroll)/.test(getComputedStyle(e).overflowY))) {
+        e = e.parentElement;
+    }
+    window.__scroller = e;
+    canvas.__wheels = 0;                       // wheel events that reach the canvas (ipycanvas listens there)
+    canvas.addEventListener('wheel', () => { canvas.__wheels += 1; });
+    return !!e;
+}"""
+
+
+def test_plain_wheel_over_a_board_scrolls_the_notebook_and_a_modifier_wheel_reaches_the_board(browser, lab_url):
+    """#12 in JupyterLab: ipycanvas cancels every wheel event over its canvas, so the notebook did not scroll over a
+    board and the wheel turned the selected Model. The board's own browser fix (layout.browser_fix) keeps a plain
+    wheel from the canvas: the notebook scrolls; with Alt held the wheel still reaches the board (and the page does
+    not scroll)."""
+    page, errors = open_notebook_and_run_all(browser, lab_url, "notebooks/line_of_fire.ipynb",
+                                             {"width": 1400, "height": 800})
+    board = page.locator(".hexboard").first
+    board.wait_for(timeout=60_000)
+    wait_until(lambda: page.evaluate("() => window.__explorerBrowserFixes === true"), timeout=60,
+               what="the board's browser fix to be installed")
+    canvas = board.locator("canvas").last              # the top layer: it takes the mouse
+    assert canvas.evaluate(SCROLLER_JS), "no scrolling container around the board"
+    canvas.scroll_into_view_if_needed()
+    over = lambda b: (b["x"] + b["width"] / 2,  # noqa: E731  (mid of the canvas part below the toolbars)
+                      (max(b["y"], 160) + min(b["y"] + b["height"], 780)) / 2)
+    page.mouse.move(*over(canvas.bounding_box()))
+    top = lambda: page.evaluate("() => window.__scroller.scrollTop")  # noqa: E731
+    before = top()
+    page.mouse.wheel(0, 240)
+    wait_until(lambda: top() > before, timeout=10, what="the notebook to scroll under a plain wheel")
+    assert canvas.evaluate("c => c.__wheels") == 0      # ipycanvas never saw it: nothing turned
+    page.mouse.move(*over(canvas.bounding_box()))
+    before = top()
+    page.keyboard.down("Alt")
+    page.mouse.wheel(0, 240)
+    page.keyboard.up("Alt")
+    wait_until(lambda: canvas.evaluate("c => c.__wheels") == 1, timeout=10, what="Alt + wheel to reach the board")
+    page.wait_for_timeout(500)
+    assert top() == before                              # ipycanvas took it: the notebook stayed put
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire-jupyterlab-wheel.png"), full_page=False)
+    assert not errors, errors
+    page.close()

@@ -119,15 +119,16 @@ def test_enemy_activation_steps_through_a_hazard_card(browser, app_url):
 
 
 def test_strategy_pool_set_a_die_by_hand(browser, app_url):
-    from explorer.games.masseffect.strategy_views import StrategyPoolExplorer
+    from explorer.games.masseffect.strategy_views import strategy_page
 
-    ref = StrategyPoolExplorer()
+    ref, _ = strategy_page()                     # the page's default scenario (me-diagram-5)
     dv = ref.dice
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
     page.goto(_base(app_url) + "/masseffect-strategy-pool")
     canvas = page.locator(f"canvas[width='{dv.canvas.width}'][height='{dv.canvas.height}']").first
     wait_until(lambda: canvas.count() and canvas_stats(canvas)["opaque"] > 500, timeout=90, what="the dice")
-    row, pos = 0, 1
+    row = 0                                      # a die that did not trigger a re-roll: the re-rolls stay valid
+    pos = next(i for i, (_d, f, _fl) in enumerate(ref.dice.rows[row][1]) if f not in ("core", "enhanced"))
     die, face, _ = ref.dice.rows[row][1][pos]
     assert face != "enhanced"
     x, y, s = dv.die_box(row, pos)
@@ -135,10 +136,15 @@ def test_strategy_pool_set_a_die_by_hand(browser, app_url):
     page.mouse.click(box["x"] + (x + s / 2) * box["width"] / dv.canvas.width,
                      box["y"] + (y + s / 2) * box["height"] / dv.canvas.height)
     wait_until(lambda: page.get_by_text(f"Set {die}").count(), what="the die to be picked")
+    canvas = canvas.element_handle()             # the same element when its height changes (a row fewer)
     before = canvas_stats(canvas)
     page.get_by_role("button", name="Enh", exact=True).first.click()
     first = page.locator("input[placeholder^='e.g. enh']").first
-    wait_until(lambda: first.input_value() == "?, enh", what="the first roll field to hold the hand-set die")
+    ref._on_die_click(row, pos, die)             # the same pick in-process: the expected first-roll text
+    ref.picker.value = next(v for label, v in ref.picker.options if label == "Enh")
+    want = ref.first.value
+    assert "enh" in want and not ref.rerolls_msg.value and ref.trace.outcome["final"][die] == "enhanced"
+    wait_until(lambda: first.input_value() == want, what="the first roll field to hold the hand-set die")
     wait_until(lambda: canvas_stats(canvas)["hash"] != before["hash"], what="the dice to be redrawn")
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-strategy.png"), full_page=False)
@@ -155,7 +161,7 @@ def test_strategy_pool_opens_a_scenario_from_its_address(browser, app_url):
     want = outcome_text(g.resolve(g.load_builtin("me-strategy-paragon")))
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.goto(_base(app_url) + "/masseffect-strategy-pool?scenario=me-strategy-paragon")
-    out = page.locator(".me-outcome-text").first
+    out = page.locator(".scenario-note-verdict").first
     got = wait_until(lambda: out.count() and out.inner_text(), timeout=90, what="the scenario's outcome")
     assert got.split() == want.split()
     first = page.locator("input[placeholder^='e.g. enh']").first

@@ -67,7 +67,8 @@ def test_cli_forecast(capsys):
 
     assert main(["dagger", "forecast", "dg-loss-no-event"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("P(the heroes lose within 1 Nemesis Phase(s)) = 1.0000 (1), the event deck is empty")
+    assert out.startswith("P(the heroes lose in the Nemesis Phase of round ")
+    assert ") = 1.0000 (1), the event deck is empty" in out.splitlines()[0]
     assert "no event card to draw: 1.0000" in out
     assert main(["dagger", "forecast", "dg-hero-fight", "--phases", "2", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
@@ -75,3 +76,22 @@ def test_cli_forecast(capsys):
     assert main(["dagger", "forecast", "dg-01", "--phases", "9"]) == 2
     assert "field 'phases'" in capsys.readouterr().err
     assert main(["dagger", "forecast", "tr-05"]) == 2
+
+
+def test_cli_forecast_of_a_multi_round_scenario_names_its_rounds(capsys):
+    """dg-three-rounds plays three Nemesis Phases from round 1: the forecast says which round(s) it covers, from which
+    position, and how to cover the scenario's three phases."""
+    from explorer.cli import main
+
+    assert main(["dagger", "forecast", "dg-three-rounds"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("P(the heroes lose in the Nemesis Phase of round 1) = ")
+    assert out[1].startswith("  from round 1 at the start of the Nemesis Phase: threat 2, 4 event card(s)")
+    assert any(line.startswith("  threat at the end of round 1: ") for line in out)
+    assert out[-1] == "  the scenario plays the Nemesis Phases of rounds 1-3; --phases 3 forecasts them all"
+    assert main(["dagger", "forecast", "dg-three-rounds", "--phases", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("P(the heroes lose in the Nemesis Phases of rounds 1-3) = 0.1667 (1/6), exact over the "
+                             "24 ordered draws of the top 3 event card(s)")
+    assert any(line.startswith("  threat at the end of round 3: ") for line in out)
+    assert not any("--phases" in line for line in out)

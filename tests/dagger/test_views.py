@@ -19,7 +19,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.fixture(scope="module")
 def stepper():
-    return NemesisStepper()
+    return NemesisStepper("dg-three-rounds")   # a long phase: three rounds
 
 
 def _count_messages(w: NemesisStepper) -> list[int]:

@@ -203,3 +203,15 @@ def test_open_fills_the_inputs_and_the_tray_from_the_scenario_and_edits_re_resol
     assert w.trace.outcome["attacks"][0]["targets"][0]["wounds"] <= wounds
     w.health.value = "1"                                                  # the target's field reaches the engine
     assert w.trace.outcome["targets"]["Biotech"]["status"] != "alive"
+
+
+def test_dice_added_to_an_opened_scenario_roll_from_the_seed_shown():
+    """gd-book-mark has no seed and fixes its 4 red dice: 5 more red dice must roll from the page's seed (the same
+    faces every time the page opens), not from an unseeded roller (the combat page opens on it by default)."""
+    faces = set()
+    for _ in range(4):
+        w, _redraw = get_game("galaxydefenders").page("combat").open("gd-book-mark")
+        w.dice["red"].value = "9"
+        step = next(s for s in w.trace.steps if "faces" in s.facts and "bolts" in s.facts)
+        faces.add(tuple(map(tuple, step.facts["faces"])))
+    assert len(faces) == 1 and len(next(iter(faces))) == 9

@@ -11,7 +11,12 @@ def test_map_page_builds_and_redraws():
     w, redraw = map_page()
     redraw()
     view = w.children[1]
+    assert w.note.scenario_id == "me-diagram-4"              # the game's default scenario, its answers shown
+    assert "Garrus" in view.characters and "Husk 4" in view.characters
+    w.children[0].value = "demo-mission"                     # a packaged map: characters on its icons, no note
+    view = w.children[1]
     assert "Shepard" in view.characters and any(n.startswith("Minion") for n in view.characters)
+    assert w.note.scenario_id is None
 
 
 def test_click_character_shows_lof_and_click_hex_shows_distances():

@@ -23,9 +23,10 @@ def test_parse_face_words():
 def test_default_page_is_diagram_5_and_resolves():
     w, redraw = strategy_page()
     o = w.trace.outcome
-    assert o["pool_size"] == 6 and o["final"]["S1"] == "enhanced" and o["locked"] == "S1"
+    assert w.opened == "me-diagram-5" and w.outcome.scenario_id == "me-diagram-5"   # the page's declared default
+    assert o["pool_size"] == 6 and o["final"]["S2"] == "enhanced" and o["locked"] == "S2"
     assert [r[0] for r in w.dice.rows][0] == "Roll" and w.dice.rows[-1][0] == "Pool"
-    assert "S1" not in [d for d, _, _ in w.dice.rows[0][1]]  # the Locked die is not rolled
+    assert "S2" not in [d for d, _, _ in w.dice.rows[0][1]]  # the Locked die is not rolled
     redraw()
 
 

@@ -22,12 +22,13 @@ def forecast(
     ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="key=reading (repeatable).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
-    """The probability that the heroes lose within the next Nemesis Phase(s), the event deck shuffled: exact over the
-    ordered draws of the cards the phases use. A hero file is looked at after its Hero Phase actions."""
+    """The probability that the heroes lose in the next Nemesis Phase(s), named by round (from the scenario's round:
+    --phases 3 from round 1 covers rounds 1-3), the event deck shuffled: exact over the ordered draws of the cards
+    the phases use. A hero file is looked at after its Hero Phase actions."""
     from explorer.errors import ScenarioError
     from explorer.games import get_game, load_any, parse_rulings
 
-    from .forecast import loss_forecast
+    from .forecast import forecast_text, loss_forecast
 
     game, sc = load_any(scenario)
     if game.id != "dagger":
@@ -45,16 +46,7 @@ def forecast(
     if as_json:
         typer.echo(json.dumps(f.to_dict(), indent=2))
         return
-    how = ("the event deck is empty" if not state.event_deck else
-           f"exact over {f.draws} ordered draws of the top {min(phases, len(state.event_deck))} event card(s)"
-           if f.exact else f"{f.draws} seeded shuffles")
-    typer.echo(f"P(the heroes lose within {phases} Nemesis Phase(s)) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
-               "[Marvel D.A.G.G.E.R.: Winning and Losing]")
-    for r, p in f.reasons.items():
-        typer.echo(f"  {r}: {float(p):.4f}")
-    typer.echo("  final threat: " + ", ".join(f"{t}: {float(p):.3f}" for t, p in sorted(f.threat.items())))
-    if f.won:
-        typer.echo(f"  P(the heroes win): {float(f.won):.4f}")
+    typer.echo(forecast_text(f, state, value.phases if kind != "hero" else 1, after_heroes=kind == "hero"))
 
 
 def cli_app() -> typer.Typer:

@@ -28,7 +28,7 @@ from .nemesis_scenario import NemesisScenario
 from .options import rulings as make_rulings
 from .state import GameState
 
-__all__ = ["LossForecast", "loss_forecast"]
+__all__ = ["LossForecast", "loss_forecast", "forecast_text", "phases_words"]
 
 MAX_PHASES = 5
 MAX_SAMPLES = 200_000
@@ -112,3 +112,43 @@ def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[s
     n = len(draws)
     return LossForecast(Fraction(lost, n), exact, n, phases, {r: Fraction(c, n) for r, c in reasons.most_common()},
                         {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n))
+
+
+def phases_words(first_round: int, phases: int) -> str:
+    """Which Nemesis Phases a forecast covers, by round: ``"the Nemesis Phase of round 2"`` or ``"the Nemesis Phases
+    of rounds 1-3"`` (each phase is followed by End of Round, so ``phases`` phases end round ``first + phases - 1``)."""
+    if phases == 1:
+        return f"the Nemesis Phase of round {first_round}"
+    return f"the Nemesis Phases of rounds {first_round}-{first_round + phases - 1}"
+
+
+def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, after_heroes: bool = False) -> str:
+    """The forecast in words (``explorer dagger forecast``): what it forecasts for which round(s), from which position,
+    how it was computed, then the loss reasons, the threat at the end of the last round forecast and, when the
+    scenario plays more Nemesis Phases than forecast, how to forecast them all.
+
+    Args:
+        f: the forecast (:func:`loss_forecast`). start: the position it starts from (its ``round``, threat, deck).
+        scenario_phases: the Nemesis Phases the scenario file plays (``phases``). after_heroes: ``start`` is a hero
+            file's position after its Hero Phase actions.
+    """
+    r, k = start.round, f.phases
+    deck = len(start.event_deck)
+    covered = min(k, deck) if deck else 0
+    how = ("the event deck is empty" if not deck else
+           f"exact over the {f.draws} ordered draws of the top {covered} event card(s)" if f.exact else
+           f"estimated from {f.draws} seeded shuffles")
+    where = ("after the file's Hero Phase actions" if after_heroes else "at the start of the Nemesis Phase")
+    lines = [f"P(the heroes lose in {phases_words(r, k)}) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
+             "[Marvel D.A.G.G.E.R.: Winning and Losing]",
+             f"  from round {r} {where}: threat {start.threat}, {deck} event card(s) in the deck (order shuffled)"]
+    lines += [f"  {reason}: {float(p):.4f}" for reason, p in f.reasons.items()]
+    lines.append(f"  threat at the end of round {r + k - 1}: "
+                 + ", ".join(f"{t}: {float(p):.3f}" for t, p in sorted(f.threat.items())))
+    if f.won:
+        lines.append(f"  P(the heroes win by the end of round {r + k - 1}): {float(f.won):.4f}")
+    if scenario_phases > k:
+        lines.append(f"  the scenario plays {phases_words(r, scenario_phases)}; "
+                     f"--phases {min(scenario_phases, MAX_PHASES)} forecasts "
+                     + ("them all" if scenario_phases <= MAX_PHASES else f"the first {MAX_PHASES}"))
+    return "\n".join(lines)

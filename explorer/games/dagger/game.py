@@ -38,9 +38,7 @@ def _options():
 
 
 def _nemesis_page():
-    from .views import nemesis_page
-
-    return nemesis_page()
+    return _nemesis_open(GAME.page_default("nemesis-phase"))
 
 
 def outcome_text(trace: Trace) -> str:
@@ -82,7 +80,8 @@ PAGES: tuple[Page, ...] = (
     Page("nemesis-phase", "Nemesis Phase",
          "Step through a Nemesis Phase on the world map: threat, missions, the event, every enemy's attack, overrun "
          "or move with its rule, spawns; see how close each loss condition is, flip ruling options and make the "
-         "players' choices.", _nemesis_page, kinds=('nemesis',), open=_nemesis_open),
+         "players' choices.", _nemesis_page, kinds=('nemesis',), open=_nemesis_open,
+         default="dg-01"),
 )
 
 def _cli():

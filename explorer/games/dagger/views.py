@@ -42,6 +42,8 @@ import numpy as np
 from explorer.errors import ExplorerError
 from explorer.trace import Trace
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
+from explorer.widgets.layout import browser_fix
+from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
 from . import options as opts
@@ -51,7 +53,10 @@ from .nemesis_scenario import NemesisScenario, playthrough
 from .state import THREAT_LOSS, GameState
 from .worldmap import WorldMap, nearest_operational_bases
 
-DEFAULT_SCENARIO = "dg-three-rounds"
+from .game import GAME
+
+DEFAULT_SCENARIO = GAME.page_default("nemesis-phase")
+"""The scenario the page opens on: the game's default (the registry's rule, :attr:`explorer.games.Page.default`)."""
 DEFAULT = "(scenario / rule default)"
 """Choice dropdown entry: no choice of yours (the scenario's [choices] table, else the engine's stated default)."""
 
@@ -431,6 +436,7 @@ class NemesisStepper(W.VBox):
         self.picker = W.Dropdown(options=nemesis_scenarios(), value=scenario_id, description="Scenario",
                                  layout=W.Layout(width="360px"))
         self.about = W.HTML(layout=W.Layout(max_width="640px"))
+        self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
         self.canvas = own_canvas(WIDTH, HEIGHT)
         self.canvas.layout.width, self.canvas.layout.height = f"{WIDTH}px", f"{HEIGHT}px"
         self.canvas.on_mouse_down(self._clicked)
@@ -477,12 +483,13 @@ class NemesisStepper(W.VBox):
                        W.HTML("<b style='font-family:sans-serif;font-size:13px'>Your choices</b>"), self.choices_box,
                        rulings, steps],
                       layout=W.Layout(min_width="340px", max_width="660px", flex="1 1 380px"))
-        left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND)], layout=W.Layout(flex="0 0 auto"))
+        left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND), browser_fix()],
+                      layout=W.Layout(flex="0 0 auto"))
         main = W.HBox([left, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                      grid_gap="12px"))
         top = W.HBox([self.picker, self.showdown, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
                                                          grid_gap="16px"))
-        super().__init__([top, self.headline, main])
+        super().__init__([top, self.note, self.headline, main])
         self.add_class("dg-nemesis")
         self.load(scenario_id)
 
@@ -494,6 +501,7 @@ class NemesisStepper(W.VBox):
         except ExplorerError as e:
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.geo = MapGeometry(self.scenario.world)
         self.choices = {}
         self.selected = None
@@ -768,7 +776,10 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
     how = (f"exact over the {cards}" if f.exact and start.event_deck else
            "the event deck is empty" if f.exact else f"{f.draws} seeded shuffles")
     why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
-    return _box(f"<b>Loss probability of the first Nemesis Phase</b> (from the start, the event deck shuffled): "
+    from .forecast import phases_words
+
+    return _box(f"<b>Loss probability in {phases_words(start.round, 1)}</b> (from its start, the event deck "
+                f"shuffled): "
                 f"<span class='dg-forecast'>{float(f.p_loss):.0%}</span> ({how})" + (f": {html.escape(why)}" if why
                                                                                       else ""),
                 "dg-forecast-box", "font-size:12px")

@@ -27,17 +27,20 @@ from dataclasses import dataclass
 
 import ipywidgets as W
 
-from explorer.errors import ExplorerError
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.trace import Step, Trace
-from explorer.widgets import HexBoardView, Piece, TraceStepper
+from explorer.widgets import HexBoardView, Piece
+from explorer.widgets.scenario_stepper import ScenarioStepperView
 
 from . import options as opts
 from .activation import ActivationScenario, parse_map, resolve_activation
 from .map_draw import FAIL, PASS, PATH, SIDE_FILL, area_board, area_board_layout, area_overlays
 
-DEFAULT_SCENARIO = "gd-ai-move-adjacent"
+from .game import GAME
+
+DEFAULT_SCENARIO = GAME.page_default("ai")
+"""The scenario the page opens on (the registry's rule, :attr:`explorer.games.Page.default`)."""
 AI_RULINGS = ("line_of_sight",)
 """Ruling options an activation consults."""
 
@@ -229,7 +232,7 @@ def rules_html(sc: ActivationScenario, verdicts: Mapping[int, tuple[bool, str]] 
 # --- the widget ---------------------------------------------------------------------------------------------------
 
 
-class AIStepper(W.VBox):
+class AIStepper(ScenarioStepperView):
     """Scenario picker, ruling dropdown, the map of Areas, the A.I. section table and the trace stepper.
 
     Attributes:
@@ -241,36 +244,15 @@ class AIStepper(W.VBox):
 
     def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 48.0):
         self.scale = scale
-        self.trace: Trace | None = None
-        self.frames: list[Frame] = []
-        self.picker = W.Dropdown(options=activation_scenarios(), value=scenario_id, description="Scenario",
-                                 layout=W.Layout(width="330px"))
-        self.about = W.HTML(layout=W.Layout(max_width="640px"))
-        r = opts.rulings()
-        self.rulings_box = {k: W.Dropdown(options=list(r.options[k].readings), value=r.options[k].default,
-                                          description=k, tooltip=r.options[k].title,
-                                          style={"description_width": "120px"}, layout=W.Layout(width="360px"))
-                            for k in AI_RULINGS}
-        self.message = W.HTML()
         self.rules = W.HTML(layout=W.Layout(max_width="640px"))
         self.rules.add_class("gd-ai-rules-box")
-        self.detail = W.HTML(layout=W.Layout(max_width="640px"))
-        self.outcome = W.HTML(layout=W.Layout(max_width="640px"))
-        self.stepper = TraceStepper(layout=W.Layout(max_width="640px"))
-        self.stepper.add_class("gd-ai-stepper")
-        bar, focus, body = self.stepper.children
-        self.stepper.children = [bar, focus, self.detail, self.rules, body]
-        self.board_box = W.VBox()
-        self.board: HexBoardView | None = None
-        self.picker.observe(lambda c: self.load(c["new"]), names="value")
-        for w in self.rulings_box.values():
-            w.observe(lambda _c: self.run(), names="value")
-        self.stepper.on_step(self._show_step)
+        self._build_parts(activation_scenarios(), scenario_id, opts.rulings().options, AI_RULINGS, "120px", "360px",
+                          "gd-ai-stepper", under_focus=[self.rules])
         side = W.VBox([self.about, *self.rulings_box.values(), self.message, self.outcome, self.stepper],
                       layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
         main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                               grid_gap="12px"))
-        super().__init__([self.picker, main])
+        super().__init__([self.picker, self.note, main])
         self.add_class("gd-ai")
         self.load(scenario_id)
 
@@ -278,37 +260,23 @@ class AIStepper(W.VBox):
         """Show built-in scenario ``scenario_id`` (rulings kept)."""
         self.scenario = load_scenario(scenario_id)
         self.map = parse_map(self.scenario, scenario_id)
-        self.about.value = (f"<div style='font-family:sans-serif;font-size:13px'><b>"
-                            f"{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
-                            f"{html.escape(self.scenario.description)}</span></div>")
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
+        self._show_about(self.scenario.title, self.scenario.description)
         board = area_board(self.map, self.scenario.title)
         minx, miny, maxx, maxy = board.bounds()
         scale = min(self.scale, (self.FIT[0] - 20) / max(maxx - minx, 1e-9), (self.FIT[1] - 20) / max(maxy - miny, 1e-9))
-        self.board = HexBoardView(board, scale=max(scale, HexBoardView.SCALE_RANGE[0]))
-        for b in (self.board.rotate_left, self.board.rotate_right):   # nothing rotates in an activation
-            b.layout.display = "none"
+        self._new_board(board, max(scale, HexBoardView.SCALE_RANGE[0]))
         self.board_box.children = [self.board, W.HTML(_LEGEND)]
         self.run(keep_step=False)
         self.board.redraw()
 
-    def rulings(self) -> dict[str, str]:
-        return {k: w.value for k, w in self.rulings_box.items()}
-
     def run(self, keep_step: bool = True) -> None:
         """Resolve the scenario with the current rulings; keep the focused step if asked. Never raises."""
-        idx = self.stepper.index if keep_step else None
-        self.message.value = ""
-        try:
-            trace = resolve_activation(self.scenario, rulings=self.rulings())
-        except ExplorerError as e:
-            self.message.value = f"<span style='color:#c92a2a'>{html.escape(str(e))}</span>"
-            return
-        self.trace = trace
-        self.frames = frames(trace, self.scenario)
-        self._show_outcome()
-        self.stepper.show(trace)
-        if idx is not None and trace.steps:
-            self.stepper.select(min(idx, len(trace.steps) - 1))
+        def shown(trace: Trace) -> None:
+            self.frames = frames(trace, self.scenario)
+            self._show_outcome()
+
+        self._resolve_and_show(lambda: resolve_activation(self.scenario, rulings=self.rulings()), shown, keep_step)
 
     def _pieces(self, positions: Mapping[str, tuple[Hex, str]]) -> list[Piece]:
         lay = area_board_layout()

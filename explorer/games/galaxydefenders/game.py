@@ -94,9 +94,7 @@ def outcome_text(trace: Trace) -> str:
 
 
 def _combat_page():
-    from .views import combat_page
-
-    return combat_page()
+    return _combat_open(GAME.page_default("combat"))
 
 
 def _combat_open(name: str):
@@ -106,9 +104,7 @@ def _combat_open(name: str):
 
 
 def _ai_page():
-    from .ai_views import ai_page
-
-    return ai_page()
+    return _ai_open(GAME.page_default("ai"))
 
 
 def _ai_open(name: str):
@@ -121,11 +117,12 @@ PAGES: tuple[Page, ...] = (
     Page("combat", "Combat",
          "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
          "set each die by hand, follow every cited step, and read the exact odds of the wounds dealt and of a kill.",
-         _combat_page, kinds=('combat',), open=_combat_open),
+         _combat_page, kinds=('combat',), open=_combat_open, default="gd-book-mark"),
     Page("ai", "Alien A.I.",
          "Step through an alien or NPC activation on a map of Areas: the target, each behavior rule of the A.I. "
          "section passing or failing and why, the path Area to Area and the end hex, with Barrier and blocking Hex "
-         "Sides drawn.", _ai_page, kinds=("activation",), open=_ai_open),
+         "Sides drawn.", _ai_page, kinds=("activation",), open=_ai_open,
+         default="gd-ai-move-adjacent"),
 )
 """The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
 

@@ -30,6 +30,7 @@ import ipywidgets as W
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.trace import Trace
+from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper
 
 from .calibration import Calibration, default_calibration
@@ -119,7 +120,7 @@ class CombatExplorer(W.VBox):
         self._base_seed_text = ""
         self._shown: dict[str, list[str]] = {}
         self._shown_blue: list[str] = []
-        self.outcome = W.HTML()
+        self.outcome = ScenarioNote()
 
         def text(key, desc, value, width="190px", dw="110px", **kw):
             w = W.Text(value=str(value), description=desc, continuous_update=False,
@@ -318,8 +319,8 @@ class CombatExplorer(W.VBox):
                 t["criticals"] = held + mine_t.get("criticals", [])
                 break
         seed = data["seed"]
-        if self.seed.value.strip() == self._base_seed_text:
-            seed = self._base.get("seed")
+        if self.seed.value.strip() == self._base_seed_text and self._base.get("seed") is not None:
+            seed = self._base["seed"]      # a file without a seed: dice it does not fix roll from the seed shown
         base.update({"seed": seed, "high_impact": data["high_impact"], "calibration": data["calibration"],
                      "rulings": {**base.get("rulings", {}), **data["rulings"]}})
         return base
@@ -505,16 +506,11 @@ class CombatExplorer(W.VBox):
         self._draw_headline(trace, sc)
         self._draw_odds(sc)
         if self.opened is None:
-            self.outcome.value = ""
+            self.outcome.show(None)
         else:
             from .game import outcome_text
 
-            self.outcome.value = (f"<div class='gd-outcome' style='font-family:sans-serif;font-size:12px;"
-                                  f"color:#495057'>Opened on <b>{html.escape(self.opened)}</b>: "
-                                  f"{html.escape(str(data.get('title', '')))}</div>"
-                                  f"<pre class='gd-outcome-text' style='font-size:12px;white-space:pre-wrap;"
-                                  f"line-height:1.35;"
-                                  f"margin:2px 0'>{html.escape(outcome_text(trace))}</pre>")
+            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace))
 
     def _die_dropdown(self, key: tuple[str, int], colour: str, shown: str) -> W.Dropdown:
         die = self._cal.die(colour)
@@ -624,9 +620,11 @@ def _split_effects(effects: list[dict]) -> tuple[list[dict], list[dict]]:
 
 
 def combat_page() -> tuple[CombatExplorer, Callable[[], None]]:
-    """The combat explorer for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
-    w = CombatExplorer()
-    return w, w.redraw
+    """The combat explorer on the page's default scenario (the registry's rule, :attr:`explorer.games.Page.default`):
+    ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
+    from .game import GAME
+
+    return combat_open(GAME.page_default("combat"))
 
 
 def combat_open(name: str) -> tuple[CombatExplorer, Callable[[], None]]:

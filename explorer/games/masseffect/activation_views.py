@@ -32,19 +32,22 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.errors import ExplorerError
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.scenario import read_toml
 from explorer.trace import Step, Trace
-from explorer.widgets import HexBoardView, Piece, TraceStepper
+from explorer.widgets import Piece
+from explorer.widgets.scenario_stepper import ScenarioStepperView
 
 from . import options as opts
 from .activation import parse_activation, resolve_activation
 from .map import MissionMap, load_map, map_from_dict
 from .map_svg import ENEMY_FILL, SQUADMATE_FILL, icon_overlays, layout, to_board
 
-DEFAULT_SCENARIO = "me-hazard-spawn-rush"
+from .game import GAME
+
+DEFAULT_SCENARIO = GAME.page_default("enemy-activation")
+"""The scenario the page opens on (the registry's rule, :attr:`explorer.games.Page.default`)."""
 ACTIVATION_RULINGS = ("fewest_hit_points", "downed_squadmates", "invalid_activation_timing", "distance_elevation",
                       "lof_own_hex_locked_door", "lof_out_of_bounds", "lof_intervening_elevation")
 """Ruling options an activation consults (its own and the map readings of distances and Line of Fire)."""
@@ -223,7 +226,7 @@ def frames(trace: Trace, data: Mapping[str, Any], m: MissionMap) -> list[Frame]:
 # --- the widget ---------------------------------------------------------------------------------------------------
 
 
-class ActivationStepper(W.VBox):
+class ActivationStepper(ScenarioStepperView):
     """Scenario picker, ruling dropdowns, the player's choices, the mission map and the trace stepper.
 
     Attributes:
@@ -234,30 +237,9 @@ class ActivationStepper(W.VBox):
     def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 30.0):
         self.scale = scale
         self.choices: dict[str, Any] = {}
-        self.trace: Trace | None = None
-        self.frames: list[Frame] = []
-        self.picker = W.Dropdown(options=activation_scenarios(), value=scenario_id, description="Scenario",
-                                 layout=W.Layout(width="330px"))
-        self.about = W.HTML(layout=W.Layout(max_width="640px"))
-        r = opts.rulings()
-        self.rulings_box = {k: W.Dropdown(options=list(r.options[k].readings), value=r.options[k].default,
-                                          description=k, tooltip=r.options[k].title,
-                                          style={"description_width": "200px"}, layout=W.Layout(width="400px"))
-                            for k in ACTIVATION_RULINGS}
         self.choices_box = W.VBox()
-        self.message = W.HTML()
-        self.detail = W.HTML(layout=W.Layout(max_width="640px"))
-        self.outcome = W.HTML(layout=W.Layout(max_width="640px"))
-        self.stepper = TraceStepper(layout=W.Layout(max_width="640px"))
-        self.stepper.add_class("me-activation-stepper")
-        bar, focus, body = self.stepper.children      # the focused step's table right under the focused step
-        self.stepper.children = [bar, focus, self.detail, body]
-        self.board_box = W.VBox()
-        self.board: HexBoardView | None = None
-        self.picker.observe(lambda c: self.load(c["new"]), names="value")
-        for w in self.rulings_box.values():
-            w.observe(lambda _c: self.run(), names="value")
-        self.stepper.on_step(self._show_step)
+        self._build_parts(activation_scenarios(), scenario_id, opts.rulings().options, ACTIVATION_RULINGS, "200px",
+                          "400px", "me-activation-stepper")
         rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                               layout=W.Layout(max_width="640px"))
         side = W.VBox([self.about, rulings, W.HTML("<b style='font-family:sans-serif'>Your choices</b>"),
@@ -265,7 +247,7 @@ class ActivationStepper(W.VBox):
                       layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
         main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                               grid_gap="12px"))
-        super().__init__([self.picker, main])
+        super().__init__([self.picker, self.note, main])
         self.add_class("me-activation")
         self.load(scenario_id)
 
@@ -274,20 +256,14 @@ class ActivationStepper(W.VBox):
         """Show built-in scenario ``scenario_id`` (its choices reset, rulings kept)."""
         self.data = scenario_data(scenario_id)
         self.map = scenario_map(self.data, scenario_id)
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.choices = {}
-        self.about.value = (f"<div style='font-family:sans-serif;font-size:13px'><b>{html.escape(self.data['title'])}"
-                            f"</b><br><span style='color:#495057'>{html.escape(self.data.get('description', ''))}"
-                            "</span></div>")
-        self.board = HexBoardView(to_board(self.map), scale=self.scale)
-        for b in (self.board.rotate_left, self.board.rotate_right):   # nothing rotates in an activation
-            b.layout.display = "none"
+        self._show_about(self.data["title"], self.data.get("description", ""))
+        self._new_board(to_board(self.map), self.scale)
         self.board.on_select(self._clicked)
         self.board_box.children = [self.board, W.HTML(_LEGEND)]
         self.run(keep_step=False)
         self.board.redraw()
-
-    def rulings(self) -> dict[str, str]:
-        return {k: w.value for k, w in self.rulings_box.items()}
 
     def document(self) -> dict[str, Any]:
         """The scenario document with the current choices merged over its own ``[choices]`` table."""
@@ -303,21 +279,16 @@ class ActivationStepper(W.VBox):
 
     def run(self, keep_step: bool = True) -> None:
         """Resolve the scenario with the current rulings and choices; keep the focused step if asked. Never raises."""
-        idx = self.stepper.index if keep_step else None
-        self.message.value = ""
-        try:
+        def resolve() -> Trace:
             sc = parse_activation({"game": "masseffect", **self.document()}, self.picker.value)
-            trace = resolve_activation(sc, rulings=self.rulings())
-        except ExplorerError as e:
-            self.message.value = f"<span style='color:#c92a2a'>{html.escape(str(e))}</span>"
-            return
-        self.trace = trace
-        self.frames = frames(trace, self.data, self.map)
-        self._build_choices()
-        self._show_outcome()
-        self.stepper.show(trace)
-        if idx is not None and trace.steps:
-            self.stepper.select(min(idx, len(trace.steps) - 1))
+            return resolve_activation(sc, rulings=self.rulings())
+
+        def shown(trace: Trace) -> None:
+            self.frames = frames(trace, self.data, self.map)
+            self._build_choices()
+            self._show_outcome()
+
+        self._resolve_and_show(resolve, shown, keep_step)
 
     # -- choices -------------------------------------------------------------------------------------------------
     def open_choices(self) -> list[tuple[str, str, list[str]]]:

@@ -73,24 +73,17 @@ def picture(scenario, trace: Trace) -> str | None:
 
 
 def _map_page():
-    from .map_views import map_page
-
-    return map_page()
+    return _map_open(GAME.page_default("mission-map"))
 
 
 def _activation_page():
-    from .activation_views import activation_page
-
-    return activation_page()
+    return _activation_open(GAME.page_default("enemy-activation"))
 
 
 def _map_open(name: str):
-    from .map_views import MissionMapView
-    from .queries import load_map_query
+    from .map_views import map_page
 
-    q = load_map_query(name)
-    view = MissionMapView(q.mission_map, {n: (h, side) for n, (h, side, _tags) in q.placements.items()})
-    return view, view.redraw
+    return map_page(name)
 
 
 def _activation_open(name: str):
@@ -100,9 +93,7 @@ def _activation_open(name: str):
 
 
 def _strategy_page():
-    from .strategy_views import strategy_page
-
-    return strategy_page()
+    return _strategy_open(GAME.page_default("strategy-pool"))
 
 
 def _strategy_open(name: str):
@@ -120,15 +111,17 @@ def _cli():
 PAGES: tuple[Page, ...] = (
     Page("mission-map", "Mission Map",
          "Click a character to see its six Line of Fire lines (what blocks each and why), a distance heat map that "
-         "respects walls and locked doors, and the hexes adjacent to it.", _map_page, kinds=('map',), open=_map_open),
+         "respects walls and locked doors, and the hexes adjacent to it.", _map_page, kinds=('map',), open=_map_open,
+         default="me-diagram-4"),
     Page("enemy-activation", "Enemy Activation",
          "Step through a Hazard card: which Enemy Activates first, every candidate target and every reachable end hex "
          "with the rule that keeps or drops it, then the choice; flip ruling options and break ties yourself.",
-         _activation_page, kinds=('activation',), open=_activation_open),
+         _activation_page, kinds=('activation',), open=_activation_open,
+         default="me-hazard-spawn-rush"),
     Page("strategy-pool", "Strategy Pool",
          "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
          "odds of what the Pool leaves for your three Actions.", _strategy_page, kinds=('strategy',),
-         open=_strategy_open),
+         open=_strategy_open, default="me-diagram-5"),
 )
 
 GAME = Game(

@@ -126,7 +126,8 @@ class MissionMapView(W.HBox):
     distances from it; clicking a hex does the same from that hex; clicking a Turret's hex shows the Turret's Line of
     Fire and the rotate buttons (its printed facing, as a what-if: Turrets never turn during a Mission)."""
 
-    def __init__(self, m: MissionMap, characters: Mapping[str, tuple[Hex, str]] | None = None, scale: float = 26.0):
+    def __init__(self, m: MissionMap, characters: Mapping[str, tuple[Hex, str]] | None = None, scale: float = 26.0,
+                 note: W.Widget | None = None):
         self.map = m
         self.characters = dict(characters if characters is not None else default_characters(m))
         self.board = HexBoardView(to_board(m), scale=scale)
@@ -147,7 +148,8 @@ class MissionMapView(W.HBox):
         self.board.on_select(lambda _s: self.update())
         self._set_pieces()
         rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",))
-        side = W.VBox([W.HTML(f"<b style='font-family:sans-serif'>{html.escape(m.title or m.name)}</b>"), self.mode,
+        side = W.VBox([*([note] if note is not None else []),
+                       W.HTML(f"<b style='font-family:sans-serif'>{html.escape(m.title or m.name)}</b>"), self.mode,
                        rulings, self.answer], layout=W.Layout(min_width="340px", max_width="580px", flex="1 1 420px"))
         width = f"{max(self.board.canvas.width, 360)}px"   # the legend wraps under the board, never wider
         left = W.VBox([self.board, W.HTML(legend_html(), layout=W.Layout(width=width))],
@@ -266,17 +268,75 @@ class MissionMapView(W.HBox):
         self.update()
 
 
-def map_page(map_name: str = DEFAULT_MAP) -> tuple[W.Widget, Callable[[], None]]:
-    """The mission-map page: a map picker over a :class:`MissionMapView`; returns ``(widget, redraw)``."""
+SCENARIO_PREFIX = "scenario:"
+"""Picker values naming a built-in ``map`` scenario (``"scenario:me-04"``); the others name a packaged map."""
+
+
+def map_choices() -> list[tuple[str, str]]:
+    """The Map picker's ``(label, value)`` options: every built-in ``map`` scenario (its map and characters, with
+    its questions answered), then every packaged map (characters on its Start and Spawn icons)."""
+    from .game import GAME
+
+    out = [(f"{s.name}: {s.title}", SCENARIO_PREFIX + s.name) for s in GAME.scenarios() if s.kind == "map"]
+    return out + [(f"map {name}", name) for name in available_maps()]
+
+
+def page_default() -> str:
+    """The built-in scenario the Mission Map page opens on (the registry's rule: :meth:`explorer.games.Game.
+    page_default`)."""
+    from .game import GAME
+
+    return GAME.page_default("mission-map")
+
+
+def map_page(name: str | None = None) -> tuple[W.Widget, Callable[[], None]]:
+    """The mission-map page: a Map picker (built-in ``map`` scenarios, then packaged maps) over a
+    :class:`MissionMapView`; returns ``(widget, redraw)``; ``widget.note`` is its
+    :class:`~explorer.widgets.scenario_note.ScenarioNote`.
+
+    ``name``: a built-in ``map`` scenario id (its map and characters, and its id, title and answers shown as
+    ``explorer resolve`` prints them), else a packaged map's name (characters on its icons); default: the page's
+    default scenario.
+
+    Raises:
+        ScenarioError: ``name`` is neither a built-in ``map`` scenario nor a packaged map.
+    """
+    from explorer.widgets.scenario_note import ScenarioNote
+
+    from .game import GAME
+    from .queries import load_map_query
+
     holder = W.VBox()
-    picker = W.Dropdown(options=available_maps(), value=map_name, description="Map")
+    choices = map_choices()
+    values = {v for _l, v in choices}
+    name = name or page_default()
+    value = SCENARIO_PREFIX + name if SCENARIO_PREFIX + name in values or name not in values else name
+    if value not in values:
+        load_map_query(value[len(SCENARIO_PREFIX):]) if value.startswith(SCENARIO_PREFIX) else load_map(value)
+        choices.append((value, value))
+    picker = W.Dropdown(options=choices, value=value, description="Map", layout=W.Layout(width="560px"))
     picker.add_class("me-map-picker")
+    note = ScenarioNote()
     state: dict[str, MissionMapView] = {}
 
-    def show(name: str) -> None:
-        state["view"] = MissionMapView(load_map(name))
-        holder.children = [picker, state["view"]]
+    def show(choice: str) -> None:
+        if choice.startswith(SCENARIO_PREFIX):
+            name = choice[len(SCENARIO_PREFIX):]
+            q = load_map_query(name)
+            title, verdict = GAME.builtin_verdict(name)
+            note.show(name, title, verdict)
+            view = MissionMapView(q.mission_map, {n: (h, side) for n, (h, side, _tags) in q.placements.items()},
+                                  note=note)
+            for key, reading in q.rulings.items():     # the scenario's readings are the page's initial readings
+                if key in view.rulings_box:
+                    view.rulings_box[key].value = reading
+        else:
+            note.show(None)
+            view = MissionMapView(load_map(choice))
+        state["view"] = view
+        holder.children = [picker, view]
 
     picker.observe(lambda c: (show(c["new"]), state["view"].redraw()), names="value")
-    show(map_name)
+    show(value)
+    holder.note = note
     return holder, lambda: state["view"].redraw()

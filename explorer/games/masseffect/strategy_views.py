@@ -26,6 +26,8 @@ import ipywidgets as W
 from explorer.scenario import parse_whole
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.trace import Trace
+from explorer.widgets.layout import browser_fix
+from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hold, own_canvas, reset_manager
 
 from .options import ALL_OPTIONS, rulings
@@ -110,7 +112,7 @@ class StrategyDiceView(W.VBox):
         self.selected: tuple[int, int] | None = None
         self._callbacks: list[Callable[[int, int, str], None]] = []
         self.canvas.on_mouse_down(self._click)
-        super().__init__([self.canvas])
+        super().__init__([self.canvas, browser_fix()])
 
     def _height(self, n: int) -> int:
         return self.TOP + max(1, n) * self.ROW_H + 6
@@ -233,7 +235,7 @@ class StrategyPoolExplorer(W.VBox):
                             for o in ALL_OPTIONS if o.key in STRATEGY_OPTION_KEYS}
         self.message = W.HTML()
         self.headline = W.HTML()
-        self.outcome = W.HTML()
+        self.outcome = ScenarioNote()
         self.opened: str | None = None
         """The built-in scenario the page was opened on (:meth:`open_scenario`), or ``None``."""
         self._base: dict | None = None
@@ -450,16 +452,11 @@ class StrategyPoolExplorer(W.VBox):
             f"{extra}. Move + Standard + Enhanced: <b>{'yes (' + ', '.join(fill) + ')' if fill else 'no'}</b>.</div>")
         self._draw_odds(o)
         if self.opened is None:
-            self.outcome.value = ""
+            self.outcome.show(None)
         else:
             from .outcome import outcome_text
 
-            self.outcome.value = (f"<div class='me-outcome' style='font-family:sans-serif;font-size:12px;"
-                                  f"color:#495057'>Opened on <b>{html.escape(self.opened)}</b>: "
-                                  f"{html.escape(str(data.get('title', '')))}</div>"
-                                  f"<pre class='me-outcome-text' style='font-size:12px;white-space:pre-wrap;"
-                                  f"line-height:1.35;"
-                                  f"margin:2px 0'>{html.escape(outcome_text(trace))}</pre>")
+            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace))
 
     def _draw_odds(self, o: dict) -> None:
         odds = o.get("odds")
@@ -498,9 +495,11 @@ def _note(text: str) -> str:
 
 
 def strategy_page() -> tuple[StrategyPoolExplorer, Callable[[], None]]:
-    """The Strategy Pool roller for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
-    w = StrategyPoolExplorer()
-    return w, w.redraw
+    """The Strategy Pool roller on the page's default scenario (the registry's rule, :attr:`explorer.games.Page.
+    default`): ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
+    from .game import GAME
+
+    return strategy_open(GAME.page_default("strategy-pool"))
 
 
 def strategy_open(name: str) -> tuple[StrategyPoolExplorer, Callable[[], None]]:

@@ -158,10 +158,7 @@ def picture(scenario, trace: Trace) -> str | None:
 
 
 def _face_to_face_page():
-    from .views import explorer_for_scenario
-
-    w = explorer_for_scenario()
-    return w, w.redraw
+    return _face_to_face_open(GAME.page_default("face-to-face"))
 
 
 def _face_to_face_open(name: str):
@@ -185,13 +182,12 @@ def _line_of_fire_open(name: str):
 
     sc = GAME.load_builtin(name)
     lof = LofExplorer(scenario_from_table(sc.loaded, sc.shooter), rulings=dict(sc.rulings))
+    lof.note.show(name, *GAME.builtin_verdict(name))
     return lof, lof.redraw
 
 
 def _orders_page():
-    from .orders_views import order_page
-
-    return order_page()
+    return _orders_open(GAME.page_default("orders"))
 
 
 def _orders_open(name: str):
@@ -218,7 +214,8 @@ GAME = Game(
     pages=(
         Page("face-to-face", "Face to Face Rolls",
              "Both Miners' inputs, a dice tray you can set by hand, the cancellation die by die, exact odds and "
-             "Wounds, each step citing its section.", _face_to_face_page, kinds=('',), open=_face_to_face_open),
+             "Wounds, each step citing its section.", _face_to_face_page, kinds=('',), open=_face_to_face_open,
+             default="book-f2f-1v1"),
         Page("line-of-fire", "Line of Fire",
              "Click a Model to see every Model it has Line of Fire to, what blocks the others, Range bands, "
              "Partial Cover and the MegaBeast's Threat Level by side.", _line_of_fire_page, kinds=("table",),
@@ -227,7 +224,8 @@ GAME = Game(
              "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
              "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward, "
              "through the steps and through the Orders of a Round.",
-             _orders_page, kinds=("order", "round"), open=_orders_open),
+             _orders_page, kinds=("order", "round"), open=_orders_open,
+             default="tr-order-corner"),
     ),
     cli=_cli,
     outcome_text=outcome_text,

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field, replace
 import ipywidgets as W
 import numpy as np
 
-from explorer.widgets.files import download_link, file_message, read_upload
+from explorer.widgets.scenario_note import ScenarioNote
+from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.board import Board, Cell
 from explorer.board import Scenery as BoardScenery
 from explorer.scenario import parse_whole
@@ -700,13 +701,11 @@ class LofExplorer(W.HBox):
         self.verdict_html.add_class("lof-verdict-list")
         self.download = W.HTML()
         self.download.add_class("lof-download")
-        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load TOML",
-                                   tooltip="open a table file (the format `explorer tagraid lof` reads)",
-                                   layout=W.Layout(width="120px"))
-        self.upload.add_class("lof-upload")
+        self.upload_box, self.upload = upload_control(
+            "Open a table file (.toml)…", "open a table file (the format `explorer tagraid lof` reads)", "lof-upload")
         self.file_message = W.HTML()
         self.file_message.add_class("lof-file-message")
-        self.upload.observe(self._on_upload, names="value")
+        watch_upload(self.upload, self.load_toml, self.file_message)
         box = lambda title, ws: W.VBox([W.HTML(f"<b style='font-family:sans-serif;font-size:12.5px'>{title}</b>"),
                                        *ws], layout=W.Layout(border="1px solid #ddd", padding="4px", margin="2px 0"))
         ruler = box("Range Ruler calibration (hex units; the rulebook prints no lengths)",
@@ -719,13 +718,14 @@ class LofExplorer(W.HBox):
                    [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
         threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
         rul = box("Ruling options", rows)
-        files = W.HBox([self.download, self.upload, self.file_message],
+        files = W.HBox([self.download, self.upload_box, self.file_message],
                        layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap"))
         rows_ = [W.HBox([self.shooter_pick, self.moving]), W.HBox([self.pick_mode, self.f2f_html]),
                  W.HBox([self.ruler_pick, self.hex_range_pick])]
         for r in (*rows_, *(c for b in (ruler, mods, threat) for c in b.children if isinstance(c, W.HBox))):
             r.add_class("xr-wrap")
-        side = W.VBox([self.header, self.message, files, *rows_, self.verdict_html, ruler, mods, threat, rul])
+        self.note = ScenarioNote()
+        side = W.VBox([self.header, self.note, self.message, files, *rows_, self.verdict_html, ruler, mods, threat, rul])
         side.add_class("lof-side")
         # the board and the side panel side by side from 1,200 px of window width, stacked below it; the board
         # scales to its column (explorer.widgets.layout); inline Layout sizes would beat those rules, so none here
@@ -1124,19 +1124,6 @@ class LofExplorer(W.HBox):
         self.board_view.selected = self.shooter
         self._say()
         self.update()
-
-    def _on_upload(self, change) -> None:
-        if not change["new"]:
-            return
-        try:
-            name, text = read_upload(change)
-            self.load_toml(text, name)
-        except ScenarioError as e:
-            self.file_message.value = file_message(str(e), ok=False)
-        else:
-            self.file_message.value = file_message(f"opened {name}", ok=True)
-        finally:
-            self.upload.value = ()
 
     # -- computing and drawing
     def snapshot(self) -> LofSnapshot:

@@ -30,13 +30,14 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.widgets.files import download_link, file_message, read_upload
+from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
 from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
 from explorer.widgets.hexboard import HexBoardView, Piece
 from explorer.widgets.layout import class_token
+from explorer.widgets.scenario_note import ScenarioNote
 
 from . import sections as S
 from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, Interaction, MoveDecl,
@@ -51,9 +52,11 @@ from .orders.state import OrderState
 from .orders_svg import (DRAFT, MEGABEAST_COLOUR, ROUTE, SIDE_PALETTE, TARGETED, OrderPicture, bases_of,  # noqa: F401
                          board_overlays, order_svg, right_words, side_colours, witness_position)
 
-DEFAULT_ORDER = "tr-order-corner"
-"""The scenario the page opens with: a Move that gains an ARO partway (step 2), then an Attack whose target gains
-its ARO at step 4."""
+from .game import GAME
+
+DEFAULT_ORDER = GAME.page_default("orders")
+"""The scenario the page opens with (the registry's rule, :attr:`explorer.games.Page.default`; ``tr-order-corner``:
+a Move that gains an ARO partway (step 2), then an Attack whose target gains its ARO at step 4)."""
 
 STEP_TITLES = {name: name for name, _ in STEPS}
 STEP_HELP = {
@@ -475,18 +478,20 @@ class OrderStepper(W.HBox):
         self.board_view.on_select(self._on_select)
 
         self.header = W.HTML()
+        self.note = ScenarioNote()
+        self._show_note(scenario)
         self.message = W.HTML()
         self.message.add_class("oes-message")
         self.scenario_pick = W.Dropdown(options=order_scenarios(), value=scenario, description="Open",
                                         layout=W.Layout(width="260px"))
         self.scenario_pick.style.description_width = "44px"
         self.scenario_pick.observe(lambda ch: self._loading or self.load_builtin(ch["new"]), names="value")
-        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load order / round file",
-                                   layout=W.Layout(width="190px"))
-        self.upload.observe(self._on_upload, names="value")
+        self.upload_box, self.upload = upload_control(
+            "Open an order or round file (.toml)…", "open an order or round file (the format `explorer resolve` reads)", "oes-upload")
         self.download = W.HTML()
         self.download.add_class("oes-download")
         self.file_message = W.HTML()
+        watch_upload(self.upload, self.load_toml, self.file_message)
 
         self.active_pick = W.Dropdown(description="Active Miner", layout=W.Layout(width="220px"))
         self.active_pick.style.description_width = "86px"
@@ -591,7 +596,7 @@ class OrderStepper(W.HBox):
                                         layout=W.Layout(align_items="center", flex_flow="row wrap")),
                                  self.round_info])
         self.round_box.add_class("oes-round")
-        files = W.HBox([self.scenario_pick, self.upload, self.download, self.file_message],
+        files = W.HBox([self.scenario_pick, self.upload_box, self.download, self.file_message],
                        layout=W.Layout(flex_flow="row wrap", align_items="center", grid_gap="6px"))
         activation = _box("1 · Active Miner and its Move (click a Miner, then hexagons)",
                           [W.HBox([self.active_pick], layout=W.Layout(flex_flow="row wrap")), self.active_error,
@@ -619,7 +624,7 @@ class OrderStepper(W.HBox):
                                                                             max_width="560px"))
         steps = W.VBox([nav, self.step_list, self.tray_box, self.outcome],
                        layout=W.Layout(flex="1 1 420px", min_width="330px"))
-        side = W.VBox([self.header, self.message, files, self.round_box, W.HBox([steps, declare],
+        side = W.VBox([self.header, self.note, self.message, files, self.round_box, W.HBox([steps, declare],
                                                                  layout=W.Layout(flex_flow="row wrap",
                                                                                  align_items="flex-start"))],
                       layout=W.Layout(flex="1 1 520px", min_width="330px"))
@@ -756,6 +761,7 @@ class OrderStepper(W.HBox):
             self.board_view.scale = 0.0  # force set_scale to resize for the new board
             self.board_view.set_scale(s)
         self._enter(doc, sc, scenario_id, order_index)
+        self._show_note(scenario_id)
         self._loading = True
         try:
             if scenario_id is not None and scenario_id in _options_values(self.scenario_pick):
@@ -765,18 +771,12 @@ class OrderStepper(W.HBox):
         self._fill_controls()
         self.replay(focus=position)
 
-    def _on_upload(self, change) -> None:
-        if not change["new"]:
-            return
-        try:
-            name, text = read_upload(change)
-            self.load_toml(text, name)
-        except ScenarioError as e:
-            self.file_message.value = file_message(str(e), ok=False)
+    def _show_note(self, scenario_id: str | None) -> None:
+        """Name the built-in Order shown, with its verdict as ``explorer resolve`` prints it (a file: no note)."""
+        if scenario_id is None:
+            self.note.show(None)
         else:
-            self.file_message.value = file_message(f"opened {name}", ok=True)
-        finally:
-            self.upload.value = ()
+            self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what="Round" if getattr(self, "round", None) is not None else "Order")
 
     # ------------------------------------------------------------------------------------------------ controls
 

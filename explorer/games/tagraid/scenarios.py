@@ -15,8 +15,9 @@ from explorer.scenario import read_toml
 from .game import GAME
 from .model import Scenario
 
-DEFAULT_SCENARIO = GAME.default_scenario
-"""The scenario the app opens with: the rulebook's Face to Face 1 vs 1 example."""
+DEFAULT_SCENARIO = GAME.page_default("face-to-face")
+"""The scenario the Face to Face page opens with (the registry's rule, :attr:`explorer.games.Page.default`): the
+rulebook's Face to Face 1 vs 1 example."""
 
 
 def _names() -> list[str]:

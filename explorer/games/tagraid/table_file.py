@@ -44,11 +44,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from explorer.board import (MAX_BOARD_UNITS, MAX_HEX_KEY_CHARS, Board, Coordinate, Label, load_board,
-                            parse_hex_key)
+from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, load_board, parse_hex_key
 from explorer.errors import ScenarioError, short_repr
-from explorer.hexgrid import Hex
-from explorer.options import Rulings
 from explorer.scenario import read_toml, validate
 
 from .model import MAX_DESCRIPTION, MAX_TITLE, MegaBeast, ModBounds, Name, Rulings, field_bounds

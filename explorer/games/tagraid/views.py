@@ -22,7 +22,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.widgets.files import download_link
+from explorer.widgets.scenario_note import ScenarioNote
+from explorer.widgets.files import download_link, upload_control
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.scenario import parse_whole
@@ -344,14 +345,13 @@ class FaceToFaceExplorer(W.VBox):
         # share as a file: a download link (kept current) and an upload through the loading gate
         self.download = W.HTML()
         self.download.add_class("f2f-download")
-        self.upload = W.FileUpload(accept=".toml", multiple=False, description="Load TOML",
-                                   tooltip="open a scenario file (the format `explorer resolve` reads)",
-                                   layout=W.Layout(width="120px"))
-        self.upload.add_class("f2f-upload")
+        self.upload_box, self.upload = upload_control(
+            "Open a scenario file (.toml)…", "open a scenario file (the format `explorer resolve` reads)",
+            "f2f-upload")
         self.file_message = W.HTML()
         self.file_message.add_class("f2f-file-message")
         self.upload.observe(self._on_upload, names="value")
-        controls = W.VBox([W.HBox([self.download, self.upload, self.file_message],
+        controls = W.VBox([W.HBox([self.download, self.upload_box, self.file_message],
                                   layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap")),
                            W.HBox([_label("Seed\u00a0"), self.seed, self.roll_button],
                                   layout=W.Layout(align_items="center", grid_gap="6px")),
@@ -378,6 +378,7 @@ class FaceToFaceExplorer(W.VBox):
         self.form_button.on_click(lambda _=None: self._leave_exchange())
         self.exchange_box = W.VBox([self.exchange_html, self.form_button],
                                    layout=W.Layout(display="none", padding="4px 6px"))
+        self.note = ScenarioNote()
         self.summary = W.HTML()
         self.odds_summary = W.HTML()
         self.tray = DiceTray(width=760, picker=True)
@@ -402,7 +403,7 @@ class FaceToFaceExplorer(W.VBox):
         left = W.VBox([self.summary, self.tray, self.odds_summary, self.chart])
         # the dice and odds beside the cited steps from 1,200 px of window width, the steps below them otherwise
         bottom = split(left, self.stepper)
-        super().__init__([self.header, self.board_html, inputs, self.message, bottom])
+        super().__init__([self.header, self.note, self.board_html, inputs, self.message, bottom])
         self.add_class("tagraid-f2f")
 
         for w in self.form_a.widgets() + self.form_b.widgets() + self.form_mb.widgets() + list(
@@ -842,6 +843,7 @@ class FaceToFaceExplorer(W.VBox):
         self.board_facts = list(board_facts or [])
         self.board_readings = dict(board_readings or {}) if self.board_facts else {}
         self._show_board_facts()
+        self.note.show(source, sc.title, what="Opened from")
         if fits_form(sc):
             self._set_exchange(None)
             self._apply(inputs_from_scenario(sc))
@@ -1519,8 +1521,16 @@ def explorer_for_scenario(name_or_path: str | None = None, **overrides) -> FaceT
     """
     from .scenarios import DEFAULT_SCENARIO, load_scenario
 
-    d = inputs_from_scenario(load_scenario(name_or_path or DEFAULT_SCENARIO))
+    from .game import GAME
+
+    name = str(name_or_path or DEFAULT_SCENARIO)
+    d = inputs_from_scenario(load_scenario(name))
     kw = dict(a=d["a"], b=d["b"], dice_a=d["dice_a"], dice_b=d["dice_b"], saves_a=d["saves_a"],
               saves_b=d["saves_b"], seed=d["seed"], rulings=d["rulings"], megabeast=d["megabeast"])
     kw.update(overrides)
-    return FaceToFaceExplorer(**kw)
+    w = FaceToFaceExplorer(**kw)
+    if name in GAME.builtin_names():      # the page says which scenario it opened, with its verdict
+        w.note.show(name, *GAME.builtin_verdict(name))
+    else:
+        w.note.show(name, d["title"], what="Opened from")
+    return w

@@ -59,9 +59,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.scenario import validate
-from explorer.trace import Step, Trace
+from explorer.trace import Trace
 
-from .. import sections as S
 from ..megabeast import ThreatLevels
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name, Rulings
 from ..options import ALL_OPTIONS
