@@ -143,3 +143,16 @@ def test_rulings_override():
     t = resolve_round(sc, rulings={"teseum_per_wound": "on_death"})
     assert t.rulings["teseum_per_wound"] == "on_death"
     assert copy.deepcopy(t.outcome)["units"]["red"] == 0  # no Teseum for a Wound that kills nobody
+
+
+@pytest.mark.parametrize("name", [s.name for s in G.scenarios() if s.kind in ("order", "round")])
+def test_each_death_has_one_respawn_step_and_it_is_the_boards(name):
+    """In an Order the board decides Respawn (a free Access Point, or none): the roll resolver's generic
+    "X Respawns" is not repeated there, so the trace never says a Miner Respawns and then that it cannot."""
+    from explorer.games.tagraid import sections as S
+
+    t = G.resolve(G.load_builtin(name))
+    respawns = [s.title for s in t.steps if s.rule == S.RESPAWN]
+    deaths = [s for s in t.steps if s.rule == S.DEATH and " dies: removed from the table" in s.title]
+    assert len(respawns) == len(deaths)
+    assert all(" Respawns at Access Point " in r or " cannot Respawn: " in r for r in respawns), respawns

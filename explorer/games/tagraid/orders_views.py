@@ -776,7 +776,8 @@ class OrderStepper(W.HBox):
         if scenario_id is None:
             self.note.show(None)
         else:
-            self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what="Round" if getattr(self, "round", None) is not None else "Order")
+            what = "Round" if getattr(self, "round", None) is not None else "Order"
+            self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what=what)
 
     # ------------------------------------------------------------------------------------------------ controls
 

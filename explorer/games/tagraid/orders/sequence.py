@@ -276,9 +276,11 @@ def resolution(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     Rolls, Wounds, Neomaterials and Loot."""
     sec = "5 Resolution"
     res, facts = resolve_roll(state, dice)
-    # the roll resolver's own "Conclusion" note (it reorients) is left to step 5.2, which computes the facing
+    # the roll resolver's own "Conclusion" note (it reorients) is left to step 5.2, which computes the facing, and
+    # its "X Respawns" to this Order's Death step, which places the Miner on a free Access Point of the board (or
+    # says it cannot: a table without Access Points, every one taken)
     steps = list(facts) + [replace(s, section=f"5 Resolution › {s.section}" if s.section else sec)
-                           for s in res.trace.steps if s.section != "Conclusion"]
+                           for s in res.trace.steps if s.section != "Conclusion" and s.rule != S.RESPAWN]
     miners = []
     gains_t, gains_b = dict(state.teseum), dict(state.t_bezoar)
     for m in state.miners:
