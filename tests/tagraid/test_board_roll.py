@@ -1,6 +1,5 @@
 """One table: the roll exchange the board decides (board_roll), on the built-in tables and under grid symmetries."""
 
-import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,14 +9,15 @@ from explorer.errors import ScenarioError
 from explorer.games import load_any
 from explorer.games.tagraid.board_roll import (DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES, SECTION, board_roll,
                                                resolve_board_roll)
-from explorer.games.tagraid.lof import TableTop, line_of_fire, partial_cover
+from explorer.games.tagraid.lof import TableTop, line_of_fire
 from explorer.games.tagraid.lof_analysis import analyse
 from explorer.games.tagraid.model import parse_scenario
 from explorer.games.tagraid.pieces import SILHOUETTE_BASE_RADIUS, Model
 from explorer.games.tagraid.random_tables import random_table
 from explorer.games.tagraid.situation import geometry_facts
 from explorer.games.tagraid.table_file import load_packaged_table
-from explorer.hexgrid import Hex, Layout, hex_range, reflect, rotate
+from explorer.hexgrid import Hex, Layout, hex_range
+from test_lof_properties import transformed  # the same board symmetries the LoF property tests use
 
 L = Layout()
 
@@ -138,26 +138,6 @@ def test_bad_questions_are_one_line_errors(shooter, targets, kw, field):
     assert e.value.field == field and "\n" not in str(e.value)
 
 
-def _transformed(t: TableTop, steps: int, axis) -> TableTop:
-    from explorer.games.tagraid.pieces import Scenery
-
-    def tp(p):
-        return L.transform_pixel(p, steps, axis)
-
-    models = []
-    for m in t.models.values():
-        c = tp(m.center)
-        u = tp((m.x + math.cos(math.radians(m.facing)), m.y + math.sin(math.radians(m.facing))))
-        models.append(Model(m.id, c[0], c[1], m.silhouette, math.degrees(math.atan2(u[1] - c[1], u[0] - c[0])),
-                            m.side, m.kind))
-
-    def th(h):
-        return rotate(reflect(h, axis) if axis else h, steps)
-
-    return TableTop(models, [Scenery(s.id, tuple(tp(p) for p in s.points), s.height) for s in t.scenery],
-                    {th(h): v for h, v in t.tiles.items()}, L)
-
-
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**31), st.integers(0, 5), st.sampled_from([None, "q", "r", "s"]))
 def test_board_facts_survive_rotations_and_reflections(seed, steps, axis):
@@ -170,6 +150,6 @@ def test_board_facts_survive_rotations_and_reflections(seed, steps, axis):
     if not targets:
         return
     br = board_roll(t, ids[0], targets)
-    br2 = board_roll(_transformed(t, steps, axis), ids[0], targets)
+    br2 = board_roll(transformed(t, steps, axis), ids[0], targets)
     assert br.facts_by_field() == br2.facts_by_field()
     assert br.document == br2.document

@@ -1253,14 +1253,7 @@ def exchange_tray_model(res: Resolution, doc: dict[str, Any]) -> tuple[list[Row]
         rows.append(Row(beast.name, [DieView("MB", beast.threat_level, "success", beast.prevailed, bool(by),
                                              "Threat Level", token=True)],
                         f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left"))
-    links: list[Link] = []
-    seen: set[frozenset[str]] = set()
-    for dst in sorted(states, key=lambda i: (i.startswith("A"), i)):
-        for src in states[dst][1]:
-            key = frozenset((src, dst))
-            if key not in seen:
-                seen.add(key)
-                links.append(Link(src, dst, mutual=dst in states.get(src, (False, ()))[1]))
+    links = cancel_links(states, sorted(states, key=lambda i: (i.startswith("A"), i)))
     for sr in res.saving_rolls:
         if sr.dice:
             target = res.miner(sr.target)
@@ -1406,6 +1399,21 @@ def die_states(res: Resolution) -> dict[str, tuple[bool, tuple[str, ...]]]:
     return out
 
 
+def cancel_links(states: dict[str, tuple[bool, tuple[str, ...]]], order: Sequence[str]) -> list[Link]:
+    """One tray :class:`Link` per pair of dice where one cancels the other (Face to Face Rolls, section Face to Face
+    Rolls), taken in ``order`` of the cancelled die; ``mutual`` when each cancels the other. ``states`` as from
+    :func:`die_states`."""
+    links: list[Link] = []
+    seen: set[frozenset[str]] = set()
+    for dst in order:
+        for src in states[dst][1]:
+            key = frozenset((src, dst))
+            if key not in seen:
+                seen.add(key)
+                links.append(Link(src, dst, mutual=dst in states.get(src, (False, ()))[1]))
+    return links
+
+
 def tray_model(res: Resolution, a: SideInputs, b: SideInputs | None = None,
                megabeast: MegaBeastInputs | None = None) -> tuple[list[Row], list[Link]]:
     """Rows and cancellation links of the dice tray, drawn from the engine's
@@ -1441,16 +1449,7 @@ def tray_model(res: Resolution, a: SideInputs, b: SideInputs | None = None,
                         f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left"))
     elif b is not None:
         rows.append(miner_row(res.miner(b.name), b))
-    links: list[Link] = []
-    seen: set[frozenset[str]] = set()
-    order = sorted(states, key=lambda i: (not i.startswith("B"), i))  # B's dice first: mutual links A -> B
-    for dst in order:
-        for src in states[dst][1]:
-            key = frozenset((src, dst))
-            if key in seen:
-                continue
-            seen.add(key)
-            links.append(Link(src, dst, mutual=dst in states.get(src, (False, ()))[1]))
+    links = cancel_links(states, sorted(states, key=lambda i: (not i.startswith("B"), i)))  # B's dice first
     for s in res.saving_rolls:
         if s.dice:
             target = res.miner(s.target)

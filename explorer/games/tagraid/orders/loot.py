@@ -30,6 +30,7 @@ from explorer.trace import Step
 from .. import sections as S
 from ..lof import CONTACT_TOLERANCE
 from .declarations import IllegalDeclaration, Interaction, MoveDecl, Point, Rejection
+from .move import first_contact
 from .state import LootToken, OrderState, ToolCard
 
 TOUCH = 1e-6
@@ -43,24 +44,6 @@ def _reject(step: str, field: str, reason: str, rule=S.TOOL_CONTAINERS_AND_LOOT)
 def token_at(state: OrderState, token_id: str) -> tuple[str, float, float] | None:
     """The Tool Container or Loot Token ``token_id`` as ``(id, x, y)``, or ``None``."""
     return next((t for t in state.tokens() if t[0] == token_id), None)
-
-
-def _first_contact(p: Point, q: Point, c: Point, reach: float) -> float | None:
-    """The first parameter ``t`` in [0, 1] of ``p -> q`` where the base centre comes within ``reach`` of ``c``."""
-    dx, dy = q[0] - p[0], q[1] - p[1]
-    fx, fy = p[0] - c[0], p[1] - c[1]
-    a = dx * dx + dy * dy
-    b = 2 * (fx * dx + fy * dy)
-    cc = fx * fx + fy * fy - reach * reach
-    if cc <= 0:
-        return 0.0
-    if a == 0:
-        return None
-    disc = b * b - 4 * a * cc
-    if disc < 0:
-        return None
-    t = (-b - math.sqrt(disc)) / (2 * a)
-    return t if 0.0 <= t <= 1.0 else None
 
 
 def check_end_not_on_token(state: OrderState, miner_id: str, end: Point, step: str, field: str) -> None:
@@ -103,7 +86,7 @@ def stop_at_contact(state: OrderState, miner_id: str, move: MoveDecl, it: Intera
     pts = ((m.x, m.y),) + tuple(move.route)
     cut: tuple[Point, ...] | None = None
     for i, (p, q) in enumerate(zip(pts, pts[1:])):
-        t = _first_contact(p, q, c, reach)
+        t = first_contact(p, q, c, reach)
         if t is not None:
             end = (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
             cut = pts[1:i + 1] + ((end,) if t > 0 else ())

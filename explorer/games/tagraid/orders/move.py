@@ -46,7 +46,7 @@ def _reject(step: str, field: str, reason: str, rule=S.MOVE) -> IllegalDeclarati
     return IllegalDeclaration(Rejection(step, field, reason, rule))
 
 
-def _first_contact(p: Point, q: Point, c: Point, reach: float) -> float | None:
+def first_contact(p: Point, q: Point, c: Point, reach: float) -> float | None:
     """The first parameter ``t`` in [0, 1] of ``p -> q`` where the base centre comes within ``reach`` of ``c``."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     fx, fy = p[0] - c[0], p[1] - c[1]
@@ -117,7 +117,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
             if x.id in start_contact:
                 continue
             reach = r + table.disc(x).r + CONTACT_TOLERANCE
-            t = _first_contact(p, q, x.center, reach)
+            t = first_contact(p, q, x.center, reach)
             last = i == len(legs) - 1
             if t is not None and (not last or t < 1.0 - 1e-6):
                 what = "the MegaBeast" if x.kind == "megabeast" else f"enemy Miner {x.id}"

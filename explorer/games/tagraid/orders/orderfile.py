@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -604,6 +605,22 @@ def order_outcome_text(o: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@contextmanager
+def errors_name(source: str):
+    """Within the block, a refusal (:class:`IllegalDeclaration`) or a :class:`ScenarioError` that names no file is
+    raised again naming ``source`` (the order or round file being played); one that names its file passes as is."""
+    try:
+        yield
+    except IllegalDeclaration as e:
+        if e.source is not None:
+            raise
+        raise IllegalDeclaration(e.rejection, source) from None
+    except ScenarioError as e:
+        if e.source is not None:
+            raise
+        raise ScenarioError(e.field, e.problem, e.allowed, source) from None
+
+
 def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = None,
                   seed: int | None = None) -> Trace:
     """Play the whole Order and return its cited Trace (sections by sequence step; ``outcome`` from :func:`outcome`).
@@ -620,16 +637,8 @@ def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = N
         initial = replace(initial, rulings=tuple(sorted({**dict(initial.rulings), **dict(rulings)}.items())))
     if seed is not None:
         dice = replace(dice, seed=seed)
-    try:
+    with errors_name(scenario.source or scenario.title):
         frames = play(initial, scenario.declarations, dice)
-    except IllegalDeclaration as e:
-        if e.source is not None:
-            raise
-        raise IllegalDeclaration(e.rejection, scenario.source or scenario.title) from None
-    except ScenarioError as e:
-        if e.source is not None:
-            raise
-        raise ScenarioError(e.field, e.problem, e.allowed, scenario.source or scenario.title) from None
     t = trace_of(scenario.title, frames)
     t.outcome = outcome(frames)
     return t

@@ -43,9 +43,8 @@ from explorer.trace import Trace
 
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name
 from ..table_file import board_from_ref
-from .declarations import IllegalDeclaration
 from .orderfile import (MAX_MINERS, BehaviorEntry, DiceEntry, HexKey, MegaBeastEntry, OrderEntry, TableFields,
-                        _Strict, behavior_card, megabeast_state, order_declarations, table_state)
+                        _Strict, errors_name, behavior_card, megabeast_state, order_declarations, table_state)
 from .round import (EventCard, MegaBeastDeployment, RoundDeclarations, RoundFrame, RoundState, play_round,
                     round_trace, start_round_state)
 
@@ -166,16 +165,8 @@ def play_scenario(scenario: RoundScenario) -> tuple[RoundFrame, ...]:
     Raises:
         IllegalDeclaration: a declaration the rules refuse (field as in the file, reason, section).
     """
-    try:
+    with errors_name(scenario.source or scenario.title):
         return play_round(scenario.initial, scenario.declarations)
-    except IllegalDeclaration as e:
-        if e.source is not None:
-            raise
-        raise IllegalDeclaration(e.rejection, scenario.source or scenario.title) from None
-    except ScenarioError as e:
-        if e.source is not None:
-            raise
-        raise ScenarioError(e.field, e.problem, e.allowed, scenario.source or scenario.title) from None
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
