@@ -1,6 +1,5 @@
 """One table: the roll exchange the board decides (board_roll), on the built-in tables and under grid symmetries."""
 
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
