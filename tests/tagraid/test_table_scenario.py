@@ -98,3 +98,21 @@ def test_documentation_links_a_table_scenario_to_the_line_of_fire_page():
 
     r = collect("tr-22", app_url="http://x")
     assert r.live_url == "http://x/tagraid-line-of-fire?scenario=tr-22" and r.live_opens
+
+
+@pytest.mark.parametrize("name", __import__("explorer.games.tagraid.table_file", fromlist=["x"]).available_tables())
+def test_resolve_and_tagraid_lof_give_one_verdict_per_target_on_every_packaged_table(name):
+    """A table file without ``[weapon]`` / ``[threat]`` was read with other stand-ins by ``explorer resolve`` (MODs
+    0 / 0 / none: "short, MOD +0", "Out of Range, cannot fire") than by ``explorer tagraid lof`` and the Line of Fire
+    page (+3 / 0 / -3): one file, two verdicts. Every reader now gives the same band, MOD and LoF per target."""
+    from importlib.resources import files
+
+    from explorer.games.tagraid.cli_lof import lof_report
+
+    path = files("explorer.games.tagraid") / "tables" / f"{name}.toml"
+    report = lof_report(str(path))
+    game, sc = load_any(str(path))
+    trace = game.resolve(sc)
+    assert trace.outcome["shooter"] == report["shooter"]
+    strip = lambda d: {k: d[k] for k in ("target", "lof", "range", "partial_cover", "threat")}  # noqa: E731
+    assert [strip(d) for d in trace.outcome["verdicts"]] == [strip(d) for d in report["verdicts"]]

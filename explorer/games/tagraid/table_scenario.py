@@ -167,14 +167,16 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
             rul.set(k, r)
         except ScenarioError as e:
             raise ScenarioError(e.field, e.problem, e.allowed, scenario.name) from None
+    # a table without [weapon] / [threat] is read with the same stand-ins as the Line of Fire explorer and
+    # `explorer tagraid lof` (board_roll's defaults), so every reader of one file gives one verdict
+    weapon, threat = _weapon_and_threat(lt)
     if scenario.targets:
-        from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES, board_roll, resolve_board_roll
+        from .board_roll import board_roll, resolve_board_roll
 
-        br = board_roll(lt.table, scenario.shooter, scenario.targets, rulings=rul,
-                        weapon=lt.weapon or DEFAULT_WEAPON_RANGES, threat=lt.threat or DEFAULT_THREAT_LEVELS,
+        br = board_roll(lt.table, scenario.shooter, scenario.targets, rulings=rul, weapon=weapon, threat=threat,
                         calibration=lt.range_calibration, seed=1 if seed is None else seed)
         return resolve_board_roll(br).trace
-    verdicts = analyse(lt.table, scenario.shooter, rul, lt.range_calibration, lt.weapon, lt.threat)
+    verdicts = analyse(lt.table, scenario.shooter, rul, lt.range_calibration, weapon, threat)
     trace = Trace(scenario.title or f"Line of Fire from {scenario.shooter} on {scenario.name}")
     for v in verdicts:
         words = verdict_line(v, scenario.shooter)
@@ -192,6 +194,14 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
                      "has_lof": [d["target"] for d in ds if d["lof"]["has_lof"]], "verdicts": ds,
                      "readings": trace.rulings}
     return trace
+
+
+def _weapon_and_threat(lt):
+    """The table's ``[weapon]`` Range MODs and ``[threat]`` Threat Levels, or the documented stand-ins the Line of
+    Fire explorer uses when the file gives none (``board_roll.DEFAULT_WEAPON_RANGES``, ``DEFAULT_THREAT_LEVELS``)."""
+    from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES
+
+    return lt.weapon or DEFAULT_WEAPON_RANGES, lt.threat or DEFAULT_THREAT_LEVELS
 
 
 def outcome_text(trace: Trace) -> str:
@@ -212,6 +222,7 @@ def picture(scenario: TableScenario) -> str:
     from .lof_views import LofSnapshot
 
     lt = scenario.loaded
+    weapon, threat = _weapon_and_threat(lt)
     snap = LofSnapshot.of_table(lt.table, scenario.shooter, rulings=lt.rulings.copy(),
-                                calibration=lt.range_calibration, weapon=lt.weapon, threat=lt.threat)
+                                calibration=lt.range_calibration, weapon=weapon, threat=threat)
     return snap._repr_svg_()
