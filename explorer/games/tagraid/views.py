@@ -1248,11 +1248,7 @@ def exchange_tray_model(res: Resolution, doc: dict[str, Any]) -> tuple[list[Row]
         rows.append(Row(f"{m.letter} · {m.name}", dice, f"{SKILL_NAMES.get(m.skill, m.skill)} · {sv}",
                         f"{len(dice)} dice · Wounds {m.wounds_before} · Armor {armor.get(m.name, 0)}", id=m.letter))
     if res.megabeast is not None:
-        beast = res.megabeast
-        survives, by = states.get("MB", (False, ()))
-        rows.append(Row(beast.name, [DieView("MB", beast.threat_level, "success", beast.prevailed, bool(by),
-                                             "Threat Level", token=True)],
-                        f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left"))
+        rows.append(megabeast_row(res.megabeast, states))
     links = cancel_links(states, sorted(states, key=lambda i: (i.startswith("A"), i)))
     for sr in res.saving_rolls:
         if sr.dice:
@@ -1399,6 +1395,15 @@ def die_states(res: Resolution) -> dict[str, tuple[bool, tuple[str, ...]]]:
     return out
 
 
+def megabeast_row(beast, states: dict[str, tuple[bool, tuple[str, ...]]]) -> Row:
+    """The MegaBeast's tray row: its Threat Level as a token die "MB" (section MegaBeast › Threat Level), cancelled
+    or not as ``states`` (from :func:`die_states`) says."""
+    _, by = states.get("MB", (False, ()))
+    return Row(beast.name, [DieView("MB", beast.threat_level, "success", beast.prevailed, bool(by), "Threat Level",
+                                    token=True)],
+               f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left")
+
+
 def cancel_links(states: dict[str, tuple[bool, tuple[str, ...]]], order: Sequence[str]) -> list[Link]:
     """One tray :class:`Link` per pair of dice where one cancels the other (Face to Face Rolls, section Face to Face
     Rolls), taken in ``order`` of the cancelled die; ``mutual`` when each cancels the other. ``states`` as from
@@ -1442,11 +1447,7 @@ def tray_model(res: Resolution, a: SideInputs, b: SideInputs | None = None,
 
     rows.append(miner_row(res.active, a))
     if res.megabeast is not None:
-        beast = res.megabeast
-        survives, by = states.get("MB", (False, ()))
-        rows.append(Row(beast.name, [DieView("MB", beast.threat_level, "success", beast.prevailed, bool(by),
-                                             "Threat Level", token=True)],
-                        f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left"))
+        rows.append(megabeast_row(res.megabeast, states))
     elif b is not None:
         rows.append(miner_row(res.miner(b.name), b))
     links = cancel_links(states, sorted(states, key=lambda i: (not i.startswith("B"), i)))  # B's dice first
