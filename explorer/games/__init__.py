@@ -371,7 +371,8 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
         data = read_toml(s, text=text)
     if not data:
         raise ScenarioError("game", "the file is empty", "a scenario naming its game: game = one of "
-                            + ", ".join(repr(g) for g in game_ids()) + ", then that game's fields", s)
+                            + ", ".join(repr(g) for g in game_ids())
+                            + f" (may be left out for {LEGACY_GAME!r}), then that game's fields", s)
     game_id = data.get("game", LEGACY_GAME)
     if not isinstance(game_id, str) or game_id not in GAME_MODULES:
         raise ScenarioError("game", f"unknown game {short_repr(game_id)}", game_ids(), s)
