@@ -32,7 +32,8 @@ TOP_LEVEL: dict[str, tuple[str, str]] = {
     "serve": ("explorer.cli_serve", "serve_command"),
     "render": ("explorer.cli_render", "render_command"),
 }
-"""Verbs that span every game: ``{verb: (module, click command in it)}``, in the order ``explorer --help`` lists them."""
+"""Verbs that span every game: ``{verb: (module, click command in it)}``, in the order ``explorer --help`` lists
+them."""
 
 ALIASES = {"odds": ("tagraid", "odds")}
 """Old spellings kept working: ``{verb: (game id, game verb)}``."""

@@ -1,7 +1,9 @@
 """`explorer resolve` and `explorer scenarios`: resolve a scenario of any game, list the built-in scenarios.
 
 A built-in scenario id belongs to one game; a TOML file names its game with ``game = "<id>"`` (no key: a TAG Raid
-roll scenario). See :func:`explorer.games.load_any`.
+roll scenario); a packaged file a game opens by name (TAG Raid's tables, such as the Line of Fire page's
+``lof-quarry``: :class:`explorer.games.NamedFile`) is listed by ``explorer scenarios`` and opens like a file. See
+:func:`explorer.games.load_any`.
 
 Examples::
 

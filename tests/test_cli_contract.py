@@ -88,9 +88,11 @@ def test_ctrl_c_exits_130(capsys, monkeypatch):
     assert main(["resolve", "tr-02"]) == 130
 
 
-def test_an_explorer_error_from_a_callback_is_one_line(capsys):
+def test_an_explorer_error_from_a_callback_is_one_line_naming_the_option(capsys):
     line = _one_line(capsys, ["masseffect", "strategy-odds", "--pool", "99"])
     assert line.startswith("error: field '--pool': '99' is not a whole number from 1 to 12"), line
+    line = _one_line(capsys, ["dagger", "forecast", "dg-01", "--phases", "9"])
+    assert line == "error: field '--phases': 9 Nemesis Phases (allowed: 1..5)", line
 
 
 HEAVY = ("pydantic", "explorer.scenario", "shapely", "networkx", "numpy", "ipywidgets", "panel", "bokeh", "typer",

@@ -41,7 +41,12 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
         board, state = value.board, after
     else:
         board, state = value, value.state
-    f = loss_forecast(board, phases, chosen, state=state)
+    try:
+        f = loss_forecast(board, phases, chosen, state=state)
+    except ScenarioError as e:  # name the option as typed
+        if e.field != "phases":
+            raise
+        raise ScenarioError("--phases", f"{e.problem} Nemesis Phases", e.allowed) from None
     if as_json:
         click.echo(json.dumps(f.to_dict(), indent=2))
         return
