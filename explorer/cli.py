@@ -1,10 +1,14 @@
 """Command line: ``explorer scenarios | resolve | rulings | serve | render`` for every game, and each game's own verbs.
 
+Written on click (design note 22): a command reaches its callback after importing click and the few modules of the
+command itself, never pydantic, shapely, networkx, numpy or the widget libraries (``benchmarks/bench_cli_start.py``).
+
 The top-level verbs span all games through the registry (:mod:`explorer.games`): a scenario names its game.
 Game-specific verbs live under the game: ``explorer tagraid odds``, ``explorer masseffect ...`` (``explorer odds``
 is kept as a hidden alias of ``explorer tagraid odds``). Each top-level verb lives in its own module
-(``cli_resolve``, ``cli_rulings``, ``cli_serve``, ``cli_render``); a game's verbs are built by its ``Game.cli``
-only when asked for, so ``explorer resolve`` never imports another game's command line.
+(``cli_resolve``, ``cli_rulings``, ``cli_serve``, ``cli_render``), imported only when that verb is asked for; a
+game's verbs are built by its ``Game.cli`` (a :class:`click.Group`) only when asked for, so ``explorer resolve``
+never imports a game's command line.
 
 User errors (:class:`~explorer.errors.ExplorerError`), output that cannot be written (a closed pipe, a full device)
 and operating-system errors are printed as one line on stderr with exit code 2, never as a traceback.
@@ -15,41 +19,87 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from importlib import import_module
 
-import typer
+import click
 
 from .errors import ExplorerError, escape_controls, shorten, shorten_middle
 
-TOP_LEVEL = ("resolve", "scenarios", "rulings", "serve", "render")
-"""Verbs that span every game."""
+TOP_LEVEL: dict[str, tuple[str, str]] = {
+    "resolve": ("explorer.cli_resolve", "resolve_command"),
+    "scenarios": ("explorer.cli_resolve", "scenarios_command"),
+    "rulings": ("explorer.cli_rulings", "rulings_command"),
+    "serve": ("explorer.cli_serve", "serve_command"),
+    "render": ("explorer.cli_render", "render_command"),
+}
+"""Verbs that span every game: ``{verb: (module, click command in it)}``, in the order ``explorer --help`` lists
+them."""
 
 ALIASES = {"odds": ("tagraid", "odds")}
 """Old spellings kept working: ``{verb: (game id, game verb)}``."""
 
+CONTEXT_SETTINGS = {"show_default": True}
+"""Every command's help shows the options' defaults (a flag's only when it is on)."""
 
-def _build(argv: list[str]) -> typer.Typer:
-    from . import cli_render, cli_resolve, cli_rulings, cli_serve
-    from .games import game_ids, get_game
+PROG_NAME = "explorer"
+"""The name in usage lines and error hints, whether run as ``explorer`` or ``python -m explorer``."""
 
-    app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                      help="Interactive rules explorer for tactical board games: " + ", ".join(game_ids()) + ".")
-    for mod in (cli_resolve, cli_rulings, cli_serve, cli_render):
-        mod.register(app)
-    first = next((a for a in argv if not a.startswith("-")), None)
-    if first in TOP_LEVEL:
-        return app
-    wanted = [first] if first in game_ids() else [ALIASES[first][0]] if first in ALIASES else game_ids()
-    for gid in wanted:
-        g = get_game(gid)
+
+class ExplorerCLI(click.Group):
+    """The ``explorer`` group: the verbs of :data:`TOP_LEVEL`, one sub-group per game (built by its ``Game.cli`` on
+    first use) and the hidden :data:`ALIASES`. Nothing is imported until a command is looked up, and ``explorer
+    resolve`` looks up no game's command line."""
+
+    def __init__(self) -> None:
+        from .games import game_ids
+
+        super().__init__(name=PROG_NAME, context_settings=dict(CONTEXT_SETTINGS),
+                         help="Interactive rules explorer for tactical board games: " + ", ".join(game_ids()) + ".")
+        self._built: dict[str, click.Command | None] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from .games import game_ids
+
+        return [*TOP_LEVEL, *game_ids(), *ALIASES]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self._built:
+            self._built[cmd_name] = self._build(ctx, cmd_name)
+        return self._built[cmd_name]
+
+    def _build(self, ctx: click.Context, name: str) -> click.Command | None:
+        from .games import game_ids, get_game
+
+        if name in TOP_LEVEL:
+            module, attr = TOP_LEVEL[name]
+            return getattr(import_module(module), attr)
+        if name in ALIASES:
+            gid, verb = ALIASES[name]
+            group = self.get_command(ctx, gid)
+            cmd = group.get_command(ctx, verb) if isinstance(group, click.Group) else None
+            if cmd is None:
+                return None
+            import copy
+
+            alias = copy.copy(cmd)  # the same parameters and callback, listed nowhere
+            alias.name, alias.hidden, alias.short_help = name, True, None
+            alias.help = f"Same as `explorer {gid} {verb}`."
+            return alias
+        if name not in game_ids():
+            return None
+        g = get_game(name)
         if g.cli is None:
-            continue
-        sub = g.cli()
-        app.add_typer(sub, name=gid, help=sub.info.help or f"{g.title}: game-specific verbs.")
-        for alias, (alias_game, verb) in ALIASES.items():
-            if alias_game == gid:
-                cmd = next(c for c in sub.registered_commands if c.name == verb)
-                app.command(alias, hidden=True, help=f"Same as `explorer {gid} {verb}`.")(cmd.callback)
-    return app
+            return None
+        group = g.cli()
+        group.name = name
+        if not group.help:
+            group.help = f"{g.title}: game-specific verbs."
+        return group
+
+
+def build() -> ExplorerCLI:
+    """The ``explorer`` command (a :class:`click.Group`; its sub-commands are built when looked up)."""
+    return ExplorerCLI()
 
 
 def _fail(message: str) -> int:
@@ -72,22 +122,34 @@ def _silence_stdout() -> None:
         pass
 
 
-def _click_exceptions() -> tuple[type, ...]:
-    """The ClickException classes typer may raise: its vendored copy and/or the installed click."""
-    out = []
+def _usage_error(e: click.ClickException) -> int:
+    """A click usage error as one line: the message, then the command's ``--help`` to read; click's exit code."""
+    ctx = getattr(e, "ctx", None)
+    where = f" (see '{ctx.command_path} --help')" if ctx is not None and ctx.command_path else ""
+    msg = " ".join(str(e.format_message()).split())
     try:
-        from typer import _click
-
-        out.append(_click.ClickException)
-    except ImportError:
+        sys.stderr.write(f"error: {shorten(msg, 300)}{where}\n")
+    except (OSError, ValueError):
         pass
+    return e.exit_code
+
+
+def _run(argv: list[str]) -> int:
+    """Parse ``argv`` and run the command; its exit code. click's own ``main()`` would turn a broken pipe into a
+    silent exit 1 and print its errors as blocks: this parses and invokes directly (both public click API) and
+    leaves every failure to :func:`main`."""
+    cli = build()
     try:
-        import click
-
-        out.append(click.ClickException)
-    except ImportError:
-        pass
-    return tuple(out)
+        with cli.make_context(PROG_NAME, argv) as ctx:
+            cli.invoke(ctx)
+        code = 0
+    except click.exceptions.NoArgsIsHelpError as e:  # `explorer`, `explorer tagraid`: the help, as click prints it
+        e.show()
+        code = e.exit_code
+    except click.exceptions.Exit as e:  # after --help
+        code = e.exit_code
+    sys.stdout.flush()  # surface a write error here, not at interpreter exit
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,26 +158,19 @@ def main(argv: list[str] | None = None) -> int:
     Every failure a user can cause is one line on stderr and exit code 2, never a traceback: bad input
     (:class:`~explorer.errors.ExplorerError`: bad, long or unreadable paths, invalid files and options), output that
     cannot be written (stdout closed early: ``explorer resolve x | head -1``; a full device: ``> /dev/full``), and
-    other operating-system errors. Usage errors are one line too (click's message and exit code, and the command's
-    ``--help`` to read); Ctrl-C exits 130.
+    other operating-system errors. Usage errors are one line too (click's message and exit code 2, and the
+    command's ``--help`` to read); a group given no command prints its help on stderr (exit code 2); Ctrl-C exits
+    130.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        app = _build(argv)
-        app(args=argv, standalone_mode=False)
-        sys.stdout.flush()  # surface a write error here, not at interpreter exit
+        return _run(argv)
     except ExplorerError as e:
         return _fail(str(e))
-    except typer.Exit as e:
-        return e.exit_code
-    except (typer.Abort, KeyboardInterrupt):
+    except click.ClickException as e:
+        return _usage_error(e)
+    except (click.Abort, KeyboardInterrupt):
         return 130
-    except SystemExit as e:  # typer turns a broken pipe into a silent exit 1
-        cause = e.__context__
-        if isinstance(cause, OSError) and cause.errno == errno.EPIPE:
-            _silence_stdout()
-            return _fail("the output was closed before it was all written (broken pipe)")
-        raise
     except BrokenPipeError:
         _silence_stdout()
         return _fail("the output was closed before it was all written (broken pipe)")
@@ -127,17 +182,6 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"{e.strerror or type(e).__name__}{where}")
     except RecursionError:
         return _fail("the input is nested too deeply")
-    except Exception as e:  # click usage errors: typer 0.29 raises its vendored click's (typer._click), older
-        # typers the installed click's; either may be importable, so check both
-        if isinstance(e, _click_exceptions()):
-            # one line like every other error: the message, then where to look (not click's usage block)
-            ctx = getattr(e, "ctx", None)
-            where = f" (see '{ctx.command_path} --help')" if ctx is not None and ctx.command_path else ""
-            msg = " ".join(str(e.format_message()).split())
-            sys.stderr.write(f"error: {shorten(msg, 300)}{where}\n")
-            return e.exit_code
-        raise
-    return 0
 
 
 if __name__ == "__main__":

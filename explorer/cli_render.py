@@ -18,19 +18,18 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Annotated, Optional
 
-import typer
+import click
 
 
-def render_command(
-    scenario: Annotated[str, typer.Argument(help="A built-in scenario name (see `explorer scenarios`) or a TOML file.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="svg | html | md")] = "html",
-    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="Choose a reading: key=reading "
-                                                                         "(repeatable).")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")]
-    = None,
-) -> None:
+@click.command("render", epilog="\b\nSCENARIO is a built-in scenario name, a packaged TAG Raid table such as\n"
+                                 "lof-quarry (`explorer scenarios` lists both), or the path of a TOML file.")
+@click.argument("scenario")
+@click.option("--format", "-f", "fmt", default="html", help="svg | html | md")
+@click.option("--ruling", multiple=True, help="Choose a reading: key=reading (repeatable).")
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+def render_command(scenario: str, fmt: str, ruling: tuple[str, ...], output: Path | None) -> None:
     """Render a scenario (picture, cited steps, readings, outcome) as SVG, HTML or Markdown."""
     from .errors import ScenarioError
     from .games import load_any, parse_rulings
@@ -41,7 +40,7 @@ def render_command(
     if output is not None and output.is_dir():  # before any work: the message names the option, not an OS error
         raise ScenarioError("--output", f"{str(output)[:200]!r} is a directory", "the path of a file to write")
     game, _sc = load_any(scenario)
-    r = collect(scenario, parse_rulings(ruling, [game]))
+    r = collect(scenario, parse_rulings(list(ruling), [game]))
     if fmt == "svg":
         text = to_svg(r)
     elif fmt == "md":
@@ -60,11 +59,11 @@ def render_command(
                     f"<style>{css}</style></head>"
                     f"<body style='font-family:sans-serif;max-width:60em;margin:auto'>\n{text}\n</body></html>\n")
     if output is None:
-        typer.echo(text, nl=not text.endswith("\n"))
+        click.echo(text, nl=not text.endswith("\n"))
     else:
         output.write_text(text, encoding="utf-8")
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``render`` to the CLI app."""
-    app.command("render")(render_command)
+def register(group: click.Group) -> None:
+    """Add ``render`` to a click group."""
+    group.add_command(render_command)

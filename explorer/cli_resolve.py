@@ -1,7 +1,9 @@
 """`explorer resolve` and `explorer scenarios`: resolve a scenario of any game, list the built-in scenarios.
 
 A built-in scenario id belongs to one game; a TOML file names its game with ``game = "<id>"`` (no key: a TAG Raid
-roll scenario). See :func:`explorer.games.load_any`.
+roll scenario); a packaged file a game opens by name (TAG Raid's tables, such as the Line of Fire page's
+``lof-quarry``: :class:`explorer.games.NamedFile`) is listed by ``explorer scenarios`` and opens like a file. See
+:func:`explorer.games.load_any`.
 
 Examples::
 
@@ -10,31 +12,33 @@ Examples::
     explorer resolve book-f2f-1v1
     explorer resolve my-exchange.toml --seed 7 --ruling sv_above_20=excess_to_die --json
     explorer resolve my-table.toml --shooter A --target B     # the roll exchange the board decides
+    explorer resolve lof-quarry --shooter Peeker              # a packaged table, as the Line of Fire page opens it
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
 
-import typer
+import click
+
+SCENARIO_HELP = ("\b\nSCENARIO is a built-in scenario name, a packaged TAG Raid table such as\n"
+                 "lof-quarry (the Line of Fire page's; `explorer scenarios` lists both),\nor the path of a TOML file.")
+"""The help's last paragraph (``\\b``: kept as written, so that no name is broken at its hyphen)."""
 
 
-def resolve_command(
-    scenario: Annotated[str, typer.Argument(help="A built-in scenario name (see `explorer scenarios`) or a TOML file.")],
-    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**63 - 1,
-                                                help="Seed for the dice the scenario does not fix (0..2^63-1).")] = None,
-    reroll: Annotated[bool, typer.Option("--reroll", help="Ignore the scenario's fixed dice: roll every die "
-                                                          "from the seed.")] = False,
-    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="Choose a reading: key=reading "
-                                                                         "(repeatable).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the trace as JSON.")] = False,
-    shooter: Annotated[Optional[str], typer.Option("--shooter", help="A table file or table scenario: the Active "
-                                                                      "Miner (default: the table's shooter).")] = None,
-    target: Annotated[Optional[list[str]], typer.Option("--target", help="A table file or table scenario: resolve "
-                                                                          "the shooter's attack on this Model "
-                                                                          "(repeatable: a split Burst).")] = None,
-) -> None:
+@click.command("resolve", epilog=SCENARIO_HELP)
+@click.argument("scenario")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Seed for the dice the scenario does not fix (0..2^63-1).")
+@click.option("--reroll", is_flag=True, help="Ignore the scenario's fixed dice: roll every die from the seed.")
+@click.option("--ruling", multiple=True, help="Choose a reading: key=reading (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
+@click.option("--shooter", default=None, help="A table file or table scenario: the Active Miner (default: the "
+                                              "table's shooter).")
+@click.option("--target", multiple=True, help="A table file or table scenario: resolve the shooter's attack on "
+                                              "this Model (repeatable: a split Burst).")
+def resolve_command(scenario: str, seed: int | None, reroll: bool, ruling: tuple[str, ...], as_json: bool,
+                    shooter: str | None, target: tuple[str, ...]) -> None:
     """Resolve a scenario of any game step by step, citing the rulebook."""
     from .errors import ScenarioError
     from .games import load_any, parse_rulings
@@ -46,41 +50,48 @@ def resolve_command(
             raise ScenarioError("--shooter" if shooter else "--target", "applies only to a table file or table "
                                 "scenario", "a file with a board and [[models]], or e.g. tr-22", scenario)
         sc = ask(shooter, tuple(target or ()))
-    trace = game.resolve(sc, rulings=parse_rulings(ruling, [game]), seed=seed, reroll=reroll)
+    trace = game.resolve(sc, rulings=parse_rulings(list(ruling), [game]), seed=seed, reroll=reroll)
     if as_json:
-        typer.echo(json.dumps(trace.to_dict(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(trace.to_dict(), indent=2, ensure_ascii=False))
     else:
-        typer.echo(trace.to_text())
+        click.echo(trace.to_text())
         if game.outcome_text is not None:
-            typer.echo("")
-            typer.echo(game.outcome_text(trace))
+            click.echo("")
+            click.echo(game.outcome_text(trace))
 
 
-def scenarios_command(
-    game: Annotated[Optional[str], typer.Option("--game", help="Only this game's scenarios (a game id).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
-) -> None:
-    """List the built-in scenarios of every game (rulebook examples and handed rulings)."""
+@click.command("scenarios")
+@click.option("--game", default=None, help="Only this game's scenarios (a game id).")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def scenarios_command(game: str | None, as_json: bool) -> None:
+    """List the built-in scenarios of every game (rulebook examples and handed rulings), and the packaged files
+    `explorer resolve` also opens by name (TAG Raid's tables)."""
     from .games import all_games, get_game
 
     games = [get_game(game)] if game else all_games()
     items = [(g, s) for g in games for s in g.scenarios()]
     if as_json:
-        typer.echo(json.dumps([{"name": s.name, "title": s.title, "description": s.description, "game": g.id,
+        click.echo(json.dumps([{"name": s.name, "title": s.title, "description": s.description, "game": g.id,
                                 "kind": s.kind} for g, s in items], indent=2, ensure_ascii=False))
         return
+    named = {g.id: g.named_files() for g in games}
     width = max((len(s.name) for _, s in items), default=4)
+    width = max([width] + [len(f.name) for files in named.values() for f in files])
     for g in games:
-        typer.echo(f"{g.title} ({g.id})")
+        click.echo(f"{g.title} ({g.id})")
         for s in g.scenarios():
             star = "*" if s.name == g.default_scenario else " "
             kind = f"[{s.kind}] " if s.kind else ""
-            typer.echo(f"  {star} {s.name:<{width}}  {kind}{s.title}")
-        typer.echo("")
-    typer.echo("(* = a game's default scenario; resolve one with `explorer resolve <name>`)")
+            click.echo(f"  {star} {s.name:<{width}}  {kind}{s.title}")
+        if named[g.id]:
+            click.echo(f"  {named[g.id][0].heading}:")
+            for f in named[g.id]:
+                click.echo(f"    {f.name:<{width}}  {f.title}")
+        click.echo("")
+    click.echo("(* = a game's default scenario; resolve one with `explorer resolve <name>`)")
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``resolve`` and ``scenarios`` to the CLI app."""
-    app.command("resolve")(resolve_command)
-    app.command("scenarios")(scenarios_command)
+def register(group: click.Group) -> None:
+    """Add ``resolve`` and ``scenarios`` to a click group."""
+    group.add_command(resolve_command)
+    group.add_command(scenarios_command)

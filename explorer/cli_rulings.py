@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Annotated, Optional
 
-import typer
+import click
 
 
 def rulings_table(game: str | None = None) -> list[dict]:
@@ -49,14 +48,17 @@ def rulings_text(game: str | None = None) -> str:
     return "\n".join(out)
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``explorer rulings`` to the CLI app."""
+@click.command("rulings")
+@click.option("--game", default=None, help="Only this game (a game id).")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def rulings_command(game: str | None, as_json: bool) -> None:
+    """List the ruling options of every game: what each rulebook leaves open, both readings, the default."""
+    if as_json:
+        click.echo(json.dumps(rulings_table(game), indent=2, ensure_ascii=False))
+    else:
+        click.echo(rulings_text(game))
 
-    @app.command("rulings")
-    def rulings_cmd(game: Annotated[Optional[str], typer.Option("--game", help="Only this game (a game id).")] = None,
-                    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False) -> None:
-        """List the ruling options of every game: what each rulebook leaves open, both readings, the default."""
-        if as_json:
-            typer.echo(json.dumps(rulings_table(game), indent=2, ensure_ascii=False))
-        else:
-            typer.echo(rulings_text(game))
+
+def register(group: click.Group) -> None:
+    """Add ``explorer rulings`` to a click group."""
+    group.add_command(rulings_command)

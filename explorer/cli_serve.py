@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import re
 
-import typer
+import click
 
 from .errors import ScenarioError, ServeError
 
@@ -96,42 +96,44 @@ def check_origins(origins: list[str] | None) -> list[str]:
     return origins
 
 
-def register(app: typer.Typer) -> None:
+@click.command("serve")
+@click.option("--port", type=int, default=5006, help="TCP port to listen on (1..65535).")
+@click.option("--address", default=None, help="Interface to bind (default: 127.0.0.1, this machine only; 0.0.0.0 "
+                                               "for every interface).")
+@click.option("--show/--no-show", default=False, help="Open a browser tab.")
+@click.option("--static-dir", default=None, help="Directory in which to lay out the local widget JavaScript (only "
+                                                  "its explorer-widget-js sub-directory is served; default: a "
+                                                  "temporary directory).")
+@click.option("--num-procs", type=int, default=1, help="Worker processes (1..16); put a reverse proxy with sticky "
+                                                       "sessions in front (README).")
+@click.option("--allow-websocket-origin", multiple=True, help="Extra host[:port] allowed to open websockets (the "
+                                                              "public name behind a proxy); repeatable.")
+@click.option("--warm/--no-warm", default=True, help="Build every page once before taking requests (the first "
+                                                     "visitor does not wait for it; start-up takes a few seconds "
+                                                     "more).")
+def serve_command(port: int, address: str | None, show: bool, static_dir: str | None, num_procs: int,
+                  allow_websocket_origin: tuple[str, ...], warm: bool) -> None:
+    """Serve the app: a landing page and one page per tool per game (one widget tree per browser session)."""
+    from .app import DEFAULT_ADDRESS
+
+    lo, hi = NUM_PROCS_RANGE
+    if not lo <= num_procs <= hi:
+        raise ScenarioError("--num-procs", f"{num_procs} worker processes", f"a whole number {lo}..{hi}")
+    origins = check_origins(list(allow_websocket_origin))
+    address = address or DEFAULT_ADDRESS
+    check_listen(address, port)
+    from .app import serve as _serve
+
+    host = "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
+    click.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
+    try:
+        _serve(port=port, address=address, show=show, static_dir=static_dir, num_procs=num_procs,
+               allow_websocket_origin=origins, warm=warm)
+    except OSError as e:   # the port was taken between the check and the bind
+        raise _bind_error(e, address, port) from None
+
+
+def register(group: click.Group) -> None:
     """Add ``explorer serve [--port 5006] [--address ADDR] [--num-procs N] [--allow-websocket-origin HOST]
-    [--show/--no-show] [--warm/--no-warm]`` to the CLI app."""
-
-    @app.command("serve")
-    def serve(port: int = typer.Option(5006, help="TCP port to listen on (1..65535)."),
-              address: str = typer.Option(None, help="Interface to bind (default: 127.0.0.1, this machine only; "
-                                                     "0.0.0.0 for every interface)."),
-              show: bool = typer.Option(False, "--show/--no-show", help="Open a browser tab."),
-              static_dir: str = typer.Option(None, help="Directory in which to lay out the local widget JavaScript "
-                                                        "(only its explorer-widget-js sub-directory is served; "
-                                                        "default: a temporary directory)."),
-              num_procs: int = typer.Option(1, "--num-procs", help="Worker processes (1..16); put a reverse proxy "
-                                                                   "with sticky sessions in front (README)."),
-              allow_websocket_origin: list[str] = typer.Option(None, "--allow-websocket-origin",
-                                                               help="Extra host[:port] allowed to open websockets "
-                                                                    "(the public name behind a proxy); repeatable."),
-              warm: bool = typer.Option(True, "--warm/--no-warm", help="Build every page once before taking "
-                                                                       "requests (the first visitor does not wait "
-                                                                       "for it; start-up takes a few seconds more).")
-              ) -> None:
-        """Serve the app: a landing page and one page per tool per game (one widget tree per browser session)."""
-        from .app import DEFAULT_ADDRESS
-
-        lo, hi = NUM_PROCS_RANGE
-        if not lo <= num_procs <= hi:
-            raise ScenarioError("--num-procs", f"{num_procs} worker processes", f"a whole number {lo}..{hi}")
-        origins = check_origins(allow_websocket_origin)
-        address = address or DEFAULT_ADDRESS
-        check_listen(address, port)
-        from .app import serve as _serve
-
-        host = "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
-        typer.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
-        try:
-            _serve(port=port, address=address, show=show, static_dir=static_dir, num_procs=num_procs,
-                   allow_websocket_origin=origins, warm=warm)
-        except OSError as e:   # the port was taken between the check and the bind
-            raise _bind_error(e, address, port) from None
+    [--show/--no-show] [--warm/--no-warm]`` to a click group."""
+    group.add_command(serve_command)

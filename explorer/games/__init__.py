@@ -95,6 +95,26 @@ class ScenarioInfo:
 
 
 @dataclass(frozen=True)
+class NamedFile:
+    """A packaged file that :func:`load_any` (so ``explorer resolve`` and ``explorer render``) opens by name besides
+    the built-in scenarios, listed by ``explorer scenarios`` under :attr:`heading`: TAG Raid's table files
+    (``lof-quarry``, the Line of Fire page's table), which are not scenarios of their own.
+
+    Attributes:
+        name: the name to give (``"lof-quarry"``); a built-in scenario of the same name wins.
+        title: its title.
+        heading: the heading of its group in ``explorer scenarios`` (e.g. how else to open it).
+        document: the scenario document it stands for (``{"kind": "table", "table": "lof-quarry"}``), read by the
+            game's :attr:`Game.parse` with the name as its source.
+    """
+
+    name: str
+    title: str
+    heading: str
+    document: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Game:
     """The uniform surface of one game.
 
@@ -109,12 +129,16 @@ class Game:
         resolve: ``(scenario, rulings: Mapping[str, str], seed: int | None, reroll: bool) -> Trace``.
         ruling_options: returns the game's :class:`~explorer.options.RulingOption` tuple (imported lazily).
         pages: the game's tool pages, in display order.
-        cli: returns the game's ``typer.Typer`` of extra verbs (``explorer <id> ...``), or ``None``.
+        cli: returns the game's :class:`click.Group` of extra verbs (``explorer <id> ...``; its name is set to the
+            game id), or ``None``. Called only when one of those verbs (or ``explorer --help``) is asked for, so the
+            game's command-line module is imported then and never by ``explorer resolve``.
         outcome_text: ``(trace) -> str``, the plain-text answer printed after a trace by ``explorer resolve``.
         scenario_order: built-in names listed first, in this order (the rest follow sorted).
         picture: ``(scenario, trace) -> str | None``: an SVG document of the scenario (its board, table or map, as
             the trace leaves it where the game draws that), or ``None`` when this scenario has no picture; used by
             :func:`explorer.render.embed.render_scenario` (``explorer render``, the docs). ``None``: no pictures.
+        named: returns the game's :class:`NamedFile` tuple (packaged files opened by name that are not built-in
+            scenarios), or ``None``: none.
     """
 
     id: str
@@ -130,6 +154,7 @@ class Game:
     outcome_text: Callable[[Trace], str] | None = None
     scenario_order: tuple[str, ...] = field(default=())
     picture: Callable[[Any, Trace], str | None] | None = None
+    named: Callable[[], tuple[NamedFile, ...]] | None = None
 
     # ---------------------------------------------------------------------------------------------- scenarios
 
@@ -165,6 +190,21 @@ class Game:
             out.append(ScenarioInfo(n, str(data.get("title", n)), str(data.get("description", "")),
                                     str(data.get("kind", "")), self.id))
         return out
+
+    def named_files(self) -> tuple[NamedFile, ...]:
+        """The packaged files this game opens by name besides its built-in scenarios (:attr:`named`)."""
+        return tuple(self.named()) if self.named is not None else ()
+
+    def load_named(self, name: str) -> Any:
+        """A :class:`NamedFile` of this game, parsed and validated (its name is the source in messages).
+
+        Raises:
+            ScenarioError: unknown name (lists the names), or the packaged file is invalid.
+        """
+        files = {f.name: f for f in self.named_files()}
+        if name not in files:
+            raise ScenarioError("", f"no packaged file {short_repr(name)} ({self.title})", list(files))
+        return self.parse_data(dict(files[name].document), name)
 
     def load_builtin(self, name: str) -> Any:
         """A built-in scenario, parsed and validated.
@@ -337,16 +377,26 @@ def all_builtin_names() -> list[str]:
     return [n for g in all_games() for n in g.builtin_names()]
 
 
+def find_named(name: str) -> Game | None:
+    """The game with a :class:`NamedFile` called ``name`` (a packaged file that is not a built-in scenario), or
+    ``None``."""
+    for g in all_games():
+        if any(f.name == name for f in g.named_files()):
+            return g
+    return None
+
+
 def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, Any]:
-    """Load a scenario of any game: a built-in id, a TOML file path, or TOML ``text`` (then ``name_or_path`` is only
-    its name in messages). The file's ``game`` key picks the game (none: :data:`LEGACY_GAME`).
+    """Load a scenario of any game: a built-in id, a TOML file path, a packaged file's name (:class:`NamedFile`, e.g.
+    the TAG Raid table ``lof-quarry``; a file of that name wins), or TOML ``text`` (then ``name_or_path`` is only its
+    name in messages). The file's ``game`` key picks the game (none: :data:`LEGACY_GAME`).
 
     Returns:
         ``(game, scenario)`` where ``scenario`` is the game's parsed, validated scenario value.
 
     Raises:
-        ScenarioError: unknown built-in name and no such file (lists the built-in names), unreadable or invalid
-            TOML, an unknown ``game``, or an invalid field.
+        ScenarioError: unknown name and no such file (points to ``explorer scenarios``, with near names),
+            unreadable or invalid TOML, an unknown ``game``, or an invalid field.
     """
     s = str(name_or_path)
     if text is None:
@@ -357,15 +407,21 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
             data = read_toml(s)
         except ScenarioError as e:
             if e.problem.startswith("file not found"):
+                named = find_named(s)
+                if named is not None:
+                    return named, named.load_named(s)
                 import difflib
 
                 names = all_builtin_names()
-                near = difflib.get_close_matches(s, names, n=3, cutoff=0.6)
+                files = [f.name for g in all_games() for f in g.named_files() if f.name not in names]
+                near = difflib.get_close_matches(s, names + files, n=3, cutoff=0.6)
                 hint = f"; did you mean {', '.join(near)}?" if near else ""
                 raise ScenarioError("", f"file not found, and no built-in scenario is named {short_repr(s)}{hint}",
                                     f"a built-in name ({len(names)} of them, e.g. "
                                     + ", ".join(g.builtin_names()[0] for g in all_games() if g.builtin_names())
-                                    + ": `explorer scenarios` lists them) or the path of a .toml file", s) from None
+                                    + ": `explorer scenarios` lists them)"
+                                    + (f", a packaged file ({', '.join(files)})" if files else "")
+                                    + " or the path of a .toml file", s) from None
             raise
     else:
         data = read_toml(s, text=text)

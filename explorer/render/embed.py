@@ -76,13 +76,17 @@ class Rendered:
 
 
 def _document(name_or_path: str):
-    """``(game, scenario, data, name)``: the parsed scenario, its TOML document and its id."""
+    """``(game, scenario, data, name)``: the parsed scenario, its TOML document and its id (a built-in scenario, a
+    packaged file opened by name such as the table ``lof-quarry``, or a file)."""
     from explorer.games import find_builtin, load_any, read_toml
 
     game, sc = load_any(name_or_path)
     hit = find_builtin(name_or_path)
     if hit is not None:
         return game, sc, read_toml(name_or_path, text=game.scenario_text(name_or_path)), name_or_path
+    named = {f.name: f for f in game.named_files()}.get(name_or_path)
+    if named is not None and not os.path.exists(name_or_path):  # load_any opened it by name, not as a file
+        return game, sc, {**named.document, "title": named.title}, name_or_path
     return game, sc, read_toml(name_or_path), Path(name_or_path).stem
 
 
@@ -124,7 +128,8 @@ def collect(name_or_path: str | Path, rulings: Mapping[str, str] | None = None, 
     """Load, resolve and draw a scenario (see :class:`Rendered`).
 
     Args:
-        name_or_path: a built-in scenario id of any game, or the path of a scenario TOML file.
+        name_or_path: a built-in scenario id of any game, a packaged file's name (:class:`~explorer.games.NamedFile`:
+            the TAG Raid table ``lof-quarry``), or the path of a scenario TOML file.
         rulings: ``{option key: reading}`` overriding the scenario's own ``[rulings]``.
         app_url: base URL of the Panel app (default: ``$EXPLORER_APP_URL`` or :data:`DEFAULT_APP_URL`).
         binder_url: Binder launch URL (default: ``$EXPLORER_BINDER_URL``; unset: no Binder link).

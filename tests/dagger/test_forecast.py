@@ -74,7 +74,7 @@ def test_cli_forecast(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["exact"] and d["draws"] == 12 and d["phases"] == 2
     assert main(["dagger", "forecast", "dg-01", "--phases", "9"]) == 2
-    assert "field 'phases'" in capsys.readouterr().err
+    assert "field '--phases'" in capsys.readouterr().err
     assert main(["dagger", "forecast", "tr-05"]) == 2
 
 

@@ -80,3 +80,23 @@ def test_text_output_and_shooter_option(run):
 def test_bad_input_is_one_line_exit_2(run, args, words):
     code, out = run("tagraid", "lof", *args)
     assert code == 2 and words in out and out.count("\n") == 1
+
+
+@pytest.mark.parametrize("verb", [("tagraid", "lof"), ("resolve",)])
+@pytest.mark.parametrize("where", ["packaged", "file"])
+def test_an_unknown_shooter_names_the_file_the_option_and_the_models(run, tmp_path, verb, where):
+    """Newcomer finding: `explorer tagraid lof TABLE --shooter X` said "field 'shooter'", naming neither the file
+    nor the option as typed."""
+    from importlib import resources
+
+    from explorer.games.tagraid.table_file import load_packaged_table
+
+    table = "lof-quarry"
+    if where == "file":
+        table = str(tmp_path / "quarry.toml")
+        text = (resources.files("explorer.games.tagraid") / "tables" / "lof-quarry.toml").read_text(encoding="utf-8")
+        (tmp_path / "quarry.toml").write_text(text, encoding="utf-8")
+    code, out = run(*verb, table, "--shooter", "Nobody")
+    models = ", ".join(repr(m) for m in load_packaged_table("lof-quarry").table.models)
+    assert code == 2
+    assert out == f"error: {table}: field '--shooter': no Model 'Nobody' (allowed: one of {models})\n"

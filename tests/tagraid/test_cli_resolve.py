@@ -103,3 +103,56 @@ def test_invalid_toml(capsys, tmp_path):
     p = tmp_path / "x.toml"
     p.write_text("[active\n")
     assert "not valid TOML" in _one_line_error(capsys, "resolve", str(p))
+
+
+def _packaged_tables():
+    from explorer.games.tagraid.table_file import available_tables
+
+    return available_tables()
+
+
+@pytest.mark.parametrize("name", _packaged_tables())
+def test_resolve_opens_a_packaged_table_by_name_as_tagraid_lof_does(capsys, name):
+    """Newcomer finding: `explorer resolve lof-quarry` (the Line of Fire page's table) was refused although
+    `explorer tagraid lof lof-quarry` opened it."""
+    from explorer.games.tagraid.cli_lof import lof_report
+
+    code, out, err = run(capsys, "resolve", name, "--json")
+    assert code == 0, err
+    outcome = json.loads(out)["outcome"]
+    rep = lof_report(name)
+    rep.pop("_verdicts")
+    rep = json.loads(json.dumps(rep))
+    assert outcome["shooter"] == rep["shooter"] and outcome["verdicts"] == rep["verdicts"]
+    code, out, err = run(capsys, "resolve", name, "--shooter", rep["verdicts"][0]["target"], "--json")
+    assert code == 0 and json.loads(out)["outcome"]["shooter"] == rep["verdicts"][0]["target"]
+
+
+def test_packaged_tables_are_listed_and_suggested(capsys):
+    import re
+
+    code, out, _ = run(capsys, "scenarios", "--game", "tagraid")
+    assert code == 0 and "packaged tables (also `explorer tagraid lof NAME`" in out
+    tables = out.split("packaged tables")[1]
+    for name in _packaged_tables():
+        assert re.search(rf"^    {re.escape(name)} +\S", tables, re.M), name
+    code, _, err = run(capsys, "resolve", "lof-qarry")
+    assert code == 2 and "did you mean lof-quarry?" in err and "a packaged file (lof-demo, lof-quarry)" in err
+    code, out, _ = run(capsys, "resolve", "--help")
+    assert code == 0 and "lof-quarry" in out
+
+
+def test_a_file_named_like_a_packaged_table_wins(capsys, tmp_path, monkeypatch):
+    from explorer.games import get_game
+
+    (tmp_path / "lof-demo").write_text(get_game("tagraid").scenario_text("tr-02"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "resolve", "lof-demo", "--json")
+    assert code == 0, err
+    assert json.loads(out)["outcome"]["saving_rolls"] == {"B": 2}
+
+
+def test_render_opens_a_packaged_table_by_name(capsys):
+    code, out, err = run(capsys, "render", "lof-demo", "--format", "md")
+    assert code == 0, err
+    assert out.startswith("### LoF demo: crate, low wall, pit and Stoorworm") and "<svg" in out

@@ -54,3 +54,10 @@ def test_odds_and_help_import_nothing_heavy():
         heavy = sorted(m for m in mods if any(m == h or m.startswith(h + ".") for h in HEAVY))
         assert heavy == [], argv
         assert "explorer.games.masseffect.strategy" not in mods
+
+
+def test_cli_skills_equal_the_odds_engines():
+    """cli_odds copies the Skills so that `--help` and usage errors need not import the odds engine."""
+    from explorer.games.tagraid.odds import ODDS_SKILLS
+
+    assert cli_odds.SKILLS == ODDS_SKILLS

@@ -11,17 +11,16 @@ Examples::
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
 
-import typer
+import click
 
 
-def forecast(
-    scenario: Annotated[str, typer.Argument(help="A built-in id (dg-...) or the path of a nemesis or hero TOML file.")],
-    phases: Annotated[int, typer.Option("--phases", help="Nemesis Phases to look ahead (1..5).")] = 1,
-    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="key=reading (repeatable).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-) -> None:
+@click.command("forecast", epilog="SCENARIO is a built-in id (dg-...) or the path of a nemesis or hero TOML file.")
+@click.argument("scenario")
+@click.option("--phases", type=int, default=1, help="Nemesis Phases to look ahead (1..5).")
+@click.option("--ruling", multiple=True, help="key=reading (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool) -> None:
     """The probability that the heroes lose in the next Nemesis Phase(s), named by round (from the scenario's round:
     --phases 3 from round 1 covers rounds 1-3), the event deck shuffled: exact over the ordered draws of the cards
     the phases use. A hero file is looked at after its Hero Phase actions."""
@@ -34,7 +33,7 @@ def forecast(
     if game.id != "dagger":
         raise ScenarioError("scenario", f"{scenario!r} is a scenario of {game.title}", "a D.A.G.G.E.R. scenario")
     kind, value = sc
-    chosen = parse_rulings(ruling, [get_game("dagger")])
+    chosen = parse_rulings(list(ruling), [get_game("dagger")])
     if kind == "hero":
         from .hero_scenario import play_hero
 
@@ -42,17 +41,20 @@ def forecast(
         board, state = value.board, after
     else:
         board, state = value, value.state
-    f = loss_forecast(board, phases, chosen, state=state)
+    try:
+        f = loss_forecast(board, phases, chosen, state=state)
+    except ScenarioError as e:  # name the option as typed
+        if e.field != "phases":
+            raise
+        raise ScenarioError("--phases", f"{e.problem} Nemesis Phases", e.allowed) from None
     if as_json:
-        typer.echo(json.dumps(f.to_dict(), indent=2))
+        click.echo(json.dumps(f.to_dict(), indent=2))
         return
-    typer.echo(forecast_text(f, state, value.phases if kind != "hero" else 1, after_heroes=kind == "hero"))
+    click.echo(forecast_text(f, state, value.phases if kind != "hero" else 1, after_heroes=kind == "hero"))
 
 
-def cli_app() -> typer.Typer:
+def cli_app() -> click.Group:
     """The Marvel D.A.G.G.E.R. verbs."""
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
-                      help="Marvel D.A.G.G.E.R.: the loss probability of the next Nemesis Phase(s) (more under "
-                           "`explorer resolve`).")
-    app.command("forecast")(forecast)
-    return app
+    return click.Group("dagger", commands=[forecast],
+                       help="Marvel D.A.G.G.E.R.: the loss probability of the next Nemesis Phase(s) (more under "
+                            "`explorer resolve`).")

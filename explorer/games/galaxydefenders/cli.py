@@ -13,9 +13,8 @@ Examples::
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
 
-import typer
+import click
 
 
 def _int(value: str, option: str, lo: int, hi: int) -> int:
@@ -50,29 +49,26 @@ def _pool(text: str) -> dict[str, int]:
     return out
 
 
-def odds(
-    dice: Annotated[Optional[str], typer.Option("--dice", help="Hit dice as colour=count pairs (red=3,blue=2).")]
-    = None,
-    fixed_hits: Annotated[Optional[str], typer.Option("--fixed-hits", help="A weapon giving N hits, no dice "
-                                                                           "(0..20).")] = None,
-    bonus_hits: Annotated[str, typer.Option("--bonus-hits", help="Hits added by powers/items (0..10).")] = "0",
-    shields: Annotated[str, typer.Option("--shields", help="Energy Shield stacks, Left first (e.g. 2,2).")] = "",
-    standard_shields: Annotated[str, typer.Option("--standard-shields", help="Shield results from powers such as "
-                                                                             "'No Pain' (0..5).")] = "0",
-    lethal: Annotated[bool, typer.Option("--lethal", help="The attack is Lethal (no Defend roll).")] = False,
-    def_dice_minus: Annotated[str, typer.Option("--def-dice-minus", help="-X Def Dice of the weapon (0..5).")] = "0",
-    critical: Annotated[str, typer.Option("--critical", help="Critical pile of the weapon (0 = none, 1, 2).")] = "0",
-    health: Annotated[str, typer.Option("--health", help="Target's Health points (1..40).")] = "6",
-    wounds: Annotated[str, typer.Option("--wounds", help="Wounds already on the target (0..40).")] = "0",
-    kind: Annotated[str, typer.Option("--kind", help="Target: agent, alien, master_alien, npc, drone.")] = "alien",
-    high_impact: Annotated[bool, typer.Option("--high-impact/--no-high-impact", help="Storybook 5.5.1 (default "
-                                                                                       "On).")] = True,
-    calibration: Annotated[Optional[str], typer.Option("--calibration", help="A calibration TOML file (dice faces, "
-                                                                             "Critical piles).")] = None,
-    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="key=reading (repeatable).")] = None,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact fractions in --json output.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-) -> None:
+@click.command("odds")
+@click.option("--dice", default=None, help="Hit dice as colour=count pairs (red=3,blue=2).")
+@click.option("--fixed-hits", default=None, help="A weapon giving N hits, no dice (0..20).")
+@click.option("--bonus-hits", default="0", help="Hits added by powers/items (0..10).")
+@click.option("--shields", default="", show_default=False, help="Energy Shield stacks, Left first (e.g. 2,2).")
+@click.option("--standard-shields", default="0", help="Shield results from powers such as 'No Pain' (0..5).")
+@click.option("--lethal", is_flag=True, help="The attack is Lethal (no Defend roll).")
+@click.option("--def-dice-minus", default="0", help="-X Def Dice of the weapon (0..5).")
+@click.option("--critical", default="0", help="Critical pile of the weapon (0 = none, 1, 2).")
+@click.option("--health", default="6", help="Target's Health points (1..40).")
+@click.option("--wounds", default="0", help="Wounds already on the target (0..40).")
+@click.option("--kind", default="alien", help="Target: agent, alien, master_alien, npc, drone.")
+@click.option("--high-impact/--no-high-impact", default=True, help="Storybook 5.5.1 (default On).")
+@click.option("--calibration", default=None, help="A calibration TOML file (dice faces, Critical piles).")
+@click.option("--ruling", multiple=True, help="key=reading (repeatable).")
+@click.option("--exact", is_flag=True, help="Exact fractions in --json output.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str, standard_shields: str, lethal: bool,
+         def_dice_minus: str, critical: str, health: str, wounds: str, kind: str, high_impact: bool,
+         calibration: str | None, ruling: tuple[str, ...], exact: bool, as_json: bool) -> None:
     """Exact odds of one attack: wounds dealt, a Critical token drawn, the target killed (or bleeding)."""
     from explorer.errors import ScenarioError
     from explorer.games import get_game, parse_rulings
@@ -108,32 +104,32 @@ def odds(
                          effects=effects)
     target = TargetState("target", kind, _int(health, "--health", 1, 40), _int(wounds, "--wounds", 0, 40),
                          tuple(stacks), None, _int(standard_shields, "--standard-shields", 0, 5))
-    r = make_rulings(parse_rulings(ruling, [get_game("galaxydefenders")]))
+    r = make_rulings(parse_rulings(list(ruling), [get_game("galaxydefenders")]))
     d = attack_odds(target, attack, cal, high_impact, r, exact=exact)
     s = summary(d)
     s["rulings"] = dict(r.consulted)
     s["calibration"] = cal.source
     if as_json:
-        typer.echo(json.dumps(s, indent=2))
+        click.echo(json.dumps(s, indent=2))
         return
     what = f"{'+'.join(f'{n} {c}' for c, n in pool.items())} dice" if pool else f"{fixed_hits} fixed hit(s)"
     article = "an" if kind[0] in "aeiou" else "a"
-    typer.echo(f"{what} against {article} {kind} ({target.health - target.wounds} Health left, "
+    click.echo(f"{what} against {article} {kind} ({target.health - target.wounds} Health left, "
                f"shields {stacks or 'none'}), "
                f"High Impact {'on' if high_impact else 'off'}  [Galaxy Defenders: 9.2 Combat; 11.7; 8.1; "
                f"Storybook 5.5.1]")
-    typer.echo(f"Calibration: {cal.source}" + ("  (ASSUMED faces: see data/calibration.toml)"
+    click.echo(f"Calibration: {cal.source}" + ("  (ASSUMED faces: see data/calibration.toml)"
                                                if cal.source.endswith("(packaged default)") else ""))
-    typer.echo("")
-    typer.echo("  wounds   probability")
+    click.echo("")
+    click.echo("  wounds   probability")
     for k, p in s["wounds"].items():
-        typer.echo(f"  {k:>6}   {eval_frac(p):>10.2%}")
-    typer.echo("")
-    typer.echo(f"  expected wounds: {eval_frac(s['expected_wounds']):.3f}")
-    typer.echo(f"  P(Critical token drawn): {eval_frac(s['p_critical']):.1%}")
-    typer.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {eval_frac(s['p_down']):.1%}")
+        click.echo(f"  {k:>6}   {eval_frac(p):>10.2%}")
+    click.echo("")
+    click.echo(f"  expected wounds: {eval_frac(s['expected_wounds']):.3f}")
+    click.echo(f"  P(Critical token drawn): {eval_frac(s['p_critical']):.1%}")
+    click.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {eval_frac(s['p_down']):.1%}")
     if r.consulted:
-        typer.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
+        click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
 
 
 def eval_frac(x) -> float:
@@ -143,9 +139,8 @@ def eval_frac(x) -> float:
     return float(Fraction(x)) if isinstance(x, str) else float(x)
 
 
-def cli_app() -> typer.Typer:
+def cli_app() -> click.Group:
     """The Galaxy Defenders verbs."""
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
-                      help="Galaxy Defenders: Operation Strikeback: exact combat odds (more under `explorer resolve`).")
-    app.command("odds")(odds)
-    return app
+    return click.Group("galaxydefenders", commands=[odds],
+                       help="Galaxy Defenders: Operation Strikeback: exact combat odds (more under `explorer "
+                            "resolve`).")

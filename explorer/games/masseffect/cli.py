@@ -12,9 +12,8 @@ Examples::
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
 
-import typer
+import click
 
 
 def _int(value: str, option: str, lo: int, hi: int) -> int:
@@ -29,17 +28,14 @@ def _int(value: str, option: str, lo: int, hi: int) -> int:
     return n
 
 
-def strategy_odds(
-    pool: Annotated[str, typer.Option("--pool", help="Strategy dice in the Pool, the Locked die included (1..12).")]
-    = "12",
-    locked: Annotated[Optional[str], typer.Option("--locked", help="Face of the die Locked from the previous "
-                                                                    "player (move_2, move_3, standard, enhanced, "
-                                                                    "move_2_or_standard).")] = None,
-    paragon: Annotated[str, typer.Option("--paragon", help="Paragon dice in the Pool (0..2).")] = "0",
-    ruling: Annotated[Optional[list[str]], typer.Option("--ruling", help="key=reading (repeatable).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON (each probability exact and as a float).")]
-    = False,
-) -> None:
+@click.command("strategy-odds")
+@click.option("--pool", default="12", help="Strategy dice in the Pool, the Locked die included (1..12).")
+@click.option("--locked", default=None, help="Face of the die Locked from the previous player (move_2, move_3, "
+                                             "standard, enhanced, move_2_or_standard).")
+@click.option("--paragon", default="0", help="Paragon dice in the Pool (0..2).")
+@click.option("--ruling", multiple=True, help="key=reading (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON (each probability exact and as a float).")
+def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str, ...], as_json: bool) -> None:
     """Exact odds of what a Strategy Roll leaves the current Squadmate, after every Core Ability trigger and re-roll."""
     from explorer.games import get_game, parse_rulings
 
@@ -47,32 +43,30 @@ def strategy_odds(
     from .strategy import STRATEGY_DICE
     from .strategy_odds import PARAGON_DICE_MAX, strategy_odds_table
 
-    r = make_rulings(parse_rulings(ruling, [get_game("masseffect")]))
+    r = make_rulings(parse_rulings(list(ruling), [get_game("masseffect")]))
     table = strategy_odds_table(_int(pool, "--pool", 1, STRATEGY_DICE), locked,
                                 paragon=_int(paragon, "--paragon", 0, PARAGON_DICE_MAX), rulings=r)
     if as_json:
-        typer.echo(json.dumps(table, indent=2))
+        click.echo(json.dumps(table, indent=2))
         return
     lock = f", Locked die showing {table['locked']}" if table["locked"] else ""
-    typer.echo(f"Strategy Roll of a Pool of {table['pool']} dice ({table['paragon']} Paragon){lock}: "
+    click.echo(f"Strategy Roll of a Pool of {table['pool']} dice ({table['paragon']} Paragon){lock}: "
                f"{table['rolled']} rolled  [Mass Effect: Step A: Strategy Roll; Core Abilities]")
-    typer.echo("")
-    typer.echo("  face                 expected dice   P(at least one)")
+    click.echo("")
+    click.echo("  face                 expected dice   P(at least one)")
     for face, v in table["faces"].items():
-        typer.echo(f"  {face:<20} {v['expected_count']['float']:>13.3f}   {v['p_at_least_one']['float']:>14.1%}")
-    typer.echo("")
-    typer.echo(f"  P(fill Move + Standard + Enhanced):     {table['p_fill_move_standard_enhanced']['float']:.1%}  "
+        click.echo(f"  {face:<20} {v['expected_count']['float']:>13.3f}   {v['p_at_least_one']['float']:>14.1%}")
+    click.echo("")
+    click.echo(f"  P(fill Move + Standard + Enhanced):     {table['p_fill_move_standard_enhanced']['float']:.1%}  "
                f"(exact {table['p_fill_move_standard_enhanced']['exact']})")
-    typer.echo(f"  P(fill Standard + Standard + Enhanced): {table['p_fill_standard_standard_enhanced']['float']:.1%}")
+    click.echo(f"  P(fill Standard + Standard + Enhanced): {table['p_fill_standard_standard_enhanced']['float']:.1%}")
     t = table["triggers"]
-    typer.echo(f"  Core Ability triggers: expected {t['expected']['float']:.3f}; "
+    click.echo(f"  Core Ability triggers: expected {t['expected']['float']:.3f}; "
                + ", ".join(f"P({k})={v['float']:.1%}" for k, v in list(t["pmf"].items())[:5]))
-    typer.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
+    click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
 
 
-def cli_app() -> typer.Typer:
+def cli_app() -> click.Group:
     """The Mass Effect verbs."""
-    app = typer.Typer(add_completion=False, no_args_is_help=True,
-                      help="Mass Effect: Priority Hagalaz: Strategy Pool odds (more under `explorer resolve`).")
-    app.command("strategy-odds")(strategy_odds)
-    return app
+    return click.Group("masseffect", commands=[strategy_odds],
+                       help="Mass Effect: Priority Hagalaz: Strategy Pool odds (more under `explorer resolve`).")

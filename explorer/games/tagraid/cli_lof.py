@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
-import typer
+import click
 
 from explorer.errors import ScenarioError
 
@@ -50,12 +49,18 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
     readings of every LoF ruling option (its ``[rulings]`` over the defaults).
 
     Raises:
-        ScenarioError: see :func:`load_any_table`; an unknown shooter (lists the Models).
+        ScenarioError: see :func:`load_any_table`; an unknown ``shooter`` (one line naming the file, the option
+            ``--shooter`` and the Models).
     """
+    from explorer.errors import short_repr
+
     from .lof_report import verdict_to_dict
     from .lof_views import LOF_RULING_KEYS, analyse, scenario_from_table
 
     loaded = load_any_table(name_or_path)
+    if shooter is not None and shooter not in loaded.table.models:
+        raise ScenarioError("--shooter", f"no Model {short_repr(shooter)}", list(loaded.table.models),
+                            str(name_or_path))
     sc = scenario_from_table(loaded, shooter)
     verdicts = analyse(sc.table(), sc.shooter, loaded.rulings, sc.calibration, sc.weapon, sc.threat)
     return {"table": str(name_or_path), "title": loaded.title, "shooter": sc.shooter,
@@ -64,21 +69,24 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
             "verdicts": [verdict_to_dict(v) for v in verdicts], "_verdicts": verdicts}
 
 
-def lof(table: str = typer.Argument(..., help="a table file (TOML) or a packaged table name (lof-quarry, lof-demo)"),
-        shooter: Optional[str] = typer.Option(None, "--shooter", help="the Model drawing LoF (default: the file's)"),
-        as_json: bool = typer.Option(False, "--json", help="print JSON instead of text")) -> None:
+@click.command("lof", epilog="\b\nTABLE is a table file (TOML) or a packaged table's name (lof-quarry,\nlof-demo, "
+                              "tr-22: `explorer scenarios` lists them).")
+@click.argument("table")
+@click.option("--shooter", default=None, help="the Model drawing LoF (default: the file's)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text")
+def lof(table: str, shooter: str | None, as_json: bool) -> None:
     """Line of Fire, Range, Partial Cover and Threat Level from one shooter to every other Model of a table file."""
     from .lof_report import readings_text, verdict_line
 
     rep = lof_report(table, shooter)  # a ScenarioError is one line and exit code 2 (explorer.cli.main)
     verdicts = rep.pop("_verdicts")
     if as_json:
-        typer.echo(json.dumps(rep, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(rep, indent=2, ensure_ascii=False))
         return
     n = sum(1 for v in verdicts if v.lof.has_lof)
-    typer.echo(f"{rep['title'] or rep['table']}: {rep['shooter']} has LoF to {n} of {len(verdicts)} Models")
-    typer.echo(f"Readings: {readings_text(rep['readings'])}")
+    click.echo(f"{rep['title'] or rep['table']}: {rep['shooter']} has LoF to {n} of {len(verdicts)} Models")
+    click.echo(f"Readings: {readings_text(rep['readings'])}")
     for v, d in zip(verdicts, rep["verdicts"]):
-        typer.echo("  - " + verdict_line(v, rep["shooter"]))
-        typer.echo("      sections: " + "; ".join(s.split(': ', 1)[-1] for s in d["sections"]))
-        typer.echo("      readings used: " + readings_text(d["readings"]))
+        click.echo("  - " + verdict_line(v, rep["shooter"]))
+        click.echo("      sections: " + "; ".join(s.split(': ', 1)[-1] for s in d["sections"]))
+        click.echo("      readings used: " + readings_text(d["readings"]))

@@ -26,19 +26,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
-from typing import Optional
+from typing import TYPE_CHECKING
 
-import typer
+import click
 
 from explorer.errors import ScenarioError, short_repr
-from . import odds as O
-from . import sections as S
-from .options import ALL_OPTIONS
-from .options import rulings as make_rulings
-from .rolls import Ammunition, attack_damage, success_value
 
-SKILLS = O.ODDS_SKILLS
+if TYPE_CHECKING:  # the odds engine is imported when the command runs, so that `--help` and usage errors skip it
+    from . import odds as O
+
+SKILLS = ("ranged", "cc", "evade", "idle")
+"""Skills a side may declare (:data:`.odds.ODDS_SKILLS`, copied so that the command line starts without the odds
+engine; tests/tagraid/test_cli_start.py checks they are equal)."""
 
 
 def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi: int | None = None) -> int | None:
@@ -89,6 +88,8 @@ def _bounded(value: str | None, option: str, quantity: str) -> int | None:
 def _skill_burst(name: str, skill: str | None, burst: str | None) -> tuple[str, int]:
     """The skill declared by side ``name`` and the dice it would roll: Evade is one die whatever the Burst (Common
     Skills › Evade), Idle none (Common Skills › Idle); an attack rolls ``--burst`` (default 1)."""
+    from . import sections as S
+
     skill = (skill or "ranged").strip().lower()
     if skill not in SKILLS:
         raise ScenarioError(f"--skill-{name}", f"unknown skill {short_repr(skill)}", SKILLS)
@@ -139,6 +140,9 @@ def _mods(values: list[str] | None, option: str, cover_flag: str) -> dict[str, i
 
 
 def _rulings(values: list[str] | None):
+    from .options import ALL_OPTIONS
+    from .options import rulings as make_rulings
+
     chosen: dict[str, str] = {}
     keys = {o.key: o for o in ALL_OPTIONS}
     for v in values or []:
@@ -176,6 +180,8 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
           cover_other, other_armor, rulings, megabeast: bool = False) -> _Side:
     """Side ``name`` as typed: ``skill`` and ``burst`` from :func:`_skill_burst`, ``rolls`` from the
     :class:`~explorer.games.tagraid.odds.RollPlan` (a side that does not roll keeps its SV for display only)."""
+    from .rolls import Ammunition, attack_damage, success_value
+
     s = _Side(name, skill=skill, burst=burst if rolls else 0)
     ammo = (ammo or "N").strip().upper()
     if ammo not in {a.value for a in Ammunition}:
@@ -236,6 +242,8 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
 
 
 def _fmt_p(p, exact: bool) -> str:
+    from fractions import Fraction
+
     pct = f"{100 * float(p):7.3f} %"
     return f"{str(Fraction(p)):>14}  {pct}" if exact else pct
 
@@ -256,7 +264,11 @@ def _outcome_label(w, h, c, a_name="a", b_name="b", evades: bool = False) -> str
 
 def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cover_b: bool,
                 plan: O.RollPlan | None = None) -> None:
-    echo = typer.echo
+    from fractions import Fraction
+
+    from . import sections as S
+
+    echo = click.echo
     if plan is None:
         echo("Roll against the MegaBeast [TAG Raid: MegaBeast › Threat Level, Wounds]")
     else:
@@ -313,39 +325,46 @@ def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cov
         echo("  Rulings used: " + ", ".join(f"{k} = {v}" for k, v in res.rulings.items()))
 
 
-def odds(
-    burst_a: Optional[str] = typer.Option(None, "--burst-a", help="d20s side a (the Active Miner) rolls with an "
-                                          "attack (0..20, default 1; 0 = a does not roll); Evade is 1, Idle 0"),
-    sv_a: Optional[str] = typer.Option(None, "--sv-a", help="a's Success Value (before --cover-b)"),
-    attribute_a: Optional[str] = typer.Option(None, "--attribute-a", help="a's Attribute; MODs via --mod-a"),
-    mod_a: Optional[list[str]] = typer.Option(None, "--mod-a", help='named MOD to a\'s Attribute, e.g. "Range=+3"'),
-    damage_a: Optional[str] = typer.Option(None, "--damage-a", help="Damage of a's weapon"),
-    armor_a: Optional[str] = typer.Option(None, "--armor-a", help="a's Armor (against b's attack); default 0"),
-    ammo_a: str = typer.Option("N", "--ammo-a", help="a's Ammunition: N, DA, EXP, AP"),
-    skill_a: Optional[str] = typer.Option(None, "--skill-a", help="a's Skill: ranged (default), cc, evade, idle"),
-    cover_a: bool = typer.Option(False, "--cover-a", help="a is in Partial Cover (-3 to b's SV and Attack Damage)"),
-    wounds_a: Optional[str] = typer.Option(None, "--wounds-a", help="a's Wounds left (caps Wounds caused)"),
-    burst_b: Optional[str] = typer.Option(None, "--burst-b", help="d20s side b (a Reactive Miner whose ARO targets "
-                                          "a) rolls with an attack (0..20, default 1; 0 = b does not roll)"),
-    sv_b: Optional[str] = typer.Option(None, "--sv-b", help="b's Success Value (before --cover-a)"),
-    attribute_b: Optional[str] = typer.Option(None, "--attribute-b", help="b's Attribute; MODs via --mod-b"),
-    mod_b: Optional[list[str]] = typer.Option(None, "--mod-b", help='named MOD to b\'s Attribute, e.g. "Range=+3"'),
-    damage_b: Optional[str] = typer.Option(None, "--damage-b", help="Damage of b's weapon"),
-    armor_b: Optional[str] = typer.Option(None, "--armor-b", help="b's Armor (against a's attack); default 0"),
-    ammo_b: str = typer.Option("N", "--ammo-b", help="b's Ammunition: N, DA, EXP, AP"),
-    skill_b: Optional[str] = typer.Option(None, "--skill-b", help="b's Skill: ranged (default), cc, evade, idle"),
-    cover_b: bool = typer.Option(False, "--cover-b", help="b is in Partial Cover (-3 to a's SV and Attack Damage)"),
-    wounds_b: Optional[str] = typer.Option(None, "--wounds-b", help="b's Wounds left (caps Wounds caused)"),
-    contact: bool = typer.Option(False, "--contact", help="a and b are in Silhouette Contact (needed by a Close "
-                                 "Combat Attack; forbids a Ranged Attack)"),
-    megabeast_threat: Optional[str] = typer.Option(None, "--megabeast-threat",
-                                                   help="b is the MegaBeast with this Threat Level"),
-    exact: bool = typer.Option(False, "--exact", help="exact fractions instead of floats"),
-    ruling: Optional[list[str]] = typer.Option(None, "--ruling", help="ruling option KEY=READING (repeatable)"),
-    as_json: bool = typer.Option(False, "--json", help="print JSON"),
-) -> None:
+@click.command("odds")
+@click.option("--burst-a", default=None, help="d20s side a (the Active Miner) rolls with an attack (0..20, default 1; "
+                                              "0 = a does not roll); Evade is 1, Idle 0")
+@click.option("--sv-a", default=None, help="a's Success Value (before --cover-b)")
+@click.option("--attribute-a", default=None, help="a's Attribute; MODs via --mod-a")
+@click.option("--mod-a", multiple=True, help='named MOD to a\'s Attribute, e.g. "Range=+3"')
+@click.option("--damage-a", default=None, help="Damage of a's weapon")
+@click.option("--armor-a", default=None, help="a's Armor (against b's attack); default 0")
+@click.option("--ammo-a", default="N", help="a's Ammunition: N, DA, EXP, AP")
+@click.option("--skill-a", default=None, help="a's Skill: ranged (default), cc, evade, idle")
+@click.option("--cover-a", is_flag=True, help="a is in Partial Cover (-3 to b's SV and Attack Damage)")
+@click.option("--wounds-a", default=None, help="a's Wounds left (caps Wounds caused)")
+@click.option("--burst-b", default=None, help="d20s side b (a Reactive Miner whose ARO targets a) rolls with an "
+                                              "attack (0..20, default 1; 0 = b does not roll)")
+@click.option("--sv-b", default=None, help="b's Success Value (before --cover-a)")
+@click.option("--attribute-b", default=None, help="b's Attribute; MODs via --mod-b")
+@click.option("--mod-b", multiple=True, help='named MOD to b\'s Attribute, e.g. "Range=+3"')
+@click.option("--damage-b", default=None, help="Damage of b's weapon")
+@click.option("--armor-b", default=None, help="b's Armor (against a's attack); default 0")
+@click.option("--ammo-b", default="N", help="b's Ammunition: N, DA, EXP, AP")
+@click.option("--skill-b", default=None, help="b's Skill: ranged (default), cc, evade, idle")
+@click.option("--cover-b", is_flag=True, help="b is in Partial Cover (-3 to a's SV and Attack Damage)")
+@click.option("--wounds-b", default=None, help="b's Wounds left (caps Wounds caused)")
+@click.option("--contact", is_flag=True, help="a and b are in Silhouette Contact (needed by a Close Combat Attack; "
+                                              "forbids a Ranged Attack)")
+@click.option("--megabeast-threat", default=None, help="b is the MegaBeast with this Threat Level")
+@click.option("--exact", is_flag=True, help="exact fractions instead of floats")
+@click.option("--ruling", multiple=True, help="ruling option KEY=READING (repeatable)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def odds(burst_a: str | None, sv_a: str | None, attribute_a: str | None, mod_a: tuple[str, ...],
+         damage_a: str | None, armor_a: str | None, ammo_a: str, skill_a: str | None, cover_a: bool,
+         wounds_a: str | None, burst_b: str | None, sv_b: str | None, attribute_b: str | None,
+         mod_b: tuple[str, ...], damage_b: str | None, armor_b: str | None, ammo_b: str, skill_b: str | None,
+         cover_b: bool, wounds_b: str | None, contact: bool, megabeast_threat: str | None, exact: bool,
+         ruling: tuple[str, ...], as_json: bool) -> None:
     """Exact odds of a TAG Raid roll: who wins with how many uncancelled hits and Criticals, and the Wounds."""
-    rulings = _rulings(ruling)
+    from . import odds as O
+
+    mod_a, mod_b = list(mod_a), list(mod_b)
+    rulings = _rulings(list(ruling))
     threat = _bounded(megabeast_threat, "--megabeast-threat", "threat")
     _bounded(armor_a, "--armor-a", "armor")
     _bounded(armor_b, "--armor-b", "armor")
@@ -399,18 +418,15 @@ def odds(
                            "b": ({"threat_level": threat} if threat is not None else
                                  {"sv": b.sv_how, "attack_damage": b.ad_how, "skill": b.skill}),
                            "partial_cover": {"a": cover_a, "b": cover_b}}
-        typer.echo(json.dumps(d, indent=2))
+        click.echo(json.dumps(d, indent=2))
     else:
         _print_text(res, a, b, threat, exact, cover_a, cover_b, plan)
 
 
-def cli_app() -> typer.Typer:
+def cli_app() -> click.Group:
     """The TAG Raid verbs (``explorer tagraid odds``, ``explorer tagraid lof``); ``explorer odds`` is kept as a hidden
-    alias."""
-    app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                      help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange; Line of Fire on a table.")
-    app.command("odds")(odds)
+    alias (:data:`explorer.cli.ALIASES`)."""
     from .cli_lof import lof
 
-    app.command("lof")(lof)
-    return app
+    return click.Group("tagraid", commands=[odds, lof],
+                       help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange; Line of Fire on a table.")

@@ -202,6 +202,25 @@ def _cli():
     return cli_app()
 
 
+def _named():
+    """The packaged table files (``tables/*.toml``: the Line of Fire page's ``lof-quarry``, ``lof-demo``, the table of
+    TR-22) by name, so that ``explorer resolve lof-quarry`` opens one as the page does; their titles are read with
+    the standard library (no scenario models are built to list them)."""
+    import tomllib
+    from importlib import resources
+
+    from explorer.games import NamedFile
+
+    out = []  # the package is table_file.TABLES_PACKAGE, named here so as not to import shapely to list names
+    for f in sorted(resources.files("explorer.games.tagraid.tables").iterdir(), key=lambda p: p.name):
+        if f.name.endswith(".toml"):
+            name = f.name[:-5]
+            title = str(tomllib.loads(f.read_text(encoding="utf-8")).get("title", "") or name)
+            out.append(NamedFile(name, title, "packaged tables (also `explorer tagraid lof NAME`, the Line of Fire "
+                                              "page)", {"kind": "table", "table": name}))
+    return tuple(out)
+
+
 GAME = Game(
     id="tagraid",
     title="Infinity Deathmatch: TAG Raid",
@@ -228,6 +247,7 @@ GAME = Game(
              default="tr-order-corner"),
     ),
     cli=_cli,
+    named=_named,
     outcome_text=outcome_text,
     picture=picture,
     scenario_order=("book-f2f-1v1", "book-normal-roll", "book-f2f-and-normal", "book-two-f2f", "book-stoorworm"),

@@ -1,0 +1,136 @@
+"""The command line on click (explorer/cli.py): every verb is where it was, usage errors are one line naming the
+command's --help, a group without a command prints its help, Ctrl-C is 130, the hidden alias works, and no command's
+--help imports pydantic or another game's command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from explorer import cli
+from explorer.cli import main
+from explorer.games import game_ids, get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _one_line(capsys, argv) -> str:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    assert code == 2, (code, out)
+    assert out.err.endswith("\n") and out.err.count("\n") == 1 and "Traceback" not in out.err, out.err
+    return out.err.strip()
+
+
+@pytest.mark.parametrize("argv, words, command", [
+    (["tagraid", "odds", "--bogus"], "No such option '--bogus'", "explorer tagraid odds"),
+    (["odds", "--burst-a"], "'--burst-a' requires an argument", None),
+    (["resolve"], "Missing argument 'SCENARIO'", "explorer resolve"),
+    (["resolve", "tr-02", "--seed", "-1"], "Invalid value for '--seed'", "explorer resolve"),
+    (["serve", "--port", "abc"], "Invalid value for '--port'", "explorer serve"),
+    (["nope"], "No such command 'nope'", "explorer"),
+    (["tagraid", "nope"], "No such command 'nope'", "explorer tagraid"),
+    (["dagger", "forecast", "dg-01", "--phases", "x"], "Invalid value for '--phases'", "explorer dagger forecast"),
+])
+def test_a_usage_error_is_one_line_naming_the_commands_help(capsys, argv, words, command):
+    line = _one_line(capsys, argv)
+    assert line.startswith("error: ") and words in line, line
+    if command:
+        assert line.endswith(f"(see '{command} --help')"), line
+
+
+@pytest.mark.parametrize("argv, usage", [([], "Usage: explorer [OPTIONS] COMMAND"),
+                                         (["tagraid"], "Usage: explorer tagraid [OPTIONS] COMMAND")])
+def test_a_group_without_a_command_prints_its_help_on_stderr(capsys, argv, usage):
+    assert main(argv) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.startswith(usage) and "Commands:" in out.err
+
+
+def test_every_verb_is_listed_and_the_alias_is_hidden_but_works(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    listed = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == [*cli.TOP_LEVEL, *game_ids()]
+    assert "odds" not in listed
+    assert main(["odds", "--help"]) == 0
+    help_ = capsys.readouterr().out
+    assert help_.startswith("Usage: explorer odds [OPTIONS]") and "Same as `explorer tagraid odds`." in help_
+    assert "--burst-a" in help_ and "[default: N]" in help_
+    args = ["--burst-a", "2", "--sv-a", "13", "--burst-b", "1", "--sv-b", "12", "--json"]
+    assert main(["odds", *args]) == 0
+    alias = capsys.readouterr().out
+    assert main(["tagraid", "odds", *args]) == 0
+    assert capsys.readouterr().out == alias
+
+
+def test_each_games_cli_is_a_click_group_named_after_the_game():
+    import click
+
+    for gid in game_ids():
+        g = get_game(gid)
+        if g.cli is not None:
+            group = g.cli()
+            assert isinstance(group, click.Group) and group.help and group.list_commands(None), gid
+
+
+def test_ctrl_c_exits_130(capsys, monkeypatch):
+    import explorer.games
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(explorer.games, "load_any", interrupted)
+    assert main(["resolve", "tr-02"]) == 130
+
+
+def test_an_explorer_error_from_a_callback_is_one_line_naming_the_option(capsys):
+    line = _one_line(capsys, ["masseffect", "strategy-odds", "--pool", "99"])
+    assert line.startswith("error: field '--pool': '99' is not a whole number from 1 to 12"), line
+    line = _one_line(capsys, ["dagger", "forecast", "dg-01", "--phases", "9"])
+    assert line == "error: field '--phases': 9 Nemesis Phases (allowed: 1..5)", line
+
+
+HEAVY = ("pydantic", "explorer.scenario", "shapely", "networkx", "numpy", "ipywidgets", "panel", "bokeh", "typer",
+         "rich")
+
+
+def _modules_after(argv) -> tuple[int, set[str]]:
+    code = ("import sys, io, contextlib\nfrom explorer.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    rc = main({argv!r})\n"
+            "print(rc)\nprint('\\n'.join(sorted(sys.modules)))")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rc, *mods = out.stdout.split()
+    return int(rc), set(mods)
+
+
+HELPS = [["--help"], ["resolve", "--help"], ["scenarios", "--help"], ["rulings", "--help"], ["serve", "--help"],
+         ["render", "--help"], ["odds", "--help"], ["tagraid", "odds", "--help"], ["tagraid", "lof", "--help"],
+         ["masseffect", "strategy-odds", "--help"], ["galaxydefenders", "odds", "--help"],
+         ["dagger", "forecast", "--help"]]
+
+
+@pytest.mark.parametrize("argv", HELPS, ids=" ".join)
+def test_help_imports_nothing_heavy(argv):
+    rc, mods = _modules_after(argv)
+    assert rc == 0
+    assert sorted(m for m in mods if any(m == h or m.startswith(h + ".") for h in HEAVY)) == []
+    # the odds engines run only in a command's callback
+    assert "explorer.games.tagraid.odds" not in mods and "explorer.games.galaxydefenders.odds" not in mods
+
+
+def test_resolve_imports_no_games_command_line():
+    rc, mods = _modules_after(["resolve", "tr-02"])
+    assert rc == 0
+    clis = sorted(m for m in mods if m.startswith("explorer.games.") and m.rsplit(".", 1)[-1].startswith("cli"))
+    assert clis == [] and "explorer.cli_serve" not in mods and "explorer.cli_render" not in mods
+    rc, mods = _modules_after(["tagraid", "odds", "--burst-a", "3", "--sv-a", "13", "--burst-b", "1", "--sv-b", "12"])
+    assert rc == 0 and not any(m.startswith("explorer.games.masseffect") or m.startswith("explorer.games.dagger")
+                               for m in mods)
