@@ -448,15 +448,25 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
 def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> dict[str, str]:
     """``["key=reading", ...]`` (the CLI's ``--ruling``) as a dict.
 
+    Each key and reading is checked against the ruling options of ``games`` (all games when ``None``), so a wrong
+    ``--ruling`` is named as the option the user typed, whichever command reads it.
+
     Raises:
-        ScenarioError: an item that is not ``key=reading`` (lists the option keys of ``games``).
+        ScenarioError: an item that is not ``key=reading`` (lists the option keys of ``games``), an unknown option
+            key (lists the keys) or an unknown reading (lists the option's readings); the field is ``--ruling``.
     """
+    options = {o.key: o for g in (games or all_games()) for o in g.ruling_options()}
     out: dict[str, str] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            keys = [o.key for g in (games or all_games()) for o in g.ruling_options()]
+        key, value = key.strip(), value.strip()
+        if not sep or not key or not value:
             raise ScenarioError("--ruling", f"{short_repr(item)} is not key=reading", "key=reading with key one of "
-                                + ", ".join(keys))
-        out[key.strip()] = value.strip()
+                                + ", ".join(options))
+        if key not in options:
+            raise ScenarioError("--ruling", f"unknown ruling option {short_repr(key)}", sorted(options))
+        if value not in options[key].readings:
+            raise ScenarioError("--ruling", f"unknown reading {short_repr(value)} of {key}",
+                                list(options[key].readings))
+        out[key] = value
     return out

@@ -31,8 +31,9 @@ def _int(value: str, option: str, lo: int, hi: int) -> int:
 @click.command("strategy-odds")
 @click.option("--pool", default="12", help="Strategy dice in the Pool, the Locked die included (1..12).")
 @click.option("--locked", default=None, help="Face of the die Locked from the previous player (move_2, move_3, "
-                                             "standard, enhanced, move_2_or_standard).")
-@click.option("--paragon", default="0", help="Paragon dice in the Pool (0..2).")
+                                             "standard, enhanced, move_2_or_standard, core; whether a Locked die "
+                                             "can show the Core Ability icon is the ruling locked_die_icon).")
+@click.option("--paragon", default="0", help="Paragon dice added to the Pool, beside its Strategy dice (0..2).")
 @click.option("--ruling", multiple=True, help="key=reading (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON (each probability exact and as a float).")
 def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str, ...], as_json: bool) -> None:
@@ -43,14 +44,21 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
     from .strategy import STRATEGY_DICE
     from .strategy_odds import PARAGON_DICE_MAX, strategy_odds_table
 
+    from explorer.errors import ScenarioError
+
+    from .strategy import Face
+
     r = make_rulings(parse_rulings(list(ruling), [get_game("masseffect")]))
+    if locked is not None and locked not in {f.value for f in Face}:
+        raise ScenarioError("--locked", f"unknown face {locked[:40]!r}", [f.value for f in Face])
     table = strategy_odds_table(_int(pool, "--pool", 1, STRATEGY_DICE), locked,
                                 paragon=_int(paragon, "--paragon", 0, PARAGON_DICE_MAX), rulings=r)
     if as_json:
         click.echo(json.dumps(table, indent=2))
         return
     lock = f", Locked die showing {table['locked']}" if table["locked"] else ""
-    click.echo(f"Strategy Roll of a Pool of {table['pool']} dice ({table['paragon']} Paragon){lock}: "
+    paragon_dice = f" + {table['paragon']} Paragon {'die' if table['paragon'] == 1 else 'dice'}" if table["paragon"] else ""
+    click.echo(f"Strategy Roll of a Pool of {table['pool']} Strategy dice{paragon_dice}{lock}: "
                f"{table['rolled']} rolled  [Mass Effect: Step A: Strategy Roll; Core Abilities]")
     click.echo("")
     click.echo("  face                 expected dice   P(at least one)")

@@ -37,6 +37,14 @@ def load_any_table(name_or_path: str):
         return load_table(name_or_path)
     except ScenarioError as e:
         if e.problem.startswith("file not found"):
+            from explorer.games import all_games
+
+            owner = next((g for g in all_games() if name_or_path in g.builtin_names()), None)
+            if owner is not None:
+                raise ScenarioError("", f"is a built-in scenario of {owner.title}, not a table; open it with "
+                                    f"'explorer resolve {name_or_path[:80]}'",
+                                    "a packaged table (" + ", ".join(available_tables()) + ") or the path of a table "
+                                    "file", name_or_path) from None
             raise ScenarioError("", "file not found, and no packaged table is named " + repr(name_or_path)[:80],
                                 "a packaged table (" + ", ".join(available_tables()) + ") or the path of a table file",
                                 name_or_path) from None

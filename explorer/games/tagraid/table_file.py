@@ -174,6 +174,20 @@ def board_from_ref(ref: "str | dict[str, Any]", source: str | None = None) -> Bo
     return Board.from_dict(ref, source, "board")
 
 
+def _other_kind(data: dict[str, Any]) -> str | None:
+    """What another kind of scenario file is (a roll scenario, an order or round file, another game's file), from
+    its top-level keys; ``None`` when it looks like nothing else."""
+    game = data.get("game")
+    if isinstance(game, str) and game != "tagraid":
+        return f"a scenario of the game {game[:40]!r}"
+    kind = data.get("kind")
+    if isinstance(kind, str) and kind in ("order", "round"):
+        return f"an {kind} file" if kind == "order" else "a round file"
+    if "active" in data or "reactive" in data:
+        return "a roll scenario (it has [active])"
+    return None
+
+
 def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTable:
     """Build a :class:`LoadedTable` from a parsed table file (see the module docstring).
 
@@ -181,6 +195,11 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
         ScenarioError: naming the field path: unknown fields, bad values, an unknown packaged board, a Model with
             both or neither of ``hex`` and ``x``/``y``, and every placement error of :class:`TableTop`.
     """
+    if isinstance(data, dict) and "board" not in data:
+        what = _other_kind(data)
+        if what:
+            raise ScenarioError("board", f"is missing: this is {what}, not a table file",
+                                "a table file (board, models); open this file with 'explorer resolve'", source)
     doc = validate(TableFile, data, source)
     board = board_from_ref(doc.board, source)
     cal = SilhouetteCalibration(_silhouette_map(doc.calibration.base_radius, SILHOUETTE_BASE_RADIUS,
