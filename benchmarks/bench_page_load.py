@@ -20,6 +20,7 @@ average is printed with every line: on a shared machine the numbers mean little 
 
     .venv/bin/python benchmarks/bench_page_load.py --trials 3 --visitors 3
     .venv/bin/python benchmarks/bench_page_load.py --serve-args=--no-warm   # compare a server option (note the =)
+    .venv/bin/python benchmarks/bench_page_load.py --trials 6 --tree ../main --tree .   # baseline tree vs this one
 """
 
 from __future__ import annotations
@@ -76,10 +77,11 @@ def load() -> float:
     return round(os.getloadavg()[0], 1)
 
 
-def start_server(port: int, serve_args: list[str]) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def start_server(port: int, serve_args: list[str], tree: Path = ROOT) -> subprocess.Popen:
+    """``explorer serve`` from the source tree ``tree`` (its ``PYTHONPATH`` and working directory)."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
     log = tempfile.NamedTemporaryFile(prefix="bench-page-load-", suffix=".log", delete=False)
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), *serve_args], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), *serve_args], cwd=tree,
                             env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     proc.log_path = log.name
     return proc
@@ -139,7 +141,14 @@ def main() -> int:
     ap.add_argument("--page", default=DEFAULT_PAGE)
     ap.add_argument("--port", type=int, default=0, help="server port (default: any free port)")
     ap.add_argument("--json", help="append one JSON line per trial to this file")
+    ap.add_argument("--tree", action="append", type=Path, metavar="DIR",
+                    help="serve from this source tree (default: this one); give it twice to alternate two trees "
+                         "trial by trial, e.g. --tree /path/to/main --tree . (a baseline and a change, same session)")
     a = ap.parse_args()
+    trees = [t.resolve() for t in (a.tree or [ROOT])]
+    for t in trees:
+        if not (t / "explorer" / "__init__.py").is_file():
+            ap.error(f"--tree {t}: no explorer package there")
     from playwright.sync_api import sync_playwright
 
     serve_args = shlex.split(a.serve_args)
@@ -150,16 +159,18 @@ def main() -> int:
         for trial in range(1, a.trials + 1):
             port = a.port or free_port()
             base = f"http://127.0.0.1:{port}"
-            proc = start_server(port, serve_args)
+            tree = trees[(trial - 1) % len(trees)]
+            proc = start_server(port, serve_args, tree)
             try:
                 ready = wait_ready(proc, base)
-                print(f"trial {trial}: server answers after {ready:.1f} s (load {load()})")
+                print(f"trial {trial}: {tree}: server answers after {ready:.1f} s (load {load()})")
                 keep = None
                 for v in range(1, a.visitors + 1):
                     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
                     landing = visit(ctx, base + "/", "landing")
                     page = visit(ctx, base + a.page, "page")
-                    row = {"trial": trial, "visitor": v, "landing": landing["landing"], **page, "load": load(),
+                    row = {"trial": trial, "tree": str(tree), "visitor": v, "landing": landing["landing"], **page,
+                           "load": load(),
                            "serve_args": a.serve_args}
                     rows.append(row)
                     print(f"  visitor {v}: landing {landing['landing']:5d}  page {page['page']:5d}  (html "
@@ -171,7 +182,7 @@ def main() -> int:
                     else:
                         ctx.close()
                 cached = visit(keep, base + a.page, "page")
-                rows.append({"trial": trial, "visitor": "cached", **cached, "load": load(),
+                rows.append({"trial": trial, "tree": str(tree), "visitor": "cached", **cached, "load": load(),
                              "serve_args": a.serve_args})
                 print(f"  visitor 2 again (browser cache): page {cached['page']:5d}  (html {cached['html']}, "
                       f"scripts {cached['scripts']})  load {rows[-1]['load']}")
@@ -185,10 +196,16 @@ def main() -> int:
         xs = [r[key] for r in rows if sel(r) and r.get(key) is not None]
         return f"{statistics.median(xs):.0f}" if xs else "-"
 
-    first, later = (lambda r: r["visitor"] == 1), (lambda r: isinstance(r["visitor"], int) and r["visitor"] > 1)
-    print(f"median over {a.trials} trials: first visitor: landing {med(first, 'landing')}, page {med(first, 'page')}"
-          f" ms; later visitors: landing {med(later, 'landing')}, page {med(later, 'page')} ms; cached browser: page "
-          f"{med(lambda r: r['visitor'] == 'cached', 'page')} ms; load {med(lambda r: True, 'load')}")
+    for tree in trees:
+        mine = [r for r in rows if r["tree"] == str(tree)]
+        first = lambda r: r in mine and r["visitor"] == 1  # noqa: E731
+        later = lambda r: r in mine and isinstance(r["visitor"], int) and r["visitor"] > 1  # noqa: E731
+        cached = lambda r: r in mine and r["visitor"] == "cached"  # noqa: E731
+        print(f"median over {len({r['trial'] for r in mine})} trials of {tree}: first visitor: landing "
+              f"{med(first, 'landing')}, page {med(first, 'page')} ms (scripts {med(first, 'scripts')}); later "
+              f"visitors: landing {med(later, 'landing')}, page {med(later, 'page')} ms (scripts "
+              f"{med(later, 'scripts')}); cached browser: page {med(cached, 'page')}"
+              f" ms; load {med(lambda r: r in mine, 'load')}")
     if a.json:
         with open(a.json, "a", encoding="utf-8") as f:
             for r in rows:

@@ -67,14 +67,59 @@ def widget_js_files() -> dict[str, Path]:
     return {f"{module_name}@{module_version}/dist/index": ipycanvas_bundle()}
 
 
+PAGE_JS = "explorer-page.js"
+"""The page script laid out next to the widget bundles (:data:`PAGE_JS_SOURCE`, :func:`page_script`)."""
+
+PAGE_JS_SOURCE = """// explorer serve: the browser does not send the comm_open messages of the widget models it builds from the page
+(() => {
+  const bokeh = window.Bokeh;
+  if (bokeh == null || typeof bokeh.require !== "function") return;
+  const Document = bokeh.require("document").Document;
+  if (Document == null || Document.prototype.__explorerNoCommOpen) return;
+  const trigger = Document.prototype._trigger_on_change;
+  Document.prototype._trigger_on_change = function (event) {
+    const data = event != null && event.msg_type === "ipywidgets_bokeh" ? event.msg_data : null;
+    if (typeof data === "string" && data.includes('"comm_open"')) {
+      try {
+        const msg = JSON.parse(data);
+        if (msg.channel === "shell" && msg.header != null && msg.header.msg_type === "comm_open") return;
+      } catch (e) { /* not a Jupyter message: send it */ }
+    }
+    return trigger.call(this, event);
+  };
+  Document.prototype.__explorerNoCommOpen = true;
+})();
+"""
+"""The browser half of :func:`skip_browser_comm_opens`. ipywidgets_bokeh's widget manager opens a comm towards
+the server for every widget model it builds from the page's document (one ``comm_open`` message each: ~370 for the
+Face to Face page), which Panel's kernel ignores. Sent, each was a Bokeh ``PATCH-DOC`` the server parsed, applied
+and acknowledged, one after the other, before the browser's ``DocumentReady`` that starts the page's first drawing
+(``pn.state.onload``): hundreds of ms of the server's event loop on every page load. This script wraps BokehJS'
+``Document._trigger_on_change`` (through ``Bokeh.require("document")``; pinned bokeh==3.9.2) so such messages are
+never sent; every other message goes through unchanged. It must run after BokehJS and before the page's document is
+built: :func:`page_script` puts it among the page's ``<head>`` scripts, after Bokeh's."""
+
+
 def layout_widget_js(dest: str | Path) -> Path:
-    """Copy the widget bundles into ``dest`` laid out as ipywidgets_bokeh requests them; returns ``dest``."""
+    """Copy the widget bundles into ``dest`` laid out as ipywidgets_bokeh requests them, and write the page script
+    (:data:`PAGE_JS`) there; returns ``dest``."""
     dest = Path(dest)
     for rel, src in widget_js_files().items():
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, target)
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / PAGE_JS).write_text(PAGE_JS_SOURCE, encoding="utf-8")
     return dest
+
+
+def page_script() -> None:
+    """Process-wide, under ``explorer serve``: every page's ``<head>`` loads :data:`PAGE_JS` from
+    :data:`WIDGET_JS_ROUTE` (a relative URL: pages are one level deep, as for the widget bundles), after BokehJS
+    (Panel puts ``pn.config.js_files`` after Bokeh's own scripts and before its extensions)."""
+    import panel as pn
+
+    pn.config.js_files = {**pn.config.js_files, "explorer_page": f"{WIDGET_JS_ROUTE}/{PAGE_JS}"}
 
 
 def close_session_widgets(doc) -> int:
