@@ -153,6 +153,103 @@ def close_session_widgets(doc) -> int:
     return len(mine)
 
 
+def _is_style_model(w) -> bool:
+    name = getattr(w, "_model_name", "")
+    return isinstance(name, str) and (name == "LayoutModel" or name.endswith("StyleModel"))
+
+
+def _forget_comm(c) -> None:
+    """Drop the comm ``c`` from every comm manager without sending anything (its ``comm_open`` is still queued and is
+    dropped with the build's messages: :func:`drop_build_messages`)."""
+    import comm as comm_package
+
+    managers = [comm_package.get_comm_manager()]
+    kernel = getattr(c, "kernel", None)
+    if getattr(kernel, "comm_manager", None) is not None:
+        managers.append(kernel.comm_manager)
+    c._closed = True
+    for m in managers:
+        m.comms.pop(getattr(c, "comm_id", None), None)
+
+
+def _unshare(model, owners: list, key: str, value) -> bool:
+    """Copy-on-write for a shared style model (:func:`share_style_models`): the first change of ``model`` gives it its
+    own front-end model (a new comm opened with its whole state, as for a widget built now) and points its owners
+    at it; the other widgets keep the shared one. Stands in for ``Widget._should_send_property`` once."""
+    from ipywidgets import Widget
+
+    del model.__dict__["_should_send_property"]
+    model._trait_values["comm"] = None
+    model._model_id = None
+    model.open()                            # a new comm, carrying the state with this change
+    Widget._call_widget_constructed(model)  # under Panel: the session's own comm (panel.io.ipywidget)
+    for owner, trait in owners:
+        owner.send_state(key=trait)
+    return False
+
+
+def share_style_models(root) -> tuple[int, int]:
+    """Let widgets whose ``layout`` / ``style`` models have the same state share one front-end model; returns
+    ``(models before, models after)`` among those reached from ``root``.
+
+    A page is mostly small widgets with a default or a common ``Layout`` and ``Style`` (the Face to Face page: 232
+    of its 365 widget models, in 36 distinct states), and the browser builds one model for each. Call this once the
+    tree is built and before its state is sent (under ``panel serve``: in the session's page factory, before
+    :func:`drop_build_messages`). Every such model of a group with one state becomes an alias of one new model of
+    that state (same comm, so the same model id in the page's state); its own comm is dropped unsent. The Python
+    objects stay distinct and writable: the first change of one (``w.layout.display = "none"``) gives it its own
+    model again and points its owner(s) at it (:func:`_unshare`), so no other widget sees the change. Models already
+    shared by the code (one ``Layout`` passed to two widgets) stay shared with each other. Private ipywidgets API
+    (pinned ipywidgets==8.1.9): ``_trait_values``, ``_model_id``, ``_should_send_property``, ``_instances``.
+    """
+    import json
+    from functools import partial
+
+    from ipywidgets import Widget
+    from ipywidgets.widgets.widget import _instances
+
+    owners: dict[int, tuple[Widget, list]] = {}
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen or not isinstance(w, Widget):
+            continue
+        seen.add(id(w))
+        for k in w.keys:
+            v = getattr(w, k, None)
+            for x in (v if isinstance(v, (list, tuple)) else (v,)):
+                if not isinstance(x, Widget):
+                    continue
+                if k in ("layout", "style") and _is_style_model(x):
+                    owners.setdefault(id(x), (x, []))[1].append((w, k))
+                else:
+                    stack.append(x)
+    groups: dict[tuple, list] = {}
+    for x, who in owners.values():
+        if x.comm is None or "_should_send_property" in x.__dict__:
+            continue   # closed, or already an alias
+        state = json.dumps(x.get_state(), sort_keys=True, default=str)
+        groups.setdefault((type(x), state), []).append((x, who))
+    after = len(owners)
+    for (cls, state), members in groups.items():
+        if len(members) < 2:
+            continue
+        first = members[0][0]
+        shared = cls(**{k: getattr(first, k) for k in first.keys if not k.startswith("_")})
+        if json.dumps(shared.get_state(), sort_keys=True, default=str) != state:
+            shared.close()
+            continue
+        for x, who in members:
+            _instances.pop(x.model_id, None)
+            _forget_comm(x.comm)
+            x._trait_values["comm"] = shared.comm
+            x._model_id = shared.model_id
+            x._should_send_property = partial(_unshare, x, who)
+        after -= len(members) - 1
+    return len(owners), after
+
+
 def drop_build_messages(doc=None) -> int:
     """Drop the ipywidgets messages queued while a session's widget tree was built (comm opens and updates, one
     websocket message each: 410 for the Face to Face page); returns how many.
@@ -306,11 +403,16 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
         widget: any ipywidget (e.g. a composite ``VBox``).
         redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
         kwargs: passed to the pane (``sizing_mode``, ``margin``...).
+
+    In a served session the widget tree's equal ``layout`` / ``style`` models are shared first
+    (:func:`share_style_models`).
     """
     import panel as pn
 
-    pane = _LocalJSPane(widget, **kwargs)
     doc = pn.state.curdoc
+    if doc is not None:   # a served session: fewer front-end models, before the page's state is taken
+        share_style_models(widget)
+    pane = _LocalJSPane(widget, **kwargs)
     if doc is not None and callable(getattr(widget, "set_scheduler", None)):
         # work the widget can do after its answer is on screen runs in this session's timeout callbacks (under
         # the document lock, after the changes of the current callback have been sent)
