@@ -21,7 +21,8 @@ import tempfile
 from pathlib import Path
 
 from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, browser_fixes, has_url_state, layout_widget_js,
-                                            local_resources, served_pane, skip_browser_comm_opens, url_state_sync)
+                                            lean_build_comms, local_resources, page_script, served_pane,
+                                            skip_browser_comm_opens, url_state_sync)
 
 TITLE = "Rules explorer"
 
@@ -251,10 +252,11 @@ def _session(factory):
     """Wrap a page factory so the session's widgets are closed when the session ends, and the widget messages queued
     while building are not sent (the page's document carries their state: :func:`drop_build_messages`)."""
     def build():
-        from explorer.widgets.panel_support import drop_build_messages, free_widgets_on_session_end
+        from explorer.widgets.panel_support import building_page, drop_build_messages, free_widgets_on_session_end
 
         free_widgets_on_session_end()
-        page = factory()
+        with building_page():   # comms opened without state: their messages are dropped (lean_build_comms)
+            page = factory()
         drop_build_messages()
         return page
     return build
@@ -321,6 +323,8 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     pn.extension("ipywidgets")
     local_resources()   # process-wide part: Font Awesome from this server (each page sets its session's part)
     skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
+    page_script()   # and the browser does not even send those comm_opens (panel_support.PAGE_JS_SOURCE)
+    lean_build_comms()   # a page's build does not serialise the widget states its dropped messages would carry
     address = address or DEFAULT_ADDRESS
     base = Path(static_dir) if static_dir else Path(tempfile.mkdtemp(prefix="explorer-widget-js-"))
     only = base / "explorer-widget-js"

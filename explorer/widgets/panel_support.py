@@ -28,6 +28,10 @@ See ``notes/stack.md``:
   for a websocket (every visitor after the first with ``reuse_sessions``) had none, so its theme CSS, list-panel
   CSS and Font Awesome came from ``cdn.holoviz.org``. Panel also adds Font Awesome from ``cdn.holoviz.org`` (its
   ``ipywidgets`` extension) and from ``cdnjs.cloudflare.com`` (its ``IPyWidget`` patch) to every page.
+- first page load (``docs/design.md`` item 24): a served page's widgets share one front-end model per distinct
+  layout / style state, copy-on-write (:func:`share_style_models`: 365 -> 169 models on the Face to Face page), and
+  the browser does not send a ``comm_open`` per model (:data:`PAGE_JS_SOURCE`, :func:`page_script`), which the
+  server answered one by one before the page's first drawing.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ from __future__ import annotations
 import shutil
 import sys
 import sysconfig
+import threading
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 WIDGET_JS_ROUTE = "widget-js"
@@ -67,14 +73,59 @@ def widget_js_files() -> dict[str, Path]:
     return {f"{module_name}@{module_version}/dist/index": ipycanvas_bundle()}
 
 
+PAGE_JS = "explorer-page.js"
+"""The page script laid out next to the widget bundles (:data:`PAGE_JS_SOURCE`, :func:`page_script`)."""
+
+PAGE_JS_SOURCE = """// explorer serve: the browser does not send the comm_open messages of the widget models it builds from the page
+(() => {
+  const bokeh = window.Bokeh;
+  if (bokeh == null || typeof bokeh.require !== "function") return;
+  const Document = bokeh.require("document").Document;
+  if (Document == null || Document.prototype.__explorerNoCommOpen) return;
+  const trigger = Document.prototype._trigger_on_change;
+  Document.prototype._trigger_on_change = function (event) {
+    const data = event != null && event.msg_type === "ipywidgets_bokeh" ? event.msg_data : null;
+    if (typeof data === "string" && data.includes('"comm_open"')) {
+      try {
+        const msg = JSON.parse(data);
+        if (msg.channel === "shell" && msg.header != null && msg.header.msg_type === "comm_open") return;
+      } catch (e) { /* not a Jupyter message: send it */ }
+    }
+    return trigger.call(this, event);
+  };
+  Document.prototype.__explorerNoCommOpen = true;
+})();
+"""
+"""The browser half of :func:`skip_browser_comm_opens`. ipywidgets_bokeh's widget manager opens a comm towards
+the server for every widget model it builds from the page's document (one ``comm_open`` message each: ~370 for the
+Face to Face page), which Panel's kernel ignores. Sent, each was a Bokeh ``PATCH-DOC`` the server parsed, applied
+and acknowledged, one after the other, before the browser's ``DocumentReady`` that starts the page's first drawing
+(``pn.state.onload``): hundreds of ms of the server's event loop on every page load. This script wraps BokehJS'
+``Document._trigger_on_change`` (through ``Bokeh.require("document")``; pinned bokeh==3.9.2) so such messages are
+never sent; every other message goes through unchanged. It must run after BokehJS and before the page's document is
+built: :func:`page_script` puts it among the page's ``<head>`` scripts, after Bokeh's."""
+
+
 def layout_widget_js(dest: str | Path) -> Path:
-    """Copy the widget bundles into ``dest`` laid out as ipywidgets_bokeh requests them; returns ``dest``."""
+    """Copy the widget bundles into ``dest`` laid out as ipywidgets_bokeh requests them, and write the page script
+    (:data:`PAGE_JS`) there; returns ``dest``."""
     dest = Path(dest)
     for rel, src in widget_js_files().items():
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, target)
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / PAGE_JS).write_text(PAGE_JS_SOURCE, encoding="utf-8")
     return dest
+
+
+def page_script() -> None:
+    """Process-wide, under ``explorer serve``: every page's ``<head>`` loads :data:`PAGE_JS` from
+    :data:`WIDGET_JS_ROUTE` (a relative URL: pages are one level deep, as for the widget bundles), after BokehJS
+    (Panel puts ``pn.config.js_files`` after Bokeh's own scripts and before its extensions)."""
+    import panel as pn
+
+    pn.config.js_files = {**pn.config.js_files, "explorer_page": f"{WIDGET_JS_ROUTE}/{PAGE_JS}"}
 
 
 def close_session_widgets(doc) -> int:
@@ -106,6 +157,156 @@ def close_session_widgets(doc) -> int:
                 m.comms.pop(getattr(c, "comm_id", None), None)
         _instances.pop(getattr(w, "model_id", None), None)
     return len(mine)
+
+
+def _is_style_model(w) -> bool:
+    name = getattr(w, "_model_name", "")
+    return isinstance(name, str) and (name == "LayoutModel" or name.endswith("StyleModel"))
+
+
+def _forget_comm(c) -> None:
+    """Drop the comm ``c`` from every comm manager without sending anything (its ``comm_open`` is still queued and is
+    dropped with the build's messages: :func:`drop_build_messages`)."""
+    import comm as comm_package
+
+    managers = [comm_package.get_comm_manager()]
+    kernel = getattr(c, "kernel", None)
+    if getattr(kernel, "comm_manager", None) is not None:
+        managers.append(kernel.comm_manager)
+    c._closed = True
+    for m in managers:
+        m.comms.pop(getattr(c, "comm_id", None), None)
+
+
+def _unshare(model, owners: list, key: str, value) -> bool:
+    """Copy-on-write for a shared style model (:func:`share_style_models`): the first change of ``model`` gives it its
+    own front-end model (a new comm opened with its whole state, as for a widget built now) and points its owners
+    at it; the other widgets keep the shared one. Stands in for ``Widget._should_send_property`` once."""
+    from ipywidgets import Widget
+
+    del model.__dict__["_should_send_property"]
+    model._trait_values["comm"] = None
+    model._model_id = None
+    model.open()                            # a new comm, carrying the state with this change
+    Widget._call_widget_constructed(model)  # under Panel: the session's own comm (panel.io.ipywidget)
+    for owner, trait in owners:
+        owner.send_state(key=trait)
+    return False
+
+
+def share_style_models(root) -> tuple[int, int]:
+    """Let widgets whose ``layout`` / ``style`` models have the same state share one front-end model; returns
+    ``(models before, models after)`` among those reached from ``root``.
+
+    A page is mostly small widgets with a default or a common ``Layout`` and ``Style`` (the Face to Face page: 232
+    of its 365 widget models, in 36 distinct states), and the browser builds one model for each. Call this once the
+    tree is built and before its state is sent (under ``panel serve``: in the session's page factory, before
+    :func:`drop_build_messages`). Every such model of a group with one state becomes an alias of one new model of
+    that state (same comm, so the same model id in the page's state); its own comm is dropped unsent. The Python
+    objects stay distinct and writable: the first change of one (``w.layout.display = "none"``) gives it its own
+    model again and points its owner(s) at it (:func:`_unshare`), so no other widget sees the change. Models already
+    shared by the code (one ``Layout`` passed to two widgets) stay shared with each other. Private ipywidgets API
+    (pinned ipywidgets==8.1.9): ``_trait_values``, ``_model_id``, ``_should_send_property``, ``_instances``.
+    """
+    import json
+    from functools import partial
+
+    from ipywidgets import Widget
+    from ipywidgets.widgets.widget import _instances
+
+    owners: dict[int, tuple[Widget, list]] = {}
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen or not isinstance(w, Widget):
+            continue
+        seen.add(id(w))
+        for k in w.keys:
+            v = getattr(w, k, None)
+            for x in (v if isinstance(v, (list, tuple)) else (v,)):
+                if not isinstance(x, Widget):
+                    continue
+                if k in ("layout", "style") and _is_style_model(x):
+                    owners.setdefault(id(x), (x, []))[1].append((w, k))
+                else:
+                    stack.append(x)
+    groups: dict[tuple, list] = {}
+    for x, who in owners.values():
+        if x.comm is None or "_should_send_property" in x.__dict__:
+            continue   # closed, or already an alias
+        state = json.dumps(x.get_state(), sort_keys=True, default=str)
+        groups.setdefault((type(x), state), []).append((x, who))
+    after = len(owners)
+    for (cls, state), members in groups.items():
+        if len(members) < 2:
+            continue
+        first = members[0][0]
+        shared = cls(**{k: getattr(first, k) for k in first.keys if not k.startswith("_")})
+        if json.dumps(shared.get_state(), sort_keys=True, default=str) != state:
+            shared.close()
+            continue
+        for x, who in members:
+            _instances.pop(x.model_id, None)
+            _forget_comm(x.comm)
+            x._trait_values["comm"] = shared.comm
+            x._model_id = shared.model_id
+            x._should_send_property = partial(_unshare, x, who)
+        after -= len(members) - 1
+    return len(owners), after
+
+
+class _Building(threading.local):
+    depth = 0
+
+
+_BUILDING = _Building()
+
+
+def _no_state(*args, **kwargs) -> dict:
+    return {}
+
+
+def lean_build_comms() -> bool:
+    """Process-wide, under ``panel serve``: while a page is built inside :func:`building_page`, the comm Panel opens
+    for each new widget carries no state. Panel's construction callback (``panel.io.ipywidget``) serialises every
+    widget's whole state into its ``comm_open`` message (about 40 % of a page build's CPU time, measured with
+    cProfile on the Face to Face page), and those messages are queued and then dropped unsent
+    (:func:`drop_build_messages`): the page's document carries the state. Widgets built at any other time (in a
+    callback, by another app) get Panel's ordinary comm. Returns whether the wrapper is in place. Private API
+    (pinned panel==1.9.4, ipywidgets==8.1.9): ``Widget._widget_construction_callback``.
+    """
+    from ipywidgets import Widget
+
+    callback = Widget._widget_construction_callback
+    if callback is None:
+        return False
+    if getattr(callback, "_lean_build", False):
+        return True
+
+    def lean(widget) -> None:
+        if not _BUILDING.depth or "get_state" in widget.__dict__:
+            return callback(widget)
+        widget.get_state = _no_state   # shadows the method for this one call only
+        try:
+            return callback(widget)
+        finally:
+            widget.__dict__.pop("get_state", None)
+
+    lean._lean_build = True
+    Widget.on_widget_constructed(lean)
+    return True
+
+
+@contextmanager
+def building_page():
+    """The extent of a served page's build whose widget messages :func:`drop_build_messages` drops afterwards (see
+    :func:`lean_build_comms`)."""
+    _BUILDING.depth += 1
+    try:
+        yield
+    finally:
+        _BUILDING.depth -= 1
 
 
 def drop_build_messages(doc=None) -> int:
@@ -261,11 +462,16 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
         widget: any ipywidget (e.g. a composite ``VBox``).
         redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
         kwargs: passed to the pane (``sizing_mode``, ``margin``...).
+
+    In a served session the widget tree's equal ``layout`` / ``style`` models are shared first
+    (:func:`share_style_models`).
     """
     import panel as pn
 
-    pane = _LocalJSPane(widget, **kwargs)
     doc = pn.state.curdoc
+    if doc is not None:   # a served session: fewer front-end models, before the page's state is taken
+        share_style_models(widget)
+    pane = _LocalJSPane(widget, **kwargs)
     if doc is not None and callable(getattr(widget, "set_scheduler", None)):
         # work the widget can do after its answer is on screen runs in this session's timeout callbacks (under
         # the document lock, after the changes of the current callback have been sent)

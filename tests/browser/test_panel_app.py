@@ -145,3 +145,20 @@ def test_served_notebook_under_a_proxy_prefix_draws(browser, served_notebook_url
     assert set(wait_until(lambda: _odds(page), what="odds text")) == {"A wins", "Nobody", "B wins"}
     assert page.locator("text=TAG Raid: Rolls › Face to Face Rolls").count() > 0
     page.close()
+
+
+def test_page_load_sends_no_comm_open_and_shares_style_models(browser, app_url):
+    """The browser sends no ``comm_open`` per widget model (panel_support.PAGE_JS_SOURCE) and builds one model per
+    distinct layout / style (panel_support.share_style_models): the Face to Face page had 365 widget models."""
+    page = browser.new_page()
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f) if isinstance(f, str) else None))
+    page.goto(app_url)
+    _drawn(page)
+    _set_text(page, ".f2f-A-burst", "2")   # the page still works both ways
+    wait_until(lambda: len(page.locator(".f2f-A-dice input").input_value().split(",")) == 2, what="burst 2")
+    assert not [f for f in sent if '\\"comm_open\\"' in f or '"comm_open"' in f]
+    models = page.evaluate("() => Bokeh.documents[0].all_models.values ? [...Bokeh.documents[0].all_models]"
+                           ".filter(m => m.bundle).map(m => Object.keys(m.bundle.state.state).length) : []")
+    assert models and sum(models) < 250
+    page.close()
