@@ -20,8 +20,9 @@ import html
 import tempfile
 from pathlib import Path
 
-from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, browser_fixes, has_url_state, layout_widget_js,
-                                            local_resources, served_pane, skip_browser_comm_opens, url_state_sync)
+from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, accept_binary_widget_messages, browser_fixes,
+                                            has_url_state, layout_widget_js, local_resources, served_pane,
+                                            skip_browser_comm_opens, url_state_sync)
 
 TITLE = "Rules explorer"
 
@@ -321,6 +322,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     pn.extension("ipywidgets")
     local_resources()   # process-wide part: Font Awesome from this server (each page sets its session's part)
     skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
+    accept_binary_widget_messages()   # uploaded files (binary widget messages) reach the pages
     address = address or DEFAULT_ADDRESS
     base = Path(static_dir) if static_dir else Path(tempfile.mkdtemp(prefix="explorer-widget-js-"))
     only = base / "explorer-widget-js"

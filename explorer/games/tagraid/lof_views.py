@@ -1102,9 +1102,10 @@ class LofExplorer(W.HBox):
             self.analysis_cache = LofAnalysisCache()
         self._loading = True
         try:
-            with self.shooter_pick.hold_trait_notifications():
-                self.shooter_pick.options = list(self.models)
-                self.shooter_pick.value = self.shooter
+            # options first, then the value (not under hold_trait_notifications: the held value was checked
+            # against the old options, so a table with other Models raised TraitError)
+            self.shooter_pick.options = list(self.models)
+            self.shooter_pick.value = self.shooter
             for b in BANDS:
                 self.cal_inputs[b].value = f"{getattr(self.calibration, b):g}"
             for b in (*BANDS, OUT_OF_RANGE):
@@ -1119,6 +1120,7 @@ class LofExplorer(W.HBox):
             self.moving.value = m.declared_move
         finally:
             self._loading = False
+        self.verdicts = []   # the old table's verdicts name its Models: never drawn over the new board
         if self.board_view.board is not sc.board:
             self.board_view.set_board(sc.board)
         self.board_view.selected = self.shooter

@@ -478,6 +478,7 @@ class OrderStepper(W.HBox):
         self.board_view.on_select(self._on_select)
 
         self.header = W.HTML()
+        self.header.add_class("oes-header")
         self.note = ScenarioNote()
         self._show_note(scenario)
         self.message = W.HTML()
@@ -491,6 +492,7 @@ class OrderStepper(W.HBox):
         self.download = W.HTML()
         self.download.add_class("oes-download")
         self.file_message = W.HTML()
+        self.file_message.add_class("oes-file-message")
         watch_upload(self.upload, self.load_toml, self.file_message)
 
         self.active_pick = W.Dropdown(description="Active Miner", layout=W.Layout(width="220px"))
