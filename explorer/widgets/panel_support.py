@@ -450,22 +450,42 @@ def query_value(search: str, name: str) -> str | None:
     return values[0] if values else None
 
 
+URL_WRITER_JS = """
+    if (!data.value) { return; }
+    const cut = data.value.indexOf(' ');
+    const seq = cut > 0 ? Number(data.value.slice(0, cut)) : 0;
+    const value = cut > 0 ? data.value.slice(cut + 1) : data.value;
+    if (seq && seq <= (state.seq || 0)) { return; }
+    state.seq = seq;
+    const u = new URL(window.location.href);
+    u.searchParams.set(data.name_, value);
+    window.history.replaceState(window.history.state, '', u.toString());"""
+"""The URL writer's browser script (a Panel ``ReactiveHTML`` script: ``data`` is the model, ``state`` the view's own
+store). Panel sends a change made in a session callback straight to the websocket, but defers it to the next tick
+when the socket is busy writing, so two quick writes (step 4, then step 5) can reach the browser in the opposite
+order: the address then stayed one step behind the page. The script keeps the newest write by its number."""
+
+
+def url_write_value(seq: int, encoded: str) -> str:
+    """The URL writer's value for write number ``seq`` (1, 2, ...) of the encoded state ``encoded``
+    (:func:`explorer.urlstate.encode_state`, which has no space)."""
+    return f"{int(seq)} {encoded}"
+
+
 def _url_writer_class():
     import param
     from panel.reactive import ReactiveHTML
 
     class UrlStateWriter(ReactiveHTML):
-        """Invisible: sets query parameter ``name`` of the browser's address to ``value`` with
-        ``history.replaceState`` (Panel's ``pn.state.location`` always pushes a history entry)."""
+        """Invisible: sets query parameter ``name`` of the browser's address with ``history.replaceState``
+        (Panel's ``pn.state.location`` always pushes a history entry). ``value`` is ``"<write number> <state>"``
+        (:func:`url_write_value`): a write that reaches the browser after a newer one is ignored."""
 
         value = param.String(default="")
         name_ = param.String(default="s")
         _template = "<span id='urlstate' style='display:none'></span>"
-        _scripts = {"value": """
-            if (!data.value) { return; }
-            const u = new URL(window.location.href);
-            u.searchParams.set(data.name_, data.value);
-            window.history.replaceState(window.history.state, '', u.toString());"""}
+        # on render too: a value set before the browser drew the writer (a click while the page loads) is written
+        _scripts = {"value": URL_WRITER_JS, "render": URL_WRITER_JS}
 
     return UrlStateWriter
 
@@ -487,6 +507,7 @@ def url_state_sync(widget, name: str | None = None):
         a Panel ``Column`` holding the (usually empty) message and the invisible URL writer: add it to the page.
     """
     import html as _html
+    import itertools
 
     import panel as pn
 
@@ -509,6 +530,8 @@ def url_state_sync(widget, name: str | None = None):
                               f"state could not be opened, so the page shows its defaults: {_html.escape(str(e))}"
                               f"</div>")
 
+    writes, last = itertools.count(1), [""]
+
     def changed() -> None:
         try:
             value = encode_state(widget.url_state())
@@ -518,7 +541,9 @@ def url_state_sync(widget, name: str | None = None):
             return
         if message.object and "url-state-error" not in message.object:
             message.object = ""
-        writer.value = value
+        if value != last[0]:
+            last[0] = value
+            writer.value = url_write_value(next(writes), value)   # numbered: a late older write never wins
 
     widget.on_state_change(changed)
     return pn.Column(message, writer, margin=0, sizing_mode="stretch_width")
