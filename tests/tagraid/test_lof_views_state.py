@@ -116,3 +116,20 @@ def test_a_table_with_other_models_opens_over_the_page_and_back():
         ref = _explorer_of(f)
         assert list(w.shooter_pick.options) == list(ref.models) and w.shooter_pick.value == ref.shooter
         assert w.verdict_html.value == ref.verdict_html.value
+
+
+def test_the_help_text_does_not_repeat_the_face_to_face_links_words():
+    """Newcomer finding: the header's help text quoted the link's own words ("Resolve this Face to Face Roll"), so
+    the page showed them twice, once above and once as the link. The help says what the link does; the words stay
+    on the link alone."""
+    import html as _html
+    import re
+
+    w = LofExplorer()
+    w.set_targets(["Spotter"])
+    w._flush_state()                       # the link (deferred under a scheduler; at once here)
+    label = _html.unescape(re.search(r"class='lof-f2f-link[^>]*>([^<]+)</a>", w.f2f_html.value).group(1))
+    label = label.rstrip(" →")
+    visible = _html.unescape(re.sub(r"<style.*?</style>|<[^>]+>", " ", w.header.value + w.f2f_html.value, flags=re.S))
+    assert visible.count(label) == 1
+    assert "Face to Face" in w.header.value    # the help still says where the link goes
