@@ -6,7 +6,9 @@ The browser sends the chosen file as a binary widget message; before
 (``UnicodeDecodeError('utf-32-be', ...)`` in Bokeh's protocol handler) and the page did nothing. A valid file shows
 its verdict (the same text as the page's widget shows for that file in Python) and its state in the link; a bad
 file (broken TOML, not UTF-8) shows the one-line message the loading gate gives for it beside the control, and the
-page keeps what it showed (issue #7: bad input loses nothing). Uses the shared fixtures of ``conftest.py``.
+page keeps what it showed (issue #7: bad input loses nothing). The same control in JupyterLab (where the Jupyter
+server reads the binary frame itself) is checked on the Face to Face notebook. Uses the shared fixtures of
+``conftest.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import wait_until
+from browser_helpers import open_notebook_and_run_all, wait_until
 from explorer.urlstate import decode_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -101,4 +103,36 @@ def test_a_valid_file_shows_its_verdict_and_a_bad_one_a_message_keeping_the_page
     # the control was emptied after each file: the same valid file opens again
     _choose(page, name, data)
     wait_until(lambda: message.inner_text().strip() == f"opened {name}", timeout=60, what=f"'opened {name}' again")
+    page.close()
+
+
+def test_the_same_control_opens_files_in_jupyterlab(browser, lab_url):
+    """notebooks/face_to_face.ipynb: the explorer's file control opens a scenario (its verdict shown) and refuses a
+    broken file with the loading gate's message, keeping the verdict."""
+    from explorer.errors import ScenarioError
+
+    name = "tr-05.toml"
+    data = (PACKAGE / "scenarios" / name).read_bytes()
+    ref = _in_python("face-to-face")
+    ref.load_toml(data.decode("utf-8"), name)
+    want_verdict = _text(ref.summary.value)
+    bad, raw = next(iter(BAD_FILES.items()))
+    with pytest.raises(ScenarioError) as e:
+        ref.load_toml(raw.decode("utf-8"), bad)
+
+    page, errors = open_notebook_and_run_all(browser, lab_url, "notebooks/face_to_face.ipynb",
+                                             {"width": 1600, "height": 1500})
+    root = page.locator(".tagraid-f2f").first
+    root.wait_for(timeout=60_000)
+    verdict, message = root.locator(".xf-sum").first, root.locator(".f2f-file-message").first
+    with page.expect_file_chooser() as chooser:
+        root.locator(".xr-upload").first.click()
+    chooser.value.set_files({"name": name, "mimeType": "application/toml", "buffer": data})
+    wait_until(lambda: message.inner_text().strip() == f"opened {name}", timeout=60, what=f"'opened {name}'")
+    wait_until(lambda: _text(verdict.inner_html()) == want_verdict, timeout=60, what="the file's verdict")
+    with page.expect_file_chooser() as chooser:
+        root.locator(".xr-upload").first.click()
+    chooser.value.set_files({"name": bad, "mimeType": "application/toml", "buffer": raw})
+    wait_until(lambda: message.inner_text().strip() == str(e.value), timeout=60, what=f"the message for {bad}")
+    assert _text(verdict.inner_html()) == want_verdict
     page.close()
