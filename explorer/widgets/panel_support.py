@@ -455,13 +455,14 @@ URL_WRITER_JS = """
     const cut = data.value.indexOf(' ');
     const seq = cut > 0 ? Number(data.value.slice(0, cut)) : 0;
     const value = cut > 0 ? data.value.slice(cut + 1) : data.value;
-    if (seq && seq <= (state.seq || 0)) { return; }
-    state.seq = seq;
+    const seen = window.__explorerUrlWrites = window.__explorerUrlWrites || {};
+    if (seq && seq <= (seen[data.name_] || 0)) { return; }
+    seen[data.name_] = seq;
     const u = new URL(window.location.href);
     u.searchParams.set(data.name_, value);
     window.history.replaceState(window.history.state, '', u.toString());"""
-"""The URL writer's browser script (a Panel ``ReactiveHTML`` script: ``data`` is the model, ``state`` the view's own
-store). Panel sends a change made in a session callback straight to the websocket, but defers it to the next tick
+"""The URL writer's browser script (a Panel ``ReactiveHTML`` script: ``data`` is the model; the last write number
+applied is kept per page, so a redrawn writer does not apply an older value either). Panel sends a change made in a session callback straight to the websocket, but defers it to the next tick
 when the socket is busy writing, so two quick writes (step 4, then step 5) can reach the browser in the opposite
 order: the address then stayed one step behind the page. The script keeps the newest write by its number."""
 
