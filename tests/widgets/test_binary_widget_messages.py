@@ -44,3 +44,40 @@ def test_a_file_upload_frame_splits_into_its_message_and_buffers():
 def test_malformed_frames_are_refused(data):
     with pytest.raises(ValueError):
         split_binary_widget_message(data)
+
+
+def test_a_loader_bug_still_gives_a_one_line_message_and_empties_the_control():
+    """watch_upload: a ScenarioError is the file's fault (its message); any other exception from the loader (e.g. the
+    TraitError the Line of Fire page raised on a table with other Models) still says so beside the control, in one
+    line, instead of nothing."""
+    from datetime import datetime, timezone
+
+    import ipywidgets as W
+
+    from explorer.errors import ScenarioError
+    from explorer.widgets.files import upload_control, watch_upload
+
+    _, upload = upload_control("Open…", "a file", "t-upload")
+    message = W.HTML()
+    opened = []
+
+    def load(text, name):
+        if "bad" in name:
+            raise ScenarioError("title", "must be a string", "a string", name)
+        if "bug" in name:
+            raise RuntimeError("no Model 'Driller'\non the table")
+        opened.append((name, text))
+
+    watch_upload(upload, load, message)
+
+    def choose(name, data):
+        upload.value = ({"name": name, "type": "", "size": len(data), "content": memoryview(data),
+                         "last_modified": datetime.now(timezone.utc)},)
+
+    choose("ok.toml", b"title = 'x'\n")
+    assert opened == [("ok.toml", "title = 'x'\n")] and "opened ok.toml" in message.value and upload.value == ()
+    choose("bad.toml", b"title = 1\n")
+    assert "bad.toml" in message.value and "must be a string" in message.value
+    choose("bug.toml", b"title = 'y'\n")
+    assert "bug.toml: could not be opened (RuntimeError: no Model &#x27;Driller&#x27;)" in message.value
+    assert "\n" not in message.value and upload.value == ()

@@ -987,6 +987,13 @@ class FaceToFaceExplorer(W.VBox):
             self.load_toml(text, name)
         except ScenarioError as e:
             self.file_message.value = f"<span class='xf-msg-error'>{html.escape(str(e))}</span>"
+        except Exception as e:   # a bug in the loader: said beside the control, its traceback logged
+            import logging
+
+            from explorer.widgets.files import unexpected_error_text
+
+            logging.getLogger(__name__).exception("opening %s failed", name[:200])
+            self.file_message.value = f"<span class='xf-msg-error'>{html.escape(unexpected_error_text(name, e))}</span>"
         else:
             self.file_message.value = f"<span class='xf-msg-ok'>opened {html.escape(name)}</span>"
         finally:
