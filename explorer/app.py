@@ -20,8 +20,9 @@ import html
 import tempfile
 from pathlib import Path
 
-from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, browser_fixes, has_url_state, layout_widget_js,
-                                            lean_build_comms, local_resources, page_script, served_pane,
+from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, accept_binary_widget_messages, browser_fixes,
+                                            has_url_state, layout_widget_js, lean_build_comms, local_resources,
+                                            page_script, served_pane,
                                             skip_browser_comm_opens, url_state_sync)
 
 TITLE = "Rules explorer"
@@ -325,6 +326,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
     page_script()   # and the browser does not even send those comm_opens (panel_support.PAGE_JS_SOURCE)
     lean_build_comms()   # a page's build does not serialise the widget states its dropped messages would carry
+    accept_binary_widget_messages()   # uploaded files (binary widget messages) reach the pages
     address = address or DEFAULT_ADDRESS
     base = Path(static_dir) if static_dir else Path(tempfile.mkdtemp(prefix="explorer-widget-js-"))
     only = base / "explorer-widget-js"

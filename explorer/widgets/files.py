@@ -97,21 +97,36 @@ def upload_control(label: str, tooltip: str, css_class: str, accept: str = ".tom
     return box, upload
 
 
+def unexpected_error_text(name: str, error: BaseException) -> str:
+    """One line for a file the page failed to open through a bug (not a ``ScenarioError``): the file's name and the
+    error's kind and first line, each cut short."""
+    first = (str(error).splitlines() or [""])[0][:160]
+    return f"{name[:200]}: could not be opened ({type(error).__name__}{': ' + first if first else ''})"
+
+
 def watch_upload(upload, load, message) -> None:
     """Open every file chosen in ``upload`` (an ``ipywidgets.FileUpload``) with ``load(text, name)`` after the
     loading gate's size and UTF-8 check (:func:`read_upload`), and say in ``message`` (an ``ipywidgets.HTML``)
-    "opened NAME" or the one-line error (a ``ScenarioError``: the page keeps its state). The control is emptied
-    afterwards, so the same file can be chosen again."""
+    "opened NAME" or the one-line error (a ``ScenarioError``: the page keeps its state). Any other exception from
+    ``load`` is a bug: it is logged with its traceback and the message says the file could not be opened, never
+    nothing. The control is emptied afterwards, so the same file can be chosen again."""
     from explorer.errors import ScenarioError
 
     def changed(change) -> None:
         if not change["new"]:
             return
+        name = "the file"
         try:
+            name = str(change["new"][0].get("name", name))
             name, text = read_upload(change)
             load(text, name)
         except ScenarioError as e:
             message.value = file_message(str(e), ok=False)
+        except Exception as e:   # a bug in the page's loader: say so beside the control, log the traceback
+            import logging
+
+            logging.getLogger(__name__).exception("opening %s failed", name[:200])
+            message.value = file_message(unexpected_error_text(name, e), ok=False)
         else:
             message.value = file_message(f"opened {name}", ok=True)
         finally:

@@ -18,6 +18,9 @@ See ``notes/stack.md``:
   takes every wheel event over a canvas (``preventDefault``), so the page could not be scrolled over a board. The
   fix makes canvas focus never scroll (``preventScroll``) and keeps plain wheel events away from canvases (the page
   scrolls); with Ctrl, Shift or Alt held the wheel still reaches the canvas (e.g. to rotate a piece).
+- file uploads (:func:`accept_binary_widget_messages`): a browser sends a widget update that carries buffers (an
+  ``ipywidgets.FileUpload`` value) as one binary frame, which ``ipywidgets_bokeh`` fed to ``json.loads``
+  (``UnicodeDecodeError('utf-32-be', ...)``): no uploaded file ever reached a served page. The patch splits the frame.
 - session lifecycle: every ipywidget lives in ipywidgets' global registry until it is closed, so a closed browser tab
   would keep its whole widget tree (and its explorer) alive forever. Panel marks each widget built in a session with
   that session's document; :func:`free_widgets_on_session_end` closes them when the session is destroyed
@@ -370,6 +373,105 @@ def skip_browser_comm_opens() -> bool:
     return True
 
 
+MAX_WIDGET_BUFFERS = 64
+"""The most binary buffers one widget message from a browser may carry (a ``FileUpload`` sends one per file)."""
+
+
+def split_binary_widget_message(data: bytes) -> tuple[dict, list[bytes]]:
+    """A widget message a browser sent as binary (a message with buffers, e.g. a ``FileUpload`` value) as ``(message
+    dict, buffers)``.
+
+    The frame is the one JupyterLab's services and ``ipywidgets_bokeh`` both write: a big-endian ``uint32`` count
+    ``n``, then ``n`` big-endian ``uint32`` offsets, then the parts at those offsets: the message as UTF-8 JSON
+    first, then its ``n - 1`` buffers.
+
+    Raises:
+        ValueError: not such a frame (too short, offsets out of order or past the end, more than
+            :data:`MAX_WIDGET_BUFFERS` buffers, or a first part that is not a JSON object).
+    """
+    import json
+
+    data = bytes(data)
+    if len(data) < 8:
+        raise ValueError("binary widget message shorter than its header")
+    n = int.from_bytes(data[:4], "big")
+    if not 1 <= n <= MAX_WIDGET_BUFFERS + 1 or len(data) < 4 * (n + 1):
+        raise ValueError(f"binary widget message with {n} parts")
+    offsets = [int.from_bytes(data[4 * (k + 1):4 * (k + 2)], "big") for k in range(n)] + [len(data)]
+    if offsets[0] != 4 * (n + 1) or any(a > b for a, b in zip(offsets, offsets[1:])):
+        raise ValueError("binary widget message with offsets out of order")
+    parts = [data[a:b] for a, b in zip(offsets, offsets[1:])]
+    msg = json.loads(parts[0].decode("utf-8"))
+    if not isinstance(msg, dict):
+        raise ValueError("binary widget message whose first part is not a JSON object")
+    return msg, parts[1:]
+
+
+class _Frame(bytes):
+    """One part of a message handed to the kernel as if it came from ZeroMQ without copying (``.bytes``), and usable
+    as a buffer (``memoryview``)."""
+
+    @property
+    def bytes(self) -> bytes:
+        return bytes(self)
+
+
+def accept_binary_widget_messages() -> bool:
+    """Process-wide, under ``panel serve``: read the widget messages a browser sends as binary frames.
+
+    A widget whose update carries buffers (an ``ipywidgets.FileUpload`` holding a chosen file: its content is a
+    buffer) reaches the server as one binary frame (:func:`split_binary_widget_message`). ``ipywidgets_bokeh`` 1.8
+    passes every message to ``json.loads``, which reads the frame's leading zero bytes as UTF-32 and raises
+    ``UnicodeDecodeError('utf-32-be', ...)`` in Bokeh's protocol handler: the file never reached the page, and the
+    page said nothing. This splits the frame and dispatches the message with its buffers, as Jupyter's kernel
+    does; a frame that is not well formed is dropped (hostile traffic gets no traceback). Text messages go on as
+    before. Returns whether the patch is in place. Private API (pinned ipywidgets_bokeh==1.8.0, panel==1.9.4):
+    ``panel.io.ipywidget.PanelSessionWebsocket.receive``.
+    """
+    import logging
+
+    try:
+        from panel.io.ipywidget import PanelSessionWebsocket
+    except Exception:   # another Panel or no ipywidgets_bokeh: leave it alone
+        return False
+    if getattr(PanelSessionWebsocket.receive, "_reads_binary", False):
+        return True
+    receive = PanelSessionWebsocket.receive
+    log = logging.getLogger(__name__)
+
+    def receive_binary(self, data):
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            return receive(self, data)
+        try:
+            msg, buffers = split_binary_widget_message(data)
+        except (ValueError, UnicodeDecodeError) as e:
+            log.warning("dropped a binary widget message: %s", str(e)[:200])
+            return None
+        if msg.get("channel") != "shell":
+            return None
+        try:
+            frames = [_Frame(k) for k in self.serialize(msg)] + [_Frame(b) for b in buffers]
+        except Exception as e:   # a message without the fields of a Jupyter message
+            log.warning("dropped a binary widget message: %s", str(e)[:200])
+            return None
+        kernel = self.parent
+
+        async def dispatch_shell():
+            await kernel.dispatch_shell(frames)
+
+        doc = getattr(self, "_document", None) or self.document
+        if doc is not None and doc.session_context:
+            doc.add_next_tick_callback(dispatch_shell)
+        else:
+            kernel.io_loop.add_callback(dispatch_shell)
+        return None
+
+    receive_binary._reads_binary = True
+    receive_binary._skips_comm_open = getattr(receive, "_skips_comm_open", False)
+    PanelSessionWebsocket.receive = receive_binary
+    return True
+
+
 def free_widgets_on_session_end() -> None:
     """Under ``panel serve``: close this session's widgets when the session is destroyed (no-op elsewhere)."""
     import panel as pn
@@ -468,6 +570,7 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
     """
     import panel as pn
 
+    accept_binary_widget_messages()   # a FileUpload's file reaches the server (once per process)
     doc = pn.state.curdoc
     if doc is not None:   # a served session: fewer front-end models, before the page's state is taken
         share_style_models(widget)
@@ -553,22 +656,43 @@ def query_value(search: str, name: str) -> str | None:
     return values[0] if values else None
 
 
+URL_WRITER_JS = """
+    if (!data.value) { return; }
+    const cut = data.value.indexOf(' ');
+    const seq = cut > 0 ? Number(data.value.slice(0, cut)) : 0;
+    const value = cut > 0 ? data.value.slice(cut + 1) : data.value;
+    const seen = window.__explorerUrlWrites = window.__explorerUrlWrites || {};
+    if (seq && seq <= (seen[data.name_] || 0)) { return; }
+    seen[data.name_] = seq;
+    const u = new URL(window.location.href);
+    u.searchParams.set(data.name_, value);
+    window.history.replaceState(window.history.state, '', u.toString());"""
+"""The URL writer's browser script (a Panel ``ReactiveHTML`` script: ``data`` is the model; the last write number
+applied is kept per page, so a redrawn writer does not apply an older value either). Panel sends a change made in a session callback straight to the websocket, but defers it to the next tick
+when the socket is busy writing, so two quick writes (step 4, then step 5) can reach the browser in the opposite
+order: the address then stayed one step behind the page. The script keeps the newest write by its number."""
+
+
+def url_write_value(seq: int, encoded: str) -> str:
+    """The URL writer's value for write number ``seq`` (1, 2, ...) of the encoded state ``encoded``
+    (:func:`explorer.urlstate.encode_state`, which has no space)."""
+    return f"{int(seq)} {encoded}"
+
+
 def _url_writer_class():
     import param
     from panel.reactive import ReactiveHTML
 
     class UrlStateWriter(ReactiveHTML):
-        """Invisible: sets query parameter ``name`` of the browser's address to ``value`` with
-        ``history.replaceState`` (Panel's ``pn.state.location`` always pushes a history entry)."""
+        """Invisible: sets query parameter ``name`` of the browser's address with ``history.replaceState``
+        (Panel's ``pn.state.location`` always pushes a history entry). ``value`` is ``"<write number> <state>"``
+        (:func:`url_write_value`): a write that reaches the browser after a newer one is ignored."""
 
         value = param.String(default="")
         name_ = param.String(default="s")
         _template = "<span id='urlstate' style='display:none'></span>"
-        _scripts = {"value": """
-            if (!data.value) { return; }
-            const u = new URL(window.location.href);
-            u.searchParams.set(data.name_, data.value);
-            window.history.replaceState(window.history.state, '', u.toString());"""}
+        # on render too: a value set before the browser drew the writer (a click while the page loads) is written
+        _scripts = {"value": URL_WRITER_JS, "render": URL_WRITER_JS}
 
     return UrlStateWriter
 
@@ -590,6 +714,7 @@ def url_state_sync(widget, name: str | None = None):
         a Panel ``Column`` holding the (usually empty) message and the invisible URL writer: add it to the page.
     """
     import html as _html
+    import itertools
 
     import panel as pn
 
@@ -612,6 +737,8 @@ def url_state_sync(widget, name: str | None = None):
                               f"state could not be opened, so the page shows its defaults: {_html.escape(str(e))}"
                               f"</div>")
 
+    writes, last = itertools.count(1), [""]
+
     def changed() -> None:
         try:
             value = encode_state(widget.url_state())
@@ -621,7 +748,9 @@ def url_state_sync(widget, name: str | None = None):
             return
         if message.object and "url-state-error" not in message.object:
             message.object = ""
-        writer.value = value
+        if value != last[0]:
+            last[0] = value
+            writer.value = url_write_value(next(writes), value)   # numbered: a late older write never wins
 
     widget.on_state_change(changed)
     return pn.Column(message, writer, margin=0, sizing_mode="stretch_width")

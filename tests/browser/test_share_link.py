@@ -77,3 +77,77 @@ def test_a_damaged_link_says_so_and_keeps_the_defaults(browser, app_url):
     assert "could not be opened" in msg and "damaged" in msg
     assert wait_until(lambda: (v := _view(page))["odds"] and v, what="odds") == defaults
     page.close()
+
+
+def _stepper_view(page) -> tuple[int | None, int | None]:
+    """``(Order number, step)`` the Orders page shows (Order ``None`` outside a Round)."""
+    import re
+
+    text = page.locator(".tagraid-oes").first.inner_text()
+    order, step = re.search(r"Order (\d+) of \d+", text), re.search(r"step (\d+) of \d+", text)
+    return (int(order.group(1)) if order else None), (int(step.group(1)) if step else None)
+
+
+def _stepper_link(page) -> tuple[int | None, int | None]:
+    """``(Order number, step)`` the page's address holds."""
+    raw = page.evaluate("new URLSearchParams(location.search).get('s')")
+    if not raw:
+        return None, None
+    st = decode_state(raw)
+    return st.get("order_index", -1) + 1, st.get("step")
+
+
+def test_a_stepper_link_after_quick_steps_reopens_the_same_step(browser, app_url):
+    """Handed symptom: the Orders page's link was sometimes one step behind the step shown. Bursts of quick
+    clicks on ▶ (no wait between them) and on "Order ▶"; after each burst the address must reach the step shown and
+    stay there, and the link must reopen that Order at that step in a new browser context."""
+    from explorer.games.tagraid.orders.sequence import STEPS
+
+    n = len(STEPS)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(app_url.rsplit("/", 1)[0] + "/tagraid-orders?scenario=tr-round-stoorworm")
+    wait_until(lambda: page.locator(".tagraid-oes").count() and _stepper_view(page) == (1, 0), timeout=90,
+               what="Order 1 at step 0")
+    nxt = page.locator(".oes-next button, button.oes-next").first
+    order_next = page.locator(".oes-order-next button, button.oes-order-next").first
+    expected = (1, 0)
+    for burst, button in ((3, nxt), (5, nxt), (1, order_next), (4, nxt), (2, nxt)):
+        for _ in range(burst):
+            button.click(no_wait_after=True)
+        if button is order_next:
+            expected = (expected[0] + burst, 0)
+        else:
+            expected = (expected[0], min(expected[1] + burst, n))
+        wait_until(lambda: _stepper_view(page) == expected, timeout=60, what=f"the page at {expected}")
+        wait_until(lambda: _stepper_link(page) == expected, timeout=20, what=f"the link at {expected}")
+        page.wait_for_timeout(700)   # a late write must not take the address back
+        assert _stepper_link(page) == _stepper_view(page) == expected
+    link = page.evaluate("location.href")
+    ctx.close()
+
+    other = browser.new_context(viewport={"width": 1280, "height": 900})
+    p2 = other.new_page()
+    p2.goto(link)
+    wait_until(lambda: p2.locator(".tagraid-oes").count() and _stepper_view(p2) == expected, timeout=90,
+               what=f"the shared link at {expected}")
+    other.close()
+
+
+def test_the_url_writer_keeps_the_newest_write_when_an_older_one_arrives_late(browser, app_url):
+    """The writer's browser script itself (:data:`explorer.widgets.panel_support.URL_WRITER_JS`), fed the way
+    Panel delivers two quick writes when the first is deferred: write 2 (step 5), then write 1 (step 4). The
+    address keeps write 2; a later write 3 is taken."""
+    from explorer.widgets.panel_support import URL_WRITER_JS, url_write_value
+
+    page = browser.new_page()
+    page.goto(app_url.rsplit("/", 1)[0] + "/")   # any page of the app: same origin for history.replaceState
+    got = page.evaluate("""([body, writes]) => {
+        const run = new Function('data', 'model', 'state', 'view', body);
+        const state = {}, seen = [];
+        for (const w of writes) { run({value: w, name_: 'probe'}, null, state, null);
+                                  seen.push(new URLSearchParams(location.search).get('probe')); }
+        return seen; }""", [URL_WRITER_JS, [url_write_value(2, "1.step5"), url_write_value(1, "1.step4"),
+                                            url_write_value(3, "1.step6")]])
+    assert got == ["1.step5", "1.step5", "1.step6"]
+    page.close()

@@ -99,3 +99,37 @@ def test_state_change_callback_and_bad_links_keep_the_state():
     with pytest.raises(ScenarioError, match="shooter"):
         w.load_url_state(dict(before, shooter="Nobody"))
     assert w.url_state() == before
+
+
+def test_a_table_with_other_models_opens_over_the_page_and_back():
+    """Found by the upload browser test: opening a table file whose Models are not the page's (the packaged
+    lof-demo over the default page) raised TraitError from the shooter dropdown (its value was checked against the
+    old Models) instead of showing the table."""
+    from explorer.games import get_game
+    from explorer.games.tagraid.tables import __file__ as tables_init
+    from pathlib import Path
+
+    w, _ = get_game("tagraid").open_page("line-of-fire")
+    for name in ("lof-demo.toml", "tr-22.toml", "lof-quarry.toml"):
+        f = Path(tables_init).parent / name
+        w.load_toml(f.read_text(encoding="utf-8"), name)
+        ref = _explorer_of(f)
+        assert list(w.shooter_pick.options) == list(ref.models) and w.shooter_pick.value == ref.shooter
+        assert w.verdict_html.value == ref.verdict_html.value
+
+
+def test_the_help_text_does_not_repeat_the_face_to_face_links_words():
+    """Newcomer finding: the header's help text quoted the link's own words ("Resolve this Face to Face Roll"), so
+    the page showed them twice, once above and once as the link. The help says what the link does; the words stay
+    on the link alone."""
+    import html as _html
+    import re
+
+    w = LofExplorer()
+    w.set_targets(["Spotter"])
+    w._flush_state()                       # the link (deferred under a scheduler; at once here)
+    label = _html.unescape(re.search(r"class='lof-f2f-link[^>]*>([^<]+)</a>", w.f2f_html.value).group(1))
+    label = label.rstrip(" →")
+    visible = _html.unescape(re.sub(r"<style.*?</style>|<[^>]+>", " ", w.header.value + w.f2f_html.value, flags=re.S))
+    assert visible.count(label) == 1
+    assert "Face to Face" in w.header.value    # the help still says where the link goes

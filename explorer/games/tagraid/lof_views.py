@@ -642,8 +642,10 @@ class LofExplorer(W.HBox):
                              f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
                              "the rotate buttons, q / e or Ctrl + wheel turn the shooter; − / + zoom, fit fits the "
-                             "board to its column. With <i>pick target</i>, a click picks (or drops) a target: "
-                             "<i>Resolve this Face to Face Roll</i> opens the roll exchange the board decides. <b style='color:#1a9641'>Green</b>: a "
+                             "board to its column. With <i>pick target</i>, a click picks (or drops) a target, and "
+                             "the link beside the buttons opens the Face to Face page on the exchange the board "
+                             "decides. "
+                             "<b style='color:#1a9641'>Green</b>: a "
                              "clear LoF segment; <b style='color:#d7191c'>red</b>: rays cut (×) where they hit an "
                              "obstacle; yellow wedge: the shooter's front arc; dashed rings S / M / L: where the Range "
                              "Ruler's Segments end; orange ring: Partial Cover; numbers around the MegaBeast's "
@@ -1102,9 +1104,10 @@ class LofExplorer(W.HBox):
             self.analysis_cache = LofAnalysisCache()
         self._loading = True
         try:
-            with self.shooter_pick.hold_trait_notifications():
-                self.shooter_pick.options = list(self.models)
-                self.shooter_pick.value = self.shooter
+            # options first, then the value (not under hold_trait_notifications: the held value was checked
+            # against the old options, so a table with other Models raised TraitError)
+            self.shooter_pick.options = list(self.models)
+            self.shooter_pick.value = self.shooter
             for b in BANDS:
                 self.cal_inputs[b].value = f"{getattr(self.calibration, b):g}"
             for b in (*BANDS, OUT_OF_RANGE):
@@ -1119,6 +1122,7 @@ class LofExplorer(W.HBox):
             self.moving.value = m.declared_move
         finally:
             self._loading = False
+        self.verdicts = []   # the old table's verdicts name its Models: never drawn over the new board
         if self.board_view.board is not sc.board:
             self.board_view.set_board(sc.board)
         self.board_view.selected = self.shooter

@@ -478,6 +478,7 @@ class OrderStepper(W.HBox):
         self.board_view.on_select(self._on_select)
 
         self.header = W.HTML()
+        self.header.add_class("oes-header")
         self.note = ScenarioNote()
         self._show_note(scenario)
         self.message = W.HTML()
@@ -491,6 +492,7 @@ class OrderStepper(W.HBox):
         self.download = W.HTML()
         self.download.add_class("oes-download")
         self.file_message = W.HTML()
+        self.file_message.add_class("oes-file-message")
         watch_upload(self.upload, self.load_toml, self.file_message)
 
         self.active_pick = W.Dropdown(description="Active Miner", layout=W.Layout(width="220px"))
@@ -1021,9 +1023,9 @@ class OrderStepper(W.HBox):
         if focus is not None:
             self.position = focus
         self.position = max(0, min(self.position, len(self.frames)))
+        self._state_changed()   # the link first: the page's own widget messages go out on the next tick
         self._show_errors()
         self._render()
-        self._state_changed()
 
     def _play(self, decl: OrderDeclarations) -> tuple[tuple[Frame, ...], Rejection | None, OrderDeclarations]:
         """Replay the Order from the initial table: steps 1 to 2.1 (kept while the Activation and the Move do not
@@ -1067,8 +1069,8 @@ class OrderStepper(W.HBox):
     def show(self, position: int) -> None:
         """Show the table after ``position`` steps (clamped to the steps the declarations allow)."""
         self.position = max(0, min(int(position), len(self.frames)))
+        self._state_changed()   # the link first (see replay)
         self._render()
-        self._state_changed()
 
     def _show_errors(self) -> None:
         rej = self.rejection

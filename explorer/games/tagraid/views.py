@@ -44,7 +44,7 @@ COLOR_A, COLOR_B, COLOR_NOBODY, COLOR_MB = "#1971c2", "#e8590c", "#868e96", "#86
 _FIELD_CSS = """<style>
 .xf-title{font:bold 15px sans-serif;padding:4px 8px;border-radius:4px;color:#fff}
 .xf-msg-error{background:#fff5f5;border:1px solid #c92a2a;color:#c92a2a;padding:6px 10px;border-radius:4px;
-  font:13px sans-serif}
+  font:13px sans-serif;display:inline-block;max-width:100%;box-sizing:border-box;line-height:1.35;white-space:normal}
 .xf-msg-ok{color:#2b8a3e;font:13px sans-serif;padding:2px 4px}
 .xf-label{font:13px sans-serif;color:#212529;line-height:30px;white-space:nowrap}
 .xf-sum{font:14px sans-serif;padding:4px 0}
@@ -987,6 +987,13 @@ class FaceToFaceExplorer(W.VBox):
             self.load_toml(text, name)
         except ScenarioError as e:
             self.file_message.value = f"<span class='xf-msg-error'>{html.escape(str(e))}</span>"
+        except Exception as e:   # a bug in the loader: said beside the control, its traceback logged
+            import logging
+
+            from explorer.widgets.files import unexpected_error_text
+
+            logging.getLogger(__name__).exception("opening %s failed", name[:200])
+            self.file_message.value = f"<span class='xf-msg-error'>{html.escape(unexpected_error_text(name, e))}</span>"
         else:
             self.file_message.value = f"<span class='xf-msg-ok'>opened {html.escape(name)}</span>"
         finally:
