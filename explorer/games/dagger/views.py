@@ -501,7 +501,6 @@ class NemesisStepper(W.VBox):
         except ExplorerError as e:
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
-        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.geo = MapGeometry(self.scenario.world)
         self.choices = {}
         self.selected = None
@@ -510,7 +509,12 @@ class NemesisStepper(W.VBox):
             self.showdown.value = bool(self.scenario.state.showdown)
         finally:
             self._quiet = False
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), state=self._note_state())
         self.run(keep_position=False)
+
+    def _note_state(self) -> str:
+        """The readings, Final Showdown and choices shown, compared by the scenario note with those as opened."""
+        return repr((sorted(self.rulings().items()), self.showdown.value, self.choices))
 
     def rulings(self) -> dict[str, str]:
         """The ruling readings chosen in the dropdowns."""
@@ -539,6 +543,7 @@ class NemesisStepper(W.VBox):
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
         self.frames, self.ctx, self.start = frames, ctx, start
+        self.note.track(self._note_state())     # the note says when the page no longer plays the scenario as opened
         note = ""
         if self.showdown.value != self.scenario.state.showdown:
             note = (f"<br><span class='dg-showdown-note' style='color:#e8590c'>Replayed with the Final Showdown "

@@ -292,6 +292,7 @@ class CombatExplorer(W.VBox):
             self._busy = False
         self.opened, self._base, self.hand = name, base, hand
         self._shown, self._shown_blue = {}, []
+        self.outcome.show(None)     # its next show records the inputs as opened
         self.update()
 
     def _target_name(self) -> str:
@@ -510,7 +511,9 @@ class CombatExplorer(W.VBox):
         else:
             from .game import outcome_text
 
-            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace))
+            # the page's inputs and picked faces: the note says when they are no longer the scenario's as opened
+            state = repr((sorted(data.items(), key=str), sorted(self.hand.items(), key=str)))
+            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace), state=state, live=True)
 
     def _die_dropdown(self, key: tuple[str, int], colour: str, shown: str) -> W.Dropdown:
         die = self._cal.die(colour)

@@ -299,6 +299,7 @@ class StrategyPoolExplorer(W.VBox):
         self.opened, self._base = name, sc.model_dump(mode="json")
         self._base_key = self._key()
         self._picked = None
+        self.outcome.show(None)     # its next show records the inputs as opened
         self.update()
 
     def _key(self) -> tuple:
@@ -456,7 +457,9 @@ class StrategyPoolExplorer(W.VBox):
         else:
             from .outcome import outcome_text
 
-            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace))
+            # the note says when the inputs are no longer the scenario's as opened
+            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace),
+                              state=repr(sorted(data.items(), key=str)), live=True)
 
     def _draw_odds(self, o: dict) -> None:
         odds = o.get("odds")

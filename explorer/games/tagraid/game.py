@@ -182,7 +182,7 @@ def _line_of_fire_open(name: str):
 
     sc = GAME.load_builtin(name)
     lof = LofExplorer(scenario_from_table(sc.loaded, sc.shooter), rulings=dict(sc.rulings))
-    lof.note.show(name, *GAME.builtin_verdict(name))
+    lof.note.show(name, *GAME.builtin_verdict(name), state=lof.url_state())
     return lof, lof.redraw
 
 

@@ -753,6 +753,10 @@ class FaceToFaceExplorer(W.VBox):
         self.download.value = download_link(text, "face-to-face.toml", "the dice, inputs, seed and readings as a "
                                             "scenario file: `explorer resolve FILE` and the notebooks open it",
                                             "f2f-download-link xf-button", styled=False)
+        try:    # the note above says when the page no longer shows the scenario it opened
+            self.note.track(self.url_state())
+        except ScenarioError:
+            pass
         for cb in list(self._state_callbacks):
             cb()
 
@@ -1530,7 +1534,7 @@ def explorer_for_scenario(name_or_path: str | None = None, **overrides) -> FaceT
     kw.update(overrides)
     w = FaceToFaceExplorer(**kw)
     if name in GAME.builtin_names():      # the page says which scenario it opened, with its verdict
-        w.note.show(name, *GAME.builtin_verdict(name))
+        w.note.show(name, *GAME.builtin_verdict(name), state=w.url_state() if w.inputs is not None else None)
     else:
         w.note.show(name, d["title"], what="Opened from")
     return w
