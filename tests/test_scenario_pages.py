@@ -109,6 +109,22 @@ def test_the_scenario_note_says_when_the_page_no_longer_shows_the_scenario_as_op
             assert not note.changed and not _changed_text(note), d.description
 
 
+INPUTS = (W.Text, W.IntText, W.Dropdown, W.Checkbox, W.Textarea, W.ToggleButtons)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gp", PAGES, ids=lambda gp: f"{gp[0].id}-{gp[1].slug}")
+def test_the_scenario_note_sits_at_the_top_of_every_page(gp):
+    """The note and its Outcome come before the page's inputs (at most a picker row's two controls), so they are
+    above the fold as on every page (newcomer finding: Galaxy Defenders Combat had them at y~830 of 800)."""
+    g, p = gp
+    w, _redraw = g.open_page(p.slug, p.default or _other(g, p))
+    order = list(_walk(w))
+    at = order.index(_notes(w)[0])
+    before = [x for x in order[:at] if isinstance(x, INPUTS) and x.description not in PICKERS]
+    assert len(before) <= 2, [type(x).__name__ + ":" + x.description for x in before]
+
+
 def test_face_to_face_typed_dice_mark_the_opened_verdict_as_the_scenario_s():
     from explorer.games.tagraid.views import explorer_for_scenario
 

@@ -233,8 +233,10 @@ class CombatExplorer(W.VBox):
                        + [W.HBox([w, m[f"calibration.{c}"]]) for c, w in self.faces.items()])
         extras = W.Accordion([calib, W.VBox(list(self.rulings_box.values()))],
                              titles=("Dice faces (calibration)", "Ruling options"))
-        super().__init__([W.HTML(BANNER), W.HBox([attacker, target], layout=W.Layout(flex_flow="row wrap")),
-                          tray, extras, self.message, self.headline, self.outcome, self.chart, self.stepper])
+        # the opened scenario's note at the top, as on every other scenario page (it was below the fold, y~830)
+        super().__init__([W.HTML(BANNER), self.outcome,
+                          W.HBox([attacker, target], layout=W.Layout(flex_flow="row wrap")),
+                          tray, extras, self.message, self.headline, self.chart, self.stepper])
         self.add_class("gd-combat")
         self.update()
 

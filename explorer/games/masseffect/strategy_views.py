@@ -263,7 +263,8 @@ class StrategyPoolExplorer(W.VBox):
             row(self.picker_label, self.picker),
             W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",)),
         ])
-        super().__init__([controls, self.message, self.headline, self.outcome, self.dice, self.chart, self.stepper])
+        # the opened scenario's note at the top, as on every other scenario page
+        super().__init__([self.outcome, controls, self.message, self.headline, self.dice, self.chart, self.stepper])
         self.update()
 
     def open_scenario(self, data: dict, name: str) -> None:
