@@ -11,6 +11,7 @@ Everything here is read from the trace (``Trace.outcome`` and the facts of its s
 
 from __future__ import annotations
 
+from explorer.text import join_words, plural
 from explorer.trace import Trace
 
 __all__ = ["outcome_text", "verdict", "hero_outcome_text"]
@@ -169,8 +170,8 @@ def hero_outcome_text(trace: Trace) -> str:
     lines = ["Outcome: " + "; ".join(head)]
     for a in o["actions"]:
         if "p" in a:
-            lines.append(f"  {a['do'].capitalize()} by {a['hero']} on {a['target']}: {a['dice']} dice, {a['need']} "
-                         f"success(es) needed, P = {a['p']['float']:.3f}"
+            lines.append(f"  {a['do'].capitalize()} by {a['hero']} on {a['target']}: {plural(a['dice'], 'die')}, "
+                         f"{plural(a['need'], 'success', 'successes')} needed, P = {a['p']['float']:.3f}"
                          + ("" if a.get("empowered") else f" ({a['p_with_empowered']['float']:.3f} with an "
                                                           "empowered token)"))
     aa = o["after_actions"]
@@ -178,7 +179,7 @@ def hero_outcome_text(trace: Trace) -> str:
                  + (", ".join(f"{e} {sp} {d} damage" if d else f"{e} {sp}" for e, (sp, d) in aa["enemies"].items())
                     or "none") + "; heroes " + ", ".join(f"{h} {sp or 'off the board'}"
                                                        for h, (sp, _d) in aa["heroes"].items()))
-    lines.append(f"  Die faces (successes): {o['die']}")
+    lines.append(f"  Die faces (successes): {join_words(o['die'])}")
     return "\n".join(lines)
 
 

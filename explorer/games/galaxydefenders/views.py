@@ -29,6 +29,7 @@ import ipywidgets as W
 
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError
+from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper
@@ -576,7 +577,7 @@ class CombatExplorer(W.VBox):
         self.headline.value = (
             "<div class='gd-headline' style='font-family:sans-serif;font-size:14px;margin:6px 0'>"
             f"This roll: <b>{a['hits']} hit(s)</b>, {r['absorbed']} absorbed by Energy Shields, "
-            f"{r['cancelled_by_items']} cancelled by items, {r['blue_dice']} Blue dice ({r['cancelled_by_dice']} "
+            f"{r['cancelled_by_items']} cancelled by items, {plural(r['blue_dice'], 'Blue die', 'Blue dice')} ({r['cancelled_by_dice']} "
             f"cancelled) → <b>{r['wounds']} wound(s)</b>{crit}; target {html.escape(r['status'])} "
             f"({after['wounds']}/{t0.health} wounds).{shields}</div>")
 
