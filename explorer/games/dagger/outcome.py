@@ -80,8 +80,17 @@ def _closest(o: dict) -> str:
         b, lim = n["bases"]
         parts.append((lim - b, f"{b}/{lim} bases overrun: {lim - b} more loses"))
     left = o.get("events_left", 0)
-    parts.append((left + 1, "no event card left: the next Nemesis Phase loses at step 3" if left == 0 else
-                  f"{left} event card(s) left: Nemesis Phase {left + 1} from now finds none and loses"))
+    if left:
+        parts.append((left + 1, f"{plural(left, 'event card')} left: Nemesis Phase {left + 1} from now finds none "
+                                "and loses"))
+    else:
+        # A scenario file lists only the event cards it draws (a position, not a whole game: Setup builds a deck of
+        # 9 standard + 3 nemesis events), so an empty deck after the play-out is the file's, not the game's: it is
+        # named last and never presented as the nearest loss (dg-loss-no-event, where step 3 finds no card, says
+        # so in its "lost" reasons instead).
+        parts.append((float("inf"), "event deck: none of its cards is left in this scenario (a scenario lists only "
+                                    "the cards it draws; the game's deck starts with 12), so the next step 3 is not "
+                                    "modelled"))
     heroes = o.get("heroes", {})
     alive = [v for v in heroes.values() if not v[4]]        # [space, damage, health, shattered, eliminated]
     if heroes:
