@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-IRREGULAR = {"die": "dice", "Die": "Dice", "Damage": "Damage", "dice": "dice", "Wound": "Wounds"}
+IRREGULAR = {"die": "dice", "Die": "Dice", "Damage": "Damage"}
 """Plurals that do not add an ``s`` (``"Damage"`` is uncountable in every rulebook here)."""
 
 

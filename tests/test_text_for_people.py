@@ -65,3 +65,16 @@ def test_plural_and_join_words():
     assert join_words(["rank-4"]) == "rank-4" and join_words([]) == "none"
     assert join_words(["rank-2", "rank-3", "rank-4"]) == "rank-2, rank-3 and rank-4"
     assert join_words([1, 0], "then") == "1 then 0"
+
+
+def test_face_to_face_headline_counts_in_words():
+    """The Face to Face page's result line: "B makes 1 Saving Roll, loses 0 Wounds", never "Roll(s)" / "Wound(s)"."""
+    from explorer.games import get_game, read_toml
+    from explorer.games.tagraid.views import explorer_for_scenario
+
+    g = get_game("tagraid")
+    names = [n for n in g.builtin_names() if str(read_toml(n, text=g.scenario_text(n)).get("kind", "")) == ""]
+    assert names
+    for name in names[::3]:
+        text = explorer_for_scenario(name).summary.value
+        assert "(s)" not in text and not BAD_NUMBER.search(text), (name, text)

@@ -660,11 +660,11 @@ class FaceToFaceExplorer(W.VBox):
             if pair is not None and pair.winner == act.name:
                 if act.skill not in ATTACKS:
                     return f"A beats Threat Level {mb.threat_level}: the {mb.name}'s attack is evaded"
-                return f"A beats Threat Level {mb.threat_level}: {mb.wounds_lost} Wound(s) to the {mb.name}"
+                return f"A beats Threat Level {mb.threat_level}: {plural(mb.wounds_lost, 'Wound')} to the {mb.name}"
             if pair is None or pair.winner is None:
                 return "Tie with the Threat Level: nothing happens" if pair is not None and pair.result == "tie" \
                     else "Nobody wins: no effect"
-            return f"The {mb.name} prevails: A loses {act.wounds_lost} Wound(s)"
+            return f"The {mb.name} prevails: A loses {plural(act.wounds_lost, 'Wound')}"
         if pair is None or pair.winner is None:
             return "Tie: every success cancelled, nothing happens" if pair is not None and pair.result == "tie" \
                 else "Nobody wins: no effect"
@@ -672,8 +672,8 @@ class FaceToFaceExplorer(W.VBox):
         loser = next(m for m in res.miners.values() if m.name != w.name)
         if w.skill not in ATTACKS:
             return f"{w.letter} wins ({SKILL_NAMES[w.skill]}): no Saving Rolls"
-        return (f"{w.letter} wins: {loser.letter} makes {loser.saving_rolls} Saving Roll(s), loses {loser.wounds_lost} "
-                f"Wound(s)")
+        return (f"{w.letter} wins: {loser.letter} makes {plural(loser.saving_rolls, 'Saving Roll')}, loses "
+                f"{plural(loser.wounds_lost, 'Wound')}")
 
     def _headline_html(self, res: Resolution) -> str:
         pair = res.pairs[0] if res.pairs else None
@@ -1268,7 +1268,7 @@ def exchange_tray_model(res: Resolution, doc: dict[str, Any]) -> tuple[list[Row]
             dice = [DieView(x.id, x.face, "plain", False, False, "Wound" if x.failed else "saved", bad=x.failed)
                     for x in sr.dice]
             rows.append(Row(f"Saves · {target.name}", dice, f"vs {sr.attacker}: fail on {sr.attack_damage.value} "
-                            "or less", f"{target.name}: {target.wounds_lost} Wound(s) lost"))
+                            "or less", f"{target.name}: {plural(target.wounds_lost, 'Wound')} lost"))
     return rows, links
 
 
@@ -1474,7 +1474,7 @@ def tray_model(res: Resolution, a: SideInputs, b: SideInputs | None = None,
             dice = [DieView(x.id, x.face, "plain", False, False, "Wound" if x.failed else "saved", bad=x.failed)
                     for x in s.dice]
             rows.append(Row("Saving Rolls", dice, f"fail on {s.attack_damage.value} or less",
-                            f"{target.name}: {target.wounds_lost} Wound(s) lost"))
+                            f"{target.name}: {plural(target.wounds_lost, 'Wound')} lost"))
     return rows, links
 
 
