@@ -576,9 +576,10 @@ class CombatExplorer(W.VBox):
         crit = f", Critical token <b>{html.escape(r['critical'])}</b>" if r["critical"] else ""
         self.headline.value = (
             "<div class='gd-headline' style='font-family:sans-serif;font-size:14px;margin:6px 0'>"
-            f"This roll: <b>{a['hits']} hit(s)</b>, {r['absorbed']} absorbed by Energy Shields, "
-            f"{r['cancelled_by_items']} cancelled by items, {plural(r['blue_dice'], 'Blue die', 'Blue dice')} ({r['cancelled_by_dice']} "
-            f"cancelled) → <b>{r['wounds']} wound(s)</b>{crit}; target {html.escape(r['status'])} "
+            f"This roll: <b>{plural(a['hits'], 'hit')}</b>, {r['absorbed']} absorbed by Energy Shields, "
+            f"{r['cancelled_by_items']} cancelled by items, {plural(r['blue_dice'], 'Blue die', 'Blue dice')} "
+            f"({r['cancelled_by_dice']} cancelled) → <b>{plural(r['wounds'], 'wound')}</b>{crit}; target "
+            f"{html.escape(r['status'])} "
             f"({after['wounds']}/{t0.health} wounds).{shields}</div>")
 
     def _draw_odds(self, sc) -> None:
