@@ -73,7 +73,8 @@ def requested_scenario(game_id: str, slug: str, search: str | None) -> tuple[str
     Returns:
         ``(scenario id, "")`` when ``?scenario=`` names a built-in scenario of this game, of a kind the page shows,
         and the page can open a scenario (``Page.open``); ``(None, "")`` without the parameter; else ``(None,
-        message)``: a one-line reason, and the page opens its defaults.
+        message)``: a one-line reason, and the page opens its defaults (an id of another game, or of a kind another
+        page of this game shows, names that game and links the page that opens it).
     """
     from explorer.games import all_games, get_game, read_toml
     from explorer.widgets.panel_support import query_value
