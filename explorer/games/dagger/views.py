@@ -779,7 +779,8 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
         return ""
     cards = f"{f.draws} possible top card{'s' if f.draws != 1 else ''}"
     how = (f"exact over the {cards}" if f.exact and start.event_deck else
-           "the event deck is empty" if f.exact else f"{f.draws} seeded shuffles")
+           "this scenario lists no event card left, so by the rule step 3 finds none" if f.exact
+           else f"{f.draws} seeded shuffles")
     why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
     from .forecast import phases_words
 
@@ -795,17 +796,24 @@ def gauges_html(state: GameState) -> str:
     rows = []
     for g in gauges_of(state):
         v, lim = g["value"], g["limit"]
-        if g["name"] == "events":
-            frac = 1.0 if v == 0 else min(1.0, 1 / (v + 1))       # fewer cards left: closer to the loss
+        text = g["text"]
+        if g["name"] == "events" and v == 0:
+            # a scenario lists only the cards it draws (Setup builds 12): an empty deck is the file's, not a near
+            # loss; grey, and said so (outcome.py names it last in the loss conditions for the same reason)
+            frac, text = 1.0, text + " \u2014 this scenario lists no further card (it gives only the cards it draws)"
+        elif g["name"] == "events":
+            frac = min(1.0, 1 / (v + 1))       # fewer cards left: closer to the loss
         elif g["name"] == "deadline":
             frac = 0.0 if v is None or state.showdown else max(0.0, min(1.0, 1 - (v - state.round) / 2))
         else:
             frac = min(1.0, v / lim) if lim else 0.0
         colour = "#c92a2a" if g["lost"] or frac >= 0.75 else "#f59f00" if frac >= 0.5 else "#2b8a3e"
+        if g["name"] == "events" and v == 0 and not g["lost"]:
+            colour = "#ced4da"
         rows.append(f"<div class='dg-gauge' data-name='{g['name']}' style='display:flex;align-items:center;"
                     f"gap:6px;margin:1px 0'><div style='width:120px;height:10px;background:#f1f3f5;border-radius:5px;"
                     f"overflow:hidden;flex:none'><div style='width:{frac * 100:.0f}%;height:100%;background:{colour}'>"
-                    f"</div></div><span>{'<b>LOST</b> ' if g['lost'] else ''}{html.escape(g['text'])}</span></div>")
+                    f"</div></div><span>{'<b>LOST</b> ' if g['lost'] else ''}{html.escape(text)}</span></div>")
     head = ("<b style='color:#c92a2a'>The heroes have lost: " + html.escape(", ".join(state.lost)) + "</b>"
             if state.lost else "<b style='color:#2b8a3e'>The heroes have won</b>" if state.won
             else "<b>How close each loss is</b> <span style='color:#868e96'>(Winning and Losing)</span>")
