@@ -75,9 +75,10 @@ def requested_scenario(game_id: str, slug: str, search: str | None) -> tuple[str
     Returns:
         ``(scenario id, "")`` when ``?scenario=`` names a built-in scenario of this game, of a kind the page shows,
         and the page can open a scenario (``Page.open``); ``(None, "")`` without the parameter; else ``(None,
-        message)``: a one-line reason, and the page opens its defaults.
+        message)``: a one-line reason, and the page opens its defaults (an id of another game, or of a kind another
+        page of this game shows, names that game and links the page that opens it).
     """
-    from explorer.games import get_game, read_toml
+    from explorer.games import all_games, get_game, read_toml
     from explorer.widgets.panel_support import query_value
 
     raw = query_value(search or "", SCENARIO_PARAM)
@@ -87,13 +88,35 @@ def requested_scenario(game_id: str, slug: str, search: str | None) -> tuple[str
     page = g.page(slug)
     shown = html.escape(raw[:MAX_SCENARIO_ID])
     if len(raw) > MAX_SCENARIO_ID or raw not in g.builtin_names():
+        other = next((o for o in all_games() if o.id != g.id and raw in o.builtin_names()), None) \
+            if len(raw) <= MAX_SCENARIO_ID else None
+        if other is not None:   # another game's id: say whose, and where it opens (as the CLI names the game)
+            return None, (f"{shown!r} is a scenario of {html.escape(other.title)}, not of {html.escape(g.title)}"
+                          f"{_opens_on(other, raw)}; this page shows its defaults.")
         return None, f"No built-in {html.escape(g.title)} scenario is called {shown!r}: the page shows its defaults."
     kind = str(read_toml(raw, text=g.scenario_text(raw)).get("kind", ""))
     if kind not in page.kinds:
-        return None, f"Scenario {shown!r} ({kind or 'no kind'}) is not one this page shows: it shows its defaults."
+        return None, (f"Scenario {shown!r} ({kind or 'no kind'}) is not one this page shows{_opens_on(g, raw)}; "
+                      "this page shows its defaults.")
     if page.open is None:
         return None, f"This page cannot open a scenario from its address yet: pick {shown} on the page."
     return raw, ""
+
+
+def _opens_on(game, name: str) -> str:
+    """``": open it on <a href=...>Page title</a>"`` for built-in ``name`` of ``game`` (the page listing its kind,
+    :func:`explorer.render.embed.live_link`), or ``""`` when no page shows it."""
+    from explorer.games import read_toml
+    from explorer.render.embed import live_link
+
+    link = live_link(game, name, str(read_toml(name, text=game.scenario_text(name)).get("kind", "")))
+    if link is None:
+        return ""
+    route, _opens = link
+    title = game.page(route.lstrip("/").split("?")[0][len(game.id) + 1:]).title
+    # a relative link: pages are siblings, also behind a proxy prefix
+    return (f": open it on <a href='.{html.escape(route)}'>{html.escape(game.title)} › {html.escape(title)}</a>"
+            f" (<code>{html.escape(route)}</code>)")
 
 
 def scenario_page_widget(game_id: str, slug: str, search: str | None = None):
@@ -151,6 +174,8 @@ def create_page(game_id: str, slug: str):
     local_resources()   # Panel's stylesheets from this server, not a CDN, in every session
     page = get_game(game_id).page(slug)
     widget, redraw, notice = scenario_page_widget(game_id, slug)  # ?scenario=<id>
+    loc = pn.state.location
+    opened, _ = requested_scenario(game_id, slug, loc.search if loc is not None else "")
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
     # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (panel_support.browser_fixes)
@@ -159,7 +184,7 @@ def create_page(game_id: str, slug: str):
         parts.append(pn.pane.HTML(f"<div class='scenario-param-message' style='{_TEXT};color:#c92a2a'>{notice}"
                                   "</div>", margin=(0, 10), sizing_mode="stretch_width"))
     if has_url_state(widget):  # the page's state lives in its URL (?s=...): restored here, written on each change
-        parts.append(url_state_sync(widget))
+        parts.append(url_state_sync(widget, shown=f"scenario {opened}" if opened else "its defaults"))
     return pn.Column(*parts, served_pane(widget, redraw=redraw, sizing_mode="stretch_width"),
                      sizing_mode="stretch_width")
 

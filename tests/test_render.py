@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from explorer.cli import main
-from explorer.games import all_games, load_any
+from explorer.games import all_games, load_any, read_toml
 from explorer.render.embed import collect, render_scenario
 
 ONE_PER_GAME = {"tagraid": "tr-02", "masseffect": "me-04", "galaxydefenders": "gd-01", "dagger": "dg-01"}
@@ -116,7 +116,7 @@ def test_scenario_query_parameter_is_checked():
         name, msg = requested_scenario("dagger", "nemesis-phase", search)
         assert name is None and needle in msg and "<b>" not in msg
     name, msg = requested_scenario("masseffect", "mission-map", "?scenario=me-07")  # an activation, not a map
-    assert name is None and "not one this page shows" in msg
+    assert name is None and "not one this page shows" in msg and "/masseffect-enemy-activation?scenario=me-07" in msg
     assert requested_scenario("masseffect", "strategy-pool", "?scenario=me-diagram-5") == ("me-diagram-5", "")
     assert requested_scenario("galaxydefenders", "combat", "?scenario=gd-04") == ("gd-04", "")
     w, _redraw, msg = scenario_page_widget("masseffect", "strategy-pool", "?scenario=me-strategy-paragon")
@@ -131,6 +131,27 @@ def test_scenario_query_parameter_is_checked():
     from explorer.games.tagraid.views import explorer_for_scenario
 
     assert w.trace.steps[0].title == explorer_for_scenario("tr-05").trace.steps[0].title
+
+
+def test_another_game_s_scenario_id_names_its_game_and_the_page_that_opens_it():
+    """Every built-in of every game asked of every other game's pages: the message names its game (as the CLI does)
+    and links the page that opens it (newcomer finding: "/galaxydefenders-combat?scenario=tr-02")."""
+    from explorer.app import requested_scenario
+    from explorer.games import all_games
+    from explorer.render.embed import live_link
+
+    games = all_games()
+    for g in games:
+        for name in g.builtin_names()[::7]:
+            kind = str(read_toml(name, text=g.scenario_text(name)).get("kind", ""))
+            link = live_link(g, name, kind)
+            for other in games:
+                if other.id == g.id:
+                    continue
+                for p in other.pages:
+                    got, msg = requested_scenario(other.id, p.slug, f"?scenario={name}")
+                    assert got is None and f"is a scenario of {html.escape(g.title)}" in msg, (name, other.id)
+                    assert link is None or html.escape(link[0]) in msg, (name, msg)
 
 
 def test_render_a_scenario_file(tmp_path):

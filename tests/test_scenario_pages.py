@@ -10,7 +10,7 @@ import ipywidgets as W
 import pytest
 
 from explorer.games import all_games, read_toml
-from explorer.widgets.scenario_note import NOTE_CLASS
+from explorer.widgets.scenario_note import CHANGED_LIVE, CHANGED_STATIC, NOTE_CLASS
 
 PAGES = [(g, p) for g in all_games() for p in g.pages if p.open is not None]
 
@@ -75,6 +75,66 @@ def test_scenario_page_keeps_pickers_names_the_scenario_and_shows_its_verdict(gp
     assert verdict.strip() and html.escape(verdict) in text
     # opened bare: the page's declared default, named the same way
     assert [n.scenario_id for n in _notes(bare) if n.scenario_id] == ([p.default] if p.default else [])
+
+
+def _changers(w) -> list:
+    """The page's ruling dropdowns (every page but Orders has them), else its Active Miner choice."""
+    boxes = [d for x in _walk(w) for attr in ("rulings_box", "ruling_inputs")
+             for d in (getattr(x, attr, None) or {}).values()]
+    return boxes or [x for x in _walk(w) if isinstance(x, W.Dropdown) and x.description == "Active Miner"]
+
+
+def _changed_text(note) -> bool:
+    return any(t in html.unescape(note.value) for t in (CHANGED_STATIC, CHANGED_LIVE))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gp", PAGES, ids=lambda gp: f"{gp[0].id}-{gp[1].slug}")
+def test_the_scenario_note_says_when_the_page_no_longer_shows_the_scenario_as_opened(gp):
+    """A screenshot never pairs the opened scenario's verdict with a page that has changed since (newcomer finding:
+    tr-02's "winner A" stayed while the live verdict said B wins)."""
+    g, p = gp
+    name = p.default or _other(g, p)
+    w, _redraw = g.open_page(p.slug, name)
+    [note] = _notes(w)
+    assert note.scenario_id == name and not note.changed and not _changed_text(note)
+    changers = _changers(w)
+    assert changers, "no input to change"
+    for d in changers:
+        before = d.value
+        d.value = next(v for v in (o[1] if isinstance(o, tuple) else o for o in d.options) if v != before)
+        assert note.changed and _changed_text(note), (d.description, d.value)
+        d.value = before
+        if p.slug != "orders":     # an Order's other declarations follow its Active Miner: not back as opened
+            assert not note.changed and not _changed_text(note), d.description
+
+
+INPUTS = (W.Text, W.IntText, W.Dropdown, W.Checkbox, W.Textarea, W.ToggleButtons)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gp", PAGES, ids=lambda gp: f"{gp[0].id}-{gp[1].slug}")
+def test_the_scenario_note_sits_at_the_top_of_every_page(gp):
+    """The note and its Outcome come before the page's inputs (at most a picker row's two controls), so they are
+    above the fold as on every page (newcomer finding: Galaxy Defenders Combat had them at y~830 of 800)."""
+    g, p = gp
+    w, _redraw = g.open_page(p.slug, p.default or _other(g, p))
+    order = list(_walk(w))
+    at = order.index(_notes(w)[0])
+    before = [x for x in order[:at] if isinstance(x, INPUTS) and x.description not in PICKERS]
+    assert len(before) <= 2, [type(x).__name__ + ":" + x.description for x in before]
+
+
+def test_face_to_face_typed_dice_mark_the_opened_verdict_as_the_scenario_s():
+    from explorer.games.tagraid.views import explorer_for_scenario
+
+    w = explorer_for_scenario("tr-02")
+    assert "winner A" in w.note.value and not _changed_text(w.note)
+    w.form_a.dice.value = "1, 2, 3"
+    assert "B wins" in w.summary.value
+    assert _changed_text(w.note)
+    w.form_a.dice.value = "4, 12, 13"     # back as opened: the note's verdict is the page's again
+    assert not _changed_text(w.note)
 
 
 def test_every_file_control_reads_its_label_not_a_file_count():

@@ -701,12 +701,28 @@ class _Writer:
     cls = None
 
 
-def url_state_sync(widget, name: str | None = None):
+def url_state_error_text(error, shown: str = "its defaults") -> str:
+    """The one line a page shows for a ``?s=`` link it cannot open (plain text; the caller escapes it).
+
+    Args:
+        error: the :class:`~explorer.errors.ScenarioError` of :func:`explorer.urlstate.decode_state` or of the page's
+            ``load_url_state``.
+        shown: what the page shows instead: ``"its defaults"``, or ``"scenario tr-02"`` when the URL's
+            ``?scenario=`` opened one.
+    """
+    what = f"field '{error.field}': {error.problem}" if error.field else error.problem
+    if error.allowed:
+        what += f" (allowed: {error.allowed})"
+    return f"This link's state could not be opened, so the page shows {shown} instead: {what}"
+
+
+def url_state_sync(widget, name: str | None = None, shown: str = "its defaults"):
     """Keep a page widget's state in the page URL (under ``panel serve``).
 
     When the page opens, a state in the URL's ``?<name>=`` query (default :data:`explorer.urlstate.QUERY_PARAM`) is
     decoded (:func:`explorer.urlstate.decode_state`) and given to ``widget.load_url_state``; a bad link (garbage,
-    another version, oversize, an invalid field) is shown as a one-line message and the page keeps its defaults.
+    another version, oversize, an invalid field) is shown as a one-line message (:func:`url_state_error_text`) and
+    the page keeps what it shows, named by ``shown`` (``"its defaults"``, ``"scenario tr-02"``).
     After every change (``widget.on_state_change``) the state is encoded and written to the URL, replacing the
     current history entry.
 
@@ -733,9 +749,8 @@ def url_state_sync(widget, name: str | None = None):
             widget.load_url_state(decode_state(raw))
         except ScenarioError as e:
             message.object = (f"<div class='url-state-error' style='font:13px sans-serif;color:#c92a2a;background:"
-                              f"#fff5f5;border:1px solid #c92a2a;padding:6px 10px;border-radius:4px'>This link's "
-                              f"state could not be opened, so the page shows its defaults: {_html.escape(str(e))}"
-                              f"</div>")
+                              f"#fff5f5;border:1px solid #c92a2a;padding:6px 10px;border-radius:4px'>"
+                              f"{_html.escape(url_state_error_text(e, shown))}</div>")
 
     writes, last = itertools.count(1), [""]
 

@@ -99,10 +99,15 @@ class ScenarioStepperView(W.VBox):
             self.message.value = f"<span style='color:#c92a2a'>{html.escape(str(e))}</span>"
             return
         self.trace = trace
+        self.note.track(self._note_state())     # the note says when the readings or choices differ from as opened
         shown(trace)
         self.stepper.show(trace)
         if idx is not None and trace.steps:
             self.stepper.select(min(idx, len(trace.steps) - 1))
+
+    def _note_state(self) -> str:
+        """The readings and choices the page shows, compared by the scenario note with those as opened."""
+        return repr((sorted(self.rulings().items()), getattr(self, "choices", None)))
 
     # subclasses: load(scenario_id), run(keep_step=True), _show_step(step)
     def load(self, scenario_id: str) -> None:  # pragma: no cover - abstract

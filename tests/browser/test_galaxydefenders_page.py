@@ -12,6 +12,7 @@ import os
 import pytest
 
 from browser_helpers import SCREENSHOTS, canvas_stats, wait_until
+from explorer.text import plural
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,14 +34,14 @@ def test_combat_page_changing_the_dice_changes_the_odds(browser, app_url):
     assert "calibration" in banner.inner_text() and "prints no die faces" in banner.inner_text()
     headline = page.locator(".gd-headline").first
     first = wait_until(lambda: headline.count() and headline.inner_text(), what="the headline")
-    assert f"{ref.trace.outcome['attacks'][0]['hits']} hit(s)" in first
+    assert plural(ref.trace.outcome['attacks'][0]['hits'], "hit") in first
     before = canvas_stats(chart.first)
 
     red = page.locator(".widget-text").filter(has_text="Red dice").locator("input").first
     red.fill("9")
     red.press("Enter")
     ref.dice["red"].value = "9"                    # the same change, resolved in-process: the expected answer
-    want = f"{ref.trace.outcome['attacks'][0]['hits']} hit(s)"
+    want = plural(ref.trace.outcome['attacks'][0]['hits'], "hit")
     wait_until(lambda: canvas_stats(chart.first)["hash"] != before["hash"], what="the odds chart to change")
     wait_until(lambda: want in headline.inner_text(), what="the headline to follow the new dice")
     assert len(ref.hit_tray.children) == 9
@@ -70,5 +71,5 @@ def test_combat_page_opens_a_scenario_from_its_address(browser, app_url):
     out = page.locator(".scenario-note-verdict").first
     got = wait_until(lambda: out.count() and out.inner_text(), timeout=90, what="the scenario's outcome")
     assert got.split() == want.split()
-    assert "1 hit(s)" in page.locator(".gd-headline").first.inner_text()   # the first attack: the Sniper's Pistol
+    assert "1 hit," in page.locator(".gd-headline").first.inner_text()   # the first attack: the Sniper's Pistol
     page.close()

@@ -52,9 +52,32 @@ def test_gauges_nearest_first_and_hero_defeats_to_go():
     gauges = next(x for x in text.splitlines() if x.strip().startswith("Loss conditions"))
     # Hero B eliminated; Hero A shattered (1 more defeat eliminates) and Hero C whole (2): 3 defeats to go
     assert "2/3 heroes in play (1 shattered): 3 more hero defeat(s) lose" in gauges
-    assert gauges.index("no event card left") < gauges.index("hero defeat") < gauges.index("threat 10/20")
+    assert gauges.index("hero defeat") < gauges.index("threat 10/20") < gauges.index("event deck:")
     assert "Hero B defeated and eliminated; Hero A defeated" in text.splitlines()[0]
     assert "Thug 1 attacks Hero B for 1 (10/10 damage)" in text
+
+
+def test_an_event_deck_the_scenario_does_not_list_is_never_the_nearest_loss():
+    """A scenario lists only the event cards it draws (Setup builds a deck of 12): its empty deck after the play-out
+    is named last, never as the nearest loss (newcomer finding: every built-in led with "no event card left")."""
+    from explorer.games import get_game
+
+    g = get_game("dagger")
+    checked = 0
+    for name in g.builtin_names():
+        t = g.resolve(g.load_builtin(name))
+        o = t.outcome
+        if "events_left" not in o or o.get("lost") or o.get("won"):
+            continue
+        checked += 1
+        head = verdict(t)
+        gauges = next(x for x in outcome_text(t).splitlines() if x.strip().startswith("Loss conditions"))
+        if o["events_left"] == 0:
+            assert "nearest loss: event" not in head and "no event card left" not in head, (name, head)
+            assert gauges.rstrip().endswith("so the next step 3 is not modelled"), (name, gauges)
+        else:
+            assert "event card" in gauges, name
+    assert checked >= 5
 
 
 def test_peak_threat_over_several_rounds():

@@ -207,7 +207,19 @@ def test_the_loss_forecast_line_follows_the_rulings():
     g = loss_forecast(w.scenario, 1, w.rulings())
     assert f"{float(g.p_loss):.0%}</span>" in w.forecast.value
     empty = NemesisStepper("dg-loss-no-event")
-    assert "100%" in empty.forecast.value and "the event deck is empty" in empty.forecast.value
+    assert "100%" in empty.forecast.value and "lists no event card left" in empty.forecast.value
+
+
+def test_an_empty_deck_of_the_scenario_is_no_red_gauge():
+    """A scenario lists only the event cards it draws: its empty deck is shown grey and said so, not as a loss at
+    hand (the heroes' real nearest loss keeps its colour)."""
+    from explorer.games.dagger.views import gauges_html
+
+    w = NemesisStepper("dg-01")
+    state = w.start
+    assert not state.event_deck
+    events = next(x for x in gauges_html(state).split("<div class='dg-gauge'")[1:] if "data-name='events'" in x)
+    assert "#c92a2a" not in events and "lists no further card" in events
 
 
 def _engine_trace(name: str, showdown: bool):

@@ -12,6 +12,7 @@ from explorer.games.galaxydefenders.calibration import default_calibration
 from explorer.games.galaxydefenders.combat import AttackModel, TargetState
 from explorer.games.galaxydefenders.odds import attack_odds
 from explorer.games.galaxydefenders.views import CombatExplorer, combat_page, parse_int, parse_stacks
+from explorer.text import plural
 
 
 def _tray(w):
@@ -182,7 +183,7 @@ def test_open_shows_the_scenario_as_explorer_resolve_does(name):
     assert [(s.title, s.detail) for s in w.trace.steps] == [(s.title, s.detail) for s in t.steps]
     assert html.escape(outcome_text(t)) in w.outcome.value      # the same verdict lines as the CLI prints
     a = t.outcome["attacks"][0]
-    assert f"<b>{a['targets'][0]['wounds']} wound(s)</b>" in w.headline.value
+    assert f"<b>{plural(a['targets'][0]['wounds'], 'wound')}</b>" in w.headline.value
     redraw()
 
 

@@ -96,7 +96,7 @@ def test_dice_count_must_match_burst():
     d = base()
     d["reactive"][0]["dice"] = [4, 5]
     msg, e = err(d)
-    assert e.field == "reactive[0].dice" and "exactly 1 dice" in msg
+    assert e.field == "reactive[0].dice" and "exactly 1 die" in msg
     d = base()
     d["reactive"][0]["burst_mod"] = 1
     assert err(d)[1].field == "reactive[0].dice"

@@ -31,6 +31,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.text import plural
 from explorer.trace import Step
 
 from . import sections as S
@@ -187,7 +188,7 @@ def fight_odds(state: GameState, hero: str, enemy_id: str, *, die: DieTable = DE
     what = ("the nemesis is defeated: the heroes win" if e.kind == "nemesis" and state.showdown else
             "the nemesis is stunned (not removed)" if e.kind == "nemesis" else f"{enemy_id} is removed")
     return action_odds(n, need, die=die, empowered=h.empowered,
-                       note=f"{n} ATK dice against {need} health left ({e.damage}/{e.health} damage); then {what}")
+                       note=f"{plural(n, 'ATK die', 'ATK dice')} against {need} health left ({e.damage}/{e.health} damage); then {what}")
 
 
 def defy_odds(state: GameState, hero: str, mission: str, *, die: DieTable = DEFAULT_DIE, dice: int | None = None,
@@ -219,7 +220,7 @@ def defy_odds(state: GameState, hero: str, mission: str, *, die: DieTable = DEFA
     when = ("completed at once" if m.kind in ("side", "hero") else "passed when step 2 of the next Nemesis Phase "
             "checks it")
     return action_odds(n, need, die=die, empowered=h.empowered,
-                       note=f"{n} DFI dice; {left} progress to go at {progress_per_success} per success; {when}")
+                       note=f"{plural(n, 'DFI die', 'DFI dice')}; {left} progress to go at {progress_per_success} per success; {when}")
 
 
 def rest_distribution(state: GameState, hero: str, *, die: DieTable = DEFAULT_DIE,

@@ -39,6 +39,7 @@ from pydantic import Field
 
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.scenario import validate
+from explorer.text import join_words, plural
 from explorer.trace import Step, Trace
 
 from . import hero_phase as HP
@@ -153,14 +154,14 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
         need = h.damage
         odds = HP.action_odds(max(0, (a.dice if a.dice is not None else h.tactic)), need, die=die,
                               automatic=h.rest_auto, empowered=h.empowered,
-                              note=f"{h.tactic if a.dice is None else a.dice} tactic dice + {h.rest_auto} automatic")
+                              note=f"{plural(h.tactic if a.dice is None else a.dice, 'tactic die', 'tactic dice')} + {h.rest_auto} automatic")
         rec["target"] = a.hero
         rec["rest_totals"] = {str(k): _pr(v) for k, v in dist.items()}
         what = f"recovers all {need} damage"
     rec.update(dice=odds.dice, need=odds.need, p=_pr(odds.p), p_with_empowered=_pr(odds.p_with_empowered),
                empowered=odds.empowered)
     steps.append(Step(f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})", S.ASPECT_ACTIONS,
-                      f"{odds.note}. Die: {die.name} {list(die.faces)}."
+                      f"{odds.note}. Die: {die.name} (faces {join_words(die.faces)} successes)."
                       + ("" if odds.empowered else f" With an empowered token: {float(odds.p_with_empowered):.3f}."),
                       {"p": _pr(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, rec["target"]),
                       HP.SECTION))

@@ -24,6 +24,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from explorer.options import Rulings
+from explorer.text import join_words
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
@@ -508,7 +509,7 @@ def plan_activation(state: GameState, ctx: PhaseContext) -> tuple[list[str], lis
     row = state.current_event.activate
     enemies = _activated(state, row)
     if not enemies:
-        return [], [_step(f"Activation row {list(row)}: no such enemy on the board", S.ENEMY_ACTIVATION, "", SEC3,
+        return [], [_step(f"Activation row {join_words(row)}: no such enemy on the board", S.ENEMY_ACTIVATION, "", SEC3,
                           activate=list(row))]
     ordered, ties = activation_order(state, ctx, enemies)
     for t in ties:

@@ -11,6 +11,7 @@ Everything here is read from the trace (``Trace.outcome`` and the facts of its s
 
 from __future__ import annotations
 
+from explorer.text import join_words, plural
 from explorer.trace import Trace
 
 __all__ = ["outcome_text", "verdict", "hero_outcome_text"]
@@ -79,8 +80,17 @@ def _closest(o: dict) -> str:
         b, lim = n["bases"]
         parts.append((lim - b, f"{b}/{lim} bases overrun: {lim - b} more loses"))
     left = o.get("events_left", 0)
-    parts.append((left + 1, "no event card left: the next Nemesis Phase loses at step 3" if left == 0 else
-                  f"{left} event card(s) left: Nemesis Phase {left + 1} from now finds none and loses"))
+    if left:
+        parts.append((left + 1, f"{plural(left, 'event card')} left: Nemesis Phase {left + 1} from now finds none "
+                                "and loses"))
+    else:
+        # A scenario file lists only the event cards it draws (a position, not a whole game: Setup builds a deck of
+        # 9 standard + 3 nemesis events), so an empty deck after the play-out is the file's, not the game's: it is
+        # named last and never presented as the nearest loss (dg-loss-no-event, where step 3 finds no card, says
+        # so in its "lost" reasons instead).
+        parts.append((float("inf"), "event deck: none of its cards is left in this scenario (a scenario lists only "
+                                    "the cards it draws; the game's deck starts with 12), so the next step 3 is not "
+                                    "modelled"))
     heroes = o.get("heroes", {})
     alive = [v for v in heroes.values() if not v[4]]        # [space, damage, health, shattered, eliminated]
     if heroes:
@@ -169,8 +179,8 @@ def hero_outcome_text(trace: Trace) -> str:
     lines = ["Outcome: " + "; ".join(head)]
     for a in o["actions"]:
         if "p" in a:
-            lines.append(f"  {a['do'].capitalize()} by {a['hero']} on {a['target']}: {a['dice']} dice, {a['need']} "
-                         f"success(es) needed, P = {a['p']['float']:.3f}"
+            lines.append(f"  {a['do'].capitalize()} by {a['hero']} on {a['target']}: {plural(a['dice'], 'die')}, "
+                         f"{plural(a['need'], 'success', 'successes')} needed, P = {a['p']['float']:.3f}"
                          + ("" if a.get("empowered") else f" ({a['p_with_empowered']['float']:.3f} with an "
                                                           "empowered token)"))
     aa = o["after_actions"]
@@ -178,7 +188,7 @@ def hero_outcome_text(trace: Trace) -> str:
                  + (", ".join(f"{e} {sp} {d} damage" if d else f"{e} {sp}" for e, (sp, d) in aa["enemies"].items())
                     or "none") + "; heroes " + ", ".join(f"{h} {sp or 'off the board'}"
                                                        for h, (sp, _d) in aa["heroes"].items()))
-    lines.append(f"  Die faces (successes): {o['die']}")
+    lines.append(f"  Die faces (successes): {join_words(o['die'])}")
     return "\n".join(lines)
 
 

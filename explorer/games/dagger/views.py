@@ -501,7 +501,6 @@ class NemesisStepper(W.VBox):
         except ExplorerError as e:
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
-        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.geo = MapGeometry(self.scenario.world)
         self.choices = {}
         self.selected = None
@@ -510,7 +509,12 @@ class NemesisStepper(W.VBox):
             self.showdown.value = bool(self.scenario.state.showdown)
         finally:
             self._quiet = False
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), state=self._note_state())
         self.run(keep_position=False)
+
+    def _note_state(self) -> str:
+        """The readings, Final Showdown and choices shown, compared by the scenario note with those as opened."""
+        return repr((sorted(self.rulings().items()), self.showdown.value, self.choices))
 
     def rulings(self) -> dict[str, str]:
         """The ruling readings chosen in the dropdowns."""
@@ -539,6 +543,7 @@ class NemesisStepper(W.VBox):
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
         self.frames, self.ctx, self.start = frames, ctx, start
+        self.note.track(self._note_state())     # the note says when the page no longer plays the scenario as opened
         note = ""
         if self.showdown.value != self.scenario.state.showdown:
             note = (f"<br><span class='dg-showdown-note' style='color:#e8590c'>Replayed with the Final Showdown "
@@ -774,7 +779,8 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
         return ""
     cards = f"{f.draws} possible top card{'s' if f.draws != 1 else ''}"
     how = (f"exact over the {cards}" if f.exact and start.event_deck else
-           "the event deck is empty" if f.exact else f"{f.draws} seeded shuffles")
+           "this scenario lists no event card left, so by the rule step 3 finds none" if f.exact
+           else f"{f.draws} seeded shuffles")
     why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
     from .forecast import phases_words
 
@@ -790,17 +796,24 @@ def gauges_html(state: GameState) -> str:
     rows = []
     for g in gauges_of(state):
         v, lim = g["value"], g["limit"]
-        if g["name"] == "events":
-            frac = 1.0 if v == 0 else min(1.0, 1 / (v + 1))       # fewer cards left: closer to the loss
+        text = g["text"]
+        if g["name"] == "events" and v == 0:
+            # a scenario lists only the cards it draws (Setup builds 12): an empty deck is the file's, not a near
+            # loss; grey, and said so (outcome.py names it last in the loss conditions for the same reason)
+            frac, text = 1.0, text + " \u2014 this scenario lists no further card (it gives only the cards it draws)"
+        elif g["name"] == "events":
+            frac = min(1.0, 1 / (v + 1))       # fewer cards left: closer to the loss
         elif g["name"] == "deadline":
             frac = 0.0 if v is None or state.showdown else max(0.0, min(1.0, 1 - (v - state.round) / 2))
         else:
             frac = min(1.0, v / lim) if lim else 0.0
         colour = "#c92a2a" if g["lost"] or frac >= 0.75 else "#f59f00" if frac >= 0.5 else "#2b8a3e"
+        if g["name"] == "events" and v == 0 and not g["lost"]:
+            colour = "#ced4da"
         rows.append(f"<div class='dg-gauge' data-name='{g['name']}' style='display:flex;align-items:center;"
                     f"gap:6px;margin:1px 0'><div style='width:120px;height:10px;background:#f1f3f5;border-radius:5px;"
                     f"overflow:hidden;flex:none'><div style='width:{frac * 100:.0f}%;height:100%;background:{colour}'>"
-                    f"</div></div><span>{'<b>LOST</b> ' if g['lost'] else ''}{html.escape(g['text'])}</span></div>")
+                    f"</div></div><span>{'<b>LOST</b> ' if g['lost'] else ''}{html.escape(text)}</span></div>")
     head = ("<b style='color:#c92a2a'>The heroes have lost: " + html.escape(", ".join(state.lost)) + "</b>"
             if state.lost else "<b style='color:#2b8a3e'>The heroes have won</b>" if state.won
             else "<b>How close each loss is</b> <span style='color:#868e96'>(Winning and Losing)</span>")

@@ -260,7 +260,7 @@ class AIStepper(ScenarioStepperView):
         """Show built-in scenario ``scenario_id`` (rulings kept)."""
         self.scenario = load_scenario(scenario_id)
         self.map = parse_map(self.scenario, scenario_id)
-        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), state=self._note_state())
         self._show_about(self.scenario.title, self.scenario.description)
         board = area_board(self.map, self.scenario.title)
         minx, miny, maxx, maxy = board.bounds()

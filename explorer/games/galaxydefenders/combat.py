@@ -79,6 +79,7 @@ from explorer.dice import SeededRoller
 from explorer.errors import DiceScriptExhausted, ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.text import join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -278,7 +279,7 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
         for colour, n in a.dice.items():
             cal.die(colour, f"{p}.dice.{colour}")
         if sum(a.dice.values()) > MAX_POOL:
-            raise ScenarioError(f"{p}.dice", f"{sum(a.dice.values())} dice in one Hit roll", f"at most {MAX_POOL}",
+            raise ScenarioError(f"{p}.dice", f"{plural(sum(a.dice.values()), 'die')} in one Hit roll", f"at most {MAX_POOL}",
                                 source)
         for j, e in enumerate(a.effects):
             lo, hi = EFFECT_X[e.kind]
@@ -308,7 +309,7 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
                                         sorted(pool), source)
                 if len(faces) != pool[colour]:
                     raise ScenarioError(f"{p}.rolled.hit.{colour}", f"lists {len(faces)} faces but "
-                                        f"{pool[colour]} {colour} dice are rolled", f"{pool[colour]} faces", source)
+                                        f"{plural(pool[colour], colour + ' die', colour + ' dice')} are rolled", f"{pool[colour]} faces", source)
                 for j, f in enumerate(faces):
                     cal.die(colour).face(f, f"{p}.rolled.hit.{colour}[{j}]")
             for tname, faces in a.rolled.defend.items():
@@ -448,7 +449,7 @@ class TableDice:
         if self.rolled and target in self.rolled.defend:
             given = self.rolled.defend[target]
             if len(given) < n:
-                raise DiceScriptExhausted(f"rolled.defend.{target} lists {len(given)} Blue dice; the Defend roll "
+                raise DiceScriptExhausted(f"rolled.defend.{target} lists {plural(len(given), 'Blue die', 'Blue dice')}; the Defend roll "
                                           f"needs {n}")
             return tuple(die.face(f) for f in given[:n])
         return tuple(die.faces[self.roller.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
@@ -556,14 +557,14 @@ def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]
     steps: list[Step] = []
     if attack.fixed_hits is not None:
         hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
-        steps.append(_step(f"{attack.weapon} gives {attack.fixed_hits} hit(s) without dice", rule,
+        steps.append(_step(f"{attack.weapon} gives {plural(attack.fixed_hits, 'hit')} without dice", rule,
                            "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
                            + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
                            sec, hits=attack.fixed_hits))
     else:
         pool = dice_pool(attack)
         if attack.atk_dice_minus:
-            steps.append(_step(f"{attack.attacker} rolls {attack.atk_dice_minus} die/dice fewer", S.CRITICAL_EFFECTS,
+            steps.append(_step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer", S.CRITICAL_EFFECTS,
                                "Its -X ATK Dice Critical removes dice from every Hit roll.", sec,
                                pool={c: n for c, n in pool.items()}))
         faces: list[tuple[str, str]] = []
@@ -574,7 +575,7 @@ def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]
                 hits += f.hits
                 bolts += f.bolts
         hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
-        steps.append(_step(f"{attack.attacker} rolls {sum(pool.values())} dice: {hits} hit(s), {bolts} Bolt(s)",
+        steps.append(_step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, {plural(bolts, 'Bolt')}",
                            S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
                            + " (faces from the calibration).", sec, marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
                            hits=hits, bolts=bolts, faces=[list(x) for x in faces]))
@@ -654,7 +655,8 @@ def energy_shields(target: TargetState, hits: int) -> tuple[TargetState, int, bo
     why = ("Each shield icon is a separate stack; the one with most shields left blocks (Left on a tie) and only it "
            "absorbs." if len(stacks) > 1 else "The Energy Shield absorbs one hit per shield.")
     return replace(target, stacks=stacks), hits - used, False, [_step(
-        f"{side} Energy Shield stack absorbs {used} hit(s); stacks now {list(stacks)}",
+        f"{side} Energy Shield stack absorbs {plural(used, 'hit')}; "
+        + (f"stacks now {join_words(stacks)} shields" if len(stacks) > 1 else f"{plural(stacks[0], 'shield')} left"),
         S.MULTIPLE_ENERGY_SHIELDS,
         why, sec, (target.name,), stack=i, absorbed=used, stacks=list(stacks))]
 
@@ -699,7 +701,7 @@ def defend_dice(target: TargetState, remaining: int, total_hits: int, weapon_min
         src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
         parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
     text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
-    return n, [_step(f"{target.name} rolls {n} Blue dice", S.HIGH_IMPACT if high_impact or minus else S.AGENT_COMBAT,
+    return n, [_step(f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}", S.HIGH_IMPACT if high_impact or minus else S.AGENT_COMBAT,
                      f"One Blue die per hit: {text}." + ("" if high_impact else " High Impact is off."), sec,
                      (target.name,), blue_dice=n, minus=minus, high_impact=high_impact)]
 

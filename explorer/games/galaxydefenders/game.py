@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from explorer.games import Game, Kinds, Page
+from explorer.text import plural
 from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
@@ -75,11 +76,11 @@ def outcome_text(trace: Trace) -> str:
         if a["hits"] is None:
             lines.append(f"  Attack {i} ({a['attacker']}, {a['weapon']}): no target could be attacked")
             continue
-        lines.append(f"  Attack {i} ({a['attacker']}, {a['weapon']}): {a['hits']} hit(s)")
+        lines.append(f"  Attack {i} ({a['attacker']}, {a['weapon']}): {plural(a['hits'], 'hit')}")
         for t in a["targets"]:
             crit = f", Critical {t['critical']}" if t["critical"] else ""
-            lines.append(f"    {t['name']}: {t['absorbed']} absorbed, {t['blue_dice']} Blue dice, "
-                         f"{t['wounds']} wound(s){crit} -> {t['status']}")
+            lines.append(f"    {t['name']}: {t['absorbed']} absorbed, {plural(t['blue_dice'], 'Blue die', 'Blue dice')}, "
+                         f"{plural(t['wounds'], 'wound')}{crit} -> {t['status']}")
         if "menace" in a:
             lines.append(f"    Menacing Agent: {a['menace']['holder']} (Level {a['menace']['level']})")
     if "final" in o:

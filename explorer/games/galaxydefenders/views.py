@@ -29,6 +29,7 @@ import ipywidgets as W
 
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError
+from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper
@@ -233,8 +234,10 @@ class CombatExplorer(W.VBox):
                        + [W.HBox([w, m[f"calibration.{c}"]]) for c, w in self.faces.items()])
         extras = W.Accordion([calib, W.VBox(list(self.rulings_box.values()))],
                              titles=("Dice faces (calibration)", "Ruling options"))
-        super().__init__([W.HTML(BANNER), W.HBox([attacker, target], layout=W.Layout(flex_flow="row wrap")),
-                          tray, extras, self.message, self.headline, self.outcome, self.chart, self.stepper])
+        # the opened scenario's note at the top, as on every other scenario page (it was below the fold, y~830)
+        super().__init__([W.HTML(BANNER), self.outcome,
+                          W.HBox([attacker, target], layout=W.Layout(flex_flow="row wrap")),
+                          tray, extras, self.message, self.headline, self.chart, self.stepper])
         self.add_class("gd-combat")
         self.update()
 
@@ -292,6 +295,7 @@ class CombatExplorer(W.VBox):
             self._busy = False
         self.opened, self._base, self.hand = name, base, hand
         self._shown, self._shown_blue = {}, []
+        self.outcome.show(None)     # its next show records the inputs as opened
         self.update()
 
     def _target_name(self) -> str:
@@ -510,7 +514,9 @@ class CombatExplorer(W.VBox):
         else:
             from .game import outcome_text
 
-            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace))
+            # the page's inputs and picked faces: the note says when they are no longer the scenario's as opened
+            state = repr((sorted(data.items(), key=str), sorted(self.hand.items(), key=str)))
+            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace), state=state, live=True)
 
     def _die_dropdown(self, key: tuple[str, int], colour: str, shown: str) -> W.Dropdown:
         die = self._cal.die(colour)
@@ -570,9 +576,10 @@ class CombatExplorer(W.VBox):
         crit = f", Critical token <b>{html.escape(r['critical'])}</b>" if r["critical"] else ""
         self.headline.value = (
             "<div class='gd-headline' style='font-family:sans-serif;font-size:14px;margin:6px 0'>"
-            f"This roll: <b>{a['hits']} hit(s)</b>, {r['absorbed']} absorbed by Energy Shields, "
-            f"{r['cancelled_by_items']} cancelled by items, {r['blue_dice']} Blue dice ({r['cancelled_by_dice']} "
-            f"cancelled) → <b>{r['wounds']} wound(s)</b>{crit}; target {html.escape(r['status'])} "
+            f"This roll: <b>{plural(a['hits'], 'hit')}</b>, {r['absorbed']} absorbed by Energy Shields, "
+            f"{r['cancelled_by_items']} cancelled by items, {plural(r['blue_dice'], 'Blue die', 'Blue dice')} "
+            f"({r['cancelled_by_dice']} cancelled) → <b>{plural(r['wounds'], 'wound')}</b>{crit}; target "
+            f"{html.escape(r['status'])} "
             f"({after['wounds']}/{t0.health} wounds).{shields}</div>")
 
     def _draw_odds(self, sc) -> None:

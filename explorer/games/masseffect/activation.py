@@ -330,7 +330,9 @@ def select_target(board: Board, verdicts: list[TargetVerdict], choices: Choices,
     step = _step(f"Target: {chosen} ({measure} {low})", S.ATTACKING,
                  f"Fewest {measure} among the potential targets ({', '.join(f'{n} {val[n]}' for n in val)})."
                  f"{how} Ruling fewest_hit_points = {reading}.", [chosen], target=chosen, measure=measure,
-                 candidates=[v.to_dict() for v in out], tied=tied)
+                 candidates=[v.to_dict() for v in out], tied=tied,
+                 **({"tie_value": low, "chooser": board.current, "by_choice": chosen in choices.attack_target}
+                    if len(tied) > 1 else {}))
     return chosen, out, step
 
 

@@ -256,8 +256,8 @@ class ActivationStepper(ScenarioStepperView):
         """Show built-in scenario ``scenario_id`` (its choices reset, rulings kept)."""
         self.data = scenario_data(scenario_id)
         self.map = scenario_map(self.data, scenario_id)
-        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id))
         self.choices = {}
+        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), state=self._note_state())
         self._show_about(self.data["title"], self.data.get("description", ""))
         self._new_board(to_board(self.map), self.scale)
         self.board.on_select(self._clicked)

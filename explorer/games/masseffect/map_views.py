@@ -330,6 +330,10 @@ def map_page(name: str | None = None) -> tuple[W.Widget, Callable[[], None]]:
             for key, reading in q.rulings.items():     # the scenario's readings are the page's initial readings
                 if key in view.rulings_box:
                     view.rulings_box[key].value = reading
+            readings = lambda: repr(sorted((k, w.value) for k, w in view.rulings_box.items()))  # noqa: E731
+            note.show(name, title, verdict, state=readings())   # the note says when a reading differs from as opened
+            for w in view.rulings_box.values():
+                w.observe(lambda _c: note.track(readings()), names="value")
         else:
             note.show(None)
             view = MissionMapView(load_map(choice))

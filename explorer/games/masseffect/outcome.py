@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from explorer.text import join_words, plural
 from explorer.trace import Trace
 
 __all__ = ["outcome_text", "kind_of"]
@@ -82,10 +83,10 @@ def _strategy_text(trace: Trace) -> list[str]:
     verdict = (f"{o['squadmate']} can fill Move + Standard + Enhanced ({', '.join(fill)})" if fill else
                f"{o['squadmate']} cannot fill Move + Standard + Enhanced")
     lines = [f"Outcome: {verdict}; the roll ends with " + ", ".join(counts)]
-    lines.append(f"  {o['core_ability']} triggered {o['triggers']} time(s) over {o['roll_rounds']} roll round(s)"
-                 + (f"; icons per round {o['icons_per_round']}" if o.get("icons_per_round") else "")
+    lines.append(f"  {o['core_ability']} triggered {plural(o['triggers'], 'time')} over {plural(o['roll_rounds'], 'roll round')}"
+                 + (f"; icons per roll round {join_words(o['icons_per_round'], 'then')}" if o.get("icons_per_round") else "")
                  + (f"; Renegade tokens used {o['renegade_used']}" if o.get("renegade_used") else ""))
-    lines.append(f"  Pool {o['pool_size']} dice" + (f", {o['locked']} Locked" if o.get("locked") else "")
+    lines.append(f"  Pool {plural(o['pool_size'], 'die')}" + (f", {o['locked']} Locked" if o.get("locked") else "")
                  + ("; On Point (no Lock)" if o.get("on_point") else ""))
     if "taken" in o:
         lines.append("  Allocated: " + (", ".join(f"{d} on {sp}" for d, sp in o["taken"].items()) or "none")
@@ -93,7 +94,7 @@ def _strategy_text(trace: Trace) -> list[str]:
     odds = o.get("odds")
     if odds:
         locked = f", {FACE_WORDS.get(odds['locked'], odds['locked'])} Locked" if odds.get("locked") else ""
-        lines.append(f"  Odds before the roll ({odds['pool']} Strategy dice{locked}): P(fill Move + Standard + "
+        lines.append(f"  Odds before the roll ({plural(odds['pool'], 'Strategy die', 'Strategy dice')}{locked}): P(fill Move + Standard + "
                      f"Enhanced) {_p(odds.get('p_fill_move_standard_enhanced'))}; P(at least one Enhanced) "
                      f"{_p(odds.get('p_at_least_one_enhanced'))}; expected triggers "
                      f"{odds['triggers']['expected']['float']:.3f}")
@@ -121,6 +122,12 @@ def _damage_phrase(step) -> str:
     return f"{sh} Damage to Shields, {hp} to Hit Points"
 
 
+def _and(names, word: str = "and") -> str:
+    """``"Wrex and Tali"``, ``"Wrex, Tali and Garrus"``."""
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
 def _events(trace: Trace) -> list[str]:
     """One phrase per thing that happened to a character, in order."""
     out: list[str] = []
@@ -129,6 +136,13 @@ def _events(trace: Trace) -> list[str]:
         f = s.facts
         if f.get("rejected") is True:
             out.append(s.title)
+        elif len(f.get("tied", ())) > 1 and "chooser" in f:               # a tie for the target: a player's choice
+            # Step C: Hazard Card › Attacking: equally low Hit Points, the current Squadmate's player may choose
+            tied = f["tied"]
+            out.append(f"tie for the target: {_and(tied)} have {f['tie_value']} {f['measure']} each, so "
+                       f"{f['chooser']}'s player chooses (Step C: Hazard Card › Attacking); this trace follows "
+                       f"{f['target']} ({'your choice' if f.get('by_choice') else 'default: seating order'}; "
+                       f"{_and([n for n in tied if n != f['target']], 'or')} is as valid)")
         elif "attack_value" in f:                                         # an enemy Attack
             attack = f"{f['enemy']} Attacks {f['target']}"
         elif "Opportunity Attack for" in s.title and "enemy" in f and len(s.marks) > 1:

@@ -40,6 +40,7 @@ from explorer.dice import Roller, SeededRoller
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -196,18 +197,18 @@ def gather_pool(paragon_dice: int = 0, locked_by_downed: int = 0) -> tuple[tuple
         ScenarioError: ``paragon_dice`` outside 0..2 or ``locked_by_downed`` outside 0..12.
     """
     if not 0 <= paragon_dice <= PARAGON_DICE_MAX:
-        raise ScenarioError("paragon_dice", f"{paragon_dice} Paragon dice", f"0 to {PARAGON_DICE_MAX}")
+        raise ScenarioError("paragon_dice", plural(paragon_dice, "Paragon die", "Paragon dice"), f"0 to {PARAGON_DICE_MAX}")
     if not 0 <= locked_by_downed <= STRATEGY_DICE:
-        raise ScenarioError("locked_by_downed", f"{locked_by_downed} dice Locked", f"0 to {STRATEGY_DICE}")
+        raise ScenarioError("locked_by_downed", f"{plural(locked_by_downed, 'die')} Locked", f"0 to {STRATEGY_DICE}")
     n = STRATEGY_DICE - locked_by_downed
     dice = tuple(Die(f"S{i + 1}") for i in range(n)) + tuple(Die(f"P{i + 1}", paragon=True)
                                                              for i in range(paragon_dice))
-    steps = [Step(f"The On Point player gathers {n} Strategy dice", S.PREPARATION_PHASE,
+    steps = [Step(f"The On Point player gathers {plural(n, 'Strategy die', 'Strategy dice')}", S.PREPARATION_PHASE,
                   f"Twelve Strategy dice form the Pool; {locked_by_downed} are Locked by Downed Squadmates and stay "
                   "off it." if locked_by_downed else "All twelve Strategy dice form the Pool.",
                   {"strategy_dice": n, "locked_by_downed": locked_by_downed}, section="Strategy Pool")]
     if locked_by_downed:
-        steps.append(Step(f"{locked_by_downed} dice stay Locked on Downed Squadmate sheets", S.DOWNED_SQUADMATES,
+        steps.append(Step(f"{plural(locked_by_downed, 'die')} stay{'s' if locked_by_downed == 1 else ''} Locked on Downed Squadmate sheets", S.DOWNED_SQUADMATES,
                           "A Downed Squadmate's sheet holds dice Locked until they are Revived (the number is printed "
                           "on the sheet's Downed side, not in the rulebook: an input here).",
                           {"locked_by_downed": locked_by_downed}, section="Strategy Pool"))
@@ -232,7 +233,7 @@ def pool_for_turn(turn: int, paragon_dice: int = 0, locked_by_downed: int = 0,
     if not 1 <= turn <= 4:
         raise ScenarioError("turn", f"turn {turn}", "1 (On Point) to 4: a Mission has four Squadmates")
     if not 0 <= paragon_taken <= paragon_dice:
-        raise ScenarioError("paragon_taken", f"{paragon_taken} Paragon dice taken", f"0 to {paragon_dice}")
+        raise ScenarioError("paragon_taken", f"{plural(paragon_taken, 'Paragon die', 'Paragon dice')} taken", f"0 to {paragon_dice}")
     n = STRATEGY_DICE - locked_by_downed - DICE_PER_TURN * (turn - 1)
     if turn > 1 and n < 0:
         raise ScenarioError("turn", f"{turn - 1} earlier Squadmates cannot each take three dice from "
@@ -243,10 +244,11 @@ def pool_for_turn(turn: int, paragon_dice: int = 0, locked_by_downed: int = 0,
         raise ScenarioError("turn", "no die is left in the Pool for this Squadmate", "a Pool of at least one die")
     if turn > 1:
         who = "Squadmate" if turn == 2 else "Squadmates"
-        steps.append(Step(f"{turn - 1} {who} already took their dice: {n} Strategy dice remain",
+        left = plural(n, "Strategy die", "Strategy dice") + (" remains" if n == 1 else " remain")
+        taken = plural(paragon_taken, "Paragon die", "Paragon dice") + (" was" if paragon_taken == 1 else " were")
+        steps.append(Step(f"{turn - 1} {who} already took their dice: {left}",
                           S.STRATEGY_POOL, "Each Squadmate takes three dice from the Pool on their turn, so the Pool "
-                          "gets smaller over the Round." + (f" {paragon_taken} Paragon dice were taken on top."
-                                                            if paragon_taken else ""),
+                          "gets smaller over the Round." + (f" {taken} taken on top." if paragon_taken else ""),
                           {"strategy_dice": n, "paragon_dice": k, "turns_before": turn - 1}, section="Strategy Pool"))
     pool = tuple(Die(f"S{i + 1}") for i in range(n)) + tuple(Die(f"P{i + 1}", paragon=True) for i in range(k))
     return pool, steps
@@ -315,7 +317,7 @@ def begin_strategy_roll(squadmate: str, on_point: bool, pool: Sequence[Die],
         raise ScenarioError("pool", "the Strategy Pool is empty", "at least one die")
     state = RollState(squadmate, on_point, tuple(pool), renegade_tokens=renegade_tokens)
     who = f"{squadmate} (On Point)" if on_point else squadmate
-    steps = [Step(f"{who} makes the Strategy Roll with {len(pool)} dice", S.STRATEGY_ROLL,
+    steps = [Step(f"{who} makes the Strategy Roll with {plural(len(pool), 'die')}", S.STRATEGY_ROLL,
                   "The player picks up every die that remains in the Strategy Pool.",
                   {"pool": [d.id for d in pool], "on_point": on_point}, section="Strategy Roll")]
     if on_point:
@@ -384,7 +386,7 @@ def roll_pool(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()
     got = _roll(ids, roller, fixed, "Strategy Roll")
     dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
     new = replace(state, dice=dice, roll_round=1)
-    step = Step(f"Roll {len(ids)} dice: " + ", ".join(f"{i} {FACE_SHORT[f]}" for i, f in got.items())
+    step = Step(f"Roll {plural(len(ids), 'die')}: " + ", ".join(f"{i} {FACE_SHORT[f]}" for i, f in got.items())
                 if ids else "No die to roll (the only die is Locked)", S.STRATEGY_ROLL,
                 "All dice left in the Pool are rolled" + (f", except the Locked {state.locked}." if state.locked
                                                           else "."),
@@ -668,7 +670,7 @@ def end_actions(state: ActionState, rulings: Rulings | None = None) -> tuple[Act
     if have < need:
         raise RuleViolation(f"{state.squadmate} took {have} {what} but must take {need}: a Squadmate always takes "
                             "three dice from the Pool (placing them without resolving if they wish)", str(S.ACTIONS))
-    steps = [Step(f"Actions over: {len(state.placed)} dice on the sheet, {len(state.pool)} left in the Pool",
+    steps = [Step(f"Actions over: {plural(len(state.placed), 'die')} on the sheet, {len(state.pool)} left in the Pool",
                   S.ACTIONS, "A Squadmate takes three dice each turn" + (" (all that were left)" if need < 3 else "")
                   + "; the next Squadmate rolls what remains.",
                   {"taken": [p.die.id for p in state.placed], "pool_left": [d.id for d in state.pool]},
@@ -768,7 +770,7 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
         raise ScenarioError(field, e.problem, e.allowed, source) from None
     ids = [d.id for d in pool]
     if sc.pool.showing is not None and len(sc.pool.showing) != len(pool):
-        raise ScenarioError("pool.showing", f"{len(sc.pool.showing)} faces for a Pool of {len(pool)} dice "
+        raise ScenarioError("pool.showing", f"{plural(len(sc.pool.showing), 'face')} for a Pool of {plural(len(pool), 'die')} "
                             f"({', '.join(ids)})", f"exactly {len(pool)} faces", source)
     if sc.pool.lock is not None:
         if sc.on_point:
@@ -785,7 +787,7 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
                                 [f.value for f in ACTION_FACES], source)
     rolled = len(pool) - (sc.pool.lock is not None)
     if sc.rolls and len(sc.rolls[0]) > rolled:
-        raise ScenarioError("rolls[0]", f"{len(sc.rolls[0])} fixed faces for the {rolled} dice rolled",
+        raise ScenarioError("rolls[0]", f"{plural(len(sc.rolls[0]), 'fixed face')} for the {plural(rolled, 'die')} rolled",
                             f"at most {rolled} faces", source)
     for i, a in enumerate(sc.allocate):
         if a.die not in ids:

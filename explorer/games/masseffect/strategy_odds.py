@@ -33,6 +33,7 @@ from functools import lru_cache
 from explorer.distributions import Dist, Number
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
+from explorer.text import plural
 
 from .options import ALL_OPTIONS
 from .strategy import ACTION_FACES, PARAGON_DICE_MAX, STRATEGY_DICE, Face, Space, accepts
@@ -107,9 +108,9 @@ def expected_rounds(m: int, exact: bool = False) -> Number:
 
 def _check(pool: int, locked: str | None, paragon: int, rulings: Rulings) -> Face | None:
     if not 1 <= pool <= STRATEGY_DICE:
-        raise ScenarioError("pool", f"{pool} Strategy dice", f"1 to {STRATEGY_DICE}")
+        raise ScenarioError("pool", plural(pool, "Strategy die", "Strategy dice"), f"1 to {STRATEGY_DICE}")
     if not 0 <= paragon <= PARAGON_DICE_MAX:
-        raise ScenarioError("paragon", f"{paragon} Paragon dice", f"0 to {PARAGON_DICE_MAX}")
+        raise ScenarioError("paragon", plural(paragon, "Paragon die", "Paragon dice"), f"0 to {PARAGON_DICE_MAX}")
     if locked is None:
         return None
     try:
@@ -223,6 +224,17 @@ def trigger_dist(pool: int, locked: str | None = None, paragon: int = 0, max_tri
 
 def _pair(x: Fraction) -> dict[str, object]:
     return {"exact": str(x), "float": float(x)}
+
+
+def pool_text(table: dict) -> str:
+    """The Pool of a :func:`strategy_odds_table` in words: ``"Pool of 12 Strategy dice + 2 Paragon dice, Locked die
+    showing enhanced: 13 rolled"``. Paragon dice are added to the Strategy Pool (Paragon Dice), so they are counted on
+    top of the Strategy dice, never as a part of them."""
+    parts = plural(table["pool"], "Strategy die", "Strategy dice")
+    if table["paragon"]:
+        parts += " + " + plural(table["paragon"], "Paragon die", "Paragon dice")
+    lock = f", Locked die showing {table['locked']}" if table.get("locked") else ""
+    return f"Pool of {parts}{lock}: {table['rolled']} rolled"
 
 
 def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 0,

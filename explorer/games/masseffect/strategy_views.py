@@ -25,6 +25,7 @@ import ipywidgets as W
 
 from explorer.scenario import parse_whole
 from explorer.errors import ExplorerError, ScenarioError
+from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.layout import browser_fix
 from explorer.widgets.scenario_note import ScenarioNote
@@ -263,7 +264,8 @@ class StrategyPoolExplorer(W.VBox):
             row(self.picker_label, self.picker),
             W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",)),
         ])
-        super().__init__([controls, self.message, self.headline, self.outcome, self.dice, self.chart, self.stepper])
+        # the opened scenario's note at the top, as on every other scenario page
+        super().__init__([self.outcome, controls, self.message, self.headline, self.dice, self.chart, self.stepper])
         self.update()
 
     def open_scenario(self, data: dict, name: str) -> None:
@@ -299,6 +301,7 @@ class StrategyPoolExplorer(W.VBox):
         self.opened, self._base = name, sc.model_dump(mode="json")
         self._base_key = self._key()
         self._picked = None
+        self.outcome.show(None)     # its next show records the inputs as opened
         self.update()
 
     def _key(self) -> tuple:
@@ -447,7 +450,7 @@ class StrategyPoolExplorer(W.VBox):
         who = f"{o['squadmate']}{' (On Point)' if o['on_point'] else ''}"
         extra = f"; Analysis token moves {o['analysis_moves']}" if "analysis_moves" in o else ""
         self.headline.value = (
-            f"<div style='font-family:sans-serif'><b>{html.escape(who)}</b>: {o['pool_size']} dice, "
+            f"<div style='font-family:sans-serif'><b>{html.escape(who)}</b>: {plural(o['pool_size'], 'die')}, "
             f"{o['triggers']} {html.escape(o['core_ability'])} trigger(s) over {o['roll_rounds']} roll round(s)"
             f"{extra}. Move + Standard + Enhanced: <b>{'yes (' + ', '.join(fill) + ')' if fill else 'no'}</b>.</div>")
         self._draw_odds(o)
@@ -456,7 +459,9 @@ class StrategyPoolExplorer(W.VBox):
         else:
             from .outcome import outcome_text
 
-            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace))
+            # the note says when the inputs are no longer the scenario's as opened
+            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace),
+                              state=repr(sorted(data.items(), key=str)), live=True)
 
     def _draw_odds(self, o: dict) -> None:
         odds = o.get("odds")
@@ -476,7 +481,7 @@ class StrategyPoolExplorer(W.VBox):
                          Outcome("cannot", 1 - p_fill, "#ced4da")],
                         [Distribution("Core Ability triggers", trig, "#7048e8", "triggers"),
                          Distribution("Enhanced Action dice", enh, "#2b8a3e", "dice")],
-                        f"Exact odds before this roll: {odds['pool']} Strategy dice"
+                        f"Exact odds before this roll: {plural(odds['pool'], 'Strategy die', 'Strategy dice')}"
                         + (f" + {odds['paragon']} Paragon" if odds["paragon"] else "")
                         + (f", Locked {FACE_SHORT[Face(odds['locked'])]}" if odds["locked"] else ""))
 

@@ -117,7 +117,21 @@ def outcome_text(trace: Trace) -> str:
         lines.append("  Neomaterials: " + ", ".join(gains))
     if o.get("evade_moves"):
         lines.append("  May move one Segment (Evade): " + ", ".join(o["evade_moves"]))
+    states = states_text(o)
+    if states is not None:
+        lines.append("  States gained: " + states)
     return "\n".join(lines)
+
+
+def states_text(outcome: dict) -> str | None:
+    """The States entered at the end of the Order (``outcome["states"]``, States; Order Expenditure Sequence step
+    5.3) as ``"T Slowed"`` / ``"T Slowed, Stunned; B Immobilized"``, ``"none"`` when an attack could cause one
+    and none was entered, or ``None`` when no attack of the scenario causes a State (the outcome has no ``states``).
+    """
+    if "states" not in outcome:
+        return None
+    entered = {k: v for k, v in outcome["states"].items() if v}
+    return "; ".join(f"{k} {', '.join(v)}" for k, v in entered.items()) or "none"
 
 
 def picture(scenario, trace: Trace) -> str | None:
@@ -182,7 +196,7 @@ def _line_of_fire_open(name: str):
 
     sc = GAME.load_builtin(name)
     lof = LofExplorer(scenario_from_table(sc.loaded, sc.shooter), rulings=dict(sc.rulings))
-    lof.note.show(name, *GAME.builtin_verdict(name))
+    lof.note.show(name, *GAME.builtin_verdict(name), state=lof.url_state())
     return lof, lof.redraw
 
 

@@ -976,6 +976,7 @@ class LofExplorer(W.HBox):
         self._pending_state = False
         self._show_f2f()
         self._write_state()
+        self.note.track(self.url_state())   # the note says when the table no longer is the scenario it opened
 
     # -- state: link and file
     def on_state_change(self, callback) -> None:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
+from explorer.text import plural
 
 from .options import ALL_OPTIONS
 
@@ -309,7 +310,7 @@ def _check_dice(dice: list[int] | None, need: int, field: str, what: str, source
         if not 1 <= v <= 20:
             raise _err(f"{field}[{i}]", f"{v} is not a d20 face", "whole numbers 1 to 20", source)
     if len(dice) != need:
-        raise _err(field, f"{len(dice)} dice given but {what} rolls {need}", f"exactly {need} dice", source)
+        raise _err(field, f"{plural(len(dice), 'die')} given but {what} rolls {need}", f"exactly {plural(need, 'die')}", source)
 
 
 def attack_burst(active: ActiveMiner) -> int:

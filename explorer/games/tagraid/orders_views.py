@@ -37,7 +37,7 @@ from explorer.render.svg import Overlay
 from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
 from explorer.widgets.hexboard import HexBoardView, Piece
 from explorer.widgets.layout import class_token
-from explorer.widgets.scenario_note import ScenarioNote
+from explorer.widgets.scenario_note import NEXT, ScenarioNote
 
 from . import sections as S
 from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShare, Interaction, MoveDecl,
@@ -779,7 +779,7 @@ class OrderStepper(W.HBox):
             self.note.show(None)
         else:
             what = "Round" if getattr(self, "round", None) is not None else "Order"
-            self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what=what)
+            self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what=what, state=NEXT)
 
     # ------------------------------------------------------------------------------------------------ controls
 
@@ -1315,6 +1315,7 @@ class OrderStepper(W.HBox):
                                    else download_link(text, "order.toml", "the table, the declarations and the dice "
                                                       "as an order file: `explorer resolve FILE` plays it",
                                                       "oes-download-link"))
+        self.note.track(self.url_state())   # the note says when the page no longer shows the Order it opened
         for cb in list(self._state_callbacks):
             cb()
 

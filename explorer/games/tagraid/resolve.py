@@ -31,6 +31,7 @@ from typing import Any
 from explorer.dice import Roller, SeededRoller
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
+from explorer.text import plural
 from explorer.trace import Trace
 
 from . import sections as S
@@ -89,7 +90,8 @@ class _Dice:
         if script is not None:
             start = self.cursor.get(field, 0)
             if start + n > len(script):
-                raise ScenarioError(field, f"{start + n} dice are needed ({label}) but only {len(script)} are given",
+                raise ScenarioError(field, f"{plural(start + n, 'die')} {'is' if start + n == 1 else 'are'} needed ({label}) but only {len(script)} "
+                                    f"{'is' if len(script) == 1 else 'are'} given",
                                     f"at least {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
                                     f"them", None)
             self.cursor[field] = start + n

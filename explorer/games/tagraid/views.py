@@ -27,6 +27,7 @@ from explorer.widgets.files import download_link, upload_control
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.scenario import parse_whole
+from explorer.text import plural
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
 from explorer.widgets.layout import RESPONSIVE_CSS, split
 
@@ -659,11 +660,11 @@ class FaceToFaceExplorer(W.VBox):
             if pair is not None and pair.winner == act.name:
                 if act.skill not in ATTACKS:
                     return f"A beats Threat Level {mb.threat_level}: the {mb.name}'s attack is evaded"
-                return f"A beats Threat Level {mb.threat_level}: {mb.wounds_lost} Wound(s) to the {mb.name}"
+                return f"A beats Threat Level {mb.threat_level}: {plural(mb.wounds_lost, 'Wound')} to the {mb.name}"
             if pair is None or pair.winner is None:
                 return "Tie with the Threat Level: nothing happens" if pair is not None and pair.result == "tie" \
                     else "Nobody wins: no effect"
-            return f"The {mb.name} prevails: A loses {act.wounds_lost} Wound(s)"
+            return f"The {mb.name} prevails: A loses {plural(act.wounds_lost, 'Wound')}"
         if pair is None or pair.winner is None:
             return "Tie: every success cancelled, nothing happens" if pair is not None and pair.result == "tie" \
                 else "Nobody wins: no effect"
@@ -671,8 +672,8 @@ class FaceToFaceExplorer(W.VBox):
         loser = next(m for m in res.miners.values() if m.name != w.name)
         if w.skill not in ATTACKS:
             return f"{w.letter} wins ({SKILL_NAMES[w.skill]}): no Saving Rolls"
-        return (f"{w.letter} wins: {loser.letter} makes {loser.saving_rolls} Saving Roll(s), loses {loser.wounds_lost} "
-                f"Wound(s)")
+        return (f"{w.letter} wins: {loser.letter} makes {plural(loser.saving_rolls, 'Saving Roll')}, loses "
+                f"{plural(loser.wounds_lost, 'Wound')}")
 
     def _headline_html(self, res: Resolution) -> str:
         pair = res.pairs[0] if res.pairs else None
@@ -683,8 +684,12 @@ class FaceToFaceExplorer(W.VBox):
             color = COLOR_MB
         else:
             color = COLOR_A if res.miner(winner).letter == "A" else COLOR_B
+        from .game import states_text
+
+        states = states_text(res.trace.outcome)   # the States the attacks caused, when one could (step 5.3)
+        head = self._headline(res) + (f"; States gained: {states}" if states is not None else "")
         return (f"<span style='display:inline-block;width:12px;height:12px;background:{color};border-radius:2px'>"
-                f"</span> <b class='f2f-result'>{html.escape(self._headline(res))}</b>")
+                f"</span> <b class='f2f-result'>{html.escape(head)}</b>")
 
     # --------------------------------------------------------------------- odds
     def _update_odds(self, res: Resolution, a: SideInputs, b: SideInputs | None, mb: MegaBeastInputs | None,
@@ -753,6 +758,10 @@ class FaceToFaceExplorer(W.VBox):
         self.download.value = download_link(text, "face-to-face.toml", "the dice, inputs, seed and readings as a "
                                             "scenario file: `explorer resolve FILE` and the notebooks open it",
                                             "f2f-download-link xf-button", styled=False)
+        try:    # the note above says when the page no longer shows the scenario it opened
+            self.note.track(self.url_state())
+        except ScenarioError:
+            pass
         for cb in list(self._state_callbacks):
             cb()
 
@@ -1129,6 +1138,9 @@ def fits_form(sc) -> bool:
             return False
     if sc.megabeast is not None and (not sc.megabeast.aro or sc.megabeast.fury_tokens):
         return False
+    # a Weapon that causes a State (States): the form has no field for it, the exchange view keeps it
+    if any(m.weapon is not None and m.weapon.states for m in [act, *sc.reactive]):
+        return False
     return True
 
 
@@ -1253,7 +1265,7 @@ def exchange_tray_model(res: Resolution, doc: dict[str, Any]) -> tuple[list[Row]
         svs = sorted({p.sv.value for p in m.pools if p.sv is not None})
         sv = "SV " + "/".join(map(str, svs)) if svs else "no roll"
         rows.append(Row(f"{m.letter} · {m.name}", dice, f"{SKILL_NAMES.get(m.skill, m.skill)} · {sv}",
-                        f"{len(dice)} dice · Wounds {m.wounds_before} · Armor {armor.get(m.name, 0)}", id=m.letter))
+                        f"{plural(len(dice), 'die')} · Wounds {m.wounds_before} · Armor {armor.get(m.name, 0)}", id=m.letter))
     if res.megabeast is not None:
         rows.append(megabeast_row(res.megabeast, states))
     links = cancel_links(states, sorted(states, key=lambda i: (i.startswith("A"), i)))
@@ -1263,7 +1275,7 @@ def exchange_tray_model(res: Resolution, doc: dict[str, Any]) -> tuple[list[Row]
             dice = [DieView(x.id, x.face, "plain", False, False, "Wound" if x.failed else "saved", bad=x.failed)
                     for x in sr.dice]
             rows.append(Row(f"Saves · {target.name}", dice, f"vs {sr.attacker}: fail on {sr.attack_damage.value} "
-                            "or less", f"{target.name}: {target.wounds_lost} Wound(s) lost"))
+                            "or less", f"{target.name}: {plural(target.wounds_lost, 'Wound')} lost"))
     return rows, links
 
 
@@ -1279,6 +1291,11 @@ def exchange_headline(res: Resolution) -> list[str]:
     if res.megabeast is not None and res.megabeast.wounds_lost:
         lost.append(f"{res.megabeast.name} {res.megabeast.wounds_lost}")
     lines.append("Wounds lost: " + (", ".join(lost) or "none"))
+    from .game import states_text
+
+    states = states_text(res.trace.outcome)
+    if states is not None:      # the States the attacks caused (States; Order Expenditure Sequence, step 5.3)
+        lines[-1] += f"; States gained: {states}"
     return lines
 
 
@@ -1450,7 +1467,7 @@ def tray_model(res: Resolution, a: SideInputs, b: SideInputs | None = None,
         dice = [die_view(i, d) for p in m.pools for i, d in zip(p.ids, p.dice)]
         sv = f"SV {m.sv.value}" if m.sv is not None else "no roll"
         return Row(f"{m.letter} · {m.name}", dice, f"{SKILL_NAMES.get(m.skill, m.skill)} · {sv}",
-                   f"{len(dice)} dice · Wounds {m.wounds_before} · Armor {inputs.armor}", id=m.letter)
+                   f"{plural(len(dice), 'die')} · Wounds {m.wounds_before} · Armor {inputs.armor}", id=m.letter)
 
     rows.append(miner_row(res.active, a))
     if res.megabeast is not None:
@@ -1464,7 +1481,7 @@ def tray_model(res: Resolution, a: SideInputs, b: SideInputs | None = None,
             dice = [DieView(x.id, x.face, "plain", False, False, "Wound" if x.failed else "saved", bad=x.failed)
                     for x in s.dice]
             rows.append(Row("Saving Rolls", dice, f"fail on {s.attack_damage.value} or less",
-                            f"{target.name}: {target.wounds_lost} Wound(s) lost"))
+                            f"{target.name}: {plural(target.wounds_lost, 'Wound')} lost"))
     return rows, links
 
 
@@ -1531,13 +1548,23 @@ def explorer_for_scenario(name_or_path: str | None = None, **overrides) -> FaceT
     from .game import GAME
 
     name = str(name_or_path or DEFAULT_SCENARIO)
-    d = inputs_from_scenario(load_scenario(name))
+    sc = load_scenario(name)
+    d = inputs_from_scenario(sc)
     kw = dict(a=d["a"], b=d["b"], dice_a=d["dice_a"], dice_b=d["dice_b"], saves_a=d["saves_a"],
               saves_b=d["saves_b"], seed=d["seed"], rulings=d["rulings"], megabeast=d["megabeast"])
     kw.update(overrides)
     w = FaceToFaceExplorer(**kw)
-    if name in GAME.builtin_names():      # the page says which scenario it opened, with its verdict
-        w.note.show(name, *GAME.builtin_verdict(name))
+    builtin = name in GAME.builtin_names()
+    if not fits_form(sc) and not overrides:   # facts the form has no field for: the exchange view keeps them all
+        from explorer.games import read_toml
+
+        w.load_document(read_toml(name, text=GAME.scenario_text(name)) if builtin else read_toml(name), name)
+    if builtin:      # the page says which scenario it opened, with its verdict
+        try:
+            state = w.url_state()
+        except ScenarioError:
+            state = None
+        w.note.show(name, *GAME.builtin_verdict(name), state=state)
     else:
         w.note.show(name, d["title"], what="Opened from")
     return w

@@ -1,0 +1,34 @@
+"""Words for people in step and outcome texts (game-neutral; no rules): lists as words, counted nouns in the right
+number. Step titles, details and outcome texts never show a Python list, tuple or dict, nor "1 dice" / "2 hit(s)"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+IRREGULAR = {"die": "dice", "Die": "Dice", "Damage": "Damage"}
+"""Plurals that do not add an ``s`` (``"Damage"`` is uncountable in every rulebook here)."""
+
+
+def join_words(items: Iterable[object], word: str = "and", empty: str = "none") -> str:
+    """``"rank-2, rank-3 and rank-4"``; one item alone; ``empty`` for none.
+
+    Args:
+        items: anything with a ``str``.
+        word: the last joining word (``"and"``, ``"or"``, ``"then"``).
+        empty: what to say for no item.
+    """
+    xs = [str(x) for x in items]
+    if not xs:
+        return empty
+    return xs[0] if len(xs) == 1 else f"{', '.join(xs[:-1])} {word} {xs[-1]}"
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``"1 die"``, ``"2 dice"``, ``"0 hits"``: the count and the noun in its number (``many``: the plural when it is
+    not ``noun + "s"`` nor in :data:`IRREGULAR`)."""
+    if n == 1:
+        return f"{n} {noun}"
+    return f"{n} {many or IRREGULAR.get(noun, noun + 's')}"
+
+
+__all__ = ["join_words", "plural", "IRREGULAR"]
