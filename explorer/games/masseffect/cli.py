@@ -42,7 +42,7 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
 
     from .options import rulings as make_rulings
     from .strategy import STRATEGY_DICE
-    from .strategy_odds import PARAGON_DICE_MAX, strategy_odds_table
+    from .strategy_odds import PARAGON_DICE_MAX, pool_text, strategy_odds_table
 
     from explorer.errors import ScenarioError
 
@@ -56,10 +56,7 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
     if as_json:
         click.echo(json.dumps(table, indent=2))
         return
-    lock = f", Locked die showing {table['locked']}" if table["locked"] else ""
-    paragon_dice = f" + {table['paragon']} Paragon {'die' if table['paragon'] == 1 else 'dice'}" if table["paragon"] else ""
-    click.echo(f"Strategy Roll of a Pool of {table['pool']} Strategy dice{paragon_dice}{lock}: "
-               f"{table['rolled']} rolled  [Mass Effect: Step A: Strategy Roll; Core Abilities]")
+    click.echo(f"Strategy Roll of a {pool_text(table)}  [Mass Effect: Step A: Strategy Roll; Core Abilities]")
     click.echo("")
     click.echo("  face                 expected dice   P(at least one)")
     for face, v in table["faces"].items():

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import click
 
 from explorer.errors import ScenarioError, short_repr
+from explorer.text import plural
 
 if TYPE_CHECKING:  # the odds engine is imported when the command runs, so that `--help` and usage errors skip it
     from . import odds as O
@@ -97,7 +98,8 @@ def _skill_burst(name: str, skill: str | None, burst: str | None) -> tuple[str, 
     if skill == "evade":
         if n is not None and n != 1:
             raise ScenarioError(f"--burst-{name}", f"Evade is a single roll whatever the Burst, so side {name} "
-                                f"cannot roll {n} Evade dice [{S.EVADE}]", f"omit --burst-{name}, or 1")
+                                f"cannot roll {plural(n, 'Evade die', 'Evade dice')} [{S.EVADE}]",
+                                f"omit --burst-{name}, or 1")
         return skill, 1
     if skill == "idle":
         if n:
@@ -204,7 +206,8 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
         mods_d.setdefault("Partial Cover", -3)
     if sv_n is None and attr_n is None:
         if s.burst:
-            raise ScenarioError(f"--sv-{name}", f"side {name} rolls {s.burst} dice but has no Success Value",
+            raise ScenarioError(f"--sv-{name}",
+                                f"side {name} rolls {plural(s.burst, 'die', 'dice')} but has no Success Value",
                                 f"--sv-{name} N, or --attribute-{name} N with --mod-{name} NAME=VALUE")
         s.sv, s.sv_how = 0, "does not roll"
     else:
