@@ -987,6 +987,9 @@ class LofExplorer(W.HBox):
     PREFETCH_SLICE_MS = 8.0
     """Work per prefetch slice (a slice computes whole pairs, so one may run over): an input that arrives meanwhile
     waits at most about this long plus one pair."""
+    PREFETCH_GAP_MS = 60
+    """Idle time between two slices, so the server's loop reads and answers input between them (with back-to-back
+    slices an input waited behind them: measured 1 s at load 12)."""
 
     def _start_prefetch(self) -> None:
         self._prefetch_gen += 1
@@ -1014,7 +1017,7 @@ class LofExplorer(W.HBox):
                 except ScenarioError:  # e.g. a MegaBeast facing no corner: the click will say so
                     pass
                 if time.perf_counter() >= end:
-                    self._schedule(step, 1)
+                    self._schedule(step, self.PREFETCH_GAP_MS)
                     return
 
         self._schedule(step, self.PREFETCH_DELAY_MS)
