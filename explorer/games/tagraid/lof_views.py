@@ -982,8 +982,9 @@ class LofExplorer(W.HBox):
     """Under a scheduler, with the incremental cache: while the page is idle, compute the verdicts of the other
     Models as shooters (pair by pair, in short slices, stopped by the next change), so a click that makes another
     Model the shooter finds its verdicts computed. The answers are the same; only when they are computed changes."""
-    PREFETCH_DELAY_MS = 400
-    """Idle time after a change before the prefetch starts (after the deferred link/file state)."""
+    PREFETCH_DELAY_MS = 1000
+    """Idle time after the last input (anything that redraws the overlays: a change, the Range Ruler, a zoom)
+    before the prefetch starts, so it does not compete with a run of inputs."""
     PREFETCH_SLICE_MS = 8.0
     """Work per prefetch slice (a slice computes whole pairs, so one may run over): an input that arrives meanwhile
     waits at most about this long plus one pair."""
@@ -1213,9 +1214,8 @@ class LofExplorer(W.HBox):
             with self.ruler_pick.hold_trait_notifications():
                 self.ruler_pick.options = opts
                 self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
-        self._draw()
+        self._draw()  # also (re)starts the idle prefetch of the other shooters' verdicts (under a scheduler)
         self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
-        self._start_prefetch()  # the other shooters' verdicts while idle (under a scheduler)
 
     def _draw(self) -> None:
         self.board_view.set_pieces(model_pieces(self.models.values(), self.table))
@@ -1226,6 +1226,7 @@ class LofExplorer(W.HBox):
         rings = [Circle(self.table.model(t).center, self.table.disc(t).r + 0.12, stroke="#7048e8", width=3.0)
                  for t in self.targets if t in self.models]
         bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale) + rings
+        self._start_prefetch()  # an input: a running prefetch stops; a new one starts once idle again
 
     def verdict(self, target: str) -> TargetVerdict:
         """The current verdict for ``target`` (ScenarioError if it is not a target)."""
