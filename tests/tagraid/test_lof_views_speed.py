@@ -137,6 +137,8 @@ def test_idle_prefetch_leaves_nothing_to_compute_when_another_model_is_picked():
     w.analysis_cache = cache = LofAnalysisCache()
     sched = _Scheduler()
     w.set_scheduler(sched)
+    assert not sched.queue  # nothing before the page has loaded
+    w.redraw()  # the page has loaded (pn.state.onload)
     n = 0
     while sched.queue and n < 2000:
         sched.queue.pop(0)()
@@ -155,6 +157,7 @@ def test_a_change_stops_a_running_prefetch():
     w.analysis_cache = cache = LofAnalysisCache()
     sched = _Scheduler()
     w.set_scheduler(sched)
+    w.redraw()
     first = sched.queue.pop(0)  # the prefetch of the opening state (delayed: nothing computed yet)
     sched.queue.clear()
     w.rotate_model(w.shooter, 1)

@@ -976,12 +976,12 @@ class LofExplorer(W.HBox):
         callbacks: :func:`explorer.widgets.panel_support.served_pane`). Without one (notebooks, tests) everything
         happens at once."""
         self._schedule = schedule
-        self._start_prefetch()
 
     PREFETCH = True
-    """Under a scheduler, with the incremental cache: while the page is idle, compute the verdicts of the other
-    Models as shooters (pair by pair, in short slices, stopped by the next change), so a click that makes another
-    Model the shooter finds its verdicts computed. The answers are the same; only when they are computed changes."""
+    """Under a scheduler, with the incremental cache: once the page has loaded (:meth:`redraw`) and while it is idle,
+    compute the verdicts of the other Models as shooters (pair by pair, in short slices, stopped by the next input),
+    so a click that makes another Model the shooter finds its verdicts computed. The answers are the same; only when
+    they are computed changes."""
     PREFETCH_DELAY_MS = 1000
     """Idle time after the last input (anything that redraws the overlays: a change, the Range Ruler, a zoom)
     before the prefetch starts, so it does not compete with a run of inputs."""
@@ -1236,8 +1236,10 @@ class LofExplorer(W.HBox):
         raise ScenarioError("target", f"no verdict for {short_repr(target)}", [v.target for v in self.verdicts])
 
     def redraw(self) -> None:
-        """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""
+        """Full redraw (call when a browser connects, e.g. ``pn.state.onload``); under a scheduler the idle prefetch
+        (:data:`PREFETCH`) starts after it, so it never delays the page's first frames."""
         self.board_view.redraw()
+        self._start_prefetch()
 
 
 __all__ = ["LofScenario", "default_lof_scenario", "scenario_from_table", "DEFAULT_TABLE", "board_of_table",
