@@ -3,9 +3,7 @@
 * the labels are placed by one vectorised overlap pass per label: the same spots as the former one-spot-at-a-time
   search (kept here as the reference);
 * layers are redrawn only when they change, from geometry cached per board: after a run of interactions each layer
-  shows what a fresh explorer opened on the same table draws from scratch;
-* the idle prefetch (under a scheduler) computes the other shooters' verdicts, so picking another shooter computes
-  nothing, and its verdicts are those of a fresh analysis; a change stops a running prefetch.
+  shows what a fresh explorer opened on the same table draws from scratch.
 """
 
 from __future__ import annotations
@@ -15,8 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from explorer.games.tagraid.lof_analysis import LofAnalysisCache, analyse
-from explorer.games.tagraid.lof_views import LofExplorer, LofSnapshot, verdict_table_html
+from explorer.games.tagraid.lof_views import LofExplorer, LofSnapshot
 from explorer.hexgrid import Hex
 from explorer.render.svg import Label, Segment
 
@@ -122,45 +119,3 @@ def test_incremental_layers_show_what_a_fresh_explorer_draws(monkeypatch):
     assert fresh.board_view.scale == bv.scale
     assert _layers(w) == _layers(fresh)
     assert w.verdict_html.value == fresh.verdict_html.value
-
-
-class _Scheduler:
-    def __init__(self):
-        self.queue: list = []
-
-    def __call__(self, callback, delay_ms):
-        self.queue.append(callback)
-
-
-def test_idle_prefetch_leaves_nothing_to_compute_when_another_model_is_picked():
-    w = LofExplorer()
-    w.analysis_cache = cache = LofAnalysisCache()
-    sched = _Scheduler()
-    w.set_scheduler(sched)
-    assert not sched.queue  # nothing before the page has loaded
-    w.redraw()  # the page has loaded (pn.state.onload)
-    n = 0
-    while sched.queue and n < 2000:
-        sched.queue.pop(0)()
-        n += 1
-    assert not sched.queue
-    done = cache.computed
-    for other in ("Digger", "Lurker"):
-        w.set_shooter(other)
-        assert cache.computed == done, f"picking {other} computed pairs the prefetch should have computed"
-        fresh = analyse(w.table, other, w.rulings.copy(), w.calibration, w.weapon, w.threat)
-        assert verdict_table_html(w.verdicts, other) == verdict_table_html(fresh, other)
-
-
-def test_a_change_stops_a_running_prefetch():
-    w = LofExplorer()
-    w.analysis_cache = cache = LofAnalysisCache()
-    sched = _Scheduler()
-    w.set_scheduler(sched)
-    w.redraw()
-    first = sched.queue.pop(0)  # the prefetch of the opening state (delayed: nothing computed yet)
-    sched.queue.clear()
-    w.rotate_model(w.shooter, 1)
-    before = cache.computed
-    first()  # the old state's prefetch runs after the change: it stops at once
-    assert cache.computed == before

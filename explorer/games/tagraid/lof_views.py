@@ -629,7 +629,6 @@ class LofExplorer(W.HBox):
         # Face to Face link, after a short pause
         self._schedule = None
         self._pending_state = False
-        self._prefetch_gen = 0  # bumped by every update: a running prefetch of an older state stops
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
         self._loading = False
@@ -977,52 +976,6 @@ class LofExplorer(W.HBox):
         happens at once."""
         self._schedule = schedule
 
-    PREFETCH = True
-    """Under a scheduler, with the incremental cache: once the page has loaded (:meth:`redraw`) and while it is idle,
-    compute the verdicts of the other Models as shooters (pair by pair, in short slices, stopped by the next input),
-    so a click that makes another Model the shooter finds its verdicts computed. The answers are the same; only when
-    they are computed changes."""
-    PREFETCH_DELAY_MS = 1000
-    """Idle time after the last input (anything that redraws the overlays: a change, the Range Ruler, a zoom)
-    before the prefetch starts, so it does not compete with a run of inputs."""
-    PREFETCH_SLICE_MS = 8.0
-    """Work per prefetch slice (a slice computes whole pairs, so one may run over): an input that arrives meanwhile
-    waits at most about this long plus one pair."""
-    PREFETCH_GAP_MS = 60
-    """Idle time between two slices, so the server's loop reads and answers input between them (with back-to-back
-    slices an input waited behind them: measured 1 s at load 12)."""
-
-    def _start_prefetch(self) -> None:
-        self._prefetch_gen += 1
-        if self._schedule is None or self.analysis_cache is None or not self.PREFETCH:
-            return
-        gen = self._prefetch_gen
-        table, rulings = self.table, self.rulings.copy()
-        cal, weapon, threat, cache = self.calibration, self.weapon, self.threat, self.analysis_cache
-        ids = list(table.models)
-        pairs = iter([(s, t) for s in ids if s != self.shooter for t in ids if t != s])
-        ctx = []
-
-        def step() -> None:
-            import time
-
-            if gen != self._prefetch_gen or cache is not self.analysis_cache:
-                return  # the state changed: a newer prefetch (if any) takes over
-            if not ctx:
-                ctx.append(cache._context(table, rulings))
-            end = time.perf_counter() + self.PREFETCH_SLICE_MS / 1000
-            for s, t in pairs:
-                try:
-                    cache.verdict(table, table.model(s), table.model(t), rulings.copy(), cal, weapon, threat,
-                                  _ctx=ctx[0])
-                except ScenarioError:  # e.g. a MegaBeast facing no corner: the click will say so
-                    pass
-                if time.perf_counter() >= end:
-                    self._schedule(step, self.PREFETCH_GAP_MS)
-                    return
-
-        self._schedule(step, self.PREFETCH_DELAY_MS)
-
     def _state_changed(self) -> None:
         if self._schedule is None:
             self._flush_state()
@@ -1214,7 +1167,7 @@ class LofExplorer(W.HBox):
             with self.ruler_pick.hold_trait_notifications():
                 self.ruler_pick.options = opts
                 self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
-        self._draw()  # also (re)starts the idle prefetch of the other shooters' verdicts (under a scheduler)
+        self._draw()
         self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
 
     def _draw(self) -> None:
@@ -1226,7 +1179,6 @@ class LofExplorer(W.HBox):
         rings = [Circle(self.table.model(t).center, self.table.disc(t).r + 0.12, stroke="#7048e8", width=3.0)
                  for t in self.targets if t in self.models]
         bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale) + rings
-        self._start_prefetch()  # an input: a running prefetch stops; a new one starts once idle again
 
     def verdict(self, target: str) -> TargetVerdict:
         """The current verdict for ``target`` (ScenarioError if it is not a target)."""
@@ -1236,10 +1188,8 @@ class LofExplorer(W.HBox):
         raise ScenarioError("target", f"no verdict for {short_repr(target)}", [v.target for v in self.verdicts])
 
     def redraw(self) -> None:
-        """Full redraw (call when a browser connects, e.g. ``pn.state.onload``); under a scheduler the idle prefetch
-        (:data:`PREFETCH`) starts after it, so it never delays the page's first frames."""
+        """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""
         self.board_view.redraw()
-        self._start_prefetch()
 
 
 __all__ = ["LofScenario", "default_lof_scenario", "scenario_from_table", "DEFAULT_TABLE", "board_of_table",
