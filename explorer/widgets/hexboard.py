@@ -43,6 +43,7 @@ import html
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import ipywidgets as W
 import numpy as np
@@ -62,6 +63,7 @@ Point = tuple[float, float]
 LAYERS: tuple[str, ...] = ("terrain", "features", "pieces", "overlays")
 
 
+@lru_cache(maxsize=512)
 def rgb(css: str) -> tuple[int, int, int]:
     """``"#rrggbb"`` / ``"#rgb"`` -> ``(r, g, b)`` ints. Raises ValueError for anything else."""
     s = css.strip().lstrip("#")
@@ -139,7 +141,8 @@ class HexBoardView(W.VBox):
         self.board = board
         self.scale = float(scale)
         self.margin = float(margin)
-        minx, miny, maxx, maxy = board.bounds()
+        self._geom: tuple | None = None  # (board, bounds, hexes, corners in board units): see _board_geometry
+        minx, miny, maxx, maxy = self._bounds()
         self._min = (minx, miny)
         width = int(math.ceil((maxx - minx) * scale + 2 * margin))
         height = int(math.ceil((maxy - miny) * scale + 2 * margin))
@@ -176,6 +179,7 @@ class HexBoardView(W.VBox):
         """The box around the canvas: it scrolls when the board is zoomed beyond its column."""
         self.frame.add_class("xr-scroll")
         self._pieces: dict[str, Piece] = {}
+        self._pieces_drawn: tuple | None = None  # what the pieces layer shows (see redraw_pieces)
         self._drag: dict | None = None
         self._move_cbs: list[Callable[[str, Point], None]] = []
         self._rotate_cbs: list[Callable[[str, int], None]] = []
@@ -234,16 +238,31 @@ class HexBoardView(W.VBox):
         self.scale = scale
         self._resize_canvas()
 
+    def _board_geometry(self) -> tuple:
+        """``(bounds, hexes, corners)`` of :attr:`board`: its bounds, its hexes in order and their corners in board
+        units (array ``(n, 6, 2)``), computed once per board (a :class:`Board` does not change) and reused by every
+        zoom, fit and full redraw."""
+        g = self._geom
+        if g is None or g[0] is not self.board:
+            hexes = list(self.board)
+            lay = self.board.layout
+            corners = np.asarray([p for h in hexes for p in lay.corners(h)], dtype=float).reshape(len(hexes), 6, 2)
+            g = self._geom = (self.board, self.board.bounds(), hexes, corners)
+        return g[1:]
+
+    def _bounds(self) -> tuple[float, float, float, float]:
+        return self._board_geometry()[0]
+
     def set_board(self, board: Board) -> None:
         """Show another board (same scale and fit mode): the canvas is resized to it, then redrawn."""
         self.board = board
-        minx, miny, _, _ = board.bounds()
+        minx, miny, _, _ = self._bounds()
         self._min = (minx, miny)
         self._resize_canvas()
 
     def _resize_canvas(self) -> None:
         """Size the canvas to the board at :attr:`scale` (plus margins), tell the zoom listeners, redraw."""
-        minx, miny, maxx, maxy = self.board.bounds()
+        minx, miny, maxx, maxy = self._bounds()
         self.canvas.width = int(math.ceil((maxx - minx) * self.scale + 2 * self.margin))
         self.canvas.height = int(math.ceil((maxy - miny) * self.scale + 2 * self.margin))
         self._apply_css_size()
@@ -260,7 +279,7 @@ class HexBoardView(W.VBox):
         resolution that fits :data:`FIT`). With ``width`` / ``height``: show it at the fixed pixel size that fits
         ``width`` x ``height`` pixels (missing values from :data:`FIT`)."""
         w, h = width or self.FIT[0], height or self.FIT[1]
-        minx, miny, maxx, maxy = self.board.bounds()
+        minx, miny, maxx, maxy = self._bounds()
         scale = min((w - 2 * self.margin) / (maxx - minx), (h - 2 * self.margin) / (maxy - miny))
         self._set_scale(scale, fitted=width is None and height is None)
 
@@ -278,8 +297,8 @@ class HexBoardView(W.VBox):
         """Canvas pixels -> board units."""
         return ((x - self.margin) / self.scale + self._min[0], (y - self.margin) / self.scale + self._min[1])
 
-    def _px(self, pts: Iterable[Point]) -> np.ndarray:
-        a = np.asarray(list(pts), dtype=float).reshape(-1, 2)
+    def _px(self, pts: Iterable[Point] | np.ndarray) -> np.ndarray:
+        a = (pts if isinstance(pts, np.ndarray) else np.asarray(list(pts), dtype=float)).reshape(-1, 2)
         return np.column_stack(((a[:, 0] - self._min[0]) * self.scale + self.margin,
                                 (a[:, 1] - self._min[1]) * self.scale + self.margin))
 
@@ -462,15 +481,15 @@ class HexBoardView(W.VBox):
         reset_manager(self.layers["terrain"])
         self.redraw_terrain()
         self.redraw_features()
-        self.redraw_pieces()
+        self._draw_pieces()
         self.redraw_overlays()
 
     def redraw_terrain(self) -> None:
         """Layer 0: every hex filled by terrain (tile-less hexes dark), Special Terrain marks, the grid: 1 message."""
         c = self.layers["terrain"]
         lay = self.board.layout
-        hexes = list(self.board)
-        corners = self._px([p for h in hexes for p in lay.corners(h)]).reshape(len(hexes), 6, 2)
+        _, hexes, units = self._board_geometry()
+        corners = self._px(units.reshape(-1, 2)).reshape(len(hexes), 6, 2)
         cols = _colours([TERRAIN_FILL[self.board[h].terrain] if self.board[h].tile else TILELESS_FILL
                          for h in hexes])
         special = [(i, h) for i, h in enumerate(hexes) if self.board[h].special is not None]
@@ -521,10 +540,18 @@ class HexBoardView(W.VBox):
             c.set_line_dash([])
 
     def redraw_pieces(self) -> None:
-        """Layer 2: bases, front arcs, facing ticks, labels; the selected piece ringed: 1 message."""
-        self._draw_pieces()
+        """Layer 2: bases, front arcs, facing ticks, labels; the selected piece ringed: 1 message, none when the
+        layer already shows exactly this (same pieces, selection, scale and size: e.g. a selection the click already
+        drew, or an update that moved nothing)."""
+        if self._pieces_key(None) != self._pieces_drawn:
+            self._draw_pieces()
+
+    def _pieces_key(self, ghost: tuple[str, Point] | None) -> tuple:
+        return (tuple(self._pieces.values()), self.selected, self.hex_marks_for_selection, ghost, self.scale,
+                self.margin, self._min, self.canvas.width, self.canvas.height)
 
     def _draw_pieces(self, ghost: tuple[str, Point] | None = None) -> None:
+        self._pieces_drawn = self._pieces_key(ghost)
         c = self.layers["pieces"]
         pieces = list(self._pieces.values())
         if ghost is not None:

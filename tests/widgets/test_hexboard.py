@@ -77,6 +77,8 @@ def test_each_layer_redraw_is_one_message():
     v.redraw_features()
     assert len(sent) == 2
     v.redraw_pieces()
+    assert len(sent) == 2  # the layer already shows these pieces: nothing is sent again
+    v.set_pieces([Piece(f"p{i}", (1.5 + 2 * i, 3.0), 0.3, facing=30.0 * i, label=str(i)) for i in range(6)])
     assert len(sent) == 3
     v.overlays = [Segment((0, 0), (5, 5), stroke="#1a9641", width=2.5),
                   Segment((0, 1), (5, 6), stroke="#d7191c", width=1.5, dash="5 3"),

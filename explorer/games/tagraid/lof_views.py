@@ -366,13 +366,22 @@ class LofSnapshot:
             line_boxes = np.column_stack([d - 1.5, d + 1.5])
         else:
             line_boxes = np.zeros((0, 4))
+        # every box to avoid, in one array that grows as labels are placed (the fixed boxes first, as before)
+        fixed = np.asarray(boxes, dtype=float).reshape(-1, 4)
+        avoid = np.empty((len(fixed) + len(line_boxes) + len(t.models), 4))
+        avoid[:len(fixed)] = fixed
+        avoid[len(fixed):len(fixed) + len(line_boxes)] = line_boxes
+        n_avoid = len(fixed) + len(line_boxes)
 
-        def overlap(b) -> float:
-            a = np.asarray(boxes, dtype=float).reshape(-1, 4)
-            both = np.vstack([a, line_boxes])
-            w = np.clip(np.minimum(b[2], both[:, 2]) - np.maximum(b[0], both[:, 0]), 0, None)
-            h = np.clip(np.minimum(b[3], both[:, 3]) - np.maximum(b[1], both[:, 1]), 0, None)
-            return float((w * h).sum())
+        def overlaps(cands: np.ndarray) -> np.ndarray:
+            """The overlap area of each candidate box (rows ``x0, y0, x1, y1``) with every box to avoid: one
+            vectorised pass for all the spots of a label (the same sums as one candidate at a time)."""
+            both = avoid[:n_avoid]
+            w = np.clip(np.minimum(cands[:, None, 2], both[None, :, 2]) - np.maximum(cands[:, None, 0],
+                                                                                    both[None, :, 0]), 0, None)
+            h = np.clip(np.minimum(cands[:, None, 3], both[None, :, 3]) - np.maximum(cands[:, None, 1],
+                                                                                    both[None, :, 1]), 0, None)
+            return (w * h).sum(axis=1)
 
         order = sorted(t.models.values(), key=lambda m: (m.id != self.shooter, m.kind == "megabeast", m.y, m.x))
         out: list[Overlay] = []
@@ -383,21 +392,26 @@ class LofSnapshot:
             h = 13.5 * len(lines)
             gap = t.disc(m).r * px + 3
             cx, cy = m.x * px, m.y * px
-            best, best_o = None, math.inf
+            cands = []
             for k in (1.0, 1.8, 2.8):
                 g = gap * k + (k - 1) * 6
                 for dx, dy in ((0, g + h / 2), (0, -g - h / 2), (g + w / 2, 0), (-g - w / 2, 0),
                                (g * .7 + w / 2, g * .7 + h / 2), (-g * .7 - w / 2, g * .7 + h / 2),
                                (g * .7 + w / 2, -g * .7 - h / 2), (-g * .7 - w / 2, -g * .7 - h / 2)):
-                    b = (cx + dx - w / 2, cy + dy - h / 2, cx + dx + w / 2, cy + dy + h / 2)
-                    o = overlap(b)
+                    cands.append((cx + dx - w / 2, cy + dy - h / 2, cx + dx + w / 2, cy + dy + h / 2))
+            ov = overlaps(np.asarray(cands))
+            best, best_o = None, math.inf
+            for ring in range(3):  # the first spot that overlaps nothing, ring by ring, else the least overlapping
+                for i in range(ring * 8, ring * 8 + 8):
+                    o = float(ov[i])
                     if o < best_o - 1e-9:
-                        best, best_o = b, o
+                        best, best_o = cands[i], o
                     if o == 0:
                         break
                 if best_o == 0:
                     break
-            boxes.append(best)
+            avoid[n_avoid] = best
+            n_avoid += 1
             x, y0 = (best[0] + best[2]) / 2 / px, best[1] / px
             out.append(Label((x, y0 + 6.75 / px), m.id, size=11.5, fill="#111111", weight="bold"))
             if text:
