@@ -133,3 +133,24 @@ def test_the_help_text_does_not_repeat_the_face_to_face_links_words():
     visible = _html.unescape(re.sub(r"<style.*?</style>|<[^>]+>", " ", w.header.value + w.f2f_html.value, flags=re.S))
     assert visible.count(label) == 1
     assert "Face to Face" in w.header.value    # the help still says where the link goes
+
+
+def test_the_heading_names_the_table_shown_once():
+    """Newcomer finding: the heading read "Line of Fire — Quarry — Line of Fire" (the packaged table's title already
+    says it) and kept the old table's title after another table was opened."""
+    import re
+
+    from explorer.games import get_game
+    from explorer.games.tagraid.tables import __file__ as tables_init
+    from pathlib import Path
+
+    def heading(w) -> str:
+        return re.search(r"<h3[^>]*>(.*?)</h3>", w.header.value).group(1)
+
+    w, _ = get_game("tagraid").open_page("line-of-fire")
+    assert heading(w).lower().count("line of fire") == 1, heading(w)
+    assert "Quarry" in heading(w)
+    f = Path(tables_init).parent / "lof-demo.toml"
+    w.load_toml(f.read_text(encoding="utf-8"), "lof-demo.toml")
+    assert heading(w) == "Line of Fire — LoF demo: crate, low wall, pit and Stoorworm", heading(w)
+    assert "Click or tap a Model" in w.header.value     # the help text stays under the new heading

@@ -225,6 +225,14 @@ def _fmt_mod(mod: int | None) -> str:
     return "cannot fire" if mod is None else f"MOD {mod:+d}"
 
 
+
+def _heading_html(sc: "LofScenario") -> str:
+    """The page heading: "Line of Fire — <table title>", without saying "Line of Fire" twice when the title already
+    does (the packaged ``lof-quarry`` is titled "Quarry — Line of Fire")."""
+    name = sc.title or sc.board.name
+    text = name if "line of fire" in name.lower() else f"Line of Fire — {name}"
+    return f"<h3 style='margin:2px 0;font-family:sans-serif'>{html.escape(text)}</h3>"
+
 class LofSnapshot:
     """A board, its Models and one shooter's verdicts, as overlays and as a static SVG (``_repr_svg_``).
 
@@ -652,8 +660,8 @@ class LofExplorer(W.HBox):
                                 "max-width:100%} .lof-verdict-list table{width:100%} .lof-verdict-list td:first-child{"
                                 "white-space:nowrap} .lof-verdict-list td:nth-child(2){min-width:100px} "
                                 ".lof-verdict-list td:last-child{overflow-wrap:anywhere;min-width:110px}</style>")
-        self.header = W.HTML(css + f"<h3 style='margin:2px 0;font-family:sans-serif'>Line of Fire — "
-                             f"{html.escape(sc.title or sc.board.name)}</h3><div style='font-family:sans-serif;"
+        self._header_css = css
+        self.header = W.HTML(css + _heading_html(sc) + "<div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
                              "the rotate buttons, q / e or Ctrl + wheel turn the shooter; − / + zoom, fit fits the "
                              "board to its column. With <i>pick target</i>, a click picks (or drops) a target, and "
@@ -1138,6 +1146,9 @@ class LofExplorer(W.HBox):
         finally:
             self._loading = False
         self.verdicts = []   # the old table's verdicts name its Models: never drawn over the new board
+        head, sep, rest = self.header.value.partition("</h3>")
+        if sep:   # the heading names the table now shown (the help text after it stays)
+            self.header.value = self._header_css + _heading_html(sc) + rest
         if self.board_view.board is not sc.board:
             self.board_view.set_board(sc.board)
         self.board_view.selected = self.shooter
