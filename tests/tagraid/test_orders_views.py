@@ -322,3 +322,20 @@ def test_evade_movement_by_click_one_segment_no_aro():
     w.clear_evade.click()
     w.board_view.select(Hex(2, 0))
     assert "no Evade movement" in w.evade_text.value
+
+
+def test_the_open_picker_names_an_opened_file_then_the_builtin_again():
+    """Newcomer finding: after a file was opened, the "Open" picker still named the built-in shown before, so the page
+    claimed a scenario it no longer showed. An opened file (or a link carrying a file) is the picker's entry; opening
+    a built-in drops that entry again."""
+    w = fresh()
+    text = w.to_toml()
+    w.load_toml(text, "/tmp/some/where/my-order.toml")
+    assert w.scenario_pick.label.startswith("file: ") and w.scenario_id is None
+    assert "my-order.toml" in w.scenario_pick.label
+    v = fresh("tr-18-order")
+    v.load_url_state(w.url_state())
+    assert v.scenario_pick.label.startswith("file: ")
+    w.scenario_pick.value = "tr-18-order"          # the user picks a built-in: it opens, the file entry goes
+    assert w.scenario_id == "tr-18-order" and w.scenario_pick.label == "tr-18-order"
+    assert all(not str(o[0] if isinstance(o, tuple) else o).startswith("file: ") for o in w.scenario_pick.options)

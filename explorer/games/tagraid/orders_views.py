@@ -31,7 +31,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.widgets.files import download_link, upload_control, watch_upload
-from explorer.errors import ScenarioError, short_repr
+from explorer.errors import ScenarioError, short_repr, shorten_middle
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
 from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
@@ -87,6 +87,10 @@ MAX_DICE_TEXT = 2000
 
 
 # ----------------------------------------------------------------------------------------------------- scenarios
+
+
+FILE_ENTRY = "\0file"
+"""The "Open" picker's value for the entry naming an opened file (no built-in id can be it)."""
 
 
 def order_scenarios() -> list[str]:
@@ -486,7 +490,8 @@ class OrderStepper(W.HBox):
         self.scenario_pick = W.Dropdown(options=order_scenarios(), value=scenario, description="Open",
                                         layout=W.Layout(width="260px"))
         self.scenario_pick.style.description_width = "44px"
-        self.scenario_pick.observe(lambda ch: self._loading or self.load_builtin(ch["new"]), names="value")
+        self.scenario_pick.observe(lambda ch: self._loading or ch["new"] == FILE_ENTRY or self.load_builtin(ch["new"]),
+                                   names="value")
         self.upload_box, self.upload = upload_control(
             "Open an order or round file (.toml)…", "open an order or round file (the format `explorer resolve` reads)", "oes-upload")
         self.download = W.HTML()
@@ -655,6 +660,22 @@ class OrderStepper(W.HBox):
 
         doc = read_toml(source, text=text)
         self._open(doc, _parse(doc, source), None)
+        self._show_file_in_picker(source)
+
+    def _show_file_in_picker(self, source: str | None) -> None:
+        """The "Open" picker names what is shown: an opened file as its first entry (no built-in stays selected
+        while a file's Order is on the board), dropped again when a built-in is opened."""
+        builtins = order_scenarios()
+        self._loading = True
+        try:
+            if source is None:
+                self.scenario_pick.options = builtins
+            else:
+                label = f"file: {shorten_middle(str(source), 40)}"
+                self.scenario_pick.options = [(label, FILE_ENTRY)] + [(b, b) for b in builtins]
+                self.scenario_pick.value = FILE_ENTRY
+        finally:
+            self._loading = False
 
     def _enter(self, doc: dict, sc: OrderScenario | RoundScenario, scenario_id: str | None,
                order_index: int = 0) -> None:
@@ -764,6 +785,8 @@ class OrderStepper(W.HBox):
             self.board_view.set_scale(s)
         self._enter(doc, sc, scenario_id, order_index)
         self._show_note(scenario_id)
+        if scenario_id is not None and FILE_ENTRY in _options_values(self.scenario_pick):
+            self._show_file_in_picker(None)
         self._loading = True
         try:
             if scenario_id is not None and scenario_id in _options_values(self.scenario_pick):
@@ -1289,6 +1312,8 @@ class OrderStepper(W.HBox):
             doc = {kk: v for kk, v in base.items() if kk != "orders"}
             doc["orders"] = state.get("orders", base.get("orders", []))
             self._open(base, _parse(doc, "link"), sid, position=step, order_index=k)
+            if sid is None:
+                self._show_file_in_picker(str(base.get("title") or "the link's table"))
             return
         doc = {k: v for k, v in base.items() if k not in ("order", "dice", "seed")}
         for k in ("order", "dice", "seed"):
@@ -1298,6 +1323,8 @@ class OrderStepper(W.HBox):
                 doc[k] = base[k]
         sc = _parse(doc, "link")
         self._open(base, sc, sid, position=step)
+        if sid is None:
+            self._show_file_in_picker(str(base.get("title") or "the link's table"))
 
     def on_state_change(self, callback) -> None:
         """Call ``callback()`` after every change (the page then writes :meth:`url_state` to its URL)."""
