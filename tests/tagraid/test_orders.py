@@ -126,3 +126,26 @@ def test_aro_right_iff_lof_somewhere_or_same_hexagon(x, y, facing):
     if "R" in got:
         same = st1.geometry.hex_of(*end) == st1.geometry.hex_of(r.x, r.y)
         assert got["R"].reason in ("lof", "same_hexagon") and (got["R"].reason == "lof" or same)
+
+
+def test_a_target_whose_attack_turns_idle_keeps_its_step_4_right_and_its_aro_counts_as_idle():
+    """tr-order-corner with A shooting W behind the tall wall: W gains its ARO right at step 4 as the target, the
+    Attack counts as Idle at Resolution (no LoF), and the trace then says W's Evade fails its Requirements (not
+    attacked) instead of "W has no right to an ARO" (Order Expenditure Sequence, steps 4 and 5)."""
+    import tomllib
+    from pathlib import Path
+
+    from explorer.games.tagraid.orders.orderfile import parse_order, resolve_order
+
+    import explorer.games.tagraid as pkg
+    d = tomllib.loads((Path(pkg.__file__).parent / "scenarios" / "tr-order-corner.toml").read_text(encoding="utf-8"))
+    d.pop("game"), d.pop("dice", None)
+    d["order"] = {"active": "A", "move": {"route": ["-2,0"], "facing": 0.0},
+                  "second": {"skill": "ranged_attack", "weapon": "Rifle", "targets": [{"target": "W"}]},
+                  "aros": [{"miner": "W", "skill": "evade", "step": 4}]}
+    t = resolve_order(parse_order(d, "corner.toml"))
+    assert t.outcome["aro_rights"]["W"]["reason"] == "targeted"
+    titles = [s.title for s in t.steps]
+    assert "A has no LoF to W at Resolution: its Ranged Attack counts as Idle" in titles
+    assert not any(x.startswith("W has no right to an ARO:") for x in titles)
+    assert "W's Evade ARO does not meet its Requirements: it counts as Idle" in titles
