@@ -149,3 +149,24 @@ def test_a_target_whose_attack_turns_idle_keeps_its_step_4_right_and_its_aro_cou
     assert "A has no LoF to W at Resolution: its Ranged Attack counts as Idle" in titles
     assert not any(x.startswith("W has no right to an ARO:") for x in titles)
     assert "W's Evade ARO does not meet its Requirements: it counts as Idle" in titles
+
+
+def test_fixed_dice_that_do_not_fit_name_the_order_file_and_its_field(tmp_path):
+    """An order file whose [dice] give one die for a Burst 3 share: one line naming the file and ``dice.rolls.A``
+    (it named "the Order's roll exchange" and the internal field ``active.attacks[0].dice``)."""
+    import tomllib
+    from pathlib import Path
+
+    from explorer import tomlwrite
+    from explorer.errors import ScenarioError
+    from explorer.games import load_any
+
+    import explorer.games.tagraid as pkg
+    d = tomllib.loads((Path(pkg.__file__).parent / "scenarios" / "tr-order-corner.toml").read_text(encoding="utf-8"))
+    d["dice"]["rolls"]["A"] = [5]
+    p = tmp_path / "few-dice.toml"
+    p.write_text(tomlwrite.dumps(d), encoding="utf-8")
+    game, sc = load_any(str(p))
+    with pytest.raises(ScenarioError) as e:
+        game.resolve(sc)
+    assert e.value.field == "dice.rolls.A" and e.value.source == str(p) and "roll exchange" not in str(e.value)

@@ -203,3 +203,14 @@ def test_the_round_builtins_report_the_same_outcome_fields():
         sc = G.load_builtin(n)
         assert o["round"] == sc.initial.round, n
         assert o["next_round"] == (None if o["over"] else o["round"] + 1), n
+
+
+def test_fixed_dice_that_do_not_fit_name_the_round_file_and_its_field(tmp_path):
+    """Too few fixed dice for an Order's attack: the message named "the Order's roll exchange" and the internal
+    roll-scenario field ``active.attacks[0].dice``; it names the file and ``orders[i].dice.rolls.<Miner>``."""
+    d = _doc()
+    i, od = next((i, o) for i, o in enumerate(d["orders"]) if o.get("dice", {}).get("rolls"))
+    who = next(iter(od["dice"]["rolls"]))
+    e = _err(_set(["orders", i, "dice", "rolls", who], [5]), tmp_path)
+    assert e.field == f"orders[{i}].dice.rolls.{who}", str(e)
+    assert "roll exchange" not in str(e) and "exactly" in str(e)

@@ -13,8 +13,10 @@ side facing the Active Miner, and the Skills that already fail a Requirement the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from explorer.errors import ScenarioError
 from explorer.trace import Step
 
 from .. import sections as S
@@ -200,5 +202,19 @@ def resolve_roll(state: OrderState, dice):
     from ..resolve import resolve_detailed
 
     doc, steps = roll_scenario(state, dice)
-    sc = parse_scenario(doc, "the Order's roll exchange")
+    try:
+        sc = parse_scenario(doc, None)
+    except ScenarioError as e:
+        raise _as_dice_field(e, doc) from None
     return resolve_detailed(sc, None, dict(state.rulings)), steps
+
+
+def _as_dice_field(e: ScenarioError, doc: dict[str, Any]) -> ScenarioError:
+    """A roll-scenario error about fixed dice, named as the order file writes them: ``active.attacks[0].dice`` ->
+    ``dice.rolls.A``, ``reactive[1].save_dice`` -> ``dice.saves.R`` (no source: the file playing names itself)."""
+    m = re.match(r"(active|reactive\[(\d+)\])(?:\.attacks\[\d+\])?\.(dice|save_dice)$", e.field)
+    if m is None:
+        return ScenarioError(e.field, e.problem, e.allowed)
+    who = doc["active"]["name"] if m.group(1) == "active" else doc["reactive"][int(m.group(2))]["name"]
+    kind = "saves" if m.group(3) == "save_dice" else "rolls"
+    return ScenarioError(f"dice.{kind}.{who}", e.problem, e.allowed)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from explorer.errors import ScenarioError
 from explorer.trace import Step, Trace
 
 from .. import sections as S
@@ -243,6 +244,10 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
                 frames = play(table, od, dice)
             except IllegalDeclaration as e:
                 raise _file_field(e, i) from None
+            except ScenarioError as e:  # fixed dice that do not fit the rolls: named as the round file writes them
+                if e.source is not None or not e.field.startswith("dice."):
+                    raise
+                raise ScenarioError(f"orders[{i}].{e.field}", e.problem, e.allowed) from None
             yield PlayedOrder(i, side, table, frames)
             last = frames[-1].state
             for k, v in last.t_bezoar:
