@@ -9,7 +9,11 @@ whose geometric fields are *measured on the board*, and lists every such fact wi
   Attack › Requirements; Activating a Miner › Order Expenditure Sequence, step 5), and each Reactive Miner to the
   Active Miner (``lof_to_active``: the ARO right, Activating a Miner › Orders and AROs);
 * the Range band of each target and its MOD from the shooter's weapon (Distances and Measurements › Range Ruler), or
-  Out of Range when the weapon has no MOD there (the Ranged Attack automatically fails);
+  Out of Range when the weapon has no MOD there (the Ranged Attack automatically fails: Common Skills › Ranged
+  Attack, Ranged Combat MODs); a Ranged Attack ARO whose Ruler ends beyond the Long Range Segment is Out of Range
+  too (the stand-in ARO weapon may not fire Out of Range): declared, no dice, and the attack on it is a Normal Roll;
+* a split Burst with LoF to some targets only: the targets out of LoF are marked (``lof = false``) and the ruling
+  ``split_burst_without_lof`` decides at Resolution (the whole Skill Idle, or only those shares lost);
 * Partial Cover of each target of a Ranged Attack, and of the Active Miner against a Ranged ARO (Damage › Partial
   Cover);
 * same Hexagon (Line of Fire and Distances › Range in Hexagons), Silhouette Contact and the enemy TAGs in contact
