@@ -516,16 +516,21 @@ class _Info:
         self.annotation, self.metadata = annotation, flat
 
 
+def _num(v: Any) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
 def _bound_words(ctx: Mapping[str, Any], info: Any) -> str | None:
-    """``"1 to 20"`` from the field's bounds when it has both, else ``"at least 1"`` / ``"at most 20"`` / ``"more
-    than 0"`` / ``"less than 360"`` from the error's own bound."""
+    """``"1 to 20"`` from the field's bounds when it has both ends inclusive, else every bound of the field in words
+    (``"more than 0, at most 100"``), else the error's own bound (``"at least 1"``, ``"less than 360"``)."""
     words = _bounds_words(info)
     if words and " to " in words:
         return words
-    for k, w in (("ge", "at least"), ("gt", "more than"), ("le", "at most"), ("lt", "less than")):
-        if k in ctx:
-            return f"{w} {ctx[k]}"
-    return None
+    c = {k: getattr(m, k) for m in (getattr(info, "metadata", None) or ()) for k in ("ge", "gt", "le", "lt")
+         if getattr(m, k, None) is not None} or dict(ctx)
+    out = [f"{w} {_num(c[k])}" for k, w in (("ge", "at least"), ("gt", "more than"), ("le", "at most"),
+                                             ("lt", "less than")) if k in c]
+    return ", ".join(out) or None
 
 
 def _plural(n: Any, word: str) -> str:
