@@ -292,14 +292,19 @@ def _field_info(model: type[BaseModel], loc: tuple) -> Any:
     return info
 
 
+def _num(v: Any) -> str:
+    """A bound as written in a file: ``4000.0`` -> ``4000``."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
 def _bounds_words(info: Any) -> str | None:
     """``"0 to 40"`` / ``">= 0"`` / ``"<= 40"`` from a field's ``ge`` / ``le`` / ``gt`` / ``lt`` constraints."""
     if info is None:
         return None
     c = {k: getattr(m, k) for m in info.metadata for k in ("ge", "gt", "le", "lt") if getattr(m, k, None) is not None}
     if "ge" in c and "le" in c:
-        return f"{c['ge']} to {c['le']}"
-    words = [f"{op} {c[k]}" for k, op in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if k in c]
+        return f"{_num(c['ge'])} to {_num(c['le'])}"
+    words = [f"{op} {_num(c[k])}" for k, op in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if k in c]
     return ", ".join(words) or None
 
 
@@ -514,10 +519,6 @@ class _Info:
         for m in metadata:  # Annotated[int, Field(ge=1)]: the constraints sit in the FieldInfo's own metadata
             flat.extend(getattr(m, "metadata", None) or [m])
         self.annotation, self.metadata = annotation, flat
-
-
-def _num(v: Any) -> str:
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 def _bound_words(ctx: Mapping[str, Any], info: Any) -> str | None:

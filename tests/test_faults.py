@@ -115,7 +115,7 @@ def test_nan_in_a_scenery_polygon(tmp_path):
     with pytest.raises(ScenarioError) as e:
         Board.from_toml(_write(tmp_path, text, "b.toml"))
     assert str(e.value) == (f"{tmp_path / 'b.toml'}: field 'board.scenery[0].polygon[1][1]': nan is not a finite "
-                            "number (allowed: a finite number -4000.0 to 4000.0)")
+                            "number (allowed: a finite number -4000 to 4000)")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
