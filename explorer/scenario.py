@@ -292,14 +292,19 @@ def _field_info(model: type[BaseModel], loc: tuple) -> Any:
     return info
 
 
+def _num(v: Any) -> str:
+    """A bound as written in a file: ``4000.0`` -> ``4000``."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
 def _bounds_words(info: Any) -> str | None:
     """``"0 to 40"`` / ``">= 0"`` / ``"<= 40"`` from a field's ``ge`` / ``le`` / ``gt`` / ``lt`` constraints."""
     if info is None:
         return None
     c = {k: getattr(m, k) for m in info.metadata for k in ("ge", "gt", "le", "lt") if getattr(m, k, None) is not None}
     if "ge" in c and "le" in c:
-        return f"{c['ge']} to {c['le']}"
-    words = [f"{op} {c[k]}" for k, op in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if k in c]
+        return f"{_num(c['ge'])} to {_num(c['le'])}"
+    words = [f"{op} {_num(c[k])}" for k, op in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")) if k in c]
     return ", ".join(words) or None
 
 
@@ -418,6 +423,200 @@ def _dotted(loc: tuple) -> str:
     return path
 
 
+_TAG = re.compile(r"[a-z]+(-[a-z]+)*(\[.*\])?")
+_PYDANTIC_TAGS = frozenset({
+    "constrained-str", "constrained-int", "constrained-float", "constrained-bytes", "constrained-decimal",
+    "lax-or-strict", "json-or-python", "nullable", "default", "function-after", "function-before", "function-wrap",
+    "function-plain", "tagged-union", "union", "chain", "is-instance", "is-subclass", "literal", "enum", "model",
+    "dataclass", "typed-dict", "definition-ref", "generator", "callable", "any", "json", "decimal", "date", "time",
+    "datetime", "timedelta", "url", "uuid", "bytes", "frozenset", "custom-error"})
+
+
+def _model_names(model: type[BaseModel]) -> set[str]:
+    """Class names of every pydantic model reachable from ``model`` (pydantic puts the member of a union it tried
+    in an error's location: ``ActiveMiner``)."""
+    seen: set[type[BaseModel]] = set()
+    todo = [model]
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        for info in m.model_fields.values():
+            todo.extend(_models_in(info.annotation))
+    return {m.__name__ for m in seen}
+
+
+def _is_tag(part: Any, models: set[str]) -> bool:
+    """Whether a location part is pydantic's name for a type it tried (not a field, index or user key)."""
+    if not isinstance(part, str):
+        return False
+    base = part.split("[", 1)[0]
+    return (part in _TYPE_TAGS or base in _PYDANTIC_TAGS or part in models
+            or ("[" in part and bool(_TAG.fullmatch(part))))
+
+
+POINT_WORDS = "a point [x, y]"
+HEX_WORDS = 'a hexagon key like "3,-1"'
+_FIELD_WORDS = {
+    "hex": HEX_WORDS, "route": f"{HEX_WORDS} or {POINT_WORDS}", "evade_moves": f"{HEX_WORDS} or {POINT_WORDS}",
+    "offset": POINT_WORDS, "edge": 'two neighbouring hexagon keys like "0,1|1,1"',
+}
+"""What a field takes, in the formats' own words, for fields whose type alone says too little (a hexagon key is text
+to pydantic, a point a pair of numbers)."""
+
+
+def _field_words(loc: tuple) -> str | None:
+    """The words of the innermost field of ``loc`` named in :data:`_FIELD_WORDS` (``evade_moves.X``: a key of it)."""
+    return next((_FIELD_WORDS[p] for p in reversed(loc) if isinstance(p, str) and p in _FIELD_WORDS), None)
+
+
+def _annotation_at(model: type[BaseModel], loc: tuple) -> tuple[Any, list[Any]]:
+    """The type annotation at ``loc`` (fields, list items, tuple members, dict values) and the constraints attached
+    to it (``Field(ge=1, le=20)`` of a list item), or ``(None, [])`` when the path leaves the schema."""
+    ann: Any = model
+    meta: list[Any] = []
+    for part in loc:
+        while True:  # unwrap Annotated[...] and X | None down to one type
+            if typing.get_origin(ann) is typing.Annotated:
+                meta = list(getattr(ann, "__metadata__", ()))
+                ann = typing.get_args(ann)[0]
+                continue
+            args = [a for a in typing.get_args(ann) if a is not type(None)]
+            if typing.get_origin(ann) in (typing.Union, getattr(__import__("types"), "UnionType", None)) and args:
+                ann = args[0] if len(args) == 1 else next(
+                    (a for a in args if typing.get_origin(a) in (list, tuple, dict)
+                     or (isinstance(a, type) and issubclass(a, BaseModel))), args[0])
+                continue
+            break
+        origin = typing.get_origin(ann)
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            if not isinstance(part, str) or part not in ann.model_fields:
+                return None, []
+            info = ann.model_fields[part]
+            ann, meta = info.annotation, list(info.metadata)
+        elif origin in (list, set, frozenset) and isinstance(part, int):
+            ann, meta = typing.get_args(ann)[0], []
+        elif origin is tuple and isinstance(part, int):
+            args = typing.get_args(ann)
+            ann = args[0] if len(args) == 2 and args[1] is Ellipsis else (args[part] if part < len(args) else None)
+            meta = []
+        elif origin is dict:
+            ann, meta = typing.get_args(ann)[1], []
+        else:
+            return None, []
+    while typing.get_origin(ann) is typing.Annotated:
+        meta = meta + list(getattr(ann, "__metadata__", ()))
+        ann = typing.get_args(ann)[0]
+    return ann, meta
+
+
+class _Info:
+    """A stand-in ``FieldInfo`` (annotation + metadata) for a list item or dict value."""
+
+    def __init__(self, annotation: Any, metadata: list[Any]):
+        flat: list[Any] = []
+        for m in metadata:  # Annotated[int, Field(ge=1)]: the constraints sit in the FieldInfo's own metadata
+            flat.extend(getattr(m, "metadata", None) or [m])
+        self.annotation, self.metadata = annotation, flat
+
+
+def _bound_words(ctx: Mapping[str, Any], info: Any) -> str | None:
+    """``"1 to 20"`` from the field's bounds when it has both ends inclusive, else every bound of the field in words
+    (``"more than 0, at most 100"``), else the error's own bound (``"at least 1"``, ``"less than 360"``)."""
+    words = _bounds_words(info)
+    if words and " to " in words:
+        return words
+    c = {k: getattr(m, k) for m in (getattr(info, "metadata", None) or ()) for k in ("ge", "gt", "le", "lt")
+         if getattr(m, k, None) is not None} or dict(ctx)
+    out = [f"{w} {_num(c[k])}" for k, w in (("ge", "at least"), ("gt", "more than"), ("le", "at most"),
+                                             ("lt", "less than")) if k in c]
+    return ", ".join(out) or None
+
+
+def _plural(n: Any, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tuple[str, str, str | None, int]:
+    """The first of pydantic's ``errs`` in the formats' words: ``(field path, problem, allowed, errors used)``.
+
+    The location keeps fields, list indexes and user keys (pydantic's names for the types it tried, such as
+    ``constrained-str`` or ``function-after[...]``, are dropped); the problem and the allowed values never repeat
+    pydantic's own phrasing ("Input should be...", "after validation", "greater than or equal to"). Errors that
+    share the first one's location (each member of a union that failed) are explained together and count as one.
+    """
+    models = _model_names(model)
+    first = errs[0]
+    loc = tuple(p for p in first["loc"] if not _is_tag(p, models))
+    same = [e for e in errs if tuple(p for p in e["loc"] if not _is_tag(p, models)) == loc]
+    path = _dotted(loc)
+    t = first["type"]
+    ctx = first.get("ctx") or {}
+    got = short_repr(first.get("input"))
+    ann, meta = _annotation_at(model, loc)
+    info = _Info(ann, meta) if ann is not None else _field_info(model, loc)
+    words = _field_words(loc)
+    if t == "extra_forbidden":
+        names = _fields_at(model, loc)
+        return path, "unknown field", ("one of " + ", ".join(repr(n) for n in names)) if names else None, 1
+    if t == "missing":
+        if loc and isinstance(loc[-1], int):  # a fixed-length list (a pair, a tuple) with too few entries
+            whole, _ = _annotation_at(model, loc[:-1])
+            n = len(typing.get_args(whole)) if typing.get_origin(whole) is tuple else None
+            return _dotted(loc[:-1]), f"has only {_plural(loc[-1], 'entry').replace('entrys', 'entries')}", \
+                words or (f"a list of exactly {n} entries" if n else "more entries"), len(same)
+        return path, "is required but missing", _allowed_from(first) or words or _type_words(info), 1
+    if words and (len(same) > 1 or t in ("string_type", "tuple_type", "list_type", "too_short", "too_long",
+                                         "string_too_long", "string_too_short")):
+        # a hexagon key, a point or either (a union of both): one sentence for all the members that failed
+        return path, f"{got} is not {words}", words, len(same)
+    if t in ("int_parsing_size", "int_from_float", "int_parsing", "int_type", "float_parsing", "float_type",
+             "finite_number"):
+        # a number that is not a whole / finite number: say what the field takes, bounds included
+        ann = getattr(info, "annotation", None)
+        whole = t.startswith("int") or int in (ann, *(getattr(ann, "__args__", None) or ()))
+        kind = "a whole number" if whole else "a finite number"
+        bounds = _bounds_words(info)
+        return path, f"{got} is not {kind}", f"{kind} {bounds}" if bounds else kind, len(same)
+    if t in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        low = t.startswith("greater")
+        return path, f"{got} is too {'small' if low else 'large'}", _bound_words(ctx, info), len(same)
+    if t in ("string_too_short", "string_too_long", "too_short", "too_long"):
+        text = t.startswith("string")
+        unit = "character" if text else "entry"
+        n = ctx.get("actual_length", len(first.get("input") or ()) if not text else len(str(first.get("input"))))
+        lim = ctx.get("min_length" if "short" in t else "max_length")
+        has = _plural(n, unit).replace("entrys", "entries")
+        need = ("at least " if "short" in t else "at most ") + _plural(lim, unit).replace("entrys", "entries")
+        problem = "is empty" if n == 0 else f"has {has}"
+        return path, problem, need, len(same)
+    if t in ("literal_error", "enum"):
+        return path, f"{got} is not an allowed value", f"one of {ctx.get('expected', '')}".strip(), len(same)
+    if t in ("bool_type", "bool_parsing"):
+        return path, f"{got} is not true or false", "true or false", len(same)
+    if t == "string_type":
+        return path, f"{got} is not text", "text", len(same)
+    if t in ("list_type", "tuple_type", "set_type", "iterable_type"):
+        return path, f"{got} is not a list", _type_words(info) or "a list", len(same)
+    if t in ("dict_type", "model_type", "model_attributes_type", "mapping_type", "dataclass_type"):
+        return path, f"{got} is not a table", "a table", len(same)
+    if t == "string_pattern_mismatch":
+        return path, f"{got} does not have the expected form", words or f"text matching {ctx.get('pattern')}", \
+            len(same)
+    if t in ("value_error", "assertion_error"):
+        msg = str(ctx.get("error") or first["msg"])
+        msg = re.sub(r"^(Value error|Assertion failed),\s*", "", msg)
+        return path, msg[:1].lower() + msg[1:], None, len(same)
+    if t in ("union_tag_invalid", "union_tag_not_found"):
+        return path, f"{got} is not an allowed kind", _allowed_from(first), len(same)
+    # any other type: pydantic's message without its own type names and comparison words
+    msg = re.sub(r" or instance of \w+", "", first["msg"])
+    msg = re.sub(r"^Input should be ", "should be ", msg)
+    msg = msg.replace(" after validation", "")
+    return path, f"{msg[0].lower()}{msg[1:]} (got {got})", _allowed_from(first), len(same)
+
+
 def validate(model: type[M], data: Mapping[str, Any], source: str | None = None) -> M:
     """Validate ``data`` against ``model``.
 
@@ -437,35 +636,9 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
         return model.model_validate(data)
     except ValidationError as e:
         errs = e.errors()
-        first = errs[0]
-        # pydantic adds the member of a union it tried (``map.str``, ``x.function-after[...]``) to the location: a
-        # user knows fields, not our types
-        loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and (p in _TYPE_TAGS or "[" in p)))
-        path = _dotted(loc)
-        allowed = _allowed_from(first)
-        if first["type"] == "extra_forbidden":
-            problem = "unknown field"
-            names = _fields_at(model, loc)
-            allowed = ("one of " + ", ".join(repr(n) for n in names)) if names else None
-        elif first["type"] == "missing":
-            problem = "is required but missing"
-            allowed = allowed or _type_words(_field_info(model, loc))
-        else:
-            msg = re.sub(r" or instance of \w+", "", first["msg"])  # "a valid dictionary or instance of ActiveMiner"
-            problem = f"{msg[0].lower()}{msg[1:]} (got {short_repr(first.get('input'))})"
-            if first["type"] in ("int_parsing_size", "int_from_float", "int_parsing", "int_type", "float_parsing",
-                                 "float_type", "finite_number"):
-                # a number that is not a whole / finite number: say what the field takes, bounds included
-                # (``threat = 1e308`` used to say only "exceeded maximum size ... a whole number")
-                info = _field_info(model, loc)
-                ann = getattr(info, "annotation", None)
-                whole = first["type"].startswith("int") or int in (ann, *(getattr(ann, "__args__", None) or ()))
-                kind = "a whole number" if whole else "a finite number"
-                problem = f"{short_repr(first.get('input'))} is not {kind}"
-                bounds = _bounds_words(info)
-                allowed = f"{kind} {bounds}" if bounds else kind
-        if len(errs) > 1:
-            problem += f"; {len(errs) - 1} more problem(s) after this one"
+        path, problem, allowed, n = explain_errors(model, errs)
+        if len(errs) > n:
+            problem += f"; {len(errs) - n} more problem(s) after this one"
         raise ScenarioError(path, problem, allowed, source) from None
 
 

@@ -244,7 +244,7 @@ def test_edge_features_defaults_and_file():
     ('"0,0" = { terrain = "sand" }', '[[board.scenery]]\nname = "x"\npolygon = [[0,0],[1,1]]',
      "board.scenery[0].polygon", "at least 3"),
     ('"0,0" = { terrain = "sand" }', '[[board.scenery]]\nname = "x"\npolygon = [[0,0],[1,0],[0,1]]\nheight = -1',
-     "board.scenery[0].height", ">= 0"),
+     "board.scenery[0].height", r"-1 is too small \(allowed: 0 to 4000\)"),
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|2,0"', "board.edges[0].edge", "not adjacent"),
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0"', "board.edges[0].edge", "q1,r1|q2,r2"),
     ('"0,0" = { terrain = "sand" }', '[[board.edges]]\nedge = "0,0|1,0"\nkind = "fence"',
@@ -297,7 +297,7 @@ def test_shape_shorthand_and_overrides():
     ('[board]\nshape = { kind = "hexagon", radius = 3, centre = "0,0" }', "board.shape.centre",
      "'kind'.*'radius'.*'center'"),
     ('[board]\nshape = { kind = "hexagon", radius = 3, center = "x" }', "board.shape.center", "q,r"),
-    ('[board]\nshape = { kind = "hexagon", radius = -1 }', "board.shape.radius", ">= 0"),
+    ('[board]\nshape = { kind = "hexagon", radius = -1 }', "board.shape.radius", r"-1 is too small \(allowed: 0 to 57\)"),
     ('[board]\nterrain = "mud"\nshape = { kind = "hexagon", radius = 1 }', "board.terrain", "'vegetation'"),
     ('[board]\n[board.cells]\n"0,0" = "lava"', 'board.cells."0,0"', "unknown terrain.*'rocky'.*'tileless'"),
 ])

@@ -64,7 +64,7 @@ class _Doc(BaseModel):
 
 
 def test_validate_names_field_path_and_allowed():
-    with pytest.raises(ScenarioError, match=r"field 'active.burst'.*>= 0"):
+    with pytest.raises(ScenarioError, match=r"field 'active.burst'.*too small \(allowed: 0 to 20\)"):
         validate(_Doc, {"active": {"sv": 3, "burst": -1}})
     with pytest.raises(ScenarioError, match=r"field 'active.sv'.*whole number"):
         validate(_Doc, {"active": {"sv": "twelve", "burst": 1}})

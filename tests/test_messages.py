@@ -129,3 +129,144 @@ def test_invisible_or_control_characters_in_any_text_are_refused_at_the_gate(cha
 
 def test_tabs_and_newlines_in_text_are_fine():
     assert read_toml("n.toml", text='description = """two\nlines\tand a tab"""\n')["description"] == "two\nlines\tand a tab"
+
+
+# ------------------------------------------------------------ pydantic's own words never reach a user (every error type)
+
+_LEAKS = ("constrained-", "function-", "after validation", "greater than", "less than or equal", "input should",
+          "instance of", "lax-or-strict", "json-or-python", "value error", "1 characters", "1 entries",
+          "should be a valid", "[x, y]]")
+
+
+def _order_doc():
+    import tomllib
+    from pathlib import Path
+
+    import explorer.games.tagraid as pkg
+    d = tomllib.loads((Path(pkg.__file__).parent / "scenarios" / "tr-order-corner.toml").read_text(encoding="utf-8"))
+    d.pop("game")
+    return d
+
+
+def _round_doc():
+    import tomllib
+    from pathlib import Path
+
+    import explorer.games.tagraid as pkg
+    d = tomllib.loads((Path(pkg.__file__).parent / "scenarios" / "tr-round-loot.toml").read_text(encoding="utf-8"))
+    d.pop("game")
+    return d
+
+
+def _at(path, value):
+    def mut(d):
+        *head, last = path
+        for p in head:
+            d = d[p]
+        if value is _DROP:
+            del d[last]
+        else:
+            d[last] = value
+    return mut
+
+
+_DROP = object()
+# (mutation, field named, pydantic error type it raises, words the message must hold)
+ORDER_CASES = [
+    (_at(["order", "move", "route"], [5]), "order.move.route[0]", "string_type", 'a hexagon key like "3,-1"'),
+    (_at(["order", "move", "route"], [[1.0, 2.0, 3.0]]), "order.move.route[0]", "string_type", "a point [x, y]"),
+    (_at(["order", "move", "route"], ["x" * 50]), "order.move.route[0]", "string_too_long", "hexagon key"),
+    (_at(["miners", 0, "hex"], 3), "miners[0].hex", "string_type", 'a hexagon key like "3,-1"'),
+    (_at(["miners", 0, "side"], ""), "miners[0].side", "string_too_short", "at least 1 character)"),
+    (_at(["miners", 0, "evade"], 99), "miners[0].evade", "less_than_equal", "99 is too large (allowed: 0 to 30)"),
+    (_at(["seed"], -1), "seed", "greater_than_equal", "-1 is too small"),
+    (_at(["dice"], {"rolls": {"A": [0]}}), "dice.rolls.A[0]", "greater_than_equal", "(allowed: 1 to 20)"),
+    (_at(["dice"], {"rolls": {"A": ["x"]}}), "dice.rolls.A[0]", "int_parsing", "a whole number 1 to 20"),
+    (_at(["miners", 0, "evade"], 1.5), "miners[0].evade", "int_from_float", "1.5 is not a whole number"),
+    (_at(["miners", 0, "facing"], "north"), "miners[0].facing", "float_parsing", "is not a finite number"),
+    (_at(["miners", 0, "movement"], [1]), "miners[0].movement", "missing", "a list of exactly 2 entries"),
+    (_at(["miners", 0, "movement"], [1, 2, 3]), "miners[0].movement", "too_long", "at most 2 entries"),
+    (_at(["miners", 0, "weapons"], {"a": 1}), "miners[0].weapons", "list_type", "is not a list"),
+    (_at(["order", "move"], 5), "order.move", "model_type", "5 is not a table"),
+    (_at(["miners", 0, "weapons", 0, "ammunition"], "ZZ"), "miners[0].weapons[0].ammunition", "literal_error",
+     "one of 'N', 'DA', 'EXP' or 'AP'"),
+    (_at(["miners", 0, "aro_without_lof"], "perhaps"), "miners[0].aro_without_lof", "bool_parsing",
+     "is not true or false"),
+    (_at(["miners", 0, "id"], _DROP), "miners[0].id", "missing", "is required but missing"),
+    (_at(["miners", 0, "colour"], 2), "miners[0].colour", "extra_forbidden", "unknown field"),
+    (_at(["order", "evade_moves"], {"T": 5}), "order.evade_moves.T", "tuple_type", "a point [x, y]"),
+    (_at(["title"], 5), "title", "string_type", "5 is not text"),
+]
+
+
+@pytest.mark.parametrize("mut,field,etype,words", ORDER_CASES, ids=[f"{c[1]}-{c[2]}" for c in ORDER_CASES])
+def test_order_file_errors_are_in_the_formats_words(mut, field, etype, words):
+    """Every pydantic error type an order file can raise is said in game terms (newcomer finding: ``route[0].
+    constrained-str``, "greater than or equal to 1", "after validation"), naming the file and the field."""
+    from pydantic import ValidationError
+
+    from explorer.games.tagraid.orders.orderfile import OrderFile, parse_order
+
+    d = _order_doc()
+    mut(d)
+    with pytest.raises(ValidationError) as raw:  # the case really raises the pydantic error type it names
+        OrderFile.model_validate(d)
+    assert raw.value.errors()[0]["type"] == etype
+    with pytest.raises(ScenarioError) as e:
+        parse_order(d, "o.toml")
+    msg = str(e.value)
+    assert msg.startswith(f"o.toml: field '{field}': ") and words in msg, msg
+    assert not any(w in msg.lower() for w in _LEAKS), msg
+
+
+ROUND_CASES = [
+    (_at(["orders", 0, "move"], {"route": [7]}), "orders[0].move.route[0]", 'a hexagon key like "3,-1"'),
+    (_at(["round"], 0), "round", "0 is too small"),
+    (_at(["events"], [{"name": "x", "effect": 3}]), "events[0].effect", "3 is not text"),
+    (_at(["events"], "none"), "events", "is not a list"),
+    (_at(["t_bezoar"], {"blue": -2}), "t_bezoar.blue", "-2 is too small"),
+]
+
+
+@pytest.mark.parametrize("mut,field,words", ROUND_CASES, ids=[c[1] for c in ROUND_CASES])
+def test_round_file_errors_are_in_the_formats_words(mut, field, words):
+    from explorer.games.tagraid.orders.roundfile import parse_round
+
+    d = _round_doc()
+    mut(d)
+    with pytest.raises(ScenarioError) as e:
+        parse_round(d, "r.toml")
+    msg = str(e.value)
+    assert msg.startswith(f"r.toml: field '{field}': ") and words in msg, msg
+    assert not any(w in msg.lower() for w in _LEAKS), msg
+
+
+class _Every(BaseModel):
+    """One field per kind of constraint pydantic reports with its own words."""
+    model_config = ConfigDict(extra="forbid")
+    gt: int = Field(default=1, gt=0)
+    lt: float = Field(default=1.0, lt=360)
+    items: list[int] = Field(default_factory=list, min_length=1)
+    pair: tuple[int, int] = (0, 0)
+    flag: bool = False
+    text: str = Field(default="a", pattern=r"^[a-z]+$")
+    table: dict[str, int] = Field(default_factory=dict)
+
+
+@pytest.mark.parametrize("data,words", [
+    ({"gt": 0}, "0 is too small (allowed: more than 0)"),
+    ({"lt": 400}, "400 is too large (allowed: less than 360"),
+    ({"items": []}, "is empty (allowed: at least 1 entry)"),
+    ({"pair": [1, 2, 3]}, "has 3 entries (allowed: at most 2 entries)"),
+    ({"pair": [1]}, "has only 1 entry (allowed: a list of exactly 2 entries)"),
+    ({"flag": [1]}, "is not true or false"),
+    ({"text": "A1"}, "does not have the expected form"),
+    ({"table": 3}, "3 is not a table"),
+    ({"table": {"k": "v"}}, "'v' is not a whole number"),
+])
+def test_every_constraint_kind_is_in_plain_words(data, words):
+    with pytest.raises(ScenarioError) as e:
+        validate(_Every, data, "f.toml")
+    msg = str(e.value)
+    assert words in msg, msg
+    assert not any(w in msg.lower() for w in _LEAKS), msg

@@ -178,7 +178,7 @@ def test_example_cards_are_marked_examples():
     ({"iliad": "New York"}, r"field 'iliad': the Iliad must be on a numbered space"),
     ({"iliad": 99}, r"field 'iliad'"),
     ({"overrun": ["Asgard"]}, r"field 'overrun\[0\]': 'Asgard' is not a base \(Asgard is never overrun\)"),
-    ({"threat": 99}, r"field 'threat'.*<= 40"),
+    ({"threat": 99}, r"field 'threat'.*too large \(allowed: 0 to 40\)"),
     ({"heroes": [{"name": "X", "space": "Gotham", "health": 5}]}, r"heroes\[0\]\.space': unknown space 'Gotham'"),
     ({"enemies": [{"id": "T", "type": "rank-4", "space": "Cairo"}]}, r"enemies\[0\]\.type': no \[\[enemy_types\]\]"),
     ({"rulings": {"nope": "x"}}, r"rulings\.nope"),

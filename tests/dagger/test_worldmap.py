@@ -85,7 +85,7 @@ def test_region_distance_within_region_ignores_routes_leaving_the_region():
     (lambda d: d["links"].remove("New Mexico|Asgard") or d["links"].remove("Asgard|Oslo"), r"'Asgard' cannot be reached"),
     (lambda d: d["links"].append("New York-Cairo"), r"is not two space names joined by '\|'"),
     (lambda d: d.update(colour="red"), r"map\.colour': unknown field"),
-    (lambda d: d["spaces"][0].update(x=5000), r"map\.spaces\[0\]\.x'.*<= 2000"),
+    (lambda d: d["spaces"][0].update(x=5000), r"map\.spaces\[0\]\.x'.*too large \(allowed: 0 to 2000\)"),
 ])
 def test_malformed_maps_give_one_line_errors(edit, match):
     d = copy.deepcopy(default_dict())

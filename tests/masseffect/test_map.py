@@ -148,7 +148,7 @@ def test_map_needs_hexes_and_a_map_table():
         load('[other]\nx = 1\n')
     with pytest.raises(ScenarioError, match="is required for a hexagon"):
         load('[map]\nshape = { kind = "hexagon" }\n')
-    with pytest.raises(ScenarioError, match="less than or equal to 28"):
+    with pytest.raises(ScenarioError, match=r"40 is too large \(allowed: 0 to 28\)"):
         load('[map]\nshape = { kind = "hexagon", radius = 40 }\n')
     with pytest.raises(ScenarioError, match="unknown built-in map 'nowhere'"):
         load_map("nowhere")

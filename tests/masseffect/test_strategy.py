@@ -323,7 +323,7 @@ BASE = {"game": "masseffect", "kind": "strategy", "squadmate": {"name": "Tali"}}
     ({"pool": {"turn": 3, "lock": "S1"}}, "pool.showing", "6 faces"),
     ({"pool": {"turn": 3, "showing": ["enhanced"] * 6, "lock": "S7"}}, "pool.lock", "S6"),
     ({"pool": {"turn": 2, "showing": ["enhanced", "bogus"] + ["move_2"] * 7}}, "pool.showing[1]", "move_2"),
-    ({"pool": {"turn": 5}}, "pool.turn", "<= 4"),
+    ({"pool": {"turn": 5}}, "pool.turn", "1 to 4"),
     ({"pool": {"turn": 4, "locked_by_downed": 3}}, "pool.turn", "at least one die"),
     ({"rolls": [["move_2"] * 13]}, "rolls[0]", "at most 12"),
     ({"renegade": [{"die": "S1", "face": "enhanced"}]}, "renegade", "at most 0"),

@@ -70,7 +70,9 @@ def test_split_burst_and_every_miner_with_lof_reacts():
     for at in doc["active"]["attacks"]:
         assert at.get("mods", {}).get("Range", 0) == vs[at["target"]].mod
     res = resolve_board_roll(br)
-    assert {p["reactive"] for p in res.trace.outcome["pairs"] if p.get("reactive")} == {r["name"] for r in doc["reactive"]}
+    # every Reactive Miner is in a roll, except an ARO Out of Range that nobody attacks (no dice on either side)
+    assert {p["reactive"] for p in res.trace.outcome["pairs"] if p.get("reactive")} == {
+        r["name"] for r in doc["reactive"] if not r.get("out_of_range") or r["name"] in ("Spotter", "Digger")}
     # the MegaBeast with LoF to Cutter comes in with the Threat Level of the side facing Cutter
     if "megabeast" in doc:
         mb = doc["megabeast"]
@@ -152,3 +154,67 @@ def test_board_facts_survive_rotations_and_reflections(seed, steps, axis):
     br2 = board_roll(transformed(t, steps, axis), ids[0], targets)
     assert br.facts_by_field() == br2.facts_by_field()
     assert br.document == br2.document
+
+
+def test_target_out_of_range_of_its_own_weapon_rolls_no_aro_dice():
+    """A Reactive target beyond the Long Range Segment of its (stand-in) ARO weapon: its Ranged Attack ARO is declared
+    and automatically fails, no dice (Common Skills › Ranged Attack, Ranged Combat MODs; Distances and Measurements ›
+    Range Ruler); the Active Miner, whose weapon may fire Out of Range, makes a Normal Roll (Rolls › Face to Face
+    Rolls: Skills that do not affect each other). Newcomer finding: the ARO dice used to be rolled."""
+    from explorer.games.tagraid.ranges import RangeCalibration, WeaponRanges
+
+    t = TableTop([Model("A", 0, 0, facing=0.0, side="a"), Model("R", 12, 0, facing=180.0, side="r")])
+    br = board_roll(t, "A", ["R"], weapon=WeaponRanges(3, 0, -3, -6), calibration=RangeCalibration(2, 2, 2))
+    f = br.facts_by_field()
+    assert f["active.attacks[0].mods.Range"] == -6 and f["reactive[0].out_of_range"] is True
+    assert br.document["reactive"][0]["out_of_range"] is True
+    res = resolve_board_roll(br)
+    r = res.miners["R"]
+    assert r.skill == "ranged_attack" and all(not p.dice for p in r.pools)       # declared, no die rolled
+    assert [p.kind for p in res.pairs] == ["normal_roll"]
+    assert any("Out of Range of R's Weapon" in s.title for s in res.trace.steps)
+    # within the Long Range Segment the same ARO rolls its die and the exchange is Face to Face
+    near = board_roll(t, "A", ["R"], weapon=WeaponRanges(3, 0, -3, -6), calibration=RangeCalibration(8, 8, 8))
+    assert "reactive[0].out_of_range" not in near.facts_by_field()
+    assert [p.kind for p in resolve_board_roll(near).pairs] == ["face_to_face"]
+
+
+def test_a_target_of_an_idle_attack_is_not_said_to_react_then_not_attacked():
+    """The shooter has no LoF to its target: the Attack counts as Idle, so the target is named as a target that is
+    not attacked (not "reacts: it is a target"), and its ARO fails its own Requirements at Resolution (Order
+    Expenditure Sequence, steps 4 and 5) instead of "no right to an ARO ... not attacked"."""
+    t = TableTop([Model("A", 0, 0, facing=180.0, side="a"), Model("R", 3, 0, facing=0.0, side="r")])
+    br = board_roll(t, "A", ["R"], skill="ranged_attack")
+    res = resolve_board_roll(br)
+    titles = [s.title for s in res.trace.steps]
+    lof_fact = next(x for x in titles if x.startswith("R has no Line of Fire to A"))
+    assert "reacts" not in lof_fact and "not attacked" in lof_fact
+    assert not any("R has no right to an ARO" in x for x in titles)
+    idle = next(s for s in res.trace.steps if s.facts.get("miner") == "R" and s.facts.get("skill") == "idle")
+    assert idle.facts["aro_right_step"] == 4 and "counts as Idle" in idle.title
+    assert "target of A's Attack" in idle.facts["requirement"]
+
+
+def test_split_burst_without_lof_to_one_target_follows_the_ruling_from_a_table_file(tmp_path):
+    """A table file whose shooter splits its Burst over R (in front) and S (behind it, outside its 180° arc):
+    `explorer resolve TABLE --target R --target S` makes the whole Skill Idle by default, and with the table's
+    ``[rulings] split_burst_without_lof = "share_lost"`` (or --ruling) only S's share is lost."""
+    text = ('title = "split"\nboard = { shape = { kind = "hexagon", radius = 4 } }\n'
+            '[[models]]\nid = "A"\nhex = "0,0"\nfacing = 0.0\nside = "a"\n'
+            '[[models]]\nid = "R"\nhex = "2,0"\nfacing = 180.0\nside = "r"\n'
+            '[[models]]\nid = "S"\nhex = "-2,0"\nfacing = 180.0\nside = "r"\n')
+    outs = {}
+    for rd in (None, "share_lost"):
+        f = tmp_path / f"split-{rd}.toml"
+        f.write_text(text + (f'[rulings]\nsplit_burst_without_lof = "{rd}"\n' if rd else ""), encoding="utf-8")
+        game, sc = load_any(str(f))
+        trace = game.resolve(sc.with_question("A", ["R", "S"]))
+        outs[rd] = trace
+    idle, lost = outs[None], outs["share_lost"]
+    assert idle.rulings["split_burst_without_lof"] == "whole_skill_idle"
+    assert [p["kind"] for p in idle.outcome["pairs"]] != [] and not any(
+        s.facts.get("miner") == "A" and s.facts.get("kind") == "attack" for s in idle.steps)
+    assert any("counts as Idle" in s.title and "A (Active)" in s.title for s in idle.steps)
+    assert lost.rulings["split_burst_without_lof"] == "share_lost"
+    assert any(s.facts.get("failed_targets") == ["S"] for s in lost.steps)
+    assert any(p.get("reactive") == "R" and p["kind"] == "face_to_face" for p in lost.outcome["pairs"])

@@ -76,7 +76,7 @@ skill = "none"
 @pytest.mark.parametrize("kw,field,allowed", [
     ({"extra": "brust = 2"}, "active.brust", "'burst_mod'"),
     ({"attr": '"twelve"'}, "active.attribute", "whole number"),
-    ({"burst": "-1"}, "active.weapon.burst", ">= 0"),
+    ({"burst": "-1"}, "active.weapon.burst", "-1 is too small (allowed: 0 to 20)"),
     ({"ammo": "XYZ"}, "active.weapon.ammunition", "'N', 'DA', 'EXP' or 'AP'"),
 ])
 def test_bad_scenario_files(capsys, tmp_path, kw, field, allowed):

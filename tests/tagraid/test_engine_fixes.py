@@ -289,6 +289,33 @@ def test_close_combat_minus_three_counts_scenario_miners_in_contact():
     assert dict(resolve_detailed(ev).active.sv.mods) == {"Evade MOD": -3}
 
 
+def test_ranged_share_without_lof_is_a_named_ruling():
+    """split_burst_without_lof: a Ranged Attack split over B (in LoF) and C (``lof = false``): the whole Skill is
+    Idle (default) or only the share at C is lost (Order Expenditure Sequence step 5; Common Skills › Ranged Attack,
+    Requirements; Common Skills › Idle). The target whose share is lost is not attacked and its Evade ARO counts
+    as Idle, with no "no right to an ARO" after being named a target."""
+    two = build(miner("A", "ranged_attack", attacks=[{"target": "B", "burst": 2, "dice": [3, 7]},
+                                                     {"target": "C", "burst": 1, "dice": [4], "lof": False}]),
+                [miner("B", "none", save_dice=[20, 20]), miner("C", "evade", lof_to_active=False, dice=[5])])
+    res = resolve_detailed(two)
+    assert res.active.skill == "idle" and res.trace.rulings["split_burst_without_lof"] == "whole_skill_idle"
+    assert not res.active.dice and res.miners["C"].skill == "idle"
+    req = next(s for s in res.trace.steps if s.facts.get("requirement_failed") and s.facts.get("miner") == "A")
+    assert "no LoF to C" in req.detail and req.rule == S.RANGED_ATTACK_REQUIREMENTS
+    res = resolve_detailed(two, rulings={"split_burst_without_lof": "share_lost"})
+    assert res.active.skill == "ranged_attack" and res.trace.rulings["split_burst_without_lof"] == "share_lost"
+    assert [d.face for d in res.active.dice] == [3, 7]                  # only the share at B is rolled
+    assert any(s.facts.get("failed_targets") == ["C"] for s in res.trace.steps)
+    assert {p.opponent for p in res.pairs if p.a is not None and p.a.dice} == {"B"}
+    assert res.miners["C"].skill == "idle"
+    assert not any(s.title.startswith("C has no right to an ARO") for s in res.trace.steps)
+    # every target out of LoF: Idle whatever the reading, and the option is not consulted (nothing is split)
+    blind = build(miner("A", "ranged_attack", attacks=[{"target": "B", "lof": False}]), [miner("B", "none")])
+    for rd in ("whole_skill_idle", "share_lost"):
+        r = resolve_detailed(blind, rulings={"split_burst_without_lof": rd})
+        assert r.active.skill == "idle" and "split_burst_without_lof" not in r.trace.rulings
+
+
 def test_close_combat_share_out_of_contact_is_a_named_ruling():
     """cc_target_out_of_contact: whole Skill Idle (default) or only the out-of-contact share fails (Common Skills ›
     Close Combat Attack, Requirements; Order Expenditure Sequence step 5)."""

@@ -43,7 +43,7 @@ def test_negative_burst():
     d = base()
     d["active"]["weapon"]["burst"] = -1
     msg, e = err(d)
-    assert e.field == "active.weapon.burst" and ">= 0" in msg
+    assert e.field == "active.weapon.burst" and "-1 is too small (allowed: 0 to 20)" in msg
 
 
 def test_burst_above_20_rejected_20_allowed():

@@ -126,3 +126,47 @@ def test_aro_right_iff_lof_somewhere_or_same_hexagon(x, y, facing):
     if "R" in got:
         same = st1.geometry.hex_of(*end) == st1.geometry.hex_of(r.x, r.y)
         assert got["R"].reason in ("lof", "same_hexagon") and (got["R"].reason == "lof" or same)
+
+
+def test_a_target_whose_attack_turns_idle_keeps_its_step_4_right_and_its_aro_counts_as_idle():
+    """tr-order-corner with A shooting W behind the tall wall: W gains its ARO right at step 4 as the target, the
+    Attack counts as Idle at Resolution (no LoF), and the trace then says W's Evade fails its Requirements (not
+    attacked) instead of "W has no right to an ARO" (Order Expenditure Sequence, steps 4 and 5)."""
+    import tomllib
+    from pathlib import Path
+
+    from explorer.games.tagraid.orders.orderfile import parse_order, resolve_order
+
+    import explorer.games.tagraid as pkg
+    d = tomllib.loads((Path(pkg.__file__).parent / "scenarios" / "tr-order-corner.toml").read_text(encoding="utf-8"))
+    d.pop("game"), d.pop("dice", None)
+    d["order"] = {"active": "A", "move": {"route": ["-2,0"], "facing": 0.0},
+                  "second": {"skill": "ranged_attack", "weapon": "Rifle", "targets": [{"target": "W"}]},
+                  "aros": [{"miner": "W", "skill": "evade", "step": 4}]}
+    t = resolve_order(parse_order(d, "corner.toml"))
+    assert t.outcome["aro_rights"]["W"]["reason"] == "targeted"
+    titles = [s.title for s in t.steps]
+    assert "A has no LoF to W at Resolution: its Ranged Attack counts as Idle" in titles
+    assert not any(x.startswith("W has no right to an ARO:") for x in titles)
+    assert "W's Evade ARO does not meet its Requirements: it counts as Idle" in titles
+
+
+def test_fixed_dice_that_do_not_fit_name_the_order_file_and_its_field(tmp_path):
+    """An order file whose [dice] give one die for a Burst 3 share: one line naming the file and ``dice.rolls.A``
+    (it named "the Order's roll exchange" and the internal field ``active.attacks[0].dice``)."""
+    import tomllib
+    from pathlib import Path
+
+    from explorer import tomlwrite
+    from explorer.errors import ScenarioError
+    from explorer.games import load_any
+
+    import explorer.games.tagraid as pkg
+    d = tomllib.loads((Path(pkg.__file__).parent / "scenarios" / "tr-order-corner.toml").read_text(encoding="utf-8"))
+    d["dice"]["rolls"]["A"] = [5]
+    p = tmp_path / "few-dice.toml"
+    p.write_text(tomlwrite.dumps(d), encoding="utf-8")
+    game, sc = load_any(str(p))
+    with pytest.raises(ScenarioError) as e:
+        game.resolve(sc)
+    assert e.value.field == "dice.rolls.A" and e.value.source == str(p) and "roll exchange" not in str(e.value)

@@ -169,7 +169,8 @@ def test_tr13_on_the_table_loot_zone_token_and_pick_up():
     o3 = played[2].frames[-1].state
     assert o3.miner("Red TAG").scoring_zone == 5 and [c.name for c in o3.tool_discard] == ["Teseum cache"]
     t = G.resolve(sc)
-    assert t.outcome["units"] == {"blue": 3, "red": 9} and t.outcome["round"] == 2 and not t.outcome["over"]
+    assert t.outcome["units"] == {"blue": 3, "red": 9} and t.outcome["round"] == 1 and not t.outcome["over"]
+    assert t.outcome["next_round"] == 2
 
 
 def _dying(st, megabeast):

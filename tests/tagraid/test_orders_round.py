@@ -96,7 +96,8 @@ def test_end_of_round_conditions_and_tie_breaks(zones, tb, killed, deck, winner,
     table = rs.table
     table = replace(table, miners=tuple(replace(m, scoring_zone=zones.get(m.side, 0)) for m in table.miners))
     rs = replace(rs, table=table, t_bezoar=tuple(tb.items()), megabeast_killed=killed,
-                 deck=tuple(EventCard(f"e{i}") for i in range(deck)))
+                 deck=tuple(EventCard(f"e{i}") for i in range(deck)),
+                 drawn=(EventCard("drawn this Round"),))  # deck 0: the last card was drawn (an Event Deck exists)
     out, steps = end_of_round(rs, decl)
     assert out.over == ends
     if ends:

@@ -156,3 +156,61 @@ def test_each_death_has_one_respawn_step_and_it_is_the_boards(name):
     deaths = [s for s in t.steps if s.rule == S.DEATH and " dies: removed from the table" in s.title]
     assert len(respawns) == len(deaths)
     assert all(" Respawns at Access Point " in r or " cannot Respawn: " in r for r in respawns), respawns
+
+
+@pytest.mark.parametrize("timeline,words", [
+    (["blue", "green"], "leaves out 'red', the side of Reactive TAG"),          # a red Miner outside the Timeline
+    (["blue", "red", "green", "blue"], "names 'blue' twice"),
+    (["blue", "red", "green", "purple"], "names 'purple', a side no Miner has"),
+])
+def test_a_timeline_that_does_not_line_up_every_side_is_a_one_line_error(tmp_path, timeline, words):
+    """The Timeline lines up every Mining Corporation once (Game Sequence › Timeline): a round file's ``timeline``
+    that leaves a Miner's side out (it was completed silently), names a side twice or names a side without Miners is
+    refused, naming the file and the field (newcomer finding: ``timeline = ["blue"]`` with a red Miner)."""
+    e = _err(_set(["timeline"], timeline), tmp_path)
+    assert e.field == "timeline" and words in str(e) and str(tmp_path) in str(e) and "\n" not in str(e)
+    assert "'blue', 'red', 'green'" in str(e)
+
+
+def test_a_round_without_event_cards_is_a_game_without_an_event_deck():
+    """No [[events]]: the Event step draws nothing and says so, and the End of Match check does not claim that "the
+    last Event card has been drawn": without an Event Deck only the MegaBeast's death or 15 Neomaterial Units end
+    the match (Victory Conditions). The match goes on to Round 2."""
+    d = _doc()
+    d.pop("game"), d.pop("events")
+    d["megabeast"]["hex"] = d.pop("deployment")["hex"]  # deployed from the start (no card brings it)
+    d["megabeast"]["facing"] = 210.0
+    t = resolve_round(parse_round(d, "r.toml"))
+    titles = [s.title for s in t.steps]
+    assert "No Event Deck: no Event card is drawn" in titles
+    assert not any("last Event card" in x for x in titles)
+    end = next(s for s in t.steps if s.title.startswith("End of Match checks"))
+    assert end.title == "End of Match checks: none is met" and end.facts["event_deck"] is False
+    o = t.outcome
+    assert not o["over"] and o["round"] == 1 and o["next_round"] == 2 and o["event_deck"] is False
+    from explorer.games.tagraid.orders.roundfile import round_outcome_text
+    assert "Round 2 begins (no Event Deck)" in round_outcome_text(o)
+
+
+def test_the_round_builtins_report_the_same_outcome_fields():
+    """Every round built-in has the same outcome keys, and ``round`` is the Round played in all of them (it was the
+    next Round's number when the match went on, the Round played when it ended)."""
+    outs = {s.name: G.resolve(G.load_builtin(s.name)).outcome for s in G.scenarios() if s.kind == "round"}
+    assert len(outs) >= 2
+    keys = {n: set(o) for n, o in outs.items()}
+    assert len({frozenset(k) for k in keys.values()}) == 1, keys
+    for n, o in outs.items():
+        sc = G.load_builtin(n)
+        assert o["round"] == sc.initial.round, n
+        assert o["next_round"] == (None if o["over"] else o["round"] + 1), n
+
+
+def test_fixed_dice_that_do_not_fit_name_the_round_file_and_its_field(tmp_path):
+    """Too few fixed dice for an Order's attack: the message named "the Order's roll exchange" and the internal
+    roll-scenario field ``active.attacks[0].dice``; it names the file and ``orders[i].dice.rolls.<Miner>``."""
+    d = _doc()
+    i, od = next((i, o) for i, o in enumerate(d["orders"]) if o.get("dice", {}).get("rolls"))
+    who = next(iter(od["dice"]["rolls"]))
+    e = _err(_set(["orders", i, "dice", "rolls", who], [5]), tmp_path)
+    assert e.field == f"orders[{i}].dice.rolls.{who}", str(e)
+    assert "roll exchange" not in str(e) and "exactly" in str(e)

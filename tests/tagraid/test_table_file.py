@@ -51,7 +51,7 @@ def test_load_a_table_file():
     (("hex = \"2,0\"", "hex = \"0,0\""), "models[1]", "no tile"),
     (("board = \"small\"", "board = \"huge\""), "board", "unknown packaged board"),
     (("lof_grazing = \"touching_blocks\"", "lof_grazing = \"sometimes\""), "rulings.lof_grazing", "unknown reading"),
-    (("short = 1.5", "short = -1"), "range.short", "greater than 0"),
+    (("short = 1.5", "short = -1"), "range.short", "-1 is too small (allowed: more than 0, at most 100)"),
     (("x = 0.0\ny = -3.0", "x = 0.0"), "models[2]", "either hex"),
     (("kind = \"deployable\"", "kind = \"tank\""), "models[2].kind", ""),
 ])
@@ -98,7 +98,7 @@ def test_shooter_weapon_and_threat_sections():
     ("shooter = \"zed\"\n", "shooter", "no Model"),
     ("[weapon]\nshort = \"plus three\"\n", "weapon.short", ""),
     ("[weapon]\nmedium = 1\n", "weapon.medium", "unknown field"),
-    ("[threat]\nfront = 16\nadjacent = 13\nopposite = 21\n", "threat.opposite", "<= 20"),
+    ("[threat]\nfront = 16\nadjacent = 13\nopposite = 21\n", "threat.opposite", "21 is too large (allowed: 0 to 20)"),
     ("[threat]\nfront = 16\n", "threat.adjacent", ""),
 ])
 def test_shooter_weapon_threat_errors_name_the_field(extra, field, what):

@@ -9,7 +9,11 @@ whose geometric fields are *measured on the board*, and lists every such fact wi
   Attack › Requirements; Activating a Miner › Order Expenditure Sequence, step 5), and each Reactive Miner to the
   Active Miner (``lof_to_active``: the ARO right, Activating a Miner › Orders and AROs);
 * the Range band of each target and its MOD from the shooter's weapon (Distances and Measurements › Range Ruler), or
-  Out of Range when the weapon has no MOD there (the Ranged Attack automatically fails);
+  Out of Range when the weapon has no MOD there (the Ranged Attack automatically fails: Common Skills › Ranged
+  Attack, Ranged Combat MODs); a Ranged Attack ARO whose Ruler ends beyond the Long Range Segment is Out of Range
+  too (the stand-in ARO weapon may not fire Out of Range): declared, no dice, and the attack on it is a Normal Roll;
+* a split Burst with LoF to some targets only: the targets out of LoF are marked (``lof = false``) and the ruling
+  ``split_burst_without_lof`` decides at Resolution (the whole Skill Idle, or only those shares lost);
 * Partial Cover of each target of a Ranged Attack, and of the Active Miner against a Ranged ARO (Damage › Partial
   Cover);
 * same Hexagon (Line of Fire and Distances › Range in Hexagons), Silhouette Contact and the enemy TAGs in contact
@@ -41,7 +45,7 @@ from . import sections as S
 from .lof import TableTop
 from .megabeast import ThreatLevels
 from .options import rulings as default_rulings
-from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, WeaponRanges, same_hexagon
+from .ranges import DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, RangeCalibration, WeaponRanges, same_hexagon
 from .lof_analysis import LofAnalysisCache
 from .situation import enemy_tags_in_contact
 from .table_scenario import band_words
@@ -268,6 +272,12 @@ def board_roll(table: TableTop, shooter: str, targets: Sequence[str], *, rulings
                                      S.RANGE_RULER, "The Range Ruler laid along the shortest clear Line of Fire "
                                      "segment between the bases; the MOD is the weapon's for that Segment."))
         attacks.append(at)
+    if a_skill == "ranged_attack" and blind and len(blind) < len(targets):
+        # a split Burst with LoF to some targets only: the roll exchange decides by the ruling split_burst_without_lof
+        for j, t in enumerate(targets):
+            if t in blind:
+                attacks[j]["lof"] = False
+        blind = []
     if a_skill == "ranged_attack" and blind:
         out.append(BoardFact(shooter, "active.skill", "idle",
                              f"{shooter} has no LoF to {', '.join(blind)}: its Ranged Attack counts as Idle",
@@ -302,10 +312,20 @@ def board_roll(table: TableTop, shooter: str, targets: Sequence[str], *, rulings
                                  "wounds": p["wounds"], "lof_to_active": f["lof_to_active"],
                                  "same_hexagon": f["same_hexagon"], "silhouette_contact": f["silhouette_contact"],
                                  "enemy_tags_in_contact": min(6, f["enemy_tags_in_contact"])}
-        why = "it is a target of the Attack" if targeted else "it has LoF to the Active Miner"
+        if targeted and a_skill == "idle":
+            # named as a target, but the Attack counts as Idle: it is not attacked (the resolver says so at its ARO)
+            entry["target_not_attacked"] = True
+            why = (f"reacts: it has LoF to the Active Miner; named as a target, but {shooter}'s Attack counts as Idle"
+                   if f["lof_to_active"] else
+                   f"named as a target, but {shooter}'s Attack counts as Idle, so it is not attacked")
+        elif targeted and a_skill == "ranged_attack" and not fwd[rid].lof.has_lof:
+            why = (f"reacts: {'it has LoF to the Active Miner' if f['lof_to_active'] else 'it is a target'}; "
+                   f"{shooter} has no LoF to it, the ruling split_burst_without_lof decides its share at Resolution")
+        else:
+            why = "reacts: " + ("it is a target of the Attack" if targeted else "it has LoF to the Active Miner")
         out.append(BoardFact(rid, f"{base}.lof_to_active", f["lof_to_active"],
                              f"{rid} {'has' if f['lof_to_active'] else 'has no'} Line of Fire to {shooter} "
-                             f"(reacts: {why})", S.LINE_OF_FIRE,
+                             f"({why})", S.LINE_OF_FIRE,
                              "Measured from the Reactive Miner's front arc to the Active Miner's base; LoF gives the "
                              "right to an ARO (Orders and AROs), and so does being the target of an Attack."))
         out.append(BoardFact(rid, f"{base}.same_hexagon", f["same_hexagon"],
@@ -325,7 +345,20 @@ def board_roll(table: TableTop, shooter: str, targets: Sequence[str], *, rulings
                                  "from the shooter's clear Line of Fire."))
         if aro in ("ranged_attack", "close_combat_attack"):
             entry["weapon"] = dict(p["weapon"])
-            if aro == "ranged_attack" and f["band"] is not None:
+            if aro == "ranged_attack" and f["band"] == OUT_OF_RANGE:
+                # beyond the Long Range Segment: the stand-in ARO weapon has no Out of Range MOD, so the Ranged Attack
+                # ARO is declared and automatically fails, rolling no dice (Common Skills › Ranged Attack, Ranged
+                # Combat MODs); the Active Miner's attack on it then meets no opposing dice (a Normal Roll)
+                entry["out_of_range"] = True
+                out.append(BoardFact(rid, f"{base}.out_of_range", True,
+                                     f"{rid}'s ARO: {shooter} is Out of Range of {rid}'s weapon: the Ranged Attack "
+                                     "ARO automatically fails (no dice)", S.RANGED_ATTACK,
+                                     "The Range Ruler from the Reactive Miner ends beyond the Long Range Segment "
+                                     "(Distances and Measurements › Range Ruler), and only a weapon that says so may "
+                                     "fire Out of Range; the stand-in ARO weapon does not. An attack that cannot "
+                                     "affect its opponent is not opposed: the Active Miner's dice make a Normal Roll "
+                                     "(Rolls › Face to Face Rolls)."))
+            elif aro == "ranged_attack" and f["band"] is not None:
                 out.append(BoardFact(rid, f"{base}.band", f["band"],
                                      f"{rid}'s ARO: {shooter} at {band_words(f['band'])}",
                                      S.RANGE_RULER, "The ARO weapon's Range MODs are not on the table: no Range MOD "

@@ -130,12 +130,16 @@ class Attack(_Strict):
     there is a single target: the whole Burst); ``mods``: named MODs for this target only (Range, ...);
     ``damage_mods``: named MODs to the Attack Damage; ``dice``: fixed faces, one per die of ``burst``;
     ``out_of_range``: the target is beyond the Weapon's Range (a Ranged Attack then fails automatically; put the
-    MOD of a Weapon that may fire Out of Range in ``mods`` instead).
+    MOD of a Weapon that may fire Out of Range in ``mods`` instead); ``lof``: the shooter has Line of Fire to this
+    target at Resolution (a Ranged Attack requires it: without it for every target the Skill counts as Idle; for some
+    targets of a split Burst the ruling ``split_burst_without_lof`` decides: Common Skills › Ranged Attack,
+    Requirements; Activating a Miner › Order Expenditure Sequence, step 5).
     """
 
     target: Name
     burst: int | None = Field(default=None, ge=0, le=MAX_DICE)
     out_of_range: bool = False
+    lof: bool = True
     mods: Mods = Field(default_factory=dict)
     damage_mods: Mods = Field(default_factory=dict)
     dice: Dice | None = None
@@ -185,11 +189,16 @@ class ReactiveMiner(_Miner):
     ``lof_to_active`` / ``same_hexagon``: the situation that grants the ARO and sets the Evade MOD;
     ``silhouette_contact``: this Miner and the Active Miner are in Silhouette Contact (a Close Combat Attack between
     them requires it; a Ranged Attack by either is not allowed with it: Common Skills › Close Combat Attack /
-    Ranged Attack, Requirements).
+    Ranged Attack, Requirements);
+    ``target_not_attacked``: the Active Miner declared an Attack on this Miner, but at Resolution none of it is aimed
+    at it (the Attack counts as Idle, e.g. no LoF to a target, or under ``split_burst_without_lof = share_lost`` the
+    share aimed at it is lost): the Miner gained its right to an ARO at step 4 as a target, but it is not attacked
+    (Activating a Miner › Order Expenditure Sequence, steps 4 and 5).
     """
 
     skill: AroSkill
     out_of_range: bool = False
+    target_not_attacked: bool = False
     lof_to_active: bool = True
     same_hexagon: bool = False
     silhouette_contact: bool = False

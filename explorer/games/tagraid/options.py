@@ -279,6 +279,25 @@ CC_TARGET_OUT_OF_CONTACT = RulingOption(
                 "rulebook never splits one Skill into a valid and an invalid part.",
 )
 
+SPLIT_BURST_WITHOUT_LOF = RulingOption(
+    key="split_burst_without_lof",
+    title="A Ranged Attack split over several targets, one of them out of the shooter's Line of Fire",
+    section="Activating a Miner › Order Expenditure Sequence (step 5); Common Skills › Ranged Attack (Requirements); "
+            "Common Skills › Idle",
+    readings={
+        "whole_skill_idle": "The Skill as declared fails its Requirements (LoF to the target is mandatory), so the "
+                            "whole Ranged Attack counts as Idle: no share of the Burst is rolled.",
+        "share_lost": "Only the shares aimed at targets out of LoF are lost (their dice are not rolled); the shares at "
+                      "targets in LoF are resolved.",
+    },
+    default="whole_skill_idle",
+    why_default="Step 5 checks the Requirements of the declared Skill and says a Skill that fails them counts as "
+                "Idle, and Idle treats a Skill the rules do not allow as a whole; nothing there splits one Skill into "
+                "a valid and an invalid part. The text leaves it open because the Requirement is worded per target "
+                "and Face to Face: Evade treats the targets of one attack separately. Same reading as "
+                "cc_target_out_of_contact.",
+)
+
 RANGED_ATTACK_ACTIVATION_CONTACT = RulingOption(
     key="ranged_attack_activation_contact",
     title="Silhouette Contact that forbids a Ranged Attack: when in the Order Activation step",
@@ -358,7 +377,8 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
     MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, TESEUM_PER_WOUND, EVADE_MOVEMENT,
-    CC_TARGET_OUT_OF_CONTACT, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH, MEGABEAST_STATES,
+    CC_TARGET_OUT_OF_CONTACT, SPLIT_BURST_WITHOUT_LOF, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH,
+    MEGABEAST_STATES,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART, MEGABEAST_FACING_TIE,

@@ -508,6 +508,23 @@ class _Resolver:
                 f"Silhouette Contact with {who}", "A")
             if reason:
                 return reason, S.RANGED_ATTACK_REQUIREMENTS
+        if a.skill == "ranged_attack":
+            blind = [at.target for at in a.attacks if not at.lof]
+            split = bool(blind) and len(blind) < len(a.attacks)
+            if split and self.r.reading("split_burst_without_lof") == "share_lost":
+                self.t.add(f"{a.name}'s Ranged Attack shares at {', '.join(blind)} are lost: no LoF",
+                           S.RANGED_ATTACK_REQUIREMENTS,
+                           "A Ranged Attack requires LoF to its target; under the ruling split_burst_without_lof = "
+                           "share_lost only those shares are lost (not rolled) and the shares at targets in LoF are "
+                           "resolved.", section="Declarations", marks=("A",), miner=a.name, failed_targets=blind)
+                self.active = a.model_copy(update={"attacks": [
+                    at.model_copy(update={"burst": 0, "dice": None}) if at.target in blind else at
+                    for at in a.attacks]})
+                return None, None
+            if blind:
+                return (f"a Ranged Attack requires LoF to its target, and {a.name} has no LoF to {', '.join(blind)}"
+                        + (" (ruling split_burst_without_lof = whole_skill_idle: the shares at targets in LoF are "
+                           "lost too)" if split else "")), S.RANGED_ATTACK_REQUIREMENTS
         if a.skill == "close_combat_attack":
             away = [at.target for at in a.attacks if not self._in_contact_with(at.target)]
             if away and len(away) < len(a.attacks) and self.r.reading("cc_target_out_of_contact") == "share_fails":
@@ -574,6 +591,35 @@ class _Resolver:
             self.t.add(f"{m.name} declares no ARO", S.ORDERS_AND_AROS, section=sec, marks=(letter,), miner=m.name,
                        skill="none")
             return "none"
+        declared_target = m.target_not_attacked or (self.sc.active.skill in ATTACKS and any(
+            at.target == m.name for at in self.sc.active.attacks))
+        if declared_target and not (m.lof_to_active or attacked or m.same_hexagon):
+            # the right to an ARO came at step 4, as a target; at Resolution the Attack counts as Idle, so the ARO is
+            # checked against its own Requirements like any other (Order Expenditure Sequence, step 5)
+            need = {"ranged_attack": ("a Ranged Attack requires LoF to its target", S.RANGED_ATTACK_REQUIREMENTS),
+                    "close_combat_attack": ("a Close Combat Attack requires Silhouette Contact with its target",
+                                            S.CLOSE_COMBAT_REQUIREMENTS),
+                    "evade": ("a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon",
+                              S.EVADE_REQUIREMENTS),
+                    "idle": (None, None)}[m.skill]
+            lost = ("that Attack counts as Idle" if self.active.skill not in ATTACKS else
+                    "the share of the Burst aimed at it is lost")
+            why = (f"as the target of {self.active.name}'s Attack, {m.name} gained its right to an ARO at step 4, but "
+                   f"{lost}: at Resolution {m.name} is not attacked, has no LoF to {self.active.name} and is not in "
+                   "its Hexagon")
+            if need[0] is None:
+                self.t.add(f"{m.name} declares an Idle ARO", S.ORDERS_AND_AROS, why[0].upper() + why[1:] + ".",
+                           section=sec, marks=(letter,), miner=m.name, skill="idle", burst=0, attacked=False,
+                           aro_right_step=4)
+                return "idle"
+            reason = f"{why}; {need[0]}"
+            self._requirement_step(m.name, m.skill, letter, reason, need[1], aro_right_step=4)
+            self.t.add(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
+                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements ({SKILL_REFS[m.skill].section})"
+                       "; it fails them (above). A Skill that fails its Requirements counts as Idle (Common Skills › "
+                       "Idle).", section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle",
+                       requirement=reason, aro_right_step=4)
+            return "idle"
         if not (m.lof_to_active or attacked or m.same_hexagon):
             self.t.add(f"{m.name} has no right to an ARO: no LoF to {self.active.name}, not attacked, not in its "
                        f"Hexagon", S.ORDERS_AND_AROS,

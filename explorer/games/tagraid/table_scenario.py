@@ -175,7 +175,8 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
 
         br = board_roll(lt.table, scenario.shooter, scenario.targets, rulings=rul, weapon=weapon, threat=threat,
                         calibration=lt.range_calibration, seed=1 if seed is None else seed)
-        return resolve_board_roll(br).trace
+        # the same readings reach the roll exchange (sv_above_20, split_burst_without_lof...), not only the geometry
+        return resolve_board_roll(br, rul.as_dict()).trace
     verdicts = analyse(lt.table, scenario.shooter, rul, lt.range_calibration, weapon, threat)
     trace = Trace(scenario.title or f"Line of Fire from {scenario.shooter} on {scenario.name}")
     for v in verdicts:

@@ -891,10 +891,11 @@ class FaceToFaceExplorer(W.VBox):
         target = keep[0]["name"] if keep else (doc["megabeast"]["name"] if doc.get("megabeast") else None)
         if act.get("attacks"):
             at = next((x for x in act["attacks"] if x["target"] == target), act["attacks"][0])
-            act["attacks"] = [{k: v for k, v in at.items() if k not in ("out_of_range", "burst")}]
+            act["attacks"] = [{k: v for k, v in at.items() if k not in ("out_of_range", "burst", "lof")}]
         doc["active"] = act
         doc["reactive"] = [{k: v for k, v in r.items() if k not in ("lof_to_active", "same_hexagon",
-                                                                     "enemy_tags_in_contact", "out_of_range")}
+                                                                     "enemy_tags_in_contact", "out_of_range",
+                                                                     "target_not_attacked")}
                            for r in keep]
         act.pop("enemy_tags_in_contact", None)
         if keep:
@@ -1122,19 +1123,19 @@ class FaceToFaceSnapshot:
 def fits_form(sc) -> bool:
     """Whether the two-Miner form holds every field of roll scenario ``sc`` that matters: one Active Miner against
     one Reactive Miner or the MegaBeast, one attack, and no fact the form has no field for (an ARO without LoF to
-    the Active Miner, same Hexagon, enemy TAGs in contact, Out of Range, States, Neomaterials)."""
+    the Active Miner, same Hexagon, enemy TAGs in contact, Out of Range, no LoF to a target, States, Neomaterials)."""
     act = sc.active
     if len(sc.reactive) > 1 or len(act.attacks) > 1 or (sc.reactive and sc.megabeast is not None):
         return False
     if act.enemy_tags_in_contact or act.states or act.at_activation is not None or act.skill == "idle":
         return False
-    if act.attacks and (act.attacks[0].out_of_range or act.attacks[0].damage_mods
+    if act.attacks and (act.attacks[0].out_of_range or not act.attacks[0].lof or act.attacks[0].damage_mods
                         or (act.attacks[0].burst is not None and act.weapon is not None
                             and act.attacks[0].burst != act.weapon.burst)):
         return False
     for r in sc.reactive:
         if (not r.lof_to_active or r.same_hexagon or r.enemy_tags_in_contact or r.out_of_range or r.states
-                or r.skill == "idle" or r.damage_mods):
+                or r.skill == "idle" or r.damage_mods or r.target_not_attacked):
             return False
     if sc.megabeast is not None and (not sc.megabeast.aro or sc.megabeast.fury_tokens):
         return False

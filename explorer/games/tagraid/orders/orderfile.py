@@ -334,12 +334,40 @@ def megabeast_state(e: MegaBeastEntry, xy: tuple[float, float]) -> MegaBeastStat
                           tuple(e.fury_tokens), e.hunting_trophy)
 
 
+def _timeline(given, miners, source: str) -> tuple[str, ...]:
+    """The Timeline: the ``timeline`` a file gives, or the sides in order of first appearance when it gives none.
+
+    The Timeline is a line of every Mining Corporation, each once (Game Sequence › Timeline), so a given
+    ``timeline`` must name each side that has Miners exactly once, and no other.
+
+    Raises:
+        ScenarioError: a side named twice, a side of a Miner left out, or a side no Miner has (field ``timeline``).
+    """
+    sides = list(dict.fromkeys(m.side for m in miners))
+    if not given:
+        return tuple(sides)
+    allowed = f"every side of the Miners once, in Timeline order ({', '.join(repr(x) for x in sides)})"
+    twice = [x for i, x in enumerate(given) if x in given[:i]]
+    if twice:
+        raise ScenarioError("timeline", f"names {twice[0]!r} twice", allowed, source)
+    missing = [x for x in sides if x not in given]
+    if missing:
+        who = [m.id for m in miners if m.side == missing[0]]
+        raise ScenarioError("timeline", f"leaves out {missing[0]!r}, the side of {', '.join(who)}: the Timeline lines "
+                            "up every Mining Corporation (Game Sequence › Timeline)", allowed, source)
+    extra = [x for x in given if x not in sides]
+    if extra:
+        raise ScenarioError("timeline", f"names {extra[0]!r}, a side no Miner has", allowed, source)
+    return tuple(given)
+
+
 def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None, source: str) -> OrderState:
     """The initial :class:`.state.OrderState` of an order or round file's table (no Order under way).
 
     Raises:
         ScenarioError: an unknown ruling or reading, duplicate ids, a Miner placed both by hex and by x/y (or by
-            neither), or a Model off the tiles or overlapping another (naming ``miners[i]`` or ``megabeast``).
+            neither), or a Model off the tiles or overlapping another (naming ``miners[i]`` or ``megabeast``), a
+            ``timeline`` that does not line up every side of the Miners once.
     """
     known = {o.key: o for o in ALL_OPTIONS}
     for k, v in doc.rulings.items():
@@ -382,8 +410,7 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
                                 source)
         aps.append((ap.number, board.layout.hex_to_pixel(parse_hex_key(ap.hex, f"access_points[{i}].hex", source))
                     if ap.hex is not None else (float(ap.x), float(ap.y))))
-    sides = list(doc.timeline) + [m.side for m in miners if m.side not in doc.timeline]
-    timeline = tuple(dict.fromkeys(sides))
+    timeline = _timeline(doc.timeline, miners, source)
     geo = TableGeometry(board, movement_segment=doc.movement_segment, access_points=tuple(aps),
                         token_radius=doc.token_radius)
     containers, tokens, zones = _tokens(doc, board, seen | ({megabeast.id} if megabeast else set()), source)

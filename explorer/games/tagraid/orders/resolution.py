@@ -13,8 +13,10 @@ side facing the Active Miner, and the Skills that already fail a Requirement the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from explorer.errors import ScenarioError
 from explorer.trace import Step
 
 from .. import sections as S
@@ -64,9 +66,13 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
                                     "Skill that fails its Requirements counts as Idle.", ("A",), miner=a.id,
                                     declared=skill, skill="idle"))
             skill = "idle"
+    lost: list[str] = []
     if skill == "ranged_attack" and weapon.needs_lof:
         blind = [t.target for t in second.targets
                  if not line_of_fire(table, a.id, t.target, rul, explain=False).has_lof]
+        if blind and len(blind) < len(second.targets):
+            # a split Burst with LoF to some targets only: the roll exchange decides by split_burst_without_lof
+            lost, blind = blind, []
         if blind:
             steps.append(_fact_step(f"{a.id} has no LoF to {', '.join(blind)} at Resolution: its Ranged Attack counts "
                                     "as Idle", S.RANGED_ATTACK_REQUIREMENTS,
@@ -81,6 +87,8 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
         for t in second.targets:
             share = weapon.burst if t.burst is None else t.burst
             at: dict[str, Any] = {"target": t.target, "burst": share}
+            if t.target in lost:
+                at["lof"] = False
             if a_dice is not None:
                 at["dice"] = a_dice[used:used + share]
             used += share
@@ -107,6 +115,8 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
     if dice.saves_of(a.id) is not None:
         active["save_dice"] = dice.saves_of(a.id)
     targets = set(second.target_names()) if skill in ATTACKS else set()
+    # targets of an Attack that counts as Idle (above): they gained their ARO right at step 4, but are not attacked
+    idle_targets = set(second.target_names()) if skill == "idle" and second.skill in ATTACKS else set()
     reactive: list[dict[str, Any]] = []
     enemies = sorted(state.enemies_of(a), key=state.timeline_key)
     in_contact_now = [r.id for r in enemies if table.in_contact(a.id, r.id)]
@@ -128,6 +138,8 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
             "enemy_tags_in_contact": min(6, sum(1 for x in state.enemies_of(r) if x.miner_type == "TAG"
                                                 and table.in_contact(r.id, x.id))),
         }
+        if r.id in idle_targets:
+            entry["target_not_attacked"] = True
         if aro in ATTACKS:
             w = r.weapon(decl.weapon, WEAPON_KIND[aro])
             if w.kind != WEAPON_KIND[aro]:
@@ -190,5 +202,19 @@ def resolve_roll(state: OrderState, dice):
     from ..resolve import resolve_detailed
 
     doc, steps = roll_scenario(state, dice)
-    sc = parse_scenario(doc, "the Order's roll exchange")
+    try:
+        sc = parse_scenario(doc, None)
+    except ScenarioError as e:
+        raise _as_dice_field(e, doc) from None
     return resolve_detailed(sc, None, dict(state.rulings)), steps
+
+
+def _as_dice_field(e: ScenarioError, doc: dict[str, Any]) -> ScenarioError:
+    """A roll-scenario error about fixed dice, named as the order file writes them: ``active.attacks[0].dice`` ->
+    ``dice.rolls.A``, ``reactive[1].save_dice`` -> ``dice.saves.R`` (no source: the file playing names itself)."""
+    m = re.match(r"(active|reactive\[(\d+)\])(?:\.attacks\[\d+\])?\.(dice|save_dice)$", e.field)
+    if m is None:
+        return ScenarioError(e.field, e.problem, e.allowed)
+    who = doc["active"]["name"] if m.group(1) == "active" else doc["reactive"][int(m.group(2))]["name"]
+    kind = "saves" if m.group(3) == "save_dice" else "rolls"
+    return ScenarioError(f"dice.{kind}.{who}", e.problem, e.allowed)

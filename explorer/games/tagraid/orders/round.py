@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from explorer.errors import ScenarioError
 from explorer.trace import Step, Trace
 
 from .. import sections as S
@@ -123,6 +124,11 @@ def event(rs: RoundState, decl: RoundDeclarations):
     the Round). The first time the MegaBeast symbol appears, the last player in the Timeline deploys the MegaBeast in
     an Interior hexagon (without tile, surrounded by at least four tiles) facing a TAG in its LoF."""
     sec = "1.1 Event"
+    if not rs.deck and not rs.drawn:  # a game mode without an Event Deck (Victory Conditions)
+        return rs, (Step("No Event Deck: no Event card is drawn", S.EVENTS_PHASE,
+                         "This game has no Event Deck, so the Event step draws nothing; the match ends only by the "
+                         "other End of Match conditions (Victory Conditions).", {"card": None, "deck": False},
+                         (), sec),)
     if not rs.deck:
         return rs, (Step("No Event card left to draw", S.EVENTS_PHASE, "", {"card": None}, (), sec),)
     card, rest = rs.deck[0], rs.deck[1:]
@@ -238,6 +244,10 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
                 frames = play(table, od, dice)
             except IllegalDeclaration as e:
                 raise _file_field(e, i) from None
+            except ScenarioError as e:  # fixed dice that do not fit the rolls: named as the round file writes them
+                if e.source is not None or not e.field.startswith("dice."):
+                    raise
+                raise ScenarioError(f"orders[{i}].{e.field}", e.problem, e.allowed) from None
             yield PlayedOrder(i, side, table, frames)
             last = frames[-1].state
             for k, v in last.t_bezoar:
@@ -313,13 +323,16 @@ def end_of_round(rs: RoundState, decl: RoundDeclarations):
         reasons.append("the MegaBeast has been killed")
     if rich:
         reasons.append(f"{', '.join(rich)} has {END_OF_MATCH_UNITS} or more Neomaterial Units")
-    if not rs.deck:
+    no_deck = not rs.deck and not rs.drawn  # no Event Deck in this game: its End of Match condition does not apply
+    if not rs.deck and not no_deck:
         reasons.append("the last Event card has been drawn")
     steps = [Step("End of Match checks: " + ("; ".join(reasons) if reasons else "none is met"),
                   S.VICTORY_CONDITIONS, "Neomaterial Units (Scoring Zone + Warehouse): "
-                  + ", ".join(f"{s} {units[s]}" for s in sides) + ".",
+                  + ", ".join(f"{s} {units[s]}" for s in sides) + "."
+                  + (" No Event Deck: only the MegaBeast's death and 15 or more Neomaterial Units end the match "
+                     "(the End of Match conditions of game modes without an Event Deck)." if no_deck else ""),
                   {"units": units, "megabeast_killed": rs.megabeast_killed, "events_left": len(rs.deck),
-                   "ends": bool(reasons)}, (), sec)]
+                   "event_deck": not no_deck, "ends": bool(reasons)}, (), sec)]
     if not reasons:
         base = dict(rs.orders_per_miner)
         table = replace(table, miners=tuple(replace(m, orders=base.get(m.id, m.orders)) for m in table.miners),
@@ -453,7 +466,10 @@ def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
     last = frames[-1].state
     sides = last.table.timeline
     t.outcome = {
-        "round": last.round, "over": last.over,
+        # the Round played, and the one that begins after it (None when the match is over): the same meaning in
+        # every round file, whether the match ends or goes on
+        "round": last.round if last.over else last.round - 1, "next_round": None if last.over else last.round,
+        "over": last.over,
         "winner": last.result[0] if last.result else None, "result": last.result[1] if last.result else None,
         "units": {s: last.units(s) for s in sides}, "t_bezoar": {s: dict(last.t_bezoar).get(s, 0) for s in sides},
         "miners": {m.id: {"wounds": m.wounds, "orders": m.orders, "on_table": m.on_table,
@@ -463,14 +479,15 @@ def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
                       {"wounds": last.table.megabeast.wounds, "facing": last.table.megabeast.facing,
                        "position": [round(last.table.megabeast.x, 6), round(last.table.megabeast.y, 6)]}),
         "megabeast_killed": last.megabeast_killed, "events_left": len(last.deck),
+        "event_deck": bool(last.deck or last.drawn),
         "events_drawn": [c.name for c in last.drawn], "orders_played": last.orders_played,
     }
     table = last.table
-    if any(m.tools for m in table.miners) or table.loot_tokens or table.containers:  # Tool Containers and Loot
-        t.outcome["tools"] = {m.id: [c.name for c in m.tools] for m in table.miners if m.tools}
-        t.outcome["loot_tokens"] = {k.id: {"owner": k.owner, "position": [round(k.x, 6), round(k.y, 6)]}
-                                    for k in table.loot_tokens}
-        t.outcome["loot_zones"] = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]}
-                                   for z in table.loot_zones if z.units or z.cards}
-        t.outcome["drawn_this_round"] = [list(d) for d in table.container_draws]
+    # Tool Containers and Loot: always present (empty without them), so every round file has the same outcome keys
+    t.outcome["tools"] = {m.id: [c.name for c in m.tools] for m in table.miners if m.tools}
+    t.outcome["loot_tokens"] = {k.id: {"owner": k.owner, "position": [round(k.x, 6), round(k.y, 6)]}
+                                for k in table.loot_tokens}
+    t.outcome["loot_zones"] = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]}
+                               for z in table.loot_zones if z.units or z.cards}
+    t.outcome["drawn_this_round"] = [list(d) for d in table.container_draws]
     return t

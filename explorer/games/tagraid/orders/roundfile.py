@@ -190,13 +190,13 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
 def round_outcome_text(o: Mapping[str, Any]) -> str:
     """The plain-text summary of a played Round (``trace.outcome`` of :func:`resolve_round`): Events drawn, Orders
     played, Neomaterial Units and T-Bezoar by side, the MegaBeast, and the End of Match result."""
-    lines = [f"Outcome of Round {o['round'] - (0 if o['over'] else 1)}:"]
+    lines = [f"Outcome of Round {o['round']}:"]
     if o.get("events_drawn"):
         lines.append("  Events drawn: " + ", ".join(o["events_drawn"]))
     lines.append(f"  Orders played: {o.get('orders_played', 0)}")
     lines.append("  Neomaterial Units: " + ", ".join(f"{s} {v}" for s, v in o["units"].items()))
     lines.append("  T-Bezoar: " + ", ".join(f"{s} {v}" for s, v in o["t_bezoar"].items()))
-    if "tools" in o:
+    if o.get("tools") or o.get("loot_tokens") or o.get("loot_zones"):
         lines.append("  Tools equipped: " + (", ".join(f"{m} {', '.join(t)}" for m, t in o["tools"].items())
                                              or "none"))
         lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
@@ -215,5 +215,6 @@ def round_outcome_text(o: Mapping[str, Any]) -> str:
         lines.append("  The match ends: " + (f"{o['winner']} wins" if o["winner"] else "a draw")
                      + f" ({o['result']})")
     else:
-        lines.append(f"  The match goes on: Round {o['round']} begins ({o['events_left']} Event card(s) left)")
+        deck = (f"{o['events_left']} Event card(s) left" if o.get("event_deck", True) else "no Event Deck")
+        lines.append(f"  The match goes on: Round {o['next_round']} begins ({deck})")
     return "\n".join(lines)
