@@ -4,18 +4,13 @@ command's --help, a group without a command prints its help, Ctrl-C is 130, the 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from explorer import cli
 from explorer.cli import main
 from explorer.games import game_ids, get_game
-
-ROOT = Path(__file__).resolve().parents[1]
+from cli_helpers import modules_after
 
 
 def _one_line(capsys, argv) -> str:
@@ -99,18 +94,6 @@ HEAVY = ("pydantic", "explorer.scenario", "shapely", "networkx", "numpy", "ipywi
          "rich")
 
 
-def _modules_after(argv) -> tuple[int, set[str]]:
-    code = ("import sys, io, contextlib\nfrom explorer.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    rc = main({argv!r})\n"
-            "print(rc)\nprint('\\n'.join(sorted(sys.modules)))")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert out.returncode == 0, out.stderr
-    rc, *mods = out.stdout.split()
-    return int(rc), set(mods)
-
-
 HELPS = [["--help"], ["resolve", "--help"], ["scenarios", "--help"], ["rulings", "--help"], ["serve", "--help"],
          ["render", "--help"], ["odds", "--help"], ["tagraid", "odds", "--help"], ["tagraid", "lof", "--help"],
          ["masseffect", "strategy-odds", "--help"], ["galaxydefenders", "odds", "--help"],
@@ -119,7 +102,7 @@ HELPS = [["--help"], ["resolve", "--help"], ["scenarios", "--help"], ["rulings",
 
 @pytest.mark.parametrize("argv", HELPS, ids=" ".join)
 def test_help_imports_nothing_heavy(argv):
-    rc, mods = _modules_after(argv)
+    rc, mods = modules_after(argv)
     assert rc == 0
     assert sorted(m for m in mods if any(m == h or m.startswith(h + ".") for h in HEAVY)) == []
     # the odds engines run only in a command's callback
@@ -127,10 +110,10 @@ def test_help_imports_nothing_heavy(argv):
 
 
 def test_resolve_imports_no_games_command_line():
-    rc, mods = _modules_after(["resolve", "tr-02"])
+    rc, mods = modules_after(["resolve", "tr-02"])
     assert rc == 0
     clis = sorted(m for m in mods if m.startswith("explorer.games.") and m.rsplit(".", 1)[-1].startswith("cli"))
     assert clis == [] and "explorer.cli_serve" not in mods and "explorer.cli_render" not in mods
-    rc, mods = _modules_after(["tagraid", "odds", "--burst-a", "3", "--sv-a", "13", "--burst-b", "1", "--sv-b", "12"])
+    rc, mods = modules_after(["tagraid", "odds", "--burst-a", "3", "--sv-a", "13", "--burst-b", "1", "--sv-b", "12"])
     assert rc == 0 and not any(m.startswith("explorer.games.masseffect") or m.startswith("explorer.games.dagger")
                                for m in mods)

@@ -350,26 +350,38 @@ def skip_browser_comm_opens() -> bool:
     """
     import json
 
+    def wrap(receive):
+        def receive_skipping_comm_open(self, data):
+            if isinstance(data, str) and '"comm_open"' in data:
+                try:
+                    msg = json.loads(data)
+                    if msg.get("channel") == "shell" and msg.get("header", {}).get("msg_type") == "comm_open":
+                        return None
+                except (ValueError, AttributeError):
+                    pass
+            return receive(self, data)
+        return receive_skipping_comm_open
+
+    return _wrap_session_receive("_skips_comm_open", wrap)
+
+
+def _wrap_session_receive(marker: str, wrap: Callable) -> bool:
+    """Replace ``PanelSessionWebsocket.receive`` (how a served session reads a browser's widget message) by
+    ``wrap(previous receive)``, once per process: ``marker`` names this patch, and every patch keeps the markers of
+    those under it, so applying any of them again (each page build asks) never stacks a second layer. Returns
+    whether the patch is in place (``False``: another Panel, or no ipywidgets_bokeh). Private Panel API (pinned
+    panel==1.9.4)."""
     try:
         from panel.io.ipywidget import PanelSessionWebsocket
     except Exception:   # another Panel or no ipywidgets_bokeh: leave it alone
         return False
-    if getattr(PanelSessionWebsocket.receive, "_skips_comm_open", False):
-        return True
     receive = PanelSessionWebsocket.receive
-
-    def receive_skipping_comm_open(self, data):
-        if isinstance(data, str) and '"comm_open"' in data:
-            try:
-                msg = json.loads(data)
-                if msg.get("channel") == "shell" and msg.get("header", {}).get("msg_type") == "comm_open":
-                    return None
-            except (ValueError, AttributeError):
-                pass
-        return receive(self, data)
-
-    receive_skipping_comm_open._skips_comm_open = True
-    PanelSessionWebsocket.receive = receive_skipping_comm_open
+    markers = set(getattr(receive, "_explorer_patches", ()))
+    if marker in markers:
+        return True
+    wrapped = wrap(receive)
+    wrapped._explorer_patches = frozenset(markers | {marker})
+    PanelSessionWebsocket.receive = wrapped
     return True
 
 
@@ -430,14 +442,12 @@ def accept_binary_widget_messages() -> bool:
     """
     import logging
 
-    try:
-        from panel.io.ipywidget import PanelSessionWebsocket
-    except Exception:   # another Panel or no ipywidgets_bokeh: leave it alone
-        return False
-    if getattr(PanelSessionWebsocket.receive, "_reads_binary", False):
-        return True
-    receive = PanelSessionWebsocket.receive
     log = logging.getLogger(__name__)
+    return _wrap_session_receive("_reads_binary", lambda receive: _receive_binary(receive, log))
+
+
+def _receive_binary(receive: Callable, log) -> Callable:
+    """The ``receive`` of :func:`accept_binary_widget_messages` over the ``receive`` it replaces."""
 
     def receive_binary(self, data):
         if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -466,10 +476,7 @@ def accept_binary_widget_messages() -> bool:
             kernel.io_loop.add_callback(dispatch_shell)
         return None
 
-    receive_binary._reads_binary = True
-    receive_binary._skips_comm_open = getattr(receive, "_skips_comm_open", False)
-    PanelSessionWebsocket.receive = receive_binary
-    return True
+    return receive_binary
 
 
 def free_widgets_on_session_end() -> None:

@@ -1,16 +1,11 @@
 """`explorer tagraid odds` starts light: no pydantic models, geometry, graph, array or widget modules are imported,
 and its number bounds (copied so that it need not import the pydantic models) equal the TOML format's."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from explorer.games.tagraid import cli_odds, model
+from cli_helpers import modules_after
 
-ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("explorer.scenario", "explorer.games.tagraid.model", "shapely", "networkx", "numpy", "ipywidgets", "panel",
          "rich")
 
@@ -34,22 +29,10 @@ def test_out_of_range_message_is_the_models_message():
         assert cli_odds._check_bounded(lo, "--opt", quantity) == lo
 
 
-def _loaded_after(argv):
-    code = ("import sys, io, contextlib\nfrom explorer.cli import main\n"
-            "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    rc = main({argv!r})\n"
-            "print(rc)\nprint('\\n'.join(sorted(sys.modules)))")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert out.returncode == 0, out.stderr
-    rc, *mods = out.stdout.split()
-    return int(rc), set(mods)
-
-
 def test_odds_and_help_import_nothing_heavy():
     for argv in (["tagraid", "odds", "--burst-a", "3", "--sv-a", "13", "--burst-b", "1", "--sv-b", "12"],
                  ["odds", "--burst-a", "2", "--sv-a", "11", "--megabeast-threat", "12", "--damage-a", "13", "--exact"], ["--help"]):
-        rc, mods = _loaded_after(argv)
+        rc, mods = modules_after(argv)
         assert rc == 0
         heavy = sorted(m for m in mods if any(m == h or m.startswith(h + ".") for h in HEAVY))
         assert heavy == [], argv
