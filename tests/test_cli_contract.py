@@ -4,7 +4,6 @@ command's --help, a group without a command prints its help, Ctrl-C is 130, the 
 
 from __future__ import annotations
 
-
 import pytest
 
 from explorer import cli
