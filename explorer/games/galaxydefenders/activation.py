@@ -455,7 +455,7 @@ def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: 
         d = min(ds) if ds else None
         near = min(distance(h, t.at) for h in state.unit)
         if r.condition == "adjacent":
-            ok, why = near == 1, f"{t.name} is {near} hex(es) away (Barrier sides keep hexes adjacent)"
+            ok, why = near == 1, f"{t.name} is {plural(near, 'hex', 'hexes')} away (Barrier sides keep hexes adjacent)"
         elif r.condition == "within":
             ok = d is not None and d <= r.areas
             why = f"{t.name} is {'unreachable' if d is None else plural(d, 'Area')} away (needs {r.areas} or fewer)"

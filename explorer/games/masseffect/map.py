@@ -81,7 +81,7 @@ from explorer.hexgrid import (
     rotate_direction,
 )
 from explorer.scenario import read_toml, validate
-from explorer.text import join_words
+from explorer.text import join_words, plural
 
 #: Largest absolute axial coordinate accepted in a map or scenario file.
 COORD_LIMIT = 99
@@ -346,7 +346,7 @@ class MissionMap:
         for label, hs in pairs.items():
             if len(hs) != 2:
                 raise _err("map.icons", f"Fast Travel icon {('fast_travel:' + label) if label else 'fast_travel'} "
-                           f"is on {len(hs)} hex(es) ({', '.join(map(str, hs))})",
+                           f"is on {plural(len(hs), 'hex', 'hexes')} ({', '.join(map(str, hs))})",
                            "matching pairs: exactly two hexes per Fast Travel label")
 
     def _validate_areas(self) -> None:
