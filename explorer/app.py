@@ -20,6 +20,7 @@ import html
 import tempfile
 from pathlib import Path
 
+from explorer.text import plural
 from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, accept_binary_widget_messages, browser_fixes,
                                             has_url_state, layout_widget_js, lean_build_comms, local_resources,
                                             page_script, served_pane,
@@ -205,7 +206,7 @@ def landing_html() -> str:
         if not g.pages:
             out.append("<li><i>No interactive page yet: use the command line.</i></li>")
         n = len(g.builtin_names())
-        out.append(f"<li>{n} built-in scenario(s): <code>explorer scenarios --game {g.id}</code>, "
+        out.append(f"<li>{plural(n, 'built-in scenario')}: <code>explorer scenarios --game {g.id}</code>, "
                    f"<code>explorer resolve {html.escape(g.default_scenario)}</code>; ruling options: "
                    f"<code>explorer rulings --game {g.id}</code></li></ul>")
     out.append("</div>")

@@ -61,6 +61,7 @@ from .hexgrid import (
     ORIGIN, Axis, Edge, Hex, Layout, distance, hex_range, neighbors, reflect, rotate,
 )
 from .scenario import read_toml, validate
+from .text import plural
 
 Point = tuple[float, float]
 
@@ -835,7 +836,7 @@ def _check_polygon(points: Iterable[Iterable[float]], field_: str, source: str |
     pts = [tuple(p) for p in points]
     allowed = "a simple polygon: at least 3 distinct corners [x, y] in board units, listed in order around it"
     if len(pts) < 3:
-        raise ScenarioError(field_, f"has {len(pts)} corner(s)", allowed, source)
+        raise ScenarioError(field_, f"has {plural(len(pts), 'corner')}", allowed, source)
     for i, p in enumerate(pts):
         if len(p) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in p):
             raise ScenarioError(f"{field_}[{i}]", f"{short_repr(p)} is not a finite point", allowed, source)

@@ -11,6 +11,8 @@ import textwrap
 
 import click
 
+from explorer.text import plural
+
 
 def rulings_table(game: str | None = None) -> list[dict]:
     """JSON-friendly list of the ruling options of every game (or of ``game``): game, key, title, section, readings,
@@ -34,7 +36,7 @@ def rulings_text(game: str | None = None) -> str:
     wrap = textwrap.TextWrapper(width=100, initial_indent="      ", subsequent_indent="      ")
     for g in [get_game(game)] if game else all_games():
         options = g.ruling_options()
-        out += [f"# {g.title} ({g.id}): {len(options)} ruling option(s)", ""]
+        out += [f"# {g.title} ({g.id}): {plural(len(options), 'ruling option')}", ""]
         for o in options:
             out.append(f"{o.key}: {o.title}")
             out.append(f"    left open by: {o.section}")

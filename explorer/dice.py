@@ -10,7 +10,7 @@ player actually rolled at the table (or a rulebook example).
 >>> r.roll(20, "B die 1")
 Traceback (most recent call last):
 ...
-explorer.errors.DiceScriptExhausted: the dice script ran out: 3 value(s) were given, a 4th die was needed for 'B die 1'
+explorer.errors.DiceScriptExhausted: the dice script ran out: 3 values were given, a 4th die was needed for 'B die 1'
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from .errors import DiceScriptExhausted, ScenarioError, short_repr
+from .text import plural
 
 
 @runtime_checkable
@@ -64,7 +65,8 @@ class ScriptedRoller:
     def roll(self, sides: int = 20, label: str = "") -> int:
         if self.used >= len(self.values):
             raise DiceScriptExhausted(
-                f"the dice script ran out: {len(self.values)} value(s) were given, "
+                f"the dice script ran out: {plural(len(self.values), 'value')} "
+                f"{'was' if len(self.values) == 1 else 'were'} given, "
                 f"a {_ordinal(self.used + 1)} die was needed" + (f" for '{label}'" if label else ""))
         v = self.values[self.used]
         if v > sides:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .errors import ScenarioError, short_repr
+from .text import plural
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -638,7 +639,7 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
         errs = e.errors()
         path, problem, allowed, n = explain_errors(model, errs)
         if len(errs) > n:
-            problem += f"; {len(errs) - n} more problem(s) after this one"
+            problem += f"; {plural(len(errs) - n, 'more problem')} after this one"
         raise ScenarioError(path, problem, allowed, source) from None
 
 

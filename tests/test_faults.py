@@ -73,7 +73,7 @@ def test_mods_summing_past_the_digit_limit(tmp_path, capsys):
     path = _write(tmp_path, SCENARIO.format(active_extra=mods))
     line = _cli_error(capsys, "resolve", path)
     assert line == (f"error: {path}: field 'active.mods.M0': an integer of about {digits} digits is too large; 15 "
-                    "more problem(s) after this one (allowed: -30 to 30)")
+                    "more problems after this one (allowed: -30 to 30)")
     mods = "mods = { " + ", ".join(f"M{i} = 30" for i in range(2)) + " }"  # each in bounds, the sum is not
     path = _write(tmp_path, SCENARIO.format(active_extra=mods))
     assert _cli_error(capsys, "resolve", path) == (
@@ -236,7 +236,7 @@ def test_a_malformed_order_file_names_the_field(tmp_path, capsys, old, new, fiel
 ILLEGAL = [
     # refused when declared: (text replaced, replacement, field, reason phrase, section)
     ('active = "A"', 'active = "Z"', "order.active", "there is no Miner 'Z'", "Activating a Miner › Orders and AROs"),
-    ('route = ["-2,1"]', 'route = ["2,1"]', "order.move.route", "may move 3 Segment(s)", "Common Skills › Move"),
+    ('route = ["-2,1"]', 'route = ["2,1"]', "order.move.route", "may move 3 Segments", "Common Skills › Move"),
     ('step = 4 }', 'step = 2 }', "order.aros[0].miner", "no right to an ARO at step 2",
      "Activating a Miner › Orders and AROs"),
     ('aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]',

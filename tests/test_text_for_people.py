@@ -36,6 +36,12 @@ def test_no_python_repr_in_any_step_or_outcome_text():
     assert not bad, bad[:5]
 
 
+def test_no_counted_noun_written_with_s_in_brackets():
+    """ "2 Saving Roll(s)", "1 more problem(s)": every counted noun is in its number (:func:`explorer.text.plural`)."""
+    bad = [(g, n, t[max(0, t.index("(s)") - 60):t.index("(s)") + 3]) for g, n, t in TEXTS if t and "(s)" in t]
+    assert not bad, bad[:5]
+
+
 def test_every_counted_die_is_in_the_right_number():
     bad = [(g, n, t[:120]) for g, n, t in TEXTS if t and BAD_NUMBER.search(t)]
     assert not bad, bad[:5]
@@ -48,6 +54,7 @@ ENGINE = [p for p in (Path(__file__).parents[1] / "explorer").rglob("*.py") if n
     (re.compile(r"\{(?![^{}\n]*(?:join|capitalize)\()[^{}\n]*\} (?:[A-Z][A-Za-z]* )?dice\b"),
      "a count before 'dice' without plural()"),
     (re.compile(r"die/dice"), "'die/dice'"),
+    (re.compile(r"\}[^\"'{}\n]*[A-Za-z]\((?:s|es)\)"), "a counted noun written with '(s)' instead of plural()"),
     (re.compile(r"\{list\([^{}\n]*\)\}"), "a list shown with {list(...)}"),
 ])
 def test_engine_sources_count_dice_with_plural_and_show_no_list(pattern, what):

@@ -1,4 +1,4 @@
-"""The loss probability of the next Nemesis Phase(s): exact over the ordered draws of the top k event cards, equal to
+"""The loss probability of the next one or more Nemesis Phases: exact over the ordered draws of the top k event cards, equal to
 playing every full order of the deck, and a seeded sample agrees with it."""
 
 from fractions import Fraction
@@ -86,12 +86,12 @@ def test_cli_forecast_of_a_multi_round_scenario_names_its_rounds(capsys):
     assert main(["dagger", "forecast", "dg-three-rounds"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("P(the heroes lose in the Nemesis Phase of round 1) = ")
-    assert out[1].startswith("  from round 1 at the start of the Nemesis Phase: threat 2, 4 event card(s)")
+    assert out[1].startswith("  from round 1 at the start of the Nemesis Phase: threat 2, 4 event cards")
     assert any(line.startswith("  threat at the end of round 1: ") for line in out)
     assert out[-1] == "  the scenario plays the Nemesis Phases of rounds 1-3; --phases 3 forecasts them all"
     assert main(["dagger", "forecast", "dg-three-rounds", "--phases", "3"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("P(the heroes lose in the Nemesis Phases of rounds 1-3) = 0.1667 (1/6), exact over the "
-                             "24 ordered draws of the top 3 event card(s)")
+                             "24 ordered draws of the top 3 event cards")
     assert any(line.startswith("  threat at the end of round 3: ") for line in out)
     assert not any("--phases" in line for line in out)

@@ -51,7 +51,7 @@ def test_gauges_nearest_first_and_hero_defeats_to_go():
     text = outcome_text(resolve("dg-hero-defeat"))
     gauges = next(x for x in text.splitlines() if x.strip().startswith("Loss conditions"))
     # Hero B eliminated; Hero A shattered (1 more defeat eliminates) and Hero C whole (2): 3 defeats to go
-    assert "2/3 heroes in play (1 shattered): 3 more hero defeat(s) lose" in gauges
+    assert "2/3 heroes in play (1 shattered): 3 more hero defeats lose" in gauges
     assert gauges.index("hero defeat") < gauges.index("threat 10/20") < gauges.index("event deck:")
     assert "Hero B defeated and eliminated; Hero A defeated" in text.splitlines()[0]
     assert "Thug 1 attacks Hero B for 1 (10/10 damage)" in text

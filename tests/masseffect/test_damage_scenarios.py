@@ -126,7 +126,7 @@ target = "Shepard"
 type = "end_phase"
 """))
     assert t.outcome["mission_failed"] and t.outcome["squadmates"]["Shepard"]["downed"]
-    assert "later event(s) not played" in t.steps[-1].title
+    assert "later event not played" in t.steps[-1].title
     assert t.outcome["squadmates"]["Shepard"]["shield_points"] == 0
 
 

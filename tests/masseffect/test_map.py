@@ -107,7 +107,7 @@ BAD = [
     ('[[map.edges]]\nedge = "3,0|4,0"\nkind = "obstacle"\n', "obstacle on edge 3,0|4,0: hex 3,0 is not on the map"),
     ('[map.icons]\n"5,0" = ["loot"]\n', "an icon on hex 5,0, which is not on the map (Out of Bounds)"),
     ('[map.icons]\n"0,0" = ["laser"]\n', "field 'map.icons.\"0,0\"[0]': unknown icon 'laser' (allowed: one of spawn"),
-    ('[map.icons]\n"0,0" = ["fast_travel:A"]\n', "Fast Travel icon fast_travel:A is on 1 hex(es)"),
+    ('[map.icons]\n"0,0" = ["fast_travel:A"]\n', "Fast Travel icon fast_travel:A is on 1 hex"),
     ('[map.icons]\n"0,0" = ["turret"]\n', "a turret icon on hex 0,0 without a Turret there"),
     ('hexes = ["100,0"]\n', "field 'map.hexes[0]': coordinate out of bounds: 100,0 (allowed: |q| and |r| <= 99)"),
     ('hexes = ["a,b"]\n', "not a hex key: 'a,b'"),

@@ -33,7 +33,7 @@ RUNS = _runs()
 
 
 def _wounds_from_steps(t):
-    """Wounds lost per Miner, read from the trace's own steps (the 'loses N Wounds point(s)' facts)."""
+    """Wounds lost per Miner, read from the trace's own steps (the 'loses N Wounds points' facts)."""
     lost = {}
     for s in t.steps:
         if "wounds" in s.facts and "target" in s.facts and "attacker" in s.facts:

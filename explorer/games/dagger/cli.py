@@ -21,7 +21,7 @@ import click
 @click.option("--ruling", multiple=True, help="key=reading (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool) -> None:
-    """The probability that the heroes lose in the next Nemesis Phase(s), named by round (from the scenario's round:
+    """The probability that the heroes lose in the next Nemesis Phase or Phases, named by round (from the scenario's round:
     --phases 3 from round 1 covers rounds 1-3), the event deck shuffled: exact over the ordered draws of the cards
     the phases use. A hero file is looked at after its Hero Phase actions."""
     from explorer.errors import ScenarioError
@@ -56,5 +56,5 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
 def cli_app() -> click.Group:
     """The Marvel D.A.G.G.E.R. verbs."""
     return click.Group("dagger", commands=[forecast],
-                       help="Marvel D.A.G.G.E.R.: the loss probability of the next Nemesis Phase(s) (more under "
+                       help="Marvel D.A.G.G.E.R.: the loss probability of the next one or more Nemesis Phases (more under "
                             "`explorer resolve`).")

@@ -1,4 +1,4 @@
-"""The loss probability of the next Nemesis Phase(s) of Marvel D.A.G.G.E.R., exactly, over the event deck's orders.
+"""The loss probability of the next one or more Nemesis Phases of Marvel D.A.G.G.E.R., exactly, over the event deck's orders.
 
 Rulebook sections: Nemesis Phase (1. Advance Threat, 2. Check Nemesis Mission, 3. Resolve Event Cards), End of Round,
 Winning and Losing (played through :func:`.nemesis.play_phases`).
@@ -22,6 +22,7 @@ from itertools import permutations
 from math import perm
 
 from explorer.errors import ScenarioError
+from explorer.text import plural
 
 from .nemesis import PhaseContext, play_phases
 from .nemesis_scenario import NemesisScenario
@@ -123,7 +124,7 @@ def phases_words(first_round: int, phases: int) -> str:
 
 
 def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, after_heroes: bool = False) -> str:
-    """The forecast in words (``explorer dagger forecast``): what it forecasts for which round(s), from which position,
+    """The forecast in words (``explorer dagger forecast``): what it forecasts for which rounds, from which position,
     how it was computed, then the loss reasons, the threat at the end of the last round forecast and, when the
     scenario plays more Nemesis Phases than forecast, how to forecast them all.
 
@@ -136,12 +137,12 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     deck = len(start.event_deck)
     covered = min(k, deck) if deck else 0
     how = ("the event deck is empty" if not deck else
-           f"exact over the {f.draws} ordered draws of the top {covered} event card(s)" if f.exact else
+           f"exact over the {f.draws} ordered draws of the top {plural(covered, 'event card')}" if f.exact else
            f"estimated from {f.draws} seeded shuffles")
     where = ("after the file's Hero Phase actions" if after_heroes else "at the start of the Nemesis Phase")
     lines = [f"P(the heroes lose in {phases_words(r, k)}) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
              "[Marvel D.A.G.G.E.R.: Winning and Losing]",
-             f"  from round {r} {where}: threat {start.threat}, {deck} event card(s) in the deck (order shuffled)"]
+             f"  from round {r} {where}: threat {start.threat}, {plural(deck, 'event card')} in the deck (order shuffled)"]
     lines += [f"  {reason}: {float(p):.4f}" for reason, p in f.reasons.items()]
     lines.append(f"  threat at the end of round {r + k - 1}: "
                  + ", ".join(f"{t}: {float(p):.3f}" for t, p in sorted(f.threat.items())))

@@ -55,7 +55,7 @@ def _nemesis_open(name: str):
 
 
 def picture(scenario, trace: Trace) -> str | None:
-    """SVG of the world map as the scenario's Nemesis Phase(s) leave it (bases overrun, heroes, enemies, threat),
+    """SVG of the world map as the scenario's Nemesis Phases leave it (bases overrun, heroes, enemies, threat),
     replayed with the readings the trace consulted; the last step's marked spaces are outlined. Drawn by
     :func:`.map_svg.map_svg`."""
     from .map_svg import map_svg

@@ -314,7 +314,7 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
     state, h, total, steps = _spend(state, h, successes, need, spend_empowered)
     dmg = min(e.health, e.damage + total)
     e2 = evolve(e, damage=dmg)
-    steps.insert(0, _step(f"{hero} fights {enemy_id}: {successes} success(es)", S.ASPECT_ACTIONS,
+    steps.insert(0, _step(f"{hero} fights {enemy_id}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
                           "1 damage per success.", (hero, enemy_id), successes=successes))
     steps.append(_step(f"{enemy_id} suffers {total} damage ({dmg}/{e.health})", S.DAMAGE_AND_DEFEAT, "",
                        (enemy_id,), enemy=enemy_id, damage=dmg, health=e.health))
@@ -383,7 +383,7 @@ def defy(state: GameState, hero: str, mission: str, successes: int, *, spend_emp
     m2 = evolve(m, progress=m.progress + total * progress_per_success)
     state = state.with_mission(m2)
     pv = "*" if m.progress_value is None else m.progress_value
-    steps.insert(0, _step(f"{hero} defies on {mission}: {successes} success(es)", S.ASPECT_ACTIONS,
+    steps.insert(0, _step(f"{hero} defies on {mission}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
                           "Successes applied as the mission describes (here: "
                           f"{progress_per_success} progress per success).", (hero, mission), successes=successes))
     steps.append(_step(f"{mission}: progress {m.progress} → {m2.progress}/{pv}", S.MISSIONS, "", (mission,),

@@ -10,7 +10,7 @@ A ``hero`` document is a ``nemesis`` document (the board: map, heroes, enemies, 
 
     kind = "hero"
     die = [0, 0, 0, 1, 1, 2]          # optional: the custom die's faces (successes per face); default: the stand-in
-    then_phase = true                 # optional: play the Nemesis Phase(s) after the actions (phases, stop_after)
+    then_phase = true                 # optional: play the Nemesis Phases after the actions (phases, stop_after)
     [[actions]]
     do = "move"                       # move | fight | defy | rest
     hero = "Hero B"
@@ -184,7 +184,7 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
 
 def play_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
               ) -> tuple[list[Step], list[dict], GameState, GameState, GameState, PhaseContext]:
-    """``(steps, action records, start, after the actions, end, ctx)``: the actions, then the Nemesis Phase(s) when
+    """``(steps, action records, start, after the actions, end, ctx)``: the actions, then the Nemesis Phases when
     ``then_phase``. An action the rules forbid ends the actions with a "Not allowed" step."""
     ctx = PhaseContext(sc.world, make_rulings({**sc.board.rulings, **(rulings or {})}), sc.board.choices)
     start = state = initial_state(sc.board, seed)

@@ -24,7 +24,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from explorer.options import Rulings
-from explorer.text import join_words
+from explorer.text import join_words, plural
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
@@ -374,7 +374,9 @@ def draw_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Ste
     state = state.evolve(event_deck=state.event_deck[1:], current_event=card, log=state.log + (f"event {card.name}",))
     ex = " (an example card, not a printed one)" if card.example else ""
     return state, [_step(f"Event {card.name} is drawn{ex}", S.RESOLVE_EVENT_CARDS,
-                         f"{len(state.event_deck)} event card(s) remain in the deck.", SEC3, event=card.name,
+                         f"{plural(len(state.event_deck), 'event card')} "
+                         f"{'remains' if len(state.event_deck) == 1 else 'remain'} "
+                         "in the deck.", SEC3, event=card.name,
                          left=len(state.event_deck))]
 
 

@@ -520,7 +520,7 @@ def playthrough(scenario: NemesisScenario, rulings: Mapping[str, str] | None = N
 
 def resolve_nemesis(scenario: NemesisScenario, rulings: Mapping[str, str] | None = None,
                     seed: int | None = None) -> Trace:
-    """Play the scenario's Nemesis Phase(s) into a cited :class:`Trace`.
+    """Play the scenario's Nemesis Phases into a cited :class:`Trace`.
 
     ``Trace.outcome``: ``threat`` (final), ``threat_start``, ``threat_after`` (``[[section, threat], ...]`` at the
     end of each numbered step), ``lost`` (reasons), ``won``, ``showdown``, ``overrun``, ``round``, ``events_left``,

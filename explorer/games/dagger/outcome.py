@@ -96,7 +96,7 @@ def _closest(o: dict) -> str:
     if heroes:
         to_go = sum(1 if v[3] else 2 for v in alive)         # a shattered hero's next defeat eliminates it
         parts.append((to_go, f"{len(alive)}/{len(heroes)} heroes in play ({sum(1 for v in alive if v[3])} "
-                             f"shattered): {to_go} more hero defeat(s) lose"))
+                             f"shattered): {plural(to_go, 'more hero defeat')} {'loses' if to_go == 1 else 'lose'}"))
     return "; ".join(t for _, t in sorted(parts, key=lambda p: p[0]))
 
 

@@ -46,7 +46,7 @@ def evolve(obj: _T, **changes: Any) -> _T:
     for name in cls.__slots__:
         _setattr(new, name, changes.pop(name) if name in changes else getattr(obj, name))
     if changes:
-        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes))}")
+        raise TypeError(f"{cls.__name__} has no such field: {', '.join(sorted(changes))}")
     return new
 
 
@@ -318,7 +318,7 @@ class GameState:
             TypeError: a name that is not a field of :class:`GameState`.
         """
         if not changes.keys() <= _GAME_STATE_FIELDS:
-            raise TypeError(f"GameState has no field(s) {', '.join(sorted(changes.keys() - _GAME_STATE_FIELDS))}")
+            raise TypeError(f"GameState has no such field: {', '.join(sorted(changes.keys() - _GAME_STATE_FIELDS))}")
         new = object.__new__(GameState)
         d = new.__dict__
         d.update(self.__dict__)

@@ -74,6 +74,7 @@ from explorer.errors import ScenarioError
 from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -418,7 +419,7 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
         ds = [d for d in (area_distance(amap, g, h, f.at) for h in state.unit) if d is not None]
         rows.append((f, min(ds) if ds else None))
     reach = [(f, d) for f, d in rows if d is not None]
-    listing = "; ".join(f"{f.name} {'no legal path' if d is None else f'{d} Area(s)'}" for f, d in rows)
+    listing = "; ".join(f"{f.name} {'no legal path' if d is None else plural(d, 'Area')}" for f, d in rows)
     if not reach:
         return state, [_step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, sec,
                              candidates=[{"name": f.name, "areas": d} for f, d in rows])]
@@ -427,7 +428,7 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     t = next(f for f, _ in reach if f.name == tied[0])
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
-    return replace(state, target=t), [_step(f"Target: the closest {who}, {t.name} ({best} Area(s))",
+    return replace(state, target=t), [_step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
                                             S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
                                             f"Distances: {listing}.{tie} Targeting happens at the start of the "
                                             "activation.", sec, (t.at,), target=t.name,
@@ -454,10 +455,10 @@ def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: 
         d = min(ds) if ds else None
         near = min(distance(h, t.at) for h in state.unit)
         if r.condition == "adjacent":
-            ok, why = near == 1, f"{t.name} is {near} hex(es) away (Barrier sides keep hexes adjacent)"
+            ok, why = near == 1, f"{t.name} is {plural(near, 'hex', 'hexes')} away (Barrier sides keep hexes adjacent)"
         elif r.condition == "within":
             ok = d is not None and d <= r.areas
-            why = f"{t.name} is {'unreachable' if d is None else f'{d} Area(s)'} away (needs {r.areas} or fewer)"
+            why = f"{t.name} is {'unreachable' if d is None else plural(d, 'Area')} away (needs {r.areas} or fewer)"
         else:
             ok, why = True, "the + rule applies whatever the distance"
         if ok and r.condition != "plus":
@@ -555,7 +556,7 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
         best = max(c["engages"] for c in live)
         for c in live:
             if c["engages"] < best:
-                c.update(kept=False, why=f"engages {c['engages']} opponent(s); another hex engages {best}")
+                c.update(kept=False, why=f"engages {plural(c['engages'], 'opponent')}; another hex engages {best}")
     elif live:
         for c in live:
             if not c["centre"]:
@@ -598,12 +599,12 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
             best = max(far.values())
             tied = [a for a in opts if far[a] == best]
             dest = tied[0]
+            away = ", ".join(f"{a} ({plural(far[a], 'Area')})" for a in opts)
             steps.append(_step(f"Move away from {t.name if t else 'the closest opponent'}: Area {dest}", rule,
-                               f"No way back; the Areas next to it are {', '.join(f'{a} ({far[a]})' for a in opts)} "
-                               "Area(s) from the target." + (f" Tie: the controlling player chooses ({dest})."
-                                                             if len(tied) > 1 else ""), sec))
+                               f"No way back; the Areas next to it are {away} from the target."
+                               + (f" Tie: the controlling player chooses ({dest})." if len(tied) > 1 else ""), sec))
         route, path = walk_areas(state, amap, dest, r.move)
-        steps.append(_step(f"Moves {len(route)} Area(s): {' → '.join([here] + route)}", rule,
+        steps.append(_step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
                            "Area to Area through centre hexes.", sec, tuple(path), path=[str(h) for h in path]))
     else:
         goal = amap.area_of[t.at]
@@ -616,7 +617,7 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
         else:
             route, path = walk_areas(state, amap, goal, r.move)
         if route:
-            steps.append(_step(f"Moves {len(route)} Area(s): {' → '.join([here] + route)}", rule,
+            steps.append(_step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
                                "Area to Area through centre hexes; other figures are no obstacle.", sec,
                                tuple(path), path=[str(h) for h in path]))
     dest_area = amap.area_of[path[-1]]

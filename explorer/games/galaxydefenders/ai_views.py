@@ -29,6 +29,7 @@ import ipywidgets as W
 
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
+from explorer.text import plural
 from explorer.trace import Step, Trace
 from explorer.widgets import HexBoardView, Piece
 from explorer.widgets.scenario_stepper import ScenarioStepperView
@@ -132,7 +133,7 @@ def frames(trace: Trace, sc: ActivationScenario) -> list[Frame]:
             rows, cols = [], []
             for c in f["candidates"]:
                 d = c["areas"]
-                rows.append([c["name"], "no legal path" if d is None else f"{d} Area(s)",
+                rows.append([c["name"], "no legal path" if d is None else plural(d, "Area"),
                              "TARGET" if c["name"] == target else ""])
                 cols.append("#d3f9d8" if c["name"] == target else "#fff")
                 if c["name"] in pos:
@@ -208,9 +209,9 @@ def rules_html(sc: ActivationScenario, verdicts: Mapping[int, tuple[bool, str]] 
     have checked; ``final``: the whole activation is shown, so rules never reached say so)."""
     rows, cols = [], []
     for i, r in enumerate(sc.rules):
-        cond = {"adjacent": "adjacent", "within": f"within {r.areas} Area(s)", "plus": "+ (ignores line of sight)"}[
+        cond = {"adjacent": "adjacent", "within": f"within {plural(r.areas, 'Area')}", "plus": "+ (ignores line of sight)"}[
             r.condition]
-        act = r.action.replace("_", " ") + (f" {r.move} Area(s)" if r.action.startswith("move") else "")
+        act = r.action.replace("_", " ") + (f" {plural(r.move, 'Area')}" if r.action.startswith("move") else "")
         v = (verdicts or {}).get(i)
         if v is None:
             status, why, col = ("not reached" if final else "…"), ("an earlier rule applied" if final and chosen is not

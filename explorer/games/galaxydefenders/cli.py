@@ -16,6 +16,8 @@ import json
 
 import click
 
+from explorer.text import plural
+
 
 def _int(value: str, option: str, lo: int, hi: int) -> int:
     from explorer.errors import ScenarioError
@@ -112,7 +114,7 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str
     if as_json:
         click.echo(json.dumps(s, indent=2))
         return
-    what = f"{'+'.join(f'{n} {c}' for c, n in pool.items())} dice" if pool else f"{fixed_hits} fixed hit(s)"
+    what = f"{'+'.join(f'{n} {c}' for c, n in pool.items())} dice" if pool else plural(fixed_hits, "fixed hit")
     article = "an" if kind[0] in "aeiou" else "a"
     click.echo(f"{what} against {article} {kind} ({target.health - target.wounds} Health left, "
                f"shields {stacks or 'none'}), "

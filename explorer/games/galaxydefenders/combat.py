@@ -297,7 +297,7 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
             if len(colours) > 1 and len(a.drop) != min(a.atk_dice_minus, sum(a.dice.values())):
                 raise ScenarioError(f"{p}.drop", f"the attacker must say which {a.atk_dice_minus} of its "
                                     f"{'/'.join(colours)} dice it leaves out (8.2.3 -X ATK Dice)",
-                                    f"a list of {a.atk_dice_minus} colour(s) from {colours}", source)
+                                    f"a list of {plural(a.atk_dice_minus, 'colour')} from {join_words(colours)}", source)
             for c in a.drop:
                 if c not in colours:
                     raise ScenarioError(f"{p}.drop", f"{c!r} is not a colour of this pool", colours, source)
@@ -580,7 +580,7 @@ def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]
                            + " (faces from the calibration).", sec, marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
                            hits=hits, bolts=bolts, faces=[list(x) for x in faces]))
     if attack.bonus_hits:
-        steps.append(_step(f"+{attack.bonus_hits} hit(s) from powers and items: {hr.hits} in all", rule,
+        steps.append(_step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
                            "Powers and items modify the number of hits of this attack only.", sec,
                            bonus=attack.bonus_hits, hits=hr.hits))
     return hr, steps
@@ -638,7 +638,7 @@ def energy_shields(target: TargetState, hits: int) -> tuple[TargetState, int, bo
         used = min(hits, target.suit_shields)
         t = replace(target, suit_shields=target.suit_shields - used)
         return t, hits - used, True, [_step(
-            f"Power Suit shields absorb {used} hit(s) ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
+            f"Power Suit shields absorb {plural(used, 'hit')} ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
             "The Power Suit's shields must be used and override the agent's own shields, powers and items "
             "(bypassed, not spent).", sec, (target.name,), absorbed=used, suit_left=t.suit_shields)]
     if not target.stacks or max(target.stacks) == 0:
@@ -671,7 +671,7 @@ def cancel_by_items(target: TargetState, hits: int, suit_used: bool) -> tuple[in
                             "The Power Suit's shields were used this attack.", f"Defence: {target.name}",
                             (target.name,))]
     n = min(hits, target.cancel_hits)
-    return hits - n, [_step(f"Items and powers cancel {n} hit(s)", S.LETHAL, "Items and powers that modify the "
+    return hits - n, [_step(f"Items and powers cancel {plural(n, 'hit')}", S.LETHAL, "Items and powers that modify the "
                             "number of hits work against every attack, Lethal included.", f"Defence: {target.name}",
                             (target.name,), cancelled=n)]
 
@@ -696,7 +696,7 @@ def defend_dice(target: TargetState, remaining: int, total_hits: int, weapon_min
     if high_impact:
         n = min(n, HIGH_IMPACT_CAP)
     n = min(n, remaining)
-    parts = [f"{base} hit(s)"]
+    parts = [plural(base, "hit")]
     if minus:
         src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
         parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
@@ -715,8 +715,10 @@ def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], su
     cancelled = min(remaining, rolled + extra)
     detail = "Faces: " + (", ".join(f.label for f in faces) or "none")
     if extra:
-        detail += f"; +{extra} shield result(s) from powers"
-    return rolled, cancelled, [_step(f"{rolled + extra} shield result(s) cancel {cancelled} hit(s)", S.HIGH_IMPACT,
+        detail += f"; +{plural(extra, 'shield result')} from powers"
+    verb = "cancels" if rolled + extra == 1 else "cancel"
+    return rolled, cancelled, [_step(f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}",
+                                     S.HIGH_IMPACT,
                                      detail + ".", f"Defence: {target.name}",
                                      (target.name,) + tuple(f"blue:{f.label}" for f in faces),
                                      faces=[f.label for f in faces], shields=rolled, extra=extra,
@@ -725,7 +727,8 @@ def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], su
 
 def lethal_no_defend(target: TargetState) -> list[Step]:
     """Lethal (8.1): no Defend roll; shield results from dice or equivalent powers cannot cancel Lethal hits."""
-    extra = f"; its {target.standard_shields} shield result(s) from powers are useless" \
+    extra = f"; its {plural(target.standard_shields, 'shield result')} from powers " \
+        f"{'is' if target.standard_shields == 1 else 'are'} useless" \
         if target.standard_shields else ""
     return [_step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
                   f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
@@ -740,7 +743,7 @@ def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, s
         return target, []
     before = target.status()
     t = replace(target, wounds=target.wounds + n)
-    steps = [_step(f"{t.name} suffers {n} wound(s) ({why}): {t.wounds}/{t.max_health}", rule, "", section or
+    steps = [_step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {t.wounds}/{t.max_health}", rule, "", section or
                    f"Wounds: {t.name}", (t.name,), wounds=n, total=t.wounds, health=t.max_health)]
     if t.status() != before:
         rule2 = S.NPC_HEALTH if t.kind == "npc" else S.HEALTH_POINTS

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from explorer.distributions import Dist, convolve, fmt, ratio
 from explorer.options import Rulings
+from explorer.text import plural
 
 from .calibration import Calibration, CriticalToken, Die, Face
 from .combat import AttackModel, HitRoll, TargetState, dice_pool, finish_target, prepare_target
@@ -127,7 +128,7 @@ def attack_odds(target: TargetState, attack: AttackModel, cal: Calibration, high
         prep, _ = prepare_target(target, attack, hr, high_impact, r)
         shields = _shields(cal.defend, prep.blue_dice, exact) if prep.blue_dice else Dist.point(0, exact)
         for k, p_k in shields.items():
-            faces = (Face(f"{k} shield(s)", shields=k),) if prep.blue_dice else ()
+            faces = (Face(plural(k, "shield"), shields=k),) if prep.blue_dice else ()
             try:
                 t, res, _ = finish_target(prep, attack, faces, _AskToken(), r)
                 branches = [((res.hit_wounds, res.wounds, t.status(), None), 1)]

@@ -78,6 +78,7 @@ from explorer.dice import SeededRoller
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -309,7 +310,7 @@ def aliens_to_activate(card: int, x: int | None, agents_in_play: int) -> tuple[i
                                  "do not count)"
     else:
         n, why = int(x or 0), f"card 21 prints X = {x}"
-    return n, _step(f"Activate {n} alien(s)", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".", "Close Encounter",
+    return n, _step(f"Activate {plural(n, 'alien')}", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".", "Close Encounter",
                     x=n)
 
 
@@ -364,7 +365,7 @@ def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulin
                                    S.PARALYZED, "Every other alien is already selected.", sec, (a.name,),
                                    alien=a.name, selected=True, activates=False))
     if len(chosen) < n:
-        steps.append(_step(f"Only {len(chosen)} of {n} alien(s) can be selected", S.ALIEN_ACTIVATION,
+        steps.append(_step(f"Only {len(chosen)} of {plural(n, 'alien')} can be selected", S.ALIEN_ACTIVATION,
                            "Selection stops when no alien is left to activate.", sec))
     return chosen, steps
 
@@ -451,7 +452,7 @@ def signals_to_teleport(figures: Sequence[EventFigure], signals: int, balancer: 
     minus = len(aliens) + (signals if balancer == "aliens_and_signals" else 0)
     n = max(0, len(agents) - minus)
     what = "aliens" if balancer == "aliens" else f"aliens plus signals ({len(aliens)} + {signals})"
-    steps.append(_step(f"Teleport {n} signal(s): {len(agents)} agents - {minus} {what.split(' (')[0]}"
+    steps.append(_step(f"Teleport {plural(n, 'signal')}: {len(agents)} agents - {minus} {what.split(' (')[0]}"
                        + (", at least 0" if len(agents) - minus < 0 else ""), S.EVENT_PHASE,
                        f"Balancer: agents minus {what}, minimum 0.", sec, teleport=n))
     return n, steps
@@ -542,7 +543,7 @@ def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[F
     p = wings_odds(need)
     assert faces is not None
     got = sum(f.wings for f in faces)
-    steps = [_step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {got} GD-Wings result(s)", S.GD_WINGS,
+    steps = [_step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}", S.GD_WINGS,
                    f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
                    "(calibrated red die).", sec, (agent.name,), wings=got, needed=need, p=str(p))]
     if got >= need:
@@ -633,7 +634,7 @@ def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings:
     out = {f.name: f.wounds for f in figures}
     for f in healed:
         out[f.name] = max(0, f.wounds - heal)
-        steps.append(_step(f"{f.name}: {f.wounds} -> {out[f.name]} wound(s)", S.AREA_HEALING, "", sec, (f.name,),
+        steps.append(_step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", sec, (f.name,),
                            wounds=out[f.name]))
     return out, steps
 

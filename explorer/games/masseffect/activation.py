@@ -34,6 +34,7 @@ from explorer.errors import ScenarioError as _ScenarioError
 from explorer.hexgrid import Hex
 from explorer.options import Rulings
 from explorer.scenario import validate as _validate
+from explorer.text import plural
 from explorer.trace import RuleRef, Step
 from explorer.trace import Trace as _Trace
 
@@ -451,14 +452,15 @@ def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapp
         if h in follows:
             if minion and r.infernos > least_inferno:
                 out.append(HexVerdict(h, r.cost, r.infernos, False, S.INFERNO.section,
-                                      f"enters {r.infernos} Inferno hex(es); the instruction can be followed through "
+                                      f"enters {plural(r.infernos, 'Inferno hex', 'Inferno hexes')}; the instruction "
+                                      f"can be followed through "
                                       f"{least_inferno}"))
                 continue
             why = {1: f"in position to Attack {board.current} (the current Squadmate)",
                    2: f"in position to Attack the nearest Squadmate ({names_near})",
                    3: f"{metrics[h]} hexes from the nearest Squadmate ({names_near}), as close as it can get"}[tier]
             if minion and r.infernos:
-                why += f"; enters {r.infernos} Inferno hex(es): no other way"
+                why += f"; enters {plural(r.infernos, 'Inferno hex', 'Inferno hexes')}: no other way"
             out.append(HexVerdict(h, r.cost, r.infernos, True, S.ADVANCING.section, why))
         else:
             if tier == 1:
@@ -539,7 +541,8 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
                        enemy=enemy.name, hex=str(pick.hex), path=[str(h) for h in path], how=how))
     if enemy.kind == "minion" and pick.infernos:
         res = enemy_damage(moved, INFERNO_DAMAGE * pick.infernos)
-        st = _step(f"{enemy.name} moved into {pick.infernos} Inferno hex(es): {pick.infernos} Damage", S.INFERNO,
+        st = _step(f"{enemy.name} moved into {plural(pick.infernos, 'Inferno hex', 'Inferno hexes')}: "
+                   f"{pick.infernos} Damage", S.INFERNO,
                    marks=[enemy.name], enemy=enemy.name, damage=pick.infernos)
         steps += [st, *res.steps]
         board = board.with_enemy(enemy.name, res.enemy)

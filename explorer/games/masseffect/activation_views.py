@@ -176,7 +176,8 @@ def frames(trace: Trace, data: Mapping[str, Any], m: MissionMap) -> list[Frame]:
             kept = tuple(_hex(c["hex"]) for c in cands if c["kept"])
             ov += [HexMark(h, stroke=KEPT_FILL, width=3.0) for h in kept]
             detail = (f"<div style='font-family:sans-serif;font-size:12px'>Instruction {f['instruction']} of 3; "
-                      f"nearest Squadmate(s): {html.escape(', '.join(f['nearest']) or 'none')} "
+                      f"nearest {'Squadmate' if len(f['nearest']) == 1 else 'Squadmates'}: "
+                      f"{html.escape(', '.join(f['nearest']) or 'none')} "
                       f"({f['nearest_distance']} hexes). "
                       + ("<b>Several hexes are kept: click one on the board (or use the choice below) to choose."
                          "</b>" if len(kept) > 1 else "") + "</div>"

@@ -41,6 +41,7 @@ from pydantic import Field
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import options as O
@@ -325,7 +326,7 @@ def resolve_damage(scenario: DamageScenario, rulings: Mapping[str, str] | None =
             trace.steps.append(st)
         if mission_failed(state.squadmates):
             if i + 1 < len(scenario.events):
-                trace.add(f"The Mission has ended: {len(scenario.events) - i - 1} later event(s) not played",
+                trace.add(f"The Mission has ended: {plural(len(scenario.events) - i - 1, 'later event')} not played",
                           S.ENDING_A_MISSION, section=section, mission_failed=True)
             break
     trace.rulings = dict(r.consulted)

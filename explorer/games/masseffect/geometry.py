@@ -54,6 +54,7 @@ import networkx as nx
 from explorer.errors import ScenarioError
 from explorer.hexgrid import DIRECTIONS, Edge, Hex, distance as hex_distance, neighbors
 from explorer.options import Rulings
+from explorer.text import plural
 from explorer.trace import RuleRef
 
 from . import options as opts
@@ -361,9 +362,9 @@ def distance(m: MissionMap, a: Hex, b: Hex, *, ignore_walls: bool = False, rulin
     v = dm[b]
     path = " -> ".join(map(str, route))
     if v == hd:
-        why = f"a shortest route crosses {v} hex border(s): {path} (the same as the hex distance)"
+        why = f"a shortest route crosses {plural(v, 'hex border')}: {path} (the same as the hex distance)"
     else:
-        why = (f"a shortest route crosses {v} hex border(s): {path}; the {hd}-border routes are cut by walls or "
+        why = (f"a shortest route crosses {plural(v, 'hex border')}: {path}; the {hd}-border routes are cut by walls or "
                "locked doors" + (" or an Elevation Change icon" if mode == "movement" else "")
                + " (or leave the map)")
     return Distance(a, b, v, route, hd, ignore_walls, why, used)

@@ -81,6 +81,7 @@ from explorer.hexgrid import (
     rotate_direction,
 )
 from explorer.scenario import read_toml, validate
+from explorer.text import join_words, plural
 
 #: Largest absolute axial coordinate accepted in a map or scenario file.
 COORD_LIMIT = 99
@@ -345,7 +346,7 @@ class MissionMap:
         for label, hs in pairs.items():
             if len(hs) != 2:
                 raise _err("map.icons", f"Fast Travel icon {('fast_travel:' + label) if label else 'fast_travel'} "
-                           f"is on {len(hs)} hex(es) ({', '.join(map(str, hs))})",
+                           f"is on {plural(len(hs), 'hex', 'hexes')} ({', '.join(map(str, hs))})",
                            "matching pairs: exactly two hexes per Fast Travel label")
 
     def _validate_areas(self) -> None:
@@ -513,7 +514,8 @@ class MissionMap:
         names = set(names)
         unknown = names - {a.name for a in self.areas}
         if unknown:
-            raise KeyError(f"no area(s) {sorted(unknown)} (areas: {', '.join(a.name for a in self.areas)})")
+            raise KeyError(f"no {'area' if len(unknown) == 1 else 'areas'} {join_words(sorted(unknown))} "
+                           f"(areas: {', '.join(a.name for a in self.areas)})")
         return replace(self, areas=tuple(replace(a, shrouded=a.name in names) for a in self.areas))
 
     def transformed(self, steps: int = 0, axis: Axis | None = None, center: Hex = ORIGIN) -> MissionMap:

@@ -69,7 +69,7 @@ def _map_text(trace: Trace) -> list[str]:
     lines = [f"Outcome: {head}"]
     titles = [s.title for s in trace.steps if re.match(r"Q\d+\b", s.title)]
     lines += [f"  {t}" for t in titles]
-    lines.append(f"  Map: {o['map']}; {len(answers)} question(s)")
+    lines.append(f"  Map: {o['map']}; {plural(len(answers), 'question')}")
     return lines
 
 
@@ -203,7 +203,7 @@ def _units_lines(o: dict) -> list[str]:
             if v.get("damage"):
                 bits.append(f"{v['damage']} Damage")
             if v.get("exhausted"):
-                bits.append(f"{v['exhausted']} Resilience level(s) exhausted")
+                bits.append(f"{plural(v['exhausted'], 'Resilience level')} exhausted")
             if "to_defeat" in v:
                 bits.append(f"{v['to_defeat']} more Damage defeats it")
             if v.get("stunned"):
@@ -229,7 +229,8 @@ def _units_text(trace: Trace) -> list[str]:
         head.append("The Mission ends in failure (Shepard is Downed)")
     if o.get("rejected"):
         head.append("not allowed: " + (o["rejected"] if isinstance(o["rejected"], str) else
-                                       f"event(s) {', '.join(str(i + 1) for i in o['rejected'])}"))
+                                       f"{'event' if len(o['rejected']) == 1 else 'events'} "
+                                       f"{join_words(i + 1 for i in o['rejected'])}"))
     head += events or ["nothing happens to any character"]
     return ["Outcome: " + "; ".join(head)] + _units_lines(o)
 

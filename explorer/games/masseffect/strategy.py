@@ -561,7 +561,7 @@ def strategy_roll(state: RollState, roller: Roller, fixed_rounds: Sequence[Seque
                             f"ended after round {state.roll_round})", str(S.RENEGADE_TOKENS))
     if len(fixed_rounds) > state.roll_round:
         raise ScenarioError("rolls", f"{len(fixed_rounds)} rounds of fixed dice given, but the roll ended after "
-                            f"{state.roll_round} round(s)", f"at most {state.roll_round} rounds")
+                            f"{plural(state.roll_round, 'round')}", f"at most {state.roll_round} rounds")
     return state, steps
 
 
@@ -797,7 +797,7 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
             raise ScenarioError(f"renegade[{i}].die", f"no die {u.die!r} in the Pool", ids, source)
     if len(sc.renegade) > sc.squadmate.renegade_tokens:
         raise ScenarioError("renegade", f"{len(sc.renegade)} uses but {sc.squadmate.name} has "
-                            f"{sc.squadmate.renegade_tokens} Renegade token(s)",
+                            f"{plural(sc.squadmate.renegade_tokens, 'Renegade token')}",
                             f"at most {sc.squadmate.renegade_tokens} uses", source)
     return sc
 

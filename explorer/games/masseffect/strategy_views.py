@@ -451,7 +451,8 @@ class StrategyPoolExplorer(W.VBox):
         extra = f"; Analysis token moves {o['analysis_moves']}" if "analysis_moves" in o else ""
         self.headline.value = (
             f"<div style='font-family:sans-serif'><b>{html.escape(who)}</b>: {plural(o['pool_size'], 'die')}, "
-            f"{o['triggers']} {html.escape(o['core_ability'])} trigger(s) over {o['roll_rounds']} roll round(s)"
+            f"{plural(o['triggers'], html.escape(o['core_ability']) + ' trigger')} over "
+            f"{plural(o['roll_rounds'], 'roll round')}"
             f"{extra}. Move + Standard + Enhanced: <b>{'yes (' + ', '.join(fill) + ')' if fill else 'no'}</b>.</div>")
         self._draw_odds(o)
         if self.opened is None:

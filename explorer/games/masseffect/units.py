@@ -28,6 +28,7 @@ from typing import Literal
 from explorer.errors import RuleViolation
 from explorer.hexgrid import Hex
 from explorer.options import Rulings
+from explorer.text import join_words, plural
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
@@ -508,7 +509,9 @@ def intel_at_mission_end(intel_tokens: int, boxes_marked: int, icon_boxes: Itera
     end = min(boxes_total, boxes_marked + intel_tokens)
     newly = list(range(boxes_marked + 1, end + 1))
     unlocks = [b for b in newly if b in icons]
-    steps = [_step(f"{len(newly)} Intel Gathered box(es) marked ({boxes_marked} -> {end})"
-                   + (f"; icon box(es) {unlocks}: a Squadmate unlocks an Ability for each" if unlocks else ""),
+    icon = f"; icon {'box' if len(unlocks) == 1 else 'boxes'} {join_words(unlocks)}: a Squadmate unlocks an Ability " \
+        "for each" if unlocks else ""
+    steps = [_step(f"{plural(len(newly), 'Intel Gathered box', 'Intel Gathered boxes')} marked "
+                   f"({boxes_marked} -> {end}){icon}",
                    S.INTEL_CACHES, "Intel Cache tokens go back to the game box.", marked=end, unlocks=unlocks)]
     return end, unlocks, steps

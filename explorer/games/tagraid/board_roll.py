@@ -39,6 +39,7 @@ from typing import Any
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.options import Rulings
+from explorer.text import plural
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
@@ -288,7 +289,7 @@ def board_roll(table: TableTop, shooter: str, targets: Sequence[str], *, rulings
                               "armor": prof["armor"], "wounds": prof["wounds"],
                               "enemy_tags_in_contact": min(6, len(enemy_tags_in_contact(table, shooter)))}
     out.append(BoardFact(shooter, "active.enemy_tags_in_contact", active["enemy_tags_in_contact"],
-                         f"{shooter} is in Silhouette Contact with {active['enemy_tags_in_contact']} enemy TAG(s)",
+                         f"{shooter} is in Silhouette Contact with {plural(active['enemy_tags_in_contact'], 'enemy TAG')}",
                          S.AREAS_AND_SILHOUETTES))
     if a_skill in ("ranged_attack", "close_combat_attack"):
         active["weapon"] = dict(prof["weapon"])
@@ -335,7 +336,7 @@ def board_roll(table: TableTop, shooter: str, targets: Sequence[str], *, rulings
                              f"{rid} and {shooter} are {'in' if f['silhouette_contact'] else 'not in'} Silhouette "
                              "Contact", S.AREAS_AND_SILHOUETTES))
         out.append(BoardFact(rid, f"{base}.enemy_tags_in_contact", entry["enemy_tags_in_contact"],
-                             f"{rid} is in Silhouette Contact with {entry['enemy_tags_in_contact']} enemy TAG(s)",
+                             f"{rid} is in Silhouette Contact with {plural(entry['enemy_tags_in_contact'], 'enemy TAG')}",
                              S.AREAS_AND_SILHOUETTES))
         if targeted and a_skill == "ranged_attack":
             entry["partial_cover"] = f["partial_cover"]

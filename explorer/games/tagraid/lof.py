@@ -30,6 +30,7 @@ from shapely.geometry.base import BaseGeometry
 from explorer.errors import ScenarioError, short_repr
 from explorer.hexgrid import Hex, Layout, lattice_corners
 from explorer.options import Rulings
+from explorer.text import join_words
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
@@ -459,7 +460,8 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
                                  "360° LoF to the enemy Miners it touches.")
             return LoFResult(s.id, t.id, False, "engaged", S.LINE_OF_FIRE, arc_degrees=360.0,
                              blocked_by=tuple(f"model:{e}" for e in engaged),
-                             detail=f"{s.id} is in Silhouette Contact with enemy Miner(s) {', '.join(engaged)} and can "
+                             detail=f"{s.id} is in Silhouette Contact with enemy {'Miner' if len(engaged) == 1 else 'Miners'} "
+                             f"{join_words(engaged)} and can "
                              f"only draw LoF to them, not to {t.id}.")
 
     # (2) arc

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from explorer.text import plural
+
 
 def verdict_readings(v: Any) -> dict[str, str]:
     """``{option key: reading}`` consulted by every part of verdict ``v`` (LoF, Range Ruler, Partial Cover, Threat
@@ -69,7 +71,7 @@ def verdict_line(v: Any, shooter: str) -> str:
         out += f"; Range {(v.band or '').replace('_', ' ')} {v.range.distance:.2f} hex units, {mod}"
     if v.cover is not None:
         out += f"; Partial Cover ({', '.join(v.cover.pieces)})" if v.cover.in_cover else "; no Partial Cover"
-    out += f"; {v.hex_distance} hexagon(s)"
+    out += f"; {plural(v.hex_distance, 'hexagon')}"
     if v.threat is not None:
         out += f"; Threat Level {v.threat.level} ({v.threat.pair} side)"
     return out

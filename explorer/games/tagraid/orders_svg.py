@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 
 from explorer.render.svg import WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment
+from explorer.text import plural
 
 from .orders.state import AroRight, OrderState
 
@@ -90,7 +91,7 @@ def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tu
     for t in state.loot_tokens:
         z = state.loot_zone(t.owner)
         out.append(Circle((t.x, t.y), rt, fill="#e67e22", stroke="#873600", width=1.5, label="L",
-                          title=f"{t.id}: {z.units} Unit(s), {len(z.cards)} Tool Card(s) in its Loot Zone"))
+                          title=f"{t.id}: {plural(z.units, 'Unit')}, {plural(len(z.cards), 'Tool Card')} in its Loot Zone"))
         out.append(Label((t.x, t.y + rt + 0.22), t.id, size=10, fill="#873600"))
     for route in draft:
         if len(route) > 1:

@@ -30,6 +30,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.errors import ScenarioError, short_repr, shorten_middle
 from explorer.hexgrid import Hex
@@ -352,7 +353,7 @@ def outcome_html(initial: OrderState, state: OrderState) -> str:
         notes.append("Tools equipped: " + "; ".join(tools))
     for t in state.loot_tokens:
         z = state.loot_zone(t.owner)
-        notes.append(f"{html.escape(t.id)} on the table: {z.units} Unit(s)"
+        notes.append(f"{html.escape(t.id)} on the table: {plural(z.units, 'Unit')}"
                      + (f", {html.escape(', '.join(c.name for c in z.cards))}" if z.cards else ""))
     if state.pending_states:
         notes.append("States entered this Order (effective at its end): "

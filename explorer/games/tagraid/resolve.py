@@ -501,7 +501,7 @@ class _Resolver:
         """Why the Active Miner's attack fails its Requirements (``None``: it meets them) and the section."""
         a = self.active
         if a.skill == "ranged_attack":
-            who = ", ".join(self._contact_names()) or f"{a.enemy_tags_in_contact} enemy Miner(s)"
+            who = ", ".join(self._contact_names()) or plural(a.enemy_tags_in_contact, "enemy Miner")
             reason = self._ranged_contact(
                 a, self.enemy_tags_in_contact(a) > 0,
                 f"a Ranged Attack requires not being in Silhouette Contact with an enemy Miner, and {a.name} is in "
@@ -1439,11 +1439,14 @@ class _Resolver:
             if mb and imp.target == mb.name:
                 n = saving_rolls(imp.hits, imp.crits, ammo, megabeast=True)
                 ignored = saving_rolls(imp.hits, imp.crits, ammo) - n
-                self.t.add(f"{imp.attacker}'s {imp.hits + imp.crits} uncancelled success(es) with {ammo.value} "
-                           f"ammunition produce {n} Saving Roll(s): {n} Wound(s) to {mb.name}", S.MEGABEAST_WOUNDS,
-                           f"{ammo.value} forces {ammo.saves_per_hit} Saving Roll(s) per impact. MegaBeasts make no "
+                got = imp.hits + imp.crits
+                self.t.add(f"{imp.attacker}'s {plural(got, 'uncancelled success', 'uncancelled successes')} with "
+                           f"{ammo.value} ammunition produce{'s' if got == 1 else ''} {plural(n, 'Saving Roll')}: "
+                           f"{plural(n, 'Wound')} to {mb.name}", S.MEGABEAST_WOUNDS,
+                           f"{ammo.value} forces {plural(ammo.saves_per_hit, 'Saving Roll')} per impact. MegaBeasts make no "
                            "Saving Rolls: each one produced is a Wound."
-                           + (f" Immune to Critical hits: the {ignored} extra Saving Roll(s) are ignored."
+                           + (f" Immune to Critical hits: the {plural(ignored, 'extra Saving Roll')} "
+                              f"{'is' if ignored == 1 else 'are'} ignored."
                               if ignored else ""),
                            section=sec, marks=("MB",), attacker=imp.attacker, target=imp.target, hits=imp.hits,
                            crits=imp.crits, saving_rolls=n, ignored_critical_rolls=ignored)
@@ -1475,7 +1478,7 @@ class _Resolver:
                        "Attack Damage = Weapon Damage - Armor - 3 for Partial Cover +/- other MODs." + cover_note,
                        section=sec, marks=(self.letters[imp.target],), attacker=imp.attacker, target=imp.target,
                        attack_damage=ad.value, effective_armor=ad.effective_armor, partial_cover=ad.partial_cover)
-            extra = "" if not imp.crits else f" + {imp.crits} for Critical hit(s)"
+            extra = "" if not imp.crits else f" + {imp.crits} for {'a Critical hit' if imp.crits == 1 else 'Critical hits'}"
             faces, source = self.dice.take(target.save_dice, n, f"{path}.save_dice", f"{imp.target} Saving Roll")
             start = saves_made.get(imp.target, 0)
             letter = self.letters[imp.target]
@@ -1483,8 +1486,8 @@ class _Resolver:
             fails = [i for i, f in enumerate(faces) if f <= ad.value]
             saves_made[imp.target] = start + n
             failed[imp.target] = failed.get(imp.target, 0) + len(fails)
-            self.t.add(f"{imp.target} makes {n} Saving Roll(s) against {imp.attacker}: "
-                       f"{ammo.saves_per_hit} x {imp.hits + imp.crits} impact(s){extra} ({ammo.value})",
+            self.t.add(f"{imp.target} makes {plural(n, 'Saving Roll')} against {imp.attacker}: "
+                       f"{ammo.saves_per_hit} x {plural(imp.hits + imp.crits, 'impact')}{extra} ({ammo.value})",
                        S.AMMUNITION, "Each impact forces Saving Rolls by Ammunition (N 1, DA 2, EXP 3, AP 1); each "
                        "Critical hit adds one.", section=sec, marks=tuple(ids), attacker=imp.attacker,
                        target=imp.target, hits=imp.hits, crits=imp.crits, saving_rolls=n)
@@ -1532,7 +1535,7 @@ class _Resolver:
                 real = min(n, left)
                 left -= real
                 if from_mb:
-                    self.t.add(f"{name} loses {real} Wounds point(s) to {attacker}" +
+                    self.t.add(f"{name} loses {plural(real, 'Wounds point')} to {attacker}" +
                                (f" ({n - real} below 0 count for nothing)" if n > real else ""), S.DEATH,
                                "The MegaBeast gains no Neomaterials.", section=sec, marks=(self.letters[name],),
                                attacker=attacker, target=name, wounds=real)
@@ -1547,15 +1550,15 @@ class _Resolver:
                 # Units gained (gain)
                 notes = []
                 if n > real and gain > real:
-                    notes.append(f"{n - real} point(s) below 0, counted by the reading "
+                    notes.append(f"{plural(n - real, 'point')} below 0, counted by the reading "
                                  f"'teseum_several_attackers = {reading}'")
                 elif n > real:
-                    notes.append(f"{n - real} point(s) below 0 give nothing")
+                    notes.append(f"{plural(n - real, 'point')} below 0 give{'s' if n - real == 1 else ''} nothing")
                 if per_wound == "on_death":
                     notes.append(f"{name} does not die, and ruling 'teseum_per_wound = on_death' pays Teseum only "
                                  "for a kill")
-                self.t.add(f"{name} loses {real} Wounds point(s) to {attacker}: {attacker}'s player gains {gain} "
-                           f"Teseum Unit(s)" + (f" ({'; '.join(notes)})" if notes else ""),
+                self.t.add(f"{name} loses {plural(real, 'Wounds point')} to {attacker}: {attacker}'s player gains "
+                           f"{plural(gain, 'Teseum Unit')}" + (f" ({'; '.join(notes)})" if notes else ""),
                            S.NEOMATERIALS, "One Teseum Unit per point taken from an enemy TAG's Wounds; points below "
                            "0 provide nothing." + (f" Ruling 'teseum_several_attackers = {reading}'."
                                                    if len(entries) > 1 and total > had else "")
@@ -1576,14 +1579,15 @@ class _Resolver:
             t_bezoar[attacker] = lost + trophy
             wounds_lost[mb.name] = lost
             wounds_left[mb.name] = mb.wounds - lost
-            self.t.add(f"{mb.name} loses {lost} Wound(s): {attacker}'s player gains {lost} T-Bezoar Unit(s)"
+            self.t.add(f"{mb.name} loses {plural(lost, 'Wound')}: {attacker}'s player gains "
+                       f"{plural(lost, 'T-Bezoar Unit')}"
                        + (f" ({n - lost} below 0 give nothing)" if n > lost else ""), S.MEGABEAST_WOUNDS,
                        "One T-Bezoar Unit per Wound caused to the MegaBeast"
                        + ("; Fury Level Tokens count as Wounds and become active when removed." if fury else "."),
                        section=sec, marks=("MB",), wounds=lost, t_bezoar=lost, fury_tokens_removed=fury,
                        attacker=attacker, target=mb.name)
             if fury:
-                self.t.add(f"{len(fury)} Fury Level Token(s) removed: their Fury effects become active",
+                self.t.add(f"{plural(len(fury), 'Fury Level Token')} removed: their Fury effects become active",
                            S.MEGABEAST_RAGE, section=sec, marks=("MB",), positions=fury)
             if killed:
                 dead.append(mb.name)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from explorer.options import Rulings
+from explorer.text import plural
 from explorer.trace import Trace
 
 from . import sections as S
@@ -65,7 +66,7 @@ def geometry_facts(table: TableTop, active: str, reactive: Sequence[str] = (), *
     a = table.model(active)
     act: dict[str, Any] = {"enemy_tags_in_contact": len(enemy_tags_in_contact(table, active)), "lof_to": {},
                            "partial_cover_against": {}, "range": {}}
-    trace.add(f"{active} is in Silhouette Contact with {act['enemy_tags_in_contact']} enemy TAG(s)",
+    trace.add(f"{active} is in Silhouette Contact with {plural(act['enemy_tags_in_contact'], 'enemy TAG')}",
               S.AREAS_AND_SILHOUETTES, section="Contact", marks=(active,), count=act["enemy_tags_in_contact"])
     reac: dict[str, dict[str, Any]] = {}
     mb_facts = None

@@ -1339,7 +1339,7 @@ def exchange_html(doc: dict[str, Any], res: Resolution) -> str:
                    + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows)
     n = len(doc.get("reactive") or [])
     return (f"<div class='xf-label' style='white-space:normal;line-height:1.35'><b>The whole exchange</b>: "
-            f"{html.escape(act['name'])} against {n} Reactive Miner(s)"
+            f"{html.escape(act['name'])} against {plural(n, 'Reactive Miner')}"
             f"{' and the ' + html.escape(doc['megabeast']['name']) if doc.get('megabeast') else ''}. The two-Miner "
             "form cannot hold it: click a die to set it; Download TOML to edit the profiles.</div>"
             "<style>.f2f-exchange td,.f2f-exchange th{padding:1px 7px;border-bottom:1px solid #e9ecef;"

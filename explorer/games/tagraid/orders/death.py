@@ -18,6 +18,7 @@ import math
 from dataclasses import replace
 
 from explorer.dice import SeededRoller
+from explorer.text import plural
 from explorer.trace import Step
 
 from .. import sections as S
@@ -48,7 +49,7 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
         steps.append(Step(f"{mid} dies: removed from the table, its Wounds and State Tokens removed", S.DEATH,
                           "A Miner whose Wounds reach 0 dies; each player who removed its Wounds this Order has "
                           "already gained Teseum; its Loot goes to the Loot Zone"
-                          + (f" and it keeps {kept} Neomaterial Unit(s) in the Scoring Zone." if mid in loot else "."),
+                          + (f" and it keeps {plural(kept, 'Neomaterial Unit')} in the Scoring Zone." if mid in loot else "."),
                           {"miner": mid, "scoring_zone": kept}, (mid,), sec))
         m = replace(m, on_table=False, wounds=m.max_wounds, states=(), scoring_zone=kept)
         state = state.with_miner(m)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from explorer.text import plural
 from explorer.trace import Step
 
 from .. import sections as S
@@ -103,7 +104,7 @@ def stop_at_contact(state: OrderState, miner_id: str, move: MoveDecl, it: Intera
         words = "where its route ends"
     else:
         words = (f"{math.dist(cut[-1], move.route[-1]):.2f} board units short of the declared end"
-                 + (f"; {dropped} later point(s) of the route dropped" if dropped > 0 else ""))
+                 + (f"; {plural(dropped, 'later point')} of the route dropped" if dropped > 0 else ""))
     return replace(move, route=cut), (
         Step(f"{miner_id} reaches Silhouette Contact with {it.target} and interacts with it: its movement ends there, "
              f"{words}", S.MOVE, "A TAG may interact with a Tool Container or Loot Token it reaches during its Move; "
@@ -132,7 +133,7 @@ def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction,
     if card.teseum or card.t_bezoar:
         state = _gain(state, miner_id, card.teseum, card.t_bezoar)
         m = state.miner(miner_id)
-        steps.append(Step(f"{miner_id} adds {card.teseum} Teseum and {card.t_bezoar} T-Bezoar Unit(s) of {card.name} "
+        steps.append(Step(f"{miner_id} adds {card.teseum} Teseum and {plural(card.t_bezoar, 'T-Bezoar Unit')} of {card.name} "
                           "to its Scoring Zone", rule, "The player adds any Teseum and T-Bezoar Units to their Scoring "
                           "Zone.", {"card": card.name, "teseum": card.teseum, "t_bezoar": card.t_bezoar},
                           (miner_id,), sec))
@@ -225,8 +226,8 @@ def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interacti
                     interactions=state.interactions + ((miner_id, f"{token.id}: picked up"),))
     m = state.miner(miner_id)
     state = state.with_miner(replace(m, scoring_zone=m.scoring_zone + zone.units))
-    steps = [Step(f"{miner_id} picks up {token.id}: {zone.units} Neomaterial Unit(s) to its Scoring Zone, "
-                  f"{len(zone.cards)} Tool Card(s)", S.LOOT_TOKEN, "The Units in the Token's Loot Zone go to the "
+    steps = [Step(f"{miner_id} picks up {token.id}: {plural(zone.units, 'Neomaterial Unit')} to its Scoring Zone, "
+                  f"{plural(len(zone.cards), 'Tool Card')}", S.LOOT_TOKEN, "The Units in the Token's Loot Zone go to the "
                   "Scoring Zone, its Tool Cards are taken as if drawn from a Tool Container, and the Loot Token "
                   "returns to its Loot Zone.", {"miner": miner_id, "token": token.id, "owner": token.owner,
                                         "units": zone.units, "cards": [c.name for c in zone.cards]}, (miner_id,), sec)]
@@ -274,8 +275,10 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
     old = next((t for t in state.loot_tokens if t.owner == mid), None)
     zone = state.loot_zone(mid)
     if old is not None:
-        steps.append(Step(f"{mid}'s Loot Token is already on the table: its {zone.units} Unit(s) return to the reserve "
-                          f"and its {len(zone.cards)} Tool Card(s) are discarded", S.LOOT, "Before the usual Death and "
+        steps.append(Step(f"{mid}'s Loot Token is already on the table: its {plural(zone.units, 'Unit')} "
+                          f"return{'s' if zone.units == 1 else ''} to the reserve and its "
+                          f"{plural(len(zone.cards), 'Tool Card')} {'is' if len(zone.cards) == 1 else 'are'} discarded",
+                          S.LOOT, "Before the usual Death and "
                           "Loot steps.", {"miner": mid, "units": zone.units, "cards": [c.name for c in zone.cards]},
                           (mid,), sec))
         state = replace(state, loot_tokens=tuple(t for t in state.loot_tokens if t.id != old.id),
@@ -286,7 +289,7 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
     if mb_involved:
         state = replace(state, tool_discard=state.tool_discard + cards)
         reading = state.ruling_set().reading("loot_token_megabeast")
-        steps.append(Step(f"The MegaBeast was involved in {mid}'s death: the loot is lost ({len(cards)} Tool Card(s) "
+        steps.append(Step(f"The MegaBeast was involved in {mid}'s death: the loot is lost ({plural(len(cards), 'Tool Card')} "
                           "discarded)", S.LOOT, f"Ruling 'loot_token_megabeast = {reading}'.",
                           {"miner": mid, "cards": [c.name for c in cards],
                            "rulings": {"loot_token_megabeast": reading}}, (mid,), sec))
@@ -304,8 +307,8 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
         tok = LootToken(f"Loot {mid}", mid, x, y)
         state = replace(state, loot_tokens=state.loot_tokens + (tok,))
         where = "in contact with its base" if (x, y) != (m.x, m.y) else "in the middle of the space it occupied"
-        steps.append(Step(f"{tok.id} is placed {where}: its Loot Zone holds {zone.units} Unit(s) and "
-                          f"{len(zone.cards)} Tool Card(s)", S.DEATH, "If applicable, a Loot Token is placed in "
+        steps.append(Step(f"{tok.id} is placed {where}: its Loot Zone holds {plural(zone.units, 'Unit')} and "
+                          f"{plural(len(zone.cards), 'Tool Card')}", S.DEATH, "If applicable, a Loot Token is placed in "
                           "contact with the dead Miner's base (in the middle of its space when there is no room).",
                           {"token": tok.id, "position": [round(x, 6), round(y, 6)], "units": zone.units,
                            "cards": [c.name for c in zone.cards]}, (mid,), sec))

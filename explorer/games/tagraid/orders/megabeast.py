@@ -20,6 +20,7 @@ from dataclasses import replace
 import shapely
 
 from explorer.hexgrid import neighbors
+from explorer.text import plural
 from explorer.trace import Step
 
 from .. import sections as S
@@ -109,7 +110,7 @@ def conclusion_redirect(state: OrderState) -> tuple[OrderState, tuple[Step, ...]
     new = replace(state, megabeast=replace(mb, facing=facing), megabeast_facing_before=mb.facing)
     return new, (Step(f"{mb.id} redirects to face {facing:g}° ({why})", S.MEGABEAST_AROS,
                       f"Without an ARO, {why}: it turns to have {state.active} and as many TAGs as possible in its "
-                      f"Angle of Vision ({counts.get(facing, 0)} TAG(s) at {facing:g}°; facings tried: "
+                      f"Angle of Vision ({plural(counts.get(facing, 0), 'TAG')} at {facing:g}°; facings tried: "
                       + ", ".join(f"{f:g}°: {c}" for f, c in sorted(counts.items())) + ")"
                       + (f"; the tie is broken by ruling 'megabeast_facing_tie = {tie['megabeast_facing_tie']}'."
                          if tie else "."),
@@ -182,7 +183,7 @@ def behavior_move(state: OrderState, sec: str) -> tuple[OrderState, tuple[Step, 
     near, dist = nearest_interior_hexes(state)
     if dest == here:
         return state, (Step(f"{mb.id}'s Behavior moves it, but it already stands in a nearest position to "
-                            f"{state.active} ({dist} hexagon(s) away) with LoF: it neither moves nor turns",
+                            f"{state.active} ({plural(dist, 'hexagon')} away) with LoF: it neither moves nor turns",
                             S.MEGABEAST_DEPLOYMENT, "The MegaBeast does not move or redirect itself if, when it "
                             "declares its ARO, it already has LoF and is in the nearest position to the Active TAG.",
                             {"miner": mb.id, "moved": False, "hex": f"{here.q},{here.r}",
@@ -194,14 +195,14 @@ def behavior_move(state: OrderState, sec: str) -> tuple[OrderState, tuple[Step, 
     new = replace(moved, megabeast=replace(moved.megabeast, facing=facing),
                   megabeast_moved=((mb.x, mb.y), (x, y)))
     return new, (Step(f"{mb.id} moves in ARO from hexagon {here.q},{here.r} to {dest.q},{dest.r}, the hexagon without "
-                      f"tile closest to {state.active} ({dist} hexagon(s) away), and faces {facing:g}°",
+                      f"tile closest to {state.active} ({plural(dist, 'hexagon')} away), and faces {facing:g}°",
                       S.MEGABEAST_AROS,
                       "Its Behavior shows the Movement symbol: it moves when declaring the ARO, following its Type of "
                       "Movement (Interior: hexagons without tile surrounded by at least four tiles), towards the "
                       f"hexagon without tile closest to the Active TAG (candidates at {dist}: "
                       + ", ".join(f"{h.q},{h.r}" for h in near) + "; ties: nearest centre, then least movement), "
                       f"and faces where it has the Active Miner and the most TAGs in its Angle of Vision "
-                      f"({counts.get(facing, 0)} TAG(s) at {facing:g}°"
+                      f"({plural(counts.get(facing, 0), 'TAG')} at {facing:g}°"
                       + (f"; tie broken by ruling 'megabeast_facing_tie = {tie['megabeast_facing_tie']}'" if tie else "")
                       + "). Its Attack is resolved at step 5 from there.",
                       {"miner": mb.id, "moved": True, "from": f"{here.q},{here.r}", "to": f"{dest.q},{dest.r}",

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import shapely
 
 from explorer.board import Special
+from explorer.text import plural
 from explorer.trace import Step
 
 from .. import sections as S
@@ -87,7 +88,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
     steps = []
     which = "first" if nth == 0 else "second"
     if length > allowance + LENGTH_TOLERANCE:
-        why = (f"{miner_id} may move {segments} Segment(s) ({allowance:.2f} board units: the {which} Movement value "
+        why = (f"{miner_id} may move {plural(segments, 'Segment')} ({allowance:.2f} board units: the {which} Movement value "
                f"{value}" + (", one less for the Slowed State" if slowed else "") + f"), the route is {length:.2f}")
         if segments == 0:
             why += "; with 0 Segments a Miner can only turn on the spot"
@@ -140,7 +141,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
     difficult = [h for h in board if board[h].tile and board[h].special == Special.DIFFICULT]
     path = shapely.LineString(route).buffer(r, quad_segs=32) if len(route) > 1 else shapely.Point(route[0]).buffer(r)
     crossed = [h for h in difficult if path.intersection(table.hex_polygon(h)).area > 1e-9]
-    steps.append(Step(f"{miner_id} Moves {length:.2f} of {allowance:.2f} board units ({segments} Segment(s), "
+    steps.append(Step(f"{miner_id} Moves {length:.2f} of {allowance:.2f} board units ({plural(segments, 'Segment')}, "
                       f"{which} Movement value {value})" if len(route) > 1 else
                       f"{miner_id} declares Move without moving", S.MOVE,
                       "The route is clear of scenery, other bases, hexagons without tiles and Impassable Terrain, and "

@@ -60,6 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.scenario import validate
+from explorer.text import plural
 from explorer.trace import Trace
 
 from ..megabeast import ThreatLevels
@@ -393,7 +394,7 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
             x, y = float(m.x), float(m.y)
         weapons = tuple(weapon_card(w) for w in m.weapons)
         if len(m.tools) > m.tool_slots:
-            raise ScenarioError(f"{f}.tools", f"{len(m.tools)} Tool Cards in {m.tool_slots} Tool Slot(s)",
+            raise ScenarioError(f"{f}.tools", f"{len(m.tools)} Tool Cards in {plural(m.tool_slots, 'Tool Slot')}",
                                 f"at most tool_slots = {m.tool_slots}", source)
         miners.append(MinerState(m.id, m.side, x, y, m.facing % 360.0, m.silhouette, tuple(m.movement),
                                  m.close_combat, m.ranged_attack, m.evade, m.armor, m.wounds,
@@ -615,7 +616,7 @@ def order_outcome_text(o: Mapping[str, Any]) -> str:
     if "loot_tokens" in o:
         lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
     for owner, z in o.get("loot_zones", {}).items():
-        lines.append(f"  {owner}'s Loot Zone: {z['units']} Unit(s)" + (f", {', '.join(z['cards'])}" if z["cards"]
+        lines.append(f"  {owner}'s Loot Zone: {plural(z['units'], 'Unit')}" + (f", {', '.join(z['cards'])}" if z["cards"]
                                                                       else ""))
     mb = o.get("megabeast")
     if mb:

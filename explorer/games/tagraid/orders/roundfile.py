@@ -39,6 +39,7 @@ from pydantic import Field
 from explorer.board import parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.scenario import validate
+from explorer.text import plural
 from explorer.trace import Trace
 
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name
@@ -201,7 +202,7 @@ def round_outcome_text(o: Mapping[str, Any]) -> str:
                                              or "none"))
         lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
         for owner, z in o.get("loot_zones", {}).items():
-            lines.append(f"  {owner}'s Loot Zone: {z['units']} Unit(s)" + (f", {', '.join(z['cards'])}"
+            lines.append(f"  {owner}'s Loot Zone: {plural(z['units'], 'Unit')}" + (f", {', '.join(z['cards'])}"
                                                                           if z["cards"] else ""))
     dead = [m for m, v in o["miners"].items() if not v["on_table"]]
     if dead:
@@ -215,6 +216,6 @@ def round_outcome_text(o: Mapping[str, Any]) -> str:
         lines.append("  The match ends: " + (f"{o['winner']} wins" if o["winner"] else "a draw")
                      + f" ({o['result']})")
     else:
-        deck = (f"{o['events_left']} Event card(s) left" if o.get("event_deck", True) else "no Event Deck")
+        deck = (f"{plural(o['events_left'], 'Event card')} left" if o.get("event_deck", True) else "no Event Deck")
         lines.append(f"  The match goes on: Round {o['next_round']} begins ({deck})")
     return "\n".join(lines)
