@@ -12,6 +12,7 @@ import re
 import stat
 import sys
 import tomllib
+import types
 import typing
 from collections.abc import Mapping
 from pathlib import Path
@@ -484,7 +485,7 @@ def _annotation_at(model: type[BaseModel], loc: tuple) -> tuple[Any, list[Any]]:
                 ann = typing.get_args(ann)[0]
                 continue
             args = [a for a in typing.get_args(ann) if a is not type(None)]
-            if typing.get_origin(ann) in (typing.Union, getattr(__import__("types"), "UnionType", None)) and args:
+            if typing.get_origin(ann) in (typing.Union, types.UnionType) and args:
                 ann = args[0] if len(args) == 1 else next(
                     (a for a in args if typing.get_origin(a) in (list, tuple, dict)
                      or (isinstance(a, type) and issubclass(a, BaseModel))), args[0])
@@ -535,10 +536,6 @@ def _bound_words(ctx: Mapping[str, Any], info: Any) -> str | None:
     return ", ".join(out) or None
 
 
-def _plural(n: Any, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tuple[str, str, str | None, int]:
     """The first of pydantic's ``errs`` in the formats' words: ``(field path, problem, allowed, errors used)``.
 
@@ -565,7 +562,7 @@ def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tup
         if loc and isinstance(loc[-1], int):  # a fixed-length list (a pair, a tuple) with too few entries
             whole, _ = _annotation_at(model, loc[:-1])
             n = len(typing.get_args(whole)) if typing.get_origin(whole) is tuple else None
-            return _dotted(loc[:-1]), f"has only {_plural(loc[-1], 'entry').replace('entrys', 'entries')}", \
+            return _dotted(loc[:-1]), f"has only {plural(loc[-1], 'entry', 'entries')}", \
                 words or (f"a list of exactly {n} entries" if n else "more entries"), len(same)
         return path, "is required but missing", _allowed_from(first) or words or _type_words(info), 1
     if words and (len(same) > 1 or t in ("string_type", "tuple_type", "list_type", "too_short", "too_long",
@@ -588,8 +585,9 @@ def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tup
         unit = "character" if text else "entry"
         n = ctx.get("actual_length", len(first.get("input") or ()) if not text else len(str(first.get("input"))))
         lim = ctx.get("min_length" if "short" in t else "max_length")
-        has = _plural(n, unit).replace("entrys", "entries")
-        need = ("at least " if "short" in t else "at most ") + _plural(lim, unit).replace("entrys", "entries")
+        many = "characters" if text else "entries"
+        has = plural(n, unit, many)
+        need = ("at least " if "short" in t else "at most ") + plural(lim, unit, many)
         problem = "is empty" if n == 0 else f"has {has}"
         return path, problem, need, len(same)
     if t in ("literal_error", "enum"):
