@@ -32,3 +32,9 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
 
 
 __all__ = ["join_words", "plural", "IRREGULAR"]
+
+
+def agree(n: int, one: str, many: str) -> str:
+    """The verb (or any word) that agrees with a count: ``agree(1, "is", "are")`` -> ``"is"``,
+    ``agree(3, "returns", "return")`` -> ``"return"``."""
+    return one if n == 1 else many

@@ -79,7 +79,7 @@ from explorer.dice import SeededRoller
 from explorer.errors import DiceScriptExhausted, ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
-from explorer.text import join_words, plural
+from explorer.text import agree, join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -728,7 +728,7 @@ def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], su
 def lethal_no_defend(target: TargetState) -> list[Step]:
     """Lethal (8.1): no Defend roll; shield results from dice or equivalent powers cannot cancel Lethal hits."""
     extra = f"; its {plural(target.standard_shields, 'shield result')} from powers " \
-        f"{'is' if target.standard_shields == 1 else 'are'} useless" \
+        f"{agree(target.standard_shields, 'is', 'are')} useless" \
         if target.standard_shields else ""
     return [_step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
                   f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",

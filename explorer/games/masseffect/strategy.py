@@ -40,7 +40,7 @@ from explorer.dice import Roller, SeededRoller
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
-from explorer.text import plural
+from explorer.text import agree, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -208,7 +208,8 @@ def gather_pool(paragon_dice: int = 0, locked_by_downed: int = 0) -> tuple[tuple
                   "off it." if locked_by_downed else "All twelve Strategy dice form the Pool.",
                   {"strategy_dice": n, "locked_by_downed": locked_by_downed}, section="Strategy Pool")]
     if locked_by_downed:
-        steps.append(Step(f"{plural(locked_by_downed, 'die')} stay{'s' if locked_by_downed == 1 else ''} Locked on Downed Squadmate sheets", S.DOWNED_SQUADMATES,
+        steps.append(Step(f"{plural(locked_by_downed, 'die')} {agree(locked_by_downed, 'stays', 'stay')} Locked on "
+                          "Downed Squadmate sheets", S.DOWNED_SQUADMATES,
                           "A Downed Squadmate's sheet holds dice Locked until they are Revived (the number is printed "
                           "on the sheet's Downed side, not in the rulebook: an input here).",
                           {"locked_by_downed": locked_by_downed}, section="Strategy Pool"))

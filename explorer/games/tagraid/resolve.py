@@ -31,7 +31,7 @@ from typing import Any
 from explorer.dice import Roller, SeededRoller
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
-from explorer.text import plural
+from explorer.text import agree, plural
 from explorer.trace import Trace
 
 from . import sections as S
@@ -90,8 +90,8 @@ class _Dice:
         if script is not None:
             start = self.cursor.get(field, 0)
             if start + n > len(script):
-                raise ScenarioError(field, f"{plural(start + n, 'die')} {'is' if start + n == 1 else 'are'} needed ({label}) but only {len(script)} "
-                                    f"{'is' if len(script) == 1 else 'are'} given",
+                raise ScenarioError(field, f"{plural(start + n, 'die')} {agree(start + n, 'is', 'are')} needed "
+                                    f"({label}) but only {len(script)} {agree(len(script), 'is', 'are')} given",
                                     f"at least {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
                                     f"them", None)
             self.cursor[field] = start + n
@@ -1192,7 +1192,7 @@ class _Resolver:
             by_crit = [i for i in keeps if i in low_crits]
             above = [i for i in keeps if i not in low_crits]
             if above:
-                self.t.add(f"{p.owner}'s {p.describe(above)} exceed{'s' if len(above) == 1 else ''} Threat Level "
+                self.t.add(f"{p.owner}'s {p.describe(above)} {agree(len(above), 'exceeds', 'exceed')} Threat Level "
                            f"{tl}", S.MEGABEAST_THREAT, section="Face to Face Rolls",
                            marks=tuple(p.ids[i] for i in above))
             if by_crit:
@@ -1207,11 +1207,11 @@ class _Resolver:
                 # the other dice win anyway; the reading only says whether an equal result ties with the Threat
                 # Level (both cancelled) or is simply beaten by it (the Resolution's comparison records which)
                 reading = self.r.reading("megabeast_equal")
-                self.t.add(f"{p.owner}'s {p.describe(equal_idx)} equal{'s' if len(equal_idx) == 1 else ''} Threat "
+                self.t.add(f"{p.owner}'s {p.describe(equal_idx)} {agree(len(equal_idx), 'equals', 'equal')} Threat "
                            f"Level {tl}: " + ("they cancel each other" if reading == "tie" else "not enough, beaten "
                                               "by it"), S.BREAKING_TIES if reading == "tie" else S.MEGABEAST_THREAT,
                            f"Ruling 'megabeast_equal = {reading}'. It does not change the result: "
-                           f"{p.describe(keeps)} still win{'s' if len(keeps) == 1 else ''} against the Threat "
+                           f"{p.describe(keeps)} still {agree(len(keeps), 'wins', 'win')} against the Threat "
                            f"Level.",
                            section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in equal_idx]))
                 if reading != "tie":
@@ -1441,12 +1441,12 @@ class _Resolver:
                 ignored = saving_rolls(imp.hits, imp.crits, ammo) - n
                 got = imp.hits + imp.crits
                 self.t.add(f"{imp.attacker}'s {plural(got, 'uncancelled success', 'uncancelled successes')} with "
-                           f"{ammo.value} ammunition produce{'s' if got == 1 else ''} {plural(n, 'Saving Roll')}: "
+                           f"{ammo.value} ammunition {agree(got, 'produces', 'produce')} {plural(n, 'Saving Roll')}: "
                            f"{plural(n, 'Wound')} to {mb.name}", S.MEGABEAST_WOUNDS,
                            f"{ammo.value} forces {plural(ammo.saves_per_hit, 'Saving Roll')} per impact. MegaBeasts make no "
                            "Saving Rolls: each one produced is a Wound."
                            + (f" Immune to Critical hits: the {plural(ignored, 'extra Saving Roll')} "
-                              f"{'is' if ignored == 1 else 'are'} ignored."
+                              f"{agree(ignored, 'is', 'are')} ignored."
                               if ignored else ""),
                            section=sec, marks=("MB",), attacker=imp.attacker, target=imp.target, hits=imp.hits,
                            crits=imp.crits, saving_rolls=n, ignored_critical_rolls=ignored)
@@ -1478,7 +1478,7 @@ class _Resolver:
                        "Attack Damage = Weapon Damage - Armor - 3 for Partial Cover +/- other MODs." + cover_note,
                        section=sec, marks=(self.letters[imp.target],), attacker=imp.attacker, target=imp.target,
                        attack_damage=ad.value, effective_armor=ad.effective_armor, partial_cover=ad.partial_cover)
-            extra = "" if not imp.crits else f" + {imp.crits} for {'a Critical hit' if imp.crits == 1 else 'Critical hits'}"
+            extra = "" if not imp.crits else f" + {imp.crits} for {agree(imp.crits, 'a Critical hit', 'Critical hits')}"
             faces, source = self.dice.take(target.save_dice, n, f"{path}.save_dice", f"{imp.target} Saving Roll")
             start = saves_made.get(imp.target, 0)
             letter = self.letters[imp.target]
@@ -1553,7 +1553,7 @@ class _Resolver:
                     notes.append(f"{plural(n - real, 'point')} below 0, counted by the reading "
                                  f"'teseum_several_attackers = {reading}'")
                 elif n > real:
-                    notes.append(f"{plural(n - real, 'point')} below 0 give{'s' if n - real == 1 else ''} nothing")
+                    notes.append(f"{plural(n - real, 'point')} below 0 {agree(n - real, 'gives', 'give')} nothing")
                 if per_wound == "on_death":
                     notes.append(f"{name} does not die, and ruling 'teseum_per_wound = on_death' pays Teseum only "
                                  "for a kill")

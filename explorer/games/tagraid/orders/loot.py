@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from explorer.text import plural
+from explorer.text import agree, plural
 from explorer.trace import Step
 
 from .. import sections as S
@@ -276,8 +276,8 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
     zone = state.loot_zone(mid)
     if old is not None:
         steps.append(Step(f"{mid}'s Loot Token is already on the table: its {plural(zone.units, 'Unit')} "
-                          f"return{'s' if zone.units == 1 else ''} to the reserve and its "
-                          f"{plural(len(zone.cards), 'Tool Card')} {'is' if len(zone.cards) == 1 else 'are'} discarded",
+                          f"{agree(zone.units, 'returns', 'return')} to the reserve and its "
+                          f"{plural(len(zone.cards), 'Tool Card')} {agree(len(zone.cards), 'is', 'are')} discarded",
                           S.LOOT, "Before the usual Death and "
                           "Loot steps.", {"miner": mid, "units": zone.units, "cards": [c.name for c in zone.cards]},
                           (mid,), sec))
