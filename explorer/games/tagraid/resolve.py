@@ -497,6 +497,14 @@ class _Resolver:
                    section="Declarations", marks=(letter,), miner=who, declared=skill, requirement_failed=reason,
                    **facts)
 
+    def _lose_shares(self, a: Any, failed: list[str], title: str, rule: Any, detail: str) -> None:
+        """A split Skill whose shares at ``failed`` targets fail their Requirement, under the reading that keeps the
+        rest (``split_burst_without_lof = share_lost``, ``cc_target_out_of_contact = share_fails``): a Declarations
+        step, and the Active Miner's Attack without those shares (Burst 0, no dice)."""
+        self.t.add(title, rule, detail, section="Declarations", marks=("A",), miner=a.name, failed_targets=failed)
+        self.active = a.model_copy(update={"attacks": [
+            at.model_copy(update={"burst": 0, "dice": None}) if at.target in failed else at for at in a.attacks]})
+
     def _active_requirements(self) -> tuple[str | None, Any]:
         """Why the Active Miner's attack fails its Requirements (``None``: it meets them) and the section."""
         a = self.active
@@ -512,14 +520,11 @@ class _Resolver:
             blind = [at.target for at in a.attacks if not at.lof]
             split = bool(blind) and len(blind) < len(a.attacks)
             if split and self.r.reading("split_burst_without_lof") == "share_lost":
-                self.t.add(f"{a.name}'s Ranged Attack shares at {', '.join(blind)} are lost: no LoF",
-                           S.RANGED_ATTACK_REQUIREMENTS,
-                           "A Ranged Attack requires LoF to its target; under the ruling split_burst_without_lof = "
-                           "share_lost only those shares are lost (not rolled) and the shares at targets in LoF are "
-                           "resolved.", section="Declarations", marks=("A",), miner=a.name, failed_targets=blind)
-                self.active = a.model_copy(update={"attacks": [
-                    at.model_copy(update={"burst": 0, "dice": None}) if at.target in blind else at
-                    for at in a.attacks]})
+                self._lose_shares(a, blind, f"{a.name}'s Ranged Attack shares at {', '.join(blind)} are lost: no LoF",
+                                  S.RANGED_ATTACK_REQUIREMENTS,
+                                  "A Ranged Attack requires LoF to its target; under the ruling split_burst_without_lof"
+                                  " = share_lost only those shares are lost (not rolled) and the shares at targets in "
+                                  "LoF are resolved.")
                 return None, None
             if blind:
                 return (f"a Ranged Attack requires LoF to its target, and {a.name} has no LoF to {', '.join(blind)}"
@@ -528,15 +533,11 @@ class _Resolver:
         if a.skill == "close_combat_attack":
             away = [at.target for at in a.attacks if not self._in_contact_with(at.target)]
             if away and len(away) < len(a.attacks) and self.r.reading("cc_target_out_of_contact") == "share_fails":
-                self.t.add(f"{a.name}'s Close Combat Attack shares at {', '.join(away)} fail: not in Silhouette "
-                           "Contact", S.CLOSE_COMBAT_ATTACK,
-                           "A Close Combat Attack requires Silhouette Contact with its target; under the ruling "
-                           "cc_target_out_of_contact = share_fails only those shares are lost (not rolled) and the "
-                           "shares at targets in contact are resolved.", section="Declarations", marks=("A",),
-                           miner=a.name, failed_targets=away)
-                self.active = a.model_copy(update={"attacks": [
-                    at.model_copy(update={"burst": 0, "dice": None}) if at.target in away else at
-                    for at in a.attacks]})
+                self._lose_shares(a, away, f"{a.name}'s Close Combat Attack shares at {', '.join(away)} fail: not "
+                                  "in Silhouette Contact", S.CLOSE_COMBAT_ATTACK,
+                                  "A Close Combat Attack requires Silhouette Contact with its target; under the ruling "
+                                  "cc_target_out_of_contact = share_fails only those shares are lost (not rolled) and "
+                                  "the shares at targets in contact are resolved.")
                 return None, None
             if away:
                 return (f"a Close Combat Attack requires Silhouette Contact with its target, and {a.name} is not in "
