@@ -732,21 +732,15 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
         was_showdown = state.showdown
         if fn is activate_enemies:       # one frame per activation, each with its own state
             ids, steps = plan_activation(state, ctx)
-            for st in steps:
-                st.section = prefix + st.section
-            emit(state, steps)
+            emit(state, [st.in_section(prefix + st.section) for st in steps])
             for eid in ids:
                 state, steps = activate_enemy(state, ctx, eid)
-                for st in steps:
-                    st.section = prefix + st.section
-                emit(state, steps)
+                emit(state, [st.in_section(prefix + st.section) for st in steps])
                 if state.lost or _threat_or_bases_lost(state, False):
                     break
         else:
             state, steps = fn(state, ctx)
-            for st in steps:
-                st.section = prefix + st.section
-            emit(state, steps)
+            emit(state, [st.in_section(prefix + st.section) for st in steps])
         showdown_now = showdown_now or (state.showdown and not was_showdown)
         deferring = defer and fn is advance_threat
         if fn in _LAST_OF_SECTION or state.lost or _threat_or_bases_lost(state, deferring):
