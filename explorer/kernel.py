@@ -51,7 +51,7 @@ from typing import Any, Generic, TypeVar
 from explorer.errors import Rejection, RuleViolation
 from explorer.trace import Facts, RuleRef, Step, Trace
 
-__all__ = ["Context", "Each", "Facts", "Frame", "Rejection", "RuleRef", "RuleViolation", "Sequence", "Step",
+__all__ = ["Context", "Each", "Outcome", "Facts", "Frame", "Rejection", "RuleRef", "RuleViolation", "Sequence", "Step",
            "StepFn", "Trace", "is_frozen_state", "play", "play_until_refused", "run", "steps_of", "trace_of",
            "step_functions"]
 
@@ -188,6 +188,17 @@ def trace_of(title: str, frames: Iterable[Frame[Any]], rulings: Mapping[str, str
     if outcome is not None:
         t.outcome = outcome
     return t
+
+
+class Outcome:
+    """Base of every typed outcome: a scenario kind's result as a small frozen dataclass (declare subclasses with
+    ``@dataclass(frozen=True)``). Outcome text, the pages, the gallery and pictures read its attributes;
+    :meth:`to_json` writes the JSON object of ``explorer resolve --json`` and the golden files
+    (:meth:`explorer.trace.Trace.with_result`)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as a JSON object (``dict`` of JSON values); every subclass defines it."""
+        raise NotImplementedError(f"{type(self).__name__}.to_json")
 
 
 # ---------------------------------------------------------------------------------------------- introspection

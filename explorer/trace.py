@@ -104,13 +104,25 @@ class Trace:
         title: what was resolved.
         steps: the steps in resolution order.
         rulings: ``{option key: reading name}`` for every ruling option the resolution consulted.
-        outcome: JSON-serialisable summary of the result (winner, saving rolls, wounds...).
+        outcome: JSON-serialisable summary of the result (winner, saving rolls, wounds...): what ``--json``,
+            scripts and the golden files read. Written from :attr:`result` by :meth:`with_result`.
+        result: the typed outcome of the scenario kind (a frozen dataclass with ``to_json()``, see
+            :class:`explorer.kernel.Outcome`), or ``None`` where a kind has none yet. Code reads this, never
+            ``outcome`` by key.
     """
 
     title: str
     steps: list[Step] = field(default_factory=list)
     rulings: dict[str, str] = field(default_factory=dict)
     outcome: dict[str, Any] = field(default_factory=dict)
+    result: Any = None
+
+    def with_result(self, result: Any) -> "Trace":
+        """Set the typed :attr:`result` and the JSON :attr:`outcome` written from it (``result.to_json()``);
+        returns this trace."""
+        self.result = result
+        self.outcome = result.to_json()
+        return self
 
     def add(self, title: str, rule: RuleRef, detail: str = "", *, section: str = "", marks=(), **facts) -> Step:
         step = Step(title, rule, detail, dict(facts), tuple(marks), section)
