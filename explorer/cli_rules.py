@@ -15,7 +15,9 @@ import click
               help="Only the sections whose title (or constant name) contains TEXT (case ignored).")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def rules_command(game: str | None, section: str | None, as_json: bool) -> None:
-    """List each rulebook section with the functions that implement it, the scenarios and the tests that cite it."""
+    """List each rulebook section (in rulebook order) with the functions that implement it (module:function,
+    file:line), the built-in scenarios and the tests that cite it; a section no code cites says so. Cached until a
+    source file changes."""
     from .errors import ScenarioError, short_repr
     from .games import game_ids
     from .rule_index import build_index, index_text

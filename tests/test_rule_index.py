@@ -203,3 +203,58 @@ def test_docs_pages_link_code_scenarios_and_sections(indexes):
     assert "{doc}`Marvel D.A.G.G.E.R. <dagger>`" in pages["index.md"]
     bare = rule_index_pages(["tagraid"], gallery=False)["tagraid.md"]
     assert "<gallery-" not in bare and "`tr-02`" in bare
+
+
+def test_a_cached_index_is_printed_without_loading_the_games(tmp_path, monkeypatch):
+    from cli_helpers import modules_after
+
+    monkeypatch.setenv("EXPLORER_CACHE_DIR", str(tmp_path))
+    assert modules_after(["rules", "--game", "dagger"])[0] == 0  # builds and caches
+    rc, mods = modules_after(["rules", "--game", "dagger"])
+    assert rc == 0
+    heavy = ("pydantic", "explorer.scenario", "networkx", "shapely", "numpy", *UI)
+    assert sorted(m for m in mods if any(m == h or m.startswith(h + ".") for h in heavy)) == []
+    assert not any(m.startswith("explorer.games.dagger") for m in mods)
+
+
+def _rules_dir():
+    from pathlib import Path
+
+    for d in (os.environ.get("EXPLORER_RULES_DIR"), ROOT / "shared" / "rules", ROOT.parent / "shared" / "rules",
+              "/work/shared/rules"):
+        if d and Path(d).is_dir():
+            return Path(d)
+    return None
+
+
+def _heading_line(lines: list[str], title: str) -> int | None:
+    """The line of a section's heading in a rulebook text: each part of the ``›`` path in turn, as a line of its own
+    followed by a paragraph (so not a table-of-contents entry); ``None`` when some part is not such a heading."""
+    import re
+
+    def norm(s):
+        return re.sub(r"\s+", " ", s.strip().lower().replace("’", "'")).rstrip(":").lstrip("#•").strip()
+
+    text = [norm(x) for x in lines]
+    pos = 0
+    for part in title.split(" › "):
+        p = norm(part)
+        hit = next((i for i in range(pos, len(text)) if text[i] == p
+                    and next((len(x) > 60 for x in text[i + 1:i + 6] if x), False)), None)
+        if hit is None:
+            return None
+        pos = hit
+    return pos
+
+
+@pytest.mark.parametrize("gid", game_ids())
+def test_sections_py_follows_the_rulebook_where_its_headings_are_found(gid):
+    rules = _rules_dir()
+    if rules is None or not (rules / get_game(gid).rulebook).is_file():
+        pytest.skip("the rulebook texts are not here (set EXPLORER_RULES_DIR)")
+    lines = (rules / get_game(gid).rulebook).read_text(encoding="utf-8").splitlines()
+    located = [(name, _heading_line(lines, ref.section)) for name, ref in section_constants(get_game(gid))]
+    located = [(name, at) for name, at in located if at is not None]
+    assert len(located) >= 7
+    behind = [(name, at) for (_p, before), (name, at) in zip(located, located[1:]) if at < before]
+    assert behind == [], "sections.py is not in rulebook order here (a new constant goes where its section is)"
