@@ -543,7 +543,7 @@ def build_index(game_id: str, *, tests_dir: str | Path | None = None, scenarios:
         game_id: a registered game id (:func:`explorer.games.game_ids`).
         tests_dir: where the tests are (default :data:`DEFAULT_TESTS_DIR`; a missing directory lists no test).
         scenarios: ``False`` leaves out the scenarios (no built-in is resolved).
-        cache: read and write the on-disk cache (:func:`cache_dir`; the index of a game is reused while no file of
+        cache: read and write the on-disk cache (:func:`cache_path`; the index of a game is reused while no file of
             the ``explorer`` package nor of ``tests_dir`` has changed size or modification time). Best effort: a
             cache that cannot be read or written is rebuilt or skipped silently.
 
@@ -564,7 +564,7 @@ def build_index(game_id: str, *, tests_dir: str | Path | None = None, scenarios:
     import json
 
     key = _fingerprint(game_id, tests)
-    path = cache_dir() / f"rule-index-{game_id}.json"
+    path = cache_path(game_id)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("key") == key:
@@ -589,6 +589,15 @@ def cache_dir() -> Path:
         return Path(os.environ["EXPLORER_CACHE_DIR"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "explorer"
+
+
+def cache_path(game_id: str) -> Path:
+    """The cache file of a game's index: ``<cache_dir()>/rule-index-<game id>-<checkout>.json``, where ``<checkout>``
+    is a short digest of the package's location (two checkouts do not overwrite each other's index)."""
+    import hashlib
+
+    where = hashlib.sha256(str(Path(__file__).resolve().parent).encode()).hexdigest()[:10]
+    return cache_dir() / f"rule-index-{game_id}-{where}.json"
 
 
 def _fingerprint(game_id: str, tests: Path) -> str:
@@ -687,5 +696,5 @@ def index_text(index: RuleIndex, entries: Iterable[SectionEntry] | None = None) 
 
 
 __all__ = ["CodeRef", "TestRef", "SectionEntry", "RuleIndex", "build_index", "build_indexes", "section_constants",
-           "scan_code", "scan_tests", "scenario_citations", "titles_in", "index_text", "cache_dir", "DEFAULT_TESTS_DIR",
+           "scan_code", "scan_tests", "scenario_citations", "titles_in", "index_text", "cache_dir", "cache_path", "DEFAULT_TESTS_DIR",
            "ROOT", "RULE_INDEX_FORMAT"]

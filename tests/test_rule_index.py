@@ -15,7 +15,7 @@ import pytest
 from cli_helpers import ROOT
 from explorer.cli import main
 from explorer.games import game_ids, get_game
-from explorer.rule_index import RuleIndex, build_index, scan_tests, section_constants, titles_in
+from explorer.rule_index import RuleIndex, build_index, cache_path, scan_tests, section_constants, titles_in
 from explorer.render.rule_pages import rule_index_pages, section_label
 
 UI = ("ipywidgets", "ipycanvas", "traitlets", "panel", "bokeh")
@@ -124,14 +124,15 @@ def test_scan_tests_finds_constants_through_any_alias_and_titles_in_strings(tmp_
 def test_json_round_trips_and_the_cache_is_reused(tmp_path, monkeypatch):
     monkeypatch.setenv("EXPLORER_CACHE_DIR", str(tmp_path))
     first = build_index("dagger")
-    assert (tmp_path / "rule-index-dagger.json").is_file()
+    path = cache_path("dagger")
+    assert path.parent == tmp_path and path.name.startswith("rule-index-dagger-") and path.is_file()
     assert RuleIndex.from_dict(json.loads(json.dumps(first.to_dict()))) == first
-    data = json.loads((tmp_path / "rule-index-dagger.json").read_text(encoding="utf-8"))
+    data = json.loads(path.read_text(encoding="utf-8"))
     data["index"]["sections"] = data["index"]["sections"][:1]
-    (tmp_path / "rule-index-dagger.json").write_text(json.dumps(data), encoding="utf-8")
+    path.write_text(json.dumps(data), encoding="utf-8")
     assert len(build_index("dagger").sections) == 1  # the (doctored) cache is what is read back
     data["key"] = "stale"
-    (tmp_path / "rule-index-dagger.json").write_text(json.dumps(data), encoding="utf-8")
+    path.write_text(json.dumps(data), encoding="utf-8")
     assert build_index("dagger") == first  # a stale key is rebuilt
 
 
