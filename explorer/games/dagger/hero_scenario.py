@@ -39,20 +39,21 @@ from pydantic import Field
 
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.scenario import validate
+from explorer.schema import Strict
 from explorer.text import join_words, plural
 from explorer.trace import Step, Trace
 
 from . import hero_phase as HP
 from . import sections as S
 from .nemesis import PhaseContext, play_phases
-from .nemesis_scenario import NAME, NemesisScenario, _Strict, initial_state, parse_nemesis
+from .nemesis_scenario import NAME, NemesisScenario, initial_state, parse_nemesis
 from .options import rulings as make_rulings
 from .state import GameState
 
 MAX_ACTIONS = 20
 
 
-class ActionModel(_Strict):
+class ActionModel(Strict):
     """One ``[[actions]]`` entry."""
 
     do: Literal["move", "fight", "defy", "rest"]
@@ -69,7 +70,7 @@ class ActionModel(_Strict):
     nemesis_to: str | None = Field(None, max_length=60)
 
 
-class HeroPartModel(_Strict):
+class HeroPartModel(Strict):
     """The ``hero`` kind's own keys."""
 
     actions: list[ActionModel] = Field(min_length=1, max_length=MAX_ACTIONS)

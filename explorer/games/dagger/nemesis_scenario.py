@@ -37,10 +37,11 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
+from explorer.schema import ScenarioHeader, Strict
 from explorer.trace import Trace
 
 from .nemesis import SEC1, SEC2, SEC3, SEC_END, Choices, Frame, PhaseContext, loss_gauges, play_phases
@@ -58,11 +59,7 @@ ENEMY_KEYS = ("rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific")
 ROW_KEYS = Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific", "elite", "nemesis"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class EffectModel(_Strict):
+class EffectModel(Strict):
     kind: Literal["threat", "team_up", "damage_heroes", "progress", "overrun", "note"]
     amount: int = Field(0, ge=-20, le=20)
     where: str = Field("all", max_length=60)
@@ -74,13 +71,13 @@ class EffectModel(_Strict):
 EFFECTS = Field(default_factory=list, max_length=10)
 
 
-class SpawnModel(_Strict):
+class SpawnModel(Strict):
     enemy: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific"]
     space: str = NAME
     pips: int = Field(1, ge=1, le=4)
 
 
-class EventModel(_Strict):
+class EventModel(Strict):
     card: str = Field("", max_length=60)
     name: str = Field("", max_length=60)
     text: str = TEXT
@@ -91,12 +88,12 @@ class EventModel(_Strict):
     example: bool = False
 
 
-class AbilityModel(_Strict):
+class AbilityModel(Strict):
     icon: str = Field(min_length=1, max_length=30)
     effects: list[EffectModel] = EFFECTS
 
 
-class NemesisModel(_Strict):
+class NemesisModel(Strict):
     name: str = NAME
     threat_value: int = Field(ge=0, le=10)
     power: int = Field(ge=0, le=10)
@@ -109,7 +106,7 @@ class NemesisModel(_Strict):
     abilities: list[AbilityModel] = Field(default_factory=list, max_length=10)
 
 
-class EnemyTypeModel(_Strict):
+class EnemyTypeModel(Strict):
     key: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific"]
     name: str = NAME
     rank: int | None = Field(None, ge=1, le=4)
@@ -118,7 +115,7 @@ class EnemyTypeModel(_Strict):
     standees: int = Field(ge=0, le=10)
 
 
-class HeroModel(_Strict):
+class HeroModel(Strict):
     name: str = NAME
     space: str = Field("", max_length=60)
     health: int = Field(ge=1, le=30)
@@ -134,13 +131,13 @@ class HeroModel(_Strict):
     empowered: bool = False
 
 
-class EliteModel(_Strict):
+class EliteModel(Strict):
     name: str = NAME
     health: int = Field(ge=1, le=30)
     power: int = Field(ge=0, le=10)
 
 
-class EnemyModel(_Strict):
+class EnemyModel(Strict):
     id: str = NAME
     type: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific", "elite"]
     space: str = NAME
@@ -151,7 +148,7 @@ class EnemyModel(_Strict):
     mission: str = Field("", max_length=60)
 
 
-class MissionModel(_Strict):
+class MissionModel(Strict):
     name: str = NAME
     kind: Literal["first_strike", "nemesis", "side", "hero"] | None = None
     progress: int = Field(0, ge=0, le=60)
@@ -168,7 +165,7 @@ class MissionModel(_Strict):
     elite: EliteModel | None = None
 
 
-class ChoicesModel(_Strict):
+class ChoicesModel(Strict):
     activation_order: list[str] = Field(default_factory=list, max_length=40)
     attack_target: dict[str, str] = Field(default_factory=dict)
     base_tie: dict[str, str] = Field(default_factory=dict)
@@ -176,13 +173,11 @@ class ChoicesModel(_Strict):
     respawn: dict[str, str] = Field(default_factory=dict)
 
 
-class NemesisScenarioModel(_Strict):
-    """The whole ``kind = "nemesis"`` document."""
+class NemesisScenarioModel(ScenarioHeader):
+    """The whole ``kind = "nemesis"`` document (its ``title`` and ``description``: :class:`ScenarioHeader`)."""
 
     game: Literal["dagger"] = "dagger"
     kind: Literal["nemesis"] = "nemesis"
-    title: str = Field("", max_length=200)
-    description: str = Field("", max_length=4000)
     seed: int | None = Field(None, ge=0, le=2**31)
     rulings: dict[str, str] = Field(default_factory=dict)
     map: str | dict[str, Any] = "default"
