@@ -38,6 +38,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.kernel import steps_of
 from explorer.scenario import validate
 from explorer.schema import Strict
 from explorer.text import join_words, plural
@@ -46,8 +47,8 @@ from explorer.trace import Step, Trace
 from . import hero_phase as HP
 from . import sections as S
 from .nemesis import PhaseContext, play_phases
-from .nemesis_scenario import NAME, NemesisScenario, initial_state, parse_nemesis
-from .options import rulings as make_rulings
+from .nemesis_scenario import NAME, NemesisScenario, initial_state, parse_nemesis, phase_context
+from .results import HeroAction, HeroOutcome, Snapshot, probability_json
 from .state import GameState
 
 MAX_ACTIONS = 20
@@ -115,31 +116,25 @@ def parse_hero(data: Mapping[str, Any], source: str) -> HeroScenario:
     return HeroScenario(parse_nemesis(board, source), tuple(part.actions), die, part.then_phase)
 
 
-def _pr(x) -> dict:
-    return {"exact": str(x), "float": float(x)}
+def _snapshot(state: GameState) -> Snapshot:
+    return Snapshot(state.threat, state.team_up, state.enemies, state.heroes,
+                    tuple((m.name, m.progress) for m in state.active_missions()))
 
 
-def _snapshot(state: GameState) -> dict:
-    return {"threat": state.threat, "team_up": state.team_up,
-            "enemies": {e.id: [e.space, e.damage] for e in state.enemies},
-            "heroes": {h.name: [h.space, h.damage] for h in state.heroes},
-            "missions": {m.name: m.progress for m in state.active_missions()}}
-
-
-def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[GameState, list[Step], dict]:
+def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[GameState, list[Step], HeroAction]:
     """One action: its odds (fight / defy / rest), then its result when ``successes`` is given."""
-    rec: dict[str, Any] = {"do": a.do, "hero": a.hero}
     steps: list[Step] = []
     world, die = sc.world, sc.die
     if a.do == "move":
         state, steps = HP.move_hero(state, world, a.hero, a.path, a.move_value)
-        rec.update(target=steps[0].facts["end"], result=f"moved to {steps[0].facts['end']}")
-        return state, steps, rec
+        end = next(h.space for h in state.heroes if h.name == a.hero)
+        return state, steps, HeroAction(a.do, a.hero, f"moved to {end}", end)
+    rest_totals = None
     if a.do == "fight":
         if not a.enemy:
             raise ScenarioError(f"actions[{i}].enemy", "is required for a fight", "an enemy's id", sc.board.source)
         odds = HP.fight_odds(state, a.hero, a.enemy, die=die, dice=a.dice)
-        rec["target"] = a.enemy
+        target = a.enemy
         what = f"defeats {a.enemy}"
     elif a.do == "defy":
         if not a.mission:
@@ -147,7 +142,7 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
                                 sc.board.source)
         odds = HP.defy_odds(state, a.hero, a.mission, die=die, dice=a.dice,
                             progress_per_success=a.progress_per_success)
-        rec["target"] = a.mission
+        target = a.mission
         what = f"completes {a.mission}"
     else:
         dist = HP.rest_distribution(state, a.hero, die=die, dice=a.dice)
@@ -156,20 +151,21 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
         odds = HP.action_odds(max(0, (a.dice if a.dice is not None else h.tactic)), need, die=die,
                               automatic=h.rest_auto, empowered=h.empowered,
                               note=f"{plural(h.tactic if a.dice is None else a.dice, 'tactic die', 'tactic dice')} + {h.rest_auto} automatic")
-        rec["target"] = a.hero
-        rec["rest_totals"] = {str(k): _pr(v) for k, v in dist.items()}
+        target = a.hero
+        rest_totals = tuple(dist.items())
         what = f"recovers all {need} damage"
-    rec.update(dice=odds.dice, need=odds.need, p=_pr(odds.p), p_with_empowered=_pr(odds.p_with_empowered),
-               empowered=odds.empowered)
     steps.append(Step(f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})", S.ASPECT_ACTIONS,
                       f"{odds.note}. Die: {die.name} (faces {join_words(die.faces)} successes)."
                       + ("" if odds.empowered else f" With an empowered token: {float(odds.p_with_empowered):.3f}."),
-                      {"p": _pr(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, rec["target"]),
+                      {"p": probability_json(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, target),
                       HP.SECTION))
+
+    def record(result: str, successes: int | None) -> HeroAction:
+        return HeroAction(a.do, a.hero, result, target, True, odds.dice, odds.need, odds.p, odds.p_with_empowered,
+                          odds.empowered, rest_totals, successes)
+
     if a.successes is None:
-        rec["successes"] = None
-        rec["result"] = "odds only"
-        return state, steps, rec
+        return state, steps, record("odds only", None)
     if a.do == "fight":
         state, more = HP.fight(state, a.hero, a.enemy, a.successes, spend_empowered=a.spend_empowered,
                                nemesis_to=a.nemesis_to, world=world)
@@ -178,25 +174,24 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
                               progress_per_success=a.progress_per_success)
     else:
         state, more = HP.rest(state, a.hero, a.successes, recover=a.recover, spend_empowered=bool(a.spend_empowered))
-    rec["successes"] = a.successes
-    rec["result"] = more[-1].title
-    return state, steps + more, rec
+    return state, steps + more, record(more[-1].title, a.successes)
 
 
 def play_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
-              ) -> tuple[list[Step], list[dict], GameState, GameState, GameState, PhaseContext]:
+              ) -> tuple[list[Step], list[HeroAction], GameState, GameState, GameState, PhaseContext]:
     """``(steps, action records, start, after the actions, end, ctx)``: the actions, then the Nemesis Phases when
-    ``then_phase``. An action the rules forbid ends the actions with a "Not allowed" step."""
-    ctx = PhaseContext(sc.world, make_rulings({**sc.board.rulings, **(rulings or {})}), sc.board.choices)
+    ``then_phase``. An action the rules forbid (a :class:`~explorer.errors.RuleViolation`) ends the actions with a
+    "Not allowed" step."""
+    ctx = phase_context(sc.board, rulings)
     start = state = initial_state(sc.board, seed)
     steps: list[Step] = []
-    records: list[dict] = []
+    records: list[HeroAction] = []
     for i, a in enumerate(sc.actions):
         try:
             state, more, rec = _act(state, sc, i, a)
         except RuleViolation as v:
             steps.append(Step(f"Not allowed: {v}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,), HP.SECTION))
-            records.append({"do": a.do, "hero": a.hero, "result": f"not allowed: {v}"})
+            records.append(HeroAction(a.do, a.hero, f"not allowed: {v}", allowed=False))
             break
         except ScenarioError as e:
             raise ScenarioError(f"actions[{i}].{e.field}" if not e.field.startswith("actions[") else e.field,
@@ -206,21 +201,19 @@ def play_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: 
     after = state
     if sc.then_phase and not state.won:
         frames = play_phases(state, ctx, sc.board.phases, start=sc.board.start, stop=sc.board.stop)
-        steps += [f.step for f in frames]
+        steps += steps_of(frames)
         state = frames[-1].state if frames else state
     return steps, records, start, after, state, ctx
 
 
 def resolve_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
-    """Resolve a ``hero`` scenario into a cited :class:`Trace` (module docstring: the outcome's keys)."""
+    """Resolve a ``hero`` scenario into a cited :class:`Trace` whose result is a :class:`.results.HeroOutcome` (module
+    docstring: the JSON outcome's keys)."""
     steps, records, start, after, end, ctx = play_hero(sc, rulings, seed)
-    trace = Trace(sc.title or "Hero Phase")
-    trace.steps = steps
-    trace.rulings = dict(ctx.rulings.consulted)
-    trace.outcome = {"actions": records, "threat_start": start.threat, "threat": end.threat,
-                     "after_actions": _snapshot(after), "lost": list(end.lost), "won": end.won,
-                     "phase": sc.then_phase, "die": list(sc.die.faces), "overrun": sorted(end.overrun)}
-    return trace
+    trace = Trace(sc.title or "Hero Phase", steps, dict(ctx.rulings.consulted))
+    return trace.with_result(HeroOutcome(tuple(records), start.threat, end.threat, _snapshot(after), end.lost,
+                                         end.won, sc.then_phase, sc.die.faces, tuple(sorted(end.overrun)),
+                                         end.events))
 
 
 __all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero"]
