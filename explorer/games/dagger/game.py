@@ -89,10 +89,12 @@ PAGES: tuple[Page, ...] = (
 
 def _sequences():
     """The rule sequences the kernel plays: the Nemesis Phase (and End of Round) with its Winning and Losing checks
-    (:data:`.nemesis.NEMESIS_PHASE`)."""
+    (:data:`.nemesis.NEMESIS_PHASE`) and a ``hero`` scenario's Hero Phase actions
+    (:data:`.hero_scenario.HERO_ACTIONS`)."""
+    from .hero_scenario import HERO_ACTIONS
     from .nemesis import NEMESIS_PHASE
 
-    return {"Nemesis Phase": NEMESIS_PHASE}
+    return {"Nemesis Phase": NEMESIS_PHASE, "Hero Phase actions": HERO_ACTIONS}
 
 
 def _cli():

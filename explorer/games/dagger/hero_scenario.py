@@ -38,7 +38,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from explorer.errors import RuleViolation, ScenarioError
-from explorer.kernel import steps_of
+from explorer.kernel import Context, Each, Sequence, play_until_refused, steps_of
 from explorer.scenario import validate
 from explorer.schema import Strict
 from explorer.text import join_words, plural
@@ -177,28 +177,73 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
     return state, steps + more, record(more[-1].title, a.successes)
 
 
+@dataclass(frozen=True)
+class HeroPhaseState:
+    """The board while a ``hero`` scenario's actions are played: the ``game``, how many actions the file
+    ``declared``, and the actions ``done`` so far (:class:`.results.HeroAction`, in order)."""
+
+    game: GameState
+    declared: int
+    done: tuple[HeroAction, ...] = ()
+
+
+@dataclass(frozen=True)
+class HeroContext(Context):
+    """What the actions read besides the state: the ``scenario`` (its map, its die and its declared actions) and the
+    rulings (shared with the Nemesis Phase that may follow, so that one trace lists the readings consulted)."""
+
+    scenario: HeroScenario | None = None
+
+
+def action_numbers(state: HeroPhaseState) -> range:
+    """The declared actions, numbered from 1 (the items of :data:`HERO_ACTIONS`)."""
+    return range(1, state.declared + 1)
+
+
+def take_action(state: HeroPhaseState, ctx: HeroContext, number: int) -> tuple[HeroPhaseState, tuple[Step, ...]]:
+    """Gameplay › Hero Phase › Aspect Actions: the file's action ``number`` (Move, Fight, Defy or Rest; the
+    :mod:`.hero_phase` helpers): its exact odds, then its result when the roll's successes are given.
+
+    Raises:
+        RuleViolation: an action the rules forbid (naming its rule and this step).
+        ScenarioError: an input outside the file format (its field under ``actions[i]``).
+    """
+    i = number - 1
+    sc = ctx.scenario
+    a = sc.actions[i]
+    try:
+        game, steps, rec = _act(state.game, sc, i, a)
+    except RuleViolation as v:
+        raise RuleViolation(v.reason, v.rule, step=f"action {number} ({a.do})") from None
+    except ScenarioError as e:
+        raise ScenarioError(f"actions[{i}].{e.field}" if not e.field.startswith("actions[") else e.field,
+                            e.problem, e.allowed, sc.board.source) from None
+    return HeroPhaseState(game, state.declared, state.done + (rec,)), tuple(steps)
+
+
+HERO_ACTIONS: Sequence = (Each("action {item}", action_numbers, take_action),)
+"""A ``hero`` scenario's Hero Phase actions, one frame each, in the file's order (played with
+:func:`explorer.kernel.play_until_refused`: a refused action ends them)."""
+
+
 def play_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
               ) -> tuple[list[Step], list[HeroAction], GameState, GameState, GameState, PhaseContext]:
     """``(steps, action records, start, after the actions, end, ctx)``: the actions, then the Nemesis Phases when
     ``then_phase``. An action the rules forbid (a :class:`~explorer.errors.RuleViolation`) ends the actions with a
     "Not allowed" step."""
     ctx = phase_context(sc.board, rulings)
-    start = state = initial_state(sc.board, seed)
-    steps: list[Step] = []
-    records: list[HeroAction] = []
-    for i, a in enumerate(sc.actions):
-        try:
-            state, more, rec = _act(state, sc, i, a)
-        except RuleViolation as v:
-            steps.append(Step(f"Not allowed: {v}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,), HP.SECTION))
-            records.append(HeroAction(a.do, a.hero, f"not allowed: {v}", allowed=False))
-            break
-        except ScenarioError as e:
-            raise ScenarioError(f"actions[{i}].{e.field}" if not e.field.startswith("actions[") else e.field,
-                                e.problem, e.allowed, sc.board.source) from None
-        steps += more
-        records.append(rec)
-    after = state
+    start = initial_state(sc.board, seed)
+    first = HeroPhaseState(start, len(sc.actions))
+    frames, refusal = play_until_refused(first, HERO_ACTIONS, HeroContext(rulings=ctx.rulings, scenario=sc))
+    steps = list(steps_of(frames))
+    played = frames[-1].state if frames else first
+    records = list(played.done)
+    if refusal is not None:
+        a = sc.actions[len(records)]
+        steps.append(Step(f"Not allowed: {refusal}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,),
+                          HP.SECTION))
+        records.append(HeroAction(a.do, a.hero, f"not allowed: {refusal}", allowed=False))
+    after = state = played.game
     if sc.then_phase and not state.won:
         frames = play_phases(state, ctx, sc.board.phases, start=sc.board.start, stop=sc.board.stop)
         steps += steps_of(frames)
@@ -216,4 +261,5 @@ def resolve_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, see
                                          end.events))
 
 
-__all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero"]
+__all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero", "HERO_ACTIONS", "HeroPhaseState",
+           "HeroContext", "take_action"]
