@@ -856,9 +856,3 @@ def play_phases(state: GameState, ctx: PhaseContext, phases: int = 1, *, start: 
         if state.lost or state.won:
             break
     return frames
-
-
-def step_frames(frames) -> list[tuple[Step, GameState]]:
-    """One ``(step, state after its step function)`` pair per cited step of ``frames``, in order: a stepper's
-    positions (a step function that cites several steps gives each the state it leaves)."""
-    return [(s, f.state) for f in frames for s in f.steps]

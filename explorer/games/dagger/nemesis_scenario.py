@@ -45,7 +45,7 @@ from explorer.scenario import read_toml, validate
 from explorer.schema import ScenarioHeader, Strict
 from explorer.trace import Trace
 
-from .nemesis import SEC1, SEC2, SEC3, SEC_END, Choices, PhaseContext, loss_gauges, play_phases, step_frames
+from .nemesis import SEC1, SEC2, SEC3, SEC_END, Choices, PhaseContext, loss_gauges, play_phases
 from .options import rulings as make_rulings
 from .results import NemesisOutcome
 from .state import (
@@ -528,11 +528,12 @@ def nemesis_outcome(frames: list[Frame[GameState]], start: GameState) -> Nemesis
     """The typed outcome of a playthrough from ``start`` (:class:`.results.NemesisOutcome`)."""
     end = frames[-1].state if frames else start
     after: list[list] = []
-    for s, state in step_frames(frames):
-        if after and after[-1][0] == s.section:
-            after[-1][1] = state.threat
-        else:
-            after.append([s.section, state.threat])
+    for f in frames:                          # the threat each cited step leaves, by trace section
+        for s in f.steps:
+            if after and after[-1][0] == s.section:
+                after[-1][1] = f.state.threat
+            else:
+                after.append([s.section, f.state.threat])
     rounds = tuple(dict.fromkeys(sec.split(" · ")[0] for sec, _ in after if sec.startswith("Round ")))
     return NemesisOutcome(
         threat_start=start.threat, threat=end.threat, threat_after=tuple((sec, t) for sec, t in after),
