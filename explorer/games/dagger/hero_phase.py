@@ -162,7 +162,7 @@ def _hero(state: GameState, name: str) -> Hero:
     if h is None:
         raise ScenarioError("hero", f"no hero {name!r}", [x.name for x in state.heroes])
     if h.eliminated or not h.space:
-        raise RuleViolation(f"{name} is not on the board", S.HERO_PHASE)
+        raise RuleViolation(f"{name} is not on the board", S.HERO_PHASE, field="hero")
     return h
 
 
@@ -180,7 +180,8 @@ def fight_odds(state: GameState, hero: str, enemy_id: str, *, die: DieTable = DE
     if e is None:
         raise ScenarioError("enemy", f"no enemy {enemy_id!r}", [x.id for x in state.enemies])
     if e.space != h.space:
-        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS)
+        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS,
+                            field="enemy", step="Fight")
     n = h.atk if dice is None else dice
     if n <= 0:
         raise ScenarioError("dice", f"{hero}'s ATK is not entered", "heroes[].atk 1..10 or dice=")
@@ -260,11 +261,13 @@ def move_hero(state: GameState, world: WorldMap, hero: str, path: tuple[str, ...
         if sp not in world:
             raise ScenarioError("path", f"unknown space {sp!r}", "names of spaces on the map")
     if len(route) > mv:
-        raise RuleViolation(f"{hero} moves {len(route)} spaces; the move value is {mv}", S.ASPECT_ACTIONS)
+        raise RuleViolation(f"{hero} moves {len(route)} spaces; the move value is {mv}", S.ASPECT_ACTIONS,
+                            field="path", step="Move")
     here = h.space
     for sp in route:
         if sp not in world.adjacent(here):
-            raise RuleViolation(f"{here} and {sp} are not joined by a dotted line", S.ASPECT_ACTIONS)
+            raise RuleViolation(f"{here} and {sp} are not joined by a dotted line", S.ASPECT_ACTIONS, field="path",
+                                step="Move")
         here = sp
     state = state.with_hero(evolve(h, space=here)).evolve(log=state.log + (f"{hero} move {h.space}->{here}",))
     return state, [Step(f"{hero} moves {' → '.join([h.space, *route])} ({len(route)} of {mv})", S.ASPECT_ACTIONS,
@@ -306,7 +309,8 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
     if e is None:
         raise ScenarioError("enemy", f"no enemy {enemy_id!r}", [x.id for x in state.enemies])
     if e.space != h.space:
-        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS)
+        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS,
+                            field="enemy", step="Fight")
     need = e.health - e.damage
     state, h, total, steps = _spend(state, h, successes, need, spend_empowered)
     dmg = min(e.health, e.damage + total)
@@ -326,7 +330,8 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
         to = e.space
         if nemesis_to is not None:
             if world is None or nemesis_to not in world.adjacent(e.space):
-                raise RuleViolation(f"{nemesis_to!r} is not adjacent to {e.space}", S.DAMAGE_AND_DEFEAT)
+                raise RuleViolation(f"{nemesis_to!r} is not adjacent to {e.space}", S.DAMAGE_AND_DEFEAT,
+                                    field="nemesis_to", step="Fight")
             to = nemesis_to
         state = state.with_enemy(evolve(e2, stunned=True, space=to))
         steps.append(Step("The nemesis is defeated before the Final Showdown: stun token"

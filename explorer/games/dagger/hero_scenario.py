@@ -214,7 +214,9 @@ def take_action(state: HeroPhaseState, ctx: HeroContext, number: int) -> tuple[H
     try:
         game, steps, rec = _act(state.game, sc, i, a)
     except RuleViolation as v:
-        raise RuleViolation(v.reason, v.rule, step=f"action {number} ({a.do})") from None
+        raise RuleViolation(v.reason, v.rule, field=f"actions[{i}]" + (f".{v.rejection.field}" if v.rejection.field
+                                                                        else ""),
+                            step=f"action {number} ({a.do})", source=sc.board.source) from None
     except ScenarioError as e:
         raise ScenarioError(f"actions[{i}].{e.field}" if not e.field.startswith("actions[") else e.field,
                             e.problem, e.allowed, sc.board.source) from None
@@ -240,9 +242,9 @@ def play_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: 
     records = list(played.done)
     if refusal is not None:
         a = sc.actions[len(records)]
-        steps.append(Step(f"Not allowed: {refusal}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,),
-                          HP.SECTION))
-        records.append(HeroAction(a.do, a.hero, f"not allowed: {refusal}", allowed=False))
+        why = f"{refusal.reason} [{refusal.section}]"       # the reason and the rule that refuses it
+        steps.append(Step(f"Not allowed: {why}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,), HP.SECTION))
+        records.append(HeroAction(a.do, a.hero, f"not allowed: {why}", allowed=False))
     after = state = played.game
     if sc.then_phase and not state.won:
         frames = play_phases(state, ctx, sc.board.phases, start=sc.board.start, stop=sc.board.stop)
