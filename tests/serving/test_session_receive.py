@@ -1,6 +1,6 @@
-"""The served app's two patches of how a session reads a browser's widget message (panel_support): skipping the
-browser's comm_opens and reading binary frames (uploads). Each page build asks for them again; in any order, each
-patch is one layer, and each keeps working under the other."""
+"""The served app's two patches of how a session reads a browser's widget message (:mod:`explorer.serving.comm_opens`,
+:mod:`explorer.serving.binary_messages`): skipping the browser's comm_opens and reading binary frames (uploads). Each
+page build asks for them again; in any order, each patch is one layer, and each keeps working under the other."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ pytest.importorskip("panel.io.ipywidget")
 
 from panel.io.ipywidget import PanelSessionWebsocket  # noqa: E402
 
-from explorer.widgets import panel_support as ps  # noqa: E402
+from explorer.serving.binary_messages import accept_binary_widget_messages  # noqa: E402
+from explorer.serving.comm_opens import skip_browser_comm_opens  # noqa: E402
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def _layers() -> int:
 
 @pytest.mark.parametrize("order", [("skip", "binary"), ("binary", "skip")])
 def test_each_patch_is_one_layer_whatever_the_order(pristine, order):
-    calls = {"skip": ps.skip_browser_comm_opens, "binary": ps.accept_binary_widget_messages}
+    calls = {"skip": skip_browser_comm_opens, "binary": accept_binary_widget_messages}
     for _ in range(3):   # every page build applies them again
         for name in order:
             assert calls[name]() is True

@@ -1,4 +1,4 @@
-"""Shared layout / style models on served pages (``panel_support.share_style_models``): fewer front-end models, the
+"""Shared layout / style models on served pages (``explorer.serving.shared_styles``): fewer front-end models, the
 same state for every widget, and a change to one widget's layout or style reaching that widget only."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import ipywidgets as W
 import pytest
 from ipywidgets.embed import dependency_state
 
-from explorer.widgets.panel_support import share_style_models
+from explorer.serving.shared_styles import share_style_models
 
 
 @pytest.fixture(autouse=True)
