@@ -22,10 +22,10 @@ from pathlib import Path
 
 from explorer.text import plural
 from explorer.serving.binary_messages import accept_binary_widget_messages
-from explorer.serving.browser_fixes import browser_fixes
+from explorer.serving.canvas_fixes import browser_fixes
 from explorer.serving.comm_opens import skip_browser_comm_opens
 from explorer.serving.lean_build import lean_build_comms
-from explorer.serving.local_resources import local_resources
+from explorer.serving.resources import local_resources
 from explorer.serving.page_js import page_script
 from explorer.serving.pane import served_pane
 from explorer.serving.url_state import has_url_state, url_state_sync
@@ -186,7 +186,7 @@ def create_page(game_id: str, slug: str):
     opened, _ = requested_scenario(game_id, slug, loc.search if loc is not None else "")
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
-    # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (explorer.serving.browser_fixes)
+    # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (explorer.serving.canvas_fixes)
     parts = [browser_fixes(), head]
     if notice:
         parts.append(pn.pane.HTML(f"<div class='scenario-param-message' style='{_TEXT};color:#c92a2a'>{notice}"

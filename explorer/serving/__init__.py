@@ -14,8 +14,8 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
 - :mod:`~explorer.serving.build_messages` — the build's queued messages are dropped (``drop_build_messages``);
 - :mod:`~explorer.serving.shared_styles` — one front-end model per layout/style state (``share_style_models``);
 - :mod:`~explorer.serving.session_end` — a closed session's widgets are freed (``close_session_widgets``);
-- :mod:`~explorer.serving.local_resources` — stylesheets and fonts from this server (``local_resources``);
-- :mod:`~explorer.serving.browser_fixes` — canvas focus and wheel fixes in the browser (``browser_fixes``);
+- :mod:`~explorer.serving.resources` — stylesheets and fonts from this server (``local_resources``);
+- :mod:`~explorer.serving.canvas_fixes` — canvas focus and wheel fixes in the browser (``browser_fixes``);
 - :mod:`~explorer.serving.stats` — the server's counters (``server_stats``);
 - :mod:`~explorer.serving.warm` — every page built before the first request (``warm_pages``).
 
@@ -41,8 +41,8 @@ _NAMES = {
     "build_messages": ("drop_build_messages",),
     "shared_styles": ("share_style_models",),
     "session_end": ("close_session_widgets", "free_widgets_on_session_end"),
-    "local_resources": ("local_resources",),
-    "browser_fixes": ("browser_fixes",),
+    "resources": ("local_resources",),
+    "canvas_fixes": ("browser_fixes",),
     "stats": ("server_stats",),
     "warm": ("warm_pages",),
     "pane": ("served_pane", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),

@@ -12,11 +12,11 @@ import warnings
 
 from explorer.serving.binary_messages import (MAX_WIDGET_BUFFERS, accept_binary_widget_messages,
                                               split_binary_widget_message)
-from explorer.serving.browser_fixes import BROWSER_FIXES_JS, browser_fixes
+from explorer.serving.canvas_fixes import BROWSER_FIXES_JS, browser_fixes
 from explorer.serving.build_messages import drop_build_messages
 from explorer.serving.comm_opens import skip_browser_comm_opens
 from explorer.serving.lean_build import building_page, lean_build_comms
-from explorer.serving.local_resources import local_resources
+from explorer.serving.resources import local_resources
 from explorer.serving.page_js import PAGE_JS, PAGE_JS_SOURCE, page_script
 from explorer.serving.pane import EARLY_REDRAW_MS, EARLY_REDRAWS, served_pane
 from explorer.serving.session_end import close_session_widgets, free_widgets_on_session_end
