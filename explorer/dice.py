@@ -16,11 +16,11 @@ explorer.errors.DiceScriptExhausted: the dice script ran out: 3 values were give
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from .errors import DiceScriptExhausted, ScenarioError, short_repr
-from .text import plural
+from .text import agree, plural
 
 
 @runtime_checkable
@@ -77,3 +77,74 @@ class ScriptedRoller:
     @property
     def remaining(self) -> int:
         return len(self.values) - self.used
+
+
+class Dice:
+    """The one dice source of a rule sequence (:class:`explorer.kernel.Context`'s ``dice``): the faces a scenario
+    fixes where it gives them (a script per field), a :class:`SeededRoller` for the rest, or one explicit
+    :class:`Roller` for everything.
+
+    Args:
+        roller: when given, every die comes from it (a test's or a widget's roller); scripts and seed are ignored.
+        seed: the seed of the dice not given; ``None`` draws a fresh one so that the trace can name it and the roll
+            can be replayed (``--seed``).
+
+    Attributes:
+        seed: the seed in use (``int``).
+        cursor: ``{field: faces taken so far}`` per script (a replay starts from a new :class:`Dice`).
+
+    >>> d = Dice(seed=7)
+    >>> d.take([3, 18], 2, "active.dice", "A die")
+    ([3, 18], 'given')
+    >>> faces, source = d.take(None, 2, "reactive.dice", "B die")
+    >>> source, len(faces), all(1 <= f <= 20 for f in faces)
+    ('seed', 2, True)
+    """
+
+    def __init__(self, roller: Roller | None = None, seed: int | None = None):
+        self.roller = roller
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
+        self.seeded = SeededRoller(self.seed)
+        self.cursor: dict[str, int] = {}
+
+    def roll(self, sides: int = 20, label: str = "") -> int:
+        """One die (the :class:`Roller` protocol): from the explicit roller, else from the seed."""
+        return (self.roller or self.seeded).roll(sides, label)
+
+    def fact(self, source: str) -> str:
+        """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"`` or ``"rolled"`` (an explicit
+        roller)."""
+        return {"given": "given", "seed": f"rolled (seed {self.seed})", "roller": "rolled"}[source]
+
+    def says(self, source: str) -> str:
+        """Where a roll's dice came from, for the step text: ``"dice given"``, ``"rolled, seed 7"`` (the seed, or
+        the explicit roller's when it has one) or ``"rolled by the roller passed in"``."""
+        if source == "given":
+            return "dice given"
+        if source == "seed":
+            return f"rolled, seed {self.seed}"
+        seed = getattr(self.roller, "seed", None)
+        return f"rolled, seed {seed}" if seed is not None else "rolled by the roller passed in"
+
+    def take(self, script: Sequence[int] | None, n: int, field: str, label: str, sides: int = 20
+             ) -> tuple[list[int], str]:
+        """``n`` faces of a d``sides`` for ``field`` (a scenario field path) and where they came from: ``"given"``
+        (the next ``n`` of ``script``), ``"seed"``, ``"roller"``, or ``"none"`` when ``n <= 0``.
+
+        Raises:
+            ScenarioError: ``script`` holds fewer faces than needed (names the field and how many).
+        """
+        if n <= 0:
+            return [], "none"
+        if self.roller is not None:
+            return [self.roller.roll(sides, f"{label} {i + 1}") for i in range(n)], "roller"
+        if script is not None:
+            start = self.cursor.get(field, 0)
+            if start + n > len(script):
+                raise ScenarioError(field, f"{plural(start + n, 'die')} {agree(start + n, 'is', 'are')} needed "
+                                    f"({label}) but only {len(script)} {agree(len(script), 'is', 'are')} given",
+                                    f"at least {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
+                                    f"them", None)
+            self.cursor[field] = start + n
+            return list(script[start:start + n]), "given"
+        return [self.seeded.roll(sides, f"{label} {i + 1}") for i in range(n)], "seed"

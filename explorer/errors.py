@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 MAX_VALUE_CHARS = 80
@@ -120,12 +121,65 @@ class DiceScriptExhausted(ExplorerError):
     """A :class:`~explorer.dice.ScriptedRoller` was asked for more dice than its script holds."""
 
 
-class RuleViolation(ExplorerError):
-    """A declaration the rules do not allow (e.g. a Ranged Attack without LoF). Says which rule forbids it."""
+@dataclass(frozen=True)
+class Rejection:
+    """Why a declaration is not allowed, as data (what a stepper shows where the play stopped).
 
-    def __init__(self, message: str, section: str | None = None):
-        self.section = section
-        super().__init__(f"{message} [{section}]" if section else message)
+    Attributes:
+        step: the sequence step that refused it (``"2.2 ARO declaration"``), or ``""``.
+        field: the declaration's field path (``"order.aros[0].skill"``), or ``""``.
+        reason: what is wrong, one clause.
+        rule: the section that forbids it (a :class:`~explorer.trace.RuleRef` or a section title), or ``None``.
+    """
+
+    step: str
+    field: str
+    reason: str
+    rule: Any = None
+
+    def __str__(self) -> str:
+        where = f" ({self.step})" if self.step else ""
+        return f"not allowed{where}: {self.reason}" + (f" [{self.rule}]" if self.rule else "")
+
+
+class RuleViolation(ScenarioError):
+    """The one refusal of every game: a declaration the rules do not allow (a Ranged Attack without LoF, a second
+    token in a full slot, a Move longer than its Movement Points). Names the rule, the field and the reason.
+
+    Args:
+        reason: what is wrong (one clause, no trailing period).
+        rule: the section that forbids it: a :class:`~explorer.trace.RuleRef` or a section title (``str``).
+        field: the declaration's field path in its file, or ``""`` when the refusal is not tied to one field.
+        step: the sequence step that refuses it, or ``""``.
+        source: the file or input it came from, or ``None``.
+
+    The message: with a ``field``, the one-line form of :class:`ScenarioError` (``src: field 'f': not allowed
+    (step): reason (allowed: see Game: Section)``); without, ``reason [Section]``.
+
+    Attributes:
+        rejection: the refusal as data (:class:`Rejection`).
+        section: the section title (``str``) or ``None``; ``rule`` the reference as given.
+    """
+
+    def __init__(self, reason: str, rule: Any = None, *, field: str = "", step: str = "",
+                 source: str | None = None):
+        self.rule = rule
+        self.section = getattr(rule, "section", rule)
+        self.reason = reason
+        self.step = step
+        self.rejection = Rejection(step, field, reason, rule)
+        if field:
+            problem = f"not allowed ({step}): {reason}" if step else f"not allowed: {reason}"
+            super().__init__(field, problem, f"see {rule}" if rule else None, source)
+        else:
+            ExplorerError.__init__(self, f"{reason} [{self.section}]" if rule else reason)
+            self.field, self.problem, self.allowed = "", reason, None
+            self.source = None if source is None else shorten_middle(str(source))
+
+    @classmethod
+    def of(cls, rejection: Rejection, source: str | None = None) -> "RuleViolation":
+        """The refusal of a :class:`Rejection` (from a file: ``source`` names it)."""
+        return cls(rejection.reason, rejection.rule, field=rejection.field, step=rejection.step, source=source)
 
 
 class ServeError(ExplorerError):

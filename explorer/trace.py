@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 
@@ -25,15 +25,49 @@ class RuleRef:
         return f"{self.game}: {self.section}"
 
 
-@dataclass
+class Facts(dict):
+    """The machine-readable values of a :class:`Step` (JSON-serialisable), read-only once the step exists.
+
+    Facts are an *output*: ``explorer resolve --json`` and scripts read them. Nothing in the engine, the pictures or
+    the pages reads a fact back (they read the typed state of a :class:`~explorer.kernel.Frame` instead; a test
+    scans ``explorer/`` for it). A ``dict`` subclass so that ``json`` writes it unchanged; every mutating method
+    raises ``TypeError``.
+    """
+
+    __slots__ = ()
+
+    def _readonly(self, *args, **kwargs):
+        raise TypeError("a step's facts are read-only once the step exists (build a new Step with replace())")
+
+    __setitem__ = __delitem__ = __ior__ = _readonly  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _readonly  # type: ignore[assignment]
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo) -> dict[str, Any]:
+        import copy
+
+        return copy.deepcopy(dict(self), memo)
+
+    def __reduce__(self):
+        return (Facts, (dict(self),))
+
+
+EMPTY_FACTS = Facts()
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
-    """One explained resolution step.
+    """One explained resolution step: an immutable value (build a changed copy with :func:`dataclasses.replace` or
+    :meth:`in_section`).
 
     Attributes:
         title: short headline ("A's 10 cancels B's 5 and 7").
         rule: the section that decides this step.
         detail: a paraphrase of why (never rulebook text beyond a short quoted phrase).
-        facts: machine-readable values of the step (JSON-serialisable), e.g. ``{"sv": 12}``.
+        facts: machine-readable values of the step (JSON-serialisable, read-only :class:`Facts`), e.g.
+            ``{"sv": 12}``; given as any mapping, stored as :class:`Facts`.
         marks: identifiers of what the step talks about (dice ids, model names, hexes) so views can highlight them.
         section: the trace section this step belongs to (e.g. ``"Success Values"``, ``"Saving Rolls"``).
     """
@@ -41,9 +75,19 @@ class Step:
     title: str
     rule: RuleRef
     detail: str = ""
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: Facts = field(default_factory=Facts)
     marks: tuple[str, ...] = ()
     section: str = ""
+
+    def __post_init__(self) -> None:
+        if type(self.facts) is not Facts:
+            object.__setattr__(self, "facts", Facts(self.facts or ()))
+        if type(self.marks) is not tuple:
+            object.__setattr__(self, "marks", tuple(self.marks))
+
+    def in_section(self, section: str) -> "Step":
+        """This step filed under another trace ``section`` (a new step; this one is unchanged)."""
+        return replace(self, section=section)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -60,13 +104,25 @@ class Trace:
         title: what was resolved.
         steps: the steps in resolution order.
         rulings: ``{option key: reading name}`` for every ruling option the resolution consulted.
-        outcome: JSON-serialisable summary of the result (winner, saving rolls, wounds...).
+        outcome: JSON-serialisable summary of the result (winner, saving rolls, wounds...): what ``--json``,
+            scripts and the golden files read. Written from :attr:`result` by :meth:`with_result`.
+        result: the typed outcome of the scenario kind (a frozen dataclass with ``to_json()``, see
+            :class:`explorer.kernel.Outcome`), or ``None`` where a kind has none yet. Code reads this, never
+            ``outcome`` by key.
     """
 
     title: str
     steps: list[Step] = field(default_factory=list)
     rulings: dict[str, str] = field(default_factory=dict)
     outcome: dict[str, Any] = field(default_factory=dict)
+    result: Any = None
+
+    def with_result(self, result: Any) -> "Trace":
+        """Set the typed :attr:`result` and the JSON :attr:`outcome` written from it (``result.to_json()``);
+        returns this trace."""
+        self.result = result
+        self.outcome = result.to_json()
+        return self
 
     def add(self, title: str, rule: RuleRef, detail: str = "", *, section: str = "", marks=(), **facts) -> Step:
         step = Step(title, rule, detail, dict(facts), tuple(marks), section)

@@ -139,6 +139,9 @@ class Game:
             :func:`explorer.render.embed.render_scenario` (``explorer render``, the docs). ``None``: no pictures.
         named: returns the game's :class:`NamedFile` tuple (packaged files opened by name that are not built-in
             scenarios), or ``None``: none.
+        sequences: returns ``{name: sequence}``, every rule sequence of the game as the kernel plays it
+            (:data:`explorer.kernel.Sequence`: ``(step name, step function)`` pairs and ``Each`` entries), or
+            ``None``: none yet. A test checks that each step is a plain module-level function.
     """
 
     id: str
@@ -155,6 +158,7 @@ class Game:
     scenario_order: tuple[str, ...] = field(default=())
     picture: Callable[[Any, Trace], str | None] | None = None
     named: Callable[[], tuple[NamedFile, ...]] | None = None
+    sequences: Callable[[], Mapping[str, Any]] | None = None
 
     # ---------------------------------------------------------------------------------------------- scenarios
 

@@ -37,6 +37,10 @@ def cancels(t):
     return {s.facts["canceller"]: s.facts["cancelled"] for s in t.steps if "canceller" in s.facts}
 
 
+PENDING = {"TR-15": 22, "TR-34": 22, "TR-35": 22, "TR-37": 22}
+"""Handed cases whose fix is the work of an open issue (``{case id: issue number}``): issue 22 builds them in."""
+
+
 def test_every_handed_case_has_a_scenario_and_a_test():
     cases = _cases()
     if not cases:
@@ -44,8 +48,12 @@ def test_every_handed_case_has_a_scenario_and_a_test():
     names = {s["name"] for s in list_scenarios()} | set(available_tables())  # roll scenarios and table files
     tested = {n[len("test_"):].split("_")[0].upper().replace("TR", "TR-") for n in globals() if n.startswith("test_tr")}
     for cid in cases:
+        if cid in PENDING:  # handed after their issue was filed: built in by that issue, not before
+            assert cid.lower() not in names, f"{cid} is built in now: remove it from PENDING"
+            continue
         assert cid.lower() in names, cid
         assert cid in tested, cid
+    assert set(PENDING) <= set(cases), "PENDING names a case that is not handed"
 
 
 def test_tr01():

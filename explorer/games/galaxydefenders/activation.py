@@ -770,10 +770,8 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
     came = Hex.parse(a.came_from) if a.came_from else None
     while offset < len(rules):
         s2, st = check_rules(state, amap, rules[offset:], a.kind, strict)
-        for s in st:
-            if "behavior" in s.facts:
-                s.facts["behavior"] += offset
-        trace.steps += st
+        trace.steps += [replace(s, facts={**s.facts, "behavior": s.facts["behavior"] + offset})
+                        if offset and "behavior" in s.facts else s for s in st]
         if s2.rule is None:
             break
         idx = s2.rule + offset

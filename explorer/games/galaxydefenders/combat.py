@@ -997,10 +997,8 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
         with with_source(scenario._source, f"attacks[{i}]."):
             state, results, hr, steps = resolve_attack(state, a, dice, scenario.high_impact, r,
                                                        scenario.close_encounter)
-        for s in steps:
-            if len(scenario.attacks) > 1:
-                s.section = f"Attack {i + 1}: {s.section}"
-            trace.steps.append(s)
+        trace.steps.extend(s.in_section(f"Attack {i + 1}: {s.section}") if len(scenario.attacks) > 1 else s
+                           for s in steps)
         out_attacks.append({
             "attacker": a.attacker, "weapon": a.weapon, "hits": hr.hits if hr else None,
             "bolts": hr.bolts if hr else None,
@@ -1011,9 +1009,8 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
         })
         if menace is not None:
             menace, steps = menace_after_attack(menace, a, results, state)
-            for s in steps:
-                s.section = f"Attack {i + 1}: Menace" if len(scenario.attacks) > 1 else "Menace"
-            trace.steps += steps
+            trace.steps += [s.in_section(f"Attack {i + 1}: Menace" if len(scenario.attacks) > 1 else "Menace")
+                            for s in steps]
             out_attacks[-1]["menace"] = {"holder": menace.holder, "level": menace.level}
     trace.rulings = dict(r.consulted)
     trace.outcome = {

@@ -169,8 +169,7 @@ def resolve_conditions(scenario: ConditionsScenario, rulings: Mapping[str, str] 
             sec = f"{i + 1}. Mark {ev.x} effect"
             attack = AttackModel(target=t.name, fixed_hits=0, effects=[{"kind": "mark", "x": ev.x}])
             t, steps = place_mark(t, attack, HitRoll(0), r)
-            for s in steps:
-                s.section = sec
+            steps = [s.in_section(sec) for s in steps]
         trace.steps += steps
         after.append({"event": f"{ev.kind} {ev.x}" if ev.kind != "refresh" else "refresh", "poison": t.poison,
                       "mark": t.mark, "wounds": t.wounds})

@@ -243,9 +243,7 @@ def resolve_menace(scenario: MenaceScenario, rulings: Mapping[str, str] | None =
             m, st = master_alien_wounded(m, e.agent, e.wounds, e.via)
         else:
             m, st = menace_action(m, e.agent, e.to)
-        for s in st:
-            s.section = sec
-        trace.steps += st
+        trace.steps += [s.in_section(sec) for s in st]
         after.append({"event": sec, "holder": m.holder, "level": m.level})
     trace.rulings = dict(r.consulted)
     trace.outcome = {"after": after, "holder": m.holder, "level": m.level,

@@ -964,9 +964,7 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
     rejected = None
 
     def add(steps, section):
-        for s in steps:
-            s.section = section
-            trace.steps.append(s)
+        trace.steps.extend(s.in_section(section) for s in steps)
 
     if scenario.start_of_round:
         board, steps = inferno_start_of_round(terrain, board)

@@ -321,9 +321,7 @@ def resolve_damage(scenario: DamageScenario, rulings: Mapping[str, str] | None =
             rejected.append(i)
             steps = [Step(f"Not allowed: {v}", S.ref(v.section.split(";")[0]) if v.section else S.DAMAGING_ENEMIES,
                           facts={"rejected": True})]
-        for st in steps:
-            st.section = section
-            trace.steps.append(st)
+        trace.steps.extend(st.in_section(section) for st in steps)
         if mission_failed(state.squadmates):
             if i + 1 < len(scenario.events):
                 trace.add(f"The Mission has ended: {plural(len(scenario.events) - i - 1, 'later event')} not played",

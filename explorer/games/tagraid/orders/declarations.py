@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.errors import ScenarioError
-from explorer.trace import RuleRef
+from explorer.errors import Rejection, RuleViolation  # noqa: F401  (Rejection: re-exported for old imports)
 
 Point = tuple[float, float]
 
@@ -122,24 +121,6 @@ class OrderDice:
         return next((list(v) for k, v in self.saves if k == miner), None)
 
 
-@dataclass(frozen=True)
-class Rejection:
-    """Why a declaration is not allowed: the sequence step, the declaration's field, the reason and the section."""
-
-    step: str
-    field: str
-    reason: str
-    rule: RuleRef
-
-    def __str__(self) -> str:
-        return f"not allowed ({self.step}): {self.reason} [{self.rule}]"
-
-
-class IllegalDeclaration(ScenarioError):
-    """A declaration the rules refuse when it is made (a Skill whose Requirements fail only at Resolution is not
-    refused: it becomes Idle there). Carries the :class:`Rejection`; as a ScenarioError it names the field."""
-
-    def __init__(self, rejection: Rejection, source: str | None = None):
-        self.rejection = rejection
-        super().__init__(rejection.field, f"not allowed ({rejection.step}): {rejection.reason}",
-                         f"see {rejection.rule}", source)
+IllegalDeclaration = RuleViolation
+"""The old name of the one refusal type, :class:`~explorer.errors.RuleViolation` (which carries the
+:class:`~explorer.errors.Rejection`): ``except IllegalDeclaration`` keeps working."""

@@ -22,6 +22,8 @@ immutable values.
 
 from __future__ import annotations
 
+from explorer.errors import RuleViolation
+
 import math
 from dataclasses import replace
 
@@ -30,7 +32,7 @@ from explorer.trace import Step
 
 from .. import sections as S
 from ..lof import CONTACT_TOLERANCE
-from .declarations import IllegalDeclaration, Interaction, MoveDecl, Point, Rejection
+from .declarations import IllegalDeclaration, Interaction, MoveDecl, Point
 from .move import first_contact
 from .state import LootToken, OrderState, ToolCard
 
@@ -39,7 +41,7 @@ TOUCH = 1e-6
 
 
 def _reject(step: str, field: str, reason: str, rule=S.TOOL_CONTAINERS_AND_LOOT) -> IllegalDeclaration:
-    return IllegalDeclaration(Rejection(step, field, reason, rule))
+    return RuleViolation(reason, rule, field=field, step=step)
 
 
 def token_at(state: OrderState, token_id: str) -> tuple[str, float, float] | None:

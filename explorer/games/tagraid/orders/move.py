@@ -13,6 +13,8 @@ Distances are lengths of the base centre's route in board units; one Movement Ru
 
 from __future__ import annotations
 
+from explorer.errors import RuleViolation
+
 import math
 from dataclasses import dataclass
 
@@ -24,7 +26,7 @@ from explorer.trace import Step
 
 from .. import sections as S
 from ..lof import CONTACT_TOLERANCE
-from .declarations import IllegalDeclaration, MoveDecl, Point, Rejection
+from .declarations import IllegalDeclaration, MoveDecl, Point
 from .state import OrderState
 
 LENGTH_TOLERANCE = 1e-6
@@ -44,7 +46,7 @@ class CheckedMove:
 
 
 def _reject(step: str, field: str, reason: str, rule=S.MOVE) -> IllegalDeclaration:
-    return IllegalDeclaration(Rejection(step, field, reason, rule))
+    return RuleViolation(reason, rule, field=field, step=step)
 
 
 def first_contact(p: Point, q: Point, c: Point, reach: float) -> float | None:

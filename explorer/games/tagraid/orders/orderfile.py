@@ -58,7 +58,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
-from explorer.errors import ScenarioError
+from explorer.errors import RuleViolation, ScenarioError
 from explorer.scenario import validate
 from explorer.text import plural
 from explorer.trace import Trace
@@ -642,7 +642,7 @@ def errors_name(source: str):
     except IllegalDeclaration as e:
         if e.source is not None:
             raise
-        raise IllegalDeclaration(e.rejection, source) from None
+        raise RuleViolation.of(e.rejection, source) from None
     except ScenarioError as e:
         if e.source is not None:
             raise

@@ -18,6 +18,8 @@ replays them (going back is replaying fewer).
 
 from __future__ import annotations
 
+from explorer.errors import RuleViolation
+
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -113,7 +115,7 @@ def between_orders(table: OrderState) -> OrderState:
 
 
 def _reject(step: str, field: str, reason: str, rule) -> IllegalDeclaration:
-    return IllegalDeclaration(Rejection(step, field, reason, rule))
+    return RuleViolation(reason, rule, field=field, step=step)
 
 
 # ------------------------------------------------------------------------------------------------ 1 Events Phase
@@ -218,7 +220,7 @@ def _file_field(e: IllegalDeclaration, i: int) -> IllegalDeclaration:
     ``orders[i].move``)."""
     r = e.rejection
     fld = f"orders[{i}]" + r.field[len("order"):] if r.field.startswith("order") else r.field
-    return IllegalDeclaration(Rejection(f"Order {i + 1} › {r.step}", fld, r.reason, r.rule), e.source)
+    return RuleViolation(r.reason, r.rule, field=fld, step=f"Order {i + 1} › {r.step}", source=e.source)
 
 
 def play_orders(rs: RoundState, decl: RoundDeclarations):

@@ -15,6 +15,8 @@ that fails its Requirements at Resolution becomes Idle there, with a step saying
 
 from __future__ import annotations
 
+from explorer.errors import RuleViolation
+
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -35,7 +37,7 @@ OES = S.ORDER_EXPENDITURE_SEQUENCE
 
 
 def _reject(step: str, field: str, reason: str, rule=OES) -> IllegalDeclaration:
-    return IllegalDeclaration(Rejection(step, field, reason, rule))
+    return RuleViolation(reason, rule, field=field, step=step)
 
 
 def _add_state(pending: tuple, miner: str, st: str) -> tuple:
