@@ -25,9 +25,9 @@ from explorer.serving.binary_messages import accept_binary_widget_messages
 from explorer.serving.canvas_fixes import browser_fixes
 from explorer.serving.comm_opens import skip_browser_comm_opens
 from explorer.serving.lean_build import lean_build_comms
-from explorer.serving.resources import local_resources
 from explorer.serving.page_js import page_script
 from explorer.serving.pane import served_pane
+from explorer.serving.resources import local_resources
 from explorer.serving.url_state import has_url_state, url_state_sync
 from explorer.serving.versions import warn_versions
 from explorer.serving.warm import warm_pages
