@@ -181,10 +181,7 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     sc = with_rulings(scenario, rulings, seed)
     frames = play_scenario(sc)
     t = round_trace(sc.title, frames)
-    t.rulings = {**dict(sc.initial.table.rulings)}
-    for s in t.steps:
-        if isinstance(s.facts.get("rulings"), dict):
-            t.rulings.update(s.facts["rulings"])
+    t.rulings = {**dict(sc.initial.table.rulings), **dict(frames[-1].state.consulted)}
     return t
 
 

@@ -273,6 +273,9 @@ class OrderState:
             Loot Zone (:class:`LootZone`). tool_deck: the Tool Deck, top card first; tool_discard: its discard pile.
         container_draws: ``((miner, container), ...)`` Tool Cards drawn this Game Round (one per Tool Container).
         interactions: ``((miner, what happened), ...)`` Tool Container and Loot Token interactions of this Order.
+        consulted: ``((option key, reading), ...)`` the ruling options this Order's own steps consulted, in the
+            order they did (``megabeast_facing_tie``, ``tool_container_draws``, ``loot_token_megabeast``): the
+            readings its trace lists besides those of the roll exchange.
     """
 
     geometry: TableGeometry
@@ -306,6 +309,11 @@ class OrderState:
     tool_discard: tuple[ToolCard, ...] = ()
     container_draws: tuple[tuple[str, str], ...] = ()
     interactions: tuple[tuple[str, str], ...] = ()
+    consulted: tuple[tuple[str, str], ...] = ()
+
+    def consulting(self, readings: dict[str, str]) -> "OrderState":
+        """This state with ``readings`` (``{option key: reading}``) added to :attr:`consulted`."""
+        return replace(self, consulted=self.consulted + tuple(readings.items())) if readings else self
 
     # -- lookups
 
