@@ -87,19 +87,11 @@ def _options():
 def outcome_text(trace: Trace) -> str:
     """The outcome of a resolved roll exchange in plain text (winner per pair, Saving Rolls, Wounds, Death,
     Neomaterials, Evade movement)."""
+    from .outcomes import OrderOutcome, RoundOutcome, TableOutcome
+
+    if isinstance(trace.result, (OrderOutcome, RoundOutcome, TableOutcome)):  # kinds order, round, table
+        return trace.result.text()
     o = trace.outcome
-    if "verdicts" in o and "shooter" in o:
-        from .table_scenario import outcome_text as table_text
-
-        return table_text(trace)
-    if "events_left" in o and "orders_played" in o:  # a whole Round (kind = "round")
-        from .orders.roundfile import round_outcome_text
-
-        return round_outcome_text(o)
-    if "aro_rights" in o:  # a whole Order (kind = "order")
-        from .orders.orderfile import order_outcome_text
-
-        return order_outcome_text(o)
     lines = ["Outcome:"]
     for p in o.get("pairs", []):
         other = p.get("reactive") or p.get("megabeast")

@@ -37,6 +37,8 @@ from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
 from explorer.trace import Trace
 
+from .outcomes import TableOutcome, band_words  # noqa: F401  (band_words: re-exported for old imports)
+
 if TYPE_CHECKING:  # the table modules pull in shapely and networkx: imported when a table is actually read
     from .table_file import LoadedTable
 
@@ -88,13 +90,6 @@ class TableScenario:
                 raise ScenarioError("--target", f"no target {short_repr(t)}",
                                     [m for m in self.loaded.table.models if m != sid], self.name)
         return replace(self, shooter=sid, targets=tuple(targets) or self.targets)
-
-
-def band_words(band: str | None) -> str:
-    """``"short"`` → ``"Short Range"``, ``"out_of_range"`` → ``"Out of Range"``."""
-    if not band:
-        return "no Range band"
-    return "Out of Range" if band == "out_of_range" else f"{band.replace('_', ' ').title()} Range"
 
 
 def is_table_document(data: Mapping[str, Any]) -> bool:
@@ -151,14 +146,15 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
     before). ``seed`` is accepted for the uniform surface and unused (no dice are rolled).
 
     Returns:
-        a :class:`~explorer.trace.Trace` whose ``outcome`` is ``{"table", "shooter", "has_lof": [ids],
-        "verdicts": [verdict_to_dict...], "readings"}`` (distances in hex units).
+        a :class:`~explorer.trace.Trace` whose ``result`` is a :class:`.outcomes.TableOutcome` (its JSON
+        ``outcome``: ``{"table", "shooter", "has_lof": [ids], "verdicts": [verdict_to_dict...], "readings"}``,
+        distances in hex units); with ``targets``, the roll exchange's trace.
 
     Raises:
         ScenarioError: an unknown ruling option or reading.
     """
     from .lof_analysis import analyse
-    from .lof_report import verdict_line, verdict_to_dict
+    from .lof_report import verdict_line
 
     lt = scenario.loaded
     rul = lt.rulings.copy()
@@ -190,11 +186,8 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
                       "between the two bases.", section="Range", marks=(v.target,), target=v.target,
                       distance=round(v.range.distance, 4), band=v.band)
     trace.rulings = dict(sorted(rul.consulted.items()))
-    ds = [verdict_to_dict(v) for v in verdicts]
-    trace.outcome = {"table": scenario.name, "shooter": scenario.shooter,
-                     "has_lof": [d["target"] for d in ds if d["lof"]["has_lof"]], "verdicts": ds,
-                     "readings": trace.rulings}
-    return trace
+    return trace.with_result(TableOutcome(scenario.name, scenario.shooter, tuple(verdicts),
+                                          tuple(trace.rulings.items())))
 
 
 def _weapon_and_threat(lt):
@@ -206,16 +199,9 @@ def _weapon_and_threat(lt):
 
 
 def outcome_text(trace: Trace) -> str:
-    """``"Outcome: A has LoF to 1 of 1 Models"`` then one line per target (band and distance)."""
-    o = trace.outcome
-    vs = o.get("verdicts", [])
-    lines = [f"Outcome: {o['shooter']} has Line of Fire to {len(o['has_lof'])} of {len(vs)} Models"]
-    for d in vs:
-        r = d.get("range")
-        rng = "" if not r or r.get("distance") is None else f", {band_words(r['band'])} ({r['distance']:.3f} hex units)"
-        lines.append(f"  - {d['target']}: {'LoF' if d['lof']['has_lof'] else 'no LoF'} "
-                     f"({str(d['lof']['reason']).replace('_', ' ')}){rng}")
-    return "\n".join(lines)
+    """``"Outcome: A has LoF to 1 of 1 Models"`` then one line per target (band and distance):
+    :meth:`.outcomes.TableOutcome.text` of ``trace.result``."""
+    return trace.result.text()
 
 
 def picture(scenario: TableScenario) -> str:

@@ -69,6 +69,8 @@ from ..options import ALL_OPTIONS
 from ..table_file import board_from_ref
 from .declarations import (AroDecl, AttackShare, IllegalDeclaration, Interaction, MoveDecl, OrderDeclarations,
                            OrderDice, SkillDecl)
+from ..outcomes import (AroRightLine, LootTokenLine, LootZoneLine, MegaBeastAfter, MinerAfter, OrderOutcome,
+                        PairLine)
 from .sequence import Frame, play, trace_of
 from .state import (DEFAULT_MOVEMENT_SEGMENT, DEFAULT_TOKEN_RADIUS, DEFAULT_TOOL_SLOTS, BehaviorCard, LootToken,
                     LootZone, MegaBeastState, MinerState, OrderState, TableGeometry, ToolCard, ToolContainer,
@@ -510,127 +512,70 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
     return OrderScenario(doc.title, doc.description, initial, decl, dice, source)
 
 
-def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
-    """The JSON answer of a played Order: ARO rights (step and reason), AROs declared, the roll exchange's outcome
-    (``roll``; and, lifted from it so the summary reads the trace's own numbers, ``pairs``, ``saving_rolls``,
-    ``failed_saves``, ``wounds_lost``), Wounds / States / positions after the Order, ``states_entered`` at the End of
-    the Order, Evade movements made and dropped, deaths, Neomaterials gained (by side) and the MegaBeast's facing and
-    move."""
-    last = frames[-1].state
+def _rounded(p) -> tuple[float, float]:
+    return (round(p[0], 6), round(p[1], 6))
+
+
+def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
+    """The typed outcome of a played Order (:class:`.outcomes.OrderOutcome`): ARO rights (step and reason), AROs
+    declared, the roll exchange (its JSON outcome, and, lifted from it so the summary reads the trace's own numbers,
+    its rolls, Saving Rolls and Wounds lost), Wounds / States / positions after the Order, States entered at the End
+    of the Order, Evade movements made and dropped, deaths, Neomaterials gained (by side), Tools and Loot, and the
+    MegaBeast's facing and move."""
+    first, last = frames[0].state, frames[-1].state
     res = last.resolution
     roll = res.trace.outcome if res is not None else None
-    out: dict[str, Any] = {
-        "active": last.active,
-        "aro_rights": {r.miner: {"step": r.step, "reason": r.reason, "evade_only": r.evade_only}
-                       for r in last.rights},
-        "aros": {**{m: d.skill for m, d in last.aros},
-                 **({last.megabeast.id: "behavior"} if last.megabeast is not None
-                    and last.right_of(last.megabeast.id) is not None else {})},
-        "roll": roll,
-        "pairs": list((roll or {}).get("pairs", [])),
-        "saving_rolls": dict((roll or {}).get("saving_rolls", {})),
-        "failed_saves": dict((roll or {}).get("failed_saves", {})),
-        "wounds_lost": {k: v for k, v in (roll or {}).get("wounds", {}).items() if v},
-        "miners": {m.id: {"wounds": m.wounds, "states": list(m.states), "orders": m.orders, "on_table": m.on_table,
-                          "position": [round(m.x, 6), round(m.y, 6)], "scoring_zone": m.scoring_zone}
-                   for m in last.miners},
-        "states_entered": [[m, st] for m, st in last.states_entered],
-        "evade_moved": {m: [round(p[0], 6), round(p[1], 6)] for m, p in last.evade_moved},
-        "evade_dropped": dict(last.evade_dropped),
-        "evade_allowed": sorted(res.evade_moves) if res is not None else [],
-        "counted_as_idle": {n: r.declared for n, r in (res.miners.items() if res is not None else ())
-                            if r.skill == "idle" and r.declared not in ("idle", "none")},
-        "dead": list(last.dead),
-        "teseum": {k: v for k, v in last.teseum if v}, "t_bezoar": {k: v for k, v in last.t_bezoar if v},
-    }
-    # Tool Containers and Loot (only when the table has any: the outcome of other Orders is unchanged)
-    if last.interactions:
-        out["interactions"] = [[m, what] for m, what in last.interactions]
-    tools = {m.id: [t.name for t in m.tools] for m in last.miners if m.tools}
-    if tools or any(m.tools for m in frames[0].state.miners):
-        out["tools"] = tools
-    if last.loot_tokens or frames[0].state.loot_tokens:
-        out["loot_tokens"] = {t.id: {"owner": t.owner, "position": [round(t.x, 6), round(t.y, 6)]}
-                              for t in last.loot_tokens}
-    zones = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]} for z in last.loot_zones
-             if z.units or z.cards}
-    if zones or any(z.units or z.cards for z in frames[0].state.loot_zones):
-        out["loot_zones"] = zones
-    if last.megabeast is not None:
-        mb = last.megabeast
-        start = frames[0].state.megabeast
-        out["megabeast"] = {"wounds": mb.wounds, "facing": mb.facing, "facing_at_start": start.facing,
-                            "facing_before": last.megabeast_facing_before,
-                            "killed": bool(res is not None and res.megabeast is not None and res.megabeast.killed),
-                            "moved": ([list(map(lambda v: round(v, 6), p)) for p in last.megabeast_moved]
-                                      if last.megabeast_moved else None)}
-    return out
+    # the roll exchange's own numbers, as its JSON outcome states them (the roll kind's typed outcome is the
+    # roll resolver's: read here, in one place, until the Order can take them from it)
+    saves = dict((roll or {}).get("saving_rolls", {}))
+    failed = dict((roll or {}).get("failed_saves", {}))
+    wounds = dict((roll or {}).get("wounds", {}))
+    mb = last.megabeast
+    aros = {**{m: d.skill for m, d in last.aros},
+            **({mb.id: "behavior"} if mb is not None and last.right_of(mb.id) is not None else {})}
+    tools = tuple((m.id, tuple(t.name for t in m.tools)) for m in last.miners if m.tools)
+    zones = tuple(LootZoneLine(z.owner, z.units, tuple(c.name for c in z.cards)) for z in last.loot_zones
+                  if z.units or z.cards)
+    return OrderOutcome(
+        active=last.active,
+        aro_rights=tuple(AroRightLine(r.miner, r.step, r.reason, r.evade_only) for r in last.rights),
+        aros=tuple(aros.items()),
+        roll=roll,
+        pairs=tuple(PairLine(p.active, p.opponent, p.kind, p.winner) for p in (res.pairs if res is not None else ())),
+        saving_rolls=tuple(saves.items()), failed_saves=tuple(failed.items()),
+        wounds_lost=tuple((k, v) for k, v in wounds.items() if v),
+        miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table, _rounded((m.x, m.y)),
+                                m.scoring_zone) for m in last.miners),
+        states_entered=tuple(last.states_entered),
+        evade_moved=tuple((m, _rounded(p)) for m, p in last.evade_moved),
+        evade_dropped=tuple(last.evade_dropped),
+        evade_allowed=tuple(sorted(res.evade_moves)) if res is not None else (),
+        counted_as_idle=tuple((n, r.declared) for n, r in (res.miners.items() if res is not None else ())
+                              if r.skill == "idle" and r.declared not in ("idle", "none")),
+        dead=tuple(last.dead),
+        teseum=tuple((k, v) for k, v in last.teseum if v), t_bezoar=tuple((k, v) for k, v in last.t_bezoar if v),
+        # Tool Containers and Loot: only when the table has any (the outcome of other Orders is unchanged)
+        interactions=tuple(last.interactions) if last.interactions else None,
+        tools=tools if tools or any(m.tools for m in first.miners) else None,
+        loot_tokens=(tuple(LootTokenLine(t.id, t.owner, _rounded((t.x, t.y))) for t in last.loot_tokens)
+                     if last.loot_tokens or first.loot_tokens else None),
+        loot_zones=zones if zones or any(z.units or z.cards for z in first.loot_zones) else None,
+        megabeast=None if mb is None else MegaBeastAfter(
+            mb.wounds, mb.facing, first.megabeast.facing, last.megabeast_facing_before,
+            bool(res is not None and res.megabeast is not None and res.megabeast.killed),
+            (_rounded(last.megabeast_moved[0]), _rounded(last.megabeast_moved[1])) if last.megabeast_moved
+            else None))
 
 
-def order_outcome_text(o: Mapping[str, Any]) -> str:
-    """The plain-text summary of a played Order (``trace.outcome`` of :func:`resolve_order`), built only from the
-    numbers the trace reports: ARO rights and AROs, the winner of every Face to Face / Normal Roll, Saving Rolls,
-    Wounds lost, States entered, Evade movements (made, not taken, dropped), deaths, Teseum / T-Bezoar, and the
-    MegaBeast's move and facing."""
-    lines = ["Outcome:"]
-    rights = o.get("aro_rights", {})
-    lines.append("  ARO rights: " + (", ".join(f"{m} (step {r['step']}, {r['reason'].replace('_', ' ')}"
-                                              + (", Evade only" if r.get("evade_only") else "") + ")"
-                                              for m, r in rights.items()) or "none"))
-    aros = {m: s for m, s in o.get("aros", {}).items()}
-    if aros:
-        lines.append("  AROs declared: " + ", ".join(f"{m} {s.replace('_', ' ')}" for m, s in aros.items()))
-    for m, declared in o.get("counted_as_idle", {}).items():
-        lines.append(f"  {m}'s {declared.replace('_', ' ')} fails its Requirements at Resolution: counted as Idle")
-    for p in o.get("pairs", []):
-        other = p.get("reactive") or p.get("megabeast")
-        who = f"{p['active']} vs {other}" if other else p["active"]
-        lines.append(f"  - {who}: {p['kind'].replace('_', ' ')}, winner {p.get('winner') or 'none'}")
-    if not o.get("pairs") and o.get("roll") is not None:
-        lines.append("  No roll: no Skill of this Order or its AROs needed one")
-    saves = {k: v for k, v in o.get("saving_rolls", {}).items() if v}
-    if saves:
-        fails = o.get("failed_saves", {})
-        lines.append("  Saving Rolls: " + ", ".join(f"{k} {v} ({fails.get(k, 0)} failed)" for k, v in saves.items()))
-    lost = o.get("wounds_lost", {})
-    lines.append("  Wounds lost: " + (", ".join(f"{k} {v}" for k, v in lost.items()) or "none"))
-    if o.get("states_entered"):
-        lines.append("  States entered at the End of the Order: "
-                     + ", ".join(f"{m} {st}" for m, st in o["states_entered"]))
-    moved = o.get("evade_moved", {})
-    for m in o.get("evade_allowed", []):
-        lines.append(f"  Evade movement: {m} " + ("moves one Segment" if m in moved else
-                                                  "may move one Segment and stays"))
-    for m, why in o.get("evade_dropped", {}).items():
-        lines.append(f"  Evade movement: {m}'s declared move is dropped: {why}")
-    if o.get("dead"):
-        lines.append("  Dead: " + ", ".join(o["dead"]))
-    gains = [f"{k} +{v} Teseum" for k, v in o.get("teseum", {}).items() if v]
-    gains += [f"{k} +{v} T-Bezoar" for k, v in o.get("t_bezoar", {}).items() if v]
-    lines.append("  Neomaterials: " + (", ".join(gains) or "none gained"))
-    for m, what in o.get("interactions", []):
-        lines.append(f"  Tool Containers and Loot: {m}, {what}")
-    if "tools" in o:
-        lines.append("  Tools equipped: " + (", ".join(f"{m} {', '.join(t)}" for m, t in o["tools"].items())
-                                             or "none"))
-    if "loot_tokens" in o:
-        lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
-    for owner, z in o.get("loot_zones", {}).items():
-        lines.append(f"  {owner}'s Loot Zone: {plural(z['units'], 'Unit')}" + (f", {', '.join(z['cards'])}" if z["cards"]
-                                                                      else ""))
-    mb = o.get("megabeast")
-    if mb:
-        parts = [f"{mb['wounds']} Wounds left" + (" (killed)" if mb.get("killed") else "")]
-        if mb.get("moved"):
-            parts.append(f"moved from ({mb['moved'][0][0]:.2f}, {mb['moved'][0][1]:.2f}) to "
-                         f"({mb['moved'][1][0]:.2f}, {mb['moved'][1][1]:.2f})")
-        if mb.get("facing_at_start", mb["facing"]) != mb["facing"]:
-            why = ("redirected at Conclusion" if mb.get("facing_before") is not None else "turned by its move")
-            parts.append(f"facing {mb['facing_at_start']:g}° -> {mb['facing']:g}° ({why})")
-        else:
-            parts.append(f"facing {mb['facing']:g}° (unchanged)")
-        lines.append("  MegaBeast: " + ", ".join(parts))
-    return "\n".join(lines)
+def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
+    """The JSON answer of a played Order: :func:`order_result` as JSON."""
+    return order_result(frames).to_json()
+
+
+def order_outcome_text(o: OrderOutcome) -> str:
+    """The plain-text summary of a played Order (``trace.result`` of :func:`resolve_order`):
+    :meth:`.outcomes.OrderOutcome.text`."""
+    return o.text()
 
 
 @contextmanager
@@ -667,6 +612,4 @@ def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = N
         dice = replace(dice, seed=seed)
     with errors_name(scenario.source or scenario.title):
         frames = play(initial, scenario.declarations, dice)
-    t = trace_of(scenario.title, frames)
-    t.outcome = outcome(frames)
-    return t
+    return trace_of(scenario.title, frames).with_result(order_result(frames))

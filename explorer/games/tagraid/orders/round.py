@@ -27,6 +27,7 @@ from explorer.kernel import Context, Frame
 from explorer.trace import Step, Trace
 
 from .. import sections as S
+from ..outcomes import LootTokenLine, LootZoneLine, MegaBeastAtEnd, MinerAfter, RoundOutcome
 from .declarations import OrderDeclarations, OrderDice, refused
 from .sequence import play
 from .state import BehaviorCard, MegaBeastState, OrderState
@@ -461,37 +462,35 @@ def replay_round(initial: RoundState, decl: RoundDeclarations) -> RoundReplay:
                        done.table)
 
 
-def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
-    """A :class:`~explorer.trace.Trace` of the Round; ``outcome``: round, Neomaterial Units and T-Bezoar by side,
-    Wounds and positions of the Miners, the MegaBeast, whether the match is over and its result."""
-    t = Trace(title)
-    for f in frames:
-        t.steps.extend(f.steps)
-    last = frames[-1].state
-    sides = last.table.timeline
-    t.outcome = {
+def round_result(last: RoundState) -> RoundOutcome:
+    """The typed outcome of a played Round (:class:`.outcomes.RoundOutcome`), from the state it leaves: the Round
+    played and the next one, Neomaterial Units and T-Bezoar by side, Wounds and positions of the Miners, the
+    MegaBeast, whether the match is over and its result, the Events, and the Tools and Loot on the table."""
+    table = last.table
+    sides = table.timeline
+    mb = table.megabeast
+    return RoundOutcome(
         # the Round played, and the one that begins after it (None when the match is over): the same meaning in
         # every round file, whether the match ends or goes on
-        "round": last.round if last.over else last.round - 1, "next_round": None if last.over else last.round,
-        "over": last.over,
-        "winner": last.result[0] if last.result else None, "result": last.result[1] if last.result else None,
-        "units": {s: last.units(s) for s in sides}, "t_bezoar": {s: dict(last.t_bezoar).get(s, 0) for s in sides},
-        "miners": {m.id: {"wounds": m.wounds, "orders": m.orders, "on_table": m.on_table,
-                          "position": [round(m.x, 6), round(m.y, 6)], "states": list(m.states)}
-                   for m in last.table.miners},
-        "megabeast": (None if last.table.megabeast is None else
-                      {"wounds": last.table.megabeast.wounds, "facing": last.table.megabeast.facing,
-                       "position": [round(last.table.megabeast.x, 6), round(last.table.megabeast.y, 6)]}),
-        "megabeast_killed": last.megabeast_killed, "events_left": len(last.deck),
-        "event_deck": bool(last.deck or last.drawn),
-        "events_drawn": [c.name for c in last.drawn], "orders_played": last.orders_played,
-    }
-    table = last.table
-    # Tool Containers and Loot: always present (empty without them), so every round file has the same outcome keys
-    t.outcome["tools"] = {m.id: [c.name for c in m.tools] for m in table.miners if m.tools}
-    t.outcome["loot_tokens"] = {k.id: {"owner": k.owner, "position": [round(k.x, 6), round(k.y, 6)]}
-                                for k in table.loot_tokens}
-    t.outcome["loot_zones"] = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]}
-                               for z in table.loot_zones if z.units or z.cards}
-    t.outcome["drawn_this_round"] = [list(d) for d in table.container_draws]
-    return t
+        round=last.round if last.over else last.round - 1, next_round=None if last.over else last.round,
+        over=last.over,
+        winner=last.result[0] if last.result else None, result=last.result[1] if last.result else None,
+        units=tuple((s, last.units(s)) for s in sides),
+        t_bezoar=tuple((s, dict(last.t_bezoar).get(s, 0)) for s in sides),
+        miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table,
+                                (round(m.x, 6), round(m.y, 6)), m.scoring_zone) for m in table.miners),
+        megabeast=None if mb is None else MegaBeastAtEnd(mb.wounds, mb.facing, (round(mb.x, 6), round(mb.y, 6))),
+        megabeast_killed=last.megabeast_killed, events_left=len(last.deck), event_deck=bool(last.deck or last.drawn),
+        events_drawn=tuple(c.name for c in last.drawn), orders_played=last.orders_played,
+        # Tool Containers and Loot: always present (empty without them), so every round file has the same keys
+        tools=tuple((m.id, tuple(c.name for c in m.tools)) for m in table.miners if m.tools),
+        loot_tokens=tuple(LootTokenLine(k.id, k.owner, (round(k.x, 6), round(k.y, 6))) for k in table.loot_tokens),
+        loot_zones=tuple(LootZoneLine(z.owner, z.units, tuple(c.name for c in z.cards)) for z in table.loot_zones
+                         if z.units or z.cards),
+        drawn_this_round=tuple(table.container_draws))
+
+
+def round_trace(title: str, frames: tuple[Frame[RoundState], ...]) -> Trace:
+    """A :class:`~explorer.trace.Trace` of the Round (every step in order) with its typed outcome
+    (:func:`round_result`; ``trace.outcome`` is its JSON)."""
+    return kernel.trace_of(title, frames).with_result(round_result(frames[-1].state))

@@ -39,10 +39,10 @@ from pydantic import Field
 from explorer.board import parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.scenario import validate
-from explorer.text import plural
 from explorer.trace import Trace
 
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name
+from ..outcomes import RoundOutcome
 from ..table_file import board_from_ref
 from .orderfile import (MAX_MINERS, BehaviorEntry, DiceEntry, HexKey, MegaBeastEntry, OrderEntry, TableFields,
                         _Strict, errors_name, behavior_card, megabeast_state, order_declarations, table_state)
@@ -185,34 +185,7 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     return t
 
 
-def round_outcome_text(o: Mapping[str, Any]) -> str:
-    """The plain-text summary of a played Round (``trace.outcome`` of :func:`resolve_round`): Events drawn, Orders
-    played, Neomaterial Units and T-Bezoar by side, the MegaBeast, and the End of Match result."""
-    lines = [f"Outcome of Round {o['round']}:"]
-    if o.get("events_drawn"):
-        lines.append("  Events drawn: " + ", ".join(o["events_drawn"]))
-    lines.append(f"  Orders played: {o.get('orders_played', 0)}")
-    lines.append("  Neomaterial Units: " + ", ".join(f"{s} {v}" for s, v in o["units"].items()))
-    lines.append("  T-Bezoar: " + ", ".join(f"{s} {v}" for s, v in o["t_bezoar"].items()))
-    if o.get("tools") or o.get("loot_tokens") or o.get("loot_zones"):
-        lines.append("  Tools equipped: " + (", ".join(f"{m} {', '.join(t)}" for m, t in o["tools"].items())
-                                             or "none"))
-        lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
-        for owner, z in o.get("loot_zones", {}).items():
-            lines.append(f"  {owner}'s Loot Zone: {plural(z['units'], 'Unit')}" + (f", {', '.join(z['cards'])}"
-                                                                          if z["cards"] else ""))
-    dead = [m for m, v in o["miners"].items() if not v["on_table"]]
-    if dead:
-        lines.append("  Off the table: " + ", ".join(dead))
-    mb = o.get("megabeast")
-    if o.get("megabeast_killed"):
-        lines.append("  MegaBeast: killed")
-    elif mb:
-        lines.append(f"  MegaBeast: {mb['wounds']} Wounds left, facing {mb['facing']:g}°")
-    if o["over"]:
-        lines.append("  The match ends: " + (f"{o['winner']} wins" if o["winner"] else "a draw")
-                     + f" ({o['result']})")
-    else:
-        deck = (f"{plural(o['events_left'], 'Event card')} left" if o.get("event_deck", True) else "no Event Deck")
-        lines.append(f"  The match goes on: Round {o['next_round']} begins ({deck})")
-    return "\n".join(lines)
+def round_outcome_text(o: RoundOutcome) -> str:
+    """The plain-text summary of a played Round (``trace.result`` of :func:`resolve_round`):
+    :meth:`.outcomes.RoundOutcome.text`."""
+    return o.text()
