@@ -29,12 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
+from explorer.schema import ScenarioHeader
 from explorer.trace import Trace
 
 from .outcomes import TableOutcome, band_words  # noqa: F401  (band_words: re-exported for old imports)
@@ -43,10 +44,11 @@ if TYPE_CHECKING:  # the table modules pull in shapely and networkx: imported wh
     from .table_file import LoadedTable
 
 
-class _TableRef(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    title: str = Field("", max_length=200)
-    description: str = Field("", max_length=4000)
+class _TableRef(ScenarioHeader):
+    """A ``kind = "table"`` document naming a packaged table (the header's ``title`` and ``description``)."""
+
+    game: Literal["tagraid"] = "tagraid"
+    kind: Literal["table"] = "table"
     table: str = Field(..., max_length=80)
     shooter: str | None = Field(None, max_length=80)
     targets: list[Annotated[str, Field(max_length=80)]] = Field(default_factory=list, max_length=8)
@@ -74,6 +76,8 @@ class TableScenario:
     targets: tuple[str, ...] = ()
     """Targets of the shooter's attack: when given, :func:`resolve_table` resolves the roll exchange the board
     decides (:func:`.board_roll.board_roll`) instead of listing the Line of Fire verdicts."""
+    kind: ClassVar[str] = "table"
+    """The scenario kind (:data:`explorer.games.tagraid.game.KINDS`)."""
 
     def with_question(self, shooter: str | None = None, targets: tuple[str, ...] | list[str] = ()) -> "TableScenario":
         """This scenario asking about ``shooter`` (default: its own) attacking ``targets`` (default: its own).
@@ -107,7 +111,6 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
     """
     from .table_file import available_tables, load_packaged_table, table_from_dict
 
-    data = {k: v for k, v in data.items() if k != "kind"}
     targets: tuple[str, ...] = ()
     if "table" in data:
         ref = validate(_TableRef, data, source)
@@ -124,7 +127,7 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
             except ScenarioError as e:
                 raise ScenarioError(e.field, e.problem, e.allowed, source) from None
     else:
-        loaded = table_from_dict(dict(data), source)
+        loaded = table_from_dict({k: v for k, v in data.items() if k not in ("game", "kind")}, source)
         name, title, desc, shooter, over = source, loaded.title, loaded.description, None, ()
     models = list(loaded.table.models)
     sid = shooter or loaded.shooter or (models[0] if models else None)
@@ -139,11 +142,12 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
 
 
 def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = None,
-                  seed: int | None = None) -> Trace:
+                  seed: int | None = None, reroll: bool = False) -> Trace:
     """Every Line of Fire verdict of the scenario's shooter, one step per target, each citing the sections it used.
 
     Readings: the table file's ``[rulings]``, then the scenario's, then ``rulings`` (each overriding the one
-    before). ``seed`` is accepted for the uniform surface and unused (no dice are rolled).
+    before). ``seed`` is the seed of the roll exchange asked with ``targets`` (unused otherwise: no dice are rolled);
+    ``reroll`` is accepted for the uniform surface (a table scenario fixes no dice).
 
     Returns:
         a :class:`~explorer.trace.Trace` whose ``result`` is a :class:`.outcomes.TableOutcome` (its JSON

@@ -53,9 +53,11 @@ import math
 from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from explorer.schema import Strict
 
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
 from explorer.errors import RuleViolation, ScenarioError
@@ -92,9 +94,6 @@ MAX_TOOLS = 10
 MAX_CARD_TEXT = 2000
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
 
 HexKey = Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)]
 RoutePoint = HexKey | tuple[Coordinate, Coordinate]
@@ -102,7 +101,7 @@ Face = Annotated[int, Field(ge=1, le=20)]
 StateName = Literal["Slowed"]
 
 
-class WeaponEntry(_Strict):
+class WeaponEntry(Strict):
     name: Name
     damage: int = Field(ge=0, le=30)
     burst: int = Field(default=1, ge=0, le=20)
@@ -113,7 +112,7 @@ class WeaponEntry(_Strict):
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
-class ToolCardEntry(_Strict):
+class ToolCardEntry(Strict):
     name: Name
     kind: Literal["tool", "other"] = "tool"
     weapon: WeaponEntry | None = None
@@ -122,7 +121,7 @@ class ToolCardEntry(_Strict):
     text: str = Field(default="", max_length=MAX_CARD_TEXT)
 
 
-class MinerEntry(_Strict):
+class MinerEntry(Strict):
     id: Name
     side: Name
     hex: HexKey | None = None
@@ -149,7 +148,7 @@ class MinerEntry(_Strict):
     tool_slots: int = Field(default=DEFAULT_TOOL_SLOTS, ge=0, le=MAX_TOOLS)
 
 
-class BehaviorAttackEntry(_Strict):
+class BehaviorAttackEntry(Strict):
     name: Name = "Behavior Attack"
     damage: int = Field(ge=0, le=30)
     ammunition: Literal["N", "DA", "EXP", "AP"] = "N"
@@ -158,7 +157,7 @@ class BehaviorAttackEntry(_Strict):
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
-class BehaviorEntry(_Strict):
+class BehaviorEntry(Strict):
     front: int = Field(ge=0, le=20)
     adjacent: int = Field(ge=0, le=20)
     opposite: int = Field(ge=0, le=20)
@@ -167,7 +166,7 @@ class BehaviorEntry(_Strict):
     attack: BehaviorAttackEntry | None = None
 
 
-class MegaBeastEntry(_Strict):
+class MegaBeastEntry(Strict):
     id: Name = "MegaBeast"
     hex: HexKey
     facing: float = Field(default=30.0, ge=-3600.0, le=3600.0, allow_inf_nan=False)
@@ -178,33 +177,33 @@ class MegaBeastEntry(_Strict):
     behavior: BehaviorEntry
 
 
-class AccessPointEntry(_Strict):
+class AccessPointEntry(Strict):
     number: int = Field(ge=1, le=20)
     hex: HexKey | None = None
     x: Coordinate | None = None
     y: Coordinate | None = None
 
 
-class InteractionEntry(_Strict):
+class InteractionEntry(Strict):
     target: Name
     equip: bool = True
     discard: list[Name] = Field(default_factory=list, max_length=MAX_TOOLS)
 
 
-class MoveEntry(_Strict):
+class MoveEntry(Strict):
     route: list[RoutePoint] = Field(default_factory=list, max_length=MAX_ROUTE)
     facing: float | None = Field(default=None, ge=-3600.0, le=3600.0, allow_inf_nan=False)
     interact: InteractionEntry | None = None
 
 
-class ContainerEntry(_Strict):
+class ContainerEntry(Strict):
     id: Name
     hex: HexKey | None = None
     x: Coordinate | None = None
     y: Coordinate | None = None
 
 
-class LootTokenEntry(_Strict):
+class LootTokenEntry(Strict):
     owner: Name
     hex: HexKey | None = None
     x: Coordinate | None = None
@@ -213,31 +212,31 @@ class LootTokenEntry(_Strict):
     cards: list[ToolCardEntry] = Field(default_factory=list, max_length=MAX_TOOLS)
 
 
-class DrawEntry(_Strict):
+class DrawEntry(Strict):
     miner: Name
     container: Name
 
 
-class ShareEntry(_Strict):
+class ShareEntry(Strict):
     target: Name
     burst: int | None = Field(default=None, ge=0, le=20)
 
 
-class SecondEntry(_Strict):
+class SecondEntry(Strict):
     skill: Literal["move", "ranged_attack", "close_combat_attack", "evade", "idle"]
     weapon: Name | None = None
     targets: list[ShareEntry] = Field(default_factory=list, max_length=MAX_MINERS + 1)
     move: MoveEntry | None = None
 
 
-class AroEntry(_Strict):
+class AroEntry(Strict):
     miner: Name
     skill: Literal["ranged_attack", "close_combat_attack", "evade", "idle", "none"]
     weapon: Name | None = None
     step: Literal[2, 4] | None = None
 
 
-class OrderEntry(_Strict):
+class OrderEntry(Strict):
     active: Name
     move: MoveEntry = Field(default_factory=MoveEntry)
     second: SecondEntry = Field(default_factory=lambda: SecondEntry(skill="idle"))
@@ -249,15 +248,16 @@ class OrderEntry(_Strict):
 DiceList = Annotated[list[Face], Field(max_length=MAX_DICE)]
 
 
-class DiceEntry(_Strict):
+class DiceEntry(Strict):
     rolls: dict[Name, DiceList] = Field(default_factory=dict, max_length=MAX_MINERS + 1)
     saves: dict[Name, DiceList] = Field(default_factory=dict, max_length=MAX_MINERS + 1)
     respawn: DiceList = Field(default_factory=list)
 
 
-class TableFields(_Strict):
+class TableFields(Strict):
     """The table part shared by order and round files: board, Miners, MegaBeast, Access Points, Timeline, rulings."""
 
+    game: Literal["tagraid"] = "tagraid"
     title: str = Field(default="Order", max_length=MAX_TITLE)
     description: str = Field(default="", max_length=MAX_DESCRIPTION)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
@@ -291,6 +291,8 @@ class OrderScenario:
     declarations: OrderDeclarations
     dice: OrderDice
     source: str = ""
+    kind: ClassVar[str] = "order"
+    """The scenario kind (:data:`explorer.games.tagraid.game.KINDS`)."""
 
 
 def _point(board: Board, p, field: str, source: str) -> tuple[float, float]:
@@ -595,10 +597,12 @@ def errors_name(source: str):
 
 
 def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = None,
-                  seed: int | None = None) -> Trace:
-    """Play the whole Order and return its cited Trace (sections by sequence step; ``outcome`` from :func:`outcome`).
+                  seed: int | None = None, reroll: bool = False) -> Trace:
+    """Play the whole Order and return its cited Trace (sections by sequence step; ``result`` from
+    :func:`order_result`).
 
-    ``rulings`` override the file's; ``seed`` replaces the file's seed for dice not given.
+    ``rulings`` override the file's; ``seed`` replaces the file's seed for dice not given; ``reroll`` ignores the
+    file's fixed dice (every die is rolled from the seed).
 
     Raises:
         IllegalDeclaration: a declaration the rules refuse (names the field, the reason and the section).
@@ -606,6 +610,8 @@ def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = N
     from dataclasses import replace
 
     initial, dice = scenario.initial, scenario.dice
+    if reroll:
+        dice = replace(dice, rolls=(), saves=(), respawn=())
     if rulings:
         initial = replace(initial, rulings=tuple(sorted({**dict(initial.rulings), **dict(rulings)}.items())))
     if seed is not None:

@@ -32,20 +32,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
 from explorer.board import parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.scenario import validate
+from explorer.schema import Strict
 from explorer.trace import Trace
 
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name
 from ..outcomes import RoundOutcome
 from ..table_file import board_from_ref
 from .orderfile import (MAX_MINERS, BehaviorEntry, DiceEntry, HexKey, MegaBeastEntry, OrderEntry, TableFields,
-                        _Strict, errors_name, behavior_card, megabeast_state, order_declarations, table_state)
+                        errors_name, behavior_card, megabeast_state, order_declarations, table_state)
 from .round import (EventCard, MegaBeastDeployment, RoundDeclarations, RoundFrame, RoundState, play_round,
                     round_trace, start_round_state)
 
@@ -62,7 +63,7 @@ class RoundMegaBeastEntry(MegaBeastEntry):
     hex: HexKey | None = None
 
 
-class EventEntry(_Strict):
+class EventEntry(Strict):
     name: Name
     effect: str = Field(default="", max_length=MAX_EVENT_TEXT)
     megabeast_symbol: bool = False
@@ -70,7 +71,7 @@ class EventEntry(_Strict):
     behavior: BehaviorEntry | None = None
 
 
-class DeploymentEntry(_Strict):
+class DeploymentEntry(Strict):
     hex: HexKey
     facing: float = Field(ge=-3600.0, le=3600.0, allow_inf_nan=False)
 
@@ -101,6 +102,8 @@ class RoundScenario:
     initial: RoundState
     declarations: RoundDeclarations
     source: str = ""
+    kind: ClassVar[str] = "round"
+    """The scenario kind (:data:`explorer.games.tagraid.game.KINDS`)."""
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -171,13 +174,18 @@ def play_scenario(scenario: RoundScenario) -> tuple[RoundFrame, ...]:
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
-                  seed: int | None = None) -> Trace:
+                  seed: int | None = None, reroll: bool = False) -> Trace:
     """Play the whole Round and return its cited Trace (:func:`.round.round_trace`; sections by Round step, then
-    Player Turn, Order and sequence step). ``rulings`` override the file's; ``seed`` re-rolls the dice not given.
+    Player Turn, Order and sequence step). ``rulings`` override the file's; ``seed`` re-rolls the dice not given;
+    ``reroll`` ignores every Order's fixed dice.
 
     Raises:
         IllegalDeclaration: a declaration the rules refuse (names the file, the field, the reason and the section).
     """
+    if reroll:
+        d = scenario.declarations
+        scenario = replace(scenario, declarations=replace(d, orders=tuple(
+            (od, replace(dice, rolls=(), saves=(), respawn=())) for od, dice in d.orders)))
     sc = with_rulings(scenario, rulings, seed)
     frames = play_scenario(sc)
     t = round_trace(sc.title, frames)
