@@ -184,6 +184,21 @@ def _cli():
     return cli_app()
 
 
+def _order_sequences() -> dict:
+    """The Order and Round sequences (:mod:`explorer.kernel` sequences of step functions over frozen state):
+    Activating a Miner › Order Expenditure Sequence (:data:`.orders.sequence.STEPS`) and Game Sequence › Game Round
+    (:data:`.orders.round.ROUND_STEPS`, whose Players Phase plays whole Orders)."""
+    from .orders.round import ROUND_STEPS
+    from .orders.sequence import STEPS
+
+    return {"Order Expenditure Sequence": STEPS, "Game Round": ROUND_STEPS}
+
+
+def _sequences() -> dict:
+    """Every rule sequence of TAG Raid, by name (:attr:`explorer.games.Game.sequences`)."""
+    return {**_order_sequences()}
+
+
 def _named():
     """The packaged table files (``tables/*.toml``: the Line of Fire page's ``lof-quarry``, ``lof-demo``, the table of
     TR-22) by name, so that ``explorer resolve lof-quarry`` opens one as the page does; their titles are read with
@@ -230,6 +245,7 @@ GAME = Game(
     ),
     cli=_cli,
     named=_named,
+    sequences=_sequences,
     outcome_text=outcome_text,
     picture=picture,
     scenario_order=("book-f2f-1v1", "book-normal-roll", "book-f2f-and-normal", "book-two-f2f", "book-stoorworm"),
