@@ -44,7 +44,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     respawn = [7]
 
 Errors: a one-line :class:`~explorer.errors.ScenarioError` naming the field and what is allowed; a declaration the
-rules refuse is an :class:`.declarations.IllegalDeclaration` (a ScenarioError) naming the declaration's field.
+rules refuse is an :class:`~explorer.errors.RuleViolation` (a ScenarioError) naming the declaration's field.
 """
 
 from __future__ import annotations
@@ -69,10 +69,9 @@ from ..megabeast import ThreatLevels
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name, Rulings
 from ..options import ALL_OPTIONS
 from ..table_file import board_from_ref
-from .declarations import (AroDecl, AttackShare, IllegalDeclaration, Interaction, MoveDecl, OrderDeclarations,
-                           OrderDice, SkillDecl)
 from ..outcomes import (AroRightLine, LootTokenLine, LootZoneLine, MegaBeastAfter, MinerAfter, OrderOutcome,
                         PairLine)
+from .declarations import AroDecl, AttackShare, Interaction, MoveDecl, OrderDeclarations, OrderDice, SkillDecl
 from .sequence import Frame, play, trace_of
 from .state import (DEFAULT_MOVEMENT_SEGMENT, DEFAULT_TOKEN_RADIUS, DEFAULT_TOOL_SLOTS, BehaviorCard, LootToken,
                     LootZone, MegaBeastState, MinerState, OrderState, TableGeometry, ToolCard, ToolContainer,
@@ -582,11 +581,11 @@ def order_outcome_text(o: OrderOutcome) -> str:
 
 @contextmanager
 def errors_name(source: str):
-    """Within the block, a refusal (:class:`IllegalDeclaration`) or a :class:`ScenarioError` that names no file is
+    """Within the block, a refusal (:class:`~explorer.errors.RuleViolation`) or a :class:`ScenarioError` that names no file is
     raised again naming ``source`` (the order or round file being played); one that names its file passes as is."""
     try:
         yield
-    except IllegalDeclaration as e:
+    except RuleViolation as e:
         if e.source is not None:
             raise
         raise RuleViolation.of(e.rejection, source) from None
@@ -605,7 +604,7 @@ def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = N
     file's fixed dice (every die is rolled from the seed).
 
     Raises:
-        IllegalDeclaration: a declaration the rules refuse (names the field, the reason and the section).
+        RuleViolation: a declaration the rules refuse (names the field, the reason and the section).
     """
     from dataclasses import replace
 

@@ -167,7 +167,7 @@ def play_scenario(scenario: RoundScenario) -> tuple[RoundFrame, ...]:
     """Replay the whole Round; a refusal is raised naming the file (``scenario.source``).
 
     Raises:
-        IllegalDeclaration: a declaration the rules refuse (field as in the file, reason, section).
+        RuleViolation: a declaration the rules refuse (field as in the file, reason, section).
     """
     with errors_name(scenario.source or scenario.title):
         return play_round(scenario.initial, scenario.declarations)
@@ -180,7 +180,7 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     ``reroll`` ignores every Order's fixed dice.
 
     Raises:
-        IllegalDeclaration: a declaration the rules refuse (names the file, the field, the reason and the section).
+        RuleViolation: a declaration the rules refuse (names the file, the field, the reason and the section).
     """
     if reroll:
         d = scenario.declarations
