@@ -72,6 +72,7 @@ from ..table_file import board_from_ref
 from ..outcomes import (AroRightLine, LootTokenLine, LootZoneLine, MegaBeastAfter, MinerAfter, OrderOutcome,
                         PairLine)
 from .declarations import AroDecl, AttackShare, Interaction, MoveDecl, OrderDeclarations, OrderDice, SkillDecl
+from .resolution import roll_numbers
 from .sequence import Frame, play, trace_of
 from .state import (DEFAULT_MOVEMENT_SEGMENT, DEFAULT_TOKEN_RADIUS, DEFAULT_TOOL_SLOTS, BehaviorCard, LootToken,
                     LootZone, MegaBeastState, MinerState, OrderState, TableGeometry, ToolCard, ToolContainer,
@@ -526,11 +527,7 @@ def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
     first, last = frames[0].state, frames[-1].state
     res = last.resolution
     roll = res.trace.outcome if res is not None else None
-    # the roll exchange's own numbers, as its JSON outcome states them (the roll kind's typed outcome is the
-    # roll resolver's: read here, in one place, until the Order can take them from it)
-    saves = dict((roll or {}).get("saving_rolls", {}))
-    failed = dict((roll or {}).get("failed_saves", {}))
-    wounds = dict((roll or {}).get("wounds", {}))
+    saves, failed, wounds = ({}, {}, {}) if res is None else roll_numbers(res)[:3]
     mb = last.megabeast
     aros = {**{m: d.skill for m, d in last.aros},
             **({mb.id: "behavior"} if mb is not None and last.right_of(mb.id) is not None else {})}
@@ -543,8 +540,8 @@ def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
         aros=tuple(aros.items()),
         roll=roll,
         pairs=tuple(PairLine(p.active, p.opponent, p.kind, p.winner) for p in (res.pairs if res is not None else ())),
-        saving_rolls=tuple(saves.items()), failed_saves=tuple(failed.items()),
-        wounds_lost=tuple((k, v) for k, v in wounds.items() if v),
+        saving_rolls=tuple(dict(saves).items()), failed_saves=tuple(dict(failed).items()),
+        wounds_lost=tuple((k, v) for k, v in dict(wounds).items() if v),
         miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table, _rounded((m.x, m.y)),
                                 m.scoring_zone) for m in last.miners),
         states_entered=tuple(last.states_entered),

@@ -31,7 +31,7 @@ from .declarations import ARO_SKILLS, SECOND_SKILLS, MoveDecl, OrderDeclarations
 from .loot import interact, stop_at_contact
 from .megabeast import behavior_move, conclusion_redirect
 from .move import check_move, in_difficult_terrain
-from .resolution import ATTACKS, SKILL_WORDS, resolve_roll
+from .resolution import ATTACKS, SKILL_WORDS, resolve_roll, roll_numbers
 from .state import OrderState
 
 OES = S.ORDER_EXPENDITURE_SEQUENCE
@@ -315,7 +315,7 @@ def resolution(state: OrderState, ctx: OrderContext):
         mb = replace(mb, wounds=res.megabeast.wounds_left,
                      fury_tokens=tuple(p for p in mb.fury_tokens if p not in res.megabeast.fury_tokens_removed))
     pending = state.pending_states
-    for target, sts in res.trace.outcome.get("states", {}).items():
+    for target, sts in (roll_numbers(res)[3] or {}).items():
         for st in sts:
             pending = _add_state(pending, target, st)
     dead = tuple(n for n in res.dead if mb is None or n != mb.id)
