@@ -55,6 +55,21 @@ def resolve_roll(scenario, rulings: Mapping[str, str] | None = None, seed: int |
     return resolve(scenario, roller=SeededRoller(scenario.seed) if reroll else None, rulings=dict(rulings or {}))
 
 
+def _order_sequences() -> dict:
+    """The Order and Round sequences (:mod:`explorer.kernel` sequences of step functions over frozen state):
+    Activating a Miner › Order Expenditure Sequence (:data:`.orders.sequence.STEPS`) and Game Sequence › Game Round
+    (:data:`.orders.round.ROUND_STEPS`, whose Players Phase plays whole Orders)."""
+    from .orders.round import ROUND_STEPS
+    from .orders.sequence import STEPS
+
+    return {"Order Expenditure Sequence": STEPS, "Game Round": ROUND_STEPS}
+
+
+def _sequences() -> dict:
+    """Every rule sequence of TAG Raid, by name (:attr:`explorer.games.Game.sequences`)."""
+    return {**_order_sequences()}
+
+
 def _options():
     from .options import ALL_OPTIONS
 
@@ -62,8 +77,9 @@ def _options():
 
 
 def outcome_text(trace: Trace) -> str:
-    """The outcome of a resolved roll exchange in plain text (winner per pair, Saving Rolls, Wounds, Death,
-    Neomaterials, Evade movement)."""
+    """The outcome of a resolved scenario in plain text: a table's, an Order's or a Round's from its typed
+    ``trace.result`` (their own outcome text), a roll exchange's (winner per pair, Saving Rolls, Wounds, Death,
+    Neomaterials, Evade movement, States) below."""
     from .outcomes import OrderOutcome, RoundOutcome, TableOutcome
 
     if isinstance(trace.result, (OrderOutcome, RoundOutcome, TableOutcome)):  # kinds order, round, table
@@ -184,21 +200,6 @@ def _cli():
     return cli_app()
 
 
-def _order_sequences() -> dict:
-    """The Order and Round sequences (:mod:`explorer.kernel` sequences of step functions over frozen state):
-    Activating a Miner › Order Expenditure Sequence (:data:`.orders.sequence.STEPS`) and Game Sequence › Game Round
-    (:data:`.orders.round.ROUND_STEPS`, whose Players Phase plays whole Orders)."""
-    from .orders.round import ROUND_STEPS
-    from .orders.sequence import STEPS
-
-    return {"Order Expenditure Sequence": STEPS, "Game Round": ROUND_STEPS}
-
-
-def _sequences() -> dict:
-    """Every rule sequence of TAG Raid, by name (:attr:`explorer.games.Game.sequences`)."""
-    return {**_order_sequences()}
-
-
 def _named():
     """The packaged table files (``tables/*.toml``: the Line of Fire page's ``lof-quarry``, ``lof-demo``, the table of
     TR-22) by name, so that ``explorer resolve lof-quarry`` opens one as the page does; their titles are read with
@@ -245,9 +246,9 @@ GAME = Game(
     ),
     cli=_cli,
     named=_named,
-    sequences=_sequences,
     outcome_text=outcome_text,
     picture=picture,
+    sequences=_sequences,
     scenario_order=("book-f2f-1v1", "book-normal-roll", "book-f2f-and-normal", "book-two-f2f", "book-stoorworm"),
 )
 """The TAG Raid entry of the registry."""
