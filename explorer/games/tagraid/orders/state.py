@@ -259,8 +259,8 @@ class OrderState:
         contact_at_activation: enemy Miners in Silhouette Contact with the Active Miner at activation.
         routes: the Active Miner's Move routes in this Order (each a tuple of points, start included).
         second: the second Skill's declaration, once made. rights: ARO rights granted (:class:`AroRight`).
-        aros: ``((miner, declaration), ...)`` AROs declared. facts: ``((key, value), ...)`` board facts decided at
-            Resolution. resolution: the outcome dict of the roll exchange (``None`` before step 5).
+        aros: ``((miner, declaration), ...)`` AROs declared. resolution: the roll exchange resolved at step 5
+            (:class:`~explorer.games.tagraid.resolve.Resolution`; ``None`` before step 5).
         pending_states: ``((miner, State), ...)`` entered this Order, applied at its end.
         dead: Miners that died this Order. teseum, t_bezoar: ``((side, Units), ...)`` gained this Order.
         megabeast_facing_before: its facing before a Conclusion redirection.
@@ -290,7 +290,6 @@ class OrderState:
     second: Any = None
     rights: tuple[AroRight, ...] = ()
     aros: tuple[tuple[str, Any], ...] = ()
-    facts: tuple[tuple[str, Any], ...] = ()
     resolution: Any = None
     pending_states: tuple[tuple[str, str], ...] = ()
     dead: tuple[str, ...] = ()
@@ -370,6 +369,3 @@ class OrderState:
         from ..options import rulings
 
         return rulings(dict(self.rulings))
-
-    def fact(self, key: str, default: Any = None) -> Any:
-        return next((v for k, v in self.facts if k == key), default)
