@@ -310,8 +310,8 @@ class Kinds:
             ScenarioError: a missing or unknown kind (lists the kinds).
         """
         if not isinstance(kind, str) or kind not in self.table:
-            raise ScenarioError("kind", f"unknown {self.game_title} scenario kind {kind!r}"
-                                if kind is not None else "is required but missing", list(self.table), source)
+            raise ScenarioError("kind", f"unknown {self.game_title} scenario kind {kind!r}" if kind is not None
+                                else "is required but missing", list(self.table), source)
         module, name = self.table[kind]
         m = import_module(module)
         return getattr(m, f"parse_{name}"), getattr(m, f"resolve_{name}")
