@@ -286,13 +286,22 @@ class Kinds:
         game_title: the game's name in error messages.
         table: ``{kind: (module path, name)}``; the module defines ``parse_<name>(data, source)`` (the whole
             document, ``game`` and ``kind`` included) and ``resolve_<name>(scenario, rulings, seed) -> Trace``.
+        default_kind: ``(document) -> kind`` for a document without ``kind`` (a format older than the kinds, e.g. a
+            TAG Raid roll scenario or table file), or ``None``: the ``kind`` is required.
+        tagged: ``False``: a parsed scenario is ``(kind, value)``. ``True``: it is the kind's value itself, which
+            names its kind in a ``kind`` attribute (TAG Raid's scenarios, which the pages, the CLI and the notebooks
+            took as they are before the game had kinds).
+        reroll: the kinds' resolvers take ``reroll`` (ignore the scenario's fixed dice); otherwise it is ignored.
 
-    :meth:`parse` and :meth:`resolve` are the :class:`Game` callables; a parsed scenario is ``(kind, value)``.
+    :meth:`parse` and :meth:`resolve` are the :class:`Game` callables.
     """
 
     game_id: str
     game_title: str
     table: Mapping[str, tuple[str, str]]
+    default_kind: Callable[[Mapping[str, Any]], str] | None = None
+    tagged: bool = False
+    reroll: bool = False
 
     def functions(self, kind: Any, source: str | None = None) -> tuple[Callable, Callable]:
         """``(parse_<name>, resolve_<name>)`` of a kind.
@@ -307,20 +316,28 @@ class Kinds:
         m = import_module(module)
         return getattr(m, f"parse_{name}"), getattr(m, f"resolve_{name}")
 
-    def parse(self, data: dict, source: str) -> tuple[str, Any]:
-        """``(kind, scenario)`` for a document of this game.
+    def kind_of(self, data: Mapping[str, Any]) -> Any:
+        """The kind of a document: its ``kind``, else :attr:`default_kind`'s answer (``None``: none)."""
+        if "kind" in data or self.default_kind is None:
+            return data.get("kind")
+        return self.default_kind(data)
+
+    def parse(self, data: dict, source: str) -> Any:
+        """``(kind, scenario)`` for a document of this game (the scenario alone when :attr:`tagged`).
 
         Raises:
             ScenarioError: an unknown kind, or the kind's parser's errors.
         """
-        kind = data.get("kind")
-        return kind, self.functions(kind, source)[0]({"game": self.game_id, **data}, source)
+        kind = self.kind_of(data)
+        sc = self.functions(kind, source)[0]({"game": self.game_id, **data}, source)
+        return sc if self.tagged else (kind, sc)
 
-    def resolve(self, scenario: tuple[str, Any], rulings: Mapping[str, str] | None = None, seed: int | None = None,
+    def resolve(self, scenario: Any, rulings: Mapping[str, str] | None = None, seed: int | None = None,
                 reroll: bool = False) -> Trace:
-        """Resolve a ``(kind, scenario)`` pair with the kind's resolver (``reroll`` is the game's business)."""
-        kind, sc = scenario
-        return self.functions(kind, "scenario")[1](sc, rulings=dict(rulings or {}), seed=seed)
+        """Resolve a parsed scenario with its kind's resolver (``reroll`` passed on when :attr:`reroll`)."""
+        kind, sc = (scenario.kind, scenario) if self.tagged else scenario
+        more = {"reroll": reroll} if self.reroll else {}
+        return self.functions(kind, "scenario")[1](sc, rulings=dict(rulings or {}), seed=seed, **more)
 
 
 def outcome_text(trace: Trace) -> str:

@@ -189,7 +189,7 @@ def test_a_round_without_event_cards_is_a_game_without_an_event_deck():
     o = t.outcome
     assert not o["over"] and o["round"] == 1 and o["next_round"] == 2 and o["event_deck"] is False
     from explorer.games.tagraid.orders.roundfile import round_outcome_text
-    assert "Round 2 begins (no Event Deck)" in round_outcome_text(o)
+    assert "Round 2 begins (no Event Deck)" in round_outcome_text(t.result)
 
 
 def test_the_round_builtins_report_the_same_outcome_fields():

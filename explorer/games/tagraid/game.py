@@ -8,74 +8,66 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from explorer.games import Game, Page
+from explorer.games import Game, Kinds, Page
 from explorer.trace import Trace
 
 
-def _parse(data: dict, source: str):
-    """Dispatch on the top-level ``kind``: ``"order"`` (a whole Order on a table: :mod:`.orders.orderfile`),
-    ``"round"`` (a whole Game Round replayed from its declarations: :mod:`.orders.roundfile`),
-    ``"table"`` (one shooter's Line of Fire verdicts: :mod:`.table_scenario`; a table file without ``kind`` too) or
-    ``"roll"`` / absent (a roll exchange: :mod:`.model`)."""
-    # a table file (``models``, no roll-scenario ``active`` Miner) needs no ``kind``; :func:`.table_scenario.
-    # is_table_document` says the same, but importing it here would cost every roll scenario its start time
-    kind = data.get("kind", "table" if "models" in data and "active" not in data else "roll")
-    if kind == "order":
-        from .orders.orderfile import parse_order
+KINDS: dict[str, tuple[str, str]] = {
+    "roll": ("explorer.games.tagraid.game", "roll"),
+    "order": ("explorer.games.tagraid.orders.orderfile", "order"),
+    "round": ("explorer.games.tagraid.orders.roundfile", "round"),
+    "table": ("explorer.games.tagraid.table_scenario", "table"),
+}
+"""``{scenario kind: (rules module, name)}``: ``"roll"`` a roll exchange (:mod:`.model`, resolved by :mod:`.resolve`),
+``"order"`` a whole Order on a table (:mod:`.orders.orderfile`), ``"round"`` a whole Game Round replayed from its
+declarations (:mod:`.orders.roundfile`), ``"table"`` one shooter's Line of Fire verdicts (:mod:`.table_scenario`).
+Each module defines ``parse_<name>`` and ``resolve_<name>``; each parsed scenario names its kind (``.kind``)."""
 
-        return parse_order(data, source)
-    if kind == "round":
-        from .orders.roundfile import parse_round
 
-        return parse_round(data, source)
-    if kind == "table":
-        from .table_scenario import parse_table
+def default_kind(data) -> str:
+    """The kind of a TAG Raid document without ``kind`` (the formats older than the kinds): a table file (``models``,
+    no roll-scenario ``active`` Miner) is ``"table"``, anything else a roll exchange, ``"roll"``.
+    (:func:`.table_scenario.is_table_document` says the same, but importing it here would cost every roll scenario
+    its start time.)"""
+    return "table" if "models" in data and "active" not in data else "roll"
 
-        return parse_table(data, source)
-    if kind != "roll":
-        from explorer.errors import ScenarioError, short_repr
 
-        raise ScenarioError("kind", f"unknown scenario kind {short_repr(kind)}", ["roll", "order", "round", "table"], source)
+_KINDS = Kinds("tagraid", "TAG Raid", KINDS, default_kind=default_kind, tagged=True, reroll=True)
+
+
+def parse_roll(data: dict, source: str):
+    """A roll exchange (:func:`.model.parse_scenario`; the document's ``game`` and ``kind`` are not its fields)."""
     from .model import parse_scenario
 
-    return parse_scenario({k: v for k, v in data.items() if k != "kind"}, source)
+    return parse_scenario({k: v for k, v in data.items() if k not in ("game", "kind")}, source)
 
 
-def _resolve(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
-             reroll: bool = False) -> Trace:
-    """Resolve a roll scenario (:func:`.resolve.resolve`) or play an Order (:func:`.orders.orderfile.resolve_order`):
-    ``seed`` replaces the scenario's seed; ``reroll`` ignores its fixed dice and rolls every die from the seed."""
+def resolve_roll(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
+                 reroll: bool = False) -> Trace:
+    """Resolve a roll exchange (:func:`.resolve.resolve`): ``seed`` replaces the scenario's seed; ``reroll``
+    ignores its fixed dice and rolls every die from the seed."""
     from explorer.dice import SeededRoller
-
-    kind = type(scenario).__name__  # no isinstance: importing the Order and table modules costs CLI start time
-    if kind == "TableScenario":
-        from .table_scenario import resolve_table
-
-        return resolve_table(scenario, rulings, seed)
-    if kind == "RoundScenario":
-        from .orders.roundfile import resolve_round
-
-        if reroll:
-            from dataclasses import replace
-
-            d = scenario.declarations
-            scenario = replace(scenario, declarations=replace(d, orders=tuple(
-                (od, replace(dice, rolls=(), saves=(), respawn=())) for od, dice in d.orders)))
-        return resolve_round(scenario, rulings, seed)
-    if kind == "OrderScenario":
-        from .orders.orderfile import resolve_order
-
-        if reroll:
-            from dataclasses import replace
-
-            scenario = replace(scenario, dice=replace(scenario.dice, rolls=(), saves=(), respawn=()))
-        return resolve_order(scenario, rulings, seed)
 
     from .resolve import resolve
 
     if seed is not None:
         scenario = scenario.model_copy(update={"seed": seed})
     return resolve(scenario, roller=SeededRoller(scenario.seed) if reroll else None, rulings=dict(rulings or {}))
+
+
+def _order_sequences() -> dict:
+    """The Order and Round sequences (:mod:`explorer.kernel` sequences of step functions over frozen state):
+    Activating a Miner › Order Expenditure Sequence (:data:`.orders.sequence.STEPS`) and Game Sequence › Game Round
+    (:data:`.orders.round.ROUND_STEPS`, whose Players Phase plays whole Orders)."""
+    from .orders.round import ROUND_STEPS
+    from .orders.sequence import STEPS
+
+    return {"Order Expenditure Sequence": STEPS, "Game Round": ROUND_STEPS}
+
+
+def _sequences() -> dict:
+    """Every rule sequence of TAG Raid, by name (:attr:`explorer.games.Game.sequences`)."""
+    return {**_order_sequences()}
 
 
 def _options():
@@ -85,21 +77,14 @@ def _options():
 
 
 def outcome_text(trace: Trace) -> str:
-    """The outcome of a resolved roll exchange in plain text (winner per pair, Saving Rolls, Wounds, Death,
-    Neomaterials, Evade movement)."""
+    """The outcome of a resolved scenario in plain text: a table's, an Order's or a Round's from its typed
+    ``trace.result`` (their own outcome text), a roll exchange's (winner per pair, Saving Rolls, Wounds, Death,
+    Neomaterials, Evade movement, States) below."""
+    from .outcomes import OrderOutcome, RoundOutcome, TableOutcome
+
+    if isinstance(trace.result, (OrderOutcome, RoundOutcome, TableOutcome)):  # kinds order, round, table
+        return trace.result.text()
     o = trace.outcome
-    if "verdicts" in o and "shooter" in o:
-        from .table_scenario import outcome_text as table_text
-
-        return table_text(trace)
-    if "events_left" in o and "orders_played" in o:  # a whole Round (kind = "round")
-        from .orders.roundfile import round_outcome_text
-
-        return round_outcome_text(o)
-    if "aro_rights" in o:  # a whole Order (kind = "order")
-        from .orders.orderfile import order_outcome_text
-
-        return order_outcome_text(o)
     lines = ["Outcome:"]
     for p in o.get("pairs", []):
         other = p.get("reactive") or p.get("megabeast")
@@ -140,30 +125,29 @@ def picture(scenario, trace: Trace) -> str | None:
     the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps before a refused
     declaration). A Round (``kind = "round"``) draws the table it leaves (the last table before a refused
     declaration)."""
-    kind = type(scenario).__name__
-    if kind == "TableScenario":
+    if scenario.kind == "table":
         from .table_scenario import picture as table_picture
 
         return table_picture(scenario)
-    if kind == "RoundScenario":
-        from .orders.round import play_round_until_rejected
+    if scenario.kind == "round":
+        from .orders.round import play_round_until_refused
         from .orders.roundfile import with_rulings
         from .orders_svg import order_svg
 
         sc = with_rulings(scenario, trace.rulings)
-        frames, _ = play_round_until_rejected(sc.initial, sc.declarations)
+        frames, _ = play_round_until_refused(sc.initial, sc.declarations)
         if not frames:
             return order_svg(sc.initial.table, 0, title=scenario.title)
         return order_svg(frames[-1].state.table, 0, title=scenario.title)
-    if kind == "OrderScenario":
+    if scenario.kind == "order":
         from dataclasses import replace
 
-        from .orders.sequence import play_until_rejected
+        from .orders.sequence import play_until_refused
         from .orders_svg import order_svg
 
         initial = replace(scenario.initial, rulings=tuple(sorted({**dict(scenario.initial.rulings),
                                                                   **dict(trace.rulings)}.items())))
-        frames, _ = play_until_rejected(initial, scenario.declarations, scenario.dice)
+        frames, _ = play_until_refused(initial, scenario.declarations, scenario.dice)
         if not frames:
             return None
         return order_svg(frames[-1].state, len(frames), title=scenario.title)
@@ -241,8 +225,8 @@ GAME = Game(
     rulebook="infinity-tag-raid.txt",
     package="explorer.games.tagraid",
     default_scenario="book-f2f-1v1",
-    parse=_parse,
-    resolve=_resolve,
+    parse=_KINDS.parse,
+    resolve=_KINDS.resolve,
     ruling_options=_options,
     pages=(
         Page("face-to-face", "Face to Face Rolls",
@@ -264,6 +248,7 @@ GAME = Game(
     named=_named,
     outcome_text=outcome_text,
     picture=picture,
+    sequences=_sequences,
     scenario_order=("book-f2f-1v1", "book-normal-roll", "book-f2f-and-normal", "book-two-f2f", "book-stoorworm"),
 )
 """The TAG Raid entry of the registry."""

@@ -376,21 +376,25 @@ def outcome_html(initial: OrderState, state: OrderState) -> str:
 
 def _run(state: OrderState, decl: OrderDeclarations, dice: OrderDice, steps) -> tuple[tuple[Frame, ...],
                                                                                     Rejection | None]:
-    """Run ``steps`` (``(name, step function)`` pairs of :data:`~.orders.sequence.STEPS`) from ``state``; stop at the
-    first refused declaration (as :func:`~.orders.sequence.play_until_rejected`)."""
-    from .orders.declarations import IllegalDeclaration
+    """Play ``steps`` (a slice of :data:`~.orders.sequence.STEPS`) from ``state`` with :func:`explorer.kernel.play`,
+    one step at a time; stop at the first refused declaration (as :func:`~.orders.sequence.play_until_rejected`) or
+    at dice that do not fit the rolls (the roll resolver names the die field)."""
+    from explorer.errors import RuleViolation
+    from explorer.kernel import play
 
-    frames = []
-    for name, fn in steps:
+    from .orders.sequence import OrderContext
+
+    ctx = OrderContext(declarations=decl, dice=dice)
+    frames: list[Frame] = []
+    for entry in steps:
         try:
-            state, out = fn(state, decl, dice)
-        except IllegalDeclaration as e:
+            frames += play(state, (entry,), ctx)
+        except RuleViolation as e:
             return tuple(frames), e.rejection
-        except ScenarioError as e:  # dice that do not fit the rolls (the roll resolver names the die field)
-            return tuple(frames), Rejection(name, f"dice ({e.field})", f"{e.problem}" + (f" (allowed: {e.allowed})"
-                                                                                        if e.allowed else ""),
-                                            S.ORDER_EXPENDITURE_SEQUENCE)
-        frames.append(Frame(name, state, tuple(out)))
+        except ScenarioError as e:
+            return tuple(frames), Rejection(entry[0], f"dice ({e.field})", f"{e.problem}" + (
+                f" (allowed: {e.allowed})" if e.allowed else ""), S.ORDER_EXPENDITURE_SEQUENCE)
+        state = frames[-1].state
     return tuple(frames), None
 
 

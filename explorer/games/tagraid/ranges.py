@@ -280,13 +280,15 @@ def ranged_attack_geometry(table: TableTop, attacker: Model | str, target: Model
     """The geometric questions of a Ranged Attack as a :class:`~explorer.trace.Trace`: LoF (Line of Fire), Range
     (Range Ruler; the weapon's MOD when ``weapon`` is given) and Partial Cover.
 
-    ``outcome``: ``{"has_lof", "band", "range_mod", "can_fire", "partial_cover", "cover_pieces"}``
-    (``range_mod``/``can_fire`` only with a weapon; ``can_fire`` is ``False`` without LoF or Out of Range without an
-    Out-of-Range MOD: Ranged Attack › Requirements and Ranged Combat MODs).
+    ``result``: a :class:`.outcomes.RangedGeometry` (JSON ``outcome``: ``{"has_lof", "band", "partial_cover",
+    "cover_pieces", "range_mod", "can_fire"}``; ``range_mod``/``can_fire`` only with a weapon; ``can_fire`` is
+    ``False`` without LoF or Out of Range without an Out-of-Range MOD: Ranged Attack › Requirements and Ranged Combat
+    MODs).
     """
     from explorer.trace import Trace
 
     from .lof import partial_cover
+    from .outcomes import RangedGeometry
 
     rulings = rulings or default_rulings()
     s = table.model(attacker) if isinstance(attacker, str) else attacker
@@ -294,23 +296,20 @@ def ranged_attack_geometry(table: TableTop, attacker: Model | str, target: Model
     trace = Trace(f"Ranged Attack geometry: {s.id} -> {t.id}")
     lof = line_of_fire(table, s, t, rulings)
     trace.steps.append(lof.to_step())
-    outcome: dict = {"has_lof": lof.has_lof, "band": None, "partial_cover": False, "cover_pieces": []}
-    if weapon is not None:
-        outcome |= {"range_mod": None, "can_fire": False}
+    band, mod, cover = None, None, None
     if lof.has_lof:
         rng = measure_range(table, s, t, rulings, calibration)
         trace.steps.append(rng.to_step())
-        outcome["band"] = rng.band
+        band = rng.band
         if weapon is not None:
-            band, mod = rng.weapon(weapon)
-            outcome["range_mod"], outcome["can_fire"] = mod, mod is not None
-            trace.add(f"Range MOD {mod:+d} ({band.replace('_', ' ')})" if mod is not None
+            wband, mod = rng.weapon(weapon)
+            trace.add(f"Range MOD {mod:+d} ({wband.replace('_', ' ')})" if mod is not None
                       else "Out of Range: the Ranged Attack automatically fails", S.RANGED_ATTACK,
                       "The weapon's MOD for the measured Segment; a weapon without a MOD there is Out of Range.",
-                      section="Range", marks=(s.id, t.id), band=band, mod=mod)
-        cov = partial_cover(table, s, t, rulings)
-        trace.steps.append(cov.to_step())
-        outcome["partial_cover"], outcome["cover_pieces"] = cov.in_cover, list(cov.pieces)
+                      section="Range", marks=(s.id, t.id), band=wband, mod=mod)
+        cover = partial_cover(table, s, t, rulings)
+        trace.steps.append(cover.to_step())
     trace.rulings = dict(rulings.consulted)
-    trace.outcome = outcome
-    return trace
+    return trace.with_result(RangedGeometry(
+        lof.has_lof, band, cover is not None and cover.in_cover, tuple(cover.pieces) if cover is not None else (),
+        weapon is not None, mod, mod is not None))

@@ -42,7 +42,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from explorer.schema import Strict
 
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, load_board, parse_hex_key
 from explorer.errors import ScenarioError, short_repr
@@ -65,14 +67,11 @@ MAX_CALIBRATION = 20
 _MOD_MIN, _MOD_MAX = field_bounds(ModBounds, "value")  # a Weapon's Range MODs are MODs like any other
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
 
 Length = Annotated[float, Field(gt=0, le=MAX_SEGMENT, allow_inf_nan=False)]
 
 
-class ModelEntry(_Strict):
+class ModelEntry(Strict):
     id: Name
     hex: Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)] | None = None
     offset: tuple[Coordinate, Coordinate] = (0.0, 0.0)
@@ -86,13 +85,13 @@ class ModelEntry(_Strict):
     angle_of_vision: float | None = Field(default=None, gt=0, le=360)
 
 
-class RangeEntry(_Strict):
+class RangeEntry(Strict):
     short: float = Field(default=DEFAULT_RANGE_CALIBRATION.short, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
     mid: float = Field(default=DEFAULT_RANGE_CALIBRATION.mid, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
     long: float = Field(default=DEFAULT_RANGE_CALIBRATION.long, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
 
 
-class WeaponEntry(_Strict):
+class WeaponEntry(Strict):
     short: int | None = Field(default=None, ge=_MOD_MIN, le=_MOD_MAX)
     mid: int | None = Field(default=None, ge=_MOD_MIN, le=_MOD_MAX)
     long: int | None = Field(default=None, ge=_MOD_MIN, le=_MOD_MAX)
@@ -102,19 +101,19 @@ class WeaponEntry(_Strict):
 _TL_MIN, _TL_MAX = field_bounds(MegaBeast, "threat_level")  # one set of bounds with the roll scenarios and the CLI
 
 
-class ThreatEntry(_Strict):
+class ThreatEntry(Strict):
     front: int = Field(ge=_TL_MIN, le=_TL_MAX)
     adjacent: int = Field(ge=_TL_MIN, le=_TL_MAX)
     opposite: int = Field(ge=_TL_MIN, le=_TL_MAX)
 
 
-class CalibrationEntry(_Strict):
+class CalibrationEntry(Strict):
     base_radius: dict[Annotated[str, Field(max_length=4)], Length] = Field(default_factory=dict,
                                                                            max_length=MAX_CALIBRATION)
     height: dict[Annotated[str, Field(max_length=4)], Length] = Field(default_factory=dict, max_length=MAX_CALIBRATION)
 
 
-class TableFile(_Strict):
+class TableFile(Strict):
     title: str = Field(default="", max_length=MAX_TITLE)
     description: str = Field(default="", max_length=MAX_DESCRIPTION)
     board: Label | dict[str, Any]

@@ -29,22 +29,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
+from explorer.schema import ScenarioHeader
 from explorer.trace import Trace
+
+from .outcomes import TableOutcome, band_words  # noqa: F401  (band_words: re-exported for old imports)
 
 if TYPE_CHECKING:  # the table modules pull in shapely and networkx: imported when a table is actually read
     from .table_file import LoadedTable
 
 
-class _TableRef(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    title: str = Field("", max_length=200)
-    description: str = Field("", max_length=4000)
+class _TableRef(ScenarioHeader):
+    """A ``kind = "table"`` document naming a packaged table (the header's ``title`` and ``description``)."""
+
+    game: Literal["tagraid"] = "tagraid"
+    kind: Literal["table"] = "table"
     table: str = Field(..., max_length=80)
     shooter: str | None = Field(None, max_length=80)
     targets: list[Annotated[str, Field(max_length=80)]] = Field(default_factory=list, max_length=8)
@@ -72,6 +76,8 @@ class TableScenario:
     targets: tuple[str, ...] = ()
     """Targets of the shooter's attack: when given, :func:`resolve_table` resolves the roll exchange the board
     decides (:func:`.board_roll.board_roll`) instead of listing the Line of Fire verdicts."""
+    kind: ClassVar[str] = "table"
+    """The scenario kind (:data:`explorer.games.tagraid.game.KINDS`)."""
 
     def with_question(self, shooter: str | None = None, targets: tuple[str, ...] | list[str] = ()) -> "TableScenario":
         """This scenario asking about ``shooter`` (default: its own) attacking ``targets`` (default: its own).
@@ -90,13 +96,6 @@ class TableScenario:
         return replace(self, shooter=sid, targets=tuple(targets) or self.targets)
 
 
-def band_words(band: str | None) -> str:
-    """``"short"`` → ``"Short Range"``, ``"out_of_range"`` → ``"Out of Range"``."""
-    if not band:
-        return "no Range band"
-    return "Out of Range" if band == "out_of_range" else f"{band.replace('_', ' ').title()} Range"
-
-
 def is_table_document(data: Mapping[str, Any]) -> bool:
     """Whether a TAG Raid TOML document without ``kind`` is a table file (it has ``models`` and no roll-scenario
     ``active`` Miner)."""
@@ -112,7 +111,6 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
     """
     from .table_file import available_tables, load_packaged_table, table_from_dict
 
-    data = {k: v for k, v in data.items() if k != "kind"}
     targets: tuple[str, ...] = ()
     if "table" in data:
         ref = validate(_TableRef, data, source)
@@ -129,7 +127,7 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
             except ScenarioError as e:
                 raise ScenarioError(e.field, e.problem, e.allowed, source) from None
     else:
-        loaded = table_from_dict(dict(data), source)
+        loaded = table_from_dict({k: v for k, v in data.items() if k not in ("game", "kind")}, source)
         name, title, desc, shooter, over = source, loaded.title, loaded.description, None, ()
     models = list(loaded.table.models)
     sid = shooter or loaded.shooter or (models[0] if models else None)
@@ -144,21 +142,23 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
 
 
 def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = None,
-                  seed: int | None = None) -> Trace:
+                  seed: int | None = None, reroll: bool = False) -> Trace:
     """Every Line of Fire verdict of the scenario's shooter, one step per target, each citing the sections it used.
 
     Readings: the table file's ``[rulings]``, then the scenario's, then ``rulings`` (each overriding the one
-    before). ``seed`` is accepted for the uniform surface and unused (no dice are rolled).
+    before). ``seed`` is the seed of the roll exchange asked with ``targets`` (unused otherwise: no dice are rolled);
+    ``reroll`` is accepted for the uniform surface (a table scenario fixes no dice).
 
     Returns:
-        a :class:`~explorer.trace.Trace` whose ``outcome`` is ``{"table", "shooter", "has_lof": [ids],
-        "verdicts": [verdict_to_dict...], "readings"}`` (distances in hex units).
+        a :class:`~explorer.trace.Trace` whose ``result`` is a :class:`.outcomes.TableOutcome` (its JSON
+        ``outcome``: ``{"table", "shooter", "has_lof": [ids], "verdicts": [verdict_to_dict...], "readings"}``,
+        distances in hex units); with ``targets``, the roll exchange's trace.
 
     Raises:
         ScenarioError: an unknown ruling option or reading.
     """
     from .lof_analysis import analyse
-    from .lof_report import verdict_line, verdict_to_dict
+    from .lof_report import verdict_line
 
     lt = scenario.loaded
     rul = lt.rulings.copy()
@@ -190,11 +190,8 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
                       "between the two bases.", section="Range", marks=(v.target,), target=v.target,
                       distance=round(v.range.distance, 4), band=v.band)
     trace.rulings = dict(sorted(rul.consulted.items()))
-    ds = [verdict_to_dict(v) for v in verdicts]
-    trace.outcome = {"table": scenario.name, "shooter": scenario.shooter,
-                     "has_lof": [d["target"] for d in ds if d["lof"]["has_lof"]], "verdicts": ds,
-                     "readings": trace.rulings}
-    return trace
+    return trace.with_result(TableOutcome(scenario.name, scenario.shooter, tuple(verdicts),
+                                          tuple(trace.rulings.items())))
 
 
 def _weapon_and_threat(lt):
@@ -206,16 +203,9 @@ def _weapon_and_threat(lt):
 
 
 def outcome_text(trace: Trace) -> str:
-    """``"Outcome: A has LoF to 1 of 1 Models"`` then one line per target (band and distance)."""
-    o = trace.outcome
-    vs = o.get("verdicts", [])
-    lines = [f"Outcome: {o['shooter']} has Line of Fire to {len(o['has_lof'])} of {len(vs)} Models"]
-    for d in vs:
-        r = d.get("range")
-        rng = "" if not r or r.get("distance") is None else f", {band_words(r['band'])} ({r['distance']:.3f} hex units)"
-        lines.append(f"  - {d['target']}: {'LoF' if d['lof']['has_lof'] else 'no LoF'} "
-                     f"({str(d['lof']['reason']).replace('_', ' ')}){rng}")
-    return "\n".join(lines)
+    """``"Outcome: A has LoF to 1 of 1 Models"`` then one line per target (band and distance):
+    :meth:`.outcomes.TableOutcome.text` of ``trace.result``."""
+    return trace.result.text()
 
 
 def picture(scenario: TableScenario) -> str:

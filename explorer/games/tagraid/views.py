@@ -842,7 +842,7 @@ class FaceToFaceExplorer(W.VBox):
 
         data = {k: v for k, v in data.items() if k != "kind"} if data.get("kind") == "roll" else data
         sc = GAME.parse_data(data, source)
-        if type(sc).__name__ != "Scenario":
+        if sc.kind != "roll":
             raise ScenarioError("kind", "is not a roll exchange", "a roll scenario (no kind, or kind = \"roll\")",
                                 source)
         unknown = [k for k in sc.rulings if k not in self.ruling_inputs]

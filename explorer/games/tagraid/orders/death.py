@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from explorer.dice import SeededRoller
+from explorer.dice import Dice
 from explorer.text import plural
 from explorer.trace import Step
 
@@ -34,11 +34,14 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
     """Remove the dead Miners, clear their Wounds and State Tokens and Respawn them, in Timeline order.
 
     ``loot``: ``{miner: resolve.Loot}`` from the roll exchange (Neomaterial Units kept in the Scoring Zone).
+    ``respawn_dice``: the d20 faces given for Respawn, used first; every other Respawn die is rolled by a
+    :class:`explorer.dice.Dice` seeded with ``seed + 7919`` (a seed of its own, so that a re-rolled Access Point
+    never shifts the dice of the roll exchange).
     Returns the new state and the explaining steps.
     """
     steps: list[Step] = []
     faces = list(respawn_dice)
-    roller = SeededRoller(seed + 7919)
+    dice = Dice(seed=seed + 7919)
     sec = "5.3 End of the Order"
     for mid in sorted(dead, key=lambda x: state.timeline_key(state.miner(x))):
         if mid in loot and loot[mid] is not None and state.miner(mid).miner_type == "TAG":
@@ -63,7 +66,7 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
         tried = []
         placed = None
         for _ in range(MAX_RESPAWN_ROLLS):
-            face = faces.pop(0) if faces else roller.roll(20, f"Respawn {mid}")
+            face = faces.pop(0) if faces else dice.roll(20, f"Respawn {mid}")
             ap = aps.get(face)
             if ap is None:
                 tried.append((face, "no such Access Point"))

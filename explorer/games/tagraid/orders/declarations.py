@@ -121,6 +121,13 @@ class OrderDice:
         return next((list(v) for k, v in self.saves if k == miner), None)
 
 
+def refused(step: str, field: str, reason: str, rule) -> RuleViolation:
+    """The refusal of a declaration (the one refusal type, :class:`~explorer.errors.RuleViolation`): at sequence step
+    ``step`` (``"2.2 ARO declaration"``), of the declaration's ``field`` in its file (``"order.aros[0].skill"``),
+    ``reason`` in one clause, and the section that forbids it (``rule``). Used by every Order and Round step."""
+    return RuleViolation(reason, rule, field=field, step=step)
+
+
 IllegalDeclaration = RuleViolation
 """The old name of the one refusal type, :class:`~explorer.errors.RuleViolation` (which carries the
 :class:`~explorer.errors.Rejection`): ``except IllegalDeclaration`` keeps working."""

@@ -22,8 +22,6 @@ immutable values.
 
 from __future__ import annotations
 
-from explorer.errors import RuleViolation
-
 import math
 from dataclasses import replace
 
@@ -32,16 +30,13 @@ from explorer.trace import Step
 
 from .. import sections as S
 from ..lof import CONTACT_TOLERANCE
-from .declarations import IllegalDeclaration, Interaction, MoveDecl, Point
+from .declarations import Interaction, MoveDecl, Point, refused
 from .move import first_contact
 from .state import LootToken, OrderState, ToolCard
 
 TOUCH = 1e-6
 """Board units two discs may overlap and still count as touching (a measurement cannot be finer)."""
 
-
-def _reject(step: str, field: str, reason: str, rule=S.TOOL_CONTAINERS_AND_LOOT) -> IllegalDeclaration:
-    return RuleViolation(reason, rule, field=field, step=step)
 
 
 def token_at(state: OrderState, token_id: str) -> tuple[str, float, float] | None:
@@ -53,14 +48,14 @@ def check_end_not_on_token(state: OrderState, miner_id: str, end: Point, step: s
     """Move › Requirements: the Miner cannot finish its Movement on top of a Token (Tool Container or Loot Token).
 
     Raises:
-        IllegalDeclaration: the base at ``end`` overlaps a token.
+        RuleViolation: the base at ``end`` overlaps a token.
     """
     m = state.miner(miner_id)
     r = state.geometry.calibration.radius(m.silhouette)
     rt = state.geometry.token_radius
     for tid, x, y in state.tokens():
         if math.dist(end, (x, y)) < r + rt - TOUCH:
-            raise _reject(step, field, f"{miner_id} cannot end its Move on top of {tid} (a Miner cannot finish its "
+            raise refused(step, field, f"{miner_id} cannot end its Move on top of {tid} (a Miner cannot finish its "
                           "Movement on top of another Model or Token)", S.MOVE)
 
 
@@ -73,17 +68,17 @@ def stop_at_contact(state: OrderState, miner_id: str, move: MoveDecl, it: Intera
     not move). Refused: an unknown token, a Miner that is not a TAG, a route that never reaches the token.
 
     Returns:
-        ``(the Move as cut, steps)``. Raises IllegalDeclaration (field ``<field>.interact``).
+        ``(the Move as cut, steps)``. Raises RuleViolation (field ``<field>.interact``).
     """
     f = f"{field}.interact"
     tok = token_at(state, it.target)
     if tok is None:
-        raise _reject(step, f"{f}.target", f"there is no Tool Container or Loot Token {it.target!r} on the table "
-                      f"({', '.join(t[0] for t in state.tokens()) or 'none'})")
+        raise refused(step, f"{f}.target", f"there is no Tool Container or Loot Token {it.target!r} on the table "
+                      f"({', '.join(t[0] for t in state.tokens()) or 'none'})", S.TOOL_CONTAINERS_AND_LOOT)
     m = state.miner(miner_id)
     if m.miner_type != "TAG":
-        raise _reject(step, f, f"{miner_id} is a {m.miner_type}: only a TAG type Miner draws Tool Cards or picks up "
-                      "Loot Tokens")
+        raise refused(step, f, f"{miner_id} is a {m.miner_type}: only a TAG type Miner draws Tool Cards or picks up "
+                      "Loot Tokens", S.TOOL_CONTAINERS_AND_LOOT)
     reach = state.geometry.calibration.radius(m.silhouette) + state.geometry.token_radius
     c = (tok[1], tok[2])
     pts = ((m.x, m.y),) + tuple(move.route)
@@ -97,8 +92,8 @@ def stop_at_contact(state: OrderState, miner_id: str, move: MoveDecl, it: Intera
     if math.dist(pts[0], c) <= reach + CONTACT_TOLERANCE:
         cut = ()
     if cut is None:
-        raise _reject(step, f, f"{miner_id}'s Move never reaches Silhouette Contact with {it.target}: a TAG interacts "
-                      "with a Tool Container or Loot Token its Move reaches")
+        raise refused(step, f, f"{miner_id}'s Move never reaches Silhouette Contact with {it.target}: a TAG interacts "
+                      "with a Tool Container or Loot Token its Move reaches", S.TOOL_CONTAINERS_AND_LOOT)
     dropped = len(move.route) - len(cut)
     if not cut:
         words = "it is already in contact: it does not move"
@@ -197,6 +192,7 @@ def _draw_from_container(state: OrderState, miner_id: str, cid: str, it: Interac
     reading = state.ruling_set().reading("tool_container_draws")
     done = [(mi, c) for mi, c in state.container_draws if c == cid and (reading == "per_container" or mi == miner_id)]
     rule_fact = {"rulings": {"tool_container_draws": reading}}
+    state = state.consulting({"tool_container_draws": reading})
     if done:
         who = ", ".join(mi for mi, _ in done)
         return replace(state, interactions=state.interactions + ((miner_id, f"{cid}: nothing (drawn this Round)"),)), (
@@ -291,6 +287,7 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
     if mb_involved:
         state = replace(state, tool_discard=state.tool_discard + cards)
         reading = state.ruling_set().reading("loot_token_megabeast")
+        state = state.consulting({"loot_token_megabeast": reading})
         steps.append(Step(f"The MegaBeast was involved in {mid}'s death: the loot is lost ({plural(len(cards), 'Tool Card')} "
                           "discarded)", S.LOOT, f"Ruling 'loot_token_megabeast = {reading}'.",
                           {"miner": mid, "cards": [c.name for c in cards],

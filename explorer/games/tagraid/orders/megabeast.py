@@ -107,7 +107,7 @@ def conclusion_redirect(state: OrderState) -> tuple[OrderState, tuple[Step, ...]
     facing, counts = best_facing(state)
     tie = facing_tie_rulings(state, counts)
     why = "it was the target of an Attack" if targeted else "the Active TAG was in an adjacent Hexagon"
-    new = replace(state, megabeast=replace(mb, facing=facing), megabeast_facing_before=mb.facing)
+    new = replace(state, megabeast=replace(mb, facing=facing), megabeast_facing_before=mb.facing).consulting(tie)
     return new, (Step(f"{mb.id} redirects to face {facing:g}° ({why})", S.MEGABEAST_AROS,
                       f"Without an ARO, {why}: it turns to have {state.active} and as many TAGs as possible in its "
                       f"Angle of Vision ({plural(counts.get(facing, 0), 'TAG')} at {facing:g}°; facings tried: "
@@ -193,7 +193,7 @@ def behavior_move(state: OrderState, sec: str) -> tuple[OrderState, tuple[Step, 
     facing, counts = best_facing(moved)
     tie = facing_tie_rulings(moved, counts)
     new = replace(moved, megabeast=replace(moved.megabeast, facing=facing),
-                  megabeast_moved=((mb.x, mb.y), (x, y)))
+                  megabeast_moved=((mb.x, mb.y), (x, y))).consulting(tie)
     return new, (Step(f"{mb.id} moves in ARO from hexagon {here.q},{here.r} to {dest.q},{dest.r}, the hexagon without "
                       f"tile closest to {state.active} ({plural(dist, 'hexagon')} away), and faces {facing:g}°",
                       S.MEGABEAST_AROS,

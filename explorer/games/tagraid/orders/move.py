@@ -13,8 +13,6 @@ Distances are lengths of the base centre's route in board units; one Movement Ru
 
 from __future__ import annotations
 
-from explorer.errors import RuleViolation
-
 import math
 from dataclasses import dataclass
 
@@ -26,7 +24,7 @@ from explorer.trace import Step
 
 from .. import sections as S
 from ..lof import CONTACT_TOLERANCE
-from .declarations import IllegalDeclaration, MoveDecl, Point
+from .declarations import MoveDecl, Point, refused
 from .state import OrderState
 
 LENGTH_TOLERANCE = 1e-6
@@ -44,9 +42,6 @@ class CheckedMove:
     difficult: bool
     steps: tuple[Step, ...]
 
-
-def _reject(step: str, field: str, reason: str, rule=S.MOVE) -> IllegalDeclaration:
-    return RuleViolation(reason, rule, field=field, step=step)
 
 
 def first_contact(p: Point, q: Point, c: Point, reach: float) -> float | None:
@@ -73,7 +68,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
     Returns:
         :class:`CheckedMove`.
     Raises:
-        IllegalDeclaration: longer than the Movement value allows (Slowed included), a leg through scenery, another
+        RuleViolation: longer than the Movement value allows (Slowed included), a leg through scenery, another
             base, a hexagon without tile, Impassable Terrain or off the board, Silhouette Contact with an enemy Miner
             or the MegaBeast reached before the end of the route, or an end position where the base does not fit.
     """
@@ -94,7 +89,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
                f"{value}" + (", one less for the Slowed State" if slowed else "") + f"), the route is {length:.2f}")
         if segments == 0:
             why += "; with 0 Segments a Miner can only turn on the spot"
-        raise _reject(step, f"{field}.route", why, S.SLOWED_STATE if slowed and length <= allowance
+        raise refused(step, f"{field}.route", why, S.SLOWED_STATE if slowed and length <= allowance
                       + geo.movement_segment + LENGTH_TOLERANCE else S.MOVE)
     # what the base may not cross
     blockers = [(f"scenery {k}", v) for k, v in table._scenery_polys.items()]
@@ -113,7 +108,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
         swept = shapely.LineString([p, q]).buffer(r, quad_segs=32)
         for lab, g in blockers:
             if swept.intersection(g).area > 1e-6:
-                raise _reject(step, f"{field}.route[{i}]", f"the base of {miner_id} would cross {lab} on leg {i + 1} "
+                raise refused(step, f"{field}.route[{i}]", f"the base of {miner_id} would cross {lab} on leg {i + 1} "
                               "(a Miner cannot move through Models, scenery it cannot pass, hexagons without tiles "
                               "or Impassable Terrain)", S.SPECIAL_TERRAIN if "Impassable" in lab else S.MOVE)
         for x in contact_with:
@@ -124,8 +119,8 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
             last = i == len(legs) - 1
             if t is not None and (not last or t < 1.0 - 1e-6):
                 what = "the MegaBeast" if x.kind == "megabeast" else f"enemy Miner {x.id}"
-                raise _reject(step, f"{field}.route[{i}]", f"{miner_id} reaches Silhouette Contact with {what} on leg "
-                              f"{i + 1}: its movement ends there, so the route cannot go on")
+                raise refused(step, f"{field}.route[{i}]", f"{miner_id} reaches Silhouette Contact with {what} on leg "
+                              f"{i + 1}: its movement ends there, so the route cannot go on", S.MOVE)
     end = route[-1]
     if len(route) > 1:
         from dataclasses import replace as _r
@@ -134,8 +129,8 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
             geo.table(tuple(_r(x, x=end[0], y=end[1]) if x.id == miner_id else x for x in table.models.values()),
                       validate=True)
         except Exception as e:  # ScenarioError from the placement check
-            raise _reject(step, f"{field}.route[{len(route) - 2}]", f"{miner_id} cannot end its Move there: "
-                          f"{getattr(e, 'problem', e)}") from None
+            raise refused(step, f"{field}.route[{len(route) - 2}]", f"{miner_id} cannot end its Move there: "
+                          f"{getattr(e, 'problem', e)}", S.MOVE) from None
     if len(route) > 1:
         from .loot import check_end_not_on_token
 

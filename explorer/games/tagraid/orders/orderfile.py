@@ -44,7 +44,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     respawn = [7]
 
 Errors: a one-line :class:`~explorer.errors.ScenarioError` naming the field and what is allowed; a declaration the
-rules refuse is an :class:`.declarations.IllegalDeclaration` (a ScenarioError) naming the declaration's field.
+rules refuse is an :class:`~explorer.errors.RuleViolation` (a ScenarioError) naming the declaration's field.
 """
 
 from __future__ import annotations
@@ -53,9 +53,11 @@ import math
 from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from explorer.schema import Strict
 
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
 from explorer.errors import RuleViolation, ScenarioError
@@ -67,8 +69,10 @@ from ..megabeast import ThreatLevels
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name, Rulings
 from ..options import ALL_OPTIONS
 from ..table_file import board_from_ref
-from .declarations import (AroDecl, AttackShare, IllegalDeclaration, Interaction, MoveDecl, OrderDeclarations,
-                           OrderDice, SkillDecl)
+from ..outcomes import (AroRightLine, LootTokenLine, LootZoneLine, MegaBeastAfter, MinerAfter, OrderOutcome,
+                        PairLine)
+from .declarations import AroDecl, AttackShare, Interaction, MoveDecl, OrderDeclarations, OrderDice, SkillDecl
+from .resolution import roll_numbers
 from .sequence import Frame, play, trace_of
 from .state import (DEFAULT_MOVEMENT_SEGMENT, DEFAULT_TOKEN_RADIUS, DEFAULT_TOOL_SLOTS, BehaviorCard, LootToken,
                     LootZone, MegaBeastState, MinerState, OrderState, TableGeometry, ToolCard, ToolContainer,
@@ -90,9 +94,6 @@ MAX_TOOLS = 10
 MAX_CARD_TEXT = 2000
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
 
 HexKey = Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)]
 RoutePoint = HexKey | tuple[Coordinate, Coordinate]
@@ -100,7 +101,7 @@ Face = Annotated[int, Field(ge=1, le=20)]
 StateName = Literal["Slowed"]
 
 
-class WeaponEntry(_Strict):
+class WeaponEntry(Strict):
     name: Name
     damage: int = Field(ge=0, le=30)
     burst: int = Field(default=1, ge=0, le=20)
@@ -111,7 +112,7 @@ class WeaponEntry(_Strict):
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
-class ToolCardEntry(_Strict):
+class ToolCardEntry(Strict):
     name: Name
     kind: Literal["tool", "other"] = "tool"
     weapon: WeaponEntry | None = None
@@ -120,7 +121,7 @@ class ToolCardEntry(_Strict):
     text: str = Field(default="", max_length=MAX_CARD_TEXT)
 
 
-class MinerEntry(_Strict):
+class MinerEntry(Strict):
     id: Name
     side: Name
     hex: HexKey | None = None
@@ -147,7 +148,7 @@ class MinerEntry(_Strict):
     tool_slots: int = Field(default=DEFAULT_TOOL_SLOTS, ge=0, le=MAX_TOOLS)
 
 
-class BehaviorAttackEntry(_Strict):
+class BehaviorAttackEntry(Strict):
     name: Name = "Behavior Attack"
     damage: int = Field(ge=0, le=30)
     ammunition: Literal["N", "DA", "EXP", "AP"] = "N"
@@ -156,7 +157,7 @@ class BehaviorAttackEntry(_Strict):
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
-class BehaviorEntry(_Strict):
+class BehaviorEntry(Strict):
     front: int = Field(ge=0, le=20)
     adjacent: int = Field(ge=0, le=20)
     opposite: int = Field(ge=0, le=20)
@@ -165,7 +166,7 @@ class BehaviorEntry(_Strict):
     attack: BehaviorAttackEntry | None = None
 
 
-class MegaBeastEntry(_Strict):
+class MegaBeastEntry(Strict):
     id: Name = "MegaBeast"
     hex: HexKey
     facing: float = Field(default=30.0, ge=-3600.0, le=3600.0, allow_inf_nan=False)
@@ -176,33 +177,33 @@ class MegaBeastEntry(_Strict):
     behavior: BehaviorEntry
 
 
-class AccessPointEntry(_Strict):
+class AccessPointEntry(Strict):
     number: int = Field(ge=1, le=20)
     hex: HexKey | None = None
     x: Coordinate | None = None
     y: Coordinate | None = None
 
 
-class InteractionEntry(_Strict):
+class InteractionEntry(Strict):
     target: Name
     equip: bool = True
     discard: list[Name] = Field(default_factory=list, max_length=MAX_TOOLS)
 
 
-class MoveEntry(_Strict):
+class MoveEntry(Strict):
     route: list[RoutePoint] = Field(default_factory=list, max_length=MAX_ROUTE)
     facing: float | None = Field(default=None, ge=-3600.0, le=3600.0, allow_inf_nan=False)
     interact: InteractionEntry | None = None
 
 
-class ContainerEntry(_Strict):
+class ContainerEntry(Strict):
     id: Name
     hex: HexKey | None = None
     x: Coordinate | None = None
     y: Coordinate | None = None
 
 
-class LootTokenEntry(_Strict):
+class LootTokenEntry(Strict):
     owner: Name
     hex: HexKey | None = None
     x: Coordinate | None = None
@@ -211,31 +212,31 @@ class LootTokenEntry(_Strict):
     cards: list[ToolCardEntry] = Field(default_factory=list, max_length=MAX_TOOLS)
 
 
-class DrawEntry(_Strict):
+class DrawEntry(Strict):
     miner: Name
     container: Name
 
 
-class ShareEntry(_Strict):
+class ShareEntry(Strict):
     target: Name
     burst: int | None = Field(default=None, ge=0, le=20)
 
 
-class SecondEntry(_Strict):
+class SecondEntry(Strict):
     skill: Literal["move", "ranged_attack", "close_combat_attack", "evade", "idle"]
     weapon: Name | None = None
     targets: list[ShareEntry] = Field(default_factory=list, max_length=MAX_MINERS + 1)
     move: MoveEntry | None = None
 
 
-class AroEntry(_Strict):
+class AroEntry(Strict):
     miner: Name
     skill: Literal["ranged_attack", "close_combat_attack", "evade", "idle", "none"]
     weapon: Name | None = None
     step: Literal[2, 4] | None = None
 
 
-class OrderEntry(_Strict):
+class OrderEntry(Strict):
     active: Name
     move: MoveEntry = Field(default_factory=MoveEntry)
     second: SecondEntry = Field(default_factory=lambda: SecondEntry(skill="idle"))
@@ -247,15 +248,16 @@ class OrderEntry(_Strict):
 DiceList = Annotated[list[Face], Field(max_length=MAX_DICE)]
 
 
-class DiceEntry(_Strict):
+class DiceEntry(Strict):
     rolls: dict[Name, DiceList] = Field(default_factory=dict, max_length=MAX_MINERS + 1)
     saves: dict[Name, DiceList] = Field(default_factory=dict, max_length=MAX_MINERS + 1)
     respawn: DiceList = Field(default_factory=list)
 
 
-class TableFields(_Strict):
+class TableFields(Strict):
     """The table part shared by order and round files: board, Miners, MegaBeast, Access Points, Timeline, rulings."""
 
+    game: Literal["tagraid"] = "tagraid"
     title: str = Field(default="Order", max_length=MAX_TITLE)
     description: str = Field(default="", max_length=MAX_DESCRIPTION)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
@@ -289,6 +291,8 @@ class OrderScenario:
     declarations: OrderDeclarations
     dice: OrderDice
     source: str = ""
+    kind: ClassVar[str] = "order"
+    """The scenario kind (:data:`explorer.games.tagraid.game.KINDS`)."""
 
 
 def _point(board: Board, p, field: str, source: str) -> tuple[float, float]:
@@ -510,136 +514,75 @@ def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:
     return OrderScenario(doc.title, doc.description, initial, decl, dice, source)
 
 
-def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
-    """The JSON answer of a played Order: ARO rights (step and reason), AROs declared, the roll exchange's outcome
-    (``roll``; and, lifted from it so the summary reads the trace's own numbers, ``pairs``, ``saving_rolls``,
-    ``failed_saves``, ``wounds_lost``), Wounds / States / positions after the Order, ``states_entered`` at the End of
-    the Order, Evade movements made and dropped, deaths, Neomaterials gained (by side) and the MegaBeast's facing and
-    move."""
-    last = frames[-1].state
+def _rounded(p) -> tuple[float, float]:
+    return (round(p[0], 6), round(p[1], 6))
+
+
+def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
+    """The typed outcome of a played Order (:class:`.outcomes.OrderOutcome`): ARO rights (step and reason), AROs
+    declared, the roll exchange (its JSON outcome, and, lifted from it so the summary reads the trace's own numbers,
+    its rolls, Saving Rolls and Wounds lost), Wounds / States / positions after the Order, States entered at the End
+    of the Order, Evade movements made and dropped, deaths, Neomaterials gained (by side), Tools and Loot, and the
+    MegaBeast's facing and move."""
+    first, last = frames[0].state, frames[-1].state
     res = last.resolution
     roll = res.trace.outcome if res is not None else None
-    out: dict[str, Any] = {
-        "active": last.active,
-        "aro_rights": {r.miner: {"step": r.step, "reason": r.reason, "evade_only": r.evade_only}
-                       for r in last.rights},
-        "aros": {**{m: d.skill for m, d in last.aros},
-                 **({last.megabeast.id: "behavior"} if last.megabeast is not None
-                    and last.right_of(last.megabeast.id) is not None else {})},
-        "roll": roll,
-        "pairs": list((roll or {}).get("pairs", [])),
-        "saving_rolls": dict((roll or {}).get("saving_rolls", {})),
-        "failed_saves": dict((roll or {}).get("failed_saves", {})),
-        "wounds_lost": {k: v for k, v in (roll or {}).get("wounds", {}).items() if v},
-        "miners": {m.id: {"wounds": m.wounds, "states": list(m.states), "orders": m.orders, "on_table": m.on_table,
-                          "position": [round(m.x, 6), round(m.y, 6)], "scoring_zone": m.scoring_zone}
-                   for m in last.miners},
-        "states_entered": [[m, st] for m, st in last.states_entered],
-        "evade_moved": {m: [round(p[0], 6), round(p[1], 6)] for m, p in last.evade_moved},
-        "evade_dropped": dict(last.evade_dropped),
-        "evade_allowed": sorted(res.evade_moves) if res is not None else [],
-        "counted_as_idle": {n: r.declared for n, r in (res.miners.items() if res is not None else ())
-                            if r.skill == "idle" and r.declared not in ("idle", "none")},
-        "dead": list(last.dead),
-        "teseum": {k: v for k, v in last.teseum if v}, "t_bezoar": {k: v for k, v in last.t_bezoar if v},
-    }
-    # Tool Containers and Loot (only when the table has any: the outcome of other Orders is unchanged)
-    if last.interactions:
-        out["interactions"] = [[m, what] for m, what in last.interactions]
-    tools = {m.id: [t.name for t in m.tools] for m in last.miners if m.tools}
-    if tools or any(m.tools for m in frames[0].state.miners):
-        out["tools"] = tools
-    if last.loot_tokens or frames[0].state.loot_tokens:
-        out["loot_tokens"] = {t.id: {"owner": t.owner, "position": [round(t.x, 6), round(t.y, 6)]}
-                              for t in last.loot_tokens}
-    zones = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]} for z in last.loot_zones
-             if z.units or z.cards}
-    if zones or any(z.units or z.cards for z in frames[0].state.loot_zones):
-        out["loot_zones"] = zones
-    if last.megabeast is not None:
-        mb = last.megabeast
-        start = frames[0].state.megabeast
-        out["megabeast"] = {"wounds": mb.wounds, "facing": mb.facing, "facing_at_start": start.facing,
-                            "facing_before": last.megabeast_facing_before,
-                            "killed": bool(res is not None and res.megabeast is not None and res.megabeast.killed),
-                            "moved": ([list(map(lambda v: round(v, 6), p)) for p in last.megabeast_moved]
-                                      if last.megabeast_moved else None)}
-    return out
+    saves, failed, wounds = ({}, {}, {}) if res is None else roll_numbers(res)[:3]
+    mb = last.megabeast
+    aros = {**{m: d.skill for m, d in last.aros},
+            **({mb.id: "behavior"} if mb is not None and last.right_of(mb.id) is not None else {})}
+    tools = tuple((m.id, tuple(t.name for t in m.tools)) for m in last.miners if m.tools)
+    zones = tuple(LootZoneLine(z.owner, z.units, tuple(c.name for c in z.cards)) for z in last.loot_zones
+                  if z.units or z.cards)
+    return OrderOutcome(
+        active=last.active,
+        aro_rights=tuple(AroRightLine(r.miner, r.step, r.reason, r.evade_only) for r in last.rights),
+        aros=tuple(aros.items()),
+        roll=roll,
+        pairs=tuple(PairLine(p.active, p.opponent, p.kind, p.winner) for p in (res.pairs if res is not None else ())),
+        saving_rolls=tuple(dict(saves).items()), failed_saves=tuple(dict(failed).items()),
+        wounds_lost=tuple((k, v) for k, v in dict(wounds).items() if v),
+        miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table, _rounded((m.x, m.y)),
+                                m.scoring_zone) for m in last.miners),
+        states_entered=tuple(last.states_entered),
+        evade_moved=tuple((m, _rounded(p)) for m, p in last.evade_moved),
+        evade_dropped=tuple(last.evade_dropped),
+        evade_allowed=tuple(sorted(res.evade_moves)) if res is not None else (),
+        counted_as_idle=tuple((n, r.declared) for n, r in (res.miners.items() if res is not None else ())
+                              if r.skill == "idle" and r.declared not in ("idle", "none")),
+        dead=tuple(last.dead),
+        teseum=tuple((k, v) for k, v in last.teseum if v), t_bezoar=tuple((k, v) for k, v in last.t_bezoar if v),
+        # Tool Containers and Loot: only when the table has any (the outcome of other Orders is unchanged)
+        interactions=tuple(last.interactions) if last.interactions else None,
+        tools=tools if tools or any(m.tools for m in first.miners) else None,
+        loot_tokens=(tuple(LootTokenLine(t.id, t.owner, _rounded((t.x, t.y))) for t in last.loot_tokens)
+                     if last.loot_tokens or first.loot_tokens else None),
+        loot_zones=zones if zones or any(z.units or z.cards for z in first.loot_zones) else None,
+        megabeast=None if mb is None else MegaBeastAfter(
+            mb.wounds, mb.facing, first.megabeast.facing, last.megabeast_facing_before,
+            bool(res is not None and res.megabeast is not None and res.megabeast.killed),
+            (_rounded(last.megabeast_moved[0]), _rounded(last.megabeast_moved[1])) if last.megabeast_moved
+            else None))
 
 
-def order_outcome_text(o: Mapping[str, Any]) -> str:
-    """The plain-text summary of a played Order (``trace.outcome`` of :func:`resolve_order`), built only from the
-    numbers the trace reports: ARO rights and AROs, the winner of every Face to Face / Normal Roll, Saving Rolls,
-    Wounds lost, States entered, Evade movements (made, not taken, dropped), deaths, Teseum / T-Bezoar, and the
-    MegaBeast's move and facing."""
-    lines = ["Outcome:"]
-    rights = o.get("aro_rights", {})
-    lines.append("  ARO rights: " + (", ".join(f"{m} (step {r['step']}, {r['reason'].replace('_', ' ')}"
-                                              + (", Evade only" if r.get("evade_only") else "") + ")"
-                                              for m, r in rights.items()) or "none"))
-    aros = {m: s for m, s in o.get("aros", {}).items()}
-    if aros:
-        lines.append("  AROs declared: " + ", ".join(f"{m} {s.replace('_', ' ')}" for m, s in aros.items()))
-    for m, declared in o.get("counted_as_idle", {}).items():
-        lines.append(f"  {m}'s {declared.replace('_', ' ')} fails its Requirements at Resolution: counted as Idle")
-    for p in o.get("pairs", []):
-        other = p.get("reactive") or p.get("megabeast")
-        who = f"{p['active']} vs {other}" if other else p["active"]
-        lines.append(f"  - {who}: {p['kind'].replace('_', ' ')}, winner {p.get('winner') or 'none'}")
-    if not o.get("pairs") and o.get("roll") is not None:
-        lines.append("  No roll: no Skill of this Order or its AROs needed one")
-    saves = {k: v for k, v in o.get("saving_rolls", {}).items() if v}
-    if saves:
-        fails = o.get("failed_saves", {})
-        lines.append("  Saving Rolls: " + ", ".join(f"{k} {v} ({fails.get(k, 0)} failed)" for k, v in saves.items()))
-    lost = o.get("wounds_lost", {})
-    lines.append("  Wounds lost: " + (", ".join(f"{k} {v}" for k, v in lost.items()) or "none"))
-    if o.get("states_entered"):
-        lines.append("  States entered at the End of the Order: "
-                     + ", ".join(f"{m} {st}" for m, st in o["states_entered"]))
-    moved = o.get("evade_moved", {})
-    for m in o.get("evade_allowed", []):
-        lines.append(f"  Evade movement: {m} " + ("moves one Segment" if m in moved else
-                                                  "may move one Segment and stays"))
-    for m, why in o.get("evade_dropped", {}).items():
-        lines.append(f"  Evade movement: {m}'s declared move is dropped: {why}")
-    if o.get("dead"):
-        lines.append("  Dead: " + ", ".join(o["dead"]))
-    gains = [f"{k} +{v} Teseum" for k, v in o.get("teseum", {}).items() if v]
-    gains += [f"{k} +{v} T-Bezoar" for k, v in o.get("t_bezoar", {}).items() if v]
-    lines.append("  Neomaterials: " + (", ".join(gains) or "none gained"))
-    for m, what in o.get("interactions", []):
-        lines.append(f"  Tool Containers and Loot: {m}, {what}")
-    if "tools" in o:
-        lines.append("  Tools equipped: " + (", ".join(f"{m} {', '.join(t)}" for m, t in o["tools"].items())
-                                             or "none"))
-    if "loot_tokens" in o:
-        lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
-    for owner, z in o.get("loot_zones", {}).items():
-        lines.append(f"  {owner}'s Loot Zone: {plural(z['units'], 'Unit')}" + (f", {', '.join(z['cards'])}" if z["cards"]
-                                                                      else ""))
-    mb = o.get("megabeast")
-    if mb:
-        parts = [f"{mb['wounds']} Wounds left" + (" (killed)" if mb.get("killed") else "")]
-        if mb.get("moved"):
-            parts.append(f"moved from ({mb['moved'][0][0]:.2f}, {mb['moved'][0][1]:.2f}) to "
-                         f"({mb['moved'][1][0]:.2f}, {mb['moved'][1][1]:.2f})")
-        if mb.get("facing_at_start", mb["facing"]) != mb["facing"]:
-            why = ("redirected at Conclusion" if mb.get("facing_before") is not None else "turned by its move")
-            parts.append(f"facing {mb['facing_at_start']:g}° -> {mb['facing']:g}° ({why})")
-        else:
-            parts.append(f"facing {mb['facing']:g}° (unchanged)")
-        lines.append("  MegaBeast: " + ", ".join(parts))
-    return "\n".join(lines)
+def outcome(frames: tuple[Frame, ...]) -> dict[str, Any]:
+    """The JSON answer of a played Order: :func:`order_result` as JSON."""
+    return order_result(frames).to_json()
+
+
+def order_outcome_text(o: OrderOutcome) -> str:
+    """The plain-text summary of a played Order (``trace.result`` of :func:`resolve_order`):
+    :meth:`.outcomes.OrderOutcome.text`."""
+    return o.text()
 
 
 @contextmanager
 def errors_name(source: str):
-    """Within the block, a refusal (:class:`IllegalDeclaration`) or a :class:`ScenarioError` that names no file is
+    """Within the block, a refusal (:class:`~explorer.errors.RuleViolation`) or a :class:`ScenarioError` that names no file is
     raised again naming ``source`` (the order or round file being played); one that names its file passes as is."""
     try:
         yield
-    except IllegalDeclaration as e:
+    except RuleViolation as e:
         if e.source is not None:
             raise
         raise RuleViolation.of(e.rejection, source) from None
@@ -650,23 +593,25 @@ def errors_name(source: str):
 
 
 def resolve_order(scenario: OrderScenario, rulings: Mapping[str, str] | None = None,
-                  seed: int | None = None) -> Trace:
-    """Play the whole Order and return its cited Trace (sections by sequence step; ``outcome`` from :func:`outcome`).
+                  seed: int | None = None, reroll: bool = False) -> Trace:
+    """Play the whole Order and return its cited Trace (sections by sequence step; ``result`` from
+    :func:`order_result`).
 
-    ``rulings`` override the file's; ``seed`` replaces the file's seed for dice not given.
+    ``rulings`` override the file's; ``seed`` replaces the file's seed for dice not given; ``reroll`` ignores the
+    file's fixed dice (every die is rolled from the seed).
 
     Raises:
-        IllegalDeclaration: a declaration the rules refuse (names the field, the reason and the section).
+        RuleViolation: a declaration the rules refuse (names the field, the reason and the section).
     """
     from dataclasses import replace
 
     initial, dice = scenario.initial, scenario.dice
+    if reroll:
+        dice = replace(dice, rolls=(), saves=(), respawn=())
     if rulings:
         initial = replace(initial, rulings=tuple(sorted({**dict(initial.rulings), **dict(rulings)}.items())))
     if seed is not None:
         dice = replace(dice, seed=seed)
     with errors_name(scenario.source or scenario.title):
         frames = play(initial, scenario.declarations, dice)
-    t = trace_of(scenario.title, frames)
-    t.outcome = outcome(frames)
-    return t
+    return trace_of(scenario.title, frames).with_result(order_result(frames))

@@ -14,6 +14,7 @@ side facing the Active Miner, and the Skills that already fail a Requirement the
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from explorer.errors import ScenarioError
@@ -207,6 +208,21 @@ def resolve_roll(state: OrderState, dice):
     except ScenarioError as e:
         raise _as_dice_field(e, doc) from None
     return resolve_detailed(sc, None, dict(state.rulings)), steps
+
+
+def roll_numbers(res) -> tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int],
+                                Mapping[str, Any] | None]:
+    """``(saving_rolls, failed_saves, wounds lost, states entered)`` of a resolved roll exchange (a
+    :class:`~explorer.games.tagraid.resolve.Resolution`), each ``{name: value}`` in the order the trace reports them
+    (``states``: ``None`` when no attack of the exchange can cause a State).
+
+    Read from the exchange's typed outcome (``res.trace.result``, the roll resolver's ``RollOutcome``); while the
+    roll resolver still returns none, from its JSON outcome (this fallback goes once it does: issue 18)."""
+    r = res.trace.result
+    if r is not None:
+        return r.saving_rolls, r.failed_saves, r.wounds, r.states
+    o = res.trace.outcome
+    return o.get("saving_rolls", {}), o.get("failed_saves", {}), o.get("wounds", {}), o.get("states")
 
 
 def _as_dice_field(e: ScenarioError, doc: dict[str, Any]) -> ScenarioError:

@@ -12,22 +12,23 @@ Event and MegaBeast Event effects are user-described data (a text the trace repe
 texts, so nothing here executes them. Each Order of the Players Phase is played by
 :func:`explorer.games.tagraid.orders.sequence.play` from the table the previous Order left.
 
-Every step is ``step(state, declarations) -> (state, steps)``; :data:`ROUND_STEPS` lists them; :func:`play_round`
-replays them (going back is replaying fewer).
+Every step is ``step(state, ctx) -> (state, steps)`` (:mod:`explorer.kernel`) over the frozen :class:`RoundState`
+and a :class:`RoundContext` holding the Round's declarations; :data:`ROUND_STEPS` lists them; :func:`play_round`
+replays them with :func:`explorer.kernel.play` (going back is replaying fewer).
 """
 
 from __future__ import annotations
 
-from explorer.errors import RuleViolation
-
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from explorer.errors import ScenarioError
+from explorer import kernel
+from explorer.errors import Rejection, RuleViolation, ScenarioError
+from explorer.kernel import Context, Frame
 from explorer.trace import Step, Trace
 
 from .. import sections as S
-from .declarations import IllegalDeclaration, OrderDeclarations, OrderDice, Rejection
+from ..outcomes import LootTokenLine, LootZoneLine, MegaBeastAtEnd, MinerAfter, RoundOutcome
+from .declarations import OrderDeclarations, OrderDice, refused
 from .sequence import play
 from .state import BehaviorCard, MegaBeastState, OrderState
 
@@ -68,6 +69,15 @@ class RoundDeclarations:
 
 
 @dataclass(frozen=True)
+class RoundContext(Context):
+    """What the steps of a Round read and never change (:class:`explorer.kernel.Context`): its declarations
+    (:class:`RoundDeclarations`: the MegaBeast's deployment and every Order with its dice). The ruling readings are
+    part of the table (:attr:`.state.OrderState.rulings`); each Order rolls its own dice."""
+
+    declarations: RoundDeclarations = RoundDeclarations()
+
+
+@dataclass(frozen=True)
 class RoundState:
     """The match between Orders.
 
@@ -79,6 +89,8 @@ class RoundState:
         megabeast_killed: the MegaBeast died this match. orders_per_miner: ``((miner, Orders), ...)`` flipped back
         at the End of the Round. over: the match has ended; result: ``(winner or None, reason)``.
         orders_played: Orders played in the last Players Phase.
+        consulted: ``((option key, reading), ...)`` the ruling readings the Orders played consulted, in the order a
+            trace lists them (each Order's own steps, then its roll exchange's).
     """
 
     table: OrderState
@@ -92,6 +104,7 @@ class RoundState:
     over: bool = False
     result: tuple[str | None, str] | None = None
     orders_played: int = 0
+    consulted: tuple[tuple[str, str], ...] = ()
 
     def units(self, side: str) -> int:
         """Neomaterial Units of a player: Scoring Zone plus Warehouse of its Miners."""
@@ -114,14 +127,11 @@ def between_orders(table: OrderState) -> OrderState:
                       container_draws=table.container_draws)
 
 
-def _reject(step: str, field: str, reason: str, rule) -> IllegalDeclaration:
-    return RuleViolation(reason, rule, field=field, step=step)
-
 
 # ------------------------------------------------------------------------------------------------ 1 Events Phase
 
 
-def event(rs: RoundState, decl: RoundDeclarations):
+def event(rs: RoundState, ctx: RoundContext):
     """1.1 Event: draw the top Event card and apply its effect (as described; lasting effects last until the End of
     the Round). The first time the MegaBeast symbol appears, the last player in the Timeline deploys the MegaBeast in
     an Interior hexagon (without tile, surrounded by at least four tiles) facing a TAG in its LoF."""
@@ -138,7 +148,7 @@ def event(rs: RoundState, decl: RoundDeclarations):
                   {"card": card.name, "left": len(rest)}, (), sec)]
     rs = replace(rs, deck=rest, drawn=rs.drawn + (card,))
     if card.megabeast_symbol and rs.waiting_megabeast is not None:
-        rs, more = _deploy(rs, decl.deployment, sec)
+        rs, more = _deploy(rs, ctx.declarations.deployment, sec)
         steps += more
     return rs, tuple(steps)
 
@@ -151,13 +161,13 @@ def _deploy(rs: RoundState, dep: MegaBeastDeployment | None, sec: str):
     table = rs.table
     placer = table.timeline[-1] if table.timeline else "the last player"
     if dep is None:
-        raise _reject(sec, "deployment", f"the Event shows the MegaBeast symbol for the first time: {placer} "
+        raise refused(sec, "deployment", f"the Event shows the MegaBeast symbol for the first time: {placer} "
                       "(last in the Timeline) must deploy the MegaBeast", S.MEGABEAST_DEPLOYMENT)
     geo = table.geometry
     h = geo.hex_of(dep.x, dep.y)
     cands = interior_hexes(table)
     if h not in cands:
-        raise _reject(sec, "deployment.hex", f"hexagon {h.q},{h.r} is not a hexagon without tile surrounded by at "
+        raise refused(sec, "deployment.hex", f"hexagon {h.q},{h.r} is not a hexagon without tile surrounded by at "
                       "least four tiles (Interior Deployment); allowed: " + ", ".join(f"{c.q},{c.r}" for c in cands),
                       S.MEGABEAST_DEPLOYMENT)
     x, y = geo.layout.hex_to_pixel(h)
@@ -166,7 +176,7 @@ def _deploy(rs: RoundState, dep: MegaBeastDeployment | None, sec: str):
     seen = [m.id for m in placed.miners if m.on_table and m.miner_type == "TAG"
             and line_of_fire(t, mb.id, m.id, placed.ruling_set(), explain=False).has_lof]
     if not seen:
-        raise _reject(sec, "deployment.facing", f"facing {dep.facing:g}° directs the MegaBeast towards no TAG "
+        raise refused(sec, "deployment.facing", f"facing {dep.facing:g}° directs the MegaBeast towards no TAG "
                       "in its LoF; it must face some TAG it can see", S.MEGABEAST_DEPLOYMENT)
     return replace(rs, table=placed, waiting_megabeast=None), (
         Step(f"{placer} deploys {mb.id} in hexagon {h.q},{h.r}, facing {dep.facing % 360.0:g}°",
@@ -177,7 +187,7 @@ def _deploy(rs: RoundState, dep: MegaBeastDeployment | None, sec: str):
              (mb.id,), sec),)
 
 
-def megabeast_event(rs: RoundState, decl: RoundDeclarations):
+def megabeast_event(rs: RoundState, ctx: RoundContext):
     """1.2 MegaBeast Event: when the MegaBeast is on the table, its Event is applied (as described) and the card's
     Behavior becomes the MegaBeast's; otherwise the step is skipped."""
     sec = "1.2 MegaBeast Event"
@@ -215,7 +225,7 @@ class PlayedOrder:
     frames: tuple
 
 
-def _file_field(e: IllegalDeclaration, i: int) -> IllegalDeclaration:
+def _file_field(e: RuleViolation, i: int) -> RuleViolation:
     """The refusal of the ``i``-th Order with its field named as in a round file (``order.move`` ->
     ``orders[i].move``)."""
     r = e.rejection
@@ -230,13 +240,14 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
     ``("done", RoundState)``.
 
     Raises:
-        IllegalDeclaration: an Order out of Timeline turn, or an Order's own refusal, its field named as in a round
+        RuleViolation: an Order out of Timeline turn, or an Order's own refusal, its field named as in a round
             file (``orders[i]...``).
     """
     table = rs.table
     pending = list(enumerate(decl.orders))
     tb = dict(rs.t_bezoar)
     killed = rs.megabeast_killed
+    consulted = rs.consulted
     for side in table.timeline:
         yield ("turn", side)
         while pending and _side_of(table, pending[0]) == side:
@@ -244,7 +255,7 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
             yield ("order", i, table)
             try:
                 frames = play(table, od, dice)
-            except IllegalDeclaration as e:
+            except RuleViolation as e:
                 raise _file_field(e, i) from None
             except ScenarioError as e:  # fixed dice that do not fit the rolls: named as the round file writes them
                 if e.source is not None or not e.field.startswith("dice."):
@@ -252,6 +263,8 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
                 raise ScenarioError(f"orders[{i}].{e.field}", e.problem, e.allowed) from None
             yield PlayedOrder(i, side, table, frames)
             last = frames[-1].state
+            consulted += last.consulted + tuple(last.resolution.rulings.items() if last.resolution is not None
+                                                 else ())
             for k, v in last.t_bezoar:
                 tb[k] = tb.get(k, 0) + v
             res = last.resolution
@@ -263,14 +276,14 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
     if pending:
         i, (od, _) = pending[0]
         if od.active not in {m.id for m in table.miners}:
-            raise _reject("2 Players Phase", f"orders[{i}].active", f"there is no Miner {od.active!r} (Miners: "
+            raise refused("2 Players Phase", f"orders[{i}].active", f"there is no Miner {od.active!r} (Miners: "
                           f"{', '.join(m.id for m in table.miners)})", S.ORDERS_AND_AROS)
-        raise _reject("2 Players Phase", f"orders[{i}].active", f"{od.active} belongs to "
+        raise refused("2 Players Phase", f"orders[{i}].active", f"{od.active} belongs to "
                       f"{table.miner(od.active).side}, whose Player Turn has passed in the Timeline "
                       f"({', '.join(table.timeline)}): Orders are played Turn by Turn in Timeline order",
                       S.PLAYERS_PHASE)
     yield ("done", replace(rs, table=table, t_bezoar=tuple(tb.items()), megabeast_killed=killed,
-                           orders_played=len(decl.orders)))
+                           orders_played=len(decl.orders), consulted=consulted))
 
 
 def _side_of(table: OrderState, entry) -> str | None:
@@ -278,23 +291,22 @@ def _side_of(table: OrderState, entry) -> str | None:
     return next((m.side for m in table.miners if m.id == active), None)
 
 
-def players_phase(rs: RoundState, decl: RoundDeclarations):
+def players_phase(rs: RoundState, ctx: RoundContext):
     """2 Players Phase: one Player Turn per player in Timeline order; in their Turn the Active Player spends Orders
     (each a whole Order Expenditure Sequence, :func:`play_orders`); End of Turn when they have no Order left or
     stop. Orders of a player out of Timeline turn are refused."""
     sec = "2 Players Phase"
     steps: list[Step] = []
     out = rs
-    for ev in play_orders(rs, decl):
+    for ev in play_orders(rs, ctx.declarations):
         if isinstance(ev, PlayedOrder):
             for f in ev.frames:
-                steps += [replace(s, section=f"{sec} › {ev.side} › Order {ev.index + 1} › {s.section}")
+                steps += [s.in_section(f"{sec} › {ev.side} › Order {ev.index + 1} › {s.section}")
                           for s in f.steps]
             res = ev.frames[-1].state.resolution
-            if res is not None and res.rulings and steps:  # the readings the Order's roll exchange consulted
-                s = steps[-1]
-                steps[-1] = replace(s, facts={**s.facts, "rulings": {**dict(res.rulings),
-                                                                     **s.facts.get("rulings", {})}})
+            if res is not None and res.rulings and steps:  # the readings the Order's roll exchange consulted, as a
+                s = steps[-1]                              # fact of its End of the Order (the JSON output)
+                steps[-1] = replace(s, facts={**s.facts, "rulings": dict(res.rulings)})
         elif ev[0] == "turn":
             steps.append(Step(f"{ev[1]}'s Player Turn: {ev[1]} is the Active Player", S.PLAYERS_PHASE,
                               "The other players are Reactive Players.", {"side": ev[1]}, (), f"{sec} › {ev[1]}"))
@@ -311,7 +323,7 @@ def players_phase(rs: RoundState, decl: RoundDeclarations):
 # ------------------------------------------------------------------------------------------------ 3 End of the Round
 
 
-def end_of_round(rs: RoundState, decl: RoundDeclarations):
+def end_of_round(rs: RoundState, ctx: RoundContext):
     """3 End of the Round: the End of Match conditions (the MegaBeast killed; a player with 15 or more Neomaterial
     Units; the last Event card drawn); when the match ends, the winner (most Neomaterial Units, then most T-Bezoar,
     else a draw); otherwise the spent Orders are flipped and the next Round begins."""
@@ -362,50 +374,42 @@ def end_of_round(rs: RoundState, decl: RoundDeclarations):
     return replace(rs, over=True, result=(winner, why)), tuple(steps)
 
 
-RoundStep = Callable[[RoundState, RoundDeclarations], tuple[RoundState, tuple[Step, ...]]]
-ROUND_STEPS: tuple[tuple[str, RoundStep], ...] = (
+ROUND_STEPS: kernel.Sequence = (
     ("1.1 Event", event),
     ("1.2 MegaBeast Event", megabeast_event),
     ("2 Players Phase", players_phase),
     ("3 End of the Round", end_of_round),
 )
-"""One Game Round, in order: ``(name, step function)``."""
+"""One Game Round, in order: ``(name, step function)`` (a :data:`explorer.kernel.Sequence`)."""
+
+RoundFrame = Frame
+"""The old name of a Round's frame: an :class:`explorer.kernel.Frame` of :class:`RoundState`."""
 
 
-@dataclass(frozen=True)
-class RoundFrame:
-    name: str
-    state: RoundState
-    steps: tuple[Step, ...]
-
-
-def play_round(initial: RoundState, decl: RoundDeclarations, upto: int | None = None) -> tuple[RoundFrame, ...]:
-    """Replay one Round from ``initial``: the first ``upto`` steps of :data:`ROUND_STEPS` (all when ``None``).
+def play_round(initial: RoundState, decl: RoundDeclarations, upto: int | None = None) -> tuple[Frame[RoundState], ...]:
+    """Replay one Round from ``initial``: the first ``upto`` steps of :data:`ROUND_STEPS` (all when ``None``), with
+    :func:`explorer.kernel.play`.
 
     Raises:
-        IllegalDeclaration: a refused declaration (an Order out of Timeline turn, a bad MegaBeast deployment, or any
+        RuleViolation: a refused declaration (an Order out of Timeline turn, a bad MegaBeast deployment, or any
             Order's own refusal).
     """
-    out = []
-    rs = initial
-    for name, fn in ROUND_STEPS[:upto]:
-        rs, steps = fn(rs, decl)
-        out.append(RoundFrame(name, rs, tuple(steps)))
-    return tuple(out)
+    return kernel.play(initial, ROUND_STEPS, RoundContext(declarations=decl), upto=upto)
 
 
-def play_round_until_rejected(initial: RoundState, decl: RoundDeclarations) -> tuple[tuple[RoundFrame, ...],
+def play_round_until_refused(initial: RoundState, decl: RoundDeclarations) -> tuple[tuple[Frame[RoundState], ...],
+                                                                                  RuleViolation | None]:
+    """Like :func:`play_round`, but stop at the first refused declaration and return it with the frames played
+    (:func:`explorer.kernel.play_until_refused`)."""
+    return kernel.play_until_refused(initial, ROUND_STEPS, RoundContext(declarations=decl))
+
+
+def play_round_until_rejected(initial: RoundState, decl: RoundDeclarations) -> tuple[tuple[Frame[RoundState], ...],
                                                                                    Rejection | None]:
-    """Like :func:`play_round`, but stop at the first refused declaration and return it with the steps done."""
-    out = []
-    rs = initial
-    for name, fn in ROUND_STEPS:
-        try:
-            rs, steps = fn(rs, decl)
-        except IllegalDeclaration as e:
-            return tuple(out), e.rejection
-        out.append(RoundFrame(name, rs, tuple(steps)))
-    return tuple(out), None
+    """:func:`play_round_until_refused` with the refusal as data (its :class:`~explorer.errors.Rejection`): the old
+    name."""
+    frames, refusal = play_round_until_refused(initial, decl)
+    return frames, None if refusal is None else refusal.rejection
 
 
 @dataclass(frozen=True)
@@ -435,13 +439,12 @@ class RoundReplay:
 def replay_round(initial: RoundState, decl: RoundDeclarations) -> RoundReplay:
     """Replay the Round as :func:`play_round` does, keeping the table before each Order and stopping at the first
     refused declaration (never raises for a refusal)."""
-    rs, ev_steps = initial, []
-    try:
-        for _, fn in ROUND_STEPS[:2]:
-            rs, steps = fn(rs, decl)
-            ev_steps += steps
-    except IllegalDeclaration as e:
-        return RoundReplay(None, tuple(ev_steps), (), (), None, (), e.rejection, None)
+    ctx = RoundContext(declarations=decl)
+    frames, refusal = kernel.play_until_refused(initial, ROUND_STEPS, ctx, upto=2)  # 1 Events Phase
+    ev_steps = kernel.steps_of(frames)
+    if refusal is not None:
+        return RoundReplay(None, ev_steps, (), (), None, (), refusal.rejection, None)
+    rs = frames[-1].state
     tables, sides, done = [], [], None
     try:
         for ev in play_orders(rs, decl):
@@ -450,46 +453,44 @@ def replay_round(initial: RoundState, decl: RoundDeclarations) -> RoundReplay:
                 sides.append(_side_of(ev[2], (ev[1], decl.orders[ev[1]])))
             elif not isinstance(ev, PlayedOrder) and ev[0] == "done":
                 done = ev[1]
-    except IllegalDeclaration as e:
+    except RuleViolation as e:
         fld = e.rejection.field
         idx = int(fld[len("orders["):].split("]")[0]) if fld.startswith("orders[") else None
         return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), None, (), e.rejection, idx)
-    end, end_steps = end_of_round(done, decl)
+    end, end_steps = end_of_round(done, ctx)
     return RoundReplay(rs, tuple(ev_steps), tuple(tables), tuple(sides), end, tuple(end_steps), None, None,
                        done.table)
 
 
-def round_trace(title: str, frames: tuple[RoundFrame, ...]) -> Trace:
-    """A :class:`~explorer.trace.Trace` of the Round; ``outcome``: round, Neomaterial Units and T-Bezoar by side,
-    Wounds and positions of the Miners, the MegaBeast, whether the match is over and its result."""
-    t = Trace(title)
-    for f in frames:
-        t.steps.extend(f.steps)
-    last = frames[-1].state
-    sides = last.table.timeline
-    t.outcome = {
+def round_result(last: RoundState) -> RoundOutcome:
+    """The typed outcome of a played Round (:class:`.outcomes.RoundOutcome`), from the state it leaves: the Round
+    played and the next one, Neomaterial Units and T-Bezoar by side, Wounds and positions of the Miners, the
+    MegaBeast, whether the match is over and its result, the Events, and the Tools and Loot on the table."""
+    table = last.table
+    sides = table.timeline
+    mb = table.megabeast
+    return RoundOutcome(
         # the Round played, and the one that begins after it (None when the match is over): the same meaning in
         # every round file, whether the match ends or goes on
-        "round": last.round if last.over else last.round - 1, "next_round": None if last.over else last.round,
-        "over": last.over,
-        "winner": last.result[0] if last.result else None, "result": last.result[1] if last.result else None,
-        "units": {s: last.units(s) for s in sides}, "t_bezoar": {s: dict(last.t_bezoar).get(s, 0) for s in sides},
-        "miners": {m.id: {"wounds": m.wounds, "orders": m.orders, "on_table": m.on_table,
-                          "position": [round(m.x, 6), round(m.y, 6)], "states": list(m.states)}
-                   for m in last.table.miners},
-        "megabeast": (None if last.table.megabeast is None else
-                      {"wounds": last.table.megabeast.wounds, "facing": last.table.megabeast.facing,
-                       "position": [round(last.table.megabeast.x, 6), round(last.table.megabeast.y, 6)]}),
-        "megabeast_killed": last.megabeast_killed, "events_left": len(last.deck),
-        "event_deck": bool(last.deck or last.drawn),
-        "events_drawn": [c.name for c in last.drawn], "orders_played": last.orders_played,
-    }
-    table = last.table
-    # Tool Containers and Loot: always present (empty without them), so every round file has the same outcome keys
-    t.outcome["tools"] = {m.id: [c.name for c in m.tools] for m in table.miners if m.tools}
-    t.outcome["loot_tokens"] = {k.id: {"owner": k.owner, "position": [round(k.x, 6), round(k.y, 6)]}
-                                for k in table.loot_tokens}
-    t.outcome["loot_zones"] = {z.owner: {"units": z.units, "cards": [c.name for c in z.cards]}
-                               for z in table.loot_zones if z.units or z.cards}
-    t.outcome["drawn_this_round"] = [list(d) for d in table.container_draws]
-    return t
+        round=last.round if last.over else last.round - 1, next_round=None if last.over else last.round,
+        over=last.over,
+        winner=last.result[0] if last.result else None, result=last.result[1] if last.result else None,
+        units=tuple((s, last.units(s)) for s in sides),
+        t_bezoar=tuple((s, dict(last.t_bezoar).get(s, 0)) for s in sides),
+        miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table,
+                                (round(m.x, 6), round(m.y, 6)), m.scoring_zone) for m in table.miners),
+        megabeast=None if mb is None else MegaBeastAtEnd(mb.wounds, mb.facing, (round(mb.x, 6), round(mb.y, 6))),
+        megabeast_killed=last.megabeast_killed, events_left=len(last.deck), event_deck=bool(last.deck or last.drawn),
+        events_drawn=tuple(c.name for c in last.drawn), orders_played=last.orders_played,
+        # Tool Containers and Loot: always present (empty without them), so every round file has the same keys
+        tools=tuple((m.id, tuple(c.name for c in m.tools)) for m in table.miners if m.tools),
+        loot_tokens=tuple(LootTokenLine(k.id, k.owner, (round(k.x, 6), round(k.y, 6))) for k in table.loot_tokens),
+        loot_zones=tuple(LootZoneLine(z.owner, z.units, tuple(c.name for c in z.cards)) for z in table.loot_zones
+                         if z.units or z.cards),
+        drawn_this_round=tuple(table.container_draws))
+
+
+def round_trace(title: str, frames: tuple[Frame[RoundState], ...]) -> Trace:
+    """A :class:`~explorer.trace.Trace` of the Round (every step in order) with its typed outcome
+    (:func:`round_result`; ``trace.outcome`` is its JSON)."""
+    return kernel.trace_of(title, frames).with_result(round_result(frames[-1].state))

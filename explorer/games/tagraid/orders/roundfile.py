@@ -32,20 +32,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
 from explorer.board import parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.scenario import validate
-from explorer.text import plural
+from explorer.schema import Strict
 from explorer.trace import Trace
 
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name
+from ..outcomes import RoundOutcome
 from ..table_file import board_from_ref
 from .orderfile import (MAX_MINERS, BehaviorEntry, DiceEntry, HexKey, MegaBeastEntry, OrderEntry, TableFields,
-                        _Strict, errors_name, behavior_card, megabeast_state, order_declarations, table_state)
+                        errors_name, behavior_card, megabeast_state, order_declarations, table_state)
 from .round import (EventCard, MegaBeastDeployment, RoundDeclarations, RoundFrame, RoundState, play_round,
                     round_trace, start_round_state)
 
@@ -62,7 +63,7 @@ class RoundMegaBeastEntry(MegaBeastEntry):
     hex: HexKey | None = None
 
 
-class EventEntry(_Strict):
+class EventEntry(Strict):
     name: Name
     effect: str = Field(default="", max_length=MAX_EVENT_TEXT)
     megabeast_symbol: bool = False
@@ -70,7 +71,7 @@ class EventEntry(_Strict):
     behavior: BehaviorEntry | None = None
 
 
-class DeploymentEntry(_Strict):
+class DeploymentEntry(Strict):
     hex: HexKey
     facing: float = Field(ge=-3600.0, le=3600.0, allow_inf_nan=False)
 
@@ -101,6 +102,8 @@ class RoundScenario:
     initial: RoundState
     declarations: RoundDeclarations
     source: str = ""
+    kind: ClassVar[str] = "round"
+    """The scenario kind (:data:`explorer.games.tagraid.game.KINDS`)."""
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -164,58 +167,33 @@ def play_scenario(scenario: RoundScenario) -> tuple[RoundFrame, ...]:
     """Replay the whole Round; a refusal is raised naming the file (``scenario.source``).
 
     Raises:
-        IllegalDeclaration: a declaration the rules refuse (field as in the file, reason, section).
+        RuleViolation: a declaration the rules refuse (field as in the file, reason, section).
     """
     with errors_name(scenario.source or scenario.title):
         return play_round(scenario.initial, scenario.declarations)
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
-                  seed: int | None = None) -> Trace:
+                  seed: int | None = None, reroll: bool = False) -> Trace:
     """Play the whole Round and return its cited Trace (:func:`.round.round_trace`; sections by Round step, then
-    Player Turn, Order and sequence step). ``rulings`` override the file's; ``seed`` re-rolls the dice not given.
+    Player Turn, Order and sequence step). ``rulings`` override the file's; ``seed`` re-rolls the dice not given;
+    ``reroll`` ignores every Order's fixed dice.
 
     Raises:
-        IllegalDeclaration: a declaration the rules refuse (names the file, the field, the reason and the section).
+        RuleViolation: a declaration the rules refuse (names the file, the field, the reason and the section).
     """
+    if reroll:
+        d = scenario.declarations
+        scenario = replace(scenario, declarations=replace(d, orders=tuple(
+            (od, replace(dice, rolls=(), saves=(), respawn=())) for od, dice in d.orders)))
     sc = with_rulings(scenario, rulings, seed)
     frames = play_scenario(sc)
     t = round_trace(sc.title, frames)
-    t.rulings = {**dict(sc.initial.table.rulings)}
-    for s in t.steps:
-        if isinstance(s.facts.get("rulings"), dict):
-            t.rulings.update(s.facts["rulings"])
+    t.rulings = {**dict(sc.initial.table.rulings), **dict(frames[-1].state.consulted)}
     return t
 
 
-def round_outcome_text(o: Mapping[str, Any]) -> str:
-    """The plain-text summary of a played Round (``trace.outcome`` of :func:`resolve_round`): Events drawn, Orders
-    played, Neomaterial Units and T-Bezoar by side, the MegaBeast, and the End of Match result."""
-    lines = [f"Outcome of Round {o['round']}:"]
-    if o.get("events_drawn"):
-        lines.append("  Events drawn: " + ", ".join(o["events_drawn"]))
-    lines.append(f"  Orders played: {o.get('orders_played', 0)}")
-    lines.append("  Neomaterial Units: " + ", ".join(f"{s} {v}" for s, v in o["units"].items()))
-    lines.append("  T-Bezoar: " + ", ".join(f"{s} {v}" for s, v in o["t_bezoar"].items()))
-    if o.get("tools") or o.get("loot_tokens") or o.get("loot_zones"):
-        lines.append("  Tools equipped: " + (", ".join(f"{m} {', '.join(t)}" for m, t in o["tools"].items())
-                                             or "none"))
-        lines.append("  Loot Tokens on the table: " + (", ".join(o["loot_tokens"]) or "none"))
-        for owner, z in o.get("loot_zones", {}).items():
-            lines.append(f"  {owner}'s Loot Zone: {plural(z['units'], 'Unit')}" + (f", {', '.join(z['cards'])}"
-                                                                          if z["cards"] else ""))
-    dead = [m for m, v in o["miners"].items() if not v["on_table"]]
-    if dead:
-        lines.append("  Off the table: " + ", ".join(dead))
-    mb = o.get("megabeast")
-    if o.get("megabeast_killed"):
-        lines.append("  MegaBeast: killed")
-    elif mb:
-        lines.append(f"  MegaBeast: {mb['wounds']} Wounds left, facing {mb['facing']:g}°")
-    if o["over"]:
-        lines.append("  The match ends: " + (f"{o['winner']} wins" if o["winner"] else "a draw")
-                     + f" ({o['result']})")
-    else:
-        deck = (f"{plural(o['events_left'], 'Event card')} left" if o.get("event_deck", True) else "no Event Deck")
-        lines.append(f"  The match goes on: Round {o['next_round']} begins ({deck})")
-    return "\n".join(lines)
+def round_outcome_text(o: RoundOutcome) -> str:
+    """The plain-text summary of a played Round (``trace.result`` of :func:`resolve_round`):
+    :meth:`.outcomes.RoundOutcome.text`."""
+    return o.text()

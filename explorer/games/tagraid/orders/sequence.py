@@ -1,43 +1,57 @@
-"""The Order Expenditure Sequence as a list of small step functions, replayed from the initial state.
+"""The Order Expenditure Sequence as a tuple of small step functions, played by the sequence kernel.
 
 Sections: Activating a Miner › Order Expenditure Sequence (1 Activation: 1.1 Order expenditure, 1.2 first Skill,
 Move; 2 AROs: 2.1 check, 2.2 declaration in Timeline order; 3 second Skill; 4 AROs again: 4.1 check of those without
 a right yet, 4.2 declaration; 5 Resolution; 5.1 Effects; 5.2 Conclusion; 5.3 End of the Order); Activating a Miner ›
 Orders and AROs; Common Skills (Move, Evade movement, Idle); States; Death; Respawn; Special Terrain.
 
-Every step is ``step(state, declarations, dice) -> (state, steps)``: a pure function of immutable values
-(:class:`.state.OrderState`, :class:`.declarations.OrderDeclarations`, :class:`.declarations.OrderDice`) returning
-the next state and the cited :class:`~explorer.trace.Step` list. :data:`STEPS` lists them in order; :func:`play`
-runs the first ``upto`` of them, so going back one step is replaying one step fewer from the initial state (the
-declarations are the log). A declaration the rules refuse raises :class:`.declarations.IllegalDeclaration`; a Skill
-that fails its Requirements at Resolution becomes Idle there, with a step saying why.
+Every step is ``step(state, ctx) -> (state, steps)`` (:mod:`explorer.kernel`): a plain function of the frozen
+:class:`.state.OrderState` and the Order's :class:`OrderContext` (the declarations, :class:`.declarations.
+OrderDeclarations`, and the dice, :class:`.declarations.OrderDice`), returning the next state and the cited
+:class:`~explorer.trace.Step` values. :data:`STEPS` lists them in order; :func:`play` runs the first ``upto`` of them
+with :func:`explorer.kernel.play`, so going back one step is replaying one step fewer from the initial state (the
+declarations are the log). A declaration the rules refuse raises :class:`~explorer.errors.RuleViolation`
+(:func:`.declarations.refused`); a Skill that fails its Requirements at Resolution becomes Idle there, with a step
+saying why.
 """
 
 from __future__ import annotations
 
-from explorer.errors import RuleViolation
-
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from explorer import kernel
+from explorer.errors import Rejection, RuleViolation
+from explorer.kernel import Context, Frame
 from explorer.trace import Step, Trace
 
 from .. import sections as S
 from .aros import check_rights
 from .death import apply_deaths
+from .declarations import ARO_SKILLS, SECOND_SKILLS, MoveDecl, OrderDeclarations, OrderDice, refused
 from .loot import interact, stop_at_contact
-from .declarations import (ARO_SKILLS, SECOND_SKILLS, IllegalDeclaration, OrderDeclarations, OrderDice, Rejection)
 from .megabeast import behavior_move, conclusion_redirect
 from .move import check_move, in_difficult_terrain
-from .resolution import ATTACKS, SKILL_WORDS, resolve_roll
+from .resolution import ATTACKS, SKILL_WORDS, resolve_roll, roll_numbers
 from .state import OrderState
 
-StepFn = Callable[[OrderState, OrderDeclarations, OrderDice], tuple[OrderState, tuple[Step, ...]]]
 OES = S.ORDER_EXPENDITURE_SEQUENCE
 
 
-def _reject(step: str, field: str, reason: str, rule=OES) -> IllegalDeclaration:
-    return RuleViolation(reason, rule, field=field, step=step)
+@dataclass(frozen=True)
+class OrderContext(Context):
+    """What the steps of one Order read and never change (:class:`explorer.kernel.Context`).
+
+    Attributes:
+        declarations: the Order's declarations (:class:`.declarations.OrderDeclarations`): the log a replay plays.
+        dice: the Order's dice (:class:`.declarations.OrderDice`): the faces the file or the player gives, and the
+            seed every other die is rolled from (step 5 hands both to the roll resolver; step 5.3 rolls Respawn
+            from them through :class:`explorer.dice.Dice`).
+
+    The ruling readings are part of the table (:attr:`.state.OrderState.rulings`), so ``rulings`` stays ``None``.
+    """
+
+    declarations: OrderDeclarations | None = None
+    dice: OrderDice = OrderDice()
 
 
 def _add_state(pending: tuple, miner: str, st: str) -> tuple:
@@ -47,19 +61,20 @@ def _add_state(pending: tuple, miner: str, st: str) -> tuple:
 # ----------------------------------------------------------------------------------------------------------- step 1
 
 
-def activation(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def activation(state: OrderState, ctx: OrderContext):
     """1 Activation, 1.1 Order expenditure: the Active Player names the Miner and spends one of its Orders.
     Rejected: an unknown Miner, a Miner off the table (dead), a Miner without Orders left."""
     sec = "1 Activation"
+    decl = ctx.declarations
     ids = [m.id for m in state.miners]
     if decl.active not in ids:
-        raise _reject(sec, "order.active", f"there is no Miner {decl.active!r} (Miners: {', '.join(ids)})",
+        raise refused(sec, "order.active", f"there is no Miner {decl.active!r} (Miners: {', '.join(ids)})",
                       S.ORDERS_AND_AROS)
     m = state.miner(decl.active)
     if not m.on_table:
-        raise _reject(sec, "order.active", f"{m.id} is not on the table", S.RESPAWN)
+        raise refused(sec, "order.active", f"{m.id} is not on the table", S.RESPAWN)
     if m.orders < 1:
-        raise _reject(sec, "order.active", f"{m.id} has no Order left this Round (each Order belongs to one Miner)",
+        raise refused(sec, "order.active", f"{m.id} has no Order left this Round (each Order belongs to one Miner)",
                       S.ORDERS_AND_AROS)
     table = state.table()
     contact = tuple(e.id for e in state.enemies_of(m) if table.in_contact(m.id, e.id))
@@ -73,16 +88,17 @@ def activation(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
                         (m.id,), sec),)
 
 
-def first_skill_move(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def first_skill_move(state: OrderState, ctx: OrderContext):
     """1.2 the first Skill, Move: the route is checked when declared (Common Skills › Move, Requirements) and the
     Miner is placed at its end, facing as declared. A Move without moving cancels the Slowed State."""
     sec = "1.2 First Skill: Move"
+    decl = ctx.declarations
     a = state.active_miner
     move, cut = decl.move, ()
     if move.interact is not None:
         move, cut = stop_at_contact(state, a.id, move, move.interact, sec, "order.move")
     mv = check_move(state, a.id, move, 0, sec, "order.move")
-    steps = list(replace(s, section=sec) for s in cut + mv.steps)
+    steps = [s.in_section(sec) for s in cut + mv.steps]
     states = a.states
     if not decl.move.route and "Slowed" in states:
         states = tuple(s for s in states if s != "Slowed")
@@ -102,7 +118,7 @@ def first_skill_move(state: OrderState, decl: OrderDeclarations, dice: OrderDice
 # ----------------------------------------------------------------------------------------------------------- steps 2, 4
 
 
-def aro_check(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def aro_check(state: OrderState, ctx: OrderContext):
     """2.1 ARO check: each enemy Miner (and the MegaBeast) with LoF to the Active Miner at some point of its route,
     a Skill without LoF, or (Evade only) the Active Miner in its Hexagon gains the right to an ARO now."""
     rights, steps = check_rights(state, state.routes[0], 2)
@@ -119,29 +135,29 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
         right = state.right_of(d.miner)
         enemy_ids = [e.id for e in state.enemies_of(a)]
         if d.miner not in enemy_ids:
-            raise _reject(sec, f"{f}.miner", f"{d.miner!r} is not an enemy Miner of {a.id} on the table: only the "
+            raise refused(sec, f"{f}.miner", f"{d.miner!r} is not an enemy Miner of {a.id} on the table: only the "
                           "Reactive Players' Miners declare AROs", S.ORDERS_AND_AROS)
         if state.aro_of(d.miner) is not None or any(x.miner == d.miner for x in new):
-            raise _reject(sec, f"{f}.miner", f"{d.miner} has already declared its ARO this Order: an Order grants a "
+            raise refused(sec, f"{f}.miner", f"{d.miner} has already declared its ARO this Order: an Order grants a "
                           "single ARO to each enemy Miner", S.ORDERS_AND_AROS)
         if d.skill not in ARO_SKILLS:
-            raise _reject(sec, f"{f}.skill", f"{d.skill!r} is not a Skill that can be declared as ARO "
+            raise refused(sec, f"{f}.skill", f"{d.skill!r} is not a Skill that can be declared as ARO "
                           f"({', '.join(ARO_SKILLS)})", S.ORDERS_AND_AROS)
         if right is None:
-            raise _reject(sec, f"{f}.miner", f"{d.miner} has no right to an ARO at step {step}: no LoF to {a.id} at "
+            raise refused(sec, f"{f}.miner", f"{d.miner} has no right to an ARO at step {step}: no LoF to {a.id} at "
                           "any point of its route, no Skill without LoF, not the target of an Attack and not in its "
                           "Hexagon" + (" (it may still gain one at step 4, once the second Skill is declared)" if step == 2
                                        else ""), S.ORDERS_AND_AROS)
         if right.step > step:
-            raise _reject(sec, f"{f}.step", f"{d.miner} has no right to an ARO at step {step}; it gains it at step "
+            raise refused(sec, f"{f}.step", f"{d.miner} has no right to an ARO at step {step}; it gains it at step "
                           f"{right.step} ({right.reason.replace('_', ' ')})", S.ORDERS_AND_AROS)
         if d.skill in ATTACKS:
             r = state.miner(d.miner)
             if d.weapon is not None and d.weapon not in [w.name for w in r.all_weapons]:
-                raise _reject(sec, f"{f}.weapon", f"{d.miner} carries no Weapon {d.weapon!r} "
+                raise refused(sec, f"{f}.weapon", f"{d.miner} carries no Weapon {d.weapon!r} "
                               f"({', '.join(w.name for w in r.all_weapons) or 'no Weapons'})", S.TOOLS)
             if d.weapon is None and not r.all_weapons:
-                raise _reject(sec, f"{f}.weapon", f"{d.miner} carries no Weapon to attack with", S.TOOLS)
+                raise refused(sec, f"{f}.weapon", f"{d.miner} carries no Weapon to attack with", S.TOOLS)
         new.append(d)
         steps.append(Step(f"{d.miner} declares {SKILL_WORDS[d.skill]}" + (" as ARO" if d.skill != "none" else "")
                           + (f" with {d.weapon}" if d.weapon else "") + f" against {a.id}",
@@ -168,7 +184,7 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
     if step == 4:
         for d in decl.aros:
             if d.step == 4 and (r := state.right_of(d.miner)) is not None and r.step == 2:
-                raise _reject(sec, f"order.aros[{decl.aros.index(d)}].step", f"{d.miner} had the right to an ARO at "
+                raise refused(sec, f"order.aros[{decl.aros.index(d)}].step", f"{d.miner} had the right to an ARO at "
                               "step 2; AROs must be declared right after the Move, otherwise the right is lost",
                               S.ORDERS_AND_AROS)
     return aros, tuple(steps)
@@ -186,32 +202,32 @@ def _megabeast_moves(state: OrderState, step: int, sec: str):
     return behavior_move(state, sec)
 
 
-def aro_declaration(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def aro_declaration(state: OrderState, ctx: OrderContext):
     """2.2 ARO declaration, in Timeline order; a Miner with the right that declares nothing loses it; the MegaBeast
     declares its Behavior's ARO."""
-    aros, steps = _declare_aros(state, decl, 2, "2.2 ARO declaration")
+    aros, steps = _declare_aros(state, ctx.declarations, 2, "2.2 ARO declaration")
     state, more = _megabeast_moves(state, 2, "2.2 ARO declaration")
     return replace(state, step="aro_declaration", aros=aros), steps + more
 
 
-def second_skill(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def second_skill(state: OrderState, ctx: OrderContext):
     """3 the second Skill: Close Combat Attack, Ranged Attack (Weapon and Burst split declared with it), Evade, Idle
     or Move (a second Move uses the second Movement value)."""
     sec = "3 Second Skill"
     a = state.active_miner
-    sk = decl.second
+    sk = ctx.declarations.second
     if sk.skill not in SECOND_SKILLS:
-        raise _reject(sec, "order.second.skill", f"{sk.skill!r} cannot be the second Skill of an Order "
+        raise refused(sec, "order.second.skill", f"{sk.skill!r} cannot be the second Skill of an Order "
                       f"({', '.join(SECOND_SKILLS)})", S.ORDERS_AND_AROS)
     steps: list[Step] = []
     if sk.skill == "move":
         if sk.move is None:
-            raise _reject(sec, "order.second.move", "a second Move needs its route", S.MOVE)
+            raise refused(sec, "order.second.move", "a second Move needs its route", S.MOVE)
         move, cut = sk.move, ()
         if move.interact is not None:
             move, cut = stop_at_contact(state, a.id, move, move.interact, sec, "order.second.move")
         mv = check_move(state, a.id, move, 1, sec, "order.second.move")
-        steps += [replace(s, section=sec) for s in cut + mv.steps]
+        steps += [s.in_section(sec) for s in cut + mv.steps]
         end = mv.route[-1]
         facing = a.facing if sk.move.facing is None else sk.move.facing % 360.0
         state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing))
@@ -224,21 +240,21 @@ def second_skill(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     if sk.skill in ATTACKS:
         kind = "ranged" if sk.skill == "ranged_attack" else "close_combat"
         if sk.weapon is not None and sk.weapon not in [w.name for w in a.all_weapons]:
-            raise _reject(sec, "order.second.weapon", f"{a.id} carries no Weapon {sk.weapon!r}", S.TOOLS)
+            raise refused(sec, "order.second.weapon", f"{a.id} carries no Weapon {sk.weapon!r}", S.TOOLS)
         w = a.weapon(sk.weapon, kind)
         if not sk.targets:
-            raise _reject(sec, "order.second.targets", "an Attack needs at least one target", S.RANGED_ATTACK)
+            raise refused(sec, "order.second.targets", "an Attack needs at least one target", S.RANGED_ATTACK)
         known = [e.id for e in state.enemies_of(a)] + ([state.megabeast.id] if state.megabeast else [])
         for i, t in enumerate(sk.targets):
             if t.target not in known:
-                raise _reject(sec, f"order.second.targets[{i}].target", f"{t.target!r} is not an enemy Miner or the "
+                raise refused(sec, f"order.second.targets[{i}].target", f"{t.target!r} is not an enemy Miner or the "
                               f"MegaBeast ({', '.join(known)})", S.RANGED_ATTACK)
         if len(sk.targets) > 1 and any(t.burst is None for t in sk.targets):
-            raise _reject(sec, "order.second.targets", "with several targets the split of the Burst is declared with "
+            raise refused(sec, "order.second.targets", "with several targets the split of the Burst is declared with "
                           "the Attack", S.RANGED_ATTACK if kind == "ranged" else S.CLOSE_COMBAT_ATTACK)
         split = sum(w.burst if t.burst is None else t.burst for t in sk.targets)
         if split != w.burst:
-            raise _reject(sec, "order.second.targets", f"the Burst split adds up to {split}, {w.name} has Burst "
+            raise refused(sec, "order.second.targets", f"the Burst split adds up to {split}, {w.name} has Burst "
                           f"{w.burst}", S.RANGED_ATTACK if kind == "ranged" else S.CLOSE_COMBAT_ATTACK)
         steps.append(Step(f"{a.id} declares {SKILL_WORDS[sk.skill]} with {w.name} at "
                           + ", ".join(f"{t.target} ({w.burst if t.burst is None else t.burst})" for t in sk.targets),
@@ -253,7 +269,7 @@ def second_skill(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     return replace(state, step="second_skill", second=sk), tuple(steps)
 
 
-def aro_check_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def aro_check_again(state: OrderState, ctx: OrderContext):
     """4.1 ARO check for the MegaBeast and the Miners without a right from step 2: LoF along a second Move, being the
     target of the Attack, the Active Miner in their Hexagon."""
     a = state.active_miner
@@ -262,9 +278,9 @@ def aro_check_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice)
     return replace(state, step="aro_check_again", rights=state.rights + rights), steps
 
 
-def aro_declaration_again(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def aro_declaration_again(state: OrderState, ctx: OrderContext):
     """4.2 those who gained the right at step 4 declare their ARO as at 2.2."""
-    aros, steps = _declare_aros(state, decl, 4, "4.2 ARO declaration")
+    aros, steps = _declare_aros(state, ctx.declarations, 4, "4.2 ARO declaration")
     state, more = _megabeast_moves(state, 4, "4.2 ARO declaration")
     return replace(state, step="aro_declaration_again", aros=aros), steps + more
 
@@ -272,16 +288,16 @@ def aro_declaration_again(state: OrderState, decl: OrderDeclarations, dice: Orde
 # ----------------------------------------------------------------------------------------------------------- step 5
 
 
-def resolution(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def resolution(state: OrderState, ctx: OrderContext):
     """5 Resolution: the board decides the facts (LoF, contact now and at activation, same Hexagon, Partial Cover,
     Threat Level), Skills that fail their Requirements count as Idle, and the roll resolver makes the Rolls, Saving
     Rolls, Wounds, Neomaterials and Loot."""
     sec = "5 Resolution"
-    res, facts = resolve_roll(state, dice)
+    res, facts = resolve_roll(state, ctx.dice)
     # the roll resolver's own "Conclusion" note (it reorients) is left to step 5.2, which computes the facing, and
     # its "X Respawns" to this Order's Death step, which places the Miner on a free Access Point of the board (or
     # says it cannot: a table without Access Points, every one taken)
-    steps = list(facts) + [replace(s, section=f"5 Resolution › {s.section}" if s.section else sec)
+    steps = list(facts) + [s.in_section(f"5 Resolution › {s.section}" if s.section else sec)
                            for s in res.trace.steps if s.section != "Conclusion" and s.rule != S.RESPAWN]
     miners = []
     gains_t, gains_b = dict(state.teseum), dict(state.t_bezoar)
@@ -299,7 +315,7 @@ def resolution(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
         mb = replace(mb, wounds=res.megabeast.wounds_left,
                      fury_tokens=tuple(p for p in mb.fury_tokens if p not in res.megabeast.fury_tokens_removed))
     pending = state.pending_states
-    for target, sts in res.trace.outcome.get("states", {}).items():
+    for target, sts in (roll_numbers(res)[3] or {}).items():
         for st in sts:
             pending = _add_state(pending, target, st)
     dead = tuple(n for n in res.dead if mb is None or n != mb.id)
@@ -308,13 +324,13 @@ def resolution(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
                    t_bezoar=tuple(gains_b.items())), tuple(steps)
 
 
-def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def effects(state: OrderState, ctx: OrderContext):
     """5.1 Effects: Evade movements (one Segment; the Active Miner first, then Timeline order; they generate no
     ARO); Difficult Terrain for Miners that performed an ARO in it."""
     sec = "5.1 Effects"
     steps: list[Step] = []
     allowed = set(state.resolution.evade_moves)
-    asked = dict(decl.evade_moves)
+    asked = dict(ctx.declarations.evade_moves)
     dropped = []
     for mid in list(asked):
         if mid in allowed:
@@ -322,7 +338,7 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
         declared_evade = ((mid == state.active and state.second is not None and state.second.skill == "evade")
                           or (state.aro_of(mid) is not None and state.aro_of(mid).skill == "evade"))
         if not declared_evade:
-            raise _reject(sec, f"order.evade_moves.{mid}", f"{mid} declared no Evade in this Order, so it has no "
+            raise refused(sec, f"order.evade_moves.{mid}", f"{mid} declared no Evade in this Order, so it has no "
                           "Evade movement", S.EVADE)
         reading = dict(state.resolution.rulings).get("evade_movement")
         why = (f"its Evade Roll did not allow the move (ruling 'evade_movement = {reading}': the single Evade Roll "
@@ -338,12 +354,9 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
     order = sorted(asked, key=lambda x: (x != state.active, state.timeline_key(state.miner(x))))
     for mid in order:
         m = state.miner(mid)
-        from .declarations import MoveDecl
-        from .move import check_move as _cm
-
         one = replace(m, movement=(1, 1))
         st = state.with_miner(one)
-        mv = _cm(st, mid, MoveDecl((asked[mid],)), 0, sec, f"order.evade_moves.{mid}")
+        mv = check_move(st, mid, MoveDecl((asked[mid],)), 0, sec, f"order.evade_moves.{mid}")
         end = mv.route[-1]
         state = state.with_miner(replace(m, x=end[0], y=end[1]))
         moved.append((mid, end))
@@ -364,14 +377,14 @@ def effects(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
                    evade_dropped=tuple(dropped)), tuple(steps)
 
 
-def conclusion(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def conclusion(state: OrderState, ctx: OrderContext):
     """5.2 Conclusion: the MegaBeast redirects when it declared no ARO and was targeted, or the Active TAG was in an
     adjacent Hexagon during its activation (facing computed: Active Miner plus the most TAGs)."""
     state, steps = conclusion_redirect(state)
     return replace(state, step="conclusion"), steps
 
 
-def end_of_order(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
+def end_of_order(state: OrderState, ctx: OrderContext):
     """5.3 End of the Order: States take effect (one Token per State; not on a Miner that died), then Death and
     Respawn of the dead in Timeline order."""
     sec = "5.3 End of the Order"
@@ -392,14 +405,14 @@ def end_of_order(state: OrderState, decl: OrderDeclarations, dice: OrderDice):
                           "Miners are affected by States at the end of the Order in which they suffered them; one "
                           "Token per State.", {"miner": mid, "state": st, "entered": True}, (mid,), sec))
     loot = {n: r.loot for n, r in state.resolution.miners.items() if r.loot is not None}
-    state, dsteps = apply_deaths(state, state.dead, dice.respawn, dice.seed, loot)
+    state, dsteps = apply_deaths(state, state.dead, ctx.dice.respawn, ctx.dice.seed, loot)
     steps += dsteps
     steps.append(Step(f"End of {state.active}'s Order", OES, "", {"orders_left": state.active_miner.orders},
                       (state.active,), sec))
     return replace(state, step="end_of_order"), tuple(steps)
 
 
-STEPS: tuple[tuple[str, StepFn], ...] = (
+STEPS: kernel.Sequence = (
     ("1 Activation", activation),
     ("1.2 First Skill: Move", first_skill_move),
     ("2.1 ARO check", aro_check),
@@ -412,56 +425,45 @@ STEPS: tuple[tuple[str, StepFn], ...] = (
     ("5.2 Conclusion", conclusion),
     ("5.3 End of the Order", end_of_order),
 )
-"""The Order Expenditure Sequence, in order: ``(name, step function)``."""
+"""The Order Expenditure Sequence, in order: ``(name, step function)`` (a :data:`explorer.kernel.Sequence`)."""
 
 
-@dataclass(frozen=True)
-class Frame:
-    """The table after one step: the step's name, the state and the steps explaining it."""
-
-    name: str
-    state: OrderState
-    steps: tuple[Step, ...]
-
-
-def play(initial: OrderState, decl: OrderDeclarations, dice: OrderDice, upto: int | None = None) -> tuple[Frame, ...]:
-    """Replay the Order from ``initial``: the first ``upto`` steps of :data:`STEPS` (all when ``None``).
+def play(initial: OrderState, decl: OrderDeclarations, dice: OrderDice,
+         upto: int | None = None) -> tuple[Frame[OrderState], ...]:
+    """Replay the Order from ``initial``: the first ``upto`` steps of :data:`STEPS` (all when ``None``), one
+    :class:`explorer.kernel.Frame` each (:func:`explorer.kernel.play` with the Order's :class:`OrderContext`).
 
     Raises:
-        IllegalDeclaration: a declaration the rules refuse (step, field, reason, section).
+        RuleViolation: a declaration the rules refuse (step, field, reason, section).
     """
-    frames = []
-    state = initial
-    for name, fn in STEPS[:upto]:
-        state, steps = fn(state, decl, dice)
-        frames.append(Frame(name, state, tuple(steps)))
-    return tuple(frames)
+    return kernel.play(initial, STEPS, OrderContext(declarations=decl, dice=dice), upto=upto)
+
+
+def play_until_refused(initial: OrderState, decl: OrderDeclarations, dice: OrderDice) -> tuple[
+        tuple[Frame[OrderState], ...], RuleViolation | None]:
+    """Like :func:`play`, but stop at the first refused declaration and return it
+    (:func:`explorer.kernel.play_until_refused`)."""
+    return kernel.play_until_refused(initial, STEPS, OrderContext(declarations=decl, dice=dice))
 
 
 def play_until_rejected(initial: OrderState, decl: OrderDeclarations, dice: OrderDice) -> tuple[
-        tuple[Frame, ...], Rejection | None]:
-    """Like :func:`play`, but stop at the first refused declaration and return it (for the stepper)."""
-    frames = []
-    state = initial
-    for name, fn in STEPS:
-        try:
-            state, steps = fn(state, decl, dice)
-        except IllegalDeclaration as e:
-            return tuple(frames), e.rejection
-        frames.append(Frame(name, state, tuple(steps)))
-    return tuple(frames), None
+        tuple[Frame[OrderState], ...], Rejection | None]:
+    """:func:`play_until_refused` with the refusal as data (its :class:`~explorer.errors.Rejection`): the old name,
+    for the stepper and the notebooks."""
+    frames, refusal = play_until_refused(initial, decl, dice)
+    return frames, None if refusal is None else refusal.rejection
 
 
-def trace_of(title: str, frames: tuple[Frame, ...]) -> Trace:
-    """A :class:`~explorer.trace.Trace` of the whole Order (every step, sections by sequence step)."""
-    t = Trace(title)
-    for f in frames:
-        t.steps.extend(f.steps)
-    last = frames[-1].state if frames else None
-    if last is not None and last.resolution is not None:
-        t.rulings = dict(last.resolution.rulings)
-    for f in frames:  # options the Order's own steps consulted (e.g. megabeast_facing_tie)
-        for s in f.steps:
-            if isinstance(s.facts.get("rulings"), dict):
-                t.rulings.update(s.facts["rulings"])
-    return t
+def readings_of(state: OrderState) -> dict[str, str]:
+    """The ruling readings an Order consulted: its roll exchange's (step 5), then those its own steps consulted
+    (:attr:`.state.OrderState.consulted`: ``megabeast_facing_tie``, ``tool_container_draws``,
+    ``loot_token_megabeast``)."""
+    out = dict(state.resolution.rulings) if state.resolution is not None else {}
+    out.update(state.consulted)
+    return out
+
+
+def trace_of(title: str, frames: tuple[Frame[OrderState], ...]) -> Trace:
+    """A :class:`~explorer.trace.Trace` of the whole Order (every step, sections by sequence step; the readings of
+    :func:`readings_of`)."""
+    return kernel.trace_of(title, frames, readings_of(frames[-1].state) if frames else {})

@@ -259,8 +259,8 @@ class OrderState:
         contact_at_activation: enemy Miners in Silhouette Contact with the Active Miner at activation.
         routes: the Active Miner's Move routes in this Order (each a tuple of points, start included).
         second: the second Skill's declaration, once made. rights: ARO rights granted (:class:`AroRight`).
-        aros: ``((miner, declaration), ...)`` AROs declared. facts: ``((key, value), ...)`` board facts decided at
-            Resolution. resolution: the outcome dict of the roll exchange (``None`` before step 5).
+        aros: ``((miner, declaration), ...)`` AROs declared. resolution: the roll exchange resolved at step 5
+            (:class:`~explorer.games.tagraid.resolve.Resolution`; ``None`` before step 5).
         pending_states: ``((miner, State), ...)`` entered this Order, applied at its end.
         dead: Miners that died this Order. teseum, t_bezoar: ``((side, Units), ...)`` gained this Order.
         megabeast_facing_before: its facing before a Conclusion redirection.
@@ -273,6 +273,9 @@ class OrderState:
             Loot Zone (:class:`LootZone`). tool_deck: the Tool Deck, top card first; tool_discard: its discard pile.
         container_draws: ``((miner, container), ...)`` Tool Cards drawn this Game Round (one per Tool Container).
         interactions: ``((miner, what happened), ...)`` Tool Container and Loot Token interactions of this Order.
+        consulted: ``((option key, reading), ...)`` the ruling options this Order's own steps consulted, in the
+            order they did (``megabeast_facing_tie``, ``tool_container_draws``, ``loot_token_megabeast``): the
+            readings its trace lists besides those of the roll exchange.
     """
 
     geometry: TableGeometry
@@ -287,7 +290,6 @@ class OrderState:
     second: Any = None
     rights: tuple[AroRight, ...] = ()
     aros: tuple[tuple[str, Any], ...] = ()
-    facts: tuple[tuple[str, Any], ...] = ()
     resolution: Any = None
     pending_states: tuple[tuple[str, str], ...] = ()
     dead: tuple[str, ...] = ()
@@ -306,6 +308,11 @@ class OrderState:
     tool_discard: tuple[ToolCard, ...] = ()
     container_draws: tuple[tuple[str, str], ...] = ()
     interactions: tuple[tuple[str, str], ...] = ()
+    consulted: tuple[tuple[str, str], ...] = ()
+
+    def consulting(self, readings: dict[str, str]) -> "OrderState":
+        """This state with ``readings`` (``{option key: reading}``) added to :attr:`consulted`."""
+        return replace(self, consulted=self.consulted + tuple(readings.items())) if readings else self
 
     # -- lookups
 
@@ -362,6 +369,3 @@ class OrderState:
         from ..options import rulings
 
         return rulings(dict(self.rulings))
-
-    def fact(self, key: str, default: Any = None) -> Any:
-        return next((v for k, v in self.facts if k == key), default)
