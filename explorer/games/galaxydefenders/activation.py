@@ -67,13 +67,14 @@ from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from explorer.board import EdgeFeature, EdgeKind, parse_edge_key, parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 
@@ -91,17 +92,13 @@ HexKey = Annotated[str, Field(min_length=1, max_length=20)]
 AreaName = Annotated[str, Field(min_length=1, max_length=MAX_AREA_NAME)]
 
 
-class _Base(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class EdgeModel(_Base):
+class EdgeModel(Strict):
     edge: str = Field(max_length=40)
     kind: Literal["barrier", "wall", "door"] = "barrier"
     open: bool = False
 
 
-class ActivatingModel(_Base):
+class ActivatingModel(Strict):
     name: str = Field(min_length=1, max_length=40)
     kind: Literal["alien", "npc"] = "alien"
     at: str = Field(max_length=20)
@@ -114,14 +111,14 @@ class ActivatingModel(_Base):
     swarm: str | None = Field(None, max_length=20)
 
 
-class FigureModel(_Base):
+class FigureModel(Strict):
     name: str = Field(min_length=1, max_length=40)
     side: Literal["agent", "drone", "npc", "alien"]
     at: str = Field(max_length=20)
     menace: int = Field(0, ge=0, le=2)
 
 
-class RuleModel(_Base):
+class RuleModel(Strict):
     condition: Literal["adjacent", "within", "plus"]
     areas: int = Field(0, ge=0, le=10)
     action: Literal["attack", "move_adjacent", "move_toward", "move_away", "stay"]
@@ -129,13 +126,12 @@ class RuleModel(_Base):
     label: str = Field("", max_length=120)
 
 
-class ActivationScenario(_Base):
+class ActivationScenario(ScenarioHeader):
     """A validated ``activation`` scenario (see the module docstring)."""
 
     game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["activation"] = "activation"
-    title: str = Field("A.I. activation", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("A.I. activation", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     areas: dict[AreaName, Annotated[list[HexKey], Field(min_length=1, max_length=MAX_HEXES)]] = Field(

@@ -73,12 +73,13 @@ from dataclasses import dataclass, replace
 from contextlib import contextmanager
 from typing import Annotated, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import Field, PrivateAttr
 
 from explorer.dice import SeededRoller
 from explorer.errors import DiceScriptExhausted, ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import agree, join_words, plural
 from explorer.trace import Step, Trace
 
@@ -121,11 +122,7 @@ FaceLabel = Annotated[str, Field(min_length=1, max_length=60)]
 
 # ------------------------------------------------------------------------------------------------ scenario model
 
-class _Base(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class EffectModel(_Base):
+class EffectModel(Strict):
     """An attack effect: ``kind``, ``x`` (its number), ``trigger``."""
 
     kind: EffectKind
@@ -133,7 +130,7 @@ class EffectModel(_Base):
     trigger: Trigger = "always"
 
 
-class HeldCritical(_Base):
+class HeldCritical(Strict):
     """A Critical token already on a target: ``effect`` and ``x``."""
 
     effect: Literal["def_dice_minus", "atk_dice_minus", "movement_minus", "max_health_minus", "paralyzed",
@@ -141,7 +138,7 @@ class HeldCritical(_Base):
     x: int = Field(0, ge=0, le=5)
 
 
-class TargetModel(_Base):
+class TargetModel(Strict):
     name: str = Field(min_length=1, max_length=40)
     kind: Kind = "alien"
     health: int = Field(ge=1, le=40)
@@ -158,7 +155,7 @@ class TargetModel(_Base):
     walking_path: bool = True
 
 
-class RolledModel(_Base):
+class RolledModel(Strict):
     hit: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DICE)]] = Field(default_factory=dict,
                                                                                     max_length=4)
     defend: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DEFEND_FACES)]] = Field(
@@ -167,7 +164,7 @@ class RolledModel(_Base):
                                                                                         max_length=12)
 
 
-class AttackModel(_Base):
+class AttackModel(Strict):
     attacker: str = Field("attacker", min_length=1, max_length=40)
     attacker_kind: Kind = "agent"
     weapon: str = Field("weapon", min_length=1, max_length=40)
@@ -184,25 +181,24 @@ class AttackModel(_Base):
     controller: Name | None = None
 
 
-class MenaceModel(_Base):
+class MenaceModel(Strict):
     """The Menace token when the scenario starts (11.3.1): the Menacing Agent and the level."""
 
     holder: Name
     level: int = Field(1, ge=1, le=2)
 
 
-class CloseEncounterModel(_Base):
+class CloseEncounterModel(Strict):
     card: int = Field(ge=1, le=40)
     activates: list[Name] = Field(default_factory=list, max_length=20)
 
 
-class CombatScenario(_Base):
+class CombatScenario(ScenarioHeader):
     """A validated ``combat`` scenario (see the module docstring for the file format)."""
 
     game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["combat"] = "combat"
-    title: str = Field("Combat", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("Combat", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     high_impact: bool = True

@@ -36,20 +36,21 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .combat import (AttackModel, HitRoll, TargetModel, TargetState, _Base, apply_poison, place_mark, suffer_wounds,
+from .combat import (AttackModel, HitRoll, TargetModel, TargetState, apply_poison, place_mark, suffer_wounds,
                      with_source)
 from .options import rulings as make_rulings
 
 
-class EventModel(_Base):
+class EventModel(Strict):
     kind: Literal["poison", "mark", "refresh", "recharge"]
     x: int = Field(1, ge=1, le=2)
 
 
-class PowerSuitModel(_Base):
+class PowerSuitModel(Strict):
     """A Power Suit in play (9.5): its energy ``batteries`` and the agent who wears it (``None``: unequipped)."""
 
     name: str = Field("Power Suit", min_length=1, max_length=40)
@@ -57,13 +58,12 @@ class PowerSuitModel(_Base):
     equipped_by: str | None = Field(None, min_length=1, max_length=40)
 
 
-class ConditionsScenario(_Base):
+class ConditionsScenario(ScenarioHeader):
     """A validated ``conditions`` scenario."""
 
     game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["conditions"] = "conditions"
-    title: str = Field("Conditions", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("Conditions", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     target: TargetModel

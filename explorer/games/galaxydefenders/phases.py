@@ -78,12 +78,13 @@ from explorer.dice import SeededRoller
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
 from .calibration import Calibration, Face, default_calibration
-from .combat import _Base, with_source
+from .combat import with_source
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
@@ -94,10 +95,9 @@ def _step(title: str, rule, detail: str = "", section: str = "", marks=(), **fac
     return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks), section)
 
 
-class _Common(_Base):
+class _Common(ScenarioHeader):
     game: Literal["galaxydefenders"] = "galaxydefenders"
-    title: str = Field("Galaxy Defenders", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("Galaxy Defenders", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: Rulings_ = Field(default_factory=dict)
 
@@ -115,7 +115,7 @@ def _unique(names: Sequence[str], field: str, source: str) -> None:
 
 # ================================================================================================ 11.3.1 Menace
 
-class MenaceEvent(_Base):
+class MenaceEvent(Strict):
     kind: Literal["enters", "wound", "action"]
     agent: Name | None = None
     wounds: int = Field(1, ge=0, le=40)
@@ -260,7 +260,7 @@ ACTIVATE_X = {22: 1, 23: 2, 24: 3}
 """Close Encounter cards that activate a fixed number of aliens (11.5)."""
 
 
-class AlienEntry(_Base):
+class AlienEntry(Strict):
     name: Name
     controller: Name
     rank: Literal["purple", "red", "blue", "green"] = "green"
@@ -395,7 +395,7 @@ def resolve_close_encounter(scenario: CloseEncounterScenario, rulings: Mapping[s
 
 # ================================================================================================ 6.3 Event phase
 
-class EventFigure(_Base):
+class EventFigure(Strict):
     name: Name
     side: Literal["agent", "drone", "npc", "alien"]
     bleeding: bool = False
@@ -480,7 +480,7 @@ REQUIRED_WINGS = {"earth": 1, "moon": 2, "galaxy": 3}
 WINGS_DICE = ("red", 3)
 
 
-class WingsAgent(_Base):
+class WingsAgent(Strict):
     name: Name
     rank: Literal["gold", "earth", "moon", "galaxy"] = "gold"
     ranked_up_this_mission: bool = False
@@ -578,7 +578,7 @@ def resolve_gd_wings(scenario: WingsScenario, rulings: Mapping[str, str] | None 
 
 # ================================================================================================ 8.5 Area Healing
 
-class HealFigure(_Base):
+class HealFigure(Strict):
     name: Name
     side: Literal["agent", "drone", "npc", "alien", "master_alien"]
     area: Name
