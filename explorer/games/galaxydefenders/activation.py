@@ -372,10 +372,6 @@ class Activation:
         return next(f for f in self.others if f.name == name)
 
 
-def _step(title, rule, detail="", section="", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks), section)
-
-
 def _opponents(mover_kind: str, others) -> list[Figure]:
     """Aliens oppose agents, drones and NPCs (11: they count as agents); an NPC opposes aliens."""
     if mover_kind == "alien":
@@ -399,16 +395,16 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     sec = "Targeting"
     opp = _opponents(kind, state.others)
     if not opp:
-        return state, [_step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
-                             else S.NPC_MOVEMENT, "", sec)]
+        return state, [Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
+                             else S.NPC_MOVEMENT, "", section=sec)]
     if archenemy:
         menacing = [f for f in opp if f.side == "agent" and f.menace]
         if menacing:
             t = menacing[0]
-            return replace(state, target=t), [_step(f"Archenemy: targets the Menacing Agent {t.name} (Menace "
+            return replace(state, target=t), [Step(f"Archenemy: targets the Menacing Agent {t.name} (Menace "
                                                     f"{t.menace})", S.MENACE, "Its A.I. uses the distance to the "
                                                     "Menacing Agent, not the closest agent; the target is fixed for "
-                                                    "the whole activation.", sec, (t.at,), target=t.name)]
+                                                    "the whole activation.", section=sec, marks=(str(t.at),), facts={"target": t.name})]
     g = amap.area_graph(state.crosses_barriers)
     rows = []
     for f in opp:
@@ -417,18 +413,18 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     reach = [(f, d) for f, d in rows if d is not None]
     listing = "; ".join(f"{f.name} {'no legal path' if d is None else plural(d, 'Area')}" for f, d in rows)
     if not reach:
-        return state, [_step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, sec,
-                             candidates=[{"name": f.name, "areas": d} for f, d in rows])]
+        return state, [Step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, section=sec,
+                             facts={"candidates": [{"name": f.name, "areas": d} for f, d in rows]})]
     best = min(d for _, d in reach)
     tied = sorted(f.name for f, d in reach if d == best)
     t = next(f for f, _ in reach if f.name == tied[0])
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
-    return replace(state, target=t), [_step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
+    return replace(state, target=t), [Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
                                             S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
                                             f"Distances: {listing}.{tie} Targeting happens at the start of the "
-                                            "activation.", sec, (t.at,), target=t.name,
-                                            candidates=[{"name": f.name, "areas": d} for f, d in rows])]
+                                            "activation.", section=sec, marks=(str(t.at),), facts={"target": t.name,
+                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})]
 
 
 def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: bool
@@ -445,7 +441,7 @@ def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: 
         name = r.label or f"rule {i + 1} ({r.condition}{' ' + str(r.areas) if r.condition == 'within' else ''}: " \
                           f"{r.action})"
         if t is None:
-            steps.append(_step(f"{name}: no target", rule_ref, "", sec, behavior=i, applies=False))
+            steps.append(Step(f"{name}: no target", rule_ref, "", section=sec, facts={"behavior": i, "applies": False}))
             continue
         ds = [x for x in (area_distance(amap, g, h, t.at) for h in state.unit) if x is not None]
         d = min(ds) if ds else None
@@ -467,12 +463,12 @@ def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: 
         if ok and r.action in ("move_adjacent", "move_toward") and d is None:
             ok, why = False, f"no legal movement path to {t.name}"
         if not ok:
-            steps.append(_step(f"{name}: does not apply", rule_ref, why + ".", sec, behavior=i, applies=False))
+            steps.append(Step(f"{name}: does not apply", rule_ref, why + ".", section=sec, facts={"behavior": i, "applies": False}))
             continue
-        steps.append(_step(f"{name}: applies", rule_ref, why + ".", sec, (t.at,), behavior=i, applies=True,
-                           action=r.action))
+        steps.append(Step(f"{name}: applies", rule_ref, why + ".", section=sec, marks=(str(t.at),), facts={"behavior": i, "applies": True,
+                           "action": r.action}))
         return replace(state, rule=i), steps
-    steps.append(_step("No behavior rule can be applied: it stays where it is", rule_ref, "", sec, applies=None))
+    steps.append(Step("No behavior rule can be applied: it stays where it is", rule_ref, "", section=sec, facts={"applies": None}))
     return state, steps
 
 
@@ -563,12 +559,12 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
                    (f", engages {c['engages']}" if c["engages"] else "")
     rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
     if not live:
-        return None, cands, [_step(f"No free hex to end in Area {dest}", rule, "", sec, candidates=cands)]
+        return None, cands, [Step(f"No free hex to end in Area {dest}", rule, "", section=sec, facts={"candidates": cands})]
     chosen = Hex.parse(sorted(live, key=lambda c: (not c["centre"], c["hex"]))[0]["hex"])
     tie = f" {len(live)} hexes tie: the controlling player chooses ({chosen} here)." if len(live) > 1 else ""
-    return chosen, cands, [_step(f"Ends in {chosen} (Area {amap.area_of[chosen]})", rule,
+    return chosen, cands, [Step(f"Ends in {chosen} (Area {amap.area_of[chosen]})", rule,
                                  "Redeploy in the destination Area: adjacent to the target and as many opponents as "
-                                 f"possible.{tie}", sec, (chosen,), candidates=cands, end=str(chosen))]
+                                 f"possible.{tie}", section=sec, marks=(str(chosen),), facts={"candidates": cands, "end": str(chosen)})]
 
 
 def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
@@ -585,37 +581,37 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
         if came_from is not None and amap.area_of[came_from] != here and \
                 ag.has_edge(here, amap.area_of[came_from]):
             dest = amap.area_of[came_from]
-            steps.append(_step(f"Move back: toward Area {dest}, where it came from", rule, "", sec))
+            steps.append(Step(f"Move back: toward Area {dest}, where it came from", rule, "", section=sec))
         else:
             opts = sorted(ag.neighbors(here))
             if not opts:
-                return None, [_step("Move away: no Area can be entered", rule, "", sec)]
+                return None, [Step("Move away: no Area can be entered", rule, "", section=sec)]
             far = {a: nx.shortest_path_length(ag, a, amap.area_of[t.at]) if t and nx.has_path(
                 ag, a, amap.area_of[t.at]) else 99 for a in opts}
             best = max(far.values())
             tied = [a for a in opts if far[a] == best]
             dest = tied[0]
             away = ", ".join(f"{a} ({plural(far[a], 'Area')})" for a in opts)
-            steps.append(_step(f"Move away from {t.name if t else 'the closest opponent'}: Area {dest}", rule,
+            steps.append(Step(f"Move away from {t.name if t else 'the closest opponent'}: Area {dest}", rule,
                                f"No way back; the Areas next to it are {away} from the target."
-                               + (f" Tie: the controlling player chooses ({dest})." if len(tied) > 1 else ""), sec))
+                               + (f" Tie: the controlling player chooses ({dest})." if len(tied) > 1 else ""), section=sec))
         route, path = walk_areas(state, amap, dest, r.move)
-        steps.append(_step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
-                           "Area to Area through centre hexes.", sec, tuple(path), path=[str(h) for h in path]))
+        steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
+                           "Area to Area through centre hexes.", section=sec, marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
     else:
         goal = amap.area_of[t.at]
         if here == goal and r.action == "move_toward":
-            steps.append(_step(f"Already in {t.name}'s Area: it remains", rule, "Moving toward a target it already "
-                               "reached leaves it where it is.", sec))
+            steps.append(Step(f"Already in {t.name}'s Area: it remains", rule, "Moving toward a target it already "
+                               "reached leaves it where it is.", section=sec))
             route, path = [], [state.mover.at]
         elif here == goal or r.move == 0:
             route, path = [], [state.mover.at]
         else:
             route, path = walk_areas(state, amap, goal, r.move)
         if route:
-            steps.append(_step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
-                               "Area to Area through centre hexes; other figures are no obstacle.", sec,
-                               tuple(path), path=[str(h) for h in path]))
+            steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
+                               "Area to Area through centre hexes; other figures are no obstacle.", section=sec,
+                               marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
     dest_area = amap.area_of[path[-1]]
     mover = replace(state.mover, at=path[-1])
     s2 = replace(state, mover=state.mover)
@@ -623,7 +619,7 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
                            r.action == "move_adjacent")
     steps += st
     if h is None:
-        return None, steps + [_step("The rule cannot be applied: the next rule is tried", rule, "", sec)]
+        return None, steps + [Step("The rule cannot be applied: the next rule is tried", rule, "", section=sec)]
     if h != path[-1]:
         hg = amap.graph(state.crosses_barriers)
         path = path + nx.shortest_path(hg, path[-1], h)[1:]
@@ -648,12 +644,12 @@ def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step
     if state.extra_kind == "swarm":
         other = state.extra if lead == state.mover.at else state.mover.at
         st = replace(state, mover=replace(state.mover, at=lead), extra=other)
-        return st, [_step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
+        return st, [Step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
                           S.PRIME_SWARM, f"The other figure is on {other}; it moves after the first, to end "
-                          "adjacent to it.", "Targeting", (lead,), lead=str(lead))]
-    return state, [_step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
+                          "adjacent to it.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)})]
+    return state, [Step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
                          f"closest to {t.name}", S.MULTI_HEX, "Line of sight and adjacency count from any base hex; "
-                         f"the face hex ({state.mover.at}) leads a move.", "Targeting", (lead,), lead=str(lead))]
+                         f"the face hex ({state.mover.at}) leads a move.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)})]
 
 
 def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, moved: bool
@@ -692,12 +688,12 @@ def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, 
     else:
         ring = sorted((h for h in amap.area_of if free(h)), key=lambda h: (distance(h, lead), h))
         if not ring:
-            return state, [_step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it "
-                                 "stays", rule, "", sec)]
+            return state, [Step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it "
+                                 "stays", rule, "", section=sec)]
         spot, why = ring[0], f"no free hex adjacent to {lead}: as close as possible ({distance(ring[0], lead)} hexes)"
     what = "The other Prime Swarm figure" if swarm else "The rest of the two-hex base"
-    return replace(state, extra=spot), [_step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", sec,
-                                              (spot,), second=str(spot), candidates=rows)]
+    return replace(state, extra=spot), [Step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", section=sec,
+                                              marks=(str(spot),), facts={"second": str(spot), "candidates": rows})]
 
 
 def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation, list[Step]]:
@@ -715,10 +711,10 @@ def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation
         free = ring[:1]
     spot = free[0]
     others = tuple(replace(f, at=spot) if f.name == who else f for f in state.others)
-    return replace(state, others=others), [_step(f"{who} is seized and placed in {spot}, adjacent to "
+    return replace(state, others=others), [Step(f"{who} is seized and placed in {spot}, adjacent to "
                                                  f"{state.mover.name}", S.SEIZE, "The seized agent moves with the "
                                                  "dragging figure, crossing what it crosses, and ends adjacent to it.",
-                                                 "Seize", (spot,), seized=who, at=str(spot))]
+                                                 section="Seize", marks=(str(spot),), facts={"seized": who, "at": str(spot)})]
 
 
 # ------------------------------------------------------------------------------------------------ resolution

@@ -91,10 +91,6 @@ Name = Annotated[str, Field(min_length=1, max_length=40)]
 Rulings_ = Annotated[dict[str, Annotated[str, Field(max_length=40)]], Field(max_length=20)]
 
 
-def _step(title: str, rule, detail: str = "", section: str = "", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks), section)
-
-
 class _Common(ScenarioHeader):
     game: Literal["galaxydefenders"] = "galaxydefenders"
     title: str = Field("Galaxy Defenders", max_length=MAX_TITLE)
@@ -168,9 +164,9 @@ class Menace:
 
 def master_alien_enters(m: Menace, alpha: str) -> tuple[Menace, list[Step]]:
     """11.3.1: the Master Alien card and the Menace token, Level 1, go to the Alpha Agent."""
-    return Menace(alpha, 1), [_step(f"{alpha} (Alpha Agent) becomes the Menacing Agent: Menace 1", S.MENACE,
+    return Menace(alpha, 1), [Step(f"{alpha} (Alpha Agent) becomes the Menacing Agent: Menace 1", S.MENACE,
                                     "A Master Alien entering play gives its card and the Menace token, Level 1 face "
-                                    "up, to the Alpha Agent.", marks=(alpha,), holder=alpha, level=1)]
+                                    "up, to the Alpha Agent.", facts={"marks": (alpha,), "holder": alpha, "level": 1})]
 
 
 def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[Menace, list[Step]]:
@@ -179,23 +175,23 @@ def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[
     for their agent."""
     how = f"{agent} ({via})" if via in ("attack", "power", "item") else f"{agent}'s {via}"
     if wounds < 1:
-        return m, [_step(f"{how} deals no wound: the token does not change", S.MENACE,
-                         "Only an attack or effect that deals at least one wound moves the token.", marks=(agent,),
-                         holder=m.holder, level=m.level)]
+        return m, [Step(f"{how} deals no wound: the token does not change", S.MENACE,
+                         "Only an attack or effect that deals at least one wound moves the token.", facts={"marks": (agent,),
+                         "holder": m.holder, "level": m.level})]
     if agent == m.holder:
         new = Menace(agent, 2)
         word = "flips to Level 2" if m.level == 1 else "stays at Level 2"
-        return new, [_step(f"{how} is the Menacing Agent and wounds the Master Alien: Menace {word}", S.MENACE,
-                           "A wound from the Menacing Agent raises the token to Level 2.", marks=(agent,),
-                           holder=agent, level=2)]
+        return new, [Step(f"{how} is the Menacing Agent and wounds the Master Alien: Menace {word}", S.MENACE,
+                           "A wound from the Menacing Agent raises the token to Level 2.", facts={"marks": (agent,),
+                           "holder": agent, "level": 2})]
     if m.level == 2:
-        return Menace(m.holder, 1), [_step(f"{how} wounds the Master Alien: {m.holder}'s Menace drops to Level 1",
+        return Menace(m.holder, 1), [Step(f"{how} wounds the Master Alien: {m.holder}'s Menace drops to Level 1",
                                            S.MENACE, "A wound from another agent lowers the token; it changes "
-                                           "agents only at Level 1.", marks=(agent, m.holder), holder=m.holder,
-                                           level=1)]
-    return Menace(agent, 1), [_step(f"{how} wounds the Master Alien: the Menace token (Level 1) passes from "
+                                           "agents only at Level 1.", facts={"marks": (agent, m.holder), "holder": m.holder,
+                                           "level": 1})]
+    return Menace(agent, 1), [Step(f"{how} wounds the Master Alien: the Menace token (Level 1) passes from "
                                     f"{m.holder} to {agent}", S.MENACE, "At Level 1 a wound from another agent makes "
-                                    "that agent the new Menacing Agent.", marks=(agent,), holder=agent, level=1)]
+                                    "that agent the new Menacing Agent.", facts={"marks": (agent,), "holder": agent, "level": 1})]
 
 
 def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[Step]]:
@@ -203,23 +199,23 @@ def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[S
     from 2 to 1, or at Level 1 takes it. An action that changes nothing is refused with a step."""
     if agent == m.holder:
         if to is None or to == m.level:
-            return m, [_step(f"{agent} cannot change the token to Level {to or m.level}: it is already there",
+            return m, [Step(f"{agent} cannot change the token to Level {to or m.level}: it is already there",
                              S.MENACE, "The Menacing Agent's Action flips the token 1 -> 2 or 2 -> 1.",
-                             marks=(agent,), holder=m.holder, level=m.level, refused=True)]
-        return Menace(agent, to), [_step(f"{agent} spends its Action: Menace {m.level} -> {to}", S.MENACE,
-                                         "The Menacing Agent may raise or lower its own token.", marks=(agent,),
-                                         holder=agent, level=to)]
+                             facts={"marks": (agent,), "holder": m.holder, "level": m.level, "refused": True})]
+        return Menace(agent, to), [Step(f"{agent} spends its Action: Menace {m.level} -> {to}", S.MENACE,
+                                         "The Menacing Agent may raise or lower its own token.", facts={"marks": (agent,),
+                                         "holder": agent, "level": to})]
     if to is not None:
-        return m, [_step(f"{agent} is not the Menacing Agent: it cannot set the level to {to}", S.MENACE,
-                         "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", marks=(agent,),
-                         holder=m.holder, level=m.level, refused=True)]
+        return m, [Step(f"{agent} is not the Menacing Agent: it cannot set the level to {to}", S.MENACE,
+                         "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", facts={"marks": (agent,),
+                         "holder": m.holder, "level": m.level, "refused": True})]
     if m.level == 2:
-        return Menace(m.holder, 1), [_step(f"{agent} spends its Action: {m.holder}'s Menace drops to Level 1",
+        return Menace(m.holder, 1), [Step(f"{agent} spends its Action: {m.holder}'s Menace drops to Level 1",
                                            S.MENACE, "The token must be at Level 1 before it can change agents.",
-                                           marks=(agent, m.holder), holder=m.holder, level=1)]
-    return Menace(agent, 1), [_step(f"{agent} spends its Action and takes the Menace token (Level 1) from "
+                                           facts={"marks": (agent, m.holder), "holder": m.holder, "level": 1})]
+    return Menace(agent, 1), [Step(f"{agent} spends its Action and takes the Menace token (Level 1) from "
                                     f"{m.holder}", S.MENACE, "At Level 1 another agent may take the token and become "
-                                    "the Menacing Agent.", marks=(agent,), holder=agent, level=1)]
+                                    "the Menacing Agent.", facts={"marks": (agent,), "holder": agent, "level": 1})]
 
 
 def resolve_menace(scenario: MenaceScenario, rulings: Mapping[str, str] | None = None,
@@ -308,8 +304,8 @@ def aliens_to_activate(card: int, x: int | None, agents_in_play: int) -> tuple[i
                                  "do not count)"
     else:
         n, why = int(x or 0), f"card 21 prints X = {x}"
-    return n, _step(f"Activate {plural(n, 'alien')}", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".", "Close Encounter",
-                    x=n)
+    return n, Step(f"Activate {plural(n, 'alien')}", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".", section="Close Encounter",
+                    facts={"x": n})
 
 
 def selection_order(aliens: Sequence[AlienEntry], players: Sequence[str]) -> tuple[list[AlienEntry], Step]:
@@ -320,11 +316,11 @@ def selection_order(aliens: Sequence[AlienEntry], players: Sequence[str]) -> tup
     for p in players:
         own = [a for a in aliens if a.controller == p]
         out += sorted(own, key=lambda a: RANKS.index(a.rank))
-    return out, _step("Selection order: " + (", ".join(f"{a.name} ({a.controller}, {a.rank})" for a in out) or
+    return out, Step("Selection order: " + (", ".join(f"{a.name} ({a.controller}, {a.rank})" for a in out) or
                                              "no alien in play"),
                       S.ALIEN_ACTIVATION, f"{players[0]}'s aliens first (Alpha Agent), then the next players in turn "
                       "order; within one player the highest rank first; ties broken by the Alpha Agent (file order "
-                      "here).", "Close Encounter", order=[a.name for a in out])
+                      "here).", section="Close Encounter", facts={"order": [a.name for a in out]})
 
 
 def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulings) -> tuple[list[AlienEntry],
@@ -343,28 +339,28 @@ def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulin
         if len(chosen) == n:
             break
         if a.paralyzed and barred and others:
-            steps.append(_step(f"{a.name} is Paralyzed: passed over", S.PARALYZED,
-                               "A Paralyzed alien cannot be selected while another alien is in play.", sec,
-                               (a.name,), alien=a.name, selected=False))
+            steps.append(Step(f"{a.name} is Paralyzed: passed over", S.PARALYZED,
+                               "A Paralyzed alien cannot be selected while another alien is in play.", section=sec,
+                               marks=(a.name,), facts={"alien": a.name, "selected": False}))
             continue
         chosen.append(a)
-        steps.append(_step(f"{a.name} ({a.controller}) is selected" + (" and skips its activation: Paralyzed"
+        steps.append(Step(f"{a.name} ({a.controller}) is selected" + (" and skips its activation: Paralyzed"
                                                                        if a.paralyzed else ""),
                            S.PARALYZED if a.paralyzed else S.ALIEN_ACTIVATION,
                            "" if not a.paralyzed else ("No other alien is in play." if not others else
-                                                       "Card 25 is not among cards 21-24."), sec, (a.name,),
-                           alien=a.name, selected=True, activates=not a.paralyzed))
+                                                       "Card 25 is not among cards 21-24."), section=sec, marks=(a.name,),
+                           facts={"alien": a.name, "selected": True, "activates": not a.paralyzed}))
     if len(chosen) < n and barred and others:
         para = [a for a in order if a.paralyzed and a not in chosen]
         if para and rulings.reading("paralyzed_fill") == "fill":
             for a in para[:n - len(chosen)]:
                 chosen.append(a)
-                steps.append(_step(f"{a.name} fills a remaining slot and skips its activation: Paralyzed",
-                                   S.PARALYZED, "Every other alien is already selected.", sec, (a.name,),
-                                   alien=a.name, selected=True, activates=False))
+                steps.append(Step(f"{a.name} fills a remaining slot and skips its activation: Paralyzed",
+                                   S.PARALYZED, "Every other alien is already selected.", section=sec, marks=(a.name,),
+                                   facts={"alien": a.name, "selected": True, "activates": False}))
     if len(chosen) < n:
-        steps.append(_step(f"Only {len(chosen)} of {plural(n, 'alien')} can be selected", S.ALIEN_ACTIVATION,
-                           "Selection stops when no alien is left to activate.", sec))
+        steps.append(Step(f"Only {len(chosen)} of {plural(n, 'alien')} can be selected", S.ALIEN_ACTIVATION,
+                           "Selection stops when no alien is left to activate.", section=sec))
     return chosen, steps
 
 
@@ -440,19 +436,19 @@ def signals_to_teleport(figures: Sequence[EventFigure], signals: int, balancer: 
     left_out = [f.name for f in figures if f.side in ("drone", "npc")] + \
                [f.name for f in figures if f.side == "agent" and f.bleeding and not count_bleeding]
     aliens = [f for f in figures if f.side == "alien"]
-    steps = [_step(f"Agents in play: {len(agents)}", S.EVENT_PHASE, "Only real agents count" + (
-        f"; not counted: {', '.join(left_out)}" if left_out else "") + ".", sec, [f.name for f in agents],
-                   agents=len(agents)),
-             _step(f"Aliens in play: {len(aliens)}", S.PRIME_SWARM if any(f.prime_swarm for f in aliens)
+    steps = [Step(f"Agents in play: {len(agents)}", S.EVENT_PHASE, "Only real agents count" + (
+        f"; not counted: {', '.join(left_out)}" if left_out else "") + ".", section=sec, marks=[f.name for f in agents],
+                   facts={"agents": len(agents)}),
+             Step(f"Aliens in play: {len(aliens)}", S.PRIME_SWARM if any(f.prime_swarm for f in aliens)
                    else S.EVENT_PHASE, "A Prime Swarm's two figures are one alien." if any(f.prime_swarm for f in
                                                                                            aliens) else "",
-                   sec, [f.name for f in aliens], aliens=len(aliens))]
+                   section=sec, marks=[f.name for f in aliens], facts={"aliens": len(aliens)})]
     minus = len(aliens) + (signals if balancer == "aliens_and_signals" else 0)
     n = max(0, len(agents) - minus)
     what = "aliens" if balancer == "aliens" else f"aliens plus signals ({len(aliens)} + {signals})"
-    steps.append(_step(f"Teleport {plural(n, 'signal')}: {len(agents)} agents - {minus} {what.split(' (')[0]}"
+    steps.append(Step(f"Teleport {plural(n, 'signal')}: {len(agents)} agents - {minus} {what.split(' (')[0]}"
                        + (", at least 0" if len(agents) - minus < 0 else ""), S.EVENT_PHASE,
-                       f"Balancer: agents minus {what}, minimum 0.", sec, teleport=n))
+                       f"Balancer: agents minus {what}, minimum 0.", section=sec, facts={"teleport": n}))
     return n, steps
 
 
@@ -528,27 +524,27 @@ def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[F
     for the next rank gain one rank. Returns ``(rank after, P(success) or None when no roll, steps)``."""
     sec = f"GD-Wings: {agent.name}"
     if not killed:
-        return agent.rank, None, [_step("No roll: no alien was killed in the previous round", S.GD_WINGS, "", sec,
-                                        (agent.name,))]
+        return agent.rank, None, [Step("No roll: no alien was killed in the previous round", S.GD_WINGS, "", section=sec,
+                                        marks=(agent.name,))]
     if agent.rank == "galaxy":
-        return agent.rank, None, [_step("No roll: Galaxy is the highest Operation Strikeback rank", S.GD_WINGS, "",
-                                        sec, (agent.name,))]
+        return agent.rank, None, [Step("No roll: Galaxy is the highest Operation Strikeback rank", S.GD_WINGS, "",
+                                        section=sec, marks=(agent.name,))]
     if campaign and agent.ranked_up_this_mission:
-        return agent.rank, None, [_step("No roll: at most one rank per mission in a campaign", S.GD_WINGS,
-                                        "A standalone mission has no such limit.", sec, (agent.name,))]
+        return agent.rank, None, [Step("No roll: at most one rank per mission in a campaign", S.GD_WINGS,
+                                        "A standalone mission has no such limit.", section=sec, marks=(agent.name,))]
     nxt = GD_RANKS[GD_RANKS.index(agent.rank) + 1]
     need = REQUIRED_WINGS[nxt]
     p = wings_odds(need)
     assert faces is not None
     got = sum(f.wings for f in faces)
-    steps = [_step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}", S.GD_WINGS,
+    steps = [Step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}", S.GD_WINGS,
                    f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
-                   "(calibrated red die).", sec, (agent.name,), wings=got, needed=need, p=str(p))]
+                   "(calibrated red die).", section=sec, marks=(agent.name,), facts={"wings": got, "needed": need, "p": str(p)})]
     if got >= need:
-        steps.append(_step(f"{agent.name} rises to {nxt.title()} rank", S.GD_WINGS, "", sec, (agent.name,), rank=nxt))
+        steps.append(Step(f"{agent.name} rises to {nxt.title()} rank", S.GD_WINGS, "", section=sec, marks=(agent.name,), facts={"rank": nxt}))
         return nxt, p, steps
-    steps.append(_step(f"{agent.name} stays at {agent.rank.title()} rank", S.GD_WINGS, "", sec, (agent.name,),
-                       rank=agent.rank))
+    steps.append(Step(f"{agent.name} stays at {agent.rank.title()} rank", S.GD_WINGS, "", section=sec, marks=(agent.name,),
+                       facts={"rank": agent.rank}))
     return agent.rank, p, steps
 
 
@@ -625,15 +621,15 @@ def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings:
         group, who = ("agent",) if t.side == "agent" else (t.side,), "agents" if t.side == "agent" else f"{t.side}s"
     healed = [f for f in figures if f.name == target or (f.area == t.area and f.side in group)]
     skipped = [f.name for f in figures if f.area == t.area and f not in healed]
-    steps = [_step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
+    steps = [Step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
                    f"{', '.join(f.name for f in healed)}", S.AREA_HEALING,
-                   (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), sec,
-                   [f.name for f in healed], healed=[f.name for f in healed])]
+                   (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), section=sec,
+                   marks=[f.name for f in healed], facts={"healed": [f.name for f in healed]})]
     out = {f.name: f.wounds for f in figures}
     for f in healed:
         out[f.name] = max(0, f.wounds - heal)
-        steps.append(_step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", sec, (f.name,),
-                           wounds=out[f.name]))
+        steps.append(Step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", section=sec, marks=(f.name,),
+                           facts={"wounds": out[f.name]}))
     return out, steps
 
 
