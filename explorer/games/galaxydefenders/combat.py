@@ -71,12 +71,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from contextlib import contextmanager
-from typing import Annotated, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
 from pydantic import Field, PrivateAttr
 
-from explorer.dice import SeededRoller
+from explorer.dice import Dice, Roller
 from explorer.errors import DiceScriptExhausted, ScenarioError
+from explorer.kernel import Context, Each, Outcome, play, run, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
@@ -86,6 +87,9 @@ from explorer.trace import Step, Trace
 from . import sections as S
 from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
 from .options import rulings as make_rulings
+
+if TYPE_CHECKING:
+    from .phases import Menace
 
 HIGH_IMPACT_CAP = 5
 """Storybook 5.5.1: at most five Blue dice in a Defend roll when High Impact is on."""
@@ -394,7 +398,7 @@ class HitRoll:
 
 @dataclass(frozen=True)
 class TargetResult:
-    """What one attack did to one target."""
+    """What one attack did to one target (``faces``: the labels of the Blue dice of its Defend roll)."""
 
     name: str
     hits: int
@@ -407,10 +411,19 @@ class TargetResult:
     extra_wounds: int = 0
     critical: str | None = None
     status: str = "alive"
+    faces: tuple[str, ...] = ()
 
     @property
     def wounds(self) -> int:
+        """Every wound the attack dealt this target (hits not cancelled, a second poison, a Critical's damage)."""
         return self.hit_wounds + self.extra_wounds
+
+    def to_json(self) -> dict:
+        """The target's line of an attack in the JSON outcome."""
+        return {"name": self.name, "absorbed": self.absorbed, "cancelled_by_items": self.cancelled_by_items,
+                "blue_dice": self.blue_dice, "shields_rolled": self.shields_rolled,
+                "cancelled_by_dice": self.cancelled_by_dice, "hit_wounds": self.hit_wounds, "wounds": self.wounds,
+                "critical": self.critical, "status": self.status}
 
 
 class DiceSource(Protocol):
@@ -425,30 +438,39 @@ class DiceSource(Protocol):
 
 
 class TableDice:
-    """Fixed faces from an attack's ``rolled`` table where given, else faces rolled from a seeded roller.
+    """The dice of one attack, on the sequence's one :class:`~explorer.dice.Dice`: the faces the attack's ``rolled``
+    table fixes where given (calibrated faces named by their symbols, Critical tokens by id), else faces rolled on
+    the calibrated dice and tokens drawn from the shuffled Critical bag by ``dice`` (its seed, or its explicit
+    roller).
+
+    Args:
+        cal: the calibration (dice faces, Critical piles).
+        rolled: the attack's fixed faces, or ``None``.
+        dice: a :class:`~explorer.dice.Dice`, or any roller (then wrapped in one).
 
     Raises (when asked):
         DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold.
     """
 
-    def __init__(self, cal: Calibration, rolled: RolledModel | None, roller: SeededRoller):
-        self.cal, self.rolled, self.roller = cal, rolled, roller
+    def __init__(self, cal: Calibration, rolled: RolledModel | None, dice: Dice | Roller):
+        self.cal, self.rolled = cal, rolled
+        self.dice = dice if isinstance(dice, Dice) else Dice(roller=dice)
 
     def hit(self, colour: str, n: int) -> tuple[Face, ...]:
         die = self.cal.die(colour)
         if self.rolled and colour in self.rolled.hit:
             return tuple(die.face(f) for f in self.rolled.hit[colour])
-        return tuple(die.faces[self.roller.roll(die.sides, f"{colour} die") - 1] for _ in range(n))
+        return tuple(die.faces[self.dice.roll(die.sides, f"{colour} die") - 1] for _ in range(n))
 
     def defend(self, target: str, n: int) -> tuple[Face, ...]:
         die = self.cal.defend
         if self.rolled and target in self.rolled.defend:
             given = self.rolled.defend[target]
             if len(given) < n:
-                raise DiceScriptExhausted(f"rolled.defend.{target} lists {plural(len(given), 'Blue die', 'Blue dice')}; the Defend roll "
-                                          f"needs {n}")
+                raise DiceScriptExhausted(f"rolled.defend.{target} lists {plural(len(given), 'Blue die', 'Blue dice')}; "
+                                          f"the Defend roll needs {n}")
             return tuple(die.face(f) for f in given[:n])
-        return tuple(die.faces[self.roller.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
+        return tuple(die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
 
     def critical(self, target: str, level: int, kind: str) -> tuple[tuple[str, ...], CriticalToken]:
         discarded: list[str] = []
@@ -466,7 +488,7 @@ class TableDice:
                                       f"{kind} was drawn")
         bag = [t for t in self.cal.pile(level) for _ in range(t.count)]
         while bag:
-            tok = bag.pop(self.roller.roll(len(bag), "Critical token") - 1)
+            tok = bag.pop(self.dice.roll(len(bag), "Critical token") - 1)
             if tok.compatible(kind):
                 return tuple(discarded), tok
             discarded.append(tok.id)
@@ -898,37 +920,185 @@ def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice:
             crit_id = token.id
     res = TargetResult(target.name, p.remaining + p.absorbed + p.by_items, p.absorbed, p.by_items, p.blue_dice,
                        shields, cancelled, hit_wounds, target.wounds - p.target.wounds - hit_wounds, crit_id,
-                       target.status())
+                       target.status(), tuple(f.label for f in faces) if p.blue_dice and not p.lethal else ())
     return target, res, steps
 
 
-# ------------------------------------------------------------------------------------------------ resolution
+# ------------------------------------------------------------------------------------------------ the sequence
 
-def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice: DiceSource, high_impact: bool,
-                   rulings: Rulings, ce: CloseEncounterModel | None = None
-                   ) -> tuple[dict[str, TargetState], list[TargetResult], HitRoll | None, list[Step]]:
-    """One attack: target selection, one Hit roll, then each target's defence, wounds and effects.
+@dataclass(frozen=True)
+class AttackOutcome:
+    """One attack's result: who attacked with what, its Hit roll (``None`` when no target could be attacked), what
+    it did to each target it reached, and the Menace token after it (``None`` without a Menace token)."""
 
-    Returns:
-        ``(targets after, results per target hit, the Hit roll or None if no target could be attacked, steps)``.
+    attacker: str
+    weapon: str
+    roll: HitRoll | None
+    results: tuple[TargetResult, ...] = ()
+    menace: Menace | None = None
+
+    def to_json(self) -> dict:
+        out = {"attacker": self.attacker, "weapon": self.weapon,
+               "hits": self.roll.hits if self.roll else None, "bolts": self.roll.bolts if self.roll else None,
+               "targets": [x.to_json() for x in self.results]}
+        if self.menace is not None:
+            out["menace"] = {"holder": self.menace.holder, "level": self.menace.level}
+        return out
+
+
+@dataclass(frozen=True)
+class CombatOutcome(Outcome):
+    """The typed outcome of a ``combat`` scenario: High Impact on or off, every attack in order, every target as
+    the last attack leaves it (scenario order)."""
+
+    high_impact: bool
+    attacks: tuple[AttackOutcome, ...]
+    targets: tuple[TargetState, ...]
+
+    def target(self, name: str) -> TargetState:
+        """The target called ``name`` after the last attack."""
+        return next(t for t in self.targets if t.name == name)
+
+    def to_json(self) -> dict:
+        return {"high_impact": self.high_impact, "attacks": [a.to_json() for a in self.attacks],
+                "targets": {t.name: {"wounds": t.wounds, "status": t.status(), "stacks": list(t.stacks),
+                                     "mark": t.mark, "poison": t.poison, "criticals": [list(c) for c in t.criticals]}
+                            for t in self.targets}}
+
+
+@dataclass(frozen=True)
+class CombatState:
+    """The combat between steps (immutable).
+
+    Attributes:
+        targets: every target, scenario order, as the attacks so far left it.
+        menace: the Menace token (11.3.1), or ``None`` when the scenario has none.
+        done: the attacks resolved so far (:class:`AttackOutcome`).
+        attack: index of the attack under way.
+        hit: the targets the attack under way reaches (after target selection).
+        roll: its Hit roll (``None`` before it, or when no target can be attacked).
+        results: what it did so far to each target it reached.
+        numbers: the scenario's attack numbers (1 to n), resolved in this order.
     """
-    state = dict(targets)
-    hit, steps = select_targets(attack, state, ce, rulings)
+
+    targets: tuple[TargetState, ...]
+    menace: Menace | None = None
+    done: tuple[AttackOutcome, ...] = ()
+    attack: int = 0
+    hit: tuple[str, ...] = ()
+    roll: HitRoll | None = None
+    results: tuple[TargetResult, ...] = ()
+    numbers: tuple[int, ...] = ()
+
+    def target(self, name: str) -> TargetState:
+        return next(t for t in self.targets if t.name == name)
+
+    def by_name(self) -> dict[str, TargetState]:
+        """``{name: target}`` in scenario order."""
+        return {t.name: t for t in self.targets}
+
+    def with_target(self, new: TargetState) -> "CombatState":
+        return replace(self, targets=tuple(new if t.name == new.name else t for t in self.targets))
+
+
+@dataclass(frozen=True)
+class CombatContext(Context):
+    """What the combat steps read: ``rulings``, ``dice`` (the one :class:`~explorer.dice.Dice`), the ``attacks``
+    in order with their dice (``tables``: one :class:`TableDice` per attack, on ``dice``), ``high_impact``
+    (Storybook 5.5.1), the top Close Encounter discard (``close_encounter``, 7.2.1), the scenario ``source`` named
+    in errors, and ``sections``: whether each attack's steps are filed under "Attack n: ..." (several attacks)."""
+
+    attacks: tuple[AttackModel, ...] = ()
+    tables: tuple[TableDice, ...] = ()
+    high_impact: bool = True
+    close_encounter: CloseEncounterModel | None = None
+    source: str = "scenario"
+    sections: bool = False
+
+
+def high_impact_rule(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """Storybook 5.5.1 High Impact: whether the optional rule is on (it is by default)."""
+    return state, (Step(f"High Impact is {'on' if ctx.high_impact else 'off'}", S.HIGH_IMPACT,
+                        "An optional rule, On by default in the Storybook's Level of Difficulty table.",
+                        facts={"high_impact": ctx.high_impact}, section="Setup"),)
+
+
+def select_attack_targets(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """Target selection (8.4 Explosion, 11.6 Prime Swarm Units, 7.2.1 Burrowing): who the attack reaches, checked
+    for every target at once before the Hit roll (:func:`select_targets`)."""
+    hit, steps = select_targets(ctx.attacks[state.attack], state.by_name(), ctx.close_encounter, ctx.rulings)
     if not hit:
-        steps.append(Step("No target can be attacked: no Hit roll", S.BURROWING_TARGETING, "", section="Target selection"))
-        return state, [], None, steps
-    hr, st = hit_roll(attack, dice)
-    steps += st
-    results = []
-    for name in hit:
-        p, st = prepare_target(state[name], attack, hr, high_impact, rulings)
-        steps += st
-        faces = dice.defend(name, p.blue_dice) if p.blue_dice else ()
-        t, res, st = finish_target(p, attack, faces, dice, rulings)
-        steps += st
-        state[name] = t
-        results.append(res)
-    return state, results, hr, steps
+        steps.append(Step("No target can be attacked: no Hit roll", S.BURROWING_TARGETING, "",
+                          section="Target selection"))
+    return replace(state, hit=hit), tuple(steps)
+
+
+def roll_to_hit(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """The Hit roll (9.2 Combat, 11.12 Combat): coloured dice or fixed hits, plus bonus hits (:func:`hit_roll`);
+    none when no target can be attacked."""
+    if not state.hit:
+        return state, ()
+    hr, steps = hit_roll(ctx.attacks[state.attack], ctx.tables[state.attack])
+    return replace(state, roll=hr), tuple(steps)
+
+
+def targets_hit(state: CombatState) -> tuple[str, ...]:
+    """The targets the attack under way reaches, in order (the items of the per-target defence)."""
+    return state.hit
+
+
+def defend_and_wound(state: CombatState, ctx: CombatContext, name: str) -> tuple[CombatState, tuple[Step, ...]]:
+    """One target's defence and damage: Mark (8.3), Energy Shields (11.7, 9.5.2.3), items, Lethal (8.1) or the
+    Defend roll (Storybook 5.5.1), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical token (8.2)."""
+    attack, table = ctx.attacks[state.attack], ctx.tables[state.attack]
+    p, steps = prepare_target(state.target(name), attack, state.roll, ctx.high_impact, ctx.rulings)
+    faces = table.defend(name, p.blue_dice) if p.blue_dice else ()
+    t, res, more = finish_target(p, attack, faces, table, ctx.rulings)
+    return replace(state.with_target(t), results=state.results + (res,)), tuple(steps + more)
+
+
+def move_menace_token(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """11.3.1 Menacing Agent System: the Menace token after the attack (no step without a Menace token)."""
+    if state.menace is None:
+        return state, ()
+    menace, steps = menace_after_attack(state.menace, ctx.attacks[state.attack], state.results, state.by_name())
+    return replace(state, menace=menace), tuple(s.in_section("Menace") for s in steps)
+
+
+ATTACK_SEQUENCE = (
+    ("Target selection", select_attack_targets),
+    ("Hit roll", roll_to_hit),
+    Each("Defence and wounds: {item}", targets_hit, defend_and_wound),
+    ("Menace", move_menace_token),
+)
+"""One attack, in rulebook order: target selection, the Hit roll, each target's defence and wounds, the Menace
+token."""
+
+
+def attack_numbers(state: CombatState) -> tuple[int, ...]:
+    """The items of :data:`COMBAT_SEQUENCE`'s per-attack entry: the attack numbers, from 1."""
+    return state.numbers
+
+
+def resolve_one_attack(state: CombatState, ctx: CombatContext, number: int) -> tuple[CombatState, tuple[Step, ...]]:
+    """One attack of the scenario (:data:`ATTACK_SEQUENCE`); with several attacks its steps are filed under
+    "Attack n: ..."."""
+    i = number - 1
+    start = replace(state, attack=i, hit=(), roll=None, results=())
+    with with_source(ctx.source, f"attacks[{i}]."):
+        after, steps = run(start, ATTACK_SEQUENCE, ctx)
+    if ctx.sections:
+        steps = tuple(s.in_section(f"Attack {number}: {s.section}") for s in steps)
+    a = ctx.attacks[i]
+    return replace(after, done=after.done + (AttackOutcome(a.attacker, a.weapon, after.roll, after.results,
+                                                           after.menace),)), steps
+
+
+COMBAT_SEQUENCE = (
+    ("Setup", high_impact_rule),
+    Each("Attack {item}", attack_numbers, resolve_one_attack),
+)
+"""A ``combat`` scenario: the High Impact setting, then every attack in order (:data:`ATTACK_SEQUENCE` each)."""
 
 
 def menace_after_attack(menace, attack: AttackModel, results: Sequence[TargetResult],
@@ -944,16 +1114,46 @@ def menace_after_attack(menace, attack: AttackModel, results: Sequence[TargetRes
     agent = attack.attacker if attack.attacker_kind == "agent" else attack.controller
     if agent is None:
         return menace, [Step(f"{attack.attacker} is not an agent's attack: the Menace token does not change",
-                              S.MENACE, "Only agents (and the drones and NPCs they control) move the token.",
-                              facts={"marks": (attack.attacker,), "holder": menace.holder, "level": menace.level})]
+                             S.MENACE, "Only agents (and the drones and NPCs they control) move the token.",
+                             marks=(attack.attacker,), facts={"holder": menace.holder, "level": menace.level})]
     via = {"agent": "attack", "drone": "drone", "npc": "npc"}.get(attack.attacker_kind, "attack")
     return master_alien_wounded(menace, agent, wounds, via)
 
 
+def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice: DiceSource, high_impact: bool,
+                   rulings: Rulings, ce: CloseEncounterModel | None = None
+                   ) -> tuple[dict[str, TargetState], list[TargetResult], HitRoll | None, list[Step]]:
+    """One attack on its own (:data:`ATTACK_SEQUENCE` with ``dice`` its :class:`TableDice`): for the tests' brute
+    force and Monte Carlo.
+
+    Returns:
+        ``(targets after, results per target hit, the Hit roll or None if no target could be attacked, steps)``.
+    """
+    ctx = CombatContext(rulings=rulings, dice=getattr(dice, "dice", None), attacks=(attack,), tables=(dice,),
+                        high_impact=high_impact, close_encounter=ce)
+    after, steps = run(CombatState(tuple(targets.values())), ATTACK_SEQUENCE, ctx)
+    return after.by_name(), list(after.results), after.roll, list(steps)
+
+
+def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tuple:
+    """The kernel frames of a ``combat`` scenario: the High Impact setup, then one frame per attack."""
+    from .phases import Menace
+
+    cal = scenario.calib()
+    ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),
+                        tables=tuple(TableDice(cal, a.rolled, dice) for a in scenario.attacks),
+                        high_impact=scenario.high_impact, close_encounter=scenario.close_encounter,
+                        source=scenario._source, sections=len(scenario.attacks) > 1)
+    menace = None if scenario.menace is None else Menace(scenario.menace.holder, scenario.menace.level)
+    initial = CombatState(tuple(TargetState.from_model(t) for t in scenario.targets), menace,
+                          numbers=tuple(range(1, len(scenario.attacks) + 1)))
+    return play(initial, COMBAT_SEQUENCE, ctx)
+
+
 def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
-                   roller: SeededRoller | None = None) -> Trace:
+                   roller: Roller | None = None) -> Trace:
     """Resolve every attack of a ``combat`` scenario in order (the targets carry shields, wounds and tokens from
-    one attack to the next).
+    one attack to the next): :data:`COMBAT_SEQUENCE` played on the kernel.
 
     Args:
         scenario: from :func:`parse_combat`.
@@ -962,8 +1162,9 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
         roller: a roller to use instead (Monte Carlo).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"attacks": [{"attacker", "weapon", "hits", "bolts", "targets": [...]}],
-        "targets": {name: {"wounds", "status", "stacks", "mark", "poison", "criticals"}}, "high_impact"}``.
+        A :class:`Trace` whose ``result`` is a :class:`CombatOutcome` (``outcome`` its JSON: ``{"attacks":
+        [{"attacker", "weapon", "hits", "bolts", "targets": [...]}], "targets": {name: {"wounds", "status",
+        "stacks", "mark", "poison", "criticals"}}, "high_impact"}``).
 
     Raises:
         ScenarioError: fixed Defend dice or Critical draws ran out, or a fixed Critical token from the wrong pile
@@ -971,44 +1172,8 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
     """
     with with_source(scenario._source):
         r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    cal = scenario.calib()
-    roller = roller or SeededRoller(seed if seed is not None else scenario.seed)
-    state = {t.name: TargetState.from_model(t) for t in scenario.targets}
-    trace = Trace(scenario.title)
-    trace.add(f"High Impact is {'on' if scenario.high_impact else 'off'}", S.HIGH_IMPACT,
-              "An optional rule, On by default in the Storybook's Level of Difficulty table.", section="Setup",
-              high_impact=scenario.high_impact)
-    out_attacks = []
-    menace = None
-    if scenario.menace is not None:
-        from .phases import Menace
-
-        menace = Menace(scenario.menace.holder, scenario.menace.level)
-    for i, a in enumerate(scenario.attacks):
-        dice = TableDice(cal, a.rolled, roller)
-        with with_source(scenario._source, f"attacks[{i}]."):
-            state, results, hr, steps = resolve_attack(state, a, dice, scenario.high_impact, r,
-                                                       scenario.close_encounter)
-        trace.steps.extend(s.in_section(f"Attack {i + 1}: {s.section}") if len(scenario.attacks) > 1 else s
-                           for s in steps)
-        out_attacks.append({
-            "attacker": a.attacker, "weapon": a.weapon, "hits": hr.hits if hr else None,
-            "bolts": hr.bolts if hr else None,
-            "targets": [{"name": x.name, "absorbed": x.absorbed, "cancelled_by_items": x.cancelled_by_items,
-                         "blue_dice": x.blue_dice, "shields_rolled": x.shields_rolled,
-                         "cancelled_by_dice": x.cancelled_by_dice, "hit_wounds": x.hit_wounds,
-                         "wounds": x.wounds, "critical": x.critical, "status": x.status} for x in results],
-        })
-        if menace is not None:
-            menace, steps = menace_after_attack(menace, a, results, state)
-            trace.steps += [s.in_section(f"Attack {i + 1}: Menace" if len(scenario.attacks) > 1 else "Menace")
-                            for s in steps]
-            out_attacks[-1]["menace"] = {"holder": menace.holder, "level": menace.level}
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {
-        "high_impact": scenario.high_impact,
-        "attacks": out_attacks,
-        "targets": {n: {"wounds": t.wounds, "status": t.status(), "stacks": list(t.stacks), "mark": t.mark,
-                        "poison": t.poison, "criticals": [list(c) for c in t.criticals]} for n, t in state.items()},
-    }
-    return trace
+    dice = Dice(roller=roller, seed=seed if seed is not None else scenario.seed)
+    frames = combat_frames(scenario, r, dice)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(
+        CombatOutcome(scenario.high_impact, last.done, last.targets))
