@@ -591,8 +591,7 @@ def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]
         hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
         steps.append(Step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, {plural(bolts, 'Bolt')}",
                            S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
-                           + " (faces from the calibration).", section=sec, facts={"marks": tuple(f"{c}:{lbl}" for c, lbl in faces),
-                           "hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
+                           + " (faces from the calibration).", section=sec, marks=tuple(f"{c}:{lbl}" for c, lbl in faces), facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
     if attack.bonus_hits:
         steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
                            "Powers and items modify the number of hits of this attack only.", section=sec,

@@ -166,7 +166,7 @@ def master_alien_enters(m: Menace, alpha: str) -> tuple[Menace, list[Step]]:
     """11.3.1: the Master Alien card and the Menace token, Level 1, go to the Alpha Agent."""
     return Menace(alpha, 1), [Step(f"{alpha} (Alpha Agent) becomes the Menacing Agent: Menace 1", S.MENACE,
                                     "A Master Alien entering play gives its card and the Menace token, Level 1 face "
-                                    "up, to the Alpha Agent.", facts={"marks": (alpha,), "holder": alpha, "level": 1})]
+                                    "up, to the Alpha Agent.", marks=(alpha,), facts={"holder": alpha, "level": 1})]
 
 
 def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[Menace, list[Step]]:
@@ -176,22 +176,20 @@ def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[
     how = f"{agent} ({via})" if via in ("attack", "power", "item") else f"{agent}'s {via}"
     if wounds < 1:
         return m, [Step(f"{how} deals no wound: the token does not change", S.MENACE,
-                         "Only an attack or effect that deals at least one wound moves the token.", facts={"marks": (agent,),
-                         "holder": m.holder, "level": m.level})]
+                         "Only an attack or effect that deals at least one wound moves the token.", marks=(agent,), facts={"holder": m.holder, "level": m.level})]
     if agent == m.holder:
         new = Menace(agent, 2)
         word = "flips to Level 2" if m.level == 1 else "stays at Level 2"
         return new, [Step(f"{how} is the Menacing Agent and wounds the Master Alien: Menace {word}", S.MENACE,
-                           "A wound from the Menacing Agent raises the token to Level 2.", facts={"marks": (agent,),
-                           "holder": agent, "level": 2})]
+                           "A wound from the Menacing Agent raises the token to Level 2.", marks=(agent,), facts={"holder": agent, "level": 2})]
     if m.level == 2:
         return Menace(m.holder, 1), [Step(f"{how} wounds the Master Alien: {m.holder}'s Menace drops to Level 1",
                                            S.MENACE, "A wound from another agent lowers the token; it changes "
-                                           "agents only at Level 1.", facts={"marks": (agent, m.holder), "holder": m.holder,
+                                           "agents only at Level 1.", marks=(agent, m.holder), facts={"holder": m.holder,
                                            "level": 1})]
     return Menace(agent, 1), [Step(f"{how} wounds the Master Alien: the Menace token (Level 1) passes from "
                                     f"{m.holder} to {agent}", S.MENACE, "At Level 1 a wound from another agent makes "
-                                    "that agent the new Menacing Agent.", facts={"marks": (agent,), "holder": agent, "level": 1})]
+                                    "that agent the new Menacing Agent.", marks=(agent,), facts={"holder": agent, "level": 1})]
 
 
 def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[Step]]:
@@ -201,21 +199,19 @@ def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[S
         if to is None or to == m.level:
             return m, [Step(f"{agent} cannot change the token to Level {to or m.level}: it is already there",
                              S.MENACE, "The Menacing Agent's Action flips the token 1 -> 2 or 2 -> 1.",
-                             facts={"marks": (agent,), "holder": m.holder, "level": m.level, "refused": True})]
+                             marks=(agent,), facts={"holder": m.holder, "level": m.level, "refused": True})]
         return Menace(agent, to), [Step(f"{agent} spends its Action: Menace {m.level} -> {to}", S.MENACE,
-                                         "The Menacing Agent may raise or lower its own token.", facts={"marks": (agent,),
-                                         "holder": agent, "level": to})]
+                                         "The Menacing Agent may raise or lower its own token.", marks=(agent,), facts={"holder": agent, "level": to})]
     if to is not None:
         return m, [Step(f"{agent} is not the Menacing Agent: it cannot set the level to {to}", S.MENACE,
-                         "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", facts={"marks": (agent,),
-                         "holder": m.holder, "level": m.level, "refused": True})]
+                         "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", marks=(agent,), facts={"holder": m.holder, "level": m.level, "refused": True})]
     if m.level == 2:
         return Menace(m.holder, 1), [Step(f"{agent} spends its Action: {m.holder}'s Menace drops to Level 1",
                                            S.MENACE, "The token must be at Level 1 before it can change agents.",
-                                           facts={"marks": (agent, m.holder), "holder": m.holder, "level": 1})]
+                                           marks=(agent, m.holder), facts={"holder": m.holder, "level": 1})]
     return Menace(agent, 1), [Step(f"{agent} spends its Action and takes the Menace token (Level 1) from "
                                     f"{m.holder}", S.MENACE, "At Level 1 another agent may take the token and become "
-                                    "the Menacing Agent.", facts={"marks": (agent,), "holder": agent, "level": 1})]
+                                    "the Menacing Agent.", marks=(agent,), facts={"holder": agent, "level": 1})]
 
 
 def resolve_menace(scenario: MenaceScenario, rulings: Mapping[str, str] | None = None,
