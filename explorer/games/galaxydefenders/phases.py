@@ -67,19 +67,20 @@ Each kind is a list of small step functions over frozen values; every step cites
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from explorer.dice import SeededRoller
+from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
+from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -214,34 +215,91 @@ def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[S
                                     "the Menacing Agent.", marks=(agent,), facts={"holder": agent, "level": 1})]
 
 
+@dataclass(frozen=True)
+class MenaceAfter:
+    """The Menace token after one event: the event's section title, the holder and the level."""
+
+    event: str
+    holder: str | None
+    level: int
+
+
+@dataclass(frozen=True)
+class MenaceOutcome(Outcome):
+    """The typed outcome of a ``menace`` scenario: the token after each event and at the end."""
+
+    after: tuple[MenaceAfter, ...]
+    holder: str | None
+    level: int
+
+    @property
+    def summary(self) -> str:
+        return (f"Menacing Agent: {self.holder} at Level {self.level} (an Archenemy Master Alien targets "
+                f"{self.holder})")
+
+    def to_json(self) -> dict:
+        return {"after": [{"event": a.event, "holder": a.holder, "level": a.level} for a in self.after],
+                "holder": self.holder, "level": self.level, "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class MenaceState:
+    """The Menace token between events, the record after each event, and the event ``numbers`` (1 to n)."""
+
+    menace: Menace = Menace()
+    after: tuple[MenaceAfter, ...] = ()
+    numbers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class MenaceContext(Context):
+    """What the Menace steps read: the ``events`` in order and the ``alpha_agent``."""
+
+    events: tuple[MenaceEvent, ...] = ()
+    alpha_agent: str = ""
+
+
+def menace_event_numbers(state: MenaceState) -> tuple[int, ...]:
+    """The items of :data:`MENACE_SEQUENCE`: the event numbers, from 1."""
+    return state.numbers
+
+
+def menace_event(state: MenaceState, ctx: MenaceContext, number: int) -> tuple[MenaceState, tuple[Step, ...]]:
+    """One event of 11.3.1 Menacing Agent System, filed under its own section: the Master Alien enters play, an
+    agent wounds it, or an agent spends an Action on the token."""
+    e = ctx.events[number - 1]
+    sec = f"{number}. " + {"enters": "Master Alien enters play", "wound": f"{e.agent} wounds it",
+                           "action": f"{e.agent}'s Action"}[e.kind]
+    m = state.menace
+    if e.kind == "enters":
+        m, st = master_alien_enters(m, ctx.alpha_agent)
+    elif e.kind == "wound":
+        m, st = master_alien_wounded(m, e.agent, e.wounds, e.via)
+    else:
+        m, st = menace_action(m, e.agent, e.to)
+    return replace(state, menace=m, after=state.after + (MenaceAfter(sec, m.holder, m.level),)), tuple(
+        s.in_section(sec) for s in st)
+
+
+MENACE_SEQUENCE = (Each("Event {item}", menace_event_numbers, menace_event),)
+"""A ``menace`` scenario: every event in order (11.3.1)."""
+
+
 def resolve_menace(scenario: MenaceScenario, rulings: Mapping[str, str] | None = None,
                    seed: int | None = None) -> Trace:
-    """Apply the events in order.
+    """Apply the events in order (:data:`MENACE_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"after": [{"event", "holder", "level"}], "holder", "level",
-        "summary"}``; an Archenemy Master Alien targets ``holder`` (see the ``activation`` kind).
+        A :class:`Trace` whose ``result`` is a :class:`MenaceOutcome` (``outcome``: ``{"after": [{"event",
+        "holder", "level"}], "holder", "level", "summary"}``); an Archenemy Master Alien targets ``holder`` (see the
+        ``activation`` kind).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    m = Menace()
-    trace = Trace(scenario.title)
-    after = []
-    for i, e in enumerate(scenario.events):
-        sec = f"{i + 1}. " + {"enters": "Master Alien enters play", "wound": f"{e.agent} wounds it",
-                              "action": f"{e.agent}'s Action"}[e.kind]
-        if e.kind == "enters":
-            m, st = master_alien_enters(m, scenario.alpha_agent)
-        elif e.kind == "wound":
-            m, st = master_alien_wounded(m, e.agent, e.wounds, e.via)
-        else:
-            m, st = menace_action(m, e.agent, e.to)
-        trace.steps += [s.in_section(sec) for s in st]
-        after.append({"event": sec, "holder": m.holder, "level": m.level})
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"after": after, "holder": m.holder, "level": m.level,
-                     "summary": f"Menacing Agent: {m.holder} at Level {m.level} (an Archenemy Master Alien targets "
-                                f"{m.holder})"}
-    return trace
+    ctx = MenaceContext(rulings=r, events=tuple(scenario.events), alpha_agent=scenario.alpha_agent)
+    frames = play(MenaceState(numbers=tuple(range(1, len(scenario.events) + 1))), MENACE_SEQUENCE, ctx)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(
+        MenaceOutcome(last.after, last.menace.holder, last.menace.level))
 
 
 # ================================================================================================ 11.5 Close Encounter
@@ -360,29 +418,82 @@ def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulin
     return chosen, steps
 
 
+@dataclass(frozen=True)
+class CloseEncounterOutcome(Outcome):
+    """The typed outcome of a ``close_encounter`` scenario: the ``card``, X, the aliens selected and those that
+    activate (a selected Paralyzed alien skips its activation)."""
+
+    card: int
+    x: int
+    selected: tuple[str, ...]
+    activated: tuple[str, ...]
+
+    @property
+    def summary(self) -> str:
+        return (f"Card {self.card}: activate {self.x}; selected {', '.join(self.selected) or 'none'}; activated "
+                f"{', '.join(self.activated) or 'none'}")
+
+    def to_json(self) -> dict:
+        return {"x": self.x, "selected": list(self.selected), "activated": list(self.activated),
+                "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class CloseEncounterState:
+    """An "Activate X aliens" card between steps: X, the selection order, the aliens chosen."""
+
+    x: int = 0
+    order: tuple[AlienEntry, ...] = ()
+    chosen: tuple[AlienEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class CloseEncounterContext(Context):
+    """What the Close Encounter steps read: the scenario (card, X, players, aliens)."""
+
+    scenario: CloseEncounterScenario | None = None
+
+
+def count_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
+                                                                                    tuple[Step, ...]]:
+    """11.5 Alien Activation: X, the number of aliens the card activates."""
+    sc = ctx.scenario
+    n, st = aliens_to_activate(sc.card, sc.x, sc.agents_in_play or len(sc.players))
+    return replace(state, x=n), (st,)
+
+
+def order_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
+                                                                                    tuple[Step, ...]]:
+    """11.5 Alien Activation: the order the aliens are picked in."""
+    order, st = selection_order(ctx.scenario.aliens, ctx.scenario.players)
+    return replace(state, order=tuple(order)), (st,)
+
+
+def pick_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
+                                                                                   tuple[Step, ...]]:
+    """11.5 Alien Activation and 11.9.1 Paralyzed: the X aliens selected along the order."""
+    chosen, st = select_aliens(state.order, state.x, ctx.scenario.card, ctx.rulings)
+    return replace(state, chosen=tuple(chosen)), tuple(st)
+
+
+CLOSE_ENCOUNTER_SEQUENCE = (("X", count_aliens), ("Selection order", order_aliens), ("Selection", pick_aliens))
+"""A ``close_encounter`` scenario: X, the selection order, the selection (11.5, 11.9.1)."""
+
+
 def resolve_close_encounter(scenario: CloseEncounterScenario, rulings: Mapping[str, str] | None = None,
                             seed: int | None = None) -> Trace:
-    """Which aliens an "Activate X aliens" card activates.
+    """Which aliens an "Activate X aliens" card activates (:data:`CLOSE_ENCOUNTER_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"x", "selected": [name], "activated": [name] (Paralyzed ones skip),
-        "summary"}``.
+        A :class:`Trace` whose ``result`` is a :class:`CloseEncounterOutcome` (``outcome``: ``{"x", "selected":
+        [name], "activated": [name] (Paralyzed ones skip), "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    trace = Trace(scenario.title)
-    n, st = aliens_to_activate(scenario.card, scenario.x, scenario.agents_in_play or len(scenario.players))
-    trace.steps.append(st)
-    order, st = selection_order(scenario.aliens, scenario.players)
-    trace.steps.append(st)
-    chosen, st = select_aliens(order, n, scenario.card, r)
-    trace.steps += st
-    act = [a.name for a in chosen if not a.paralyzed]
-    trace.rulings = dict(r.consulted)
-    sel = ", ".join(a.name for a in chosen) or "none"
-    trace.outcome = {"x": n, "selected": [a.name for a in chosen], "activated": act,
-                     "summary": f"Card {scenario.card}: activate {n}; selected {sel}; activated "
-                                f"{', '.join(act) or 'none'}"}
-    return trace
+    frames = play(CloseEncounterState(), CLOSE_ENCOUNTER_SEQUENCE, CloseEncounterContext(rulings=r, scenario=scenario))
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(CloseEncounterOutcome(
+        scenario.card, last.x, tuple(a.name for a in last.chosen),
+        tuple(a.name for a in last.chosen if not a.paralyzed)))
 
 
 # ================================================================================================ 6.3 Event phase
@@ -448,19 +559,55 @@ def signals_to_teleport(figures: Sequence[EventFigure], signals: int, balancer: 
     return n, steps
 
 
+@dataclass(frozen=True)
+class EventOutcome(Outcome):
+    """The typed outcome of an ``event`` scenario: the signals the Event card teleports."""
+
+    teleport: int
+
+    @property
+    def summary(self) -> str:
+        return f"Signals teleported by the Event card: {self.teleport}"
+
+    def to_json(self) -> dict:
+        return {"teleport": self.teleport, "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class EventState:
+    """The Event phase's balancing: the signals to teleport (``None`` before the step)."""
+
+    teleport: int | None = None
+
+
+@dataclass(frozen=True)
+class EventContext(Context):
+    """What the Event phase reads: the scenario (figures, signals, balancer)."""
+
+    scenario: EventScenario | None = None
+
+
+def balance_signals(state: EventState, ctx: EventContext) -> tuple[EventState, tuple[Step, ...]]:
+    """6.3 Event Phase: the signals the Event card teleports (:func:`signals_to_teleport`)."""
+    sc = ctx.scenario
+    n, st = signals_to_teleport(sc.figures, sc.signals, sc.balancer, ctx.rulings)
+    return replace(state, teleport=n), tuple(st)
+
+
+EVENT_SEQUENCE = (("Signals", balance_signals),)
+"""An ``event`` scenario: the Event phase's signal balancing (6.3)."""
+
+
 def resolve_event(scenario: EventScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
-    """The Event phase's signal balancing.
+    """The Event phase's signal balancing (:data:`EVENT_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"teleport": int, "summary"}``.
+        A :class:`Trace` whose ``result`` is an :class:`EventOutcome` (``outcome``: ``{"teleport": int,
+        "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    trace = Trace(scenario.title)
-    n, st = signals_to_teleport(scenario.figures, scenario.signals, scenario.balancer, r)
-    trace.steps += st
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"teleport": n, "summary": f"Signals teleported by the Event card: {n}"}
-    return trace
+    frames = play(EventState(), EVENT_SEQUENCE, EventContext(rulings=r, scenario=scenario))
+    return trace_of(scenario.title, frames, r.consulted).with_result(EventOutcome(frames[-1].state.teleport))
 
 
 # ================================================================================================ 9.8 GD-Wings
@@ -544,28 +691,72 @@ def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[F
     return agent.rank, p, steps
 
 
+@dataclass(frozen=True)
+class WingsOutcome(Outcome):
+    """The typed outcome of a ``gd_wings`` scenario: each agent's rank after its roll and its chance of success
+    (``"n/d"``, or ``None`` when it could not roll), in the scenario's order."""
+
+    ranks: tuple[tuple[str, str], ...]
+    p_success: tuple[tuple[str, str | None], ...]
+
+    @property
+    def summary(self) -> str:
+        return "Ranks: " + ", ".join(f"{n} {k.title()}" for n, k in self.ranks)
+
+    def to_json(self) -> dict:
+        return {"ranks": dict(self.ranks), "p_success": dict(self.p_success), "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class WingsState:
+    """The ranks and odds so far, and the agent ``numbers`` (1 to n) to roll for."""
+
+    ranks: tuple[tuple[str, str], ...] = ()
+    p_success: tuple[tuple[str, str | None], ...] = ()
+    numbers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class WingsContext(Context):
+    """What the GD-Wings steps read: the scenario and ``dice`` (the faces not fixed are rolled from its seed)."""
+
+    scenario: WingsScenario | None = None
+
+
+def agent_numbers(state: WingsState) -> tuple[int, ...]:
+    """The items of :data:`GD_WINGS_SEQUENCE`: the agent numbers, from 1."""
+    return state.numbers
+
+
+def wings_roll(state: WingsState, ctx: WingsContext, number: int) -> tuple[WingsState, tuple[Step, ...]]:
+    """9.8 GD-Wings: one agent's rank roll (its 3 red dice fixed, else rolled, before the roll is checked)."""
+    sc = ctx.scenario
+    a = sc.agents[number - 1]
+    die = default_calibration().die(WINGS_DICE[0])
+    faces = tuple(die.face(f) for f in a.rolled) if a.rolled else \
+        tuple(die.faces[ctx.dice.roll(die.sides, f"red die for {a.name}") - 1] for _ in range(WINGS_DICE[1]))
+    rank, p, st = rank_roll(a, sc.campaign, sc.alien_killed_last_round, faces)
+    return replace(state, ranks=state.ranks + ((a.name, rank),),
+                   p_success=state.p_success + ((a.name, None if p is None else str(p)),)), tuple(st)
+
+
+GD_WINGS_SEQUENCE = (Each("GD-Wings: agent {item}", agent_numbers, wings_roll),)
+"""A ``gd_wings`` scenario: every agent's rank roll in order (9.8)."""
+
+
 def resolve_gd_wings(scenario: WingsScenario, rulings: Mapping[str, str] | None = None,
                      seed: int | None = None) -> Trace:
-    """Every agent's GD-Wings roll; fixed faces where given, else rolled from the seed.
+    """Every agent's GD-Wings roll (:data:`GD_WINGS_SEQUENCE`); fixed faces where given, else rolled from the seed.
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"ranks": {name: rank}, "p_success": {name: "n/d" or None}, "summary"}``.
+        A :class:`Trace` whose ``result`` is a :class:`WingsOutcome` (``outcome``: ``{"ranks": {name: rank},
+        "p_success": {name: "n/d" or None}, "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    roller = SeededRoller(seed if seed is not None else scenario.seed)
-    die = default_calibration().die(WINGS_DICE[0])
-    trace = Trace(scenario.title)
-    ranks, odds = {}, {}
-    for a in scenario.agents:
-        faces = tuple(die.face(f) for f in a.rolled) if a.rolled else \
-            tuple(die.faces[roller.roll(die.sides, f"red die for {a.name}") - 1] for _ in range(WINGS_DICE[1]))
-        rank, p, st = rank_roll(a, scenario.campaign, scenario.alien_killed_last_round, faces)
-        trace.steps += st
-        ranks[a.name], odds[a.name] = rank, None if p is None else str(p)
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"ranks": ranks, "p_success": odds,
-                     "summary": "Ranks: " + ", ".join(f"{n} {k.title()}" for n, k in ranks.items())}
-    return trace
+    ctx = WingsContext(rulings=r, dice=Dice(seed=seed if seed is not None else scenario.seed), scenario=scenario)
+    frames = play(WingsState(numbers=tuple(range(1, len(scenario.agents) + 1))), GD_WINGS_SEQUENCE, ctx)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(WingsOutcome(last.ranks, last.p_success))
 
 
 # ================================================================================================ 8.5 Area Healing
@@ -602,10 +793,10 @@ def parse_healing(data: dict, source: str) -> HealingScenario:
 
 
 def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings: Rulings
-                 ) -> tuple[dict[str, int], list[Step]]:
+                 ) -> tuple[dict[str, int], list[str], list[Step]]:
     """8.5: the healing applies to the target and to every other figure of its kind in its Area: agents (with NPCs
     and drones per ``area_healing_allies``) for an agent target, aliens (Master Aliens included, 11.3) for an alien.
-    Returns ``({name: wounds after}, steps)``."""
+    Returns ``({name: wounds after}, [names healed], steps)``."""
     sec = "Area Healing"
     t = next(f for f in figures if f.name == target)
     alien_side = ("alien", "master_alien")
@@ -626,24 +817,63 @@ def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings:
         out[f.name] = max(0, f.wounds - heal)
         steps.append(Step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", section=sec, marks=(f.name,),
                            facts={"wounds": out[f.name]}))
-    return out, steps
+    return out, [f.name for f in healed], steps
+
+
+@dataclass(frozen=True)
+class HealingOutcome(Outcome):
+    """The typed outcome of a ``healing`` scenario: every figure's wounds after (scenario order) and who was
+    healed."""
+
+    wounds: tuple[tuple[str, int], ...]
+    healed: tuple[str, ...]
+
+    @property
+    def summary(self) -> str:
+        return f"Healed: {', '.join(self.healed)}"
+
+    def to_json(self) -> dict:
+        return {"wounds": dict(self.wounds), "healed": list(self.healed), "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class HealingState:
+    """Every figure's wounds (scenario order) and the figures healed."""
+
+    wounds: tuple[tuple[str, int], ...] = ()
+    healed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HealingContext(Context):
+    """What Area Healing reads: the scenario (figures, target, healing)."""
+
+    scenario: HealingScenario | None = None
+
+
+def heal_area(state: HealingState, ctx: HealingContext) -> tuple[HealingState, tuple[Step, ...]]:
+    """8.5 Area Healing: the target and every figure of its kind in its Area heal."""
+    sc = ctx.scenario
+    wounds, healed, st = area_healing(sc.figures, sc.target, sc.heal, ctx.rulings)
+    return HealingState(tuple(wounds.items()), tuple(healed)), tuple(st)
+
+
+HEALING_SEQUENCE = (("Area Healing", heal_area),)
+"""A ``healing`` scenario: Area Healing (8.5)."""
 
 
 def resolve_healing(scenario: HealingScenario, rulings: Mapping[str, str] | None = None,
                     seed: int | None = None) -> Trace:
-    """Area Healing.
+    """Area Healing (:data:`HEALING_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"wounds": {name: wounds after}, "healed": [name], "summary"}``.
+        A :class:`Trace` whose ``result`` is a :class:`HealingOutcome` (``outcome``: ``{"wounds": {name: wounds
+        after}, "healed": [name], "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    trace = Trace(scenario.title)
-    wounds, st = area_healing(scenario.figures, scenario.target, scenario.heal, r)
-    trace.steps += st
-    trace.rulings = dict(r.consulted)
-    healed = st[0].facts["healed"]
-    trace.outcome = {"wounds": wounds, "healed": healed, "summary": f"Healed: {', '.join(healed)}"}
-    return trace
+    frames = play(HealingState(), HEALING_SEQUENCE, HealingContext(rulings=r, scenario=scenario))
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(HealingOutcome(last.wounds, last.healed))
 
 
 __all__ = ["Menace", "aliens_to_activate", "area_healing", "master_alien_enters", "master_alien_wounded",
