@@ -76,6 +76,7 @@ from explorer.options import Rulings
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
+from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -350,9 +351,108 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class TargetCandidate:
+    """An opponent at targeting time and its distance in Areas along legal steps (``None``: no legal path)."""
+
+    name: str
+    areas: int | None
+
+
+@dataclass(frozen=True)
+class EndCandidate:
+    """A hex the figure could end its move in (10.2.1, 11.11), kept or dropped and why."""
+
+    hex: Hex
+    area: str
+    adjacent_to_target: bool
+    engages: int
+    centre: bool
+    kept: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class RuleVerdict:
+    """One behavior rule checked: its ``index`` in card order, whether it applies and why (the step's detail)."""
+
+    index: int
+    applies: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class Targeted:
+    """What a targeting step shows: the target (``None``: none) and every opponent's distance (``None`` for an
+    Archenemy, which targets the Menacing Agent without measuring)."""
+
+    target: str | None
+    candidates: tuple[TargetCandidate, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Walked:
+    """A move Area to Area through centre hexes: the hexes walked."""
+
+    path: tuple[Hex, ...]
+
+
+@dataclass(frozen=True)
+class EndChosen:
+    """The end hex of a move and every candidate hex kept or dropped."""
+
+    end: Hex
+    candidates: tuple[EndCandidate, ...]
+
+
+@dataclass(frozen=True)
+class LeadChosen:
+    """A Prime Swarm's figure closer to the target, which the unit's A.I. uses (11.6)."""
+
+    lead: Hex
+
+
+@dataclass(frozen=True)
+class SecondPlaced:
+    """A Prime Swarm's other figure or a multi-hex alien's rest of base placed (11.6, 11.8)."""
+
+    at: Hex
+
+
+@dataclass(frozen=True)
+class Seized:
+    """A seized agent placed next to the dragging figure (7.3)."""
+
+    who: str
+    at: Hex
+
+
+Note = Targeted | RuleVerdict | Walked | EndChosen | LeadChosen | SecondPlaced | Seized | None
+"""What one step of an activation shows on the map (``None``: nothing beyond its text)."""
+
+
+@dataclass(frozen=True)
 class Activation:
-    """The activation between steps (immutable): the mover, the other figures, the target chosen at the start,
-    the rule applied, the path walked and the end hex."""
+    """The activation between steps (immutable).
+
+    Attributes:
+        mover: the activating figure (a Prime Swarm's lead figure, a multi-hex alien's face hex).
+        others: every other figure.
+        crosses_barriers: Flying or Burrowing (5.1).
+        target: the target chosen at the start, or ``None``.
+        candidates: every opponent's distance at targeting (``None``: not measured).
+        rule: index of the behavior rule applied, or ``None``.
+        action: its action, or ``None``.
+        path: the hexes walked.
+        extra: a Prime Swarm's other figure / a multi-hex alien's second base hex, or ``None``; ``extra_kind``
+            ``"swarm"`` / ``"base"``.
+        start, start_extra, before: the unit's hexes and its distance in Areas to the target before the behavior
+            rules (after the lead figure is chosen).
+        offset: the rule the current run of checks started from (after a move that could not be applied).
+        done: a behavior rule was applied (the checks stop).
+        verdicts: every behavior rule checked so far.
+        notes: one :data:`Note` per step so far, in order: what each step shows on the map.
+        numbers: the behavior rule indices to check, card order.
+    """
 
     mover: Figure
     others: tuple[Figure, ...]
@@ -362,6 +462,16 @@ class Activation:
     path: tuple[Hex, ...] = ()
     extra: Hex | None = None
     extra_kind: str | None = None
+    candidates: tuple[TargetCandidate, ...] | None = None
+    action: str | None = None
+    start: Hex | None = None
+    start_extra: Hex | None = None
+    before: int | None = None
+    offset: int = 0
+    done: bool = False
+    verdicts: tuple[RuleVerdict, ...] = ()
+    notes: tuple[Note, ...] = ()
+    numbers: tuple[int, ...] = ()
 
     @property
     def unit(self) -> tuple[Hex, ...]:
@@ -370,6 +480,11 @@ class Activation:
 
     def figure(self, name: str) -> Figure:
         return next(f for f in self.others if f.name == name)
+
+    def noted(self, steps, *notes: Note) -> "Activation":
+        """This state with ``notes`` recorded for ``steps`` (``None`` for each step without one)."""
+        pad = (None,) * (len(steps) - len(notes))
+        return replace(self, notes=self.notes + tuple(notes[:len(steps)]) + pad)
 
 
 def _opponents(mover_kind: str, others) -> list[Figure]:
@@ -410,66 +525,22 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     for f in opp:
         ds = [d for d in (area_distance(amap, g, h, f.at) for h in state.unit) if d is not None]
         rows.append((f, min(ds) if ds else None))
+    cands = tuple(TargetCandidate(f.name, d) for f, d in rows)
     reach = [(f, d) for f, d in rows if d is not None]
     listing = "; ".join(f"{f.name} {'no legal path' if d is None else plural(d, 'Area')}" for f, d in rows)
     if not reach:
-        return state, [Step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, section=sec,
+        return replace(state, candidates=cands), [Step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, section=sec,
                              facts={"candidates": [{"name": f.name, "areas": d} for f, d in rows]})]
     best = min(d for _, d in reach)
     tied = sorted(f.name for f, d in reach if d == best)
     t = next(f for f, _ in reach if f.name == tied[0])
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
-    return replace(state, target=t), [Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
+    return replace(state, target=t, candidates=cands), [Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
                                             S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
                                             f"Distances: {listing}.{tie} Targeting happens at the start of the "
                                             "activation.", section=sec, marks=(str(t.at),), facts={"target": t.name,
                                             "candidates": [{"name": f.name, "areas": d} for f, d in rows]})]
-
-
-def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: bool
-                ) -> tuple[Activation, list[Step]]:
-    """The first behavior rule that applies, in card order (10.1, 11.11): its distance condition, line of sight
-    (except the "+" rule) and, for a move, a legal movement path; each earlier rule is listed with why it failed.
-    Moves are tried by :func:`move` and fall through to the next rule when they cannot be applied."""
-    sec = "Behavior rules"
-    rule_ref = S.NPC_AI if kind == "npc" else S.ALIEN_MOVEMENT
-    steps: list[Step] = []
-    t = state.target
-    g = amap.area_graph(state.crosses_barriers)
-    for i, r in enumerate(rules):
-        name = r.label or f"rule {i + 1} ({r.condition}{' ' + str(r.areas) if r.condition == 'within' else ''}: " \
-                          f"{r.action})"
-        if t is None:
-            steps.append(Step(f"{name}: no target", rule_ref, "", section=sec, facts={"behavior": i, "applies": False}))
-            continue
-        ds = [x for x in (area_distance(amap, g, h, t.at) for h in state.unit) if x is not None]
-        d = min(ds) if ds else None
-        near = min(distance(h, t.at) for h in state.unit)
-        if r.condition == "adjacent":
-            ok, why = near == 1, f"{t.name} is {plural(near, 'hex', 'hexes')} away (Barrier sides keep hexes adjacent)"
-        elif r.condition == "within":
-            ok = d is not None and d <= r.areas
-            why = f"{t.name} is {'unreachable' if d is None else plural(d, 'Area')} away (needs {r.areas} or fewer)"
-        else:
-            ok, why = True, "the + rule applies whatever the distance"
-        if ok and r.condition != "plus":
-            sights = [amap.line_of_sight(h, t.at, strict_los) for h in state.unit]
-            los, los_why = next((x for x in sights if x[0]), sights[0])
-            if not los:
-                ok, why = False, f"no line of sight to {t.name}: {los_why}"
-            else:
-                why += f"; line of sight: {los_why}"
-        if ok and r.action in ("move_adjacent", "move_toward") and d is None:
-            ok, why = False, f"no legal movement path to {t.name}"
-        if not ok:
-            steps.append(Step(f"{name}: does not apply", rule_ref, why + ".", section=sec, facts={"behavior": i, "applies": False}))
-            continue
-        steps.append(Step(f"{name}: applies", rule_ref, why + ".", section=sec, marks=(str(t.at),), facts={"behavior": i, "applies": True,
-                           "action": r.action}))
-        return replace(state, rule=i), steps
-    steps.append(Step("No behavior rule can be applied: it stays where it is", rule_ref, "", section=sec, facts={"applies": None}))
-    return state, steps
 
 
 def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> tuple[list[str], list[Hex]]:
@@ -568,15 +639,16 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
 
 
 def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
-         ) -> tuple[Activation | None, list[Step]]:
+         ) -> tuple[Activation | None, list[Step], list[Note]]:
     """Apply a move action (``move_adjacent``, ``move_toward``, ``move_away``); ``None`` when it cannot be applied
-    (then the next rule is tried, 11.11)."""
+    (then the next rule is tried, 11.11). Returns ``(state or None, steps, one note per step)``."""
     sec = "Movement"
     rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
     t = state.target
     ag = amap.area_graph(state.crosses_barriers)
     here = amap.area_of[state.mover.at]
     steps: list[Step] = []
+    notes: dict[int, Note] = {}
     if r.action == "move_away":
         if came_from is not None and amap.area_of[came_from] != here and \
                 ag.has_edge(here, amap.area_of[came_from]):
@@ -585,7 +657,7 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
         else:
             opts = sorted(ag.neighbors(here))
             if not opts:
-                return None, [Step("Move away: no Area can be entered", rule, "", section=sec)]
+                return None, [Step("Move away: no Area can be entered", rule, "", section=sec)], [None]
             far = {a: nx.shortest_path_length(ag, a, amap.area_of[t.at]) if t and nx.has_path(
                 ag, a, amap.area_of[t.at]) else 99 for a in opts}
             best = max(far.values())
@@ -598,6 +670,7 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
         route, path = walk_areas(state, amap, dest, r.move)
         steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
                            "Area to Area through centre hexes.", section=sec, marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
+        notes[len(steps) - 1] = Walked(tuple(path))
     else:
         goal = amap.area_of[t.at]
         if here == goal and r.action == "move_toward":
@@ -612,18 +685,25 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
             steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
                                "Area to Area through centre hexes; other figures are no obstacle.", section=sec,
                                marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
+            notes[len(steps) - 1] = Walked(tuple(path))
     dest_area = amap.area_of[path[-1]]
     mover = replace(state.mover, at=path[-1])
     s2 = replace(state, mover=state.mover)
     h, cands, st = end_hex(replace(s2, mover=replace(mover, at=state.mover.at)), amap, dest_area, kind,
                            r.action == "move_adjacent")
+    if h is not None:
+        notes[len(steps)] = EndChosen(h, tuple(EndCandidate(Hex.parse(c["hex"]), c["area"], c["adjacent_to_target"],
+                                                            c["engages"], c["centre"], c["kept"], c["why"])
+                                               for c in cands))
     steps += st
     if h is None:
-        return None, steps + [Step("The rule cannot be applied: the next rule is tried", rule, "", section=sec)]
+        steps.append(Step("The rule cannot be applied: the next rule is tried", rule, "", section=sec))
+        return None, steps, [notes.get(i) for i in range(len(steps))]
     if h != path[-1]:
         hg = amap.graph(state.crosses_barriers)
         path = path + nx.shortest_path(hg, path[-1], h)[1:]
-    return replace(state, mover=replace(state.mover, at=h), path=tuple(path)), steps
+    return (replace(state, mover=replace(state.mover, at=h), path=tuple(path)), steps,
+            [notes.get(i) for i in range(len(steps))])
 
 
 def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step]]:
@@ -653,14 +733,14 @@ def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step
 
 
 def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, moved: bool
-                 ) -> tuple[Activation, list[Step]]:
+                 ) -> tuple[Activation, list[Step], Note]:
     """After the move (11.6, 11.8): the Prime Swarm's other figure moves adjacent to the first (along a legal path;
     as close as possible when no adjacent hex is free); a multi-hex alien's rest of base goes in a free hex adjacent
     to the face hex. Preference among free hexes: the lead's Area first (11.8), then the most opponents engaged
     and adjacency to the target (the redeploy guideline of 11.11); a remaining tie is the players' choice (hex
-    order here). Nothing moves when the lead did not move."""
+    order here). Nothing moves when the lead did not move. Returns ``(state, steps, the placement's note)``."""
     if state.extra is None or not moved:
-        return state, []
+        return state, [], None
     swarm = state.extra_kind == "swarm"
     rule = S.PRIME_SWARM if swarm else S.MULTI_HEX
     sec = "End of movement"
@@ -689,11 +769,12 @@ def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, 
         ring = sorted((h for h in amap.area_of if free(h)), key=lambda h: (distance(h, lead), h))
         if not ring:
             return state, [Step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it "
-                                 "stays", rule, "", section=sec)]
+                                 "stays", rule, "", section=sec)], None
         spot, why = ring[0], f"no free hex adjacent to {lead}: as close as possible ({distance(ring[0], lead)} hexes)"
     what = "The other Prime Swarm figure" if swarm else "The rest of the two-hex base"
     return replace(state, extra=spot), [Step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", section=sec,
-                                              marks=(str(spot),), facts={"second": str(spot), "candidates": rows})]
+                                              marks=(str(spot),), facts={"second": str(spot), "candidates": rows})], \
+        SecondPlaced(spot)
 
 
 def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation, list[Step]]:
@@ -717,83 +798,234 @@ def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation
                                                  section="Seize", marks=(str(spot),), facts={"seized": who, "at": str(spot)})]
 
 
-# ------------------------------------------------------------------------------------------------ resolution
+# ------------------------------------------------------------------------------------------------ the sequence
 
-def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
-                       seed: int | None = None) -> Trace:
-    """One alien or NPC activation: target, first applicable rule (moves that cannot be applied fall through),
-    movement, end hex, Seize.
+@dataclass(frozen=True)
+class ActivationOutcome(Outcome):
+    """The typed outcome of an ``activation`` scenario: who moved, its target, the rule applied (index, or
+    ``None``) and its action, start and end hexes, the path, the distance in Areas to the target before and after,
+    every other figure's hex, and a second figure's / base hex's (``None`` for a one-hex, one-figure unit)."""
 
-    Returns:
-        A :class:`Trace`; ``outcome`` = ``{"mover", "target", "rule" (index or None), "action", "start", "end",
-        "path": [hex], "areas_before", "areas_after" (Area distance to the target), "figures": {name: hex}}``.
-    """
-    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    amap = parse_map(scenario, "scenario")
+    mover: str
+    target: str | None
+    rule: int | None
+    action: str | None
+    start: Hex
+    end: Hex
+    path: tuple[Hex, ...]
+    areas_before: int | None
+    areas_after: int | None
+    figures: tuple[tuple[str, Hex], ...]
+    second: Hex | None = None
+
+    def to_json(self) -> dict:
+        out = {"mover": self.mover, "target": self.target, "rule": self.rule, "action": self.action,
+               "start": str(self.start), "end": str(self.end), "path": [str(h) for h in self.path],
+               "areas_before": self.areas_before, "areas_after": self.areas_after,
+               "figures": {n: str(h) for n, h in self.figures}}
+        if self.second is not None:
+            out["second"] = str(self.second)
+        return out
+
+
+@dataclass(frozen=True)
+class ActivationContext(Context):
+    """What the A.I. steps read: the map (``amap``), the scenario's activating figure and behavior ``rules``,
+    ``strict_los`` (ruling ``line_of_sight``), ``rulings``."""
+
+    amap: AreaMap | None = None
+    activating: ActivatingModel | None = None
+    rules: tuple[RuleModel, ...] = ()
+    strict_los: bool = False
+
+
+def _unit_distance(state: Activation, ctx: ActivationContext) -> int | None:
+    g = ctx.amap.area_graph(state.crosses_barriers)
+    ds = [d for d in (area_distance(ctx.amap, g, h, state.target.at) for h in state.unit) if d is not None]
+    return min(ds) if ds else None
+
+
+def barriers(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """7.1 Flying, 7.2 Burrowing, 5.1 Barrier Hex Side: whether the figure crosses Barrier Hex Sides."""
+    a = ctx.activating
+    if state.crosses_barriers:
+        steps = (Step(f"{a.name} {'flies' if a.flying else 'burrows'}: it crosses Barrier Hex Sides",
+                      S.FLYING if a.flying else S.BURROWING, "", section="Setup"),)
+    elif any(f.kind == EdgeKind.BARRIER for f in ctx.amap.features.values()):
+        steps = (Step(f"{a.name} cannot cross Barrier Hex Sides: they count as Blocking Hex Sides for it",
+                      S.BARRIER_HEX_SIDE, "They block no line of sight, and hexes across them stay adjacent.",
+                      section="Setup"),)
+    else:
+        steps = ()
+    return state.noted(steps), steps
+
+
+def choose_target(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """Targeting at the start of the activation (11.3.1 Archenemy, 10.1, 11.5): :func:`select_target`."""
+    new, steps = select_target(state, ctx.amap, ctx.activating.archenemy, ctx.activating.kind)
+    note = None if new.target is None and new.candidates is None else \
+        Targeted(new.target.name if new.target else None, new.candidates)
+    return new.noted(steps, note), tuple(steps)
+
+
+def choose_lead(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """11.6 Prime Swarm Units, 11.8 Multi-hex Aliens: which figure or base hex the A.I. measures from
+    (:func:`lead_figure`); the unit's start and its distance to the target are recorded."""
+    new, steps = lead_figure(state, ctx.amap)
+    note = LeadChosen(new.mover.at) if steps and new.extra_kind == "swarm" else None
+    new = replace(new, start=new.mover.at, start_extra=new.extra,
+                  before=_unit_distance(new, ctx) if new.target else None)
+    return new.noted(steps, note), tuple(steps)
+
+
+def rule_indices(state: Activation) -> tuple[int, ...]:
+    """The items of the behavior-rule entry of :data:`ACTIVATION_SEQUENCE`: every rule index, card order."""
+    return state.numbers
+
+
+def rule_applied(state: Activation) -> bool:
+    """The behavior-rule checks stop once a rule was applied."""
+    return state.done
+
+
+def check_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[bool, Step]:
+    """Whether behavior rule ``i`` applies (10.1, 11.11): its distance condition, line of sight (except the "+"
+    rule) and, for a move, a legal movement path. Returns ``(applies, step)``; a rule is named by its label, or by
+    its place among the rules checked since the last move that could not be applied."""
+    amap, kind, r = ctx.amap, ctx.activating.kind, ctx.rules[i]
+    sec = "Behavior rules"
+    rule_ref = S.NPC_AI if kind == "npc" else S.ALIEN_MOVEMENT
+    t = state.target
+    name = r.label or f"rule {i - state.offset + 1} ({r.condition}" \
+                      f"{' ' + str(r.areas) if r.condition == 'within' else ''}: {r.action})"
+    if t is None:
+        return False, Step(f"{name}: no target", rule_ref, "", section=sec, facts={"behavior": i, "applies": False})
+    g = amap.area_graph(state.crosses_barriers)
+    ds = [x for x in (area_distance(amap, g, h, t.at) for h in state.unit) if x is not None]
+    d = min(ds) if ds else None
+    near = min(distance(h, t.at) for h in state.unit)
+    if r.condition == "adjacent":
+        ok, why = near == 1, f"{t.name} is {plural(near, 'hex', 'hexes')} away (Barrier sides keep hexes adjacent)"
+    elif r.condition == "within":
+        ok = d is not None and d <= r.areas
+        why = f"{t.name} is {'unreachable' if d is None else plural(d, 'Area')} away (needs {r.areas} or fewer)"
+    else:
+        ok, why = True, "the + rule applies whatever the distance"
+    if ok and r.condition != "plus":
+        sights = [amap.line_of_sight(h, t.at, ctx.strict_los) for h in state.unit]
+        los, los_why = next((x for x in sights if x[0]), sights[0])
+        if not los:
+            ok, why = False, f"no line of sight to {t.name}: {los_why}"
+        else:
+            why += f"; line of sight: {los_why}"
+    if ok and r.action in ("move_adjacent", "move_toward") and d is None:
+        ok, why = False, f"no legal movement path to {t.name}"
+    if not ok:
+        return False, Step(f"{name}: does not apply", rule_ref, why + ".", section=sec,
+                           facts={"behavior": i, "applies": False})
+    return True, Step(f"{name}: applies", rule_ref, why + ".", section=sec, marks=(str(t.at),),
+                      facts={"behavior": i, "applies": True, "action": r.action})
+
+
+def try_behavior_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[Activation, tuple[Step, ...]]:
+    """One behavior rule of the A.I. section, in card order (10.1, 11.11): checked (:func:`check_rule`); when it
+    applies, an attack or "stay" is its action, and a move is carried out (:func:`move`) or, when it cannot be
+    applied, passes to the next rule."""
+    applies, step = check_rule(state, ctx, i)
+    verdict = RuleVerdict(i, applies, step.detail)
+    state = replace(state, verdicts=state.verdicts + (verdict,)).noted((step,), verdict)
+    if not applies:
+        return state, (step,)
+    r, kind = ctx.rules[i], ctx.activating.kind
+    if r.action in ("attack", "stay"):
+        act = Step(f"{'Attacks ' + state.target.name if r.action == 'attack' else 'Stays'} without moving",
+                   S.ALIEN_COMBAT if r.action == "attack" and kind == "alien" else
+                   S.NPC_COMBAT if r.action == "attack" else S.ALIEN_MOVEMENT, "", section="Action")
+        return replace(state, rule=i, action=r.action, done=True).noted((act,)), (step, act)
+    came = Hex.parse(ctx.activating.came_from) if ctx.activating.came_from else None
+    moved, steps, notes = move(replace(state, rule=i), ctx.amap, r, kind, came)
+    if moved is None:
+        return replace(state, offset=i + 1).noted(steps, *notes), (step, *steps)
+    return replace(moved, action=r.action, done=True).noted(steps, *notes), (step, *steps)
+
+
+def no_rule_applies(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """10.1, 11.11: no behavior rule can be applied: the figure stays (no step when the last rule's move was the
+    one that could not be applied, or a rule was applied)."""
+    if state.done or state.offset >= len(ctx.rules):
+        return state, ()
+    steps = (Step("No behavior rule can be applied: it stays where it is",
+                  S.NPC_AI if ctx.activating.kind == "npc" else S.ALIEN_MOVEMENT, "", section="Behavior rules",
+                  facts={"applies": None}),)
+    return state.noted(steps), steps
+
+
+def place_second_figure(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """11.6, 11.8: after the move, the Prime Swarm's other figure or the multi-hex alien's rest of base
+    (:func:`place_second`)."""
+    if state.start_extra is None:
+        return state, ()
+    new, steps, note = place_second(state, ctx.amap, state.start_extra, ctx.activating.kind,
+                                    state.mover.at != state.start)
+    return new.noted(steps, note), tuple(steps)
+
+
+def drag_seized(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """7.3 Seize: the seized agent ends adjacent to the dragging figure (:func:`seize`)."""
+    who = ctx.activating.seize
+    new, steps = seize(state, ctx.amap, who)
+    return new.noted(steps, Seized(who, new.figure(who).at) if steps else None), tuple(steps)
+
+
+ACTIVATION_SEQUENCE = (
+    ("Setup", barriers),
+    ("Targeting", choose_target),
+    ("Lead figure", choose_lead),
+    Each("Behavior rule {item}", rule_indices, try_behavior_rule, stop=rule_applied),
+    ("No rule applies", no_rule_applies),
+    ("Second figure", place_second_figure),
+    ("Seize", drag_seized),
+)
+"""An alien or NPC activation in rulebook order: Barrier Hex Sides, targeting, the lead figure, the behavior rules
+one by one until one is applied, the second figure or base hex, Seize."""
+
+
+def activation_initial(scenario: ActivationScenario) -> Activation:
+    """The activation before its first step: the figures where the scenario puts them."""
     a = scenario.activating
     mover = Figure(a.name, a.kind, Hex.parse(a.at))
     others = tuple(Figure(f.name, f.side, Hex.parse(f.at), f.menace) for f in scenario.figures)
     extra = a.base or a.swarm
-    state = Activation(mover, others, a.flying or a.burrowing, extra=Hex.parse(extra) if extra else None,
-                       extra_kind="base" if a.base else "swarm" if a.swarm else None)
-    strict = r.reading("line_of_sight") == "strict"
-    trace = Trace(scenario.title)
-    if state.crosses_barriers:
-        trace.add(f"{a.name} {'flies' if a.flying else 'burrows'}: it crosses Barrier Hex Sides",
-                  S.FLYING if a.flying else S.BURROWING, "", section="Setup")
-    elif any(f.kind == EdgeKind.BARRIER for f in amap.features.values()):
-        trace.add(f"{a.name} cannot cross Barrier Hex Sides: they count as Blocking Hex Sides for it",
-                  S.BARRIER_HEX_SIDE, "They block no line of sight, and hexes across them stay adjacent.",
-                  section="Setup")
-    state, st = select_target(state, amap, a.archenemy, a.kind)
-    trace.steps += st
-    state, st = lead_figure(state, amap)
-    trace.steps += st
-    start, start_extra = state.mover.at, state.extra
-    g = amap.area_graph(state.crosses_barriers)
-    def unit_distance(st: Activation) -> int | None:
-        ds = [d for d in (area_distance(amap, g, h, st.target.at) for h in st.unit) if d is not None]
-        return min(ds) if ds else None
+    return Activation(mover, others, a.flying or a.burrowing, extra=Hex.parse(extra) if extra else None,
+                      extra_kind="base" if a.base else "swarm" if a.swarm else None,
+                      numbers=tuple(range(len(scenario.rules))))
 
-    before = unit_distance(state) if state.target else None
-    rules = list(scenario.rules)
-    offset = 0
-    action = None
-    came = Hex.parse(a.came_from) if a.came_from else None
-    while offset < len(rules):
-        s2, st = check_rules(state, amap, rules[offset:], a.kind, strict)
-        trace.steps += [replace(s, facts={**s.facts, "behavior": s.facts["behavior"] + offset})
-                        if offset and "behavior" in s.facts else s for s in st]
-        if s2.rule is None:
-            break
-        idx = s2.rule + offset
-        rule = rules[idx]
-        if rule.action in ("attack", "stay"):
-            state, action = replace(s2, rule=idx), rule.action
-            trace.add(f"{'Attacks ' + state.target.name if rule.action == 'attack' else 'Stays'} without moving",
-                      S.ALIEN_COMBAT if rule.action == "attack" and a.kind == "alien" else
-                      S.NPC_COMBAT if rule.action == "attack" else S.ALIEN_MOVEMENT, "", section="Action")
-            break
-        moved, st = move(replace(s2, rule=idx), amap, rule, a.kind, came)
-        trace.steps += st
-        if moved is None:
-            offset = idx + 1
-            continue
-        state, action = moved, rule.action
-        break
-    state, st = place_second(state, amap, start_extra, a.kind, state.mover.at != start) \
-        if start_extra is not None else (state, [])
-    trace.steps += st
-    state, st = seize(state, amap, a.seize)
-    trace.steps += st
-    after = unit_distance(state) if state.target else None
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {
-        "mover": a.name, "target": state.target.name if state.target else None, "rule": state.rule,
-        "action": action, "start": str(start), "end": str(state.mover.at),
-        "path": [str(h) for h in state.path], "areas_before": before, "areas_after": after,
-        "figures": {f.name: str(f.at) for f in state.others},
-    }
-    if state.extra is not None:
-        trace.outcome["second"] = str(state.extra)
-    return trace
+
+def play_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None
+                    ) -> tuple[tuple, Trace]:
+    """Play :data:`ACTIVATION_SEQUENCE` on the kernel: ``(frames, trace)``; the trace's ``result`` is an
+    :class:`ActivationOutcome`. The A.I. page draws each step from its frame's state."""
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    amap = parse_map(scenario, "scenario")
+    ctx = ActivationContext(rulings=r, amap=amap, activating=scenario.activating, rules=tuple(scenario.rules),
+                            strict_los=r.reading("line_of_sight") == "strict")
+    frames = play(activation_initial(scenario), ACTIVATION_SEQUENCE, ctx)
+    s = frames[-1].state
+    after = _unit_distance(s, ctx) if s.target else None
+    outcome = ActivationOutcome(scenario.activating.name, s.target.name if s.target else None, s.rule, s.action,
+                                s.start, s.mover.at, s.path, s.before, after,
+                                tuple((f.name, f.at) for f in s.others), s.extra)
+    return frames, trace_of(scenario.title, frames, r.consulted).with_result(outcome)
+
+
+def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
+                       seed: int | None = None) -> Trace:
+    """One alien or NPC activation (:data:`ACTIVATION_SEQUENCE`): target, first applicable rule (moves that
+    cannot be applied fall through), movement, end hex, Seize.
+
+    Returns:
+        A :class:`Trace` whose ``result`` is an :class:`ActivationOutcome` (``outcome``: ``{"mover", "target",
+        "rule" (index or None), "action", "start", "end", "path": [hex], "areas_before", "areas_after" (Area
+        distance to the target), "figures": {name: hex}}``, and ``"second"`` for a two-figure or two-hex unit).
+    """
+    return play_activation(scenario, rulings)[1]
