@@ -72,7 +72,6 @@ from pydantic import Field
 from explorer.board import EdgeFeature, EdgeKind, parse_edge_key, parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
-from explorer.options import Rulings
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
