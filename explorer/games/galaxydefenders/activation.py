@@ -510,15 +510,16 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     opp = _opponents(kind, state.others)
     if not opp:
         return state, [Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
-                             else S.NPC_MOVEMENT, "", section=sec)]
+                            else S.NPC_MOVEMENT, "", section=sec)]
     if archenemy:
         menacing = [f for f in opp if f.side == "agent" and f.menace]
         if menacing:
             t = menacing[0]
             return replace(state, target=t), [Step(f"Archenemy: targets the Menacing Agent {t.name} (Menace "
-                                                    f"{t.menace})", S.MENACE, "Its A.I. uses the distance to the "
-                                                    "Menacing Agent, not the closest agent; the target is fixed for "
-                                                    "the whole activation.", section=sec, marks=(str(t.at),), facts={"target": t.name})]
+                                                   f"{t.menace})", S.MENACE, "Its A.I. uses the distance to the "
+                                                   "Menacing Agent, not the closest agent; the target is fixed for "
+                                                   "the whole activation.", section=sec, marks=(str(t.at),),
+                                                   facts={"target": t.name})]
     g = amap.area_graph(state.crosses_barriers)
     rows = []
     for f in opp:
@@ -528,18 +529,20 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     reach = [(f, d) for f, d in rows if d is not None]
     listing = "; ".join(f"{f.name} {'no legal path' if d is None else plural(d, 'Area')}" for f, d in rows)
     if not reach:
-        return replace(state, candidates=cands), [Step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, section=sec,
+        return replace(state, candidates=cands), [Step("No opponent can be reached by a legal path",
+                                                       S.ALIEN_MOVEMENT, listing, section=sec,
                              facts={"candidates": [{"name": f.name, "areas": d} for f, d in rows]})]
     best = min(d for _, d in reach)
     tied = sorted(f.name for f, d in reach if d == best)
     t = next(f for f, _ in reach if f.name == tied[0])
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
-    return replace(state, target=t, candidates=cands), [Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
-                                            S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
-                                            f"Distances: {listing}.{tie} Targeting happens at the start of the "
-                                            "activation.", section=sec, marks=(str(t.at),), facts={"target": t.name,
-                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})]
+    step = Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
+                S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
+                f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
+                marks=(str(t.at),), facts={"target": t.name,
+                                           "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
+    return replace(state, target=t, candidates=cands), [step]
 
 
 def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> tuple[list[str], list[Hex]]:
@@ -629,12 +632,14 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
                    (f", engages {c['engages']}" if c["engages"] else "")
     rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
     if not live:
-        return None, cands, [Step(f"No free hex to end in Area {dest}", rule, "", section=sec, facts={"candidates": cands})]
+        return None, cands, [Step(f"No free hex to end in Area {dest}", rule, "", section=sec,
+                                  facts={"candidates": cands})]
     chosen = Hex.parse(sorted(live, key=lambda c: (not c["centre"], c["hex"]))[0]["hex"])
     tie = f" {len(live)} hexes tie: the controlling player chooses ({chosen} here)." if len(live) > 1 else ""
     return chosen, cands, [Step(f"Ends in {chosen} (Area {amap.area_of[chosen]})", rule,
-                                 "Redeploy in the destination Area: adjacent to the target and as many opponents as "
-                                 f"possible.{tie}", section=sec, marks=(str(chosen),), facts={"candidates": cands, "end": str(chosen)})]
+                                "Redeploy in the destination Area: adjacent to the target and as many opponents as "
+                                f"possible.{tie}", section=sec, marks=(str(chosen),),
+                                facts={"candidates": cands, "end": str(chosen)})]
 
 
 def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
@@ -664,17 +669,19 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
             dest = tied[0]
             away = ", ".join(f"{a} ({plural(far[a], 'Area')})" for a in opts)
             steps.append(Step(f"Move away from {t.name if t else 'the closest opponent'}: Area {dest}", rule,
-                               f"No way back; the Areas next to it are {away} from the target."
-                               + (f" Tie: the controlling player chooses ({dest})." if len(tied) > 1 else ""), section=sec))
+                              f"No way back; the Areas next to it are {away} from the target."
+                              + (f" Tie: the controlling player chooses ({dest})." if len(tied) > 1 else ""),
+                              section=sec))
         route, path = walk_areas(state, amap, dest, r.move)
         steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
-                           "Area to Area through centre hexes.", section=sec, marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
+                          "Area to Area through centre hexes.", section=sec, marks=tuple(map(str, path)),
+                          facts={"path": [str(h) for h in path]}))
         notes[len(steps) - 1] = Walked(tuple(path))
     else:
         goal = amap.area_of[t.at]
         if here == goal and r.action == "move_toward":
             steps.append(Step(f"Already in {t.name}'s Area: it remains", rule, "Moving toward a target it already "
-                               "reached leaves it where it is.", section=sec))
+                              "reached leaves it where it is.", section=sec))
             route, path = [], [state.mover.at]
         elif here == goal or r.move == 0:
             route, path = [], [state.mover.at]
@@ -682,8 +689,8 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
             route, path = walk_areas(state, amap, goal, r.move)
         if route:
             steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
-                               "Area to Area through centre hexes; other figures are no obstacle.", section=sec,
-                               marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
+                              "Area to Area through centre hexes; other figures are no obstacle.", section=sec,
+                              marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
             notes[len(steps) - 1] = Walked(tuple(path))
     dest_area = amap.area_of[path[-1]]
     mover = replace(state.mover, at=path[-1])
@@ -724,11 +731,12 @@ def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step
         other = state.extra if lead == state.mover.at else state.mover.at
         st = replace(state, mover=replace(state.mover, at=lead), extra=other)
         return st, [Step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
-                          S.PRIME_SWARM, f"The other figure is on {other}; it moves after the first, to end "
-                          "adjacent to it.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)})]
+                         S.PRIME_SWARM, f"The other figure is on {other}; it moves after the first, to end "
+                         "adjacent to it.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)})]
     return state, [Step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
-                         f"closest to {t.name}", S.MULTI_HEX, "Line of sight and adjacency count from any base hex; "
-                         f"the face hex ({state.mover.at}) leads a move.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)})]
+                        f"closest to {t.name}", S.MULTI_HEX, "Line of sight and adjacency count from any base hex; "
+                        f"the face hex ({state.mover.at}) leads a move.", section="Targeting", marks=(str(lead),),
+                        facts={"lead": str(lead)})]
 
 
 def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, moved: bool
@@ -768,11 +776,12 @@ def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, 
         ring = sorted((h for h in amap.area_of if free(h)), key=lambda h: (distance(h, lead), h))
         if not ring:
             return state, [Step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it "
-                                 "stays", rule, "", section=sec)], None
+                                "stays", rule, "", section=sec)], None
         spot, why = ring[0], f"no free hex adjacent to {lead}: as close as possible ({distance(ring[0], lead)} hexes)"
     what = "The other Prime Swarm figure" if swarm else "The rest of the two-hex base"
-    return replace(state, extra=spot), [Step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", section=sec,
-                                              marks=(str(spot),), facts={"second": str(spot), "candidates": rows})], \
+    return replace(state, extra=spot), [Step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".",
+                                             section=sec,
+                                             marks=(str(spot),), facts={"second": str(spot), "candidates": rows})], \
         SecondPlaced(spot)
 
 
@@ -792,9 +801,10 @@ def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation
     spot = free[0]
     others = tuple(replace(f, at=spot) if f.name == who else f for f in state.others)
     return replace(state, others=others), [Step(f"{who} is seized and placed in {spot}, adjacent to "
-                                                 f"{state.mover.name}", S.SEIZE, "The seized agent moves with the "
-                                                 "dragging figure, crossing what it crosses, and ends adjacent to it.",
-                                                 section="Seize", marks=(str(spot),), facts={"seized": who, "at": str(spot)})]
+                                                f"{state.mover.name}", S.SEIZE, "The seized agent moves with the "
+                                                "dragging figure, crossing what it crosses, and ends adjacent to it.",
+                                                section="Seize", marks=(str(spot),),
+                                                facts={"seized": who, "at": str(spot)})]
 
 
 # ------------------------------------------------------------------------------------------------ the sequence

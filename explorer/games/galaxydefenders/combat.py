@@ -165,7 +165,7 @@ class RolledModel(Strict):
     defend: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DEFEND_FACES)]] = Field(
         default_factory=dict, max_length=12)
     critical: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DRAWS)]] = Field(default_factory=dict,
-                                                                                        max_length=12)
+                                                                                          max_length=12)
 
 
 class AttackModel(Strict):
@@ -524,8 +524,8 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
     if attack.damage == "single":
         reach = [primary]
         steps = [Step(f"{attack.weapon} targets {primary.name}", S.AGENT_COMBAT if attack.attacker_kind == "agent"
-                       else S.ALIEN_COMBAT, "A single-target attack hits one figure (one figure of a Prime Swarm).",
-                       section=sec, marks=(primary.name,), facts={"damage": "single"})]
+                      else S.ALIEN_COMBAT, "A single-target attack hits one figure (one figure of a Prime Swarm).",
+                      section=sec, marks=(primary.name,), facts={"damage": "single"})]
     else:
         rel = {"area": ("target", "same"), "explosion": ("target", "same", "adjacent")}[attack.damage]
         reach = [primary] + [t for t in targets.values() if t.name != primary.name and t.area in rel
@@ -533,17 +533,18 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
         cut = [t.name for t in targets.values() if t.area == "adjacent" and not t.walking_path and
                attack.damage == "explosion"]
         steps = [Step(f"{attack.damage.title()} damage reaches {', '.join(t.name for t in reach)}",
-                       S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM,
-                       ("Explosion works like Area Damage extended to the adjacent Areas joined by a legal walking "
-                        "path, with the same hits and effects." if attack.damage == "explosion" else
-                        "Area Damage hits every target in the targeted Area.")
-                       + (f" Not reached (no legal walking path): {', '.join(cut)}." if cut else ""),
-                       section=sec, marks=tuple(t.name for t in reach), facts={"damage": attack.damage, "reached": [t.name for t in reach]})]
+                      S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM,
+                      ("Explosion works like Area Damage extended to the adjacent Areas joined by a legal walking "
+                       "path, with the same hits and effects." if attack.damage == "explosion" else
+                       "Area Damage hits every target in the targeted Area.")
+                      + (f" Not reached (no legal walking path): {', '.join(cut)}." if cut else ""),
+                      section=sec, marks=tuple(t.name for t in reach),
+                      facts={"damage": attack.damage, "reached": [t.name for t in reach]})]
     kept = []
     for t in reach:
         if t.kind != "agent" and t.down:
             steps.append(Step(f"{t.name} is already dead: not a target", S.NPC_HEALTH if t.kind == "npc"
-                               else S.HEALTH_POINTS, "", section=sec, marks=(t.name,)))
+                              else S.HEALTH_POINTS, "", section=sec, marks=(t.name,)))
             continue
         if t.burrowing:
             card = ce.card if ce else None
@@ -554,9 +555,10 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
                    f"card #{card} is {'clearly matching' if clear else 'not clearly matching'} and "
                    f"{'activates' if activated else 'does not activate'} {t.name}")
             steps.append(Step(f"{t.name} (Burrowing) is {'in' if ok else 'not in'} the Vulnerability state: "
-                               f"{'may' if ok else 'cannot'} be attacked", S.BURROWING_TARGETING,
-                               f"Checked before the Hit roll for every target at once: {why}.", section=sec, marks=(t.name,),
-                               facts={"vulnerable": ok, "card": card}))
+                              f"{'may' if ok else 'cannot'} be attacked", S.BURROWING_TARGETING,
+                              f"Checked before the Hit roll for every target at once: {why}.", section=sec,
+                              marks=(t.name,),
+                              facts={"vulnerable": ok, "card": card}))
             if not ok:
                 continue
         kept.append(t.name)
@@ -572,15 +574,16 @@ def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]
     if attack.fixed_hits is not None:
         hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
         steps.append(Step(f"{attack.weapon} gives {plural(attack.fixed_hits, 'hit')} without dice", rule,
-                           "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
-                           + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
-                           section=sec, facts={"hits": attack.fixed_hits}))
+                          "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
+                          + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
+                          section=sec, facts={"hits": attack.fixed_hits}))
     else:
         pool = dice_pool(attack)
         if attack.atk_dice_minus:
-            steps.append(Step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer", S.CRITICAL_EFFECTS,
-                               "Its -X ATK Dice Critical removes dice from every Hit roll.", section=sec,
-                               facts={"pool": {c: n for c, n in pool.items()}}))
+            steps.append(Step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer",
+                              S.CRITICAL_EFFECTS,
+                              "Its -X ATK Dice Critical removes dice from every Hit roll.", section=sec,
+                              facts={"pool": {c: n for c, n in pool.items()}}))
         faces: list[tuple[str, str]] = []
         hits = bolts = 0
         for colour, n in pool.items():
@@ -590,12 +593,14 @@ def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]
                 bolts += f.bolts
         hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
         steps.append(Step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, {plural(bolts, 'Bolt')}",
-                           S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
-                           + " (faces from the calibration).", section=sec, marks=tuple(f"{c}:{lbl}" for c, lbl in faces), facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
+                          S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
+                          + " (faces from the calibration).", section=sec,
+                          marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
+                          facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
     if attack.bonus_hits:
         steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
-                           "Powers and items modify the number of hits of this attack only.", section=sec,
-                           facts={"bonus": attack.bonus_hits, "hits": hr.hits}))
+                          "Powers and items modify the number of hits of this attack only.", section=sec,
+                          facts={"bonus": attack.bonus_hits, "hits": hr.hits}))
     return hr, steps
 
 
@@ -625,8 +630,8 @@ def place_mark(target: TargetState, attack: AttackModel, hr: HitRoll, rulings: R
             level = new if rulings.reading("mark_lesser_on_greater") == "replace" else old
         target = replace(target, mark=level)
         steps.append(Step(f"{target.name} is marked: Mark {level}" + (f" (was Mark {old})" if old else ""), S.MARK,
-                           "The target counts as Marked for every attacker from now on.", section="Attack effects",
-                           marks=(target.name,), facts={"mark": level}))
+                          "The target counts as Marked for every attacker from now on.", section="Attack effects",
+                          marks=(target.name,), facts={"mark": level}))
     return target, steps
 
 
@@ -645,20 +650,21 @@ def energy_shields(target: TargetState, hits: int) -> tuple[TargetState, int, bo
         return target, 0, False, []
     if target.critical_x("shields_removed") is not None:
         return target, hits, False, [Step(f"{target.name}'s Energy Shields are down (Critical)", S.CRITICAL_EFFECTS,
-                                           "Its Energy Shields were removed and cannot recharge until the token "
-                                           "goes.", section=sec, marks=(target.name,))]
+                                          "Its Energy Shields were removed and cannot recharge until the token "
+                                          "goes.", section=sec, marks=(target.name,))]
     if target.suit_shields:
         used = min(hits, target.suit_shields)
         t = replace(target, suit_shields=target.suit_shields - used)
         return t, hits - used, True, [Step(
             f"Power Suit shields absorb {plural(used, 'hit')} ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
             "The Power Suit's shields must be used and override the agent's own shields, powers and items "
-            "(bypassed, not spent).", section=sec, marks=(target.name,), facts={"absorbed": used, "suit_left": t.suit_shields})]
+            "(bypassed, not spent).", section=sec, marks=(target.name,),
+            facts={"absorbed": used, "suit_left": t.suit_shields})]
     if not target.stacks or max(target.stacks) == 0:
         if target.stacks:
             return target, hits, False, [Step(f"{target.name} has no Energy Shield left", S.MULTIPLE_ENERGY_SHIELDS,
-                                               "Every stack is empty until the next Refresh phase.", section=sec,
-                                               marks=(target.name,), facts={"stacks": list(target.stacks)})]
+                                              "Every stack is empty until the next Refresh phase.", section=sec,
+                                              marks=(target.name,), facts={"stacks": list(target.stacks)})]
         return target, hits, False, []
     best = max(target.stacks)
     i = target.stacks.index(best)   # first = Left on a tie
@@ -681,12 +687,13 @@ def cancel_by_items(target: TargetState, hits: int, suit_used: bool) -> tuple[in
         return hits, []
     if suit_used:
         return hits, [Step(f"{target.name}'s hit-cancelling items are bypassed", S.POWER_SUIT_SHIELDS,
-                            "The Power Suit's shields were used this attack.", section=f"Defence: {target.name}",
-                            marks=(target.name,))]
+                           "The Power Suit's shields were used this attack.", section=f"Defence: {target.name}",
+                           marks=(target.name,))]
     n = min(hits, target.cancel_hits)
     return hits - n, [Step(f"Items and powers cancel {plural(n, 'hit')}", S.LETHAL, "Items and powers that modify the "
-                            "number of hits work against every attack, Lethal included.", section=f"Defence: {target.name}",
-                            marks=(target.name,), facts={"cancelled": n})]
+                           "number of hits work against every attack, Lethal included.",
+                           section=f"Defence: {target.name}",
+                           marks=(target.name,), facts={"cancelled": n})]
 
 
 def defend_dice(target: TargetState, remaining: int, total_hits: int, weapon_minus: int, high_impact: bool,
@@ -714,9 +721,10 @@ def defend_dice(target: TargetState, remaining: int, total_hits: int, weapon_min
         src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
         parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
     text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
-    return n, [Step(f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}", S.HIGH_IMPACT if high_impact or minus else S.AGENT_COMBAT,
-                     f"One Blue die per hit: {text}." + ("" if high_impact else " High Impact is off."), section=sec,
-                     marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": high_impact})]
+    return n, [Step(f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}",
+                    S.HIGH_IMPACT if high_impact or minus else S.AGENT_COMBAT,
+                    f"One Blue die per hit: {text}." + ("" if high_impact else " High Impact is off."), section=sec,
+                    marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": high_impact})]
 
 
 def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], suit_used: bool
@@ -731,10 +739,10 @@ def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], su
         detail += f"; +{plural(extra, 'shield result')} from powers"
     verb = "cancels" if rolled + extra == 1 else "cancel"
     return rolled, cancelled, [Step(f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}",
-                                     S.HIGH_IMPACT,
-                                     detail + ".", section=f"Defence: {target.name}",
-                                     marks=(target.name,) + tuple(f"blue:{f.label}" for f in faces),
-                                     facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra,
+                                    S.HIGH_IMPACT,
+                                    detail + ".", section=f"Defence: {target.name}",
+                                    marks=(target.name,) + tuple(f"blue:{f.label}" for f in faces),
+                                    facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra,
                                      "cancelled": cancelled})]
 
 
@@ -744,8 +752,8 @@ def lethal_no_defend(target: TargetState) -> list[Step]:
         f"{agree(target.standard_shields, 'is', 'are')} useless" \
         if target.standard_shields else ""
     return [Step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
-                  f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
-                  section=f"Defence: {target.name}", marks=(target.name,), facts={"lethal": True})]
+                 f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
+                 section=f"Defence: {target.name}", marks=(target.name,), facts={"lethal": True})]
 
 
 def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, section: str = ""
@@ -756,13 +764,15 @@ def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, s
         return target, []
     before = target.status()
     t = replace(target, wounds=target.wounds + n)
-    steps = [Step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {t.wounds}/{t.max_health}", rule, "", section=section or
-                   f"Wounds: {t.name}", marks=(t.name,), facts={"wounds": n, "total": t.wounds, "health": t.max_health})]
+    steps = [Step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {t.wounds}/{t.max_health}", rule, "",
+                  section=section or
+                  f"Wounds: {t.name}", marks=(t.name,), facts={"wounds": n, "total": t.wounds, "health": t.max_health})]
     if t.status() != before:
         rule2 = S.NPC_HEALTH if t.kind == "npc" else S.HEALTH_POINTS
         steps.append(Step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", rule2,
-                           "Its wounds reached its Health points.", section=section or f"Wounds: {t.name}", marks=(t.name,),
-                           facts={"status": t.status()}))
+                          "Its wounds reached its Health points.", section=section or f"Wounds: {t.name}",
+                          marks=(t.name,),
+                          facts={"status": t.status()}))
     return t, steps
 
 
@@ -774,19 +784,20 @@ def apply_poison(target: TargetState, level: int, wounded: bool, rulings: Ruling
     sec = section or f"Attack effects: {target.name}"
     if target.kind in ("alien", "master_alien"):
         return target, [Step(f"Poison {level} has no effect on {target.name}", S.POISONED,
-                              "Poison affects agents, NPCs and drones.", section=sec, marks=(target.name,))]
+                             "Poison affects agents, NPCs and drones.", section=sec, marks=(target.name,))]
     if not wounded and rulings.reading("poison_without_wound") == "needs_wound":
         return target, [Step(f"Poison {level} is not applied: no wound was dealt", S.POISONED, "", section=sec,
-                              marks=(target.name,))]
+                             marks=(target.name,))]
     if target.poison == 0:
         return replace(target, poison=level), [Step(f"{target.name} is poisoned: Poison {level}", S.POISONED,
-                                                     "Each following Refresh phase it suffers 1 wound and the token "
-                                                     "goes down one step.", section=sec, marks=(target.name,), facts={"poison": level})]
+                                                    "Each following Refresh phase it suffers 1 wound and the token "
+                                                    "goes down one step.", section=sec, marks=(target.name,),
+                                                    facts={"poison": level})]
     keep = max(level, target.poison)
     t = replace(target, poison=keep)
     steps = [Step(f"Second poison: Poison {min(level, target.poison)} discarded, Poison {keep} kept", S.POISONED,
-                   "Two poison effects cannot stay on one target: the lesser is discarded and the target suffers 1 "
-                   "wound at once.", section=sec, marks=(target.name,), facts={"poison": keep})]
+                  "Two poison effects cannot stay on one target: the lesser is discarded and the target suffers 1 "
+                  "wound at once.", section=sec, marks=(target.name,), facts={"poison": keep})]
     t, more = suffer_wounds(t, 1, "second poison", S.POISONED, sec)
     return t, steps + more
 
@@ -808,15 +819,17 @@ def apply_critical_token(target: TargetState, tok: CriticalToken, section: str =
         t, steps = suffer_wounds(target, tok.x, f"Critical {tok.id}: {tok.x} additional damage", S.CRITICAL_EFFECTS,
                                  sec)
         return t, tok.x, [Step(f"Instant Critical: {tok.x} additional damage", S.CRITICAL_DURATION,
-                                "A green token is applied and discarded at once.", section=sec, marks=(target.name,))] + steps
+                               "A green token is applied and discarded at once.", section=sec,
+                               marks=(target.name,))] + steps
     if tok.effect == "paralyzed" and target.kind == "master_alien":
         return target, 0, [Step(f"{target.name} ignores Paralyze", S.MASTER_ALIENS,
-                                 "Master Aliens are immune to any Paralyze effect.", section=sec, marks=(target.name,))]
+                                "Master Aliens are immune to any Paralyze effect.", section=sec, marks=(target.name,))]
     old = target.critical_x(tok.effect)
     if old is not None and tok.x <= old:
         return target, 0, [Step(f"{target.name} already has {tok.effect}; the new token is discarded",
-                                 S.CRITICAL_EFFECTS, "The same Critical effect cannot be on a target twice.", section=sec,
-                                 marks=(target.name,))]
+                                S.CRITICAL_EFFECTS, "The same Critical effect cannot be on a target twice.",
+                                section=sec,
+                                marks=(target.name,))]
     crits = tuple((e, x) for e, x in target.criticals if e != tok.effect) + ((tok.effect, tok.x),)
     t = replace(target, criticals=crits)
     extra: list[Step] = []
@@ -824,12 +837,14 @@ def apply_critical_token(target: TargetState, tok: CriticalToken, section: str =
         t = replace(t, stacks=tuple(0 for _ in t.stacks), suit_shields=0 if t.suit_shields is not None else None)
     if tok.effect == "max_health_minus" and t.status() != target.status():
         extra.append(Step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", S.CRITICAL_EFFECTS,
-                           "Its wounds reach its lowered maximum Health points.", section=sec, marks=(t.name,), facts={"status": t.status()}))
+                          "Its wounds reach its lowered maximum Health points.", section=sec, marks=(t.name,),
+                          facts={"status": t.status()}))
     word = "replaces the lesser one" if old is not None else "is placed"
     return t, 0, [Step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "), S.CRITICAL_DURATION,
-                        {"temporary": "It lasts until the next Refresh phase.",
-                         "permanent": "It lasts until the end of the mission, healed or death (a Body Condition)."}
-                        [tok.duration], section=sec, marks=(t.name,), facts={"effect": tok.effect, "x": tok.x, "duration": tok.duration})] + extra
+                       {"temporary": "It lasts until the next Refresh phase.",
+                        "permanent": "It lasts until the end of the mission, healed or death (a Body Condition)."}
+                       [tok.duration], section=sec, marks=(t.name,),
+                       facts={"effect": tok.effect, "x": tok.x, "duration": tok.duration})] + extra
 
 
 # ------------------------------------------------------------------------------------------------ one target
@@ -886,7 +901,8 @@ def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice:
     hit_wounds = p.remaining - cancelled
     if hit_wounds == 0:
         steps.append(Step(f"{target.name} suffers no wound", S.HIGH_IMPACT if not p.lethal else S.LETHAL,
-                           "Every hit was absorbed or cancelled.", section=f"Wounds: {target.name}", marks=(target.name,)))
+                          "Every hit was absorbed or cancelled.", section=f"Wounds: {target.name}",
+                          marks=(target.name,)))
     target, st = suffer_wounds(target, hit_wounds, "hits not cancelled")
     steps += st
     for e in p.effects:
@@ -899,7 +915,8 @@ def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice:
         sec = f"Critical: {target.name}"
         if hit_wounds == 0:
             steps.append(Step("No Critical token: the attack dealt no wound", S.CRITICAL,
-                               "A Critical effect needs at least one wound from the attack.", section=sec, marks=(target.name,)))
+                              "A Critical effect needs at least one wound from the attack.", section=sec,
+                              marks=(target.name,)))
         else:
             level = critical_level(levels, rulings)
             if token is None:
@@ -907,13 +924,13 @@ def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice:
                 discarded, token = dice.critical(target.name, level, target.kind)
             if discarded:
                 steps.append(Step(f"Not compatible, discarded and redrawn: {', '.join(discarded)}",
-                                   S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
+                                  S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
                                        "agent" if target.kind == "agent" else "alien, drone or NPC") + ").",
-                                   section=sec, marks=(target.name,), facts={"discarded": list(discarded)}))
+                                  section=sec, marks=(target.name,), facts={"discarded": list(discarded)}))
             steps.append(Step(f"Critical {level} token drawn: {token.id}", S.CRITICAL,
-                               "One Critical per attack that dealt at least one wound, after every other effect."
-                               + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), section=sec,
-                               marks=(target.name,), facts={"level": level, "token": token.id}))
+                              "One Critical per attack that dealt at least one wound, after every other effect."
+                              + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), section=sec,
+                              marks=(target.name,), facts={"level": level, "token": token.id}))
             target, _, st = apply_critical_token(target, token)
             steps += st
             crit_id = token.id

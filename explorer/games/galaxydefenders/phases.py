@@ -166,8 +166,8 @@ class Menace:
 def master_alien_enters(m: Menace, alpha: str) -> tuple[Menace, list[Step]]:
     """11.3.1: the Master Alien card and the Menace token, Level 1, go to the Alpha Agent."""
     return Menace(alpha, 1), [Step(f"{alpha} (Alpha Agent) becomes the Menacing Agent: Menace 1", S.MENACE,
-                                    "A Master Alien entering play gives its card and the Menace token, Level 1 face "
-                                    "up, to the Alpha Agent.", marks=(alpha,), facts={"holder": alpha, "level": 1})]
+                                   "A Master Alien entering play gives its card and the Menace token, Level 1 face "
+                                   "up, to the Alpha Agent.", marks=(alpha,), facts={"holder": alpha, "level": 1})]
 
 
 def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[Menace, list[Step]]:
@@ -177,20 +177,23 @@ def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[
     how = f"{agent} ({via})" if via in ("attack", "power", "item") else f"{agent}'s {via}"
     if wounds < 1:
         return m, [Step(f"{how} deals no wound: the token does not change", S.MENACE,
-                         "Only an attack or effect that deals at least one wound moves the token.", marks=(agent,), facts={"holder": m.holder, "level": m.level})]
+                        "Only an attack or effect that deals at least one wound moves the token.", marks=(agent,),
+                        facts={"holder": m.holder, "level": m.level})]
     if agent == m.holder:
         new = Menace(agent, 2)
         word = "flips to Level 2" if m.level == 1 else "stays at Level 2"
         return new, [Step(f"{how} is the Menacing Agent and wounds the Master Alien: Menace {word}", S.MENACE,
-                           "A wound from the Menacing Agent raises the token to Level 2.", marks=(agent,), facts={"holder": agent, "level": 2})]
+                          "A wound from the Menacing Agent raises the token to Level 2.", marks=(agent,),
+                          facts={"holder": agent, "level": 2})]
     if m.level == 2:
         return Menace(m.holder, 1), [Step(f"{how} wounds the Master Alien: {m.holder}'s Menace drops to Level 1",
-                                           S.MENACE, "A wound from another agent lowers the token; it changes "
-                                           "agents only at Level 1.", marks=(agent, m.holder), facts={"holder": m.holder,
+                                          S.MENACE, "A wound from another agent lowers the token; it changes "
+                                          "agents only at Level 1.", marks=(agent, m.holder), facts={"holder": m.holder,
                                            "level": 1})]
     return Menace(agent, 1), [Step(f"{how} wounds the Master Alien: the Menace token (Level 1) passes from "
-                                    f"{m.holder} to {agent}", S.MENACE, "At Level 1 a wound from another agent makes "
-                                    "that agent the new Menacing Agent.", marks=(agent,), facts={"holder": agent, "level": 1})]
+                                   f"{m.holder} to {agent}", S.MENACE, "At Level 1 a wound from another agent makes "
+                                   "that agent the new Menacing Agent.", marks=(agent,),
+                                   facts={"holder": agent, "level": 1})]
 
 
 def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[Step]]:
@@ -199,20 +202,22 @@ def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[S
     if agent == m.holder:
         if to is None or to == m.level:
             return m, [Step(f"{agent} cannot change the token to Level {to or m.level}: it is already there",
-                             S.MENACE, "The Menacing Agent's Action flips the token 1 -> 2 or 2 -> 1.",
-                             marks=(agent,), facts={"holder": m.holder, "level": m.level, "refused": True})]
+                            S.MENACE, "The Menacing Agent's Action flips the token 1 -> 2 or 2 -> 1.",
+                            marks=(agent,), facts={"holder": m.holder, "level": m.level, "refused": True})]
         return Menace(agent, to), [Step(f"{agent} spends its Action: Menace {m.level} -> {to}", S.MENACE,
-                                         "The Menacing Agent may raise or lower its own token.", marks=(agent,), facts={"holder": agent, "level": to})]
+                                        "The Menacing Agent may raise or lower its own token.", marks=(agent,),
+                                        facts={"holder": agent, "level": to})]
     if to is not None:
         return m, [Step(f"{agent} is not the Menacing Agent: it cannot set the level to {to}", S.MENACE,
-                         "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", marks=(agent,), facts={"holder": m.holder, "level": m.level, "refused": True})]
+                        "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", marks=(agent,),
+                        facts={"holder": m.holder, "level": m.level, "refused": True})]
     if m.level == 2:
         return Menace(m.holder, 1), [Step(f"{agent} spends its Action: {m.holder}'s Menace drops to Level 1",
-                                           S.MENACE, "The token must be at Level 1 before it can change agents.",
-                                           marks=(agent, m.holder), facts={"holder": m.holder, "level": 1})]
+                                          S.MENACE, "The token must be at Level 1 before it can change agents.",
+                                          marks=(agent, m.holder), facts={"holder": m.holder, "level": 1})]
     return Menace(agent, 1), [Step(f"{agent} spends its Action and takes the Menace token (Level 1) from "
-                                    f"{m.holder}", S.MENACE, "At Level 1 another agent may take the token and become "
-                                    "the Menacing Agent.", marks=(agent,), facts={"holder": agent, "level": 1})]
+                                   f"{m.holder}", S.MENACE, "At Level 1 another agent may take the token and become "
+                                   "the Menacing Agent.", marks=(agent,), facts={"holder": agent, "level": 1})]
 
 
 @dataclass(frozen=True)
@@ -358,8 +363,9 @@ def aliens_to_activate(card: int, x: int | None, agents_in_play: int) -> tuple[i
                                  "do not count)"
     else:
         n, why = int(x or 0), f"card 21 prints X = {x}"
-    return n, Step(f"Activate {plural(n, 'alien')}", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".", section="Close Encounter",
-                    facts={"x": n})
+    return n, Step(f"Activate {plural(n, 'alien')}", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".",
+                   section="Close Encounter",
+                   facts={"x": n})
 
 
 def selection_order(aliens: Sequence[AlienEntry], players: Sequence[str]) -> tuple[list[AlienEntry], Step]:
@@ -371,14 +377,14 @@ def selection_order(aliens: Sequence[AlienEntry], players: Sequence[str]) -> tup
         own = [a for a in aliens if a.controller == p]
         out += sorted(own, key=lambda a: RANKS.index(a.rank))
     return out, Step("Selection order: " + (", ".join(f"{a.name} ({a.controller}, {a.rank})" for a in out) or
-                                             "no alien in play"),
-                      S.ALIEN_ACTIVATION, f"{players[0]}'s aliens first (Alpha Agent), then the next players in turn "
-                      "order; within one player the highest rank first; ties broken by the Alpha Agent (file order "
-                      "here).", section="Close Encounter", facts={"order": [a.name for a in out]})
+                                            "no alien in play"),
+                     S.ALIEN_ACTIVATION, f"{players[0]}'s aliens first (Alpha Agent), then the next players in turn "
+                     "order; within one player the highest rank first; ties broken by the Alpha Agent (file order "
+                     "here).", section="Close Encounter", facts={"order": [a.name for a in out]})
 
 
 def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulings) -> tuple[list[AlienEntry],
-                                                                                            list[Step]]:
+                                                                                             list[Step]]:
     """Pick ``n`` aliens along ``order``. A Paralyzed alien is passed over unless no other alien is in play (cards
     21-24; card 25 follows ``paralyzed_card_25``); ``paralyzed_fill`` says whether Paralyzed aliens fill slots left
     when the others run out. A selected Paralyzed alien skips its activation (11.9.1). "No other aliens in play" is
@@ -394,27 +400,28 @@ def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulin
             break
         if a.paralyzed and barred and others:
             steps.append(Step(f"{a.name} is Paralyzed: passed over", S.PARALYZED,
-                               "A Paralyzed alien cannot be selected while another alien is in play.", section=sec,
-                               marks=(a.name,), facts={"alien": a.name, "selected": False}))
+                              "A Paralyzed alien cannot be selected while another alien is in play.", section=sec,
+                              marks=(a.name,), facts={"alien": a.name, "selected": False}))
             continue
         chosen.append(a)
         steps.append(Step(f"{a.name} ({a.controller}) is selected" + (" and skips its activation: Paralyzed"
-                                                                       if a.paralyzed else ""),
-                           S.PARALYZED if a.paralyzed else S.ALIEN_ACTIVATION,
-                           "" if not a.paralyzed else ("No other alien is in play." if not others else
-                                                       "Card 25 is not among cards 21-24."), section=sec, marks=(a.name,),
-                           facts={"alien": a.name, "selected": True, "activates": not a.paralyzed}))
+                                                                      if a.paralyzed else ""),
+                          S.PARALYZED if a.paralyzed else S.ALIEN_ACTIVATION,
+                          "" if not a.paralyzed else ("No other alien is in play." if not others else
+                                                      "Card 25 is not among cards 21-24."), section=sec,
+                                                      marks=(a.name,),
+                          facts={"alien": a.name, "selected": True, "activates": not a.paralyzed}))
     if len(chosen) < n and barred and others:
         para = [a for a in order if a.paralyzed and a not in chosen]
         if para and rulings.reading("paralyzed_fill") == "fill":
             for a in para[:n - len(chosen)]:
                 chosen.append(a)
                 steps.append(Step(f"{a.name} fills a remaining slot and skips its activation: Paralyzed",
-                                   S.PARALYZED, "Every other alien is already selected.", section=sec, marks=(a.name,),
-                                   facts={"alien": a.name, "selected": True, "activates": False}))
+                                  S.PARALYZED, "Every other alien is already selected.", section=sec, marks=(a.name,),
+                                  facts={"alien": a.name, "selected": True, "activates": False}))
     if len(chosen) < n:
         steps.append(Step(f"Only {len(chosen)} of {plural(n, 'alien')} can be selected", S.ALIEN_ACTIVATION,
-                           "Selection stops when no alien is left to activate.", section=sec))
+                          "Selection stops when no alien is left to activate.", section=sec))
     return chosen, steps
 
 
@@ -455,7 +462,7 @@ class CloseEncounterContext(Context):
 
 
 def count_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
-                                                                                    tuple[Step, ...]]:
+                                                                                  tuple[Step, ...]]:
     """11.5 Alien Activation: X, the number of aliens the card activates."""
     sc = ctx.scenario
     n, st = aliens_to_activate(sc.card, sc.x, sc.agents_in_play or len(sc.players))
@@ -463,14 +470,14 @@ def count_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tupl
 
 
 def order_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
-                                                                                    tuple[Step, ...]]:
+                                                                                  tuple[Step, ...]]:
     """11.5 Alien Activation: the order the aliens are picked in."""
     order, st = selection_order(ctx.scenario.aliens, ctx.scenario.players)
     return replace(state, order=tuple(order)), (st,)
 
 
 def pick_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
-                                                                                   tuple[Step, ...]]:
+                                                                                 tuple[Step, ...]]:
     """11.5 Alien Activation and 11.9.1 Paralyzed: the X aliens selected along the order."""
     chosen, st = select_aliens(state.order, state.x, ctx.scenario.card, ctx.rulings)
     return replace(state, chosen=tuple(chosen)), tuple(st)
@@ -545,17 +552,17 @@ def signals_to_teleport(figures: Sequence[EventFigure], signals: int, balancer: 
     aliens = [f for f in figures if f.side == "alien"]
     steps = [Step(f"Agents in play: {len(agents)}", S.EVENT_PHASE, "Only real agents count" + (
         f"; not counted: {', '.join(left_out)}" if left_out else "") + ".", section=sec, marks=[f.name for f in agents],
-                   facts={"agents": len(agents)}),
+                  facts={"agents": len(agents)}),
              Step(f"Aliens in play: {len(aliens)}", S.PRIME_SWARM if any(f.prime_swarm for f in aliens)
-                   else S.EVENT_PHASE, "A Prime Swarm's two figures are one alien." if any(f.prime_swarm for f in
-                                                                                           aliens) else "",
-                   section=sec, marks=[f.name for f in aliens], facts={"aliens": len(aliens)})]
+                  else S.EVENT_PHASE, "A Prime Swarm's two figures are one alien." if any(f.prime_swarm for f in
+                                                                                          aliens) else "",
+                  section=sec, marks=[f.name for f in aliens], facts={"aliens": len(aliens)})]
     minus = len(aliens) + (signals if balancer == "aliens_and_signals" else 0)
     n = max(0, len(agents) - minus)
     what = "aliens" if balancer == "aliens" else f"aliens plus signals ({len(aliens)} + {signals})"
     steps.append(Step(f"Teleport {plural(n, 'signal')}: {len(agents)} agents - {minus} {what.split(' (')[0]}"
-                       + (", at least 0" if len(agents) - minus < 0 else ""), S.EVENT_PHASE,
-                       f"Balancer: agents minus {what}, minimum 0.", section=sec, facts={"teleport": n}))
+                      + (", at least 0" if len(agents) - minus < 0 else ""), S.EVENT_PHASE,
+                      f"Balancer: agents minus {what}, minimum 0.", section=sec, facts={"teleport": n}))
     return n, steps
 
 
@@ -667,27 +674,32 @@ def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[F
     for the next rank gain one rank. Returns ``(rank after, P(success) or None when no roll, steps)``."""
     sec = f"GD-Wings: {agent.name}"
     if not killed:
-        return agent.rank, None, [Step("No roll: no alien was killed in the previous round", S.GD_WINGS, "", section=sec,
-                                        marks=(agent.name,))]
+        return agent.rank, None, [Step("No roll: no alien was killed in the previous round", S.GD_WINGS, "",
+                                       section=sec,
+                                       marks=(agent.name,))]
     if agent.rank == "galaxy":
         return agent.rank, None, [Step("No roll: Galaxy is the highest Operation Strikeback rank", S.GD_WINGS, "",
-                                        section=sec, marks=(agent.name,))]
+                                       section=sec, marks=(agent.name,))]
     if campaign and agent.ranked_up_this_mission:
         return agent.rank, None, [Step("No roll: at most one rank per mission in a campaign", S.GD_WINGS,
-                                        "A standalone mission has no such limit.", section=sec, marks=(agent.name,))]
+                                       "A standalone mission has no such limit.", section=sec, marks=(agent.name,))]
     nxt = GD_RANKS[GD_RANKS.index(agent.rank) + 1]
     need = REQUIRED_WINGS[nxt]
     p = wings_odds(need)
     assert faces is not None
     got = sum(f.wings for f in faces)
-    steps = [Step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}", S.GD_WINGS,
-                   f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
-                   "(calibrated red die).", section=sec, marks=(agent.name,), facts={"wings": got, "needed": need, "p": str(p)})]
+    steps = [Step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}",
+                  S.GD_WINGS,
+                  f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
+                  "(calibrated red die).", section=sec, marks=(agent.name,),
+                  facts={"wings": got, "needed": need, "p": str(p)})]
     if got >= need:
-        steps.append(Step(f"{agent.name} rises to {nxt.title()} rank", S.GD_WINGS, "", section=sec, marks=(agent.name,), facts={"rank": nxt}))
+        steps.append(Step(f"{agent.name} rises to {nxt.title()} rank", S.GD_WINGS, "", section=sec, marks=(agent.name,),
+                          facts={"rank": nxt}))
         return nxt, p, steps
-    steps.append(Step(f"{agent.name} stays at {agent.rank.title()} rank", S.GD_WINGS, "", section=sec, marks=(agent.name,),
-                       facts={"rank": agent.rank}))
+    steps.append(Step(f"{agent.name} stays at {agent.rank.title()} rank", S.GD_WINGS, "", section=sec,
+                      marks=(agent.name,),
+                      facts={"rank": agent.rank}))
     return agent.rank, p, steps
 
 
@@ -809,14 +821,15 @@ def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings:
     healed = [f for f in figures if f.name == target or (f.area == t.area and f.side in group)]
     skipped = [f.name for f in figures if f.area == t.area and f not in healed]
     steps = [Step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
-                   f"{', '.join(f.name for f in healed)}", S.AREA_HEALING,
-                   (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), section=sec,
-                   marks=[f.name for f in healed], facts={"healed": [f.name for f in healed]})]
+                  f"{', '.join(f.name for f in healed)}", S.AREA_HEALING,
+                  (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), section=sec,
+                  marks=[f.name for f in healed], facts={"healed": [f.name for f in healed]})]
     out = {f.name: f.wounds for f in figures}
     for f in healed:
         out[f.name] = max(0, f.wounds - heal)
-        steps.append(Step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", section=sec, marks=(f.name,),
-                           facts={"wounds": out[f.name]}))
+        steps.append(Step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", section=sec,
+                          marks=(f.name,),
+                          facts={"wounds": out[f.name]}))
     return out, [f.name for f in healed], steps
 
 
