@@ -850,94 +850,207 @@ def apply_critical_token(target: TargetState, tok: CriticalToken, section: str =
 # ------------------------------------------------------------------------------------------------ one target
 
 @dataclass(frozen=True)
-class Prepared:
-    """A target after the deterministic part of the defence (Mark, shields, items), before any Defend die."""
+class Defence:
+    """One target's defence against one attack, between steps (immutable).
+
+    Attributes:
+        target: the target as the steps so far leave it.
+        hits: the attack's hits (its Hit roll).
+        remaining: hits left after Energy Shields and items (the Defend roll's hits).
+        absorbed: hits absorbed by Energy Shields; ``by_items``: hits cancelled by items and powers.
+        suit_used: a Power Suit's shields were used (its agent's other shields, items and powers are bypassed).
+        lethal: a Lethal effect applies (no Defend roll).
+        blue_dice: Blue dice of the Defend roll.
+        effects: the attack's effects active against this target (Mark aside).
+        faces: the Blue faces rolled; ``shields``: shield results on them; ``cancelled``: hits they (and shield
+            results from powers) cancelled.
+        hit_wounds: wounds from hits not cancelled.
+        critical: the Critical token applied (id), or ``None``.
+        wounds_before: the target's wounds before the attack.
+    """
 
     target: TargetState
-    remaining: int
-    absorbed: int
-    by_items: int
-    suit_used: bool
-    lethal: bool
-    blue_dice: int
-    effects: tuple[EffectModel, ...]
+    hits: int
+    remaining: int = 0
+    absorbed: int = 0
+    by_items: int = 0
+    suit_used: bool = False
+    lethal: bool = False
+    blue_dice: int = 0
+    effects: tuple[EffectModel, ...] = ()
+    faces: tuple[Face, ...] = ()
+    shields: int = 0
+    cancelled: int = 0
+    hit_wounds: int = 0
+    critical: str | None = None
+    wounds_before: int = 0
+
+    def result(self) -> TargetResult:
+        """What the attack did to the target (:class:`TargetResult`)."""
+        t = self.target
+        return TargetResult(t.name, self.remaining + self.absorbed + self.by_items, self.absorbed, self.by_items,
+                            self.blue_dice, self.shields, self.cancelled, self.hit_wounds,
+                            t.wounds - self.wounds_before - self.hit_wounds, self.critical, t.status(),
+                            tuple(f.label for f in self.faces))
+
+
+Prepared = Defence
+"""A :class:`Defence` after :data:`PREPARE_STEPS` (the deterministic part, before any Defend die)."""
+
+
+@dataclass(frozen=True)
+class DefenceContext(Context):
+    """What the defence steps read: the ``attack`` and its Hit ``roll``, ``high_impact``, the attack's dice
+    (``table``: a :class:`DiceSource`), and for the odds engine the Blue ``faces`` and the Critical ``token``
+    (with the ids ``discarded`` before it) given instead of rolled / drawn."""
+
+    attack: AttackModel | None = None
+    roll: HitRoll | None = None
+    high_impact: bool = True
+    table: DiceSource | None = None
+    faces: tuple[Face, ...] | None = None
+    token: CriticalToken | None = None
+    discarded: tuple[str, ...] = ()
+
+
+def mark_target(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.3 Mark Locking System: Mark effects first (:func:`place_mark`), so the effects that need a marked target
+    apply; then which of the attack's effects are active against this target."""
+    target, steps = place_mark(d.target, ctx.attack, ctx.roll, ctx.rulings)
+    active = tuple(e for e in ctx.attack.effects if e.kind != "mark" and effect_active(e, ctx.roll, ctx.attack,
+                                                                                      target))
+    return replace(d, target=target, effects=active, lethal=any(e.kind == "lethal" for e in active)), tuple(steps)
+
+
+def absorb_with_energy_shields(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """11.7 Multiple Energy Shielded Armor, 9.5.2.3 Energy Shields: shields absorb hits first
+    (:func:`energy_shields`)."""
+    target, left, suit_used, steps = energy_shields(d.target, d.hits)
+    return replace(d, target=target, remaining=left, absorbed=d.hits - left, suit_used=suit_used), tuple(steps)
+
+
+def cancel_with_items(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.1 Lethal: items and powers that cancel hits (:func:`cancel_by_items`)."""
+    left, steps = cancel_by_items(d.target, d.remaining, d.suit_used)
+    return replace(d, remaining=left, by_items=d.remaining - left), tuple(steps)
+
+
+def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.1 Lethal (no Defend roll) or Storybook 5.5.1 High Impact and "-X Def Dice": the Blue dice of the Defend
+    roll (:func:`defend_dice`)."""
+    if d.remaining <= 0:
+        return d, ()
+    if d.lethal:
+        return d, tuple(lethal_no_defend(d.target))
+    minus = sum(e.x for e in d.effects if e.kind == "def_dice_minus")
+    n, steps = defend_dice(d.target, d.remaining, d.hits, minus, ctx.high_impact, ctx.rulings)
+    return replace(d, blue_dice=n), tuple(steps)
+
+
+def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """Storybook 5.5.1: the Blue dice rolled (or given), each shield result cancelling one hit; shield results
+    from powers count too, unless a Power Suit's shields were used (:func:`defend_cancel`)."""
+    if d.blue_dice and not d.lethal:
+        faces = ctx.faces if ctx.faces is not None else ctx.table.defend(d.target.name, d.blue_dice)
+        shields, cancelled, steps = defend_cancel(d.target, d.remaining, faces, d.suit_used)
+        return replace(d, faces=tuple(faces), shields=shields, cancelled=cancelled), tuple(steps)
+    if d.remaining and not d.lethal and d.target.standard_shields and not d.suit_used:
+        shields, cancelled, steps = defend_cancel(d.target, d.remaining, (), d.suit_used)
+        return replace(d, shields=shields, cancelled=cancelled), tuple(steps)
+    return d, ()
+
+
+def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """9.3.1 Health Points, 10.4 NPC Health Status: every hit not cancelled is a wound (:func:`suffer_wounds`)."""
+    hit_wounds = d.remaining - d.cancelled
+    steps: list[Step] = []
+    if hit_wounds == 0:
+        steps.append(Step(f"{d.target.name} suffers no wound", S.HIGH_IMPACT if not d.lethal else S.LETHAL,
+                          "Every hit was absorbed or cancelled.", section=f"Wounds: {d.target.name}",
+                          marks=(d.target.name,)))
+    target, st = suffer_wounds(d.target, hit_wounds, "hits not cancelled")
+    return replace(d, target=target, hit_wounds=hit_wounds), tuple(steps + st)
+
+
+def poison_effects(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """9.3.2 Poisoned: the attack's active Poison effects (:func:`apply_poison`)."""
+    target, steps = d.target, []
+    for e in d.effects:
+        if e.kind == "poison":
+            target, st = apply_poison(target, e.x, d.hit_wounds > 0, ctx.rulings)
+            steps += st
+    return replace(d, target=target), tuple(steps)
+
+
+def draw_critical(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.2 Critical: one token per attack that dealt a wound, after every other effect, from the pile of its level
+    (several sources: ``critical_several_sources``); 8.2.1 incompatible tokens are redrawn; 8.2.2 / 8.2.3 its
+    effect (:func:`apply_critical_token`)."""
+    levels = [e.x for e in d.effects if e.kind == "critical" and e.x > 0]
+    if not levels:
+        return d, ()
+    target = d.target
+    sec = f"Critical: {target.name}"
+    if d.hit_wounds == 0:
+        return d, (Step("No Critical token: the attack dealt no wound", S.CRITICAL,
+                        "A Critical effect needs at least one wound from the attack.", section=sec,
+                        marks=(target.name,)),)
+    level = critical_level(levels, ctx.rulings)
+    token, discarded = ctx.token, ctx.discarded
+    if token is None:
+        discarded, token = ctx.table.critical(target.name, level, target.kind)
+    steps: list[Step] = []
+    if discarded:
+        steps.append(Step(f"Not compatible, discarded and redrawn: {', '.join(discarded)}",
+                          S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
+                              "agent" if target.kind == "agent" else "alien, drone or NPC") + ").",
+                          section=sec, marks=(target.name,), facts={"discarded": list(discarded)}))
+    steps.append(Step(f"Critical {level} token drawn: {token.id}", S.CRITICAL,
+                      "One Critical per attack that dealt at least one wound, after every other effect."
+                      + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), section=sec,
+                      marks=(target.name,), facts={"level": level, "token": token.id}))
+    target, _, st = apply_critical_token(target, token)
+    return replace(d, target=target, critical=token.id), tuple(steps + st)
+
+
+PREPARE_STEPS = (
+    ("Mark", mark_target),
+    ("Energy Shields", absorb_with_energy_shields),
+    ("Items and powers", cancel_with_items),
+    ("Defend dice", count_defend_dice),
+)
+"""The deterministic part of a target's defence (no die): what the odds engine runs once per Hit roll."""
+
+FINISH_STEPS = (
+    ("Defend roll", defend_roll),
+    ("Wounds", suffer_hit_wounds),
+    ("Poison", poison_effects),
+    ("Critical", draw_critical),
+)
+"""The rest of a target's defence: the Defend roll, wounds, Poison, the Critical token."""
+
+DEFENCE_SEQUENCE = PREPARE_STEPS + FINISH_STEPS
+"""One target's defence and damage against one attack, in rulebook order."""
 
 
 def prepare_target(target: TargetState, attack: AttackModel, hr: HitRoll, high_impact: bool, rulings: Rulings
-                   ) -> tuple[Prepared, list[Step]]:
-    """Mark, Energy Shields, hit-cancelling items and the Defend roll's dice count for one target."""
-    target, steps = place_mark(target, attack, hr, rulings)
-    active = tuple(e for e in attack.effects if e.kind != "mark" and effect_active(e, hr, attack, target))
-    lethal = any(e.kind == "lethal" for e in active)
-    target, left, suit_used, st = energy_shields(target, hr.hits)
-    steps += st
-    absorbed = hr.hits - left
-    left2, st = cancel_by_items(target, left, suit_used)
-    steps += st
-    n = 0
-    if left2 > 0:
-        if lethal:
-            steps += lethal_no_defend(target)
-        else:
-            weapon_minus = sum(e.x for e in active if e.kind == "def_dice_minus")
-            n, st = defend_dice(target, left2, hr.hits, weapon_minus, high_impact, rulings)
-            steps += st
-    return Prepared(target, left2, absorbed, left - left2, suit_used, lethal, n, active), steps
+                   ) -> tuple[Defence, list[Step]]:
+    """Mark, Energy Shields, hit-cancelling items and the Defend roll's dice count for one target
+    (:data:`PREPARE_STEPS`)."""
+    ctx = DefenceContext(rulings=rulings, attack=attack, roll=hr, high_impact=high_impact)
+    d, steps = run(Defence(target, hr.hits, wounds_before=target.wounds), PREPARE_STEPS, ctx)
+    return d, list(steps)
 
 
-def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice: DiceSource | None,
+def finish_target(p: Defence, attack: AttackModel, faces: Sequence[Face], dice: DiceSource | None,
                   rulings: Rulings, token: CriticalToken | None = None, discarded: tuple[str, ...] = ()
                   ) -> tuple[TargetState, TargetResult, list[Step]]:
-    """Defend dice, wounds, Poison, then the Critical token (drawn from ``dice``, or ``token`` given)."""
-    target = p.target
-    steps: list[Step] = []
-    shields = cancelled = 0
-    if p.blue_dice and not p.lethal:
-        shields, cancelled, st = defend_cancel(target, p.remaining, faces, p.suit_used)
-        steps += st
-    elif p.remaining and not p.lethal and target.standard_shields and not p.suit_used:
-        shields, cancelled, st = defend_cancel(target, p.remaining, (), p.suit_used)
-        steps += st
-    hit_wounds = p.remaining - cancelled
-    if hit_wounds == 0:
-        steps.append(Step(f"{target.name} suffers no wound", S.HIGH_IMPACT if not p.lethal else S.LETHAL,
-                          "Every hit was absorbed or cancelled.", section=f"Wounds: {target.name}",
-                          marks=(target.name,)))
-    target, st = suffer_wounds(target, hit_wounds, "hits not cancelled")
-    steps += st
-    for e in p.effects:
-        if e.kind == "poison":
-            target, st = apply_poison(target, e.x, hit_wounds > 0, rulings)
-            steps += st
-    crit_id = None
-    levels = [e.x for e in p.effects if e.kind == "critical" and e.x > 0]
-    if levels:
-        sec = f"Critical: {target.name}"
-        if hit_wounds == 0:
-            steps.append(Step("No Critical token: the attack dealt no wound", S.CRITICAL,
-                              "A Critical effect needs at least one wound from the attack.", section=sec,
-                              marks=(target.name,)))
-        else:
-            level = critical_level(levels, rulings)
-            if token is None:
-                assert dice is not None
-                discarded, token = dice.critical(target.name, level, target.kind)
-            if discarded:
-                steps.append(Step(f"Not compatible, discarded and redrawn: {', '.join(discarded)}",
-                                  S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
-                                       "agent" if target.kind == "agent" else "alien, drone or NPC") + ").",
-                                  section=sec, marks=(target.name,), facts={"discarded": list(discarded)}))
-            steps.append(Step(f"Critical {level} token drawn: {token.id}", S.CRITICAL,
-                              "One Critical per attack that dealt at least one wound, after every other effect."
-                              + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), section=sec,
-                              marks=(target.name,), facts={"level": level, "token": token.id}))
-            target, _, st = apply_critical_token(target, token)
-            steps += st
-            crit_id = token.id
-    res = TargetResult(target.name, p.remaining + p.absorbed + p.by_items, p.absorbed, p.by_items, p.blue_dice,
-                       shields, cancelled, hit_wounds, target.wounds - p.target.wounds - hit_wounds, crit_id,
-                       target.status(), tuple(f.label for f in faces) if p.blue_dice and not p.lethal else ())
-    return target, res, steps
+    """Defend dice (``faces``), wounds, Poison, then the Critical token (drawn from ``dice``, or ``token`` given)
+    (:data:`FINISH_STEPS`)."""
+    ctx = DefenceContext(rulings=rulings, attack=attack, table=dice, faces=tuple(faces), token=token,
+                         discarded=tuple(discarded))
+    d, steps = run(p, FINISH_STEPS, ctx)
+    return d.target, d.result(), list(steps)
 
 
 # ------------------------------------------------------------------------------------------------ the sequence
@@ -1064,13 +1177,14 @@ def targets_hit(state: CombatState) -> tuple[str, ...]:
 
 
 def defend_and_wound(state: CombatState, ctx: CombatContext, name: str) -> tuple[CombatState, tuple[Step, ...]]:
-    """One target's defence and damage: Mark (8.3), Energy Shields (11.7, 9.5.2.3), items, Lethal (8.1) or the
-    Defend roll (Storybook 5.5.1), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical token (8.2)."""
-    attack, table = ctx.attacks[state.attack], ctx.tables[state.attack]
-    p, steps = prepare_target(state.target(name), attack, state.roll, ctx.high_impact, ctx.rulings)
-    faces = table.defend(name, p.blue_dice) if p.blue_dice else ()
-    t, res, more = finish_target(p, attack, faces, table, ctx.rulings)
-    return replace(state.with_target(t), results=state.results + (res,)), tuple(steps + more)
+    """One target's defence and damage (:data:`DEFENCE_SEQUENCE`): Mark (8.3), Energy Shields (11.7, 9.5.2.3),
+    items, Lethal (8.1) or the Defend roll (Storybook 5.5.1), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical
+    token (8.2)."""
+    t = state.target(name)
+    dctx = DefenceContext(rulings=ctx.rulings, dice=ctx.dice, attack=ctx.attacks[state.attack], roll=state.roll,
+                          high_impact=ctx.high_impact, table=ctx.tables[state.attack])
+    d, steps = run(Defence(t, state.roll.hits, wounds_before=t.wounds), DEFENCE_SEQUENCE, dctx)
+    return replace(state.with_target(d.target), results=state.results + (d.result(),)), steps
 
 
 def move_menace_token(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:

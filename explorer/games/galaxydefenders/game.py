@@ -147,6 +147,7 @@ def _sequences() -> dict:
     return {
         "combat": combat.COMBAT_SEQUENCE,
         "attack": combat.ATTACK_SEQUENCE,
+        "defence": combat.DEFENCE_SEQUENCE,
         "conditions": conditions.CONDITIONS_SEQUENCE,
         "activation": activation.ACTIVATION_SEQUENCE,
         "menace": phases.MENACE_SEQUENCE,
