@@ -19,8 +19,11 @@ Line of sight is a Core Set rule that this rulebook does not print: the default 
 blocked by a blocking Hex it passes through or a blocking Hex Side it crosses; ruling ``line_of_sight`` offers the
 strict reading where grazing a blocking corner or side also blocks (see :mod:`.options`).
 
-State is immutable (:class:`Figure`, :class:`Activation`); each step function is named after its rule and returns
-its :class:`~explorer.trace.Step` list.
+The activation is a kernel sequence (:data:`ACTIVATION_SEQUENCE`: Barrier Hex Sides, targeting, the lead figure, the
+behavior rules one by one until one is applied, the second figure, Seize) of plain step functions over the frozen
+:class:`Activation` with an :class:`ActivationContext`; the state records what each step shows on the map (typed
+notes), so the A.I. page draws every step from its frame's state. :func:`play_activation` gives the frames and the
+trace, whose result is a typed :class:`ActivationOutcome`.
 
 Scenario kind ``activation`` (TOML)::
 

@@ -11,9 +11,15 @@ dealt a wound; 8.2.1 compatibility redraw; 8.2.2 duration; 8.2.3 the same effect
 replaces a lesser one), 11.3 Master Aliens (immune to Paralyze), 8.4 Explosion and 11.6 Prime Swarm Units (who an
 Area or Explosion attack hits), 11.3.1 Menacing Agent System (the Menace token after each attack).
 
-State is immutable (:class:`TargetState`, :class:`HitRoll`); each step function returns a new value plus its
-:class:`~explorer.trace.Step` list. :func:`resolve_combat` runs the steps with dice from a :class:`DiceSource` (the
-scenario's fixed faces, else faces rolled from the seed); :mod:`.odds` runs the same steps over exact distributions.
+Three sequences on the kernel (:mod:`explorer.kernel`), each a tuple of plain step functions
+``step(state, ctx) -> (state, steps)`` over a frozen state: :data:`COMBAT_SEQUENCE` (the High Impact setting, then
+every attack) over :class:`CombatState` with a :class:`CombatContext`; :data:`ATTACK_SEQUENCE` (target selection,
+the Hit roll, each target's defence, the Menace token); :data:`DEFENCE_SEQUENCE` (Mark, Energy Shields, items, the
+Defend dice, the Defend roll, wounds, Poison, the Critical token) over :class:`Defence` with a
+:class:`DefenceContext`. The dice are one :class:`~explorer.dice.Dice` (the seed, or an explicit roller) and, per
+attack, a :class:`TableDice` over it (the scenario's fixed faces and Critical draws where given, calibrated faces and
+the shuffled Critical bag otherwise). :func:`resolve_combat` returns the trace with a typed :class:`CombatOutcome`;
+:mod:`.odds` runs the same defence steps (:data:`PREPARE_STEPS`, :data:`FINISH_STEPS`) over exact distributions.
 
 Scenario kind ``combat`` (TOML)::
 

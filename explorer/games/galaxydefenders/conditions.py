@@ -7,6 +7,9 @@ phase), 11.9.1 Paralyzed and 10.4.1 NPC Body Condition (the Paralyzed token is r
 Power Suit and 9.4 Energy Batteries (a deployed suit pays one Battery each Refresh phase and leaves play when it
 cannot; powers and items recharge it).
 
+The events are a kernel sequence (:data:`CONDITIONS_SEQUENCE`: one step per event) over the frozen
+:class:`ConditionsState`; the result is a typed :class:`ConditionsOutcome`.
+
 Scenario kind ``conditions`` (TOML)::
 
     game = "galaxydefenders"

@@ -6,7 +6,9 @@ Encounter Cards] and 11.9.1 Paralyzed (kind ``close_encounter``), 6.3 Event Phas
 (kind ``gd_wings``; exact odds from the calibrated red die), 8.5 Area Healing (kind ``healing``), 11.6 Prime Swarm
 Units (a Prime Swarm counts as one alien).
 
-Each kind is a list of small step functions over frozen values; every step cites its section. Scenario files
+Each kind is a kernel sequence (:data:`MENACE_SEQUENCE`, :data:`CLOSE_ENCOUNTER_SEQUENCE`, :data:`EVENT_SEQUENCE`,
+:data:`GD_WINGS_SEQUENCE`, :data:`HEALING_SEQUENCE`) of plain step functions over a frozen state with its context,
+and returns a typed outcome; every step cites its section. Scenario files
 (TOML, ``game = "galaxydefenders"``)::
 
     kind = "menace"                      # 11.3.1
