@@ -571,45 +571,6 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
     return tuple(kept), steps
 
 
-def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]]:
-    """The Hit roll: coloured dice (after the attacker's "-X ATK Dice") or a fixed number of hits, plus hits from
-    powers and items (9.2 Combat, 11.12 Combat). Bolts count once for effects, however many are rolled."""
-    sec = "Hit roll"
-    rule = S.AGENT_COMBAT if attack.attacker_kind == "agent" else S.ALIEN_COMBAT
-    steps: list[Step] = []
-    if attack.fixed_hits is not None:
-        hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
-        steps.append(Step(f"{attack.weapon} gives {plural(attack.fixed_hits, 'hit')} without dice", rule,
-                          "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
-                          + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
-                          section=sec, facts={"hits": attack.fixed_hits}))
-    else:
-        pool = dice_pool(attack)
-        if attack.atk_dice_minus:
-            steps.append(Step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer",
-                              S.CRITICAL_EFFECTS,
-                              "Its -X ATK Dice Critical removes dice from every Hit roll.", section=sec,
-                              facts={"pool": {c: n for c, n in pool.items()}}))
-        faces: list[tuple[str, str]] = []
-        hits = bolts = 0
-        for colour, n in pool.items():
-            for f in dice.hit(colour, n):
-                faces.append((colour, f.label))
-                hits += f.hits
-                bolts += f.bolts
-        hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
-        steps.append(Step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, {plural(bolts, 'Bolt')}",
-                          S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
-                          + " (faces from the calibration).", section=sec,
-                          marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
-                          facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
-    if attack.bonus_hits:
-        steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
-                          "Powers and items modify the number of hits of this attack only.", section=sec,
-                          facts={"bonus": attack.bonus_hits, "hits": hr.hits}))
-    return hr, steps
-
-
 def effect_active(e: EffectModel, hr: HitRoll, attack: AttackModel, target: TargetState) -> bool:
     """Whether an effect applies to this target: ``always``; ``bolt`` with at least one Bolt (and no "cannot use
     Bolt" Critical on the attacker); ``target_marked`` when the target carries a Mark."""
@@ -639,127 +600,6 @@ def place_mark(target: TargetState, attack: AttackModel, hr: HitRoll, rulings: R
                           "The target counts as Marked for every attacker from now on.", section="Attack effects",
                           marks=(target.name,), facts={"mark": level}))
     return target, steps
-
-
-def energy_shields(target: TargetState, hits: int) -> tuple[TargetState, int, bool, list[Step]]:
-    """Energy Shields absorb hits first (11.7; 9.5.2.3 for a Power Suit).
-
-    A Power Suit with a shield left absorbs alone and makes every other shield, power and item be bypassed. Else
-    the stack with the most shields left blocks (Left on a tie) and only that stack absorbs. A target whose
-    shields a Critical removed absorbs nothing.
-
-    Returns:
-        ``(target, hits left, power suit used, steps)``.
-    """
-    sec = f"Defence: {target.name}"
-    if hits <= 0:
-        return target, 0, False, []
-    if target.critical_x("shields_removed") is not None:
-        return target, hits, False, [Step(f"{target.name}'s Energy Shields are down (Critical)", S.CRITICAL_EFFECTS,
-                                          "Its Energy Shields were removed and cannot recharge until the token "
-                                          "goes.", section=sec, marks=(target.name,))]
-    if target.suit_shields:
-        used = min(hits, target.suit_shields)
-        t = replace(target, suit_shields=target.suit_shields - used)
-        return t, hits - used, True, [Step(
-            f"Power Suit shields absorb {plural(used, 'hit')} ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
-            "The Power Suit's shields must be used and override the agent's own shields, powers and items "
-            "(bypassed, not spent).", section=sec, marks=(target.name,),
-            facts={"absorbed": used, "suit_left": t.suit_shields})]
-    if not target.stacks or max(target.stacks) == 0:
-        if target.stacks:
-            return target, hits, False, [Step(f"{target.name} has no Energy Shield left", S.MULTIPLE_ENERGY_SHIELDS,
-                                              "Every stack is empty until the next Refresh phase.", section=sec,
-                                              marks=(target.name,), facts={"stacks": list(target.stacks)})]
-        return target, hits, False, []
-    best = max(target.stacks)
-    i = target.stacks.index(best)   # first = Left on a tie
-    used = min(hits, best)
-    stacks = target.stacks[:i] + (best - used,) + target.stacks[i + 1:]
-    side = (["Left", "Right"][i] if len(stacks) == 2 else f"Stack {i + 1}") if len(stacks) > 1 else "The"
-    why = ("Each shield icon is a separate stack; the one with most shields left blocks (Left on a tie) and only it "
-           "absorbs." if len(stacks) > 1 else "The Energy Shield absorbs one hit per shield.")
-    return replace(target, stacks=stacks), hits - used, False, [Step(
-        f"{side} Energy Shield stack absorbs {plural(used, 'hit')}; "
-        + (f"stacks now {join_words(stacks)} shields" if len(stacks) > 1 else f"{plural(stacks[0], 'shield')} left"),
-        S.MULTIPLE_ENERGY_SHIELDS,
-        why, section=sec, marks=(target.name,), facts={"stack": i, "absorbed": used, "stacks": list(stacks)})]
-
-
-def cancel_by_items(target: TargetState, hits: int, suit_used: bool) -> tuple[int, list[Step]]:
-    """Items and powers that cancel or reduce hits (8.1: they work against Lethal too); bypassed while a Power
-    Suit's shields were used (9.5.2.3). Returns ``(hits left, steps)``."""
-    if not target.cancel_hits or hits <= 0:
-        return hits, []
-    if suit_used:
-        return hits, [Step(f"{target.name}'s hit-cancelling items are bypassed", S.POWER_SUIT_SHIELDS,
-                           "The Power Suit's shields were used this attack.", section=f"Defence: {target.name}",
-                           marks=(target.name,))]
-    n = min(hits, target.cancel_hits)
-    return hits - n, [Step(f"Items and powers cancel {plural(n, 'hit')}", S.LETHAL, "Items and powers that modify the "
-                           "number of hits work against every attack, Lethal included.",
-                           section=f"Defence: {target.name}",
-                           marks=(target.name,), facts={"cancelled": n})]
-
-
-def defend_dice(target: TargetState, remaining: int, total_hits: int, weapon_minus: int, high_impact: bool,
-                rulings: Rulings) -> tuple[int, list[Step]]:
-    """How many Blue dice the Defend roll uses (Storybook 5.5.1): one per hit left, less every "-X Def Dice"
-    (the weapon's and the target's own Critical, combined by ``def_dice_minus_sources``; subtracted from the
-    count chosen by ``def_dice_minus_base``), at most 5 with High Impact, never below 0."""
-    sec = f"Defence: {target.name}"
-    crit_minus = target.critical_x("def_dice_minus") or 0
-    minus = 0
-    if weapon_minus or crit_minus:
-        how = rulings.reading("def_dice_minus_sources")
-        minus = weapon_minus + crit_minus if how == "add" else max(weapon_minus, crit_minus)
-    base = remaining
-    if minus:
-        if rulings.reading("def_dice_minus_base") == "total_hits":
-            base = total_hits
-    n = max(0, base - minus)
-    capped = high_impact and n > HIGH_IMPACT_CAP
-    if high_impact:
-        n = min(n, HIGH_IMPACT_CAP)
-    n = min(n, remaining)
-    parts = [plural(base, "hit")]
-    if minus:
-        src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
-        parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
-    text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
-    return n, [Step(f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}",
-                    S.HIGH_IMPACT if high_impact or minus else S.AGENT_COMBAT,
-                    f"One Blue die per hit: {text}." + ("" if high_impact else " High Impact is off."), section=sec,
-                    marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": high_impact})]
-
-
-def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], suit_used: bool
-                  ) -> tuple[int, int, list[Step]]:
-    """Each shield result (the Blue dice plus shield results from powers such as "No Pain", bypassed under a used
-    Power Suit) cancels one hit. Returns ``(shields rolled, hits cancelled, steps)``."""
-    rolled = sum(f.shields for f in faces)
-    extra = 0 if suit_used else target.standard_shields
-    cancelled = min(remaining, rolled + extra)
-    detail = "Faces: " + (", ".join(f.label for f in faces) or "none")
-    if extra:
-        detail += f"; +{plural(extra, 'shield result')} from powers"
-    verb = "cancels" if rolled + extra == 1 else "cancel"
-    return rolled, cancelled, [Step(f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}",
-                                    S.HIGH_IMPACT,
-                                    detail + ".", section=f"Defence: {target.name}",
-                                    marks=(target.name,) + tuple(f"blue:{f.label}" for f in faces),
-                                    facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra,
-                                     "cancelled": cancelled})]
-
-
-def lethal_no_defend(target: TargetState) -> list[Step]:
-    """Lethal (8.1): no Defend roll; shield results from dice or equivalent powers cannot cancel Lethal hits."""
-    extra = f"; its {plural(target.standard_shields, 'shield result')} from powers " \
-        f"{agree(target.standard_shields, 'is', 'are')} useless" \
-        if target.standard_shields else ""
-    return [Step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
-                 f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
-                 section=f"Defence: {target.name}", marks=(target.name,), facts={"lethal": True})]
 
 
 def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, section: str = ""
@@ -929,41 +769,131 @@ def mark_target(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, .
 
 
 def absorb_with_energy_shields(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
-    """11.7 Multiple Energy Shielded Armor, 9.5.2.3 Energy Shields: shields absorb hits first
-    (:func:`energy_shields`)."""
-    target, left, suit_used, steps = energy_shields(d.target, d.hits)
-    return replace(d, target=target, remaining=left, absorbed=d.hits - left, suit_used=suit_used), tuple(steps)
+    """11.7 Multiple Energy Shielded Armor, 9.5.2.3 Energy Shields: Energy Shields absorb hits first.
+
+    A Power Suit with a shield left absorbs alone and makes every other shield, power and item be bypassed. Else
+    the stack with the most shields left blocks (Left on a tie) and only that stack absorbs. A target whose
+    shields a Critical removed absorbs nothing.
+    """
+    target, hits = d.target, d.hits
+    sec = f"Defence: {target.name}"
+    if hits <= 0:
+        return replace(d, remaining=0, absorbed=hits), ()
+    if target.critical_x("shields_removed") is not None:
+        return replace(d, remaining=hits), (Step(
+            f"{target.name}'s Energy Shields are down (Critical)", S.CRITICAL_EFFECTS,
+            "Its Energy Shields were removed and cannot recharge until the token goes.", section=sec,
+            marks=(target.name,)),)
+    if target.suit_shields:
+        used = min(hits, target.suit_shields)
+        t = replace(target, suit_shields=target.suit_shields - used)
+        return replace(d, target=t, remaining=hits - used, absorbed=used, suit_used=True), (Step(
+            f"Power Suit shields absorb {plural(used, 'hit')} ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
+            "The Power Suit's shields must be used and override the agent's own shields, powers and items "
+            "(bypassed, not spent).", section=sec, marks=(target.name,),
+            facts={"absorbed": used, "suit_left": t.suit_shields}),)
+    if not target.stacks or max(target.stacks) == 0:
+        if target.stacks:
+            return replace(d, remaining=hits), (Step(
+                f"{target.name} has no Energy Shield left", S.MULTIPLE_ENERGY_SHIELDS,
+                "Every stack is empty until the next Refresh phase.", section=sec, marks=(target.name,),
+                facts={"stacks": list(target.stacks)}),)
+        return replace(d, remaining=hits), ()
+    best = max(target.stacks)
+    i = target.stacks.index(best)   # first = Left on a tie
+    used = min(hits, best)
+    stacks = target.stacks[:i] + (best - used,) + target.stacks[i + 1:]
+    side = (["Left", "Right"][i] if len(stacks) == 2 else f"Stack {i + 1}") if len(stacks) > 1 else "The"
+    why = ("Each shield icon is a separate stack; the one with most shields left blocks (Left on a tie) and only it "
+           "absorbs." if len(stacks) > 1 else "The Energy Shield absorbs one hit per shield.")
+    return replace(d, target=replace(target, stacks=stacks), remaining=hits - used, absorbed=used), (Step(
+        f"{side} Energy Shield stack absorbs {plural(used, 'hit')}; "
+        + (f"stacks now {join_words(stacks)} shields" if len(stacks) > 1 else f"{plural(stacks[0], 'shield')} left"),
+        S.MULTIPLE_ENERGY_SHIELDS, why, section=sec, marks=(target.name,),
+        facts={"stack": i, "absorbed": used, "stacks": list(stacks)}),)
 
 
 def cancel_with_items(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
-    """8.1 Lethal: items and powers that cancel hits (:func:`cancel_by_items`)."""
-    left, steps = cancel_by_items(d.target, d.remaining, d.suit_used)
-    return replace(d, remaining=left, by_items=d.remaining - left), tuple(steps)
+    """8.1 Lethal: items and powers that cancel or reduce hits (they work against Lethal too); bypassed while a
+    Power Suit's shields were used (9.5.2.3)."""
+    target, hits = d.target, d.remaining
+    if not target.cancel_hits or hits <= 0:
+        return d, ()
+    if d.suit_used:
+        return d, (Step(f"{target.name}'s hit-cancelling items are bypassed", S.POWER_SUIT_SHIELDS,
+                        "The Power Suit's shields were used this attack.", section=f"Defence: {target.name}",
+                        marks=(target.name,)),)
+    n = min(hits, target.cancel_hits)
+    return replace(d, remaining=hits - n, by_items=n), (Step(
+        f"Items and powers cancel {plural(n, 'hit')}", S.LETHAL, "Items and powers that modify the number of hits "
+        "work against every attack, Lethal included.", section=f"Defence: {target.name}", marks=(target.name,),
+        facts={"cancelled": n}),)
 
 
 def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
-    """8.1 Lethal (no Defend roll) or Storybook 5.5.1 High Impact and "-X Def Dice": the Blue dice of the Defend
-    roll (:func:`defend_dice`)."""
-    if d.remaining <= 0:
+    """8.1 Lethal: no Defend roll, and shield results from dice or equivalent powers cannot cancel Lethal hits.
+    Else Storybook 5.5.1 High Impact: one Blue die per hit left, less every "-X Def Dice" (the weapon's and the
+    target's own Critical, combined by ``def_dice_minus_sources``; subtracted from the count chosen by
+    ``def_dice_minus_base``), at most 5 with High Impact, never below 0."""
+    target, remaining = d.target, d.remaining
+    sec = f"Defence: {target.name}"
+    if remaining <= 0:
         return d, ()
     if d.lethal:
-        return d, tuple(lethal_no_defend(d.target))
-    minus = sum(e.x for e in d.effects if e.kind == "def_dice_minus")
-    n, steps = defend_dice(d.target, d.remaining, d.hits, minus, ctx.high_impact, ctx.rulings)
-    return replace(d, blue_dice=n), tuple(steps)
+        extra = f"; its {plural(target.standard_shields, 'shield result')} from powers " \
+            f"{agree(target.standard_shields, 'is', 'are')} useless" if target.standard_shields else ""
+        return d, (Step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
+                        f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
+                        section=sec, marks=(target.name,), facts={"lethal": True}),)
+    weapon_minus = sum(e.x for e in d.effects if e.kind == "def_dice_minus")
+    crit_minus = target.critical_x("def_dice_minus") or 0
+    minus = 0
+    if weapon_minus or crit_minus:
+        how = ctx.rulings.reading("def_dice_minus_sources")
+        minus = weapon_minus + crit_minus if how == "add" else max(weapon_minus, crit_minus)
+    base = remaining
+    if minus:
+        if ctx.rulings.reading("def_dice_minus_base") == "total_hits":
+            base = d.hits
+    n = max(0, base - minus)
+    capped = ctx.high_impact and n > HIGH_IMPACT_CAP
+    if ctx.high_impact:
+        n = min(n, HIGH_IMPACT_CAP)
+    n = min(n, remaining)
+    parts = [plural(base, "hit")]
+    if minus:
+        src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
+        parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
+    text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
+    return replace(d, blue_dice=n), (Step(
+        f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}",
+        S.HIGH_IMPACT if ctx.high_impact or minus else S.AGENT_COMBAT,
+        f"One Blue die per hit: {text}." + ("" if ctx.high_impact else " High Impact is off."), section=sec,
+        marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": ctx.high_impact}),)
 
 
 def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
-    """Storybook 5.5.1: the Blue dice rolled (or given), each shield result cancelling one hit; shield results
-    from powers count too, unless a Power Suit's shields were used (:func:`defend_cancel`)."""
-    if d.blue_dice and not d.lethal:
-        faces = ctx.faces if ctx.faces is not None else ctx.table.defend(d.target.name, d.blue_dice)
-        shields, cancelled, steps = defend_cancel(d.target, d.remaining, faces, d.suit_used)
-        return replace(d, faces=tuple(faces), shields=shields, cancelled=cancelled), tuple(steps)
-    if d.remaining and not d.lethal and d.target.standard_shields and not d.suit_used:
-        shields, cancelled, steps = defend_cancel(d.target, d.remaining, (), d.suit_used)
-        return replace(d, shields=shields, cancelled=cancelled), tuple(steps)
-    return d, ()
+    """Storybook 5.5.1: the Blue dice rolled (or given); each shield result (the Blue dice plus shield results
+    from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
+    Lethal hits."""
+    target = d.target
+    if d.lethal or not d.remaining or not (d.blue_dice or (target.standard_shields and not d.suit_used)):
+        return d, ()
+    faces: tuple[Face, ...] = ()
+    if d.blue_dice:
+        faces = tuple(ctx.faces if ctx.faces is not None else ctx.table.defend(target.name, d.blue_dice))
+    rolled = sum(f.shields for f in faces)
+    extra = 0 if d.suit_used else target.standard_shields
+    cancelled = min(d.remaining, rolled + extra)
+    detail = "Faces: " + (", ".join(f.label for f in faces) or "none")
+    if extra:
+        detail += f"; +{plural(extra, 'shield result')} from powers"
+    verb = "cancels" if rolled + extra == 1 else "cancel"
+    return replace(d, faces=faces, shields=rolled, cancelled=cancelled), (Step(
+        f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}", S.HIGH_IMPACT,
+        detail + ".", section=f"Defence: {target.name}",
+        marks=(target.name,) + tuple(f"blue:{f.label}" for f in faces),
+        facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra, "cancelled": cancelled}),)
 
 
 def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
@@ -1169,11 +1099,46 @@ def select_attack_targets(state: CombatState, ctx: CombatContext) -> tuple[Comba
 
 
 def roll_to_hit(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
-    """The Hit roll (9.2 Combat, 11.12 Combat): coloured dice or fixed hits, plus bonus hits (:func:`hit_roll`);
-    none when no target can be attacked."""
+    """The Hit roll (9.2 Combat, 11.12 Combat): coloured dice (after the attacker's "-X ATK Dice", 8.2.3) or a
+    fixed number of hits, plus hits from powers and items; none when no target can be attacked. Bolts count once
+    for effects, however many are rolled."""
     if not state.hit:
         return state, ()
-    hr, steps = hit_roll(ctx.attacks[state.attack], ctx.tables[state.attack])
+    attack, dice = ctx.attacks[state.attack], ctx.tables[state.attack]
+    sec = "Hit roll"
+    rule = S.AGENT_COMBAT if attack.attacker_kind == "agent" else S.ALIEN_COMBAT
+    steps: list[Step] = []
+    if attack.fixed_hits is not None:
+        hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
+        steps.append(Step(f"{attack.weapon} gives {plural(attack.fixed_hits, 'hit')} without dice", rule,
+                          "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
+                          + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
+                          section=sec, facts={"hits": attack.fixed_hits}))
+    else:
+        pool = dice_pool(attack)
+        if attack.atk_dice_minus:
+            steps.append(Step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer",
+                              S.CRITICAL_EFFECTS,
+                              "Its -X ATK Dice Critical removes dice from every Hit roll.", section=sec,
+                              facts={"pool": {c: n for c, n in pool.items()}}))
+        faces: list[tuple[str, str]] = []
+        hits = bolts = 0
+        for colour, n in pool.items():
+            for f in dice.hit(colour, n):
+                faces.append((colour, f.label))
+                hits += f.hits
+                bolts += f.bolts
+        hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
+        steps.append(Step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, "
+                          f"{plural(bolts, 'Bolt')}",
+                          S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
+                          + " (faces from the calibration).", section=sec,
+                          marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
+                          facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
+    if attack.bonus_hits:
+        steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
+                          "Powers and items modify the number of hits of this attack only.", section=sec,
+                          facts={"bonus": attack.bonus_hits, "hits": hr.hits}))
     return replace(state, roll=hr), tuple(steps)
 
 
