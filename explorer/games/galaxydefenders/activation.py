@@ -506,23 +506,25 @@ def area_distance(amap: AreaMap, g: nx.Graph, a: Hex, b: Hex) -> int | None:
 
 # ------------------------------------------------------------------------------------------------ step functions
 
-def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) -> tuple[Activation, list[Step]]:
+def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """Targeting at the start of the activation (11.3.1, 10.1): the Menacing Agent for an Archenemy, else the
     closest opponent in Areas (legal walking path); ties are the controlling player's choice (first by name)."""
+    amap, archenemy, kind = ctx.amap, ctx.activating.archenemy, ctx.activating.kind
     sec = "Targeting"
     opp = _opponents(kind, state.others)
     if not opp:
-        return state, [Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
-                            else S.NPC_MOVEMENT, "", section=sec)]
+        steps = (Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
+                      else S.NPC_MOVEMENT, "", section=sec),)
+        return state.noted(steps), steps
     if archenemy:
         menacing = [f for f in opp if f.side == "agent" and f.menace]
         if menacing:
             t = menacing[0]
-            return replace(state, target=t), [Step(f"Archenemy: targets the Menacing Agent {t.name} (Menace "
-                                                   f"{t.menace})", S.MENACE, "Its A.I. uses the distance to the "
-                                                   "Menacing Agent, not the closest agent; the target is fixed for "
-                                                   "the whole activation.", section=sec, marks=(str(t.at),),
-                                                   facts={"target": t.name})]
+            steps = (Step(f"Archenemy: targets the Menacing Agent {t.name} (Menace {t.menace})", S.MENACE,
+                          "Its A.I. uses the distance to the Menacing Agent, not the closest agent; the target is "
+                          "fixed for the whole activation.", section=sec, marks=(str(t.at),),
+                          facts={"target": t.name}),)
+            return replace(state, target=t).noted(steps, Targeted(t.name)), steps
     g = amap.area_graph(state.crosses_barriers)
     rows = []
     for f in opp:
@@ -532,9 +534,9 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
     reach = [(f, d) for f, d in rows if d is not None]
     listing = "; ".join(f"{f.name} {'no legal path' if d is None else plural(d, 'Area')}" for f, d in rows)
     if not reach:
-        return replace(state, candidates=cands), [Step("No opponent can be reached by a legal path",
-                                                       S.ALIEN_MOVEMENT, listing, section=sec,
-                             facts={"candidates": [{"name": f.name, "areas": d} for f, d in rows]})]
+        steps = (Step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, section=sec,
+                      facts={"candidates": [{"name": f.name, "areas": d} for f, d in rows]}),)
+        return replace(state, candidates=cands).noted(steps, Targeted(None, cands)), steps
     best = min(d for _, d in reach)
     tied = sorted(f.name for f, d in reach if d == best)
     t = next(f for f, _ in reach if f.name == tied[0])
@@ -545,7 +547,7 @@ def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) 
                 f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
                 marks=(str(t.at),), facts={"target": t.name,
                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
-    return replace(state, target=t, candidates=cands), [step]
+    return replace(state, target=t, candidates=cands).noted((step,), Targeted(t.name, cands)), (step,)
 
 
 def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> tuple[list[str], list[Hex]]:
@@ -715,13 +717,22 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
             [notes.get(i) for i in range(len(steps))])
 
 
-def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step]]:
+def lead_figure(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """Which part of a two-figure or two-hex unit the A.I. measures from (11.6, 11.8): the Prime Swarm figure, or
     the base hex, closest to the target (in Areas along legal steps, then in hexes). A Prime Swarm's closest figure
     becomes the mover; a multi-hex alien keeps walking with its face hex (``at``), its rules reading the closest
-    base hex. No step for a one-hex, one-figure alien or without a target."""
+    base hex. No step for a one-hex, one-figure alien or without a target. The unit's hexes and its distance to
+    the target are recorded here, before the behavior rules."""
+    new, steps = _lead(state, ctx.amap)
+    note = LeadChosen(new.mover.at) if steps and new.extra_kind == "swarm" else None
+    new = replace(new, start=new.mover.at, start_extra=new.extra,
+                  before=_unit_distance(new, ctx) if new.target else None)
+    return new.noted(steps, note), steps
+
+
+def _lead(state: Activation, amap: AreaMap) -> tuple[Activation, tuple[Step, ...]]:
     if state.extra is None or state.target is None:
-        return state, []
+        return state, ()
     t = state.target
     g = amap.area_graph(state.crosses_barriers)
 
@@ -733,24 +744,24 @@ def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step
     if state.extra_kind == "swarm":
         other = state.extra if lead == state.mover.at else state.mover.at
         st = replace(state, mover=replace(state.mover, at=lead), extra=other)
-        return st, [Step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
+        return st, (Step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
                          S.PRIME_SWARM, f"The other figure is on {other}; it moves after the first, to end "
-                         "adjacent to it.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)})]
-    return state, [Step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
+                         "adjacent to it.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)}),)
+    return state, (Step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
                         f"closest to {t.name}", S.MULTI_HEX, "Line of sight and adjacency count from any base hex; "
                         f"the face hex ({state.mover.at}) leads a move.", section="Targeting", marks=(str(lead),),
-                        facts={"lead": str(lead)})]
+                        facts={"lead": str(lead)}),)
 
 
-def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, moved: bool
-                 ) -> tuple[Activation, list[Step], Note]:
+def place_second(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """After the move (11.6, 11.8): the Prime Swarm's other figure moves adjacent to the first (along a legal path;
     as close as possible when no adjacent hex is free); a multi-hex alien's rest of base goes in a free hex adjacent
     to the face hex. Preference among free hexes: the lead's Area first (11.8), then the most opponents engaged
     and adjacency to the target (the redeploy guideline of 11.11); a remaining tie is the players' choice (hex
-    order here). Nothing moves when the lead did not move. Returns ``(state, steps, the placement's note)``."""
-    if state.extra is None or not moved:
-        return state, [], None
+    order here). Nothing moves when the lead did not move."""
+    amap, kind, start_extra = ctx.amap, ctx.activating.kind, state.start_extra
+    if start_extra is None or state.extra is None or state.mover.at == state.start:
+        return state, ()
     swarm = state.extra_kind == "swarm"
     rule = S.PRIME_SWARM if swarm else S.MULTI_HEX
     sec = "End of movement"
@@ -778,21 +789,22 @@ def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, 
     else:
         ring = sorted((h for h in amap.area_of if free(h)), key=lambda h: (distance(h, lead), h))
         if not ring:
-            return state, [Step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it "
-                                "stays", rule, "", section=sec)], None
+            steps = (Step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it stays",
+                          rule, "", section=sec),)
+            return state.noted(steps), steps
         spot, why = ring[0], f"no free hex adjacent to {lead}: as close as possible ({distance(ring[0], lead)} hexes)"
     what = "The other Prime Swarm figure" if swarm else "The rest of the two-hex base"
-    return replace(state, extra=spot), [Step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".",
-                                             section=sec,
-                                             marks=(str(spot),), facts={"second": str(spot), "candidates": rows})], \
-        SecondPlaced(spot)
+    steps = (Step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", section=sec, marks=(str(spot),),
+                  facts={"second": str(spot), "candidates": rows}),)
+    return replace(state, extra=spot).noted(steps, SecondPlaced(spot)), steps
 
 
-def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation, list[Step]]:
+def seize(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """Seize (7.3): the seized agent moves along (inheriting Flying/Burrowing) and is placed in a free hex adjacent to
     the dragging figure, or as close as possible (first free hex in direction order; the players choose)."""
+    amap, who = ctx.amap, ctx.activating.seize
     if not who or len(state.path) < 2:
-        return state, []
+        return state, ()
     occupied = {f.at for f in state.others if f.name != who} | {state.mover.at}
     here = amap.area_of[state.mover.at]
     free = sorted((h for h in neighbors(state.mover.at) if h in amap.area_of and h not in amap.blocking
@@ -803,11 +815,10 @@ def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation
         free = ring[:1]
     spot = free[0]
     others = tuple(replace(f, at=spot) if f.name == who else f for f in state.others)
-    return replace(state, others=others), [Step(f"{who} is seized and placed in {spot}, adjacent to "
-                                                f"{state.mover.name}", S.SEIZE, "The seized agent moves with the "
-                                                "dragging figure, crossing what it crosses, and ends adjacent to it.",
-                                                section="Seize", marks=(str(spot),),
-                                                facts={"seized": who, "at": str(spot)})]
+    steps = (Step(f"{who} is seized and placed in {spot}, adjacent to {state.mover.name}", S.SEIZE,
+                  "The seized agent moves with the dragging figure, crossing what it crosses, and ends adjacent to it.",
+                  section="Seize", marks=(str(spot),), facts={"seized": who, "at": str(spot)}),)
+    return replace(state, others=others).noted(steps, Seized(who, spot)), steps
 
 
 # ------------------------------------------------------------------------------------------------ the sequence
@@ -870,24 +881,6 @@ def barriers(state: Activation, ctx: ActivationContext) -> tuple[Activation, tup
     else:
         steps = ()
     return state.noted(steps), steps
-
-
-def choose_target(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """Targeting at the start of the activation (11.3.1 Archenemy, 10.1, 11.5): :func:`select_target`."""
-    new, steps = select_target(state, ctx.amap, ctx.activating.archenemy, ctx.activating.kind)
-    note = None if new.target is None and new.candidates is None else \
-        Targeted(new.target.name if new.target else None, new.candidates)
-    return new.noted(steps, note), tuple(steps)
-
-
-def choose_lead(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """11.6 Prime Swarm Units, 11.8 Multi-hex Aliens: which figure or base hex the A.I. measures from
-    (:func:`lead_figure`); the unit's start and its distance to the target are recorded."""
-    new, steps = lead_figure(state, ctx.amap)
-    note = LeadChosen(new.mover.at) if steps and new.extra_kind == "swarm" else None
-    new = replace(new, start=new.mover.at, start_extra=new.extra,
-                  before=_unit_distance(new, ctx) if new.target else None)
-    return new.noted(steps, note), tuple(steps)
 
 
 def rule_indices(state: Activation) -> tuple[int, ...]:
@@ -972,31 +965,14 @@ def no_rule_applies(state: Activation, ctx: ActivationContext) -> tuple[Activati
     return state.noted(steps), steps
 
 
-def place_second_figure(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """11.6, 11.8: after the move, the Prime Swarm's other figure or the multi-hex alien's rest of base
-    (:func:`place_second`)."""
-    if state.start_extra is None:
-        return state, ()
-    new, steps, note = place_second(state, ctx.amap, state.start_extra, ctx.activating.kind,
-                                    state.mover.at != state.start)
-    return new.noted(steps, note), tuple(steps)
-
-
-def drag_seized(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """7.3 Seize: the seized agent ends adjacent to the dragging figure (:func:`seize`)."""
-    who = ctx.activating.seize
-    new, steps = seize(state, ctx.amap, who)
-    return new.noted(steps, Seized(who, new.figure(who).at) if steps else None), tuple(steps)
-
-
 ACTIVATION_SEQUENCE = (
     ("Setup", barriers),
-    ("Targeting", choose_target),
-    ("Lead figure", choose_lead),
+    ("Targeting", select_target),
+    ("Lead figure", lead_figure),
     Each("Behavior rule {item}", rule_indices, try_behavior_rule, stop=rule_applied),
     ("No rule applies", no_rule_applies),
-    ("Second figure", place_second_figure),
-    ("Seize", drag_seized),
+    ("Second figure", place_second),
+    ("Seize", seize),
 )
 """An alien or NPC activation in rulebook order: Barrier Hex Sides, targeting, the lead figure, the behavior rules
 one by one until one is applied, the second figure or base hex, Seize."""
