@@ -295,3 +295,29 @@ def test_activations_go_through_text_json_and_the_ai_page_pictures(doc):
         assert pics[-1].positions[sc.activating.name][0] == trace.result.end
 
     _check(doc, page)
+
+
+# ------------------------------------------------------------------------------------------------ every built-in
+
+@pytest.mark.parametrize("name", GAME.builtin_names())
+def test_every_builtin_has_a_typed_outcome_whose_json_is_the_outcome(name):
+    trace = GAME.resolve(GAME.load_builtin(name))
+    assert isinstance(trace.result, Outcome) and trace.result.to_json() == trace.outcome
+    assert GAME.outcome_text(trace).startswith("Outcome:")
+
+
+def test_every_state_and_context_of_the_sequences_is_frozen():
+    from dataclasses import fields, is_dataclass
+
+    from explorer.games.galaxydefenders import activation, combat, conditions, phases
+    from explorer.kernel import Context
+
+    classes = [combat.CombatState, combat.Defence, conditions.ConditionsState, activation.Activation,
+               phases.MenaceState, phases.CloseEncounterState, phases.EventState, phases.WingsState,
+               phases.HealingState, combat.CombatContext, combat.DefenceContext, conditions.ConditionsContext,
+               activation.ActivationContext, phases.MenaceContext, phases.CloseEncounterContext,
+               phases.EventContext, phases.WingsContext, phases.HealingContext]
+    for cls in classes:
+        assert is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
+        assert fields(cls)
+    assert all(issubclass(c, Context) for c in classes if c.__name__.endswith("Context"))
