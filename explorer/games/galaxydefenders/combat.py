@@ -1159,10 +1159,24 @@ def defend_and_wound(state: CombatState, ctx: CombatContext, name: str) -> tuple
 
 
 def move_menace_token(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
-    """11.3.1 Menacing Agent System: the Menace token after the attack (no step without a Menace token)."""
-    if state.menace is None:
+    """11.3.1 Menacing Agent System: the Menace token after the attack. Every wound the attack dealt to a Master
+    Alien counts for the attacking agent, or for the agent controlling the attacking drone or NPC
+    (:func:`.phases.master_alien_wounded`); an alien's attack never moves it. No step without a Menace token or
+    when no Master Alien was hit."""
+    from .phases import master_alien_wounded
+
+    menace, attack, targets = state.menace, ctx.attacks[state.attack], state.by_name()
+    if menace is None or not any(targets[x.name].kind == "master_alien" for x in state.results):
         return state, ()
-    menace, steps = menace_after_attack(state.menace, ctx.attacks[state.attack], state.results, state.by_name())
+    wounds = sum(x.wounds for x in state.results if targets[x.name].kind == "master_alien")
+    agent = attack.attacker if attack.attacker_kind == "agent" else attack.controller
+    if agent is None:
+        steps = [Step(f"{attack.attacker} is not an agent's attack: the Menace token does not change", S.MENACE,
+                      "Only agents (and the drones and NPCs they control) move the token.",
+                      marks=(attack.attacker,), facts={"holder": menace.holder, "level": menace.level})]
+    else:
+        via = {"agent": "attack", "drone": "drone", "npc": "npc"}.get(attack.attacker_kind, "attack")
+        menace, steps = master_alien_wounded(menace, agent, wounds, via)
     return replace(state, menace=menace), tuple(s.in_section("Menace") for s in steps)
 
 
@@ -1200,25 +1214,6 @@ COMBAT_SEQUENCE = (
     Each("Attack {item}", attack_numbers, resolve_one_attack),
 )
 """A ``combat`` scenario: the High Impact setting, then every attack in order (:data:`ATTACK_SEQUENCE` each)."""
-
-
-def menace_after_attack(menace, attack: AttackModel, results: Sequence[TargetResult],
-                        state: Mapping[str, TargetState]) -> tuple:
-    """The Menace token after one attack (11.3.1): every wound the attack dealt to a Master Alien counts for the
-    attacking agent, or for the agent controlling the attacking drone or NPC; an alien's attack never moves it.
-    Returns ``(Menace, steps)`` (see :mod:`.phases`)."""
-    from .phases import master_alien_wounded
-
-    wounds = sum(x.wounds for x in results if state[x.name].kind == "master_alien")
-    if not any(state[x.name].kind == "master_alien" for x in results):
-        return menace, []
-    agent = attack.attacker if attack.attacker_kind == "agent" else attack.controller
-    if agent is None:
-        return menace, [Step(f"{attack.attacker} is not an agent's attack: the Menace token does not change",
-                             S.MENACE, "Only agents (and the drones and NPCs they control) move the token.",
-                             marks=(attack.attacker,), facts={"holder": menace.holder, "level": menace.level})]
-    via = {"agent": "attack", "drone": "drone", "npc": "npc"}.get(attack.attacker_kind, "attack")
-    return master_alien_wounded(menace, agent, wounds, via)
 
 
 def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice: DiceSource, high_impact: bool,
