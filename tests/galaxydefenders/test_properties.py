@@ -289,6 +289,7 @@ def test_activations_go_through_text_json_and_the_ai_page_pictures(doc):
         frames, again = play_activation(sc)
         assert again.to_json() == trace.to_json()
         assert all(is_frozen_state(f.state) for f in frames)
+        assert all(len(f.state.notes) == sum(len(g.steps) for g in frames[:i + 1]) for i, f in enumerate(frames))
         pics = pictures(frames, sc)
         assert len(pics) == len(trace.steps)
         rules_html(sc, pics[-1].verdicts if pics else {}, trace.result.rule, True)
