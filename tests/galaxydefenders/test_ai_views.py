@@ -7,8 +7,8 @@ import pytest
 
 from explorer.games import get_game
 from explorer.games.galaxydefenders.ai_views import (AIStepper, activation_scenarios, area_board, area_overlays,
-                                                     frames, rules_html, second_name, start_positions)
-from explorer.games.galaxydefenders.activation import parse_map
+                                                     pictures, rules_html, second_name, start_positions)
+from explorer.games.galaxydefenders.activation import parse_map, play_activation
 from explorer.hexgrid import Hex
 from explorer.render.svg import HexMark, Segment
 
@@ -25,8 +25,9 @@ def test_the_page_is_registered_for_activation_scenarios():
 @pytest.mark.parametrize("sid", activation_scenarios())
 def test_frames_follow_the_trace(sid):
     kind, sc = GAME.load_builtin(sid)
-    trace = GAME.resolve((kind, sc))
-    fr = frames(trace, sc)
+    kframes, trace = play_activation(sc)
+    assert trace.to_json() == GAME.resolve((kind, sc)).to_json()
+    fr = pictures(kframes, sc)
     assert len(fr) == len(trace.steps)
     o = trace.outcome
     assert fr[-1].positions[sc.activating.name][0] == Hex.parse(o["end"])
@@ -51,8 +52,9 @@ def test_frames_follow_the_trace(sid):
 
 def test_the_rule_table_says_pass_fail_and_why():
     kind, sc = GAME.load_builtin("gd-ai-npc-plus")
-    trace = GAME.resolve((kind, sc))
-    fr = frames(trace, sc)
+    kframes, trace = play_activation(sc)
+    assert trace.to_json() == GAME.resolve((kind, sc)).to_json()
+    fr = pictures(kframes, sc)
     text = rules_html(sc, fr[-1].verdicts, trace.outcome["rule"], True)
     assert text.count("does not apply") == 2 and text.count("APPLIES") == 1
     first = next(i for i, s in enumerate(trace.steps) if "behavior" in s.facts)

@@ -19,8 +19,11 @@ Line of sight is a Core Set rule that this rulebook does not print: the default 
 blocked by a blocking Hex it passes through or a blocking Hex Side it crosses; ruling ``line_of_sight`` offers the
 strict reading where grazing a blocking corner or side also blocks (see :mod:`.options`).
 
-State is immutable (:class:`Figure`, :class:`Activation`); each step function is named after its rule and returns
-its :class:`~explorer.trace.Step` list.
+The activation is a kernel sequence (:data:`ACTIVATION_SEQUENCE`: Barrier Hex Sides, targeting, the lead figure, the
+behavior rules one by one until one is applied, the second figure, Seize) of plain step functions over the frozen
+:class:`Activation` with an :class:`ActivationContext`; the state records what each step shows on the map (typed
+notes), so the A.I. page draws every step from its frame's state. :func:`play_activation` gives the frames and the
+trace, whose result is a typed :class:`ActivationOutcome`.
 
 Scenario kind ``activation`` (TOML)::
 
@@ -67,14 +70,15 @@ from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from explorer.board import EdgeFeature, EdgeKind, parse_edge_key, parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
-from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
+from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
@@ -91,17 +95,13 @@ HexKey = Annotated[str, Field(min_length=1, max_length=20)]
 AreaName = Annotated[str, Field(min_length=1, max_length=MAX_AREA_NAME)]
 
 
-class _Base(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class EdgeModel(_Base):
+class EdgeModel(Strict):
     edge: str = Field(max_length=40)
     kind: Literal["barrier", "wall", "door"] = "barrier"
     open: bool = False
 
 
-class ActivatingModel(_Base):
+class ActivatingModel(Strict):
     name: str = Field(min_length=1, max_length=40)
     kind: Literal["alien", "npc"] = "alien"
     at: str = Field(max_length=20)
@@ -114,14 +114,14 @@ class ActivatingModel(_Base):
     swarm: str | None = Field(None, max_length=20)
 
 
-class FigureModel(_Base):
+class FigureModel(Strict):
     name: str = Field(min_length=1, max_length=40)
     side: Literal["agent", "drone", "npc", "alien"]
     at: str = Field(max_length=20)
     menace: int = Field(0, ge=0, le=2)
 
 
-class RuleModel(_Base):
+class RuleModel(Strict):
     condition: Literal["adjacent", "within", "plus"]
     areas: int = Field(0, ge=0, le=10)
     action: Literal["attack", "move_adjacent", "move_toward", "move_away", "stay"]
@@ -129,13 +129,12 @@ class RuleModel(_Base):
     label: str = Field("", max_length=120)
 
 
-class ActivationScenario(_Base):
+class ActivationScenario(ScenarioHeader):
     """A validated ``activation`` scenario (see the module docstring)."""
 
     game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["activation"] = "activation"
-    title: str = Field("A.I. activation", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("A.I. activation", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     areas: dict[AreaName, Annotated[list[HexKey], Field(min_length=1, max_length=MAX_HEXES)]] = Field(
@@ -354,9 +353,108 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class TargetCandidate:
+    """An opponent at targeting time and its distance in Areas along legal steps (``None``: no legal path)."""
+
+    name: str
+    areas: int | None
+
+
+@dataclass(frozen=True)
+class EndCandidate:
+    """A hex the figure could end its move in (10.2.1, 11.11), kept or dropped and why."""
+
+    hex: Hex
+    area: str
+    adjacent_to_target: bool
+    engages: int
+    centre: bool
+    kept: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class RuleVerdict:
+    """One behavior rule checked: its ``index`` in card order, whether it applies and why (the step's detail)."""
+
+    index: int
+    applies: bool
+    why: str
+
+
+@dataclass(frozen=True)
+class Targeted:
+    """What a targeting step shows: the target (``None``: none) and every opponent's distance (``None`` for an
+    Archenemy, which targets the Menacing Agent without measuring)."""
+
+    target: str | None
+    candidates: tuple[TargetCandidate, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Walked:
+    """A move Area to Area through centre hexes: the hexes walked."""
+
+    path: tuple[Hex, ...]
+
+
+@dataclass(frozen=True)
+class EndChosen:
+    """The end hex of a move and every candidate hex kept or dropped."""
+
+    end: Hex
+    candidates: tuple[EndCandidate, ...]
+
+
+@dataclass(frozen=True)
+class LeadChosen:
+    """A Prime Swarm's figure closer to the target, which the unit's A.I. uses (11.6)."""
+
+    lead: Hex
+
+
+@dataclass(frozen=True)
+class SecondPlaced:
+    """A Prime Swarm's other figure or a multi-hex alien's rest of base placed (11.6, 11.8)."""
+
+    at: Hex
+
+
+@dataclass(frozen=True)
+class Seized:
+    """A seized agent placed next to the dragging figure (7.3)."""
+
+    who: str
+    at: Hex
+
+
+Note = Targeted | RuleVerdict | Walked | EndChosen | LeadChosen | SecondPlaced | Seized | None
+"""What one step of an activation shows on the map (``None``: nothing beyond its text)."""
+
+
+@dataclass(frozen=True)
 class Activation:
-    """The activation between steps (immutable): the mover, the other figures, the target chosen at the start,
-    the rule applied, the path walked and the end hex."""
+    """The activation between steps (immutable).
+
+    Attributes:
+        mover: the activating figure (a Prime Swarm's lead figure, a multi-hex alien's face hex).
+        others: every other figure.
+        crosses_barriers: Flying or Burrowing (5.1).
+        target: the target chosen at the start, or ``None``.
+        candidates: every opponent's distance at targeting (``None``: not measured).
+        rule: index of the behavior rule applied, or ``None``.
+        action: its action, or ``None``.
+        path: the hexes walked.
+        extra: a Prime Swarm's other figure / a multi-hex alien's second base hex, or ``None``; ``extra_kind``
+            ``"swarm"`` / ``"base"``.
+        start, start_extra, before: the unit's hexes and its distance in Areas to the target before the behavior
+            rules (after the lead figure is chosen).
+        offset: the rule the current run of checks started from (after a move that could not be applied).
+        done: a behavior rule was applied (the checks stop).
+        verdicts: every behavior rule checked so far.
+        notes: one :data:`Note` per step so far, in order: what each step shows on the map.
+        numbers: the behavior rule indices to check, card order.
+    """
 
     mover: Figure
     others: tuple[Figure, ...]
@@ -366,6 +464,16 @@ class Activation:
     path: tuple[Hex, ...] = ()
     extra: Hex | None = None
     extra_kind: str | None = None
+    candidates: tuple[TargetCandidate, ...] | None = None
+    action: str | None = None
+    start: Hex | None = None
+    start_extra: Hex | None = None
+    before: int | None = None
+    offset: int = 0
+    done: bool = False
+    verdicts: tuple[RuleVerdict, ...] = ()
+    notes: tuple[Note, ...] = ()
+    numbers: tuple[int, ...] = ()
 
     @property
     def unit(self) -> tuple[Hex, ...]:
@@ -375,9 +483,10 @@ class Activation:
     def figure(self, name: str) -> Figure:
         return next(f for f in self.others if f.name == name)
 
-
-def _step(title, rule, detail="", section="", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks), section)
+    def noted(self, steps, *notes: Note) -> "Activation":
+        """This state with ``notes`` recorded for ``steps`` (``None`` for each step without one)."""
+        pad = (None,) * (len(steps) - len(notes))
+        return replace(self, notes=self.notes + tuple(notes[:len(steps)]) + pad)
 
 
 def _opponents(mover_kind: str, others) -> list[Figure]:
@@ -397,87 +506,48 @@ def area_distance(amap: AreaMap, g: nx.Graph, a: Hex, b: Hex) -> int | None:
 
 # ------------------------------------------------------------------------------------------------ step functions
 
-def select_target(state: Activation, amap: AreaMap, archenemy: bool, kind: str) -> tuple[Activation, list[Step]]:
+def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """Targeting at the start of the activation (11.3.1, 10.1): the Menacing Agent for an Archenemy, else the
     closest opponent in Areas (legal walking path); ties are the controlling player's choice (first by name)."""
+    amap, archenemy, kind = ctx.amap, ctx.activating.archenemy, ctx.activating.kind
     sec = "Targeting"
     opp = _opponents(kind, state.others)
     if not opp:
-        return state, [_step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
-                             else S.NPC_MOVEMENT, "", sec)]
+        steps = (Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
+                      else S.NPC_MOVEMENT, "", section=sec),)
+        return state.noted(steps), steps
     if archenemy:
         menacing = [f for f in opp if f.side == "agent" and f.menace]
         if menacing:
             t = menacing[0]
-            return replace(state, target=t), [_step(f"Archenemy: targets the Menacing Agent {t.name} (Menace "
-                                                    f"{t.menace})", S.MENACE, "Its A.I. uses the distance to the "
-                                                    "Menacing Agent, not the closest agent; the target is fixed for "
-                                                    "the whole activation.", sec, (t.at,), target=t.name)]
+            steps = (Step(f"Archenemy: targets the Menacing Agent {t.name} (Menace {t.menace})", S.MENACE,
+                          "Its A.I. uses the distance to the Menacing Agent, not the closest agent; the target is "
+                          "fixed for the whole activation.", section=sec, marks=(str(t.at),),
+                          facts={"target": t.name}),)
+            return replace(state, target=t).noted(steps, Targeted(t.name)), steps
     g = amap.area_graph(state.crosses_barriers)
     rows = []
     for f in opp:
         ds = [d for d in (area_distance(amap, g, h, f.at) for h in state.unit) if d is not None]
         rows.append((f, min(ds) if ds else None))
+    cands = tuple(TargetCandidate(f.name, d) for f, d in rows)
     reach = [(f, d) for f, d in rows if d is not None]
     listing = "; ".join(f"{f.name} {'no legal path' if d is None else plural(d, 'Area')}" for f, d in rows)
     if not reach:
-        return state, [_step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, sec,
-                             candidates=[{"name": f.name, "areas": d} for f, d in rows])]
+        steps = (Step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, section=sec,
+                      facts={"candidates": [{"name": f.name, "areas": d} for f, d in rows]}),)
+        return replace(state, candidates=cands).noted(steps, Targeted(None, cands)), steps
     best = min(d for _, d in reach)
     tied = sorted(f.name for f, d in reach if d == best)
     t = next(f for f, _ in reach if f.name == tied[0])
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
-    return replace(state, target=t), [_step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
-                                            S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
-                                            f"Distances: {listing}.{tie} Targeting happens at the start of the "
-                                            "activation.", sec, (t.at,), target=t.name,
-                                            candidates=[{"name": f.name, "areas": d} for f, d in rows])]
-
-
-def check_rules(state: Activation, amap: AreaMap, rules, kind: str, strict_los: bool
-                ) -> tuple[Activation, list[Step]]:
-    """The first behavior rule that applies, in card order (10.1, 11.11): its distance condition, line of sight
-    (except the "+" rule) and, for a move, a legal movement path; each earlier rule is listed with why it failed.
-    Moves are tried by :func:`move` and fall through to the next rule when they cannot be applied."""
-    sec = "Behavior rules"
-    rule_ref = S.NPC_AI if kind == "npc" else S.ALIEN_MOVEMENT
-    steps: list[Step] = []
-    t = state.target
-    g = amap.area_graph(state.crosses_barriers)
-    for i, r in enumerate(rules):
-        name = r.label or f"rule {i + 1} ({r.condition}{' ' + str(r.areas) if r.condition == 'within' else ''}: " \
-                          f"{r.action})"
-        if t is None:
-            steps.append(_step(f"{name}: no target", rule_ref, "", sec, behavior=i, applies=False))
-            continue
-        ds = [x for x in (area_distance(amap, g, h, t.at) for h in state.unit) if x is not None]
-        d = min(ds) if ds else None
-        near = min(distance(h, t.at) for h in state.unit)
-        if r.condition == "adjacent":
-            ok, why = near == 1, f"{t.name} is {plural(near, 'hex', 'hexes')} away (Barrier sides keep hexes adjacent)"
-        elif r.condition == "within":
-            ok = d is not None and d <= r.areas
-            why = f"{t.name} is {'unreachable' if d is None else plural(d, 'Area')} away (needs {r.areas} or fewer)"
-        else:
-            ok, why = True, "the + rule applies whatever the distance"
-        if ok and r.condition != "plus":
-            sights = [amap.line_of_sight(h, t.at, strict_los) for h in state.unit]
-            los, los_why = next((x for x in sights if x[0]), sights[0])
-            if not los:
-                ok, why = False, f"no line of sight to {t.name}: {los_why}"
-            else:
-                why += f"; line of sight: {los_why}"
-        if ok and r.action in ("move_adjacent", "move_toward") and d is None:
-            ok, why = False, f"no legal movement path to {t.name}"
-        if not ok:
-            steps.append(_step(f"{name}: does not apply", rule_ref, why + ".", sec, behavior=i, applies=False))
-            continue
-        steps.append(_step(f"{name}: applies", rule_ref, why + ".", sec, (t.at,), behavior=i, applies=True,
-                           action=r.action))
-        return replace(state, rule=i), steps
-    steps.append(_step("No behavior rule can be applied: it stays where it is", rule_ref, "", sec, applies=None))
-    return state, steps
+    step = Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
+                S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
+                f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
+                marks=(str(t.at),), facts={"target": t.name,
+                                           "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
+    return replace(state, target=t, candidates=cands).noted((step,), Targeted(t.name, cands)), (step,)
 
 
 def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> tuple[list[str], list[Hex]]:
@@ -567,80 +637,102 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
                    (f", engages {c['engages']}" if c["engages"] else "")
     rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
     if not live:
-        return None, cands, [_step(f"No free hex to end in Area {dest}", rule, "", sec, candidates=cands)]
+        return None, cands, [Step(f"No free hex to end in Area {dest}", rule, "", section=sec,
+                                  facts={"candidates": cands})]
     chosen = Hex.parse(sorted(live, key=lambda c: (not c["centre"], c["hex"]))[0]["hex"])
     tie = f" {len(live)} hexes tie: the controlling player chooses ({chosen} here)." if len(live) > 1 else ""
-    return chosen, cands, [_step(f"Ends in {chosen} (Area {amap.area_of[chosen]})", rule,
-                                 "Redeploy in the destination Area: adjacent to the target and as many opponents as "
-                                 f"possible.{tie}", sec, (chosen,), candidates=cands, end=str(chosen))]
+    return chosen, cands, [Step(f"Ends in {chosen} (Area {amap.area_of[chosen]})", rule,
+                                "Redeploy in the destination Area: adjacent to the target and as many opponents as "
+                                f"possible.{tie}", section=sec, marks=(str(chosen),),
+                                facts={"candidates": cands, "end": str(chosen)})]
 
 
 def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
-         ) -> tuple[Activation | None, list[Step]]:
+         ) -> tuple[Activation | None, list[Step], list[Note]]:
     """Apply a move action (``move_adjacent``, ``move_toward``, ``move_away``); ``None`` when it cannot be applied
-    (then the next rule is tried, 11.11)."""
+    (then the next rule is tried, 11.11). Returns ``(state or None, steps, one note per step)``."""
     sec = "Movement"
     rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
     t = state.target
     ag = amap.area_graph(state.crosses_barriers)
     here = amap.area_of[state.mover.at]
     steps: list[Step] = []
+    notes: dict[int, Note] = {}
     if r.action == "move_away":
         if came_from is not None and amap.area_of[came_from] != here and \
                 ag.has_edge(here, amap.area_of[came_from]):
             dest = amap.area_of[came_from]
-            steps.append(_step(f"Move back: toward Area {dest}, where it came from", rule, "", sec))
+            steps.append(Step(f"Move back: toward Area {dest}, where it came from", rule, "", section=sec))
         else:
             opts = sorted(ag.neighbors(here))
             if not opts:
-                return None, [_step("Move away: no Area can be entered", rule, "", sec)]
+                return None, [Step("Move away: no Area can be entered", rule, "", section=sec)], [None]
             far = {a: nx.shortest_path_length(ag, a, amap.area_of[t.at]) if t and nx.has_path(
                 ag, a, amap.area_of[t.at]) else 99 for a in opts}
             best = max(far.values())
             tied = [a for a in opts if far[a] == best]
             dest = tied[0]
             away = ", ".join(f"{a} ({plural(far[a], 'Area')})" for a in opts)
-            steps.append(_step(f"Move away from {t.name if t else 'the closest opponent'}: Area {dest}", rule,
-                               f"No way back; the Areas next to it are {away} from the target."
-                               + (f" Tie: the controlling player chooses ({dest})." if len(tied) > 1 else ""), sec))
+            steps.append(Step(f"Move away from {t.name if t else 'the closest opponent'}: Area {dest}", rule,
+                              f"No way back; the Areas next to it are {away} from the target."
+                              + (f" Tie: the controlling player chooses ({dest})." if len(tied) > 1 else ""),
+                              section=sec))
         route, path = walk_areas(state, amap, dest, r.move)
-        steps.append(_step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
-                           "Area to Area through centre hexes.", sec, tuple(path), path=[str(h) for h in path]))
+        steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
+                          "Area to Area through centre hexes.", section=sec, marks=tuple(map(str, path)),
+                          facts={"path": [str(h) for h in path]}))
+        notes[len(steps) - 1] = Walked(tuple(path))
     else:
         goal = amap.area_of[t.at]
         if here == goal and r.action == "move_toward":
-            steps.append(_step(f"Already in {t.name}'s Area: it remains", rule, "Moving toward a target it already "
-                               "reached leaves it where it is.", sec))
+            steps.append(Step(f"Already in {t.name}'s Area: it remains", rule, "Moving toward a target it already "
+                              "reached leaves it where it is.", section=sec))
             route, path = [], [state.mover.at]
         elif here == goal or r.move == 0:
             route, path = [], [state.mover.at]
         else:
             route, path = walk_areas(state, amap, goal, r.move)
         if route:
-            steps.append(_step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
-                               "Area to Area through centre hexes; other figures are no obstacle.", sec,
-                               tuple(path), path=[str(h) for h in path]))
+            steps.append(Step(f"Moves {plural(len(route), 'Area')}: {' → '.join([here] + route)}", rule,
+                              "Area to Area through centre hexes; other figures are no obstacle.", section=sec,
+                              marks=tuple(map(str, path)), facts={"path": [str(h) for h in path]}))
+            notes[len(steps) - 1] = Walked(tuple(path))
     dest_area = amap.area_of[path[-1]]
     mover = replace(state.mover, at=path[-1])
     s2 = replace(state, mover=state.mover)
     h, cands, st = end_hex(replace(s2, mover=replace(mover, at=state.mover.at)), amap, dest_area, kind,
                            r.action == "move_adjacent")
+    if h is not None:
+        notes[len(steps)] = EndChosen(h, tuple(EndCandidate(Hex.parse(c["hex"]), c["area"], c["adjacent_to_target"],
+                                                            c["engages"], c["centre"], c["kept"], c["why"])
+                                               for c in cands))
     steps += st
     if h is None:
-        return None, steps + [_step("The rule cannot be applied: the next rule is tried", rule, "", sec)]
+        steps.append(Step("The rule cannot be applied: the next rule is tried", rule, "", section=sec))
+        return None, steps, [notes.get(i) for i in range(len(steps))]
     if h != path[-1]:
         hg = amap.graph(state.crosses_barriers)
         path = path + nx.shortest_path(hg, path[-1], h)[1:]
-    return replace(state, mover=replace(state.mover, at=h), path=tuple(path)), steps
+    return (replace(state, mover=replace(state.mover, at=h), path=tuple(path)), steps,
+            [notes.get(i) for i in range(len(steps))])
 
 
-def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step]]:
+def lead_figure(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """Which part of a two-figure or two-hex unit the A.I. measures from (11.6, 11.8): the Prime Swarm figure, or
     the base hex, closest to the target (in Areas along legal steps, then in hexes). A Prime Swarm's closest figure
     becomes the mover; a multi-hex alien keeps walking with its face hex (``at``), its rules reading the closest
-    base hex. No step for a one-hex, one-figure alien or without a target."""
+    base hex. No step for a one-hex, one-figure alien or without a target. The unit's hexes and its distance to
+    the target are recorded here, before the behavior rules."""
+    new, steps = _lead(state, ctx.amap)
+    note = LeadChosen(new.mover.at) if steps and new.extra_kind == "swarm" else None
+    new = replace(new, start=new.mover.at, start_extra=new.extra,
+                  before=_unit_distance(new, ctx) if new.target else None)
+    return new.noted(steps, note), steps
+
+
+def _lead(state: Activation, amap: AreaMap) -> tuple[Activation, tuple[Step, ...]]:
     if state.extra is None or state.target is None:
-        return state, []
+        return state, ()
     t = state.target
     g = amap.area_graph(state.crosses_barriers)
 
@@ -652,23 +744,24 @@ def lead_figure(state: Activation, amap: AreaMap) -> tuple[Activation, list[Step
     if state.extra_kind == "swarm":
         other = state.extra if lead == state.mover.at else state.mover.at
         st = replace(state, mover=replace(state.mover, at=lead), extra=other)
-        return st, [_step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
-                          S.PRIME_SWARM, f"The other figure is on {other}; it moves after the first, to end "
-                          "adjacent to it.", "Targeting", (lead,), lead=str(lead))]
-    return state, [_step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
-                         f"closest to {t.name}", S.MULTI_HEX, "Line of sight and adjacency count from any base hex; "
-                         f"the face hex ({state.mover.at}) leads a move.", "Targeting", (lead,), lead=str(lead))]
+        return st, (Step(f"Prime Swarm: the figure on {lead} is the closer to {t.name}; the unit's A.I. uses it",
+                         S.PRIME_SWARM, f"The other figure is on {other}; it moves after the first, to end "
+                         "adjacent to it.", section="Targeting", marks=(str(lead),), facts={"lead": str(lead)}),)
+    return state, (Step(f"Multi-hex base {state.mover.at}+{state.extra}: distances are read from {lead}, the hex "
+                        f"closest to {t.name}", S.MULTI_HEX, "Line of sight and adjacency count from any base hex; "
+                        f"the face hex ({state.mover.at}) leads a move.", section="Targeting", marks=(str(lead),),
+                        facts={"lead": str(lead)}),)
 
 
-def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, moved: bool
-                 ) -> tuple[Activation, list[Step]]:
+def place_second(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """After the move (11.6, 11.8): the Prime Swarm's other figure moves adjacent to the first (along a legal path;
     as close as possible when no adjacent hex is free); a multi-hex alien's rest of base goes in a free hex adjacent
     to the face hex. Preference among free hexes: the lead's Area first (11.8), then the most opponents engaged
     and adjacency to the target (the redeploy guideline of 11.11); a remaining tie is the players' choice (hex
     order here). Nothing moves when the lead did not move."""
-    if state.extra is None or not moved:
-        return state, []
+    amap, kind, start_extra = ctx.amap, ctx.activating.kind, state.start_extra
+    if start_extra is None or state.extra is None or state.mover.at == state.start:
+        return state, ()
     swarm = state.extra_kind == "swarm"
     rule = S.PRIME_SWARM if swarm else S.MULTI_HEX
     sec = "End of movement"
@@ -696,19 +789,22 @@ def place_second(state: Activation, amap: AreaMap, start_extra: Hex, kind: str, 
     else:
         ring = sorted((h for h in amap.area_of if free(h)), key=lambda h: (distance(h, lead), h))
         if not ring:
-            return state, [_step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it "
-                                 "stays", rule, "", sec)]
+            steps = (Step(f"No free hex for {'the other figure' if swarm else 'the rest of the base'}: it stays",
+                          rule, "", section=sec),)
+            return state.noted(steps), steps
         spot, why = ring[0], f"no free hex adjacent to {lead}: as close as possible ({distance(ring[0], lead)} hexes)"
     what = "The other Prime Swarm figure" if swarm else "The rest of the two-hex base"
-    return replace(state, extra=spot), [_step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", sec,
-                                              (spot,), second=str(spot), candidates=rows)]
+    steps = (Step(f"{what} goes to {spot}", rule, why[0].upper() + why[1:] + ".", section=sec, marks=(str(spot),),
+                  facts={"second": str(spot), "candidates": rows}),)
+    return replace(state, extra=spot).noted(steps, SecondPlaced(spot)), steps
 
 
-def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation, list[Step]]:
+def seize(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
     """Seize (7.3): the seized agent moves along (inheriting Flying/Burrowing) and is placed in a free hex adjacent to
     the dragging figure, or as close as possible (first free hex in direction order; the players choose)."""
+    amap, who = ctx.amap, ctx.activating.seize
     if not who or len(state.path) < 2:
-        return state, []
+        return state, ()
     occupied = {f.at for f in state.others if f.name != who} | {state.mover.at}
     here = amap.area_of[state.mover.at]
     free = sorted((h for h in neighbors(state.mover.at) if h in amap.area_of and h not in amap.blocking
@@ -719,89 +815,205 @@ def seize(state: Activation, amap: AreaMap, who: str | None) -> tuple[Activation
         free = ring[:1]
     spot = free[0]
     others = tuple(replace(f, at=spot) if f.name == who else f for f in state.others)
-    return replace(state, others=others), [_step(f"{who} is seized and placed in {spot}, adjacent to "
-                                                 f"{state.mover.name}", S.SEIZE, "The seized agent moves with the "
-                                                 "dragging figure, crossing what it crosses, and ends adjacent to it.",
-                                                 "Seize", (spot,), seized=who, at=str(spot))]
+    steps = (Step(f"{who} is seized and placed in {spot}, adjacent to {state.mover.name}", S.SEIZE,
+                  "The seized agent moves with the dragging figure, crossing what it crosses, and ends adjacent to it.",
+                  section="Seize", marks=(str(spot),), facts={"seized": who, "at": str(spot)}),)
+    return replace(state, others=others).noted(steps, Seized(who, spot)), steps
 
 
-# ------------------------------------------------------------------------------------------------ resolution
+# ------------------------------------------------------------------------------------------------ the sequence
 
-def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
-                       seed: int | None = None) -> Trace:
-    """One alien or NPC activation: target, first applicable rule (moves that cannot be applied fall through),
-    movement, end hex, Seize.
+@dataclass(frozen=True)
+class ActivationOutcome(Outcome):
+    """The typed outcome of an ``activation`` scenario: who moved, its target, the rule applied (index, or
+    ``None``) and its action, start and end hexes, the path, the distance in Areas to the target before and after,
+    every other figure's hex, and a second figure's / base hex's (``None`` for a one-hex, one-figure unit)."""
 
-    Returns:
-        A :class:`Trace`; ``outcome`` = ``{"mover", "target", "rule" (index or None), "action", "start", "end",
-        "path": [hex], "areas_before", "areas_after" (Area distance to the target), "figures": {name: hex}}``.
-    """
-    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    amap = parse_map(scenario, "scenario")
+    mover: str
+    target: str | None
+    rule: int | None
+    action: str | None
+    start: Hex
+    end: Hex
+    path: tuple[Hex, ...]
+    areas_before: int | None
+    areas_after: int | None
+    figures: tuple[tuple[str, Hex], ...]
+    second: Hex | None = None
+
+    def to_json(self) -> dict:
+        out = {"mover": self.mover, "target": self.target, "rule": self.rule, "action": self.action,
+               "start": str(self.start), "end": str(self.end), "path": [str(h) for h in self.path],
+               "areas_before": self.areas_before, "areas_after": self.areas_after,
+               "figures": {n: str(h) for n, h in self.figures}}
+        if self.second is not None:
+            out["second"] = str(self.second)
+        return out
+
+
+@dataclass(frozen=True)
+class ActivationContext(Context):
+    """What the A.I. steps read: the map (``amap``), the scenario's activating figure and behavior ``rules``,
+    ``strict_los`` (ruling ``line_of_sight``), ``rulings``."""
+
+    amap: AreaMap | None = None
+    activating: ActivatingModel | None = None
+    rules: tuple[RuleModel, ...] = ()
+    strict_los: bool = False
+
+
+def _unit_distance(state: Activation, ctx: ActivationContext) -> int | None:
+    g = ctx.amap.area_graph(state.crosses_barriers)
+    ds = [d for d in (area_distance(ctx.amap, g, h, state.target.at) for h in state.unit) if d is not None]
+    return min(ds) if ds else None
+
+
+def barriers(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """7.1 Flying, 7.2 Burrowing, 5.1 Barrier Hex Side: whether the figure crosses Barrier Hex Sides."""
+    a = ctx.activating
+    if state.crosses_barriers:
+        steps = (Step(f"{a.name} {'flies' if a.flying else 'burrows'}: it crosses Barrier Hex Sides",
+                      S.FLYING if a.flying else S.BURROWING, "", section="Setup"),)
+    elif any(f.kind == EdgeKind.BARRIER for f in ctx.amap.features.values()):
+        steps = (Step(f"{a.name} cannot cross Barrier Hex Sides: they count as Blocking Hex Sides for it",
+                      S.BARRIER_HEX_SIDE, "They block no line of sight, and hexes across them stay adjacent.",
+                      section="Setup"),)
+    else:
+        steps = ()
+    return state.noted(steps), steps
+
+
+def rule_indices(state: Activation) -> tuple[int, ...]:
+    """The items of the behavior-rule entry of :data:`ACTIVATION_SEQUENCE`: every rule index, card order."""
+    return state.numbers
+
+
+def rule_applied(state: Activation) -> bool:
+    """The behavior-rule checks stop once a rule was applied."""
+    return state.done
+
+
+def check_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[bool, Step]:
+    """Whether behavior rule ``i`` applies (10.1, 11.11): its distance condition, line of sight (except the "+"
+    rule) and, for a move, a legal movement path. Returns ``(applies, step)``; a rule is named by its label, or by
+    its place among the rules checked since the last move that could not be applied."""
+    amap, kind, r = ctx.amap, ctx.activating.kind, ctx.rules[i]
+    sec = "Behavior rules"
+    rule_ref = S.NPC_AI if kind == "npc" else S.ALIEN_MOVEMENT
+    t = state.target
+    name = r.label or f"rule {i - state.offset + 1} ({r.condition}" \
+                      f"{' ' + str(r.areas) if r.condition == 'within' else ''}: {r.action})"
+    if t is None:
+        return False, Step(f"{name}: no target", rule_ref, "", section=sec, facts={"behavior": i, "applies": False})
+    g = amap.area_graph(state.crosses_barriers)
+    ds = [x for x in (area_distance(amap, g, h, t.at) for h in state.unit) if x is not None]
+    d = min(ds) if ds else None
+    near = min(distance(h, t.at) for h in state.unit)
+    if r.condition == "adjacent":
+        ok, why = near == 1, f"{t.name} is {plural(near, 'hex', 'hexes')} away (Barrier sides keep hexes adjacent)"
+    elif r.condition == "within":
+        ok = d is not None and d <= r.areas
+        why = f"{t.name} is {'unreachable' if d is None else plural(d, 'Area')} away (needs {r.areas} or fewer)"
+    else:
+        ok, why = True, "the + rule applies whatever the distance"
+    if ok and r.condition != "plus":
+        sights = [amap.line_of_sight(h, t.at, ctx.strict_los) for h in state.unit]
+        los, los_why = next((x for x in sights if x[0]), sights[0])
+        if not los:
+            ok, why = False, f"no line of sight to {t.name}: {los_why}"
+        else:
+            why += f"; line of sight: {los_why}"
+    if ok and r.action in ("move_adjacent", "move_toward") and d is None:
+        ok, why = False, f"no legal movement path to {t.name}"
+    if not ok:
+        return False, Step(f"{name}: does not apply", rule_ref, why + ".", section=sec,
+                           facts={"behavior": i, "applies": False})
+    return True, Step(f"{name}: applies", rule_ref, why + ".", section=sec, marks=(str(t.at),),
+                      facts={"behavior": i, "applies": True, "action": r.action})
+
+
+def try_behavior_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[Activation, tuple[Step, ...]]:
+    """One behavior rule of the A.I. section, in card order (10.1, 11.11): checked (:func:`check_rule`); when it
+    applies, an attack or "stay" is its action, and a move is carried out (:func:`move`) or, when it cannot be
+    applied, passes to the next rule."""
+    applies, step = check_rule(state, ctx, i)
+    verdict = RuleVerdict(i, applies, step.detail)
+    state = replace(state, verdicts=state.verdicts + (verdict,)).noted((step,), verdict)
+    if not applies:
+        return state, (step,)
+    r, kind = ctx.rules[i], ctx.activating.kind
+    if r.action in ("attack", "stay"):
+        act = Step(f"{'Attacks ' + state.target.name if r.action == 'attack' else 'Stays'} without moving",
+                   S.ALIEN_COMBAT if r.action == "attack" and kind == "alien" else
+                   S.NPC_COMBAT if r.action == "attack" else S.ALIEN_MOVEMENT, "", section="Action")
+        return replace(state, rule=i, action=r.action, done=True).noted((act,)), (step, act)
+    came = Hex.parse(ctx.activating.came_from) if ctx.activating.came_from else None
+    moved, steps, notes = move(replace(state, rule=i), ctx.amap, r, kind, came)
+    if moved is None:
+        return replace(state, offset=i + 1).noted(steps, *notes), (step, *steps)
+    return replace(moved, action=r.action, done=True).noted(steps, *notes), (step, *steps)
+
+
+def no_rule_applies(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
+    """10.1, 11.11: no behavior rule can be applied: the figure stays (no step when the last rule's move was the
+    one that could not be applied, or a rule was applied)."""
+    if state.done or state.offset >= len(ctx.rules):
+        return state, ()
+    steps = (Step("No behavior rule can be applied: it stays where it is",
+                  S.NPC_AI if ctx.activating.kind == "npc" else S.ALIEN_MOVEMENT, "", section="Behavior rules",
+                  facts={"applies": None}),)
+    return state.noted(steps), steps
+
+
+ACTIVATION_SEQUENCE = (
+    ("Setup", barriers),
+    ("Targeting", select_target),
+    ("Lead figure", lead_figure),
+    Each("Behavior rule {item}", rule_indices, try_behavior_rule, stop=rule_applied),
+    ("No rule applies", no_rule_applies),
+    ("Second figure", place_second),
+    ("Seize", seize),
+)
+"""An alien or NPC activation in rulebook order: Barrier Hex Sides, targeting, the lead figure, the behavior rules
+one by one until one is applied, the second figure or base hex, Seize."""
+
+
+def activation_initial(scenario: ActivationScenario) -> Activation:
+    """The activation before its first step: the figures where the scenario puts them."""
     a = scenario.activating
     mover = Figure(a.name, a.kind, Hex.parse(a.at))
     others = tuple(Figure(f.name, f.side, Hex.parse(f.at), f.menace) for f in scenario.figures)
     extra = a.base or a.swarm
-    state = Activation(mover, others, a.flying or a.burrowing, extra=Hex.parse(extra) if extra else None,
-                       extra_kind="base" if a.base else "swarm" if a.swarm else None)
-    strict = r.reading("line_of_sight") == "strict"
-    trace = Trace(scenario.title)
-    if state.crosses_barriers:
-        trace.add(f"{a.name} {'flies' if a.flying else 'burrows'}: it crosses Barrier Hex Sides",
-                  S.FLYING if a.flying else S.BURROWING, "", section="Setup")
-    elif any(f.kind == EdgeKind.BARRIER for f in amap.features.values()):
-        trace.add(f"{a.name} cannot cross Barrier Hex Sides: they count as Blocking Hex Sides for it",
-                  S.BARRIER_HEX_SIDE, "They block no line of sight, and hexes across them stay adjacent.",
-                  section="Setup")
-    state, st = select_target(state, amap, a.archenemy, a.kind)
-    trace.steps += st
-    state, st = lead_figure(state, amap)
-    trace.steps += st
-    start, start_extra = state.mover.at, state.extra
-    g = amap.area_graph(state.crosses_barriers)
-    def unit_distance(st: Activation) -> int | None:
-        ds = [d for d in (area_distance(amap, g, h, st.target.at) for h in st.unit) if d is not None]
-        return min(ds) if ds else None
+    return Activation(mover, others, a.flying or a.burrowing, extra=Hex.parse(extra) if extra else None,
+                      extra_kind="base" if a.base else "swarm" if a.swarm else None,
+                      numbers=tuple(range(len(scenario.rules))))
 
-    before = unit_distance(state) if state.target else None
-    rules = list(scenario.rules)
-    offset = 0
-    action = None
-    came = Hex.parse(a.came_from) if a.came_from else None
-    while offset < len(rules):
-        s2, st = check_rules(state, amap, rules[offset:], a.kind, strict)
-        trace.steps += [replace(s, facts={**s.facts, "behavior": s.facts["behavior"] + offset})
-                        if offset and "behavior" in s.facts else s for s in st]
-        if s2.rule is None:
-            break
-        idx = s2.rule + offset
-        rule = rules[idx]
-        if rule.action in ("attack", "stay"):
-            state, action = replace(s2, rule=idx), rule.action
-            trace.add(f"{'Attacks ' + state.target.name if rule.action == 'attack' else 'Stays'} without moving",
-                      S.ALIEN_COMBAT if rule.action == "attack" and a.kind == "alien" else
-                      S.NPC_COMBAT if rule.action == "attack" else S.ALIEN_MOVEMENT, "", section="Action")
-            break
-        moved, st = move(replace(s2, rule=idx), amap, rule, a.kind, came)
-        trace.steps += st
-        if moved is None:
-            offset = idx + 1
-            continue
-        state, action = moved, rule.action
-        break
-    state, st = place_second(state, amap, start_extra, a.kind, state.mover.at != start) \
-        if start_extra is not None else (state, [])
-    trace.steps += st
-    state, st = seize(state, amap, a.seize)
-    trace.steps += st
-    after = unit_distance(state) if state.target else None
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {
-        "mover": a.name, "target": state.target.name if state.target else None, "rule": state.rule,
-        "action": action, "start": str(start), "end": str(state.mover.at),
-        "path": [str(h) for h in state.path], "areas_before": before, "areas_after": after,
-        "figures": {f.name: str(f.at) for f in state.others},
-    }
-    if state.extra is not None:
-        trace.outcome["second"] = str(state.extra)
-    return trace
+
+def play_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None
+                    ) -> tuple[tuple, Trace]:
+    """Play :data:`ACTIVATION_SEQUENCE` on the kernel: ``(frames, trace)``; the trace's ``result`` is an
+    :class:`ActivationOutcome`. The A.I. page draws each step from its frame's state."""
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    amap = parse_map(scenario, "scenario")
+    ctx = ActivationContext(rulings=r, amap=amap, activating=scenario.activating, rules=tuple(scenario.rules),
+                            strict_los=r.reading("line_of_sight") == "strict")
+    frames = play(activation_initial(scenario), ACTIVATION_SEQUENCE, ctx)
+    s = frames[-1].state
+    after = _unit_distance(s, ctx) if s.target else None
+    outcome = ActivationOutcome(scenario.activating.name, s.target.name if s.target else None, s.rule, s.action,
+                                s.start, s.mover.at, s.path, s.before, after,
+                                tuple((f.name, f.at) for f in s.others), s.extra)
+    return frames, trace_of(scenario.title, frames, r.consulted).with_result(outcome)
+
+
+def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
+                       seed: int | None = None) -> Trace:
+    """One alien or NPC activation (:data:`ACTIVATION_SEQUENCE`): target, first applicable rule (moves that
+    cannot be applied fall through), movement, end hex, Seize.
+
+    Returns:
+        A :class:`Trace` whose ``result`` is an :class:`ActivationOutcome` (``outcome``: ``{"mover", "target",
+        "rule" (index or None), "action", "start", "end", "path": [hex], "areas_before", "areas_after" (Area
+        distance to the target), "figures": {name: hex}}``, and ``"second"`` for a two-figure or two-hex unit).
+    """
+    return play_activation(scenario, rulings)[1]

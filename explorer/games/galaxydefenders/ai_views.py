@@ -5,7 +5,8 @@ behavior rule, the "+" rule), 10.2.1 NPC Movement and 11.11 Movement (Area to Ar
 the end), 11.3.1 Menacing Agent System (an Archenemy targets the Menacing Agent), 11.5 Alien Activation (targeting
 the closest agent), 5.1 Barrier Hex Side, 7.1 Flying, 7.2 Burrowing, 7.3 Seize.
 
-The page resolves a built-in ``activation`` scenario with :func:`~.activation.resolve_activation` and draws:
+The page plays a built-in ``activation`` scenario with :func:`~.activation.play_activation` and draws each step from
+the typed state of the kernel frame that holds it (never from the steps' facts):
 
 * the Areas shaded (one tint per Area, its name on its centre hex), Blocking Hexes, Barrier Hex Sides (red dashes),
   walls and doors (the board's own edge drawing);
@@ -22,7 +23,7 @@ on load. Rules modules never import this module.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import ipywidgets as W
@@ -30,12 +31,14 @@ import ipywidgets as W
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.text import plural
+from explorer.kernel import Frame
 from explorer.trace import Step, Trace
 from explorer.widgets import HexBoardView, Piece
 from explorer.widgets.scenario_stepper import ScenarioStepperView
 
 from . import options as opts
-from .activation import ActivationScenario, parse_map, resolve_activation
+from .activation import (Activation, ActivationScenario, EndChosen, LeadChosen, RuleVerdict, SecondPlaced, Seized,
+                         Targeted, Walked, parse_map, play_activation)
 from .map_draw import FAIL, PASS, PATH, SIDE_FILL, area_board, area_board_layout, area_overlays
 
 from .game import GAME
@@ -71,12 +74,13 @@ def load_scenario(scenario_id: str) -> ActivationScenario:
     return sc
 
 
-# --- per-step state ------------------------------------------------------------------------------------------------
+# --- per-step picture ----------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Frame:
-    """What the board shows at one step: ``positions`` ``{name: (hex, side)}`` after the step, the step's
+class StepPicture:
+    """What the board shows at one step of the trace, drawn from the kernel frame that holds the step (its typed
+    :class:`~.activation.Activation` state): ``positions`` ``{name: (hex, side)}`` after the step, the step's
     ``overlays``, ``detail`` (HTML: the candidates of the step) and ``verdicts`` ``{rule index: (applies, why)}``
     of the behavior rules checked so far."""
 
@@ -113,89 +117,90 @@ def _table(head: list[str], rows: list[list[str]], colours: list[str] | None = N
             f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
 
 
-def frames(trace: Trace, sc: ActivationScenario) -> list[Frame]:
-    """One :class:`Frame` per step of ``trace`` (an activation trace of ``sc``)."""
+def pictures(frames: Sequence[Frame[Activation]], sc: ActivationScenario) -> list[StepPicture]:
+    """One :class:`StepPicture` per step of the activation played as ``frames`` (:func:`.activation.play_activation`
+    of ``sc``), each drawn from its frame's state: the figures moved by the steps so far, the step's note (the
+    targeting distances, a rule's verdict, the path, the end-hex candidates, the second figure, Seize) and the
+    verdicts of the frame."""
     lay = area_board_layout()
     px = lay.hex_to_pixel
     pos = start_positions(sc)
     mover = sc.activating.name
     target: str | None = None
-    verdicts: dict[int, tuple[bool, str]] = {}
     walked: list[Hex] = []
     on_map = sc_hexes(sc)
-    out: list[Frame] = []
-    for s in trace.steps:
-        f = s.facts
-        ov: list[Overlay] = []
-        detail = ""
-        if "candidates" in f and "end" not in f and "areas" in (f["candidates"][0] if f["candidates"] else {}):
-            target = f.get("target")                       # targeting: every opponent's distance in Areas
-            rows, cols = [], []
-            for c in f["candidates"]:
-                d = c["areas"]
-                rows.append([c["name"], "no legal path" if d is None else plural(d, "Area"),
-                             "TARGET" if c["name"] == target else ""])
-                cols.append("#d3f9d8" if c["name"] == target else "#fff")
-                if c["name"] in pos:
-                    x, y = px(pos[c["name"]][0])
-                    ov.append(Label((x, y - 0.7), "–" if d is None else f"{d} A", size=11, fill="#862e9c",
-                                    weight="bold"))
-            if target in pos:
-                ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
-            detail = _table(["opponent", "distance (legal path)", ""], rows, cols)
-        elif "target" in f:                                # Archenemy: the Menacing Agent
-            target = f["target"]
-            if target in pos:
-                ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
-        elif "behavior" in f:                              # one behavior rule checked
-            ok = bool(f.get("applies"))
-            verdicts[f["behavior"]] = (ok, s.detail)
-            if target in pos:
-                ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS if ok else FAIL,
-                                  width=3.0 if ok else 2.0, dash=None if ok else "6 4"))
-        elif "path" in f:                                  # Area to Area through centre hexes
-            walked = [Hex.parse(h) for h in f["path"]]
-            pts = [px(h) for h in walked]
-            ov += [Segment(a, b, stroke=PATH, width=4.0) for a, b in zip(pts, pts[1:])]
-            ov += [Circle(p, 0.14, fill=PATH, stroke="#ffffff", width=1.0) for p in pts[1:]]
-            detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path "
-                      f"{html.escape(' → '.join(f['path']))}</div>")
-        elif "end" in f:                                   # redeploy: every candidate end hex kept or dropped
-            end = Hex.parse(f["end"])
-            rows, cols = [], []
-            for c in sorted(f["candidates"], key=lambda c: (not c["kept"], c["hex"])):
-                h = Hex.parse(c["hex"])
-                ov.append(HexMark(h, stroke="none", width=0, fill=PASS if c["kept"] else FAIL,
-                                  opacity=0.35 if c["kept"] else 0.18))
-                rows.append([c["hex"], c["area"], "yes" if c["adjacent_to_target"] else "", c["engages"],
-                             "kept" if c["kept"] else "dropped", c["why"]])
-                cols.append("#ebfbee" if c["kept"] else "#fff5f5")
-            if walked:
-                tail = walked + ([end] if walked[-1] != end else [])
-                pts = [px(h) for h in tail]
+    out: list[StepPicture] = []
+    for fr in frames:
+        state = fr.state
+        verdicts = {v.index: (v.applies, v.why) for v in state.verdicts}
+        first = len(state.notes) - len(fr.steps)
+        for j, s in enumerate(fr.steps):
+            note = state.notes[first + j]
+            ov: list[Overlay] = []
+            detail = ""
+            if isinstance(note, Targeted) and note.candidates is not None:   # every opponent's distance in Areas
+                target = note.target
+                rows, cols = [], []
+                for c in note.candidates:
+                    rows.append([c.name, "no legal path" if c.areas is None else plural(c.areas, "Area"),
+                                 "TARGET" if c.name == target else ""])
+                    cols.append("#d3f9d8" if c.name == target else "#fff")
+                    if c.name in pos:
+                        x, y = px(pos[c.name][0])
+                        ov.append(Label((x, y - 0.7), "–" if c.areas is None else f"{c.areas} A", size=11,
+                                        fill="#862e9c", weight="bold"))
+                if target in pos:
+                    ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
+                detail = _table(["opponent", "distance (legal path)", ""], rows, cols)
+            elif isinstance(note, Targeted):                   # Archenemy: the Menacing Agent
+                target = note.target
+                if target in pos:
+                    ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
+            elif isinstance(note, RuleVerdict):                # one behavior rule checked
+                ok = note.applies
+                if target in pos:
+                    ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS if ok else FAIL,
+                                      width=3.0 if ok else 2.0, dash=None if ok else "6 4"))
+            elif isinstance(note, Walked):                     # Area to Area through centre hexes
+                walked = list(note.path)
+                pts = [px(h) for h in walked]
                 ov += [Segment(a, b, stroke=PATH, width=4.0) for a, b in zip(pts, pts[1:])]
-            ov.append(HexMark(end, stroke=PASS, width=4.0))
-            pos[mover] = (end, pos[mover][1])
-            detail = _table(["hex", "Area", "adjacent to target", "engages", "", "why"], rows, cols)
-        elif "lead" in f and sc.activating.swarm:          # Prime Swarm: the closer figure leads
-            lead = Hex.parse(f["lead"])
-            if pos[mover][0] != lead:
-                two = second_name(sc)
-                pos[mover], pos[two] = (lead, pos[mover][1]), (pos[mover][0], pos[two][1])
-        elif "second" in f:                                # the second figure / base hex placed
-            pos[second_name(sc)] = (Hex.parse(f["second"]), pos[second_name(sc)][1])
-            ov.append(HexMark(Hex.parse(f["second"]), stroke=PASS, width=4.0))
-        elif "seized" in f:                                # Seize: the agent placed next to the dragging figure
-            pos[f["seized"]] = (Hex.parse(f["at"]), pos[f["seized"]][1])
-            ov.append(HexMark(Hex.parse(f["at"]), stroke=FOCUS, width=4.0))
-        for mk in s.marks:                                 # hexes the step talks about, ringed
-            try:
-                h = Hex.parse(mk)
-            except (ValueError, TypeError):
-                continue
-            if h in on_map and "end" not in f:
-                ov.append(Circle(px(h), 0.66, stroke=FOCUS, width=3.0))
-        out.append(Frame(dict(pos), tuple(ov), detail, dict(verdicts)))
+                ov += [Circle(p, 0.14, fill=PATH, stroke="#ffffff", width=1.0) for p in pts[1:]]
+                detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path "
+                          f"{html.escape(' → '.join(str(h) for h in walked))}</div>")
+            elif isinstance(note, EndChosen):                  # redeploy: every candidate end hex kept or dropped
+                rows, cols = [], []
+                for c in sorted(note.candidates, key=lambda c: (not c.kept, str(c.hex))):
+                    ov.append(HexMark(c.hex, stroke="none", width=0, fill=PASS if c.kept else FAIL,
+                                      opacity=0.35 if c.kept else 0.18))
+                    rows.append([str(c.hex), c.area, "yes" if c.adjacent_to_target else "", c.engages,
+                                 "kept" if c.kept else "dropped", c.why])
+                    cols.append("#ebfbee" if c.kept else "#fff5f5")
+                if walked:
+                    tail = walked + ([note.end] if walked[-1] != note.end else [])
+                    pts = [px(h) for h in tail]
+                    ov += [Segment(a, b, stroke=PATH, width=4.0) for a, b in zip(pts, pts[1:])]
+                ov.append(HexMark(note.end, stroke=PASS, width=4.0))
+                pos[mover] = (note.end, pos[mover][1])
+                detail = _table(["hex", "Area", "adjacent to target", "engages", "", "why"], rows, cols)
+            elif isinstance(note, LeadChosen):                 # Prime Swarm: the closer figure leads
+                if pos[mover][0] != note.lead:
+                    two = second_name(sc)
+                    pos[mover], pos[two] = (note.lead, pos[mover][1]), (pos[mover][0], pos[two][1])
+            elif isinstance(note, SecondPlaced):               # the second figure / base hex placed
+                pos[second_name(sc)] = (note.at, pos[second_name(sc)][1])
+                ov.append(HexMark(note.at, stroke=PASS, width=4.0))
+            elif isinstance(note, Seized):                     # Seize: the agent placed next to the dragging figure
+                pos[note.who] = (note.at, pos[note.who][1])
+                ov.append(HexMark(note.at, stroke=FOCUS, width=4.0))
+            for mk in s.marks:                                 # hexes the step talks about, ringed
+                try:
+                    h = Hex.parse(mk)
+                except (ValueError, TypeError):
+                    continue
+                if h in on_map and not isinstance(note, EndChosen):
+                    ov.append(Circle(px(h), 0.66, stroke=FOCUS, width=3.0))
+            out.append(StepPicture(dict(pos), tuple(ov), detail, verdicts))
     return out
 
 
@@ -237,7 +242,8 @@ class AIStepper(ScenarioStepperView):
     """Scenario picker, ruling dropdown, the map of Areas, the A.I. section table and the trace stepper.
 
     Attributes:
-        scenario: the :class:`ActivationScenario` shown; ``trace``: its last resolution; ``frames``: one per step.
+        scenario: the :class:`ActivationScenario` shown; ``trace``: its last resolution; ``kernel_frames``: the
+            activation as the kernel played it; ``frames``: one :class:`StepPicture` per step, drawn from them.
     """
 
     FIT = (640, 520)
@@ -273,11 +279,19 @@ class AIStepper(ScenarioStepperView):
 
     def run(self, keep_step: bool = True) -> None:
         """Resolve the scenario with the current rulings; keep the focused step if asked. Never raises."""
+        played: list = []
+
+        def resolve() -> Trace:
+            kframes, trace = play_activation(self.scenario, rulings=self.rulings())
+            played[:] = [kframes]
+            return trace
+
         def shown(trace: Trace) -> None:
-            self.frames = frames(trace, self.scenario)
+            self.kernel_frames = played[0]
+            self.frames = pictures(self.kernel_frames, self.scenario)
             self._show_outcome()
 
-        self._resolve_and_show(lambda: resolve_activation(self.scenario, rulings=self.rulings()), shown, keep_step)
+        self._resolve_and_show(resolve, shown, keep_step)
 
     def _pieces(self, positions: Mapping[str, tuple[Hex, str]]) -> list[Piece]:
         lay = area_board_layout()
@@ -305,24 +319,23 @@ class AIStepper(ScenarioStepperView):
             self.board.overlays = base + self._base_bar(start_positions(self.scenario))
             self.detail.value = ("<i style='font-family:sans-serif;font-size:12px'>Press Next ▶ to step through the "
                                  "activation: the board shows the focused step.</i>")
-            self.rules.value = rules_html(self.scenario, last.verdicts if last else {}, self.trace.outcome["rule"],
-                                          True)
+            self.rules.value = rules_html(self.scenario, last.verdicts if last else {}, self.trace.result.rule, True)
             return
         fr = self.frames[i]
         self.board.set_pieces(self._pieces(fr.positions))
         self.board.overlays = base + self._base_bar(fr.positions) + list(fr.overlays)
         self.detail.value = fr.detail
-        self.rules.value = rules_html(self.scenario, fr.verdicts, self.trace.outcome["rule"], i == len(self.frames) - 1)
+        self.rules.value = rules_html(self.scenario, fr.verdicts, self.trace.result.rule, i == len(self.frames) - 1)
 
     def _show_outcome(self) -> None:
-        o = self.trace.outcome
-        rule = "no behavior rule applied: it stays" if o["rule"] is None else \
-            f"rule {o['rule'] + 1} ({(o['action'] or '').replace('_', ' ')})"
+        o = self.trace.result
+        rule = "no behavior rule applied: it stays" if o.rule is None else \
+            f"rule {o.rule + 1} ({(o.action or '').replace('_', ' ')})"
         self.outcome.value = (f"<div class='gd-ai-outcome' style='font-family:sans-serif;font-size:13px;"
                               f"border:1px solid #dee2e6;border-radius:4px;padding:4px 8px;margin:4px 0'>"
-                              f"<b>{html.escape(o['mover'])}</b> targets <b>{html.escape(str(o['target']))}</b>: "
-                              f"{html.escape(rule)}; {o['start']} → <b>{o['end']}</b>; Areas to the target "
-                              f"{o['areas_before']} → {o['areas_after']}</div>")
+                              f"<b>{html.escape(o.mover)}</b> targets <b>{html.escape(str(o.target))}</b>: "
+                              f"{html.escape(rule)}; {o.start} → <b>{o.end}</b>; Areas to the target "
+                              f"{o.areas_before} → {o.areas_after}</div>")
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects: ``pn.state.onload``)."""
@@ -354,4 +367,4 @@ def ai_page(scenario_id: str = DEFAULT_SCENARIO) -> tuple[AIStepper, Callable[[]
     return w, w.redraw
 
 
-__all__ = ["AIStepper", "Frame", "ai_page", "area_board", "area_overlays", "frames", "rules_html"]
+__all__ = ["AIStepper", "StepPicture", "ai_page", "area_board", "area_overlays", "pictures", "rules_html"]

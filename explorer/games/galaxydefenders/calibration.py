@@ -24,10 +24,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
+from explorer.schema import Strict
 
 SYMBOLS = ("hit", "shield", "bolt", "jam", "ammo", "wings", "blank")
 """Die symbols a face may show (``"blank"`` only alone)."""
@@ -165,14 +166,12 @@ def parse_face(label: str, field: str = "faces") -> Face:
     return Face("+".join(parts), n["hit"], n["shield"], n["bolt"], n["jam"], n["ammo"], n["wings"])
 
 
-class _DieModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _DieModel(Strict):
     sides: int = Field(6, ge=2, le=MAX_SIDES)
     faces: list[str] = Field(min_length=2, max_length=MAX_SIDES)
 
 
-class _TokenModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _TokenModel(Strict):
     id: str = Field(min_length=1, max_length=40)
     level: int = Field(ge=1, le=2)
     effect: Literal[EFFECTS]  # type: ignore[valid-type]
@@ -181,8 +180,7 @@ class _TokenModel(BaseModel):
     count: int = Field(1, ge=1, le=20)
 
 
-class _CalibrationModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _CalibrationModel(Strict):
     defend_die: str | None = Field(None, max_length=20)
     dice: dict[str, _DieModel] | None = Field(None, max_length=MAX_COLOURS)
     critical_tokens: list[_TokenModel] | None = Field(None, max_length=60)

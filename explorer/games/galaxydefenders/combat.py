@@ -11,9 +11,15 @@ dealt a wound; 8.2.1 compatibility redraw; 8.2.2 duration; 8.2.3 the same effect
 replaces a lesser one), 11.3 Master Aliens (immune to Paralyze), 8.4 Explosion and 11.6 Prime Swarm Units (who an
 Area or Explosion attack hits), 11.3.1 Menacing Agent System (the Menace token after each attack).
 
-State is immutable (:class:`TargetState`, :class:`HitRoll`); each step function returns a new value plus its
-:class:`~explorer.trace.Step` list. :func:`resolve_combat` runs the steps with dice from a :class:`DiceSource` (the
-scenario's fixed faces, else faces rolled from the seed); :mod:`.odds` runs the same steps over exact distributions.
+Three sequences on the kernel (:mod:`explorer.kernel`), each a tuple of plain step functions
+``step(state, ctx) -> (state, steps)`` over a frozen state: :data:`COMBAT_SEQUENCE` (the High Impact setting, then
+every attack) over :class:`CombatState` with a :class:`CombatContext`; :data:`ATTACK_SEQUENCE` (target selection,
+the Hit roll, each target's defence, the Menace token); :data:`DEFENCE_SEQUENCE` (Mark, Energy Shields, items, the
+Defend dice, the Defend roll, wounds, Poison, the Critical token) over :class:`Defence` with a
+:class:`DefenceContext`. The dice are one :class:`~explorer.dice.Dice` (the seed, or an explicit roller) and, per
+attack, a :class:`TableDice` over it (the scenario's fixed faces and Critical draws where given, calibrated faces and
+the shuffled Critical bag otherwise). :func:`resolve_combat` returns the trace with a typed :class:`CombatOutcome`;
+:mod:`.odds` runs the same defence steps (:data:`PREPARE_STEPS`, :data:`FINISH_STEPS`) over exact distributions.
 
 Scenario kind ``combat`` (TOML)::
 
@@ -71,20 +77,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from contextlib import contextmanager
-from typing import Annotated, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import Field, PrivateAttr
 
-from explorer.dice import SeededRoller
+from explorer.dice import Dice, Roller
 from explorer.errors import DiceScriptExhausted, ScenarioError
+from explorer.kernel import Context, Each, Outcome, play, run, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import agree, join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
 from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
 from .options import rulings as make_rulings
+
+if TYPE_CHECKING:
+    from .phases import Menace
 
 HIGH_IMPACT_CAP = 5
 """Storybook 5.5.1: at most five Blue dice in a Defend roll when High Impact is on."""
@@ -121,11 +132,7 @@ FaceLabel = Annotated[str, Field(min_length=1, max_length=60)]
 
 # ------------------------------------------------------------------------------------------------ scenario model
 
-class _Base(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class EffectModel(_Base):
+class EffectModel(Strict):
     """An attack effect: ``kind``, ``x`` (its number), ``trigger``."""
 
     kind: EffectKind
@@ -133,7 +140,7 @@ class EffectModel(_Base):
     trigger: Trigger = "always"
 
 
-class HeldCritical(_Base):
+class HeldCritical(Strict):
     """A Critical token already on a target: ``effect`` and ``x``."""
 
     effect: Literal["def_dice_minus", "atk_dice_minus", "movement_minus", "max_health_minus", "paralyzed",
@@ -141,7 +148,7 @@ class HeldCritical(_Base):
     x: int = Field(0, ge=0, le=5)
 
 
-class TargetModel(_Base):
+class TargetModel(Strict):
     name: str = Field(min_length=1, max_length=40)
     kind: Kind = "alien"
     health: int = Field(ge=1, le=40)
@@ -158,16 +165,16 @@ class TargetModel(_Base):
     walking_path: bool = True
 
 
-class RolledModel(_Base):
+class RolledModel(Strict):
     hit: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DICE)]] = Field(default_factory=dict,
                                                                                     max_length=4)
     defend: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DEFEND_FACES)]] = Field(
         default_factory=dict, max_length=12)
     critical: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DRAWS)]] = Field(default_factory=dict,
-                                                                                        max_length=12)
+                                                                                          max_length=12)
 
 
-class AttackModel(_Base):
+class AttackModel(Strict):
     attacker: str = Field("attacker", min_length=1, max_length=40)
     attacker_kind: Kind = "agent"
     weapon: str = Field("weapon", min_length=1, max_length=40)
@@ -184,25 +191,24 @@ class AttackModel(_Base):
     controller: Name | None = None
 
 
-class MenaceModel(_Base):
+class MenaceModel(Strict):
     """The Menace token when the scenario starts (11.3.1): the Menacing Agent and the level."""
 
     holder: Name
     level: int = Field(1, ge=1, le=2)
 
 
-class CloseEncounterModel(_Base):
+class CloseEncounterModel(Strict):
     card: int = Field(ge=1, le=40)
     activates: list[Name] = Field(default_factory=list, max_length=20)
 
 
-class CombatScenario(_Base):
+class CombatScenario(ScenarioHeader):
     """A validated ``combat`` scenario (see the module docstring for the file format)."""
 
     game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["combat"] = "combat"
-    title: str = Field("Combat", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("Combat", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     high_impact: bool = True
@@ -398,7 +404,7 @@ class HitRoll:
 
 @dataclass(frozen=True)
 class TargetResult:
-    """What one attack did to one target."""
+    """What one attack did to one target (``faces``: the labels of the Blue dice of its Defend roll)."""
 
     name: str
     hits: int
@@ -411,10 +417,19 @@ class TargetResult:
     extra_wounds: int = 0
     critical: str | None = None
     status: str = "alive"
+    faces: tuple[str, ...] = ()
 
     @property
     def wounds(self) -> int:
+        """Every wound the attack dealt this target (hits not cancelled, a second poison, a Critical's damage)."""
         return self.hit_wounds + self.extra_wounds
+
+    def to_json(self) -> dict:
+        """The target's line of an attack in the JSON outcome."""
+        return {"name": self.name, "absorbed": self.absorbed, "cancelled_by_items": self.cancelled_by_items,
+                "blue_dice": self.blue_dice, "shields_rolled": self.shields_rolled,
+                "cancelled_by_dice": self.cancelled_by_dice, "hit_wounds": self.hit_wounds, "wounds": self.wounds,
+                "critical": self.critical, "status": self.status}
 
 
 class DiceSource(Protocol):
@@ -429,30 +444,39 @@ class DiceSource(Protocol):
 
 
 class TableDice:
-    """Fixed faces from an attack's ``rolled`` table where given, else faces rolled from a seeded roller.
+    """The dice of one attack, on the sequence's one :class:`~explorer.dice.Dice`: the faces the attack's ``rolled``
+    table fixes where given (calibrated faces named by their symbols, Critical tokens by id), else faces rolled on
+    the calibrated dice and tokens drawn from the shuffled Critical bag by ``dice`` (its seed, or its explicit
+    roller).
+
+    Args:
+        cal: the calibration (dice faces, Critical piles).
+        rolled: the attack's fixed faces, or ``None``.
+        dice: a :class:`~explorer.dice.Dice`, or any roller (then wrapped in one).
 
     Raises (when asked):
         DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold.
     """
 
-    def __init__(self, cal: Calibration, rolled: RolledModel | None, roller: SeededRoller):
-        self.cal, self.rolled, self.roller = cal, rolled, roller
+    def __init__(self, cal: Calibration, rolled: RolledModel | None, dice: Dice | Roller):
+        self.cal, self.rolled = cal, rolled
+        self.dice = dice if isinstance(dice, Dice) else Dice(roller=dice)
 
     def hit(self, colour: str, n: int) -> tuple[Face, ...]:
         die = self.cal.die(colour)
         if self.rolled and colour in self.rolled.hit:
             return tuple(die.face(f) for f in self.rolled.hit[colour])
-        return tuple(die.faces[self.roller.roll(die.sides, f"{colour} die") - 1] for _ in range(n))
+        return tuple(die.faces[self.dice.roll(die.sides, f"{colour} die") - 1] for _ in range(n))
 
     def defend(self, target: str, n: int) -> tuple[Face, ...]:
         die = self.cal.defend
         if self.rolled and target in self.rolled.defend:
             given = self.rolled.defend[target]
             if len(given) < n:
-                raise DiceScriptExhausted(f"rolled.defend.{target} lists {plural(len(given), 'Blue die', 'Blue dice')}; the Defend roll "
-                                          f"needs {n}")
+                raise DiceScriptExhausted(f"rolled.defend.{target} lists {plural(len(given), 'Blue die', 'Blue dice')}; "
+                                          f"the Defend roll needs {n}")
             return tuple(die.face(f) for f in given[:n])
-        return tuple(die.faces[self.roller.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
+        return tuple(die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
 
     def critical(self, target: str, level: int, kind: str) -> tuple[tuple[str, ...], CriticalToken]:
         discarded: list[str] = []
@@ -470,7 +494,7 @@ class TableDice:
                                       f"{kind} was drawn")
         bag = [t for t in self.cal.pile(level) for _ in range(t.count)]
         while bag:
-            tok = bag.pop(self.roller.roll(len(bag), "Critical token") - 1)
+            tok = bag.pop(self.dice.roll(len(bag), "Critical token") - 1)
             if tok.compatible(kind):
                 return tuple(discarded), tok
             discarded.append(tok.id)
@@ -478,10 +502,6 @@ class TableDice:
 
 
 # ------------------------------------------------------------------------------------------------ step functions
-
-def _step(title: str, rule, detail: str = "", section: str = "", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(marks), section)
-
 
 def clearly_matching(card: int, rulings: Rulings) -> bool:
     """Whether a Close Encounter card is clearly matching (7.2.1); unlisted cards follow
@@ -509,27 +529,28 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
     primary = targets[attack.target]
     if attack.damage == "single":
         reach = [primary]
-        steps = [_step(f"{attack.weapon} targets {primary.name}", S.AGENT_COMBAT if attack.attacker_kind == "agent"
-                       else S.ALIEN_COMBAT, "A single-target attack hits one figure (one figure of a Prime Swarm).",
-                       sec, (primary.name,), damage="single")]
+        steps = [Step(f"{attack.weapon} targets {primary.name}", S.AGENT_COMBAT if attack.attacker_kind == "agent"
+                      else S.ALIEN_COMBAT, "A single-target attack hits one figure (one figure of a Prime Swarm).",
+                      section=sec, marks=(primary.name,), facts={"damage": "single"})]
     else:
         rel = {"area": ("target", "same"), "explosion": ("target", "same", "adjacent")}[attack.damage]
         reach = [primary] + [t for t in targets.values() if t.name != primary.name and t.area in rel
                              and (t.area != "adjacent" or t.walking_path)]
         cut = [t.name for t in targets.values() if t.area == "adjacent" and not t.walking_path and
                attack.damage == "explosion"]
-        steps = [_step(f"{attack.damage.title()} damage reaches {', '.join(t.name for t in reach)}",
-                       S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM,
-                       ("Explosion works like Area Damage extended to the adjacent Areas joined by a legal walking "
-                        "path, with the same hits and effects." if attack.damage == "explosion" else
-                        "Area Damage hits every target in the targeted Area.")
-                       + (f" Not reached (no legal walking path): {', '.join(cut)}." if cut else ""),
-                       sec, tuple(t.name for t in reach), damage=attack.damage, reached=[t.name for t in reach])]
+        steps = [Step(f"{attack.damage.title()} damage reaches {', '.join(t.name for t in reach)}",
+                      S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM,
+                      ("Explosion works like Area Damage extended to the adjacent Areas joined by a legal walking "
+                       "path, with the same hits and effects." if attack.damage == "explosion" else
+                       "Area Damage hits every target in the targeted Area.")
+                      + (f" Not reached (no legal walking path): {', '.join(cut)}." if cut else ""),
+                      section=sec, marks=tuple(t.name for t in reach),
+                      facts={"damage": attack.damage, "reached": [t.name for t in reach]})]
     kept = []
     for t in reach:
         if t.kind != "agent" and t.down:
-            steps.append(_step(f"{t.name} is already dead: not a target", S.NPC_HEALTH if t.kind == "npc"
-                               else S.HEALTH_POINTS, "", sec, (t.name,)))
+            steps.append(Step(f"{t.name} is already dead: not a target", S.NPC_HEALTH if t.kind == "npc"
+                              else S.HEALTH_POINTS, "", section=sec, marks=(t.name,)))
             continue
         if t.burrowing:
             card = ce.card if ce else None
@@ -539,51 +560,15 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
             why = ("no Close Encounter card is on the discard pile" if ce is None else
                    f"card #{card} is {'clearly matching' if clear else 'not clearly matching'} and "
                    f"{'activates' if activated else 'does not activate'} {t.name}")
-            steps.append(_step(f"{t.name} (Burrowing) is {'in' if ok else 'not in'} the Vulnerability state: "
-                               f"{'may' if ok else 'cannot'} be attacked", S.BURROWING_TARGETING,
-                               f"Checked before the Hit roll for every target at once: {why}.", sec, (t.name,),
-                               vulnerable=ok, card=card))
+            steps.append(Step(f"{t.name} (Burrowing) is {'in' if ok else 'not in'} the Vulnerability state: "
+                              f"{'may' if ok else 'cannot'} be attacked", S.BURROWING_TARGETING,
+                              f"Checked before the Hit roll for every target at once: {why}.", section=sec,
+                              marks=(t.name,),
+                              facts={"vulnerable": ok, "card": card}))
             if not ok:
                 continue
         kept.append(t.name)
     return tuple(kept), steps
-
-
-def hit_roll(attack: AttackModel, dice: DiceSource) -> tuple[HitRoll, list[Step]]:
-    """The Hit roll: coloured dice (after the attacker's "-X ATK Dice") or a fixed number of hits, plus hits from
-    powers and items (9.2 Combat, 11.12 Combat). Bolts count once for effects, however many are rolled."""
-    sec = "Hit roll"
-    rule = S.AGENT_COMBAT if attack.attacker_kind == "agent" else S.ALIEN_COMBAT
-    steps: list[Step] = []
-    if attack.fixed_hits is not None:
-        hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
-        steps.append(_step(f"{attack.weapon} gives {plural(attack.fixed_hits, 'hit')} without dice", rule,
-                           "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
-                           + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
-                           sec, hits=attack.fixed_hits))
-    else:
-        pool = dice_pool(attack)
-        if attack.atk_dice_minus:
-            steps.append(_step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer", S.CRITICAL_EFFECTS,
-                               "Its -X ATK Dice Critical removes dice from every Hit roll.", sec,
-                               pool={c: n for c, n in pool.items()}))
-        faces: list[tuple[str, str]] = []
-        hits = bolts = 0
-        for colour, n in pool.items():
-            for f in dice.hit(colour, n):
-                faces.append((colour, f.label))
-                hits += f.hits
-                bolts += f.bolts
-        hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
-        steps.append(_step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, {plural(bolts, 'Bolt')}",
-                           S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
-                           + " (faces from the calibration).", sec, marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
-                           hits=hits, bolts=bolts, faces=[list(x) for x in faces]))
-    if attack.bonus_hits:
-        steps.append(_step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
-                           "Powers and items modify the number of hits of this attack only.", sec,
-                           bonus=attack.bonus_hits, hits=hr.hits))
-    return hr, steps
 
 
 def effect_active(e: EffectModel, hr: HitRoll, attack: AttackModel, target: TargetState) -> bool:
@@ -611,128 +596,10 @@ def place_mark(target: TargetState, attack: AttackModel, hr: HitRoll, rulings: R
         else:
             level = new if rulings.reading("mark_lesser_on_greater") == "replace" else old
         target = replace(target, mark=level)
-        steps.append(_step(f"{target.name} is marked: Mark {level}" + (f" (was Mark {old})" if old else ""), S.MARK,
-                           "The target counts as Marked for every attacker from now on.", "Attack effects",
-                           (target.name,), mark=level))
+        steps.append(Step(f"{target.name} is marked: Mark {level}" + (f" (was Mark {old})" if old else ""), S.MARK,
+                          "The target counts as Marked for every attacker from now on.", section="Attack effects",
+                          marks=(target.name,), facts={"mark": level}))
     return target, steps
-
-
-def energy_shields(target: TargetState, hits: int) -> tuple[TargetState, int, bool, list[Step]]:
-    """Energy Shields absorb hits first (11.7; 9.5.2.3 for a Power Suit).
-
-    A Power Suit with a shield left absorbs alone and makes every other shield, power and item be bypassed. Else
-    the stack with the most shields left blocks (Left on a tie) and only that stack absorbs. A target whose
-    shields a Critical removed absorbs nothing.
-
-    Returns:
-        ``(target, hits left, power suit used, steps)``.
-    """
-    sec = f"Defence: {target.name}"
-    if hits <= 0:
-        return target, 0, False, []
-    if target.critical_x("shields_removed") is not None:
-        return target, hits, False, [_step(f"{target.name}'s Energy Shields are down (Critical)", S.CRITICAL_EFFECTS,
-                                           "Its Energy Shields were removed and cannot recharge until the token "
-                                           "goes.", sec, (target.name,))]
-    if target.suit_shields:
-        used = min(hits, target.suit_shields)
-        t = replace(target, suit_shields=target.suit_shields - used)
-        return t, hits - used, True, [_step(
-            f"Power Suit shields absorb {plural(used, 'hit')} ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
-            "The Power Suit's shields must be used and override the agent's own shields, powers and items "
-            "(bypassed, not spent).", sec, (target.name,), absorbed=used, suit_left=t.suit_shields)]
-    if not target.stacks or max(target.stacks) == 0:
-        if target.stacks:
-            return target, hits, False, [_step(f"{target.name} has no Energy Shield left", S.MULTIPLE_ENERGY_SHIELDS,
-                                               "Every stack is empty until the next Refresh phase.", sec,
-                                               (target.name,), stacks=list(target.stacks))]
-        return target, hits, False, []
-    best = max(target.stacks)
-    i = target.stacks.index(best)   # first = Left on a tie
-    used = min(hits, best)
-    stacks = target.stacks[:i] + (best - used,) + target.stacks[i + 1:]
-    side = (["Left", "Right"][i] if len(stacks) == 2 else f"Stack {i + 1}") if len(stacks) > 1 else "The"
-    why = ("Each shield icon is a separate stack; the one with most shields left blocks (Left on a tie) and only it "
-           "absorbs." if len(stacks) > 1 else "The Energy Shield absorbs one hit per shield.")
-    return replace(target, stacks=stacks), hits - used, False, [_step(
-        f"{side} Energy Shield stack absorbs {plural(used, 'hit')}; "
-        + (f"stacks now {join_words(stacks)} shields" if len(stacks) > 1 else f"{plural(stacks[0], 'shield')} left"),
-        S.MULTIPLE_ENERGY_SHIELDS,
-        why, sec, (target.name,), stack=i, absorbed=used, stacks=list(stacks))]
-
-
-def cancel_by_items(target: TargetState, hits: int, suit_used: bool) -> tuple[int, list[Step]]:
-    """Items and powers that cancel or reduce hits (8.1: they work against Lethal too); bypassed while a Power
-    Suit's shields were used (9.5.2.3). Returns ``(hits left, steps)``."""
-    if not target.cancel_hits or hits <= 0:
-        return hits, []
-    if suit_used:
-        return hits, [_step(f"{target.name}'s hit-cancelling items are bypassed", S.POWER_SUIT_SHIELDS,
-                            "The Power Suit's shields were used this attack.", f"Defence: {target.name}",
-                            (target.name,))]
-    n = min(hits, target.cancel_hits)
-    return hits - n, [_step(f"Items and powers cancel {plural(n, 'hit')}", S.LETHAL, "Items and powers that modify the "
-                            "number of hits work against every attack, Lethal included.", f"Defence: {target.name}",
-                            (target.name,), cancelled=n)]
-
-
-def defend_dice(target: TargetState, remaining: int, total_hits: int, weapon_minus: int, high_impact: bool,
-                rulings: Rulings) -> tuple[int, list[Step]]:
-    """How many Blue dice the Defend roll uses (Storybook 5.5.1): one per hit left, less every "-X Def Dice"
-    (the weapon's and the target's own Critical, combined by ``def_dice_minus_sources``; subtracted from the
-    count chosen by ``def_dice_minus_base``), at most 5 with High Impact, never below 0."""
-    sec = f"Defence: {target.name}"
-    crit_minus = target.critical_x("def_dice_minus") or 0
-    minus = 0
-    if weapon_minus or crit_minus:
-        how = rulings.reading("def_dice_minus_sources")
-        minus = weapon_minus + crit_minus if how == "add" else max(weapon_minus, crit_minus)
-    base = remaining
-    if minus:
-        if rulings.reading("def_dice_minus_base") == "total_hits":
-            base = total_hits
-    n = max(0, base - minus)
-    capped = high_impact and n > HIGH_IMPACT_CAP
-    if high_impact:
-        n = min(n, HIGH_IMPACT_CAP)
-    n = min(n, remaining)
-    parts = [plural(base, "hit")]
-    if minus:
-        src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
-        parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
-    text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
-    return n, [_step(f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}", S.HIGH_IMPACT if high_impact or minus else S.AGENT_COMBAT,
-                     f"One Blue die per hit: {text}." + ("" if high_impact else " High Impact is off."), sec,
-                     (target.name,), blue_dice=n, minus=minus, high_impact=high_impact)]
-
-
-def defend_cancel(target: TargetState, remaining: int, faces: Sequence[Face], suit_used: bool
-                  ) -> tuple[int, int, list[Step]]:
-    """Each shield result (the Blue dice plus shield results from powers such as "No Pain", bypassed under a used
-    Power Suit) cancels one hit. Returns ``(shields rolled, hits cancelled, steps)``."""
-    rolled = sum(f.shields for f in faces)
-    extra = 0 if suit_used else target.standard_shields
-    cancelled = min(remaining, rolled + extra)
-    detail = "Faces: " + (", ".join(f.label for f in faces) or "none")
-    if extra:
-        detail += f"; +{plural(extra, 'shield result')} from powers"
-    verb = "cancels" if rolled + extra == 1 else "cancel"
-    return rolled, cancelled, [_step(f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}",
-                                     S.HIGH_IMPACT,
-                                     detail + ".", f"Defence: {target.name}",
-                                     (target.name,) + tuple(f"blue:{f.label}" for f in faces),
-                                     faces=[f.label for f in faces], shields=rolled, extra=extra,
-                                     cancelled=cancelled)]
-
-
-def lethal_no_defend(target: TargetState) -> list[Step]:
-    """Lethal (8.1): no Defend roll; shield results from dice or equivalent powers cannot cancel Lethal hits."""
-    extra = f"; its {plural(target.standard_shields, 'shield result')} from powers " \
-        f"{agree(target.standard_shields, 'is', 'are')} useless" \
-        if target.standard_shields else ""
-    return [_step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
-                  f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
-                  f"Defence: {target.name}", (target.name,), lethal=True)]
 
 
 def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, section: str = ""
@@ -743,13 +610,15 @@ def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, s
         return target, []
     before = target.status()
     t = replace(target, wounds=target.wounds + n)
-    steps = [_step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {t.wounds}/{t.max_health}", rule, "", section or
-                   f"Wounds: {t.name}", (t.name,), wounds=n, total=t.wounds, health=t.max_health)]
+    steps = [Step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {t.wounds}/{t.max_health}", rule, "",
+                  section=section or
+                  f"Wounds: {t.name}", marks=(t.name,), facts={"wounds": n, "total": t.wounds, "health": t.max_health})]
     if t.status() != before:
         rule2 = S.NPC_HEALTH if t.kind == "npc" else S.HEALTH_POINTS
-        steps.append(_step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", rule2,
-                           "Its wounds reached its Health points.", section or f"Wounds: {t.name}", (t.name,),
-                           status=t.status()))
+        steps.append(Step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", rule2,
+                          "Its wounds reached its Health points.", section=section or f"Wounds: {t.name}",
+                          marks=(t.name,),
+                          facts={"status": t.status()}))
     return t, steps
 
 
@@ -760,20 +629,21 @@ def apply_poison(target: TargetState, level: int, wounded: bool, rulings: Ruling
     ``poison_without_wound``."""
     sec = section or f"Attack effects: {target.name}"
     if target.kind in ("alien", "master_alien"):
-        return target, [_step(f"Poison {level} has no effect on {target.name}", S.POISONED,
-                              "Poison affects agents, NPCs and drones.", sec, (target.name,))]
+        return target, [Step(f"Poison {level} has no effect on {target.name}", S.POISONED,
+                             "Poison affects agents, NPCs and drones.", section=sec, marks=(target.name,))]
     if not wounded and rulings.reading("poison_without_wound") == "needs_wound":
-        return target, [_step(f"Poison {level} is not applied: no wound was dealt", S.POISONED, "", sec,
-                              (target.name,))]
+        return target, [Step(f"Poison {level} is not applied: no wound was dealt", S.POISONED, "", section=sec,
+                             marks=(target.name,))]
     if target.poison == 0:
-        return replace(target, poison=level), [_step(f"{target.name} is poisoned: Poison {level}", S.POISONED,
-                                                     "Each following Refresh phase it suffers 1 wound and the token "
-                                                     "goes down one step.", sec, (target.name,), poison=level)]
+        return replace(target, poison=level), [Step(f"{target.name} is poisoned: Poison {level}", S.POISONED,
+                                                    "Each following Refresh phase it suffers 1 wound and the token "
+                                                    "goes down one step.", section=sec, marks=(target.name,),
+                                                    facts={"poison": level})]
     keep = max(level, target.poison)
     t = replace(target, poison=keep)
-    steps = [_step(f"Second poison: Poison {min(level, target.poison)} discarded, Poison {keep} kept", S.POISONED,
-                   "Two poison effects cannot stay on one target: the lesser is discarded and the target suffers 1 "
-                   "wound at once.", sec, (target.name,), poison=keep)]
+    steps = [Step(f"Second poison: Poison {min(level, target.poison)} discarded, Poison {keep} kept", S.POISONED,
+                  "Two poison effects cannot stay on one target: the lesser is discarded and the target suffers 1 "
+                  "wound at once.", section=sec, marks=(target.name,), facts={"poison": keep})]
     t, more = suffer_wounds(t, 1, "second poison", S.POISONED, sec)
     return t, steps + more
 
@@ -794,174 +664,592 @@ def apply_critical_token(target: TargetState, tok: CriticalToken, section: str =
     if tok.effect == "extra_damage":
         t, steps = suffer_wounds(target, tok.x, f"Critical {tok.id}: {tok.x} additional damage", S.CRITICAL_EFFECTS,
                                  sec)
-        return t, tok.x, [_step(f"Instant Critical: {tok.x} additional damage", S.CRITICAL_DURATION,
-                                "A green token is applied and discarded at once.", sec, (target.name,))] + steps
+        return t, tok.x, [Step(f"Instant Critical: {tok.x} additional damage", S.CRITICAL_DURATION,
+                               "A green token is applied and discarded at once.", section=sec,
+                               marks=(target.name,))] + steps
     if tok.effect == "paralyzed" and target.kind == "master_alien":
-        return target, 0, [_step(f"{target.name} ignores Paralyze", S.MASTER_ALIENS,
-                                 "Master Aliens are immune to any Paralyze effect.", sec, (target.name,))]
+        return target, 0, [Step(f"{target.name} ignores Paralyze", S.MASTER_ALIENS,
+                                "Master Aliens are immune to any Paralyze effect.", section=sec, marks=(target.name,))]
     old = target.critical_x(tok.effect)
     if old is not None and tok.x <= old:
-        return target, 0, [_step(f"{target.name} already has {tok.effect}; the new token is discarded",
-                                 S.CRITICAL_EFFECTS, "The same Critical effect cannot be on a target twice.", sec,
-                                 (target.name,))]
+        return target, 0, [Step(f"{target.name} already has {tok.effect}; the new token is discarded",
+                                S.CRITICAL_EFFECTS, "The same Critical effect cannot be on a target twice.",
+                                section=sec,
+                                marks=(target.name,))]
     crits = tuple((e, x) for e, x in target.criticals if e != tok.effect) + ((tok.effect, tok.x),)
     t = replace(target, criticals=crits)
     extra: list[Step] = []
     if tok.effect == "shields_removed":
         t = replace(t, stacks=tuple(0 for _ in t.stacks), suit_shields=0 if t.suit_shields is not None else None)
     if tok.effect == "max_health_minus" and t.status() != target.status():
-        extra.append(_step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", S.CRITICAL_EFFECTS,
-                           "Its wounds reach its lowered maximum Health points.", sec, (t.name,), status=t.status()))
+        extra.append(Step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", S.CRITICAL_EFFECTS,
+                          "Its wounds reach its lowered maximum Health points.", section=sec, marks=(t.name,),
+                          facts={"status": t.status()}))
     word = "replaces the lesser one" if old is not None else "is placed"
-    return t, 0, [_step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "), S.CRITICAL_DURATION,
-                        {"temporary": "It lasts until the next Refresh phase.",
-                         "permanent": "It lasts until the end of the mission, healed or death (a Body Condition)."}
-                        [tok.duration], sec, (t.name,), effect=tok.effect, x=tok.x, duration=tok.duration)] + extra
+    return t, 0, [Step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "), S.CRITICAL_DURATION,
+                       {"temporary": "It lasts until the next Refresh phase.",
+                        "permanent": "It lasts until the end of the mission, healed or death (a Body Condition)."}
+                       [tok.duration], section=sec, marks=(t.name,),
+                       facts={"effect": tok.effect, "x": tok.x, "duration": tok.duration})] + extra
 
 
 # ------------------------------------------------------------------------------------------------ one target
 
 @dataclass(frozen=True)
-class Prepared:
-    """A target after the deterministic part of the defence (Mark, shields, items), before any Defend die."""
+class Defence:
+    """One target's defence against one attack, between steps (immutable).
+
+    Attributes:
+        target: the target as the steps so far leave it.
+        hits: the attack's hits (its Hit roll).
+        remaining: hits left after Energy Shields and items (the Defend roll's hits).
+        absorbed: hits absorbed by Energy Shields; ``by_items``: hits cancelled by items and powers.
+        suit_used: a Power Suit's shields were used (its agent's other shields, items and powers are bypassed).
+        lethal: a Lethal effect applies (no Defend roll).
+        blue_dice: Blue dice of the Defend roll.
+        effects: the attack's effects active against this target (Mark aside).
+        faces: the Blue faces rolled; ``shields``: shield results on them; ``cancelled``: hits they (and shield
+            results from powers) cancelled.
+        hit_wounds: wounds from hits not cancelled.
+        critical: the Critical token applied (id), or ``None``.
+        wounds_before: the target's wounds before the attack.
+    """
 
     target: TargetState
-    remaining: int
-    absorbed: int
-    by_items: int
-    suit_used: bool
-    lethal: bool
-    blue_dice: int
-    effects: tuple[EffectModel, ...]
+    hits: int
+    remaining: int = 0
+    absorbed: int = 0
+    by_items: int = 0
+    suit_used: bool = False
+    lethal: bool = False
+    blue_dice: int = 0
+    effects: tuple[EffectModel, ...] = ()
+    faces: tuple[Face, ...] = ()
+    shields: int = 0
+    cancelled: int = 0
+    hit_wounds: int = 0
+    critical: str | None = None
+    wounds_before: int = 0
+
+    def result(self) -> TargetResult:
+        """What the attack did to the target (:class:`TargetResult`)."""
+        t = self.target
+        return TargetResult(t.name, self.remaining + self.absorbed + self.by_items, self.absorbed, self.by_items,
+                            self.blue_dice, self.shields, self.cancelled, self.hit_wounds,
+                            t.wounds - self.wounds_before - self.hit_wounds, self.critical, t.status(),
+                            tuple(f.label for f in self.faces))
+
+
+Prepared = Defence
+"""A :class:`Defence` after :data:`PREPARE_STEPS` (the deterministic part, before any Defend die)."""
+
+
+@dataclass(frozen=True)
+class DefenceContext(Context):
+    """What the defence steps read: the ``attack`` and its Hit ``roll``, ``high_impact``, the attack's dice
+    (``table``: a :class:`DiceSource`), and for the odds engine the Blue ``faces`` and the Critical ``token``
+    (with the ids ``discarded`` before it) given instead of rolled / drawn."""
+
+    attack: AttackModel | None = None
+    roll: HitRoll | None = None
+    high_impact: bool = True
+    table: DiceSource | None = None
+    faces: tuple[Face, ...] | None = None
+    token: CriticalToken | None = None
+    discarded: tuple[str, ...] = ()
+
+
+def mark_target(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.3 Mark Locking System: Mark effects first (:func:`place_mark`), so the effects that need a marked target
+    apply; then which of the attack's effects are active against this target."""
+    target, steps = place_mark(d.target, ctx.attack, ctx.roll, ctx.rulings)
+    active = tuple(e for e in ctx.attack.effects if e.kind != "mark" and effect_active(e, ctx.roll, ctx.attack,
+                                                                                      target))
+    return replace(d, target=target, effects=active, lethal=any(e.kind == "lethal" for e in active)), tuple(steps)
+
+
+def absorb_with_energy_shields(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """11.7 Multiple Energy Shielded Armor, 9.5.2.3 Energy Shields: Energy Shields absorb hits first.
+
+    A Power Suit with a shield left absorbs alone and makes every other shield, power and item be bypassed. Else
+    the stack with the most shields left blocks (Left on a tie) and only that stack absorbs. A target whose
+    shields a Critical removed absorbs nothing.
+    """
+    target, hits = d.target, d.hits
+    sec = f"Defence: {target.name}"
+    if hits <= 0:
+        return replace(d, remaining=0, absorbed=hits), ()
+    if target.critical_x("shields_removed") is not None:
+        return replace(d, remaining=hits), (Step(
+            f"{target.name}'s Energy Shields are down (Critical)", S.CRITICAL_EFFECTS,
+            "Its Energy Shields were removed and cannot recharge until the token goes.", section=sec,
+            marks=(target.name,)),)
+    if target.suit_shields:
+        used = min(hits, target.suit_shields)
+        t = replace(target, suit_shields=target.suit_shields - used)
+        return replace(d, target=t, remaining=hits - used, absorbed=used, suit_used=True), (Step(
+            f"Power Suit shields absorb {plural(used, 'hit')} ({t.suit_shields} left)", S.POWER_SUIT_SHIELDS,
+            "The Power Suit's shields must be used and override the agent's own shields, powers and items "
+            "(bypassed, not spent).", section=sec, marks=(target.name,),
+            facts={"absorbed": used, "suit_left": t.suit_shields}),)
+    if not target.stacks or max(target.stacks) == 0:
+        if target.stacks:
+            return replace(d, remaining=hits), (Step(
+                f"{target.name} has no Energy Shield left", S.MULTIPLE_ENERGY_SHIELDS,
+                "Every stack is empty until the next Refresh phase.", section=sec, marks=(target.name,),
+                facts={"stacks": list(target.stacks)}),)
+        return replace(d, remaining=hits), ()
+    best = max(target.stacks)
+    i = target.stacks.index(best)   # first = Left on a tie
+    used = min(hits, best)
+    stacks = target.stacks[:i] + (best - used,) + target.stacks[i + 1:]
+    side = (["Left", "Right"][i] if len(stacks) == 2 else f"Stack {i + 1}") if len(stacks) > 1 else "The"
+    why = ("Each shield icon is a separate stack; the one with most shields left blocks (Left on a tie) and only it "
+           "absorbs." if len(stacks) > 1 else "The Energy Shield absorbs one hit per shield.")
+    return replace(d, target=replace(target, stacks=stacks), remaining=hits - used, absorbed=used), (Step(
+        f"{side} Energy Shield stack absorbs {plural(used, 'hit')}; "
+        + (f"stacks now {join_words(stacks)} shields" if len(stacks) > 1 else f"{plural(stacks[0], 'shield')} left"),
+        S.MULTIPLE_ENERGY_SHIELDS, why, section=sec, marks=(target.name,),
+        facts={"stack": i, "absorbed": used, "stacks": list(stacks)}),)
+
+
+def cancel_with_items(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.1 Lethal: items and powers that cancel or reduce hits (they work against Lethal too); bypassed while a
+    Power Suit's shields were used (9.5.2.3)."""
+    target, hits = d.target, d.remaining
+    if not target.cancel_hits or hits <= 0:
+        return d, ()
+    if d.suit_used:
+        return d, (Step(f"{target.name}'s hit-cancelling items are bypassed", S.POWER_SUIT_SHIELDS,
+                        "The Power Suit's shields were used this attack.", section=f"Defence: {target.name}",
+                        marks=(target.name,)),)
+    n = min(hits, target.cancel_hits)
+    return replace(d, remaining=hits - n, by_items=n), (Step(
+        f"Items and powers cancel {plural(n, 'hit')}", S.LETHAL, "Items and powers that modify the number of hits "
+        "work against every attack, Lethal included.", section=f"Defence: {target.name}", marks=(target.name,),
+        facts={"cancelled": n}),)
+
+
+def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.1 Lethal: no Defend roll, and shield results from dice or equivalent powers cannot cancel Lethal hits.
+    Else Storybook 5.5.1 High Impact: one Blue die per hit left, less every "-X Def Dice" (the weapon's and the
+    target's own Critical, combined by ``def_dice_minus_sources``; subtracted from the count chosen by
+    ``def_dice_minus_base``), at most 5 with High Impact, never below 0."""
+    target, remaining = d.target, d.remaining
+    sec = f"Defence: {target.name}"
+    if remaining <= 0:
+        return d, ()
+    if d.lethal:
+        extra = f"; its {plural(target.standard_shields, 'shield result')} from powers " \
+            f"{agree(target.standard_shields, 'is', 'are')} useless" if target.standard_shields else ""
+        return d, (Step(f"Lethal: {target.name} rolls no Blue dice", S.LETHAL,
+                        f"Only Energy Shields and items or powers changing the number of hits stop Lethal hits{extra}.",
+                        section=sec, marks=(target.name,), facts={"lethal": True}),)
+    weapon_minus = sum(e.x for e in d.effects if e.kind == "def_dice_minus")
+    crit_minus = target.critical_x("def_dice_minus") or 0
+    minus = 0
+    if weapon_minus or crit_minus:
+        how = ctx.rulings.reading("def_dice_minus_sources")
+        minus = weapon_minus + crit_minus if how == "add" else max(weapon_minus, crit_minus)
+    base = remaining
+    if minus:
+        if ctx.rulings.reading("def_dice_minus_base") == "total_hits":
+            base = d.hits
+    n = max(0, base - minus)
+    capped = ctx.high_impact and n > HIGH_IMPACT_CAP
+    if ctx.high_impact:
+        n = min(n, HIGH_IMPACT_CAP)
+    n = min(n, remaining)
+    parts = [plural(base, "hit")]
+    if minus:
+        src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
+        parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
+    text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
+    return replace(d, blue_dice=n), (Step(
+        f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}",
+        S.HIGH_IMPACT if ctx.high_impact or minus else S.AGENT_COMBAT,
+        f"One Blue die per hit: {text}." + ("" if ctx.high_impact else " High Impact is off."), section=sec,
+        marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": ctx.high_impact}),)
+
+
+def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """Storybook 5.5.1: the Blue dice rolled (or given); each shield result (the Blue dice plus shield results
+    from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
+    Lethal hits."""
+    target = d.target
+    if d.lethal or not d.remaining or not (d.blue_dice or (target.standard_shields and not d.suit_used)):
+        return d, ()
+    faces: tuple[Face, ...] = ()
+    if d.blue_dice:
+        faces = tuple(ctx.faces if ctx.faces is not None else ctx.table.defend(target.name, d.blue_dice))
+    rolled = sum(f.shields for f in faces)
+    extra = 0 if d.suit_used else target.standard_shields
+    cancelled = min(d.remaining, rolled + extra)
+    detail = "Faces: " + (", ".join(f.label for f in faces) or "none")
+    if extra:
+        detail += f"; +{plural(extra, 'shield result')} from powers"
+    verb = "cancels" if rolled + extra == 1 else "cancel"
+    return replace(d, faces=faces, shields=rolled, cancelled=cancelled), (Step(
+        f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}", S.HIGH_IMPACT,
+        detail + ".", section=f"Defence: {target.name}",
+        marks=(target.name,) + tuple(f"blue:{f.label}" for f in faces),
+        facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra, "cancelled": cancelled}),)
+
+
+def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """9.3.1 Health Points, 10.4 NPC Health Status: every hit not cancelled is a wound (:func:`suffer_wounds`)."""
+    hit_wounds = d.remaining - d.cancelled
+    steps: list[Step] = []
+    if hit_wounds == 0:
+        steps.append(Step(f"{d.target.name} suffers no wound", S.HIGH_IMPACT if not d.lethal else S.LETHAL,
+                          "Every hit was absorbed or cancelled.", section=f"Wounds: {d.target.name}",
+                          marks=(d.target.name,)))
+    target, st = suffer_wounds(d.target, hit_wounds, "hits not cancelled")
+    return replace(d, target=target, hit_wounds=hit_wounds), tuple(steps + st)
+
+
+def poison_effects(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """9.3.2 Poisoned: the attack's active Poison effects (:func:`apply_poison`)."""
+    target, steps = d.target, []
+    for e in d.effects:
+        if e.kind == "poison":
+            target, st = apply_poison(target, e.x, d.hit_wounds > 0, ctx.rulings)
+            steps += st
+    return replace(d, target=target), tuple(steps)
+
+
+def draw_critical(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """8.2 Critical: one token per attack that dealt a wound, after every other effect, from the pile of its level
+    (several sources: ``critical_several_sources``); 8.2.1 incompatible tokens are redrawn; 8.2.2 / 8.2.3 its
+    effect (:func:`apply_critical_token`)."""
+    levels = [e.x for e in d.effects if e.kind == "critical" and e.x > 0]
+    if not levels:
+        return d, ()
+    target = d.target
+    sec = f"Critical: {target.name}"
+    if d.hit_wounds == 0:
+        return d, (Step("No Critical token: the attack dealt no wound", S.CRITICAL,
+                        "A Critical effect needs at least one wound from the attack.", section=sec,
+                        marks=(target.name,)),)
+    level = critical_level(levels, ctx.rulings)
+    token, discarded = ctx.token, ctx.discarded
+    if token is None:
+        discarded, token = ctx.table.critical(target.name, level, target.kind)
+    steps: list[Step] = []
+    if discarded:
+        steps.append(Step(f"Not compatible, discarded and redrawn: {', '.join(discarded)}",
+                          S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
+                              "agent" if target.kind == "agent" else "alien, drone or NPC") + ").",
+                          section=sec, marks=(target.name,), facts={"discarded": list(discarded)}))
+    steps.append(Step(f"Critical {level} token drawn: {token.id}", S.CRITICAL,
+                      "One Critical per attack that dealt at least one wound, after every other effect."
+                      + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), section=sec,
+                      marks=(target.name,), facts={"level": level, "token": token.id}))
+    target, _, st = apply_critical_token(target, token)
+    return replace(d, target=target, critical=token.id), tuple(steps + st)
+
+
+PREPARE_STEPS = (
+    ("Mark", mark_target),
+    ("Energy Shields", absorb_with_energy_shields),
+    ("Items and powers", cancel_with_items),
+    ("Defend dice", count_defend_dice),
+)
+"""The deterministic part of a target's defence (no die): what the odds engine runs once per Hit roll."""
+
+FINISH_STEPS = (
+    ("Defend roll", defend_roll),
+    ("Wounds", suffer_hit_wounds),
+    ("Poison", poison_effects),
+    ("Critical", draw_critical),
+)
+"""The rest of a target's defence: the Defend roll, wounds, Poison, the Critical token."""
+
+DEFENCE_SEQUENCE = PREPARE_STEPS + FINISH_STEPS
+"""One target's defence and damage against one attack, in rulebook order."""
 
 
 def prepare_target(target: TargetState, attack: AttackModel, hr: HitRoll, high_impact: bool, rulings: Rulings
-                   ) -> tuple[Prepared, list[Step]]:
-    """Mark, Energy Shields, hit-cancelling items and the Defend roll's dice count for one target."""
-    target, steps = place_mark(target, attack, hr, rulings)
-    active = tuple(e for e in attack.effects if e.kind != "mark" and effect_active(e, hr, attack, target))
-    lethal = any(e.kind == "lethal" for e in active)
-    target, left, suit_used, st = energy_shields(target, hr.hits)
-    steps += st
-    absorbed = hr.hits - left
-    left2, st = cancel_by_items(target, left, suit_used)
-    steps += st
-    n = 0
-    if left2 > 0:
-        if lethal:
-            steps += lethal_no_defend(target)
-        else:
-            weapon_minus = sum(e.x for e in active if e.kind == "def_dice_minus")
-            n, st = defend_dice(target, left2, hr.hits, weapon_minus, high_impact, rulings)
-            steps += st
-    return Prepared(target, left2, absorbed, left - left2, suit_used, lethal, n, active), steps
+                   ) -> tuple[Defence, list[Step]]:
+    """Mark, Energy Shields, hit-cancelling items and the Defend roll's dice count for one target
+    (:data:`PREPARE_STEPS`)."""
+    ctx = DefenceContext(rulings=rulings, attack=attack, roll=hr, high_impact=high_impact)
+    d, steps = run(Defence(target, hr.hits, wounds_before=target.wounds), PREPARE_STEPS, ctx)
+    return d, list(steps)
 
 
-def finish_target(p: Prepared, attack: AttackModel, faces: Sequence[Face], dice: DiceSource | None,
+def finish_target(p: Defence, attack: AttackModel, faces: Sequence[Face], dice: DiceSource | None,
                   rulings: Rulings, token: CriticalToken | None = None, discarded: tuple[str, ...] = ()
                   ) -> tuple[TargetState, TargetResult, list[Step]]:
-    """Defend dice, wounds, Poison, then the Critical token (drawn from ``dice``, or ``token`` given)."""
-    target = p.target
+    """Defend dice (``faces``), wounds, Poison, then the Critical token (drawn from ``dice``, or ``token`` given)
+    (:data:`FINISH_STEPS`)."""
+    ctx = DefenceContext(rulings=rulings, attack=attack, table=dice, faces=tuple(faces), token=token,
+                         discarded=tuple(discarded))
+    d, steps = run(p, FINISH_STEPS, ctx)
+    return d.target, d.result(), list(steps)
+
+
+# ------------------------------------------------------------------------------------------------ the sequence
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """One attack's result: who attacked with what, its Hit roll (``None`` when no target could be attacked), what
+    it did to each target it reached, and the Menace token after it (``None`` without a Menace token)."""
+
+    attacker: str
+    weapon: str
+    roll: HitRoll | None
+    results: tuple[TargetResult, ...] = ()
+    menace: Menace | None = None
+
+    def to_json(self) -> dict:
+        out = {"attacker": self.attacker, "weapon": self.weapon,
+               "hits": self.roll.hits if self.roll else None, "bolts": self.roll.bolts if self.roll else None,
+               "targets": [x.to_json() for x in self.results]}
+        if self.menace is not None:
+            out["menace"] = {"holder": self.menace.holder, "level": self.menace.level}
+        return out
+
+
+@dataclass(frozen=True)
+class CombatOutcome(Outcome):
+    """The typed outcome of a ``combat`` scenario: High Impact on or off, every attack in order, every target as
+    the last attack leaves it (scenario order)."""
+
+    high_impact: bool
+    attacks: tuple[AttackOutcome, ...]
+    targets: tuple[TargetState, ...]
+
+    def target(self, name: str) -> TargetState:
+        """The target called ``name`` after the last attack."""
+        return next(t for t in self.targets if t.name == name)
+
+    def to_json(self) -> dict:
+        return {"high_impact": self.high_impact, "attacks": [a.to_json() for a in self.attacks],
+                "targets": {t.name: {"wounds": t.wounds, "status": t.status(), "stacks": list(t.stacks),
+                                     "mark": t.mark, "poison": t.poison, "criticals": [list(c) for c in t.criticals]}
+                            for t in self.targets}}
+
+
+@dataclass(frozen=True)
+class CombatState:
+    """The combat between steps (immutable).
+
+    Attributes:
+        targets: every target, scenario order, as the attacks so far left it.
+        menace: the Menace token (11.3.1), or ``None`` when the scenario has none.
+        done: the attacks resolved so far (:class:`AttackOutcome`).
+        attack: index of the attack under way.
+        hit: the targets the attack under way reaches (after target selection).
+        roll: its Hit roll (``None`` before it, or when no target can be attacked).
+        results: what it did so far to each target it reached.
+        numbers: the scenario's attack numbers (1 to n), resolved in this order.
+    """
+
+    targets: tuple[TargetState, ...]
+    menace: Menace | None = None
+    done: tuple[AttackOutcome, ...] = ()
+    attack: int = 0
+    hit: tuple[str, ...] = ()
+    roll: HitRoll | None = None
+    results: tuple[TargetResult, ...] = ()
+    numbers: tuple[int, ...] = ()
+
+    def target(self, name: str) -> TargetState:
+        return next(t for t in self.targets if t.name == name)
+
+    def by_name(self) -> dict[str, TargetState]:
+        """``{name: target}`` in scenario order."""
+        return {t.name: t for t in self.targets}
+
+    def with_target(self, new: TargetState) -> "CombatState":
+        return replace(self, targets=tuple(new if t.name == new.name else t for t in self.targets))
+
+
+@dataclass(frozen=True)
+class CombatContext(Context):
+    """What the combat steps read: ``rulings``, ``dice`` (the one :class:`~explorer.dice.Dice`), the ``attacks``
+    in order with their dice (``tables``: one :class:`TableDice` per attack, on ``dice``), ``high_impact``
+    (Storybook 5.5.1), the top Close Encounter discard (``close_encounter``, 7.2.1), the scenario ``source`` named
+    in errors, and ``sections``: whether each attack's steps are filed under "Attack n: ..." (several attacks)."""
+
+    attacks: tuple[AttackModel, ...] = ()
+    tables: tuple[TableDice, ...] = ()
+    high_impact: bool = True
+    close_encounter: CloseEncounterModel | None = None
+    source: str = "scenario"
+    sections: bool = False
+
+
+def high_impact_rule(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """Storybook 5.5.1 High Impact: whether the optional rule is on (it is by default)."""
+    return state, (Step(f"High Impact is {'on' if ctx.high_impact else 'off'}", S.HIGH_IMPACT,
+                        "An optional rule, On by default in the Storybook's Level of Difficulty table.",
+                        facts={"high_impact": ctx.high_impact}, section="Setup"),)
+
+
+def select_attack_targets(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """Target selection (8.4 Explosion, 11.6 Prime Swarm Units, 7.2.1 Burrowing): who the attack reaches, checked
+    for every target at once before the Hit roll (:func:`select_targets`)."""
+    hit, steps = select_targets(ctx.attacks[state.attack], state.by_name(), ctx.close_encounter, ctx.rulings)
+    if not hit:
+        steps.append(Step("No target can be attacked: no Hit roll", S.BURROWING_TARGETING, "",
+                          section="Target selection"))
+    return replace(state, hit=hit), tuple(steps)
+
+
+def roll_to_hit(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """The Hit roll (9.2 Combat, 11.12 Combat): coloured dice (after the attacker's "-X ATK Dice", 8.2.3) or a
+    fixed number of hits, plus hits from powers and items; none when no target can be attacked. Bolts count once
+    for effects, however many are rolled."""
+    if not state.hit:
+        return state, ()
+    attack, dice = ctx.attacks[state.attack], ctx.tables[state.attack]
+    sec = "Hit roll"
+    rule = S.AGENT_COMBAT if attack.attacker_kind == "agent" else S.ALIEN_COMBAT
     steps: list[Step] = []
-    shields = cancelled = 0
-    if p.blue_dice and not p.lethal:
-        shields, cancelled, st = defend_cancel(target, p.remaining, faces, p.suit_used)
-        steps += st
-    elif p.remaining and not p.lethal and target.standard_shields and not p.suit_used:
-        shields, cancelled, st = defend_cancel(target, p.remaining, (), p.suit_used)
-        steps += st
-    hit_wounds = p.remaining - cancelled
-    if hit_wounds == 0:
-        steps.append(_step(f"{target.name} suffers no wound", S.HIGH_IMPACT if not p.lethal else S.LETHAL,
-                           "Every hit was absorbed or cancelled.", f"Wounds: {target.name}", (target.name,)))
-    target, st = suffer_wounds(target, hit_wounds, "hits not cancelled")
-    steps += st
-    for e in p.effects:
-        if e.kind == "poison":
-            target, st = apply_poison(target, e.x, hit_wounds > 0, rulings)
-            steps += st
-    crit_id = None
-    levels = [e.x for e in p.effects if e.kind == "critical" and e.x > 0]
-    if levels:
-        sec = f"Critical: {target.name}"
-        if hit_wounds == 0:
-            steps.append(_step("No Critical token: the attack dealt no wound", S.CRITICAL,
-                               "A Critical effect needs at least one wound from the attack.", sec, (target.name,)))
-        else:
-            level = critical_level(levels, rulings)
-            if token is None:
-                assert dice is not None
-                discarded, token = dice.critical(target.name, level, target.kind)
-            if discarded:
-                steps.append(_step(f"Not compatible, discarded and redrawn: {', '.join(discarded)}",
-                                   S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
-                                       "agent" if target.kind == "agent" else "alien, drone or NPC") + ").",
-                                   sec, (target.name,), discarded=list(discarded)))
-            steps.append(_step(f"Critical {level} token drawn: {token.id}", S.CRITICAL,
-                               "One Critical per attack that dealt at least one wound, after every other effect."
-                               + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), sec,
-                               (target.name,), level=level, token=token.id))
-            target, _, st = apply_critical_token(target, token)
-            steps += st
-            crit_id = token.id
-    res = TargetResult(target.name, p.remaining + p.absorbed + p.by_items, p.absorbed, p.by_items, p.blue_dice,
-                       shields, cancelled, hit_wounds, target.wounds - p.target.wounds - hit_wounds, crit_id,
-                       target.status())
-    return target, res, steps
+    if attack.fixed_hits is not None:
+        hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
+        steps.append(Step(f"{attack.weapon} gives {plural(attack.fixed_hits, 'hit')} without dice", rule,
+                          "A weapon printing a number of hits is its Hit roll; the Defend roll works as usual."
+                          + (" A -X ATK Dice Critical has no effect on it." if attack.atk_dice_minus else ""),
+                          section=sec, facts={"hits": attack.fixed_hits}))
+    else:
+        pool = dice_pool(attack)
+        if attack.atk_dice_minus:
+            steps.append(Step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer",
+                              S.CRITICAL_EFFECTS,
+                              "Its -X ATK Dice Critical removes dice from every Hit roll.", section=sec,
+                              facts={"pool": {c: n for c, n in pool.items()}}))
+        faces: list[tuple[str, str]] = []
+        hits = bolts = 0
+        for colour, n in pool.items():
+            for f in dice.hit(colour, n):
+                faces.append((colour, f.label))
+                hits += f.hits
+                bolts += f.bolts
+        hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
+        steps.append(Step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, "
+                          f"{plural(bolts, 'Bolt')}",
+                          S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
+                          + " (faces from the calibration).", section=sec,
+                          marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
+                          facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
+    if attack.bonus_hits:
+        steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
+                          "Powers and items modify the number of hits of this attack only.", section=sec,
+                          facts={"bonus": attack.bonus_hits, "hits": hr.hits}))
+    return replace(state, roll=hr), tuple(steps)
 
 
-# ------------------------------------------------------------------------------------------------ resolution
+def targets_hit(state: CombatState) -> tuple[str, ...]:
+    """The targets the attack under way reaches, in order (the items of the per-target defence)."""
+    return state.hit
+
+
+def defend_and_wound(state: CombatState, ctx: CombatContext, name: str) -> tuple[CombatState, tuple[Step, ...]]:
+    """One target's defence and damage (:data:`DEFENCE_SEQUENCE`): Mark (8.3), Energy Shields (11.7, 9.5.2.3),
+    items, Lethal (8.1) or the Defend roll (Storybook 5.5.1), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical
+    token (8.2)."""
+    t = state.target(name)
+    dctx = DefenceContext(rulings=ctx.rulings, dice=ctx.dice, attack=ctx.attacks[state.attack], roll=state.roll,
+                          high_impact=ctx.high_impact, table=ctx.tables[state.attack])
+    d, steps = run(Defence(t, state.roll.hits, wounds_before=t.wounds), DEFENCE_SEQUENCE, dctx)
+    return replace(state.with_target(d.target), results=state.results + (d.result(),)), steps
+
+
+def move_menace_token(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
+    """11.3.1 Menacing Agent System: the Menace token after the attack. Every wound the attack dealt to a Master
+    Alien counts for the attacking agent, or for the agent controlling the attacking drone or NPC
+    (:func:`.phases.master_alien_wounded`); an alien's attack never moves it. No step without a Menace token or
+    when no Master Alien was hit."""
+    from .phases import master_alien_wounded
+
+    menace, attack, targets = state.menace, ctx.attacks[state.attack], state.by_name()
+    if menace is None or not any(targets[x.name].kind == "master_alien" for x in state.results):
+        return state, ()
+    wounds = sum(x.wounds for x in state.results if targets[x.name].kind == "master_alien")
+    agent = attack.attacker if attack.attacker_kind == "agent" else attack.controller
+    if agent is None:
+        steps = [Step(f"{attack.attacker} is not an agent's attack: the Menace token does not change", S.MENACE,
+                      "Only agents (and the drones and NPCs they control) move the token.",
+                      marks=(attack.attacker,), facts={"holder": menace.holder, "level": menace.level})]
+    else:
+        via = {"agent": "attack", "drone": "drone", "npc": "npc"}.get(attack.attacker_kind, "attack")
+        menace, steps = master_alien_wounded(menace, agent, wounds, via)
+    return replace(state, menace=menace), tuple(s.in_section("Menace") for s in steps)
+
+
+ATTACK_SEQUENCE = (
+    ("Target selection", select_attack_targets),
+    ("Hit roll", roll_to_hit),
+    Each("Defence and wounds: {item}", targets_hit, defend_and_wound),
+    ("Menace", move_menace_token),
+)
+"""One attack, in rulebook order: target selection, the Hit roll, each target's defence and wounds, the Menace
+token."""
+
+
+def attack_numbers(state: CombatState) -> tuple[int, ...]:
+    """The items of :data:`COMBAT_SEQUENCE`'s per-attack entry: the attack numbers, from 1."""
+    return state.numbers
+
+
+def resolve_one_attack(state: CombatState, ctx: CombatContext, number: int) -> tuple[CombatState, tuple[Step, ...]]:
+    """One attack of the scenario (:data:`ATTACK_SEQUENCE`); with several attacks its steps are filed under
+    "Attack n: ..."."""
+    i = number - 1
+    start = replace(state, attack=i, hit=(), roll=None, results=())
+    with with_source(ctx.source, f"attacks[{i}]."):
+        after, steps = run(start, ATTACK_SEQUENCE, ctx)
+    if ctx.sections:
+        steps = tuple(s.in_section(f"Attack {number}: {s.section}") for s in steps)
+    a = ctx.attacks[i]
+    return replace(after, done=after.done + (AttackOutcome(a.attacker, a.weapon, after.roll, after.results,
+                                                           after.menace),)), steps
+
+
+COMBAT_SEQUENCE = (
+    ("Setup", high_impact_rule),
+    Each("Attack {item}", attack_numbers, resolve_one_attack),
+)
+"""A ``combat`` scenario: the High Impact setting, then every attack in order (:data:`ATTACK_SEQUENCE` each)."""
+
 
 def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice: DiceSource, high_impact: bool,
                    rulings: Rulings, ce: CloseEncounterModel | None = None
                    ) -> tuple[dict[str, TargetState], list[TargetResult], HitRoll | None, list[Step]]:
-    """One attack: target selection, one Hit roll, then each target's defence, wounds and effects.
+    """One attack on its own (:data:`ATTACK_SEQUENCE` with ``dice`` its :class:`TableDice`): for the tests' brute
+    force and Monte Carlo.
 
     Returns:
         ``(targets after, results per target hit, the Hit roll or None if no target could be attacked, steps)``.
     """
-    state = dict(targets)
-    hit, steps = select_targets(attack, state, ce, rulings)
-    if not hit:
-        steps.append(_step("No target can be attacked: no Hit roll", S.BURROWING_TARGETING, "", "Target selection"))
-        return state, [], None, steps
-    hr, st = hit_roll(attack, dice)
-    steps += st
-    results = []
-    for name in hit:
-        p, st = prepare_target(state[name], attack, hr, high_impact, rulings)
-        steps += st
-        faces = dice.defend(name, p.blue_dice) if p.blue_dice else ()
-        t, res, st = finish_target(p, attack, faces, dice, rulings)
-        steps += st
-        state[name] = t
-        results.append(res)
-    return state, results, hr, steps
+    ctx = CombatContext(rulings=rulings, dice=getattr(dice, "dice", None), attacks=(attack,), tables=(dice,),
+                        high_impact=high_impact, close_encounter=ce)
+    after, steps = run(CombatState(tuple(targets.values())), ATTACK_SEQUENCE, ctx)
+    return after.by_name(), list(after.results), after.roll, list(steps)
 
 
-def menace_after_attack(menace, attack: AttackModel, results: Sequence[TargetResult],
-                        state: Mapping[str, TargetState]) -> tuple:
-    """The Menace token after one attack (11.3.1): every wound the attack dealt to a Master Alien counts for the
-    attacking agent, or for the agent controlling the attacking drone or NPC; an alien's attack never moves it.
-    Returns ``(Menace, steps)`` (see :mod:`.phases`)."""
-    from .phases import master_alien_wounded
+def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tuple:
+    """The kernel frames of a ``combat`` scenario: the High Impact setup, then one frame per attack."""
+    from .phases import Menace
 
-    wounds = sum(x.wounds for x in results if state[x.name].kind == "master_alien")
-    if not any(state[x.name].kind == "master_alien" for x in results):
-        return menace, []
-    agent = attack.attacker if attack.attacker_kind == "agent" else attack.controller
-    if agent is None:
-        return menace, [_step(f"{attack.attacker} is not an agent's attack: the Menace token does not change",
-                              S.MENACE, "Only agents (and the drones and NPCs they control) move the token.",
-                              marks=(attack.attacker,), holder=menace.holder, level=menace.level)]
-    via = {"agent": "attack", "drone": "drone", "npc": "npc"}.get(attack.attacker_kind, "attack")
-    return master_alien_wounded(menace, agent, wounds, via)
+    cal = scenario.calib()
+    ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),
+                        tables=tuple(TableDice(cal, a.rolled, dice) for a in scenario.attacks),
+                        high_impact=scenario.high_impact, close_encounter=scenario.close_encounter,
+                        source=scenario._source, sections=len(scenario.attacks) > 1)
+    menace = None if scenario.menace is None else Menace(scenario.menace.holder, scenario.menace.level)
+    initial = CombatState(tuple(TargetState.from_model(t) for t in scenario.targets), menace,
+                          numbers=tuple(range(1, len(scenario.attacks) + 1)))
+    return play(initial, COMBAT_SEQUENCE, ctx)
 
 
 def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
-                   roller: SeededRoller | None = None) -> Trace:
+                   roller: Roller | None = None) -> Trace:
     """Resolve every attack of a ``combat`` scenario in order (the targets carry shields, wounds and tokens from
-    one attack to the next).
+    one attack to the next): :data:`COMBAT_SEQUENCE` played on the kernel.
 
     Args:
         scenario: from :func:`parse_combat`.
@@ -970,8 +1258,9 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
         roller: a roller to use instead (Monte Carlo).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"attacks": [{"attacker", "weapon", "hits", "bolts", "targets": [...]}],
-        "targets": {name: {"wounds", "status", "stacks", "mark", "poison", "criticals"}}, "high_impact"}``.
+        A :class:`Trace` whose ``result`` is a :class:`CombatOutcome` (``outcome`` its JSON: ``{"attacks":
+        [{"attacker", "weapon", "hits", "bolts", "targets": [...]}], "targets": {name: {"wounds", "status",
+        "stacks", "mark", "poison", "criticals"}}, "high_impact"}``).
 
     Raises:
         ScenarioError: fixed Defend dice or Critical draws ran out, or a fixed Critical token from the wrong pile
@@ -979,44 +1268,8 @@ def resolve_combat(scenario: CombatScenario, rulings: Mapping[str, str] | None =
     """
     with with_source(scenario._source):
         r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    cal = scenario.calib()
-    roller = roller or SeededRoller(seed if seed is not None else scenario.seed)
-    state = {t.name: TargetState.from_model(t) for t in scenario.targets}
-    trace = Trace(scenario.title)
-    trace.add(f"High Impact is {'on' if scenario.high_impact else 'off'}", S.HIGH_IMPACT,
-              "An optional rule, On by default in the Storybook's Level of Difficulty table.", section="Setup",
-              high_impact=scenario.high_impact)
-    out_attacks = []
-    menace = None
-    if scenario.menace is not None:
-        from .phases import Menace
-
-        menace = Menace(scenario.menace.holder, scenario.menace.level)
-    for i, a in enumerate(scenario.attacks):
-        dice = TableDice(cal, a.rolled, roller)
-        with with_source(scenario._source, f"attacks[{i}]."):
-            state, results, hr, steps = resolve_attack(state, a, dice, scenario.high_impact, r,
-                                                       scenario.close_encounter)
-        trace.steps.extend(s.in_section(f"Attack {i + 1}: {s.section}") if len(scenario.attacks) > 1 else s
-                           for s in steps)
-        out_attacks.append({
-            "attacker": a.attacker, "weapon": a.weapon, "hits": hr.hits if hr else None,
-            "bolts": hr.bolts if hr else None,
-            "targets": [{"name": x.name, "absorbed": x.absorbed, "cancelled_by_items": x.cancelled_by_items,
-                         "blue_dice": x.blue_dice, "shields_rolled": x.shields_rolled,
-                         "cancelled_by_dice": x.cancelled_by_dice, "hit_wounds": x.hit_wounds,
-                         "wounds": x.wounds, "critical": x.critical, "status": x.status} for x in results],
-        })
-        if menace is not None:
-            menace, steps = menace_after_attack(menace, a, results, state)
-            trace.steps += [s.in_section(f"Attack {i + 1}: Menace" if len(scenario.attacks) > 1 else "Menace")
-                            for s in steps]
-            out_attacks[-1]["menace"] = {"holder": menace.holder, "level": menace.level}
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {
-        "high_impact": scenario.high_impact,
-        "attacks": out_attacks,
-        "targets": {n: {"wounds": t.wounds, "status": t.status(), "stacks": list(t.stacks), "mark": t.mark,
-                        "poison": t.poison, "criticals": [list(c) for c in t.criticals]} for n, t in state.items()},
-    }
-    return trace
+    dice = Dice(roller=roller, seed=seed if seed is not None else scenario.seed)
+    frames = combat_frames(scenario, r, dice)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(
+        CombatOutcome(scenario.high_impact, last.done, last.targets))

@@ -7,6 +7,9 @@ phase), 11.9.1 Paralyzed and 10.4.1 NPC Body Condition (the Paralyzed token is r
 Power Suit and 9.4 Energy Batteries (a deployed suit pays one Battery each Refresh phase and leaves play when it
 cannot; powers and items recharge it).
 
+The events are a kernel sequence (:data:`CONDITIONS_SEQUENCE`: one step per event) over the frozen
+:class:`ConditionsState`; the result is a typed :class:`ConditionsOutcome`.
+
 Scenario kind ``conditions`` (TOML)::
 
     game = "galaxydefenders"
@@ -30,26 +33,28 @@ Scenario kind ``conditions`` (TOML)::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .combat import (AttackModel, HitRoll, TargetModel, TargetState, _Base, apply_poison, place_mark, suffer_wounds,
+from .combat import (AttackModel, HitRoll, TargetModel, TargetState, apply_poison, place_mark, suffer_wounds,
                      with_source)
 from .options import rulings as make_rulings
 
 
-class EventModel(_Base):
+class EventModel(Strict):
     kind: Literal["poison", "mark", "refresh", "recharge"]
     x: int = Field(1, ge=1, le=2)
 
 
-class PowerSuitModel(_Base):
+class PowerSuitModel(Strict):
     """A Power Suit in play (9.5): its energy ``batteries`` and the agent who wears it (``None``: unequipped)."""
 
     name: str = Field("Power Suit", min_length=1, max_length=40)
@@ -57,13 +62,12 @@ class PowerSuitModel(_Base):
     equipped_by: str | None = Field(None, min_length=1, max_length=40)
 
 
-class ConditionsScenario(_Base):
+class ConditionsScenario(ScenarioHeader):
     """A validated ``conditions`` scenario."""
 
     game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["conditions"] = "conditions"
-    title: str = Field("Conditions", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("Conditions", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     target: TargetModel
@@ -110,14 +114,24 @@ def refresh(target: TargetState, section: str = "") -> tuple[TargetState, list[S
     return t, steps
 
 
-def power_suit_energy(suit: PowerSuitModel | None, section: str = "") -> tuple[PowerSuitModel | None, list[Step]]:
+@dataclass(frozen=True)
+class PowerSuit:
+    """A Power Suit in play between events (9.5): its ``name``, energy ``batteries`` and ``equipped_by`` (the agent
+    wearing it, or ``None``)."""
+
+    name: str
+    batteries: int
+    equipped_by: str | None = None
+
+
+def power_suit_energy(suit: PowerSuit | None, section: str = "") -> tuple[PowerSuit | None, list[Step]]:
     """The Power Suit energy step of the Refresh phase (6.1, 9.5): the suit pays one Battery, equipped or not; with
     no Battery to pay, it leaves play (its agent unequips at no cost and stays in its hex). ``None``: no suit."""
     if suit is None:
         return None, []
     if suit.batteries >= 1:
         left = suit.batteries - 1
-        return suit.model_copy(update={"batteries": left}), [Step(
+        return replace(suit, batteries=left), [Step(
             f"{suit.name} pays 1 Battery: {suit.batteries} -> {left}", S.POWER_SUIT,
             "A deployed Power Suit uses one energy Battery each Refresh phase, equipped or not." + (
                 " At 0 it can still be recharged before the next Refresh phase." if left == 0 else ""),
@@ -127,59 +141,134 @@ def power_suit_energy(suit: PowerSuitModel | None, section: str = "") -> tuple[P
                        "Its figure and profile sheet go to the Warehouse.", {"removed": True}, (suit.name,), section)]
 
 
-def recharge(suit: PowerSuitModel | None, n: int, section: str = "") -> tuple[PowerSuitModel | None, list[Step]]:
+def recharge(suit: PowerSuit | None, n: int, section: str = "") -> tuple[PowerSuit | None, list[Step]]:
     """Batteries added to a Power Suit in play by powers or items (9.4, 9.5)."""
     if suit is None:
         return None, [Step("No Power Suit in play to recharge", S.ENERGY_BATTERIES, "", {}, (), section)]
-    return suit.model_copy(update={"batteries": suit.batteries + n}), [Step(
+    return replace(suit, batteries=suit.batteries + n), [Step(
         f"{suit.name} is recharged: {suit.batteries} -> {suit.batteries + n} Batteries", S.ENERGY_BATTERIES,
         "Powers and items replenish a suit's energy while it is in play.", {"batteries": suit.batteries + n},
         (suit.name,), section)]
 
 
+# ------------------------------------------------------------------------------------------------ the sequence
+
+@dataclass(frozen=True)
+class AfterEvent:
+    """The target (and the Power Suit) right after one event: the ``event`` ("poison 2", "refresh"), the Poison and
+    Mark tokens, the wounds, and the suit's Batteries (``None``: it left play; ``has_suit`` is ``False`` when the
+    scenario has no suit, and then no Battery count is written)."""
+
+    event: str
+    poison: int
+    mark: int
+    wounds: int
+    has_suit: bool = False
+    batteries: int | None = None
+
+    def to_json(self) -> dict:
+        out = {"event": self.event, "poison": self.poison, "mark": self.mark, "wounds": self.wounds}
+        if self.has_suit:
+            out["batteries"] = self.batteries
+        return out
+
+
+@dataclass(frozen=True)
+class ConditionsOutcome(Outcome):
+    """The typed outcome of a ``conditions`` scenario: the wounds suffered, the state after each event, the target
+    at the end and (with a Power Suit) the suit at the end (``suit``, ``None`` once it left play)."""
+
+    wounds_suffered: int
+    after: tuple[AfterEvent, ...]
+    final: TargetState
+    has_suit: bool = False
+    suit: PowerSuit | None = None
+
+    def to_json(self) -> dict:
+        t = self.final
+        out = {"wounds_suffered": self.wounds_suffered, "after": [a.to_json() for a in self.after],
+               "final": {"wounds": t.wounds, "poison": t.poison, "mark": t.mark, "status": t.status(),
+                         "criticals": [list(c) for c in t.criticals]}}
+        if self.has_suit:
+            s = self.suit
+            out["power_suit"] = {"in_play": s is not None, "batteries": s.batteries if s else 0,
+                                 "equipped_by": s.equipped_by if s else None}
+        return out
+
+
+@dataclass(frozen=True)
+class ConditionsState:
+    """The target between events (immutable): the ``target``, the Power Suit (``None``: none, or it left play),
+    the Refresh phases so far, the record after each event and the event ``numbers`` (1 to n) to play."""
+
+    target: TargetState
+    suit: PowerSuit | None = None
+    refreshes: int = 0
+    after: tuple[AfterEvent, ...] = ()
+    numbers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConditionsContext(Context):
+    """What the event steps read: ``rulings``, the ``events`` in order and whether the scenario has a suit."""
+
+    events: tuple[EventModel, ...] = ()
+    has_suit: bool = False
+
+
+def event_numbers(state: ConditionsState) -> tuple[int, ...]:
+    """The items of :data:`CONDITIONS_SEQUENCE`: the event numbers, from 1."""
+    return state.numbers
+
+
+def apply_event(state: ConditionsState, ctx: ConditionsContext, number: int) -> tuple[ConditionsState,
+                                                                                      tuple[Step, ...]]:
+    """One event, filed under its own section: a Refresh phase (6.1: Poison, Mark and temporary Criticals on the
+    target, then the Power Suit's Battery), a recharge (9.4), a Poison effect (9.3.2) or a Mark effect (8.3)."""
+    ev = ctx.events[number - 1]
+    t, suit, refreshes = state.target, state.suit, state.refreshes
+    if ev.kind == "refresh":
+        refreshes += 1
+        sec = f"{number}. Refresh phase {refreshes}"
+        t, steps = refresh(t, sec)
+        suit, st = power_suit_energy(suit, sec)
+        steps += st
+    elif ev.kind == "recharge":
+        sec = f"{number}. Recharge {ev.x} Batter{'y' if ev.x == 1 else 'ies'}"
+        suit, steps = recharge(suit, ev.x, sec)
+    elif ev.kind == "poison":
+        sec = f"{number}. Poison {ev.x} effect"
+        t, steps = apply_poison(t, ev.x, True, ctx.rulings, sec)
+    else:
+        sec = f"{number}. Mark {ev.x} effect"
+        attack = AttackModel(target=t.name, fixed_hits=0, effects=[{"kind": "mark", "x": ev.x}])
+        t, steps = place_mark(t, attack, HitRoll(0), ctx.rulings)
+        steps = [s.in_section(sec) for s in steps]
+    rec = AfterEvent(f"{ev.kind} {ev.x}" if ev.kind != "refresh" else "refresh", t.poison, t.mark, t.wounds,
+                     ctx.has_suit, suit.batteries if suit else None)
+    return replace(state, target=t, suit=suit, refreshes=refreshes, after=state.after + (rec,)), tuple(steps)
+
+
+CONDITIONS_SEQUENCE = (Each("Event {item}", event_numbers, apply_event),)
+"""A ``conditions`` scenario: every event in order, one frame each."""
+
+
 def resolve_conditions(scenario: ConditionsScenario, rulings: Mapping[str, str] | None = None,
                        seed: int | None = None) -> Trace:
-    """Apply the events in order.
+    """Apply the events in order (:data:`CONDITIONS_SEQUENCE` on the kernel).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"wounds_suffered": int, "after": [{"event", "poison", "mark", "wounds"}],
-        "final": {"wounds", "poison", "mark", "status", "criticals"}}``.
+        A :class:`Trace` whose ``result`` is a :class:`ConditionsOutcome` (``outcome``: ``{"wounds_suffered": int,
+        "after": [{"event", "poison", "mark", "wounds"}], "final": {"wounds", "poison", "mark", "status",
+        "criticals"}}``, and ``"power_suit"`` with a suit).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    suit = scenario.power_suit
+    ps = scenario.power_suit
+    suit = None if ps is None else PowerSuit(ps.name, ps.batteries, ps.equipped_by)
     t = TargetState.from_model(scenario.target)
-    start = t.wounds
-    trace = Trace(scenario.title)
-    after = []
-    refreshes = 0
-    for i, ev in enumerate(scenario.events):
-        if ev.kind == "refresh":
-            refreshes += 1
-            sec = f"{i + 1}. Refresh phase {refreshes}"
-            t, steps = refresh(t, sec)
-            suit, st = power_suit_energy(suit, sec)
-            steps += st
-        elif ev.kind == "recharge":
-            sec = f"{i + 1}. Recharge {ev.x} Batter{'y' if ev.x == 1 else 'ies'}"
-            suit, steps = recharge(suit, ev.x, sec)
-        elif ev.kind == "poison":
-            sec = f"{i + 1}. Poison {ev.x} effect"
-            t, steps = apply_poison(t, ev.x, True, r, sec)
-        else:
-            sec = f"{i + 1}. Mark {ev.x} effect"
-            attack = AttackModel(target=t.name, fixed_hits=0, effects=[{"kind": "mark", "x": ev.x}])
-            t, steps = place_mark(t, attack, HitRoll(0), r)
-            steps = [s.in_section(sec) for s in steps]
-        trace.steps += steps
-        after.append({"event": f"{ev.kind} {ev.x}" if ev.kind != "refresh" else "refresh", "poison": t.poison,
-                      "mark": t.mark, "wounds": t.wounds})
-        if scenario.power_suit is not None:
-            after[-1]["batteries"] = suit.batteries if suit else None
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"wounds_suffered": t.wounds - start, "after": after,
-                     "final": {"wounds": t.wounds, "poison": t.poison, "mark": t.mark, "status": t.status(),
-                               "criticals": [list(c) for c in t.criticals]}}
-    if scenario.power_suit is not None:
-        trace.outcome["power_suit"] = {"in_play": suit is not None, "batteries": suit.batteries if suit else 0,
-                                       "equipped_by": suit.equipped_by if suit else None}
-    return trace
+    ctx = ConditionsContext(rulings=r, events=tuple(scenario.events), has_suit=ps is not None)
+    frames = play(ConditionsState(t, suit, numbers=tuple(range(1, len(scenario.events) + 1))), CONDITIONS_SEQUENCE,
+                  ctx)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(ConditionsOutcome(
+        last.target.wounds - t.wounds, last.after, last.target, ps is not None, last.suit))

@@ -59,38 +59,40 @@ def _options():
 
 
 def outcome_text(trace: Trace) -> str:
-    """The outcome of a Galaxy Defenders scenario in plain text."""
-    o = trace.outcome
+    """The outcome of a Galaxy Defenders scenario in plain text, from its typed result (``trace.result``)."""
+    from .activation import ActivationOutcome
+    from .combat import CombatOutcome
+    from .conditions import ConditionsOutcome
+
+    o = trace.result
     lines = ["Outcome:"]
-    if "summary" in o:
-        lines.append(f"  {o['summary']}")
-        return "\n".join(lines)
-    if "mover" in o:
-        rule = "no rule applied" if o["rule"] is None else f"rule {o['rule'] + 1} ({o['action']})"
-        lines.append(f"  {o['mover']} targets {o['target']}: {rule}; {o['start']} -> {o['end']}; Areas to the target "
-                     f"{o['areas_before']} -> {o['areas_after']}")
-        if "second" in o:
-            lines.append(f"  its second figure / base hex: {o['second']}")
-        return "\n".join(lines)
-    for i, a in enumerate(o.get("attacks", []), 1):
-        if a["hits"] is None:
-            lines.append(f"  Attack {i} ({a['attacker']}, {a['weapon']}): no target could be attacked")
-            continue
-        lines.append(f"  Attack {i} ({a['attacker']}, {a['weapon']}): {plural(a['hits'], 'hit')}")
-        for t in a["targets"]:
-            crit = f", Critical {t['critical']}" if t["critical"] else ""
-            lines.append(f"    {t['name']}: {t['absorbed']} absorbed, {plural(t['blue_dice'], 'Blue die', 'Blue dice')}, "
-                         f"{plural(t['wounds'], 'wound')}{crit} -> {t['status']}")
-        if "menace" in a:
-            lines.append(f"    Menacing Agent: {a['menace']['holder']} (Level {a['menace']['level']})")
-    if "final" in o:
-        f = o["final"]
-        lines.append(f"  Wounds suffered: {o['wounds_suffered']}; token left: Poison {f['poison']}, Mark {f['mark']}; "
-                     f"{f['status']}")
-        ps = o.get("power_suit")
-        if ps:
-            lines.append(f"  Power Suit: {ps['batteries']} Batteries left" if ps["in_play"] else
+    if isinstance(o, ActivationOutcome):
+        rule = "no rule applied" if o.rule is None else f"rule {o.rule + 1} ({o.action})"
+        lines.append(f"  {o.mover} targets {o.target}: {rule}; {o.start} -> {o.end}; Areas to the target "
+                     f"{o.areas_before} -> {o.areas_after}")
+        if o.second is not None:
+            lines.append(f"  its second figure / base hex: {o.second}")
+    elif isinstance(o, CombatOutcome):
+        for i, a in enumerate(o.attacks, 1):
+            if a.roll is None:
+                lines.append(f"  Attack {i} ({a.attacker}, {a.weapon}): no target could be attacked")
+                continue
+            lines.append(f"  Attack {i} ({a.attacker}, {a.weapon}): {plural(a.roll.hits, 'hit')}")
+            for t in a.results:
+                crit = f", Critical {t.critical}" if t.critical else ""
+                lines.append(f"    {t.name}: {t.absorbed} absorbed, {plural(t.blue_dice, 'Blue die', 'Blue dice')}, "
+                             f"{plural(t.wounds, 'wound')}{crit} -> {t.status}")
+            if a.menace is not None:
+                lines.append(f"    Menacing Agent: {a.menace.holder} (Level {a.menace.level})")
+    elif isinstance(o, ConditionsOutcome):
+        f = o.final
+        lines.append(f"  Wounds suffered: {o.wounds_suffered}; token left: Poison {f.poison}, Mark {f.mark}; "
+                     f"{f.status()}")
+        if o.has_suit:
+            lines.append(f"  Power Suit: {o.suit.batteries} Batteries left" if o.suit is not None else
                          "  Power Suit: left play (no Battery to pay)")
+    else:                               # the phases kinds (menace, close_encounter, event, gd_wings, healing)
+        lines.append(f"  {o.summary}")
     return "\n".join(lines)
 
 
@@ -138,6 +140,24 @@ def _picture(scenario, trace: Trace) -> str | None:
     return activation_picture(sc, trace)
 
 
+def _sequences() -> dict:
+    """Every rule sequence of the game as the kernel plays it (:data:`explorer.kernel.Sequence`), by name."""
+    from . import activation, combat, conditions, phases
+
+    return {
+        "combat": combat.COMBAT_SEQUENCE,
+        "attack": combat.ATTACK_SEQUENCE,
+        "defence": combat.DEFENCE_SEQUENCE,
+        "conditions": conditions.CONDITIONS_SEQUENCE,
+        "activation": activation.ACTIVATION_SEQUENCE,
+        "menace": phases.MENACE_SEQUENCE,
+        "close_encounter": phases.CLOSE_ENCOUNTER_SEQUENCE,
+        "event": phases.EVENT_SEQUENCE,
+        "gd_wings": phases.GD_WINGS_SEQUENCE,
+        "healing": phases.HEALING_SEQUENCE,
+    }
+
+
 def _cli():
     from .cli import cli_app
 
@@ -157,6 +177,7 @@ GAME = Game(
     cli=_cli,
     outcome_text=outcome_text,
     picture=_picture,
+    sequences=_sequences,
     scenario_order=("gd-01", "gd-01-variant", "gd-03", "gd-04", "gd-05", "gd-05-variant"),
 )
 """The Galaxy Defenders entry of the registry."""

@@ -9,7 +9,7 @@ Sections drawn: 5.1 Barrier Hex Side (red dashes), Blocking Hexes and Hex Sides,
 from __future__ import annotations
 
 from explorer.board import Board, Cell, Special, Terrain
-from explorer.hexgrid import Hex, Layout
+from explorer.hexgrid import Layout
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.trace import Trace
 
@@ -58,27 +58,27 @@ def initials(name: str) -> str:
 
 
 def activation_picture(sc, trace: Trace) -> str:
-    """SVG of an ``activation`` scenario as its trace leaves it: the Areas, sides, every figure on its end hex, the
-    activating figure's path (blue) and end hex (green ring)."""
+    """SVG of an ``activation`` scenario as its trace leaves it (its typed :class:`~.activation.ActivationOutcome`):
+    the Areas, sides, every figure on its end hex, the activating figure's path (blue) and end hex (green ring)."""
     from explorer.render.svg import render_board
 
     amap = parse_map(sc, "scenario")
     lay = area_board_layout()
-    o = trace.outcome
+    o = trace.result
     ov: list[Overlay] = area_overlays(amap)
-    pts = [lay.hex_to_pixel(Hex.parse(h)) for h in o.get("path", [])]
+    pts = [lay.hex_to_pixel(h) for h in o.path]
     ov += [Segment(a, b, stroke=PATH, width=4.0) for a, b in zip(pts, pts[1:])]
-    figs = [(sc.activating.name, Hex.parse(o["end"]), sc.activating.kind)]
-    if "second" in o:
-        figs.append((sc.activating.name + " 2", Hex.parse(o["second"]), sc.activating.kind))
+    figs = [(sc.activating.name, o.end, sc.activating.kind)]
+    if o.second is not None:
+        figs.append((sc.activating.name + " 2", o.second, sc.activating.kind))
     sides = {f.name: f.side for f in sc.figures}
-    figs += [(n, Hex.parse(h), sides[n]) for n, h in o["figures"].items()]
-    if sc.activating.base and "second" in o:           # a two-hex base drawn as one bar (11.8)
-        ov.append(Segment(lay.hex_to_pixel(Hex.parse(o["end"])), lay.hex_to_pixel(Hex.parse(o["second"])),
+    figs += [(n, h, sides[n]) for n, h in o.figures]
+    if sc.activating.base and o.second is not None:    # a two-hex base drawn as one bar (11.8)
+        ov.append(Segment(lay.hex_to_pixel(o.end), lay.hex_to_pixel(o.second),
                           stroke=SIDE_FILL["alien"], width=10.0, opacity=0.55, title="two-hex base"))
     for name, h, side in figs:
         p = lay.hex_to_pixel(h)
         ov.append(Circle(p, 0.42, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5, title=f"{name} on {h}",
                          label=initials(name)))
-    ov.append(HexMark(Hex.parse(o["end"]), stroke=PASS, width=3.0))
+    ov.append(HexMark(o.end, stroke=PASS, width=3.0))
     return render_board(area_board(amap, sc.title), overlays=ov, size=30.0, show_areas=False)

@@ -6,7 +6,9 @@ Encounter Cards] and 11.9.1 Paralyzed (kind ``close_encounter``), 6.3 Event Phas
 (kind ``gd_wings``; exact odds from the calibrated red die), 8.5 Area Healing (kind ``healing``), 11.6 Prime Swarm
 Units (a Prime Swarm counts as one alien).
 
-Each kind is a list of small step functions over frozen values; every step cites its section. Scenario files
+Each kind is a kernel sequence (:data:`MENACE_SEQUENCE`, :data:`CLOSE_ENCOUNTER_SEQUENCE`, :data:`EVENT_SEQUENCE`,
+:data:`GD_WINGS_SEQUENCE`, :data:`HEALING_SEQUENCE`) of plain step functions over a frozen state with its context,
+and returns a typed outcome; every step cites its section. Scenario files
 (TOML, ``game = "galaxydefenders"``)::
 
     kind = "menace"                      # 11.3.1
@@ -67,37 +69,34 @@ Each kind is a list of small step functions over frozen values; every step cites
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 from typing import Annotated, Literal
 
 from pydantic import Field
 
-from explorer.dice import SeededRoller
+from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
+from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
 from .calibration import Calibration, Face, default_calibration
-from .combat import _Base, with_source
+from .combat import with_source
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 Rulings_ = Annotated[dict[str, Annotated[str, Field(max_length=40)]], Field(max_length=20)]
 
 
-def _step(title: str, rule, detail: str = "", section: str = "", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks), section)
-
-
-class _Common(_Base):
+class _Common(ScenarioHeader):
     game: Literal["galaxydefenders"] = "galaxydefenders"
-    title: str = Field("Galaxy Defenders", max_length=200)
-    description: str = Field("", max_length=4000)
+    title: str = Field("Galaxy Defenders", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     rulings: Rulings_ = Field(default_factory=dict)
 
@@ -115,7 +114,7 @@ def _unique(names: Sequence[str], field: str, source: str) -> None:
 
 # ================================================================================================ 11.3.1 Menace
 
-class MenaceEvent(_Base):
+class MenaceEvent(Strict):
     kind: Literal["enters", "wound", "action"]
     agent: Name | None = None
     wounds: int = Field(1, ge=0, le=40)
@@ -168,9 +167,9 @@ class Menace:
 
 def master_alien_enters(m: Menace, alpha: str) -> tuple[Menace, list[Step]]:
     """11.3.1: the Master Alien card and the Menace token, Level 1, go to the Alpha Agent."""
-    return Menace(alpha, 1), [_step(f"{alpha} (Alpha Agent) becomes the Menacing Agent: Menace 1", S.MENACE,
-                                    "A Master Alien entering play gives its card and the Menace token, Level 1 face "
-                                    "up, to the Alpha Agent.", marks=(alpha,), holder=alpha, level=1)]
+    return Menace(alpha, 1), [Step(f"{alpha} (Alpha Agent) becomes the Menacing Agent: Menace 1", S.MENACE,
+                                   "A Master Alien entering play gives its card and the Menace token, Level 1 face "
+                                   "up, to the Alpha Agent.", marks=(alpha,), facts={"holder": alpha, "level": 1})]
 
 
 def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[Menace, list[Step]]:
@@ -179,23 +178,24 @@ def master_alien_wounded(m: Menace, agent: str, wounds: int, via: str) -> tuple[
     for their agent."""
     how = f"{agent} ({via})" if via in ("attack", "power", "item") else f"{agent}'s {via}"
     if wounds < 1:
-        return m, [_step(f"{how} deals no wound: the token does not change", S.MENACE,
-                         "Only an attack or effect that deals at least one wound moves the token.", marks=(agent,),
-                         holder=m.holder, level=m.level)]
+        return m, [Step(f"{how} deals no wound: the token does not change", S.MENACE,
+                        "Only an attack or effect that deals at least one wound moves the token.", marks=(agent,),
+                        facts={"holder": m.holder, "level": m.level})]
     if agent == m.holder:
         new = Menace(agent, 2)
         word = "flips to Level 2" if m.level == 1 else "stays at Level 2"
-        return new, [_step(f"{how} is the Menacing Agent and wounds the Master Alien: Menace {word}", S.MENACE,
-                           "A wound from the Menacing Agent raises the token to Level 2.", marks=(agent,),
-                           holder=agent, level=2)]
+        return new, [Step(f"{how} is the Menacing Agent and wounds the Master Alien: Menace {word}", S.MENACE,
+                          "A wound from the Menacing Agent raises the token to Level 2.", marks=(agent,),
+                          facts={"holder": agent, "level": 2})]
     if m.level == 2:
-        return Menace(m.holder, 1), [_step(f"{how} wounds the Master Alien: {m.holder}'s Menace drops to Level 1",
-                                           S.MENACE, "A wound from another agent lowers the token; it changes "
-                                           "agents only at Level 1.", marks=(agent, m.holder), holder=m.holder,
-                                           level=1)]
-    return Menace(agent, 1), [_step(f"{how} wounds the Master Alien: the Menace token (Level 1) passes from "
-                                    f"{m.holder} to {agent}", S.MENACE, "At Level 1 a wound from another agent makes "
-                                    "that agent the new Menacing Agent.", marks=(agent,), holder=agent, level=1)]
+        return Menace(m.holder, 1), [Step(f"{how} wounds the Master Alien: {m.holder}'s Menace drops to Level 1",
+                                          S.MENACE, "A wound from another agent lowers the token; it changes "
+                                          "agents only at Level 1.", marks=(agent, m.holder), facts={"holder": m.holder,
+                                           "level": 1})]
+    return Menace(agent, 1), [Step(f"{how} wounds the Master Alien: the Menace token (Level 1) passes from "
+                                   f"{m.holder} to {agent}", S.MENACE, "At Level 1 a wound from another agent makes "
+                                   "that agent the new Menacing Agent.", marks=(agent,),
+                                   facts={"holder": agent, "level": 1})]
 
 
 def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[Step]]:
@@ -203,53 +203,110 @@ def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[S
     from 2 to 1, or at Level 1 takes it. An action that changes nothing is refused with a step."""
     if agent == m.holder:
         if to is None or to == m.level:
-            return m, [_step(f"{agent} cannot change the token to Level {to or m.level}: it is already there",
-                             S.MENACE, "The Menacing Agent's Action flips the token 1 -> 2 or 2 -> 1.",
-                             marks=(agent,), holder=m.holder, level=m.level, refused=True)]
-        return Menace(agent, to), [_step(f"{agent} spends its Action: Menace {m.level} -> {to}", S.MENACE,
-                                         "The Menacing Agent may raise or lower its own token.", marks=(agent,),
-                                         holder=agent, level=to)]
+            return m, [Step(f"{agent} cannot change the token to Level {to or m.level}: it is already there",
+                            S.MENACE, "The Menacing Agent's Action flips the token 1 -> 2 or 2 -> 1.",
+                            marks=(agent,), facts={"holder": m.holder, "level": m.level, "refused": True})]
+        return Menace(agent, to), [Step(f"{agent} spends its Action: Menace {m.level} -> {to}", S.MENACE,
+                                        "The Menacing Agent may raise or lower its own token.", marks=(agent,),
+                                        facts={"holder": agent, "level": to})]
     if to is not None:
-        return m, [_step(f"{agent} is not the Menacing Agent: it cannot set the level to {to}", S.MENACE,
-                         "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", marks=(agent,),
-                         holder=m.holder, level=m.level, refused=True)]
+        return m, [Step(f"{agent} is not the Menacing Agent: it cannot set the level to {to}", S.MENACE,
+                        "Another agent's Action lowers the token 2 -> 1, or takes it at Level 1.", marks=(agent,),
+                        facts={"holder": m.holder, "level": m.level, "refused": True})]
     if m.level == 2:
-        return Menace(m.holder, 1), [_step(f"{agent} spends its Action: {m.holder}'s Menace drops to Level 1",
-                                           S.MENACE, "The token must be at Level 1 before it can change agents.",
-                                           marks=(agent, m.holder), holder=m.holder, level=1)]
-    return Menace(agent, 1), [_step(f"{agent} spends its Action and takes the Menace token (Level 1) from "
-                                    f"{m.holder}", S.MENACE, "At Level 1 another agent may take the token and become "
-                                    "the Menacing Agent.", marks=(agent,), holder=agent, level=1)]
+        return Menace(m.holder, 1), [Step(f"{agent} spends its Action: {m.holder}'s Menace drops to Level 1",
+                                          S.MENACE, "The token must be at Level 1 before it can change agents.",
+                                          marks=(agent, m.holder), facts={"holder": m.holder, "level": 1})]
+    return Menace(agent, 1), [Step(f"{agent} spends its Action and takes the Menace token (Level 1) from "
+                                   f"{m.holder}", S.MENACE, "At Level 1 another agent may take the token and become "
+                                   "the Menacing Agent.", marks=(agent,), facts={"holder": agent, "level": 1})]
+
+
+@dataclass(frozen=True)
+class MenaceAfter:
+    """The Menace token after one event: the event's section title, the holder and the level."""
+
+    event: str
+    holder: str | None
+    level: int
+
+
+@dataclass(frozen=True)
+class MenaceOutcome(Outcome):
+    """The typed outcome of a ``menace`` scenario: the token after each event and at the end."""
+
+    after: tuple[MenaceAfter, ...]
+    holder: str | None
+    level: int
+
+    @property
+    def summary(self) -> str:
+        return (f"Menacing Agent: {self.holder} at Level {self.level} (an Archenemy Master Alien targets "
+                f"{self.holder})")
+
+    def to_json(self) -> dict:
+        return {"after": [{"event": a.event, "holder": a.holder, "level": a.level} for a in self.after],
+                "holder": self.holder, "level": self.level, "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class MenaceState:
+    """The Menace token between events, the record after each event, and the event ``numbers`` (1 to n)."""
+
+    menace: Menace = Menace()
+    after: tuple[MenaceAfter, ...] = ()
+    numbers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class MenaceContext(Context):
+    """What the Menace steps read: the ``events`` in order and the ``alpha_agent``."""
+
+    events: tuple[MenaceEvent, ...] = ()
+    alpha_agent: str = ""
+
+
+def menace_event_numbers(state: MenaceState) -> tuple[int, ...]:
+    """The items of :data:`MENACE_SEQUENCE`: the event numbers, from 1."""
+    return state.numbers
+
+
+def menace_event(state: MenaceState, ctx: MenaceContext, number: int) -> tuple[MenaceState, tuple[Step, ...]]:
+    """One event of 11.3.1 Menacing Agent System, filed under its own section: the Master Alien enters play, an
+    agent wounds it, or an agent spends an Action on the token."""
+    e = ctx.events[number - 1]
+    sec = f"{number}. " + {"enters": "Master Alien enters play", "wound": f"{e.agent} wounds it",
+                           "action": f"{e.agent}'s Action"}[e.kind]
+    m = state.menace
+    if e.kind == "enters":
+        m, st = master_alien_enters(m, ctx.alpha_agent)
+    elif e.kind == "wound":
+        m, st = master_alien_wounded(m, e.agent, e.wounds, e.via)
+    else:
+        m, st = menace_action(m, e.agent, e.to)
+    return replace(state, menace=m, after=state.after + (MenaceAfter(sec, m.holder, m.level),)), tuple(
+        s.in_section(sec) for s in st)
+
+
+MENACE_SEQUENCE = (Each("Event {item}", menace_event_numbers, menace_event),)
+"""A ``menace`` scenario: every event in order (11.3.1)."""
 
 
 def resolve_menace(scenario: MenaceScenario, rulings: Mapping[str, str] | None = None,
                    seed: int | None = None) -> Trace:
-    """Apply the events in order.
+    """Apply the events in order (:data:`MENACE_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"after": [{"event", "holder", "level"}], "holder", "level",
-        "summary"}``; an Archenemy Master Alien targets ``holder`` (see the ``activation`` kind).
+        A :class:`Trace` whose ``result`` is a :class:`MenaceOutcome` (``outcome``: ``{"after": [{"event",
+        "holder", "level"}], "holder", "level", "summary"}``); an Archenemy Master Alien targets ``holder`` (see the
+        ``activation`` kind).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    m = Menace()
-    trace = Trace(scenario.title)
-    after = []
-    for i, e in enumerate(scenario.events):
-        sec = f"{i + 1}. " + {"enters": "Master Alien enters play", "wound": f"{e.agent} wounds it",
-                              "action": f"{e.agent}'s Action"}[e.kind]
-        if e.kind == "enters":
-            m, st = master_alien_enters(m, scenario.alpha_agent)
-        elif e.kind == "wound":
-            m, st = master_alien_wounded(m, e.agent, e.wounds, e.via)
-        else:
-            m, st = menace_action(m, e.agent, e.to)
-        trace.steps += [s.in_section(sec) for s in st]
-        after.append({"event": sec, "holder": m.holder, "level": m.level})
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"after": after, "holder": m.holder, "level": m.level,
-                     "summary": f"Menacing Agent: {m.holder} at Level {m.level} (an Archenemy Master Alien targets "
-                                f"{m.holder})"}
-    return trace
+    ctx = MenaceContext(rulings=r, events=tuple(scenario.events), alpha_agent=scenario.alpha_agent)
+    frames = play(MenaceState(numbers=tuple(range(1, len(scenario.events) + 1))), MENACE_SEQUENCE, ctx)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(
+        MenaceOutcome(last.after, last.menace.holder, last.menace.level))
 
 
 # ================================================================================================ 11.5 Close Encounter
@@ -260,7 +317,7 @@ ACTIVATE_X = {22: 1, 23: 2, 24: 3}
 """Close Encounter cards that activate a fixed number of aliens (11.5)."""
 
 
-class AlienEntry(_Base):
+class AlienEntry(Strict):
     name: Name
     controller: Name
     rank: Literal["purple", "red", "blue", "green"] = "green"
@@ -308,8 +365,9 @@ def aliens_to_activate(card: int, x: int | None, agents_in_play: int) -> tuple[i
                                  "do not count)"
     else:
         n, why = int(x or 0), f"card 21 prints X = {x}"
-    return n, _step(f"Activate {plural(n, 'alien')}", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".", "Close Encounter",
-                    x=n)
+    return n, Step(f"Activate {plural(n, 'alien')}", S.ALIEN_ACTIVATION, why[0].upper() + why[1:] + ".",
+                   section="Close Encounter",
+                   facts={"x": n})
 
 
 def selection_order(aliens: Sequence[AlienEntry], players: Sequence[str]) -> tuple[list[AlienEntry], Step]:
@@ -320,15 +378,15 @@ def selection_order(aliens: Sequence[AlienEntry], players: Sequence[str]) -> tup
     for p in players:
         own = [a for a in aliens if a.controller == p]
         out += sorted(own, key=lambda a: RANKS.index(a.rank))
-    return out, _step("Selection order: " + (", ".join(f"{a.name} ({a.controller}, {a.rank})" for a in out) or
-                                             "no alien in play"),
-                      S.ALIEN_ACTIVATION, f"{players[0]}'s aliens first (Alpha Agent), then the next players in turn "
-                      "order; within one player the highest rank first; ties broken by the Alpha Agent (file order "
-                      "here).", "Close Encounter", order=[a.name for a in out])
+    return out, Step("Selection order: " + (", ".join(f"{a.name} ({a.controller}, {a.rank})" for a in out) or
+                                            "no alien in play"),
+                     S.ALIEN_ACTIVATION, f"{players[0]}'s aliens first (Alpha Agent), then the next players in turn "
+                     "order; within one player the highest rank first; ties broken by the Alpha Agent (file order "
+                     "here).", section="Close Encounter", facts={"order": [a.name for a in out]})
 
 
 def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulings) -> tuple[list[AlienEntry],
-                                                                                            list[Step]]:
+                                                                                             list[Step]]:
     """Pick ``n`` aliens along ``order``. A Paralyzed alien is passed over unless no other alien is in play (cards
     21-24; card 25 follows ``paralyzed_card_25``); ``paralyzed_fill`` says whether Paralyzed aliens fill slots left
     when the others run out. A selected Paralyzed alien skips its activation (11.9.1). "No other aliens in play" is
@@ -343,59 +401,113 @@ def select_aliens(order: Sequence[AlienEntry], n: int, card: int, rulings: Rulin
         if len(chosen) == n:
             break
         if a.paralyzed and barred and others:
-            steps.append(_step(f"{a.name} is Paralyzed: passed over", S.PARALYZED,
-                               "A Paralyzed alien cannot be selected while another alien is in play.", sec,
-                               (a.name,), alien=a.name, selected=False))
+            steps.append(Step(f"{a.name} is Paralyzed: passed over", S.PARALYZED,
+                              "A Paralyzed alien cannot be selected while another alien is in play.", section=sec,
+                              marks=(a.name,), facts={"alien": a.name, "selected": False}))
             continue
         chosen.append(a)
-        steps.append(_step(f"{a.name} ({a.controller}) is selected" + (" and skips its activation: Paralyzed"
-                                                                       if a.paralyzed else ""),
-                           S.PARALYZED if a.paralyzed else S.ALIEN_ACTIVATION,
-                           "" if not a.paralyzed else ("No other alien is in play." if not others else
-                                                       "Card 25 is not among cards 21-24."), sec, (a.name,),
-                           alien=a.name, selected=True, activates=not a.paralyzed))
+        steps.append(Step(f"{a.name} ({a.controller}) is selected" + (" and skips its activation: Paralyzed"
+                                                                      if a.paralyzed else ""),
+                          S.PARALYZED if a.paralyzed else S.ALIEN_ACTIVATION,
+                          "" if not a.paralyzed else ("No other alien is in play." if not others else
+                                                      "Card 25 is not among cards 21-24."), section=sec,
+                                                      marks=(a.name,),
+                          facts={"alien": a.name, "selected": True, "activates": not a.paralyzed}))
     if len(chosen) < n and barred and others:
         para = [a for a in order if a.paralyzed and a not in chosen]
         if para and rulings.reading("paralyzed_fill") == "fill":
             for a in para[:n - len(chosen)]:
                 chosen.append(a)
-                steps.append(_step(f"{a.name} fills a remaining slot and skips its activation: Paralyzed",
-                                   S.PARALYZED, "Every other alien is already selected.", sec, (a.name,),
-                                   alien=a.name, selected=True, activates=False))
+                steps.append(Step(f"{a.name} fills a remaining slot and skips its activation: Paralyzed",
+                                  S.PARALYZED, "Every other alien is already selected.", section=sec, marks=(a.name,),
+                                  facts={"alien": a.name, "selected": True, "activates": False}))
     if len(chosen) < n:
-        steps.append(_step(f"Only {len(chosen)} of {plural(n, 'alien')} can be selected", S.ALIEN_ACTIVATION,
-                           "Selection stops when no alien is left to activate.", sec))
+        steps.append(Step(f"Only {len(chosen)} of {plural(n, 'alien')} can be selected", S.ALIEN_ACTIVATION,
+                          "Selection stops when no alien is left to activate.", section=sec))
     return chosen, steps
+
+
+@dataclass(frozen=True)
+class CloseEncounterOutcome(Outcome):
+    """The typed outcome of a ``close_encounter`` scenario: the ``card``, X, the aliens selected and those that
+    activate (a selected Paralyzed alien skips its activation)."""
+
+    card: int
+    x: int
+    selected: tuple[str, ...]
+    activated: tuple[str, ...]
+
+    @property
+    def summary(self) -> str:
+        return (f"Card {self.card}: activate {self.x}; selected {', '.join(self.selected) or 'none'}; activated "
+                f"{', '.join(self.activated) or 'none'}")
+
+    def to_json(self) -> dict:
+        return {"x": self.x, "selected": list(self.selected), "activated": list(self.activated),
+                "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class CloseEncounterState:
+    """An "Activate X aliens" card between steps: X, the selection order, the aliens chosen."""
+
+    x: int = 0
+    order: tuple[AlienEntry, ...] = ()
+    chosen: tuple[AlienEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class CloseEncounterContext(Context):
+    """What the Close Encounter steps read: the scenario (card, X, players, aliens)."""
+
+    scenario: CloseEncounterScenario | None = None
+
+
+def count_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
+                                                                                  tuple[Step, ...]]:
+    """11.5 Alien Activation: X, the number of aliens the card activates."""
+    sc = ctx.scenario
+    n, st = aliens_to_activate(sc.card, sc.x, sc.agents_in_play or len(sc.players))
+    return replace(state, x=n), (st,)
+
+
+def order_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
+                                                                                  tuple[Step, ...]]:
+    """11.5 Alien Activation: the order the aliens are picked in."""
+    order, st = selection_order(ctx.scenario.aliens, ctx.scenario.players)
+    return replace(state, order=tuple(order)), (st,)
+
+
+def pick_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
+                                                                                 tuple[Step, ...]]:
+    """11.5 Alien Activation and 11.9.1 Paralyzed: the X aliens selected along the order."""
+    chosen, st = select_aliens(state.order, state.x, ctx.scenario.card, ctx.rulings)
+    return replace(state, chosen=tuple(chosen)), tuple(st)
+
+
+CLOSE_ENCOUNTER_SEQUENCE = (("X", count_aliens), ("Selection order", order_aliens), ("Selection", pick_aliens))
+"""A ``close_encounter`` scenario: X, the selection order, the selection (11.5, 11.9.1)."""
 
 
 def resolve_close_encounter(scenario: CloseEncounterScenario, rulings: Mapping[str, str] | None = None,
                             seed: int | None = None) -> Trace:
-    """Which aliens an "Activate X aliens" card activates.
+    """Which aliens an "Activate X aliens" card activates (:data:`CLOSE_ENCOUNTER_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"x", "selected": [name], "activated": [name] (Paralyzed ones skip),
-        "summary"}``.
+        A :class:`Trace` whose ``result`` is a :class:`CloseEncounterOutcome` (``outcome``: ``{"x", "selected":
+        [name], "activated": [name] (Paralyzed ones skip), "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    trace = Trace(scenario.title)
-    n, st = aliens_to_activate(scenario.card, scenario.x, scenario.agents_in_play or len(scenario.players))
-    trace.steps.append(st)
-    order, st = selection_order(scenario.aliens, scenario.players)
-    trace.steps.append(st)
-    chosen, st = select_aliens(order, n, scenario.card, r)
-    trace.steps += st
-    act = [a.name for a in chosen if not a.paralyzed]
-    trace.rulings = dict(r.consulted)
-    sel = ", ".join(a.name for a in chosen) or "none"
-    trace.outcome = {"x": n, "selected": [a.name for a in chosen], "activated": act,
-                     "summary": f"Card {scenario.card}: activate {n}; selected {sel}; activated "
-                                f"{', '.join(act) or 'none'}"}
-    return trace
+    frames = play(CloseEncounterState(), CLOSE_ENCOUNTER_SEQUENCE, CloseEncounterContext(rulings=r, scenario=scenario))
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(CloseEncounterOutcome(
+        scenario.card, last.x, tuple(a.name for a in last.chosen),
+        tuple(a.name for a in last.chosen if not a.paralyzed)))
 
 
 # ================================================================================================ 6.3 Event phase
 
-class EventFigure(_Base):
+class EventFigure(Strict):
     name: Name
     side: Literal["agent", "drone", "npc", "alien"]
     bleeding: bool = False
@@ -440,35 +552,71 @@ def signals_to_teleport(figures: Sequence[EventFigure], signals: int, balancer: 
     left_out = [f.name for f in figures if f.side in ("drone", "npc")] + \
                [f.name for f in figures if f.side == "agent" and f.bleeding and not count_bleeding]
     aliens = [f for f in figures if f.side == "alien"]
-    steps = [_step(f"Agents in play: {len(agents)}", S.EVENT_PHASE, "Only real agents count" + (
-        f"; not counted: {', '.join(left_out)}" if left_out else "") + ".", sec, [f.name for f in agents],
-                   agents=len(agents)),
-             _step(f"Aliens in play: {len(aliens)}", S.PRIME_SWARM if any(f.prime_swarm for f in aliens)
-                   else S.EVENT_PHASE, "A Prime Swarm's two figures are one alien." if any(f.prime_swarm for f in
-                                                                                           aliens) else "",
-                   sec, [f.name for f in aliens], aliens=len(aliens))]
+    steps = [Step(f"Agents in play: {len(agents)}", S.EVENT_PHASE, "Only real agents count" + (
+        f"; not counted: {', '.join(left_out)}" if left_out else "") + ".", section=sec, marks=[f.name for f in agents],
+                  facts={"agents": len(agents)}),
+             Step(f"Aliens in play: {len(aliens)}", S.PRIME_SWARM if any(f.prime_swarm for f in aliens)
+                  else S.EVENT_PHASE, "A Prime Swarm's two figures are one alien." if any(f.prime_swarm for f in
+                                                                                          aliens) else "",
+                  section=sec, marks=[f.name for f in aliens], facts={"aliens": len(aliens)})]
     minus = len(aliens) + (signals if balancer == "aliens_and_signals" else 0)
     n = max(0, len(agents) - minus)
     what = "aliens" if balancer == "aliens" else f"aliens plus signals ({len(aliens)} + {signals})"
-    steps.append(_step(f"Teleport {plural(n, 'signal')}: {len(agents)} agents - {minus} {what.split(' (')[0]}"
-                       + (", at least 0" if len(agents) - minus < 0 else ""), S.EVENT_PHASE,
-                       f"Balancer: agents minus {what}, minimum 0.", sec, teleport=n))
+    steps.append(Step(f"Teleport {plural(n, 'signal')}: {len(agents)} agents - {minus} {what.split(' (')[0]}"
+                      + (", at least 0" if len(agents) - minus < 0 else ""), S.EVENT_PHASE,
+                      f"Balancer: agents minus {what}, minimum 0.", section=sec, facts={"teleport": n}))
     return n, steps
 
 
+@dataclass(frozen=True)
+class EventOutcome(Outcome):
+    """The typed outcome of an ``event`` scenario: the signals the Event card teleports."""
+
+    teleport: int
+
+    @property
+    def summary(self) -> str:
+        return f"Signals teleported by the Event card: {self.teleport}"
+
+    def to_json(self) -> dict:
+        return {"teleport": self.teleport, "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class EventState:
+    """The Event phase's balancing: the signals to teleport (``None`` before the step)."""
+
+    teleport: int | None = None
+
+
+@dataclass(frozen=True)
+class EventContext(Context):
+    """What the Event phase reads: the scenario (figures, signals, balancer)."""
+
+    scenario: EventScenario | None = None
+
+
+def balance_signals(state: EventState, ctx: EventContext) -> tuple[EventState, tuple[Step, ...]]:
+    """6.3 Event Phase: the signals the Event card teleports (:func:`signals_to_teleport`)."""
+    sc = ctx.scenario
+    n, st = signals_to_teleport(sc.figures, sc.signals, sc.balancer, ctx.rulings)
+    return replace(state, teleport=n), tuple(st)
+
+
+EVENT_SEQUENCE = (("Signals", balance_signals),)
+"""An ``event`` scenario: the Event phase's signal balancing (6.3)."""
+
+
 def resolve_event(scenario: EventScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
-    """The Event phase's signal balancing.
+    """The Event phase's signal balancing (:data:`EVENT_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"teleport": int, "summary"}``.
+        A :class:`Trace` whose ``result`` is an :class:`EventOutcome` (``outcome``: ``{"teleport": int,
+        "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    trace = Trace(scenario.title)
-    n, st = signals_to_teleport(scenario.figures, scenario.signals, scenario.balancer, r)
-    trace.steps += st
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"teleport": n, "summary": f"Signals teleported by the Event card: {n}"}
-    return trace
+    frames = play(EventState(), EVENT_SEQUENCE, EventContext(rulings=r, scenario=scenario))
+    return trace_of(scenario.title, frames, r.consulted).with_result(EventOutcome(frames[-1].state.teleport))
 
 
 # ================================================================================================ 9.8 GD-Wings
@@ -480,7 +628,7 @@ REQUIRED_WINGS = {"earth": 1, "moon": 2, "galaxy": 3}
 WINGS_DICE = ("red", 3)
 
 
-class WingsAgent(_Base):
+class WingsAgent(Strict):
     name: Name
     rank: Literal["gold", "earth", "moon", "galaxy"] = "gold"
     ranked_up_this_mission: bool = False
@@ -528,57 +676,106 @@ def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[F
     for the next rank gain one rank. Returns ``(rank after, P(success) or None when no roll, steps)``."""
     sec = f"GD-Wings: {agent.name}"
     if not killed:
-        return agent.rank, None, [_step("No roll: no alien was killed in the previous round", S.GD_WINGS, "", sec,
-                                        (agent.name,))]
+        return agent.rank, None, [Step("No roll: no alien was killed in the previous round", S.GD_WINGS, "",
+                                       section=sec,
+                                       marks=(agent.name,))]
     if agent.rank == "galaxy":
-        return agent.rank, None, [_step("No roll: Galaxy is the highest Operation Strikeback rank", S.GD_WINGS, "",
-                                        sec, (agent.name,))]
+        return agent.rank, None, [Step("No roll: Galaxy is the highest Operation Strikeback rank", S.GD_WINGS, "",
+                                       section=sec, marks=(agent.name,))]
     if campaign and agent.ranked_up_this_mission:
-        return agent.rank, None, [_step("No roll: at most one rank per mission in a campaign", S.GD_WINGS,
-                                        "A standalone mission has no such limit.", sec, (agent.name,))]
+        return agent.rank, None, [Step("No roll: at most one rank per mission in a campaign", S.GD_WINGS,
+                                       "A standalone mission has no such limit.", section=sec, marks=(agent.name,))]
     nxt = GD_RANKS[GD_RANKS.index(agent.rank) + 1]
     need = REQUIRED_WINGS[nxt]
     p = wings_odds(need)
     assert faces is not None
     got = sum(f.wings for f in faces)
-    steps = [_step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}", S.GD_WINGS,
-                   f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
-                   "(calibrated red die).", sec, (agent.name,), wings=got, needed=need, p=str(p))]
+    steps = [Step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}",
+                  S.GD_WINGS,
+                  f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
+                  "(calibrated red die).", section=sec, marks=(agent.name,),
+                  facts={"wings": got, "needed": need, "p": str(p)})]
     if got >= need:
-        steps.append(_step(f"{agent.name} rises to {nxt.title()} rank", S.GD_WINGS, "", sec, (agent.name,), rank=nxt))
+        steps.append(Step(f"{agent.name} rises to {nxt.title()} rank", S.GD_WINGS, "", section=sec, marks=(agent.name,),
+                          facts={"rank": nxt}))
         return nxt, p, steps
-    steps.append(_step(f"{agent.name} stays at {agent.rank.title()} rank", S.GD_WINGS, "", sec, (agent.name,),
-                       rank=agent.rank))
+    steps.append(Step(f"{agent.name} stays at {agent.rank.title()} rank", S.GD_WINGS, "", section=sec,
+                      marks=(agent.name,),
+                      facts={"rank": agent.rank}))
     return agent.rank, p, steps
+
+
+@dataclass(frozen=True)
+class WingsOutcome(Outcome):
+    """The typed outcome of a ``gd_wings`` scenario: each agent's rank after its roll and its chance of success
+    (``"n/d"``, or ``None`` when it could not roll), in the scenario's order."""
+
+    ranks: tuple[tuple[str, str], ...]
+    p_success: tuple[tuple[str, str | None], ...]
+
+    @property
+    def summary(self) -> str:
+        return "Ranks: " + ", ".join(f"{n} {k.title()}" for n, k in self.ranks)
+
+    def to_json(self) -> dict:
+        return {"ranks": dict(self.ranks), "p_success": dict(self.p_success), "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class WingsState:
+    """The ranks and odds so far, and the agent ``numbers`` (1 to n) to roll for."""
+
+    ranks: tuple[tuple[str, str], ...] = ()
+    p_success: tuple[tuple[str, str | None], ...] = ()
+    numbers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class WingsContext(Context):
+    """What the GD-Wings steps read: the scenario and ``dice`` (the faces not fixed are rolled from its seed)."""
+
+    scenario: WingsScenario | None = None
+
+
+def agent_numbers(state: WingsState) -> tuple[int, ...]:
+    """The items of :data:`GD_WINGS_SEQUENCE`: the agent numbers, from 1."""
+    return state.numbers
+
+
+def wings_roll(state: WingsState, ctx: WingsContext, number: int) -> tuple[WingsState, tuple[Step, ...]]:
+    """9.8 GD-Wings: one agent's rank roll (its 3 red dice fixed, else rolled, before the roll is checked)."""
+    sc = ctx.scenario
+    a = sc.agents[number - 1]
+    die = default_calibration().die(WINGS_DICE[0])
+    faces = tuple(die.face(f) for f in a.rolled) if a.rolled else \
+        tuple(die.faces[ctx.dice.roll(die.sides, f"red die for {a.name}") - 1] for _ in range(WINGS_DICE[1]))
+    rank, p, st = rank_roll(a, sc.campaign, sc.alien_killed_last_round, faces)
+    return replace(state, ranks=state.ranks + ((a.name, rank),),
+                   p_success=state.p_success + ((a.name, None if p is None else str(p)),)), tuple(st)
+
+
+GD_WINGS_SEQUENCE = (Each("GD-Wings: agent {item}", agent_numbers, wings_roll),)
+"""A ``gd_wings`` scenario: every agent's rank roll in order (9.8)."""
 
 
 def resolve_gd_wings(scenario: WingsScenario, rulings: Mapping[str, str] | None = None,
                      seed: int | None = None) -> Trace:
-    """Every agent's GD-Wings roll; fixed faces where given, else rolled from the seed.
+    """Every agent's GD-Wings roll (:data:`GD_WINGS_SEQUENCE`); fixed faces where given, else rolled from the seed.
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"ranks": {name: rank}, "p_success": {name: "n/d" or None}, "summary"}``.
+        A :class:`Trace` whose ``result`` is a :class:`WingsOutcome` (``outcome``: ``{"ranks": {name: rank},
+        "p_success": {name: "n/d" or None}, "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    roller = SeededRoller(seed if seed is not None else scenario.seed)
-    die = default_calibration().die(WINGS_DICE[0])
-    trace = Trace(scenario.title)
-    ranks, odds = {}, {}
-    for a in scenario.agents:
-        faces = tuple(die.face(f) for f in a.rolled) if a.rolled else \
-            tuple(die.faces[roller.roll(die.sides, f"red die for {a.name}") - 1] for _ in range(WINGS_DICE[1]))
-        rank, p, st = rank_roll(a, scenario.campaign, scenario.alien_killed_last_round, faces)
-        trace.steps += st
-        ranks[a.name], odds[a.name] = rank, None if p is None else str(p)
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"ranks": ranks, "p_success": odds,
-                     "summary": "Ranks: " + ", ".join(f"{n} {k.title()}" for n, k in ranks.items())}
-    return trace
+    ctx = WingsContext(rulings=r, dice=Dice(seed=seed if seed is not None else scenario.seed), scenario=scenario)
+    frames = play(WingsState(numbers=tuple(range(1, len(scenario.agents) + 1))), GD_WINGS_SEQUENCE, ctx)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(WingsOutcome(last.ranks, last.p_success))
 
 
 # ================================================================================================ 8.5 Area Healing
 
-class HealFigure(_Base):
+class HealFigure(Strict):
     name: Name
     side: Literal["agent", "drone", "npc", "alien", "master_alien"]
     area: Name
@@ -610,10 +807,10 @@ def parse_healing(data: dict, source: str) -> HealingScenario:
 
 
 def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings: Rulings
-                 ) -> tuple[dict[str, int], list[Step]]:
+                 ) -> tuple[dict[str, int], list[str], list[Step]]:
     """8.5: the healing applies to the target and to every other figure of its kind in its Area: agents (with NPCs
     and drones per ``area_healing_allies``) for an agent target, aliens (Master Aliens included, 11.3) for an alien.
-    Returns ``({name: wounds after}, steps)``."""
+    Returns ``({name: wounds after}, [names healed], steps)``."""
     sec = "Area Healing"
     t = next(f for f in figures if f.name == target)
     alien_side = ("alien", "master_alien")
@@ -625,33 +822,73 @@ def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings:
         group, who = ("agent",) if t.side == "agent" else (t.side,), "agents" if t.side == "agent" else f"{t.side}s"
     healed = [f for f in figures if f.name == target or (f.area == t.area and f.side in group)]
     skipped = [f.name for f in figures if f.area == t.area and f not in healed]
-    steps = [_step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
-                   f"{', '.join(f.name for f in healed)}", S.AREA_HEALING,
-                   (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), sec,
-                   [f.name for f in healed], healed=[f.name for f in healed])]
+    steps = [Step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
+                  f"{', '.join(f.name for f in healed)}", S.AREA_HEALING,
+                  (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), section=sec,
+                  marks=[f.name for f in healed], facts={"healed": [f.name for f in healed]})]
     out = {f.name: f.wounds for f in figures}
     for f in healed:
         out[f.name] = max(0, f.wounds - heal)
-        steps.append(_step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", sec, (f.name,),
-                           wounds=out[f.name]))
-    return out, steps
+        steps.append(Step(f"{f.name}: {f.wounds} -> {plural(out[f.name], 'wound')}", S.AREA_HEALING, "", section=sec,
+                          marks=(f.name,),
+                          facts={"wounds": out[f.name]}))
+    return out, [f.name for f in healed], steps
+
+
+@dataclass(frozen=True)
+class HealingOutcome(Outcome):
+    """The typed outcome of a ``healing`` scenario: every figure's wounds after (scenario order) and who was
+    healed."""
+
+    wounds: tuple[tuple[str, int], ...]
+    healed: tuple[str, ...]
+
+    @property
+    def summary(self) -> str:
+        return f"Healed: {', '.join(self.healed)}"
+
+    def to_json(self) -> dict:
+        return {"wounds": dict(self.wounds), "healed": list(self.healed), "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class HealingState:
+    """Every figure's wounds (scenario order) and the figures healed."""
+
+    wounds: tuple[tuple[str, int], ...] = ()
+    healed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HealingContext(Context):
+    """What Area Healing reads: the scenario (figures, target, healing)."""
+
+    scenario: HealingScenario | None = None
+
+
+def heal_area(state: HealingState, ctx: HealingContext) -> tuple[HealingState, tuple[Step, ...]]:
+    """8.5 Area Healing: the target and every figure of its kind in its Area heal."""
+    sc = ctx.scenario
+    wounds, healed, st = area_healing(sc.figures, sc.target, sc.heal, ctx.rulings)
+    return HealingState(tuple(wounds.items()), tuple(healed)), tuple(st)
+
+
+HEALING_SEQUENCE = (("Area Healing", heal_area),)
+"""A ``healing`` scenario: Area Healing (8.5)."""
 
 
 def resolve_healing(scenario: HealingScenario, rulings: Mapping[str, str] | None = None,
                     seed: int | None = None) -> Trace:
-    """Area Healing.
+    """Area Healing (:data:`HEALING_SEQUENCE`).
 
     Returns:
-        A :class:`Trace`; ``outcome`` = ``{"wounds": {name: wounds after}, "healed": [name], "summary"}``.
+        A :class:`Trace` whose ``result`` is a :class:`HealingOutcome` (``outcome``: ``{"wounds": {name: wounds
+        after}, "healed": [name], "summary"}``).
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    trace = Trace(scenario.title)
-    wounds, st = area_healing(scenario.figures, scenario.target, scenario.heal, r)
-    trace.steps += st
-    trace.rulings = dict(r.consulted)
-    healed = st[0].facts["healed"]
-    trace.outcome = {"wounds": wounds, "healed": healed, "summary": f"Healed: {', '.join(healed)}"}
-    return trace
+    frames = play(HealingState(), HEALING_SEQUENCE, HealingContext(rulings=r, scenario=scenario))
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(HealingOutcome(last.wounds, last.healed))
 
 
 __all__ = ["Menace", "aliens_to_activate", "area_healing", "master_alien_enters", "master_alien_wounded",

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import ipywidgets as W
 
-from explorer.dice import SeededRoller
+from explorer.dice import Dice
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.text import plural
 from explorer.trace import Trace
@@ -422,7 +422,7 @@ class CombatExplorer(W.VBox):
     def _rolled(self, sc, seed: int) -> dict:
         """Complete ``rolled`` faces: the seed's faces with the hand-set ones put in their place."""
         cal = sc.calib()
-        roller = SeededRoller(seed)
+        roller = Dice(seed=seed)
         hit: dict[str, list[str]] = {}
         for colour, n in dice_pool(sc.attacks[0]).items():
             die = cal.die(colour)
@@ -439,7 +439,7 @@ class CombatExplorer(W.VBox):
         other dice of that list keep the faces shown, or are rolled from the seed); dice with no face set by hand
         are left to the resolver's seed, as ``explorer resolve`` leaves them."""
         cal = sc.calib()
-        roller = SeededRoller(seed)
+        roller = Dice(seed=seed)
         given = copy.deepcopy((self._base or {})["attacks"][0].get("rolled") or {})
         name = self._target_name()
         out: dict = {"hit": {}, "defend": {k: v for k, v in given.get("defend", {}).items() if k != name},
@@ -502,9 +502,9 @@ class CombatExplorer(W.VBox):
             self._place_error(e)
             return
         self.trace, self.odds = trace, odds
-        res = trace.outcome["attacks"][0]["targets"]
+        res = trace.result.attacks[0].results
         self._pool = pool
-        self._blue = res[0]["blue_dice"] if res else 0
+        self._blue = res[0].blue_dice if res else 0
         self._draw_tray(trace)
         self.stepper.show(trace)
         self._draw_headline(trace, sc)
@@ -532,7 +532,8 @@ class CombatExplorer(W.VBox):
         return dd
 
     def _draw_tray(self, trace: Trace) -> None:
-        faces = next((s.facts["faces"] for s in trace.steps if "faces" in s.facts and "bolts" in s.facts), [])
+        roll = trace.result.attacks[0].roll
+        faces = list(roll.faces) if roll is not None else []
         per_colour: dict[str, int] = {}
         hit = []
         for colour, label in faces:
@@ -558,29 +559,30 @@ class CombatExplorer(W.VBox):
             self._busy = False
 
     def _blue_faces(self, trace: Trace) -> list[str]:
-        """The Blue faces of the Defend roll, as the trace's Defend step lists them."""
-        return next((list(s.facts["faces"]) for s in trace.steps if "faces" in s.facts and "cancelled" in s.facts), [])
+        """The Blue faces of the first attack's first Defend roll (its typed result)."""
+        res = trace.result.attacks[0].results
+        return next((list(x.faces) for x in res if x.faces), [])
 
     def _draw_headline(self, trace: Trace, sc) -> None:
-        a = trace.outcome["attacks"][0]
+        a = trace.result.attacks[0]
         name = self._target_name()
         t0 = next((t for t in sc.targets if t.name == name), sc.targets[0])
-        after = trace.outcome["targets"][t0.name]
-        if a["hits"] is None:
+        after = trace.result.target(t0.name)
+        if a.roll is None:
             self.headline.value = "<div style='font-family:sans-serif'>No target could be attacked.</div>"
             return
-        r = a["targets"][0]
+        r = a.results[0]
         stacks_before = " ".join(f"<span class='gd-stack'>{'◆' * n or '·'}</span>" for n in t0.energy_shields)
-        stacks_after = " ".join(f"<span class='gd-stack'>{'◆' * n or '·'}</span>" for n in after["stacks"])
+        stacks_after = " ".join(f"<span class='gd-stack'>{'◆' * n or '·'}</span>" for n in after.stacks)
         shields = (f" Energy Shields {stacks_before} → {stacks_after}." if t0.energy_shields else "")
-        crit = f", Critical token <b>{html.escape(r['critical'])}</b>" if r["critical"] else ""
+        crit = f", Critical token <b>{html.escape(r.critical)}</b>" if r.critical else ""
         self.headline.value = (
             "<div class='gd-headline' style='font-family:sans-serif;font-size:14px;margin:6px 0'>"
-            f"This roll: <b>{plural(a['hits'], 'hit')}</b>, {r['absorbed']} absorbed by Energy Shields, "
-            f"{r['cancelled_by_items']} cancelled by items, {plural(r['blue_dice'], 'Blue die', 'Blue dice')} "
-            f"({r['cancelled_by_dice']} cancelled) → <b>{plural(r['wounds'], 'wound')}</b>{crit}; target "
-            f"{html.escape(r['status'])} "
-            f"({after['wounds']}/{t0.health} wounds).{shields}</div>")
+            f"This roll: <b>{plural(a.roll.hits, 'hit')}</b>, {r.absorbed} absorbed by Energy Shields, "
+            f"{r.cancelled_by_items} cancelled by items, {plural(r.blue_dice, 'Blue die', 'Blue dice')} "
+            f"({r.cancelled_by_dice} cancelled) → <b>{plural(r.wounds, 'wound')}</b>{crit}; target "
+            f"{html.escape(r.status)} "
+            f"({after.wounds}/{t0.health} wounds).{shields}</div>")
 
     def _draw_odds(self, sc) -> None:
         d = self.odds
