@@ -32,6 +32,7 @@ from pydantic import Field as _Field
 from explorer.errors import RuleViolation as _RuleViolation
 from explorer.errors import ScenarioError as _ScenarioError
 from explorer.hexgrid import Hex
+from explorer.kernel import Context, play, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate as _validate
 from explorer.text import plural
@@ -49,7 +50,10 @@ from .unit_specs import check_rulings as _check_rulings
 from .unit_specs import check_units as _check_units
 from .unit_specs import names_check as _names_check
 from .unit_specs import parse_hex as _parse_hex
-from .units import Enemy, Squadmate, enemy_damage, mission_failed, squadmate_damage
+from .results import (ActivationOutcome, Attack, EnemyAdvanced, EnemyAt, Happening, InvalidActivation, NotActivated,
+                      OpportunityAttack, Refused, SquadmateAt, SquadmateMoved, Spawned, TargetTie)
+from .units import (Enemy, Squadmate, damage_happenings, enemy_damage, enemy_damage_happenings, mission_failed,
+                    squadmate_damage)
 
 ADVANCE_MP = 2
 """Movement Points of an Advancing Enemy (Advancing)."""
@@ -103,6 +107,8 @@ class Board:
         spawned: the Minion spawned last by this Hazard card (for "Activate Spawned Enemy").
         asari_controller: Liara's Asari Controller is unlocked: Enemies with a Biotic Effect token count as having no
             Tags (Squadmate Commentary › Liara T'Soni).
+        rejected: the refused Move's message (Basic Actions › Move), or ``None``.
+        log: what happened to each character so far, in order (:data:`.results.Happening`).
     """
 
     squadmates: tuple[Squadmate, ...]
@@ -112,6 +118,8 @@ class Board:
     returned_to_bag: tuple[str, ...] = ()
     spawned: str | None = None
     asari_controller: bool = False
+    rejected: str | None = None
+    log: tuple[Happening, ...] = ()
 
     def squadmate(self, name: str) -> Squadmate:
         return next(s for s in self.squadmates if s.name == name)
@@ -126,6 +134,15 @@ class Board:
         if enemy is None:
             return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
         return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
+
+    def logged(self, *happenings: Happening) -> Board:
+        return replace(self, log=self.log + tuple(happenings))
+
+    def hurt(self, name: str, amount: int, by: str) -> tuple[Board, list[Step]]:
+        """Squadmate Damage to ``name`` (:func:`~.units.squadmate_damage`), recorded in :attr:`log`."""
+        before = self.squadmate(name)
+        after, steps = squadmate_damage(before, amount, by=by)
+        return self.with_squadmate(after).logged(*damage_happenings(before, after, amount, by)), steps
 
     def occupant(self, h: Hex) -> str | None:
         for c in (*self.squadmates, *self.enemies):
@@ -229,7 +246,8 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     key = _pref(choices.spawn_hex, tied)
     chosen = sorted(tied, key=key)[0]
     token = replace(board.bag[0], position=chosen, stunned=False)
-    board = replace(board, bag=board.bag[1:], enemies=board.enemies + (token,), spawned=token.name)
+    board = replace(board, bag=board.bag[1:], enemies=board.enemies + (token,), spawned=token.name).logged(
+        Spawned(token.name, str(chosen)))
     how = "your choice" if chosen in choices.spawn_hex else "default: smallest (q, r)"
     tie = f"; tied: {', '.join(map(str, tied))} ({how})" if len(tied) > 1 else ""
     return board, [_step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
@@ -344,8 +362,8 @@ def attack(board: Board, enemy: Enemy, target: str) -> tuple[Board, list[Step]]:
     note = f" ({enemy.attack_value} - 2, Biotic Effect token)" if enemy.biotic_effect else ""
     steps = [_step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, marks=[enemy.name, target],
                    enemy=enemy.name, target=target, attack_value=av)]
-    sq, more = squadmate_damage(board.squadmate(target), av, by=enemy.name)
-    return board.with_squadmate(sq), steps + more
+    board, more = board.logged(Attack(enemy.name, target)).hurt(target, av, enemy.name)
+    return board, steps + more
 
 
 # --- Advancing ------------------------------------------------------------------------------------------------------
@@ -532,10 +550,11 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
         steps.append(_step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING,
                            f"No move gets it closer ({how}).", [enemy.name], enemy=enemy.name,
                            hex=str(enemy.position), path=[str(enemy.position)], how=how))
-        return board, steps
+        return board.logged(EnemyAdvanced(enemy.name, str(enemy.position), str(enemy.position))), steps
     path = reach[pick.hex].path
     moved = replace(enemy, position=pick.hex)
-    board = board.with_enemy(enemy.name, moved)
+    board = board.with_enemy(enemy.name, moved).logged(
+        EnemyAdvanced(enemy.name, str(path[0]), str(pick.hex), pick.why.replace(" (the current Squadmate)", "")))
     steps.append(_step(f"{enemy.name} moves to {pick.hex} ({pick.cost} Movement Points): {pick.why}", S.ADVANCING,
                        f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", [enemy.name, *path],
                        enemy=enemy.name, hex=str(pick.hex), path=[str(h) for h in path], how=how))
@@ -545,7 +564,8 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
                    f"{pick.infernos} Damage", S.INFERNO,
                    marks=[enemy.name], enemy=enemy.name, damage=pick.infernos)
         steps += [st, *res.steps]
-        board = board.with_enemy(enemy.name, res.enemy)
+        board = board.with_enemy(enemy.name, res.enemy).logged(
+            *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos))
         if res.defeated:
             board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
     return board, steps
@@ -562,17 +582,22 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
     if enemy is None:
         return board, [_step(f"{name} is no longer on the map", S.HAZARD_CARD, marks=[name], enemy=name)]
     if enemy.stunned:
-        return board, [_step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, marks=[name], enemy=name,
+        return board.logged(NotActivated(name, True)), [_step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, marks=[name], enemy=name,
                              activated=False)]
     if enemy.shrouded or terrain.is_shrouded(enemy.position):
-        return board, [_step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS, marks=[name],
+        return board.logged(NotActivated(name, False)), [_step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS, marks=[name],
                              enemy=name, activated=False)]
     verdicts = potential_targets(terrain, board, enemy, rulings)
     listing = "; ".join(f"{v.name}: {v.reason}" for v in verdicts)
     steps = [_step(f"{name} Activates at {enemy.position}", S.HAZARD_CARD, f"Potential targets — {listing}.",
                    [name], enemy=name, activated=True, candidates=[v.to_dict() for v in verdicts])]
     if any(v.potential for v in verdicts):
-        target, _, st = select_target(board, verdicts, choices, rulings)
+        target, out, st = select_target(board, verdicts, choices, rulings)
+        tied = tuple(v.name for v in out if v.kept)
+        if len(tied) > 1:
+            low = next(v.value for v in out if v.kept)
+            measure = "Hit Points" if rulings.reading("fewest_hit_points") == "hit_points" else "Shield + Hit Points"
+            board = board.logged(TargetTie(tied, low, measure, board.current, target, target in choices.attack_target))
         board, more = attack(board, enemy, target)
         return board, steps + [st] + more
     board, more = advance(terrain, board, enemy, choices, rulings)
@@ -585,7 +610,8 @@ def invalid_activation(terrain: Terrain, board: Board, enemy_type: str, choices:
     steps = [_step(f"Invalid Activation: no {enemy_type} on the board", S.INVALID_ACTIVATIONS,
                    "Spawn a Minion at the closest empty Spawn hex to the current Squadmate, once for this type.",
                    enemy_type=enemy_type)]
-    board, more = spawn_minion(terrain, board, "closest", choices, S.INVALID_ACTIVATIONS)
+    board, more = spawn_minion(terrain, board.logged(InvalidActivation(enemy_type)), "closest", choices,
+                               S.INVALID_ACTIVATIONS)
     return board, steps + more
 
 
@@ -671,6 +697,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     sq = board.squadmate(mover)
     if not path or path[0] != sq.position:
         raise _RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
+    board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
     steps = [_step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
                                                                        if forced else ""), S.BASIC_ACTIONS,
                    marks=[mover, *path], squadmate=mover, path=[str(h) for h in path], forced=forced)]
@@ -707,14 +734,12 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             steps.append(_step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
                                S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
                                [e.name, mover], enemy=e.name, damage=av))
-            s2, more = squadmate_damage(board.squadmate(mover), av, by=e.name)
-            board = board.with_squadmate(s2)
+            board, more = board.logged(OpportunityAttack(e.name, mover)).hurt(mover, av, e.name)
             steps += more
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
                 pinned = True
         if terrain.is_inferno(b):
-            s2, more = squadmate_damage(board.squadmate(mover), INFERNO_DAMAGE, by="an Inferno hex")
-            board = board.with_squadmate(s2)
+            board, more = board.hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
             steps += [_step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=[b])] + more
         if board.failed or board.squadmate(mover).downed:
             steps.append(_step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES, marks=[mover]))
@@ -743,8 +768,7 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
     steps: list[Step] = []
     for s in board.squadmates:
         if s.position is not None and terrain.is_inferno(s.position) and not s.downed:
-            s2, more = squadmate_damage(s, INFERNO_DAMAGE, by="an Inferno hex")
-            board = board.with_squadmate(s2)
+            board, more = board.hurt(s.name, INFERNO_DAMAGE, "an Inferno hex")
             steps += [_step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
                             marks=[s.name])] + more
     for e in board.enemies:
@@ -756,6 +780,7 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
             steps += [_step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
                             marks=[e.name]), *res.steps]
             board = board.with_enemy(e.name, None if res.enemy is None else replace(res.enemy, shrouded=e.shrouded))
+            board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE))
             if res.defeated:
                 board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
     return board, steps
@@ -766,8 +791,8 @@ def coolant_leak_end_of_turn(terrain: Terrain, board: Board, squadmate: str) -> 
     s = board.squadmate(squadmate)
     if s.position is None or not terrain.is_coolant_leak(s.position) or s.downed:
         return board, []
-    s2, more = squadmate_damage(s, COOLANT_DAMAGE, by="a Coolant Leak")
-    return board.with_squadmate(s2), [_step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}",
+    board, more = board.hurt(squadmate, COOLANT_DAMAGE, "a Coolant Leak")
+    return board, [_step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}",
                                             S.COOLANT_LEAKS, marks=[squadmate])] + more
 
 
@@ -940,16 +965,72 @@ def _card(sc: ActivationScenario) -> list[Instruction]:
     return out
 
 
-def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
-                       seed: int | None = None) -> _Trace:
-    """Resolve an ``activation`` scenario: (start of Round Inferno Damage), (the Squadmate's Move with Opportunity
-    Attacks), the Hazard card, (end of turn Coolant Leak). ``seed`` is unused: the Enemy Bag's draws are the
-    scenario's ``bag``.
+@dataclass(frozen=True)
+class ActivationContext(Context):
+    """What the steps of an ``activation`` scenario read and never change: the ruling readings (``rulings``), the map
+    (``terrain``), the player's ``choices``, and the scenario's declarations: ``start_of_round`` (Inferno Damage
+    first), the Squadmate's ``move`` (``(squadmate, path, forced)`` or ``None``), the Hazard ``card`` and
+    ``end_of_turn`` (the Coolant Leak check). No dice: the Enemy Bag's draws are the state's ``bag``."""
 
-    Returns:
-        a Trace whose ``outcome`` is ``{"squadmates": {name: {hex, shield_points, hit_points, downed}}, "enemies":
-        {name: {hex, damage, stunned}}, "returned_to_bag": [...], "mission_failed": bool, "rejected": str | None}``.
-    """
+    terrain: Terrain | None = None
+    choices: Choices = Choices()
+    start_of_round: bool = False
+    move: tuple[str, tuple[Hex, ...], bool] | None = None
+    card: tuple[Instruction, ...] = ()
+    end_of_turn: bool = False
+
+
+def start_of_the_round(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Inferno Icons, at the start of the Round (when the scenario asks for it)."""
+    if not ctx.start_of_round:
+        return board, ()
+    board, steps = inferno_start_of_round(ctx.terrain, board)
+    steps = steps or [_step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)]
+    return board, tuple(s.in_section("Start of the Round") for s in steps)
+
+
+def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Step B: the Squadmate's Move Action (Basic Actions › Move) with its Opportunity Attacks; a refused path is a
+    "Not allowed" step and changes nothing."""
+    if ctx.move is None or board.failed:
+        return board, ()
+    mover, path, forced = ctx.move
+    try:
+        board, steps = opportunity_attacks(ctx.terrain, board, mover, path, forced=forced, choices=ctx.choices)
+    except _RuleViolation as v:
+        title = f"Not allowed: {v}"
+        board = replace(board, rejected=str(v)).logged(Refused(title))
+        steps = [_step(title, S.BASIC_ACTIONS, rejected=True)]
+    return board, tuple(s.in_section("Step B: Move") for s in steps)
+
+
+def hazard_card(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Step C: Hazard Card: the card's instructions in order (:func:`resolve_hazard_card`)."""
+    if not ctx.card or board.failed:
+        return board, ()
+    board, steps = resolve_hazard_card(ctx.terrain, board, ctx.card, ctx.choices, ctx.rulings)
+    return board, tuple(s.in_section("Step C: Hazard Card") for s in steps)
+
+
+def end_of_the_turn(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Coolant Leaks, at the end of the current Squadmate's turn (when the scenario asks for it)."""
+    if not ctx.end_of_turn or board.failed:
+        return board, ()
+    board, steps = coolant_leak_end_of_turn(ctx.terrain, board, board.current)
+    steps = steps or [_step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)]
+    return board, tuple(s.in_section("End of the turn") for s in steps)
+
+
+ACTIVATION_SEQUENCE = (("Start of the Round", start_of_the_round), ("Step B: Move", squadmate_move),
+                       ("Step C: Hazard Card", hazard_card), ("End of the turn", end_of_the_turn))
+"""The ``activation`` kind as the kernel plays it, in the order of a Round: Inferno Damage at the start of the Round,
+the Squadmate's Move, the Hazard card, the Coolant Leak check at the end of the turn."""
+
+
+def activation_start(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None
+                     ) -> tuple[Board, ActivationContext]:
+    """The initial :class:`Board` and the :class:`ActivationContext` of an ``activation`` scenario (rulings: the
+    file's, then ``rulings``)."""
     r = _rulings_for({**scenario.rulings, **(rulings or {})})
     m = _load_map(scenario.map, None)
     terrain = MapTerrain(m, r)
@@ -960,40 +1041,33 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
     choices = Choices(tuple(ch.activation_order), tuple(ch.attack_target),
                       {k: _parse_hex(v) for k, v in ch.advance_to.items()}, tuple(_parse_hex(h) for h in ch.spawn_hex),
                       tuple(ch.opportunity_order))
-    trace = _Trace(scenario.title or "Enemy activation")
-    rejected = None
+    mv = scenario.move
+    move = (mv.squadmate, tuple(_parse_hex(h) for h in mv.path), mv.forced) if mv else None
+    return board, ActivationContext(r, None, terrain, choices, scenario.start_of_round, move,
+                                    tuple(_card(scenario)) if scenario.hazard else (), scenario.end_of_turn)
 
-    def add(steps, section):
-        trace.steps.extend(s.in_section(section) for s in steps)
 
-    if scenario.start_of_round:
-        board, steps = inferno_start_of_round(terrain, board)
-        add(steps or [_step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)], "Start of the Round")
-    if scenario.move and not board.failed:
-        try:
-            board, steps = opportunity_attacks(terrain, board, scenario.move.squadmate,
-                                               [_parse_hex(h) for h in scenario.move.path],
-                                               forced=scenario.move.forced, choices=choices)
-        except _RuleViolation as v:
-            rejected = str(v)
-            steps = [_step(f"Not allowed: {v}", S.BASIC_ACTIONS, rejected=True)]
-        add(steps, "Step B: Move")
-    if scenario.hazard and not board.failed:
-        board, steps = resolve_hazard_card(terrain, board, _card(scenario), choices, r)
-        add(steps, "Step C: Hazard Card")
-    if scenario.end_of_turn and not board.failed:
-        board, steps = coolant_leak_end_of_turn(terrain, board, board.current)
-        add(steps or [_step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)],
-            "End of the turn")
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {
-        "squadmates": {s.name: {"hex": str(s.position), "shield_points": s.shield_points,
-                                "hit_points": s.hit_points, "downed": s.downed} for s in board.squadmates},
-        "enemies": {e.name: {"hex": str(e.position), "damage": e.damage, "stunned": e.stunned}
-                    for e in board.enemies},
-        "returned_to_bag": list(board.returned_to_bag),
-        "mission_failed": board.failed,
-        "rejected": rejected,
-    }
-    return trace
+def activation_outcome(board: Board) -> ActivationOutcome:
+    """The typed outcome of a resolved ``activation`` scenario: every character where the activation leaves it."""
+    return ActivationOutcome(
+        tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, hex=str(s.position))
+              for s in board.squadmates),
+        tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in board.enemies),
+        board.returned_to_bag, board.failed, board.rejected, board.log)
 
+
+def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
+                       seed: int | None = None) -> _Trace:
+    """Resolve an ``activation`` scenario (:data:`ACTIVATION_SEQUENCE`): (start of Round Inferno Damage), (the
+    Squadmate's Move with Opportunity Attacks), the Hazard card, (end of turn Coolant Leak). ``seed`` is unused: the
+    Enemy Bag's draws are the scenario's ``bag``.
+
+    Returns:
+        a Trace whose typed ``result`` is an :class:`.results.ActivationOutcome`; its JSON ``outcome`` is
+        ``{"squadmates": {name: {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage,
+        stunned}}, "returned_to_bag": [...], "mission_failed": bool, "rejected": str | None}``.
+    """
+    board, ctx = activation_start(scenario, rulings)
+    frames = play(board, ACTIVATION_SEQUENCE, ctx)
+    trace = trace_of(scenario.title or "Enemy activation", frames, ctx.rulings.consulted)
+    return trace.with_result(activation_outcome(frames[-1].state))

@@ -379,16 +379,16 @@ class ActivationStepper(ScenarioStepperView):
         self.detail.value = fr.detail
 
     def _show_outcome(self) -> None:
-        o = self.trace.outcome
-        sq = "; ".join(f"{n} on {v['hex']}: {v['shield_points']} Shield, {v['hit_points']} Hit Points"
-                       + (" (Downed)" if v["downed"] else "") for n, v in o["squadmates"].items())
-        en = "; ".join(f"{n} on {v['hex']}" + (f", {v['damage']} Damage" if v["damage"] else "")
-                       + (" (Stunned)" if v["stunned"] else "") for n, v in o["enemies"].items())
+        o = self.trace.result
+        sq = "; ".join(f"{v.name} on {v.hex}: {v.shield_points} Shield, {v.hit_points} Hit Points"
+                       + (" (Downed)" if v.downed else "") for v in o.squadmates)
+        en = "; ".join(f"{v.name} on {v.hex}" + (f", {v.damage} Damage" if v.damage else "")
+                       + (" (Stunned)" if v.stunned else "") for v in o.enemies)
         self.outcome.value = (f"<div class='me-act-outcome' style='font-family:sans-serif;font-size:12px;"
                               f"border-top:1px solid #dee2e6;margin-top:4px;padding-top:4px'><b>After the card</b>: "
                               f"{html.escape(sq)}.<br>{html.escape(en)}."
-                              + (" <b>Mission failed.</b>" if o["mission_failed"] else "")
-                              + (f"<br>Rejected: {html.escape(o['rejected'])}" if o["rejected"] else "") + "</div>")
+                              + (" <b>Mission failed.</b>" if o.mission_failed else "")
+                              + (f"<br>Rejected: {html.escape(o.rejected)}" if o.rejected else "") + "</div>")
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects: ``pn.state.onload``)."""

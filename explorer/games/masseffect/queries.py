@@ -60,6 +60,7 @@ from explorer.trace import Trace
 from . import geometry as G
 from . import options as opts
 from . import sections as S
+from .results import MapAnswer, MapOutcome
 from .map import (EdgeFeature, EdgeModel, FeatureKind, MissionMap, check_placements, load_map, map_from_dict,
                   parse_edge, parse_hex)
 
@@ -239,26 +240,22 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
         label = f" ({qu.label})" if qu.label else ""
         head = f"Q{i + 1}{label}: "
         marks = tuple(str(h) for h in (a, b) if h is not None) + tuple(x for x in (qu.a, qu.b) if x in q._placements)
-        ans: dict[str, Any] = {"question": i + 1, "ask": qu.ask, "a": qu.a, "b": qu.b}
-        if qu.label:
-            ans["label"] = qu.label
-        if qu.edit:
-            ans["edit"] = qu.edit.model_dump(exclude_none=True)
+        ans: dict[str, Any] = {}                     # the typed answer's verdict fields (results.MapAnswer)
         if qu.ask == "adjacent":
             res = G.adjacent(m, a, b)
-            ans["adjacent"] = res.adjacent
-            trace.add(head + f"{an} and {bn} are {'' if res else 'not '}adjacent", res.rule, res.reason,
+            ans["verdict"] = res.adjacent
+            step = trace.add(head + f"{an} and {bn} are {'' if res else 'not '}adjacent", res.rule, res.reason,
                       section="Adjacency", marks=marks, **_facts(res.to_dict()))
         elif qu.ask == "step":
             res = G.can_step(m, a, b)
-            ans["allowed"] = res.allowed
-            trace.add(head + f"{an} {'may' if res else 'may not'} move from {a} into {b}", res.rule, res.reason,
+            ans["verdict"] = res.allowed
+            step = trace.add(head + f"{an} {'may' if res else 'may not'} move from {a} into {b}", res.rule, res.reason,
                       section="Movement", marks=marks, **_facts(res.to_dict()))
         elif qu.ask == "distance":
             res = G.distance(m, a, b, ignore_walls=qu.ignore_walls, rulings=r)
             ans["distance"] = res.value
             v = "no route" if res.value is None else f"{res.value} hex{'es' if res.value != 1 else ''}"
-            trace.add(head + f"{bn} is {v} from {an}" + (" (ignoring walls and locked doors)" if qu.ignore_walls
+            step = trace.add(head + f"{bn} is {v} from {an}" + (" (ignoring walls and locked doors)" if qu.ignore_walls
                                                         else ""), res.rule, res.reason, section="Distances",
                       marks=marks + tuple(str(h) for h in res.route), **_facts(res.to_dict()))
         elif qu.ask in ("within", "at_least"):
@@ -270,9 +267,9 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
             else:
                 ok = d is not None and d >= qu.n
                 phrase = f"{qu.n} or more hexes away from"
-            ans[qu.ask] = ok
+            ans["verdict"] = ok
             ans["distance"] = d
-            trace.add(head + f"{bn} is {'' if ok else 'not '}{phrase} {an}: distance "
+            step = trace.add(head + f"{bn} is {'' if ok else 'not '}{phrase} {an}: distance "
                       f"{'none' if d is None else d}" + (" (ignoring walls and locked doors)" if qu.ignore_walls
                                                           else ""), S.COUNTING_DISTANCES, res.reason,
                       section="Distances", marks=marks + tuple(str(h) for h in res.route), n=qu.n, verdict=ok,
@@ -286,7 +283,7 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
                 res = G.turret_line_of_fire(m, th, b, rulings=r)
                 who, a = f"the Turret on {th}", th
             between = [(n, str(x)) for x in res.hexes[1:-1] if (n := _occupant(q, x))]
-            ans["in_lof"] = res.in_lof
+            ans["verdict"] = res.in_lof
             detail = res.reason
             if between:
                 detail += "; intervening characters are ignored: " + ", ".join(f"{n} ({x})" for n, x in between)
@@ -294,23 +291,23 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
                 detail += (f"; but {b} is in the Shrouded area {m.area_of(b).name!r}: an Enemy there cannot be "
                            "targeted by Attacks or Abilities")
                 ans["target_shrouded"] = True
-            trace.add(head + f"{bn} is {'' if res else 'not '}in the Line of Fire of {who}", res.rule, detail,
+            step = trace.add(head + f"{bn} is {'' if res else 'not '}in the Line of Fire of {who}", res.rule, detail,
                       section="Line of Fire", marks=marks + tuple(str(h) for h in res.hexes),
                       intervening=[n for n, _ in between], **_facts(res.to_dict()))
         elif qu.ask == "lof_all":
             fan = G.lof_all(m, a, rulings=r)
             tg = sorted(fan.targets)
             chars = [n for h in tg if (n := _occupant(q, h))]
-            ans["targets"] = [str(h) for h in tg]
-            ans["characters"] = chars
-            trace.add(head + f"{len(tg)} hexes in the Line of Fire of {an}"
+            ans["targets"] = tuple(str(h) for h in tg)
+            ans["characters"] = tuple(chars)
+            step = trace.add(head + f"{len(tg)} hexes in the Line of Fire of {an}"
                       + (f" (characters: {', '.join(chars)})" if chars else ""), S.LINE_OF_FIRE,
                       "; ".join(fan.explain()), section="Line of Fire", marks=marks + tuple(str(h) for h in tg),
                       **_facts(fan.to_dict()))
-        answers.append(ans)
+        answers.append(MapAnswer(i + 1, qu.ask, qu.a, qu.b, qu.label,
+                                 qu.edit.model_dump(exclude_none=True) if qu.edit else None, title=step.title, **ans))
     trace.rulings = dict(r.consulted)
-    trace.outcome = {"map": q._map.name or "inline", "answers": answers}
-    return trace
+    return trace.with_result(MapOutcome(q._map.name or "inline", tuple(answers)))
 
 
 # ------------------------------------------------------------------------------------------ built-in scenarios

@@ -45,6 +45,7 @@ from explorer.trace import Step, Trace
 
 from . import sections as S
 from .options import ALL_OPTIONS
+from .results import OddsLine, StrategyOutcome
 
 # -- the Strategy die ------------------------------------------------------------------------------------------------
 
@@ -273,6 +274,8 @@ class RollState:
         icons_per_round: icons that triggered, per roll round.
         renegade_tokens: the Squadmate's Renegade tokens left.
         renegade_used: tokens returned during this roll.
+        rolled: ``(roll round, ((die id, face value), ...))`` of every roll and re-roll so far, in order (what the
+            page shows row by row).
     """
 
     squadmate: str
@@ -285,6 +288,7 @@ class RollState:
     icons_per_round: tuple[int, ...] = ()
     renegade_tokens: int = 0
     renegade_used: int = 0
+    rolled: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
 
     def die(self, die_id: str) -> Die:
         for d in self.dice:
@@ -386,7 +390,8 @@ def roll_pool(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()
     ids = [d.id for d in state.dice if d.id != state.locked]
     got = _roll(ids, roller, fixed, "Strategy Roll")
     dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
-    new = replace(state, dice=dice, roll_round=1)
+    new = replace(state, dice=dice, roll_round=1,
+                  rolled=state.rolled + ((1, tuple((i, f.value) for i, f in got.items())),))
     step = Step(f"Roll {plural(len(ids), 'die')}: " + ", ".join(f"{i} {FACE_SHORT[f]}" for i, f in got.items())
                 if ids else "No die to roll (the only die is Locked)", S.STRATEGY_ROLL,
                 "All dice left in the Pool are rolled" + (f", except the Locked {state.locked}." if state.locked
@@ -494,7 +499,8 @@ def reroll_icons(state: RollState, roller: Roller, fixed: Sequence[Face | str] =
     rnd = state.roll_round + 1
     got = _roll(icons, roller, fixed, f"re-roll {rnd - 1}")
     dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
-    new = replace(state, dice=dice, roll_round=rnd, locked=None if state.locked in got else state.locked)
+    new = replace(state, dice=dice, roll_round=rnd, locked=None if state.locked in got else state.locked,
+                  rolled=state.rolled + ((rnd, tuple((i, f.value) for i, f in got.items())),))
     rolled = ", ".join(f"{i} → {FACE_SHORT[f]}" for i, f in got.items())
     step = Step(f"Re-roll {len(icons)} icon {_dice(len(icons))}: {rolled}",
                 S.CORE_ABILITIES, "Once the triggers are resolved, every die showing an icon is re-rolled.",
@@ -849,19 +855,9 @@ def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | No
     uses = [RenegadeUse(u.die, Face(u.face), u.round) for u in sc.renegade]
     state, st = strategy_roll(state, roller, sc.rolls, uses, r)
     steps += st
-    final = {d.id: d.face.value for d in state.dice}
-    counts = {f.value: sum(d.face is f for d in state.dice) for f in ACTION_FACES}
     faces = [d.face for d in state.dice]
     fill = fill_spaces(faces, (Space.MOVE, Space.STANDARD, Space.ENHANCED), r)
-    outcome = {
-        "squadmate": sc.squadmate.name, "core_ability": SQUADMATES[sc.squadmate.name], "on_point": sc.on_point,
-        "pool_size": len(pool), "locked": sc.pool.lock, "final": final, "final_counts": counts,
-        "triggers": state.triggers, "icons_per_round": list(state.icons_per_round),
-        "roll_rounds": state.roll_round, "renegade_used": state.renegade_used,
-        "can_fill_move_standard_enhanced": [state.dice[i].id for i in fill] if fill else None,
-    }
-    if sc.squadmate.name == "Liara":
-        outcome["analysis_moves"] = state.triggers
+    taken = pool_left = None
     if sc.allocate:
         act = begin_actions(state)
         for a in sc.allocate:
@@ -869,15 +865,21 @@ def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | No
             steps += st
         act, st = end_actions(act, r)
         steps += st
-        outcome["taken"] = {p.die.id: p.space.value for p in act.placed}
-        outcome["pool_left"] = {d.id: d.face.value for d in act.pool}
+        taken = tuple((p.die.id, p.space.value) for p in act.placed)
+        pool_left = tuple((d.id, d.face.value) for d in act.pool)
     n_strategy = sum(not d.paragon for d in pool)
     locked_paragon = sc.pool.lock is not None and sc.pool.lock.startswith("P")
+    odds = None
     if n_strategy >= 1:  # the odds table counts 1..12 Strategy dice; a Pool of Paragon dice only has none
-        outcome["odds"] = strategy_odds_table(n_strategy, locked_face.value if locked_face else None,
-                                              paragon=len(pool) - n_strategy, rulings=r, max_triggers=8,
-                                              locked_is_paragon=locked_paragon)
+        odds = OddsLine.of(strategy_odds_table(n_strategy, locked_face.value if locked_face else None,
+                                               paragon=len(pool) - n_strategy, rulings=r, max_triggers=8,
+                                               locked_is_paragon=locked_paragon))
     trace.steps = steps
     trace.rulings = dict(r.consulted)
-    trace.outcome = outcome
-    return trace
+    return trace.with_result(StrategyOutcome(
+        sc.squadmate.name, SQUADMATES[sc.squadmate.name], sc.on_point, len(pool), sc.pool.lock,
+        tuple((d.id, d.face.value) for d in state.dice),
+        tuple((f.value, sum(d.face is f for d in state.dice)) for f in ACTION_FACES),
+        state.triggers, tuple(state.icons_per_round), state.roll_round, state.renegade_used,
+        tuple(state.dice[i].id for i in fill) if fill else None, state.rolled,
+        state.triggers if sc.squadmate.name == "Liara" else None, taken, pool_left, odds))

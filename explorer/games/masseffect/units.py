@@ -246,6 +246,18 @@ def pass_on_point(order: Sequence[Squadmate], on_point: str, rulings: Rulings) -
                             marks=[on_point], on_point=on_point, skipped=skipped)]
 
 
+def damage_happenings(before: Squadmate, after: Squadmate, amount: int, by: str = "") -> tuple:
+    """What :func:`squadmate_damage` did, as typed records (:class:`.results.SquadmateDamaged`, then
+    :class:`.results.Downed` when this Damage Downed it)."""
+    from .results import Downed, SquadmateDamaged
+
+    out: tuple = (SquadmateDamaged(before.name, amount, by, before.shield_points - after.shield_points,
+                                   before.hit_points - after.hit_points, before.downed),)
+    if after.downed and not before.downed:
+        out += (Downed(before.name, bool(after.commander)),)
+    return out
+
+
 # --- Enemies ------------------------------------------------------------------------------------------------------
 
 
@@ -403,6 +415,20 @@ def enemy_damage(enemy: Enemy, amount: int, *, by: str = "") -> EnemyDamageResul
         return EnemyDamageResult(None, True, level, excess, False, tuple(steps))
     react = _react_steps(new, amount, by, steps)
     return EnemyDamageResult(new, False, level, excess, react, tuple(steps))
+
+
+def enemy_damage_happenings(before: Enemy, res: EnemyDamageResult, amount: int, by: str = "") -> tuple:
+    """What :func:`enemy_damage` did, as one typed record (:class:`.results.MinionDamaged` or
+    :class:`.results.EliteDamaged`)."""
+    from .results import EliteDamaged, MinionDamaged
+
+    if before.kind == "minion":
+        return (MinionDamaged(before.name, amount, by, res.defeated),)
+    total, sv = before.damage + amount, before.current_shield_value
+    level = before.exhausted + 1
+    if total < sv:
+        return (EliteDamaged(before.name, amount, by, level, total, sv, False),)
+    return (EliteDamaged(before.name, amount, by, level, 0, sv, True, total - sv, res.defeated),)
 
 
 def _react_steps(enemy: Enemy, amount: int, by: str, steps: list[Step]) -> bool:
