@@ -35,6 +35,7 @@ from explorer.hexgrid import Hex
 from explorer.kernel import Context, play, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate as _validate
+from explorer.schema import Strict as _Strict
 from explorer.text import plural
 from explorer.trace import RuleRef, Step
 from explorer.trace import Trace as _Trace
@@ -45,7 +46,6 @@ from .unit_specs import EnemySpec as _EnemySpec
 from .unit_specs import Header as _Header
 from .unit_specs import Name as _Name
 from .unit_specs import SquadmateSpec as _SquadmateSpec
-from .unit_specs import Strict as _Strict
 from .unit_specs import check_rulings as _check_rulings
 from .unit_specs import check_units as _check_units
 from .unit_specs import names_check as _names_check

@@ -41,13 +41,13 @@ from pydantic import Field
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, play, trace_of
 from explorer.scenario import validate
+from explorer.schema import Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import options as O
 from . import sections as S
-from .unit_specs import (EnemySpec, Header, Name, SquadmateSpec, Strict, check_rulings, check_units,
-                         names_check)
+from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check
 from .results import (Attack, BioticEffect, DamageOutcome, EnemyAt, Happening, MediGel, OnPointPassed, Refused,
                       SquadmateAt, Stunned)
 from .units import (GRENADE_DAMAGE, Enemy, Squadmate, damage_happenings, defeat_earns_xp, enemy_damage,

@@ -50,7 +50,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import Field, PrivateAttr
+
+from explorer.schema import MAX_TITLE, ScenarioHeader
+from explorer.schema import Strict as _Strict
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
@@ -63,10 +66,6 @@ from . import sections as S
 from .results import MapAnswer, MapOutcome
 from .map import (EdgeFeature, EdgeModel, FeatureKind, MissionMap, check_placements, load_map, map_from_dict,
                   parse_edge, parse_hex)
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class CharacterModel(_Strict):
@@ -95,13 +94,12 @@ class QuestionModel(_Strict):
     edit: EditModel | None = None
 
 
-class MapQuery(_Strict):
-    """A validated ``kind = "map"`` scenario (see the module docstring)."""
+class MapQuery(ScenarioHeader):
+    """A validated ``kind = "map"`` scenario (see the module docstring); its ``title`` is required."""
 
+    title: str = Field(min_length=1, max_length=MAX_TITLE)
     game: Literal["masseffect"]
     kind: Literal["map"]
-    title: str = Field(min_length=1, max_length=200)
-    description: str = Field(default="", max_length=4000)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     rulings: dict[str, str] = Field(default_factory=dict, max_length=64)
     map: str | dict[str, Any]

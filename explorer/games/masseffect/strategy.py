@@ -34,7 +34,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from explorer.schema import MAX_TITLE, ScenarioHeader
+from explorer.schema import Strict as _Strict
 
 from explorer.dice import Roller, SeededRoller
 from explorer.errors import RuleViolation, ScenarioError
@@ -692,10 +695,6 @@ FaceOrUnknown = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_s
 SpaceName = Literal["move", "standard", "enhanced"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 class SquadmateModel(_Strict):
     """Who rolls: ``name`` (Shepard, Garrus, Liara, Tali, Wrex) and their Renegade tokens (0..8, the box holds 8)."""
 
@@ -733,13 +732,12 @@ class AllocateModel(_Strict):
     resolve: bool = True
 
 
-class StrategyScenario(_Strict):
-    """A ``kind = "strategy"`` scenario (see :func:`parse_strategy`)."""
+class StrategyScenario(ScenarioHeader):
+    """A ``kind = "strategy"`` scenario (see :func:`parse_strategy`); its ``title`` defaults to "Strategy Roll"."""
 
+    title: str = Field(default="Strategy Roll", max_length=MAX_TITLE)
     game: Literal["masseffect"]
     kind: Literal["strategy"]
-    title: str = Field(default="Strategy Roll", max_length=200)
-    description: str = Field(default="", max_length=4000)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     rulings: dict[str, str] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     squadmate: SquadmateModel
