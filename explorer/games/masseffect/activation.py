@@ -184,10 +184,6 @@ def _pref(prefs: Sequence, fallback: Sequence):
     return lambda x: (pos.get(x, len(pos)), fb.get(x, len(fb)))
 
 
-def _step(title: str, rule: RuleRef, detail: str = "", marks: Iterable = (), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks))
-
-
 def _eligible(board: Board, rulings: Rulings) -> list[Squadmate]:
     """Squadmates an Enemy may target or move toward (ruling ``downed_squadmates``)."""
     if rulings.reading("downed_squadmates") == "not_targets":
@@ -234,10 +230,10 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     empty = [h for h in spawns if board.occupant(h) is None]
     occupied = {str(h): board.occupant(h) for h in spawns if board.occupant(h) is not None}
     if not empty:
-        return board, [_step("No Minion Spawned: every Spawn hex holds a character", rule, marks=spawns,
-                             occupied=occupied)]
+        return board, [Step("No Minion Spawned: every Spawn hex holds a character", rule, facts={"occupied": occupied},
+                            marks=tuple(map(str, spawns)))]
     if not board.bag:
-        return board, [_step("No Minion Spawned: the Enemy Bag is empty", rule, marks=empty)]
+        return board, [Step("No Minion Spawned: the Enemy Bag is empty", rule, marks=tuple(map(str, empty)))]
     dist = {h: terrain.distance(cur.position, h) for h in empty}
     reachable = {h: d for h, d in dist.items() if d is not None}
     pool = reachable or {h: 0 for h in empty}
@@ -250,11 +246,11 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
         Spawned(token.name, str(chosen)))
     how = "your choice" if chosen in choices.spawn_hex else "default: smallest (q, r)"
     tie = f"; tied: {', '.join(map(str, tied))} ({how})" if len(tied) > 1 else ""
-    return board, [_step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
-                         f"{cur.name} ({best} hexes){tie}",
-                         rule, "Drawn from the Enemy Bag and placed Active side up.", [chosen, token.name],
-                         spawned=token.name, hex=str(chosen), distances={str(h): d for h, d in dist.items()},
-                         occupied=occupied, tied=[str(h) for h in tied])]
+    return board, [Step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
+                         f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up.",
+                        facts={"spawned": token.name, "hex": str(chosen),
+                        "distances": {str(h): d for h, d in dist.items()}, "occupied": occupied,
+                        "tied": [str(h) for h in tied]}, marks=tuple(map(str, [chosen, token.name])))]
 
 
 # --- activation order -----------------------------------------------------------------------------------------------
@@ -279,8 +275,8 @@ def activation_order(terrain: Terrain, board: Board, names: Sequence[str],
     detail = "Closest to the current Squadmate first." + (
         " Equally close: " + "; ".join(", ".join(v) for v in tied) + " (the player chooses: "
         + ("your order" if choices.activation_order else "default: listing order") + ")." if tied else "")
-    return order, [_step(f"Activation order: {', '.join(f'{n} ({dist[n]})' for n in order)}", S.HAZARD_CARD, detail,
-                         order, order=order, distances=dist, ties=tied)]
+    return order, [Step(f"Activation order: {', '.join(f'{n} ({dist[n]})' for n in order)}", S.HAZARD_CARD, detail,
+                        facts={"order": order, "distances": dist, "ties": tied}, marks=tuple(order))]
 
 
 # --- Attacking ------------------------------------------------------------------------------------------------------
@@ -346,12 +342,12 @@ def select_target(board: Board, verdicts: list[TargetVerdict], choices: Choices,
     if len(tied) > 1:
         how = (f" Tie between {', '.join(tied)} at {low}: {board.current}'s player chooses "
                + ("(your choice)." if chosen in choices.attack_target else "(default: seating order)."))
-    step = _step(f"Target: {chosen} ({measure} {low})", S.ATTACKING,
-                 f"Fewest {measure} among the potential targets ({', '.join(f'{n} {val[n]}' for n in val)})."
-                 f"{how} Ruling fewest_hit_points = {reading}.", [chosen], target=chosen, measure=measure,
-                 candidates=[v.to_dict() for v in out], tied=tied,
-                 **({"tie_value": low, "chooser": board.current, "by_choice": chosen in choices.attack_target}
-                    if len(tied) > 1 else {}))
+    step = Step(f"Target: {chosen} ({measure} {low})", S.ATTACKING,
+                f"Fewest {measure} among the potential targets ({', '.join(f'{n} {val[n]}' for n in val)})."
+                 f"{how} Ruling fewest_hit_points = {reading}.", facts={"target": chosen, "measure": measure,
+                "candidates": [v.to_dict() for v in out], "tied": tied,
+                **({"tie_value": low, "chooser": board.current, "by_choice": chosen in choices.attack_target}
+                    if len(tied) > 1 else {})}, marks=(chosen,))
     return chosen, out, step
 
 
@@ -360,8 +356,8 @@ def attack(board: Board, enemy: Enemy, target: str) -> tuple[Board, list[Step]]:
     Shields first (Squadmate Damage)."""
     av = enemy.effective_attack_value
     note = f" ({enemy.attack_value} - 2, Biotic Effect token)" if enemy.biotic_effect else ""
-    steps = [_step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, marks=[enemy.name, target],
-                   enemy=enemy.name, target=target, attack_value=av)]
+    steps = [Step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, facts={"enemy": enemy.name,
+                  "target": target, "attack_value": av}, marks=(enemy.name, target))]
     board, more = board.logged(Attack(enemy.name, target)).hurt(target, av, enemy.name)
     return board, steps + more
 
@@ -540,29 +536,29 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
              3: "move as far as possible towards the nearest Squadmate"}[facts["instruction"]]
     kept = [v for v in verdicts if v.kept]
     rule = S.RUSH_TAG if rush else S.ADVANCING
-    steps = [_step(f"{enemy.name} Advances with {mp} Movement Points: {len(reach)} reachable end hexes, "
-                   f"{len(kept)} kept ({instr})", rule,
-                   ("Rush Tag: up to 4 Movement Points. " if rush else "")
+    steps = [Step(f"{enemy.name} Advances with {mp} Movement Points: {len(reach)} reachable end hexes, "
+                   f"{len(kept)} kept ({instr})", rule, ("Rush Tag: up to 4 Movement Points. " if rush else "")
                    + "An Enemy cannot move into a hex containing another character; unspent points are lost.",
-                   [v.hex for v in kept], enemy=enemy.name, movement_points=mp,
-                   candidates=[v.to_dict() for v in verdicts], **facts)]
+                  facts={"enemy": enemy.name, "movement_points": mp, "candidates": [v.to_dict() for v in verdicts],
+                  **facts}, marks=tuple(map(str, [v.hex for v in kept])))]
     if pick is None or pick.hex == enemy.position:
-        steps.append(_step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING,
-                           f"No move gets it closer ({how}).", [enemy.name], enemy=enemy.name,
-                           hex=str(enemy.position), path=[str(enemy.position)], how=how))
+        steps.append(Step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING, f"No move gets it closer ({how}).",
+                          facts={"enemy": enemy.name, "hex": str(enemy.position), "path": [str(enemy.position)],
+                          "how": how}, marks=(enemy.name,)))
         return board.logged(EnemyAdvanced(enemy.name, str(enemy.position), str(enemy.position))), steps
     path = reach[pick.hex].path
     moved = replace(enemy, position=pick.hex)
     board = board.with_enemy(enemy.name, moved).logged(
         EnemyAdvanced(enemy.name, str(path[0]), str(pick.hex), pick.why.replace(" (the current Squadmate)", "")))
-    steps.append(_step(f"{enemy.name} moves to {pick.hex} ({pick.cost} Movement Points): {pick.why}", S.ADVANCING,
-                       f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", [enemy.name, *path],
-                       enemy=enemy.name, hex=str(pick.hex), path=[str(h) for h in path], how=how))
+    steps.append(Step(f"{enemy.name} moves to {pick.hex} ({pick.cost} Movement Points): {pick.why}", S.ADVANCING,
+                      f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", facts={"enemy": enemy.name,
+                      "hex": str(pick.hex), "path": [str(h) for h in path], "how": how},
+                      marks=tuple(map(str, [enemy.name, *path]))))
     if enemy.kind == "minion" and pick.infernos:
         res = enemy_damage(moved, INFERNO_DAMAGE * pick.infernos)
-        st = _step(f"{enemy.name} moved into {plural(pick.infernos, 'Inferno hex', 'Inferno hexes')}: "
-                   f"{pick.infernos} Damage", S.INFERNO,
-                   marks=[enemy.name], enemy=enemy.name, damage=pick.infernos)
+        st = Step(f"{enemy.name} moved into {plural(pick.infernos, 'Inferno hex', 'Inferno hexes')}: "
+                   f"{pick.infernos} Damage", S.INFERNO, facts={"enemy": enemy.name, "damage": pick.infernos},
+                  marks=(enemy.name,))
         steps += [st, *res.steps]
         board = board.with_enemy(enemy.name, res.enemy).logged(
             *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos))
@@ -580,17 +576,21 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
     the Ranged Tag), otherwise it Advances. Stunned Enemies and Enemies in Shrouded areas are not Activated."""
     enemy = board.enemy(name)
     if enemy is None:
-        return board, [_step(f"{name} is no longer on the map", S.HAZARD_CARD, marks=[name], enemy=name)]
+        return board, [Step(f"{name} is no longer on the map", S.HAZARD_CARD, facts={"enemy": name},
+                            marks=(name,))]
     if enemy.stunned:
-        return board.logged(NotActivated(name, True)), [_step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, marks=[name], enemy=name,
-                             activated=False)]
+        return board.logged(NotActivated(name, True)), [Step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES,
+                                                             facts={"enemy": name, "activated": False},
+                                                             marks=(name,))]
     if enemy.shrouded or terrain.is_shrouded(enemy.position):
-        return board.logged(NotActivated(name, False)), [_step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS, marks=[name],
-                             enemy=name, activated=False)]
+        return board.logged(NotActivated(name, False)), [Step(f"{name} is in a Shrouded area: not Activated",
+                                                              S.SHROUDED_AREAS, facts={"enemy": name,
+                                                              "activated": False}, marks=(name,))]
     verdicts = potential_targets(terrain, board, enemy, rulings)
     listing = "; ".join(f"{v.name}: {v.reason}" for v in verdicts)
-    steps = [_step(f"{name} Activates at {enemy.position}", S.HAZARD_CARD, f"Potential targets — {listing}.",
-                   [name], enemy=name, activated=True, candidates=[v.to_dict() for v in verdicts])]
+    steps = [Step(f"{name} Activates at {enemy.position}", S.HAZARD_CARD, f"Potential targets — {listing}.",
+                  facts={"enemy": name, "activated": True, "candidates": [v.to_dict() for v in verdicts]},
+                  marks=(name,))]
     if any(v.potential for v in verdicts):
         target, out, st = select_target(board, verdicts, choices, rulings)
         tied = tuple(v.name for v in out if v.kept)
@@ -607,9 +607,9 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
 def invalid_activation(terrain: Terrain, board: Board, enemy_type: str, choices: Choices) -> tuple[Board, list[Step]]:
     """Invalid Activations: the card names an Enemy type with no Enemy on the board: Spawn a Minion at the closest
     empty Spawn hex to the current Squadmate (once for this type)."""
-    steps = [_step(f"Invalid Activation: no {enemy_type} on the board", S.INVALID_ACTIVATIONS,
-                   "Spawn a Minion at the closest empty Spawn hex to the current Squadmate, once for this type.",
-                   enemy_type=enemy_type)]
+    steps = [Step(f"Invalid Activation: no {enemy_type} on the board", S.INVALID_ACTIVATIONS,
+                  "Spawn a Minion at the closest empty Spawn hex to the current Squadmate, once for this type.",
+                  facts={"enemy_type": enemy_type})]
     board, more = spawn_minion(terrain, board.logged(InvalidActivation(enemy_type)), "closest", choices,
                                S.INVALID_ACTIVATIONS)
     return board, steps + more
@@ -663,14 +663,13 @@ def resolve_hazard_card(terrain: Terrain, board: Board, card: Sequence[Instructi
             board, more = spawn_minion(terrain, board, ins.at, choices)
         else:
             if board.spawned is None:
-                more = [_step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate",
-                              S.HAZARD_CARD)]
+                more = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
             else:
                 board, more = activate_enemy(terrain, board, board.spawned, choices, rulings)
         steps += more
         if board.failed:
-            steps.append(_step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
-                               mission_failed=True))
+            steps.append(Step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
+                              facts={"mission_failed": True}))
             break
     return board, steps
 
@@ -698,9 +697,10 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     if not path or path[0] != sq.position:
         raise _RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
     board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
-    steps = [_step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
+    steps = [Step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
                                                                        if forced else ""), S.BASIC_ACTIONS,
-                   marks=[mover, *path], squadmate=mover, path=[str(h) for h in path], forced=forced)]
+                  facts={"squadmate": mover, "path": [str(h) for h in path], "forced": forced},
+                  marks=tuple(map(str, [mover, *path])))]
     listed = [e.name for e in board.enemies]
     n_before = len(steps)
     for i, (a, b) in enumerate(zip(path, path[1:])):
@@ -715,8 +715,8 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             raise _RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
         board = board.with_squadmate(replace(board.squadmate(mover), position=b))
         if hop:
-            steps.append(_step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
-                               marks=[a, b]))
+            steps.append(Step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
+                              marks=tuple(map(str, [a, b]))))
         provoking = [] if forced or hop else [
             e for e in board.enemies
             if e.active and not terrain.is_shrouded(e.position)
@@ -724,38 +724,39 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
         stunned_left = [e.name for e in board.enemies if e.stunned and terrain.adjacent(a, e.position)
                         and not terrain.adjacent(b, e.position)]
         if stunned_left and not forced and not hop:
-            steps.append(_step(f"{', '.join(stunned_left)} Stunned: no Opportunity Attack", S.STUNNING_ENEMIES,
-                               marks=stunned_left))
+            steps.append(Step(f"{', '.join(stunned_left)} Stunned: no Opportunity Attack", S.STUNNING_ENEMIES,
+                              marks=tuple(stunned_left)))
         key = _pref(choices.opportunity_order, listed)
         provoking.sort(key=lambda e: (-e.effective_attack_value, key(e.name)))
         pinned = False
         for e in provoking:
             av = e.effective_attack_value
-            steps.append(_step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
-                               S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
-                               [e.name, mover], enemy=e.name, damage=av))
+            steps.append(Step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
+                              S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
+                              facts={"enemy": e.name, "damage": av}, marks=(e.name, mover)))
             board, more = board.logged(OpportunityAttack(e.name, mover)).hurt(mover, av, e.name)
             steps += more
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
                 pinned = True
         if terrain.is_inferno(b):
             board, more = board.hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
-            steps += [_step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=[b])] + more
+            steps += [Step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=(str(b),))] + more
         if board.failed or board.squadmate(mover).downed:
-            steps.append(_step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES, marks=[mover]))
+            steps.append(Step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES,
+                              marks=(mover,)))
             break
         if pinned and i < len(path) - 2:
-            steps.append(_step(f"Pin Tag: {mover}'s Move Action ends at {b}", S.PIN_TAG, marks=[mover, b],
-                               stopped_at=str(b)))
+            steps.append(Step(f"Pin Tag: {mover}'s Move Action ends at {b}", S.PIN_TAG, facts={"stopped_at": str(b)},
+                              marks=tuple(map(str, [mover, b]))))
             if occ is not None and occ != mover:
-                steps.append(_step(f"{mover} ends in {b} with {occ}: the Pin Tag ended the Move there",
-                                   S.PIN_TAG, "Normally a Move cannot end in another Squadmate's hex; the rulebook "
+                steps.append(Step(f"{mover} ends in {b} with {occ}: the Pin Tag ended the Move there", S.PIN_TAG,
+                                  "Normally a Move cannot end in another Squadmate's hex; the rulebook "
                                    "does not say what happens when the Pin Tag ends it there. Both stay.",
-                                   marks=[mover, occ]))
+                                  marks=(mover, occ)))
             break
     if not forced and not any(s.rule == S.OPPORTUNITY_ATTACKS for s in steps[n_before:]):
-        steps.append(_step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
-                           S.OPPORTUNITY_ATTACKS, marks=[mover]))
+        steps.append(Step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
+                          S.OPPORTUNITY_ATTACKS, marks=(mover,)))
     return board, steps
 
 
@@ -769,16 +770,17 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
     for s in board.squadmates:
         if s.position is not None and terrain.is_inferno(s.position) and not s.downed:
             board, more = board.hurt(s.name, INFERNO_DAMAGE, "an Inferno hex")
-            steps += [_step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
-                            marks=[s.name])] + more
+            steps += [Step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
+                           marks=(s.name,))] + more
     for e in board.enemies:
         if e.position is not None and terrain.is_inferno(e.position):
             if e.kind == "elite":
-                steps.append(_step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO, marks=[e.name]))
+                steps.append(Step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO,
+                                  marks=(e.name,)))
                 continue
             res = enemy_damage(replace(e, shrouded=False), INFERNO_DAMAGE)
-            steps += [_step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
-                            marks=[e.name]), *res.steps]
+            steps += [Step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
+                           marks=(e.name,)), *res.steps]
             board = board.with_enemy(e.name, None if res.enemy is None else replace(res.enemy, shrouded=e.shrouded))
             board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE))
             if res.defeated:
@@ -792,8 +794,8 @@ def coolant_leak_end_of_turn(terrain: Terrain, board: Board, squadmate: str) -> 
     if s.position is None or not terrain.is_coolant_leak(s.position) or s.downed:
         return board, []
     board, more = board.hurt(squadmate, COOLANT_DAMAGE, "a Coolant Leak")
-    return board, [_step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}",
-                                            S.COOLANT_LEAKS, marks=[squadmate])] + more
+    return board, [Step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}", S.COOLANT_LEAKS,
+                        marks=(squadmate,))] + more
 
 
 # --- the mission map as Terrain -------------------------------------------------------------------------------------
@@ -985,7 +987,7 @@ def start_of_the_round(board: Board, ctx: ActivationContext) -> tuple[Board, tup
     if not ctx.start_of_round:
         return board, ()
     board, steps = inferno_start_of_round(ctx.terrain, board)
-    steps = steps or [_step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)]
+    steps = steps or [Step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)]
     return board, tuple(s.in_section("Start of the Round") for s in steps)
 
 
@@ -1000,7 +1002,7 @@ def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[S
     except _RuleViolation as v:
         title = f"Not allowed: {v}"
         board = replace(board, rejected=str(v)).logged(Refused(title))
-        steps = [_step(title, S.BASIC_ACTIONS, rejected=True)]
+        steps = [Step(title, S.BASIC_ACTIONS, facts={"rejected": True})]
     return board, tuple(s.in_section("Step B: Move") for s in steps)
 
 
@@ -1017,7 +1019,7 @@ def end_of_the_turn(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[
     if not ctx.end_of_turn or board.failed:
         return board, ()
     board, steps = coolant_leak_end_of_turn(ctx.terrain, board, board.current)
-    steps = steps or [_step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)]
+    steps = steps or [Step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)]
     return board, tuple(s.in_section("End of the turn") for s in steps)
 
 
