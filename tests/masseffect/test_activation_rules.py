@@ -121,7 +121,7 @@ def test_shrouded_enemy_not_activated():
     t = FakeTerrain(shrouded={H(3, 0)})
     board = Board((sq("Shepard", (0, 0)),), (en("Husk", (3, 0)),), current="Shepard")
     b2, steps = run(t, board, "Husk")
-    assert replace(b2, log=()) == board and b2.log[-1].enemy == "Husk" and "Shrouded" in steps[0].title
+    assert replace(b2, log=(), scenes=()) == board and b2.log[-1].enemy == "Husk" and "Shrouded" in steps[0].title
 
 
 def test_invalid_activation_spawns_once_per_type_at_closest_empty_spawn():
@@ -152,7 +152,7 @@ def test_all_spawns_occupied():
     t = FakeTerrain(spawns=(H(0, 1),))
     board = Board((sq("Shepard", (0, 1)),), (), current="Shepard", bag=(Enemy("Husk 9", shield_value=2),))
     b2, steps = resolve_hazard_card(t, board, [SpawnMinion()], Choices(), O.rulings())
-    assert b2 == board and "every Spawn hex" in steps[0].title
+    assert replace(b2, scenes=()) == board and len(b2.scenes) == 1 and "every Spawn hex" in steps[0].title
 
 
 # --- Advancing ------------------------------------------------------------------------------------------------------
@@ -242,6 +242,7 @@ def test_advance_never_ends_farther_when_closer_hex_exists(case):
     t, board = case
     e = board.enemies[0]
     b, steps = advance(t, board, e, Choices(), O.rulings())
+    assert len(b.scenes) == len(steps)                     # one scene per step: what the page draws
     end = b.enemy(e.name).position
     facts = steps[0].facts
     if facts["instruction"] == 1:

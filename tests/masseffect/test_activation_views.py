@@ -99,7 +99,30 @@ def test_scenario_picker_loads_and_resets_choices():
 def test_frames_follow_spawns_and_order_labels():
     data = scenario_data("me-hazard-spawn-rush")
     w = ActivationStepper("me-hazard-spawn-rush")
-    fr = frames(w.trace, data, scenario_map(data))
+    fr = frames(w.played, w.trace, scenario_map(data))
     assert "Cannibal 1" not in start_positions(data) and "Cannibal 1" in fr[0].positions
     order = next(i for i, s in enumerate(w.trace.steps) if "order" in s.facts)
     assert "Husk 1" in fr[order].detail and "#" in fr[order].detail
+
+
+@pytest.mark.parametrize("sid", ["me-03", "me-06", "me-07", "me-07-b", "me-07-c", "me-hazard-invalid",
+                                 "me-hazard-spawn-rush"])
+def test_the_board_is_drawn_from_the_kernel_frames_one_scene_per_step(sid):
+    """Views read frames, not facts: each step's picture comes from the Scene the step functions left in the kernel
+    frame's Board, and each Scene looks at what its step is about."""
+    from explorer.games.masseffect.activation import (AdvanceFocus, OrderFocus, PathFocus, SpawnFocus, TargetFocus,
+                                                      TargetsFocus)
+
+    w = ActivationStepper(sid)
+    scenes = w.played[-1].state.scenes
+    assert len(scenes) == len(w.trace.steps)
+    expect = {"Activation order:": OrderFocus, "Advances with": AdvanceFocus, "Target: ": TargetFocus,
+              " Activates at ": TargetsFocus, " moves to ": PathFocus, " stays at ": PathFocus}
+    for scene, step in zip(scenes, w.trace.steps):
+        kinds = {k for t, k in expect.items() if t in step.title}
+        if step.title.startswith("Spawn "):
+            kinds.add(SpawnFocus)
+        if kinds:
+            assert type(scene.focus) in kinds, (step.title, scene.focus)
+        else:
+            assert scene.focus is None or isinstance(scene.focus, PathFocus), (step.title, scene.focus)

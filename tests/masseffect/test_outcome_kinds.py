@@ -139,6 +139,7 @@ NAMES = {kind: [s.name for s in GAME.scenarios() if s.kind == kind] for kind in 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_every_kind_goes_through_text_json_picture_and_the_activation_frames(data):
+    from explorer.games.masseffect.activation import play_activation
     from explorer.games.masseffect.activation_views import frames, scenario_data, scenario_map
 
     kind = data.draw(st.sampled_from(sorted(NAMES)))
@@ -149,5 +150,8 @@ def test_every_kind_goes_through_text_json_picture_and_the_activation_frames(dat
     _through_everything(GAME, scenario, trace)
     assert trace.result.kind == kind
     if kind == "activation":
+        played, again = play_activation(scenario[1], rulings)
+        assert again.to_json() == trace.to_json()
+        assert len(played[-1].state.scenes) == len(trace.steps)       # one scene per step: the page draws it
         doc = scenario_data(name)
-        assert len(frames(trace, doc, scenario_map(doc))) == len(trace.steps)
+        assert len(frames(played, trace, scenario_map(doc))) == len(trace.steps)

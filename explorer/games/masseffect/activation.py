@@ -25,14 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Literal, Protocol, Union
 
 from pydantic import Field as _Field
 
 from explorer.errors import RuleViolation as _RuleViolation
 from explorer.errors import ScenarioError as _ScenarioError
 from explorer.hexgrid import Hex
-from explorer.kernel import Context, play, trace_of
+from explorer.kernel import Context, Frame, play, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate as _validate
 from explorer.schema import Strict as _Strict
@@ -95,6 +95,86 @@ class Terrain(Protocol):
 
 
 @dataclass(frozen=True)
+class OrderFocus:
+    """Step C: Hazard Card: the activation ``order`` and each Enemy's ``distances`` to the current Squadmate
+    (``None``: no route); ``ties``: groups of equally close Enemies (the player orders them)."""
+
+    order: tuple[str, ...]
+    distances: tuple[int | None, ...]
+    ties: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class TargetsFocus:
+    """Attacking: ``enemy`` Activates; every Squadmate as a potential target or not (``verdicts``)."""
+
+    enemy: str
+    verdicts: tuple[TargetVerdict, ...]
+
+
+@dataclass(frozen=True)
+class TargetFocus:
+    """Attacking: the potential targets compared on ``measure`` (``verdicts`` with their values; ``tied``: the lowest,
+    the player's choice when several), and the ``target`` chosen."""
+
+    enemy: str
+    target: str
+    measure: str
+    verdicts: tuple[TargetVerdict, ...]
+    tied: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AdvanceFocus:
+    """Advancing: every reachable end hex kept or dropped (``verdicts``) by ``instruction`` 1, 2 or 3; the
+    ``nearest`` Squadmates at ``nearest_distance``."""
+
+    enemy: str
+    verdicts: tuple[HexVerdict, ...]
+    instruction: int
+    nearest: tuple[str, ...]
+    nearest_distance: int | None
+
+    @property
+    def kept(self) -> tuple[Hex, ...]:
+        return tuple(v.hex for v in self.verdicts if v.kept)
+
+
+@dataclass(frozen=True)
+class PathFocus:
+    """A move: ``who`` goes along ``path`` (its start hex first); ``how``: how an Enemy's end hex was chosen."""
+
+    who: str
+    path: tuple[Hex, ...]
+    how: str = ""
+
+
+@dataclass(frozen=True)
+class SpawnFocus:
+    """Spawning Minions: ``spawned`` placed at ``hex``; the empty Spawn hexes' ``distances`` (``None``: no route),
+    the ``occupied`` ones and the ``tied`` best ones (the player chooses)."""
+
+    spawned: str
+    hex: Hex
+    distances: tuple[tuple[Hex, int | None], ...]
+    occupied: tuple[tuple[Hex, str], ...]
+    tied: tuple[Hex, ...]
+
+
+Focus = Union[OrderFocus, TargetsFocus, TargetFocus, AdvanceFocus, PathFocus, SpawnFocus]
+"""What one step looks at, for the step-through page (``None`` on a step that only changes or names characters)."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The board as one step leaves it: every character on the map as ``(name, hex, side)`` (side ``"squadmate"``
+    or ``"enemy"``), and the step's :data:`Focus`."""
+
+    positions: tuple[tuple[str, Hex, str], ...]
+    focus: Focus | None = None
+
+
+@dataclass(frozen=True)
 class Board:
     """Characters on the map during a Squadmate's turn.
 
@@ -109,6 +189,8 @@ class Board:
             Tags (Squadmate Commentary › Liara T'Soni).
         rejected: the refused Move's message (Basic Actions › Move), or ``None``.
         log: what happened to each character so far, in order (:data:`.results.Happening`).
+        scenes: one :class:`Scene` per step so far (the board as that step leaves it and what it looks at): what the
+            step-through page draws.
     """
 
     squadmates: tuple[Squadmate, ...]
@@ -120,6 +202,7 @@ class Board:
     asari_controller: bool = False
     rejected: str | None = None
     log: tuple[Happening, ...] = ()
+    scenes: tuple[Scene, ...] = ()
 
     def squadmate(self, name: str) -> Squadmate:
         return next(s for s in self.squadmates if s.name == name)
@@ -142,7 +225,19 @@ class Board:
         """Squadmate Damage to ``name`` (:func:`~.units.squadmate_damage`), recorded in :attr:`log`."""
         before = self.squadmate(name)
         after, steps = squadmate_damage(before, amount, by=by)
-        return self.with_squadmate(after).logged(*damage_happenings(before, after, amount, by)), steps
+        board = self.with_squadmate(after).logged(*damage_happenings(before, after, amount, by))
+        return board.shown(len(steps)), steps
+
+    def shown(self, n: int = 1, focus: Focus | None = None) -> Board:
+        """This board with ``n`` more scenes, one per step just told (the first looking at ``focus``), each showing
+        the characters where they stand now."""
+        if n <= 0:
+            return self
+        at = tuple((c.name, c.position, side) for side, group in (("squadmate", self.squadmates),
+                                                                  ("enemy", self.enemies))
+                   for c in group if c.position is not None)
+        new = (Scene(at, focus),) + (Scene(at),) * (n - 1)
+        return replace(self, scenes=self.scenes + new)
 
     def occupant(self, h: Hex) -> str | None:
         for c in (*self.squadmates, *self.enemies):
@@ -230,10 +325,10 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     empty = [h for h in spawns if board.occupant(h) is None]
     occupied = {str(h): board.occupant(h) for h in spawns if board.occupant(h) is not None}
     if not empty:
-        return board, [Step("No Minion Spawned: every Spawn hex holds a character", rule, facts={"occupied": occupied},
+        return board.shown(), [Step("No Minion Spawned: every Spawn hex holds a character", rule, facts={"occupied": occupied},
                             marks=tuple(map(str, spawns)))]
     if not board.bag:
-        return board, [Step("No Minion Spawned: the Enemy Bag is empty", rule, marks=tuple(map(str, empty)))]
+        return board.shown(), [Step("No Minion Spawned: the Enemy Bag is empty", rule, marks=tuple(map(str, empty)))]
     dist = {h: terrain.distance(cur.position, h) for h in empty}
     reachable = {h: d for h, d in dist.items() if d is not None}
     pool = reachable or {h: 0 for h in empty}
@@ -246,6 +341,9 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
         Spawned(token.name, str(chosen)))
     how = "your choice" if chosen in choices.spawn_hex else "default: smallest (q, r)"
     tie = f"; tied: {', '.join(map(str, tied))} ({how})" if len(tied) > 1 else ""
+    board = board.shown(1, SpawnFocus(token.name, chosen, tuple(dist.items()),
+                                      tuple((h, board.occupant(h)) for h in spawns
+                                            if board.occupant(h) is not None and h != chosen), tuple(tied)))
     return board, [Step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
                          f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up.",
                         facts={"spawned": token.name, "hex": str(chosen),
@@ -257,11 +355,11 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
 
 
 def activation_order(terrain: Terrain, board: Board, names: Sequence[str],
-                     choices: Choices) -> tuple[list[str], list[Step]]:
+                     choices: Choices) -> tuple[list[str], OrderFocus, list[Step]]:
     """Step C: Hazard Card: activated Enemies go one at a time, closest to the current Squadmate first, moving
     outwards (Counting Distances; no route = last); equally close Enemies in the order the player chooses
     (``choices.activation_order``; default: listing order). Returns every name, Stunned and Shrouded ones included
-    (:func:`activate_enemy` skips them in its own step)."""
+    (:func:`activate_enemy` skips them in its own step); the :class:`OrderFocus` the page shows."""
     cur = board.squadmate(board.current)
     listed = [e.name for e in board.enemies]
     dist = {n: terrain.distance(board.enemy(n).position, cur.position) for n in names}
@@ -275,7 +373,8 @@ def activation_order(terrain: Terrain, board: Board, names: Sequence[str],
     detail = "Closest to the current Squadmate first." + (
         " Equally close: " + "; ".join(", ".join(v) for v in tied) + " (the player chooses: "
         + ("your order" if choices.activation_order else "default: listing order") + ")." if tied else "")
-    return order, [Step(f"Activation order: {', '.join(f'{n} ({dist[n]})' for n in order)}", S.HAZARD_CARD, detail,
+    focus = OrderFocus(tuple(order), tuple(dist[n] for n in order), tuple(tuple(v) for v in tied))
+    return order, focus, [Step(f"Activation order: {', '.join(f'{n} ({dist[n]})' for n in order)}", S.HAZARD_CARD, detail,
                         facts={"order": order, "distances": dist, "ties": tied}, marks=tuple(order))]
 
 
@@ -358,7 +457,7 @@ def attack(board: Board, enemy: Enemy, target: str) -> tuple[Board, list[Step]]:
     note = f" ({enemy.attack_value} - 2, Biotic Effect token)" if enemy.biotic_effect else ""
     steps = [Step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, facts={"enemy": enemy.name,
                   "target": target, "attack_value": av}, marks=(enemy.name, target))]
-    board, more = board.logged(Attack(enemy.name, target)).hurt(target, av, enemy.name)
+    board, more = board.logged(Attack(enemy.name, target)).shown().hurt(target, av, enemy.name)
     return board, steps + more
 
 
@@ -541,11 +640,14 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
                    + "An Enemy cannot move into a hex containing another character; unspent points are lost.",
                   facts={"enemy": enemy.name, "movement_points": mp, "candidates": [v.to_dict() for v in verdicts],
                   **facts}, marks=tuple(map(str, [v.hex for v in kept])))]
+    board = board.shown(1, AdvanceFocus(enemy.name, tuple(verdicts), facts["instruction"], tuple(facts["nearest"]),
+                                        facts["nearest_distance"]))
     if pick is None or pick.hex == enemy.position:
         steps.append(Step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING, f"No move gets it closer ({how}).",
                           facts={"enemy": enemy.name, "hex": str(enemy.position), "path": [str(enemy.position)],
                           "how": how}, marks=(enemy.name,)))
-        return board.logged(EnemyAdvanced(enemy.name, str(enemy.position), str(enemy.position))), steps
+        board = board.logged(EnemyAdvanced(enemy.name, str(enemy.position), str(enemy.position)))
+        return board.shown(1, PathFocus(enemy.name, (enemy.position,), how)), steps
     path = reach[pick.hex].path
     moved = replace(enemy, position=pick.hex)
     board = board.with_enemy(enemy.name, moved).logged(
@@ -554,6 +656,7 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
                       f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", facts={"enemy": enemy.name,
                       "hex": str(pick.hex), "path": [str(h) for h in path], "how": how},
                       marks=tuple(map(str, [enemy.name, *path]))))
+    board = board.shown(1, PathFocus(enemy.name, tuple(path), how))
     if enemy.kind == "minion" and pick.infernos:
         res = enemy_damage(moved, INFERNO_DAMAGE * pick.infernos)
         st = Step(f"{enemy.name} moved into {plural(pick.infernos, 'Inferno hex', 'Inferno hexes')}: "
@@ -561,7 +664,7 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
                   marks=(enemy.name,))
         steps += [st, *res.steps]
         board = board.with_enemy(enemy.name, res.enemy).logged(
-            *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos))
+            *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos)).shown(1 + len(res.steps))
         if res.defeated:
             board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
     return board, steps
@@ -576,28 +679,30 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
     the Ranged Tag), otherwise it Advances. Stunned Enemies and Enemies in Shrouded areas are not Activated."""
     enemy = board.enemy(name)
     if enemy is None:
-        return board, [Step(f"{name} is no longer on the map", S.HAZARD_CARD, facts={"enemy": name},
+        return board.shown(), [Step(f"{name} is no longer on the map", S.HAZARD_CARD, facts={"enemy": name},
                             marks=(name,))]
     if enemy.stunned:
-        return board.logged(NotActivated(name, True)), [Step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES,
-                                                             facts={"enemy": name, "activated": False},
-                                                             marks=(name,))]
+        return board.logged(NotActivated(name, True)).shown(), [
+            Step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, facts={"enemy": name, "activated": False},
+                 marks=(name,))]
     if enemy.shrouded or terrain.is_shrouded(enemy.position):
-        return board.logged(NotActivated(name, False)), [Step(f"{name} is in a Shrouded area: not Activated",
-                                                              S.SHROUDED_AREAS, facts={"enemy": name,
-                                                              "activated": False}, marks=(name,))]
+        return board.logged(NotActivated(name, False)).shown(), [
+            Step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS,
+                 facts={"enemy": name, "activated": False}, marks=(name,))]
     verdicts = potential_targets(terrain, board, enemy, rulings)
     listing = "; ".join(f"{v.name}: {v.reason}" for v in verdicts)
     steps = [Step(f"{name} Activates at {enemy.position}", S.HAZARD_CARD, f"Potential targets — {listing}.",
                   facts={"enemy": name, "activated": True, "candidates": [v.to_dict() for v in verdicts]},
                   marks=(name,))]
+    board = board.shown(1, TargetsFocus(name, tuple(verdicts)))
     if any(v.potential for v in verdicts):
         target, out, st = select_target(board, verdicts, choices, rulings)
         tied = tuple(v.name for v in out if v.kept)
+        measure = "Hit Points" if rulings.reading("fewest_hit_points") == "hit_points" else "Shield + Hit Points"
         if len(tied) > 1:
             low = next(v.value for v in out if v.kept)
-            measure = "Hit Points" if rulings.reading("fewest_hit_points") == "hit_points" else "Shield + Hit Points"
             board = board.logged(TargetTie(tied, low, measure, board.current, target, target in choices.attack_target))
+        board = board.shown(1, TargetFocus(name, target, measure, tuple(out), tied))
         board, more = attack(board, enemy, target)
         return board, steps + [st] + more
     board, more = advance(terrain, board, enemy, choices, rulings)
@@ -610,7 +715,7 @@ def invalid_activation(terrain: Terrain, board: Board, enemy_type: str, choices:
     steps = [Step(f"Invalid Activation: no {enemy_type} on the board", S.INVALID_ACTIVATIONS,
                   "Spawn a Minion at the closest empty Spawn hex to the current Squadmate, once for this type.",
                   facts={"enemy_type": enemy_type})]
-    board, more = spawn_minion(terrain, board.logged(InvalidActivation(enemy_type)), "closest", choices,
+    board, more = spawn_minion(terrain, board.logged(InvalidActivation(enemy_type)).shown(), "closest", choices,
                                S.INVALID_ACTIVATIONS)
     return board, steps + more
 
@@ -636,7 +741,8 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
             board, more = invalid_activation(terrain, board, t, choices)
             steps += more
     if names:
-        order, more = activation_order(terrain, board, names, choices)
+        order, focus, more = activation_order(terrain, board, names, choices)
+        board = board.shown(len(more), focus)
         steps += more
         for n in order:
             board, more = activate_enemy(terrain, board, n, choices, rulings)
@@ -664,12 +770,14 @@ def resolve_hazard_card(terrain: Terrain, board: Board, card: Sequence[Instructi
         else:
             if board.spawned is None:
                 more = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
+                board = board.shown()
             else:
                 board, more = activate_enemy(terrain, board, board.spawned, choices, rulings)
         steps += more
         if board.failed:
             steps.append(Step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
                               facts={"mission_failed": True}))
+            board = board.shown()
             break
     return board, steps
 
@@ -701,6 +809,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
                                                                        if forced else ""), S.BASIC_ACTIONS,
                   facts={"squadmate": mover, "path": [str(h) for h in path], "forced": forced},
                   marks=tuple(map(str, [mover, *path])))]
+    board = board.shown(1, PathFocus(mover, tuple(path)))
     listed = [e.name for e in board.enemies]
     n_before = len(steps)
     for i, (a, b) in enumerate(zip(path, path[1:])):
@@ -717,6 +826,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
         if hop:
             steps.append(Step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
                               marks=tuple(map(str, [a, b]))))
+            board = board.shown()
         provoking = [] if forced or hop else [
             e for e in board.enemies
             if e.active and not terrain.is_shrouded(e.position)
@@ -726,6 +836,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
         if stunned_left and not forced and not hop:
             steps.append(Step(f"{', '.join(stunned_left)} Stunned: no Opportunity Attack", S.STUNNING_ENEMIES,
                               marks=tuple(stunned_left)))
+            board = board.shown()
         key = _pref(choices.opportunity_order, listed)
         provoking.sort(key=lambda e: (-e.effective_attack_value, key(e.name)))
         pinned = False
@@ -734,29 +845,33 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             steps.append(Step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
                               S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
                               facts={"enemy": e.name, "damage": av}, marks=(e.name, mover)))
-            board, more = board.logged(OpportunityAttack(e.name, mover)).hurt(mover, av, e.name)
+            board, more = board.logged(OpportunityAttack(e.name, mover)).shown().hurt(mover, av, e.name)
             steps += more
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
                 pinned = True
         if terrain.is_inferno(b):
-            board, more = board.hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
+            board, more = board.shown().hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
             steps += [Step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=(str(b),))] + more
         if board.failed or board.squadmate(mover).downed:
             steps.append(Step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES,
                               marks=(mover,)))
+            board = board.shown()
             break
         if pinned and i < len(path) - 2:
             steps.append(Step(f"Pin Tag: {mover}'s Move Action ends at {b}", S.PIN_TAG, facts={"stopped_at": str(b)},
                               marks=tuple(map(str, [mover, b]))))
+            board = board.shown()
             if occ is not None and occ != mover:
                 steps.append(Step(f"{mover} ends in {b} with {occ}: the Pin Tag ended the Move there", S.PIN_TAG,
                                   "Normally a Move cannot end in another Squadmate's hex; the rulebook "
                                    "does not say what happens when the Pin Tag ends it there. Both stay.",
                                   marks=(mover, occ)))
+                board = board.shown()
             break
     if not forced and not any(s.rule == S.OPPORTUNITY_ATTACKS for s in steps[n_before:]):
         steps.append(Step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
                           S.OPPORTUNITY_ATTACKS, marks=(mover,)))
+        board = board.shown()
     return board, steps
 
 
@@ -769,7 +884,7 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
     steps: list[Step] = []
     for s in board.squadmates:
         if s.position is not None and terrain.is_inferno(s.position) and not s.downed:
-            board, more = board.hurt(s.name, INFERNO_DAMAGE, "an Inferno hex")
+            board, more = board.shown().hurt(s.name, INFERNO_DAMAGE, "an Inferno hex")
             steps += [Step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
                            marks=(s.name,))] + more
     for e in board.enemies:
@@ -777,12 +892,13 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
             if e.kind == "elite":
                 steps.append(Step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO,
                                   marks=(e.name,)))
+                board = board.shown()
                 continue
             res = enemy_damage(replace(e, shrouded=False), INFERNO_DAMAGE)
             steps += [Step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
                            marks=(e.name,)), *res.steps]
             board = board.with_enemy(e.name, None if res.enemy is None else replace(res.enemy, shrouded=e.shrouded))
-            board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE))
+            board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE)).shown(1 + len(res.steps))
             if res.defeated:
                 board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
     return board, steps
@@ -793,7 +909,7 @@ def coolant_leak_end_of_turn(terrain: Terrain, board: Board, squadmate: str) -> 
     s = board.squadmate(squadmate)
     if s.position is None or not terrain.is_coolant_leak(s.position) or s.downed:
         return board, []
-    board, more = board.hurt(squadmate, COOLANT_DAMAGE, "a Coolant Leak")
+    board, more = board.shown().hurt(squadmate, COOLANT_DAMAGE, "a Coolant Leak")
     return board, [Step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}", S.COOLANT_LEAKS,
                         marks=(squadmate,))] + more
 
@@ -987,7 +1103,9 @@ def start_of_the_round(board: Board, ctx: ActivationContext) -> tuple[Board, tup
     if not ctx.start_of_round:
         return board, ()
     board, steps = inferno_start_of_round(ctx.terrain, board)
-    steps = steps or [Step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)]
+    if not steps:
+        steps = [Step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)]
+        board = board.shown()
     return board, tuple(s.in_section("Start of the Round") for s in steps)
 
 
@@ -1001,7 +1119,7 @@ def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[S
         board, steps = opportunity_attacks(ctx.terrain, board, mover, path, forced=forced, choices=ctx.choices)
     except _RuleViolation as v:
         title = f"Not allowed: {v}"
-        board = replace(board, rejected=str(v)).logged(Refused(title))
+        board = replace(board, rejected=str(v)).logged(Refused(title)).shown()
         steps = [Step(title, S.BASIC_ACTIONS, facts={"rejected": True})]
     return board, tuple(s.in_section("Step B: Move") for s in steps)
 
@@ -1019,7 +1137,9 @@ def end_of_the_turn(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[
     if not ctx.end_of_turn or board.failed:
         return board, ()
     board, steps = coolant_leak_end_of_turn(ctx.terrain, board, board.current)
-    steps = steps or [Step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)]
+    if not steps:
+        steps = [Step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)]
+        board = board.shown()
     return board, tuple(s.in_section("End of the turn") for s in steps)
 
 
@@ -1069,7 +1189,15 @@ def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] 
         ``{"squadmates": {name: {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage,
         stunned}}, "returned_to_bag": [...], "mission_failed": bool, "rejected": str | None}``.
     """
+    return play_activation(scenario, rulings)[1]
+
+
+def play_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None
+                    ) -> tuple[tuple[Frame[Board], ...], _Trace]:
+    """The kernel frames of an ``activation`` scenario (one per step of :data:`ACTIVATION_SEQUENCE`; the last
+    frame's :attr:`Board.scenes` hold one :class:`Scene` per trace step, what the step-through page draws) and its
+    trace, whose typed ``result`` is an :class:`.results.ActivationOutcome`."""
     board, ctx = activation_start(scenario, rulings)
     frames = play(board, ACTIVATION_SEQUENCE, ctx)
     trace = trace_of(scenario.title or "Enemy activation", frames, ctx.rulings.consulted)
-    return trace.with_result(activation_outcome(frames[-1].state))
+    return frames, trace.with_result(activation_outcome(frames[-1].state))
