@@ -515,12 +515,28 @@ class HexVerdict:
                 "rule": self.rule, "why": self.why}
 
 
+@dataclass(frozen=True)
+class AdvanceAim:
+    """Which Advancing instruction an Enemy follows (``instruction`` 1, 2 or 3, :func:`advance_candidates`), the
+    ``nearest`` Squadmates at ``nearest_distance`` from where it starts, and whether some end hex lets it Attack the
+    current Squadmate."""
+
+    instruction: int
+    nearest: tuple[str, ...]
+    nearest_distance: int | None
+    current_can_be_attacked: bool
+
+    def to_facts(self) -> dict:
+        return {"instruction": self.instruction, "nearest": list(self.nearest),
+                "nearest_distance": self.nearest_distance, "current_can_be_attacked": self.current_can_be_attacked}
+
+
 def _can_attack_from(terrain: Terrain, h: Hex, target: Squadmate, ranged: bool) -> bool:
     return terrain.adjacent(h, target.position) or (ranged and terrain.line_of_fire(h, target.position))
 
 
 def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapping[Hex, Reach],
-                       rulings: Rulings) -> tuple[list[HexVerdict], dict]:
+                       rulings: Rulings) -> tuple[list[HexVerdict], AdvanceAim]:
     """Advancing: sort every reachable end hex into kept and dropped, by the first instruction that can be followed:
 
     1. end in a position to Attack the current Squadmate;
@@ -530,7 +546,7 @@ def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapp
 
     A Minion moves into Inferno hexes only if there is no other way (Inferno Icons): among the hexes that follow the
     instruction, those reached through the fewest Inferno hexes are kept. Returns the verdicts (every reachable hex)
-    and facts (instruction used, nearest Squadmates and distances)."""
+    and the :class:`AdvanceAim` (instruction used, nearest Squadmates and distances)."""
     ranged = enemy.has_tag("Ranged", tags_ignored=board.tags_ignored(enemy))
     eligible = _eligible(board, rulings)
     cur = next((s for s in eligible if s.name == board.current), None)
@@ -585,9 +601,7 @@ def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapp
                 why = (f"cannot Attack anyone after moving; {metrics[h]} hexes from the nearest Squadmate "
                        f"({names_near}), other hexes are closer")
             out.append(HexVerdict(h, r.cost, r.infernos, False, S.ADVANCING.section, why))
-    facts = {"instruction": tier, "nearest": [s.name for s in nearest], "nearest_distance": near_d,
-             "current_can_be_attacked": bool(tier1)}
-    return out, facts
+    return out, AdvanceAim(tier, tuple(s.name for s in nearest), near_d, bool(tier1))
 
 
 def choose_end_hex(terrain: Terrain, board: Board, enemy: Enemy, verdicts: list[HexVerdict],
@@ -628,20 +642,20 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
     rush = enemy.has_tag("Rush", tags_ignored=board.tags_ignored(enemy))
     mp = RUSH_MP if rush else ADVANCE_MP
     reach = reachable_hexes(terrain, board, enemy, mp)
-    verdicts, facts = advance_candidates(terrain, board, enemy, reach, rulings)
+    verdicts, aim = advance_candidates(terrain, board, enemy, reach, rulings)
     pick, how = choose_end_hex(terrain, board, enemy, verdicts, choices)
     instr = {1: "end in a position to Attack the current Squadmate",
              2: "end in a position to Attack the nearest Squadmate",
-             3: "move as far as possible towards the nearest Squadmate"}[facts["instruction"]]
+             3: "move as far as possible towards the nearest Squadmate"}[aim.instruction]
     kept = [v for v in verdicts if v.kept]
     rule = S.RUSH_TAG if rush else S.ADVANCING
     steps = [Step(f"{enemy.name} Advances with {mp} Movement Points: {len(reach)} reachable end hexes, "
                    f"{len(kept)} kept ({instr})", rule, ("Rush Tag: up to 4 Movement Points. " if rush else "")
                    + "An Enemy cannot move into a hex containing another character; unspent points are lost.",
                   facts={"enemy": enemy.name, "movement_points": mp, "candidates": [v.to_dict() for v in verdicts],
-                  **facts}, marks=tuple(map(str, [v.hex for v in kept])))]
-    board = board.shown(1, AdvanceFocus(enemy.name, tuple(verdicts), facts["instruction"], tuple(facts["nearest"]),
-                                        facts["nearest_distance"]))
+                  **aim.to_facts()}, marks=tuple(map(str, [v.hex for v in kept])))]
+    board = board.shown(1, AdvanceFocus(enemy.name, tuple(verdicts), aim.instruction, aim.nearest,
+                                        aim.nearest_distance))
     if pick is None or pick.hex == enemy.position:
         steps.append(Step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING, f"No move gets it closer ({how}).",
                           facts={"enemy": enemy.name, "hex": str(enemy.position), "path": [str(enemy.position)],

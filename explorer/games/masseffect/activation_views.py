@@ -5,8 +5,10 @@ Activations), Attacking (potential targets, fewest Hit Points, Squadmate Damage)
 Minions; Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks, Stunning Enemies; Map Features ›
 Inferno Icons, Coolant Leaks.
 
-The page resolves a built-in ``activation`` scenario (:func:`activation_scenarios`) with
-:func:`~explorer.games.masseffect.activation.resolve_activation` and shows, for the focused step of the trace:
+The page plays a built-in ``activation`` scenario (:func:`activation_scenarios`) on the kernel with
+:func:`~explorer.games.masseffect.activation.play_activation` and draws each step from the typed
+:class:`~explorer.games.masseffect.activation.Scene` the step functions left in the last frame's board (never from
+the steps' facts); for the focused step of the trace it shows:
 
 * activation order: each Enemy's distance to the current Squadmate and its place in the order;
 * an Enemy Activating: every Squadmate as a candidate target (adjacent / in Line of Fire with the Ranged Tag / not),
