@@ -29,7 +29,7 @@ from typing import Literal, Protocol, Union
 
 from pydantic import Field as _Field
 
-from explorer.errors import RuleViolation as _RuleViolation
+from explorer.errors import RuleViolation
 from explorer.errors import ScenarioError as _ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Frame, play, trace_of
@@ -817,7 +817,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     """
     sq = board.squadmate(mover)
     if not path or path[0] != sq.position:
-        raise _RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
+        raise RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
     board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
     steps = [Step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
                                                                        if forced else ""), S.BASIC_ACTIONS,
@@ -829,13 +829,13 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     for i, (a, b) in enumerate(zip(path, path[1:])):
         hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
         if not hop and b not in terrain.step_hexes(a):
-            raise _RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
+            raise RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
                                 S.BASIC_ACTIONS.section)
         occ = board.occupant(b)
         if occ is not None and board.enemy(occ) is not None:
-            raise _RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section)
+            raise RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section)
         if i == len(path) - 2 and occ is not None and occ != mover:
-            raise _RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
+            raise RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
         board = board.with_squadmate(replace(board.squadmate(mover), position=b))
         if hop:
             steps.append(Step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
@@ -1131,7 +1131,7 @@ def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[S
     mover, path, forced = ctx.move
     try:
         board, steps = opportunity_attacks(ctx.terrain, board, mover, path, forced=forced, choices=ctx.choices)
-    except _RuleViolation as v:
+    except RuleViolation as v:
         title = f"Not allowed: {v}"
         board = replace(board, rejected=str(v)).logged(Refused(title)).shown()
         steps = [Step(title, S.BASIC_ACTIONS, facts={"rejected": True})]
