@@ -104,15 +104,18 @@ def _strategy_open(name: str):
 
 
 def _sequences():
-    """Every rule sequence of the game as the kernel plays it (:mod:`explorer.kernel`): ``damage`` (the file's events
+    """Every rule sequence of the game as the kernel plays it (:mod:`explorer.kernel`): ``map`` (the questions one
+    after another), ``damage`` (the file's events
     one after another: Damaging Enemies, Squadmate Damage, Elites, End Phase...), ``activation`` (start of the
     Round, Step B: Move, Step C: Hazard Card, end of the turn) and ``strategy`` (Preparation Phase, Lock, the
     Strategy Roll and its Core Ability rounds, Step B: Actions)."""
     from .activation import ACTIVATION_SEQUENCE
     from .damage import DAMAGE_SEQUENCE
+    from .queries import MAP_SEQUENCE
     from .strategy import STRATEGY_SEQUENCE
 
-    return {"damage": DAMAGE_SEQUENCE, "activation": ACTIVATION_SEQUENCE, "strategy": STRATEGY_SEQUENCE}
+    return {"map": MAP_SEQUENCE, "strategy": STRATEGY_SEQUENCE, "damage": DAMAGE_SEQUENCE,
+            "activation": ACTIVATION_SEQUENCE}
 
 
 def _cli():
