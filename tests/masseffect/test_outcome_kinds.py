@@ -155,3 +155,31 @@ def test_every_kind_goes_through_text_json_picture_and_the_activation_frames(dat
         assert len(played[-1].state.scenes) == len(trace.steps)       # one scene per step: the page draws it
         doc = scenario_data(name)
         assert len(frames(played, trace, scenario_map(doc))) == len(trace.steps)
+
+
+_PAGES: dict = {}
+
+
+def _strategy_page():
+    if "strategy" not in _PAGES:
+        from explorer.games.masseffect.strategy_views import StrategyPoolExplorer
+
+        _PAGES["strategy"] = StrategyPoolExplorer()
+    return _PAGES["strategy"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_strategy_scenario_goes_through_the_strategy_page(data):
+    """The Strategy Pool page draws its dice rows, headline and odds from the typed outcome of any roll."""
+    from explorer.scenario import read_toml
+
+    name = data.draw(st.sampled_from(NAMES["strategy"]))
+    doc = read_toml(name, text=GAME.scenario_text(name))
+    scenario = GAME.load_builtin(name)
+    trace = GAME.resolve(scenario, rulings=_rulings(data), seed=data.draw(st.integers(0, 10**6)))
+    w = _strategy_page()
+    w._draw(trace, doc)
+    rows = w.dice.rows
+    assert [r[0] for r in rows][-1] == "Pool" and len(rows) == len(trace.result.rolled) + 1
+    assert trace.result.squadmate in w.headline.value
