@@ -52,7 +52,7 @@ from .unit_specs import names_check as _names_check
 from .unit_specs import parse_hex as _parse_hex
 from .results import (ActivationOutcome, Attack, EnemyAdvanced, EnemyAt, Happening, InvalidActivation, NotActivated,
                       OpportunityAttack, Refused, SquadmateAt, SquadmateMoved, Spawned, TargetTie)
-from .units import (Enemy, Squadmate, damage_happenings, enemy_damage, enemy_damage_happenings, mission_failed,
+from .units import (Enemy, Roster, Squadmate, damage_happenings, enemy_damage, enemy_damage_happenings,
                     squadmate_damage)
 
 ADVANCE_MP = 2
@@ -175,7 +175,7 @@ class Scene:
 
 
 @dataclass(frozen=True)
-class Board:
+class Board(Roster):
     """Characters on the map during a Squadmate's turn.
 
     Attributes:
@@ -204,23 +204,6 @@ class Board:
     log: tuple[Happening, ...] = ()
     scenes: tuple[Scene, ...] = ()
 
-    def squadmate(self, name: str) -> Squadmate:
-        return next(s for s in self.squadmates if s.name == name)
-
-    def enemy(self, name: str) -> Enemy | None:
-        return next((e for e in self.enemies if e.name == name), None)
-
-    def with_squadmate(self, sq: Squadmate) -> Board:
-        return replace(self, squadmates=tuple(sq if s.name == sq.name else s for s in self.squadmates))
-
-    def with_enemy(self, name: str, enemy: Enemy | None) -> Board:
-        if enemy is None:
-            return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
-        return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
-
-    def logged(self, *happenings: Happening) -> Board:
-        return replace(self, log=self.log + tuple(happenings))
-
     def hurt(self, name: str, amount: int, by: str) -> tuple[Board, list[Step]]:
         """Squadmate Damage to ``name`` (:func:`~.units.squadmate_damage`), recorded in :attr:`log`."""
         before = self.squadmate(name)
@@ -248,9 +231,6 @@ class Board:
     def tags_ignored(self, e: Enemy) -> bool:
         return self.asari_controller and e.biotic_effect
 
-    @property
-    def failed(self) -> bool:
-        return mission_failed(self.squadmates)
 
 
 @dataclass(frozen=True)

@@ -50,9 +50,9 @@ from . import sections as S
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check
 from .results import (Attack, BioticEffect, DamageOutcome, EnemyAt, Happening, MediGel, OnPointPassed, Refused,
                       SquadmateAt, Stunned)
-from .units import (GRENADE_DAMAGE, Enemy, Squadmate, damage_happenings, defeat_earns_xp, enemy_damage,
-                    enemy_damage_happenings, enemy_end_phase, gain_xp, give_biotic_effect, medi_gel, mission_failed,
-                    pass_on_point, restore_shields, squadmate_damage, stun)
+from .units import (GRENADE_DAMAGE, Enemy, Roster, Squadmate, damage_happenings, defeat_earns_xp, enemy_damage,
+                    enemy_damage_happenings, enemy_end_phase, gain_xp, give_biotic_effect, medi_gel, pass_on_point,
+                    restore_shields, squadmate_damage, stun)
 
 MAX_EVENTS = 60
 
@@ -121,7 +121,7 @@ class DamageScenario(Header):
 
 
 @dataclass(frozen=True)
-class DamageState:
+class DamageState(Roster):
     """The units a ``damage`` scenario changes (the frozen state of :data:`DAMAGE_SEQUENCE`).
 
     Attributes:
@@ -141,28 +141,6 @@ class DamageState:
     declared: int = 0
     rejected: tuple[int, ...] = ()
     log: tuple[Happening, ...] = ()
-
-    def squadmate(self, name: str) -> Squadmate:
-        return next(s for s in self.squadmates if s.name == name)
-
-    def enemy(self, name: str) -> Enemy | None:
-        return next((e for e in self.enemies if e.name == name), None)
-
-    def with_squadmate(self, sq: Squadmate) -> DamageState:
-        return replace(self, squadmates=tuple(sq if s.name == sq.name else s for s in self.squadmates))
-
-    def with_enemy(self, name: str, enemy: Enemy | None) -> DamageState:
-        if enemy is None:
-            return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
-        return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
-
-    def logged(self, *happenings: Happening) -> DamageState:
-        return replace(self, log=self.log + tuple(happenings))
-
-    @property
-    def failed(self) -> bool:
-        """Shepard is Downed: the Mission has ended (Mission Commander)."""
-        return mission_failed(self.squadmates)
 
 
 @dataclass(frozen=True)

@@ -255,6 +255,40 @@ def damage_happenings(before: Squadmate, after: Squadmate, amount: int, by: str 
     return out
 
 
+class Roster:
+    """What every frozen state holding ``squadmates`` and ``enemies`` (and a ``log`` of :data:`.results.Happening`)
+    can answer and change, always into a new value: the Mass Effect sequence states (:class:`.damage.DamageState`,
+    :class:`.activation.Board`) extend it."""
+
+    squadmates: tuple[Squadmate, ...]
+    enemies: tuple[Enemy, ...]
+    log: tuple
+
+    def squadmate(self, name: str) -> Squadmate:
+        return next(s for s in self.squadmates if s.name == name)
+
+    def enemy(self, name: str) -> Enemy | None:
+        return next((e for e in self.enemies if e.name == name), None)
+
+    def with_squadmate(self, sq: Squadmate):
+        return replace(self, squadmates=tuple(sq if s.name == sq.name else s for s in self.squadmates))
+
+    def with_enemy(self, name: str, enemy: Enemy | None):
+        """This state with ``enemy`` in place of the Enemy ``name``; ``None`` removes it from the board."""
+        if enemy is None:
+            return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
+        return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
+
+    def logged(self, *happenings):
+        """This state with ``happenings`` added to its :attr:`log`, in order."""
+        return replace(self, log=self.log + tuple(happenings))
+
+    @property
+    def failed(self) -> bool:
+        """Shepard is Downed: the Mission ends in failure (Mission Commander)."""
+        return mission_failed(self.squadmates)
+
+
 # --- Enemies ------------------------------------------------------------------------------------------------------
 
 
