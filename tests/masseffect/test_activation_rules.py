@@ -152,7 +152,7 @@ def test_all_spawns_occupied():
     t = FakeTerrain(spawns=(H(0, 1),))
     board = Board((sq("Shepard", (0, 1)),), (), current="Shepard", bag=(Enemy("Husk 9", shield_value=2),))
     b2, steps = resolve_hazard_card(t, board, [SpawnMinion()], Choices(), O.rulings())
-    assert replace(b2, scenes=()) == board and len(b2.scenes) == 1 and "every Spawn hex" in steps[0].title
+    assert replace(b2, scenes=(), hazard=()) == board and len(b2.scenes) == 1 and "every Spawn hex" in steps[0].title
 
 
 # --- Advancing ------------------------------------------------------------------------------------------------------

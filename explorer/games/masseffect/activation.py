@@ -32,7 +32,7 @@ from pydantic import Field as _Field
 from explorer.errors import RuleViolation
 from explorer.errors import ScenarioError as _ScenarioError
 from explorer.hexgrid import Hex
-from explorer.kernel import Context, Frame, play, trace_of
+from explorer.kernel import Context, Each, Frame, play, run, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate as _validate
 from explorer.schema import Strict as _Strict
@@ -187,6 +187,7 @@ class Board(Roster):
         spawned: the Minion spawned last by this Hazard card (for "Activate Spawned Enemy").
         asari_controller: Liara's Asari Controller is unlocked: Enemies with a Biotic Effect token count as having no
             Tags (Squadmate Commentary › Liara T'Soni).
+        hazard: the Hazard card drawn this turn: its instructions, in order (Step C: Hazard Card).
         rejected: the refused Move's message (Basic Actions › Move), or ``None``.
         log: what happened to each character so far, in order (:data:`.results.Happening`).
         scenes: one :class:`Scene` per step so far (the board as that step leaves it and what it looks at): what the
@@ -200,6 +201,7 @@ class Board(Roster):
     returned_to_bag: tuple[str, ...] = ()
     spawned: str | None = None
     asari_controller: bool = False
+    hazard: tuple[Instruction, ...] = ()
     rejected: str | None = None
     log: tuple[Happening, ...] = ()
     scenes: tuple[Scene, ...] = ()
@@ -750,30 +752,57 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
     return board, steps
 
 
+def hazard_card(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Step C: Hazard Card: the card drawn this turn (``board.hazard``) is resolved now; no Minion is spawned by it
+    yet ("Activate Spawned Enemy" refers to this card's Spawn)."""
+    return replace(board, spawned=None), ()
+
+
+def hazard_instructions(board: Board) -> range:
+    """The card's instructions, 1 .. its length (none once Shepard is Downed: the Mission has ended)."""
+    return range(1, 0 if board.failed else len(board.hazard) + 1)
+
+
+def hazard_instruction(board: Board, ctx: ActivationContext, number: int) -> tuple[Board, tuple[Step, ...]]:
+    """Step C: Hazard Card: instruction ``number`` (from 1) of the card: Activate Enemies of the types named
+    (:func:`activate`), Spawn a Minion (:func:`spawn_minion`) or Activate the Spawned Enemy. Shepard Downed ends
+    the Mission (Mission Commander): the card stops there."""
+    ins = board.hazard[number - 1]
+    terrain, choices, rulings = ctx.terrain, ctx.choices, ctx.rulings
+    if isinstance(ins, Activate):
+        board, steps = activate(terrain, board, ins.types, choices, rulings)
+    elif isinstance(ins, SpawnMinion):
+        board, steps = spawn_minion(terrain, board, ins.at, choices)
+    elif board.spawned is None:
+        steps = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
+        board = board.shown()
+    else:
+        board, steps = activate_enemy(terrain, board, board.spawned, choices, rulings)
+    if board.failed:
+        steps = [*steps, Step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
+                              facts={"mission_failed": True})]
+        board = board.shown()
+    return board, tuple(s.in_section("Step C: Hazard Card") for s in steps)
+
+
+def mission_over(board: Board) -> bool:
+    """Shepard is Downed: the Mission has ended (Mission Commander; Ending a Mission)."""
+    return board.failed
+
+
+HAZARD_CARD_SEQUENCE = (("Step C: Hazard Card", hazard_card),
+                        Each("Hazard card instruction {item}", hazard_instructions, hazard_instruction,
+                             stop=mission_over))
+"""Step C as the kernel plays it: the card drawn, then one frame per instruction until Shepard is Downed."""
+
+
 def resolve_hazard_card(terrain: Terrain, board: Board, card: Sequence[Instruction], choices: Choices,
                         rulings: Rulings) -> tuple[Board, list[Step]]:
-    """Step C: Hazard Card: carry out the card's instructions in order. Stops when Shepard is Downed (the Mission
-    ends: Mission Commander)."""
-    steps: list[Step] = []
-    board = replace(board, spawned=None)
-    for ins in card:
-        if isinstance(ins, Activate):
-            board, more = activate(terrain, board, ins.types, choices, rulings)
-        elif isinstance(ins, SpawnMinion):
-            board, more = spawn_minion(terrain, board, ins.at, choices)
-        else:
-            if board.spawned is None:
-                more = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
-                board = board.shown()
-            else:
-                board, more = activate_enemy(terrain, board, board.spawned, choices, rulings)
-        steps += more
-        if board.failed:
-            steps.append(Step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
-                              facts={"mission_failed": True}))
-            board = board.shown()
-            break
-    return board, steps
+    """Step C: Hazard Card: carry out ``card``'s instructions in order (:data:`HAZARD_CARD_SEQUENCE`). Stops when
+    Shepard is Downed (the Mission ends: Mission Commander)."""
+    final, steps = run(replace(board, hazard=tuple(card)), HAZARD_CARD_SEQUENCE,
+                       ActivationContext(rulings, None, terrain, choices))
+    return final, list(steps)
 
 
 # --- Opportunity Attacks (a Squadmate's Move) -----------------------------------------------------------------------
@@ -1081,14 +1110,14 @@ def _card(sc: ActivationScenario) -> list[Instruction]:
 class ActivationContext(Context):
     """What the steps of an ``activation`` scenario read and never change: the ruling readings (``rulings``), the map
     (``terrain``), the player's ``choices``, and the scenario's declarations: ``start_of_round`` (Inferno Damage
-    first), the Squadmate's ``move`` (``(squadmate, path, forced)`` or ``None``), the Hazard ``card`` and
-    ``end_of_turn`` (the Coolant Leak check). No dice: the Enemy Bag's draws are the state's ``bag``."""
+    first), the Squadmate's ``move`` (``(squadmate, path, forced)`` or ``None``) and
+    ``end_of_turn`` (the Coolant Leak check); the Hazard card is the state's (:attr:`Board.hazard`). No dice: the
+    Enemy Bag's draws are the state's ``bag``."""
 
     terrain: Terrain | None = None
     choices: Choices = Choices()
     start_of_round: bool = False
     move: tuple[str, tuple[Hex, ...], bool] | None = None
-    card: tuple[Instruction, ...] = ()
     end_of_turn: bool = False
 
 
@@ -1118,14 +1147,6 @@ def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[S
     return board, tuple(s.in_section("Step B: Move") for s in steps)
 
 
-def hazard_card(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
-    """Step C: Hazard Card: the card's instructions in order (:func:`resolve_hazard_card`)."""
-    if not ctx.card or board.failed:
-        return board, ()
-    board, steps = resolve_hazard_card(ctx.terrain, board, ctx.card, ctx.choices, ctx.rulings)
-    return board, tuple(s.in_section("Step C: Hazard Card") for s in steps)
-
-
 def end_of_the_turn(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
     """Coolant Leaks, at the end of the current Squadmate's turn (when the scenario asks for it)."""
     if not ctx.end_of_turn or board.failed:
@@ -1138,7 +1159,7 @@ def end_of_the_turn(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[
 
 
 ACTIVATION_SEQUENCE = (("Start of the Round", start_of_the_round), ("Step B: Move", squadmate_move),
-                       ("Step C: Hazard Card", hazard_card), ("End of the turn", end_of_the_turn))
+                       *HAZARD_CARD_SEQUENCE, ("End of the turn", end_of_the_turn))
 """The ``activation`` kind as the kernel plays it, in the order of a Round: Inferno Damage at the start of the Round,
 the Squadmate's Move, the Hazard card, the Coolant Leak check at the end of the turn."""
 
@@ -1152,15 +1173,15 @@ def activation_start(scenario: ActivationScenario, rulings: Mapping[str, str] | 
     terrain = MapTerrain(m, r)
     sqs, ens = _check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
     bag = tuple(b.build() for b in scenario.bag)
-    board = Board(sqs, ens, scenario.current, bag, asari_controller=scenario.asari_controller)
+    board = Board(sqs, ens, scenario.current, bag, asari_controller=scenario.asari_controller,
+                  hazard=tuple(_card(scenario)))
     ch = scenario.choices
     choices = Choices(tuple(ch.activation_order), tuple(ch.attack_target),
                       {k: _parse_hex(v) for k, v in ch.advance_to.items()}, tuple(_parse_hex(h) for h in ch.spawn_hex),
                       tuple(ch.opportunity_order))
     mv = scenario.move
     move = (mv.squadmate, tuple(_parse_hex(h) for h in mv.path), mv.forced) if mv else None
-    return board, ActivationContext(r, None, terrain, choices, scenario.start_of_round, move,
-                                    tuple(_card(scenario)) if scenario.hazard else (), scenario.end_of_turn)
+    return board, ActivationContext(r, None, terrain, choices, scenario.start_of_round, move, scenario.end_of_turn)
 
 
 def activation_outcome(board: Board) -> ActivationOutcome:
