@@ -84,7 +84,7 @@ def _strategy_text(o: StrategyOutcome) -> list[str]:
                  + ("; On Point (no Lock)" if o.on_point else ""))
     if o.taken is not None:
         lines.append("  Allocated: " + (", ".join(f"{d} on {sp}" for d, sp in o.taken) or "none")
-                     + f"; {len(o.pool_left or ())} dice left in the Pool")
+                     + f"; {plural(len(o.pool_left or ()), 'die')} left in the Pool")
     odds = o.odds
     if odds:
         locked = f", {FACE_WORDS.get(odds.locked, odds.locked)} Locked" if odds.locked else ""
