@@ -8,7 +8,15 @@ Additional Enemy Rules › Opportunity Attacks, Stunning Enemies, Biotic Effects
 (Asari Controller); Map Features › Inferno Icons, Coolant Leaks, Fast Travel Icons, Elevation Change Icons.
 
 The map is seen through :class:`Terrain` (adjacency, movement, distance, Line of Fire, map icons); the adapter for a
-mission map is :class:`MapTerrain`. Every function returns a new :class:`Board` and the steps that explain it.
+mission map is :class:`MapTerrain`. Every function returns a new :class:`Board` and the steps that explain it; the
+Board also records, as typed values, what happened (``log``, read by the outcome text) and one :class:`Scene` per
+step (``scenes``, drawn by the step-through page).
+
+The kernel (:mod:`explorer.kernel`) plays a scenario as :data:`ACTIVATION_SEQUENCE` over a :class:`Board` with an
+:class:`ActivationContext`: the start of the Round (:func:`start_of_the_round`), Step B: the Squadmate's Move
+(:func:`squadmate_move`), Step C: the Hazard card (:data:`HAZARD_CARD_SEQUENCE`: one frame per instruction,
+:func:`hazard_instruction`) and the end of the turn (:func:`end_of_the_turn`); :func:`play_activation` returns the
+frames and the trace.
 
 Player choices are explicit inputs (:class:`Choices`), never silent: wherever the rules let the player choose (ties in
 activation order, tied targets, equally good end hexes, tied Spawn hexes), the step lists the options, the input used

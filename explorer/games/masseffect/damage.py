@@ -3,7 +3,8 @@
 Sections: Playing a Mission › Damaging Enemies (React Tag reported), Step C: Hazard Card › Attacking (Squadmate
 Damage), End Phase; Squadmate Sheets › Downed Squadmates, Mission Commander; Additional Rules › Earning XP, Grenade
 and Grenade Cache Tokens, Medi-gel Tokens; Additional Enemy Rules › Elites, Stunning Enemies, Biotic Effects; Ending
-a Mission. The rules themselves are in :mod:`.units`; this module reads the file and plays the events in order.
+a Mission. The rules themselves are in :mod:`.units`; this module reads the file and plays the events in order on
+the kernel (:data:`DAMAGE_SEQUENCE`: one frame per event, :func:`play_event`, over a frozen :class:`DamageState`).
 
 File shape (after the shared header ``game = "masseffect"``, ``kind = "damage"``, ``title``, ``description``,
 ``[rulings]``)::
