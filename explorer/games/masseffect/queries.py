@@ -331,10 +331,10 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
     no dice).
 
     Returns:
-        Trace whose typed ``result`` is a :class:`.results.MapOutcome`; its JSON ``outcome`` is ``{"map": name,
-        "answers": [answer dict per question]}``; each answer has ``question``, ``ask``, ``a``, ``b`` (``label``,
-        ``edit`` when given) and its verdict key (``adjacent`` / ``allowed`` / ``distance`` / ``within`` /
-        ``at_least`` / ``in_lof`` / ``targets``).
+        Trace whose typed ``result`` is a :class:`.results.MapOutcome`. Its JSON ``outcome`` has the map's name
+        (``map``) and one answer per question (``answers``): ``question``, ``ask``, ``a``, ``b`` (``label`` and
+        ``edit`` when given) and its verdict key (``adjacent``, ``allowed``, ``distance``, ``within``,
+        ``at_least``, ``in_lof`` or ``targets``).
     """
     r = opts.rulings({**scenario.rulings, **(rulings or {})})
     ctx = MapQueryContext(r, None, scenario)
