@@ -126,3 +126,26 @@ def test_the_board_is_drawn_from_the_kernel_frames_one_scene_per_step(sid):
             assert type(scene.focus) in kinds, (step.title, scene.focus)
         else:
             assert scene.focus is None or isinstance(scene.focus, PathFocus), (step.title, scene.focus)
+
+
+def test_the_kernel_plays_a_hazard_card_one_frame_per_enemy_activation():
+    """Step C on the kernel: one frame per task of the card (a Spawn, an activation order, each Enemy's Activation),
+    each holding the frozen Board after it; replaying fewer entries goes back in time."""
+    from explorer.games.masseffect.activation import ACTIVATION_SEQUENCE, activation_start, play_activation
+    from explorer.games.masseffect.game import GAME
+    from explorer.kernel import play
+
+    _, sc = GAME.load_builtin("me-hazard-spawn-rush")
+    played, trace = play_activation(sc)
+    firsts = [f.steps[0].title for f in played if f.steps]
+    assert any(t.startswith("Spawn Cannibal 1") for t in firsts)
+    assert any(t.startswith("Activation order:") for t in firsts)
+    activations = [f for f in played if f.steps and " Activates at " in f.steps[0].title]
+    assert len(activations) == sum(" Activates at " in s.title for s in trace.steps) >= 2
+    assert [s for f in played for s in f.steps] == list(trace.steps)
+    for f in activations:                            # the Enemy ends its Activation where the frame's Board has it
+        name = f.steps[0].title.split(" Activates at ")[0]
+        assert f.state.enemy(name) is not None
+    board, ctx = activation_start(sc)
+    before_card = play(board, ACTIVATION_SEQUENCE, ctx, upto=3)
+    assert before_card[-1].state.enemies == board.enemies and not before_card[-1].state.log

@@ -196,6 +196,8 @@ class Board(Roster):
         asari_controller: Liara's Asari Controller is unlocked: Enemies with a Biotic Effect token count as having no
             Tags (Squadmate Commentary › Liara T'Soni).
         hazard: the Hazard card drawn this turn: its instructions, in order (Step C: Hazard Card).
+        agenda: what the card still has to do, in order (:data:`Task`): its instructions, then, as an instruction
+            unfolds, the activation order, each Enemy's Activation and the Invalid Activations' Spawns.
         rejected: the refused Move's message (Basic Actions › Move), or ``None``.
         log: what happened to each character so far, in order (:data:`.results.Happening`).
         scenes: one :class:`Scene` per step so far (the board as that step leaves it and what it looks at): what the
@@ -210,6 +212,7 @@ class Board(Roster):
     spawned: str | None = None
     asari_controller: bool = False
     hazard: tuple[Instruction, ...] = ()
+    agenda: tuple[Task, ...] = ()
     rejected: str | None = None
     log: tuple[Happening, ...] = ()
     scenes: tuple[Scene, ...] = ()
@@ -730,78 +733,115 @@ def _of_type(board: Board, t: str) -> list[str]:
     return [e.name for e in board.enemies if e.type == t]
 
 
-def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choices,
-             rulings: Rulings) -> tuple[Board, list[Step]]:
-    """An "Activate" instruction: every Enemy of the named types, one at a time in :func:`activation_order`; each named
-    type with no Enemy on the board (Stunned and Shrouded ones count as on the board) is an Invalid Activation,
-    resolved before or after the Activations per the ruling ``invalid_activation_timing``."""
-    names = [n for t in types for n in _of_type(board, t)]
-    names = list(dict.fromkeys(names))
-    missing = [t for t in types if not _of_type(board, t)]
-    timing = rulings.reading("invalid_activation_timing") if missing else None
-    steps: list[Step] = []
-    if timing == "before_activations":
-        for t in missing:
-            board, more = invalid_activation(terrain, board, t, choices)
-            steps += more
-    if names:
-        order, focus, more = activation_order(terrain, board, names, choices)
-        board = board.shown(len(more), focus)
-        steps += more
-        for n in order:
-            board, more = activate_enemy(terrain, board, n, choices, rulings)
-            steps += more
-            if board.failed:
-                return board, steps
-    if timing == "after_activations":
-        for t in missing:
-            board, more = invalid_activation(terrain, board, t, choices)
-            steps += more
-    return board, steps
+# --- the Hazard card as the kernel plays it: one frame per task -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardInstruction:
+    """Task: carry out instruction ``number`` (from 1) of the Hazard card."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class OrderEnemies:
+    """Task: put the Enemies ``names`` activated by one "Activate" instruction in activation order; the types in
+    ``then_invalid`` are Invalid Activations resolved after them."""
+
+    names: tuple[str, ...]
+    then_invalid: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ActivateEnemy:
+    """Task: one Enemy's Activation (:func:`activate_enemy`)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SpawnForInvalid:
+    """Task: the Invalid Activation of ``enemy_type`` (:func:`invalid_activation`)."""
+
+    enemy_type: str
+
+
+Task = Union[CardInstruction, OrderEnemies, ActivateEnemy, SpawnForInvalid]
+"""One thing the Hazard card still has to do (:attr:`Board.agenda`)."""
+
+MAX_HAZARD_TASKS = 1000
+"""Safety bound of the tasks of one Hazard card (8 instructions, each at most 40 Activations and 6 Invalid ones)."""
 
 
 def hazard_card(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
-    """Step C: Hazard Card: the card drawn this turn (``board.hazard``) is resolved now; no Minion is spawned by it
-    yet ("Activate Spawned Enemy" refers to this card's Spawn)."""
-    return replace(board, spawned=None), ()
+    """Step C: Hazard Card: the card drawn this turn (``board.hazard``) is resolved now, its instructions in order;
+    no Minion is spawned by it yet ("Activate Spawned Enemy" refers to this card's Spawn)."""
+    todo = () if board.failed else tuple(CardInstruction(i) for i in range(1, len(board.hazard) + 1))
+    return replace(board, spawned=None, agenda=todo), ()
 
 
-def hazard_instructions(board: Board) -> range:
-    """The card's instructions, 1 .. its length (none once Shepard is Downed: the Mission has ended)."""
-    return range(1, 0 if board.failed else len(board.hazard) + 1)
+def hazard_tasks(board: Board) -> range:
+    """The card's tasks, one frame each (the play stops when none is left)."""
+    return range(1, MAX_HAZARD_TASKS + 1) if board.agenda else range(0)
 
 
-def hazard_instruction(board: Board, ctx: ActivationContext, number: int) -> tuple[Board, tuple[Step, ...]]:
-    """Step C: Hazard Card: instruction ``number`` (from 1) of the card: Activate Enemies of the types named
-    (:func:`activate`), Spawn a Minion (:func:`spawn_minion`) or Activate the Spawned Enemy. Shepard Downed ends
-    the Mission (Mission Commander): the card stops there."""
-    ins = board.hazard[number - 1]
+def _activate_instruction(board: Board, ctx: ActivationContext, types: Sequence[str]) -> tuple[Task, ...]:
+    """An "Activate" instruction unfolds: every Enemy of the named types, one at a time in :func:`activation_order`;
+    each named type with no Enemy on the board (Stunned and Shrouded ones count as on the board) is an Invalid
+    Activation, resolved before or after the Activations per the ruling ``invalid_activation_timing``."""
+    names = tuple(dict.fromkeys(n for t in types for n in _of_type(board, t)))
+    missing = tuple(t for t in types if not _of_type(board, t))
+    timing = ctx.rulings.reading("invalid_activation_timing") if missing else None
+    before = missing if timing == "before_activations" else ()
+    after = missing if timing == "after_activations" else ()
+    if names:
+        return (*(SpawnForInvalid(t) for t in before), OrderEnemies(names, after))
+    return tuple(SpawnForInvalid(t) for t in before + after)
+
+
+def hazard_task(board: Board, ctx: ActivationContext, number: int) -> tuple[Board, tuple[Step, ...]]:
+    """Step C: Hazard Card: the next task of the card (:data:`Task`): an instruction (Activate Enemies of the types
+    named, Spawn a Minion, Activate the Spawned Enemy), the activation order of an Activate instruction, one Enemy's
+    Activation or an Invalid Activation. Shepard Downed ends the Mission (Mission Commander): the card stops there."""
+    task, rest = board.agenda[0], board.agenda[1:]
+    board = replace(board, agenda=rest)
     terrain, choices, rulings = ctx.terrain, ctx.choices, ctx.rulings
-    if isinstance(ins, Activate):
-        board, steps = activate(terrain, board, ins.types, choices, rulings)
-    elif isinstance(ins, SpawnMinion):
-        board, steps = spawn_minion(terrain, board, ins.at, choices)
-    elif board.spawned is None:
-        steps = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
-        board = board.shown()
+    steps: list[Step] = []
+    if isinstance(task, CardInstruction):
+        ins = board.hazard[task.number - 1]
+        if isinstance(ins, Activate):
+            board = replace(board, agenda=_activate_instruction(board, ctx, ins.types) + rest)
+        elif isinstance(ins, SpawnMinion):
+            board, steps = spawn_minion(terrain, board, ins.at, choices)
+        elif board.spawned is None:
+            steps = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
+            board = board.shown()
+        else:
+            board, steps = activate_enemy(terrain, board, board.spawned, choices, rulings)
+    elif isinstance(task, OrderEnemies):
+        order, focus, steps = activation_order(terrain, board, task.names, choices)
+        todo = (*(ActivateEnemy(n) for n in order), *(SpawnForInvalid(t) for t in task.then_invalid))
+        board = replace(board.shown(len(steps), focus), agenda=todo + rest)
+    elif isinstance(task, ActivateEnemy):
+        board, steps = activate_enemy(terrain, board, task.name, choices, rulings)
     else:
-        board, steps = activate_enemy(terrain, board, board.spawned, choices, rulings)
+        board, steps = invalid_activation(terrain, board, task.enemy_type, choices)
     if board.failed:
         steps = [*steps, Step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
                               facts={"mission_failed": True})]
-        board = board.shown()
+        board = replace(board.shown(), agenda=())
     return board, tuple(s.in_section("Step C: Hazard Card") for s in steps)
 
 
-def mission_over(board: Board) -> bool:
-    """Shepard is Downed: the Mission has ended (Mission Commander; Ending a Mission)."""
-    return board.failed
+def hazard_card_done(board: Board) -> bool:
+    """Nothing left to do on the card, or Shepard is Downed (the Mission has ended)."""
+    return board.failed or not board.agenda
 
 
 HAZARD_CARD_SEQUENCE = (("Step C: Hazard Card", hazard_card),
-                        Each("Hazard card instruction {item}", hazard_instructions, hazard_instruction,
-                             stop=mission_over))
-"""Step C as the kernel plays it: the card drawn, then one frame per instruction until Shepard is Downed."""
+                        Each("Hazard card task {item}", hazard_tasks, hazard_task, stop=hazard_card_done))
+"""Step C as the kernel plays it: the card drawn, then one frame per task (an instruction, an activation order, one
+Enemy's Activation, an Invalid Activation) until the card is done or Shepard is Downed."""
 
 
 def resolve_hazard_card(terrain: Terrain, board: Board, card: Sequence[Instruction], choices: Choices,
@@ -811,6 +851,13 @@ def resolve_hazard_card(terrain: Terrain, board: Board, card: Sequence[Instructi
     final, steps = run(replace(board, hazard=tuple(card)), HAZARD_CARD_SEQUENCE,
                        ActivationContext(rulings, None, terrain, choices))
     return final, list(steps)
+
+
+def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choices,
+             rulings: Rulings) -> tuple[Board, list[Step]]:
+    """An "Activate" instruction on its own (a card of that one instruction, :func:`resolve_hazard_card`): every
+    Enemy of the named types in activation order, with the Invalid Activations of the types not on the board."""
+    return resolve_hazard_card(terrain, board, (Activate(tuple(types)),), choices, rulings)
 
 
 # --- Opportunity Attacks (a Squadmate's Move) -----------------------------------------------------------------------
