@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from explorer.errors import RuleViolation
 from explorer.games.masseffect import options as O
+from explorer.games.masseffect import sections as S
 from explorer.games.masseffect.activation import (Activate, ActivateSpawned, Board, Choices, SpawnMinion, activate,
                                                   activate_enemy, advance, coolant_leak_end_of_turn,
                                                   inferno_start_of_round, opportunity_attacks, reachable_hexes,
@@ -286,8 +287,10 @@ def test_opportunity_attacks_order_stunned_forced_and_pin():
 def test_move_errors_and_fast_travel():
     t = FakeTerrain(fast_travel={H(0, 0): H(3, 0), H(3, 0): H(0, 0)})
     board = Board((sq("Garrus", (0, 0)), sq("Liara", (0, 1))), (en("Husk", (1, 0), av=3),), current="Garrus")
-    with pytest.raises(RuleViolation, match="Husk is there"):
+    with pytest.raises(RuleViolation, match="Husk is there") as e:
         opportunity_attacks(t, board, "Garrus", [H(0, 0), H(1, 0)])
+    r = e.value.rejection                            # the refusal names the rule, the field and the reason
+    assert (r.field, r.step, e.value.section) == ("path[1]", "Step B: Move", S.BASIC_ACTIONS.section)
     with pytest.raises(RuleViolation, match="with Liara"):
         opportunity_attacks(t, board, "Garrus", [H(0, 0), H(0, 1)])
     b, steps = opportunity_attacks(t, board, "Garrus", [H(0, 0), H(3, 0)])

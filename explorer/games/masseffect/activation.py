@@ -881,7 +881,8 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     """
     sq = board.squadmate(mover)
     if not path or path[0] != sq.position:
-        raise RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
+        raise RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section,
+                            field="path[0]", step="Step B: Move")
     board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
     steps = [Step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
                                                                        if forced else ""), S.BASIC_ACTIONS,
@@ -894,12 +895,14 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
         hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
         if not hop and b not in terrain.step_hexes(a):
             raise RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
-                                S.BASIC_ACTIONS.section)
+                                S.BASIC_ACTIONS.section, field=f"path[{i + 1}]", step="Step B: Move")
         occ = board.occupant(b)
         if occ is not None and board.enemy(occ) is not None:
-            raise RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section)
+            raise RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section,
+                                field=f"path[{i + 1}]", step="Step B: Move")
         if i == len(path) - 2 and occ is not None and occ != mover:
-            raise RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
+            raise RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section,
+                                field=f"path[{i + 1}]", step="Step B: Move")
         board = board.with_squadmate(replace(board.squadmate(mover), position=b))
         if hop:
             steps.append(Step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
@@ -1195,9 +1198,10 @@ def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[S
     mover, path, forced = ctx.move
     try:
         board, steps = opportunity_attacks(ctx.terrain, board, mover, path, forced=forced, choices=ctx.choices)
-    except RuleViolation as v:
-        title = f"Not allowed: {v}"
-        board = replace(board, rejected=str(v)).logged(Refused(title)).shown()
+    except RuleViolation as v:                       # the refusal names the rule, the field (move.path[i]), the reason
+        said = f"{v.reason} [{v.section}]"
+        title = f"Not allowed: {said}"
+        board = replace(board, rejected=said).logged(Refused(title)).shown()
         steps = [Step(title, S.BASIC_ACTIONS, facts={"rejected": True})]
     return board, tuple(s.in_section("Step B: Move") for s in steps)
 
