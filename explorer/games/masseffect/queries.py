@@ -325,6 +325,12 @@ MAP_SEQUENCE = (Each("Q{item}", question_numbers, answer_question),)
 """The ``map`` kind as the kernel plays it: the questions one after another, one frame each."""
 
 
+def map_query_start(scenario: MapQuery, rulings: Mapping[str, str] | None = None) -> tuple[Answers, MapQueryContext]:
+    """The initial state and the context of a ``map`` scenario (rulings: the file's, then ``rulings``)."""
+    return Answers(len(scenario.questions)), MapQueryContext(opts.rulings({**scenario.rulings, **(rulings or {})}),
+                                                             None, scenario)
+
+
 def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = None,
                       seed: int | None = None) -> Trace:
     """Answer every question of the scenario (:data:`MAP_SEQUENCE`), one cited Trace step each (``seed`` is unused:
@@ -336,10 +342,9 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
         ``edit`` when given) and its verdict key (``adjacent``, ``allowed``, ``distance``, ``within``,
         ``at_least``, ``in_lof`` or ``targets``).
     """
-    r = opts.rulings({**scenario.rulings, **(rulings or {})})
-    ctx = MapQueryContext(r, None, scenario)
-    frames = play(Answers(len(scenario.questions)), MAP_SEQUENCE, ctx)
-    trace = trace_of(scenario.title, frames, r.consulted)
+    start, ctx = map_query_start(scenario, rulings)
+    frames = play(start, MAP_SEQUENCE, ctx)
+    trace = trace_of(scenario.title, frames, ctx.rulings.consulted)
     final = frames[-1].state if frames else Answers(0)
     return trace.with_result(MapOutcome(scenario._map.name or "inline", final.answers))
 

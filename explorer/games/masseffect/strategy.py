@@ -935,6 +935,21 @@ def rulings_of(sc: StrategyScenario, override: Mapping[str, str] | None = None) 
     return Rulings(ALL_OPTIONS, chosen)
 
 
+def strategy_start(scenario: StrategyScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
+                   roller: Roller | None = None) -> tuple[StrategyState, StrategyContext]:
+    """The initial state and the context of a ``strategy`` scenario: its rulings (the file's, then ``rulings``), its
+    dice (``roller``, else ``seed``, else the file's seed) and its declarations."""
+    sc = scenario
+    dice = roller if roller is not None else Dice(seed=seed if seed is not None else sc.seed)
+    ctx = StrategyContext(rulings_of(sc, rulings), dice, sc.squadmate.name, sc.squadmate.renegade_tokens, sc.pool.turn,
+                          sc.pool.paragon_dice, sc.pool.locked_by_downed, sc.pool.paragon_taken,
+                          None if sc.pool.showing is None else tuple(sc.pool.showing), sc.pool.lock,
+                          tuple(tuple(f) for f in sc.rolls),
+                          tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in sc.renegade),
+                          tuple((a.die, a.space, a.resolve) for a in sc.allocate))
+    return StrategyState(), ctx
+
+
 def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | None = None,
                      seed: int | None = None, roller: Roller | None = None) -> Trace:
     """Resolve a Strategy Roll scenario into a cited :class:`Trace`.
@@ -953,15 +968,9 @@ def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | No
     from .strategy_odds import strategy_odds_table
 
     sc = scenario
-    r = rulings_of(sc, rulings)
-    dice = roller if roller is not None else Dice(seed=seed if seed is not None else sc.seed)
-    ctx = StrategyContext(r, dice, sc.squadmate.name, sc.squadmate.renegade_tokens, sc.pool.turn, sc.pool.paragon_dice,
-                          sc.pool.locked_by_downed, sc.pool.paragon_taken,
-                          None if sc.pool.showing is None else tuple(sc.pool.showing), sc.pool.lock,
-                          tuple(tuple(f) for f in sc.rolls),
-                          tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in sc.renegade),
-                          tuple((a.die, a.space, a.resolve) for a in sc.allocate))
-    frames = play(StrategyState(), STRATEGY_SEQUENCE, ctx)
+    start, ctx = strategy_start(sc, rulings, seed, roller)
+    r = ctx.rulings
+    frames = play(start, STRATEGY_SEQUENCE, ctx)
     final = frames[-1].state
     state, pool, locked_face = final.roll, final.pool, final.locked_face
     trace = trace_of(sc.title, frames)
