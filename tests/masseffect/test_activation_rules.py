@@ -2,12 +2,15 @@
 part), ME-06, ME-07; activation order, Invalid Activations, Spawning, Advancing (tiers, Rush, Inferno), Opportunity
 Attacks (order, Stunned, forced, Pin), Inferno and Coolant Leak Damage; the Advance property."""
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.errors import RuleViolation
 from explorer.games.masseffect import options as O
+from explorer.games.masseffect import sections as S
 from explorer.games.masseffect.activation import (Activate, ActivateSpawned, Board, Choices, SpawnMinion, activate,
                                                   activate_enemy, advance, coolant_leak_end_of_turn,
                                                   inferno_start_of_round, opportunity_attacks, reachable_hexes,
@@ -119,7 +122,7 @@ def test_shrouded_enemy_not_activated():
     t = FakeTerrain(shrouded={H(3, 0)})
     board = Board((sq("Shepard", (0, 0)),), (en("Husk", (3, 0)),), current="Shepard")
     b2, steps = run(t, board, "Husk")
-    assert b2 == board and "Shrouded" in steps[0].title
+    assert replace(b2, log=(), scenes=()) == board and b2.log[-1].enemy == "Husk" and "Shrouded" in steps[0].title
 
 
 def test_invalid_activation_spawns_once_per_type_at_closest_empty_spawn():
@@ -150,7 +153,7 @@ def test_all_spawns_occupied():
     t = FakeTerrain(spawns=(H(0, 1),))
     board = Board((sq("Shepard", (0, 1)),), (), current="Shepard", bag=(Enemy("Husk 9", shield_value=2),))
     b2, steps = resolve_hazard_card(t, board, [SpawnMinion()], Choices(), O.rulings())
-    assert b2 == board and "every Spawn hex" in steps[0].title
+    assert replace(b2, scenes=(), hazard=()) == board and len(b2.scenes) == 1 and "every Spawn hex" in steps[0].title
 
 
 # --- Advancing ------------------------------------------------------------------------------------------------------
@@ -240,6 +243,7 @@ def test_advance_never_ends_farther_when_closer_hex_exists(case):
     t, board = case
     e = board.enemies[0]
     b, steps = advance(t, board, e, Choices(), O.rulings())
+    assert len(b.scenes) == len(steps)                     # one scene per step: what the page draws
     end = b.enemy(e.name).position
     facts = steps[0].facts
     if facts["instruction"] == 1:
@@ -283,8 +287,10 @@ def test_opportunity_attacks_order_stunned_forced_and_pin():
 def test_move_errors_and_fast_travel():
     t = FakeTerrain(fast_travel={H(0, 0): H(3, 0), H(3, 0): H(0, 0)})
     board = Board((sq("Garrus", (0, 0)), sq("Liara", (0, 1))), (en("Husk", (1, 0), av=3),), current="Garrus")
-    with pytest.raises(RuleViolation, match="Husk is there"):
+    with pytest.raises(RuleViolation, match="Husk is there") as e:
         opportunity_attacks(t, board, "Garrus", [H(0, 0), H(1, 0)])
+    r = e.value.rejection                            # the refusal names the rule, the field and the reason
+    assert (r.field, r.step, e.value.section) == ("path[1]", "Step B: Move", S.BASIC_ACTIONS.section)
     with pytest.raises(RuleViolation, match="with Liara"):
         opportunity_attacks(t, board, "Garrus", [H(0, 0), H(0, 1)])
     b, steps = opportunity_attacks(t, board, "Garrus", [H(0, 0), H(3, 0)])

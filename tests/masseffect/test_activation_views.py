@@ -99,7 +99,53 @@ def test_scenario_picker_loads_and_resets_choices():
 def test_frames_follow_spawns_and_order_labels():
     data = scenario_data("me-hazard-spawn-rush")
     w = ActivationStepper("me-hazard-spawn-rush")
-    fr = frames(w.trace, data, scenario_map(data))
+    fr = frames(w.played, w.trace, scenario_map(data))
     assert "Cannibal 1" not in start_positions(data) and "Cannibal 1" in fr[0].positions
     order = next(i for i, s in enumerate(w.trace.steps) if "order" in s.facts)
     assert "Husk 1" in fr[order].detail and "#" in fr[order].detail
+
+
+@pytest.mark.parametrize("sid", ["me-03", "me-06", "me-07", "me-07-b", "me-07-c", "me-hazard-invalid",
+                                 "me-hazard-spawn-rush"])
+def test_the_board_is_drawn_from_the_kernel_frames_one_scene_per_step(sid):
+    """Views read frames, not facts: each step's picture comes from the Scene the step functions left in the kernel
+    frame's Board, and each Scene looks at what its step is about."""
+    from explorer.games.masseffect.activation import (AdvanceFocus, OrderFocus, PathFocus, SpawnFocus, TargetFocus,
+                                                      TargetsFocus)
+
+    w = ActivationStepper(sid)
+    scenes = w.played[-1].state.scenes
+    assert len(scenes) == len(w.trace.steps)
+    expect = {"Activation order:": OrderFocus, "Advances with": AdvanceFocus, "Target: ": TargetFocus,
+              " Activates at ": TargetsFocus, " moves to ": PathFocus, " stays at ": PathFocus}
+    for scene, step in zip(scenes, w.trace.steps):
+        kinds = {k for t, k in expect.items() if t in step.title}
+        if step.title.startswith("Spawn "):
+            kinds.add(SpawnFocus)
+        if kinds:
+            assert type(scene.focus) in kinds, (step.title, scene.focus)
+        else:
+            assert scene.focus is None or isinstance(scene.focus, PathFocus), (step.title, scene.focus)
+
+
+def test_the_kernel_plays_a_hazard_card_one_frame_per_enemy_activation():
+    """Step C on the kernel: one frame per task of the card (a Spawn, an activation order, each Enemy's Activation),
+    each holding the frozen Board after it; replaying fewer entries goes back in time."""
+    from explorer.games.masseffect.activation import ACTIVATION_SEQUENCE, activation_start, play_activation
+    from explorer.games.masseffect.game import GAME
+    from explorer.kernel import play
+
+    _, sc = GAME.load_builtin("me-hazard-spawn-rush")
+    played, trace = play_activation(sc)
+    firsts = [f.steps[0].title for f in played if f.steps]
+    assert any(t.startswith("Spawn Cannibal 1") for t in firsts)
+    assert any(t.startswith("Activation order:") for t in firsts)
+    activations = [f for f in played if f.steps and " Activates at " in f.steps[0].title]
+    assert len(activations) == sum(" Activates at " in s.title for s in trace.steps) >= 2
+    assert [s for f in played for s in f.steps] == list(trace.steps)
+    for f in activations:                            # the Enemy ends its Activation where the frame's Board has it
+        name = f.steps[0].title.split(" Activates at ")[0]
+        assert f.state.enemy(name) is not None
+    board, ctx = activation_start(sc)
+    before_card = play(board, ACTIVATION_SEQUENCE, ctx, upto=3)
+    assert before_card[-1].state.enemies == board.enemies and not before_card[-1].state.log

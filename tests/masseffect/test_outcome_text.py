@@ -27,7 +27,7 @@ def test_every_builtin_answers_first(name):
     first = text.splitlines()[0]
     assert first.startswith("Outcome: ") and not first.startswith("Outcome: {")
     o = t.outcome
-    kind = kind_of(o)
+    kind = kind_of(t.result)
     assert kind == next(s.kind for s in GAME.scenarios() if s.name == name)
     if kind == "map":
         assert first.count("; ") == len(o["answers"]) - 1

@@ -8,7 +8,15 @@ Additional Enemy Rules › Opportunity Attacks, Stunning Enemies, Biotic Effects
 (Asari Controller); Map Features › Inferno Icons, Coolant Leaks, Fast Travel Icons, Elevation Change Icons.
 
 The map is seen through :class:`Terrain` (adjacency, movement, distance, Line of Fire, map icons); the adapter for a
-mission map is :class:`MapTerrain`. Every function returns a new :class:`Board` and the steps that explain it.
+mission map is :class:`MapTerrain`. Every function returns a new :class:`Board` and the steps that explain it; the
+Board also records, as typed values, what happened (``log``, read by the outcome text) and one :class:`Scene` per
+step (``scenes``, drawn by the step-through page).
+
+The kernel (:mod:`explorer.kernel`) plays a scenario as :data:`ACTIVATION_SEQUENCE` over a :class:`Board` with an
+:class:`ActivationContext`: the start of the Round (:func:`start_of_the_round`), Step B: the Squadmate's Move
+(:func:`squadmate_move`), Step C: the Hazard card (:data:`HAZARD_CARD_SEQUENCE`: one frame per instruction,
+:func:`hazard_instruction`) and the end of the turn (:func:`end_of_the_turn`); :func:`play_activation` returns the
+frames and the trace.
 
 Player choices are explicit inputs (:class:`Choices`), never silent: wherever the rules let the player choose (ties in
 activation order, tied targets, equally good end hexes, tied Spawn hexes), the step lists the options, the input used
@@ -25,15 +33,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Literal, Protocol, Union
 
 from pydantic import Field as _Field
 
-from explorer.errors import RuleViolation as _RuleViolation
+from explorer.errors import RuleViolation
 from explorer.errors import ScenarioError as _ScenarioError
 from explorer.hexgrid import Hex
+from explorer.kernel import Context, Each, Frame, play, run, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate as _validate
+from explorer.schema import Strict as _Strict
 from explorer.text import plural
 from explorer.trace import RuleRef, Step
 from explorer.trace import Trace as _Trace
@@ -44,12 +54,14 @@ from .unit_specs import EnemySpec as _EnemySpec
 from .unit_specs import Header as _Header
 from .unit_specs import Name as _Name
 from .unit_specs import SquadmateSpec as _SquadmateSpec
-from .unit_specs import Strict as _Strict
 from .unit_specs import check_rulings as _check_rulings
 from .unit_specs import check_units as _check_units
 from .unit_specs import names_check as _names_check
 from .unit_specs import parse_hex as _parse_hex
-from .units import Enemy, Squadmate, enemy_damage, mission_failed, squadmate_damage
+from .results import (ActivationOutcome, Attack, EnemyAdvanced, EnemyAt, Happening, InvalidActivation, NotActivated,
+                      OpportunityAttack, Refused, SquadmateAt, SquadmateMoved, Spawned, TargetTie)
+from .units import (Enemy, Roster, Squadmate, damage_happenings, enemy_damage, enemy_damage_happenings,
+                    squadmate_damage)
 
 ADVANCE_MP = 2
 """Movement Points of an Advancing Enemy (Advancing)."""
@@ -91,7 +103,87 @@ class Terrain(Protocol):
 
 
 @dataclass(frozen=True)
-class Board:
+class OrderFocus:
+    """Step C: Hazard Card: the activation ``order`` and each Enemy's ``distances`` to the current Squadmate
+    (``None``: no route); ``ties``: groups of equally close Enemies (the player orders them)."""
+
+    order: tuple[str, ...]
+    distances: tuple[int | None, ...]
+    ties: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class TargetsFocus:
+    """Attacking: ``enemy`` Activates; every Squadmate as a potential target or not (``verdicts``)."""
+
+    enemy: str
+    verdicts: tuple[TargetVerdict, ...]
+
+
+@dataclass(frozen=True)
+class TargetFocus:
+    """Attacking: the potential targets compared on ``measure`` (``verdicts`` with their values; ``tied``: the lowest,
+    the player's choice when several), and the ``target`` chosen."""
+
+    enemy: str
+    target: str
+    measure: str
+    verdicts: tuple[TargetVerdict, ...]
+    tied: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AdvanceFocus:
+    """Advancing: every reachable end hex kept or dropped (``verdicts``) by ``instruction`` 1, 2 or 3; the
+    ``nearest`` Squadmates at ``nearest_distance``."""
+
+    enemy: str
+    verdicts: tuple[HexVerdict, ...]
+    instruction: int
+    nearest: tuple[str, ...]
+    nearest_distance: int | None
+
+    @property
+    def kept(self) -> tuple[Hex, ...]:
+        return tuple(v.hex for v in self.verdicts if v.kept)
+
+
+@dataclass(frozen=True)
+class PathFocus:
+    """A move: ``who`` goes along ``path`` (its start hex first); ``how``: how an Enemy's end hex was chosen."""
+
+    who: str
+    path: tuple[Hex, ...]
+    how: str = ""
+
+
+@dataclass(frozen=True)
+class SpawnFocus:
+    """Spawning Minions: ``spawned`` placed at ``hex``; the empty Spawn hexes' ``distances`` (``None``: no route),
+    the ``occupied`` ones and the ``tied`` best ones (the player chooses)."""
+
+    spawned: str
+    hex: Hex
+    distances: tuple[tuple[Hex, int | None], ...]
+    occupied: tuple[tuple[Hex, str], ...]
+    tied: tuple[Hex, ...]
+
+
+Focus = Union[OrderFocus, TargetsFocus, TargetFocus, AdvanceFocus, PathFocus, SpawnFocus]
+"""What one step looks at, for the step-through page (``None`` on a step that only changes or names characters)."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The board as one step leaves it: every character on the map as ``(name, hex, side)`` (side ``"squadmate"``
+    or ``"enemy"``), and the step's :data:`Focus`."""
+
+    positions: tuple[tuple[str, Hex, str], ...]
+    focus: Focus | None = None
+
+
+@dataclass(frozen=True)
+class Board(Roster):
     """Characters on the map during a Squadmate's turn.
 
     Attributes:
@@ -103,6 +195,13 @@ class Board:
         spawned: the Minion spawned last by this Hazard card (for "Activate Spawned Enemy").
         asari_controller: Liara's Asari Controller is unlocked: Enemies with a Biotic Effect token count as having no
             Tags (Squadmate Commentary › Liara T'Soni).
+        hazard: the Hazard card drawn this turn: its instructions, in order (Step C: Hazard Card).
+        agenda: what the card still has to do, in order (:data:`Task`): its instructions, then, as an instruction
+            unfolds, the activation order, each Enemy's Activation and the Invalid Activations' Spawns.
+        rejected: the refused Move's message (Basic Actions › Move), or ``None``.
+        log: what happened to each character so far, in order (:data:`.results.Happening`).
+        scenes: one :class:`Scene` per step so far (the board as that step leaves it and what it looks at): what the
+            step-through page draws.
     """
 
     squadmates: tuple[Squadmate, ...]
@@ -112,20 +211,29 @@ class Board:
     returned_to_bag: tuple[str, ...] = ()
     spawned: str | None = None
     asari_controller: bool = False
+    hazard: tuple[Instruction, ...] = ()
+    agenda: tuple[Task, ...] = ()
+    rejected: str | None = None
+    log: tuple[Happening, ...] = ()
+    scenes: tuple[Scene, ...] = ()
 
-    def squadmate(self, name: str) -> Squadmate:
-        return next(s for s in self.squadmates if s.name == name)
+    def hurt(self, name: str, amount: int, by: str) -> tuple[Board, list[Step]]:
+        """Squadmate Damage to ``name`` (:func:`~.units.squadmate_damage`), recorded in :attr:`log`."""
+        before = self.squadmate(name)
+        after, steps = squadmate_damage(before, amount, by=by)
+        board = self.with_squadmate(after).logged(*damage_happenings(before, after, amount, by))
+        return board.shown(len(steps)), steps
 
-    def enemy(self, name: str) -> Enemy | None:
-        return next((e for e in self.enemies if e.name == name), None)
-
-    def with_squadmate(self, sq: Squadmate) -> Board:
-        return replace(self, squadmates=tuple(sq if s.name == sq.name else s for s in self.squadmates))
-
-    def with_enemy(self, name: str, enemy: Enemy | None) -> Board:
-        if enemy is None:
-            return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
-        return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
+    def shown(self, n: int = 1, focus: Focus | None = None) -> Board:
+        """This board with ``n`` more scenes, one per step just told (the first looking at ``focus``), each showing
+        the characters where they stand now."""
+        if n <= 0:
+            return self
+        at = tuple((c.name, c.position, side) for side, group in (("squadmate", self.squadmates),
+                                                                  ("enemy", self.enemies))
+                   for c in group if c.position is not None)
+        new = (Scene(at, focus),) + (Scene(at),) * (n - 1)
+        return replace(self, scenes=self.scenes + new)
 
     def occupant(self, h: Hex) -> str | None:
         for c in (*self.squadmates, *self.enemies):
@@ -136,9 +244,6 @@ class Board:
     def tags_ignored(self, e: Enemy) -> bool:
         return self.asari_controller and e.biotic_effect
 
-    @property
-    def failed(self) -> bool:
-        return mission_failed(self.squadmates)
 
 
 @dataclass(frozen=True)
@@ -165,10 +270,6 @@ def _pref(prefs: Sequence, fallback: Sequence):
     pos = {p: i for i, p in enumerate(prefs)}
     fb = {p: i for i, p in enumerate(fallback)}
     return lambda x: (pos.get(x, len(pos)), fb.get(x, len(fb)))
-
-
-def _step(title: str, rule: RuleRef, detail: str = "", marks: Iterable = (), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(str(m) for m in marks))
 
 
 def _eligible(board: Board, rulings: Rulings) -> list[Squadmate]:
@@ -217,10 +318,10 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     empty = [h for h in spawns if board.occupant(h) is None]
     occupied = {str(h): board.occupant(h) for h in spawns if board.occupant(h) is not None}
     if not empty:
-        return board, [_step("No Minion Spawned: every Spawn hex holds a character", rule, marks=spawns,
-                             occupied=occupied)]
+        return board.shown(), [Step("No Minion Spawned: every Spawn hex holds a character", rule, facts={"occupied": occupied},
+                            marks=tuple(map(str, spawns)))]
     if not board.bag:
-        return board, [_step("No Minion Spawned: the Enemy Bag is empty", rule, marks=empty)]
+        return board.shown(), [Step("No Minion Spawned: the Enemy Bag is empty", rule, marks=tuple(map(str, empty)))]
     dist = {h: terrain.distance(cur.position, h) for h in empty}
     reachable = {h: d for h, d in dist.items() if d is not None}
     pool = reachable or {h: 0 for h in empty}
@@ -229,25 +330,29 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     key = _pref(choices.spawn_hex, tied)
     chosen = sorted(tied, key=key)[0]
     token = replace(board.bag[0], position=chosen, stunned=False)
-    board = replace(board, bag=board.bag[1:], enemies=board.enemies + (token,), spawned=token.name)
+    board = replace(board, bag=board.bag[1:], enemies=board.enemies + (token,), spawned=token.name).logged(
+        Spawned(token.name, str(chosen)))
     how = "your choice" if chosen in choices.spawn_hex else "default: smallest (q, r)"
     tie = f"; tied: {', '.join(map(str, tied))} ({how})" if len(tied) > 1 else ""
-    return board, [_step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
-                         f"{cur.name} ({best} hexes){tie}",
-                         rule, "Drawn from the Enemy Bag and placed Active side up.", [chosen, token.name],
-                         spawned=token.name, hex=str(chosen), distances={str(h): d for h, d in dist.items()},
-                         occupied=occupied, tied=[str(h) for h in tied])]
+    board = board.shown(1, SpawnFocus(token.name, chosen, tuple(dist.items()),
+                                      tuple((h, board.occupant(h)) for h in spawns
+                                            if board.occupant(h) is not None and h != chosen), tuple(tied)))
+    return board, [Step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
+                         f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up.",
+                        facts={"spawned": token.name, "hex": str(chosen),
+                        "distances": {str(h): d for h, d in dist.items()}, "occupied": occupied,
+                        "tied": [str(h) for h in tied]}, marks=tuple(map(str, [chosen, token.name])))]
 
 
 # --- activation order -----------------------------------------------------------------------------------------------
 
 
 def activation_order(terrain: Terrain, board: Board, names: Sequence[str],
-                     choices: Choices) -> tuple[list[str], list[Step]]:
+                     choices: Choices) -> tuple[list[str], OrderFocus, list[Step]]:
     """Step C: Hazard Card: activated Enemies go one at a time, closest to the current Squadmate first, moving
     outwards (Counting Distances; no route = last); equally close Enemies in the order the player chooses
     (``choices.activation_order``; default: listing order). Returns every name, Stunned and Shrouded ones included
-    (:func:`activate_enemy` skips them in its own step)."""
+    (:func:`activate_enemy` skips them in its own step); the :class:`OrderFocus` the page shows."""
     cur = board.squadmate(board.current)
     listed = [e.name for e in board.enemies]
     dist = {n: terrain.distance(board.enemy(n).position, cur.position) for n in names}
@@ -261,8 +366,9 @@ def activation_order(terrain: Terrain, board: Board, names: Sequence[str],
     detail = "Closest to the current Squadmate first." + (
         " Equally close: " + "; ".join(", ".join(v) for v in tied) + " (the player chooses: "
         + ("your order" if choices.activation_order else "default: listing order") + ")." if tied else "")
-    return order, [_step(f"Activation order: {', '.join(f'{n} ({dist[n]})' for n in order)}", S.HAZARD_CARD, detail,
-                         order, order=order, distances=dist, ties=tied)]
+    focus = OrderFocus(tuple(order), tuple(dist[n] for n in order), tuple(tuple(v) for v in tied))
+    return order, focus, [Step(f"Activation order: {', '.join(f'{n} ({dist[n]})' for n in order)}", S.HAZARD_CARD, detail,
+                        facts={"order": order, "distances": dist, "ties": tied}, marks=tuple(order))]
 
 
 # --- Attacking ------------------------------------------------------------------------------------------------------
@@ -328,12 +434,12 @@ def select_target(board: Board, verdicts: list[TargetVerdict], choices: Choices,
     if len(tied) > 1:
         how = (f" Tie between {', '.join(tied)} at {low}: {board.current}'s player chooses "
                + ("(your choice)." if chosen in choices.attack_target else "(default: seating order)."))
-    step = _step(f"Target: {chosen} ({measure} {low})", S.ATTACKING,
-                 f"Fewest {measure} among the potential targets ({', '.join(f'{n} {val[n]}' for n in val)})."
-                 f"{how} Ruling fewest_hit_points = {reading}.", [chosen], target=chosen, measure=measure,
-                 candidates=[v.to_dict() for v in out], tied=tied,
-                 **({"tie_value": low, "chooser": board.current, "by_choice": chosen in choices.attack_target}
-                    if len(tied) > 1 else {}))
+    step = Step(f"Target: {chosen} ({measure} {low})", S.ATTACKING,
+                f"Fewest {measure} among the potential targets ({', '.join(f'{n} {val[n]}' for n in val)})."
+                 f"{how} Ruling fewest_hit_points = {reading}.", facts={"target": chosen, "measure": measure,
+                "candidates": [v.to_dict() for v in out], "tied": tied,
+                **({"tie_value": low, "chooser": board.current, "by_choice": chosen in choices.attack_target}
+                    if len(tied) > 1 else {})}, marks=(chosen,))
     return chosen, out, step
 
 
@@ -342,10 +448,10 @@ def attack(board: Board, enemy: Enemy, target: str) -> tuple[Board, list[Step]]:
     Shields first (Squadmate Damage)."""
     av = enemy.effective_attack_value
     note = f" ({enemy.attack_value} - 2, Biotic Effect token)" if enemy.biotic_effect else ""
-    steps = [_step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, marks=[enemy.name, target],
-                   enemy=enemy.name, target=target, attack_value=av)]
-    sq, more = squadmate_damage(board.squadmate(target), av, by=enemy.name)
-    return board.with_squadmate(sq), steps + more
+    steps = [Step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, facts={"enemy": enemy.name,
+                  "target": target, "attack_value": av}, marks=(enemy.name, target))]
+    board, more = board.logged(Attack(enemy.name, target)).shown().hurt(target, av, enemy.name)
+    return board, steps + more
 
 
 # --- Advancing ------------------------------------------------------------------------------------------------------
@@ -402,12 +508,28 @@ class HexVerdict:
                 "rule": self.rule, "why": self.why}
 
 
+@dataclass(frozen=True)
+class AdvanceAim:
+    """Which Advancing instruction an Enemy follows (``instruction`` 1, 2 or 3, :func:`advance_candidates`), the
+    ``nearest`` Squadmates at ``nearest_distance`` from where it starts, and whether some end hex lets it Attack the
+    current Squadmate."""
+
+    instruction: int
+    nearest: tuple[str, ...]
+    nearest_distance: int | None
+    current_can_be_attacked: bool
+
+    def to_facts(self) -> dict:
+        return {"instruction": self.instruction, "nearest": list(self.nearest),
+                "nearest_distance": self.nearest_distance, "current_can_be_attacked": self.current_can_be_attacked}
+
+
 def _can_attack_from(terrain: Terrain, h: Hex, target: Squadmate, ranged: bool) -> bool:
     return terrain.adjacent(h, target.position) or (ranged and terrain.line_of_fire(h, target.position))
 
 
 def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapping[Hex, Reach],
-                       rulings: Rulings) -> tuple[list[HexVerdict], dict]:
+                       rulings: Rulings) -> tuple[list[HexVerdict], AdvanceAim]:
     """Advancing: sort every reachable end hex into kept and dropped, by the first instruction that can be followed:
 
     1. end in a position to Attack the current Squadmate;
@@ -417,7 +539,7 @@ def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapp
 
     A Minion moves into Inferno hexes only if there is no other way (Inferno Icons): among the hexes that follow the
     instruction, those reached through the fewest Inferno hexes are kept. Returns the verdicts (every reachable hex)
-    and facts (instruction used, nearest Squadmates and distances)."""
+    and the :class:`AdvanceAim` (instruction used, nearest Squadmates and distances)."""
     ranged = enemy.has_tag("Ranged", tags_ignored=board.tags_ignored(enemy))
     eligible = _eligible(board, rulings)
     cur = next((s for s in eligible if s.name == board.current), None)
@@ -472,9 +594,7 @@ def advance_candidates(terrain: Terrain, board: Board, enemy: Enemy, reach: Mapp
                 why = (f"cannot Attack anyone after moving; {metrics[h]} hexes from the nearest Squadmate "
                        f"({names_near}), other hexes are closer")
             out.append(HexVerdict(h, r.cost, r.infernos, False, S.ADVANCING.section, why))
-    facts = {"instruction": tier, "nearest": [s.name for s in nearest], "nearest_distance": near_d,
-             "current_can_be_attacked": bool(tier1)}
-    return out, facts
+    return out, AdvanceAim(tier, tuple(s.name for s in nearest), near_d, bool(tier1))
 
 
 def choose_end_hex(terrain: Terrain, board: Board, enemy: Enemy, verdicts: list[HexVerdict],
@@ -515,37 +635,43 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
     rush = enemy.has_tag("Rush", tags_ignored=board.tags_ignored(enemy))
     mp = RUSH_MP if rush else ADVANCE_MP
     reach = reachable_hexes(terrain, board, enemy, mp)
-    verdicts, facts = advance_candidates(terrain, board, enemy, reach, rulings)
+    verdicts, aim = advance_candidates(terrain, board, enemy, reach, rulings)
     pick, how = choose_end_hex(terrain, board, enemy, verdicts, choices)
     instr = {1: "end in a position to Attack the current Squadmate",
              2: "end in a position to Attack the nearest Squadmate",
-             3: "move as far as possible towards the nearest Squadmate"}[facts["instruction"]]
+             3: "move as far as possible towards the nearest Squadmate"}[aim.instruction]
     kept = [v for v in verdicts if v.kept]
     rule = S.RUSH_TAG if rush else S.ADVANCING
-    steps = [_step(f"{enemy.name} Advances with {mp} Movement Points: {len(reach)} reachable end hexes, "
-                   f"{len(kept)} kept ({instr})", rule,
-                   ("Rush Tag: up to 4 Movement Points. " if rush else "")
+    steps = [Step(f"{enemy.name} Advances with {mp} Movement Points: {len(reach)} reachable end hexes, "
+                   f"{len(kept)} kept ({instr})", rule, ("Rush Tag: up to 4 Movement Points. " if rush else "")
                    + "An Enemy cannot move into a hex containing another character; unspent points are lost.",
-                   [v.hex for v in kept], enemy=enemy.name, movement_points=mp,
-                   candidates=[v.to_dict() for v in verdicts], **facts)]
+                  facts={"enemy": enemy.name, "movement_points": mp, "candidates": [v.to_dict() for v in verdicts],
+                  **aim.to_facts()}, marks=tuple(map(str, [v.hex for v in kept])))]
+    board = board.shown(1, AdvanceFocus(enemy.name, tuple(verdicts), aim.instruction, aim.nearest,
+                                        aim.nearest_distance))
     if pick is None or pick.hex == enemy.position:
-        steps.append(_step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING,
-                           f"No move gets it closer ({how}).", [enemy.name], enemy=enemy.name,
-                           hex=str(enemy.position), path=[str(enemy.position)], how=how))
-        return board, steps
+        steps.append(Step(f"{enemy.name} stays at {enemy.position}", S.ADVANCING, f"No move gets it closer ({how}).",
+                          facts={"enemy": enemy.name, "hex": str(enemy.position), "path": [str(enemy.position)],
+                          "how": how}, marks=(enemy.name,)))
+        board = board.logged(EnemyAdvanced(enemy.name, str(enemy.position), str(enemy.position)))
+        return board.shown(1, PathFocus(enemy.name, (enemy.position,), how)), steps
     path = reach[pick.hex].path
     moved = replace(enemy, position=pick.hex)
-    board = board.with_enemy(enemy.name, moved)
-    steps.append(_step(f"{enemy.name} moves to {pick.hex} ({pick.cost} Movement Points): {pick.why}", S.ADVANCING,
-                       f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", [enemy.name, *path],
-                       enemy=enemy.name, hex=str(pick.hex), path=[str(h) for h in path], how=how))
+    board = board.with_enemy(enemy.name, moved).logged(
+        EnemyAdvanced(enemy.name, str(path[0]), str(pick.hex), pick.why.replace(" (the current Squadmate)", "")))
+    steps.append(Step(f"{enemy.name} moves to {pick.hex} ({pick.cost} Movement Points): {pick.why}", S.ADVANCING,
+                      f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", facts={"enemy": enemy.name,
+                      "hex": str(pick.hex), "path": [str(h) for h in path], "how": how},
+                      marks=tuple(map(str, [enemy.name, *path]))))
+    board = board.shown(1, PathFocus(enemy.name, tuple(path), how))
     if enemy.kind == "minion" and pick.infernos:
         res = enemy_damage(moved, INFERNO_DAMAGE * pick.infernos)
-        st = _step(f"{enemy.name} moved into {plural(pick.infernos, 'Inferno hex', 'Inferno hexes')}: "
-                   f"{pick.infernos} Damage", S.INFERNO,
-                   marks=[enemy.name], enemy=enemy.name, damage=pick.infernos)
+        st = Step(f"{enemy.name} moved into {plural(pick.infernos, 'Inferno hex', 'Inferno hexes')}: "
+                   f"{pick.infernos} Damage", S.INFERNO, facts={"enemy": enemy.name, "damage": pick.infernos},
+                  marks=(enemy.name,))
         steps += [st, *res.steps]
-        board = board.with_enemy(enemy.name, res.enemy)
+        board = board.with_enemy(enemy.name, res.enemy).logged(
+            *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos)).shown(1 + len(res.steps))
         if res.defeated:
             board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
     return board, steps
@@ -560,19 +686,30 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
     the Ranged Tag), otherwise it Advances. Stunned Enemies and Enemies in Shrouded areas are not Activated."""
     enemy = board.enemy(name)
     if enemy is None:
-        return board, [_step(f"{name} is no longer on the map", S.HAZARD_CARD, marks=[name], enemy=name)]
+        return board.shown(), [Step(f"{name} is no longer on the map", S.HAZARD_CARD, facts={"enemy": name},
+                            marks=(name,))]
     if enemy.stunned:
-        return board, [_step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, marks=[name], enemy=name,
-                             activated=False)]
+        return board.logged(NotActivated(name, True)).shown(), [
+            Step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, facts={"enemy": name, "activated": False},
+                 marks=(name,))]
     if enemy.shrouded or terrain.is_shrouded(enemy.position):
-        return board, [_step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS, marks=[name],
-                             enemy=name, activated=False)]
+        return board.logged(NotActivated(name, False)).shown(), [
+            Step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS,
+                 facts={"enemy": name, "activated": False}, marks=(name,))]
     verdicts = potential_targets(terrain, board, enemy, rulings)
     listing = "; ".join(f"{v.name}: {v.reason}" for v in verdicts)
-    steps = [_step(f"{name} Activates at {enemy.position}", S.HAZARD_CARD, f"Potential targets — {listing}.",
-                   [name], enemy=name, activated=True, candidates=[v.to_dict() for v in verdicts])]
+    steps = [Step(f"{name} Activates at {enemy.position}", S.HAZARD_CARD, f"Potential targets — {listing}.",
+                  facts={"enemy": name, "activated": True, "candidates": [v.to_dict() for v in verdicts]},
+                  marks=(name,))]
+    board = board.shown(1, TargetsFocus(name, tuple(verdicts)))
     if any(v.potential for v in verdicts):
-        target, _, st = select_target(board, verdicts, choices, rulings)
+        target, out, st = select_target(board, verdicts, choices, rulings)
+        tied = tuple(v.name for v in out if v.kept)
+        measure = "Hit Points" if rulings.reading("fewest_hit_points") == "hit_points" else "Shield + Hit Points"
+        if len(tied) > 1:
+            low = next(v.value for v in out if v.kept)
+            board = board.logged(TargetTie(tied, low, measure, board.current, target, target in choices.attack_target))
+        board = board.shown(1, TargetFocus(name, target, measure, tuple(out), tied))
         board, more = attack(board, enemy, target)
         return board, steps + [st] + more
     board, more = advance(terrain, board, enemy, choices, rulings)
@@ -582,10 +719,11 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
 def invalid_activation(terrain: Terrain, board: Board, enemy_type: str, choices: Choices) -> tuple[Board, list[Step]]:
     """Invalid Activations: the card names an Enemy type with no Enemy on the board: Spawn a Minion at the closest
     empty Spawn hex to the current Squadmate (once for this type)."""
-    steps = [_step(f"Invalid Activation: no {enemy_type} on the board", S.INVALID_ACTIVATIONS,
-                   "Spawn a Minion at the closest empty Spawn hex to the current Squadmate, once for this type.",
-                   enemy_type=enemy_type)]
-    board, more = spawn_minion(terrain, board, "closest", choices, S.INVALID_ACTIVATIONS)
+    steps = [Step(f"Invalid Activation: no {enemy_type} on the board", S.INVALID_ACTIVATIONS,
+                  "Spawn a Minion at the closest empty Spawn hex to the current Squadmate, once for this type.",
+                  facts={"enemy_type": enemy_type})]
+    board, more = spawn_minion(terrain, board.logged(InvalidActivation(enemy_type)).shown(), "closest", choices,
+                               S.INVALID_ACTIVATIONS)
     return board, steps + more
 
 
@@ -595,58 +733,131 @@ def _of_type(board: Board, t: str) -> list[str]:
     return [e.name for e in board.enemies if e.type == t]
 
 
-def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choices,
-             rulings: Rulings) -> tuple[Board, list[Step]]:
-    """An "Activate" instruction: every Enemy of the named types, one at a time in :func:`activation_order`; each named
-    type with no Enemy on the board (Stunned and Shrouded ones count as on the board) is an Invalid Activation,
-    resolved before or after the Activations per the ruling ``invalid_activation_timing``."""
-    names = [n for t in types for n in _of_type(board, t)]
-    names = list(dict.fromkeys(names))
-    missing = [t for t in types if not _of_type(board, t)]
-    timing = rulings.reading("invalid_activation_timing") if missing else None
-    steps: list[Step] = []
-    if timing == "before_activations":
-        for t in missing:
-            board, more = invalid_activation(terrain, board, t, choices)
-            steps += more
+# --- the Hazard card as the kernel plays it: one frame per task -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardInstruction:
+    """Task: carry out instruction ``number`` (from 1) of the Hazard card."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class OrderEnemies:
+    """Task: put the Enemies ``names`` activated by one "Activate" instruction in activation order; the types in
+    ``then_invalid`` are Invalid Activations resolved after them."""
+
+    names: tuple[str, ...]
+    then_invalid: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ActivateEnemy:
+    """Task: one Enemy's Activation (:func:`activate_enemy`)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SpawnForInvalid:
+    """Task: the Invalid Activation of ``enemy_type`` (:func:`invalid_activation`)."""
+
+    enemy_type: str
+
+
+Task = Union[CardInstruction, OrderEnemies, ActivateEnemy, SpawnForInvalid]
+"""One thing the Hazard card still has to do (:attr:`Board.agenda`)."""
+
+MAX_HAZARD_TASKS = 1000
+"""Safety bound of the tasks of one Hazard card (8 instructions, each at most 40 Activations and 6 Invalid ones)."""
+
+
+def hazard_card(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Step C: Hazard Card: the card drawn this turn (``board.hazard``) is resolved now, its instructions in order;
+    no Minion is spawned by it yet ("Activate Spawned Enemy" refers to this card's Spawn)."""
+    todo = () if board.failed else tuple(CardInstruction(i) for i in range(1, len(board.hazard) + 1))
+    return replace(board, spawned=None, agenda=todo), ()
+
+
+def hazard_tasks(board: Board) -> range:
+    """The card's tasks, one frame each (the play stops when none is left)."""
+    return range(1, MAX_HAZARD_TASKS + 1) if board.agenda else range(0)
+
+
+def _activate_instruction(board: Board, ctx: ActivationContext, types: Sequence[str]) -> tuple[Task, ...]:
+    """An "Activate" instruction unfolds: every Enemy of the named types, one at a time in :func:`activation_order`;
+    each named type with no Enemy on the board (Stunned and Shrouded ones count as on the board) is an Invalid
+    Activation, resolved before or after the Activations per the ruling ``invalid_activation_timing``."""
+    names = tuple(dict.fromkeys(n for t in types for n in _of_type(board, t)))
+    missing = tuple(t for t in types if not _of_type(board, t))
+    timing = ctx.rulings.reading("invalid_activation_timing") if missing else None
+    before = missing if timing == "before_activations" else ()
+    after = missing if timing == "after_activations" else ()
     if names:
-        order, more = activation_order(terrain, board, names, choices)
-        steps += more
-        for n in order:
-            board, more = activate_enemy(terrain, board, n, choices, rulings)
-            steps += more
-            if board.failed:
-                return board, steps
-    if timing == "after_activations":
-        for t in missing:
-            board, more = invalid_activation(terrain, board, t, choices)
-            steps += more
-    return board, steps
+        return (*(SpawnForInvalid(t) for t in before), OrderEnemies(names, after))
+    return tuple(SpawnForInvalid(t) for t in before + after)
+
+
+def hazard_task(board: Board, ctx: ActivationContext, number: int) -> tuple[Board, tuple[Step, ...]]:
+    """Step C: Hazard Card: the next task of the card (:data:`Task`): an instruction (Activate Enemies of the types
+    named, Spawn a Minion, Activate the Spawned Enemy), the activation order of an Activate instruction, one Enemy's
+    Activation or an Invalid Activation. Shepard Downed ends the Mission (Mission Commander): the card stops there."""
+    task, rest = board.agenda[0], board.agenda[1:]
+    board = replace(board, agenda=rest)
+    terrain, choices, rulings = ctx.terrain, ctx.choices, ctx.rulings
+    steps: list[Step] = []
+    if isinstance(task, CardInstruction):
+        ins = board.hazard[task.number - 1]
+        if isinstance(ins, Activate):
+            board = replace(board, agenda=_activate_instruction(board, ctx, ins.types) + rest)
+        elif isinstance(ins, SpawnMinion):
+            board, steps = spawn_minion(terrain, board, ins.at, choices)
+        elif board.spawned is None:
+            steps = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
+            board = board.shown()
+        else:
+            board, steps = activate_enemy(terrain, board, board.spawned, choices, rulings)
+    elif isinstance(task, OrderEnemies):
+        order, focus, steps = activation_order(terrain, board, task.names, choices)
+        todo = (*(ActivateEnemy(n) for n in order), *(SpawnForInvalid(t) for t in task.then_invalid))
+        board = replace(board.shown(len(steps), focus), agenda=todo + rest)
+    elif isinstance(task, ActivateEnemy):
+        board, steps = activate_enemy(terrain, board, task.name, choices, rulings)
+    else:
+        board, steps = invalid_activation(terrain, board, task.enemy_type, choices)
+    if board.failed:
+        steps = [*steps, Step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
+                              facts={"mission_failed": True})]
+        board = replace(board.shown(), agenda=())
+    return board, tuple(s.in_section("Step C: Hazard Card") for s in steps)
+
+
+def hazard_card_done(board: Board) -> bool:
+    """Nothing left to do on the card, or Shepard is Downed (the Mission has ended)."""
+    return board.failed or not board.agenda
+
+
+HAZARD_CARD_SEQUENCE = (("Step C: Hazard Card", hazard_card),
+                        Each("Hazard card task {item}", hazard_tasks, hazard_task, stop=hazard_card_done))
+"""Step C as the kernel plays it: the card drawn, then one frame per task (an instruction, an activation order, one
+Enemy's Activation, an Invalid Activation) until the card is done or Shepard is Downed."""
 
 
 def resolve_hazard_card(terrain: Terrain, board: Board, card: Sequence[Instruction], choices: Choices,
                         rulings: Rulings) -> tuple[Board, list[Step]]:
-    """Step C: Hazard Card: carry out the card's instructions in order. Stops when Shepard is Downed (the Mission
-    ends: Mission Commander)."""
-    steps: list[Step] = []
-    board = replace(board, spawned=None)
-    for ins in card:
-        if isinstance(ins, Activate):
-            board, more = activate(terrain, board, ins.types, choices, rulings)
-        elif isinstance(ins, SpawnMinion):
-            board, more = spawn_minion(terrain, board, ins.at, choices)
-        else:
-            if board.spawned is None:
-                more = [_step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate",
-                              S.HAZARD_CARD)]
-            else:
-                board, more = activate_enemy(terrain, board, board.spawned, choices, rulings)
-        steps += more
-        if board.failed:
-            steps.append(_step("Shepard is Downed: the Mission ends in failure", S.ENDING_A_MISSION,
-                               mission_failed=True))
-            break
-    return board, steps
+    """Step C: Hazard Card: carry out ``card``'s instructions in order (:data:`HAZARD_CARD_SEQUENCE`). Stops when
+    Shepard is Downed (the Mission ends: Mission Commander)."""
+    final, steps = run(replace(board, hazard=tuple(card)), HAZARD_CARD_SEQUENCE,
+                       ActivationContext(rulings, None, terrain, choices))
+    return final, list(steps)
+
+
+def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choices,
+             rulings: Rulings) -> tuple[Board, list[Step]]:
+    """An "Activate" instruction on its own (a card of that one instruction, :func:`resolve_hazard_card`): every
+    Enemy of the named types in activation order, with the Invalid Activations of the types not on the board."""
+    return resolve_hazard_card(terrain, board, (Activate(tuple(types)),), choices, rulings)
 
 
 # --- Opportunity Attacks (a Squadmate's Move) -----------------------------------------------------------------------
@@ -670,26 +881,33 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     """
     sq = board.squadmate(mover)
     if not path or path[0] != sq.position:
-        raise _RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section)
-    steps = [_step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
+        raise RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section,
+                            field="path[0]", step="Step B: Move")
+    board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
+    steps = [Step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
                                                                        if forced else ""), S.BASIC_ACTIONS,
-                   marks=[mover, *path], squadmate=mover, path=[str(h) for h in path], forced=forced)]
+                  facts={"squadmate": mover, "path": [str(h) for h in path], "forced": forced},
+                  marks=tuple(map(str, [mover, *path])))]
+    board = board.shown(1, PathFocus(mover, tuple(path)))
     listed = [e.name for e in board.enemies]
     n_before = len(steps)
     for i, (a, b) in enumerate(zip(path, path[1:])):
         hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
         if not hop and b not in terrain.step_hexes(a):
-            raise _RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
-                                S.BASIC_ACTIONS.section)
+            raise RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
+                                S.BASIC_ACTIONS.section, field=f"path[{i + 1}]", step="Step B: Move")
         occ = board.occupant(b)
         if occ is not None and board.enemy(occ) is not None:
-            raise _RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section)
+            raise RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section,
+                                field=f"path[{i + 1}]", step="Step B: Move")
         if i == len(path) - 2 and occ is not None and occ != mover:
-            raise _RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section)
+            raise RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section,
+                                field=f"path[{i + 1}]", step="Step B: Move")
         board = board.with_squadmate(replace(board.squadmate(mover), position=b))
         if hop:
-            steps.append(_step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
-                               marks=[a, b]))
+            steps.append(Step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
+                              marks=tuple(map(str, [a, b]))))
+            board = board.shown()
         provoking = [] if forced or hop else [
             e for e in board.enemies
             if e.active and not terrain.is_shrouded(e.position)
@@ -697,40 +915,44 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
         stunned_left = [e.name for e in board.enemies if e.stunned and terrain.adjacent(a, e.position)
                         and not terrain.adjacent(b, e.position)]
         if stunned_left and not forced and not hop:
-            steps.append(_step(f"{', '.join(stunned_left)} Stunned: no Opportunity Attack", S.STUNNING_ENEMIES,
-                               marks=stunned_left))
+            steps.append(Step(f"{', '.join(stunned_left)} Stunned: no Opportunity Attack", S.STUNNING_ENEMIES,
+                              marks=tuple(stunned_left)))
+            board = board.shown()
         key = _pref(choices.opportunity_order, listed)
         provoking.sort(key=lambda e: (-e.effective_attack_value, key(e.name)))
         pinned = False
         for e in provoking:
             av = e.effective_attack_value
-            steps.append(_step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
-                               S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
-                               [e.name, mover], enemy=e.name, damage=av))
-            s2, more = squadmate_damage(board.squadmate(mover), av, by=e.name)
-            board = board.with_squadmate(s2)
+            steps.append(Step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
+                              S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
+                              facts={"enemy": e.name, "damage": av}, marks=(e.name, mover)))
+            board, more = board.logged(OpportunityAttack(e.name, mover)).shown().hurt(mover, av, e.name)
             steps += more
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
                 pinned = True
         if terrain.is_inferno(b):
-            s2, more = squadmate_damage(board.squadmate(mover), INFERNO_DAMAGE, by="an Inferno hex")
-            board = board.with_squadmate(s2)
-            steps += [_step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=[b])] + more
+            board, more = board.shown().hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
+            steps += [Step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=(str(b),))] + more
         if board.failed or board.squadmate(mover).downed:
-            steps.append(_step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES, marks=[mover]))
+            steps.append(Step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES,
+                              marks=(mover,)))
+            board = board.shown()
             break
         if pinned and i < len(path) - 2:
-            steps.append(_step(f"Pin Tag: {mover}'s Move Action ends at {b}", S.PIN_TAG, marks=[mover, b],
-                               stopped_at=str(b)))
+            steps.append(Step(f"Pin Tag: {mover}'s Move Action ends at {b}", S.PIN_TAG, facts={"stopped_at": str(b)},
+                              marks=tuple(map(str, [mover, b]))))
+            board = board.shown()
             if occ is not None and occ != mover:
-                steps.append(_step(f"{mover} ends in {b} with {occ}: the Pin Tag ended the Move there",
-                                   S.PIN_TAG, "Normally a Move cannot end in another Squadmate's hex; the rulebook "
+                steps.append(Step(f"{mover} ends in {b} with {occ}: the Pin Tag ended the Move there", S.PIN_TAG,
+                                  "Normally a Move cannot end in another Squadmate's hex; the rulebook "
                                    "does not say what happens when the Pin Tag ends it there. Both stay.",
-                                   marks=[mover, occ]))
+                                  marks=(mover, occ)))
+                board = board.shown()
             break
     if not forced and not any(s.rule == S.OPPORTUNITY_ATTACKS for s in steps[n_before:]):
-        steps.append(_step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
-                           S.OPPORTUNITY_ATTACKS, marks=[mover]))
+        steps.append(Step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
+                          S.OPPORTUNITY_ATTACKS, marks=(mover,)))
+        board = board.shown()
     return board, steps
 
 
@@ -743,19 +965,21 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
     steps: list[Step] = []
     for s in board.squadmates:
         if s.position is not None and terrain.is_inferno(s.position) and not s.downed:
-            s2, more = squadmate_damage(s, INFERNO_DAMAGE, by="an Inferno hex")
-            board = board.with_squadmate(s2)
-            steps += [_step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
-                            marks=[s.name])] + more
+            board, more = board.shown().hurt(s.name, INFERNO_DAMAGE, "an Inferno hex")
+            steps += [Step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
+                           marks=(s.name,))] + more
     for e in board.enemies:
         if e.position is not None and terrain.is_inferno(e.position):
             if e.kind == "elite":
-                steps.append(_step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO, marks=[e.name]))
+                steps.append(Step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO,
+                                  marks=(e.name,)))
+                board = board.shown()
                 continue
             res = enemy_damage(replace(e, shrouded=False), INFERNO_DAMAGE)
-            steps += [_step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
-                            marks=[e.name]), *res.steps]
+            steps += [Step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
+                           marks=(e.name,)), *res.steps]
             board = board.with_enemy(e.name, None if res.enemy is None else replace(res.enemy, shrouded=e.shrouded))
+            board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE)).shown(1 + len(res.steps))
             if res.defeated:
                 board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
     return board, steps
@@ -766,9 +990,9 @@ def coolant_leak_end_of_turn(terrain: Terrain, board: Board, squadmate: str) -> 
     s = board.squadmate(squadmate)
     if s.position is None or not terrain.is_coolant_leak(s.position) or s.downed:
         return board, []
-    s2, more = squadmate_damage(s, COOLANT_DAMAGE, by="a Coolant Leak")
-    return board.with_squadmate(s2), [_step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}",
-                                            S.COOLANT_LEAKS, marks=[squadmate])] + more
+    board, more = board.shown().hurt(squadmate, COOLANT_DAMAGE, "a Coolant Leak")
+    return board, [Step(f"{squadmate} ends the turn in Coolant Leak hex {s.position}", S.COOLANT_LEAKS,
+                        marks=(squadmate,))] + more
 
 
 # --- the mission map as Terrain -------------------------------------------------------------------------------------
@@ -940,60 +1164,114 @@ def _card(sc: ActivationScenario) -> list[Instruction]:
     return out
 
 
-def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
-                       seed: int | None = None) -> _Trace:
-    """Resolve an ``activation`` scenario: (start of Round Inferno Damage), (the Squadmate's Move with Opportunity
-    Attacks), the Hazard card, (end of turn Coolant Leak). ``seed`` is unused: the Enemy Bag's draws are the
-    scenario's ``bag``.
+@dataclass(frozen=True)
+class ActivationContext(Context):
+    """What the steps of an ``activation`` scenario read and never change: the ruling readings (``rulings``), the map
+    (``terrain``), the player's ``choices``, and the scenario's declarations: ``start_of_round`` (Inferno Damage
+    first), the Squadmate's ``move`` (``(squadmate, path, forced)`` or ``None``) and
+    ``end_of_turn`` (the Coolant Leak check); the Hazard card is the state's (:attr:`Board.hazard`). No dice: the
+    Enemy Bag's draws are the state's ``bag``."""
 
-    Returns:
-        a Trace whose ``outcome`` is ``{"squadmates": {name: {hex, shield_points, hit_points, downed}}, "enemies":
-        {name: {hex, damage, stunned}}, "returned_to_bag": [...], "mission_failed": bool, "rejected": str | None}``.
-    """
+    terrain: Terrain | None = None
+    choices: Choices = Choices()
+    start_of_round: bool = False
+    move: tuple[str, tuple[Hex, ...], bool] | None = None
+    end_of_turn: bool = False
+
+
+def start_of_the_round(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Inferno Icons, at the start of the Round (when the scenario asks for it)."""
+    if not ctx.start_of_round:
+        return board, ()
+    board, steps = inferno_start_of_round(ctx.terrain, board)
+    if not steps:
+        steps = [Step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)]
+        board = board.shown()
+    return board, tuple(s.in_section("Start of the Round") for s in steps)
+
+
+def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Step B: the Squadmate's Move Action (Basic Actions › Move) with its Opportunity Attacks; a refused path is a
+    "Not allowed" step and changes nothing."""
+    if ctx.move is None or board.failed:
+        return board, ()
+    mover, path, forced = ctx.move
+    try:
+        board, steps = opportunity_attacks(ctx.terrain, board, mover, path, forced=forced, choices=ctx.choices)
+    except RuleViolation as v:                       # the refusal names the rule, the field (move.path[i]), the reason
+        said = f"{v.reason} [{v.section}]"
+        title = f"Not allowed: {said}"
+        board = replace(board, rejected=said).logged(Refused(title)).shown()
+        steps = [Step(title, S.BASIC_ACTIONS, facts={"rejected": True})]
+    return board, tuple(s.in_section("Step B: Move") for s in steps)
+
+
+def end_of_the_turn(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
+    """Coolant Leaks, at the end of the current Squadmate's turn (when the scenario asks for it)."""
+    if not ctx.end_of_turn or board.failed:
+        return board, ()
+    board, steps = coolant_leak_end_of_turn(ctx.terrain, board, board.current)
+    if not steps:
+        steps = [Step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)]
+        board = board.shown()
+    return board, tuple(s.in_section("End of the turn") for s in steps)
+
+
+ACTIVATION_SEQUENCE = (("Start of the Round", start_of_the_round), ("Step B: Move", squadmate_move),
+                       *HAZARD_CARD_SEQUENCE, ("End of the turn", end_of_the_turn))
+"""The ``activation`` kind as the kernel plays it, in the order of a Round: Inferno Damage at the start of the Round,
+the Squadmate's Move, the Hazard card, the Coolant Leak check at the end of the turn."""
+
+
+def activation_start(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None
+                     ) -> tuple[Board, ActivationContext]:
+    """The initial :class:`Board` and the :class:`ActivationContext` of an ``activation`` scenario (rulings: the
+    file's, then ``rulings``)."""
     r = _rulings_for({**scenario.rulings, **(rulings or {})})
     m = _load_map(scenario.map, None)
     terrain = MapTerrain(m, r)
     sqs, ens = _check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
     bag = tuple(b.build() for b in scenario.bag)
-    board = Board(sqs, ens, scenario.current, bag, asari_controller=scenario.asari_controller)
+    board = Board(sqs, ens, scenario.current, bag, asari_controller=scenario.asari_controller,
+                  hazard=tuple(_card(scenario)))
     ch = scenario.choices
     choices = Choices(tuple(ch.activation_order), tuple(ch.attack_target),
                       {k: _parse_hex(v) for k, v in ch.advance_to.items()}, tuple(_parse_hex(h) for h in ch.spawn_hex),
                       tuple(ch.opportunity_order))
-    trace = _Trace(scenario.title or "Enemy activation")
-    rejected = None
+    mv = scenario.move
+    move = (mv.squadmate, tuple(_parse_hex(h) for h in mv.path), mv.forced) if mv else None
+    return board, ActivationContext(r, None, terrain, choices, scenario.start_of_round, move, scenario.end_of_turn)
 
-    def add(steps, section):
-        trace.steps.extend(s.in_section(section) for s in steps)
 
-    if scenario.start_of_round:
-        board, steps = inferno_start_of_round(terrain, board)
-        add(steps or [_step("Start of the Round: nobody stands in an Inferno hex", S.INFERNO)], "Start of the Round")
-    if scenario.move and not board.failed:
-        try:
-            board, steps = opportunity_attacks(terrain, board, scenario.move.squadmate,
-                                               [_parse_hex(h) for h in scenario.move.path],
-                                               forced=scenario.move.forced, choices=choices)
-        except _RuleViolation as v:
-            rejected = str(v)
-            steps = [_step(f"Not allowed: {v}", S.BASIC_ACTIONS, rejected=True)]
-        add(steps, "Step B: Move")
-    if scenario.hazard and not board.failed:
-        board, steps = resolve_hazard_card(terrain, board, _card(scenario), choices, r)
-        add(steps, "Step C: Hazard Card")
-    if scenario.end_of_turn and not board.failed:
-        board, steps = coolant_leak_end_of_turn(terrain, board, board.current)
-        add(steps or [_step(f"{board.current} does not end the turn in a Coolant Leak hex", S.COOLANT_LEAKS)],
-            "End of the turn")
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {
-        "squadmates": {s.name: {"hex": str(s.position), "shield_points": s.shield_points,
-                                "hit_points": s.hit_points, "downed": s.downed} for s in board.squadmates},
-        "enemies": {e.name: {"hex": str(e.position), "damage": e.damage, "stunned": e.stunned}
-                    for e in board.enemies},
-        "returned_to_bag": list(board.returned_to_bag),
-        "mission_failed": board.failed,
-        "rejected": rejected,
-    }
-    return trace
+def activation_outcome(board: Board) -> ActivationOutcome:
+    """The typed outcome of a resolved ``activation`` scenario: every character where the activation leaves it."""
+    return ActivationOutcome(
+        tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, hex=str(s.position))
+              for s in board.squadmates),
+        tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in board.enemies),
+        board.returned_to_bag, board.failed, board.rejected, board.log)
 
+
+def resolve_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None,
+                       seed: int | None = None) -> _Trace:
+    """Resolve an ``activation`` scenario (:data:`ACTIVATION_SEQUENCE`): (start of Round Inferno Damage), (the
+    Squadmate's Move with Opportunity Attacks), the Hazard card, (end of turn Coolant Leak). ``seed`` is unused: the
+    Enemy Bag's draws are the scenario's ``bag``.
+
+    Returns:
+        a Trace whose typed ``result`` is an :class:`.results.ActivationOutcome`; its JSON ``outcome`` is
+        ``{"squadmates": {name: {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage,
+        stunned}}, "returned_to_bag": [...], "mission_failed": bool, "rejected": str | None}``.
+    """
+    return play_activation(scenario, rulings)[1]
+
+
+def play_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | None = None
+                    ) -> tuple[tuple[Frame[Board], ...], _Trace]:
+    """The kernel frames of an ``activation`` scenario (one per step of :data:`ACTIVATION_SEQUENCE`; the last
+    frame's :attr:`Board.scenes` hold one :class:`Scene` per trace step, what the step-through page draws) and its
+    trace, whose typed ``result`` is an :class:`.results.ActivationOutcome`."""
+    board, ctx = activation_start(scenario, rulings)
+    frames = play(board, ACTIVATION_SEQUENCE, ctx)
+    trace = trace_of(scenario.title or "Enemy activation", frames, ctx.rulings.consulted)
+    return frames, trace.with_result(activation_outcome(frames[-1].state))

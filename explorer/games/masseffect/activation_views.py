@@ -5,8 +5,10 @@ Activations), Attacking (potential targets, fewest Hit Points, Squadmate Damage)
 Minions; Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks, Stunning Enemies; Map Features ›
 Inferno Icons, Coolant Leaks.
 
-The page resolves a built-in ``activation`` scenario (:func:`activation_scenarios`) with
-:func:`~explorer.games.masseffect.activation.resolve_activation` and shows, for the focused step of the trace:
+The page plays a built-in ``activation`` scenario (:func:`activation_scenarios`) on the kernel with
+:func:`~explorer.games.masseffect.activation.play_activation` and draws each step from the typed
+:class:`~explorer.games.masseffect.activation.Scene` the step functions left in the last frame's board (never from
+the steps' facts); for the focused step of the trace it shows:
 
 * activation order: each Enemy's distance to the current Squadmate and its place in the order;
 * an Enemy Activating: every Squadmate as a candidate target (adjacent / in Line of Fire with the Ranged Tag / not),
@@ -26,7 +28,7 @@ on the board while an Advance step is focused chooses it.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +42,10 @@ from explorer.widgets import Piece
 from explorer.widgets.scenario_stepper import ScenarioStepperView
 
 from . import options as opts
-from .activation import parse_activation, resolve_activation
+from explorer.kernel import Frame
+
+from .activation import (AdvanceFocus, OrderFocus, PathFocus, Scene, SpawnFocus, TargetFocus, TargetsFocus,
+                         parse_activation, play_activation)
 from .map import MissionMap, load_map, map_from_dict
 from .map_svg import ENEMY_FILL, SQUADMATE_FILL, icon_overlays, layout, to_board
 
@@ -86,13 +91,15 @@ def _hex(text: str) -> Hex:
     return Hex(q, r)
 
 
-# --- per-step state: who stands where ----------------------------------------------------------------------------
+# --- per-step pictures, drawn from the kernel frame's typed state ------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Frame:
-    """What the board shows at one step: ``positions`` ``{name: (hex, side)}`` after the step, the ``overlays`` of
-    the step, and ``detail`` (HTML: the candidates table of the step)."""
+class StepPicture:
+    """What the board shows at one step, drawn from that step's :class:`~.activation.Scene` (the typed state the
+    kernel frame carries, never the step's facts): ``positions`` ``{name: (hex, side)}`` after the step, the
+    ``overlays`` of the step, ``detail`` (HTML: the candidates table of the step), the ``kept`` end hexes of an
+    Advance and its ``enemy`` (a click on a kept hex chooses it)."""
 
     positions: Mapping[str, tuple[Hex, str]]
     overlays: tuple[Overlay, ...] = ()
@@ -120,108 +127,101 @@ def _table(head: list[str], rows: list[list[str]], colours: list[str] | None = N
             f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
 
 
-def frames(trace: Trace, data: Mapping[str, Any], m: MissionMap) -> list[Frame]:
-    """One :class:`Frame` per step of ``trace`` (an activation trace of the scenario document ``data``)."""
-    lay = layout(m)
-    px = lay.hex_to_pixel
-    pos: dict[str, tuple[Hex, str]] = start_positions(data)
-    out: list[Frame] = []
-    for s in trace.steps:
-        f = s.facts
-        ov: list[Overlay] = []
-        detail, kept, enemy = "", (), f.get("enemy")
-        if "order" in f:                                    # activation order
-            rows = []
-            for i, n in enumerate(f["order"], 1):
-                d = f["distances"].get(n)
-                rows.append([str(i), n, "no route" if d is None else str(d)])
-                if n in pos:
-                    x, y = px(pos[n][0])
-                    ov.append(Label((x, y - 0.62), f"#{i} ({'-' if d is None else d})", size=11, fill="#862e9c",
-                                    weight="bold"))
-            detail = _table(["#", "Enemy", "hexes to the current Squadmate"], rows)
-        elif "candidates" in f and "activated" in f:        # an Enemy Activates: every Squadmate as a target
-            e = pos.get(f["enemy"])
-            rows, cols = [], []
-            for c in f["candidates"]:
-                rows.append([c["squadmate"], "yes" if c["potential"] else "no", c["reason"]])
-                cols.append("#ebfbee" if c["potential"] else "#fff5f5")
-                if e and c["squadmate"] in pos:
-                    ov.append(Segment(px(e[0]), px(pos[c["squadmate"]][0]),
-                                      stroke=KEPT_FILL if c["potential"] else "#adb5bd", width=3.0 if c["potential"]
-                                      else 1.5, dash=None if c["potential"] else "5 4"))
-            detail = _table(["Squadmate", "potential target", "why"], rows, cols)
-        elif "target" in f and "candidates" in f:           # target chosen: fewest Hit Points
-            rows, cols = [], []
-            for c in f["candidates"]:
-                if not c["potential"]:
-                    continue
-                chosen = c["squadmate"] == f["target"]
-                rows.append([c["squadmate"], c["value"], "tied (lowest)" if c["kept"] and len(f["tied"]) > 1 else
-                             ("lowest" if c["kept"] else "higher"), "TARGET" if chosen else ""])
-                cols.append("#d3f9d8" if chosen else ("#fff9db" if c["kept"] else "#fff5f5"))
-            detail = _table(["potential target", f["measure"], "", ""], rows, cols)
-        elif "movement_points" in f:                         # Advance: every reachable end hex kept or dropped
-            rows, cols = [], []
-            cands = sorted(f["candidates"], key=lambda c: (not c["kept"], c["cost"], c["hex"]))
-            for c in cands:
-                h = _hex(c["hex"])
-                ov.append(HexMark(h, stroke="none", width=0, fill=KEPT_FILL if c["kept"] else DROPPED_FILL,
-                                  opacity=0.5 if c["kept"] else 0.22))
-                x, y = px(h)
-                ov.append(Label((x, y + 0.55), f"{c['cost']} MP", size=9, fill="#212529"))
-                rows.append([c["hex"], c["cost"], c["infernos"], "kept" if c["kept"] else "dropped", c["rule"],
-                             c["why"]])
-                cols.append("#ebfbee" if c["kept"] else "#fff5f5")
-            kept = tuple(_hex(c["hex"]) for c in cands if c["kept"])
-            ov += [HexMark(h, stroke=KEPT_FILL, width=3.0) for h in kept]
-            detail = (f"<div style='font-family:sans-serif;font-size:12px'>Instruction {f['instruction']} of 3; "
-                      f"nearest {'Squadmate' if len(f['nearest']) == 1 else 'Squadmates'}: "
-                      f"{html.escape(', '.join(f['nearest']) or 'none')} "
-                      f"({f['nearest_distance']} hexes). "
-                      + ("<b>Several hexes are kept: click one on the board (or use the choice below) to choose."
-                         "</b>" if len(kept) > 1 else "") + "</div>"
-                      + _table(["end hex", "MP", "Inferno", "", "rule", "why"], rows, cols))
-        elif "path" in f:                                    # a move: an Enemy's Advance or a Squadmate's Move
-            path = [_hex(h) for h in f["path"]]
-            pts = [px(h) for h in path]
-            ov += [Segment(a, b, stroke=PATH_STROKE, width=4.0) for a, b in zip(pts, pts[1:])]
-            ov += [Circle(p, 0.12, fill=PATH_STROKE, stroke="#ffffff", width=1.0) for p in pts[1:]]
-            who = f.get("enemy") or f.get("squadmate")
-            if who in pos:
-                end = _hex(f["hex"]) if "hex" in f else _hex(f.get("stopped_at", f["path"][-1]))
-                pos[who] = (end, pos[who][1])
-            if f.get("how"):
-                detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path "
-                          f"{html.escape(' → '.join(f['path']))}"
-                          f"; chosen by: {html.escape(f['how'])}</div>")
-        elif "spawned" in f:                                 # a Minion is Spawned
-            h = _hex(f["hex"])
-            pos[f["spawned"]] = (h, "enemy")
-            rows = []
-            for hs, d in f.get("distances", {}).items():
-                x, y = px(_hex(hs))
-                ov.append(Label((x, y + 0.55), f"{d} hexes", size=9, fill="#212529", weight="bold"))
-                rows.append([hs, "no route" if d is None else d, "chosen" if hs == f["hex"] else
-                             ("tied" if hs in f.get("tied", []) else "")])
-            for hs, who in f.get("occupied", {}).items():
-                rows.append([hs, "-", f"occupied by {who}"])
-            ov.append(HexMark(h, stroke=KEPT_FILL, width=4.0))
-            detail = _table(["Spawn hex", "distance", ""], rows)
-        elif "stopped_at" in f and s.marks and s.marks[0] in pos:  # the Pin Tag ends a Squadmate's Move
-            pos[s.marks[0]] = (_hex(f["stopped_at"]), pos[s.marks[0]][1])
-        for mk in s.marks:                                   # everything the step talks about, ringed
-            if mk in pos:
-                ov.append(Circle(px(pos[mk][0]), 0.62, stroke="#f59f00", width=3.0))
-            else:
-                try:
-                    h = _hex(mk)
-                except ValueError:
-                    continue
-                if h in m and "movement_points" not in f and "path" not in f:
-                    ov.append(HexMark(h, stroke="#f59f00", width=3.0))
-        out.append(Frame(dict(pos), tuple(ov), detail, kept, enemy))
-    return out
+def _dist(d: int | None) -> str:
+    return "no route" if d is None else str(d)
+
+
+def picture(scene: Scene, step: Step, px: Callable[[Hex], tuple[float, float]], m: MissionMap) -> StepPicture:
+    """The board at one step: the characters where ``scene`` has them, and the overlays and table of what the step
+    looks at (``scene.focus``); whatever the step names (``step.marks``) is ringed."""
+    pos = {name: (h, side) for name, h, side in scene.positions}
+    f = scene.focus
+    ov: list[Overlay] = []
+    detail, kept, enemy = "", (), None
+    if isinstance(f, OrderFocus):                              # activation order
+        rows = []
+        for i, (n, d) in enumerate(zip(f.order, f.distances), 1):
+            rows.append([str(i), n, _dist(d)])
+            if n in pos:
+                x, y = px(pos[n][0])
+                ov.append(Label((x, y - 0.62), f"#{i} ({'-' if d is None else d})", size=11, fill="#862e9c",
+                                weight="bold"))
+        detail = _table(["#", "Enemy", "hexes to the current Squadmate"], rows)
+    elif isinstance(f, TargetsFocus):                          # an Enemy Activates: every Squadmate as a target
+        enemy, e = f.enemy, pos.get(f.enemy)
+        rows, cols = [], []
+        for v in f.verdicts:
+            rows.append([v.name, "yes" if v.potential else "no", v.reason])
+            cols.append("#ebfbee" if v.potential else "#fff5f5")
+            if e and v.name in pos:
+                ov.append(Segment(px(e[0]), px(pos[v.name][0]), stroke=KEPT_FILL if v.potential else "#adb5bd",
+                                  width=3.0 if v.potential else 1.5, dash=None if v.potential else "5 4"))
+        detail = _table(["Squadmate", "potential target", "why"], rows, cols)
+    elif isinstance(f, TargetFocus):                           # target chosen: fewest Hit Points
+        enemy = f.enemy
+        rows, cols = [], []
+        for v in f.verdicts:
+            if not v.potential:
+                continue
+            chosen = v.name == f.target
+            rows.append([v.name, v.value, "tied (lowest)" if v.kept and len(f.tied) > 1 else
+                         ("lowest" if v.kept else "higher"), "TARGET" if chosen else ""])
+            cols.append("#d3f9d8" if chosen else ("#fff9db" if v.kept else "#fff5f5"))
+        detail = _table(["potential target", f.measure, "", ""], rows, cols)
+    elif isinstance(f, AdvanceFocus):                          # every reachable end hex kept or dropped
+        enemy = f.enemy
+        rows, cols = [], []
+        for v in sorted(f.verdicts, key=lambda v: (not v.kept, v.cost, str(v.hex))):
+            ov.append(HexMark(v.hex, stroke="none", width=0, fill=KEPT_FILL if v.kept else DROPPED_FILL,
+                              opacity=0.5 if v.kept else 0.22))
+            x, y = px(v.hex)
+            ov.append(Label((x, y + 0.55), f"{v.cost} MP", size=9, fill="#212529"))
+            rows.append([str(v.hex), v.cost, v.infernos, "kept" if v.kept else "dropped", v.rule, v.why])
+            cols.append("#ebfbee" if v.kept else "#fff5f5")
+        kept = tuple(v.hex for v in sorted(f.verdicts, key=lambda v: (not v.kept, v.cost, str(v.hex))) if v.kept)
+        ov += [HexMark(h, stroke=KEPT_FILL, width=3.0) for h in kept]
+        detail = (f"<div style='font-family:sans-serif;font-size:12px'>Instruction {f.instruction} of 3; "
+                  f"nearest {'Squadmate' if len(f.nearest) == 1 else 'Squadmates'}: "
+                  f"{html.escape(', '.join(f.nearest) or 'none')} ({f.nearest_distance} hexes). "
+                  + ("<b>Several hexes are kept: click one on the board (or use the choice below) to choose.</b>"
+                     if len(kept) > 1 else "") + "</div>"
+                  + _table(["end hex", "MP", "Inferno", "", "rule", "why"], rows, cols))
+    elif isinstance(f, PathFocus):                             # a move: an Enemy's Advance or a Squadmate's Move
+        pts = [px(h) for h in f.path]
+        ov += [Segment(a, b, stroke=PATH_STROKE, width=4.0) for a, b in zip(pts, pts[1:])]
+        ov += [Circle(p, 0.12, fill=PATH_STROKE, stroke="#ffffff", width=1.0) for p in pts[1:]]
+        if f.how:
+            detail = (f"<div style='font-family:sans-serif;font-size:12px'>Path "
+                      f"{html.escape(' → '.join(map(str, f.path)))}; chosen by: {html.escape(f.how)}</div>")
+    elif isinstance(f, SpawnFocus):                            # a Minion is Spawned
+        rows = []
+        for h, d in f.distances:
+            x, y = px(h)
+            ov.append(Label((x, y + 0.55), f"{d} hexes", size=9, fill="#212529", weight="bold"))
+            rows.append([str(h), _dist(d), "chosen" if h == f.hex else ("tied" if h in f.tied else "")])
+        for h, who in f.occupied:
+            rows.append([str(h), "-", f"occupied by {who}"])
+        ov.append(HexMark(f.hex, stroke=KEPT_FILL, width=4.0))
+        detail = _table(["Spawn hex", "distance", ""], rows)
+    for mk in step.marks:                                      # everything the step talks about, ringed
+        if mk in pos:
+            ov.append(Circle(px(pos[mk][0]), 0.62, stroke="#f59f00", width=3.0))
+        elif not isinstance(f, (AdvanceFocus, PathFocus)):
+            try:
+                h = _hex(mk)
+            except ValueError:
+                continue
+            if h in m:
+                ov.append(HexMark(h, stroke="#f59f00", width=3.0))
+    return StepPicture(pos, tuple(ov), detail, kept if isinstance(f, AdvanceFocus) else (), enemy)
+
+
+def frames(played: Sequence[Frame], trace: Trace, m: MissionMap) -> list[StepPicture]:
+    """One :class:`StepPicture` per step of ``trace``, drawn from the kernel frames ``played``
+    (:func:`~.activation.play_activation`): the last frame's board holds one :class:`~.activation.Scene` per step."""
+    px = layout(m).hex_to_pixel
+    scenes = played[-1].state.scenes if played else ()
+    return [picture(sc, st, px, m) for sc, st in zip(scenes, trace.steps)]
 
 
 # --- the widget ---------------------------------------------------------------------------------------------------
@@ -238,6 +238,7 @@ class ActivationStepper(ScenarioStepperView):
     def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 30.0):
         self.scale = scale
         self.choices: dict[str, Any] = {}
+        self.played: tuple[Frame, ...] = ()
         self.choices_box = W.VBox()
         self._build_parts(activation_scenarios(), scenario_id, opts.rulings().options, ACTIVATION_RULINGS, "200px",
                           "400px", "me-activation-stepper")
@@ -282,10 +283,11 @@ class ActivationStepper(ScenarioStepperView):
         """Resolve the scenario with the current rulings and choices; keep the focused step if asked. Never raises."""
         def resolve() -> Trace:
             sc = parse_activation({"game": "masseffect", **self.document()}, self.picker.value)
-            return resolve_activation(sc, rulings=self.rulings())
+            self.played, trace = play_activation(sc, rulings=self.rulings())
+            return trace
 
         def shown(trace: Trace) -> None:
-            self.frames = frames(trace, self.data, self.map)
+            self.frames = frames(self.played, trace, self.map)
             self._build_choices()
             self._show_outcome()
 
@@ -296,19 +298,19 @@ class ActivationStepper(ScenarioStepperView):
         """Where the current trace leaves the player a choice: ``[(choice key, label, options)]``; ``choice key`` is
         ``activation_order``, ``attack_target``, ``spawn_hex`` or ``advance_to:<Enemy>``."""
         out: list[tuple[str, str, list[str]]] = []
-        for s in self.trace.steps if self.trace else ():
-            f = s.facts
-            if "order" in f:
-                for group in f.get("ties", []):
+        scenes = self.played[-1].state.scenes if self.trace and self.played else ()
+        for f in (sc.focus for sc in scenes):
+            if isinstance(f, OrderFocus):
+                for group in f.ties:
                     out.append(("activation_order", f"First of {', '.join(group)}", list(group)))
-            elif "target" in f and len(f.get("tied", [])) > 1:
-                out.append(("attack_target", f"Target among {', '.join(f['tied'])}", list(f["tied"])))
-            elif "movement_points" in f:
-                kept = [c["hex"] for c in f["candidates"] if c["kept"]]
+            elif isinstance(f, TargetFocus) and len(f.tied) > 1:
+                out.append(("attack_target", f"Target among {', '.join(f.tied)}", list(f.tied)))
+            elif isinstance(f, AdvanceFocus):
+                kept = [str(v.hex) for v in f.verdicts if v.kept]
                 if len(kept) > 1:
-                    out.append((f"advance_to:{f['enemy']}", f"{f['enemy']} ends at", kept))
-            elif "spawned" in f and len(f.get("tied", [])) > 1:
-                out.append(("spawn_hex", f"{f['spawned']} spawns at", list(f["tied"])))
+                    out.append((f"advance_to:{f.enemy}", f"{f.enemy} ends at", kept))
+            elif isinstance(f, SpawnFocus) and len(f.tied) > 1:
+                out.append(("spawn_hex", f"{f.spawned} spawns at", [str(h) for h in f.tied]))
         return out
 
     def choose(self, key: str, value: str | None) -> None:
@@ -379,16 +381,16 @@ class ActivationStepper(ScenarioStepperView):
         self.detail.value = fr.detail
 
     def _show_outcome(self) -> None:
-        o = self.trace.outcome
-        sq = "; ".join(f"{n} on {v['hex']}: {v['shield_points']} Shield, {v['hit_points']} Hit Points"
-                       + (" (Downed)" if v["downed"] else "") for n, v in o["squadmates"].items())
-        en = "; ".join(f"{n} on {v['hex']}" + (f", {v['damage']} Damage" if v["damage"] else "")
-                       + (" (Stunned)" if v["stunned"] else "") for n, v in o["enemies"].items())
+        o = self.trace.result
+        sq = "; ".join(f"{v.name} on {v.hex}: {v.shield_points} Shield, {v.hit_points} Hit Points"
+                       + (" (Downed)" if v.downed else "") for v in o.squadmates)
+        en = "; ".join(f"{v.name} on {v.hex}" + (f", {v.damage} Damage" if v.damage else "")
+                       + (" (Stunned)" if v.stunned else "") for v in o.enemies)
         self.outcome.value = (f"<div class='me-act-outcome' style='font-family:sans-serif;font-size:12px;"
                               f"border-top:1px solid #dee2e6;margin-top:4px;padding-top:4px'><b>After the card</b>: "
                               f"{html.escape(sq)}.<br>{html.escape(en)}."
-                              + (" <b>Mission failed.</b>" if o["mission_failed"] else "")
-                              + (f"<br>Rejected: {html.escape(o['rejected'])}" if o["rejected"] else "") + "</div>")
+                              + (" <b>Mission failed.</b>" if o.mission_failed else "")
+                              + (f"<br>Rejected: {html.escape(o.rejected)}" if o.rejected else "") + "</div>")
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects: ``pn.state.onload``)."""

@@ -3,7 +3,8 @@
 Sections: Playing a Mission › Damaging Enemies (React Tag reported), Step C: Hazard Card › Attacking (Squadmate
 Damage), End Phase; Squadmate Sheets › Downed Squadmates, Mission Commander; Additional Rules › Earning XP, Grenade
 and Grenade Cache Tokens, Medi-gel Tokens; Additional Enemy Rules › Elites, Stunning Enemies, Biotic Effects; Ending
-a Mission. The rules themselves are in :mod:`.units`; this module reads the file and plays the events in order.
+a Mission. The rules themselves are in :mod:`.units`; this module reads the file and plays the events in order on
+the kernel (:data:`DAMAGE_SEQUENCE`: one frame per event, :func:`play_event`, over a frozen :class:`DamageState`).
 
 File shape (after the shared header ``game = "masseffect"``, ``kind = "damage"``, ``title``, ``description``,
 ``[rulings]``)::
@@ -32,25 +33,27 @@ Shepard is Downed the Mission has ended and later events are not played.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field
 
 from explorer.errors import RuleViolation, ScenarioError
-from explorer.options import Rulings
+from explorer.kernel import Context, Each, play, trace_of
 from explorer.scenario import validate
+from explorer.schema import Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import options as O
 from . import sections as S
-from .unit_specs import (EnemySpec, Header, Name, SquadmateSpec, Strict, check_rulings, check_units,
-                         names_check)
-from .units import (GRENADE_DAMAGE, Enemy, Squadmate, defeat_earns_xp, enemy_damage, enemy_end_phase, gain_xp,
-                    give_biotic_effect, medi_gel, mission_failed, pass_on_point, restore_shields, squadmate_damage,
-                    stun)
+from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check
+from .results import (Attack, BioticEffect, DamageOutcome, EnemyAt, Happening, MediGel, OnPointPassed, Refused,
+                      SquadmateAt, Stunned)
+from .units import (GRENADE_DAMAGE, Enemy, Roster, Squadmate, damage_happenings, defeat_earns_xp, enemy_damage,
+                    enemy_damage_happenings, enemy_end_phase, gain_xp, give_biotic_effect, medi_gel, pass_on_point,
+                    restore_shields, squadmate_damage, stun)
 
 MAX_EVENTS = 60
 
@@ -119,29 +122,34 @@ class DamageScenario(Header):
 
 
 @dataclass(frozen=True)
-class DamageState:
-    """The units a ``damage`` scenario changes: Squadmates (seating order), Enemies on the board, the Enemy Bag's
-    returned Minions, Elites removed, the On Point Squadmate."""
+class DamageState(Roster):
+    """The units a ``damage`` scenario changes (the frozen state of :data:`DAMAGE_SEQUENCE`).
+
+    Attributes:
+        squadmates: in seating order, clockwise; ``enemies``: on the board.
+        on_point: the On Point Squadmate (End Phase passes it on).
+        returned_to_bag, removed: Minions Defeated (back to the Enemy Bag) and Elites Defeated (off the board).
+        declared: how many events the file declares (the sequence plays them one after another).
+        rejected: the 0-based indices of the events the rules refuse (they change nothing).
+        log: what happened to each character so far, in order (:data:`.results.Happening`).
+    """
 
     squadmates: tuple[Squadmate, ...]
     enemies: tuple[Enemy, ...]
     on_point: str | None
     returned_to_bag: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    declared: int = 0
+    rejected: tuple[int, ...] = ()
+    log: tuple[Happening, ...] = ()
 
-    def squadmate(self, name: str) -> Squadmate:
-        return next(s for s in self.squadmates if s.name == name)
 
-    def enemy(self, name: str) -> Enemy | None:
-        return next((e for e in self.enemies if e.name == name), None)
+@dataclass(frozen=True)
+class DamageContext(Context):
+    """What the events read and never change: the ruling readings (``rulings``) and the file's ``events`` in order
+    (no dice: ``dice`` is ``None``)."""
 
-    def with_squadmate(self, sq: Squadmate) -> DamageState:
-        return replace(self, squadmates=tuple(sq if s.name == sq.name else s for s in self.squadmates))
-
-    def with_enemy(self, name: str, enemy: Enemy | None) -> DamageState:
-        if enemy is None:
-            return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
-        return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
+    events: tuple[Any, ...] = ()
 
 
 def parse_damage(data: Mapping[str, Any], source: str) -> DamageScenario:
@@ -183,75 +191,109 @@ def parse_damage(data: Mapping[str, Any], source: str) -> DamageScenario:
     return sc
 
 
-# --- one function per event ----------------------------------------------------------------------------------------
+# --- one step function per event ---------------------------------------------------------------------------------
 
 
-def _gone(name: str) -> list[Step]:
-    return [Step(f"{name} is no longer on the board: nothing happens", S.DAMAGING_ENEMIES, marks=(name,),
-                 facts={"enemy": name, "rejected": True})]
+def _gone(state: DamageState, name: str) -> tuple[DamageState, tuple[Step, ...]]:
+    title = f"{name} is no longer on the board: nothing happens"
+    return state.logged(Refused(title)), (Step(title, S.DAMAGING_ENEMIES, marks=(name,),
+                                               facts={"enemy": name, "rejected": True}),)
 
 
-def apply_enemy_damage(state: DamageState, target: str, amount: int, by: str, source: str,
-                       rulings: Rulings) -> tuple[DamageState, list[Step]]:
+def damaging_enemies(state: DamageState, ctx: DamageContext, target: str, amount: int, by: str,
+                     source: str) -> tuple[DamageState, tuple[Step, ...]]:
     """Damaging Enemies / Elites: one Attack's Damage to one Enemy, then XP for a Defeat (Earning XP)."""
     enemy = state.enemy(target)
     if enemy is None:
-        return state, _gone(target)
+        return _gone(state, target)
     res = enemy_damage(enemy, amount, by=by)
     steps = list(res.steps)
-    state = state.with_enemy(target, res.enemy)
+    state = state.with_enemy(target, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, by))
     if res.defeated:
         if enemy.kind == "minion":
             state = replace(state, returned_to_bag=state.returned_to_bag + (target,))
         else:
             state = replace(state, removed=state.removed + (target,))
         if by:
-            if defeat_earns_xp(source, rulings):
+            if defeat_earns_xp(source, ctx.rulings):
                 sq, xp_steps = gain_xp(state.squadmate(by), target)
                 state = state.with_squadmate(sq)
                 steps += xp_steps
             else:
                 steps.append(Step(f"No XP for {by}: the Defeat came from a {source.replace('_', ' ')}",
-                                  S.EARNING_XP, f"Ruling xp_outside_actions = {rulings.reading('xp_outside_actions')}.",
+                                  S.EARNING_XP,
+                                  f"Ruling xp_outside_actions = {ctx.rulings.reading('xp_outside_actions')}.",
                                   {"squadmate": by, "gained": 0}, (by,)))
-    return state, steps
+    return state, tuple(steps)
 
 
-def apply_squadmate_damage(state: DamageState, target: str, amount: int, by: str) -> tuple[DamageState, list[Step]]:
+def squadmate_damage_step(state: DamageState, target: str, amount: int,
+                          by: str) -> tuple[DamageState, tuple[Step, ...]]:
     """Attacking › Squadmate Damage."""
-    sq, steps = squadmate_damage(state.squadmate(target), amount, by=by)
-    return state.with_squadmate(sq), steps
+    before = state.squadmate(target)
+    sq, steps = squadmate_damage(before, amount, by=by)
+    return state.with_squadmate(sq).logged(*damage_happenings(before, sq, amount, by)), tuple(steps)
 
 
-def apply_enemy_attack(state: DamageState, enemy_name: str, target: str) -> tuple[DamageState, list[Step]]:
+def attacking(state: DamageState, enemy_name: str, target: str) -> tuple[DamageState, tuple[Step, ...]]:
     """Attacking: the Squadmate suffers Damage equal to the Enemy's Attack Value (Biotic Effects: 2 lower)."""
     enemy = state.enemy(enemy_name)
     if enemy is None:
-        return state, _gone(enemy_name)
+        return _gone(state, enemy_name)
     av = enemy.effective_attack_value
     note = f" ({enemy.attack_value} - 2 for its Biotic Effect token, minimum 0)" if enemy.biotic_effect else ""
-    steps = [Step(f"{enemy_name} Attacks {target}: Attack Value {av}{note}", S.ATTACKING,
-                  facts={"enemy": enemy_name, "target": target, "attack_value": av}, marks=(enemy_name, target))]
-    state, more = apply_squadmate_damage(state, target, av, enemy_name)
+    steps = (Step(f"{enemy_name} Attacks {target}: Attack Value {av}{note}", S.ATTACKING,
+                  facts={"enemy": enemy_name, "target": target, "attack_value": av}, marks=(enemy_name, target)),)
+    state, more = squadmate_damage_step(state.logged(Attack(enemy_name, target)), target, av, enemy_name)
     return state, steps + more
 
 
-def apply_grenade(state: DamageState, by: str, token: str, targets: list[str],
-                  rulings: Rulings) -> tuple[DamageState, list[Step]]:
+def grenades(state: DamageState, ctx: DamageContext, by: str, token: str,
+             targets: Sequence[str]) -> tuple[DamageState, tuple[Step, ...]]:
     """Grenade and Grenade Cache Tokens: each Enemy in or adjacent to the target hex suffers 2 (Grenade) or 3 (Grenade
     Cache) Damage; the token goes back to the game box."""
     dmg = GRENADE_DAMAGE[token]
     label = token.replace("_", " ").title()
-    steps = [Step(f"{by} throws a {label}: {dmg} Damage to each of {', '.join(targets) or 'no Enemy'}", S.GRENADES,
+    steps = (Step(f"{by} throws a {label}: {dmg} Damage to each of {', '.join(targets) or 'no Enemy'}", S.GRENADES,
                   "Each Enemy in the target hex or adjacent to it.", {"by": by, "token": token, "damage": dmg,
-                                                                      "targets": list(targets)}, (by, *targets))]
+                                                                      "targets": list(targets)}, (by, *targets)),)
     for t in targets:
-        state, more = apply_enemy_damage(state, t, dmg, by, "grenade", rulings)
+        state, more = damaging_enemies(state, ctx, t, dmg, by, "grenade")
         steps += more
     return state, steps
 
 
-def apply_end_phase(state: DamageState, rulings: Rulings) -> tuple[DamageState, list[Step]]:
+def medi_gel_tokens(state: DamageState, ctx: DamageContext, by: str, target: str,
+                    distance: int | None) -> tuple[DamageState, tuple[Step, ...]]:
+    """Medi-gel Tokens: up to 2 Hit Points to the user or a Squadmate within two hexes."""
+    before = state.squadmate(target)
+    sq, steps = medi_gel(state.squadmate(by), before, distance, ctx.rulings)
+    state = state.with_squadmate(sq).logged(MediGel(by, target, sq.hit_points - before.hit_points,
+                                                    before.hit_points, sq.hit_points,
+                                                    before.downed and not sq.downed))
+    return state, tuple(steps)
+
+
+def stunning_enemies(state: DamageState, target: str) -> tuple[DamageState, tuple[Step, ...]]:
+    """Stunning Enemies: flip a Minion to its Stunned side."""
+    e = state.enemy(target)
+    if e is None:
+        return _gone(state, target)
+    e2, steps = stun(e)
+    return state.with_enemy(target, e2).logged(Stunned(target, e.stunned)), tuple(steps)
+
+
+def biotic_effects(state: DamageState, target: str) -> tuple[DamageState, tuple[Step, ...]]:
+    """Biotic Effects: a Biotic Effect token on an Enemy (its Attack Value counts 2 lower)."""
+    e = state.enemy(target)
+    if e is None:
+        return _gone(state, target)
+    e2, steps = give_biotic_effect(e)
+    happened = BioticEffect(target, e.attack_value, e2.effective_attack_value, e.biotic_effect)
+    return state.with_enemy(target, e2).logged(happened), tuple(steps)
+
+
+def end_phase(state: DamageState, ctx: DamageContext) -> tuple[DamageState, tuple[Step, ...]]:
     """Playing a Mission › End Phase: Shields restored, Enemies' Damage and Biotic Effect tokens removed, Stunned
     Enemies not in Shrouded areas flipped Active, On Point passed to the right skipping Downed Squadmates."""
     steps = [Step("End Phase", S.END_PHASE)]
@@ -267,78 +309,97 @@ def apply_end_phase(state: DamageState, rulings: Rulings) -> tuple[DamageState, 
         steps += more
     state = replace(state, squadmates=tuple(sqs), enemies=tuple(ens))
     if state.on_point is not None and state.squadmates:
-        nxt, more = pass_on_point(state.squadmates, state.on_point, rulings)
-        state = replace(state, on_point=nxt)
+        nxt, more = pass_on_point(state.squadmates, state.on_point, ctx.rulings)
+        state = replace(state, on_point=nxt).logged(OnPointPassed(state.on_point, nxt))
         steps += more
-    return state, steps
+    return state, tuple(steps)
+
+
+def _event(state: DamageState, ctx: DamageContext, ev) -> tuple[DamageState, tuple[Step, ...]]:
+    if isinstance(ev, EnemyDamageEvent):
+        return damaging_enemies(state, ctx, ev.target, ev.amount, ev.by, ev.source)
+    if isinstance(ev, EnemyAttackEvent):
+        return attacking(state, ev.enemy, ev.target)
+    if isinstance(ev, SquadmateDamageEvent):
+        return squadmate_damage_step(state, ev.target, ev.amount, ev.by)
+    if isinstance(ev, GrenadeEvent):
+        return grenades(state, ctx, ev.by, ev.token, ev.targets)
+    if isinstance(ev, MediGelEvent):
+        return medi_gel_tokens(state, ctx, ev.by, ev.target, ev.distance)
+    if isinstance(ev, StunEvent):
+        return stunning_enemies(state, ev.target)
+    if isinstance(ev, BioticEvent):
+        return biotic_effects(state, ev.target)
+    return end_phase(state, ctx)
+
+
+def play_event(state: DamageState, ctx: DamageContext, n: int) -> tuple[DamageState, tuple[Step, ...]]:
+    """Event ``n`` (from 1) of the file, by the rule of its type; a refused event is a "Not allowed" step and changes
+    nothing; once Shepard is Downed the Mission has ended (Ending a Mission) and the later events are not played.
+    Every step is filed under the section ``Event n: <type>``."""
+    ev = ctx.events[n - 1]
+    section = f"Event {n}: {ev.type.replace('_', ' ')}"
+    try:
+        state, steps = _event(state, ctx, ev)
+    except RuleViolation as v:
+        title = f"Not allowed: {v}"
+        state = replace(state, rejected=state.rejected + (n - 1,)).logged(Refused(title))
+        steps = (Step(title, S.ref(v.section.split(";")[0]) if v.section else S.DAMAGING_ENEMIES,
+                      facts={"rejected": True}),)
+    if state.failed and n < len(ctx.events):
+        steps += (Step(f"The Mission has ended: {plural(len(ctx.events) - n, 'later event')} not played",
+                       S.ENDING_A_MISSION, facts={"mission_failed": True}),)
+    return state, tuple(st.in_section(section) for st in steps)
+
+
+def event_numbers(state: DamageState) -> range:
+    """The events to play: 1 .. the number the file declares."""
+    return range(1, state.declared + 1)
+
+
+def mission_ended(state: DamageState) -> bool:
+    """Shepard is Downed: no later event is played (Mission Commander; Ending a Mission)."""
+    return state.failed
+
+
+DAMAGE_SEQUENCE = (Each("Event {item}", event_numbers, play_event, stop=mission_ended),)
+"""The ``damage`` kind as the kernel plays it: the file's events one after another, one frame each, until Shepard is
+Downed."""
+
+
+def damage_outcome(state: DamageState) -> DamageOutcome:
+    """The typed outcome of a played ``damage`` scenario."""
+    return DamageOutcome(
+        tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, xp=s.xp) for s in state.squadmates),
+        tuple(EnemyAt(e.name, e.damage, e.stunned, exhausted=e.exhausted, biotic_effect=e.biotic_effect,
+                      to_defeat=e.current_shield_value - e.damage + sum(e.resilience[e.exhausted + 1:]))
+              for e in state.enemies),
+        state.returned_to_bag, state.removed, state.on_point, state.failed, state.rejected, state.log)
+
+
+def damage_start(scenario: DamageScenario, rulings: Mapping[str, str] | None = None
+                 ) -> tuple[DamageState, DamageContext]:
+    """The initial state and the context of a ``damage`` scenario (rulings: the file's, then ``rulings``)."""
+    r = O.rulings({**scenario.rulings, **(rulings or {})})
+    sqs, ens = check_units(scenario.squadmates, scenario.enemies, None)
+    on_point = scenario.on_point or (sqs[0].name if sqs else None)
+    return DamageState(sqs, ens, on_point, declared=len(scenario.events)), DamageContext(r, None,
+                                                                                          tuple(scenario.events))
 
 
 def resolve_damage(scenario: DamageScenario, rulings: Mapping[str, str] | None = None,
                    seed: int | None = None) -> Trace:
-    """Play the scenario's events in order (module docstring). ``seed`` is unused (no dice).
+    """Play the scenario's events in order (:data:`DAMAGE_SEQUENCE`). ``seed`` is unused (no dice).
 
     Returns:
-        a Trace whose ``outcome`` is ``{"squadmates": {name: {shield_points, hit_points, downed, xp}},
-        "enemies": {name: {damage, exhausted, stunned, biotic_effect, to_defeat}} (on the board; ``to_defeat``: Damage
-        still needed at least, one level per Attack for an Elite), "returned_to_bag": [...],
-        "removed": [...], "on_point", "mission_failed", "rejected": [event indices]}``.
+        a Trace whose typed ``result`` is a :class:`.results.DamageOutcome`; its JSON ``outcome`` is
+        ``{"squadmates": {name: {shield_points, hit_points, downed, xp}}, "enemies": {name: {damage, exhausted,
+        stunned, biotic_effect, to_defeat}} (on the board; ``to_defeat``: Damage still needed at least, one level per
+        Attack for an Elite), "returned_to_bag": [...], "removed": [...], "on_point", "mission_failed", "rejected":
+        [event indices]}``.
     """
-    r = O.rulings({**scenario.rulings, **(rulings or {})})
-    sqs, ens = check_units(scenario.squadmates, scenario.enemies, None)
-    on_point = scenario.on_point or (sqs[0].name if sqs else None)
-    state = DamageState(sqs, ens, on_point)
-    trace = Trace(scenario.title or "Damage")
-    rejected = []
-    for i, ev in enumerate(scenario.events):
-        section = f"Event {i + 1}: {ev.type.replace('_', ' ')}"
-        try:
-            if isinstance(ev, EnemyDamageEvent):
-                state, steps = apply_enemy_damage(state, ev.target, ev.amount, ev.by, ev.source, r)
-            elif isinstance(ev, EnemyAttackEvent):
-                state, steps = apply_enemy_attack(state, ev.enemy, ev.target)
-            elif isinstance(ev, SquadmateDamageEvent):
-                state, steps = apply_squadmate_damage(state, ev.target, ev.amount, ev.by)
-            elif isinstance(ev, GrenadeEvent):
-                state, steps = apply_grenade(state, ev.by, ev.token, ev.targets, r)
-            elif isinstance(ev, MediGelEvent):
-                sq, steps = medi_gel(state.squadmate(ev.by), state.squadmate(ev.target), ev.distance, r)
-                state = state.with_squadmate(sq)
-            elif isinstance(ev, StunEvent):
-                e = state.enemy(ev.target)
-                steps = _gone(ev.target) if e is None else None
-                if e is not None:
-                    e2, steps = stun(e)
-                    state = state.with_enemy(ev.target, e2)
-            elif isinstance(ev, BioticEvent):
-                e = state.enemy(ev.target)
-                steps = _gone(ev.target) if e is None else None
-                if e is not None:
-                    e2, steps = give_biotic_effect(e)
-                    state = state.with_enemy(ev.target, e2)
-            else:
-                state, steps = apply_end_phase(state, r)
-        except RuleViolation as v:
-            rejected.append(i)
-            steps = [Step(f"Not allowed: {v}", S.ref(v.section.split(";")[0]) if v.section else S.DAMAGING_ENEMIES,
-                          facts={"rejected": True})]
-        trace.steps.extend(st.in_section(section) for st in steps)
-        if mission_failed(state.squadmates):
-            if i + 1 < len(scenario.events):
-                trace.add(f"The Mission has ended: {plural(len(scenario.events) - i - 1, 'later event')} not played",
-                          S.ENDING_A_MISSION, section=section, mission_failed=True)
-            break
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {
-        "squadmates": {s.name: {"shield_points": s.shield_points, "hit_points": s.hit_points, "downed": s.downed,
-                                "xp": s.xp} for s in state.squadmates},
-        "enemies": {e.name: {"damage": e.damage, "exhausted": e.exhausted, "stunned": e.stunned,
-                             "biotic_effect": e.biotic_effect,
-                             "to_defeat": e.current_shield_value - e.damage + sum(e.resilience[e.exhausted + 1:])}
-                    for e in state.enemies},
-        "returned_to_bag": list(state.returned_to_bag),
-        "removed": list(state.removed),
-        "on_point": state.on_point,
-        "mission_failed": mission_failed(state.squadmates),
-        "rejected": rejected,
-    }
-    return trace
+    state, ctx = damage_start(scenario, rulings)
+    frames = play(state, DAMAGE_SEQUENCE, ctx)
+    final = frames[-1].state if frames else state
+    trace = trace_of(scenario.title or "Damage", frames, ctx.rulings.consulted)
+    return trace.with_result(damage_outcome(final))

@@ -47,7 +47,7 @@ def outcome_text(trace: Trace) -> str:
 
 def picture(scenario, trace: Trace) -> str | None:
     """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation`` scenario (the map with
-    every character where the activation leaves it: ``trace.outcome``); ``None`` for ``strategy`` and ``damage``
+    every character where the activation leaves it: the typed ``trace.result``); ``None`` for ``strategy`` and ``damage``
     (no map). Drawn by :func:`.map_svg.render_map`."""
     from explorer.hexgrid import Hex
 
@@ -62,10 +62,11 @@ def picture(scenario, trace: Trace) -> str | None:
 
         m = load_map(sc.map) if isinstance(sc.map, str) else map_from_dict(sc.map, "scenario")
         chars: dict[str, tuple[Hex, str]] = {}
-        for side, group in (("squadmate", "squadmates"), ("enemy", "enemies")):
-            for name, where in trace.outcome.get(group, {}).items():
+        o = trace.result
+        for side, units in (("squadmate", o.squadmates), ("enemy", o.enemies)):
+            for u in units:
                 try:
-                    chars[name] = (Hex.parse(str(where.get("hex"))), side)
+                    chars[u.name] = (Hex.parse(str(u.hex)), side)
                 except ValueError:  # off the map (returned to the Enemy Bag)
                     continue
         return render_map(m, characters=chars)
@@ -100,6 +101,21 @@ def _strategy_open(name: str):
     from .strategy_views import strategy_open
 
     return strategy_open(name)
+
+
+def _sequences():
+    """Every rule sequence of the game as the kernel plays it (:mod:`explorer.kernel`): ``map`` (the questions one
+    after another), ``damage`` (the file's events
+    one after another: Damaging Enemies, Squadmate Damage, Elites, End Phase...), ``activation`` (start of the
+    Round, Step B: Move, Step C: Hazard Card, end of the turn) and ``strategy`` (Preparation Phase, Lock, the
+    Strategy Roll and its Core Ability rounds, Step B: Actions)."""
+    from .activation import ACTIVATION_SEQUENCE
+    from .damage import DAMAGE_SEQUENCE
+    from .queries import MAP_SEQUENCE
+    from .strategy import STRATEGY_SEQUENCE
+
+    return {"map": MAP_SEQUENCE, "strategy": STRATEGY_SEQUENCE, "damage": DAMAGE_SEQUENCE,
+            "activation": ACTIVATION_SEQUENCE}
 
 
 def _cli():
@@ -137,5 +153,6 @@ GAME = Game(
     cli=_cli,
     outcome_text=outcome_text,
     picture=picture,
+    sequences=_sequences,
 )
 """The Mass Effect entry of the registry."""

@@ -73,7 +73,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from explorer.schema import Strict as _Strict
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import (
@@ -561,10 +563,6 @@ class MissionMap:
 # -------------------------------------------------------------------------------------------- file format
 
 HexKey = Field(max_length=24)
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class ShapeModel(_Strict):

@@ -46,26 +46,27 @@ character on ``a``), ``lof_all`` (everything on ``a``'s six lines), ``turret_lof
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import Field, PrivateAttr
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
+from explorer.kernel import Context, Each, play, trace_of
 from explorer.scenario import read_toml, validate
-from explorer.trace import Trace
+from explorer.schema import MAX_TITLE, ScenarioHeader
+from explorer.schema import Strict as _Strict
+from explorer.trace import Step, Trace
 
 from . import geometry as G
 from . import options as opts
 from . import sections as S
 from .map import (EdgeFeature, EdgeModel, FeatureKind, MissionMap, check_placements, load_map, map_from_dict,
                   parse_edge, parse_hex)
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+from .results import MapAnswer, MapOutcome
 
 
 class CharacterModel(_Strict):
@@ -94,13 +95,12 @@ class QuestionModel(_Strict):
     edit: EditModel | None = None
 
 
-class MapQuery(_Strict):
-    """A validated ``kind = "map"`` scenario (see the module docstring)."""
+class MapQuery(ScenarioHeader):
+    """A validated ``kind = "map"`` scenario (see the module docstring); its ``title`` is required."""
 
+    title: str = Field(min_length=1, max_length=MAX_TITLE)
     game: Literal["masseffect"]
     kind: Literal["map"]
-    title: str = Field(min_length=1, max_length=200)
-    description: str = Field(default="", max_length=4000)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     rulings: dict[str, str] = Field(default_factory=dict, max_length=64)
     map: str | dict[str, Any]
@@ -217,100 +217,136 @@ def _occupant(q: MapQuery, h: Hex) -> str | None:
     return next((n for n, (x, _, _) in q._placements.items() if x == h), None)
 
 
+@dataclass(frozen=True)
+class Answers:
+    """The questions of a ``map`` scenario answered so far (the frozen state of :data:`MAP_SEQUENCE`): ``asked``, how
+    many the file asks; ``answers``, one :class:`.results.MapAnswer` each, in order."""
+
+    asked: int
+    answers: tuple[MapAnswer, ...] = ()
+
+
+@dataclass(frozen=True)
+class MapQueryContext(Context):
+    """What answering reads and never changes: the ruling readings (``rulings``) and the validated ``query`` (its
+    maps, one per question with its edits, and the characters' placements). No dice."""
+
+    query: Any = None
+
+
+def question_numbers(state: Answers) -> range:
+    """Questions 1 .. the number the file asks."""
+    return range(1, state.asked + 1)
+
+
+def answer_question(state: Answers, ctx: MapQueryContext, number: int) -> tuple[Answers, tuple[Step, ...]]:
+    """Question ``number`` (from 1), by the section its ``ask`` names (Adjacency, Counting Distances, Line of Fire,
+    Turrets, Elevation Change): one cited step and its :class:`.results.MapAnswer`."""
+    q, r, i = ctx.query, ctx.rulings, number - 1
+    qu = q.questions[i]
+    m = q._maps[i]
+    src = q._source
+    a = _ref(q, qu.a, f"questions[{i}].a", src) if qu.a is not None else None
+    b = _ref(q, qu.b, f"questions[{i}].b", src) if qu.b is not None else None
+    an, bn = (_who(q, qu.a) if qu.a else None), (_who(q, qu.b) if qu.b else None)
+    label = f" ({qu.label})" if qu.label else ""
+    head = f"Q{i + 1}{label}: "
+    marks = tuple(str(h) for h in (a, b) if h is not None) + tuple(x for x in (qu.a, qu.b) if x in q._placements)
+    ans: dict[str, Any] = {}                     # the typed answer's verdict fields (results.MapAnswer)
+    if qu.ask == "adjacent":
+        res = G.adjacent(m, a, b)
+        ans["verdict"] = res.adjacent
+        step = Step(head + f"{an} and {bn} are {'' if res else 'not '}adjacent", res.rule, res.reason,
+                    facts=_facts(res.to_dict()), marks=marks, section="Adjacency")
+    elif qu.ask == "step":
+        res = G.can_step(m, a, b)
+        ans["verdict"] = res.allowed
+        step = Step(head + f"{an} {'may' if res else 'may not'} move from {a} into {b}", res.rule, res.reason,
+                    facts=_facts(res.to_dict()), marks=marks, section="Movement")
+    elif qu.ask == "distance":
+        res = G.distance(m, a, b, ignore_walls=qu.ignore_walls, rulings=r)
+        ans["distance"] = res.value
+        v = "no route" if res.value is None else f"{res.value} hex{'es' if res.value != 1 else ''}"
+        step = Step(head + f"{bn} is {v} from {an}" + (" (ignoring walls and locked doors)" if qu.ignore_walls
+                                                    else ""), res.rule, res.reason, facts=_facts(res.to_dict()),
+                    marks=marks + tuple(str(h) for h in res.route), section="Distances")
+    elif qu.ask in ("within", "at_least"):
+        res = G.distance(m, a, b, ignore_walls=qu.ignore_walls, rulings=r)
+        d = res.value
+        if qu.ask == "within":
+            ok = d is not None and d <= qu.n
+            phrase = f"within {qu.n} hexes of"
+        else:
+            ok = d is not None and d >= qu.n
+            phrase = f"{qu.n} or more hexes away from"
+        ans["verdict"] = ok
+        ans["distance"] = d
+        step = Step(head + f"{bn} is {'' if ok else 'not '}{phrase} {an}: distance "
+                  f"{'none' if d is None else d}" + (" (ignoring walls and locked doors)" if qu.ignore_walls
+                                                      else ""), S.COUNTING_DISTANCES, res.reason, facts={"n": qu.n,
+                    "verdict": ok, **_facts(res.to_dict())}, marks=marks + tuple(str(h) for h in res.route),
+                    section="Distances")
+    elif qu.ask in ("lof", "turret_lof"):
+        if qu.ask == "lof":
+            res = G.line_of_fire(m, a, b, rulings=r)
+            who = an
+        else:
+            th = parse_hex(qu.turret, f"questions[{i}].turret", src)
+            res = G.turret_line_of_fire(m, th, b, rulings=r)
+            who, a = f"the Turret on {th}", th
+        between = [(n, str(x)) for x in res.hexes[1:-1] if (n := _occupant(q, x))]
+        ans["verdict"] = res.in_lof
+        detail = res.reason
+        if between:
+            detail += "; intervening characters are ignored: " + ", ".join(f"{n} ({x})" for n, x in between)
+        if res.in_lof and m.is_shrouded(b):
+            detail += (f"; but {b} is in the Shrouded area {m.area_of(b).name!r}: an Enemy there cannot be "
+                       "targeted by Attacks or Abilities")
+            ans["target_shrouded"] = True
+        step = Step(head + f"{bn} is {'' if res else 'not '}in the Line of Fire of {who}", res.rule, detail,
+                    facts={"intervening": [n for n, _ in between], **_facts(res.to_dict())},
+                    marks=marks + tuple(str(h) for h in res.hexes), section="Line of Fire")
+    elif qu.ask == "lof_all":
+        fan = G.lof_all(m, a, rulings=r)
+        tg = sorted(fan.targets)
+        chars = [n for h in tg if (n := _occupant(q, h))]
+        ans["targets"] = tuple(str(h) for h in tg)
+        ans["characters"] = tuple(chars)
+        step = Step(head + f"{len(tg)} hexes in the Line of Fire of {an}"
+                  + (f" (characters: {', '.join(chars)})" if chars else ""), S.LINE_OF_FIRE,
+                    "; ".join(fan.explain()), facts=_facts(fan.to_dict()),
+                    marks=marks + tuple(str(h) for h in tg), section="Line of Fire")
+    answer = MapAnswer(number, qu.ask, qu.a, qu.b, qu.label, qu.edit.model_dump(exclude_none=True) if qu.edit else None,
+                       title=step.title, **ans)
+    return replace(state, answers=state.answers + (answer,)), (step,)
+
+
+MAP_SEQUENCE = (Each("Q{item}", question_numbers, answer_question),)
+"""The ``map`` kind as the kernel plays it: the questions one after another, one frame each."""
+
+
+def map_query_start(scenario: MapQuery, rulings: Mapping[str, str] | None = None) -> tuple[Answers, MapQueryContext]:
+    """The initial state and the context of a ``map`` scenario (rulings: the file's, then ``rulings``)."""
+    return Answers(len(scenario.questions)), MapQueryContext(opts.rulings({**scenario.rulings, **(rulings or {})}),
+                                                             None, scenario)
+
+
 def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = None,
                       seed: int | None = None) -> Trace:
-    """Answer every question of the scenario, one cited Trace step each (``seed`` is unused: no dice).
+    """Answer every question of the scenario (:data:`MAP_SEQUENCE`), one cited Trace step each (``seed`` is unused:
+    no dice).
 
     Returns:
-        Trace with ``outcome = {"map": name, "answers": [answer dict per question]}``; each answer has ``ask``, ``a``,
-        ``b`` and its verdict key (``adjacent`` / ``distance`` / ``within`` / ``at_least`` / ``in_lof`` / ``targets`` /
-        ``allowed``) plus the geometry result's own ``to_dict()`` under ``detail``.
+        Trace whose typed ``result`` is a :class:`.results.MapOutcome`. Its JSON ``outcome`` has the map's name
+        (``map``) and one answer per question (``answers``): ``question``, ``ask``, ``a``, ``b`` (``label`` and
+        ``edit`` when given) and its verdict key (``adjacent``, ``allowed``, ``distance``, ``within``,
+        ``at_least``, ``in_lof`` or ``targets``).
     """
-    r = opts.rulings({**scenario.rulings, **(rulings or {})})
-    q = scenario
-    trace = Trace(q.title)
-    answers = []
-    for i, qu in enumerate(q.questions):
-        m = q._maps[i]
-        src = q._source
-        a = _ref(q, qu.a, f"questions[{i}].a", src) if qu.a is not None else None
-        b = _ref(q, qu.b, f"questions[{i}].b", src) if qu.b is not None else None
-        an, bn = (_who(q, qu.a) if qu.a else None), (_who(q, qu.b) if qu.b else None)
-        label = f" ({qu.label})" if qu.label else ""
-        head = f"Q{i + 1}{label}: "
-        marks = tuple(str(h) for h in (a, b) if h is not None) + tuple(x for x in (qu.a, qu.b) if x in q._placements)
-        ans: dict[str, Any] = {"question": i + 1, "ask": qu.ask, "a": qu.a, "b": qu.b}
-        if qu.label:
-            ans["label"] = qu.label
-        if qu.edit:
-            ans["edit"] = qu.edit.model_dump(exclude_none=True)
-        if qu.ask == "adjacent":
-            res = G.adjacent(m, a, b)
-            ans["adjacent"] = res.adjacent
-            trace.add(head + f"{an} and {bn} are {'' if res else 'not '}adjacent", res.rule, res.reason,
-                      section="Adjacency", marks=marks, **_facts(res.to_dict()))
-        elif qu.ask == "step":
-            res = G.can_step(m, a, b)
-            ans["allowed"] = res.allowed
-            trace.add(head + f"{an} {'may' if res else 'may not'} move from {a} into {b}", res.rule, res.reason,
-                      section="Movement", marks=marks, **_facts(res.to_dict()))
-        elif qu.ask == "distance":
-            res = G.distance(m, a, b, ignore_walls=qu.ignore_walls, rulings=r)
-            ans["distance"] = res.value
-            v = "no route" if res.value is None else f"{res.value} hex{'es' if res.value != 1 else ''}"
-            trace.add(head + f"{bn} is {v} from {an}" + (" (ignoring walls and locked doors)" if qu.ignore_walls
-                                                        else ""), res.rule, res.reason, section="Distances",
-                      marks=marks + tuple(str(h) for h in res.route), **_facts(res.to_dict()))
-        elif qu.ask in ("within", "at_least"):
-            res = G.distance(m, a, b, ignore_walls=qu.ignore_walls, rulings=r)
-            d = res.value
-            if qu.ask == "within":
-                ok = d is not None and d <= qu.n
-                phrase = f"within {qu.n} hexes of"
-            else:
-                ok = d is not None and d >= qu.n
-                phrase = f"{qu.n} or more hexes away from"
-            ans[qu.ask] = ok
-            ans["distance"] = d
-            trace.add(head + f"{bn} is {'' if ok else 'not '}{phrase} {an}: distance "
-                      f"{'none' if d is None else d}" + (" (ignoring walls and locked doors)" if qu.ignore_walls
-                                                          else ""), S.COUNTING_DISTANCES, res.reason,
-                      section="Distances", marks=marks + tuple(str(h) for h in res.route), n=qu.n, verdict=ok,
-                      **_facts(res.to_dict()))
-        elif qu.ask in ("lof", "turret_lof"):
-            if qu.ask == "lof":
-                res = G.line_of_fire(m, a, b, rulings=r)
-                who = an
-            else:
-                th = parse_hex(qu.turret, f"questions[{i}].turret", src)
-                res = G.turret_line_of_fire(m, th, b, rulings=r)
-                who, a = f"the Turret on {th}", th
-            between = [(n, str(x)) for x in res.hexes[1:-1] if (n := _occupant(q, x))]
-            ans["in_lof"] = res.in_lof
-            detail = res.reason
-            if between:
-                detail += "; intervening characters are ignored: " + ", ".join(f"{n} ({x})" for n, x in between)
-            if res.in_lof and m.is_shrouded(b):
-                detail += (f"; but {b} is in the Shrouded area {m.area_of(b).name!r}: an Enemy there cannot be "
-                           "targeted by Attacks or Abilities")
-                ans["target_shrouded"] = True
-            trace.add(head + f"{bn} is {'' if res else 'not '}in the Line of Fire of {who}", res.rule, detail,
-                      section="Line of Fire", marks=marks + tuple(str(h) for h in res.hexes),
-                      intervening=[n for n, _ in between], **_facts(res.to_dict()))
-        elif qu.ask == "lof_all":
-            fan = G.lof_all(m, a, rulings=r)
-            tg = sorted(fan.targets)
-            chars = [n for h in tg if (n := _occupant(q, h))]
-            ans["targets"] = [str(h) for h in tg]
-            ans["characters"] = chars
-            trace.add(head + f"{len(tg)} hexes in the Line of Fire of {an}"
-                      + (f" (characters: {', '.join(chars)})" if chars else ""), S.LINE_OF_FIRE,
-                      "; ".join(fan.explain()), section="Line of Fire", marks=marks + tuple(str(h) for h in tg),
-                      **_facts(fan.to_dict()))
-        answers.append(ans)
-    trace.rulings = dict(r.consulted)
-    trace.outcome = {"map": q._map.name or "inline", "answers": answers}
-    return trace
+    start, ctx = map_query_start(scenario, rulings)
+    frames = play(start, MAP_SEQUENCE, ctx)
+    trace = trace_of(scenario.title, frames, ctx.rulings.consulted)
+    final = frames[-1].state if frames else Answers(0)
+    return trace.with_result(MapOutcome(scenario._map.name or "inline", final.answers))
 
 
 # ------------------------------------------------------------------------------------------ built-in scenarios

@@ -18,8 +18,10 @@ Sections implemented (titles in :mod:`.sections`):
 The Strategy Roll is a chain of small step functions over immutable state (:class:`RollState`), each named after its
 rule and returning ``(new_state, steps)`` where ``steps`` are cited :class:`explorer.trace.Step`:
 :func:`lock_die` → :func:`roll_pool` → :func:`use_renegade_token` (optional) → :func:`trigger_core_ability` →
-:func:`reroll_icons` → ... until :func:`icons_showing` is empty. :func:`strategy_roll` drives the chain.
-Step B is :func:`begin_actions` → :func:`allocate_die` (× 3, plus Paragon dice) → :func:`end_actions`.
+:func:`reroll_icons` → ... until :func:`icons_showing` is empty. Step B is :func:`begin_actions` →
+:func:`allocate_die` (× 3, plus Paragon dice) → :func:`end_actions`. The kernel (:mod:`explorer.kernel`) plays them
+as :data:`STRATEGY_SEQUENCE` over a :class:`StrategyState` (Preparation Phase, Lock, the roll, one frame per roll
+round, Actions); :func:`strategy_roll` plays the roll part (:data:`ROLL_SEQUENCE`).
 
 Dice come from an :class:`explorer.dice.Roller` as d6 faces 1..6 mapped onto :data:`FACES` (the order of the Strategy
 Die Icons paragraph; the book prints no numbers on the dice, so the numbering is ours and only matters for scripted
@@ -34,10 +36,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from explorer.dice import Roller, SeededRoller
+from explorer.schema import MAX_TITLE, ScenarioHeader
+from explorer.schema import Strict as _Strict
+
+from explorer.dice import Dice, Roller
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.kernel import Context, Each, play, run, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate
 from explorer.text import agree, plural
@@ -45,6 +51,7 @@ from explorer.trace import Step, Trace
 
 from . import sections as S
 from .options import ALL_OPTIONS
+from .results import OddsLine, StrategyOutcome
 
 # -- the Strategy die ------------------------------------------------------------------------------------------------
 
@@ -273,6 +280,8 @@ class RollState:
         icons_per_round: icons that triggered, per roll round.
         renegade_tokens: the Squadmate's Renegade tokens left.
         renegade_used: tokens returned during this roll.
+        rolled: ``(roll round, ((die id, face value), ...))`` of every roll and re-roll so far, in order (what the
+            page shows row by row).
     """
 
     squadmate: str
@@ -285,6 +294,7 @@ class RollState:
     icons_per_round: tuple[int, ...] = ()
     renegade_tokens: int = 0
     renegade_used: int = 0
+    rolled: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
 
     def die(self, die_id: str) -> Die:
         for d in self.dice:
@@ -386,7 +396,8 @@ def roll_pool(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()
     ids = [d.id for d in state.dice if d.id != state.locked]
     got = _roll(ids, roller, fixed, "Strategy Roll")
     dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
-    new = replace(state, dice=dice, roll_round=1)
+    new = replace(state, dice=dice, roll_round=1,
+                  rolled=state.rolled + ((1, tuple((i, f.value) for i, f in got.items())),))
     step = Step(f"Roll {plural(len(ids), 'die')}: " + ", ".join(f"{i} {FACE_SHORT[f]}" for i, f in got.items())
                 if ids else "No die to roll (the only die is Locked)", S.STRATEGY_ROLL,
                 "All dice left in the Pool are rolled" + (f", except the Locked {state.locked}." if state.locked
@@ -494,7 +505,8 @@ def reroll_icons(state: RollState, roller: Roller, fixed: Sequence[Face | str] =
     rnd = state.roll_round + 1
     got = _roll(icons, roller, fixed, f"re-roll {rnd - 1}")
     dice = tuple(replace(d, face=got[d.id]) if d.id in got else d for d in state.dice)
-    new = replace(state, dice=dice, roll_round=rnd, locked=None if state.locked in got else state.locked)
+    new = replace(state, dice=dice, roll_round=rnd, locked=None if state.locked in got else state.locked,
+                  rolled=state.rolled + ((rnd, tuple((i, f.value) for i, f in got.items())),))
     rolled = ", ".join(f"{i} → {FACE_SHORT[f]}" for i, f in got.items())
     step = Step(f"Re-roll {len(icons)} icon {_dice(len(icons))}: {rolled}",
                 S.CORE_ABILITIES, "Once the triggers are resolved, every die showing an icon is re-rolled.",
@@ -516,54 +528,168 @@ MAX_ROLL_ROUNDS = 500
 probability below 6^-500)."""
 
 
+@dataclass(frozen=True)
+class StrategyState:
+    """A Squadmate's Strategy Roll and Actions as the kernel plays them (the frozen state of
+    :data:`STRATEGY_SEQUENCE`).
+
+    Attributes:
+        pool: the dice the Pool holds for this turn (Preparation Phase; ``()`` until gathered).
+        roll: the roll in progress (:class:`RollState`), ``None`` until the Pool is picked up.
+        locked_face: the face of the Locked die (its value before the roll), or ``None``.
+        ended: the last roll round showed no icon: the Strategy Roll is over.
+        actions: Step B in progress (:class:`ActionState`), ``None`` when no die is allocated.
+    """
+
+    pool: tuple[Die, ...] = ()
+    roll: RollState | None = None
+    locked_face: Face | None = None
+    ended: bool = False
+    actions: ActionState | None = None
+
+
+@dataclass(frozen=True)
+class StrategyContext(Context):
+    """What the Strategy Roll reads and never changes: the ruling readings, the dice (``dice``: a
+    :class:`explorer.dice.Dice` or any :class:`~explorer.dice.Roller`) and the scenario's declarations: who rolls
+    (``squadmate``, ``renegade_tokens``), the Pool (``turn``, ``paragon_dice``, ``locked_by_downed``,
+    ``paragon_taken``, the faces ``showing``, the die to ``lock``), the fixed faces per roll round
+    (``fixed_rounds``), the Renegade tokens spent (``renegade``) and the dice allocated in Step B (``allocate``:
+    ``(die id, space, resolve)``)."""
+
+    squadmate: str = ""
+    renegade_tokens: int = 0
+    turn: int = 1
+    paragon_dice: int = 0
+    locked_by_downed: int = 0
+    paragon_taken: int = 0
+    showing: tuple[str, ...] | None = None
+    lock: str | None = None
+    fixed_rounds: tuple[tuple[Face | str, ...], ...] = ()
+    renegade: tuple[RenegadeUse, ...] = ()
+    allocate: tuple[tuple[str, str, bool], ...] = ()
+
+
+def _fixed(ctx: StrategyContext, rnd: int) -> Sequence[Face | str]:
+    return ctx.fixed_rounds[rnd - 1] if rnd - 1 < len(ctx.fixed_rounds) else ()
+
+
+def preparation_phase(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyState, tuple[Step, ...]]:
+    """Preparation Phase and Step A: the dice left in the Pool for this turn (Paragon dice, dice Locked on Downed
+    Squadmates' sheets), showing the faces the previous player left; the Squadmate picks them up."""
+    pool, steps = pool_for_turn(ctx.turn, ctx.paragon_dice, ctx.locked_by_downed, ctx.paragon_taken)
+    if ctx.showing is not None:
+        pool = tuple(replace(d, face=None if f == UNKNOWN else Face(f)) for d, f in zip(pool, ctx.showing))
+    roll, st = begin_strategy_roll(ctx.squadmate, ctx.turn == 1, pool, ctx.renegade_tokens)
+    return replace(state, pool=pool, roll=roll), tuple(steps + st)
+
+
+def lock_a_die(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyState, tuple[Step, ...]]:
+    """Step A: Strategy Roll: Lock one die rolled by the previous player (when the scenario Locks one)."""
+    if ctx.lock is None:
+        return state, ()
+    roll, steps = lock_die(state.roll, ctx.lock, ctx.rulings)
+    return replace(state, roll=roll, locked_face=roll.die(ctx.lock).face), tuple(steps)
+
+
+def roll_the_pool(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyState, tuple[Step, ...]]:
+    """Step A: Strategy Roll: roll every die left in the Pool except the Locked one."""
+    try:
+        roll, steps = roll_pool(state.roll, ctx.dice, _fixed(ctx, 1))
+    except ScenarioError as e:
+        raise ScenarioError("rolls[0]", e.problem, e.allowed) from None
+    return replace(state, roll=roll), tuple(steps)
+
+
+def core_abilities(state: StrategyState, ctx: StrategyContext, rnd: int) -> tuple[StrategyState, tuple[Step, ...]]:
+    """Roll round ``rnd``: the Renegade tokens spent in it (Renegade Tokens), then each icon triggers the Core
+    Ability (Core Abilities); icons left are re-rolled, which makes the next roll round; none left ends the roll."""
+    roll, steps = state.roll, []
+    for use in [u for u in ctx.renegade if u.round == rnd]:
+        roll, st = use_renegade_token(roll, use.die, use.face, ctx.rulings)
+        steps += st
+    roll, st = trigger_core_ability(roll, ctx.rulings)
+    steps += st
+    if not icons_showing(roll):
+        return replace(state, roll=roll, ended=True), tuple(steps)
+    if roll.roll_round >= MAX_ROLL_ROUNDS:
+        raise RuntimeError("the Strategy Roll did not end: icons kept coming up")
+    try:
+        roll, st = reroll_icons(roll, ctx.dice, _fixed(ctx, roll.roll_round + 1))
+    except ScenarioError as e:
+        raise ScenarioError(f"rolls[{roll.roll_round}]", e.problem, e.allowed) from None
+    return replace(state, roll=roll), tuple(steps + st)
+
+
+def roll_rounds(state: StrategyState) -> range:
+    """Roll rounds 1, 2, ... (the play stops at the first one that shows no icon)."""
+    return range(1, MAX_ROLL_ROUNDS + 1)
+
+
+def roll_is_over(state: StrategyState) -> bool:
+    """No icon showing: the Strategy Roll is over (Core Abilities)."""
+    return state.ended
+
+
+def end_of_the_roll(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyState, tuple[Step, ...]]:
+    """The roll is over: every Renegade token and fixed face the scenario declares must have had its roll round.
+
+    Raises:
+        RuleViolation: a Renegade token for a roll round that never happened (Renegade Tokens).
+        ScenarioError: fixed faces for a roll round that never happened (field ``rolls``).
+    """
+    n = state.roll.roll_round
+    pending = [u for u in ctx.renegade if u.round > n]
+    if pending:
+        u = pending[0]
+        raise RuleViolation(f"the Renegade token for {u.die} in roll round {u.round} has no such round (the roll "
+                            f"ended after round {n})", str(S.RENEGADE_TOKENS))
+    if len(ctx.fixed_rounds) > n:
+        raise ScenarioError("rolls", f"{len(ctx.fixed_rounds)} rounds of fixed dice given, but the roll ended after "
+                            f"{plural(n, 'round')}", f"at most {n} rounds")
+    return state, ()
+
+
+def step_b_actions(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyState, tuple[Step, ...]]:
+    """Step B: Actions: the dice allocated to Action Spaces, in order, then the three-dice rule (when the scenario
+    allocates)."""
+    if not ctx.allocate:
+        return state, ()
+    act, steps = begin_actions(state.roll), []
+    for die, space, resolve in ctx.allocate:
+        act, st = allocate_die(act, die, space, resolve, ctx.rulings)
+        steps += st
+    act, st = end_actions(act, ctx.rulings)
+    return replace(state, actions=act), tuple(steps + st)
+
+
+ROLL_SEQUENCE = (("Strategy Roll", roll_the_pool), Each("Roll round {item}", roll_rounds, core_abilities,
+                                                         stop=roll_is_over),
+                 ("End of the roll", end_of_the_roll))
+"""Step A from a picked-up (and maybe Locked) Pool: roll, then trigger and re-roll round after round until no icon
+remains."""
+
+STRATEGY_SEQUENCE = (("Preparation Phase", preparation_phase), ("Lock a die", lock_a_die), *ROLL_SEQUENCE,
+                     ("Step B: Actions", step_b_actions))
+"""The ``strategy`` kind as the kernel plays it: gather the Pool, Lock, roll, the Core Ability rounds, Actions."""
+
+
 def strategy_roll(state: RollState, roller: Roller, fixed_rounds: Sequence[Sequence[Face | str]] = (),
                   renegade: Sequence[RenegadeUse] = (), rulings: Rulings | None = None
                   ) -> tuple[RollState, list[Step]]:
     """Run Step A from a state after :func:`begin_strategy_roll` (and :func:`lock_die`): roll, use Renegade tokens,
-    trigger and re-roll until no icon remains. ``fixed_rounds[r]`` fixes the first faces rolled in roll round
-    ``r + 1`` (round 1: the Pool; later rounds: the icon dice, in Pool order).
+    trigger and re-roll until no icon remains (:data:`ROLL_SEQUENCE`). ``fixed_rounds[r]`` fixes the first faces
+    rolled in roll round ``r + 1`` (round 1: the Pool; later rounds: the icon dice, in Pool order).
 
     Raises:
         RuleViolation: an illegal Renegade use (see :func:`use_renegade_token`).
         ScenarioError: a round's fixed faces outnumber its dice (field ``rolls[r]``), or fixed faces given for a
             round that never happens (field ``rolls``).
     """
-    r = _rulings(rulings)
-    steps: list[Step] = []
-
-    def fixed(rnd: int):
-        return fixed_rounds[rnd - 1] if rnd - 1 < len(fixed_rounds) else ()
-
-    try:
-        state, st = roll_pool(state, roller, fixed(1))
-    except ScenarioError as e:
-        raise ScenarioError("rolls[0]", e.problem, e.allowed) from None
-    steps += st
-    pending = list(renegade)
-    while True:
-        for use in [u for u in pending if u.round == state.roll_round]:
-            state, st = use_renegade_token(state, use.die, use.face, r)
-            steps += st
-            pending.remove(use)
-        state, st = trigger_core_ability(state, r)
-        steps += st
-        if not icons_showing(state):
-            break
-        if state.roll_round >= MAX_ROLL_ROUNDS:
-            raise RuntimeError("the Strategy Roll did not end: icons kept coming up")
-        try:
-            state, st = reroll_icons(state, roller, fixed(state.roll_round + 1))
-        except ScenarioError as e:
-            raise ScenarioError(f"rolls[{state.roll_round}]", e.problem, e.allowed) from None
-        steps += st
-    if pending:
-        u = pending[0]
-        raise RuleViolation(f"the Renegade token for {u.die} in roll round {u.round} has no such round (the roll "
-                            f"ended after round {state.roll_round})", str(S.RENEGADE_TOKENS))
-    if len(fixed_rounds) > state.roll_round:
-        raise ScenarioError("rolls", f"{len(fixed_rounds)} rounds of fixed dice given, but the roll ended after "
-                            f"{plural(state.roll_round, 'round')}", f"at most {state.roll_round} rounds")
-    return state, steps
+    ctx = StrategyContext(_rulings(rulings), roller, fixed_rounds=tuple(tuple(f) for f in fixed_rounds),
+                          renegade=tuple(renegade))
+    final, steps = run(StrategyState(roll=state), ROLL_SEQUENCE, ctx)
+    return final.roll, list(steps)
 
 
 # -- Step B: Actions ---------------------------------------------------------------------------------------------------
@@ -686,10 +812,6 @@ FaceOrUnknown = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_s
 SpaceName = Literal["move", "standard", "enhanced"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
 class SquadmateModel(_Strict):
     """Who rolls: ``name`` (Shepard, Garrus, Liara, Tali, Wrex) and their Renegade tokens (0..8, the box holds 8)."""
 
@@ -727,13 +849,12 @@ class AllocateModel(_Strict):
     resolve: bool = True
 
 
-class StrategyScenario(_Strict):
-    """A ``kind = "strategy"`` scenario (see :func:`parse_strategy`)."""
+class StrategyScenario(ScenarioHeader):
+    """A ``kind = "strategy"`` scenario (see :func:`parse_strategy`); its ``title`` defaults to "Strategy Roll"."""
 
+    title: str = Field(default="Strategy Roll", max_length=MAX_TITLE)
     game: Literal["masseffect"]
     kind: Literal["strategy"]
-    title: str = Field(default="Strategy Roll", max_length=200)
-    description: str = Field(default="", max_length=4000)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     rulings: dict[str, str] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     squadmate: SquadmateModel
@@ -814,6 +935,21 @@ def rulings_of(sc: StrategyScenario, override: Mapping[str, str] | None = None) 
     return Rulings(ALL_OPTIONS, chosen)
 
 
+def strategy_start(scenario: StrategyScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
+                   roller: Roller | None = None) -> tuple[StrategyState, StrategyContext]:
+    """The initial state and the context of a ``strategy`` scenario: its rulings (the file's, then ``rulings``), its
+    dice (``roller``, else ``seed``, else the file's seed) and its declarations."""
+    sc = scenario
+    dice = roller if roller is not None else Dice(seed=seed if seed is not None else sc.seed)
+    ctx = StrategyContext(rulings_of(sc, rulings), dice, sc.squadmate.name, sc.squadmate.renegade_tokens, sc.pool.turn,
+                          sc.pool.paragon_dice, sc.pool.locked_by_downed, sc.pool.paragon_taken,
+                          None if sc.pool.showing is None else tuple(sc.pool.showing), sc.pool.lock,
+                          tuple(tuple(f) for f in sc.rolls),
+                          tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in sc.renegade),
+                          tuple((a.die, a.space, a.resolve) for a in sc.allocate))
+    return StrategyState(), ctx
+
+
 def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | None = None,
                      seed: int | None = None, roller: Roller | None = None) -> Trace:
     """Resolve a Strategy Roll scenario into a cited :class:`Trace`.
@@ -832,52 +968,31 @@ def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | No
     from .strategy_odds import strategy_odds_table
 
     sc = scenario
-    r = rulings_of(sc, rulings)
-    trace = Trace(sc.title)
-    pool, steps = pool_for_turn(sc.pool.turn, sc.pool.paragon_dice, sc.pool.locked_by_downed, sc.pool.paragon_taken)
-    if sc.pool.showing is not None:
-        pool = tuple(replace(d, face=None if f == UNKNOWN else Face(f)) for d, f in zip(pool, sc.pool.showing))
-    state, st = begin_strategy_roll(sc.squadmate.name, sc.on_point, pool, sc.squadmate.renegade_tokens)
-    steps += st
-    locked_face = None
-    if sc.pool.lock is not None:
-        state, st = lock_die(state, sc.pool.lock, r)
-        locked_face = state.die(sc.pool.lock).face
-        steps += st
-    if roller is None:
-        roller = SeededRoller(seed if seed is not None else sc.seed)
-    uses = [RenegadeUse(u.die, Face(u.face), u.round) for u in sc.renegade]
-    state, st = strategy_roll(state, roller, sc.rolls, uses, r)
-    steps += st
-    final = {d.id: d.face.value for d in state.dice}
-    counts = {f.value: sum(d.face is f for d in state.dice) for f in ACTION_FACES}
+    start, ctx = strategy_start(sc, rulings, seed, roller)
+    r = ctx.rulings
+    frames = play(start, STRATEGY_SEQUENCE, ctx)
+    final = frames[-1].state
+    state, pool, locked_face = final.roll, final.pool, final.locked_face
+    trace = trace_of(sc.title, frames)
     faces = [d.face for d in state.dice]
     fill = fill_spaces(faces, (Space.MOVE, Space.STANDARD, Space.ENHANCED), r)
-    outcome = {
-        "squadmate": sc.squadmate.name, "core_ability": SQUADMATES[sc.squadmate.name], "on_point": sc.on_point,
-        "pool_size": len(pool), "locked": sc.pool.lock, "final": final, "final_counts": counts,
-        "triggers": state.triggers, "icons_per_round": list(state.icons_per_round),
-        "roll_rounds": state.roll_round, "renegade_used": state.renegade_used,
-        "can_fill_move_standard_enhanced": [state.dice[i].id for i in fill] if fill else None,
-    }
-    if sc.squadmate.name == "Liara":
-        outcome["analysis_moves"] = state.triggers
-    if sc.allocate:
-        act = begin_actions(state)
-        for a in sc.allocate:
-            act, st = allocate_die(act, a.die, a.space, a.resolve, r)
-            steps += st
-        act, st = end_actions(act, r)
-        steps += st
-        outcome["taken"] = {p.die.id: p.space.value for p in act.placed}
-        outcome["pool_left"] = {d.id: d.face.value for d in act.pool}
+    taken = pool_left = None
+    if final.actions is not None:
+        act = final.actions
+        taken = tuple((p.die.id, p.space.value) for p in act.placed)
+        pool_left = tuple((d.id, d.face.value) for d in act.pool)
     n_strategy = sum(not d.paragon for d in pool)
     locked_paragon = sc.pool.lock is not None and sc.pool.lock.startswith("P")
+    odds = None
     if n_strategy >= 1:  # the odds table counts 1..12 Strategy dice; a Pool of Paragon dice only has none
-        outcome["odds"] = strategy_odds_table(n_strategy, locked_face.value if locked_face else None,
-                                              paragon=len(pool) - n_strategy, rulings=r, max_triggers=8,
-                                              locked_is_paragon=locked_paragon)
-    trace.steps = steps
+        odds = OddsLine.of(strategy_odds_table(n_strategy, locked_face.value if locked_face else None,
+                                               paragon=len(pool) - n_strategy, rulings=r, max_triggers=8,
+                                               locked_is_paragon=locked_paragon))
     trace.rulings = dict(r.consulted)
-    trace.outcome = outcome
-    return trace
+    return trace.with_result(StrategyOutcome(
+        sc.squadmate.name, SQUADMATES[sc.squadmate.name], sc.on_point, len(pool), sc.pool.lock,
+        tuple((d.id, d.face.value) for d in state.dice),
+        tuple((f.value, sum(d.face is f for d in state.dice)) for f in ACTION_FACES),
+        state.triggers, tuple(state.icons_per_round), state.roll_round, state.renegade_used,
+        tuple(state.dice[i].id for i in fill) if fill else None, state.rolled,
+        state.triggers if sc.squadmate.name == "Liara" else None, taken, pool_left, odds))

@@ -34,6 +34,7 @@ from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hol
 from .options import ALL_OPTIONS, rulings
 from .strategy import (ACTION_FACES, FACE_LABELS, FACE_SHORT, FACES, SQUADMATES, STRATEGY_OPTION_KEYS, UNKNOWN, Face,
                        parse_strategy, pool_for_turn, resolve_strategy)
+from .results import OddsLine
 from .strategy_odds import pool_counts
 
 ALIASES: dict[str, str] = {
@@ -431,30 +432,28 @@ class StrategyPoolExplorer(W.VBox):
         self._draw(trace, data)
 
     def _draw(self, trace: Trace, data: dict) -> None:
-        o = trace.outcome
-        locked = o["locked"]
-        paragon_ids = {d for d in o["final"] if d.startswith("P")}
+        o = trace.result
+        locked = o.locked
+        paragon_ids = {d for d, _ in o.final if d.startswith("P")}
         flags = lambda d: frozenset({"locked"} if d == locked else set()) | (  # noqa: E731
             {"paragon"} if d in paragon_ids else set())
         rows = []
-        for s in trace.steps:
-            rolled = s.facts.get("rolled")
-            if rolled is not None:
-                lab = "Roll" if s.facts["round"] == 1 else f"Re-roll {s.facts['round'] - 1}"
-                rows.append((lab, [(d, f, flags(d)) for d, f in rolled.items()]))
+        for rnd, rolled in o.rolled:
+            lab = "Roll" if rnd == 1 else f"Re-roll {rnd - 1}"
+            rows.append((lab, [(d, f, flags(d)) for d, f in rolled]))
         self._round_dice = list(rows)
-        rows.append(("Pool", [(d, f, flags(d)) for d, f in o["final"].items()]))
+        rows.append(("Pool", [(d, f, flags(d)) for d, f in o.final]))
         self.dice.show(rows, (), self._picked if self._picked and self._picked[0] < len(rows) - 1 else None)
         self.stepper.show(trace)
-        fill = o["can_fill_move_standard_enhanced"]
-        who = f"{o['squadmate']}{' (On Point)' if o['on_point'] else ''}"
-        extra = f"; Analysis token moves {o['analysis_moves']}" if "analysis_moves" in o else ""
+        fill = o.can_fill
+        who = f"{o.squadmate}{' (On Point)' if o.on_point else ''}"
+        extra = f"; Analysis token moves {o.analysis_moves}" if o.analysis_moves is not None else ""
         self.headline.value = (
-            f"<div style='font-family:sans-serif'><b>{html.escape(who)}</b>: {plural(o['pool_size'], 'die')}, "
-            f"{plural(o['triggers'], html.escape(o['core_ability']) + ' trigger')} over "
-            f"{plural(o['roll_rounds'], 'roll round')}"
+            f"<div style='font-family:sans-serif'><b>{html.escape(who)}</b>: {plural(o.pool_size, 'die')}, "
+            f"{plural(o.triggers, html.escape(o.core_ability) + ' trigger')} over "
+            f"{plural(o.roll_rounds, 'roll round')}"
             f"{extra}. Move + Standard + Enhanced: <b>{'yes (' + ', '.join(fill) + ')' if fill else 'no'}</b>.</div>")
-        self._draw_odds(o)
+        self._draw_odds(o.odds)
         if self.opened is None:
             self.outcome.show(None)
         else:
@@ -464,17 +463,16 @@ class StrategyPoolExplorer(W.VBox):
             self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace),
                               state=repr(sorted(data.items(), key=str)), live=True)
 
-    def _draw_odds(self, o: dict) -> None:
-        odds = o.get("odds")
+    def _draw_odds(self, odds: OddsLine | None) -> None:
         if not odds:
             self.chart.show([], [], "No odds for this Pool")
             return
-        p_fill = odds["p_fill_move_standard_enhanced"]["float"]
-        trig = [odds["triggers"]["pmf"][str(k)]["float"] for k in range(len(odds["triggers"]["pmf"]))]
+        p_fill = odds.p_fill[0]
+        trig = list(odds.trigger_pmf)
         r = rulings({k: w.value for k, w in self.rulings_box.items()})
-        counts = pool_counts(odds["pool"], odds["locked"], odds["paragon"], False, r)
+        counts = pool_counts(odds.pool, odds.locked, odds.paragon, False, r)
         i = ACTION_FACES.index(Face.ENHANCED)
-        n = odds["pool"] + odds["paragon"]
+        n = odds.pool + odds.paragon
         enh = [0.0] * (n + 1)
         for c, p in counts.items():
             enh[c[i]] += p
@@ -482,9 +480,9 @@ class StrategyPoolExplorer(W.VBox):
                          Outcome("cannot", 1 - p_fill, "#ced4da")],
                         [Distribution("Core Ability triggers", trig, "#7048e8", "triggers"),
                          Distribution("Enhanced Action dice", enh, "#2b8a3e", "dice")],
-                        f"Exact odds before this roll: {plural(odds['pool'], 'Strategy die', 'Strategy dice')}"
-                        + (f" + {odds['paragon']} Paragon" if odds["paragon"] else "")
-                        + (f", Locked {FACE_SHORT[Face(odds['locked'])]}" if odds["locked"] else ""))
+                        f"Exact odds before this roll: {plural(odds.pool, 'Strategy die', 'Strategy dice')}"
+                        + (f" + {odds.paragon} Paragon" if odds.paragon else "")
+                        + (f", Locked {FACE_SHORT[Face(odds.locked)]}" if odds.locked else ""))
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""

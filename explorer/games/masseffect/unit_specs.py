@@ -29,20 +29,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
+from explorer.schema import ScenarioHeader, Strict
 
 from .units import Enemy, Squadmate
 
 MAX_SQUADMATES = 5
 MAX_ENEMIES = 40
 Name = Field(min_length=1, max_length=40)
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 def parse_hex(value: str, field: str = "position") -> Hex:
@@ -53,13 +50,12 @@ def parse_hex(value: str, field: str = "position") -> Hex:
         raise ValueError(str(e)) from None
 
 
-class Header(Strict):
-    """The top of every Mass Effect scenario file (the shared convention)."""
+class Header(ScenarioHeader):
+    """The top of every Mass Effect scenario file: the shared header (:class:`explorer.schema.ScenarioHeader`:
+    ``title``, ``description``), then ``game``, ``kind``, ``seed`` and ``[rulings]``."""
 
     game: Literal["masseffect"]
     kind: str
-    title: str = Field(default="", max_length=200)
-    description: str = Field(default="", max_length=4000)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     rulings: dict[str, str] = Field(default_factory=dict, max_length=50)
 

@@ -29,7 +29,7 @@ from explorer.errors import RuleViolation
 from explorer.hexgrid import Hex
 from explorer.options import Rulings
 from explorer.text import join_words, plural
-from explorer.trace import RuleRef, Step
+from explorer.trace import Step
 
 from . import sections as S
 
@@ -59,10 +59,6 @@ GRENADE_DAMAGE = {"grenade": 2, "grenade_cache": 3}
 
 GRENADE_RANGE = 3
 """A Grenade's target hex is in the thrower's Line of Fire and within three hexes (Grenade and Grenade Cache Tokens)."""
-
-
-def _step(title: str, rule: RuleRef, detail: str = "", marks: Iterable[str] = (), **facts) -> Step:
-    return Step(title, rule, detail, dict(facts), tuple(marks))
 
 
 # --- Squadmates ---------------------------------------------------------------------------------------------------
@@ -125,28 +121,29 @@ def squadmate_damage(sq: Squadmate, amount: int, *, by: str = "") -> tuple[Squad
         raise ValueError("Damage cannot be negative")
     who = f" from {by}" if by else ""
     if sq.downed:
-        return sq, [_step(f"{sq.name} is already Downed: the {amount} Damage{who} has no effect", S.DOWNED_SQUADMATES,
-                          marks=[sq.name], squadmate=sq.name, damage=amount, shield_points=0, hit_points=0)]
+        return sq, [Step(f"{sq.name} is already Downed: the {amount} Damage{who} has no effect", S.DOWNED_SQUADMATES,
+                         facts={"squadmate": sq.name, "damage": amount, "shield_points": 0, "hit_points": 0},
+                         marks=[sq.name])]
     from_shields = min(amount, sq.shield_points)
     from_hits = min(amount - from_shields, sq.hit_points)
     new = replace(sq, shield_points=sq.shield_points - from_shields, hit_points=sq.hit_points - from_hits)
     detail = ("Each point of Damage takes a Shield Point; with the shields failed, each point takes a Hit Point."
               f" Shields {sq.shield_points} -> {new.shield_points}, Hit Points {sq.hit_points} -> {new.hit_points}.")
-    steps = [_step(f"{sq.name} suffers {amount} Damage{who}: -{from_shields} Shield Points, -{from_hits} Hit Points",
-                   S.SQUADMATE_DAMAGE, detail, [sq.name], squadmate=sq.name, damage=amount,
-                   shield_points=new.shield_points, hit_points=new.hit_points)]
+    steps = [Step(f"{sq.name} suffers {amount} Damage{who}: -{from_shields} Shield Points, -{from_hits} Hit Points",
+                  S.SQUADMATE_DAMAGE, detail, facts={"squadmate": sq.name, "damage": amount,
+                  "shield_points": new.shield_points, "hit_points": new.hit_points}, marks=[sq.name])]
     if new.hit_points == 0:
         new = replace(new, downed=True)
         if new.commander:
-            steps.append(_step(f"{sq.name} is Downed: the Mission ends in failure", S.MISSION_COMMANDER,
-                               "Commander Shepard has no Downed side; Shepard Downed is one of the four ways a "
-                               "Mission ends (Ending a Mission).", [sq.name], squadmate=sq.name, downed=True,
-                               mission_failed=True))
+            steps.append(Step(f"{sq.name} is Downed: the Mission ends in failure", S.MISSION_COMMANDER,
+                              "Commander Shepard has no Downed side; Shepard Downed is one of the four ways a "
+                               "Mission ends (Ending a Mission).", facts={"squadmate": sq.name, "downed": True,
+                              "mission_failed": True}, marks=[sq.name]))
         else:
-            steps.append(_step(f"{sq.name} is Downed", S.DOWNED_SQUADMATES,
-                               "Hit Points reduced to 0: flip the Squadmate Sheet, set aside the dice in its Action "
-                               "Slots and follow the instructions on its back.", [sq.name], squadmate=sq.name,
-                               downed=True))
+            steps.append(Step(f"{sq.name} is Downed", S.DOWNED_SQUADMATES,
+                              "Hit Points reduced to 0: flip the Squadmate Sheet, set aside the dice in its Action "
+                               "Slots and follow the instructions on its back.", facts={"squadmate": sq.name,
+                              "downed": True}, marks=[sq.name]))
     return new, steps
 
 
@@ -162,8 +159,8 @@ def restore_shields(sq: Squadmate) -> tuple[Squadmate, list[Step]]:
     if sq.downed or sq.shield_points == sq.shield_points_max:
         return sq, []
     new = replace(sq, shield_points=sq.shield_points_max)
-    return new, [_step(f"{sq.name} recovers all Shield Points ({sq.shield_points} -> {new.shield_points})",
-                       S.END_PHASE, marks=[sq.name], squadmate=sq.name, shield_points=new.shield_points)]
+    return new, [Step(f"{sq.name} recovers all Shield Points ({sq.shield_points} -> {new.shield_points})", S.END_PHASE,
+                      facts={"squadmate": sq.name, "shield_points": new.shield_points}, marks=[sq.name])]
 
 
 def medi_gel(user: Squadmate, target: Squadmate, distance: int | None, rulings: Rulings) -> tuple[Squadmate, list[Step]]:
@@ -191,11 +188,11 @@ def medi_gel(user: Squadmate, target: Squadmate, distance: int | None, rulings: 
         revived = True
     gained = min(MEDI_GEL_HIT_POINTS, target.hit_points_max - target.hit_points)
     new = replace(target, hit_points=target.hit_points + gained, downed=target.downed and gained == 0)
-    steps.append(_step(f"{user.name} uses Medi-gel on {target.name}: +{gained} Hit Points "
+    steps.append(Step(f"{user.name} uses Medi-gel on {target.name}: +{gained} Hit Points "
                        f"({target.hit_points} -> {new.hit_points})" + (" and no longer Downed" if revived else ""),
-                       S.MEDI_GEL, "Up to 2 Hit Points, not above the tracker's maximum; the token goes back to the "
-                       "game box.", [user.name, target.name], user=user.name, squadmate=target.name,
-                       hit_points=new.hit_points, revived=revived and not new.downed))
+                      S.MEDI_GEL, "Up to 2 Hit Points, not above the tracker's maximum; the token goes back to the "
+                       "game box.", facts={"user": user.name, "squadmate": target.name, "hit_points": new.hit_points,
+                      "revived": revived and not new.downed}, marks=[user.name, target.name]))
     return new, steps
 
 
@@ -203,12 +200,12 @@ def gain_xp(sq: Squadmate, enemy: str) -> tuple[Squadmate, list[Step]]:
     """``sq`` marks one XP box for Defeating ``enemy``, unless its column already holds :data:`XP_PER_MISSION`
     (Additional Rules › Earning XP: Defeats do not overflow to the next column)."""
     if sq.xp >= XP_PER_MISSION:
-        return sq, [_step(f"{sq.name} Defeated {enemy} but already has {XP_PER_MISSION} XP this Mission: no more",
-                          S.EARNING_XP, marks=[sq.name], squadmate=sq.name, xp=sq.xp, gained=0)]
+        return sq, [Step(f"{sq.name} Defeated {enemy} but already has {XP_PER_MISSION} XP this Mission: no more",
+                         S.EARNING_XP, facts={"squadmate": sq.name, "xp": sq.xp, "gained": 0}, marks=[sq.name])]
     new = replace(sq, xp=sq.xp + 1)
     note = " (column full: the Squadmate may unlock an Ability)" if new.xp == XP_PER_MISSION else ""
-    return new, [_step(f"{sq.name} gains 1 XP for Defeating {enemy} ({new.xp}/{XP_PER_MISSION}){note}",
-                       S.EARNING_XP, marks=[sq.name], squadmate=sq.name, xp=new.xp, gained=1)]
+    return new, [Step(f"{sq.name} gains 1 XP for Defeating {enemy} ({new.xp}/{XP_PER_MISSION}){note}", S.EARNING_XP,
+                      facts={"squadmate": sq.name, "xp": new.xp, "gained": 1}, marks=[sq.name])]
 
 
 def pass_on_point(order: Sequence[Squadmate], on_point: str, rulings: Rulings) -> tuple[str, list[Step]]:
@@ -239,11 +236,57 @@ def pass_on_point(order: Sequence[Squadmate], on_point: str, rulings: Rulings) -
         why = ("players sit facing the table and turns go clockwise, so the sheet on the right is the previous one in "
                "turn order" if step == -1 else "the next Squadmate in (clockwise) turn order")
         skip = f"; skipped Downed {', '.join(skipped)}" if skipped else ""
-        return cand.name, [_step(f"On Point passes from {on_point} to {cand.name}", S.END_PHASE,
-                                 f"Ruling on_point_direction = {reading}: {why}{skip}.", [cand.name],
-                                 on_point=cand.name, skipped=skipped)]
-    return on_point, [_step(f"On Point stays with {on_point}: every other Squadmate is Downed", S.END_PHASE,
-                            marks=[on_point], on_point=on_point, skipped=skipped)]
+        return cand.name, [Step(f"On Point passes from {on_point} to {cand.name}", S.END_PHASE,
+                                f"Ruling on_point_direction = {reading}: {why}{skip}.", facts={"on_point": cand.name,
+                                "skipped": skipped}, marks=[cand.name])]
+    return on_point, [Step(f"On Point stays with {on_point}: every other Squadmate is Downed", S.END_PHASE,
+                           facts={"on_point": on_point, "skipped": skipped}, marks=[on_point])]
+
+
+def damage_happenings(before: Squadmate, after: Squadmate, amount: int, by: str = "") -> tuple:
+    """What :func:`squadmate_damage` did, as typed records (:class:`.results.SquadmateDamaged`, then
+    :class:`.results.Downed` when this Damage Downed it)."""
+    from .results import Downed, SquadmateDamaged
+
+    out: tuple = (SquadmateDamaged(before.name, amount, by, before.shield_points - after.shield_points,
+                                   before.hit_points - after.hit_points, before.downed),)
+    if after.downed and not before.downed:
+        out += (Downed(before.name, bool(after.commander)),)
+    return out
+
+
+class Roster:
+    """What every frozen state holding ``squadmates`` and ``enemies`` (and a ``log`` of :data:`.results.Happening`)
+    can answer and change, always into a new value: the Mass Effect sequence states (:class:`.damage.DamageState`,
+    :class:`.activation.Board`) extend it."""
+
+    squadmates: tuple[Squadmate, ...]
+    enemies: tuple[Enemy, ...]
+    log: tuple
+
+    def squadmate(self, name: str) -> Squadmate:
+        return next(s for s in self.squadmates if s.name == name)
+
+    def enemy(self, name: str) -> Enemy | None:
+        return next((e for e in self.enemies if e.name == name), None)
+
+    def with_squadmate(self, sq: Squadmate):
+        return replace(self, squadmates=tuple(sq if s.name == sq.name else s for s in self.squadmates))
+
+    def with_enemy(self, name: str, enemy: Enemy | None):
+        """This state with ``enemy`` in place of the Enemy ``name``; ``None`` removes it from the board."""
+        if enemy is None:
+            return replace(self, enemies=tuple(e for e in self.enemies if e.name != name))
+        return replace(self, enemies=tuple(enemy if e.name == name else e for e in self.enemies))
+
+    def logged(self, *happenings):
+        """This state with ``happenings`` added to its :attr:`log`, in order."""
+        return replace(self, log=self.log + tuple(happenings))
+
+    @property
+    def failed(self) -> bool:
+        """Shepard is Downed: the Mission ends in failure (Mission Commander)."""
+        return mission_failed(self.squadmates)
 
 
 # --- Enemies ------------------------------------------------------------------------------------------------------
@@ -367,23 +410,26 @@ def enemy_damage(enemy: Enemy, amount: int, *, by: str = "") -> EnemyDamageResul
     steps: list[Step] = []
     if enemy.kind == "minion":
         if total >= sv:
-            steps.append(_step(f"{enemy.name} suffers {amount} Damage{who}: {total} >= Shield Value {sv}, Defeated",
-                               S.DAMAGING_ENEMIES, "A Defeated Minion is returned to the Enemy Bag.", [enemy.name],
-                               enemy=enemy.name, damage=total, shield_value=sv, defeated=True))
+            steps.append(Step(f"{enemy.name} suffers {amount} Damage{who}: {total} >= Shield Value {sv}, Defeated",
+                              S.DAMAGING_ENEMIES, "A Defeated Minion is returned to the Enemy Bag.",
+                              facts={"enemy": enemy.name, "damage": total, "shield_value": sv, "defeated": True},
+                              marks=[enemy.name]))
             return EnemyDamageResult(None, True, None, total - sv, False, tuple(steps))
         new = replace(enemy, damage=total)
-        steps.append(_step(f"{enemy.name} suffers {amount} Damage{who}: {total} of Shield Value {sv}",
-                           S.DAMAGING_ENEMIES, "Damage tokens stay until the end of the Round.", [enemy.name],
-                           enemy=enemy.name, damage=total, shield_value=sv, defeated=False))
+        steps.append(Step(f"{enemy.name} suffers {amount} Damage{who}: {total} of Shield Value {sv}",
+                          S.DAMAGING_ENEMIES, "Damage tokens stay until the end of the Round.",
+                          facts={"enemy": enemy.name, "damage": total, "shield_value": sv, "defeated": False},
+                          marks=[enemy.name]))
         react = _react_steps(new, amount, by, steps)
         return EnemyDamageResult(new, False, None, 0, react, tuple(steps))
     level = enemy.exhausted + 1
     levels = len(enemy.resilience)
     if total < sv:
         new = replace(enemy, damage=total)
-        steps.append(_step(f"{enemy.name} suffers {amount} Damage{who}: {total} of {sv} on Resilience level "
-                           f"{level}/{levels}", S.ELITES, marks=[enemy.name], enemy=enemy.name, damage=total,
-                           shield_value=sv, level=level, exhausted=enemy.exhausted, defeated=False))
+        steps.append(Step(f"{enemy.name} suffers {amount} Damage{who}: {total} of {sv} on Resilience level "
+                           f"{level}/{levels}", S.ELITES, facts={"enemy": enemy.name, "damage": total,
+                          "shield_value": sv, "level": level, "exhausted": enemy.exhausted, "defeated": False},
+                          marks=[enemy.name]))
         react = _react_steps(new, amount, by, steps)
         return EnemyDamageResult(new, False, None, 0, react, tuple(steps))
     excess = total - sv
@@ -393,24 +439,38 @@ def enemy_damage(enemy: Enemy, amount: int, *, by: str = "") -> EnemyDamageResul
     tail = ("the last level: Defeated, removed from the board" if defeated
             else f"next level Shield Value {remaining[0]}")
     sum_text = f"{enemy.damage} + {amount} = {total}" if enemy.damage else f"{total}"
-    steps.append(_step(f"{enemy.name} suffers {amount} Damage{who}: {sum_text} reaches {sv}, Resilience level {level}/"
+    steps.append(Step(f"{enemy.name} suffers {amount} Damage{who}: {sum_text} reaches {sv}, Resilience level {level}/"
                        f"{levels} exhausted, {excess} excess disregarded; {tail}", S.ELITES,
-                       "The level's progress box is marked and its Damage tokens are removed; excess Damage from "
-                       "that Attack is disregarded.", [enemy.name], enemy=enemy.name, damage=0, shield_value=sv,
-                       level=level, exhausted=new.exhausted, discarded=excess, remaining=remaining,
-                       defeated=defeated))
+                      "The level's progress box is marked and its Damage tokens are removed; excess Damage from "
+                       "that Attack is disregarded.", facts={"enemy": enemy.name, "damage": 0, "shield_value": sv,
+                      "level": level, "exhausted": new.exhausted, "discarded": excess, "remaining": remaining,
+                      "defeated": defeated}, marks=[enemy.name]))
     if defeated:
         return EnemyDamageResult(None, True, level, excess, False, tuple(steps))
     react = _react_steps(new, amount, by, steps)
     return EnemyDamageResult(new, False, level, excess, react, tuple(steps))
 
 
+def enemy_damage_happenings(before: Enemy, res: EnemyDamageResult, amount: int, by: str = "") -> tuple:
+    """What :func:`enemy_damage` did, as one typed record (:class:`.results.MinionDamaged` or
+    :class:`.results.EliteDamaged`)."""
+    from .results import EliteDamaged, MinionDamaged
+
+    if before.kind == "minion":
+        return (MinionDamaged(before.name, amount, by, res.defeated),)
+    total, sv = before.damage + amount, before.current_shield_value
+    level = before.exhausted + 1
+    if total < sv:
+        return (EliteDamaged(before.name, amount, by, level, total, sv, False),)
+    return (EliteDamaged(before.name, amount, by, level, 0, sv, True, total - sv, res.defeated),)
+
+
 def _react_steps(enemy: Enemy, amount: int, by: str, steps: list[Step]) -> bool:
     if amount <= 0 or not enemy.has_tag("React"):
         return False
     toward = by or "the attacker"
-    steps.append(_step(f"{enemy.name} (React Tag) was Damaged but not Defeated: it moves one hex toward {toward}",
-                       S.REACT_TAG, marks=[enemy.name], enemy=enemy.name, react_toward=by or None))
+    steps.append(Step(f"{enemy.name} (React Tag) was Damaged but not Defeated: it moves one hex toward {toward}",
+                      S.REACT_TAG, facts={"enemy": enemy.name, "react_toward": by or None}, marks=[enemy.name]))
     return True
 
 
@@ -443,12 +503,12 @@ def stun(enemy: Enemy) -> tuple[Enemy, list[Step]]:
     if enemy.shrouded:
         raise RuleViolation(f"{enemy.name} is in a Shrouded area and cannot be targeted", S.SHROUDED_AREAS.section)
     if enemy.stunned:
-        return enemy, [_step(f"{enemy.name} is already Stunned", S.STUNNING_ENEMIES, marks=[enemy.name],
-                             enemy=enemy.name, stunned=True)]
-    return replace(enemy, stunned=True), [_step(f"{enemy.name} is Stunned: flipped to its Stunned side",
-                                                S.STUNNING_ENEMIES, "It cannot make Opportunity Attacks and is never "
-                                                "Activated until flipped back in the End Phase.", [enemy.name],
-                                                enemy=enemy.name, stunned=True)]
+        return enemy, [Step(f"{enemy.name} is already Stunned", S.STUNNING_ENEMIES, facts={"enemy": enemy.name,
+                            "stunned": True}, marks=[enemy.name])]
+    return replace(enemy, stunned=True), [Step(f"{enemy.name} is Stunned: flipped to its Stunned side",
+                                               S.STUNNING_ENEMIES, "It cannot make Opportunity Attacks and is never "
+                                                "Activated until flipped back in the End Phase.",
+                                               facts={"enemy": enemy.name, "stunned": True}, marks=[enemy.name])]
 
 
 def give_biotic_effect(enemy: Enemy) -> tuple[Enemy, list[Step]]:
@@ -461,12 +521,13 @@ def give_biotic_effect(enemy: Enemy) -> tuple[Enemy, list[Step]]:
     if enemy.shrouded:
         raise RuleViolation(f"{enemy.name} is in a Shrouded area and cannot be targeted", S.SHROUDED_AREAS.section)
     if enemy.biotic_effect:
-        return enemy, [_step(f"{enemy.name} already has a Biotic Effect token: no second one", S.BIOTIC_EFFECTS,
-                             marks=[enemy.name], enemy=enemy.name, attack_value=enemy.effective_attack_value)]
+        return enemy, [Step(f"{enemy.name} already has a Biotic Effect token: no second one", S.BIOTIC_EFFECTS,
+                            facts={"enemy": enemy.name, "attack_value": enemy.effective_attack_value},
+                            marks=[enemy.name])]
     new = replace(enemy, biotic_effect=True)
-    return new, [_step(f"{enemy.name} gets a Biotic Effect token: Attack Value {enemy.attack_value} counts as "
+    return new, [Step(f"{enemy.name} gets a Biotic Effect token: Attack Value {enemy.attack_value} counts as "
                        f"{new.effective_attack_value}", S.BIOTIC_EFFECTS, "2 lower, to a minimum of 0.",
-                       [enemy.name], enemy=enemy.name, attack_value=new.effective_attack_value)]
+                      facts={"enemy": enemy.name, "attack_value": new.effective_attack_value}, marks=[enemy.name])]
 
 
 def enemy_end_phase(enemy: Enemy) -> tuple[Enemy, list[Step]]:
@@ -486,8 +547,8 @@ def enemy_end_phase(enemy: Enemy) -> tuple[Enemy, list[Step]]:
     if not changes:
         return enemy, []
     kept = " (stays Stunned side up: Shrouded area)" if enemy.stunned and enemy.shrouded else ""
-    return new, [_step(f"{enemy.name}: " + ", ".join(changes) + kept, S.END_PHASE, marks=[enemy.name],
-                       enemy=enemy.name, damage=0, biotic_effect=False, stunned=new.stunned)]
+    return new, [Step(f"{enemy.name}: " + ", ".join(changes) + kept, S.END_PHASE, facts={"enemy": enemy.name,
+                      "damage": 0, "biotic_effect": False, "stunned": new.stunned}, marks=[enemy.name])]
 
 
 def intel_at_mission_end(intel_tokens: int, boxes_marked: int, icon_boxes: Iterable[int],
@@ -511,7 +572,7 @@ def intel_at_mission_end(intel_tokens: int, boxes_marked: int, icon_boxes: Itera
     unlocks = [b for b in newly if b in icons]
     icon = f"; icon {'box' if len(unlocks) == 1 else 'boxes'} {join_words(unlocks)}: a Squadmate unlocks an Ability " \
         "for each" if unlocks else ""
-    steps = [_step(f"{plural(len(newly), 'Intel Gathered box', 'Intel Gathered boxes')} marked "
-                   f"({boxes_marked} -> {end}){icon}",
-                   S.INTEL_CACHES, "Intel Cache tokens go back to the game box.", marked=end, unlocks=unlocks)]
+    steps = [Step(f"{plural(len(newly), 'Intel Gathered box', 'Intel Gathered boxes')} marked "
+                   f"({boxes_marked} -> {end}){icon}", S.INTEL_CACHES, "Intel Cache tokens go back to the game box.",
+                  facts={"marked": end, "unlocks": unlocks})]
     return end, unlocks, steps
