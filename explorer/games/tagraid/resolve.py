@@ -22,14 +22,12 @@ Who faces whom (Rolls › Face to Face Rolls: both Miners must affect each other
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from explorer.dice import Roller, SeededRoller
-from explorer.errors import ScenarioError
+from explorer.dice import Dice, Roller
 from explorer.options import Rulings
 from explorer.text import agree, plural
 from explorer.trace import Trace
@@ -49,54 +47,6 @@ SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close C
 STATE_REFS = {"Slowed": S.SLOWED_STATE}
 SKILL_REFS = {"ranged_attack": S.RANGED_ATTACK, "close_combat_attack": S.CLOSE_COMBAT_ATTACK, "evade": S.EVADE,
               "idle": S.IDLE, "none": S.ORDERS_AND_AROS}
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# dice
-
-
-class _Dice:
-    """Hands out dice: from an explicit roller for everything, else the scenario's fixed dice where given and a
-    :class:`SeededRoller` (the scenario's ``seed``) for the rest."""
-
-    def __init__(self, roller: Roller | None, seed: int | None):
-        self.roller = roller
-        # no seed: draw a fresh one, so the trace can name it and the roll can be replayed (``--seed``)
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
-        self.seeded = SeededRoller(self.seed)
-        self.cursor: dict[str, int] = {}
-
-    def fact(self, source: str) -> str:
-        """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"`` or ``"rolled"`` (an explicit
-        roller)."""
-        return {"given": "given", "seed": f"rolled (seed {self.seed})", "roller": "rolled"}[source]
-
-    def says(self, source: str) -> str:
-        """Where a roll's dice came from, for the step text: ``"dice given"``, ``"rolled, seed 7"`` (the scenario's
-        seed, or the explicit roller's when it has one) or ``"rolled by the roller passed in"``."""
-        if source == "given":
-            return "dice given"
-        if source == "seed":
-            return f"rolled, seed {self.seed}"
-        seed = getattr(self.roller, "seed", None)
-        return f"rolled, seed {seed}" if seed is not None else "rolled by the roller passed in"
-
-    def take(self, script: Sequence[int] | None, n: int, field: str, label: str) -> tuple[list[int], str]:
-        """``n`` faces for ``field`` (a scenario field path) and where they came from (``given``/``seed``/``roller``)."""
-        if n <= 0:
-            return [], "none"
-        if self.roller is not None:
-            return [self.roller.roll(20, f"{label} {i + 1}") for i in range(n)], "roller"
-        if script is not None:
-            start = self.cursor.get(field, 0)
-            if start + n > len(script):
-                raise ScenarioError(field, f"{plural(start + n, 'die')} {agree(start + n, 'is', 'are')} needed "
-                                    f"({label}) but only {len(script)} {agree(len(script), 'is', 'are')} given",
-                                    f"at least {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
-                                    f"them", None)
-            self.cursor[field] = start + n
-            return list(script[start:start + n]), "given"
-        return [self.seeded.roll(20, f"{label} {i + 1}") for i in range(n)], "seed"
 
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -408,7 +358,7 @@ def _named_sum(mods: Mapping[str, int]) -> str:
 class _Resolver:
     def __init__(self, sc: Scenario, roller: Roller | None, rulings: Rulings):
         self.sc, self.r = sc, rulings
-        self.dice = _Dice(roller, sc.seed)
+        self.dice = Dice(roller, sc.seed)
         self.t = Trace(sc.title)
         self.active = sc.active
         self.letters = {sc.active.name: "A", **{m.name: _letter(i) for i, m in enumerate(sc.reactive)}}
