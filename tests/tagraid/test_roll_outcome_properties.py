@@ -87,3 +87,17 @@ def test_the_roll_resolution_is_a_sequence_of_plain_steps_over_a_frozen_state():
     with pytest.raises(FrozenInstanceError):
         res.pairs[0].a.ids = ()  # type: ignore[misc]
     assert is_frozen_state(RollState(GAME.load_builtin("book-f2f-1v1").active))
+
+
+def test_the_frames_replay_the_resolution_step_by_step():
+    from explorer.games.tagraid.resolve import roll_frames
+    from explorer.kernel import steps_of
+
+    sc = GAME.load_builtin("book-stoorworm")
+    frames = roll_frames(sc)
+    assert [f.name for f in frames] == [name for name, _fn in ROLL_STEPS]
+    assert list(steps_of(frames)) == resolve_detailed(sc).trace.steps
+    # going back: the first steps replayed give the same frames; the Rolls step holds the dice it rolled
+    back = roll_frames(sc, upto=6)
+    assert back == frames[:6] and back[-1].state.pools and frames[4].state.pools == ()
+    assert frames[-1].state.megabeast.wounds_lost == resolve_detailed(sc).megabeast.wounds_lost

@@ -45,7 +45,7 @@ from functools import cached_property
 from typing import Any
 
 from explorer.dice import Dice, Roller
-from explorer.kernel import Context, Outcome, run
+from explorer.kernel import Context, Frame, Outcome, play, steps_of
 from explorer.options import Rulings
 from explorer.text import agree, plural
 from explorer.trace import Step, Trace
@@ -57,7 +57,7 @@ from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValu
                     round_up_half, saving_rolls as saving_roll_count, success_value)
 
 __all__ = ["resolve", "resolve_detailed", "Resolution", "MinerResult", "Pair", "SavingRolls", "SaveDie", "Loot",
-           "MegaBeastResult", "Pool", "RollOutcome", "RollState", "RollContext", "ROLL_STEPS", "roll_sequences"]
+           "MegaBeastResult", "Pool", "RollOutcome", "RollState", "RollContext", "ROLL_STEPS", "roll_frames", "roll_sequences"]
 
 ATTACKS = ("ranged_attack", "close_combat_attack")
 SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
@@ -1969,10 +1969,28 @@ def resolve_detailed(scenario: Scenario, roller: Roller | None = None,
 
     Args, Raises and Sections: as :func:`resolve`.
     """
-    r = _rulings_for(scenario, rulings)
-    ctx = RollContext.of(scenario, r, Dice(roller, scenario.seed))
-    state, steps = run(RollState(scenario.active), ROLL_STEPS, ctx)
-    trace = Trace(scenario.title, list(steps), dict(r.consulted))
+    frames, ctx = _play(scenario, roller, rulings)
+    state = frames[-1].state
+    trace = Trace(scenario.title, list(steps_of(frames)), dict(ctx.rulings.consulted))
     outcome = _outcome(state)
     trace.with_result(outcome)
     return _resolution(trace, state, outcome, ctx)
+
+
+def _play(scenario: Scenario, roller: Roller | None, rulings: Rulings | Mapping[str, str] | None,
+          upto: int | None = None) -> tuple[tuple[Frame[RollState], ...], RollContext]:
+    ctx = RollContext.of(scenario, _rulings_for(scenario, rulings), Dice(roller, scenario.seed))
+    return play(RollState(scenario.active), ROLL_STEPS, ctx, upto=upto), ctx
+
+
+def roll_frames(scenario: Scenario, roller: Roller | None = None,
+                rulings: Rulings | Mapping[str, str] | None = None, *, upto: int | None = None
+                ) -> tuple[Frame[RollState], ...]:
+    """The roll resolution step by step (:func:`explorer.kernel.play` of :data:`ROLL_STEPS`): one
+    :class:`~explorer.kernel.Frame` per step, its ``state`` the :class:`RollState` after it (what a step-through view
+    draws) and its ``steps`` the cited steps of the trace it adds. ``upto``: only the first ``upto`` steps (going back
+    is replaying with a smaller ``upto``: the dice come again from the same fixed faces and seed).
+
+    Args and Raises: as :func:`resolve`.
+    """
+    return _play(scenario, roller, rulings, upto)[0]
