@@ -57,7 +57,8 @@ from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValu
                     round_up_half, saving_rolls as saving_roll_count, success_value)
 
 __all__ = ["resolve", "resolve_detailed", "Resolution", "MinerResult", "Pair", "SavingRolls", "SaveDie", "Loot",
-           "MegaBeastResult", "Pool", "RollOutcome", "RollState", "RollContext", "ROLL_STEPS", "roll_frames", "roll_sequences"]
+           "MegaBeastResult", "Pool", "RollOutcome", "RollState", "RollContext", "ROLL_STEPS", "roll_frames",
+           "roll_sequences"]
 
 ATTACKS = ("ranged_attack", "close_combat_attack")
 SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
@@ -106,7 +107,8 @@ class Pool:
 
     def facts(self) -> list[dict[str, Any]]:
         """The dice as the ``dice`` fact of a roll step (JSON: id, face, effective result, kind)."""
-        return [{"id": i, "face": d.face, "effective": d.effective, "kind": d.kind} for i, d in zip(self.ids, self.dice)]
+        return [{"id": i, "face": d.face, "effective": d.effective, "kind": d.kind}
+                for i, d in zip(self.ids, self.dice)]
 
 
 @dataclass(frozen=True)
@@ -1326,8 +1328,9 @@ class _AgainstThreat:
 
 
 def _against_threat_level(p: Pool, mb_pool: Pool, opposed: bool, ctx: RollContext) -> _AgainstThreat:
-    """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed): MegaBeast ›
-    Threat Level; Rolls › Criticals, Breaking Ties (rulings ``megabeast_critical``, ``megabeast_equal``)."""
+    """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed):
+    MegaBeast › Threat Level; Rolls › Criticals, Breaking Ties (rulings ``megabeast_critical``,
+    ``megabeast_equal``)."""
     sec, out = FACE_TO_FACE_ROLLS, []
     tl = mb_pool.dice[0].effective
     dice = list(p.dice)
