@@ -18,10 +18,11 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
+from explorer.schema import Strict
 from explorer.text import plural
 
 from .options import ALL_OPTIONS
@@ -95,11 +96,7 @@ def is_range_mod(name: str) -> bool:
     return bool(_RANGE_WORD.search(name))
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Weapon(_Strict):
+class Weapon(Strict):
     """A Weapon card (Skills and Tools › Tools, Ammunition, Traits).
 
     ``damage``: the Weapon's Damage (0..30); ``burst``: d20s rolled in the Active Turn (0..20);
@@ -116,14 +113,14 @@ class Weapon(_Strict):
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
-class Neomaterials(_Strict):
+class Neomaterials(Strict):
     """Neomaterial Units a player holds: ``scoring_zone`` (lost by half on the TAG's death) and ``warehouse`` (kept)."""
 
     scoring_zone: int = Field(default=0, ge=0, le=99)
     warehouse: int = Field(default=0, ge=0, le=99)
 
 
-class Attack(_Strict):
+class Attack(Strict):
     """The share of the Active Miner's Burst aimed at one target (Common Skills › Ranged / Close Combat Attack).
 
     ``target``: the name of a Reactive Miner or of the MegaBeast; ``burst``: dice aimed at it (may be omitted when
@@ -145,7 +142,7 @@ class Attack(_Strict):
     dice: Dice | None = None
 
 
-class AtActivation(_Strict):
+class AtActivation(Strict):
     """Where a Miner stood when the Order was activated (Activating a Miner › Order Expenditure Sequence, step 1),
     before the Active Miner's first Skill (Move) changed anything; the Miner's other fields describe Resolution.
 
@@ -156,7 +153,7 @@ class AtActivation(_Strict):
     silhouette_contact: bool = False
 
 
-class _Miner(_Strict):
+class _Miner(Strict):
     name: Name
     attribute: int = Field(default=0, ge=0, le=30)
     mods: Mods = Field(default_factory=dict)
@@ -206,7 +203,7 @@ class ReactiveMiner(_Miner):
     dice: Dice | None = None
 
 
-class BehaviorAttack(_Strict):
+class BehaviorAttack(Strict):
     """The MegaBeast's Behavior Attack, applied to the Active Miner when the MegaBeast prevails.
 
     ``hits``: impacts it causes (each forces Saving Rolls by ``ammunition``); ``ranged``: whether it needs LoF
@@ -222,7 +219,7 @@ class BehaviorAttack(_Strict):
     states: list[StateName] = Field(default_factory=list, max_length=1)
 
 
-class MegaBeast(_Strict):
+class MegaBeast(Strict):
     """The MegaBeast (MegaBeast › Wounds, Rage Level, Threat Level, Skills, Attacks, and AROs).
 
     ``threat_level``: the Threat Level of the Hexagon side where the ARO occurs (its "roll");
@@ -243,7 +240,7 @@ class MegaBeast(_Strict):
     behavior_attack: BehaviorAttack | None = None
 
 
-class Scenario(_Strict):
+class Scenario(Strict):
     """A roll exchange: one Order's Resolution. ``reactive`` is listed in Timeline order."""
 
     title: str = Field(default="Roll exchange", max_length=MAX_TITLE)
