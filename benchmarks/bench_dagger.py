@@ -66,7 +66,7 @@ def play_fast(scenario, states):
     """One phase per start through the step functions: ``[(final state, frame count)]``."""
     out = []
     for st in states:
-        ctx = PhaseContext(scenario.world, rulings(scenario.rulings), scenario.choices)
+        ctx = PhaseContext(world=scenario.world, rulings=rulings(scenario.rulings), choices=scenario.choices)
         frames = play_phase(st, ctx)
         out.append((frames[-1].state if frames else st, len(frames)))
     return out
@@ -77,7 +77,7 @@ def play_deepcopy(scenario, states):
     stepper keeps for "back")."""
     out = []
     for st in states:
-        ctx = PhaseContext(scenario.world, rulings(scenario.rulings), scenario.choices)
+        ctx = PhaseContext(world=scenario.world, rulings=rulings(scenario.rulings), choices=scenario.choices)
         frames = play_phase(copy.deepcopy(st), ctx)
         history = [copy.deepcopy(f.state) for f in frames]
         out.append((history[-1] if history else st, len(history)))

@@ -2,7 +2,8 @@
 ``python -m sphinx -b html -W docs docs/_build/html``).
 
 The rulings gallery (``gallery/``) is generated from the built-in scenarios at every build
-(:mod:`explorer.render.gallery`); the ``{explorer}`` directive embeds a scenario (:mod:`explorer.render.sphinx`).
+(:mod:`explorer.render.gallery`), and so is the rule index (``rule-index/``, :mod:`explorer.render.rule_pages`); the
+``{explorer}`` directive embeds a scenario (:mod:`explorer.render.sphinx`).
 Links from embedded demos go to the Panel app at ``$EXPLORER_APP_URL`` (default ``http://localhost:5006``) and, when
 ``$EXPLORER_BINDER_URL`` is set, to Binder.
 
@@ -28,6 +29,7 @@ extensions = [
 ]
 
 explorer_gallery_dir = "gallery"
+explorer_rule_index_dir = "rule-index"
 explorer_app_url = os.environ.get("EXPLORER_APP_URL", "http://localhost:5006")
 explorer_binder_url = os.environ.get("EXPLORER_BINDER_URL", "")
 

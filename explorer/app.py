@@ -6,7 +6,7 @@ Routes (all one level deep, so relative links and the widget JavaScript prefix w
 * ``/<game id>-<page slug>`` — one tool page, e.g. ``/tagraid-face-to-face``, ``/tagraid-line-of-fire``: a header with
   links to the game's other pages, and a fresh widget tree for each browser session (its own canvas managers).
   A page widget with ``url_state()`` / ``load_url_state()`` / ``on_state_change()`` keeps its state in the URL
-  (``?s=...``, :func:`explorer.widgets.panel_support.url_state_sync`): a copied link reproduces the page.
+  (``?s=...``, :func:`explorer.serving.url_state.url_state_sync`): a copied link reproduces the page.
   ``?scenario=<built-in id>`` opens a page on a built-in scenario (:func:`scenario_page_widget`; pages with
   ``Page.open``): the documentation's embedded demos link there.
 
@@ -21,10 +21,17 @@ import tempfile
 from pathlib import Path
 
 from explorer.text import plural
-from explorer.widgets.panel_support import (WIDGET_JS_ROUTE, accept_binary_widget_messages, browser_fixes,
-                                            has_url_state, layout_widget_js, lean_build_comms, local_resources,
-                                            page_script, served_pane,
-                                            skip_browser_comm_opens, url_state_sync)
+from explorer.serving.binary_messages import accept_binary_widget_messages
+from explorer.serving.canvas_fixes import browser_fixes
+from explorer.serving.comm_opens import skip_browser_comm_opens
+from explorer.serving.lean_build import lean_build_comms
+from explorer.serving.page_js import page_script
+from explorer.serving.pane import served_pane
+from explorer.serving.resources import local_resources
+from explorer.serving.url_state import has_url_state, url_state_sync
+from explorer.serving.versions import warn_versions
+from explorer.serving.warm import warm_pages
+from explorer.serving.widget_js import WIDGET_JS_ROUTE, layout_widget_js
 
 TITLE = "Rules explorer"
 
@@ -80,7 +87,7 @@ def requested_scenario(game_id: str, slug: str, search: str | None) -> tuple[str
         page of this game shows, names that game and links the page that opens it).
     """
     from explorer.games import all_games, get_game, read_toml
-    from explorer.widgets.panel_support import query_value
+    from explorer.serving.url_state import query_value
 
     raw = query_value(search or "", SCENARIO_PARAM)
     if raw is None or raw == "":
@@ -148,7 +155,7 @@ def create_page_from_query():
     :func:`create_page`. An unknown ``page`` opens the landing page's list instead."""
     import panel as pn
 
-    from explorer.widgets.panel_support import query_value
+    from explorer.serving.url_state import query_value
 
     loc = pn.state.location
     wanted = query_value(loc.search if loc is not None else "", "page") or ""
@@ -179,7 +186,7 @@ def create_page(game_id: str, slug: str):
     opened, _ = requested_scenario(game_id, slug, loc.search if loc is not None else "")
     head = pn.pane.HTML(_nav_html(game_id, slug) + f"<div style='{_TEXT};margin-top:4px'>"
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
-    # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (panel_support.browser_fixes)
+    # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (explorer.serving.canvas_fixes)
     parts = [browser_fixes(), head]
     if notice:
         parts.append(pn.pane.HTML(f"<div class='scenario-param-message' style='{_TEXT};color:#c92a2a'>{notice}"
@@ -256,7 +263,7 @@ DEFAULT_ADDRESS = "127.0.0.1"
 
 STATS_ROUTE = "/explorer-stats"
 """JSON: live widgets, session documents and resident memory of this server process (see
-:func:`explorer.widgets.panel_support.server_stats`)."""
+:func:`explorer.serving.stats.server_stats`)."""
 
 
 def _stats_handler():
@@ -264,7 +271,7 @@ def _stats_handler():
 
     from tornado.web import RequestHandler
 
-    from explorer.widgets.panel_support import server_stats
+    from explorer.serving.stats import server_stats
 
     class StatsHandler(RequestHandler):
         def get(self):
@@ -279,7 +286,9 @@ def _session(factory):
     """Wrap a page factory so the session's widgets are closed when the session ends, and the widget messages queued
     while building are not sent (the page's document carries their state: :func:`drop_build_messages`)."""
     def build():
-        from explorer.widgets.panel_support import building_page, drop_build_messages, free_widgets_on_session_end
+        from explorer.serving.build_messages import drop_build_messages
+        from explorer.serving.lean_build import building_page
+        from explorer.serving.session_end import free_widgets_on_session_end
 
         free_widgets_on_session_end()
         with building_page():   # comms opened without state: their messages are dropped (lean_build_comms)
@@ -287,34 +296,6 @@ def _session(factory):
         drop_build_messages()
         return page
     return build
-
-
-def warm_pages(server) -> int:
-    """Build every route's cached page once, before the server takes its first request, so the first visitor of each
-    page is served like any later one instead of waiting for the imports and the first build. Returns the number of
-    routes warmed.
-
-    This is what Panel's ``panel serve --warm --reuse-sessions`` does (``Serve.warm_applications``: a session
-    generated per route, kept as that route's cached page). It is written out here because importing
-    ``panel.command.serve`` registers Panel's Tabulator model, after which every page ships Tabulator's and Luxon's
-    JavaScript (525 KB) to the browser. Private Panel API (pinned panel==1.9.4): the server's Bokeh application
-    contexts, ``state._sessions`` and ``state._session_key_funcs``.
-    """
-    from panel.io.document import _cleanup_doc
-    from panel.io.session import generate_session
-    from panel.io.state import set_curdoc, state
-
-    n = 0
-    for path, ctx in server._tornado._applications.items():
-        session = generate_session(ctx.application)
-        with set_curdoc(session.document):
-            state._session_key_funcs[path] = lambda r: r.path
-            state._sessions[path] = session
-            session.block_expiration()
-            state._on_load(None)
-        _cleanup_doc(session.document, destroy=False)
-        n += 1
-    return n
 
 
 def serve(port: int = 5006, address: str | None = None, show: bool = False, static_dir: str | Path | None = None,
@@ -347,10 +328,11 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
 
     from explorer.games import all_games
 
+    warn_versions()   # one line per package that is not the pinned version (explorer serve printed them already)
     pn.extension("ipywidgets")
     local_resources()   # process-wide part: Font Awesome from this server (each page sets its session's part)
     skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
-    page_script()   # and the browser does not even send those comm_opens (panel_support.PAGE_JS_SOURCE)
+    page_script()   # and the browser does not even send those comm_opens (explorer.serving.page_js)
     lean_build_comms()   # a page's build does not serialise the widget states its dropped messages would carry
     accept_binary_widget_messages()   # uploaded files (binary widget messages) reach the pages
     address = address or DEFAULT_ADDRESS

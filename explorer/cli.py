@@ -1,4 +1,5 @@
-"""Command line: ``explorer scenarios | resolve | rulings | serve | render`` for every game, and each game's own verbs.
+"""Command line: ``explorer scenarios | resolve | rulings | serve | render | rules`` for every game, and each game's
+own verbs.
 
 Written on click (design note 22): a command reaches its callback after importing click and the few modules of the
 command itself, never pydantic, shapely, networkx, numpy or the widget libraries (``benchmarks/bench_cli_start.py``).
@@ -6,9 +7,9 @@ command itself, never pydantic, shapely, networkx, numpy or the widget libraries
 The top-level verbs span all games through the registry (:mod:`explorer.games`): a scenario names its game.
 Game-specific verbs live under the game: ``explorer tagraid odds``, ``explorer masseffect ...`` (``explorer odds``
 is kept as a hidden alias of ``explorer tagraid odds``). Each top-level verb lives in its own module
-(``cli_resolve``, ``cli_rulings``, ``cli_serve``, ``cli_render``), imported only when that verb is asked for; a
-game's verbs are built by its ``Game.cli`` (a :class:`click.Group`) only when asked for, so ``explorer resolve``
-never imports a game's command line.
+(``cli_resolve``, ``cli_rulings``, ``cli_serve``, ``cli_render``, ``cli_rules``), imported only when that verb is
+asked for; a game's verbs are built by its ``Game.cli`` (a :class:`click.Group`) only when asked for, so
+``explorer resolve`` never imports a game's command line.
 
 User errors (:class:`~explorer.errors.ExplorerError`), output that cannot be written (a closed pipe, a full device)
 and operating-system errors are printed as one line on stderr with exit code 2, never as a traceback.
@@ -31,6 +32,7 @@ TOP_LEVEL: dict[str, tuple[str, str]] = {
     "rulings": ("explorer.cli_rulings", "rulings_command"),
     "serve": ("explorer.cli_serve", "serve_command"),
     "render": ("explorer.cli_render", "render_command"),
+    "rules": ("explorer.cli_rules", "rules_command"),
 }
 """Verbs that span every game: ``{verb: (module, click command in it)}``, in the order ``explorer --help`` lists
 them."""

@@ -3,7 +3,9 @@
 The port and address are checked before anything is printed: a port outside 1..65535 or an address that does not
 resolve is a :class:`~explorer.errors.ScenarioError` naming the option; a port already in use, an address that is
 not one of this machine's, or a port needing privileges is a :class:`~explorer.errors.ServeError`. Each is one line
-on stderr with exit code 2 (see :func:`explorer.cli.main`), never a traceback.
+on stderr with exit code 2 (see :func:`explorer.cli.main`), never a traceback. Then each installed Panel, Bokeh,
+ipywidgets, ipycanvas or ipywidgets_bokeh that is not the pinned version is one line on stderr naming the serving
+patches it disables (:func:`explorer.serving.versions.version_warnings`), and the server starts.
 """
 
 from __future__ import annotations
@@ -124,6 +126,12 @@ def serve_command(port: int, address: str | None, show: bool, static_dir: str | 
     check_listen(address, port)
     from .app import serve as _serve
 
+    from .serving.versions import mark_reported, version_warnings
+
+    mismatched = version_warnings()   # the serving patches' pins: one line per package, never a silent switch-off
+    for line in mismatched:
+        click.echo(line, err=True)
+    mark_reported(mismatched)
     host = "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
     click.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
     try:

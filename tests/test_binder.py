@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 from packaging.requirements import Requirement
 
-from explorer.widgets.panel_support import WIDGET_JS_ROUTE, ipycanvas_bundle, widget_js_files
+from explorer.serving.widget_js import WIDGET_JS_ROUTE, ipycanvas_bundle, widget_js_files
 
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"

@@ -29,6 +29,8 @@ def _one_line(capsys, argv) -> str:
     (["nope"], "No such command 'nope'", "explorer"),
     (["tagraid", "nope"], "No such command 'nope'", "explorer tagraid"),
     (["dagger", "forecast", "dg-01", "--phases", "x"], "Invalid value for '--phases'", "explorer dagger forecast"),
+    (["rules", "--game"], "'--game' requires an argument", None),
+    (["rules", "--bogus"], "No such option '--bogus'", "explorer rules"),
 ])
 def test_a_usage_error_is_one_line_naming_the_commands_help(capsys, argv, words, command):
     line = _one_line(capsys, argv)
@@ -87,6 +89,9 @@ def test_an_explorer_error_from_a_callback_is_one_line_naming_the_option(capsys)
     assert line.startswith("error: field '--pool': '99' is not a whole number from 1 to 12"), line
     line = _one_line(capsys, ["dagger", "forecast", "dg-01", "--phases", "9"])
     assert line == "error: field '--phases': 9 Nemesis Phases (allowed: 1..5)", line
+    line = _one_line(capsys, ["rules", "--game", "chess"])
+    assert line == ("error: field '--game': unknown game 'chess' (allowed: one of "
+                    + ", ".join(repr(g) for g in game_ids()) + ")"), line
 
 
 HEAVY = ("pydantic", "explorer.scenario", "shapely", "networkx", "numpy", "ipywidgets", "panel", "bokeh", "typer",
@@ -94,7 +99,8 @@ HEAVY = ("pydantic", "explorer.scenario", "shapely", "networkx", "numpy", "ipywi
 
 
 HELPS = [["--help"], ["resolve", "--help"], ["scenarios", "--help"], ["rulings", "--help"], ["serve", "--help"],
-         ["render", "--help"], ["odds", "--help"], ["tagraid", "odds", "--help"], ["tagraid", "lof", "--help"],
+         ["render", "--help"], ["rules", "--help"], ["odds", "--help"], ["tagraid", "odds", "--help"],
+         ["tagraid", "lof", "--help"],
          ["masseffect", "strategy-odds", "--help"], ["galaxydefenders", "odds", "--help"],
          ["dagger", "forecast", "--help"]]
 

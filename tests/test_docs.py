@@ -49,6 +49,26 @@ def test_ambiguous_case_shows_both_readings_with_the_default():
 
 
 @pytest.mark.slow
+def test_rule_index_pages_link_the_api_reference_and_the_gallery(built_site):
+    from explorer.render.rule_pages import section_label
+    from explorer.rule_index import build_index
+
+    index = (built_site / "rule-index" / "index.html").read_text(encoding="utf-8")
+    for g in all_games():
+        assert f'href="{g.id}.html"' in index, g.id
+        page = (built_site / "rule-index" / f"{g.id}.html").read_text(encoding="utf-8")
+        for s in build_index(g.id).sections:
+            assert f'id="{section_label(g.id, s)}"' in page, (g.id, s.title)
+    page = (built_site / "rule-index" / "tagraid.html").read_text(encoding="utf-8")
+    entry = page.split('id="rule-tagraid-face-to-face"')[1].split('id="rule-tagraid-')[0]
+    # a function autodoc documents is a link into the API reference; a scenario links its gallery entry
+    assert 'href="../api.html#explorer.games.tagraid.rolls.compare"' in entry
+    assert 'href="../gallery/tagraid.html#gallery-tr-02"' in entry
+    # one the API reference leaves out is shown as code, not as a broken link
+    assert "_Resolver.face_to_face" in entry and "api.html#explorer.games.tagraid.resolve._Resolver" not in entry
+
+
+@pytest.mark.slow
 def test_site_builds_with_warnings_as_errors(built_site):
     tmp_path = built_site
     for g in all_games():

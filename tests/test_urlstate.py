@@ -61,7 +61,7 @@ def test_bad_links_give_one_line_errors(text, words):
     msg = str(e.value)
     assert words in msg and "\n" not in msg and msg.startswith("link: ")
     # the page's message: what it shows instead, the problem, and no "link: scenario:" prefix (newcomer finding)
-    from explorer.widgets.panel_support import url_state_error_text
+    from explorer.serving.url_state import url_state_error_text
 
     for shown in ("its defaults", "scenario tr-02"):
         text = url_state_error_text(e.value, shown)
@@ -70,7 +70,7 @@ def test_bad_links_give_one_line_errors(text, words):
 
 
 def test_a_page_s_bad_field_in_a_link_is_named():
-    from explorer.widgets.panel_support import url_state_error_text
+    from explorer.serving.url_state import url_state_error_text
 
     text = url_state_error_text(ScenarioError("active.burst", "must be 1-6", "1 to 6", "link"), "scenario tr-02")
     assert text.endswith("shows scenario tr-02 instead: field 'active.burst': must be 1-6 (allowed: 1 to 6)")

@@ -1,4 +1,5 @@
-"""Sphinx extension: the ``{explorer}`` directive (embed a scenario in one line) and the generated rulings gallery.
+"""Sphinx extension: the ``{explorer}`` directive (embed a scenario in one line), the generated rulings gallery and
+the generated rule index (:mod:`explorer.render.rule_pages`).
 
 In ``conf.py``::
 
@@ -6,6 +7,7 @@ In ``conf.py``::
     explorer_app_url = "https://rules.example.org"           # where the Panel app is served (optional)
     explorer_binder_url = "https://mybinder.org/v2/gh/<owner>/<repo>/HEAD"   # optional: adds a Binder link
     explorer_gallery_dir = "gallery"                         # optional: write the rulings gallery there
+    explorer_rule_index_dir = "rule-index"                   # optional: write the rule index there
 
 In a MyST page::
 
@@ -77,6 +79,14 @@ def _write_gallery(app) -> None:
                       app.config.explorer_binder_url or "")
 
 
+def _write_rule_index(app) -> None:
+    if app.config.explorer_rule_index_dir:
+        from .rule_pages import write_rule_index
+
+        write_rule_index(Path(app.srcdir) / app.config.explorer_rule_index_dir,
+                         gallery=bool(app.config.explorer_gallery_dir))
+
+
 def _drop_unused_widget_state(app, doctree, docname: str) -> None:
     """An executed notebook whose every widget is shown as its static picture (:mod:`explorer.widgets.static`) keeps
     no widget view, so its embedded widget state (megabytes for a canvas tree) and the widget JavaScript MyST-NB would
@@ -100,13 +110,15 @@ def _add_static(app) -> None:
 
 
 def setup(app):
-    """Register the directive, the config values, the style sheet and the gallery generation (on
-    ``builder-inited``)."""
+    """Register the directive, the config values, the style sheet and the generation of the gallery and the rule
+    index (on ``builder-inited``)."""
     app.add_config_value("explorer_app_url", "", "html")
     app.add_config_value("explorer_binder_url", "", "html")
     app.add_config_value("explorer_gallery_dir", "", "env")
+    app.add_config_value("explorer_rule_index_dir", "", "env")
     app.add_directive("explorer", ExplorerDirective)
     app.connect("builder-inited", _write_gallery)
+    app.connect("builder-inited", _write_rule_index)
     app.connect("builder-inited", _add_static)
     app.add_css_file("explorer.css")
     app.connect("doctree-resolved", _drop_unused_widget_state)

@@ -1,5 +1,5 @@
-"""Game-agnostic widgets (ipywidgets + ipycanvas): hex board, dice tray, odds chart, trace stepper, Panel serving
-helpers.
+"""Game-agnostic widgets (ipywidgets + ipycanvas): hex board, dice tray, odds chart, trace stepper. Serving them with
+Panel is :mod:`explorer.serving`.
 
 Every canvas gets its own canvas manager (see :mod:`explorer.widgets.canvas`) so the same widget works in
 JupyterLab and in any number of ``panel serve`` browser sessions.

@@ -23,7 +23,7 @@ def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     from explorer.games.dagger.views import HEIGHT, WIDTH, NemesisStepper
 
     ref = NemesisStepper("dg-three-rounds")         # three rounds with enemy moves: the expected steps
-    n = len(ref.frames)
+    n = len(ref.positions)
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
     page.goto(_base(app_url) + "/dagger-nemesis-phase?scenario=dg-three-rounds")
     canvas = page.locator(f"canvas[width='{WIDTH}'][height='{HEIGHT}']").first
@@ -41,7 +41,7 @@ def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     before = canvas_stats(canvas)
 
     root.get_by_role("button", name="Next ▶").click()
-    step = ref.frames[0].step
+    step = ref.positions[0].step
     wait_until(lambda: f"step 1 of {n}" in root.inner_text(), what="step 1")
     wait_until(lambda: step.title in headline.inner_text(), what="the step text to change")
     focus = page.locator(".dg-focus").first
@@ -52,13 +52,13 @@ def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     assert f"threat {s1.threat}/20" in page.locator(".dg-gauges").first.inner_text()
 
     # step on to the first enemy move: the headline names it and the map changes again
-    i = next(k for k, f in enumerate(ref.frames) if f.step.facts.get("action") == "move")
+    i = next(k for k, f in enumerate(ref.positions) if f.step.facts.get("action") == "move")
     after_first = canvas_stats(canvas)
     nxt = root.get_by_role("button", name="Next ▶")
     for k in range(2, i + 2):
         nxt.click()
         wait_until(lambda k=k: f"step {k} of {n}" in root.inner_text(), what=f"step {k}")
-    move = ref.frames[i].step
+    move = ref.positions[i].step
     wait_until(lambda: html.unescape(move.title) in headline.inner_text(), what="the move step")
     wait_until(lambda: canvas_stats(canvas)["hash"] != after_first["hash"], what="the move to be drawn")
     assert f"{move.facts['enemy']} moves {move.facts['start']} → {move.facts['to']}" in focus.inner_text()

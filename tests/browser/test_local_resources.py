@@ -3,7 +3,7 @@ server). Offline, a request to a CDN fails and the page loses its theme CSS and 
 
 The first visitor of a page gets the session cached for it (Panel's ``reuse_sessions``); a later visitor gets a
 session built when its websocket connects, which Panel 1.9.4 pointed at ``cdn.holoviz.org`` for its theme and
-list-panel stylesheets and Font Awesome (``explorer.widgets.panel_support.local_resources``). Each visitor is a fresh
+list-panel stylesheets and Font Awesome (``explorer.serving.resources``). Each visitor is a fresh
 browser profile; Chromium's network log must hold only loopback requests, and the theme stylesheet must have come
 from the server.
 """

@@ -123,7 +123,7 @@ def served_notebook_url(tmp_path_factory):
 
     from conftest import free_port, start, stop, wait_http
 
-    from explorer.widgets.panel_support import layout_widget_js
+    from explorer.serving.widget_js import layout_widget_js
 
     js = layout_widget_js(tmp_path_factory.mktemp("widget-js"))
     port = free_port()
@@ -148,8 +148,8 @@ def test_served_notebook_under_a_proxy_prefix_draws(browser, served_notebook_url
 
 
 def test_page_load_sends_no_comm_open_and_shares_style_models(browser, app_url):
-    """The browser sends no ``comm_open`` per widget model (panel_support.PAGE_JS_SOURCE) and builds one model per
-    distinct layout / style (panel_support.share_style_models): the Face to Face page had 365 widget models."""
+    """The browser sends no ``comm_open`` per widget model (explorer.serving.page_js) and builds one model per
+    distinct layout / style (explorer.serving.shared_styles): the Face to Face page had 365 widget models."""
     page = browser.new_page()
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f) if isinstance(f, str) else None))

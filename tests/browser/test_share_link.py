@@ -135,10 +135,10 @@ def test_a_stepper_link_after_quick_steps_reopens_the_same_step(browser, app_url
 
 
 def test_the_url_writer_keeps_the_newest_write_when_an_older_one_arrives_late(browser, app_url):
-    """The writer's browser script itself (:data:`explorer.widgets.panel_support.URL_WRITER_JS`), fed the way
+    """The writer's browser script itself (:data:`explorer.serving.url_state.URL_WRITER_JS`), fed the way
     Panel delivers two quick writes when the first is deferred: write 2 (step 5), then write 1 (step 4). The
     address keeps write 2; a later write 3 is taken."""
-    from explorer.widgets.panel_support import URL_WRITER_JS, url_write_value
+    from explorer.serving.url_state import URL_WRITER_JS, url_write_value
 
     page = browser.new_page()
     page.goto(app_url.rsplit("/", 1)[0] + "/")   # any page of the app: same origin for history.replaceState

@@ -2,7 +2,7 @@
 Fire, Order Expenditure Sequence).
 
 The browser sends the chosen file as a binary widget message; before
-:func:`explorer.widgets.panel_support.accept_binary_widget_messages` the served app dropped it
+:func:`explorer.serving.binary_messages.accept_binary_widget_messages` the served app dropped it
 (``UnicodeDecodeError('utf-32-be', ...)`` in Bokeh's protocol handler) and the page did nothing. A valid file shows
 its verdict (the same text as the page's widget shows for that file in Python) and its state in the link; a bad
 file (broken TOML, not UTF-8) shows the one-line message the loading gate gives for it beside the control, and the

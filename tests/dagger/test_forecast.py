@@ -22,7 +22,7 @@ def position(threat=14):
 def every_full_order(sc, start, phases):
     lost = []
     for deck in permutations(start.event_deck):
-        frames = play_phases(start.evolve(event_deck=deck), PhaseContext(sc.world, rulings(), sc.choices), phases)
+        frames = play_phases(start.evolve(event_deck=deck), PhaseContext(world=sc.world, rulings=rulings(), choices=sc.choices), phases)
         lost.append(bool(frames[-1].state.lost))
     return Fraction(sum(lost), len(lost))
 

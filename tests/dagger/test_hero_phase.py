@@ -217,3 +217,26 @@ def test_hero_kind_odds_only_and_the_phase_after():
     assert any(s.facts.get("result") == "failed" for s in t.steps) and t.outcome["threat"] == 0
     t = resolve_doc(hero_doc(die=[1, 1]))                # every face a success: 3 dice always reach 2
     assert t.outcome["actions"][1]["p"]["exact"] == "1" and t.outcome["threat"] == 6
+
+
+def test_a_refused_action_names_its_rule_field_and_step():
+    """The hero actions are a kernel sequence (HERO_ACTIONS): a refused action stops it with one RuleViolation that
+    names the rule, the action's field and the step; the trace says "Not allowed" with the reason and the rule."""
+    from explorer.games import get_game
+    from explorer.games.dagger import sections as S
+    from explorer.games.dagger.hero_scenario import HERO_ACTIONS, HeroContext, HeroPhaseState, play_hero
+    from explorer.kernel import play_until_refused
+    from explorer.scenario import read_toml
+
+    g = get_game("dagger")
+    doc = read_toml("dg-hero-fight", text=g.scenario_text("dg-hero-fight"))
+    doc["actions"][1]["enemy"] = "Minion 1"                 # on Latveria, not in Hero B's space
+    kind, sc = g.parse({k: v for k, v in doc.items() if k != "game"}, "dg-hero-fight")
+    frames, refusal = play_until_refused(HeroPhaseState(sc.board.state, len(sc.actions)), HERO_ACTIONS,
+                                         HeroContext(scenario=sc))
+    assert [f.name for f in frames] == ["action 1"] and len(frames[0].state.done) == 1
+    assert refusal.rule == S.ASPECT_ACTIONS and refusal.rejection.field == "actions[1].enemy"
+    assert refusal.rejection.step == "action 2 (fight)" and "not in Hero B's space" in refusal.reason
+    steps, records, *_ = play_hero(sc)
+    assert any(s.title == f"Not allowed: {refusal.reason} [{S.ASPECT_ACTIONS.section}]" for s in steps)
+    assert not records[-1].allowed and records[-1].result.startswith("not allowed: Minion 1 is on Latveria")

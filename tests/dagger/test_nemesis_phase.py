@@ -5,8 +5,9 @@ import pytest
 from explorer.errors import ScenarioError
 from explorer.games.dagger import sections as S
 from explorer.games.dagger.nemesis import (
-    PHASE_STEPS, PhaseContext, activate_enemy, advance_threat, loss_gauges,
+    NEMESIS_PHASE, PhaseContext, activate_enemy, advance_threat, loss_gauges,
 )
+from explorer.kernel import step_functions
 from explorer.games.dagger.nemesis_scenario import example_events, threat_after
 from explorer.games.dagger.options import ALL_OPTIONS, rulings
 
@@ -14,10 +15,12 @@ from .helpers import builtin, edited, frames, resolve
 
 
 def test_step_functions_are_named_after_rulebook_steps_and_cite_known_sections():
-    names = [fn.__name__ for _, fn in PHASE_STEPS]
+    fns = [fn.__name__ for _, fn in step_functions(NEMESIS_PHASE)]
+    names = [n for n in fns if not n.startswith(("check_loss", "check_elimination"))]
     assert names == ["advance_threat", "check_nemesis_mission", "draw_event", "resolve_event_text",
                      "resolve_ongoing_effects", "spawn_side_mission_step", "resolve_nemesis_ability",
-                     "activate_enemies", "spawn_enemies", "discard_event", "end_of_round"]
+                     "plan_activation", "activate_enemy", "spawn_enemies", "discard_event", "end_of_round"]
+    assert fns[0] == "check_elimination_deadline" and fns[-1] == "check_loss_after_end_of_round"
     known = {v.section for v in vars(S).values() if hasattr(v, "section")}
     from explorer.games import get_game
     for name in get_game("dagger").builtin_names():
@@ -106,8 +109,8 @@ def test_hero_defeat_shattered_and_eliminated():
     assert heroes["Hero A"] == ["New York", 0, 12, True, False]   # flipped, new health, placed at the next Hero Phase
     assert heroes["Hero B"][4] is True
     assert frames("dg-hero-defeat")[-1].state.elimination_deadline == 2
-    g = {x["name"]: x for x in loss_gauges(frames("dg-hero-defeat")[-1].state)}
-    assert "round 2" in g["deadline"]["text"]
+    g = {x.name: x for x in loss_gauges(frames("dg-hero-defeat")[-1].state)}
+    assert "round 2" in g["deadline"].text
 
 
 @pytest.mark.parametrize("name, reason", [
@@ -136,13 +139,13 @@ def test_side_deck_empty_both_readings():
 
 def test_nearby_space_itself_both_readings():
     sc = builtin("dg-three-rounds")
-    ctx = PhaseContext(sc.world, rulings())
+    ctx = PhaseContext(world=sc.world, rulings=rulings())
     from explorer.games.dagger.nemesis import apply_effects
     from explorer.games.dagger.state import Effect
     eff = (Effect("damage_heroes", 1, "nearby:Wakanda"),)
     st, _ = apply_effects(sc.state, ctx, eff, "test", S.EVENT_TEXT, "x")
     assert [h.damage for h in st.heroes] == [0, 0, 0]              # Hero B stands on Wakanda itself
-    ctx2 = PhaseContext(sc.world, rulings({"nearby_space_itself": "same_and_adjacent"}))
+    ctx2 = PhaseContext(world=sc.world, rulings=rulings({"nearby_space_itself": "same_and_adjacent"}))
     st, _ = apply_effects(sc.state, ctx2, eff, "test", S.EVENT_TEXT, "x")
     assert [h.damage for h in st.heroes] == [0, 1, 0]
 
@@ -203,7 +206,7 @@ def test_too_many_enemies_of_a_type():
 
 def test_advance_threat_and_activate_enemy_are_pure():
     sc = builtin("dg-activation")
-    ctx = PhaseContext(sc.world, rulings())
+    ctx = PhaseContext(world=sc.world, rulings=rulings())
     before = sc.state
     s1, _ = advance_threat(before, ctx)
     s2, _ = activate_enemy(before, ctx, "Brute 1")

@@ -12,7 +12,8 @@ import pytest
 from explorer.games import get_game
 from explorer.games.dagger.nemesis_scenario import playthrough
 from explorer.games.dagger.views import (
-    DEFAULT, MapGeometry, NemesisStepper, changes, gauges_html, nemesis_page, nemesis_scenarios, piece_positions)
+    DEFAULT, MapGeometry, NemesisStepper, changes, gauges_html, nemesis_page, nemesis_scenarios, piece_positions,
+    positions)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -48,8 +49,9 @@ def test_the_page_is_registered_and_lists_every_nemesis_scenario():
 @pytest.mark.parametrize("sid", nemesis_scenarios())
 def test_every_scenario_steps_to_its_outcome_citing_each_section(sid):
     w = NemesisStepper(sid)
-    frames, _, start = playthrough(get_game("dagger").load_builtin(sid)[1])
-    assert [f.step.title for f in w.frames] == [f.step.title for f in frames] and w.frames
+    kernel_frames, _, start = playthrough(get_game("dagger").load_builtin(sid)[1])
+    frames = positions(kernel_frames)
+    assert [f.step.title for f in w.positions] == [f.step.title for f in frames] and w.positions
     assert w.state_at(0) == start
     for i, f in enumerate(frames, 1):
         w.go(+1)
@@ -74,17 +76,17 @@ def test_next_prev_and_slider_agree_and_each_move_is_one_redraw(stepper):
     w.go(-1)
     assert w.position == 1 and len(sent) == 3
     w.slider.value = 10
-    assert len(sent) == 4 and f"Step 10 · {w.frames[9].step.section}" in w.focus.value
+    assert len(sent) == 4 and f"Step 10 · {w.positions[9].step.section}" in w.focus.value
     w.go(-100)
     assert w.position == 0 and len(sent) == 5
     w.go(+10_000)
-    assert w.position == len(w.frames) and w.next_button.disabled
+    assert w.position == len(w.positions) and w.next_button.disabled
 
 
 def test_the_focused_step_lists_what_changed_and_the_map_rings_it(stepper):
     w = stepper
-    i = next(k for k, f in enumerate(w.frames) if f.step.facts.get("action") == "move")
-    fr = w.frames[i]
+    i = next(k for k, f in enumerate(w.positions) if f.step.facts.get("action") == "move")
+    fr = w.positions[i]
     w.show(i + 1)
     moved = fr.step.facts["enemy"]
     text = f"{moved} moves {fr.step.facts['start']} → {fr.step.facts['to']}"
@@ -100,11 +102,11 @@ def test_the_focused_step_lists_what_changed_and_the_map_rings_it(stepper):
 
 def test_changes_reports_spawns_overrun_and_damage():
     w = NemesisStepper("dg-loss-bases")
-    w.go(+len(w.frames))
-    kinds = {c["kind"] for i in range(len(w.frames)) for c in changes(w.state_at(i), w.state_at(i + 1))}
+    w.go(+len(w.positions))
+    kinds = {c["kind"] for i in range(len(w.positions)) for c in changes(w.state_at(i), w.state_at(i + 1))}
     assert "overrun" in kinds and "lost" in kinds
     w = NemesisStepper("dg-hero-defeat")
-    kinds = {c["kind"] for i in range(len(w.frames)) for c in changes(w.state_at(i), w.state_at(i + 1))}
+    kinds = {c["kind"] for i in range(len(w.positions)) for c in changes(w.state_at(i), w.state_at(i + 1))}
     assert "hero" in kinds and "threat" in kinds
 
 
@@ -112,19 +114,19 @@ def test_gauges_follow_the_state():
     w = NemesisStepper("dg-loss-threat")
     start = gauges_html(w.state_at(0))
     assert f"threat {w.state_at(0).threat}/20" in start and "LOST" not in start
-    w.go(+len(w.frames))
+    w.go(+len(w.positions))
     assert "threat reached 20" in w.gauges.value and "<b>LOST</b> threat" in w.gauges.value
     assert "bases overrun" in w.gauges.value and "event cards left" in w.gauges.value
 
 
 def test_a_ruling_re_runs_the_playthrough_and_keeps_the_position():
     w = NemesisStepper("dg-loss-threat")
-    assert len(w.frames) == 2 and w.frames[-1].state.lost
+    assert len(w.positions) == 2 and w.positions[-1].state.lost
     w.go(+1)
     sent = _count_messages(w)
     w.rulings_box["threat_loss_timing"].value = "after_mission_check"
     assert len(sent) == 1                                       # re-run and show: one redraw
-    assert len(w.frames) > 2 and not w.frames[-1].state.lost
+    assert len(w.positions) > 2 and not w.positions[-1].state.lost
     assert w.position == 1
     assert w.trace.rulings.get("threat_loss_timing") == "after_mission_check"
     assert w.trace_list.value == ""                              # the step list is filled once opened
@@ -141,21 +143,21 @@ def test_choices_are_dropdowns_and_re_run(stepper):
     dd = next(row.children[0] for row in w.choices_box.children if row.children[0].description == "Minion 2 moves via")
     dd.value = "Tokyo"
     assert w.choices == {"move_via": {"Minion 2": "Tokyo"}}
-    moves = [f.step for f in w.frames if f.step.facts.get("enemy") == "Minion 2" and f.step.facts.get("action") ==
+    moves = [f.step for f in w.positions if f.step.facts.get("enemy") == "Minion 2" and f.step.facts.get("action") ==
              "move"]
     assert moves[0].facts["to"] == "Tokyo"
-    rec = next(c for c in w.ctx.choices_made if c["input"] == "move_via.Minion 2")
-    assert rec["chosen"] == "Tokyo" and not rec["default_used"]
+    rec = next(c for c in w.end.choices if c.input == "move_via.Minion 2")
+    assert rec.chosen == "Tokyo" and not rec.default_used
     # activation order within a rank: Thug 2 first
     dd = next(row.children[0] for row in w.choices_box.children if row.children[0].description == "First of power 1")
     dd.value = "Thug 2"
-    order = next(f.step.facts["order"] for f in w.frames if "order" in f.step.facts and "Thug 2" in
+    order = next(f.step.facts["order"] for f in w.positions if "order" in f.step.facts and "Thug 2" in
                  f.step.facts["order"])
     assert order.index("Thug 2") < order.index("Thug 1")
     # back to the default
     dd = next(row.children[0] for row in w.choices_box.children if row.children[0].description == "Minion 2 moves via")
     dd.value = DEFAULT
-    moves = [f.step for f in w.frames if f.step.facts.get("enemy") == "Minion 2" and f.step.facts.get("action") ==
+    moves = [f.step for f in w.positions if f.step.facts.get("enemy") == "Minion 2" and f.step.facts.get("action") ==
              "move"]
     assert moves[0].facts["to"] == "Mumbai"
 
@@ -180,7 +182,7 @@ def test_geometry_puts_every_space_and_piece_on_the_canvas(stepper):
         assert 0 < x < 760 and 0 < y < 392
     for name, (x, y) in geo.pos.items():
         assert geo.space_at(x, y) == name
-    for i in range(len(w.frames) + 1):
+    for i in range(len(w.positions) + 1):
         pieces = piece_positions(geo, w.state_at(i))
         st = w.state_at(i)
         assert set(pieces) == {h.name for h in st.heroes if h.space and not h.eliminated} | {e.id for e in
@@ -245,7 +247,7 @@ def test_the_final_showdown_checkbox_replays_the_phase_as_the_engine_does():
     on = _steps(w.trace)
     assert on == _steps(_engine_trace("dg-loss-deadline", True))
     assert on != off                          # the elimination deadline no longer loses the game
-    assert w.start.showdown and w.frames[-1].state.showdown
+    assert w.start.showdown and w.positions[-1].state.showdown
     assert "dg-showdown-note" in w.about.value                # the page says the replay departs from the file
     assert _engine_trace("dg-loss-deadline", False).outcome["lost"] and not _engine_trace("dg-loss-deadline",
                                                                                           True).outcome["lost"]

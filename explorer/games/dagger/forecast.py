@@ -103,7 +103,7 @@ def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[s
     reasons: Counter[str] = Counter()
     threat: Counter[int] = Counter()
     for d in draws:
-        ctx = PhaseContext(scenario.world, make_rulings(chosen), scenario.choices)
+        ctx = PhaseContext(world=scenario.world, rulings=make_rulings(chosen), choices=scenario.choices)
         frames = play_phases(start.evolve(event_deck=d), ctx, phases)
         end = frames[-1].state if frames else start
         lost += bool(end.lost)

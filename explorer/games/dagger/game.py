@@ -58,6 +58,8 @@ def picture(scenario, trace: Trace) -> str | None:
     """SVG of the world map as the scenario's Nemesis Phases leave it (bases overrun, heroes, enemies, threat),
     replayed with the readings the trace consulted; the last step's marked spaces are outlined. Drawn by
     :func:`.map_svg.map_svg`."""
+    from explorer.kernel import steps_of
+
     from .map_svg import map_svg
     from .nemesis_scenario import playthrough
 
@@ -72,7 +74,8 @@ def picture(scenario, trace: Trace) -> str | None:
         return None
     frames, _ctx, start = playthrough(sc, trace.rulings)
     end = frames[-1].state if frames else start
-    marks = [m for m in (frames[-1].step.marks if frames else ()) if m in sc.world]
+    steps = steps_of(frames)
+    marks = [m for m in (steps[-1].marks if steps else ()) if m in sc.world]
     return map_svg(sc.world, end, highlight=marks)
 
 
@@ -83,6 +86,16 @@ PAGES: tuple[Page, ...] = (
          "players' choices.", _nemesis_page, kinds=('nemesis',), open=_nemesis_open,
          default="dg-01"),
 )
+
+def _sequences():
+    """The rule sequences the kernel plays: the Nemesis Phase (and End of Round) with its Winning and Losing checks
+    (:data:`.nemesis.NEMESIS_PHASE`) and a ``hero`` scenario's Hero Phase actions
+    (:data:`.hero_scenario.HERO_ACTIONS`)."""
+    from .hero_scenario import HERO_ACTIONS
+    from .nemesis import NEMESIS_PHASE
+
+    return {"Nemesis Phase": NEMESIS_PHASE, "Hero Phase actions": HERO_ACTIONS}
+
 
 def _cli():
     from .cli import cli_app
@@ -103,5 +116,6 @@ GAME = Game(
     cli=_cli,
     outcome_text=outcome_text,
     picture=picture,
+    sequences=_sequences,
 )
 """The Marvel D.A.G.G.E.R. entry of the registry."""

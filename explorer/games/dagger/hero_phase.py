@@ -162,7 +162,7 @@ def _hero(state: GameState, name: str) -> Hero:
     if h is None:
         raise ScenarioError("hero", f"no hero {name!r}", [x.name for x in state.heroes])
     if h.eliminated or not h.space:
-        raise RuleViolation(f"{name} is not on the board", S.HERO_PHASE.section)
+        raise RuleViolation(f"{name} is not on the board", S.HERO_PHASE, field="hero")
     return h
 
 
@@ -180,7 +180,8 @@ def fight_odds(state: GameState, hero: str, enemy_id: str, *, die: DieTable = DE
     if e is None:
         raise ScenarioError("enemy", f"no enemy {enemy_id!r}", [x.id for x in state.enemies])
     if e.space != h.space:
-        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS.section)
+        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS,
+                            field="enemy", step="Fight")
     n = h.atk if dice is None else dice
     if n <= 0:
         raise ScenarioError("dice", f"{hero}'s ATK is not entered", "heroes[].atk 1..10 or dice=")
@@ -235,10 +236,6 @@ def rest_distribution(state: GameState, hero: str, *, die: DieTable = DEFAULT_DI
 # ------------------------------------------------------------------------------------------------------- actions
 
 
-def _step(title: str, rule, detail: str = "", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, facts, tuple(marks), SECTION)
-
-
 def reachable(world: WorldMap, space: str, move_value: int) -> dict[str, int]:
     """Spaces a Move action can end on from ``space`` (Aspect Actions › Move: to an adjacent space, up to the move
     value times): ``{space: lines crossed}``, ``space`` itself at 0, in map order."""
@@ -264,16 +261,19 @@ def move_hero(state: GameState, world: WorldMap, hero: str, path: tuple[str, ...
         if sp not in world:
             raise ScenarioError("path", f"unknown space {sp!r}", "names of spaces on the map")
     if len(route) > mv:
-        raise RuleViolation(f"{hero} moves {len(route)} spaces; the move value is {mv}", S.ASPECT_ACTIONS.section)
+        raise RuleViolation(f"{hero} moves {len(route)} spaces; the move value is {mv}", S.ASPECT_ACTIONS,
+                            field="path", step="Move")
     here = h.space
     for sp in route:
         if sp not in world.adjacent(here):
-            raise RuleViolation(f"{here} and {sp} are not joined by a dotted line", S.ASPECT_ACTIONS.section)
+            raise RuleViolation(f"{here} and {sp} are not joined by a dotted line", S.ASPECT_ACTIONS, field="path",
+                                step="Move")
         here = sp
     state = state.with_hero(evolve(h, space=here)).evolve(log=state.log + (f"{hero} move {h.space}->{here}",))
-    return state, [_step(f"{hero} moves {' → '.join([h.space, *route])} ({len(route)} of {mv})", S.ASPECT_ACTIONS,
-                         "Each step crosses one dotted line.", (hero, h.space, here), hero=hero, start=h.space,
-                         end=here, spaces=len(route), move_value=mv)]
+    return state, [Step(f"{hero} moves {' → '.join([h.space, *route])} ({len(route)} of {mv})", S.ASPECT_ACTIONS,
+                        "Each step crosses one dotted line.", {"hero": hero, "start": h.space, "end": here,
+                                                               "spaces": len(route), "move_value": mv},
+                        (hero, h.space, here), SECTION)]
 
 
 def _spend(state: GameState, h: Hero, rolled: int, need: int | None, spend: bool | None) -> tuple[GameState, Hero,
@@ -285,8 +285,8 @@ def _spend(state: GameState, h: Hero, rolled: int, need: int | None, spend: bool
         return state, h, rolled, []
     h = evolve(h, empowered=False)
     state = state.with_hero(h)
-    spent = _step(f"{h.name} spends the empowered token: +1 success → {rolled + 1}", S.EMPOWERED_AND_PRIMED,
-                  "Spent after rolling.", (h.name,), successes=rolled + 1)
+    spent = Step(f"{h.name} spends the empowered token: +1 success → {rolled + 1}", S.EMPOWERED_AND_PRIMED,
+                 "Spent after rolling.", {"successes": rolled + 1}, (h.name,), SECTION)
     return state, h, rolled + 1, [spent]
 
 
@@ -309,39 +309,41 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
     if e is None:
         raise ScenarioError("enemy", f"no enemy {enemy_id!r}", [x.id for x in state.enemies])
     if e.space != h.space:
-        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS.section)
+        raise RuleViolation(f"{enemy_id} is on {e.space}, not in {hero}'s space {h.space}", S.ASPECT_ACTIONS,
+                            field="enemy", step="Fight")
     need = e.health - e.damage
     state, h, total, steps = _spend(state, h, successes, need, spend_empowered)
     dmg = min(e.health, e.damage + total)
     e2 = evolve(e, damage=dmg)
-    steps.insert(0, _step(f"{hero} fights {enemy_id}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
-                          "1 damage per success.", (hero, enemy_id), successes=successes))
-    steps.append(_step(f"{enemy_id} suffers {total} damage ({dmg}/{e.health})", S.DAMAGE_AND_DEFEAT, "",
-                       (enemy_id,), enemy=enemy_id, damage=dmg, health=e.health))
+    steps.insert(0, Step(f"{hero} fights {enemy_id}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
+                         "1 damage per success.", {"successes": successes}, (hero, enemy_id), SECTION))
+    steps.append(Step(f"{enemy_id} suffers {total} damage ({dmg}/{e.health})", S.DAMAGE_AND_DEFEAT, "",
+                      {"enemy": enemy_id, "damage": dmg, "health": e.health}, (enemy_id,), SECTION))
     if dmg < e.health:
         return state.with_enemy(e2), steps
     if e.kind == "nemesis":
         if state.showdown:
             state = state.with_enemy(e2).evolve(won=True, log=state.log + ("nemesis defeated",))
-            steps.append(_step("The nemesis is defeated in the Final Showdown: the heroes win", S.DAMAGE_AND_DEFEAT,
-                               "", (enemy_id,), won=True))
+            steps.append(Step("The nemesis is defeated in the Final Showdown: the heroes win", S.DAMAGE_AND_DEFEAT,
+                              "", {"won": True}, (enemy_id,), SECTION))
             return state, steps
         to = e.space
         if nemesis_to is not None:
             if world is None or nemesis_to not in world.adjacent(e.space):
-                raise RuleViolation(f"{nemesis_to!r} is not adjacent to {e.space}", S.DAMAGE_AND_DEFEAT.section)
+                raise RuleViolation(f"{nemesis_to!r} is not adjacent to {e.space}", S.DAMAGE_AND_DEFEAT,
+                                    field="nemesis_to", step="Fight")
             to = nemesis_to
         state = state.with_enemy(evolve(e2, stunned=True, space=to))
-        steps.append(_step("The nemesis is defeated before the Final Showdown: stun token"
-                           + (f", moved to {to}" if to != e.space else ", it stays on " + to), S.DAMAGE_AND_DEFEAT,
-                           "A stunned nemesis skips its next activation; then its damage and stun are removed. The "
-                           "active player may move it to an adjacent space (default: it stays).", (enemy_id, to),
-                           stunned=True, space=to))
+        steps.append(Step("The nemesis is defeated before the Final Showdown: stun token"
+                          + (f", moved to {to}" if to != e.space else ", it stays on " + to), S.DAMAGE_AND_DEFEAT,
+                          "A stunned nemesis skips its next activation; then its damage and stun are removed. The "
+                          "active player may move it to an adjacent space (default: it stays).",
+                          {"stunned": True, "space": to}, (enemy_id, to), SECTION))
         return state, steps
     state = state.evolve(enemies=tuple(x for x in state.enemies if x.id != enemy_id),
                          log=state.log + (f"{enemy_id} defeated",))
-    steps.append(_step(f"{enemy_id} is defeated and removed", S.DAMAGE_AND_DEFEAT, "", (enemy_id,),
-                       defeated=enemy_id))
+    steps.append(Step(f"{enemy_id} is defeated and removed", S.DAMAGE_AND_DEFEAT, "", {"defeated": enemy_id},
+                      (enemy_id,), SECTION))
     if e.kind == "elite":
         m = next((m for m in state.side_slots if m is not None and m.elite == enemy_id), None)
         if m is not None:
@@ -355,8 +357,9 @@ def _complete_side(state: GameState, name: str) -> tuple[GameState, list[Step]]:
     slots = tuple(None if x is not None and x.name == name else x for x in state.side_slots)
     state = state.evolve(side_slots=slots, team_up=state.team_up + m.team_up,
                          log=state.log + (f"side mission {name} completed",))
-    return state, [_step(f"Side mission {name} is completed: team-up +{m.team_up} → {state.team_up}; discarded",
-                         S.SIDE_MISSIONS, "Its slot is empty again.", (name,), mission=name, team_up=state.team_up)]
+    return state, [Step(f"Side mission {name} is completed: team-up +{m.team_up} → {state.team_up}; discarded",
+                        S.SIDE_MISSIONS, "Its slot is empty again.", {"mission": name, "team_up": state.team_up},
+                        (name,), SECTION)]
 
 
 def defy(state: GameState, hero: str, mission: str, successes: int, *, spend_empowered: bool | None = None,
@@ -383,23 +386,25 @@ def defy(state: GameState, hero: str, mission: str, successes: int, *, spend_emp
     m2 = evolve(m, progress=m.progress + total * progress_per_success)
     state = state.with_mission(m2)
     pv = "*" if m.progress_value is None else m.progress_value
-    steps.insert(0, _step(f"{hero} defies on {mission}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
-                          "Successes applied as the mission describes (here: "
-                          f"{progress_per_success} progress per success).", (hero, mission), successes=successes))
-    steps.append(_step(f"{mission}: progress {m.progress} → {m2.progress}/{pv}", S.MISSIONS, "", (mission,),
-                       mission=mission, progress=m2.progress))
+    steps.insert(0, Step(f"{hero} defies on {mission}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
+                         "Successes applied as the mission describes (here: "
+                         f"{progress_per_success} progress per success).", {"successes": successes}, (hero, mission),
+                         SECTION))
+    steps.append(Step(f"{mission}: progress {m.progress} → {m2.progress}/{pv}", S.MISSIONS, "",
+                      {"mission": mission, "progress": m2.progress}, (mission,), SECTION))
     done = m.progress_value is not None and m2.progress >= m.progress_value
     if done and m.kind == "side":
         state, more = _complete_side(state, mission)
         steps += more
     elif done and m.kind == "hero":
         state = state.evolve(hero_missions=tuple(x for x in state.hero_missions if x.name != mission))
-        steps.append(_step(f"Hero mission {mission} is completed: discarded; {m.hero or 'its hero'} gains the "
-                           "hero-specific support card", S.HERO_MISSIONS, "", (mission,), mission=mission))
+        steps.append(Step(f"Hero mission {mission} is completed: discarded; {m.hero or 'its hero'} gains the "
+                          "hero-specific support card", S.HERO_MISSIONS, "", {"mission": mission}, (mission,),
+                          SECTION))
     elif done:
-        steps.append(_step(f"{mission} has enough progress: it passes when step 2 of the Nemesis Phase checks it",
-                           S.NEMESIS_MISSIONS, "Nemesis missions are only completed in the Nemesis Phase.",
-                           (mission,)))
+        steps.append(Step(f"{mission} has enough progress: it passes when step 2 of the Nemesis Phase checks it",
+                          S.NEMESIS_MISSIONS, "Nemesis missions are only completed in the Nemesis Phase.", {},
+                          (mission,), SECTION))
     return state, steps
 
 
@@ -423,13 +428,13 @@ def rest(state: GameState, hero: str, rolled: int, *, recover: int | None = None
         raise ScenarioError("recover", f"{rec!r}", f"0..{total}")
     rec_applied = min(rec, h.damage)
     state = state.with_hero(evolve(h, damage=h.damage - rec_applied))
-    steps.insert(0, _step(f"{hero} rests: {rolled} rolled + {h.rest_auto} automatic"
-                          + (" + 1 empowered" if total - h.rest_auto != rolled else "") + f" = {total} successes",
-                          S.ASPECT_ACTIONS, "The total can be split between recover and charge.", (hero,),
-                          total=total))
-    steps.append(_step(f"Recover {rec_applied}: damage {h.damage} → {h.damage - rec_applied}; charge {total - rec}",
-                       S.SUPPORT_CARDS, "Charge: progress tokens on exhausted support cards (not tracked here); a "
-                       "fully charged card is readied." + ("" if recover is not None else
-                                                           " Default split: recover first."), (hero,),
-                       recover=rec_applied, charge=total - rec))
+    steps.insert(0, Step(f"{hero} rests: {rolled} rolled + {h.rest_auto} automatic"
+                         + (" + 1 empowered" if total - h.rest_auto != rolled else "") + f" = {total} successes",
+                         S.ASPECT_ACTIONS, "The total can be split between recover and charge.", {"total": total},
+                         (hero,), SECTION))
+    steps.append(Step(f"Recover {rec_applied}: damage {h.damage} → {h.damage - rec_applied}; charge {total - rec}",
+                      S.SUPPORT_CARDS, "Charge: progress tokens on exhausted support cards (not tracked here); a "
+                      "fully charged card is readied." + ("" if recover is not None else
+                                                          " Default split: recover first."),
+                      {"recover": rec_applied, "charge": total - rec}, (hero,), SECTION))
     return state, steps

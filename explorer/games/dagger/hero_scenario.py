@@ -38,21 +38,23 @@ from typing import Any, Literal
 from pydantic import Field
 
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.kernel import Context, Each, Sequence, play_until_refused, steps_of
 from explorer.scenario import validate
+from explorer.schema import Strict
 from explorer.text import join_words, plural
 from explorer.trace import Step, Trace
 
 from . import hero_phase as HP
 from . import sections as S
 from .nemesis import PhaseContext, play_phases
-from .nemesis_scenario import NAME, NemesisScenario, _Strict, initial_state, parse_nemesis
-from .options import rulings as make_rulings
+from .nemesis_scenario import NAME, NemesisScenario, initial_state, parse_nemesis, phase_context
+from .results import HeroAction, HeroOutcome, Snapshot, probability_json
 from .state import GameState
 
 MAX_ACTIONS = 20
 
 
-class ActionModel(_Strict):
+class ActionModel(Strict):
     """One ``[[actions]]`` entry."""
 
     do: Literal["move", "fight", "defy", "rest"]
@@ -69,7 +71,7 @@ class ActionModel(_Strict):
     nemesis_to: str | None = Field(None, max_length=60)
 
 
-class HeroPartModel(_Strict):
+class HeroPartModel(Strict):
     """The ``hero`` kind's own keys."""
 
     actions: list[ActionModel] = Field(min_length=1, max_length=MAX_ACTIONS)
@@ -114,31 +116,25 @@ def parse_hero(data: Mapping[str, Any], source: str) -> HeroScenario:
     return HeroScenario(parse_nemesis(board, source), tuple(part.actions), die, part.then_phase)
 
 
-def _pr(x) -> dict:
-    return {"exact": str(x), "float": float(x)}
+def _snapshot(state: GameState) -> Snapshot:
+    return Snapshot(state.threat, state.team_up, state.enemies, state.heroes,
+                    tuple((m.name, m.progress) for m in state.active_missions()))
 
 
-def _snapshot(state: GameState) -> dict:
-    return {"threat": state.threat, "team_up": state.team_up,
-            "enemies": {e.id: [e.space, e.damage] for e in state.enemies},
-            "heroes": {h.name: [h.space, h.damage] for h in state.heroes},
-            "missions": {m.name: m.progress for m in state.active_missions()}}
-
-
-def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[GameState, list[Step], dict]:
+def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[GameState, list[Step], HeroAction]:
     """One action: its odds (fight / defy / rest), then its result when ``successes`` is given."""
-    rec: dict[str, Any] = {"do": a.do, "hero": a.hero}
     steps: list[Step] = []
     world, die = sc.world, sc.die
     if a.do == "move":
         state, steps = HP.move_hero(state, world, a.hero, a.path, a.move_value)
-        rec.update(target=steps[0].facts["end"], result=f"moved to {steps[0].facts['end']}")
-        return state, steps, rec
+        end = next(h.space for h in state.heroes if h.name == a.hero)
+        return state, steps, HeroAction(a.do, a.hero, f"moved to {end}", end)
+    rest_totals = None
     if a.do == "fight":
         if not a.enemy:
             raise ScenarioError(f"actions[{i}].enemy", "is required for a fight", "an enemy's id", sc.board.source)
         odds = HP.fight_odds(state, a.hero, a.enemy, die=die, dice=a.dice)
-        rec["target"] = a.enemy
+        target = a.enemy
         what = f"defeats {a.enemy}"
     elif a.do == "defy":
         if not a.mission:
@@ -146,7 +142,7 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
                                 sc.board.source)
         odds = HP.defy_odds(state, a.hero, a.mission, die=die, dice=a.dice,
                             progress_per_success=a.progress_per_success)
-        rec["target"] = a.mission
+        target = a.mission
         what = f"completes {a.mission}"
     else:
         dist = HP.rest_distribution(state, a.hero, die=die, dice=a.dice)
@@ -155,20 +151,21 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
         odds = HP.action_odds(max(0, (a.dice if a.dice is not None else h.tactic)), need, die=die,
                               automatic=h.rest_auto, empowered=h.empowered,
                               note=f"{plural(h.tactic if a.dice is None else a.dice, 'tactic die', 'tactic dice')} + {h.rest_auto} automatic")
-        rec["target"] = a.hero
-        rec["rest_totals"] = {str(k): _pr(v) for k, v in dist.items()}
+        target = a.hero
+        rest_totals = tuple(dist.items())
         what = f"recovers all {need} damage"
-    rec.update(dice=odds.dice, need=odds.need, p=_pr(odds.p), p_with_empowered=_pr(odds.p_with_empowered),
-               empowered=odds.empowered)
     steps.append(Step(f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})", S.ASPECT_ACTIONS,
                       f"{odds.note}. Die: {die.name} (faces {join_words(die.faces)} successes)."
                       + ("" if odds.empowered else f" With an empowered token: {float(odds.p_with_empowered):.3f}."),
-                      {"p": _pr(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, rec["target"]),
+                      {"p": probability_json(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, target),
                       HP.SECTION))
+
+    def record(result: str, successes: int | None) -> HeroAction:
+        return HeroAction(a.do, a.hero, result, target, True, odds.dice, odds.need, odds.p, odds.p_with_empowered,
+                          odds.empowered, rest_totals, successes)
+
     if a.successes is None:
-        rec["successes"] = None
-        rec["result"] = "odds only"
-        return state, steps, rec
+        return state, steps, record("odds only", None)
     if a.do == "fight":
         state, more = HP.fight(state, a.hero, a.enemy, a.successes, spend_empowered=a.spend_empowered,
                                nemesis_to=a.nemesis_to, world=world)
@@ -177,49 +174,94 @@ def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[Ga
                               progress_per_success=a.progress_per_success)
     else:
         state, more = HP.rest(state, a.hero, a.successes, recover=a.recover, spend_empowered=bool(a.spend_empowered))
-    rec["successes"] = a.successes
-    rec["result"] = more[-1].title
-    return state, steps + more, rec
+    return state, steps + more, record(more[-1].title, a.successes)
+
+
+@dataclass(frozen=True)
+class HeroPhaseState:
+    """The board while a ``hero`` scenario's actions are played: the ``game``, how many actions the file
+    ``declared``, and the actions ``done`` so far (:class:`.results.HeroAction`, in order)."""
+
+    game: GameState
+    declared: int
+    done: tuple[HeroAction, ...] = ()
+
+
+@dataclass(frozen=True)
+class HeroContext(Context):
+    """What the actions read besides the state: the ``scenario`` (its map, its die and its declared actions) and the
+    rulings (shared with the Nemesis Phase that may follow, so that one trace lists the readings consulted)."""
+
+    scenario: HeroScenario | None = None
+
+
+def action_numbers(state: HeroPhaseState) -> range:
+    """The declared actions, numbered from 1 (the items of :data:`HERO_ACTIONS`)."""
+    return range(1, state.declared + 1)
+
+
+def take_action(state: HeroPhaseState, ctx: HeroContext, number: int) -> tuple[HeroPhaseState, tuple[Step, ...]]:
+    """Gameplay › Hero Phase › Aspect Actions: the file's action ``number`` (Move, Fight, Defy or Rest; the
+    :mod:`.hero_phase` helpers): its exact odds, then its result when the roll's successes are given.
+
+    Raises:
+        RuleViolation: an action the rules forbid (naming its rule and this step).
+        ScenarioError: an input outside the file format (its field under ``actions[i]``).
+    """
+    i = number - 1
+    sc = ctx.scenario
+    a = sc.actions[i]
+    try:
+        game, steps, rec = _act(state.game, sc, i, a)
+    except RuleViolation as v:
+        raise RuleViolation(v.reason, v.rule, field=f"actions[{i}]" + (f".{v.rejection.field}" if v.rejection.field
+                                                                        else ""),
+                            step=f"action {number} ({a.do})", source=sc.board.source) from None
+    except ScenarioError as e:
+        raise ScenarioError(f"actions[{i}].{e.field}" if not e.field.startswith("actions[") else e.field,
+                            e.problem, e.allowed, sc.board.source) from None
+    return HeroPhaseState(game, state.declared, state.done + (rec,)), tuple(steps)
+
+
+HERO_ACTIONS: Sequence = (Each("action {item}", action_numbers, take_action),)
+"""A ``hero`` scenario's Hero Phase actions, one frame each, in the file's order (played with
+:func:`explorer.kernel.play_until_refused`: a refused action ends them)."""
 
 
 def play_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
-              ) -> tuple[list[Step], list[dict], GameState, GameState, GameState, PhaseContext]:
+              ) -> tuple[list[Step], list[HeroAction], GameState, GameState, GameState, PhaseContext]:
     """``(steps, action records, start, after the actions, end, ctx)``: the actions, then the Nemesis Phases when
-    ``then_phase``. An action the rules forbid ends the actions with a "Not allowed" step."""
-    ctx = PhaseContext(sc.world, make_rulings({**sc.board.rulings, **(rulings or {})}), sc.board.choices)
-    start = state = initial_state(sc.board, seed)
-    steps: list[Step] = []
-    records: list[dict] = []
-    for i, a in enumerate(sc.actions):
-        try:
-            state, more, rec = _act(state, sc, i, a)
-        except RuleViolation as v:
-            steps.append(Step(f"Not allowed: {v}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,), HP.SECTION))
-            records.append({"do": a.do, "hero": a.hero, "result": f"not allowed: {v}"})
-            break
-        except ScenarioError as e:
-            raise ScenarioError(f"actions[{i}].{e.field}" if not e.field.startswith("actions[") else e.field,
-                                e.problem, e.allowed, sc.board.source) from None
-        steps += more
-        records.append(rec)
-    after = state
+    ``then_phase``. An action the rules forbid (a :class:`~explorer.errors.RuleViolation`) ends the actions with a
+    "Not allowed" step."""
+    ctx = phase_context(sc.board, rulings)
+    start = initial_state(sc.board, seed)
+    first = HeroPhaseState(start, len(sc.actions))
+    frames, refusal = play_until_refused(first, HERO_ACTIONS, HeroContext(rulings=ctx.rulings, scenario=sc))
+    steps = list(steps_of(frames))
+    played = frames[-1].state if frames else first
+    records = list(played.done)
+    if refusal is not None:
+        a = sc.actions[len(records)]
+        why = f"{refusal.reason} [{refusal.section}]"       # the reason and the rule that refuses it
+        steps.append(Step(f"Not allowed: {why}", S.ASPECT_ACTIONS, "", {"rejected": True}, (a.hero,), HP.SECTION))
+        records.append(HeroAction(a.do, a.hero, f"not allowed: {why}", allowed=False))
+    after = state = played.game
     if sc.then_phase and not state.won:
         frames = play_phases(state, ctx, sc.board.phases, start=sc.board.start, stop=sc.board.stop)
-        steps += [f.step for f in frames]
+        steps += steps_of(frames)
         state = frames[-1].state if frames else state
     return steps, records, start, after, state, ctx
 
 
 def resolve_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
-    """Resolve a ``hero`` scenario into a cited :class:`Trace` (module docstring: the outcome's keys)."""
+    """Resolve a ``hero`` scenario into a cited :class:`Trace` whose result is a :class:`.results.HeroOutcome` (module
+    docstring: the JSON outcome's keys)."""
     steps, records, start, after, end, ctx = play_hero(sc, rulings, seed)
-    trace = Trace(sc.title or "Hero Phase")
-    trace.steps = steps
-    trace.rulings = dict(ctx.rulings.consulted)
-    trace.outcome = {"actions": records, "threat_start": start.threat, "threat": end.threat,
-                     "after_actions": _snapshot(after), "lost": list(end.lost), "won": end.won,
-                     "phase": sc.then_phase, "die": list(sc.die.faces), "overrun": sorted(end.overrun)}
-    return trace
+    trace = Trace(sc.title or "Hero Phase", steps, dict(ctx.rulings.consulted))
+    return trace.with_result(HeroOutcome(tuple(records), start.threat, end.threat, _snapshot(after), end.lost,
+                                         end.won, sc.then_phase, sc.die.faces, tuple(sorted(end.overrun)),
+                                         end.events))
 
 
-__all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero"]
+__all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero", "HERO_ACTIONS", "HeroPhaseState",
+           "HeroContext", "take_action"]

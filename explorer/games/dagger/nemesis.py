@@ -1,5 +1,5 @@
-"""The Nemesis Phase of Marvel D.A.G.G.E.R. as small step functions over immutable state, End of Round, and the
-Winning and Losing checks.
+"""The Nemesis Phase of Marvel D.A.G.G.E.R. as step functions over immutable state (the sequence kernel,
+:mod:`explorer.kernel`), End of Round, and the Winning and Losing checks.
 
 Rulebook sections (titles in :mod:`.sections`): Nemesis Phase › 1. Advance Threat; 2. Check Nemesis Mission;
 3. Resolve Event Cards (event text, ongoing mission effects, side mission spawn, nemesis ability, enemy activation —
@@ -7,28 +7,34 @@ attack / overrun / move toward the nearest operational base —, spawns, discard
 the sheet when the last nemesis mission is completed); Winning and Losing; Additional Rules › Nearby and Overrun,
 Missions (side missions), Damage and Defeat (hero defeat: threat + heroes, shattered side, elimination).
 
-Every step function has the shape ``step(state: GameState, ctx: PhaseContext) -> (GameState, list[Step])`` and is
-named after its rulebook step; :data:`PHASE_STEPS` lists them in order, and :func:`play_phase` /
-:func:`play_phases` run them, checking the loss conditions after every step (:func:`loss_gauges` says how close each
-is). Player choices (which hero an enemy attacks, which tied base it heads for, which route it takes, the activation
-order within a rank, where a defeated hero's new standee is placed) come from :class:`Choices`, each with a stated
-default that the step records in ``facts["choice"]``. Nothing here rolls dice: the phase is deterministic given the
-decks' order, so "back" in a stepper is a replay of the same steps.
+Every step function has the kernel's shape ``step(state: GameState, ctx: PhaseContext) -> (GameState, steps)`` and
+is named after its rulebook step; :data:`NEMESIS_PHASE` lists them in rulebook order, with the Winning and Losing
+checks between them (after the last part of each numbered step, and after any other part that reaches a loss
+condition) and one :class:`~explorer.kernel.Each` entry for the enemy activations (one frame per enemy).
+:func:`play_phase` / :func:`play_phases` play it with :func:`explorer.kernel.play`, ending at the first loss or win
+(:func:`phase_over`); :func:`loss_gauges` says how close each loss condition is. Player choices (which hero an enemy
+attacks, which tied base it heads for, which route it takes, the activation order within a rank, where a defeated
+hero's new standee is placed) come from :class:`Choices`, each with a stated default; every choice point met is
+recorded in the state (:attr:`GameState.choices <.state.GameState>`, a :class:`~.state.ChoiceMade`) and in the step
+that uses it (``facts["choice"]``). What happened (missions checked, overruns, defeats, activations, spawns) is
+recorded as typed :attr:`GameState.events <.state.GameState>` for the outcome. Nothing here rolls dice: the phase
+is deterministic given the decks' order, so "back" in a stepper is a replay of the same steps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from itertools import repeat
-from typing import NamedTuple
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
-from explorer.options import Rulings
+from explorer.kernel import Context, Each, Frame, Sequence, play
 from explorer.text import join_words, plural
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .state import THREAT_LOSS, Effect, Enemy, GameState, Hero, Mission, evolve
+from .state import (
+    THREAT_LOSS, BaseOverrun, ChoiceMade, Effect, Gauge, Enemy, EnemyActed, EnemySpawned, GameState, Hero, HeroDamaged,
+    HeroDefeated, Mission, MissionChecked, ShowdownBegan, SideMissionRevealed, evolve,
+)
 from .worldmap import WorldMap, nearest_operational_bases
 
 
@@ -56,41 +62,34 @@ class Choices:
     respawn: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass
-class PhaseContext:
-    """What a step needs besides the state: the ``world`` map, the ``rulings`` (readings consulted are recorded),
-    the ``choices``, and ``choices_made`` (filled in: every choice point met, with its options and what was taken)."""
+SEC1, SEC2, SEC3, SEC_END = "1. Advance Threat", "2. Check Nemesis Mission", "3. Resolve Event Cards", "End of Round"
 
-    world: WorldMap
-    rulings: Rulings
+
+@dataclass(frozen=True)
+class PhaseContext(Context):
+    """What a Nemesis Phase step reads besides the state (never changes): the ``world`` map, the ``rulings``
+    (readings consulted are recorded) and the table's ``choices``; and, while :func:`play_phase` plays a phase,
+    where that phase stands: ``prefix`` (its trace sections' prefix, ``"Round 2 · "``; ``""`` when a step is called
+    on its own), ``showdown_at_start`` (the Final Showdown had begun when the phase started) and ``start`` (the
+    numbered step the phase starts at). Built with keywords: ``PhaseContext(world=..., rulings=..., choices=...)``.
+    """
+
+    world: WorldMap | None = None
     choices: Choices = field(default_factory=Choices)
-    choices_made: list[dict] = field(default_factory=list)
+    prefix: str = ""
+    showdown_at_start: bool = False
+    start: str = SEC1
 
-    def choose(self, kind: str, key: str, options: tuple[str, ...], default: str, why: str) -> tuple[str, dict]:
-        """Pick among ``options`` (the table's input under ``kind``/``key`` if valid, else ``default``) and record it.
-        An input that is not among the options is ignored and reported."""
+    def choose(self, kind: str, key: str, options: tuple[str, ...], default: str, why: str) -> ChoiceMade:
+        """Pick among ``options``: the table's input under ``kind``/``key`` if valid, else ``default``. An input that
+        is not among the options is ignored and the record says so. The caller adds the record to the state."""
         given = getattr(self.choices, kind).get(key) if kind != "activation_order" else None
         note = ""
         if given is not None and given not in options:
             note = f"input {given!r} is not one of the options; default used"
             given = None
-        chosen = given if given is not None else default
-        rec = {"input": f"{kind}.{key}", "options": list(options), "chosen": chosen,
-               "default_used": given is None, "default": default, "why_default": why}
-        if note:
-            rec["note"] = note
-        self.choices_made.append(rec)
-        return chosen, rec
-
-
-StepFn = Callable[[GameState, PhaseContext], tuple[GameState, list[Step]]]
-
-
-def _step(title: str, rule: RuleRef, detail: str = "", section: str = "", marks=(), **facts) -> Step:
-    return Step(title, rule, detail, facts, tuple(marks), section)
-
-
-SEC1, SEC2, SEC3, SEC_END = "1. Advance Threat", "2. Check Nemesis Mission", "3. Resolve Event Cards", "End of Round"
+        return ChoiceMade(f"{kind}.{key}", tuple(options), given if given is not None else default, given is None,
+                          default, why, note)
 
 
 # ---------------------------------------------------------------------------------------------- effects, defeat
@@ -120,9 +119,10 @@ def damage_hero(state: GameState, ctx: PhaseContext, hero: Hero, amount: int, so
     """``hero`` suffers ``amount`` damage from ``source``; at damage = health it is defeated (:func:`defeat_hero`).
     (Additional Rules › Damage and Defeat.)"""
     h = evolve(hero, damage=min(hero.health, hero.damage + amount))
-    state = state.with_hero(h)
-    steps = [_step(f"{hero.name} suffers {amount} damage ({h.damage}/{h.health})", S.DAMAGE_AND_DEFEAT,
-                   f"From {source}.", section, (hero.name,), hero=hero.name, damage=h.damage, health=h.health)]
+    state = state.with_hero(h).evolve(events=state.events + (HeroDamaged(hero.name, h.damage, h.health),))
+    steps = [Step(f"{hero.name} suffers {amount} damage ({h.damage}/{h.health})", S.DAMAGE_AND_DEFEAT,
+                  f"From {source}.", {"hero": hero.name, "damage": h.damage, "health": h.health}, (hero.name,),
+                  section)]
     if h.damage >= h.health:
         state, more = defeat_hero(state, ctx, h, section)
         steps += more
@@ -137,28 +137,29 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
     start of the next Hero Phase (:func:`end_of_round`, ``Choices.respawn``). A hero defeated while already shattered
     is eliminated: the Final Showdown must start by the end of the next Hero Phase."""
     state = state.with_threat(state.players, f"{hero.name} defeated")
-    steps = [_step(f"{hero.name} is defeated: threat +{state.players} (heroes in the game) → {state.threat}",
-                   S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated "
-                   "players.", section, (hero.name,), threat=state.threat)]
+    state = state.evolve(events=state.events + (HeroDefeated(hero.name, hero.shattered),))
+    steps = [Step(f"{hero.name} is defeated: threat +{state.players} (heroes in the game) → {state.threat}",
+                  S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated "
+                  "players.", {"threat": state.threat}, (hero.name,), section)]
     if hero.shattered:
         h = evolve(hero, space="", eliminated=True)
         deadline = state.round + 1
         state = state.with_hero(h)
         if state.elimination_deadline is None or deadline < state.elimination_deadline:
             state = state.evolve(elimination_deadline=deadline)
-        steps.append(_step(f"{hero.name} was shattered: the player is eliminated", S.DAMAGE_AND_DEFEAT,
-                           f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
-                           section, (hero.name,), eliminated=hero.name, deadline=deadline))
+        steps.append(Step(f"{hero.name} was shattered: the player is eliminated", S.DAMAGE_AND_DEFEAT,
+                          f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
+                          {"eliminated": hero.name, "deadline": deadline}, (hero.name,), section))
     else:
         h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
         state = state.with_hero(h).evolve(hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
-        steps.append(_step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
-                           "(2) standee, hero mission and hero-specific support cards return to the box (shared "
-                           "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to its "
-                           "shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card is "
-                           "readied for free (team-up cards are not tracked here); (7) the new standee is placed on a "
-                           "base at the start of the next Hero Phase.", section, (hero.name,),
-                           defeat_steps=[2, 3, 4, 5, 6, 7]))
+        steps.append(Step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
+                          "(2) standee, hero mission and hero-specific support cards return to the box (shared "
+                          "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to its "
+                          "shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card is "
+                          "readied for free (team-up cards are not tracked here); (7) the new standee is placed on a "
+                          "base at the start of the next Hero Phase.", {"defeat_steps": [2, 3, 4, 5, 6, 7]},
+                          (hero.name,), section))
     return state, steps
 
 
@@ -170,17 +171,17 @@ def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ..
         said = f" ({e.text})" if e.text else ""
         if e.kind == "threat":
             state = state.with_threat(e.amount, source)
-            steps.append(_step(f"{source}: threat {e.amount:+d} → {state.threat}", rule, said.strip(" ()"), section,
-                               threat=state.threat))
+            steps.append(Step(f"{source}: threat {e.amount:+d} → {state.threat}", rule, said.strip(" ()"),
+                              {"threat": state.threat}, (), section))
         elif e.kind == "team_up":
             state = state.evolve(team_up=max(0, state.team_up + e.amount))
-            steps.append(_step(f"{source}: team-up {e.amount:+d} → {state.team_up}", rule, said.strip(" ()"),
-                               section, team_up=state.team_up))
+            steps.append(Step(f"{source}: team-up {e.amount:+d} → {state.team_up}", rule, said.strip(" ()"),
+                              {"team_up": state.team_up}, (), section))
         elif e.kind == "damage_heroes":
             targets, who = _hero_targets(state, ctx, e.where)
-            steps.append(_step(f"{source}: {e.amount} damage to {who}", rule,
-                               (", ".join(h.name for h in targets) or "nobody is there") + said, section,
-                               tuple(h.name for h in targets)))
+            steps.append(Step(f"{source}: {e.amount} damage to {who}", rule,
+                              (", ".join(h.name for h in targets) or "nobody is there") + said, {},
+                              tuple(h.name for h in targets), section))
             for h in targets:
                 state, more = damage_hero(state, ctx, state.heroes[[x.name for x in state.heroes].index(h.name)],
                                           e.amount, source, section)
@@ -188,33 +189,35 @@ def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ..
         elif e.kind == "progress":
             m = next((m for m in state.active_missions() if m.name == e.mission), None)
             if m is None:
-                steps.append(_step(f"{source}: mission {e.mission!r} is not in play; no progress", rule, said, section))
+                steps.append(Step(f"{source}: mission {e.mission!r} is not in play; no progress", rule, said, {}, (),
+                                  section))
             else:
                 m2 = evolve(m, progress=max(0, m.progress + e.amount))
                 state = state.with_mission(m2)
-                steps.append(_step(f"{source}: {e.amount:+d} progress on {m.name} → {m2.progress}", rule, said,
-                                   section, mission=m.name, progress=m2.progress))
+                steps.append(Step(f"{source}: {e.amount:+d} progress on {m.name} → {m2.progress}", rule, said,
+                                  {"mission": m.name, "progress": m2.progress}, (), section))
         elif e.kind == "overrun":
             state, more = overrun_base(state, e.base, source, section)
             steps += more
         else:
-            steps.append(_step(f"{source}: {e.text or 'no game effect'}", rule,
-                               "A note: it changes nothing the explorer tracks.", section))
+            steps.append(Step(f"{source}: {e.text or 'no game effect'}", rule,
+                              "A note: it changes nothing the explorer tracks.", {}, (), section))
     return state, steps
 
 
 def overrun_base(state: GameState, base: str, source: str, section: str) -> tuple[GameState, list[Step]]:
     """Place an overrun token on ``base`` (Additional Rules › Nearby and Overrun). Asgard is not a base."""
     if base not in dict(state.bases):
-        return state, [_step(f"{source}: {base!r} is not a base; nothing to overrun", S.NEARBY_AND_OVERRUN,
-                             section=section)]
+        return state, [Step(f"{source}: {base!r} is not a base; nothing to overrun", S.NEARBY_AND_OVERRUN,
+                            section=section)]
     if base in state.overrun:
-        return state, [_step(f"{base} is already overrun", S.NEARBY_AND_OVERRUN, section=section, marks=(base,))]
-    state = state.evolve(overrun=state.overrun | {base}, log=state.log + (f"overrun {base}",))
-    return state, [_step(f"Overrun token on {base} ({len(state.overrun)}/{len(state.bases)} bases overrun)",
-                         S.NEARBY_AND_OVERRUN, f"By {source}. The token covers the base's D.A.G.G.E.R. effect; no "
-                         "hero mission can be put into play there.", section, (base, state.base_space(base)),
-                         overrun=sorted(state.overrun))]
+        return state, [Step(f"{base} is already overrun", S.NEARBY_AND_OVERRUN, section=section, marks=(base,))]
+    state = state.evolve(overrun=state.overrun | {base}, log=state.log + (f"overrun {base}",),
+                         events=state.events + (BaseOverrun(base),))
+    return state, [Step(f"Overrun token on {base} ({len(state.overrun)}/{len(state.bases)} bases overrun)",
+                        S.NEARBY_AND_OVERRUN, f"By {source}. The token covers the base's D.A.G.G.E.R. effect; no "
+                        "hero mission can be put into play there.", {"overrun": sorted(state.overrun)},
+                        (base, state.base_space(base)), section)]
 
 
 def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: str) -> tuple[GameState, list[Step]]:
@@ -223,16 +226,16 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
     if None not in state.side_slots:
         n = 1 + state.players
         state = state.with_threat(n, "no empty side mission slot")
-        return state, [_step(f"No empty side mission slot: threat +{n} (1 + {state.players} heroes) → {state.threat}",
-                             S.SIDE_MISSIONS, why, section, threat=state.threat)]
+        return state, [Step(f"No empty side mission slot: threat +{n} (1 + {state.players} heroes) → {state.threat}",
+                            S.SIDE_MISSIONS, why, {"threat": state.threat}, (), section)]
     if not state.side_deck:
         if ctx.rulings.reading("side_deck_empty") == "threat":
             n = 1 + state.players
             state = state.with_threat(n, "side mission deck empty")
-            return state, [_step(f"Side mission deck empty: threat +{n} → {state.threat}", S.SIDE_MISSIONS,
-                                 "Ruling side_deck_empty = threat.", section, threat=state.threat)]
-        return state, [_step("Side mission deck empty: no side mission spawns", S.SIDE_MISSIONS,
-                             "Ruling side_deck_empty = nothing.", section)]
+            return state, [Step(f"Side mission deck empty: threat +{n} → {state.threat}", S.SIDE_MISSIONS,
+                                "Ruling side_deck_empty = threat.", {"threat": state.threat}, (), section)]
+        return state, [Step("Side mission deck empty: no side mission spawns", S.SIDE_MISSIONS,
+                            "Ruling side_deck_empty = nothing.", section=section)]
     card, rest = state.side_deck[0], state.side_deck[1:]
     slot = state.side_slots.index(None)
     m = card.mission
@@ -243,22 +246,23 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
         enemies = enemies + (Enemy(card.elite.name, "elite", m.space, card.elite.power, card.elite.health),)
     slots = state.side_slots[:slot] + (m,) + state.side_slots[slot + 1:]
     state = state.evolve(side_slots=slots, side_deck=rest, enemies=enemies,
-                    log=state.log + (f"side mission {m.name}",))
+                         log=state.log + (f"side mission {m.name}",),
+                         events=state.events + (SideMissionRevealed(m.name, slot + 1),))
     tv = f"threat value {m.threat_value}" if m.threat_value is not None else "no threat value"
-    steps.append(_step(f"Side mission {m.name} revealed into slot {slot + 1} ({tv})", S.SIDE_MISSIONS,
-                       why + (f" A token marks {m.space}." if m.space else ""), section,
-                       tuple(x for x in (m.space, m.elite) if x), mission=m.name, slot=slot + 1))
+    steps.append(Step(f"Side mission {m.name} revealed into slot {slot + 1} ({tv})", S.SIDE_MISSIONS,
+                      why + (f" A token marks {m.space}." if m.space else ""), {"mission": m.name, "slot": slot + 1},
+                      tuple(x for x in (m.space, m.elite) if x), section))
     if card.elite is not None:
-        steps.append(_step(f"Elite {card.elite.name} placed on {m.space}", S.SIDE_MISSIONS,
-                           "Some side missions are elite enemies: the standee goes on the indicated space.", section,
-                           (card.elite.name, m.space)))
+        steps.append(Step(f"Elite {card.elite.name} placed on {m.space}", S.SIDE_MISSIONS,
+                          "Some side missions are elite enemies: the standee goes on the indicated space.", {},
+                          (card.elite.name, m.space), section))
     return state, steps
 
 
 # ------------------------------------------------------------------------------------------------ step 1 and 2
 
 
-def advance_threat(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def advance_threat(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Nemesis Phase › 1. Advance Threat: the nemesis sheet's threat value, + 1 per non-nemesis enemy in play, + 1 per
     overrun base, + the threat value of each side or hero mission that has one."""
     non_nemesis = [e for e in state.enemies if e.kind != "nemesis"]
@@ -271,9 +275,10 @@ def advance_threat(state: GameState, ctx: PhaseContext) -> tuple[GameState, list
     before = state.threat
     state = state.evolve(threat=before + total, log=state.log + (f"threat +{total}: step 1",))
     detail = " + ".join(f"{v} ({k})" for k, v in parts)
-    return state, [_step(f"Threat advances {before} → {state.threat} (+{total})", S.ADVANCE_THREAT,
-                         f"{before} + {detail} = {state.threat}.", SEC1, tuple(e.id for e in non_nemesis),
-                         before=before, after=state.threat, parts=[[k, v] for k, v in parts])]
+    return state, (Step(f"Threat advances {before} → {state.threat} (+{total})", S.ADVANCE_THREAT,
+                        f"{before} + {detail} = {state.threat}.",
+                        {"before": before, "after": state.threat, "parts": [[k, v] for k, v in parts]},
+                        tuple(e.id for e in non_nemesis), ctx.prefix + SEC1),)
 
 
 def _mission_check(state: GameState, ctx: PhaseContext, m: Mission) -> tuple[str | None, str]:
@@ -300,22 +305,23 @@ def final_showdown(state: GameState, section: str) -> tuple[GameState, list[Step
     if nem is not None:
         hp = state.nemesis.showdown_health or nem.health
         state = state.with_enemy(evolve(nem, damage=0, stunned=False, health=hp))
-    state = state.evolve(showdown=True, log=state.log + ("final showdown",))
-    return state, [_step("Final Showdown: the nemesis sheet flips to its showdown side", S.FINAL_SHOWDOWN,
-                         "Stun and damage on the nemesis are discarded; the sheet's showdown rules now apply "
-                         "(entered as data, not modelled here); missions and enemies stay in play.", section,
-                         showdown=True)]
+    state = state.evolve(showdown=True, log=state.log + ("final showdown",), events=state.events + (ShowdownBegan(),))
+    return state, [Step("Final Showdown: the nemesis sheet flips to its showdown side", S.FINAL_SHOWDOWN,
+                        "Stun and damage on the nemesis are discarded; the sheet's showdown rules now apply "
+                        "(entered as data, not modelled here); missions and enemies stay in play.", {"showdown": True},
+                        (), section)]
 
 
-def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Nemesis Phase › 2. Check Nemesis Mission: the top card of the nemesis mission deck is passed (progress >= its
     progress value, checked first) or failed (threat, ruling ``mission_fail_comparison``). A 1st strike is removed
     and mission I revealed; another mission is slid under the board and its check / X effect resolved. Any completion
     resets the threat track to 0; a nemesis mission's also spawns a side mission; the last one starts the Final
     Showdown."""
+    section = ctx.prefix + SEC2
     if not state.nemesis_deck:
-        return state, [_step("No nemesis mission left to check", S.CHECK_NEMESIS_MISSION,
-                             "The Final Showdown is under way.", SEC2)]
+        return state, (Step("No nemesis mission left to check", S.CHECK_NEMESIS_MISSION,
+                            "The Final Showdown is under way.", section=section),)
     steps: list[Step] = []
     completed: list[Mission] = []
     while state.nemesis_deck:
@@ -323,99 +329,131 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
         result, why = _mission_check(state, ctx, m)
         label = "1st strike" if m.kind == "first_strike" else "nemesis mission"
         if result is None:
-            steps.append(_step(f"{label.capitalize()} {m.name} is not completed", S.CHECK_NEMESIS_MISSION,
-                               why + ".", SEC2, (m.name,), mission=m.name, result="open"))
+            state = state.evolve(events=state.events + (MissionChecked(m.name, m.kind, "open"),))
+            steps.append(Step(f"{label.capitalize()} {m.name} is not completed", S.CHECK_NEMESIS_MISSION,
+                              why + ".", {"mission": m.name, "result": "open"}, (m.name,), section))
             break
         completed.append(m)
         deck = state.nemesis_deck[1:]
-        state = state.evolve(nemesis_deck=deck, log=state.log + (f"{m.name} {result}",))
+        state = state.evolve(nemesis_deck=deck, log=state.log + (f"{m.name} {result}",),
+                             events=state.events + (MissionChecked(m.name, m.kind, result),))
         if m.kind == "first_strike":
             nxt = f"; {deck[0].name} is revealed" if deck else ""
-            steps.append(_step(f"1st strike {m.name} {result}: removed from the game{nxt}", S.CHECK_NEMESIS_MISSION,
-                               why + ".", SEC2, (m.name,), mission=m.name, result=result))
+            steps.append(Step(f"1st strike {m.name} {result}: removed from the game{nxt}", S.CHECK_NEMESIS_MISSION,
+                              why + ".", {"mission": m.name, "result": result}, (m.name,), section))
             if deck and ctx.rulings.reading("revealed_mission_check") == "same_step":
                 continue
             break
         state = state.evolve(completed_nemesis=state.completed_nemesis + ((m.name, result),))
         side = "green check" if result == "passed" else "red X"
-        steps.append(_step(f"Nemesis mission {m.name} {result}: slid under the board, {side} showing",
-                           S.CHECK_NEMESIS_MISSION, why + ".", SEC2, (m.name,), mission=m.name, result=result))
+        steps.append(Step(f"Nemesis mission {m.name} {result}: slid under the board, {side} showing",
+                          S.CHECK_NEMESIS_MISSION, why + ".", {"mission": m.name, "result": result}, (m.name,),
+                          section))
         effects = m.on_pass if result == "passed" else m.on_fail
-        state, more = apply_effects(state, ctx, effects, f"{m.name} ({side})", S.CHECK_NEMESIS_MISSION, SEC2)
+        state, more = apply_effects(state, ctx, effects, f"{m.name} ({side})", S.CHECK_NEMESIS_MISSION, section)
         steps += more
         break
     if not completed:
-        return state, steps
+        return state, tuple(steps)
     before = state.threat
     state = state.evolve(threat=0, log=state.log + ("threat reset",))
-    steps.append(_step(f"A mission was completed: threat resets {before} → 0", S.CHECK_NEMESIS_MISSION, "", SEC2,
-                       threat=0))
+    steps.append(Step(f"A mission was completed: threat resets {before} → 0", S.CHECK_NEMESIS_MISSION, "",
+                      {"threat": 0}, (), section))
     spawn = any(m.kind == "nemesis" for m in completed) or (
         any(m.kind == "first_strike" for m in completed)
         and ctx.rulings.reading("first_strike_side_mission") == "yes")
     if spawn:
-        state, more = spawn_side_mission(state, ctx, SEC2, "A nemesis mission was completed: a side mission spawns.")
+        state, more = spawn_side_mission(state, ctx, section,
+                                         "A nemesis mission was completed: a side mission spawns.")
         steps += more
     if not state.nemesis_deck and any(m.kind == "nemesis" for m in completed):
-        state, more = final_showdown(state, SEC2)
+        state, more = final_showdown(state, section)
         steps += more
-    return state, steps
+    return state, tuple(steps)
 
 
 # ------------------------------------------------------------------------------------------------- step 3
 
 
-def draw_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
-    """Nemesis Phase › 3: with no event card in the event deck the heroes lose; otherwise the top card is resolved."""
+def _no_event_this_phase(state: GameState, ctx: PhaseContext) -> bool:
+    """The Final Showdown began in step 2 of this phase and ruling ``showdown_timing`` = ``end_phase``: step 3 draws
+    no event (the reading is consulted only when the Final Showdown began in this phase)."""
+    return (state.showdown and not ctx.showdown_at_start
+            and ctx.rulings.reading("showdown_timing") == "end_phase")
+
+
+def draw_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Nemesis Phase › 3: with no event card in the event deck the heroes lose (the Winning and Losing check follows
+    at once: the game ends here); otherwise the top card is resolved. When the Final Showdown began in step 2 of this
+    phase and ruling ``showdown_timing`` is ``end_phase``, no event is drawn this phase."""
+    section = ctx.prefix + SEC3
+    if _no_event_this_phase(state, ctx):
+        return state, (Step("Final Showdown began in step 2: no event this phase", S.FINAL_SHOWDOWN,
+                            "Ruling showdown_timing = end_phase.", section=section),)
     if not state.event_deck:
         state = state.losing("no event card to draw")
-        return state, [_step("No event card left: the heroes lose", S.RESOLVE_EVENT_CARDS, "", SEC3, lost=True)]
+        lose = Step("No event card left: the heroes lose", S.RESOLVE_EVENT_CARDS, "", {"lost": True}, (), section)
+        state, report = check_loss(state, ctx, section)
+        return state, (lose, *report)
     card = state.event_deck[0]
     state = state.evolve(event_deck=state.event_deck[1:], current_event=card, log=state.log + (f"event {card.name}",))
     ex = " (an example card, not a printed one)" if card.example else ""
-    return state, [_step(f"Event {card.name} is drawn{ex}", S.RESOLVE_EVENT_CARDS,
-                         f"{plural(len(state.event_deck), 'event card')} "
-                         f"{'remains' if len(state.event_deck) == 1 else 'remain'} "
-                         "in the deck.", SEC3, event=card.name,
-                         left=len(state.event_deck))]
+    return state, (Step(f"Event {card.name} is drawn{ex}", S.RESOLVE_EVENT_CARDS,
+                        f"{plural(len(state.event_deck), 'event card')} "
+                        f"{'remains' if len(state.event_deck) == 1 else 'remain'} "
+                        "in the deck.", {"event": card.name, "left": len(state.event_deck)}, (), section),)
 
 
-def resolve_event_text(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def resolve_event_text(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Resolve the text of the event (its effects, as entered)."""
     card = state.current_event
-    head = _step(f"Event text: {card.text or '(none entered)'}", S.EVENT_TEXT, "", SEC3, event=card.name)
-    state, steps = apply_effects(state, ctx, card.effects, card.name, S.EVENT_TEXT, SEC3)
-    return state, [head] + steps
+    if card is None:
+        return state, ()
+    section = ctx.prefix + SEC3
+    head = Step(f"Event text: {card.text or '(none entered)'}", S.EVENT_TEXT, "", {"event": card.name}, (), section)
+    state, steps = apply_effects(state, ctx, card.effects, card.name, S.EVENT_TEXT, section)
+    return state, (head, *steps)
 
 
-def resolve_ongoing_effects(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def resolve_ongoing_effects(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Resolve the ongoing effects at the bottom of every active mission (top nemesis mission, side, hero)."""
+    if state.current_event is None:
+        return state, ()
+    section = ctx.prefix + SEC3
     steps: list[Step] = []
     active = [m for m in state.active_missions() if m.ongoing]
     if not active:
-        return state, [_step("No active mission has an ongoing effect", S.ONGOING_EFFECTS, "", SEC3)]
+        return state, (Step("No active mission has an ongoing effect", S.ONGOING_EFFECTS, section=section),)
     for m in active:
-        state, more = apply_effects(state, ctx, m.ongoing, f"{m.name} (ongoing)", S.ONGOING_EFFECTS, SEC3)
+        state, more = apply_effects(state, ctx, m.ongoing, f"{m.name} (ongoing)", S.ONGOING_EFFECTS, section)
         steps += more
-    return state, steps
+    return state, tuple(steps)
 
 
-def spawn_side_mission_step(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def spawn_side_mission_step(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Spawn a new side mission in an empty slot, else threat + (1 + number of heroes)."""
-    return spawn_side_mission(state, ctx, SEC3, "Every event spawns a side mission.")
+    if state.current_event is None:
+        return state, ()
+    state, steps = spawn_side_mission(state, ctx, ctx.prefix + SEC3, "Every event spawns a side mission.")
+    return state, tuple(steps)
 
 
-def resolve_nemesis_ability(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def resolve_nemesis_ability(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Resolve the ability on the nemesis sheet that matches the event's icon."""
+    if state.current_event is None:
+        return state, ()
+    section = ctx.prefix + SEC3
     icon = state.current_event.nemesis_icon
     if not icon:
-        return state, [_step("The event shows no nemesis ability icon", S.NEMESIS_ABILITY, "", SEC3)]
+        return state, (Step("The event shows no nemesis ability icon", S.NEMESIS_ABILITY, section=section),)
     effects = state.nemesis.ability(icon)
     if effects is None:
-        return state, [_step(f"The nemesis sheet has no ability for icon {icon!r}", S.NEMESIS_ABILITY, "", SEC3)]
-    head = _step(f"Nemesis ability {icon!r} of {state.nemesis.name}", S.NEMESIS_ABILITY, "", SEC3, icon=icon)
-    state, steps = apply_effects(state, ctx, effects, f"{state.nemesis.name} ({icon})", S.NEMESIS_ABILITY, SEC3)
-    return state, [head] + steps
+        return state, (Step(f"The nemesis sheet has no ability for icon {icon!r}", S.NEMESIS_ABILITY,
+                            section=section),)
+    head = Step(f"Nemesis ability {icon!r} of {state.nemesis.name}", S.NEMESIS_ABILITY, "", {"icon": icon}, (),
+                section)
+    state, steps = apply_effects(state, ctx, effects, f"{state.nemesis.name} ({icon})", S.NEMESIS_ABILITY, section)
+    return state, (head, *steps)
 
 
 def _activated(state: GameState, row: tuple[str, ...]) -> list[Enemy]:
@@ -430,7 +468,8 @@ def _activated(state: GameState, row: tuple[str, ...]) -> list[Enemy]:
 
 def activation_order(state: GameState, ctx: PhaseContext, enemies: list[Enemy]) -> tuple[list[Enemy], list[dict]]:
     """Order the activated enemies: power 1–4, then Elite, then the Nemesis; enemies of the same power are in the
-    players' order (``Choices.activation_order``; default: state order). Returns the order and the tie groups."""
+    players' order (``Choices.activation_order``; default: state order). Returns the order and the tie groups
+    (``{"group", "order", "default_used"}``, as the step's ``ties`` fact)."""
     def group(e: Enemy) -> tuple[int, int]:
         return (2, 0) if e.kind == "nemesis" else (1, 0) if e.kind == "elite" else (0, e.power)
     pref = {eid: i for i, eid in enumerate(ctx.choices.activation_order)}
@@ -445,94 +484,105 @@ def activation_order(state: GameState, ctx: PhaseContext, enemies: list[Enemy]) 
     return ordered, ties
 
 
-def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[GameState, list[Step]]:
+def plan_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Nemesis Phase › 3 › Activate enemies: the enemies the event's activation row activates, in activation order
+    (:func:`activation_order`), into :attr:`GameState.activating <.state.GameState>`; each tie the players order is a
+    choice point. :func:`activate_enemy` then activates them one by one (:data:`NEMESIS_PHASE`'s ``Each`` entry)."""
+    if state.current_event is None:
+        return state, ()
+    section = ctx.prefix + SEC3
+    row = state.current_event.activate
+    enemies = _activated(state, row)
+    if not enemies:
+        return state.evolve(activating=()), (Step(f"Activation row {join_words(row)}: no such enemy on the board",
+                                                  S.ENEMY_ACTIVATION, "", {"activate": list(row)}, (), section),)
+    ordered, ties = activation_order(state, ctx, enemies)
+    made = tuple(ChoiceMade("activation_order", tuple(t["order"]), tuple(t["order"]), t["default_used"],
+                            group=t["group"]) for t in ties)
+    ids = tuple(e.id for e in ordered)
+    state = state.evolve(activating=ids, choices=state.choices + made) if made else state.evolve(activating=ids)
+    return state, (Step(f"Activation order: {', '.join(ids)}", S.ENEMY_ACTIVATION,
+                        "Power 1–4, then Elite, then Nemesis; the players order enemies of the same power.",
+                        {"order": list(ids), "ties": ties}, ids, section),)
+
+
+def activating(state: GameState) -> tuple[str, ...]:
+    """The enemies :func:`plan_activation` lined up (the items of the activation ``Each`` entry)."""
+    return state.activating
+
+
+def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[GameState, tuple[Step, ...]]:
     """One enemy activation: it resolves the first of (1) attack a hero in its space, (2) overrun a base in its
     space, (3) move one space toward the nearest operational base in its region (else the nearest anywhere). A
     stunned nemesis only removes its stun and damage."""
     e = state.enemy(enemy_id)
     rule = S.ENEMY_ACTIVATION
+    section = ctx.prefix + SEC3
     if e.kind == "nemesis" and e.stunned:
         state = state.with_enemy(evolve(e, stunned=False, damage=0))
-        return state, [_step(f"{e.id} is stunned: stun and damage removed, no attack, overrun or move",
-                             S.DAMAGE_AND_DEFEAT, "A stunned nemesis skips its next activation.", SEC3, (e.id,),
-                             enemy=e.id, action="stun_cleared")]
+        state = state.evolve(events=state.events + (EnemyActed(e.id, "stun_cleared"),))
+        return state, (Step(f"{e.id} is stunned: stun and damage removed, no attack, overrun or move",
+                            S.DAMAGE_AND_DEFEAT, "A stunned nemesis skips its next activation.",
+                            {"enemy": e.id, "action": "stun_cleared"}, (e.id,), section),)
     heroes = state.heroes_in(e.space)
     if heroes:
         names = tuple(h.name for h in heroes)
-        target, rec = ctx.choose("attack_target", e.id, names, names[0], "the first hero listed in the scenario")
+        rec = ctx.choose("attack_target", e.id, names, names[0], "the first hero listed in the scenario")
+        target = rec.chosen
         hero = next(h for h in heroes if h.name == target)
-        head = _step(f"{e.id} attacks {target} on {e.space} for {e.power}", rule,
-                     "A hero is in its space: attacking is the first item it can resolve"
-                     + (f"; players chose among {', '.join(names)}" if len(names) > 1 else "") + ".", SEC3,
-                     (e.id, target, e.space), enemy=e.id, action="attack", target=target, choice=rec,
-                     rejected=["overrun", "move"])
-        state, more = damage_hero(state, ctx, hero, e.power, e.id, SEC3)
-        return state, [head] + more
+        head = Step(f"{e.id} attacks {target} on {e.space} for {e.power}", rule,
+                    "A hero is in its space: attacking is the first item it can resolve"
+                    + (f"; players chose among {', '.join(names)}" if len(names) > 1 else "") + ".",
+                    {"enemy": e.id, "action": "attack", "target": target, "choice": rec.to_json(),
+                     "rejected": ["overrun", "move"]}, (e.id, target, e.space), section)
+        state = state.evolve(choices=state.choices + (rec,),
+                             events=state.events + (EnemyActed(e.id, "attack", target, e.power),))
+        state, more = damage_hero(state, ctx, hero, e.power, e.id, section)
+        return state, (head, *more)
     base = state.base_at(e.space)
     no_attack = f"No hero on {e.space}"
     if base is not None and base not in state.overrun:
-        state, more = overrun_base(state, base, e.id, SEC3)
-        head = _step(f"{e.id} overruns {base}", rule, f"{no_attack}; an operational base is here.", SEC3,
-                     (e.id, e.space), enemy=e.id, action="overrun", base=base, rejected=["attack"])
-        return state, [head] + more
+        state = state.evolve(events=state.events + (EnemyActed(e.id, "overrun", base=base),))
+        state, more = overrun_base(state, base, e.id, section)
+        head = Step(f"{e.id} overruns {base}", rule, f"{no_attack}; an operational base is here.",
+                    {"enemy": e.id, "action": "overrun", "base": base, "rejected": ["attack"]}, (e.id, e.space),
+                    section)
+        return state, (head, *more)
     if base is not None and ctx.rulings.reading("overrun_base_no_hero") == "stays":
-        return state, [_step(f"{e.id} stays on overrun {base}", rule, f"{no_attack}; ruling "
-                             "overrun_base_no_hero = stays: it resolves Overrun on its already overrun base.", SEC3,
-                             (e.id, e.space), enemy=e.id, action="overrun_again", base=base, rejected=["attack"])]
+        state = state.evolve(events=state.events + (EnemyActed(e.id, "overrun_again", base=base),))
+        return state, (Step(f"{e.id} stays on overrun {base}", rule, f"{no_attack}; ruling "
+                            "overrun_base_no_hero = stays: it resolves Overrun on its already overrun base.",
+                            {"enemy": e.id, "action": "overrun_again", "base": base, "rejected": ["attack"]},
+                            (e.id, e.space), section),)
     why_no_overrun = (f"{base} is already overrun" if base is not None else
                       "Asgard is not a base" if e.space == ctx.world.asgard else f"no base on {e.space}")
     region_distance = ctx.rulings.reading("region_distance")
     near = nearest_operational_bases(ctx.world, e.space, state.operational_bases(), region_distance)
     if near is None:
-        return state, [_step(f"{e.id} cannot move: no operational base is left", rule, "", SEC3, (e.id,),
-                             enemy=e.id, action="none")]
-    chosen, base_rec = ctx.choose("base_tie", e.id, near.bases, near.bases[0],
-                                  "the first base in base order (the 1st player chooses)")
+        state = state.evolve(events=state.events + (EnemyActed(e.id, "none"),))
+        return state, (Step(f"{e.id} cannot move: no operational base is left", rule, "",
+                            {"enemy": e.id, "action": "none"}, (e.id,), section),)
+    base_rec = ctx.choose("base_tie", e.id, near.bases, near.bases[0],
+                          "the first base in base order (the 1st player chooses)")
+    chosen = base_rec.chosen
     target_space = state.base_space(chosen)
     within = (ctx.world.region_of(e.space) if near.scope == "region" and region_distance == "within_region"
               else None)
     options = ctx.world.steps_toward(e.space, target_space, within)
-    via, via_rec = ctx.choose("move_via", e.id, options, options[0], "the first space in map order")
+    via_rec = ctx.choose("move_via", e.id, options, options[0], "the first space in map order")
+    via = via_rec.chosen
     state = state.with_enemy(evolve(e, space=via))
-    state = state.evolve(log=state.log + (f"{e.id} {e.space}->{via}",))
+    state = state.evolve(log=state.log + (f"{e.id} {e.space}->{via}",), choices=state.choices + (base_rec, via_rec),
+                         events=state.events + (EnemyActed(e.id, "move", chosen, start=e.space, to=via),))
     scope = (f"nearest operational base in its region ({ctx.world.region_of(e.space)})" if near.scope == "region"
              else "no operational base in its region: nearest operational base anywhere")
     tie = f"; tied with {', '.join(b for b in near.bases if b != chosen)}" if len(near.bases) > 1 else ""
-    return state, [_step(f"{e.id} moves {e.space} → {via}, toward {chosen} ({near.distance} → {near.distance - 1} "
-                         "lines)", rule, f"{no_attack}; {why_no_overrun}. Target: {scope}{tie}.", SEC3,
-                         (e.id, e.space, via, target_space), enemy=e.id, action="move", start=e.space, to=via,
-                         target=chosen, distance_before=near.distance, scope=near.scope,
-                         choice=[base_rec, via_rec], rejected=["attack", "overrun"])]
-
-
-def plan_activation(state: GameState, ctx: PhaseContext) -> tuple[list[str], list[Step]]:
-    """The enemies the event's activation row activates, in activation order (:func:`activation_order`), and the
-    step announcing that order."""
-    row = state.current_event.activate
-    enemies = _activated(state, row)
-    if not enemies:
-        return [], [_step(f"Activation row {join_words(row)}: no such enemy on the board", S.ENEMY_ACTIVATION, "", SEC3,
-                          activate=list(row))]
-    ordered, ties = activation_order(state, ctx, enemies)
-    for t in ties:
-        ctx.choices_made.append({"input": "activation_order", "options": t["order"], "chosen": t["order"],
-                                 "default_used": t["default_used"], "group": t["group"]})
-    return [e.id for e in ordered], [_step(
-        f"Activation order: {', '.join(e.id for e in ordered)}", S.ENEMY_ACTIVATION,
-        "Power 1–4, then Elite, then Nemesis; the players order enemies of the same power.", SEC3,
-        tuple(e.id for e in ordered), order=[e.id for e in ordered], ties=ties)]
-
-
-def activate_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
-    """Activate the enemies shown in the event's activation row, in activation order: :func:`plan_activation`, then
-    :func:`activate_enemy` for each (the phase runner calls them one by one, so each activation has its own state)."""
-    ids, steps = plan_activation(state, ctx)
-    for eid in ids:
-        state, more = activate_enemy(state, ctx, eid)
-        steps += more
-        if state.lost:
-            break
-    return state, steps
+    return state, (Step(f"{e.id} moves {e.space} → {via}, toward {chosen} ({near.distance} → {near.distance - 1} "
+                        "lines)", rule, f"{no_attack}; {why_no_overrun}. Target: {scope}{tie}.",
+                        {"enemy": e.id, "action": "move", "start": e.space, "to": via, "target": chosen,
+                         "distance_before": near.distance, "scope": near.scope,
+                         "choice": [base_rec.to_json(), via_rec.to_json()], "rejected": ["attack", "overrun"]},
+                        (e.id, e.space, via, target_space), section),)
 
 
 def _new_enemy_id(state: GameState, name: str) -> str:
@@ -543,18 +593,21 @@ def _new_enemy_id(state: GameState, name: str) -> str:
     return f"{name} {n}"
 
 
-def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Spawn the enemies of the event's spawn row (as in setup: an icon applies when its pips <= the number of
     heroes). With every standee of that rank on the board, threat advances by the rank instead (a nemesis-specific
     enemy: by the nemesis threat value)."""
-    steps: list[Step] = []
     card = state.current_event
+    if card is None:
+        return state, ()
+    section = ctx.prefix + SEC3
+    steps: list[Step] = []
     if not card.spawns:
-        return state, [_step("The spawn row is empty", S.ENEMY_SPAWN, "", SEC3)]
+        return state, (Step("The spawn row is empty", S.ENEMY_SPAWN, section=section),)
     for icon in card.spawns:
         if icon.pips > state.players:
-            steps.append(_step(f"Spawn {icon.enemy} on {icon.space} skipped: {icon.pips} pips > {state.players} "
-                               "heroes", S.ENEMY_SPAWN, "", SEC3))
+            steps.append(Step(f"Spawn {icon.enemy} on {icon.space} skipped: {icon.pips} pips > {state.players} "
+                              "heroes", S.ENEMY_SPAWN, section=section))
             continue
         t = state.enemy_type(icon.enemy)
         on_board = sum(1 for e in state.enemies if e.type_key == t.key)
@@ -564,32 +617,36 @@ def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[
             else:
                 n, why = t.rank, f"its rank {t.rank}"
             state = state.with_threat(n, f"no {t.name} standee left")
-            steps.append(_step(f"All {t.standees} {t.name} standees are on the board: threat +{n} ({why}) → "
-                               f"{state.threat}", S.ENEMY_SPAWN, "", SEC3, threat=state.threat))
+            steps.append(Step(f"All {t.standees} {t.name} standees are on the board: threat +{n} ({why}) → "
+                              f"{state.threat}", S.ENEMY_SPAWN, "", {"threat": state.threat}, (), section))
             continue
         kind = "nemesis_specific" if t.key == "nemesis-specific" else "standard"
         new = Enemy(_new_enemy_id(state, t.name), kind, icon.space, t.power, t.health, rank=t.rank, type_key=t.key)
-        state = state.evolve(enemies=state.enemies + (new,), log=state.log + (f"spawn {new.id}@{icon.space}",))
-        steps.append(_step(f"{new.id} spawns on {icon.space}", S.ENEMY_SPAWN,
-                           f"{on_board + 1} of {t.standees} {t.name} standees now on the board.", SEC3,
-                           (new.id, icon.space), enemy=new.id, space=icon.space))
-    return state, steps
+        state = state.evolve(enemies=state.enemies + (new,), log=state.log + (f"spawn {new.id}@{icon.space}",),
+                             events=state.events + (EnemySpawned(new.id, icon.space),))
+        steps.append(Step(f"{new.id} spawns on {icon.space}", S.ENEMY_SPAWN,
+                          f"{on_board + 1} of {t.standees} {t.name} standees now on the board.",
+                          {"enemy": new.id, "space": icon.space}, (new.id, icon.space), section))
+    return state, tuple(steps)
 
 
-def discard_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
-    """Discard the event card."""
+def discard_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Discard the event card (its activation line-up ends with it)."""
     card = state.current_event
-    state = state.evolve(discard=state.discard + (card,), current_event=None)
-    return state, [_step(f"Event {card.name} is discarded", S.DISCARD_EVENT, "", SEC3)]
+    if card is None:
+        return state, ()
+    state = state.evolve(discard=state.discard + (card,), current_event=None, activating=())
+    return state, (Step(f"Event {card.name} is discarded", S.DISCARD_EVENT, section=ctx.prefix + SEC3),)
 
 
 # ------------------------------------------------------------------------------------------- end of round, loss
 
 
-def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[Step]]:
+def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """End of Round: aspect tokens return to their supplies; the 1st player marker passes clockwise (to the next
     hero whose player is not eliminated). Then, at the start of the next Hero Phase, a defeated hero's new standee is
     placed on a base (``Choices.respawn``)."""
+    section = ctx.prefix + SEC_END
     n = len(state.heroes)
     nxt = state.first_player
     for i in range(1, n + 1):
@@ -598,161 +655,74 @@ def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, list[S
             nxt = cand
             break
     state = state.evolve(first_player=nxt, round=state.round + 1)
-    steps = [_step(f"End of Round: aspect tokens return; 1st player → {state.heroes[nxt].name}", S.END_OF_ROUND,
-                   f"Round {state.round} begins.", SEC_END, first_player=state.heroes[nxt].name, round=state.round)]
+    steps = [Step(f"End of Round: aspect tokens return; 1st player → {state.heroes[nxt].name}", S.END_OF_ROUND,
+                  f"Round {state.round} begins.", {"first_player": state.heroes[nxt].name, "round": state.round}, (),
+                  section)]
     for h in state.heroes:
         if not h.space and not h.eliminated:
             bases = tuple(b for b, _ in state.bases)
             oper = tuple(state.operational_bases())
-            where, rec = ctx.choose("respawn", h.name, bases, (oper or bases)[0], "the first operational base")
-            state = state.with_hero(evolve(h, space=state.base_space(where)))
-            steps.append(_step(f"{h.name}'s new standee is placed on {where}", S.DAMAGE_AND_DEFEAT,
-                               "At the start of the next Hero Phase, on any base.", SEC_END, (h.name, where),
-                               choice=rec))
-    return state, steps
+            rec = ctx.choose("respawn", h.name, bases, (oper or bases)[0], "the first operational base")
+            where = rec.chosen
+            state = state.with_hero(evolve(h, space=state.base_space(where))).evolve(choices=state.choices + (rec,))
+            steps.append(Step(f"{h.name}'s new standee is placed on {where}", S.DAMAGE_AND_DEFEAT,
+                              "At the start of the next Hero Phase, on any base.", {"choice": rec.to_json()},
+                              (h.name, where), section))
+    return state, tuple(steps)
 
 
-def loss_gauges(state: GameState) -> list[dict]:
-    """How close each loss condition is (Winning and Losing): a list of ``{"name", "value", "limit", "text",
-    "lost"}``; ``value``/``limit`` are numbers for a gauge (the deadline's are round numbers, or ``None``)."""
+def loss_gauges(state: GameState) -> tuple[Gauge, ...]:
+    """How close each loss condition is (Winning and Losing): threat, bases, events, heroes, deadline
+    (:class:`Gauge`)."""
     elim = sum(1 for h in state.heroes if h.eliminated)
     dl = state.elimination_deadline
-    return [
-        {"name": "threat", "value": state.threat, "limit": THREAT_LOSS, "lost": state.threat >= THREAT_LOSS,
-         "text": f"threat {state.threat}/{THREAT_LOSS}"},
-        {"name": "bases", "value": len(state.overrun), "limit": len(state.bases),
-         "lost": len(state.overrun) >= len(state.bases),
-         "text": f"bases overrun {len(state.overrun)}/{len(state.bases)}"},
-        {"name": "events", "value": len(state.event_deck), "limit": 0, "lost": False,
-         "text": f"event cards left {len(state.event_deck)} (none left at step 3 loses)"},
-        {"name": "heroes", "value": elim, "limit": len(state.heroes), "lost": elim >= len(state.heroes),
-         "text": f"heroes defeated while shattered {elim}/{len(state.heroes)}"},
-        {"name": "deadline", "value": dl, "limit": None, "lost": False,
-         "text": ("no player eliminated" if dl is None else "Final Showdown started: deadline met" if state.showdown
-                  else f"a player is eliminated: the Final Showdown must start by the end of round {dl}'s Hero "
-                       "Phase")},
-    ]
+    return (
+        Gauge("threat", state.threat, THREAT_LOSS, state.threat >= THREAT_LOSS, f"threat {state.threat}/{THREAT_LOSS}"),
+        Gauge("bases", len(state.overrun), len(state.bases), len(state.overrun) >= len(state.bases),
+              f"bases overrun {len(state.overrun)}/{len(state.bases)}"),
+        Gauge("events", len(state.event_deck), 0, False,
+              f"event cards left {len(state.event_deck)} (none left at step 3 loses)"),
+        Gauge("heroes", elim, len(state.heroes), elim >= len(state.heroes),
+              f"heroes defeated while shattered {elim}/{len(state.heroes)}"),
+        Gauge("deadline", dl, None, False,
+              "no player eliminated" if dl is None else "Final Showdown started: deadline met" if state.showdown
+              else f"a player is eliminated: the Final Showdown must start by the end of round {dl}'s Hero Phase"),
+    )
 
 
 def check_loss(state: GameState, ctx: PhaseContext, section: str, *, defer_threat: bool = False
-               ) -> tuple[GameState, list[Step]]:
+               ) -> tuple[GameState, tuple[Step, ...]]:
     """Winning and Losing: apply every loss condition reached (threat 20, all bases overrun, all heroes defeated while
     shattered; the missing event and the elimination deadline are applied where they happen) and report the gauges."""
     gauges = loss_gauges(state)      # what they measure (tracks, tokens, decks, heroes) does not change below
     threat_g, bases_g, _, heroes_g, _ = gauges
-    if threat_g["lost"] and not defer_threat:
+    if threat_g.lost and not defer_threat:
         state = state.losing(f"threat reached {THREAT_LOSS}")
-    if bases_g["lost"]:
+    if bases_g.lost:
         state = state.losing("all bases overrun")
-    if heroes_g["lost"]:
+    if heroes_g.lost:
         state = state.losing("all heroes defeated on their shattered side")
     if state.showdown and not state.lost:
         nem = state.nemesis_enemy()
         if nem is not None and nem.damage >= nem.health:
             state = state.evolve(won=True)
-    text = "; ".join(x["text"] for x in gauges)
+    text = "; ".join(g.text for g in gauges)
     if state.lost:
         title = "The heroes lose: " + ", ".join(state.lost)
     elif state.won:
         title = "The heroes win: the nemesis is at 0 health in the Final Showdown"
     else:
         title = "No loss condition reached"
-    if defer_threat and threat_g["lost"]:
+    if defer_threat and threat_g.lost:
         text += " (ruling threat_loss_timing = after_mission_check: threat judged after step 2)"
-    return state, [_step(title, S.WINNING_AND_LOSING, text, section, lost=list(state.lost), won=state.won,
-                         gauges=gauges)]
+    return state, (Step(title, S.WINNING_AND_LOSING, text, {"lost": list(state.lost), "won": state.won,
+                                                            "gauges": [g.to_json() for g in gauges]}, (), section),)
 
 
-EVENT_STEPS: tuple[StepFn, ...] = (draw_event, resolve_event_text, resolve_ongoing_effects, spawn_side_mission_step,
-                                  resolve_nemesis_ability, activate_enemies, spawn_enemies, discard_event)
-"""Step 3's parts, in rulebook order."""
-
-PHASE_STEPS: tuple[tuple[str, StepFn], ...] = (
-    (SEC1, advance_threat), (SEC2, check_nemesis_mission), *((SEC3, f) for f in EVENT_STEPS),
-    (SEC_END, end_of_round))
-"""Every step of a Nemesis Phase and the End of Round, with its trace section."""
-
-
-class Frame(NamedTuple):
-    """One step of a playthrough: the cited ``step`` and the ``state`` right after it (a named pair: a phase makes a
-    dozen or more, so it is the cheapest immutable record)."""
-
-    step: Step
-    state: GameState
-
-
-_make_frame = Frame._make
-
-
-def _deadline_check(state: GameState, section: str) -> tuple[GameState, list[Step]]:
-    dl = state.elimination_deadline
-    if dl is not None and not state.showdown and dl <= state.round:
-        state = state.losing("a player was eliminated and the Final Showdown did not start in time")
-        return state, [_step("The heroes lose: the Final Showdown did not start by the end of the Hero Phase after "
-                             "the elimination", S.WINNING_AND_LOSING, f"Deadline: round {dl}'s Hero Phase.",
-                             section, lost=list(state.lost))]
-    return state, []
-
-
-STEP_SECTIONS: tuple[str, ...] = (SEC1, SEC2, SEC3, SEC_END)
-"""The phase's numbered steps (trace sections), in order: a phase may start at or stop after any of them."""
-
-
-_INDEXED_STEPS = tuple((STEP_SECTIONS.index(sec), sec, fn) for sec, fn in PHASE_STEPS)
-_LAST_OF_SECTION = frozenset((advance_threat, check_nemesis_mission, discard_event, end_of_round))
-
-
-def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: str = SEC_END) -> list[Frame]:
-    """Play one Nemesis Phase (and the End of Round) from ``state``, from step ``start`` through step ``stop`` (both
-    in :data:`STEP_SECTIONS`); stops at the first loss. Returns the frames (step, state after it)."""
-    frames: list[Frame] = []
-
-    def emit(s: GameState, steps: list[Step]) -> None:
-        frames.extend(map(_make_frame, zip(steps, repeat(s))))
-
-    first, last = STEP_SECTIONS.index(start), STEP_SECTIONS.index(stop)
-    prefix = f"Round {state.round} · "
-    # the deadline is the end of a Hero Phase; this round's Hero Phase is over when its Nemesis Phase begins, and the
-    # Final Showdown can only begin in step 2, so a deadline of this round or earlier has passed
-    state, steps = _deadline_check(state, prefix + start)
-    emit(state, steps)
-    if state.lost:
-        return frames
-    defer = ctx.rulings.reading("threat_loss_timing") == "after_mission_check"
-    showdown_now = False
-    for index, section, fn in _INDEXED_STEPS:
-        if not first <= index <= last:
-            continue
-        if fn is draw_event and showdown_now and ctx.rulings.reading("showdown_timing") == "end_phase":
-            emit(state, [_step("Final Showdown began in step 2: no event this phase", S.FINAL_SHOWDOWN,
-                               "Ruling showdown_timing = end_phase.", prefix + SEC3)])
-            continue
-        if section == SEC3 and fn is not draw_event and state.current_event is None:
-            continue
-        was_showdown = state.showdown
-        if fn is activate_enemies:       # one frame per activation, each with its own state
-            ids, steps = plan_activation(state, ctx)
-            emit(state, [st.in_section(prefix + st.section) for st in steps])
-            for eid in ids:
-                state, steps = activate_enemy(state, ctx, eid)
-                emit(state, [st.in_section(prefix + st.section) for st in steps])
-                if state.lost or _threat_or_bases_lost(state, False):
-                    break
-        else:
-            state, steps = fn(state, ctx)
-            emit(state, [st.in_section(prefix + st.section) for st in steps])
-        showdown_now = showdown_now or (state.showdown and not was_showdown)
-        deferring = defer and fn is advance_threat
-        if fn in _LAST_OF_SECTION or state.lost or _threat_or_bases_lost(state, deferring):
-            state, steps = check_loss(state, ctx, prefix + section, defer_threat=deferring)
-            emit(state, steps)
-        if state.lost or state.won:
-            break
-    return frames
-
-
-def _threat_or_bases_lost(state: GameState, defer: bool) -> bool:
-    if (state.threat >= THREAT_LOSS and not defer) or len(state.overrun) >= len(state.bases):
+def loss_reached(state: GameState) -> bool:
+    """A loss the Winning and Losing check would apply now: the heroes have lost, threat is at 20, every base is
+    overrun or every hero is out (the activation loop stops there, and the check follows)."""
+    if state.lost or state.threat >= THREAT_LOSS or len(state.overrun) >= len(state.bases):
         return True
     for h in state.heroes:
         if not h.eliminated:
@@ -760,12 +730,125 @@ def _threat_or_bases_lost(state: GameState, defer: bool) -> bool:
     return True
 
 
+def phase_over(state: GameState) -> bool:
+    """The game is decided (the heroes have lost or won): a phase stops after the step that decides it."""
+    return bool(state.lost) or state.won
+
+
+# -- the Winning and Losing checks between the steps (each a step of the sequence, named after where it stands)
+
+
+def check_elimination_deadline(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Winning and Losing, as the Nemesis Phase begins: a player was eliminated and the Final Showdown did not start
+    by the end of the Hero Phase after it. (The deadline is the end of a Hero Phase; this round's Hero Phase is over
+    when its Nemesis Phase begins, and the Final Showdown can only begin in step 2, so a deadline of this round or
+    earlier has passed.) A phase that goes on consults ruling ``threat_loss_timing`` here, whichever step it starts
+    at: it says when this phase's threat loss is judged (:func:`check_loss_after_advance_threat`)."""
+    dl = state.elimination_deadline
+    if dl is not None and not state.showdown and dl <= state.round:
+        state = state.losing("a player was eliminated and the Final Showdown did not start in time")
+        return state, (Step("The heroes lose: the Final Showdown did not start by the end of the Hero Phase after "
+                            "the elimination", S.WINNING_AND_LOSING, f"Deadline: round {dl}'s Hero Phase.",
+                            {"lost": list(state.lost)}, (), ctx.prefix + ctx.start),)
+    ctx.rulings.reading("threat_loss_timing")
+    return state, ()
+
+
+def check_loss_after_advance_threat(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Winning and Losing after step 1 (with ruling ``threat_loss_timing`` = ``after_mission_check``, a threat of 20
+    is judged after step 2 instead)."""
+    defer = ctx.rulings.reading("threat_loss_timing") == "after_mission_check"
+    return check_loss(state, ctx, ctx.prefix + SEC1, defer_threat=defer)
+
+
+def check_loss_after_mission_check(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Winning and Losing after step 2."""
+    return check_loss(state, ctx, ctx.prefix + SEC2)
+
+
+def check_loss_if_reached(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Winning and Losing within step 3: only when a part of it reached a loss condition (:func:`loss_reached`)."""
+    if loss_reached(state):
+        return check_loss(state, ctx, ctx.prefix + SEC3)
+    return state, ()
+
+
+def check_loss_after_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Winning and Losing after step 3 (none when no event was drawn this phase)."""
+    if _no_event_this_phase(state, ctx):
+        return state, ()
+    return check_loss(state, ctx, ctx.prefix + SEC3)
+
+
+def check_loss_after_end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """Winning and Losing after End of Round."""
+    return check_loss(state, ctx, ctx.prefix + SEC_END)
+
+
+# ---------------------------------------------------------------------------------------------- the sequence
+
+_W = " › Winning and Losing"
+
+NEMESIS_PHASE: Sequence = (
+    ("Winning and Losing › elimination deadline", check_elimination_deadline),
+    (SEC1, advance_threat), (SEC1 + _W, check_loss_after_advance_threat),
+    (SEC2, check_nemesis_mission), (SEC2 + _W, check_loss_after_mission_check),
+    (SEC3 + " › draw", draw_event), (SEC3 + " › draw" + _W, check_loss_if_reached),
+    (SEC3 + " › event text", resolve_event_text), (SEC3 + " › event text" + _W, check_loss_if_reached),
+    (SEC3 + " › ongoing effects", resolve_ongoing_effects), (SEC3 + " › ongoing effects" + _W, check_loss_if_reached),
+    (SEC3 + " › side mission", spawn_side_mission_step), (SEC3 + " › side mission" + _W, check_loss_if_reached),
+    (SEC3 + " › nemesis ability", resolve_nemesis_ability),
+    (SEC3 + " › nemesis ability" + _W, check_loss_if_reached),
+    (SEC3 + " › activation order", plan_activation),
+    Each(SEC3 + " › {item} activates", activating, activate_enemy, loss_reached),
+    (SEC3 + " › activation" + _W, check_loss_if_reached),
+    (SEC3 + " › spawns", spawn_enemies), (SEC3 + " › spawns" + _W, check_loss_if_reached),
+    (SEC3 + " › discard", discard_event), (SEC3 + _W, check_loss_after_event),
+    (SEC_END, end_of_round), (SEC_END + _W, check_loss_after_end_of_round),
+)
+"""The Nemesis Phase and the End of Round in rulebook order, with the Winning and Losing checks between the steps:
+the elimination deadline as the phase begins, then a check after each numbered step (and, within step 3, after any
+part that reaches a loss condition). The entry names start with the numbered step they belong to (:data:`STEP_SECTIONS`);
+play with :func:`play_phase`."""
+
+STEP_SECTIONS: tuple[str, ...] = (SEC1, SEC2, SEC3, SEC_END)
+"""The phase's numbered steps (trace sections), in order: a phase may start at or stop after any of them."""
+
+
+def _section_index(name: str) -> int | None:
+    return next((i for i, sec in enumerate(STEP_SECTIONS) if name.startswith(sec)), None)
+
+
+_ENTRY_SECTIONS = tuple(_section_index(e.name if isinstance(e, Each) else e[0]) for e in NEMESIS_PHASE)
+_PHASES: dict[tuple[str, str], Sequence] = {}
+
+
+def phase_sequence(start: str = SEC1, stop: str = SEC_END) -> Sequence:
+    """:data:`NEMESIS_PHASE` from numbered step ``start`` through ``stop`` (both in :data:`STEP_SECTIONS`), the
+    elimination deadline check first."""
+    seq = _PHASES.get((start, stop))
+    if seq is None:
+        first, last = STEP_SECTIONS.index(start), STEP_SECTIONS.index(stop)
+        seq = _PHASES[start, stop] = tuple(e for e, i in zip(NEMESIS_PHASE, _ENTRY_SECTIONS)
+                                           if i is None or first <= i <= last)
+    return seq
+
+
+def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: str = SEC_END
+               ) -> tuple[Frame[GameState], ...]:
+    """Play one Nemesis Phase (and the End of Round) from ``state``, from step ``start`` through step ``stop`` (both
+    in :data:`STEP_SECTIONS`), with :func:`explorer.kernel.play`; stops at the first loss or win
+    (:func:`phase_over`). Returns the kernel frames (one per step function: the state after it and its steps)."""
+    phase_ctx = replace(ctx, prefix=f"Round {state.round} · ", showdown_at_start=state.showdown, start=start)
+    return play(state, phase_sequence(start, stop), phase_ctx, stop=phase_over)
+
+
 def play_phases(state: GameState, ctx: PhaseContext, phases: int = 1, *, start: str = SEC1,
-                stop: str = SEC_END) -> list[Frame]:
+                stop: str = SEC_END) -> list[Frame[GameState]]:
     """Play ``phases`` Nemesis Phases back to back (each followed by End of Round; the Hero Phases in between are
     taken to change nothing), stopping at a loss or a win. ``start`` applies to the first phase, ``stop`` to the
     last."""
-    frames: list[Frame] = []
+    frames: list[Frame[GameState]] = []
     for i in range(phases):
         frames += play_phase(state, ctx, start=start if i == 0 else SEC1, stop=stop if i == phases - 1 else SEC_END)
         if frames:

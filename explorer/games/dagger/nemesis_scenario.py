@@ -37,14 +37,17 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from explorer.errors import ScenarioError
+from explorer.kernel import Frame, trace_of
 from explorer.scenario import read_toml, validate
+from explorer.schema import ScenarioHeader, Strict
 from explorer.trace import Trace
 
-from .nemesis import SEC1, SEC2, SEC3, SEC_END, Choices, Frame, PhaseContext, loss_gauges, play_phases
+from .nemesis import SEC1, SEC2, SEC3, SEC_END, Choices, PhaseContext, loss_gauges, play_phases
 from .options import rulings as make_rulings
+from .results import NemesisOutcome
 from .state import (
     SIDE_SLOTS, Effect, EliteSpec, Enemy, EnemyType, EventCard, GameState, Hero, Mission, NemesisSheet, SideCard,
     SpawnIcon,
@@ -58,11 +61,7 @@ ENEMY_KEYS = ("rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific")
 ROW_KEYS = Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific", "elite", "nemesis"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class EffectModel(_Strict):
+class EffectModel(Strict):
     kind: Literal["threat", "team_up", "damage_heroes", "progress", "overrun", "note"]
     amount: int = Field(0, ge=-20, le=20)
     where: str = Field("all", max_length=60)
@@ -74,13 +73,13 @@ class EffectModel(_Strict):
 EFFECTS = Field(default_factory=list, max_length=10)
 
 
-class SpawnModel(_Strict):
+class SpawnModel(Strict):
     enemy: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific"]
     space: str = NAME
     pips: int = Field(1, ge=1, le=4)
 
 
-class EventModel(_Strict):
+class EventModel(Strict):
     card: str = Field("", max_length=60)
     name: str = Field("", max_length=60)
     text: str = TEXT
@@ -91,12 +90,12 @@ class EventModel(_Strict):
     example: bool = False
 
 
-class AbilityModel(_Strict):
+class AbilityModel(Strict):
     icon: str = Field(min_length=1, max_length=30)
     effects: list[EffectModel] = EFFECTS
 
 
-class NemesisModel(_Strict):
+class NemesisModel(Strict):
     name: str = NAME
     threat_value: int = Field(ge=0, le=10)
     power: int = Field(ge=0, le=10)
@@ -109,7 +108,7 @@ class NemesisModel(_Strict):
     abilities: list[AbilityModel] = Field(default_factory=list, max_length=10)
 
 
-class EnemyTypeModel(_Strict):
+class EnemyTypeModel(Strict):
     key: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific"]
     name: str = NAME
     rank: int | None = Field(None, ge=1, le=4)
@@ -118,7 +117,7 @@ class EnemyTypeModel(_Strict):
     standees: int = Field(ge=0, le=10)
 
 
-class HeroModel(_Strict):
+class HeroModel(Strict):
     name: str = NAME
     space: str = Field("", max_length=60)
     health: int = Field(ge=1, le=30)
@@ -134,13 +133,13 @@ class HeroModel(_Strict):
     empowered: bool = False
 
 
-class EliteModel(_Strict):
+class EliteModel(Strict):
     name: str = NAME
     health: int = Field(ge=1, le=30)
     power: int = Field(ge=0, le=10)
 
 
-class EnemyModel(_Strict):
+class EnemyModel(Strict):
     id: str = NAME
     type: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific", "elite"]
     space: str = NAME
@@ -151,7 +150,7 @@ class EnemyModel(_Strict):
     mission: str = Field("", max_length=60)
 
 
-class MissionModel(_Strict):
+class MissionModel(Strict):
     name: str = NAME
     kind: Literal["first_strike", "nemesis", "side", "hero"] | None = None
     progress: int = Field(0, ge=0, le=60)
@@ -168,7 +167,7 @@ class MissionModel(_Strict):
     elite: EliteModel | None = None
 
 
-class ChoicesModel(_Strict):
+class ChoicesModel(Strict):
     activation_order: list[str] = Field(default_factory=list, max_length=40)
     attack_target: dict[str, str] = Field(default_factory=dict)
     base_tie: dict[str, str] = Field(default_factory=dict)
@@ -176,13 +175,11 @@ class ChoicesModel(_Strict):
     respawn: dict[str, str] = Field(default_factory=dict)
 
 
-class NemesisScenarioModel(_Strict):
-    """The whole ``kind = "nemesis"`` document."""
+class NemesisScenarioModel(ScenarioHeader):
+    """The whole ``kind = "nemesis"`` document (its ``title`` and ``description``: :class:`ScenarioHeader`)."""
 
     game: Literal["dagger"] = "dagger"
     kind: Literal["nemesis"] = "nemesis"
-    title: str = Field("", max_length=200)
-    description: str = Field("", max_length=4000)
     seed: int | None = Field(None, ge=0, le=2**31)
     rulings: dict[str, str] = Field(default_factory=dict)
     map: str | dict[str, Any] = "default"
@@ -509,55 +506,64 @@ def initial_state(scenario: NemesisScenario, seed: int | None = None) -> GameSta
     return st
 
 
+def phase_context(scenario: NemesisScenario, rulings: Mapping[str, str] | None = None,
+                  choices: Choices | None = None) -> PhaseContext:
+    """The Nemesis Phase context of ``scenario``: its map, its rulings with ``rulings`` on top, its choices (or
+    ``choices``)."""
+    return PhaseContext(world=scenario.world, rulings=make_rulings({**scenario.rulings, **(rulings or {})}),
+                        choices=scenario.choices if choices is None else choices)
+
+
 def playthrough(scenario: NemesisScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
-                ) -> tuple[list[Frame], PhaseContext, GameState]:
-    """``(frames, ctx, initial)``: every step with the state after it, the context (rulings consulted, choices
-    made) and the starting state."""
-    ctx = PhaseContext(scenario.world, make_rulings({**scenario.rulings, **(rulings or {})}), scenario.choices)
+                ) -> tuple[list[Frame[GameState]], PhaseContext, GameState]:
+    """``(frames, ctx, initial)``: the kernel frames of the scenario's Nemesis Phases (one per step function: the
+    state after it and its steps; the choices made are in the states), the context (its rulings record the readings
+    consulted) and the starting state."""
+    ctx = phase_context(scenario, rulings)
     start = initial_state(scenario, seed)
     return play_phases(start, ctx, scenario.phases, start=scenario.start, stop=scenario.stop), ctx, start
 
 
-def resolve_nemesis(scenario: NemesisScenario, rulings: Mapping[str, str] | None = None,
-                    seed: int | None = None) -> Trace:
-    """Play the scenario's Nemesis Phases into a cited :class:`Trace`.
-
-    ``Trace.outcome``: ``threat`` (final), ``threat_start``, ``threat_after`` (``[[section, threat], ...]`` at the
-    end of each numbered step), ``lost`` (reasons), ``won``, ``showdown``, ``overrun``, ``round``, ``events_left``,
-    ``side_missions``, ``nemesis_missions_left``, ``completed_nemesis``, ``enemies`` (``{id: space}``),
-    ``heroes`` (``{name: [space, damage, health, shattered, eliminated]}``), ``gauges``, ``choices``.
-    """
-    frames, ctx, start = playthrough(scenario, rulings, seed)
-    trace = Trace(scenario.title or "Nemesis Phase")
-    trace.steps = [f.step for f in frames]
-    trace.rulings = dict(ctx.rulings.consulted)
+def nemesis_outcome(frames: list[Frame[GameState]], start: GameState) -> NemesisOutcome:
+    """The typed outcome of a playthrough from ``start`` (:class:`.results.NemesisOutcome`)."""
     end = frames[-1].state if frames else start
     after: list[list] = []
-    for f in frames:
-        sec = f.step.section
-        if after and after[-1][0] == sec:
-            after[-1][1] = f.state.threat
-        else:
-            after.append([sec, f.state.threat])
-    trace.outcome = {
-        "threat_start": start.threat, "threat": end.threat, "threat_after": after, "lost": list(end.lost),
-        "won": end.won, "showdown": end.showdown, "overrun": sorted(end.overrun), "round": end.round,
-        "events_left": len(end.event_deck), "team_up": end.team_up,
-        "side_missions": [m.name if m else None for m in end.side_slots],
-        "nemesis_missions_left": [m.name for m in end.nemesis_deck],
-        "completed_nemesis": [list(x) for x in end.completed_nemesis],
-        "enemies": {e.id: e.space for e in end.enemies},
-        "heroes": {h.name: [h.space, h.damage, h.health, h.shattered, h.eliminated] for h in end.heroes},
-        "gauges": [g["text"] for g in loss_gauges(end)], "choices": ctx.choices_made,
-    }
-    return trace
+    for f in frames:                          # the threat each cited step leaves, by trace section
+        for s in f.steps:
+            if after and after[-1][0] == s.section:
+                after[-1][1] = f.state.threat
+            else:
+                after.append([s.section, f.state.threat])
+    rounds = tuple(dict.fromkeys(sec.split(" · ")[0] for sec, _ in after if sec.startswith("Round ")))
+    return NemesisOutcome(
+        threat_start=start.threat, threat=end.threat, threat_after=tuple((sec, t) for sec, t in after),
+        lost=end.lost, won=end.won, showdown=end.showdown, overrun=tuple(sorted(end.overrun)), bases=len(end.bases),
+        round=end.round, events_left=len(end.event_deck), team_up=end.team_up,
+        side_missions=tuple(m.name if m else None for m in end.side_slots),
+        nemesis_missions_left=tuple(m.name for m in end.nemesis_deck), completed_nemesis=end.completed_nemesis,
+        enemies=end.enemies, heroes=end.heroes, gauges=loss_gauges(end), choices=end.choices, rounds=rounds,
+        events=end.events)
+
+
+def resolve_nemesis(scenario: NemesisScenario, rulings: Mapping[str, str] | None = None,
+                    seed: int | None = None) -> Trace:
+    """Play the scenario's Nemesis Phases into a cited :class:`Trace` whose result is a
+    :class:`.results.NemesisOutcome` (``Trace.outcome``, its JSON: ``threat`` (final), ``threat_start``,
+    ``threat_after`` (``[[section, threat], ...]`` at the end of each numbered step), ``lost`` (reasons), ``won``,
+    ``showdown``, ``overrun``, ``round``, ``events_left``, ``side_missions``, ``nemesis_missions_left``,
+    ``completed_nemesis``, ``enemies`` (``{id: space}``), ``heroes`` (``{name: [space, damage, health, shattered,
+    eliminated]}``), ``gauges``, ``choices``).
+    """
+    frames, ctx, start = playthrough(scenario, rulings, seed)
+    trace = trace_of(scenario.title or "Nemesis Phase", frames, ctx.rulings.consulted)
+    return trace.with_result(nemesis_outcome(frames, start))
 
 
 def threat_after(trace: Trace, step: str, phase: int = 0) -> int | None:
     """The threat at the end of numbered ``step`` (``"1. Advance Threat"``...) of the ``phase``-th phase played."""
-    hits = [t for sec, t in trace.outcome["threat_after"] if sec.endswith(step)]
+    hits = [t for sec, t in trace.result.threat_after if sec.endswith(step)]
     return hits[phase] if len(hits) > phase else None
 
 
 __all__ = ["FIXED_BASES", "NemesisScenario", "parse_nemesis", "resolve_nemesis", "playthrough", "initial_state",
-           "example_events", "threat_after"]
+           "example_events", "threat_after", "phase_context", "nemesis_outcome"]

@@ -5,81 +5,95 @@ Rulebook sections summarised (each step of the trace cites its own): Nemesis Pha
 Nemesis Mission, 3. Resolve Event Cards (enemy activation and spawns), Final Showdown, Winning and Losing, Additional
 Rules › Nearby and Overrun, Damage and Defeat.
 
-Everything here is read from the trace (``Trace.outcome`` and the facts of its steps, as written by
-:func:`.nemesis_scenario.resolve_nemesis`); nothing is recomputed.
+Everything here is read from the trace's typed result (:attr:`Trace.result <explorer.trace.Trace.result>`: a
+:class:`.results.NemesisOutcome` or :class:`.results.HeroOutcome`, whose ``events`` record what happened), as written
+by :func:`.nemesis_scenario.resolve_nemesis` and :func:`.hero_scenario.resolve_hero`; nothing is recomputed, and no
+step's facts are read.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from explorer.text import join_words, plural
 from explorer.trace import Trace
+
+from .results import HeroAction, HeroOutcome, NemesisOutcome
+from .state import (
+    BaseOverrun, EnemyActed, EnemySpawned, Event, HeroDamaged, HeroDefeated, MissionChecked, ShowdownBegan,
+    SideMissionRevealed,
+)
 
 __all__ = ["outcome_text", "verdict", "hero_outcome_text"]
 
 
-def _phases(trace: Trace) -> list[str]:
-    rounds: list[str] = []
-    for s in trace.steps:
-        head = s.section.split(" · ")[0]
-        if head.startswith("Round ") and head not in rounds:
-            rounds.append(head)
-    return rounds
+@dataclass
+class _Action:
+    """An enemy activation as the outcome text tells it: the activation and, for an attack, the attacked hero's
+    damage right after it (``"3/10"``)."""
+
+    acted: EnemyActed
+    after: str | None = None
 
 
-def _events(trace: Trace) -> dict[str, list]:
-    """What happened, in order: missions completed, bases overrun, heroes defeated / eliminated, enemy actions,
-    spawns, side missions revealed, the Final Showdown."""
-    ev: dict[str, list] = {k: [] for k in ("missions", "overrun", "defeated", "eliminated", "actions", "spawns",
-                                           "side", "showdown", "damage")}
-    for s in trace.steps:
-        f = s.facts
-        if f.get("result") in ("passed", "failed") and "mission" in f:
-            kind = "1st strike" if s.title.startswith("1st strike") else "nemesis mission"
-            ev["missions"].append((kind, f["mission"], f["result"]))
-        elif isinstance(f.get("overrun"), list) and s.marks:
-            ev["overrun"].append(s.marks[0])
-        elif " is defeated: threat " in s.title and s.marks:
-            ev["defeated"].append(s.marks[0])
-        elif "eliminated" in f:
-            ev["eliminated"].append(f["eliminated"])
-        elif "action" in f and "enemy" in f:
-            ev["actions"].append(dict(f, power=s.title.rsplit(" for ", 1)[-1] if f["action"] == "attack" else ""))
-        elif "enemy" in f and "space" in f:
-            ev["spawns"].append((f["enemy"], f["space"]))
-        elif "slot" in f and "mission" in f:
-            ev["side"].append(f["mission"])
-        elif f.get("showdown") is True:
-            ev["showdown"].append(s.section)
-        elif "hero" in f and "damage" in f:
-            ev["damage"].append(f)
-            last = ev["actions"][-1] if ev["actions"] else None
-            if last is not None and last["action"] == "attack" and last["target"] == f["hero"] and "after" not in last:
-                last["after"] = f"{f['damage']}/{f['health']}"
+@dataclass
+class _Events:
+    """What happened, in order, by kind (read from the typed events)."""
+
+    missions: list[tuple[str, str, str]] = field(default_factory=list)   # (kind words, mission, passed | failed)
+    open: list[str] = field(default_factory=list)                        # missions checked and not completed
+    overrun: list[str] = field(default_factory=list)
+    defeated: list[str] = field(default_factory=list)
+    eliminated: list[str] = field(default_factory=list)
+    actions: list[_Action] = field(default_factory=list)
+    spawns: list[tuple[str, str]] = field(default_factory=list)
+    side: list[str] = field(default_factory=list)
+    showdown: bool = False
+    damage: list[HeroDamaged] = field(default_factory=list)
+
+
+def _events(events: tuple[Event, ...]) -> _Events:
+    """Missions completed, bases overrun, heroes defeated / eliminated, enemy actions, spawns, side missions
+    revealed, the Final Showdown, damage to heroes."""
+    ev = _Events()
+    for e in events:
+        if isinstance(e, MissionChecked):
+            if e.result == "open":
+                ev.open.append(e.mission)
+            else:
+                ev.missions.append(("1st strike" if e.kind == "first_strike" else "nemesis mission", e.mission,
+                                    e.result))
+        elif isinstance(e, BaseOverrun):
+            ev.overrun.append(e.base)
+        elif isinstance(e, HeroDefeated):
+            ev.defeated.append(e.hero)
+            if e.eliminated:
+                ev.eliminated.append(e.hero)
+        elif isinstance(e, EnemyActed):
+            ev.actions.append(_Action(e))
+        elif isinstance(e, EnemySpawned):
+            ev.spawns.append((e.enemy, e.space))
+        elif isinstance(e, SideMissionRevealed):
+            ev.side.append(e.mission)
+        elif isinstance(e, ShowdownBegan):
+            ev.showdown = True
+        elif isinstance(e, HeroDamaged):
+            ev.damage.append(e)
+            last = ev.actions[-1] if ev.actions else None
+            if (last is not None and last.acted.action == "attack" and last.acted.target == e.hero
+                    and last.after is None):
+                last.after = f"{e.damage}/{e.health}"
     return ev
 
 
-def _numbers(gauges: list[str]) -> dict[str, tuple[int, int]]:
-    """``{"threat": (value, limit), "bases": (overrun, bases)}`` read from the gauge texts."""
-    out: dict[str, tuple[int, int]] = {}
-    for g in gauges:
-        if g.startswith("threat ") or g.startswith("bases overrun "):
-            a, _, b = g.rsplit(" ", 1)[1].partition("/")
-            if a.isdigit() and b.isdigit():
-                out["threat" if g.startswith("threat") else "bases"] = (int(a), int(b))
-    return out
-
-
-def _closest(o: dict) -> str:
+def _closest(o: NemesisOutcome) -> str:
     """How far the heroes are from each loss condition, nearest first."""
-    n = _numbers(o.get("gauges", []))
     parts = []
-    if "threat" in n:
-        t, lim = n["threat"]
-        parts.append((lim - t, f"threat {t}/{lim}: {lim - t} more loses"))
-    if "bases" in n:
-        b, lim = n["bases"]
-        parts.append((lim - b, f"{b}/{lim} bases overrun: {lim - b} more loses"))
-    left = o.get("events_left", 0)
+    t, lim = o.gauge("threat").value, o.gauge("threat").limit
+    parts.append((lim - t, f"threat {t}/{lim}: {lim - t} more loses"))
+    b, lim = o.gauge("bases").value, o.gauge("bases").limit
+    parts.append((lim - b, f"{b}/{lim} bases overrun: {lim - b} more loses"))
+    left = o.events_left
     if left:
         parts.append((left + 1, f"{plural(left, 'event card')} left: Nemesis Phase {left + 1} from now finds none "
                                 "and loses"))
@@ -91,105 +105,108 @@ def _closest(o: dict) -> str:
         parts.append((float("inf"), "event deck: none of its cards is left in this scenario (a scenario lists only "
                                     "the cards it draws; the game's deck starts with 12), so the next step 3 is not "
                                     "modelled"))
-    heroes = o.get("heroes", {})
-    alive = [v for v in heroes.values() if not v[4]]        # [space, damage, health, shattered, eliminated]
+    heroes = o.heroes
+    alive = [h for h in heroes if not h.eliminated]
     if heroes:
-        to_go = sum(1 if v[3] else 2 for v in alive)         # a shattered hero's next defeat eliminates it
-        parts.append((to_go, f"{len(alive)}/{len(heroes)} heroes in play ({sum(1 for v in alive if v[3])} "
+        to_go = sum(1 if h.shattered else 2 for h in alive)        # a shattered hero's next defeat eliminates it
+        parts.append((to_go, f"{len(alive)}/{len(heroes)} heroes in play ({sum(1 for h in alive if h.shattered)} "
                              f"shattered): {plural(to_go, 'more hero defeat')} {'loses' if to_go == 1 else 'lose'}"))
     return "; ".join(t for _, t in sorted(parts, key=lambda p: p[0]))
 
 
-def _action_text(f: dict) -> str:
-    a = f["action"]
-    if a == "attack":
-        hurt = f" ({f['after']} damage)" if "after" in f else ""
-        return f"{f['enemy']} attacks {f['target']} for {f['power']}{hurt}"
-    if a == "overrun":
-        return f"{f['enemy']} overruns {f['base']}"
-    if a == "overrun_again":
-        return f"{f['enemy']} stays on overrun {f['base']}"
-    if a == "move":
-        return f"{f['enemy']} moves {f['start']} → {f['to']} toward {f['target']}"
-    if a == "stun_cleared":
-        return f"{f['enemy']} clears its stun"
-    return f"{f['enemy']} cannot move (no operational base)"
+def _action_text(a: _Action) -> str:
+    e = a.acted
+    if e.action == "attack":
+        hurt = f" ({a.after} damage)" if a.after is not None else ""
+        return f"{e.enemy} attacks {e.target} for {e.power}{hurt}"
+    if e.action == "overrun":
+        return f"{e.enemy} overruns {e.base}"
+    if e.action == "overrun_again":
+        return f"{e.enemy} stays on overrun {e.base}"
+    if e.action == "move":
+        return f"{e.enemy} moves {e.start} → {e.to} toward {e.target}"
+    if e.action == "stun_cleared":
+        return f"{e.enemy} clears its stun"
+    return f"{e.enemy} cannot move (no operational base)"
 
 
 def verdict(trace: Trace) -> str:
     """The answer in one line: how the game stands, the threat before → after, the missions completed, the bases
     overrun, the heroes defeated, the Final Showdown, and the nearest loss."""
-    o = trace.outcome
-    ev = _events(trace)
+    o: NemesisOutcome = trace.result
+    ev = _events(o.events)
     parts = []
-    if o.get("lost"):
-        parts.append("The heroes LOSE (" + ", ".join(o["lost"]) + ")")
-    elif o.get("won"):
+    if o.lost:
+        parts.append("The heroes LOSE (" + ", ".join(o.lost) + ")")
+    elif o.won:
         parts.append("The heroes WIN (the nemesis is at 0 health in the Final Showdown)")
-    phases = _phases(trace)
-    span = f" over {len(phases)} rounds" if len(phases) > 1 else ""
-    peak = max((t for _, t in o.get("threat_after", [])), default=o["threat"])
-    high = f", peak {peak}" if peak > max(o["threat"], o["threat_start"]) else ""
-    parts.append(f"Threat {o['threat_start']} → {o['threat']}{span}{high}")
-    for kind, name, result in ev["missions"]:
+    span = f" over {len(o.rounds)} rounds" if len(o.rounds) > 1 else ""
+    peak = max((t for _, t in o.threat_after), default=o.threat)
+    high = f", peak {peak}" if peak > max(o.threat, o.threat_start) else ""
+    parts.append(f"Threat {o.threat_start} → {o.threat}{span}{high}")
+    for kind, name, result in ev.missions:
         label = name if name.lower().startswith(kind) else f"{kind} {name}"
         parts.append(f"{label} {'passes' if result == 'passed' else 'fails'}")
-    if ev["showdown"]:
+    if ev.showdown:
         parts.append("the Final Showdown begins")
-    if ev["overrun"]:
-        parts.append(", ".join(ev["overrun"]) + " overrun")
-    for h in ev["defeated"]:
-        parts.append(f"{h} defeated" + (" and eliminated" if h in ev["eliminated"] else ""))
-    if not (ev["missions"] or ev["overrun"] or ev["defeated"] or o.get("lost") or o.get("won")):
+    if ev.overrun:
+        parts.append(", ".join(ev.overrun) + " overrun")
+    for h in ev.defeated:
+        parts.append(f"{h} defeated" + (" and eliminated" if h in ev.eliminated else ""))
+    if not (ev.missions or ev.overrun or ev.defeated or o.lost or o.won):
         parts.append("no mission completed, no base overrun, no hero defeated")
-    if not o.get("lost") and not o.get("won"):
+    if not o.lost and not o.won:
         parts.append("nearest loss: " + _closest(o).split("; ")[0])
     return "; ".join(parts)
 
 
-def _hero_action(a: dict) -> str:
-    if a["do"] == "move" or "p" not in a:
-        return f"{a['hero']} {a['result']}"
-    goal = {"fight": f"defeats {a['target']}", "defy": f"completes {a['target']}",
-            "rest": "recovers all its damage"}[a["do"]]
-    odds = f"P({a['hero']} {goal}) = {a['p']['float']:.3f} ({a['p']['exact']})"
-    if a.get("successes") is None:
+def _hero_action(a: HeroAction) -> str:
+    if a.do == "move" or not a.has_odds:
+        return f"{a.hero} {a.result}"
+    goal = {"fight": f"defeats {a.target}", "defy": f"completes {a.target}",
+            "rest": "recovers all its damage"}[a.do]
+    odds = f"P({a.hero} {goal}) = {float(a.p):.3f} ({a.p})"
+    if a.successes is None:
         return odds
-    return f"{odds}; rolled {a['successes']}: {a['result']}"
+    return f"{odds}; rolled {a.successes}: {a.result}"
 
 
 def hero_outcome_text(trace: Trace) -> str:
     """The outcome of a ``hero`` scenario: ``Outcome:`` each action's odds and result, then the threat before → after
     (with the Nemesis Phase when it was played); then the odds' numbers and the board after the actions."""
-    o = trace.outcome
-    head = [_hero_action(a) for a in o["actions"]]
-    if o.get("lost"):
-        head.insert(0, "The heroes LOSE (" + ", ".join(o["lost"]) + ")")
-    elif o.get("won"):
+    o: HeroOutcome = trace.result
+    head = [_hero_action(a) for a in o.actions]
+    if o.lost:
+        head.insert(0, "The heroes LOSE (" + ", ".join(o.lost) + ")")
+    elif o.won:
         head.insert(0, "The heroes WIN (the nemesis is at 0 health in the Final Showdown)")
-    if o.get("phase"):
-        ev = _events(trace)
-        after = o["after_actions"]["threat"]
-        phase = f"then the Nemesis Phase: threat {after} → {o['threat']}"
-        phase += "".join(f"; {n} {'passes' if r == 'passed' else 'fails'}" for _, n, r in ev["missions"])
-        if not ev["missions"] and any(s.facts.get("result") == "open" for s in trace.steps):
-            phase += "; " + ", ".join(s.facts["mission"] for s in trace.steps if s.facts.get("result") == "open") \
-                + " not completed"
+    if o.phase:
+        ev = _events(o.events)
+        phase = f"then the Nemesis Phase: threat {o.after_actions.threat} → {o.threat}"
+        phase += "".join(f"; {n} {'passes' if r == 'passed' else 'fails'}" for _, n, r in ev.missions)
+        if not ev.missions and ev.open:
+            phase += "; " + ", ".join(ev.open) + " not completed"
         head.append(phase)
     lines = ["Outcome: " + "; ".join(head)]
-    for a in o["actions"]:
-        if "p" in a:
-            lines.append(f"  {a['do'].capitalize()} by {a['hero']} on {a['target']}: {plural(a['dice'], 'die')}, "
-                         f"{plural(a['need'], 'success', 'successes')} needed, P = {a['p']['float']:.3f}"
-                         + ("" if a.get("empowered") else f" ({a['p_with_empowered']['float']:.3f} with an "
-                                                          "empowered token)"))
-    aa = o["after_actions"]
-    lines.append("  After the actions: threat " + str(aa["threat"]) + "; enemies "
-                 + (", ".join(f"{e} {sp} {d} damage" if d else f"{e} {sp}" for e, (sp, d) in aa["enemies"].items())
-                    or "none") + "; heroes " + ", ".join(f"{h} {sp or 'off the board'}"
-                                                       for h, (sp, _d) in aa["heroes"].items()))
-    lines.append(f"  Die faces (successes): {join_words(o['die'])}")
+    for a in o.actions:
+        if a.has_odds:
+            lines.append(f"  {a.do.capitalize()} by {a.hero} on {a.target}: {plural(a.dice, 'die')}, "
+                         f"{plural(a.need, 'success', 'successes')} needed, P = {float(a.p):.3f}"
+                         + ("" if a.empowered else f" ({float(a.p_with_empowered):.3f} with an "
+                                                   "empowered token)"))
+    aa = o.after_actions
+    lines.append("  After the actions: threat " + str(aa.threat) + "; enemies "
+                 + (", ".join(f"{e.id} {e.space} {e.damage} damage" if e.damage else f"{e.id} {e.space}"
+                              for e in aa.enemies) or "none")
+                 + "; heroes " + ", ".join(f"{h.name} {h.space or 'off the board'}" for h in aa.heroes))
+    lines.append(f"  Die faces (successes): {join_words(o.die)}")
     return "\n".join(lines)
+
+
+def _hero_line(h) -> str:
+    if h.eliminated:
+        return f"{h.name} eliminated"
+    return f"{h.name} {h.space or 'off the board'} {h.damage}/{h.health}" + (" shattered" if h.shattered else "")
 
 
 def outcome_text(trace: Trace) -> str:
@@ -197,48 +214,37 @@ def outcome_text(trace: Trace) -> str:
     ``Outcome: <verdict>``, then the threat at the end of each step, the missions, the enemies' activations and
     spawns, the heroes, how close each loss condition is, and the player choices made. A ``hero`` scenario:
     :func:`hero_outcome_text`."""
-    o = trace.outcome
-    if "actions" in o:
+    o = trace.result
+    if isinstance(o, HeroOutcome):
         return hero_outcome_text(trace)
-    ev = _events(trace)
+    ev = _events(o.events)
     lines = ["Outcome: " + verdict(trace)]
-    after = o.get("threat_after", [])
-    if after:
-        one = len(_phases(trace)) == 1
+    if o.threat_after:
+        one = len(o.rounds) == 1
         lines.append("  Threat at the end of each step: " + "; ".join(
-            f"{sec.split(' · ', 1)[-1] if one else sec} {t}" for sec, t in after))
-    done = [f"{n} {r}" for _, n, r in ev["missions"]]
-    left = o.get("nemesis_missions_left", [])
-    side = [m for m in o.get("side_missions", []) if m]
+            f"{sec.split(' · ', 1)[-1] if one else sec} {t}" for sec, t in o.threat_after))
+    done = [f"{n} {r}" for _, n, r in ev.missions]
+    left = o.nemesis_missions_left
+    side = [m for m in o.side_missions if m]
     lines.append("  Missions: " + (", ".join(done) + "; " if done else "none completed; ")
                  + (f"nemesis deck {', '.join(left)}" if left else "no nemesis mission left")
                  + (f"; side missions in play {', '.join(side)}" if side else "; no side mission in play")
-                 + (f" (revealed now: {', '.join(ev['side'])})" if ev["side"] else ""))
-    if ev["actions"]:
-        lines.append(f"  Enemy activations ({len(ev['actions'])}): " + "; ".join(_action_text(f)
-                                                                              for f in ev["actions"]))
+                 + (f" (revealed now: {', '.join(ev.side)})" if ev.side else ""))
+    if ev.actions:
+        lines.append(f"  Enemy activations ({len(ev.actions)}): " + "; ".join(_action_text(a) for a in ev.actions))
     else:
         lines.append("  Enemy activations: none")
-    if ev["spawns"]:
-        lines.append("  Spawned: " + ", ".join(f"{e} on {sp}" for e, sp in ev["spawns"]))
-    if ev["damage"]:
-        lines.append("  Damage to heroes: " + ", ".join(f"{f['hero']} {f['damage']}/{f['health']}"
-                                                        for f in ev["damage"]))
-    heroes = o.get("heroes", {})
-    if heroes:
-        def hero(name, v):
-            space, dmg, hp, shattered, out = v
-            if out:
-                return f"{name} eliminated"
-            where = space or "off the board"
-            return f"{name} {where} {dmg}/{hp}" + (" shattered" if shattered else "")
-        lines.append("  Heroes: " + ", ".join(hero(n, v) for n, v in heroes.items()))
-    lines.append("  Overrun bases: " + (", ".join(o.get("overrun", [])) or "none")
-                 + f"; team-up {o.get('team_up', 0)}; round {o.get('round')}"
-                 + ("; Final Showdown" if o.get("showdown") else ""))
+    if ev.spawns:
+        lines.append("  Spawned: " + ", ".join(f"{e} on {sp}" for e, sp in ev.spawns))
+    if ev.damage:
+        lines.append("  Damage to heroes: " + ", ".join(f"{d.hero} {d.damage}/{d.health}" for d in ev.damage))
+    if o.heroes:
+        lines.append("  Heroes: " + ", ".join(_hero_line(h) for h in o.heroes))
+    lines.append("  Overrun bases: " + (", ".join(o.overrun) or "none")
+                 + f"; team-up {o.team_up}; round {o.round}"
+                 + ("; Final Showdown" if o.showdown else ""))
     lines.append("  Loss conditions, nearest first: " + _closest(o))
-    ch = o.get("choices", [])
-    if ch:
-        by_default = sum(1 for c in ch if c.get("default_used"))
-        lines.append(f"  Player choices: {len(ch)} ({by_default} by their default; see --json)")
+    if o.choices:
+        by_default = sum(1 for c in o.choices if c.default_used)
+        lines.append(f"  Player choices: {len(o.choices)} ({by_default} by their default; see --json)")
     return "\n".join(lines)

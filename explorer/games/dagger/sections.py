@@ -1,6 +1,7 @@
 """Section titles of the Marvel D.A.G.G.E.R. rulebook, as cited by every resolution step.
 
 Titles are facts about the book (its headings); the rule text itself stays out of the project.
+The constants are in rulebook order: `explorer rules` and the rule index list the sections in this order.
 """
 
 from explorer.trace import RuleRef
@@ -32,10 +33,10 @@ END_OF_ROUND = ref("End of Round")
 FINAL_SHOWDOWN = ref("Final Showdown")
 WINNING_AND_LOSING = ref("Winning and Losing")
 NEARBY_AND_OVERRUN = ref("Additional Rules › Nearby and Overrun")
+SUPPORT_CARDS = ref("Additional Rules › Support Cards")
+EMPOWERED_AND_PRIMED = ref("Additional Rules › Empowered and Primed")
 MISSIONS = ref("Additional Rules › Missions")
 SIDE_MISSIONS = ref("Additional Rules › Missions › Side Missions")
 HERO_MISSIONS = ref("Additional Rules › Missions › Hero Missions")
 NEMESIS_MISSIONS = ref("Additional Rules › Missions › Nemesis and 1st Strike Missions")
 DAMAGE_AND_DEFEAT = ref("Additional Rules › Damage and Defeat")
-EMPOWERED_AND_PRIMED = ref("Additional Rules › Empowered and Primed")
-SUPPORT_CARDS = ref("Additional Rules › Support Cards")

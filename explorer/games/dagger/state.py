@@ -232,6 +232,142 @@ class NemesisSheet:
         return next((e for i, e in self.abilities if i == icon), None)
 
 
+@dataclass(frozen=True, slots=True)
+class ChoiceMade:
+    """One choice point the rules leave to the table, met while playing (:class:`.nemesis.Choices`).
+
+    Attributes:
+        input: where the choice is given: ``"<kind>.<id>"`` (``"attack_target.Thug 1"``, ``"base_tie.Brute 1"``,
+            ``"move_via.Brute 1"``, ``"respawn.Hero A"``) or ``"activation_order"``.
+        options: what could be chosen (the tied enemies, for an activation order).
+        chosen: what was taken (the order taken, for an activation order).
+        default_used: no valid input was given: the stated default was taken.
+        default, why_default: the default and why it is the default (not for an activation order).
+        note: what was wrong with an input that was ignored, or ``""``.
+        group: the activation group of tied enemies (``"power 1"``, ``"elite"``), for an activation order.
+    """
+
+    input: str
+    options: tuple[str, ...]
+    chosen: str | tuple[str, ...]
+    default_used: bool
+    default: str = ""
+    why_default: str = ""
+    note: str = ""
+    group: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of ``explorer resolve --json`` (outcome ``choices`` and the steps' ``choice`` facts)."""
+        if self.input == "activation_order":
+            order = list(self.chosen)
+            return {"input": self.input, "options": order, "chosen": order, "default_used": self.default_used,
+                    "group": self.group}
+        out = {"input": self.input, "options": list(self.options), "chosen": self.chosen,
+               "default_used": self.default_used, "default": self.default, "why_default": self.why_default}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+# -- what happened: typed records the Nemesis Phase adds to GameState.events (the outcome text reads them)
+
+
+@dataclass(frozen=True, slots=True)
+class MissionChecked:
+    """Step 2 checked the top nemesis mission ``mission`` (``kind`` ``"first_strike"`` or ``"nemesis"``):
+    ``result`` ``"passed"``, ``"failed"`` or ``"open"`` (not completed)."""
+
+    mission: str
+    kind: str
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class BaseOverrun:
+    """An overrun token was placed on ``base``."""
+
+    base: str
+
+
+@dataclass(frozen=True, slots=True)
+class HeroDefeated:
+    """``hero`` was defeated; ``eliminated``: it was already shattered, so its player is out."""
+
+    hero: str
+    eliminated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HeroDamaged:
+    """``hero`` suffered damage: it now has ``damage`` of ``health``."""
+
+    hero: str
+    damage: int
+    health: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnemyActed:
+    """One enemy activation: ``action`` is ``"attack"`` (``target`` hero, ``power`` damage), ``"overrun"`` or
+    ``"overrun_again"`` (``base``), ``"move"`` (``start`` → ``to``, toward ``target`` base), ``"stun_cleared"`` or
+    ``"none"`` (no operational base to head for)."""
+
+    enemy: str
+    action: str
+    target: str = ""
+    power: int = 0
+    base: str = ""
+    start: str = ""
+    to: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EnemySpawned:
+    """Enemy ``enemy`` was spawned on ``space``."""
+
+    enemy: str
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class SideMissionRevealed:
+    """Side mission ``mission`` was revealed into slot ``slot`` (1-based)."""
+
+    mission: str
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownBegan:
+    """The Final Showdown began (the last nemesis mission was completed)."""
+
+
+Event = (MissionChecked | BaseOverrun | HeroDefeated | HeroDamaged | EnemyActed | EnemySpawned | SideMissionRevealed
+         | ShowdownBegan)
+"""What a Nemesis Phase records in :attr:`GameState.events`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gauge:
+    """How close one loss condition is (Winning and Losing).
+
+    Attributes:
+        name: ``"threat"``, ``"bases"``, ``"events"``, ``"heroes"`` or ``"deadline"``.
+        value, limit: the gauge's numbers (the deadline's value is a round number or ``None``, its limit ``None``).
+        lost: the condition is reached. text: the gauge in words (``"threat 14/20"``).
+    """
+
+    name: str
+    value: int | None
+    limit: int | None
+    lost: bool
+    text: str
+
+    def to_json(self) -> dict:
+        """``{"name", "value", "limit", "lost", "text"}`` (the Winning and Losing step's ``gauges`` fact)."""
+        return {"name": self.name, "value": self.value, "limit": self.limit, "lost": self.lost, "text": self.text}
+
+
 @dataclass(frozen=True)
 class GameState:
     """The whole game at one moment (an immutable value).
@@ -251,7 +387,13 @@ class GameState:
         first_player: index into ``heroes``. elimination_deadline: the round whose Hero Phase must end with the Final
             Showdown started (after a player is eliminated), or ``None``.
         lost: reasons the heroes have lost (empty while the game goes on). won: the heroes won.
+        activating: the enemies the current event's activation row activates, in activation order (step 3; empty
+            otherwise).
         log: one short line per completed action, for replay checks.
+        choices: every choice point met so far (:class:`ChoiceMade`), in order.
+        events: what happened so far that the outcome reports (missions checked, bases overrun, heroes damaged and
+            defeated, enemy activations and spawns, side missions revealed, the Final Showdown), in order.
+        (``log``, ``choices`` and ``events`` are history: two states that differ only there are equal.)
     """
 
     round: int
@@ -277,7 +419,10 @@ class GameState:
     elimination_deadline: int | None = None
     lost: tuple[str, ...] = ()
     won: bool = False
+    activating: tuple[str, ...] = ()
     log: tuple[str, ...] = field(default=(), compare=False)
+    choices: tuple[ChoiceMade, ...] = field(default=(), compare=False)
+    events: tuple[Event, ...] = field(default=(), compare=False)
 
     # -- lookups
     def base_space(self, base: str) -> str:

@@ -1,5 +1,6 @@
 """The Nemesis Phase stepper of Marvel D.A.G.G.E.R.: the world map drawn as a graph on an ipycanvas, stepped through
-the frames of :func:`~explorer.games.dagger.nemesis_scenario.playthrough`.
+the kernel frames of :func:`~explorer.games.dagger.nemesis_scenario.playthrough` (one per step function; the page
+steps one cited step at a time, each shown with the typed state its step function leaves: :func:`positions`).
 
 Rulebook sections shown (each step cites its own): Nemesis Phase › 1. Advance Threat, 2. Check Nemesis Mission,
 3. Resolve Event Cards (event text, ongoing effects, side mission spawn, nemesis ability, enemy activation, spawns,
@@ -34,23 +35,24 @@ import html
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import ipywidgets as W
 import numpy as np
 
 from explorer.errors import ExplorerError
-from explorer.trace import Trace
+from explorer.kernel import Frame, trace_of
+from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
 from explorer.widgets.layout import browser_fix
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
 from . import options as opts
-from .nemesis import Choices, Frame, PhaseContext
+from .nemesis import Choices, PhaseContext
 from .nemesis import loss_gauges as gauges_of
 from .nemesis_scenario import NemesisScenario, playthrough
-from .state import THREAT_LOSS, GameState
+from .state import THREAT_LOSS, ChoiceMade, EnemyActed, GameState
 from .worldmap import WorldMap, nearest_operational_bases
 
 from .game import GAME
@@ -89,6 +91,44 @@ def _rgb(css: str) -> tuple[int, int, int]:
 
 def _cols(cs) -> np.ndarray:
     return np.array([_rgb(c) for c in cs], dtype=np.uint8).reshape(-1, 3)
+
+
+# --- the page's positions: one per cited step, from the kernel frames ---------------------------------------------
+
+
+class Position(NamedTuple):
+    """One position of the stepper: a cited ``step``, the ``state`` its step function leaves, and ``frame``, the
+    index of that kernel frame (the step function that cited it)."""
+
+    step: Step
+    state: GameState
+    frame: int
+
+
+def positions(frames: tuple[Frame[GameState], ...] | list[Frame[GameState]]) -> list[Position]:
+    """One :class:`Position` per cited step of ``frames``, in order (a frame with no step gives none)."""
+    return [Position(s, f.state, i) for i, f in enumerate(frames) for s in f.steps]
+
+
+REJECTED: dict[str, tuple[str, ...]] = {"attack": ("overrun", "move"), "overrun": ("attack",),
+                                        "overrun_again": ("attack",), "move": ("attack", "overrun")}
+"""The activation items an enemy did not resolve, in the rule's order, by the one it resolved (Activate enemies:
+attack, else overrun, else move)."""
+
+
+def frame_notes(before: GameState, after: GameState, step: Step) -> tuple[tuple[ChoiceMade, ...], tuple[str, ...]]:
+    """The choices made and the activation items rejected that belong to ``step``, read from what its frame added
+    to the typed state (``before`` → ``after``): a choice (attacked hero, tied base, route, respawn base) goes with
+    the step whose marks name its enemy or hero, a rejection with the activation step that names the acting enemy
+    first. (An activation order is shown among the page's choices, not on a step.)"""
+    made = after.choices[len(before.choices):]
+    acted = [e for e in after.events[len(before.events):] if isinstance(e, EnemyActed)]
+    mine = tuple(c for c in made if "." in c.input and c.input.partition(".")[2] in step.marks)
+    rejected: tuple[str, ...] = ()
+    for e in acted:
+        if step.marks[:1] == (e.enemy,) and e.action in REJECTED and step.rule.section.endswith("Activate enemies"):
+            rejected = REJECTED[e.action]
+    return mine, rejected
 
 
 # --- what changed between two states -------------------------------------------------------------------------------
@@ -418,17 +458,21 @@ class NemesisStepper(W.VBox):
     gauges, the player's choices and the ruling options (see the module docstring).
 
     Attributes:
-        scenario: the parsed scenario shown. frames: its playthrough (one :class:`Frame` per step). ctx: the
-            context of that playthrough (rulings consulted, choices made). start: the state before the first step.
-        position: 0..len(frames) (0 = before the first step). choices: the player's choices applied over the
+        scenario: the parsed scenario shown. frames: its playthrough (the kernel frames, one per step function).
+            positions: one :class:`Position` per cited step (:func:`positions`). ctx: the context of that
+            playthrough (rulings consulted). start: the state before the first step. end: the state after the last
+            (its ``choices``: every choice point met).
+        position: 0..len(positions) (0 = before the first step). choices: the player's choices applied over the
             scenario's own ``[choices]`` table: ``{"activation_order": [ids], "attack_target": {enemy: hero},
             "base_tie": {...}, "move_via": {...}, "respawn": {...}}``. selected: the clicked space or ``None``.
         redraws: how many times the canvas was redrawn (each redraw is one message).
     """
 
     def __init__(self, scenario_id: str = DEFAULT_SCENARIO):
-        self.frames: list[Frame] = []
+        self.frames: tuple[Frame[GameState], ...] = ()
+        self.positions: list[Position] = []
         self.ctx: PhaseContext | None = None
+        self.end: GameState | None = None
         self.choices: dict[str, Any] = {}
         self.selected: str | None = None
         self.redraws = 0
@@ -542,7 +586,9 @@ class NemesisStepper(W.VBox):
         except ExplorerError as e:
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
-        self.frames, self.ctx, self.start = frames, ctx, start
+        self.frames, self.ctx, self.start = tuple(frames), ctx, start
+        self.positions = positions(frames)
+        self.end = frames[-1].state if frames else start
         self.note.track(self._note_state())     # the note says when the page no longer plays the scenario as opened
         note = ""
         if self.showdown.value != self.scenario.state.showdown:
@@ -552,14 +598,12 @@ class NemesisStepper(W.VBox):
         self.about.value = _box(f"<b>{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
                                 f"{html.escape(self.scenario.description)}</span>{note}")
         self.forecast.value = forecast_html(sc, start, self.rulings())
-        self.trace = Trace(self.scenario.title)
-        self.trace.steps = [f.step for f in frames]
-        self.trace.rulings = dict(ctx.rulings.consulted)
+        self.trace = trace_of(self.scenario.title, frames, ctx.rulings.consulted)
         self._build_choices()
         self._quiet = True
         try:
-            self.slider.max = len(frames)
-            self.slider.value = min(pos, len(frames))
+            self.slider.max = len(self.positions)
+            self.slider.value = min(pos, len(self.positions))
         finally:
             self._quiet = False
         self.show(self.slider.value)
@@ -571,15 +615,15 @@ class NemesisStepper(W.VBox):
 
     def state_at(self, position: int) -> GameState:
         """The state at ``position`` (0: before the first step)."""
-        return self.start if position == 0 else self.frames[position - 1].state
+        return self.start if position == 0 else self.positions[position - 1].state
 
     def go(self, delta: int) -> None:
         """Step ``delta`` positions (clamped); the slider's observer shows the new position (one redraw)."""
-        self.slider.value = max(0, min(len(self.frames), self.slider.value + delta))
+        self.slider.value = max(0, min(len(self.positions), self.slider.value + delta))
 
     def show(self, position: int) -> None:
         """Show ``position``: the focused step, what changed, the gauges, the step list and the map (one redraw)."""
-        n = len(self.frames)
+        n = len(self.positions)
         position = max(0, min(n, position))
         if self.slider.value != position:
             self._quiet = True
@@ -602,14 +646,15 @@ class NemesisStepper(W.VBox):
             moves: tuple[tuple[str, str], ...] = ()
             before_threat = None
         else:
-            fr = self.frames[position - 1]
+            fr = self.positions[position - 1]
             before = self.state_at(position - 1)
             self._changes = changes(before, state)
             step = fr.step
+            frame_before = self.start if fr.frame == 0 else self.frames[fr.frame - 1].state
+            made, rejected = frame_notes(frame_before, fr.state, step)
             ch = "".join(f"<li>{html.escape(c['text'])}</li>" for c in self._changes) or \
                 "<li style='color:#868e96'>nothing on the board or tracks changes</li>"
-            choice = _choice_html(step.facts.get("choice"))
-            rejected = step.facts.get("rejected")
+            choice = _choice_html(made)
             rej = (f"<div style='font-size:12px;color:#495057'>Rejected, in the rule's order: "
                    f"{html.escape(', '.join(rejected))}</div>" if rejected else "")
             self.focus.value = _box(
@@ -628,7 +673,7 @@ class NemesisStepper(W.VBox):
         if position == 0:
             head = f"Before the first step · threat {state.threat}"
         else:
-            st = self.frames[position - 1].step
+            st = self.positions[position - 1].step
             head = f"{html.escape(st.section)} · <b>{html.escape(st.title)}</b>"
         self.headline.value = _box(head + (" · <b style='color:#c92a2a'>LOST</b>" if state.lost else ""),
                                    "dg-headline", "font-size:14px;padding:2px 0")
@@ -660,18 +705,18 @@ class NemesisStepper(W.VBox):
         """Every choice point of the playthrough with more than one option: ``[(key, label, options, taken)]``;
         ``key`` is ``"<kind>.<id>"`` (``attack_target.Thug 1``...) or ``"activation_order.<group>"``."""
         out, seen = [], set()
-        for rec in self.ctx.choices_made if self.ctx else ():
-            if len(rec["options"]) < 2:
+        for rec in self.end.choices if self.end is not None else ():
+            if len(rec.options) < 2:
                 continue
-            if rec["input"] == "activation_order":
-                key, label = f"activation_order.{rec['group']}", f"First of {rec['group']}"
-                taken = rec["chosen"][0]
+            if rec.input == "activation_order":
+                key, label = f"activation_order.{rec.group}", f"First of {rec.group}"
+                taken = rec.chosen[0]
             else:
-                key, label, taken = rec["input"], _choice_label(rec["input"]), rec["chosen"]
+                key, label, taken = rec.input, _choice_label(rec.input), rec.chosen
             if key in seen:
                 continue
             seen.add(key)
-            out.append((key, label, list(rec["options"]), taken))
+            out.append((key, label, list(rec.options), taken))
         return out
 
     def choose(self, key: str, value: str | None) -> None:
@@ -752,15 +797,14 @@ def _choice_label(inp: str) -> str:
             "respawn": f"{ident} respawns on"}.get(kind, inp)
 
 
-def _choice_html(rec) -> str:
-    recs = rec if isinstance(rec, list) else [rec] if rec else []
+def _choice_html(recs: tuple[ChoiceMade, ...]) -> str:
     out = []
     for r in recs:
-        if len(r.get("options", ())) < 2:
+        if len(r.options) < 2:
             continue
-        how = "the stated default: " + r.get("why_default", "") if r.get("default_used") else "your choice"
-        out.append(f"<div style='font-size:12px;color:#5f3dc4'>Choice {html.escape(_choice_label(r['input']))}: "
-                   f"<b>{html.escape(str(r['chosen']))}</b> of {html.escape(', '.join(r['options']))} "
+        how = "the stated default: " + r.why_default if r.default_used else "your choice"
+        out.append(f"<div style='font-size:12px;color:#5f3dc4'>Choice {html.escape(_choice_label(r.input))}: "
+                   f"<b>{html.escape(str(r.chosen))}</b> of {html.escape(', '.join(r.options))} "
                    f"({html.escape(how)})</div>")
     return "".join(out)
 
@@ -795,25 +839,25 @@ def gauges_html(state: GameState) -> str:
     """The loss gauges of ``state`` as HTML bars (:func:`~explorer.games.dagger.nemesis.loss_gauges`)."""
     rows = []
     for g in gauges_of(state):
-        v, lim = g["value"], g["limit"]
-        text = g["text"]
-        if g["name"] == "events" and v == 0:
+        v, lim = g.value, g.limit
+        text = g.text
+        if g.name == "events" and v == 0:
             # a scenario lists only the cards it draws (Setup builds 12): an empty deck is the file's, not a near
             # loss; grey, and said so (outcome.py names it last in the loss conditions for the same reason)
             frac, text = 1.0, text + " \u2014 this scenario lists no further card (it gives only the cards it draws)"
-        elif g["name"] == "events":
+        elif g.name == "events":
             frac = min(1.0, 1 / (v + 1))       # fewer cards left: closer to the loss
-        elif g["name"] == "deadline":
+        elif g.name == "deadline":
             frac = 0.0 if v is None or state.showdown else max(0.0, min(1.0, 1 - (v - state.round) / 2))
         else:
             frac = min(1.0, v / lim) if lim else 0.0
-        colour = "#c92a2a" if g["lost"] or frac >= 0.75 else "#f59f00" if frac >= 0.5 else "#2b8a3e"
-        if g["name"] == "events" and v == 0 and not g["lost"]:
+        colour = "#c92a2a" if g.lost or frac >= 0.75 else "#f59f00" if frac >= 0.5 else "#2b8a3e"
+        if g.name == "events" and v == 0 and not g.lost:
             colour = "#ced4da"
-        rows.append(f"<div class='dg-gauge' data-name='{g['name']}' style='display:flex;align-items:center;"
+        rows.append(f"<div class='dg-gauge' data-name='{g.name}' style='display:flex;align-items:center;"
                     f"gap:6px;margin:1px 0'><div style='width:120px;height:10px;background:#f1f3f5;border-radius:5px;"
                     f"overflow:hidden;flex:none'><div style='width:{frac * 100:.0f}%;height:100%;background:{colour}'>"
-                    f"</div></div><span>{'<b>LOST</b> ' if g['lost'] else ''}{html.escape(text)}</span></div>")
+                    f"</div></div><span>{'<b>LOST</b> ' if g.lost else ''}{html.escape(text)}</span></div>")
     head = ("<b style='color:#c92a2a'>The heroes have lost: " + html.escape(", ".join(state.lost)) + "</b>"
             if state.lost else "<b style='color:#2b8a3e'>The heroes have won</b>" if state.won
             else "<b>How close each loss is</b> <span style='color:#868e96'>(Winning and Losing)</span>")
@@ -836,4 +880,4 @@ def nemesis_page(scenario_id: str = DEFAULT_SCENARIO) -> tuple[NemesisStepper, C
 
 
 __all__ = ["NemesisStepper", "nemesis_page", "nemesis_scenarios", "changes", "draw_map", "gauges_html",
-           "MapGeometry", "piece_positions", "DEFAULT_SCENARIO"]
+           "MapGeometry", "piece_positions", "DEFAULT_SCENARIO", "Position", "positions", "frame_notes"]

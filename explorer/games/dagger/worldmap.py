@@ -32,7 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from explorer.schema import StrictFrozen
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
@@ -47,18 +49,14 @@ MAX_LINKS = 800
 NAME = Field(min_length=1, max_length=40)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RegionModel(_Strict):
+class RegionModel(StrictFrozen):
     """``[[map.regions]]``: ``name`` (<= 40 characters), optional ``title``."""
 
     name: str = NAME
     title: str = Field("", max_length=80)
 
 
-class SpaceModel(_Strict):
+class SpaceModel(StrictFrozen):
     """``[[map.spaces]]``: ``name``, ``region`` (a region's name), optional ``number`` (1..99: a numbered space, where
     the Iliad may be placed), drawing position ``x``, ``y`` (0..2000 units)."""
 
@@ -69,7 +67,7 @@ class SpaceModel(_Strict):
     y: float = Field(0, ge=0, le=2000)
 
 
-class MapModel(_Strict):
+class MapModel(StrictFrozen):
     """The ``[map]`` table (see ``docs/dagger-map-format.md``)."""
 
     name: str = Field("", max_length=60)

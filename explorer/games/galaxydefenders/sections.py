@@ -2,6 +2,7 @@
 resolution step.
 
 Titles are facts about the book (its numbered headings); the rule text itself stays out of the project.
+The constants are in rulebook order: `explorer rules` and the rule index list the sections in this order.
 """
 
 from explorer.trace import RuleRef
@@ -31,12 +32,16 @@ MARK = ref("8.3 Mark Locking System")
 EXPLOSION = ref("8.4 Explosion")
 AREA_HEALING = ref("8.5 Area Healing")
 AGENT_COMBAT = ref("9.2 Combat")
+CORE_SET_DICE = ref("9.2 Combat (dice faces: Core Set, calibrated)")
 HEALTH_POINTS = ref("9.3.1 Health Points")
 POISONED = ref("9.3.2 Poisoned")
 ENERGY_BATTERIES = ref("9.4 Energy Batteries")
 POWER_SUIT = ref("9.5 Power Suit")
-GD_WINGS = ref("9.8 GD-Wings")
 POWER_SUIT_SHIELDS = ref("9.5.2.3 Energy Shields")
+GD_WINGS = ref("9.8 GD-Wings")
+NPC_AI = ref("10.1 Biological Ally Structure [NPC cards]")
+NPC_MOVEMENT = ref("10.2.1 NPC Movement")
+NPC_COMBAT = ref("10.2.2 NPC Combat")
 NPC_HEALTH = ref("10.4 NPC Health Status")
 NPC_BODY_CONDITION = ref("10.4.1 NPC Body Condition")
 MASTER_ALIENS = ref("11.3 Biological Structure [Master Alien Cards]")
@@ -50,7 +55,3 @@ ALIEN_MOVEMENT = ref("11.11 Movement")
 ALIEN_COMBAT = ref("11.12 Combat")
 HIGH_IMPACT = ref("Storybook 5.5.1 High Impact")
 LEVEL_OF_DIFFICULTY = ref("Storybook 6 Level of Difficulty")
-CORE_SET_DICE = ref("9.2 Combat (dice faces: Core Set, calibrated)")
-NPC_AI = ref("10.1 Biological Ally Structure [NPC cards]")
-NPC_MOVEMENT = ref("10.2.1 NPC Movement")
-NPC_COMBAT = ref("10.2.2 NPC Combat")

@@ -982,7 +982,7 @@ class LofExplorer(W.HBox):
 
     def set_scheduler(self, schedule) -> None:
         """Run deferred work through ``schedule(callback, delay_ms)`` (the Panel app passes its session's timeout
-        callbacks: :func:`explorer.widgets.panel_support.served_pane`). Without one (notebooks, tests) everything
+        callbacks: :func:`explorer.serving.pane.served_pane`). Without one (notebooks, tests) everything
         happens at once."""
         self._schedule = schedule
 

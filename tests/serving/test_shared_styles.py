@@ -1,4 +1,4 @@
-"""Shared layout / style models on served pages (``panel_support.share_style_models``): fewer front-end models, the
+"""Shared layout / style models on served pages (``explorer.serving.shared_styles``): fewer front-end models, the
 same state for every widget, and a change to one widget's layout or style reaching that widget only."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import ipywidgets as W
 import pytest
 from ipywidgets.embed import dependency_state
 
-from explorer.widgets.panel_support import share_style_models
+from explorer.serving.shared_styles import share_style_models
 
 
 @pytest.fixture(autouse=True)
@@ -106,3 +106,20 @@ def test_unique_states_are_left_alone():
     ids = (a.layout.model_id, b.layout.model_id)
     share_style_models(W.HBox([a, b], layout=W.Layout(width="3px")))
     assert (a.layout.model_id, b.layout.model_id) == ids
+
+
+def test_without_the_patch_each_widget_has_its_own_models():
+    a, b = W.HTML("a"), W.HTML("b")
+    box = W.VBox([a, b])
+    assert _ref(a, "layout") != _ref(b, "layout") and len(_front_end(box)) == 8   # 3 widgets, 3 layouts, 2 styles
+    assert share_style_models(box) == (5, 2)                                          # with it: 1 layout, 1 style
+    assert _ref(a, "layout") == _ref(b, "layout") and len(_front_end(box)) == 5
+
+
+def test_share_style_models_is_disabled_on_a_mismatch(installed, quiet_versions):
+    installed(ipywidgets="8.2.0")
+    a, b = W.HTML("a"), W.HTML("b")
+    box = W.VBox([a, b])
+    before = _front_end(box)
+    assert share_style_models(box) == (5, 5)
+    assert _front_end(box).keys() == before.keys()

@@ -1,5 +1,5 @@
 """Binary widget messages from a browser (a ``FileUpload`` value carries its file as a buffer): the frame is split
-into the message and its buffers (:func:`explorer.widgets.panel_support.split_binary_widget_message`); malformed
+into the message and its buffers (:func:`explorer.serving.binary_messages.split_binary_widget_message`); malformed
 frames are refused with ``ValueError``, never another exception."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from explorer.widgets.panel_support import MAX_WIDGET_BUFFERS, split_binary_widget_message
+from explorer.serving.binary_messages import MAX_WIDGET_BUFFERS, split_binary_widget_message
 
 
 def frame(msg: dict, buffers: list[bytes]) -> bytes:

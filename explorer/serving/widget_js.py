@@ -1,0 +1,113 @@
+"""Local widget JavaScript (trap 2 of ``notes/stack.md``): the ipycanvas bundle laid out on disk, and an IPyWidget
+pane whose models load third-party widget JavaScript from this server instead of a public CDN.
+
+What it patches: ipywidgets_bokeh's ``IPyWidget`` model loads the JavaScript of a third-party widget from
+``{cdn}/{package}@{version}/dist/index``, ``cdn`` defaulting to a public CDN, where ipycanvas 0.14's bundle is not
+even published. :func:`layout_widget_js` copies the bundle the ipycanvas wheel installs
+(``share/jupyter/nbextensions/ipycanvas/index.js``, an AMD module) as ``<dir>/ipycanvas@<version spec>/dist/index``;
+the app serves ``<dir>`` as the static route :data:`WIDGET_JS_ROUTE`, and :func:`local_js_pane` (a subclass of
+``pn.pane.IPyWidget``) sets the relative prefix on every model it makes (a changed class default is not serialised,
+so the value must be set on each instance; a relative prefix also works behind a proxy prefix).
+
+Private APIs (pinned panel==1.9.4, ipywidgets_bokeh==1.8.0, ipycanvas==0.14.3): Panel's
+``IPyWidget._get_ipywidget`` (where a pane makes its Bokeh model), the model's ``cdn`` property, and
+``ipycanvas._frontend`` (the module name and version spec the browser asks for).
+
+On a version mismatch: guarded (:data:`explorer.serving.versions.GUARDED`). Without it every board stays blank, so
+it still tries; if Panel has no ``_get_ipywidget`` or the model no ``cdn``, one line is logged.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from .versions import allowed, could_not_apply
+
+WIDGET_JS_ROUTE = "widget-js"
+"""Static route (and relative CDN prefix) under which the local widget bundles are served."""
+
+
+def ipycanvas_bundle() -> Path:
+    """The AMD bundle installed by the ipycanvas wheel (``share/jupyter/nbextensions/ipycanvas/index.js``).
+
+    Raises:
+        FileNotFoundError: ipycanvas is installed without its front-end files.
+    """
+    import ipycanvas
+
+    candidates = [Path(sys.prefix) / "share/jupyter/nbextensions/ipycanvas/index.js",
+                  Path(sysconfig.get_paths()["data"]) / "share/jupyter/nbextensions/ipycanvas/index.js",
+                  Path(ipycanvas.__file__).parent / "nbextension/static/index.js",
+                  Path(ipycanvas.__file__).parent / "nbextension/index.js"]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise FileNotFoundError("ipycanvas front-end bundle not found; looked in: " + ", ".join(map(str, candidates)))
+
+
+def widget_js_files() -> dict[str, Path]:
+    """``{relative path under the static dir: source file}`` for every third-party widget bundle we serve.
+
+    Raises:
+        FileNotFoundError: ipycanvas is installed without its front-end files.
+    """
+    from ipycanvas._frontend import module_name, module_version
+
+    return {f"{module_name}@{module_version}/dist/index": ipycanvas_bundle()}
+
+
+def layout_widget_js(dest: str | Path) -> Path:
+    """Copy the widget bundles into ``dest`` laid out as ipywidgets_bokeh requests them, and write the page script
+    (:data:`explorer.serving.page_js.PAGE_JS`) there; returns ``dest`` as a ``Path``.
+
+    Raises:
+        FileNotFoundError: ipycanvas is installed without its front-end files.
+        OSError: ``dest`` cannot be written.
+    """
+    from .page_js import PAGE_JS, PAGE_JS_SOURCE
+
+    dest = Path(dest)
+    for rel, src in widget_js_files().items():
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, target)
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / PAGE_JS).write_text(PAGE_JS_SOURCE, encoding="utf-8")
+    return dest
+
+
+def _pane_class():
+    import panel as pn
+
+    if not callable(getattr(pn.pane.IPyWidget, "_get_ipywidget", None)):
+        could_not_apply("local_js_pane", "panel.pane.IPyWidget has no _get_ipywidget")
+
+    class LocalJSIPyWidget(pn.pane.IPyWidget):
+        """An IPyWidget pane whose Bokeh model loads third-party widget JS from the local static route."""
+
+        def _get_ipywidget(self, obj, doc, root, comm, **kwargs):
+            model = super()._get_ipywidget(obj, doc, root, comm, **kwargs)
+            if "cdn" in model.properties():
+                model.cdn = WIDGET_JS_ROUTE
+            else:
+                could_not_apply("local_js_pane", f"{type(model).__name__} has no cdn property")
+            return model
+
+    return LocalJSIPyWidget
+
+
+class _Lazy:
+    cls = None
+
+
+def local_js_pane(widget, **kwargs):
+    """A Panel ``IPyWidget`` pane of ``widget`` (any ipywidget) whose Bokeh model loads third-party widget
+    JavaScript from :data:`WIDGET_JS_ROUTE` (its ``cdn``); ``kwargs`` go to the pane (``sizing_mode``...).
+    Usually reached through :func:`explorer.serving.pane.served_pane`."""
+    if _Lazy.cls is None:
+        allowed("local_js_pane")   # guarded: only warns on a mismatch
+        _Lazy.cls = _pane_class()
+    return _Lazy.cls(widget, **kwargs)

@@ -1,0 +1,137 @@
+"""The serving patches that run in the browser, run in Node against stand-ins of what they wrap: the page script
+(:mod:`explorer.serving.page_js`, BokehJS' ``Document._trigger_on_change``) and the canvas fixes
+(:mod:`explorer.serving.canvas_fixes`, ipycanvas' focus and wheel handling); each also without the patch. The
+shipped BokehJS is checked to still have what the page script wraps; ``tests/browser/test_panel_app.py`` checks the
+whole page in Chromium."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from explorer.serving.page_js import PAGE_JS, PAGE_JS_SOURCE, page_script
+from explorer.widgets.layout import BROWSER_FIXES_JS
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+needs_node = pytest.mark.skipif(NODE is None, reason="needs Node.js")
+
+
+def _node(program: str) -> object:
+    """Run ``program`` in Node; it prints one JSON value, returned here."""
+    r = subprocess.run([NODE, "-e", program], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+BOKEH_STAND_IN = """
+const sent = [];
+class Document { _trigger_on_change(event) { sent.push(event.name); } }
+globalThis.window = {Bokeh: {require: (name) => name === "document" ? {Document} : null}};
+const msg = (type, channel = "shell") => JSON.stringify({channel, header: {msg_type: type}, content: {}});
+const events = [
+  {name: "comm_open", msg_type: "ipywidgets_bokeh", msg_data: msg("comm_open")},   // the browser's: dropped
+  {name: "update", msg_type: "ipywidgets_bokeh", msg_data: msg("comm_msg")},       // a widget update: sent
+  {name: "iopub", msg_type: "ipywidgets_bokeh", msg_data: msg("comm_open", "iopub")},   // not the shell: sent
+  {name: "not JSON", msg_type: "ipywidgets_bokeh", msg_data: '{"comm_open" broken'},   // sent
+  {name: "other", msg_type: "other", msg_data: null},                              // any other event: sent
+];
+"""
+
+
+def _sent(install: bool, times: int = 1) -> list[str]:
+    script = json.dumps(PAGE_JS_SOURCE)
+    return _node(BOKEH_STAND_IN + ("for (let i = 0; i < %d; i++) eval(%s);" % (times, script) if install else "")
+                 + "const d = new Document(); for (const e of events) d._trigger_on_change(e);"
+                 + "console.log(JSON.stringify(sent));")
+
+
+@needs_node
+def test_without_the_page_script_the_browser_sends_every_comm_open():
+    assert _sent(install=False) == ["comm_open", "update", "iopub", "not JSON", "other"]
+
+
+@needs_node
+def test_the_page_script_drops_only_the_browsers_comm_opens():
+    for times in (1, 2):   # running it twice changes nothing
+        assert _sent(install=True, times=times) == ["update", "iopub", "not JSON", "other"]
+
+
+@needs_node
+def test_the_page_script_leaves_a_page_without_bokeh_alone():
+    assert _node("globalThis.window = {}; eval(%s); console.log('true');" % json.dumps(PAGE_JS_SOURCE)) is True
+    assert _node("globalThis.window = {Bokeh: {require: () => ({Document: class {}})}}; eval(%s);"
+                 "console.log('true');" % json.dumps(PAGE_JS_SOURCE)) is True
+
+
+def test_the_shipped_bokehjs_still_has_what_the_page_script_wraps():
+    import bokeh
+
+    js = (Path(bokeh.__file__).parent / "server/static/js/bokeh.js").read_text(encoding="utf-8")
+    assert "        _trigger_on_change(event) {" in js            # a method of Document
+    for line in ('this.kind = "MessageSent";', "this.msg_type = msg_type;", "this.msg_data = msg_data;"):
+        assert line in js                                         # the event the script reads
+
+
+def test_page_script_puts_the_script_on_every_page_after_bokeh(tmp_path, monkeypatch):
+    import panel as pn
+
+    from explorer.serving.widget_js import WIDGET_JS_ROUTE, layout_widget_js
+
+    monkeypatch.setattr(pn.config, "js_files", dict(pn.config.js_files))
+    assert "explorer_page" not in pn.config.js_files
+    assert page_script() is True
+    assert pn.config.js_files["explorer_page"] == f"{WIDGET_JS_ROUTE}/{PAGE_JS}"
+    assert (layout_widget_js(tmp_path) / PAGE_JS).read_text(encoding="utf-8") == PAGE_JS_SOURCE
+
+
+def test_page_script_is_disabled_on_a_mismatch(monkeypatch, installed, quiet_versions):
+    import panel as pn
+
+    monkeypatch.setattr(pn.config, "js_files", dict(pn.config.js_files))
+    installed(bokeh="3.10.0")
+    assert page_script() is False and "explorer_page" not in pn.config.js_files
+
+
+# --- the canvas fixes
+
+DOM_STAND_IN = """
+const focused = [], listeners = [];
+globalThis.HTMLCanvasElement = class { focus(opts) { focused.push(opts === undefined ? null : opts); } };
+globalThis.window = {addEventListener: (type, f, opts) => listeners.push({type, f, opts})};
+const canvas = {tagName: "CANVAS", classList: {contains: (c) => c === "lm-Widget"}, closest: () => null};
+const wheel = (mods) => { let stopped = false;
+  const e = Object.assign({composedPath: () => [canvas], stopImmediatePropagation: () => { stopped = true; }}, mods);
+  for (const l of listeners) if (l.type === "wheel" && l.opts.capture) l.f(e);
+  return stopped; };
+"""
+
+
+def _fixes(install: bool) -> dict:
+    return _node(DOM_STAND_IN + (f"eval({json.dumps(BROWSER_FIXES_JS)}); eval({json.dumps(BROWSER_FIXES_JS)});"
+                                 if install else "")
+                 + "new HTMLCanvasElement().focus(); new HTMLCanvasElement().focus({x: 1});"
+                 + "console.log(JSON.stringify({focused, plain: wheel({}), ctrl: wheel({ctrlKey: true}),"
+                 + " listeners: listeners.length}));")
+
+
+@needs_node
+def test_without_the_fixes_a_canvas_focus_scrolls_and_ipycanvas_gets_every_wheel():
+    assert _fixes(install=False) == {"focused": [None, {"x": 1}], "plain": False, "ctrl": False, "listeners": 0}
+
+
+@needs_node
+def test_the_fixes_focus_without_scrolling_and_keep_plain_wheels_from_the_canvas():
+    got = _fixes(install=True)
+    assert got["focused"] == [{"preventScroll": True}, {"x": 1, "preventScroll": True}]
+    assert got["plain"] is True and got["ctrl"] is False and got["listeners"] == 1   # installed once
+
+
+def test_browser_fixes_component_installs_the_script_when_it_renders():
+    from explorer.serving.canvas_fixes import browser_fixes
+
+    c = browser_fixes()
+    assert c._scripts == {"render": BROWSER_FIXES_JS} and c.width == 0 and c.height == 0

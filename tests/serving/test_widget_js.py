@@ -1,0 +1,44 @@
+"""Local widget JavaScript (:mod:`explorer.serving.widget_js`): the models of a served pane load third-party widget
+code from this server's static route; a plain Panel pane asks a public CDN (where ipycanvas 0.14 is not published:
+the boards stayed blank)."""
+
+from __future__ import annotations
+
+import warnings
+
+import ipywidgets as W
+import pytest
+from bokeh.document import Document
+
+pytest.importorskip("ipywidgets_bokeh")
+
+from explorer.serving.widget_js import WIDGET_JS_ROUTE, layout_widget_js, local_js_pane, widget_js_files  # noqa: E402
+
+
+def _cdns(pane) -> list[str]:
+    from ipywidgets_bokeh.widget import IPyWidget
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        root = pane.get_root(Document())
+    return [m.cdn for m in root.references() if isinstance(m, IPyWidget)]
+
+
+def test_without_the_patch_widget_code_comes_from_a_public_cdn():
+    import panel as pn
+
+    cdns = _cdns(pn.pane.IPyWidget(W.HTML("x")))
+    assert cdns and all(c.startswith("https://") for c in cdns)
+
+
+def test_a_served_pane_loads_widget_code_from_this_server():
+    assert _cdns(local_js_pane(W.VBox([W.HTML("x")]))) == [WIDGET_JS_ROUTE]
+
+
+def test_the_bundle_is_laid_out_where_the_relative_prefix_points(tmp_path):
+    from ipycanvas._frontend import module_name, module_version
+
+    (rel, src), = widget_js_files().items()
+    assert rel == f"{module_name}@{module_version}/dist/index"
+    out = layout_widget_js(tmp_path)
+    assert (out / rel).read_bytes() == src.read_bytes() and b"define(" in (out / rel).read_bytes()[:5000]
