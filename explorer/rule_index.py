@@ -63,7 +63,7 @@ class CodeRef:
 
     Attributes:
         module: dotted module name (``"explorer.games.tagraid.rolls"``).
-        qualname: the definition's qualified name in the module (``"compare"``, ``"_Resolver._f2f_steps"``,
+        qualname: the definition's qualified name in the module (``"compare"``, ``"Resolution.miner"``,
             ``"outer.<locals>.inner"``), a module-level name a reference is assigned to (``"_RULES"``), or ``""``
             for the module itself (its docstring, or a module-level statement).
         kind: ``"function"``, ``"method"``, ``"class"``, ``"name"`` (a module-level assignment) or ``"module"``.

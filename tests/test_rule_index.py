@@ -63,8 +63,8 @@ def test_face_to_face_lists_its_code_scenarios_tests_and_rulings(indexes):
     assert compare.path == "explorer/games/tagraid/rolls.py" and compare.summary.startswith("Cancel two classified")
     source = (get_game("tagraid").package.replace(".", "/") + "/rolls.py")
     assert compare.path == source
-    method = targets["explorer.games.tagraid.resolve:_Resolver.face_to_face"]  # names S.FACE_TO_FACE in its body
-    assert "constant" in method.how and method.kind == "method"
+    step = targets["explorer.games.tagraid.resolve:face_to_face_rolls"]  # names S.FACE_TO_FACE in its body
+    assert "constant" in step.how and step.kind == "function"
     assert "explorer.games.tagraid.sections:FACE_TO_FACE" not in targets  # the sections module is not code
     assert "tr-02" in entry.scenarios
     assert "megabeast_equal" in entry.rulings
@@ -141,7 +141,7 @@ def test_cli_text_for_one_section(capsys):
     out = capsys.readouterr().out
     assert out.startswith("# Infinity Deathmatch: TAG Raid (tagraid): 57 sections, ")
     assert "Rolls › Face to Face Rolls › Breaking Ties  [BREAKING_TIES]" in out
-    assert "explorer.games.tagraid.resolve:_Resolver._result_step" in out and "resolve.py:" in out
+    assert "explorer.games.tagraid.resolve:_result_step" in out and "resolve.py:" in out
     assert "scenarios: " in out and "tr-03" in out
     assert "tests/tagraid/test_resolve.py::test_tie_equal_results_cancel" in out
     assert "Rolls › Face to Face Rolls  [" not in out

@@ -151,7 +151,7 @@ def test_negative_aro_burst_is_a_cited_step_and_rolls_nothing():
     (st,) = [s for s in res.trace.steps if "burst_before_floor" in s.facts]
     assert st.facts == {**st.facts, "burst_before_floor": -4, "burst": 0, "field": "reactive[0].burst_mod"}
     assert st.rule == S.TOOLS and "no dice" in st.title and st.section == "Declarations"
-    assert res.miner("B").dice == [] and res.pairs[0].kind == "normal_roll"
+    assert res.miner("B").dice == () and res.pairs[0].kind == "normal_roll"
 
 
 def test_negative_active_burst_is_a_cited_step():
@@ -159,7 +159,7 @@ def test_negative_active_burst_is_a_cited_step():
     res = resolve_detailed(sc)
     (st,) = [s for s in res.trace.steps if "burst_before_floor" in s.facts]
     assert st.facts["field"] == "active.burst_mod" and st.facts["burst_before_floor"] == -2
-    assert res.active.dice == []
+    assert res.active.dice == ()
 
 
 def test_burst_at_exactly_zero_needs_no_floor_step():
@@ -249,7 +249,7 @@ def test_ranged_attack_against_a_close_combat_aro_in_contact():
 def test_active_close_combat_needs_contact_with_every_target():
     cc = dict(attacks=[{"target": "B", "dice": [3, 7, 10]}])
     res = resolve_detailed(build(miner("A", "close_combat_attack", **cc), [miner("B", "evade", dice=[5])]))
-    assert res.active.skill == "idle" and _idle_step(res, "A") and res.active.dice == []
+    assert res.active.skill == "idle" and _idle_step(res, "A") and res.active.dice == ()
     res = resolve_detailed(build(miner("A", "close_combat_attack", **cc),
                                  [miner("B", "evade", dice=[5], silhouette_contact=True)]))
     assert res.active.skill == "close_combat_attack" and res.pairs[0].kind == "face_to_face"

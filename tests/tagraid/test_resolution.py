@@ -29,7 +29,7 @@ def test_book_f2f_1v1_as_data():
     assert (a.name, b.letter, a.role, b.role) == ("StoneBreaker", "B", "active", "reactive")
     # SV 12 = 12 + 3 Long Range - 3 Partial Cover (derived by the engine from the target's cover)
     assert a.sv.value == 12 and dict(a.sv.mods) == {"Long Range": 3, "Partial Cover": -3}
-    assert [p.ids for p in a.pools] == [["A.1", "A.2", "A.3"]] and b.pools[0].ids == ["B.1"]
+    assert [p.ids for p in a.pools] == [("A.1", "A.2", "A.3")] and b.pools[0].ids == ("B.1",)
     (pair,) = res.pairs
     assert pair.kind == "face_to_face" and pair.a is a.pools[0] and pair.b is b.pools[0]
     assert pair.comparison.a_cancelled_by == ((0,), (0,), (0,)) and pair.comparison.b_survives == (True,)
@@ -44,7 +44,7 @@ def test_book_f2f_1v1_as_data():
 def test_stoorworm_pair_and_megabeast_result():
     res = resolve_detailed(load_scenario("book-stoorworm"))
     (pair,) = res.pairs
-    assert pair.megabeast and pair.b is res.megabeast.pool and pair.b.ids == ["MB"]
+    assert pair.megabeast and pair.b is res.megabeast.pool and pair.b.ids == ("MB",)
     assert pair.winner == "Cavecrawler" and pair.comparison.b_cancelled_by == ((0,),)
     assert pair.attack_damage.keys() == {"Stoorworm"}  # the Behavior Attack's; no Armor roll against the beast
     (saves,) = res.saving_rolls
@@ -59,8 +59,8 @@ def test_split_attack_has_one_pair_per_target_and_numbered_dice():
                [miner("B", dice=[9], save_dice=[1, 1]), miner("C", "evade", dice=[2])])
     res = resolve_detailed(sc)
     assert [p.opponent for p in res.pairs] == ["B", "C"]
-    assert [p.ids for p in res.active.pools] == [["A.1", "A.2"], ["A.3"]]
-    assert res.pair_with("C").b.ids == ["C.1"] and res.pair_with("C").winner == "A"
+    assert [p.ids for p in res.active.pools] == [("A.1", "A.2"), ("A.3",)]
+    assert res.pair_with("C").b.ids == ("C.1",) and res.pair_with("C").winner == "A"
     assert res.miners["C"].evade_move is False and res.dead == ()
 
 

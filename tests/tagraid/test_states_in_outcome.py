@@ -48,11 +48,11 @@ def test_the_face_to_face_page_headline_lists_the_states_gained(name, trace):
     from explorer.games.tagraid.views import explorer_for_scenario
 
     w = explorer_for_scenario(name)
-    assert f"States gained: {states_text(trace.outcome)}" in html.unescape(w.summary.value), name
+    assert f"States gained: {states_text(trace.result.states)}" in html.unescape(w.summary.value), name
 
 
 def test_states_text_shapes():
-    assert states_text({}) is None
-    assert states_text({"states": {"T": []}}) == "none"
-    assert states_text({"states": {"T": ["Slowed", "Stunned"], "B": ["Immobilized"]}}) == \
+    assert states_text(None) is None
+    assert states_text({}) == states_text({"T": ()}) == "none"
+    assert states_text({"T": ("Slowed", "Stunned"), "B": ("Immobilized",)}) == \
         "T Slowed, Stunned; B Immobilized"

@@ -21,7 +21,7 @@ def test_tr01_b_wins_with_its_10():
     res = resolve_inputs(a, b, [5, 7, 15], [3, 10], saves_a=[20], saves_b=[])
     pair = res.pairs[0]
     assert pair.kind == "face_to_face" and pair.winner == "B" and (pair.hits["B"], pair.crits["B"]) == (1, 0)
-    assert pair.a.dice[2].kind == "failure" and pair.a.ids == ["A.1", "A.2", "A.3"]
+    assert pair.a.dice[2].kind == "failure" and pair.a.ids == ("A.1", "A.2", "A.3")
     assert pair.comparison.a_cancelled_by == ((1,), (1,), ())  # B's 10 cancels A's 5 and 7
     assert pair.comparison.b_cancelled_by == ((0, 1), ())  # A's 5 and 7 cancel B's 3
     assert res.miners["A"].saving_rolls == 1 and res.miners["B"].saving_rolls == 0
@@ -432,7 +432,7 @@ def test_silhouette_contact_checkbox_drives_the_engines_requirements(mode):
     assert w.contact.value is False
     w.megabeast_mode.value = mode == "megabeast"
     w.form_a.skill.value = "close_combat_attack"
-    assert w.message.value == "" and w.resolution.active.skill == "idle" and w.resolution.active.dice == []
+    assert w.message.value == "" and w.resolution.active.skill == "idle" and w.resolution.active.dice == ()
     assert any("requirement" in s.facts for s in w.trace.steps)
     w.contact.value = True
     assert w.resolution.active.skill == "close_combat_attack" and len(w.resolution.active.dice) == 3

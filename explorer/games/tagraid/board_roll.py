@@ -34,13 +34,13 @@ The function is pure: the same table, in any rotation or reflection of the board
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.options import Rulings
 from explorer.text import plural
-from explorer.trace import RuleRef, Step
+from explorer.trace import RuleRef, Step, Trace
 
 from . import sections as S
 from .lof import TableTop
@@ -427,6 +427,6 @@ def resolve_board_roll(br: BoardRoll, rulings: Mapping[str, str] | None = None, 
         doc["seed"] = seed
     sc = parse_scenario(doc, "the board's roll exchange")
     res = resolve_detailed(sc, None, {**dict(br.document.get("rulings", {})), **dict(rulings or {})})
-    res.trace.steps[:0] = br.steps()
-    res.trace.rulings = {**dict(br.readings), **res.trace.rulings}
-    return res
+    t = res.trace  # a new trace (the Resolution is a frozen value): the board facts first, then the roll's steps
+    trace = Trace(t.title, [*br.steps(), *t.steps], {**dict(br.readings), **t.rulings}).with_result(t.result)
+    return replace(res, trace=trace)

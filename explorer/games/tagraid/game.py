@@ -66,8 +66,11 @@ def _order_sequences() -> dict:
 
 
 def _sequences() -> dict:
-    """Every rule sequence of TAG Raid, by name (:attr:`explorer.games.Game.sequences`)."""
-    return {**_order_sequences()}
+    """Every rule sequence of TAG Raid, by name (:attr:`explorer.games.Game.sequences`): the roll resolution and the
+    Order and Round sequences."""
+    from .resolve import roll_sequences
+
+    return {**roll_sequences(), **_order_sequences()}
 
 
 def _options():
@@ -77,45 +80,53 @@ def _options():
 
 
 def outcome_text(trace: Trace) -> str:
-    """The outcome of a resolved scenario in plain text: a table's, an Order's or a Round's from its typed
-    ``trace.result`` (their own outcome text), a roll exchange's (winner per pair, Saving Rolls, Wounds, Death,
-    Neomaterials, Evade movement, States) below."""
+    """The outcome of a resolved scenario in plain text, from its typed ``trace.result``: a table's, an Order's or a
+    Round's (their own outcome text), a roll exchange's (:func:`roll_outcome_text`)."""
     from .outcomes import OrderOutcome, RoundOutcome, TableOutcome
+    from .resolve import RollOutcome
 
     if isinstance(trace.result, (OrderOutcome, RoundOutcome, TableOutcome)):  # kinds order, round, table
         return trace.result.text()
-    o = trace.outcome
+    if isinstance(trace.result, RollOutcome):
+        return roll_outcome_text(trace.result)
+    from explorer.games import outcome_text as plain
+
+    return plain(trace)  # a trace without a typed outcome: its JSON
+
+
+def roll_outcome_text(o) -> str:
+    """The outcome of a roll exchange (a :class:`.resolve.RollOutcome`, ``trace.result`` of :func:`.resolve.resolve`)
+    in plain text: winner per pair, Saving Rolls, Wounds lost, Death, Neomaterials, Evade movement, States."""
     lines = ["Outcome:"]
-    for p in o.get("pairs", []):
-        other = p.get("reactive") or p.get("megabeast")
-        who = f"{p['active']} vs {other}" if other else p["active"]
-        lines.append(f"  - {who}: {p['kind'].replace('_', ' ')}, winner {p.get('winner') or 'none'}")
-    lost = {k: v for k, v in o.get("wounds", {}).items() if v}
-    if o.get("saving_rolls"):
-        lines.append("  Saving Rolls: " + ", ".join(f"{k} {v}" for k, v in o["saving_rolls"].items()))
+    for p in o.pairs:
+        who = f"{p.active} vs {p.opponent}" if p.opponent else p.active
+        lines.append(f"  - {who}: {p.kind.replace('_', ' ')}, winner {p.winner or 'none'}")
+    lost = {k: v for k, v in o.wounds.items() if v}
+    if o.saving_rolls:
+        lines.append("  Saving Rolls: " + ", ".join(f"{k} {v}" for k, v in o.saving_rolls.items()))
     lines.append("  Wounds lost: " + (", ".join(f"{k} {v}" for k, v in lost.items()) or "none"))
-    if o.get("dead"):
-        lines.append("  Dead: " + ", ".join(o["dead"]))
-    gains = [f"{k} +{v} Teseum" for k, v in o.get("teseum", {}).items() if v]
-    gains += [f"{k} +{v} T-Bezoar" for k, v in o.get("t_bezoar", {}).items() if v]
+    if o.dead:
+        lines.append("  Dead: " + ", ".join(o.dead))
+    gains = [f"{k} +{v} Teseum" for k, v in o.teseum.items() if v]
+    gains += [f"{k} +{v} T-Bezoar" for k, v in o.t_bezoar.items() if v]
     if gains:
         lines.append("  Neomaterials: " + ", ".join(gains))
-    if o.get("evade_moves"):
-        lines.append("  May move one Segment (Evade): " + ", ".join(o["evade_moves"]))
-    states = states_text(o)
+    if o.evade_moves:
+        lines.append("  May move one Segment (Evade): " + ", ".join(o.evade_moves))
+    states = states_text(o.states)
     if states is not None:
         lines.append("  States gained: " + states)
     return "\n".join(lines)
 
 
-def states_text(outcome: dict) -> str | None:
-    """The States entered at the end of the Order (``outcome["states"]``, States; Order Expenditure Sequence step
-    5.3) as ``"T Slowed"`` / ``"T Slowed, Stunned; B Immobilized"``, ``"none"`` when an attack could cause one
-    and none was entered, or ``None`` when no attack of the scenario causes a State (the outcome has no ``states``).
-    """
-    if "states" not in outcome:
+def states_text(states) -> str | None:
+    """The States entered at the end of the Order (``RollOutcome.states``, ``{target: States}``; States; Order
+    Expenditure Sequence step 5.3) as ``"T Slowed"`` / ``"T Slowed, Stunned; B Immobilized"``, ``"none"`` when an
+    attack could cause one and none was entered, or ``None`` when no attack of the scenario causes a State
+    (``states`` is ``None``)."""
+    if states is None:
         return None
-    entered = {k: v for k, v in outcome["states"].items() if v}
+    entered = {k: v for k, v in states.items() if v}
     return "; ".join(f"{k} {', '.join(v)}" for k, v in entered.items()) or "none"
 
 

@@ -20,10 +20,9 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from explorer.schema import Strict
-
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
+from explorer.schema import Strict
 from explorer.text import plural
 
 from .options import ALL_OPTIONS

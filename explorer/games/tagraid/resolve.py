@@ -1,10 +1,27 @@
-"""Step-by-step resolution of a TAG Raid roll exchange (Order Expenditure Sequence, step 5: Resolution).
+"""Step-by-step resolution of a TAG Raid roll exchange (Activating a Miner › Order Expenditure Sequence, step 5:
+Resolution, 5.1 Effects, 5.2 Conclusion, 5.3 End of the Order; Rolls; Damage; Death; Common Skills; Ammunition;
+Traits; Tool Containers and Loot; Neomaterials; MegaBeast; States).
 
 :func:`resolve` turns a validated :class:`~explorer.games.tagraid.model.Scenario` into a
 :class:`~explorer.trace.Trace` whose steps are grouped in sections (Declarations, Success Values, Rolls, Face to Face
 Rolls, Saving Rolls, Wounds and Neomaterials, Effects). Every step cites its rulebook section, carries JSON facts and
 marks the dice it talks about (``"A.1"`` is the Active Miner's first die, ``"B.2"`` the first Reactive Miner's second
 die, ``"C.s1"`` the second Reactive Miner's first Saving Roll, ``"MB"`` the MegaBeast's Threat Level).
+
+The resolution is a rule sequence of the kernel (:mod:`explorer.kernel`): :data:`ROLL_STEPS` lists its steps in
+rulebook order, each a plain function ``step(state, ctx) -> (state, steps)`` over the frozen :class:`RollState`, with
+the scenario, the ruling readings and the dice in the :class:`RollContext`:
+
+1. Resolution checks the Requirements of the declared Skills (a Skill that fails them counts as Idle):
+   :func:`check_active_requirements`, :func:`declare_active_skill`, :func:`declare_aros`,
+   :func:`declare_megabeast_aro`;
+2. the measurements and MODs give each roll its Success Value (Rolls › Modifiers): :func:`success_values`;
+3. the players roll (Rolls): :func:`roll_dice`;
+4. the rolls are compared (Rolls › Face to Face Rolls, Normal Roll; MegaBeast › Threat Level):
+   :func:`face_to_face_rolls`, :func:`megabeast_threat_level`, :func:`unopposed_evade`;
+5. 5.1 Effects: :func:`saving_rolls`, :func:`lose_wounds` (Teseum per Wounds point), :func:`megabeast_wounds`
+   (T-Bezoar, Fury Level Tokens, Hunting Trophy), :func:`death` (Loot, Respawn), :func:`evade_movement`;
+6. 5.2 Conclusion: :func:`megabeast_reorients`; 5.3 End of the Order: :func:`end_of_order_states`.
 
 The dice arithmetic is the shared primitives of :mod:`explorer.games.tagraid.rolls` (``success_value``,
 ``classify_die``, ``compare``, ``saving_rolls``, ``attack_damage``), so this resolver and the exact odds engine cannot
@@ -22,26 +39,26 @@ Who faces whom (Rolls › Face to Face Rolls: both Miners must affect each other
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from explorer.dice import Roller, SeededRoller
-from explorer.errors import ScenarioError
+from explorer.dice import Dice, Roller
+from explorer.kernel import Context, Frame, Outcome, play, steps_of
 from explorer.options import Rulings
 from explorer.text import agree, plural
-from explorer.trace import Trace
+from explorer.trace import Step, Trace
 
 from . import sections as S
-from .model import ReactiveMiner, Scenario, Weapon, aro_burst, attack_burst, is_range_mod
+from .model import ActiveMiner, Attack, ReactiveMiner, Scenario, aro_burst, attack_burst, is_range_mod
 from .options import rulings as make_rulings
 from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
-                    round_up_half, saving_rolls, success_value)
+                    round_up_half, saving_rolls as saving_roll_count, success_value)
 
 __all__ = ["resolve", "resolve_detailed", "Resolution", "MinerResult", "Pair", "SavingRolls", "SaveDie", "Loot",
-           "MegaBeastResult", "Pool"]
+           "MegaBeastResult", "Pool", "RollOutcome", "RollState", "RollContext", "ROLL_STEPS", "roll_frames",
+           "roll_sequences"]
 
 ATTACKS = ("ranged_attack", "close_combat_attack")
 SKILL_NAMES = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close Combat Attack", "evade": "Evade",
@@ -50,69 +67,27 @@ STATE_REFS = {"Slowed": S.SLOWED_STATE}
 SKILL_REFS = {"ranged_attack": S.RANGED_ATTACK, "close_combat_attack": S.CLOSE_COMBAT_ATTACK, "evade": S.EVADE,
               "idle": S.IDLE, "none": S.ORDERS_AND_AROS}
 
-
-# ----------------------------------------------------------------------------------------------------------------------
-# dice
-
-
-class _Dice:
-    """Hands out dice: from an explicit roller for everything, else the scenario's fixed dice where given and a
-    :class:`SeededRoller` (the scenario's ``seed``) for the rest."""
-
-    def __init__(self, roller: Roller | None, seed: int | None):
-        self.roller = roller
-        # no seed: draw a fresh one, so the trace can name it and the roll can be replayed (``--seed``)
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
-        self.seeded = SeededRoller(self.seed)
-        self.cursor: dict[str, int] = {}
-
-    def fact(self, source: str) -> str:
-        """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"`` or ``"rolled"`` (an explicit
-        roller)."""
-        return {"given": "given", "seed": f"rolled (seed {self.seed})", "roller": "rolled"}[source]
-
-    def says(self, source: str) -> str:
-        """Where a roll's dice came from, for the step text: ``"dice given"``, ``"rolled, seed 7"`` (the scenario's
-        seed, or the explicit roller's when it has one) or ``"rolled by the roller passed in"``."""
-        if source == "given":
-            return "dice given"
-        if source == "seed":
-            return f"rolled, seed {self.seed}"
-        seed = getattr(self.roller, "seed", None)
-        return f"rolled, seed {seed}" if seed is not None else "rolled by the roller passed in"
-
-    def take(self, script: Sequence[int] | None, n: int, field: str, label: str) -> tuple[list[int], str]:
-        """``n`` faces for ``field`` (a scenario field path) and where they came from (``given``/``seed``/``roller``)."""
-        if n <= 0:
-            return [], "none"
-        if self.roller is not None:
-            return [self.roller.roll(20, f"{label} {i + 1}") for i in range(n)], "roller"
-        if script is not None:
-            start = self.cursor.get(field, 0)
-            if start + n > len(script):
-                raise ScenarioError(field, f"{plural(start + n, 'die')} {agree(start + n, 'is', 'are')} needed "
-                                    f"({label}) but only {len(script)} {agree(len(script), 'is', 'are')} given",
-                                    f"at least {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
-                                    f"them", None)
-            self.cursor[field] = start + n
-            return list(script[start:start + n]), "given"
-        return [self.seeded.roll(20, f"{label} {i + 1}") for i in range(n)], "seed"
+DECLARATIONS, SUCCESS_VALUES, ROLLS, FACE_TO_FACE_ROLLS, NORMAL_ROLLS = (
+    "Declarations", "Success Values", "Rolls", "Face to Face Rolls", "Normal Rolls")
+SAVING_ROLLS, WOUNDS, EFFECTS, CONCLUSION, END_OF_ORDER = (
+    "Saving Rolls", "Wounds and Neomaterials", "Effects", "Conclusion", "End of the Order")
+"""The trace sections, in the order the steps fill them."""
 
 
 # ----------------------------------------------------------------------------------------------------------------------
 # pools
 
 
-@dataclass
+@dataclass(frozen=True)
 class Pool:
-    """Dice rolled for one purpose.
+    """Dice rolled for one purpose (Rolls): a frozen value.
 
     Attributes:
         owner: the Miner's name (or the MegaBeast's).
         purpose: ``"attack"``, ``"evade"`` or ``"threat"`` (the MegaBeast's Threat Level).
         target: whom the attack is aimed at (``None`` for Evade / Threat Level).
-        ids: die ids (``"A.1"``...).
-        dice: the classified dice.
+        ids: die ids (``"A.1"``...), a tuple.
+        dice: the classified dice, a tuple in the order of ``ids``.
         sv: the Success Value (``None`` for the MegaBeast).
         source: ``"given"``, ``"seed"``, ``"roller"`` or ``"threat level"``.
     """
@@ -120,17 +95,20 @@ class Pool:
     owner: str
     purpose: str
     target: str | None
-    ids: list[str]
-    dice: list[DieResult]
+    ids: tuple[str, ...]
+    dice: tuple[DieResult, ...]
     sv: SuccessValue | None
     source: str = "given"
 
     def describe(self, idx: Sequence[int] | None = None) -> str:
+        """``"5 (A.1), 12 (A.2)"``: the faces with their ids (of the dice at ``idx``, all by default)."""
         idx = range(len(self.dice)) if idx is None else idx
         return ", ".join(f"{self.dice[i].face} ({self.ids[i]})" for i in idx) or "nothing"
 
     def facts(self) -> list[dict[str, Any]]:
-        return [{"id": i, "face": d.face, "effective": d.effective, "kind": d.kind} for i, d in zip(self.ids, self.dice)]
+        """The dice as the ``dice`` fact of a roll step (JSON: id, face, effective result, kind)."""
+        return [{"id": i, "face": d.face, "effective": d.effective, "kind": d.kind}
+                for i, d in zip(self.ids, self.dice)]
 
 
 @dataclass(frozen=True)
@@ -167,6 +145,7 @@ class Pair:
             one of its hits would do (Damage › Saving Roll, Partial Cover; Ammunition AP; Traits). An attack on the
             MegaBeast has none (no Armor roll).
         megabeast_prevails: the MegaBeast prevails over the Active Miner (its Behavior Attack applies).
+        threat_level: against the MegaBeast, the Threat Level of the side where the exchange happens; else ``None``.
     """
 
     kind: str
@@ -183,6 +162,27 @@ class Pair:
     attack_damage: Mapping[str, AttackDamage] = field(default_factory=dict)
     cancel_comparison: Comparison | None = None
     megabeast_prevails: bool = False
+    threat_level: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The pair as an entry of the JSON outcome's ``pairs``: ``active``, ``reactive`` / ``megabeast`` (and its
+        ``threat_level``), ``kind``, ``winner``, ``result`` (Face to Face Rolls between Miners), ``hits`` and
+        ``crits`` (when a side attacks), ``megabeast_prevails`` (against the MegaBeast)."""
+        if self.megabeast:
+            out: dict[str, Any] = {"active": self.active, "megabeast": self.opponent,
+                                   "threat_level": self.threat_level, "kind": self.kind, "winner": self.winner}
+        else:
+            out = {"active": self.active}
+            if self.opponent is not None:
+                out["reactive"] = self.opponent
+            out.update(kind=self.kind, winner=self.winner)
+            if self.kind == "face_to_face":
+                out["result"] = self.result
+        if self.hits:
+            out.update(hits=dict(self.hits), crits=dict(self.crits))
+        if self.megabeast:
+            out["megabeast_prevails"] = self.megabeast_prevails
+        return out
 
 
 @dataclass(frozen=True)
@@ -286,9 +286,9 @@ class MinerResult:
         return self.pools[0].sv if self.pools else None
 
     @property
-    def dice(self) -> list[DieResult]:
+    def dice(self) -> tuple[DieResult, ...]:
         """Every die it rolled (all pools), in id order."""
-        return [d for p in self.pools for d in p.dice]
+        return tuple(d for p in self.pools for d in p.dice)
 
 
 @dataclass(frozen=True)
@@ -308,6 +308,16 @@ class MegaBeastResult:
     t_bezoar: int
     prevailed: bool
     reorients: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON outcome's ``megabeast``: ``wounds`` (lost), ``wounds_left``, ``killed``, ``fury_tokens_removed``,
+        ``t_bezoar``, ``prevailed`` and, when it reorients in the Conclusion, ``reorients``."""
+        out = {"wounds": self.wounds_lost, "wounds_left": self.wounds_left, "killed": self.killed,
+               "fury_tokens_removed": list(self.fury_tokens_removed), "t_bezoar": self.t_bezoar,
+               "prevailed": self.prevailed}
+        if self.reorients:
+            out["reorients"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -370,14 +380,71 @@ class Resolution:
         """The pair of the Active Miner against ``opponent`` (a name), or ``None``."""
         return self._pair_by_opponent.get(opponent)
 
-    def saves_of(self, target: str) -> list[SavingRolls]:
+    def saves_of(self, target: str) -> tuple[SavingRolls, ...]:
         """The Saving Rolls made by (or, for the MegaBeast, produced against) ``target``."""
-        return list(self._saves_by_target.get(target, ()))
+        return tuple(self._saves_by_target.get(target, ()))
+
+    @property
+    def outcome(self) -> "RollOutcome":
+        """The typed outcome (``trace.result``): what ``trace.outcome`` says, as data."""
+        return self.trace.result
 
 
-@dataclass
-class _Impact:
-    """Uncancelled successes of one attacker on one target, waiting for Saving Rolls."""
+
+
+@dataclass(frozen=True)
+class RollOutcome(Outcome):
+    """The typed outcome of a roll exchange (``trace.result`` of :func:`resolve`); :meth:`to_json` is the trace's
+    JSON ``outcome``. Mappings keep the order the trace reports them in.
+
+    Attributes:
+        pairs: every :class:`Pair` (opposed or unopposed roll), in resolution order.
+        saving_rolls, failed_saves: ``{Miner: Saving Rolls made / failed}`` per Miner that made any (Damage ›
+            Saving Roll).
+        megabeast: the MegaBeast after the exchange (:class:`MegaBeastResult`), or ``None`` without one.
+        wounds, wounds_left: ``{name: Wounds lost / left}``: the Miners hit first (Timeline order, the Active Miner
+            last), then the MegaBeast when wounded, then every other Miner (0 lost).
+        dead: Miners (and the MegaBeast) that died (Death).
+        teseum, t_bezoar: ``{attacker: Neomaterial Units its player gains}`` (Neomaterials; MegaBeast › Wounds).
+        loot: ``{dead TAG: Loot}`` (Death of a TAG). evade_moves: Miners whose Evade lets them move one Segment.
+        states: ``{target: States entered}`` at the end of the Order, or ``None`` when no attack of the scenario can
+            cause a State (then the JSON has no ``states``).
+    """
+
+    pairs: tuple[Pair, ...]
+    saving_rolls: Mapping[str, int]
+    failed_saves: Mapping[str, int]
+    megabeast: MegaBeastResult | None
+    wounds: Mapping[str, int]
+    wounds_left: Mapping[str, int]
+    dead: tuple[str, ...]
+    teseum: Mapping[str, int]
+    t_bezoar: Mapping[str, int]
+    loot: Mapping[str, Loot]
+    evade_moves: tuple[str, ...]
+    states: Mapping[str, tuple[str, ...]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"pairs": [p.to_json() for p in self.pairs], "saving_rolls": dict(self.saving_rolls),
+                               "failed_saves": dict(self.failed_saves)}
+        if self.megabeast is not None:
+            out["megabeast"] = self.megabeast.to_json()
+        out.update(wounds=dict(self.wounds), wounds_left=dict(self.wounds_left), dead=list(self.dead),
+                   teseum=dict(self.teseum), t_bezoar=dict(self.t_bezoar),
+                   loot={k: asdict(v) for k, v in self.loot.items()}, evade_moves=list(self.evade_moves))
+        if self.states is not None:
+            out["states"] = {k: list(v) for k, v in self.states.items()}
+        return out
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# the state and the context of the sequence
+
+
+@dataclass(frozen=True)
+class Impact:
+    """Uncancelled successes of one attacker on one target, waiting for Saving Rolls (Damage › Saving Roll): what the
+    attacker's Weapon (or the MegaBeast's Behavior Attack) does with each of them."""
 
     attacker: str
     target: str
@@ -387,10 +454,104 @@ class _Impact:
     ammunition: str
     ranged: bool
     traits: tuple[str, ...] = ()
-    damage_mods: dict[str, int] = field(default_factory=dict)
+    damage_mods: Mapping[str, int] = field(default_factory=dict)
     weapon: str = "Weapon"
     from_megabeast: bool = False
     states: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlannedRoll:
+    """A roll whose Success Value is set (Rolls › Modifiers), waiting for its dice (Rolls): ``n`` d20s of ``owner``
+    for ``purpose`` (``"attack"`` at ``target``, or ``"evade"``), the fixed faces of the scenario field ``path``
+    (``script``, ``None``: rolled) and the number of its first die id (``first_index``)."""
+
+    owner: str
+    purpose: str
+    target: str | None
+    sv: SuccessValue
+    n: int
+    script: tuple[int, ...] | None
+    path: str
+    first_index: int
+
+
+@dataclass(frozen=True)
+class RollState:
+    """The roll exchange after each step of :data:`ROLL_STEPS` (a frozen value; each step returns a new one).
+
+    Attributes:
+        active: the Active Miner as it resolves: counted as Idle when its Skill fails its Requirements, without the
+            shares of a split Skill that fail theirs (the declared one is ``ctx.scenario.active``).
+        aro: the Skill each Reactive Miner uses at Resolution, in Timeline order (``"idle"`` when its ARO fails its
+            Requirements, ``"none"``: no ARO).
+        planned: the rolls whose Success Values are set, in roll order (:func:`success_values`).
+        pools: the dice rolled, in roll order: the Active Miner's attack shares in declaration order (or its Evade),
+            then each Reactive Miner's (:func:`roll_dice`). megabeast_pool: the MegaBeast's Threat Level as its roll.
+        pairs: every opposed or unopposed roll compared so far. impacts: uncancelled successes waiting for Saving
+            Rolls. evade_results: ``(evader, won)`` for each attack an Evade Roll faced. megabeast_prevails: the
+            MegaBeast prevailed over the Active Miner.
+        saves: the Saving Rolls made (:func:`saving_rolls`).
+        wounds_lost, wounds_left, teseum, t_bezoar: ``(name, number)`` in the order the trace reports them.
+        dying: ``(Miner, the MegaBeast was involved)`` for each Miner that reached 0 Wounds, before its Death.
+        megabeast: the MegaBeast after the exchange. dead: who died. loot: ``(dead TAG, Loot)``.
+        evade_moves: Miners whose Evade lets them move. states: ``(target, States entered)``, or ``None`` when no
+            attack of the scenario can cause a State.
+    """
+
+    active: ActiveMiner
+    aro: tuple[str, ...] = ()
+    planned: tuple[PlannedRoll, ...] = ()
+    pools: tuple[Pool, ...] = ()
+    megabeast_pool: Pool | None = None
+    pairs: tuple[Pair, ...] = ()
+    impacts: tuple[Impact, ...] = ()
+    evade_results: tuple[tuple[str, bool], ...] = ()
+    megabeast_prevails: bool = False
+    saves: tuple[SavingRolls, ...] = ()
+    wounds_lost: tuple[tuple[str, int], ...] = ()
+    wounds_left: tuple[tuple[str, int], ...] = ()
+    teseum: tuple[tuple[str, int], ...] = ()
+    t_bezoar: tuple[tuple[str, int], ...] = ()
+    dying: tuple[tuple[str, bool], ...] = ()
+    megabeast: MegaBeastResult | None = None
+    dead: tuple[str, ...] = ()
+    loot: tuple[tuple[str, Loot], ...] = ()
+    evade_moves: tuple[str, ...] = ()
+    states: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+
+
+@dataclass(frozen=True)
+class RollContext(Context):
+    """What the steps of a roll exchange read and never change: the kernel's ``rulings`` (a
+    :class:`~explorer.options.Rulings`) and ``dice`` (an :class:`~explorer.dice.Dice`), and the scenario.
+
+    Attributes:
+        scenario: the roll exchange as declared (:class:`~explorer.games.tagraid.model.Scenario`).
+        letters: ``{name: die-id letter}``: ``"A"`` the Active Miner, ``"B"``, ``"C"``... the Reactive Miners in
+            Timeline order, ``"MB"`` the MegaBeast.
+        reactive_index: ``{name: position in scenario.reactive}``.
+        contact: the Reactive Miners in Silhouette Contact with the Active Miner, in Timeline order.
+    """
+
+    scenario: Scenario | None = None
+    letters: Mapping[str, str] = field(default_factory=dict)
+    reactive_index: Mapping[str, int] = field(default_factory=dict)
+    contact: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, sc: Scenario, rulings: Rulings, dice: Dice) -> "RollContext":
+        """The context of ``sc`` (lookups by name are built once: resolving stays linear in the number of Miners,
+        benchmarks/bench_scaling.py)."""
+        letters = {sc.active.name: "A", **{m.name: _letter(i) for i, m in enumerate(sc.reactive)}}
+        if sc.megabeast:
+            letters[sc.megabeast.name] = "MB"
+        return cls(rulings, dice, sc, letters, {m.name: i for i, m in enumerate(sc.reactive)},
+                   tuple(m.name for m in sc.reactive if m.silhouette_contact))
+
+    @cached_property
+    def contact_set(self) -> frozenset[str]:
+        return frozenset(self.contact)
 
 
 def _letter(i: int) -> str:
@@ -401,1238 +562,1366 @@ def _named_sum(mods: Mapping[str, int]) -> str:
     return " ".join(f"{v:+d} {k}" for k, v in mods.items())
 
 
+def _shares(active: ActiveMiner) -> dict[str, Attack]:
+    """The Active Miner's attack shares by target."""
+    return {at.target: at for at in active.attacks}
+
+
+def _attacked(active: ActiveMiner, shares: Mapping[str, Attack], name: str) -> bool:
+    """Whether ``name`` is attacked at Resolution: a share of the Active Miner's attack with dice is aimed at it."""
+    at = shares.get(name)
+    return active.skill in ATTACKS and at is not None and (at.burst or 0) > 0
+
+
+def _enemy_tags_in_contact(m: Any, ctx: RollContext) -> int:
+    """Enemy TAGs in Silhouette Contact with ``m``: its ``enemy_tags_in_contact`` (which may count Miners outside
+    the scenario), and at least the scenario's Miners marked in contact with it."""
+    if m.name == ctx.scenario.active.name:
+        return max(m.enemy_tags_in_contact, len(ctx.contact))
+    return max(m.enemy_tags_in_contact, 1 if m.silhouette_contact else 0)
+
+
+def _in_contact_with(target: str, ctx: RollContext) -> bool:
+    """Whether the Active Miner is in Silhouette Contact with ``target`` (a Reactive Miner or the MegaBeast)."""
+    mb = ctx.scenario.megabeast
+    if mb is not None and target == mb.name:
+        return mb.silhouette_contact
+    return target in ctx.contact_set
+
+
+def _miner(state: RollState, ctx: RollContext, name: str) -> tuple[Any, str]:
+    """The Miner called ``name`` (the Active Miner as it resolves) and its scenario field path; ``(None,
+    "megabeast")`` for the MegaBeast."""
+    if name == state.active.name:
+        return state.active, "active"
+    i = ctx.reactive_index.get(name)
+    if i is not None:
+        return ctx.scenario.reactive[i], f"reactive[{i}]"
+    return None, "megabeast"
+
+
+def _requirement_step(who: str, skill: str, letter: str, reason: str, rule, **facts) -> Step:
+    """The Requirement a declared Skill fails, citing the Skill's Requirements (the Idle step follows)."""
+    return Step(f"{who}'s {SKILL_NAMES[skill]} fails its Requirements", rule, reason[0].upper() + reason[1:] + ".",
+                dict(miner=who, declared=skill, requirement_failed=reason, **facts), (letter,), DECLARATIONS)
+
+
+def _ranged_contact(m: Any, now: bool, said: str, letter: str, ctx: RollContext) -> tuple[str | None, tuple[Step, ...]]:
+    """Why a Ranged Attack by ``m`` fails the Requirement of no Silhouette Contact with an enemy Miner during the
+    Order Activation step (Common Skills › Ranged Attack, Requirements), or ``None``; and the step that says it meets
+    it under the reading ``activation_moment``. ``now``: ``m`` is in such contact at Resolution, where the Active
+    Miner's Move (step 1.2) left it; ``said``: the reason given for that. ``m.at_activation``: where it stood when the
+    Order was activated (omitted: as at Resolution)."""
+    if m.at_activation is None:
+        return (said if now else None), ()
+    if m.at_activation.silhouette_contact:
+        return ("a Ranged Attack requires not being in Silhouette Contact with an enemy Miner during the Order "
+                f"Activation step, and {m.name} was in Silhouette Contact with an enemy Miner when the Order was "
+                "activated" + ("" if now else " (it no longer is at Resolution: that does not help)")), ()
+    if not now:
+        return None, ()
+    reading = ctx.rulings.reading("ranged_attack_activation_contact")
+    if reading == "activation_step":
+        return (f"{said}; {m.name} was not in contact when the Order was activated, but the contact was made by "
+                "the Active Miner's Move, which is part of the Activation step (ruling "
+                "'ranged_attack_activation_contact = activation_step')"), ()
+    return None, (Step(f"{m.name} was not in Silhouette Contact with an enemy Miner when the Order was activated: "
+                       "its Ranged Attack meets that Requirement", S.RANGED_ATTACK_REQUIREMENTS,
+                       "Ruling 'ranged_attack_activation_contact = activation_moment': only the moment the Order is "
+                       "activated counts, so the contact made by the Active Miner's Move does not forbid it.",
+                       dict(miner=m.name, requirement="no_contact_at_activation", met=True), (letter,),
+                       DECLARATIONS),)
+
+
+def _lose_shares(a: ActiveMiner, failed: list[str], title: str, rule: Any, detail: str) -> tuple[ActiveMiner, Step]:
+    """A split Skill whose shares at ``failed`` targets fail their Requirement, under the reading that keeps the
+    rest (``split_burst_without_lof = share_lost``, ``cc_target_out_of_contact = share_fails``): the Active Miner's
+    Attack without those shares (Burst 0, no dice) and the Declarations step that says so."""
+    kept = a.model_copy(update={"attacks": [
+        at.model_copy(update={"burst": 0, "dice": None}) if at.target in failed else at for at in a.attacks]})
+    return kept, Step(title, rule, detail, dict(miner=a.name, failed_targets=failed), ("A",), DECLARATIONS)
+
+
+def _burst_floor(who: str, base: int, mod: int, letter: str, path: str, what: str) -> tuple[Step, ...]:
+    """A Burst MOD that would take the Burst below 0 (Skills and Tools › Tools: Burst is the number of d20s
+    rolled; Activating a Miner › Orders and AROs: a MOD may change an ARO's Burst): the Burst stays at 0 and the
+    Miner rolls no dice. Said in a step, never silently."""
+    if base + mod >= 0:
+        return ()
+    return (Step(f"{who}'s Burst {base} {mod:+d} = {base + mod} cannot go below 0: Burst 0, {who} rolls no dice",
+                 S.TOOLS, f"Burst is the number of d20s rolled, so it cannot be negative; the {what} with a Burst "
+                 f"MOD of {mod:+d} ({path}) leaves none. The Skill is still declared (it can still be opposed "
+                 "and generate AROs) but it rolls nothing.",
+                 dict(miner=who, field=path, burst_before_floor=base + mod, burst=0), (letter,), DECLARATIONS),)
+
+
 # ----------------------------------------------------------------------------------------------------------------------
-# the resolver
+# Resolution: Requirements and declarations
 
 
-class _Resolver:
-    def __init__(self, sc: Scenario, roller: Roller | None, rulings: Rulings):
-        self.sc, self.r = sc, rulings
-        self.dice = _Dice(roller, sc.seed)
-        self.t = Trace(sc.title)
-        self.active = sc.active
-        self.letters = {sc.active.name: "A", **{m.name: _letter(i) for i, m in enumerate(sc.reactive)}}
-        if sc.megabeast:
-            self.letters[sc.megabeast.name] = "MB"
-        self.pairs: list[dict[str, Any]] = []
-        self.impacts: list[_Impact] = []
-        self.evade_results: dict[str, list[bool]] = {}
-        self.evade_moves: list[str] = []
-        self.aro: dict[str, str] = {}
-        self.megabeast_prevails = False
-        self.outcome: dict[str, Any] = {}
-        # structured record (Resolution)
-        self.pools: list[Pool] = []
-        self.pair_results: list[Pair] = []
-        self.save_results: list[SavingRolls] = []
-        self._last_cmp: tuple[Comparison | None, Comparison | None] = (None, None)
-        self.mb_reorients = False
-        # lookups by name (dicts, so that resolving is linear in the number of Miners: benchmarks/bench_scaling.py)
-        self._reactive_index = {m.name: i for i, m in enumerate(sc.reactive)}
-        self._contact = [m.name for m in sc.reactive if m.silhouette_contact]
-        self._contact_set = frozenset(self._contact)
-        self._attacks_for: tuple[Any, dict[str, Any]] = (None, {})
-
-    def _attack_at(self, target: str):
-        """The Active Miner's share of its attack aimed at ``target`` (an :class:`Attack`), or ``None``. Indexed
-        once per version of ``self.active`` (a failed Close Combat share replaces it)."""
-        a = self.active
-        if self._attacks_for[0] is not a:
-            self._attacks_for = (a, {at.target: at for at in a.attacks})
-        return self._attacks_for[1].get(target)
-
-    # -- declarations ------------------------------------------------------------------------------------------------
-
-    def _attacked(self, name: str) -> bool:
-        at = self._attack_at(name)
-        return self.active.skill in ATTACKS and at is not None and (at.burst or 0) > 0
-
-    def _contact_names(self) -> list[str]:
-        """Reactive Miners in Silhouette Contact with the Active Miner."""
-        return self._contact
-
-    def enemy_tags_in_contact(self, m) -> int:
-        """Enemy TAGs in Silhouette Contact with ``m``: its ``enemy_tags_in_contact`` (which may count Miners outside
-        the scenario), and at least the scenario's Miners marked in contact with it."""
-        if m is self.active or m.name == self.active.name:
-            return max(m.enemy_tags_in_contact, len(self._contact_names()))
-        return max(m.enemy_tags_in_contact, 1 if m.silhouette_contact else 0)
-
-    def _in_contact_with(self, target: str) -> bool:
-        """Whether the Active Miner is in Silhouette Contact with ``target`` (a Reactive Miner or the MegaBeast)."""
-        mb = self.sc.megabeast
-        if mb is not None and target == mb.name:
-            return mb.silhouette_contact
-        return target in self._contact_set
-
-    def _ranged_contact(self, m, now: bool, said: str, letter: str) -> str | None:
-        """Why a Ranged Attack by ``m`` fails the Requirement of no Silhouette Contact with an enemy Miner during the
-        Order Activation step (Common Skills › Ranged Attack, Requirements), or ``None``. ``now``: ``m`` is in such
-        contact at Resolution, where the Active Miner's Move (step 1.2) left it; ``said``: the reason given for that.
-        ``m.at_activation``: where it stood when the Order was activated (omitted: as at Resolution)."""
-        if m.at_activation is None:
-            return said if now else None
-        if m.at_activation.silhouette_contact:
-            return ("a Ranged Attack requires not being in Silhouette Contact with an enemy Miner during the Order "
-                    f"Activation step, and {m.name} was in Silhouette Contact with an enemy Miner when the Order was "
-                    "activated" + ("" if now else " (it no longer is at Resolution: that does not help)"))
-        if not now:
-            return None
-        reading = self.r.reading("ranged_attack_activation_contact")
-        if reading == "activation_step":
-            return (f"{said}; {m.name} was not in contact when the Order was activated, but the contact was made by "
-                    "the Active Miner's Move, which is part of the Activation step (ruling "
-                    "'ranged_attack_activation_contact = activation_step')")
-        self.t.add(f"{m.name} was not in Silhouette Contact with an enemy Miner when the Order was activated: its "
-                   "Ranged Attack meets that Requirement", S.RANGED_ATTACK_REQUIREMENTS,
-                   "Ruling 'ranged_attack_activation_contact = activation_moment': only the moment the Order is "
-                   "activated counts, so the contact made by the Active Miner's Move does not forbid it.",
-                   section="Declarations", marks=(letter,), miner=m.name, requirement="no_contact_at_activation",
-                   met=True)
-        return None
-
-    def _requirement_step(self, who: str, skill: str, letter: str, reason: str, rule, **facts) -> None:
-        """The Requirement a declared Skill fails, citing the Skill's Requirements (the Idle step follows)."""
-        self.t.add(f"{who}'s {SKILL_NAMES[skill]} fails its Requirements", rule, reason[0].upper() + reason[1:] + ".",
-                   section="Declarations", marks=(letter,), miner=who, declared=skill, requirement_failed=reason,
-                   **facts)
-
-    def _lose_shares(self, a: Any, failed: list[str], title: str, rule: Any, detail: str) -> None:
-        """A split Skill whose shares at ``failed`` targets fail their Requirement, under the reading that keeps the
-        rest (``split_burst_without_lof = share_lost``, ``cc_target_out_of_contact = share_fails``): a Declarations
-        step, and the Active Miner's Attack without those shares (Burst 0, no dice)."""
-        self.t.add(title, rule, detail, section="Declarations", marks=("A",), miner=a.name, failed_targets=failed)
-        self.active = a.model_copy(update={"attacks": [
-            at.model_copy(update={"burst": 0, "dice": None}) if at.target in failed else at for at in a.attacks]})
-
-    def _active_requirements(self) -> tuple[str | None, Any]:
-        """Why the Active Miner's attack fails its Requirements (``None``: it meets them) and the section."""
-        a = self.active
-        if a.skill == "ranged_attack":
-            who = ", ".join(self._contact_names()) or plural(a.enemy_tags_in_contact, "enemy Miner")
-            reason = self._ranged_contact(
-                a, self.enemy_tags_in_contact(a) > 0,
-                f"a Ranged Attack requires not being in Silhouette Contact with an enemy Miner, and {a.name} is in "
-                f"Silhouette Contact with {who}", "A")
-            if reason:
-                return reason, S.RANGED_ATTACK_REQUIREMENTS
-        if a.skill == "ranged_attack":
-            blind = [at.target for at in a.attacks if not at.lof]
-            split = bool(blind) and len(blind) < len(a.attacks)
-            if split and self.r.reading("split_burst_without_lof") == "share_lost":
-                self._lose_shares(a, blind, f"{a.name}'s Ranged Attack shares at {', '.join(blind)} are lost: no LoF",
-                                  S.RANGED_ATTACK_REQUIREMENTS,
-                                  "A Ranged Attack requires LoF to its target; under the ruling split_burst_without_lof"
-                                  " = share_lost only those shares are lost (not rolled) and the shares at targets in "
-                                  "LoF are resolved.")
-                return None, None
-            if blind:
-                return (f"a Ranged Attack requires LoF to its target, and {a.name} has no LoF to {', '.join(blind)}"
-                        + (" (ruling split_burst_without_lof = whole_skill_idle: the shares at targets in LoF are "
-                           "lost too)" if split else "")), S.RANGED_ATTACK_REQUIREMENTS
-        if a.skill == "close_combat_attack":
-            away = [at.target for at in a.attacks if not self._in_contact_with(at.target)]
-            if away and len(away) < len(a.attacks) and self.r.reading("cc_target_out_of_contact") == "share_fails":
-                self._lose_shares(a, away, f"{a.name}'s Close Combat Attack shares at {', '.join(away)} fail: not "
-                                  "in Silhouette Contact", S.CLOSE_COMBAT_ATTACK,
-                                  "A Close Combat Attack requires Silhouette Contact with its target; under the ruling "
-                                  "cc_target_out_of_contact = share_fails only those shares are lost (not rolled) and "
-                                  "the shares at targets in contact are resolved.")
-                return None, None
-            if away:
-                return (f"a Close Combat Attack requires Silhouette Contact with its target, and {a.name} is not in "
-                        f"Silhouette Contact with {', '.join(away)}"), S.CLOSE_COMBAT_REQUIREMENTS
-        return None, None
-
-    def declarations(self) -> None:
-        a, sec = self.active, "Declarations"
-        reason, rule = self._active_requirements()
-        a = self.active  # the requirements check may drop shares of the Burst (cc_target_out_of_contact)
-        if reason:
-            self._requirement_step(a.name, a.skill, "A", reason, rule)
-            self.t.add(f"{a.name} (Active) declared a {SKILL_NAMES[a.skill]} that does not meet its Requirements: it "
-                       f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
-                       f"Resolution checks Requirements ({SKILL_REFS[a.skill].section}); it fails them (above). A "
-                       "Skill that fails its Requirements counts as Idle (Common Skills › Idle).", section=sec,
-                       marks=("A",),
-                       miner=a.name, declared=a.skill, skill="idle", requirement=reason)
-            a = self.active = a.model_copy(update={"skill": "idle", "attacks": []})
-        if a.skill in ATTACKS:
-            split = ", ".join(f"{at.burst} at {at.target}" for at in a.attacks)
-            self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]} with {a.weapon.name}: Burst "
-                       f"{attack_burst(a)} ({split})", SKILL_REFS[a.skill],
-                       "The Active Miner's Weapon rolls its full Burst; with several targets the split is declared "
-                       "with the Attack.", section=sec, marks=("A",), miner=a.name, skill=a.skill,
-                       burst=attack_burst(a), split={at.target: at.burst for at in a.attacks})
-            self._burst_floor(a.name, a.weapon.burst, a.burst_mod, "A", "active.burst_mod", "Weapon's Burst")
-        else:
-            self.t.add(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]}", SKILL_REFS[a.skill],
-                       "Evade is always allowed to the Active Miner; Idle performs no action." if a.skill == "evade"
-                       else "Idle only activates the Miner, which may generate AROs.",
-                       section=sec, marks=("A",), miner=a.name, skill=a.skill)
-        for m in self.sc.reactive:
-            self.aro[m.name] = self._check_aro(m, sec)
-        mb = self.sc.megabeast
-        if mb:
-            if mb.aro:
-                what = mb.behavior_attack.name if mb.behavior_attack else "its Behavior ARO"
-                self.t.add(f"{mb.name} declares its Behavior ARO ({what}) against {a.name}; its Threat Level on that "
-                           f"side is {mb.threat_level}", S.MEGABEAST_AROS,
-                           "The MegaBeast does not roll: the Threat Level of the Hexagon side where the ARO occurs is "
-                           "its result.", section=sec, marks=("MB",), threat_level=mb.threat_level)
-            else:
-                self.t.add(f"{mb.name} declares no ARO", S.MEGABEAST_AROS,
-                           "Without LoF to the Active TAG the MegaBeast gains no ARO (if attacked it only reorients "
-                           "during the Conclusion).", section=sec, marks=("MB",))
-
-    def _check_aro(self, m: ReactiveMiner, sec: str) -> str:
-        attacked = self._attacked(m.name)
-        letter = self.letters[m.name]
-        if m.skill == "none":
-            self.t.add(f"{m.name} declares no ARO", S.ORDERS_AND_AROS, section=sec, marks=(letter,), miner=m.name,
-                       skill="none")
-            return "none"
-        declared_target = m.target_not_attacked or (self.sc.active.skill in ATTACKS and any(
-            at.target == m.name for at in self.sc.active.attacks))
-        if declared_target and not (m.lof_to_active or attacked or m.same_hexagon):
-            # the right to an ARO came at step 4, as a target; at Resolution the Attack counts as Idle, so the ARO is
-            # checked against its own Requirements like any other (Order Expenditure Sequence, step 5)
-            need = {"ranged_attack": ("a Ranged Attack requires LoF to its target", S.RANGED_ATTACK_REQUIREMENTS),
-                    "close_combat_attack": ("a Close Combat Attack requires Silhouette Contact with its target",
-                                            S.CLOSE_COMBAT_REQUIREMENTS),
-                    "evade": ("a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon",
-                              S.EVADE_REQUIREMENTS),
-                    "idle": (None, None)}[m.skill]
-            lost = ("that Attack counts as Idle" if self.active.skill not in ATTACKS else
-                    "the share of the Burst aimed at it is lost")
-            why = (f"as the target of {self.active.name}'s Attack, {m.name} gained its right to an ARO at step 4, but "
-                   f"{lost}: at Resolution {m.name} is not attacked, has no LoF to {self.active.name} and is not in "
-                   "its Hexagon")
-            if need[0] is None:
-                self.t.add(f"{m.name} declares an Idle ARO", S.ORDERS_AND_AROS, why[0].upper() + why[1:] + ".",
-                           section=sec, marks=(letter,), miner=m.name, skill="idle", burst=0, attacked=False,
-                           aro_right_step=4)
-                return "idle"
-            reason = f"{why}; {need[0]}"
-            self._requirement_step(m.name, m.skill, letter, reason, need[1], aro_right_step=4)
-            self.t.add(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
-                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements ({SKILL_REFS[m.skill].section})"
-                       "; it fails them (above). A Skill that fails its Requirements counts as Idle (Common Skills › "
-                       "Idle).", section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle",
-                       requirement=reason, aro_right_step=4)
-            return "idle"
-        if not (m.lof_to_active or attacked or m.same_hexagon):
-            self.t.add(f"{m.name} has no right to an ARO: no LoF to {self.active.name}, not attacked, not in its "
-                       f"Hexagon", S.ORDERS_AND_AROS,
-                       "A Reactive Miner may only declare an ARO with LoF to the Active Miner, when it is the target "
-                       "of an Attack, or (Evade only) when the Active Miner is in its Hexagon.",
-                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="none")
-            return "none"
-        # the right to an ARO: at step 2 (after the Move) with LoF to the Active Miner or in its Hexagon, else at
-        # step 4, once the second Skill makes it the target of an Attack (Order Expenditure Sequence)
-        right_step = 2 if (m.lof_to_active or m.same_hexagon) else 4
-        reason = rule = None
-        if not m.lof_to_active and not attacked and m.skill != "evade":
-            reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
-        elif m.skill == "ranged_attack" and not m.lof_to_active:
-            reason = (f"{m.name} gained the right to an ARO only at step 4, as the target of the Attack, and at "
-                      f"Resolution it has no LoF to {self.active.name}: a Ranged Attack requires LoF to its target")
+def check_active_requirements(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Order Expenditure Sequence, step 5 (Resolution): the Active Miner's Skill is checked against its Requirements
+    (Common Skills › Ranged Attack / Close Combat Attack, Requirements); a Skill that fails them counts as Idle. A
+    split Skill may lose only the shares that fail (rulings ``split_burst_without_lof``,
+    ``cc_target_out_of_contact``)."""
+    a, out = state.active, []
+    reason = rule = None
+    if a.skill == "ranged_attack":
+        who = ", ".join(ctx.contact) or plural(a.enemy_tags_in_contact, "enemy Miner")
+        reason, said = _ranged_contact(
+            a, _enemy_tags_in_contact(a, ctx) > 0,
+            f"a Ranged Attack requires not being in Silhouette Contact with an enemy Miner, and {a.name} is in "
+            f"Silhouette Contact with {who}", "A", ctx)
+        out += said
+        rule = S.RANGED_ATTACK_REQUIREMENTS if reason else None
+    if reason is None and a.skill == "ranged_attack":
+        blind = [at.target for at in a.attacks if not at.lof]
+        split = bool(blind) and len(blind) < len(a.attacks)
+        if split and ctx.rulings.reading("split_burst_without_lof") == "share_lost":
+            a, lost = _lose_shares(a, blind, f"{a.name}'s Ranged Attack shares at {', '.join(blind)} are lost: no LoF",
+                                   S.RANGED_ATTACK_REQUIREMENTS,
+                                   "A Ranged Attack requires LoF to its target; under the ruling "
+                                   "split_burst_without_lof = share_lost only those shares are lost (not rolled) and "
+                                   "the shares at targets in LoF are resolved.")
+            return replace(state, active=a), (*out, lost)
+        if blind:
+            reason = (f"a Ranged Attack requires LoF to its target, and {a.name} has no LoF to {', '.join(blind)}"
+                      + (" (ruling split_burst_without_lof = whole_skill_idle: the shares at targets in LoF are "
+                         "lost too)" if split else ""))
             rule = S.RANGED_ATTACK_REQUIREMENTS
-        elif m.skill == "ranged_attack" and (said := self._ranged_contact(
-                m, self.enemy_tags_in_contact(m) > 0,
-                "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
-                + (f", and {m.name} is in Silhouette Contact with {self.active.name}" if m.silhouette_contact else ""),
-                letter)):
-            reason, rule = said, S.RANGED_ATTACK_REQUIREMENTS
-        elif m.skill == "close_combat_attack" and not m.silhouette_contact:
-            reason = (f"a Close Combat Attack requires Silhouette Contact with its target, and {m.name} is not in "
-                      f"Silhouette Contact with {self.active.name}")
+    if reason is None and a.skill == "close_combat_attack":
+        away = [at.target for at in a.attacks if not _in_contact_with(at.target, ctx)]
+        if away and len(away) < len(a.attacks) and ctx.rulings.reading("cc_target_out_of_contact") == "share_fails":
+            a, lost = _lose_shares(a, away, f"{a.name}'s Close Combat Attack shares at {', '.join(away)} fail: not "
+                                   "in Silhouette Contact", S.CLOSE_COMBAT_ATTACK,
+                                   "A Close Combat Attack requires Silhouette Contact with its target; under the "
+                                   "ruling cc_target_out_of_contact = share_fails only those shares are lost (not "
+                                   "rolled) and the shares at targets in contact are resolved.")
+            return replace(state, active=a), (*out, lost)
+        if away:
+            reason = (f"a Close Combat Attack requires Silhouette Contact with its target, and {a.name} is not in "
+                      f"Silhouette Contact with {', '.join(away)}")
             rule = S.CLOSE_COMBAT_REQUIREMENTS
-        elif m.skill == "evade" and not (attacked or m.same_hexagon):
-            reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
-            rule = S.EVADE_REQUIREMENTS
-        if reason:
-            if rule is not None:
-                self._requirement_step(m.name, m.skill, letter, reason, rule, aro_right_step=right_step)
-            why = "it fails them (above)" if rule is not None else f"here {reason}"
-            self.t.add(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
-                       S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements ({SKILL_REFS[m.skill].section})"
-                       f"; {why}. A Skill that fails its Requirements counts as Idle (Common Skills › Idle).",
-                       section=sec, marks=(letter,), miner=m.name, declared=m.skill, skill="idle",
-                       requirement=reason, aro_right_step=right_step)
-            return "idle"
-        burst = aro_burst(m)
-        if m.skill in ATTACKS:
-            detail = ("An ARO has Burst 1" + (f"; a Burst MOD of {m.burst_mod:+d} makes it {burst}." if m.burst_mod
-                                                  else "."))
-            title = (f"{m.name} declares a {SKILL_NAMES[m.skill]} ARO with {m.weapon.name} at {self.active.name}: "
-                     f"Burst {burst}")
-        elif m.skill == "evade":
-            detail = "Evade is a single Roll whatever the Burst of the attacks it opposes."
-            title = f"{m.name} declares an Evade ARO"
-        else:
-            detail, title = "Idle performs no action.", f"{m.name} declares an Idle ARO"
-        self.t.add(title, S.ORDERS_AND_AROS, detail, section=sec, marks=(letter,), miner=m.name, skill=m.skill,
-                   burst=burst, attacked=attacked, aro_right_step=right_step)
-        if m.skill in ATTACKS:
-            i = self._reactive_index[m.name]
-            self._burst_floor(m.name, 1, m.burst_mod, letter, f"reactive[{i}].burst_mod", "ARO's Burst 1")
-        return m.skill
+    if not reason:
+        return state, tuple(out)
+    out.append(_requirement_step(a.name, a.skill, "A", reason, rule))
+    out.append(Step(f"{a.name} (Active) declared a {SKILL_NAMES[a.skill]} that does not meet its Requirements: it "
+                    f"counts as Idle", S.ORDER_EXPENDITURE_SEQUENCE,
+                    f"Resolution checks Requirements ({SKILL_REFS[a.skill].section}); it fails them (above). A "
+                    "Skill that fails its Requirements counts as Idle (Common Skills › Idle).",
+                    dict(miner=a.name, declared=a.skill, skill="idle", requirement=reason), ("A",), DECLARATIONS))
+    return replace(state, active=a.model_copy(update={"skill": "idle", "attacks": []})), tuple(out)
 
-    def _burst_floor(self, who: str, base: int, mod: int, letter: str, field: str, what: str) -> None:
-        """A Burst MOD that would take the Burst below 0 (Skills and Tools › Tools: Burst is the number of d20s
-        rolled; Activating a Miner › Orders and AROs: a MOD may change an ARO's Burst): the Burst stays at 0 and the
-        Miner rolls no dice. Said in a step, never silently."""
-        if base + mod >= 0:
-            return
-        self.t.add(f"{who}'s Burst {base} {mod:+d} = {base + mod} cannot go below 0: Burst 0, {who} rolls no dice",
-                   S.TOOLS, f"Burst is the number of d20s rolled, so it cannot be negative; the {what} with a Burst "
-                   f"MOD of {mod:+d} ({field}) leaves none. The Skill is still declared (it can still be opposed "
-                   "and generate AROs) but it rolls nothing.", section="Declarations", marks=(letter,),
-                   miner=who, field=field, burst_before_floor=base + mod, burst=0)
 
-    # -- success values ----------------------------------------------------------------------------------------------
+def declare_active_skill(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Activating a Miner › Order Expenditure Sequence: the Active Miner's second Skill as it resolves (Common
+    Skills › Ranged Attack, Close Combat Attack, Evade, Idle): the Weapon's full Burst and its split over the
+    targets, or the Evade / Idle; a Burst MOD never takes the Burst below 0 (Skills and Tools › Tools)."""
+    a = state.active
+    if a.skill in ATTACKS:
+        split = ", ".join(f"{at.burst} at {at.target}" for at in a.attacks)
+        return state, (
+            Step(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]} with {a.weapon.name}: Burst "
+                 f"{attack_burst(a)} ({split})", SKILL_REFS[a.skill],
+                 "The Active Miner's Weapon rolls its full Burst; with several targets the split is declared "
+                 "with the Attack.", dict(miner=a.name, skill=a.skill, burst=attack_burst(a),
+                                          split={at.target: at.burst for at in a.attacks}), ("A",), DECLARATIONS),
+            *_burst_floor(a.name, a.weapon.burst, a.burst_mod, "A", "active.burst_mod", "Weapon's Burst"))
+    return state, (Step(f"{a.name} (Active) declares {SKILL_NAMES[a.skill]}", SKILL_REFS[a.skill],
+                        "Evade is always allowed to the Active Miner; Idle performs no action." if a.skill == "evade"
+                        else "Idle only activates the Miner, which may generate AROs.",
+                        dict(miner=a.name, skill=a.skill), ("A",), DECLARATIONS),)
 
-    def _only_ranged(self, who: str, skill: str, letter: str,
-                     sources: Sequence[tuple[str, Mapping[str, int]]]) -> set[str]:
-        """Range MODs named on a Skill that is not a Ranged Attack: dropped, in one cited step.
 
-        Range MODs (any MOD whose name has the word "Range": ``Range``, ``Long Range``, ``Out of Range``...) come
-        from the Range Ruler for a Ranged Weapon and modify only the Ranged Attack Attribute (Rolls › Modifiers
-        (MOD); Distances and Measurements › Range Ruler); Close Combat Weapons have no Range MODs (Skills and Tools ›
-        Tools), and Evade has its own MODs only (Common Skills › Evade). ``sources``: ``(scenario field, mods)``.
-        Returns the names dropped."""
-        if skill == "ranged_attack":
-            return set()
-        dropped = [(f"{f}.{k}", k, v) for f, mods in sources for k, v in mods.items() if is_range_mod(k)]
-        if not dropped:
-            return set()
-        what = ", ".join(f"{v:+d} {k}" for _, k, v in dropped)
-        self.t.add(f"{who}'s {what} ignored: Range MODs apply only to Ranged Attacks, not to "
-                   f"{SKILL_NAMES[skill]}", S.RANGE_RULER,
-                   "Range MODs come from a Ranged Weapon's Range and modify only the Ranged Attack Attribute; Close "
-                   "Combat Weapons have no Range MODs (Skills and Tools › Tools) and Evade applies only its own MODs "
-                   "(Common Skills › Evade). Ignored: " + ", ".join(f for f, _, _ in dropped) + ".",
-                   section="Success Values", marks=(letter,), miner=who, skill=skill,
-                   ignored_mods={f: v for f, _, v in dropped})
-        return {k for _, k, _ in dropped}
+def declare_aros(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Activating a Miner › Orders and AROs; Order Expenditure Sequence, steps 2, 4 and 5: each Reactive Miner's ARO,
+    in Timeline order: its right to an ARO (LoF to the Active Miner, the target of an Attack, or Evade in its
+    Hexagon) and the Requirements of the Skill at Resolution (a Skill that fails them counts as Idle)."""
+    shares = _shares(state.active)
+    aro, out = [], []
+    for m in ctx.scenario.reactive:
+        skill, steps = _check_aro(m, state.active, shares, ctx)
+        aro.append(skill)
+        out += steps
+    return replace(state, aro=tuple(aro)), tuple(out)
 
-    def _attack_mods(self, attacker, skill: str, base: Mapping[str, int], target_miner,
-                     drop: set[str] = frozenset()) -> dict[str, int]:
-        mods = {k: v for k, v in attacker.mods.items() if k not in drop}
-        for k, v in base.items():
-            if k in drop:
-                continue
-            mods[k if k not in mods else f"{k} (this target)"] = v
-        if skill == "ranged_attack" and target_miner is not None:
-            if target_miner.partial_cover:
-                mods["Partial Cover"] = -3
-            if "Ranged Attack -3" in target_miner.traits:
-                mods["Ranged Attack -3 trait"] = -3
-        if skill == "close_combat_attack" and self.enemy_tags_in_contact(attacker) > 1:
-            mods["Contact with several enemy TAGs"] = -3
-        return mods
 
-    def _evade_mods(self, m, conditions: list[str], drop: set[str] = frozenset()) -> dict[str, int]:
-        mods = {k: v for k, v in m.mods.items() if k not in drop}
-        if conditions:
-            mods["Evade MOD"] = -3
-        return mods
+def _check_aro(m: ReactiveMiner, active: ActiveMiner, shares: Mapping[str, Attack], ctx: RollContext
+               ) -> tuple[str, list[Step]]:
+    """The Skill ``m`` uses at Resolution and the Declarations steps that explain it."""
+    sec, sc = DECLARATIONS, ctx.scenario
+    attacked = _attacked(active, shares, m.name)
+    letter = ctx.letters[m.name]
+    if m.skill == "none":
+        return "none", [Step(f"{m.name} declares no ARO", S.ORDERS_AND_AROS, "", dict(miner=m.name, skill="none"),
+                             (letter,), sec)]
+    declared_target = m.target_not_attacked or (sc.active.skill in ATTACKS and any(
+        at.target == m.name for at in sc.active.attacks))
+    if declared_target and not (m.lof_to_active or attacked or m.same_hexagon):
+        # the right to an ARO came at step 4, as a target; at Resolution the Attack counts as Idle, so the ARO is
+        # checked against its own Requirements like any other (Order Expenditure Sequence, step 5)
+        need = {"ranged_attack": ("a Ranged Attack requires LoF to its target", S.RANGED_ATTACK_REQUIREMENTS),
+                "close_combat_attack": ("a Close Combat Attack requires Silhouette Contact with its target",
+                                        S.CLOSE_COMBAT_REQUIREMENTS),
+                "evade": ("a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon",
+                          S.EVADE_REQUIREMENTS),
+                "idle": (None, None)}[m.skill]
+        lost = ("that Attack counts as Idle" if active.skill not in ATTACKS else
+                "the share of the Burst aimed at it is lost")
+        why = (f"as the target of {active.name}'s Attack, {m.name} gained its right to an ARO at step 4, but "
+               f"{lost}: at Resolution {m.name} is not attacked, has no LoF to {active.name} and is not in "
+               "its Hexagon")
+        if need[0] is None:
+            return "idle", [Step(f"{m.name} declares an Idle ARO", S.ORDERS_AND_AROS, why[0].upper() + why[1:] + ".",
+                                 dict(miner=m.name, skill="idle", burst=0, attacked=False, aro_right_step=4),
+                                 (letter,), sec)]
+        reason = f"{why}; {need[0]}"
+        return "idle", [
+            _requirement_step(m.name, m.skill, letter, reason, need[1], aro_right_step=4),
+            Step(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
+                 S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements ({SKILL_REFS[m.skill].section})"
+                 "; it fails them (above). A Skill that fails its Requirements counts as Idle (Common Skills › "
+                 "Idle).", dict(miner=m.name, declared=m.skill, skill="idle", requirement=reason, aro_right_step=4),
+                 (letter,), sec)]
+    if not (m.lof_to_active or attacked or m.same_hexagon):
+        return "none", [Step(f"{m.name} has no right to an ARO: no LoF to {active.name}, not attacked, not in its "
+                             f"Hexagon", S.ORDERS_AND_AROS,
+                             "A Reactive Miner may only declare an ARO with LoF to the Active Miner, when it is the "
+                             "target of an Attack, or (Evade only) when the Active Miner is in its Hexagon.",
+                             dict(miner=m.name, declared=m.skill, skill="none"), (letter,), sec)]
+    # the right to an ARO: at step 2 (after the Move) with LoF to the Active Miner or in its Hexagon, else at
+    # step 4, once the second Skill makes it the target of an Attack (Order Expenditure Sequence)
+    right_step = 2 if (m.lof_to_active or m.same_hexagon) else 4
+    out: list[Step] = []
+    reason = rule = None
+    if not m.lof_to_active and not attacked and m.skill != "evade":
+        reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
+    elif m.skill == "ranged_attack" and not m.lof_to_active:
+        reason = (f"{m.name} gained the right to an ARO only at step 4, as the target of the Attack, and at "
+                  f"Resolution it has no LoF to {active.name}: a Ranged Attack requires LoF to its target")
+        rule = S.RANGED_ATTACK_REQUIREMENTS
+    elif m.skill == "close_combat_attack" and not m.silhouette_contact:
+        reason = (f"a Close Combat Attack requires Silhouette Contact with its target, and {m.name} is not in "
+                  f"Silhouette Contact with {active.name}")
+        rule = S.CLOSE_COMBAT_REQUIREMENTS
+    elif m.skill == "evade" and not (attacked or m.same_hexagon):
+        reason = "a Reactive Miner may only Evade when attacked or in the Active Miner's Hexagon"
+        rule = S.EVADE_REQUIREMENTS
+    elif m.skill == "ranged_attack":
+        said, met = _ranged_contact(
+            m, _enemy_tags_in_contact(m, ctx) > 0,
+            "a Ranged Attack requires not being in Silhouette Contact with an enemy Miner"
+            + (f", and {m.name} is in Silhouette Contact with {active.name}" if m.silhouette_contact else ""),
+            letter, ctx)
+        out += met
+        if said:
+            reason, rule = said, S.RANGED_ATTACK_REQUIREMENTS
+    if reason:
+        if rule is not None:
+            out.append(_requirement_step(m.name, m.skill, letter, reason, rule, aro_right_step=right_step))
+        why = "it fails them (above)" if rule is not None else f"here {reason}"
+        out.append(Step(f"{m.name}'s {SKILL_NAMES[m.skill]} ARO does not meet its Requirements: it counts as Idle",
+                        S.ORDER_EXPENDITURE_SEQUENCE, f"Resolution checks Requirements "
+                        f"({SKILL_REFS[m.skill].section}); {why}. A Skill that fails its Requirements counts as Idle "
+                        "(Common Skills › Idle).", dict(miner=m.name, declared=m.skill, skill="idle",
+                                                        requirement=reason, aro_right_step=right_step),
+                        (letter,), sec))
+        return "idle", out
+    burst = aro_burst(m)
+    if m.skill in ATTACKS:
+        detail = ("An ARO has Burst 1" + (f"; a Burst MOD of {m.burst_mod:+d} makes it {burst}." if m.burst_mod
+                                              else "."))
+        title = (f"{m.name} declares a {SKILL_NAMES[m.skill]} ARO with {m.weapon.name} at {active.name}: "
+                 f"Burst {burst}")
+    elif m.skill == "evade":
+        detail = "Evade is a single Roll whatever the Burst of the attacks it opposes."
+        title = f"{m.name} declares an Evade ARO"
+    else:
+        detail, title = "Idle performs no action.", f"{m.name} declares an Idle ARO"
+    out.append(Step(title, S.ORDERS_AND_AROS, detail, dict(miner=m.name, skill=m.skill, burst=burst,
+                                                            attacked=attacked, aro_right_step=right_step),
+                    (letter,), sec))
+    if m.skill in ATTACKS:
+        out += _burst_floor(m.name, 1, m.burst_mod, letter, f"reactive[{ctx.reactive_index[m.name]}].burst_mod",
+                            "ARO's Burst 1")
+    return m.skill, out
 
-    def _sv_step(self, who: str, what: str, sv: SuccessValue, ref, letter: str, extra: str = "") -> None:
-        parts = f"{sv.attribute} {_named_sum(sv.mods)}".strip()
-        capped = f" (total MOD capped at {sv.mod_total:+d})" if sv.capped else ""
-        self.t.add(f"{who} {what}: SV {sv.value} = {parts}{capped}", ref,
-                   ("Success Value = Attribute with every MOD applied. " + extra).strip(),
-                   section="Success Values", marks=(letter,), miner=who, sv=sv.value, attribute=sv.attribute,
-                   mods=dict(sv.mods), mod_total=sv.mod_total)
 
-    # -- rolls -------------------------------------------------------------------------------------------------------
+def declare_megabeast_aro(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """MegaBeast › Skills, Attacks, and AROs: the MegaBeast's Behavior ARO (it does not roll: the Threat Level of
+    the Hexagon side where the ARO occurs is its result), or no ARO without LoF to the Active TAG."""
+    mb = ctx.scenario.megabeast
+    if mb is None:
+        return state, ()
+    if mb.aro:
+        what = mb.behavior_attack.name if mb.behavior_attack else "its Behavior ARO"
+        return state, (Step(f"{mb.name} declares its Behavior ARO ({what}) against {state.active.name}; its Threat "
+                            f"Level on that side is {mb.threat_level}", S.MEGABEAST_AROS,
+                            "The MegaBeast does not roll: the Threat Level of the Hexagon side where the ARO occurs "
+                            "is its result.", dict(threat_level=mb.threat_level), ("MB",), DECLARATIONS),)
+    return state, (Step(f"{mb.name} declares no ARO", S.MEGABEAST_AROS,
+                        "Without LoF to the Active TAG the MegaBeast gains no ARO (if attacked it only reorients "
+                        "during the Conclusion).", {}, ("MB",), DECLARATIONS),)
 
-    def _roll(self, owner: str, purpose: str, target: str | None, sv: SuccessValue, n: int, script, field: str,
-              first_index: int) -> Pool:
-        letter = self.letters[owner]
-        faces, source = self.dice.take(script, n, field, f"{owner} {purpose}")
-        ids = [f"{letter}.{first_index + i}" for i in range(len(faces))]
-        dice = [classify_die(f, sv.value, self.r) for f in faces]
-        if sv.value > 20:
-            self.r.reading("sv_above_20")
-        pool = Pool(owner, purpose, target, ids, dice, sv, source)
-        self.pools.append(pool)
-        return pool
 
-    def _roll_step(self, p: Pool) -> None:
-        if not p.dice:
-            return
-        kinds = [d.kind for d in p.dice]
-        summary = ", ".join(f"{k} {kinds.count(k)}" for k in ("critical", "success", "failure") if kinds.count(k))
-        aim = f" at {p.target}" if p.target else ""
-        detail = ("A die equal to or below the SV succeeds; equal to the SV it is a Critical.")
-        if p.sv and p.sv.value > 20:
-            reading = self.r.reading("sv_above_20")
-            detail += (f" The SV is above 20; reading '{reading}': " +
-                       ("no die can equal it, so every die succeeds and none is a Critical." if reading == "literal"
-                        else "the excess is added to every die and 20 or more is a Critical."))
-        src = self.dice.fact(p.source)
-        self.t.add(f"{p.owner} rolls {p.describe()} for {SKILL_NAMES.get(p.purpose, p.purpose) if p.purpose != 'attack' else 'the attack'}"
-                   f"{aim} against SV {p.sv.value}: {summary} ({self.dice.says(p.source)})", S.SUCCESSFUL_ROLL if not any(
-                       d.critical for d in p.dice) else S.CRITICALS, detail, section="Rolls", marks=tuple(p.ids),
-                   miner=p.owner, target=p.target, sv=p.sv.value, dice=p.facts(), source=src)
+# ----------------------------------------------------------------------------------------------------------------------
+# Resolution: measurements, MODs and Success Values; the rolls
 
-    # -- face to face ------------------------------------------------------------------------------------------------
 
-    def _f2f_steps(self, a: Pool, b: Pool, cmp: Comparison, sec: str, ref) -> None:
-        """One step per die and reason that cancels something, then the discarded dice and the result.
+def _only_ranged(who: str, skill: str, letter: str, sources: Sequence[tuple[str, Mapping[str, int]]]
+                 ) -> tuple[set[str], tuple[Step, ...]]:
+    """Range MODs named on a Skill that is not a Ranged Attack: dropped, in one cited step.
 
-        A die's victims are split by the rule that cancels them (Rolls › Face to Face Rolls, Criticals): Criticals
-        cancel each other; a Critical cancels every non-critical success; equal results cancel each other; a
-        success cancels lower ones. When both sides rolled Criticals, the non-critical successes are not beaten by a
-        Critical but simply discarded: one step per side says so."""
-        both_crit = any(d.critical for d in a.dice) and any(d.critical for d in b.dice)
-        for side, other, by in ((a, b, cmp.b_cancelled_by), (b, a, cmp.a_cancelled_by)):
-            discarded: list[int] = []
-            # dice of `side` that cancel dice of `other`
-            for j in range(len(side.dice)):
-                victims = [i for i, c in enumerate(by) if j in c]
-                if not victims:
-                    continue
-                d = side.dice[j]
-                if d.critical:
-                    groups = [([i for i in victims if other.dice[i].critical], "Criticals cancel each other",
-                               S.CRITICALS)]
-                    plain = [i for i in victims if not other.dice[i].critical]
-                    if both_crit:
-                        discarded += [i for i in plain if i not in discarded]
-                    else:
-                        groups.append((plain, "a Critical cancels every non-critical success, even a higher one",
-                                       S.CRITICALS))
-                else:
-                    groups = [([i for i in victims if other.dice[i].key == d.key], "equal results cancel each other",
-                               ref),
-                              ([i for i in victims if other.dice[i].key < d.key],
-                               "a success cancels enemy successes with a lower result, even if it is itself "
-                               "cancelled", ref)]
-                for group, why, rule in groups:
-                    if not group:
-                        continue
-                    self.t.add(f"{side.owner}'s {d.face} ({side.ids[j]}) cancels {other.owner}'s "
-                               f"{other.describe(group)}", rule, why[0].upper() + why[1:] + ".", section=sec,
-                               marks=(side.ids[j], *[other.ids[i] for i in group]),
-                               canceller=side.ids[j], cancelled=[other.ids[i] for i in group])
-            if discarded:
-                discarded.sort()
-                one = len(discarded) == 1
-                self.t.add(f"{other.owner}'s non-critical success{'' if one else 'es'} {other.describe(discarded)} "
-                           f"{'is' if one else 'are'} discarded: both sides rolled Criticals", S.FACE_TO_FACE,
-                           "When both sides roll Criticals, the Criticals cancel each other and non-critical "
-                           "successes are discarded.", section=sec, marks=tuple(other.ids[i] for i in discarded),
-                           discarded=[other.ids[i] for i in discarded])
-        fails = [(p, i) for p in (a, b) for i, d in enumerate(p.dice) if not d.success]
-        if fails:
-            self.t.add("Failures are discarded: " + "; ".join(f"{p.owner}'s {p.dice[i].face} ({p.ids[i]})"
-                                                              for p, i in fails), S.FACE_TO_FACE,
-                       section=sec, marks=tuple(p.ids[i] for p, i in fails), failed=[p.ids[i] for p, i in fails])
+    Range MODs (any MOD whose name has the word "Range": ``Range``, ``Long Range``, ``Out of Range``...) come
+    from the Range Ruler for a Ranged Weapon and modify only the Ranged Attack Attribute (Rolls › Modifiers
+    (MOD); Distances and Measurements › Range Ruler); Close Combat Weapons have no Range MODs (Skills and Tools ›
+    Tools), and Evade has its own MODs only (Common Skills › Evade). ``sources``: ``(scenario field, mods)``.
+    Returns the names dropped and the step."""
+    if skill == "ranged_attack":
+        return set(), ()
+    dropped = [(f"{f}.{k}", k, v) for f, mods in sources for k, v in mods.items() if is_range_mod(k)]
+    if not dropped:
+        return set(), ()
+    what = ", ".join(f"{v:+d} {k}" for _, k, v in dropped)
+    return {k for _, k, _ in dropped}, (
+        Step(f"{who}'s {what} ignored: Range MODs apply only to Ranged Attacks, not to {SKILL_NAMES[skill]}",
+             S.RANGE_RULER,
+             "Range MODs come from a Ranged Weapon's Range and modify only the Ranged Attack Attribute; Close "
+             "Combat Weapons have no Range MODs (Skills and Tools › Tools) and Evade applies only its own MODs "
+             "(Common Skills › Evade). Ignored: " + ", ".join(f for f, _, _ in dropped) + ".",
+             dict(miner=who, skill=skill, ignored_mods={f: v for f, _, v in dropped}), (letter,), SUCCESS_VALUES),)
 
-    def _result_step(self, a: Pool, b: Pool, cmp: Comparison, sec: str, a_keeps: list[int],
-                     b_keeps: list[int]) -> str:
-        if a_keeps or b_keeps:
-            w, keeps = (a, a_keeps) if a_keeps else (b, b_keeps)
-            self.t.add(f"{w.owner} wins the Face to Face Roll with {w.describe(keeps)} uncancelled", S.FACE_TO_FACE,
-                       section=sec, marks=tuple(w.ids[i] for i in keeps), winner=w.owner,
-                       kept=[w.ids[i] for i in keeps])
-            return "win"
-        any_success = any(d.success for d in a.dice) and any(d.success for d in b.dice)
-        if any_success:
-            crit = any(d.critical for d in a.dice) and any(d.critical for d in b.dice)
-            self.t.add("Tie: no success survives, no effects are applied" + (" (Criticals on both sides)" if crit
-                                                                           else ""), S.BREAKING_TIES,
-                       "A tie (Criticals or not) cancels both rolls; the Order is still spent.", section=sec,
-                       marks=tuple(a.ids + b.ids), winner=None, result="tie")
-            return "tie"
-        self.t.add("No side keeps a success: nobody wins", S.FACE_TO_FACE, section=sec,
-                   marks=tuple(a.ids + b.ids), winner=None, result="no success")
-        return "none"
 
-    def face_to_face(self, a: Pool, b: Pool, *, a_cancel_pool: Pool | None = None) -> tuple[list[int], list[int], str]:
-        """Compare two pools; returns indices of a's and b's uncancelled dice and the result kind.
+def _attack_mods(attacker: Any, skill: str, base: Mapping[str, int], target_miner: Any, ctx: RollContext,
+                 drop: set[str] = frozenset()) -> dict[str, int]:
+    mods = {k: v for k, v in attacker.mods.items() if k not in drop}
+    for k, v in base.items():
+        if k in drop:
+            continue
+        mods[k if k not in mods else f"{k} (this target)"] = v
+    if skill == "ranged_attack" and target_miner is not None:
+        if target_miner.partial_cover:
+            mods["Partial Cover"] = -3
+        if "Ranged Attack -3" in target_miner.traits:
+            mods["Ranged Attack -3 trait"] = -3
+    if skill == "close_combat_attack" and _enemy_tags_in_contact(attacker, ctx) > 1:
+        mods["Contact with several enemy TAGs"] = -3
+    return mods
 
-        ``a_cancel_pool`` (Evade vs a split attack, reading ``all_dice``): the dice that may cancel b's successes, when
-        larger than the dice that may hit b.
-        """
-        sec = "Face to Face Rolls"
-        ref = S.FACE_TO_FACE_EVADE if "evade" in (a.purpose, b.purpose) else S.FACE_TO_FACE
-        cmp = compare(a.dice, b.dice)
-        a_keeps = [i for i, s in enumerate(cmp.a_survives) if s]
-        if a_cancel_pool is not None:
-            wide = compare(a_cancel_pool.dice, b.dice)
-            b_keeps = [i for i, s in enumerate(wide.b_survives) if s]
-            self._f2f_steps(a_cancel_pool, b, wide, sec, ref)
-        else:
-            b_keeps = [i for i, s in enumerate(cmp.b_survives) if s]
-            self._f2f_steps(a, b, cmp, sec, ref)
-        if a_keeps and b_keeps:  # only possible with the all_dice reading (never from one compare())
-            raise AssertionError("both sides keep dice")
-        kind = self._result_step(a, b, cmp, sec, a_keeps, b_keeps)
-        self._last_cmp = (cmp, wide if a_cancel_pool is not None else None)
-        return a_keeps, b_keeps, kind
 
-    # -- main --------------------------------------------------------------------------------------------------------
+def _evade_mods(m: Any, conditions: list[str], drop: set[str] = frozenset()) -> dict[str, int]:
+    mods = {k: v for k, v in m.mods.items() if k not in drop}
+    if conditions:
+        mods["Evade MOD"] = -3
+    return mods
 
-    def run(self) -> Trace:
-        self.declarations()
-        sc, a, r = self.sc, self.active, self.r
-        reactive = {m.name: m for m in sc.reactive}
-        mb = sc.megabeast
-        # who attacks the Active Miner
-        attackers_of_active = [m for m in sc.reactive if self.aro[m.name] in ATTACKS]
-        mb_attacks = bool(mb and mb.aro)
 
-        # ---------------------------------------------------------------- success values and rolls
-        pools_active: dict[str, Pool] = {}
-        evade_pool: Pool | None = None
-        n = 1
-        if a.skill in ATTACKS:
-            for i, at in enumerate(a.attacks):
-                tgt = reactive.get(at.target)
-                drop = self._only_ranged(a.name, a.skill, "A", [("active.mods", a.mods)] * (i == 0) +
-                                         [(f"active.attacks[{i}].mods", at.mods)])
-                drop |= {k for k in a.mods if is_range_mod(k)} if a.skill != "ranged_attack" else set()
-                mods = self._attack_mods(a, a.skill, at.mods, tgt, drop)
-                sv = success_value(a.attribute, mods, r)
-                self._sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
-                              S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
-                              self._mod_notes(mods))
-                oor = at.out_of_range and a.skill == "ranged_attack"
-                if oor:
-                    self._out_of_range(a.name, at.target, "A")
-                pools_active[at.target] = self._roll(a.name, "attack", at.target, sv, 0 if oor else at.burst or 0,
-                                                     at.dice, f"active.attacks[{i}].dice", n)
-                n += at.burst or 0
-        elif a.skill == "evade":
+def _mod_notes(mods: Mapping[str, int]) -> str:
+    notes = []
+    if "Partial Cover" in mods:
+        notes.append("The target is in Partial Cover: -3 to the Ranged Attack.")
+    if "Ranged Attack -3 trait" in mods:
+        notes.append("The target is equipped with a Tool with the 'Ranged Attack -3' Trait.")
+    if "Contact with several enemy TAGs" in mods:
+        notes.append("In Silhouette Contact with more than one enemy TAG: -3 to Close Combat.")
+    return " ".join(notes)
+
+
+def _evade_note(conds: list[str]) -> str:
+    if not conds:
+        return "No Evade MOD applies."
+    if len(conds) == 1:
+        return f"Evade MOD -3: {conds[0]}."
+    return f"A single Evade MOD of -3 although several situations apply ({'; '.join(conds)})."
+
+
+def _sv_step(who: str, what: str, sv: SuccessValue, ref, letter: str, extra: str = "") -> Step:
+    parts = f"{sv.attribute} {_named_sum(sv.mods)}".strip()
+    capped = f" (total MOD capped at {sv.mod_total:+d})" if sv.capped else ""
+    return Step(f"{who} {what}: SV {sv.value} = {parts}{capped}", ref,
+                ("Success Value = Attribute with every MOD applied. " + extra).strip(),
+                dict(miner=who, sv=sv.value, attribute=sv.attribute, mods=dict(sv.mods), mod_total=sv.mod_total),
+                (letter,), SUCCESS_VALUES)
+
+
+def _out_of_range(who: str, target: str, letter: str) -> Step:
+    return Step(f"{target} is Out of Range of {who}'s Weapon: the Ranged Attack fails automatically (no dice)",
+                S.RANGED_ATTACK, "Only Weapons that say so may fire Out of Range (their MOD is then on the card).",
+                dict(miner=who, target=target), (letter,), ROLLS)
+
+
+def _script(dice: Sequence[int] | None) -> tuple[int, ...] | None:
+    return None if dice is None else tuple(dice)
+
+
+def success_values(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Order Expenditure Sequence, step 5: the measurements are made and the MODs applied (Rolls › Modifiers (MOD);
+    Common Skills › Ranged Attack, Close Combat Attack, Evade; Damage › Partial Cover): the Success Value of every
+    roll, the Active Miner's shares target by target, then each Reactive Miner's; an attack Out of Range rolls no
+    dice."""
+    sc, a, r = ctx.scenario, state.active, ctx.rulings
+    reactive = {m.name: m for m in sc.reactive}
+    aro = dict(zip((m.name for m in sc.reactive), state.aro))
+    attackers_of_active = [m for m in sc.reactive if aro[m.name] in ATTACKS]
+    mb_attacks = bool(sc.megabeast and sc.megabeast.aro)
+    planned: list[PlannedRoll] = []
+    out: list[Step] = []
+    n = 1
+    if a.skill in ATTACKS:
+        for i, at in enumerate(a.attacks):
+            tgt = reactive.get(at.target)
+            drop, said = _only_ranged(a.name, a.skill, "A", [("active.mods", a.mods)] * (i == 0) +
+                                      [(f"active.attacks[{i}].mods", at.mods)])
+            out += said
+            drop |= {k for k in a.mods if is_range_mod(k)} if a.skill != "ranged_attack" else set()
+            mods = _attack_mods(a, a.skill, at.mods, tgt, ctx, drop)
+            sv = success_value(a.attribute, mods, r)
+            out.append(_sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
+                                S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
+                                _mod_notes(mods)))
+            oor = at.out_of_range and a.skill == "ranged_attack"
+            if oor:
+                out.append(_out_of_range(a.name, at.target, "A"))
+            planned.append(PlannedRoll(a.name, "attack", at.target, sv, 0 if oor else at.burst or 0,
+                                       _script(at.dice), f"active.attacks[{i}].dice", n))
+            n += at.burst or 0
+    elif a.skill == "evade":
+        conds = []
+        if (attackers_of_active or mb_attacks) and not a.lof_to_attackers:
+            conds.append("it is attacked without LoF to its attacker")
+        if _enemy_tags_in_contact(a, ctx) > 1:
+            conds.append("it is in Silhouette Contact with more than one enemy TAG")
+        drop, said = _only_ranged(a.name, "evade", "A", [("active.mods", a.mods)])
+        out += said
+        sv = success_value(a.attribute, _evade_mods(a, conds, drop), r)
+        out.append(_sv_step(a.name, "Evade", sv, S.EVADE, "A", _evade_note(conds)))
+        planned.append(PlannedRoll(a.name, "evade", None, sv, 1, _script(a.dice), "active.dice", 1))
+    shares = _shares(a)
+    for i, m in enumerate(sc.reactive):
+        skill = state.aro[i]
+        letter = ctx.letters[m.name]
+        if skill in ATTACKS:
+            drop, said = _only_ranged(m.name, skill, letter, [(f"reactive[{i}].mods", m.mods)])
+            out += said
+            mods = _attack_mods(m, skill, {}, a, ctx, drop)
+            sv = success_value(m.attribute, mods, r)
+            out.append(_sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
+                                S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
+                                _mod_notes(mods)))
+            oor = m.out_of_range and skill == "ranged_attack"
+            if oor:
+                out.append(_out_of_range(m.name, a.name, letter))
+            planned.append(PlannedRoll(m.name, "attack", a.name, sv, 0 if oor else aro_burst(m), _script(m.dice),
+                                       f"reactive[{i}].dice", 1))
+        elif skill == "evade":
+            attacked = _attacked(a, shares, m.name)
             conds = []
-            if (attackers_of_active or mb_attacks) and not a.lof_to_attackers:
+            if attacked and not m.lof_to_active:
                 conds.append("it is attacked without LoF to its attacker")
-            if self.enemy_tags_in_contact(a) > 1:
+            if m.same_hexagon and not m.lof_to_active:
+                conds.append("the Active Miner is outside its LoF and in its Hexagon")
+            if _enemy_tags_in_contact(m, ctx) > 1:
                 conds.append("it is in Silhouette Contact with more than one enemy TAG")
-            drop = self._only_ranged(a.name, "evade", "A", [("active.mods", a.mods)])
-            sv = success_value(a.attribute, self._evade_mods(a, conds, drop), r)
-            self._sv_step(a.name, "Evade", sv, S.EVADE, "A", self._evade_note(conds))
-            evade_pool = self._roll(a.name, "evade", None, sv, 1, a.dice, "active.dice", 1)
-        pools_reactive: dict[str, Pool] = {}
-        for i, m in enumerate(sc.reactive):
-            skill = self.aro[m.name]
-            letter = self.letters[m.name]
-            if skill in ATTACKS:
-                drop = self._only_ranged(m.name, skill, letter, [(f"reactive[{i}].mods", m.mods)])
-                mods = self._attack_mods(m, skill, {}, a, drop)
-                sv = success_value(m.attribute, mods, r)
-                self._sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
-                              S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
-                              self._mod_notes(mods))
-                oor = m.out_of_range and skill == "ranged_attack"
-                if oor:
-                    self._out_of_range(m.name, a.name, letter)
-                pools_reactive[m.name] = self._roll(m.name, "attack", a.name, sv, 0 if oor else aro_burst(m),
-                                                    m.dice, f"reactive[{i}].dice", 1)
-            elif skill == "evade":
-                attacked = self._attacked(m.name)
-                conds = []
-                if attacked and not m.lof_to_active:
-                    conds.append("it is attacked without LoF to its attacker")
-                if m.same_hexagon and not m.lof_to_active:
-                    conds.append("the Active Miner is outside its LoF and in its Hexagon")
-                if self.enemy_tags_in_contact(m) > 1:
-                    conds.append("it is in Silhouette Contact with more than one enemy TAG")
-                drop = self._only_ranged(m.name, "evade", letter, [(f"reactive[{i}].mods", m.mods)])
-                sv = success_value(m.attribute, self._evade_mods(m, conds, drop), r)
-                self._sv_step(m.name, "Evade", sv, S.EVADE, letter, self._evade_note(conds))
-                pools_reactive[m.name] = self._roll(m.name, "evade", None, sv, 1, m.dice, f"reactive[{i}].dice", 1)
-        mb_pool = None
-        if mb:
-            tl = DieResult(mb.threat_level, mb.threat_level, mb.threat_level, "success")
-            mb_pool = Pool(mb.name, "threat", None, ["MB"], [tl], None, "threat level")
-        self.mb_pool = mb_pool
-        for p in [*pools_active.values(), *([evade_pool] if evade_pool else []), *pools_reactive.values()]:
-            self._roll_step(p)
+            drop, said = _only_ranged(m.name, "evade", letter, [(f"reactive[{i}].mods", m.mods)])
+            out += said
+            sv = success_value(m.attribute, _evade_mods(m, conds, drop), r)
+            out.append(_sv_step(m.name, "Evade", sv, S.EVADE, letter, _evade_note(conds)))
+            planned.append(PlannedRoll(m.name, "evade", None, sv, 1, _script(m.dice), f"reactive[{i}].dice", 1))
+    return replace(state, planned=tuple(planned)), tuple(out)
 
-        # ---------------------------------------------------------------- face to face / normal rolls
-        for m in sc.reactive:
-            self._pair_reactive(m, pools_active.get(m.name), evade_pool, pools_reactive.get(m.name), pools_active)
-        if mb:
-            self._pair_megabeast(mb, pools_active.get(mb.name), evade_pool, mb_pool)
-        if evade_pool is not None and a.name not in self.evade_results:
-            ok = evade_pool.dice[0].success
-            self.t.add(f"Normal Evade Roll: {a.name} is not attacked; {evade_pool.describe()} "
-                       f"{'is a Critical success' if evade_pool.dice[0].critical else 'succeeds' if ok else 'fails'}",
-                       S.EVADE, "An Evade that faces no attack is a Normal Roll.", section="Normal Rolls",
-                       marks=tuple(evade_pool.ids), miner=a.name, success=ok)
-            self.evade_results[a.name] = [ok]
-            self.pairs.append({"active": a.name, "kind": "normal_evade", "winner": a.name if ok else None})
-            self.pair_results.append(Pair("normal_evade", a.name, None, False, evade_pool, None,
-                                          compare(evade_pool.dice, ()), a.name if ok else None,
-                                          "win" if ok else "none"))
 
-        # ---------------------------------------------------------------- saving rolls, wounds, neomaterials
-        self.saving_rolls_and_wounds()
-        self._evade_effects(evade_pool, pools_reactive)
-        self.outcome["evade_moves"] = list(self.evade_moves)
-        if mb and not mb.aro and a.skill in ATTACKS and any(x.target == mb.name and (x.burst or 0) > 0
-                                                            for x in a.attacks):
-            self.t.add(f"Conclusion: {mb.name} declared no ARO but was attacked, so it reorients towards "
-                       f"{a.name}", S.ORDER_EXPENDITURE_SEQUENCE,
-                       "During the Conclusion it turns to have the Active Miner and as many TAGs as possible in its "
-                       "Angle of Vision.", section="Conclusion", marks=("MB", "A"))
-            self.outcome["megabeast"]["reorients"] = True
-            self.mb_reorients = True
-        self.end_of_order_states()
-        self.t.rulings = dict(self.r.consulted)
-        self.t.outcome = self.outcome
-        return self.t
+def _roll_step(p: Pool, ctx: RollContext) -> Step:
+    kinds = [d.kind for d in p.dice]
+    summary = ", ".join(f"{k} {kinds.count(k)}" for k in ("critical", "success", "failure") if kinds.count(k))
+    aim = f" at {p.target}" if p.target else ""
+    detail = "A die equal to or below the SV succeeds; equal to the SV it is a Critical."
+    if p.sv and p.sv.value > 20:
+        reading = ctx.rulings.reading("sv_above_20")
+        detail += (f" The SV is above 20; reading '{reading}': " +
+                   ("no die can equal it, so every die succeeds and none is a Critical." if reading == "literal"
+                    else "the excess is added to every die and 20 or more is a Critical."))
+    what = SKILL_NAMES.get(p.purpose, p.purpose) if p.purpose != "attack" else "the attack"
+    return Step(f"{p.owner} rolls {p.describe()} for {what}{aim} against SV {p.sv.value}: {summary} "
+                f"({ctx.dice.says(p.source)})", S.SUCCESSFUL_ROLL if not any(d.critical for d in p.dice)
+                else S.CRITICALS, detail,
+                dict(miner=p.owner, target=p.target, sv=p.sv.value, dice=p.facts(), source=ctx.dice.fact(p.source)),
+                tuple(p.ids), ROLLS)
 
-    def resolution(self) -> Resolution:
-        """The structured result (call after :meth:`run`)."""
-        o, sc = self.outcome, self.sc
-        moves = o.get("evade_moves", [])
-        moving, dead = set(moves), set(o.get("dead", []))
-        pools_of: dict[str, list[Pool]] = {}
-        for p in self.pools:
-            pools_of.setdefault(p.owner, []).append(p)
-        miners: dict[str, MinerResult] = {}
-        for m in [self.active, *sc.reactive]:
-            role = "active" if m is self.active else "reactive"
-            declared = sc.active.skill if role == "active" else m.skill
-            skill = self.active.skill if role == "active" else self.aro[m.name]
-            loot = o.get("loot", {}).get(m.name)
-            miners[m.name] = MinerResult(
-                m.name, self.letters[m.name], role, declared, skill,
-                tuple(pools_of.get(m.name, ())), m.wounds, o["wounds"].get(m.name, 0),
-                o["wounds_left"].get(m.name, m.wounds), m.name in dead,
-                o.get("saving_rolls", {}).get(m.name, 0), o.get("failed_saves", {}).get(m.name, 0),
-                o.get("teseum", {}).get(m.name, 0), o.get("t_bezoar", {}).get(m.name, 0),
-                Loot(**loot) if loot else None, m.name in moving)
-        mbr = None
-        if sc.megabeast is not None:
-            mb, om = sc.megabeast, o.get("megabeast", {})
-            mbr = MegaBeastResult(mb.name, mb.threat_level, self.mb_pool, mb.wounds, om.get("wounds", 0),
-                                  om.get("wounds_left", mb.wounds), bool(om.get("killed")),
-                                  tuple(om.get("fury_tokens_removed", ())), om.get("t_bezoar", 0),
-                                  bool(om.get("prevailed")), self.mb_reorients)
-        return Resolution(self.t, dict(self.t.rulings), miners, mbr, tuple(self.pair_results),
-                          tuple(self.save_results), tuple(o.get("dead", [])), tuple(moves))
 
-    def _out_of_range(self, who: str, target: str, letter: str) -> None:
-        self.t.add(f"{target} is Out of Range of {who}'s Weapon: the Ranged Attack fails automatically (no dice)",
-                   S.RANGED_ATTACK, "Only Weapons that say so may fire Out of Range (their MOD is then on the card).",
-                   section="Rolls", marks=(letter,), miner=who, target=target)
+def roll_dice(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Rolls; Rolls › Successful Roll, Criticals: every planned roll takes its dice (the scenario's fixed faces, else
+    the seed), in order, and each die is a success (at or below the SV), a Critical (equal to it) or a failure. The
+    MegaBeast does not roll: its Threat Level is its result (MegaBeast › Threat Level)."""
+    pools = []
+    for p in state.planned:
+        letter = ctx.letters[p.owner]
+        faces, source = ctx.dice.take(p.script, p.n, p.path, f"{p.owner} {p.purpose}")
+        ids = tuple(f"{letter}.{p.first_index + i}" for i in range(len(faces)))
+        dice = tuple(classify_die(f, p.sv.value, ctx.rulings) for f in faces)
+        if p.sv.value > 20:
+            ctx.rulings.reading("sv_above_20")
+        pools.append(Pool(p.owner, p.purpose, p.target, ids, dice, p.sv, source))
+    mb, mb_pool = ctx.scenario.megabeast, None
+    if mb:
+        tl = DieResult(mb.threat_level, mb.threat_level, mb.threat_level, "success")
+        mb_pool = Pool(mb.name, "threat", None, ("MB",), (tl,), None, "threat level")
+    return (replace(state, pools=tuple(pools), megabeast_pool=mb_pool),
+            tuple(_roll_step(p, ctx) for p in pools if p.dice))
 
-    # -- notes -------------------------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _mod_notes(mods: Mapping[str, int]) -> str:
-        notes = []
-        if "Partial Cover" in mods:
-            notes.append("The target is in Partial Cover: -3 to the Ranged Attack.")
-        if "Ranged Attack -3 trait" in mods:
-            notes.append("The target is equipped with a Tool with the 'Ranged Attack -3' Trait.")
-        if "Contact with several enemy TAGs" in mods:
-            notes.append("In Silhouette Contact with more than one enemy TAG: -3 to Close Combat.")
-        return " ".join(notes)
+# ----------------------------------------------------------------------------------------------------------------------
+# Resolution: the rolls compared (cancellation)
 
-    @staticmethod
-    def _evade_note(conds: list[str]) -> str:
-        if not conds:
-            return "No Evade MOD applies."
-        if len(conds) == 1:
-            return f"Evade MOD -3: {conds[0]}."
-        return f"A single Evade MOD of -3 although several situations apply ({'; '.join(conds)})."
 
-    # -- pairs -------------------------------------------------------------------------------------------------------
+def _cancellation_steps(a: Pool, b: Pool, cmp: Comparison, ref) -> list[Step]:
+    """One step per die and reason that cancels something, then the discarded dice.
 
-    def _normal(self, p: Pool, what: str) -> tuple[int, int]:
-        ok = [i for i, d in enumerate(p.dice) if d.success]
-        hits = sum(1 for i in ok if not p.dice[i].critical)
-        crits = len(ok) - hits
-        self.t.add(f"Normal Roll: {p.owner}'s {what} is unopposed; {len(ok)} of {len(p.dice)} succeed"
-                   + (f" ({crits} Critical)" if crits else ""), S.NORMAL_ROLL,
-                   "Skills that do not affect each other directly use Normal Rolls: each die at or below the SV "
-                   "succeeds.", section="Normal Rolls", marks=tuple(p.ids), miner=p.owner, target=p.target,
-                   successes=[p.ids[i] for i in ok], hits=hits, crits=crits)
-        return hits, crits
+    A die's victims are split by the rule that cancels them (Rolls › Face to Face Rolls, Criticals): Criticals
+    cancel each other; a Critical cancels every non-critical success; equal results cancel each other; a
+    success cancels lower ones. When both sides rolled Criticals, the non-critical successes are not beaten by a
+    Critical but simply discarded: one step per side says so."""
+    sec, out = FACE_TO_FACE_ROLLS, []
+    both_crit = any(d.critical for d in a.dice) and any(d.critical for d in b.dice)
+    for side, other, by in ((a, b, cmp.b_cancelled_by), (b, a, cmp.a_cancelled_by)):
+        discarded: list[int] = []
+        # dice of `side` that cancel dice of `other`
+        for j in range(len(side.dice)):
+            victims = [i for i, c in enumerate(by) if j in c]
+            if not victims:
+                continue
+            d = side.dice[j]
+            if d.critical:
+                groups = [([i for i in victims if other.dice[i].critical], "Criticals cancel each other",
+                           S.CRITICALS)]
+                plain = [i for i in victims if not other.dice[i].critical]
+                if both_crit:
+                    discarded += [i for i in plain if i not in discarded]
+                else:
+                    groups.append((plain, "a Critical cancels every non-critical success, even a higher one",
+                                   S.CRITICALS))
+            else:
+                groups = [([i for i in victims if other.dice[i].key == d.key], "equal results cancel each other",
+                           ref),
+                          ([i for i in victims if other.dice[i].key < d.key],
+                           "a success cancels enemy successes with a lower result, even if it is itself "
+                           "cancelled", ref)]
+            for group, why, rule in groups:
+                if not group:
+                    continue
+                out.append(Step(f"{side.owner}'s {d.face} ({side.ids[j]}) cancels {other.owner}'s "
+                                f"{other.describe(group)}", rule, why[0].upper() + why[1:] + ".",
+                                dict(canceller=side.ids[j], cancelled=[other.ids[i] for i in group]),
+                                (side.ids[j], *[other.ids[i] for i in group]), sec))
+        if discarded:
+            discarded.sort()
+            one = len(discarded) == 1
+            out.append(Step(f"{other.owner}'s non-critical success{'' if one else 'es'} {other.describe(discarded)} "
+                            f"{'is' if one else 'are'} discarded: both sides rolled Criticals", S.FACE_TO_FACE,
+                            "When both sides roll Criticals, the Criticals cancel each other and non-critical "
+                            "successes are discarded.", dict(discarded=[other.ids[i] for i in discarded]),
+                            tuple(other.ids[i] for i in discarded), sec))
+    fails = [(p, i) for p in (a, b) for i, d in enumerate(p.dice) if not d.success]
+    if fails:
+        out.append(Step("Failures are discarded: " + "; ".join(f"{p.owner}'s {p.dice[i].face} ({p.ids[i]})"
+                                                               for p, i in fails), S.FACE_TO_FACE, "",
+                        dict(failed=[p.ids[i] for p, i in fails]), tuple(p.ids[i] for p, i in fails), sec))
+    return out
 
-    def _impact(self, attacker, target: str, hits: int, crits: int, skill: str, damage_mods=None) -> AttackDamage:
-        """Queue the uncancelled hits of ``attacker`` on ``target`` for Saving Rolls; returns the Attack Damage one
-        of its hits does to ``target`` (computed whether or not anything hits)."""
-        w: Weapon = attacker.weapon
-        imp = _Impact(attacker.name, target, hits, crits, w.damage, w.ammunition, skill == "ranged_attack",
-                      tuple(w.traits), dict(damage_mods or {}), w.name, states=tuple(w.states))
-        if hits + crits:
-            self.impacts.append(imp)
-        return self._attack_damage(imp)
 
-    def _attack_damage(self, imp: _Impact) -> AttackDamage:
-        """Attack Damage of an impact on a Miner (Damage › Saving Roll, Partial Cover; Ammunition AP; Traits
-        ``Armor = 0``). Partial Cover only counts against an attack that needs LoF."""
-        target, _ = self._miner(imp.target)
-        return attack_damage(imp.damage, target.armor, Ammunition(imp.ammunition),
-                             partial_cover=target.partial_cover and imp.ranged,
-                             armor_zero="Armor = 0" in imp.traits, mods=imp.damage_mods)
+def _result_step(a: Pool, b: Pool, a_keeps: list[int], b_keeps: list[int]) -> tuple[str, Step]:
+    """Who wins the Face to Face Roll (Rolls › Face to Face Rolls, Breaking Ties): ``"win"``, ``"tie"`` or
+    ``"none"``, and the step that says it."""
+    sec = FACE_TO_FACE_ROLLS
+    if a_keeps or b_keeps:
+        w, keeps = (a, a_keeps) if a_keeps else (b, b_keeps)
+        return "win", Step(f"{w.owner} wins the Face to Face Roll with {w.describe(keeps)} uncancelled",
+                           S.FACE_TO_FACE, "", dict(winner=w.owner, kept=[w.ids[i] for i in keeps]),
+                           tuple(w.ids[i] for i in keeps), sec)
+    if any(d.success for d in a.dice) and any(d.success for d in b.dice):
+        crit = any(d.critical for d in a.dice) and any(d.critical for d in b.dice)
+        return "tie", Step("Tie: no success survives, no effects are applied" + (" (Criticals on both sides)" if crit
+                                                                                  else ""), S.BREAKING_TIES,
+                           "A tie (Criticals or not) cancels both rolls; the Order is still spent.",
+                           dict(winner=None, result="tie"), (*a.ids, *b.ids), sec)
+    return "none", Step("No side keeps a success: nobody wins", S.FACE_TO_FACE, "",
+                        dict(winner=None, result="no success"), (*a.ids, *b.ids), sec)
 
-    def _pair_reactive(self, m: ReactiveMiner, ap: Pool | None, evade: Pool | None, rp: Pool | None,
-                       pools_active: dict[str, Pool]) -> None:
-        a, skill = self.active, self.aro[m.name]
-        at = self._attack_at(m.name)
-        pair: dict[str, Any] = {"active": a.name, "reactive": m.name}
+
+@dataclass(frozen=True)
+class _Compared:
+    """A Face to Face Roll of two pools: the indices of ``a``'s and ``b``'s uncancelled dice, the result kind, the
+    comparison (and the wider one of ``evade_vs_split_attack = all_dice``) and the steps."""
+
+    a_keeps: tuple[int, ...]
+    b_keeps: tuple[int, ...]
+    kind: str
+    comparison: Comparison
+    wide: Comparison | None
+    steps: tuple[Step, ...]
+
+
+def _face_to_face(a: Pool, b: Pool, a_cancel_pool: Pool | None = None) -> _Compared:
+    """Compare two pools (Rolls › Face to Face Rolls). ``a_cancel_pool`` (Evade vs a split attack, reading
+    ``all_dice``): the dice that may cancel b's successes, when larger than the dice that may hit b."""
+    ref = S.FACE_TO_FACE_EVADE if "evade" in (a.purpose, b.purpose) else S.FACE_TO_FACE
+    cmp = compare(a.dice, b.dice)
+    a_keeps = [i for i, s in enumerate(cmp.a_survives) if s]
+    wide = None
+    if a_cancel_pool is not None:
+        wide = compare(a_cancel_pool.dice, b.dice)
+        b_keeps = [i for i, s in enumerate(wide.b_survives) if s]
+        steps = _cancellation_steps(a_cancel_pool, b, wide, ref)
+    else:
+        b_keeps = [i for i, s in enumerate(cmp.b_survives) if s]
+        steps = _cancellation_steps(a, b, cmp, ref)
+    if a_keeps and b_keeps:  # only possible with the all_dice reading (never from one compare())
+        raise AssertionError("both sides keep dice")
+    kind, said = _result_step(a, b, a_keeps, b_keeps)
+    return _Compared(tuple(a_keeps), tuple(b_keeps), kind, cmp, wide, (*steps, said))
+
+
+def _normal(p: Pool, what: str) -> tuple[int, int, Step]:
+    """A Normal Roll (Rolls › Normal Roll): its uncancelled hits and Criticals, and the step."""
+    ok = [i for i, d in enumerate(p.dice) if d.success]
+    hits = sum(1 for i in ok if not p.dice[i].critical)
+    crits = len(ok) - hits
+    return hits, crits, Step(
+        f"Normal Roll: {p.owner}'s {what} is unopposed; {len(ok)} of {len(p.dice)} succeed"
+        + (f" ({crits} Critical)" if crits else ""), S.NORMAL_ROLL,
+        "Skills that do not affect each other directly use Normal Rolls: each die at or below the SV succeeds.",
+        dict(miner=p.owner, target=p.target, successes=[p.ids[i] for i in ok], hits=hits, crits=crits),
+        tuple(p.ids), NORMAL_ROLLS)
+
+
+def _weapon_impact(attacker: Any, target: str, hits: int, crits: int, skill: str, damage_mods=None) -> Impact:
+    w = attacker.weapon
+    return Impact(attacker.name, target, hits, crits, w.damage, w.ammunition, skill == "ranged_attack",
+                  tuple(w.traits), dict(damage_mods or {}), w.name, states=tuple(w.states))
+
+
+def _attack_damage(imp: Impact, state: RollState, ctx: RollContext) -> AttackDamage:
+    """Attack Damage of an impact on a Miner (Damage › Saving Roll, Partial Cover; Ammunition AP; Traits
+    ``Armor = 0``). Partial Cover only counts against an attack that needs LoF."""
+    target, _ = _miner(state, ctx, imp.target)
+    return attack_damage(imp.damage, target.armor, Ammunition(imp.ammunition),
+                         partial_cover=target.partial_cover and imp.ranged,
+                         armor_zero="Armor = 0" in imp.traits, mods=imp.damage_mods)
+
+
+def _keeps(p: Pool, keeps: Sequence[int]) -> tuple[int, int]:
+    """Uncancelled non-critical successes and Criticals among ``keeps``."""
+    hits = sum(1 for i in keeps if not p.dice[i].critical)
+    return hits, len(keeps) - hits
+
+
+def face_to_face_rolls(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Rolls › Face to Face Rolls, Normal Roll; Face to Face: Evade: each Reactive Miner in Timeline order against the
+    Active Miner: the dice of Skills that affect each other directly are compared (a success cancels lower enemy
+    successes, equal ones cancel each other, a Critical cancels every non-critical success), the others are Normal
+    Rolls; the uncancelled successes wait for their Saving Rolls."""
+    a, sc = state.active, ctx.scenario
+    shares = _shares(a)
+    attack_pools = {p.target: p for p in state.pools if p.owner == a.name and p.purpose == "attack"}
+    evade = next((p for p in state.pools if p.owner == a.name and p.purpose == "evade"), None)
+    by_owner = {p.owner: p for p in state.pools if p.owner != a.name}
+    pairs, impacts, evades, out = list(state.pairs), list(state.impacts), list(state.evade_results), []
+    for m, skill in zip(sc.reactive, state.aro):
+        at = shares.get(m.name)
+        ap, rp = attack_pools.get(m.name), by_owner.get(m.name)
         pa: Pool | None = None
         pb: Pool | None = None
         cmp: Comparison | None = None
         wide_cmp: Comparison | None = None
         damage: dict[str, AttackDamage] = {}
+        result: str | None = None
+        hits: dict[str, int] = {}
+        crits: dict[str, int] = {}
+
+        def hit(imp: Impact) -> AttackDamage:
+            if imp.hits + imp.crits:
+                impacts.append(imp)
+            return _attack_damage(imp, state, ctx)
+
         if ap is not None and ap.dice and rp is not None and rp.dice:
             wide = None
-            if skill == "evade" and len([p for p in pools_active.values() if p.dice]) > 1:
-                if self.r.reading("evade_vs_split_attack") == "all_dice":
-                    dice = [d for p in pools_active.values() for d in p.dice]
-                    ids = [i for p in pools_active.values() for i in p.ids]
+            if skill == "evade" and len([p for p in attack_pools.values() if p.dice]) > 1:
+                if ctx.rulings.reading("evade_vs_split_attack") == "all_dice":
+                    dice = tuple(d for p in attack_pools.values() for d in p.dice)
+                    ids = tuple(i for p in attack_pools.values() for i in p.ids)
                     wide = Pool(a.name, "attack", None, ids, dice, ap.sv, ap.source)
-                    self.t.add(f"{m.name}'s Evade opposes the whole Attack: all of {a.name}'s dice may cancel it, "
-                               f"only those aimed at {m.name} may hit it", S.FACE_TO_FACE_EVADE,
-                               "Ruling 'evade_vs_split_attack = all_dice'.", section="Face to Face Rolls",
-                               marks=tuple(ids))
+                    out.append(Step(f"{m.name}'s Evade opposes the whole Attack: all of {a.name}'s dice may cancel "
+                                    f"it, only those aimed at {m.name} may hit it", S.FACE_TO_FACE_EVADE,
+                                    "Ruling 'evade_vs_split_attack = all_dice'.", {}, ids, FACE_TO_FACE_ROLLS))
             kind_name = "Evade" if skill == "evade" else SKILL_NAMES[skill]
-            self.t.add(f"Face to Face Roll: {a.name} ({ap.describe()}) against {m.name}'s {kind_name} "
-                       f"({rp.describe()})", S.FACE_TO_FACE_EVADE if skill == "evade" else S.FACE_TO_FACE,
-                       "Both Skills affect each other directly, so the dice are compared.",
-                       section="Face to Face Rolls", marks=tuple(ap.ids + rp.ids))
-            a_keeps, r_keeps, kind = self.face_to_face(ap, rp, a_cancel_pool=wide)
-            pa, pb, (cmp, wide_cmp) = ap, rp, self._last_cmp
-            winner = a.name if a_keeps else m.name if r_keeps else None
-            pair.update(kind="face_to_face", winner=winner, result=kind)
-            ah = sum(1 for i in a_keeps if not ap.dice[i].critical)
-            damage[a.name] = self._impact(a, m.name, ah, len(a_keeps) - ah, a.skill, at.damage_mods if at else None)
+            out.append(Step(f"Face to Face Roll: {a.name} ({ap.describe()}) against {m.name}'s {kind_name} "
+                            f"({rp.describe()})", S.FACE_TO_FACE_EVADE if skill == "evade" else S.FACE_TO_FACE,
+                            "Both Skills affect each other directly, so the dice are compared.", {},
+                            (*ap.ids, *rp.ids), FACE_TO_FACE_ROLLS))
+            f2f = _face_to_face(ap, rp, wide)
+            out += f2f.steps
+            pa, pb, cmp, wide_cmp = ap, rp, f2f.comparison, f2f.wide
+            winner = a.name if f2f.a_keeps else m.name if f2f.b_keeps else None
+            kind, result = "face_to_face", f2f.kind
+            ah, ac = _keeps(ap, f2f.a_keeps)
+            rh, rc = _keeps(rp, f2f.b_keeps)
+            damage[a.name] = hit(_weapon_impact(a, m.name, ah, ac, a.skill, at.damage_mods if at else None))
             if skill in ATTACKS:
-                rh = sum(1 for i in r_keeps if not rp.dice[i].critical)
-                damage[m.name] = self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
+                damage[m.name] = hit(_weapon_impact(m, a.name, rh, rc, skill, m.damage_mods))
             else:
-                self.evade_results.setdefault(m.name, []).append(bool(r_keeps))
-            pair.update(hits={a.name: ah, m.name: sum(1 for i in r_keeps if not rp.dice[i].critical)},
-                        crits={a.name: len(a_keeps) - ah, m.name: sum(1 for i in r_keeps if rp.dice[i].critical)})
+                evades.append((m.name, bool(f2f.b_keeps)))
+            hits, crits = {a.name: ah, m.name: rh}, {a.name: ac, m.name: rc}
         elif ap is not None and ap.dice:
-            h, c = self._normal(ap, f"attack at {m.name}")
-            damage[a.name] = self._impact(a, m.name, h, c, a.skill, at.damage_mods if at else None)
+            h, c, said = _normal(ap, f"attack at {m.name}")
+            out.append(said)
+            damage[a.name] = hit(_weapon_impact(a, m.name, h, c, a.skill, at.damage_mods if at else None))
             pa, cmp = ap, compare(ap.dice, ())
-            pair.update(kind="normal_roll", winner=a.name if h + c else None, hits={a.name: h}, crits={a.name: c})
+            kind, winner, hits, crits = "normal_roll", a.name if h + c else None, {a.name: h}, {a.name: c}
         elif rp is not None and rp.dice and skill in ATTACKS:
             if evade is not None and evade.dice:
-                self.t.add(f"Face to Face Roll: {a.name}'s Evade ({evade.describe()}) against {m.name}'s "
-                           f"{SKILL_NAMES[skill]} ({rp.describe()})", S.EVADE,
-                           "A single Evade Roll opposes every enemy attack individually.",
-                           section="Face to Face Rolls", marks=tuple(evade.ids + rp.ids))
-                e_keeps, r_keeps, kind = self.face_to_face(evade, rp)
-                pa, pb, (cmp, wide_cmp) = evade, rp, self._last_cmp
-                rh = sum(1 for i in r_keeps if not rp.dice[i].critical)
-                damage[m.name] = self._impact(m, a.name, rh, len(r_keeps) - rh, skill, m.damage_mods)
-                self.evade_results.setdefault(a.name, []).append(bool(e_keeps))
-                winner = a.name if e_keeps else m.name if r_keeps else None
-                pair.update(kind="face_to_face", winner=winner, result=kind, hits={m.name: rh},
-                            crits={m.name: len(r_keeps) - rh})
+                out.append(Step(f"Face to Face Roll: {a.name}'s Evade ({evade.describe()}) against {m.name}'s "
+                                f"{SKILL_NAMES[skill]} ({rp.describe()})", S.EVADE,
+                                "A single Evade Roll opposes every enemy attack individually.", {},
+                                (*evade.ids, *rp.ids), FACE_TO_FACE_ROLLS))
+                f2f = _face_to_face(evade, rp)
+                out += f2f.steps
+                pa, pb, cmp, wide_cmp = evade, rp, f2f.comparison, f2f.wide
+                rh, rc = _keeps(rp, f2f.b_keeps)
+                damage[m.name] = hit(_weapon_impact(m, a.name, rh, rc, skill, m.damage_mods))
+                evades.append((a.name, bool(f2f.a_keeps)))
+                winner = a.name if f2f.a_keeps else m.name if f2f.b_keeps else None
+                kind, result, hits, crits = "face_to_face", f2f.kind, {m.name: rh}, {m.name: rc}
             else:
-                h, c = self._normal(rp, f"{SKILL_NAMES[skill]} ARO at {a.name}")
-                damage[m.name] = self._impact(m, a.name, h, c, skill, m.damage_mods)
+                h, c, said = _normal(rp, f"{SKILL_NAMES[skill]} ARO at {a.name}")
+                out.append(said)
+                damage[m.name] = hit(_weapon_impact(m, a.name, h, c, skill, m.damage_mods))
                 pb, cmp = rp, compare((), rp.dice)
-                pair.update(kind="normal_roll", winner=m.name if h + c else None, hits={m.name: h},
-                            crits={m.name: c})
+                kind, winner, hits, crits = "normal_roll", m.name if h + c else None, {m.name: h}, {m.name: c}
         elif rp is not None and rp.dice and skill == "evade":
             ok = rp.dice[0].success
-            who = (f"no attack die opposes {m.name}" if self._attacked(m.name) else f"{m.name} is not attacked")
-            self.t.add(f"Normal Evade Roll: {who}; {rp.describe()} "
-                       f"{'is a Critical success' if rp.dice[0].critical else 'succeeds' if ok else 'fails'}",
-                       S.EVADE, "Not attacked but in the Active Miner's Hexagon: the Evade is a Normal Roll.",
-                       section="Normal Rolls", marks=tuple(rp.ids), miner=m.name, success=ok)
-            self.evade_results.setdefault(m.name, []).append(ok)
-            pair.update(kind="normal_evade", winner=m.name if ok else None)
+            who = f"no attack die opposes {m.name}" if _attacked(a, shares, m.name) else f"{m.name} is not attacked"
+            out.append(Step(f"Normal Evade Roll: {who}; {rp.describe()} "
+                            f"{'is a Critical success' if rp.dice[0].critical else 'succeeds' if ok else 'fails'}",
+                            S.EVADE, "Not attacked but in the Active Miner's Hexagon: the Evade is a Normal Roll.",
+                            dict(miner=m.name, success=ok), tuple(rp.ids), NORMAL_ROLLS))
+            evades.append((m.name, ok))
+            kind, winner = "normal_evade", m.name if ok else None
             pb, cmp = rp, compare((), rp.dice)
         else:
-            return
-        self.pairs.append(pair)
-        self.pair_results.append(Pair(pair["kind"], a.name, m.name, False, pa, pb, cmp, pair["winner"],
-                                      pair.get("result", "win" if pair["winner"] else "none"),
-                                      dict(pair.get("hits", {})), dict(pair.get("crits", {})), damage, wide_cmp))
+            continue
+        pairs.append(Pair(kind, a.name, m.name, False, pa, pb, cmp, winner,
+                          result if result is not None else "win" if winner else "none", hits, crits, damage,
+                          wide_cmp))
+    return (replace(state, pairs=tuple(pairs), impacts=tuple(impacts), evade_results=tuple(evades)),
+            tuple(out))
 
-    def _megabeast_compare(self, p: Pool, mb_pool: Pool, opposed: bool) -> tuple[list[int], bool]:
-        """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed)."""
-        tl = mb_pool.dice[0].effective
-        dice = list(p.dice)
-        low_crits = [i for i, d in enumerate(dice) if d.critical and d.effective <= tl]
-        if low_crits:
-            if self.r.reading("megabeast_critical") == "must_exceed":
-                for i in low_crits:
-                    d = dice[i]
-                    dice[i] = DieResult(d.face, d.sv, d.effective, "success")
-                self.t.add(f"{p.owner}'s Critical {p.describe(low_crits)} does not exceed Threat Level {tl}",
-                           S.MEGABEAST_WOUNDS, "Ruling 'megabeast_critical = must_exceed': against the MegaBeast "
-                           "a success must exceed the Threat Level, a Critical included.",
-                           section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
-            else:
-                one = len(low_crits) == 1
-                self.t.add(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(low_crits)} "
-                           f"{'is' if one else 'are'} at or below Threat Level {tl}: a Critical still wins",
-                           S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.",
-                           section="Face to Face Rolls", marks=tuple(p.ids[i] for i in low_crits))
-        cmp = compare(dice, mb_pool.dice)
-        self._last_cmp = (cmp, None)
-        self._mb_result = "win"
-        keeps = [i for i, s in enumerate(cmp.a_survives) if s]
-        lower = [i for i, c in enumerate(cmp.a_cancelled_by) if c]
-        if lower:
-            self.t.add(f"Threat Level {tl} cancels {p.owner}'s {p.describe(lower)}", S.MEGABEAST_THREAT,
-                       "The Threat Level counts as the MegaBeast's roll: successes that do not exceed it do not "
-                       "count.", section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in lower]))
-        if keeps:
-            # dice that win because they exceed the Threat Level, and Criticals at or below it that win only by the
-            # reading megabeast_critical = critical_wins (they must not be said to exceed it)
-            by_crit = [i for i in keeps if i in low_crits]
-            above = [i for i in keeps if i not in low_crits]
-            if above:
-                self.t.add(f"{p.owner}'s {p.describe(above)} {agree(len(above), 'exceeds', 'exceed')} Threat Level "
-                           f"{tl}", S.MEGABEAST_THREAT, section="Face to Face Rolls",
-                           marks=tuple(p.ids[i] for i in above))
-            if by_crit:
-                one = len(by_crit) == 1
-                self.t.add(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(by_crit)} beat"
-                           f"{'s' if one else ''} Threat Level {tl} as a Critical, not by exceeding it",
-                           S.CRITICALS, "Ruling 'megabeast_critical = critical_wins': a Critical wins the Face to "
-                           "Face Roll against the Threat Level even when it does not exceed it.",
-                           section="Face to Face Rolls", marks=tuple(p.ids[i] for i in by_crit))
-            equal_idx = [i for i, d in enumerate(dice) if d.success and d.key == tl]
-            if opposed and equal_idx:
-                # the other dice win anyway; the reading only says whether an equal result ties with the Threat
-                # Level (both cancelled) or is simply beaten by it (the Resolution's comparison records which)
-                reading = self.r.reading("megabeast_equal")
-                self.t.add(f"{p.owner}'s {p.describe(equal_idx)} {agree(len(equal_idx), 'equals', 'equal')} Threat "
-                           f"Level {tl}: " + ("they cancel each other" if reading == "tie" else "not enough, beaten "
-                                              "by it"), S.BREAKING_TIES if reading == "tie" else S.MEGABEAST_THREAT,
-                           f"Ruling 'megabeast_equal = {reading}'. It does not change the result: "
-                           f"{p.describe(keeps)} still {agree(len(keeps), 'wins', 'win')} against the Threat "
-                           f"Level.",
-                           section="Face to Face Rolls", marks=("MB", *[p.ids[i] for i in equal_idx]))
-                if reading != "tie":
-                    self._last_cmp = (Comparison(cmp.a, cmp.b, cmp.a_survives, cmp.b_survives, cmp.a_cancelled_by,
-                                                 (tuple(j for j in cmp.b_cancelled_by[0] if j not in equal_idx),)),
-                                      None)
-            return keeps, False
-        if not opposed:
-            self._mb_result = "none"
-            return [], False
-        equal = any(d.success and d.key == tl for d in dice)
-        if equal and self.r.reading("megabeast_equal") == "tie":
-            self.t.add(f"{p.owner}'s best success equals Threat Level {tl}: a tie, nothing happens", S.BREAKING_TIES,
-                       "Ruling 'megabeast_equal = tie'.", section="Face to Face Rolls", marks=("MB",))
-            self._mb_result = "tie"
-            return [], False
-        if equal:  # megabeast_equal = megabeast_prevails: an equal result does not cancel the Threat Level
-            self._last_cmp = (Comparison(cmp.a, cmp.b, cmp.a_survives, (True,), cmp.a_cancelled_by, ((),)), None)
-        self.t.add(f"{self.sc.megabeast.name} prevails: no success of {p.owner} exceeds Threat Level {tl}",
-                   S.MEGABEAST_THREAT, ("Ruling 'megabeast_equal = megabeast_prevails': an equal result is not "
-                                        "enough. " if equal else "") + "The effect of its Behavior is applied.",
-                   section="Face to Face Rolls", marks=("MB",))
-        return [], True
 
-    def _pair_megabeast(self, mb, ap: Pool | None, evade: Pool | None, mb_pool: Pool) -> None:
-        a = self.active
-        pair: dict[str, Any] = {"active": a.name, "megabeast": mb.name, "threat_level": mb.threat_level}
-        at = self._attack_at(mb.name)
-        prevails = False
-        pa: Pool | None = None
-        cmp: Comparison | None = None
-        opposed_by: Pool | None = mb_pool
-        result = "none"
-        if ap is not None and ap.dice:
-            pa = ap
-            if mb.aro:
-                self.t.add(f"Face to Face Roll: {a.name} ({ap.describe()}) against {mb.name}'s Threat Level "
-                           f"{mb.threat_level}", S.MEGABEAST_THREAT,
-                           "A wound needs a successful roll above the Threat Level of the side the ARO occurs on.",
-                           section="Face to Face Rolls", marks=(*ap.ids, "MB"))
-                keeps, prevails = self._megabeast_compare(ap, mb_pool, True)
-                cmp, result = self._last_cmp[0], self._mb_result
-                pair["kind"] = "face_to_face"
-            else:
-                reading = self.r.reading("megabeast_no_aro")
-                if reading == "threat_level":
-                    self.t.add(f"{mb.name} declared no ARO; {a.name}'s attack ({ap.describe()}) must still exceed "
-                               f"Threat Level {mb.threat_level}", S.MEGABEAST_THREAT,
-                               "Ruling 'megabeast_no_aro = threat_level'. Without an ARO the MegaBeast cannot "
-                               "prevail.", section="Face to Face Rolls", marks=(*ap.ids, "MB"))
-                    keeps, _ = self._megabeast_compare(ap, mb_pool, False)
-                    cmp, result = self._last_cmp[0], self._mb_result
-                    pair["kind"] = "threat_level"
-                else:
-                    h, c = self._normal(ap, f"attack at {mb.name}")
-                    keeps = [i for i, d in enumerate(ap.dice) if d.success]
-                    cmp = compare(ap.dice, ())
-                    opposed_by = None  # the Threat Level plays no part
-                    result = "win" if keeps else "none"
-                    self.t.add(f"Ruling 'megabeast_no_aro = normal_roll': every success wounds {mb.name}",
-                               S.NORMAL_ROLL, section="Normal Rolls", marks=tuple(ap.ids[i] for i in keeps))
-                    pair["kind"] = "normal_roll"
-            hits = sum(1 for i in keeps if not ap.dice[i].critical)
-            crits = len(keeps) - hits
-            if keeps:
-                self.impacts.append(_Impact(a.name, mb.name, hits, crits, a.weapon.damage, a.weapon.ammunition,
-                                            a.skill == "ranged_attack", tuple(a.weapon.traits),
-                                            dict(at.damage_mods if at else {}), a.weapon.name,
-                                            states=tuple(a.weapon.states)))
-            pair.update(winner=a.name if keeps else (mb.name if prevails else None), hits={a.name: hits},
-                        crits={a.name: crits})
-        elif mb.aro and evade is not None and evade.dice:
-            self.t.add(f"Face to Face Roll: {a.name}'s Evade ({evade.describe()}) against {mb.name}'s Threat Level "
-                       f"{mb.threat_level}", S.MEGABEAST_THREAT,
-                       "The Threat Level also sets how hard the MegaBeast's Attacks are to evade.",
-                       section="Face to Face Rolls", marks=(*evade.ids, "MB"))
-            keeps, prevails = self._megabeast_compare(evade, mb_pool, True)
-            pa, (cmp, _), result = evade, self._last_cmp, self._mb_result
-            self.evade_results.setdefault(a.name, []).append(bool(keeps))
-            pair.update(kind="face_to_face", winner=a.name if keeps else (mb.name if prevails else None))
-        elif mb.aro:
-            prevails = True
-            self.t.add(f"{mb.name}'s Behavior ARO is unopposed: its Threat Level {mb.threat_level} stands as a "
-                       f"success", S.MEGABEAST_AROS, f"{a.name} neither attacks nor evades the MegaBeast, so its result "
-                       "(the Threat Level) is not opposed.", section="Normal Rolls", marks=("MB",))
-            pair.update(kind="unopposed", winner=mb.name)
-            cmp, result = compare((), mb_pool.dice), "win"
+@dataclass(frozen=True)
+class _AgainstThreat:
+    """A roll against the MegaBeast's Threat Level: the indices of the dice that beat it, whether the MegaBeast
+    prevails, the comparison as made, the result kind and the steps."""
+
+    keeps: tuple[int, ...]
+    prevails: bool
+    comparison: Comparison
+    result: str
+    steps: tuple[Step, ...]
+
+
+def _against_threat_level(p: Pool, mb_pool: Pool, opposed: bool, ctx: RollContext) -> _AgainstThreat:
+    """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed):
+    MegaBeast › Threat Level; Rolls › Criticals, Breaking Ties (rulings ``megabeast_critical``,
+    ``megabeast_equal``)."""
+    sec, out = FACE_TO_FACE_ROLLS, []
+    tl = mb_pool.dice[0].effective
+    dice = list(p.dice)
+    low_crits = [i for i, d in enumerate(dice) if d.critical and d.effective <= tl]
+    if low_crits:
+        if ctx.rulings.reading("megabeast_critical") == "must_exceed":
+            for i in low_crits:
+                d = dice[i]
+                dice[i] = DieResult(d.face, d.sv, d.effective, "success")
+            out.append(Step(f"{p.owner}'s Critical {p.describe(low_crits)} does not exceed Threat Level {tl}",
+                            S.MEGABEAST_WOUNDS, "Ruling 'megabeast_critical = must_exceed': against the MegaBeast "
+                            "a success must exceed the Threat Level, a Critical included.", {},
+                            tuple(p.ids[i] for i in low_crits), sec))
         else:
-            return
-        pair["megabeast_prevails"] = prevails
-        self.megabeast_prevails = prevails
-        damage: dict[str, AttackDamage] = {}
-        if mb.behavior_attack:
-            ba = mb.behavior_attack
-            imp = _Impact(mb.name, a.name, ba.hits, 0, ba.damage, ba.ammunition, ba.ranged, tuple(ba.traits), {},
-                          ba.name, from_megabeast=True, states=tuple(ba.states))
-            damage[mb.name] = self._attack_damage(imp)
-        if prevails and mb.behavior_attack and mb.behavior_attack.hits:
-            self.impacts.append(imp)
-        elif prevails:
-            self.t.add(f"{mb.name}'s Behavior effect applies to {a.name} (no Behavior Attack with damage given)",
-                       S.MEGABEAST_AROS, section="Face to Face Rolls", marks=("MB",))
-        self.pairs.append(pair)
-        if result == "win" and pair["winner"] is None:
-            result = "none"
-        self.pair_results.append(Pair(pair["kind"], a.name, mb.name, True, pa, opposed_by, cmp, pair["winner"],
-                                      result, dict(pair.get("hits", {})), dict(pair.get("crits", {})), damage, None,
-                                      prevails))
+            one = len(low_crits) == 1
+            out.append(Step(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(low_crits)} "
+                            f"{'is' if one else 'are'} at or below Threat Level {tl}: a Critical still wins",
+                            S.CRITICALS, "Ruling 'megabeast_critical = critical_wins'.", {},
+                            tuple(p.ids[i] for i in low_crits), sec))
+    cmp = compare(dice, mb_pool.dice)
+    keeps = [i for i, s in enumerate(cmp.a_survives) if s]
+    lower = [i for i, c in enumerate(cmp.a_cancelled_by) if c]
+    if lower:
+        out.append(Step(f"Threat Level {tl} cancels {p.owner}'s {p.describe(lower)}", S.MEGABEAST_THREAT,
+                        "The Threat Level counts as the MegaBeast's roll: successes that do not exceed it do not "
+                        "count.", {}, ("MB", *[p.ids[i] for i in lower]), sec))
+    if keeps:
+        # dice that win because they exceed the Threat Level, and Criticals at or below it that win only by the
+        # reading megabeast_critical = critical_wins (they must not be said to exceed it)
+        by_crit = [i for i in keeps if i in low_crits]
+        above = [i for i in keeps if i not in low_crits]
+        if above:
+            out.append(Step(f"{p.owner}'s {p.describe(above)} {agree(len(above), 'exceeds', 'exceed')} Threat Level "
+                            f"{tl}", S.MEGABEAST_THREAT, "", {}, tuple(p.ids[i] for i in above), sec))
+        if by_crit:
+            one = len(by_crit) == 1
+            out.append(Step(f"{p.owner}'s Critical{'' if one else 's'} {p.describe(by_crit)} beat"
+                            f"{'s' if one else ''} Threat Level {tl} as a Critical, not by exceeding it",
+                            S.CRITICALS, "Ruling 'megabeast_critical = critical_wins': a Critical wins the Face to "
+                            "Face Roll against the Threat Level even when it does not exceed it.", {},
+                            tuple(p.ids[i] for i in by_crit), sec))
+        equal_idx = [i for i, d in enumerate(dice) if d.success and d.key == tl]
+        if opposed and equal_idx:
+            # the other dice win anyway; the reading only says whether an equal result ties with the Threat
+            # Level (both cancelled) or is simply beaten by it (the Resolution's comparison records which)
+            reading = ctx.rulings.reading("megabeast_equal")
+            out.append(Step(f"{p.owner}'s {p.describe(equal_idx)} {agree(len(equal_idx), 'equals', 'equal')} Threat "
+                            f"Level {tl}: " + ("they cancel each other" if reading == "tie" else "not enough, beaten "
+                                               "by it"), S.BREAKING_TIES if reading == "tie" else S.MEGABEAST_THREAT,
+                            f"Ruling 'megabeast_equal = {reading}'. It does not change the result: "
+                            f"{p.describe(keeps)} still {agree(len(keeps), 'wins', 'win')} against the Threat "
+                            f"Level.", {}, ("MB", *[p.ids[i] for i in equal_idx]), sec))
+            if reading != "tie":
+                cmp = Comparison(cmp.a, cmp.b, cmp.a_survives, cmp.b_survives, cmp.a_cancelled_by,
+                                 (tuple(j for j in cmp.b_cancelled_by[0] if j not in equal_idx),))
+        return _AgainstThreat(tuple(keeps), False, cmp, "win", tuple(out))
+    if not opposed:
+        return _AgainstThreat((), False, cmp, "none", tuple(out))
+    equal = any(d.success and d.key == tl for d in dice)
+    if equal and ctx.rulings.reading("megabeast_equal") == "tie":
+        out.append(Step(f"{p.owner}'s best success equals Threat Level {tl}: a tie, nothing happens",
+                        S.BREAKING_TIES, "Ruling 'megabeast_equal = tie'.", {}, ("MB",), sec))
+        return _AgainstThreat((), False, cmp, "tie", tuple(out))
+    if equal:  # megabeast_equal = megabeast_prevails: an equal result does not cancel the Threat Level
+        cmp = Comparison(cmp.a, cmp.b, cmp.a_survives, (True,), cmp.a_cancelled_by, ((),))
+    out.append(Step(f"{ctx.scenario.megabeast.name} prevails: no success of {p.owner} exceeds Threat Level {tl}",
+                    S.MEGABEAST_THREAT, ("Ruling 'megabeast_equal = megabeast_prevails': an equal result is not "
+                                         "enough. " if equal else "") + "The effect of its Behavior is applied.",
+                    {}, ("MB",), sec))
+    return _AgainstThreat((), True, cmp, "win", tuple(out))
 
-    def _evade_effects(self, evade: Pool | None, pools_reactive: dict[str, Pool]) -> None:
-        """Evade movement (Common Skills › Evade): a successful Evade Roll lets the Miner move one Segment."""
-        if not self.evade_results:
-            return
-        order = [self.active.name] + [m.name for m in self.sc.reactive]
-        for name in order:
-            res = self.evade_results.get(name)
-            if res is None:
+
+def megabeast_threat_level(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """MegaBeast › Threat Level; Skills, Attacks, and AROs: the Active Miner's attack (or Evade) against the
+    MegaBeast's Threat Level, which is the MegaBeast's roll: a success must exceed it to count; when the MegaBeast
+    prevails its Behavior Attack applies (ruling ``megabeast_no_aro`` when it declared no ARO)."""
+    mb, a = ctx.scenario.megabeast, state.active
+    if mb is None:
+        return state, ()
+    mb_pool = state.megabeast_pool
+    ap = next((p for p in state.pools if p.owner == a.name and p.purpose == "attack" and p.target == mb.name), None)
+    evade = next((p for p in state.pools if p.owner == a.name and p.purpose == "evade"), None)
+    at = _shares(a).get(mb.name)
+    impacts, evades, out = list(state.impacts), list(state.evade_results), []
+    prevails = False
+    pa: Pool | None = None
+    cmp: Comparison | None = None
+    opposed_by: Pool | None = mb_pool
+    result = "none"
+    hits: dict[str, int] = {}
+    crits: dict[str, int] = {}
+    sec = FACE_TO_FACE_ROLLS
+    if ap is not None and ap.dice:
+        pa = ap
+        if mb.aro:
+            out.append(Step(f"Face to Face Roll: {a.name} ({ap.describe()}) against {mb.name}'s Threat Level "
+                            f"{mb.threat_level}", S.MEGABEAST_THREAT,
+                            "A wound needs a successful roll above the Threat Level of the side the ARO occurs on.",
+                            {}, (*ap.ids, "MB"), sec))
+            vs = _against_threat_level(ap, mb_pool, True, ctx)
+            out += vs.steps
+            keeps, prevails, cmp, result, kind = vs.keeps, vs.prevails, vs.comparison, vs.result, "face_to_face"
+        elif ctx.rulings.reading("megabeast_no_aro") == "threat_level":
+            out.append(Step(f"{mb.name} declared no ARO; {a.name}'s attack ({ap.describe()}) must still exceed "
+                            f"Threat Level {mb.threat_level}", S.MEGABEAST_THREAT,
+                            "Ruling 'megabeast_no_aro = threat_level'. Without an ARO the MegaBeast cannot "
+                            "prevail.", {}, (*ap.ids, "MB"), sec))
+            vs = _against_threat_level(ap, mb_pool, False, ctx)
+            out += vs.steps
+            keeps, cmp, result, kind = vs.keeps, vs.comparison, vs.result, "threat_level"
+        else:
+            _, _, said = _normal(ap, f"attack at {mb.name}")
+            keeps = tuple(i for i, d in enumerate(ap.dice) if d.success)
+            cmp = compare(ap.dice, ())
+            opposed_by = None  # the Threat Level plays no part
+            result = "win" if keeps else "none"
+            out += (said, Step(f"Ruling 'megabeast_no_aro = normal_roll': every success wounds {mb.name}",
+                               S.NORMAL_ROLL, "", {}, tuple(ap.ids[i] for i in keeps), NORMAL_ROLLS))
+            kind = "normal_roll"
+        h, c = _keeps(ap, keeps)
+        if keeps:
+            w = a.weapon
+            impacts.append(Impact(a.name, mb.name, h, c, w.damage, w.ammunition, a.skill == "ranged_attack",
+                                  tuple(w.traits), dict(at.damage_mods if at else {}), w.name,
+                                  states=tuple(w.states)))
+        winner = a.name if keeps else (mb.name if prevails else None)
+        hits, crits = {a.name: h}, {a.name: c}
+    elif mb.aro and evade is not None and evade.dice:
+        out.append(Step(f"Face to Face Roll: {a.name}'s Evade ({evade.describe()}) against {mb.name}'s Threat Level "
+                        f"{mb.threat_level}", S.MEGABEAST_THREAT,
+                        "The Threat Level also sets how hard the MegaBeast's Attacks are to evade.", {},
+                        (*evade.ids, "MB"), sec))
+        vs = _against_threat_level(evade, mb_pool, True, ctx)
+        out += vs.steps
+        pa, prevails, cmp, result = evade, vs.prevails, vs.comparison, vs.result
+        evades.append((a.name, bool(vs.keeps)))
+        kind, winner = "face_to_face", a.name if vs.keeps else (mb.name if prevails else None)
+    elif mb.aro:
+        prevails = True
+        out.append(Step(f"{mb.name}'s Behavior ARO is unopposed: its Threat Level {mb.threat_level} stands as a "
+                        f"success", S.MEGABEAST_AROS, f"{a.name} neither attacks nor evades the MegaBeast, so its "
+                        "result (the Threat Level) is not opposed.", {}, ("MB",), NORMAL_ROLLS))
+        kind, winner = "unopposed", mb.name
+        cmp, result = compare((), mb_pool.dice), "win"
+    else:
+        return state, ()
+    damage: dict[str, AttackDamage] = {}
+    ba = mb.behavior_attack
+    if ba:
+        imp = Impact(mb.name, a.name, ba.hits, 0, ba.damage, ba.ammunition, ba.ranged, tuple(ba.traits), {},
+                     ba.name, from_megabeast=True, states=tuple(ba.states))
+        damage[mb.name] = _attack_damage(imp, state, ctx)
+    if prevails and ba and ba.hits:
+        impacts.append(imp)
+    elif prevails:
+        out.append(Step(f"{mb.name}'s Behavior effect applies to {a.name} (no Behavior Attack with damage given)",
+                        S.MEGABEAST_AROS, "", {}, ("MB",), sec))
+    if result == "win" and winner is None:
+        result = "none"
+    pair = Pair(kind, a.name, mb.name, True, pa, opposed_by, cmp, winner, result, hits, crits, damage, None,
+                prevails, mb.threat_level)
+    return (replace(state, pairs=(*state.pairs, pair), impacts=tuple(impacts), evade_results=tuple(evades),
+                    megabeast_prevails=prevails), tuple(out))
+
+
+def unopposed_evade(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Common Skills › Evade; Rolls › Normal Roll: an Active Miner's Evade that faces no attack is a Normal Roll."""
+    a = state.active
+    evade = next((p for p in state.pools if p.owner == a.name and p.purpose == "evade"), None)
+    if evade is None or any(name == a.name for name, _ in state.evade_results):
+        return state, ()
+    ok = evade.dice[0].success
+    said = Step(f"Normal Evade Roll: {a.name} is not attacked; {evade.describe()} "
+                f"{'is a Critical success' if evade.dice[0].critical else 'succeeds' if ok else 'fails'}",
+                S.EVADE, "An Evade that faces no attack is a Normal Roll.", dict(miner=a.name, success=ok),
+                tuple(evade.ids), NORMAL_ROLLS)
+    pair = Pair("normal_evade", a.name, None, False, evade, None, compare(evade.dice, ()), a.name if ok else None,
+                "win" if ok else "none")
+    return replace(state, pairs=(*state.pairs, pair), evade_results=(*state.evade_results, (a.name, ok))), (said,)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# 5.1 Effects: Saving Rolls, Wounds, Neomaterials, Death, Evade movement
+
+
+def saving_rolls(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Damage › Saving Roll, Partial Cover; Skills and Tools › Ammunition; Traits; MegaBeast › Wounds: each
+    attacker's uncancelled successes force Saving Rolls on their target (per impact 1 N/AP, 2 DA, 3 EXP, plus 1 per
+    Critical) against the Attack Damage (Weapon Damage - Armor - 3 for Partial Cover); each failure costs one Wounds
+    point. The MegaBeast makes none: each Saving Roll produced is a Wound."""
+    sec, mb, out, saves = SAVING_ROLLS, ctx.scenario.megabeast, [], []
+    made: dict[str, int] = {}
+    if not state.impacts:
+        out.append(Step("No uncancelled success: no Saving Rolls", S.DAMAGE, "", {}, (), sec))
+    for imp in state.impacts:
+        ammo = Ammunition(imp.ammunition)
+        if mb and imp.target == mb.name:
+            n = saving_roll_count(imp.hits, imp.crits, ammo, megabeast=True)
+            ignored = saving_roll_count(imp.hits, imp.crits, ammo) - n
+            got = imp.hits + imp.crits
+            out.append(Step(f"{imp.attacker}'s {plural(got, 'uncancelled success', 'uncancelled successes')} with "
+                            f"{ammo.value} ammunition {agree(got, 'produces', 'produce')} {plural(n, 'Saving Roll')}: "
+                            f"{plural(n, 'Wound')} to {mb.name}", S.MEGABEAST_WOUNDS,
+                            f"{ammo.value} forces {plural(ammo.saves_per_hit, 'Saving Roll')} per impact. MegaBeasts "
+                            "make no Saving Rolls: each one produced is a Wound."
+                            + (f" Immune to Critical hits: the {plural(ignored, 'extra Saving Roll')} "
+                               f"{agree(ignored, 'is', 'are')} ignored." if ignored else ""),
+                            dict(attacker=imp.attacker, target=imp.target, hits=imp.hits, crits=imp.crits,
+                                 saving_rolls=n, ignored_critical_rolls=ignored), ("MB",), sec))
+            saves.append(SavingRolls(imp.attacker, imp.target, imp.weapon, imp.hits, imp.crits, ammo.value, n, None,
+                                     (), n, True, False, ignored))
+            continue
+        target, path = _miner(state, ctx, imp.target)
+        n = saving_roll_count(imp.hits, imp.crits, ammo)
+        ad = _attack_damage(imp, state, ctx)
+        parts = [f"Damage {ad.weapon_damage}"]
+        if "Armor = 0" in imp.traits:
+            parts.append(f"- Armor 0 ('Armor = 0' Trait; printed {ad.armor})")
+        elif ammo is Ammunition.AP:
+            parts.append(f"- Armor {ad.effective_armor} (AP: half of {ad.armor}, rounded up)")
+        else:
+            parts.append(f"- Armor {ad.armor}")
+        if ad.partial_cover:
+            parts.append("- 3 Partial Cover")
+        for k, v in ad.mods.items():
+            parts.append(f"{v:+d} {k}")
+        cover_note = ""
+        if target.partial_cover and not imp.ranged:
+            cover_note = " Partial Cover does not help against an attack that needs no LoF."
+        elif ad.partial_cover and ammo is Ammunition.AP:
+            cover_note = " AP halves only the Armor, never the Partial Cover MOD."
+        letter = ctx.letters[imp.target]
+        out.append(Step(f"{imp.attacker}'s {imp.weapon}: Attack Damage {ad.value} = {' '.join(parts)} against "
+                        f"{imp.target}", S.SAVING_ROLL if not ad.partial_cover else S.PARTIAL_COVER,
+                        "Attack Damage = Weapon Damage - Armor - 3 for Partial Cover +/- other MODs." + cover_note,
+                        dict(attacker=imp.attacker, target=imp.target, attack_damage=ad.value,
+                             effective_armor=ad.effective_armor, partial_cover=ad.partial_cover), (letter,), sec))
+        extra = "" if not imp.crits else f" + {imp.crits} for {agree(imp.crits, 'a Critical hit', 'Critical hits')}"
+        faces, source = ctx.dice.take(target.save_dice, n, f"{path}.save_dice", f"{imp.target} Saving Roll")
+        start = made.get(imp.target, 0)
+        ids = [f"{letter}.s{start + i + 1}" for i in range(n)]
+        fails = [i for i, f in enumerate(faces) if f <= ad.value]
+        made[imp.target] = start + n
+        out.append(Step(f"{imp.target} makes {plural(n, 'Saving Roll')} against {imp.attacker}: "
+                        f"{ammo.saves_per_hit} x {plural(imp.hits + imp.crits, 'impact')}{extra} ({ammo.value})",
+                        S.AMMUNITION, "Each impact forces Saving Rolls by Ammunition (N 1, DA 2, EXP 3, AP 1); each "
+                        "Critical hit adds one.", dict(attacker=imp.attacker, target=imp.target, hits=imp.hits,
+                                                       crits=imp.crits, saving_rolls=n), tuple(ids), sec))
+        if n:
+            out.append(Step(f"{imp.target} rolls {', '.join(f'{f} ({i})' for f, i in zip(faces, ids))} against "
+                            f"Attack Damage {ad.value}: {len(fails)} failed ({ctx.dice.says(source)})",
+                            S.SAVING_ROLL, "A Saving Roll at or below the Attack Damage fails and costs one Wounds "
+                            "point.", dict(dice=[{"id": i, "face": f, "failed": f <= ad.value}
+                                                 for f, i in zip(faces, ids)],
+                                           source=ctx.dice.fact(source), failed=len(fails)),
+                            tuple(ids[i] for i in fails) or tuple(ids), sec))
+        saves.append(SavingRolls(imp.attacker, imp.target, imp.weapon, imp.hits, imp.crits, ammo.value, n, ad,
+                                 tuple(SaveDie(i, f, f <= ad.value) for f, i in zip(faces, ids)), len(fails), False,
+                                 imp.from_megabeast, 0, source))
+    return replace(state, saves=tuple(saves)), tuple(out)
+
+
+def _caused(state: RollState) -> dict[str, list[tuple[str, int, bool]]]:
+    """``{target: [(attacker, Wounds caused, by the MegaBeast?), ...]}`` from the Saving Rolls, in their order."""
+    caused: dict[str, list[tuple[str, int, bool]]] = {}
+    for sr in state.saves:
+        caused.setdefault(sr.target, []).append((sr.attacker, sr.wounds, sr.from_megabeast))
+    return caused
+
+
+def lose_wounds(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Damage; Death; Neomaterials: Teseum and T-Bezoar Units: each Miner hit (in Timeline order, the Active Miner
+    last) loses one Wounds point per failed Saving Roll, never below 0; the attacker's player gains one Teseum Unit
+    per point taken (rulings ``teseum_several_attackers``, ``teseum_per_wound``); the MegaBeast gains none."""
+    sec, r, out = WOUNDS, ctx.rulings, []
+    caused = _caused(state)
+    lost_of, left_of, teseum, dying = [], [], dict(state.teseum), []
+    for name in [*(m.name for m in ctx.scenario.reactive), state.active.name]:
+        entries = [e for e in caused.get(name, []) if e[1] > 0]
+        if not entries:
+            continue
+        miner, _ = _miner(state, ctx, name)
+        letter = ctx.letters[name]
+        had = miner.wounds
+        total = sum(e[1] for e in entries)
+        lost = min(total, had)
+        reading = r.reading("teseum_several_attackers") if len(entries) > 1 and total > had else "timeline"
+        left = had
+        for attacker, n, from_mb in sorted(entries, key=lambda e: e[2]):  # players first, MegaBeast last
+            real = min(n, left)
+            left -= real
+            if from_mb:
+                out.append(Step(f"{name} loses {plural(real, 'Wounds point')} to {attacker}" +
+                                (f" ({n - real} below 0 count for nothing)" if n > real else ""), S.DEATH,
+                                "The MegaBeast gains no Neomaterials.",
+                                dict(attacker=attacker, target=name, wounds=real), (letter,), sec))
                 continue
-            if len(res) > 1:
-                reading = self.r.reading("evade_movement")
-                ok = all(res) if reading == "wins_all" else any(res)
-                note = (f" Ruling 'evade_movement = {reading}': the single Evade Roll faced {len(res)} attacks and "
-                        f"won {sum(res)}.")
+            gain = real if reading == "timeline" else min(n, had)
+            dies = had - lost == 0
+            per_wound = r.reading("teseum_per_wound") if real and not dies else "every_point"
+            if per_wound == "on_death":
+                gain = 0
+            teseum[attacker] = teseum.get(attacker, 0) + gain
+            # the wording comes from the numbers reported: points removed (real), points beyond 0 (n - real),
+            # Units gained (gain)
+            notes = []
+            if n > real and gain > real:
+                notes.append(f"{plural(n - real, 'point')} below 0, counted by the reading "
+                             f"'teseum_several_attackers = {reading}'")
+            elif n > real:
+                notes.append(f"{plural(n - real, 'point')} below 0 {agree(n - real, 'gives', 'give')} nothing")
+            if per_wound == "on_death":
+                notes.append(f"{name} does not die, and ruling 'teseum_per_wound = on_death' pays Teseum only "
+                             "for a kill")
+            out.append(Step(f"{name} loses {plural(real, 'Wounds point')} to {attacker}: {attacker}'s player gains "
+                            f"{plural(gain, 'Teseum Unit')}" + (f" ({'; '.join(notes)})" if notes else ""),
+                            S.NEOMATERIALS, "One Teseum Unit per point taken from an enemy TAG's Wounds; points below "
+                            "0 provide nothing." + (f" Ruling 'teseum_several_attackers = {reading}'."
+                                                    if len(entries) > 1 and total > had else "")
+                            + (f" Ruling 'teseum_per_wound = {per_wound}'." if real and not dies else ""),
+                            dict(attacker=attacker, target=name, wounds=real, teseum=gain), (letter,), sec))
+        lost_of.append((name, lost))
+        left_of.append((name, had - lost))
+        if had - lost == 0:
+            dying.append((name, any(e[2] for e in entries)))
+    return replace(state, wounds_lost=(*state.wounds_lost, *lost_of), wounds_left=(*state.wounds_left, *left_of),
+                   teseum=tuple(teseum.items()), dying=(*state.dying, *dying)), tuple(out)
+
+
+def megabeast_wounds(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """MegaBeast › Wounds, Rage Level: the MegaBeast loses one Wound per Saving Roll produced; the attacker's player
+    gains one T-Bezoar Unit per Wound, and the Hunting Trophy for the last one; the Fury Level Tokens removed
+    become active."""
+    mb = ctx.scenario.megabeast
+    if mb is None:
+        return state, ()
+    sec, out = WOUNDS, []
+    entries = _caused(state).get(mb.name)
+    if not entries:
+        result = MegaBeastResult(mb.name, mb.threat_level, state.megabeast_pool, mb.wounds, 0, mb.wounds, False, (),
+                                 0, state.megabeast_prevails)
+        return replace(state, megabeast=result), ()
+    n = sum(e[1] for e in entries)
+    lost = min(n, mb.wounds)
+    attacker = entries[0][0]
+    fury = sorted(p for p in mb.fury_tokens if p <= lost)
+    killed = lost == mb.wounds
+    trophy = mb.hunting_trophy if killed else 0
+    out.append(Step(f"{mb.name} loses {plural(lost, 'Wound')}: {attacker}'s player gains "
+                    f"{plural(lost, 'T-Bezoar Unit')}" + (f" ({n - lost} below 0 give nothing)" if n > lost else ""),
+                    S.MEGABEAST_WOUNDS, "One T-Bezoar Unit per Wound caused to the MegaBeast"
+                    + ("; Fury Level Tokens count as Wounds and become active when removed." if fury else "."),
+                    dict(wounds=lost, t_bezoar=lost, fury_tokens_removed=fury, attacker=attacker, target=mb.name),
+                    ("MB",), sec))
+    if fury:
+        out.append(Step(f"{plural(len(fury), 'Fury Level Token')} removed: their Fury effects become active",
+                        S.MEGABEAST_RAGE, "", dict(positions=fury), ("MB",), sec))
+    if killed:
+        out.append(Step(f"{mb.name} suffers its last Wound and dies: +{trophy} T-Bezoar from the Hunting Trophy "
+                        f"(total {lost + trophy})", S.MEGABEAST_WOUNDS,
+                        "The player who inflicts the last Wound takes the Hunting Trophy.",
+                        dict(hunting_trophy=trophy, total=lost + trophy), ("MB",), sec))
+    result = MegaBeastResult(mb.name, mb.threat_level, state.megabeast_pool, mb.wounds, lost, mb.wounds - lost,
+                             killed, tuple(fury), lost + trophy, state.megabeast_prevails)
+    return replace(state, megabeast=result, t_bezoar=(*state.t_bezoar, (attacker, lost + trophy)),
+                   wounds_lost=(*state.wounds_lost, (mb.name, lost)),
+                   wounds_left=(*state.wounds_left, (mb.name, mb.wounds - lost)),
+                   dead=(*state.dead, mb.name) if killed else state.dead), tuple(out)
+
+
+def death(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Death; Tool Containers and Loot › Loot (Death of a TAG); Respawn: the Neomaterials of this Order are collected
+    first, then each Miner at 0 Wounds dies: its player keeps half of its Scoring Zone Units (rounded up), the rest
+    goes to its Loot Zone (to the reserve when the MegaBeast was involved), the Warehouse is never lost, and it
+    Respawns."""
+    sec, out = WOUNDS, []
+    dead, loot = list(state.dead), list(state.loot)
+    gains = dict(state.teseum)
+    bezoar = dict(state.t_bezoar)
+    for name, mb_involved in state.dying:
+        miner, _ = _miner(state, ctx, name)
+        letter = ctx.letters[name]
+        dead.append(name)
+        gained = gains.get(name, 0) + bezoar.get(name, 0)
+        sz = miner.neomaterials.scoring_zone + gained
+        kept = round_up_half(sz)
+        rest = sz - kept
+        lt = Loot(sz, kept, 0 if mb_involved else rest, rest if mb_involved else 0, miner.neomaterials.warehouse,
+                  mb_involved, gained)
+        loot.append((name, lt))
+        out.append(Step(f"{name} reaches 0 Wounds and dies", S.DEATH,
+                        "It is removed, its Wounds and State Tokens are cleared and it Respawns at an Access Point "
+                        "(a d20 roll).", dict(miner=name), (letter,), sec))
+        where = ("the reserve (the MegaBeast was involved: the loot is lost; Tool cards are discarded)"
+                 if mb_involved else f"{name}'s Loot Zone with its Tool cards")
+        plus = f" (including the {gained} gained in this Order, collected before Death)" if gained else ""
+        out.append(Step(f"{name}'s player keeps {kept} of {sz} Neomaterial Units in the Scoring Zone{plus}; {rest} go "
+                        f"to {where}; the {miner.neomaterials.warehouse} in the Warehouse are not lost",
+                        S.DEATH_OF_A_TAG, "On a TAG's death its player keeps half of its Scoring Zone units, "
+                        "rounded up; Warehouse units are never placed as Loot.", asdict(lt), (letter,), sec))
+        out.append(Step(f"{name} Respawns", S.RESPAWN, "A d20 picks the Access Point; in its Active Turn it may "
+                        "still use its remaining Orders.", {}, (letter,), sec))
+    if not state.wounds_lost:
+        out.append(Step("No Wounds are lost", S.SAVING_ROLL, "", {}, (), sec))
+    lost, left = dict(state.wounds_lost), dict(state.wounds_left)
+    for m in [state.active, *ctx.scenario.reactive]:
+        lost.setdefault(m.name, 0)
+        left.setdefault(m.name, m.wounds)
+    return replace(state, wounds_lost=tuple(lost.items()), wounds_left=tuple(left.items()), dead=tuple(dead),
+                   loot=tuple(loot)), tuple(out)
+
+
+def evade_movement(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Common Skills › Evade (Order Expenditure Sequence, 5.1 Effects): a successful Evade Roll lets the Miner move
+    one Segment, the Active Miner first, then Reactive Miners in Timeline order (ruling ``evade_movement`` when one
+    Evade Roll faced several attacks)."""
+    if not state.evade_results:
+        return state, ()
+    results: dict[str, list[bool]] = {}
+    for name, won in state.evade_results:
+        results.setdefault(name, []).append(won)
+    moves, out = [], []
+    for name in [state.active.name, *(m.name for m in ctx.scenario.reactive)]:
+        res = results.get(name)
+        if res is None:
+            continue
+        if len(res) > 1:
+            reading = ctx.rulings.reading("evade_movement")
+            ok = all(res) if reading == "wins_all" else any(res)
+            note = (f" Ruling 'evade_movement = {reading}': the single Evade Roll faced {len(res)} attacks and "
+                    f"won {sum(res)}.")
+        else:
+            ok, note = res[0], ""
+        letter = ctx.letters[name]
+        if ok:
+            moves.append(name)
+            out.append(Step(f"{name}'s Evade succeeds: it may move one Segment", S.EVADE,
+                            "The move may enter or leave Silhouette Contact and generates no ARO; the Active Miner "
+                            "moves first, then Reactive Miners in Timeline order." + note, dict(miner=name),
+                            (letter,), EFFECTS))
+        else:
+            out.append(Step(f"{name}'s Evade does not succeed: no Evade movement", S.EVADE, note.strip(),
+                            dict(miner=name), (letter,), EFFECTS))
+    return replace(state, evade_moves=tuple(moves)), tuple(out)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# 5.2 Conclusion, 5.3 End of the Order
+
+
+def megabeast_reorients(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """Order Expenditure Sequence, 5.2 Conclusion (MegaBeast › Skills, Attacks, and AROs): a MegaBeast that declared
+    no ARO but was attacked reorients towards the Active Miner."""
+    mb, a = ctx.scenario.megabeast, state.active
+    if not (mb and not mb.aro and a.skill in ATTACKS and any(x.target == mb.name and (x.burst or 0) > 0
+                                                             for x in a.attacks)):
+        return state, ()
+    said = Step(f"Conclusion: {mb.name} declared no ARO but was attacked, so it reorients towards {a.name}",
+                S.ORDER_EXPENDITURE_SEQUENCE, "During the Conclusion it turns to have the Active Miner and as many "
+                "TAGs as possible in its Angle of Vision.", {}, ("MB", "A"), CONCLUSION)
+    return replace(state, megabeast=replace(state.megabeast, reorients=True)), (said,)
+
+
+def _causes_states(sc: Scenario) -> bool:
+    """Whether any attack in the scenario can cause a State (only then does the outcome list ``states``)."""
+    weapons = [m.weapon for m in [sc.active, *sc.reactive] if m.weapon is not None]
+    if sc.megabeast is not None and sc.megabeast.behavior_attack is not None:
+        weapons.append(sc.megabeast.behavior_attack)
+    return any(w.states for w in weapons)
+
+
+def end_of_order_states(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[Step, ...]]:
+    """States; Damage › Saving Roll; Order Expenditure Sequence, 5.3 End of the Order: the target of uncancelled hits
+    of a Weapon that causes a State enters it whether or not it passed its Saving Rolls, at the end of the Order, with
+    one Token per State (a Miner that already has the Token gets no second one). The MegaBeast (ruling
+    ``megabeast_states``) and a Miner that died in this Order (ruling ``state_on_death``) are the open cases. Only
+    when an attack of the scenario can cause a State."""
+    if not _causes_states(ctx.scenario):
+        return state, ()
+    sec, entered, out = END_OF_ORDER, {}, []
+    dead = set(state.dead)
+    mb = ctx.scenario.megabeast
+    for imp in state.impacts:
+        for st in imp.states:
+            letter = ctx.letters.get(imp.target, "MB")
+            facts = dict(target=imp.target, attacker=imp.attacker, state=st)
+            if mb is not None and imp.target == mb.name:
+                reading = ctx.rulings.reading("megabeast_states")
+                if reading == "not_affected":
+                    out.append(Step(f"{imp.target} does not enter the {st} State ({imp.attacker}'s {imp.weapon})",
+                                    S.STATES, "Ruling 'megabeast_states = not_affected': States affect Miners.",
+                                    dict(entered=False, **facts), (letter,), sec))
+                    continue
+                why = "Ruling 'megabeast_states = affected'. "
+                already = False
             else:
-                ok, note = res[0], ""
-            letter = self.letters[name]
-            if ok:
-                self.evade_moves.append(name)
-                self.t.add(f"{name}'s Evade succeeds: it may move one Segment", S.EVADE,
-                           "The move may enter or leave Silhouette Contact and generates no ARO; the Active Miner "
-                           "moves first, then Reactive Miners in Timeline order." + note, section="Effects",
-                           marks=(letter,), miner=name)
-            else:
-                self.t.add(f"{name}'s Evade does not succeed: no Evade movement", S.EVADE, note.strip(),
-                           section="Effects", marks=(letter,), miner=name)
-
-    # -- states ------------------------------------------------------------------------------------------------------
-
-    def _causes_states(self) -> bool:
-        """Whether any attack in the scenario can cause a State (only then does the outcome list ``states``)."""
-        sc = self.sc
-        weapons = [m.weapon for m in [sc.active, *sc.reactive] if m.weapon is not None]
-        if sc.megabeast is not None and sc.megabeast.behavior_attack is not None:
-            weapons.append(sc.megabeast.behavior_attack)
-        return any(w.states for w in weapons)
-
-    def end_of_order_states(self) -> None:
-        """States caused by successful Attacks (Damage › Saving Roll; States; Activating a Miner › Order Expenditure
-        Sequence, step 5.3): the target of uncancelled hits of a Weapon that causes a State enters it whether or not
-        it passed its Saving Rolls, at the end of the Order, with one Token per State (a Miner that already has the
-        Token gets no second one). The MegaBeast (ruling ``megabeast_states``) and a Miner that died in this Order
-        (ruling ``state_on_death``) are the open cases. Sets ``outcome["states"]`` = ``{target: [State, ...]}``
-        (the States entered) when any attack in the scenario can cause a State."""
-        if not self._causes_states():
-            return
-        sec, entered = "End of the Order", {}
-        dead = set(self.outcome.get("dead", []))
-        mb = self.sc.megabeast
-        for imp in self.impacts:
-            for state in imp.states:
-                letter = self.letters.get(imp.target, "MB")
-                facts = dict(section=sec, marks=(letter,), target=imp.target, attacker=imp.attacker, state=state)
-                if mb is not None and imp.target == mb.name:
-                    reading = self.r.reading("megabeast_states")
-                    if reading == "not_affected":
-                        self.t.add(f"{imp.target} does not enter the {state} State ({imp.attacker}'s {imp.weapon})",
-                                   S.STATES, "Ruling 'megabeast_states = not_affected': States affect Miners.",
-                                   entered=False, **facts)
+                miner, _ = _miner(state, ctx, imp.target)
+                why = ""
+                if imp.target in dead:
+                    reading = ctx.rulings.reading("state_on_death")
+                    if reading == "cleared":
+                        out.append(Step(f"{imp.target} died in this Order: it does not enter the {st} State",
+                                        S.DEATH, "Ruling 'state_on_death = cleared': Death removes the Miner's State "
+                                        "Tokens and it Respawns.", dict(entered=False, **facts), (letter,), sec))
                         continue
-                    why = "Ruling 'megabeast_states = affected'. "
-                    already = False
-                else:
-                    miner, _ = self._miner(imp.target)
-                    why = ""
-                    if imp.target in dead:
-                        reading = self.r.reading("state_on_death")
-                        if reading == "cleared":
-                            self.t.add(f"{imp.target} died in this Order: it does not enter the {state} State",
-                                       S.DEATH, "Ruling 'state_on_death = cleared': Death removes the Miner's State "
-                                       "Tokens and it Respawns.", entered=False, **facts)
-                            continue
-                        why = "Ruling 'state_on_death = applies_after_respawn'. "
-                    already = state in miner.states
-                if already or state in entered.get(imp.target, []):
-                    self.t.add(f"{imp.target} already has a {state} Token: no second one ({imp.attacker}'s "
-                               f"{imp.weapon})", S.STATES, "A Miner can only have 1 Token per State.",
-                               entered=False, **facts)
-                    continue
-                saves = [r for r in self.save_results if r.attacker == imp.attacker and r.target == imp.target]
-                failed = sum(1 for r in saves for d in r.dice if d.failed)
-                made = sum(len(r.dice) for r in saves)
-                how = (f"although it passed {'its' if made > 1 else 'the'} {made} Saving Roll{'s' if made > 1 else ''}"
-                       if saves and made and not failed else
-                       f"it failed {failed} of {made} Saving Rolls" if made else "it makes no Saving Roll")
-                entered.setdefault(imp.target, []).append(state)
-                self.t.add(f"{imp.target} enters the {state} State at the end of the Order ({imp.attacker}'s "
-                           f"{imp.weapon} hit it; {how})", STATE_REFS.get(state, S.STATES),
-                           why + "A successful Attack whose Weapon causes a State puts the target in it even if the "
-                           "Saving Roll was passed (Damage › Saving Roll); Miners are affected at the end of the Order "
-                           "and get one Token per State (States).", entered=True, **facts)
-        if not entered and not any(imp.states for imp in self.impacts):
-            self.t.add("No State is caused: no Attack that causes one hit its target", S.STATES, section=sec)
-        self.outcome["states"] = entered
-
-    # -- saving rolls and wounds -------------------------------------------------------------------------------------
-
-    def _miner(self, name: str):
-        if name == self.active.name:
-            return self.active, "active"
-        i = self._reactive_index.get(name)
-        if i is not None:
-            return self.sc.reactive[i], f"reactive[{i}]"
-        return None, "megabeast"
-
-    def saving_rolls_and_wounds(self) -> None:
-        sec = "Saving Rolls"
-        mb = self.sc.megabeast
-        caused: dict[str, list[tuple[str, int, bool]]] = {}  # target -> [(attacker, wounds caused, megabeast?)]
-        saves_made: dict[str, int] = {}
-        failed: dict[str, int] = {}
-        if not self.impacts:
-            self.t.add("No uncancelled success: no Saving Rolls", S.DAMAGE, section=sec)
-        for imp in self.impacts:
-            ammo = Ammunition(imp.ammunition)
-            if mb and imp.target == mb.name:
-                n = saving_rolls(imp.hits, imp.crits, ammo, megabeast=True)
-                ignored = saving_rolls(imp.hits, imp.crits, ammo) - n
-                got = imp.hits + imp.crits
-                self.t.add(f"{imp.attacker}'s {plural(got, 'uncancelled success', 'uncancelled successes')} with "
-                           f"{ammo.value} ammunition {agree(got, 'produces', 'produce')} {plural(n, 'Saving Roll')}: "
-                           f"{plural(n, 'Wound')} to {mb.name}", S.MEGABEAST_WOUNDS,
-                           f"{ammo.value} forces {plural(ammo.saves_per_hit, 'Saving Roll')} per impact. MegaBeasts make no "
-                           "Saving Rolls: each one produced is a Wound."
-                           + (f" Immune to Critical hits: the {plural(ignored, 'extra Saving Roll')} "
-                              f"{agree(ignored, 'is', 'are')} ignored."
-                              if ignored else ""),
-                           section=sec, marks=("MB",), attacker=imp.attacker, target=imp.target, hits=imp.hits,
-                           crits=imp.crits, saving_rolls=n, ignored_critical_rolls=ignored)
-                caused.setdefault(imp.target, []).append((imp.attacker, n, False))
-                self.save_results.append(SavingRolls(imp.attacker, imp.target, imp.weapon, imp.hits, imp.crits,
-                                                     ammo.value, n, None, (), n, True, False, ignored))
+                    why = "Ruling 'state_on_death = applies_after_respawn'. "
+                already = st in miner.states
+            if already or st in entered.get(imp.target, []):
+                out.append(Step(f"{imp.target} already has a {st} Token: no second one ({imp.attacker}'s "
+                                f"{imp.weapon})", S.STATES, "A Miner can only have 1 Token per State.",
+                                dict(entered=False, **facts), (letter,), sec))
                 continue
-            target, path = self._miner(imp.target)
-            n = saving_rolls(imp.hits, imp.crits, ammo)
-            ad: AttackDamage = self._attack_damage(imp)
-            parts = [f"Damage {ad.weapon_damage}"]
-            if "Armor = 0" in imp.traits:
-                parts.append(f"- Armor 0 ('Armor = 0' Trait; printed {ad.armor})")
-            elif ammo is Ammunition.AP:
-                parts.append(f"- Armor {ad.effective_armor} (AP: half of {ad.armor}, rounded up)")
-            else:
-                parts.append(f"- Armor {ad.armor}")
-            if ad.partial_cover:
-                parts.append("- 3 Partial Cover")
-            for k, v in ad.mods.items():
-                parts.append(f"{v:+d} {k}")
-            cover_note = ""
-            if target.partial_cover and not imp.ranged:
-                cover_note = " Partial Cover does not help against an attack that needs no LoF."
-            elif ad.partial_cover and ammo is Ammunition.AP:
-                cover_note = " AP halves only the Armor, never the Partial Cover MOD."
-            self.t.add(f"{imp.attacker}'s {imp.weapon}: Attack Damage {ad.value} = {' '.join(parts)} against "
-                       f"{imp.target}", S.SAVING_ROLL if not ad.partial_cover else S.PARTIAL_COVER,
-                       "Attack Damage = Weapon Damage - Armor - 3 for Partial Cover +/- other MODs." + cover_note,
-                       section=sec, marks=(self.letters[imp.target],), attacker=imp.attacker, target=imp.target,
-                       attack_damage=ad.value, effective_armor=ad.effective_armor, partial_cover=ad.partial_cover)
-            extra = "" if not imp.crits else f" + {imp.crits} for {agree(imp.crits, 'a Critical hit', 'Critical hits')}"
-            faces, source = self.dice.take(target.save_dice, n, f"{path}.save_dice", f"{imp.target} Saving Roll")
-            start = saves_made.get(imp.target, 0)
-            letter = self.letters[imp.target]
-            ids = [f"{letter}.s{start + i + 1}" for i in range(n)]
-            fails = [i for i, f in enumerate(faces) if f <= ad.value]
-            saves_made[imp.target] = start + n
-            failed[imp.target] = failed.get(imp.target, 0) + len(fails)
-            self.t.add(f"{imp.target} makes {plural(n, 'Saving Roll')} against {imp.attacker}: "
-                       f"{ammo.saves_per_hit} x {plural(imp.hits + imp.crits, 'impact')}{extra} ({ammo.value})",
-                       S.AMMUNITION, "Each impact forces Saving Rolls by Ammunition (N 1, DA 2, EXP 3, AP 1); each "
-                       "Critical hit adds one.", section=sec, marks=tuple(ids), attacker=imp.attacker,
-                       target=imp.target, hits=imp.hits, crits=imp.crits, saving_rolls=n)
-            if n:
-                src = self.dice.fact(source)
-                self.t.add(f"{imp.target} rolls {', '.join(f'{f} ({i})' for f, i in zip(faces, ids))} against "
-                           f"Attack Damage {ad.value}: {len(fails)} failed ({self.dice.says(source)})", S.SAVING_ROLL,
-                           "A Saving Roll at or below the Attack Damage fails and costs one Wounds point.",
-                           section=sec, marks=tuple(ids[i] for i in fails) or tuple(ids),
-                           dice=[{"id": i, "face": f, "failed": f <= ad.value} for f, i in zip(faces, ids)],
-                           source=src, failed=len(fails))
-            caused.setdefault(imp.target, []).append((imp.attacker, len(fails), imp.from_megabeast))
-            self.save_results.append(SavingRolls(imp.attacker, imp.target, imp.weapon, imp.hits, imp.crits,
-                                                 ammo.value, n, ad,
-                                                 tuple(SaveDie(i, f, f <= ad.value) for f, i in zip(faces, ids)),
-                                                 len(fails), False, imp.from_megabeast, 0, source))
-        self.outcome.update(pairs=self.pairs, saving_rolls=saves_made, failed_saves=failed)
-        self.wounds(caused)
+            saves = [r for r in state.saves if r.attacker == imp.attacker and r.target == imp.target]
+            failed = sum(1 for r in saves for d in r.dice if d.failed)
+            made = sum(len(r.dice) for r in saves)
+            how = (f"although it passed {'its' if made > 1 else 'the'} {made} Saving Roll{'s' if made > 1 else ''}"
+                   if saves and made and not failed else
+                   f"it failed {failed} of {made} Saving Rolls" if made else "it makes no Saving Roll")
+            entered.setdefault(imp.target, []).append(st)
+            out.append(Step(f"{imp.target} enters the {st} State at the end of the Order ({imp.attacker}'s "
+                            f"{imp.weapon} hit it; {how})", STATE_REFS.get(st, S.STATES),
+                            why + "A successful Attack whose Weapon causes a State puts the target in it even if the "
+                            "Saving Roll was passed (Damage › Saving Roll); Miners are affected at the end of the "
+                            "Order and get one Token per State (States).", dict(entered=True, **facts), (letter,),
+                            sec))
+    if not entered and not any(imp.states for imp in state.impacts):
+        out.append(Step("No State is caused: no Attack that causes one hit its target", S.STATES, "", {}, (), sec))
+    return replace(state, states=tuple((k, tuple(v)) for k, v in entered.items())), tuple(out)
 
-    def wounds(self, caused: dict[str, list[tuple[str, int, bool]]]) -> None:
-        sec = "Wounds and Neomaterials"
-        mb = self.sc.megabeast
-        wounds_lost: dict[str, int] = {}
-        wounds_left: dict[str, int] = {}
-        teseum: dict[str, int] = {}
-        t_bezoar: dict[str, int] = {}
-        dead: list[str] = []
-        loot: dict[str, dict[str, int | bool]] = {}
-        dying: list[tuple[str, bool]] = []
-        order = [m.name for m in self.sc.reactive] + [self.active.name]
-        for name in order:
-            entries = [e for e in caused.get(name, []) if e[1] > 0]
-            miner, _ = self._miner(name)
-            if not entries:
-                continue
-            had = miner.wounds
-            total = sum(e[1] for e in entries)
-            lost = min(total, had)
-            if len(entries) > 1 and total > had:
-                reading = self.r.reading("teseum_several_attackers")
-            else:
-                reading = "timeline"
-            left = had
-            for attacker, n, from_mb in sorted(entries, key=lambda e: e[2]):  # players first, MegaBeast last
-                real = min(n, left)
-                left -= real
-                if from_mb:
-                    self.t.add(f"{name} loses {plural(real, 'Wounds point')} to {attacker}" +
-                               (f" ({n - real} below 0 count for nothing)" if n > real else ""), S.DEATH,
-                               "The MegaBeast gains no Neomaterials.", section=sec, marks=(self.letters[name],),
-                               attacker=attacker, target=name, wounds=real)
-                    continue
-                gain = real if reading == "timeline" else min(n, had)
-                dies = had - lost == 0
-                per_wound = self.r.reading("teseum_per_wound") if real and not dies else "every_point"
-                if per_wound == "on_death":
-                    gain = 0
-                teseum[attacker] = teseum.get(attacker, 0) + gain
-                # the wording comes from the numbers reported: points removed (real), points beyond 0 (n - real),
-                # Units gained (gain)
-                notes = []
-                if n > real and gain > real:
-                    notes.append(f"{plural(n - real, 'point')} below 0, counted by the reading "
-                                 f"'teseum_several_attackers = {reading}'")
-                elif n > real:
-                    notes.append(f"{plural(n - real, 'point')} below 0 {agree(n - real, 'gives', 'give')} nothing")
-                if per_wound == "on_death":
-                    notes.append(f"{name} does not die, and ruling 'teseum_per_wound = on_death' pays Teseum only "
-                                 "for a kill")
-                self.t.add(f"{name} loses {plural(real, 'Wounds point')} to {attacker}: {attacker}'s player gains "
-                           f"{plural(gain, 'Teseum Unit')}" + (f" ({'; '.join(notes)})" if notes else ""),
-                           S.NEOMATERIALS, "One Teseum Unit per point taken from an enemy TAG's Wounds; points below "
-                           "0 provide nothing." + (f" Ruling 'teseum_several_attackers = {reading}'."
-                                                   if len(entries) > 1 and total > had else "")
-                           + (f" Ruling 'teseum_per_wound = {per_wound}'." if real and not dies else ""),
-                           section=sec, marks=(self.letters[name],), attacker=attacker, target=name, wounds=real,
-                           teseum=gain)
-            wounds_lost[name] = lost
-            wounds_left[name] = had - lost
-            if had - lost == 0:
-                dying.append((name, any(e[2] for e in entries)))
-        if mb and mb.name in caused:
-            n = sum(e[1] for e in caused[mb.name])
-            lost = min(n, mb.wounds)
-            attacker = caused[mb.name][0][0]
-            fury = sorted(p for p in mb.fury_tokens if p <= lost)
-            killed = lost == mb.wounds
-            trophy = mb.hunting_trophy if killed else 0
-            t_bezoar[attacker] = lost + trophy
-            wounds_lost[mb.name] = lost
-            wounds_left[mb.name] = mb.wounds - lost
-            self.t.add(f"{mb.name} loses {plural(lost, 'Wound')}: {attacker}'s player gains "
-                       f"{plural(lost, 'T-Bezoar Unit')}"
-                       + (f" ({n - lost} below 0 give nothing)" if n > lost else ""), S.MEGABEAST_WOUNDS,
-                       "One T-Bezoar Unit per Wound caused to the MegaBeast"
-                       + ("; Fury Level Tokens count as Wounds and become active when removed." if fury else "."),
-                       section=sec, marks=("MB",), wounds=lost, t_bezoar=lost, fury_tokens_removed=fury,
-                       attacker=attacker, target=mb.name)
-            if fury:
-                self.t.add(f"{plural(len(fury), 'Fury Level Token')} removed: their Fury effects become active",
-                           S.MEGABEAST_RAGE, section=sec, marks=("MB",), positions=fury)
-            if killed:
-                dead.append(mb.name)
-                self.t.add(f"{mb.name} suffers its last Wound and dies: +{trophy} T-Bezoar from the Hunting Trophy "
-                           f"(total {lost + trophy})", S.MEGABEAST_WOUNDS,
-                           "The player who inflicts the last Wound takes the Hunting Trophy.", section=sec,
-                           marks=("MB",), hunting_trophy=trophy, total=lost + trophy)
-            self.outcome["megabeast"] = {"wounds": lost, "wounds_left": mb.wounds - lost, "killed": killed,
-                                         "fury_tokens_removed": fury, "t_bezoar": lost + trophy,
-                                         "prevailed": self.megabeast_prevails}
-        elif mb:
-            self.outcome["megabeast"] = {"wounds": 0, "wounds_left": mb.wounds, "killed": False,
-                                         "fury_tokens_removed": [], "t_bezoar": 0, "prevailed": self.megabeast_prevails}
-        # Neomaterials are collected first, then each Miner that died applies the steps of Death (Death, MinerBot)
-        for name, mb_involved in dying:
-            miner, _ = self._miner(name)
-            dead.append(name)
-            gained = teseum.get(name, 0) + t_bezoar.get(name, 0)
-            sz = miner.neomaterials.scoring_zone + gained
-            kept = round_up_half(sz)
-            rest = sz - kept
-            loot[name] = {"scoring_zone_before": sz, "kept": kept, "to_loot_zone": 0 if mb_involved else rest,
-                          "to_reserve": rest if mb_involved else 0, "warehouse": miner.neomaterials.warehouse,
-                          "megabeast_involved": mb_involved, "gained_this_order": gained}
-            self.t.add(f"{name} reaches 0 Wounds and dies", S.DEATH,
-                       "It is removed, its Wounds and State Tokens are cleared and it Respawns at an Access Point "
-                       "(a d20 roll).", section=sec, marks=(self.letters[name],), miner=name)
-            where = ("the reserve (the MegaBeast was involved: the loot is lost; Tool cards are discarded)"
-                     if mb_involved else f"{name}'s Loot Zone with its Tool cards")
-            plus = f" (including the {gained} gained in this Order, collected before Death)" if gained else ""
-            self.t.add(f"{name}'s player keeps {kept} of {sz} Neomaterial Units in the Scoring Zone{plus}; {rest} go "
-                       f"to {where}; the {miner.neomaterials.warehouse} in the Warehouse are not lost",
-                       S.DEATH_OF_A_TAG, "On a TAG's death its player keeps half of its Scoring Zone units, "
-                       "rounded up; Warehouse units are never placed as Loot.", section=sec,
-                       marks=(self.letters[name],), **loot[name])
-            self.t.add(f"{name} Respawns", S.RESPAWN, "A d20 picks the Access Point; in its Active Turn it may "
-                       "still use its remaining Orders.", section=sec, marks=(self.letters[name],))
-        if not wounds_lost:
-            self.t.add("No Wounds are lost", S.SAVING_ROLL, section=sec)
-        for m in [self.active, *self.sc.reactive]:
-            wounds_lost.setdefault(m.name, 0)
-            wounds_left.setdefault(m.name, m.wounds)
-        self.outcome.update(wounds=wounds_lost, wounds_left=wounds_left, dead=dead, teseum=teseum,
-                            t_bezoar=t_bezoar, loot=loot, evade_moves=list(self.evade_moves))
+
+# ----------------------------------------------------------------------------------------------------------------------
+# the sequence
+
+
+ROLL_STEPS = (
+    ("5 Resolution: the Active Miner's Requirements", check_active_requirements),
+    ("5 Resolution: the Active Miner's Skill", declare_active_skill),
+    ("5 Resolution: the AROs", declare_aros),
+    ("5 Resolution: the MegaBeast's ARO", declare_megabeast_aro),
+    ("5 Resolution: MODs and Success Values", success_values),
+    ("5 Resolution: Rolls", roll_dice),
+    ("5 Resolution: Face to Face and Normal Rolls", face_to_face_rolls),
+    ("5 Resolution: the MegaBeast's Threat Level", megabeast_threat_level),
+    ("5 Resolution: an unopposed Evade", unopposed_evade),
+    ("5.1 Effects: Saving Rolls", saving_rolls),
+    ("5.1 Effects: Wounds and Teseum", lose_wounds),
+    ("5.1 Effects: the MegaBeast's Wounds and T-Bezoar", megabeast_wounds),
+    ("5.1 Effects: Death", death),
+    ("5.1 Effects: Evade movement", evade_movement),
+    ("5.2 Conclusion", megabeast_reorients),
+    ("5.3 End of the Order: States", end_of_order_states),
+)
+"""The roll resolution of an Order (Activating a Miner › Order Expenditure Sequence, step 5 to 5.3) as the kernel
+plays it: ``(step name, step function)`` in rulebook order."""
+
+
+def roll_sequences() -> dict[str, Any]:
+    """The TAG Raid rule sequences of this module, for ``Game.sequences``."""
+    return {"roll resolution": ROLL_STEPS}
+
+
+def _outcome(state: RollState) -> RollOutcome:
+    saving, failed = {}, {}
+    for sr in state.saves:
+        if not sr.against_megabeast:
+            saving[sr.target] = saving.get(sr.target, 0) + sr.count
+            failed[sr.target] = failed.get(sr.target, 0) + sr.wounds
+    return RollOutcome(state.pairs, saving, failed, state.megabeast, dict(state.wounds_lost),
+                       dict(state.wounds_left), state.dead, dict(state.teseum), dict(state.t_bezoar),
+                       dict(state.loot), state.evade_moves,
+                       None if state.states is None else dict(state.states))
+
+
+def _resolution(trace: Trace, state: RollState, o: RollOutcome, ctx: RollContext) -> Resolution:
+    sc = ctx.scenario
+    moving, dead = set(o.evade_moves), set(o.dead)
+    pools_of: dict[str, list[Pool]] = {}
+    for p in state.pools:
+        pools_of.setdefault(p.owner, []).append(p)
+    aro = dict(zip((m.name for m in sc.reactive), state.aro))
+    miners: dict[str, MinerResult] = {}
+    for m in [state.active, *sc.reactive]:
+        role = "active" if m is state.active else "reactive"
+        declared = sc.active.skill if role == "active" else m.skill
+        skill = state.active.skill if role == "active" else aro[m.name]
+        miners[m.name] = MinerResult(
+            m.name, ctx.letters[m.name], role, declared, skill, tuple(pools_of.get(m.name, ())), m.wounds,
+            o.wounds.get(m.name, 0), o.wounds_left.get(m.name, m.wounds), m.name in dead,
+            o.saving_rolls.get(m.name, 0), o.failed_saves.get(m.name, 0), o.teseum.get(m.name, 0),
+            o.t_bezoar.get(m.name, 0), o.loot.get(m.name), m.name in moving)
+    return Resolution(trace, dict(trace.rulings), miners, o.megabeast, o.pairs, state.saves, o.dead, o.evade_moves)
 
 
 def _rulings_for(sc: Scenario, rulings: Rulings | Mapping[str, str] | None) -> Rulings:
@@ -1657,10 +1946,11 @@ def resolve(scenario: Scenario, roller: Roller | None = None,
             scenario's ``[rulings]`` table.
 
     Returns:
-        the Trace; ``trace.rulings`` lists every ruling option consulted, ``trace.outcome`` holds ``pairs`` (one per
-        opposed or unopposed roll: kind, winner, hits, crits), ``saving_rolls`` and ``failed_saves`` per Miner,
-        ``wounds``, ``wounds_left``, ``dead``, ``teseum`` / ``t_bezoar`` gained per Miner's player, ``loot`` per dead
-        TAG, ``evade_moves`` and ``megabeast``.
+        the Trace; ``trace.rulings`` lists every ruling option consulted, ``trace.result`` is the typed
+        :class:`RollOutcome` and ``trace.outcome`` its JSON: ``pairs`` (one per opposed or unopposed roll: kind,
+        winner, hits, crits), ``saving_rolls`` and ``failed_saves`` per Miner, ``wounds``, ``wounds_left``,
+        ``dead``, ``teseum`` / ``t_bezoar`` gained per Miner's player, ``loot`` per dead TAG, ``evade_moves``,
+        ``megabeast`` and (when an attack can cause one) ``states``.
 
     Raises:
         ScenarioError: unknown ruling option or reading; fewer fixed Saving Roll dice than needed.
@@ -1682,6 +1972,28 @@ def resolve_detailed(scenario: Scenario, roller: Roller | None = None,
 
     Args, Raises and Sections: as :func:`resolve`.
     """
-    res = _Resolver(scenario, roller, _rulings_for(scenario, rulings))
-    res.run()
-    return res.resolution()
+    frames, ctx = _play(scenario, roller, rulings)
+    state = frames[-1].state
+    trace = Trace(scenario.title, list(steps_of(frames)), dict(ctx.rulings.consulted))
+    outcome = _outcome(state)
+    trace.with_result(outcome)
+    return _resolution(trace, state, outcome, ctx)
+
+
+def _play(scenario: Scenario, roller: Roller | None, rulings: Rulings | Mapping[str, str] | None,
+          upto: int | None = None) -> tuple[tuple[Frame[RollState], ...], RollContext]:
+    ctx = RollContext.of(scenario, _rulings_for(scenario, rulings), Dice(roller, scenario.seed))
+    return play(RollState(scenario.active), ROLL_STEPS, ctx, upto=upto), ctx
+
+
+def roll_frames(scenario: Scenario, roller: Roller | None = None,
+                rulings: Rulings | Mapping[str, str] | None = None, *, upto: int | None = None
+                ) -> tuple[Frame[RollState], ...]:
+    """The roll resolution step by step (:func:`explorer.kernel.play` of :data:`ROLL_STEPS`): one
+    :class:`~explorer.kernel.Frame` per step, its ``state`` the :class:`RollState` after it (what a step-through view
+    draws) and its ``steps`` the cited steps of the trace it adds. ``upto``: only the first ``upto`` steps (going back
+    is replaying with a smaller ``upto``: the dice come again from the same fixed faces and seed).
+
+    Args and Raises: as :func:`resolve`.
+    """
+    return _play(scenario, roller, rulings, upto)[0]

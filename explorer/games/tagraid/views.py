@@ -686,7 +686,7 @@ class FaceToFaceExplorer(W.VBox):
             color = COLOR_A if res.miner(winner).letter == "A" else COLOR_B
         from .game import states_text
 
-        states = states_text(res.trace.outcome)   # the States the attacks caused, when one could (step 5.3)
+        states = states_text(res.outcome.states)   # the States the attacks caused, when one could (step 5.3)
         head = self._headline(res) + (f"; States gained: {states}" if states is not None else "")
         return (f"<span style='display:inline-block;width:12px;height:12px;background:{color};border-radius:2px'>"
                 f"</span> <b class='f2f-result'>{html.escape(head)}</b>")
@@ -949,7 +949,7 @@ class FaceToFaceExplorer(W.VBox):
 
         steps = [_fact_step(f) for f in self.board_facts]
         return Trace(trace.title, steps + [s for s in trace.steps if s.section != "From the board"],
-                     {**self.board_readings, **trace.rulings}, trace.outcome)
+                     {**self.board_readings, **trace.rulings}, trace.outcome, trace.result)
 
     def _apply(self, d: dict[str, Any]) -> None:
         """Set every input from :func:`inputs_from_scenario` output, without intermediate updates, then resolve."""
@@ -1294,7 +1294,7 @@ def exchange_headline(res: Resolution) -> list[str]:
     lines.append("Wounds lost: " + (", ".join(lost) or "none"))
     from .game import states_text
 
-    states = states_text(res.trace.outcome)
+    states = states_text(res.outcome.states)
     if states is not None:      # the States the attacks caused (States; Order Expenditure Sequence, step 5.3)
         lines[-1] += f"; States gained: {states}"
     return lines

@@ -216,13 +216,9 @@ def roll_numbers(res) -> tuple[Mapping[str, int], Mapping[str, int], Mapping[str
     :class:`~explorer.games.tagraid.resolve.Resolution`), each ``{name: value}`` in the order the trace reports them
     (``states``: ``None`` when no attack of the exchange can cause a State).
 
-    Read from the exchange's typed outcome (``res.trace.result``, the roll resolver's ``RollOutcome``); while the
-    roll resolver still returns none, from its JSON outcome (this fallback goes once it does: issue 18)."""
+    Read from the exchange's typed outcome (``res.trace.result``, the roll resolver's ``RollOutcome``)."""
     r = res.trace.result
-    if r is not None:
-        return r.saving_rolls, r.failed_saves, r.wounds, r.states
-    o = res.trace.outcome
-    return o.get("saving_rolls", {}), o.get("failed_saves", {}), o.get("wounds", {}), o.get("states")
+    return r.saving_rolls, r.failed_saves, r.wounds, r.states
 
 
 def _as_dice_field(e: ScenarioError, doc: dict[str, Any]) -> ScenarioError:
