@@ -136,13 +136,13 @@ def states_text(outcome: dict) -> str | None:
 
 def picture(scenario, trace: Trace) -> str | None:
     """A roll scenario has no table to draw: ``None``. A table scenario (``kind = "table"``) draws the shooter's
-    verdicts (:func:`.table_scenario.picture`). An Order (``kind = "order"``) draws its table after the Order, with
+    verdicts (:func:`.lof_picture.table_picture`). An Order (``kind = "order"``) draws its table after the Order, with
     the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps before a refused
     declaration). A Round (``kind = "round"``) draws the table it leaves (the last table before a refused
     declaration)."""
     kind = type(scenario).__name__
     if kind == "TableScenario":
-        from .table_scenario import picture as table_picture
+        from .lof_picture import table_picture
 
         return table_picture(scenario)
     if kind == "RoundScenario":

@@ -37,6 +37,8 @@ from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
 from explorer.trace import Trace
 
+from .lof_report import band_words  # noqa: F401  (re-exported: it lived here)
+
 if TYPE_CHECKING:  # the table modules pull in shapely and networkx: imported when a table is actually read
     from .table_file import LoadedTable
 
@@ -88,13 +90,6 @@ class TableScenario:
                 raise ScenarioError("--target", f"no target {short_repr(t)}",
                                     [m for m in self.loaded.table.models if m != sid], self.name)
         return replace(self, shooter=sid, targets=tuple(targets) or self.targets)
-
-
-def band_words(band: str | None) -> str:
-    """``"short"`` → ``"Short Range"``, ``"out_of_range"`` → ``"Out of Range"``."""
-    if not band:
-        return "no Range band"
-    return "Out of Range" if band == "out_of_range" else f"{band.replace('_', ' ').title()} Range"
 
 
 def is_table_document(data: Mapping[str, Any]) -> bool:
@@ -199,8 +194,9 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
 
 def _weapon_and_threat(lt):
     """The table's ``[weapon]`` Range MODs and ``[threat]`` Threat Levels, or the documented stand-ins the Line of
-    Fire explorer uses when the file gives none (``board_roll.DEFAULT_WEAPON_RANGES``, ``DEFAULT_THREAT_LEVELS``)."""
-    from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES
+    Fire explorer uses when the file gives none (``ranges.DEFAULT_WEAPON_RANGES``, ``megabeast.DEFAULT_THREAT_LEVELS``)."""
+    from .megabeast import DEFAULT_THREAT_LEVELS
+    from .ranges import DEFAULT_WEAPON_RANGES
 
     return lt.weapon or DEFAULT_WEAPON_RANGES, lt.threat or DEFAULT_THREAT_LEVELS
 
@@ -216,14 +212,3 @@ def outcome_text(trace: Trace) -> str:
         lines.append(f"  - {d['target']}: {'LoF' if d['lof']['has_lof'] else 'no LoF'} "
                      f"({str(d['lof']['reason']).replace('_', ' ')}){rng}")
     return "\n".join(lines)
-
-
-def picture(scenario: TableScenario) -> str:
-    """The table and the shooter's verdicts as an SVG document (the Line of Fire explorer's static snapshot)."""
-    from .lof_views import LofSnapshot
-
-    lt = scenario.loaded
-    weapon, threat = _weapon_and_threat(lt)
-    snap = LofSnapshot.of_table(lt.table, scenario.shooter, rulings=lt.rulings.copy(),
-                                calibration=lt.range_calibration, weapon=weapon, threat=threat)
-    return snap._repr_svg_()
