@@ -72,34 +72,34 @@ def picture(scenario, trace: Trace) -> str | None:
     return None
 
 
-def _map_page():
-    return _map_open(GAME.page_default("mission-map"))
+def _map_page(game: Game):
+    return _map_open(game, game.page_default("mission-map"))
 
 
-def _activation_page():
-    return _activation_open(GAME.page_default("enemy-activation"))
+def _activation_page(game: Game):
+    return _activation_open(game, game.page_default("enemy-activation"))
 
 
-def _map_open(name: str):
+def _map_open(game: Game, name: str):
     from .map_views import map_page
 
-    return map_page(name)
+    return map_page(name, game=game)
 
 
-def _activation_open(name: str):
+def _activation_open(game: Game, name: str):
     from .activation_views import activation_page
 
-    return activation_page(name)
+    return activation_page(name, game=game)
 
 
-def _strategy_page():
-    return _strategy_open(GAME.page_default("strategy-pool"))
+def _strategy_page(game: Game):
+    return _strategy_open(game, game.page_default("strategy-pool"))
 
 
-def _strategy_open(name: str):
+def _strategy_open(game: Game, name: str):
     from .strategy_views import strategy_open
 
-    return strategy_open(name)
+    return strategy_open(name, game=game)
 
 
 def _cli():
