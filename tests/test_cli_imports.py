@@ -50,7 +50,9 @@ def test_a_rules_command_loads_no_ui_library_and_only_the_numeric_libraries_it_n
     assert _loaded(mods, NUMERIC) == COMMANDS[argv]
 
 
-def test_the_odds_verbs_read_no_scenario_model():
-    """``explorer tagraid odds`` takes numbers, not a file: no pydantic (issue 12)."""
-    rc, mods = modules_after(TAGRAID_ODDS)
-    assert rc == 0 and _loaded(mods, ("pydantic",)) == set()
+@pytest.mark.parametrize("argv", [TAGRAID_ODDS, ["masseffect", "strategy-odds"]], ids=" ".join)
+def test_an_odds_verb_that_reads_no_file_loads_no_pydantic(argv):
+    """``explorer tagraid odds`` and ``explorer masseffect strategy-odds`` take numbers, not a file: no pydantic (the
+    Strategy Roll's scenario models live in ``masseffect/strategy_scenario.py``)."""
+    rc, mods = modules_after(argv)
+    assert rc == 0 and _loaded(mods, ("pydantic",)) == set() and "explorer.scenario" not in mods

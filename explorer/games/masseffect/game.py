@@ -2,14 +2,14 @@
 
 A Mass Effect scenario file names its ``kind``; each kind is resolved by one rules module:
 
-==============  =====================  ==============================================================================
-kind            module                 what it answers (sections)
-==============  =====================  ==============================================================================
-``map``         :mod:`.queries`        adjacency, distances, "within N", Line of Fire (Interacting with the Mission Map)
-``strategy``    :mod:`.strategy`       a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
-``damage``      :mod:`.damage`         Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
-``activation``  :mod:`.activation`     a Hazard card's enemy activations: targets, Attack or Advance (Step C)
-==============  =====================  ==============================================================================
+==============  =========================  ==============================================================================
+kind            module                     what it answers (sections)
+==============  =========================  ==============================================================================
+``map``         :mod:`.queries`            adjacency, distances, "within N", Line of Fire (Interacting with the Mission Map)
+``strategy``    :mod:`.strategy_scenario`  a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
+``damage``      :mod:`.damage`             Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
+``activation``  :mod:`.activation`         a Hazard card's enemy activations: targets, Attack or Advance (Step C)
+==============  =========================  ==============================================================================
 
 Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
 (:data:`KINDS`).
@@ -23,7 +23,7 @@ from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "map": ("explorer.games.masseffect.queries", "map_query"),
-    "strategy": ("explorer.games.masseffect.strategy", "strategy"),
+    "strategy": ("explorer.games.masseffect.strategy_scenario", "strategy"),
     "damage": ("explorer.games.masseffect.damage", "damage"),
     "activation": ("explorer.games.masseffect.activation", "activation"),
 }
