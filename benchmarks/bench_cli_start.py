@@ -26,8 +26,9 @@ now and before in turn, floors included, so a change of machine load affects all
 printed before and after. Wall time and CPU time (user + system of the process) are both reported: on a loaded
 machine the wall time mostly measures the wait for a core, and the CPU time is what the command costs when a core is
 free (the target is checked on it). Floors: a bare ``python``, ``import click`` (every verb), ``import pydantic``
-(every verb that reads a scenario file validates it with pydantic), and typer's ``import typer, typer._adapters``
-when typer is installed.
+and click with pydantic and one model class (every verb that reads a scenario file validates it with pydantic; the
+first model class also imports ``importlib.metadata``, for pydantic's plugin entry points), and typer's ``import
+typer, typer._adapters`` when typer is installed.
 
 Then ``python -X importtime`` of ``explorer tagraid odds ...`` gives the import-time breakdown, and the modules that
 must not load for it (pydantic, typer, our pydantic models, shapely, networkx, numpy, ipywidgets, panel) are listed if
@@ -71,6 +72,7 @@ WHOLE = {"explorer resolve tr-02": ["resolve", "tr-02"],
 Raid's table), the Line of Fire verb, ``render`` and every odds/forecast verb."""
 FLOORS = {"python (bare)": ["-c", "pass"], "import click": ["-c", "import click"],
           "import pydantic (BaseModel)": ["-c", "import pydantic; pydantic.BaseModel"],
+          "click + pydantic + one model class": ["-c", "import click, pydantic\nclass M(pydantic.BaseModel): x: int"],
           "import typer + its pydantic coercion": ["-c", "import typer, typer._adapters"]}
 MUST_NOT_LOAD = ("pydantic", "typer", "explorer.scenario", "explorer.games.tagraid.model", "shapely", "networkx",
                  "numpy", "ipywidgets", "panel", "rich")

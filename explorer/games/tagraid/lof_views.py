@@ -1,21 +1,19 @@
 """TAG Raid Line of Fire explorer: pick a shooter, see every verdict drawn on the board and listed with its section.
 
-Public API:
+Rules, pictures and widget are three modules (docs/design.md, "Layers"); this one is the widget, and it re-exports
+the others' names, so ``from explorer.games.tagraid.lof_views import ...`` keeps working:
 
-Rules, pictures and widget are three modules (docs/design.md, "Layers"); this one is the widget and re-exports the
-others' names, so ``from explorer.games.tagraid.lof_views import ...`` keeps working:
-
-* :func:`default_lof_scenario` (:mod:`.lof_scenario`) — the built-in scenario, the packaged table file ``tables/lof-quarry.toml`` (the
-  320-hex quarry with eleven Models, scenery, hexagons without tile and a MegaBeast in an Interior hexagon);
-  :func:`scenario_from_table` turns any table file (:mod:`.table_file`) into a scenario.
-* :func:`analyse` (:mod:`.lof_analysis`) — every :class:`TargetVerdict` of one shooter (LoF, Range Ruler band and MOD, Partial Cover,
-  Range in Hexagons, the MegaBeast's Threat Level side); defined in :mod:`.lof_analysis` (with the incremental
-  :class:`~.lof_analysis.LofAnalysisCache` the explorer uses) and re-exported here.
-* :class:`LofSnapshot` / :func:`board_svg` (:mod:`.lof_picture`) — the one place that turns a table and its verdicts into overlays
-  (:meth:`LofSnapshot.overlays`: used by the widget, by the static SVG ``_repr_svg_`` for docs and notebooks without a
-  kernel, and by :meth:`TableTop._repr_svg_ <.lof.TableTop._repr_svg_>`).
-* :class:`LofExplorer` — the interactive composite (a :class:`~explorer.widgets.hexboard.HexBoardView` plus a side
-  panel with the Range Ruler calibration, the weapon's MODs, ruling options and the verdict list).
+* :func:`default_lof_scenario` (:mod:`.lof_scenario`) — the built-in scenario, the packaged table file
+  ``tables/lof-quarry.toml`` (the 320-hex quarry with eleven Models, scenery, hexagons without tile and a MegaBeast in
+  an Interior hexagon); :func:`scenario_from_table` turns any table file (:mod:`.table_file`) into a scenario.
+* :func:`analyse` (:mod:`.lof_analysis`) — every :class:`TargetVerdict` of one shooter (LoF, Range Ruler band and
+  MOD, Partial Cover, Range in Hexagons, the MegaBeast's Threat Level side), with the incremental
+  :class:`~.lof_analysis.LofAnalysisCache` the explorer uses.
+* :class:`LofSnapshot` / :func:`board_svg` (:mod:`.lof_picture`) — the one place that turns a table and its verdicts
+  into overlays (:meth:`LofSnapshot.overlays`: used by the widget, by the static SVG ``_repr_svg_`` for docs and
+  notebooks without a kernel, and by :meth:`TableTop._repr_svg_ <.lof.TableTop._repr_svg_>`).
+* :class:`LofExplorer` (here) — the interactive composite (a :class:`~explorer.widgets.hexboard.HexBoardView` plus a
+  side panel with the Range Ruler calibration, the weapon's MODs, ruling options and the verdict list).
 
 Sections cited: Line of Fire and Distances › Line of Fire (and its exceptions); MegaBeast › MegaBeast Line of Fire;
 Damage › Partial Cover; Distances and Measurements › Range Ruler; Line of Fire and Distances › Range in Hexagons;
