@@ -44,10 +44,11 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from .lof import TableTop
-from .megabeast import DEFAULT_THREAT_LEVELS, ThreatLevels
+from .megabeast import DEFAULT_THREAT_LEVELS, ThreatLevels  # noqa: F401  (DEFAULT_THREAT_LEVELS re-exported)
 from .options import rulings as default_rulings
 from .lof_report import band_words
-from .ranges import DEFAULT_RANGE_CALIBRATION, DEFAULT_WEAPON_RANGES, OUT_OF_RANGE, RangeCalibration, WeaponRanges, same_hexagon
+from .ranges import (DEFAULT_RANGE_CALIBRATION, DEFAULT_WEAPON_RANGES, OUT_OF_RANGE, RangeCalibration, WeaponRanges,
+                     same_hexagon)
 from .lof_analysis import LofAnalysisCache
 from .situation import enemy_tags_in_contact
 
