@@ -9,6 +9,7 @@ kind            module                 what it answers (sections)
 ``strategy``    :mod:`.strategy`       a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
 ``damage``      :mod:`.damage`         Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
 ``activation``  :mod:`.activation`     a Hazard card's enemy activations: targets, Attack or Advance (Step C)
+``round``       :mod:`.round`          a whole Round: Preparation, each Squadmate's turn, End Phase (Sequence of Play)
 ==============  =====================  ==============================================================================
 
 Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
@@ -26,6 +27,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "strategy": ("explorer.games.masseffect.strategy", "strategy"),
     "damage": ("explorer.games.masseffect.damage", "damage"),
     "activation": ("explorer.games.masseffect.activation", "activation"),
+    "round": ("explorer.games.masseffect.round", "round"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -112,10 +114,11 @@ def _sequences():
     from .activation import ACTIVATION_SEQUENCE
     from .damage import DAMAGE_SEQUENCE
     from .queries import MAP_SEQUENCE
+    from .round import ROUND_SEQUENCE
     from .strategy import STRATEGY_SEQUENCE
 
     return {"map": MAP_SEQUENCE, "strategy": STRATEGY_SEQUENCE, "damage": DAMAGE_SEQUENCE,
-            "activation": ACTIVATION_SEQUENCE}
+            "activation": ACTIVATION_SEQUENCE, "round": ROUND_SEQUENCE}
 
 
 def _cli():
