@@ -135,3 +135,20 @@ def test_round_goes_through_the_registry():
     assert GAME.outcome_text(trace).startswith("Outcome: ") and "On Point: Liara" in GAME.outcome_text(trace)
     frames, _ = play_round(sc)
     assert len(frames) == 6
+
+
+def test_stunning_an_elite_is_refused_naming_the_target():
+    d = data()
+    d["enemies"].append({"name": "Brute", "kind": "elite", "attack_value": 3, "resilience": [4, 5],
+                         "position": "-2,1"})
+    d["turns"][2]["actions"] = [{"box": "Stasis", "die": "standard", "target": "Brute"}]
+    t = play_data(d)
+    assert t.steps[-1].facts["field"] == "turns[2].actions[0].target" and "Elite" in t.result.rejected
+
+
+def test_pictures_of_a_round_and_of_damage_on_a_map():
+    kind, sc = GAME.parse_data(data(), "x.toml")
+    svg = GAME.picture((kind, sc), GAME.resolve((kind, sc)))
+    assert svg and svg.lstrip().startswith("<svg") and "Liara" in svg
+    kind, sc = GAME.load_builtin("me-react-tag")
+    assert GAME.picture((kind, sc), GAME.resolve((kind, sc)))

@@ -231,3 +231,27 @@ def test_activate_event_needs_a_map():
     with pytest.raises(ScenarioError) as e:
         parse_damage(d, "x.toml")
     assert e.value.field == "events[0].type"
+
+
+def test_a_downed_mover_stops_and_the_log_says_where():
+    board = Board((sq("Tali", (0, 0), hp=1, sh=0),), (en("R", (1, -1), av=3),), current="Tali")
+    b, steps = opportunity_attacks(FakeTerrain(), board, "Tali", [H(0, 0), H(-1, 0), H(-2, 0)], movement_points=2)
+    moved = next(e for e in b.log if isinstance(e, SquadmateMoved))
+    assert moved.path == ("0,0", "-1,0") and moved.stopped_by == "Downed" and moved.planned[-1] == "-2,0"
+
+
+@settings(max_examples=60, deadline=None)
+@given(shrouded=st.sets(st.sampled_from([H(q, r) for q in range(-2, 3) for r in range(-2, 3)]), max_size=8),
+       revealed=st.booleans())
+def test_no_enemy_in_a_shrouded_area_activates(shrouded, revealed):
+    """Property: an Enemy standing in a Shrouded area that is not revealed is never Activated; once the area is
+    revealed it is (Shrouded Areas)."""
+    from explorer.games.masseffect.activation import activate_enemy
+    from explorer.games.masseffect.activation import Choices
+
+    t = FakeTerrain(shrouded=set(shrouded))
+    enemies = tuple(en(f"E{i}", (h.q, h.r)) for i, h in enumerate(sorted(shrouded)) if h != H(0, 0))
+    board = Board((sq("Garrus", (0, 0)),), enemies, current="Garrus", revealed=("shrouded",) if revealed else ())
+    for e in enemies:
+        b, steps = activate_enemy(t, board, e.name, Choices(), me_rulings())
+        assert (steps[0].rule == S.SHROUDED_AREAS) == (not revealed)

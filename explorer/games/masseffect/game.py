@@ -48,9 +48,9 @@ def outcome_text(trace: Trace) -> str:
 
 
 def picture(scenario, trace: Trace) -> str | None:
-    """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation`` scenario (the map with
-    every character where the activation leaves it: the typed ``trace.result``); ``None`` for ``strategy`` and ``damage``
-    (no map). Drawn by :func:`.map_svg.render_map`."""
+    """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation``, ``round`` or ``damage``
+    on a map scenario (the map with every character where the scenario leaves it: the typed ``trace.result``);
+    ``None`` for ``strategy`` and a ``damage`` scenario without a map. Drawn by :func:`.map_svg.render_map`."""
     from explorer.hexgrid import Hex
 
     from .map_svg import render_map
@@ -59,7 +59,7 @@ def picture(scenario, trace: Trace) -> str | None:
     if kind == "map":
         chars = {name: (h, side) for name, (h, side, _tags) in sc.placements.items()}
         return render_map(sc.mission_map, characters=chars)
-    if kind == "activation":
+    if kind in ("activation", "round") or (kind == "damage" and sc.map is not None):
         from .map import load_map, map_from_dict
 
         m = load_map(sc.map) if isinstance(sc.map, str) else map_from_dict(sc.map, "scenario")

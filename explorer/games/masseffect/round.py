@@ -352,6 +352,16 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Bo
     return board.shown(len(steps)), steps
 
 
+def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
+    """:func:`_ability`, its refusals from the unit rules (Stunning an Elite...) naming the target field."""
+    try:
+        return _ability(board, ctx, who, act)
+    except RuleViolation as v:
+        if v.rejection.field:
+            raise
+        raise RuleViolation(v.reason, v.rule, field=f"{act.field}.target", step="Step B: Actions") from None
+
+
 def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
     box, k = _space(state, ctx, who, act)
     state = replace(state, used=state.used + ((who, box, k),))
@@ -373,7 +383,7 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
                 else "the Revived Squadmate follows the back of its sheet")
         steps.append(Step(f"{box}: the die is placed; {what} (not modelled here)", S.BASIC_ACTIONS))
     else:
-        board, more = _ability(board, ctx, who, act)
+        board, more = _ability_checked(board, ctx, who, act)
         steps += more
     return replace(state, board=board), steps
 
