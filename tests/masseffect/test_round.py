@@ -53,9 +53,10 @@ def test_round_phases_and_values():
 def test_time_travel_by_replay():
     state, ctx = round_start(parse_round(data(), "x.toml"))
     frames = play(state, ROUND_SEQUENCE, ctx)
-    assert [f.name for f in frames] == ["Preparation Phase", "Turn 1", "Turn 2", "Turn 3", "Turn 4", "End Phase"]
-    back = play(state, ROUND_SEQUENCE, ctx, upto=1)
-    assert back[-1].state == frames[0].state and back[-1].state.hands[0] == ("Shepard", "Husks advance")
+    assert [f.name for f in frames] == ["Start of the Round", "Preparation Phase", "Turn 1", "Turn 2", "Turn 3",
+                                        "Turn 4", "End Phase"]
+    back = play(state, ROUND_SEQUENCE, ctx, upto=2)
+    assert back[-1].state == frames[1].state and back[-1].state.hands[0] == ("Shepard", "Husks advance")
 
 
 def _refused(patch_turn, **where):
@@ -134,7 +135,7 @@ def test_round_goes_through_the_registry():
     trace = GAME.resolve((kind, sc))
     assert GAME.outcome_text(trace).startswith("Outcome: ") and "On Point: Liara" in GAME.outcome_text(trace)
     frames, _ = play_round(sc)
-    assert len(frames) == 6
+    assert len(frames) == 7
 
 
 def test_stunning_an_elite_is_refused_naming_the_target():
@@ -152,3 +153,12 @@ def test_pictures_of_a_round_and_of_damage_on_a_map():
     assert svg and svg.lstrip().startswith("<svg") and "Liara" in svg
     kind, sc = GAME.load_builtin("me-react-tag")
     assert GAME.picture((kind, sc), GAME.resolve((kind, sc)))
+
+
+def test_inferno_at_the_start_of_the_round():
+    d = data()
+    d["map"]["icons"]["-1,1"] = ["inferno"]          # Liara stands in an Inferno hex
+    t = play_data(d)
+    first = t.steps[0]
+    assert first.section == "Start of the Round" and "Liara is in Inferno hex" in first.title
+    assert t.steps[1].title.startswith("Liara suffers 1 Damage")

@@ -6,7 +6,7 @@ the Hazard card with every Enemy's Activation); End Phase (Shields recovered, En
 token passed). Squadmate Sheets come from a sheet file (:mod:`.sheets`; the built-in one is a documented stand-in).
 
 The kernel plays :data:`ROUND_SEQUENCE` over a frozen :class:`RoundState` with a :class:`RoundContext`:
-:func:`preparation_phase`, one frame per turn (:func:`squadmate_turn`) and :func:`round_end_phase`. A declaration
+:func:`start_of_round` (Inferno Icons), :func:`preparation_phase`, one frame per turn (:func:`squadmate_turn`) and :func:`round_end_phase`. A declaration
 the rules refuse (a Move past its Movement Points, an Action Space used twice, a die on a space that does not take
 it, an Ability not unlocked, a target out of range) is a "Not allowed" step citing the rule and naming the field
 (``turns[i].actions[j]...``); the Round stops there (:attr:`RoundState.rejected`).
@@ -59,7 +59,7 @@ from explorer.trace import Step, Trace
 from . import sections as S
 from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices, ChoicesSpec, HazardInstruction,
                          Instruction, MapTerrain, _card, _hex_field, _load_map, coolant_leak_end_of_turn,
-                         opportunity_attacks, shrouded_now)
+                         inferno_start_of_round, opportunity_attacks, shrouded_now)
 from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, OnPointPassed, Refused, SquadmateAt
 from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
@@ -227,6 +227,13 @@ def turn_order(squadmates, on_point: str) -> tuple[str, ...]:
     names = [s.name for s in squadmates]
     i = names.index(on_point)
     return tuple(names[i:] + names[:i])
+
+
+def start_of_round(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """Inferno Icons: at the start of the Round each Squadmate and Minion in an Inferno hex suffers 1 Damage (Elites
+    are unaffected); nothing to say when nobody stands in one."""
+    board, steps = inferno_start_of_round(ctx.terrain, state.board)
+    return replace(state, board=board), tuple(s.in_section("Start of the Round") for s in steps)
 
 
 def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
@@ -467,10 +474,11 @@ def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, t
     return replace(state, board=board, on_point=nxt), tuple(s.in_section("End Phase") for s in steps)
 
 
-ROUND_SEQUENCE = (("Preparation Phase", preparation_phase),
+ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", preparation_phase),
                   Each("Turn {item}", turn_numbers, squadmate_turn, stop=round_stopped),
                   ("End Phase", round_end_phase))
-"""The ``round`` kind as the kernel plays it: the Preparation Phase, one frame per Squadmate's turn (until the Mission
+"""The ``round`` kind as the kernel plays it: Inferno Damage at the start of the Round, the Preparation Phase, one
+frame per Squadmate's turn (until the Mission
 ends or a declaration is refused), the End Phase."""
 
 
