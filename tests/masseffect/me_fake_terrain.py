@@ -20,6 +20,7 @@ class FakeTerrain:
     spawns: tuple = ()
     shrouded: set = field(default_factory=set)
     fast_travel: dict = field(default_factory=dict)
+    doors: dict = field(default_factory=dict)        # {hex: Shrouded areas it borders through an unlocked door}
 
     def __post_init__(self):
         self.hexes = set(hex_range(Hex(0, 0), self.radius))
@@ -80,3 +81,9 @@ class FakeTerrain:
 
     def fast_travel_partner(self, h):
         return self.fast_travel.get(h)
+
+    def area_name(self, h):
+        return "shrouded" if h in self.shrouded else None
+
+    def doors_into(self, h):
+        return tuple(self.doors.get(h, ()))

@@ -67,7 +67,9 @@ UNITS = {
                 {"name": "Ravager", "kind": "elite", "attack_value": 4, "resilience": [4, 6, 5], "damage": 1}],
 }
 EVENT_TYPES = ("enemy_damage", "enemy_attack", "squadmate_damage", "grenade", "medi_gel", "stun", "biotic_effect",
-               "end_phase")
+               "end_phase", "activate")
+MAP_ONLY = ("activate",)                       # event types that need the scenario's map
+POSITIONS = {"Shepard": "0,0", "Garrus": "2,0", "Liara": "-2,1", "Husk": "1,0", "Cannibal": "0,-2", "Ravager": "3,-3"}
 
 
 def _event(draw_type, data) -> dict:
@@ -90,6 +92,8 @@ def _event(draw_type, data) -> dict:
                 "distance": data.draw(st.none() | st.integers(0, 5))}
     if t in ("stun", "biotic_effect"):
         return {"type": t, "target": en}
+    if t == "activate":
+        return {"type": t, "enemy": en, "current": sq}
     return {"type": t}
 
 
@@ -111,9 +115,14 @@ def _through_everything(game, scenario, trace) -> str:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_every_damage_event_type_goes_through_text_json_and_picture(data):
-    types = data.draw(st.lists(st.sampled_from(EVENT_TYPES), min_size=1, max_size=6))
-    doc = {"game": "masseffect", "kind": "damage", "title": "property", **UNITS,
+    on_map = data.draw(st.booleans())
+    allowed = EVENT_TYPES if on_map else tuple(t for t in EVENT_TYPES if t not in MAP_ONLY)
+    types = data.draw(st.lists(st.sampled_from(allowed), min_size=1, max_size=6))
+    units = {k: [dict(u, position=POSITIONS[u["name"]]) if on_map else u for u in v] for k, v in UNITS.items()}
+    doc = {"game": "masseffect", "kind": "damage", "title": "property", **units,
            "rulings": _rulings(data), "events": [_event(t, data) for t in types]}
+    if on_map:
+        doc["map"] = {"name": "property", "shape": {"kind": "hexagon", "radius": 4}}
     scenario = GAME.parse_data(doc, "property.toml")
     trace = GAME.resolve(scenario)
     text = _through_everything(GAME, scenario, trace)

@@ -37,7 +37,7 @@ def test_every_builtin_answers_first(name):
         assert ("can fill" in first) == bool(o["can_fill_move_standard_enhanced"])
     else:
         for s in t.steps:
-            if "attack_value" in s.facts:
+            if "attack_value" in s.facts and "target" in s.facts:   # an Attack (not a Biotic Effect token)
                 assert f"{s.facts['enemy']} Attacks {s.facts['target']}: " in first
             if "spawned" in s.facts:
                 assert f"{s.facts['spawned']} spawns at {s.facts['hex']}" in first

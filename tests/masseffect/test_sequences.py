@@ -25,6 +25,10 @@ def _start(kind, sc):
         from explorer.games.masseffect.damage import damage_start
 
         return damage_start(sc)
+    if kind == "round":
+        from explorer.games.masseffect.round import round_start
+
+        return round_start(sc)
     from explorer.games.masseffect.activation import activation_start
 
     return activation_start(sc)

@@ -59,7 +59,7 @@ from .unit_specs import check_units as _check_units
 from .unit_specs import names_check as _names_check
 from .unit_specs import parse_hex as _parse_hex
 from .results import (ActivationOutcome, Attack, EnemyAdvanced, EnemyAt, Happening, InvalidActivation, NotActivated,
-                      OpportunityAttack, Refused, SquadmateAt, SquadmateMoved, Spawned, TargetTie)
+                      OpportunityAttack, Refused, Revealed, SquadmateAt, SquadmateMoved, Spawned, TargetTie)
 from .units import (Enemy, Roster, Squadmate, damage_happenings, enemy_damage, enemy_damage_happenings,
                     squadmate_damage)
 
@@ -71,6 +71,9 @@ INFERNO_DAMAGE = 1
 """Damage for entering an Inferno hex, and at the start of the Round in one (Inferno Icons)."""
 COOLANT_DAMAGE = 2
 """Damage to a Squadmate ending its turn in a Coolant Leak hex (Coolant Leaks)."""
+MAX_MOVE_MP = 3
+"""The most Movement Points one Move Action can have: a Move die shows 2 or 3 (Strategy Die Icons; Basic Actions ›
+Move). A Move whose die is not declared is held to this bound."""
 
 
 class Terrain(Protocol):
@@ -97,6 +100,13 @@ class Terrain(Protocol):
     def spawn_hexes(self) -> tuple[Hex, ...]: ...
 
     def fast_travel_partner(self, h: Hex) -> Hex | None: ...
+
+    def area_name(self, h: Hex) -> str | None:
+        """The name of the area holding ``h`` (``None``: no named area)."""
+
+    def doors_into(self, h: Hex) -> tuple[str, ...]:
+        """The Shrouded areas (other than ``h``'s own) that ``h`` borders through an unlocked door (Shrouded Areas:
+        standing here reveals them)."""
 
 
 # --- state and inputs ---------------------------------------------------------------------------------------------
@@ -202,6 +212,8 @@ class Board(Roster):
         log: what happened to each character so far, in order (:data:`.results.Happening`).
         scenes: one :class:`Scene` per step so far (the board as that step leaves it and what it looks at): what the
             step-through page draws.
+        revealed: the Shrouded areas revealed so far (Shrouded Areas: a Squadmate stood by an unlocked door into
+            them); an Enemy there is no longer in a Shrouded area.
     """
 
     squadmates: tuple[Squadmate, ...]
@@ -216,6 +228,7 @@ class Board(Roster):
     rejected: str | None = None
     log: tuple[Happening, ...] = ()
     scenes: tuple[Scene, ...] = ()
+    revealed: tuple[str, ...] = ()
 
     def hurt(self, name: str, amount: int, by: str) -> tuple[Board, list[Step]]:
         """Squadmate Damage to ``name`` (:func:`~.units.squadmate_damage`), recorded in :attr:`log`."""
@@ -270,6 +283,34 @@ def _pref(prefs: Sequence, fallback: Sequence):
     pos = {p: i for i, p in enumerate(prefs)}
     fb = {p: i for i, p in enumerate(fallback)}
     return lambda x: (pos.get(x, len(pos)), fb.get(x, len(fb)))
+
+
+def shrouded_now(terrain: Terrain, board: Board, h: Hex | None) -> bool:
+    """Whether ``h`` lies in a Shrouded area that has not been revealed yet (Shrouded Areas)."""
+    return h is not None and terrain.is_shrouded(h) and terrain.area_name(h) not in board.revealed
+
+
+def reveal_shrouded(terrain: Terrain, board: Board, who: str, h: Hex) -> tuple[Board, list[Step]]:
+    """Shrouded Areas: ``who`` stands in ``h``; each Shrouded area that ``h`` borders through an unlocked door and
+    that is not revealed yet is revealed now: every Enemy token in it is flipped to its Active side (no longer
+    Stunned, no longer Shrouded) and the area stops counting as Shrouded. Returns the board and one step per area."""
+    steps: list[Step] = []
+    for area in terrain.doors_into(h):
+        if area in board.revealed:
+            continue
+        inside = [e for e in board.enemies if e.position is not None and terrain.area_name(e.position) == area]
+        for e in inside:
+            board = board.with_enemy(e.name, replace(e, shrouded=False, stunned=False))
+        names = tuple(e.name for e in inside)
+        board = replace(board, revealed=board.revealed + (area,)).logged(Revealed(area, who, str(h), names))
+        flipped = (f"{', '.join(names)} flipped to the Active side" if names else "no Enemy token in it")
+        steps.append(Step(f"{who} stands in {h} by an unlocked door into Shrouded area {area!r}: the area is "
+                          f"revealed; {flipped}", S.SHROUDED_AREAS,
+                          "It no longer counts as Shrouded: its Enemies Activate and can be targeted.",
+                          facts={"area": area, "by": who, "hex": str(h), "flipped": list(names)},
+                          marks=(who, *names)))
+        board = board.shown()
+    return board, steps
 
 
 def _eligible(board: Board, rulings: Rulings) -> list[Squadmate]:
@@ -448,6 +489,8 @@ def attack(board: Board, enemy: Enemy, target: str) -> tuple[Board, list[Step]]:
     Shields first (Squadmate Damage)."""
     av = enemy.effective_attack_value
     note = f" ({enemy.attack_value} - 2, Biotic Effect token)" if enemy.biotic_effect else ""
+    if enemy.biotic_effect and enemy.attack_value < 2:      # Biotic Effects: 2 lower, to a minimum of 0
+        note = f" ({enemy.attack_value} - 2, Biotic Effect token, to a minimum of 0)"
     steps = [Step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, facts={"enemy": enemy.name,
                   "target": target, "attack_value": av}, marks=(enemy.name, target))]
     board, more = board.logged(Attack(enemy.name, target)).shown().hurt(target, av, enemy.name)
@@ -692,7 +735,7 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
         return board.logged(NotActivated(name, True)).shown(), [
             Step(f"{name} is Stunned: not Activated", S.STUNNING_ENEMIES, facts={"enemy": name, "activated": False},
                  marks=(name,))]
-    if enemy.shrouded or terrain.is_shrouded(enemy.position):
+    if enemy.shrouded or shrouded_now(terrain, board, enemy.position):
         return board.logged(NotActivated(name, False)).shown(), [
             Step(f"{name} is in a Shrouded area: not Activated", S.SHROUDED_AREAS,
                  facts={"enemy": name, "activated": False}, marks=(name,))]
@@ -864,33 +907,59 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
 
 
 def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequence[Hex], *, forced: bool = False,
-                        choices: Choices = Choices()) -> tuple[Board, list[Step]]:
+                        choices: Choices = Choices(), movement_points: int | None = None,
+                        rulings: Rulings | None = None) -> tuple[Board, list[Step]]:
     """A Squadmate moves along ``path`` (its start hex first; each next hex one Movement Point away, or the partner
-    Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features.
+    Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features; Interacting
+    with the Mission Map › Shrouded Areas.
 
+    * A Move Action has the ``movement_points`` of its Move die (2 or 3; ``None``: not declared, held to
+      :data:`MAX_MOVE_MP`); each hex entered spends one, a Fast Travel hop too; points not spent are lost. A
+      ``forced`` move is not a Move Action: no Movement Points, no Opportunity Attacks.
     * Leaving adjacency of an Active Enemy (not Stunned, not in a Shrouded area) provokes an Opportunity Attack
       (Damage = its Attack Value, Biotic Effect -2); several are resolved highest Attack Value first (ties:
       ``choices.opportunity_order``, default listing order). A forced move or a Fast Travel hop provokes none.
-    * After an Opportunity Attack by an Enemy with the Pin Tag the Move ends (the other Attacks provoked by the same
-      step are still resolved: they were provoked together). A Downed mover stops.
+    * After an Opportunity Attack by an Enemy with the Pin Tag the Move ends where the Squadmate stands (the other
+      Attacks provoked by the same step are still resolved: they were provoked together); the unspent points are
+      lost. A Downed mover stops.
     * Entering an Inferno hex: 1 Damage.
+    * Standing in a hex bordered by an unlocked door into a Shrouded area reveals it (:func:`reveal_shrouded`; ruling
+      ``shrouded_reveal``: every hex entered, or only the hex where the Move ends).
+
+    The log's :class:`~.results.SquadmateMoved` holds the hexes walked; when the Move ended early, also the route
+    planned, why it ended and the Movement Points lost.
 
     Raises:
-        RuleViolation: a hex the Squadmate cannot enter (an Enemy's hex, not adjacent, Low -> High), a path ending in
-            another Squadmate's hex, or a path not starting at the Squadmate's hex.
+        RuleViolation: a path longer than its Movement Points (field ``path[k]``, the first hex too far), a hex the
+            Squadmate cannot enter (an Enemy's hex, not adjacent, Low -> High), a path ending in another Squadmate's
+            hex, or a path not starting at the Squadmate's hex.
     """
     sq = board.squadmate(mover)
     if not path or path[0] != sq.position:
         raise RuleViolation(f"{mover}'s path must start at its hex {sq.position}", S.BASIC_ACTIONS.section,
                             field="path[0]", step="Step B: Move")
+    spend = len(path) - 1
+    limit = MAX_MOVE_MP if movement_points is None else movement_points
+    if not forced and spend > limit:
+        die = (f"its Move die gives {limit} Movement Points (move.movement_points)" if movement_points is not None
+               else f"a Move die gives at most {MAX_MOVE_MP} Movement Points")
+        raise RuleViolation(f"{mover}'s Move spends {spend} Movement Points ({spend} hexes entered) but {die}: "
+                            f"move.path[{limit + 1}] is one hex too far", S.BASIC_ACTIONS.section,
+                            field=f"path[{limit + 1}]", step="Step B: Move")
+    log_at = len(board.log)
     board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
-    steps = [Step(f"{mover} moves {' -> '.join(map(str, path))}" + (" (forced: no Opportunity Attacks)"
-                                                                       if forced else ""), S.BASIC_ACTIONS,
+    route = " -> ".join(map(str, path))
+    title = (f"{mover}'s Move Action ({plural(limit, 'Movement Point')}), planned route {route}"
+             if movement_points is not None and not forced else
+             f"{mover} moves {route}" + (" (forced: no Opportunity Attacks)" if forced else ""))
+    steps = [Step(title, S.BASIC_ACTIONS,
                   facts={"squadmate": mover, "path": [str(h) for h in path], "forced": forced},
                   marks=tuple(map(str, [mover, *path])))]
     board = board.shown(1, PathFocus(mover, tuple(path)))
     listed = [e.name for e in board.enemies]
     n_before = len(steps)
+    walked = 0
+    stopped_by = ""
     for i, (a, b) in enumerate(zip(path, path[1:])):
         hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
         if not hop and b not in terrain.step_hexes(a):
@@ -904,13 +973,16 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             raise RuleViolation(f"{mover} cannot end its Move in {b} with {occ}", S.BASIC_ACTIONS.section,
                                 field=f"path[{i + 1}]", step="Step B: Move")
         board = board.with_squadmate(replace(board.squadmate(mover), position=b))
+        walked = i + 1
         if hop:
-            steps.append(Step(f"{mover} uses Fast Travel {a} -> {b}: no Opportunity Attacks", S.FAST_TRAVEL,
+            spent = "" if forced else f" (1 Movement Point, {walked} of {limit} spent)"
+            steps.append(Step(f"{mover} uses Fast Travel {a} -> {b}{spent}: no Opportunity Attacks", S.FAST_TRAVEL,
+                              facts={"movement_points_spent": 0 if forced else walked},
                               marks=tuple(map(str, [a, b]))))
             board = board.shown()
         provoking = [] if forced or hop else [
             e for e in board.enemies
-            if e.active and not terrain.is_shrouded(e.position)
+            if e.active and not shrouded_now(terrain, board, e.position)
             and terrain.adjacent(a, e.position) and not terrain.adjacent(b, e.position)]
         stunned_left = [e.name for e in board.enemies if e.stunned and terrain.adjacent(a, e.position)
                         and not terrain.adjacent(b, e.position)]
@@ -920,16 +992,19 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             board = board.shown()
         key = _pref(choices.opportunity_order, listed)
         provoking.sort(key=lambda e: (-e.effective_attack_value, key(e.name)))
-        pinned = False
+        pinned = ""
         for e in provoking:
             av = e.effective_attack_value
             steps.append(Step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
-                              S.OPPORTUNITY_ATTACKS, "Highest Attack Value first." if len(provoking) > 1 else "",
+                              S.OPPORTUNITY_ATTACKS, " ".join(x for x in (
+                                  "Highest Attack Value first." if len(provoking) > 1 else "",
+                                  f"Attack Value {e.attack_value} - 2 for its Biotic Effect token, to a minimum of 0."
+                                  if e.biotic_effect else "") if x),
                               facts={"enemy": e.name, "damage": av}, marks=(e.name, mover)))
             board, more = board.logged(OpportunityAttack(e.name, mover)).shown().hurt(mover, av, e.name)
             steps += more
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
-                pinned = True
+                pinned = pinned or e.name
         if terrain.is_inferno(b):
             board, more = board.shown().hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
             steps += [Step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=(str(b),))] + more
@@ -937,11 +1012,28 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             steps.append(Step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES,
                               marks=(mover,)))
             board = board.shown()
+            stopped_by = "Downed" if i < len(path) - 2 else ""
             break
+        if any(area not in board.revealed for area in terrain.doors_into(b)):
+            final = i == len(path) - 2 or bool(pinned)
+            if final or rulings is None or rulings.reading("shrouded_reveal") == "entered":
+                board, more = reveal_shrouded(terrain, board, mover, b)
+                steps += more
         if pinned and i < len(path) - 2:
-            steps.append(Step(f"Pin Tag: {mover}'s Move Action ends at {b}", S.PIN_TAG, facts={"stopped_at": str(b)},
+            left = limit - walked
+            lost = (f"{plural(left, 'unspent Movement Point')} lost" if movement_points is not None
+                    else "any unspent Movement Points are lost")
+            rest = " -> ".join(map(str, path[i + 2:]))
+            steps.append(Step(f"Pin Tag: {mover}'s Move Action ends at {b} after {pinned}'s Opportunity Attack; "
+                              f"{mover} stops there, {lost}", S.PIN_TAG,
+                              f"The rest of the planned route ({rest}) is not walked; {walked} of {limit} Movement "
+                              f"Points spent." if movement_points is not None else
+                              f"The rest of the planned route ({rest}) is not walked.",
+                              facts={"stopped_at": str(b), "spent": walked,
+                                     "lost": left if movement_points is not None else None},
                               marks=tuple(map(str, [mover, b]))))
             board = board.shown()
+            stopped_by = f"{pinned}'s Pin Tag"
             if occ is not None and occ != mover:
                 steps.append(Step(f"{mover} ends in {b} with {occ}: the Pin Tag ended the Move there", S.PIN_TAG,
                                   "Normally a Move cannot end in another Squadmate's hex; the rulebook "
@@ -952,6 +1044,20 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     if not forced and not any(s.rule == S.OPPORTUNITY_ATTACKS for s in steps[n_before:]):
         steps.append(Step(f"No Opportunity Attacks: {mover} never left the adjacency of an Active Enemy",
                           S.OPPORTUNITY_ATTACKS, marks=(mover,)))
+        board = board.shown()
+    lost_points = None if forced or movement_points is None else limit - walked
+    if stopped_by or lost_points:
+        moved = SquadmateMoved(mover, tuple(str(h) for h in path[:walked + 1]), forced,
+                               planned=tuple(str(h) for h in path) if stopped_by else (), stopped_by=stopped_by,
+                               lost=lost_points)
+        board = replace(board, log=board.log[:log_at] + (moved,) + board.log[log_at + 1:])
+    if lost_points is not None and not stopped_by:
+        end = board.squadmate(mover).position
+        tail = f"; {plural(lost_points, 'unspent point')} lost" if lost_points else ""
+        steps.append(Step(f"{mover}'s Move Action ends at {end}: {walked} of {limit} Movement Points spent{tail}",
+                          S.BASIC_ACTIONS, "Each hex entered (a Fast Travel hop included) spends a Movement Point; "
+                          "points not spent by the end of the Action are lost.",
+                          facts={"spent": walked, "lost": lost_points}, marks=(mover,)))
         board = board.shown()
     return board, steps
 
@@ -1036,6 +1142,13 @@ class MapTerrain:
     def fast_travel_partner(self, h: Hex) -> Hex | None:
         return self.map.fast_travel_partner(h)
 
+    def area_name(self, h: Hex) -> str | None:
+        a = self.map.area_of(h)
+        return None if a is None else a.name
+
+    def doors_into(self, h: Hex) -> tuple[str, ...]:
+        return tuple(sorted(self._g.areas_revealed(self.map, h)))
+
 
 # --- scenario kind "activation" ---------------------------------------------------------------------------------------
 
@@ -1049,10 +1162,13 @@ class HazardInstruction(_Strict):
 
 
 class MoveSpec(_Strict):
-    """A Squadmate's Move before the Hazard card (Basic Actions › Move): ``path`` of hexes, its own hex first."""
+    """A Squadmate's Move before the Hazard card (Basic Actions › Move): ``path`` of hexes, its own hex first;
+    ``movement_points``: the Move die allocated (2 or 3; omitted: at most 3, the largest Move die); ``forced``: not a
+    Move Action (no Movement Points, no Opportunity Attacks)."""
 
     squadmate: str = _Name
     path: list[str] = _Field(min_length=1, max_length=12)
+    movement_points: Literal[2, 3] | None = None
     forced: bool = False
 
 
@@ -1168,8 +1284,9 @@ def _card(sc: ActivationScenario) -> list[Instruction]:
 class ActivationContext(Context):
     """What the steps of an ``activation`` scenario read and never change: the ruling readings (``rulings``), the map
     (``terrain``), the player's ``choices``, and the scenario's declarations: ``start_of_round`` (Inferno Damage
-    first), the Squadmate's ``move`` (``(squadmate, path, forced)`` or ``None``) and
-    ``end_of_turn`` (the Coolant Leak check); the Hazard card is the state's (:attr:`Board.hazard`). No dice: the
+    first), the Squadmate's ``move`` (``(squadmate, path, forced)`` or ``None``),
+    ``end_of_turn`` (the Coolant Leak check) and the Move die's ``movement_points`` (``None``: not declared); the
+    Hazard card is the state's (:attr:`Board.hazard`). No dice: the
     Enemy Bag's draws are the state's ``bag``."""
 
     terrain: Terrain | None = None
@@ -1177,6 +1294,7 @@ class ActivationContext(Context):
     start_of_round: bool = False
     move: tuple[str, tuple[Hex, ...], bool] | None = None
     end_of_turn: bool = False
+    movement_points: int | None = None
 
 
 def start_of_the_round(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[Step, ...]]:
@@ -1197,7 +1315,8 @@ def squadmate_move(board: Board, ctx: ActivationContext) -> tuple[Board, tuple[S
         return board, ()
     mover, path, forced = ctx.move
     try:
-        board, steps = opportunity_attacks(ctx.terrain, board, mover, path, forced=forced, choices=ctx.choices)
+        board, steps = opportunity_attacks(ctx.terrain, board, mover, path, forced=forced, choices=ctx.choices,
+                                           movement_points=ctx.movement_points, rulings=ctx.rulings)
     except RuleViolation as v:                       # the refusal names the rule, the field (move.path[i]), the reason
         said = f"{v.reason} [{v.section}]"
         title = f"Not allowed: {said}"
@@ -1240,7 +1359,8 @@ def activation_start(scenario: ActivationScenario, rulings: Mapping[str, str] | 
                       tuple(ch.opportunity_order))
     mv = scenario.move
     move = (mv.squadmate, tuple(_parse_hex(h) for h in mv.path), mv.forced) if mv else None
-    return board, ActivationContext(r, None, terrain, choices, scenario.start_of_round, move, scenario.end_of_turn)
+    return board, ActivationContext(r, None, terrain, choices, scenario.start_of_round, move, scenario.end_of_turn,
+                                    mv.movement_points if mv else None)
 
 
 def activation_outcome(board: Board) -> ActivationOutcome:

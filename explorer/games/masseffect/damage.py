@@ -10,11 +10,17 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "damage"``
 ``[rulings]``)::
 
     on_point = "Shepard"        # optional: the On Point Squadmate, for an End Phase (default: the first listed)
+    map = "open"                # optional: a built-in map name or an inline [map] table; then every character
+                                # has a position, a React Tag Enemy moves, and "activate" events are allowed
     [[squadmates]] ...          # see unit_specs; listed in seating order, clockwise
     [[enemies]] ...
     [[events]]
     type = "enemy_damage"       # target (an Enemy), amount (0..30), by (a Squadmate), source
-                                # ("action" default, "core_ability", "grenade", "inferno", "turret", "other")
+                                # ("action" default, "core_ability", "grenade", "inferno", "turret", "other"),
+                                # react_to (with a map: the hex a React Tag Enemy moves to when several are nearer)
+    [[events]]
+    type = "activate"           # with a map: a Hazard card Activates enemy, current (the current Squadmate):
+                                # it Attacks a potential target, else it Advances (Step C: Hazard Card)
     [[events]]
     type = "enemy_attack"       # enemy Attacks target (a Squadmate) for its Attack Value (Biotic Effect: -2)
     [[events]]
@@ -48,9 +54,9 @@ from explorer.trace import Step, Trace
 
 from . import options as O
 from . import sections as S
-from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check
-from .results import (Attack, BioticEffect, DamageOutcome, EnemyAt, Happening, MediGel, OnPointPassed, Refused,
-                      SquadmateAt, Stunned)
+from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
+from .results import (Attack, BioticEffect, DamageOutcome, EnemyAt, EnemyReacted, Happening, MediGel, OnPointPassed,
+                      Refused, SquadmateAt, Stunned)
 from .units import (GRENADE_DAMAGE, Enemy, Roster, Squadmate, damage_happenings, defeat_earns_xp, enemy_damage,
                     enemy_damage_happenings, enemy_end_phase, gain_xp, give_biotic_effect, medi_gel, pass_on_point,
                     restore_shields, squadmate_damage, stun)
@@ -64,6 +70,13 @@ class EnemyDamageEvent(Strict):
     amount: int = Field(ge=0, le=30)
     by: str = Field(default="", max_length=40)
     source: Literal["action", "core_ability", "grenade", "inferno", "turret", "other"] = "action"
+    react_to: str | None = Field(default=None, max_length=20)
+
+
+class ActivateEvent(Strict):
+    type: Literal["activate"]
+    enemy: str = Name
+    current: str = Name
 
 
 class EnemyAttackEvent(Strict):
@@ -107,7 +120,8 @@ class EndPhaseEvent(Strict):
     type: Literal["end_phase"]
 
 
-Event = Annotated[Union[EnemyDamageEvent, EnemyAttackEvent, SquadmateDamageEvent, GrenadeEvent, MediGelEvent,
+Event = Annotated[Union[EnemyDamageEvent, ActivateEvent, EnemyAttackEvent, SquadmateDamageEvent, GrenadeEvent,
+                        MediGelEvent,
                         StunEvent, BioticEvent, EndPhaseEvent], Field(discriminator="type")]
 
 
@@ -116,6 +130,7 @@ class DamageScenario(Header):
 
     kind: Literal["damage"]
     on_point: str | None = Field(default=None, max_length=40)
+    map: str | dict | None = None
     squadmates: list[SquadmateSpec] = Field(default_factory=list, max_length=5)
     enemies: list[EnemySpec] = Field(default_factory=list, max_length=40)
     events: list[Event] = Field(default_factory=list, max_length=MAX_EVENTS)
@@ -150,6 +165,7 @@ class DamageContext(Context):
     (no dice: ``dice`` is ``None``)."""
 
     events: tuple[Any, ...] = ()
+    terrain: Any = None
 
 
 def parse_damage(data: Mapping[str, Any], source: str) -> DamageScenario:
@@ -160,8 +176,15 @@ def parse_damage(data: Mapping[str, Any], source: str) -> DamageScenario:
             name used twice, an event naming an unknown Squadmate/Enemy, a Squadmate damaging a Squadmate...).
     """
     sc = validate(DamageScenario, data, source)
-    check_units(sc.squadmates, sc.enemies, source)
+    check_units(sc.squadmates, sc.enemies, source, need_positions=sc.map is not None)
     check_rulings(sc.rulings, source)
+    if sc.map is not None:
+        from .activation import _load_map
+        from .map import check_placements
+
+        m = _load_map(sc.map, source)
+        check_placements(m, [(s.name, parse_hex(s.position)) for s in sc.squadmates], "squadmates", source)
+        check_placements(m, [(e.name, parse_hex(e.position)) for e in sc.enemies], "enemies", source)
     sq = [s.name for s in sc.squadmates]
     en = [e.name for e in sc.enemies]
     if sc.on_point is not None:
@@ -170,10 +193,24 @@ def parse_damage(data: Mapping[str, Any], source: str) -> DamageScenario:
         f = f"events[{i}]"
         if isinstance(ev, EnemyDamageEvent):
             names_check(ev.target, en, f"{f}.target", source)
+            if ev.react_to is not None:
+                if sc.map is None:
+                    raise ScenarioError(f"{f}.react_to", "a React move needs the map", "omit it, or give a map",
+                                        source)
+                try:
+                    parse_hex(ev.react_to)
+                except ValueError as e:
+                    raise ScenarioError(f"{f}.react_to", str(e), "an axial hex 'q,r'", source) from None
             if ev.by:
                 names_check(ev.by, sq, f"{f}.by", source)
             elif ev.source in ("action", "core_ability", "grenade"):
                 raise ScenarioError(f"{f}.by", f"Damage from source {ev.source!r} is dealt by a Squadmate", sq, source)
+        elif isinstance(ev, ActivateEvent):
+            if sc.map is None:
+                raise ScenarioError(f"{f}.type", "an Activation needs the map (adjacency, Line of Fire, Advancing)",
+                                    "a scenario with map = ...", source)
+            names_check(ev.enemy, en, f"{f}.enemy", source)
+            names_check(ev.current, sq, f"{f}.current", source)
         elif isinstance(ev, EnemyAttackEvent):
             names_check(ev.enemy, en, f"{f}.enemy", source)
             names_check(ev.target, sq, f"{f}.target", source)
@@ -200,15 +237,69 @@ def _gone(state: DamageState, name: str) -> tuple[DamageState, tuple[Step, ...]]
                                                facts={"enemy": name, "rejected": True}),)
 
 
+def react_tag(state: DamageState, ctx: DamageContext, name: str, attacker: str,
+              react_to: str | None = None) -> tuple[DamageState, tuple[Step, ...]]:
+    """Damaging Enemies › The React Tag, on the map: the Enemy moves one hex towards the Squadmate who attacked it,
+    into a free adjacent hex nearer that Squadmate (Counting Distances; a hex holding a character cannot be entered,
+    Advancing; High -> Low only across an Elevation Change). Several equally near: ``react_to`` if it is one of them,
+    else the smallest ``(q, r)`` (the player's choice, documented default). None free (or already adjacent to the
+    attacker): ruling ``react_blocked`` (stay, or sidestep to a free hex no further away)."""
+    terrain = ctx.terrain
+    e, a = state.enemy(name), state.squadmate(attacker)
+    start = e.position
+    d0 = terrain.distance(start, a.position)
+    occupied = {c.position: c.name for c in (*state.squadmates, *state.enemies) if c.position is not None}
+    near = {n: terrain.distance(n, a.position) for n in terrain.step_hexes(start)}
+    nearer = sorted(n for n, d in near.items() if d is not None and d0 is not None and d < d0)
+    free = [n for n in nearer if n not in occupied]
+    why = ""
+    if free:
+        want = parse_hex(react_to) if react_to else None
+        pick = want if want in free else free[0]
+        how = ("your choice" if want in free else "default: smallest (q, r)") if len(free) > 1 else "the only one"
+        detail = (f"Free adjacent hexes nearer {attacker}: {', '.join(map(str, free))} ({how})."
+                  + (f" Occupied: {', '.join(f'{n} ({occupied[n]})' for n in nearer if n in occupied)}."
+                     if len(free) < len(nearer) else ""))
+    else:
+        blocked = ("it is already adjacent to " + attacker if d0 == 1 else
+                   "no hex nearer " + attacker + " can be entered" if not nearer else
+                   "every hex nearer " + attacker + " holds a character ("
+                   + ", ".join(f"{n}: {occupied[n]}" for n in nearer) + ")")
+        reading = ctx.rulings.reading("react_blocked")
+        side = sorted(n for n, d in near.items() if n not in occupied and d is not None and d0 is not None
+                      and d <= d0) if reading == "sidestep" else []
+        pick = side[0] if side else start
+        detail = f"Ruling react_blocked = {reading}" + (
+            f": it sidesteps to a free hex no further away (default: smallest (q, r) of {', '.join(map(str, side))})."
+            if side else ": it stays.")
+        why = blocked
+    if pick == start:
+        title = f"React Tag: {name}, Damaged but not Defeated, stays at {start}: {why}"
+    elif why:
+        title = f"React Tag: {name}, Damaged but not Defeated, sidesteps {start} -> {pick}: {why}"
+    else:
+        title = (f"React Tag: {name}, Damaged but not Defeated, moves one hex toward {attacker} at {a.position}: "
+                 f"{start} -> {pick} ({d0} -> {terrain.distance(pick, a.position)} hexes)")
+    state = state.with_enemy(name, replace(e, position=pick)).logged(
+        EnemyReacted(name, str(start), str(pick), attacker, why))
+    return state, (Step(title, S.REACT_TAG, detail, facts={"enemy": name, "from": str(start), "to": str(pick),
+                                                           "toward": attacker},
+                        marks=tuple(map(str, (name, start, pick)))),)
+
+
 def damaging_enemies(state: DamageState, ctx: DamageContext, target: str, amount: int, by: str,
-                     source: str) -> tuple[DamageState, tuple[Step, ...]]:
-    """Damaging Enemies / Elites: one Attack's Damage to one Enemy, then XP for a Defeat (Earning XP)."""
+                     source: str, react_to: str | None = None) -> tuple[DamageState, tuple[Step, ...]]:
+    """Damaging Enemies / Elites: one Attack's Damage to one Enemy, then XP for a Defeat (Earning XP); on a map, a
+    React Tag Enemy Damaged but not Defeated moves toward its attacker (:func:`react_tag`)."""
     enemy = state.enemy(target)
     if enemy is None:
         return _gone(state, target)
     res = enemy_damage(enemy, amount, by=by)
     steps = list(res.steps)
     state = state.with_enemy(target, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, by))
+    if res.react and by and ctx.terrain is not None:          # on a map the React move itself is the step
+        state, more = react_tag(state, ctx, target, by, react_to)
+        steps = [s for s in steps if s.rule != S.REACT_TAG] + list(more)
     if res.defeated:
         if enemy.kind == "minion":
             state = replace(state, returned_to_bag=state.returned_to_bag + (target,))
@@ -315,9 +406,25 @@ def end_phase(state: DamageState, ctx: DamageContext) -> tuple[DamageState, tupl
     return state, tuple(steps)
 
 
+def enemy_activation(state: DamageState, ctx: DamageContext, enemy: str,
+                     current: str) -> tuple[DamageState, tuple[Step, ...]]:
+    """Step C: Hazard Card, one Enemy Activated with ``current`` the current Squadmate: it Attacks a potential
+    target (adjacent, or in Line of Fire with the Ranged Tag; fewest Hit Points) or else Advances
+    (:func:`.activation.activate_enemy`, the same rules as the ``activation`` kind; documented default choices)."""
+    from .activation import Board, Choices, activate_enemy
+
+    if state.enemy(enemy) is None:
+        return _gone(state, enemy)
+    board = Board(state.squadmates, state.enemies, current, log=state.log)
+    board, steps = activate_enemy(ctx.terrain, board, enemy, Choices(), ctx.rulings)
+    return replace(state, squadmates=board.squadmates, enemies=board.enemies, log=board.log), tuple(steps)
+
+
 def _event(state: DamageState, ctx: DamageContext, ev) -> tuple[DamageState, tuple[Step, ...]]:
     if isinstance(ev, EnemyDamageEvent):
-        return damaging_enemies(state, ctx, ev.target, ev.amount, ev.by, ev.source)
+        return damaging_enemies(state, ctx, ev.target, ev.amount, ev.by, ev.source, ev.react_to)
+    if isinstance(ev, ActivateEvent):
+        return enemy_activation(state, ctx, ev.enemy, ev.current)
     if isinstance(ev, EnemyAttackEvent):
         return attacking(state, ev.enemy, ev.target)
     if isinstance(ev, SquadmateDamageEvent):
@@ -367,11 +474,14 @@ DAMAGE_SEQUENCE = (Each("Event {item}", event_numbers, play_event, stop=mission_
 Downed."""
 
 
-def damage_outcome(state: DamageState) -> DamageOutcome:
-    """The typed outcome of a played ``damage`` scenario."""
+def damage_outcome(state: DamageState, on_map: bool = False) -> DamageOutcome:
+    """The typed outcome of a played ``damage`` scenario (``on_map``: the scenario has a map, so every character's
+    hex is part of it)."""
     return DamageOutcome(
-        tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, xp=s.xp) for s in state.squadmates),
+        tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, xp=s.xp,
+                          hex=str(s.position) if on_map else None) for s in state.squadmates),
         tuple(EnemyAt(e.name, e.damage, e.stunned, exhausted=e.exhausted, biotic_effect=e.biotic_effect,
+                      hex=str(e.position) if on_map else None,
                       to_defeat=e.current_shield_value - e.damage + sum(e.resilience[e.exhausted + 1:]))
               for e in state.enemies),
         state.returned_to_bag, state.removed, state.on_point, state.failed, state.rejected, state.log)
@@ -383,8 +493,13 @@ def damage_start(scenario: DamageScenario, rulings: Mapping[str, str] | None = N
     r = O.rulings({**scenario.rulings, **(rulings or {})})
     sqs, ens = check_units(scenario.squadmates, scenario.enemies, None)
     on_point = scenario.on_point or (sqs[0].name if sqs else None)
-    return DamageState(sqs, ens, on_point, declared=len(scenario.events)), DamageContext(r, None,
-                                                                                          tuple(scenario.events))
+    terrain = None
+    if scenario.map is not None:
+        from .activation import MapTerrain, _load_map
+
+        terrain = MapTerrain(_load_map(scenario.map, None), r)
+    return (DamageState(sqs, ens, on_point, declared=len(scenario.events)),
+            DamageContext(r, None, tuple(scenario.events), terrain))
 
 
 def resolve_damage(scenario: DamageScenario, rulings: Mapping[str, str] | None = None,
@@ -402,4 +517,4 @@ def resolve_damage(scenario: DamageScenario, rulings: Mapping[str, str] | None =
     frames = play(state, DAMAGE_SEQUENCE, ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "Damage", frames, ctx.rulings.consulted)
-    return trace.with_result(damage_outcome(final))
+    return trace.with_result(damage_outcome(final, ctx.terrain is not None))

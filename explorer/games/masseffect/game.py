@@ -9,6 +9,7 @@ kind            module                     what it answers (sections)
 ``strategy``    :mod:`.strategy_scenario`  a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
 ``damage``      :mod:`.damage`             Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
 ``activation``  :mod:`.activation`         a Hazard card's enemy activations: targets, Attack or Advance (Step C)
+``round``       :mod:`.round`              a whole Round: Preparation, each Squadmate's turn, End Phase (Sequence of Play)
 ==============  =========================  ==============================================================================
 
 Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
@@ -26,6 +27,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "strategy": ("explorer.games.masseffect.strategy_scenario", "strategy"),
     "damage": ("explorer.games.masseffect.damage", "damage"),
     "activation": ("explorer.games.masseffect.activation", "activation"),
+    "round": ("explorer.games.masseffect.round", "round"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -46,9 +48,9 @@ def outcome_text(trace: Trace) -> str:
 
 
 def picture(scenario, trace: Trace) -> str | None:
-    """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation`` scenario (the map with
-    every character where the activation leaves it: the typed ``trace.result``); ``None`` for ``strategy`` and ``damage``
-    (no map). Drawn by :func:`.map_svg.render_map`."""
+    """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation``, ``round`` or ``damage``
+    on a map scenario (the map with every character where the scenario leaves it: the typed ``trace.result``);
+    ``None`` for ``strategy`` and a ``damage`` scenario without a map. Drawn by :func:`.map_svg.render_map`."""
     from explorer.hexgrid import Hex
 
     from .map_svg import render_map
@@ -57,7 +59,7 @@ def picture(scenario, trace: Trace) -> str | None:
     if kind == "map":
         chars = {name: (h, side) for name, (h, side, _tags) in sc.placements.items()}
         return render_map(sc.mission_map, characters=chars)
-    if kind == "activation":
+    if kind in ("activation", "round") or (kind == "damage" and sc.map is not None):
         from .map import load_map, map_from_dict
 
         m = load_map(sc.map) if isinstance(sc.map, str) else map_from_dict(sc.map, "scenario")
@@ -112,10 +114,11 @@ def _sequences():
     from .activation import ACTIVATION_SEQUENCE
     from .damage import DAMAGE_SEQUENCE
     from .queries import MAP_SEQUENCE
+    from .round import ROUND_SEQUENCE
     from .strategy import STRATEGY_SEQUENCE
 
     return {"map": MAP_SEQUENCE, "strategy": STRATEGY_SEQUENCE, "damage": DAMAGE_SEQUENCE,
-            "activation": ACTIVATION_SEQUENCE}
+            "activation": ACTIVATION_SEQUENCE, "round": ROUND_SEQUENCE}
 
 
 def _cli():

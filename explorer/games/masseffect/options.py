@@ -291,6 +291,39 @@ MEDI_GEL_ON_DOWNED = RulingOption(
 )
 
 
+REACT_BLOCKED = RulingOption(
+    key="react_blocked",
+    title="A React move when no hex nearer the attacker is free",
+    section="Playing a Mission › Damaging Enemies › The React Tag; Step C: Hazard Card › Advancing",
+    readings={
+        "stays": "The Enemy moves only into a free adjacent hex nearer the attacker (fewer hexes by Counting "
+                 "Distances); when every such hex holds a character (or it is already adjacent to the attacker) it "
+                 "stays where it is.",
+        "sidestep": "The Enemy must move one hex: when no nearer hex is free it moves into a free adjacent hex no "
+                    "further from the attacker; only when there is none does it stay.",
+    },
+    default="stays",
+    why_default="The React Tag says the Enemy moves one hex 'towards' its attacker: a hex that is not nearer is not "
+                "towards it, and Advancing forbids an Enemy to enter a hex holding another character; the text "
+                "does not say what happens when both cannot be met, and standing still changes the least.",
+)
+
+SHROUDED_REVEAL = RulingOption(
+    key="shrouded_reveal",
+    title="Does a Squadmate passing through a hex by an unlocked door reveal the Shrouded area?",
+    section="Interacting with the Mission Map › Shrouded Areas",
+    readings={
+        "entered": "Every hex the Squadmate enters during a Move counts as standing in it: passing a hex bordered "
+                   "by an unlocked door into a Shrouded area reveals it at once.",
+        "end_of_move": "Only the hex where the Squadmate ends its Move (or an Action) counts as standing in it.",
+    },
+    default="entered",
+    why_default="Each Movement Point moves the Squadmate into a hex (Basic Actions › Move), where it stands until "
+                "the next point is spent; the reveal happens 'the first time' it stands there, with no mention of "
+                "the end of the Action.",
+)
+
+
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""
 

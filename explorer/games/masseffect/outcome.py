@@ -16,8 +16,9 @@ from explorer.text import join_words, plural
 from explorer.trace import Trace
 
 from .results import (ActivationOutcome, Attack, BioticEffect, DamageOutcome, Downed, EliteDamaged, EnemyAdvanced,
-                      EnemyAt, InvalidActivation, MapAnswer, MapOutcome, MediGel, MinionDamaged, NotActivated,
-                      OnPointPassed, OpportunityAttack, Refused, SquadmateAt, SquadmateDamaged, SquadmateMoved,
+                      EnemyReacted, EnemyAt, InvalidActivation, MapAnswer, MapOutcome, MediGel, MinionDamaged,
+                      NotActivated, OnPointPassed, OpportunityAttack, Refused, Revealed, SquadmateAt, SquadmateDamaged,
+                      SquadmateMoved,
                       Spawned, StrategyOutcome, Stunned, TargetTie)
 
 __all__ = ["outcome_text", "kind_of"]
@@ -101,6 +102,8 @@ def _damage_phrase(d: SquadmateDamaged) -> str:
     """``"2 Damage to Shields"`` / ``"1 to Shields, 2 to Hit Points"`` of a Squadmate's Damage."""
     if d.already_downed:
         return "no effect (already Downed)"
+    if d.amount == 0:
+        return "0 Damage, no Shield or Hit Point lost"
     if d.hits == 0:
         return f"{d.shields} Damage to Shields"
     if d.shields == 0:
@@ -136,7 +139,14 @@ def _events(events) -> list[str]:
         elif isinstance(ev, OpportunityAttack):
             attack = (f"{ev.enemy}'s Opportunity Attack on {ev.squadmate}", ev.squadmate)
         elif isinstance(ev, SquadmateMoved):
-            out.append(f"{ev.squadmate} moves {' → '.join(ev.path)}" + (" (forced)" if ev.forced else ""))
+            said = f"{ev.squadmate} moves {' → '.join(ev.path)}" + (" (forced)" if ev.forced else "")
+            if ev.stopped_by:
+                said += (f" and stops there ({ev.stopped_by} ends the Move; planned {' → '.join(ev.planned)}"
+                         + (f"; {plural(ev.lost, 'unspent Movement Point')} lost)" if ev.lost is not None
+                            else "; unspent Movement Points lost)"))
+            elif ev.lost:
+                said += f" ({plural(ev.lost, 'unspent Movement Point')} lost)"
+            out.append(said)
         elif isinstance(ev, SquadmateDamaged):
             phrase = _damage_phrase(ev)
             if attack and attack[1] == ev.squadmate:
@@ -146,7 +156,7 @@ def _events(events) -> list[str]:
             else:
                 out.append(f"{ev.squadmate} suffers {phrase}")
             attack = None
-        elif isinstance(ev, (Downed, NotActivated, InvalidActivation, OnPointPassed)):
+        elif isinstance(ev, (Downed, NotActivated, InvalidActivation, OnPointPassed, Revealed, EnemyReacted)):
             out.append(ev.text)
         elif isinstance(ev, EnemyAdvanced):
             out.append(f"{ev.enemy} Advances {ev.start} → {ev.end}" + (f" ({ev.why})" if ev.why else ""))
@@ -165,7 +175,7 @@ def _events(events) -> list[str]:
         elif isinstance(ev, Stunned):
             out.append(f"{ev.enemy} is already Stunned" if ev.already else f"{ev.enemy} is Stunned")
         elif isinstance(ev, BioticEffect):
-            out.append(f"{ev.enemy} already has a Biotic Effect token" if ev.already else
+            out.append(f"{ev.enemy} already has a Biotic Effect token: a second cannot be placed" if ev.already else
                        f"{ev.enemy} gets a Biotic Effect token: Attack Value {ev.attack_value} counts as "
                        f"{ev.counts_as}")
         elif isinstance(ev, MediGel):
@@ -208,6 +218,8 @@ def _units_lines(o: DamageOutcome | ActivationOutcome) -> list[str]:
 
 def _units_text(o: DamageOutcome | ActivationOutcome) -> list[str]:
     events = _events(o.events)
+    if isinstance(o.rejected, str):                 # the refused Move is said once, not again as an event
+        events = [e for e in events if e != f"Not allowed: {o.rejected}"]
     head = []
     if o.mission_failed:
         head.append("The Mission ends in failure (Shepard is Downed)")

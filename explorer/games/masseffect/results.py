@@ -21,9 +21,10 @@ from typing import Any, Union
 from explorer.kernel import Outcome
 
 __all__ = ["ActivationOutcome", "Attack", "BioticEffect", "DamageOutcome", "Downed", "EliteDamaged", "EnemyAdvanced",
+           "EnemyReacted",
            "EnemyAt", "Happening", "InvalidActivation", "MapAnswer", "MapOutcome", "MediGel", "MinionDamaged",
            "NotActivated", "OddsLine", "OnPointPassed", "OpportunityAttack", "Refused", "SquadmateAt",
-           "SquadmateDamaged", "SquadmateMoved", "Spawned", "StrategyOutcome", "Stunned", "TargetTie"]
+           "Revealed", "SquadmateDamaged", "SquadmateMoved", "Spawned", "StrategyOutcome", "Stunned", "TargetTie"]
 
 
 # ---------------------------------------------------------------------------------------------------------- map
@@ -228,12 +229,53 @@ class OpportunityAttack:
 
 @dataclass(frozen=True)
 class SquadmateMoved:
-    """Basic Actions › Move: ``squadmate`` moves along ``path`` (hex keys, its own first); ``forced``: no Opportunity
-    Attacks."""
+    """Basic Actions › Move: ``squadmate`` moves along ``path`` (hex keys, its own first: the hexes walked);
+    ``forced``: no Opportunity Attacks. When the Move Action ended early (The Pin Tag, Downed): ``planned`` is the
+    whole route declared and ``stopped_by`` says why; ``lost``: the Movement Points not spent (``None``: the die was
+    not declared)."""
 
     squadmate: str
     path: tuple[str, ...]
     forced: bool = False
+    planned: tuple[str, ...] = ()
+    stopped_by: str = ""
+    lost: int | None = None
+
+
+@dataclass(frozen=True)
+class EnemyReacted:
+    """The React Tag: ``enemy`` moved ``start`` -> ``end`` toward ``toward``; ``why``: no hex nearer ``toward`` could
+    be entered (then ``start == end``: it stayed, or it sidestepped: ruling ``react_blocked``)."""
+
+    enemy: str
+    start: str
+    end: str
+    toward: str
+    why: str = ""
+
+    @property
+    def text(self) -> str:
+        if self.start == self.end:
+            return f"{self.enemy} (React Tag) stays at {self.start}" + (f": {self.why}" if self.why else "")
+        if self.why:                                            # ruling react_blocked = sidestep
+            return f"{self.enemy} (React Tag) sidesteps {self.start} → {self.end}: {self.why}"
+        return f"{self.enemy} (React Tag) moves {self.start} → {self.end}, toward {self.toward}"
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """Shrouded Areas: ``by`` stood in ``hex`` by an unlocked door into ``area``, revealing it; ``enemies`` flipped
+    to their Active side."""
+
+    area: str
+    by: str
+    hex: str
+    enemies: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        flipped = f": {', '.join(self.enemies)} flipped Active" if self.enemies else ""
+        return f"{self.by} reveals Shrouded area {self.area} from {self.hex}{flipped}"
 
 
 @dataclass(frozen=True)
@@ -377,7 +419,8 @@ class OnPointPassed:
         return f"On Point passes from {self.previous} to {self.to}"
 
 
-Happening = Union[Refused, TargetTie, Attack, OpportunityAttack, SquadmateMoved, SquadmateDamaged, Downed,
+Happening = Union[Refused, TargetTie, Attack, OpportunityAttack, SquadmateMoved, Revealed, EnemyReacted,
+                  SquadmateDamaged, Downed,
                   MinionDamaged, EliteDamaged, Stunned, BioticEffect, MediGel, EnemyAdvanced, NotActivated, Spawned,
                   InvalidActivation, OnPointPassed]
 """One thing that happened to a character, as the step functions record it (in order) on the state."""
@@ -388,8 +431,8 @@ Happening = Union[Refused, TargetTie, Attack, OpportunityAttack, SquadmateMoved,
 
 @dataclass(frozen=True)
 class SquadmateAt:
-    """A Squadmate after the scenario: ``hex`` (``activation``; ``None`` for ``damage``), Shields, Hit Points,
-    Downed, and ``xp`` (``damage``; ``None`` for ``activation``)."""
+    """A Squadmate after the scenario: ``hex`` (``activation``, ``damage`` on a map; else ``None``), Shields, Hit
+    Points, Downed, and ``xp`` (``damage``; ``None`` for ``activation``)."""
 
     name: str
     shield_points: int
@@ -408,7 +451,8 @@ class SquadmateAt:
 
 @dataclass(frozen=True)
 class EnemyAt:
-    """An Enemy on the board after the scenario: ``hex`` (``activation``), its Damage, Stunned; and for ``damage``
+    """An Enemy on the board after the scenario: ``hex`` (``activation``; ``damage`` on a map), its Damage, Stunned;
+    and for ``damage``
     the Resilience levels ``exhausted``, ``biotic_effect`` and ``to_defeat`` (Damage still needed at least; ``None``
     for ``activation``)."""
 
@@ -421,10 +465,11 @@ class EnemyAt:
     to_defeat: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        if self.hex is not None:
+        if self.hex is not None and self.exhausted is None:           # activation
             return {"hex": self.hex, "damage": self.damage, "stunned": self.stunned}
-        return {"damage": self.damage, "exhausted": self.exhausted, "stunned": self.stunned,
-                "biotic_effect": self.biotic_effect, "to_defeat": self.to_defeat}
+        d = {"damage": self.damage, "exhausted": self.exhausted, "stunned": self.stunned,
+             "biotic_effect": self.biotic_effect, "to_defeat": self.to_defeat}
+        return d if self.hex is None else {"hex": self.hex, **d}       # damage on a map: where it stands too
 
 
 @dataclass(frozen=True)

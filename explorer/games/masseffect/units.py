@@ -521,7 +521,8 @@ def give_biotic_effect(enemy: Enemy) -> tuple[Enemy, list[Step]]:
     if enemy.shrouded:
         raise RuleViolation(f"{enemy.name} is in a Shrouded area and cannot be targeted", S.SHROUDED_AREAS.section)
     if enemy.biotic_effect:
-        return enemy, [Step(f"{enemy.name} already has a Biotic Effect token: no second one", S.BIOTIC_EFFECTS,
+        return enemy, [Step(f"{enemy.name} already has a Biotic Effect token: a second one cannot be placed",
+                            S.BIOTIC_EFFECTS, "An Enemy token never has more than one Biotic Effect token.",
                             facts={"enemy": enemy.name, "attack_value": enemy.effective_attack_value},
                             marks=[enemy.name])]
     new = replace(enemy, biotic_effect=True)

@@ -1,0 +1,188 @@
+"""Squadmate Sheets as data: the Core Ability, the Basic Action Spaces and the Ability Boxes of each Squadmate.
+
+Sections: Squadmate Sheets; Playing a Mission › Squadmate Phase › Action Spaces, Basic Actions, Ability Actions
+(Enhanced Actions); Additional Rules › Unlocking Abilities; Squadmate Commentary.
+
+The rulebook describes the sheets but prints none, so the engine ships a **stand-in**:
+``explorer/games/masseffect/sheets/standin.toml`` (Ability names from the Squadmate Commentary, every number our
+invention; the file says so at its top). A round file may name another sheet file (``sheets = "path.toml"``) with the
+same shape::
+
+    [basic]                     # Action Spaces of the Basic Actions, common to every sheet
+    move = ["move", "move"]     # each entry one Action Space: "move", "standard" or "enhanced"
+    mission = ["standard"]
+    revive = ["standard"]
+
+    [[sheets]]
+    name = "Garrus"             # the Squadmate
+    core_ability = "Aim"
+    max_shield_points = 3       # 0..20
+    max_hit_points = 5          # 1..20
+    [[sheets.boxes]]            # Ability Boxes, at most 8
+    name = "Concussive Shot"
+    spaces = ["standard", "enhanced"]   # 1..4 Action Spaces
+    unlocked = true             # false: a Locked Ability (cannot be used until unlocked)
+    damage = [1, 3]             # Damage to one Enemy: [standard, enhanced] (0..10 each)
+    stun = false                # Stun one Minion (Elites cannot be Stunned)
+    biotic_effect = false       # a Biotic Effect token on one Enemy
+    range = 3                   # the target within this many hexes (Counting Distances); omitted: any distance
+    line_of_fire = true         # the target must be in Line of Fire
+    enhanced_min_distance = 3   # the Enhanced effect only against a target this far or further (Garrus' commentary)
+
+Action Space kinds (Action Spaces): a ``move`` space takes any die showing a Move icon, a ``standard`` space a
+Standard or Enhanced Action die, an ``enhanced`` space only an Enhanced Action die.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from explorer.errors import ScenarioError
+from explorer.scenario import read_toml, validate
+from explorer.schema import Strict
+
+SpaceKind = Literal["move", "standard", "enhanced"]
+DieFace = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_standard"]
+"""The Strategy die icons a player allocates (Strategy Die Icons; the Core Ability icon is never allocated)."""
+
+FACES_FOR: dict[str, frozenset[str]] = {
+    "move": frozenset({"move_2", "move_3", "move_2_or_standard"}),
+    "standard": frozenset({"standard", "enhanced", "move_2_or_standard"}),
+    "enhanced": frozenset({"enhanced"}),
+}
+"""Action Spaces: the die faces each kind of Action Space accepts (the dual Move (2) / Standard face fits both)."""
+
+MOVEMENT_POINTS: dict[str, int] = {"move_2": 2, "move_3": 3, "move_2_or_standard": 2}
+"""Basic Actions › Move: the Movement Points of each Move die face."""
+
+STANDIN = "standin"
+"""The built-in stand-in sheet file (``sheets/standin.toml``)."""
+
+
+class BoxSpec(Strict):
+    name: str = Field(min_length=1, max_length=40)
+    spaces: list[SpaceKind] = Field(min_length=1, max_length=4)
+    unlocked: bool = True
+    damage: list[int] = Field(default_factory=list, max_length=2)
+    stun: bool = False
+    biotic_effect: bool = False
+    range: int | None = Field(default=None, ge=0, le=30)
+    line_of_fire: bool = False
+    enhanced_min_distance: int | None = Field(default=None, ge=1, le=30)
+
+
+class SheetSpec(Strict):
+    name: str = Field(min_length=1, max_length=40)
+    core_ability: str = Field(min_length=1, max_length=40)
+    max_shield_points: int = Field(ge=0, le=20)
+    max_hit_points: int = Field(ge=1, le=20)
+    boxes: list[BoxSpec] = Field(default_factory=list, max_length=8)
+
+
+class BasicSpec(Strict):
+    move: list[SpaceKind] = Field(min_length=1, max_length=4)
+    mission: list[SpaceKind] = Field(default_factory=list, max_length=4)
+    revive: list[SpaceKind] = Field(default_factory=list, max_length=4)
+
+
+class SheetFile(Strict):
+    basic: BasicSpec
+    sheets: list[SheetSpec] = Field(min_length=1, max_length=10)
+
+
+@dataclass(frozen=True)
+class AbilityBox:
+    """An Ability Box (or a Basic Action): its Action Spaces' kinds, whether it is unlocked, and its effect on one
+    target Enemy (``damage`` = (standard, enhanced); ``stun``; ``biotic_effect``; ``range`` in hexes;
+    ``line_of_fire``; ``enhanced_min_distance``). ``basic``: a Basic Action (Move, Mission, Revive)."""
+
+    name: str
+    spaces: tuple[str, ...]
+    unlocked: bool = True
+    damage: tuple[int, ...] = ()
+    stun: bool = False
+    biotic_effect: bool = False
+    range: int | None = None
+    line_of_fire: bool = False
+    enhanced_min_distance: int | None = None
+    basic: bool = False
+
+    @property
+    def has_effect(self) -> bool:
+        return bool(self.damage) or self.stun or self.biotic_effect
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One Squadmate Sheet: ``boxes`` holds the Basic Actions (``Move``, ``Mission``, ``Revive``) then the Ability
+    Boxes, by name."""
+
+    name: str
+    core_ability: str
+    max_shield_points: int
+    max_hit_points: int
+    boxes: tuple[AbilityBox, ...]
+
+    def box(self, name: str) -> AbilityBox | None:
+        return next((b for b in self.boxes if b.name.lower() == name.lower()), None)
+
+
+def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
+    basic = (AbilityBox("Move", tuple(sc.basic.move), basic=True),
+             AbilityBox("Mission", tuple(sc.basic.mission), basic=True),
+             AbilityBox("Revive", tuple(sc.basic.revive), basic=True))
+    out: dict[str, Sheet] = {}
+    for i, s in enumerate(sc.sheets):
+        if s.name in out:
+            raise ScenarioError(f"sheets[{i}].name", f"{s.name!r} has two sheets", "one sheet per Squadmate", source)
+        names = {"move", "mission", "revive"}
+        boxes = []
+        for j, b in enumerate(s.boxes):
+            if b.name.lower() in names:
+                raise ScenarioError(f"sheets[{i}].boxes[{j}].name", f"{b.name!r} is used twice on {s.name}'s sheet",
+                                    "a name no Basic Action or other box has", source)
+            names.add(b.name.lower())
+            if b.damage and len(b.damage) != 2:
+                raise ScenarioError(f"sheets[{i}].boxes[{j}].damage", "give [standard, enhanced] Damage",
+                                    "two numbers 0..10", source)
+            if any(not 0 <= d <= 10 for d in b.damage):
+                raise ScenarioError(f"sheets[{i}].boxes[{j}].damage", f"{b.damage} out of range", "0..10", source)
+            boxes.append(AbilityBox(b.name, tuple(b.spaces), b.unlocked, tuple(b.damage), b.stun, b.biotic_effect,
+                                    b.range, b.line_of_fire, b.enhanced_min_distance))
+        out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes))
+    return out
+
+
+def parse_sheets(data: Mapping, source: str) -> dict[str, Sheet]:
+    """Validate a sheet file (parsed TOML): ``{Squadmate name: Sheet}``.
+
+    Raises:
+        ScenarioError: one line naming the file, the field and what is allowed.
+    """
+    return _build(validate(SheetFile, data, source), source)
+
+
+@lru_cache(maxsize=8)
+def _load(path: str) -> dict[str, Sheet]:
+    return parse_sheets(read_toml(Path(path)), path)
+
+
+def load_sheets(name: str = STANDIN, source: str | None = None) -> dict[str, Sheet]:
+    """The sheets of ``name``: ``"standin"`` (the built-in stand-in) or a path to a sheet file.
+
+    Raises:
+        ScenarioError: no such file (field ``sheets``), or the file's own errors.
+    """
+    if name == STANDIN:
+        return _load(str(resources.files("explorer.games.masseffect") / "sheets" / "standin.toml"))
+    p = Path(name)
+    if not p.is_file():
+        raise ScenarioError("sheets", f"no sheet file {name!r}", f"{STANDIN!r} or the path of a sheet file", source)
+    return _load(str(p.resolve()))

@@ -1,0 +1,257 @@
+"""Rules a Round touches, applied as written (issue 19, "against the text"): a Move Action's Movement Points, Fast
+Travel's cost, the React Tag's move, the Pin Tag stop, Shrouded areas revealed during play; and the handed cases
+ME-10 and ME-16 as built-in scenarios (their ``expected`` values from /work/shared/cases/rulings-masseffect.jsonl).
+Golden traces of the new built-ins: tests/masseffect/golden/<name>.txt."""
+
+from pathlib import Path
+
+import pytest
+from golden_helpers import check_golden, trace_text
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tests.masseffect.me_fake_terrain import FakeTerrain
+
+from explorer.errors import RuleViolation, ScenarioError
+from explorer.games.masseffect import sections as S
+from explorer.games.masseffect.activation import (Board, opportunity_attacks, parse_activation, play_activation,
+                                                  resolve_activation)
+from explorer.games.masseffect.damage import parse_damage, resolve_damage
+from explorer.games.masseffect.options import rulings as me_rulings
+from explorer.games.masseffect.outcome import outcome_text
+from explorer.games.masseffect.results import EnemyReacted, Revealed, SquadmateMoved
+from explorer.games.masseffect.units import Enemy, Squadmate
+from explorer.hexgrid import Hex
+from explorer.scenario import read_toml
+
+SCENARIOS = Path(__file__).parents[2] / "explorer" / "games" / "masseffect" / "scenarios"
+GOLDEN = Path(__file__).parent / "golden"
+NEW = ["me-10", "me-16", "me-move-points", "me-fast-travel", "me-shrouded-reveal", "me-react-tag"]
+H = Hex
+
+
+def data(name):
+    return read_toml(SCENARIOS / f"{name}.toml")
+
+
+def resolve(name, rulings=None, patch=None):
+    d = data(name) | (patch or {})
+    if d["kind"] == "damage":
+        return resolve_damage(parse_damage(d, f"{name}.toml"), rulings)
+    return resolve_activation(parse_activation(d, f"{name}.toml"), rulings)
+
+
+def sq(name, at, hp=5, sh=3):
+    return Squadmate(name, sh, hp, position=H(*at))
+
+
+def en(name, at, av=2, tags=(), stunned=False, shrouded=False):
+    return Enemy(name, attack_value=av, shield_value=2, tags=frozenset(tags), position=H(*at), stunned=stunned,
+                 shrouded=shrouded)
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_golden_trace(name):
+    check_golden(GOLDEN, name, trace_text(resolve(name)))
+
+
+# --- ME-16: the Pin Tag stop -------------------------------------------------------------------------------------
+
+def test_me16_pin_tag_stop_expected_values():
+    t = resolve("me-16")
+    oa = [s.facts["enemy"] for s in t.steps if s.rule == S.OPPORTUNITY_ATTACKS and "enemy" in s.facts]
+    assert oa == ["R", "P"]                                   # highest Attack Value first; Q never attacks
+    tali = t.result.squadmates[0]
+    assert (tali.hex, tali.shield_points, tali.hit_points, tali.downed) == ("-1,0", 0, 1, False)
+    pin = next(s for s in t.steps if s.rule == S.PIN_TAG)
+    assert pin.facts["stopped_at"] == "-1,0" and pin.facts["lost"] == 2
+    assert "stops there" in pin.title and "2 unspent Movement Points lost" in pin.title
+    moved = next(e for e in t.result.events if isinstance(e, SquadmateMoved))
+    assert moved.path == ("0,0", "-1,0") and moved.planned[-1] == "-3,0" and moved.lost == 2
+    text = outcome_text(t)
+    assert "moves 0,0 → -1,0 and stops there" in text and "2 unspent Movement Points lost" in text
+
+
+def test_me16_wrong_reading_would_down_her():
+    """Without the Pin Tag the route is walked and Q attacks too (the wrong answer the case warns about)."""
+    d = data("me-16")
+    d["enemies"][1]["tags"] = []
+    t = resolve_activation(parse_activation(d, "x.toml"))
+    assert t.result.squadmates[0].downed
+
+
+# --- Movement Points -----------------------------------------------------------------------------------------------
+
+def test_move_longer_than_its_die_is_refused_naming_the_field():
+    t = resolve("me-move-points")
+    assert t.result.rejected and "move.path[3]" in t.result.rejected and "2 Movement Points" in t.result.rejected
+    assert t.result.squadmates[0].hex == "0,0"                # a refused Move changes nothing
+    board = Board((sq("Garrus", (0, 0)),), (), current="Garrus")
+    path = [H(0, 0), H(-1, 0), H(-2, 0), H(-3, 0)]
+    with pytest.raises(RuleViolation) as e:
+        opportunity_attacks(FakeTerrain(), board, "Garrus", path, movement_points=2)
+    assert (e.value.rejection.field, e.value.step, e.value.section) == ("path[3]", "Step B: Move",
+                                                                        S.BASIC_ACTIONS.section)
+    assert "\n" not in str(e.value)
+    b, _ = opportunity_attacks(FakeTerrain(), board, "Garrus", path, movement_points=3)
+    assert b.squadmate("Garrus").position == H(-3, 0)
+    with pytest.raises(RuleViolation, match="at most 3"):            # undeclared die: held to the largest, 3
+        opportunity_attacks(FakeTerrain(), board, "Garrus", path + [H(-4, 0)])
+    b, _ = opportunity_attacks(FakeTerrain(), board, "Garrus", path + [H(-4, 0)], forced=True)
+    assert b.squadmate("Garrus").position == H(-4, 0)                # a forced move is not a Move Action
+
+
+def test_movement_points_field_is_checked():
+    d = data("me-move-points")
+    d["move"]["movement_points"] = 4
+    with pytest.raises(ScenarioError) as e:
+        parse_activation(d, "x.toml")
+    assert e.value.field == "move.movement_points" and "x.toml" in str(e.value)
+
+
+def test_unspent_points_are_lost():
+    board = Board((sq("Garrus", (0, 0)),), (), current="Garrus")
+    b, steps = opportunity_attacks(FakeTerrain(), board, "Garrus", [H(0, 0), H(-1, 0)], movement_points=3)
+    assert steps[-1].facts == {"spent": 1, "lost": 2} and "2 unspent points lost" in steps[-1].title
+    assert b.log[0] == SquadmateMoved("Garrus", ("0,0", "-1,0"), False, lost=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(mp=st.sampled_from([2, 3]), steps=st.lists(st.sampled_from(range(6)), min_size=0, max_size=5))
+def test_movement_never_exceeds_the_die(mp, steps):
+    """Property: an accepted Move enters at most its die's Movement Points hexes; a longer one is refused."""
+    from explorer.hexgrid import neighbors
+
+    path = [H(0, 0)]
+    for d in steps:
+        path.append(neighbors(path[-1])[d])
+    if len(set(path)) != len(path):
+        return
+    board = Board((sq("Garrus", (0, 0)),), (), current="Garrus")
+    t = FakeTerrain(radius=6)
+    if len(path) - 1 > mp:
+        with pytest.raises(RuleViolation):
+            opportunity_attacks(t, board, "Garrus", path, movement_points=mp)
+    else:
+        b, out = opportunity_attacks(t, board, "Garrus", path, movement_points=mp)
+        assert out[-1].facts["spent"] == len(path) - 1 <= mp and out[-1].facts["lost"] == mp - (len(path) - 1)
+
+
+# --- Fast Travel -----------------------------------------------------------------------------------------------------
+
+def test_fast_travel_spends_its_movement_point():
+    t = resolve("me-fast-travel")
+    hop = next(s for s in t.steps if s.rule == S.FAST_TRAVEL)
+    assert hop.facts["movement_points_spent"] == 1 and "1 Movement Point" in hop.title
+    assert t.result.squadmates[0].hex == "4,-3" and t.result.squadmates[0].shield_points == 2
+    d = data("me-fast-travel")
+    d["move"]["path"] = d["move"]["path"] + ["4,-4"]          # hop + 2 steps = 3 points on a 2-point die
+    t = resolve_activation(parse_activation(d, "x.toml"))
+    assert t.result.rejected and "3 Movement Points" in t.result.rejected
+
+
+# --- the React Tag ---------------------------------------------------------------------------------------------------
+
+def test_react_tag_moves_one_hex_toward_the_attacker():
+    t = resolve("me-react-tag")
+    where = {e.name: e.hex for e in t.result.enemies}
+    assert where == {"Husk A": "2,0", "Husk B": "0,-3"}
+    reacted = [e for e in t.result.events if isinstance(e, EnemyReacted)]
+    assert [(e.enemy, e.start, e.end) for e in reacted] == [("Husk A", "3,0", "2,0"), ("Husk B", "0,-3", "0,-3")]
+    assert t.rulings["react_blocked"] == "stays" and t.outcome["enemies"]["Husk A"]["hex"] == "2,0"
+
+
+def test_react_blocked_sidestep_reading():
+    t = resolve("me-react-tag", {"react_blocked": "sidestep"})
+    assert {e.name: e.hex for e in t.result.enemies}["Husk B"] == "-1,-2"
+
+
+def test_react_tag_without_a_map_keeps_the_old_report():
+    d = data("me-react-tag")
+    d.pop("map")
+    for c in d["squadmates"] + d["enemies"]:
+        c.pop("position")
+    t = resolve_damage(parse_damage(d, "x.toml"))
+    assert not any(isinstance(e, EnemyReacted) for e in t.result.events)
+    assert "hex" not in t.outcome["enemies"]["Husk A"]
+
+
+def test_react_to_needs_a_map_and_a_hex():
+    d = data("me-react-tag")
+    d["events"][0]["react_to"] = "zz"
+    with pytest.raises(ScenarioError) as e:
+        parse_damage(d, "x.toml")
+    assert e.value.field == "events[0].react_to"
+
+
+# --- Shrouded areas revealed -----------------------------------------------------------------------------------------
+
+def test_shrouded_area_revealed_by_a_move():
+    frames, t = play_activation(parse_activation(data("me-shrouded-reveal"), "x.toml"))
+    assert any(isinstance(e, Revealed) and e.area == "vault" for e in t.result.events)
+    assert frames[-1].state.revealed == ("vault",)
+    assert t.result.enemies[0].hex == "3,0"                   # it Activated and Advanced
+    d = data("me-shrouded-reveal")
+    d["move"]["path"] = ["0,0", "1,0"]                        # never by the door: the Husk does not Activate
+    t = resolve_activation(parse_activation(d, "x.toml"))
+    assert t.result.enemies[0].hex == "5,0" and not any(isinstance(e, Revealed) for e in t.result.events)
+
+
+def test_shrouded_reveal_end_of_move_reading():
+    t = FakeTerrain(shrouded={H(3, 0)}, doors={H(1, 0): ("shrouded",)})
+    board = Board((sq("Garrus", (0, 0)),), (en("Husk", (3, 0), stunned=True, shrouded=True),), current="Garrus")
+    path = [H(0, 0), H(1, 0), H(1, 1)]
+    b, _ = opportunity_attacks(t, board, "Garrus", path, rulings=me_rulings())
+    assert b.revealed == ("shrouded",) and b.enemy("Husk").active
+    b, _ = opportunity_attacks(t, board, "Garrus", path, rulings=me_rulings({"shrouded_reveal": "end_of_move"}))
+    assert b.revealed == () and not b.enemy("Husk").active
+    b, _ = opportunity_attacks(t, board, "Garrus", path[:2], rulings=me_rulings({"shrouded_reveal": "end_of_move"}))
+    assert b.revealed == ("shrouded",)
+
+
+# --- ME-10 -----------------------------------------------------------------------------------------------------------
+
+def test_me10_expected_values():
+    t = resolve("me-10")
+    titles = [s.title for s in t.steps]
+    assert any(x.startswith("Husk Attacks Tali for 0 Damage") and "minimum of 0" in x for x in titles)
+    assert not any("Advances" in x for x in titles)
+    tali = t.outcome["squadmates"]["Tali"]
+    assert (tali["shield_points"], tali["hit_points"]) == (2, 4)
+    second = t.steps[-1]
+    assert second.rule == S.BIOTIC_EFFECTS and "cannot be placed" in second.title
+    assert t.outcome["enemies"]["Husk"]["biotic_effect"] is True
+    assert "a second cannot be placed" in outcome_text(t)
+
+
+def test_activate_event_needs_a_map():
+    d = data("me-10")
+    d.pop("map")
+    for c in d["squadmates"] + d["enemies"]:
+        c.pop("position")
+    with pytest.raises(ScenarioError) as e:
+        parse_damage(d, "x.toml")
+    assert e.value.field == "events[0].type"
+
+
+def test_a_downed_mover_stops_and_the_log_says_where():
+    board = Board((sq("Tali", (0, 0), hp=1, sh=0),), (en("R", (1, -1), av=3),), current="Tali")
+    b, steps = opportunity_attacks(FakeTerrain(), board, "Tali", [H(0, 0), H(-1, 0), H(-2, 0)], movement_points=2)
+    moved = next(e for e in b.log if isinstance(e, SquadmateMoved))
+    assert moved.path == ("0,0", "-1,0") and moved.stopped_by == "Downed" and moved.planned[-1] == "-2,0"
+
+
+@settings(max_examples=60, deadline=None)
+@given(shrouded=st.sets(st.sampled_from([H(q, r) for q in range(-2, 3) for r in range(-2, 3)]), max_size=8),
+       revealed=st.booleans())
+def test_no_enemy_in_a_shrouded_area_activates(shrouded, revealed):
+    """Property: an Enemy standing in a Shrouded area that is not revealed is never Activated; once the area is
+    revealed it is (Shrouded Areas)."""
+    from explorer.games.masseffect.activation import activate_enemy
+    from explorer.games.masseffect.activation import Choices
+
+    t = FakeTerrain(shrouded=set(shrouded))
+    enemies = tuple(en(f"E{i}", (h.q, h.r)) for i, h in enumerate(sorted(shrouded)) if h != H(0, 0))
+    board = Board((sq("Garrus", (0, 0)),), enemies, current="Garrus", revealed=("shrouded",) if revealed else ())
+    for e in enemies:
+        b, steps = activate_enemy(t, board, e.name, Choices(), me_rulings())
+        assert (steps[0].rule == S.SHROUDED_AREAS) == (not revealed)
