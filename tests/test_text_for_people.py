@@ -13,7 +13,9 @@ import pytest
 from explorer.games import all_games
 from explorer.text import join_words, plural
 
-PY_REPR = re.compile(r"\[\s*'|\[-?\d+(, -?\d+)*\]|\{'|\(\s*'[^']*',|\[\]")
+PY_REPR = re.compile(r"\[\s*'|(?<![\w\]])\[-?\d+(, -?\d+)*\]|\{'|\(\s*'[^']*',|\[\]")
+"""A Python list / dict / tuple repr in a text. An index after a name (``move.path[3]``, a field path a refusal names)
+is not one."""
 BAD_NUMBER = re.compile(r"(?<![\d.])1 (?:[A-Za-z]+ )?dice\b|(?<![\d.])(?:0|[2-9]|\d{2,}) (?:[A-Za-z]+ )?die\b|die/dice")
 
 

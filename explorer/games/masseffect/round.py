@@ -249,7 +249,7 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
         steps.append(Step(f"Hazard card {deck[0]} drawn face-down for {name}", S.PREPARATION_PHASE,
                           facts={"squadmate": name, "card": deck[0]}, marks=(name,)))
         deck = deck[1:]
-    steps.append(Step(f"The Strategy Pool: {STRATEGY_DICE} Strategy dice, gathered by {state.on_point} "
+    steps.append(Step(f"The Strategy Pool: {plural(STRATEGY_DICE, 'Strategy die', 'Strategy dice')}, gathered by {state.on_point} "
                       f"(On Point)", S.STRATEGY_POOL,
                       "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
                       "are Locked here.", facts={"pool": STRATEGY_DICE}))
@@ -369,10 +369,14 @@ def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action) -> 
         raise RuleViolation(v.reason, v.rule, field=f"{act.field}.target", step="Step B: Actions") from None
 
 
+_FACE_WORDS = {"move_2": "Move 2", "move_3": "Move 3", "standard": "Standard", "enhanced": "Enhanced",
+               "move_2_or_standard": "Move 2 or Standard", "core": "Core Ability"}
+"""A die face as a step names it ("a Move 2 die"): the file's face ids in the book's words."""
+
 def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
     box, k = _space(state, ctx, who, act)
     state = replace(state, used=state.used + ((who, box, k),))
-    steps = [Step(f"{who} allocates a {act.die} die to {box} (Action Space {k + 1})", S.ACTION_SPACES,
+    steps = [Step(f"{who} allocates a {_FACE_WORDS.get(act.die, act.die)} die to {box} (Action Space {k + 1})", S.ACTION_SPACES,
                   facts={"box": box, "space": k + 1, "die": act.die})]
     board = state.board
     if not act.resolve:
@@ -410,7 +414,7 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
         return state, (st.in_section(section),)
     turn = ctx.turn_of(who) or Turn(who, (), Choices())
     take = min(DICE_PER_TURN, state.pool)
-    steps = [Step(f"Step A: {who} takes {take} dice from the Strategy Pool ({state.pool} -> {state.pool - take})",
+    steps = [Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool ({state.pool} -> {state.pool - take})",
                   S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces taken (the "
                   "strategy kind plays a Strategy Roll with its Core Ability triggers).",
                   facts={"pool": state.pool - take})]
