@@ -371,12 +371,13 @@ def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action) -> 
 
 _FACE_WORDS = {"move_2": "Move 2", "move_3": "Move 3", "standard": "Standard", "enhanced": "Enhanced",
                "move_2_or_standard": "Move 2 or Standard", "core": "Core Ability"}
-"""A die face as a step names it ("a Move 2 die"): the file's face ids in the book's words."""
+"""A die face as a step names it ("a die showing Move 2"): the file's face ids in the book's words."""
 
 def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
     box, k = _space(state, ctx, who, act)
     state = replace(state, used=state.used + ((who, box, k),))
-    steps = [Step(f"{who} allocates a {_FACE_WORDS.get(act.die, act.die)} die to {box} (Action Space {k + 1})", S.ACTION_SPACES,
+    face = _FACE_WORDS.get(act.die, act.die)
+    steps = [Step(f"{who} allocates a die showing {face} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
                   facts={"box": box, "space": k + 1, "die": act.die})]
     board = state.board
     if not act.resolve:
