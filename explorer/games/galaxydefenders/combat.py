@@ -639,11 +639,18 @@ def apply_poison(target: TargetState, level: int, wounded: bool, rulings: Ruling
                                                     "Each following Refresh phase it suffers 1 wound and the token "
                                                     "goes down one step.", section=sec, marks=(target.name,),
                                                     facts={"poison": level})]
+    if level == target.poison and rulings.reading("identical_poison") == "nothing":
+        return target, [Step(f"A second Poison {level}: nothing happens", S.POISONED,
+                             "Neither effect is the lesser one: read as the same effect again, it adds nothing "
+                             "(ruling identical_poison).", section=sec, marks=(target.name,),
+                             facts={"poison": level})]
     keep = max(level, target.poison)
     t = replace(target, poison=keep)
     steps = [Step(f"Second poison: Poison {min(level, target.poison)} discarded, Poison {keep} kept", S.POISONED,
                   "Two poison effects cannot stay on one target: the lesser is discarded and the target suffers 1 "
-                  "wound at once.", section=sec, marks=(target.name,), facts={"poison": keep})]
+                  "wound at once." if level != target.poison else
+                  "Two poison effects cannot stay on one target: neither is lesser, one copy is discarded and the "
+                  "target suffers 1 wound at once (ruling identical_poison).", section=sec, marks=(target.name,), facts={"poison": keep})]
     t, more = suffer_wounds(t, 1, "second poison", S.POISONED, sec)
     return t, steps + more
 
@@ -686,7 +693,10 @@ def apply_critical_token(target: TargetState, tok: CriticalToken, section: str =
                           "Its wounds reach its lowered maximum Health points.", section=sec, marks=(t.name,),
                           facts={"status": t.status()}))
     word = "replaces the lesser one" if old is not None else "is placed"
-    return t, 0, [Step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "), S.CRITICAL_DURATION,
+    return t, 0, [Step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "),
+                       S.CRITICAL_EFFECTS if old is not None else S.CRITICAL_DURATION,
+                       (f"A greater effect of the same type replaces a lesser one: the {tok.effect} {old} token is "
+                        "discarded. " if old is not None else "") +
                        {"temporary": "It lasts until the next Refresh phase.",
                         "permanent": "It lasts until the end of the mission, healed or death (a Body Condition)."}
                        [tok.duration], section=sec, marks=(t.name,),
@@ -896,12 +906,25 @@ def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, .
         facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra, "cancelled": cancelled}),)
 
 
+def no_wound_rule(d: Defence):
+    """The section that stopped the attack's last hit, cited by "suffers no wound": the Defend roll (Storybook
+    5.5.1 High Impact) when its shield results cancelled some; else the hit-cancelling items and powers (8.1
+    Lethal); else the Power Suit's shields (9.5.2.3) or the Energy Shield stacks (11.7)."""
+    if d.cancelled:
+        return S.HIGH_IMPACT
+    if d.by_items:
+        return S.LETHAL
+    if d.absorbed:
+        return S.POWER_SUIT_SHIELDS if d.suit_used else S.MULTIPLE_ENERGY_SHIELDS
+    return S.HIGH_IMPACT if not d.lethal else S.LETHAL
+
+
 def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """9.3.1 Health Points, 10.4 NPC Health Status: every hit not cancelled is a wound (:func:`suffer_wounds`)."""
     hit_wounds = d.remaining - d.cancelled
     steps: list[Step] = []
     if hit_wounds == 0:
-        steps.append(Step(f"{d.target.name} suffers no wound", S.HIGH_IMPACT if not d.lethal else S.LETHAL,
+        steps.append(Step(f"{d.target.name} suffers no wound", no_wound_rule(d),
                           "Every hit was absorbed or cancelled.", section=f"Wounds: {d.target.name}",
                           marks=(d.target.name,)))
     target, st = suffer_wounds(d.target, hit_wounds, "hits not cancelled")

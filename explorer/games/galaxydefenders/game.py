@@ -16,6 +16,7 @@ kind            module              what it answers (sections)
 ``event``       :mod:`.phases`      signals an Event card teleports (6.3, 11.6)
 ``gd_wings``    :mod:`.phases`      GD-Wings rank rolls with exact odds (9.8)
 ``healing``     :mod:`.phases`      Area Healing (8.5)
+``npc_assig…``  :mod:`.phases`      ``npc_assignment``: who gets a new NPC card (10.1.2, 11.10.1)
 ==============  ==================  ===========================================================================
 """
 
@@ -36,6 +37,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "event": ("explorer.games.galaxydefenders.phases", "event"),
     "gd_wings": ("explorer.games.galaxydefenders.phases", "gd_wings"),
     "healing": ("explorer.games.galaxydefenders.phases", "healing"),
+    "npc_assignment": ("explorer.games.galaxydefenders.phases", "npc_assignment"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -91,7 +93,8 @@ def outcome_text(trace: Trace) -> str:
         if o.has_suit:
             lines.append(f"  Power Suit: {o.suit.batteries} Batteries left" if o.suit is not None else
                          "  Power Suit: left play (no Battery to pay)")
-    else:                               # the phases kinds (menace, close_encounter, event, gd_wings, healing)
+    else:                               # the phases kinds (menace, close_encounter, event, gd_wings, healing,
+                                        # npc_assignment)
         lines.append(f"  {o.summary}")
     return "\n".join(lines)
 
@@ -155,6 +158,7 @@ def _sequences() -> dict:
         "event": phases.EVENT_SEQUENCE,
         "gd_wings": phases.GD_WINGS_SEQUENCE,
         "healing": phases.HEALING_SEQUENCE,
+        "npc_assignment": phases.NPC_ASSIGNMENT_SEQUENCE,
     }
 
 
