@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from explorer.games import get_game
+from explorer.hexgrid import Hex
 
 from .helpers import resolve
 
@@ -15,7 +16,7 @@ CASES = next((p / "shared" / "cases" / "rulings-galaxydefenders.jsonl" for p in 
               if (p / "shared" / "cases" / "rulings-galaxydefenders.jsonl").exists()), _ROOT / "missing")
 
 
-PENDING = {"gd-13": 21}
+PENDING: dict[str, int] = {}
 """Handed cases whose fix is the work of an open issue (``{case id: issue number}``): issue 21 builds them in."""
 
 
@@ -121,3 +122,16 @@ def test_gd_32_alpha_agent_succession_is_a_ruling_option():
 def test_gd_33_npc_assignment():
     assert resolve("gd-33").result.assigned_to == "P3"
     assert resolve("gd-33-variant").result.assigned_to == "P1"
+
+
+def test_gd_13_npc_skips_an_unreachable_alien_and_stays_on_its_teleport_point():
+    tr = resolve("gd-13")
+    o = tr.result
+    assert (o.start, o.end, o.path) == (Hex(0, 0), Hex(0, 0), ())
+    assert o.rule == 2 and o.target == "Teleport Point 0,0"          # the [+] rule, its second listed target
+    verdicts = [s for s in tr.steps if s.section == "Behavior rules"]
+    assert [s.facts["applies"] for s in verdicts] == [False, False, True]
+    assert "2 Areas away" in verdicts[1].detail and "no legal movement path" in verdicts[1].detail
+    assert not any("Marine" in s.title for s in tr.steps)            # the Agent option is never reached
+    targeting = [s for s in tr.steps if s.section == "Targeting"]
+    assert all(s.rule.section == "10.2.1 NPC Movement" for s in targeting)

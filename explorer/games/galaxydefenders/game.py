@@ -70,8 +70,13 @@ def outcome_text(trace: Trace) -> str:
     lines = ["Outcome:"]
     if isinstance(o, ActivationOutcome):
         rule = "no rule applied" if o.rule is None else f"rule {o.rule + 1} ({o.action})"
-        lines.append(f"  {o.mover} targets {o.target}: {rule}; {o.start} -> {o.end}; Areas to the target "
-                     f"{o.areas_before} -> {o.areas_after}")
+        if o.target is None:
+            where = f"stays on {o.start}" if o.start == o.end else f"{o.start} -> {o.end}"
+            lines.append(f"  {o.mover} has no target it can reach: {rule}; {where}")
+        else:
+            areas = (f"; Areas to the target {o.areas_before} -> {o.areas_after}" if o.areas_before is not None
+                     else f"; Areas to the target: {o.areas_after}" if o.areas_after is not None else "")
+            lines.append(f"  {o.mover} targets {o.target}: {rule}; {o.start} -> {o.end}{areas}")
         if o.second is not None:
             lines.append(f"  its second figure / base hex: {o.second}")
     elif isinstance(o, CombatOutcome):
