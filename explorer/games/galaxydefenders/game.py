@@ -17,6 +17,8 @@ kind            module              what it answers (sections)
 ``gd_wings``    :mod:`.phases`      GD-Wings rank rolls with exact odds (9.8)
 ``healing``     :mod:`.phases`      Area Healing (8.5)
 ``npc_assig…``  :mod:`.phases`      ``npc_assignment``: who gets a new NPC card (10.1.2, 11.10.1)
+``round``       :mod:`.round`       a round, first increment: Refresh phase, each agent turn (Action once, Free
+                                    Actions, NPC activation timing), Event phase signals (6.1-6.3, 10.2, 10.4.1)
 ==============  ==================  ===========================================================================
 """
 
@@ -38,6 +40,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "gd_wings": ("explorer.games.galaxydefenders.phases", "gd_wings"),
     "healing": ("explorer.games.galaxydefenders.phases", "healing"),
     "npc_assignment": ("explorer.games.galaxydefenders.phases", "npc_assignment"),
+    "round": ("explorer.games.galaxydefenders.round", "round"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -99,7 +102,7 @@ def outcome_text(trace: Trace) -> str:
             lines.append(f"  Power Suit: {o.suit.batteries} Batteries left" if o.suit is not None else
                          "  Power Suit: left play (no Battery to pay)")
     else:                               # the phases kinds (menace, close_encounter, event, gd_wings, healing,
-                                        # npc_assignment)
+                                        # npc_assignment, round)
         lines.append(f"  {o.summary}")
     return "\n".join(lines)
 
@@ -151,6 +154,7 @@ def _picture(scenario, trace: Trace) -> str | None:
 def _sequences() -> dict:
     """Every rule sequence of the game as the kernel plays it (:data:`explorer.kernel.Sequence`), by name."""
     from . import activation, combat, conditions, phases
+    from . import round as round_
 
     return {
         "combat": combat.COMBAT_SEQUENCE,
@@ -164,6 +168,7 @@ def _sequences() -> dict:
         "gd_wings": phases.GD_WINGS_SEQUENCE,
         "healing": phases.HEALING_SEQUENCE,
         "npc_assignment": phases.NPC_ASSIGNMENT_SEQUENCE,
+        "round": round_.ROUND_SEQUENCE,
     }
 
 
