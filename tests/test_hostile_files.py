@@ -61,7 +61,7 @@ def _texts(package: str, sub: str = "", without: frozenset[str] = frozenset()) -
 
 GD_ADDED_LATER = frozenset({"gd-06.toml", "gd-07.toml", "gd-08.toml", "gd-13.toml", "gd-30.toml", "gd-32.toml",
                             "gd-33.toml", "gd-33-variant.toml", "gd-explosion-map.toml",
-                            "gd-round-agents.toml"})
+                            "gd-round-agents.toml", "gd-ai-npc-immobilized.toml", "gd-ai-paralyzed.toml"})
 """Galaxy Defenders built-ins added after the seed-11 fuzz run (issue 21): the run's seed files did not include
 them, so rebuilding its file 1006 from the rng sequence leaves them out."""
 

@@ -49,6 +49,8 @@ Scenario kind ``activation`` (TOML)::
     came_from = "3,0"                    # optional: where it came from (move back)
     seize = "Biotech"                    # optional: the agent it drags along (7.3)
     base = "3,0"                         # optional: a multi-hex alien's second base hex (adjacent; ``at`` is the face)
+    paralyzed = false                    # skips the activation (10.4.1, 11.9.1; a Master Alien ignores it, 11.3)
+    immobilized = false                  # an NPC: only behavior without movement (10.4.1)
     swarm = "3,1"                        # optional: the second figure of a Prime Swarm unit (11.6)
     [[figures]]
     name = "Biotech"
@@ -117,6 +119,8 @@ class ActivatingModel(Strict):
     seize: str | None = Field(None, max_length=40)
     base: str | None = Field(None, max_length=20)
     swarm: str | None = Field(None, max_length=20)
+    paralyzed: bool = False
+    immobilized: bool = False
 
 
 class FigureModel(Strict):
@@ -337,6 +341,9 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
         if a.kind != "alien":
             raise ScenarioError(f"activating.{key}", "only aliens are multi-hex or Prime Swarm units",
                                 "omit it for an NPC", source)
+    if a.immobilized and a.kind != "npc":
+        raise ScenarioError("activating.immobilized", "Immobilized is an NPC Body Condition (10.4.1)",
+                            "omit it for an alien", source)
     if sc.activating.seize is not None:
         agents = [f.name for f in sc.figures if f.side == "agent"]
         if sc.activating.seize not in agents:
@@ -472,6 +479,7 @@ class Activation:
             rules (after the lead figure is chosen).
         offset: the rule the current run of checks started from (after a move that could not be applied).
         done: a behavior rule was applied (the checks stop).
+        skipped: a Paralyzed figure skips the whole activation (10.4.1, 11.9.1).
         verdicts: every behavior rule checked so far.
         notes: one :data:`Note` per step so far, in order: what each step shows on the map.
         numbers: the behavior rule indices to check, card order.
@@ -493,6 +501,7 @@ class Activation:
     before: int | None = None
     offset: int = 0
     done: bool = False
+    skipped: bool = False
     verdicts: tuple[RuleVerdict, ...] = ()
     notes: tuple[Note, ...] = ()
     numbers: tuple[int, ...] = ()
@@ -533,6 +542,24 @@ def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation
     closest opponent in Areas (legal walking path); ties are the controlling player's choice (first by name)."""
     amap, archenemy, kind = ctx.amap, ctx.activating.archenemy, ctx.activating.kind
     sec = "Targeting"
+    first: tuple[Step, ...] = ()
+    if ctx.activating.paralyzed:
+        if archenemy:
+            first = (Step(f"{ctx.activating.name} ignores Paralyze", S.MASTER_ALIENS, "Master Aliens are immune to "
+                          "any Paralyze effect and ignore effects preventing their activation.", section=sec),)
+        else:
+            steps = (Step(f"{ctx.activating.name} is Paralyzed: it skips its activation",
+                          S.NPC_BODY_CONDITION if kind == "npc" else S.PARALYZED,
+                          "Until the token is removed in the next Refresh phase.",
+                          section=sec, facts={"skipped": True}),)
+            return replace(state, numbers=(), done=True, skipped=True).noted(steps), steps
+    state, first = state.noted(first), first
+    new, steps = _select_target(state, ctx, amap, archenemy, kind, sec)
+    return new, first + steps
+
+
+def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: bool, kind: str, sec: str
+                   ) -> tuple[Activation, tuple[Step, ...]]:
     opp = _opponents(kind, state.others)
     if not opp:
         steps = (Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
@@ -870,6 +897,7 @@ class ActivationOutcome(Outcome):
     areas_after: int | None
     figures: tuple[tuple[str, Hex], ...]
     second: Hex | None = None
+    skipped: bool = False
 
     def to_json(self) -> dict:
         out = {"mover": self.mover, "target": self.target, "rule": self.rule, "action": self.action,
@@ -878,6 +906,8 @@ class ActivationOutcome(Outcome):
                "figures": {n: str(h) for n, h in self.figures}}
         if self.second is not None:
             out["second"] = str(self.second)
+        if self.skipped:
+            out["skipped"] = True
         return out
 
 
@@ -956,6 +986,10 @@ def check_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[bool,
         why = f"{t.name} is {'unreachable' if dr is None else plural(dr, 'Area')} away (needs {r.areas} or fewer)"
     else:
         ok, why = True, "the + rule applies whatever the distance"
+    if ok and ctx.activating.immobilized and r.action in ("move_adjacent", "move_toward", "move_away"):
+        return False, Step(f"{name}: does not apply", S.NPC_BODY_CONDITION, f"{ctx.activating.name} is Immobilized: "
+                           "it follows only behavior without movement until the next Refresh phase.", section=sec,
+                           facts={"behavior": i, "applies": False})
     if ok and r.condition != "plus":
         sights = [amap.line_of_sight(h, t.at, ctx.strict_los) for h in state.unit]
         los, los_why = next((x for x in sights if x[0]), sights[0])
@@ -1091,7 +1125,7 @@ def play_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | N
     after = _unit_distance(s, ctx) if s.target else None
     outcome = ActivationOutcome(scenario.activating.name, s.target.name if s.target else None, s.rule, s.action,
                                 s.start, s.mover.at, s.path, s.before, after,
-                                tuple((f.name, f.at) for f in s.others), s.extra)
+                                tuple((f.name, f.at) for f in s.others), s.extra, s.skipped)
     return frames, trace_of(scenario.title, frames, r.consulted).with_result(outcome)
 
 

@@ -73,7 +73,9 @@ def outcome_text(trace: Trace) -> str:
     lines = ["Outcome:"]
     if isinstance(o, ActivationOutcome):
         rule = "no rule applied" if o.rule is None else f"rule {o.rule + 1} ({o.action})"
-        if o.target is None:
+        if o.skipped:
+            lines.append(f"  {o.mover} is Paralyzed: it skips its activation and stays on {o.start}")
+        elif o.target is None:
             where = f"stays on {o.start}" if o.start == o.end else f"{o.start} -> {o.end}"
             lines.append(f"  {o.mover} has no target it can reach: {rule}; {where}")
         else:
