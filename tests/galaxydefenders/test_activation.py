@@ -123,3 +123,47 @@ def test_a_move_never_ends_farther_from_a_reachable_target(start, agent, flying,
     if o["areas_before"] is not None:
         assert o["areas_after"] is not None and o["areas_after"] <= o["areas_before"]
         assert o["areas_after"] <= max(0, o["areas_before"] - move) or o["areas_after"] <= 1
+
+
+# --- issue 21: NPC Body Conditions (10.4.1) and Paralyzed aliens (11.9.1) -------------------------------------------
+
+def test_an_immobilized_npc_skips_movement_behavior_and_shoots():
+    from .helpers import resolve as _resolve
+
+    tr = _resolve("gd-ai-npc-immobilized")
+    o = tr.result
+    assert (o.rule, o.action, o.start, o.end) == (2, "attack", o.start, o.start)
+    skipped = next(s for s in tr.steps if "Within 2 Areas" in s.title)
+    assert skipped.rule.section == "10.4.1 NPC Body Condition" and skipped.facts["applies"] is False
+
+
+def test_a_paralyzed_alien_skips_its_activation_but_a_master_alien_ignores_it():
+    from explorer.games import get_game
+    from .helpers import resolve as _resolve
+
+    tr = _resolve("gd-ai-paralyzed")
+    assert tr.result.skipped and tr.result.rule is None and tr.result.end == tr.result.start
+    assert not [s for s in tr.steps if s.section == "Behavior rules"]
+    g = get_game("galaxydefenders")
+    kind, sc = g.load_builtin("gd-ai-archenemy")
+    sc = sc.model_copy(update={"activating": sc.activating.model_copy(update={"paralyzed": True})})
+    master = g.resolve((kind, sc), rulings={})
+    plain = g.resolve(g.load_builtin("gd-ai-archenemy"), rulings={})
+    assert any(s.rule.section.startswith("11.3 ") and "ignores Paralyze" in s.title for s in master.steps)
+    assert master.outcome == plain.outcome
+
+
+def test_immobilized_is_refused_on_an_alien():
+    import tomllib
+
+    import pytest
+    from test_hostile_files import to_toml
+
+    from explorer.errors import ScenarioError
+    from explorer.games import get_game, load_any
+
+    doc = tomllib.loads(get_game("galaxydefenders").scenario_text("gd-ai-move-adjacent"))
+    doc["activating"]["immobilized"] = True
+    with pytest.raises(ScenarioError) as e:
+        load_any("bad.toml", text=to_toml(doc))
+    assert e.value.field == "activating.immobilized"

@@ -166,6 +166,19 @@ CASES = [
     ("gd-ai-move-adjacent", ("edges", 0, "kind"), "fence", "edges[0].kind", "'barrier'"),
     ("gd-ai-move-adjacent", ("edges", 0, "open"), True, "edges[0].open", "open only for a door"),
     ("gd-ai-move-adjacent", ("edges",), [{"edge": "0,0|1,0"}] * 401, "edges", "at most 400"),
+    # issue 21: Teleport Points and an NPC's listed "+" targets; the new phases fields and kind
+    ("gd-13", ("teleport_points",), ["50,50"], "teleport_points[0]", "a hex of an Area"),
+    ("gd-13", ("teleport_points",), ["0,0"] * 11, "teleport_points", "at most 10"),
+    ("gd-13", ("rules", 2, "targets"), ["alien", "alien"], "rules[2].targets", "at most once"),
+    ("gd-13", ("rules", 1, "targets"), ["alien"], "rules[1].targets", "condition = 'plus'"),
+    ("gd-13", ("rules", 2, "targets"), ["drone"], "rules[2].targets", "'alien'"),
+    ("gd-33", ("players", 0, "npc_cards"), 6, "players[0].npc_cards", "<= 5"),
+    ("gd-33", ("players",), [{"name": f"P{i}"} for i in range(7)], "players", "at most 6"),
+    ("gd-33", ("npcs_in_play",), 6, "npcs_in_play", "<= 5"),
+    ("gd-33", ("npcs_in_play",), 1, "npcs_in_play", "2 to 5"),
+    ("gd-33", ("specialist",), "Zed", "specialist", "'P1'"),
+    ("gd-32", ("players",), ["Ann"], "alpha_eliminated", "two players or more"),
+    ("gd-08", ("events", 4, "agent"), "Hulk", "events[4].agent", "omit 'agent'"),
 ]
 
 

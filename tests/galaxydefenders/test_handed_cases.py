@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from explorer.games import get_game
+from explorer.hexgrid import Hex
 
 from .helpers import resolve
 
@@ -15,7 +16,7 @@ CASES = next((p / "shared" / "cases" / "rulings-galaxydefenders.jsonl" for p in 
               if (p / "shared" / "cases" / "rulings-galaxydefenders.jsonl").exists()), _ROOT / "missing")
 
 
-PENDING = {"gd-06": 21, "gd-07": 21, "gd-08": 21, "gd-13": 21, "gd-30": 21, "gd-32": 21, "gd-33": 21}
+PENDING: dict[str, int] = {}
 """Handed cases whose fix is the work of an open issue (``{case id: issue number}``): issue 21 builds them in."""
 
 
@@ -73,3 +74,64 @@ def test_gd_05_poison_upgrade_then_two_refreshes():
     assert [(a["poison"], a["wounds"]) for a in tr.outcome["after"]] == [(2, 1), (1, 2), (0, 3)]
     v = resolve("gd-05-variant")
     assert v.outcome["wounds_suffered"] == 1 and v.outcome["final"]["poison"] == 2
+
+
+def test_gd_06_identical_poison_is_a_ruling_option():
+    tr = resolve("gd-06")
+    assert (tr.result.wounds_suffered, tr.result.final.poison) == (1, 1)     # default reading: 1 wound, Poison 1
+    assert tr.rulings.get("identical_poison") == "wound"
+    other = resolve("gd-06", identical_poison="nothing")
+    assert (other.result.wounds_suffered, other.result.final.poison) == (0, 1)
+
+
+def test_gd_07_one_critical_per_wounding_attack_greater_replaces_lesser():
+    tr = resolve("gd-07")
+    a1, a2 = (a.results[0] for a in tr.result.attacks)
+    assert (a1.absorbed, a1.wounds, a1.critical) == (2, 0, None)            # no wound -> no Critical token
+    assert (a2.cancelled_by_dice, a2.wounds, a2.critical) == (1, 3, "c2-atk-dice")
+    crits = [s for s in tr.steps if s.rule.section.startswith("8.2")]
+    assert sum(1 for s in crits if s.title.startswith("Critical 2 token drawn")) == 1
+    replaced = next(s for s in tr.steps if "replaces the lesser one" in s.title)
+    assert replaced.rule.section == "8.2.3 Effects" and replaced.facts["x"] == 2
+    assert any(s.rule.section == "8.2.1 Compatibility" and "c2-movement" in s.title for s in tr.steps)
+    assert tr.result.target("Xeno-Gamma").criticals == (("atk_dice_minus", 2),)   # -2 ATK dice, the -1 gone
+
+
+def test_gd_08_menace_token_and_the_target_fixed_at_activation_start():
+    o = resolve("gd-08").result
+    assert [(a.holder, a.level) for a in o.after] == [("Hulk", 1), ("Hulk", 2), ("Hulk", 1), ("Sniper", 1),
+                                                      ("Sniper", 1), ("Marine", 1), ("Marine", 1)]
+    assert o.attacked == ("Sniper",) and o.holder == "Marine"
+    assert "attacked Sniper" in o.summary
+
+
+def test_gd_30_end_of_mission_roll_in_a_campaign():
+    o = resolve("gd-30").result
+    assert dict(o.ranks) == {"Sniper": "earth"}
+    k = resolve("gd-30", end_of_mission_wings_kill="kill_condition").result
+    assert dict(k.ranks) == {"Sniper": "gold"} and dict(k.p_success) == {"Sniper": None}
+
+
+def test_gd_32_alpha_agent_succession_is_a_ruling_option():
+    o = resolve("gd-32").result
+    assert o.alpha_agent == "Ben" and o.selected == ("Wormoon",)
+    k = resolve("gd-32", alpha_agent_succession="keeps_role").result
+    assert k.alpha_agent == "Ann" and k.selected == ("Xeno-Gamma",)
+
+
+def test_gd_33_npc_assignment():
+    assert resolve("gd-33").result.assigned_to == "P3"
+    assert resolve("gd-33-variant").result.assigned_to == "P1"
+
+
+def test_gd_13_npc_skips_an_unreachable_alien_and_stays_on_its_teleport_point():
+    tr = resolve("gd-13")
+    o = tr.result
+    assert (o.start, o.end, o.path) == (Hex(0, 0), Hex(0, 0), ())
+    assert o.rule == 2 and o.target == "Teleport Point 0,0"          # the [+] rule, its second listed target
+    verdicts = [s for s in tr.steps if s.section == "Behavior rules"]
+    assert [s.facts["applies"] for s in verdicts] == [False, False, True]
+    assert "2 Areas away" in verdicts[1].detail and "no legal movement path" in verdicts[1].detail
+    assert not any("Marine" in s.title for s in tr.steps)            # the Agent option is never reached
+    targeting = [s for s in tr.steps if s.section == "Targeting"]
+    assert all(s.rule.section == "10.2.1 NPC Movement" for s in targeting)

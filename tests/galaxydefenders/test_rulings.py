@@ -103,3 +103,34 @@ def test_master_alien_ignores_paralyze_and_same_critical_is_not_doubled():
     assert a2.criticals == (("def_dice_minus", 1),)
     a3, _, _ = apply_critical_token(a2, cal.token("c2-def-dice"))
     assert a3.criticals == (("def_dice_minus", 2),)      # a greater effect replaces the lesser
+
+
+# --- issue 21: citations a judge would notice ----------------------------------------------------------------------
+
+def test_no_wound_cites_what_stopped_the_hits():
+    from .helpers import resolve as _resolve
+
+    tr = _resolve("gd-04")
+    no_wound = [s for s in tr.steps if s.title.endswith("suffers no wound")]
+    assert no_wound and no_wound[0].rule.section == "11.7 Multiple Energy Shielded Armor"
+
+
+def test_activation_outcome_text_never_prints_none():
+    from explorer.games import get_game
+    from .helpers import resolve as _resolve
+
+    text = get_game("galaxydefenders").outcome_text(_resolve("gd-ai-no-rule"))
+    assert "None" not in text and "Xeno has no target it can reach" in text and "stays on 4,1" in text
+
+
+def test_a_dead_npcs_poison_does_not_flip():
+    from explorer.games.galaxydefenders.combat import TargetState
+    from explorer.games.galaxydefenders.conditions import refresh
+
+    dead = TargetState("Sgt. Rock", "npc", 5, wounds=5, poison=2, mark=1)
+    t, steps = refresh(dead)
+    assert (t.wounds, t.poison, t.mark) == (5, 0, 0)
+    assert [s.rule.section for s in steps] == ["10.4 NPC Health Status"]
+    alive = TargetState("Sgt. Rock", "npc", 5, wounds=1, poison=2)
+    t2, _ = refresh(alive)
+    assert (t2.wounds, t2.poison) == (2, 1)

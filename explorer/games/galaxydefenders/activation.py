@@ -49,18 +49,25 @@ Scenario kind ``activation`` (TOML)::
     came_from = "3,0"                    # optional: where it came from (move back)
     seize = "Biotech"                    # optional: the agent it drags along (7.3)
     base = "3,0"                         # optional: a multi-hex alien's second base hex (adjacent; ``at`` is the face)
+    paralyzed = false                    # skips the activation (10.4.1, 11.9.1; a Master Alien ignores it, 11.3)
+    immobilized = false                  # an NPC: only behavior without movement (10.4.1)
     swarm = "3,1"                        # optional: the second figure of a Prime Swarm unit (11.6)
     [[figures]]
     name = "Biotech"
     side = "agent"                       # agent | drone | npc | alien
     at = "1,0"
     menace = 0                           # Menace token level (1 or 2) on the Menacing Agent
+    teleport_points = ["0,0"]            # optional: Teleport Points (a target of an NPC's "+" rule)
     [[rules]]                            # the A.I. section, in card order
     condition = "adjacent"               # adjacent | within | plus
     areas = 1                            # for "within": the target at most this many Areas away
     action = "attack"                    # attack | move_adjacent | move_toward | move_away | stay
     move = 1                             # Areas moved (move actions)
     label = "Adjacent: attack with claws"
+    targets = ["alien", "teleport_point", "agent"]   # an NPC's "+" rule: "move toward the closest:" in order
+
+Distance in Areas for a rule's condition counts Areas whose hexes touch (a Barrier Hex Side keeps hexes adjacent,
+5.1); every rule also needs a legal movement path (10.1, 11.11), checked on its own.
 """
 
 from __future__ import annotations
@@ -114,6 +121,8 @@ class ActivatingModel(Strict):
     seize: str | None = Field(None, max_length=40)
     base: str | None = Field(None, max_length=20)
     swarm: str | None = Field(None, max_length=20)
+    paralyzed: bool = False
+    immobilized: bool = False
 
 
 class FigureModel(Strict):
@@ -129,6 +138,7 @@ class RuleModel(Strict):
     action: Literal["attack", "move_adjacent", "move_toward", "move_away", "stay"]
     move: int = Field(1, ge=0, le=6)
     label: str = Field("", max_length=120)
+    targets: list[Literal["alien", "teleport_point", "agent"]] = Field(default_factory=list, max_length=3)
 
 
 class ActivationScenario(ScenarioHeader):
@@ -146,6 +156,7 @@ class ActivationScenario(ScenarioHeader):
     edges: list[EdgeModel] = Field(default_factory=list, max_length=400)
     activating: ActivatingModel
     figures: list[FigureModel] = Field(default_factory=list, max_length=30)
+    teleport_points: list[HexKey] = Field(default_factory=list, max_length=10)
     rules: list[RuleModel] = Field(min_length=1, max_length=12)
 
 
@@ -335,11 +346,26 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
         if a.kind != "alien":
             raise ScenarioError(f"activating.{key}", "only aliens are multi-hex or Prime Swarm units",
                                 "omit it for an NPC", source)
+    if a.immobilized and a.kind != "npc":
+        raise ScenarioError("activating.immobilized", "Immobilized is an NPC Body Condition (10.4.1)",
+                            "omit it for an alien", source)
     if sc.activating.seize is not None:
         agents = [f.name for f in sc.figures if f.side == "agent"]
         if sc.activating.seize not in agents:
             raise ScenarioError("activating.seize", f"no agent named {sc.activating.seize!r}", agents, source)
+    for i, k in enumerate(sc.teleport_points):
+        h = parse_hex_key(k, f"teleport_points[{i}]", source)
+        if h not in amap.area_of or h in amap.blocking:
+            raise ScenarioError(f"teleport_points[{i}]", f"hex {h} is not an open map hex", "a hex of an Area, not "
+                                "Blocking", source)
     for i, r in enumerate(sc.rules):
+        if r.targets and (r.condition != "plus" or r.action != "move_toward" or sc.activating.kind != "npc"):
+            raise ScenarioError(f"rules[{i}].targets", "a list of targets belongs to an NPC's '+' rule that moves "
+                                "toward the closest of them (10.2.1)", "omit it, or condition = 'plus', action = "
+                                "'move_toward' on an NPC", source)
+        if len(set(r.targets)) != len(r.targets):
+            raise ScenarioError(f"rules[{i}].targets", "a target kind is listed twice", "each of alien, "
+                                "teleport_point, agent at most once", source)
         if r.condition == "within" and r.areas < 1:
             raise ScenarioError(f"rules[{i}].areas", "a 'within' rule needs a distance in Areas", "1 to 10", source)
     return sc
@@ -447,6 +473,8 @@ class Activation:
         crosses_barriers: Flying or Burrowing (5.1).
         target: the target chosen at the start, or ``None``.
         candidates: every opponent's distance at targeting (``None``: not measured).
+        sighted: when no opponent can be reached by a legal path, the closest one counted in Areas regardless of
+            paths: the behavior rules measure it, and each then fails for want of a legal movement path.
         rule: index of the behavior rule applied, or ``None``.
         action: its action, or ``None``.
         path: the hexes walked.
@@ -456,6 +484,7 @@ class Activation:
             rules (after the lead figure is chosen).
         offset: the rule the current run of checks started from (after a move that could not be applied).
         done: a behavior rule was applied (the checks stop).
+        skipped: a Paralyzed figure skips the whole activation (10.4.1, 11.9.1).
         verdicts: every behavior rule checked so far.
         notes: one :data:`Note` per step so far, in order: what each step shows on the map.
         numbers: the behavior rule indices to check, card order.
@@ -470,12 +499,14 @@ class Activation:
     extra: Hex | None = None
     extra_kind: str | None = None
     candidates: tuple[TargetCandidate, ...] | None = None
+    sighted: Figure | None = None
     action: str | None = None
     start: Hex | None = None
     start_extra: Hex | None = None
     before: int | None = None
     offset: int = 0
     done: bool = False
+    skipped: bool = False
     verdicts: tuple[RuleVerdict, ...] = ()
     notes: tuple[Note, ...] = ()
     numbers: tuple[int, ...] = ()
@@ -517,6 +548,24 @@ def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation
     closest opponent in Areas (legal walking path); ties are the controlling player's choice (first by name)."""
     amap, archenemy, kind = ctx.amap, ctx.activating.archenemy, ctx.activating.kind
     sec = "Targeting"
+    first: tuple[Step, ...] = ()
+    if ctx.activating.paralyzed:
+        if archenemy:
+            first = (Step(f"{ctx.activating.name} ignores Paralyze", S.MASTER_ALIENS, "Master Aliens are immune to "
+                          "any Paralyze effect and ignore effects preventing their activation.", section=sec),)
+        else:
+            steps = (Step(f"{ctx.activating.name} is Paralyzed: it skips its activation",
+                          S.NPC_BODY_CONDITION if kind == "npc" else S.PARALYZED,
+                          "Until the token is removed in the next Refresh phase.",
+                          section=sec, facts={"skipped": True}),)
+            return replace(state, numbers=(), done=True, skipped=True).noted(steps), steps
+    state, first = state.noted(first), first
+    new, steps = _select_target(state, ctx, amap, archenemy, kind, sec)
+    return new, first + steps
+
+
+def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: bool, kind: str, sec: str
+                   ) -> tuple[Activation, tuple[Step, ...]]:
     opp = _opponents(kind, state.others)
     if not opp:
         steps = (Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
@@ -540,9 +589,16 @@ def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation
     reach = [(f, d) for f, d in rows if d is not None]
     listing = "; ".join(f"{f.name} {'no legal path' if d is None else plural(d, 'Area')}" for f, d in rows)
     if not reach:
-        steps = (Step("No opponent can be reached by a legal path", S.ALIEN_MOVEMENT, listing, section=sec,
+        rg = amap.area_graph(True)
+        near = sorted(((d, f.name, f) for f in opp for d in [min((x for x in (area_distance(amap, rg, h, f.at)
+                                                                              for h in state.unit)
+                                                               if x is not None), default=None)]
+                       if d is not None), key=lambda x: (x[0], x[1]))
+        sighted = near[0][2] if near else None
+        rule = S.ALIEN_MOVEMENT if kind == "alien" else S.NPC_MOVEMENT
+        steps = (Step("No opponent can be reached by a legal path", rule, listing, section=sec,
                       facts={"candidates": [{"name": f.name, "areas": d} for f, d in rows]}),)
-        return replace(state, candidates=cands).noted(steps, Targeted(None, cands)), steps
+        return replace(state, candidates=cands, sighted=sighted).noted(steps, Targeted(None, cands)), steps
     best = min(d for _, d in reach)
     tied = sorted(f.name for f, d in reach if d == best)
     t = next(f for f, _ in reach if f.name == tied[0])
@@ -694,9 +750,10 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
     else:
         goal = amap.area_of[t.at]
         if here == goal and r.action == "move_toward":
-            steps.append(Step(f"Already in {t.name}'s Area: it remains", rule, "Moving toward a target it already "
-                              "reached leaves it where it is.", section=sec))
-            route, path = [], [state.mover.at]
+            steps.append(Step(f"Already at {t.name}: it remains in its current position", rule,
+                              "Moving toward a closest target it already reached leaves it where it is.",
+                              section=sec, marks=(str(state.mover.at),)))
+            return state, steps, [None]
         elif here == goal or r.move == 0:
             route, path = [], [state.mover.at]
         else:
@@ -850,6 +907,7 @@ class ActivationOutcome(Outcome):
     areas_after: int | None
     figures: tuple[tuple[str, Hex], ...]
     second: Hex | None = None
+    skipped: bool = False
 
     def to_json(self) -> dict:
         out = {"mover": self.mover, "target": self.target, "rule": self.rule, "action": self.action,
@@ -858,6 +916,8 @@ class ActivationOutcome(Outcome):
                "figures": {n: str(h) for n, h in self.figures}}
         if self.second is not None:
             out["second"] = str(self.second)
+        if self.skipped:
+            out["skipped"] = True
         return out
 
 
@@ -870,6 +930,7 @@ class ActivationContext(Context):
     activating: ActivatingModel | None = None
     rules: tuple[RuleModel, ...] = ()
     strict_los: bool = False
+    teleport_points: tuple[str, ...] = ()
 
 
 def _unit_distance(state: Activation, ctx: ActivationContext) -> int | None:
@@ -910,22 +971,35 @@ def check_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[bool,
     amap, kind, r = ctx.amap, ctx.activating.kind, ctx.rules[i]
     sec = "Behavior rules"
     rule_ref = S.NPC_AI if kind == "npc" else S.ALIEN_MOVEMENT
-    t = state.target
+    t = state.target or state.sighted
     name = r.label or f"rule {i - state.offset + 1} ({r.condition}" \
                       f"{' ' + str(r.areas) if r.condition == 'within' else ''}: {r.action})"
+    if r.targets:
+        return True, Step(f"{name}: applies", S.NPC_MOVEMENT, "The + rule applies whatever the distance and needs no "
+                          "line of sight; its target is the first of its listed targets that a legal walking path "
+                          "reaches.", section=sec, facts={"behavior": i, "applies": True, "action": r.action})
     if t is None:
         return False, Step(f"{name}: no target", rule_ref, "", section=sec, facts={"behavior": i, "applies": False})
     g = amap.area_graph(state.crosses_barriers)
     ds = [x for x in (area_distance(amap, g, h, t.at) for h in state.unit) if x is not None]
     d = min(ds) if ds else None
+    if d is None:
+        rg = amap.area_graph(True)
+        dr = min((x for x in (area_distance(amap, rg, h, t.at) for h in state.unit) if x is not None), default=None)
+    else:
+        dr = d
     near = min(distance(h, t.at) for h in state.unit)
     if r.condition == "adjacent":
         ok, why = near == 1, f"{t.name} is {plural(near, 'hex', 'hexes')} away (Barrier sides keep hexes adjacent)"
     elif r.condition == "within":
-        ok = d is not None and d <= r.areas
-        why = f"{t.name} is {'unreachable' if d is None else plural(d, 'Area')} away (needs {r.areas} or fewer)"
+        ok = dr is not None and dr <= r.areas
+        why = f"{t.name} is {'unreachable' if dr is None else plural(dr, 'Area')} away (needs {r.areas} or fewer)"
     else:
         ok, why = True, "the + rule applies whatever the distance"
+    if ok and ctx.activating.immobilized and r.action in ("move_adjacent", "move_toward", "move_away"):
+        return False, Step(f"{name}: does not apply", S.NPC_BODY_CONDITION, f"{ctx.activating.name} is Immobilized: "
+                           "it follows only behavior without movement until the next Refresh phase.", section=sec,
+                           facts={"behavior": i, "applies": False})
     if ok and r.condition != "plus":
         sights = [amap.line_of_sight(h, t.at, ctx.strict_los) for h in state.unit]
         los, los_why = next((x for x in sights if x[0]), sights[0])
@@ -933,8 +1007,8 @@ def check_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[bool,
             ok, why = False, f"no line of sight to {t.name}: {los_why}"
         else:
             why += f"; line of sight: {los_why}"
-    if ok and r.action in ("move_adjacent", "move_toward") and d is None:
-        ok, why = False, f"no legal movement path to {t.name}"
+    if ok and (r.action in ("move_adjacent", "move_toward") or state.target is None) and d is None:
+        ok, why = False, f"{why}; but no legal movement path to {t.name}, and every behavior rule needs one"
     if not ok:
         return False, Step(f"{name}: does not apply", rule_ref, why + ".", section=sec,
                            facts={"behavior": i, "applies": False})
@@ -952,16 +1026,64 @@ def try_behavior_rule(state: Activation, ctx: ActivationContext, i: int) -> tupl
     if not applies:
         return state, (step,)
     r, kind = ctx.rules[i], ctx.activating.kind
+    if r.targets:
+        target, st = first_matching_target(state, ctx, r.targets)
+        state = replace(state, target=target).noted(st, *([None] * (len(st) - 1)),
+                                                    Targeted(target.name if target else None))
+        if target is None:
+            return replace(state, offset=i + 1), (step, *st)
+        step = (step, *st)
+    else:
+        step = (step,)
     if r.action in ("attack", "stay"):
         act = Step(f"{'Attacks ' + state.target.name if r.action == 'attack' else 'Stays'} without moving",
                    S.ALIEN_COMBAT if r.action == "attack" and kind == "alien" else
                    S.NPC_COMBAT if r.action == "attack" else S.ALIEN_MOVEMENT, "", section="Action")
-        return replace(state, rule=i, action=r.action, done=True).noted((act,)), (step, act)
+        return replace(state, rule=i, action=r.action, done=True).noted((act,)), (*step, act)
     came = Hex.parse(ctx.activating.came_from) if ctx.activating.came_from else None
     moved, steps, notes = move(replace(state, rule=i), ctx.amap, r, kind, came)
     if moved is None:
-        return replace(state, offset=i + 1).noted(steps, *notes), (step, *steps)
-    return replace(moved, action=r.action, done=True).noted(steps, *notes), (step, *steps)
+        return replace(state, offset=i + 1).noted(steps, *notes), (*step, *steps)
+    return replace(moved, action=r.action, done=True).noted(steps, *notes), (*step, *steps)
+
+
+TARGET_WORDS = {"alien": "Alien", "teleport_point": "Teleport Point", "agent": "Agent"}
+"""How an NPC card's "+" rule names each kind of target (10.2.1)."""
+
+
+def first_matching_target(state: Activation, ctx: ActivationContext, kinds) -> tuple[Figure | None, list[Step]]:
+    """10.2.1: an NPC's "+" rule listing several targets ("move toward the closest: Alien; Teleport Point;
+    Agent") moves toward the first kind that matches: the closest one of that kind that a legal walking path
+    reaches; a kind with none in play, or none reachable, is skipped; later kinds are ignored. A Teleport Point is
+    a target named after its hex. Returns ``(the target, or None when no kind matches, steps)``."""
+    amap = ctx.amap
+    g = amap.area_graph(state.crosses_barriers)
+    steps: list[Step] = []
+    for k in kinds:
+        if k == "teleport_point":
+            pool = [Figure(f"Teleport Point {h}", "teleport_point", h)
+                    for h in (Hex.parse(x) for x in ctx.teleport_points)]
+        else:
+            pool = [f for f in state.others if f.side == k]
+        rows = [(f, min((x for x in (area_distance(amap, g, h, f.at) for h in state.unit) if x is not None),
+                        default=None)) for f in pool]
+        reach = sorted(((d, distance(state.mover.at, f.at), f.name, f) for f, d in rows if d is not None),
+                       key=lambda x: x[:3])
+        word = TARGET_WORDS[k]
+        if not reach:
+            why = f"no {word} in play" if not pool else f"no {word} can be reached by a legal walking path (" + \
+                "; ".join(f.name for f, _ in rows) + ")"
+            steps.append(Step(f"{word}: skipped, {why}", S.NPC_MOVEMENT, "The first matching condition indicates "
+                              "the target; a target kind with nothing reachable does not match.", section="Targeting",
+                              facts={"kind": k, "target": None}))
+            continue
+        d, _, _, f = reach[0]
+        steps.append(Step(f"{word}: the closest is {f.name} ({plural(d, 'Area')}): the target", S.NPC_MOVEMENT,
+                          "The first matching condition indicates the target; the conditions after it are ignored.",
+                          section="Targeting", marks=(str(f.at),), facts={"kind": k, "target": f.name}))
+        return f, steps
+    return None, steps + [Step("No listed target matches: the rule cannot be applied", S.NPC_MOVEMENT, "",
+                               section="Targeting")]
 
 
 def no_rule_applies(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
@@ -1006,13 +1128,14 @@ def play_activation(scenario: ActivationScenario, rulings: Mapping[str, str] | N
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
     amap = parse_map(scenario, "scenario")
     ctx = ActivationContext(rulings=r, amap=amap, activating=scenario.activating, rules=tuple(scenario.rules),
-                            strict_los=r.reading("line_of_sight") == "strict")
+                            strict_los=r.reading("line_of_sight") == "strict",
+                            teleport_points=tuple(scenario.teleport_points))
     frames = play(activation_initial(scenario), ACTIVATION_SEQUENCE, ctx)
     s = frames[-1].state
     after = _unit_distance(s, ctx) if s.target else None
     outcome = ActivationOutcome(scenario.activating.name, s.target.name if s.target else None, s.rule, s.action,
                                 s.start, s.mover.at, s.path, s.before, after,
-                                tuple((f.name, f.at) for f in s.others), s.extra)
+                                tuple((f.name, f.at) for f in s.others), s.extra, s.skipped)
     return frames, trace_of(scenario.title, frames, r.consulted).with_result(outcome)
 
 

@@ -51,6 +51,8 @@ Scenario kind ``combat`` (TOML)::
     burrowing = false
     area = "target"                     # target | same | adjacent | other (relative to the attack's target)
     walking_path = true                 # for "adjacent": joined to the target's Area by a legal walking path
+    at = "2,0"                          # with [map] instead of area / walking_path: the target's hex
+    base = "3,0"                        #   and a two-hex base's other hex (11.8)
     [[attacks]]
     attacker = "Crimson Nightmare"
     attacker_kind = "alien"
@@ -68,6 +70,10 @@ Scenario kind ``combat`` (TOML)::
     defend = { Hulk = ["shield", "blank"] }
     critical = { Hulk = ["c1-damage"] }  # token ids in the order drawn (incompatible ones are redrawn)
 
+With a ``[map]`` (the ``activation`` map format: ``[map.areas]``, ``[map.centres]``, ``map.blocking``,
+``[[map.edges]]``) every target gives ``at`` (and ``base``), and the Area relation of each Area / Explosion attack
+is computed from the hexes (:func:`areas_from_map`: 8.4, 11.8, 5.1).
+
 Effects: ``lethal``, ``def_dice_minus`` (x), ``critical`` (x = pile level), ``mark`` (x = 1/2), ``poison`` (x = 1/2);
 triggers ``always``, ``bolt`` (at least one Bolt rolled) or ``target_marked`` (the target carries a Mark).
 """
@@ -75,7 +81,7 @@ triggers ``always``, ``bolt`` (at least one Bolt rolled) or ``target_marked`` (t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
@@ -91,6 +97,7 @@ from explorer.text import agree, join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .activation import EdgeModel
 from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
 from .options import rulings as make_rulings
 
@@ -163,6 +170,21 @@ class TargetModel(Strict):
     burrowing: bool = False
     area: Literal["target", "same", "adjacent", "other"] = "target"
     walking_path: bool = True
+    at: str | None = Field(None, max_length=20)
+    base: str | None = Field(None, max_length=20)
+
+
+class CombatMapModel(Strict):
+    """A map of Areas for Area and Explosion damage (the ``activation`` map format: ``areas``, ``centres``,
+    ``blocking``, ``edges``): with it, each target's Area relation is computed from its hexes."""
+
+    areas: dict[Annotated[str, Field(min_length=1, max_length=40)],
+                Annotated[list[Annotated[str, Field(min_length=1, max_length=20)]],
+                          Field(min_length=1, max_length=600)]] = Field(min_length=1, max_length=40)
+    centres: dict[Annotated[str, Field(min_length=1, max_length=40)],
+                  Annotated[str, Field(min_length=1, max_length=20)]] = Field(default_factory=dict, max_length=40)
+    blocking: list[Annotated[str, Field(min_length=1, max_length=20)]] = Field(default_factory=list, max_length=600)
+    edges: list[EdgeModel] = Field(default_factory=list, max_length=400)
 
 
 class RolledModel(Strict):
@@ -215,6 +237,7 @@ class CombatScenario(ScenarioHeader):
     calibration: dict | None = None
     close_encounter: CloseEncounterModel | None = None
     menace: MenaceModel | None = None
+    map: CombatMapModel | None = None
     targets: list[TargetModel] = Field(min_length=1, max_length=12)
     attacks: list[AttackModel] = Field(min_length=1, max_length=10)
     _source: str = PrivateAttr("scenario")
@@ -259,6 +282,61 @@ def parse_combat(data: dict, source: str) -> CombatScenario:
     return sc
 
 
+def combat_map(sc: CombatScenario, source: str = "scenario"):
+    """The scenario's map of Areas (:class:`.activation.AreaMap`) and each target's hexes (``{name: (at,)}`` or
+    ``(at, base)`` for a two-hex base, 11.8); ``(None, {})`` without a ``[map]``."""
+    if sc.map is None:
+        return None, {}
+    from explorer.hexgrid import Hex
+
+    from .activation import parse_map
+
+    with with_source(source, "map."):
+        amap = parse_map(sc.map, None)
+    spots = {t.name: tuple(Hex.parse(h) for h in (t.at, t.base) if h is not None) for t in sc.targets}
+    return amap, spots
+
+
+def _check_map(sc: CombatScenario, source: str) -> None:
+    """With a ``[map]``: every target stands on open map hexes (``at``, and ``base`` adjacent to it), no two
+    targets share a hex, and ``area`` / ``walking_path`` are left to the map. Without one: no ``at`` / ``base``."""
+    from explorer.board import parse_hex_key
+    from explorer.hexgrid import distance
+
+    if sc.map is None:
+        for i, t in enumerate(sc.targets):
+            for key in ("at", "base"):
+                if getattr(t, key) is not None:
+                    raise ScenarioError(f"targets[{i}].{key}", "a hex needs a [map] of Areas",
+                                        "omit it, or add [map] with areas", source)
+        return
+    amap, _ = combat_map(sc, source)
+    seen: dict = {}
+    for i, t in enumerate(sc.targets):
+        if t.at is None:
+            raise ScenarioError(f"targets[{i}].at", f"{t.name} has no hex on the map", "a \"q,r\" hex of an Area",
+                                source)
+        if "area" in t.model_fields_set or "walking_path" in t.model_fields_set:
+            raise ScenarioError(f"targets[{i}].area", "with a [map] the Area relation is computed from the hexes",
+                                "omit area and walking_path", source)
+        for key in ("at", "base"):
+            v = getattr(t, key)
+            if v is None:
+                continue
+            h = parse_hex_key(v, f"targets[{i}].{key}", source)
+            if h not in amap.area_of or h in amap.blocking:
+                raise ScenarioError(f"targets[{i}].{key}", f"hex {h} is not an open map hex",
+                                    "a hex of an Area, not Blocking", source)
+            if h in seen:
+                raise ScenarioError(f"targets[{i}].{key}", f"{t.name} and {seen[h]} share hex {h}",
+                                    "one figure per hex", source)
+            seen[h] = t.name
+        if t.base is not None and distance(parse_hex_key(t.at, "at", source),
+                                           parse_hex_key(t.base, "base", source)) != 1:
+            raise ScenarioError(f"targets[{i}].base", f"hex {t.base} is not adjacent to {t.at}",
+                                "a hex adjacent to 'at' (a two-hex base, 11.8)", source)
+
+
 def _check_combat(sc: CombatScenario, source: str) -> None:
     names = [t.name for t in sc.targets]
     for i, t in enumerate(sc.targets):
@@ -267,6 +345,7 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
         if t.kind != "agent" and t.power_suit_shields is not None:
             raise ScenarioError(f"targets[{i}].power_suit_shields", "only agents equip a Power Suit (9.5)",
                                 "omit it for aliens, NPCs and drones", source)
+    _check_map(sc, source)
     cal = sc.calib()
     make_rulings(sc.rulings)   # unknown keys/readings fail here
     for i, a in enumerate(sc.attacks):
@@ -639,11 +718,18 @@ def apply_poison(target: TargetState, level: int, wounded: bool, rulings: Ruling
                                                     "Each following Refresh phase it suffers 1 wound and the token "
                                                     "goes down one step.", section=sec, marks=(target.name,),
                                                     facts={"poison": level})]
+    if level == target.poison and rulings.reading("identical_poison") == "nothing":
+        return target, [Step(f"A second Poison {level}: nothing happens", S.POISONED,
+                             "Neither effect is the lesser one: read as the same effect again, it adds nothing "
+                             "(ruling identical_poison).", section=sec, marks=(target.name,),
+                             facts={"poison": level})]
     keep = max(level, target.poison)
     t = replace(target, poison=keep)
     steps = [Step(f"Second poison: Poison {min(level, target.poison)} discarded, Poison {keep} kept", S.POISONED,
                   "Two poison effects cannot stay on one target: the lesser is discarded and the target suffers 1 "
-                  "wound at once.", section=sec, marks=(target.name,), facts={"poison": keep})]
+                  "wound at once." if level != target.poison else
+                  "Two poison effects cannot stay on one target: neither is lesser, one copy is discarded and the "
+                  "target suffers 1 wound at once (ruling identical_poison).", section=sec, marks=(target.name,), facts={"poison": keep})]
     t, more = suffer_wounds(t, 1, "second poison", S.POISONED, sec)
     return t, steps + more
 
@@ -686,7 +772,10 @@ def apply_critical_token(target: TargetState, tok: CriticalToken, section: str =
                           "Its wounds reach its lowered maximum Health points.", section=sec, marks=(t.name,),
                           facts={"status": t.status()}))
     word = "replaces the lesser one" if old is not None else "is placed"
-    return t, 0, [Step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "), S.CRITICAL_DURATION,
+    return t, 0, [Step(f"{tok.effect} {tok.x or ''} ({tok.duration}) {word}".replace("  ", " "),
+                       S.CRITICAL_EFFECTS if old is not None else S.CRITICAL_DURATION,
+                       (f"A greater effect of the same type replaces a lesser one: the {tok.effect} {old} token is "
+                        "discarded. " if old is not None else "") +
                        {"temporary": "It lasts until the next Refresh phase.",
                         "permanent": "It lasts until the end of the mission, healed or death (a Body Condition)."}
                        [tok.duration], section=sec, marks=(t.name,),
@@ -896,12 +985,25 @@ def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, .
         facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra, "cancelled": cancelled}),)
 
 
+def no_wound_rule(d: Defence):
+    """The section that stopped the attack's last hit, cited by "suffers no wound": the Defend roll (Storybook
+    5.5.1 High Impact) when its shield results cancelled some; else the hit-cancelling items and powers (8.1
+    Lethal); else the Power Suit's shields (9.5.2.3) or the Energy Shield stacks (11.7)."""
+    if d.cancelled:
+        return S.HIGH_IMPACT
+    if d.by_items:
+        return S.LETHAL
+    if d.absorbed:
+        return S.POWER_SUIT_SHIELDS if d.suit_used else S.MULTIPLE_ENERGY_SHIELDS
+    return S.HIGH_IMPACT if not d.lethal else S.LETHAL
+
+
 def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """9.3.1 Health Points, 10.4 NPC Health Status: every hit not cancelled is a wound (:func:`suffer_wounds`)."""
     hit_wounds = d.remaining - d.cancelled
     steps: list[Step] = []
     if hit_wounds == 0:
-        steps.append(Step(f"{d.target.name} suffers no wound", S.HIGH_IMPACT if not d.lethal else S.LETHAL,
+        steps.append(Step(f"{d.target.name} suffers no wound", no_wound_rule(d),
                           "Every hit was absorbed or cancelled.", section=f"Wounds: {d.target.name}",
                           marks=(d.target.name,)))
     target, st = suffer_wounds(d.target, hit_wounds, "hits not cancelled")
@@ -1079,6 +1181,8 @@ class CombatContext(Context):
     close_encounter: CloseEncounterModel | None = None
     source: str = "scenario"
     sections: bool = False
+    amap: object | None = None
+    spots: Mapping[str, tuple] = field(default_factory=dict)
 
 
 def high_impact_rule(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
@@ -1088,10 +1192,65 @@ def high_impact_rule(state: CombatState, ctx: CombatContext) -> tuple[CombatStat
                         facts={"high_impact": ctx.high_impact}, section="Setup"),)
 
 
+def areas_from_map(attack: AttackModel, targets: Mapping[str, TargetState], amap, spots: Mapping[str, tuple]
+                   ) -> tuple[dict[str, TargetState], list[Step]]:
+    """Each target's Area relation to an Area or Explosion attack, computed from the map (8.4, 11.8): the targeted
+    Area is the Area of the target's hex (``at``); a figure with any base hex in it is in the same Area, once
+    however many of its hexes are there (11.8); an Explosion also reaches the Areas next to it that a legal walking
+    path joins (a Blocking Hex Side, a locked door or a Barrier Hex Side parts two Areas for walking, 5.1); an Area
+    whose hexes only touch across such a side is adjacent but not reached. Returns ``({name: target with area and
+    walking_path set}, steps)``."""
+    from explorer.hexgrid import neighbors
+
+    primary = targets[attack.target]
+    home = amap.area_of[spots[primary.name][0]]
+    walk = amap.area_graph(False)
+    touch = {(amap.area_of[h], amap.area_of[n]) for h in amap.area_of for n in neighbors(h) if n in amap.area_of}
+    out: dict[str, TargetState] = {}
+    rows = []
+    for name, t in targets.items():
+        areas = sorted({amap.area_of[h] for h in spots.get(name, ())})
+        where = "/".join(areas)
+        if name == primary.name:
+            out[name] = replace(t, area="target", walking_path=True)
+            rows.append(f"{name} (the target) in Area {home}")
+        elif home in areas:
+            out[name] = replace(t, area="same", walking_path=True)
+            rows.append(f"{name} in the targeted Area {home}" + (f" (base in {where}: affected once)"
+                                                                  if len(areas) > 1 else ""))
+        elif any(walk.has_edge(home, a) for a in areas):
+            out[name] = replace(t, area="adjacent", walking_path=True)
+            rows.append(f"{name} in adjacent Area {where}, joined by a legal walking path" +
+                        (" (affected once)" if len(areas) > 1 else ""))
+        elif any((home, a) in touch for a in areas):
+            out[name] = replace(t, area="adjacent", walking_path=False)
+            rows.append(f"{name} in adjacent Area {where}, with no legal walking path to {home}")
+        else:
+            out[name] = replace(t, area="other", walking_path=True)
+            rows.append(f"{name} in Area {where}, farther away")
+    rule = S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM
+    steps = [Step(f"Areas from the map: the attack targets Area {home}", rule, "; ".join(rows) + ".",
+                  section="Target selection", marks=(home,),
+                  facts={"targeted_area": home, "relations": {n: [t.area, t.walking_path] for n, t in out.items()}})]
+    for name in targets:
+        hexes = spots.get(name, ())
+        if len(hexes) > 1 and out[name].area in ("target", "same", "adjacent"):
+            areas = sorted({amap.area_of[h] for h in hexes})
+            steps.append(Step(f"{name} is a multi-hex figure ({' and '.join(map(str, hexes))}): the damage applies once",
+                              S.MULTI_HEX, f"Its base is in Area{'s' if len(areas) > 1 else ''} {'/'.join(areas)}; "
+                              "Area damage reaches it when one base hex is in a reached Area, once however many are.",
+                              section="Target selection", marks=(name,)))
+    return out, steps
+
+
 def select_attack_targets(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
     """Target selection (8.4 Explosion, 11.6 Prime Swarm Units, 7.2.1 Burrowing): who the attack reaches, checked
     for every target at once before the Hit roll (:func:`select_targets`)."""
-    hit, steps = select_targets(ctx.attacks[state.attack], state.by_name(), ctx.close_encounter, ctx.rulings)
+    attack, targets, steps = ctx.attacks[state.attack], state.by_name(), []
+    if ctx.amap is not None and attack.damage != "single":
+        targets, steps = areas_from_map(attack, targets, ctx.amap, ctx.spots)
+    hit, more = select_targets(attack, targets, ctx.close_encounter, ctx.rulings)
+    steps = steps + more
     if not hit:
         steps.append(Step("No target can be attacked: no Hit roll", S.BURROWING_TARGETING, "",
                           section="Target selection"))
@@ -1236,10 +1395,12 @@ def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tup
     from .phases import Menace
 
     cal = scenario.calib()
+    amap, spots = combat_map(scenario, scenario._source)
     ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),
                         tables=tuple(TableDice(cal, a.rolled, dice) for a in scenario.attacks),
                         high_impact=scenario.high_impact, close_encounter=scenario.close_encounter,
-                        source=scenario._source, sections=len(scenario.attacks) > 1)
+                        source=scenario._source, sections=len(scenario.attacks) > 1,
+                        amap=amap, spots=spots)
     menace = None if scenario.menace is None else Menace(scenario.menace.holder, scenario.menace.level)
     initial = CombatState(tuple(TargetState.from_model(t) for t in scenario.targets), menace,
                           numbers=tuple(range(1, len(scenario.attacks) + 1)))

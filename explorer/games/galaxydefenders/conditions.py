@@ -87,12 +87,26 @@ def parse_conditions(data: dict, source: str) -> ConditionsScenario:
     return sc
 
 
+def gone(target: TargetState, what: str, section: str = "") -> tuple[TargetState, list[Step]]:
+    """A dead NPC, drone or alien is off the map: no token of it flips, nothing more affects it (10.4 NPC Health
+    Status: the figure is removed and its card discarded; 11.9: an alien's tokens go when it dies). Its Poison and
+    Mark tokens are discarded with it."""
+    t = replace(target, poison=0, mark=0)
+    rule = S.NPC_HEALTH if target.kind == "npc" else S.ALIEN_BODY_CONDITIONS if target.kind in (
+        "alien", "master_alien") else S.HEALTH_POINTS
+    return t, [Step(f"{target.name} is dead: {what} does not affect it", rule,
+                    "Its figure left the map and its tokens were discarded with it.", {"dead": True},
+                    (target.name,), section)]
+
+
 def refresh(target: TargetState, section: str = "") -> tuple[TargetState, list[Step]]:
     """The Refresh phase effects on one target, simultaneous (6.1): Poison deals 1 wound then flips 2 -> 1 or goes
     (9.3.2); Mark flips 2 -> 1 or goes (8.3); temporary Critical tokens (Paralyzed, shields removed, no Bolt) are
     discarded (8.2.2)."""
     steps: list[Step] = []
     t = target
+    if target.kind != "agent" and target.down:
+        return gone(target, "the Refresh phase", section)
     if target.poison:
         t, st = suffer_wounds(t, 1, f"Poison {target.poison}", S.POISONED, section)
         steps += st
@@ -236,6 +250,9 @@ def apply_event(state: ConditionsState, ctx: ConditionsContext, number: int) -> 
     elif ev.kind == "recharge":
         sec = f"{number}. Recharge {ev.x} Batter{'y' if ev.x == 1 else 'ies'}"
         suit, steps = recharge(suit, ev.x, sec)
+    elif t.kind != "agent" and t.down:
+        sec = f"{number}. {ev.kind.title()} {ev.x} effect"
+        t, steps = gone(t, f"a {ev.kind.title()} {ev.x} effect", sec)
     elif ev.kind == "poison":
         sec = f"{number}. Poison {ev.x} effect"
         t, steps = apply_poison(t, ev.x, True, ctx.rulings, sec)

@@ -16,6 +16,9 @@ kind            module              what it answers (sections)
 ``event``       :mod:`.phases`      signals an Event card teleports (6.3, 11.6)
 ``gd_wings``    :mod:`.phases`      GD-Wings rank rolls with exact odds (9.8)
 ``healing``     :mod:`.phases`      Area Healing (8.5)
+``npc_assig…``  :mod:`.phases`      ``npc_assignment``: who gets a new NPC card (10.1.2, 11.10.1)
+``round``       :mod:`.round`       a round, first increment: Refresh phase, each agent turn (Action once, Free
+                                    Actions, NPC activation timing), Event phase signals (6.1-6.3, 10.2, 10.4.1)
 ==============  ==================  ===========================================================================
 """
 
@@ -36,6 +39,8 @@ KINDS: dict[str, tuple[str, str]] = {
     "event": ("explorer.games.galaxydefenders.phases", "event"),
     "gd_wings": ("explorer.games.galaxydefenders.phases", "gd_wings"),
     "healing": ("explorer.games.galaxydefenders.phases", "healing"),
+    "npc_assignment": ("explorer.games.galaxydefenders.phases", "npc_assignment"),
+    "round": ("explorer.games.galaxydefenders.round", "round"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -68,8 +73,15 @@ def outcome_text(trace: Trace) -> str:
     lines = ["Outcome:"]
     if isinstance(o, ActivationOutcome):
         rule = "no rule applied" if o.rule is None else f"rule {o.rule + 1} ({o.action})"
-        lines.append(f"  {o.mover} targets {o.target}: {rule}; {o.start} -> {o.end}; Areas to the target "
-                     f"{o.areas_before} -> {o.areas_after}")
+        if o.skipped:
+            lines.append(f"  {o.mover} is Paralyzed: it skips its activation and stays on {o.start}")
+        elif o.target is None:
+            where = f"stays on {o.start}" if o.start == o.end else f"{o.start} -> {o.end}"
+            lines.append(f"  {o.mover} has no target it can reach: {rule}; {where}")
+        else:
+            areas = (f"; Areas to the target {o.areas_before} -> {o.areas_after}" if o.areas_before is not None
+                     else f"; Areas to the target: {o.areas_after}" if o.areas_after is not None else "")
+            lines.append(f"  {o.mover} targets {o.target}: {rule}; {o.start} -> {o.end}{areas}")
         if o.second is not None:
             lines.append(f"  its second figure / base hex: {o.second}")
     elif isinstance(o, CombatOutcome):
@@ -91,7 +103,8 @@ def outcome_text(trace: Trace) -> str:
         if o.has_suit:
             lines.append(f"  Power Suit: {o.suit.batteries} Batteries left" if o.suit is not None else
                          "  Power Suit: left play (no Battery to pay)")
-    else:                               # the phases kinds (menace, close_encounter, event, gd_wings, healing)
+    else:                               # the phases kinds (menace, close_encounter, event, gd_wings, healing,
+                                        # npc_assignment, round)
         lines.append(f"  {o.summary}")
     return "\n".join(lines)
 
@@ -143,6 +156,7 @@ def _picture(scenario, trace: Trace) -> str | None:
 def _sequences() -> dict:
     """Every rule sequence of the game as the kernel plays it (:data:`explorer.kernel.Sequence`), by name."""
     from . import activation, combat, conditions, phases
+    from . import round as round_
 
     return {
         "combat": combat.COMBAT_SEQUENCE,
@@ -155,6 +169,8 @@ def _sequences() -> dict:
         "event": phases.EVENT_SEQUENCE,
         "gd_wings": phases.GD_WINGS_SEQUENCE,
         "healing": phases.HEALING_SEQUENCE,
+        "npc_assignment": phases.NPC_ASSIGNMENT_SEQUENCE,
+        "round": round_.ROUND_SEQUENCE,
     }
 
 

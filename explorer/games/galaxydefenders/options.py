@@ -80,6 +80,22 @@ POISON_WITHOUT_WOUND = RulingOption(
                 "wound condition.",
 )
 
+IDENTICAL_POISON = RulingOption(
+    key="identical_poison",
+    title="A Poison effect on a target that already has a Poison token of the same level (Poison 1 on Poison 1)",
+    section="9.3.2 Poisoned",
+    readings={
+        "wound": "Two poison effects cannot coexist: one copy is discarded and the target suffers 1 wound at once; "
+                 "the token keeps its level.",
+        "nothing": "The same effect again is no second poison: nothing happens (no wound).",
+    },
+    default="wound",
+    why_default="9.3.2 forbids two poison effects on one target and attaches the immediate wound to that case; "
+                "'the lesser one is discarded' names which copy goes, and with equal levels either copy is "
+                "discarded. The other reading treats it as a repeat of one effect, as 8.2.3 does for Critical "
+                "tokens, but 9.3.2 does not say so.",
+)
+
 UNLISTED_CLOSE_ENCOUNTER = RulingOption(
     key="unlisted_close_encounter",
     title="A Close Encounter card the 'clearly matching' lists do not name (for example #25, Activate X aliens)",
@@ -142,6 +158,22 @@ PARALYZED_FILL = RulingOption(
                 "table; the literal reading is kept.",
 )
 
+ALPHA_AGENT_SUCCESSION = RulingOption(
+    key="alpha_agent_succession",
+    title="The Alpha Agent is eliminated during the round: who is the Alpha Agent for the rest of it?",
+    section="11.5 Alien Activation [Close Encounter Cards]; 6.3 Event Phase (the book relies on the Core Set)",
+    readings={
+        "next_clockwise": "The next player clockwise becomes the Alpha Agent for the rest of the round (its aliens "
+                          "are selected first; it draws the Event card).",
+        "keeps_role": "The eliminated agent's player keeps the role until the next Alpha Agent promotion.",
+    },
+    default="next_clockwise",
+    why_default="Operation Strikeback relies on the Core Set for the Alpha Agent and does not cover the case; a "
+                "public review reports the Core Set rule as passing the role to the next player clockwise for the "
+                "rest of the round. The Core Set text itself is not here, so the literal alternative (the role is "
+                "only reassigned at the promotion) is offered.",
+)
+
 BLEEDING_AGENTS_IN_EVENT = RulingOption(
     key="bleeding_agents_in_event",
     title="Event phase signal balancing: does a bleeding agent count as an agent in play?",
@@ -153,6 +185,22 @@ BLEEDING_AGENTS_IN_EVENT = RulingOption(
     default="count",
     why_default="6.3 contrasts 'real' agents (the players') with drones and NPCs; it says nothing about an agent's "
                 "health, and a bleeding agent stays in play until it dies.",
+)
+
+END_OF_MISSION_WINGS_KILL = RulingOption(
+    key="end_of_mission_wings_kill",
+    title="The campaign's last GD-Wings roll at the end of a mission: does it need an alien killed in the last round?",
+    section="Storybook 5.4 Gain GD-Wings in a Campaign; 9.8 GD-Wings",
+    readings={
+        "none": "No: an agent who failed all its rolls during the mission rolls once more at its end, whatever "
+                "was killed.",
+        "kill_condition": "Yes: 9.8's condition (at least one alien killed in the previous round) applies to it "
+                          "too.",
+    },
+    default="none",
+    why_default="5.4 grants the roll to an agent who failed all its rolls and states no condition; 9.8's kill "
+                "condition belongs to the Strategy phase roll after the Alpha Agent promotion, which the end of a "
+                "mission does not have.",
 )
 
 AREA_HEALING_ALLIES = RulingOption(

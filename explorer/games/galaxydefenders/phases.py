@@ -25,11 +25,16 @@ and returns a typed outcome; every step cites its section. Scenario files
     kind = "action"                      # an Action activity spent on the token
     agent = "Hulk"
     to = 2                               # the Menacing Agent raises (2) or lowers (1); another agent omits it
+    [[events]]
+    kind = "activates"                   # the Archenemy Master Alien's activation starts: its target is fixed
+    [[events]]
+    kind = "attacks"                     # it attacks (the target fixed at the start); its activation ends
 
     kind = "close_encounter"             # 11.5, 11.9.1
     card = 23                            # 21..25: 22/23/24 activate 1/2/3, 25 as many as the agents, 21 needs x
     x = 2                                # card 21 only
     players = ["Ann", "Ben"]             # turn order; the first is the Alpha Agent's player
+    alpha_eliminated = false             # the Alpha Agent was eliminated earlier this round (alpha_agent_succession)
     agents_in_play = 2                   # card 25 (real agents, 1..5); default: one per player
     [[aliens]]
     name = "Digger"
@@ -49,12 +54,21 @@ and returns a typed outcome; every step cites its section. Scenario files
     kind = "gd_wings"                    # 9.8
     campaign = true
     alien_killed_last_round = true
+    end_of_mission = false               # Storybook 5.4: the campaign's last roll at the end of the mission
     seed = 3
     [[agents]]
     name = "Hulk"
     rank = "gold"                        # gold | earth | moon | galaxy
     ranked_up_this_mission = false
     rolled = ["wings", "hit", "blank"]   # optional: the 3 red dice
+
+    kind = "npc_assignment"              # 10.1.2, 11.10.1
+    cause = "npc_signal"                 # npc_signal | event | mission
+    specialist = "Ben"                   # optional: the player the Alpha Agent gives every NPC
+    npcs_in_play = 1                     # optional (default: the NPC cards held); at 5 no NPC enters
+    [[players]]                          # clockwise, the Alpha Agent's player first
+    name = "Ann"
+    npc_cards = 1
 
     kind = "healing"                     # 8.5
     target = "Hulk"
@@ -115,7 +129,7 @@ def _unique(names: Sequence[str], field: str, source: str) -> None:
 # ================================================================================================ 11.3.1 Menace
 
 class MenaceEvent(Strict):
-    kind: Literal["enters", "wound", "action"]
+    kind: Literal["enters", "wound", "action", "activates", "attacks"]
     agent: Name | None = None
     wounds: int = Field(1, ge=0, le=40)
     via: Literal["attack", "power", "item", "drone", "npc"] = "attack"
@@ -148,7 +162,11 @@ def parse_menace(data: dict, source: str) -> MenaceScenario:
             raise ScenarioError(f"events[{i}].kind", "the Master Alien enters play once, first" if i else
                                 f"{e.kind!r} before the Master Alien entered play", "'enters' first, then 'wound' "
                                 "or 'action'", source)
-        if e.kind != "enters":
+        if e.kind in ("activates", "attacks"):
+            if e.agent is not None:
+                raise ScenarioError(f"events[{i}].agent", f"the Master Alien {e.kind.removesuffix('s')}s by "
+                                    "itself", "omit 'agent' here", source)
+        elif e.kind != "enters":
             if e.agent not in sc.agents:
                 raise ScenarioError(f"events[{i}].agent", f"no agent named {e.agent!r}", sc.agents, source)
         if e.kind != "action" and e.to is not None:
@@ -163,6 +181,30 @@ class Menace:
 
     holder: str | None = None
     level: int = 0
+
+
+def activation_starts(m: Menace) -> tuple[str | None, list[Step]]:
+    """11.3.1: targeting happens at the start of the Master Alien's activation; an Archenemy targets the Menacing
+    Agent and keeps that target for the whole activation, whoever holds the token later. Returns ``(target,
+    steps)``."""
+    return m.holder, [Step(f"The Master Alien activates: its target is the Menacing Agent, {m.holder}", S.MENACE,
+                           "Targeting happens at the start of the activation; the A.I. behavior then selected is "
+                           "followed even if the token changes hands during it.", marks=(m.holder,),
+                           facts={"target": m.holder})]
+
+
+def master_alien_attacks(m: Menace, target: str | None) -> tuple[str | None, list[Step]]:
+    """11.3.1: the Master Alien attacks the target fixed at the start of its activation (not necessarily the
+    current Menacing Agent); its activation ends. Without an activation underway, it targets the Menacing Agent.
+    Returns ``(the agent attacked, steps)``."""
+    if target is None:
+        return m.holder, [Step(f"The Master Alien attacks the Menacing Agent, {m.holder}", S.MENACE,
+                               "An Archenemy always targets the Menacing Agent.", marks=(m.holder,),
+                               facts={"attacked": m.holder})]
+    also = "" if target == m.holder else f" (the token is now {m.holder}'s)"
+    return target, [Step(f"The Master Alien attacks {target}, its target since the start of its activation{also}",
+                         S.MENACE, "Once its A.I. behavior is selected, the alien follows it even if the conditions "
+                         "change.", marks=(target,), facts={"attacked": target})]
 
 
 def master_alien_enters(m: Menace, alpha: str) -> tuple[Menace, list[Step]]:
@@ -224,11 +266,13 @@ def menace_action(m: Menace, agent: str, to: int | None) -> tuple[Menace, list[S
 
 @dataclass(frozen=True)
 class MenaceAfter:
-    """The Menace token after one event: the event's section title, the holder and the level."""
+    """The Menace token after one event: the event's section title, the holder and the level; for an ``attacks``
+    event the agent attacked (``None`` otherwise)."""
 
     event: str
     holder: str | None
     level: int
+    attacked: str | None = None
 
 
 @dataclass(frozen=True)
@@ -238,15 +282,34 @@ class MenaceOutcome(Outcome):
     after: tuple[MenaceAfter, ...]
     holder: str | None
     level: int
+    target: str | None = None
+    attacked: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
-        return (f"Menacing Agent: {self.holder} at Level {self.level} (an Archenemy Master Alien targets "
-                f"{self.holder})")
+        if self.target is not None:
+            aim = f"its activation underway keeps targeting {self.target}"
+        elif self.attacked:
+            aim = f"its next activation targets {self.holder}"
+        else:
+            aim = f"an Archenemy Master Alien targets {self.holder}"
+        out = f"Menacing Agent: {self.holder} at Level {self.level} ({aim})"
+        if self.attacked:
+            out += f"; the Master Alien attacked {', '.join(self.attacked)}"
+        return out
 
     def to_json(self) -> dict:
-        return {"after": [{"event": a.event, "holder": a.holder, "level": a.level} for a in self.after],
-                "holder": self.holder, "level": self.level, "summary": self.summary}
+        after = []
+        for a in self.after:
+            row = {"event": a.event, "holder": a.holder, "level": a.level}
+            if a.attacked is not None:
+                row["attacked"] = a.attacked
+            after.append(row)
+        out = {"after": after, "holder": self.holder, "level": self.level, "summary": self.summary}
+        if self.target is not None or self.attacked:
+            out["target"] = self.target
+            out["attacked"] = list(self.attacked)
+        return out
 
 
 @dataclass(frozen=True)
@@ -256,6 +319,8 @@ class MenaceState:
     menace: Menace = Menace()
     after: tuple[MenaceAfter, ...] = ()
     numbers: tuple[int, ...] = ()
+    target: str | None = None
+    attacked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -273,18 +338,26 @@ def menace_event_numbers(state: MenaceState) -> tuple[int, ...]:
 
 def menace_event(state: MenaceState, ctx: MenaceContext, number: int) -> tuple[MenaceState, tuple[Step, ...]]:
     """One event of 11.3.1 Menacing Agent System, filed under its own section: the Master Alien enters play, an
-    agent wounds it, or an agent spends an Action on the token."""
+    agent wounds it, an agent spends an Action on the token, the Master Alien's activation starts (its target is
+    fixed) or it attacks (the fixed target; the activation ends)."""
     e = ctx.events[number - 1]
     sec = f"{number}. " + {"enters": "Master Alien enters play", "wound": f"{e.agent} wounds it",
-                           "action": f"{e.agent}'s Action"}[e.kind]
-    m = state.menace
+                           "action": f"{e.agent}'s Action", "activates": "Master Alien activates",
+                           "attacks": "Master Alien attacks"}[e.kind]
+    m, target, attacked, hit = state.menace, state.target, state.attacked, None
     if e.kind == "enters":
         m, st = master_alien_enters(m, ctx.alpha_agent)
     elif e.kind == "wound":
         m, st = master_alien_wounded(m, e.agent, e.wounds, e.via)
+    elif e.kind == "activates":
+        target, st = activation_starts(m)
+    elif e.kind == "attacks":
+        hit, st = master_alien_attacks(m, target)
+        target, attacked = None, attacked + (hit,)
     else:
         m, st = menace_action(m, e.agent, e.to)
-    return replace(state, menace=m, after=state.after + (MenaceAfter(sec, m.holder, m.level),)), tuple(
+    return replace(state, menace=m, target=target, attacked=attacked,
+                   after=state.after + (MenaceAfter(sec, m.holder, m.level, hit),)), tuple(
         s.in_section(sec) for s in st)
 
 
@@ -306,7 +379,7 @@ def resolve_menace(scenario: MenaceScenario, rulings: Mapping[str, str] | None =
     frames = play(MenaceState(numbers=tuple(range(1, len(scenario.events) + 1))), MENACE_SEQUENCE, ctx)
     last = frames[-1].state
     return trace_of(scenario.title, frames, r.consulted).with_result(
-        MenaceOutcome(last.after, last.menace.holder, last.menace.level))
+        MenaceOutcome(last.after, last.menace.holder, last.menace.level, last.target, last.attacked))
 
 
 # ================================================================================================ 11.5 Close Encounter
@@ -332,6 +405,7 @@ class CloseEncounterScenario(_Common):
     x: int | None = Field(None, ge=1, le=5)
     players: list[Name] = Field(min_length=1, max_length=6)
     agents_in_play: int | None = Field(None, ge=1, le=5)
+    alpha_eliminated: bool = False
     aliens: list[AlienEntry] = Field(default_factory=list, max_length=30)
 
 
@@ -346,6 +420,9 @@ def parse_close_encounter(data: dict, source: str) -> CloseEncounterScenario:
     _check_rulings(sc, source)
     _unique(sc.players, "players", source)
     _unique([a.name for a in sc.aliens], "aliens", source)
+    if sc.alpha_eliminated and len(sc.players) < 2:
+        raise ScenarioError("alpha_eliminated", "a single player has no one to pass the Alpha Agent role to",
+                            "false, or two players or more", source)
     if (sc.card == 21) != (sc.x is not None):
         raise ScenarioError("x", "card 21 needs the X printed on it" if sc.card == 21 else
                             f"card {sc.card} sets X itself", "x only with card = 21", source)
@@ -436,15 +513,20 @@ class CloseEncounterOutcome(Outcome):
     x: int
     selected: tuple[str, ...]
     activated: tuple[str, ...]
+    alpha_agent: str | None = None
 
     @property
     def summary(self) -> str:
-        return (f"Card {self.card}: activate {self.x}; selected {', '.join(self.selected) or 'none'}; activated "
-                f"{', '.join(self.activated) or 'none'}")
+        alpha = "" if self.alpha_agent is None else f"Alpha Agent for the rest of the round: {self.alpha_agent}; "
+        return (f"{alpha}Card {self.card}: activate {self.x}; selected {', '.join(self.selected) or 'none'}; "
+                f"activated {', '.join(self.activated) or 'none'}")
 
     def to_json(self) -> dict:
-        return {"x": self.x, "selected": list(self.selected), "activated": list(self.activated),
-                "summary": self.summary}
+        out = {"x": self.x, "selected": list(self.selected), "activated": list(self.activated),
+               "summary": self.summary}
+        if self.alpha_agent is not None:
+            out["alpha_agent"] = self.alpha_agent
+        return out
 
 
 @dataclass(frozen=True)
@@ -454,6 +536,8 @@ class CloseEncounterState:
     x: int = 0
     order: tuple[AlienEntry, ...] = ()
     chosen: tuple[AlienEntry, ...] = ()
+    players: tuple[str, ...] = ()
+    successor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -461,6 +545,36 @@ class CloseEncounterContext(Context):
     """What the Close Encounter steps read: the scenario (card, X, players, aliens)."""
 
     scenario: CloseEncounterScenario | None = None
+
+
+def alpha_agent_succession(players: Sequence[str], eliminated: bool, rulings: Rulings
+                           ) -> tuple[tuple[str, ...], str | None, list[Step]]:
+    """The Alpha Agent when the Alpha Agent was eliminated earlier in the round (11.5 starts "Activate X aliens"
+    with the Alpha Agent's aliens; 6.3 has the Alpha Agent draw the Event card). The rulebook is silent (ruling
+    ``alpha_agent_succession``): the next player clockwise takes the role for the rest of the round (default), or
+    the eliminated agent's player keeps it until the next promotion. Returns ``(turn order starting with the Alpha
+    Agent, the Alpha Agent when one was eliminated else None, steps)``."""
+    if not eliminated:
+        return tuple(players), None, []
+    if rulings.reading("alpha_agent_succession") == "next_clockwise":
+        order = tuple(players[1:]) + (players[0],)
+        return order, order[0], [Step(
+            f"{players[0]}'s Alpha Agent was eliminated: {order[0]} (next clockwise) is the Alpha Agent for the rest "
+            "of the round", S.ALIEN_ACTIVATION, "The rulebook does not say (ruling alpha_agent_succession); its "
+            f"aliens are selected first and it draws the Event card. {players[0]}'s aliens come last in turn order.",
+            section="Alpha Agent", marks=(order[0],), facts={"alpha_agent": order[0]})]
+    return tuple(players), players[0], [Step(
+        f"{players[0]}'s Alpha Agent was eliminated: the role stays with {players[0]} until the next promotion",
+        S.ALIEN_ACTIVATION, "The rulebook does not say (ruling alpha_agent_succession); its aliens are still "
+        "selected first.", section="Alpha Agent", marks=(players[0],), facts={"alpha_agent": players[0]})]
+
+
+def alpha_agent(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
+                                                                                  tuple[Step, ...]]:
+    """Who is the Alpha Agent when the card is played (:func:`alpha_agent_succession`)."""
+    sc = ctx.scenario
+    order, who, st = alpha_agent_succession(sc.players, sc.alpha_eliminated, ctx.rulings)
+    return replace(state, players=order, successor=who), tuple(st)
 
 
 def count_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
@@ -474,7 +588,7 @@ def count_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tupl
 def order_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple[CloseEncounterState,
                                                                                   tuple[Step, ...]]:
     """11.5 Alien Activation: the order the aliens are picked in."""
-    order, st = selection_order(ctx.scenario.aliens, ctx.scenario.players)
+    order, st = selection_order(ctx.scenario.aliens, state.players)
     return replace(state, order=tuple(order)), (st,)
 
 
@@ -485,7 +599,7 @@ def pick_aliens(state: CloseEncounterState, ctx: CloseEncounterContext) -> tuple
     return replace(state, chosen=tuple(chosen)), tuple(st)
 
 
-CLOSE_ENCOUNTER_SEQUENCE = (("X", count_aliens), ("Selection order", order_aliens), ("Selection", pick_aliens))
+CLOSE_ENCOUNTER_SEQUENCE = (("Alpha Agent", alpha_agent), ("X", count_aliens), ("Selection order", order_aliens), ("Selection", pick_aliens))
 """A ``close_encounter`` scenario: X, the selection order, the selection (11.5, 11.9.1)."""
 
 
@@ -502,7 +616,7 @@ def resolve_close_encounter(scenario: CloseEncounterScenario, rulings: Mapping[s
     last = frames[-1].state
     return trace_of(scenario.title, frames, r.consulted).with_result(CloseEncounterOutcome(
         scenario.card, last.x, tuple(a.name for a in last.chosen),
-        tuple(a.name for a in last.chosen if not a.paralyzed)))
+        tuple(a.name for a in last.chosen if not a.paralyzed), last.successor))
 
 
 # ================================================================================================ 6.3 Event phase
@@ -641,6 +755,7 @@ class WingsScenario(_Common):
     kind: Literal["gd_wings"] = "gd_wings"
     campaign: bool = True
     alien_killed_last_round: bool = True
+    end_of_mission: bool = False
     agents: list[WingsAgent] = Field(min_length=1, max_length=6)
 
 
@@ -667,6 +782,29 @@ def wings_odds(required: int, cal: Calibration | None = None) -> Fraction:
     die = (cal or default_calibration()).die(WINGS_DICE[0])
     hits = sum(1 for faces in product(die.faces, repeat=WINGS_DICE[1]) if sum(f.wings for f in faces) >= required)
     return Fraction(hits, die.sides ** WINGS_DICE[1])
+
+
+def end_of_mission_roll(agent: WingsAgent, campaign: bool, killed: bool, rulings: Rulings
+                        ) -> tuple[bool, list[Step]]:
+    """Storybook 5.4: in a campaign, an agent who failed every roll to gain a rank during the mission rolls one last
+    time at the end of it. 5.4 states no kill condition for this roll; ruling ``end_of_mission_wings_kill`` may
+    apply 9.8's. Returns ``(the agent may roll, steps)`` (no step when it may)."""
+    sec = f"GD-Wings: {agent.name}"
+    if not campaign:
+        return False, [Step("No end-of-mission roll: only a campaign gives one", S.GD_WINGS_CAMPAIGN, "",
+                            section=sec, marks=(agent.name,))]
+    if agent.ranked_up_this_mission:
+        return False, [Step("No end-of-mission roll: it already gained a rank this mission", S.GD_WINGS_CAMPAIGN,
+                            "Only an agent who failed all its rolls during the mission rolls once more.",
+                            section=sec, marks=(agent.name,))]
+    if not killed and rulings.reading("end_of_mission_wings_kill") == "kill_condition":
+        return False, [Step("No end-of-mission roll: no alien was killed in the last round", S.GD_WINGS,
+                            "Read with 9.8's kill condition (ruling end_of_mission_wings_kill).", section=sec,
+                            marks=(agent.name,))]
+    return True, [Step(f"{agent.name} failed every rank roll this mission: one last roll at its end",
+                       S.GD_WINGS_CAMPAIGN, "5.4 sets no kill condition on this roll" + (
+                           "." if killed else " (ruling end_of_mission_wings_kill: none)."), section=sec,
+                       marks=(agent.name,))]
 
 
 def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[Face] | None
@@ -749,7 +887,15 @@ def wings_roll(state: WingsState, ctx: WingsContext, number: int) -> tuple[Wings
     die = default_calibration().die(WINGS_DICE[0])
     faces = tuple(die.face(f) for f in a.rolled) if a.rolled else \
         tuple(die.faces[ctx.dice.roll(die.sides, f"red die for {a.name}") - 1] for _ in range(WINGS_DICE[1]))
-    rank, p, st = rank_roll(a, sc.campaign, sc.alien_killed_last_round, faces)
+    if sc.end_of_mission:
+        ok, first = end_of_mission_roll(a, sc.campaign, sc.alien_killed_last_round, ctx.rulings)
+        if ok:
+            rank, p, st = rank_roll(a, sc.campaign, True, faces)
+            st = first + st
+        else:
+            rank, p, st = a.rank, None, first
+    else:
+        rank, p, st = rank_roll(a, sc.campaign, sc.alien_killed_last_round, faces)
     return replace(state, ranks=state.ranks + ((a.name, rank),),
                    p_success=state.p_success + ((a.name, None if p is None else str(p)),)), tuple(st)
 
@@ -891,5 +1037,151 @@ def resolve_healing(scenario: HealingScenario, rulings: Mapping[str, str] | None
     return trace_of(scenario.title, frames, r.consulted).with_result(HealingOutcome(last.wounds, last.healed))
 
 
-__all__ = ["Menace", "aliens_to_activate", "area_healing", "master_alien_enters", "master_alien_wounded",
+# ================================================================================================ 10.1.2 NPC Assignment
+
+MAX_NPCS_IN_PLAY = 5
+"""10.1.2: never more than five NPCs in play."""
+
+
+class NpcPlayer(Strict):
+    name: Name
+    npc_cards: int = Field(0, ge=0, le=5)
+
+
+class NpcAssignmentScenario(_Common):
+    """A validated ``npc_assignment`` scenario."""
+
+    kind: Literal["npc_assignment"] = "npc_assignment"
+    cause: Literal["npc_signal", "event", "mission"] = "npc_signal"
+    players: list[NpcPlayer] = Field(min_length=1, max_length=6)
+    specialist: Name | None = None
+    npcs_in_play: int | None = Field(None, ge=0, le=MAX_NPCS_IN_PLAY)
+
+
+def parse_npc_assignment(data: dict, source: str) -> NpcAssignmentScenario:
+    """Validate an ``npc_assignment`` scenario.
+
+    Raises:
+        ScenarioError: duplicate player names; a ``specialist`` who is not a listed player; fewer NPCs in play
+            than NPC cards assigned.
+    """
+    sc = validate(NpcAssignmentScenario, data, source)
+    _check_rulings(sc, source)
+    names = [p.name for p in sc.players]
+    _unique(names, "players", source)
+    if sc.specialist is not None and sc.specialist not in names:
+        raise ScenarioError("specialist", f"no player named {sc.specialist!r}", names, source)
+    held = sum(p.npc_cards for p in sc.players)
+    if sc.npcs_in_play is not None and sc.npcs_in_play < held:
+        raise ScenarioError("npcs_in_play", f"{sc.npcs_in_play} NPCs in play but {held} NPC cards assigned",
+                            f"{held} to {MAX_NPCS_IN_PLAY}", source)
+    if sc.npcs_in_play is None and held > MAX_NPCS_IN_PLAY:
+        raise ScenarioError("players", f"{held} NPC cards assigned", f"at most {MAX_NPCS_IN_PLAY} NPCs in play",
+                            source)
+    return sc
+
+
+def assign_npc(players: Sequence[NpcPlayer], specialist: str | None, in_play: int
+               ) -> tuple[str | None, list[Step]]:
+    """10.1.2 NPC Assignment: with five NPCs in play nothing enters; a player specialized in NPCs may be given
+    every NPC by the Alpha Agent; else the first player clockwise from the Alpha Agent (``players[0]``) who has no
+    NPC card, or fewer than the others, gets it; on a tie (everyone holds as many) the Alpha Agent does. Returns
+    ``(the player, or None when no NPC enters, steps)``."""
+    sec = "NPC Assignment"
+    counts = ", ".join(f"{p.name} {p.npc_cards}" for p in players)
+    if in_play >= MAX_NPCS_IN_PLAY:
+        return None, [Step(f"{in_play} NPCs are in play: no NPC enters, the signal is only discarded",
+                           S.NPC_ASSIGNMENT, "There can never be more than five NPCs in play.", section=sec,
+                           facts={"assigned_to": None})]
+    if specialist is not None:
+        return specialist, [Step(f"The Alpha Agent assigns the NPC card to {specialist}, specialized in NPCs",
+                                 S.NPC_ASSIGNMENT, "The Alpha Agent may give every NPC to a player whose powers "
+                                 "and items specialize in them.", section=sec, marks=(specialist,),
+                                 facts={"assigned_to": specialist})]
+    most = max(p.npc_cards for p in players)
+    for p in players:
+        if p.npc_cards == 0 or p.npc_cards < most:
+            why = "has no NPC card" if p.npc_cards == 0 else f"has fewer NPC cards ({p.npc_cards}) than others"
+            return p.name, [Step(f"{p.name} gets the NPC card: the first player clockwise from the Alpha Agent who "
+                                 f"{why}", S.NPC_ASSIGNMENT, f"NPC cards held, clockwise from the Alpha Agent: "
+                                 f"{counts}.", section=sec, marks=(p.name,), facts={"assigned_to": p.name})]
+    alpha = players[0].name
+    return alpha, [Step(f"Tie: every player holds {plural(most, 'NPC card')}; the Alpha Agent, {alpha}, gets it",
+                        S.NPC_ASSIGNMENT, f"NPC cards held, clockwise from the Alpha Agent: {counts}.", section=sec,
+                        marks=(alpha,), facts={"assigned_to": alpha})]
+
+
+@dataclass(frozen=True)
+class NpcAssignmentOutcome(Outcome):
+    """The typed outcome of an ``npc_assignment`` scenario: the player who gets the new NPC card (``None``: no NPC
+    enters) and the NPC cards each player holds afterwards."""
+
+    assigned_to: str | None
+    cards: tuple[tuple[str, int], ...]
+
+    @property
+    def summary(self) -> str:
+        if self.assigned_to is None:
+            return "No NPC enters play (five are already in play)"
+        return f"The new NPC card goes to {self.assigned_to}"
+
+    def to_json(self) -> dict:
+        return {"assigned_to": self.assigned_to, "cards": dict(self.cards), "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class NpcAssignmentState:
+    """The assignment between steps: the player chosen (``None``: none yet, or no NPC enters)."""
+
+    assigned_to: str | None = None
+
+
+@dataclass(frozen=True)
+class NpcAssignmentContext(Context):
+    """What the assignment steps read: the scenario (players clockwise from the Alpha Agent, NPC cards held)."""
+
+    scenario: NpcAssignmentScenario | None = None
+
+
+def npc_arrives(state: NpcAssignmentState, ctx: NpcAssignmentContext) -> tuple[NpcAssignmentState,
+                                                                                tuple[Step, ...]]:
+    """11.10.1 NPC Signals / 10.1.1 NPC Deck: a revealed NPC signal (or an Event, or the mission) brings a new
+    NPC; the Alpha Agent draws the top card of the NPC deck."""
+    sc = ctx.scenario
+    what = {"npc_signal": ("An NPC signal is revealed: it is replaced with a new NPC", S.NPC_SIGNALS),
+            "event": ("An Event card brings a new NPC", S.NPC_ASSIGNMENT),
+            "mission": ("The mission brings a new NPC", S.NPC_ASSIGNMENT)}[sc.cause]
+    return state, (Step(what[0], what[1], f"The Alpha Agent ({sc.players[0].name}) draws the top card of the NPC "
+                        "deck and takes its figure; the card is then assigned to a player.", section="New NPC"),)
+
+
+def assign_npc_card(state: NpcAssignmentState, ctx: NpcAssignmentContext) -> tuple[NpcAssignmentState,
+                                                                                   tuple[Step, ...]]:
+    """10.1.2 NPC Assignment (:func:`assign_npc`)."""
+    sc = ctx.scenario
+    in_play = sc.npcs_in_play if sc.npcs_in_play is not None else sum(p.npc_cards for p in sc.players)
+    who, st = assign_npc(sc.players, sc.specialist, in_play)
+    return replace(state, assigned_to=who), tuple(st)
+
+
+NPC_ASSIGNMENT_SEQUENCE = (("New NPC", npc_arrives), ("NPC Assignment", assign_npc_card))
+"""An ``npc_assignment`` scenario: the new NPC (11.10.1), then who controls it (10.1.2)."""
+
+
+def resolve_npc_assignment(scenario: NpcAssignmentScenario, rulings: Mapping[str, str] | None = None,
+                           seed: int | None = None) -> Trace:
+    """Who gets a new NPC card (:data:`NPC_ASSIGNMENT_SEQUENCE`).
+
+    Returns:
+        A :class:`Trace` whose ``result`` is an :class:`NpcAssignmentOutcome` (``outcome``: ``{"assigned_to": name
+        or None, "cards": {name: NPC cards after}, "summary"}``).
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    frames = play(NpcAssignmentState(), NPC_ASSIGNMENT_SEQUENCE, NpcAssignmentContext(rulings=r, scenario=scenario))
+    who = frames[-1].state.assigned_to
+    cards = tuple((p.name, p.npc_cards + (p.name == who)) for p in scenario.players)
+    return trace_of(scenario.title, frames, r.consulted).with_result(NpcAssignmentOutcome(who, cards))
+
+
+__all__ = ["Menace", "assign_npc", "aliens_to_activate", "area_healing", "master_alien_enters", "master_alien_wounded",
            "menace_action", "rank_roll", "select_aliens", "selection_order", "signals_to_teleport", "wings_odds"]

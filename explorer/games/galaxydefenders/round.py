@@ -1,0 +1,411 @@
+"""A round of Galaxy Defenders, first increment: the Refresh phase, each agent's turn (its activities in the order
+the players chose them, with NPC activation) and the Event phase's signals, with a cited one-line refusal for every
+choice the rules do not allow.
+
+Sections: 6.1 Refresh Phase (Poison, Mark, temporary Criticals and the Power Suit's Battery, simultaneous; 9.3.2, 8.3,
+8.2.2, 9.5), 10.4.1 NPC Body Condition (Paralyzed and Immobilized tokens go in the Refresh phase), 6.2.1 Agent Turn
+(one turn per agent per round), 6.2.1.1 Free Action Activity (any number of Free Actions; the Action activity once
+per turn), 6.2.1.2 Activate NPCs and 10.2 NPC Activation (an agent's NPCs are activated before its first activity or
+after its last, never in between, and every assigned NPC every turn), 10.4.1 (a Paralyzed NPC skips its activation;
+an Immobilized one follows only behavior without movement), 10.4 NPC Health Status (a dead NPC is off the map), 6.3
+Event Phase (the Alpha Agent draws; signals teleported by the balancer).
+
+Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
+not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
+Powers, Devices and the Power Suit's equip rules, the mission's objectives.
+
+The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase, one entry per agent turn, Event phase) of
+plain step functions over the frozen :class:`RoundState`; the result is a typed :class:`RoundOutcome`.
+
+Scenario kind ``round`` (TOML)::
+
+    game = "galaxydefenders"
+    kind = "round"
+    title = "..."
+    round = 3
+    [[agents]]                        # turn order of the players; the first is the Alpha Agent
+    name = "Marine"
+    health = 8
+    wounds = 0
+    poison = 1                        # Poison / Mark tokens (0..2)
+    mark = 0
+    [[npcs]]
+    name = "Sgt. Rock"
+    controller = "Marine"             # the agent the NPC card is assigned to (10.1.2)
+    health = 5
+    paralyzed = false                 # 10.4.1 tokens, removed in the Refresh phase
+    immobilized = false
+    [power_suit]                      # optional: a Power Suit in play (9.5)
+    batteries = 2
+    [[turns]]                         # the agents' turns in the order played
+    agent = "Marine"
+    activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", what =
+                  "Tactic"}, {kind = "action", what = "attack"}]
+    [event]                           # optional: the Event phase's signals (6.3)
+    balancer = "aliens"               # aliens | aliens_and_signals
+    aliens = 2
+    signals = 1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Annotated, Literal
+
+from pydantic import Field, PrivateAttr
+
+from explorer.errors import RuleViolation, ScenarioError
+from explorer.kernel import Context, Each, Outcome, play, trace_of
+from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.text import plural
+from explorer.trace import Step, Trace
+
+from . import sections as S
+from .combat import TargetState, with_source
+from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
+from .options import rulings as make_rulings
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+MAX_ACTIVITIES = 20
+"""Activities listed in one agent turn."""
+
+
+class RoundAgent(Strict):
+    name: Name
+    health: int = Field(8, ge=1, le=40)
+    wounds: int = Field(0, ge=0, le=40)
+    poison: int = Field(0, ge=0, le=2)
+    mark: int = Field(0, ge=0, le=2)
+
+
+class RoundNpc(Strict):
+    name: Name
+    controller: Name
+    health: int = Field(5, ge=1, le=40)
+    wounds: int = Field(0, ge=0, le=40)
+    poison: int = Field(0, ge=0, le=2)
+    mark: int = Field(0, ge=0, le=2)
+    paralyzed: bool = False
+    immobilized: bool = False
+
+
+class ActivityModel(Strict):
+    """One activity of an agent turn: ``move``, ``action`` (the one Action activity), ``free_action`` (any
+    number, 6.2.1.1) or ``activate_npc`` (``npc`` names it); ``what`` labels it ("attack", "Tactic")."""
+
+    kind: Literal["move", "action", "free_action", "activate_npc"]
+    npc: Name | None = None
+    what: str = Field("", max_length=60)
+
+
+class TurnModel(Strict):
+    agent: Name
+    activities: list[ActivityModel] = Field(default_factory=list, max_length=MAX_ACTIVITIES)
+
+
+class RoundEventModel(Strict):
+    balancer: Literal["aliens", "aliens_and_signals"] = "aliens"
+    aliens: int = Field(0, ge=0, le=40)
+    signals: int = Field(0, ge=0, le=40)
+
+
+class RoundScenario(ScenarioHeader):
+    """A validated ``round`` scenario (see the module docstring)."""
+
+    game: Literal["galaxydefenders"] = "galaxydefenders"
+    kind: Literal["round"] = "round"
+    title: str = Field("A round", max_length=MAX_TITLE)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    round: int = Field(1, ge=1, le=30)
+    agents: list[RoundAgent] = Field(min_length=1, max_length=6)
+    npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
+    power_suit: PowerSuitModel | None = None
+    turns: list[TurnModel] = Field(default_factory=list, max_length=6)
+    event: RoundEventModel | None = None
+    _source: str = PrivateAttr("scenario")
+
+
+def parse_round(data: dict, source: str) -> RoundScenario:
+    """Validate a ``round`` scenario (the file's shape; the rules' refusals come while it is played).
+
+    Raises:
+        ScenarioError: a field out of bounds or unknown; duplicate names; an NPC controlled by no listed agent; a
+            turn of an unknown agent; ``npc`` missing on ``activate_npc`` or given on another activity; an unknown
+            ruling.
+    """
+    sc = validate(RoundScenario, data, source)
+    sc._source = source
+    with with_source(source):
+        make_rulings(sc.rulings)
+    names = [a.name for a in sc.agents] + [n.name for n in sc.npcs]
+    for i, n in enumerate(names):
+        if names.index(n) != i:
+            raise ScenarioError("agents" if i < len(sc.agents) else f"npcs[{i - len(sc.agents)}].name",
+                                f"{n!r} is used twice", "unique names", source)
+    agents = [a.name for a in sc.agents]
+    for i, n in enumerate(sc.npcs):
+        if n.controller not in agents:
+            raise ScenarioError(f"npcs[{i}].controller", f"no agent named {n.controller!r}", agents, source)
+    for i, t in enumerate(sc.turns):
+        if t.agent not in agents:
+            raise ScenarioError(f"turns[{i}].agent", f"no agent named {t.agent!r}", agents, source)
+        for j, a in enumerate(t.activities):
+            if (a.kind == "activate_npc") != (a.npc is not None):
+                raise ScenarioError(f"turns[{i}].activities[{j}].npc", "an NPC is named by activate_npc only",
+                                    "npc with kind = 'activate_npc', and only there", source)
+    return sc
+
+
+# ------------------------------------------------------------------------------------------------ state
+
+@dataclass(frozen=True)
+class NpcState:
+    """An NPC between steps: its figure (a :class:`TargetState`), its controller and its 10.4.1 tokens."""
+
+    figure: TargetState
+    controller: str
+    paralyzed: bool = False
+    immobilized: bool = False
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One agent turn as played: the agent, its activities in order (``kind`` or ``kind: what``) and the NPCs it
+    activated."""
+
+    agent: str
+    activities: tuple[str, ...]
+    npcs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The round between steps (immutable): the agents and NPCs, the Power Suit, the turns played, the signals the
+    Event card teleported (``None`` before the Event phase) and the turn ``numbers`` (1 to n) to play."""
+
+    agents: tuple[TargetState, ...]
+    npcs: tuple[NpcState, ...] = ()
+    suit: PowerSuit | None = None
+    turns: tuple[TurnRecord, ...] = ()
+    teleported: int | None = None
+    numbers: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundContext(Context):
+    """What the round's steps read: the scenario and its file name (``source``, named in refusals)."""
+
+    scenario: RoundScenario | None = None
+    source: str = "scenario"
+
+
+# ------------------------------------------------------------------------------------------------ steps
+
+def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """6.1 Refresh Phase, its effects simultaneous: every agent's and NPC's Poison, Mark and temporary Criticals
+    (:func:`.conditions.refresh`; a dead NPC is off the map), the NPCs' Paralyzed and Immobilized tokens (10.4.1),
+    the Power Suit's Battery (9.5)."""
+    sec = "Refresh phase"
+    steps: list[Step] = []
+    agents = []
+    for a in state.agents:
+        t, st = refresh(a, sec)
+        agents.append(t)
+        steps += st
+    npcs = []
+    for n in state.npcs:
+        t, st = refresh(n.figure, sec)
+        gone = [w for w, on in (("Paralyzed", n.paralyzed), ("Immobilized", n.immobilized)) if on]
+        if gone and not t.down and len(st) == 1 and st[0].title.startswith("Nothing on"):
+            st = []
+        steps += st
+        if gone and not t.down:
+            steps.append(Step(f"{t.name}'s {' and '.join(gone)} token{'s' if len(gone) > 1 else ''} removed",
+                              S.NPC_BODY_CONDITION, ("They last" if len(gone) > 1 else "It lasts") +
+                              " until the next Refresh phase.", {"removed": gone},
+                              (t.name,), sec))
+        npcs.append(replace(n, figure=t, paralyzed=False, immobilized=False))
+    suit, st = power_suit_energy(state.suit, sec)
+    steps += st
+    return replace(state, agents=tuple(agents), npcs=tuple(npcs), suit=suit), tuple(steps)
+
+
+def turn_numbers(state: RoundState) -> tuple[int, ...]:
+    """The items of :data:`ROUND_SEQUENCE`'s agent-turn entry: the turn numbers, from 1."""
+    return state.numbers
+
+
+def _refuse(ctx: RoundContext, reason: str, rule, field: str, step: str):
+    raise RuleViolation(reason, rule, field=field, step=step, source=ctx.source)
+
+
+def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundState, tuple[Step, ...]]:
+    """One agent turn (6.2.1): one per agent per round; the activities in the players' order, Free Actions any
+    number of times and the Action once (6.2.1.1); NPC activations (10.2, 6.2.1.2) before the first activity or
+    after the last, each assigned NPC once and every one of them each turn (a Paralyzed NPC skips, an Immobilized
+    one only follows behavior without movement, 10.4.1; a dead one is off the map, 10.4).
+
+    Raises:
+        RuleViolation: a second turn of one agent, a second Action, an NPC activated between two activities, an
+            NPC not assigned to the agent or activated twice, an assigned NPC left unactivated.
+    """
+    turn = ctx.scenario.turns[number - 1]
+    field = f"turns[{number - 1}]"
+    sec = f"Agent turn {number}: {turn.agent}"
+    if any(t.agent == turn.agent for t in state.turns):
+        _refuse(ctx, f"{turn.agent} already had its turn this round", S.AGENT_TURN, f"{field}.agent", sec)
+    agent = next(a for a in state.agents if a.name == turn.agent)
+    steps: list[Step] = []
+    if agent.down:
+        steps.append(Step(f"{agent.name} is bleeding", S.HEALTH_POINTS, "Its turn is played as the Core Set allows a "
+                          "bleeding agent; this increment does not check its activities.", section=sec,
+                          marks=(agent.name,)))
+    own = {n.figure.name: n for n in state.npcs if n.controller == turn.agent}
+    kinds = [a.kind for a in turn.activities]
+    agent_acts = [i for i, k in enumerate(kinds) if k != "activate_npc"]
+    done_actions = 0
+    activated: list[str] = []
+    labels: list[str] = []
+    for j, act in enumerate(turn.activities):
+        f = f"{field}.activities[{j}]"
+        if act.kind == "activate_npc":
+            if agent_acts and agent_acts[0] < j < agent_acts[-1]:
+                _refuse(ctx, f"{act.npc} is activated between two of {turn.agent}'s activities; NPCs are activated "
+                        "before the agent's first activity or after its last", S.NPC_ACTIVATION, f, sec)
+            n = own.get(act.npc)
+            if n is None:
+                holder = next((x.controller for x in state.npcs if x.figure.name == act.npc), None)
+                _refuse(ctx, f"{act.npc} is not assigned to {turn.agent}" + (f" (its controller is {holder})"
+                                                                              if holder else " (no such NPC)"),
+                        S.NPC_ACTIVATION, f"{f}.npc", sec)
+            if act.npc in activated:
+                _refuse(ctx, f"{act.npc} was already activated this turn", S.NPC_ACTIVATION, f"{f}.npc", sec)
+            activated.append(act.npc)
+            t = n.figure
+            if t.down:
+                steps.append(Step(f"{t.name} is dead: it is no longer on the map", S.NPC_HEALTH, "", section=sec,
+                                  marks=(t.name,)))
+            elif n.paralyzed:
+                steps.append(Step(f"{t.name} is Paralyzed: it skips its activation", S.NPC_BODY_CONDITION,
+                                  "Until the next Refresh phase.", section=sec, marks=(t.name,)))
+            else:
+                steps.append(Step(f"{turn.agent} activates {t.name}" + (
+                    " (Immobilized: only its behavior without movement)" if n.immobilized else ""),
+                    S.NPC_BODY_CONDITION if n.immobilized else S.NPC_ACTIVATION,
+                    "The controlling player applies the first relevant behavior rule of its A.I. section (the "
+                    "activation kind resolves it).", section=sec, marks=(t.name,), facts={"npc": t.name}))
+            labels.append(f"activate {act.npc}")
+            continue
+        if act.kind == "action":
+            done_actions += 1
+            if done_actions > 1:
+                _refuse(ctx, f"{turn.agent} already used its Action activity this turn; only Free Actions repeat",
+                        S.FREE_ACTION, f, sec)
+        word = {"move": "Move", "action": "Action", "free_action": "Free Action"}[act.kind]
+        rule = S.FREE_ACTION if act.kind in ("action", "free_action") else S.AGENT_TURN
+        why = {"free_action": "Any number of Free Actions per turn; each works like an Action activity.",
+               "action": "The Action activity: once per agent turn.",
+               "move": "Resolved by the Core Set movement rules (not checked in this increment)."}[act.kind]
+        steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
+                          marks=(turn.agent,), facts={"activity": act.kind}))
+        labels.append(act.kind + (f": {act.what}" if act.what else ""))
+    missing = [n for n in own if n not in activated and not own[n].figure.down]
+    if missing:
+        _refuse(ctx, f"{turn.agent} did not activate {', '.join(missing)}; NPCs must be activated each agent turn",
+                S.NPC_ACTIVATION, f"{field}.activities", sec)
+    if not steps:
+        steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
+    rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
+    return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+def event_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """6.3 Event Phase: the Alpha Agent draws the Event card; the balancer gives the signals teleported (real
+    agents only: NPCs do not count). Nothing when the file has no ``[event]``."""
+    from .phases import EventFigure, signals_to_teleport
+
+    ev = ctx.scenario.event
+    if ev is None:
+        return state, ()
+    figures = [EventFigure(name=a.name, side="agent", bleeding=a.down) for a in state.agents]
+    figures += [EventFigure(name=n.figure.name, side="npc") for n in state.npcs if not n.figure.down]
+    figures += [EventFigure(name=f"alien {i + 1}", side="alien") for i in range(ev.aliens)]
+    alpha = ctx.scenario.agents[0].name
+    n, st = signals_to_teleport(figures, ev.signals, ev.balancer, ctx.rulings)
+    first = Step(f"{alpha} (Alpha Agent) draws the Event card", S.EVENT_PHASE, "", section="Event phase",
+                 marks=(alpha,))
+    return replace(state, teleported=n), (first, *st)
+
+
+ROUND_SEQUENCE = (
+    ("Refresh phase", refresh_phase),
+    Each("Agent turn {item}", turn_numbers, agent_turn),
+    ("Event phase", event_phase),
+)
+"""A ``round`` scenario, first increment: the Refresh phase, every agent turn in the order played, the Event
+phase's signals."""
+
+
+# ------------------------------------------------------------------------------------------------ outcome
+
+@dataclass(frozen=True)
+class RoundOutcome(Outcome):
+    """The typed outcome of a ``round`` scenario: the round number, every agent and NPC at the end (wounds,
+    Poison, Mark, status), the turns played and the signals teleported (``None`` without an Event phase)."""
+
+    round: int
+    agents: tuple[TargetState, ...]
+    npcs: tuple[TargetState, ...]
+    turns: tuple[TurnRecord, ...]
+    teleported: int | None
+
+    @property
+    def summary(self) -> str:
+        who = "; ".join(f"{t.name} {t.wounds}/{t.max_health} wounds, Poison {t.poison}, {t.status()}"
+                        for t in self.agents + self.npcs)
+        sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
+        return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}"
+
+    def to_json(self) -> dict:
+        def one(t: TargetState) -> dict:
+            return {"wounds": t.wounds, "poison": t.poison, "mark": t.mark, "status": t.status()}
+
+        return {"round": self.round, "agents": {t.name: one(t) for t in self.agents},
+                "npcs": {t.name: one(t) for t in self.npcs},
+                "turns": [{"agent": r.agent, "activities": list(r.activities), "npcs": list(r.npcs)}
+                          for r in self.turns],
+                "teleported": self.teleported, "summary": self.summary}
+
+
+def round_initial(scenario: RoundScenario) -> RoundState:
+    """The round before its first step: the agents, NPCs and Power Suit as the file sets them."""
+    agents = tuple(TargetState(a.name, "agent", a.health, a.wounds, mark=a.mark, poison=a.poison)
+                   for a in scenario.agents)
+    npcs = tuple(NpcState(TargetState(n.name, "npc", n.health, n.wounds, mark=n.mark, poison=n.poison),
+                          n.controller, n.paralyzed, n.immobilized) for n in scenario.npcs)
+    ps = scenario.power_suit
+    suit = None if ps is None else PowerSuit(ps.name, ps.batteries, ps.equipped_by)
+    return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)))
+
+
+def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
+                  seed: int | None = None) -> Trace:
+    """Play the round (:data:`ROUND_SEQUENCE`).
+
+    Returns:
+        A :class:`Trace` whose ``result`` is a :class:`RoundOutcome` (``outcome``: ``{"round", "agents": {name:
+        {"wounds", "poison", "mark", "status"}}, "npcs": {...}, "turns": [{"agent", "activities", "npcs"}],
+        "teleported", "summary"}``).
+
+    Raises:
+        RuleViolation: a choice the rules refuse (see :func:`agent_turn`), naming the field, the step and the rule.
+    """
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    ctx = RoundContext(rulings=r, scenario=scenario, source=scenario._source)
+    frames = play(round_initial(scenario), ROUND_SEQUENCE, ctx)
+    last = frames[-1].state
+    return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
+        scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported))
