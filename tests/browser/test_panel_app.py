@@ -121,7 +121,7 @@ def served_notebook_url(tmp_path_factory):
     the widget JavaScript laid out by the same code as binder/postBuild."""
     import sys
 
-    from conftest import free_port, start, stop, wait_http
+    from server_helpers import free_port, start, stop, wait_http
 
     from explorer.serving.widget_js import layout_widget_js
 
