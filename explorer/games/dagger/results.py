@@ -90,13 +90,14 @@ class HeroAction:
     """One ``[[actions]]`` entry of a ``hero`` scenario, resolved.
 
     Attributes:
-        do: ``"move"``, ``"fight"``, ``"defy"`` or ``"rest"``. hero: who acts.
+        do: ``"move"``, ``"fight"``, ``"defy"``, ``"rest"`` or ``"ability"``. hero: who acts.
         result: what it did (the last step's title; ``"odds only"`` without a roll; ``"not allowed: ..."``).
         target: the space moved to, the enemy, the mission or the resting hero (``None``: a refused action).
         allowed: ``False`` when the rules refused the action (then only ``do``, ``hero`` and ``result`` are set).
         dice, need, p, p_with_empowered, empowered: the odds of a Fight / Defy / Rest (``p`` ``None`` for a move).
         rest_totals: a Rest's ``{total successes: probability}``, else ``None``.
         successes: the roll's successes as given (``None``: odds only).
+        hit: an ``"ability"``'s enemies hit, in order (``()`` otherwise).
     """
 
     do: str
@@ -111,6 +112,7 @@ class HeroAction:
     empowered: bool = False
     rest_totals: tuple[tuple[int, Fraction], ...] | None = None
     successes: int | None = None
+    hit: tuple[str, ...] = ()
 
     @property
     def has_odds(self) -> bool:
@@ -123,6 +125,8 @@ class HeroAction:
             out["result"] = self.result
             return out
         out["target"] = self.target
+        if self.do == "ability":
+            out["hit"] = list(self.hit)
         if self.p is None:
             out["result"] = self.result
             return out
