@@ -20,7 +20,7 @@ from explorer.kernel import Outcome
 
 from .state import ChoiceMade, Enemy, Event, Gauge, Hero
 
-__all__ = ["NemesisOutcome", "HeroOutcome", "HeroAction", "Snapshot", "probability_json"]
+__all__ = ["NemesisOutcome", "HeroOutcome", "HeroAction", "Snapshot", "RoundOutcome", "TurnRecord", "probability_json"]
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:
@@ -178,3 +178,60 @@ class HeroOutcome(Outcome):
         return {"actions": [a.to_json() for a in self.actions], "threat_start": self.threat_start,
                 "threat": self.threat, "after_actions": self.after_actions.to_json(), "lost": list(self.lost),
                 "won": self.won, "phase": self.phase, "die": list(self.die), "overrun": list(self.overrun)}
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One hero turn, resolved: ``round`` (1-based), ``hero``, ``token``, ``slot``, ``boost`` (a boosted token on a
+    BOOST action), ``action`` (the :class:`.results.HeroAction`; ``None`` for a D.A.G.G.E.R. action) and ``base``
+    (the D.A.G.G.E.R. action's base)."""
+
+    round: int
+    hero: str
+    token: str
+    slot: str
+    boost: bool = False
+    action: HeroAction | None = None
+    base: str = ""
+    result: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"round": self.round, "hero": self.hero, "token": self.token, "slot": self.slot,
+                               "boost": self.boost, "result": self.result}
+        if self.base:
+            out["base"] = self.base
+        if self.action is not None:
+            out["action"] = self.action.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class RoundOutcome(Outcome):
+    """The result of a ``round`` scenario: every hero ``turns`` taken (:class:`TurnRecord`), the ``rounds`` played
+    in full, ``threat_start`` and ``threat`` (at the end), ``team_up``, ``lost``, ``won``, ``showdown``, the
+    ``overrun`` bases (sorted), the loss ``gauges`` at the end, ``refused`` (the refusal that ended the play, one
+    line with its rule; empty when none), the ``heroes`` and ``enemies`` at the end and ``events`` (what the Nemesis
+    Phases did, typed)."""
+
+    turns: tuple[TurnRecord, ...]
+    rounds: int
+    threat_start: int
+    threat: int
+    team_up: int
+    lost: tuple[str, ...]
+    won: bool
+    showdown: bool
+    overrun: tuple[str, ...]
+    gauges: tuple[Gauge, ...]
+    refused: str
+    heroes: tuple[Hero, ...]
+    enemies: tuple[Enemy, ...]
+    events: tuple[Event, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turns": [t.to_json() for t in self.turns], "rounds": self.rounds,
+                "threat_start": self.threat_start, "threat": self.threat, "team_up": self.team_up,
+                "lost": list(self.lost), "won": self.won, "showdown": self.showdown, "overrun": list(self.overrun),
+                "gauges": [g.text for g in self.gauges], "refused": self.refused,
+                "heroes": {h.name: [h.space, h.damage] for h in self.heroes},
+                "enemies": {e.id: [e.space, e.damage] for e in self.enemies}}
