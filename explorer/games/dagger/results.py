@@ -210,7 +210,8 @@ class RoundOutcome(Outcome):
     """The result of a ``round`` scenario: every hero ``turns`` taken (:class:`TurnRecord`), the ``rounds`` played
     in full, ``threat_start`` and ``threat`` (at the end), ``team_up``, ``lost``, ``won``, ``showdown``, the
     ``overrun`` bases (sorted), the loss ``gauges`` at the end, ``refused`` (the refusal that ended the play, one
-    line with its rule; empty when none), the ``heroes`` and ``enemies`` at the end and ``events`` (what the Nemesis
+    line in words with its rule: ``"round 2, turn 6, slot: ... [Gameplay › Hero Phase]"``; empty when none) and
+    ``refused_field`` (its field path in the file, ``"rounds[1].turns[5].slot"``), the ``heroes`` and ``enemies`` at the end and ``events`` (what the Nemesis
     Phases did, typed)."""
 
     turns: tuple[TurnRecord, ...]
@@ -224,6 +225,7 @@ class RoundOutcome(Outcome):
     overrun: tuple[str, ...]
     gauges: tuple[Gauge, ...]
     refused: str
+    refused_field: str
     heroes: tuple[Hero, ...]
     enemies: tuple[Enemy, ...]
     events: tuple[Event, ...] = ()
@@ -232,6 +234,6 @@ class RoundOutcome(Outcome):
         return {"turns": [t.to_json() for t in self.turns], "rounds": self.rounds,
                 "threat_start": self.threat_start, "threat": self.threat, "team_up": self.team_up,
                 "lost": list(self.lost), "won": self.won, "showdown": self.showdown, "overrun": list(self.overrun),
-                "gauges": [g.text for g in self.gauges], "refused": self.refused,
+                "gauges": [g.text for g in self.gauges], "refused": self.refused, "refused_field": self.refused_field,
                 "heroes": {h.name: [h.space, h.damage] for h in self.heroes},
                 "enemies": {e.id: [e.space, e.damage] for e in self.enemies}}

@@ -507,16 +507,19 @@ def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, s
     frames, refusal, start, ctx = play_rounds(sc, rulings, seed)
     steps = list(steps_of(frames))
     end = frames[-1].state if frames else start
-    refused = ""
+    refused = field = ""
     if refusal is not None:
-        refused = f"{refusal.field}: {refusal.reason} [{refusal.section}]"
-        steps.append(Step(f"Not allowed: {refusal.field}: {refusal.reason}", refusal.rule, "", {"rejected": True}, (),
-                          _section(end)))
+        field = refusal.field
+        where = refusal.step + ("" if field.endswith("]") or field.endswith(".turns") else
+                                ", " + field.rsplit(".", 1)[-1])
+        refused = f"{where}: {refusal.reason} [{refusal.section}]"
+        steps.append(Step(f"Not allowed ({where}): {refusal.reason}", refusal.rule, "",
+                          {"rejected": True, "field": field}, (), _section(end)))
     g = end.game
     rounds = sum(1 for f in frames if f.name == END_OF_ROUND[0][0])
     trace = Trace(sc.title or "Rounds", steps, dict(ctx.rulings.consulted))
     return trace.with_result(RoundOutcome(end.done, rounds, start.game.threat, g.threat, g.team_up, g.lost, g.won,
-                                          g.showdown, tuple(sorted(g.overrun)), loss_gauges(g), refused,
+                                          g.showdown, tuple(sorted(g.overrun)), loss_gauges(g), refused, field,
                                           g.heroes, g.enemies, g.events))
 
 
