@@ -1,6 +1,6 @@
 """Marvel D.A.G.G.E.R. behind the game registry (:mod:`explorer.games`).
 
-Three scenario kinds:
+Four scenario kinds:
 
 =============  ===========================  =======================================================================
 kind           module                       what it answers (sections)
@@ -12,6 +12,8 @@ kind           module                       what it answers (sections)
                                             results, then optionally the Nemesis Phase that follows
 ``round``      :mod:`.round_scenario`       whole rounds: the Hero Phase turn by turn (aspect tokens on slots,
                                             BOOST, D.A.G.G.E.R. actions), the Nemesis Phase, the End of Round
+``setup``      :mod:`.setup_scenario`       Setup's seeded steps: aspect tokens by player count, the event deck
+                                            (9 events, 3 piles, a nemesis event in each), the 1st strike's setup
 =============  ===========================  =======================================================================
 
 Each kind's module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
@@ -28,6 +30,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "nemesis": ("explorer.games.dagger.nemesis_scenario", "nemesis"),
     "hero": ("explorer.games.dagger.hero_scenario", "hero"),
     "round": ("explorer.games.dagger.round_scenario", "round"),
+    "setup": ("explorer.games.dagger.setup_scenario", "setup"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -105,9 +108,10 @@ def _sequences():
     from .hero_scenario import HERO_ACTIONS
     from .nemesis import NEMESIS_PHASE
     from .round_scenario import END_OF_ROUND, HERO_PHASE
+    from .setup_scenario import SETUP_SEQUENCE
 
     return {"Nemesis Phase": NEMESIS_PHASE, "Hero Phase actions": HERO_ACTIONS, "Hero Phase turns": HERO_PHASE,
-            "End of Round tokens": END_OF_ROUND}
+            "End of Round tokens": END_OF_ROUND, "Setup": SETUP_SEQUENCE}
 
 
 def _cli():

@@ -19,6 +19,7 @@ from explorer.text import join_words, plural
 from explorer.trace import Trace
 
 from .results import HeroAction, HeroOutcome, NemesisOutcome, RoundOutcome
+from .setup_scenario import SetupOutcome
 from .state import (
     BaseOverrun, EnemyActed, EnemySpawned, Event, HeroDamaged, HeroDefeated, MissionChecked, ShowdownBegan,
     SideMissionRevealed,
@@ -230,6 +231,18 @@ def round_outcome_text(trace: Trace) -> str:
     return "\n".join(lines)
 
 
+def setup_outcome_text(trace: Trace) -> str:
+    """The outcome of a ``setup`` scenario: the event deck (top first, by pile), the tokens, the 1st strike's
+    enemies and side mission, and the seed that replays it."""
+    o: SetupOutcome = trace.result
+    lines = [f"Outcome: event deck of {len(o.event_deck)} cards (seed {o.seed}; top first): "
+             + " | ".join(", ".join(p) for p in o.piles)]
+    lines.append("  Aspect tokens: " + "; ".join(f"{h} {b} boosted + {s} standard" for h, b, s in o.tokens))
+    lines.append("  1st strike enemies: " + (", ".join(f"{e} on {sp}" for e, sp in o.enemies) or "none"))
+    lines.append("  Side mission drawn: " + (", ".join(o.side_slots) or "none"))
+    return "\n".join(lines)
+
+
 def outcome_text(trace: Trace) -> str:
     """The outcome of a D.A.G.G.E.R. scenario in plain text, the answer first. A ``nemesis`` scenario:
     ``Outcome: <verdict>``, then the threat at the end of each step, the missions, the enemies' activations and
@@ -240,6 +253,8 @@ def outcome_text(trace: Trace) -> str:
         return hero_outcome_text(trace)
     if isinstance(o, RoundOutcome):
         return round_outcome_text(trace)
+    if isinstance(o, SetupOutcome):
+        return setup_outcome_text(trace)
     ev = _events(o.events)
     lines = ["Outcome: " + verdict(trace)]
     if o.threat_after:
