@@ -246,8 +246,8 @@ class Placed:
 class RoundState:
     """The game during a ``round`` scenario: ``game`` (:class:`.state.GameState`), ``index`` (the file's round
     being played, 0-based), ``supplies`` (tokens in each hero's supply, hero order), ``placed`` (tokens on slots
-    this round), ``done`` (every turn so far, :class:`TurnRecord`) and ``declared`` (how many turns the file lists
-    for this round)."""
+    this round), ``done`` (every turn so far, :class:`TurnRecord`), ``declared`` (how many turns the file lists
+    for this round) and ``missions_placed`` (hero missions put into play so far: each only once)."""
 
     game: GameState
     index: int
@@ -255,6 +255,7 @@ class RoundState:
     placed: tuple[Placed, ...] = ()
     done: tuple[TurnRecord, ...] = ()
     declared: int = 0
+    missions_placed: tuple[str, ...] = ()
 
     def supply(self, hero: str) -> Supply:
         return next(s for s in self.supplies if s.hero == hero)
@@ -377,13 +378,15 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         steps += more
         m = sheet.hero_mission
         result = f"D.A.G.G.E.R. action at {base}"
-        if turn.place_mission and m is not None and not any(x.name == m.name for x in g.hero_missions) \
-                and not any(d.result.endswith(f"{m.name} placed") for d in state.done):
+        placed_missions = state.missions_placed
+        if turn.place_mission and m is not None and m.name not in placed_missions:
             g = g.evolve(hero_missions=g.hero_missions + (m,))
+            placed_missions += (m.name,)
             result += f"; hero mission {m.name} placed"
             steps.append(Step(f"{turn.hero} places the hero mission {m.name} in the hero mission slot",
                               S.HERO_MISSIONS, "", {"mission": m.name}, (turn.hero,), sec))
         rec = TurnRecord(g.round, turn.hero, turn.token, DAGGER, False, None, base, result)
+        state = replace(state, missions_placed=placed_missions)
     else:
         if turn.slot not in sheet.slots:
             raise _refuse(state, number, "slot", f"{turn.slot!r} is not an aspect slot of {turn.hero}'s sheet "
@@ -455,19 +458,19 @@ def return_tokens(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
                       f"Round {state.game.round - 1} · End of Round"),)
 
 
+def _over(state: RoundState) -> bool:
+    return bool(state.game.lost or state.game.won)
+
+
 HERO_PHASE: Sequence = (
     ("Hero Phase › begins", begin_hero_phase),
-    Each("Hero Phase › turn {item}", turn_numbers, take_turn),
+    Each("Hero Phase › turn {item}", turn_numbers, take_turn, _over),
     ("Hero Phase › every token spent", end_hero_phase),
 )
 """A round's Hero Phase: the turns in the file's order, one frame each, then the check that every token is spent."""
 
 END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_tokens),)
 """After the Nemesis Phase (which passes the 1st player marker): the aspect tokens return."""
-
-
-def _over(state: RoundState) -> bool:
-    return bool(state.game.lost or state.game.won)
 
 
 def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
