@@ -95,3 +95,26 @@ def test_cli_forecast_of_a_multi_round_scenario_names_its_rounds(capsys):
                              "24 ordered draws of the top 3 event cards")
     assert any(line.startswith("  threat at the end of round 3: ") for line in out)
     assert not any("--phases" in line for line in out)
+
+
+def test_cli_forecast_of_a_planned_round(capsys):
+    """A round file: the forecast starts after round 1's planned Hero Phase (dg-two-rounds: Thug 1 removed, the 1st
+    strike at 3/4, team-up 1): the forecast is the Nemesis Phase's from that board."""
+    from explorer.cli import main
+    from explorer.games import get_game
+    from explorer.games.dagger.forecast import loss_forecast
+    from explorer.games.dagger.round_scenario import after_hero_phase
+
+    sc = get_game("dagger").load_builtin("dg-two-rounds")[1]
+    after = after_hero_phase(sc)
+    assert after.team_up == 1 and "Thug 1" not in {e.id for e in after.enemies}
+    f = loss_forecast(sc.board, 1, None, state=after)
+    assert main(["dagger", "forecast", "dg-two-rounds"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"P(the heroes lose in the Nemesis Phase of round 1) = {float(f.p_loss):.4f}")
+    assert out[1].startswith("  from round 1 after the file's Hero Phase actions: threat 2")
+    assert f.threat == {0: Fraction(1, 2), 1: Fraction(1, 2)}     # the 1st strike fails (threat 7), then an event
+    assert main(["dagger", "forecast", "dg-two-rounds", "--phases", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("  after round 1, the file's planned Hero Phases")
+    assert main(["dagger", "forecast", "dg-setup"]) == 2
+    assert "setup scenario" in capsys.readouterr().err

@@ -504,6 +504,23 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
     return tuple(frames), None, start, ctx
 
 
+def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+                     ) -> GameState:
+    """The game after the file's first Hero Phase, as planned (the rolls given, or rolled from the seed): where
+    ``explorer dagger forecast`` starts the Nemesis Phase.
+
+    Raises:
+        RuleViolation: a planned turn the rules refuse (its field and rule), or a Hero Phase that leaves a token
+            unspent.
+    """
+    phase = phase_context(sc.board, rulings)
+    dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
+    ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
+    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc))
+    frames = play(start, HERO_PHASE, ctx, stop=_over)
+    return frames[-1].state.game
+
+
 def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
     """Resolve a ``round`` scenario into a cited :class:`Trace` whose result is a :class:`.results.RoundOutcome`; a
     refused choice ends the trace with a "Not allowed" step naming its field and rule."""
@@ -527,6 +544,6 @@ def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, s
 
 
 __all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "parse_round",
-           "resolve_round", "play_rounds", "HERO_PHASE", "END_OF_ROUND", "begin_hero_phase", "take_turn",
+           "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND", "begin_hero_phase", "take_turn",
            "end_hero_phase", "return_tokens", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST",
            "STANDIN_DAGGER_EFFECT"]
