@@ -191,3 +191,46 @@ def test_whose_turn_is_clockwise_from_the_first_player(turns):
     for prev, nxt in zip(heroes, heroes[1:]):
         # with every hero holding tokens, the next turn is the next hero clockwise
         assert HEROES.index(nxt) == (HEROES.index(prev) + 1) % 3
+
+
+# ------------------------------------------------------------------------------------------------ abilities
+
+
+def test_abilities_primed_then_empowered_combo():
+    t = resolve("dg-abilities")
+    o = t.result
+    assert o.refused == "" and o.rounds == 1
+    shock, overload = o.turns[0], o.turns[2]
+    assert shock.slot == "ability" and shock.action.hit == ("E", "F")       # G (two lines away) is not nearby
+    assert overload.action.hit == ("E", "F")
+    assert {e.id for e in o.enemies} == {"Nemesis", "G"}                   # 1 + 2 damage: E and F defeated
+    assert o.team_up == 2                                                  # D.A.G.G.E.R. stand-in + the combo
+    assert not next(h for h in o.heroes if h.name == "Hero A").empowered   # spent (default reading)
+    assert t.rulings["empowered_ability_token"] == "spent"
+    kept = resolve("dg-abilities", {"empowered_ability_token": "kept"}).result
+    assert next(h for h in kept.heroes if h.name == "Hero A").empowered
+
+
+def test_primed_ability_needs_a_primed_token_on_each_enemy_it_affects():
+    d = copy.deepcopy(doc("dg-abilities"))
+    d["enemies"][1]["primed"] = False                                      # F (adjacent) is not primed
+    o = run(d).result
+    assert o.refused_field == "rounds[0].turns[0].ability"
+    assert "F would be affected without a primed token" in o.refused
+    assert o.refused.endswith("[Additional Rules › Empowered and Primed]")
+
+
+def test_empowered_ability_needs_the_token():
+    d = copy.deepcopy(doc("dg-abilities"))
+    d["heroes"][0]["empowered"] = False
+    o = run(d).result
+    assert o.refused_field == "rounds[0].turns[2].ability" and "no empowered token" in o.refused
+
+
+def test_an_ability_not_on_the_sheet_and_a_full_ability_slot():
+    o = run(edit_turn(doc("dg-abilities"), 0, 0, ability="Teleport")).result
+    assert o.refused_field == "rounds[0].turns[0].ability"
+    assert "'Teleport' is not an ability on Hero A's sheet (Shockwave, Overload)" in o.refused
+    assert o.refused.endswith("[Gameplay › Hero Phase › Hero Abilities]")
+    o = run(edit_turn(doc("dg-abilities"), 0, 2, ability="Shockwave")).result
+    assert o.refused_field == "rounds[0].turns[2].ability" and "Shockwave slot already holds a token" in o.refused

@@ -74,9 +74,20 @@ STANDIN_BOOST = (1, 1)
 STANDIN_DAGGER_EFFECT: tuple[Effect, ...] = (Effect("team_up", 1, text="stand-in D.A.G.G.E.R. effect: team-up +1"),)
 """Stand-in D.A.G.G.E.R. effect of every base (the rulebook prints none)."""
 DAGGER = "dagger"
+ABILITY = "ability"
 MAX_ROUNDS = 5
 MAX_TURNS = 20
 TOKENS = ("boosted", "standard")
+
+
+class AbilityModel(Strict):
+    """One ``[[sheets.abilities]]`` entry: a stand-in hero ability that takes an aspect token (its own slot)."""
+
+    name: str = Field(min_length=1, max_length=40)
+    effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
+    amount: int = Field(1, ge=1, le=10)
+    icon: Literal["", "empowered", "primed"] = ""
+    combo: bool = False
 
 
 class SheetModel(Strict):
@@ -90,6 +101,7 @@ class SheetModel(Strict):
     boost_dice: int = Field(STANDIN_BOOST[0], ge=0, le=3)
     boost_move: int = Field(STANDIN_BOOST[1], ge=0, le=3)
     hero_mission: MissionModel | None = None
+    abilities: list[AbilityModel] = Field(default_factory=list, max_length=6)
 
 
 class TurnModel(Strict):
@@ -98,6 +110,7 @@ class TurnModel(Strict):
     hero: str = Field(max_length=60)
     token: Literal["boosted", "standard"]
     slot: str = Field(max_length=30)
+    ability: str = Field("", max_length=40)
     path: list[str] = Field(default_factory=list, max_length=9)
     move_value: int | None = Field(None, ge=1, le=9)
     enemy: str = Field("", max_length=60)
@@ -136,6 +149,10 @@ class Sheet:
     boost_dice: int
     boost_move: int
     hero_mission: Mission | None = None
+    abilities: tuple[AbilityModel, ...] = ()
+
+    def ability(self, name: str) -> AbilityModel | None:
+        return next((a for a in self.abilities if a.name == name), None)
 
 
 @dataclass(frozen=True)
@@ -199,8 +216,10 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         mission = None
         if s.hero_mission is not None:
             mission = replace(_mission(s.hero_mission, "hero", players, f"sheets[{i}].hero_mission", source), hero=n)
+        if len({a.name for a in s.abilities}) != len(s.abilities):
+            raise ScenarioError(f"sheets[{i}].abilities", "an ability named twice", "distinct names", source)
         sheets.append(Sheet(n, tuple(s.slots), s.boosted, 2 + extra if s.standard is None else s.standard,
-                            s.boost_dice, s.boost_move, mission))
+                            s.boost_dice, s.boost_move, mission, tuple(s.abilities)))
     bases = [b for b, _ in board.state.bases]
     dagger = []
     for b, effs in part.dagger_effects.items():
@@ -212,8 +231,9 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         for t, turn in enumerate(turns):
             if turn.hero not in names:
                 raise ScenarioError(f"rounds[{r}].turns[{t}].hero", f"unknown hero {turn.hero!r}", names, source)
-            if turn.slot not in SLOT_NAMES + (DAGGER,):
-                raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}", list(SLOT_NAMES + (DAGGER,)),
+            if turn.slot not in SLOT_NAMES + (DAGGER, ABILITY):
+                raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}",
+                                    list(SLOT_NAMES + (DAGGER, ABILITY)),
                                     source)
     return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger))
 
@@ -359,7 +379,10 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
     sec = _section(state)
     boost = turn.token == "boosted"
     hero = next(h for h in g.heroes if h.name == turn.hero)
-    if turn.slot == DAGGER:
+    if turn.slot == ABILITY:
+        g, slot, more, rec = _use_ability(state, ctx, number, turn, sheet)
+        steps += more
+    elif turn.slot == DAGGER:
         base = g.base_at(hero.space)
         if base is None:
             raise _refuse(state, number, "slot", f"{turn.hero} is on {hero.space}, not on a base",
@@ -395,7 +418,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             raise _refuse(state, number, "slot", f"{turn.hero}'s {turn.slot} slot already holds a token",
                           S.HERO_PHASE)
         slot = turn.slot
-        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission"})
+        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability"})
         base_dice = {"fight": hero.atk, "defy": hero.dfi, "rest": hero.tactic}.get(turn.slot, 0)
         if boost and turn.slot == "move" and sheet.boost_move:
             fields["move_value"] = (turn.move_value or hero.move) + sheet.boost_move
@@ -430,6 +453,58 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
                      for s in state.supplies)
     return replace(state, game=g, supplies=supplies, placed=state.placed + (Placed(turn.hero, slot, turn.token),),
                    done=state.done + (rec,)), tuple(steps)
+
+
+def _use_ability(state: RoundState, ctx: RoundContext, number: int, turn: TurnModel, sheet: Sheet
+                 ) -> tuple[GameState, str, list[Step], TurnRecord]:
+    """Gameplay › Hero Phase › Hero Abilities: an ability that takes an aspect token (its own slot on the sheet). An
+    EMPOWERED icon needs the hero's empowered token (spent, under ruling ``empowered_ability_token``); a PRIMED icon
+    needs a primed token on each enemy the ability would affect, and discards them; a combo ability advances the
+    team-up track by 1 (Additional Rules › Empowered and Primed)."""
+    g = state.game
+    sec = _section(state)
+    ab = sheet.ability(turn.ability)
+    if ab is None:
+        raise _refuse(state, number, "ability", f"{turn.ability!r} is not an ability on {turn.hero}'s sheet ("
+                      + (", ".join(a.name for a in sheet.abilities) or "none") + ")", S.HERO_ABILITIES)
+    slot = f"{ABILITY}:{ab.name}"
+    if state.holds(slot, turn.hero):
+        raise _refuse(state, number, "ability", f"{turn.hero}'s {ab.name} slot already holds a token", S.HERO_PHASE)
+    world = ctx.scenario.world
+    hero = next(h for h in g.heroes if h.name == turn.hero)
+    targets = HP.enemies_nearby(g, world, turn.hero)
+    steps = [Step(f"{turn.hero} places a {turn.token} aspect token on the {ab.name} ability", S.HERO_ABILITIES,
+                  ("EMPOWERED icon. " if ab.icon == "empowered" else "PRIMED icon. " if ab.icon == "primed" else "")
+                  + ("Combo ability." if ab.combo else ""), {"ability": ab.name}, (turn.hero,), sec)]
+    if ab.icon == "empowered":
+        if not hero.empowered:
+            raise _refuse(state, number, "ability", f"{ab.name} has the EMPOWERED icon and {turn.hero} has no "
+                          "empowered token", S.EMPOWERED_AND_PRIMED)
+        if ctx.rulings.reading("empowered_ability_token") == "spent":
+            g = g.with_hero(replace(hero, empowered=False))
+            steps.append(Step(f"{turn.hero} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {}, (turn.hero,),
+                              sec))
+    elif ab.icon == "primed":
+        bare = [e.id for e in targets if not e.primed]
+        if bare or not targets:
+            raise _refuse(state, number, "ability", f"{ab.name} has the PRIMED icon: "
+                          + (f"{', '.join(bare)} would be affected without a primed token" if bare else
+                             "no enemy it would affect"), S.EMPOWERED_AND_PRIMED)
+        for e in targets:
+            g = g.with_enemy(replace(g.enemy(e.id), primed=False))
+        steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
+                          S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {}, tuple(e.id for e in
+                                                                                                        targets), sec))
+    if ab.combo:
+        g = g.evolve(team_up=g.team_up + 1)
+        steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "", {"team_up": g.team_up},
+                          (), sec))
+    g, more = HP.hit_each_enemy_nearby(g, world, turn.hero, ab.amount)
+    steps += [replace(x, section=sec) for x in more]
+    hit = tuple(e.id for e in targets)
+    result = f"{ab.name}: each enemy nearby suffers {ab.amount} damage: " + (", ".join(hit) or "none nearby")
+    action = HeroAction(ABILITY, turn.hero, result, ", ".join(hit), hit=hit)
+    return g, slot, steps, TurnRecord(g.round, turn.hero, turn.token, ABILITY, False, action, "", result)
 
 
 def end_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
