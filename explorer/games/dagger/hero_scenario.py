@@ -127,8 +127,16 @@ def _snapshot(state: GameState) -> Snapshot:
                     tuple((m.name, m.progress) for m in state.active_missions()))
 
 
-def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[GameState, list[Step], HeroAction]:
-    """One action: its odds (fight / defy / rest), then its result when ``successes`` is given."""
+def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel
+                   ) -> tuple[GameState, list[Step], HeroAction]:
+    """One action ``a`` (the file's ``actions[i]``) on ``state``: a Move, a hero ability's effect, or the odds of a
+    Fight / Defy / Rest and then its result when ``successes`` is given. Returns ``(state, steps, record)``; the
+    ``round`` kind resolves its aspect actions with it too.
+
+    Raises:
+        RuleViolation: an action the Aspect Actions forbid (field relative to the action: ``path``, ``enemy``...).
+        ScenarioError: a missing or unknown input (field ``actions[i].<field>`` or relative).
+    """
     steps: list[Step] = []
     world, die = sc.world, sc.die
     if a.do == "move":
@@ -223,7 +231,7 @@ def take_action(state: HeroPhaseState, ctx: HeroContext, number: int) -> tuple[H
     sc = ctx.scenario
     a = sc.actions[i]
     try:
-        game, steps, rec = _act(state.game, sc, i, a)
+        game, steps, rec = resolve_action(state.game, sc, i, a)
     except RuleViolation as v:
         raise RuleViolation(v.reason, v.rule, field=f"actions[{i}]" + (f".{v.rejection.field}" if v.rejection.field
                                                                         else ""),
@@ -275,4 +283,4 @@ def resolve_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, see
 
 
 __all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero", "HERO_ACTIONS", "HeroPhaseState",
-           "HeroContext", "take_action"]
+           "HeroContext", "take_action", "resolve_action"]

@@ -59,7 +59,7 @@ from explorer.trace import Step, Trace
 
 from . import hero_phase as HP
 from . import sections as S
-from .hero_scenario import ActionModel, HeroScenario, _act
+from .hero_scenario import ActionModel, HeroScenario, resolve_action
 from .nemesis import PhaseContext, apply_effects, loss_gauges, play_phase
 from .nemesis_scenario import (EFFECTS, EffectModel, MissionModel, NemesisScenario, _effects, _mission,
                                initial_state, parse_nemesis, phase_context)
@@ -440,7 +440,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         action = ActionModel(do=turn.slot, hero=turn.hero, **fields)
         hsc = HeroScenario(sc.board, (), sc.die, False)
         try:
-            g, more, rec_a = _act(g, hsc, number - 1, action)
+            g, more, rec_a = resolve_action(g, hsc, number - 1, action)
         except RuleViolation as v:
             raise _refuse(state, number, v.rejection.field or "slot", v.reason, v.rule) from None
         except ScenarioError as e:
