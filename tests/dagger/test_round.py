@@ -178,6 +178,13 @@ def test_tokens_are_conserved_and_slots_never_double_filled(turns):
     # the refusal, if any, names a turn's field or the turns list
     if refusal is not None:
         assert refusal.field.startswith("rounds[0].turns")
+    # the loss gauges that only move one way: overrun bases stay overrun, the event deck never grows, the round and
+    # the completed nemesis missions only go forward
+    for a, b in zip(frames, frames[1:]):
+        ga, gb = a.state.game, b.state.game
+        assert ga.overrun <= gb.overrun
+        assert len(gb.event_deck) <= len(ga.event_deck)
+        assert gb.round >= ga.round and len(gb.completed_nemesis) >= len(ga.completed_nemesis)
 
 
 @settings(max_examples=30, deadline=None)
@@ -234,3 +241,56 @@ def test_an_ability_not_on_the_sheet_and_a_full_ability_slot():
     assert o.refused.endswith("[Gameplay › Hero Phase › Hero Abilities]")
     o = run(edit_turn(doc("dg-abilities"), 0, 2, ability="Shockwave")).result
     assert o.refused_field == "rounds[0].turns[2].ability" and "Shockwave slot already holds a token" in o.refused
+
+
+@st.composite
+def legal_plans(draw):
+    """Two rounds of legal turns on dg-two-rounds' board (every hero on a base, standing still): each hero spends its
+    1 boosted and 2 standard tokens on 3 of its 4 slots (move, defy, rest, its base's D.A.G.G.E.R. slot)."""
+    rounds = []
+    for first in (0, 1):                              # round 2 starts with Hero B (the marker passes clockwise)
+        per_hero = {}
+        for h in HEROES:
+            slots = draw(st.permutations(["move", "defy", "rest", "dagger"]))[:3]
+            tokens = draw(st.permutations(["boosted", "standard", "standard"]))
+            per_hero[h] = list(zip(tokens, slots))
+        turns = []
+        for k in range(3):
+            for i in range(3):
+                h = HEROES[(first + i) % 3]
+                token, slot = per_hero[h][k]
+                turn = {"hero": h, "token": token, "slot": slot}
+                if slot == "move":
+                    turn["path"] = []
+                elif slot == "defy":
+                    # the 1st strike is always completed in round 1's Nemesis Phase (passed or failed at threat 7)
+                    turn.update(mission="1st Strike" if first == 0 else "Mission I",
+                                successes=draw(st.integers(0, 2)))
+                elif slot == "rest":
+                    turn["successes"] = draw(st.integers(0, 2))
+                turns.append(turn)
+        rounds.append({"turns": turns})
+    return rounds
+
+
+@settings(max_examples=40, deadline=None)
+@given(legal_plans())
+def test_legal_plans_play_every_round_and_the_gauges_move_one_way(rounds):
+    d = copy.deepcopy(doc())
+    d["rounds"] = rounds
+    d["heroes"][1]["space"] = "Wakanda"
+    frames, refusal, start, _ = play_rounds(parse_round(d, "t.toml"))
+    assert refusal is None
+    end = frames[-1].state
+    assert end.game.lost or end.game.won or sum(1 for f in frames if f.name.startswith("End of Round › aspect")) == 2
+    full = {s.hero: s.boosted + s.standard for s in start.supplies}
+    for a, b in zip(frames, frames[1:]):
+        ga, gb = a.state.game, b.state.game
+        assert ga.overrun <= gb.overrun
+        assert len(gb.event_deck) <= len(ga.event_deck)
+        assert gb.round >= ga.round and len(gb.completed_nemesis) >= len(ga.completed_nemesis)
+        for s in b.state.supplies:
+            assert s.boosted + s.standard + sum(p.hero == s.hero for p in b.state.placed) == full[s.hero]
+    # each round's stand-in D.A.G.G.E.R. actions add team-up +1 each
+    daggers = sum(1 for r in rounds for t in r["turns"] if t["slot"] == "dagger")
+    assert end.game.team_up >= daggers
