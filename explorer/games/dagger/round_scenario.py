@@ -360,8 +360,8 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
     Raises:
         RuleViolation: not this hero's turn (field ``hero``), a token the hero does not have (``token``), a slot not
             on the sheet, already full, or a D.A.G.G.E.R. action off a base or on an overrun base (``slot``); an
-            action the Aspect Actions forbid (its own field); each names ``rounds[r].turns[t]``.
-        ScenarioError: an action's input outside the file format.
+            action the Aspect Actions forbid or one whose enemy or mission is not in play now (its own field); each
+            names ``rounds[r].turns[t]``.
     """
     sc = ctx.scenario
     turn = sc.rounds[state.index][number - 1]
@@ -443,10 +443,10 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             g, more, rec_a = resolve_action(g, hsc, number - 1, action)
         except RuleViolation as v:
             raise _refuse(state, number, v.rejection.field or "slot", v.reason, v.rule) from None
-        except ScenarioError as e:
+        except ScenarioError as e:       # the file is valid: what is missing is missing from the game now
             fld = e.field.split("].", 1)[-1] if e.field.startswith("actions[") else e.field
-            raise ScenarioError(f"rounds[{state.index}].turns[{number - 1}].{fld}", e.problem, e.allowed,
-                                sc.board.source) from None
+            allowed = f" (in play: {', '.join(e.allowed)})" if isinstance(e.allowed, (list, tuple)) else ""
+            raise _refuse(state, number, fld, f"{e.problem}{allowed}", S.ASPECT_ACTIONS) from None
         steps += [replace(s, section=sec) for s in more]
         rec = TurnRecord(g.round, turn.hero, turn.token, turn.slot, boosted, rec_a, "", rec_a.result)
     supplies = tuple(replace(s, **{turn.token: s.count(turn.token) - 1}) if s.hero == turn.hero else s
