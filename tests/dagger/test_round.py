@@ -37,9 +37,9 @@ def test_two_rounds_play_in_full():
     # three stand-in D.A.G.G.E.R. effects (team-up +1 each); the hero mission went into play once
     assert o.team_up == 3
     assert [x.base for x in o.turns if x.slot == "dagger"] == ["New York", "Wakanda", "Madripoor"]
-    # BOOST: the boosted Defy rolled ATK/DFI + 1 die
+    # BOOST and a support card: the boosted Defy rolled DFI 2 + 1 (BOOST) + 1 (Gadget) dice
     defy = o.turns[3]
-    assert defy.boost and defy.action.dice == 3
+    assert defy.boost and defy.action.dice == 4
     assert t.outcome["rounds"] == 2
 
 
@@ -63,7 +63,7 @@ def edit_turn(d, r, t, **changes):
     (0, 0, {"hero": "Hero B"}, "rounds[0].turns[0].hero", "it is Hero A's turn"),
     (0, 6, {"token": "boosted", "slot": "fight", "enemy": "Thug 1"}, "rounds[0].turns[6].token",
      "no boosted aspect token"),
-    (0, 6, {"slot": "defy", "mission": "1st Strike", "successes": 0}, "rounds[0].turns[6].slot",
+    (0, 6, {"slot": "defy", "mission": "1st Strike", "successes": 0, "charge": ""}, "rounds[0].turns[6].slot",
      "defy slot already holds a token"),
     (0, 2, {"slot": "dagger"}, "rounds[0].turns[2].slot", None),     # Hero C on Madripoor: a base, allowed
     (0, 4, {"slot": "dagger"}, "rounds[0].turns[4].slot", "not on a base"),
@@ -86,7 +86,7 @@ def test_slot_full_builtin():
 
 def test_action_not_on_the_sheet():
     d = doc()
-    d["sheets"] = [{"hero": "Hero B", "slots": ["move", "rest", "defy"]}]
+    d["sheets"] = d["sheets"] + [{"hero": "Hero B", "slots": ["move", "rest", "defy"]}]
     o = run(d).result
     assert o.refused_field == "rounds[0].turns[4].slot"
     assert o.refused.startswith("round 1, turn 5, slot: 'fight' is not an aspect slot of Hero B's sheet")
@@ -294,3 +294,35 @@ def test_legal_plans_play_every_round_and_the_gauges_move_one_way(rounds):
     # each round's stand-in D.A.G.G.E.R. actions add team-up +1 each
     daggers = sum(1 for r in rounds for t in r["turns"] if t["slot"] == "dagger")
     assert end.game.team_up >= daggers
+
+
+# ------------------------------------------------------------------------------------------------ support cards
+
+
+def test_a_support_card_is_exhausted_by_use_and_readied_by_charge():
+    sc = parse_round(doc(), "t.toml")
+    frames, refusal, _start, _ = play_rounds(sc)
+    assert refusal is None
+    gadget = [(f.name, f.state.cards[0]) for f in frames if f.name.startswith("Hero Phase › turn")]
+    assert [(c.exhausted, c.progress) for _, c in gadget][3] == (True, 0)       # used on the Defy (turn 4)
+    assert [(c.exhausted, c.progress) for _, c in gadget][6] == (True, 1)       # a Rest charges 1 (turn 7)
+    assert (gadget[-1][1].exhausted, gadget[-1][1].progress) == (False, 0)      # round 2's Rest readies it
+
+
+@pytest.mark.parametrize("r,t,changes,field,words", [
+    (0, 6, {"support": "Gadget"}, "rounds[0].turns[6].support", "Gadget is exhausted"),
+    (0, 3, {"support": "Jetpack"}, "rounds[0].turns[3].support", "'Jetpack' is not a support card of Hero A"),
+    (0, 6, {"charge": "Jetpack"}, "rounds[0].turns[6].charge", "'Jetpack' is not a support card of Hero A"),
+    (0, 0, {"charge": "Gadget"}, "rounds[0].turns[0].charge", "only a Rest charges support cards"),
+    (0, 0, {"support": "Gadget"}, "rounds[0].turns[0].support", "adds dice to a Fight, Defy or Rest"),
+])
+def test_support_card_refusals(r, t, changes, field, words):
+    o = run(edit_turn(doc(), r, t, **changes)).result
+    assert o.refused_field == field and words in o.refused
+
+
+def test_charging_a_ready_card_is_refused():
+    d = copy.deepcopy(doc())
+    del d["rounds"][0]["turns"][3]["support"]                                     # Gadget never used: still ready
+    o = run(d).result
+    assert o.refused_field == "rounds[0].turns[6].charge" and "Gadget is ready" in o.refused

@@ -12,7 +12,9 @@ token returns to its supply; the 1st player marker passes clockwise).
 **The sheets are stand-ins.** The rulebook names hero and aspect sheets but prints none: :data:`STANDIN_SLOTS` (one
 aspect slot per aspect action), :data:`STANDIN_BOOST` (a boosted token adds 1 die to a Fight, Defy or Rest and 1
 to a Move) and :data:`STANDIN_DAGGER_EFFECT` (every base's D.A.G.G.E.R. effect: team-up +1) are documented,
-editable defaults: a file's ``[[sheets]]`` and ``dagger_effects`` replace them with the real cards'.
+editable defaults: a file's ``[[sheets]]`` and ``dagger_effects`` replace them with the real cards'. Hero abilities
+(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed) and support cards (Additional Rules › Support Cards)
+are entered per sheet; their effects are stand-ins too (damage to each enemy nearby; dice added to a roll).
 
 A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-format.md``) plus::
 
@@ -26,6 +28,8 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     boost_dice = 1                 # BOOST with a boosted token: dice added to Fight / Defy / Rest, move added
     boost_move = 1
     hero_mission = { name = "...", progress_value = 3 }   # optional: placed by a D.A.G.G.E.R. action
+    abilities = [{ name = "Shockwave", amount = 1, icon = "primed" }]   # optional: token abilities (own slots)
+    support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice)
     [dagger_effects]               # optional: a base's D.A.G.G.E.R. effect (effects as in event cards)
     "New York" = [{ kind = "threat", amount = -1 }]
     [[rounds]]                     # 1..5 rounds
@@ -35,9 +39,12 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     slot = "fight"                 # an aspect slot of the sheet, or "dagger" (the base's slot)
     enemy = "Thug 1"               # the action's details, as in a `hero` file's [[actions]]
     successes = 2                  # optional: the roll (without it the dice are rolled from the seed)
+    support = "Gadget"             # optional: use a ready support card (Fight / Defy / Rest): it is exhausted
+    charge = "Gadget"              # optional, on a Rest: its charge successes go onto that exhausted card
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
-already full, a D.A.G.G.E.R. action off a base or on an overrun one, a Hero Phase that ends with tokens unspent)
+already full, a D.A.G.G.E.R. action off a base or on an overrun one, an ability without its empowered or primed
+tokens, an exhausted support card used or a ready one charged, a Hero Phase that ends with tokens unspent)
 ends the play with a :class:`~explorer.errors.RuleViolation` naming ``rounds[r].turns[t].<field>``.
 """
 
@@ -90,6 +97,16 @@ class AbilityModel(Strict):
     combo: bool = False
 
 
+class SupportModel(Strict):
+    """One ``[[sheets.support]]`` entry: a stand-in support card (ready or exhausted; its charge value; its effect:
+    dice added to one Fight, Defy or Rest)."""
+
+    name: str = Field(min_length=1, max_length=40)
+    charge: int = Field(2, ge=1, le=6)
+    exhausted: bool = False
+    dice: int = Field(1, ge=1, le=3)
+
+
 class SheetModel(Strict):
     """One ``[[sheets]]`` entry: a hero's stand-in sheet (its aspect slots, tokens, BOOST and hero mission)."""
 
@@ -102,6 +119,7 @@ class SheetModel(Strict):
     boost_move: int = Field(STANDIN_BOOST[1], ge=0, le=3)
     hero_mission: MissionModel | None = None
     abilities: list[AbilityModel] = Field(default_factory=list, max_length=6)
+    support: list[SupportModel] = Field(default_factory=list, max_length=3)
 
 
 class TurnModel(Strict):
@@ -111,6 +129,8 @@ class TurnModel(Strict):
     token: Literal["boosted", "standard"]
     slot: str = Field(max_length=30)
     ability: str = Field("", max_length=40)
+    support: str = Field("", max_length=40)
+    charge: str = Field("", max_length=40)
     path: list[str] = Field(default_factory=list, max_length=9)
     move_value: int | None = Field(None, ge=1, le=9)
     enemy: str = Field("", max_length=60)
@@ -150,6 +170,7 @@ class Sheet:
     boost_move: int
     hero_mission: Mission | None = None
     abilities: tuple[AbilityModel, ...] = ()
+    support: tuple[SupportModel, ...] = ()
 
     def ability(self, name: str) -> AbilityModel | None:
         return next((a for a in self.abilities if a.name == name), None)
@@ -218,8 +239,10 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             mission = replace(_mission(s.hero_mission, "hero", players, f"sheets[{i}].hero_mission", source), hero=n)
         if len({a.name for a in s.abilities}) != len(s.abilities):
             raise ScenarioError(f"sheets[{i}].abilities", "an ability named twice", "distinct names", source)
+        if len({c.name for c in s.support}) != len(s.support):
+            raise ScenarioError(f"sheets[{i}].support", "a support card named twice", "distinct names", source)
         sheets.append(Sheet(n, tuple(s.slots), s.boosted, 2 + extra if s.standard is None else s.standard,
-                            s.boost_dice, s.boost_move, mission, tuple(s.abilities)))
+                            s.boost_dice, s.boost_move, mission, tuple(s.abilities), tuple(s.support)))
     bases = [b for b, _ in board.state.bases]
     dagger = []
     for b, effs in part.dagger_effects.items():
@@ -263,11 +286,24 @@ class Placed:
 
 
 @dataclass(frozen=True)
+class SupportCard:
+    """A hero's support card in play: ``exhausted`` or ready, ``progress`` tokens of its ``charge`` value."""
+
+    hero: str
+    name: str
+    charge: int
+    exhausted: bool = False
+    progress: int = 0
+    dice: int = 1
+
+
+@dataclass(frozen=True)
 class RoundState:
     """The game during a ``round`` scenario: ``game`` (:class:`.state.GameState`), ``index`` (the file's round
     being played, 0-based), ``supplies`` (tokens in each hero's supply, hero order), ``placed`` (tokens on slots
     this round), ``done`` (every turn so far, :class:`TurnRecord`), ``declared`` (how many turns the file lists
-    for this round) and ``missions_placed`` (hero missions put into play so far: each only once)."""
+    for this round), ``missions_placed`` (hero missions put into play so far: each only once) and ``cards`` (the
+    heroes' support cards, :class:`SupportCard`)."""
 
     game: GameState
     index: int
@@ -276,6 +312,7 @@ class RoundState:
     done: tuple[TurnRecord, ...] = ()
     declared: int = 0
     missions_placed: tuple[str, ...] = ()
+    cards: tuple[SupportCard, ...] = ()
 
     def supply(self, hero: str) -> Supply:
         return next(s for s in self.supplies if s.hero == hero)
@@ -292,6 +329,10 @@ class RoundContext(Context):
 
     scenario: RoundScenario | None = None
     phase: PhaseContext | None = None
+
+
+def _cards(sc: RoundScenario) -> tuple[SupportCard, ...]:
+    return tuple(SupportCard(s.hero, c.name, c.charge, c.exhausted, 0, c.dice) for s in sc.sheets for c in s.support)
 
 
 def _full_supplies(sc: RoundScenario) -> tuple[Supply, ...]:
@@ -374,6 +415,11 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
     if supply.count(turn.token) <= 0:
         raise _refuse(state, number, "token", f"{turn.hero} has no {turn.token} aspect token left "
                       f"({supply.boosted} boosted, {supply.standard} standard)", S.HERO_PHASE)
+    if turn.charge and turn.slot != "rest":
+        raise _refuse(state, number, "charge", "only a Rest charges support cards", S.ASPECT_ACTIONS)
+    if turn.support and turn.slot not in ("fight", "defy", "rest"):
+        raise _refuse(state, number, "support", "a support card adds dice to a Fight, Defy or Rest (stand-in)",
+                      S.SUPPORT_CARDS)
     sheet = sc.sheet(turn.hero)
     steps: list[Step] = []
     sec = _section(state)
@@ -418,7 +464,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             raise _refuse(state, number, "slot", f"{turn.hero}'s {turn.slot} slot already holds a token",
                           S.HERO_PHASE)
         slot = turn.slot
-        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability"})
+        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability", "support", "charge"})
         base_dice = {"fight": hero.atk, "defy": hero.dfi, "rest": hero.tactic}.get(turn.slot, 0)
         if boost and turn.slot == "move" and sheet.boost_move:
             fields["move_value"] = (turn.move_value or hero.move) + sheet.boost_move
@@ -430,6 +476,19 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
                           "Stand-in BOOST: " + (f"+{sheet.boost_move} move" if turn.slot == "move" else
                                                 "+" + plural(sheet.boost_dice, "die", "dice")) if boosted else "",
                           {"hero": turn.hero, "slot": turn.slot, "token": turn.token}, (turn.hero,), sec))
+        cards = state.cards
+        if turn.support:
+            card = next((c for c in cards if c.hero == turn.hero and c.name == turn.support), None)
+            if card is None:
+                raise _refuse(state, number, "support", f"{turn.support!r} is not a support card of {turn.hero}",
+                              S.SUPPORT_CARDS)
+            if card.exhausted:
+                raise _refuse(state, number, "support", f"{card.name} is exhausted: only a ready support card can be "
+                              "used", S.SUPPORT_CARDS)
+            fields["dice"] = (fields.get("dice") or base_dice) + card.dice
+            cards = tuple(replace(c, exhausted=True) if c is card else c for c in cards)
+            steps.append(Step(f"{turn.hero} uses {card.name}: +{plural(card.dice, 'die', 'dice')}; it is exhausted",
+                              S.SUPPORT_CARDS, "Stand-in effect.", {"card": card.name}, (turn.hero,), sec))
         if turn.slot != "move" and turn.successes is None:
             n = fields.get("dice") or base_dice
             total, faces = _roll(ctx, n)
@@ -448,11 +507,40 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             allowed = f" (in play: {', '.join(e.allowed)})" if isinstance(e.allowed, (list, tuple)) else ""
             raise _refuse(state, number, fld, f"{e.problem}{allowed}", S.ASPECT_ACTIONS) from None
         steps += [replace(s, section=sec) for s in more]
+        if turn.charge:
+            cards, more = _charge(state, number, cards, turn, hero, fields["successes"], sec)
+            steps += more
+        state = replace(state, cards=cards)
         rec = TurnRecord(g.round, turn.hero, turn.token, turn.slot, boosted, rec_a, "", rec_a.result)
     supplies = tuple(replace(s, **{turn.token: s.count(turn.token) - 1}) if s.hero == turn.hero else s
                      for s in state.supplies)
     return replace(state, game=g, supplies=supplies, placed=state.placed + (Placed(turn.hero, slot, turn.token),),
                    done=state.done + (rec,)), tuple(steps)
+
+
+def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn: TurnModel, hero, rolled: int,
+            sec: str) -> tuple[tuple[SupportCard, ...], list[Step]]:
+    """Additional Rules › Support Cards: a Rest's charge successes become progress tokens on the exhausted card
+    ``turn.charge``; fully charged, it is readied and its progress discarded."""
+    card = next((c for c in cards if c.hero == turn.hero and c.name == turn.charge), None)
+    if card is None:
+        raise _refuse(state, number, "charge", f"{turn.charge!r} is not a support card of {turn.hero}",
+                      S.SUPPORT_CARDS)
+    if not card.exhausted:
+        raise _refuse(state, number, "charge", f"{card.name} is ready: only an exhausted card is charged",
+                      S.SUPPORT_CARDS)
+    total = rolled + hero.rest_auto + (1 if turn.spend_empowered and hero.empowered else 0)
+    recover = min(total, hero.damage) if turn.recover is None else turn.recover
+    amount = max(0, total - recover)
+    progress = card.progress + amount
+    if progress >= card.charge:
+        new = replace(card, exhausted=False, progress=0)
+        text = f"{card.name} is charged {amount} ({progress}/{card.charge}): readied, progress discarded"
+    else:
+        new = replace(card, progress=progress)
+        text = f"{card.name} is charged {amount} ({progress}/{card.charge})"
+    return (tuple(new if c is card else c for c in cards),
+            [Step(text, S.SUPPORT_CARDS, "A Rest's charge successes.", {"card": card.name}, (turn.hero,), sec)])
 
 
 def _use_ability(state: RoundState, ctx: RoundContext, number: int, turn: TurnModel, sheet: Sheet
@@ -557,7 +645,7 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
     phase = phase_context(sc.board, rulings)
     dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
     ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
-    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc))
+    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
     frames: list[Frame[RoundState]] = []
     state = start
     for _ in sc.rounds:
@@ -591,7 +679,7 @@ def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None
     phase = phase_context(sc.board, rulings)
     dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
     ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
-    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc))
+    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
     frames = play(start, HERO_PHASE, ctx, stop=_over)
     return frames[-1].state.game
 
