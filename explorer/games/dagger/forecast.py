@@ -204,7 +204,7 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     if f.won:
         lines.append(f"  P(the heroes win by the end of round {r + k - 1}): {float(f.won):.4f}")
     if f.planned:
-        lines.append(f"  the file's planned Hero Phases are played before each Nemesis Phase"
+        lines.append("  the file's planned Hero Phases are played before each Nemesis Phase"
                      + (f"; a planned turn is refused under {float(f.refused):.4f} of the draws (not counted as a "
                         "loss)" if f.refused else ""))
     if scenario_phases > k:

@@ -68,10 +68,10 @@ from . import hero_phase as HP
 from . import sections as S
 from .hero_scenario import ActionModel, HeroScenario, resolve_action
 from .nemesis import PhaseContext, apply_effects, loss_gauges, play_phase
-from .nemesis_scenario import (EFFECTS, EffectModel, MissionModel, NemesisScenario, _effects, _mission,
+from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, _effects, _mission,
                                initial_state, parse_nemesis, phase_context)
 from .results import HeroAction, RoundOutcome, TurnRecord
-from .state import Effect, GameState, Gauge, Mission
+from .state import Effect, GameState, Mission
 
 SLOT_NAMES = ("move", "fight", "defy", "rest")
 STANDIN_SLOTS: tuple[str, ...] = SLOT_NAMES
