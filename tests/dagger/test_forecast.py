@@ -95,3 +95,76 @@ def test_cli_forecast_of_a_multi_round_scenario_names_its_rounds(capsys):
                              "24 ordered draws of the top 3 event cards")
     assert any(line.startswith("  threat at the end of round 3: ") for line in out)
     assert not any("--phases" in line for line in out)
+
+
+def test_cli_forecast_of_a_planned_round(capsys):
+    """A round file: P(lose by the end of round N) playing the planned Hero Phases before each Nemesis Phase. With
+    one round it equals the Nemesis Phase forecast from the board round 1's plan leaves (dg-two-rounds: Thug 1
+    removed, the 1st strike at 3/4, team-up 1)."""
+    from explorer.cli import main
+    from explorer.games import get_game
+    from explorer.games.dagger.forecast import planned_forecast
+    from explorer.games.dagger.round_scenario import after_hero_phase
+
+    sc = get_game("dagger").load_builtin("dg-two-rounds")[1]
+    after = after_hero_phase(sc)
+    assert after.team_up == 1 and "Thug 1" not in {e.id for e in after.enemies}
+    f = loss_forecast(sc.board, 1, None, state=after)
+    p = planned_forecast(sc, 1)
+    assert (p.p_loss, p.threat, p.draws) == (f.p_loss, f.threat, f.draws)
+    assert p.threat == {0: Fraction(1, 2), 1: Fraction(1, 2)}     # the 1st strike fails (threat 7), then an event
+    assert main(["dagger", "forecast", "dg-two-rounds"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("P(the heroes lose by the end of round 1) = 0.0000 (0), exact over the 4 ordered draws")
+    assert out[1].startswith("  from round 1 at the start of the Hero Phase: threat 2")
+    assert main(["dagger", "forecast", "dg-two-rounds", "--phases", "3"]) == 2
+    assert "the rounds the file plans" in capsys.readouterr().err
+    assert main(["dagger", "forecast", "dg-setup"]) == 2
+    assert "setup scenario" in capsys.readouterr().err
+
+
+def test_planned_forecast_equals_every_full_deck_order():
+    """Two planned rounds: the exact forecast over the 12 ordered draws of 2 cards equals playing the file's rounds
+    with every one of the 24 full orders of the deck."""
+    from collections import Counter
+    from dataclasses import replace
+
+    from explorer.games import get_game
+    from explorer.games.dagger.forecast import planned_forecast
+    from explorer.games.dagger.round_scenario import play_rounds
+
+    sc = get_game("dagger").load_builtin("dg-two-rounds")[1]
+    f = planned_forecast(sc, 2)
+    ends = Counter()
+    orders = list(permutations(sc.board.state.event_deck))
+    for deck in orders:
+        one = replace(sc, board=replace(sc.board, state=sc.board.state.evolve(event_deck=deck)))
+        frames, refusal, _start, _ctx = play_rounds(one)
+        assert refusal is None
+        ends[frames[-1].state.game.threat] += 1
+    assert f.threat == {t: Fraction(c, len(orders)) for t, c in ends.items()}
+    assert f.refused == 0 and f.planned and f.to_dict()["planned"] is True
+
+
+def test_a_plan_the_draw_makes_illegal_is_counted_as_refused():
+    """Round 2's plan has Hero B fight Thug 1 on Cairo: only the event that spawns a Thug there (1 card of 4 drawn
+    in round 1) leaves that turn legal; under the other 3/4 of the draws the turn is refused (no such enemy in play),
+    named as a refusal, not a file error, and not counted as a loss."""
+    from explorer.games import get_game
+    from explorer.games.dagger.forecast import planned_forecast
+    from explorer.games.dagger.round_scenario import parse_round, resolve_round
+    from explorer.scenario import read_toml
+
+    g = get_game("dagger")
+    d = read_toml("t.toml", text=g.scenario_text("dg-two-rounds"))
+    turns = d["rounds"][1]["turns"]
+    turns[0] = {"hero": "Hero B", "token": "standard", "slot": "fight", "enemy": "Thug 1", "successes": 0}
+    turns[3] = {"hero": "Hero B", "token": "boosted", "slot": "move", "path": ["Wakanda"]}
+    turns[6] = {"hero": "Hero B", "token": "standard", "slot": "dagger"}
+    sc = parse_round(d, "t.toml")
+    assert resolve_round(sc).result.refused == ""            # the file's deck order: Rising Tension spawns Thug 1
+    f = planned_forecast(sc, 2)
+    assert f.refused == Fraction(3, 4) and f.p_loss == 0
+    d["events"] = d["events"][1:]                              # no Rising Tension: the turn is refused
+    o = resolve_round(parse_round(d, "t.toml")).result
+    assert o.refused_field == "rounds[1].turns[0].enemy" and "no enemy 'Thug 1'" in o.refused

@@ -1,7 +1,7 @@
 """The handed cases (shared/cases/rulings-dagger.jsonl): each is a built-in scenario under its id, checked here with its
 right value."""
 
-from explorer.games import find_builtin, load_any
+from explorer.games import find_builtin, get_game, load_any
 from explorer.games.dagger.nemesis_scenario import threat_after
 
 from .helpers import resolve
@@ -40,9 +40,40 @@ def test_dg_05_full_slots_and_spawns_without_standees():
     assert "threat 19/20" in t.outcome["gauges"]
 
 
+def test_dg_08_each_enemy_nearby_hits_the_same_and_adjacent_spaces():
+    # Hero A on Cairo: E on Cairo, F on Mumbai (adjacent), G on London (two lines away): E and F are hit, not G
+    for reading in (None, {"nearby_space_itself": "same_and_adjacent"}, {"nearby_space_itself": "adjacent_only"}):
+        t = resolve("dg-08", reading)
+        (a,) = t.result.actions
+        assert a.do == "ability" and a.hit == ("E", "F")
+        damage = {e.id: e.damage for e in t.result.after_actions.enemies}
+        assert damage == {"Nemesis": 0, "E": 1, "F": 1, "G": 0}
+        assert t.steps[0].rule.section == "Additional Rules › Nearby and Overrun"
+        assert t.outcome["actions"][0]["hit"] == ["E", "F"]
+    # the pieces' reading is fixed: no ruling option is consulted
+    assert resolve("dg-08").rulings == {}
+
+
+def test_dg_08_nearby_is_the_map_not_the_list_order():
+    from explorer.games.dagger.hero_phase import enemies_nearby
+    from explorer.games.dagger.hero_scenario import play_hero
+    from explorer.games.dagger.state import evolve
+
+    g = get_game("dagger")
+    sc = g.load_builtin("dg-08")[1]
+    _steps, _records, start, _after, _end, _ctx = play_hero(sc)
+    assert [e.id for e in enemies_nearby(start, sc.world, "Hero A")] == ["E", "F"]
+    # Hero A steps to Mumbai: F (Mumbai) and E (Cairo) are nearby, and now the Nemesis (Siberia, adjacent) too;
+    # G (London) is three lines away
+    moved = start.with_hero(evolve(start.heroes[0], space="Mumbai"))
+    assert [e.id for e in enemies_nearby(moved, sc.world, "Hero A")] == ["Nemesis", "E", "F"]
+
+
 def test_handed_cases_are_builtins_of_dagger():
     for name in ("dg-01", "dg-03", "dg-05"):
         g, _ = find_builtin(name)
         assert g.id == "dagger"
         game, sc = load_any(name)
         assert game.id == "dagger" and sc[0] == "nemesis"
+    g, _ = find_builtin("dg-08")
+    assert g.id == "dagger" and load_any("dg-08")[1][0] == "hero"

@@ -15,7 +15,7 @@ import json
 import click
 
 
-@click.command("forecast", epilog="SCENARIO is a built-in id (dg-...) or the path of a nemesis or hero TOML file.")
+@click.command("forecast", epilog="SCENARIO is a built-in id (dg-...) or the path of a nemesis, hero or round TOML file.")
 @click.argument("scenario")
 @click.option("--phases", type=int, default=1, help="Nemesis Phases to look ahead (1..5).")
 @click.option("--ruling", multiple=True, help="key=reading (repeatable).")
@@ -23,7 +23,9 @@ import click
 def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool) -> None:
     """The probability that the heroes lose in the next Nemesis Phase or Phases, named by round (from the scenario's round:
     --phases 3 from round 1 covers rounds 1-3), the event deck shuffled: exact over the ordered draws of the cards
-    the phases use. A hero file is looked at after its Hero Phase actions."""
+    the phases use. A hero file is looked at after its Hero Phase actions; a round file plays its planned Hero Phases
+    (the turns, their rolls as given or rolled from the seed) before each Nemesis Phase: --phases N is P(lose by the
+    end of round N)."""
     from explorer.errors import ScenarioError
     from explorer.games import get_game, load_any, parse_rulings
 
@@ -39,10 +41,20 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
 
         _steps, _records, _start, after, _end, _ctx = play_hero(value, chosen)
         board, state = value.board, after
+    elif kind == "round":
+        board, state = value.board, value.board.state
+    elif kind == "setup":
+        raise ScenarioError("scenario", f"{scenario!r} is a setup scenario (no board to play a Nemesis Phase on)",
+                            "a nemesis, hero or round scenario")
     else:
         board, state = value, value.state
     try:
-        f = loss_forecast(board, phases, chosen, state=state)
+        if kind == "round":
+            from .forecast import planned_forecast
+
+            f = planned_forecast(value, phases, chosen)
+        else:
+            f = loss_forecast(board, phases, chosen, state=state)
     except ScenarioError as e:  # name the option as typed
         if e.field != "phases":
             raise
@@ -50,7 +62,8 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
     if as_json:
         click.echo(json.dumps(f.to_dict(), indent=2))
         return
-    click.echo(forecast_text(f, state, value.phases if kind != "hero" else 1, after_heroes=kind == "hero"))
+    click.echo(forecast_text(f, state, value.phases if kind == "nemesis" else len(value.rounds) if kind == "round"
+                             else 1, after_heroes=kind == "hero", planned=kind == "round"))
 
 
 def cli_app() -> click.Group:

@@ -29,7 +29,7 @@ from .nemesis_scenario import NemesisScenario
 from .options import rulings as make_rulings
 from .state import GameState
 
-__all__ = ["LossForecast", "loss_forecast", "forecast_text", "phases_words"]
+__all__ = ["LossForecast", "loss_forecast", "planned_forecast", "forecast_text", "phases_words"]
 
 MAX_PHASES = 5
 MAX_SAMPLES = 200_000
@@ -45,6 +45,9 @@ class LossForecast:
         phases: Nemesis Phases played per draw (each followed by End of Round).
         reasons: ``{loss reason: probability}`` (a play-out can name several).
         threat: ``{final threat: probability}``. won: probability the heroes win within the phases.
+        planned: the play-outs played a ``round`` file's planned Hero Phases between the Nemesis Phases
+            (:func:`planned_forecast`); refused: then, the probability that a planned turn is refused (the draw
+            left the plan illegal: an enemy it fights is gone, a slot...); such play-outs count as not lost.
     """
 
     p_loss: Fraction
@@ -54,6 +57,8 @@ class LossForecast:
     reasons: Mapping[str, Fraction]
     threat: Mapping[int, Fraction]
     won: Fraction
+    refused: Fraction = Fraction(0)
+    planned: bool = False
 
     def to_dict(self) -> dict:
         """JSON-friendly: probabilities as ``{"exact": "n/d", "float": x}``."""
@@ -61,7 +66,8 @@ class LossForecast:
             return {"exact": str(x), "float": float(x)}
         return {"p_loss": pr(self.p_loss), "exact": self.exact, "draws": self.draws, "phases": self.phases,
                 "reasons": {k: pr(v) for k, v in self.reasons.items()},
-                "threat": {str(k): pr(v) for k, v in sorted(self.threat.items())}, "won": pr(self.won)}
+                "threat": {str(k): pr(v) for k, v in sorted(self.threat.items())}, "won": pr(self.won)} | (
+                    {"planned": True, "refused": pr(self.refused)} if self.planned else {})
 
 
 def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[str, str] | None = None, *,
@@ -115,6 +121,51 @@ def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[s
                         {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n))
 
 
+def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = None, *,
+                     max_exact: int = 5040) -> LossForecast:
+    """P(the heroes lose by the end of round ``rounds``) for a ``round`` file (:class:`.round_scenario.RoundScenario`),
+    playing its planned Hero Phases (the turns, their rolls as given or from the seed) before each Nemesis Phase:
+    exact over the ordered draws of the top ``rounds`` event cards (the deck shuffled; the file's order ignored).
+    A draw under which a planned turn is refused counts in ``refused``, not as a loss.
+
+    Raises:
+        ScenarioError: ``rounds`` outside 1..the rounds the file plans (at most 5), more ordered draws than
+            ``max_exact`` (this forecast does not sample), or the rulings' errors.
+    """
+    from dataclasses import replace
+
+    from .round_scenario import play_rounds
+
+    if not 1 <= rounds <= min(len(sc.rounds), MAX_PHASES):
+        raise ScenarioError("phases", f"{rounds!r}", f"1..{min(len(sc.rounds), MAX_PHASES)} (the rounds the file "
+                            "plans)")
+    chosen = {**sc.board.rulings, **(rulings or {})}
+    make_rulings(chosen)
+    start = sc.board.state
+    deck = start.event_deck
+    k = min(rounds, len(deck))
+    if perm(len(deck), k) > max_exact:
+        raise ScenarioError("phases", f"{perm(len(deck), k)} ordered draws", f"at most {max_exact}")
+    draws = [tuple(deck[i] for i in idx) + tuple(deck[j] for j in range(len(deck)) if j not in idx)
+             for idx in permutations(range(len(deck)), k)] or [deck]
+    lost = won = refused = 0
+    reasons: Counter[str] = Counter()
+    threat: Counter[int] = Counter()
+    for d in draws:
+        one = replace(sc, board=replace(sc.board, state=start.evolve(event_deck=d), shuffle_events=False),
+                      rounds=sc.rounds[:rounds])
+        frames, refusal, first, _ctx = play_rounds(one, chosen)
+        end = frames[-1].state.game if frames else first.game
+        refused += refusal is not None
+        lost += bool(end.lost)
+        won += end.won
+        reasons.update(end.lost)
+        threat[end.threat] += 1
+    n = len(draws)
+    return LossForecast(Fraction(lost, n), True, n, rounds, {r: Fraction(c, n) for r, c in reasons.most_common()},
+                        {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n), Fraction(refused, n), True)
+
+
 def phases_words(first_round: int, phases: int) -> str:
     """Which Nemesis Phases a forecast covers, by round: ``"the Nemesis Phase of round 2"`` or ``"the Nemesis Phases
     of rounds 1-3"`` (each phase is followed by End of Round, so ``phases`` phases end round ``first + phases - 1``)."""
@@ -123,7 +174,8 @@ def phases_words(first_round: int, phases: int) -> str:
     return f"the Nemesis Phases of rounds {first_round}-{first_round + phases - 1}"
 
 
-def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, after_heroes: bool = False) -> str:
+def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, after_heroes: bool = False,
+                  planned: bool = False) -> str:
     """The forecast in words (``explorer dagger forecast``): what it forecasts for which rounds, from which position,
     how it was computed, then the loss reasons, the threat at the end of the last round forecast and, when the
     scenario plays more Nemesis Phases than forecast, how to forecast them all.
@@ -131,7 +183,8 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     Args:
         f: the forecast (:func:`loss_forecast`). start: the position it starts from (its ``round``, threat, deck).
         scenario_phases: the Nemesis Phases the scenario file plays (``phases``). after_heroes: ``start`` is a hero
-            file's position after its Hero Phase actions.
+            file's position after its Hero Phase actions. planned: a ``round`` file's forecast from the start of
+            round 1's Hero Phase (:func:`planned_forecast`).
     """
     r, k = start.round, f.phases
     deck = len(start.event_deck)
@@ -139,8 +192,10 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     how = ("the event deck is empty" if not deck else
            f"exact over the {f.draws} ordered draws of the top {plural(covered, 'event card')}" if f.exact else
            f"estimated from {f.draws} seeded shuffles")
-    where = ("after the file's Hero Phase actions" if after_heroes else "at the start of the Nemesis Phase")
-    lines = [f"P(the heroes lose in {phases_words(r, k)}) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
+    where = ("after the file's Hero Phase actions" if after_heroes else "at the start of the Hero Phase" if planned
+             else "at the start of the Nemesis Phase")
+    what = (f"by the end of round {r + k - 1}" if planned else f"in {phases_words(r, k)}")
+    lines = [f"P(the heroes lose {what}) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
              "[Marvel D.A.G.G.E.R.: Winning and Losing]",
              f"  from round {r} {where}: threat {start.threat}, {plural(deck, 'event card')} in the deck (order shuffled)"]
     lines += [f"  {reason}: {float(p):.4f}" for reason, p in f.reasons.items()]
@@ -148,6 +203,10 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
                  + ", ".join(f"{t}: {float(p):.3f}" for t, p in sorted(f.threat.items())))
     if f.won:
         lines.append(f"  P(the heroes win by the end of round {r + k - 1}): {float(f.won):.4f}")
+    if f.planned:
+        lines.append("  the file's planned Hero Phases are played before each Nemesis Phase"
+                     + (f"; a planned turn is refused under {float(f.refused):.4f} of the draws (not counted as a "
+                        "loss)" if f.refused else ""))
     if scenario_phases > k:
         lines.append(f"  the scenario plays {phases_words(r, scenario_phases)}; "
                      f"--phases {min(scenario_phases, MAX_PHASES)} forecasts "

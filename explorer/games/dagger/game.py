@@ -1,6 +1,6 @@
 """Marvel D.A.G.G.E.R. behind the game registry (:mod:`explorer.games`).
 
-Two scenario kinds:
+Four scenario kinds:
 
 =============  ===========================  =======================================================================
 kind           module                       what it answers (sections)
@@ -10,6 +10,10 @@ kind           module                       what it answers (sections)
                                             Losing
 ``hero``       :mod:`.hero_scenario`        Hero Phase actions (Move, Fight, Defy, Rest) with their exact odds and
                                             results, then optionally the Nemesis Phase that follows
+``round``      :mod:`.round_scenario`       whole rounds: the Hero Phase turn by turn (aspect tokens on slots,
+                                            BOOST, D.A.G.G.E.R. actions), the Nemesis Phase, the End of Round
+``setup``      :mod:`.setup_scenario`       Setup's seeded steps: aspect tokens by player count, the event deck
+                                            (9 events, 3 piles, a nemesis event in each), the 1st strike's setup
 =============  ===========================  =======================================================================
 
 Each kind's module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
@@ -25,6 +29,8 @@ from explorer.trace import Trace
 KINDS: dict[str, tuple[str, str]] = {
     "nemesis": ("explorer.games.dagger.nemesis_scenario", "nemesis"),
     "hero": ("explorer.games.dagger.hero_scenario", "hero"),
+    "round": ("explorer.games.dagger.round_scenario", "round"),
+    "setup": ("explorer.games.dagger.setup_scenario", "setup"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -64,6 +70,14 @@ def picture(scenario, trace: Trace) -> str | None:
     from .nemesis_scenario import playthrough
 
     kind, sc = scenario
+    if kind == "round":
+        from .round_scenario import play_rounds
+
+        frames, _refusal, start, _ctx = play_rounds(sc, trace.rulings)
+        end = frames[-1].state.game if frames else start.game
+        steps = steps_of(frames)
+        marks = [m for m in (steps[-1].marks if steps else ()) if m in sc.world]
+        return map_svg(sc.world, end, highlight=marks)
     if kind == "hero":
         from .hero_scenario import play_hero
 
@@ -93,8 +107,11 @@ def _sequences():
     (:data:`.hero_scenario.HERO_ACTIONS`)."""
     from .hero_scenario import HERO_ACTIONS
     from .nemesis import NEMESIS_PHASE
+    from .round_scenario import END_OF_ROUND, HERO_PHASE
+    from .setup_scenario import SETUP_SEQUENCE
 
-    return {"Nemesis Phase": NEMESIS_PHASE, "Hero Phase actions": HERO_ACTIONS}
+    return {"Nemesis Phase": NEMESIS_PHASE, "Hero Phase actions": HERO_ACTIONS, "Hero Phase turns": HERO_PHASE,
+            "End of Round tokens": END_OF_ROUND, "Setup": SETUP_SEQUENCE}
 
 
 def _cli():

@@ -35,11 +35,12 @@ from explorer.text import plural
 from explorer.trace import Step
 
 from . import sections as S
-from .state import GameState, Hero, evolve
+from .state import Enemy, GameState, Hero, evolve
 from .worldmap import WorldMap
 
 __all__ = ["DieTable", "DEFAULT_DIE", "ActionOdds", "successes_distribution", "action_odds", "fight_odds",
-           "defy_odds", "rest_distribution", "reachable", "move_hero", "fight", "defy", "rest"]
+           "defy_odds", "rest_distribution", "reachable", "move_hero", "fight", "defy", "rest", "suffer_damage",
+           "enemies_nearby", "hit_each_enemy_nearby"]
 
 SECTION = "Hero Phase"
 MAX_DICE = 20
@@ -313,11 +314,27 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
                             field="enemy", step="Fight")
     need = e.health - e.damage
     state, h, total, steps = _spend(state, h, successes, need, spend_empowered)
-    dmg = min(e.health, e.damage + total)
-    e2 = evolve(e, damage=dmg)
     steps.insert(0, Step(f"{hero} fights {enemy_id}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
                          "1 damage per success.", {"successes": successes}, (hero, enemy_id), SECTION))
-    steps.append(Step(f"{enemy_id} suffers {total} damage ({dmg}/{e.health})", S.DAMAGE_AND_DEFEAT, "",
+    state, more = suffer_damage(state, enemy_id, total, nemesis_to=nemesis_to, world=world, step="Fight")
+    return state, steps + more
+
+
+def suffer_damage(state: GameState, enemy_id: str, amount: int, *, nemesis_to: str | None = None,
+                  world: WorldMap | None = None, step: str = "") -> tuple[GameState, list[Step]]:
+    """Enemy ``enemy_id`` suffers ``amount`` damage (Damage and Defeat): at damage = health a standard or
+    nemesis-specific enemy is removed, an elite is removed and its side mission completed (team-up, discard), the
+    nemesis is stunned before the Final Showdown (moved to the adjacent ``nemesis_to`` if given) and defeated in it
+    (the heroes win).
+
+    Raises:
+        RuleViolation: ``nemesis_to`` not adjacent to the nemesis' space (field ``nemesis_to``, step ``step``).
+    """
+    e = state.enemy(enemy_id)
+    steps: list[Step] = []
+    dmg = min(e.health, e.damage + amount)
+    e2 = evolve(e, damage=dmg)
+    steps.append(Step(f"{enemy_id} suffers {amount} damage ({dmg}/{e.health})", S.DAMAGE_AND_DEFEAT, "",
                       {"enemy": enemy_id, "damage": dmg, "health": e.health}, (enemy_id,), SECTION))
     if dmg < e.health:
         return state.with_enemy(e2), steps
@@ -331,7 +348,7 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
         if nemesis_to is not None:
             if world is None or nemesis_to not in world.adjacent(e.space):
                 raise RuleViolation(f"{nemesis_to!r} is not adjacent to {e.space}", S.DAMAGE_AND_DEFEAT,
-                                    field="nemesis_to", step="Fight")
+                                    field="nemesis_to", step=step)
             to = nemesis_to
         state = state.with_enemy(evolve(e2, stunned=True, space=to))
         steps.append(Step("The nemesis is defeated before the Final Showdown: stun token"
@@ -349,6 +366,47 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
         if m is not None:
             state, more = _complete_side(state, m.name)
             steps += more
+    return state, steps
+
+
+def enemies_nearby(state: GameState, world: WorldMap, hero: str) -> tuple[Enemy, ...]:
+    """The enemies nearby ``hero`` (Additional Rules › Nearby and Overrun), in state order: every enemy on the hero's
+    own space or on a space adjacent to it (joined by a dotted line); nothing two or more lines away.
+
+    This is the fixed reading for pieces: "nearby" is the same or an adjacent space, and the rule that nothing is
+    nearby itself only keeps the hero from being nearby itself (an enemy is never the hero). Whether a *space* is
+    nearby itself is the ruling option ``nearby_space_itself``; it does not change which pieces are nearby
+    (handed case DG-08).
+
+    Raises:
+        ScenarioError: an unknown hero. RuleViolation: the hero is not on the board.
+    """
+    h = _hero(state, hero)
+    spaces = world.nearby_spaces(h.space, include_self=True)
+    return tuple(e for e in state.enemies if e.space in spaces)
+
+
+def hit_each_enemy_nearby(state: GameState, world: WorldMap, hero: str, amount: int
+                          ) -> tuple[GameState, list[Step]]:
+    """A hero's effect that deals ``amount`` damage to each enemy nearby (:func:`enemies_nearby`), one after another
+    in state order (:func:`suffer_damage`; a defeated nemesis stays where it is).
+
+    Raises:
+        ScenarioError: an unknown hero, ``amount`` outside 1..10. RuleViolation: the hero is not on the board.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= 10:
+        raise ScenarioError("amount", f"{amount!r}", "1..10")
+    h = _hero(state, hero)
+    targets = enemies_nearby(state, world, hero)
+    near = world.nearby_spaces(h.space, include_self=True)
+    steps = [Step(f"{hero} hits each enemy nearby for {amount} damage: "
+                  + (", ".join(e.id for e in targets) or "no enemy is nearby"), S.NEARBY_AND_OVERRUN,
+                  f"Nearby pieces: on {h.space} itself or an adjacent space ({', '.join(near[1:])}); an enemy two or "
+                  "more lines away is not nearby. (Fixed for pieces; the ruling option nearby_space_itself is about "
+                  "spaces.)", {"hit": [e.id for e in targets]}, (hero, *(e.id for e in targets)), SECTION)]
+    for e in targets:
+        state, more = suffer_damage(state, e.id, amount, world=world, step="ability")
+        steps += more
     return state, steps
 
 

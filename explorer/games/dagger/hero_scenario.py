@@ -12,7 +12,7 @@ A ``hero`` document is a ``nemesis`` document (the board: map, heroes, enemies, 
     die = [0, 0, 0, 1, 1, 2]          # optional: the custom die's faces (successes per face); default: the stand-in
     then_phase = true                 # optional: play the Nemesis Phases after the actions (phases, stop_after)
     [[actions]]
-    do = "move"                       # move | fight | defy | rest
+    do = "move"                       # move | fight | defy | rest | ability
     hero = "Hero B"
     path = ["Cairo"]                  # move: the spaces entered; move_value overrides the hero's move
     [[actions]]
@@ -22,6 +22,10 @@ A ``hero`` document is a ``nemesis`` document (the board: map, heroes, enemies, 
     successes = 2                     # optional: the roll's result, applied; without it only the odds are given
     dice = 3                          # optional: overrides ATK / DFI / tactic
     spend_empowered = true            # optional (default: spend the token only when it makes the difference)
+    [[actions]]
+    do = "ability"                    # a hero ability's effect (no roll):
+    effect = "damage_each_enemy_nearby"   # the one effect so far: each enemy nearby suffers `amount` damage
+    amount = 1                        # (nearby pieces: the hero's space or an adjacent one; handed case DG-08)
 
 ``Trace.outcome``: ``actions`` (per action: ``do``, ``hero``, ``target``, ``dice``, ``need``, ``p`` and
 ``p_with_empowered`` as ``{"exact", "float"}``, ``successes``, ``result``), ``threat_start``, ``threat``,
@@ -57,7 +61,7 @@ MAX_ACTIONS = 20
 class ActionModel(Strict):
     """One ``[[actions]]`` entry."""
 
-    do: Literal["move", "fight", "defy", "rest"]
+    do: Literal["move", "fight", "defy", "rest", "ability"]
     hero: str = NAME
     path: list[str] = Field(default_factory=list, max_length=6)
     move_value: int | None = Field(None, ge=1, le=6)
@@ -69,6 +73,8 @@ class ActionModel(Strict):
     progress_per_success: int = Field(1, ge=1, le=5)
     recover: int | None = Field(None, ge=0, le=60)
     nemesis_to: str | None = Field(None, max_length=60)
+    effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
+    amount: int = Field(1, ge=1, le=10)
 
 
 class HeroPartModel(Strict):
@@ -121,14 +127,27 @@ def _snapshot(state: GameState) -> Snapshot:
                     tuple((m.name, m.progress) for m in state.active_missions()))
 
 
-def _act(state: GameState, sc: HeroScenario, i: int, a: ActionModel) -> tuple[GameState, list[Step], HeroAction]:
-    """One action: its odds (fight / defy / rest), then its result when ``successes`` is given."""
+def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel
+                   ) -> tuple[GameState, list[Step], HeroAction]:
+    """One action ``a`` (the file's ``actions[i]``) on ``state``: a Move, a hero ability's effect, or the odds of a
+    Fight / Defy / Rest and then its result when ``successes`` is given. Returns ``(state, steps, record)``; the
+    ``round`` kind resolves its aspect actions with it too.
+
+    Raises:
+        RuleViolation: an action the Aspect Actions forbid (field relative to the action: ``path``, ``enemy``...).
+        ScenarioError: a missing or unknown input (field ``actions[i].<field>`` or relative).
+    """
     steps: list[Step] = []
     world, die = sc.world, sc.die
     if a.do == "move":
         state, steps = HP.move_hero(state, world, a.hero, a.path, a.move_value)
         end = next(h.space for h in state.heroes if h.name == a.hero)
         return state, steps, HeroAction(a.do, a.hero, f"moved to {end}", end)
+    if a.do == "ability":
+        hit = tuple(e.id for e in HP.enemies_nearby(state, world, a.hero))
+        state, steps = HP.hit_each_enemy_nearby(state, world, a.hero, a.amount)
+        what = f"hits each enemy nearby for {a.amount} damage: " + (join_words(hit) if hit else "no enemy is nearby")
+        return state, steps, HeroAction(a.do, a.hero, what, ", ".join(hit), hit=hit)
     rest_totals = None
     if a.do == "fight":
         if not a.enemy:
@@ -212,7 +231,7 @@ def take_action(state: HeroPhaseState, ctx: HeroContext, number: int) -> tuple[H
     sc = ctx.scenario
     a = sc.actions[i]
     try:
-        game, steps, rec = _act(state.game, sc, i, a)
+        game, steps, rec = resolve_action(state.game, sc, i, a)
     except RuleViolation as v:
         raise RuleViolation(v.reason, v.rule, field=f"actions[{i}]" + (f".{v.rejection.field}" if v.rejection.field
                                                                         else ""),
@@ -264,4 +283,4 @@ def resolve_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, see
 
 
 __all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero", "HERO_ACTIONS", "HeroPhaseState",
-           "HeroContext", "take_action"]
+           "HeroContext", "take_action", "resolve_action"]

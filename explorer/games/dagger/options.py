@@ -144,6 +144,23 @@ NEARBY_SPACE_ITSELF = RulingOption(
 )
 
 
+# --- Additional Rules › Empowered and Primed -------------------------------------------------------------------
+
+EMPOWERED_ABILITY_TOKEN = RulingOption(
+    key="empowered_ability_token",
+    title="Does an ability with the EMPOWERED icon use up the hero's empowered token?",
+    section="Gameplay › Hero Phase › Hero Abilities; Additional Rules › Empowered and Primed",
+    readings={
+        "spent": "The ability cannot be resolved without the empowered token, and resolving it spends the token.",
+        "kept": "The token only has to be there: the ability resolves and the hero stays empowered.",
+    },
+    default="spent",
+    why_default="The rulebook pairs the EMPOWERED icon with the PRIMED one ('cannot be resolved without a primed or "
+                "empowered token'), and a primed ability discards its primed tokens; empowered tokens are things "
+                "a hero spends (on a die roll, on a combo ability).",
+)
+
+
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Marvel D.A.G.G.E.R. ruling option, in definition order."""
 

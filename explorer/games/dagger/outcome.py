@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from explorer.text import join_words, plural
 from explorer.trace import Trace
 
-from .results import HeroAction, HeroOutcome, NemesisOutcome
+from .results import HeroAction, HeroOutcome, NemesisOutcome, RoundOutcome
+from .setup_scenario import SetupOutcome
 from .state import (
     BaseOverrun, EnemyActed, EnemySpawned, Event, HeroDamaged, HeroDefeated, MissionChecked, ShowdownBegan,
     SideMissionRevealed,
@@ -209,6 +210,39 @@ def _hero_line(h) -> str:
     return f"{h.name} {h.space or 'off the board'} {h.damage}/{h.health}" + (" shattered" if h.shattered else "")
 
 
+def round_outcome_text(trace: Trace) -> str:
+    """The outcome of a ``round`` scenario: ``Outcome:`` the verdict (or the refused choice), the rounds played and
+    the threat before → after; then each turn (round, hero, token, slot, result) and the loss gauges."""
+    o: RoundOutcome = trace.result
+    if o.lost:
+        head = "The heroes LOSE (" + ", ".join(o.lost) + ")"
+    elif o.won:
+        head = "The heroes WIN"
+    elif o.refused:
+        head = "Not allowed: " + o.refused
+    else:
+        head = "The game goes on"
+    lines = [f"Outcome: {head}; {plural(o.rounds, 'round')} played in full; threat {o.threat_start} → {o.threat}; "
+             f"team-up {o.team_up}"]
+    for t in o.turns:
+        lines.append(f"  Round {t.round}: {t.hero}, {t.token} token on {t.slot}"
+                     + (" (BOOST)" if t.boost else "") + f": {t.result}")
+    lines.append("  Loss gauges: " + "; ".join(g.text for g in o.gauges))
+    return "\n".join(lines)
+
+
+def setup_outcome_text(trace: Trace) -> str:
+    """The outcome of a ``setup`` scenario: the event deck (top first, by pile), the tokens, the 1st strike's
+    enemies and side mission, and the seed that replays it."""
+    o: SetupOutcome = trace.result
+    lines = [f"Outcome: event deck of {len(o.event_deck)} cards (seed {o.seed}; top first): "
+             + " | ".join(", ".join(p) for p in o.piles)]
+    lines.append("  Aspect tokens: " + "; ".join(f"{h} {b} boosted + {s} standard" for h, b, s in o.tokens))
+    lines.append("  1st strike enemies: " + (", ".join(f"{e} on {sp}" for e, sp in o.enemies) or "none"))
+    lines.append("  Side mission drawn: " + (", ".join(o.side_slots) or "none"))
+    return "\n".join(lines)
+
+
 def outcome_text(trace: Trace) -> str:
     """The outcome of a D.A.G.G.E.R. scenario in plain text, the answer first. A ``nemesis`` scenario:
     ``Outcome: <verdict>``, then the threat at the end of each step, the missions, the enemies' activations and
@@ -217,6 +251,10 @@ def outcome_text(trace: Trace) -> str:
     o = trace.result
     if isinstance(o, HeroOutcome):
         return hero_outcome_text(trace)
+    if isinstance(o, RoundOutcome):
+        return round_outcome_text(trace)
+    if isinstance(o, SetupOutcome):
+        return setup_outcome_text(trace)
     ev = _events(o.events)
     lines = ["Outcome: " + verdict(trace)]
     if o.threat_after:

@@ -20,7 +20,7 @@ from explorer.kernel import Outcome
 
 from .state import ChoiceMade, Enemy, Event, Gauge, Hero
 
-__all__ = ["NemesisOutcome", "HeroOutcome", "HeroAction", "Snapshot", "probability_json"]
+__all__ = ["NemesisOutcome", "HeroOutcome", "HeroAction", "Snapshot", "RoundOutcome", "TurnRecord", "probability_json"]
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:
@@ -90,13 +90,14 @@ class HeroAction:
     """One ``[[actions]]`` entry of a ``hero`` scenario, resolved.
 
     Attributes:
-        do: ``"move"``, ``"fight"``, ``"defy"`` or ``"rest"``. hero: who acts.
+        do: ``"move"``, ``"fight"``, ``"defy"``, ``"rest"`` or ``"ability"``. hero: who acts.
         result: what it did (the last step's title; ``"odds only"`` without a roll; ``"not allowed: ..."``).
         target: the space moved to, the enemy, the mission or the resting hero (``None``: a refused action).
         allowed: ``False`` when the rules refused the action (then only ``do``, ``hero`` and ``result`` are set).
         dice, need, p, p_with_empowered, empowered: the odds of a Fight / Defy / Rest (``p`` ``None`` for a move).
         rest_totals: a Rest's ``{total successes: probability}``, else ``None``.
         successes: the roll's successes as given (``None``: odds only).
+        hit: an ``"ability"``'s enemies hit, in order (``()`` otherwise).
     """
 
     do: str
@@ -111,6 +112,7 @@ class HeroAction:
     empowered: bool = False
     rest_totals: tuple[tuple[int, Fraction], ...] | None = None
     successes: int | None = None
+    hit: tuple[str, ...] = ()
 
     @property
     def has_odds(self) -> bool:
@@ -123,6 +125,8 @@ class HeroAction:
             out["result"] = self.result
             return out
         out["target"] = self.target
+        if self.do == "ability":
+            out["hit"] = list(self.hit)
         if self.p is None:
             out["result"] = self.result
             return out
@@ -174,3 +178,62 @@ class HeroOutcome(Outcome):
         return {"actions": [a.to_json() for a in self.actions], "threat_start": self.threat_start,
                 "threat": self.threat, "after_actions": self.after_actions.to_json(), "lost": list(self.lost),
                 "won": self.won, "phase": self.phase, "die": list(self.die), "overrun": list(self.overrun)}
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One hero turn, resolved: ``round`` (1-based), ``hero``, ``token``, ``slot``, ``boost`` (a boosted token on a
+    BOOST action), ``action`` (the :class:`.results.HeroAction`; ``None`` for a D.A.G.G.E.R. action) and ``base``
+    (the D.A.G.G.E.R. action's base)."""
+
+    round: int
+    hero: str
+    token: str
+    slot: str
+    boost: bool = False
+    action: HeroAction | None = None
+    base: str = ""
+    result: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"round": self.round, "hero": self.hero, "token": self.token, "slot": self.slot,
+                               "boost": self.boost, "result": self.result}
+        if self.base:
+            out["base"] = self.base
+        if self.action is not None:
+            out["action"] = self.action.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class RoundOutcome(Outcome):
+    """The result of a ``round`` scenario: every hero ``turns`` taken (:class:`TurnRecord`), the ``rounds`` played
+    in full, ``threat_start`` and ``threat`` (at the end), ``team_up``, ``lost``, ``won``, ``showdown``, the
+    ``overrun`` bases (sorted), the loss ``gauges`` at the end, ``refused`` (the refusal that ended the play, one
+    line in words with its rule: ``"round 2, turn 6, slot: ... [Gameplay › Hero Phase]"``; empty when none) and
+    ``refused_field`` (its field path in the file, ``"rounds[1].turns[5].slot"``), the ``heroes`` and ``enemies`` at the end and ``events`` (what the Nemesis
+    Phases did, typed)."""
+
+    turns: tuple[TurnRecord, ...]
+    rounds: int
+    threat_start: int
+    threat: int
+    team_up: int
+    lost: tuple[str, ...]
+    won: bool
+    showdown: bool
+    overrun: tuple[str, ...]
+    gauges: tuple[Gauge, ...]
+    refused: str
+    refused_field: str
+    heroes: tuple[Hero, ...]
+    enemies: tuple[Enemy, ...]
+    events: tuple[Event, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turns": [t.to_json() for t in self.turns], "rounds": self.rounds,
+                "threat_start": self.threat_start, "threat": self.threat, "team_up": self.team_up,
+                "lost": list(self.lost), "won": self.won, "showdown": self.showdown, "overrun": list(self.overrun),
+                "gauges": [g.text for g in self.gauges], "refused": self.refused, "refused_field": self.refused_field,
+                "heroes": {h.name: [h.space, h.damage] for h in self.heroes},
+                "enemies": {e.id: [e.space, e.damage] for e in self.enemies}}

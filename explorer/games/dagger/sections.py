@@ -17,6 +17,7 @@ def ref(section: str) -> RuleRef:
 SETUP = ref("Setup")
 HERO_PHASE = ref("Gameplay › Hero Phase")
 ASPECT_ACTIONS = ref("Gameplay › Hero Phase › Aspect Actions")
+HERO_ABILITIES = ref("Gameplay › Hero Phase › Hero Abilities")
 DAGGER_ACTIONS = ref("Gameplay › Hero Phase › D.A.G.G.E.R. Actions")
 NEMESIS_PHASE = ref("Nemesis Phase")
 ADVANCE_THREAT = ref("Nemesis Phase › 1. Advance Threat")

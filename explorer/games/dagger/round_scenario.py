@@ -1,0 +1,712 @@
+"""Scenario kind ``round`` of Marvel D.A.G.G.E.R.: whole rounds. Each round is the Hero Phase turn by turn (the
+players' choices: which hero spends which aspect token on which slot, and the action's details), then the Nemesis
+Phase and the End of Round (:mod:`.nemesis`), over as many rounds as the file lists.
+
+Rulebook sections: Setup (1 boosted and 2 standard aspect tokens per hero, 1 more standard token with 1 or 2
+players); Gameplay › Hero Phase (turns from the 1st player, clockwise; one aspect token per action, placed on an
+aspect slot; each slot holds one token; BOOST; the phase ends when every token is spent); Aspect Actions (Move, Fight,
+Defy, Rest: :mod:`.hero_phase`); D.A.G.G.E.R. Actions (a hero on a base places a token on the base's slot: the
+base's effect, and the hero's mission into play; not on an overrun base); Nemesis Phase; End of Round (every aspect
+token returns to its supply; the 1st player marker passes clockwise).
+
+**The sheets are stand-ins.** The rulebook names hero and aspect sheets but prints none: :data:`STANDIN_SLOTS` (one
+aspect slot per aspect action), :data:`STANDIN_BOOST` (a boosted token adds 1 die to a Fight, Defy or Rest and 1
+to a Move) and :data:`STANDIN_DAGGER_EFFECT` (every base's D.A.G.G.E.R. effect: team-up +1) are documented,
+editable defaults: a file's ``[[sheets]]`` and ``dagger_effects`` replace them with the real cards'. Hero abilities
+(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed) and support cards (Additional Rules › Support Cards)
+are entered per sheet; their effects are stand-ins too (damage to each enemy nearby; dice added to a roll).
+
+A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-format.md``) plus::
+
+    kind = "round"
+    die = [0, 0, 0, 1, 1, 2]       # optional: the custom die (default: the stand-in)
+    [[sheets]]                     # optional, one per hero (default: the stand-in sheet)
+    hero = "Hero A"
+    slots = ["move", "fight", "defy", "rest"]   # the aspect slots on the sheet (each holds one token a round)
+    boosted = 1                    # aspect tokens (default 1 boosted, 2 standard, +1 standard with 1-2 players)
+    standard = 2
+    boost_dice = 1                 # BOOST with a boosted token: dice added to Fight / Defy / Rest, move added
+    boost_move = 1
+    hero_mission = { name = "...", progress_value = 3 }   # optional: placed by a D.A.G.G.E.R. action
+    abilities = [{ name = "Shockwave", amount = 1, icon = "primed" }]   # optional: token abilities (own slots)
+    support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice)
+    [dagger_effects]               # optional: a base's D.A.G.G.E.R. effect (effects as in event cards)
+    "New York" = [{ kind = "threat", amount = -1 }]
+    [[rounds]]                     # 1..5 rounds
+    [[rounds.turns]]               # the turns in order (each: one token, one action)
+    hero = "Hero A"
+    token = "boosted"              # boosted | standard
+    slot = "fight"                 # an aspect slot of the sheet, or "dagger" (the base's slot)
+    enemy = "Thug 1"               # the action's details, as in a `hero` file's [[actions]]
+    successes = 2                  # optional: the roll (without it the dice are rolled from the seed)
+    support = "Gadget"             # optional: use a ready support card (Fight / Defy / Rest): it is exhausted
+    charge = "Gadget"              # optional, on a Rest: its charge successes go onto that exhausted card
+
+A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
+already full, a D.A.G.G.E.R. action off a base or on an overrun one, an ability without its empowered or primed
+tokens, an exhausted support card used or a ready one charged, a Hero Phase that ends with tokens unspent)
+ends the play with a :class:`~explorer.errors.RuleViolation` naming ``rounds[r].turns[t].<field>``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from pydantic import Field
+
+from explorer.dice import Dice
+from explorer.errors import RuleViolation, ScenarioError
+from explorer.kernel import Context, Each, Frame, Sequence, play, play_until_refused, steps_of
+from explorer.scenario import validate
+from explorer.schema import Strict
+from explorer.text import plural
+from explorer.trace import Step, Trace
+
+from . import hero_phase as HP
+from . import sections as S
+from .hero_scenario import ActionModel, HeroScenario, resolve_action
+from .nemesis import PhaseContext, apply_effects, loss_gauges, play_phase
+from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, _effects, _mission,
+                               initial_state, parse_nemesis, phase_context)
+from .results import HeroAction, RoundOutcome, TurnRecord
+from .state import Effect, GameState, Mission
+
+SLOT_NAMES = ("move", "fight", "defy", "rest")
+STANDIN_SLOTS: tuple[str, ...] = SLOT_NAMES
+"""Stand-in aspect sheet: one slot per aspect action (the rulebook prints no sheet)."""
+STANDIN_BOOST = (1, 1)
+"""Stand-in BOOST: ``(dice added to Fight / Defy / Rest, spaces added to Move)`` with a boosted token."""
+STANDIN_DAGGER_EFFECT: tuple[Effect, ...] = (Effect("team_up", 1, text="stand-in D.A.G.G.E.R. effect: team-up +1"),)
+"""Stand-in D.A.G.G.E.R. effect of every base (the rulebook prints none)."""
+DAGGER = "dagger"
+ABILITY = "ability"
+MAX_ROUNDS = 5
+MAX_TURNS = 20
+TOKENS = ("boosted", "standard")
+
+
+class AbilityModel(Strict):
+    """One ``[[sheets.abilities]]`` entry: a stand-in hero ability that takes an aspect token (its own slot)."""
+
+    name: str = Field(min_length=1, max_length=40)
+    effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
+    amount: int = Field(1, ge=1, le=10)
+    icon: Literal["", "empowered", "primed"] = ""
+    combo: bool = False
+
+
+class SupportModel(Strict):
+    """One ``[[sheets.support]]`` entry: a stand-in support card (ready or exhausted; its charge value; its effect:
+    dice added to one Fight, Defy or Rest)."""
+
+    name: str = Field(min_length=1, max_length=40)
+    charge: int = Field(2, ge=1, le=6)
+    exhausted: bool = False
+    dice: int = Field(1, ge=1, le=3)
+
+
+class SheetModel(Strict):
+    """One ``[[sheets]]`` entry: a hero's stand-in sheet (its aspect slots, tokens, BOOST and hero mission)."""
+
+    hero: str = Field(max_length=60)
+    slots: list[Literal["move", "fight", "defy", "rest"]] = Field(default_factory=lambda: list(STANDIN_SLOTS),
+                                                                  max_length=8)
+    boosted: int = Field(1, ge=0, le=3)
+    standard: int | None = Field(None, ge=0, le=6)
+    boost_dice: int = Field(STANDIN_BOOST[0], ge=0, le=3)
+    boost_move: int = Field(STANDIN_BOOST[1], ge=0, le=3)
+    hero_mission: MissionModel | None = None
+    abilities: list[AbilityModel] = Field(default_factory=list, max_length=6)
+    support: list[SupportModel] = Field(default_factory=list, max_length=3)
+
+
+class TurnModel(Strict):
+    """One ``[[rounds.turns]]`` entry: who spends which token on which slot, and the action's details."""
+
+    hero: str = Field(max_length=60)
+    token: Literal["boosted", "standard"]
+    slot: str = Field(max_length=30)
+    ability: str = Field("", max_length=40)
+    support: str = Field("", max_length=40)
+    charge: str = Field("", max_length=40)
+    path: list[str] = Field(default_factory=list, max_length=9)
+    move_value: int | None = Field(None, ge=1, le=9)
+    enemy: str = Field("", max_length=60)
+    mission: str = Field("", max_length=60)
+    successes: int | None = Field(None, ge=0, le=60)
+    dice: int | None = Field(None, ge=1, le=HP.MAX_DICE)
+    spend_empowered: bool | None = None
+    progress_per_success: int = Field(1, ge=1, le=5)
+    recover: int | None = Field(None, ge=0, le=60)
+    nemesis_to: str | None = Field(None, max_length=60)
+    place_mission: bool = True
+
+
+class RoundModel(Strict):
+    turns: list[TurnModel] = Field(default_factory=list, max_length=MAX_TURNS)
+
+
+class RoundPartModel(Strict):
+    """The ``round`` kind's own keys."""
+
+    sheets: list[SheetModel] = Field(default_factory=list, max_length=4)
+    rounds: list[RoundModel] = Field(min_length=1, max_length=MAX_ROUNDS)
+    die: list[int] = Field(default_factory=lambda: list(HP.DEFAULT_DIE.faces), min_length=2, max_length=20)
+    dagger_effects: dict[str, list[EffectModel]] = Field(default_factory=dict, max_length=5)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A hero's sheet as the round reads it: ``slots`` (aspect slots), ``boosted``/``standard`` (tokens),
+    ``boost_dice``/``boost_move`` (BOOST), ``hero_mission`` (placed by a D.A.G.G.E.R. action, or ``None``)."""
+
+    hero: str
+    slots: tuple[str, ...]
+    boosted: int
+    standard: int
+    boost_dice: int
+    boost_move: int
+    hero_mission: Mission | None = None
+    abilities: tuple[AbilityModel, ...] = ()
+    support: tuple[SupportModel, ...] = ()
+
+    def ability(self, name: str) -> AbilityModel | None:
+        return next((a for a in self.abilities if a.name == name), None)
+
+
+@dataclass(frozen=True)
+class RoundScenario:
+    """A parsed ``round`` scenario: the ``board``, the ``sheets`` (hero order), the ``rounds`` (each a tuple of
+    :class:`TurnModel`), the ``die``, the bases' D.A.G.G.E.R. effects ``dagger`` (``((base, effects), ...)``)."""
+
+    board: NemesisScenario
+    sheets: tuple[Sheet, ...]
+    rounds: tuple[tuple[TurnModel, ...], ...]
+    die: HP.DieTable
+    dagger: tuple[tuple[str, tuple[Effect, ...]], ...]
+
+    @property
+    def title(self) -> str:
+        return self.board.title
+
+    @property
+    def world(self):
+        return self.board.world
+
+    def sheet(self, hero: str) -> Sheet:
+        return next(s for s in self.sheets if s.hero == hero)
+
+    def dagger_effect(self, base: str) -> tuple[Effect, ...]:
+        return dict(self.dagger).get(base, STANDIN_DAGGER_EFFECT)
+
+
+def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
+    """Validate a ``kind = "round"`` document.
+
+    Raises:
+        ScenarioError: one line naming ``source`` and the field (the board's as for ``nemesis`` files; a sheet's
+            as ``sheets[i].<field>``; a turn's as ``rounds[r].turns[t].<field>``).
+    """
+    keys = ("sheets", "rounds", "die", "dagger_effects")
+    own = {k: data[k] for k in keys if k in data}
+    part = validate(RoundPartModel, own, source)
+    board_data = {k: v for k, v in data.items() if k not in own}
+    board_data["kind"] = "nemesis"
+    board = parse_nemesis(board_data, source)
+    try:
+        die = HP.DieTable(tuple(part.die), "from the file" if "die" in own else HP.DEFAULT_DIE.name)
+    except ScenarioError as e:
+        raise ScenarioError(e.field.replace("die.faces", "die"), e.problem, e.allowed, source) from None
+    names = [h.name for h in board.state.heroes]
+    players = board.state.players
+    given = {}
+    for i, s in enumerate(part.sheets):
+        if s.hero not in names:
+            raise ScenarioError(f"sheets[{i}].hero", f"unknown hero {s.hero!r}", names, source)
+        if s.hero in given:
+            raise ScenarioError(f"sheets[{i}].hero", f"a second sheet for {s.hero!r}", "one sheet per hero", source)
+        if len(set(s.slots)) != len(s.slots):
+            raise ScenarioError(f"sheets[{i}].slots", "a slot named twice", "each aspect slot once", source)
+        given[s.hero] = (i, s)
+    extra = 1 if players <= 2 else 0        # Setup: 1 more standard token with 1 or 2 players
+    sheets = []
+    for n in names:
+        i, s = given.get(n, (None, SheetModel(hero=n)))
+        mission = None
+        if s.hero_mission is not None:
+            mission = replace(_mission(s.hero_mission, "hero", players, f"sheets[{i}].hero_mission", source), hero=n)
+        if len({a.name for a in s.abilities}) != len(s.abilities):
+            raise ScenarioError(f"sheets[{i}].abilities", "an ability named twice", "distinct names", source)
+        if len({c.name for c in s.support}) != len(s.support):
+            raise ScenarioError(f"sheets[{i}].support", "a support card named twice", "distinct names", source)
+        sheets.append(Sheet(n, tuple(s.slots), s.boosted, 2 + extra if s.standard is None else s.standard,
+                            s.boost_dice, s.boost_move, mission, tuple(s.abilities), tuple(s.support)))
+    bases = [b for b, _ in board.state.bases]
+    dagger = []
+    for b, effs in part.dagger_effects.items():
+        if b not in bases:
+            raise ScenarioError(f"dagger_effects.{b}", "not a base", bases, source)
+        dagger.append((b, _effects(effs)))
+    rounds = tuple(tuple(r.turns) for r in part.rounds)
+    for r, turns in enumerate(rounds):
+        for t, turn in enumerate(turns):
+            if turn.hero not in names:
+                raise ScenarioError(f"rounds[{r}].turns[{t}].hero", f"unknown hero {turn.hero!r}", names, source)
+            if turn.slot not in SLOT_NAMES + (DAGGER, ABILITY):
+                raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}",
+                                    list(SLOT_NAMES + (DAGGER, ABILITY)),
+                                    source)
+    return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger))
+
+
+# ---------------------------------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class Supply:
+    """A hero's aspect tokens still in its supply this round."""
+
+    hero: str
+    boosted: int
+    standard: int
+
+    def count(self, token: str) -> int:
+        return self.boosted if token == "boosted" else self.standard
+
+
+@dataclass(frozen=True)
+class Placed:
+    """An aspect token on a slot: ``slot`` is a sheet slot of ``hero`` or ``"dagger:<base>"``."""
+
+    hero: str
+    slot: str
+    token: str
+
+
+@dataclass(frozen=True)
+class SupportCard:
+    """A hero's support card in play: ``exhausted`` or ready, ``progress`` tokens of its ``charge`` value."""
+
+    hero: str
+    name: str
+    charge: int
+    exhausted: bool = False
+    progress: int = 0
+    dice: int = 1
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The game during a ``round`` scenario: ``game`` (:class:`.state.GameState`), ``index`` (the file's round
+    being played, 0-based), ``supplies`` (tokens in each hero's supply, hero order), ``placed`` (tokens on slots
+    this round), ``done`` (every turn so far, :class:`TurnRecord`), ``declared`` (how many turns the file lists
+    for this round), ``missions_placed`` (hero missions put into play so far: each only once) and ``cards`` (the
+    heroes' support cards, :class:`SupportCard`)."""
+
+    game: GameState
+    index: int
+    supplies: tuple[Supply, ...]
+    placed: tuple[Placed, ...] = ()
+    done: tuple[TurnRecord, ...] = ()
+    declared: int = 0
+    missions_placed: tuple[str, ...] = ()
+    cards: tuple[SupportCard, ...] = ()
+
+    def supply(self, hero: str) -> Supply:
+        return next(s for s in self.supplies if s.hero == hero)
+
+    def holds(self, slot: str, hero: str = "") -> bool:
+        """``True`` when ``slot`` (of ``hero``; a ``"dagger:<base>"`` slot for any hero) already holds a token."""
+        return any(p.slot == slot and (p.hero == hero or slot.startswith(DAGGER + ":")) for p in self.placed)
+
+
+@dataclass(frozen=True)
+class RoundContext(Context):
+    """What the round's steps read: the ``scenario`` and the Nemesis Phase context ``phase`` (map, choices;
+    ``rulings`` and ``dice`` as :class:`~explorer.kernel.Context`)."""
+
+    scenario: RoundScenario | None = None
+    phase: PhaseContext | None = None
+
+
+def _cards(sc: RoundScenario) -> tuple[SupportCard, ...]:
+    return tuple(SupportCard(s.hero, c.name, c.charge, c.exhausted, 0, c.dice) for s in sc.sheets for c in s.support)
+
+
+def _full_supplies(sc: RoundScenario) -> tuple[Supply, ...]:
+    return tuple(Supply(s.hero, s.boosted, s.standard) for s in sc.sheets)
+
+
+def _acting(state: RoundState) -> tuple[str, ...]:
+    """Heroes who still take turns: on the board, not eliminated, with a token in their supply."""
+    return tuple(h.name for h in state.game.heroes if h.space and not h.eliminated
+                 and (state.supply(h.name).boosted + state.supply(h.name).standard) > 0)
+
+
+def whose_turn(state: RoundState) -> str | None:
+    """The hero whose turn it is (Hero Phase: from the 1st player, clockwise = hero order; a hero with no token left
+    is passed over), or ``None`` when every token is spent."""
+    heroes = [h.name for h in state.game.heroes]
+    acting = set(_acting(state))
+    if not acting:
+        return None
+    n = len(heroes)
+    first = state.game.first_player
+    this_round = [d for d in state.done if d.round == state.game.round]
+    start = first if not this_round else (heroes.index(this_round[-1].hero) + 1) % n
+    return next(heroes[(start + i) % n] for i in range(n) if heroes[(start + i) % n] in acting)
+
+
+def turn_numbers(state: RoundState) -> range:
+    """The file's turns of the round being played, numbered from 1 (the items of the Hero Phase's :class:`Each`)."""
+    return range(1, state.declared + 1)
+
+
+# ---------------------------------------------------------------------------------------------------- steps
+
+
+def _section(state: RoundState) -> str:
+    return f"Round {state.game.round} · Hero Phase"
+
+
+def begin_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """Gameplay › Hero Phase: the round's turns begin with the 1st player; every hero holds its full supply."""
+    turns = ctx.scenario.rounds[state.index]
+    state = replace(state, declared=len(turns))
+    first = state.game.heroes[state.game.first_player].name
+    tokens = "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in state.supplies)
+    return state, (Step(f"Hero Phase: {first} (1st player) takes the first turn; turns go clockwise",
+                        S.HERO_PHASE, f"Aspect tokens: {tokens}. {plural(len(turns), 'turn')} listed.",
+                        {"first_player": first, "turns": len(turns)}, (first,), _section(state)),)
+
+
+def _refuse(state: RoundState, number: int, fld: str, reason: str, rule) -> RuleViolation:
+    return RuleViolation(reason, rule, field=f"rounds[{state.index}].turns[{number - 1}].{fld}",
+                         step=f"round {state.game.round}, turn {number}")
+
+
+def _roll(ctx: RoundContext, dice: int) -> tuple[int, list[int]]:
+    faces = ctx.scenario.die.faces
+    rolled = [faces[ctx.dice.roll(len(faces), "aspect action die") - 1] for _ in range(dice)]
+    return sum(rolled), rolled
+
+
+def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundState, tuple[Step, ...]]:
+    """Gameplay › Hero Phase, one turn: the hero whose turn it is spends one aspect token from its supply on one
+    empty slot (an aspect slot of its sheet: Move, Fight, Defy or Rest; or the base's D.A.G.G.E.R. slot) and
+    resolves that action; a boosted token on a BOOST action adds the sheet's BOOST.
+
+    Raises:
+        RuleViolation: not this hero's turn (field ``hero``), a token the hero does not have (``token``), a slot not
+            on the sheet, already full, or a D.A.G.G.E.R. action off a base or on an overrun base (``slot``); an
+            action the Aspect Actions forbid or one whose enemy or mission is not in play now (its own field); each
+            names ``rounds[r].turns[t]``.
+    """
+    sc = ctx.scenario
+    turn = sc.rounds[state.index][number - 1]
+    g = state.game
+    due = whose_turn(state)
+    if turn.hero != due:
+        raise _refuse(state, number, "hero", f"it is {due}'s turn, not {turn.hero}'s" if due else
+                      "every aspect token is already spent", S.HERO_PHASE)
+    supply = state.supply(turn.hero)
+    if supply.count(turn.token) <= 0:
+        raise _refuse(state, number, "token", f"{turn.hero} has no {turn.token} aspect token left "
+                      f"({supply.boosted} boosted, {supply.standard} standard)", S.HERO_PHASE)
+    if turn.charge and turn.slot != "rest":
+        raise _refuse(state, number, "charge", "only a Rest charges support cards", S.ASPECT_ACTIONS)
+    if turn.support and turn.slot not in ("fight", "defy", "rest"):
+        raise _refuse(state, number, "support", "a support card adds dice to a Fight, Defy or Rest (stand-in)",
+                      S.SUPPORT_CARDS)
+    sheet = sc.sheet(turn.hero)
+    steps: list[Step] = []
+    sec = _section(state)
+    boost = turn.token == "boosted"
+    hero = next(h for h in g.heroes if h.name == turn.hero)
+    if turn.slot == ABILITY:
+        g, slot, more, rec = _use_ability(state, ctx, number, turn, sheet)
+        steps += more
+    elif turn.slot == DAGGER:
+        base = g.base_at(hero.space)
+        if base is None:
+            raise _refuse(state, number, "slot", f"{turn.hero} is on {hero.space}, not on a base",
+                          S.DAGGER_ACTIONS)
+        slot = f"{DAGGER}:{base}"
+        if state.holds(slot):
+            raise _refuse(state, number, "slot", f"{base}'s aspect slot already holds a token", S.HERO_PHASE)
+        if base in g.overrun:
+            raise _refuse(state, number, "slot", f"{base} is overrun: its D.A.G.G.E.R. effect cannot be resolved "
+                          "nor a hero mission placed", S.DAGGER_ACTIONS)
+        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on {base}'s slot: D.A.G.G.E.R. action",
+                          S.DAGGER_ACTIONS, "", {"hero": turn.hero, "base": base, "token": turn.token},
+                          (turn.hero, hero.space), sec))
+        g, more = apply_effects(g, ctx.phase, sc.dagger_effect(base), f"{base} D.A.G.G.E.R. effect",
+                                S.DAGGER_ACTIONS, sec)
+        steps += more
+        m = sheet.hero_mission
+        result = f"D.A.G.G.E.R. action at {base}"
+        placed_missions = state.missions_placed
+        if turn.place_mission and m is not None and m.name not in placed_missions:
+            g = g.evolve(hero_missions=g.hero_missions + (m,))
+            placed_missions += (m.name,)
+            result += f"; hero mission {m.name} placed"
+            steps.append(Step(f"{turn.hero} places the hero mission {m.name} in the hero mission slot",
+                              S.HERO_MISSIONS, "", {"mission": m.name}, (turn.hero,), sec))
+        rec = TurnRecord(g.round, turn.hero, turn.token, DAGGER, False, None, base, result)
+        state = replace(state, missions_placed=placed_missions)
+    else:
+        if turn.slot not in sheet.slots:
+            raise _refuse(state, number, "slot", f"{turn.slot!r} is not an aspect slot of {turn.hero}'s sheet "
+                          f"({', '.join(sheet.slots)})", S.ASPECT_ACTIONS)
+        if state.holds(turn.slot, turn.hero):
+            raise _refuse(state, number, "slot", f"{turn.hero}'s {turn.slot} slot already holds a token",
+                          S.HERO_PHASE)
+        slot = turn.slot
+        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability", "support", "charge"})
+        base_dice = {"fight": hero.atk, "defy": hero.dfi, "rest": hero.tactic}.get(turn.slot, 0)
+        if boost and turn.slot == "move" and sheet.boost_move:
+            fields["move_value"] = (turn.move_value or hero.move) + sheet.boost_move
+        elif boost and turn.slot != "move" and sheet.boost_dice:
+            fields["dice"] = (turn.dice or base_dice) + sheet.boost_dice
+        boosted = boost and (sheet.boost_move if turn.slot == "move" else sheet.boost_dice) > 0
+        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on the {turn.slot} slot"
+                          + (" (BOOST)" if boosted else ""), S.HERO_PHASE,
+                          "Stand-in BOOST: " + (f"+{sheet.boost_move} move" if turn.slot == "move" else
+                                                "+" + plural(sheet.boost_dice, "die", "dice")) if boosted else "",
+                          {"hero": turn.hero, "slot": turn.slot, "token": turn.token}, (turn.hero,), sec))
+        cards = state.cards
+        if turn.support:
+            card = next((c for c in cards if c.hero == turn.hero and c.name == turn.support), None)
+            if card is None:
+                raise _refuse(state, number, "support", f"{turn.support!r} is not a support card of {turn.hero}",
+                              S.SUPPORT_CARDS)
+            if card.exhausted:
+                raise _refuse(state, number, "support", f"{card.name} is exhausted: only a ready support card can be "
+                              "used", S.SUPPORT_CARDS)
+            fields["dice"] = (fields.get("dice") or base_dice) + card.dice
+            cards = tuple(replace(c, exhausted=True) if c is card else c for c in cards)
+            steps.append(Step(f"{turn.hero} uses {card.name}: +{plural(card.dice, 'die', 'dice')}; it is exhausted",
+                              S.SUPPORT_CARDS, "Stand-in effect.", {"card": card.name}, (turn.hero,), sec))
+        if turn.slot != "move" and turn.successes is None:
+            n = fields.get("dice") or base_dice
+            total, faces = _roll(ctx, n)
+            fields["successes"] = total
+            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: {total} successes", S.ASPECT_ACTIONS,
+                              f"Faces {', '.join(map(str, faces))} ({ctx.dice.says('seed')}).",
+                              {"successes": total}, (turn.hero,), sec))
+        action = ActionModel(do=turn.slot, hero=turn.hero, **fields)
+        hsc = HeroScenario(sc.board, (), sc.die, False)
+        try:
+            g, more, rec_a = resolve_action(g, hsc, number - 1, action)
+        except RuleViolation as v:
+            raise _refuse(state, number, v.rejection.field or "slot", v.reason, v.rule) from None
+        except ScenarioError as e:       # the file is valid: what is missing is missing from the game now
+            fld = e.field.split("].", 1)[-1] if e.field.startswith("actions[") else e.field
+            allowed = f" (in play: {', '.join(e.allowed)})" if isinstance(e.allowed, (list, tuple)) else ""
+            raise _refuse(state, number, fld, f"{e.problem}{allowed}", S.ASPECT_ACTIONS) from None
+        steps += [replace(s, section=sec) for s in more]
+        if turn.charge:
+            cards, more = _charge(state, number, cards, turn, hero, fields["successes"], sec)
+            steps += more
+        state = replace(state, cards=cards)
+        rec = TurnRecord(g.round, turn.hero, turn.token, turn.slot, boosted, rec_a, "", rec_a.result)
+    supplies = tuple(replace(s, **{turn.token: s.count(turn.token) - 1}) if s.hero == turn.hero else s
+                     for s in state.supplies)
+    return replace(state, game=g, supplies=supplies, placed=state.placed + (Placed(turn.hero, slot, turn.token),),
+                   done=state.done + (rec,)), tuple(steps)
+
+
+def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn: TurnModel, hero, rolled: int,
+            sec: str) -> tuple[tuple[SupportCard, ...], list[Step]]:
+    """Additional Rules › Support Cards: a Rest's charge successes become progress tokens on the exhausted card
+    ``turn.charge``; fully charged, it is readied and its progress discarded."""
+    card = next((c for c in cards if c.hero == turn.hero and c.name == turn.charge), None)
+    if card is None:
+        raise _refuse(state, number, "charge", f"{turn.charge!r} is not a support card of {turn.hero}",
+                      S.SUPPORT_CARDS)
+    if not card.exhausted:
+        raise _refuse(state, number, "charge", f"{card.name} is ready: only an exhausted card is charged",
+                      S.SUPPORT_CARDS)
+    total = rolled + hero.rest_auto + (1 if turn.spend_empowered and hero.empowered else 0)
+    recover = min(total, hero.damage) if turn.recover is None else turn.recover
+    amount = max(0, total - recover)
+    progress = card.progress + amount
+    if progress >= card.charge:
+        new = replace(card, exhausted=False, progress=0)
+        text = f"{card.name} is charged {amount} ({progress}/{card.charge}): readied, progress discarded"
+    else:
+        new = replace(card, progress=progress)
+        text = f"{card.name} is charged {amount} ({progress}/{card.charge})"
+    return (tuple(new if c is card else c for c in cards),
+            [Step(text, S.SUPPORT_CARDS, "A Rest's charge successes.", {"card": card.name}, (turn.hero,), sec)])
+
+
+def _use_ability(state: RoundState, ctx: RoundContext, number: int, turn: TurnModel, sheet: Sheet
+                 ) -> tuple[GameState, str, list[Step], TurnRecord]:
+    """Gameplay › Hero Phase › Hero Abilities: an ability that takes an aspect token (its own slot on the sheet). An
+    EMPOWERED icon needs the hero's empowered token (spent, under ruling ``empowered_ability_token``); a PRIMED icon
+    needs a primed token on each enemy the ability would affect, and discards them; a combo ability advances the
+    team-up track by 1 (Additional Rules › Empowered and Primed)."""
+    g = state.game
+    sec = _section(state)
+    ab = sheet.ability(turn.ability)
+    if ab is None:
+        raise _refuse(state, number, "ability", f"{turn.ability!r} is not an ability on {turn.hero}'s sheet ("
+                      + (", ".join(a.name for a in sheet.abilities) or "none") + ")", S.HERO_ABILITIES)
+    slot = f"{ABILITY}:{ab.name}"
+    if state.holds(slot, turn.hero):
+        raise _refuse(state, number, "ability", f"{turn.hero}'s {ab.name} slot already holds a token", S.HERO_PHASE)
+    world = ctx.scenario.world
+    hero = next(h for h in g.heroes if h.name == turn.hero)
+    targets = HP.enemies_nearby(g, world, turn.hero)
+    steps = [Step(f"{turn.hero} places a {turn.token} aspect token on the {ab.name} ability", S.HERO_ABILITIES,
+                  ("EMPOWERED icon. " if ab.icon == "empowered" else "PRIMED icon. " if ab.icon == "primed" else "")
+                  + ("Combo ability." if ab.combo else ""), {"ability": ab.name}, (turn.hero,), sec)]
+    if ab.icon == "empowered":
+        if not hero.empowered:
+            raise _refuse(state, number, "ability", f"{ab.name} has the EMPOWERED icon and {turn.hero} has no "
+                          "empowered token", S.EMPOWERED_AND_PRIMED)
+        if ctx.rulings.reading("empowered_ability_token") == "spent":
+            g = g.with_hero(replace(hero, empowered=False))
+            steps.append(Step(f"{turn.hero} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {}, (turn.hero,),
+                              sec))
+    elif ab.icon == "primed":
+        bare = [e.id for e in targets if not e.primed]
+        if bare or not targets:
+            raise _refuse(state, number, "ability", f"{ab.name} has the PRIMED icon: "
+                          + (f"{', '.join(bare)} would be affected without a primed token" if bare else
+                             "no enemy it would affect"), S.EMPOWERED_AND_PRIMED)
+        for e in targets:
+            g = g.with_enemy(replace(g.enemy(e.id), primed=False))
+        steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
+                          S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {}, tuple(e.id for e in
+                                                                                                        targets), sec))
+    if ab.combo:
+        g = g.evolve(team_up=g.team_up + 1)
+        steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "", {"team_up": g.team_up},
+                          (), sec))
+    g, more = HP.hit_each_enemy_nearby(g, world, turn.hero, ab.amount)
+    steps += [replace(x, section=sec) for x in more]
+    hit = tuple(e.id for e in targets)
+    result = f"{ab.name}: each enemy nearby suffers {ab.amount} damage: " + (", ".join(hit) or "none nearby")
+    action = HeroAction(ABILITY, turn.hero, result, ", ".join(hit), hit=hit)
+    return g, slot, steps, TurnRecord(g.round, turn.hero, turn.token, ABILITY, False, action, "", result)
+
+
+def end_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """Gameplay › Hero Phase: after the heroes have spent all their aspect tokens, proceed to the Nemesis Phase.
+
+    Raises:
+        RuleViolation: a hero still holds a token (field ``rounds[r].turns``: the file lists too few turns).
+    """
+    left = [(s.hero, s.boosted + s.standard) for s in state.supplies if s.hero in _acting(state)]
+    if left:
+        who = ", ".join(f"{h} {plural(n, 'token')}" for h, n in left)
+        raise RuleViolation(f"the Hero Phase ends only when every aspect token is spent; still held: {who}",
+                            S.HERO_PHASE, field=f"rounds[{state.index}].turns", step=f"round {state.game.round}")
+    return state, (Step("Every aspect token is spent: proceed to the Nemesis Phase", S.HERO_PHASE, "", {}, (),
+                        _section(state)),)
+
+
+def return_tokens(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """End of Round: every aspect token leaves its slot and returns to its hero's supply (the 1st player marker
+    has passed in the Nemesis Phase's End of Round step)."""
+    full = _full_supplies(ctx.scenario)
+    n = len(state.placed)
+    new = replace(state, supplies=full, placed=(), index=state.index + 1, declared=0)
+    return new, (Step(f"{plural(n, 'aspect token')} return to the heroes' supplies", S.END_OF_ROUND,
+                      "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in full), {}, (),
+                      f"Round {state.game.round - 1} · End of Round"),)
+
+
+def _over(state: RoundState) -> bool:
+    return bool(state.game.lost or state.game.won)
+
+
+HERO_PHASE: Sequence = (
+    ("Hero Phase › begins", begin_hero_phase),
+    Each("Hero Phase › turn {item}", turn_numbers, take_turn, _over),
+    ("Hero Phase › every token spent", end_hero_phase),
+)
+"""A round's Hero Phase: the turns in the file's order, one frame each, then the check that every token is spent."""
+
+END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_tokens),)
+"""After the Nemesis Phase (which passes the 1st player marker): the aspect tokens return."""
+
+
+def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+                ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
+    """Play the file's rounds: each round's :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
+    (:func:`.nemesis.play_phase`, its frames carried into the round's state), then :data:`END_OF_ROUND`; stops at a
+    loss, a win or a refused choice. Returns ``(frames, refusal or None, initial state, context)``; going back in
+    time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls)."""
+    phase = phase_context(sc.board, rulings)
+    dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
+    ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
+    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
+    frames: list[Frame[RoundState]] = []
+    state = start
+    for _ in sc.rounds:
+        got, refusal = play_until_refused(state, HERO_PHASE, ctx, stop=_over)
+        frames += got
+        if refusal is not None:
+            return tuple(frames), refusal, start, ctx
+        state = got[-1].state
+        if _over(state):
+            break
+        for f in play_phase(state.game, phase):
+            frames.append(Frame(f.name, replace(state, game=f.state), f.steps))
+        state = frames[-1].state
+        if _over(state):
+            break
+        got = play(state, END_OF_ROUND, ctx)
+        frames += got
+        state = got[-1].state
+    return tuple(frames), None, start, ctx
+
+
+def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+                     ) -> GameState:
+    """The game after the file's first Hero Phase, as planned (the rolls given, or rolled from the seed): where
+    ``explorer dagger forecast`` starts the Nemesis Phase.
+
+    Raises:
+        RuleViolation: a planned turn the rules refuse (its field and rule), or a Hero Phase that leaves a token
+            unspent.
+    """
+    phase = phase_context(sc.board, rulings)
+    dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
+    ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
+    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
+    frames = play(start, HERO_PHASE, ctx, stop=_over)
+    return frames[-1].state.game
+
+
+def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
+    """Resolve a ``round`` scenario into a cited :class:`Trace` whose result is a :class:`.results.RoundOutcome`; a
+    refused choice ends the trace with a "Not allowed" step naming its field and rule."""
+    frames, refusal, start, ctx = play_rounds(sc, rulings, seed)
+    steps = list(steps_of(frames))
+    end = frames[-1].state if frames else start
+    refused = field = ""
+    if refusal is not None:
+        field = refusal.field
+        where = refusal.step + ("" if field.endswith("]") or field.endswith(".turns") else
+                                ", " + field.rsplit(".", 1)[-1])
+        refused = f"{where}: {refusal.reason} [{refusal.section}]"
+        steps.append(Step(f"Not allowed ({where}): {refusal.reason}", refusal.rule, "",
+                          {"rejected": True, "field": field}, (), _section(end)))
+    g = end.game
+    rounds = sum(1 for f in frames if f.name == END_OF_ROUND[0][0])
+    trace = Trace(sc.title or "Rounds", steps, dict(ctx.rulings.consulted))
+    return trace.with_result(RoundOutcome(end.done, rounds, start.game.threat, g.threat, g.team_up, g.lost, g.won,
+                                          g.showdown, tuple(sorted(g.overrun)), loss_gauges(g), refused, field,
+                                          g.heroes, g.enemies, g.events))
+
+
+__all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "parse_round",
+           "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND", "begin_hero_phase", "take_turn",
+           "end_hero_phase", "return_tokens", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST",
+           "STANDIN_DAGGER_EFFECT"]
