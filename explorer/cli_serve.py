@@ -15,6 +15,7 @@ import re
 
 import click
 
+from .cli_numbers import PlainInt
 from .errors import ScenarioError, ServeError
 
 PORT_RANGE = (1, 65535)
@@ -99,14 +100,14 @@ def check_origins(origins: list[str] | None) -> list[str]:
 
 
 @click.command("serve")
-@click.option("--port", type=int, default=5006, help="TCP port to listen on (1..65535).")
+@click.option("--port", type=PlainInt(), default=5006, help="TCP port to listen on (1..65535).")
 @click.option("--address", default=None, help="Interface to bind (default: 127.0.0.1, this machine only; 0.0.0.0 "
                                                "for every interface).")
 @click.option("--show/--no-show", default=False, help="Open a browser tab.")
 @click.option("--static-dir", default=None, help="Directory in which to lay out the local widget JavaScript (only "
                                                   "its explorer-widget-js sub-directory is served; default: a "
                                                   "temporary directory).")
-@click.option("--num-procs", type=int, default=1, help="Worker processes (1..16); put a reverse proxy with sticky "
+@click.option("--num-procs", type=PlainInt(), default=1, help="Worker processes (1..16); put a reverse proxy with sticky "
                                                        "sessions in front (README).")
 @click.option("--allow-websocket-origin", multiple=True, help="Extra host[:port] allowed to open websockets (the "
                                                               "public name behind a proxy); repeatable.")
