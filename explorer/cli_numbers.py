@@ -14,8 +14,10 @@ import re
 
 import click
 
-MAX_DIGITS = 19
-"""The most digits a number on the command line may have (``2**63 - 1``, the largest seed, has 19)."""
+MAX_DIGITS = 100
+"""The most digits a number on the command line may have: more than any option's range needs (the largest seed,
+``2**63 - 1``, has 19), so that a long number is refused as out of range by its option, and far below Python's
+int/str digit limit (4,300)."""
 
 _PLAIN = re.compile(r"-?[0-9]{1,%d}" % MAX_DIGITS)
 _SIGNED = re.compile(r"[-+]?[0-9]{1,%d}" % MAX_DIGITS)

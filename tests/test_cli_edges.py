@@ -14,7 +14,7 @@ from explorer.cli import main
 from explorer.cli_numbers import PlainInt, is_plain_int, plain_int
 from explorer.errors import ScenarioError
 
-NOT_PLAIN = [" 3", "3 ", "\uff13", "\u0663", "1_0", "+7", "", "3.0", "0x10", "\u00b3", "3\n", "1" * 20]
+NOT_PLAIN = [" 3", "3 ", "\uff13", "\u0663", "1_0", "+7", "", "3.0", "0x10", "\u00b3", "3\n", "1" * 101]
 
 
 @pytest.mark.parametrize("text", NOT_PLAIN)

@@ -112,9 +112,10 @@ def test_the_prescan_reads_toml_corners(text):
 
 
 def _cost(text: str) -> tuple[float, int]:
-    """(least CPU seconds of 3 runs, peak traced bytes) of ``read_toml`` on ``text``; refusals count as done."""
+    """(least CPU seconds of 5 runs, peak traced bytes) of ``read_toml`` on ``text``; refusals count as done. The
+    least of several runs: other processes on a shared machine only ever add time."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         t = time.process_time()
         try:
             read_toml("t.toml", text=text)
@@ -154,7 +155,7 @@ def test_up_to_the_caps_time_and_memory_grow_linearly_with_the_file(shape):
     size = len(large) / len(small)
     assert 3 <= size <= 5
     assert m4 / m1 < 2 * size, (m1, m4)  # quadratic would be size ** 2
-    assert t4 / max(t1, 1e-4) < 2.5 * size, (t1, t4)
+    assert t4 / max(t1, 1e-4) < 3 * size, (t1, t4)  # quadratic would be about size ** 2 = 16
 
 
 def test_the_issues_20000_part_dotted_key_is_refused_in_a_fraction_of_an_ordinary_files_time():
