@@ -312,8 +312,9 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
         port: TCP port (0: any free port is not supported by Bokeh; pick one).
         address: interface to bind (default :data:`DEFAULT_ADDRESS`, loopback only; ``0.0.0.0`` for every interface).
         show: open a browser tab.
-        static_dir: where to lay out the widget JavaScript; only its ``explorer-widget-js`` sub-directory (created
-            and emptied here) is served. Default: a temporary directory.
+        static_dir: where to lay out the widget JavaScript: a new, empty or explorer-made directory
+            (:mod:`explorer.serving.static_dir`; ScenarioError otherwise); only its ``explorer-widget-js``
+            sub-directory (created and emptied here) is served. Default: a temporary directory.
         threaded: run the server in a background thread and return it.
         num_procs: worker processes (Tornado forks them; each holds its own sessions: put a proxy with sticky
             sessions in front, see README › Serving).
@@ -322,8 +323,6 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
         warm: build every page's cached copy at start (in each worker process; not with ``threaded``): the server
             answers a few seconds later, and its first visitors do not wait for the first build.
     """
-    import shutil
-
     import panel as pn
 
     from explorer.games import all_games
@@ -336,11 +335,16 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     lean_build_comms()   # a page's build does not serialise the widget states its dropped messages would carry
     accept_binary_widget_messages()   # uploaded files (binary widget messages) reach the pages
     address = address or DEFAULT_ADDRESS
-    base = Path(static_dir) if static_dir else Path(tempfile.mkdtemp(prefix="explorer-widget-js-"))
-    only = base / "explorer-widget-js"
-    shutil.rmtree(only, ignore_errors=True)
-    static = layout_widget_js(only)
-    origins = [f"localhost:{port}", f"127.0.0.1:{port}", f"{address}:{port}", *(allow_websocket_origin or [])]
+    from .serving.static_dir import prepare_static_dir   # a new, empty or explorer-made directory only
+
+    static = layout_widget_js(prepare_static_dir(static_dir if static_dir is not None else
+                                                 tempfile.mkdtemp(prefix="explorer-widget-js-")))
+    from .serving.origins import websocket_origins   # IPv6 addresses too (in brackets)
+
+    origins = websocket_origins(address, port, allow_websocket_origin)
+    from .serving.ipv6_host import ipv6_host_locations
+
+    ipv6_host_locations()   # a page asked for as http://[::1]:port/ (or with a malformed Host) is not a 500
     apps = {"/": create_landing}
     titles = {"/": TITLE}
     for route, (gid, slug) in routes().items():
@@ -350,7 +354,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     pn.config.reuse_sessions = True
     pn.config.global_loading_spinner = True  # a visible "loading" state from the first frame until the page renders
     options = dict(port=port, address=address, show=show, title=titles, static_dirs={WIDGET_JS_ROUTE: str(static)},
-                   websocket_origin=sorted(set(origins)), print_url=False, num_procs=num_procs,
+                   websocket_origin=origins, print_url=False, num_procs=num_procs,
                    extra_patterns=[(STATS_ROUTE, _stats_handler())],
                    check_unused_sessions_milliseconds=2000, unused_session_lifetime_milliseconds=8000)
     if threaded or not warm:

@@ -33,12 +33,13 @@ def render_command(scenario: str, fmt: str, ruling: tuple[str, ...], output: Pat
     """Render a scenario (picture, cited steps, readings, outcome) as SVG, HTML or Markdown."""
     from .errors import ScenarioError
     from .games import load_any, parse_rulings
+    from .outpath import check_output, write_output
     from .render.embed import FORMATS, collect, to_html, to_markdown, to_svg
 
     if fmt not in FORMATS:
         raise ScenarioError("--format", f"unknown format {fmt!r}", list(FORMATS))
-    if output is not None and output.is_dir():  # before any work: the message names the option, not an OS error
-        raise ScenarioError("--output", f"{str(output)[:200]!r} is a directory", "the path of a file to write")
+    if output is not None:  # before any work: the message names the option and what the path is, not an OS error
+        check_output(output, "--output")
     game, _sc = load_any(scenario)
     r = collect(scenario, parse_rulings(list(ruling), [game]))
     if fmt == "svg":
@@ -47,7 +48,7 @@ def render_command(scenario: str, fmt: str, ruling: tuple[str, ...], output: Pat
         href = None
         if output is not None and r.picture:
             pic = output.with_suffix(".svg")
-            pic.write_text(r.picture, encoding="utf-8")
+            write_output(pic, r.picture, "--output (its picture, " + pic.name[:80] + ")")
             href = pic.name
         text = to_markdown(r, href)
     else:
@@ -61,7 +62,7 @@ def render_command(scenario: str, fmt: str, ruling: tuple[str, ...], output: Pat
     if output is None:
         click.echo(text, nl=not text.endswith("\n"))
     else:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, text, "--output")
 
 
 def register(group: click.Group) -> None:

@@ -15,6 +15,7 @@ import re
 
 import click
 
+from .cli_numbers import PlainInt
 from .errors import ScenarioError, ServeError
 
 PORT_RANGE = (1, 65535)
@@ -99,14 +100,15 @@ def check_origins(origins: list[str] | None) -> list[str]:
 
 
 @click.command("serve")
-@click.option("--port", type=int, default=5006, help="TCP port to listen on (1..65535).")
+@click.option("--port", type=PlainInt(), default=5006, help="TCP port to listen on (1..65535).")
 @click.option("--address", default=None, help="Interface to bind (default: 127.0.0.1, this machine only; 0.0.0.0 "
                                                "for every interface).")
 @click.option("--show/--no-show", default=False, help="Open a browser tab.")
-@click.option("--static-dir", default=None, help="Directory in which to lay out the local widget JavaScript (only "
-                                                  "its explorer-widget-js sub-directory is served; default: a "
+@click.option("--static-dir", default=None, help="Directory in which to lay out the local widget JavaScript: a new "
+                                                  "or empty directory, or one an earlier run made (only its "
+                                                  "explorer-widget-js sub-directory is served; default: a "
                                                   "temporary directory).")
-@click.option("--num-procs", type=int, default=1, help="Worker processes (1..16); put a reverse proxy with sticky "
+@click.option("--num-procs", type=PlainInt(), default=1, help="Worker processes (1..16); put a reverse proxy with sticky "
                                                        "sessions in front (README).")
 @click.option("--allow-websocket-origin", multiple=True, help="Extra host[:port] allowed to open websockets (the "
                                                               "public name behind a proxy); repeatable.")
@@ -124,6 +126,10 @@ def serve_command(port: int, address: str | None, show: bool, static_dir: str | 
     origins = check_origins(list(allow_websocket_origin))
     address = address or DEFAULT_ADDRESS
     check_listen(address, port)
+    if static_dir is not None:
+        from .serving.static_dir import check_static_dir
+
+        check_static_dir(static_dir)
     from .app import serve as _serve
 
     from .serving.versions import mark_reported, version_warnings
@@ -132,7 +138,7 @@ def serve_command(port: int, address: str | None, show: bool, static_dir: str | 
     for line in mismatched:
         click.echo(line, err=True)
     mark_reported(mismatched)
-    host = "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else address
+    host = "localhost" if address in ("127.0.0.1", "0.0.0.0", "::") else f"[{address}]" if ":" in address else address
     click.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
     try:
         _serve(port=port, address=address, show=show, static_dir=static_dir, num_procs=num_procs,

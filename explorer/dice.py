@@ -92,6 +92,14 @@ class Dice:
     Attributes:
         seed: the seed in use (``int``).
         cursor: ``{field: faces taken so far}`` per script (a replay starts from a new :class:`Dice`).
+        drawn: deciding dice drawn from the seed so far (0 while every such die came from the scripts; see
+            :meth:`take`'s ``decides``).
+
+    Validity never depends on a draw (issue #25): a script that runs short is refused only while every die so far
+    was given (then how many dice are needed is fixed by the file, whatever the seed); once a die that can decide
+    a later count (``take(..., decides=True)``, the default; any :meth:`roll`) has been drawn,
+    the number needed may depend on that draw, so the faces the script lacks are drawn from the seed too (source
+    ``"mixed"``) and the same file is accepted for every draw, with or without ``--seed``.
 
     >>> d = Dice(seed=7)
     >>> d.take([3, 18], 2, "active.dice", "A die")
@@ -106,15 +114,20 @@ class Dice:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
         self.seeded = SeededRoller(self.seed)
         self.cursor: dict[str, int] = {}
+        self.drawn = 0
 
     def roll(self, sides: int = 20, label: str = "") -> int:
         """One die (the :class:`Roller` protocol): from the explicit roller, else from the seed."""
-        return (self.roller or self.seeded).roll(sides, label)
+        if self.roller is not None:
+            return self.roller.roll(sides, label)
+        self.drawn += 1
+        return self.seeded.roll(sides, label)
 
     def fact(self, source: str) -> str:
-        """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"`` or ``"rolled"`` (an explicit
-        roller)."""
-        return {"given": "given", "seed": f"rolled (seed {self.seed})", "roller": "rolled"}[source]
+        """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"``, ``"rolled"`` (an explicit
+        roller) or ``"given, the rest rolled (seed 7)"``."""
+        return {"given": "given", "seed": f"rolled (seed {self.seed})", "roller": "rolled",
+                "mixed": f"given, the rest rolled (seed {self.seed})"}[source]
 
     def says(self, source: str) -> str:
         """Where a roll's dice came from, for the step text: ``"dice given"``, ``"rolled, seed 7"`` (the seed, or
@@ -123,16 +136,24 @@ class Dice:
             return "dice given"
         if source == "seed":
             return f"rolled, seed {self.seed}"
+        if source == "mixed":
+            return f"dice given, the rest rolled, seed {self.seed}"
         seed = getattr(self.roller, "seed", None)
         return f"rolled, seed {seed}" if seed is not None else "rolled by the roller passed in"
 
-    def take(self, script: Sequence[int] | None, n: int, field: str, label: str, sides: int = 20
-             ) -> tuple[list[int], str]:
+    def take(self, script: Sequence[int] | None, n: int, field: str, label: str, sides: int = 20,
+             decides: bool = True) -> tuple[list[int], str]:
         """``n`` faces of a d``sides`` for ``field`` (a scenario field path) and where they came from: ``"given"``
-        (the next ``n`` of ``script``), ``"seed"``, ``"roller"``, or ``"none"`` when ``n <= 0``.
+        (the next ``n`` of ``script``), ``"seed"``, ``"roller"``, ``"mixed"`` (the rest of ``script``, then faces
+        drawn from the seed: a script run short after a deciding die was drawn) or ``"none"`` when ``n <= 0``.
+
+        ``decides``: whether these dice's faces can change how many dice a later step needs (an attack roll's hits
+        decide the Saving Rolls); ``False`` for dice whose faces decide no later count (a caller's promise), so that
+        drawing them leaves a later short script refused, as the file alone decides it.
 
         Raises:
-            ScenarioError: ``script`` holds fewer faces than needed (names the field and how many).
+            ScenarioError: ``script`` holds fewer faces than needed while every die so far was given (names the
+                field and how many).
         """
         if n <= 0:
             return [], "none"
@@ -140,6 +161,12 @@ class Dice:
             return [self.roller.roll(sides, f"{label} {i + 1}") for i in range(n)], "roller"
         if script is not None:
             start = self.cursor.get(field, 0)
+            if start + n > len(script) and self.drawn:
+                given = list(script[start:])
+                self.cursor[field] = len(script)
+                self.drawn += (n - len(given)) if decides else 0
+                return given + [self.seeded.roll(sides, f"{label} {i + 1}")
+                                for i in range(len(given), n)], "mixed"
             if start + n > len(script):
                 raise ScenarioError(field, f"{plural(start + n, 'die')} {agree(start + n, 'is', 'are')} needed "
                                     f"({label}) but only {len(script)} {agree(len(script), 'is', 'are')} given",
@@ -147,4 +174,5 @@ class Dice:
                                     f"them", None)
             self.cursor[field] = start + n
             return list(script[start:start + n]), "given"
+        self.drawn += n if decides else 0
         return [self.seeded.roll(sides, f"{label} {i + 1}") for i in range(n)], "seed"

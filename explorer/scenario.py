@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import ScenarioError, short_repr
+from .errors import ScenarioError, short_repr, shorten
 from .text import plural
 
 M = TypeVar("M", bound=BaseModel)
@@ -80,6 +80,199 @@ def _too_deep(text: str) -> int | None:
             e = _ML_LITERAL_END.search(text, i)
             i = e.end() if e else n
     return None
+
+
+MAX_KEY_CHARS = 256
+"""The longest key (one part of a dotted key, quoted or bare), in characters. The formats' keys are field names, ids
+and ``"q,r"`` hexes (at most 40 characters in the packaged files and docs)."""
+
+MAX_KEY_PARTS = MAX_NESTING
+"""The most parts a dotted key or a ``[table.name]`` may have (``a.b.c`` has 3). Formats use at most 4. The TOML
+parser's time and memory grow with the square of a key's parts (20,000 parts, a 40 KB file: 5 s and 1.6 GB), so the
+pre-scan refuses a longer key before the parser sees it."""
+
+MAX_ARRAY_ITEMS = 20_000
+"""The most entries one array (or one ``[[array.of.tables]]`` name) may have. The largest list the formats allow is
+a board's 10,000 edges or hexes."""
+
+MAX_STRING_CHARS = 20_000
+"""The longest string value, in characters as written (escapes counted as written). The longest text field the
+formats allow holds 4,000 characters (a description)."""
+
+MAX_KEYS = 100_000
+"""The most keys a document may have (every ``key =`` and every table header counts once). A board with every one of
+its 10,000 hexes written out uses a few keys per hex."""
+
+_WS = re.compile(r"[ \t]*")
+_WS_NL = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*")
+"""Blank space, line ends and comments (between statements, and inside arrays)."""
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BASIC = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+_LITERAL = re.compile(r"'[^'\n]*'")
+_SCALAR = re.compile(r"[^,\]}#\n\"'\[{=]+")
+"""A number, boolean or date/time value (anything up to the next delimiter: the parser judges it)."""
+
+
+def _prescan(text: str) -> tuple[int, str, str] | None:
+    """The first bound of the text pre-scan the document passes, as ``(position, problem, allowed)``; ``None`` when
+    the whole text was read within the bounds; ``(position, "", "")`` where the text stops being TOML.
+
+    One linear pass over the text, before the TOML parser runs: key length (:data:`MAX_KEY_CHARS`), dotted-key parts
+    (:data:`MAX_KEY_PARTS`), array length (:data:`MAX_ARRAY_ITEMS`), string length (:data:`MAX_STRING_CHARS`) and
+    the number of keys (:data:`MAX_KEYS`); nesting depth is :func:`_too_deep`'s. It reads a superset of TOML 1.0:
+    where it meets text it cannot read, the text is not TOML there, so it stops there and leaves the message to the parser
+    (which fails at that point, having read only what the pre-scan checked)."""
+    n, i, keys = len(text), 0, 0
+    stack: list[list[int]] = []  # one [is_array, entries, start] per open array / inline table
+    tables: dict[str, int] = {}  # [[name]] -> entries
+    state = "line"
+
+    def key(i: int) -> tuple[int, tuple[int, str, str] | None]:
+        parts = 0
+        while True:
+            i = _WS.match(text, i).end()
+            m = _BARE_KEY.match(text, i) or _BASIC.match(text, i) or _LITERAL.match(text, i)
+            if m is None:
+                return -1, (i, "", "")
+            parts += 1
+            size = len(m.group()) - (2 if text[i] in "\"'" else 0)
+            if size > MAX_KEY_CHARS:
+                return i, (i, f"a key is {size:,} characters long",
+                           f"keys of at most {MAX_KEY_CHARS} characters")
+            if parts > MAX_KEY_PARTS:
+                return i, (i, f"a dotted key or table name has more than {MAX_KEY_PARTS} parts",
+                           f"at most {MAX_KEY_PARTS} parts in a dotted key or table name")
+            i = _WS.match(text, m.end()).end()
+            if not text.startswith(".", i):
+                return i, None
+            i += 1
+
+    def counted(start: int) -> tuple[int, str, str] | None:
+        nonlocal keys
+        keys += 1
+        if keys > MAX_KEYS:
+            return (start, f"more than {MAX_KEYS:,} keys", f"at most {MAX_KEYS:,} keys in a document")
+        return None
+
+    while True:
+        if state == "line":  # a statement: [table], [[array]], key = value
+            i = _WS_NL.match(text, i).end()
+            if i >= n:
+                return None
+            start = i
+            if text[i] == "[":
+                aot = text.startswith("[[", i)
+                i, bad = key(i + 1 + aot)
+                if bad is not None or i < 0:
+                    return bad
+                if not text.startswith("]]" if aot else "]", i):
+                    return (i, "", "")
+                if aot:
+                    name = "".join(text[start + 2:i].split())
+                    tables[name] = tables.get(name, 0) + 1
+                    if tables[name] > MAX_ARRAY_ITEMS:
+                        return (start, f"more than {MAX_ARRAY_ITEMS:,} [[{shorten(name, 40)}]] tables",
+                                f"at most {MAX_ARRAY_ITEMS:,} entries in an array")
+                i += 1 + aot
+                bad = counted(start)
+                if bad is not None:
+                    return bad
+                state = "end"
+                continue
+            i, bad = key(i)
+            if bad is not None or i < 0:
+                return bad
+            bad = counted(start)
+            if bad is not None:
+                return bad
+            if not text.startswith("=", i):
+                return (i, "", "")
+            i, state = i + 1, "value"
+        elif state == "value":
+            i = (_WS_NL if stack and stack[-1][0] else _WS).match(text, i).end()
+            if i >= n:
+                return (i, "", "")
+            c = text[i]
+            if stack and stack[-1][0]:
+                stack[-1][1] += 1
+                if stack[-1][1] > MAX_ARRAY_ITEMS:
+                    return (stack[-1][2], f"an array has more than {MAX_ARRAY_ITEMS:,} entries",
+                            f"at most {MAX_ARRAY_ITEMS:,} entries in an array")
+            if c == "[":
+                stack.append([1, 0, i])
+                i = _WS_NL.match(text, i + 1).end()
+                if text.startswith("]", i):
+                    stack.pop()
+                    i, state = i + 1, "after"
+                continue
+            if c == "{":
+                stack.append([0, 0, i])
+                i = _WS.match(text, i + 1).end()
+                if text.startswith("}", i):
+                    stack.pop()
+                    i, state = i + 1, "after"
+                else:
+                    state = "inline key"
+                continue
+            if text.startswith('"""', i):
+                e = _ML_BASIC_END.match(text, i + 3)
+                size = (e.end() - 3 - (i + 3)) if e else n - i
+            elif text.startswith("'''", i):
+                e = _ML_LITERAL_END.search(text, i + 3)
+                size = (e.end() - 3 - (i + 3)) if e else n - i
+            elif c in "\"'":
+                e = (_BASIC if c == '"' else _LITERAL).match(text, i)
+                size = (e.end() - i - 2) if e else n - i
+            else:
+                e = _SCALAR.match(text, i)
+                size = 0
+            if e is None:
+                return (i, "", "")
+            if size > MAX_STRING_CHARS:
+                return (i, f"a string is {size:,} characters long",
+                        f"strings of at most {MAX_STRING_CHARS:,} characters")
+            i, state = e.end(), "after"
+        elif state == "inline key":
+            start = _WS.match(text, i).end()
+            i, bad = key(start)
+            if bad is not None or i < 0:
+                return bad
+            bad = counted(start)
+            if bad is not None:
+                return bad
+            if not text.startswith("=", i):
+                return (i, "", "")
+            i, state = i + 1, "value"
+        elif state == "after":  # after a value: a separator, a closing bracket, or the end of the line
+            if not stack:
+                state = "end"
+                continue
+            is_array = stack[-1][0]
+            i = (_WS_NL if is_array else _WS).match(text, i).end()
+            if text.startswith(",", i):
+                i += 1
+                if is_array:
+                    i = _WS_NL.match(text, i).end()
+                    if text.startswith("]", i):
+                        stack.pop()
+                        i += 1
+                    else:
+                        state = "value"
+                else:
+                    state = "inline key"
+            elif text.startswith("]" if is_array else "}", i):
+                stack.pop()
+                i += 1
+            else:
+                return (i, "", "")
+        else:  # "end": the rest of a statement's line
+            i = _WS.match(text, i).end()
+            if text.startswith("#", i):
+                j = text.find("\n", i)
+                i = n if j < 0 else j
+            if i < n and text[i] not in "\r\n":
+                return (i, "", "")
+            state = "line"
 
 
 def _structure_depth_exceeded(data: Any) -> bool:
@@ -200,15 +393,19 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
 
     The gate, in order: the path must name a regular file (a directory, FIFO, device or socket is refused before it
     is opened); at most :data:`MAX_FILE_BYTES` bytes are read (``text`` is held to the same cap); the bytes must be
-    UTF-8; nesting may not pass :data:`MAX_NESTING`; then any failure of the TOML parser (syntax, an integer longer
-    than Python's int/str digit limit, ...) is reported.
+    UTF-8; nesting may not pass :data:`MAX_NESTING`; the text pre-scan (:func:`_prescan`, before the parser runs)
+    bounds key length (:data:`MAX_KEY_CHARS`), dotted-key parts (:data:`MAX_KEY_PARTS`), array length
+    (:data:`MAX_ARRAY_ITEMS`), string length (:data:`MAX_STRING_CHARS`) and the number of keys (:data:`MAX_KEYS`),
+    so that the parser's cost grows linearly with the file; then any failure of the TOML parser (syntax, an integer
+    longer than Python's int/str digit limit, ...) is reported.
 
     Returns:
         the document as a dict (``str`` keys; values ``str``, ``int``, ``float``, ``bool``, date/time, ``list``,
         ``dict``).
     Raises:
         ScenarioError: one line naming the file (shortened when long) and, where known, the line: missing or
-            unreadable file, not a regular file, too large, not UTF-8, too deeply nested, not valid TOML.
+            unreadable file, not a regular file, too large, not UTF-8, too deeply nested, past a pre-scan bound (the
+            line and the bound named), not valid TOML.
     """
     name = str(source)
     if text is None:
@@ -226,6 +423,9 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
     if deep is not None:
         raise ScenarioError("", f"nested more than {MAX_NESTING} levels deep (at line {deep})",
                             f"at most {MAX_NESTING} levels of nested arrays and tables", source=name)
+    over = _prescan(text)
+    if over is not None and over[1]:
+        raise ScenarioError("", f"{over[1]} (at line {_line_at(text, over[0])})", over[2], source=name)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

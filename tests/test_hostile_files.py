@@ -351,11 +351,39 @@ def _mutate_text(rng: random.Random, text: str) -> bytes:
     return bytes(data)
 
 
-def mutate(rng: random.Random, fmt: Format) -> bytes:
+def _gate_shape(rng: random.Random) -> str:
+    """A statement shaped against one of the loading gate's text bounds (issue #25): a long dotted key or table
+    name, deep inline tables, a wide inline table or table, a long array, many ``[[tables]]``, a long string or key;
+    at the cap, just past it, or far past it (the issue's 20,000-part key, a 40 KB file, cost 5.3 s and 1.6 GB)."""
+    from explorer.scenario import MAX_ARRAY_ITEMS, MAX_KEY_CHARS, MAX_KEY_PARTS, MAX_STRING_CHARS
+
+    shapes: list[Callable[[], str]] = [
+        lambda: ".".join(["k"] * rng.choice([MAX_KEY_PARTS, MAX_KEY_PARTS + 1, 5000, 20_000, 40_000])) + " = 1",
+        lambda: "[" + ".".join(["t"] * rng.choice([MAX_KEY_PARTS, MAX_KEY_PARTS + 1, 3000, 20_000])) + "]",
+        lambda: (lambda d: "deep = " + "{a = " * d + "1" + "}" * d)(rng.choice([31, 33, 400, 5000])),
+        lambda: "wide = {" + ", ".join(f"k{i} = {i}" for i in range(rng.choice([100, 5000, 60_000]))) + "}",
+        lambda: "[wide]\n" + "".join(f"k{i} = {i}\n" for i in range(rng.choice([100, 5000, 100_001]))),
+        lambda: "long = [" + ", ".join("1" * rng.choice([MAX_ARRAY_ITEMS, MAX_ARRAY_ITEMS + 1, 300_000])) + "]",
+        lambda: "[[many]]\n" * rng.choice([100, MAX_ARRAY_ITEMS + 1, 100_000]),
+        lambda: 'text = "' + "x" * rng.choice([MAX_STRING_CHARS, MAX_STRING_CHARS + 1, 900_000]) + '"',
+        lambda: "k" * rng.choice([MAX_KEY_CHARS, MAX_KEY_CHARS + 1, 100_000]) + " = 1",
+    ]
+    return rng.choice(shapes)()
+
+
+def mutate(rng: random.Random, fmt: Format, gate_shapes: bool = True) -> bytes:
     """One hostile file (bytes) derived from a seed of ``fmt``: a text mutation of the seed (1 in 4), or 1-3
-    document mutations (then, 1 in 3, a text mutation too)."""
+    document mutations (then, 1 in 3, a text mutation too).
+
+    ``gate_shapes``: first, 1 time in 8, insert a statement shaped against the loading gate's text bounds
+    (:func:`_gate_shape`) at the start of a line of the seed instead. ``False`` draws as the generator did before
+    those shapes existed (so that older seeded runs are reproduced file for file)."""
     import tomllib
 
+    if gate_shapes and rng.random() < 1 / 8:
+        lines = rng.choice(fmt.seeds).split("\n")
+        at = rng.randrange(len(lines) + 1)
+        return "\n".join(lines[:at] + [_gate_shape(rng)] + lines[at:]).encode("utf-8", "surrogatepass")
     seed = rng.choice(fmt.seeds)
     mode = rng.randrange(4)
     if mode == 0:
@@ -485,7 +513,8 @@ def test_the_file_that_stalled_the_seed_11_run_is_regenerated_small_and_refused_
     nine = [f for f in FORMATS if f.name != "tagraid-round"]
     nine = [Format(f.name, _texts("explorer.games.galaxydefenders", "scenarios", GD_ADDED_LATER), f.load)
             if f.name == "galaxydefenders-scenario" else f for f in nine]
-    report = fuzz_files.fuzz(count=4000, seed=11, only={1006}, save_dir=str(tmp_path), formats=nine)
+    report = fuzz_files.fuzz(count=4000, seed=11, only={1006}, save_dir=str(tmp_path), formats=nine,
+                             gate_shapes=False)
     saved = list(tmp_path.iterdir())
     assert [p.name for p in saved] == ["11-1006-galaxydefenders-scenario.toml"]
     size = saved[0].stat().st_size

@@ -17,10 +17,14 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
 - :mod:`~explorer.serving.resources` — stylesheets and fonts from this server (``local_resources``);
 - :mod:`~explorer.serving.canvas_fixes` — canvas focus and wheel fixes in the browser (``browser_fixes``);
 - :mod:`~explorer.serving.stats` — the server's counters (``server_stats``);
-- :mod:`~explorer.serving.warm` — every page built before the first request (``warm_pages``).
+- :mod:`~explorer.serving.warm` — every page built before the first request (``warm_pages``);
+- :mod:`~explorer.serving.ipv6_host` — an IPv6 (or malformed) ``Host`` builds a page, not a 500
+  (``ipv6_host_locations``).
 
 Not patches: :mod:`~explorer.serving.pane` (``served_pane``, the pane every served widget tree goes in),
-:mod:`~explorer.serving.url_state` (the page's state in its URL), :mod:`~explorer.serving.session_receive` (the
+:mod:`~explorer.serving.url_state` (the page's state in its URL), :mod:`~explorer.serving.static_dir` (the
+``--static-dir`` the widget JavaScript is laid out in: new, empty or explorer-made only),
+:mod:`~explorer.serving.origins` (the websocket origins, IPv6 addresses in brackets), :mod:`~explorer.serving.session_receive` (the
 shared wrapper of a session's ``receive``) and :mod:`~explorer.serving.versions`.
 
 Importing this package imports nothing heavy; its public names are importable from it (``from explorer.serving
@@ -45,6 +49,9 @@ _NAMES = {
     "canvas_fixes": ("browser_fixes",),
     "stats": ("server_stats",),
     "warm": ("warm_pages",),
+    "ipv6_host": ("ipv6_host_locations",),
+    "static_dir": ("check_static_dir", "prepare_static_dir"),
+    "origins": ("origin_host", "websocket_origins"),
     "pane": ("served_pane", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),
     "url_state": ("has_url_state", "query_value", "URL_WRITER_JS", "url_write_value", "url_state_error_text",
                   "url_state_sync"),

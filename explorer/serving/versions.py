@@ -76,6 +76,8 @@ PATCHES: dict[str, Patch] = {p.name: p for p in (
           "/explorer-stats miscounts the cached pages"),
     Patch("warm_pages", "warm", ("panel", "bokeh"), GUARDED,
           "the first visitor of each page waits for the imports and the first build"),
+    Patch("ipv6_host_locations", "ipv6_host", ("panel",), GUARDED,
+          "a page asked for by an IPv6 address (or with a malformed Host) answers 500"),
 )}
 """Every patch, by the name of the function that applies it (see each module's docstring)."""
 

@@ -122,7 +122,7 @@ def test_default_calibration_is_two_hexagons_across_the_flats_per_segment():
 def test_segment_end_touching_target_counts_as_overlap():
     cal = RangeCalibration(short=2.0, mid=2.0, long=2.0)
     assert cal.band_of(2.0) == "short" and cal.band_of(2.0 + 1e-6) == "mid" and cal.band_of(6.01) == OUT_OF_RANGE
-    with pytest.raises(ScenarioError, match="not positive"):
+    with pytest.raises(ScenarioError, match="is out of range .allowed: a number of hex units from 0.01 to 100"):
         RangeCalibration(short=0)
 
 

@@ -51,7 +51,7 @@ def test_load_a_table_file():
     (("hex = \"2,0\"", "hex = \"0,0\""), "models[1]", "no tile"),
     (("board = \"small\"", "board = \"huge\""), "board", "unknown packaged board"),
     (("lof_grazing = \"touching_blocks\"", "lof_grazing = \"sometimes\""), "rulings.lof_grazing", "unknown reading"),
-    (("short = 1.5", "short = -1"), "range.short", "-1 is too small (allowed: more than 0, at most 100)"),
+    (("short = 1.5", "short = -1"), "range.short", "-1 is too small (allowed: 0.01 to 100)"),
     (("x = 0.0\ny = -3.0", "x = 0.0"), "models[2]", "either hex"),
     (("kind = \"deployable\"", "kind = \"tank\""), "models[2].kind", ""),
 ])

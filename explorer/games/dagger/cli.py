@@ -14,10 +14,12 @@ import json
 
 import click
 
+from explorer.cli_numbers import PlainInt
+
 
 @click.command("forecast", epilog="SCENARIO is a built-in id (dg-...) or the path of a nemesis, hero or round TOML file.")
 @click.argument("scenario")
-@click.option("--phases", type=int, default=1, help="Nemesis Phases to look ahead (1..5).")
+@click.option("--phases", type=PlainInt(), default=1, help="Nemesis Phases to look ahead (1..5).")
 @click.option("--ruling", multiple=True, help="key=reading (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool) -> None:

@@ -22,13 +22,29 @@ from explorer.text import plural
 def _int(value: str, option: str, lo: int, hi: int) -> int:
     from explorer.errors import ScenarioError
 
-    try:
-        n = int(value.strip()) if len(value) <= 6 else None
-    except ValueError:
-        n = None
+    from explorer.cli_numbers import is_plain_int
+
+    n = int(value) if is_plain_int(value) else None
     if n is None or not lo <= n <= hi:
         raise ScenarioError(option, f"{value[:20]!r} is not a whole number from {lo} to {hi}", f"{lo}..{hi}")
     return n
+
+
+def _stacks(text: str | None) -> list[int]:
+    """``--shields 2,2`` -> ``[2, 2]`` (Left first); ``None`` (not given) -> ``[]``. Every comma-separated part must
+    be a plain whole number 0..10 (spaces around the commas allowed): ``','`` or ``''`` is refused, not taken as no
+    shields."""
+    from explorer.errors import ScenarioError
+
+    if text is None:
+        return []
+    if len(text) > 40:
+        raise ScenarioError("--shields", "too long", "up to 3 stacks such as 2,2")
+    parts = [s.strip() for s in text.split(",")]
+    if not all(parts):
+        raise ScenarioError("--shields", f"{text!r} has an empty stack", "up to 3 stacks, each a whole number 0..10, "
+                            "such as 2,2 (omit the option for no shields)")
+    return [_int(s, "--shields", 0, 10) for s in parts]
 
 
 def _pool(text: str) -> dict[str, int]:
@@ -41,7 +57,7 @@ def _pool(text: str) -> dict[str, int]:
         colour, sep, n = part.partition("=")
         if not sep or not colour.strip().isalpha():
             raise ScenarioError("--dice", f"{part!r} is not colour=count", "colour=count pairs such as red=3,blue=2")
-        out[colour.strip().lower()] = out.get(colour.strip().lower(), 0) + _int(n, "--dice", 0, 12)
+        out[colour.strip().lower()] = out.get(colour.strip().lower(), 0) + _int(n.strip(), "--dice", 0, 12)
     if len(out) > 4:
         raise ScenarioError("--dice", f"{len(out)} colours", "at most 4 colours")
     from .combat import MAX_POOL
@@ -55,7 +71,7 @@ def _pool(text: str) -> dict[str, int]:
 @click.option("--dice", default=None, help="Hit dice as colour=count pairs (red=3,blue=2).")
 @click.option("--fixed-hits", default=None, help="A weapon giving N hits, no dice (0..20).")
 @click.option("--bonus-hits", default="0", help="Hits added by powers/items (0..10).")
-@click.option("--shields", default="", show_default=False, help="Energy Shield stacks, Left first (e.g. 2,2).")
+@click.option("--shields", default=None, show_default=False, help="Energy Shield stacks, Left first (e.g. 2,2).")
 @click.option("--standard-shields", default="0", help="Shield results from powers such as 'No Pain' (0..5).")
 @click.option("--lethal", is_flag=True, help="The attack is Lethal (no Defend roll).")
 @click.option("--def-dice-minus", default="0", help="-X Def Dice of the weapon (0..5).")
@@ -71,6 +87,7 @@ def _pool(text: str) -> dict[str, int]:
 def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str, standard_shields: str, lethal: bool,
          def_dice_minus: str, critical: str, health: str, wounds: str, kind: str, high_impact: bool,
          calibration: str | None, ruling: tuple[str, ...], exact: bool, as_json: bool) -> None:
+    # (shields: None when not given; an explicit value must name at least one stack)
     """Exact odds of one attack: wounds dealt, a Critical token drawn, the target killed (or bleeding)."""
     from explorer.errors import ScenarioError
     from explorer.games import get_game, parse_rulings
@@ -85,13 +102,16 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str
     kinds = ("agent", "alien", "master_alien", "npc", "drone")
     if kind not in kinds:
         raise ScenarioError("--kind", f"unknown target kind {kind[:20]!r}", kinds)
-    cal = load_calibration(calibration) if calibration else default_calibration()
+    if calibration is not None and not calibration.strip():
+        raise ScenarioError("--calibration", "an empty path", "the path of a calibration TOML file (omit the option "
+                            "for the default calibration)")
+    cal = load_calibration(calibration) if calibration is not None else default_calibration()
     pool = _pool(dice) if dice is not None else {}
     for c in pool:
         cal.die(c, "--dice")
     if dice is not None and not any(pool.values()):
         raise ScenarioError("--dice", "no dice", "at least one die")
-    stacks = [_int(s, "--shields", 0, 10) for s in shields.split(",") if s.strip()] if shields.strip() else []
+    stacks = _stacks(shields)
     if len(stacks) > 3:
         raise ScenarioError("--shields", f"{len(stacks)} stacks", "at most 3 stacks")
     effects = []

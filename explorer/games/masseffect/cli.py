@@ -19,10 +19,9 @@ import click
 def _int(value: str, option: str, lo: int, hi: int) -> int:
     from explorer.errors import ScenarioError
 
-    try:
-        n = int(value.strip()) if len(value) <= 6 else None
-    except ValueError:
-        n = None
+    from explorer.cli_numbers import is_plain_int
+
+    n = int(value) if is_plain_int(value) else None
     if n is None or not lo <= n <= hi:
         raise ScenarioError(option, f"{value[:20]!r} is not a whole number from {lo} to {hi}", f"{lo}..{hi}")
     return n

@@ -41,13 +41,17 @@ SKILLS = ("ranged", "cc", "evade", "idle")
 engine; tests/tagraid/test_cli_start.py checks they are equal)."""
 
 
-def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi: int | None = None) -> int | None:
+def _int(value: str | None, option: str, allowed: str, lo: int | None = None, hi: int | None = None, *,
+         plus: bool = False) -> int | None:
+    """``value`` as a plain ASCII whole number (``explorer.cli_numbers``; ``plus``: a leading '+' too, as MODs are
+    written), ``None`` when not given; ScenarioError naming ``option`` otherwise."""
     if value is None:
         return None
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise ScenarioError(option, f"{short_repr(value)} is not a whole number", allowed) from None
+    from explorer.cli_numbers import is_plain_int
+
+    if not is_plain_int(value, plus=plus):
+        raise ScenarioError(option, f"{short_repr(value)} is not a whole number", allowed)
+    n = int(value)
     if (lo is not None and n < lo) or (hi is not None and n > hi):
         raise ScenarioError(option, f"{short_repr(n)} is out of range", allowed)
     return n
@@ -133,7 +137,7 @@ def _mods(values: list[str] | None, option: str, cover_flag: str) -> dict[str, i
         if is_reserved_mod(name):
             raise ScenarioError(option, f"{short_repr(name)} is a Partial Cover MOD, which is derived, not declared "
                                 "(Damage › Partial Cover)", f"{cover_flag} for Partial Cover")
-        n = _int(num, option, allowed)
+        n = _int(num.strip(), option, allowed, plus=True)
         out[name] = out.get(name, 0) + check_bounded(n, ModBounds, "value", option, "one MOD")
     if len(out) > MAX_MODS:
         raise ScenarioError(option, f"{len(out)} MODs given", f"at most {MAX_MODS} named MODs")

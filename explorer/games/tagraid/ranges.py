@@ -28,6 +28,14 @@ BANDS: tuple[str, ...] = ("short", "mid", "long")
 OUT_OF_RANGE = "out_of_range"
 
 
+MIN_LENGTH = 0.01
+"""Shortest Range Ruler Segment, base radius or height, in hex units (1.4 mm at the 140 mm hexagon): a positive
+length far below anything a printed ruler or a Model's base has, and far above the float underflow (``5e-324``) at
+which distances stop meaning anything."""
+MAX_SEGMENT = 100.0
+"""Longest Range Ruler Segment, base radius or height, in hex units."""
+
+
 @dataclass(frozen=True)
 class RangeCalibration:
     """Lengths of the Range Ruler's three Segments, in hex units (an assumption: the rulebook prints none).
@@ -41,7 +49,7 @@ class RangeCalibration:
     match your printed ruler.
 
     Raises:
-        ScenarioError: a non-positive length.
+        ScenarioError: a length outside :data:`MIN_LENGTH`..:data:`MAX_SEGMENT` (or not a finite number).
     """
 
     short: float = 3.5
@@ -51,9 +59,9 @@ class RangeCalibration:
     def __post_init__(self):
         for name in BANDS:
             v = getattr(self, name)
-            if not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
-                raise ScenarioError(f"range_calibration.{name}", f"Segment length {short_repr(v)} is not positive",
-                                    "a positive number of hex units")
+            if not (isinstance(v, (int, float)) and not isinstance(v, bool) and MIN_LENGTH <= v <= MAX_SEGMENT):
+                raise ScenarioError(f"range_calibration.{name}", f"Segment length {short_repr(v)} is out of range",
+                                    f"a number of hex units from {MIN_LENGTH} to {MAX_SEGMENT:g}")
 
     def edges(self) -> list[tuple[str, float, float]]:
         """``[(band, start, end)]`` from the attacker's base edge (hex units)."""

@@ -1569,7 +1569,8 @@ def saving_rolls(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[S
                         dict(attacker=imp.attacker, target=imp.target, attack_damage=ad.value,
                              effective_armor=ad.effective_armor, partial_cover=ad.partial_cover), (letter,), sec))
         extra = "" if not imp.crits else f" + {imp.crits} for {agree(imp.crits, 'a Critical hit', 'Critical hits')}"
-        faces, source = ctx.dice.take(target.save_dice, n, f"{path}.save_dice", f"{imp.target} Saving Roll")
+        faces, source = ctx.dice.take(target.save_dice, n, f"{path}.save_dice", f"{imp.target} Saving Roll",
+                                      decides=False)   # Saving Rolls decide Wounds, no later count of dice
         start = made.get(imp.target, 0)
         ids = [f"{letter}.s{start + i + 1}" for i in range(n)]
         fails = [i for i, f in enumerate(faces) if f <= ad.value]

@@ -37,7 +37,7 @@ Errors name the field path (``models[1].facing``) and what is allowed.
 
 from __future__ import annotations
 
-import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -55,20 +55,18 @@ from .lof import TableTop
 from .megabeast import ThreatLevels
 from .pieces import DEFAULT_CALIBRATION, SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT, Model, SilhouetteCalibration
 from .options import rulings as make_rulings
-from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, WeaponRanges
+from .ranges import DEFAULT_RANGE_CALIBRATION, MAX_SEGMENT, MIN_LENGTH, RangeCalibration, WeaponRanges
 
 
 MAX_MODELS = 100
 """Models on one table (a TAG Raid table has about ten; each pair of Models is checked for overlapping bases)."""
-MAX_SEGMENT = 100.0
-"""Longest Range Ruler Segment, base radius or height (hex units)."""
 MAX_CALIBRATION = 20
 """Entries in one calibration table (there are at most 20 Silhouette values)."""
 _MOD_MIN, _MOD_MAX = field_bounds(ModBounds, "value")  # a Weapon's Range MODs are MODs like any other
 
 
 
-Length = Annotated[float, Field(gt=0, le=MAX_SEGMENT, allow_inf_nan=False)]
+Length = Annotated[float, Field(ge=MIN_LENGTH, le=MAX_SEGMENT, allow_inf_nan=False)]
 
 
 class ModelEntry(Strict):
@@ -86,9 +84,9 @@ class ModelEntry(Strict):
 
 
 class RangeEntry(Strict):
-    short: float = Field(default=DEFAULT_RANGE_CALIBRATION.short, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
-    mid: float = Field(default=DEFAULT_RANGE_CALIBRATION.mid, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
-    long: float = Field(default=DEFAULT_RANGE_CALIBRATION.long, gt=0, le=MAX_SEGMENT, allow_inf_nan=False)
+    short: float = Field(default=DEFAULT_RANGE_CALIBRATION.short, ge=MIN_LENGTH, le=MAX_SEGMENT, allow_inf_nan=False)
+    mid: float = Field(default=DEFAULT_RANGE_CALIBRATION.mid, ge=MIN_LENGTH, le=MAX_SEGMENT, allow_inf_nan=False)
+    long: float = Field(default=DEFAULT_RANGE_CALIBRATION.long, ge=MIN_LENGTH, le=MAX_SEGMENT, allow_inf_nan=False)
 
 
 class WeaponEntry(Strict):
@@ -145,16 +143,15 @@ class LoadedTable:
 
 def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, source: str | None) -> dict[int, float]:
     out = dict(base)
+    lo, hi = field_bounds(ModelEntry, "silhouette")
     for k, v in raw.items():
-        try:
-            s = int(k)
-        except ValueError:
-            raise ScenarioError(f"{field}.{k}", "is not a Silhouette value", "a whole number key such as \"7\"",
-                                source) from None
-        if not (v > 0 and math.isfinite(v)):
-            raise ScenarioError(f"{field}.{k}", f"{short_repr(v)} is not a positive length",
-                                "a positive number of hex units",
-                                source)
+        s = int(k) if re.fullmatch(r"[0-9]{1,2}", k) else None
+        if s is None or not lo <= s <= hi:
+            raise ScenarioError(f"{field}.{k}", "is not a Silhouette value", f"a Silhouette value {lo}..{hi} as a "
+                                "key such as \"7\"", source)
+        if not (MIN_LENGTH <= v <= MAX_SEGMENT):  # the pydantic bound already; kept for callers building raw maps
+            raise ScenarioError(f"{field}.{k}", f"{short_repr(v)} is out of range",
+                                f"a number of hex units from {MIN_LENGTH} to {MAX_SEGMENT:g}", source)
         out[s] = float(v)
     return out
 
