@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from explorer.errors import ScenarioError
+from explorer.errors import RuleViolation, ScenarioError
 from explorer.trace import Step
 
 from .. import sections as S
@@ -207,7 +207,12 @@ def resolve_roll(state: OrderState, dice):
         sc = parse_scenario(doc, None)
     except ScenarioError as e:
         raise _as_dice_field(e, doc) from None
-    return resolve_detailed(sc, None, dict(state.rulings)), steps
+    try:  # fixed dice that run out while rolling (a Saving Roll of a hit the file did not foresee)
+        return resolve_detailed(sc, None, dict(state.rulings)), steps
+    except RuleViolation:
+        raise
+    except ScenarioError as e:
+        raise _as_dice_field(e, doc) from None
 
 
 def roll_numbers(res) -> tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int],

@@ -158,6 +158,10 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
                               f"({', '.join(w.name for w in r.all_weapons) or 'no Weapons'})", S.TOOLS)
             if d.weapon is None and not r.all_weapons:
                 raise refused(sec, f"{f}.weapon", f"{d.miner} carries no Weapon to attack with", S.TOOLS)
+            kind = "ranged" if d.skill == "ranged_attack" else "close_combat"
+            if d.weapon is None and not any(w.kind == kind for w in r.all_weapons):
+                raise refused(sec, f"{f}.weapon", f"{d.miner} carries no {kind.replace('_', ' ')} Weapon for "
+                              f"{SKILL_WORDS[d.skill]} ({', '.join(w.name for w in r.all_weapons)})", S.TOOLS)
         new.append(d)
         steps.append(Step(f"{d.miner} declares {SKILL_WORDS[d.skill]}" + (" as ARO" if d.skill != "none" else "")
                           + (f" with {d.weapon}" if d.weapon else "") + f" against {a.id}",
@@ -241,6 +245,10 @@ def second_skill(state: OrderState, ctx: OrderContext):
         kind = "ranged" if sk.skill == "ranged_attack" else "close_combat"
         if sk.weapon is not None and sk.weapon not in [w.name for w in a.all_weapons]:
             raise refused(sec, "order.second.weapon", f"{a.id} carries no Weapon {sk.weapon!r}", S.TOOLS)
+        if sk.weapon is None and not any(w.kind == kind for w in a.all_weapons):
+            raise refused(sec, "order.second.weapon", f"{a.id} carries no {kind.replace('_', ' ')} Weapon for "
+                          f"{SKILL_WORDS[sk.skill]} ({', '.join(w.name for w in a.all_weapons) or 'no Weapons'})",
+                          S.TOOLS)
         w = a.weapon(sk.weapon, kind)
         if not sk.targets:
             raise refused(sec, "order.second.targets", "an Attack needs at least one target", S.RANGED_ATTACK)
