@@ -37,7 +37,7 @@ def cancels(t):
     return {s.facts["canceller"]: s.facts["cancelled"] for s in t.steps if "canceller" in s.facts}
 
 
-PENDING = {"TR-15": 22, "TR-34": 22, "TR-35": 22, "TR-37": 22}
+PENDING = {"TR-34": 22, "TR-35": 22, "TR-37": 22}
 """Handed cases whose fix is the work of an open issue (``{case id: issue number}``): issue 22 builds them in."""
 
 
@@ -136,6 +136,59 @@ def test_tr13():
     loot = t.outcome["loot"]["T"]
     assert loot["kept"] == 3 and loot["to_loot_zone"] == 2 and loot["warehouse"] == 4 and loot["to_reserve"] == 0
     assert any("Respawns" in s.title for s in t.steps)
+
+
+# ---------------------------------------------------------------- TR-15: Partial Cover follows the LoF symbol
+
+
+def _tr15_damage(t):
+    (ad,) = [s for s in t.steps if "attack_damage" in s.facts]
+    sv = [s for s in t.steps if s.section == "Success Values"][0]
+    return ad.facts["attack_damage"], ad.facts["partial_cover"], sv.facts["sv"], t.outcome["wounds"]["T"]
+
+
+def test_tr15_attack_without_the_lof_symbol_default():
+    assert default_rulings().as_dict()["partial_cover_glyph"] == "lof_symbol"
+    sc = load_scenario("tr-15")
+    assert sc.active.weapon.needs_lof is False and sc.reactive[0].partial_cover
+    t = run("TR-15")
+    assert _tr15_damage(t) == (10, False, 12, 1)  # AD 14 - 4 = 10; 9 <= 10: 1 Wound; no -3 to the roll either
+    assert t.rulings["partial_cover_glyph"] == "lof_symbol"
+    ad = [s for s in t.steps if "attack_damage" in s.facts][0]
+    assert ad.rule == S.PARTIAL_COVER and "LoF symbol" in ad.detail
+
+
+def test_tr15_attack_with_the_lof_symbol():
+    sc = load_scenario("tr-15")
+    sc.active.weapon.needs_lof = True  # the handed case's Attack 1
+    t = resolve(sc)
+    assert _tr15_damage(t) == (7, True, 9, 0)  # AD 14 - 4 - 3 = 7; 9 > 7: saved
+    assert "partial_cover_glyph" not in t.rulings  # consulted only for an Attack without the symbol
+
+
+def test_tr15_every_ranged_attack_reading():
+    t = run("TR-15", partial_cover_glyph="every_ranged_attack")
+    assert _tr15_damage(t) == (7, True, 9, 0)
+
+
+def test_tr15_an_attack_without_the_lof_symbol_needs_no_lof():
+    sc = load_scenario("tr-15")
+    sc.active.attacks[0].lof = False
+    assert _tr15_damage(resolve(sc)) == (10, False, 12, 1)  # not Idle: the Requirement follows the symbol
+    sc.active.weapon.needs_lof = True
+    assert resolve(sc).outcome["pairs"] == []  # with the symbol: no LoF, the Attack counts as Idle
+
+
+def test_tr15_reactive_aro_without_the_lof_symbol():
+    """The glyph reading binds AROs as well: the Active Miner in Partial Cover against a Tool ARO without the symbol."""
+    from engine_helpers import build, miner
+
+    tool = {"name": "Tool", "damage": 14, "burst": 1, "ammunition": "N", "needs_lof": False}
+    sc = build(miner("A", "idle", armor=4, partial_cover=True, save_dice=[9]),
+               [miner("B", weapon=tool, dice=[5])])
+    t = resolve(sc)
+    (ad,) = [s for s in t.steps if "attack_damage" in s.facts]
+    assert ad.facts["attack_damage"] == 10 and t.outcome["wounds"]["A"] == 1
 
 
 def test_tr17():

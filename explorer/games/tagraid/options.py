@@ -314,6 +314,28 @@ RANGED_ATTACK_ACTIVATION_CONTACT = RulingOption(
                 "declaration of Move and the placing of the Miner at its end point inside step 1, Activation.",
 )
 
+PARTIAL_COVER_GLYPH = RulingOption(
+    key="partial_cover_glyph",
+    title="The glyph in the Partial Cover bullet: which Attacks ignore Partial Cover",
+    section="Damage › Partial Cover; Orders and AROs (ARO without LoF); Common Skills › Ranged Attack (MODs)",
+    readings={
+        "lof_symbol": "The glyph is the LoF symbol of the Tool card: an Attack whose card lacks it (it needs no LoF) "
+                      "gives its targets no Partial Cover, so neither the -3 to the roll nor the -3 to the Attack "
+                      "Damage; an Attack with the LoF symbol meets Partial Cover as usual.",
+        "every_ranged_attack": "The glyph is the 'ARO without LoF' mark of the ARO section, which no Attack card "
+                               "carries, so the bullet removes Partial Cover from no Ranged Attack: every Ranged "
+                               "Attack meets Partial Cover (-3 to the roll, -3 to the Attack Damage), with or "
+                               "without the LoF symbol.",
+    },
+    default="lof_symbol",
+    why_default="The draft prints the same glyph in the Partial Cover bullet and beside 'ARO without LoF' in the ARO "
+                "section. Read as the ARO mark, the bullet would strip Partial Cover from every ordinary Attack, "
+                "against the Ranged Attack MOD for cover and the Two Face to Face Rolls example (-3 for the "
+                "Rockeater's Cover); read as the LoF symbol it says what Partial Cover is for: scenery that hides "
+                "part of the Silhouette cannot matter to an Attack that needs no LoF. Handed ruling TR-15 takes "
+                "this reading.",
+)
+
 STATE_ON_DEATH = RulingOption(
     key="state_on_death",
     title="A State caused by the attack that kills the Miner",
@@ -378,7 +400,7 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # resolution
     MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, TESEUM_PER_WOUND, EVADE_MOVEMENT,
     CC_TARGET_OUT_OF_CONTACT, SPLIT_BURST_WITHOUT_LOF, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH,
-    MEGABEAST_STATES,
+    MEGABEAST_STATES, PARTIAL_COVER_GLYPH,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART, MEGABEAST_FACING_TIE,

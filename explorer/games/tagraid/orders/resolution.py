@@ -33,8 +33,11 @@ SKILL_WORDS = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close C
 
 
 def _weapon_table(w) -> dict[str, Any]:
-    return {"name": w.name, "damage": w.damage, "burst": w.burst, "ammunition": w.ammunition,
-            "traits": [t for t in w.traits if t == "Armor = 0"], "states": list(w.states)}
+    t = {"name": w.name, "damage": w.damage, "burst": w.burst, "ammunition": w.ammunition,
+         "traits": [t for t in w.traits if t == "Armor = 0"], "states": list(w.states)}
+    if not w.needs_lof:  # the card lacks the LoF symbol: no LoF Requirement, no Partial Cover (partial_cover_glyph)
+        t["needs_lof"] = False
+    return t
 
 
 def _fact_step(title: str, rule, detail: str, marks, **facts) -> Step:

@@ -37,7 +37,8 @@ class WeaponCard:
 
     ``kind``: ``"ranged"`` (has Range MODs, uses Ranged Attack) or ``"close_combat"`` (uses Close Combat Attack);
     ``needs_lof``: the Tool carries the LoF symbol (a Ranged Attack with it requires LoF to the target: Common
-    Skills › Ranged Attack, Requirements); ``states``: States its impacts cause (Traits)."""
+    Skills › Ranged Attack, Requirements; without it its targets get no Partial Cover, ruling
+    ``partial_cover_glyph``); ``states``: States its impacts cause (Traits)."""
 
     name: str
     damage: int
