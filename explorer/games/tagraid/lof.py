@@ -382,7 +382,13 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
 
     ``arc_part``: restrict the target to the part inside the shooter's arc (default: as ruling option
-    ``lof_arc_part`` says).
+    ``lof_arc_part`` says). When the line found leaves the rear of a Miner's base, ruling ``lof_shooter_arc`` is
+    consulted: under ``front_half`` the line must leave the part of the shooter's base inside its arc (the search is
+    run again from the target, clipping the shooter's disc).
+
+    Raises:
+        ScenarioError: both ``lof_shooter_arc = front_half`` and ``lof_arc_part = seen_part_in_arc`` (the two clips
+            together are not built).
     """
     rulings = rulings or default_rulings()
     s = table.model(shooter) if isinstance(shooter, str) else shooter
@@ -398,9 +404,34 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
         if arc_part:
             alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
     a, b = table.disc(s), table.disc(t)
+    res = _search(a, b, obs, tb, alternatives, shooter_side=False)
+    if res.witness is not None and s.kind == "miner" and s.arc_degrees() < 360.0 and not res.contact:
+        clips = arc_clips(s.center, s.facing, s.arc_degrees())
+        p0 = res.witness.p0
+        if not any(all(hx * p0[0] + hy * p0[1] + hc >= -1e-9 for hx, hy, hc in c) for c in clips):
+            # the line found leaves the rear of the shooter's base: where on the shooter may a line start?
+            used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
+            if used["lof_shooter_arc"] == "front_half":
+                if arc_part:
+                    raise ScenarioError("rulings", "lof_shooter_arc = front_half together with lof_arc_part = "
+                                        "seen_part_in_arc is not built yet", "one of the two readings at its default")
+                tested = res.candidates_tested
+                res = _search(a, b, obs, tb, clips, shooter_side=True)
+                res.candidates_tested += tested
+    return res, obs, used
+
+
+def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):
+    """A clear segment from ``a`` (shooter) to ``b`` (target), the ``alternatives`` clips restricting ``b`` (or, with
+    ``shooter_side``, ``a``: the search then runs from ``b`` and the witness is turned back)."""
     res = None
     for clip in alternatives:
-        r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
+        if shooter_side:
+            r = find_clear_segment(b, a, obs, touching_blocks=tb, clip=clip)
+            if r.witness is not None:
+                r.witness = Segment(r.witness.p1, r.witness.p0)
+        else:
+            r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
         if res is None:
             res = r
         else:
@@ -408,7 +439,7 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
             res.witness, res.contact = (r.witness, r.contact) if res.witness is None else (res.witness, res.contact)
         if res.witness is not None:
             break
-    return res, obs, used
+    return res
 
 
 @_table_memo()

@@ -148,6 +148,23 @@ LOF_ARC_PART = RulingOption(
                 "point of the two volumes.",
 )
 
+LOF_SHOOTER_ARC = RulingOption(
+    key="lof_shooter_arc",
+    title="Where on the shooter may a clear line start?",
+    section="Line of Fire and Distances › Line of Fire",
+    readings={
+        "any_point": "From any point of the Miner's Silhouette: the arc is a condition on the target only (at least "
+                     "partly inside the front arc); the clear line may leave the rear half of the shooter's base.",
+        "front_half": "From the part of the Miner's Silhouette inside its arc: a line leaving the rear half of its "
+                      "base does not count (the parent game's FAQ: the line is drawn from the front 180°).",
+    },
+    default="any_point",
+    why_default="The rule names two separate conditions: the target totally or partially within the front arc, and "
+                "a line from 'any point' of the Miner's Silhouette to any point of the target's. It puts no arc "
+                "limit on where the line starts; the front-half limit is the parent game's FAQ, not this rulebook. "
+                "Handed ruling TR-35 recommends this reading.",
+)
+
 MEGABEAST_CORNER_SIDE = RulingOption(
     key="megabeast_corner_side",
     title="A Miner exactly in line with a corner of the MegaBeast's hexagon",
@@ -403,7 +420,7 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     MEGABEAST_STATES, PARTIAL_COVER_GLYPH,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
-    MEGABEAST_CORNER_SIDE, LOF_ARC_PART, MEGABEAST_FACING_TIE,
+    MEGABEAST_CORNER_SIDE, LOF_ARC_PART, LOF_SHOOTER_ARC, MEGABEAST_FACING_TIE,
     # Tool Containers and Loot
     TOOL_CONTAINER_DRAWS, LOOT_TOKEN_MEGABEAST,
 )

@@ -259,6 +259,8 @@ class OrderState:
             ...). start: where the Active Miner stood when the Order was activated (x, y).
         contact_at_activation: enemy Miners in Silhouette Contact with the Active Miner at activation.
         routes: the Active Miner's Move routes in this Order (each a tuple of points, start included).
+        fire_point: the point of its first Move's route from which the Active Miner executes its Ranged Attack, when
+            its declaration names one (``None``: where it stands, the end of the Move).
         second: the second Skill's declaration, once made. rights: ARO rights granted (:class:`AroRight`).
         aros: ``((miner, declaration), ...)`` AROs declared. resolution: the roll exchange resolved at step 5
             (:class:`~explorer.games.tagraid.resolve.Resolution`; ``None`` before step 5).
@@ -288,6 +290,7 @@ class OrderState:
     start: tuple[float, float] | None = None
     contact_at_activation: tuple[str, ...] = ()
     routes: tuple[tuple[tuple[float, float], ...], ...] = ()
+    fire_point: tuple[float, float] | None = None
     second: Any = None
     rights: tuple[AroRight, ...] = ()
     aros: tuple[tuple[str, Any], ...] = ()
