@@ -576,3 +576,54 @@ def test_printed_distance_rounds_the_way_its_band_is_decided(gap, band, two, thr
     assert f" {two} hex units" in verdict_line(v, "A")
     assert cal.band_of(verdict_to_dict(v)["range"]["distance"]) == band
     assert f"({two} hex units)" in v.range.to_step().title and f"after {two} hex units" in v.range.detail
+
+
+@pytest.mark.parametrize("aro,heading", [(False, "Normal Rolls"), (True, "Face to Face Rolls")])
+def test_a_megabeast_without_aro_is_not_under_face_to_face_rolls(aro, heading):
+    from engine_helpers import build, miner
+
+    sc = build(miner("A", attacks=[{"target": "MB", "dice": [9, 3, 15]}]),
+               megabeast={"name": "MB", "threat_level": 5, "wounds": 10, "aro": aro})
+    t = resolve(sc)
+    tl = [s for s in t.steps if s.rule == S.MEGABEAST_THREAT]
+    assert tl and {s.section for s in tl} == {heading}
+    assert t.outcome["megabeast"]["wounds"] == 1  # only the 9 exceeds Threat Level 5 either way
+
+
+def test_a_megabeast_without_aro_in_an_order_trace():
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    t = g.resolve(g.load_builtin("book-megabeast-redirect-attacked-order"))
+    (s,) = [s for s in t.steps if "declared no ARO" in s.title]
+    assert s.section.endswith("Normal Rolls") and "Face to Face" not in s.section
+
+
+def test_each_attacker_teseum_states_its_rule():
+    from engine_helpers import build, miner
+
+    sc = build(miner("A", "idle", wounds=2, save_dice=[1, 1, 1, 1]), [miner("B", dice=[1]), miner("C", dice=[2])])
+    for r in sc.reactive:
+        r.burst_mod = 1
+    sc.reactive[0].dice, sc.reactive[1].dice = [1, 3], [2, 4]
+    t = resolve(sc, rulings={"teseum_several_attackers": "each_attacker"})
+    b, c = [s for s in t.steps if "teseum" in s.facts]
+    assert (b.facts["wounds"], b.facts["teseum"], c.facts["wounds"], c.facts["teseum"]) == (2, 2, 0, 2)
+    for s in (b, c):
+        assert "its own attack removed, capped at the 2 Wounds points A had" in s.detail
+        assert "provide nothing" not in s.detail  # the timeline rule is not the one applied
+    t2 = resolve(sc)  # timeline: C's points were all below 0
+    b2, c2 = [s for s in t2.steps if "teseum" in s.facts]
+    assert c2.facts["teseum"] == 0 and "provide nothing" in c2.detail and "own attack" not in c2.detail
+
+
+def test_tr34_the_board_shows_the_firing_point():
+    from explorer.games import get_game
+    from explorer.games.tagraid.orders.sequence import play
+    from explorer.games.tagraid.orders_svg import board_overlays
+
+    sc = get_game("tagraid").load_builtin("tr-34")
+    frames = play(sc.initial, sc.declarations, sc.dice)
+    marks = lambda st: [o for o in board_overlays(st, 11) if "fires from here" in str(getattr(o, "text", ""))]
+    assert marks(frames[-1].state) and frames[-1].state.fire_point == (0.0, 0.0)
+    assert not marks(frames[2].state)  # before step 3 no firing point is declared

@@ -68,8 +68,10 @@ LOF_GRAZING = RulingOption(
     section="Line of Fire and Distances › Line of Fire",
     readings={
         "touching_does_not_block": "Only a line that enters an obstacle is obstructed: a line through a scenery "
-                                   "corner, sliding along a wall or tangent to another base still gives LoF.",
-        "touching_blocks": "Obstacles are closed: a line that touches a corner, an edge or a base is obstructed.",
+                                   "corner, sliding along a wall, tangent to another base, or squeezed through the "
+                                   "single point where two obstacles meet still gives LoF.",
+        "touching_blocks": "Obstacles are closed: a line that touches a corner, an edge or a base is obstructed, and "
+                           "so is a line through the point where two obstacles meet.",
     },
     default="touching_does_not_block",
     why_default="The rule asks for a line 'without being obstructed'; a line that passes without entering anything "

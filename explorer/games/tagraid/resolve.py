@@ -1351,8 +1351,9 @@ class _AgainstThreat:
 def _against_threat_level(p: Pool, mb_pool: Pool, opposed: bool, ctx: RollContext) -> _AgainstThreat:
     """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed):
     MegaBeast › Threat Level; Rolls › Criticals, Breaking Ties (rulings ``megabeast_critical``,
-    ``megabeast_equal``)."""
-    sec, out = FACE_TO_FACE_ROLLS, []
+    ``megabeast_equal``). Its steps are headed Face to Face Rolls when ``opposed`` (the MegaBeast declared its
+    ARO), Normal Rolls otherwise (nothing opposes the roll: Rolls › Normal Roll)."""
+    sec, out = FACE_TO_FACE_ROLLS if opposed else NORMAL_ROLLS, []
     tl = mb_pool.dice[0].effective
     dice = list(p.dice)
     low_crits = [i for i, d in enumerate(dice) if d.critical and d.effective <= tl]
@@ -1455,10 +1456,11 @@ def megabeast_threat_level(state: RollState, ctx: RollContext) -> tuple[RollStat
             out += vs.steps
             keeps, prevails, cmp, result, kind = vs.keeps, vs.prevails, vs.comparison, vs.result, "face_to_face"
         elif ctx.rulings.reading("megabeast_no_aro") == "threat_level":
+            # no ARO: nothing opposes the roll, so it is not a Face to Face Roll (Rolls › Normal Roll)
             out.append(Step(f"{mb.name} declared no ARO; {a.name}'s attack ({ap.describe()}) must still exceed "
                             f"Threat Level {mb.threat_level}", S.MEGABEAST_THREAT,
                             "Ruling 'megabeast_no_aro = threat_level'. Without an ARO the MegaBeast cannot "
-                            "prevail.", {}, (*ap.ids, "MB"), sec))
+                            "prevail.", {}, (*ap.ids, "MB"), NORMAL_ROLLS))
             vs = _against_threat_level(ap, mb_pool, False, ctx)
             out += vs.steps
             keeps, cmp, result, kind = vs.keeps, vs.comparison, vs.result, "threat_level"
@@ -1670,11 +1672,18 @@ def lose_wounds(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[St
             if per_wound == "on_death":
                 notes.append(f"{name} does not die, and ruling 'teseum_per_wound = on_death' pays Teseum only "
                              "for a kill")
+            rule = ("One Teseum Unit per point taken from an enemy TAG's Wounds; points below 0 provide nothing."
+                    + (f" Ruling 'teseum_several_attackers = {reading}'." if len(entries) > 1 and total > had
+                       else ""))
+            if reading == "each_attacker":  # the rule that pays points another attack already took below 0
+                rule = (f"Ruling 'teseum_several_attackers = each_attacker': each player gains one Teseum Unit per "
+                        f"point its own attack removed, capped at the {plural(had, 'Wounds point')} {name} had, "
+                        "even points another player's attack had already taken (the MinerBot note under Death: "
+                        "each of them obtains Teseum); together the attackers of this Order removed "
+                        f"{plural(total, 'point')}.")
             out.append(Step(f"{name} loses {plural(real, 'Wounds point')} to {attacker}: {attacker}'s player gains "
                             f"{plural(gain, 'Teseum Unit')}" + (f" ({'; '.join(notes)})" if notes else ""),
-                            S.NEOMATERIALS, "One Teseum Unit per point taken from an enemy TAG's Wounds; points below "
-                            "0 provide nothing." + (f" Ruling 'teseum_several_attackers = {reading}'."
-                                                    if len(entries) > 1 and total > had else "")
+                            S.NEOMATERIALS, rule
                             + (f" Ruling 'teseum_per_wound = {per_wound}'." if real and not dies else ""),
                             dict(attacker=attacker, target=name, wounds=real, teseum=gain), (letter,), sec))
         lost_of.append((name, lost))
