@@ -439,7 +439,7 @@ def test_tr35_any_point_default():
     assert lof.has_lof and lof.reason == "clear" and lof.in_arc
     assert lof.witness.p0[1] < 0  # the clear line leaves B's rear half (front half: y > 0) ...
     assert lof.witness.p0[1] < -0.08 and lof.witness.p1[1] < -0.08  # ... and passes under the wall
-    assert rul.consulted["lof_shooter_arc"] == "any_point"
+    assert "lof_shooter_arc" not in rul.consulted  # the default restricts nothing: consulted only when chosen
 
 
 def test_tr35_front_half():
@@ -451,8 +451,7 @@ def test_tr35_front_half():
 def test_tr35_front_half_still_sees_past_the_wall_from_the_front():
     """The reading only removes lines from the rear half: T moved in front of B, clear of the wall, is seen."""
     lof, rul = _tr35("front_half", x=0.6, y=2.0)
-    assert lof.has_lof and lof.witness.p0[1] >= -1e-9
-    assert "lof_shooter_arc" not in rul.consulted  # the line found leaves the front half: the reading is not asked
+    assert lof.has_lof and lof.witness.p0[1] >= -1e-9 and rul.consulted["lof_shooter_arc"] == "front_half"
 
 
 def test_tr35_no_reciprocity_decides():

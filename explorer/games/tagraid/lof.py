@@ -382,9 +382,9 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
 
     ``arc_part``: restrict the target to the part inside the shooter's arc (default: as ruling option
-    ``lof_arc_part`` says). When the line found leaves the rear of a Miner's base, ruling ``lof_shooter_arc`` is
-    consulted: under ``front_half`` the line must leave the part of the shooter's base inside its arc (the search is
-    run again from the target, clipping the shooter's disc).
+    ``lof_arc_part`` says). Under ruling ``lof_shooter_arc = front_half`` (consulted only when chosen: the default
+    ``any_point`` restricts nothing) a Miner's line must leave the part of its base inside its arc (the search runs
+    from the target, clipping the shooter's disc).
 
     Raises:
         ScenarioError: both ``lof_shooter_arc = front_half`` and ``lof_arc_part = seen_part_in_arc`` (the two clips
@@ -404,20 +404,16 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
         if arc_part:
             alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
     a, b = table.disc(s), table.disc(t)
-    res = _search(a, b, obs, tb, alternatives, shooter_side=False)
-    if res.witness is not None and s.kind == "miner" and s.arc_degrees() < 360.0 and not res.contact:
-        clips = arc_clips(s.center, s.facing, s.arc_degrees())
-        p0 = res.witness.p0
-        if not any(all(hx * p0[0] + hy * p0[1] + hc >= -1e-9 for hx, hy, hc in c) for c in clips):
-            # the line found leaves the rear of the shooter's base: where on the shooter may a line start?
-            used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
-            if used["lof_shooter_arc"] == "front_half":
-                if arc_part:
-                    raise ScenarioError("rulings", "lof_shooter_arc = front_half together with lof_arc_part = "
-                                        "seen_part_in_arc is not built yet", "one of the two readings at its default")
-                tested = res.candidates_tested
-                res = _search(a, b, obs, tb, clips, shooter_side=True)
-                res.candidates_tested += tested
+    shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
+                    and rulings.as_dict().get("lof_shooter_arc") == "front_half")
+    if shooter_side:  # the line must leave the part of the shooter's base inside its arc
+        used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
+        if arc_part:
+            raise ScenarioError("rulings", "lof_shooter_arc = front_half together with lof_arc_part = "
+                                "seen_part_in_arc is not built yet", "one of the two readings at its default")
+        res = _search(a, b, obs, tb, arc_clips(s.center, s.facing, s.arc_degrees()), shooter_side=True)
+    else:
+        res = _search(a, b, obs, tb, alternatives, shooter_side=False)
     return res, obs, used
 
 

@@ -164,7 +164,8 @@ LOF_SHOOTER_ARC = RulingOption(
     why_default="The rule names two separate conditions: the target totally or partially within the front arc, and "
                 "a line from 'any point' of the Miner's Silhouette to any point of the target's. It puts no arc "
                 "limit on where the line starts; the front-half limit is the parent game's FAQ, not this rulebook. "
-                "Handed ruling TR-35 recommends this reading.",
+                "Handed ruling TR-35 recommends this reading. The default restricts nothing, so traces list this "
+                "option only when front_half is chosen.",
 )
 
 MEGABEAST_CORNER_SIDE = RulingOption(
