@@ -37,7 +37,7 @@ def cancels(t):
     return {s.facts["canceller"]: s.facts["cancelled"] for s in t.steps if "canceller" in s.facts}
 
 
-PENDING = {"TR-15": 22, "TR-34": 22, "TR-35": 22, "TR-37": 22}
+PENDING: dict[str, int] = {}
 """Handed cases whose fix is the work of an open issue (``{case id: issue number}``): issue 22 builds them in."""
 
 
@@ -45,7 +45,10 @@ def test_every_handed_case_has_a_scenario_and_a_test():
     cases = _cases()
     if not cases:
         pytest.skip("handed cases file not available")
-    names = {s["name"] for s in list_scenarios()} | set(available_tables())  # roll scenarios and table files
+    from explorer.games import get_game
+
+    names = ({s["name"] for s in list_scenarios()} | set(available_tables())  # roll scenarios and table files
+             | set(get_game("tagraid").builtin_names()))  # and order files
     tested = {n[len("test_"):].split("_")[0].upper().replace("TR", "TR-") for n in globals() if n.startswith("test_tr")}
     for cid in cases:
         if cid in PENDING:  # handed after their issue was filed: built in by that issue, not before
@@ -136,6 +139,59 @@ def test_tr13():
     loot = t.outcome["loot"]["T"]
     assert loot["kept"] == 3 and loot["to_loot_zone"] == 2 and loot["warehouse"] == 4 and loot["to_reserve"] == 0
     assert any("Respawns" in s.title for s in t.steps)
+
+
+# ---------------------------------------------------------------- TR-15: Partial Cover follows the LoF symbol
+
+
+def _tr15_damage(t):
+    (ad,) = [s for s in t.steps if "attack_damage" in s.facts]
+    sv = [s for s in t.steps if s.section == "Success Values"][0]
+    return ad.facts["attack_damage"], ad.facts["partial_cover"], sv.facts["sv"], t.outcome["wounds"]["T"]
+
+
+def test_tr15_attack_without_the_lof_symbol_default():
+    assert default_rulings().as_dict()["partial_cover_glyph"] == "lof_symbol"
+    sc = load_scenario("tr-15")
+    assert sc.active.weapon.needs_lof is False and sc.reactive[0].partial_cover
+    t = run("TR-15")
+    assert _tr15_damage(t) == (10, False, 12, 1)  # AD 14 - 4 = 10; 9 <= 10: 1 Wound; no -3 to the roll either
+    assert t.rulings["partial_cover_glyph"] == "lof_symbol"
+    ad = [s for s in t.steps if "attack_damage" in s.facts][0]
+    assert ad.rule == S.PARTIAL_COVER and "LoF symbol" in ad.detail
+
+
+def test_tr15_attack_with_the_lof_symbol():
+    sc = load_scenario("tr-15")
+    sc.active.weapon.needs_lof = True  # the handed case's Attack 1
+    t = resolve(sc)
+    assert _tr15_damage(t) == (7, True, 9, 0)  # AD 14 - 4 - 3 = 7; 9 > 7: saved
+    assert "partial_cover_glyph" not in t.rulings  # consulted only for an Attack without the symbol
+
+
+def test_tr15_every_ranged_attack_reading():
+    t = run("TR-15", partial_cover_glyph="every_ranged_attack")
+    assert _tr15_damage(t) == (7, True, 9, 0)
+
+
+def test_tr15_an_attack_without_the_lof_symbol_needs_no_lof():
+    sc = load_scenario("tr-15")
+    sc.active.attacks[0].lof = False
+    assert _tr15_damage(resolve(sc)) == (10, False, 12, 1)  # not Idle: the Requirement follows the symbol
+    sc.active.weapon.needs_lof = True
+    assert resolve(sc).outcome["pairs"] == []  # with the symbol: no LoF, the Attack counts as Idle
+
+
+def test_tr15_reactive_aro_without_the_lof_symbol():
+    """The glyph reading binds AROs as well: the Active Miner in Partial Cover against a Tool ARO without the symbol."""
+    from engine_helpers import build, miner
+
+    tool = {"name": "Tool", "damage": 14, "burst": 1, "ammunition": "N", "needs_lof": False}
+    sc = build(miner("A", "idle", armor=4, partial_cover=True, save_dice=[9]),
+               [miner("B", weapon=tool, dice=[5])])
+    t = resolve(sc)
+    (ad,) = [s for s in t.steps if "attack_damage" in s.facts]
+    assert ad.facts["attack_damage"] == 10 and t.outcome["wounds"]["A"] == 1
 
 
 def test_tr17():
@@ -359,3 +415,214 @@ def test_tr22_common_tangent_would_say_mid():
     """The wrong answer of the case, for contrast: the bases' outer common tangent is 6.0 long, past Short (5.8)."""
     lt = load_packaged_table("tr-22")
     assert lt.range_calibration.band_of(6.0) == "mid" and lt.range_calibration.band_of(5.662) == "short"
+
+
+# ---------------------------------------------------------------- TR-35: where on the shooter a clear line may start
+
+
+def _tr35(reading=None, **move):
+    import dataclasses
+
+    from explorer.games.tagraid.lof import line_of_fire
+
+    lt = load_packaged_table("tr-35")
+    table = lt.table
+    if move:
+        table = table.with_model(dataclasses.replace(table.model("T"), **move))
+    rul = default_rulings({"lof_shooter_arc": reading} if reading else None)
+    return line_of_fire(table, "B", "T", rul), rul
+
+
+def test_tr35_any_point_default():
+    assert default_rulings().as_dict()["lof_shooter_arc"] == "any_point"
+    lof, rul = _tr35()
+    assert lof.has_lof and lof.reason == "clear" and lof.in_arc
+    assert lof.witness.p0[1] < 0  # the clear line leaves B's rear half (front half: y > 0) ...
+    assert lof.witness.p0[1] < -0.08 and lof.witness.p1[1] < -0.08  # ... and passes under the wall
+    assert "lof_shooter_arc" not in rul.consulted  # the default restricts nothing: consulted only when chosen
+
+
+def test_tr35_front_half():
+    lof, rul = _tr35("front_half")
+    assert not lof.has_lof and lof.reason == "blocked"
+    assert rul.consulted["lof_shooter_arc"] == "front_half"
+
+
+def test_tr35_front_half_still_sees_past_the_wall_from_the_front():
+    """The reading only removes lines from the rear half: T moved in front of B, clear of the wall, is seen."""
+    lof, rul = _tr35("front_half", x=0.6, y=2.0)
+    assert lof.has_lof and lof.witness.p0[1] >= -1e-9 and rul.consulted["lof_shooter_arc"] == "front_half"
+
+
+def test_tr35_no_reciprocity_decides():
+    """T faces away from B: B is outside T's arc, so T cannot lend B its LoF (reciprocity) under either reading."""
+    from explorer.games.tagraid.lof import line_of_fire
+
+    table = load_packaged_table("tr-35").table
+    assert line_of_fire(table, "T", "B").reason == "outside_arc"
+
+
+# ---------------------------------------------------------------- TR-37: no Partial Cover for height alone
+
+
+def _tr37(**move):
+    import dataclasses
+
+    from explorer.games.tagraid.lof import partial_cover
+
+    table = load_packaged_table("tr-37").table
+    if move:
+        table = table.with_model(dataclasses.replace(table.model("A"), **move))
+    return table, partial_cover(table, "A", "T")
+
+
+def test_tr37_no_cover_for_height_or_contact_alone():
+    table, cov = _tr37()
+    ht = table.calibration.height
+    assert ht[table.model("T").silhouette] > ht[table.model("A").silhouette]  # T is the taller Silhouette
+    assert max(s.height for s in table.scenery) > ht[table.model("A").silhouette]  # a block taller than A
+    assert cov.touching == ("block",) and cov.lof.has_lof  # T is in Silhouette Contact with the block
+    assert not cov.in_cover and cov.pieces == ()  # but the block hides no part of T from A
+
+
+def test_tr37_cover_when_the_block_hides_part_of_the_silhouette():
+    _, cov = _tr37(x=2.6, y=2.2, facing=-90.0)  # A above the block: its edge hides part of T
+    assert cov.in_cover and cov.pieces == ("block",)
+
+
+# ---------------------------------------------------------------- TR-34: the Active Miner's firing point on its route
+
+
+def _tr34(fire_from="keep", **rulings):
+    from dataclasses import replace as dc_replace
+
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    sc = g.load_builtin("tr-34")
+    if fire_from != "keep":
+        decl = sc.declarations
+        sc = dc_replace(sc, declarations=dc_replace(decl, second=dc_replace(decl.second, fire_from=fire_from)))
+    return sc, g.resolve(sc, rulings or None)
+
+
+def test_tr34():
+    sc, t = _tr34()
+    assert sc.declarations.second.fire_from == (0.0, 0.0)
+    o = t.outcome
+    assert o["aro_rights"]["B"] == {"step": 2, "reason": "lof", "evade_only": False}  # B sees A only in the gap
+    (pair,) = o["roll"]["pairs"]
+    assert pair["kind"] == "face_to_face" and pair["winner"] == "A" and pair["hits"]["A"] == 1
+    assert cancels(t) == {"A.1": ["B.1"], "B.1": ["A.2"]}  # A's 10 cancels B's 9, B's 9 cancels A's 4
+    ad = [s for s in t.steps if "attack_damage" in s.facts]
+    assert [(s.facts["target"], s.facts["attack_damage"]) for s in ad] == [("B", 9)]  # 13 - 4
+    assert o["roll"]["saving_rolls"] == {"B": 1} and o["roll"]["wounds"]["B"] == 1  # the 3 fails
+    assert "A" not in o["roll"]["saving_rolls"]
+    (fp,) = [s for s in t.steps if "route_fraction" in s.facts]
+    assert fp.facts["fire_point"] == [0.0, 0.0] and fp.facts["route_fraction"] == pytest.approx(0.5)
+
+
+def test_tr34_the_fraction_names_the_same_point():
+    _, t = _tr34(0.5)
+    assert t.outcome["roll"]["saving_rolls"] == {"B": 1}
+
+
+def test_tr34_judged_from_the_end_of_the_move_the_attack_is_idle():
+    """The wrong answer of the case: from the end of the Move (behind W2) A has no LoF to B, its Attack counts as
+    Idle and B's ARO hits unopposed (the default when the file names no firing point: see docs/tagraid-orders.md)."""
+    _, t = _tr34(None)
+    o = t.outcome
+    assert [p["kind"] for p in o["roll"]["pairs"]] == ["normal_roll"] and o["roll"]["pairs"][0]["winner"] == "B"
+    assert any("no LoF to B at Resolution" in s.title for s in t.steps)
+    _, t1 = _tr34(1.0)  # the end, named: the same verdict, said from the firing point
+    assert any("no LoF to B from its firing point" in s.title for s in t1.steps)
+    assert t1.outcome["roll"]["pairs"][0]["winner"] == "B"
+
+
+def test_tr34_from_the_start_of_the_move_w1_blocks():
+    _, t = _tr34(0.0)
+    assert any("no LoF to B from its firing point" in s.title for s in t.steps)
+
+
+def test_tr34_a_point_off_the_route_is_refused():
+    from explorer.errors import RuleViolation
+
+    with pytest.raises(RuleViolation) as e:
+        _tr34((0.0, 0.5))
+    assert e.value.field == "order.second.fire_from" and "not on the Move's route" in str(e.value)
+
+
+# ---------------------------------------------------------------- issue 22, item 5: printed distances keep their band
+
+
+@pytest.mark.parametrize("gap,band,two,three", [(3.500001, "mid", "3.51", "3.501"),
+                                               (3.4999999, "short", "3.50", "3.500"),  # 3.5 is still Short
+                                               (6.9999996, "mid", "7.00", "7.000"),  # the Mid Segment ends at 7
+                                               (7.0000004, "long", "7.01", "7.001"), (2.7071, "short", "2.71", "2.707")])
+def test_printed_distance_rounds_the_way_its_band_is_decided(gap, band, two, three):
+    from explorer.games.tagraid.lof import TableTop
+    from explorer.games.tagraid.lof_report import verdict_line, verdict_to_dict
+    from explorer.games.tagraid.lof_analysis import analyse
+    from explorer.games.tagraid.pieces import Model
+    from explorer.games.tagraid.ranges import DEFAULT_RANGE_CALIBRATION as cal
+
+    r = 0.19642857142857142
+    table = TableTop([Model("A", 0.0, 0.0, 7, 0.0, "A"), Model("B", gap + 2 * r, 0.0, 7, 180.0, "B")])
+    (v,) = analyse(table, "A", default_rulings(), cal)
+    assert v.range.band == band and abs(v.range.distance - gap) < 1e-9
+    assert f"{v.range.shown(2):.2f}" == two and f"{v.range.shown(3):.3f}" == three
+    assert cal.band_of(v.range.shown(2)) == cal.band_of(v.range.shown(3)) == cal.band_of(v.range.shown(4)) == band
+    assert f" {two} hex units" in verdict_line(v, "A")
+    assert cal.band_of(verdict_to_dict(v)["range"]["distance"]) == band
+    assert f"({two} hex units)" in v.range.to_step().title and f"after {two} hex units" in v.range.detail
+
+
+@pytest.mark.parametrize("aro,heading", [(False, "Normal Rolls"), (True, "Face to Face Rolls")])
+def test_a_megabeast_without_aro_is_not_under_face_to_face_rolls(aro, heading):
+    from engine_helpers import build, miner
+
+    sc = build(miner("A", attacks=[{"target": "MB", "dice": [9, 3, 15]}]),
+               megabeast={"name": "MB", "threat_level": 5, "wounds": 10, "aro": aro})
+    t = resolve(sc)
+    tl = [s for s in t.steps if s.rule == S.MEGABEAST_THREAT]
+    assert tl and {s.section for s in tl} == {heading}
+    assert t.outcome["megabeast"]["wounds"] == 1  # only the 9 exceeds Threat Level 5 either way
+
+
+def test_a_megabeast_without_aro_in_an_order_trace():
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    t = g.resolve(g.load_builtin("book-megabeast-redirect-attacked-order"))
+    (s,) = [s for s in t.steps if "declared no ARO" in s.title]
+    assert s.section.endswith("Normal Rolls") and "Face to Face" not in s.section
+
+
+def test_each_attacker_teseum_states_its_rule():
+    from engine_helpers import build, miner
+
+    sc = build(miner("A", "idle", wounds=2, save_dice=[1, 1, 1, 1]), [miner("B", dice=[1]), miner("C", dice=[2])])
+    for r in sc.reactive:
+        r.burst_mod = 1
+    sc.reactive[0].dice, sc.reactive[1].dice = [1, 3], [2, 4]
+    t = resolve(sc, rulings={"teseum_several_attackers": "each_attacker"})
+    b, c = [s for s in t.steps if "teseum" in s.facts]
+    assert (b.facts["wounds"], b.facts["teseum"], c.facts["wounds"], c.facts["teseum"]) == (2, 2, 0, 2)
+    for s in (b, c):
+        assert "its own attack removed, capped at the 2 Wounds points A had" in s.detail
+        assert "provide nothing" not in s.detail  # the timeline rule is not the one applied
+    t2 = resolve(sc)  # timeline: C's points were all below 0
+    b2, c2 = [s for s in t2.steps if "teseum" in s.facts]
+    assert c2.facts["teseum"] == 0 and "provide nothing" in c2.detail and "own attack" not in c2.detail
+
+
+def test_tr34_the_board_shows_the_firing_point():
+    from explorer.games import get_game
+    from explorer.games.tagraid.orders.sequence import play
+    from explorer.games.tagraid.orders_svg import board_overlays
+
+    sc = get_game("tagraid").load_builtin("tr-34")
+    frames = play(sc.initial, sc.declarations, sc.dice)
+    marks = lambda st: [o for o in board_overlays(st, 11) if "fires from here" in str(getattr(o, "text", ""))]
+    assert marks(frames[-1].state) and frames[-1].state.fire_point == (0.0, 0.0)
+    assert not marks(frames[2].state)  # before step 3 no firing point is declared

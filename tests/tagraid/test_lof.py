@@ -436,3 +436,21 @@ def test_non_finite_and_bad_arcs_rejected():
     assert e.value.field == "models.a.x"
     with pytest.raises(ScenarioError, match="out of range"):
         TableTop([Model("a", 0, 0, angle_of_vision=400)])
+
+
+@pytest.mark.parametrize("grazing,lof", [("touching_does_not_block", True), ("touching_blocks", False)])
+def test_lof_grazing_through_the_single_point_where_two_obstacles_meet(grazing, lof):
+    """Two squares meet at one corner, (0, 0); the only clear line passes through that point (every parallel line
+    enters one of them). The ruling's readings name this case (issue 22)."""
+    from explorer.games.tagraid.lof import TableTop, line_of_fire
+    from explorer.games.tagraid.options import LOF_GRAZING, rulings
+    from explorer.games.tagraid.pieces import Model, Scenery
+
+    sc = [Scenery("P", ((-1, 0), (0, 0), (0, 1), (-1, 1)), 5.0), Scenery("Q", ((0, -1), (1, -1), (1, 0), (0, 0)), 5.0)]
+    t = TableTop([Model("A", -3, -3, 1, 45.0, "A"), Model("B", 3, 3, 1, 225.0, "B")], sc)
+    r = line_of_fire(t, "A", "B", rulings({"lof_grazing": grazing}))
+    assert r.has_lof is lof
+    if lof:
+        (x0, y0), (x1, y1) = r.witness.p0, r.witness.p1
+        assert abs(x0 * (y1 - y0) - y0 * (x1 - x0)) < 1e-9  # the witness passes through (0, 0)
+    assert "two obstacles meet" in LOF_GRAZING.readings[grazing]

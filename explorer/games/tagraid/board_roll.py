@@ -262,7 +262,7 @@ def board_roll(table: TableTop, shooter: str, targets: Sequence[str], *, rulings
                     at["mods"] = {"Range": mod}
                 out.append(BoardFact(t, f"active.attacks[{j}].mods.Range", mod,
                                      f"{t} is at {band_words(band)}: Range MOD {mod:+d} "
-                                     f"({fwd[t].range.distance:.3f} hex units)",
+                                     f"({fwd[t].range.shown(3):.3f} hex units)",
                                      S.RANGE_RULER, "The Range Ruler laid along the shortest clear Line of Fire "
                                      "segment between the bases; the MOD is the weapon's for that Segment."))
         attacks.append(at)

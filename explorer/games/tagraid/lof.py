@@ -383,7 +383,13 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
 
     ``arc_part``: restrict the target to the part inside the shooter's arc (default: as ruling option
-    ``lof_arc_part`` says).
+    ``lof_arc_part`` says). Under ruling ``lof_shooter_arc = front_half`` (consulted only when chosen: the default
+    ``any_point`` restricts nothing) a Miner's line must leave the part of its base inside its arc (the search runs
+    from the target, clipping the shooter's disc).
+
+    Raises:
+        ScenarioError: both ``lof_shooter_arc = front_half`` and ``lof_arc_part = seen_part_in_arc`` (the two clips
+            together are not built).
     """
     rulings = rulings or default_rulings()
     s = table.model(shooter) if isinstance(shooter, str) else shooter
@@ -399,9 +405,30 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
         if arc_part:
             alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
     a, b = table.disc(s), table.disc(t)
+    shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
+                    and rulings.as_dict().get("lof_shooter_arc") == "front_half")
+    if shooter_side:  # the line must leave the part of the shooter's base inside its arc
+        used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
+        if arc_part:
+            raise ScenarioError("rulings", "lof_shooter_arc = front_half together with lof_arc_part = "
+                                "seen_part_in_arc is not built yet", "one of the two readings at its default")
+        res = _search(a, b, obs, tb, arc_clips(s.center, s.facing, s.arc_degrees()), shooter_side=True)
+    else:
+        res = _search(a, b, obs, tb, alternatives, shooter_side=False)
+    return res, obs, used
+
+
+def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):
+    """A clear segment from ``a`` (shooter) to ``b`` (target), the ``alternatives`` clips restricting ``b`` (or, with
+    ``shooter_side``, ``a``: the search then runs from ``b`` and the witness is turned back)."""
     res = None
     for clip in alternatives:
-        r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
+        if shooter_side:
+            r = find_clear_segment(b, a, obs, touching_blocks=tb, clip=clip)
+            if r.witness is not None:
+                r.witness = Segment(r.witness.p1, r.witness.p0)
+        else:
+            r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
         if res is None:
             res = r
         else:
@@ -409,7 +436,7 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
             res.witness, res.contact = (r.witness, r.contact) if res.witness is None else (res.witness, res.contact)
         if res.witness is not None:
             break
-    return res, obs, used
+    return res
 
 
 @_table_memo()

@@ -278,12 +278,14 @@ class _Pieces:
 
     def looker_key(self, m: Model, other: Model, chosen: Mapping[str, str]) -> tuple:
         """The key of ``m`` drawing LoF to ``other``: every field, but its facing only as far as it matters. The
-        facing decides whether ``other`` is in ``m``'s arc, and restricts the target to the part in the arc under
-        ``lof_arc_part = seen_part_in_arc``; with a 360° arc it does not matter at all."""
+        facing decides whether ``other`` is in ``m``'s arc, restricts the target to the part in the arc under
+        ``lof_arc_part = seen_part_in_arc`` and, for a Miner, restricts the line's start to its front half under
+        ``lof_shooter_arc = front_half``; with a 360° arc it does not matter at all."""
         arc = m.arc_degrees()
         if arc >= 360.0:
             facing: object = None
-        elif chosen.get("lof_arc_part") == "seen_part_in_arc":
+        elif chosen.get("lof_arc_part") == "seen_part_in_arc" or (
+                m.kind == "miner" and chosen.get("lof_shooter_arc") == "front_half"):
             facing = m.facing
         else:
             facing = disc_in_arc(m.center, m.facing, arc, Disc(other.x, other.y, self.radius[other.id]))

@@ -75,7 +75,7 @@ def verdict_to_dict(v: Any) -> dict[str, Any]:
     ``pair``; or ``None``), ``readings`` (:func:`verdict_readings`) and ``sections`` cited."""
     rng = None
     if v.range is not None:
-        rng = {"distance": None if v.range.distance is None else round(v.range.distance, 4), "band": v.band,
+        rng = {"distance": None if v.range.distance is None else v.range.shown(4), "band": v.band,
                "mod": v.mod}
     return {
         "target": v.target,
@@ -109,7 +109,7 @@ def verdict_line(v: Any, shooter: str) -> str:
         out = f"{v.target}: no LoF ({v.lof.reason.replace('_', ' ')})"
     if v.range is not None and v.range.distance is not None:
         mod = "cannot fire" if v.mod is None else f"MOD {v.mod:+d}"
-        out += f"; Range {(v.band or '').replace('_', ' ')} {v.range.distance:.2f} hex units, {mod}"
+        out += f"; Range {(v.band or '').replace('_', ' ')} {v.range.shown(2):.2f} hex units, {mod}"
     if v.cover is not None:
         out += f"; Partial Cover ({', '.join(v.cover.pieces)})" if v.cover.in_cover else "; no Partial Cover"
     out += f"; {plural(v.hex_distance, 'hexagon')}"

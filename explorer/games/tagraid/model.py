@@ -103,7 +103,10 @@ class Weapon(Strict):
     ``damage``: the Weapon's Damage (0..30); ``burst``: d20s rolled in the Active Turn (0..20);
     ``ammunition``: N, DA, EXP or AP; ``traits``: Weapon Traits (only ``"Armor = 0"`` changes a roll);
     ``states``: States its impacts cause (Traits: "its impacts apply a State"; Damage › Saving Roll: entered even
-    when the Saving Roll is passed).
+    when the Saving Roll is passed); ``needs_lof``: the card carries the LoF symbol (default ``true``). An Attack
+    without it does not require LoF to its target and, under the ruling ``partial_cover_glyph = lof_symbol`` (the
+    default), its targets do not benefit from Partial Cover: no -3 to the roll, no -3 to the Attack Damage (Damage ›
+    Partial Cover; Common Skills › Ranged Attack, Requirements).
     """
 
     name: Name = "Weapon"
@@ -112,6 +115,7 @@ class Weapon(Strict):
     ammunition: AmmunitionName = "N"
     traits: list[WeaponTrait] = Field(default_factory=list, max_length=MAX_TRAITS)
     states: list[StateName] = Field(default_factory=list, max_length=1)
+    needs_lof: bool = True
 
 
 class Neomaterials(Strict):

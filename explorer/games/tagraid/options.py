@@ -68,8 +68,10 @@ LOF_GRAZING = RulingOption(
     section="Line of Fire and Distances › Line of Fire",
     readings={
         "touching_does_not_block": "Only a line that enters an obstacle is obstructed: a line through a scenery "
-                                   "corner, sliding along a wall or tangent to another base still gives LoF.",
-        "touching_blocks": "Obstacles are closed: a line that touches a corner, an edge or a base is obstructed.",
+                                   "corner, sliding along a wall, tangent to another base, or squeezed through the "
+                                   "single point where two obstacles meet still gives LoF.",
+        "touching_blocks": "Obstacles are closed: a line that touches a corner, an edge or a base is obstructed, and "
+                           "so is a line through the point where two obstacles meet.",
     },
     default="touching_does_not_block",
     why_default="The rule asks for a line 'without being obstructed'; a line that passes without entering anything "
@@ -146,6 +148,24 @@ LOF_ARC_PART = RulingOption(
     default="any_part",
     why_default="The rule lists the arc and the clear line as two separate conditions and lets the line join any "
                 "point of the two volumes.",
+)
+
+LOF_SHOOTER_ARC = RulingOption(
+    key="lof_shooter_arc",
+    title="Where on the shooter may a clear line start?",
+    section="Line of Fire and Distances › Line of Fire",
+    readings={
+        "any_point": "From any point of the Miner's Silhouette: the arc is a condition on the target only (at least "
+                     "partly inside the front arc); the clear line may leave the rear half of the shooter's base.",
+        "front_half": "From the part of the Miner's Silhouette inside its arc: a line leaving the rear half of its "
+                      "base does not count (the parent game's FAQ: the line is drawn from the front 180°).",
+    },
+    default="any_point",
+    why_default="The rule names two separate conditions: the target totally or partially within the front arc, and "
+                "a line from 'any point' of the Miner's Silhouette to any point of the target's. It puts no arc "
+                "limit on where the line starts; the front-half limit is the parent game's FAQ, not this rulebook. "
+                "Handed ruling TR-35 recommends this reading. The default restricts nothing, so traces list this "
+                "option only when front_half is chosen.",
 )
 
 MEGABEAST_CORNER_SIDE = RulingOption(
@@ -314,6 +334,28 @@ RANGED_ATTACK_ACTIVATION_CONTACT = RulingOption(
                 "declaration of Move and the placing of the Miner at its end point inside step 1, Activation.",
 )
 
+PARTIAL_COVER_GLYPH = RulingOption(
+    key="partial_cover_glyph",
+    title="The glyph in the Partial Cover bullet: which Attacks ignore Partial Cover",
+    section="Damage › Partial Cover; Orders and AROs (ARO without LoF); Common Skills › Ranged Attack (MODs)",
+    readings={
+        "lof_symbol": "The glyph is the LoF symbol of the Tool card: an Attack whose card lacks it (it needs no LoF) "
+                      "gives its targets no Partial Cover, so neither the -3 to the roll nor the -3 to the Attack "
+                      "Damage; an Attack with the LoF symbol meets Partial Cover as usual.",
+        "every_ranged_attack": "The glyph is the 'ARO without LoF' mark of the ARO section, which no Attack card "
+                               "carries, so the bullet removes Partial Cover from no Ranged Attack: every Ranged "
+                               "Attack meets Partial Cover (-3 to the roll, -3 to the Attack Damage), with or "
+                               "without the LoF symbol.",
+    },
+    default="lof_symbol",
+    why_default="The draft prints the same glyph in the Partial Cover bullet and beside 'ARO without LoF' in the ARO "
+                "section. Read as the ARO mark, the bullet would strip Partial Cover from every ordinary Attack, "
+                "against the Ranged Attack MOD for cover and the Two Face to Face Rolls example (-3 for the "
+                "Rockeater's Cover); read as the LoF symbol it says what Partial Cover is for: scenery that hides "
+                "part of the Silhouette cannot matter to an Attack that needs no LoF. Handed ruling TR-15 takes "
+                "this reading.",
+)
+
 STATE_ON_DEATH = RulingOption(
     key="state_on_death",
     title="A State caused by the attack that kills the Miner",
@@ -378,10 +420,10 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # resolution
     MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, TESEUM_PER_WOUND, EVADE_MOVEMENT,
     CC_TARGET_OUT_OF_CONTACT, SPLIT_BURST_WITHOUT_LOF, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH,
-    MEGABEAST_STATES,
+    MEGABEAST_STATES, PARTIAL_COVER_GLYPH,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
-    MEGABEAST_CORNER_SIDE, LOF_ARC_PART, MEGABEAST_FACING_TIE,
+    MEGABEAST_CORNER_SIDE, LOF_ARC_PART, LOF_SHOOTER_ARC, MEGABEAST_FACING_TIE,
     # Tool Containers and Loot
     TOOL_CONTAINER_DRAWS, LOOT_TOKEN_MEGABEAST,
 )

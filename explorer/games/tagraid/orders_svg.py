@@ -79,8 +79,9 @@ def _facing_arrow(c: tuple[float, float], facing: float, length: float, **style)
 def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tuple[float, float]]] = ()) -> list[
         Overlay]:
     """The overlays of the board at ``position`` (steps played): the Move routes played so far, the drawn routes not
-    played yet (``draft``, dashed), each ARO right gained so far where it appears, the MegaBeast's move in ARO (its
-    base before, dashed, and an arrow to where it stands) and its redirection."""
+    played yet (``draft``, dashed), the Active Miner's firing point on its route once declared (step 3,
+    ``fire_from``), each ARO right gained so far where it appears, the MegaBeast's move in ARO (its base before,
+    dashed, and an arrow to where it stands) and its redirection."""
     out: list[Overlay] = []
     cols = side_colours(state)
     rt = state.geometry.token_radius
@@ -104,6 +105,13 @@ def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tu
         a = state.active_miner
         start = state.start or (a.x, a.y)
         out.append(Circle(start, 0.08, fill="#1f4e99", stroke="#1f4e99", title=f"{a.id} starts here"))
+    if state.fire_point is not None and state.active is not None:  # the point of the route the Attack is shot from
+        fr = state.table().disc(next(x for x in state.models() if x.id == state.active)).r
+        fx, fy = state.fire_point
+        out.append(Circle((fx, fy), fr, stroke="#c0392b", width=2.5, dash="2 2",
+                          title=f"{state.active} executes its Ranged Attack from here (fire_from)"))
+        out.append(Label((fx, fy - fr - 0.25), f"{state.active} fires from here", size=11, fill="#c0392b",
+                         weight="bold"))
     radius = None
     for r in state.rights:
         route = state.routes[0] if r.step == 2 and state.routes else (

@@ -385,7 +385,7 @@ class TableOutcome(Outcome):
         for v in self.verdicts:
             rng = ""
             if v.range is not None and v.range.distance is not None:
-                rng = f", {band_words(v.band)} ({round(v.range.distance, 4):.3f} hex units)"
+                rng = f", {band_words(v.band)} ({v.range.shown(3):.3f} hex units)"
             lines.append(f"  - {v.target}: {'LoF' if v.lof.has_lof else 'no LoF'} "
                          f"({str(v.lof.reason).replace('_', ' ')}){rng}")
         return "\n".join(lines)

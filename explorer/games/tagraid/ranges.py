@@ -79,6 +79,18 @@ class RangeCalibration:
                 return name
         return OUT_OF_RANGE
 
+    def rounded(self, distance: float, digits: int) -> float:
+        """``distance`` (hex units) rounded to ``digits`` decimals the way its band is decided: to the nearest value
+        when that stays in the same band, else towards the distance's own band (a gap of 3.500001 past a Segment
+        ending at 3.5 is Mid and prints 3.501, never 3.5). Every printed distance goes through here."""
+        r = round(distance, digits)
+        band = self.band_of(distance)
+        if self.band_of(r) == band:
+            return r
+        step = 10.0 ** -digits
+        r = (math.ceil(distance / step) if r < distance else math.floor(distance / step)) * step
+        return round(r, digits)
+
 
 DEFAULT_RANGE_CALIBRATION = RangeCalibration()
 
@@ -158,8 +170,13 @@ class RangeResult:
         return [(n, Segment((x0 + ux * s, y0 + uy * s), (x0 + ux * e, y0 + uy * e)))
                 for n, s, e in self.calibration.edges()]
 
+    def shown(self, digits: int) -> float:
+        """The distance rounded to ``digits`` decimals the way its band is decided
+        (:meth:`RangeCalibration.rounded`)."""
+        return self.calibration.rounded(self.distance, digits)
+
     def to_step(self) -> Step:
-        title = (f"{self.target} is at {self.band.replace('_', ' ')} ({self.distance:.2f} hex units)"
+        title = (f"{self.target} is at {self.band.replace('_', ' ')} ({self.shown(2):.2f} hex units)"
                  if self.band else f"no Range: {self.attacker} has no LoF to {self.target}")
         return Step(title, self.rule, self.detail, {"distance": self.distance, "band": self.band,
                                                     "segments": [self.calibration.short, self.calibration.mid,
@@ -212,7 +229,7 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
     total = calibration.edges()[-1][2]
     ruler = Segment((x0, y0), (x0 + ux * total, y0 + uy * total))
     return RangeResult(s.id, t.id, d, band, ruler, seg, lof, calibration, used,
-                       detail=f"the ruler from {s.id}'s base edge reaches {t.id} after {d:.2f} hex units: "
+                       detail=f"the ruler from {s.id}'s base edge reaches {t.id} after {calibration.rounded(d, 2):.2f} hex units: "
                        f"{band.replace('_', ' ')} (Segments {calibration.short:g}/{calibration.mid:g}/"
                        f"{calibration.long:g} hex units).")
 

@@ -458,6 +458,8 @@ class Impact:
     weapon: str = "Weapon"
     from_megabeast: bool = False
     states: tuple[str, ...] = ()
+    lof_symbol: bool = True
+    """The Weapon's card carries the LoF symbol (Damage › Partial Cover: ruling ``partial_cover_glyph``)."""
 
 
 @dataclass(frozen=True)
@@ -674,7 +676,7 @@ def check_active_requirements(state: RollState, ctx: RollContext) -> tuple[RollS
             f"Silhouette Contact with {who}", "A", ctx)
         out += said
         rule = S.RANGED_ATTACK_REQUIREMENTS if reason else None
-    if reason is None and a.skill == "ranged_attack":
+    if reason is None and a.skill == "ranged_attack" and a.weapon.needs_lof:  # no LoF symbol: LoF not required
         blind = [at.target for at in a.attacks if not at.lof]
         split = bool(blind) and len(blind) < len(a.attacks)
         if split and ctx.rulings.reading("split_burst_without_lof") == "share_lost":
@@ -796,7 +798,7 @@ def _check_aro(m: ReactiveMiner, active: ActiveMiner, shares: Mapping[str, Attac
     reason = rule = None
     if not m.lof_to_active and not attacked and m.skill != "evade":
         reason = "without LoF and not attacked, a Miner in the Active Miner's Hexagon may only Evade"
-    elif m.skill == "ranged_attack" and not m.lof_to_active:
+    elif m.skill == "ranged_attack" and not m.lof_to_active and m.weapon.needs_lof:
         reason = (f"{m.name} gained the right to an ARO only at step 4, as the target of the Attack, and at "
                   f"Resolution it has no LoF to {active.name}: a Ranged Attack requires LoF to its target")
         rule = S.RANGED_ATTACK_REQUIREMENTS
@@ -900,13 +902,31 @@ def _attack_mods(attacker: Any, skill: str, base: Mapping[str, int], target_mine
             continue
         mods[k if k not in mods else f"{k} (this target)"] = v
     if skill == "ranged_attack" and target_miner is not None:
-        if target_miner.partial_cover:
+        if target_miner.partial_cover and cover_counts(attacker.weapon is None or attacker.weapon.needs_lof, ctx):
             mods["Partial Cover"] = -3
         if "Ranged Attack -3" in target_miner.traits:
             mods["Ranged Attack -3 trait"] = -3
     if skill == "close_combat_attack" and _enemy_tags_in_contact(attacker, ctx) > 1:
         mods["Contact with several enemy TAGs"] = -3
     return mods
+
+
+def cover_counts(lof_symbol: bool, ctx: RollContext) -> bool:
+    """Whether a target's Partial Cover counts against a Ranged Attack whose card has (``lof_symbol``) or lacks the
+    LoF symbol (Damage › Partial Cover: "Attacks without" the glyph give no Partial Cover; ruling
+    ``partial_cover_glyph``, consulted only for an Attack without the symbol)."""
+    return lof_symbol or ctx.rulings.reading("partial_cover_glyph") == "every_ranged_attack"
+
+
+def _no_cover_note(attacker: Any, skill: str, target_miner: Any, mods: Mapping[str, int]) -> str:
+    """The note of a Success Value whose target is in Partial Cover that does not count (an Attack without the LoF
+    symbol), else ``""``."""
+    if (skill != "ranged_attack" or target_miner is None or not target_miner.partial_cover
+            or "Partial Cover" in mods):
+        return ""
+    return (f" {target_miner.name} is in Partial Cover, but {attacker.weapon.name} lacks the LoF symbol: targets "
+            "of an Attack without it cannot benefit from Partial Cover (Damage › Partial Cover; ruling "
+            "partial_cover_glyph = lof_symbol), so no -3 MOD.")
 
 
 def _evade_mods(m: Any, conditions: list[str], drop: set[str] = frozenset()) -> dict[str, int]:
@@ -978,7 +998,7 @@ def success_values(state: RollState, ctx: RollContext) -> tuple[RollState, tuple
             sv = success_value(a.attribute, mods, r)
             out.append(_sv_step(a.name, f"{SKILL_NAMES[a.skill]} at {at.target}", sv,
                                 S.RANGED_ATTACK if a.skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, "A",
-                                _mod_notes(mods)))
+                                _mod_notes(mods) + _no_cover_note(a, a.skill, tgt, mods)))
             oor = at.out_of_range and a.skill == "ranged_attack"
             if oor:
                 out.append(_out_of_range(a.name, at.target, "A"))
@@ -1007,7 +1027,7 @@ def success_values(state: RollState, ctx: RollContext) -> tuple[RollState, tuple
             sv = success_value(m.attribute, mods, r)
             out.append(_sv_step(m.name, f"{SKILL_NAMES[skill]} ARO at {a.name}", sv,
                                 S.RANGED_ATTACK if skill == "ranged_attack" else S.CLOSE_COMBAT_ATTACK, letter,
-                                _mod_notes(mods)))
+                                _mod_notes(mods) + _no_cover_note(m, skill, a, mods)))
             oor = m.out_of_range and skill == "ranged_attack"
             if oor:
                 out.append(_out_of_range(m.name, a.name, letter))
@@ -1196,15 +1216,16 @@ def _normal(p: Pool, what: str) -> tuple[int, int, Step]:
 def _weapon_impact(attacker: Any, target: str, hits: int, crits: int, skill: str, damage_mods=None) -> Impact:
     w = attacker.weapon
     return Impact(attacker.name, target, hits, crits, w.damage, w.ammunition, skill == "ranged_attack",
-                  tuple(w.traits), dict(damage_mods or {}), w.name, states=tuple(w.states))
+                  tuple(w.traits), dict(damage_mods or {}), w.name, states=tuple(w.states), lof_symbol=w.needs_lof)
 
 
 def _attack_damage(imp: Impact, state: RollState, ctx: RollContext) -> AttackDamage:
     """Attack Damage of an impact on a Miner (Damage › Saving Roll, Partial Cover; Ammunition AP; Traits
-    ``Armor = 0``). Partial Cover only counts against an attack that needs LoF."""
+    ``Armor = 0``). Partial Cover only counts against an attack that needs LoF, and (ruling ``partial_cover_glyph``)
+    whose card carries the LoF symbol."""
     target, _ = _miner(state, ctx, imp.target)
     return attack_damage(imp.damage, target.armor, Ammunition(imp.ammunition),
-                         partial_cover=target.partial_cover and imp.ranged,
+                         partial_cover=target.partial_cover and imp.ranged and cover_counts(imp.lof_symbol, ctx),
                          armor_zero="Armor = 0" in imp.traits, mods=imp.damage_mods)
 
 
@@ -1330,8 +1351,9 @@ class _AgainstThreat:
 def _against_threat_level(p: Pool, mb_pool: Pool, opposed: bool, ctx: RollContext) -> _AgainstThreat:
     """Which of ``p``'s dice beat the Threat Level, and whether the MegaBeast prevails (only when opposed):
     MegaBeast › Threat Level; Rolls › Criticals, Breaking Ties (rulings ``megabeast_critical``,
-    ``megabeast_equal``)."""
-    sec, out = FACE_TO_FACE_ROLLS, []
+    ``megabeast_equal``). Its steps are headed Face to Face Rolls when ``opposed`` (the MegaBeast declared its
+    ARO), Normal Rolls otherwise (nothing opposes the roll: Rolls › Normal Roll)."""
+    sec, out = FACE_TO_FACE_ROLLS if opposed else NORMAL_ROLLS, []
     tl = mb_pool.dice[0].effective
     dice = list(p.dice)
     low_crits = [i for i, d in enumerate(dice) if d.critical and d.effective <= tl]
@@ -1434,10 +1456,11 @@ def megabeast_threat_level(state: RollState, ctx: RollContext) -> tuple[RollStat
             out += vs.steps
             keeps, prevails, cmp, result, kind = vs.keeps, vs.prevails, vs.comparison, vs.result, "face_to_face"
         elif ctx.rulings.reading("megabeast_no_aro") == "threat_level":
+            # no ARO: nothing opposes the roll, so it is not a Face to Face Roll (Rolls › Normal Roll)
             out.append(Step(f"{mb.name} declared no ARO; {a.name}'s attack ({ap.describe()}) must still exceed "
                             f"Threat Level {mb.threat_level}", S.MEGABEAST_THREAT,
                             "Ruling 'megabeast_no_aro = threat_level'. Without an ARO the MegaBeast cannot "
-                            "prevail.", {}, (*ap.ids, "MB"), sec))
+                            "prevail.", {}, (*ap.ids, "MB"), NORMAL_ROLLS))
             vs = _against_threat_level(ap, mb_pool, False, ctx)
             out += vs.steps
             keeps, cmp, result, kind = vs.keeps, vs.comparison, vs.result, "threat_level"
@@ -1455,7 +1478,7 @@ def megabeast_threat_level(state: RollState, ctx: RollContext) -> tuple[RollStat
             w = a.weapon
             impacts.append(Impact(a.name, mb.name, h, c, w.damage, w.ammunition, a.skill == "ranged_attack",
                                   tuple(w.traits), dict(at.damage_mods if at else {}), w.name,
-                                  states=tuple(w.states)))
+                                  states=tuple(w.states), lof_symbol=w.needs_lof))
         winner = a.name if keeps else (mb.name if prevails else None)
         hits, crits = {a.name: h}, {a.name: c}
     elif mb.aro and evade is not None and evade.dice:
@@ -1560,11 +1583,15 @@ def saving_rolls(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[S
         cover_note = ""
         if target.partial_cover and not imp.ranged:
             cover_note = " Partial Cover does not help against an attack that needs no LoF."
+        elif target.partial_cover and not ad.partial_cover:  # an Attack without the LoF symbol
+            cover_note = (f" {imp.weapon} lacks the LoF symbol: targets of an Attack without it cannot benefit from "
+                          "Partial Cover (Damage › Partial Cover; ruling partial_cover_glyph = lof_symbol).")
         elif ad.partial_cover and ammo is Ammunition.AP:
             cover_note = " AP halves only the Armor, never the Partial Cover MOD."
         letter = ctx.letters[imp.target]
         out.append(Step(f"{imp.attacker}'s {imp.weapon}: Attack Damage {ad.value} = {' '.join(parts)} against "
-                        f"{imp.target}", S.SAVING_ROLL if not ad.partial_cover else S.PARTIAL_COVER,
+                        f"{imp.target}", S.PARTIAL_COVER if ad.partial_cover or (target.partial_cover and imp.ranged)
+                        else S.SAVING_ROLL,
                         "Attack Damage = Weapon Damage - Armor - 3 for Partial Cover +/- other MODs." + cover_note,
                         dict(attacker=imp.attacker, target=imp.target, attack_damage=ad.value,
                              effective_armor=ad.effective_armor, partial_cover=ad.partial_cover), (letter,), sec))
@@ -1646,11 +1673,18 @@ def lose_wounds(state: RollState, ctx: RollContext) -> tuple[RollState, tuple[St
             if per_wound == "on_death":
                 notes.append(f"{name} does not die, and ruling 'teseum_per_wound = on_death' pays Teseum only "
                              "for a kill")
+            rule = ("One Teseum Unit per point taken from an enemy TAG's Wounds; points below 0 provide nothing."
+                    + (f" Ruling 'teseum_several_attackers = {reading}'." if len(entries) > 1 and total > had
+                       else ""))
+            if reading == "each_attacker":  # the rule that pays points another attack already took below 0
+                rule = (f"Ruling 'teseum_several_attackers = each_attacker': each player gains one Teseum Unit per "
+                        f"point its own attack removed, capped at the {plural(had, 'Wounds point')} {name} had, "
+                        "even points another player's attack had already taken (the MinerBot note under Death: "
+                        "each of them obtains Teseum); together the attackers of this Order removed "
+                        f"{plural(total, 'point')}.")
             out.append(Step(f"{name} loses {plural(real, 'Wounds point')} to {attacker}: {attacker}'s player gains "
                             f"{plural(gain, 'Teseum Unit')}" + (f" ({'; '.join(notes)})" if notes else ""),
-                            S.NEOMATERIALS, "One Teseum Unit per point taken from an enemy TAG's Wounds; points below "
-                            "0 provide nothing." + (f" Ruling 'teseum_several_attackers = {reading}'."
-                                                    if len(entries) > 1 and total > had else "")
+                            S.NEOMATERIALS, rule
                             + (f" Ruling 'teseum_per_wound = {per_wound}'." if real and not dies else ""),
                             dict(attacker=attacker, target=name, wounds=real, teseum=gain), (letter,), sec))
         lost_of.append((name, lost))

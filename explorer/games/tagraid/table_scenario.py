@@ -186,10 +186,10 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
                   section="Line of Fire", marks=(scenario.shooter, v.target), target=v.target,
                   has_lof=v.lof.has_lof, reason=v.lof.reason)
         if v.range is not None and v.range.distance is not None:
-            trace.add(f"Range Ruler to {v.target}: {v.range.distance:.3f} hex units, {band_words(v.band)}",
+            trace.add(f"Range Ruler to {v.target}: {v.range.shown(3):.3f} hex units, {band_words(v.band)}",
                       v.range.rule, "The Ruler is laid along the shortest clear Line of Fire segment "
                       "between the two bases.", section="Range", marks=(v.target,), target=v.target,
-                      distance=round(v.range.distance, 4), band=v.band)
+                      distance=v.range.shown(4), band=v.band)
     trace.rulings = dict(sorted(rul.consulted.items()))
     return trace.with_result(TableOutcome(scenario.name, scenario.shooter, tuple(verdicts),
                                           tuple(trace.rulings.items())))

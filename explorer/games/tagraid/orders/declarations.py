@@ -57,12 +57,16 @@ class AttackShare:
 @dataclass(frozen=True)
 class SkillDecl:
     """The second Skill of the Order: ``skill`` (:data:`SECOND_SKILLS`), the Weapon used (attacks), the targets and
-    Burst split (attacks), or the Move (``move``)."""
+    Burst split (attacks), or the Move (``move``). ``fire_from`` (Ranged Attack only): the point of the first Move's
+    route from which the Attack is executed, as a fraction of the route's length (0 = where the Move started, 1 = its
+    end) or a point ``(x, y)`` on the route; ``None``: the end of the Move (see
+    :func:`explorer.games.tagraid.orders.sequence.firing_point`)."""
 
     skill: str
     weapon: str | None = None
     targets: tuple[AttackShare, ...] = ()
     move: MoveDecl | None = None
+    fire_from: float | Point | None = None
 
     def target_names(self) -> tuple[str, ...]:
         return tuple(t.target for t in self.targets) if self.skill in ("ranged_attack", "close_combat_attack") else ()

@@ -36,6 +36,8 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     move = { route = [[1.0, 0.5], "1,0"], facing = 90.0 }   # points (x, y) or hexagon keys (their centres)
     # or move = { route = [...], interact = { target = "C1", equip = true, discard = [] } } (Tool Containers and Loot)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
+    # optional: fire_from = 0.5 (the fraction of the Move route) or [x, y] (a point on it): where the Ranged Attack
+    # is executed from (its LoF and Partial Cover are measured there); default: the end of the Move
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
     evade_moves = { X = [1.5, 0.2] }     # wished for; dropped with a cited step if the Evade Roll forbids it
     [dice]                               # optional fixed dice; the rest are rolled from seed
@@ -227,6 +229,7 @@ class SecondEntry(Strict):
     weapon: Name | None = None
     targets: list[ShareEntry] = Field(default_factory=list, max_length=MAX_MINERS + 1)
     move: MoveEntry | None = None
+    fire_from: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)] | tuple[Coordinate, Coordinate] | None = None
 
 
 class AroEntry(Strict):
@@ -485,8 +488,11 @@ def order_declarations(board: Board, o: OrderEntry, d: DiceEntry, seed: int, fie
     Raises:
         ScenarioError: a malformed hexagon key in a route or Evade movement.
     """
+    ff = o.second.fire_from
     second = SkillDecl(o.second.skill, o.second.weapon, tuple(AttackShare(t.target, t.burst) for t in o.second.targets),
-                       _move(board, o.second.move, f"{field}.second.move", source) if o.second.move else None)
+                       _move(board, o.second.move, f"{field}.second.move", source) if o.second.move else None,
+                       None if ff is None else (float(ff) if isinstance(ff, (int, float)) else (float(ff[0]),
+                                                                                                 float(ff[1]))))
     decl = OrderDeclarations(
         o.active, _move(board, o.move, f"{field}.move", source), second,
         tuple(AroDecl(a.miner, a.skill, a.weapon, a.step) for a in o.aros),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from explorer.errors import RuleViolation, ScenarioError
@@ -33,8 +34,11 @@ SKILL_WORDS = {"ranged_attack": "Ranged Attack", "close_combat_attack": "Close C
 
 
 def _weapon_table(w) -> dict[str, Any]:
-    return {"name": w.name, "damage": w.damage, "burst": w.burst, "ammunition": w.ammunition,
-            "traits": [t for t in w.traits if t == "Armor = 0"], "states": list(w.states)}
+    t = {"name": w.name, "damage": w.damage, "burst": w.burst, "ammunition": w.ammunition,
+         "traits": [t for t in w.traits if t == "Armor = 0"], "states": list(w.states)}
+    if not w.needs_lof:  # the card lacks the LoF symbol: no LoF Requirement, no Partial Cover (partial_cover_glyph)
+        t["needs_lof"] = False
+    return t
 
 
 def _fact_step(title: str, rule, detail: str, marks, **facts) -> Step:
@@ -53,6 +57,10 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
     rul = state.ruling_set()
     table = state.table(moving=a.id)  # the Active Miner declared Move: 360° LoF this Order
     steps: list[Step] = []
+    shot = table  # where the Active Miner's Ranged Attack is executed from: its LoF and its targets' Partial Cover
+    if state.fire_point is not None:
+        here = table.model(a.id)
+        shot = table.with_model(replace(here, x=state.fire_point[0], y=state.fire_point[1], hex=None))
     skill = second.skill if second.skill in (*ATTACKS, "evade") else "idle"
     weapon = None
     attacks: list[dict[str, Any]] = []
@@ -70,17 +78,26 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
     lost: list[str] = []
     if skill == "ranged_attack" and weapon.needs_lof:
         blind = [t.target for t in second.targets
-                 if not line_of_fire(table, a.id, t.target, rul, explain=False).has_lof]
+                 if not line_of_fire(shot, a.id, t.target, rul, explain=False).has_lof]
         if blind and len(blind) < len(second.targets):
             # a split Burst with LoF to some targets only: the roll exchange decides by split_burst_without_lof
             lost, blind = blind, []
         if blind:
-            steps.append(_fact_step(f"{a.id} has no LoF to {', '.join(blind)} at Resolution: its Ranged Attack counts "
+            where = "at Resolution" if state.fire_point is None else "from its firing point"
+            steps.append(_fact_step(f"{a.id} has no LoF to {', '.join(blind)} {where}: its Ranged Attack counts "
                                     "as Idle", S.RANGED_ATTACK_REQUIREMENTS,
                                     "A Ranged Attack requires LoF to its target; the Skill fails its Requirements and "
                                     "counts as Idle (Order Expenditure Sequence, step 5).", ("A", *blind),
                                     miner=a.id, declared=skill, skill="idle", no_lof=blind))
             skill = "idle"
+    if state.fire_point is not None and skill == "ranged_attack":
+        fx, fy = state.fire_point
+        seen = [t.target for t in second.targets if t.target not in lost]
+        steps.append(_fact_step(f"{a.id} has LoF to {', '.join(seen)} from its firing point ({fx:.3f}, {fy:.3f})",
+                                S.RANGED_ATTACK_REQUIREMENTS, "The Ranged Attack's Requirements and its targets' "
+                                "Partial Cover are judged from the point of the route it is executed from (declared "
+                                "at step 3), not from where the Move ends.", ("A", *seen), miner=a.id,
+                                fire_point=[fx, fy], lof_to=seen))
     mb = state.megabeast
     a_dice = dice.of(a.id)
     if skill in ATTACKS:
@@ -159,7 +176,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
         elif aro == "evade":
             entry["attribute"] = r.evade
         if r.id in targets and skill == "ranged_attack":
-            cov = partial_cover(table, a.id, r.id, rul)
+            cov = partial_cover(shot, a.id, r.id, rul)
             entry["partial_cover"] = cov.in_cover
             steps.append(_fact_step(cov.to_step().title + f" against {a.id}", S.PARTIAL_COVER, cov.detail,
                                     (r.id, "A"), miner=r.id, partial_cover=cov.in_cover, pieces=list(cov.pieces)))
@@ -186,7 +203,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
     doc: dict[str, Any] = {"title": f"{a.id}'s Order: Resolution", "seed": dice.seed, "active": active,
                            "reactive": reactive, "rulings": dict(state.rulings)}
     if mb is not None and (state.right_of(mb.id) is not None or mb.id in targets):
-        tl = threat_level(table, mb.id, a.id, mb.behavior.threat, rul)
+        tl = threat_level(shot, mb.id, a.id, mb.behavior.threat, rul)  # the side facing where A attacks from
         steps.append(tl.to_step())
         m: dict[str, Any] = {"name": mb.id, "threat_level": tl.level, "wounds": mb.wounds,
                              "fury_tokens": [p for p in mb.fury_tokens if p <= mb.wounds],

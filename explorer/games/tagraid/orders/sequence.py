@@ -17,6 +17,7 @@ saying why.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from explorer import kernel
@@ -214,6 +215,47 @@ def aro_declaration(state: OrderState, ctx: OrderContext):
     return replace(state, step="aro_declaration", aros=aros), steps + more
 
 
+FIRE_POINT_TOLERANCE = 1e-6
+"""How far (board units) a declared firing point ``(x, y)`` may lie from the Move's route."""
+
+
+def firing_point(route, fire_from, field: str, sec: str) -> tuple[tuple[float, float], float]:
+    """The point of ``route`` (points, start included) named by ``fire_from`` and its fraction of the route's length:
+    ``fire_from`` a fraction 0..1 of the length, or a point ``(x, y)`` within :data:`FIRE_POINT_TOLERANCE` of the
+    route (then the nearest route point to it). Sections: Line of Fire and Distances › Line of Fire (360° LoF all
+    along the route of a Miner that declared Move); Common Skills › Ranged Attack (Effects: every Attack from the same
+    point); Activating a Miner › Orders and AROs (the MinerBot example fires at the beginning of the Movement).
+
+    Raises:
+        RuleViolation: a point off the route (naming ``field``).
+    """
+    legs = list(zip(route, route[1:]))
+    lengths = [math.dist(p, q) for p, q in legs]
+    total = sum(lengths)
+    if not isinstance(fire_from, tuple):
+        want, done = fire_from * total, 0.0
+        for (p, q), d in zip(legs, lengths):
+            if done + d >= want and d > 0:
+                t = (want - done) / d
+                return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t), float(fire_from)
+            done += d
+        return tuple(route[-1]), float(fire_from)
+    best = (math.dist(fire_from, route[0]), tuple(route[0]), 0.0)
+    done = 0.0
+    for (p, q), d in zip(legs, lengths):
+        t = 0.0 if d == 0 else max(0.0, min(1.0, ((fire_from[0] - p[0]) * (q[0] - p[0])
+                                                 + (fire_from[1] - p[1]) * (q[1] - p[1])) / (d * d)))
+        c = (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+        if math.dist(fire_from, c) < best[0]:
+            best = (math.dist(fire_from, c), c, (done + t * d) / total if total else 0.0)
+        done += d
+    if best[0] > FIRE_POINT_TOLERANCE:
+        raise refused(sec, field, f"({fire_from[0]:g}, {fire_from[1]:g}) is not on the Move's route (the nearest "
+                      f"route point is {best[0]:.3g} board units away): a Miner that declared Move executes its "
+                      "Skills from a point of its route", S.LINE_OF_FIRE)
+    return best[1], best[2]
+
+
 def second_skill(state: OrderState, ctx: OrderContext):
     """3 the second Skill: Close Combat Attack, Ranged Attack (Weapon and Burst split declared with it), Evade, Idle
     or Move (a second Move uses the second Movement value)."""
@@ -224,6 +266,9 @@ def second_skill(state: OrderState, ctx: OrderContext):
         raise refused(sec, "order.second.skill", f"{sk.skill!r} cannot be the second Skill of an Order "
                       f"({', '.join(SECOND_SKILLS)})", S.ORDERS_AND_AROS)
     steps: list[Step] = []
+    if sk.fire_from is not None and sk.skill != "ranged_attack":
+        raise refused(sec, "order.second.fire_from", f"only a Ranged Attack names a firing point on the route, not "
+                      f"{SKILL_WORDS[sk.skill]}", S.RANGED_ATTACK)
     if sk.skill == "move":
         if sk.move is None:
             raise refused(sec, "order.second.move", "a second Move needs its route", S.MOVE)
@@ -270,6 +315,17 @@ def second_skill(state: OrderState, ctx: OrderContext):
                           "The Weapon and the split of its Burst are declared with the Attack; its Requirements are "
                           "checked at Resolution.", {"skill": sk.skill, "weapon": w.name,
                                                      "targets": [t.target for t in sk.targets]}, (a.id,), sec))
+        if sk.fire_from is not None:
+            route = state.routes[0] if state.routes else ((a.x, a.y),)
+            point, frac = firing_point(route, sk.fire_from, "order.second.fire_from", sec)
+            steps.append(Step(f"{a.id} executes its Ranged Attack from ({point[0]:.3f}, {point[1]:.3f}), "
+                              f"{frac:.0%} of the way along its Move", S.LINE_OF_FIRE,
+                              "A Miner that declared Move draws 360° LoF all along its route; every Attack is "
+                              "declared from the same point (Common Skills › Ranged Attack, Effects), and the "
+                              "MinerBot example of Orders and AROs fires at the beginning of the Movement. Its LoF "
+                              "and its targets' Partial Cover are measured from this point at Resolution.",
+                              {"miner": a.id, "fire_point": list(point), "route_fraction": frac}, (a.id,), sec))
+            return replace(state, step="second_skill", second=sk, fire_point=point), tuple(steps)
     else:
         steps.append(Step(f"{a.id} declares {SKILL_WORDS[sk.skill]}", S.EVADE if sk.skill == "evade" else S.IDLE,
                           "Evade is always allowed to the Active Miner." if sk.skill == "evade" else

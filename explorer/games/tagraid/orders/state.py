@@ -37,7 +37,8 @@ class WeaponCard:
 
     ``kind``: ``"ranged"`` (has Range MODs, uses Ranged Attack) or ``"close_combat"`` (uses Close Combat Attack);
     ``needs_lof``: the Tool carries the LoF symbol (a Ranged Attack with it requires LoF to the target: Common
-    Skills › Ranged Attack, Requirements); ``states``: States its impacts cause (Traits)."""
+    Skills › Ranged Attack, Requirements; without it its targets get no Partial Cover, ruling
+    ``partial_cover_glyph``); ``states``: States its impacts cause (Traits)."""
 
     name: str
     damage: int
@@ -258,6 +259,8 @@ class OrderState:
             ...). start: where the Active Miner stood when the Order was activated (x, y).
         contact_at_activation: enemy Miners in Silhouette Contact with the Active Miner at activation.
         routes: the Active Miner's Move routes in this Order (each a tuple of points, start included).
+        fire_point: the point of its first Move's route from which the Active Miner executes its Ranged Attack, when
+            its declaration names one (``None``: where it stands, the end of the Move).
         second: the second Skill's declaration, once made. rights: ARO rights granted (:class:`AroRight`).
         aros: ``((miner, declaration), ...)`` AROs declared. resolution: the roll exchange resolved at step 5
             (:class:`~explorer.games.tagraid.resolve.Resolution`; ``None`` before step 5).
@@ -287,6 +290,7 @@ class OrderState:
     start: tuple[float, float] | None = None
     contact_at_activation: tuple[str, ...] = ()
     routes: tuple[tuple[tuple[float, float], ...], ...] = ()
+    fire_point: tuple[float, float] | None = None
     second: Any = None
     rights: tuple[AroRight, ...] = ()
     aros: tuple[tuple[str, Any], ...] = ()
