@@ -87,9 +87,8 @@ def _frame(msg: dict, buffers: list[bytes]) -> bytes:
 def session():
     """Panel's session websocket of a fresh document (its ``receive`` as ipywidgets_bokeh 1.8 wrote it), and what its
     kernel dispatches: ``(session, dispatched frame lists)``."""
-    import asyncio
-
     from bokeh.document import Document
+    from serving_helpers import run_async
     from ipywidgets_bokeh.kernel import SessionWebsocket
     from panel.io.ipywidget import _get_kernel
     from panel.io.state import state
@@ -105,7 +104,7 @@ def session():
 
     class Loop:
         def add_callback(self, f):
-            asyncio.run(f())
+            run_async(f())
 
     kernel.dispatch_shell, kernel.io_loop = dispatch_shell, Loop()
     yield kernel.session, dispatched

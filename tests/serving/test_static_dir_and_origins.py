@@ -158,8 +158,10 @@ def test_serve_on_ipv6_loopback_answers_pages_and_opens_websockets(tmp_path):
             c.close()
             return "ACK" in (msg or "")
 
-        assert asyncio.run(opens(f"http://[::1]:{port}")) is True
-        assert asyncio.run(opens("http://evil.example")) == 403
+        from serving_helpers import run_async
+
+        assert run_async(opens(f"http://[::1]:{port}")) is True
+        assert run_async(opens("http://evil.example")) == 403
         assert "Traceback" not in log.read_text()
         assert sorted(os.listdir(tmp_path / "js")) == [MARKER, SUBDIR]
     finally:
