@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+import re
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -438,6 +439,11 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
                 names = all_builtin_names()
                 files = [f.name for g in all_games() for f in g.named_files() if f.name not in names]
                 near = difflib.get_close_matches(s, names + files, n=3, cutoff=0.6)
+                # a number written without its leading zeros ("tr-5" for tr-05) is the likeliest meaning: first
+                unpadded = {re.sub(r"(?<!\d)0+(?=\d)", "", n): n for n in names + files}
+                same = unpadded.get(re.sub(r"(?<!\d)0+(?=\d)", "", s.lower()))
+                if same is not None:
+                    near = [same] + [n for n in near if n != same][:2]
                 hint = f"; did you mean {', '.join(near)}?" if near else ""
                 raise ScenarioError("", f"file not found, and no built-in scenario is named {short_repr(s)}{hint}",
                                     f"a built-in name ({len(names)} of them, e.g. "
