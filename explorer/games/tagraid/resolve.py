@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from explorer.dice import Dice, Roller
@@ -163,6 +164,10 @@ class Pair:
     cancel_comparison: Comparison | None = None
     megabeast_prevails: bool = False
     threat_level: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("hits", "crits", "attack_damage"):     # read-only views of copies: a Pair never changes
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     def to_json(self) -> dict[str, Any]:
         """The pair as an entry of the JSON outcome's ``pairs``: ``active``, ``reactive`` / ``megabeast`` (and its
@@ -346,6 +351,10 @@ class Resolution:
     saving_rolls: tuple[SavingRolls, ...]
     dead: tuple[str, ...]
     evade_moves: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "miners", MappingProxyType(dict(self.miners)))    # read-only, in the same order
+        object.__setattr__(self, "rulings", MappingProxyType(dict(self.rulings)))
 
     @property
     def active(self) -> MinerResult:
