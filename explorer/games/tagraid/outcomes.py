@@ -17,7 +17,6 @@ without loading the Order, Round or table modules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
