@@ -241,7 +241,7 @@ def create_app(game_id: str = "tagraid"):
     g = get_game(game_id)
     tabs = []
     for i, p in enumerate(g.pages):
-        widget, redraw = p.build()
+        widget, redraw = p.build(g)
         intro = pn.pane.HTML(f"<div style='{_TEXT}'>{html.escape(p.summary)}</div>", margin=(0, 10))
         parts = [browser_fixes()] if i == 0 else []
         tabs.append((p.title, pn.Column(*parts, intro, served_pane(widget, redraw=redraw, sizing_mode="stretch_width"),

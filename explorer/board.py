@@ -47,14 +47,9 @@ from enum import Enum
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-import networkx as nx
-import shapely
 from pydantic import BaseModel, ConfigDict, Field
-from shapely.geometry import Polygon
-from shapely.geometry.base import BaseGeometry
-from shapely.validation import explain_validity
 
 from .errors import ScenarioError, short_repr
 from .hexgrid import (
@@ -62,6 +57,12 @@ from .hexgrid import (
 )
 from .scenario import read_toml, validate
 from .text import plural
+
+if TYPE_CHECKING:  # shapely (and numpy under it) and networkx are imported by the queries that need them
+    import networkx as nx
+    import shapely
+    from shapely.geometry import Polygon
+    from shapely.geometry.base import BaseGeometry
 
 Point = tuple[float, float]
 
@@ -235,6 +236,8 @@ class Scenery:
     @property
     def shape(self) -> Polygon:
         """The shapely polygon (board units)."""
+        from shapely.geometry import Polygon
+
         return Polygon(self.polygon)
 
 
@@ -470,6 +473,8 @@ class Board:
         """
         if passable is None and "_graph" in self.__dict__:
             return self.__dict__["_graph"]
+        import networkx as nx
+
         ok = passable or _default_passable
         g = nx.Graph()
         nodes = [h for h, c in self._cells.items() if ok(h, c)]
@@ -495,6 +500,8 @@ class Board:
             g = g.copy()
             g.add_node(a)
             g.add_edges_from((a, n) for n in self.steps(a, passable) if n in g)
+        import networkx as nx
+
         try:
             return nx.shortest_path(g, a, b)
         except nx.NetworkXNoPath:
@@ -530,10 +537,14 @@ class Board:
     # -- geometry (board units)
     def hex_shape(self, h: Hex) -> Polygon:
         """The hexagon ``h`` as a shapely polygon in board units."""
+        from shapely.geometry import Polygon
+
         return Polygon(self.layout.corners(h))
 
     @cached_property
     def _hex_tree(self) -> tuple[shapely.STRtree, list[Hex]]:
+        import shapely
+
         hs = list(self._cells)
         return shapely.STRtree([self.hex_shape(h) for h in hs]), hs
 
@@ -572,6 +583,8 @@ class Board:
 
     def region(self, hexes: Iterable[Hex]) -> BaseGeometry:
         """The union of the given hexagons as one shapely geometry (board units; empty for no hexes)."""
+        import shapely
+
         return shapely.union_all([self.hex_shape(h) for h in hexes])
 
     @cached_property
@@ -582,6 +595,8 @@ class Board:
     @cached_property
     def scenery_tree(self) -> shapely.STRtree:
         """STRtree over the scenery polygons (indices into :attr:`scenery`)."""
+        import shapely
+
         return shapely.STRtree([s.shape for s in self.scenery])
 
     def bounds(self) -> tuple[float, float, float, float]:
@@ -840,6 +855,9 @@ def _check_polygon(points: Iterable[Iterable[float]], field_: str, source: str |
     for i, p in enumerate(pts):
         if len(p) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in p):
             raise ScenarioError(f"{field_}[{i}]", f"{short_repr(p)} is not a finite point", allowed, source)
+    from shapely.geometry import Polygon
+    from shapely.validation import explain_validity
+
     poly = Polygon(pts)
     if not poly.is_valid or poly.area == 0:
         why = explain_validity(poly) if not poly.is_valid else "it has no area"

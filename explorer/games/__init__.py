@@ -59,11 +59,13 @@ class Page:
         slug: URL part, lower-case words joined by ``-`` (``"face-to-face"``).
         title: the page's title ("Face to Face Rolls").
         summary: one sentence for the landing page.
-        build: returns ``(widget, redraw)``: a fresh ipywidget tree for one browser session, and a callable to run
-            once the browser has connected (or ``None``). Imports its widget modules when called, never before.
+        build: ``(game) -> (widget, redraw)``: a fresh ipywidget tree for one browser session, and a callable to run
+            once the browser has connected (or ``None``). ``game`` is the :class:`Game` the page belongs to, passed
+            in by the caller (:meth:`Game.open_page`, the app), so a page's widget modules never import their own
+            ``game`` module back (docs/design.md, "Layers"). Imports its widget modules when called, never before.
         kinds: the scenario kinds this page shows (``""``: a game's scenarios without a ``kind``); documentation
             links a scenario to the page that lists its kind, and to no page when none does.
-        open: ``(built-in scenario id) -> (widget, redraw)``: like ``build``, opened on that scenario (one of
+        open: ``(game, built-in scenario id) -> (widget, redraw)``: like ``build``, opened on that scenario (one of
             ``kinds``); the app calls it for ``?scenario=<id>`` (:func:`explorer.app.scenario_page_widget`), and
             documentation links carry the id only to a page that has it. ``None``: the page opens its defaults.
         default: the built-in scenario (one of ``kinds``) the page opens on when no ``?scenario=`` is given. One rule
@@ -76,9 +78,9 @@ class Page:
     slug: str
     title: str
     summary: str
-    build: Callable[[], tuple[Any, Callable[[], None] | None]]
+    build: Callable[[Game], tuple[Any, Callable[[], None] | None]]
     kinds: tuple[str, ...] = ()
-    open: Callable[[str], tuple[Any, Callable[[], None] | None]] | None = None
+    open: Callable[[Game, str], tuple[Any, Callable[[], None] | None]] | None = None
     default: str | None = None
 
 
@@ -256,8 +258,8 @@ class Game:
         page = self.page(slug)
         name = name or page.default
         if name and page.open is not None:
-            return page.open(name)
-        return page.build()
+            return page.open(self, name)
+        return page.build(self)
 
     def builtin_verdict(self, name: str) -> tuple[str, str]:
         """``(title, verdict)`` of built-in scenario ``name`` resolved with its own readings and seed, as

@@ -25,7 +25,7 @@ def _tray(w):
 def test_page_is_registered_and_builds():
     GAME = get_game("galaxydefenders")
     assert [p.slug for p in GAME.pages] == ["combat", "ai"]
-    w, redraw = GAME.pages[0].build()
+    w, redraw = GAME.pages[0].build(GAME)
     assert isinstance(w, CombatExplorer) and w.trace is not None and w.odds is not None
     redraw()
     assert "calibration" in w.children[0].value and "prints no die faces" in w.children[0].value
@@ -177,7 +177,7 @@ def test_open_shows_the_scenario_as_explorer_resolve_does(name):
 
     from explorer.games.galaxydefenders.game import outcome_text
 
-    w, redraw = get_game("galaxydefenders").page("combat").open(name)
+    w, redraw = get_game("galaxydefenders").open_page("combat", name)
     t = _resolved(name)
     assert w.opened == name and w.trace.outcome == t.outcome
     assert [(s.title, s.detail) for s in w.trace.steps] == [(s.title, s.detail) for s in t.steps]
@@ -211,7 +211,7 @@ def test_dice_added_to_an_opened_scenario_roll_from_the_seed_shown():
     faces every time the page opens), not from an unseeded roller (the combat page opens on it by default)."""
     faces = set()
     for _ in range(4):
-        w, _redraw = get_game("galaxydefenders").page("combat").open("gd-book-mark")
+        w, _redraw = get_game("galaxydefenders").open_page("combat", "gd-book-mark")
         w.dice["red"].value = "9"
         step = next(s for s in w.trace.steps if "faces" in s.facts and "bolts" in s.facts)
         faces.add(tuple(map(tuple, step.facts["faces"])))

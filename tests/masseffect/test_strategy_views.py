@@ -121,7 +121,7 @@ def test_open_shows_the_scenario_as_explorer_resolve_does(name):
     from explorer.games import get_game
     from explorer.games.masseffect.outcome import outcome_text
 
-    w, redraw = get_game("masseffect").page("strategy-pool").open(name)
+    w, redraw = get_game("masseffect").open_page("strategy-pool", name)
     t = _resolved(name)
     assert w.opened == name and w.trace.outcome == t.outcome
     assert [(s.title, s.detail) for s in w.trace.steps] == [(s.title, s.detail) for s in t.steps]

@@ -57,7 +57,7 @@ def _recorder(monkeypatch, *widgets):
 def test_face_to_face_page_shares_models_and_keeps_every_widgets_state():
     from explorer.games import get_game
 
-    root, _ = get_game("tagraid").page("face-to-face").build()
+    root, _ = get_game("tagraid").open_page("face-to-face")
     before = len(_front_end(root))
     n_before, n_after = share_style_models(root)
     after = _front_end(root)

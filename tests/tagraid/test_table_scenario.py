@@ -84,7 +84,7 @@ def test_the_line_of_fire_page_opens_a_table_scenario():
     verdict equals ``explorer resolve tr-22``'s (B at Short Range, 5.662 hex units)."""
     page = G.page("line-of-fire")
     assert "table" in page.kinds and page.open is not None
-    lof, redraw = page.open("tr-22")
+    lof, redraw = page.open(G, "tr-22")
     redraw()
     assert lof.shooter == "A" and lof.rulings.reading("lof_grazing") == "touching_blocks"
     b = next(v for v in lof.verdicts if v.target == "B")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipywidgets as W
 import pytest
 
-from explorer.games import all_games
+from explorer.games import all_games, get_game
 
 HOSTILE = ["²", "9" * 5000, "1e3", "nan", "-0", "\n", "x" * 10_000, "١٢", " ", "3.5", "+-3"]
 
@@ -33,7 +33,7 @@ PAGES = [(g.id, p) for g in all_games() for p in g.pages]
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id,page", PAGES, ids=[f"{g}-{p.slug}" for g, p in PAGES])
 def test_every_text_box_survives_hostile_input(game_id, page):
-    root, _redraw = page.build()
+    root, _redraw = page.build(get_game(game_id))
     boxes = list(_text_boxes(root))
     if not boxes:
         pytest.skip(f"{game_id}-{page.slug} has no free-text input (only dropdowns, buttons and the board)")

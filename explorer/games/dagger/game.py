@@ -37,8 +37,8 @@ def _options():
     return ALL_OPTIONS
 
 
-def _nemesis_page():
-    return _nemesis_open(GAME.page_default("nemesis-phase"))
+def _nemesis_page(game: Game):
+    return _nemesis_open(game, game.page_default("nemesis-phase"))
 
 
 def outcome_text(trace: Trace) -> str:
@@ -48,10 +48,10 @@ def outcome_text(trace: Trace) -> str:
     return text(trace)
 
 
-def _nemesis_open(name: str):
+def _nemesis_open(game: Game, name: str):
     from .views import nemesis_page
 
-    return nemesis_page(name)
+    return nemesis_page(name, game=game)
 
 
 def picture(scenario, trace: Trace) -> str | None:

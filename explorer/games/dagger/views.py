@@ -41,6 +41,7 @@ import ipywidgets as W
 import numpy as np
 
 from explorer.errors import ExplorerError
+from explorer.games import Game, get_game
 from explorer.kernel import Frame, trace_of
 from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
@@ -55,9 +56,15 @@ from .nemesis_scenario import NemesisScenario, playthrough
 from .state import THREAT_LOSS, ChoiceMade, EnemyActed, GameState
 from .worldmap import WorldMap, nearest_operational_bases
 
-from .game import GAME
 
-DEFAULT_SCENARIO = GAME.page_default("nemesis-phase")
+
+def _game(game: Game | None = None) -> Game:
+    """The game of this page: the one the app passes in (:attr:`explorer.games.Page.build`), else the registry's (a
+    widget module never imports its game module: docs/design.md, "Layers")."""
+    return game if game is not None else get_game("dagger")
+
+
+DEFAULT_SCENARIO = _game().page_default("nemesis-phase")
 """The scenario the page opens on: the game's default (the registry's rule, :attr:`explorer.games.Page.default`)."""
 DEFAULT = "(scenario / rule default)"
 """Choice dropdown entry: no choice of yours (the scenario's [choices] table, else the engine's stated default)."""
@@ -70,18 +77,14 @@ TRACK_TOP = 392
 """Canvas size in CSS pixels; the threat track is drawn below ``TRACK_TOP``."""
 
 
-def nemesis_scenarios() -> list[str]:
+def nemesis_scenarios(game: Game | None = None) -> list[str]:
     """Ids of the built-in D.A.G.G.E.R. scenarios of kind ``nemesis`` (every ``dg-*`` one), in display order."""
-    from .game import GAME
-
-    return [s.name for s in GAME.scenarios() if s.kind == "nemesis"]
+    return [s.name for s in _game(game).scenarios() if s.kind == "nemesis"]
 
 
-def load_scenario(scenario_id: str) -> NemesisScenario:
+def load_scenario(scenario_id: str, game: Game | None = None) -> NemesisScenario:
     """A built-in nemesis scenario, parsed. Raises ScenarioError for an unknown id."""
-    from .game import GAME
-
-    return GAME.load_builtin(scenario_id)[1]
+    return _game(game).load_builtin(scenario_id)[1]
 
 
 def _rgb(css: str) -> tuple[int, int, int]:
@@ -468,7 +471,8 @@ class NemesisStepper(W.VBox):
         redraws: how many times the canvas was redrawn (each redraw is one message).
     """
 
-    def __init__(self, scenario_id: str = DEFAULT_SCENARIO):
+    def __init__(self, scenario_id: str = DEFAULT_SCENARIO, game: Game | None = None):
+        self.game = _game(game)
         self.frames: tuple[Frame[GameState], ...] = ()
         self.positions: list[Position] = []
         self.ctx: PhaseContext | None = None
@@ -477,7 +481,7 @@ class NemesisStepper(W.VBox):
         self.selected: str | None = None
         self.redraws = 0
         self._quiet = False
-        self.picker = W.Dropdown(options=nemesis_scenarios(), value=scenario_id, description="Scenario",
+        self.picker = W.Dropdown(options=nemesis_scenarios(self.game), value=scenario_id, description="Scenario",
                                  layout=W.Layout(width="360px"))
         self.about = W.HTML(layout=W.Layout(max_width="640px"))
         self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
@@ -541,7 +545,7 @@ class NemesisStepper(W.VBox):
     def load(self, scenario_id: str) -> None:
         """Show built-in scenario ``scenario_id`` from its first position (your choices reset; rulings kept)."""
         try:
-            self.scenario = load_scenario(scenario_id)
+            self.scenario = load_scenario(scenario_id, self.game)
         except ExplorerError as e:
             self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
             return
@@ -553,7 +557,7 @@ class NemesisStepper(W.VBox):
             self.showdown.value = bool(self.scenario.state.showdown)
         finally:
             self._quiet = False
-        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), state=self._note_state())
+        self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id), state=self._note_state())
         self.run(keep_position=False)
 
     def _note_state(self) -> str:
@@ -873,9 +877,11 @@ _LEGEND = _box(
     "dg-legend", "font-size:11px;color:#495057;max-width:760px")
 
 
-def nemesis_page(scenario_id: str = DEFAULT_SCENARIO) -> tuple[NemesisStepper, Callable[[], None]]:
-    """The Nemesis Phase stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
-    w = NemesisStepper(scenario_id)
+def nemesis_page(scenario_id: str = DEFAULT_SCENARIO, game: Game | None = None) -> tuple[NemesisStepper,
+                                                                                         Callable[[], None]]:
+    """The Nemesis Phase stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``.
+    ``game``: the page's :class:`~explorer.games.Game` (passed by ``Page.open``)."""
+    w = NemesisStepper(scenario_id, game=game)
     return w, w.redraw
 
 

@@ -29,15 +29,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from pydantic import Field
 
 from explorer.schema import StrictFrozen
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
+
+if TYPE_CHECKING:  # networkx is imported where a query needs it: loading a map (the forecast) does not
+    import networkx as nx
 
 FIXED_BASES: tuple[str, ...] = ("New York", "Atlantis", "Madripoor", "Wakanda")
 """The four bases printed on the board (Setup); the fifth, the Iliad, is a token placed on a numbered space."""
@@ -179,11 +181,42 @@ class WorldMap:
                        "bases other than Asgard (Asgard is not a base)")
         if self.bifrost not in names:
             raise _err("map.bifrost", f"the Bifrost slot {self.bifrost!r} is not a space", "names of spaces")
-        g = self.graph
-        if not nx.is_connected(g):
-            comps = sorted((sorted(c) for c in nx.connected_components(g)), key=len)
+        comps = self._components()
+        if len(comps) > 1:
+            comps = sorted((sorted(c) for c in comps), key=len)
             raise _err("map.links", f"space {comps[0][0]!r} cannot be reached from {comps[-1][0]!r}",
                        "lines joining every space to the others")
+
+    def _neighbours(self) -> dict[str, set[str]]:
+        """``{space: the spaces joined to it by a line}`` (cached). The queries below walk this themselves: the
+        Nemesis Phase and ``explorer dagger forecast`` need no networkx (:attr:`graph` imports it when asked)."""
+        nbrs = self._cache.get("neighbours")
+        if nbrs is None:
+            nbrs = {s.name: set() for s in self.spaces}
+            for a, b in self.links:
+                nbrs[a].add(b)
+                nbrs[b].add(a)
+            self._cache["neighbours"] = nbrs
+        return nbrs
+
+    def _components(self) -> list[set[str]]:
+        """The connected groups of spaces, each found from its first space in file order (as
+        ``networkx.connected_components`` lists them)."""
+        nbrs = self._neighbours()
+        seen: set[str] = set()
+        out = []
+        for s in nbrs:
+            if s in seen:
+                continue
+            comp, todo = {s}, [s]
+            while todo:
+                for n in nbrs[todo.pop()]:
+                    if n not in comp:
+                        comp.add(n)
+                        todo.append(n)
+            seen |= comp
+            out.append(comp)
+        return out
 
     # -- graph
     @property
@@ -192,6 +225,8 @@ class WorldMap:
         Shared and cached: do not mutate."""
         g = self._cache.get("graph")
         if g is None:
+            import networkx as nx
+
             g = nx.Graph()
             for s in self.spaces:
                 g.add_node(s.name, region=s.region)
@@ -202,10 +237,24 @@ class WorldMap:
     def _dist(self, within_region: str | None = None) -> dict[str, dict[str, int]]:
         key = ("dist", within_region)
         d = self._cache.get(key)
-        if d is None:
-            g = self.graph if within_region is None else self.graph.subgraph(
-                [s.name for s in self.spaces if s.region == within_region])
-            d = {a: dict(m) for a, m in nx.all_pairs_shortest_path_length(g)}
+        if d is None:  # breadth first from every space (as networkx.all_pairs_shortest_path_length)
+            keep = {s.name for s in self.spaces if within_region is None or s.region == within_region}
+            nbrs = self._neighbours()
+            d = {}
+            for a in self.names:
+                if a not in keep:
+                    continue
+                dist, level, k = {a: 0}, [a], 0
+                while level:
+                    k += 1
+                    nxt = []
+                    for u in level:
+                        for n in nbrs[u]:
+                            if n in keep and n not in dist:
+                                dist[n] = k
+                                nxt.append(n)
+                    level = nxt
+                d[a] = dist
             self._cache[key] = d
         return d
 
@@ -225,7 +274,7 @@ class WorldMap:
         return by[name]
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name in self.graph
+        return isinstance(name, str) and name in self._neighbours()
 
     def region_of(self, name: str) -> str:
         """The region of space ``name``."""
@@ -235,7 +284,7 @@ class WorldMap:
         """Spaces joined to ``name`` by a line, in map order (computed once per map)."""
         adj = self._cache.get("adjacent")
         if adj is None:
-            g = self.graph
+            g = self._neighbours()
             adj = self._cache["adjacent"] = {a: tuple(n for n in self.names if n in g[a]) for a in self.names}
         return adj[name]
 

@@ -67,9 +67,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-import networkx as nx
 from pydantic import Field
 
 from explorer.board import EdgeFeature, EdgeKind, parse_edge_key, parse_hex_key
@@ -78,6 +77,9 @@ from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
 from explorer.text import plural
+
+if TYPE_CHECKING:  # imported inside the functions that walk the Areas (outcome text and combat need none)
+    import networkx as nx
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
@@ -178,6 +180,7 @@ class AreaMap:
 
     def graph(self, crosses_barriers: bool) -> nx.Graph:
         """Hex movement graph for a figure that can (not) cross Barrier Hex Sides."""
+        import networkx as nx
         g = nx.Graph()
         g.add_nodes_from(h for h in self.area_of if h not in self.blocking)
         for h in list(g.nodes):
@@ -188,6 +191,7 @@ class AreaMap:
 
     def area_graph(self, crosses_barriers: bool) -> nx.Graph:
         """Areas joined when a legal step leads from one to the other."""
+        import networkx as nx
         g = nx.Graph()
         g.add_nodes_from(set(self.area_of.values()))
         for a, b in self.graph(crosses_barriers).edges:
@@ -224,6 +228,7 @@ def parse_map(sc: ActivationScenario, source: str) -> AreaMap:
         ScenarioError: a hex in two Areas, an Area that is not contiguous, a centre outside its Area, an edge between
             non-adjacent hexes or off the map, more than :data:`MAX_HEXES` hexes.
     """
+    import networkx as nx
     area_of: dict[Hex, str] = {}
     for name, keys in sc.areas.items():
         if not keys:
@@ -498,6 +503,7 @@ def _opponents(mover_kind: str, others) -> list[Figure]:
 
 def area_distance(amap: AreaMap, g: nx.Graph, a: Hex, b: Hex) -> int | None:
     """Distance in Areas between the Areas of two hexes along legal steps (``None``: no legal path)."""
+    import networkx as nx
     try:
         return nx.shortest_path_length(g, amap.area_of[a], amap.area_of[b])
     except nx.NetworkXNoPath:
@@ -553,6 +559,7 @@ def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation
 def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> tuple[list[str], list[Hex]]:
     """Area to Area through centre hexes (11.11): up to ``areas`` Areas along a shortest Area path toward
     ``goal_area``. Returns ``(Areas entered, hex path)``."""
+    import networkx as nx
     ag = amap.area_graph(state.crosses_barriers)
     hg = amap.graph(state.crosses_barriers)
     route = nx.shortest_path(ag, amap.area_of[state.mover.at], goal_area)[1:areas + 1]
@@ -587,6 +594,7 @@ def end_hex(state: Activation, amap: AreaMap, dest: str, kind: str, strict_adjac
         return any(n in amap.area_of and n not in amap.blocking and n not in occupied for n in neighbors(h))
 
     def reachable(h: Hex) -> bool:
+        import networkx as nx
         return h == state.mover.at or (h in hg and state.mover.at in hg and nx.has_path(hg, state.mover.at, h))
 
     areas = [dest]
@@ -651,6 +659,7 @@ def move(state: Activation, amap: AreaMap, r, kind: str, came_from: Hex | None
          ) -> tuple[Activation | None, list[Step], list[Note]]:
     """Apply a move action (``move_adjacent``, ``move_toward``, ``move_away``); ``None`` when it cannot be applied
     (then the next rule is tried, 11.11). Returns ``(state or None, steps, one note per step)``."""
+    import networkx as nx
     sec = "Movement"
     rule = S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT
     t = state.target
@@ -771,6 +780,7 @@ def place_second(state: Activation, ctx: ActivationContext) -> tuple[Activation,
     hg = amap.graph(state.crosses_barriers)
 
     def free(h: Hex) -> bool:
+        import networkx as nx
         ok = h in amap.area_of and h not in amap.blocking and h not in occupied and h != lead
         if ok and swarm:
             ok = h == start_extra or (h in hg and start_extra in hg and nx.has_path(hg, start_extra, h))

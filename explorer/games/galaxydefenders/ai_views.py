@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import ipywidgets as W
 
 from explorer.hexgrid import Hex
+from explorer.games import Game, get_game
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.text import plural
 from explorer.kernel import Frame
@@ -41,9 +42,14 @@ from .activation import (Activation, ActivationScenario, EndChosen, LeadChosen, 
                          Targeted, Walked, parse_map, play_activation)
 from .map_draw import FAIL, PASS, PATH, SIDE_FILL, area_board, area_board_layout, area_overlays
 
-from .game import GAME
 
-DEFAULT_SCENARIO = GAME.page_default("ai")
+def _game(game: Game | None = None) -> Game:
+    """The game of this page: the one the app passes in (:attr:`explorer.games.Page.build`), else the registry's (a
+    widget module never imports its game module: docs/design.md, "Layers")."""
+    return game if game is not None else get_game("galaxydefenders")
+
+
+DEFAULT_SCENARIO = _game().page_default("ai")
 """The scenario the page opens on (the registry's rule, :attr:`explorer.games.Page.default`)."""
 AI_RULINGS = ("line_of_sight",)
 """Ruling options an activation consults."""
@@ -51,26 +57,22 @@ AI_RULINGS = ("line_of_sight",)
 FOCUS = "#f59f00"
 
 
-def activation_scenarios() -> list[str]:
+def activation_scenarios(game: Game | None = None) -> list[str]:
     """Ids of the built-in Galaxy Defenders scenarios of kind ``activation``, in display order."""
-    from .game import GAME
-
-    return [s.name for s in GAME.scenarios() if s.kind == "activation"]
+    return [s.name for s in _game(game).scenarios() if s.kind == "activation"]
 
 
-def load_scenario(scenario_id: str) -> ActivationScenario:
+def load_scenario(scenario_id: str, game: Game | None = None) -> ActivationScenario:
     """A built-in ``activation`` scenario, validated.
 
     Raises:
         ScenarioError: unknown id, or not an activation scenario.
     """
-    from .game import GAME
-
-    kind, sc = GAME.load_builtin(scenario_id)
+    kind, sc = _game(game).load_builtin(scenario_id)
     if kind != "activation":
         from explorer.errors import ScenarioError
 
-        raise ScenarioError("kind", f"{scenario_id} is a {kind} scenario", activation_scenarios())
+        raise ScenarioError("kind", f"{scenario_id} is a {kind} scenario", activation_scenarios(game))
     return sc
 
 
@@ -241,11 +243,12 @@ class AIStepper(ScenarioStepperView):
     FIT = (640, 520)
     """The box (pixels) a map is scaled to fit at load (at most :attr:`scale` pixels per board unit)."""
 
-    def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 48.0):
+    def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 48.0, game: Game | None = None):
+        self.game = _game(game)
         self.scale = scale
         self.rules = W.HTML(layout=W.Layout(max_width="640px"))
         self.rules.add_class("gd-ai-rules-box")
-        self._build_parts(activation_scenarios(), scenario_id, opts.rulings().options, AI_RULINGS, "120px", "360px",
+        self._build_parts(activation_scenarios(self.game), scenario_id, opts.rulings().options, AI_RULINGS, "120px", "360px",
                           "gd-ai-stepper", under_focus=[self.rules])
         main = self._board_and_side([self.about, *self.rulings_box.values(), self.message, self.outcome,
                                      self.stepper])
@@ -255,9 +258,9 @@ class AIStepper(ScenarioStepperView):
 
     def load(self, scenario_id: str) -> None:
         """Show built-in scenario ``scenario_id`` (rulings kept)."""
-        self.scenario = load_scenario(scenario_id)
+        self.scenario = load_scenario(scenario_id, self.game)
         self.map = parse_map(self.scenario, scenario_id)
-        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), state=self._note_state())
+        self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id), state=self._note_state())
         self._show_about(self.scenario.title, self.scenario.description)
         board = area_board(self.map, self.scenario.title)
         minx, miny, maxx, maxy = board.bounds()
@@ -351,9 +354,10 @@ _LEGEND = ("<div class='gd-ai-legend' style='font-family:sans-serif;font-size:11
            f"<span style='background:{FAIL};opacity:.35'>&nbsp;&nbsp;&nbsp;</span> dropped</div>")
 
 
-def ai_page(scenario_id: str = DEFAULT_SCENARIO) -> tuple[AIStepper, Callable[[], None]]:
-    """The A.I. stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
-    w = AIStepper(scenario_id)
+def ai_page(scenario_id: str = DEFAULT_SCENARIO, game: Game | None = None) -> tuple[AIStepper, Callable[[], None]]:
+    """The A.I. stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``. ``game``: the
+    page's :class:`~explorer.games.Game` (passed by ``Page.open``)."""
+    w = AIStepper(scenario_id, game=game)
     return w, w.redraw
 
 

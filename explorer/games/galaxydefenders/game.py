@@ -96,24 +96,24 @@ def outcome_text(trace: Trace) -> str:
     return "\n".join(lines)
 
 
-def _combat_page():
-    return _combat_open(GAME.page_default("combat"))
+def _combat_page(game: Game):
+    return _combat_open(game, game.page_default("combat"))
 
 
-def _combat_open(name: str):
+def _combat_open(game: Game, name: str):
     from .views import combat_open
 
-    return combat_open(name)
+    return combat_open(name, game=game)
 
 
-def _ai_page():
-    return _ai_open(GAME.page_default("ai"))
+def _ai_page(game: Game):
+    return _ai_open(game, game.page_default("ai"))
 
 
-def _ai_open(name: str):
+def _ai_open(game: Game, name: str):
     from .ai_views import ai_page
 
-    return ai_page(name)
+    return ai_page(name, game=game)
 
 
 PAGES: tuple[Page, ...] = (

@@ -29,6 +29,7 @@ import ipywidgets as W
 
 from explorer.dice import Dice
 from explorer.errors import ExplorerError, ScenarioError
+from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.scenario_note import ScenarioNote
@@ -512,11 +513,9 @@ class CombatExplorer(W.VBox):
         if self.opened is None:
             self.outcome.show(None)
         else:
-            from .game import outcome_text
-
             # the page's inputs and picked faces: the note says when they are no longer the scenario's as opened
             state = repr((sorted(data.items(), key=str), sorted(self.hand.items(), key=str)))
-            self.outcome.show(self.opened, str(data.get("title", "")), outcome_text(trace), state=state, live=True)
+            self.outcome.show(self.opened, str(data.get("title", "")), _game().outcome_text(trace), state=state, live=True)
 
     def _die_dropdown(self, key: tuple[str, int], colour: str, shown: str) -> W.Dropdown:
         die = self._cal.die(colour)
@@ -628,15 +627,20 @@ def _split_effects(effects: list[dict]) -> tuple[list[dict], list[dict]]:
     return handled, extra
 
 
-def combat_page() -> tuple[CombatExplorer, Callable[[], None]]:
+def _game(game: Game | None = None) -> Game:
+    """The game of this page: the one the app passes in (:attr:`explorer.games.Page.build`), else the registry's (a
+    widget module never imports its game module: docs/design.md, "Layers")."""
+    return game if game is not None else get_game("galaxydefenders")
+
+
+def combat_page(game: Game | None = None) -> tuple[CombatExplorer, Callable[[], None]]:
     """The combat explorer on the page's default scenario (the registry's rule, :attr:`explorer.games.Page.default`):
     ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
-    from .game import GAME
+    game = _game(game)
+    return combat_open(game.page_default("combat"), game=game)
 
-    return combat_open(GAME.page_default("combat"))
 
-
-def combat_open(name: str) -> tuple[CombatExplorer, Callable[[], None]]:
+def combat_open(name: str, game: Game | None = None) -> tuple[CombatExplorer, Callable[[], None]]:
     """The combat explorer opened on built-in ``combat`` scenario ``name`` (:meth:`CombatExplorer.open_scenario`):
     ``(widget, redraw)``.
 
@@ -645,8 +649,6 @@ def combat_open(name: str) -> tuple[CombatExplorer, Callable[[], None]]:
     """
     from explorer.scenario import read_toml
 
-    from .game import GAME
-
     w = CombatExplorer()
-    w.open_scenario(read_toml(name, text=GAME.scenario_text(name)), name)
+    w.open_scenario(read_toml(name, text=_game(game).scenario_text(name)), name)
     return w, w.redraw

@@ -35,6 +35,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.hexgrid import Hex
+from explorer.games import Game, get_game
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.scenario import read_toml
 from explorer.trace import Step, Trace
@@ -49,9 +50,14 @@ from .activation import (AdvanceFocus, OrderFocus, PathFocus, Scene, SpawnFocus,
 from .map import MissionMap, load_map, map_from_dict
 from .map_svg import ENEMY_FILL, SQUADMATE_FILL, icon_overlays, layout, to_board
 
-from .game import GAME
 
-DEFAULT_SCENARIO = GAME.page_default("enemy-activation")
+def _game(game: Game | None = None) -> Game:
+    """The game of this page: the one the app passes in (:attr:`explorer.games.Page.build`), else the registry's (a
+    widget module never imports its game module: docs/design.md, "Layers")."""
+    return game if game is not None else get_game("masseffect")
+
+
+DEFAULT_SCENARIO = _game().page_default("enemy-activation")
 """The scenario the page opens on (the registry's rule, :attr:`explorer.games.Page.default`)."""
 ACTIVATION_RULINGS = ("fewest_hit_points", "downed_squadmates", "invalid_activation_timing", "distance_elevation",
                       "lof_own_hex_locked_door", "lof_out_of_bounds", "lof_intervening_elevation")
@@ -62,22 +68,18 @@ DEFAULT = "(scenario / rule default)"
 """Choice dropdown entry: no choice of yours (the scenario's [choices] table, else the documented default)."""
 
 
-def activation_scenarios() -> list[str]:
+def activation_scenarios(game: Game | None = None) -> list[str]:
     """Ids of the built-in scenarios of kind ``activation`` (``me-03``, ``me-06``, ``me-07``, ...), sorted."""
-    from .game import GAME
-
-    return [s.name for s in GAME.scenarios() if s.kind == "activation"]
+    return [s.name for s in _game(game).scenarios() if s.kind == "activation"]
 
 
-def scenario_data(scenario_id: str) -> dict[str, Any]:
+def scenario_data(scenario_id: str, game: Game | None = None) -> dict[str, Any]:
     """The TOML document of a built-in scenario (a plain dict).
 
     Raises:
         ScenarioError: unknown id (lists the built-in ids).
     """
-    from .game import GAME
-
-    return read_toml(f"{scenario_id} (built-in)", text=GAME.scenario_text(scenario_id))
+    return read_toml(f"{scenario_id} (built-in)", text=_game(game).scenario_text(scenario_id))
 
 
 def scenario_map(data: Mapping[str, Any], source: str = "scenario") -> MissionMap:
@@ -227,12 +229,13 @@ class ActivationStepper(ScenarioStepperView):
         choices: the player's choices applied on top of the scenario's own ``[choices]`` table (same shape).
     """
 
-    def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 30.0):
+    def __init__(self, scenario_id: str = DEFAULT_SCENARIO, scale: float = 30.0, game: Game | None = None):
+        self.game = _game(game)
         self.scale = scale
         self.choices: dict[str, Any] = {}
         self.played: tuple[Frame, ...] = ()
         self.choices_box = W.VBox()
-        self._build_parts(activation_scenarios(), scenario_id, opts.rulings().options, ACTIVATION_RULINGS, "200px",
+        self._build_parts(activation_scenarios(self.game), scenario_id, opts.rulings().options, ACTIVATION_RULINGS, "200px",
                           "400px", "me-activation-stepper")
         rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                               layout=W.Layout(max_width="640px"))
@@ -245,10 +248,10 @@ class ActivationStepper(ScenarioStepperView):
     # -- loading and resolving -------------------------------------------------------------------------------------
     def load(self, scenario_id: str) -> None:
         """Show built-in scenario ``scenario_id`` (its choices reset, rulings kept)."""
-        self.data = scenario_data(scenario_id)
+        self.data = scenario_data(scenario_id, self.game)
         self.map = scenario_map(self.data, scenario_id)
         self.choices = {}
-        self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), state=self._note_state())
+        self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id), state=self._note_state())
         self._show_about(self.data["title"], self.data.get("description", ""))
         self._new_board(to_board(self.map), self.scale)
         self.board.on_select(self._clicked)
@@ -401,7 +404,9 @@ _LEGEND = ("<div class='me-act-legend' style='font-family:sans-serif;font-size:1
            "the step talks about</div>")
 
 
-def activation_page(scenario_id: str = DEFAULT_SCENARIO) -> tuple[ActivationStepper, Callable[[], None]]:
-    """The enemy-activation stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
-    w = ActivationStepper(scenario_id)
+def activation_page(scenario_id: str = DEFAULT_SCENARIO, game: Game | None = None) -> tuple[ActivationStepper,
+                                                                                             Callable[[], None]]:
+    """The enemy-activation stepper for the Panel app: ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``.
+    ``game``: the page's :class:`~explorer.games.Game` (passed by ``Page.open``)."""
+    w = ActivationStepper(scenario_id, game=game)
     return w, w.redraw

@@ -2,14 +2,14 @@
 
 A Mass Effect scenario file names its ``kind``; each kind is resolved by one rules module:
 
-==============  =====================  ==============================================================================
-kind            module                 what it answers (sections)
-==============  =====================  ==============================================================================
-``map``         :mod:`.queries`        adjacency, distances, "within N", Line of Fire (Interacting with the Mission Map)
-``strategy``    :mod:`.strategy`       a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
-``damage``      :mod:`.damage`         Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
-``activation``  :mod:`.activation`     a Hazard card's enemy activations: targets, Attack or Advance (Step C)
-==============  =====================  ==============================================================================
+==============  =========================  ==============================================================================
+kind            module                     what it answers (sections)
+==============  =========================  ==============================================================================
+``map``         :mod:`.queries`            adjacency, distances, "within N", Line of Fire (Interacting with the Mission Map)
+``strategy``    :mod:`.strategy_scenario`  a Strategy Roll, its Core Ability triggers and re-rolls, its odds (Step A)
+``damage``      :mod:`.damage`             Squadmate Damage, Damaging Enemies, Elites' Resilience Tracker, End Phase
+``activation``  :mod:`.activation`         a Hazard card's enemy activations: targets, Attack or Advance (Step C)
+==============  =========================  ==============================================================================
 
 Each module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(scenario, rulings, seed) -> Trace``
 (:data:`KINDS`).
@@ -23,7 +23,7 @@ from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "map": ("explorer.games.masseffect.queries", "map_query"),
-    "strategy": ("explorer.games.masseffect.strategy", "strategy"),
+    "strategy": ("explorer.games.masseffect.strategy_scenario", "strategy"),
     "damage": ("explorer.games.masseffect.damage", "damage"),
     "activation": ("explorer.games.masseffect.activation", "activation"),
 }
@@ -73,34 +73,34 @@ def picture(scenario, trace: Trace) -> str | None:
     return None
 
 
-def _map_page():
-    return _map_open(GAME.page_default("mission-map"))
+def _map_page(game: Game):
+    return _map_open(game, game.page_default("mission-map"))
 
 
-def _activation_page():
-    return _activation_open(GAME.page_default("enemy-activation"))
+def _activation_page(game: Game):
+    return _activation_open(game, game.page_default("enemy-activation"))
 
 
-def _map_open(name: str):
+def _map_open(game: Game, name: str):
     from .map_views import map_page
 
-    return map_page(name)
+    return map_page(name, game=game)
 
 
-def _activation_open(name: str):
+def _activation_open(game: Game, name: str):
     from .activation_views import activation_page
 
-    return activation_page(name)
+    return activation_page(name, game=game)
 
 
-def _strategy_page():
-    return _strategy_open(GAME.page_default("strategy-pool"))
+def _strategy_page(game: Game):
+    return _strategy_open(game, game.page_default("strategy-pool"))
 
 
-def _strategy_open(name: str):
+def _strategy_open(game: Game, name: str):
     from .strategy_views import strategy_open
 
-    return strategy_open(name)
+    return strategy_open(name, game=game)
 
 
 def _sequences():

@@ -47,9 +47,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import DIRECTIONS, Edge, Hex, distance as hex_distance, neighbors
@@ -60,6 +59,9 @@ from explorer.trace import RuleRef
 from . import options as opts
 from . import sections as S
 from .map import FeatureKind, MissionMap
+
+if TYPE_CHECKING:  # imported by the two graph builders only: most queries walk the hexes themselves
+    import networkx as nx
 
 RulingsLike = Rulings | Mapping[str, str] | None
 
@@ -178,6 +180,8 @@ def adjacent_hexes(m: MissionMap, h: Hex) -> tuple[Hex, ...]:
 def adjacency_graph(m: MissionMap) -> nx.Graph:
     """Undirected graph of the map hexes with an edge between every two adjacent hexes (cached; do not mutate)."""
     def make():
+        import networkx as nx
+
         g = nx.Graph()
         g.add_nodes_from(m.hexes)
         g.add_edges_from((h, n) for h, ns in _adj_list(m).items() for n in ns)
@@ -238,6 +242,8 @@ def movement_graph(m: MissionMap, *, fast_travel: bool = False) -> nx.DiGraph:
     icons; with ``fast_travel`` (Squadmates only, Fast Travel Icons) also between the two hexes of each Fast Travel
     pair (edge attribute ``fast_travel=True``). Cached; do not mutate."""
     def make():
+        import networkx as nx
+
         g = nx.DiGraph()
         g.add_nodes_from(m.hexes)
         for h, ns in _adj_list(m).items():

@@ -26,6 +26,7 @@ from dataclasses import replace
 import ipywidgets as W
 
 from explorer.hexgrid import Hex
+from explorer.games import Game, get_game
 from explorer.render.svg import HexMark, Label
 from explorer.widgets import HexBoardView, Piece
 
@@ -272,44 +273,46 @@ SCENARIO_PREFIX = "scenario:"
 """Picker values naming a built-in ``map`` scenario (``"scenario:me-04"``); the others name a packaged map."""
 
 
-def map_choices() -> list[tuple[str, str]]:
+def _game(game: Game | None = None) -> Game:
+    """The game of this page: the one the app passes in (:attr:`explorer.games.Page.build`), else the registry's (a
+    widget module never imports its game module: docs/design.md, "Layers")."""
+    return game if game is not None else get_game("masseffect")
+
+
+def map_choices(game: Game | None = None) -> list[tuple[str, str]]:
     """The Map picker's ``(label, value)`` options: every built-in ``map`` scenario (its map and characters, with
     its questions answered), then every packaged map (characters on its Start and Spawn icons)."""
-    from .game import GAME
-
-    out = [(f"{s.name}: {s.title}", SCENARIO_PREFIX + s.name) for s in GAME.scenarios() if s.kind == "map"]
+    out = [(f"{s.name}: {s.title}", SCENARIO_PREFIX + s.name) for s in _game(game).scenarios() if s.kind == "map"]
     return out + [(f"map {name}", name) for name in available_maps()]
 
 
-def page_default() -> str:
+def page_default(game: Game | None = None) -> str:
     """The built-in scenario the Mission Map page opens on (the registry's rule: :meth:`explorer.games.Game.
     page_default`)."""
-    from .game import GAME
-
-    return GAME.page_default("mission-map")
+    return _game(game).page_default("mission-map")
 
 
-def map_page(name: str | None = None) -> tuple[W.Widget, Callable[[], None]]:
+def map_page(name: str | None = None, game: Game | None = None) -> tuple[W.Widget, Callable[[], None]]:
     """The mission-map page: a Map picker (built-in ``map`` scenarios, then packaged maps) over a
     :class:`MissionMapView`; returns ``(widget, redraw)``; ``widget.note`` is its
     :class:`~explorer.widgets.scenario_note.ScenarioNote`.
 
     ``name``: a built-in ``map`` scenario id (its map and characters, and its id, title and answers shown as
     ``explorer resolve`` prints them), else a packaged map's name (characters on its icons); default: the page's
-    default scenario.
+    default scenario. ``game``: the page's :class:`~explorer.games.Game` (passed by ``Page.open``).
 
     Raises:
         ScenarioError: ``name`` is neither a built-in ``map`` scenario nor a packaged map.
     """
     from explorer.widgets.scenario_note import ScenarioNote
 
-    from .game import GAME
     from .queries import load_map_query
 
     holder = W.VBox()
-    choices = map_choices()
+    game = _game(game)
+    choices = map_choices(game)
     values = {v for _l, v in choices}
-    name = name or page_default()
+    name = name or page_default(game)
     value = SCENARIO_PREFIX + name if SCENARIO_PREFIX + name in values or name not in values else name
     if value not in values:
         load_map_query(value[len(SCENARIO_PREFIX):]) if value.startswith(SCENARIO_PREFIX) else load_map(value)
@@ -323,7 +326,7 @@ def map_page(name: str | None = None) -> tuple[W.Widget, Callable[[], None]]:
         if choice.startswith(SCENARIO_PREFIX):
             name = choice[len(SCENARIO_PREFIX):]
             q = load_map_query(name)
-            title, verdict = GAME.builtin_verdict(name)
+            title, verdict = game.builtin_verdict(name)
             note.show(name, title, verdict)
             view = MissionMapView(q.mission_map, {n: (h, side) for n, (h, side, _tags) in q.placements.items()},
                                   note=note)

@@ -25,6 +25,7 @@ import ipywidgets as W
 
 from explorer.scenario import parse_whole
 from explorer.errors import ExplorerError, ScenarioError
+from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.layout import browser_fix
@@ -498,15 +499,20 @@ def _note(text: str) -> str:
     return f"<span style='color:#868e96;font-family:sans-serif;font-size:12px'>{html.escape(text)}</span>"
 
 
-def strategy_page() -> tuple[StrategyPoolExplorer, Callable[[], None]]:
+def _game(game: Game | None = None) -> Game:
+    """The game of this page: the one the app passes in (:attr:`explorer.games.Page.build`), else the registry's (a
+    widget module never imports its game module: docs/design.md, "Layers")."""
+    return game if game is not None else get_game("masseffect")
+
+
+def strategy_page(game: Game | None = None) -> tuple[StrategyPoolExplorer, Callable[[], None]]:
     """The Strategy Pool roller on the page's default scenario (the registry's rule, :attr:`explorer.games.Page.
     default`): ``(widget, redraw)``; call ``redraw`` on ``pn.state.onload``."""
-    from .game import GAME
+    game = _game(game)
+    return strategy_open(game.page_default("strategy-pool"), game=game)
 
-    return strategy_open(GAME.page_default("strategy-pool"))
 
-
-def strategy_open(name: str) -> tuple[StrategyPoolExplorer, Callable[[], None]]:
+def strategy_open(name: str, game: Game | None = None) -> tuple[StrategyPoolExplorer, Callable[[], None]]:
     """The Strategy Pool roller opened on built-in ``strategy`` scenario ``name`` (:meth:`StrategyPoolExplorer.
     open_scenario`): ``(widget, redraw)``.
 
@@ -515,8 +521,6 @@ def strategy_open(name: str) -> tuple[StrategyPoolExplorer, Callable[[], None]]:
     """
     from explorer.scenario import read_toml
 
-    from .game import GAME
-
     w = StrategyPoolExplorer()
-    w.open_scenario(read_toml(name, text=GAME.scenario_text(name)), name)
+    w.open_scenario(read_toml(name, text=_game(game).scenario_text(name)), name)
     return w, w.redraw

@@ -44,20 +44,13 @@ from explorer.trace import RuleRef, Step, Trace
 
 from . import sections as S
 from .lof import TableTop
-from .megabeast import ThreatLevels
+from .megabeast import DEFAULT_THREAT_LEVELS, ThreatLevels  # noqa: F401  (DEFAULT_THREAT_LEVELS re-exported)
 from .options import rulings as default_rulings
-from .ranges import DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, RangeCalibration, WeaponRanges, same_hexagon
+from .lof_report import band_words
+from .ranges import (DEFAULT_RANGE_CALIBRATION, DEFAULT_WEAPON_RANGES, OUT_OF_RANGE, RangeCalibration, WeaponRanges,
+                     same_hexagon)
 from .lof_analysis import LofAnalysisCache
 from .situation import enemy_tags_in_contact
-from .table_scenario import band_words
-
-DEFAULT_WEAPON_RANGES = WeaponRanges(short=3, mid=0, long=-3, out_of_range=None)
-"""The shooter's Range MODs when a table gives none (the Line of Fire explorer's default: +3 / 0 / -3, cannot fire
-Out of Range). An editable default: the rulebook prints weapon profiles on cards, not in the rules."""
-
-DEFAULT_THREAT_LEVELS = ThreatLevels(front=16, adjacent=13, opposite=10)
-"""The MegaBeast Behavior's Threat Levels when a table gives none (the Line of Fire explorer's default). An editable
-default: Behavior cards are printed, not in the rules."""
 
 DEFAULT_PROFILE: dict[str, Any] = {"attribute": 12, "armor": 4, "wounds": 3,
                                    "weapon": {"name": "Weapon", "damage": 13, "burst": 3, "ammunition": "N"}}

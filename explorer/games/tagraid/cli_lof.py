@@ -63,7 +63,8 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
     from explorer.errors import short_repr
 
     from .lof_report import verdict_to_dict
-    from .lof_views import LOF_RULING_KEYS, analyse, scenario_from_table
+    from .lof_analysis import analyse
+    from .lof_scenario import LOF_RULING_KEYS, scenario_from_table
 
     loaded = load_any_table(name_or_path)
     if shooter is not None and shooter not in loaded.table.models:

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from explorer.games import Game, Kinds, Page
 from explorer.trace import Trace
 
+from .words import states_text
+
 
 KINDS: dict[str, tuple[str, str]] = {
     "roll": ("explorer.games.tagraid.game", "roll"),
@@ -119,25 +121,14 @@ def roll_outcome_text(o) -> str:
     return "\n".join(lines)
 
 
-def states_text(states) -> str | None:
-    """The States entered at the end of the Order (``RollOutcome.states``, ``{target: States}``; States; Order
-    Expenditure Sequence step 5.3) as ``"T Slowed"`` / ``"T Slowed, Stunned; B Immobilized"``, ``"none"`` when an
-    attack could cause one and none was entered, or ``None`` when no attack of the scenario causes a State
-    (``states`` is ``None``)."""
-    if states is None:
-        return None
-    entered = {k: v for k, v in states.items() if v}
-    return "; ".join(f"{k} {', '.join(v)}" for k, v in entered.items()) or "none"
-
-
 def picture(scenario, trace: Trace) -> str | None:
     """A roll scenario has no table to draw: ``None``. A table scenario (``kind = "table"``) draws the shooter's
-    verdicts (:func:`.table_scenario.picture`). An Order (``kind = "order"``) draws its table after the Order, with
+    verdicts (:func:`.lof_picture.table_picture`). An Order (``kind = "order"``) draws its table after the Order, with
     the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps before a refused
     declaration). A Round (``kind = "round"``) draws the table it leaves (the last table before a refused
     declaration)."""
     if scenario.kind == "table":
-        from .table_scenario import picture as table_picture
+        from .lof_picture import table_picture
 
         return table_picture(scenario)
     if scenario.kind == "round":
@@ -166,43 +157,43 @@ def picture(scenario, trace: Trace) -> str | None:
     return draw() if callable(draw) else None
 
 
-def _face_to_face_page():
-    return _face_to_face_open(GAME.page_default("face-to-face"))
+def _face_to_face_page(game: Game):
+    return _face_to_face_open(game, game.page_default("face-to-face"))
 
 
-def _face_to_face_open(name: str):
+def _face_to_face_open(game: Game, name: str):
     from .views import explorer_for_scenario
 
-    w = explorer_for_scenario(name)
+    w = explorer_for_scenario(name, game=game)
     return w, w.redraw
 
 
-def _line_of_fire_page():
+def _line_of_fire_page(game: Game):
     from .lof_views import LofExplorer
 
     lof = LofExplorer()
     return lof, lof.redraw
 
 
-def _line_of_fire_open(name: str):
+def _line_of_fire_open(game: Game, name: str):
     """The Line of Fire page on a table scenario (``kind = "table"``, e.g. ``tr-22``): its table, shooter and
     readings (the scenario's ``[rulings]`` over the table file's)."""
     from .lof_views import LofExplorer, scenario_from_table
 
-    sc = GAME.load_builtin(name)
+    sc = game.load_builtin(name)
     lof = LofExplorer(scenario_from_table(sc.loaded, sc.shooter), rulings=dict(sc.rulings))
-    lof.note.show(name, *GAME.builtin_verdict(name), state=lof.url_state())
+    lof.note.show(name, *game.builtin_verdict(name), state=lof.url_state())
     return lof, lof.redraw
 
 
-def _orders_page():
-    return _orders_open(GAME.page_default("orders"))
+def _orders_page(game: Game):
+    return _orders_open(game, game.page_default("orders"))
 
 
-def _orders_open(name: str):
+def _orders_open(game: Game, name: str):
     from .orders_views import order_page
 
-    return order_page(name)
+    return order_page(name, game=game)
 
 
 def _cli():

@@ -105,8 +105,9 @@ class TableTop:
             self.validate()
 
     def _repr_svg_(self) -> str:
-        """The table as an SVG picture (bases, arcs, scenery, hexagons): :class:`.lof_views.LofSnapshot`."""
-        from .lof_views import LofSnapshot
+        """The table as an SVG picture (bases, arcs, scenery, hexagons): :class:`.lof_picture.LofSnapshot` (the
+        notebook display hook: the one place a rules module may import a picture, docs/design.md "Layers")."""
+        from .lof_picture import LofSnapshot
 
         return LofSnapshot.of_table(self).to_svg()
 

@@ -1,7 +1,7 @@
 """Line of Fire verdicts as plain data and text (no widgets): what ``explorer tagraid lof`` prints and what the
 explorer lists under each verdict.
 
-A verdict (:class:`~explorer.games.tagraid.lof_views.TargetVerdict`) bundles the answers of :mod:`.lof` (Line of
+A verdict (:class:`~explorer.games.tagraid.lof_analysis.TargetVerdict`) bundles the answers of :mod:`.lof` (Line of
 Fire and Distances › Line of Fire; MegaBeast › MegaBeast Line of Fire), :mod:`.ranges` (Distances and Measurements ›
 Range Ruler; Line of Fire and Distances › Range in Hexagons), Partial Cover (Damage › Partial Cover) and
 :mod:`.megabeast` (MegaBeast › Threat Level). Each of those records the ruling options it consulted; a verdict's
@@ -10,9 +10,52 @@ readings are their union (:func:`verdict_readings`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from explorer.text import plural
+
+
+def obstacle_words(label: str) -> str:
+    """An engine blocker label in words: ``"scenery:rock 4"`` -> ``"scenery rock 4"``, ``"model:Stoorworm"`` ->
+    ``"Stoorworm's base"``, ``"hex:5,8"`` -> ``"hexagon (5, 8) without tile"``, ``"off_board"`` -> ``"the edge of
+    the board"``."""
+    kind, _, ident = label.partition(":")
+    if kind == "scenery":
+        return f"scenery {ident}"
+    if kind == "model":
+        return f"{ident}'s base"
+    if kind == "hex":
+        return f"hexagon ({ident.replace(',', ', ')}) without tile"
+    if kind == "off_board":
+        return "the edge of the board"
+    return label
+
+
+def blocked_words(labels: Sequence[str]) -> str:
+    """Blocker labels grouped in words: scenery pieces, Models' bases, then hexagons without tile (listed as
+    ``(q, r)``), e.g. ``"scenery rock 1, rock 4; hexagons (5, 8), (6, 8) without tile"``."""
+    scen = [lab.partition(":")[2] for lab in labels if lab.startswith("scenery:")]
+    mods = [lab.partition(":")[2] for lab in labels if lab.startswith("model:")]
+    hexes = [lab.partition(":")[2].replace(",", ", ") for lab in labels if lab.startswith("hex:")]
+    parts = []
+    if scen:
+        parts.append("scenery " + ", ".join(scen))
+    if mods:
+        parts.append(" and ".join(f"{m}'s base" for m in mods))
+    if hexes:
+        parts.append(("hexagon " if len(hexes) == 1 else "hexagons ") + ", ".join(f"({h})" for h in hexes)
+                     + " without tile")
+    if any(lab.startswith("off_board") for lab in labels):
+        parts.append("the edge of the board")
+    return "; ".join(parts)
+
+
+def band_words(band: str | None) -> str:
+    """``"short"`` → ``"Short Range"``, ``"out_of_range"`` → ``"Out of Range"``."""
+    if not band:
+        return "no Range band"
+    return "Out of Range" if band == "out_of_range" else f"{band.replace('_', ' ').title()} Range"
 
 
 def verdict_readings(v: Any) -> dict[str, str]:
@@ -56,8 +99,6 @@ def readings_text(readings: dict[str, str]) -> str:
 def verdict_line(v: Any, shooter: str) -> str:
     """One verdict in words: ``"Peeker: LoF (clear); Range mid 5.12 hex units, MOD +0; Partial Cover (pylon);
     2 hexagons"``."""
-    from .lof_views import blocked_words
-
     if v.lof.has_lof:
         out = f"{v.target}: LoF ({v.lof.reason.replace('_', ' ')})"
     elif v.lof.reason == "outside_arc":

@@ -1,18 +1,19 @@
 """TAG Raid Line of Fire explorer: pick a shooter, see every verdict drawn on the board and listed with its section.
 
-Public API:
+Rules, pictures and widget are three modules (docs/design.md, "Layers"); this one is the widget, and it re-exports
+the others' names, so ``from explorer.games.tagraid.lof_views import ...`` keeps working:
 
-* :func:`default_lof_scenario` — the built-in scenario, the packaged table file ``tables/lof-quarry.toml`` (the
-  320-hex quarry with eleven Models, scenery, hexagons without tile and a MegaBeast in an Interior hexagon);
-  :func:`scenario_from_table` turns any table file (:mod:`.table_file`) into a scenario.
-* :func:`analyse` — every :class:`TargetVerdict` of one shooter (LoF, Range Ruler band and MOD, Partial Cover,
-  Range in Hexagons, the MegaBeast's Threat Level side); defined in :mod:`.lof_analysis` (with the incremental
-  :class:`~.lof_analysis.LofAnalysisCache` the explorer uses) and re-exported here.
-* :class:`LofSnapshot` / :func:`board_svg` — the one place that turns a table and its verdicts into overlays
-  (:meth:`LofSnapshot.overlays`: used by the widget, by the static SVG ``_repr_svg_`` for docs and notebooks without a
-  kernel, and by :meth:`TableTop._repr_svg_ <.lof.TableTop._repr_svg_>`).
-* :class:`LofExplorer` — the interactive composite (a :class:`~explorer.widgets.hexboard.HexBoardView` plus a side
-  panel with the Range Ruler calibration, the weapon's MODs, ruling options and the verdict list).
+* :func:`default_lof_scenario` (:mod:`.lof_scenario`) — the built-in scenario, the packaged table file
+  ``tables/lof-quarry.toml`` (the 320-hex quarry with eleven Models, scenery, hexagons without tile and a MegaBeast in
+  an Interior hexagon); :func:`scenario_from_table` turns any table file (:mod:`.table_file`) into a scenario.
+* :func:`analyse` (:mod:`.lof_analysis`) — every :class:`TargetVerdict` of one shooter (LoF, Range Ruler band and
+  MOD, Partial Cover, Range in Hexagons, the MegaBeast's Threat Level side), with the incremental
+  :class:`~.lof_analysis.LofAnalysisCache` the explorer uses.
+* :class:`LofSnapshot` / :func:`board_svg` (:mod:`.lof_picture`) — the one place that turns a table and its verdicts
+  into overlays (:meth:`LofSnapshot.overlays`: used by the widget, by the static SVG ``_repr_svg_`` for docs and
+  notebooks without a kernel, and by :meth:`TableTop._repr_svg_ <.lof.TableTop._repr_svg_>`).
+* :class:`LofExplorer` (here) — the interactive composite (a :class:`~explorer.widgets.hexboard.HexBoardView` plus a
+  side panel with the Range Ruler calibration, the weapon's MODs, ruling options and the verdict list).
 
 Sections cited: Line of Fire and Distances › Line of Fire (and its exceptions); MegaBeast › MegaBeast Line of Fire;
 Damage › Partial Cover; Distances and Measurements › Range Ruler; Line of Fire and Distances › Range in Hexagons;
@@ -22,122 +23,38 @@ module only draws and lists their answers.
 
 from __future__ import annotations
 
-import copy
 import html
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import ipywidgets as W
-import numpy as np
 
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.files import download_link, upload_control, watch_upload
-from explorer.board import Board, Cell
-from explorer.board import Scenery as BoardScenery
 from explorer.scenario import parse_whole
 from explorer.errors import ScenarioError, short_repr
-from explorer.hexgrid import Hex, distance, neighbors
-from explorer.options import Rulings
-from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overlay, Poly, Segment, render_board
+from explorer.hexgrid import Hex
+from explorer.render.svg import Circle
 from explorer.widgets.hexboard import HexBoardView, Piece
 from explorer.widgets.layout import RESPONSIVE_CSS
 
-from .lof_report import verdict_readings
-from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES
-from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _cut_rays, _reference_analyse, analyse
+from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _reference_analyse, analyse
+from .lof_picture import (BAND_COLOURS, COVER, PAIR_COLOURS, SIDE_COLOURS, LofSnapshot, board_of_table, board_svg,
+                          short_verdict, verdict_table_html)
+from .lof_report import blocked_words, obstacle_words
+from .lof_scenario import (DEFAULT_TABLE, LOF_RULING_KEYS, LofScenario, default_lof_scenario, scenario_from_table,
+                           table_with_models)
 from .model import MegaBeast, field_bounds
-from .lof import LoFResult, TableTop
-from .megabeast import ThreatLevels, corner_angles, side_pairs, sides_facing
-from .pieces import DEFAULT_CALIBRATION, Model, SilhouetteCalibration, arc_polygon_points, validate_models
+from .lof import TableTop
+from .megabeast import ThreatLevels, corner_angles
+from .pieces import Model
 from .options import rulings as default_rulings
-from .table_file import LoadedTable, load_packaged_table
-from .ranges import (BANDS, DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, WeaponRanges,
-                     hexes_in_range)
+from .ranges import BANDS, OUT_OF_RANGE, HexRange, RangeCalibration, WeaponRanges
 
-LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "scenery_height", "tileless_occupied_hexagon",
-                                    "megabeast_reciprocity", "range_measurement", "megabeast_corner_side")
-"""The ruling options the LoF explorer lets users flip."""
-
-SIDE_COLOURS = {"A": "#2f6fb5", "B": "#c0392b", "megabeast": "#6c3483"}
-BAND_COLOURS = {"short": "#1a9641", "mid": "#e6a100", "long": "#d35400", OUT_OF_RANGE: "#7f8c8d"}
-PAIR_COLOURS = {"front": "#c0392b", "adjacent": "#e67e22", "opposite": "#7f8c8d"}
-COVER = {"stroke": "#e6a100", "width": 3.0, "dash": "4 2"}
 MINER_ROTATE_STEP = 15.0
 """Degrees a Miner turns per rotate click / key press / wheel notch."""
 
-
-# ----------------------------------------------------------------------------------------------------- scenario
-
-
-@dataclass
-class LofScenario:
-    """A board, the Models on it and the explorer's settings.
-
-    Attributes:
-        board: the board (hexagons with/without tile, scenery).
-        models: the Models (see :class:`explorer.games.tagraid.pieces.Model`).
-        shooter: id of the Model drawing LoF.
-        calibration: Range Ruler Segment lengths (hex units).
-        calibration_pieces: base radius / height per Silhouette.
-        weapon: the shooter's weapon MODs per Segment.
-        threat: the MegaBeast Behavior's Threat Levels (front / adjacent / opposite pairs of sides).
-        title: display name.
-        rulings: the readings the table file chose (``{option key: reading}``); the explorer opens with them.
-        board_ref: the table file's ``board`` value (a packaged board's name or an inline table); ``None``: written
-            inline from ``board`` when the state is saved.
-    """
-
-    board: Board
-    models: list[Model]
-    shooter: str
-    calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION
-    weapon: WeaponRanges = field(default_factory=lambda: DEFAULT_WEAPON_RANGES)
-    threat: ThreatLevels = field(default_factory=lambda: DEFAULT_THREAT_LEVELS)
-    title: str = ""
-    calibration_pieces: SilhouetteCalibration = DEFAULT_CALIBRATION
-    rulings: dict[str, str] = field(default_factory=dict)
-    board_ref: str | dict | None = None
-
-    def table(self, validate: bool = True) -> TableTop:
-        """The :class:`TableTop` of this scenario (raises ScenarioError for an illegal placement)."""
-        return TableTop.from_board(self.board, self.models, self.calibration_pieces, validate=validate)
-
-
-DEFAULT_TABLE = "lof-quarry"
-"""The packaged table file (``explorer/games/tagraid/tables/lof-quarry.toml``) behind :func:`default_lof_scenario`."""
-
-
-def scenario_from_table(loaded: LoadedTable, shooter: str | None = None) -> LofScenario:
-    """A :class:`LofScenario` from a loaded table file (:func:`~.table_file.load_table`): its board, Models, Range
-    calibration, weapon, Threat Levels, readings and shooter (``shooter`` overrides the file's; default: the first
-    Model).
-
-    Raises:
-        ScenarioError: a table without a board, or an unknown shooter.
-    """
-    t = loaded.table
-    if t.board is None:
-        raise ScenarioError("board", "the table has no board", "a table file with a board")
-    sid = shooter or loaded.shooter or next(iter(t.models), None)
-    if sid not in t.models:
-        raise ScenarioError("shooter", f"no Model {short_repr(sid)}", list(t.models))
-    sc = LofScenario(t.board, list(t.models.values()), sid, loaded.range_calibration, title=loaded.title,
-                     calibration_pieces=t.calibration, rulings=loaded.rulings.as_dict(), board_ref=loaded.board_ref)
-    if loaded.weapon is not None:
-        sc.weapon = loaded.weapon
-    if loaded.threat is not None:
-        sc.threat = loaded.threat
-    return sc
-
-
-def default_lof_scenario() -> LofScenario:
-    """The built-in LoF scenario, loaded from the packaged table file ``lof-quarry`` (:data:`DEFAULT_TABLE`): the
-    320-hex *Quarry* board, ten Miners and the MegaBeast *Stoorworm* in the Interior hexagon (3, 10). Under the
-    default Range Ruler calibration the shooter *Cutter* shows every kind of verdict: clear LoF at Short, Mid and Long
-    Range, Out of Range, outside the 180° arc, LoF blocked by scenery, by a Model and by hexagons without tile,
-    Partial Cover (*Peeker* against the pylon) and the Stoorworm's Threat Level by side."""
-    return scenario_from_table(load_packaged_table(DEFAULT_TABLE))
 
 
 # ----------------------------------------------------------------------------------------------------- drawing
@@ -154,388 +71,12 @@ def model_pieces(models: Iterable[Model], table: TableTop) -> list[Piece]:
     return out
 
 
-def board_of_table(table: TableTop) -> Board:
-    """The :class:`Board` to draw a table on: the board it was made from, else one built from its ``tiles`` (tiled
-    hexagons as sand), else the hexagons under and next to its Models and scenery."""
-    if table.board is not None:
-        return table.board
-    scenery = [BoardScenery(s.id, s.points, None if s.height == float("inf") else s.height) for s in table.scenery]
-    if table.tiles:
-        cells = {h: (Cell("sand") if has else Cell(tile=False)) for h, has in table.tiles.items()}
-    else:
-        hexes = {table.hex_of(m) for m in table.models.values()}
-        for s in table.scenery:
-            hexes |= {table.layout.pixel_to_hex(p) for p in s.points}
-        cells = {n: Cell("sand") for h in hexes for n in (h, *neighbors(h))}
-    return Board(cells, scenery, orientation=table.layout.orientation)
-
-
-def obstacle_words(label: str) -> str:
-    """An engine blocker label in words: ``"scenery:rock 4"`` -> ``"scenery rock 4"``, ``"model:Stoorworm"`` ->
-    ``"Stoorworm's base"``, ``"hex:5,8"`` -> ``"hexagon (5, 8) without tile"``, ``"off_board"`` -> ``"the edge of
-    the board"``."""
-    kind, _, ident = label.partition(":")
-    if kind == "scenery":
-        return f"scenery {ident}"
-    if kind == "model":
-        return f"{ident}'s base"
-    if kind == "hex":
-        return f"hexagon ({ident.replace(',', ', ')}) without tile"
-    if kind == "off_board":
-        return "the edge of the board"
-    return label
-
-
-def blocked_words(labels: Sequence[str]) -> str:
-    """Blocker labels grouped in words: scenery pieces, Models' bases, then hexagons without tile (listed as
-    ``(q, r)``), e.g. ``"scenery rock 1, rock 4; hexagons (5, 8), (6, 8) without tile"``."""
-    scen = [lab.partition(":")[2] for lab in labels if lab.startswith("scenery:")]
-    mods = [lab.partition(":")[2] for lab in labels if lab.startswith("model:")]
-    hexes = [lab.partition(":")[2].replace(",", ", ") for lab in labels if lab.startswith("hex:")]
-    parts = []
-    if scen:
-        parts.append("scenery " + ", ".join(scen))
-    if mods:
-        parts.append(" and ".join(f"{m}'s base" for m in mods))
-    if hexes:
-        parts.append(("hexagon " if len(hexes) == 1 else "hexagons ") + ", ".join(f"({h})" for h in hexes)
-                     + " without tile")
-    if any(lab.startswith("off_board") for lab in labels):
-        parts.append("the edge of the board")
-    return "; ".join(parts)
-
-
-def short_verdict(v: TargetVerdict) -> str:
-    """The few words drawn next to a target without LoF: ``"outside arc"``, ``"blocked by rock 4"``, ``"blocked by
-    Stoorworm"``, ``"blocked: no tile"``, ``"engaged"``."""
-    if v.lof.reason == "outside_arc":
-        return "outside arc"
-    if v.lof.reason != "blocked":
-        return v.lof.reason.replace("_", " ")
-    labels = [br.obstacle for br in v.blocked_rays] or list(v.lof.blocked_by)
-    if not labels:
-        return "blocked"
-    first = max(set(labels), key=labels.count)
-    kind, _, ident = first.partition(":")
-    return {"scenery": f"blocked by {ident}", "model": f"blocked by {ident}", "hex": "blocked: no tile"}.get(
-        kind, "blocked: board edge")
-
-
-def _fmt_mod(mod: int | None) -> str:
-    return "cannot fire" if mod is None else f"MOD {mod:+d}"
-
-
-
 def _heading_html(sc: "LofScenario") -> str:
     """The page heading: "Line of Fire — <table title>", without saying "Line of Fire" twice when the title already
     does (the packaged ``lof-quarry`` is titled "Quarry — Line of Fire")."""
     name = sc.title or sc.board.name
     text = name if "line of fire" in name.lower() else f"Line of Fire — {name}"
     return f"<h3 style='margin:2px 0;font-family:sans-serif'>{html.escape(text)}</h3>"
-
-class LofSnapshot:
-    """A board, its Models and one shooter's verdicts, as overlays and as a static SVG (``_repr_svg_``).
-
-    Args:
-        board: the board.
-        models: the Models.
-        shooter: the shooter's id (``None``: only the Models are drawn).
-        verdicts: the shooter's verdicts (:func:`analyse`); computed when ``None`` and a shooter is given.
-        rulings, calibration, weapon, threat: as for :func:`analyse`.
-        size: pixels per board unit in the SVG.
-        ruler_to: a target whose Range Ruler is drawn (its three Segments along the measured line).
-        hex_range: a Range in Hexagons (``"same"``, ``"adjacent"``, ``"same_and_adjacent"``, ``"up_to_2"``,
-            ``"from_1_to_2"``) whose hexagons around the shooter are outlined.
-    """
-
-    def __init__(self, board: Board, models: Sequence[Model], shooter: str | None = None,
-                 verdicts: Sequence[TargetVerdict] | None = None, rulings: Rulings | None = None,
-                 calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
-                 threat: ThreatLevels | None = None, size: float = 24.0, ruler_to: str | None = None,
-                 hex_range: HexRange | str | None = None, table: TableTop | None = None):
-        self.board, self.models, self.shooter = board, list(models), shooter
-        self.ruler_to = ruler_to
-        self.hex_range = HexRange(hex_range) if hex_range else None
-        self.table = table if table is not None else TableTop.from_board(board, self.models)
-        self.calibration, self.threat, self.size = calibration, threat, size
-        if verdicts is None and shooter is not None:
-            verdicts = analyse(self.table, shooter, rulings, calibration, weapon, threat)
-        self.verdicts = list(verdicts or [])
-
-    @classmethod
-    def of_table(cls, table: TableTop, shooter: str | None = None, **kwargs) -> LofSnapshot:
-        """A snapshot of a :class:`TableTop` (its own board, or, for a table built without one, the hexagons under
-        its Models and scenery). ``kwargs`` as for the constructor."""
-        return cls(board_of_table(table), list(table.models.values()), shooter, table=table, **kwargs)
-
-    # -- overlays shared by the SVG and the widget
-    def overlays(self, with_models: bool = False, px_per_unit: float | None = None) -> list[Overlay]:
-        """Overlays (board units): the shooter's arc and Range bands, witness segments (green), blocked rays cut at
-        the obstacle (red), Partial Cover rings, the MegaBeasts' Threat Levels per side, and each Model's name with
-        its verdict, placed so that no two labels overlap each other or a base (greedy, at ``px_per_unit`` pixels
-        per board unit: default ``size``). ``with_models`` also draws the bases (for the static SVG; the widget
-        draws them as pieces). This is the one place that turns a table and its verdicts into overlays: the widget
-        and the static SVG both use it."""
-        px = float(px_per_unit or self.size)
-        out: list[Overlay] = []
-        tags: dict[str, tuple[str, str]] = {}  # Model id -> (verdict text, colour)
-        t = self.table
-        if self.shooter is not None:
-            s = t.model(self.shooter)
-            d = t.disc(s)
-            arc = s.arc_degrees()
-            reach = d.r + self.calibration.edges()[-1][2]
-            if arc >= 360:
-                out.append(Circle(s.center, reach, fill="#fff3bf", stroke="#b08900", width=1.0, opacity=0.25))
-            else:
-                out.append(Poly(arc_polygon_points(s.center, s.facing, arc, reach, 36), stroke="#b08900", width=1.0,
-                                fill="#fff3bf", opacity=0.3, title=f"{s.id}'s {arc:g}° front arc"))
-            for name, _, end in self.calibration.edges():
-                out.append(Circle(s.center, d.r + end, stroke=BAND_COLOURS[name], width=1.2, dash="6 4",
-                                  title=f"{name} range edge"))
-                ang = math.radians(s.facing if arc < 360 else 0.0)
-                out.append(Label((s.x + (d.r + end) * math.cos(ang), s.y + (d.r + end) * math.sin(ang)),
-                                 name[0].upper(), size=11, fill=BAND_COLOURS[name], weight="bold"))
-        for v in self.verdicts:
-            if v.target == self.ruler_to and v.range is not None and v.range.ruler is not None:
-                for name, seg in v.range.bands():
-                    out.append(Segment(seg.p0, seg.p1, stroke=BAND_COLOURS[name], width=9.0, opacity=0.45,
-                                       title=f"Range Ruler: {name} Segment"))
-                m = v.range.measured
-                out.append(Segment(m.p0, m.p1, stroke="#111111", width=1.5, dash="2 2",
-                                   title=f"measured: {v.range.distance:.2f} hex units"))
-        if with_models:  # bases under the lines and labels
-            for m in t.models.values():
-                d = t.disc(m)
-                arc = m.arc_degrees()
-                out.append(Circle(m.center, d.r, fill=SIDE_COLOURS.get(m.side, "#555555"), stroke="#111111", width=1.5,
-                                  facing=None if arc >= 360 else m.facing, arc=arc, title=m.id))
-        if self.shooter is not None and self.hex_range is not None:
-            for h in hexes_in_range(self.hex_range, t.hex_of(self.shooter)):
-                if h in self.board:
-                    out.append(HexMark(h, stroke="#0b7285", width=2.5, fill="#66d9e8", opacity=0.25, dash="5 3",
-                                       title=f"Range in Hexagons: {self.hex_range.value}"))
-        for m in t.models.values():
-            if m.kind == "megabeast":
-                out += self._threat_overlays(m)
-        for v in self.verdicts:
-            tgt = t.model(v.target)
-            td = t.disc(tgt)
-            if v.lof.has_lof and v.lof.witness is not None:
-                w = v.lof.witness
-                if w.p0 == w.p1:
-                    out.append(Circle(w.p0, 0.08, fill=WITNESS["stroke"], stroke=WITNESS["stroke"], width=1))
-                else:
-                    out.append(Segment(w.p0, w.p1, **WITNESS, title=f"LoF {self.shooter} → {v.target}"))
-                txt = (v.band or "").replace("_", " ")
-                if v.mod is not None:
-                    txt += f" {v.mod:+d}"
-                if v.cover is not None and v.cover.in_cover:
-                    txt += " · Partial Cover"
-                    out.append(Circle(tgt.center, td.r + 0.12, **COVER, title="Partial Cover"))
-                tags[v.target] = (txt.strip(), "#145a32")
-            else:
-                for i, br in enumerate(v.blocked_rays):
-                    out.append(Segment(br.start, br.hit, **BLOCKED, title=f"blocked by {obstacle_words(br.obstacle)}"))
-                    out.append(Segment(br.hit, br.end, stroke=BLOCKED["stroke"], width=0.8, dash="1 4",
-                                       opacity=0.5))
-                    k = 0.12
-                    hx, hy = br.hit
-                    out.append(Segment((hx - k, hy - k), (hx + k, hy + k), stroke=BLOCKED["stroke"], width=2.5))
-                    out.append(Segment((hx - k, hy + k), (hx + k, hy - k), stroke=BLOCKED["stroke"], width=2.5))
-                tags[v.target] = (short_verdict(v), "#922b21")
-        out += self._labels(tags, px, out)
-        if self.shooter is not None:
-            out.append(Circle(t.model(self.shooter).center, t.disc(self.shooter).r + 0.14, stroke="#ffbf00",
-                              width=3.0))
-        return out
-
-    def _labels(self, tags: Mapping[str, tuple[str, str]], px: float, drawn: Sequence[Overlay]) -> list[Overlay]:
-        """Each Model's name (and verdict under it) as a two-line block placed at the first of several spots around
-        its base that overlaps no base, no other block and no label already drawn (else the least overlapping)."""
-        t = self.table
-        boxes: list[tuple[float, float, float, float]] = []  # pixel boxes (x0, y0, x1, y1) to avoid
-        for m in t.models.values():
-            r = t.disc(m).r * px + 2
-            boxes.append((m.x * px - r, m.y * px - r, m.x * px + r, m.y * px + r))
-        for o in drawn:
-            if isinstance(o, Label):
-                w, h = 0.62 * o.size * len(o.text), o.size + 2
-                boxes.append((o.pos[0] * px - w / 2, o.pos[1] * px - h / 2, o.pos[0] * px + w / 2, o.pos[1] * px + h / 2))
-        # LoF segments and rays: small boxes along them, so a label rather sits beside a line than on it
-        dots = []
-        for o in drawn:
-            if isinstance(o, Segment) and o.width < 5:
-                (x0, y0), (x1, y1) = o.p0, o.p1
-                n = max(1, int(math.hypot(x1 - x0, y1 - y0) * px / 6))
-                dots += [((x0 + (x1 - x0) * k / n) * px, (y0 + (y1 - y0) * k / n) * px) for k in range(n + 1)]
-        if dots:
-            d = np.asarray(dots)
-            line_boxes = np.column_stack([d - 1.5, d + 1.5])
-        else:
-            line_boxes = np.zeros((0, 4))
-        # every box to avoid, in one array that grows as labels are placed (the fixed boxes first, as before)
-        fixed = np.asarray(boxes, dtype=float).reshape(-1, 4)
-        avoid = np.empty((len(fixed) + len(line_boxes) + len(t.models), 4))
-        avoid[:len(fixed)] = fixed
-        avoid[len(fixed):len(fixed) + len(line_boxes)] = line_boxes
-        n_avoid = len(fixed) + len(line_boxes)
-
-        def overlaps(cands: np.ndarray) -> np.ndarray:
-            """The overlap area of each candidate box (rows ``x0, y0, x1, y1``) with every box to avoid: one
-            vectorised pass for all the spots of a label (the same sums as one candidate at a time)."""
-            both = avoid[:n_avoid]
-            w = np.clip(np.minimum(cands[:, None, 2], both[None, :, 2]) - np.maximum(cands[:, None, 0],
-                                                                                    both[None, :, 0]), 0, None)
-            h = np.clip(np.minimum(cands[:, None, 3], both[None, :, 3]) - np.maximum(cands[:, None, 1],
-                                                                                    both[None, :, 1]), 0, None)
-            return (w * h).sum(axis=1)
-
-        order = sorted(t.models.values(), key=lambda m: (m.id != self.shooter, m.kind == "megabeast", m.y, m.x))
-        out: list[Overlay] = []
-        for m in order:
-            text, colour = tags.get(m.id, ("", "#111111"))
-            lines = [m.id] + ([text] if text else [])
-            w = max(0.62 * 11.5 * len(s) for s in lines) + 4
-            h = 13.5 * len(lines)
-            gap = t.disc(m).r * px + 3
-            cx, cy = m.x * px, m.y * px
-            cands = []
-            for k in (1.0, 1.8, 2.8):
-                g = gap * k + (k - 1) * 6
-                for dx, dy in ((0, g + h / 2), (0, -g - h / 2), (g + w / 2, 0), (-g - w / 2, 0),
-                               (g * .7 + w / 2, g * .7 + h / 2), (-g * .7 - w / 2, g * .7 + h / 2),
-                               (g * .7 + w / 2, -g * .7 - h / 2), (-g * .7 - w / 2, -g * .7 - h / 2)):
-                    cands.append((cx + dx - w / 2, cy + dy - h / 2, cx + dx + w / 2, cy + dy + h / 2))
-            ov = overlaps(np.asarray(cands))
-            best, best_o = None, math.inf
-            for ring in range(3):  # the first spot that overlaps nothing, ring by ring, else the least overlapping
-                for i in range(ring * 8, ring * 8 + 8):
-                    o = float(ov[i])
-                    if o < best_o - 1e-9:
-                        best, best_o = cands[i], o
-                    if o == 0:
-                        break
-                if best_o == 0:
-                    break
-            avoid[n_avoid] = best
-            n_avoid += 1
-            x, y0 = (best[0] + best[2]) / 2 / px, best[1] / px
-            out.append(Label((x, y0 + 6.75 / px), m.id, size=11.5, fill="#111111", weight="bold"))
-            if text:
-                out.append(Label((x, y0 + 20.25 / px), text, size=11, fill=colour, weight="bold"))
-        return out
-
-    def _threat_overlays(self, mb: Model) -> list[Overlay]:
-        if self.threat is None:
-            return []
-        lay = self.table.layout
-        h = self.table.hex_of(mb)
-        try:
-            pairs = side_pairs(lay, mb.facing)
-        except ScenarioError:
-            return [HexMark(h, stroke="#922b21", width=3, title="facing does not point at a corner")]
-        facing_shooter: tuple[int, ...] = ()
-        if self.shooter is not None and self.shooter != mb.id:
-            s = self.table.model(self.shooter)
-            try:
-                facing_shooter = sides_facing(lay, h, s.center)
-            except ScenarioError:
-                facing_shooter = ()
-        out: list[Overlay] = []
-        cx, cy = lay.hex_to_pixel(h)
-        for d, pair in pairs.items():
-            p0, p1 = lay.edge_points(h, d)
-            hit = d in facing_shooter
-            out.append(Segment(p0, p1, stroke=PAIR_COLOURS[pair], width=7 if hit else 4,
-                               title=f"side {d}: {pair} pair, Threat Level {self.threat.of(pair)}"))
-            mx, my = (p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2
-            lx, ly = cx + (mx - cx) * 1.3, cy + (my - cy) * 1.3
-            out.append(Label((lx, ly), str(self.threat.of(pair)), size=13 if hit else 11, fill=PAIR_COLOURS[pair],
-                             weight="bold"))
-        return out
-
-    # -- static output
-    def to_svg(self) -> str:
-        """The board with the Models and overlays, as an SVG document."""
-        title = (f"{self.board.name}: Line of Fire of {self.shooter}" if self.shooter else self.board.name)
-        return render_board(self.board, size=self.size, overlays=self.overlays(with_models=True), title=title)
-
-    def _repr_svg_(self) -> str:
-        return self.to_svg()
-
-    def verdicts_html(self) -> str:
-        """The verdict list as an HTML table (the same as the explorer's side panel)."""
-        return verdict_table_html(self.verdicts, self.shooter or "")
-
-
-def board_svg(board: Board, models: Sequence[Model], shooter: str | Sequence[LoFResult] | None = None,
-              **kwargs) -> LofSnapshot:
-    """A :class:`LofSnapshot` (displayed as SVG in notebooks and docs). ``kwargs`` go to :class:`LofSnapshot`.
-
-    ``shooter`` is a Model id (its verdicts are computed), or a list of :class:`LoFResult` of one shooter (drawn as
-    given: witness segments, blocked rays cut at the obstacle; no Range or cover). Raises ScenarioError for results of
-    several shooters or an illegal placement.
-    """
-    if shooter is None or isinstance(shooter, str):
-        return LofSnapshot(board, models, shooter, **kwargs)
-    results = list(shooter)
-    shooters = {r.shooter for r in results}
-    if len(shooters) != 1:
-        raise ScenarioError("lof_results", f"results of {len(shooters)} shooters", "results of exactly one shooter")
-    table = TableTop.from_board(board, models)
-    verdicts = [TargetVerdict(r.target, r, hex_distance=distance(table.hex_of(r.shooter), table.hex_of(r.target)),
-                              blocked_rays=[] if r.has_lof else _cut_rays(table, r)) for r in results]
-    return LofSnapshot(board, models, shooters.pop(), verdicts, **kwargs)
-
-
-def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
-    """An HTML table: one row per target with LoF verdict and reason, Range band, MOD, Partial Cover, hexagons,
-    Threat Level, and the sections cited."""
-    rows = []
-    for v in verdicts:
-        ok = v.lof.has_lof
-        if ok:
-            verdict = "<b style='color:#1a9641'>LoF</b>: a clear line"
-        elif v.lof.reason == "outside_arc":
-            verdict = (f"<b style='color:#c0392b'>no LoF</b>: outside {html.escape(shooter)}'s "
-                       f"{v.lof.arc_degrees:g}° front arc")
-        elif v.lof.reason == "blocked":
-            verdict = ("<b style='color:#c0392b'>no LoF</b>: blocked by "
-                       + html.escape(blocked_words(v.lof.blocked_by) or "an obstacle"))
-        else:
-            verdict = f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})"
-        if v.range is not None and v.range.distance is not None:
-            rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
-                   f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.distance:.2f}</span><br>"
-                   f"<span style='white-space:nowrap'>{_fmt_mod(v.mod)}</span>")
-        else:
-            rng = "—"
-        cover = ("<b style='color:#b9770e'>Partial Cover</b> (" + html.escape(", ".join(v.cover.pieces)) + ")"
-                 if v.cover is not None and v.cover.in_cover else ("no" if v.cover is not None else "—"))
-        if v.threat is not None:
-            verdict += (f"<br><span style='color:#6c3483'>Threat Level <b>{v.threat.level}</b>: "
-                        f"{html.escape(v.threat.miner)} is on {html.escape(v.threat.megabeast)}'s "
-                        f"{html.escape(v.threat.pair)} side</span>")
-        cites = "<br>".join(html.escape(c.split(": ", 1)[-1]) for c in v.rules)
-        used = verdict_readings(v)  # every verdict says which readings decided it
-        cites += ("<div class='lof-readings' style='color:#6c757d;margin-top:2px'>readings: "
-                  + (", ".join(f"{html.escape(k)} = <i>{html.escape(r)}</i>" for k, r in used.items())
-                     or "none consulted") + "</div>")
-        rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
-                    f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td>"
-                    f"<td>{cover}</td>"
-                    f"<td>{v.hex_distance}</td>"
-                    f"<td style='font-size:10.5px;color:#555;min-width:110px;overflow-wrap:anywhere'>{cites}</td></tr>")
-    n = sum(1 for v in verdicts if v.lof.has_lof)
-    head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
-            "Models</div>")
-    return (head + "<table class='lof-verdicts' style='border-collapse:collapse;font-family:sans-serif;font-size:12px;"
-            "line-height:1.25;width:100%'>"
-            "<tr style='text-align:left;border-bottom:1px solid #999'><th>target</th><th>Line of Fire</th>"
-            "<th>Range (hex units)</th><th>Cover</th><th title='Range in Hexagons: hexagons between the two Models'>hexes</th>"
-            "<th>TAG Raid rulebook sections</th></tr>"
-            + "".join(rows) + "</table>")
 
 
 # ----------------------------------------------------------------------------------------------------- the widget
@@ -562,35 +103,6 @@ def _parse_mod(text: str, field_name: str) -> int | None:
         raise ScenarioError(field_name, f"{short_repr(text)} is not a whole number",
                             "a MOD such as +3, 0, -3, or empty "
                             "(no MOD: the weapon cannot fire in that band)") from None
-
-
-def table_with_models(table: TableTop, models: Mapping[str, Model]) -> TableTop:
-    """``table`` with ``models`` (same ids, some moved or turned) in place of its Models, validated as
-    :meth:`TableTop.validate <.lof.TableTop.validate>` would (the same checks, the same messages) but without
-    rebuilding the board's geometry, and checking the board placement of the changed Models only (the others were
-    valid on ``table`` and the board did not change).
-
-    Raises:
-        ScenarioError: an invalid placement (see :meth:`TableTop.validate <.lof.TableTop.validate>`).
-    """
-    changed = {k: m for k, m in models.items() if table.models.get(k) != m}
-    if set(models) == set(table.models) and all(
-            m.kind != "megabeast" and replace(m, facing=table.models[k].facing,
-                                              declared_move=table.models[k].declared_move) == table.models[k]
-            for k, m in changed.items()):
-        # only Miners turned (or declared a Move): no base moved, so nothing the checks look at changed (a
-        # MegaBeast's facing is checked: it must point at a corner of its hexagon)
-        out = copy.copy(table)
-        out.models = dict(models)
-        return out
-    validate_models(list(models.values()), table.calibration)
-    if changed:
-        probe = copy.copy(table)
-        probe.models = changed
-        probe.validate()
-    out = copy.copy(table)
-    out.models = dict(models)
-    return out
 
 
 _SHARED_CACHE: LofAnalysisCache | None = None
@@ -1210,4 +722,5 @@ class LofExplorer(W.HBox):
 
 __all__ = ["LofScenario", "default_lof_scenario", "scenario_from_table", "DEFAULT_TABLE", "board_of_table",
            "obstacle_words", "blocked_words", "short_verdict", "TargetVerdict", "BlockedRay", "analyse", "LofSnapshot", "board_svg",
-           "verdict_table_html", "LofExplorer", "model_pieces", "LOF_RULING_KEYS", "MINER_ROTATE_STEP"]
+           "verdict_table_html", "LofExplorer", "model_pieces", "LOF_RULING_KEYS", "MINER_ROTATE_STEP",
+           "table_with_models", "SIDE_COLOURS", "BAND_COLOURS", "PAIR_COLOURS", "COVER", "shared_analysis_cache"]

@@ -40,6 +40,11 @@ class ThreatLevels:
         return getattr(self, pair)
 
 
+DEFAULT_THREAT_LEVELS = ThreatLevels(front=16, adjacent=13, opposite=10)
+"""The MegaBeast Behavior's Threat Levels when a table gives none (the Line of Fire explorer's default). An editable
+default: Behavior cards are printed, not in the rules."""
+
+
 def side_angle(layout: Layout, d: int) -> float:
     """Direction (degrees, board coordinates) from a hexagon's centre to the middle of its side towards direction
     ``d`` (the hex grid's direction index 0..5)."""

@@ -33,6 +33,7 @@ import ipywidgets as W
 from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.errors import ScenarioError, short_repr, shorten_middle
+from explorer.games import Game, get_game
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
 from explorer.widgets.dice_tray import DiceTray, DieView, Link, Row
@@ -53,9 +54,7 @@ from .orders.state import OrderState
 from .orders_svg import (DRAFT, MEGABEAST_COLOUR, ROUTE, SIDE_PALETTE, TARGETED, OrderPicture, bases_of,  # noqa: F401
                          board_overlays, order_svg, right_words, side_colours, witness_position)
 
-from .game import GAME
-
-DEFAULT_ORDER = GAME.page_default("orders")
+DEFAULT_ORDER = get_game("tagraid").page_default("orders")
 """The scenario the page opens with (the registry's rule, :attr:`explorer.games.Page.default`; ``tr-order-corner``:
 a Move that gains an ARO partway (step 2), then an Attack whose target gains its ARO at step 4)."""
 
@@ -464,7 +463,8 @@ class OrderStepper(W.HBox):
             ``None``; position: steps shown (0 = the table before step 1, 11 = after 5.3).
     """
 
-    def __init__(self, scenario: str = DEFAULT_ORDER, scale: float = 34.0, **kwargs):
+    def __init__(self, scenario: str = DEFAULT_ORDER, scale: float = 34.0, game: Game | None = None, **kwargs):
+        self.game = game if game is not None else get_game("tagraid")
         self._state_callbacks: list = []
         self._loading = False
         self.scenario_id: str | None = scenario
@@ -807,7 +807,7 @@ class OrderStepper(W.HBox):
             self.note.show(None)
         else:
             what = "Round" if getattr(self, "round", None) is not None else "Order"
-            self.note.show(scenario_id, *GAME.builtin_verdict(scenario_id), what=what, state=NEXT)
+            self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id), what=what, state=NEXT)
 
     # ------------------------------------------------------------------------------------------------ controls
 
@@ -1368,9 +1368,10 @@ class OrderStepper(W.HBox):
         return out
 
 
-def order_page(scenario: str = DEFAULT_ORDER) -> tuple[OrderStepper, Any]:
-    """The Panel page's widget and its redraw callable (see :class:`explorer.games.Page`)."""
-    w = OrderStepper(scenario)
+def order_page(scenario: str = DEFAULT_ORDER, game: Game | None = None) -> tuple[OrderStepper, Any]:
+    """The Panel page's widget and its redraw callable (see :class:`explorer.games.Page`); ``game``: the page's
+    :class:`~explorer.games.Game` (passed by ``Page.open``)."""
+    w = OrderStepper(scenario, game=game)
     return w, w.redraw
 
 

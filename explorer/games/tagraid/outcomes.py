@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from explorer.kernel import Outcome
 from explorer.text import plural
 
+from .lof_report import band_words
+
 if TYPE_CHECKING:
     from .resolve import RollOutcome
 
@@ -351,13 +353,6 @@ class RoundOutcome(Outcome):
 
 
 # ------------------------------------------------------------------------------------------------------- table
-
-
-def band_words(band: str | None) -> str:
-    """``"short"`` → ``"Short Range"``, ``"out_of_range"`` → ``"Out of Range"``."""
-    if not band:
-        return "no Range band"
-    return "Out of Range" if band == "out_of_range" else f"{band.replace('_', ' ').title()} Range"
 
 
 @dataclass(frozen=True)

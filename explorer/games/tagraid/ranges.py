@@ -102,6 +102,11 @@ class WeaponRanges:
         return OUT_OF_RANGE, self.out_of_range
 
 
+DEFAULT_WEAPON_RANGES = WeaponRanges(short=3, mid=0, long=-3, out_of_range=None)
+"""The shooter's Range MODs when a table gives none (the Line of Fire explorer's default: +3 / 0 / -3, cannot fire
+Out of Range). An editable default: the rulebook prints weapon profiles on cards, not in the rules."""
+
+
 @dataclass
 class RangeResult:
     """A Range Ruler measurement.

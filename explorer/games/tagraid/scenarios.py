@@ -12,28 +12,36 @@ from pathlib import Path
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import read_toml
 
-from .game import GAME
+from explorer.games import Game, get_game
+
 from .model import Scenario
 
-DEFAULT_SCENARIO = GAME.page_default("face-to-face")
+
+def _game() -> Game:
+    """TAG Raid's :class:`~explorer.games.Game`, through the registry (a rules module never imports the game module,
+    which wires the pages: docs/design.md, "Layers")."""
+    return get_game("tagraid")
+
+
+DEFAULT_SCENARIO = _game().page_default("face-to-face")
 """The scenario the Face to Face page opens with (the registry's rule, :attr:`explorer.games.Page.default`): the
 rulebook's Face to Face 1 vs 1 example."""
 
 
 def _names() -> list[str]:
-    return GAME.builtin_names()
+    return _game().builtin_names()
 
 
 def list_scenarios() -> list[dict[str, str]]:
     """Built-in roll-exchange scenarios, book examples first then handed cases: ``[{"name", "title",
     "description"}]``. Whole Orders on a table (``kind = "order"``) are listed by :func:`list_order_scenarios`."""
-    return [{"name": s.name, "title": s.title, "description": s.description} for s in GAME.scenarios()
+    return [{"name": s.name, "title": s.title, "description": s.description} for s in _game().scenarios()
             if s.kind in ("", "roll")]
 
 
 def list_order_scenarios() -> list[dict[str, str]]:
     """Built-in whole-Order scenarios (``kind = "order"``, :mod:`.orders.orderfile`)."""
-    return [{"name": s.name, "title": s.title, "description": s.description} for s in GAME.scenarios()
+    return [{"name": s.name, "title": s.title, "description": s.description} for s in _game().scenarios()
             if s.kind == "order"]
 
 
@@ -43,7 +51,7 @@ def load_scenario_text(text: str, source: str = "<text>") -> Scenario:
     Raises:
         ScenarioError: invalid TOML or an invalid field (the message names the field path and the allowed values).
     """
-    return GAME.parse_data(read_toml(source, text=text), source)
+    return _game().parse_data(read_toml(source, text=text), source)
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:
@@ -55,7 +63,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     s = str(name_or_path)
     names = _names()
     if s in names:
-        return GAME.load_builtin(s)
+        return _game().load_builtin(s)
     try:
         data = read_toml(Path(s))
     except ScenarioError as e:
@@ -64,7 +72,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
                                 "a built-in name (" + ", ".join(names) + ") or the path of a .toml file",
                                 s) from None
         raise
-    return GAME.parse_data(data, s)
+    return _game().parse_data(data, s)
 
 
 def scenario_toml(name: str) -> str:
@@ -73,5 +81,5 @@ def scenario_toml(name: str) -> str:
     Raises:
         ScenarioError: unknown name.
     """
-    return GAME.scenario_text(name)
+    return _game().scenario_text(name)
 

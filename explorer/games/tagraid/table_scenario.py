@@ -38,7 +38,8 @@ from explorer.scenario import validate
 from explorer.schema import ScenarioHeader
 from explorer.trace import Trace
 
-from .outcomes import TableOutcome, band_words  # noqa: F401  (band_words: re-exported for old imports)
+from .lof_report import band_words  # noqa: F401  (re-exported: it lived here)
+from .outcomes import TableOutcome
 
 if TYPE_CHECKING:  # the table modules pull in shapely and networkx: imported when a table is actually read
     from .table_file import LoadedTable
@@ -196,8 +197,9 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
 
 def _weapon_and_threat(lt):
     """The table's ``[weapon]`` Range MODs and ``[threat]`` Threat Levels, or the documented stand-ins the Line of
-    Fire explorer uses when the file gives none (``board_roll.DEFAULT_WEAPON_RANGES``, ``DEFAULT_THREAT_LEVELS``)."""
-    from .board_roll import DEFAULT_THREAT_LEVELS, DEFAULT_WEAPON_RANGES
+    Fire explorer uses when the file gives none (``ranges.DEFAULT_WEAPON_RANGES``, ``megabeast.DEFAULT_THREAT_LEVELS``)."""
+    from .megabeast import DEFAULT_THREAT_LEVELS
+    from .ranges import DEFAULT_WEAPON_RANGES
 
     return lt.weapon or DEFAULT_WEAPON_RANGES, lt.threat or DEFAULT_THREAT_LEVELS
 
@@ -206,14 +208,3 @@ def outcome_text(trace: Trace) -> str:
     """``"Outcome: A has LoF to 1 of 1 Models"`` then one line per target (band and distance):
     :meth:`.outcomes.TableOutcome.text` of ``trace.result``."""
     return trace.result.text()
-
-
-def picture(scenario: TableScenario) -> str:
-    """The table and the shooter's verdicts as an SVG document (the Line of Fire explorer's static snapshot)."""
-    from .lof_views import LofSnapshot
-
-    lt = scenario.loaded
-    weapon, threat = _weapon_and_threat(lt)
-    snap = LofSnapshot.of_table(lt.table, scenario.shooter, rulings=lt.rulings.copy(),
-                                calibration=lt.range_calibration, weapon=weapon, threat=threat)
-    return snap._repr_svg_()

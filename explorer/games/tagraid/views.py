@@ -26,6 +26,7 @@ from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.files import download_link, upload_control
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
+from explorer.games import Game, get_game
 from explorer.scenario import parse_whole
 from explorer.text import plural
 from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, Outcome, Row, TraceStepper, percent
@@ -717,7 +718,7 @@ class FaceToFaceExplorer(W.VBox):
             color = COLOR_MB
         else:
             color = COLOR_A if res.miner(winner).letter == "A" else COLOR_B
-        from .game import states_text
+        from .words import states_text
 
         states = states_text(res.outcome.states)   # the States the attacks caused, when one could (step 5.3)
         head = self._headline(res) + (f"; States gained: {states}" if states is not None else "")
@@ -871,10 +872,8 @@ class FaceToFaceExplorer(W.VBox):
         Raises:
             ScenarioError: naming ``source`` and the field; the explorer keeps its state.
         """
-        from .game import GAME
-
         data = {k: v for k, v in data.items() if k != "kind"} if data.get("kind") == "roll" else data
-        sc = GAME.parse_data(data, source)
+        sc = get_game("tagraid").parse_data(data, source)
         if sc.kind != "roll":
             raise ScenarioError("kind", "is not a roll exchange", "a roll scenario (no kind, or kind = \"roll\")",
                                 source)
@@ -1323,7 +1322,7 @@ def exchange_headline(res: Resolution) -> list[str]:
     if res.megabeast is not None and res.megabeast.wounds_lost:
         lost.append(f"{res.megabeast.name} {res.megabeast.wounds_lost}")
     lines.append("Wounds lost: " + (", ".join(lost) or "none"))
-    from .game import states_text
+    from .words import states_text
 
     states = states_text(res.outcome.states)
     if states is not None:      # the States the attacks caused (States; Order Expenditure Sequence, step 5.3)
@@ -1569,16 +1568,17 @@ def inputs_from_scenario(sc) -> dict[str, Any]:
     return out
 
 
-def explorer_for_scenario(name_or_path: str | None = None, **overrides) -> FaceToFaceExplorer:
-    """A :class:`FaceToFaceExplorer` opened on an engine scenario (default: the built-in default scenario).
+def explorer_for_scenario(name_or_path: str | None = None, game: Game | None = None,
+                          **overrides) -> FaceToFaceExplorer:
+    """A :class:`FaceToFaceExplorer` opened on an engine scenario (default: the built-in default scenario). ``game``:
+    the page's :class:`~explorer.games.Game` (passed by ``Page.open``; default: the registry's TAG Raid).
 
     Raises:
         ScenarioError: unknown scenario or invalid file (from :func:`~explorer.games.tagraid.scenarios.load_scenario`).
     """
     from .scenarios import DEFAULT_SCENARIO, load_scenario
 
-    from .game import GAME
-
+    game = game if game is not None else get_game("tagraid")
     name = str(name_or_path or DEFAULT_SCENARIO)
     sc = load_scenario(name)
     d = inputs_from_scenario(sc)
@@ -1586,17 +1586,17 @@ def explorer_for_scenario(name_or_path: str | None = None, **overrides) -> FaceT
               saves_b=d["saves_b"], seed=d["seed"], rulings=d["rulings"], megabeast=d["megabeast"])
     kw.update(overrides)
     w = FaceToFaceExplorer(**kw)
-    builtin = name in GAME.builtin_names()
+    builtin = name in game.builtin_names()
     if not fits_form(sc) and not overrides:   # facts the form has no field for: the exchange view keeps them all
         from explorer.games import read_toml
 
-        w.load_document(read_toml(name, text=GAME.scenario_text(name)) if builtin else read_toml(name), name)
+        w.load_document(read_toml(name, text=game.scenario_text(name)) if builtin else read_toml(name), name)
     if builtin:      # the page says which scenario it opened, with its verdict
         try:
             state = w.url_state()
         except ScenarioError:
             state = None
-        w.note.show(name, *GAME.builtin_verdict(name), state=state)
+        w.note.show(name, *game.builtin_verdict(name), state=state)
     else:
         w.note.show(name, d["title"], what="Opened from")
     return w
