@@ -15,7 +15,7 @@ def _load_every_format() -> None:
     for module in ("explorer.games.tagraid.model", "explorer.games.tagraid.table_file",
                    "explorer.games.tagraid.orders.orderfile", "explorer.games.tagraid.orders.roundfile",
                    "explorer.games.masseffect.damage", "explorer.games.masseffect.activation",
-                   "explorer.games.masseffect.queries", "explorer.games.masseffect.strategy",
+                   "explorer.games.masseffect.queries", "explorer.games.masseffect.strategy_scenario",
                    "explorer.games.galaxydefenders.combat", "explorer.games.galaxydefenders.activation",
                    "explorer.games.galaxydefenders.phases", "explorer.games.galaxydefenders.conditions",
                    "explorer.games.dagger.nemesis_scenario", "explorer.games.dagger.worldmap"):
