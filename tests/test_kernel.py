@@ -225,7 +225,8 @@ def test_every_builtin_is_played_by_the_kernel_over_frozen_states_and_plain_step
             for step_name, fn in step_functions(sequence):
                 assert is_plain_step_function(fn), f"{game.id} {builtin} › {step_name}: {fn!r}"
             for f in frames:
-                assert is_frozen_state(f.state), f"{game.id} {builtin} › {f.name}: {type(f.state).__name__} not frozen"
+                assert is_frozen_state(f.state), \
+                    f"{game.id} {builtin} › {f.name}: {type(f.state).__name__} is not frozen"
                 assert all(isinstance(s, Step) for s in f.steps)
     for builtin, _, runs in played:
         for sequence, _, _ in runs:
