@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from .errors import DiceScriptExhausted, ScenarioError, short_repr
 from .text import agree, plural
+
+T = TypeVar("T")
 
 
 @runtime_checkable
@@ -39,6 +41,13 @@ class SeededRoller:
 
     def roll(self, sides: int = 20, label: str = "") -> int:
         return self._rng.randint(1, sides)
+
+    def shuffled(self, items: Iterable[T]) -> tuple[T, ...]:
+        """``items`` in a random order drawn from the same ``random.Random(seed)`` as the dice (its ``shuffle``: a
+        first shuffle of a new roller is exactly ``random.Random(seed).shuffle``)."""
+        out = list(items)
+        self._rng.shuffle(out)
+        return tuple(out)
 
 
 def _ordinal(n: int) -> str:
@@ -122,6 +131,18 @@ class Dice:
             return self.roller.roll(sides, label)
         self.drawn += 1
         return self.seeded.roll(sides, label)
+
+    def shuffled(self, items: Iterable[T]) -> tuple[T, ...]:
+        """A deck shuffled from the seed (:meth:`SeededRoller.shuffled`; an explicit roller rolls dice only).
+        The seed's one stream serves the dice and the shuffles in the order they are asked for: a sequence that
+        shuffles before it rolls, from a new ``Dice(seed=s)``, shuffles exactly as ``random.Random(s).shuffle``.
+
+        >>> deck = list("abcdef")
+        >>> random.Random(3).shuffle(deck)
+        >>> Dice(seed=3).shuffled("abcdef") == tuple(deck)
+        True
+        """
+        return self.seeded.shuffled(items)
 
     def fact(self, source: str) -> str:
         """The ``source`` fact of a roll step: ``"given"``, ``"rolled (seed 7)"``, ``"rolled"`` (an explicit

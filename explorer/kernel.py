@@ -19,7 +19,8 @@ way in every game:
 * a declaration the rules refuse raises the one refusal type, :class:`~explorer.errors.RuleViolation` (rule, field,
   reason); :func:`play_until_refused` stops there and returns it for a stepper to show.
 
-A step function, whole::
+A step function (a sketch of D.A.G.G.E.R.'s ``nemesis.advance_threat``; ``docs/design.md`` item 31 shows a real one
+whole)::
 
     def advance_threat(state: NemesisState, ctx: PhaseContext) -> tuple[NemesisState, tuple[Step, ...]]:
         \"\"\"Nemesis Phase step 1: the threat marker moves up by the threat value.\"\"\"

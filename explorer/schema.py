@@ -36,7 +36,8 @@ class StrictFrozen(BaseModel):
 class ScenarioHeader(Strict):
     """The top of every scenario document: its ``title`` (at most :data:`MAX_TITLE` characters) and
     ``description`` (at most :data:`MAX_DESCRIPTION`). A format whose title is required, or has another default,
-    redeclares ``title``; the bounds stay the same."""
+    redeclares ``title``; a format whose files always allowed a longer description keeps its own bound by
+    redeclaring ``description`` (TAG Raid's 10,000 characters: its older files keep opening)."""
 
     title: str = Field("", max_length=MAX_TITLE)
     description: str = Field("", max_length=MAX_DESCRIPTION)

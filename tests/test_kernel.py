@@ -168,3 +168,70 @@ def test_every_declared_sequence_is_made_of_plain_step_functions(game, name, seq
     assert fns, f"{game} {name}: an empty sequence"
     for step_name, fn in fns:
         assert is_plain_step_function(fn), f"{game} {name} › {step_name}: {fn!r} is not a plain module-level function"
+
+
+@given(st.integers(0, 2**32), st.lists(st.integers(), max_size=12), st.integers(1, 4))
+def test_dice_shuffles_exactly_as_the_random_random_they_replace(seed, deck, times):
+    # the D.A.G.G.E.R. event deck (initial_state) and the forecast's samples moved from random.Random(seed).shuffle
+    # to Dice(seed).shuffled: every draw must stay the same
+    rng, dice = __import__("random").Random(seed), Dice(seed=seed)
+    for _ in range(times):
+        want = list(deck)
+        rng.shuffle(want)
+        assert dice.shuffled(deck) == tuple(want)
+
+
+WITHOUT_SEQUENCE = {"tagraid": ("table",)}
+"""Kinds that are one question, not a sequence of rule steps: TAG Raid's ``table`` lists one shooter's Line of Fire
+verdicts (a table with ``targets`` plays the roll exchange its board decides, on the kernel)."""
+
+
+def _played_sequences(monkeypatch, game):
+    """Resolve every built-in of ``game`` recording each sequence the kernel plays and every frame it yields."""
+    import explorer.kernel as kernel
+
+    played: list[tuple[str, tuple, list]] = []
+    real = kernel._frames
+
+    def recording(initial, sequence, ctx, upto, stop):
+        frames: list = []
+        played[-1][2].append((tuple(sequence), initial, frames))
+        for f in real(initial, sequence, ctx, upto, stop):
+            frames.append(f)
+            yield f
+
+    monkeypatch.setattr(kernel, "_frames", recording)
+    for name in game.builtin_names():
+        played.append((name, (), []))
+        game.resolve(game.load_builtin(name))
+    return played
+
+
+@pytest.mark.parametrize("game", [g for g in all_games() if g.sequences is not None], ids=lambda g: g.id)
+def test_every_builtin_is_played_by_the_kernel_over_frozen_states_and_plain_steps(monkeypatch, game):
+    declared = {id(seq): name for name, seq in game.sequences().items()}
+    seen_declared: set[str] = set()
+    played = _played_sequences(monkeypatch, game)
+    assert played
+    for builtin, _, runs in played:
+        if not runs:
+            sc = game.load_builtin(builtin)
+            kind = sc.kind if game.id == "tagraid" else sc[0]
+            assert kind in WITHOUT_SEQUENCE.get(game.id, ()), \
+                f"{game.id} {builtin}: a {kind!r} scenario resolved without the sequence kernel"
+            continue
+        for sequence, initial, frames in runs:
+            assert is_frozen_state(initial), f"{game.id} {builtin}: initial state {type(initial).__name__}"
+            for step_name, fn in step_functions(sequence):
+                assert is_plain_step_function(fn), f"{game.id} {builtin} › {step_name}: {fn!r}"
+            for f in frames:
+                assert is_frozen_state(f.state), \
+                    f"{game.id} {builtin} › {f.name}: {type(f.state).__name__} is not frozen"
+                assert all(isinstance(s, Step) for s in f.steps)
+    for builtin, _, runs in played:
+        for sequence, _, _ in runs:
+            for name, seq in game.sequences().items():
+                if tuple(seq) == sequence:
+                    seen_declared.add(name)
+    assert seen_declared == set(declared.values()), f"{game.id}: declared sequences no built-in plays: " \
+        f"{sorted(set(declared.values()) - seen_declared)}"

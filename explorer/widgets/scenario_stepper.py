@@ -25,6 +25,21 @@ SIDE_WIDTH = "640px"
 """Width cap of the side column's parts."""
 
 
+def detail_table(head: Sequence[str], rows: Sequence[Sequence[Any]], colours: Sequence[str] | None = None,
+                 css_class: str = "") -> str:
+    """A focused step's table (HTML, escaped): a ``head`` row, then ``rows`` (cells as ``str()``), row ``i`` on
+    background ``colours[i]`` when given; at most 260 px high, scrolling; ``css_class`` names its ``div``."""
+    th = "".join(f"<th style='text-align:left;padding:1px 6px'>{html.escape(h)}</th>" for h in head)
+    body = []
+    for i, r in enumerate(rows):
+        bg = f" style='background:{colours[i]}'" if colours else ""
+        body.append(f"<tr{bg}>" + "".join(f"<td style='padding:1px 6px'>{html.escape(str(c))}</td>" for c in r)
+                    + "</tr>")
+    return (f"<div class='{css_class}' style='max-height:260px;overflow-y:auto;font-family:sans-serif;"
+            "font-size:12px;line-height:1.25'><table style='border-collapse:collapse'>"
+            f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
+
+
 class ScenarioStepperView(W.VBox):
     """Base of a scenario stepper page (an ``ipywidgets.VBox``); see the module docstring.
 
@@ -71,6 +86,13 @@ class ScenarioStepperView(W.VBox):
         for w in self.rulings_box.values():
             w.observe(lambda _c: self.run(), names="value")
         self.stepper.on_step(self._show_step)
+
+    def _board_and_side(self, side: Sequence[W.Widget]) -> W.HBox:
+        """The board box with the side column (``side``, top to bottom) beside it, wrapping under it on a narrow
+        window: the body every stepper page shows under its picker and note."""
+        column = W.VBox(list(side), layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
+        return W.HBox([self.board_box, column], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                                grid_gap="12px"))
 
     def rulings(self) -> dict[str, str]:
         """The readings chosen in the ruling dropdowns."""
@@ -120,4 +142,4 @@ class ScenarioStepperView(W.VBox):
         raise NotImplementedError
 
 
-__all__ = ["ScenarioStepperView"]
+__all__ = ["ScenarioStepperView", "detail_table"]

@@ -494,3 +494,47 @@ def test_typed_saving_roll_faces_stay_in_the_field_even_when_fewer_are_needed(w)
     w.form_a.saves.value = "5, 17, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3"   # more than this exchange can need
     assert w.form_a.saves.value == "5, 17, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3"
     assert [s.face for s in w.resolution.saves_of(w.resolution.active.name)[0].dice] == [5]  # the first needed
+
+
+# ------------------------------------------------------------------ the step-through draws from the kernel frames
+
+
+def test_stepping_draws_the_tray_from_each_steps_kernel_frame(w):
+    res = w.resolution
+    assert res.frames and w.stepper.trace.steps == [s for f in res.frames for s in f.steps]
+    whole = (w.tray.state.rows, w.tray.state.links)
+    assert whole[1], "the book example cancels dice"
+    w.stepper.select(0)              # the Active Miner's Requirements: nothing compared yet
+    first = w.tray.state
+    assert first.links == [] and not any(d.survives or d.cancelled for r in first.rows for d in r.dice)
+    assert [d.id for r in first.rows for d in r.dice][:3] == [d.id for d in whole[0][0].dice][:3]
+    last = len(w.stepper.trace.steps) - 1
+    w.stepper.select(last)           # the last step: the whole exchange again, the step's dice ringed
+    assert (w.tray.state.rows, w.tray.state.links) == whole
+    assert w.tray.state.highlight == frozenset(w.stepper.trace.steps[last].marks)
+    # the step that compares the dice: its frame's pairs, so the links appear there and not before
+    at = next(i for i, s in enumerate(w.stepper.trace.steps) if s.section and "Face to Face" in s.title + s.section)
+    w.stepper.select(at)
+    assert w.tray.state.links == whole[1]
+    w.stepper.select(None)
+    assert (w.tray.state.rows, w.tray.state.links) == whole and w.tray.state.highlight == frozenset()
+
+
+def _roll_builtins():
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    return [n for n in g.builtin_names() if g.load_builtin(n).kind == "roll"]
+
+
+@pytest.mark.parametrize("name", _roll_builtins())
+def test_the_last_frame_is_the_whole_resolution(name):
+    from explorer.games.tagraid.resolve import resolve_detailed
+    from explorer.games.tagraid.scenarios import load_scenario
+
+    res = resolve_detailed(load_scenario(name))
+    end = res.at(res.frames[-1].state)
+    assert end.pairs == res.pairs and end.saving_rolls == res.saving_rolls and dict(end.miners) == dict(res.miners)
+    assert end.megabeast == res.megabeast
+    start = res.at(res.frames[0].state)
+    assert start.pairs == () and start.saving_rolls == () and all(m.wounds_lost == 0 for m in start.miners.values())

@@ -13,7 +13,6 @@ sample of shuffles is used instead (reported as such).
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from fractions import Fraction
 from itertools import permutations
 from math import perm
 
+from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.text import plural
 
@@ -99,12 +99,8 @@ def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[s
         draws = [tuple(deck[i] for i in idx) + tuple(deck[j] for j in range(len(deck)) if j not in idx)
                  for idx in permutations(range(len(deck)), k)] or [deck]
     else:
-        rng = random.Random(seed)
-        draws = []
-        for _ in range(samples):
-            d = list(deck)
-            rng.shuffle(d)
-            draws.append(tuple(d))
+        dice = Dice(seed=seed)           # one seeded stream for every sampled order (as random.Random(seed) was)
+        draws = [dice.shuffled(deck) for _ in range(samples)]
     lost = won = 0
     reasons: Counter[str] = Counter()
     threat: Counter[int] = Counter()

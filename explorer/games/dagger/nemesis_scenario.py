@@ -31,7 +31,6 @@ field and what is allowed); ``resolve_nemesis(scenario, rulings, seed)`` returns
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -39,6 +38,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Frame, trace_of
 from explorer.scenario import read_toml, validate
@@ -497,12 +497,13 @@ def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:
 
 
 def initial_state(scenario: NemesisScenario, seed: int | None = None) -> GameState:
-    """The scenario's starting state; with ``shuffle_events``, the event deck shuffled by ``seed`` (or the file's)."""
+    """The scenario's starting state; with ``shuffle_events``, the event deck shuffled by ``seed`` (or the file's)
+    through the one dice source (:meth:`explorer.dice.Dice.shuffled` of a new ``Dice`` of that seed: the same order
+    as the ``random.Random(seed).shuffle`` it replaces, so every trace keeps its draws)."""
     st = scenario.state
     if scenario.shuffle_events:
-        deck = list(st.event_deck)
-        random.Random(seed if seed is not None else scenario.seed).shuffle(deck)
-        st = replace(st, event_deck=tuple(deck))
+        deck = Dice(seed=seed if seed is not None else scenario.seed).shuffled(st.event_deck)
+        st = replace(st, event_deck=deck)
     return st
 
 

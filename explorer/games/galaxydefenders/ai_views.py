@@ -35,7 +35,7 @@ from explorer.text import plural
 from explorer.kernel import Frame
 from explorer.trace import Step, Trace
 from explorer.widgets import HexBoardView, Piece
-from explorer.widgets.scenario_stepper import ScenarioStepperView
+from explorer.widgets.scenario_stepper import ScenarioStepperView, detail_table
 
 from . import options as opts
 from .activation import (Activation, ActivationScenario, EndChosen, LeadChosen, RuleVerdict, SecondPlaced, Seized,
@@ -108,15 +108,7 @@ def second_name(sc: ActivationScenario) -> str:
 
 
 def _table(head: list[str], rows: list[list[str]], colours: list[str] | None = None) -> str:
-    th = "".join(f"<th style='text-align:left;padding:1px 6px'>{html.escape(h)}</th>" for h in head)
-    body = []
-    for i, r in enumerate(rows):
-        bg = f" style='background:{colours[i]}'" if colours else ""
-        body.append(f"<tr{bg}>" + "".join(f"<td style='padding:1px 6px'>{html.escape(str(c))}</td>" for c in r)
-                    + "</tr>")
-    return ("<div class='gd-ai-table' style='max-height:260px;overflow-y:auto;font-family:sans-serif;"
-            "font-size:12px;line-height:1.25'><table style='border-collapse:collapse'>"
-            f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
+    return detail_table(head, rows, colours, "gd-ai-table")
 
 
 def pictures(frames: Sequence[Frame[Activation]], sc: ActivationScenario) -> list[StepPicture]:
@@ -258,10 +250,8 @@ class AIStepper(ScenarioStepperView):
         self.rules.add_class("gd-ai-rules-box")
         self._build_parts(activation_scenarios(self.game), scenario_id, opts.rulings().options, AI_RULINGS, "120px", "360px",
                           "gd-ai-stepper", under_focus=[self.rules])
-        side = W.VBox([self.about, *self.rulings_box.values(), self.message, self.outcome, self.stepper],
-                      layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
-        main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
-                                                              grid_gap="12px"))
+        main = self._board_and_side([self.about, *self.rulings_box.values(), self.message, self.outcome,
+                                     self.stepper])
         super().__init__([self.picker, self.note, main])
         self.add_class("gd-ai")
         self.load(scenario_id)

@@ -40,7 +40,7 @@ from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.scenario import read_toml
 from explorer.trace import Step, Trace
 from explorer.widgets import Piece
-from explorer.widgets.scenario_stepper import ScenarioStepperView
+from explorer.widgets.scenario_stepper import ScenarioStepperView, detail_table
 
 from . import options as opts
 from explorer.kernel import Frame
@@ -118,15 +118,7 @@ def start_positions(data: Mapping[str, Any]) -> dict[str, tuple[Hex, str]]:
 
 
 def _table(head: list[str], rows: list[list[str]], colours: list[str] | None = None) -> str:
-    th = "".join(f"<th style='text-align:left;padding:1px 6px'>{html.escape(h)}</th>" for h in head)
-    body = []
-    for i, r in enumerate(rows):
-        bg = f" style='background:{colours[i]}'" if colours else ""
-        body.append(f"<tr{bg}>" + "".join(f"<td style='padding:1px 6px'>{html.escape(str(c))}</td>" for c in r)
-                    + "</tr>")
-    return ("<div class='me-act-table' style='max-height:260px;overflow-y:auto;font-family:sans-serif;"
-            "font-size:12px;line-height:1.25'><table style='border-collapse:collapse'>"
-            f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
+    return detail_table(head, rows, colours, "me-act-table")
 
 
 def _dist(d: int | None) -> str:
@@ -247,11 +239,8 @@ class ActivationStepper(ScenarioStepperView):
                           "400px", "me-activation-stepper")
         rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                               layout=W.Layout(max_width="640px"))
-        side = W.VBox([self.about, rulings, W.HTML("<b style='font-family:sans-serif'>Your choices</b>"),
-                       self.choices_box, self.message, self.stepper, self.outcome],
-                      layout=W.Layout(min_width="360px", max_width="660px", flex="1 1 420px"))
-        main = W.HBox([self.board_box, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
-                                                              grid_gap="12px"))
+        main = self._board_and_side([self.about, rulings, W.HTML("<b style='font-family:sans-serif'>Your choices</b>"),
+                                     self.choices_box, self.message, self.stepper, self.outcome])
         super().__init__([self.picker, self.note, main])
         self.add_class("me-activation")
         self.load(scenario_id)

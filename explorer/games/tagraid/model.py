@@ -22,7 +22,8 @@ from pydantic import BaseModel, Field
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import validate
-from explorer.schema import Strict
+from explorer.schema import MAX_TITLE as SCHEMA_MAX_TITLE
+from explorer.schema import ScenarioHeader, Strict
 from explorer.text import plural
 
 from .options import ALL_OPTIONS
@@ -50,8 +51,12 @@ MAX_TRAITS = 8
 """Traits listed on one Weapon or Miner."""
 MAX_NAME = 80
 """Characters in a name (Miner, Weapon, MOD, target)."""
-MAX_TITLE = 200
+MAX_TITLE = SCHEMA_MAX_TITLE
+"""Characters in a ``title`` (the scenario header's bound, :data:`explorer.schema.MAX_TITLE`)."""
 MAX_DESCRIPTION = 10_000
+"""Characters in a ``description`` of a TAG Raid file (roll, table, order and round files): TAG Raid's own bound,
+above the header's 4,000 (:data:`explorer.schema.MAX_DESCRIPTION`), which its files had before the header was shared;
+redeclared on each top so that older files keep opening."""
 MAX_RULINGS = 64
 """Entries in a ``[rulings]`` table (each must name a known option anyway)."""
 SEED_MIN, SEED_MAX = 0, 2**63 - 1
@@ -245,8 +250,10 @@ class MegaBeast(Strict):
     behavior_attack: BehaviorAttack | None = None
 
 
-class Scenario(Strict):
-    """A roll exchange: one Order's Resolution. ``reactive`` is listed in Timeline order."""
+class Scenario(ScenarioHeader):
+    """A roll exchange: one Order's Resolution. ``reactive`` is listed in Timeline order. Its ``title`` and
+    ``description`` are the scenario header's, the description bounded by TAG Raid's own :data:`MAX_DESCRIPTION`
+    (10,000 characters: older files keep opening)."""
 
     kind: ClassVar[str] = "roll"
     """The scenario kind (:data:`explorer.games.tagraid.game.KINDS`)."""

@@ -17,14 +17,16 @@ without loading the Order, Round or table modules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer.kernel import Outcome
 from explorer.text import plural
 
 from .lof_report import band_words
+
+if TYPE_CHECKING:
+    from .resolve import RollOutcome
 
 Point = tuple[float, float]
 
@@ -112,7 +114,8 @@ class OrderOutcome(Outcome):
     Attributes:
         active: the Active Miner. aro_rights: every ARO right granted, in the order granted.
         aros: ``((miner, Skill), ...)`` the AROs declared (the MegaBeast's Behavior ARO as ``"behavior"``).
-        roll: the roll exchange's JSON outcome (``None``: the Order did not reach step 5), written as is.
+        roll: the roll exchange's typed outcome (:class:`~explorer.games.tagraid.resolve.RollOutcome`; ``None``: the
+            Order did not reach step 5), written as its ``to_json()``.
         pairs: the exchange's rolls (:class:`PairLine`). saving_rolls, failed_saves: ``((name, count), ...)`` of the
             exchange. wounds_lost: ``((name, Wounds), ...)`` of those that lost any.
         miners: every Miner after the Order (:class:`MinerAfter`). states_entered: ``((miner, State), ...)`` at 5.3.
@@ -130,7 +133,7 @@ class OrderOutcome(Outcome):
     active: str | None
     aro_rights: tuple[AroRightLine, ...]
     aros: tuple[tuple[str, str], ...]
-    roll: Mapping[str, Any] | None
+    roll: "RollOutcome | None"
     pairs: tuple[PairLine, ...]
     saving_rolls: tuple[tuple[str, int], ...]
     failed_saves: tuple[tuple[str, int], ...]
@@ -151,16 +154,16 @@ class OrderOutcome(Outcome):
     megabeast: MegaBeastAfter | None = None
 
     def to_json(self) -> dict[str, Any]:
-        roll = self.roll
+        roll = self.roll.to_json() if self.roll is not None else None
         out: dict[str, Any] = {
             "active": self.active,
             "aro_rights": {r.miner: {"step": r.step, "reason": r.reason, "evade_only": r.evade_only}
                            for r in self.aro_rights},
             "aros": dict(self.aros),
             "roll": roll,
-            "pairs": list((roll or {}).get("pairs", [])),
-            "saving_rolls": dict((roll or {}).get("saving_rolls", {})),
-            "failed_saves": dict((roll or {}).get("failed_saves", {})),
+            "pairs": [p.to_json() for p in self.roll.pairs] if self.roll is not None else [],
+            "saving_rolls": dict(self.roll.saving_rolls) if self.roll is not None else {},
+            "failed_saves": dict(self.roll.failed_saves) if self.roll is not None else {},
             "wounds_lost": dict(self.wounds_lost),
             "miners": {m.id: {"wounds": m.wounds, "states": list(m.states), "orders": m.orders,
                               "on_table": m.on_table, "position": _pt(m.position), "scoring_zone": m.scoring_zone}

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from explorer.dice import Dice, Roller
@@ -163,6 +164,10 @@ class Pair:
     cancel_comparison: Comparison | None = None
     megabeast_prevails: bool = False
     threat_level: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("hits", "crits", "attack_damage"):     # read-only views of copies: a Pair never changes
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     def to_json(self) -> dict[str, Any]:
         """The pair as an entry of the JSON outcome's ``pairs``: ``active``, ``reactive`` / ``megabeast`` (and its
@@ -336,6 +341,8 @@ class Resolution:
         pairs: every :class:`Pair`, in resolution order.
         saving_rolls: every :class:`SavingRolls`, in resolution order.
         dead: names of Miners (and the MegaBeast) that died. evade_moves: Miners whose Evade lets them move.
+        frames: the kernel frames of the resolution (:func:`roll_frames`), one per step of :data:`ROLL_STEPS`: what a
+            step-through view draws from (:meth:`at`).
     """
 
     trace: Trace
@@ -346,6 +353,11 @@ class Resolution:
     saving_rolls: tuple[SavingRolls, ...]
     dead: tuple[str, ...]
     evade_moves: tuple[str, ...]
+    frames: tuple[Frame[RollState], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "miners", MappingProxyType(dict(self.miners)))    # read-only, in the same order
+        object.__setattr__(self, "rulings", MappingProxyType(dict(self.rulings)))
 
     @property
     def active(self) -> MinerResult:
@@ -383,6 +395,21 @@ class Resolution:
     def saves_of(self, target: str) -> tuple[SavingRolls, ...]:
         """The Saving Rolls made by (or, for the MegaBeast, produced against) ``target``."""
         return tuple(self._saves_by_target.get(target, ()))
+
+    def at(self, state: "RollState") -> "Resolution":
+        """The exchange as it stands in ``state`` (the :class:`RollState` of one of :attr:`frames`): the same Miners
+        and dice (the faces are the exchange's inputs), with only the rolls compared, the Saving Rolls made, the
+        Wounds lost, the deaths and the Evade movements of the steps played so far. The state of the last frame
+        gives back this resolution's pairs, Saving Rolls and Wounds."""
+        lost, left, dead = dict(state.wounds_lost), dict(state.wounds_left), set(state.dead)
+        miners = {n: replace(m, wounds_lost=lost.get(n, 0), wounds_left=left.get(n, m.wounds_before),
+                             dead=n in dead) for n, m in self.miners.items()}
+        mb = self.megabeast
+        if mb is not None:
+            mb = state.megabeast or replace(mb, wounds_lost=0, wounds_left=mb.wounds_before, killed=False,
+                                            prevailed=state.megabeast_prevails)
+        return Resolution(self.trace, self.rulings, miners, mb, state.pairs, state.saves, state.dead,
+                          state.evade_moves, self.frames)
 
     @property
     def outcome(self) -> "RollOutcome":
@@ -1939,7 +1966,8 @@ def _outcome(state: RollState) -> RollOutcome:
                        None if state.states is None else dict(state.states))
 
 
-def _resolution(trace: Trace, state: RollState, o: RollOutcome, ctx: RollContext) -> Resolution:
+def _resolution(trace: Trace, frames: tuple[Frame[RollState], ...], o: RollOutcome, ctx: RollContext) -> Resolution:
+    state = frames[-1].state
     sc = ctx.scenario
     moving, dead = set(o.evade_moves), set(o.dead)
     pools_of: dict[str, list[Pool]] = {}
@@ -1956,7 +1984,8 @@ def _resolution(trace: Trace, state: RollState, o: RollOutcome, ctx: RollContext
             o.wounds.get(m.name, 0), o.wounds_left.get(m.name, m.wounds), m.name in dead,
             o.saving_rolls.get(m.name, 0), o.failed_saves.get(m.name, 0), o.teseum.get(m.name, 0),
             o.t_bezoar.get(m.name, 0), o.loot.get(m.name), m.name in moving)
-    return Resolution(trace, dict(trace.rulings), miners, o.megabeast, o.pairs, state.saves, o.dead, o.evade_moves)
+    return Resolution(trace, dict(trace.rulings), miners, o.megabeast, o.pairs, state.saves, o.dead, o.evade_moves,
+                      frames)
 
 
 def _rulings_for(sc: Scenario, rulings: Rulings | Mapping[str, str] | None) -> Rulings:
@@ -2012,7 +2041,7 @@ def resolve_detailed(scenario: Scenario, roller: Roller | None = None,
     trace = Trace(scenario.title, list(steps_of(frames)), dict(ctx.rulings.consulted))
     outcome = _outcome(state)
     trace.with_result(outcome)
-    return _resolution(trace, state, outcome, ctx)
+    return _resolution(trace, frames, outcome, ctx)
 
 
 def _play(scenario: Scenario, roller: Roller | None, rulings: Rulings | Mapping[str, str] | None,

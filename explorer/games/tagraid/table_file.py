@@ -44,7 +44,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from explorer.schema import Strict
+from explorer.schema import ScenarioHeader, Strict
 
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, load_board, parse_hex_key
 from explorer.errors import ScenarioError, short_repr
@@ -111,7 +111,7 @@ class CalibrationEntry(Strict):
     height: dict[Annotated[str, Field(max_length=4)], Length] = Field(default_factory=dict, max_length=MAX_CALIBRATION)
 
 
-class TableFile(Strict):
+class TableFile(ScenarioHeader):
     title: str = Field(default="", max_length=MAX_TITLE)
     description: str = Field(default="", max_length=MAX_DESCRIPTION)
     board: Label | dict[str, Any]

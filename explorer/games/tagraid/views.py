@@ -77,6 +77,9 @@ def parse_faces(text: str, field: str) -> list[int]:
     return out
 
 
+TRAY_TITLE = "Dice tray — click a die, then type or pick its face"
+
+
 def _label(text: str, tip: str = "") -> W.HTML:
     t = f" title='{html.escape(tip)}'" if tip else ""
     return W.HTML(f"<span class='xf-label'{t}>{html.escape(text)}</span>")
@@ -312,6 +315,11 @@ class FaceToFaceExplorer(W.VBox):
         # "no LoF to the Active Miner"): shown from its scenario document (:meth:`load_document`)
         self.exchange: dict[str, Any] | None = None
         self.board_facts: list[dict[str, Any]] = []
+        # the step-through: the kernel frame of each shown step (None: a board step), the frame the tray shows
+        # (None: the whole exchange) and how the tray is drawn from a Resolution (the form's or the exchange's)
+        self._step_frames: list[int | None] = []
+        self._tray_frame: int | None = None
+        self._tray_of = None
         self.board_readings: dict[str, str] = {}
         self.trace = None
         self.odds = None
@@ -562,7 +570,34 @@ class FaceToFaceExplorer(W.VBox):
         self.update()
 
     def _on_step(self, step) -> None:
-        self.tray.set_highlight(step.marks if step is not None else ())
+        """Draw the tray as the focused step's kernel frame has the exchange (:meth:`.resolve.Resolution.at` of the
+        frame's :class:`~.resolve.RollState`: the rolls compared, Saving Rolls made and Wounds lost so far), the
+        step's dice ringed; "All steps" (``None``) and the board's steps show the whole exchange."""
+        marks = step.marks if step is not None else ()
+        res = getattr(self, "resolution", None)
+        i = self.stepper.index
+        frame = (self._step_frames[i] if step is not None and i is not None and i < len(self._step_frames)
+                 else None)
+        if res is None or frame == self._tray_frame:
+            self.tray.set_highlight(marks)
+            return
+        shown = res if frame is None else res.at(res.frames[frame].state)
+        rows, links = self._tray_of(shown)
+        self.tray.show(rows, links, highlight=marks, title=TRAY_TITLE)
+        self._tray_frame = frame
+
+    def _show_steps(self, res: Resolution, tray_of) -> None:
+        """Show ``res``'s steps (after the board's) and draw the whole exchange on the tray with ``tray_of(res)``
+        (rows and links); remember which kernel frame each shown step belongs to (``None``: a board step)."""
+        self._tray_of, self._tray_frame = tray_of, None
+        rows, links = tray_of(res)
+        self.tray.show(rows, links, title=TRAY_TITLE)
+        trace = self._with_board_steps(res.trace)
+        frames = [None] * (len(trace.steps) - len(res.trace.steps)) if self.board_facts else []
+        for n, f in enumerate(res.frames):
+            frames += [n for s in f.steps if not (self.board_facts and s.section == "From the board")]
+        self._step_frames = frames
+        self.stepper.show(trace)
 
     # ------------------------------------------------------------------ update
     def rulings(self) -> dict[str, str]:
@@ -631,10 +666,8 @@ class FaceToFaceExplorer(W.VBox):
         self.form_a.sv.value = self._sv_html(res.active)
         if b is not None and mb is None:
             self.form_b.sv.value = self._sv_html(res.miner(b.name))
-        rows, links = tray_model(res, a, b, mb)
-        self.tray.show(rows, links, title="Dice tray — click a die, then type or pick its face")
         self.summary.value = f"<div class='xf-sum'>{self._headline_html(res)}</div>"
-        self.stepper.show(self._with_board_steps(res.trace))
+        self._show_steps(res, lambda r: tray_model(r, a, b, mb))
         used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(res.rulings.items()))
         self.ruling_help.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal'>Readings used by "
                                   f"this roll: {used or 'none'}</div>")
@@ -915,11 +948,9 @@ class FaceToFaceExplorer(W.VBox):
         self.exchange = doc = _with_dice(doc, res)
         self.resolution, self.inputs, self.trace = res, None, res.trace
         self.message.value = ""
-        rows, links = exchange_tray_model(res, doc)
-        self.tray.show(rows, links, title="Dice tray — click a die, then type or pick its face")
         self.exchange_html.value = exchange_html(doc, res)
         self.summary.value = (f"<div class='xf-sum'>{exchange_headline_html(res)}</div>")
-        self.stepper.show(self._with_board_steps(res.trace))
+        self._show_steps(res, lambda r: exchange_tray_model(r, doc))
         used = ", ".join(f"<code>{html.escape(k)} = {html.escape(v)}</code>" for k, v in sorted(res.rulings.items()))
         self.ruling_help.value = (f"<div class='xf-label' style='line-height:1.3;white-space:normal'>Readings used by "
                                   f"this roll: {used or 'none'}</div>")

@@ -59,7 +59,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from explorer.schema import Strict
+from explorer.schema import ScenarioHeader, Strict
 
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
 from explorer.errors import RuleViolation, ScenarioError
@@ -257,7 +257,7 @@ class DiceEntry(Strict):
     respawn: DiceList = Field(default_factory=list)
 
 
-class TableFields(Strict):
+class TableFields(ScenarioHeader):
     """The table part shared by order and round files: board, Miners, MegaBeast, Access Points, Timeline, rulings."""
 
     game: Literal["tagraid"] = "tagraid"
@@ -526,13 +526,13 @@ def _rounded(p) -> tuple[float, float]:
 
 def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
     """The typed outcome of a played Order (:class:`.outcomes.OrderOutcome`): ARO rights (step and reason), AROs
-    declared, the roll exchange (its JSON outcome, and, lifted from it so the summary reads the trace's own numbers,
+    declared, the roll exchange (its typed outcome, and, lifted from it so the summary reads the trace's own numbers,
     its rolls, Saving Rolls and Wounds lost), Wounds / States / positions after the Order, States entered at the End
     of the Order, Evade movements made and dropped, deaths, Neomaterials gained (by side), Tools and Loot, and the
     MegaBeast's facing and move."""
     first, last = frames[0].state, frames[-1].state
     res = last.resolution
-    roll = res.trace.outcome if res is not None else None
+    roll = res.outcome if res is not None else None
     saves, failed, wounds = ({}, {}, {}) if res is None else roll_numbers(res)[:3]
     mb = last.megabeast
     aros = {**{m: d.skill for m, d in last.aros},
