@@ -13,18 +13,7 @@ import stat
 from pathlib import Path
 
 from .errors import ScenarioError
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+from .pathkind import path_kind
 
 
 _ALLOWED = "the path of a regular file to write (a new one, or one to replace)"
@@ -45,7 +34,7 @@ def check_output(path: Path, option: str) -> None:
         raise ScenarioError(option, f"{str(path)[:200]!r} cannot be used ({e.strerror or type(e).__name__})",
                             _ALLOWED) from None
     if not stat.S_ISREG(st.st_mode):
-        raise ScenarioError(option, f"{str(path)[:200]!r} is {_kind(st.st_mode)}", _ALLOWED)
+        raise ScenarioError(option, f"{str(path)[:200]!r} is {path_kind(st.st_mode, 'not a regular file')}", _ALLOWED)
 
 
 def write_output(path: Path, text: str, option: str) -> None:
@@ -68,7 +57,8 @@ def write_output(path: Path, text: str, option: str) -> None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise ScenarioError(option, f"{str(path)[:200]!r} is {_kind(st.st_mode)}", _ALLOWED)
+            raise ScenarioError(option, f"{str(path)[:200]!r} is {path_kind(st.st_mode, 'not a regular file')}",
+                                _ALLOWED)
         os.set_blocking(fd, True)
         os.ftruncate(fd, 0)
         with os.fdopen(fd, "w", encoding="utf-8", closefd=True) as f:

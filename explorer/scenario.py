@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .errors import ScenarioError, short_repr, shorten
+from .pathkind import path_kind
 from .text import plural
 
 M = TypeVar("M", bound=BaseModel)
@@ -327,18 +328,6 @@ def _invisible_text(data: Any) -> tuple[str, str] | None:
     return None
 
 
-def _kind_of(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def _too_big(size: str) -> str:
     return f"the file is too large ({size}; the limit is {MAX_FILE_BYTES:,} bytes)"
 
@@ -352,7 +341,7 @@ def _read_file(path: str | os.PathLike[str], name: str) -> str:
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            raise fail(f"is {_kind_of(st.st_mode)}, not a file that can be read", regular)
+            raise fail(f"is {path_kind(st.st_mode, 'not a regular file')}, not a file that can be read", regular)
         if st.st_size > MAX_FILE_BYTES:
             raise fail(_too_big(f"{st.st_size:,} bytes"), regular)
         # O_NONBLOCK: had the path become a FIFO since the stat, opening it must not wait for a writer
@@ -360,7 +349,7 @@ def _read_file(path: str | os.PathLike[str], name: str) -> str:
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise fail(f"is {_kind_of(st.st_mode)}, not a file that can be read", regular)
+                raise fail(f"is {path_kind(st.st_mode, 'not a regular file')}, not a file that can be read", regular)
             chunks, size = [], 0
             while size <= MAX_FILE_BYTES:
                 chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)

@@ -26,6 +26,7 @@ import stat
 from pathlib import Path
 
 from explorer.errors import ScenarioError
+from explorer.pathkind import path_kind
 
 MARKER = ".explorer-static-dir"
 """The file that marks a directory made (or first filled) by ``explorer serve --static-dir``."""
@@ -42,18 +43,6 @@ _MARKER_TEXT = ("This directory was made by 'explorer serve --static-dir'. The s
 
 def _fault(path: str, problem: str) -> ScenarioError:
     return ScenarioError("--static-dir", f"{path[:200]!r} {problem}", _ALLOWED)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISREG(mode):
-        return "a file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a directory"
 
 
 def _os_fault(path: str, e: OSError) -> ScenarioError:
@@ -98,7 +87,7 @@ def check_static_dir(static_dir: str | os.PathLike[str]) -> Path:
     except OSError as e:
         raise _os_fault(text, e) from None
     if not stat.S_ISDIR(st.st_mode):
-        raise _fault(text, f"is {_kind(st.st_mode)}, not a directory")
+        raise _fault(text, f"is {path_kind(st.st_mode, 'not a directory')}, not a directory")
     try:
         entries = set(os.listdir(path))
     except OSError as e:
