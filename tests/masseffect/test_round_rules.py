@@ -183,6 +183,17 @@ def test_react_to_needs_a_map_and_a_hex():
     assert e.value.field == "events[0].react_to"
 
 
+def test_react_to_a_hex_that_is_not_a_choice_is_refused_not_replaced():
+    """A choice outside the free hexes nearer the attacker is a cited refusal, never silently the default."""
+    d = data("me-react-tag")
+    d["events"][0]["react_to"] = "3,-1"   # adjacent to Husk A at 3,0 but not nearer Garrus at 0,0
+    t = resolve_damage(parse_damage(d, "x.toml"))
+    refused = [s for s in t.steps if s.title.startswith("Not allowed")]
+    assert refused and "react_to 3,-1 is not a free adjacent hex nearer Garrus (the choices: 2,0)" in refused[0].title
+    assert refused[0].rule.section.endswith("The React Tag")
+    assert {e.name: e.hex for e in t.result.enemies}["Husk A"] == "3,0"   # it did not move to the default either
+
+
 # --- Shrouded areas revealed -----------------------------------------------------------------------------------------
 
 def test_shrouded_area_revealed_by_a_move():

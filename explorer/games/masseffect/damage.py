@@ -255,8 +255,11 @@ def react_tag(state: DamageState, ctx: DamageContext, name: str, attacker: str,
     why = ""
     if free:
         want = parse_hex(react_to) if react_to else None
-        pick = want if want in free else free[0]
-        how = ("your choice" if want in free else "default: smallest (q, r)") if len(free) > 1 else "the only one"
+        if want is not None and want not in free:  # a choice that is not an option is refused, never replaced
+            raise RuleViolation(f"react_to {want} is not a free adjacent hex nearer {attacker} (the choices: "
+                                f"{', '.join(map(str, free))})", S.REACT_TAG)
+        pick = want if want is not None else free[0]
+        how = ("your choice" if want is not None else "default: smallest (q, r)") if len(free) > 1 else "the only one"
         detail = (f"Free adjacent hexes nearer {attacker}: {', '.join(map(str, free))} ({how})."
                   + (f" Occupied: {', '.join(f'{n} ({occupied[n]})' for n in nearer if n in occupied)}."
                      if len(free) < len(nearer) else ""))
