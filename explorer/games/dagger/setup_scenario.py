@@ -192,7 +192,9 @@ def stack_event_deck(state: SetupState, ctx: SetupContext) -> tuple[SetupState, 
     deck = tuple(c for pile in state.piles for c in pile)
     return replace(state, event_deck=deck), (Step(
         f"The event deck: {plural(len(deck), 'card')}, one nemesis event in each third", S.SETUP,
-        "Pile 1 on top, then pile 2, then pile 3.", {"deck": list(deck)}, (), "Setup"),)
+        "Pile 1 on top, then pile 2, then pile 3: the rulebook does not order the piles, and as each pile is shuffled "
+        "on its own, any order gives the same odds (one nemesis event in each third).", {"deck": list(deck)}, (),
+        "Setup"),)
 
 
 def shuffle_side_deck(state: SetupState, ctx: SetupContext) -> tuple[SetupState, tuple[Step, ...]]:
