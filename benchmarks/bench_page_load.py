@@ -88,13 +88,14 @@ def start_server(port: int, serve_args: list[str], tree: Path = ROOT) -> subproc
 
 
 def wait_ready(proc: subprocess.Popen, base: str, timeout: float = 300) -> float:
-    """Seconds until the server answers (its stats route: no page is requested, so no session is built)."""
+    """Seconds until the server answers (its favicon, a static file: no page is requested, so no session is built;
+    ``/explorer-stats`` is only there with ``--stats``)."""
     t0, end = time.perf_counter(), time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
             raise RuntimeError("server exited: " + Path(proc.log_path).read_text(errors="replace")[-2000:])
         try:
-            urllib.request.urlopen(base + "/explorer-stats", timeout=5).read()
+            urllib.request.urlopen(base + "/favicon.ico", timeout=5).read()
             return time.perf_counter() - t0
         except OSError:
             time.sleep(0.2)

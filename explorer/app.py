@@ -24,6 +24,7 @@ from explorer.text import plural
 from explorer.serving.binary_messages import accept_binary_widget_messages
 from explorer.serving.canvas_fixes import browser_fixes
 from explorer.serving.comm_opens import skip_browser_comm_opens
+from explorer.serving.components_fence import fence_components
 from explorer.serving.lean_build import lean_build_comms
 from explorer.serving.page_js import page_script
 from explorer.serving.pane import served_pane
@@ -180,6 +181,7 @@ def create_page(game_id: str, slug: str):
     from explorer.games import get_game
 
     local_resources()   # Panel's stylesheets from this server, not a CDN, in every session
+    fence_components()   # under plain ``panel serve apps/*.py`` too: /components/ never imports a module
     page = get_game(game_id).page(slug)
     widget, redraw, notice = scenario_page_widget(game_id, slug)  # ?scenario=<id>
     loc = pn.state.location
@@ -225,6 +227,7 @@ def create_landing():
     import panel as pn
 
     local_resources()
+    fence_components()
     # in a Column: Panel ships MathJax (1.8 MB of JavaScript) with a page whose root is an HTML pane
     return pn.Column(pn.pane.HTML(landing_html(), margin=(0, 10), sizing_mode="stretch_width"),
                      sizing_mode="stretch_width")
@@ -238,6 +241,7 @@ def create_app(game_id: str = "tagraid"):
     from explorer.games import get_game
 
     local_resources()
+    fence_components()
     g = get_game(game_id)
     tabs = []
     for i, p in enumerate(g.pages):
@@ -262,22 +266,28 @@ DEFAULT_ADDRESS = "127.0.0.1"
 """``explorer serve`` listens on the loopback interface unless ``--address`` says otherwise."""
 
 STATS_ROUTE = "/explorer-stats"
-"""JSON: live widgets, session documents and resident memory of this server process (see
-:func:`explorer.serving.stats.server_stats`)."""
+"""JSON: process id, live widgets, session documents and resident memory of the server process that answered (see
+:func:`explorer.serving.stats.server_stats`); ``?deep=1`` adds object counts after a full garbage collection, run in
+a worker thread. Served only with ``explorer serve --stats`` (404 otherwise): it is unauthenticated."""
 
 
 def _stats_handler():
     import json
 
+    from tornado.ioloop import IOLoop
     from tornado.web import RequestHandler
 
     from explorer.serving.stats import server_stats
 
     class StatsHandler(RequestHandler):
-        def get(self):
+        async def get(self):
+            deep = self.get_query_argument("deep", "0") == "1"
+            # the deep walk (a full GC and every live object) runs off the event loop: other sessions' clicks
+            # are not queued behind it
+            stats = await IOLoop.current().run_in_executor(None, server_stats, True) if deep else server_stats()
             self.set_header("Content-Type", "application/json")
             self.set_header("Cache-Control", "no-store")
-            self.write(json.dumps(server_stats()))
+            self.write(json.dumps(stats))
 
     return StatsHandler
 
@@ -300,7 +310,7 @@ def _session(factory):
 
 def serve(port: int = 5006, address: str | None = None, show: bool = False, static_dir: str | Path | None = None,
           threaded: bool = False, num_procs: int = 1, allow_websocket_origin: list[str] | None = None,
-          warm: bool = True):
+          warm: bool = True, stats: bool = False):
     """Serve the landing page at ``/`` and every tool page at :func:`page_route`, with the local widget JavaScript
     (blocking unless ``threaded``).
 
@@ -322,6 +332,11 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
             reverse proxy serves the app under); localhost and ``address`` are always allowed.
         warm: build every page's cached copy at start (in each worker process; not with ``threaded``): the server
             answers a few seconds later, and its first visitors do not wait for the first build.
+        stats: serve :data:`STATS_ROUTE` (each worker process answers for itself, with its process id); off by
+            default.
+
+    Panel's ``/components/`` route is fenced (:func:`explorer.serving.components_fence.fence_components`): it serves
+    only already-imported Panel/Bokeh modules' listed resources and never imports a module.
     """
     import panel as pn
 
@@ -345,6 +360,10 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     from .serving.ipv6_host import ipv6_host_locations
 
     ipv6_host_locations()   # a page asked for as http://[::1]:port/ (or with a malformed Host) is not a 500
+    fence_components()   # GET /components/<module>/... never imports a module
+    from .serving.ws_refusals import quiet_websocket_refusals
+
+    quiet_websocket_refusals()   # a websocket without the bokeh subprotocol: one log line, no traceback
     apps = {"/": create_landing}
     titles = {"/": TITLE}
     for route, (gid, slug) in routes().items():
@@ -355,7 +374,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     pn.config.global_loading_spinner = True  # a visible "loading" state from the first frame until the page renders
     options = dict(port=port, address=address, show=show, title=titles, static_dirs={WIDGET_JS_ROUTE: str(static)},
                    websocket_origin=origins, print_url=False, num_procs=num_procs,
-                   extra_patterns=[(STATS_ROUTE, _stats_handler())],
+                   extra_patterns=[(STATS_ROUTE, _stats_handler())] if stats else [],
                    check_unused_sessions_milliseconds=2000, unused_session_lifetime_milliseconds=8000)
     if threaded or not warm:
         return pn.serve(apps, threaded=threaded, **options)

@@ -115,8 +115,11 @@ def check_origins(origins: list[str] | None) -> list[str]:
 @click.option("--warm/--no-warm", default=True, help="Build every page once before taking requests (the first "
                                                      "visitor does not wait for it; start-up takes a few seconds "
                                                      "more).")
+@click.option("--stats/--no-stats", default=False, help="Serve /explorer-stats (JSON counters of the process that "
+                                                       "answers: widgets, sessions, memory; ?deep=1 adds object "
+                                                       "counts). Off by default: it is unauthenticated.")
 def serve_command(port: int, address: str | None, show: bool, static_dir: str | None, num_procs: int,
-                  allow_websocket_origin: tuple[str, ...], warm: bool) -> None:
+                  allow_websocket_origin: tuple[str, ...], warm: bool, stats: bool) -> None:
     """Serve the app: a landing page and one page per tool per game (one widget tree per browser session)."""
     from .app import DEFAULT_ADDRESS
 
@@ -142,12 +145,12 @@ def serve_command(port: int, address: str | None, show: bool, static_dir: str | 
     click.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
     try:
         _serve(port=port, address=address, show=show, static_dir=static_dir, num_procs=num_procs,
-               allow_websocket_origin=origins, warm=warm)
+               allow_websocket_origin=origins, warm=warm, stats=stats)
     except OSError as e:   # the port was taken between the check and the bind
         raise _bind_error(e, address, port) from None
 
 
 def register(group: click.Group) -> None:
     """Add ``explorer serve [--port 5006] [--address ADDR] [--num-procs N] [--allow-websocket-origin HOST]
-    [--show/--no-show] [--warm/--no-warm]`` to a click group."""
+    [--show/--no-show] [--warm/--no-warm] [--stats]`` to a click group."""
     group.add_command(serve_command)

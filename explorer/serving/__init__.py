@@ -19,7 +19,11 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
 - :mod:`~explorer.serving.stats` — the server's counters (``server_stats``);
 - :mod:`~explorer.serving.warm` — every page built before the first request (``warm_pages``);
 - :mod:`~explorer.serving.ipv6_host` — an IPv6 (or malformed) ``Host`` builds a page, not a 500
-  (``ipv6_host_locations``).
+  (``ipv6_host_locations``);
+- :mod:`~explorer.serving.components_fence` — Panel's ``/components/`` route imports no module and answers no 500
+  (``fence_components``);
+- :mod:`~explorer.serving.ws_refusals` — a refused websocket is one log line, not a traceback
+  (``quiet_websocket_refusals``).
 
 Not patches: :mod:`~explorer.serving.pane` (``served_pane``, the pane every served widget tree goes in),
 :mod:`~explorer.serving.url_state` (the page's state in its URL), :mod:`~explorer.serving.static_dir` (the
@@ -50,6 +54,8 @@ _NAMES = {
     "stats": ("server_stats",),
     "warm": ("warm_pages",),
     "ipv6_host": ("ipv6_host_locations",),
+    "components_fence": ("ALLOWED_PACKAGES", "fence_components"),
+    "ws_refusals": ("quiet_websocket_refusals",),
     "static_dir": ("check_static_dir", "prepare_static_dir"),
     "origins": ("origin_host", "websocket_origins"),
     "pane": ("served_pane", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),

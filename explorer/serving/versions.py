@@ -78,6 +78,10 @@ PATCHES: dict[str, Patch] = {p.name: p for p in (
           "the first visitor of each page waits for the imports and the first build"),
     Patch("ipv6_host_locations", "ipv6_host", ("panel",), GUARDED,
           "a page asked for by an IPv6 address (or with a malformed Host) answers 500"),
+    Patch("fence_components", "components_fence", ("panel",), GUARDED,
+          "GET /components/<module>/... imports any installed module"),
+    Patch("quiet_websocket_refusals", "ws_refusals", ("panel", "bokeh"), GUARDED,
+          "every refused websocket (no bokeh subprotocol, bad token) logs a traceback"),
 )}
 """Every patch, by the name of the function that applies it (see each module's docstring)."""
 

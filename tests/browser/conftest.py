@@ -43,7 +43,7 @@ def app_url():
     """``explorer serve`` on a free port (the same entry point as ``./run app``): the TAG Raid Face to Face page
     (its header links to the game's other pages)."""
     port = free_port()
-    proc = start([sys.executable, "-m", "explorer", "serve", "--port", str(port)])
+    proc = start([sys.executable, "-m", "explorer", "serve", "--port", str(port), "--stats"])
     url = f"http://localhost:{port}/tagraid-face-to-face"
     try:
         wait_http(url, proc)

@@ -25,7 +25,7 @@ def _base(app_url: str) -> str:
 
 
 def _stats(base: str) -> dict:
-    return json.loads(urllib.request.urlopen(base + "/explorer-stats", timeout=60).read())
+    return json.loads(urllib.request.urlopen(base + "/explorer-stats?deep=1", timeout=60).read())
 
 
 def _visit(browser, url: str) -> float:

@@ -4,6 +4,8 @@ registry and the comm managers for the server's life."""
 
 from __future__ import annotations
 
+import os
+
 import types
 import warnings
 
@@ -80,4 +82,7 @@ def test_server_stats_counts_widgets_sessions_and_cached_pages(sessions, monkeyp
     s = server_stats()
     assert s["cached_pages"] == 1 and s["session_documents"] >= 2
     assert s["other_session_documents"] == s["session_documents"] - 1   # d is not a cached page
-    assert s["widgets"] == len(_instances) and s["bokeh_documents"] >= 2 and s["rss_mb"] != 0
+    assert s["widgets"] == len(_instances) and s["rss_mb"] != 0 and s["pid"] == os.getpid()
+    assert "bokeh_documents" not in s   # the cheap answer walks no objects
+    deep = server_stats(deep=True)
+    assert deep["bokeh_documents"] >= 2 and deep["explorer_objects"] >= 0 and deep["widgets"] == s["widgets"]
