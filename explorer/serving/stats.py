@@ -1,5 +1,5 @@
 """What a long-running server holds (the JSON of ``/explorer-stats``, read by the session-lifecycle browser test and
-``benchmarks/load_test.py``).
+``benchmarks/session_waves.py``, ``benchmarks/load_test.py``).
 
 Private APIs (pinned ipywidgets==8.1.9, panel==1.9.4): ``ipywidgets.widgets.widget._instances``, ``widget._document``
 and Panel's ``reuse_sessions`` cache ``panel.io.state.state._sessions``.
