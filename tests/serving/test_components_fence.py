@@ -88,32 +88,42 @@ def _get(port: int, path: str) -> tuple[int, bytes]:
     return r.status, body
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    """``explorer serve --no-warm`` (without ``--stats``) on a free port, its log file."""
-    tmp = tmp_path_factory.mktemp("fence")
+def _serve(tmp: Path, *extra: str):
+    """``explorer serve --no-warm [extra]`` on a free port; ``(port, log path, process)`` once it answers."""
     port, log = _free_port(), tmp / "serve.log"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(log, "w") as f:
         proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), "--no-warm",
-                                 "--static-dir", str(tmp / "js")], stdout=f, stderr=f, env=env,
+                                 "--static-dir", str(tmp / "js"), *extra], stdout=f, stderr=f, env=env,
                                 start_new_session=True)
+    for _ in range(240):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/favicon.ico", timeout=5).read()
+            return port, log, proc
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(log.read_text()[-2000:])
+            time.sleep(0.5)
+    _stop(proc)
+    pytest.fail("explorer serve did not answer in 120 s")
+
+
+def _stop(proc) -> None:
+    proc.terminate()
     try:
-        for _ in range(240):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/favicon.ico", timeout=5).read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(log.read_text()[-2000:])
-                time.sleep(0.5)
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """``explorer serve --no-warm`` (without ``--stats``) on a free port, its log file."""
+    port, log, proc = _serve(tmp_path_factory.mktemp("fence"))
+    try:
         yield port, log, proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop(proc)
 
 
 TRAVERSALS = [
@@ -160,32 +170,15 @@ def test_live_stats_route_is_off_unless_asked_for(live):
 
 @pytest.mark.slow
 def test_live_stats_route_answers_per_process_with_its_id(tmp_path):
-    port, log = _free_port(), tmp_path / "serve.log"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with open(log, "w") as f:
-        proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), "--no-warm",
-                                 "--stats", "--static-dir", str(tmp_path / "js")], stdout=f, stderr=f, env=env,
-                                start_new_session=True)
+    port, _, proc = _serve(tmp_path, "--stats")
     try:
-        stats = None
-        for _ in range(240):
-            try:
-                stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/explorer-stats", timeout=5).read())
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    pytest.fail(log.read_text()[-2000:])
-                time.sleep(0.5)
-        assert stats is not None and stats["pid"] == proc.pid
+        stats = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/explorer-stats", timeout=30).read())
+        assert stats["pid"] == proc.pid
         assert "explorer_objects" not in stats   # the cheap answer: no garbage-collection walk
         deep = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/explorer-stats?deep=1", timeout=60).read())
         assert deep["pid"] == proc.pid and deep["explorer_objects"] > 0 and deep["bokeh_documents"] >= 0
     finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop(proc)
 
 
 @pytest.mark.slow
