@@ -22,6 +22,9 @@ an older run. ``--only INDEX... [--save DIR]`` regenerates given files of a run 
 them are neither generated nor loaded) and runs only those, writing them to DIR.
 
 Runs with the loading-gate shapes (``gate_shapes``, 1 file in 8; 2026-12-02):
+  --count 20000 --seed 20261203 (10 formats, ``nice -n 19``, load average 10-11 from 8 other jobs on the 2 cores):
+    0 tracebacks, 0 runs over 5 s of CPU (slowest 0.71 s CPU, a 950 KB board file), 3 over 5 s of wall time only
+    (0.10-0.41 s of CPU each), 1457 s wall.
   --count 1200 --seed 2026120225: 0 tracebacks, 0 runs over 5 s of CPU (slowest 0.61 s CPU), 4 over 5 s of wall
     time only (the machine shared with 6 other sessions).
 
