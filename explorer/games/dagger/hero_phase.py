@@ -487,10 +487,13 @@ def rest(state: GameState, hero: str, rolled: int, *, recover: int | None = None
     rec_applied = min(rec, h.damage)
     state = state.with_hero(evolve(h, damage=h.damage - rec_applied))
     steps.insert(0, Step(f"{hero} rests: {rolled} rolled + {h.rest_auto} automatic"
-                         + (" + 1 empowered" if total - h.rest_auto != rolled else "") + f" = {total} successes",
+                         + (" + 1 empowered" if total - h.rest_auto != rolled else "")
+                         + f" = {plural(total, 'success', 'successes')}",
                          S.ASPECT_ACTIONS, "The total can be split between recover and charge.", {"total": total},
                          (hero,), SECTION))
-    steps.append(Step(f"Recover {rec_applied}: damage {h.damage} → {h.damage - rec_applied}; charge {total - rec}",
+    split = (f"No damage to recover; charge {total - rec}" if h.damage == 0 else
+             f"Recover {rec_applied}: damage {h.damage} → {h.damage - rec_applied}; charge {total - rec}")
+    steps.append(Step(split,
                       S.SUPPORT_CARDS, "Charge: progress tokens on exhausted support cards (not tracked here); a "
                       "fully charged card is readied." + ("" if recover is not None else
                                                           " Default split: recover first."),

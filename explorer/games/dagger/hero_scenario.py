@@ -173,7 +173,10 @@ def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel
         target = a.hero
         rest_totals = tuple(dist.items())
         what = f"recovers all {need} damage"
-    steps.append(Step(f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})", S.ASPECT_ACTIONS,
+    title = f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})"
+    if a.do == "rest" and odds.need == 0:        # nothing to recover: the whole Rest can go to charge
+        title = f"{a.hero} has no damage to recover: every success of this Rest can charge a support card"
+    steps.append(Step(title, S.ASPECT_ACTIONS,
                       f"{odds.note}. Die: {die.name} (faces {join_words(die.faces)} successes)."
                       + ("" if odds.empowered else f" With an empowered token: {float(odds.p_with_empowered):.3f}."),
                       {"p": probability_json(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, target),
