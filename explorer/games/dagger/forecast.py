@@ -135,6 +135,9 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     if not 1 <= rounds <= min(len(sc.rounds), MAX_PHASES):
         raise ScenarioError("phases", f"{rounds!r}", f"1..{min(len(sc.rounds), MAX_PHASES)} (the rounds the file "
                             "plans)")
+    if getattr(sc, "setup", None) is not None:
+        raise ScenarioError("setup", "a round file that starts from Setup (its deck is dealt by the seed)",
+                            "a round file without [setup]: this forecast shuffles a given deck", sc.board.source)
     chosen = {**sc.board.rulings, **(rulings or {})}
     make_rulings(chosen)
     start = sc.board.state

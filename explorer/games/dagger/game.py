@@ -107,11 +107,12 @@ def _sequences():
     (:data:`.hero_scenario.HERO_ACTIONS`)."""
     from .hero_scenario import HERO_ACTIONS
     from .nemesis import NEMESIS_PHASE
-    from .round_scenario import END_OF_ROUND, HERO_PHASE
+    from .round_scenario import END_OF_ROUND, HERO_PHASE, SETUP_BOARD
     from .setup_scenario import SETUP_SEQUENCE
 
     return {"Nemesis Phase": NEMESIS_PHASE, "Hero Phase actions": HERO_ACTIONS, "Hero Phase turns": HERO_PHASE,
-            "End of Round tokens": END_OF_ROUND, "Setup": SETUP_SEQUENCE}
+            "End of Round tokens": END_OF_ROUND, "Setup": SETUP_SEQUENCE,
+            "Setup on the board": SETUP_BOARD}
 
 
 def _cli():

@@ -1,6 +1,7 @@
 """Scenario kind ``round`` of Marvel D.A.G.G.E.R.: whole rounds. Each round is the Hero Phase turn by turn (the
 players' choices: which hero spends which aspect token on which slot, and the action's details), then the Nemesis
-Phase and the End of Round (:mod:`.nemesis`), over as many rounds as the file lists.
+Phase and the End of Round (:mod:`.nemesis`), over as many rounds as the file lists; with a ``[setup]`` table,
+Setup (:mod:`.setup_scenario`, on the file's own event and side mission cards) comes first, in the same trace.
 
 Rulebook sections: Setup (1 boosted and 2 standard aspect tokens per hero, 1 more standard token with 1 or 2
 players); Gameplay › Hero Phase (turns from the 1st player, clockwise; one aspect token per action, placed on an
@@ -32,6 +33,10 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice)
     [dagger_effects]               # optional: a base's D.A.G.G.E.R. effect (effects as in event cards)
     "New York" = [{ kind = "threat", amount = -1 }]
+    [setup]                        # optional: play Setup on the file's cards first (the same trace)
+    seed = 11                      # optional (default: the file's seed, else 0)
+    nemesis_events = ["N1", "N2", "N3"]   # 3 of the file's [[events]]; the others (9 or more) are standard
+    spawns = [{ enemy = "rank-1", space = "Cairo", pips = 1 }]   # the 1st strike's Setup spawn icons
     [[rounds]]                     # 1..5 rounds
     [[rounds.turns]]               # the turns in order (each: one token, one action)
     hero = "Hero A"
@@ -68,10 +73,11 @@ from . import hero_phase as HP
 from . import sections as S
 from .hero_scenario import ActionModel, HeroScenario, resolve_action
 from .nemesis import PhaseContext, apply_effects, loss_gauges, play_phase
-from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, _effects, _mission,
+from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                initial_state, parse_nemesis, phase_context)
 from .results import HeroAction, RoundOutcome, TurnRecord
-from .state import Effect, GameState, Mission
+from .setup_scenario import SETUP_SEQUENCE, SetupContext, SetupScenario, SetupState
+from .state import Effect, Enemy, GameState, Mission, evolve
 
 SLOT_NAMES = ("move", "fight", "defy", "rest")
 STANDIN_SLOTS: tuple[str, ...] = SLOT_NAMES
@@ -148,6 +154,17 @@ class RoundModel(Strict):
     turns: list[TurnModel] = Field(default_factory=list, max_length=MAX_TURNS)
 
 
+class SetupPartModel(Strict):
+    """The ``[setup]`` table of a ``round`` document: play Setup (:mod:`.setup_scenario`) on the file's cards first.
+    ``nemesis_events`` names the 3 of the file's ``[[events]]`` that are nemesis-specific (the others are the
+    standard events, at least 9); ``spawns`` are the 1st strike's Setup spawn icons; ``seed`` seeds the shuffles
+    (default: the file's ``seed``, else 0)."""
+
+    seed: int | None = Field(None, ge=0, le=2**31)
+    nemesis_events: list[str] = Field(min_length=3, max_length=3)
+    spawns: list[SpawnModel] = Field(default_factory=list, max_length=12)
+
+
 class RoundPartModel(Strict):
     """The ``round`` kind's own keys."""
 
@@ -155,6 +172,7 @@ class RoundPartModel(Strict):
     rounds: list[RoundModel] = Field(min_length=1, max_length=MAX_ROUNDS)
     die: list[int] = Field(default_factory=lambda: list(HP.DEFAULT_DIE.faces), min_length=2, max_length=20)
     dagger_effects: dict[str, list[EffectModel]] = Field(default_factory=dict, max_length=5)
+    setup: SetupPartModel | None = None
 
 
 @dataclass(frozen=True)
@@ -186,6 +204,7 @@ class RoundScenario:
     rounds: tuple[tuple[TurnModel, ...], ...]
     die: HP.DieTable
     dagger: tuple[tuple[str, tuple[Effect, ...]], ...]
+    setup: SetupScenario | None = None
 
     @property
     def title(self) -> str:
@@ -209,7 +228,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         ScenarioError: one line naming ``source`` and the field (the board's as for ``nemesis`` files; a sheet's
             as ``sheets[i].<field>``; a turn's as ``rounds[r].turns[t].<field>``).
     """
-    keys = ("sheets", "rounds", "die", "dagger_effects")
+    keys = ("sheets", "rounds", "die", "dagger_effects", "setup")
     own = {k: data[k] for k in keys if k in data}
     part = validate(RoundPartModel, own, source)
     board_data = {k: v for k, v in data.items() if k not in own}
@@ -249,6 +268,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         if b not in bases:
             raise ScenarioError(f"dagger_effects.{b}", "not a base", bases, source)
         dagger.append((b, _effects(effs)))
+    setup = None if part.setup is None else _setup_scenario(part.setup, board, source)
     rounds = tuple(tuple(r.turns) for r in part.rounds)
     for r, turns in enumerate(rounds):
         for t, turn in enumerate(turns):
@@ -258,7 +278,54 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                 raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}",
                                     list(SLOT_NAMES + (DAGGER, ABILITY)),
                                     source)
-    return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger))
+    return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger), setup)
+
+
+def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> SetupScenario:
+    """The Setup a ``[setup]`` table plays on the board's own cards (Setup: the event deck from the file's events,
+    the side mission deck, the 1st strike's spawns).
+
+    Raises:
+        ScenarioError: the board already holds what Setup places (enemies besides the nemesis, side missions in
+            slots), ``shuffle_events``, more players than heroes, a nemesis event not among the file's events,
+            fewer than 9 standard events, events named twice, a spawn of an unknown enemy type or space.
+    """
+    st = board.state
+    if any(e.kind != "nemesis" for e in st.enemies):
+        raise ScenarioError("enemies", "Setup places the 1st strike's enemies", "no [[enemies]] with [setup]", source)
+    if any(x is not None for x in st.side_slots):
+        raise ScenarioError("side_missions", "Setup draws the first side mission", "no [[side_missions]] with "
+                            "[setup] (list them in [[side_deck]])", source)
+    if board.shuffle_events:
+        raise ScenarioError("shuffle_events", "Setup builds the event deck", "false with [setup]", source)
+    if st.players != len(st.heroes):
+        raise ScenarioError("players", f"{st.players} players but {plural(len(st.heroes), 'hero', 'heroes')}",
+                            "one hero per player with [setup]", source)
+    names = [c.name for c in st.event_deck]
+    if len(set(names)) != len(names):
+        raise ScenarioError("events", "an event card is listed twice", "distinct cards with [setup]", source)
+    for i, n in enumerate(m.nemesis_events):
+        if n not in names or n in m.nemesis_events[:i]:
+            raise ScenarioError(f"setup.nemesis_events[{i}]", f"{n!r}", "3 distinct names of the file's [[events]] "
+                                f"({', '.join(names)})", source)
+    standard = tuple(n for n in names if n not in m.nemesis_events)
+    if len(standard) < 9:
+        raise ScenarioError("events", f"{plural(len(standard), 'standard event')} besides the 3 nemesis events",
+                            "at least 9 (Setup takes 9 at random)", source)
+    keys = [t.key for t in st.enemy_types]
+    for i, sp in enumerate(m.spawns):
+        if sp.space not in board.world:
+            raise ScenarioError(f"setup.spawns[{i}].space", f"unknown space {sp.space!r}", "a space of the map",
+                                source)
+        if sp.enemy not in keys:
+            raise ScenarioError(f"setup.spawns[{i}].enemy", f"no [[enemy_types]] entry for {sp.enemy!r}",
+                                keys or "an enemy_types entry", source)
+    top = st.nemesis_deck[0].name if st.nemesis_deck and st.nemesis_deck[0].kind == "first_strike" else "1st Strike"
+    seed = m.seed if m.seed is not None else (board.seed or 0)
+    return SetupScenario(board.title, board.description, seed, tuple(h.name for h in st.heroes), standard,
+                         tuple(m.nemesis_events), tuple((t.key, t.name, t.standees) for t in st.enemy_types),
+                         tuple(c.mission.name for c in st.side_deck), top,
+                         tuple((x.enemy, x.space, x.pips) for x in m.spawns), source)
 
 
 # ---------------------------------------------------------------------------------------------------- state
@@ -302,8 +369,9 @@ class RoundState:
     """The game during a ``round`` scenario: ``game`` (:class:`.state.GameState`), ``index`` (the file's round
     being played, 0-based), ``supplies`` (tokens in each hero's supply, hero order), ``placed`` (tokens on slots
     this round), ``done`` (every turn so far, :class:`TurnRecord`), ``declared`` (how many turns the file lists
-    for this round), ``missions_placed`` (hero missions put into play so far: each only once) and ``cards`` (the
-    heroes' support cards, :class:`SupportCard`)."""
+    for this round), ``missions_placed`` (hero missions put into play so far: each only once), ``cards`` (the
+    heroes' support cards, :class:`SupportCard`) and ``setup`` (the Setup played first, :class:`.setup_scenario.
+    SetupState`, or ``None`` when the file starts from its board)."""
 
     game: GameState
     index: int
@@ -313,6 +381,7 @@ class RoundState:
     declared: int = 0
     missions_placed: tuple[str, ...] = ()
     cards: tuple[SupportCard, ...] = ()
+    setup: SetupState | None = None
 
     def supply(self, hero: str) -> Supply:
         return next(s for s in self.supplies if s.hero == hero)
@@ -621,6 +690,48 @@ def return_tokens(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
                       f"Round {state.game.round - 1} · End of Round"),)
 
 
+def setup_board(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """Setup, on the board: the cards Setup dealt become the game's (:data:`.setup_scenario.SETUP_SEQUENCE` played on
+    the file's own cards): the event deck in the order built (the events not taken return to the box), the side
+    mission deck in its shuffled order less the card drawn, that side mission in its slot (an elite side mission
+    places its elite, Missions › Side Missions) and the 1st strike's enemies on their spaces."""
+    s, g = state.setup, state.game
+    cards = {c.name: c for c in g.event_deck}
+    side = {c.mission.name: c for c in g.side_deck}
+    enemies = list(g.enemies)
+    for eid, space in s.enemies:
+        t = next(t for t in g.enemy_types if eid.rsplit(" ", 1)[0] == t.name)
+        enemies.append(Enemy(eid, "nemesis_specific" if t.key == "nemesis-specific" else "standard", space, t.power,
+                             t.health, rank=t.rank, type_key=t.key))
+    slots = list(g.side_slots)
+    steps: list[Step] = []
+    for i, name in enumerate(s.side_slots):
+        card = side[name]
+        m = card.mission
+        if card.elite is not None:
+            m = evolve(m, elite=card.elite.name)
+            enemies.append(Enemy(card.elite.name, "elite", m.space, card.elite.power, card.elite.health))
+            steps.append(Step(f"Elite {card.elite.name} placed on {m.space}", S.SIDE_MISSIONS,
+                              "Some side missions are elite enemies: the standee goes on the indicated space.", {},
+                              (card.elite.name, m.space), "Setup"))
+        slots[i] = m
+    g = g.evolve(event_deck=tuple(cards[n] for n in s.event_deck), side_deck=tuple(side[n] for n in s.side_deck),
+                 side_slots=tuple(slots), enemies=tuple(enemies))
+    out = sorted(set(cards) - set(s.event_deck))
+    steps.insert(0, Step(f"The board after Setup: an event deck of {plural(len(g.event_deck), 'card')}, "
+                         f"{plural(len(s.enemies), 'enemy', 'enemies')} placed, "
+                         + (f"side mission {', '.join(s.side_slots)} in play" if s.side_slots else
+                            "no side mission in play"), S.SETUP,
+                         f"{plural(len(out), 'event')} returned to the box ({', '.join(out)}); "
+                         f"{plural(len(g.side_deck), 'side mission')} left in the deck.",
+                         {"event_deck": list(s.event_deck)}, tuple(sp for _, sp in s.enemies), "Setup"))
+    return replace(state, game=g), tuple(steps)
+
+
+SETUP_BOARD: Sequence = (("Setup › the board", setup_board),)
+"""After :data:`.setup_scenario.SETUP_SEQUENCE` (a ``round`` file with ``[setup]``): its result on the board."""
+
+
 def _over(state: RoundState) -> bool:
     return bool(state.game.lost or state.game.won)
 
@@ -636,18 +747,32 @@ END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_token
 """After the Nemesis Phase (which passes the 1st player marker): the aspect tokens return."""
 
 
-def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
-                ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
-    """Play the file's rounds: each round's :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
-    (:func:`.nemesis.play_phase`, its frames carried into the round's state), then :data:`END_OF_ROUND`; stops at a
-    loss, a win or a refused choice. Returns ``(frames, refusal or None, initial state, context)``; going back in
-    time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls)."""
+def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | None
+           ) -> tuple[list[Frame[RoundState]], RoundState, RoundContext]:
+    """``(setup frames, state before them, context)``: with a ``[setup]``, :data:`.setup_scenario.SETUP_SEQUENCE`
+    (its own seeded die: ``seed`` or the table's) carried into round states, then :data:`SETUP_BOARD`; else no
+    frame."""
     phase = phase_context(sc.board, rulings)
     dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
     ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
     start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
-    frames: list[Frame[RoundState]] = []
-    state = start
+    if sc.setup is None:
+        return [], start, ctx
+    sctx = SetupContext(dice=Dice(seed=sc.setup.seed if seed is None else seed), scenario=sc.setup)
+    frames = [Frame(f.name, replace(start, setup=f.state), f.steps) for f in play(SetupState(), SETUP_SEQUENCE,
+                                                                                    sctx)]
+    return frames + list(play(frames[-1].state, SETUP_BOARD, ctx)), start, ctx
+
+
+def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+                ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
+    """Play the file's rounds (after Setup, when the file has a ``[setup]``: :func:`_begin`): each round's
+    :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
+    (:func:`.nemesis.play_phase`, its frames carried into the round's state), then :data:`END_OF_ROUND`; stops at a
+    loss, a win or a refused choice. Returns ``(frames, refusal or None, initial state, context)``; going back in
+    time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls)."""
+    frames, start, ctx = _begin(sc, rulings, seed)
+    state = frames[-1].state if frames else start
     for _ in sc.rounds:
         got, refusal = play_until_refused(state, HERO_PHASE, ctx, stop=_over)
         frames += got
@@ -656,7 +781,7 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
         state = got[-1].state
         if _over(state):
             break
-        for f in play_phase(state.game, phase):
+        for f in play_phase(state.game, ctx.phase):
             frames.append(Frame(f.name, replace(state, game=f.state), f.steps))
         state = frames[-1].state
         if _over(state):
@@ -676,11 +801,8 @@ def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None
         RuleViolation: a planned turn the rules refuse (its field and rule), or a Hero Phase that leaves a token
             unspent.
     """
-    phase = phase_context(sc.board, rulings)
-    dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
-    ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
-    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
-    frames = play(start, HERO_PHASE, ctx, stop=_over)
+    frames, start, ctx = _begin(sc, rulings, seed)
+    frames += play(frames[-1].state if frames else start, HERO_PHASE, ctx, stop=_over)
     return frames[-1].state.game
 
 
@@ -699,14 +821,18 @@ def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, s
         steps.append(Step(f"Not allowed ({where}): {refusal.reason}", refusal.rule, "",
                           {"rejected": True, "field": field}, (), _section(end)))
     g = end.game
+    board = next((f.state.game for f in frames if f.name == SETUP_BOARD[0][0]), None)
+    start_deck = None if board is None else tuple(c.name for c in board.event_deck)
     rounds = sum(1 for f in frames if f.name == END_OF_ROUND[0][0])
     trace = Trace(sc.title or "Rounds", steps, dict(ctx.rulings.consulted))
     return trace.with_result(RoundOutcome(end.done, rounds, start.game.threat, g.threat, g.team_up, g.lost, g.won,
                                           g.showdown, tuple(sorted(g.overrun)), loss_gauges(g), refused, field,
-                                          g.heroes, g.enemies, g.events))
+                                          g.heroes, g.enemies, g.events,
+                                          None if sc.setup is None else (sc.setup.seed if seed is None else seed),
+                                          () if start_deck is None else start_deck))
 
 
 __all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "parse_round",
-           "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND", "begin_hero_phase", "take_turn",
+           "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND", "SETUP_BOARD", "setup_board", "begin_hero_phase", "take_turn",
            "end_hero_phase", "return_tokens", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST",
            "STANDIN_DAGGER_EFFECT"]
