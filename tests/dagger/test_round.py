@@ -212,10 +212,12 @@ def test_abilities_primed_then_empowered_combo():
     assert overload.action.hit == ("E", "F")
     assert {e.id for e in o.enemies} == {"Nemesis", "G"}                   # 1 + 2 damage: E and F defeated
     assert o.team_up == 2                                                  # D.A.G.G.E.R. stand-in + the combo
-    assert not next(h for h in o.heroes if h.name == "Hero A").empowered   # spent (default reading)
-    assert t.rulings["empowered_ability_token"] == "spent"
+    assert not next(h for h in o.heroes if h.name == "Hero A").empowered   # a combo ability spends it
+    # Empowered and Primed: empowered tokens are spent to use combo abilities, whatever empowered_ability_token
+    # says (that option is about an EMPOWERED ability that is not a combo)
     kept = resolve("dg-abilities", {"empowered_ability_token": "kept"}).result
-    assert next(h for h in kept.heroes if h.name == "Hero A").empowered
+    assert not next(h for h in kept.heroes if h.name == "Hero A").empowered
+    assert "empowered_ability_token" not in t.rulings and t.rulings["primed_ability_token"] == "discarded"
 
 
 def test_primed_ability_needs_a_primed_token_on_each_enemy_it_affects():

@@ -160,6 +160,23 @@ EMPOWERED_ABILITY_TOKEN = RulingOption(
                 "a hero spends (on a die roll, on a combo ability).",
 )
 
+PRIMED_ABILITY_TOKEN = RulingOption(
+    key="primed_ability_token",
+    title="Does an ability with the PRIMED icon that is not a combo ability discard the primed tokens?",
+    section="Gameplay › Hero Phase › Hero Abilities; Additional Rules › Empowered and Primed",
+    readings={
+        "discarded": "The ability needs a primed token on each enemy it would affect, and resolving it discards "
+                     "them, as a primed combo ability does.",
+        "kept": "The primed tokens only have to be there: the ability resolves and the enemies stay primed (only a "
+                "combo ability discards them).",
+    },
+    default="discarded",
+    why_default="Hero Abilities only says a PRIMED ability cannot be resolved without a primed token; the one rule "
+                "that says what becomes of the tokens (a primed combo ability discards one from each enemy it "
+                "affects) is read for every PRIMED icon, as the EMPOWERED icon spends its token "
+                "(empowered_ability_token). A combo ability always discards them (Empowered and Primed).",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Marvel D.A.G.G.E.R. ruling option, in definition order."""

@@ -14,8 +14,9 @@ token returns to its supply; the 1st player marker passes clockwise).
 aspect slot per aspect action), :data:`STANDIN_BOOST` (a boosted token adds 1 die to a Fight, Defy or Rest and 1
 to a Move) and :data:`STANDIN_DAGGER_EFFECT` (every base's D.A.G.G.E.R. effect: team-up +1) are documented,
 editable defaults: a file's ``[[sheets]]`` and ``dagger_effects`` replace them with the real cards'. Hero abilities
-(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed) and support cards (Additional Rules › Support Cards)
-are entered per sheet; their effects are stand-ins too (damage to each enemy nearby; dice added to a roll).
+(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed; combo abilities, situational ones among them), support
+cards (Additional Rules › Support Cards) and team-up cards (Additional Rules › Team-up Abilities) are entered per
+sheet; their effects are stand-ins too (damage to each enemy nearby; dice added to a roll).
 
 A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-format.md``) plus::
 
@@ -31,6 +32,7 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     hero_mission = { name = "...", progress_value = 3 }   # optional: placed by a D.A.G.G.E.R. action
     abilities = [{ name = "Shockwave", amount = 1, icon = "primed" }]   # optional: token abilities (own slots)
     support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice)
+    team_up = { name = "Fastball", cost = 3, amount = 2 }   # optional: a team-up card (starts not ready)
     [dagger_effects]               # optional: a base's D.A.G.G.E.R. effect (effects as in event cards)
     "New York" = [{ kind = "threat", amount = -1 }]
     [setup]                        # optional: play Setup on the file's cards first (the same trace)
@@ -46,6 +48,8 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     successes = 2                  # optional: the roll (without it the dice are rolled from the seed)
     support = "Gadget"             # optional: use a ready support card (Fight / Defy / Rest): it is exhausted
     charge = "Gadget"              # optional, on a Rest: its charge successes go onto that exhausted card
+    before = [{ hero = "Hero A", do = "ready_team_up" }]   # optional: done before the token, without one
+                                   # (ready_team_up | use_team_up | ability = "<situational combo>")
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
 already full, a D.A.G.G.E.R. action off a base or on an overrun one, an ability without its empowered or primed
@@ -94,13 +98,38 @@ TOKENS = ("boosted", "standard")
 
 
 class AbilityModel(Strict):
-    """One ``[[sheets.abilities]]`` entry: a stand-in hero ability that takes an aspect token (its own slot)."""
+    """One ``[[sheets.abilities]]`` entry: a stand-in hero ability (effect: ``amount`` damage to each enemy nearby).
+    ``token``: it takes an aspect token (its own slot); ``false`` for a situational combo ability, used between
+    turns through a turn's ``before`` list. ``combo``: a combo ability (blue border), which needs the EMPOWERED or
+    PRIMED icon."""
 
     name: str = Field(min_length=1, max_length=40)
     effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
     amount: int = Field(1, ge=1, le=10)
     icon: Literal["", "empowered", "primed"] = ""
     combo: bool = False
+    token: bool = True
+
+
+class TeamUpModel(Strict):
+    """A sheet's ``team_up`` card (stand-in): ``cost`` (team-up spent to ready it), its effect (``amount`` damage to
+    each enemy nearby) and whether it starts ``ready`` (Setup places it greyed side up: not ready)."""
+
+    name: str = Field(min_length=1, max_length=40)
+    cost: int = Field(3, ge=0, le=20)
+    effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
+    amount: int = Field(2, ge=1, le=10)
+    ready: bool = False
+
+
+class BeforeModel(Strict):
+    """One entry of a turn's ``before`` list: something done at any time, without an aspect token, before the turn's
+    token is placed: ``ready_team_up`` (spend team-up to ready the hero's team-up card), ``use_team_up`` (use it: it
+    is exhausted) or ``ability`` (a situational combo ability of the hero, ``ability = "<name>"``)."""
+
+    hero: str = Field(max_length=60)
+    do: Literal["ready_team_up", "use_team_up", "ability"]
+    ability: str = Field("", max_length=40)
 
 
 class SupportModel(Strict):
@@ -126,6 +155,7 @@ class SheetModel(Strict):
     hero_mission: MissionModel | None = None
     abilities: list[AbilityModel] = Field(default_factory=list, max_length=6)
     support: list[SupportModel] = Field(default_factory=list, max_length=3)
+    team_up: TeamUpModel | None = None
 
 
 class TurnModel(Strict):
@@ -148,6 +178,7 @@ class TurnModel(Strict):
     recover: int | None = Field(None, ge=0, le=60)
     nemesis_to: str | None = Field(None, max_length=60)
     place_mission: bool = True
+    before: list[BeforeModel] = Field(default_factory=list, max_length=6)
 
 
 class RoundModel(Strict):
@@ -189,6 +220,7 @@ class Sheet:
     hero_mission: Mission | None = None
     abilities: tuple[AbilityModel, ...] = ()
     support: tuple[SupportModel, ...] = ()
+    team_up: TeamUpModel | None = None
 
     def ability(self, name: str) -> AbilityModel | None:
         return next((a for a in self.abilities if a.name == name), None)
@@ -260,8 +292,16 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"sheets[{i}].abilities", "an ability named twice", "distinct names", source)
         if len({c.name for c in s.support}) != len(s.support):
             raise ScenarioError(f"sheets[{i}].support", "a support card named twice", "distinct names", source)
+        for j, a in enumerate(s.abilities):
+            if a.combo and not a.icon:
+                raise ScenarioError(f"sheets[{i}].abilities[{j}].icon", "a combo ability is used with an empowered "
+                                    "token or primed tokens", "'empowered' or 'primed' with combo = true", source)
+            if not a.token and not a.combo:
+                raise ScenarioError(f"sheets[{i}].abilities[{j}].token", "an ability without an aspect token is "
+                                    "always active (not used); only a combo ability is situational",
+                                    "token = true, or combo = true", source)
         sheets.append(Sheet(n, tuple(s.slots), s.boosted, 2 + extra if s.standard is None else s.standard,
-                            s.boost_dice, s.boost_move, mission, tuple(s.abilities), tuple(s.support)))
+                            s.boost_dice, s.boost_move, mission, tuple(s.abilities), tuple(s.support), s.team_up))
     bases = [b for b, _ in board.state.bases]
     dagger = []
     for b, effs in part.dagger_effects.items():
@@ -274,6 +314,10 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         for t, turn in enumerate(turns):
             if turn.hero not in names:
                 raise ScenarioError(f"rounds[{r}].turns[{t}].hero", f"unknown hero {turn.hero!r}", names, source)
+            for k, b in enumerate(turn.before):
+                if b.hero not in names:
+                    raise ScenarioError(f"rounds[{r}].turns[{t}].before[{k}].hero", f"unknown hero {b.hero!r}",
+                                        names, source)
             if turn.slot not in SLOT_NAMES + (DAGGER, ABILITY):
                 raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}",
                                     list(SLOT_NAMES + (DAGGER, ABILITY)),
@@ -365,13 +409,26 @@ class SupportCard:
 
 
 @dataclass(frozen=True)
+class TeamUpCard:
+    """A hero's team-up card: ``ready`` (face up) or exhausted; ``cost`` (team-up spent to ready it); its stand-in
+    effect deals ``amount`` damage to each enemy nearby."""
+
+    hero: str
+    name: str
+    cost: int
+    amount: int
+    ready: bool = False
+
+
+@dataclass(frozen=True)
 class RoundState:
     """The game during a ``round`` scenario: ``game`` (:class:`.state.GameState`), ``index`` (the file's round
     being played, 0-based), ``supplies`` (tokens in each hero's supply, hero order), ``placed`` (tokens on slots
     this round), ``done`` (every turn so far, :class:`TurnRecord`), ``declared`` (how many turns the file lists
     for this round), ``missions_placed`` (hero missions put into play so far: each only once), ``cards`` (the
-    heroes' support cards, :class:`SupportCard`) and ``setup`` (the Setup played first, :class:`.setup_scenario.
-    SetupState`, or ``None`` when the file starts from its board)."""
+    heroes' support cards, :class:`SupportCard`), ``setup`` (the Setup played first, :class:`.setup_scenario.
+    SetupState`, or ``None`` when the file starts from its board), ``team_cards`` (the heroes' team-up cards,
+    :class:`TeamUpCard`) and ``defeats_seen`` (hero defeats whose team-up card has been readied for free)."""
 
     game: GameState
     index: int
@@ -382,6 +439,8 @@ class RoundState:
     missions_placed: tuple[str, ...] = ()
     cards: tuple[SupportCard, ...] = ()
     setup: SetupState | None = None
+    team_cards: tuple[TeamUpCard, ...] = ()
+    defeats_seen: int = 0
 
     def supply(self, hero: str) -> Supply:
         return next(s for s in self.supplies if s.hero == hero)
@@ -402,6 +461,11 @@ class RoundContext(Context):
 
 def _cards(sc: RoundScenario) -> tuple[SupportCard, ...]:
     return tuple(SupportCard(s.hero, c.name, c.charge, c.exhausted, 0, c.dice) for s in sc.sheets for c in s.support)
+
+
+def _team_cards(sc: RoundScenario) -> tuple[TeamUpCard, ...]:
+    return tuple(TeamUpCard(s.hero, s.team_up.name, s.team_up.cost, s.team_up.amount, s.team_up.ready)
+                 for s in sc.sheets if s.team_up is not None)
 
 
 def _full_supplies(sc: RoundScenario) -> tuple[Supply, ...]:
@@ -475,6 +539,10 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
     """
     sc = ctx.scenario
     turn = sc.rounds[state.index][number - 1]
+    steps: list[Step] = []
+    for k, b in enumerate(turn.before):
+        state, more = _before(state, ctx, number, k, b)
+        steps += more
     g = state.game
     due = whose_turn(state)
     if turn.hero != due:
@@ -490,12 +558,24 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         raise _refuse(state, number, "support", "a support card adds dice to a Fight, Defy or Rest (stand-in)",
                       S.SUPPORT_CARDS)
     sheet = sc.sheet(turn.hero)
-    steps: list[Step] = []
     sec = _section(state)
     boost = turn.token == "boosted"
     hero = next(h for h in g.heroes if h.name == turn.hero)
     if turn.slot == ABILITY:
-        g, slot, more, rec = _use_ability(state, ctx, number, turn, sheet)
+        ab = sheet.ability(turn.ability)
+        if ab is None:
+            raise _refuse(state, number, "ability", f"{turn.ability!r} is not an ability on {turn.hero}'s sheet ("
+                          + (", ".join(a.name for a in sheet.abilities) or "none") + ")", S.HERO_ABILITIES)
+        if not ab.token:
+            raise _refuse(state, number, "ability", f"{ab.name} is a situational combo ability: it takes no aspect "
+                          "token (use it in a turn's before list)", S.EMPOWERED_AND_PRIMED)
+        slot = f"{ABILITY}:{ab.name}"
+        if state.holds(slot, turn.hero):
+            raise _refuse(state, number, "ability", f"{turn.hero}'s {ab.name} slot already holds a token",
+                          S.HERO_PHASE)
+        g, more, action = _use_ability(state, ctx, turn.hero, ab, lambda why, rule: _refuse(
+            state, number, "ability", why, rule), f"places a {turn.token} aspect token on")
+        rec = TurnRecord(g.round, turn.hero, turn.token, ABILITY, False, action, "", action.result)
         steps += more
     elif turn.slot == DAGGER:
         base = g.base_at(hero.space)
@@ -533,7 +613,8 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             raise _refuse(state, number, "slot", f"{turn.hero}'s {turn.slot} slot already holds a token",
                           S.HERO_PHASE)
         slot = turn.slot
-        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability", "support", "charge"})
+        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability", "support", "charge",
+                                                  "before"})
         base_dice = {"fight": hero.atk, "defy": hero.dfi, "rest": hero.tactic}.get(turn.slot, 0)
         if boost and turn.slot == "move" and sheet.boost_move:
             fields["move_value"] = (turn.move_value or hero.move) + sheet.boost_move
@@ -562,7 +643,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             n = fields.get("dice") or base_dice
             total, faces = _roll(ctx, n)
             fields["successes"] = total
-            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: {total} successes", S.ASPECT_ACTIONS,
+            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: {plural(total, 'success', 'successes')}", S.ASPECT_ACTIONS,
                               f"Faces {', '.join(map(str, faces))} ({ctx.dice.says('seed')}).",
                               {"successes": total}, (turn.hero,), sec))
         action = ActionModel(do=turn.slot, hero=turn.hero, **fields)
@@ -612,56 +693,134 @@ def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn
             [Step(text, S.SUPPORT_CARDS, "A Rest's charge successes.", {"card": card.name}, (turn.hero,), sec)])
 
 
-def _use_ability(state: RoundState, ctx: RoundContext, number: int, turn: TurnModel, sheet: Sheet
-                 ) -> tuple[GameState, str, list[Step], TurnRecord]:
-    """Gameplay › Hero Phase › Hero Abilities: an ability that takes an aspect token (its own slot on the sheet). An
-    EMPOWERED icon needs the hero's empowered token (spent, under ruling ``empowered_ability_token``); a PRIMED icon
-    needs a primed token on each enemy the ability would affect, and discards them; a combo ability advances the
-    team-up track by 1 (Additional Rules › Empowered and Primed)."""
+def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: AbilityModel, refuse, how: str
+                 ) -> tuple[GameState, list[Step], HeroAction]:
+    """Gameplay › Hero Phase › Hero Abilities: hero ``hero_name`` uses ability ``ab`` (``how``: "places a standard
+    aspect token on", or "uses" for a situational combo ability). An EMPOWERED icon needs the hero's empowered token:
+    a combo ability spends it (Empowered and Primed: empowered tokens are spent to use combo abilities), another
+    spends it under the ruling ``empowered_ability_token``. A PRIMED icon needs a primed token on each enemy the
+    ability would affect: a combo ability discards them, another under the ruling ``primed_ability_token``. A combo
+    ability advances the team-up track by 1. ``refuse(reason, rule)`` builds the refusal raised.
+
+    Raises:
+        RuleViolation: the empowered token or a primed token is missing (from ``refuse``).
+    """
     g = state.game
     sec = _section(state)
-    ab = sheet.ability(turn.ability)
-    if ab is None:
-        raise _refuse(state, number, "ability", f"{turn.ability!r} is not an ability on {turn.hero}'s sheet ("
-                      + (", ".join(a.name for a in sheet.abilities) or "none") + ")", S.HERO_ABILITIES)
-    slot = f"{ABILITY}:{ab.name}"
-    if state.holds(slot, turn.hero):
-        raise _refuse(state, number, "ability", f"{turn.hero}'s {ab.name} slot already holds a token", S.HERO_PHASE)
     world = ctx.scenario.world
-    hero = next(h for h in g.heroes if h.name == turn.hero)
-    targets = HP.enemies_nearby(g, world, turn.hero)
-    steps = [Step(f"{turn.hero} places a {turn.token} aspect token on the {ab.name} ability", S.HERO_ABILITIES,
+    hero = next(h for h in g.heroes if h.name == hero_name)
+    targets = HP.enemies_nearby(g, world, hero_name)
+    steps = [Step(f"{hero_name} {how} the {ab.name} ability", S.HERO_ABILITIES,
                   ("EMPOWERED icon. " if ab.icon == "empowered" else "PRIMED icon. " if ab.icon == "primed" else "")
-                  + ("Combo ability." if ab.combo else ""), {"ability": ab.name}, (turn.hero,), sec)]
+                  + ("Combo ability." if ab.combo else ""), {"ability": ab.name}, (hero_name,), sec)]
     if ab.icon == "empowered":
         if not hero.empowered:
-            raise _refuse(state, number, "ability", f"{ab.name} has the EMPOWERED icon and {turn.hero} has no "
-                          "empowered token", S.EMPOWERED_AND_PRIMED)
-        if ctx.rulings.reading("empowered_ability_token") == "spent":
+            raise refuse(f"{ab.name} has the EMPOWERED icon and {hero_name} has no empowered token",
+                         S.EMPOWERED_AND_PRIMED)
+        if ab.combo or ctx.rulings.reading("empowered_ability_token") == "spent":
             g = g.with_hero(replace(hero, empowered=False))
-            steps.append(Step(f"{turn.hero} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {}, (turn.hero,),
+            steps.append(Step(f"{hero_name} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {}, (hero_name,),
                               sec))
     elif ab.icon == "primed":
         bare = [e.id for e in targets if not e.primed]
         if bare or not targets:
-            raise _refuse(state, number, "ability", f"{ab.name} has the PRIMED icon: "
-                          + (f"{', '.join(bare)} would be affected without a primed token" if bare else
-                             "no enemy it would affect"), S.EMPOWERED_AND_PRIMED)
-        for e in targets:
-            g = g.with_enemy(replace(g.enemy(e.id), primed=False))
-        steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
-                          S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {}, tuple(e.id for e in
-                                                                                                        targets), sec))
+            raise refuse(f"{ab.name} has the PRIMED icon: " + (f"{', '.join(bare)} would be affected without a "
+                                                                "primed token" if bare else "no enemy it would "
+                                                                "affect"), S.EMPOWERED_AND_PRIMED)
+        if ab.combo or ctx.rulings.reading("primed_ability_token") == "discarded":
+            for e in targets:
+                g = g.with_enemy(replace(g.enemy(e.id), primed=False))
+            steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
+                              S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {},
+                              tuple(e.id for e in targets), sec))
     if ab.combo:
         g = g.evolve(team_up=g.team_up + 1)
-        steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "", {"team_up": g.team_up},
-                          (), sec))
-    g, more = HP.hit_each_enemy_nearby(g, world, turn.hero, ab.amount)
+        steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "",
+                          {"team_up": g.team_up}, (), sec))
+    g, more = HP.hit_each_enemy_nearby(g, world, hero_name, ab.amount)
     steps += [replace(x, section=sec) for x in more]
     hit = tuple(e.id for e in targets)
     result = f"{ab.name}: each enemy nearby suffers {ab.amount} damage: " + (", ".join(hit) or "none nearby")
-    action = HeroAction(ABILITY, turn.hero, result, ", ".join(hit), hit=hit)
-    return g, slot, steps, TurnRecord(g.round, turn.hero, turn.token, ABILITY, False, action, "", result)
+    return g, steps, HeroAction(ABILITY, hero_name, result, ", ".join(hit), hit=hit)
+
+
+def _before(state: RoundState, ctx: RoundContext, number: int, k: int, b: BeforeModel
+            ) -> tuple[RoundState, list[Step]]:
+    """One thing done without an aspect token before turn ``number``'s token (entry ``k`` of its ``before`` list):
+    Additional Rules › Team-up Abilities (team-up can be spent at any time to ready a team-up card: the track goes
+    down by its cost; a ready card can be used at any time, and is then exhausted) or a situational combo ability
+    (Additional Rules › Empowered and Primed).
+
+    Raises:
+        RuleViolation: naming ``rounds[r].turns[t].before[k].<field>``: no such card or ability, a card already
+            ready or not ready, too little team-up, a hero not on the board, or the ability's refusals.
+    """
+    sec = _section(state)
+    g = state.game
+
+    def refuse(fld: str, why: str, rule) -> RuleViolation:
+        return _refuse(state, number, f"before[{k}].{fld}", why, rule)
+
+    hero = next(h for h in g.heroes if h.name == b.hero)
+    if b.do == "ability":
+        sheet = ctx.scenario.sheet(b.hero)
+        ab = sheet.ability(b.ability)
+        if ab is None or ab.token:
+            raise refuse("ability", f"{b.ability!r} is not a situational combo ability on {b.hero}'s sheet ("
+                         + (", ".join(a.name for a in sheet.abilities if not a.token) or "none") + ")",
+                         S.EMPOWERED_AND_PRIMED)
+        if hero.eliminated or not hero.space:
+            raise refuse("hero", f"{b.hero} is not on the board", S.HERO_ABILITIES)
+        g, steps, _ = _use_ability(state, ctx, b.hero, ab, lambda why, rule: refuse("ability", why, rule), "uses")
+        return replace(state, game=g), steps
+    card = next((c for c in state.team_cards if c.hero == b.hero), None)
+    if card is None:
+        raise refuse("do", f"{b.hero} has no team-up card (sheets[].team_up)", S.TEAM_UP_ABILITIES)
+    if b.do == "ready_team_up":
+        if card.ready:
+            raise refuse("do", f"{card.name} is already ready", S.TEAM_UP_ABILITIES)
+        if g.team_up < card.cost:
+            raise refuse("do", f"readying {card.name} costs {card.cost} team-up; the track is at {g.team_up}",
+                         S.TEAM_UP_ABILITIES)
+        g = g.evolve(team_up=g.team_up - card.cost)
+        new = replace(card, ready=True)
+        steps = [Step(f"{b.hero} spends {card.cost} team-up to ready {card.name}: team-up → {g.team_up}",
+                      S.TEAM_UP_ABILITIES, "Team-up can be spent at any time; the card is flipped face up.",
+                      {"team_up": g.team_up, "card": card.name}, (b.hero,), sec)]
+    else:
+        if not card.ready:
+            raise refuse("do", f"{card.name} is exhausted: ready it first (ready_team_up, {card.cost} team-up)",
+                         S.TEAM_UP_ABILITIES)
+        if hero.eliminated or not hero.space:
+            raise refuse("hero", f"{b.hero} is not on the board", S.TEAM_UP_ABILITIES)
+        new = replace(card, ready=False)
+        steps = [Step(f"{b.hero} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
+                      f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
+                      (b.hero,), sec)]
+        g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, b.hero, card.amount)
+        steps += [replace(x, section=sec) for x in more]
+    cards = tuple(new if c is card else c for c in state.team_cards)
+    return replace(state, game=g, team_cards=cards), steps
+
+
+def ready_defeated_team_up(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """Additional Rules › Damage and Defeat (step 6 of a hero's defeat): the new hero's team-up card is readied for
+    free, ignoring the team-up track (here after the Nemesis Phase, for each hero defeated since the last check
+    whose player is still in; the explorer keeps the hero's name and its sheet's team-up card)."""
+    from .state import HeroDefeated
+
+    defeats = [e for e in state.game.events if isinstance(e, HeroDefeated)]
+    cards = state.team_cards
+    steps = []
+    for d in defeats[state.defeats_seen:]:
+        card = next((c for c in cards if c.hero == d.hero), None)
+        if d.eliminated or card is None or card.ready:
+            continue
+        cards = tuple(replace(c, ready=True) if c is card else c for c in cards)
+        steps.append(Step(f"{d.hero} was defeated: {card.name} is readied for free", S.DAMAGE_AND_DEFEAT,
+                          "The new hero's team-up card, ignoring the team-up track.", {"card": card.name},
+                          (d.hero,), f"Round {state.game.round - 1} · End of Round"))
+    return replace(state, team_cards=cards, defeats_seen=len(defeats)), tuple(steps)
 
 
 def end_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
@@ -743,7 +902,8 @@ HERO_PHASE: Sequence = (
 )
 """A round's Hero Phase: the turns in the file's order, one frame each, then the check that every token is spent."""
 
-END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_tokens),)
+END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_tokens),
+                          ("Damage and Defeat › team-up cards of defeated heroes", ready_defeated_team_up))
 """After the Nemesis Phase (which passes the 1st player marker): the aspect tokens return."""
 
 
@@ -755,7 +915,8 @@ def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | Non
     phase = phase_context(sc.board, rulings)
     dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
     ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
-    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
+    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc),
+                       team_cards=_team_cards(sc))
     if sc.setup is None:
         return [], start, ctx
     sctx = SetupContext(dice=Dice(seed=sc.setup.seed if seed is None else seed), scenario=sc.setup)
@@ -829,7 +990,8 @@ def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, s
                                           g.showdown, tuple(sorted(g.overrun)), loss_gauges(g), refused, field,
                                           g.heroes, g.enemies, g.events,
                                           None if sc.setup is None else (sc.setup.seed if seed is None else seed),
-                                          () if start_deck is None else start_deck))
+                                          () if start_deck is None else start_deck,
+                                          tuple((c.hero, c.name, c.ready) for c in end.team_cards)))
 
 
 __all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "parse_round",
