@@ -177,6 +177,23 @@ PRIMED_ABILITY_TOKEN = RulingOption(
                 "(empowered_ability_token). A combo ability always discards them (Empowered and Primed).",
 )
 
+OVERRUN_MISSION_DAGGER_EFFECT = RulingOption(
+    key="overrun_mission_dagger_effect",
+    title="A D.A.G.G.E.R. action a mission calls for, on an overrun base: is the base's D.A.G.G.E.R. effect resolved?",
+    section="Gameplay › Hero Phase › D.A.G.G.E.R. Actions; Additional Rules › Nearby and Overrun",
+    readings={
+        "mission_only": "The action can be performed for the mission (the mission's own effect applies), but the "
+                        "base's D.A.G.G.E.R. effect stays covered by the overrun token and no hero mission is placed.",
+        "effect_too": "'The D.A.G.G.E.R. can still be resolved if called for by a mission' is read as the base's "
+                      "effect: it resolves too (still no hero mission placed).",
+    },
+    default="mission_only",
+    why_default="D.A.G.G.E.R. Actions says in so many words that on an overrun base the action can be performed if "
+                "a mission calls for it 'but you cannot resolve the D.A.G.G.E.R. effect', and Nearby and Overrun "
+                "that while overrun the effect cannot be used; the shorter sentence that follows (the word after "
+                "D.A.G.G.E.R. is missing) is read as the action, not the effect.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Marvel D.A.G.G.E.R. ruling option, in definition order."""

@@ -43,7 +43,8 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     [[rounds.turns]]               # the turns in order (each: one token, one action)
     hero = "Hero A"
     token = "boosted"              # boosted | standard
-    slot = "fight"                 # an aspect slot of the sheet, or "dagger" (the base's slot)
+    slot = "fight"                 # an aspect slot of the sheet, or "dagger" (the base's slot; with
+                                   # mission = "<name>": the action a mission with dagger_progress calls for)
     enemy = "Thug 1"               # the action's details, as in a `hero` file's [[actions]]
     successes = 2                  # optional: the roll (without it the dice are rolled from the seed)
     support = "Gadget"             # optional: use a ready support card (Fight / Defy / Rest): it is exhausted
@@ -52,7 +53,7 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
                                    # (ready_team_up | use_team_up | ability = "<situational combo>")
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
-already full, a D.A.G.G.E.R. action off a base or on an overrun one, an ability without its empowered or primed
+already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its empowered or primed
 tokens, an exhausted support card used or a ready one charged, a Hero Phase that ends with tokens unspent)
 ends the play with a :class:`~explorer.errors.RuleViolation` naming ``rounds[r].turns[t].<field>``.
 """
@@ -585,19 +586,46 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         slot = f"{DAGGER}:{base}"
         if state.holds(slot):
             raise _refuse(state, number, "slot", f"{base}'s aspect slot already holds a token", S.HERO_PHASE)
-        if base in g.overrun:
+        overrun = base in g.overrun
+        called = None
+        if turn.mission:
+            called = next((x for x in g.active_missions() if x.name == turn.mission), None)
+            if called is None or not called.dagger_progress:
+                raise _refuse(state, number, "mission", f"{turn.mission!r} is not a mission in play that calls for "
+                              "a D.A.G.G.E.R. action (" + (", ".join(x.name for x in g.active_missions()
+                                                                      if x.dagger_progress) or "none") + ")",
+                              S.DAGGER_ACTIONS)
+        if overrun and called is None:
             raise _refuse(state, number, "slot", f"{base} is overrun: its D.A.G.G.E.R. effect cannot be resolved "
-                          "nor a hero mission placed", S.DAGGER_ACTIONS)
-        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on {base}'s slot: D.A.G.G.E.R. action",
+                          "nor a hero mission placed (only a D.A.G.G.E.R. action a mission calls for: mission = ...)",
+                          S.DAGGER_ACTIONS)
+        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on {base}'s slot: D.A.G.G.E.R. action"
+                          + (f" for {called.name}" if called else ""),
                           S.DAGGER_ACTIONS, "", {"hero": turn.hero, "base": base, "token": turn.token},
                           (turn.hero, hero.space), sec))
-        g, more = apply_effects(g, ctx.phase, sc.dagger_effect(base), f"{base} D.A.G.G.E.R. effect",
-                                S.DAGGER_ACTIONS, sec)
-        steps += more
-        m = sheet.hero_mission
+        effect = not overrun or ctx.rulings.reading("overrun_mission_dagger_effect") == "effect_too"
+        if effect:
+            g, more = apply_effects(g, ctx.phase, sc.dagger_effect(base), f"{base} D.A.G.G.E.R. effect",
+                                    S.DAGGER_ACTIONS, sec)
+            steps += more
+        else:
+            steps.append(Step(f"{base} is overrun: its D.A.G.G.E.R. effect is not resolved", S.NEARBY_AND_OVERRUN,
+                              "The overrun token covers it; the action counts only for the mission (ruling "
+                              "overrun_mission_dagger_effect).", {}, (base,), sec))
         result = f"D.A.G.G.E.R. action at {base}"
+        if called is not None:
+            g, more = HP.place_progress(g, called.name, called.dagger_progress)
+            steps.append(Step(f"{called.name} calls for this D.A.G.G.E.R. action: {called.dagger_progress} progress",
+                              S.MISSIONS, "Stand-in for the mission's text (dagger_progress).",
+                              {"mission": called.name}, (called.name,), sec))
+            steps += [replace(x, section=sec) for x in more]
+            result += f" for {called.name}"
+        m = sheet.hero_mission
         placed_missions = state.missions_placed
-        if turn.place_mission and m is not None and m.name not in placed_missions:
+        if overrun and turn.place_mission and m is not None and m.name not in placed_missions:
+            steps.append(Step(f"{base} is overrun: {turn.hero}'s hero mission cannot be placed there",
+                              S.NEARBY_AND_OVERRUN, "", {}, (base,), sec))
+        elif turn.place_mission and m is not None and m.name not in placed_missions:
             g = g.evolve(hero_missions=g.hero_missions + (m,))
             placed_missions += (m.name,)
             result += f"; hero mission {m.name} placed"
