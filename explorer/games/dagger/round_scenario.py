@@ -76,7 +76,7 @@ from explorer.trace import Step, Trace
 
 from . import hero_phase as HP
 from . import sections as S
-from .hero_scenario import ActionModel, HeroScenario, resolve_action
+from .hero_scenario import ActionDetails, ActionModel, HeroScenario, resolve_action
 from .nemesis import PhaseContext, apply_effects, loss_gauges, play_phase
 from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                initial_state, parse_nemesis, phase_context)
@@ -159,8 +159,9 @@ class SheetModel(Strict):
     team_up: TeamUpModel | None = None
 
 
-class TurnModel(Strict):
-    """One ``[[rounds.turns]]`` entry: who spends which token on which slot, and the action's details."""
+class TurnModel(ActionDetails):
+    """One ``[[rounds.turns]]`` entry: who spends which token on which slot, and the action's details
+    (:class:`.hero_scenario.ActionDetails`, shared with a ``hero`` file's actions)."""
 
     hero: str = Field(max_length=60)
     token: Literal["boosted", "standard"]
@@ -168,16 +169,6 @@ class TurnModel(Strict):
     ability: str = Field("", max_length=40)
     support: str = Field("", max_length=40)
     charge: str = Field("", max_length=40)
-    path: list[str] = Field(default_factory=list, max_length=9)
-    move_value: int | None = Field(None, ge=1, le=9)
-    enemy: str = Field("", max_length=60)
-    mission: str = Field("", max_length=60)
-    successes: int | None = Field(None, ge=0, le=60)
-    dice: int | None = Field(None, ge=1, le=HP.MAX_DICE)
-    spend_empowered: bool | None = None
-    progress_per_success: int = Field(1, ge=1, le=5)
-    recover: int | None = Field(None, ge=0, le=60)
-    nemesis_to: str | None = Field(None, max_length=60)
     place_mission: bool = True
     before: list[BeforeModel] = Field(default_factory=list, max_length=6)
 
@@ -641,8 +632,8 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             raise _refuse(state, number, "slot", f"{turn.hero}'s {turn.slot} slot already holds a token",
                           S.HERO_PHASE)
         slot = turn.slot
-        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability", "support", "charge",
-                                                  "before"})
+        # the turn's ActionDetails as changed by BOOST, a support card and the roll
+        fields: dict[str, Any] = {"dice": turn.dice, "successes": turn.successes, "move_value": turn.move_value}
         base_dice = {"fight": hero.atk, "defy": hero.dfi, "rest": hero.tactic}.get(turn.slot, 0)
         if boost and turn.slot == "move" and sheet.boost_move:
             fields["move_value"] = (turn.move_value or hero.move) + sheet.boost_move
@@ -671,10 +662,11 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             n = fields.get("dice") or base_dice
             total, faces = _roll(ctx, n)
             fields["successes"] = total
-            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: {plural(total, 'success', 'successes')}", S.ASPECT_ACTIONS,
+            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: "
+                              f"{plural(total, 'success', 'successes')}", S.ASPECT_ACTIONS,
                               f"Faces {', '.join(map(str, faces))} ({ctx.dice.says('seed')}).",
                               {"successes": total}, (turn.hero,), sec))
-        action = ActionModel(do=turn.slot, hero=turn.hero, **fields)
+        action = ActionModel.for_turn(turn.slot, turn.hero, turn, **fields)
         hsc = HeroScenario(sc.board, (), sc.die, False)
         try:
             g, more, rec_a = resolve_action(g, hsc, number - 1, action)
