@@ -91,3 +91,33 @@ def test_position_text_reads_the_sheet():
     pos = round_positions(scenario("dg-two-rounds"))
     text = position_text(pos[3], 4, len(pos))
     assert "slots move [" in text and "supply " in text and "[Marvel D.A.G.G.E.R.: " in text
+
+
+# ------------------------------------------------------------------------------------------------ the Round page
+
+
+def test_the_round_page_steps_through_the_frames():
+    g = get_game("dagger")
+    w, _ = g.open_page("round", "dg-team-up")
+    assert w.note.scenario_id == "dg-team-up" and len(w.positions) == 57
+    assert "Step 1 of 57" in w.focus.value and w.prev_button.disabled
+    w.go(+9)
+    assert w.position == 10 and "Hero A hits each enemy nearby for 2 damage" in w.focus.value
+    assert "Fastball Special exhausted" in w.focus.value and "<svg" in w.map.value
+    w.go(+100)
+    assert w.position == 57 and w.next_button.disabled
+    w.rulings_box["primed_ability_token"].value = "kept"                     # a replay; the note says so
+    assert w.note.changed and w.position == 57
+    w.rulings_box["primed_ability_token"].value = "discarded"
+    assert not w.note.changed
+
+
+def test_the_round_page_opens_every_round_builtin_and_names_a_refusal():
+    g = get_game("dagger")
+    w, _ = g.open_page("round")
+    assert w.note.scenario_id == "dg-two-rounds"
+    for name in ROUND_NAMES:
+        w.picker.value = name
+        assert w.positions and w.note.scenario_id == name
+        assert ("Not allowed" in w.message.value) == bool(resolve(name).result.refused)
+    assert "stand-ins" in w.about.value

@@ -86,7 +86,11 @@ def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None,
     """One :class:`RoundPosition` per cited step of the scenario's play (:func:`.round_scenario.play_rounds`), in
     order; going back is reading an earlier position (the frames are replayed, never undone). A refused turn ends the
     positions (its "Not allowed" step is in the trace, not a frame)."""
-    frames, _refusal, _start, _ctx = play_rounds(sc, rulings, seed)
+    return positions_from(sc, play_rounds(sc, rulings, seed)[0])
+
+
+def positions_from(sc: RoundScenario, frames) -> list[RoundPosition]:
+    """:func:`round_positions` of frames already played (:func:`.round_scenario.play_rounds`)."""
     out = []
     for i, f in enumerate(frames):
         st, g = f.state, f.state.game
@@ -125,4 +129,4 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["HeroPanel", "RoundPosition", "hero_panels", "round_positions", "position_text"]
+__all__ = ["HeroPanel", "RoundPosition", "hero_panels", "round_positions", "positions_from", "position_text"]
