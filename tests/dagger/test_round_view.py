@@ -121,3 +121,17 @@ def test_the_round_page_opens_every_round_builtin_and_names_a_refusal():
         assert w.positions and w.note.scenario_id == name
         assert ("Not allowed" in w.message.value) == bool(resolve(name).result.refused)
     assert "stand-ins" in w.about.value
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(ROUND_NAMES), st.integers(0, 10_000))
+def test_the_loss_gauges_the_rules_never_turn_back_are_monotone(name, seed):
+    """Winning and Losing, over a whole play (any seed for the rolls not given and for Setup): no rule removes an
+    overrun token (Nearby and Overrun), puts an event card back into the deck (Resolve Event Cards: drawn, then
+    discarded) or brings an eliminated player back (Damage and Defeat). The threat track is not monotone (step 2
+    resets it) and is not checked here."""
+    pos = round_positions(scenario(name), seed=seed)
+    gauges = [{g.name: g.value for g in p.gauges} for p in pos]
+    for a, b in zip(gauges, gauges[1:]):
+        assert b["bases"] >= a["bases"] and b["events"] <= a["events"], (name, seed)
+        assert b["heroes"] >= a["heroes"], (name, seed)          # players eliminated
