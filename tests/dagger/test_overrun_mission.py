@@ -1,6 +1,6 @@
-"""D.A.G.G.E.R. actions a mission calls for (issue 20, item e). Rulebook: Gameplay › Hero Phase › D.A.G.G.E.R. Actions
-(on an overrun base the action can be performed if a mission calls for it, without the base's effect or placing a hero
-mission); Additional Rules › Nearby and Overrun (while overrun the effect cannot be used; the ambiguous "The
+"""D.A.G.G.E.R. actions a mission calls for (issue 20, item e). Rulebook: Gameplay › Hero Phase › D.A.G.G.E.R.
+Actions (on an overrun base the action can be performed if a mission calls for it, without the base's effect or
+placing a hero mission); Additional Rules › Nearby and Overrun (while overrun the effect cannot be used; the ambiguous "The
 D.A.G.G.E.R. can still be resolved if called for by a mission": ruling option overrun_mission_dagger_effect)."""
 
 import copy

@@ -226,8 +226,8 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
     if None not in state.side_slots:
         n = 1 + state.players
         state = state.with_threat(n, "no empty side mission slot")
-        return state, [Step(f"No empty side mission slot: threat +{n} (1 + {plural(state.players, 'hero', 'heroes')}) → "
-                            f"{state.threat}",
+        return state, [Step(f"No empty side mission slot: threat +{n} "
+                            f"(1 + {plural(state.players, 'hero', 'heroes')}) → {state.threat}",
                             S.SIDE_MISSIONS, why, {"threat": state.threat}, (), section)]
     if not state.side_deck:
         if ctx.rulings.reading("side_deck_empty") == "threat":

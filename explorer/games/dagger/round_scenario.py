@@ -14,8 +14,8 @@ token returns to its supply; the 1st player marker passes clockwise).
 aspect slot per aspect action), :data:`STANDIN_BOOST` (a boosted token adds 1 die to a Fight, Defy or Rest and 1
 to a Move) and :data:`STANDIN_DAGGER_EFFECT` (every base's D.A.G.G.E.R. effect: team-up +1) are documented,
 editable defaults: a file's ``[[sheets]]`` and ``dagger_effects`` replace them with the real cards'. Hero abilities
-(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed; combo abilities, situational ones among them), support
-cards (Additional Rules › Support Cards) and team-up cards (Additional Rules › Team-up Abilities) are entered per
+(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed; combo abilities, situational ones among them),
+support cards (Additional Rules › Support Cards) and team-up cards (Additional Rules › Team-up Abilities) are entered per
 sheet; their effects are stand-ins too (damage to each enemy nearby; dice added to a roll).
 
 A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-format.md``) plus::
@@ -53,7 +53,8 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
                                    # (ready_team_up | use_team_up | ability = "<situational combo>")
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
-already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its empowered or primed
+already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its
+empowered or primed
 tokens, an exhausted support card used or a ready one charged, a Hero Phase that ends with tokens unspent)
 ends the play with a :class:`~explorer.errors.RuleViolation` naming ``rounds[r].turns[t].<field>``.
 """
@@ -1014,7 +1015,7 @@ def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, s
                                           tuple((c.hero, c.name, c.ready) for c in end.team_cards)))
 
 
-__all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "parse_round",
-           "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND", "SETUP_BOARD", "setup_board", "begin_hero_phase", "take_turn",
-           "end_hero_phase", "return_tokens", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST",
-           "STANDIN_DAGGER_EFFECT"]
+__all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "SupportCard", "TeamUpCard",
+           "parse_round", "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND",
+           "SETUP_BOARD", "setup_board", "begin_hero_phase", "take_turn", "end_hero_phase", "return_tokens",
+           "ready_defeated_team_up", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST", "STANDIN_DAGGER_EFFECT"]

@@ -64,7 +64,8 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
     side = [m for m in pos.side if m]
     board = (f"Threat <b>{pos.threat}</b> · team-up <b>{pos.team_up}</b> · "
              f"{pos.events_left} event card{'' if pos.events_left == 1 else 's'} left · overrun: "
-             f"{html.escape(', '.join(pos.overrun) or 'none')} · side missions: {html.escape(', '.join(side) or 'none')}"
+             f"{html.escape(', '.join(pos.overrun) or 'none')} · side missions: "
+             f"{html.escape(', '.join(side) or 'none')}"
              + ("<br>Base slots: " + html.escape("; ".join(f"{b} ({h}, {t})" for b, h, t in pos.bases))
                 if pos.bases else ""))
     return (_box(head, "dg-focus", "border-left:4px solid #1c7ed6;background:#e7f5ff;padding:6px 10px;"
