@@ -168,3 +168,16 @@ def test_a_plan_the_draw_makes_illegal_is_counted_as_refused():
     d["events"] = d["events"][1:]                              # no Rising Tension: the turn is refused
     o = resolve_round(parse_round(d, "t.toml")).result
     assert o.refused_field == "rounds[1].turns[0].enemy" and "no enemy 'Thug 1'" in o.refused
+
+
+def test_one_ordered_draw_is_said_in_the_singular():
+    """A planned round over a 1-card deck: "exact over the 1 ordered draw of the top 1 event card" (issue 20, a)."""
+    import contextlib
+    import io
+
+    from explorer.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["dagger", "forecast", "dg-team-up"]) == 0
+    assert "exact over the 1 ordered draw of the top 1 event card" in out.getvalue()

@@ -95,3 +95,70 @@ def test_hero_scenario_answers_with_the_odds_and_the_phase_after():
     assert fight["p"]["exact"] == "5/8"
     assert first.endswith("then the Nemesis Phase: threat 2 → 6; 1st Strike not completed")
     assert "(0.875 with an empowered token)" in text
+
+
+# ------------------------------------------------------------------ counts in D.A.G.G.E.R. texts (issue 20, item a)
+
+import re  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from explorer.games.dagger import hero_phase as HP  # noqa: E402
+from explorer.games.dagger.state import evolve  # noqa: E402
+
+from .helpers import builtin  # noqa: E402
+
+WRONG_COUNT = re.compile(r"(?<![\d./:#-])1 (?:[A-Za-z]+ )?(?:successes|tokens|cards|pips|heroes|enemies|missions|"
+                         r"spaces|turns|rounds)\b|\ball 0 |damage 0 → 0")
+"""A count in the wrong number ("1 successes", "1 pips"), an "all 0 damage" or a "damage 0 → 0" (a Rest with nothing
+to recover)."""
+
+
+def _dg_texts():
+    for name in GAME.builtin_names():
+        t = resolve(name)
+        for s in t.steps:
+            yield name, s.title
+            yield name, s.detail
+        yield name, GAME.outcome_text(t)
+
+
+def test_no_dagger_text_counts_in_the_wrong_number():
+    bad = [(n, WRONG_COUNT.search(x).group(0), x[:100]) for n, x in _dg_texts() if x and WRONG_COUNT.search(x)]
+    assert not bad, bad[:5]
+
+
+def test_the_pattern_catches_the_old_rest_texts():
+    """The check can fail: the texts the Rest used to print are caught."""
+    for old in ("Odds that Hero A recovers all 0 damage with this action: 1.000 (1)",
+                "Hero A rests: 0 rolled + 1 automatic = 1 successes", "Recover 0: damage 0 → 0; charge 1",
+                "Spawn rank-2 on Cairo skipped: 2 pips > 1 heroes"):
+        assert WRONG_COUNT.search(old), old
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 8), st.integers(0, 3), st.booleans())
+def test_every_rest_text_counts_in_the_right_number(damage, rolled, auto, empowered):
+    """Gameplay › Hero Phase › Aspect Actions › Rest, for any damage (none too), roll and automatic successes: the
+    texts say the total in its number, and a hero with no damage is told so (no "Recover 0: damage 0 → 0")."""
+    s = builtin("dg-three-rounds").state
+    h = next(h for h in s.heroes if h.name == "Hero A")
+    s = s.with_hero(evolve(h, damage=damage, rest_auto=auto, empowered=empowered, tactic=2))
+    _, steps = HP.rest(s, "Hero A", rolled, spend_empowered=empowered)
+    total = rolled + auto + (1 if empowered else 0)
+    assert steps[0].title.endswith(f"= {total} success" + ("" if total == 1 else "es"))
+    assert ("No damage to recover" in steps[-1].title) == (damage == 0)
+    for x in steps:
+        assert not WRONG_COUNT.search(x.title) and not WRONG_COUNT.search(x.detail)
+
+
+def test_a_rest_with_no_damage_says_so_in_the_hero_kind():
+    from explorer.games.dagger.hero_scenario import HeroScenario, resolve_action
+    from explorer.games.dagger.hero_scenario import ActionModel
+
+    sc = builtin("dg-three-rounds")
+    hsc = HeroScenario(sc, (), HP.DEFAULT_DIE, False)
+    _, steps, rec = resolve_action(sc.state, hsc, 0, ActionModel(do="rest", hero="Hero A"))
+    assert steps[0].title == "Hero A has no damage to recover: every success of this Rest can charge a support card"
+    assert rec.p == 1 and rec.need == 0

@@ -212,10 +212,12 @@ def test_abilities_primed_then_empowered_combo():
     assert overload.action.hit == ("E", "F")
     assert {e.id for e in o.enemies} == {"Nemesis", "G"}                   # 1 + 2 damage: E and F defeated
     assert o.team_up == 2                                                  # D.A.G.G.E.R. stand-in + the combo
-    assert not next(h for h in o.heroes if h.name == "Hero A").empowered   # spent (default reading)
-    assert t.rulings["empowered_ability_token"] == "spent"
+    assert not next(h for h in o.heroes if h.name == "Hero A").empowered   # a combo ability spends it
+    # Empowered and Primed: empowered tokens are spent to use combo abilities, whatever empowered_ability_token
+    # says (that option is about an EMPOWERED ability that is not a combo)
     kept = resolve("dg-abilities", {"empowered_ability_token": "kept"}).result
-    assert next(h for h in kept.heroes if h.name == "Hero A").empowered
+    assert not next(h for h in kept.heroes if h.name == "Hero A").empowered
+    assert "empowered_ability_token" not in t.rulings and t.rulings["primed_ability_token"] == "discarded"
 
 
 def test_primed_ability_needs_a_primed_token_on_each_enemy_it_affects():
@@ -326,3 +328,45 @@ def test_charging_a_ready_card_is_refused():
     del d["rounds"][0]["turns"][3]["support"]                                     # Gadget never used: still ready
     o = run(d).result
     assert o.refused_field == "rounds[0].turns[6].charge" and "Gadget is ready" in o.refused
+
+
+# ------------------------------------------------------------------------- one definition of an action's details
+
+
+def test_the_action_details_are_defined_once():
+    """A hero file's [[actions]] and a round file's [[rounds.turns]] share ActionDetails (issue 20, item f): neither
+    redefines its fields, except the hero file's tighter Move bounds (no BOOST there)."""
+    from explorer.games.dagger.hero_scenario import ActionDetails, ActionModel
+    from explorer.games.dagger.round_scenario import TurnModel
+
+    shared = set(ActionDetails.model_fields)
+    assert shared <= set(TurnModel.model_fields) and shared <= set(ActionModel.model_fields)
+    assert not shared & set(TurnModel.__annotations__)
+    assert shared & set(ActionModel.__annotations__) == {"path", "move_value"}
+    assert ActionModel.model_fields["move_value"].metadata != TurnModel.model_fields["move_value"].metadata
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.fixed_dictionaries({}, optional={
+    "enemy": st.text(max_size=5), "mission": st.text(max_size=5), "successes": st.integers(0, 60),
+    "dice": st.integers(1, 20), "spend_empowered": st.booleans(), "progress_per_success": st.integers(1, 5),
+    "recover": st.integers(0, 60), "move_value": st.integers(1, 9),
+    "path": st.lists(st.sampled_from(["Cairo", "Mumbai"]), max_size=9)}))
+def test_a_turn_hands_its_details_to_the_action_unchanged(details):
+    from explorer.games.dagger.hero_scenario import ActionDetails, ActionModel
+    from explorer.games.dagger.round_scenario import TurnModel
+
+    turn = TurnModel(hero="Hero A", token="standard", slot="fight", **details)
+    action = ActionModel.for_turn("fight", "Hero A", turn)
+    assert {k: getattr(action, k) for k in ActionDetails.model_fields} == \
+        {k: getattr(turn, k) for k in ActionDetails.model_fields}
+    assert action.do == "fight" and action.hero == "Hero A" and action.amount == 1
+
+
+def test_a_boosted_move_past_six_is_played_not_crashed():
+    """A hero with move 6 and a boosted token moves up to 7 (the stand-in BOOST +1); the action built for it is not
+    held to a hero file's bound of 6 (it raised a pydantic error before)."""
+    d = copy.deepcopy(doc())
+    d["heroes"][1]["move"] = 6
+    o = run(d).result
+    assert o.refused == "" and o.turns[1].boost and o.turns[1].action.result == "moved to Cairo"

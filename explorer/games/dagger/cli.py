@@ -6,6 +6,7 @@ Examples::
 
     explorer dagger forecast dg-three-rounds
     explorer dagger forecast my-board.toml --phases 2 --ruling threat_loss_timing=after_mission_check --json
+    explorer dagger step dg-team-up --at 9
 """
 
 from __future__ import annotations
@@ -68,8 +69,33 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
                              else 1, after_heroes=kind == "hero", planned=kind == "round"))
 
 
+@click.command("step", epilog="SCENARIO is a built-in round id (dg-two-rounds, dg-team-up, ...) or a round TOML file.")
+@click.argument("scenario")
+@click.option("--at", "at", type=PlainInt(), default=1, help="The cited step to show (1 = the first; counted as in "
+              "`explorer resolve`).")
+@click.option("--seed", type=PlainInt(), default=None, help="Seed for Setup and the rolls not given.")
+@click.option("--ruling", multiple=True, help="key=reading (repeatable).")
+def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> None:
+    """A round scenario at one cited step: the step and its rule, each hero's sheet (the tokens on its slots and in
+    its supply, damage, cards), the bases' slots, the tracks, the decks and the loss gauges. Step back or forward
+    with --at (the play is replayed from the file each time)."""
+    from explorer.errors import ScenarioError
+    from explorer.games import get_game, load_any, parse_rulings
+
+    from .round_view import position_text, round_positions
+
+    game, sc = load_any(scenario)
+    if game.id != "dagger" or sc[0] != "round":
+        raise ScenarioError("scenario", f"{scenario!r} is not a D.A.G.G.E.R. round scenario", "a round scenario "
+                            "(kind = \"round\")")
+    positions = round_positions(sc[1], parse_rulings(list(ruling), [get_game("dagger")]), seed)
+    if not 1 <= at <= len(positions):
+        raise ScenarioError("--at", f"{at}", f"1..{len(positions)} (the cited steps of the play)")
+    click.echo(position_text(positions[at - 1], at, len(positions)))
+
+
 def cli_app() -> click.Group:
     """The Marvel D.A.G.G.E.R. verbs."""
-    return click.Group("dagger", commands=[forecast],
+    return click.Group("dagger", commands=[forecast, step],
                        help="Marvel D.A.G.G.E.R.: the loss probability of the next one or more Nemesis Phases (more under "
                             "`explorer resolve`).")

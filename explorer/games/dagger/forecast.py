@@ -135,6 +135,9 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     if not 1 <= rounds <= min(len(sc.rounds), MAX_PHASES):
         raise ScenarioError("phases", f"{rounds!r}", f"1..{min(len(sc.rounds), MAX_PHASES)} (the rounds the file "
                             "plans)")
+    if getattr(sc, "setup", None) is not None:
+        raise ScenarioError("setup", "a round file that starts from Setup (its deck is dealt by the seed)",
+                            "a round file without [setup]: this forecast shuffles a given deck", sc.board.source)
     chosen = {**sc.board.rulings, **(rulings or {})}
     make_rulings(chosen)
     start = sc.board.state
@@ -186,8 +189,8 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     deck = len(start.event_deck)
     covered = min(k, deck) if deck else 0
     how = ("the event deck is empty" if not deck else
-           f"exact over the {f.draws} ordered draws of the top {plural(covered, 'event card')}" if f.exact else
-           f"estimated from {f.draws} seeded shuffles")
+           f"exact over the {plural(f.draws, 'ordered draw')} of the top {plural(covered, 'event card')}" if f.exact
+           else f"estimated from {plural(f.draws, 'seeded shuffle')}")
     where = ("after the file's Hero Phase actions" if after_heroes else "at the start of the Hero Phase" if planned
              else "at the start of the Nemesis Phase")
     what = (f"by the end of round {r + k - 1}" if planned else f"in {phases_words(r, k)}")

@@ -54,6 +54,12 @@ def outcome_text(trace: Trace) -> str:
     return text(trace)
 
 
+def _round_open(game: Game, name: str):
+    from .round_views import round_page
+
+    return round_page(name, game)
+
+
 def _nemesis_open(game: Game, name: str):
     from .views import nemesis_page
 
@@ -99,6 +105,11 @@ PAGES: tuple[Page, ...] = (
          "or move with its rule, spawns; see how close each loss condition is, flip ruling options and make the "
          "players' choices.", _nemesis_page, kinds=('nemesis',), open=_nemesis_open,
          default="dg-01"),
+    Page("round", "Round",
+         "Step through whole rounds: each hero's sheet with the aspect tokens on its slots and in its supply, "
+         "support and team-up cards, the Hero Phase turn by turn, then the Nemesis Phase, with the rule of every "
+         "step, the loss gauges and the map.", lambda game: _round_open(game, game.page_default("round")),
+         kinds=('round',), open=lambda game, name: _round_open(game, name), default="dg-two-rounds"),
 )
 
 def _sequences():
@@ -107,11 +118,12 @@ def _sequences():
     (:data:`.hero_scenario.HERO_ACTIONS`)."""
     from .hero_scenario import HERO_ACTIONS
     from .nemesis import NEMESIS_PHASE
-    from .round_scenario import END_OF_ROUND, HERO_PHASE
+    from .round_scenario import END_OF_ROUND, HERO_PHASE, SETUP_BOARD
     from .setup_scenario import SETUP_SEQUENCE
 
     return {"Nemesis Phase": NEMESIS_PHASE, "Hero Phase actions": HERO_ACTIONS, "Hero Phase turns": HERO_PHASE,
-            "End of Round tokens": END_OF_ROUND, "Setup": SETUP_SEQUENCE}
+            "End of Round tokens": END_OF_ROUND, "Setup": SETUP_SEQUENCE,
+            "Setup on the board": SETUP_BOARD}
 
 
 def _cli():

@@ -40,7 +40,7 @@ from .worldmap import WorldMap
 
 __all__ = ["DieTable", "DEFAULT_DIE", "ActionOdds", "successes_distribution", "action_odds", "fight_odds",
            "defy_odds", "rest_distribution", "reachable", "move_hero", "fight", "defy", "rest", "suffer_damage",
-           "enemies_nearby", "hit_each_enemy_nearby"]
+           "enemies_nearby", "hit_each_enemy_nearby", "place_progress"]
 
 SECTION = "Hero Phase"
 MAX_DICE = 20
@@ -441,15 +441,24 @@ def defy(state: GameState, hero: str, mission: str, successes: int, *, spend_emp
         left = max(0, m.progress_value - m.progress)
         need = -(-left // progress_per_success)
     state, h, total, steps = _spend(state, h, successes, need, spend_empowered)
-    m2 = evolve(m, progress=m.progress + total * progress_per_success)
-    state = state.with_mission(m2)
-    pv = "*" if m.progress_value is None else m.progress_value
     steps.insert(0, Step(f"{hero} defies on {mission}: {plural(successes, 'success', 'successes')}", S.ASPECT_ACTIONS,
                          "Successes applied as the mission describes (here: "
                          f"{progress_per_success} progress per success).", {"successes": successes}, (hero, mission),
                          SECTION))
-    steps.append(Step(f"{mission}: progress {m.progress} → {m2.progress}/{pv}", S.MISSIONS, "",
-                      {"mission": mission, "progress": m2.progress}, (mission,), SECTION))
+    state, more = place_progress(state, mission, total * progress_per_success)
+    return state, steps + more
+
+
+def place_progress(state: GameState, mission: str, amount: int) -> tuple[GameState, list[Step]]:
+    """``amount`` progress tokens on ``mission`` (in play; Additional Rules › Missions): a side mission with progress
+    >= its value is completed at once (team-up, discarded), a hero mission too (discarded; its hero gains the
+    hero-specific support card); a nemesis mission or 1st strike waits for step 2 of the Nemesis Phase."""
+    m = next(x for x in state.active_missions() if x.name == mission)
+    m2 = evolve(m, progress=m.progress + amount)
+    state = state.with_mission(m2)
+    pv = "*" if m.progress_value is None else m.progress_value
+    steps = [Step(f"{mission}: progress {m.progress} → {m2.progress}/{pv}", S.MISSIONS, "",
+                  {"mission": mission, "progress": m2.progress}, (mission,), SECTION)]
     done = m.progress_value is not None and m2.progress >= m.progress_value
     if done and m.kind == "side":
         state, more = _complete_side(state, mission)
@@ -487,10 +496,13 @@ def rest(state: GameState, hero: str, rolled: int, *, recover: int | None = None
     rec_applied = min(rec, h.damage)
     state = state.with_hero(evolve(h, damage=h.damage - rec_applied))
     steps.insert(0, Step(f"{hero} rests: {rolled} rolled + {h.rest_auto} automatic"
-                         + (" + 1 empowered" if total - h.rest_auto != rolled else "") + f" = {total} successes",
+                         + (" + 1 empowered" if total - h.rest_auto != rolled else "")
+                         + f" = {plural(total, 'success', 'successes')}",
                          S.ASPECT_ACTIONS, "The total can be split between recover and charge.", {"total": total},
                          (hero,), SECTION))
-    steps.append(Step(f"Recover {rec_applied}: damage {h.damage} → {h.damage - rec_applied}; charge {total - rec}",
+    split = (f"No damage to recover; charge {total - rec}" if h.damage == 0 else
+             f"Recover {rec_applied}: damage {h.damage} → {h.damage - rec_applied}; charge {total - rec}")
+    steps.append(Step(split,
                       S.SUPPORT_CARDS, "Charge: progress tokens on exhausted support cards (not tracked here); a "
                       "fully charged card is readied." + ("" if recover is not None else
                                                           " Default split: recover first."),

@@ -58,13 +58,16 @@ from .state import GameState
 MAX_ACTIONS = 20
 
 
-class ActionModel(Strict):
-    """One ``[[actions]]`` entry."""
+class ActionDetails(Strict):
+    """The details of one aspect action (Gameplay › Hero Phase › Aspect Actions), the one definition shared by a
+    ``hero`` file's ``[[actions]]`` (:class:`ActionModel`) and a ``round`` file's ``[[rounds.turns]]``
+    (:class:`.round_scenario.TurnModel`): ``path`` (the spaces entered) and ``move_value`` (Move: at most 9, a move
+    value of 6 with a BOOST), ``enemy`` (Fight), ``mission`` (Defy), ``successes`` (the roll, 0..60), ``dice``
+    (overrides ATK / DFI / tactic), ``spend_empowered``, ``progress_per_success`` (1..5), ``recover`` (Rest) and
+    ``nemesis_to`` (where a defeated nemesis is moved)."""
 
-    do: Literal["move", "fight", "defy", "rest", "ability"]
-    hero: str = NAME
-    path: list[str] = Field(default_factory=list, max_length=6)
-    move_value: int | None = Field(None, ge=1, le=6)
+    path: list[str] = Field(default_factory=list, max_length=9)
+    move_value: int | None = Field(None, ge=1, le=9)
     enemy: str = Field("", max_length=60)
     mission: str = Field("", max_length=60)
     successes: int | None = Field(None, ge=0, le=60)
@@ -73,8 +76,26 @@ class ActionModel(Strict):
     progress_per_success: int = Field(1, ge=1, le=5)
     recover: int | None = Field(None, ge=0, le=60)
     nemesis_to: str | None = Field(None, max_length=60)
+
+
+class ActionModel(ActionDetails):
+    """One ``[[actions]]`` entry: ``do`` and ``hero``, the :class:`ActionDetails`, and an ability's ``effect`` and
+    ``amount``. A ``hero`` file has no BOOST, so its Move is bounded by the hero's move value (at most 6)."""
+
+    do: Literal["move", "fight", "defy", "rest", "ability"]
+    hero: str = NAME
+    path: list[str] = Field(default_factory=list, max_length=6)
+    move_value: int | None = Field(None, ge=1, le=6)
     effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
     amount: int = Field(1, ge=1, le=10)
+
+    @classmethod
+    def for_turn(cls, do: str, hero: str, details: ActionDetails, **changes: Any) -> ActionModel:
+        """The action a ``round`` turn resolves: its :class:`ActionDetails` with ``changes`` (BOOST, a support card,
+        the rolled successes), not re-validated against the ``hero`` file's bounds (a BOOST may take a Move past
+        6: the round file has checked its own)."""
+        values = {k: getattr(details, k) for k in ActionDetails.model_fields}
+        return cls.model_construct(do=do, hero=hero, **{**values, **changes})
 
 
 class HeroPartModel(Strict):
@@ -173,7 +194,10 @@ def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel
         target = a.hero
         rest_totals = tuple(dist.items())
         what = f"recovers all {need} damage"
-    steps.append(Step(f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})", S.ASPECT_ACTIONS,
+    title = f"Odds that {a.hero} {what} with this action: {float(odds.p):.3f} ({odds.p})"
+    if a.do == "rest" and odds.need == 0:        # nothing to recover: the whole Rest can go to charge
+        title = f"{a.hero} has no damage to recover: every success of this Rest can charge a support card"
+    steps.append(Step(title, S.ASPECT_ACTIONS,
                       f"{odds.note}. Die: {die.name} (faces {join_words(die.faces)} successes)."
                       + ("" if odds.empowered else f" With an empowered token: {float(odds.p_with_empowered):.3f}."),
                       {"p": probability_json(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, target),
@@ -282,5 +306,5 @@ def resolve_hero(sc: HeroScenario, rulings: Mapping[str, str] | None = None, see
                                          end.events))
 
 
-__all__ = ["HeroScenario", "parse_hero", "resolve_hero", "play_hero", "HERO_ACTIONS", "HeroPhaseState",
+__all__ = ["ActionDetails", "ActionModel", "HeroScenario", "parse_hero", "resolve_hero", "play_hero", "HERO_ACTIONS", "HeroPhaseState",
            "HeroContext", "take_action", "resolve_action"]

@@ -226,7 +226,8 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
     if None not in state.side_slots:
         n = 1 + state.players
         state = state.with_threat(n, "no empty side mission slot")
-        return state, [Step(f"No empty side mission slot: threat +{n} (1 + {state.players} heroes) → {state.threat}",
+        return state, [Step(f"No empty side mission slot: threat +{n} "
+                            f"(1 + {plural(state.players, 'hero', 'heroes')}) → {state.threat}",
                             S.SIDE_MISSIONS, why, {"threat": state.threat}, (), section)]
     if not state.side_deck:
         if ctx.rulings.reading("side_deck_empty") == "threat":
@@ -606,8 +607,8 @@ def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple
         return state, (Step("The spawn row is empty", S.ENEMY_SPAWN, section=section),)
     for icon in card.spawns:
         if icon.pips > state.players:
-            steps.append(Step(f"Spawn {icon.enemy} on {icon.space} skipped: {icon.pips} pips > {state.players} "
-                              "heroes", S.ENEMY_SPAWN, section=section))
+            steps.append(Step(f"Spawn {icon.enemy} on {icon.space} skipped: {plural(icon.pips, 'pip')} > "
+                              f"{plural(state.players, 'hero', 'heroes')}", S.ENEMY_SPAWN, section=section))
             continue
         t = state.enemy_type(icon.enemy)
         on_board = sum(1 for e in state.enemies if e.type_key == t.key)

@@ -165,6 +165,7 @@ class MissionModel(Strict):
     hero: str = Field("", max_length=60)
     condition_met: bool = False
     elite: EliteModel | None = None
+    dagger_progress: int = Field(0, ge=0, le=10)
 
 
 class ChoicesModel(Strict):
@@ -272,7 +273,7 @@ def _mission(m: MissionModel, kind: str, players: int, fld: str, source: str) ->
                         f"a key {str(players)!r} (number of heroes)", source)
         pv = m.progress_values[str(players)]
     return Mission(m.name, kind, m.progress, pv, m.threat_value, _effects(m.ongoing), _effects(m.on_pass),
-                   _effects(m.on_fail), m.space, "", m.team_up, m.hero, m.condition_met)
+                   _effects(m.on_fail), m.space, "", m.team_up, m.hero, m.condition_met, m.dagger_progress)
 
 
 def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:

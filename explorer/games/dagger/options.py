@@ -160,6 +160,40 @@ EMPOWERED_ABILITY_TOKEN = RulingOption(
                 "a hero spends (on a die roll, on a combo ability).",
 )
 
+PRIMED_ABILITY_TOKEN = RulingOption(
+    key="primed_ability_token",
+    title="Does an ability with the PRIMED icon that is not a combo ability discard the primed tokens?",
+    section="Gameplay › Hero Phase › Hero Abilities; Additional Rules › Empowered and Primed",
+    readings={
+        "discarded": "The ability needs a primed token on each enemy it would affect, and resolving it discards "
+                     "them, as a primed combo ability does.",
+        "kept": "The primed tokens only have to be there: the ability resolves and the enemies stay primed (only a "
+                "combo ability discards them).",
+    },
+    default="discarded",
+    why_default="Hero Abilities only says a PRIMED ability cannot be resolved without a primed token; the one rule "
+                "that says what becomes of the tokens (a primed combo ability discards one from each enemy it "
+                "affects) is read for every PRIMED icon, as the EMPOWERED icon spends its token "
+                "(empowered_ability_token). A combo ability always discards them (Empowered and Primed).",
+)
+
+OVERRUN_MISSION_DAGGER_EFFECT = RulingOption(
+    key="overrun_mission_dagger_effect",
+    title="A D.A.G.G.E.R. action a mission calls for, on an overrun base: is the base's D.A.G.G.E.R. effect resolved?",
+    section="Gameplay › Hero Phase › D.A.G.G.E.R. Actions; Additional Rules › Nearby and Overrun",
+    readings={
+        "mission_only": "The action can be performed for the mission (the mission's own effect applies), but the "
+                        "base's D.A.G.G.E.R. effect stays covered by the overrun token and no hero mission is placed.",
+        "effect_too": "'The D.A.G.G.E.R. can still be resolved if called for by a mission' is read as the base's "
+                      "effect: it resolves too (still no hero mission placed).",
+    },
+    default="mission_only",
+    why_default="D.A.G.G.E.R. Actions says in so many words that on an overrun base the action can be performed if "
+                "a mission calls for it 'but you cannot resolve the D.A.G.G.E.R. effect', and Nearby and Overrun "
+                "that while overrun the effect cannot be used; the shorter sentence that follows (the word after "
+                "D.A.G.G.E.R. is missing) is read as the action, not the effect.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Marvel D.A.G.G.E.R. ruling option, in definition order."""

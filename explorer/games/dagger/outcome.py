@@ -227,6 +227,11 @@ def round_outcome_text(trace: Trace) -> str:
     for t in o.turns:
         lines.append(f"  Round {t.round}: {t.hero}, {t.token} token on {t.slot}"
                      + (" (BOOST)" if t.boost else "") + f": {t.result}")
+    if o.team_up_cards:
+        lines.append("  Team-up cards: " + "; ".join(f"{hero}'s {name} {'ready' if ready else 'exhausted'}"
+                                                     for hero, name, ready in o.team_up_cards))
+    if o.setup_seed is not None:
+        lines.append(f"  Setup (seed {o.setup_seed}) built the event deck, top first: {', '.join(o.event_deck)}")
     lines.append("  Loss gauges: " + "; ".join(g.text for g in o.gauges))
     return "\n".join(lines)
 

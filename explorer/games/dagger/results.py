@@ -212,7 +212,8 @@ class RoundOutcome(Outcome):
     ``overrun`` bases (sorted), the loss ``gauges`` at the end, ``refused`` (the refusal that ended the play, one
     line in words with its rule: ``"round 2, turn 6, slot: ... [Gameplay › Hero Phase]"``; empty when none) and
     ``refused_field`` (its field path in the file, ``"rounds[1].turns[5].slot"``), the ``heroes`` and ``enemies`` at the end and ``events`` (what the Nemesis
-    Phases did, typed)."""
+    Phases did, typed); with a ``[setup]``, ``setup_seed`` and the ``event_deck`` Setup built (names, top first); the heroes'
+    ``team_up_cards`` at the end (``((hero, card, ready), ...)``; in the JSON only when a sheet has one)."""
 
     turns: tuple[TurnRecord, ...]
     rounds: int
@@ -229,9 +230,16 @@ class RoundOutcome(Outcome):
     heroes: tuple[Hero, ...]
     enemies: tuple[Enemy, ...]
     events: tuple[Event, ...] = ()
+    setup_seed: int | None = None
+    event_deck: tuple[str, ...] = ()
+    team_up_cards: tuple[tuple[str, str, bool], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"turns": [t.to_json() for t in self.turns], "rounds": self.rounds,
+        setup = ({} if self.setup_seed is None else
+                 {"setup": {"seed": self.setup_seed, "event_deck": list(self.event_deck)}})
+        if self.team_up_cards:
+            setup["team_up_cards"] = {name: {"hero": hero, "ready": ready} for hero, name, ready in self.team_up_cards}
+        return {**setup, "turns": [t.to_json() for t in self.turns], "rounds": self.rounds,
                 "threat_start": self.threat_start, "threat": self.threat, "team_up": self.team_up,
                 "lost": list(self.lost), "won": self.won, "showdown": self.showdown, "overrun": list(self.overrun),
                 "gauges": [g.text for g in self.gauges], "refused": self.refused, "refused_field": self.refused_field,

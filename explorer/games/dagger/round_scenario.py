@@ -1,6 +1,7 @@
 """Scenario kind ``round`` of Marvel D.A.G.G.E.R.: whole rounds. Each round is the Hero Phase turn by turn (the
 players' choices: which hero spends which aspect token on which slot, and the action's details), then the Nemesis
-Phase and the End of Round (:mod:`.nemesis`), over as many rounds as the file lists.
+Phase and the End of Round (:mod:`.nemesis`), over as many rounds as the file lists; with a ``[setup]`` table,
+Setup (:mod:`.setup_scenario`, on the file's own event and side mission cards) comes first, in the same trace.
 
 Rulebook sections: Setup (1 boosted and 2 standard aspect tokens per hero, 1 more standard token with 1 or 2
 players); Gameplay › Hero Phase (turns from the 1st player, clockwise; one aspect token per action, placed on an
@@ -13,8 +14,9 @@ token returns to its supply; the 1st player marker passes clockwise).
 aspect slot per aspect action), :data:`STANDIN_BOOST` (a boosted token adds 1 die to a Fight, Defy or Rest and 1
 to a Move) and :data:`STANDIN_DAGGER_EFFECT` (every base's D.A.G.G.E.R. effect: team-up +1) are documented,
 editable defaults: a file's ``[[sheets]]`` and ``dagger_effects`` replace them with the real cards'. Hero abilities
-(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed) and support cards (Additional Rules › Support Cards)
-are entered per sheet; their effects are stand-ins too (damage to each enemy nearby; dice added to a roll).
+(Gameplay › Hero Phase › Hero Abilities; Empowered and Primed; combo abilities, situational ones among them),
+support cards (Additional Rules › Support Cards) and team-up cards (Additional Rules › Team-up Abilities) are entered per
+sheet; their effects are stand-ins too (damage to each enemy nearby; dice added to a roll).
 
 A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-format.md``) plus::
 
@@ -30,20 +32,29 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     hero_mission = { name = "...", progress_value = 3 }   # optional: placed by a D.A.G.G.E.R. action
     abilities = [{ name = "Shockwave", amount = 1, icon = "primed" }]   # optional: token abilities (own slots)
     support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice)
+    team_up = { name = "Fastball", cost = 3, amount = 2 }   # optional: a team-up card (starts not ready)
     [dagger_effects]               # optional: a base's D.A.G.G.E.R. effect (effects as in event cards)
     "New York" = [{ kind = "threat", amount = -1 }]
+    [setup]                        # optional: play Setup on the file's cards first (the same trace)
+    seed = 11                      # optional (default: the file's seed, else 0)
+    nemesis_events = ["N1", "N2", "N3"]   # 3 of the file's [[events]]; the others (9 or more) are standard
+    spawns = [{ enemy = "rank-1", space = "Cairo", pips = 1 }]   # the 1st strike's Setup spawn icons
     [[rounds]]                     # 1..5 rounds
     [[rounds.turns]]               # the turns in order (each: one token, one action)
     hero = "Hero A"
     token = "boosted"              # boosted | standard
-    slot = "fight"                 # an aspect slot of the sheet, or "dagger" (the base's slot)
+    slot = "fight"                 # an aspect slot of the sheet, or "dagger" (the base's slot; with
+                                   # mission = "<name>": the action a mission with dagger_progress calls for)
     enemy = "Thug 1"               # the action's details, as in a `hero` file's [[actions]]
     successes = 2                  # optional: the roll (without it the dice are rolled from the seed)
     support = "Gadget"             # optional: use a ready support card (Fight / Defy / Rest): it is exhausted
     charge = "Gadget"              # optional, on a Rest: its charge successes go onto that exhausted card
+    before = [{ hero = "Hero A", do = "ready_team_up" }]   # optional: done before the token, without one
+                                   # (ready_team_up | use_team_up | ability = "<situational combo>")
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
-already full, a D.A.G.G.E.R. action off a base or on an overrun one, an ability without its empowered or primed
+already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its
+empowered or primed
 tokens, an exhausted support card used or a ready one charged, a Hero Phase that ends with tokens unspent)
 ends the play with a :class:`~explorer.errors.RuleViolation` naming ``rounds[r].turns[t].<field>``.
 """
@@ -66,12 +77,13 @@ from explorer.trace import Step, Trace
 
 from . import hero_phase as HP
 from . import sections as S
-from .hero_scenario import ActionModel, HeroScenario, resolve_action
+from .hero_scenario import ActionDetails, ActionModel, HeroScenario, resolve_action
 from .nemesis import PhaseContext, apply_effects, loss_gauges, play_phase
-from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, _effects, _mission,
+from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                initial_state, parse_nemesis, phase_context)
 from .results import HeroAction, RoundOutcome, TurnRecord
-from .state import Effect, GameState, Mission
+from .setup_scenario import SETUP_SEQUENCE, SetupContext, SetupScenario, SetupState
+from .state import Effect, Enemy, GameState, Mission, evolve
 
 SLOT_NAMES = ("move", "fight", "defy", "rest")
 STANDIN_SLOTS: tuple[str, ...] = SLOT_NAMES
@@ -88,13 +100,38 @@ TOKENS = ("boosted", "standard")
 
 
 class AbilityModel(Strict):
-    """One ``[[sheets.abilities]]`` entry: a stand-in hero ability that takes an aspect token (its own slot)."""
+    """One ``[[sheets.abilities]]`` entry: a stand-in hero ability (effect: ``amount`` damage to each enemy nearby).
+    ``token``: it takes an aspect token (its own slot); ``false`` for a situational combo ability, used between
+    turns through a turn's ``before`` list. ``combo``: a combo ability (blue border), which needs the EMPOWERED or
+    PRIMED icon."""
 
     name: str = Field(min_length=1, max_length=40)
     effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
     amount: int = Field(1, ge=1, le=10)
     icon: Literal["", "empowered", "primed"] = ""
     combo: bool = False
+    token: bool = True
+
+
+class TeamUpModel(Strict):
+    """A sheet's ``team_up`` card (stand-in): ``cost`` (team-up spent to ready it), its effect (``amount`` damage to
+    each enemy nearby) and whether it starts ``ready`` (Setup places it greyed side up: not ready)."""
+
+    name: str = Field(min_length=1, max_length=40)
+    cost: int = Field(3, ge=0, le=20)
+    effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
+    amount: int = Field(2, ge=1, le=10)
+    ready: bool = False
+
+
+class BeforeModel(Strict):
+    """One entry of a turn's ``before`` list: something done at any time, without an aspect token, before the turn's
+    token is placed: ``ready_team_up`` (spend team-up to ready the hero's team-up card), ``use_team_up`` (use it: it
+    is exhausted) or ``ability`` (a situational combo ability of the hero, ``ability = "<name>"``)."""
+
+    hero: str = Field(max_length=60)
+    do: Literal["ready_team_up", "use_team_up", "ability"]
+    ability: str = Field("", max_length=40)
 
 
 class SupportModel(Strict):
@@ -120,10 +157,12 @@ class SheetModel(Strict):
     hero_mission: MissionModel | None = None
     abilities: list[AbilityModel] = Field(default_factory=list, max_length=6)
     support: list[SupportModel] = Field(default_factory=list, max_length=3)
+    team_up: TeamUpModel | None = None
 
 
-class TurnModel(Strict):
-    """One ``[[rounds.turns]]`` entry: who spends which token on which slot, and the action's details."""
+class TurnModel(ActionDetails):
+    """One ``[[rounds.turns]]`` entry: who spends which token on which slot, and the action's details
+    (:class:`.hero_scenario.ActionDetails`, shared with a ``hero`` file's actions)."""
 
     hero: str = Field(max_length=60)
     token: Literal["boosted", "standard"]
@@ -131,21 +170,23 @@ class TurnModel(Strict):
     ability: str = Field("", max_length=40)
     support: str = Field("", max_length=40)
     charge: str = Field("", max_length=40)
-    path: list[str] = Field(default_factory=list, max_length=9)
-    move_value: int | None = Field(None, ge=1, le=9)
-    enemy: str = Field("", max_length=60)
-    mission: str = Field("", max_length=60)
-    successes: int | None = Field(None, ge=0, le=60)
-    dice: int | None = Field(None, ge=1, le=HP.MAX_DICE)
-    spend_empowered: bool | None = None
-    progress_per_success: int = Field(1, ge=1, le=5)
-    recover: int | None = Field(None, ge=0, le=60)
-    nemesis_to: str | None = Field(None, max_length=60)
     place_mission: bool = True
+    before: list[BeforeModel] = Field(default_factory=list, max_length=6)
 
 
 class RoundModel(Strict):
     turns: list[TurnModel] = Field(default_factory=list, max_length=MAX_TURNS)
+
+
+class SetupPartModel(Strict):
+    """The ``[setup]`` table of a ``round`` document: play Setup (:mod:`.setup_scenario`) on the file's cards first.
+    ``nemesis_events`` names the 3 of the file's ``[[events]]`` that are nemesis-specific (the others are the
+    standard events, at least 9); ``spawns`` are the 1st strike's Setup spawn icons; ``seed`` seeds the shuffles
+    (default: the file's ``seed``, else 0)."""
+
+    seed: int | None = Field(None, ge=0, le=2**31)
+    nemesis_events: list[str] = Field(min_length=3, max_length=3)
+    spawns: list[SpawnModel] = Field(default_factory=list, max_length=12)
 
 
 class RoundPartModel(Strict):
@@ -155,6 +196,7 @@ class RoundPartModel(Strict):
     rounds: list[RoundModel] = Field(min_length=1, max_length=MAX_ROUNDS)
     die: list[int] = Field(default_factory=lambda: list(HP.DEFAULT_DIE.faces), min_length=2, max_length=20)
     dagger_effects: dict[str, list[EffectModel]] = Field(default_factory=dict, max_length=5)
+    setup: SetupPartModel | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +213,7 @@ class Sheet:
     hero_mission: Mission | None = None
     abilities: tuple[AbilityModel, ...] = ()
     support: tuple[SupportModel, ...] = ()
+    team_up: TeamUpModel | None = None
 
     def ability(self, name: str) -> AbilityModel | None:
         return next((a for a in self.abilities if a.name == name), None)
@@ -186,6 +229,7 @@ class RoundScenario:
     rounds: tuple[tuple[TurnModel, ...], ...]
     die: HP.DieTable
     dagger: tuple[tuple[str, tuple[Effect, ...]], ...]
+    setup: SetupScenario | None = None
 
     @property
     def title(self) -> str:
@@ -209,7 +253,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         ScenarioError: one line naming ``source`` and the field (the board's as for ``nemesis`` files; a sheet's
             as ``sheets[i].<field>``; a turn's as ``rounds[r].turns[t].<field>``).
     """
-    keys = ("sheets", "rounds", "die", "dagger_effects")
+    keys = ("sheets", "rounds", "die", "dagger_effects", "setup")
     own = {k: data[k] for k in keys if k in data}
     part = validate(RoundPartModel, own, source)
     board_data = {k: v for k, v in data.items() if k not in own}
@@ -241,24 +285,84 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"sheets[{i}].abilities", "an ability named twice", "distinct names", source)
         if len({c.name for c in s.support}) != len(s.support):
             raise ScenarioError(f"sheets[{i}].support", "a support card named twice", "distinct names", source)
+        for j, a in enumerate(s.abilities):
+            if a.combo and not a.icon:
+                raise ScenarioError(f"sheets[{i}].abilities[{j}].icon", "a combo ability is used with an empowered "
+                                    "token or primed tokens", "'empowered' or 'primed' with combo = true", source)
+            if not a.token and not a.combo:
+                raise ScenarioError(f"sheets[{i}].abilities[{j}].token", "an ability without an aspect token is "
+                                    "always active (not used); only a combo ability is situational",
+                                    "token = true, or combo = true", source)
         sheets.append(Sheet(n, tuple(s.slots), s.boosted, 2 + extra if s.standard is None else s.standard,
-                            s.boost_dice, s.boost_move, mission, tuple(s.abilities), tuple(s.support)))
+                            s.boost_dice, s.boost_move, mission, tuple(s.abilities), tuple(s.support), s.team_up))
     bases = [b for b, _ in board.state.bases]
     dagger = []
     for b, effs in part.dagger_effects.items():
         if b not in bases:
             raise ScenarioError(f"dagger_effects.{b}", "not a base", bases, source)
         dagger.append((b, _effects(effs)))
+    setup = None if part.setup is None else _setup_scenario(part.setup, board, source)
     rounds = tuple(tuple(r.turns) for r in part.rounds)
     for r, turns in enumerate(rounds):
         for t, turn in enumerate(turns):
             if turn.hero not in names:
                 raise ScenarioError(f"rounds[{r}].turns[{t}].hero", f"unknown hero {turn.hero!r}", names, source)
+            for k, b in enumerate(turn.before):
+                if b.hero not in names:
+                    raise ScenarioError(f"rounds[{r}].turns[{t}].before[{k}].hero", f"unknown hero {b.hero!r}",
+                                        names, source)
             if turn.slot not in SLOT_NAMES + (DAGGER, ABILITY):
                 raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}",
                                     list(SLOT_NAMES + (DAGGER, ABILITY)),
                                     source)
-    return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger))
+    return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger), setup)
+
+
+def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> SetupScenario:
+    """The Setup a ``[setup]`` table plays on the board's own cards (Setup: the event deck from the file's events,
+    the side mission deck, the 1st strike's spawns).
+
+    Raises:
+        ScenarioError: the board already holds what Setup places (enemies besides the nemesis, side missions in
+            slots), ``shuffle_events``, more players than heroes, a nemesis event not among the file's events,
+            fewer than 9 standard events, events named twice, a spawn of an unknown enemy type or space.
+    """
+    st = board.state
+    if any(e.kind != "nemesis" for e in st.enemies):
+        raise ScenarioError("enemies", "Setup places the 1st strike's enemies", "no [[enemies]] with [setup]", source)
+    if any(x is not None for x in st.side_slots):
+        raise ScenarioError("side_missions", "Setup draws the first side mission", "no [[side_missions]] with "
+                            "[setup] (list them in [[side_deck]])", source)
+    if board.shuffle_events:
+        raise ScenarioError("shuffle_events", "Setup builds the event deck", "false with [setup]", source)
+    if st.players != len(st.heroes):
+        raise ScenarioError("players", f"{st.players} players but {plural(len(st.heroes), 'hero', 'heroes')}",
+                            "one hero per player with [setup]", source)
+    names = [c.name for c in st.event_deck]
+    if len(set(names)) != len(names):
+        raise ScenarioError("events", "an event card is listed twice", "distinct cards with [setup]", source)
+    for i, n in enumerate(m.nemesis_events):
+        if n not in names or n in m.nemesis_events[:i]:
+            raise ScenarioError(f"setup.nemesis_events[{i}]", f"{n!r}", "3 distinct names of the file's [[events]] "
+                                f"({', '.join(names)})", source)
+    standard = tuple(n for n in names if n not in m.nemesis_events)
+    if len(standard) < 9:
+        raise ScenarioError("events", f"{plural(len(standard), 'standard event')} besides the 3 nemesis events",
+                            "at least 9 (Setup takes 9 at random)", source)
+    keys = [t.key for t in st.enemy_types]
+    for i, sp in enumerate(m.spawns):
+        if sp.space not in board.world:
+            raise ScenarioError(f"setup.spawns[{i}].space", f"unknown space {sp.space!r}", "a space of the map",
+                                source)
+        if sp.enemy not in keys:
+            raise ScenarioError(f"setup.spawns[{i}].enemy", f"no [[enemy_types]] entry for {sp.enemy!r}",
+                                keys or "an enemy_types entry", source)
+    top = st.nemesis_deck[0].name if st.nemesis_deck and st.nemesis_deck[0].kind == "first_strike" else "1st Strike"
+    seed = m.seed if m.seed is not None else (board.seed or 0)
+    return SetupScenario(board.title, board.description, seed, tuple(h.name for h in st.heroes), standard,
+                         tuple(m.nemesis_events), tuple((t.key, t.name, t.standees) for t in st.enemy_types),
+                         tuple(c.mission.name for c in st.side_deck), top,
+                         tuple((x.enemy, x.space, x.pips) for x in m.spawns), source)
 
 
 # ---------------------------------------------------------------------------------------------------- state
@@ -298,12 +402,26 @@ class SupportCard:
 
 
 @dataclass(frozen=True)
+class TeamUpCard:
+    """A hero's team-up card: ``ready`` (face up) or exhausted; ``cost`` (team-up spent to ready it); its stand-in
+    effect deals ``amount`` damage to each enemy nearby."""
+
+    hero: str
+    name: str
+    cost: int
+    amount: int
+    ready: bool = False
+
+
+@dataclass(frozen=True)
 class RoundState:
     """The game during a ``round`` scenario: ``game`` (:class:`.state.GameState`), ``index`` (the file's round
     being played, 0-based), ``supplies`` (tokens in each hero's supply, hero order), ``placed`` (tokens on slots
     this round), ``done`` (every turn so far, :class:`TurnRecord`), ``declared`` (how many turns the file lists
-    for this round), ``missions_placed`` (hero missions put into play so far: each only once) and ``cards`` (the
-    heroes' support cards, :class:`SupportCard`)."""
+    for this round), ``missions_placed`` (hero missions put into play so far: each only once), ``cards`` (the
+    heroes' support cards, :class:`SupportCard`), ``setup`` (the Setup played first, :class:`.setup_scenario.
+    SetupState`, or ``None`` when the file starts from its board), ``team_cards`` (the heroes' team-up cards,
+    :class:`TeamUpCard`) and ``defeats_seen`` (hero defeats whose team-up card has been readied for free)."""
 
     game: GameState
     index: int
@@ -313,6 +431,9 @@ class RoundState:
     declared: int = 0
     missions_placed: tuple[str, ...] = ()
     cards: tuple[SupportCard, ...] = ()
+    setup: SetupState | None = None
+    team_cards: tuple[TeamUpCard, ...] = ()
+    defeats_seen: int = 0
 
     def supply(self, hero: str) -> Supply:
         return next(s for s in self.supplies if s.hero == hero)
@@ -333,6 +454,11 @@ class RoundContext(Context):
 
 def _cards(sc: RoundScenario) -> tuple[SupportCard, ...]:
     return tuple(SupportCard(s.hero, c.name, c.charge, c.exhausted, 0, c.dice) for s in sc.sheets for c in s.support)
+
+
+def _team_cards(sc: RoundScenario) -> tuple[TeamUpCard, ...]:
+    return tuple(TeamUpCard(s.hero, s.team_up.name, s.team_up.cost, s.team_up.amount, s.team_up.ready)
+                 for s in sc.sheets if s.team_up is not None)
 
 
 def _full_supplies(sc: RoundScenario) -> tuple[Supply, ...]:
@@ -406,6 +532,10 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
     """
     sc = ctx.scenario
     turn = sc.rounds[state.index][number - 1]
+    steps: list[Step] = []
+    for k, b in enumerate(turn.before):
+        state, more = _before(state, ctx, number, k, b)
+        steps += more
     g = state.game
     due = whose_turn(state)
     if turn.hero != due:
@@ -421,12 +551,24 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         raise _refuse(state, number, "support", "a support card adds dice to a Fight, Defy or Rest (stand-in)",
                       S.SUPPORT_CARDS)
     sheet = sc.sheet(turn.hero)
-    steps: list[Step] = []
     sec = _section(state)
     boost = turn.token == "boosted"
     hero = next(h for h in g.heroes if h.name == turn.hero)
     if turn.slot == ABILITY:
-        g, slot, more, rec = _use_ability(state, ctx, number, turn, sheet)
+        ab = sheet.ability(turn.ability)
+        if ab is None:
+            raise _refuse(state, number, "ability", f"{turn.ability!r} is not an ability on {turn.hero}'s sheet ("
+                          + (", ".join(a.name for a in sheet.abilities) or "none") + ")", S.HERO_ABILITIES)
+        if not ab.token:
+            raise _refuse(state, number, "ability", f"{ab.name} is a situational combo ability: it takes no aspect "
+                          "token (use it in a turn's before list)", S.EMPOWERED_AND_PRIMED)
+        slot = f"{ABILITY}:{ab.name}"
+        if state.holds(slot, turn.hero):
+            raise _refuse(state, number, "ability", f"{turn.hero}'s {ab.name} slot already holds a token",
+                          S.HERO_PHASE)
+        g, more, action = _use_ability(state, ctx, turn.hero, ab, lambda why, rule: _refuse(
+            state, number, "ability", why, rule), f"places a {turn.token} aspect token on")
+        rec = TurnRecord(g.round, turn.hero, turn.token, ABILITY, False, action, "", action.result)
         steps += more
     elif turn.slot == DAGGER:
         base = g.base_at(hero.space)
@@ -436,19 +578,46 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         slot = f"{DAGGER}:{base}"
         if state.holds(slot):
             raise _refuse(state, number, "slot", f"{base}'s aspect slot already holds a token", S.HERO_PHASE)
-        if base in g.overrun:
+        overrun = base in g.overrun
+        called = None
+        if turn.mission:
+            called = next((x for x in g.active_missions() if x.name == turn.mission), None)
+            if called is None or not called.dagger_progress:
+                raise _refuse(state, number, "mission", f"{turn.mission!r} is not a mission in play that calls for "
+                              "a D.A.G.G.E.R. action (" + (", ".join(x.name for x in g.active_missions()
+                                                                      if x.dagger_progress) or "none") + ")",
+                              S.DAGGER_ACTIONS)
+        if overrun and called is None:
             raise _refuse(state, number, "slot", f"{base} is overrun: its D.A.G.G.E.R. effect cannot be resolved "
-                          "nor a hero mission placed", S.DAGGER_ACTIONS)
-        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on {base}'s slot: D.A.G.G.E.R. action",
+                          "nor a hero mission placed (only a D.A.G.G.E.R. action a mission calls for: mission = ...)",
+                          S.DAGGER_ACTIONS)
+        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on {base}'s slot: D.A.G.G.E.R. action"
+                          + (f" for {called.name}" if called else ""),
                           S.DAGGER_ACTIONS, "", {"hero": turn.hero, "base": base, "token": turn.token},
                           (turn.hero, hero.space), sec))
-        g, more = apply_effects(g, ctx.phase, sc.dagger_effect(base), f"{base} D.A.G.G.E.R. effect",
-                                S.DAGGER_ACTIONS, sec)
-        steps += more
-        m = sheet.hero_mission
+        effect = not overrun or ctx.rulings.reading("overrun_mission_dagger_effect") == "effect_too"
+        if effect:
+            g, more = apply_effects(g, ctx.phase, sc.dagger_effect(base), f"{base} D.A.G.G.E.R. effect",
+                                    S.DAGGER_ACTIONS, sec)
+            steps += more
+        else:
+            steps.append(Step(f"{base} is overrun: its D.A.G.G.E.R. effect is not resolved", S.NEARBY_AND_OVERRUN,
+                              "The overrun token covers it; the action counts only for the mission (ruling "
+                              "overrun_mission_dagger_effect).", {}, (base,), sec))
         result = f"D.A.G.G.E.R. action at {base}"
+        if called is not None:
+            g, more = HP.place_progress(g, called.name, called.dagger_progress)
+            steps.append(Step(f"{called.name} calls for this D.A.G.G.E.R. action: {called.dagger_progress} progress",
+                              S.MISSIONS, "Stand-in for the mission's text (dagger_progress).",
+                              {"mission": called.name}, (called.name,), sec))
+            steps += [replace(x, section=sec) for x in more]
+            result += f" for {called.name}"
+        m = sheet.hero_mission
         placed_missions = state.missions_placed
-        if turn.place_mission and m is not None and m.name not in placed_missions:
+        if overrun and turn.place_mission and m is not None and m.name not in placed_missions:
+            steps.append(Step(f"{base} is overrun: {turn.hero}'s hero mission cannot be placed there",
+                              S.NEARBY_AND_OVERRUN, "", {}, (base,), sec))
+        elif turn.place_mission and m is not None and m.name not in placed_missions:
             g = g.evolve(hero_missions=g.hero_missions + (m,))
             placed_missions += (m.name,)
             result += f"; hero mission {m.name} placed"
@@ -464,7 +633,8 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             raise _refuse(state, number, "slot", f"{turn.hero}'s {turn.slot} slot already holds a token",
                           S.HERO_PHASE)
         slot = turn.slot
-        fields = turn.model_dump(exclude={"hero", "token", "slot", "place_mission", "ability", "support", "charge"})
+        # the turn's ActionDetails as changed by BOOST, a support card and the roll
+        fields: dict[str, Any] = {"dice": turn.dice, "successes": turn.successes, "move_value": turn.move_value}
         base_dice = {"fight": hero.atk, "defy": hero.dfi, "rest": hero.tactic}.get(turn.slot, 0)
         if boost and turn.slot == "move" and sheet.boost_move:
             fields["move_value"] = (turn.move_value or hero.move) + sheet.boost_move
@@ -493,10 +663,11 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             n = fields.get("dice") or base_dice
             total, faces = _roll(ctx, n)
             fields["successes"] = total
-            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: {total} successes", S.ASPECT_ACTIONS,
+            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: "
+                              f"{plural(total, 'success', 'successes')}", S.ASPECT_ACTIONS,
                               f"Faces {', '.join(map(str, faces))} ({ctx.dice.says('seed')}).",
                               {"successes": total}, (turn.hero,), sec))
-        action = ActionModel(do=turn.slot, hero=turn.hero, **fields)
+        action = ActionModel.for_turn(turn.slot, turn.hero, turn, **fields)
         hsc = HeroScenario(sc.board, (), sc.die, False)
         try:
             g, more, rec_a = resolve_action(g, hsc, number - 1, action)
@@ -543,56 +714,134 @@ def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn
             [Step(text, S.SUPPORT_CARDS, "A Rest's charge successes.", {"card": card.name}, (turn.hero,), sec)])
 
 
-def _use_ability(state: RoundState, ctx: RoundContext, number: int, turn: TurnModel, sheet: Sheet
-                 ) -> tuple[GameState, str, list[Step], TurnRecord]:
-    """Gameplay › Hero Phase › Hero Abilities: an ability that takes an aspect token (its own slot on the sheet). An
-    EMPOWERED icon needs the hero's empowered token (spent, under ruling ``empowered_ability_token``); a PRIMED icon
-    needs a primed token on each enemy the ability would affect, and discards them; a combo ability advances the
-    team-up track by 1 (Additional Rules › Empowered and Primed)."""
+def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: AbilityModel, refuse, how: str
+                 ) -> tuple[GameState, list[Step], HeroAction]:
+    """Gameplay › Hero Phase › Hero Abilities: hero ``hero_name`` uses ability ``ab`` (``how``: "places a standard
+    aspect token on", or "uses" for a situational combo ability). An EMPOWERED icon needs the hero's empowered token:
+    a combo ability spends it (Empowered and Primed: empowered tokens are spent to use combo abilities), another
+    spends it under the ruling ``empowered_ability_token``. A PRIMED icon needs a primed token on each enemy the
+    ability would affect: a combo ability discards them, another under the ruling ``primed_ability_token``. A combo
+    ability advances the team-up track by 1. ``refuse(reason, rule)`` builds the refusal raised.
+
+    Raises:
+        RuleViolation: the empowered token or a primed token is missing (from ``refuse``).
+    """
     g = state.game
     sec = _section(state)
-    ab = sheet.ability(turn.ability)
-    if ab is None:
-        raise _refuse(state, number, "ability", f"{turn.ability!r} is not an ability on {turn.hero}'s sheet ("
-                      + (", ".join(a.name for a in sheet.abilities) or "none") + ")", S.HERO_ABILITIES)
-    slot = f"{ABILITY}:{ab.name}"
-    if state.holds(slot, turn.hero):
-        raise _refuse(state, number, "ability", f"{turn.hero}'s {ab.name} slot already holds a token", S.HERO_PHASE)
     world = ctx.scenario.world
-    hero = next(h for h in g.heroes if h.name == turn.hero)
-    targets = HP.enemies_nearby(g, world, turn.hero)
-    steps = [Step(f"{turn.hero} places a {turn.token} aspect token on the {ab.name} ability", S.HERO_ABILITIES,
+    hero = next(h for h in g.heroes if h.name == hero_name)
+    targets = HP.enemies_nearby(g, world, hero_name)
+    steps = [Step(f"{hero_name} {how} the {ab.name} ability", S.HERO_ABILITIES,
                   ("EMPOWERED icon. " if ab.icon == "empowered" else "PRIMED icon. " if ab.icon == "primed" else "")
-                  + ("Combo ability." if ab.combo else ""), {"ability": ab.name}, (turn.hero,), sec)]
+                  + ("Combo ability." if ab.combo else ""), {"ability": ab.name}, (hero_name,), sec)]
     if ab.icon == "empowered":
         if not hero.empowered:
-            raise _refuse(state, number, "ability", f"{ab.name} has the EMPOWERED icon and {turn.hero} has no "
-                          "empowered token", S.EMPOWERED_AND_PRIMED)
-        if ctx.rulings.reading("empowered_ability_token") == "spent":
+            raise refuse(f"{ab.name} has the EMPOWERED icon and {hero_name} has no empowered token",
+                         S.EMPOWERED_AND_PRIMED)
+        if ab.combo or ctx.rulings.reading("empowered_ability_token") == "spent":
             g = g.with_hero(replace(hero, empowered=False))
-            steps.append(Step(f"{turn.hero} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {}, (turn.hero,),
+            steps.append(Step(f"{hero_name} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {}, (hero_name,),
                               sec))
     elif ab.icon == "primed":
         bare = [e.id for e in targets if not e.primed]
         if bare or not targets:
-            raise _refuse(state, number, "ability", f"{ab.name} has the PRIMED icon: "
-                          + (f"{', '.join(bare)} would be affected without a primed token" if bare else
-                             "no enemy it would affect"), S.EMPOWERED_AND_PRIMED)
-        for e in targets:
-            g = g.with_enemy(replace(g.enemy(e.id), primed=False))
-        steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
-                          S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {}, tuple(e.id for e in
-                                                                                                        targets), sec))
+            raise refuse(f"{ab.name} has the PRIMED icon: " + (f"{', '.join(bare)} would be affected without a "
+                                                                "primed token" if bare else "no enemy it would "
+                                                                "affect"), S.EMPOWERED_AND_PRIMED)
+        if ab.combo or ctx.rulings.reading("primed_ability_token") == "discarded":
+            for e in targets:
+                g = g.with_enemy(replace(g.enemy(e.id), primed=False))
+            steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
+                              S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {},
+                              tuple(e.id for e in targets), sec))
     if ab.combo:
         g = g.evolve(team_up=g.team_up + 1)
-        steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "", {"team_up": g.team_up},
-                          (), sec))
-    g, more = HP.hit_each_enemy_nearby(g, world, turn.hero, ab.amount)
+        steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "",
+                          {"team_up": g.team_up}, (), sec))
+    g, more = HP.hit_each_enemy_nearby(g, world, hero_name, ab.amount)
     steps += [replace(x, section=sec) for x in more]
     hit = tuple(e.id for e in targets)
     result = f"{ab.name}: each enemy nearby suffers {ab.amount} damage: " + (", ".join(hit) or "none nearby")
-    action = HeroAction(ABILITY, turn.hero, result, ", ".join(hit), hit=hit)
-    return g, slot, steps, TurnRecord(g.round, turn.hero, turn.token, ABILITY, False, action, "", result)
+    return g, steps, HeroAction(ABILITY, hero_name, result, ", ".join(hit), hit=hit)
+
+
+def _before(state: RoundState, ctx: RoundContext, number: int, k: int, b: BeforeModel
+            ) -> tuple[RoundState, list[Step]]:
+    """One thing done without an aspect token before turn ``number``'s token (entry ``k`` of its ``before`` list):
+    Additional Rules › Team-up Abilities (team-up can be spent at any time to ready a team-up card: the track goes
+    down by its cost; a ready card can be used at any time, and is then exhausted) or a situational combo ability
+    (Additional Rules › Empowered and Primed).
+
+    Raises:
+        RuleViolation: naming ``rounds[r].turns[t].before[k].<field>``: no such card or ability, a card already
+            ready or not ready, too little team-up, a hero not on the board, or the ability's refusals.
+    """
+    sec = _section(state)
+    g = state.game
+
+    def refuse(fld: str, why: str, rule) -> RuleViolation:
+        return _refuse(state, number, f"before[{k}].{fld}", why, rule)
+
+    hero = next(h for h in g.heroes if h.name == b.hero)
+    if b.do == "ability":
+        sheet = ctx.scenario.sheet(b.hero)
+        ab = sheet.ability(b.ability)
+        if ab is None or ab.token:
+            raise refuse("ability", f"{b.ability!r} is not a situational combo ability on {b.hero}'s sheet ("
+                         + (", ".join(a.name for a in sheet.abilities if not a.token) or "none") + ")",
+                         S.EMPOWERED_AND_PRIMED)
+        if hero.eliminated or not hero.space:
+            raise refuse("hero", f"{b.hero} is not on the board", S.HERO_ABILITIES)
+        g, steps, _ = _use_ability(state, ctx, b.hero, ab, lambda why, rule: refuse("ability", why, rule), "uses")
+        return replace(state, game=g), steps
+    card = next((c for c in state.team_cards if c.hero == b.hero), None)
+    if card is None:
+        raise refuse("do", f"{b.hero} has no team-up card (sheets[].team_up)", S.TEAM_UP_ABILITIES)
+    if b.do == "ready_team_up":
+        if card.ready:
+            raise refuse("do", f"{card.name} is already ready", S.TEAM_UP_ABILITIES)
+        if g.team_up < card.cost:
+            raise refuse("do", f"readying {card.name} costs {card.cost} team-up; the track is at {g.team_up}",
+                         S.TEAM_UP_ABILITIES)
+        g = g.evolve(team_up=g.team_up - card.cost)
+        new = replace(card, ready=True)
+        steps = [Step(f"{b.hero} spends {card.cost} team-up to ready {card.name}: team-up → {g.team_up}",
+                      S.TEAM_UP_ABILITIES, "Team-up can be spent at any time; the card is flipped face up.",
+                      {"team_up": g.team_up, "card": card.name}, (b.hero,), sec)]
+    else:
+        if not card.ready:
+            raise refuse("do", f"{card.name} is exhausted: ready it first (ready_team_up, {card.cost} team-up)",
+                         S.TEAM_UP_ABILITIES)
+        if hero.eliminated or not hero.space:
+            raise refuse("hero", f"{b.hero} is not on the board", S.TEAM_UP_ABILITIES)
+        new = replace(card, ready=False)
+        steps = [Step(f"{b.hero} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
+                      f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
+                      (b.hero,), sec)]
+        g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, b.hero, card.amount)
+        steps += [replace(x, section=sec) for x in more]
+    cards = tuple(new if c is card else c for c in state.team_cards)
+    return replace(state, game=g, team_cards=cards), steps
+
+
+def ready_defeated_team_up(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """Additional Rules › Damage and Defeat (step 6 of a hero's defeat): the new hero's team-up card is readied for
+    free, ignoring the team-up track (here after the Nemesis Phase, for each hero defeated since the last check
+    whose player is still in; the explorer keeps the hero's name and its sheet's team-up card)."""
+    from .state import HeroDefeated
+
+    defeats = [e for e in state.game.events if isinstance(e, HeroDefeated)]
+    cards = state.team_cards
+    steps = []
+    for d in defeats[state.defeats_seen:]:
+        card = next((c for c in cards if c.hero == d.hero), None)
+        if d.eliminated or card is None or card.ready:
+            continue
+        cards = tuple(replace(c, ready=True) if c is card else c for c in cards)
+        steps.append(Step(f"{d.hero} was defeated: {card.name} is readied for free", S.DAMAGE_AND_DEFEAT,
+                          "The new hero's team-up card, ignoring the team-up track.", {"card": card.name},
+                          (d.hero,), f"Round {state.game.round - 1} · End of Round"))
+    return replace(state, team_cards=cards, defeats_seen=len(defeats)), tuple(steps)
 
 
 def end_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
@@ -621,6 +870,48 @@ def return_tokens(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
                       f"Round {state.game.round - 1} · End of Round"),)
 
 
+def setup_board(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """Setup, on the board: the cards Setup dealt become the game's (:data:`.setup_scenario.SETUP_SEQUENCE` played on
+    the file's own cards): the event deck in the order built (the events not taken return to the box), the side
+    mission deck in its shuffled order less the card drawn, that side mission in its slot (an elite side mission
+    places its elite, Missions › Side Missions) and the 1st strike's enemies on their spaces."""
+    s, g = state.setup, state.game
+    cards = {c.name: c for c in g.event_deck}
+    side = {c.mission.name: c for c in g.side_deck}
+    enemies = list(g.enemies)
+    for eid, space in s.enemies:
+        t = next(t for t in g.enemy_types if eid.rsplit(" ", 1)[0] == t.name)
+        enemies.append(Enemy(eid, "nemesis_specific" if t.key == "nemesis-specific" else "standard", space, t.power,
+                             t.health, rank=t.rank, type_key=t.key))
+    slots = list(g.side_slots)
+    steps: list[Step] = []
+    for i, name in enumerate(s.side_slots):
+        card = side[name]
+        m = card.mission
+        if card.elite is not None:
+            m = evolve(m, elite=card.elite.name)
+            enemies.append(Enemy(card.elite.name, "elite", m.space, card.elite.power, card.elite.health))
+            steps.append(Step(f"Elite {card.elite.name} placed on {m.space}", S.SIDE_MISSIONS,
+                              "Some side missions are elite enemies: the standee goes on the indicated space.", {},
+                              (card.elite.name, m.space), "Setup"))
+        slots[i] = m
+    g = g.evolve(event_deck=tuple(cards[n] for n in s.event_deck), side_deck=tuple(side[n] for n in s.side_deck),
+                 side_slots=tuple(slots), enemies=tuple(enemies))
+    out = sorted(set(cards) - set(s.event_deck))
+    steps.insert(0, Step(f"The board after Setup: an event deck of {plural(len(g.event_deck), 'card')}, "
+                         f"{plural(len(s.enemies), 'enemy', 'enemies')} placed, "
+                         + (f"side mission {', '.join(s.side_slots)} in play" if s.side_slots else
+                            "no side mission in play"), S.SETUP,
+                         f"{plural(len(out), 'event')} returned to the box ({', '.join(out)}); "
+                         f"{plural(len(g.side_deck), 'side mission')} left in the deck.",
+                         {"event_deck": list(s.event_deck)}, tuple(sp for _, sp in s.enemies), "Setup"))
+    return replace(state, game=g), tuple(steps)
+
+
+SETUP_BOARD: Sequence = (("Setup › the board", setup_board),)
+"""After :data:`.setup_scenario.SETUP_SEQUENCE` (a ``round`` file with ``[setup]``): its result on the board."""
+
+
 def _over(state: RoundState) -> bool:
     return bool(state.game.lost or state.game.won)
 
@@ -632,22 +923,38 @@ HERO_PHASE: Sequence = (
 )
 """A round's Hero Phase: the turns in the file's order, one frame each, then the check that every token is spent."""
 
-END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_tokens),)
+END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_tokens),
+                          ("Damage and Defeat › team-up cards of defeated heroes", ready_defeated_team_up))
 """After the Nemesis Phase (which passes the 1st player marker): the aspect tokens return."""
+
+
+def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | None
+           ) -> tuple[list[Frame[RoundState]], RoundState, RoundContext]:
+    """``(setup frames, state before them, context)``: with a ``[setup]``, :data:`.setup_scenario.SETUP_SEQUENCE`
+    (its own seeded die: ``seed`` or the table's) carried into round states, then :data:`SETUP_BOARD`; else no
+    frame."""
+    phase = phase_context(sc.board, rulings)
+    dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
+    ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
+    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc),
+                       team_cards=_team_cards(sc))
+    if sc.setup is None:
+        return [], start, ctx
+    sctx = SetupContext(dice=Dice(seed=sc.setup.seed if seed is None else seed), scenario=sc.setup)
+    frames = [Frame(f.name, replace(start, setup=f.state), f.steps) for f in play(SetupState(), SETUP_SEQUENCE,
+                                                                                    sctx)]
+    return frames + list(play(frames[-1].state, SETUP_BOARD, ctx)), start, ctx
 
 
 def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
                 ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
-    """Play the file's rounds: each round's :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
+    """Play the file's rounds (after Setup, when the file has a ``[setup]``: :func:`_begin`): each round's
+    :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
     (:func:`.nemesis.play_phase`, its frames carried into the round's state), then :data:`END_OF_ROUND`; stops at a
     loss, a win or a refused choice. Returns ``(frames, refusal or None, initial state, context)``; going back in
     time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls)."""
-    phase = phase_context(sc.board, rulings)
-    dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
-    ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
-    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
-    frames: list[Frame[RoundState]] = []
-    state = start
+    frames, start, ctx = _begin(sc, rulings, seed)
+    state = frames[-1].state if frames else start
     for _ in sc.rounds:
         got, refusal = play_until_refused(state, HERO_PHASE, ctx, stop=_over)
         frames += got
@@ -656,7 +963,7 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
         state = got[-1].state
         if _over(state):
             break
-        for f in play_phase(state.game, phase):
+        for f in play_phase(state.game, ctx.phase):
             frames.append(Frame(f.name, replace(state, game=f.state), f.steps))
         state = frames[-1].state
         if _over(state):
@@ -676,11 +983,8 @@ def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None
         RuleViolation: a planned turn the rules refuse (its field and rule), or a Hero Phase that leaves a token
             unspent.
     """
-    phase = phase_context(sc.board, rulings)
-    dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
-    ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
-    start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc))
-    frames = play(start, HERO_PHASE, ctx, stop=_over)
+    frames, start, ctx = _begin(sc, rulings, seed)
+    frames += play(frames[-1].state if frames else start, HERO_PHASE, ctx, stop=_over)
     return frames[-1].state.game
 
 
@@ -699,14 +1003,19 @@ def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, s
         steps.append(Step(f"Not allowed ({where}): {refusal.reason}", refusal.rule, "",
                           {"rejected": True, "field": field}, (), _section(end)))
     g = end.game
+    board = next((f.state.game for f in frames if f.name == SETUP_BOARD[0][0]), None)
+    start_deck = None if board is None else tuple(c.name for c in board.event_deck)
     rounds = sum(1 for f in frames if f.name == END_OF_ROUND[0][0])
     trace = Trace(sc.title or "Rounds", steps, dict(ctx.rulings.consulted))
     return trace.with_result(RoundOutcome(end.done, rounds, start.game.threat, g.threat, g.team_up, g.lost, g.won,
                                           g.showdown, tuple(sorted(g.overrun)), loss_gauges(g), refused, field,
-                                          g.heroes, g.enemies, g.events))
+                                          g.heroes, g.enemies, g.events,
+                                          None if sc.setup is None else (sc.setup.seed if seed is None else seed),
+                                          () if start_deck is None else start_deck,
+                                          tuple((c.hero, c.name, c.ready) for c in end.team_cards)))
 
 
-__all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "parse_round",
-           "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND", "begin_hero_phase", "take_turn",
-           "end_hero_phase", "return_tokens", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST",
-           "STANDIN_DAGGER_EFFECT"]
+__all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "SupportCard", "TeamUpCard",
+           "parse_round", "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND",
+           "SETUP_BOARD", "setup_board", "begin_hero_phase", "take_turn", "end_hero_phase", "return_tokens",
+           "ready_defeated_team_up", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST", "STANDIN_DAGGER_EFFECT"]

@@ -118,6 +118,8 @@ class Mission:
         space: the board space it marks (side missions), or ``""``. elite: the elite enemy's id for an elite side
             mission, or ``""``. team_up: team-up gained on completion. hero: the owning hero (hero missions).
         condition_met: for an asterisk mission (no progress value): whether its described condition is met now.
+        dagger_progress: the mission calls for a D.A.G.G.E.R. action, which places this many progress tokens on it
+            (a stand-in for the mission's text); 0: it calls for none.
     """
 
     name: str
@@ -133,6 +135,7 @@ class Mission:
     team_up: int = 0
     hero: str = ""
     condition_met: bool = False
+    dagger_progress: int = 0
 
 
 @dataclass(frozen=True, slots=True)

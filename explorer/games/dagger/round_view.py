@@ -1,0 +1,132 @@
+"""What a Round step-through shows at each cited step of a ``round`` scenario, drawn from the kernel frames' typed
+state (:class:`.round_scenario.RoundState`): each hero's sheet (its aspect slots and the tokens on them, the tokens
+left in its supply, damage, the empowered token, support and team-up cards), the bases' slots taken, the tracks, the
+decks and the loss gauges. No widget here: the data a Round page (not built yet) and ``explorer dagger step`` draw.
+
+Rulebook sections shown: Gameplay › Hero Phase (tokens, slots, whose turn), Additional Rules › Support Cards,
+Additional Rules › Team-up Abilities, Winning and Losing (the gauges).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from explorer.text import plural
+from explorer.trace import Step
+
+from .nemesis import Gauge, loss_gauges
+from .round_scenario import ABILITY, DAGGER, RoundScenario, RoundState, play_rounds, whose_turn
+
+
+@dataclass(frozen=True)
+class HeroPanel:
+    """One hero's sheet at a position: ``slots`` (``((slot, token or ""), ...)``: the sheet's aspect slots, then its
+    token abilities as ``"ability:<name>"``), ``supply`` (``(boosted, standard)`` tokens left), ``support``
+    (``((card, "ready" | "exhausted n/charge"), ...)``), ``team_up`` (``"<card> ready"`` / ``"... exhausted"`` or
+    ``""``) and ``to_play`` (it is this hero's turn)."""
+
+    hero: str
+    space: str
+    damage: int
+    health: int
+    empowered: bool
+    shattered: bool
+    supply: tuple[int, int]
+    slots: tuple[tuple[str, str], ...]
+    support: tuple[tuple[str, str], ...]
+    team_up: str
+    to_play: bool
+
+
+@dataclass(frozen=True)
+class RoundPosition:
+    """One cited ``step`` of a ``round`` trace and the game as its step function leaves it: ``frame`` (the kernel
+    frame's index) and ``frame_name``, the ``heroes`` (:class:`HeroPanel`, hero order), the bases' slots taken
+    (``((base, hero, token), ...)``), ``threat``, ``team_up``, ``overrun`` (sorted), ``events_left``, the ``side``
+    mission slots (names, ``""`` empty), the ``gauges`` and ``in_setup`` (the position is in Setup, before the
+    board is dealt)."""
+
+    step: Step
+    frame: int
+    frame_name: str
+    round: int
+    heroes: tuple[HeroPanel, ...]
+    bases: tuple[tuple[str, str, str], ...]
+    threat: int
+    team_up: int
+    overrun: tuple[str, ...]
+    events_left: int
+    side: tuple[str, ...]
+    gauges: tuple[Gauge, ...]
+    in_setup: bool
+
+
+def hero_panels(sc: RoundScenario, state: RoundState) -> tuple[HeroPanel, ...]:
+    """Each hero's :class:`HeroPanel` in ``state`` (Gameplay › Hero Phase: one token per slot)."""
+    due = whose_turn(state) if state.declared else None
+    out = []
+    for h in state.game.heroes:
+        sheet = sc.sheet(h.name)
+        on = {p.slot: p.token for p in state.placed if p.hero == h.name}
+        slots = tuple((s, on.get(s, "")) for s in sheet.slots) + tuple(
+            (f"{ABILITY}:{a.name}", on.get(f"{ABILITY}:{a.name}", "")) for a in sheet.abilities if a.token)
+        sup = state.supply(h.name)
+        cards = tuple((c.name, f"exhausted {c.progress}/{c.charge}" if c.exhausted else "ready")
+                      for c in state.cards if c.hero == h.name)
+        team = next((f"{c.name} {'ready' if c.ready else 'exhausted'}" for c in state.team_cards
+                     if c.hero == h.name), "")
+        out.append(HeroPanel(h.name, h.space, h.damage, h.health, h.empowered, h.shattered,
+                             (sup.boosted, sup.standard), slots, cards, team, h.name == due))
+    return tuple(out)
+
+
+def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+                    ) -> list[RoundPosition]:
+    """One :class:`RoundPosition` per cited step of the scenario's play (:func:`.round_scenario.play_rounds`), in
+    order; going back is reading an earlier position (the frames are replayed, never undone). A refused turn ends the
+    positions (its "Not allowed" step is in the trace, not a frame)."""
+    return positions_from(sc, play_rounds(sc, rulings, seed)[0])
+
+
+def positions_from(sc: RoundScenario, frames) -> list[RoundPosition]:
+    """:func:`round_positions` of frames already played (:func:`.round_scenario.play_rounds`)."""
+    out = []
+    for i, f in enumerate(frames):
+        st, g = f.state, f.state.game
+        bases = tuple((p.slot.split(":", 1)[1], p.hero, p.token) for p in st.placed if p.slot.startswith(DAGGER + ":"))
+        in_setup = st.setup is not None and not any(fr.name == "Setup › the board" for fr in frames[:i + 1])
+        for s in f.steps:
+            out.append(RoundPosition(s, i, f.name, g.round, hero_panels(sc, st), bases, g.threat, g.team_up,
+                                     tuple(sorted(g.overrun)), len(g.event_deck),
+                                     tuple(m.name if m else "" for m in g.side_slots), loss_gauges(g), in_setup))
+    return out
+
+
+def position_text(pos: RoundPosition, number: int, total: int) -> str:
+    """A position in words (``explorer dagger step``): the step and its rule, then each hero's sheet, the bases'
+    slots, the tracks and decks, and the loss gauges."""
+    s = pos.step
+    lines = [f"Step {number}/{total} · {s.section}", f"  {s.title}  [{s.rule.game}: {s.rule.section}]"]
+    if s.detail:
+        lines.append(f"  {s.detail}")
+    if pos.in_setup:
+        lines.append("  (Setup: the board is dealt at its last step)")
+    for h in pos.heroes:
+        slots = ", ".join(f"{n} [{t or ' '}]" for n, t in h.slots)
+        extra = [x for x in (("empowered" if h.empowered else ""), ("shattered" if h.shattered else ""),
+                             h.team_up and f"team-up card {h.team_up}") if x]
+        extra += [f"support {n} {w}" for n, w in h.support]
+        lines.append(f"  {'▶ ' if h.to_play else '  '}{h.hero} on {h.space or 'no space'}: damage {h.damage}/"
+                     f"{h.health}; supply {h.supply[0]} boosted + {h.supply[1]} standard; slots {slots}"
+                     + (f"; {'; '.join(extra)}" if extra else ""))
+    if pos.bases:
+        lines.append("  Base slots: " + "; ".join(f"{b} ({h}, {t})" for b, h, t in pos.bases))
+    side = [m for m in pos.side if m]
+    lines.append(f"  Threat {pos.threat}, team-up {pos.team_up}; {plural(pos.events_left, 'event card')} left; "
+                 f"overrun: {', '.join(pos.overrun) or 'none'}; side missions: {', '.join(side) or 'none'}")
+    lines.append("  Loss gauges: " + "; ".join(g.text for g in pos.gauges))
+    return "\n".join(lines)
+
+
+__all__ = ["HeroPanel", "RoundPosition", "hero_panels", "round_positions", "positions_from", "position_text"]
