@@ -171,7 +171,15 @@ class TableTop:
     def hex_of(self, m: Model | str) -> Hex:
         """The hexagon a Model stands in (its ``hex``, else the hexagon containing its base centre)."""
         m = self.model(m) if isinstance(m, str) else m
-        return m.hex_in(self.layout)
+        if m.hex is not None or not _geometry.FAST_PATH:
+            return m.hex_in(self.layout)
+        cache = self.__dict__.get("_hexes")
+        if cache is None:
+            cache = self._hexes = {}
+        got = cache.get(m.id)
+        if got is None or got[0] is not m or got[1] is not self.layout:
+            got = cache[m.id] = (m, self.layout, m.hex_in(self.layout))
+        return got[2]
 
     def with_model(self, m: Model) -> "TableTop":
         """A new table where ``m`` replaces the Model with the same id (or is added)."""
