@@ -1,5 +1,6 @@
 """Mass Effect distances from every hex: one multi-source pass (``geometry.distance_maps``) against one
-breadth-first search per source (``geometry.distance_map`` for every hex), measured in the same run (issue 24).
+breadth-first search per source (``geometry.distance_map`` for every hex), and the Strategy Pool's exact odds against
+the former exact path, measured in the same run (issue 24).
 
 Run: PYTHONPATH=$PWD python benchmarks/bench_me_distances.py [--width 40 --height 30 --repeat 3] [--quick]
 
@@ -32,6 +33,30 @@ def cpu(fn, repeat: int) -> tuple[float, object]:
         out = fn()
         best = min(best, time.process_time() - t0)
     return best, out
+
+
+def strategy_odds(a) -> bool:
+    """The Strategy Pool's exact odds table (12 Strategy dice + 2 Paragon dice: 14 rolled), cold caches, against the
+    former exact path (``strategy_odds.FORMER_PATH``); the tables must be equal."""
+    from explorer.games.masseffect import strategy_odds as SO
+
+    pool = (8, 1) if a.quick else (12, 2)
+
+    def run(former: bool):
+        SO.FORMER_PATH = former
+        try:
+            for f in (SO.final_counts, SO._fillable, SO._multinomials):
+                f.cache_clear()
+            return SO.strategy_odds_table(*pool[:1], paragon=pool[1])
+        finally:
+            SO.FORMER_PATH = False
+
+    t_new, new = cpu(lambda: run(False), a.repeat)
+    t_old, old = cpu(lambda: run(True), a.repeat)
+    goal = "" if a.quick else (" MET" if t_new < 0.02 else " MISSED") + " (< 20 ms)"
+    print(f"Strategy Pool exact odds, {pool[0]} + {pool[1]} Paragon dice (cold caches): {t_new * 1e3:.1f} ms, former "
+          f"path {t_old * 1e3:.1f} ms, ratio {t_old / t_new:.1f}x, {'identical' if new == old else 'MISMATCH'}{goal}")
+    return new == old
 
 
 def main(argv=None) -> int:
@@ -69,6 +94,7 @@ def main(argv=None) -> int:
         goal = "" if a.quick else (" MET" if t_new < 0.1 else " MISSED") + " (< 100 ms)"
         print(f"{label:42}: one pass {t_new * 1e3:8.1f} ms, one search per source {t_old * 1e3:8.1f} ms, "
               f"ratio {t_old / t_new:5.1f}x{goal}")
+    ok &= strategy_odds(a)
     if not ok:
         print("MISMATCH", file=sys.stderr)
         return 1

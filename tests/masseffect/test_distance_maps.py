@@ -67,4 +67,5 @@ def test_bench_me_distances_quick_checks_every_source():
                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("identical for all") == 3 and "ratio" in out.stdout
+    assert "Strategy Pool exact odds, 8 + 1 Paragon dice" in out.stdout and ", identical" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr

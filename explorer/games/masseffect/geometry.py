@@ -9,6 +9,7 @@ Public API (``m`` is a :class:`~.map.MissionMap`; hexes are :class:`~explorer.he
 * ``adjacent(m, a, b) -> Adjacency`` (truthy iff adjacent) and ``adjacent_hexes(m, h) -> tuple[Hex, ...]``.
 * ``distance(m, a, b, *, ignore_walls=False, rulings=None) -> Distance`` (``.value``: int hexes or ``None`` when no
   route exists; ``.route``), ``distance_map(m, source, ...) -> Mapping[Hex, int]`` (cached BFS),
+  ``distance_maps(m, ...) -> Mapping[Hex, Mapping[Hex, int]]`` (from every hex at once, one multi-source pass),
   ``within(m, a, b, n, ...) -> Within``, ``hexes_within(m, h, n, ...) -> frozenset[Hex]``.
 * ``straight_lines(m, h) -> tuple[StraightLine, ...]`` (the six lines), ``line_of_fire(m, attacker, target, *,
   rulings=None) -> LineOfFire`` (truthy iff in Line of Fire; ``.crossings`` explain every hex side crossed),
