@@ -199,11 +199,11 @@ class TableTop:
     def enemy_miners_in_contact(self, s: Model) -> list[str]:
         """Ids of the enemy Miners in Silhouette Contact with Miner ``s`` (table order); kept per table state."""
         cache = self.__dict__.get("_engaged")
-        if cache is None or cache[0] is not self.models:
-            cache = self._engaged = (self.models, {})
-        got = cache[1].get(s.id) if _geometry.FAST_PATH else None
+        if cache is None or cache[0] is not self.models or cache[1] is not self.calibration:
+            cache = self._engaged = (self.models, self.calibration, {})
+        got = cache[2].get(s.id) if _geometry.FAST_PATH else None
         if got is None or got[0] is not s:
-            got = cache[1][s.id] = (s, [m.id for m in self.models.values() if m.id != s.id and s.is_enemy_miner_of(m)
+            got = cache[2][s.id] = (s, [m.id for m in self.models.values() if m.id != s.id and s.is_enemy_miner_of(m)
                                         and self.in_contact(s, m)])
         return list(got[1])
 
@@ -407,7 +407,8 @@ def _state_memo(table: TableTop) -> dict | None:
     table_with_models`), so a hit is always a question asked on the same table state."""
     if not _geometry.FAST_PATH:
         return None
-    state = (table.models, table._scenery_polys, table._hole_polys, table._off_board, table.calibration)
+    state = (table.models, table.scenery, table._scenery_polys, table._hole_polys, table._off_board, table.calibration,
+             table.layout)
     got = table.__dict__.get("_auto_memo")
     if got is None or len(got[0]) != len(state) or any(x is not y for x, y in zip(got[0], state)):
         got = table._auto_memo = (state, {})
