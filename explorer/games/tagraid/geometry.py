@@ -304,6 +304,15 @@ def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
     """Gap segments of lines meeting both discs: array ``(m, 4)`` of ``x0, y0, x1, y1`` (rows of NaN where a line
     misses a disc). ``p0`` lies on ``a``'s edge, ``p1`` on ``b``'s edge. With ``clip``, the target is the part of
     ``b`` inside every half-plane of ``clip`` (``p1`` then lies on that part's boundary)."""
+    px, py, ux, uy, ta, tb, bad = _gap_params(normals, offsets, a, b, clip)
+    out = np.stack([px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy], axis=1)
+    out[bad] = np.nan
+    return out
+
+
+def _gap_params(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip: Sequence[HalfPlane]):
+    """The lines as ``p + t·u`` and their gap segments' parameters: ``(px, py, ux, uy, ta, tb, bad)`` (``bad``:
+    the line misses a disc; see :func:`gap_segments`)."""
     nx, ny = normals[:, 0], normals[:, 1]
     px, py = -offsets * nx, -offsets * ny
     ux, uy = -ny, nx
@@ -324,9 +333,7 @@ def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
     ta = np.where(forward, a1, a0)
     tb = np.where(forward, b0, b1)
     bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
-    out = np.stack([px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy], axis=1)
-    out[bad] = np.nan
-    return out
+    return px, py, ux, uy, ta, tb, bad
 
 
 # ------------------------------------------------------------------------------------------------- blocking tests
@@ -745,6 +752,11 @@ def _tangent_lines(feats: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.n
 def _gap_lengths(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip) -> np.ndarray:
     """Gap segment lengths of the lines (``inf`` where a line misses a base)."""
     shape = offsets.shape
+    if FAST_PATH:  # the same coordinates, without stacking them into segments first
+        px, py, ux, uy, ta, tb, bad = _gap_params(normals.reshape(-1, 2), offsets.reshape(-1), a, b, clip)
+        g = np.hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
+        g[bad] = np.inf
+        return g.reshape(shape)
     segs = gap_segments(normals.reshape(-1, 2), offsets.reshape(-1), a, b, clip)
     g = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]).reshape(shape)
     return np.where(np.isnan(g), np.inf, g)
