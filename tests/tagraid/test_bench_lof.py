@@ -16,3 +16,13 @@ def test_bench_lof_quick():
     assert "sampler-only (exact missed, must be 0): 0" in out.stdout
     assert "thin slits (8, each with a clear line): exact found 8/8" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_lof_fast_quick_checks_fast_against_former_path():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_lof_fast.py"), "--quick", "--agree", "3"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("identical") == 5 and "ratio = former path time" in out.stdout
+    assert "agreement: 3/3 random tables identical" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr

@@ -9,6 +9,7 @@ Public API (``m`` is a :class:`~.map.MissionMap`; hexes are :class:`~explorer.he
 * ``adjacent(m, a, b) -> Adjacency`` (truthy iff adjacent) and ``adjacent_hexes(m, h) -> tuple[Hex, ...]``.
 * ``distance(m, a, b, *, ignore_walls=False, rulings=None) -> Distance`` (``.value``: int hexes or ``None`` when no
   route exists; ``.route``), ``distance_map(m, source, ...) -> Mapping[Hex, int]`` (cached BFS),
+  ``distance_maps(m, ...) -> Mapping[Hex, Mapping[Hex, int]]`` (from every hex at once, one multi-source pass),
   ``within(m, a, b, n, ...) -> Within``, ``hexes_within(m, h, n, ...) -> frozenset[Hex]``.
 * ``straight_lines(m, h) -> tuple[StraightLine, ...]`` (the six lines), ``line_of_fire(m, attacker, target, *,
   rulings=None) -> LineOfFire`` (truthy iff in Line of Fire; ``.crossings`` explain every hex side crossed),
@@ -45,7 +46,7 @@ kept in the map value's private cache; maps are immutable, so a cache is never s
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -311,6 +312,89 @@ def distance_map(m: MissionMap, source: Hex, *, ignore_walls: bool = False,
     source = _on_map(m, source, "source")
     mode = _distance_mode(ignore_walls, _rulings(rulings))
     return _search(m, mode, source)[0]
+
+
+class DistanceRow(Mapping[Hex, int]):
+    """``{hex: distance}`` from one source, read-only, backed by one row of :func:`distance_maps`' matrix: the same
+    items as :func:`distance_map` (hexes with no route are absent), iterated in the map's sorted hex order."""
+
+    __slots__ = ("_index", "_hexes", "_row")
+
+    def __init__(self, index: Mapping[Hex, int], hexes: Sequence[Hex], row):
+        self._index, self._hexes, self._row = index, hexes, row
+
+    def __getitem__(self, h: Hex) -> int:
+        i = self._index.get(h)
+        if i is None or self._row[i] < 0:
+            raise KeyError(h)
+        return int(self._row[i])
+
+    def __iter__(self) -> Iterator[Hex]:
+        return (self._hexes[i] for i in (self._row >= 0).nonzero()[0])
+
+    def __len__(self) -> int:
+        return int((self._row >= 0).sum())
+
+
+def distance_maps(m: MissionMap, *, ignore_walls: bool = False,
+                  rulings: RulingsLike = None) -> Mapping[Hex, Mapping[Hex, int]]:
+    """:func:`distance_map` from every hex at once: ``{source: {hex: distance}}`` (Counting Distances), the same
+    distances, computed in one multi-source breadth-first pass and cached per map and mode.
+
+    Every source's search advances together, one level per step: the sources that reach a hex at the next level are
+    those that reached one of its predecessors at this level, a bitwise OR of bit sets (one bit per source, packed
+    with numpy) over its at most six predecessors; each hex's level is kept in binary, one bit plane per binary
+    digit, and unpacked once at the end. Rows are :class:`DistanceRow` views (a hex with no route is absent). The
+    per-source :func:`distance_map` (a dict in breadth-first order, with the parents routes are drawn from) is
+    unchanged; this is for questions about every hex at once.
+    """
+    mode = _distance_mode(ignore_walls, _rulings(rulings))
+    return m._memo(("distance_maps", mode), lambda: _all_distances(m, mode))
+
+
+def _all_distances(m: MissionMap, mode: str) -> dict[Hex, DistanceRow]:
+    import numpy as np
+
+    hexes = sorted(m.hexes)
+    n = len(hexes)
+    if n == 0:
+        return {}
+    index = {h: i for i, h in enumerate(hexes)}
+    succ = _succ(m, mode)
+    preds: list[list[int]] = [[] for _ in range(n)]
+    for h, ns in succ.items():
+        for x in ns:
+            preds[index[x]].append(index[h])
+    width = max(1, max(len(p) for p in preds))
+    pred = np.full((n, width), n, dtype=np.intp)  # n: an extra all-zero row
+    for v, p in enumerate(preds):
+        pred[v, :len(p)] = p
+    frontier = np.zeros((n + 1, (n + 7) // 8), dtype=np.uint8)
+    frontier[:n] = np.packbits(np.eye(n, dtype=bool), axis=1)  # row v: the sources that reached v; at first v
+    seen = frontier[:n].copy()
+    planes: list = []
+    level = 0
+    while True:
+        level += 1
+        nxt = frontier[pred[:, 0]]
+        for k in range(1, width):
+            nxt |= frontier[pred[:, k]]
+        nxt &= ~seen
+        if not nxt.any():
+            break
+        seen |= nxt
+        while len(planes) < level.bit_length():
+            planes.append(np.zeros_like(seen))
+        for k in range(level.bit_length()):
+            if level >> k & 1:
+                planes[k] |= nxt
+        frontier[:n] = nxt
+    dist = np.zeros((n, n), dtype=np.int32)
+    for k, plane in enumerate(planes):
+        dist |= np.unpackbits(plane, axis=1, count=n).astype(np.int32) << k
+    dist[np.unpackbits(seen, axis=1, count=n) == 0] = -1
+    dist = np.ascontiguousarray(dist.T)  # rows: sources
+    return {h: DistanceRow(index, hexes, dist[i]) for i, h in enumerate(hexes)}
 
 
 @dataclass(frozen=True)

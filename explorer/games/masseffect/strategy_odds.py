@@ -184,13 +184,47 @@ def _fillable(counts: tuple[int, ...], spaces: tuple[Space, ...], dual_move: boo
     return False
 
 
+FORMER_PATH = False
+"""``True`` runs the former exact path (every composition's Fraction added up, the Pool's whole distribution built for
+its total): the baseline of ``benchmarks/bench_me_distances.py``; the answers are the same."""
+
+
+@lru_cache(maxsize=64)
+def _multinomials(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """``((counts, n! / (c1! ... c5!)), ...)`` over the compositions of ``n`` into the five Action faces, in the
+    order of :func:`final_counts` (whose probabilities are these integers over ``5^n``)."""
+    fact = [math.factorial(i) for i in range(n + 1)]
+    return tuple((c, fact[n] // math.prod(fact[i] for i in c)) for c in _compositions(n, len(ACTION_FACES)))
+
+
+def _can_fill_exact(sp: tuple[Space, ...], dual: bool, shape: dict) -> Fraction:
+    """:func:`p_can_fill`'s exact value as one integer sum over ``5^rolled``: the same compositions and the same
+    :func:`_fillable` test, each count capped at ``len(sp)`` (a face is never needed more often than there are
+    spaces, so the answer is the same, and the capped tests repeat: at most ``(len(sp) + 1)^5`` distinct ones)."""
+    n, fixed = shape["rolled"], shape["fixed_face"]
+    i = None if fixed is None else ACTION_FACES.index(fixed)
+    cap = len(sp)
+    total = 0
+    for c, coef in _multinomials(n):
+        if i is not None:
+            c = c[:i] + (c[i] + 1,) + c[i + 1:]
+        if _fillable(tuple(x if x < cap else cap for x in c), sp, dual):
+            total += coef
+    return Fraction(total, 5 ** n)
+
+
 def p_can_fill(spaces: Sequence[Space | str], pool: int, locked: str | None = None, paragon: int = 0,
                exact: bool = False, rulings: Rulings | None = None) -> Number:
     """Probability that after the roll the Pool holds distinct dice for every space in ``spaces`` (e.g. Move,
-    Standard, Enhanced) (Action Spaces; the dual face on a Move space follows ``dual_face_in_move_space``)."""
+    Standard, Enhanced) (Action Spaces; the dual face on a Move space follows ``dual_face_in_move_space``).
+
+    The exact value is one integer sum (:func:`_can_fill_exact`); the float value adds the float probabilities of
+    :func:`pool_counts` one by one, as it always has."""
     r = rulings if rulings is not None else Rulings(ALL_OPTIONS)
     sp = tuple(Space(s) for s in spaces)
     dual = r.reading("dual_face_in_move_space") == "move_2"
+    if exact and not FORMER_PATH:
+        return _can_fill_exact(sp, dual, roll_shape(pool, locked, paragon, rulings=r))
     total = _p(Fraction(0), exact)
     for counts, p in pool_counts(pool, locked, paragon, exact, r).items():
         if _fillable(counts, sp, dual):
@@ -268,7 +302,11 @@ def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 
     shape = roll_shape(pool, locked, paragon, locked_is_paragon, r)
     m, t = shape["rolled"], shape["triggering"]
     fixed = shape["fixed_face"]
-    counts = pool_counts(pool, locked, paragon, True, r)
+    if FORMER_PATH:
+        total_counts = pool_counts(pool, locked, paragon, True, r).total()
+    else:
+        n_counted = roll_shape(pool, locked, paragon, rulings=r)["rolled"]  # as pool_counts counts them
+        total_counts = Fraction(sum(coef for _, coef in _multinomials(n_counted)), 5 ** n_counted)
     faces = {}
     for i, f in enumerate(ACTION_FACES):
         faces[f.value] = {"expected_count": _pair(Fraction(m, 5) + (fixed is f)),
@@ -286,7 +324,7 @@ def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 
                      "pmf": {str(k): _pair(tdist[k]) for k in range(max_triggers + 1)},
                      "p_more": _pair(tail)},
         "roll_rounds": {"expected": _pair(expected_rounds(m, True)), "cdf": cdf_rounds},
-        "total_counts": _pair(counts.total()),
+        "total_counts": _pair(total_counts),
         "rulings": {k: v for k, v in r.as_dict().items()
                     if k in ("dual_face_in_move_space", "paragon_core_icon", "locked_die_icon")},
         "note": "Final faces and Core Ability triggers are independent; Renegade tokens are not counted.",

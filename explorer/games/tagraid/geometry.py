@@ -26,6 +26,7 @@ units) are the only thing this numeric tolerance can decide; they are far below 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -78,6 +79,87 @@ class Segment:
         return LineString([self.p0, self.p1])
 
 
+FAST_PATH = True
+"""Use the per-table geometry (:class:`PolygonIndex`, cached unions and edges, cached disc centres). ``False`` runs
+the former scalar path (each polygon tested on its own, unions rebuilt per query): the benchmarks' baseline and the
+property tests' reference. Both paths give bit-identical answers. Switch it with :func:`fast_path`."""
+
+
+class fast_path:
+    """Context manager: ``with fast_path(False): ...`` runs the former scalar path (benchmarks, tests)."""
+
+    def __init__(self, on: bool):
+        self.on = on
+
+    def __enter__(self):
+        global FAST_PATH
+        self.saved, FAST_PATH = FAST_PATH, self.on
+        return self
+
+    def __exit__(self, *exc):
+        global FAST_PATH
+        FAST_PATH = self.saved
+        return False
+
+
+class PolygonIndex:
+    """The blocking polygons of one table state (scenery, hexagons without tile, what lies off the board), built
+    once and shared by every LoF query on that table: a shapely 2 ``STRtree`` over them, and a cache of the union of
+    each set of polygons a query kept (with its eroded test geometry and its edges as arrays), so the union is built
+    once per set rather than once per query.
+
+    Args:
+        labelled: ``(label, polygon)`` pairs; labels unique.
+    """
+
+    MAX_UNIONS = 4096
+    """Cached unions kept at most (the cache is emptied when full: a long page session visits many sets)."""
+
+    def __init__(self, labelled: Sequence[tuple[str, BaseGeometry]]):
+        self.labels = [lab for lab, _ in labelled]
+        self.geoms = np.array([g for _, g in labelled], dtype=object)
+        self.id_of = {lab: i for i, lab in enumerate(self.labels)}
+        self.tree = shapely.STRtree(self.geoms) if len(self.geoms) else None
+        self._unions: dict[tuple, tuple] = {}
+        self._eroded: dict[float, dict[int, BaseGeometry]] = {}
+
+    def ids(self, polygons: Sequence[tuple[str, BaseGeometry]]) -> np.ndarray | None:
+        """Index of each of ``polygons`` (``None`` unless every one is in the index as this very object)."""
+        out = np.empty(len(polygons), dtype=np.intp)
+        for k, (lab, g) in enumerate(polygons):
+            i = self.id_of.get(lab)
+            if i is None or self.geoms[i] is not g:
+                return None
+            out[k] = i
+        return out
+
+    def eroded(self, ids: np.ndarray, tol: float) -> np.ndarray:
+        """The polygons ``ids``, each eroded by ``tol`` (built once per polygon), as an object array."""
+        cache = self._eroded.setdefault(tol, {})
+        out = np.empty(len(ids), dtype=object)
+        for k, i in enumerate(ids):
+            g = cache.get(int(i))
+            if g is None:
+                g = cache[int(i)] = _eroded(self.geoms[i], tol)
+            out[k] = g
+        return out
+
+    def union_of(self, ids: tuple[int, ...], touching_blocks: bool, tol: float):
+        """``(union, test geometry, edges)`` of the polygons ``ids`` (in that order); ``edges`` is ``(p0, p1,
+        linestrings)`` of every ring edge of the union's polygons (see :func:`_obstacle_features`)."""
+        key = (ids, touching_blocks, tol)
+        got = self._unions.get(key)
+        if got is None:
+            if len(self._unions) >= self.MAX_UNIONS:
+                self._unions.clear()
+            union = shapely.union_all(list(self.geoms[list(ids)])) if ids else Polygon()
+            test_geom = union if touching_blocks else _eroded(union, tol)
+            if not test_geom.is_empty:
+                shapely.prepare(test_geom)
+            got = self._unions[key] = (union, test_geom, _union_edges(union))
+        return got
+
+
 @dataclass
 class Obstacles:
     """The blocking geometry of one query.
@@ -86,11 +168,33 @@ class Obstacles:
         polygons: ``(label, polygon)`` pairs (scenery footprints, tile-less hexagons). Touching polygons are merged
             for the blocking test, so a line along the common side of two holes is blocked.
         discs: ``(label, Disc)`` pairs (other models' bases).
+        index: the table's :class:`PolygonIndex` holding every one of ``polygons`` (optional; speeds the search up
+            without changing any answer).
+        disc_points: shapely Points at the centres of ``discs`` (optional, same order).
     """
 
     polygons: list[tuple[str, BaseGeometry]] = field(default_factory=list)
     discs: list[tuple[str, Disc]] = field(default_factory=list)
+    index: PolygonIndex | None = field(default=None, repr=False)
+    disc_points: np.ndarray | None = field(default=None, repr=False)
     _union: BaseGeometry | None = field(default=None, init=False, repr=False)
+    _ids: np.ndarray | None = field(default=None, init=False, repr=False)
+    _inverse: np.ndarray | None = field(default=None, init=False, repr=False)
+    _edges: tuple | None = field(default=None, init=False, repr=False)
+
+    def _indexed(self) -> bool:
+        """Whether the fast path may use :attr:`index` (every polygon found in it)."""
+        if not FAST_PATH or self.index is None or self.index.tree is None:
+            return False
+        if self._inverse is None:
+            ids = self.index.ids(self.polygons)
+            if ids is None:
+                self.index = None
+                return False
+            inv = np.full(len(self.index.geoms), -1, dtype=np.intp)
+            inv[ids] = np.arange(len(ids))
+            self._ids, self._inverse = ids, inv
+        return True
 
     @property
     def union(self) -> BaseGeometry:
@@ -126,7 +230,36 @@ def common_tangents(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarra
     Returns:
         ``(normals, offsets)``: arrays ``(m, 2)`` and ``(m,)`` of lines ``{p : n·p + c = 0}`` with ``|n| = 1``
         (for every pair, the lines at signed distance ``r_f`` from ``f`` and ``±r_g`` from ``g``).
+
+    The lines come in four blocks (``s = +1, h = +1``; ``+1, -1``; ``-1, +1``; ``-1, -1``), each in pair order. The
+    fast path computes the four blocks as one ``(4, n)`` array, with the same arithmetic on every element, so its
+    answer is bit-identical to the former loop (:func:`_common_tangents_loop`, kept as the reference).
     """
+    if not FAST_PATH:
+        return _common_tangents_loop(f, g)
+    d = g[:, :2] - f[:, :2]
+    dd = np.einsum("ij,ij->i", d, d)
+    ok = dd > 1e-24
+    perp = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    fr, gr = f[:, 2], g[:, 2]
+    dr = _S2 * gr - fr
+    disc = dd - dr * dr
+    valid = ok & (disc >= -1e-18)
+    valid[2:] &= (gr > 0) & (fr > 0)  # with a point, s = -1 repeats the s = +1 lines
+    root = np.sqrt(np.clip(disc, 0.0, None))
+    valid[1::2] &= ~((fr == 0) & (gr == 0)) & (root[1::2] > 0)  # through two points there is one line
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n = (dr[..., None] * d + (_H * root)[..., None] * perp) / np.where(ok, dd, 1.0)[:, None]
+    c = fr - (n[..., 0] * f[:, 0] + n[..., 1] * f[:, 1])
+    return n[valid], c[valid]
+
+
+_S2 = np.array([1.0, 1.0, -1.0, -1.0])[:, None]
+_H = np.array([1.0, -1.0, 1.0, -1.0])[:, None]
+
+
+def _common_tangents_loop(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The former :func:`common_tangents` (one block at a time): the reference of the fast path."""
     normals, offsets = [], []
     d = g[:, :2] - f[:, :2]
     dd = np.einsum("ij,ij->i", d, d)
@@ -171,6 +304,15 @@ def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
     """Gap segments of lines meeting both discs: array ``(m, 4)`` of ``x0, y0, x1, y1`` (rows of NaN where a line
     misses a disc). ``p0`` lies on ``a``'s edge, ``p1`` on ``b``'s edge. With ``clip``, the target is the part of
     ``b`` inside every half-plane of ``clip`` (``p1`` then lies on that part's boundary)."""
+    px, py, ux, uy, ta, tb, bad = _gap_params(normals, offsets, a, b, clip)
+    out = np.stack([px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy], axis=1)
+    out[bad] = np.nan
+    return out
+
+
+def _gap_params(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip: Sequence[HalfPlane]):
+    """The lines as ``p + t·u`` and their gap segments' parameters: ``(px, py, ux, uy, ta, tb, bad)`` (``bad``:
+    the line misses a disc; see :func:`gap_segments`)."""
     nx, ny = normals[:, 0], normals[:, 1]
     px, py = -offsets * nx, -offsets * ny
     ux, uy = -ny, nx
@@ -191,9 +333,7 @@ def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
     ta = np.where(forward, a1, a0)
     tb = np.where(forward, b0, b1)
     bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
-    out = np.stack([px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy], axis=1)
-    out[bad] = np.nan
-    return out
+    return px, py, ux, uy, ta, tb, bad
 
 
 # ------------------------------------------------------------------------------------------------- blocking tests
@@ -201,6 +341,19 @@ def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
 
 def _segments_to_lines(segs: np.ndarray):
     return shapely.linestrings(segs.reshape(-1, 2, 2))
+
+
+def _discs_block(segs: np.ndarray, d: np.ndarray, touching_blocks: bool, tol: float) -> np.ndarray:
+    """``(n segments, k discs)``: which disc (rows ``x, y, r`` of ``d``) blocks which segment (see
+    :func:`blocked_mask`)."""
+    x0, y0, x1, y1 = (segs[:, i][:, None] for i in range(4))
+    vx, vy = x1 - x0, y1 - y0
+    ll = vx * vx + vy * vy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(((d[:, 0] - x0) * vx + (d[:, 1] - y0) * vy) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
+    dist = np.hypot(x0 + t * vx - d[:, 0], y0 + t * vy - d[:, 1])
+    limit = d[:, 2] + tol if touching_blocks else d[:, 2] - tol
+    return dist <= limit if touching_blocks else dist < limit
 
 
 def blocked_mask(segs: np.ndarray, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL,
@@ -217,14 +370,7 @@ def blocked_mask(segs: np.ndarray, obstacles: Obstacles, *, touching_blocks: boo
         return out
     if obstacles.discs:
         d = np.array([[dd.x, dd.y, dd.r] for _, dd in obstacles.discs])
-        x0, y0, x1, y1 = (segs[:, i][:, None] for i in range(4))
-        vx, vy = x1 - x0, y1 - y0
-        ll = vx * vx + vy * vy
-        with np.errstate(invalid="ignore", divide="ignore"):
-            t = np.clip(((d[:, 0] - x0) * vx + (d[:, 1] - y0) * vy) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
-        dist = np.hypot(x0 + t * vx - d[:, 0], y0 + t * vy - d[:, 1])
-        limit = d[:, 2] + tol if touching_blocks else d[:, 2] - tol
-        out |= np.any(dist <= limit if touching_blocks else dist < limit, axis=1)
+        out |= np.any(_discs_block(segs, d, touching_blocks, tol), axis=1)
     geom = obstacles.union if polygon is None else polygon
     if not geom.is_empty:
         todo = ~out
@@ -239,8 +385,25 @@ def blocked_mask(segs: np.ndarray, obstacles: Obstacles, *, touching_blocks: boo
 
 
 def blockers_of(seg: Segment, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL) -> list[str]:
-    """Labels of the obstacles that block ``seg`` (each obstacle tested on its own)."""
+    """Labels of the obstacles that block ``seg`` (each obstacle tested on its own; polygons first, in order).
+
+    Fast path: every polygon tested in one vectorised call (each one eroded once per table, by its
+    :class:`PolygonIndex`), every disc in one numpy pass: the same predicates, so the same labels."""
     arr = np.array([[*seg.p0, *seg.p1]])
+    if obstacles._indexed():
+        found = []
+        if obstacles.polygons:
+            ids = obstacles._ids
+            line = _segments_to_lines(arr)[0]
+            if touching_blocks:
+                hit = shapely.dwithin(line, obstacles.index.geoms[ids], tol)
+            else:
+                hit = shapely.intersects(line, obstacles.index.eroded(ids, tol))
+            found += [obstacles.polygons[i][0] for i in np.flatnonzero(hit)]
+        if obstacles.discs:
+            d = np.array([[dd.x, dd.y, dd.r] for _, dd in obstacles.discs])
+            found += [obstacles.discs[i][0] for i in np.flatnonzero(_discs_block(arr, d, touching_blocks, tol)[0])]
+        return found
     found = []
     for label, poly in obstacles.polygons:
         geom = poly if touching_blocks else _eroded(poly, tol)
@@ -311,7 +474,30 @@ def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
 def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blocks: bool,
                      tol: float) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
     """The obstacles near ``region`` (polygons meeting it, discs within their radius + 10 ``tol``), their union, and
-    the prepared geometry segments are tested against (the union, eroded by ``tol`` unless touching blocks)."""
+    the prepared geometry segments are tested against (the union, eroded by ``tol`` unless touching blocks).
+
+    Fast path (``obstacles.index`` set): the polygons come from one STRtree query (same predicate, same order as
+    in ``obstacles.polygons``), the discs from one vectorised distance call, and the union, its test geometry and
+    its edges from the index's cache (keyed by the set of polygons kept), so every answer is the scalar path's."""
+    if obstacles._indexed():
+        ix = obstacles.index
+        pos = obstacles._inverse[ix.tree.query(region, predicate="intersects")]
+        pos = np.sort(pos[pos >= 0])
+        polys = [obstacles.polygons[i] for i in pos]
+        if obstacles.discs:
+            pts = obstacles.disc_points
+            if pts is None:
+                pts = shapely.points([d.center for _, d in obstacles.discs])
+            r = np.array([d.r for _, d in obstacles.discs])
+            near = shapely.distance(region, pts) <= r + 10 * tol
+            discs = [obstacles.discs[i] for i in np.flatnonzero(near)]
+        else:
+            discs = []
+        local = Obstacles(polys, discs)
+        union, test_geom, edges = ix.union_of(tuple(int(i) for i in obstacles._ids[pos]), touching_blocks, tol)
+        local._union = union
+        local._edges = edges
+        return local, union, test_geom
     polys = [(lab, g) for lab, g in obstacles.polygons if g.intersects(region)]
     discs = [(lab, d) for lab, d in obstacles.discs if region.distance(Point(d.center)) <= d.r + 10 * tol]
     local = Obstacles(polys, discs)
@@ -333,6 +519,15 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
     feats = [(d.x, d.y, d.r + grow) for _, d in local.discs]
     if union.is_empty:
         return feats
+    edges = local._edges
+    if edges is not None:  # the fast path: the union's edges as arrays, one vectorised test
+        p0, p1, lines = edges
+        if lines is None:
+            return feats
+        hit = shapely.intersects(region, lines)
+        verts = np.unique(np.concatenate([p0[hit], p1[hit]]), axis=0)
+        feats += [(float(x), float(y), grow) for x, y in verts]
+        return feats
     ends = []
     for part in getattr(union, "geoms", [union]):
         if part.geom_type != "Polygon":
@@ -347,6 +542,25 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
         verts = np.unique(np.concatenate(ends), axis=0)
         feats += [(float(x), float(y), grow) for x, y in verts]
     return feats
+
+
+def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Every ring edge of the polygons of ``union`` as ``(p0 (m, 2), p1 (m, 2), linestrings (m,))`` (the edges
+    :func:`_obstacle_features` tests; ``linestrings`` is ``None`` when there is no ring of two points)."""
+    p0s, p1s = [], []
+    for part in getattr(union, "geoms", [union]):
+        if part.is_empty or part.geom_type != "Polygon":
+            continue
+        for ring in [part.exterior, *part.interiors]:
+            pts = np.asarray(ring.coords)
+            if len(pts) < 2:
+                continue
+            p0s.append(pts[:-1])
+            p1s.append(pts[1:])
+    if not p0s:
+        return np.zeros((0, 2)), np.zeros((0, 2)), None
+    p0, p1 = np.concatenate(p0s), np.concatenate(p1s)
+    return p0, p1, shapely.linestrings(np.stack([p0, p1], axis=1))
 
 
 def _first_clear(segs: np.ndarray, local: Obstacles, *, touching_blocks: bool, tol: float,
@@ -378,7 +592,16 @@ class _Search:
 
     local: Obstacles
     test_geom: BaseGeometry
-    features: np.ndarray
+    _make_features: object = field(repr=False)
+    _features: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def features(self) -> np.ndarray:
+        """Built on first use: the first stage of the LoF search (the centre line and the two bases' tangents)
+        needs none, and most clear pairs end there."""
+        if self._features is None:
+            self._features = self._make_features()
+        return self._features
 
 
 def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float,
@@ -387,6 +610,15 @@ def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bo
     exactly the same ones so that a Range is measured along a line the LoF search accepts)."""
     region = capsule(a, b, pad=10 * tol)
     local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
+    srch = _Search(local, test_geom, lambda: _features(a, b, local, union, region, touching_blocks, tol, clip))
+    if not FAST_PATH:
+        srch.features  # the former path built them at once
+    return srch
+
+
+def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: BaseGeometry, touching_blocks: bool,
+              tol: float, clip: Sequence[HalfPlane]) -> np.ndarray:
+    """The candidate-line features of a search (see :class:`_Search`)."""
     grow = 2 * tol if touching_blocks else 0.0
     feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow)
     if not union.is_empty:
@@ -401,7 +633,42 @@ def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bo
                 q = (fx - sgn * half * hy, fy + sgn * half * hx)
                 if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
                     feats.append((q[0], q[1], grow))
-    return _Search(local, test_geom, np.array(feats, dtype=float))
+    return np.array(feats, dtype=float)
+
+
+@functools.lru_cache(maxsize=256)
+def _pair_indices(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices ``(i, j)``, ``i < j < k``, of every pair of ``k`` features except the two bases' own ``(0, 1)``."""
+    ii, jj = np.triu_indices(k, 1)
+    keep = ~((ii == 0) & (jj == 1))
+    ii, jj = ii[keep], jj[keep]
+    ii.flags.writeable = jj.flags.writeable = False
+    return ii, jj
+
+
+_CONE_MARGIN = 1e-4
+"""Radians added to the direction cone of :func:`_may_meet_both` (far above the ``1e-12`` board units the selection
+of candidate lines allows, even where ``asin`` is steep)."""
+
+
+def _may_meet_both(a: Disc, b: Disc, f: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Which feature pairs ``(f[i], g[i])`` may have a common tangent meeting both discs (a conservative filter:
+    every pair it drops has none, so the candidates kept are exactly those of the unfiltered pairs, in order).
+
+    A line meeting both discs makes an angle ``θ`` with the centre line where ``|sin θ| <= (r_a + r_b) / D``; a line
+    tangent to ``f`` and ``g`` makes an angle ``φ`` with ``g - f`` where ``|sin φ| <= (r_f + r_g) / |g - f|``; so the
+    angle between ``g - f`` and the centre line (as lines, in ``[0, π/2]``) is at most ``θ + φ``."""
+    ax, ay = b.x - a.x, b.y - a.y
+    dl = math.hypot(ax, ay)
+    if dl <= 0.0:
+        return np.ones(len(f), dtype=bool)
+    dx, dy = g[:, 0] - f[:, 0], g[:, 1] - f[:, 1]
+    dd = np.hypot(dx, dy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        psi = np.arctan2(np.abs(dx * ay - dy * ax), np.abs(dx * ax + dy * ay))   # in [0, π/2]
+        phi = np.arcsin(np.clip((f[:, 2] + g[:, 2]) / dd, 0.0, 1.0))
+    theta = math.asin(min(1.0, (a.r + b.r) / dl))
+    return ~(psi > theta + phi + _CONE_MARGIN)  # NaN (coincident centres) keeps the pair
 
 
 def _pair_candidates(a: Disc, b: Disc, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -409,9 +676,11 @@ def _pair_candidates(a: Disc, b: Disc, feats: np.ndarray) -> tuple[np.ndarray, n
     k = len(feats)
     if k <= 2:
         return np.zeros((0, 2)), np.zeros(0)
-    ii, jj = np.triu_indices(k, 1)
-    keep = ~((ii == 0) & (jj == 1))
-    n2, c2 = common_tangents(feats[ii[keep]], feats[jj[keep]])
+    ii, jj = _pair_indices(k) if FAST_PATH else _pair_indices.__wrapped__(k)
+    if FAST_PATH:
+        keep = _may_meet_both(a, b, feats[ii], feats[jj])
+        ii, jj = ii[keep], jj[keep]
+    n2, c2 = common_tangents(feats[ii], feats[jj])
     da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
     db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
     sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
@@ -439,8 +708,6 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in clip):
             return ClearResult(Segment(p, p), 0, contact=True)
     srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
-    feats_arr = srch.features
-
     tested = 0
 
     def try_lines(normals, offsets):
@@ -452,12 +719,12 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
 
     # 1. the centre line and the common tangents of the two bases
     n0, c0 = _line_through(a, b)
-    n1, c1 = common_tangents(feats_arr[:1], feats_arr[1:2])
+    n1, c1 = common_tangents(np.array([(a.x, a.y, a.r)], dtype=float), np.array([(b.x, b.y, b.r)], dtype=float))
     w = try_lines(np.concatenate([n0, n1]), np.concatenate([c0, c1]))
     if w is not None:
         return ClearResult(w, tested)
     # 2. every pair of features
-    n2, c2 = _pair_candidates(a, b, feats_arr)
+    n2, c2 = _pair_candidates(a, b, srch.features)
     if len(n2):
         w = try_lines(n2, c2)
         if w is not None:
@@ -485,6 +752,11 @@ def _tangent_lines(feats: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.n
 def _gap_lengths(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip) -> np.ndarray:
     """Gap segment lengths of the lines (``inf`` where a line misses a base)."""
     shape = offsets.shape
+    if FAST_PATH:  # the same coordinates, without stacking them into segments first
+        px, py, ux, uy, ta, tb, bad = _gap_params(normals.reshape(-1, 2), offsets.reshape(-1), a, b, clip)
+        g = np.hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
+        g[bad] = np.inf
+        return g.reshape(shape)
     segs = gap_segments(normals.reshape(-1, 2), offsets.reshape(-1), a, b, clip)
     g = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]).reshape(shape)
     return np.where(np.isnan(g), np.inf, g)

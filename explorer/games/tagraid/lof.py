@@ -34,9 +34,9 @@ from explorer.text import join_words
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .geometry import (XY, Disc, Obstacles, Segment, blockers_of, find_clear_segment, find_clear_segment_to_swept,
-                       gap_segments,
-                       common_tangents, point_target_clear)
+from . import geometry as _geometry
+from .geometry import (XY, Disc, Obstacles, PolygonIndex, Segment, blockers_of, find_clear_segment,
+                       find_clear_segment_to_swept, gap_segments, common_tangents, point_target_clear)
 from .pieces import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
 from .options import rulings as default_rulings
 
@@ -139,12 +139,47 @@ class TableTop:
 
     def disc(self, m: Model | str) -> Disc:
         m = self.model(m) if isinstance(m, str) else m
-        return m.disc(self.calibration)
+        if not _geometry.FAST_PATH:
+            return m.disc(self.calibration)
+        return self._disc_entry(m)[2]
+
+    def _disc_entry(self, m: Model) -> tuple:
+        """``(model, calibration, Disc, shapely Point at its centre)``, built once per Model object and calibration
+        (a copy of the table shares the cache; the identity checks keep it right)."""
+        cache = self.__dict__.get("_discs")
+        if cache is None:
+            cache = self._discs = {}
+        got = cache.get(m.id)
+        if got is None or got[0] is not m or got[1] is not self.calibration:
+            d = m.disc(self.calibration)
+            got = cache[m.id] = (m, self.calibration, d, shapely.Point(d.x, d.y))
+        return got
+
+    def polygon_index(self) -> PolygonIndex:
+        """Every polygon that may block LoF on this table (scenery, hexagons without tile, off the board) in a
+        :class:`.geometry.PolygonIndex`, built once per table and shared by its copies (whose polygons are a subset
+        of the same objects)."""
+        ix = self.__dict__.get("_polygon_index")
+        if ix is None:
+            labelled = [(f"scenery:{sid}", p) for sid, p in self._scenery_polys.items()]
+            labelled += [(f"hex:{h.q},{h.r}", p) for h, p in self._hole_polys.items()]
+            if self._off_board is not None:
+                labelled.append(("off_board", self._off_board))
+            ix = self._polygon_index = PolygonIndex(labelled)
+        return ix
 
     def hex_of(self, m: Model | str) -> Hex:
         """The hexagon a Model stands in (its ``hex``, else the hexagon containing its base centre)."""
         m = self.model(m) if isinstance(m, str) else m
-        return m.hex_in(self.layout)
+        if m.hex is not None or not _geometry.FAST_PATH:
+            return m.hex_in(self.layout)
+        cache = self.__dict__.get("_hexes")
+        if cache is None:
+            cache = self._hexes = {}
+        got = cache.get(m.id)
+        if got is None or got[0] is not m or got[1] is not self.layout:
+            got = cache[m.id] = (m, self.layout, m.hex_in(self.layout))
+        return got[2]
 
     def with_model(self, m: Model) -> "TableTop":
         """A new table where ``m`` replaces the Model with the same id (or is added)."""
@@ -160,6 +195,17 @@ class TableTop:
         """Silhouette Contact between two Models (bases touching). Line of Fire and Distances › Interaction with
         Areas and Silhouettes."""
         return abs(self.disc(a).distance_to(self.disc(b))) <= tol
+
+    def enemy_miners_in_contact(self, s: Model) -> list[str]:
+        """Ids of the enemy Miners in Silhouette Contact with Miner ``s`` (table order); kept per table state."""
+        cache = self.__dict__.get("_engaged")
+        if cache is None or cache[0] is not self.models or cache[1] is not self.calibration:
+            cache = self._engaged = (self.models, self.calibration, {})
+        got = cache[2].get(s.id) if _geometry.FAST_PATH else None
+        if got is None or got[0] is not s:
+            got = cache[2][s.id] = (s, [m.id for m in self.models.values() if m.id != s.id and s.is_enemy_miner_of(m)
+                                        and self.in_contact(s, m)])
+        return list(got[1])
 
     def scenery_in_contact(self, m: Model | str, tol: float = CONTACT_TOLERANCE) -> list[str]:
         d = self.disc(m)
@@ -229,9 +275,14 @@ class TableTop:
             polys += [(f"hex:{h.q},{h.r}", p) for h, p in self._hole_polys.items() if h not in exempt]
         if shooter.kind != "megabeast" and self._off_board is not None:
             polys.append(("off_board", self._off_board))
-        discs = [(f"model:{m.id}", self.disc(m)) for m in self.models.values()
-                 if m.id not in (shooter.id, target.id)]
-        return Obstacles(polys, discs), used
+        if not _geometry.FAST_PATH:
+            discs = [(f"model:{m.id}", self.disc(m)) for m in self.models.values()
+                     if m.id not in (shooter.id, target.id)]
+            return Obstacles(polys, discs), used
+        entries = [self._disc_entry(m) for m in self.models.values() if m.id not in (shooter.id, target.id)]
+        discs = [(f"model:{e[0].id}", e[2]) for e in entries]
+        points = np.array([e[3] for e in entries], dtype=object)
+        return Obstacles(polys, discs, self.polygon_index(), points), used
 
 
 # ----------------------------------------------------------------------------------------------------- results
@@ -350,7 +401,21 @@ def arc_clips(origin: XY, facing: float, arc: float) -> list[list[tuple[float, f
     return [[n1, n2]] if arc < 180.0 else [[n1], [n2]]
 
 
-def _table_memo(copy_value=lambda v: v):
+def _state_memo(table: TableTop) -> dict | None:
+    """A memo for a table without ``_memo`` (the fast path only): kept on the table and dropped as soon as its Models,
+    scenery, hexagons or calibration are other objects (a copy with other Models, :func:`.lof_scenario.
+    table_with_models`), so a hit is always a question asked on the same table state."""
+    if not _geometry.FAST_PATH:
+        return None
+    state = (table.models, table.scenery, table._scenery_polys, table._hole_polys, table._off_board, table.calibration,
+             table.layout)
+    got = table.__dict__.get("_auto_memo")
+    if got is None or len(got[0]) != len(state) or any(x is not y for x, y in zip(got[0], state)):
+        got = table._auto_memo = (state, {})
+    return got[1]
+
+
+def _table_memo(copy_value=lambda v: v, auto: bool = False):
     """Memoise a query ``fn(table, shooter, target, rulings, **kw)`` on a table that carries a ``_memo`` dict (the
     short-lived per-pair tables of :func:`.lof_analysis.local_table`, where LoF, the Range Ruler and Partial Cover
     ask the same LoF questions several times); a table without one (``_memo is None``, the default) computes as
@@ -360,6 +425,8 @@ def _table_memo(copy_value=lambda v: v):
         @functools.wraps(fn)
         def wrapper(table, shooter, target, rulings=None, **kw):
             memo = getattr(table, "_memo", None)
+            if memo is None and auto:
+                memo = _state_memo(table)
             if memo is None:
                 return fn(table, shooter, target, rulings, **kw)
             rulings = rulings or default_rulings()
@@ -377,7 +444,7 @@ def _table_memo(copy_value=lambda v: v):
     return deco
 
 
-@_table_memo(copy_value=lambda v: (v[0], v[1], dict(v[2])))
+@_table_memo(copy_value=lambda v: (v[0], v[1], dict(v[2])), auto=True)
 def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, rulings: Rulings | None = None,
                   *, arc_part: bool | None = None):
     """The geometric half of LoF only (no arc test, no exceptions): ``(ClearResult, Obstacles, readings)``.
@@ -477,8 +544,7 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
 
     # (1) Silhouette Contact with enemy Miners
     if s.kind == "miner":
-        engaged = [m.id for m in table.models.values() if m.id != s.id and s.is_enemy_miner_of(m)
-                   and table.in_contact(s, m)]
+        engaged = table.enemy_miners_in_contact(s)
         if engaged:
             if t.id in engaged:
                 d = math.hypot(b.x - a.x, b.y - a.y) or 1.0

@@ -38,6 +38,7 @@ clear, still along a LoF) shortest line than a search over the whole table, and 
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Mapping
@@ -50,6 +51,7 @@ from shapely.geometry import LineString
 from explorer.hexgrid import Hex, distance
 from explorer.options import Rulings
 
+from . import geometry
 from .geometry import Disc
 from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, threat_level
@@ -124,8 +126,15 @@ def _obstacle_geom(table: TableTop, label: str):
         q, r = (int(v) for v in ident.split(","))
         return table._hole_polys.get(Hex(q, r))
     if kind == "model" and ident in table.models:
-        return table.disc(ident).polygon(32)
+        d = table.disc(ident)
+        return _disc_polygon(d) if geometry.FAST_PATH else d.polygon(32)
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _disc_polygon(d: Disc):
+    """``d.polygon(32)``, built once per base position (shapely geometries are immutable)."""
+    return d.polygon(32)
 
 
 def _cut_rays(table: TableTop, lof: LoFResult) -> list[BlockedRay]:
@@ -306,6 +315,7 @@ def local_table(table: TableTop, s: Model, t: Model, others: Iterable[Model] | N
     axis = LineString([a.center, b.center]) if a.center != b.center else shapely.Point(a.center)
     reach = max(a.r, b.r) + NEAR
     keep_ids = {m.id for m in others} | {s.id, t.id}
+    table.polygon_index()  # built before the copy, so every local table shares it (and its cached unions)
     loc = copy.copy(table)
     loc.models = {k: m for k, m in table.models.items() if k in keep_ids}
     near_s = (shapely.dwithin(static.scenery_geoms, axis, reach) if len(static.scenery_geoms)

@@ -1,0 +1,172 @@
+"""Benchmark (issue 24): the Line of Fire fast path against the former path, measured in the same run.
+
+Run from the repository root::
+
+    PYTHONPATH=$PWD python benchmarks/bench_lof_fast.py            (about a minute on a loaded machine)
+    PYTHONPATH=$PWD python benchmarks/bench_lof_fast.py --quick    (small boards: correctness only)
+    PYTHONPATH=$PWD python benchmarks/bench_lof_fast.py --agree 1000   (fast == former on 1,000 random tables)
+
+The former path is the same code with ``geometry.fast_path(False)`` (each polygon tested on its own, unions rebuilt
+per query, tangents computed block by block, no per-table caches): it gives bit-identical answers, which each row
+checks. Times are CPU time (``time.process_time``), the best of ``--repeat`` runs, each on a freshly built table so
+that no cache survives from one run to the next.
+
+Rows:
+
+* all ordered pairs, the full rule (``line_of_fire``, arcs and exceptions, ``explain=False``), 20 Models on a
+  331-hexagon board with 40 scenery pieces and 30 hexagons without tile; the same with 40 Models. Goals: < 100 ms
+  and < 400 ms of CPU.
+* after one Model moves: (a) the full rule on the new table (nothing reused), (b) the incremental analysis
+  (``LofAnalysisCache.all_pairs``: LoF, Range and Partial Cover of every ordered pair, recomputing only the pairs
+  the move can change), median of ``--moves`` moves. Goal: < 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bench_lof_incremental import _nudged  # noqa: E402
+
+from explorer.games.tagraid.geometry import fast_path  # noqa: E402
+from explorer.games.tagraid.lof import line_of_fire  # noqa: E402
+from explorer.games.tagraid.lof_analysis import LofAnalysisCache  # noqa: E402
+from explorer.games.tagraid.options import rulings as make_rulings  # noqa: E402
+from explorer.games.tagraid.random_tables import random_table  # noqa: E402
+from explorer.hexgrid import Layout  # noqa: E402
+
+L = Layout()
+
+
+def board(seed: int, radius: int, n_models: int, n_scenery: int, n_holes: int):
+    return random_table(seed, radius=radius, n_models=n_models, n_scenery=n_scenery, n_holes=n_holes,
+                        extent=radius * 1.5, scenery_size=(0.2, 1.5), scenery_height=None, silhouettes=(5, 7, 8),
+                        n_sides=4, max_tries=5000, layout=L)
+
+
+def all_pairs(table, rul):
+    ids = sorted(table.models)
+    return [line_of_fire(table, a, b, rul, explain=False) for a in ids for b in ids if a != b]
+
+
+def facts(results):
+    return [(r.has_lof, r.reason, r.witness, r.blocked_by, r.candidates_tested) for r in results]
+
+
+def timed(make, fn, fast: bool, repeat: int):
+    """Best CPU time of ``fn(make())`` over ``repeat`` fresh tables, and the last answer."""
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        with fast_path(fast):
+            table = make()
+            t0 = time.process_time()
+            out = fn(table)
+            best = min(best, time.process_time() - t0)
+    return best, out
+
+
+def _ms(s: float) -> str:
+    return f"{1e3 * s:,.1f} ms"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small boards, one run: correctness (used by the tests)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--moves", type=int, default=5)
+    ap.add_argument("--agree", type=int, default=0, help="also check fast == former on this many random tables")
+    args = ap.parse_args(argv)
+    rul = make_rulings()
+    radius, scenery, holes = (5, 12, 8) if args.quick else (10, 40, 30)
+    sizes = (6, 10) if args.quick else (20, 40)
+    repeat = 1 if args.quick else args.repeat
+    print(f"LoF fast path vs the former path (same run); python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
+          f"load {os.getloadavg()[0]:.1f}; CPU time, best of {repeat}")
+    ok = True
+    rows = []
+    for n, goal in zip(sizes, (0.1, 0.4)):
+        def make(n=n):
+            return board(0, radius, n, scenery, holes)
+
+        t_old, r_old = timed(make, lambda t: all_pairs(t, rul), False, repeat)
+        t_new, r_new = timed(make, lambda t: all_pairs(t, rul), True, repeat)
+        same = facts(r_old) == facts(r_new)
+        ok &= same
+        hexes = 3 * radius * (radius + 1) + 1
+        rows.append((f"all {n * (n - 1)} ordered pairs, {n} Models, {hexes} hexagons (full rule)", _ms(t_new),
+                     _ms(t_old), f"{t_old / t_new:.2f}x", "identical" if same else "MISMATCH",
+                     "" if args.quick else ("MET" if t_new < goal else "MISSED") + f" (< {goal * 1e3:.0f} ms)"))
+
+    # after one move
+    n = sizes[0]
+    moves = 2 if args.quick else args.moves
+    res = {}
+    for fast in (True, False):
+        with fast_path(fast):
+            table = board(0, radius, n, scenery, holes)
+            cache = LofAnalysisCache()
+            cache.all_pairs(table, rul.copy())
+            rng = np.random.default_rng(1)
+            full, inc, answers = [], [], []
+            for _ in range(moves):
+                table, _mid = _nudged(table, rng, False)
+                t0 = time.process_time()
+                got = cache.all_pairs(table, rul.copy())
+                inc.append(time.process_time() - t0)
+                fresh = _nudged_like(board(0, radius, n, scenery, holes), table)
+                t0 = time.process_time()
+                answers.append(facts(all_pairs(fresh, rul)))
+                full.append(time.process_time() - t0)
+                answers.append([(k, v.lof.has_lof, v.lof.witness, v.range and v.range.distance,
+                                 v.cover and v.cover.in_cover) for k, v in sorted(got.items())])
+            res[fast] = (statistics.median(full), statistics.median(inc), answers)
+    same = res[True][2] == res[False][2]
+    ok &= same
+    rows.append((f"after one Model moves: full rule again, {n} Models (median of {moves})", _ms(res[True][0]),
+                 _ms(res[False][0]), f"{res[False][0] / res[True][0]:.2f}x", "identical" if same else "MISMATCH",
+                 "" if args.quick else ("MET" if res[True][0] < 0.02 else "MISSED") + " (< 20 ms)"))
+    rows.append((f"after one Model moves: incremental LoF + Range + Cover (median of {moves})", _ms(res[True][1]),
+                 _ms(res[False][1]), f"{res[False][1] / res[True][1]:.2f}x", "identical" if same else "MISMATCH",
+                 "" if args.quick else ("MET" if res[True][1] < 0.02 else "MISSED") + " (< 20 ms)"))
+    head = ("case", "fast path", "former path", "ratio", "answers", "goal")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    for r in [head, tuple("-" * w for w in widths)] + rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    print("ratio = former path time / fast path time, both measured in this run.")
+
+    if args.agree:
+        bad = 0
+        t0 = time.perf_counter()
+        for seed in range(args.agree):
+            mk = (lambda seed=seed: random_table(seed, radius=4, n_models=6, n_scenery=8, n_holes=5, n_sides=2,
+                                                layout=L))
+            a = timed(mk, lambda t: all_pairs(t, rul), True, 1)[1]
+            b = timed(mk, lambda t: all_pairs(t, rul), False, 1)[1]
+            bad += facts(a) != facts(b)
+        print(f"agreement: {args.agree - bad}/{args.agree} random tables identical on every ordered pair "
+              f"({time.perf_counter() - t0:.0f} s)")
+        ok &= bad == 0
+    if not ok:
+        print("MISMATCH between the fast and the former path", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _nudged_like(fresh, table):
+    """``fresh`` (the same board built anew, so no cache is shared) with ``table``'s Models."""
+    from explorer.games.tagraid.lof import TableTop
+
+    return TableTop(table.models.values(), fresh.scenery, fresh.tiles, fresh.layout, fresh.calibration,
+                    validate=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

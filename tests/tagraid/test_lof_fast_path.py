@@ -1,0 +1,224 @@
+"""The Line of Fire fast path (issue 24) gives exactly the answers of the former scalar path.
+
+``geometry.fast_path(False)`` runs the former code (each polygon tested on its own, unions rebuilt per query, every
+feature pair's tangents computed in a loop); the fast path uses the table's :class:`PolygonIndex`, cached unions and
+discs, the direction-cone filter of feature pairs and the per-table ``clear_segment`` memo. Every comparison here is
+exact (witness coordinates bit for bit, candidate counts, blockers), on random tables and on degenerate ones built to
+sit on a tie: lines through a single vertex, walls along the common tangent of the two bases.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely import affinity
+from shapely.geometry import Polygon, box
+
+from explorer.games.tagraid import geometry as G
+from explorer.games.tagraid.geometry import Disc, Obstacles, PolygonIndex, fast_path, find_clear_segment
+from explorer.games.tagraid.lof import TableTop, line_of_fire, partial_cover
+from explorer.games.tagraid.options import rulings
+from explorer.games.tagraid.pieces import Model, Scenery
+from explorer.games.tagraid.random_tables import random_table
+from explorer.games.tagraid.ranges import measure_range
+from explorer.hexgrid import Hex, Layout
+
+L = Layout()
+READINGS = [rulings(), rulings({"lof_grazing": "touching_blocks"}), rulings({"lof_arc_part": "seen_part_in_arc"}),
+            rulings({"scenery_height": "lower_than_both_does_not_block",
+                     "tileless_occupied_hexagon": "exempt"})]
+PROPS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _table(seed: int, n_models: int = 7) -> TableTop:
+    return random_table(seed, radius=4, n_models=n_models, n_scenery=10, n_holes=6, scenery_size=(0.1, 1.2),
+                        silhouettes=(3, 5, 7, 8), n_sides=2, layout=L)
+
+
+def _lof_facts(r):
+    return (r.has_lof, r.reason, r.witness, r.blocked_by, [(ray.segment, ray.blocked_by) for ray in r.rays],
+            r.candidates_tested, r.in_arc, r.rulings)
+
+
+def _all_answers(seed: int, fast: bool, rul) -> list:
+    """Every ordered pair's LoF (explained), Range and Partial Cover on a freshly built table."""
+    with fast_path(fast):
+        t = _table(seed)
+        ids = sorted(t.models)
+        out = []
+        for a in ids:
+            for b in ids:
+                if a == b:
+                    continue
+                r = rul.copy()
+                lof = line_of_fire(t, a, b, r)
+                out.append(_lof_facts(lof))
+                if lof.has_lof:
+                    rng = measure_range(t, a, b, r)
+                    cov = partial_cover(t, a, b, r)
+                    out.append((rng.distance, rng.band, rng.ruler, rng.measured, cov.in_cover, cov.pieces, cov.hidden_points))
+                out.append(tuple(sorted(r.consulted.items())))
+        return out
+
+
+@PROPS
+@given(st.integers(0, 2**31), st.sampled_from(range(len(READINGS))))
+def test_fast_path_equals_former_path_on_random_tables(seed, k):
+    assert _all_answers(seed, True, READINGS[k]) == _all_answers(seed, False, READINGS[k])
+
+
+def test_the_switch_reaches_the_former_path(monkeypatch):
+    """The comparison above is not vacuous: with the switch off the former loop runs, with it on it does not."""
+    calls = []
+    real = G._common_tangents_loop
+    monkeypatch.setattr(G, "_common_tangents_loop", lambda f, g: calls.append(1) or real(f, g))
+    _all_answers(3, True, READINGS[0])
+    assert not calls
+    _all_answers(3, False, READINGS[0])
+    assert calls
+
+
+def test_a_second_query_reuses_the_table_geometry():
+    t = _table(11)
+    ids = sorted(t.models)
+    line_of_fire(t, ids[0], ids[1], rulings())
+    ix = t.polygon_index()
+    assert ix.tree is not None and len(ix.geoms) == len(t._scenery_polys) + len(t._hole_polys) + 1
+    before = len(ix._unions)
+    for b in ids[1:]:
+        line_of_fire(t, ids[0], b, rulings(), explain=False)
+    assert 0 < len(ix._unions) and len(ix._unions) >= before
+    t2 = t.with_model(t.models[ids[0]].moved_to(t.models[ids[0]].x, t.models[ids[0]].y))
+    assert t2.polygon_index() is not ix  # a new table state builds its own
+
+
+# ------------------------------------------------------------------------------------ degenerate, built on a tie
+
+
+def _search_both(a: Disc, b: Disc, labelled, discs, touching_blocks: bool, clip=()):
+    with fast_path(False):
+        slow = find_clear_segment(a, b, Obstacles(list(labelled), list(discs)), touching_blocks=touching_blocks,
+                                  clip=clip)
+    fast = find_clear_segment(a, b, Obstacles(list(labelled), list(discs), PolygonIndex(labelled)),
+                              touching_blocks=touching_blocks, clip=clip)
+    return fast, slow
+
+
+def _placed(geoms, angle: float, dx: float, dy: float):
+    return [affinity.translate(affinity.rotate(g, angle, origin=(0, 0)), dx, dy) for g in geoms]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.1, 0.4), st.floats(2.0, 8.0), st.floats(0.05, 0.95), st.sampled_from([0.0, 90.0, 180.0, 30.0]),
+       st.integers(-20, 20), st.integers(-20, 20), st.booleans(), st.booleans())
+def test_lines_through_a_single_vertex(r, dist, at, angle, dx, dy, inward, grazing):
+    """A square whose corner sits exactly on the outer common tangent of two equal bases (pointing at it from
+    outside, or reaching across it), with a wall hiding the centre line: the only clear lines pass by that vertex."""
+    x = at * dist
+    corner = Polygon([(x, r), (x - 0.3, r + 0.3), (x, r + 0.6), (x + 0.3, r + 0.3)])
+    if inward:
+        corner = affinity.translate(corner, 0.0, -0.05)
+    wall = box(dist / 2 - 0.05, -r - 1.0, dist / 2 + 0.05, r * 0.5)
+    geoms = _placed([corner, wall], angle, dx, dy)
+    c = _placed([shapely.Point(0, 0), shapely.Point(dist, 0)], angle, dx, dy)
+    a, b = Disc(c[0].x, c[0].y, r), Disc(c[1].x, c[1].y, r)
+    labelled = [("scenery:corner", geoms[0]), ("scenery:wall", geoms[1])]
+    fast, slow = _search_both(a, b, labelled, [], grazing)
+    assert (fast.witness, fast.candidates_tested, fast.contact) == (slow.witness, slow.candidates_tested,
+                                                                    slow.contact)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.1, 0.4), st.floats(0.1, 0.4), st.floats(2.0, 8.0), st.sampled_from([0.0, 60.0, 90.0, 45.0]),
+       st.integers(-20, 20), st.integers(-20, 20), st.booleans(), st.booleans())
+def test_walls_along_the_common_tangent(ra, rb, dist, angle, dx, dy, grazing, other_side):
+    """Walls whose side lies along an outer common tangent of the two bases (a line running along a wall), holes
+    made of touching polygons, and a blocking base in between."""
+    a0, b0 = Disc(0.0, 0.0, ra), Disc(dist, 0.0, rb)
+    n, c = G.common_tangents(np.array([[a0.x, a0.y, a0.r]]), np.array([[b0.x, b0.y, b0.r]]))
+    outer = [(nn, cc) for nn, cc in zip(n, c) if np.sign(nn @ [a0.x, a0.y] + cc) == np.sign(nn @ [b0.x, b0.y] + cc)]
+    nn, cc = outer[1 if other_side else 0]
+    # a thick wall whose near side is the tangent line, from 30% to 70% of the way
+    ux, uy = -nn[1], nn[0]
+    p = -cc * nn
+    side = -np.sign(nn @ [a0.x, a0.y] + cc)  # away from the bases
+    q0, q1 = p + ux * 0.3 * dist * np.sign(ux or 1), p + ux * 0.7 * dist * np.sign(ux or 1)
+    wall = Polygon([tuple(q0), tuple(q1), tuple(q1 + side * 0.5 * nn), tuple(q0 + side * 0.5 * nn)]).buffer(0)
+    half1 = box(dist * 0.45, -0.05, dist * 0.5, 0.05)
+    half2 = box(dist * 0.5, -0.05, dist * 0.55, 0.05)  # touches half1: merged for the blocking test
+    geoms = _placed([wall, half1, half2], angle, dx, dy)
+    cs = _placed([shapely.Point(0, 0), shapely.Point(dist, 0), shapely.Point(dist * 0.5, 0.6)], angle, dx, dy)
+    a, b = Disc(cs[0].x, cs[0].y, ra), Disc(cs[1].x, cs[1].y, rb)
+    labelled = [("scenery:wall", geoms[0]), ("hex:0,0", geoms[1]), ("hex:1,0", geoms[2])]
+    discs = [("model:x", Disc(cs[2].x, cs[2].y, 0.2))]
+    fast, slow = _search_both(a, b, labelled, discs, grazing)
+    assert (fast.witness, fast.candidates_tested) == (slow.witness, slow.candidates_tested)
+    fast_r, slow_r = _search_both(b, a, labelled, discs, grazing)
+    assert (fast_r.witness, fast_r.candidates_tested) == (slow_r.witness, slow_r.candidates_tested)
+    assert (fast.witness is None) == (fast_r.witness is None)  # symmetry of the geometric question
+
+
+# ------------------------------------------------------------------------------------ symmetry and translation
+
+
+def _shifted(t: TableTop, dq: int, dr: int) -> TableTop:
+    """``t`` moved by the hex vector ``(dq, dr)`` (tiles, scenery and Models)."""
+    ox, oy = L.hex_to_pixel(Hex(dq, dr))
+    ms = [Model(m.id, m.x + ox, m.y + oy, m.silhouette, m.facing, m.side, m.kind) for m in t.models.values()]
+    sc = [Scenery(s.id, tuple((x + ox, y + oy) for x, y in s.points), s.height) for s in t.scenery]
+    tiles = {Hex(h.q + dq, h.r + dr): v for h, v in t.tiles.items()}
+    return TableTop(ms, sc, tiles, L, validate=False)
+
+
+@PROPS
+@given(st.integers(0, 2**31), st.integers(-6, 6), st.integers(-6, 6))
+def test_translation_and_symmetry_on_the_fast_path(seed, dq, dr):
+    t = _table(seed, n_models=6)
+    t2 = _shifted(t, dq, dr)
+    rul = rulings({"lof_arc_part": "any_part"})
+    ids = sorted(t.models)
+    for a in ids:
+        for b in ids:
+            if a < b:
+                r1 = line_of_fire(t, a, b, rul, explain=False)
+                assert r1.has_lof == line_of_fire(t2, a, b, rul, explain=False).has_lof
+                # the geometric half is symmetric: a clear segment one way is one the other way
+                from explorer.games.tagraid.lof import clear_segment
+
+                ab, _, _ = clear_segment(t, a, b, rul, arc_part=False)
+                ba, _, _ = clear_segment(t, b, a, rul, arc_part=False)
+                assert (ab.witness is None) == (ba.witness is None)
+
+
+def test_cone_filter_never_drops_a_candidate():
+    """The direction-cone filter of feature pairs keeps every candidate line of the unfiltered pairs, in order."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        a = Disc(*rng.uniform(-3, 3, 2), rng.choice([0.15, 0.2, 0.3]))
+        b = Disc(*(np.array([a.x, a.y]) + rng.uniform(0.8, 6, 2) * rng.choice([-1, 1], 2)), rng.choice([0.15, 0.3]))
+        if a.distance_to(b) <= 0:
+            continue
+        k = int(rng.integers(3, 40))
+        feats = np.column_stack([rng.uniform(-6, 6, (k, 2)), rng.choice([0.0, 0.0, 2e-9, 0.2], k)])
+        feats[0], feats[1] = (a.x, a.y, a.r), (b.x, b.y, b.r)
+        fast = G._pair_candidates(a, b, feats)
+        with fast_path(False):
+            slow = G._pair_candidates(a, b, feats)
+        assert all(np.array_equal(x, y) for x, y in zip(fast, slow))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_common_tangents_blocks_bit_identical(seed):
+    rng = np.random.default_rng(seed)
+    m = 5000
+    f = np.column_stack([np.round(rng.uniform(-9, 9, (m, 2)), 1), rng.choice([0.0, 0.2, 2e-9], m)])
+    g = np.column_stack([np.round(rng.uniform(-9, 9, (m, 2)), 1), rng.choice([0.0, 0.3, 2e-9], m)])
+    g[:500] = f[:500]
+    fast = G.common_tangents(f, g)
+    slow = G._common_tangents_loop(f, g)
+    for x, y in zip(fast, slow):
+        assert x.shape == y.shape and np.array_equal(x.view(np.int64), y.view(np.int64))
+    assert len(fast[0]) > m
