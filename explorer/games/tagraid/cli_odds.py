@@ -431,9 +431,12 @@ def odds(burst_a: str | None, sv_a: str | None, attribute_a: str | None, mod_a: 
 
 
 def cli_app() -> click.Group:
-    """The TAG Raid verbs (``explorer tagraid odds``, ``explorer tagraid lof``); ``explorer odds`` is kept as a hidden
+    """The TAG Raid verbs (``explorer tagraid odds``, ``explorer tagraid lof``, ``explorer tagraid order-odds``);
+    ``explorer odds`` is kept as a hidden
     alias (:data:`explorer.cli.ALIASES`)."""
     from .cli_lof import lof
+    from .cli_order_odds import order_odds_cmd
 
-    return click.Group("tagraid", commands=[odds, lof],
-                       help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange; Line of Fire on a table.")
+    return click.Group("tagraid", commands=[odds, lof, order_odds_cmd],
+                       help="Infinity Deathmatch: TAG Raid: exact odds of a roll exchange or of a whole Order; Line of "
+                       "Fire on a table.")

@@ -410,7 +410,8 @@ def _box(title: str, children: list, cls: str = "") -> W.VBox:
 
 
 class AroRow:
-    """The controls of one Reactive Miner's ARO: its right (from the current replay), Skill, Weapon and step."""
+    """The controls of one Reactive Miner's ARO: its right (from the current replay), Skill, Weapon and step; the
+    file's ``fire_at`` (the point of the Active Miner's route a Ranged Attack ARO is fired at) is kept as declared."""
 
     def __init__(self, miner: str, weapons: Sequence[str], on_change):
         self.miner = miner
@@ -430,6 +431,7 @@ class AroRow:
         self.box.add_class(f"oes-aro-{class_token(miner)}")
 
     def set(self, d: AroDecl | None) -> None:
+        self.fire_at = None if d is None else d.fire_at  # the file's point of the route (not edited on the page)
         self.skill.value = "" if d is None else d.skill
         self.weapon.value = (d.weapon or "") if d is not None and d.weapon in _options_values(self.weapon) else ""
         self.step.value = 0 if d is None or d.step is None else d.step
@@ -438,7 +440,8 @@ class AroRow:
         """The declaration (``None``: not declared); step "at its right" becomes ``auto_step``."""
         if not self.skill.value:
             return None
-        return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or auto_step)
+        fire_at = getattr(self, "fire_at", None) if self.skill.value == "ranged_attack" else None
+        return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or auto_step, fire_at)
 
 
 class OrderStepper(W.HBox):

@@ -75,12 +75,17 @@ class SkillDecl:
 @dataclass(frozen=True)
 class AroDecl:
     """A Reactive Miner's ARO: ``skill`` (:data:`ARO_SKILLS`), the Weapon (attacks) and the step it is declared at
-    (2 or 4; ``None``: the step at which it gains the right). AROs always target the Active Miner."""
+    (2 or 4; ``None``: the step at which it gains the right). AROs always target the Active Miner. ``fire_at``
+    (Ranged Attack only): the point of the Active Miner's first Move route the ARO is fired at, a fraction of the
+    route's length or a point ``(x, y)`` on it, as ``SkillDecl.fire_from`` (the MinerBot example of Orders and AROs
+    has the target fire at the end of the Movement while the Active Miner fires at its beginning); ``None``: the
+    Active Miner's firing point when it names one, else the end of its Move."""
 
     miner: str
     skill: str
     weapon: str | None = None
     step: int | None = None
+    fire_at: float | Point | None = None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     title = "..."; description = "..."; seed = 1
     board = "small"                      # a packaged board, or an inline [board] table (explorer/boards format)
     movement_segment = 1.732             # optional: board units per Movement Ruler Segment
+    range = { short = 3.5, mid = 3.5, long = 3.5 }  # optional: Range Ruler Segment lengths (as in table files)
     timeline = ["blue", "red"]           # optional: sides in Timeline order (default: order of first appearance)
     [rulings]                            # optional: ruling option readings
     [[miners]]                           # placement (as in table files) plus the Miner card
@@ -16,6 +17,8 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     states = []; aro_without_lof = false; miner_type = "TAG"; scoring_zone = 0; warehouse = 0
     [[miners.weapons]]
     name = "Rifle"; damage = 13; burst = 3; ammunition = "N"; kind = "ranged"; needs_lof = true; states = []
+    range = { short = 3, mid = 0, long = -3 }   # optional: Range MODs per Segment (out_of_range = MOD if it may
+                                         # fire Out of Range); omitted: Range is not measured, no Range MOD
     [megabeast]                          # optional
     id = "Stoorworm"; hex = "0,0"; facing = 90.0; silhouette = 10; wounds = 10; fury_tokens = []; hunting_trophy = 3
     behavior = { front = 16, adjacent = 13, opposite = 10, angle_of_vision = 180.0, moves = false,
@@ -39,6 +42,8 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     # optional: fire_from = 0.5 (the fraction of the Move route) or [x, y] (a point on it): where the Ranged Attack
     # is executed from (its LoF and Partial Cover are measured there); default: the end of the Move
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
+    # optional on a Ranged Attack ARO: fire_at = 1.0 or [x, y]: the point of the Active Miner's Move route it is fired
+    # at (its Range and the Active Miner's Partial Cover are measured there); default: the Active Miner's fire_from
     evade_moves = { X = [1.5, 0.2] }     # wished for; dropped with a cited step if the Evade Roll forbids it
     [dice]                               # optional fixed dice; the rest are rolled from seed
     rolls = { A = [4, 11, 16], R = [9] }
@@ -70,7 +75,8 @@ from explorer.trace import Trace
 from ..megabeast import ThreatLevels
 from ..model import MAX_DESCRIPTION, MAX_TITLE, Name, Rulings
 from ..options import ALL_OPTIONS
-from ..table_file import board_from_ref
+from ..ranges import WeaponRanges, RangeCalibration
+from ..table_file import RangeEntry, WeaponEntry as RangeModsEntry, board_from_ref
 from ..outcomes import (AroRightLine, LootTokenLine, LootZoneLine, MegaBeastAfter, MinerAfter, OrderOutcome,
                         PairLine)
 from .declarations import AroDecl, AttackShare, Interaction, MoveDecl, OrderDeclarations, OrderDice, SkillDecl
@@ -112,6 +118,7 @@ class WeaponEntry(Strict):
     needs_lof: bool = True
     traits: list[Literal["Armor = 0", "Ranged Attack -3"]] = Field(default_factory=list, max_length=8)
     states: list[StateName] = Field(default_factory=list, max_length=1)
+    range: RangeModsEntry | None = None
 
 
 class ToolCardEntry(Strict):
@@ -219,6 +226,9 @@ class DrawEntry(Strict):
     container: Name
 
 
+RouteFraction = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+
+
 class ShareEntry(Strict):
     target: Name
     burst: int | None = Field(default=None, ge=0, le=20)
@@ -229,7 +239,7 @@ class SecondEntry(Strict):
     weapon: Name | None = None
     targets: list[ShareEntry] = Field(default_factory=list, max_length=MAX_MINERS + 1)
     move: MoveEntry | None = None
-    fire_from: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)] | tuple[Coordinate, Coordinate] | None = None
+    fire_from: RouteFraction | tuple[Coordinate, Coordinate] | None = None
 
 
 class AroEntry(Strict):
@@ -237,6 +247,7 @@ class AroEntry(Strict):
     skill: Literal["ranged_attack", "close_combat_attack", "evade", "idle", "none"]
     weapon: Name | None = None
     step: Literal[2, 4] | None = None
+    fire_at: RouteFraction | tuple[Coordinate, Coordinate] | None = None
 
 
 class OrderEntry(Strict):
@@ -266,6 +277,7 @@ class TableFields(ScenarioHeader):
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
     board: Label | dict[str, Any]
     movement_segment: float = Field(default=DEFAULT_MOVEMENT_SEGMENT, gt=0, le=100, allow_inf_nan=False)
+    range: RangeEntry = Field(default_factory=RangeEntry)
     timeline: list[Name] = Field(default_factory=list, max_length=MAX_MINERS)
     rulings: Rulings = Field(default_factory=dict)
     miners: list[MinerEntry] = Field(min_length=1, max_length=MAX_MINERS)
@@ -317,7 +329,9 @@ def tool_card(e: ToolCardEntry) -> ToolCard:
 
 
 def weapon_card(w: WeaponEntry) -> WeaponCard:
-    return WeaponCard(w.name, w.damage, w.burst, w.ammunition, w.kind, w.needs_lof, tuple(w.traits), tuple(w.states))
+    ranges = None if w.range is None else WeaponRanges(w.range.short, w.range.mid, w.range.long, w.range.out_of_range)
+    return WeaponCard(w.name, w.damage, w.burst, w.ammunition, w.kind, w.needs_lof, tuple(w.traits), tuple(w.states),
+                      ranges)
 
 
 def _place(board: Board, e, field: str, source: str) -> tuple[float, float]:
@@ -420,7 +434,8 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
                     if ap.hex is not None else (float(ap.x), float(ap.y))))
     timeline = _timeline(doc.timeline, miners, source)
     geo = TableGeometry(board, movement_segment=doc.movement_segment, access_points=tuple(aps),
-                        token_radius=doc.token_radius)
+                        token_radius=doc.token_radius,
+                        range_calibration=RangeCalibration(doc.range.short, doc.range.mid, doc.range.long))
     containers, tokens, zones = _tokens(doc, board, seen | ({megabeast.id} if megabeast else set()), source)
     initial = OrderState(geo, tuple(sorted(miners, key=lambda m: timeline.index(m.side))), megabeast, timeline,
                          rulings=tuple(sorted(doc.rulings.items())), containers=containers, loot_tokens=tokens,
@@ -488,6 +503,9 @@ def order_declarations(board: Board, o: OrderEntry, d: DiceEntry, seed: int, fie
     Raises:
         ScenarioError: a malformed hexagon key in a route or Evade movement.
     """
+    def _at(v):
+        return None if v is None else (float(v) if isinstance(v, (int, float)) else (float(v[0]), float(v[1])))
+
     ff = o.second.fire_from
     second = SkillDecl(o.second.skill, o.second.weapon, tuple(AttackShare(t.target, t.burst) for t in o.second.targets),
                        _move(board, o.second.move, f"{field}.second.move", source) if o.second.move else None,
@@ -495,7 +513,7 @@ def order_declarations(board: Board, o: OrderEntry, d: DiceEntry, seed: int, fie
                                                                                                  float(ff[1]))))
     decl = OrderDeclarations(
         o.active, _move(board, o.move, f"{field}.move", source), second,
-        tuple(AroDecl(a.miner, a.skill, a.weapon, a.step) for a in o.aros),
+        tuple(AroDecl(a.miner, a.skill, a.weapon, a.step, _at(a.fire_at)) for a in o.aros),
         tuple((k, _point(board, v, f"{field}.evade_moves.{k}", source)) for k, v in o.evade_moves.items()))
     dice = OrderDice(tuple((k, tuple(v)) for k, v in d.rolls.items()),
                      tuple((k, tuple(v)) for k, v in d.saves.items()), tuple(d.respawn), seed)

@@ -23,6 +23,8 @@ from explorer.trace import Step
 
 from .. import sections as S
 from ..lof import line_of_fire, partial_cover
+from ..lof_report import band_words
+from ..ranges import OUT_OF_RANGE, measure_range
 from ..megabeast import threat_level
 from ..model import parse_scenario
 from .state import OrderState
@@ -45,9 +47,48 @@ def _fact_step(title: str, rule, detail: str, marks, **facts) -> Step:
     return Step(title, rule, detail, facts, tuple(marks), "5 Resolution")
 
 
-def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, ...]]:
-    """The roll exchange of this Order as a roll-scenario document (see :mod:`explorer.games.tagraid.model`) and the
-    steps that say which facts came from the board.
+def _range_mod(table, shooter: str, target: str, ranges, rul, calibration, where: str):
+    """Range Ruler from ``shooter`` to ``target`` on ``table`` with a Weapon's Range MODs: ``(MOD or None for Out of
+    Range, band, step, readings consulted)``; MOD 0 and band ``None`` when there is no LoF to lay the ruler along (no
+    Range MOD). Sections: Distances and
+    Measurements › Range Ruler; Common Skills › Ranged Attack (Ranged Combat MODs: only Weapons that say so fire Out
+    of Range)."""
+    rng = measure_range(table, shooter, target, rul, calibration)
+    if rng.band is None:
+        return 0, None, _fact_step(f"{shooter} has no LoF to {target} {where}: no Range to measure, no Range MOD",
+                                   S.RANGE_RULER, "The Range Ruler follows the LoF; without one it cannot be laid.",
+                                   (shooter, target), miner=shooter, target=target, band=None,
+                                   range_mod=None), rng.rulings
+    band, mod = rng.weapon(ranges)
+    d = rng.shown(3)
+    if mod is None:
+        past = "beyond the Long Range Segment" if rng.band == OUT_OF_RANGE else f"at {band_words(rng.band)}"
+        return None, band, _fact_step(f"{target} is Out of Range of {shooter}'s Weapon {where} ({past}, {d:.3f} hex "
+                                "units): the Ranged Attack automatically fails (no dice)", S.RANGE_RULER,
+                                "The Range Ruler, laid from the shooter's base edge along the LoF, ends in a Segment "
+                                "where the Weapon has no MOD; only Weapons that say so may fire Out of Range (Common "
+                                "Skills › Ranged Attack).", (shooter, target), miner=shooter, target=target,
+                                band=band, distance=d, range_mod=None), rng.rulings
+    return mod, band, _fact_step(f"{target} is at {band_words(band)} of {shooter}'s Weapon {where} ({d:.3f} hex units): "
+                           f"Range MOD "
+                           f"{mod:+d}", S.RANGE_RULER, "The shortest Range Ruler Segment that overlaps the target's "
+                           "Silhouette, the ruler laid from the shooter's base edge along the LoF; the MOD is the "
+                           "Weapon's for that Segment.", (shooter, target), miner=shooter, target=target, band=band,
+                           distance=d, range_mod=mod), rng.rulings
+
+
+def _moved(table, miner_id: str, point):
+    """``table`` with ``miner_id``'s base centre at ``point`` (``None``: unchanged)."""
+    if point is None:
+        return table
+    here = table.model(miner_id)
+    return table.with_model(replace(here, x=point[0], y=point[1], hex=None))
+
+
+def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, ...], dict[str, str]]:
+    """The roll exchange of this Order as a roll-scenario document (see :mod:`explorer.games.tagraid.model`), the
+    steps that say which facts came from the board, and the ruling readings the Range Ruler consulted (``{}`` when no
+    Weapon card gives Range MODs).
 
     Raises:
         ScenarioError: fixed dice that do not match the rolls (field of the roll scenario).
@@ -98,6 +139,17 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
                                 "Partial Cover are judged from the point of the route it is executed from (declared "
                                 "at step 3), not from where the Move ends.", ("A", *seen), miner=a.id,
                                 fire_point=[fx, fy], lof_to=seen))
+    calibration = state.geometry.range_calibration
+    consulted: dict[str, str] = {}  # readings the Range Ruler consulted (its LoF and range_measurement)
+    range_mods: dict[str, int | None] = {}
+    if skill == "ranged_attack" and weapon.ranges is not None:
+        where = "from its firing point" if state.fire_point is not None else "at Resolution"
+        for t in second.targets:
+            if t.target not in lost:
+                range_mods[t.target], _, st, used = _range_mod(shot, a.id, t.target, weapon.ranges, rul,
+                                                               calibration, where)
+                steps.append(st)
+                consulted.update(used)
     mb = state.megabeast
     a_dice = dice.of(a.id)
     if skill in ATTACKS:
@@ -107,6 +159,11 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
             at: dict[str, Any] = {"target": t.target, "burst": share}
             if t.target in lost:
                 at["lof"] = False
+            if t.target in range_mods:
+                if range_mods[t.target] is None:
+                    at["out_of_range"] = True
+                elif range_mods[t.target]:
+                    at["mods"] = {"Range": range_mods[t.target]}
             if a_dice is not None:
                 at["dice"] = a_dice[used:used + share]
             used += share
@@ -170,6 +227,25 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
             else:
                 if aro == "ranged_attack" and not w.needs_lof:
                     entry["lof_to_active"] = True
+                if aro == "ranged_attack" and w.ranges is not None:
+                    declared_at = dict(state.aro_points).get(r.id)
+                    at_point = declared_at or state.fire_point
+                    where = (f"at the point of {a.id}'s route it fires at" if declared_at else
+                             f"at {a.id}'s firing point" if state.fire_point is not None else
+                             f"at the end of {a.id}'s Move")
+                    mod, band, st, used = _range_mod(_moved(table, a.id, at_point), r.id, a.id, w.ranges, rul,
+                                                     calibration, where)
+                    consulted.update(used)
+                    if band is None and lof:
+                        raise RuleViolation(f"{r.id} has no LoF to {a.id} {where}, only elsewhere on its route: "
+                                            f"its Ranged Attack ARO is fired at a point of the route where it has "
+                                            "LoF (name it with fire_at), and its Range is measured there",
+                                            S.RANGE_RULER, field=f"order.aros[{r.id}].fire_at", step="5 Resolution")
+                    steps.append(st)
+                    if mod is None:
+                        entry["out_of_range"] = True
+                    elif mod:
+                        entry["mods"] = {"Range": mod}
                 entry["weapon"] = _weapon_table(w)
                 entry["attribute"] = r.ranged_attack if aro == "ranged_attack" else r.close_combat
                 attackers.append(r.id)
@@ -198,7 +274,9 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
         ok = all(line_of_fire(table, a.id, x, rul, explain=False).has_lof for x in attackers)
         active["lof_to_attackers"] = ok
     if attackers and skill != "evade":
-        cov = partial_cover(table, attackers[0], a.id, rul)
+        # where the first Ranged ARO hits the Active Miner: its declared point, else the Active Miner's firing point
+        hit_at = dict(state.aro_points).get(attackers[0]) or state.fire_point
+        cov = partial_cover(_moved(table, a.id, hit_at), attackers[0], a.id, rul)
         active["partial_cover"] = cov.in_cover
     doc: dict[str, Any] = {"title": f"{a.id}'s Order: Resolution", "seed": dice.seed, "active": active,
                            "reactive": reactive, "rulings": dict(state.rulings)}
@@ -212,20 +290,21 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
         if mb.behavior.attack is not None and state.right_of(mb.id) is not None:
             m["behavior_attack"] = dict(mb.behavior.attack)
         doc["megabeast"] = m
-    return doc, tuple(steps)
+    return doc, tuple(steps), consulted
 
 
 def resolve_roll(state: OrderState, dice):
-    """Build and resolve the roll exchange: ``(Resolution, board steps)``. See :func:`roll_scenario`."""
+    """Build and resolve the roll exchange: ``(Resolution, board steps, readings the Range Ruler consulted)``. See
+    :func:`roll_scenario`."""
     from ..resolve import resolve_detailed
 
-    doc, steps = roll_scenario(state, dice)
+    doc, steps, consulted = roll_scenario(state, dice)
     try:
         sc = parse_scenario(doc, None)
     except ScenarioError as e:
         raise _as_dice_field(e, doc) from None
     try:  # fixed dice that run out while rolling (a Saving Roll of a hit the file did not foresee)
-        return resolve_detailed(sc, None, dict(state.rulings)), steps
+        return resolve_detailed(sc, None, dict(state.rulings)), steps, consulted
     except RuleViolation:
         raise
     except ScenarioError as e:

@@ -127,8 +127,10 @@ def aro_check(state: OrderState, ctx: OrderContext):
 
 
 def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: str):
+    """``(aros, steps, ARO firing points)`` of the AROs declared at ``step``."""
     steps = []
     new = []
+    points: list[tuple[str, tuple[float, float]]] = []
     mine = decl.aros_at(step, state.rights)
     a = state.active_miner
     for i, d in enumerate(mine):
@@ -163,6 +165,13 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
             if d.weapon is None and not any(w.kind == kind for w in r.all_weapons):
                 raise refused(sec, f"{f}.weapon", f"{d.miner} carries no {kind.replace('_', ' ')} Weapon for "
                               f"{SKILL_WORDS[d.skill]} ({', '.join(w.name for w in r.all_weapons)})", S.TOOLS)
+        if d.fire_at is not None:
+            if d.skill != "ranged_attack":
+                raise refused(sec, f"{f}.fire_at", f"only a Ranged Attack ARO names the point of {a.id}'s route it is "
+                              f"fired at, not {SKILL_WORDS[d.skill]}", S.RANGED_ATTACK)
+            route = state.routes[0] if state.routes else ((a.x, a.y),)
+            point, frac = firing_point(route, d.fire_at, f"{f}.fire_at", sec)
+            points.append((d.miner, point))
         new.append(d)
         steps.append(Step(f"{d.miner} declares {SKILL_WORDS[d.skill]}" + (" as ARO" if d.skill != "none" else "")
                           + (f" with {d.weapon}" if d.weapon else "") + f" against {a.id}",
@@ -171,6 +180,14 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
                                       "Idle at Resolution." if right.evade_only and d.skill not in ("evade", "none")
                                       else ""),
                           {"miner": d.miner, "skill": d.skill, "step": step}, (d.miner, a.id), sec))
+        if d.fire_at is not None:
+            steps.append(Step(f"{d.miner} fires its ARO at {a.id} at ({point[0]:.3f}, {point[1]:.3f}), {frac:.0%} of "
+                              "the way along its Move", S.ORDERS_AND_AROS,
+                              "Orders and AROs are simultaneous, yet the MinerBot example of Orders and AROs has the "
+                              "target fire at the end of the Active Miner's Movement, where the Range suits its "
+                              "Weapon: its Range and the Active Miner's Partial Cover are measured from there at "
+                              "Resolution.", {"miner": d.miner, "fire_at": list(point), "route_fraction": frac},
+                              (d.miner, a.id), sec))
     declared = {d.miner for d in new}
     aros = state.aros + tuple((d.miner, d) for d in new)
     for r in state.rights:
@@ -192,7 +209,7 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
                 raise refused(sec, f"order.aros[{decl.aros.index(d)}].step", f"{d.miner} had the right to an ARO at "
                               "step 2; AROs must be declared right after the Move, otherwise the right is lost",
                               S.ORDERS_AND_AROS)
-    return aros, tuple(steps)
+    return aros, tuple(steps), tuple(points)
 
 
 def _megabeast_moves(state: OrderState, step: int, sec: str):
@@ -210,9 +227,9 @@ def _megabeast_moves(state: OrderState, step: int, sec: str):
 def aro_declaration(state: OrderState, ctx: OrderContext):
     """2.2 ARO declaration, in Timeline order; a Miner with the right that declares nothing loses it; the MegaBeast
     declares its Behavior's ARO."""
-    aros, steps = _declare_aros(state, ctx.declarations, 2, "2.2 ARO declaration")
+    aros, steps, points = _declare_aros(state, ctx.declarations, 2, "2.2 ARO declaration")
     state, more = _megabeast_moves(state, 2, "2.2 ARO declaration")
-    return replace(state, step="aro_declaration", aros=aros), steps + more
+    return replace(state, step="aro_declaration", aros=aros, aro_points=state.aro_points + points), steps + more
 
 
 FIRE_POINT_TOLERANCE = 1e-6
@@ -344,9 +361,10 @@ def aro_check_again(state: OrderState, ctx: OrderContext):
 
 def aro_declaration_again(state: OrderState, ctx: OrderContext):
     """4.2 those who gained the right at step 4 declare their ARO as at 2.2."""
-    aros, steps = _declare_aros(state, ctx.declarations, 4, "4.2 ARO declaration")
+    aros, steps, points = _declare_aros(state, ctx.declarations, 4, "4.2 ARO declaration")
     state, more = _megabeast_moves(state, 4, "4.2 ARO declaration")
-    return replace(state, step="aro_declaration_again", aros=aros), steps + more
+    return (replace(state, step="aro_declaration_again", aros=aros, aro_points=state.aro_points + points),
+            steps + more)
 
 
 # ----------------------------------------------------------------------------------------------------------- step 5
@@ -357,7 +375,7 @@ def resolution(state: OrderState, ctx: OrderContext):
     Threat Level), Skills that fail their Requirements count as Idle, and the roll resolver makes the Rolls, Saving
     Rolls, Wounds, Neomaterials and Loot."""
     sec = "5 Resolution"
-    res, facts = resolve_roll(state, ctx.dice)
+    res, facts, consulted = resolve_roll(state, ctx.dice)
     # the roll resolver's own "Conclusion" note (it reorients) is left to step 5.2, which computes the facing, and
     # its "X Respawns" to this Order's Death step, which places the Miner on a free Access Point of the board (or
     # says it cannot: a table without Access Points, every one taken)
@@ -383,7 +401,9 @@ def resolution(state: OrderState, ctx: OrderContext):
         for st in sts:
             pending = _add_state(pending, target, st)
     dead = tuple(n for n in res.dead if mb is None or n != mb.id)
+    known = dict(state.consulted)
     return replace(state, step="resolution", miners=tuple(miners), megabeast=mb, resolution=res,
+                   consulted=state.consulted + tuple((k, v) for k, v in consulted.items() if k not in known),
                    pending_states=pending, dead=dead, teseum=tuple(gains_t.items()),
                    t_bezoar=tuple(gains_b.items())), tuple(steps)
 

@@ -23,6 +23,7 @@ from explorer.hexgrid import Hex
 from ..lof import TableTop
 from ..megabeast import ThreatLevels
 from ..pieces import DEFAULT_CALIBRATION, Model, SilhouetteCalibration
+from ..ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, WeaponRanges
 
 DEFAULT_MOVEMENT_SEGMENT = math.sqrt(3.0)
 """Length of one Movement Ruler Segment in board units (hex units). The rulebook prints the ruler but gives no
@@ -38,7 +39,9 @@ class WeaponCard:
     ``kind``: ``"ranged"`` (has Range MODs, uses Ranged Attack) or ``"close_combat"`` (uses Close Combat Attack);
     ``needs_lof``: the Tool carries the LoF symbol (a Ranged Attack with it requires LoF to the target: Common
     Skills › Ranged Attack, Requirements; without it its targets get no Partial Cover, ruling
-    ``partial_cover_glyph``); ``states``: States its impacts cause (Traits)."""
+    ``partial_cover_glyph``); ``states``: States its impacts cause (Traits); ``ranges``: its Range MODs per Range
+    Ruler Segment (:class:`~explorer.games.tagraid.ranges.WeaponRanges`; ``None``: the card's MODs are not given, so
+    the Range is not measured and no Range MOD applies, as before Range was built into Orders)."""
 
     name: str
     damage: int
@@ -48,6 +51,7 @@ class WeaponCard:
     needs_lof: bool = True
     traits: tuple[str, ...] = ()
     states: tuple[str, ...] = ()
+    ranges: WeaponRanges | None = None
 
 
 DEFAULT_TOOL_SLOTS = 2
@@ -210,6 +214,7 @@ class TableGeometry:
     movement_segment: float = DEFAULT_MOVEMENT_SEGMENT
     access_points: tuple[tuple[int, tuple[float, float]], ...] = ()
     token_radius: float = DEFAULT_TOKEN_RADIUS
+    range_calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION
 
     @functools.cached_property
     def _empty(self) -> TableTop:
@@ -261,6 +266,9 @@ class OrderState:
         routes: the Active Miner's Move routes in this Order (each a tuple of points, start included).
         fire_point: the point of its first Move's route from which the Active Miner executes its Ranged Attack, when
             its declaration names one (``None``: where it stands, the end of the Move).
+        aro_points: ``((miner, (x, y)), ...)``: the point of the Active Miner's first Move route a Ranged Attack ARO
+            is fired at, when its declaration names one (``fire_at``; otherwise the Active Miner's firing point, or
+            the end of its Move).
         second: the second Skill's declaration, once made. rights: ARO rights granted (:class:`AroRight`).
         aros: ``((miner, declaration), ...)`` AROs declared. resolution: the roll exchange resolved at step 5
             (:class:`~explorer.games.tagraid.resolve.Resolution`; ``None`` before step 5).
@@ -291,6 +299,7 @@ class OrderState:
     contact_at_activation: tuple[str, ...] = ()
     routes: tuple[tuple[tuple[float, float], ...], ...] = ()
     fire_point: tuple[float, float] | None = None
+    aro_points: tuple[tuple[str, tuple[float, float]], ...] = ()
     second: Any = None
     rights: tuple[AroRight, ...] = ()
     aros: tuple[tuple[str, Any], ...] = ()

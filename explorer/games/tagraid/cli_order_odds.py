@@ -1,0 +1,78 @@
+"""``explorer tagraid order-odds FILE``: exact odds of a whole Order as declared (issue 22, item 7).
+
+FILE is an order file (``kind = "order"``) or a built-in Order's name. The Order is played up to Resolution (the
+board decides every fact), then :func:`explorer.games.tagraid.order_odds.order_odds` gives the exact joint
+distribution of the roll exchange: who wins each pair, and the Wounds lost and Deaths of every Miner. Fixed dice in
+the file are ignored (odds are over every face). Text by default, ``--json`` for the numbers, ``--exact`` for
+fractions.
+
+Sections: Activating a Miner › Order Expenditure Sequence, step 5; Rolls › Face to Face Rolls, Normal Roll; Damage ›
+Saving Roll; Death. Errors: one line naming the file and the field (exit code 2).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from explorer.errors import ScenarioError
+
+
+def load_order(name_or_path: str):
+    """An order file by path, or a built-in Order by name.
+
+    Raises:
+        ScenarioError: no such file nor built-in, an invalid file, or a file of another kind.
+    """
+    from explorer.games import get_game
+    from explorer.scenario import read_toml
+
+    g = get_game("tagraid")
+    if Path(name_or_path).exists() or name_or_path not in g.builtin_names():
+        sc = g.parse_data(read_toml(name_or_path), name_or_path)
+    else:
+        sc = g.load_builtin(name_or_path)
+    if getattr(sc, "kind", None) != "order":
+        raise ScenarioError("kind", f"is a {getattr(sc, 'kind', 'roll')!r} scenario, not an Order",
+                            "an order file (kind = \"order\") or a built-in Order", name_or_path)
+    return sc
+
+
+def _pct(p) -> str:
+    return f"{float(p):.2%}"
+
+
+@click.command("order-odds", epilog="\b\nFILE is an order file (kind = \"order\") or a built-in Order's name\n"
+               "(tr-order-range, tr-order-corner, tr-34, ...).")
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="print JSON instead of text")
+@click.option("--exact", is_flag=True, help="fractions instead of floats")
+@click.option("--ruling", "rulings", multiple=True, metavar="KEY=READING", help="a ruling option reading (repeat)")
+def order_odds_cmd(file: str, as_json: bool, exact: bool, rulings: tuple[str, ...]) -> None:
+    """Exact odds of a whole Order: who wins each pair, Wounds and Deaths of every Miner."""
+    from .order_odds import order_odds
+
+    given = {}
+    for r in rulings:
+        k, sep, v = r.partition("=")
+        if not sep:
+            raise ScenarioError("--ruling", f"{r[:80]!r} is not KEY=READING", "KEY=READING, e.g. lof_grazing="
+                                "touching_blocks")
+        given[k.strip()] = v.strip()
+    o = order_odds(load_order(file), given or None, exact=exact)
+    if as_json:
+        click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False))
+        return
+    click.echo(f"Exact odds of the Order in {file} ({len(o.joint)} outcomes of the whole exchange)")
+    for i, p in enumerate(o.pairs):
+        kind = {"face_to_face": "Face to Face Roll", "normal_roll": "Normal Roll",
+                "normal_evade": "Normal Evade Roll"}.get(p.kind, p.kind)
+        odds = ", ".join(f"{w if w is not None else 'nobody'} {_pct(v)}" for w, v in
+                         sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0]))))
+        click.echo(f"  {kind}: {p.active} against {p.opponent}: {odds}")
+    for m, wb in zip(o.miners, o.wounds_before):
+        dist = ", ".join(f"{k}: {_pct(v)}" for k, v in enumerate(o.wounds(m)) if v)
+        click.echo(f"  {m} ({wb} Wounds left) loses {dist}; dies {_pct(o.p_dies(m))}")
+    click.echo("Readings: " + (", ".join(f"{k} = {v}" for k, v in sorted(o.rulings.items())) or "none"))
