@@ -323,6 +323,39 @@ SHROUDED_REVEAL = RulingOption(
                 "the end of the Action.",
 )
 
+REVIVED_TURN = RulingOption(
+    key="revived_turn",
+    title="Does a Squadmate Revived during the Squadmate Phase take a turn that Round?",
+    section="Playing a Mission › Squadmate Phase; Preparation Phase; Basic Actions › Revive",
+    readings={
+        "takes_turn": "When its place in the turn order comes, the Revived Squadmate takes its turn (Strategy Roll "
+                      "and Actions); no Hazard card was drawn for it in the Preparation Phase, so Step C has nothing "
+                      "to flip.",
+        "no_turn": "A Squadmate Downed at the start of the Round sits the Round out: Revived, it takes its next turn "
+                   "in the next Round.",
+    },
+    default="takes_turn",
+    why_default="The Squadmate Phase gives 'each Squadmate' a turn; the only thing the Preparation Phase withholds "
+                "from a Downed Squadmate is its Hazard card, and Revive puts it 'back in the fight' at once. The "
+                "back of the sheet, which the rulebook does not print, may say otherwise.",
+)
+
+DICE_WITHOUT_SPACE = RulingOption(
+    key="dice_without_space",
+    title="Dice a Squadmate must take but no free Action Space of its sheet can hold",
+    section="Playing a Mission › Squadmate Phase › Step B: Actions; Action Spaces",
+    readings={
+        "set_aside": "The Squadmate still takes three dice from the Pool: those no free matching Action Space takes "
+                     "are set aside with no Action, and the Pool shrinks by three all the same.",
+        "left_in_pool": "A die is only taken by allocating it to an Action Space: dice no free space takes stay in "
+                        "the Pool for the next Squadmate.",
+    },
+    default="set_aside",
+    why_default="Step B says without condition that a Squadmate 'must always take three dice from the Pool', and "
+                "that the Pool gets smaller over the Round; placing unused dice on matching spaces is how that is "
+                "shown, not a condition of it. The text does not foresee a sheet with no matching space left.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

@@ -17,7 +17,7 @@ from explorer.trace import Trace
 
 from .results import (ActivationOutcome, Attack, BioticEffect, DamageOutcome, Downed, EliteDamaged, EnemyAdvanced,
                       EnemyReacted, EnemyAt, InvalidActivation, MapAnswer, MapOutcome, MediGel, MinionDamaged,
-                      NotActivated, OnPointPassed, OpportunityAttack, Refused, Revealed, SquadmateAt, SquadmateDamaged,
+                      NotActivated, OnPointPassed, OpportunityAttack, Refused, Revealed, Revived, SquadmateAt, SquadmateDamaged,
                       SquadmateMoved,
                       Spawned, StrategyOutcome, Stunned, TargetTie)
 
@@ -156,7 +156,8 @@ def _events(events) -> list[str]:
             else:
                 out.append(f"{ev.squadmate} suffers {phrase}")
             attack = None
-        elif isinstance(ev, (Downed, NotActivated, InvalidActivation, OnPointPassed, Revealed, EnemyReacted)):
+        elif isinstance(ev, (Downed, NotActivated, InvalidActivation, OnPointPassed, Revealed, EnemyReacted,
+                             Revived)):
             out.append(ev.text)
         elif isinstance(ev, EnemyAdvanced):
             out.append(f"{ev.enemy} Advances {ev.start} → {ev.end}" + (f" ({ev.why})" if ev.why else ""))

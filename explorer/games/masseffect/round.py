@@ -34,20 +34,33 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     resolve = true              # false: the die is placed without resolving the Action
     [turns.choices] ...         # as an activation file's [choices], for this turn's Hazard card
 
-Not simulated in this increment (said in the trace): the Strategy Roll itself (the file declares the faces the
-player took: the ``strategy`` kind plays a roll with its Core Ability triggers), Locking a die, Core Abilities,
-Mission and Revive effects (the die is placed, the effect is on the sheet's back or the Mission page), Downed
-Squadmates' turns (the back of their sheet is not printed in the rulebook: they take no Actions).
+A turn may play its Strategy Roll (Step A) instead of declaring the faces it took::
+
+    [turns.roll]                # the strategy kind's own steps: Lock, roll, Core Ability triggers, re-rolls
+    lock = "S5"                 # a die the previous player left (never on the On Point Squadmate's turn)
+    rolls = [["standard", "core", "?"], ["move_2"]]  # fixed faces per roll round, Pool order; "?": from the seed
+    renegade_tokens = 1         # Renegade tokens held; [[turns.roll.renegade]] die, face, round: one spent
+    place = ["S9"]              # the dice taken without an Action (default: the first that fit free spaces)
+
+The Pool's dice keep their ids (``S1``..``S12``) all Round; an Action then takes the first die showing its ``die``
+face, or the die ``die_id`` names. ``box = "Revive"`` with ``target = "<Squadmate>"`` Revives a Downed Squadmate in
+an adjacent hex with the Hit and Shield Points the back of its sheet gives (sheet file: ``revived_hit_points``,
+``revived_shield_points``; a stand-in); whether it takes its turn this Round is the ruling ``revived_turn``.
+
+Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
+in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects, Downed
+Squadmates' turns and Locked dice (the back of their sheet is not printed in the rulebook: they take no Actions).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, Outcome, play, run, trace_of
@@ -61,8 +74,11 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
                          Instruction, MapTerrain, _card, _hex_field, _load_map, coolant_leak_end_of_turn,
                          inferno_start_of_round, opportunity_attacks, shrouded_now)
 from .options import rulings as _rulings_for
-from .results import EnemyAt, Happening, OnPointPassed, Refused, SquadmateAt
+from .results import EnemyAt, Happening, OnPointPassed, Refused, Revived, SquadmateAt
 from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
+from .strategy import (ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext, StrategyState,
+                       begin_strategy_roll, fill_spaces, lock_die)
+from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
 from .units import (enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp, give_biotic_effect,
                     pass_on_point, restore_shields, stun)
@@ -84,13 +100,28 @@ class HazardCardSpec(Strict):
 class ActionSpec(Strict):
     box: str = Name
     die: DieFace
+    die_id: str | None = Field(default=None, min_length=2, max_length=4)
     path: list[str] = Field(default_factory=list, max_length=12)
     target: str | None = Field(default=None, max_length=40)
     resolve: bool = True
 
 
+class RollSpec(Strict):
+    """Step A played by the engine: ``lock`` (a die id of the Pool the previous player left), ``rolls`` (fixed faces
+    per roll round, Pool order, ``"?"``: from the seed), ``renegade_tokens`` held and ``renegade`` tokens spent,
+    ``place`` (the ids of the dice taken without resolving an Action; default: the first that fit)."""
+
+    lock: str | None = Field(default=None, min_length=2, max_length=4)
+    rolls: list[Annotated[list[FaceOrUnknown], Field(max_length=STRATEGY_DICE)]] = Field(default_factory=list,
+                                                                                        max_length=20)
+    renegade_tokens: int = Field(default=0, ge=0, le=8)
+    renegade: list[RenegadeModel] = Field(default_factory=list, max_length=8)
+    place: list[str] | None = Field(default=None, max_length=DICE_PER_TURN)
+
+
 class TurnSpec(Strict):
     squadmate: str = Name
+    roll: RollSpec | None = None
     actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
@@ -140,12 +171,19 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} takes one turn per Round",
                                 "one [[turns]] table per Squadmate", source)
         seen.add(t.squadmate)
+        _check_roll(t, i, source)
         for j, a in enumerate(t.actions):
             f = f"turns[{i}].actions[{j}]"
             for k, h in enumerate(a.path):
                 _hex_field(h, f"{f}.path[{k}]", source)
             if a.target is not None:
-                names_check(a.target, enemy_names, f"{f}.target", source)
+                if a.box.lower() == "revive":
+                    names_check(a.target, names, f"{f}.target", source)
+                else:
+                    names_check(a.target, enemy_names, f"{f}.target", source)
+            if a.die_id is not None and t.roll is None:
+                raise ScenarioError(f"{f}.die_id", "names a die of a rolled Pool, but this turn has no [turns.roll]",
+                                    "no die_id, or a [turns.roll] table for the turn", source)
     hands = sum(1 for s in sqs if not s.downed)
     if len(sc.hazard_deck) < hands:
         raise ScenarioError("hazard_deck", f"{len(sc.hazard_deck)} cards; the Preparation Phase draws {hands}",
@@ -153,12 +191,35 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     return sc
 
 
+def _check_roll(t: TurnSpec, i: int, source: str) -> None:
+    """A turn's ``[turns.roll]``: a Squadmate whose Core Ability the engine knows, Renegade uses within the tokens
+    held, die ids of the Strategy Pool (``S1``..``S12``)."""
+    if t.roll is None:
+        return
+    f = f"turns[{i}].roll"
+    if t.squadmate not in SQUADMATES:
+        raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} has no Core Ability the Strategy Roll knows",
+                            sorted(SQUADMATES), source)
+    ids = [f"S{k + 1}" for k in range(STRATEGY_DICE)]
+    for name, die in ([("lock", t.roll.lock)] + [(f"renegade[{k}].die", u.die) for k, u in enumerate(t.roll.renegade)]
+                      + [(f"place[{k}]", d) for k, d in enumerate(t.roll.place or ())]
+                      + [(f"actions[{k}].die_id", a.die_id) for k, a in enumerate(t.actions)]):
+        if die is not None and die not in ids:
+            where = f"turns[{i}].{name}" if name.startswith("actions") else f"{f}.{name}"
+            raise ScenarioError(where, f"no die {die!r} in the Strategy Pool", "S1 to S12", source)
+    if len(t.roll.renegade) > t.roll.renegade_tokens:
+        raise ScenarioError(f"{f}.renegade", f"{len(t.roll.renegade)} uses but {t.squadmate} holds "
+                            f"{plural(t.roll.renegade_tokens, 'Renegade token')}",
+                            f"at most {t.roll.renegade_tokens} uses", source)
+
+
 # --- state, context -------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Action:
-    """One declared Action (see :class:`ActionSpec`); ``field``: its place in the file (``turns[i].actions[j]``)."""
+    """One declared Action (see :class:`ActionSpec`); ``field``: its place in the file (``turns[i].actions[j]``);
+    ``die_id``: the die of a rolled Pool it takes (``None``: the first die showing ``die``)."""
 
     box: str
     die: str
@@ -166,15 +227,30 @@ class Action:
     target: str | None
     resolve: bool
     field: str
+    die_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A turn's Step A as the file declares it (see :class:`RollSpec`); ``field``: ``turns[i].roll``."""
+
+    lock: str | None
+    rolls: tuple[tuple[str, ...], ...]
+    renegade_tokens: int
+    renegade: tuple[RenegadeUse, ...]
+    place: tuple[str, ...] | None
+    field: str
 
 
 @dataclass(frozen=True)
 class Turn:
-    """A Squadmate's declared turn: its Actions and its choices for the Hazard card."""
+    """A Squadmate's declared turn: its Strategy Roll (``None``: the dice's faces are declared by the Actions), its
+    Actions and its choices for the Hazard card."""
 
     squadmate: str
     actions: tuple[Action, ...]
     choices: Choices
+    roll: Roll | None = None
 
 
 @dataclass(frozen=True)
@@ -189,6 +265,10 @@ class RoundState:
         pool: Strategy dice left in the Pool.
         used: ``(Squadmate, box, space index)`` of every Action Space holding a die this Round.
         rejected: the refused declaration's message (the Round stops there), or ``None``.
+        dice: the Strategy Pool's dice, showing the faces the last player left (``face`` ``None``: not known, the
+            turn declared its faces without a roll); ``rolled``: they are the current Squadmate's Strategy Roll
+            (Step B takes its dice from them).
+        revived: the Squadmates Revived this Round (Basic Actions › Revive).
     """
 
     board: Board
@@ -200,6 +280,9 @@ class RoundState:
     pool: int = STRATEGY_DICE
     used: tuple[tuple[str, str, int], ...] = ()
     rejected: str | None = None
+    dice: tuple[Die, ...] = ()
+    rolled: bool = False
+    revived: tuple[str, ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -253,7 +336,8 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
                       f"(On Point)", S.STRATEGY_POOL,
                       "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
                       "are Locked here.", facts={"pool": STRATEGY_DICE}))
-    new = replace(state, order=order, deck=deck, hands=tuple(hands), pool=STRATEGY_DICE)
+    new = replace(state, order=order, deck=deck, hands=tuple(hands), pool=STRATEGY_DICE,
+                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)))
     return new, tuple(s.in_section("Preparation Phase") for s in steps)
 
 
@@ -373,12 +457,119 @@ _FACE_WORDS = {"move_2": "Move 2", "move_3": "Move 3", "standard": "Standard", "
                "move_2_or_standard": "Move 2 or Standard", "core": "Core Ability"}
 """A die face as a step names it ("a die showing Move 2"): the file's face ids in the book's words."""
 
+def _refusal(v: RuleViolation, field: str, step: str) -> RuleViolation:
+    """``v`` again, naming ``field`` (a refusal raised by the Strategy Roll's own steps names no field; their rule is
+    a section title string, turned back into a reference here)."""
+    rule = v.rule
+    prefix = f"{S.GAME}: "
+    if isinstance(rule, str) and rule.startswith(prefix):
+        rule = S.ref(rule[len(prefix):])
+    return RuleViolation(v.reason, rule, field=field, step=step)
+
+
+def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -> tuple[RoundState, list[Step]]:
+    """Step A: Strategy Roll, played by the ``strategy`` kind's own steps (:func:`.strategy.begin_strategy_roll`,
+    :func:`.strategy.lock_die`, then :data:`.strategy.ROLL_SEQUENCE`: roll, Renegade tokens, Core Ability triggers
+    and re-rolls until no icon remains) over the dice the Pool holds now, showing what the previous player left.
+
+    Raises:
+        RuleViolation: an illegal Lock (the On Point Squadmate, a die showing no known face) or Renegade use, naming
+            ``turns[i].roll.lock`` / ``.renegade``; an empty Pool (``turns[i].roll``).
+        ScenarioError: more fixed faces than dice in a roll round (``turns[i].roll.rolls[r]``).
+    """
+    step = "Step A: Strategy Roll"
+    if not state.dice:
+        raise RuleViolation("the Strategy Pool is empty: no die is left to roll", S.STRATEGY_ROLL, field=roll.field,
+                            step=step)
+    rs, steps = begin_strategy_roll(who, who == state.on_point, state.dice, roll.renegade_tokens)
+    if roll.lock is not None:
+        try:
+            rs, more = lock_die(rs, roll.lock, ctx.rulings)
+        except RuleViolation as v:
+            raise _refusal(v, f"{roll.field}.lock", step) from None
+        steps += more
+    sctx = StrategyContext(ctx.rulings, ctx.dice, squadmate=who, renegade_tokens=roll.renegade_tokens,
+                           fixed_rounds=roll.rolls, renegade=roll.renegade)
+    try:
+        final, more = run(StrategyState(roll=rs), ROLL_SEQUENCE, sctx)
+    except RuleViolation as v:
+        raise _refusal(v, f"{roll.field}.renegade", step) from None
+    except ScenarioError as e:
+        raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
+    steps += more
+    return replace(state, dice=final.roll.dice, rolled=True), steps
+
+
+def _take_die(state: RoundState, who: str, act: Action) -> tuple[RoundState, Die]:
+    """Step B: Actions: the die of the rolled Pool an Action takes (``die_id``, else the first die showing ``die``),
+    removed from the Pool.
+
+    Raises:
+        RuleViolation: no such die left, or it shows another face (field ``die_id`` / ``die``).
+    """
+    want = _FACE_WORDS.get(act.die, act.die)
+    if act.die_id is not None:
+        d = next((d for d in state.dice if d.id == act.die_id), None)
+        if d is None:
+            raise RuleViolation(f"{act.die_id} is not in the Strategy Pool (left: "
+                                f"{', '.join(x.id for x in state.dice) or 'none'})", S.ACTIONS,
+                                field=f"{act.field}.die_id", step="Step B: Actions")
+        if d.face is None or d.face.value != act.die:
+            shows = _FACE_WORDS.get(d.face.value, d.face.value) if d.face else "no known face"
+            raise RuleViolation(f"{act.die_id} shows {shows}, not {want}", S.ACTIONS, field=f"{act.field}.die",
+                                step="Step B: Actions")
+    else:
+        d = next((d for d in state.dice if d.face is not None and d.face.value == act.die), None)
+        if d is None:
+            left = ", ".join(f"{x.id} {_FACE_WORDS.get(x.face.value, x.face.value) if x.face else '?'}"
+                             for x in state.dice) or "none"
+            raise RuleViolation(f"no die left in {who}'s Strategy Roll shows {want} (left: {left})", S.ACTIONS,
+                                field=f"{act.field}.die", step="Step B: Actions")
+    return replace(state, dice=tuple(x for x in state.dice if x.id != d.id)), d
+
+
+def _revive(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
+    """Basic Actions › Revive: the target, a Downed Squadmate in a hex adjacent to ``who``, is Revived with the Hit
+    and Shield Points the back of its sheet gives (the sheet file's ``revived_hit_points`` /
+    ``revived_shield_points``: the rulebook does not print the backs, the built-in numbers are a stand-in).
+
+    Raises:
+        RuleViolation: no target, a target that is not Downed or not adjacent (field ``target``).
+    """
+    step = "Step B: Actions"
+    if act.target is None:
+        raise RuleViolation("Revive needs a target: a Downed Squadmate in an adjacent hex", S.BASIC_ACTIONS,
+                            field=f"{act.field}.target", step=step)
+    me, sq = board.squadmate(who), board.squadmate(act.target)
+    if not sq.downed:
+        raise RuleViolation(f"{act.target} is not Downed: Revive chooses a Downed Squadmate", S.BASIC_ACTIONS,
+                            field=f"{act.field}.target", step=step)
+    if not ctx.terrain.adjacent(me.position, sq.position):
+        raise RuleViolation(f"{act.target} at {sq.position} is not in a hex adjacent to {who} at {me.position}",
+                            S.BASIC_ACTIONS, field=f"{act.field}.target", step=step)
+    sheet = ctx.sheets[act.target]
+    hp = min(sheet.revived_hit_points, sq.hit_points_max)
+    sh = min(sheet.revived_shield_points, sq.shield_points_max)
+    board = board.with_squadmate(replace(sq, downed=False, hit_points=hp, shield_points=sh))
+    board = board.logged(Revived(who, act.target, hp, sh))
+    st = Step(f"{who} Revives {act.target}: back in the fight with {hp} Hit Points and {sh} Shield Points",
+              S.BASIC_ACTIONS, "The Revived Squadmate follows the back of its sheet, which the rulebook does not "
+              "print: these numbers are the sheet file's revived_hit_points / revived_shield_points (the built-in "
+              "sheets are a stand-in).", facts={"revived": act.target, "hit_points": hp, "shield_points": sh},
+              marks=(who, act.target))
+    return board.shown(1), [st]
+
+
 def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
+    die = None
+    if state.rolled:
+        state, die = _take_die(state, who, act)
     box, k = _space(state, ctx, who, act)
     state = replace(state, used=state.used + ((who, box, k),))
     face = _FACE_WORDS.get(act.die, act.die)
-    steps = [Step(f"{who} allocates a die showing {face} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
-                  facts={"box": box, "space": k + 1, "die": act.die})]
+    what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
+    steps = [Step(f"{who} allocates {what} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
+                  facts={"box": box, "space": k + 1, "die": act.die, **({"die_id": die.id} if die else {})})]
     board = state.board
     if not act.resolve:
         steps.append(Step(f"{box} is not resolved: the die is only placed", S.ACTIONS))
@@ -390,21 +581,121 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
             raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}",
                                 step="Step B: Actions") from None
         steps += more
-    elif box in ("Mission", "Revive"):
-        what = ("the Mission Rules page says what it does" if box == "Mission"
-                else "the Revived Squadmate follows the back of its sheet")
-        steps.append(Step(f"{box}: the die is placed; {what} (not modelled here)", S.BASIC_ACTIONS))
+    elif box == "Revive":
+        board, more = _revive(board, ctx, who, act)
+        state = replace(state, revived=state.revived + (act.target,))
+        steps += more
+    elif box == "Mission":
+        steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
+                          S.BASIC_ACTIONS))
     else:
         board, more = _ability_checked(board, ctx, who, act)
         steps += more
     return replace(state, board=board), steps
 
 
+def _free_spaces(state: RoundState, ctx: RoundContext, who: str) -> list[tuple[str, int, str]]:
+    """``(box, index, kind)`` of every Action Space of ``who``'s sheet a die may still be placed on without
+    resolving: not holding a die, not in a Locked Ability, not the Mission Action (a die goes there only when the
+    Mission Rules page allows it)."""
+    return [(b.name, k, kind) for b in ctx.sheets[who].boxes if b.unlocked and b.name != "Mission"
+            for k, kind in enumerate(b.spaces) if (who, b.name, k) not in state.used]
+
+
+def _fit(dice, free, rulings) -> tuple | None:
+    """Distinct free Action Spaces, one per die of ``dice`` in order, each taking that die's face (Action Spaces),
+    or ``None``."""
+    from itertools import permutations
+
+    from .strategy import accepts
+
+    for spaces in permutations(free, len(dice)):
+        if all(accepts(sp[2], d.face, rulings) for sp, d in zip(spaces, dice)):
+            return spaces
+    return None
+
+
+def _best_fit(pool, need: int, free, rulings) -> tuple[tuple[Die, ...], tuple]:
+    """The first ``need`` dice of ``pool`` (Pool order, by combinations) that all fit free spaces; when none do, the
+    largest number that does: ``(dice placed, their spaces)``."""
+    from itertools import combinations
+
+    for k in range(need, 0, -1):
+        for combo in combinations(pool, k):
+            spaces = _fit(combo, free, rulings)
+            if spaces is not None:
+                return combo, spaces
+    return (), ()
+
+
+def _place_rest(state: RoundState, ctx: RoundContext, who: str, roll: Roll, need: int
+                ) -> tuple[RoundState, list[Step]]:
+    """Step B: a Squadmate must always take three dice: the dice not used for an Action (``roll.place``, else the
+    first of the Pool that fit) go on free matching Action Spaces without resolving them (Action Spaces; the
+    Move or Standard face as the ruling ``dual_face_in_move_space`` reads it). When too few dice fit the free spaces,
+    the ruling ``dice_without_space`` says whether the rest are still taken (set aside) or stay in the Pool.
+
+    Raises:
+        RuleViolation: ``place`` names a die not in the Pool, too few or too many dice, or dice that do not fit the
+            free spaces while other dice of the Pool would (field ``turns[i].roll.place``).
+    """
+    step = "Step B: Actions"
+    free = _free_spaces(state, ctx, who)
+    if roll.place is not None:
+        if len(roll.place) != need:
+            raise RuleViolation(f"{who} takes {plural(need, 'more die', 'more dice')} without an Action, "
+                                f"not {len(roll.place)}: three dice in all", S.ACTIONS, field=f"{roll.field}.place",
+                                step=step)
+        chosen = []
+        for j, i in enumerate(roll.place):
+            d = next((d for d in state.dice if d.id == i), None)
+            if d is None:
+                raise RuleViolation(f"{i} is not in the Strategy Pool", S.ACTIONS, field=f"{roll.field}.place[{j}]",
+                                    step=step)
+            chosen.append(d)
+        placed, spaces = _best_fit(chosen, need, free, ctx.rulings)
+        if len(placed) < need and len(_best_fit(state.dice, need, free, ctx.rulings)[0]) > len(placed):
+            raise RuleViolation(f"{', '.join(roll.place)} cannot all go on free matching Action Spaces of {who}'s "
+                                "sheet, and other dice of the Pool can", S.ACTION_SPACES, field=f"{roll.field}.place",
+                                step=step)
+        rest = [d for d in chosen if d not in placed]
+    else:
+        placed, spaces = _best_fit(state.dice, need, free, ctx.rulings)
+        rest = [d for d in state.dice if d not in placed][:need - len(placed)]
+    steps: list[Step] = []
+    taken = {d.id for d in placed}
+    if placed:
+        where = ", ".join(f"{d.id} ({_FACE_WORDS[d.face.value]}) on {sp[0]} (Action Space {sp[1] + 1})"
+                          for d, sp in zip(placed, spaces))
+        steps.append(Step(f"Placed without resolving the Actions: {where}", S.ACTIONS,
+                          "A Squadmate always takes three dice; those it does not use go on matching Action Spaces "
+                          "without resolving them.", facts={"placed": sorted(taken)}))
+    if rest:
+        reading = ctx.rulings.reading("dice_without_space")
+        ids = ", ".join(d.id for d in rest)
+        if reading == "set_aside":
+            taken |= {d.id for d in rest}
+            steps.append(Step(f"No free Action Space takes {ids}: taken from the Pool all the same and set aside",
+                              S.ACTIONS, "Ruling dice_without_space = set_aside: a Squadmate always takes three "
+                              "dice from the Pool.", facts={"set_aside": [d.id for d in rest]}))
+        else:
+            steps.append(Step(f"No free Action Space takes {ids}: {'it stays' if len(rest) == 1 else 'they stay'} "
+                              "in the Pool", S.ACTIONS, "Ruling dice_without_space = left_in_pool: a die is only "
+                              "taken by allocating it to an Action Space.", facts={"left": [d.id for d in rest]}))
+    state = replace(state, dice=tuple(d for d in state.dice if d.id not in taken),
+                    used=state.used + tuple((who, sp[0], sp[1]) for sp in spaces))
+    return state, steps
+
+
 def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundState, tuple[Step, ...]]:
-    """Squadmate Phase: turn ``n`` (from 1) of :attr:`RoundState.order`: Step A (the dice taken from the Pool),
-    Step B (the declared Actions, each on a free matching Action Space of the sheet), Step C (the Hazard card dealt
-    to this Squadmate, resolved with it as the current Squadmate, then discarded), then Coolant Leaks. A refused
-    declaration is a "Not allowed" step and ends the Round's play. A Downed Squadmate takes no Actions."""
+    """Squadmate Phase: turn ``n`` (from 1) of :attr:`RoundState.order`: Step A (with a ``[turns.roll]``: the
+    Strategy Roll played by :func:`_strategy_roll`, Lock, Core Ability triggers and re-rolls; without: the dice taken
+    from the Pool, their faces declared by the Actions), Step B (the declared Actions, each on a free matching Action
+    Space of the sheet; with a roll, each takes a die of it and the dice not used are placed without resolving),
+    Step C (the Hazard card dealt to this Squadmate, resolved with it as the current Squadmate, then discarded;
+    none for a Squadmate Revived this Round), then Coolant Leaks. A refused declaration is a "Not allowed" step and
+    ends the Round's play. A Downed Squadmate takes no Actions; one Revived this Round takes its turn as the ruling
+    ``revived_turn`` reads it."""
     who = state.order[n - 1]
     section = f"Turn {n}: {who}"
     board = replace(state.board, current=who)
@@ -413,22 +704,46 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
         st = Step(f"{who} is Downed: the sheet's back is not printed in the rulebook, no Actions here",
                   S.DOWNED_SQUADMATES, marks=(who,))
         return state, (st.in_section(section),)
+    if who in state.revived and ctx.rulings.reading("revived_turn") == "no_turn":
+        st = Step(f"{who} was Revived this Round: no turn until the next Round (ruling revived_turn = no_turn)",
+                  S.BASIC_ACTIONS, marks=(who,))
+        return state, (st.in_section(section),)
     turn = ctx.turn_of(who) or Turn(who, (), Choices())
-    take = min(DICE_PER_TURN, state.pool)
-    steps = [Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool ({state.pool} -> {state.pool - take})",
-                  S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces taken (the "
-                  "strategy kind plays a Strategy Roll with its Core Ability triggers).",
-                  facts={"pool": state.pool - take})]
-    state = replace(state, pool=state.pool - take)
+    steps: list[Step] = []
     try:
+        if turn.roll is None:
+            take = min(DICE_PER_TURN, state.pool)
+            steps.append(Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool ({state.pool} -> {state.pool - take})",
+                              S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces taken (the "
+                              "strategy kind plays a Strategy Roll with its Core Ability triggers).",
+                              facts={"pool": state.pool - take}))
+            state = replace(state, pool=state.pool - take,
+                            dice=tuple(replace(d, face=None) for d in state.dice[take:]))
+        else:
+            take = min(DICE_PER_TURN, len(state.dice))
+            state, more = _strategy_roll(state, ctx, who, turn.roll)
+            steps += more
+            if len(turn.actions) > take:
+                raise RuleViolation(f"the Strategy Pool held {plural(take, 'die')}: no die for a further Action",
+                                    S.ACTIONS, field=turn.actions[take].field, step="Step B: Actions")
         for act in turn.actions:
             state, more = _action(state, ctx, who, act)
             steps += more
             if state.board.failed:
                 break
         if len(turn.actions) < take and not state.board.failed:
-            left = plural(take - len(turn.actions), "more die", "more dice")
-            steps.append(Step(f"{left} placed on matching Action Spaces without resolving the Actions", S.ACTIONS))
+            if turn.roll is None:
+                left = plural(take - len(turn.actions), "more die", "more dice")
+                steps.append(Step(f"{left} placed on matching Action Spaces without resolving the Actions", S.ACTIONS))
+            else:
+                state, more = _place_rest(state, ctx, who, turn.roll, take - len(turn.actions))
+                steps += more
+        if turn.roll is not None:
+            left = ", ".join(f"{d.id} {_FACE_WORDS[d.face.value]}" for d in state.dice) or "none"
+            steps.append(Step(f"Actions over: {plural(len(state.dice), 'die')} left in the Strategy Pool ({left})",
+                              S.ACTIONS, "The next Squadmate rolls what remains and may Lock one of these dice."
+                              if state.dice else "", facts={"pool": len(state.dice)}))
+            state = replace(state, rolled=False, pool=len(state.dice))
     except RuleViolation as v:
         title = f"Not allowed: {v.reason} [{v.section}] ({v.rejection.field})"
         board = state.board.logged(Refused(title))
@@ -438,14 +753,19 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
         return state, tuple(s.in_section(section) for s in steps)
     if not state.board.failed:
         card = state.hand(who)
-        steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
-        actx = ActivationContext(ctx.rulings, None, ctx.terrain, turn.choices)
-        board, more = run(replace(state.board, hazard=ctx.cards[card]), HAZARD_CARD_SEQUENCE, actx)
-        steps += more
-        state = replace(state, board=board, discard=state.discard + (card,),
-                        hands=tuple(h for h in state.hands if h[0] != who))
-        if not board.failed:
-            board, more = coolant_leak_end_of_turn(ctx.terrain, board, who)
+        if card is None:
+            steps.append(Step(f"Step C: {who} has no Hazard card (Downed in the Preparation Phase, none was drawn)",
+                              S.HAZARD_CARD, "A Hazard card is drawn in the Preparation Phase for each Squadmate "
+                              "who is not Downed; Step C flips that card.", marks=(who,)))
+        else:
+            steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
+            actx = ActivationContext(ctx.rulings, None, ctx.terrain, turn.choices)
+            board, more = run(replace(state.board, hazard=ctx.cards[card]), HAZARD_CARD_SEQUENCE, actx)
+            steps += more
+            state = replace(state, board=board, discard=state.discard + (card,),
+                            hands=tuple(h for h in state.hands if h[0] != who))
+        if not state.board.failed:
+            board, more = coolant_leak_end_of_turn(ctx.terrain, state.board, who)
             steps += more
             state = replace(state, board=board)
     return state, tuple(s.in_section(section) for s in steps)
@@ -519,9 +839,11 @@ class RoundOutcome(Outcome):
                 "rejected": self.rejected}
 
 
-def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
+def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
                 ) -> tuple[RoundState, RoundContext]:
-    """The initial :class:`RoundState` and the :class:`RoundContext` of a ``round`` scenario."""
+    """The initial :class:`RoundState` and the :class:`RoundContext` of a ``round`` scenario: its rulings (the
+    file's, then ``rulings``) and a fresh :class:`~explorer.dice.Dice` (``seed``, else the file's ``seed``; the
+    Strategy Rolls' faces the file does not fix come from it). A replay needs a new context (fresh dice)."""
     r = _rulings_for({**scenario.rulings, **(rulings or {})})
     terrain = MapTerrain(_load_map(scenario.map, None), r)
     sqs, ens = check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
@@ -535,10 +857,17 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                           {k: parse_hex(v) for k, v in ch.advance_to.items()},
                           tuple(parse_hex(h) for h in ch.spawn_hex), tuple(ch.opportunity_order))
         acts = tuple(Action(a.box, a.die, tuple(parse_hex(h) for h in a.path), a.target, a.resolve,
-                            f"turns[{i}].actions[{j}]") for j, a in enumerate(t.actions))
-        turns.append(Turn(t.squadmate, acts, choices))
+                            f"turns[{i}].actions[{j}]", a.die_id) for j, a in enumerate(t.actions))
+        roll = None
+        if t.roll is not None:
+            ro = t.roll
+            roll = Roll(ro.lock, tuple(tuple(f) for f in ro.rolls), ro.renegade_tokens,
+                        tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
+                        None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
+        turns.append(Turn(t.squadmate, acts, choices, roll))
     state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck))
-    return state, RoundContext(r, None, terrain, load_sheets(scenario.sheets), cards, tuple(turns))
+    dice = Dice(seed=seed if seed is not None else scenario.seed)
+    return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns))
 
 
 @dataclass(frozen=True)
@@ -557,10 +886,10 @@ def round_outcome(state: RoundState) -> RoundOutcome:
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log)
 
 
-def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None):
+def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
     """The kernel frames of a ``round`` scenario (:data:`ROUND_SEQUENCE`) and its trace (typed result
     :class:`RoundOutcome`)."""
-    state, ctx = round_start(scenario, rulings)
+    state, ctx = round_start(scenario, rulings, seed)
     frames = play(state, ROUND_SEQUENCE, ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "A Round", frames, ctx.rulings.consulted)
@@ -569,12 +898,13 @@ def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
                   seed: int | None = None) -> Trace:
-    """Play one Round (:data:`ROUND_SEQUENCE`). ``seed`` is unused (the dice taken are declared; the Enemy Bag's
-    draws are the file's ``bag``).
+    """Play one Round (:data:`ROUND_SEQUENCE`). ``seed`` (else the file's) rolls the Strategy Roll faces a
+    ``[turns.roll]`` does not fix; turns without a roll declare their faces; the Enemy Bag's draws are the file's
+    ``bag``.
 
     Returns:
         a Trace whose typed ``result`` is a :class:`RoundOutcome`; its JSON ``outcome`` is ``{"squadmates": {name:
         {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage, stunned}}, "returned_to_bag",
         "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``.
     """
-    return play_round(scenario, rulings)[1]
+    return play_round(scenario, rulings, seed)[1]
