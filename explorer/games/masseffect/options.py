@@ -356,6 +356,35 @@ DICE_WITHOUT_SPACE = RulingOption(
                 "shown, not a condition of it. The text does not foresee a sheet with no matching space left.",
 )
 
+LOOT_PICKUP = RulingOption(
+    key="loot_pickup",
+    title="Loot tokens in a hex a Squadmate only passes through during a Move",
+    section="Additional Rules › Loot Tokens; Playing a Mission › Squadmate Phase › Basic Actions (Move)",
+    readings={
+        "entered": "Every hex the Squadmate moves into during a Move counts: passing through a hex with Loot tokens "
+                   "flips them and adds them to the Inventory.",
+        "end_of_move": "Only the hex where the Move ends counts; Loot in hexes passed through stays face-down.",
+    },
+    default="entered",
+    why_default="Loot Tokens says 'when a Squadmate moves into a hex', and each Movement Point moves the Squadmate "
+                "into an adjacent hex (Basic Actions › Move); nothing requires the Move to end there.",
+)
+
+GRENADE_SHROUDED = RulingOption(
+    key="grenade_shrouded",
+    title="An Enemy in a Shrouded area in or next to a Grenade's target hex",
+    section="Interacting with the Mission Map › Shrouded Areas; Additional Rules › Grenade and Grenade Cache Tokens",
+    readings={
+        "spared": "Enemies in Shrouded areas cannot be targeted, so a Grenade does not Damage them.",
+        "damaged": "A Grenade targets a hex, not an Enemy: every Enemy in or adjacent to the hex suffers the Damage, "
+                   "Shrouded or not.",
+    },
+    default="spared",
+    why_default="Shrouded Areas says those Enemies 'cannot be targeted by Attacks or Abilities' and shows them "
+                "Stunned side up as not yet engaged; the Grenade text damages 'each Enemy' without mentioning "
+                "Shrouded areas, so the stricter, explicit rule is kept.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

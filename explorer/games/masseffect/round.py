@@ -47,6 +47,16 @@ face, or the die ``die_id`` names. ``box = "Revive"`` with ``target = "<Squadmat
 an adjacent hex with the Hit and Shield Points the back of its sheet gives (sheet file: ``revived_hit_points``,
 ``revived_shield_points``; a stand-in); whether it takes its turn this Round is the ruling ``revived_turn``.
 
+Loot and the Inventory (Loot Tokens; Grenade and Grenade Cache Tokens; Medi-gel Tokens)::
+
+    inventory = ["medi_gel"]    # the squad's Inventory at the start of the Round
+    [loot]                      # face-down Loot tokens on the map: hex -> kinds
+    "0,-1" = ["grenade", "medi_gel"]
+    [[turns.actions.items]]     # a token used at the start or end of that Action
+    use = "grenade"             # grenade, grenade_cache (at = the target hex) or medi_gel (target = a Squadmate)
+    when = "end"
+    at = "3,-1"
+
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
 in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects, Downed
 Squadmates' turns and Locked dice (the back of their sheet is not printed in the rulebook: they take no Actions).
@@ -74,19 +84,21 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
                          Instruction, MapTerrain, _card, _hex_field, _load_map, coolant_leak_end_of_turn,
                          inferno_start_of_round, opportunity_attacks, shrouded_now)
 from .options import rulings as _rulings_for
-from .results import EnemyAt, Happening, OnPointPassed, Refused, Revived, SquadmateAt
+from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
 from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
 from .strategy import (ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext, StrategyState,
                        begin_strategy_roll, fill_spaces, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
-from .units import (enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp, give_biotic_effect,
-                    pass_on_point, restore_shields, stun)
+from .units import (GRENADE_DAMAGE, enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp,
+                    give_biotic_effect, medi_gel, pass_on_point, restore_shields, stun)
 
 STRATEGY_DICE = 12
 """The Strategy Pool: twelve Strategy dice (The Strategy Pool)."""
 DICE_PER_TURN = 3
 """A Squadmate always takes three dice from the Pool on its turn (Step B: Actions)."""
+GRENADE_RANGE = 3
+"""Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 
 
 # --- the file -------------------------------------------------------------------------------------------------------
@@ -97,6 +109,27 @@ class HazardCardSpec(Strict):
     instructions: list[HazardInstruction] = Field(min_length=1, max_length=8)
 
 
+LootKind = Literal["grenade", "grenade_cache", "medi_gel", "intel_cache"]
+"""What a Loot token shows once flipped (Loot Tokens: the Grenade, Grenade Cache, Medi-gel and Intel Cache tokens)."""
+
+LOOT_IN_BOX: dict[str, int] = {"grenade": 2, "grenade_cache": 1, "medi_gel": 5, "intel_cache": 4}
+"""Components: how many tokens of each kind the box holds (2 + 1 + 5 + 4: the twelve Loot tokens)."""
+
+LOOT_LABEL: dict[str, str] = {"grenade": "Grenade", "grenade_cache": "Grenade Cache", "medi_gel": "Medi-gel",
+                              "intel_cache": "Intel Cache"}
+"""The book's name of each token kind."""
+
+
+class ItemSpec(Strict):
+    """A token of the Inventory used at the ``start`` or ``end`` of an Action: a Grenade (Cache) thrown at hex ``at``,
+    or Medi-gel on Squadmate ``target`` (Grenade and Grenade Cache Tokens; Medi-gel Tokens)."""
+
+    use: Literal["grenade", "grenade_cache", "medi_gel"]
+    when: Literal["start", "end"] = "end"
+    at: str | None = Field(default=None, max_length=20)
+    target: str | None = Field(default=None, max_length=40)
+
+
 class ActionSpec(Strict):
     box: str = Name
     die: DieFace
@@ -104,6 +137,7 @@ class ActionSpec(Strict):
     path: list[str] = Field(default_factory=list, max_length=12)
     target: str | None = Field(default=None, max_length=40)
     resolve: bool = True
+    items: list[ItemSpec] = Field(default_factory=list, max_length=4)
 
 
 class RollSpec(Strict):
@@ -138,6 +172,8 @@ class RoundScenario(Header):
     bag: list[EnemySpec] = Field(default_factory=list, max_length=30)
     hazard_deck: list[HazardCardSpec] = Field(min_length=1, max_length=64)
     turns: list[TurnSpec] = Field(default_factory=list, max_length=5)
+    loot: dict[str, list[LootKind]] = Field(default_factory=dict, max_length=12)
+    inventory: list[LootKind] = Field(default_factory=list, max_length=12)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -181,9 +217,34 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                     names_check(a.target, names, f"{f}.target", source)
                 else:
                     names_check(a.target, enemy_names, f"{f}.target", source)
+            for k, it in enumerate(a.items):
+                if it.use == "medi_gel":
+                    if it.target is None:
+                        raise ScenarioError(f"{f}.items[{k}].target", "Medi-gel needs the Squadmate it is used on",
+                                            names, source)
+                    names_check(it.target, names, f"{f}.items[{k}].target", source)
+                else:
+                    if it.at is None:
+                        raise ScenarioError(f"{f}.items[{k}].at", "a Grenade needs its target hex", "a hex 'q,r'",
+                                            source)
+                    if _hex_field(it.at, f"{f}.items[{k}].at", source) not in m:
+                        raise ScenarioError(f"{f}.items[{k}].at", f"hex {it.at} is not on the map", "a hex of the map",
+                                            source)
             if a.die_id is not None and t.roll is None:
                 raise ScenarioError(f"{f}.die_id", "names a die of a rolled Pool, but this turn has no [turns.roll]",
                                     "no die_id, or a [turns.roll] table for the turn", source)
+    counts = dict.fromkeys(LOOT_IN_BOX, 0)
+    for h, tokens in sc.loot.items():
+        if _hex_field(h, f"loot.{h}", source) not in m:
+            raise ScenarioError(f"loot.{h}", f"hex {h} is not on the map", "a hex of the map", source)
+        for tok in tokens:
+            counts[tok] += 1
+    for tok in sc.inventory:
+        counts[tok] += 1
+    for tok, n in counts.items():
+        if n > LOOT_IN_BOX[tok]:
+            raise ScenarioError("loot", f"{n} {tok} tokens on the map and in the Inventory; the box holds "
+                                f"{LOOT_IN_BOX[tok]}", f"at most {LOOT_IN_BOX[tok]}", source)
     hands = sum(1 for s in sqs if not s.downed)
     if len(sc.hazard_deck) < hands:
         raise ScenarioError("hazard_deck", f"{len(sc.hazard_deck)} cards; the Preparation Phase draws {hands}",
@@ -217,6 +278,18 @@ def _check_roll(t: TurnSpec, i: int, source: str) -> None:
 
 
 @dataclass(frozen=True)
+class Item:
+    """A Loot token used at the ``when`` (start / end) of an Action (see :class:`ItemSpec`); ``field``: its place in
+    the file (``turns[i].actions[j].items[k]``)."""
+
+    use: str
+    when: str
+    at: Hex | None
+    target: str | None
+    field: str
+
+
+@dataclass(frozen=True)
 class Action:
     """One declared Action (see :class:`ActionSpec`); ``field``: its place in the file (``turns[i].actions[j]``);
     ``die_id``: the die of a rolled Pool it takes (``None``: the first die showing ``die``)."""
@@ -228,6 +301,7 @@ class Action:
     resolve: bool
     field: str
     die_id: str | None = None
+    items: tuple[Item, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -269,6 +343,8 @@ class RoundState:
             turn declared its faces without a roll); ``rolled``: they are the current Squadmate's Strategy Roll
             (Step B takes its dice from them).
         revived: the Squadmates Revived this Round (Basic Actions › Revive).
+        loot: ``(hex, tokens)`` of the face-down Loot tokens still on the map; ``inventory``: the squad's Inventory
+            (Loot Tokens), in the order the tokens were gained.
     """
 
     board: Board
@@ -283,6 +359,8 @@ class RoundState:
     dice: tuple[Die, ...] = ()
     rolled: bool = False
     revived: tuple[str, ...] = ()
+    loot: tuple[tuple[Hex, tuple[str, ...]], ...] = ()
+    inventory: tuple[str, ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -376,6 +454,34 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     return box.name, fits[0]
 
 
+def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: str) -> tuple[Board, list[Step]]:
+    """Damaging Enemies: ``amount`` Damage from ``who`` to ``enemy`` (Elites' Resilience Tracker included); a
+    Defeated Minion goes back to the Enemy Bag and the Squadmate gains 1 XP (Earning XP; for a Grenade as the ruling
+    ``xp_outside_actions`` reads it); an Enemy with the React Tag Damaged but not Defeated moves one hex toward
+    ``who`` (The React Tag)."""
+    from .damage import react_tag
+    from .units import defeat_earns_xp
+
+    res = enemy_damage(enemy, amount, by=who)
+    steps = [s for s in res.steps if not (res.react and s.rule == S.REACT_TAG)]
+    board = board.with_enemy(enemy.name, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, who))
+    if res.defeated:
+        if enemy.kind == "minion":
+            board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+        if defeat_earns_xp(source, ctx.rulings):
+            sq, more = gain_xp(board.squadmate(who), enemy.name)
+            board = board.with_squadmate(sq)
+            steps += more
+        else:
+            steps.append(Step(f"{who} gains no XP for {enemy.name}: a Grenade is not an Ability (ruling "
+                              f"xp_outside_actions = {ctx.rulings.reading('xp_outside_actions')})", S.EARNING_XP,
+                              marks=(who,)))
+    elif res.react:
+        board, more = react_tag(board, ctx, enemy.name, who)
+        steps += more
+    return board, steps
+
+
 def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
     """Ability Actions: the box's effect on its target Enemy (Damage, Stun, a Biotic Effect token), checked against
     the box's range and Line of Fire; Enhanced effects with an Enhanced die (Enhanced Actions)."""
@@ -413,23 +519,12 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Bo
                           f"{box.enhanced_min_distance} or more, so the standard version is used",
                           S.SQUADMATE_COMMENTARY, marks=(act.target,)))
     version = "Enhanced " if enhanced else ""
-    steps.insert(0, Step(f"{who} uses {version}{box.name} on {act.target} ({dist} hexes)",
+    steps.insert(0, Step(f"{who} uses {version}{box.name} on {act.target} ({plural(dist, 'hex', 'hexes')})",
                          S.ENHANCED_ACTIONS if enhanced else S.ABILITY_ACTIONS, marks=(who, act.target)))
     if box.damage:
         amount = box.damage[1 if enhanced else 0]
-        res = enemy_damage(enemy, amount, by=who)
-        steps += res.steps
-        board = board.with_enemy(enemy.name, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, who))
-        if res.defeated:
-            if enemy.kind == "minion":
-                board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
-            sq, more = gain_xp(board.squadmate(who), enemy.name)
-            board = board.with_squadmate(sq)
-            steps += more
-        elif res.react:
-            steps = [s for s in steps if s.rule != S.REACT_TAG]
-            board, more = react_tag(board, ctx, enemy.name, who)
-            steps += more
+        board, more = _hit(board, ctx, who, enemy, amount, "action")
+        steps += more
         enemy = board.enemy(enemy.name)
     if box.stun and enemy is not None:
         e2, more = stun(enemy)
@@ -570,6 +665,10 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
     what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
     steps = [Step(f"{who} allocates {what} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
                   facts={"box": box, "space": k + 1, "die": act.die, **({"die_id": die.id} if die else {})})]
+    for it in act.items:
+        if it.when == "start":
+            state, more = _use_item(state, ctx, who, it)
+            steps += more
     board = state.board
     if not act.resolve:
         steps.append(Step(f"{box} is not resolved: the die is only placed", S.ACTIONS))
@@ -591,7 +690,132 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
     else:
         board, more = _ability_checked(board, ctx, who, act)
         steps += more
-    return replace(state, board=board), steps
+    state = replace(state, board=board)
+    if box == "Move" and act.resolve:
+        state, more = _pick_up_loot(state, ctx, who)
+        steps += more
+    return state, steps
+
+
+def _end_of_action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
+    """The tokens of the Inventory used at the end of ``act`` (:func:`_use_item`), after its effects (which stand
+    even when one of these is refused)."""
+    steps: list[Step] = []
+    for it in act.items:
+        if it.when == "end" and not state.board.failed:
+            state, more = _use_item(state, ctx, who, it)
+            steps += more
+    return state, steps
+
+
+def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
+    """Loot Tokens: the Loot tokens in each hex ``who`` moved into during its Move (the hexes walked: the log's last
+    :class:`~.results.SquadmateMoved`) are flipped face-up and added to the squad's Inventory. Tokens in a hex it only
+    passed through: the ruling ``loot_pickup`` (consulted only then)."""
+    moved = next((e for e in reversed(state.board.log) if isinstance(e, SquadmateMoved) and e.squadmate == who),
+                 None)
+    if moved is None or len(moved.path) < 2 or not state.loot:
+        return state, []
+    entered = [parse_hex(h) for h in moved.path[1:]]
+    on_map = dict(state.loot)
+    hits = [h for h in dict.fromkeys(entered) if h in on_map]
+    if any(h != entered[-1] for h in hits) and ctx.rulings.reading("loot_pickup") == "end_of_move":
+        passed = [h for h in hits if h != entered[-1]]
+        hits = [h for h in hits if h == entered[-1]]
+        steps = [Step(f"{who} only passes through {', '.join(map(str, passed))}: the Loot there stays face-down "
+                      "(ruling loot_pickup = end_of_move)", S.LOOT_TOKENS, marks=(who,))]
+    else:
+        steps = []
+    inventory = list(state.inventory)
+    for h in hits:
+        tokens = on_map.pop(h)
+        inventory += tokens
+        names = ", ".join(LOOT_LABEL[t] for t in tokens)
+        steps.append(Step(f"{who} moves into {h}: {plural(len(tokens), 'Loot token')} flipped face-up ({names}), "
+                          "added to the Inventory", S.LOOT_TOKENS, "Any Squadmate can use the Inventory's tokens.",
+                          facts={"hex": str(h), "tokens": list(tokens), "inventory": inventory}, marks=(who,)))
+    loot = tuple((h, t) for h, t in state.loot if h in on_map)
+    return replace(state, loot=loot, inventory=tuple(inventory)), steps
+
+
+def _use_item(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[RoundState, list[Step]]:
+    """A token of the Inventory discarded at the start or end of an Action (Grenade and Grenade Cache Tokens;
+    Medi-gel Tokens).
+
+    Raises:
+        RuleViolation: no such token in the Inventory (field ``items[k].use``); a Grenade's hex more than three hexes
+            away or not in Line of Fire (``items[k].at``); Medi-gel on a Squadmate out of reach or Downed
+            (``items[k].target``).
+    """
+    step = "Step B: Actions"
+    label = LOOT_LABEL[it.use]
+    rule = S.MEDI_GEL if it.use == "medi_gel" else S.GRENADES
+    if it.use not in state.inventory:
+        held = ", ".join(LOOT_LABEL[t] for t in state.inventory) or "empty"
+        raise RuleViolation(f"no {label} token in the Inventory ({held})", rule, field=f"{it.field}.use", step=step)
+    inventory = list(state.inventory)
+    inventory.remove(it.use)
+    state = replace(state, inventory=tuple(inventory))
+    if it.use == "medi_gel":
+        board = state.board
+        user, target = board.squadmate(who), board.squadmate(it.target)
+        dist = ctx.terrain.distance(user.position, target.position)
+        try:
+            new, steps = medi_gel(user, target, dist, ctx.rulings)
+        except RuleViolation as v:
+            raise _refusal(v, f"{it.field}.target", step) from None
+        board = board.with_squadmate(new).logged(
+            MediGel(who, target.name, new.hit_points - target.hit_points, target.hit_points, new.hit_points,
+                    target.downed and not new.downed))
+        return replace(state, board=board.shown(len(steps))), steps
+    return _grenade(state, ctx, who, it)
+
+
+def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[RoundState, list[Step]]:
+    """Grenade and Grenade Cache Tokens: a target hex in ``who``'s Line of Fire and within three hexes (Counting
+    Distances); each Enemy in it or adjacent to it suffers 2 Damage (Grenade) or 3 (Grenade Cache). An Enemy in a
+    Shrouded area in the blast: the ruling ``grenade_shrouded`` (consulted only then).
+
+    Raises:
+        RuleViolation: the hex is too far or not in Line of Fire (field ``items[k].at``).
+    """
+    board, terrain = state.board, ctx.terrain
+    me = board.squadmate(who)
+    dmg = GRENADE_DAMAGE[it.use]
+    label = LOOT_LABEL[it.use]
+    dist = terrain.distance(me.position, it.at)
+    if dist is None or dist > GRENADE_RANGE:
+        raise RuleViolation(f"hex {it.at} is {dist if dist is not None else 'unreachable'} hexes from {who}: a "
+                            f"Grenade's target hex is within {GRENADE_RANGE}", S.GRENADES, field=f"{it.field}.at",
+                            step="Step B: Actions")
+    if it.at != me.position and not terrain.line_of_fire(me.position, it.at):
+        raise RuleViolation(f"hex {it.at} is not in {who}'s Line of Fire", S.GRENADES, field=f"{it.field}.at",
+                            step="Step B: Actions")
+    blast = [e for e in board.enemies if e.position == it.at or terrain.adjacent(e.position, it.at)]
+    steps: list[Step] = []
+    hidden = [e for e in blast if e.shrouded or shrouded_now(terrain, board, e.position)]
+    if hidden and ctx.rulings.reading("grenade_shrouded") == "spared":
+        blast = [e for e in blast if e not in hidden]
+        steps.append(Step(f"{', '.join(e.name for e in hidden)} in a Shrouded area: no Damage (ruling "
+                          "grenade_shrouded = spared)", S.SHROUDED_AREAS, marks=tuple(e.name for e in hidden)))
+    names = ", ".join(e.name for e in blast) or "no Enemy"
+    steps.insert(0, Step(f"{who} throws a {label} at {it.at} ({plural(dist, 'hex', 'hexes')}, in Line of Fire): {dmg} Damage to each "
+                         f"Enemy in or adjacent to it: {names}", S.GRENADES, "The token goes back to the game box.",
+                         facts={"token": it.use, "hex": str(it.at), "damage": dmg,
+                                "targets": [e.name for e in blast]}, marks=(who, *(e.name for e in blast))))
+    for e in blast:
+        now = board.enemy(e.name)
+        if now is None:
+            continue
+        if e in hidden:                       # ruling grenade_shrouded = damaged: the token stays Shrouded
+            board, more = _hit(board.with_enemy(e.name, replace(now, shrouded=False)), ctx, who,
+                               replace(now, shrouded=False), dmg, "grenade")
+            if board.enemy(e.name) is not None:
+                board = board.with_enemy(e.name, replace(board.enemy(e.name), shrouded=now.shrouded))
+        else:
+            board, more = _hit(board, ctx, who, now, dmg, "grenade")
+        steps += more
+    return replace(state, board=board.shown(len(steps))), steps
 
 
 def _free_spaces(state: RoundState, ctx: RoundContext, who: str) -> list[tuple[str, int, str]]:
@@ -731,6 +955,10 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             steps += more
             if state.board.failed:
                 break
+            state, more = _end_of_action(state, ctx, who, act)
+            steps += more
+            if state.board.failed:
+                break
         if len(turn.actions) < take and not state.board.failed:
             if turn.roll is None:
                 left = plural(take - len(turn.actions), "more die", "more dice")
@@ -825,6 +1053,9 @@ class RoundOutcome(Outcome):
     mission_failed: bool
     rejected: str | None
     events: tuple[Happening, ...] = ()
+    loot_in_play: bool = False
+    inventory: tuple[str, ...] = ()
+    loot: tuple[tuple[str, tuple[str, ...]], ...] = ()
     kind = "round"
 
     @property
@@ -836,7 +1067,9 @@ class RoundOutcome(Outcome):
                 "enemies": {e.name: e.to_json() for e in self.enemies},
                 "returned_to_bag": list(self.returned_to_bag), "on_point": self.on_point,
                 "hazard_discard": list(self.discard), "pool": self.pool, "mission_failed": self.mission_failed,
-                "rejected": self.rejected}
+                "rejected": self.rejected,
+                **({"inventory": list(self.inventory), "loot": {h: list(t) for h, t in self.loot}}
+                   if self.loot_in_play else {})}
 
 
 def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -857,7 +1090,10 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                           {k: parse_hex(v) for k, v in ch.advance_to.items()},
                           tuple(parse_hex(h) for h in ch.spawn_hex), tuple(ch.opportunity_order))
         acts = tuple(Action(a.box, a.die, tuple(parse_hex(h) for h in a.path), a.target, a.resolve,
-                            f"turns[{i}].actions[{j}]", a.die_id) for j, a in enumerate(t.actions))
+                            f"turns[{i}].actions[{j}]", a.die_id,
+                            tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
+                                       f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)))
+                     for j, a in enumerate(t.actions))
         roll = None
         if t.roll is not None:
             ro = t.roll
@@ -865,7 +1101,9 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                         tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
                         None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
         turns.append(Turn(t.squadmate, acts, choices, roll))
-    state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck))
+    state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck),
+                       loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
+                       inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
     return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns))
 
@@ -877,13 +1115,15 @@ class _CardView:
     hazard: list
 
 
-def round_outcome(state: RoundState) -> RoundOutcome:
-    """The typed outcome of a played Round."""
+def round_outcome(state: RoundState, loot_in_play: bool = False) -> RoundOutcome:
+    """The typed outcome of a played Round (``loot_in_play``: the file has Loot tokens or an Inventory, so the
+    outcome lists them)."""
     b = state.board
     return RoundOutcome(
         tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, hex=str(s.position)) for s in b.squadmates),
         tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in b.enemies),
-        b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log)
+        b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
+        loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot))
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
@@ -893,7 +1133,7 @@ def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
     frames = play(state, ROUND_SEQUENCE, ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "A Round", frames, ctx.rulings.consulted)
-    return frames, trace.with_result(round_outcome(final))
+    return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory)))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -905,6 +1145,7 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     Returns:
         a Trace whose typed ``result`` is a :class:`RoundOutcome`; its JSON ``outcome`` is ``{"squadmates": {name:
         {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage, stunned}}, "returned_to_bag",
-        "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``.
+        "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``, plus
+        ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
     """
     return play_round(scenario, rulings, seed)[1]
