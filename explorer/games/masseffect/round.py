@@ -21,9 +21,9 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     [[bag]] ...                 # the Enemy Bag's next Minions, in draw order
     [[hazard_deck]]             # the Hazard deck, top card first
     name = "C1"
-    [[hazard_deck.instructions]]        # as an activation file's [[hazard]]
-    do = "activate"
-    types = ["Husk"]
+    [[hazard_deck.instructions]]        # as an activation file's [[hazard]], plus "activate_turrets"
+    do = "activate"                     # (with damage = N: each Active Turret hits each Squadmate in its
+    types = ["Husk"]                    # Line of Fire for N)
     [[turns]]                   # the players' choices, one table per Squadmate taking a turn
     squadmate = "Shepard"
     [[turns.actions]]           # at most three, in order
@@ -104,9 +104,17 @@ GRENADE_RANGE = 3
 # --- the file -------------------------------------------------------------------------------------------------------
 
 
+class RoundHazardInstruction(HazardInstruction):
+    """A Hazard card instruction of a round file: the ``activation`` kind's, plus ``do = "activate_turrets"`` with
+    the ``damage`` the card shows (Additional Rules › Turrets: the amount is on the Hazard card)."""
+
+    do: Literal["activate", "activate_elites", "activate_spawned", "spawn", "activate_turrets"]
+    damage: int = Field(default=1, ge=1, le=10)
+
+
 class HazardCardSpec(Strict):
     name: str = Name
-    instructions: list[HazardInstruction] = Field(min_length=1, max_length=8)
+    instructions: list[RoundHazardInstruction] = Field(min_length=1, max_length=8)
 
 
 LootKind = Literal["grenade", "grenade_cache", "medi_gel", "intel_cache"]
@@ -911,6 +919,83 @@ def _place_rest(state: RoundState, ctx: RoundContext, who: str, roll: Roll, need
     return state, steps
 
 
+@dataclass(frozen=True)
+class TurretFire:
+    """A Hazard card's "Activate Turrets" instruction: every Active Turret deals ``damage`` to each Squadmate in its
+    Line of Fire (Additional Rules › Turrets)."""
+
+    damage: int
+
+
+def _card_blocks(card: tuple) -> list:
+    """A card's instructions in blocks: runs of Enemy instructions (played by the ``activation`` kind's
+    :data:`~.activation.HAZARD_CARD_SEQUENCE`) and :class:`TurretFire` instructions, in the card's order."""
+    blocks: list = []
+    for ins in card:
+        if isinstance(ins, TurretFire):
+            blocks.append(ins)
+        elif blocks and isinstance(blocks[-1], tuple):
+            blocks[-1] = blocks[-1] + (ins,)
+        else:
+            blocks.append((ins,))
+    return blocks
+
+
+def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple) -> tuple[Board, list[Step]]:
+    """Step C: the card's instructions in order: Enemy instructions by :data:`~.activation.HAZARD_CARD_SEQUENCE`
+    (later runs continue the same card: "Activate Spawned Enemy" still refers to its Spawn), Turrets by
+    :func:`_turrets_fire`."""
+    from .activation import CardInstruction
+
+    actx = ActivationContext(ctx.rulings, None, ctx.terrain, choices)
+    steps: list[Step] = []
+    started = False
+    for block in _card_blocks(card):
+        if isinstance(block, TurretFire):
+            board, more = _turrets_fire(board, ctx, block.damage)
+        elif not started:
+            board, more = run(replace(board, hazard=block), HAZARD_CARD_SEQUENCE, actx)
+            started = True
+        else:
+            todo = tuple(CardInstruction(i) for i in range(1, len(block) + 1))
+            board, more = run(replace(board, hazard=block, agenda=todo), HAZARD_CARD_SEQUENCE[1:], actx)
+        steps += more
+        if board.failed:
+            break
+    return board, steps
+
+
+def _turrets_fire(board: Board, ctx: RoundContext, damage: int) -> tuple[Board, list[Step]]:
+    """Additional Rules › Turrets: each Active Turret (in hex order; a Squadmate in several Lines of Fire takes each
+    Turret's Damage in turn, so the order changes no total) deals ``damage`` to each Squadmate in its Line of Fire
+    (its own hex and one straight line in its facing: :func:`.geometry.turret_targets`); a Disabled Turret has no
+    Line of Fire. A Downed Squadmate is not Damaged again."""
+    from .geometry import turret_targets
+
+    m = ctx.terrain.map
+    steps = [Step(f"Turrets Activate: {damage} Damage to each Squadmate in an Active Turret's Line of Fire",
+                  S.TURRETS, "The amount is the Hazard card's." if m.turrets else "There is no Turret on this map.",
+                  facts={"damage": damage, "turrets": len(m.turrets)})]
+    board = board.shown(1)
+    for t in m.turrets:
+        if not t.active:
+            steps.append(Step(f"Turret at {t.hex} is Disabled: no Line of Fire, no Damage", S.TURRETS))
+            board = board.shown(1)
+            continue
+        hexes = turret_targets(m, t.hex, rulings=ctx.rulings)
+        hit = [s.name for s in board.squadmates if s.position in hexes and not s.downed]
+        steps.append(Step(f"Turret at {t.hex}: {', '.join(hit) if hit else 'no Squadmate'} in its Line of Fire",
+                          S.TURRETS, f"Its Line of Fire: {', '.join(str(h) for h in sorted(hexes))}.",
+                          facts={"turret": str(t.hex), "targets": hit}, marks=tuple(hit)))
+        board = board.shown(1)
+        for name in hit:
+            board, more = board.hurt(name, damage, f"the Turret at {t.hex}")
+            steps += more
+            if board.failed:
+                return board, steps
+    return board, steps
+
+
 def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundState, tuple[Step, ...]]:
     """Squadmate Phase: turn ``n`` (from 1) of :attr:`RoundState.order`: Step A (with a ``[turns.roll]``: the
     Strategy Roll played by :func:`_strategy_roll`, Lock, Core Ability triggers and re-rolls; without: the dice taken
@@ -987,8 +1072,7 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                               "who is not Downed; Step C flips that card.", marks=(who,)))
         else:
             steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
-            actx = ActivationContext(ctx.rulings, None, ctx.terrain, turn.choices)
-            board, more = run(replace(state.board, hazard=ctx.cards[card]), HAZARD_CARD_SEQUENCE, actx)
+            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
             steps += more
             state = replace(state, board=board, discard=state.discard + (card,),
                             hands=tuple(h for h in state.hands if h[0] != who))
@@ -1082,7 +1166,8 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
     sqs, ens = check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
     bag = tuple(b.build() for b in scenario.bag)
     board = Board(sqs, ens, scenario.on_point, bag)
-    cards = {c.name: tuple(_card(_CardView(c.instructions))) for c in scenario.hazard_deck}
+    cards = {c.name: tuple(TurretFire(i.damage) if i.do == "activate_turrets" else _card(_CardView([i]))[0]
+                           for i in c.instructions) for c in scenario.hazard_deck}
     turns = []
     for i, t in enumerate(scenario.turns):
         ch = t.choices
