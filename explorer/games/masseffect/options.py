@@ -385,6 +385,36 @@ GRENADE_SHROUDED = RulingOption(
                 "Shrouded areas, so the stricter, explicit rule is kept.",
 )
 
+HAZARD_RESHUFFLE = RulingOption(
+    key="hazard_reshuffle",
+    title="When the Hazard deck that runs out is rebuilt from the discard pile",
+    section="Playing a Mission › Step C: Hazard Card; Preparation Phase",
+    readings={
+        "when_empty": "As soon as the last card is drawn, the discard pile is shuffled into the new deck; cards "
+                      "discarded later this Round start the next discard pile.",
+        "when_drawn": "Only when a card must be drawn from the empty deck: the discard pile then also holds every "
+                      "card resolved since the deck ran out.",
+    },
+    default="when_empty",
+    why_default="Step C says 'if the Hazard Deck runs out, shuffle the discard pile': the condition is the deck "
+                "running out, not the next draw.",
+)
+
+DOWNED_HAZARD_CARD = RulingOption(
+    key="downed_hazard_card",
+    title="The face-down Hazard card of a Squadmate Downed after the Preparation Phase",
+    section="Playing a Mission › Step C: Hazard Card; Squadmate Sheets › Downed Squadmates",
+    readings={
+        "discarded": "A Downed Squadmate makes no Actions, so there is no Step C for it: its card goes to the "
+                     "discard pile unresolved when its turn comes.",
+        "resolved": "The card was drawn for the Squadmate and is still flipped and resolved on its turn, with it as "
+                    "the current Squadmate.",
+    },
+    default="discarded",
+    why_default="Step C begins 'once a Squadmate has made their Actions'; a Downed Squadmate makes none and follows "
+                "the back of its sheet, and the Preparation Phase draws no card for a Downed Squadmate at all.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

@@ -15,6 +15,8 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
 
     map = "open"                # a built-in map name or an inline [map] table
     on_point = "Shepard"        # the On Point Squadmate (takes the first turn)
+    rounds = 1                  # Rounds to play (1..12; several: ROUNDS_SEQUENCE, sections "Round r · ...")
+    reshuffles = [["C2", "C1"]] # the new deck's order each time the Hazard deck runs out (else: the seed)
     sheets = "standin"          # the sheet file: "standin" (built-in stand-in) or a path
     [[squadmates]] ...          # seating order, clockwise, with positions (see unit_specs)
     [[enemies]] ...             # with positions
@@ -24,8 +26,9 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     [[hazard_deck.instructions]]        # as an activation file's [[hazard]], plus "activate_turrets"
     do = "activate"                     # (with damage = N: each Active Turret hits each Squadmate in its
     types = ["Husk"]                    # Line of Fire for N)
-    [[turns]]                   # the players' choices, one table per Squadmate taking a turn
+    [[turns]]                   # the players' choices, one table per Squadmate taking a turn (per Round)
     squadmate = "Shepard"
+    round = 1                   # the Round of this turn (default 1)
     [[turns.actions]]           # at most three, in order
     box = "Move"                # a Basic Action (Move, Mission, Revive) or an Ability Box of the sheet
     die = "move_3"              # move_2, move_3, standard, enhanced, move_2_or_standard
@@ -161,8 +164,13 @@ class RollSpec(Strict):
     place: list[str] | None = Field(default=None, max_length=DICE_PER_TURN)
 
 
+MAX_ROUNDS = 12
+"""The most Rounds one round file plays."""
+
+
 class TurnSpec(Strict):
     squadmate: str = Name
+    round: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     roll: RollSpec | None = None
     actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
@@ -179,7 +187,9 @@ class RoundScenario(Header):
     enemies: list[EnemySpec] = Field(default_factory=list, max_length=40)
     bag: list[EnemySpec] = Field(default_factory=list, max_length=30)
     hazard_deck: list[HazardCardSpec] = Field(min_length=1, max_length=64)
-    turns: list[TurnSpec] = Field(default_factory=list, max_length=5)
+    turns: list[TurnSpec] = Field(default_factory=list, max_length=5 * MAX_ROUNDS)
+    rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
+    reshuffles: list[list[str]] = Field(default_factory=list, max_length=MAX_ROUNDS)
     loot: dict[str, list[LootKind]] = Field(default_factory=dict, max_length=12)
     inventory: list[LootKind] = Field(default_factory=list, max_length=12)
 
@@ -211,10 +221,13 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     seen = set()
     for i, t in enumerate(sc.turns):
         names_check(t.squadmate, names, f"turns[{i}].squadmate", source)
-        if t.squadmate in seen:
+        if t.round > sc.rounds:
+            raise ScenarioError(f"turns[{i}].round", f"round {t.round}, but the file plays {plural(sc.rounds, 'Round')}",
+                                f"1 to {sc.rounds}", source)
+        if (t.round, t.squadmate) in seen:
             raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} takes one turn per Round",
-                                "one [[turns]] table per Squadmate", source)
-        seen.add(t.squadmate)
+                                "one [[turns]] table per Squadmate and Round", source)
+        seen.add((t.round, t.squadmate))
         _check_roll(t, i, source)
         for j, a in enumerate(t.actions):
             f = f"turns[{i}].actions[{j}]"
@@ -253,6 +266,14 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         if n > LOOT_IN_BOX[tok]:
             raise ScenarioError("loot", f"{n} {tok} tokens on the map and in the Inventory; the box holds "
                                 f"{LOOT_IN_BOX[tok]}", f"at most {LOOT_IN_BOX[tok]}", source)
+    cards = [c.name for c in sc.hazard_deck]
+    if len(set(cards)) != len(cards):
+        raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
+    for k, order in enumerate(sc.reshuffles):
+        bad = next((c for c in order if c not in cards), None)
+        if bad is not None or len(set(order)) != len(order):
+            raise ScenarioError(f"reshuffles[{k}]", f"{bad!r} is not a card of the Hazard deck" if bad else
+                                "a card named twice", "card names of hazard_deck, each once", source)
     hands = sum(1 for s in sqs if not s.downed)
     if len(sc.hazard_deck) < hands:
         raise ScenarioError("hazard_deck", f"{len(sc.hazard_deck)} cards; the Preparation Phase draws {hands}",
@@ -333,6 +354,7 @@ class Turn:
     actions: tuple[Action, ...]
     choices: Choices
     roll: Roll | None = None
+    round: int = 1
 
 
 @dataclass(frozen=True)
@@ -353,6 +375,7 @@ class RoundState:
         revived: the Squadmates Revived this Round (Basic Actions › Revive).
         loot: ``(hex, tokens)`` of the face-down Loot tokens still on the map; ``inventory``: the squad's Inventory
             (Loot Tokens), in the order the tokens were gained.
+        round: the Round being played (1 ...); ``reshuffled``: how many times the discard pile became the deck.
     """
 
     board: Board
@@ -369,6 +392,9 @@ class RoundState:
     revived: tuple[str, ...] = ()
     loot: tuple[tuple[Hex, tuple[str, ...]], ...] = ()
     inventory: tuple[str, ...] = ()
+    round: int = 1
+    reshuffled: int = 0
+    rounds_to_play: int = 1
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -383,9 +409,15 @@ class RoundContext(Context):
     sheets: Mapping[str, Sheet] | None = None
     cards: Mapping[str, tuple[Instruction, ...]] | None = None
     turns: tuple[Turn, ...] = ()
+    rounds: int = 1
+    reshuffles: tuple[tuple[str, ...], ...] = ()
 
-    def turn_of(self, name: str) -> Turn | None:
-        return next((t for t in self.turns if t.squadmate == name), None)
+    def turn_of(self, name: str, round: int = 1) -> Turn | None:
+        return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
+
+    def section(self, state: "RoundState", name: str) -> str:
+        """A trace section: ``name``, prefixed with the Round when the file plays several."""
+        return f"Round {state.round} · {name}" if self.rounds > 1 else name
 
 
 # --- Preparation Phase ----------------------------------------------------------------------------------------------
@@ -402,29 +434,71 @@ def start_of_round(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tu
     """Inferno Icons: at the start of the Round each Squadmate and Minion in an Inferno hex suffers 1 Damage (Elites
     are unaffected); nothing to say when nobody stands in one."""
     board, steps = inferno_start_of_round(ctx.terrain, state.board)
-    return replace(state, board=board), tuple(s.in_section("Start of the Round") for s in steps)
+    return replace(state, board=board), tuple(s.in_section(ctx.section(state, "Start of the Round")) for s in steps)
 
 
 def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """Preparation Phase: a Hazard card drawn face-down for each Squadmate, none for a Downed one; then the On Point
     player gathers the twelve Strategy dice into the Pool."""
     order = turn_order(state.board.squadmates, state.on_point)
-    deck, hands, steps = state.deck, [], []
+    hands, steps = [], []
     for name in order:
         if state.board.squadmate(name).downed:
             steps.append(Step(f"{name} is Downed: no Hazard card", S.PREPARATION_PHASE, marks=(name,)))
             continue
-        hands.append((name, deck[0]))
-        steps.append(Step(f"Hazard card {deck[0]} drawn face-down for {name}", S.PREPARATION_PHASE,
-                          facts={"squadmate": name, "card": deck[0]}, marks=(name,)))
-        deck = deck[1:]
+        if not state.deck:
+            state, more = _reshuffle(state, ctx)
+            steps += more
+            if not state.deck:
+                steps.append(Step(f"No Hazard card left to draw for {name}: the deck and the discard pile are empty "
+                                  "(every card is in a Squadmate's hand)", S.HAZARD_CARD, marks=(name,)))
+                continue
+        card = state.deck[0]
+        hands.append((name, card))
+        steps.append(Step(f"Hazard card {card} drawn face-down for {name}", S.PREPARATION_PHASE,
+                          facts={"squadmate": name, "card": card}, marks=(name,)))
+        state = replace(state, deck=state.deck[1:])
+        if not state.deck and state.discard and ctx.rulings.reading("hazard_reshuffle") == "when_empty":
+            state, more = _reshuffle(state, ctx)
+            steps += more
+    deck = state.deck
     steps.append(Step(f"The Strategy Pool: {plural(STRATEGY_DICE, 'Strategy die', 'Strategy dice')}, gathered by {state.on_point} "
                       f"(On Point)", S.STRATEGY_POOL,
                       "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
                       "are Locked here.", facts={"pool": STRATEGY_DICE}))
-    new = replace(state, order=order, deck=deck, hands=tuple(hands), pool=STRATEGY_DICE,
-                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)))
-    return new, tuple(s.in_section("Preparation Phase") for s in steps)
+    held = tuple(h for h in state.hands if h[0] not in dict(hands))
+    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE,
+                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)), used=(), revived=())
+    return new, tuple(s.in_section(ctx.section(state, "Preparation Phase")) for s in steps)
+
+
+def _reshuffle(state: RoundState, ctx: RoundContext) -> tuple[RoundState, list[Step]]:
+    """Step C: Hazard Card: the deck ran out: the discard pile is shuffled and turned face-down as the new deck; its
+    order is the file's next ``reshuffles`` entry (it must hold exactly the discarded cards), else drawn from the
+    seed.
+
+    Raises:
+        ScenarioError: a declared order that is not the discard pile (field ``reshuffles[k]``).
+    """
+    pile = state.discard
+    if not pile:
+        return state, []
+    k = state.reshuffled
+    if k < len(ctx.reshuffles):
+        order = ctx.reshuffles[k]
+        if sorted(order) != sorted(pile):
+            raise ScenarioError(f"reshuffles[{k}]", f"{', '.join(order)} is not the discard pile "
+                                f"({', '.join(pile)})", "the discarded cards, each once, in the new deck's order")
+        how = "the order the file gives"
+    else:
+        rest, order = list(pile), []
+        while rest:
+            order.append(rest.pop(ctx.dice.roll(len(rest), "Hazard deck shuffle") - 1))
+        order = tuple(order)
+        how = "shuffled with the seed"
+    st = Step(f"The Hazard deck ran out: the discard pile ({plural(len(pile), 'card')}) is shuffled into a new deck: "
+              f"{', '.join(order)}", S.HAZARD_CARD, f"Top card first; {how}.", facts={"deck": list(order)})
+    return replace(state, deck=tuple(order), discard=(), reshuffled=k + 1), [st]
 
 
 # --- a Squadmate's turn ---------------------------------------------------------------------------------------------
@@ -996,6 +1070,27 @@ def _turrets_fire(board: Board, ctx: RoundContext, damage: int) -> tuple[Board, 
     return board, steps
 
 
+def _downed_card(state: RoundState, ctx: RoundContext, who: str, card: str, first: Step, section: str
+                 ) -> tuple[RoundState, tuple[Step, ...]]:
+    """A Squadmate Downed after the Preparation Phase still holds its face-down Hazard card when its turn comes: the
+    ruling ``downed_hazard_card`` says whether it is resolved (with the Downed Squadmate as the current one) or
+    discarded unresolved."""
+    steps = [first]
+    hands = tuple(h for h in state.hands if h[0] != who)
+    if ctx.rulings.reading("downed_hazard_card") == "discarded":
+        steps.append(Step(f"{who}'s Hazard card {card} is discarded unresolved (ruling downed_hazard_card = "
+                          "discarded)", S.HAZARD_CARD, facts={"card": card}, marks=(who,)))
+        state = replace(state, hands=hands, discard=state.discard + (card,))
+    else:
+        steps.append(Step(f"Step C: {who}'s Hazard card {card} is flipped and resolved all the same (ruling "
+                          "downed_hazard_card = resolved)", S.HAZARD_CARD, facts={"card": card}, marks=(who,)))
+        turn = ctx.turn_of(who, state.round) or Turn(who, (), Choices())
+        board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
+        steps += more
+        state = replace(state, board=board, hands=hands, discard=state.discard + (card,))
+    return state, tuple(s.in_section(section) for s in steps)
+
+
 def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundState, tuple[Step, ...]]:
     """Squadmate Phase: turn ``n`` (from 1) of :attr:`RoundState.order`: Step A (with a ``[turns.roll]``: the
     Strategy Roll played by :func:`_strategy_roll`, Lock, Core Ability triggers and re-rolls; without: the dice taken
@@ -1006,18 +1101,21 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     ends the Round's play. A Downed Squadmate takes no Actions; one Revived this Round takes its turn as the ruling
     ``revived_turn`` reads it."""
     who = state.order[n - 1]
-    section = f"Turn {n}: {who}"
+    section = ctx.section(state, f"Turn {n}: {who}")
     board = replace(state.board, current=who)
     state = replace(state, board=board)
     if board.squadmate(who).downed:
         st = Step(f"{who} is Downed: the sheet's back is not printed in the rulebook, no Actions here",
                   S.DOWNED_SQUADMATES, marks=(who,))
-        return state, (st.in_section(section),)
+        card = state.hand(who)
+        if card is None:
+            return state, (st.in_section(section),)
+        return _downed_card(state, ctx, who, card, st, section)
     if who in state.revived and ctx.rulings.reading("revived_turn") == "no_turn":
         st = Step(f"{who} was Revived this Round: no turn until the next Round (ruling revived_turn = no_turn)",
                   S.BASIC_ACTIONS, marks=(who,))
         return state, (st.in_section(section),)
-    turn = ctx.turn_of(who) or Turn(who, (), Choices())
+    turn = ctx.turn_of(who, state.round) or Turn(who, (), Choices())
     steps: list[Step] = []
     try:
         if turn.roll is None:
@@ -1108,7 +1206,8 @@ def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, t
     nxt, more = pass_on_point(board.squadmates, state.on_point, ctx.rulings)
     steps += more
     board = board.logged(OnPointPassed(state.on_point, nxt))
-    return replace(state, board=board, on_point=nxt), tuple(s.in_section("End Phase") for s in steps)
+    return replace(state, board=board, on_point=nxt), tuple(s.in_section(ctx.section(state, "End Phase"))
+                                                            for s in steps)
 
 
 ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", preparation_phase),
@@ -1117,6 +1216,51 @@ ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", 
 """The ``round`` kind as the kernel plays it: Inferno Damage at the start of the Round, the Preparation Phase, one
 frame per Squadmate's turn (until the Mission
 ends or a declaration is refused), the End Phase."""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One frame of a several-Round play: Round ``round``'s ``kind`` (``start``, ``prep``, ``turn`` ``n``, ``end``)."""
+
+    round: int
+    kind: str
+    n: int = 0
+
+    def __str__(self) -> str:
+        what = {"start": "Start of the Round", "prep": "Preparation Phase", "end": "End Phase"}.get(self.kind,
+                                                                                                  f"Turn {self.n}")
+        return f"Round {self.round} · {what}"
+
+
+def mission_phases(state: RoundState) -> tuple[Phase, ...]:
+    """Every phase of every Round the file plays, in order (a Round: its start, the Preparation Phase, one turn per
+    Squadmate, the End Phase; Sequence of Play: once the End Phase is over a new Round begins)."""
+    n = len(state.board.squadmates)
+    return tuple(p for r in range(1, state.rounds_to_play + 1)
+                 for p in (Phase(r, "start"), Phase(r, "prep"), *(Phase(r, "turn", k) for k in range(1, n + 1)),
+                           Phase(r, "end")))
+
+
+def mission_phase(state: RoundState, ctx: RoundContext, phase: Phase) -> tuple[RoundState, tuple[Step, ...]]:
+    """One phase of a several-Round play (:data:`ROUNDS_SEQUENCE`): the same step functions as one Round's."""
+    if phase.kind == "start":
+        return start_of_round(replace(state, round=phase.round), ctx)
+    if phase.kind == "prep":
+        return preparation_phase(state, ctx)
+    if phase.kind == "turn":
+        return squadmate_turn(state, ctx, phase.n)
+    return round_end_phase(state, ctx)
+
+
+ROUNDS_SEQUENCE = (Each("{item}", mission_phases, mission_phase, stop=round_stopped),)
+"""A round file with ``rounds`` > 1 as the kernel plays it: Round after Round, one frame per phase and turn (the
+frames of :data:`ROUND_SEQUENCE`, named "Round r · ..."), until the Mission ends or a declaration is refused."""
+
+
+def sequence_of(scenario: RoundScenario) -> tuple:
+    """The sequence a round file is played by: :data:`ROUND_SEQUENCE` for one Round (its frames "Start of the
+    Round", "Preparation Phase", "Turn n", "End Phase"), :data:`ROUNDS_SEQUENCE` for ``rounds`` > 1."""
+    return ROUND_SEQUENCE if scenario.rounds == 1 else ROUNDS_SEQUENCE
 
 
 # --- outcome, resolve -----------------------------------------------------------------------------------------------
@@ -1185,12 +1329,14 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
             roll = Roll(ro.lock, tuple(tuple(f) for f in ro.rolls), ro.renegade_tokens,
                         tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
                         None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
-        turns.append(Turn(t.squadmate, acts, choices, roll))
+        turns.append(Turn(t.squadmate, acts, choices, roll, t.round))
     state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck),
+                       rounds_to_play=scenario.rounds,
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
                        inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
-    return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns))
+    return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
+                               tuple(tuple(o) for o in scenario.reshuffles))
 
 
 @dataclass(frozen=True)
@@ -1215,7 +1361,7 @@ def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
     """The kernel frames of a ``round`` scenario (:data:`ROUND_SEQUENCE`) and its trace (typed result
     :class:`RoundOutcome`)."""
     state, ctx = round_start(scenario, rulings, seed)
-    frames = play(state, ROUND_SEQUENCE, ctx)
+    frames = play(state, sequence_of(scenario), ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "A Round", frames, ctx.rulings.consulted)
     return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory)))
