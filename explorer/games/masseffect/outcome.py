@@ -224,6 +224,8 @@ def _units_text(o: DamageOutcome | ActivationOutcome) -> list[str]:
     head = []
     if o.mission_failed:
         head.append("The Mission ends in failure (Shepard is Downed)")
+    elif getattr(o, "ending", None):                # a round file with Mission Objectives or a time limit
+        head.append(f"The Mission ends: {o.ending}")
     if o.rejected:
         head.append("not allowed: " + (o.rejected if isinstance(o.rejected, str) else
                                        f"{'event' if len(o.rejected) == 1 else 'events'} "

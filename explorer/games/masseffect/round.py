@@ -60,9 +60,22 @@ Loot and the Inventory (Loot Tokens; Grenade and Grenade Cache Tokens; Medi-gel 
     when = "end"
     at = "3,-1"
 
+Mission Objectives and Ending a Mission::
+
+    time_limit = 3              # time runs out after the End Phase of this Round (a Failure)
+    [[objectives]]
+    name = "Evacuate the scientists"
+    kind = "paragon"            # paragon, renegade, secondary, loyalty, preliminary
+    after = "Open the lab"      # the Preliminary Objective it is attached to
+    [[turns.actions]]
+    box = "Mission"             # a Mission Action the Mission Rules page allows ...
+    die = "standard"
+    completes = "Open the lab"  # ... completing this Objective
+
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects, Downed
-Squadmates' turns and Locked dice (the back of their sheet is not printed in the rulebook: they take no Actions).
+in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects other than
+completing an Objective, Downed Squadmates' turns and Locked dice (the back of their sheet is not printed in the
+rulebook: they take no Actions), unlocking Abilities, Intel Caches at the end of a Mission.
 """
 
 from __future__ import annotations
@@ -149,6 +162,19 @@ class ActionSpec(Strict):
     target: str | None = Field(default=None, max_length=40)
     resolve: bool = True
     items: list[ItemSpec] = Field(default_factory=list, max_length=4)
+    completes: str | None = Field(default=None, max_length=60)
+
+
+class ObjectiveSpec(Strict):
+    """A Mission Objective (Mission Objectives): its ``name``, its ``kind`` (``paragon``, ``renegade``,
+    ``secondary``, ``loyalty``, ``preliminary``), the Preliminary Objective it is attached to (``after``) and
+    whether it is ``completed`` already. What completes it is on the Mission Rules page: here a Mission Action whose
+    ``completes`` names it."""
+
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["paragon", "renegade", "secondary", "loyalty", "preliminary"]
+    after: str | None = Field(default=None, max_length=60)
+    completed: bool = False
 
 
 class RollSpec(Strict):
@@ -190,6 +216,8 @@ class RoundScenario(Header):
     turns: list[TurnSpec] = Field(default_factory=list, max_length=5 * MAX_ROUNDS)
     rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     reshuffles: list[list[str]] = Field(default_factory=list, max_length=MAX_ROUNDS)
+    objectives: list[ObjectiveSpec] = Field(default_factory=list, max_length=8)
+    time_limit: int | None = Field(default=None, ge=1, le=30)
     loot: dict[str, list[LootKind]] = Field(default_factory=dict, max_length=12)
     inventory: list[LootKind] = Field(default_factory=list, max_length=12)
 
@@ -266,6 +294,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         if n > LOOT_IN_BOX[tok]:
             raise ScenarioError("loot", f"{n} {tok} tokens on the map and in the Inventory; the box holds "
                                 f"{LOOT_IN_BOX[tok]}", f"at most {LOOT_IN_BOX[tok]}", source)
+    _check_objectives(sc, source)
     cards = [c.name for c in sc.hazard_deck]
     if len(set(cards)) != len(cards):
         raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
@@ -279,6 +308,32 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         raise ScenarioError("hazard_deck", f"{len(sc.hazard_deck)} cards; the Preparation Phase draws {hands}",
                             f"at least {hands} cards", source)
     return sc
+
+
+def _check_objectives(sc: "RoundScenario", source: str) -> None:
+    """Mission Objectives: unique names; ``after`` names a Preliminary Objective; Loyalty Objectives replace the
+    Paragon and Renegade ones (Loyalty Objectives); a Mission Action's ``completes`` names an Objective."""
+    names = [o.name for o in sc.objectives]
+    for i, o in enumerate(sc.objectives):
+        if o.name in names[:i]:
+            raise ScenarioError(f"objectives[{i}].name", f"a second Objective named {o.name!r}", "unique names",
+                                source)
+        if o.after is not None:
+            pre = next((p for p in sc.objectives if p.name == o.after), None)
+            if pre is None or pre.kind != "preliminary":
+                raise ScenarioError(f"objectives[{i}].after", f"{o.after!r} is not a Preliminary Objective",
+                                    [p.name for p in sc.objectives if p.kind == "preliminary"], source)
+    kinds = {o.kind for o in sc.objectives}
+    if "loyalty" in kinds and kinds & {"paragon", "renegade"}:
+        raise ScenarioError("objectives", "a Loyalty Objective with Paragon or Renegade ones",
+                            "Loyalty Objectives appear in place of the Paragon and Renegade Objectives", source)
+    for i, t in enumerate(sc.turns):
+        for j, a in enumerate(t.actions):
+            if a.completes is not None:
+                if a.box.lower() != "mission":
+                    raise ScenarioError(f"turns[{i}].actions[{j}].completes", "only a Mission Action completes an "
+                                        "Objective here", 'box = "Mission"', source)
+                names_check(a.completes, names, f"turns[{i}].actions[{j}].completes", source)
 
 
 def _check_roll(t: TurnSpec, i: int, source: str) -> None:
@@ -331,6 +386,7 @@ class Action:
     field: str
     die_id: str | None = None
     items: tuple[Item, ...] = ()
+    completes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -376,6 +432,9 @@ class RoundState:
         loot: ``(hex, tokens)`` of the face-down Loot tokens still on the map; ``inventory``: the squad's Inventory
             (Loot Tokens), in the order the tokens were gained.
         round: the Round being played (1 ...); ``reshuffled``: how many times the discard pile became the deck.
+        completed: the Mission Objectives completed so far; ``ending``: how the Mission ended ("Paragon Victory",
+            "Renegade Victory", "Loyalty Victory", "Failure: time ran out"), ``None`` while it goes on (Shepard
+            Downed is :attr:`Board.failed`).
     """
 
     board: Board
@@ -395,6 +454,8 @@ class RoundState:
     round: int = 1
     reshuffled: int = 0
     rounds_to_play: int = 1
+    completed: tuple[str, ...] = ()
+    ending: str | None = None
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -411,6 +472,8 @@ class RoundContext(Context):
     turns: tuple[Turn, ...] = ()
     rounds: int = 1
     reshuffles: tuple[tuple[str, ...], ...] = ()
+    objectives: Mapping[str, tuple[str, str | None]] | None = None
+    time_limit: int | None = None
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -510,8 +573,9 @@ def turn_numbers(state: RoundState) -> range:
 
 
 def round_stopped(state: RoundState) -> bool:
-    """Shepard is Downed (the Mission ends) or a declaration was refused."""
-    return state.board.failed or state.rejected is not None
+    """The Mission has ended (Shepard is Downed, an Objective that ends it was completed, time ran out) or a
+    declaration was refused."""
+    return state.board.failed or state.rejected is not None or state.ending is not None
 
 
 def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[str, int]:
@@ -766,6 +830,9 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
         board, more = _revive(board, ctx, who, act)
         state = replace(state, revived=state.revived + (act.target,))
         steps += more
+    elif box == "Mission" and act.completes is not None:
+        state, more = _complete_objective(state, ctx, act)
+        steps += more
     elif box == "Mission":
         steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
                           S.BASIC_ACTIONS))
@@ -787,6 +854,43 @@ def _end_of_action(state: RoundState, ctx: RoundContext, who: str, act: Action) 
         if it.when == "end" and not state.board.failed:
             state, more = _use_item(state, ctx, who, it)
             steps += more
+    return state, steps
+
+
+ENDINGS = {"paragon": "Paragon Victory", "renegade": "Renegade Victory", "loyalty": "Loyalty Victory"}
+"""Ending a Mission: the Objectives whose completion ends the Mission, and the victory each gives."""
+
+
+def _complete_objective(state: RoundState, ctx: RoundContext, act: Action) -> tuple[RoundState, list[Step]]:
+    """Mission Objectives: the Mission Action completes ``act.completes`` (the Mission Rules page allows it: the
+    file says so). An Objective attached to a Preliminary Objective cannot be attempted before that one is
+    completed (Preliminary Objectives). A Paragon, Renegade or Loyalty Objective ends the Mission at once with its
+    Victory (Ending a Mission); a Secondary or Preliminary one does not.
+
+    Raises:
+        RuleViolation: already completed, or its Preliminary Objective is not (field ``completes``).
+    """
+    name = act.completes
+    kind, after = ctx.objectives[name]
+    field, step = f"{act.field}.completes", "Step B: Actions"
+    if name in state.completed:
+        raise RuleViolation(f"the Objective {name!r} is already completed", S.MISSION_OBJECTIVES, field=field,
+                            step=step)
+    if after is not None and after not in state.completed:
+        raise RuleViolation(f"{name!r} cannot be attempted until its Preliminary Objective {after!r} is completed",
+                            S.MISSION_OBJECTIVES, field=field, step=step)
+    steps = [Step(f"{kind.title()} Objective completed: {name}", S.MISSION_OBJECTIVES,
+                  "The Mission Rules page says what completes it; the file declares this Mission Action does.",
+                  facts={"objective": name, "kind": kind})]
+    state = replace(state, completed=state.completed + (name,))
+    opened = [o for o, (_, a) in ctx.objectives.items() if a == name]
+    if opened:
+        steps.append(Step(f"Now {', '.join(map(repr, opened))} can be attempted", S.MISSION_OBJECTIVES))
+    if kind in ENDINGS:
+        steps.append(Step(f"The Mission ends: {ENDINGS[kind]}", S.ENDING_A_MISSION,
+                          "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
+                          facts={"ending": ENDINGS[kind]}))
+        state = replace(state, ending=ENDINGS[kind])
     return state, steps
 
 
@@ -1136,12 +1240,14 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
         for act in turn.actions:
             state, more = _action(state, ctx, who, act)
             steps += more
-            if state.board.failed:
+            if state.board.failed or state.ending:
                 break
             state, more = _end_of_action(state, ctx, who, act)
             steps += more
             if state.board.failed:
                 break
+        if state.ending:
+            return state, tuple(s.in_section(section) for s in steps)
         if len(turn.actions) < take and not state.board.failed:
             if turn.roll is None:
                 left = plural(take - len(turn.actions), "more die", "more dice")
@@ -1206,8 +1312,14 @@ def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, t
     nxt, more = pass_on_point(board.squadmates, state.on_point, ctx.rulings)
     steps += more
     board = board.logged(OnPointPassed(state.on_point, nxt))
-    return replace(state, board=board, on_point=nxt), tuple(s.in_section(ctx.section(state, "End Phase"))
-                                                            for s in steps)
+    ending = None
+    if ctx.time_limit is not None and state.round >= ctx.time_limit:
+        ending = "Failure: time ran out"
+        steps.append(Step(f"Time runs out after Round {state.round}: the Mission ends in Failure", S.ENDING_A_MISSION,
+                          "How long the squad has is the Mission Rules page's (the file's time_limit, in Rounds).",
+                          facts={"ending": ending}))
+    return replace(state, board=board, on_point=nxt, ending=ending), tuple(
+        s.in_section(ctx.section(state, "End Phase")) for s in steps)
 
 
 ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", preparation_phase),
@@ -1284,6 +1396,9 @@ class RoundOutcome(Outcome):
     loot_in_play: bool = False
     inventory: tuple[str, ...] = ()
     loot: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    mission_rules: bool = False
+    completed: tuple[str, ...] = ()
+    ending: str | None = None
     kind = "round"
 
     @property
@@ -1297,7 +1412,8 @@ class RoundOutcome(Outcome):
                 "hazard_discard": list(self.discard), "pool": self.pool, "mission_failed": self.mission_failed,
                 "rejected": self.rejected,
                 **({"inventory": list(self.inventory), "loot": {h: list(t) for h, t in self.loot}}
-                   if self.loot_in_play else {})}
+                   if self.loot_in_play else {}),
+                **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {})}
 
 
 def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -1321,7 +1437,8 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
         acts = tuple(Action(a.box, a.die, tuple(parse_hex(h) for h in a.path), a.target, a.resolve,
                             f"turns[{i}].actions[{j}]", a.die_id,
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
-                                       f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)))
+                                       f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
+                            a.completes)
                      for j, a in enumerate(t.actions))
         roll = None
         if t.roll is not None:
@@ -1335,8 +1452,10 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
                        inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
+    state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed))
     return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
-                               tuple(tuple(o) for o in scenario.reshuffles))
+                               tuple(tuple(o) for o in scenario.reshuffles),
+                               {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit)
 
 
 @dataclass(frozen=True)
@@ -1346,15 +1465,17 @@ class _CardView:
     hazard: list
 
 
-def round_outcome(state: RoundState, loot_in_play: bool = False) -> RoundOutcome:
+def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: bool = False) -> RoundOutcome:
     """The typed outcome of a played Round (``loot_in_play``: the file has Loot tokens or an Inventory, so the
-    outcome lists them)."""
+    outcome lists them; ``mission_rules``: it has Objectives or a time limit, so the outcome gives the Objectives
+    completed and how the Mission ended)."""
     b = state.board
     return RoundOutcome(
         tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, hex=str(s.position)) for s in b.squadmates),
         tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in b.enemies),
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
-        loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot))
+        loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
+        state.ending or ("Failure: Shepard is Downed" if b.failed else None))
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
@@ -1364,7 +1485,8 @@ def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
     frames = play(state, sequence_of(scenario), ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "A Round", frames, ctx.rulings.consulted)
-    return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory)))
+    return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory),
+                                                   bool(scenario.objectives) or scenario.time_limit is not None))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
