@@ -90,3 +90,50 @@ def test_file_errors(patch, field):
     with pytest.raises(ScenarioError) as e:
         parse_round(d, "x.toml")
     assert e.value.field == field
+
+
+# --- Unlocking Abilities: the third XP box marked during the Round (built-in me-round-unlock) ----------------------
+
+
+def unlock_data():
+    return read_toml(SCENARIOS / "me-round-unlock.toml")
+
+
+def test_unlock_golden_trace():
+    check_golden(GOLDEN, "me-round-unlock", trace_text(resolve(unlock_data())))
+
+
+def test_the_third_xp_box_unlocks_the_chosen_ability_at_once():
+    t = resolve(unlock_data())
+    unlock = next(s for s in t.steps if s.rule == S.UNLOCKING_ABILITIES)
+    assert unlock.title == "Shepard's XP column is full: Shepard unlocks Warp, usable at once"
+    assert any(s.title == "Shepard uses Warp on Husk B (1 hex)" for s in t.steps)
+    assert t.result.rejected is None
+    shepard = next(s for s in t.result.squadmates if s.name == "Shepard")
+    assert (shepard.shield_points, shepard.hit_points) == (4, 6)      # Husk B's Attack Value counts as 0
+
+
+def test_without_the_unlock_warp_stays_locked():
+    d = unlock_data()
+    d["unlocks"] = []
+    t = resolve(d)
+    assert any("may unlock an Ability (the file names none)" in s.title for s in t.steps)
+    last = t.steps[-1]
+    assert last.facts["field"] == "turns[0].actions[2].box" and last.rule == S.UNLOCKING_ABILITIES
+    d = unlock_data()
+    d["squadmates"][0]["xp"] = 1                      # the column is not full after one Defeat
+    t = resolve(d)
+    assert t.steps[-1].facts["field"] == "turns[0].actions[2].box"
+
+
+@pytest.mark.parametrize("unlocks,field", [
+    ([{"squadmate": "Shepard", "box": "Shoot"}], "unlocks[0].box"),              # not a Locked Ability
+    ([{"squadmate": "Shepard", "box": "Warp"}, {"squadmate": "Shepard", "box": "Warp"}], "unlocks[1].squadmate"),
+    ([{"squadmate": "Joker", "box": "Warp"}], "unlocks[0].squadmate"),
+])
+def test_unlock_file_errors(unlocks, field):
+    d = unlock_data()
+    d["unlocks"] = unlocks
+    with pytest.raises(ScenarioError) as e:
+        parse_round(d, "x.toml")
+    assert e.value.field == field

@@ -60,6 +60,12 @@ Loot and the Inventory (Loot Tokens; Grenade and Grenade Cache Tokens; Medi-gel 
     when = "end"
     at = "3,-1"
 
+Unlocking an Ability when a Squadmate's XP column fills (the player's choice, declared)::
+
+    [[unlocks]]
+    squadmate = "Shepard"
+    box = "Warp"                # a Locked Ability of the sheet, usable as soon as the third XP box is marked
+
 Mission Objectives and Ending a Mission::
 
     time_limit = 3              # time runs out after the End Phase of this Round (a Failure)
@@ -75,7 +81,7 @@ Mission Objectives and Ending a Mission::
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
 in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects other than
 completing an Objective, Downed Squadmates' turns and Locked dice (the back of their sheet is not printed in the
-rulebook: they take no Actions), unlocking Abilities, Intel Caches at the end of a Mission.
+rulebook: they take no Actions), Advanced and Loyalty Abilities' prerequisites, Intel Caches at the end of a Mission.
 """
 
 from __future__ import annotations
@@ -165,6 +171,14 @@ class ActionSpec(Strict):
     completes: str | None = Field(default=None, max_length=60)
 
 
+class UnlockSpec(Strict):
+    """The Ability a Squadmate's player unlocks when its XP column fills this Mission (Unlocking Abilities: the
+    player's choice)."""
+
+    squadmate: str = Name
+    box: str = Field(min_length=1, max_length=40)
+
+
 class ObjectiveSpec(Strict):
     """A Mission Objective (Mission Objectives): its ``name``, its ``kind`` (``paragon``, ``renegade``,
     ``secondary``, ``loyalty``, ``preliminary``), the Preliminary Objective it is attached to (``after``) and
@@ -218,6 +232,7 @@ class RoundScenario(Header):
     reshuffles: list[list[str]] = Field(default_factory=list, max_length=MAX_ROUNDS)
     objectives: list[ObjectiveSpec] = Field(default_factory=list, max_length=8)
     time_limit: int | None = Field(default=None, ge=1, le=30)
+    unlocks: list[UnlockSpec] = Field(default_factory=list, max_length=5)
     loot: dict[str, list[LootKind]] = Field(default_factory=dict, max_length=12)
     inventory: list[LootKind] = Field(default_factory=list, max_length=12)
 
@@ -295,6 +310,16 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError("loot", f"{n} {tok} tokens on the map and in the Inventory; the box holds "
                                 f"{LOOT_IN_BOX[tok]}", f"at most {LOOT_IN_BOX[tok]}", source)
     _check_objectives(sc, source)
+    for i, u in enumerate(sc.unlocks):
+        names_check(u.squadmate, names, f"unlocks[{i}].squadmate", source)
+        if u.squadmate in [x.squadmate for x in sc.unlocks[:i]]:
+            raise ScenarioError(f"unlocks[{i}].squadmate", f"{u.squadmate} fills one XP column per Mission",
+                                "one unlock per Squadmate", source)
+        box = sheets[u.squadmate].box(u.box)
+        locked = [b.name for b in sheets[u.squadmate].boxes if not b.unlocked]
+        if box is None or box.unlocked:
+            raise ScenarioError(f"unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s sheet",
+                                locked or "no Locked Ability", source)
     cards = [c.name for c in sc.hazard_deck]
     if len(set(cards)) != len(cards):
         raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
@@ -435,6 +460,7 @@ class RoundState:
         completed: the Mission Objectives completed so far; ``ending``: how the Mission ended ("Paragon Victory",
             "Renegade Victory", "Loyalty Victory", "Failure: time ran out"), ``None`` while it goes on (Shepard
             Downed is :attr:`Board.failed`).
+        unlocked: ``(Squadmate, box)`` of the Abilities unlocked during play (Unlocking Abilities).
     """
 
     board: Board
@@ -456,6 +482,7 @@ class RoundState:
     rounds_to_play: int = 1
     completed: tuple[str, ...] = ()
     ending: str | None = None
+    unlocked: tuple[tuple[str, str], ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -474,6 +501,7 @@ class RoundContext(Context):
     reshuffles: tuple[tuple[str, ...], ...] = ()
     objectives: Mapping[str, tuple[str, str | None]] | None = None
     time_limit: int | None = None
+    unlocks: Mapping[str, str] | None = None
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -585,7 +613,7 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     if box is None:
         raise RuleViolation(f"{who}'s sheet has no box {act.box!r} (boxes: {', '.join(b.name for b in sheet.boxes)})",
                             S.SQUADMATE_SHEETS, field=f"{act.field}.box", step="Step B: Actions")
-    if not box.unlocked:
+    if not box.unlocked and (who, box.name) not in state.unlocked:
         raise RuleViolation(f"{who}'s {box.name} is a Locked Ability: it cannot be used until unlocked",
                             S.UNLOCKING_ABILITIES, field=f"{act.field}.box", step="Step B: Actions")
     free = [k for k in range(len(box.spaces)) if (who, box.name, k) not in state.used]
@@ -892,6 +920,26 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action) -> tu
                           facts={"ending": ENDINGS[kind]}))
         state = replace(state, ending=ENDINGS[kind])
     return state, steps
+
+
+def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -> tuple[RoundState, list[Step]]:
+    """Earning XP; Unlocking Abilities: when an Action fills the third box of ``who``'s XP column, its player
+    immediately unlocks an Ability of their choice: the file's ``unlocks`` entry for it (none: the step says the
+    choice is not given)."""
+    from .units import XP_PER_MISSION
+
+    now = state.board.squadmate(who).xp
+    if not before < XP_PER_MISSION <= now:
+        return state, []
+    box = (ctx.unlocks or {}).get(who)
+    if box is None:
+        return state, [Step(f"{who}'s XP column is full: {who} may unlock an Ability (the file names none)",
+                            S.UNLOCKING_ABILITIES, marks=(who,))]
+    name = ctx.sheets[who].box(box).name
+    st = Step(f"{who}'s XP column is full: {who} unlocks {name}, usable at once", S.UNLOCKING_ABILITIES,
+              "As soon as the third box is marked, the player unlocks an Ability of their choice (the file's unlocks).",
+              facts={"squadmate": who, "unlocked": name}, marks=(who,))
+    return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
 
 
 def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
@@ -1238,6 +1286,7 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                 raise RuleViolation(f"the Strategy Pool held {plural(take, 'die')}: no die for a further Action",
                                     S.ACTIONS, field=turn.actions[take].field, step="Step B: Actions")
         for act in turn.actions:
+            xp = state.board.squadmate(who).xp
             state, more = _action(state, ctx, who, act)
             steps += more
             if state.board.failed or state.ending:
@@ -1246,6 +1295,8 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             steps += more
             if state.board.failed:
                 break
+            state, more = _unlock_on_xp(state, ctx, who, xp)
+            steps += more
         if state.ending:
             return state, tuple(s.in_section(section) for s in steps)
         if len(turn.actions) < take and not state.board.failed:
@@ -1455,7 +1506,8 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
     state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed))
     return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
                                tuple(tuple(o) for o in scenario.reshuffles),
-                               {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit)
+                               {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
+                               {u.squadmate: u.box for u in scenario.unlocks})
 
 
 @dataclass(frozen=True)
