@@ -109,7 +109,7 @@ from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
 from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
 from .strategy import (ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext, StrategyState,
-                       begin_strategy_roll, fill_spaces, lock_die)
+                       begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
 from .units import (GRENADE_DAMAGE, enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp,
@@ -265,7 +265,8 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     for i, t in enumerate(sc.turns):
         names_check(t.squadmate, names, f"turns[{i}].squadmate", source)
         if t.round > sc.rounds:
-            raise ScenarioError(f"turns[{i}].round", f"round {t.round}, but the file plays {plural(sc.rounds, 'Round')}",
+            raise ScenarioError(f"turns[{i}].round",
+                                f"round {t.round}, but the file plays {plural(sc.rounds, 'Round')}",
                                 f"1 to {sc.rounds}", source)
         if (t.round, t.squadmate) in seen:
             raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} takes one turn per Round",
@@ -659,8 +660,6 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
 def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
     """Ability Actions: the box's effect on its target Enemy (Damage, Stun, a Biotic Effect token), checked against
     the box's range and Line of Fire; Enhanced effects with an Enhanced die (Enhanced Actions)."""
-    from .damage import react_tag
-
     box = ctx.sheets[who].box(act.box)
     if not box.has_effect:
         return board, [Step(f"{who}'s {box.name}: its effect is not modelled by the stand-in sheet (die placed)",
@@ -1033,7 +1032,8 @@ def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[
         steps.append(Step(f"{', '.join(e.name for e in hidden)} in a Shrouded area: no Damage (ruling "
                           "grenade_shrouded = spared)", S.SHROUDED_AREAS, marks=tuple(e.name for e in hidden)))
     names = ", ".join(e.name for e in blast) or "no Enemy"
-    steps.insert(0, Step(f"{who} throws a {label} at {it.at} ({plural(dist, 'hex', 'hexes')}, in Line of Fire): {dmg} Damage to each "
+    steps.insert(0, Step(f"{who} throws a {label} at {it.at} ({plural(dist, 'hex', 'hexes')}, in Line of Fire): "
+                         f"{dmg} Damage to each "
                          f"Enemy in or adjacent to it: {names}", S.GRENADES, "The token goes back to the game box.",
                          facts={"token": it.use, "hex": str(it.at), "damage": dmg,
                                 "targets": [e.name for e in blast]}, marks=(who, *(e.name for e in blast))))
@@ -1272,8 +1272,10 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     try:
         if turn.roll is None:
             take = min(DICE_PER_TURN, state.pool)
-            steps.append(Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool ({state.pool} -> {state.pool - take})",
-                              S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces taken (the "
+            steps.append(Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool "
+                              f"({state.pool} -> {state.pool - take})",
+                              S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces "
+                              "taken (the "
                               "strategy kind plays a Strategy Roll with its Core Ability triggers).",
                               facts={"pool": state.pool - take}))
             state = replace(state, pool=state.pool - take,
