@@ -131,6 +131,11 @@ def test_file_errors():
     with pytest.raises(ScenarioError) as e:
         parse_round(d, "x.toml")
     assert e.value.field == "loot.9,9"
+    d = data()
+    d["loot"]["0,-1"] = ["medi_gel"] * 13
+    with pytest.raises(ScenarioError) as e:
+        parse_round(d, "x.toml")
+    assert e.value.field == "loot.0,-1"
     d = _with_items([{"use": "grenade"}])
     with pytest.raises(ScenarioError) as e:
         parse_round(d, "x.toml")

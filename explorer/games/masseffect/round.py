@@ -201,7 +201,8 @@ class RollSpec(Strict):
                                                                                         max_length=20)
     renegade_tokens: int = Field(default=0, ge=0, le=8)
     renegade: list[RenegadeModel] = Field(default_factory=list, max_length=8)
-    place: list[str] | None = Field(default=None, max_length=DICE_PER_TURN)
+    place: list[Annotated[str, Field(min_length=2, max_length=4)]] | None = Field(default=None,
+                                                                               max_length=DICE_PER_TURN)
 
 
 MAX_ROUNDS = 12
@@ -229,11 +230,13 @@ class RoundScenario(Header):
     hazard_deck: list[HazardCardSpec] = Field(min_length=1, max_length=64)
     turns: list[TurnSpec] = Field(default_factory=list, max_length=5 * MAX_ROUNDS)
     rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
-    reshuffles: list[list[str]] = Field(default_factory=list, max_length=MAX_ROUNDS)
+    reshuffles: list[Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=64)]] = Field(
+        default_factory=list, max_length=MAX_ROUNDS)
     objectives: list[ObjectiveSpec] = Field(default_factory=list, max_length=8)
     time_limit: int | None = Field(default=None, ge=1, le=30)
     unlocks: list[UnlockSpec] = Field(default_factory=list, max_length=5)
-    loot: dict[str, list[LootKind]] = Field(default_factory=dict, max_length=12)
+    loot: dict[Annotated[str, Field(max_length=20)], Annotated[list[LootKind], Field(max_length=12)]] = Field(
+        default_factory=dict, max_length=12)
     inventory: list[LootKind] = Field(default_factory=list, max_length=12)
 
 
