@@ -38,6 +38,11 @@ def _start(kind, sc):
 def test_each_builtin_is_its_kinds_declared_sequence_over_frozen_states(name):
     kind, sc = GAME.load_builtin(name)
     sequence = GAME.sequences()[kind]
+    if kind == "round":                      # a file with rounds > 1 plays the several-Rounds sequence
+        from explorer.games.masseffect.round import sequence_of
+
+        sequence = sequence_of(sc)
+        assert any(sequence is s for s in GAME.sequences().values())
     state, ctx = _start(kind, sc)
     frames = play(state, sequence, ctx)
     assert frames and all(is_frozen_state(f.state) for f in frames)

@@ -109,16 +109,17 @@ def _sequences():
     """Every rule sequence of the game as the kernel plays it (:mod:`explorer.kernel`): ``map`` (the questions one
     after another), ``damage`` (the file's events
     one after another: Damaging Enemies, Squadmate Damage, Elites, End Phase...), ``activation`` (start of the
-    Round, Step B: Move, Step C: Hazard Card, end of the turn) and ``strategy`` (Preparation Phase, Lock, the
-    Strategy Roll and its Core Ability rounds, Step B: Actions)."""
+    Round, Step B: Move, Step C: Hazard Card, end of the turn), ``strategy`` (Preparation Phase, Lock, the
+    Strategy Roll and its Core Ability rounds, Step B: Actions) and ``round`` (one Round; a file with ``rounds`` > 1
+    plays Round after Round)."""
     from .activation import ACTIVATION_SEQUENCE
     from .damage import DAMAGE_SEQUENCE
     from .queries import MAP_SEQUENCE
-    from .round import ROUND_SEQUENCE
+    from .round import ROUND_SEQUENCE, ROUNDS_SEQUENCE
     from .strategy import STRATEGY_SEQUENCE
 
     return {"map": MAP_SEQUENCE, "strategy": STRATEGY_SEQUENCE, "damage": DAMAGE_SEQUENCE,
-            "activation": ACTIVATION_SEQUENCE, "round": ROUND_SEQUENCE}
+            "activation": ACTIVATION_SEQUENCE, "round": ROUND_SEQUENCE, "round (several Rounds)": ROUNDS_SEQUENCE}
 
 
 def _cli():

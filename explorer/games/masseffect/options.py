@@ -323,6 +323,98 @@ SHROUDED_REVEAL = RulingOption(
                 "the end of the Action.",
 )
 
+REVIVED_TURN = RulingOption(
+    key="revived_turn",
+    title="Does a Squadmate Revived during the Squadmate Phase take a turn that Round?",
+    section="Playing a Mission › Squadmate Phase; Preparation Phase; Basic Actions › Revive",
+    readings={
+        "takes_turn": "When its place in the turn order comes, the Revived Squadmate takes its turn (Strategy Roll "
+                      "and Actions); no Hazard card was drawn for it in the Preparation Phase, so Step C has nothing "
+                      "to flip.",
+        "no_turn": "A Squadmate Downed at the start of the Round sits the Round out: Revived, it takes its next turn "
+                   "in the next Round.",
+    },
+    default="takes_turn",
+    why_default="The Squadmate Phase gives 'each Squadmate' a turn; the only thing the Preparation Phase withholds "
+                "from a Downed Squadmate is its Hazard card, and Revive puts it 'back in the fight' at once. The "
+                "back of the sheet, which the rulebook does not print, may say otherwise.",
+)
+
+DICE_WITHOUT_SPACE = RulingOption(
+    key="dice_without_space",
+    title="Dice a Squadmate must take but no free Action Space of its sheet can hold",
+    section="Playing a Mission › Squadmate Phase › Step B: Actions; Action Spaces",
+    readings={
+        "set_aside": "The Squadmate still takes three dice from the Pool: those no free matching Action Space takes "
+                     "are set aside with no Action, and the Pool shrinks by three all the same.",
+        "left_in_pool": "A die is only taken by allocating it to an Action Space: dice no free space takes stay in "
+                        "the Pool for the next Squadmate.",
+    },
+    default="set_aside",
+    why_default="Step B says without condition that a Squadmate 'must always take three dice from the Pool', and "
+                "that the Pool gets smaller over the Round; placing unused dice on matching spaces is how that is "
+                "shown, not a condition of it. The text does not foresee a sheet with no matching space left.",
+)
+
+LOOT_PICKUP = RulingOption(
+    key="loot_pickup",
+    title="Loot tokens in a hex a Squadmate only passes through during a Move",
+    section="Additional Rules › Loot Tokens; Playing a Mission › Squadmate Phase › Basic Actions (Move)",
+    readings={
+        "entered": "Every hex the Squadmate moves into during a Move counts: passing through a hex with Loot tokens "
+                   "flips them and adds them to the Inventory.",
+        "end_of_move": "Only the hex where the Move ends counts; Loot in hexes passed through stays face-down.",
+    },
+    default="entered",
+    why_default="Loot Tokens says 'when a Squadmate moves into a hex', and each Movement Point moves the Squadmate "
+                "into an adjacent hex (Basic Actions › Move); nothing requires the Move to end there.",
+)
+
+GRENADE_SHROUDED = RulingOption(
+    key="grenade_shrouded",
+    title="An Enemy in a Shrouded area in or next to a Grenade's target hex",
+    section="Interacting with the Mission Map › Shrouded Areas; Additional Rules › Grenade and Grenade Cache Tokens",
+    readings={
+        "spared": "Enemies in Shrouded areas cannot be targeted, so a Grenade does not Damage them.",
+        "damaged": "A Grenade targets a hex, not an Enemy: every Enemy in or adjacent to the hex suffers the Damage, "
+                   "Shrouded or not.",
+    },
+    default="spared",
+    why_default="Shrouded Areas says those Enemies 'cannot be targeted by Attacks or Abilities' and shows them "
+                "Stunned side up as not yet engaged; the Grenade text damages 'each Enemy' without mentioning "
+                "Shrouded areas, so the stricter, explicit rule is kept.",
+)
+
+HAZARD_RESHUFFLE = RulingOption(
+    key="hazard_reshuffle",
+    title="When the Hazard deck that runs out is rebuilt from the discard pile",
+    section="Playing a Mission › Step C: Hazard Card; Preparation Phase",
+    readings={
+        "when_empty": "As soon as the last card is drawn, the discard pile is shuffled into the new deck; cards "
+                      "discarded later this Round start the next discard pile.",
+        "when_drawn": "Only when a card must be drawn from the empty deck: the discard pile then also holds every "
+                      "card resolved since the deck ran out.",
+    },
+    default="when_empty",
+    why_default="Step C says 'if the Hazard Deck runs out, shuffle the discard pile': the condition is the deck "
+                "running out, not the next draw.",
+)
+
+DOWNED_HAZARD_CARD = RulingOption(
+    key="downed_hazard_card",
+    title="The face-down Hazard card of a Squadmate Downed after the Preparation Phase",
+    section="Playing a Mission › Step C: Hazard Card; Squadmate Sheets › Downed Squadmates",
+    readings={
+        "discarded": "A Downed Squadmate makes no Actions, so there is no Step C for it: its card goes to the "
+                     "discard pile unresolved when its turn comes.",
+        "resolved": "The card was drawn for the Squadmate and is still flipped and resolved on its turn, with it as "
+                    "the current Squadmate.",
+    },
+    default="discarded",
+    why_default="Step C begins 'once a Squadmate has made their Actions'; a Downed Squadmate makes none and follows "
+                "the back of its sheet, and the Preparation Phase draws no card for a Downed Squadmate at all.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

@@ -17,7 +17,7 @@ from explorer.trace import Trace
 
 from .results import (ActivationOutcome, Attack, BioticEffect, DamageOutcome, Downed, EliteDamaged, EnemyAdvanced,
                       EnemyReacted, EnemyAt, InvalidActivation, MapAnswer, MapOutcome, MediGel, MinionDamaged,
-                      NotActivated, OnPointPassed, OpportunityAttack, Refused, Revealed, SquadmateAt, SquadmateDamaged,
+                      NotActivated, OnPointPassed, OpportunityAttack, Refused, Revealed, Revived, SquadmateAt, SquadmateDamaged,
                       SquadmateMoved,
                       Spawned, StrategyOutcome, Stunned, TargetTie)
 
@@ -156,7 +156,8 @@ def _events(events) -> list[str]:
             else:
                 out.append(f"{ev.squadmate} suffers {phrase}")
             attack = None
-        elif isinstance(ev, (Downed, NotActivated, InvalidActivation, OnPointPassed, Revealed, EnemyReacted)):
+        elif isinstance(ev, (Downed, NotActivated, InvalidActivation, OnPointPassed, Revealed, EnemyReacted,
+                             Revived)):
             out.append(ev.text)
         elif isinstance(ev, EnemyAdvanced):
             out.append(f"{ev.enemy} Advances {ev.start} → {ev.end}" + (f" ({ev.why})" if ev.why else ""))
@@ -223,6 +224,8 @@ def _units_text(o: DamageOutcome | ActivationOutcome) -> list[str]:
     head = []
     if o.mission_failed:
         head.append("The Mission ends in failure (Shepard is Downed)")
+    elif getattr(o, "ending", None):                # a round file with Mission Objectives or a time limit
+        head.append(f"The Mission ends: {o.ending}")
     if o.rejected:
         head.append("not allowed: " + (o.rejected if isinstance(o.rejected, str) else
                                        f"{'event' if len(o.rejected) == 1 else 'events'} "

@@ -405,6 +405,22 @@ class InvalidActivation:
 
 
 @dataclass(frozen=True)
+class Revived:
+    """Basic Actions › Revive: ``by`` Revives the Downed ``squadmate``, back with ``hit_points`` and
+    ``shield_points`` (the back of its sheet: the sheet file's numbers)."""
+
+    by: str
+    squadmate: str
+    hit_points: int
+    shield_points: int
+
+    @property
+    def text(self) -> str:
+        return (f"{self.by} Revives {self.squadmate} ({self.hit_points} Hit Points, {self.shield_points} Shield "
+                "Points)")
+
+
+@dataclass(frozen=True)
 class OnPointPassed:
     """End Phase: the On Point token passes from ``previous`` to ``to`` (equal: it stays, every other Squadmate is
     Downed)."""
@@ -422,7 +438,7 @@ class OnPointPassed:
 Happening = Union[Refused, TargetTie, Attack, OpportunityAttack, SquadmateMoved, Revealed, EnemyReacted,
                   SquadmateDamaged, Downed,
                   MinionDamaged, EliteDamaged, Stunned, BioticEffect, MediGel, EnemyAdvanced, NotActivated, Spawned,
-                  InvalidActivation, OnPointPassed]
+                  InvalidActivation, OnPointPassed, Revived]
 """One thing that happened to a character, as the step functions record it (in order) on the state."""
 
 

@@ -15,17 +15,20 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
 
     map = "open"                # a built-in map name or an inline [map] table
     on_point = "Shepard"        # the On Point Squadmate (takes the first turn)
+    rounds = 1                  # Rounds to play (1..12; several: ROUNDS_SEQUENCE, sections "Round r · ...")
+    reshuffles = [["C2", "C1"]] # the new deck's order each time the Hazard deck runs out (else: the seed)
     sheets = "standin"          # the sheet file: "standin" (built-in stand-in) or a path
     [[squadmates]] ...          # seating order, clockwise, with positions (see unit_specs)
     [[enemies]] ...             # with positions
     [[bag]] ...                 # the Enemy Bag's next Minions, in draw order
     [[hazard_deck]]             # the Hazard deck, top card first
     name = "C1"
-    [[hazard_deck.instructions]]        # as an activation file's [[hazard]]
-    do = "activate"
-    types = ["Husk"]
-    [[turns]]                   # the players' choices, one table per Squadmate taking a turn
+    [[hazard_deck.instructions]]        # as an activation file's [[hazard]], plus "activate_turrets"
+    do = "activate"                     # (with damage = N: each Active Turret hits each Squadmate in its
+    types = ["Husk"]                    # Line of Fire for N)
+    [[turns]]                   # the players' choices, one table per Squadmate taking a turn (per Round)
     squadmate = "Shepard"
+    round = 1                   # the Round of this turn (default 1)
     [[turns.actions]]           # at most three, in order
     box = "Move"                # a Basic Action (Move, Mission, Revive) or an Ability Box of the sheet
     die = "move_3"              # move_2, move_3, standard, enhanced, move_2_or_standard
@@ -34,20 +37,62 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     resolve = true              # false: the die is placed without resolving the Action
     [turns.choices] ...         # as an activation file's [choices], for this turn's Hazard card
 
-Not simulated in this increment (said in the trace): the Strategy Roll itself (the file declares the faces the
-player took: the ``strategy`` kind plays a roll with its Core Ability triggers), Locking a die, Core Abilities,
-Mission and Revive effects (the die is placed, the effect is on the sheet's back or the Mission page), Downed
-Squadmates' turns (the back of their sheet is not printed in the rulebook: they take no Actions).
+A turn may play its Strategy Roll (Step A) instead of declaring the faces it took::
+
+    [turns.roll]                # the strategy kind's own steps: Lock, roll, Core Ability triggers, re-rolls
+    lock = "S5"                 # a die the previous player left (never on the On Point Squadmate's turn)
+    rolls = [["standard", "core", "?"], ["move_2"]]  # fixed faces per roll round, Pool order; "?": from the seed
+    renegade_tokens = 1         # Renegade tokens held; [[turns.roll.renegade]] die, face, round: one spent
+    place = ["S9"]              # the dice taken without an Action (default: the first that fit free spaces)
+
+The Pool's dice keep their ids (``S1``..``S12``) all Round; an Action then takes the first die showing its ``die``
+face, or the die ``die_id`` names. ``box = "Revive"`` with ``target = "<Squadmate>"`` Revives a Downed Squadmate in
+an adjacent hex with the Hit and Shield Points the back of its sheet gives (sheet file: ``revived_hit_points``,
+``revived_shield_points``; a stand-in); whether it takes its turn this Round is the ruling ``revived_turn``.
+
+Loot and the Inventory (Loot Tokens; Grenade and Grenade Cache Tokens; Medi-gel Tokens)::
+
+    inventory = ["medi_gel"]    # the squad's Inventory at the start of the Round
+    [loot]                      # face-down Loot tokens on the map: hex -> kinds
+    "0,-1" = ["grenade", "medi_gel"]
+    [[turns.actions.items]]     # a token used at the start or end of that Action
+    use = "grenade"             # grenade, grenade_cache (at = the target hex) or medi_gel (target = a Squadmate)
+    when = "end"
+    at = "3,-1"
+
+Unlocking an Ability when a Squadmate's XP column fills (the player's choice, declared)::
+
+    [[unlocks]]
+    squadmate = "Shepard"
+    box = "Warp"                # a Locked Ability of the sheet, usable as soon as the third XP box is marked
+
+Mission Objectives and Ending a Mission::
+
+    time_limit = 3              # time runs out after the End Phase of this Round (a Failure)
+    [[objectives]]
+    name = "Evacuate the scientists"
+    kind = "paragon"            # paragon, renegade, secondary, loyalty, preliminary
+    after = "Open the lab"      # the Preliminary Objective it is attached to
+    [[turns.actions]]
+    box = "Mission"             # a Mission Action the Mission Rules page allows ...
+    die = "standard"
+    completes = "Open the lab"  # ... completing this Objective
+
+Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
+in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects other than
+completing an Objective, Downed Squadmates' turns and Locked dice (the back of their sheet is not printed in the
+rulebook: they take no Actions), Advanced and Loyalty Abilities' prerequisites, Intel Caches at the end of a Mission.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, Outcome, play, run, trace_of
@@ -61,36 +106,113 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
                          Instruction, MapTerrain, _card, _hex_field, _load_map, coolant_leak_end_of_turn,
                          inferno_start_of_round, opportunity_attacks, shrouded_now)
 from .options import rulings as _rulings_for
-from .results import EnemyAt, Happening, OnPointPassed, Refused, SquadmateAt
+from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
 from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
+from .strategy import (ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext, StrategyState,
+                       begin_strategy_roll, lock_die)
+from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
-from .units import (enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp, give_biotic_effect,
-                    pass_on_point, restore_shields, stun)
+from .units import (GRENADE_DAMAGE, enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp,
+                    give_biotic_effect, medi_gel, pass_on_point, restore_shields, stun)
 
 STRATEGY_DICE = 12
 """The Strategy Pool: twelve Strategy dice (The Strategy Pool)."""
 DICE_PER_TURN = 3
 """A Squadmate always takes three dice from the Pool on its turn (Step B: Actions)."""
+GRENADE_RANGE = 3
+"""Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 
 
 # --- the file -------------------------------------------------------------------------------------------------------
 
 
+class RoundHazardInstruction(HazardInstruction):
+    """A Hazard card instruction of a round file: the ``activation`` kind's, plus ``do = "activate_turrets"`` with
+    the ``damage`` the card shows (Additional Rules › Turrets: the amount is on the Hazard card)."""
+
+    do: Literal["activate", "activate_elites", "activate_spawned", "spawn", "activate_turrets"]
+    damage: int = Field(default=1, ge=1, le=10)
+
+
 class HazardCardSpec(Strict):
     name: str = Name
-    instructions: list[HazardInstruction] = Field(min_length=1, max_length=8)
+    instructions: list[RoundHazardInstruction] = Field(min_length=1, max_length=8)
+
+
+LootKind = Literal["grenade", "grenade_cache", "medi_gel", "intel_cache"]
+"""What a Loot token shows once flipped (Loot Tokens: the Grenade, Grenade Cache, Medi-gel and Intel Cache tokens)."""
+
+LOOT_IN_BOX: dict[str, int] = {"grenade": 2, "grenade_cache": 1, "medi_gel": 5, "intel_cache": 4}
+"""Components: how many tokens of each kind the box holds (2 + 1 + 5 + 4: the twelve Loot tokens)."""
+
+LOOT_LABEL: dict[str, str] = {"grenade": "Grenade", "grenade_cache": "Grenade Cache", "medi_gel": "Medi-gel",
+                              "intel_cache": "Intel Cache"}
+"""The book's name of each token kind."""
+
+
+class ItemSpec(Strict):
+    """A token of the Inventory used at the ``start`` or ``end`` of an Action: a Grenade (Cache) thrown at hex ``at``,
+    or Medi-gel on Squadmate ``target`` (Grenade and Grenade Cache Tokens; Medi-gel Tokens)."""
+
+    use: Literal["grenade", "grenade_cache", "medi_gel"]
+    when: Literal["start", "end"] = "end"
+    at: str | None = Field(default=None, max_length=20)
+    target: str | None = Field(default=None, max_length=40)
 
 
 class ActionSpec(Strict):
     box: str = Name
     die: DieFace
+    die_id: str | None = Field(default=None, min_length=2, max_length=4)
     path: list[str] = Field(default_factory=list, max_length=12)
     target: str | None = Field(default=None, max_length=40)
     resolve: bool = True
+    items: list[ItemSpec] = Field(default_factory=list, max_length=4)
+    completes: str | None = Field(default=None, max_length=60)
+
+
+class UnlockSpec(Strict):
+    """The Ability a Squadmate's player unlocks when its XP column fills this Mission (Unlocking Abilities: the
+    player's choice)."""
+
+    squadmate: str = Name
+    box: str = Field(min_length=1, max_length=40)
+
+
+class ObjectiveSpec(Strict):
+    """A Mission Objective (Mission Objectives): its ``name``, its ``kind`` (``paragon``, ``renegade``,
+    ``secondary``, ``loyalty``, ``preliminary``), the Preliminary Objective it is attached to (``after``) and
+    whether it is ``completed`` already. What completes it is on the Mission Rules page: here a Mission Action whose
+    ``completes`` names it."""
+
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["paragon", "renegade", "secondary", "loyalty", "preliminary"]
+    after: str | None = Field(default=None, max_length=60)
+    completed: bool = False
+
+
+class RollSpec(Strict):
+    """Step A played by the engine: ``lock`` (a die id of the Pool the previous player left), ``rolls`` (fixed faces
+    per roll round, Pool order, ``"?"``: from the seed), ``renegade_tokens`` held and ``renegade`` tokens spent,
+    ``place`` (the ids of the dice taken without resolving an Action; default: the first that fit)."""
+
+    lock: str | None = Field(default=None, min_length=2, max_length=4)
+    rolls: list[Annotated[list[FaceOrUnknown], Field(max_length=STRATEGY_DICE)]] = Field(default_factory=list,
+                                                                                        max_length=20)
+    renegade_tokens: int = Field(default=0, ge=0, le=8)
+    renegade: list[RenegadeModel] = Field(default_factory=list, max_length=8)
+    place: list[Annotated[str, Field(min_length=2, max_length=4)]] | None = Field(default=None,
+                                                                               max_length=DICE_PER_TURN)
+
+
+MAX_ROUNDS = 12
+"""The most Rounds one round file plays."""
 
 
 class TurnSpec(Strict):
     squadmate: str = Name
+    round: int = Field(default=1, ge=1, le=MAX_ROUNDS)
+    roll: RollSpec | None = None
     actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
@@ -106,7 +228,16 @@ class RoundScenario(Header):
     enemies: list[EnemySpec] = Field(default_factory=list, max_length=40)
     bag: list[EnemySpec] = Field(default_factory=list, max_length=30)
     hazard_deck: list[HazardCardSpec] = Field(min_length=1, max_length=64)
-    turns: list[TurnSpec] = Field(default_factory=list, max_length=5)
+    turns: list[TurnSpec] = Field(default_factory=list, max_length=5 * MAX_ROUNDS)
+    rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
+    reshuffles: list[Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=64)]] = Field(
+        default_factory=list, max_length=MAX_ROUNDS)
+    objectives: list[ObjectiveSpec] = Field(default_factory=list, max_length=8)
+    time_limit: int | None = Field(default=None, ge=1, le=30)
+    unlocks: list[UnlockSpec] = Field(default_factory=list, max_length=5)
+    loot: dict[Annotated[str, Field(max_length=20)], Annotated[list[LootKind], Field(max_length=12)]] = Field(
+        default_factory=dict, max_length=12)
+    inventory: list[LootKind] = Field(default_factory=list, max_length=12)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -136,16 +267,71 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     seen = set()
     for i, t in enumerate(sc.turns):
         names_check(t.squadmate, names, f"turns[{i}].squadmate", source)
-        if t.squadmate in seen:
+        if t.round > sc.rounds:
+            raise ScenarioError(f"turns[{i}].round",
+                                f"round {t.round}, but the file plays {plural(sc.rounds, 'Round')}",
+                                f"1 to {sc.rounds}", source)
+        if (t.round, t.squadmate) in seen:
             raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} takes one turn per Round",
-                                "one [[turns]] table per Squadmate", source)
-        seen.add(t.squadmate)
+                                "one [[turns]] table per Squadmate and Round", source)
+        seen.add((t.round, t.squadmate))
+        _check_roll(t, i, source)
         for j, a in enumerate(t.actions):
             f = f"turns[{i}].actions[{j}]"
             for k, h in enumerate(a.path):
                 _hex_field(h, f"{f}.path[{k}]", source)
             if a.target is not None:
-                names_check(a.target, enemy_names, f"{f}.target", source)
+                if a.box.lower() == "revive":
+                    names_check(a.target, names, f"{f}.target", source)
+                else:
+                    names_check(a.target, enemy_names, f"{f}.target", source)
+            for k, it in enumerate(a.items):
+                if it.use == "medi_gel":
+                    if it.target is None:
+                        raise ScenarioError(f"{f}.items[{k}].target", "Medi-gel needs the Squadmate it is used on",
+                                            names, source)
+                    names_check(it.target, names, f"{f}.items[{k}].target", source)
+                else:
+                    if it.at is None:
+                        raise ScenarioError(f"{f}.items[{k}].at", "a Grenade needs its target hex", "a hex 'q,r'",
+                                            source)
+                    if _hex_field(it.at, f"{f}.items[{k}].at", source) not in m:
+                        raise ScenarioError(f"{f}.items[{k}].at", f"hex {it.at} is not on the map", "a hex of the map",
+                                            source)
+            if a.die_id is not None and t.roll is None:
+                raise ScenarioError(f"{f}.die_id", "names a die of a rolled Pool, but this turn has no [turns.roll]",
+                                    "no die_id, or a [turns.roll] table for the turn", source)
+    counts = dict.fromkeys(LOOT_IN_BOX, 0)
+    for h, tokens in sc.loot.items():
+        if _hex_field(h, f"loot.{h}", source) not in m:
+            raise ScenarioError(f"loot.{h}", f"hex {h} is not on the map", "a hex of the map", source)
+        for tok in tokens:
+            counts[tok] += 1
+    for tok in sc.inventory:
+        counts[tok] += 1
+    for tok, n in counts.items():
+        if n > LOOT_IN_BOX[tok]:
+            raise ScenarioError("loot", f"{n} {tok} tokens on the map and in the Inventory; the box holds "
+                                f"{LOOT_IN_BOX[tok]}", f"at most {LOOT_IN_BOX[tok]}", source)
+    _check_objectives(sc, source)
+    for i, u in enumerate(sc.unlocks):
+        names_check(u.squadmate, names, f"unlocks[{i}].squadmate", source)
+        if u.squadmate in [x.squadmate for x in sc.unlocks[:i]]:
+            raise ScenarioError(f"unlocks[{i}].squadmate", f"{u.squadmate} fills one XP column per Mission",
+                                "one unlock per Squadmate", source)
+        box = sheets[u.squadmate].box(u.box)
+        locked = [b.name for b in sheets[u.squadmate].boxes if not b.unlocked]
+        if box is None or box.unlocked:
+            raise ScenarioError(f"unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s sheet",
+                                locked or "no Locked Ability", source)
+    cards = [c.name for c in sc.hazard_deck]
+    if len(set(cards)) != len(cards):
+        raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
+    for k, order in enumerate(sc.reshuffles):
+        bad = next((c for c in order if c not in cards), None)
+        if bad is not None or len(set(order)) != len(order):
+            raise ScenarioError(f"reshuffles[{k}]", f"{bad!r} is not a card of the Hazard deck" if bad else
+                                "a card named twice", "card names of hazard_deck, each once", source)
     hands = sum(1 for s in sqs if not s.downed)
     if len(sc.hazard_deck) < hands:
         raise ScenarioError("hazard_deck", f"{len(sc.hazard_deck)} cards; the Preparation Phase draws {hands}",
@@ -153,12 +339,73 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     return sc
 
 
+def _check_objectives(sc: "RoundScenario", source: str) -> None:
+    """Mission Objectives: unique names; ``after`` names a Preliminary Objective; Loyalty Objectives replace the
+    Paragon and Renegade ones (Loyalty Objectives); a Mission Action's ``completes`` names an Objective."""
+    names = [o.name for o in sc.objectives]
+    for i, o in enumerate(sc.objectives):
+        if o.name in names[:i]:
+            raise ScenarioError(f"objectives[{i}].name", f"a second Objective named {o.name!r}", "unique names",
+                                source)
+        if o.after is not None:
+            pre = next((p for p in sc.objectives if p.name == o.after), None)
+            if pre is None or pre.kind != "preliminary":
+                raise ScenarioError(f"objectives[{i}].after", f"{o.after!r} is not a Preliminary Objective",
+                                    [p.name for p in sc.objectives if p.kind == "preliminary"], source)
+    kinds = {o.kind for o in sc.objectives}
+    if "loyalty" in kinds and kinds & {"paragon", "renegade"}:
+        raise ScenarioError("objectives", "a Loyalty Objective with Paragon or Renegade ones",
+                            "Loyalty Objectives appear in place of the Paragon and Renegade Objectives", source)
+    for i, t in enumerate(sc.turns):
+        for j, a in enumerate(t.actions):
+            if a.completes is not None:
+                if a.box.lower() != "mission":
+                    raise ScenarioError(f"turns[{i}].actions[{j}].completes", "only a Mission Action completes an "
+                                        "Objective here", 'box = "Mission"', source)
+                names_check(a.completes, names, f"turns[{i}].actions[{j}].completes", source)
+
+
+def _check_roll(t: TurnSpec, i: int, source: str) -> None:
+    """A turn's ``[turns.roll]``: a Squadmate whose Core Ability the engine knows, Renegade uses within the tokens
+    held, die ids of the Strategy Pool (``S1``..``S12``)."""
+    if t.roll is None:
+        return
+    f = f"turns[{i}].roll"
+    if t.squadmate not in SQUADMATES:
+        raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} has no Core Ability the Strategy Roll knows",
+                            sorted(SQUADMATES), source)
+    ids = [f"S{k + 1}" for k in range(STRATEGY_DICE)]
+    for name, die in ([("lock", t.roll.lock)] + [(f"renegade[{k}].die", u.die) for k, u in enumerate(t.roll.renegade)]
+                      + [(f"place[{k}]", d) for k, d in enumerate(t.roll.place or ())]
+                      + [(f"actions[{k}].die_id", a.die_id) for k, a in enumerate(t.actions)]):
+        if die is not None and die not in ids:
+            where = f"turns[{i}].{name}" if name.startswith("actions") else f"{f}.{name}"
+            raise ScenarioError(where, f"no die {die!r} in the Strategy Pool", "S1 to S12", source)
+    if len(t.roll.renegade) > t.roll.renegade_tokens:
+        raise ScenarioError(f"{f}.renegade", f"{len(t.roll.renegade)} uses but {t.squadmate} holds "
+                            f"{plural(t.roll.renegade_tokens, 'Renegade token')}",
+                            f"at most {t.roll.renegade_tokens} uses", source)
+
+
 # --- state, context -------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
+class Item:
+    """A Loot token used at the ``when`` (start / end) of an Action (see :class:`ItemSpec`); ``field``: its place in
+    the file (``turns[i].actions[j].items[k]``)."""
+
+    use: str
+    when: str
+    at: Hex | None
+    target: str | None
+    field: str
+
+
+@dataclass(frozen=True)
 class Action:
-    """One declared Action (see :class:`ActionSpec`); ``field``: its place in the file (``turns[i].actions[j]``)."""
+    """One declared Action (see :class:`ActionSpec`); ``field``: its place in the file (``turns[i].actions[j]``);
+    ``die_id``: the die of a rolled Pool it takes (``None``: the first die showing ``die``)."""
 
     box: str
     die: str
@@ -166,15 +413,33 @@ class Action:
     target: str | None
     resolve: bool
     field: str
+    die_id: str | None = None
+    items: tuple[Item, ...] = ()
+    completes: str | None = None
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A turn's Step A as the file declares it (see :class:`RollSpec`); ``field``: ``turns[i].roll``."""
+
+    lock: str | None
+    rolls: tuple[tuple[str, ...], ...]
+    renegade_tokens: int
+    renegade: tuple[RenegadeUse, ...]
+    place: tuple[str, ...] | None
+    field: str
 
 
 @dataclass(frozen=True)
 class Turn:
-    """A Squadmate's declared turn: its Actions and its choices for the Hazard card."""
+    """A Squadmate's declared turn: its Strategy Roll (``None``: the dice's faces are declared by the Actions), its
+    Actions and its choices for the Hazard card."""
 
     squadmate: str
     actions: tuple[Action, ...]
     choices: Choices
+    roll: Roll | None = None
+    round: int = 1
 
 
 @dataclass(frozen=True)
@@ -189,6 +454,17 @@ class RoundState:
         pool: Strategy dice left in the Pool.
         used: ``(Squadmate, box, space index)`` of every Action Space holding a die this Round.
         rejected: the refused declaration's message (the Round stops there), or ``None``.
+        dice: the Strategy Pool's dice, showing the faces the last player left (``face`` ``None``: not known, the
+            turn declared its faces without a roll); ``rolled``: they are the current Squadmate's Strategy Roll
+            (Step B takes its dice from them).
+        revived: the Squadmates Revived this Round (Basic Actions › Revive).
+        loot: ``(hex, tokens)`` of the face-down Loot tokens still on the map; ``inventory``: the squad's Inventory
+            (Loot Tokens), in the order the tokens were gained.
+        round: the Round being played (1 ...); ``reshuffled``: how many times the discard pile became the deck.
+        completed: the Mission Objectives completed so far; ``ending``: how the Mission ended ("Paragon Victory",
+            "Renegade Victory", "Loyalty Victory", "Failure: time ran out"), ``None`` while it goes on (Shepard
+            Downed is :attr:`Board.failed`).
+        unlocked: ``(Squadmate, box)`` of the Abilities unlocked during play (Unlocking Abilities).
     """
 
     board: Board
@@ -200,6 +476,17 @@ class RoundState:
     pool: int = STRATEGY_DICE
     used: tuple[tuple[str, str, int], ...] = ()
     rejected: str | None = None
+    dice: tuple[Die, ...] = ()
+    rolled: bool = False
+    revived: tuple[str, ...] = ()
+    loot: tuple[tuple[Hex, tuple[str, ...]], ...] = ()
+    inventory: tuple[str, ...] = ()
+    round: int = 1
+    reshuffled: int = 0
+    rounds_to_play: int = 1
+    completed: tuple[str, ...] = ()
+    ending: str | None = None
+    unlocked: tuple[tuple[str, str], ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -214,9 +501,18 @@ class RoundContext(Context):
     sheets: Mapping[str, Sheet] | None = None
     cards: Mapping[str, tuple[Instruction, ...]] | None = None
     turns: tuple[Turn, ...] = ()
+    rounds: int = 1
+    reshuffles: tuple[tuple[str, ...], ...] = ()
+    objectives: Mapping[str, tuple[str, str | None]] | None = None
+    time_limit: int | None = None
+    unlocks: Mapping[str, str] | None = None
 
-    def turn_of(self, name: str) -> Turn | None:
-        return next((t for t in self.turns if t.squadmate == name), None)
+    def turn_of(self, name: str, round: int = 1) -> Turn | None:
+        return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
+
+    def section(self, state: "RoundState", name: str) -> str:
+        """A trace section: ``name``, prefixed with the Round when the file plays several."""
+        return f"Round {state.round} · {name}" if self.rounds > 1 else name
 
 
 # --- Preparation Phase ----------------------------------------------------------------------------------------------
@@ -233,28 +529,71 @@ def start_of_round(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tu
     """Inferno Icons: at the start of the Round each Squadmate and Minion in an Inferno hex suffers 1 Damage (Elites
     are unaffected); nothing to say when nobody stands in one."""
     board, steps = inferno_start_of_round(ctx.terrain, state.board)
-    return replace(state, board=board), tuple(s.in_section("Start of the Round") for s in steps)
+    return replace(state, board=board), tuple(s.in_section(ctx.section(state, "Start of the Round")) for s in steps)
 
 
 def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """Preparation Phase: a Hazard card drawn face-down for each Squadmate, none for a Downed one; then the On Point
     player gathers the twelve Strategy dice into the Pool."""
     order = turn_order(state.board.squadmates, state.on_point)
-    deck, hands, steps = state.deck, [], []
+    hands, steps = [], []
     for name in order:
         if state.board.squadmate(name).downed:
             steps.append(Step(f"{name} is Downed: no Hazard card", S.PREPARATION_PHASE, marks=(name,)))
             continue
-        hands.append((name, deck[0]))
-        steps.append(Step(f"Hazard card {deck[0]} drawn face-down for {name}", S.PREPARATION_PHASE,
-                          facts={"squadmate": name, "card": deck[0]}, marks=(name,)))
-        deck = deck[1:]
+        if not state.deck:
+            state, more = _reshuffle(state, ctx)
+            steps += more
+            if not state.deck:
+                steps.append(Step(f"No Hazard card left to draw for {name}: the deck and the discard pile are empty "
+                                  "(every card is in a Squadmate's hand)", S.HAZARD_CARD, marks=(name,)))
+                continue
+        card = state.deck[0]
+        hands.append((name, card))
+        steps.append(Step(f"Hazard card {card} drawn face-down for {name}", S.PREPARATION_PHASE,
+                          facts={"squadmate": name, "card": card}, marks=(name,)))
+        state = replace(state, deck=state.deck[1:])
+        if not state.deck and state.discard and ctx.rulings.reading("hazard_reshuffle") == "when_empty":
+            state, more = _reshuffle(state, ctx)
+            steps += more
+    deck = state.deck
     steps.append(Step(f"The Strategy Pool: {plural(STRATEGY_DICE, 'Strategy die', 'Strategy dice')}, gathered by {state.on_point} "
                       f"(On Point)", S.STRATEGY_POOL,
                       "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
                       "are Locked here.", facts={"pool": STRATEGY_DICE}))
-    new = replace(state, order=order, deck=deck, hands=tuple(hands), pool=STRATEGY_DICE)
-    return new, tuple(s.in_section("Preparation Phase") for s in steps)
+    held = tuple(h for h in state.hands if h[0] not in dict(hands))
+    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE,
+                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)), used=(), revived=())
+    return new, tuple(s.in_section(ctx.section(state, "Preparation Phase")) for s in steps)
+
+
+def _reshuffle(state: RoundState, ctx: RoundContext) -> tuple[RoundState, list[Step]]:
+    """Step C: Hazard Card: the deck ran out: the discard pile is shuffled and turned face-down as the new deck; its
+    order is the file's next ``reshuffles`` entry (it must hold exactly the discarded cards), else drawn from the
+    seed.
+
+    Raises:
+        ScenarioError: a declared order that is not the discard pile (field ``reshuffles[k]``).
+    """
+    pile = state.discard
+    if not pile:
+        return state, []
+    k = state.reshuffled
+    if k < len(ctx.reshuffles):
+        order = ctx.reshuffles[k]
+        if sorted(order) != sorted(pile):
+            raise ScenarioError(f"reshuffles[{k}]", f"{', '.join(order)} is not the discard pile "
+                                f"({', '.join(pile)})", "the discarded cards, each once, in the new deck's order")
+        how = "the order the file gives"
+    else:
+        rest, order = list(pile), []
+        while rest:
+            order.append(rest.pop(ctx.dice.roll(len(rest), "Hazard deck shuffle") - 1))
+        order = tuple(order)
+        how = "shuffled with the seed"
+    st = Step(f"The Hazard deck ran out: the discard pile ({plural(len(pile), 'card')}) is shuffled into a new deck: "
+              f"{', '.join(order)}", S.HAZARD_CARD, f"Top card first; {how}.", facts={"deck": list(order)})
+    return replace(state, deck=tuple(order), discard=(), reshuffled=k + 1), [st]
 
 
 # --- a Squadmate's turn ---------------------------------------------------------------------------------------------
@@ -266,8 +605,9 @@ def turn_numbers(state: RoundState) -> range:
 
 
 def round_stopped(state: RoundState) -> bool:
-    """Shepard is Downed (the Mission ends) or a declaration was refused."""
-    return state.board.failed or state.rejected is not None
+    """The Mission has ended (Shepard is Downed, an Objective that ends it was completed, time ran out) or a
+    declaration was refused."""
+    return state.board.failed or state.rejected is not None or state.ending is not None
 
 
 def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[str, int]:
@@ -277,7 +617,7 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     if box is None:
         raise RuleViolation(f"{who}'s sheet has no box {act.box!r} (boxes: {', '.join(b.name for b in sheet.boxes)})",
                             S.SQUADMATE_SHEETS, field=f"{act.field}.box", step="Step B: Actions")
-    if not box.unlocked:
+    if not box.unlocked and (who, box.name) not in state.unlocked:
         raise RuleViolation(f"{who}'s {box.name} is a Locked Ability: it cannot be used until unlocked",
                             S.UNLOCKING_ABILITIES, field=f"{act.field}.box", step="Step B: Actions")
     free = [k for k in range(len(box.spaces)) if (who, box.name, k) not in state.used]
@@ -292,11 +632,37 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     return box.name, fits[0]
 
 
+def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: str) -> tuple[Board, list[Step]]:
+    """Damaging Enemies: ``amount`` Damage from ``who`` to ``enemy`` (Elites' Resilience Tracker included); a
+    Defeated Minion goes back to the Enemy Bag and the Squadmate gains 1 XP (Earning XP; for a Grenade as the ruling
+    ``xp_outside_actions`` reads it); an Enemy with the React Tag Damaged but not Defeated moves one hex toward
+    ``who`` (The React Tag)."""
+    from .damage import react_tag
+    from .units import defeat_earns_xp
+
+    res = enemy_damage(enemy, amount, by=who)
+    steps = [s for s in res.steps if not (res.react and s.rule == S.REACT_TAG)]
+    board = board.with_enemy(enemy.name, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, who))
+    if res.defeated:
+        if enemy.kind == "minion":
+            board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+        if defeat_earns_xp(source, ctx.rulings):
+            sq, more = gain_xp(board.squadmate(who), enemy.name)
+            board = board.with_squadmate(sq)
+            steps += more
+        else:
+            steps.append(Step(f"{who} gains no XP for {enemy.name}: a Grenade is not an Ability (ruling "
+                              f"xp_outside_actions = {ctx.rulings.reading('xp_outside_actions')})", S.EARNING_XP,
+                              marks=(who,)))
+    elif res.react:
+        board, more = react_tag(board, ctx, enemy.name, who)
+        steps += more
+    return board, steps
+
+
 def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
     """Ability Actions: the box's effect on its target Enemy (Damage, Stun, a Biotic Effect token), checked against
     the box's range and Line of Fire; Enhanced effects with an Enhanced die (Enhanced Actions)."""
-    from .damage import react_tag
-
     box = ctx.sheets[who].box(act.box)
     if not box.has_effect:
         return board, [Step(f"{who}'s {box.name}: its effect is not modelled by the stand-in sheet (die placed)",
@@ -329,23 +695,12 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Bo
                           f"{box.enhanced_min_distance} or more, so the standard version is used",
                           S.SQUADMATE_COMMENTARY, marks=(act.target,)))
     version = "Enhanced " if enhanced else ""
-    steps.insert(0, Step(f"{who} uses {version}{box.name} on {act.target} ({dist} hexes)",
+    steps.insert(0, Step(f"{who} uses {version}{box.name} on {act.target} ({plural(dist, 'hex', 'hexes')})",
                          S.ENHANCED_ACTIONS if enhanced else S.ABILITY_ACTIONS, marks=(who, act.target)))
     if box.damage:
         amount = box.damage[1 if enhanced else 0]
-        res = enemy_damage(enemy, amount, by=who)
-        steps += res.steps
-        board = board.with_enemy(enemy.name, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, who))
-        if res.defeated:
-            if enemy.kind == "minion":
-                board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
-            sq, more = gain_xp(board.squadmate(who), enemy.name)
-            board = board.with_squadmate(sq)
-            steps += more
-        elif res.react:
-            steps = [s for s in steps if s.rule != S.REACT_TAG]
-            board, more = react_tag(board, ctx, enemy.name, who)
-            steps += more
+        board, more = _hit(board, ctx, who, enemy, amount, "action")
+        steps += more
         enemy = board.enemy(enemy.name)
     if box.stun and enemy is not None:
         e2, more = stun(enemy)
@@ -373,12 +728,123 @@ _FACE_WORDS = {"move_2": "Move 2", "move_3": "Move 3", "standard": "Standard", "
                "move_2_or_standard": "Move 2 or Standard", "core": "Core Ability"}
 """A die face as a step names it ("a die showing Move 2"): the file's face ids in the book's words."""
 
+def _refusal(v: RuleViolation, field: str, step: str) -> RuleViolation:
+    """``v`` again, naming ``field`` (a refusal raised by the Strategy Roll's own steps names no field; their rule is
+    a section title string, turned back into a reference here)."""
+    rule = v.rule
+    prefix = f"{S.GAME}: "
+    if isinstance(rule, str) and rule.startswith(prefix):
+        rule = S.ref(rule[len(prefix):])
+    return RuleViolation(v.reason, rule, field=field, step=step)
+
+
+def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -> tuple[RoundState, list[Step]]:
+    """Step A: Strategy Roll, played by the ``strategy`` kind's own steps (:func:`.strategy.begin_strategy_roll`,
+    :func:`.strategy.lock_die`, then :data:`.strategy.ROLL_SEQUENCE`: roll, Renegade tokens, Core Ability triggers
+    and re-rolls until no icon remains) over the dice the Pool holds now, showing what the previous player left.
+
+    Raises:
+        RuleViolation: an illegal Lock (the On Point Squadmate, a die showing no known face) or Renegade use, naming
+            ``turns[i].roll.lock`` / ``.renegade``; an empty Pool (``turns[i].roll``).
+        ScenarioError: more fixed faces than dice in a roll round (``turns[i].roll.rolls[r]``).
+    """
+    step = "Step A: Strategy Roll"
+    if not state.dice:
+        raise RuleViolation("the Strategy Pool is empty: no die is left to roll", S.STRATEGY_ROLL, field=roll.field,
+                            step=step)
+    rs, steps = begin_strategy_roll(who, who == state.on_point, state.dice, roll.renegade_tokens)
+    if roll.lock is not None:
+        try:
+            rs, more = lock_die(rs, roll.lock, ctx.rulings)
+        except RuleViolation as v:
+            raise _refusal(v, f"{roll.field}.lock", step) from None
+        steps += more
+    sctx = StrategyContext(ctx.rulings, ctx.dice, squadmate=who, renegade_tokens=roll.renegade_tokens,
+                           fixed_rounds=roll.rolls, renegade=roll.renegade)
+    try:
+        final, more = run(StrategyState(roll=rs), ROLL_SEQUENCE, sctx)
+    except RuleViolation as v:
+        raise _refusal(v, f"{roll.field}.renegade", step) from None
+    except ScenarioError as e:
+        raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
+    steps += more
+    return replace(state, dice=final.roll.dice, rolled=True), steps
+
+
+def _take_die(state: RoundState, who: str, act: Action) -> tuple[RoundState, Die]:
+    """Step B: Actions: the die of the rolled Pool an Action takes (``die_id``, else the first die showing ``die``),
+    removed from the Pool.
+
+    Raises:
+        RuleViolation: no such die left, or it shows another face (field ``die_id`` / ``die``).
+    """
+    want = _FACE_WORDS.get(act.die, act.die)
+    if act.die_id is not None:
+        d = next((d for d in state.dice if d.id == act.die_id), None)
+        if d is None:
+            raise RuleViolation(f"{act.die_id} is not in the Strategy Pool (left: "
+                                f"{', '.join(x.id for x in state.dice) or 'none'})", S.ACTIONS,
+                                field=f"{act.field}.die_id", step="Step B: Actions")
+        if d.face is None or d.face.value != act.die:
+            shows = _FACE_WORDS.get(d.face.value, d.face.value) if d.face else "no known face"
+            raise RuleViolation(f"{act.die_id} shows {shows}, not {want}", S.ACTIONS, field=f"{act.field}.die",
+                                step="Step B: Actions")
+    else:
+        d = next((d for d in state.dice if d.face is not None and d.face.value == act.die), None)
+        if d is None:
+            left = ", ".join(f"{x.id} {_FACE_WORDS.get(x.face.value, x.face.value) if x.face else '?'}"
+                             for x in state.dice) or "none"
+            raise RuleViolation(f"no die left in {who}'s Strategy Roll shows {want} (left: {left})", S.ACTIONS,
+                                field=f"{act.field}.die", step="Step B: Actions")
+    return replace(state, dice=tuple(x for x in state.dice if x.id != d.id)), d
+
+
+def _revive(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
+    """Basic Actions › Revive: the target, a Downed Squadmate in a hex adjacent to ``who``, is Revived with the Hit
+    and Shield Points the back of its sheet gives (the sheet file's ``revived_hit_points`` /
+    ``revived_shield_points``: the rulebook does not print the backs, the built-in numbers are a stand-in).
+
+    Raises:
+        RuleViolation: no target, a target that is not Downed or not adjacent (field ``target``).
+    """
+    step = "Step B: Actions"
+    if act.target is None:
+        raise RuleViolation("Revive needs a target: a Downed Squadmate in an adjacent hex", S.BASIC_ACTIONS,
+                            field=f"{act.field}.target", step=step)
+    me, sq = board.squadmate(who), board.squadmate(act.target)
+    if not sq.downed:
+        raise RuleViolation(f"{act.target} is not Downed: Revive chooses a Downed Squadmate", S.BASIC_ACTIONS,
+                            field=f"{act.field}.target", step=step)
+    if not ctx.terrain.adjacent(me.position, sq.position):
+        raise RuleViolation(f"{act.target} at {sq.position} is not in a hex adjacent to {who} at {me.position}",
+                            S.BASIC_ACTIONS, field=f"{act.field}.target", step=step)
+    sheet = ctx.sheets[act.target]
+    hp = min(sheet.revived_hit_points, sq.hit_points_max)
+    sh = min(sheet.revived_shield_points, sq.shield_points_max)
+    board = board.with_squadmate(replace(sq, downed=False, hit_points=hp, shield_points=sh))
+    board = board.logged(Revived(who, act.target, hp, sh))
+    st = Step(f"{who} Revives {act.target}: back in the fight with {hp} Hit Points and {sh} Shield Points",
+              S.BASIC_ACTIONS, "The Revived Squadmate follows the back of its sheet, which the rulebook does not "
+              "print: these numbers are the sheet file's revived_hit_points / revived_shield_points (the built-in "
+              "sheets are a stand-in).", facts={"revived": act.target, "hit_points": hp, "shield_points": sh},
+              marks=(who, act.target))
+    return board.shown(1), [st]
+
+
 def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
+    die = None
+    if state.rolled:
+        state, die = _take_die(state, who, act)
     box, k = _space(state, ctx, who, act)
     state = replace(state, used=state.used + ((who, box, k),))
     face = _FACE_WORDS.get(act.die, act.die)
-    steps = [Step(f"{who} allocates a die showing {face} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
-                  facts={"box": box, "space": k + 1, "die": act.die})]
+    what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
+    steps = [Step(f"{who} allocates {what} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
+                  facts={"box": box, "space": k + 1, "die": act.die, **({"die_id": die.id} if die else {})})]
+    for it in act.items:
+        if it.when == "start":
+            state, more = _use_item(state, ctx, who, it)
+            steps += more
     board = state.board
     if not act.resolve:
         steps.append(Step(f"{box} is not resolved: the die is only placed", S.ACTIONS))
@@ -390,45 +856,467 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
             raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}",
                                 step="Step B: Actions") from None
         steps += more
-    elif box in ("Mission", "Revive"):
-        what = ("the Mission Rules page says what it does" if box == "Mission"
-                else "the Revived Squadmate follows the back of its sheet")
-        steps.append(Step(f"{box}: the die is placed; {what} (not modelled here)", S.BASIC_ACTIONS))
+    elif box == "Revive":
+        board, more = _revive(board, ctx, who, act)
+        state = replace(state, revived=state.revived + (act.target,))
+        steps += more
+    elif box == "Mission" and act.completes is not None:
+        state, more = _complete_objective(state, ctx, act)
+        steps += more
+    elif box == "Mission":
+        steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
+                          S.BASIC_ACTIONS))
     else:
         board, more = _ability_checked(board, ctx, who, act)
         steps += more
-    return replace(state, board=board), steps
+    state = replace(state, board=board)
+    if box == "Move" and act.resolve:
+        state, more = _pick_up_loot(state, ctx, who)
+        steps += more
+    return state, steps
+
+
+def _end_of_action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
+    """The tokens of the Inventory used at the end of ``act`` (:func:`_use_item`), after its effects (which stand
+    even when one of these is refused)."""
+    steps: list[Step] = []
+    for it in act.items:
+        if it.when == "end" and not state.board.failed:
+            state, more = _use_item(state, ctx, who, it)
+            steps += more
+    return state, steps
+
+
+ENDINGS = {"paragon": "Paragon Victory", "renegade": "Renegade Victory", "loyalty": "Loyalty Victory"}
+"""Ending a Mission: the Objectives whose completion ends the Mission, and the victory each gives."""
+
+
+def _complete_objective(state: RoundState, ctx: RoundContext, act: Action) -> tuple[RoundState, list[Step]]:
+    """Mission Objectives: the Mission Action completes ``act.completes`` (the Mission Rules page allows it: the
+    file says so). An Objective attached to a Preliminary Objective cannot be attempted before that one is
+    completed (Preliminary Objectives). A Paragon, Renegade or Loyalty Objective ends the Mission at once with its
+    Victory (Ending a Mission); a Secondary or Preliminary one does not.
+
+    Raises:
+        RuleViolation: already completed, or its Preliminary Objective is not (field ``completes``).
+    """
+    name = act.completes
+    kind, after = ctx.objectives[name]
+    field, step = f"{act.field}.completes", "Step B: Actions"
+    if name in state.completed:
+        raise RuleViolation(f"the Objective {name!r} is already completed", S.MISSION_OBJECTIVES, field=field,
+                            step=step)
+    if after is not None and after not in state.completed:
+        raise RuleViolation(f"{name!r} cannot be attempted until its Preliminary Objective {after!r} is completed",
+                            S.MISSION_OBJECTIVES, field=field, step=step)
+    steps = [Step(f"{kind.title()} Objective completed: {name}", S.MISSION_OBJECTIVES,
+                  "The Mission Rules page says what completes it; the file declares this Mission Action does.",
+                  facts={"objective": name, "kind": kind})]
+    state = replace(state, completed=state.completed + (name,))
+    opened = [o for o, (_, a) in ctx.objectives.items() if a == name]
+    if opened:
+        steps.append(Step(f"Now {', '.join(map(repr, opened))} can be attempted", S.MISSION_OBJECTIVES))
+    if kind in ENDINGS:
+        steps.append(Step(f"The Mission ends: {ENDINGS[kind]}", S.ENDING_A_MISSION,
+                          "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
+                          facts={"ending": ENDINGS[kind]}))
+        state = replace(state, ending=ENDINGS[kind])
+    return state, steps
+
+
+def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -> tuple[RoundState, list[Step]]:
+    """Earning XP; Unlocking Abilities: when an Action fills the third box of ``who``'s XP column, its player
+    immediately unlocks an Ability of their choice: the file's ``unlocks`` entry for it (none: the step says the
+    choice is not given)."""
+    from .units import XP_PER_MISSION
+
+    now = state.board.squadmate(who).xp
+    if not before < XP_PER_MISSION <= now:
+        return state, []
+    box = (ctx.unlocks or {}).get(who)
+    if box is None:
+        return state, [Step(f"{who}'s XP column is full: {who} may unlock an Ability (the file names none)",
+                            S.UNLOCKING_ABILITIES, marks=(who,))]
+    name = ctx.sheets[who].box(box).name
+    st = Step(f"{who}'s XP column is full: {who} unlocks {name}, usable at once", S.UNLOCKING_ABILITIES,
+              "As soon as the third box is marked, the player unlocks an Ability of their choice (the file's unlocks).",
+              facts={"squadmate": who, "unlocked": name}, marks=(who,))
+    return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
+
+
+def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
+    """Loot Tokens: the Loot tokens in each hex ``who`` moved into during its Move (the hexes walked: the log's last
+    :class:`~.results.SquadmateMoved`) are flipped face-up and added to the squad's Inventory. Tokens in a hex it only
+    passed through: the ruling ``loot_pickup`` (consulted only then)."""
+    moved = next((e for e in reversed(state.board.log) if isinstance(e, SquadmateMoved) and e.squadmate == who),
+                 None)
+    if moved is None or len(moved.path) < 2 or not state.loot:
+        return state, []
+    entered = [parse_hex(h) for h in moved.path[1:]]
+    on_map = dict(state.loot)
+    hits = [h for h in dict.fromkeys(entered) if h in on_map]
+    if any(h != entered[-1] for h in hits) and ctx.rulings.reading("loot_pickup") == "end_of_move":
+        passed = [h for h in hits if h != entered[-1]]
+        hits = [h for h in hits if h == entered[-1]]
+        steps = [Step(f"{who} only passes through {', '.join(map(str, passed))}: the Loot there stays face-down "
+                      "(ruling loot_pickup = end_of_move)", S.LOOT_TOKENS, marks=(who,))]
+    else:
+        steps = []
+    inventory = list(state.inventory)
+    for h in hits:
+        tokens = on_map.pop(h)
+        inventory += tokens
+        names = ", ".join(LOOT_LABEL[t] for t in tokens)
+        steps.append(Step(f"{who} moves into {h}: {plural(len(tokens), 'Loot token')} flipped face-up ({names}), "
+                          "added to the Inventory", S.LOOT_TOKENS, "Any Squadmate can use the Inventory's tokens.",
+                          facts={"hex": str(h), "tokens": list(tokens), "inventory": inventory}, marks=(who,)))
+    loot = tuple((h, t) for h, t in state.loot if h in on_map)
+    return replace(state, loot=loot, inventory=tuple(inventory)), steps
+
+
+def _use_item(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[RoundState, list[Step]]:
+    """A token of the Inventory discarded at the start or end of an Action (Grenade and Grenade Cache Tokens;
+    Medi-gel Tokens).
+
+    Raises:
+        RuleViolation: no such token in the Inventory (field ``items[k].use``); a Grenade's hex more than three hexes
+            away or not in Line of Fire (``items[k].at``); Medi-gel on a Squadmate out of reach or Downed
+            (``items[k].target``).
+    """
+    step = "Step B: Actions"
+    label = LOOT_LABEL[it.use]
+    rule = S.MEDI_GEL if it.use == "medi_gel" else S.GRENADES
+    if it.use not in state.inventory:
+        held = ", ".join(LOOT_LABEL[t] for t in state.inventory) or "empty"
+        raise RuleViolation(f"no {label} token in the Inventory ({held})", rule, field=f"{it.field}.use", step=step)
+    inventory = list(state.inventory)
+    inventory.remove(it.use)
+    state = replace(state, inventory=tuple(inventory))
+    if it.use == "medi_gel":
+        board = state.board
+        user, target = board.squadmate(who), board.squadmate(it.target)
+        dist = ctx.terrain.distance(user.position, target.position)
+        try:
+            new, steps = medi_gel(user, target, dist, ctx.rulings)
+        except RuleViolation as v:
+            raise _refusal(v, f"{it.field}.target", step) from None
+        board = board.with_squadmate(new).logged(
+            MediGel(who, target.name, new.hit_points - target.hit_points, target.hit_points, new.hit_points,
+                    target.downed and not new.downed))
+        return replace(state, board=board.shown(len(steps))), steps
+    return _grenade(state, ctx, who, it)
+
+
+def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[RoundState, list[Step]]:
+    """Grenade and Grenade Cache Tokens: a target hex in ``who``'s Line of Fire and within three hexes (Counting
+    Distances); each Enemy in it or adjacent to it suffers 2 Damage (Grenade) or 3 (Grenade Cache). An Enemy in a
+    Shrouded area in the blast: the ruling ``grenade_shrouded`` (consulted only then).
+
+    Raises:
+        RuleViolation: the hex is too far or not in Line of Fire (field ``items[k].at``).
+    """
+    board, terrain = state.board, ctx.terrain
+    me = board.squadmate(who)
+    dmg = GRENADE_DAMAGE[it.use]
+    label = LOOT_LABEL[it.use]
+    dist = terrain.distance(me.position, it.at)
+    if dist is None or dist > GRENADE_RANGE:
+        raise RuleViolation(f"hex {it.at} is {dist if dist is not None else 'unreachable'} hexes from {who}: a "
+                            f"Grenade's target hex is within {GRENADE_RANGE}", S.GRENADES, field=f"{it.field}.at",
+                            step="Step B: Actions")
+    if it.at != me.position and not terrain.line_of_fire(me.position, it.at):
+        raise RuleViolation(f"hex {it.at} is not in {who}'s Line of Fire", S.GRENADES, field=f"{it.field}.at",
+                            step="Step B: Actions")
+    blast = [e for e in board.enemies if e.position == it.at or terrain.adjacent(e.position, it.at)]
+    steps: list[Step] = []
+    hidden = [e for e in blast if e.shrouded or shrouded_now(terrain, board, e.position)]
+    if hidden and ctx.rulings.reading("grenade_shrouded") == "spared":
+        blast = [e for e in blast if e not in hidden]
+        steps.append(Step(f"{', '.join(e.name for e in hidden)} in a Shrouded area: no Damage (ruling "
+                          "grenade_shrouded = spared)", S.SHROUDED_AREAS, marks=tuple(e.name for e in hidden)))
+    names = ", ".join(e.name for e in blast) or "no Enemy"
+    steps.insert(0, Step(f"{who} throws a {label} at {it.at} ({plural(dist, 'hex', 'hexes')}, in Line of Fire): "
+                         f"{dmg} Damage to each "
+                         f"Enemy in or adjacent to it: {names}", S.GRENADES, "The token goes back to the game box.",
+                         facts={"token": it.use, "hex": str(it.at), "damage": dmg,
+                                "targets": [e.name for e in blast]}, marks=(who, *(e.name for e in blast))))
+    for e in blast:
+        now = board.enemy(e.name)
+        if now is None:
+            continue
+        if e in hidden:                       # ruling grenade_shrouded = damaged: the token stays Shrouded
+            board, more = _hit(board.with_enemy(e.name, replace(now, shrouded=False)), ctx, who,
+                               replace(now, shrouded=False), dmg, "grenade")
+            if board.enemy(e.name) is not None:
+                board = board.with_enemy(e.name, replace(board.enemy(e.name), shrouded=now.shrouded))
+        else:
+            board, more = _hit(board, ctx, who, now, dmg, "grenade")
+        steps += more
+    return replace(state, board=board.shown(len(steps))), steps
+
+
+def _free_spaces(state: RoundState, ctx: RoundContext, who: str) -> list[tuple[str, int, str]]:
+    """``(box, index, kind)`` of every Action Space of ``who``'s sheet a die may still be placed on without
+    resolving: not holding a die, not in a Locked Ability, not the Mission Action (a die goes there only when the
+    Mission Rules page allows it)."""
+    return [(b.name, k, kind) for b in ctx.sheets[who].boxes if b.unlocked and b.name != "Mission"
+            for k, kind in enumerate(b.spaces) if (who, b.name, k) not in state.used]
+
+
+def _fit(dice, free, rulings) -> tuple | None:
+    """Distinct free Action Spaces, one per die of ``dice`` in order, each taking that die's face (Action Spaces),
+    or ``None``."""
+    from itertools import permutations
+
+    from .strategy import accepts
+
+    for spaces in permutations(free, len(dice)):
+        if all(accepts(sp[2], d.face, rulings) for sp, d in zip(spaces, dice)):
+            return spaces
+    return None
+
+
+def _best_fit(pool, need: int, free, rulings) -> tuple[tuple[Die, ...], tuple]:
+    """The first ``need`` dice of ``pool`` (Pool order, by combinations) that all fit free spaces; when none do, the
+    largest number that does: ``(dice placed, their spaces)``."""
+    from itertools import combinations
+
+    for k in range(need, 0, -1):
+        for combo in combinations(pool, k):
+            spaces = _fit(combo, free, rulings)
+            if spaces is not None:
+                return combo, spaces
+    return (), ()
+
+
+def _place_rest(state: RoundState, ctx: RoundContext, who: str, roll: Roll, need: int
+                ) -> tuple[RoundState, list[Step]]:
+    """Step B: a Squadmate must always take three dice: the dice not used for an Action (``roll.place``, else the
+    first of the Pool that fit) go on free matching Action Spaces without resolving them (Action Spaces; the
+    Move or Standard face as the ruling ``dual_face_in_move_space`` reads it). When too few dice fit the free spaces,
+    the ruling ``dice_without_space`` says whether the rest are still taken (set aside) or stay in the Pool.
+
+    Raises:
+        RuleViolation: ``place`` names a die not in the Pool, too few or too many dice, or dice that do not fit the
+            free spaces while other dice of the Pool would (field ``turns[i].roll.place``).
+    """
+    step = "Step B: Actions"
+    free = _free_spaces(state, ctx, who)
+    if roll.place is not None:
+        if len(roll.place) != need:
+            raise RuleViolation(f"{who} takes {plural(need, 'more die', 'more dice')} without an Action, "
+                                f"not {len(roll.place)}: three dice in all", S.ACTIONS, field=f"{roll.field}.place",
+                                step=step)
+        chosen = []
+        for j, i in enumerate(roll.place):
+            d = next((d for d in state.dice if d.id == i), None)
+            if d is None:
+                raise RuleViolation(f"{i} is not in the Strategy Pool", S.ACTIONS, field=f"{roll.field}.place[{j}]",
+                                    step=step)
+            chosen.append(d)
+        placed, spaces = _best_fit(chosen, need, free, ctx.rulings)
+        if len(placed) < need and len(_best_fit(state.dice, need, free, ctx.rulings)[0]) > len(placed):
+            raise RuleViolation(f"{', '.join(roll.place)} cannot all go on free matching Action Spaces of {who}'s "
+                                "sheet, and other dice of the Pool can", S.ACTION_SPACES, field=f"{roll.field}.place",
+                                step=step)
+        rest = [d for d in chosen if d not in placed]
+    else:
+        placed, spaces = _best_fit(state.dice, need, free, ctx.rulings)
+        rest = [d for d in state.dice if d not in placed][:need - len(placed)]
+    steps: list[Step] = []
+    taken = {d.id for d in placed}
+    if placed:
+        where = ", ".join(f"{d.id} ({_FACE_WORDS[d.face.value]}) on {sp[0]} (Action Space {sp[1] + 1})"
+                          for d, sp in zip(placed, spaces))
+        steps.append(Step(f"Placed without resolving the Actions: {where}", S.ACTIONS,
+                          "A Squadmate always takes three dice; those it does not use go on matching Action Spaces "
+                          "without resolving them.", facts={"placed": sorted(taken)}))
+    if rest:
+        reading = ctx.rulings.reading("dice_without_space")
+        ids = ", ".join(d.id for d in rest)
+        if reading == "set_aside":
+            taken |= {d.id for d in rest}
+            steps.append(Step(f"No free Action Space takes {ids}: taken from the Pool all the same and set aside",
+                              S.ACTIONS, "Ruling dice_without_space = set_aside: a Squadmate always takes three "
+                              "dice from the Pool.", facts={"set_aside": [d.id for d in rest]}))
+        else:
+            steps.append(Step(f"No free Action Space takes {ids}: {'it stays' if len(rest) == 1 else 'they stay'} "
+                              "in the Pool", S.ACTIONS, "Ruling dice_without_space = left_in_pool: a die is only "
+                              "taken by allocating it to an Action Space.", facts={"left": [d.id for d in rest]}))
+    state = replace(state, dice=tuple(d for d in state.dice if d.id not in taken),
+                    used=state.used + tuple((who, sp[0], sp[1]) for sp in spaces))
+    return state, steps
+
+
+@dataclass(frozen=True)
+class TurretFire:
+    """A Hazard card's "Activate Turrets" instruction: every Active Turret deals ``damage`` to each Squadmate in its
+    Line of Fire (Additional Rules › Turrets)."""
+
+    damage: int
+
+
+def _card_blocks(card: tuple) -> list:
+    """A card's instructions in blocks: runs of Enemy instructions (played by the ``activation`` kind's
+    :data:`~.activation.HAZARD_CARD_SEQUENCE`) and :class:`TurretFire` instructions, in the card's order."""
+    blocks: list = []
+    for ins in card:
+        if isinstance(ins, TurretFire):
+            blocks.append(ins)
+        elif blocks and isinstance(blocks[-1], tuple):
+            blocks[-1] = blocks[-1] + (ins,)
+        else:
+            blocks.append((ins,))
+    return blocks
+
+
+def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple) -> tuple[Board, list[Step]]:
+    """Step C: the card's instructions in order: Enemy instructions by :data:`~.activation.HAZARD_CARD_SEQUENCE`
+    (later runs continue the same card: "Activate Spawned Enemy" still refers to its Spawn), Turrets by
+    :func:`_turrets_fire`."""
+    from .activation import CardInstruction
+
+    actx = ActivationContext(ctx.rulings, None, ctx.terrain, choices)
+    steps: list[Step] = []
+    started = False
+    for block in _card_blocks(card):
+        if isinstance(block, TurretFire):
+            board, more = _turrets_fire(board, ctx, block.damage)
+        elif not started:
+            board, more = run(replace(board, hazard=block), HAZARD_CARD_SEQUENCE, actx)
+            started = True
+        else:
+            todo = tuple(CardInstruction(i) for i in range(1, len(block) + 1))
+            board, more = run(replace(board, hazard=block, agenda=todo), HAZARD_CARD_SEQUENCE[1:], actx)
+        steps += more
+        if board.failed:
+            break
+    return board, steps
+
+
+def _turrets_fire(board: Board, ctx: RoundContext, damage: int) -> tuple[Board, list[Step]]:
+    """Additional Rules › Turrets: each Active Turret (in hex order; a Squadmate in several Lines of Fire takes each
+    Turret's Damage in turn, so the order changes no total) deals ``damage`` to each Squadmate in its Line of Fire
+    (its own hex and one straight line in its facing: :func:`.geometry.turret_targets`); a Disabled Turret has no
+    Line of Fire. A Downed Squadmate is not Damaged again."""
+    from .geometry import turret_targets
+
+    m = ctx.terrain.map
+    steps = [Step(f"Turrets Activate: {damage} Damage to each Squadmate in an Active Turret's Line of Fire",
+                  S.TURRETS, "The amount is the Hazard card's." if m.turrets else "There is no Turret on this map.",
+                  facts={"damage": damage, "turrets": len(m.turrets)})]
+    board = board.shown(1)
+    for t in m.turrets:
+        if not t.active:
+            steps.append(Step(f"Turret at {t.hex} is Disabled: no Line of Fire, no Damage", S.TURRETS))
+            board = board.shown(1)
+            continue
+        hexes = turret_targets(m, t.hex, rulings=ctx.rulings)
+        hit = [s.name for s in board.squadmates if s.position in hexes and not s.downed]
+        steps.append(Step(f"Turret at {t.hex}: {', '.join(hit) if hit else 'no Squadmate'} in its Line of Fire",
+                          S.TURRETS, f"Its Line of Fire: {', '.join(str(h) for h in sorted(hexes))}.",
+                          facts={"turret": str(t.hex), "targets": hit}, marks=tuple(hit)))
+        board = board.shown(1)
+        for name in hit:
+            board, more = board.hurt(name, damage, f"the Turret at {t.hex}")
+            steps += more
+            if board.failed:
+                return board, steps
+    return board, steps
+
+
+def _downed_card(state: RoundState, ctx: RoundContext, who: str, card: str, first: Step, section: str
+                 ) -> tuple[RoundState, tuple[Step, ...]]:
+    """A Squadmate Downed after the Preparation Phase still holds its face-down Hazard card when its turn comes: the
+    ruling ``downed_hazard_card`` says whether it is resolved (with the Downed Squadmate as the current one) or
+    discarded unresolved."""
+    steps = [first]
+    hands = tuple(h for h in state.hands if h[0] != who)
+    if ctx.rulings.reading("downed_hazard_card") == "discarded":
+        steps.append(Step(f"{who}'s Hazard card {card} is discarded unresolved (ruling downed_hazard_card = "
+                          "discarded)", S.HAZARD_CARD, facts={"card": card}, marks=(who,)))
+        state = replace(state, hands=hands, discard=state.discard + (card,))
+    else:
+        steps.append(Step(f"Step C: {who}'s Hazard card {card} is flipped and resolved all the same (ruling "
+                          "downed_hazard_card = resolved)", S.HAZARD_CARD, facts={"card": card}, marks=(who,)))
+        turn = ctx.turn_of(who, state.round) or Turn(who, (), Choices())
+        board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
+        steps += more
+        state = replace(state, board=board, hands=hands, discard=state.discard + (card,))
+    return state, tuple(s.in_section(section) for s in steps)
 
 
 def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundState, tuple[Step, ...]]:
-    """Squadmate Phase: turn ``n`` (from 1) of :attr:`RoundState.order`: Step A (the dice taken from the Pool),
-    Step B (the declared Actions, each on a free matching Action Space of the sheet), Step C (the Hazard card dealt
-    to this Squadmate, resolved with it as the current Squadmate, then discarded), then Coolant Leaks. A refused
-    declaration is a "Not allowed" step and ends the Round's play. A Downed Squadmate takes no Actions."""
+    """Squadmate Phase: turn ``n`` (from 1) of :attr:`RoundState.order`: Step A (with a ``[turns.roll]``: the
+    Strategy Roll played by :func:`_strategy_roll`, Lock, Core Ability triggers and re-rolls; without: the dice taken
+    from the Pool, their faces declared by the Actions), Step B (the declared Actions, each on a free matching Action
+    Space of the sheet; with a roll, each takes a die of it and the dice not used are placed without resolving),
+    Step C (the Hazard card dealt to this Squadmate, resolved with it as the current Squadmate, then discarded;
+    none for a Squadmate Revived this Round), then Coolant Leaks. A refused declaration is a "Not allowed" step and
+    ends the Round's play. A Downed Squadmate takes no Actions; one Revived this Round takes its turn as the ruling
+    ``revived_turn`` reads it."""
     who = state.order[n - 1]
-    section = f"Turn {n}: {who}"
+    section = ctx.section(state, f"Turn {n}: {who}")
     board = replace(state.board, current=who)
     state = replace(state, board=board)
     if board.squadmate(who).downed:
         st = Step(f"{who} is Downed: the sheet's back is not printed in the rulebook, no Actions here",
                   S.DOWNED_SQUADMATES, marks=(who,))
+        card = state.hand(who)
+        if card is None:
+            return state, (st.in_section(section),)
+        return _downed_card(state, ctx, who, card, st, section)
+    if who in state.revived and ctx.rulings.reading("revived_turn") == "no_turn":
+        st = Step(f"{who} was Revived this Round: no turn until the next Round (ruling revived_turn = no_turn)",
+                  S.BASIC_ACTIONS, marks=(who,))
         return state, (st.in_section(section),)
-    turn = ctx.turn_of(who) or Turn(who, (), Choices())
-    take = min(DICE_PER_TURN, state.pool)
-    steps = [Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool ({state.pool} -> {state.pool - take})",
-                  S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces taken (the "
-                  "strategy kind plays a Strategy Roll with its Core Ability triggers).",
-                  facts={"pool": state.pool - take})]
-    state = replace(state, pool=state.pool - take)
+    turn = ctx.turn_of(who, state.round) or Turn(who, (), Choices())
+    steps: list[Step] = []
     try:
+        if turn.roll is None:
+            take = min(DICE_PER_TURN, state.pool)
+            steps.append(Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool "
+                              f"({state.pool} -> {state.pool - take})",
+                              S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces "
+                              "taken (the "
+                              "strategy kind plays a Strategy Roll with its Core Ability triggers).",
+                              facts={"pool": state.pool - take}))
+            state = replace(state, pool=state.pool - take,
+                            dice=tuple(replace(d, face=None) for d in state.dice[take:]))
+        else:
+            take = min(DICE_PER_TURN, len(state.dice))
+            state, more = _strategy_roll(state, ctx, who, turn.roll)
+            steps += more
+            if len(turn.actions) > take:
+                raise RuleViolation(f"the Strategy Pool held {plural(take, 'die')}: no die for a further Action",
+                                    S.ACTIONS, field=turn.actions[take].field, step="Step B: Actions")
         for act in turn.actions:
+            xp = state.board.squadmate(who).xp
             state, more = _action(state, ctx, who, act)
+            steps += more
+            if state.board.failed or state.ending:
+                break
+            state, more = _end_of_action(state, ctx, who, act)
             steps += more
             if state.board.failed:
                 break
+            state, more = _unlock_on_xp(state, ctx, who, xp)
+            steps += more
+        if state.ending:
+            return state, tuple(s.in_section(section) for s in steps)
         if len(turn.actions) < take and not state.board.failed:
-            left = plural(take - len(turn.actions), "more die", "more dice")
-            steps.append(Step(f"{left} placed on matching Action Spaces without resolving the Actions", S.ACTIONS))
+            if turn.roll is None:
+                left = plural(take - len(turn.actions), "more die", "more dice")
+                steps.append(Step(f"{left} placed on matching Action Spaces without resolving the Actions", S.ACTIONS))
+            else:
+                state, more = _place_rest(state, ctx, who, turn.roll, take - len(turn.actions))
+                steps += more
+        if turn.roll is not None:
+            left = ", ".join(f"{d.id} {_FACE_WORDS[d.face.value]}" for d in state.dice) or "none"
+            steps.append(Step(f"Actions over: {plural(len(state.dice), 'die')} left in the Strategy Pool ({left})",
+                              S.ACTIONS, "The next Squadmate rolls what remains and may Lock one of these dice."
+                              if state.dice else "", facts={"pool": len(state.dice)}))
+            state = replace(state, rolled=False, pool=len(state.dice))
     except RuleViolation as v:
         title = f"Not allowed: {v.reason} [{v.section}] ({v.rejection.field})"
         board = state.board.logged(Refused(title))
@@ -438,14 +1326,18 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
         return state, tuple(s.in_section(section) for s in steps)
     if not state.board.failed:
         card = state.hand(who)
-        steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
-        actx = ActivationContext(ctx.rulings, None, ctx.terrain, turn.choices)
-        board, more = run(replace(state.board, hazard=ctx.cards[card]), HAZARD_CARD_SEQUENCE, actx)
-        steps += more
-        state = replace(state, board=board, discard=state.discard + (card,),
-                        hands=tuple(h for h in state.hands if h[0] != who))
-        if not board.failed:
-            board, more = coolant_leak_end_of_turn(ctx.terrain, board, who)
+        if card is None:
+            steps.append(Step(f"Step C: {who} has no Hazard card (Downed in the Preparation Phase, none was drawn)",
+                              S.HAZARD_CARD, "A Hazard card is drawn in the Preparation Phase for each Squadmate "
+                              "who is not Downed; Step C flips that card.", marks=(who,)))
+        else:
+            steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
+            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
+            steps += more
+            state = replace(state, board=board, discard=state.discard + (card,),
+                            hands=tuple(h for h in state.hands if h[0] != who))
+        if not state.board.failed:
+            board, more = coolant_leak_end_of_turn(ctx.terrain, state.board, who)
             steps += more
             state = replace(state, board=board)
     return state, tuple(s.in_section(section) for s in steps)
@@ -476,7 +1368,14 @@ def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, t
     nxt, more = pass_on_point(board.squadmates, state.on_point, ctx.rulings)
     steps += more
     board = board.logged(OnPointPassed(state.on_point, nxt))
-    return replace(state, board=board, on_point=nxt), tuple(s.in_section("End Phase") for s in steps)
+    ending = None
+    if ctx.time_limit is not None and state.round >= ctx.time_limit:
+        ending = "Failure: time ran out"
+        steps.append(Step(f"Time runs out after Round {state.round}: the Mission ends in Failure", S.ENDING_A_MISSION,
+                          "How long the squad has is the Mission Rules page's (the file's time_limit, in Rounds).",
+                          facts={"ending": ending}))
+    return replace(state, board=board, on_point=nxt, ending=ending), tuple(
+        s.in_section(ctx.section(state, "End Phase")) for s in steps)
 
 
 ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", preparation_phase),
@@ -485,6 +1384,51 @@ ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", 
 """The ``round`` kind as the kernel plays it: Inferno Damage at the start of the Round, the Preparation Phase, one
 frame per Squadmate's turn (until the Mission
 ends or a declaration is refused), the End Phase."""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One frame of a several-Round play: Round ``round``'s ``kind`` (``start``, ``prep``, ``turn`` ``n``, ``end``)."""
+
+    round: int
+    kind: str
+    n: int = 0
+
+    def __str__(self) -> str:
+        what = {"start": "Start of the Round", "prep": "Preparation Phase", "end": "End Phase"}.get(self.kind,
+                                                                                                  f"Turn {self.n}")
+        return f"Round {self.round} · {what}"
+
+
+def mission_phases(state: RoundState) -> tuple[Phase, ...]:
+    """Every phase of every Round the file plays, in order (a Round: its start, the Preparation Phase, one turn per
+    Squadmate, the End Phase; Sequence of Play: once the End Phase is over a new Round begins)."""
+    n = len(state.board.squadmates)
+    return tuple(p for r in range(1, state.rounds_to_play + 1)
+                 for p in (Phase(r, "start"), Phase(r, "prep"), *(Phase(r, "turn", k) for k in range(1, n + 1)),
+                           Phase(r, "end")))
+
+
+def mission_phase(state: RoundState, ctx: RoundContext, phase: Phase) -> tuple[RoundState, tuple[Step, ...]]:
+    """One phase of a several-Round play (:data:`ROUNDS_SEQUENCE`): the same step functions as one Round's."""
+    if phase.kind == "start":
+        return start_of_round(replace(state, round=phase.round), ctx)
+    if phase.kind == "prep":
+        return preparation_phase(state, ctx)
+    if phase.kind == "turn":
+        return squadmate_turn(state, ctx, phase.n)
+    return round_end_phase(state, ctx)
+
+
+ROUNDS_SEQUENCE = (Each("{item}", mission_phases, mission_phase, stop=round_stopped),)
+"""A round file with ``rounds`` > 1 as the kernel plays it: Round after Round, one frame per phase and turn (the
+frames of :data:`ROUND_SEQUENCE`, named "Round r · ..."), until the Mission ends or a declaration is refused."""
+
+
+def sequence_of(scenario: RoundScenario) -> tuple:
+    """The sequence a round file is played by: :data:`ROUND_SEQUENCE` for one Round (its frames "Start of the
+    Round", "Preparation Phase", "Turn n", "End Phase"), :data:`ROUNDS_SEQUENCE` for ``rounds`` > 1."""
+    return ROUND_SEQUENCE if scenario.rounds == 1 else ROUNDS_SEQUENCE
 
 
 # --- outcome, resolve -----------------------------------------------------------------------------------------------
@@ -505,6 +1449,12 @@ class RoundOutcome(Outcome):
     mission_failed: bool
     rejected: str | None
     events: tuple[Happening, ...] = ()
+    loot_in_play: bool = False
+    inventory: tuple[str, ...] = ()
+    loot: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    mission_rules: bool = False
+    completed: tuple[str, ...] = ()
+    ending: str | None = None
     kind = "round"
 
     @property
@@ -516,18 +1466,24 @@ class RoundOutcome(Outcome):
                 "enemies": {e.name: e.to_json() for e in self.enemies},
                 "returned_to_bag": list(self.returned_to_bag), "on_point": self.on_point,
                 "hazard_discard": list(self.discard), "pool": self.pool, "mission_failed": self.mission_failed,
-                "rejected": self.rejected}
+                "rejected": self.rejected,
+                **({"inventory": list(self.inventory), "loot": {h: list(t) for h, t in self.loot}}
+                   if self.loot_in_play else {}),
+                **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {})}
 
 
-def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
+def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
                 ) -> tuple[RoundState, RoundContext]:
-    """The initial :class:`RoundState` and the :class:`RoundContext` of a ``round`` scenario."""
+    """The initial :class:`RoundState` and the :class:`RoundContext` of a ``round`` scenario: its rulings (the
+    file's, then ``rulings``) and a fresh :class:`~explorer.dice.Dice` (``seed``, else the file's ``seed``; the
+    Strategy Rolls' faces the file does not fix come from it). A replay needs a new context (fresh dice)."""
     r = _rulings_for({**scenario.rulings, **(rulings or {})})
     terrain = MapTerrain(_load_map(scenario.map, None), r)
     sqs, ens = check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
     bag = tuple(b.build() for b in scenario.bag)
     board = Board(sqs, ens, scenario.on_point, bag)
-    cards = {c.name: tuple(_card(_CardView(c.instructions))) for c in scenario.hazard_deck}
+    cards = {c.name: tuple(TurretFire(i.damage) if i.do == "activate_turrets" else _card(_CardView([i]))[0]
+                           for i in c.instructions) for c in scenario.hazard_deck}
     turns = []
     for i, t in enumerate(scenario.turns):
         ch = t.choices
@@ -535,10 +1491,28 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                           {k: parse_hex(v) for k, v in ch.advance_to.items()},
                           tuple(parse_hex(h) for h in ch.spawn_hex), tuple(ch.opportunity_order))
         acts = tuple(Action(a.box, a.die, tuple(parse_hex(h) for h in a.path), a.target, a.resolve,
-                            f"turns[{i}].actions[{j}]") for j, a in enumerate(t.actions))
-        turns.append(Turn(t.squadmate, acts, choices))
-    state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck))
-    return state, RoundContext(r, None, terrain, load_sheets(scenario.sheets), cards, tuple(turns))
+                            f"turns[{i}].actions[{j}]", a.die_id,
+                            tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
+                                       f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
+                            a.completes)
+                     for j, a in enumerate(t.actions))
+        roll = None
+        if t.roll is not None:
+            ro = t.roll
+            roll = Roll(ro.lock, tuple(tuple(f) for f in ro.rolls), ro.renegade_tokens,
+                        tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
+                        None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
+        turns.append(Turn(t.squadmate, acts, choices, roll, t.round))
+    state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck),
+                       rounds_to_play=scenario.rounds,
+                       loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
+                       inventory=tuple(scenario.inventory))
+    dice = Dice(seed=seed if seed is not None else scenario.seed)
+    state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed))
+    return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
+                               tuple(tuple(o) for o in scenario.reshuffles),
+                               {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
+                               {u.squadmate: u.box for u in scenario.unlocks})
 
 
 @dataclass(frozen=True)
@@ -548,33 +1522,40 @@ class _CardView:
     hazard: list
 
 
-def round_outcome(state: RoundState) -> RoundOutcome:
-    """The typed outcome of a played Round."""
+def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: bool = False) -> RoundOutcome:
+    """The typed outcome of a played Round (``loot_in_play``: the file has Loot tokens or an Inventory, so the
+    outcome lists them; ``mission_rules``: it has Objectives or a time limit, so the outcome gives the Objectives
+    completed and how the Mission ended)."""
     b = state.board
     return RoundOutcome(
         tuple(SquadmateAt(s.name, s.shield_points, s.hit_points, s.downed, hex=str(s.position)) for s in b.squadmates),
         tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in b.enemies),
-        b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log)
+        b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
+        loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
+        state.ending or ("Failure: Shepard is Downed" if b.failed else None))
 
 
-def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None):
+def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
     """The kernel frames of a ``round`` scenario (:data:`ROUND_SEQUENCE`) and its trace (typed result
     :class:`RoundOutcome`)."""
-    state, ctx = round_start(scenario, rulings)
-    frames = play(state, ROUND_SEQUENCE, ctx)
+    state, ctx = round_start(scenario, rulings, seed)
+    frames = play(state, sequence_of(scenario), ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "A Round", frames, ctx.rulings.consulted)
-    return frames, trace.with_result(round_outcome(final))
+    return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory),
+                                                   bool(scenario.objectives) or scenario.time_limit is not None))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
                   seed: int | None = None) -> Trace:
-    """Play one Round (:data:`ROUND_SEQUENCE`). ``seed`` is unused (the dice taken are declared; the Enemy Bag's
-    draws are the file's ``bag``).
+    """Play one Round (:data:`ROUND_SEQUENCE`). ``seed`` (else the file's) rolls the Strategy Roll faces a
+    ``[turns.roll]`` does not fix; turns without a roll declare their faces; the Enemy Bag's draws are the file's
+    ``bag``.
 
     Returns:
         a Trace whose typed ``result`` is a :class:`RoundOutcome`; its JSON ``outcome`` is ``{"squadmates": {name:
         {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage, stunned}}, "returned_to_bag",
-        "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``.
+        "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``, plus
+        ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
     """
-    return play_round(scenario, rulings)[1]
+    return play_round(scenario, rulings, seed)[1]

@@ -18,6 +18,8 @@ same shape::
     core_ability = "Aim"
     max_shield_points = 3       # 0..20
     max_hit_points = 5          # 1..20
+    revived_hit_points = 2      # the back of the sheet: Hit Points when Revived (1..20; default 2, a stand-in)
+    revived_shield_points = 0   # ... and Shield Points when Revived (0..20; default 0, a stand-in)
     [[sheets.boxes]]            # Ability Boxes, at most 8
     name = "Concussive Shot"
     spaces = ["standard", "enhanced"]   # 1..4 Action Spaces
@@ -83,6 +85,8 @@ class SheetSpec(Strict):
     core_ability: str = Field(min_length=1, max_length=40)
     max_shield_points: int = Field(ge=0, le=20)
     max_hit_points: int = Field(ge=1, le=20)
+    revived_hit_points: int = Field(default=2, ge=1, le=20)
+    revived_shield_points: int = Field(default=0, ge=0, le=20)
     boxes: list[BoxSpec] = Field(default_factory=list, max_length=8)
 
 
@@ -122,13 +126,16 @@ class AbilityBox:
 @dataclass(frozen=True)
 class Sheet:
     """One Squadmate Sheet: ``boxes`` holds the Basic Actions (``Move``, ``Mission``, ``Revive``) then the Ability
-    Boxes, by name."""
+    Boxes, by name; ``revived_hit_points`` / ``revived_shield_points``: what the back of the sheet gives back when
+    the Squadmate is Revived (Basic Actions › Revive; the rulebook does not print the backs: a stand-in number)."""
 
     name: str
     core_ability: str
     max_shield_points: int
     max_hit_points: int
     boxes: tuple[AbilityBox, ...]
+    revived_hit_points: int = 2
+    revived_shield_points: int = 0
 
     def box(self, name: str) -> AbilityBox | None:
         return next((b for b in self.boxes if b.name.lower() == name.lower()), None)
@@ -156,7 +163,8 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].damage", f"{b.damage} out of range", "0..10", source)
             boxes.append(AbilityBox(b.name, tuple(b.spaces), b.unlocked, tuple(b.damage), b.stun, b.biotic_effect,
                                     b.range, b.line_of_fire, b.enhanced_min_distance))
-        out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes))
+        out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes),
+                            s.revived_hit_points, s.revived_shield_points)
     return out
 
 
