@@ -86,6 +86,11 @@ class ExplorerError(Exception):
     """Base class of every error meant to be shown to a user."""
 
 
+PAGE_SOURCE = "widget"
+"""The ``source`` of input typed into a page's fields: the message does not start with it (the page shows the message
+beside or above the field it names, so ``widget: field 'a.mod': ...`` only repeated where the user already is)."""
+
+
 class ScenarioError(ExplorerError, ValueError):
     """A scenario (file, CLI options or widget input) is malformed.
 
@@ -97,7 +102,8 @@ class ScenarioError(ExplorerError, ValueError):
         field: dotted path of the offending field, e.g. ``"active.burst"`` (``""`` for the whole document).
         problem: what is wrong with it.
         allowed: what would be accepted (free text or an enumeration), or ``None``.
-        source: where the input came from (a file path, ``"--sv-a"``, ``"widget"``...), or ``None``.
+        source: where the input came from (a file path, ``"--sv-a"``, :data:`PAGE_SOURCE`...), or ``None``. The
+            message starts with it, except for :data:`PAGE_SOURCE`.
     """
 
     def __init__(self, field: str, problem: str, allowed: str | Iterable[str] | None = None,
@@ -109,7 +115,7 @@ class ScenarioError(ExplorerError, ValueError):
         allowed = None if allowed is None else shorten(allowed, MAX_PART_CHARS)
         source = None if source is None else shorten_middle(str(source))
         self.field, self.problem, self.allowed, self.source = field, problem, allowed, source
-        where = f"{source}: " if source else ""
+        where = f"{source}: " if source and source != PAGE_SOURCE else ""
         what = f"field '{field}'" if field else "scenario"
         msg = f"{where}{what}: {problem}"
         if allowed:

@@ -45,6 +45,7 @@ from explorer.games import Game, get_game
 from explorer.kernel import Frame, trace_of
 from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
+from explorer.widgets.icons import accordion
 from explorer.widgets.layout import browser_fix
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
@@ -521,11 +522,11 @@ class NemesisStepper(W.VBox):
         self.picker.observe(lambda c: self.load(c["new"]), names="value")
         bar = W.HBox([self.prev_button, self.next_button, self.slider, self.position_label],
                      layout=W.Layout(align_items="center", flex_flow="row wrap"))
-        rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
+        rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                               layout=W.Layout(max_width="640px"))
-        steps = W.Accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="640px"))
-        self.steps_panel = steps
-        steps.observe(lambda _c: self._fill_trace_list(), names="selected_index")
+        steps = accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="640px"))
+        self.steps_panel = steps.accordion
+        steps.accordion.observe(lambda _c: self._fill_trace_list(), names="selected_index")
         self.headline = W.HTML(layout=W.Layout(max_width="900px"))
         side = W.VBox([self.about, self.focus, self.gauges, self.forecast, self.message,
                        W.HTML("<b style='font-family:sans-serif;font-size:13px'>Your choices</b>"), self.choices_box,

@@ -27,11 +27,14 @@ from collections.abc import Callable
 
 import ipywidgets as W
 
+from explorer.widgets.icons import accordion
+
 from explorer.dice import Dice
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
+from explorer.widgets.roll_again import roll_again_note
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper
 
@@ -233,7 +236,7 @@ class CombatExplorer(W.VBox):
                                "joined with + (hit, shield, bolt, jam, ammo, wings, blank). The Defend roll uses "
                                f"the {html.escape(cal.defend_die)} die's shield symbols.</span>")]
                        + [W.HBox([w, m[f"calibration.{c}"]]) for c, w in self.faces.items()])
-        extras = W.Accordion([calib, W.VBox(list(self.rulings_box.values()))],
+        extras = accordion([calib, W.VBox(list(self.rulings_box.values()))],
                              titles=("Dice faces (calibration)", "Ruling options"))
         # the opened scenario's note at the top, as on every other scenario page (it was below the fold, y~830)
         super().__init__([W.HTML(BANNER), self.outcome,
@@ -333,14 +336,27 @@ class CombatExplorer(W.VBox):
     # -- input ----------------------------------------------------------------------------------------------
     def _changed(self, _change=None) -> None:
         if not self._busy:
+            self.tray_msg.value = ""
             self.update()
 
     def _roll_again(self, _=None) -> None:
+        """Next seed; the dice set by hand keep their faces, and :attr:`tray_msg` says so (with every die set by hand
+        a new seed rolls nothing: the message says why the tray did not change)."""
         try:
             s = int(self.seed.value)
         except ValueError:
             s = 0
         self.seed.value = str(s + 1)
+        self.tray_msg.value = roll_again_note(s + 1, len(self._tray_keys()), len(self._hand_in_tray()),
+                                              "set a die to 'roll' or press Clear hand-set faces")
+
+    def _tray_keys(self) -> list[tuple[str, int]]:
+        """Every die on the tray: ``(colour, index)`` of the hit dice, ``("defend", index)`` of the Blue dice."""
+        return [(c, i) for c, n in self._pool.items() for i in range(n)] + [("defend", i) for i in range(self._blue)]
+
+    def _hand_in_tray(self) -> list[tuple[str, int]]:
+        """The tray's dice whose face is set by hand."""
+        return [k for k in self._tray_keys() if k in self.hand]
 
     def _clear_hand(self, _=None) -> None:
         self.hand = {}

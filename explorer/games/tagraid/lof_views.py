@@ -30,6 +30,8 @@ from dataclasses import replace
 
 import ipywidgets as W
 
+from explorer.widgets.labels import button_width
+
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.scenario import parse_whole
@@ -203,7 +205,7 @@ class LofExplorer(W.HBox):
         self.targets: list[str] = []
         self.pick_mode = W.ToggleButtons(options=[("pick shooter", "shooter"), ("pick target", "target")],
                                          value="shooter", tooltip="what a click on a Model picks",
-                                         style={"button_width": "96px"})
+                                         style={"button_width": button_width(("pick shooter", "pick target"), 96)})
         self.pick_mode.add_class("lof-pick-mode")
         self.f2f_html = W.HTML()
         self.f2f_html.add_class("lof-f2f")

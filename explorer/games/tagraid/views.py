@@ -563,7 +563,7 @@ class FaceToFaceExplorer(W.VBox):
             return
         key, idx = _die_slot(die_id)
         if key not in self._dice or not 0 <= idx < len(self._dice[key]):
-            self._show_errors([f"widget: no die {die_id!r} on the tray"])
+            self._show_errors([f"No die {die_id!r} on the tray"])
             return
         self._dice[key][idx] = face
         self._show_dice_text()
@@ -642,7 +642,7 @@ class FaceToFaceExplorer(W.VBox):
         counts = dice_counts(a, b, mb)
         for key, side, n in (("A", a, counts[0]), ("B", b, counts[1])):
             if side is not None and len(self._dice[key]) != n:
-                self._show_errors([f"widget: field 'dice {key}': {len(self._dice[key])} faces given but "
+                self._show_errors([f"field 'dice {key}': {len(self._dice[key])} faces given but "
                                    f"{side.name} rolls {n} (allowed: exactly {n} faces)"])
                 return
         rulings = self.rulings()
@@ -963,7 +963,7 @@ class FaceToFaceExplorer(W.VBox):
     def _set_exchange_die(self, die_id: str, face: int) -> None:
         doc = _set_die_in(self.exchange or {}, die_id, face)
         if doc is None:
-            self._show_errors([f"widget: no die {die_id!r} on the tray"])
+            self._show_errors([f"No die {die_id!r} on the tray"])
             return
         self.exchange = doc
         self.update()
