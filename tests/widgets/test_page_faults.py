@@ -129,3 +129,41 @@ def test_strategy_pool_roll_again_with_every_face_typed_says_why_nothing_changed
     w.roll_button.click()
     assert w.trace.result == before
     assert "every die is typed by hand, so a new seed rolls nothing" in w.seed_msg.value
+
+
+PICKER_PAGES = [("masseffect", "mission-map", "map"), ("masseffect", "enemy-activation", "scenario"),
+                ("galaxydefenders", "ai", "scenario"), ("dagger", "nemesis-phase", "scenario")]
+
+
+@pytest.mark.parametrize("game_id,slug,key", PICKER_PAGES)
+def test_a_picked_scenario_or_map_and_its_readings_are_in_the_link_and_reopen(game_id, slug, key):
+    from explorer.games import get_game
+    from explorer.serving.url_state import has_url_state
+    from explorer.urlstate import decode_state, encode_state
+
+    g = get_game(game_id)
+    w, _ = g.open_page(slug, None)
+    assert has_url_state(w)
+    written = []
+    w.on_state_change(lambda: written.append(encode_state(w.url_state())))
+    picker = next(x for x in _walk(w) if isinstance(x, W.Dropdown) and x.description in ("Scenario", "Map"))
+    other = next(v for v in picker._options_values if v != picker.value)
+    picker.value = other
+    assert written and decode_state(written[-1])[key] == other            # the pick reached the link
+    state = w.url_state()
+    rulings = state.get("rulings", {})
+    if rulings:                                                           # a reading changed reaches it too
+        k = next(iter(rulings))
+        box = next(x for x in _walk(w) if isinstance(x, W.Dropdown) and x.description == k)
+        reading = next(v for v in box._options_values if v != box.value)
+        box.value = reading
+        assert decode_state(written[-1])["rulings"][k] == reading
+    fresh, _ = g.open_page(slug, None)                                    # a copied link reopens the same page
+    fresh.load_url_state(decode_state(written[-1]))
+    assert fresh.url_state() == w.url_state()
+    with pytest.raises(ScenarioError) as e:
+        fresh.load_url_state({key: "no-such-thing"})
+    assert e.value.field == key and e.value.source == "link"
+    with pytest.raises(ScenarioError) as e:
+        fresh.load_url_state({key: other, "rulings": {"no_such_ruling": "x"}})
+    assert e.value.field == "rulings.no_such_ruling"

@@ -47,6 +47,7 @@ from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
 from explorer.widgets.icons import accordion
 from explorer.widgets.layout import browser_fix
+from explorer.widgets.picker_url import keep_in_url
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
@@ -541,6 +542,7 @@ class NemesisStepper(W.VBox):
         super().__init__([top, self.note, self.headline, main])
         self.add_class("dg-nemesis")
         self.load(scenario_id)
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
 
     # -- loading and running ---------------------------------------------------------------------------------------
     def load(self, scenario_id: str) -> None:

@@ -34,6 +34,8 @@ from typing import Any
 
 import ipywidgets as W
 
+from explorer.widgets.picker_url import keep_in_url
+
 from explorer.widgets.icons import accordion
 
 from explorer.hexgrid import Hex
@@ -246,6 +248,7 @@ class ActivationStepper(ScenarioStepperView):
         super().__init__([self.picker, self.note, main])
         self.add_class("me-activation")
         self.load(scenario_id)
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
 
     # -- loading and resolving -------------------------------------------------------------------------------------
     def load(self, scenario_id: str) -> None:

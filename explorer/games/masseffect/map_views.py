@@ -307,6 +307,7 @@ def map_page(name: str | None = None, game: Game | None = None) -> tuple[W.Widge
     Raises:
         ScenarioError: ``name`` is neither a built-in ``map`` scenario nor a packaged map.
     """
+    from explorer.widgets.picker_url import keep_in_url
     from explorer.widgets.scenario_note import ScenarioNote
 
     from .queries import load_map_query
@@ -349,4 +350,5 @@ def map_page(name: str | None = None, game: Game | None = None) -> tuple[W.Widge
     picker.observe(lambda c: (show(c["new"]), state["view"].redraw()), names="value")
     show(value)
     holder.note = note
+    keep_in_url(holder, picker, key="map", rulings=lambda: state["view"].rulings_box)   # the map in the link
     return holder, lambda: state["view"].redraw()
