@@ -167,3 +167,17 @@ def test_a_picked_scenario_or_map_and_its_readings_are_in_the_link_and_reopen(ga
     with pytest.raises(ScenarioError) as e:
         fresh.load_url_state({key: other, "rulings": {"no_such_ruling": "x"}})
     assert e.value.field == "rulings.no_such_ruling"
+
+
+def test_dagger_forecast_never_counts_a_step_the_scenario_does_not_model_as_a_loss():
+    """dg-01 plays step 1 only and lists no event card: its page said 'No loss condition reached' beside 'Loss
+    probability 100%' (the forecast played step 3 on the file's empty list). A scenario whose loss is the empty deck
+    (dg-loss-no-event plays the whole phase) keeps its 100%."""
+    from explorer.games import get_game
+
+    g = get_game("dagger")
+    w, _ = g.open_page("nemesis-phase", "dg-01")
+    assert "100%" not in w.forecast.value and "not computed" in w.forecast.value
+    assert "stops after step 1. Advance Threat" in w.forecast.value
+    w.picker.value = "dg-loss-no-event"
+    assert "100%" in w.forecast.value and "no event card to draw" in w.forecast.value

@@ -820,10 +820,20 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
     """The chance of losing within the next Nemesis Phase from ``start`` if the event deck were shuffled (exact over
     the possible top cards: :func:`.forecast.loss_forecast`), as one line; ``""`` if it cannot be computed."""
     from .forecast import loss_forecast
-    from .nemesis import SEC1
+    from .nemesis import SEC1, SEC2
 
     if scenario.start != SEC1:          # the scenario starts mid-phase: a whole phase from here is not the question
         return ""
+    from .forecast import phases_words
+
+    if not start.event_deck and scenario.phases == 1 and scenario.stop in (SEC1, SEC2):
+        # the scenario plays only steps 1-2 and lists no event card (a scenario gives only the cards it draws; Setup
+        # builds a deck of 12): a whole phase from here would lose at step 3 by the file, not by the game
+        return _box(f"<b>Loss probability in {phases_words(start.round, 1)}</b>: "
+                    f"<span class='dg-forecast'>not computed</span>: this scenario stops after step "
+                    f"{html.escape(scenario.stop)} and lists no event card (a scenario "
+                    f"gives only the cards it draws; Setup builds a deck of 12), so step 3, Resolve Event Cards, "
+                    f"cannot be played from it.", "dg-forecast-box", "font-size:12px")
     try:
         f = loss_forecast(scenario, 1, rulings, state=start)
     except ExplorerError:
@@ -833,8 +843,6 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
            "this scenario lists no event card left, so by the rule step 3 finds none" if f.exact
            else f"{f.draws} seeded shuffles")
     why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
-    from .forecast import phases_words
-
     return _box(f"<b>Loss probability in {phases_words(start.round, 1)}</b> (from its start, the event deck "
                 f"shuffled): "
                 f"<span class='dg-forecast'>{float(f.p_loss):.0%}</span> ({how})" + (f": {html.escape(why)}" if why
