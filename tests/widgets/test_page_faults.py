@@ -181,3 +181,35 @@ def test_dagger_forecast_never_counts_a_step_the_scenario_does_not_model_as_a_lo
     assert "stops after step 1. Advance Threat" in w.forecast.value
     w.picker.value = "dg-loss-no-event"
     assert "100%" in w.forecast.value and "no event card to draw" in w.forecast.value
+
+
+def test_face_to_face_lists_every_bad_field_not_only_the_latest():
+    from explorer.games.tagraid.views import FaceToFaceExplorer
+
+    w = FaceToFaceExplorer()
+    w.form_a.dice.value = "zz"                 # a bad dice text, then a bad input elsewhere: both listed
+    w.form_a.attribute.value = "x"
+    w.seed.value = "-3"
+    text = w.message.value
+    assert "dice A" in text and "A.Attribute" in text and "seed" in text and "widget:" not in text
+    w.form_a.attribute.value = "12"            # a fixed field leaves the list; the seed stays (the dice text is
+    msg = w.message.value                      # rewritten with the faces in use, so its error goes with it)
+    assert "Attribute" not in msg and "seed" in msg and "dice A" not in msg
+    w.seed.value = "4"
+    assert "xf-msg-error" not in w.message.value
+
+
+def test_line_of_fire_settings_refusals_sit_under_their_fields_all_of_them():
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    w = LofExplorer()
+    before = w.verdict_html.value
+    w.mod_inputs["short"].value = "zz"
+    w.cal_inputs["long"].value = "-1"
+    assert "weapon.short" in w.settings_msgs["mods"].value and "zz" in w.settings_msgs["mods"].value
+    assert "range_calibration.long" in w.settings_msgs["ruler"].value
+    assert "2 settings not accepted" in w.message.value and "previous settings" in w.message.value
+    assert w.verdict_html.value == before
+    w.mod_inputs["short"].value = "+2"
+    w.cal_inputs["long"].value = "7"
+    assert w.settings_msgs["mods"].value == w.settings_msgs["ruler"].value == "" and w.message.value == ""
