@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,6 +122,33 @@ class ScenarioError(ExplorerError, ValueError):
         if allowed:
             msg += f" (allowed: {allowed})"
         super().__init__(msg)
+
+
+    def with_source(self, source: str) -> "ScenarioError":
+        """This error (same class, field, problem and allowed values) naming ``source``: the file it came from, for
+        an error raised while resolving a scenario whose parts no longer know their file (:func:`naming_source`)."""
+        base = str(self)
+        if self.source and self.source != PAGE_SOURCE and base.startswith(f"{self.source}: "):
+            base = base[len(self.source) + 2:]
+        new = type(self).__new__(type(self))   # not copy.copy: an exception is copied by calling its class again
+        new.__dict__.update(self.__dict__)
+        new.source = shorten_middle(str(source))
+        new.args = (f"{new.source}: {base}",)   # a refusal without a field keeps its [Section]
+        return new
+
+
+@contextmanager
+def naming_source(source: str | None):
+    """The one gate between a loaded file and what resolves it: a :class:`ScenarioError` (a
+    :class:`RuleViolation` too) raised inside that names no source is raised again naming ``source``
+    (:meth:`ScenarioError.with_source`); one that names its own, or a page's input, passes unchanged. ``None``:
+    nothing is changed."""
+    try:
+        yield
+    except ScenarioError as e:
+        if source is None or e.source:
+            raise
+        raise e.with_source(source) from e
 
 
 class DiceScriptExhausted(ExplorerError):
