@@ -84,3 +84,82 @@ def keep_in_url(widget: W.Widget, picker: W.Dropdown, key: str = "scenario",
     picker.observe(fire, names="value")
     widget.url_state, widget.load_url_state, widget.on_state_change = url_state, load_url_state, on_state_change
     return widget
+
+
+MAX_TEXT_CHARS = 1000
+"""The longest text field value a link may set (the pages' text fields hold short lists of faces and numbers)."""
+
+
+def keep_fields_in_url(widget: W.Widget, fields: Mapping[str, W.ValueWidget],
+                       extra: Mapping[str, tuple[Callable[[], object], Callable[[object], None]]] | None = None
+                       ) -> W.Widget:
+    """Give a form page (every input a field, no picker: Galaxy Defenders' Combat, Mass Effect's Strategy Pool) the
+    URL-state methods: its state is ``{"fields": {name: value}, <extra key>: value}``.
+
+    Args:
+        widget: the page; it has ``update()`` (re-read the inputs and redraw) and a ``_busy`` flag its observers
+            respect: a link's fields are set quietly, then ``update()`` runs once. Every ``update()`` is a state
+            change (the link follows hand-set dice and every other input).
+        fields: ``{name in the link: input widget}`` (``Dropdown``, ``ToggleButtons``, ``Checkbox``, ``Text``).
+        extra: ``{key: (get, set)}`` for state that is not a widget value (hand-set dice): ``set`` checks its value
+            and raises :class:`~explorer.errors.ScenarioError`.
+
+    ``load_url_state`` raises :class:`~explorer.errors.ScenarioError` (source ``"link"``) naming the field (an
+    unknown name, a choice the field does not offer, a value of the wrong type, a text over
+    :data:`MAX_TEXT_CHARS`), every field checked before any is set.
+    """
+    extra = dict(extra or {})
+    callbacks: list[Callable[[], None]] = []
+    inner_update = widget.update
+
+    def update(*args, **kwargs):
+        out = inner_update(*args, **kwargs)
+        for cb in list(callbacks):
+            cb()
+        return out
+
+    def url_state() -> dict:
+        return {"fields": {k: w.value for k, w in fields.items()}, **{k: get() for k, (get, _set) in extra.items()}}
+
+    def check(name: str, w: W.ValueWidget, value: object) -> None:
+        if isinstance(w, W.Checkbox | W.ToggleButton):
+            ok, allowed = isinstance(value, bool), "true or false"
+        elif hasattr(w, "_options_values"):
+            options = list(w._options_values)
+            ok, allowed = value in options, ", ".join(map(str, options[:12])) + (" ..." if len(options) > 12 else "")
+        else:
+            ok, allowed = isinstance(value, str) and len(value) <= MAX_TEXT_CHARS, \
+                f"text of at most {MAX_TEXT_CHARS} characters"
+        if not ok:
+            raise ScenarioError(f"fields.{name}", f"{short_repr(value)} is not a value of this field", allowed,
+                                LINK_SOURCE)
+
+    def load_url_state(state: Mapping) -> None:
+        unknown = sorted(set(state) - {"fields", *extra})
+        if unknown:
+            raise ScenarioError(unknown[0], "is not part of this page's link", ("fields", *extra), LINK_SOURCE)
+        values = state.get("fields", {})
+        if not isinstance(values, Mapping):
+            raise ScenarioError("fields", "is not a table of field values", "name = value", LINK_SOURCE)
+        for name, value in values.items():
+            if name not in fields:
+                raise ScenarioError(f"fields.{name}", "is not a field of this page", sorted(fields), LINK_SOURCE)
+            check(name, fields[name], value)
+        busy = widget._busy
+        widget._busy = True
+        try:
+            for name, value in values.items():
+                fields[name].value = value
+            for key, (_get, set_) in extra.items():
+                if key in state:
+                    set_(state[key])
+        finally:
+            widget._busy = busy
+        widget.update()
+
+    def on_state_change(callback: Callable[[], None]) -> None:
+        callbacks.append(callback)
+
+    widget.update = update
+    widget.url_state, widget.load_url_state, widget.on_state_change = url_state, load_url_state, on_state_change
+    return widget

@@ -80,3 +80,24 @@ def test_a_link_past_the_size_bound_opens_the_defaults_with_a_message(browser, a
     assert "shows its defaults" in text and f"{MAX_STATE_CHARS:,}" in text and "\n" not in text.strip()
     assert page.locator(".dg-nemesis select").first.input_value() == "dg-01"
     ctx.close()
+
+
+def test_a_form_pages_link_reopens_its_inputs(browser, app_url):
+    """Galaxy Defenders' Combat: a typed seed is in the link, and the link opened in a new context shows it."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(f"{_base(app_url)}/galaxydefenders-combat")
+    page.locator(".gd-combat").first.wait_for(timeout=60_000)
+    box = page.get_by_label("Seed")
+    box.wait_for(timeout=60_000)
+    box.fill("41")
+    box.press("Enter")
+    wait_until(lambda: "s=1." in page.evaluate("location.search"), timeout=60, what="the inputs in the URL")
+    link = page.url
+    assert decode_state(page.evaluate("new URLSearchParams(location.search).get('s')"))["fields"]["seed"] == "41"
+    other = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    other.goto(link)
+    other.get_by_label("Seed").wait_for(timeout=60_000)
+    wait_until(lambda: other.get_by_label("Seed").input_value() == "41", timeout=60, what="the seed reopened")
+    ctx.close()
+    other.context.close()

@@ -213,3 +213,36 @@ def test_line_of_fire_settings_refusals_sit_under_their_fields_all_of_them():
     w.mod_inputs["short"].value = "+2"
     w.cal_inputs["long"].value = "7"
     assert w.settings_msgs["mods"].value == w.settings_msgs["ruler"].value == "" and w.message.value == ""
+
+
+@pytest.mark.parametrize("game_id,slug", [("galaxydefenders", "combat"), ("masseffect", "strategy-pool")])
+def test_a_form_pages_inputs_are_in_the_link_and_reopen(game_id, slug):
+    """The two pages without a picker keep every input in the link (Galaxy Defenders' hand-set dice too)."""
+    from explorer.games import get_game
+    from explorer.serving.url_state import has_url_state
+    from explorer.urlstate import decode_state, encode_state
+
+    g = get_game(game_id)
+    w, _ = g.open_page(slug, None)
+    assert has_url_state(w)
+    written = []
+    w.on_state_change(lambda: written.append(encode_state(w.url_state())))
+    w.seed.value = "41"
+    if game_id == "galaxydefenders":
+        w.dice["red"].value = "2"
+        dd = next(c.children[1] for c in w.hit_tray.children if hasattr(c, "children"))
+        dd.value = "hit"
+    else:
+        w.first.value = "std, m2, m3, enh, m2, std"
+    state = decode_state(written[-1])
+    assert state["fields"]["seed"] == "41"
+    fresh, _ = g.open_page(slug, None)
+    fresh.load_url_state(state)
+    assert fresh.url_state() == w.url_state()
+    assert fresh.trace.steps == w.trace.steps                     # the same resolution, step by step
+    with pytest.raises(ScenarioError) as e:
+        fresh.load_url_state({"fields": {"seed": 3}})
+    assert e.value.field == "fields.seed" and e.value.source == "link"
+    with pytest.raises(ScenarioError) as e:
+        fresh.load_url_state({"fields": {"nope": "1"}})
+    assert e.value.field == "fields.nope"

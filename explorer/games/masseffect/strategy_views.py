@@ -33,6 +33,7 @@ from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.layout import browser_fix
+from explorer.widgets.picker_url import keep_fields_in_url
 from explorer.widgets.roll_again import roll_again_note
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hold, own_canvas, reset_manager
@@ -293,6 +294,10 @@ class StrategyPoolExplorer(W.VBox):
         # the opened scenario's note at the top, as on every other scenario page
         super().__init__([self.outcome, controls, self.message, self.headline, self.dice, self.chart, self.stepper])
         self.update()
+        keep_fields_in_url(self, {   # every input in the page's link (explorer.widgets.picker_url)
+            "squadmate": self.squadmate, "turn": self.turn, "downed": self.downed, "paragon": self.paragon,
+            "lock": self.lock, "first": self.first, "rerolls": self.rerolls, "seed": self.seed,
+            **{f"rulings.{k}": w for k, w in self.rulings_box.items()}})
 
     def open_scenario(self, data: dict, name: str) -> None:
         """Set every input from a ``kind = "strategy"`` scenario document (``data``, TOML parsed; ``name`` its id)
