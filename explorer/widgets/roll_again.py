@@ -33,7 +33,7 @@ def roll_again_note(seed: int, dice: int, kept: int, how_to_roll: str, hand_word
                 f"them, {how_to_roll}.")
     else:
         kept_text = f"the die {hand_word} keeps its face" if kept == 1 else \
-            f"the {kept} dice {hand_word} keep their faces"
+            f"the {plural(kept, 'die')} {hand_word} keep their faces"
         text = f"Seed {seed}: {plural(dice - kept, 'die', 'dice')} rolled again; {kept_text}."
     return (f"<span class='{ROLL_AGAIN_CLASS}' style='font-family:sans-serif;font-size:12px;color:#495057'>"
             f"{html.escape(text)}</span>")
