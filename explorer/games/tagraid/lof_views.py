@@ -503,7 +503,9 @@ class LofExplorer(W.HBox):
         for box, msgs in errors.items():
             self.settings_msgs[box].value = "".join(
                 f"<div class='lof-field-error' style='font-family:sans-serif;font-size:12px;color:#922b21'>"
-                f"{html.escape(m)}</div>" for m in msgs)
+                f"{html.escape(m)}</div>" for m in msgs) + (
+                "<div style='font-family:sans-serif;font-size:11.5px;color:#555'>The verdicts above keep the "
+                "previous settings until this is fixed.</div>" if msgs else "")
         n = sum(map(len, errors.values()))
         if n:
             self._say(f"{n} setting{'s' if n != 1 else ''} not accepted (each is named under its field below): "
