@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from explorer.text import plural
+from explorer.urlstate import MAX_REQUEST_HEADER_BYTES
 from explorer.serving.binary_messages import accept_binary_widget_messages
 from explorer.serving.canvas_fixes import browser_fixes
 from explorer.serving.comm_opens import skip_browser_comm_opens
@@ -375,6 +376,8 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     options = dict(port=port, address=address, show=show, title=titles, static_dirs={WIDGET_JS_ROUTE: str(static)},
                    websocket_origin=origins, print_url=False, num_procs=num_procs,
                    extra_patterns=[(STATS_ROUTE, _stats_handler())] if stats else [],
+                   # a link past the state bound reaches the page, which opens its defaults and says why
+                   http_server_kwargs={"max_header_size": MAX_REQUEST_HEADER_BYTES},
                    check_unused_sessions_milliseconds=2000, unused_session_lifetime_milliseconds=8000)
     if threaded or not warm:
         return pn.serve(apps, threaded=threaded, **options)

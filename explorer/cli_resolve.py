@@ -42,7 +42,7 @@ SCENARIO_HELP = ("\b\nSCENARIO is a built-in scenario name, a packaged TAG Raid 
 def resolve_command(scenario: str, seed: int | None, reroll: bool, ruling: tuple[str, ...], as_json: bool,
                     shooter: str | None, target: tuple[str, ...]) -> None:
     """Resolve a scenario of any game step by step, citing the rulebook."""
-    from .errors import ScenarioError
+    from .errors import ScenarioError, naming_source
     from .games import load_any, parse_rulings
 
     game, sc = load_any(scenario)
@@ -52,7 +52,9 @@ def resolve_command(scenario: str, seed: int | None, reroll: bool, ruling: tuple
             raise ScenarioError("--shooter" if shooter else "--target", "applies only to a table file or table "
                                 "scenario", "a file with a board and [[models]], or e.g. tr-22", scenario)
         sc = ask(shooter, tuple(target or ()))
-    trace = game.resolve(sc, rulings=parse_rulings(list(ruling), [game]), seed=seed, reroll=reroll)
+    readings = parse_rulings(list(ruling), [game])
+    with naming_source(scenario):   # the gate: a refusal while resolving names the file, as one while loading does
+        trace = game.resolve(sc, rulings=readings, seed=seed, reroll=reroll)
     if as_json:
         click.echo(json.dumps(trace.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +87,11 @@ class ExplorerError(Exception):
     """Base class of every error meant to be shown to a user."""
 
 
+PAGE_SOURCE = "widget"
+"""The ``source`` of input typed into a page's fields: the message does not start with it (the page shows the message
+beside or above the field it names, so ``widget: field 'a.mod': ...`` only repeated where the user already is)."""
+
+
 class ScenarioError(ExplorerError, ValueError):
     """A scenario (file, CLI options or widget input) is malformed.
 
@@ -97,7 +103,8 @@ class ScenarioError(ExplorerError, ValueError):
         field: dotted path of the offending field, e.g. ``"active.burst"`` (``""`` for the whole document).
         problem: what is wrong with it.
         allowed: what would be accepted (free text or an enumeration), or ``None``.
-        source: where the input came from (a file path, ``"--sv-a"``, ``"widget"``...), or ``None``.
+        source: where the input came from (a file path, ``"--sv-a"``, :data:`PAGE_SOURCE`...), or ``None``. The
+            message starts with it, except for :data:`PAGE_SOURCE`.
     """
 
     def __init__(self, field: str, problem: str, allowed: str | Iterable[str] | None = None,
@@ -109,12 +116,39 @@ class ScenarioError(ExplorerError, ValueError):
         allowed = None if allowed is None else shorten(allowed, MAX_PART_CHARS)
         source = None if source is None else shorten_middle(str(source))
         self.field, self.problem, self.allowed, self.source = field, problem, allowed, source
-        where = f"{source}: " if source else ""
+        where = f"{source}: " if source and source != PAGE_SOURCE else ""
         what = f"field '{field}'" if field else "scenario"
         msg = f"{where}{what}: {problem}"
         if allowed:
             msg += f" (allowed: {allowed})"
         super().__init__(msg)
+
+
+    def with_source(self, source: str) -> "ScenarioError":
+        """This error (same class, field, problem and allowed values) naming ``source``: the file it came from, for
+        an error raised while resolving a scenario whose parts no longer know their file (:func:`naming_source`)."""
+        base = str(self)
+        if self.source and self.source != PAGE_SOURCE and base.startswith(f"{self.source}: "):
+            base = base[len(self.source) + 2:]
+        new = type(self).__new__(type(self))   # not copy.copy: an exception is copied by calling its class again
+        new.__dict__.update(self.__dict__)
+        new.source = shorten_middle(str(source))
+        new.args = (f"{new.source}: {base}",)   # a refusal without a field keeps its [Section]
+        return new
+
+
+@contextmanager
+def naming_source(source: str | None):
+    """The one gate between a loaded file and what resolves it: a :class:`ScenarioError` (a
+    :class:`RuleViolation` too) raised inside that names no source is raised again naming ``source``
+    (:meth:`ScenarioError.with_source`); one that names its own, or a page's input, passes unchanged. ``None``:
+    nothing is changed."""
+    try:
+        yield
+    except ScenarioError as e:
+        if source is None or e.source:
+            raise
+        raise e.with_source(source) from e
 
 
 class DiceScriptExhausted(ExplorerError):

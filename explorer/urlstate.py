@@ -31,6 +31,12 @@ MAX_STATE_CHARS = 16_000
 """The longest state string accepted (a URL over ~16 KB is not reliably kept by browsers and proxies; the largest
 state the pages write, a 100-Model table, compresses to a few KB)."""
 
+MAX_REQUEST_HEADER_BYTES = 2 * 1024 * 1024 + 64 * 1024
+"""The largest request line and headers ``explorer serve`` reads (Tornado's default is 64 KB): Chromium sends URLs
+of up to 2 MB, and a link longer than :data:`MAX_STATE_CHARS` must reach the page to be refused with a message
+(the page opens its defaults and says why); past Tornado's 64 KB the connection was closed and the browser showed a
+blank page. A request past this bound is still closed unanswered (no browser sends one)."""
+
 MAX_JSON_BYTES = 1_000_000
 """The largest decompressed JSON accepted (the file cap, :data:`explorer.scenario.MAX_FILE_BYTES`): a small link that
 inflates to gigabytes is refused after reading at most this many bytes."""
@@ -107,4 +113,5 @@ def decode_state(text: str, source: str = SOURCE) -> dict[str, Any]:
     return data
 
 
-__all__ = ["VERSION", "QUERY_PARAM", "MAX_STATE_CHARS", "MAX_JSON_BYTES", "encode_state", "decode_state"]
+__all__ = ["VERSION", "QUERY_PARAM", "MAX_STATE_CHARS", "MAX_REQUEST_HEADER_BYTES", "MAX_JSON_BYTES", "encode_state",
+           "decode_state"]

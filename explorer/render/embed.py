@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from explorer.errors import ScenarioError, short_repr
+from explorer.errors import ScenarioError, naming_source, short_repr
 from explorer.trace import Trace
 
 FORMATS = ("svg", "html", "md")
@@ -138,8 +138,9 @@ def collect(name_or_path: str | Path, rulings: Mapping[str, str] | None = None, 
         ScenarioError: unknown scenario, invalid file, unknown ruling option or reading.
     """
     game, sc, data, name = _document(str(name_or_path))
-    trace = game.resolve(sc, rulings=dict(rulings or {}), seed=None, reroll=False)
-    picture = game.picture(sc, trace) if game.picture is not None else None
+    with naming_source(str(name_or_path)):   # a refusal while resolving or drawing names the file
+        trace = game.resolve(sc, rulings=dict(rulings or {}), seed=None, reroll=False)
+        picture = game.picture(sc, trace) if game.picture is not None else None
     outcome = game.outcome_text(trace) if game.outcome_text is not None else \
         "Outcome:\n" + json.dumps(trace.outcome, indent=2, ensure_ascii=False)
     options = {o.key: o for o in game.ruling_options()}

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import ipywidgets as W
 
+from explorer.widgets.labels import button_width
+
 from ..render.dice_svg import COLORS as _SVG_COLORS
 from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
@@ -135,7 +137,7 @@ class DiceTray(W.VBox):
                                 tooltip="type the face and press Enter")
         self.face_text.add_class("dice-picker-text")
         self.face_buttons = W.ToggleButtons(options=[str(f) for f in self._faces], value=None,
-                                            style={"button_width": "30px"}, layout=W.Layout(flex_flow="row wrap"))
+                                            style={"button_width": button_width(map(str, self._faces), 30)}, layout=W.Layout(flex_flow="row wrap"))
         self.face_buttons.add_class("dice-picker-faces")
         self.picker = W.HBox([self.picker_label, self.face_text, self.face_buttons],
                              layout=W.Layout(visibility="hidden", align_items="center", flex_flow="row wrap",

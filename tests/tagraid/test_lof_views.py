@@ -181,10 +181,12 @@ def test_illegal_drop_shows_a_message_and_keeps_the_previous_state(explorer, whe
 
 def test_bad_settings_keep_the_previous_ones(explorer):
     explorer.cal_inputs["mid"].value = "-1"
-    assert "range_calibration.mid" in explorer.message.value and explorer.calibration.mid == 3.5
+    # the refusal under its field (the Range Ruler box), the top line saying the previous settings are kept
+    assert "range_calibration.mid" in explorer.settings_msgs["ruler"].value and explorer.calibration.mid == 3.5
+    assert "previous settings" in explorer.message.value
     explorer.cal_inputs["mid"].value = "2"
     explorer.mod_inputs["long"].value = "minus three"
-    assert "weapon.long" in explorer.message.value
+    assert "weapon.long" in explorer.settings_msgs["mods"].value
     explorer.mod_inputs["long"].value = "-2"
     explorer.cal_inputs["mid"].value = "2"
     assert explorer.message.value == "" and explorer.weapon.long == -2
@@ -388,7 +390,8 @@ def test_threat_level_input_uses_the_scenario_models_bounds(explorer):
     lo, hi = field_bounds(MegaBeast, "threat_level")
     before = explorer.threat
     explorer.threat_inputs["front"].value = str(hi + 1)
-    assert "threat.front" in explorer.message.value and f"{lo}..{hi}" in explorer.message.value
+    msg = explorer.settings_msgs["threat"].value        # under the Threat Level fields
+    assert "threat.front" in msg and f"{lo}..{hi}" in msg and "previous settings" in explorer.message.value
     assert explorer.threat == before
     explorer.threat_inputs["front"].value = str(hi)
     assert explorer.message.value == "" and explorer.threat.front == hi

@@ -45,7 +45,9 @@ from explorer.games import Game, get_game
 from explorer.kernel import Frame, trace_of
 from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
+from explorer.widgets.icons import accordion
 from explorer.widgets.layout import browser_fix
+from explorer.widgets.picker_url import keep_in_url
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
@@ -521,11 +523,11 @@ class NemesisStepper(W.VBox):
         self.picker.observe(lambda c: self.load(c["new"]), names="value")
         bar = W.HBox([self.prev_button, self.next_button, self.slider, self.position_label],
                      layout=W.Layout(align_items="center", flex_flow="row wrap"))
-        rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
+        rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                               layout=W.Layout(max_width="640px"))
-        steps = W.Accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="640px"))
-        self.steps_panel = steps
-        steps.observe(lambda _c: self._fill_trace_list(), names="selected_index")
+        steps = accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="640px"))
+        self.steps_panel = steps.accordion
+        steps.accordion.observe(lambda _c: self._fill_trace_list(), names="selected_index")
         self.headline = W.HTML(layout=W.Layout(max_width="900px"))
         side = W.VBox([self.about, self.focus, self.gauges, self.forecast, self.message,
                        W.HTML("<b style='font-family:sans-serif;font-size:13px'>Your choices</b>"), self.choices_box,
@@ -540,6 +542,7 @@ class NemesisStepper(W.VBox):
         super().__init__([top, self.note, self.headline, main])
         self.add_class("dg-nemesis")
         self.load(scenario_id)
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
 
     # -- loading and running ---------------------------------------------------------------------------------------
     def load(self, scenario_id: str) -> None:
@@ -817,10 +820,20 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
     """The chance of losing within the next Nemesis Phase from ``start`` if the event deck were shuffled (exact over
     the possible top cards: :func:`.forecast.loss_forecast`), as one line; ``""`` if it cannot be computed."""
     from .forecast import loss_forecast
-    from .nemesis import SEC1
+    from .nemesis import SEC1, SEC2
 
     if scenario.start != SEC1:          # the scenario starts mid-phase: a whole phase from here is not the question
         return ""
+    from .forecast import phases_words
+
+    if not start.event_deck and scenario.phases == 1 and scenario.stop in (SEC1, SEC2):
+        # the scenario plays only steps 1-2 and lists no event card (a scenario gives only the cards it draws; Setup
+        # builds a deck of 12): a whole phase from here would lose at step 3 by the file, not by the game
+        return _box(f"<b>Loss probability in {phases_words(start.round, 1)}</b>: "
+                    f"<span class='dg-forecast'>not computed</span>: this scenario stops after step "
+                    f"{html.escape(scenario.stop)} and lists no event card (a scenario "
+                    f"gives only the cards it draws; Setup builds a deck of 12), so step 3, Resolve Event Cards, "
+                    f"cannot be played from it.", "dg-forecast-box", "font-size:12px")
     try:
         f = loss_forecast(scenario, 1, rulings, state=start)
     except ExplorerError:
@@ -830,8 +843,6 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
            "this scenario lists no event card left, so by the rule step 3 finds none" if f.exact
            else f"{f.draws} seeded shuffles")
     why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
-    from .forecast import phases_words
-
     return _box(f"<b>Loss probability in {phases_words(start.round, 1)}</b> (from its start, the event deck "
                 f"shuffled): "
                 f"<span class='dg-forecast'>{float(f.p_loss):.0%}</span> ({how})" + (f": {html.escape(why)}" if why

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 import ipywidgets as W
 
+from explorer.widgets.picker_url import keep_in_url
+
 from explorer.hexgrid import Hex
 from explorer.games import Game, get_game
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
@@ -255,6 +257,7 @@ class AIStepper(ScenarioStepperView):
         super().__init__([self.picker, self.note, main])
         self.add_class("gd-ai")
         self.load(scenario_id)
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
 
     def load(self, scenario_id: str) -> None:
         """Show built-in scenario ``scenario_id`` (rulings kept)."""

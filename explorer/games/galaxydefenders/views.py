@@ -27,11 +27,15 @@ from collections.abc import Callable
 
 import ipywidgets as W
 
+from explorer.widgets.icons import accordion
+
 from explorer.dice import Dice
-from explorer.errors import ExplorerError, ScenarioError
+from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
+from explorer.widgets.picker_url import keep_fields_in_url
+from explorer.widgets.roll_again import roll_again_note
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper
 
@@ -233,7 +237,7 @@ class CombatExplorer(W.VBox):
                                "joined with + (hit, shield, bolt, jam, ammo, wings, blank). The Defend roll uses "
                                f"the {html.escape(cal.defend_die)} die's shield symbols.</span>")]
                        + [W.HBox([w, m[f"calibration.{c}"]]) for c, w in self.faces.items()])
-        extras = W.Accordion([calib, W.VBox(list(self.rulings_box.values()))],
+        extras = accordion([calib, W.VBox(list(self.rulings_box.values()))],
                              titles=("Dice faces (calibration)", "Ruling options"))
         # the opened scenario's note at the top, as on every other scenario page (it was below the fold, y~830)
         super().__init__([W.HTML(BANNER), self.outcome,
@@ -241,6 +245,38 @@ class CombatExplorer(W.VBox):
                           tray, extras, self.message, self.headline, self.chart, self.stepper])
         self.add_class("gd-combat")
         self.update()
+        # every input, the hand-set dice too, in the page's link (explorer.widgets.picker_url)
+        keep_fields_in_url(self, {
+            "attacker": self.attacker_kind, **{f"dice.{c}": w for c, w in self.dice.items()},
+            "fixed_hits": self.fixed_hits, "bonus_hits": self.bonus_hits, "lethal": self.lethal,
+            "def_minus": self.def_minus, "critical": self.critical, "critical_trigger": self.critical_trigger,
+            "mark": self.mark, "mark_trigger": self.mark_trigger, "poison": self.poison,
+            "poison_trigger": self.poison_trigger, "target": self.target_kind, "health": self.health,
+            "wounds": self.wounds, "stacks": self.stacks, "standard": self.standard, "cancel": self.cancel,
+            "held_def": self.held_def, "target_mark": self.target_mark, "high_impact": self.high_impact,
+            "seed": self.seed, **{f"calibration.{c}": w for c, w in self.faces.items()},
+            **{f"rulings.{k}": w for k, w in self.rulings_box.items()}},
+            extra={"hand": (self._hand_list, self._set_hand_list)})
+
+    def _hand_list(self) -> list[list]:
+        """The hand-set faces as ``[[colour or "defend", index, face label], ...]`` (the link's ``hand``)."""
+        return [[c, i, f] for (c, i), f in sorted(self.hand.items())]
+
+    def _set_hand_list(self, value: object) -> None:
+        """Set the hand-set faces from a link's ``hand`` (see :meth:`_hand_list`).
+
+        Raises:
+            ScenarioError: not a list of at most 64 ``[colour, index 0..39, face label]`` entries.
+        """
+        colours = [*self.dice, "defend"]
+        ok = isinstance(value, list) and len(value) <= 64 and all(
+            isinstance(e, list) and len(e) == 3 and e[0] in colours and isinstance(e[1], int)
+            and not isinstance(e[1], bool) and 0 <= e[1] < 40 and isinstance(e[2], str) and len(e[2]) <= 40
+            for e in value)
+        if not ok:
+            raise ScenarioError("hand", f"{short_repr(value)} is not a list of hand-set dice",
+                                f"[colour, index, face] entries, colour one of {', '.join(colours)}", "link")
+        self.hand = {(c, i): f for c, i, f in value}
 
     # -- opening a scenario ---------------------------------------------------------------------------------
     def open_scenario(self, data: dict, name: str) -> None:
@@ -333,14 +369,27 @@ class CombatExplorer(W.VBox):
     # -- input ----------------------------------------------------------------------------------------------
     def _changed(self, _change=None) -> None:
         if not self._busy:
+            self.tray_msg.value = ""
             self.update()
 
     def _roll_again(self, _=None) -> None:
+        """Next seed; the dice set by hand keep their faces, and :attr:`tray_msg` says so (with every die set by hand
+        a new seed rolls nothing: the message says why the tray did not change)."""
         try:
             s = int(self.seed.value)
         except ValueError:
             s = 0
         self.seed.value = str(s + 1)
+        self.tray_msg.value = roll_again_note(s + 1, len(self._tray_keys()), len(self._hand_in_tray()),
+                                              "set a die to 'roll' or press Clear hand-set faces")
+
+    def _tray_keys(self) -> list[tuple[str, int]]:
+        """Every die on the tray: ``(colour, index)`` of the hit dice, ``("defend", index)`` of the Blue dice."""
+        return [(c, i) for c, n in self._pool.items() for i in range(n)] + [("defend", i) for i in range(self._blue)]
+
+    def _hand_in_tray(self) -> list[tuple[str, int]]:
+        """The tray's dice whose face is set by hand."""
+        return [k for k in self._tray_keys() if k in self.hand]
 
     def _clear_hand(self, _=None) -> None:
         self.hand = {}

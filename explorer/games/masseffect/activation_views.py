@@ -34,6 +34,10 @@ from typing import Any
 
 import ipywidgets as W
 
+from explorer.widgets.picker_url import keep_in_url
+
+from explorer.widgets.icons import accordion
+
 from explorer.hexgrid import Hex
 from explorer.games import Game, get_game
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
@@ -237,13 +241,14 @@ class ActivationStepper(ScenarioStepperView):
         self.choices_box = W.VBox()
         self._build_parts(activation_scenarios(self.game), scenario_id, opts.rulings().options, ACTIVATION_RULINGS, "200px",
                           "400px", "me-activation-stepper")
-        rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
+        rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                               layout=W.Layout(max_width="640px"))
         main = self._board_and_side([self.about, rulings, W.HTML("<b style='font-family:sans-serif'>Your choices</b>"),
                                      self.choices_box, self.message, self.stepper, self.outcome])
         super().__init__([self.picker, self.note, main])
         self.add_class("me-activation")
         self.load(scenario_id)
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
 
     # -- loading and resolving -------------------------------------------------------------------------------------
     def load(self, scenario_id: str) -> None:

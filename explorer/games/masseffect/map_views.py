@@ -25,6 +25,9 @@ from dataclasses import replace
 
 import ipywidgets as W
 
+from explorer.widgets.icons import accordion
+from explorer.widgets.labels import button_width
+
 from explorer.hexgrid import Hex
 from explorer.games import Game, get_game
 from explorer.render.svg import HexMark, Label
@@ -134,9 +137,9 @@ class MissionMapView(W.HBox):
         self.board = HexBoardView(to_board(m), scale=scale)
         self.board.rotate_left.on_click(lambda _b: self.turn_turret(-1))
         self.board.rotate_right.on_click(lambda _b: self.turn_turret(+1))
-        self.mode = W.ToggleButtons(options=["Line of Fire", "Distance", "Distance ignoring walls"],
-                                    value="Line of Fire", description="Click shows",
-                                    style={"button_width": "150px"})
+        modes = ["Line of Fire", "Distance", "Distance ignoring walls"]
+        self.mode = W.ToggleButtons(options=modes, value="Line of Fire", description="Click shows",
+                                    style={"button_width": button_width(modes, 150)})
         self.rulings_box = {k: W.Dropdown(options=list(opts.rulings().options[k].readings),
                                           value=opts.rulings().options[k].default, description=k,
                                           tooltip=opts.rulings().options[k].title,
@@ -148,7 +151,7 @@ class MissionMapView(W.HBox):
             w.observe(lambda _c: self.update(), names="value")
         self.board.on_select(lambda _s: self.update())
         self._set_pieces()
-        rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",))
+        rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",))
         side = W.VBox([*([note] if note is not None else []),
                        W.HTML(f"<b style='font-family:sans-serif'>{html.escape(m.title or m.name)}</b>"), self.mode,
                        rulings, self.answer], layout=W.Layout(min_width="340px", max_width="580px", flex="1 1 420px"))
@@ -304,6 +307,7 @@ def map_page(name: str | None = None, game: Game | None = None) -> tuple[W.Widge
     Raises:
         ScenarioError: ``name`` is neither a built-in ``map`` scenario nor a packaged map.
     """
+    from explorer.widgets.picker_url import keep_in_url
     from explorer.widgets.scenario_note import ScenarioNote
 
     from .queries import load_map_query
@@ -346,4 +350,5 @@ def map_page(name: str | None = None, game: Game | None = None) -> tuple[W.Widge
     picker.observe(lambda c: (show(c["new"]), state["view"].redraw()), names="value")
     show(value)
     holder.note = note
+    keep_in_url(holder, picker, key="map", rulings=lambda: state["view"].rulings_box)   # the map in the link
     return holder, lambda: state["view"].redraw()

@@ -19,9 +19,13 @@ stay as the scenario set them. The verdict shown is then ``explorer resolve <id>
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable, Sequence
 
 import ipywidgets as W
+
+from explorer.widgets.icons import accordion
+from explorer.widgets.labels import button_width
 
 from explorer.scenario import parse_whole
 from explorer.errors import ExplorerError, ScenarioError
@@ -29,6 +33,8 @@ from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.layout import browser_fix
+from explorer.widgets.picker_url import keep_fields_in_url
+from explorer.widgets.roll_again import roll_again_note
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper, hold, own_canvas, reset_manager
 
@@ -194,7 +200,26 @@ class StrategyDiceView(W.VBox):
         c.fill_text(txt, x + s / 2, y + s / 2 - 4)
         c.fill_style = COLORS["muted"]
         c.font = "10px sans-serif"
-        c.fill_text(did + (" 🔒" if "locked" in flags else ""), x + s / 2, y + s - 7)
+        if "locked" in flags:   # the die id, then a padlock drawn with paths (an emoji needs an emoji font)
+            c.text_align = "right"
+            c.fill_text(did, x + s / 2 + 2, y + s - 7)
+            self._padlock(x + s / 2 + 5, y + s - 12)
+        else:
+            c.fill_text(did, x + s / 2, y + s - 7)
+
+    def _padlock(self, x: float, y: float) -> None:
+        """A 7 x 10 px padlock (shackle and body) in the lock colour, top-left corner at ``(x, y)`` (canvas px)."""
+        c = self.canvas
+        c.stroke_style = COLORS["locked"]
+        c.fill_style = COLORS["locked"]
+        c.line_width = 1.3
+        c.begin_path()
+        c.arc(x + 3.5, y + 3.5, 2.4, math.pi, 0)
+        c.line_to(x + 5.9, y + 5)
+        c.move_to(x + 1.1, y + 3.5)
+        c.line_to(x + 1.1, y + 5)
+        c.stroke()
+        c.fill_rect(x, y + 5, 7, 5)
 
 
 class StrategyPoolExplorer(W.VBox):
@@ -229,7 +254,7 @@ class StrategyPoolExplorer(W.VBox):
         self.seed_msg = W.HTML()
         self.roll_button = W.Button(description="Roll again", tooltip="new seed, typed dice kept")
         self.picker = W.ToggleButtons(options=[(FACE_SHORT[f], f.value) for f in FACES], value=None,
-                                      style={"button_width": "58px"})
+                                      style={"button_width": button_width((FACE_SHORT[f] for f in FACES), 58)})
         self.picker_label = W.HTML("<i>Click a die to set its face by hand.</i>")
         self._picked: tuple[int, int] | None = None
         self.rulings_box = {o.key: W.Dropdown(options=list(o.readings), value=o.default, description=o.key,
@@ -264,11 +289,15 @@ class StrategyPoolExplorer(W.VBox):
             row(self.rerolls, self.rerolls_msg),
             row(self.seed, self.roll_button, self.seed_msg),
             row(self.picker_label, self.picker),
-            W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",)),
+            accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",)),
         ])
         # the opened scenario's note at the top, as on every other scenario page
         super().__init__([self.outcome, controls, self.message, self.headline, self.dice, self.chart, self.stepper])
         self.update()
+        keep_fields_in_url(self, {   # every input in the page's link (explorer.widgets.picker_url)
+            "squadmate": self.squadmate, "turn": self.turn, "downed": self.downed, "paragon": self.paragon,
+            "lock": self.lock, "first": self.first, "rerolls": self.rerolls, "seed": self.seed,
+            **{f"rulings.{k}": w for k, w in self.rulings_box.items()}})
 
     def open_scenario(self, data: dict, name: str) -> None:
         """Set every input from a ``kind = "strategy"`` scenario document (``data``, TOML parsed; ``name`` its id)
@@ -315,11 +344,20 @@ class StrategyPoolExplorer(W.VBox):
             self.update()
 
     def _roll_again(self, _=None) -> None:
+        """Next seed; the faces typed in First roll and Re-rolls are kept, and :attr:`seed_msg` says how many dice
+        the new seed rolled (none when every face is typed: then it says why nothing changed)."""
         try:
             s = parse_whole(self.seed.value, "seed", 0, 2 ** 63 - 2)
         except ScenarioError:
             s = 0
         self.seed.value = str(s + 1)
+        if self.trace is None or self.seed_msg.value:   # a bad field: its own message says why
+            return
+        dice = sum(len(rolled) for _rnd, rolled in self.trace.result.rolled)
+        typed = sum(1 for rnd in self._rolls for f in rnd if f != UNKNOWN)
+        self.seed_msg.value = roll_again_note(s + 1, dice, min(typed, dice),
+                                              "delete typed faces (or write ?) in First roll / Re-rolls",
+                                              hand_word="typed by hand")
 
     def _on_die_click(self, row: int, pos: int, die_id: str) -> None:
         if row >= len(self._round_dice):

@@ -30,6 +30,8 @@ from dataclasses import replace
 
 import ipywidgets as W
 
+from explorer.widgets.labels import button_width
+
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.scenario import parse_whole
@@ -203,7 +205,7 @@ class LofExplorer(W.HBox):
         self.targets: list[str] = []
         self.pick_mode = W.ToggleButtons(options=[("pick shooter", "shooter"), ("pick target", "target")],
                                          value="shooter", tooltip="what a click on a Model picks",
-                                         style={"button_width": "96px"})
+                                         style={"button_width": button_width(("pick shooter", "pick target"), 96)})
         self.pick_mode.add_class("lof-pick-mode")
         self.f2f_html = W.HTML()
         self.f2f_html.add_class("lof-f2f")
@@ -233,6 +235,10 @@ class LofExplorer(W.HBox):
             rows.append(W.HTML(f"<div style='font-size:11.5px;font-family:sans-serif;line-height:1.2;margin-top:3px' "
                                f"title='{html.escape(opt.section)}'>{html.escape(opt.title)}</div>"))
             rows.append(dd)
+        self.settings_msgs = {k: W.HTML() for k in ("ruler", "mods", "threat")}
+        """Each settings box's refusals, shown under its fields."""
+        for k, w in self.settings_msgs.items():
+            w.add_class(f"lof-{k}-message")
         self.verdict_html = W.HTML()
         self.verdict_html.add_class("lof-verdict-list")
         self.download = W.HTML()
@@ -245,14 +251,16 @@ class LofExplorer(W.HBox):
         box = lambda title, ws: W.VBox([W.HTML(f"<b style='font-family:sans-serif;font-size:12.5px'>{title}</b>"),
                                        *ws], layout=W.Layout(border="1px solid #ddd", padding="4px", margin="2px 0"))
         ruler = box("Range Ruler calibration (hex units; the rulebook prints no lengths)",
-                    [W.HBox(list(self.cal_inputs.values())),
+                    [W.HBox(list(self.cal_inputs.values())), self.settings_msgs["ruler"],
                      W.HTML("<div style='font-family:sans-serif;font-size:11px;color:#555;line-height:1.25'>Default "
                             "3.5 per Segment = two hexagons across their flats (2·√3), so Short Range reaches as far as "
                             "the longest Range in Hexagons (up to 2 Hexagons); Long Range ends about six hexagons from "
                             "the base. Set your printed ruler's lengths here.</div>")])
         mods = box("Weapon MODs per band (empty: cannot fire there)",
-                   [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:])])
-        threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values()))])
+                   [W.HBox(list(self.mod_inputs.values())[:2]), W.HBox(list(self.mod_inputs.values())[2:]),
+                    self.settings_msgs["mods"]])
+        threat = box("MegaBeast Threat Levels by pair of sides", [W.HBox(list(self.threat_inputs.values())),
+                                                                  self.settings_msgs["threat"]])
         rul = box("Ruling options", rows)
         files = W.HBox([self.download, self.upload_box, self.file_message],
                        layout=W.Layout(align_items="center", grid_gap="6px", flex_flow="row wrap"))
@@ -472,18 +480,38 @@ class LofExplorer(W.HBox):
     def _on_settings(self, _=None) -> None:
         if self._loading:
             return
-        try:
-            cal = RangeCalibration(*(_parse_length(self.cal_inputs[b].value, f"range_calibration.{b}") for b in BANDS))
-            weapon = WeaponRanges(*(_parse_mod(self.mod_inputs[b].value, f"weapon.{b}") for b in (*BANDS, OUT_OF_RANGE)))
-            levels = []
-            for p in ("front", "adjacent", "opposite"):
-                lo, hi = field_bounds(MegaBeast, "threat_level")
-                levels.append(parse_whole(self.threat_inputs[p].value, f"threat.{p}", lo, hi, "a Threat Level",
-                                          source=None, allowed=f"a whole number {lo}..{hi}"))
-        except ScenarioError as e:
-            self._say(f"{e} — the previous settings are kept.")
+        # every field read, each refusal shown in its own box (next to the field, not at the panel's top), all
+        # listed; the verdicts keep the previous settings and the top line says so
+        errors: dict[str, list[str]] = {"ruler": [], "mods": [], "threat": []}
+
+        def read(box: str, parse):
+            try:
+                return parse()
+            except ScenarioError as e:
+                errors[box].append(str(e))
+                return None
+
+        lens = [read("ruler", lambda b=b: _parse_length(self.cal_inputs[b].value, f"range_calibration.{b}"))
+                for b in BANDS]
+        mods = [read("mods", lambda b=b: _parse_mod(self.mod_inputs[b].value, f"weapon.{b}"))
+                for b in (*BANDS, OUT_OF_RANGE)]
+        lo, hi = field_bounds(MegaBeast, "threat_level")
+        levels = [read("threat", lambda p=p: parse_whole(self.threat_inputs[p].value, f"threat.{p}", lo, hi,
+                                                         "a Threat Level", source=None,
+                                                         allowed=f"a whole number {lo}..{hi}"))
+                  for p in ("front", "adjacent", "opposite")]
+        for box, msgs in errors.items():
+            self.settings_msgs[box].value = "".join(
+                f"<div class='lof-field-error' style='font-family:sans-serif;font-size:12px;color:#922b21'>"
+                f"{html.escape(m)}</div>" for m in msgs) + (
+                "<div style='font-family:sans-serif;font-size:11.5px;color:#555'>The verdicts above keep the "
+                "previous settings until this is fixed.</div>" if msgs else "")
+        n = sum(map(len, errors.values()))
+        if n:
+            self._say(f"{n} setting{'s' if n != 1 else ''} not accepted (each is named under its field below): "
+                      "the verdicts still show the previous settings.")
             return
-        self.calibration, self.weapon, self.threat = cal, weapon, ThreatLevels(*levels)
+        self.calibration, self.weapon, self.threat = RangeCalibration(*lens), WeaponRanges(*mods), ThreatLevels(*levels)
         self._say()
         self.update()
 

@@ -30,6 +30,8 @@ from typing import Any
 
 import ipywidgets as W
 
+from explorer.widgets.labels import button_width
+
 from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.errors import ScenarioError, short_repr, shorten_middle
@@ -515,7 +517,7 @@ class OrderStepper(W.HBox):
         self.draw_pick = W.ToggleButtons(options=[("Move", "move"), ("2nd Move", "second"), ("Evade", "evade"),
                                                   ("nothing", "off")], value="move",
                                          tooltip="what a click on a hexagon draws: the Move, a second Move, an "
-                                         "Evade movement (5.1) or nothing", style={"button_width": "84px"})
+                                         "Evade movement (5.1) or nothing", style={"button_width": button_width(("Move", "2nd Move", "Evade", "nothing"), 84)})
         self.draw_pick.observe(lambda ch: setattr(self, "draw_target", ch["new"]), names="value")
         self.undo_point = W.Button(description="undo point", layout=W.Layout(width="104px"))
         self.undo_point.on_click(lambda _: self.undo_route_point())

@@ -228,6 +228,14 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
             if idx is not None:
                 field = f"models[{idx}]" + field[len("models." + mid):]
         raise ScenarioError(field, e.problem, e.allowed, source) from None
+    from .megabeast import side_pairs
+
+    for i, m in enumerate(doc.models):   # a MegaBeast faces a corner (MegaBeast › Threat Level): checked on loading,
+        if m.kind == "megabeast":        # as resolve and `tagraid lof` would refuse it later (.megabeast.side_pairs)
+            try:
+                side_pairs(board.layout, m.facing)
+            except ScenarioError as e:
+                raise ScenarioError(f"models[{i}].facing", e.problem, e.allowed, source) from None
     try:
         rul = make_rulings(doc.rulings)
     except ScenarioError as e:

@@ -399,6 +399,9 @@ class FaceToFaceExplorer(W.VBox):
 
         # dice state: faces per row, plus a private roller per row so Burst changes keep the dice already rolled
         self._dice: dict[str, list[int]] = {}
+        self._field_errors: dict[str, str] = {}
+        """Typed texts refused and not yet fixed (``{"dice A": message, "seed": message}``): listed with every
+        later error until the field is fixed or rewritten."""
         self._rollers: dict[str, SeededRoller] = {}
         self._reseed(seed)
         for key, given in (("A", dice_a), ("B", dice_b), ("SA", saves_a), ("SB", saves_b)):
@@ -491,6 +494,8 @@ class FaceToFaceExplorer(W.VBox):
             self.form_b.saves.value = ", ".join(map(str, self._dice["SB"]))
         finally:
             self._busy = False
+        for field in ("dice A", "dice B", "saves A", "saves B"):   # the texts now hold accepted faces
+            self._field_errors.pop(field, None)
 
     # ------------------------------------------------------------------- events
     def _on_input(self, change) -> None:
@@ -519,8 +524,10 @@ class FaceToFaceExplorer(W.VBox):
         try:
             faces = parse_faces(change["new"], field)
         except ScenarioError as e:
-            self._show_errors([str(e)])
+            self._field_errors[field] = str(e)
+            self.update()   # the other fields' errors listed with it (the drawing keeps the last valid faces)
             return
+        self._field_errors.pop(field, None)
         self._dice[key] = faces
         if key.startswith("S"):
             self._spare[key] = []  # typed Saving Roll dice replace the pool and stay in the field as typed
@@ -533,8 +540,10 @@ class FaceToFaceExplorer(W.VBox):
         try:
             seed = parse_whole(change["new"], "seed", 0, 10**9)
         except ScenarioError as e:
-            self._show_errors([str(e)])
+            self._field_errors["seed"] = str(e)
+            self.update()   # the other fields' errors listed with it (the drawing keeps the last valid faces)
             return
+        self._field_errors.pop("seed", None)
         if self.exchange is not None:  # every die of the exchange is rolled again from the new seed
             self.exchange = _without_dice(self.exchange) | {"seed": seed}
             self.update()
@@ -563,7 +572,7 @@ class FaceToFaceExplorer(W.VBox):
             return
         key, idx = _die_slot(die_id)
         if key not in self._dice or not 0 <= idx < len(self._dice[key]):
-            self._show_errors([f"widget: no die {die_id!r} on the tray"])
+            self._show_errors([f"There is no die {die_id!r} on the tray"])
             return
         self._dice[key][idx] = face
         self._show_dice_text()
@@ -605,6 +614,9 @@ class FaceToFaceExplorer(W.VBox):
         return {k: dd.value for k, dd in self.ruling_inputs.items()}
 
     def _show_errors(self, errors: list[str]) -> None:
+        """List ``errors`` and every typed field still refused (:attr:`_field_errors`: dice and seed texts), all of
+        them, not only the latest."""
+        errors = list(errors) + [e for e in self._field_errors.values() if e not in errors]
         items = "".join(f"<li>{html.escape(e)}</li>" for e in errors)
         self.message.value = (f"<div class='xf-msg-error'><b>Input not accepted</b> — the drawing below still shows "
                               f"the last valid inputs.<ul style='margin:4px 0'>{items}</ul></div>")
@@ -617,6 +629,9 @@ class FaceToFaceExplorer(W.VBox):
             self._show_errors([str(e)])
         except Exception as e:  # a bug must not break the notebook either; say so plainly
             self._show_errors([f"internal error ({type(e).__name__}: {e}); please report it"])
+        else:
+            if self._field_errors and "xf-msg-error" not in self.message.value:
+                self._show_errors([])   # a dice or seed text still refused stays listed
 
     def _update(self) -> None:
         if self.exchange is not None:
@@ -642,7 +657,7 @@ class FaceToFaceExplorer(W.VBox):
         counts = dice_counts(a, b, mb)
         for key, side, n in (("A", a, counts[0]), ("B", b, counts[1])):
             if side is not None and len(self._dice[key]) != n:
-                self._show_errors([f"widget: field 'dice {key}': {len(self._dice[key])} faces given but "
+                self._show_errors([f"field 'dice {key}': {len(self._dice[key])} faces given but "
                                    f"{side.name} rolls {n} (allowed: exactly {n} faces)"])
                 return
         rulings = self.rulings()
@@ -963,7 +978,7 @@ class FaceToFaceExplorer(W.VBox):
     def _set_exchange_die(self, die_id: str, face: int) -> None:
         doc = _set_die_in(self.exchange or {}, die_id, face)
         if doc is None:
-            self._show_errors([f"widget: no die {die_id!r} on the tray"])
+            self._show_errors([f"There is no die {die_id!r} on the tray"])
             return
         self.exchange = doc
         self.update()
