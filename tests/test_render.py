@@ -286,3 +286,23 @@ def test_every_built_in_scenario_has_a_picture_but_the_listed_kinds():
         else:
             assert not undrawn, f"{key}: no picture for {undrawn}"
     assert ("tagraid", "roll") not in NO_PICTURE_YET and ("galaxydefenders", "combat") not in NO_PICTURE_YET
+
+
+def test_sides_named_after_colours_are_drawn_in_those_colours():
+    """The rulebook's Evade example names its sides yellow, red, blue, green (Timeline yellow first): the yellow TAG
+    is drawn yellow, not in the palette's first colour (blue), in the picture the gallery and the embeds show."""
+    from explorer.games import get_game
+    from explorer.games.tagraid.orders_svg import NAMED_SIDES, SIDE_PALETTE, side_colours
+
+    g = get_game("tagraid")
+    sc = g.load_builtin("book-evade-order")
+    cols = side_colours(sc.initial)
+    assert list(sc.initial.timeline) == ["yellow", "red", "blue", "green"]
+    assert cols == {s: NAMED_SIDES[s] for s in ("yellow", "red", "blue", "green")}
+    svg = g.picture(sc, g.resolve(sc, rulings={}, seed=None, reroll=False))
+    assert NAMED_SIDES["yellow"] in svg
+    # sides not named after a colour take the palette's unused colours, in Timeline order
+    from dataclasses import replace
+
+    other = replace(sc.initial, timeline=("Nomads", "blue", "Haqqislam"))
+    assert side_colours(other) == {"Nomads": SIDE_PALETTE[1], "blue": NAMED_SIDES["blue"], "Haqqislam": SIDE_PALETTE[2]}
