@@ -13,8 +13,8 @@ from bokeh.document import Document
 pytest.importorskip("ipywidgets_bokeh")
 
 from explorer.serving import widget_js  # noqa: E402
-from explorer.serving.widget_js import (EXTENSION_NAME, EXTENSION_PREFIX, WIDGET_JS_ROUTE, layout_widget_js,  # noqa: E402
-                                        local_js_pane, widget_js_files)
+from explorer.serving.widget_js import (  # noqa: E402
+    EXTENSION_NAME, EXTENSION_PREFIX, WIDGET_JS_ROUTE, layout_widget_js, local_js_pane, widget_js_files)
 
 
 def _cdns(pane) -> list[str]:

@@ -122,8 +122,8 @@ def roll_outcome_text(o) -> str:
 
 
 def picture(scenario, trace: Trace) -> str | None:
-    """A roll scenario (``kind = "roll"`` or none) draws its dice tray: every Miner's dice with their result (failure, success,
-    Critical), the cancellation links, the survivors, the MegaBeast's Threat Level and the Saving Rolls, from the
+    """A roll scenario (``kind = "roll"`` or none) draws its dice tray: every Miner's dice with their result (failure,
+    success, Critical), the cancellation links, the survivors, the MegaBeast's Threat Level and the Saving Rolls, from the
     engine's :class:`~.resolve.Resolution` under the trace's rulings (:func:`explorer.render.dice_svg.tray_svg`, the
     geometry of the app's tray). A table scenario (``kind = "table"``) draws the shooter's
     verdicts (:func:`.lof_picture.table_picture`). An Order (``kind = "order"``) draws its table after the Order, with
