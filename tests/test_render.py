@@ -256,7 +256,7 @@ def test_render_to_a_directory_names_the_option(tmp_path, capsys):
 # ------------------------------------------------------------------ a picture for every built-in scenario (issue 23)
 
 NO_PICTURE_YET = {
-    ("dagger", "setup"), ("masseffect", "damage"), ("masseffect", "strategy"),
+    ("dagger", "setup"), ("masseffect", "damage"),
     ("galaxydefenders", "close_encounter"), ("galaxydefenders", "conditions"), ("galaxydefenders", "event"),
     ("galaxydefenders", "gd_wings"), ("galaxydefenders", "healing"), ("galaxydefenders", "menace"),
     ("galaxydefenders", "npc_assignment"), ("galaxydefenders", "round"),
