@@ -46,5 +46,6 @@ def strategy_picture(title: str, trace: Trace) -> str | None:
                                                  if d in taken else "")
         pool.append(DieView(f"pool.{d}", _mark(face), "success", d in taken, False, d + where, token=d == o.locked))
     locked = f", {o.locked} locked" if o.locked else ""
-    rows.append(Row(f"Pool · {o.squadmate}", pool, f"{o.pool_size} dice{locked}", "framed: allocated" if taken else ""))
+    rows.append(Row(f"Pool · {o.squadmate}", pool, f"{o.pool_size} dice{locked}",
+                    "framed: allocated" if taken else ""))
     return tray_svg(rows, (), title)
