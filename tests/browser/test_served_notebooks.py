@@ -20,8 +20,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NOTEBOOKS = sorted(p.relative_to(ROOT).as_posix() for d in ("notebooks", "tutorials")
                    for p in (ROOT / d).glob("*.ipynb"))
 
-CLICK_FIRST = ("Next ▶", "+")
-"""The interaction: the first of these buttons the page has (a stepper's Next, else a board's zoom in)."""
+CLICK_FIRST = ("Next ▶", "◀ Prev", "+")
+"""The interaction: the first of these buttons the page has enabled (a stepper's Next, or Prev when a cell stepped it
+to its end, else a board's zoom in)."""
 
 IGNORED_FAILURES = ("/fonts/", "fonts.googleapis.com", "font-awesome", "fontawesome", "[object%20Module]")
 """Failed requests that are not the notebook's: fonts from public CDNs (icons; Lato for the editable template;
@@ -85,8 +86,10 @@ def test_notebook_served_with_plain_panel_serve_draws_and_reacts(browser, notebo
     canvases = wait_until(drawn, timeout=120, interval=1, what=f"every canvas of {notebook} drawn")
     assert widget_js and all(u.startswith(notebooks_url + "/") for u in widget_js), widget_js   # from this server
     before = ([c["hash"] for c in page.evaluate(SIGNATURE_JS)], _texts(page))
-    label = next(lab for lab in CLICK_FIRST if page.get_by_role("button", name=lab, exact=True).count())
-    page.get_by_role("button", name=label, exact=True).first.click()
+    button = next(b for lab in CLICK_FIRST for b in page.get_by_role("button", name=lab, exact=True).all()
+                  if b.is_enabled())
+    label = button.inner_text()
+    button.click()
     wait_until(lambda: ([c["hash"] for c in page.evaluate(SIGNATURE_JS)], _texts(page)) != before, timeout=60,
                what=f"{notebook}: the page to change after clicking {label!r}")
     assert not errors, errors
