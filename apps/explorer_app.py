@@ -1,4 +1,5 @@
-"""`panel serve apps/explorer_app.py --static-dirs widget-js=<dir>`: the TAG Raid pages as tabs (Binder: one file, one app)."""
+"""`panel serve apps/explorer_app.py` (no extra flag: the app serves its widget JavaScript itself): the TAG Raid
+pages as tabs (Binder: one file, one app)."""
 
 from explorer.app import create_app
 

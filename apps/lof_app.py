@@ -1,4 +1,5 @@
-"""`panel serve apps/lof_app.py --static-dirs widget-js=<dir>`: the TAG Raid Line of Fire explorer alone."""
+"""`panel serve apps/lof_app.py` (no extra flag: the app serves its widget JavaScript itself): the TAG Raid Line of
+Fire explorer alone."""
 
 from explorer.app import create_lof_page
 

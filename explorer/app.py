@@ -33,7 +33,7 @@ from explorer.serving.resources import local_resources
 from explorer.serving.url_state import has_url_state, url_state_sync
 from explorer.serving.versions import warn_versions
 from explorer.serving.warm import warm_pages
-from explorer.serving.widget_js import WIDGET_JS_ROUTE, layout_widget_js
+from explorer.serving.widget_js import WIDGET_JS_ROUTE, layout_widget_js, use_static_route
 
 TITLE = "Rules explorer"
 
@@ -201,7 +201,8 @@ def create_page(game_id: str, slug: str):
 
 
 def landing_html() -> str:
-    """The landing page's HTML: every game, its tool pages (with links) and its number of built-in scenarios."""
+    """The landing page's HTML: every game, its tool pages (with links) and its number of built-in scenarios; then the
+    notebooks this process serves (:data:`SERVED_NOTEBOOKS`)."""
     from explorer.games import all_games
 
     out = [f"<div class='explorer-landing' style='{_TEXT};font-size:14px;max-width:900px'>",
@@ -219,6 +220,11 @@ def landing_html() -> str:
         out.append(f"<li>{plural(n, 'built-in scenario')}: <code>explorer scenarios --game {g.id}</code>, "
                    f"<code>explorer resolve {html.escape(g.default_scenario)}</code>; ruling options: "
                    f"<code>explorer rulings --game {g.id}</code></li></ul>")
+    if SERVED_NOTEBOOKS:
+        out.append("<h2 style='font-size:17px' id='notebooks'>Notebooks</h2><ul>")
+        for route, path in SERVED_NOTEBOOKS.items():
+            out.append(f"<li><a href='.{html.escape(route)}'>{html.escape(Path(path).name)}</a></li>")
+        out.append("</ul>")
     out.append("</div>")
     return "".join(out)
 
@@ -309,9 +315,13 @@ def _session(factory):
     return build
 
 
+SERVED_NOTEBOOKS: dict[str, str] = {}
+"""``{URL path: notebook path}`` of the notebooks this process serves (:func:`serve`; the landing page lists them)."""
+
+
 def serve(port: int = 5006, address: str | None = None, show: bool = False, static_dir: str | Path | None = None,
           threaded: bool = False, num_procs: int = 1, allow_websocket_origin: list[str] | None = None,
-          warm: bool = True, stats: bool = False):
+          warm: bool = True, stats: bool = False, notebooks: dict[str, str] | None = None):
     """Serve the landing page at ``/`` and every tool page at :func:`page_route`, with the local widget JavaScript
     (blocking unless ``threaded``).
 
@@ -335,6 +345,8 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
             answers a few seconds later, and its first visitors do not wait for the first build.
         stats: serve :data:`STATS_ROUTE` (each worker process answers for itself, with its process id); off by
             default.
+        notebooks: ``{URL path: .ipynb path}`` (checked by :func:`explorer.cli_serve.check_notebooks`): each served
+            as Panel serves a notebook (its first cell, :func:`explorer.serving.notebook.notebook_app`, sets it up).
 
     Panel's ``/components/`` route is fenced (:func:`explorer.serving.components_fence.fence_components`): it serves
     only already-imported Panel/Bokeh modules' listed resources and never imports a module.
@@ -355,6 +367,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
 
     static = layout_widget_js(prepare_static_dir(static_dir if static_dir is not None else
                                                  tempfile.mkdtemp(prefix="explorer-widget-js-")))
+    use_static_route(WIDGET_JS_ROUTE)   # the panes' widget JavaScript from this --static-dir
     from .serving.origins import websocket_origins   # IPv6 addresses too (in brackets)
 
     origins = websocket_origins(address, port, allow_websocket_origin)
@@ -371,6 +384,11 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
         apps[route] = _session(_page_factory(gid, slug))
         g = next(x for x in all_games() if x.id == gid)
         titles[route] = f"{g.page(slug).title} — {g.title} — {TITLE}"
+    SERVED_NOTEBOOKS.clear()
+    SERVED_NOTEBOOKS.update(notebooks or {})
+    for route, path in SERVED_NOTEBOOKS.items():
+        apps[route] = path
+        titles[route] = f"{Path(path).stem} (notebook) — {TITLE}"
     pn.config.reuse_sessions = True
     pn.config.global_loading_spinner = True  # a visible "loading" state from the first frame until the page renders
     options = dict(port=port, address=address, show=show, title=titles, static_dirs={WIDGET_JS_ROUTE: str(static)},

@@ -99,6 +99,46 @@ def check_origins(origins: list[str] | None) -> list[str]:
     return origins
 
 
+MAX_NOTEBOOKS = 50
+"""Notebooks ``explorer serve`` serves at most."""
+
+_NOTEBOOK_STEM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+def check_notebooks(paths: list[str]) -> dict[str, str]:
+    """``{URL path: notebook path}`` for the notebooks ``explorer serve NOTEBOOK...`` serves: each at ``/<file name
+    without .ipynb>``, one level deep like every page (as ``panel serve`` names them).
+
+    Raises:
+        ScenarioError: (field ``NOTEBOOK``) more than :data:`MAX_NOTEBOOKS`, a path that is not an existing
+            ``.ipynb`` file, a file name that is not letters, digits, ``_``, ``.``, ``-``, or two notebooks (or a
+            notebook and a page) on the same URL.
+    """
+    from pathlib import Path
+
+    from .app import routes
+
+    if len(paths) > MAX_NOTEBOOKS:
+        raise ScenarioError("NOTEBOOK", f"{len(paths)} notebooks given", f"at most {MAX_NOTEBOOKS}")
+    taken = {r: "the page " + r for r in routes()} | {"/": "the landing page"}
+    out: dict[str, str] = {}
+    for raw in paths:
+        p = Path(raw)
+        if p.suffix != ".ipynb" or not p.is_file():
+            raise ScenarioError("NOTEBOOK", f"{raw[:100]!r} is not an existing .ipynb file",
+                                "paths of Jupyter notebooks, e.g. notebooks/*.ipynb tutorials/*.ipynb")
+        if not _NOTEBOOK_STEM.fullmatch(p.stem):
+            raise ScenarioError("NOTEBOOK", f"{p.name[:100]!r} cannot name a URL",
+                                "file names of letters, digits, _, . and - (before .ipynb)")
+        route = f"/{p.stem}"
+        if route in taken:
+            raise ScenarioError("NOTEBOOK", f"{raw[:100]!r} would be served at {route}, already {taken[route]}",
+                                "notebooks whose file names differ from each other and from the page names")
+        taken[route] = f"the notebook {raw[:100]}"
+        out[route] = str(p.resolve())
+    return out
+
+
 @click.command("serve")
 @click.option("--port", type=PlainInt(), default=5006, help="TCP port to listen on (1..65535).")
 @click.option("--address", default=None, help="Interface to bind (default: 127.0.0.1, this machine only; 0.0.0.0 "
@@ -118,9 +158,13 @@ def check_origins(origins: list[str] | None) -> list[str]:
 @click.option("--stats/--no-stats", default=False, help="Serve /explorer-stats (JSON counters of the process that "
                                                        "answers: widgets, sessions, memory; ?deep=1 adds object "
                                                        "counts). Off by default: it is unauthenticated.")
+@click.argument("notebooks", nargs=-1, metavar="[NOTEBOOK]...")
 def serve_command(port: int, address: str | None, show: bool, static_dir: str | None, num_procs: int,
-                  allow_websocket_origin: tuple[str, ...], warm: bool, stats: bool) -> None:
-    """Serve the app: a landing page and one page per tool per game (one widget tree per browser session)."""
+                  allow_websocket_origin: tuple[str, ...], warm: bool, stats: bool,
+                  notebooks: tuple[str, ...]) -> None:
+    """Serve the app: a landing page and one page per tool per game (one widget tree per browser session); each
+    NOTEBOOK given (e.g. notebooks/*.ipynb tutorials/*.ipynb) is served too, at /<its file name without .ipynb>,
+    and listed on the landing page."""
     from .app import DEFAULT_ADDRESS
 
     lo, hi = NUM_PROCS_RANGE
@@ -128,6 +172,7 @@ def serve_command(port: int, address: str | None, show: bool, static_dir: str | 
         raise ScenarioError("--num-procs", f"{num_procs} worker processes", f"a whole number {lo}..{hi}")
     origins = check_origins(list(allow_websocket_origin))
     address = address or DEFAULT_ADDRESS
+    served_notebooks = check_notebooks(list(notebooks))
     check_listen(address, port)
     if static_dir is not None:
         from .serving.static_dir import check_static_dir
@@ -145,12 +190,12 @@ def serve_command(port: int, address: str | None, show: bool, static_dir: str | 
     click.echo(f"Serving the rules explorer at http://{host}:{port}/  (Ctrl+C to stop)")
     try:
         _serve(port=port, address=address, show=show, static_dir=static_dir, num_procs=num_procs,
-               allow_websocket_origin=origins, warm=warm, stats=stats)
+               allow_websocket_origin=origins, warm=warm, stats=stats, notebooks=served_notebooks)
     except OSError as e:   # the port was taken between the check and the bind
         raise _bind_error(e, address, port) from None
 
 
 def register(group: click.Group) -> None:
     """Add ``explorer serve [--port 5006] [--address ADDR] [--num-procs N] [--allow-websocket-origin HOST]
-    [--show/--no-show] [--warm/--no-warm] [--stats]`` to a click group."""
+    [--show/--no-show] [--warm/--no-warm] [--stats] [NOTEBOOK]...`` to a click group."""
     group.add_command(serve_command)

@@ -90,3 +90,40 @@ def test_an_origin_with_a_newline_is_refused(origin):
 
     with pytest.raises(ScenarioError, match="not host or host:port"):
         check_origins([origin])
+
+
+# --- explorer serve NOTEBOOK...: each at /<stem>, checked before serving
+
+from explorer.cli_serve import MAX_NOTEBOOKS, check_notebooks  # noqa: E402
+
+
+def test_notebooks_are_served_at_their_file_names():
+    got = check_notebooks(["notebooks/dagger.ipynb", "tutorials/01_face_to_face_rolls.ipynb"])
+    assert list(got) == ["/dagger", "/01_face_to_face_rolls"]
+    assert got["/dagger"] == str((ROOT / "notebooks/dagger.ipynb").resolve())
+
+
+@pytest.mark.parametrize("paths,words", [
+    (["README.md"], "not an existing .ipynb file"),
+    (["notebooks/nope.ipynb"], "not an existing .ipynb file"),
+    (["notebooks/dagger.ipynb", "notebooks/dagger.ipynb"], "already the notebook"),
+    (["x.ipynb"] * (MAX_NOTEBOOKS + 1), f"at most {MAX_NOTEBOOKS}"),
+])
+def test_bad_notebooks_are_refused_naming_the_field(paths, words):
+    with pytest.raises(ScenarioError) as e:
+        check_notebooks(paths)
+    assert "NOTEBOOK" in str(e.value) and words in str(e.value)
+
+
+def test_a_notebook_on_a_page_url_is_refused(tmp_path):
+    nb = tmp_path / "tagraid-face-to-face.ipynb"
+    nb.write_text("{}")
+    with pytest.raises(ScenarioError, match="already the page /tagraid-face-to-face"):
+        check_notebooks([str(nb)])
+
+
+def test_a_bad_notebook_argument_is_one_line_before_serving():
+    r = _run("serve", "README.md")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr and "NOTEBOOK" in r.stderr and "Serving" not in r.stdout
+    assert len(r.stderr.strip().splitlines()) == 1

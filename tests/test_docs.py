@@ -1,6 +1,7 @@
 """The documentation site: the rulings gallery lists every built-in scenario of every game, the site builds with
 warnings as errors, and the ``{explorer}`` directive works in an outside Sphinx project."""
 
+import html
 import re
 import subprocess
 from pathlib import Path
@@ -21,13 +22,44 @@ def _sphinx(src: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
 @pytest.mark.slow
 def test_gallery_has_a_page_per_game_listing_every_builtin():
     pages = gallery_pages()
-    assert set(pages) == {"index.md"} | {f"{g.id}.md" for g in all_games()}
+    games = {f"{g.id}.md" for g in all_games()}
+    assert {"index.md", "sections.md"} | games <= set(pages)
+    assert all(p.startswith("section-") for p in set(pages) - games - {"index.md", "sections.md"})
     for g in all_games():
         text = pages[f"{g.id}.md"]
         targets = re.findall(r"^\(gallery-([a-z0-9-]+)\)=$", text, flags=re.M)
         assert targets == [g.id] + g.builtin_names()
         for s in g.scenarios():
             assert f"explorer resolve {s.name}`" in text
+
+
+@pytest.mark.slow
+def test_gallery_filter_lists_every_case_and_each_section_page_its_cases():
+    """The index's client-side filter has one row per built-in case, carrying its game, kind, cited sections and
+    whether a ruling option changes its verdict; each rule section a case cites has a page listing exactly the cases
+    that cite it; the section pages are in the gallery's table of contents."""
+    from explorer.render.gallery import FILTER_JS, section_page_name
+
+    pages = gallery_pages()
+    index = pages["index.md"]
+    rows = re.findall(r"<tr data-game='([^']+)' data-kind='([^']+)' data-sections='([^']*)' data-ruling='(yes|no)'>"
+                      r"<td><a href='[^']+#gallery-([a-z0-9-]+)'>", index)
+    assert sorted(r[4] for r in rows) == sorted(n for g in all_games() for n in g.builtin_names())
+    assert FILTER_JS.strip() in index and "data-filter='section'" in index and "data-filter='ruling'" in index
+    by_name = {r[4]: r for r in rows}
+    assert by_name["tr-05"][3] == "yes" and by_name["tr-05"][1] == "roll"   # sv_above_20 changes its verdict
+    assert by_name["dg-01"][1] == "nemesis" and by_name["book-oes-order"][1] == "order"
+    cited: dict[str, set[str]] = {}
+    for game, _kind, secs, _r, name in rows:
+        for s in secs.split("|"):
+            g, section = html.unescape(s).split(":", 1)
+            assert g == game
+            cited.setdefault(section_page_name(g, section), set()).add(name)
+    assert len(cited) == len({p for p in pages if p.startswith("section-")})   # no two sections share a page
+    for page, names in cited.items():
+        text = pages[f"{page}.md"]
+        assert set(re.findall(r"\{ref\}`([a-z0-9-]+) <gallery-", text)) == names, page
+        assert page in pages["sections.md"]
 
 
 def test_ambiguous_case_shows_both_readings_with_the_default():

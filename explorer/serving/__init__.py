@@ -6,7 +6,8 @@ Each patch module's docstring says what it patches, which private API, which pin
 what breaks without it; :data:`explorer.serving.versions.PATCHES` lists them with what each does when an installed
 package is not the pinned one (``disable`` or ``guarded``, always with a one-line warning):
 
-- :mod:`~explorer.serving.widget_js` — widget JavaScript from this server, not a CDN (``local_js_pane``);
+- :mod:`~explorer.serving.widget_js` — widget JavaScript from this server, not a CDN (``local_js_pane``), through
+  Bokeh's extension route when no static route is set (``register_widget_js_route``);
 - :mod:`~explorer.serving.page_js` — the BokehJS page script: no browser ``comm_open`` is sent (``page_script``);
 - :mod:`~explorer.serving.comm_opens` — the server drops browser ``comm_open`` messages (``skip_browser_comm_opens``);
 - :mod:`~explorer.serving.binary_messages` — uploaded files reach the page (``accept_binary_widget_messages``);
@@ -26,6 +27,7 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
   (``quiet_websocket_refusals``).
 
 Not patches: :mod:`~explorer.serving.pane` (``served_pane``, the pane every served widget tree goes in),
+:mod:`~explorer.serving.notebook` (``notebook_app``, the first cell of every notebook: served notebooks work),
 :mod:`~explorer.serving.url_state` (the page's state in its URL), :mod:`~explorer.serving.static_dir` (the
 ``--static-dir`` the widget JavaScript is laid out in: new, empty or explorer-made only),
 :mod:`~explorer.serving.origins` (the websocket origins, IPv6 addresses in brackets), :mod:`~explorer.serving.session_receive` (the
@@ -41,7 +43,10 @@ import importlib
 
 _NAMES = {
     "versions": ("PINS", "PATCHES", "ServingVersionWarning", "version_warnings", "mismatches"),
-    "widget_js": ("WIDGET_JS_ROUTE", "ipycanvas_bundle", "widget_js_files", "layout_widget_js", "local_js_pane"),
+    "widget_js": ("WIDGET_JS_ROUTE", "EXTENSION_NAME", "EXTENSION_PREFIX", "ipycanvas_bundle", "widget_js_files",
+                  "layout_widget_js", "local_js_pane", "local_js_pane_class", "register_widget_js_route",
+                  "use_static_route", "widget_js_prefix"),
+    "notebook": ("notebook_app", "notebook_pane_class", "PANE_PRIORITY"),
     "page_js": ("PAGE_JS", "PAGE_JS_SOURCE", "page_script"),
     "comm_opens": ("skip_browser_comm_opens",),
     "binary_messages": ("MAX_WIDGET_BUFFERS", "split_binary_widget_message", "accept_binary_widget_messages"),
@@ -58,7 +63,7 @@ _NAMES = {
     "ws_refusals": ("quiet_websocket_refusals",),
     "static_dir": ("check_static_dir", "prepare_static_dir"),
     "origins": ("origin_host", "websocket_origins"),
-    "pane": ("served_pane", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),
+    "pane": ("served_pane", "attach_session", "find_redraws", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),
     "url_state": ("has_url_state", "query_value", "URL_WRITER_JS", "url_write_value", "url_state_error_text",
                   "url_state_sync"),
 }

@@ -24,8 +24,8 @@ EARLY_REDRAWS = 12
 
 
 def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
-    """Wrap an ipywidget in a Panel pane that loads widget JavaScript from
-    :data:`~explorer.serving.widget_js.WIDGET_JS_ROUTE`.
+    """Wrap an ipywidget in a Panel pane that loads widget JavaScript from this server
+    (:func:`~explorer.serving.widget_js.widget_js_prefix`).
 
     Args:
         widget: any ipywidget (e.g. a composite ``VBox``); a widget with ``set_scheduler(schedule)`` is given a
@@ -39,13 +39,42 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
     Returns:
         the Panel pane (a ``pn.pane.IPyWidget`` subclass).
     """
+    attach_session(widget, redraw)
+    return local_js_pane(widget, **kwargs)
+
+
+def find_redraws(widget) -> list[Callable[[], None]]:
+    """The ``redraw`` methods of the outermost widgets of ``widget``'s tree (itself, or its ``children``, depth
+    first) that have one: what repaints every canvas of a widget shown without its page's own ``redraw`` (a
+    notebook cell's output, :mod:`explorer.serving.notebook`). At most 50."""
+    found: list = []
+    seen: set[int] = set()
+    stack = [widget]
+    while stack and len(found) < 50:
+        w = stack.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        redraw = getattr(w, "redraw", None)
+        if callable(redraw):
+            found.append(redraw)
+            continue
+        children = getattr(w, "children", None)
+        if isinstance(children, (list, tuple)):
+            stack.extend(reversed(children))
+    return found
+
+
+def attach_session(widget, redraw: Callable[[], None] | None = None) -> None:
+    """The session side of :func:`served_pane` (no pane): in a served session, share ``widget``'s style models,
+    give it a scheduler (``set_scheduler``) and repaint with ``redraw`` before and when the page has loaded. Outside
+    a served session only the binary-message reader is installed."""
     import panel as pn
 
     accept_binary_widget_messages()   # a FileUpload's file reaches the server (once per process)
     doc = pn.state.curdoc
     if doc is not None:   # a served session: fewer front-end models, before the page's state is taken
         share_style_models(widget)
-    pane = local_js_pane(widget, **kwargs)
     if doc is not None and callable(getattr(widget, "set_scheduler", None)):
         # work the widget can do after its answer is on screen runs in this session's timeout callbacks (under
         # the document lock, after the changes of the current callback have been sent)
@@ -83,4 +112,3 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
                 early.stop()
             redraw()
         pn.state.onload(loaded)
-    return pane

@@ -54,6 +54,8 @@ class Patch:
 PATCHES: dict[str, Patch] = {p.name: p for p in (
     Patch("local_js_pane", "widget_js", ("panel", "ipywidgets_bokeh", "ipycanvas"), GUARDED,
           "boards stay blank: widget JavaScript is requested from a public CDN"),
+    Patch("register_widget_js_route", "widget_js", ("bokeh",), GUARDED,
+          "a notebook or app served without --static-dirs has blank boards (its widget JavaScript has no route)"),
     Patch("page_script", "page_js", ("bokeh", "ipywidgets_bokeh"), DISABLE,
           "the browser sends one comm_open per widget model (slower first page)"),
     Patch("skip_browser_comm_opens", "comm_opens", ("panel", "ipywidgets_bokeh"), DISABLE,

@@ -5,13 +5,20 @@ What it patches: ipywidgets_bokeh's ``IPyWidget`` model loads the JavaScript of 
 ``{cdn}/{package}@{version}/dist/index``, ``cdn`` defaulting to a public CDN, where ipycanvas 0.14's bundle is not
 even published. :func:`layout_widget_js` copies the bundle the ipycanvas wheel installs
 (``share/jupyter/nbextensions/ipycanvas/index.js``, an AMD module) as ``<dir>/ipycanvas@<version spec>/dist/index``;
-the app serves ``<dir>`` as the static route :data:`WIDGET_JS_ROUTE`, and :func:`local_js_pane` (a subclass of
+the server serves ``<dir>`` (see below), and :func:`local_js_pane` (a subclass of
 ``pn.pane.IPyWidget``) sets the relative prefix on every model it makes (a changed class default is not serialised,
 so the value must be set on each instance; a relative prefix also works behind a proxy prefix).
 
-Private APIs (pinned panel==1.9.4, ipywidgets_bokeh==1.8.0, ipycanvas==0.14.3): Panel's
-``IPyWidget._get_ipywidget`` (where a pane makes its Bokeh model), the model's ``cdn`` property, and
-``ipycanvas._frontend`` (the module name and version spec the browser asks for).
+Where the bundle is served: ``explorer serve`` serves ``<dir>`` as its own static route :data:`WIDGET_JS_ROUTE`
+(its ``--static-dir``, :func:`use_static_route`). Anything else (``panel serve notebooks/*.ipynb``, ``panel serve
+apps/*.py``, jupyter-panel-proxy) needs no flag: :func:`register_widget_js_route` lays the bundle out once per process
+and adds it to the directories Bokeh's own ``/static/extensions/<name>/`` route serves, and the panes use that
+prefix, :data:`EXTENSION_PREFIX`.
+
+Private APIs (pinned panel==1.9.4, ipywidgets_bokeh==1.8.0, ipycanvas==0.14.3, bokeh==3.9.2): Panel's
+``IPyWidget._get_ipywidget`` (where a pane makes its Bokeh model), the model's ``cdn`` property,
+``ipycanvas._frontend`` (the module name and version spec the browser asks for) and Bokeh's
+``bokeh.embed.bundle.extension_dirs`` (the dictionary its ``/static/extensions/`` handler reads on each request).
 
 On a version mismatch: guarded (:data:`explorer.serving.versions.GUARDED`). Without it every board stays blank, so
 it still tries; if Panel has no ``_get_ipywidget`` or the model no ``cdn``, one line is logged.
@@ -27,7 +34,14 @@ from pathlib import Path
 from .versions import allowed, could_not_apply
 
 WIDGET_JS_ROUTE = "widget-js"
-"""Static route (and relative CDN prefix) under which the local widget bundles are served."""
+"""Static route (and relative CDN prefix) under which ``explorer serve`` serves the local widget bundles (its
+``--static-dir``)."""
+
+EXTENSION_NAME = "explorer-widget-js"
+"""The name under which :func:`register_widget_js_route` adds the laid-out bundles to Bokeh's extension directories."""
+
+EXTENSION_PREFIX = f"static/extensions/{EXTENSION_NAME}"
+"""The relative CDN prefix of bundles served through Bokeh's ``/static/extensions/`` route (no server flag needed)."""
 
 
 def ipycanvas_bundle() -> Path:
@@ -79,6 +93,55 @@ def layout_widget_js(dest: str | Path) -> Path:
     return dest
 
 
+class _Route:
+    prefix: str | None = None
+    laid_out: Path | None = None
+
+
+def register_widget_js_route() -> str:
+    """Serve the widget bundles from any Bokeh / Panel server of this process, without ``--static-dirs``; returns the
+    relative prefix they are served under (:data:`EXTENSION_PREFIX`).
+
+    How: Bokeh's server serves ``/static/extensions/<name>/<path>`` from the directories of the dictionary
+    ``bokeh.embed.bundle.extension_dirs`` (private API, pinned bokeh==3.9.2), which its handler reads on every
+    request; the bundles are laid out once per process (:func:`layout_widget_js`) in a temporary directory added
+    there as :data:`EXTENSION_NAME`. This is what makes ``panel serve notebooks/*.ipynb`` (and ``panel serve
+    apps/*.py``) work with no extra flag. Idempotent.
+
+    Raises:
+        FileNotFoundError: ipycanvas is installed without its front-end files.
+    """
+    import tempfile
+
+    allowed("register_widget_js_route")   # guarded: only warns on a mismatch
+    if _Route.laid_out is None:
+        _Route.laid_out = layout_widget_js(tempfile.mkdtemp(prefix="explorer-widget-js-"))
+    try:
+        from bokeh.embed.bundle import extension_dirs
+    except ImportError as e:
+        could_not_apply("register_widget_js_route", e)
+        return EXTENSION_PREFIX
+    if not isinstance(extension_dirs, dict):
+        could_not_apply("register_widget_js_route", "bokeh.embed.bundle.extension_dirs is not a dict")
+        return EXTENSION_PREFIX
+    extension_dirs[EXTENSION_NAME] = _Route.laid_out
+    return EXTENSION_PREFIX
+
+
+def use_static_route(prefix: str = WIDGET_JS_ROUTE) -> None:
+    """Make every pane made from now on load widget JavaScript from ``prefix`` (``explorer serve``: its own static
+    route :data:`WIDGET_JS_ROUTE`, laid out in its ``--static-dir``) instead of :data:`EXTENSION_PREFIX`."""
+    _Route.prefix = prefix
+
+
+def widget_js_prefix() -> str:
+    """The relative prefix the panes made now give their models (``cdn``): the one set by :func:`use_static_route`,
+    else :data:`EXTENSION_PREFIX` (registered on first use, :func:`register_widget_js_route`)."""
+    if _Route.prefix is None:
+        _Route.prefix = register_widget_js_route()
+    return _Route.prefix
+
+
 def _pane_class():
     import panel as pn
 
@@ -91,7 +154,7 @@ def _pane_class():
         def _get_ipywidget(self, obj, doc, root, comm, **kwargs):
             model = super()._get_ipywidget(obj, doc, root, comm, **kwargs)
             if "cdn" in model.properties():
-                model.cdn = WIDGET_JS_ROUTE
+                model.cdn = widget_js_prefix()
             else:
                 could_not_apply("local_js_pane", f"{type(model).__name__} has no cdn property")
             return model
@@ -103,11 +166,16 @@ class _Lazy:
     cls = None
 
 
-def local_js_pane(widget, **kwargs):
-    """A Panel ``IPyWidget`` pane of ``widget`` (any ipywidget) whose Bokeh model loads third-party widget
-    JavaScript from :data:`WIDGET_JS_ROUTE` (its ``cdn``); ``kwargs`` go to the pane (``sizing_mode``...).
-    Usually reached through :func:`explorer.serving.pane.served_pane`."""
+def local_js_pane_class():
+    """The pane class :func:`local_js_pane` makes (created on first use)."""
     if _Lazy.cls is None:
         allowed("local_js_pane")   # guarded: only warns on a mismatch
         _Lazy.cls = _pane_class()
-    return _Lazy.cls(widget, **kwargs)
+    return _Lazy.cls
+
+
+def local_js_pane(widget, **kwargs):
+    """A Panel ``IPyWidget`` pane of ``widget`` (any ipywidget) whose Bokeh model loads third-party widget
+    JavaScript from this server (its ``cdn``: :func:`widget_js_prefix`); ``kwargs`` go to the pane (``sizing_mode``...).
+    Usually reached through :func:`explorer.serving.pane.served_pane`."""
+    return local_js_pane_class()(widget, **kwargs)

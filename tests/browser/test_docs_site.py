@@ -121,3 +121,34 @@ def test_app_opens_the_scenario_a_link_names(browser, app_url):
     msg = page.locator(".scenario-param-message")
     wait_until(lambda: msg.count() and "no-such-case" in msg.first.inner_text(), timeout=90, what="the message")
     page.close()
+
+
+def test_gallery_filter_narrows_the_cases_in_the_browser(browser, built_site):
+    """The gallery index's filter runs in the page: every case listed at first; a game, then a kind, then "a ruling
+    option changes the verdict" each leave only the matching rows (counted in the page's own line); a rule section's
+    link opens its page, which links the case back."""
+    page = _open(browser, built_site, "gallery/index.html", 1280)
+    root = page.locator("#explorer-gallery-filter")
+    rows = root.locator("tbody tr")
+    total = rows.count()
+    count = root.locator(".explorer-filter-count")
+    assert total > 100 and count.inner_text() == f"{total} of {total} cases"
+
+    def shown():
+        return [r for r in range(total) if rows.nth(r).is_visible()]
+
+    root.locator("[data-filter=game]").select_option("tagraid")
+    tagraid = shown()
+    assert 0 < len(tagraid) < total and all(rows.nth(r).get_attribute("data-game") == "tagraid" for r in tagraid)
+    root.locator("[data-filter=kind]").select_option("roll")
+    rolls = shown()
+    assert 0 < len(rolls) < len(tagraid) and count.inner_text() == f"{len(rolls)} of {total} cases"
+    root.locator("[data-filter=ruling]").check()
+    ambiguous = shown()
+    assert ambiguous and all(rows.nth(r).get_attribute("data-ruling") == "yes" for r in ambiguous)
+    assert any("tr-05" in rows.nth(r).inner_text() for r in ambiguous)
+    link = rows.nth(ambiguous[0]).locator("td:nth-child(4) a").first
+    link.click()
+    page.wait_for_load_state("load")
+    assert "/gallery/section-tagraid-" in page.url and page.locator("a[href*='#gallery-']").count() >= 1
+    page.close()

@@ -12,7 +12,9 @@ from bokeh.document import Document
 
 pytest.importorskip("ipywidgets_bokeh")
 
-from explorer.serving.widget_js import WIDGET_JS_ROUTE, layout_widget_js, local_js_pane, widget_js_files  # noqa: E402
+from explorer.serving import widget_js  # noqa: E402
+from explorer.serving.widget_js import (  # noqa: E402
+    EXTENSION_NAME, EXTENSION_PREFIX, WIDGET_JS_ROUTE, layout_widget_js, local_js_pane, widget_js_files)
 
 
 def _cdns(pane) -> list[str]:
@@ -31,8 +33,22 @@ def test_without_the_patch_widget_code_comes_from_a_public_cdn():
     assert cdns and all(c.startswith("https://") for c in cdns)
 
 
-def test_a_served_pane_loads_widget_code_from_this_server():
+def test_a_served_pane_loads_widget_code_from_this_server(monkeypatch):
+    monkeypatch.setattr(widget_js._Route, "prefix", None)
+    widget_js.use_static_route(WIDGET_JS_ROUTE)   # explorer serve: its --static-dir
     assert _cdns(local_js_pane(W.VBox([W.HTML("x")]))) == [WIDGET_JS_ROUTE]
+
+
+def test_without_a_static_route_the_bundle_is_served_by_bokehs_extension_route(monkeypatch):
+    """``panel serve`` with no ``--static-dirs`` (a served notebook, apps/*.py): the bundle is laid out once and
+    added to the directories Bokeh's ``/static/extensions/<name>/`` handler reads on every request."""
+    from bokeh.embed.bundle import extension_dirs
+
+    monkeypatch.setattr(widget_js._Route, "prefix", None)
+    assert _cdns(local_js_pane(W.VBox([W.HTML("x")]))) == [EXTENSION_PREFIX]
+    assert EXTENSION_PREFIX == f"static/extensions/{EXTENSION_NAME}"
+    (rel, src), = widget_js_files().items()
+    assert (extension_dirs[EXTENSION_NAME] / rel).read_bytes() == src.read_bytes()
 
 
 def test_the_bundle_is_laid_out_where_the_relative_prefix_points(tmp_path):

@@ -144,8 +144,13 @@ PAGES: tuple[Page, ...] = (
 
 
 def _picture(scenario, trace: Trace) -> str | None:
-    """SVG of an ``activation`` scenario (its map of Areas as the trace leaves it); the other kinds have no board."""
+    """SVG of an ``activation`` scenario (its map of Areas as the trace leaves it) or of a ``combat`` scenario (its
+    dice tray, :func:`.combat_picture.combat_picture`); the other kinds have no board."""
     kind, sc = scenario
+    if kind == "combat":
+        from .combat_picture import combat_picture
+
+        return combat_picture(getattr(sc, "title", "") or "", trace)
     if kind != "activation":
         return None
     from .map_draw import activation_picture

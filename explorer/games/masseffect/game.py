@@ -49,13 +49,18 @@ def outcome_text(trace: Trace) -> str:
 
 def picture(scenario, trace: Trace) -> str | None:
     """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation``, ``round`` or ``damage``
-    on a map scenario (the map with every character where the scenario leaves it: the typed ``trace.result``);
-    ``None`` for ``strategy`` and a ``damage`` scenario without a map. Drawn by :func:`.map_svg.render_map`."""
+    on a map scenario (the map with every character where the scenario leaves it: the typed ``trace.result``), drawn
+    by :func:`.map_svg.render_map`; a ``strategy`` scenario draws its Strategy Pool as a dice tray
+    (:func:`.strategy_picture.strategy_picture`); ``None`` for a ``damage`` scenario without a map."""
     from explorer.hexgrid import Hex
 
     from .map_svg import render_map
 
     kind, sc = scenario
+    if kind == "strategy":
+        from .strategy_picture import strategy_picture
+
+        return strategy_picture(getattr(sc, "title", "") or "", trace)
     if kind == "map":
         chars = {name: (h, side) for name, (h, side, _tags) in sc.placements.items()}
         return render_map(sc.mission_map, characters=chars)

@@ -122,7 +122,10 @@ def roll_outcome_text(o) -> str:
 
 
 def picture(scenario, trace: Trace) -> str | None:
-    """A roll scenario has no table to draw: ``None``. A table scenario (``kind = "table"``) draws the shooter's
+    """A roll scenario (``kind = "roll"`` or none) draws its dice tray: every Miner's dice with their result (failure,
+    success, Critical), the cancellation links, the survivors, the MegaBeast's Threat Level and the Saving Rolls, from the
+    engine's :class:`~.resolve.Resolution` under the trace's rulings (:func:`explorer.render.dice_svg.tray_svg`, the
+    geometry of the app's tray). A table scenario (``kind = "table"``) draws the shooter's
     verdicts (:func:`.lof_picture.table_picture`). An Order (``kind = "order"``) draws its table after the Order, with
     the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps before a refused
     declaration). A Round (``kind = "round"``) draws the table it leaves (the last table before a refused
@@ -153,6 +156,14 @@ def picture(scenario, trace: Trace) -> str | None:
         if not frames:
             return None
         return order_svg(frames[-1].state, len(frames), title=scenario.title)
+    if scenario.kind in ("", "roll"):
+        from explorer.render.dice_svg import tray_svg
+
+        from .orders_views import tray_rows
+        from .resolve import resolve_detailed
+
+        rows, links = tray_rows(resolve_detailed(scenario, rulings=dict(trace.rulings)))
+        return tray_svg(rows, links, scenario.title)
     draw = getattr(scenario, "_repr_svg_", None)
     return draw() if callable(draw) else None
 

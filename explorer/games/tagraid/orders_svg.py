@@ -26,9 +26,23 @@ DRAFT = {"stroke": "#1f4e99", "width": 2.0, "dash": "6 4"}
 TARGETED = {"stroke": "#d35400", "width": 2.0, "dash": "6 3"}
 
 
+NAMED_SIDES = {"blue": "#2f6fb5", "red": "#c0392b", "green": "#1e8449", "yellow": "#d4ac0d", "orange": "#ca6f1e",
+               "purple": "#7d3c98", "grey": "#566573", "gray": "#566573", "white": "#bdc3c7", "black": "#17202a"}
+"""A side named after a colour (the rulebook's sides are: blue, red, yellow, green...) is drawn in that colour, so
+the picture agrees with the text ("the yellow TAG")."""
+
+
 def side_colours(state: OrderState) -> dict[str, str]:
-    """``{side: CSS colour}`` in Timeline order."""
-    return {s: SIDE_PALETTE[i % len(SIDE_PALETTE)] for i, s in enumerate(state.timeline)}
+    """``{side: CSS colour}``: a side named after a colour in that colour (:data:`NAMED_SIDES`, case-insensitive);
+    any other side the next colour of :data:`SIDE_PALETTE` (Timeline order) that no side uses yet."""
+    out = {s: NAMED_SIDES[s.lower()] for s in state.timeline if s.lower() in NAMED_SIDES}
+    free = [c for c in SIDE_PALETTE if c not in out.values()] or list(SIDE_PALETTE)
+    k = 0
+    for s in state.timeline:
+        if s not in out:
+            out[s] = free[k % len(free)]
+            k += 1
+    return {s: out[s] for s in state.timeline}
 
 
 def bases_of(state: OrderState) -> list[Circle]:
@@ -193,5 +207,5 @@ class OrderPicture:
         return self.svg
 
 
-__all__ = ["SIDE_PALETTE", "MEGABEAST_COLOUR", "ROUTE", "DRAFT", "TARGETED", "side_colours", "bases_of",
+__all__ = ["SIDE_PALETTE", "NAMED_SIDES", "MEGABEAST_COLOUR", "ROUTE", "DRAFT", "TARGETED", "side_colours", "bases_of",
            "witness_position", "right_words", "board_overlays", "order_svg", "OrderPicture"]

@@ -1,0 +1,121 @@
+"""Every notebook and tutorial is a Panel app as it stands: ``panel serve notebooks/*.ipynb tutorials/*.ipynb`` with
+NO extra flag (no ``--static-dirs``) serves each one with its boards drawn and its widgets live.
+
+The notebooks find the widget JavaScript themselves (their first cell, :func:`explorer.serving.notebook.notebook_app`):
+no request for it may leave for a CDN or fail, every canvas of the page draws, no script error is raised, and one
+interaction (a button of the widget: Next, zoom +) changes what the page shows (a canvas or a text).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from browser_helpers import wait_until
+from server_helpers import ROOT, free_port, start, stop, wait_http
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NOTEBOOKS = sorted(p.relative_to(ROOT).as_posix() for d in ("notebooks", "tutorials")
+                   for p in (ROOT / d).glob("*.ipynb"))
+
+CLICK_FIRST = ("Next ▶", "◀ Prev", "+")
+"""The interaction: the first of these buttons the page has enabled (a stepper's Next, or Prev when a cell stepped it
+to its end, else a board's zoom in)."""
+
+IGNORED_FAILURES = ("/fonts/", "fonts.googleapis.com", "font-awesome", "fontawesome", "[object%20Module]")
+"""Failed requests that are not the notebook's: fonts from public CDNs (icons; Lato for the editable template;
+``notes/stack.md``, trap 7) and the ``/[object Module]`` request issue 23 lists among the page faults (item 4, not
+fixed here: the notebooks that show it show the page widgets the app's five affected pages show)."""
+
+SIGNATURE_JS = """() => {
+    const out = [];
+    const walk = (root) => {
+        for (const c of root.querySelectorAll('canvas')) {
+            if (!c.width || !c.height) continue;
+            const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let h = 0; const colours = new Set();
+            for (let k = 0; k < d.length; k += 4 * 7) {
+                h = (h * 31 + d[k] + 7 * d[k + 1] + 13 * d[k + 2] + 17 * d[k + 3]) | 0;
+                colours.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + d[k + 3]);
+            }
+            out.push({w: c.width, h: c.height, colours: colours.size, hash: h});
+        }
+        for (const e of root.querySelectorAll('*')) if (e.shadowRoot) walk(e.shadowRoot);
+    };
+    walk(document);
+    return out;
+}"""
+"""Every non-empty canvas of the page, shadow roots included: size, distinct colours and a hash of its pixels."""
+
+
+@pytest.fixture(scope="module")
+def notebooks_url():
+    """Plain ``panel serve`` of every notebook and tutorial (the command the issue names), on a free port."""
+    port = free_port()
+    proc = start([sys.executable, "-m", "panel", "serve", *NOTEBOOKS, "--port", str(port)])
+    url = f"http://localhost:{port}"
+    try:
+        wait_http(f"{url}/{Path(NOTEBOOKS[0]).stem}", proc, timeout=240)
+        yield url
+    finally:
+        stop(proc)
+
+
+def _texts(page) -> list[str]:
+    return page.locator(".widget-html-content, .widget-label, button").all_inner_texts()
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_notebook_served_with_plain_panel_serve_draws_and_reacts(browser, notebooks_url, notebook):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    failed: list[str] = []
+    widget_js: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)[:300]))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("request", lambda r: widget_js.append(r.url) if "ipycanvas@" in r.url else None)
+    page.goto(f"{notebooks_url}/{Path(notebook).stem}", timeout=240_000)
+
+    def drawn():
+        canvases = page.evaluate(SIGNATURE_JS)
+        return canvases if canvases and all(c["colours"] > 2 for c in canvases) else None
+
+    canvases = wait_until(drawn, timeout=120, interval=1, what=f"every canvas of {notebook} drawn")
+    assert widget_js and all(u.startswith(notebooks_url + "/") for u in widget_js), widget_js   # from this server
+    before = ([c["hash"] for c in page.evaluate(SIGNATURE_JS)], _texts(page))
+    button = next(b for lab in CLICK_FIRST for b in page.get_by_role("button", name=lab, exact=True).all()
+                  if b.is_enabled())
+    label = button.inner_text()
+    button.click()
+    wait_until(lambda: ([c["hash"] for c in page.evaluate(SIGNATURE_JS)], _texts(page)) != before, timeout=60,
+               what=f"{notebook}: the page to change after clicking {label!r}")
+    assert not errors, errors
+    assert not [f for f in failed if not any(s in f for s in IGNORED_FAILURES)], failed
+    assert len(canvases) >= 1
+    page.close()
+
+
+def test_explorer_serve_serves_notebooks_too(browser):
+    """``explorer serve notebooks/dagger.ipynb``: the notebook at ``/dagger`` beside the pages, listed on the landing
+    page, its map drawn from the server's own widget JavaScript."""
+    port = free_port()
+    proc = start([sys.executable, "-m", "explorer", "serve", "--port", str(port), "--no-warm",
+                  "notebooks/dagger.ipynb"])
+    url = f"http://localhost:{port}"
+    try:
+        wait_http(f"{url}/dagger", proc, timeout=240)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)[:300]))
+        page.goto(url + "/", timeout=120_000)
+        page.get_by_role("link", name="dagger.ipynb").first.click()
+        page.wait_for_url(f"{url}/dagger", timeout=60_000)
+        wait_until(lambda: (lambda cs: cs and all(c["colours"] > 2 for c in cs))(page.evaluate(SIGNATURE_JS)),
+                   timeout=120, interval=1, what="the notebook's map drawn")
+        assert not errors, errors
+        page.close()
+    finally:
+        stop(proc)
