@@ -84,7 +84,9 @@ def notebook_app() -> None:
     import panel as pn
 
     from .binary_messages import accept_binary_widget_messages
+    from .components_fence import fence_components
     from .resources import local_resources
+    from .ws_refusals import quiet_websocket_refusals
     from .widget_js import register_widget_js_route, widget_js_prefix
 
     pn.extension("ipywidgets")
@@ -93,4 +95,6 @@ def notebook_app() -> None:
     notebook_pane_class()
     local_resources()
     accept_binary_widget_messages()
+    fence_components()   # plain `panel serve` of a notebook: /components/ imports no module either
+    quiet_websocket_refusals()
     return None
