@@ -5,7 +5,8 @@ dice out with :func:`layout_dice`), so the static picture shows what the widget 
 labels, cancelled dice crossed out, surviving dice framed in green, cancellation arrows (dashed for a tie), Critical
 stars and captions. Inputs are duck-typed: rows with ``label``, ``sublabel``, ``note``, ``dice`` (each with ``id``,
 ``face``, ``kind``, ``survives``, ``cancelled``, ``caption``, ``token``, ``bad``) and links with ``src``, ``dst``,
-``mutual`` — the values of :mod:`explorer.widgets.dice_tray` (no widget library is imported here).
+``mutual`` — :class:`DieView`, :class:`Row` and :class:`Link`, defined here so pictures can build them without the
+widget layer (:mod:`explorer.widgets.dice_tray` re-exports them; no widget library is imported here).
 """
 
 from __future__ import annotations
@@ -13,7 +14,56 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+@dataclass
+class DieView:
+    """One die (or fixed-value token) to draw.
+
+    Attributes:
+        id: stable identifier, also the mark trace steps use (e.g. ``"A.1"``).
+        face: the face shown (1..20 for a d20; any integer for a token).
+        kind: ``"failure"``, ``"success"``, ``"critical"`` or ``"plain"`` (not compared, e.g. a Saving Roll die).
+        survives: whether the die is an uncancelled success (drawn with a green frame).
+        cancelled: whether an opposing die cancelled it (drawn crossed out in red).
+        caption: small text under the die (e.g. ``"23"`` for an effective value, ``"wound"``).
+        token: a fixed value that is not rolled (e.g. a Threat Level), drawn as a hexagon.
+        bad: highlight as a failed Saving Roll / harmful result (red face text).
+    """
+
+    id: str
+    face: int
+    kind: str = "success"
+    survives: bool = False
+    cancelled: bool = False
+    caption: str = ""
+    token: bool = False
+    bad: bool = False
+
+
+@dataclass
+class Row:
+    """A labelled row of dice. ``label`` is the bold title, ``sublabel`` a second line (e.g. ``"SV 14"``), ``note``
+    a third (italic) line."""
+
+    label: str
+    dice: Sequence[DieView] = ()
+    sublabel: str = ""
+    note: str = ""
+    id: str = ""
+    """Optional mark naming the whole row (e.g. ``"A"``): highlighting it shades the row."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """``src`` cancels ``dst`` (die ids). ``mutual`` draws one line for two dice cancelling each other (a tie)."""
+
+    src: str
+    dst: str
+    mutual: bool = False
+
+
 
 COLORS = {
     "failure_fill": "#e9ecef", "failure_text": "#868e96", "failure_edge": "#ced4da",

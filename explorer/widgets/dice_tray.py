@@ -20,6 +20,7 @@ import ipywidgets as W
 from explorer.widgets.labels import button_width
 
 from ..render.dice_svg import COLORS as _SVG_COLORS
+from ..render.dice_svg import DieView, Link, Row  # noqa: F401  (the tray's values, defined with the picture)
 from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
 from .layout import browser_fix, mark_drawing
@@ -32,53 +33,6 @@ def _fit(text: str, width: float, char_w: float) -> str:
     """Shorten ``text`` with an ellipsis so it fits ``width`` pixels at about ``char_w`` pixels per character."""
     n = int(width // char_w)
     return text if len(text) <= n else text[:max(1, n - 1)] + "…"
-
-
-@dataclass
-class DieView:
-    """One die (or fixed-value token) to draw.
-
-    Attributes:
-        id: stable identifier, also the mark trace steps use (e.g. ``"A.1"``).
-        face: the face shown (1..20 for a d20; any integer for a token).
-        kind: ``"failure"``, ``"success"``, ``"critical"`` or ``"plain"`` (not compared, e.g. a Saving Roll die).
-        survives: whether the die is an uncancelled success (drawn with a green frame).
-        cancelled: whether an opposing die cancelled it (drawn crossed out in red).
-        caption: small text under the die (e.g. ``"23"`` for an effective value, ``"wound"``).
-        token: a fixed value that is not rolled (e.g. a Threat Level), drawn as a hexagon.
-        bad: highlight as a failed Saving Roll / harmful result (red face text).
-    """
-
-    id: str
-    face: int
-    kind: str = "success"
-    survives: bool = False
-    cancelled: bool = False
-    caption: str = ""
-    token: bool = False
-    bad: bool = False
-
-
-@dataclass
-class Row:
-    """A labelled row of dice. ``label`` is the bold title, ``sublabel`` a second line (e.g. ``"SV 14"``), ``note``
-    a third (italic) line."""
-
-    label: str
-    dice: Sequence[DieView] = ()
-    sublabel: str = ""
-    note: str = ""
-    id: str = ""
-    """Optional mark naming the whole row (e.g. ``"A"``): highlighting it shades the row."""
-
-
-@dataclass(frozen=True)
-class Link:
-    """``src`` cancels ``dst`` (die ids). ``mutual`` draws one line for two dice cancelling each other (a tie)."""
-
-    src: str
-    dst: str
-    mutual: bool = False
 
 
 @dataclass

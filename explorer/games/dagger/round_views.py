@@ -19,6 +19,7 @@ from explorer.games import Game
 from explorer.trace import Trace
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
+from explorer.widgets.icons import accordion
 
 from . import options as opts
 from .map_svg import map_svg
@@ -110,9 +111,9 @@ class RoundStepper(W.VBox):
         for w in self.rulings_box.values():
             w.observe(lambda _c: self._quiet or self.run(), names="value")
         self.trace_list = W.HTML(layout=W.Layout(max_width="640px"))
-        steps = W.Accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="660px"))
-        rulings = W.Accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
-                              layout=W.Layout(max_width="660px"))
+        steps = accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="660px"))
+        rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
+                            layout=W.Layout(max_width="660px"))
         self.picker.observe(lambda c: self.load(c["new"]), names="value")
         bar = W.HBox([self.prev_button, self.next_button, self.slider], layout=W.Layout(align_items="center"))
         top = W.HBox([self.picker, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",

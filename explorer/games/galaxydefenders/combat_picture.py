@@ -10,10 +10,9 @@ and in full under it.
 
 from __future__ import annotations
 
-from explorer.render.dice_svg import tray_svg
+from explorer.render.dice_svg import DieView, Row, tray_svg
 from explorer.text import plural
 from explorer.trace import Trace
-from explorer.widgets.dice_tray import DieView, Row
 
 FACE_MARK = {"hit": "H", "bolt": "B", "shield": "S", "blank": "–", "wings": "W"}
 """The mark a face gets on its die (its full name is the caption); another face shows its first letter."""

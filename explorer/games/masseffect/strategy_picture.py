@@ -11,9 +11,9 @@ standard), the die's id under it.
 
 from __future__ import annotations
 
-from explorer.render.dice_svg import tray_svg
+from explorer.render.dice_svg import DieView, Row, tray_svg
+from explorer.text import plural
 from explorer.trace import Trace
-from explorer.widgets.dice_tray import DieView, Row
 
 FACE_MARK = {"core": "C", "standard": "S", "enhanced": "E", "move_2": "M2", "move_3": "M3",
              "move_2_or_standard": "M/S"}
@@ -37,7 +37,7 @@ def strategy_picture(title: str, trace: Trace) -> str | None:
         views = [DieView(f"r{rnd}.{d}", _mark(face), "critical" if face == "core" else "success", False, False,
                          d) for d, face in dice]
         rows.append(Row("Roll" if rnd == 1 else f"Re-roll {rnd - 1}", views,
-                        f"{len(dice)} {'die' if len(dice) == 1 else 'dice'}",
+                        plural(len(dice), "die", "dice"),
                         "Core triggers re-roll" if rnd > 1 else ""))
     taken = dict(o.taken or ())
     pool = []
@@ -46,6 +46,6 @@ def strategy_picture(title: str, trace: Trace) -> str | None:
                                                  if d in taken else "")
         pool.append(DieView(f"pool.{d}", _mark(face), "success", d in taken, False, d + where, token=d == o.locked))
     locked = f", {o.locked} locked" if o.locked else ""
-    rows.append(Row(f"Pool · {o.squadmate}", pool, f"{o.pool_size} dice{locked}",
+    rows.append(Row(f"Pool · {o.squadmate}", pool, plural(o.pool_size, "die", "dice") + locked,
                     "framed: allocated" if taken else ""))
     return tray_svg(rows, (), title)

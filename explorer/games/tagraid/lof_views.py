@@ -36,6 +36,7 @@ from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.scenario import parse_whole
 from explorer.errors import ScenarioError, short_repr
+from explorer.text import plural
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle
 from explorer.widgets.hexboard import HexBoardView, Piece
@@ -500,6 +501,14 @@ class LofExplorer(W.HBox):
                                                          "a Threat Level", source=None,
                                                          allowed=f"a whole number {lo}..{hi}"))
                   for p in ("front", "adjacent", "opposite")]
+        # the values as a whole (a Segment length past the Ruler's bound, lengths out of order...): named too
+        calibration = weapon = threat = None
+        if not errors["ruler"]:
+            calibration = read("ruler", lambda: RangeCalibration(*lens))
+        if not errors["mods"]:
+            weapon = read("mods", lambda: WeaponRanges(*mods))
+        if not errors["threat"]:
+            threat = read("threat", lambda: ThreatLevels(*levels))
         for box, msgs in errors.items():
             self.settings_msgs[box].value = "".join(
                 f"<div class='lof-field-error' style='font-family:sans-serif;font-size:12px;color:#922b21'>"
@@ -508,10 +517,10 @@ class LofExplorer(W.HBox):
                 "previous settings until this is fixed.</div>" if msgs else "")
         n = sum(map(len, errors.values()))
         if n:
-            self._say(f"{n} setting{'s' if n != 1 else ''} not accepted (each is named under its field below): "
+            self._say(f"{plural(n, 'setting')} not accepted (each is named under its field below): "
                       "the verdicts still show the previous settings.")
             return
-        self.calibration, self.weapon, self.threat = RangeCalibration(*lens), WeaponRanges(*mods), ThreatLevels(*levels)
+        self.calibration, self.weapon, self.threat = calibration, weapon, threat
         self._say()
         self.update()
 
