@@ -96,6 +96,21 @@ IDENTICAL_POISON = RulingOption(
                 "tokens, but 9.3.2 does not say so.",
 )
 
+NO_BOLT_OTHER_SYMBOLS = RulingOption(
+    key="no_bolt_other_symbols",
+    title="An attacker that cannot use Bolt effects (Critical) rolls its weapon's other effect symbol: do the "
+          "effects apply?",
+    section="8.2.3 Effects; 9.2 Combat; 9.5.2.2 Combat",
+    readings={
+        "all_effect_symbols": "No: the other symbol works exactly like the Bolt, so the Critical stops it too.",
+        "bolt_only": "Yes: the Critical names the Bolt effects only; the weapon's other symbol still triggers them.",
+    },
+    default="all_effect_symbols",
+    why_default="9.2 and 9.5.2.2 say the other symbol works 'exactly like' the Bolt and trigger the same effects; "
+                "8.2.3 forbids using those effects, not only the Bolt face. The literal reading (only the Bolt "
+                "symbol is named) is offered.",
+)
+
 UNLISTED_CLOSE_ENCOUNTER = RulingOption(
     key="unlisted_close_encounter",
     title="A Close Encounter card the 'clearly matching' lists do not name (for example #25, Activate X aliens)",
