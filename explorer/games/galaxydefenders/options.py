@@ -189,6 +189,22 @@ ALPHA_AGENT_SUCCESSION = RulingOption(
                 "only reassigned at the promotion) is offered.",
 )
 
+COMBAT_ACTIVITY = RulingOption(
+    key="combat_activity",
+    title="Is the Combat activity (Combat powers and items, 9.7; the Power Suit's weapon, 9.5.2.2) the agent's Action "
+          "activity, or an activity of its own?",
+    section="9.7 Powers & Items; 9.5.2.2 Combat; 6.2.1 Agent Turn (the agent turn itself is a Core Set rule)",
+    readings={
+        "separate": "An activity of its own, once per agent turn, beside the Movement and Action activities.",
+        "is_the_action": "The Action activity used to attack: a Combat activity spends the turn's one Action.",
+    },
+    default="separate",
+    why_default="9.7 names three once-per-turn activities side by side (Standard cards with the Action activity, "
+                "Movement cards with the Movement activity, Combat cards with the Combat activity), and 9.5.2.2 "
+                "fires the suit's weapon 'by using the Combat activity, as normal' while 9.5.1 equips it with the "
+                "Action. The Core Set's agent turn is not in this rulebook, so the other reading is offered.",
+)
+
 BLEEDING_AGENTS_IN_EVENT = RulingOption(
     key="bleeding_agents_in_event",
     title="Event phase signal balancing: does a bleeding agent count as an agent in play?",

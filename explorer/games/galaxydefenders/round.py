@@ -10,9 +10,13 @@ after its last, never in between, and every assigned NPC every turn), 10.4.1 (a 
 an Immobilized one follows only behavior without movement), 10.4 NPC Health Status (a dead NPC is off the map), 6.3
 Event Phase (the Alpha Agent draws; signals teleported by the balancer).
 
+Powers, Items and Devices (9.7; :mod:`.cards`): an activity may ``use`` a card (its category decides the activity,
+once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 say; the Refresh phase flips Psionic
+Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
+
 Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
 not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
-Powers, Devices and the Power Suit's equip rules, the mission's objectives.
+the cards' effects on those attacks, the Power Suit's equip rules, the mission's objectives.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase, one entry per agent turn, Event phase) of
 plain step functions over the frozen :class:`RoundState`; the result is a typed :class:`RoundOutcome`.
@@ -23,12 +27,23 @@ Scenario kind ``round`` (TOML)::
     kind = "round"
     title = "..."
     round = 3
+    [[cards]]                         # optional: cards added to (or replacing by id) the STAND-IN list (cards.py)
+    id = "stim-pack"
+    name = "Stim Pack"
+    kind = "item"                     # skill | psionic | tactic | device | item | ability
+    category = "standard"             # standard | movement | combat | passive | reaction (9.7)
     [[agents]]                        # turn order of the players; the first is the Alpha Agent
     name = "Marine"
     health = 8
     wounds = 0
     poison = 1                        # Poison / Mark tokens (0..2)
     mark = 0
+    agent_class = "Marine"            # for class restrictions (GD-5: Biotech)
+    rank = "earth"                    # gold | earth | moon | galaxy (9.8: Tactics are Free Actions from earth)
+    cards = ["basic-tactic", "stim-pack", "vigil"]
+    face_down = []                    # used before the round: Psionic Powers (up again in Refresh), Tactics
+    rotated = []                      # once-per-mission Psionic Powers used
+    deployed = ["vigil"]              # figures its Devices deployed in an earlier round
     [[npcs]]
     name = "Sgt. Rock"
     controller = "Marine"             # the agent the NPC card is assigned to (10.1.2)
@@ -39,8 +54,8 @@ Scenario kind ``round`` (TOML)::
     batteries = 2
     [[turns]]                         # the agents' turns in the order played
     agent = "Marine"
-    activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", what =
-                  "Tactic"}, {kind = "action", what = "attack"}]
+    activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", use =
+                  "basic-tactic"}, {kind = "action", drone = "vigil"}, {kind = "combat", what = "attack"}]
     [event]                           # optional: the Event phase's signals (6.3)
     balancer = "aliens"               # aliens | aliens_and_signals
     aliens = 2
@@ -63,6 +78,8 @@ from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activate_drone, card_table, refresh_cards, \
+    stand_in_cards, use_card
 from .combat import TargetState, with_source
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
 from .options import rulings as make_rulings
@@ -70,6 +87,8 @@ from .options import rulings as make_rulings
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 MAX_ACTIVITIES = 20
 """Activities listed in one agent turn."""
+MAX_HELD = 20
+"""Powers, Items and Devices one agent holds."""
 
 
 class RoundAgent(Strict):
@@ -78,6 +97,12 @@ class RoundAgent(Strict):
     wounds: int = Field(0, ge=0, le=40)
     poison: int = Field(0, ge=0, le=2)
     mark: int = Field(0, ge=0, le=2)
+    agent_class: Name | None = None
+    rank: Literal["gold", "earth", "moon", "galaxy"] = "gold"
+    cards: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
+    face_down: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
+    rotated: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
+    deployed: list[Literal["hologram", "vigil", "gd5"]] = Field(default_factory=list, max_length=3)
 
 
 class RoundNpc(Strict):
@@ -93,11 +118,15 @@ class RoundNpc(Strict):
 
 class ActivityModel(Strict):
     """One activity of an agent turn: ``move``, ``action`` (the one Action activity), ``free_action`` (any
-    number, 6.2.1.1) or ``activate_npc`` (``npc`` names it); ``what`` labels it ("attack", "Tactic")."""
+    number, 6.2.1.1), ``combat`` (the Combat activity, ruling ``combat_activity``) or ``activate_npc`` (``npc``
+    names it); ``what`` labels it ("attack", "Tactic"); ``use`` names a card used with it (9.7); ``drone`` (on an
+    ``action``) activates the agent's deployed Vigil or GD-5 (9.7.4.2, 9.7.4.3)."""
 
-    kind: Literal["move", "action", "free_action", "activate_npc"]
+    kind: Literal["move", "action", "free_action", "combat", "activate_npc"]
     npc: Name | None = None
     what: str = Field("", max_length=60)
+    use: CardId | None = None
+    drone: Literal["hologram", "vigil", "gd5"] | None = None
 
 
 class TurnModel(Strict):
@@ -123,6 +152,7 @@ class RoundScenario(ScenarioHeader):
     agents: list[RoundAgent] = Field(min_length=1, max_length=6)
     npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
     power_suit: PowerSuitModel | None = None
+    cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
     _source: str = PrivateAttr("scenario")
@@ -149,13 +179,38 @@ def parse_round(data: dict, source: str) -> RoundScenario:
     for i, n in enumerate(sc.npcs):
         if n.controller not in agents:
             raise ScenarioError(f"npcs[{i}].controller", f"no agent named {n.controller!r}", agents, source)
+    table = card_table(sc.cards, source)
+    for i, a in enumerate(sc.agents):
+        for key in ("cards", "face_down", "rotated"):
+            for j, cid in enumerate(getattr(a, key)):
+                if cid not in table:
+                    raise ScenarioError(f"agents[{i}].{key}[{j}]", f"no card {cid!r} in the card list",
+                                        "an id of the stand-in list or of [[cards]]", source)
+                if key != "cards" and cid not in a.cards:
+                    raise ScenarioError(f"agents[{i}].{key}[{j}]", f"{a.name} does not hold {cid!r}",
+                                        "an id from the agent's cards", source)
+        if len(set(a.cards)) != len(a.cards):
+            raise ScenarioError(f"agents[{i}].cards", "a card is listed twice", "each card once", source)
+        for j, cid in enumerate(a.rotated):
+            if not table[cid].once_per_mission:
+                raise ScenarioError(f"agents[{i}].rotated[{j}]", f"{cid!r} is not a once-per-mission Psionic Power "
+                                    "(9.7.2)", "face_down for other used cards", source)
     for i, t in enumerate(sc.turns):
         if t.agent not in agents:
             raise ScenarioError(f"turns[{i}].agent", f"no agent named {t.agent!r}", agents, source)
         for j, a in enumerate(t.activities):
+            f = f"turns[{i}].activities[{j}]"
             if (a.kind == "activate_npc") != (a.npc is not None):
-                raise ScenarioError(f"turns[{i}].activities[{j}].npc", "an NPC is named by activate_npc only",
+                raise ScenarioError(f"{f}.npc", "an NPC is named by activate_npc only",
                                     "npc with kind = 'activate_npc', and only there", source)
+            if a.use is not None and a.kind == "activate_npc":
+                raise ScenarioError(f"{f}.use", "an NPC activation uses no agent card", "omit use", source)
+            if a.use is not None and a.use not in table:
+                raise ScenarioError(f"{f}.use", f"no card {a.use!r} in the card list",
+                                    "an id of the stand-in list or of [[cards]]", source)
+            if a.drone is not None and (a.kind != "action" or a.use is not None):
+                raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2)",
+                                    "kind = 'action' without use", source)
     return sc
 
 
@@ -192,6 +247,15 @@ class RoundState:
     turns: tuple[TurnRecord, ...] = ()
     teleported: int | None = None
     numbers: tuple[int, ...] = ()
+    cards: tuple[AgentCards, ...] = ()
+
+    def cards_of(self, agent: str) -> AgentCards | None:
+        return next((c for c in self.cards if c.agent == agent), None)
+
+    def with_cards(self, new: AgentCards) -> "RoundState":
+        if self.cards_of(new.agent) is None:
+            return replace(self, cards=self.cards + (new,))
+        return replace(self, cards=tuple(new if c.agent == new.agent else c for c in self.cards))
 
 
 @dataclass(frozen=True)
@@ -200,6 +264,8 @@ class RoundContext(Context):
 
     scenario: RoundScenario | None = None
     source: str = "scenario"
+    table: Mapping[str, CardModel] | None = None
+    stand_ins: frozenset[str] = frozenset()
 
 
 # ------------------------------------------------------------------------------------------------ steps
@@ -230,7 +296,12 @@ def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
         npcs.append(replace(n, figure=t, paralyzed=False, immobilized=False))
     suit, st = power_suit_energy(state.suit, sec)
     steps += st
-    return replace(state, agents=tuple(agents), npcs=tuple(npcs), suit=suit), tuple(steps)
+    cards = []
+    for c in state.cards:
+        c, st = refresh_cards(c, ctx.table, sec)
+        cards.append(c)
+        steps += st
+    return replace(state, agents=tuple(agents), npcs=tuple(npcs), suit=suit, cards=tuple(cards)), tuple(steps)
 
 
 def turn_numbers(state: RoundState) -> tuple[int, ...]:
@@ -264,9 +335,13 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                           "bleeding agent; this increment does not check its activities.", section=sec,
                           marks=(agent.name,)))
     own = {n.figure.name: n for n in state.npcs if n.controller == turn.agent}
+    held = state.cards_of(turn.agent)
+    if held is not None:
+        state = state.with_cards(replace(held, this_turn=()))
+    model = next(a for a in ctx.scenario.agents if a.name == turn.agent)
     kinds = [a.kind for a in turn.activities]
     agent_acts = [i for i, k in enumerate(kinds) if k != "activate_npc"]
-    done_actions = 0
+    done_actions = done_combat = 0
     activated: list[str] = []
     labels: list[str] = []
     for j, act in enumerate(turn.activities):
@@ -299,19 +374,45 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                     "activation kind resolves it).", section=sec, marks=(t.name,), facts={"npc": t.name}))
             labels.append(f"activate {act.npc}")
             continue
-        if act.kind == "action":
+        combat_is_action = act.kind == "combat" and ctx.rulings.reading("combat_activity") == "is_the_action"
+        if act.kind == "action" or combat_is_action:
             done_actions += 1
             if done_actions > 1:
-                _refuse(ctx, f"{turn.agent} already used its Action activity this turn; only Free Actions repeat",
-                        S.FREE_ACTION, f, sec)
-        word = {"move": "Move", "action": "Action", "free_action": "Free Action"}[act.kind]
-        rule = S.FREE_ACTION if act.kind in ("action", "free_action") else S.AGENT_TURN
+                _refuse(ctx, f"{turn.agent} already used its Action activity this turn; only Free Actions repeat"
+                        + (" (the Combat activity is the Action: ruling combat_activity)" if combat_is_action
+                           else ""), S.FREE_ACTION, f, sec)
+        elif act.kind == "combat":
+            done_combat += 1
+            if done_combat > 1:
+                _refuse(ctx, f"{turn.agent} already used its Combat activity this turn (once per agent turn: ruling "
+                        "combat_activity)", S.POWERS_ITEMS, f, sec)
+        word = {"move": "Move", "action": "Action", "free_action": "Free Action", "combat": "Combat"}[act.kind]
+        rule = S.FREE_ACTION if act.kind in ("action", "free_action") else \
+            S.POWERS_ITEMS if act.kind == "combat" else S.AGENT_TURN
         why = {"free_action": "Any number of Free Actions per turn; each works like an Action activity.",
                "action": "The Action activity: once per agent turn.",
+               "combat": "The Combat activity: " + ("the turn's Action activity (ruling combat_activity)."
+                                                     if combat_is_action else "once per agent turn, beside the "
+                                                     "Action (ruling combat_activity)."),
                "move": "Resolved by the Core Set movement rules (not checked in this increment)."}[act.kind]
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
-        labels.append(act.kind + (f": {act.what}" if act.what else ""))
+        label = act.kind + (f": {act.what}" if act.what else "")
+        if act.use is not None or act.drone is not None:
+            cards = state.cards_of(turn.agent) or AgentCards(turn.agent)
+            try:
+                if act.use is not None:
+                    cards, st = use_card(cards, ctx.table[act.use], act.kind, model.rank, model.agent_class,
+                                         ctx.scenario.round, ctx.rulings, sec, act.use in ctx.stand_ins)
+                    label += f" [uses {act.use}]"
+                else:
+                    cards, st = activate_drone(cards, act.drone, ctx.scenario.round, sec)
+                    label += f" [activates {act.drone}]"
+            except CardRefusal as e:
+                _refuse(ctx, e.reason, e.rule, f"{f}.{e.field}", sec)
+            state = state.with_cards(cards)
+            steps += st
+        labels.append(label)
     missing = [n for n in own if n not in activated and not own[n].figure.down]
     if missing:
         _refuse(ctx, f"{turn.agent} did not activate {', '.join(missing)}; NPCs must be activated each agent turn",
@@ -361,13 +462,16 @@ class RoundOutcome(Outcome):
     npcs: tuple[TargetState, ...]
     turns: tuple[TurnRecord, ...]
     teleported: int | None
+    cards: tuple[AgentCards, ...] = ()
 
     @property
     def summary(self) -> str:
         who = "; ".join(f"{t.name} {t.wounds}/{t.max_health} wounds, Poison {t.poison}, {t.status()}"
                         for t in self.agents + self.npcs)
         sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
-        return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}"
+        used = [c.summary() for c in self.cards if c.summary()]
+        more = "; " + "; ".join(used) if used else ""
+        return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}{more}"
 
     def to_json(self) -> dict:
         def one(t: TargetState) -> dict:
@@ -377,7 +481,8 @@ class RoundOutcome(Outcome):
                 "npcs": {t.name: one(t) for t in self.npcs},
                 "turns": [{"agent": r.agent, "activities": list(r.activities), "npcs": list(r.npcs)}
                           for r in self.turns],
-                "teleported": self.teleported, "summary": self.summary}
+                "teleported": self.teleported, "summary": self.summary} | (
+                    {"cards": {c.agent: c.to_json() for c in self.cards}} if self.cards else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -388,7 +493,10 @@ def round_initial(scenario: RoundScenario) -> RoundState:
                           n.controller, n.paralyzed, n.immobilized) for n in scenario.npcs)
     ps = scenario.power_suit
     suit = None if ps is None else PowerSuit(ps.name, ps.batteries, ps.equipped_by)
-    return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)))
+    cards = tuple(AgentCards(a.name, tuple(a.cards), tuple(dict.fromkeys(a.face_down + a.rotated)), tuple(a.rotated),
+                             deployed=tuple((k, scenario.round - 1) for k in a.deployed))
+                  for a in scenario.agents if a.cards or a.deployed)
+    return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards)
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -404,8 +512,11 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         RuleViolation: a choice the rules refuse (see :func:`agent_turn`), naming the field, the step and the rule.
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    ctx = RoundContext(rulings=r, scenario=scenario, source=scenario._source)
+    table = card_table(scenario.cards, scenario._source)
+    own = {c.id for c in scenario.cards}
+    ctx = RoundContext(rulings=r, scenario=scenario, source=scenario._source, table=table,
+                       stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own))
     frames = play(round_initial(scenario), ROUND_SEQUENCE, ctx)
     last = frames[-1].state
     return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
-        scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported))
+        scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards))
