@@ -182,7 +182,8 @@ def _ew(target, attack, r=None):
     return wounds_distribution(attack_odds(target, attack, CAL, True, r, exact=True)).mean()
 
 
-EFFECTS = st.lists(st.sampled_from([{"kind": "lethal", "trigger": "bolt"}, {"kind": "critical", "x": 1, "trigger": "bolt"},
+EFFECTS = st.lists(st.sampled_from([{"kind": "lethal", "trigger": "bolt"},
+                                    {"kind": "critical", "x": 1, "trigger": "bolt"},
                                     {"kind": "def_dice_minus", "x": 1, "trigger": "bolt"}]), max_size=2)
 
 

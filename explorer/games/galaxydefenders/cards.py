@@ -238,7 +238,8 @@ def use_card(cards: AgentCards, card: CardModel, activity: str, rank: str, agent
     if card.deploys != "none":
         fig = FIGURE[card.deploys]
         c = replace(c, deployed=c.deployed + ((card.deploys, round_no),))
-        where = "an empty Hex within 1 Area" if card.deploys == "hologram" else f"an empty Hex adjacent to {cards.agent}"
+        where = ("an empty Hex within 1 Area" if card.deploys == "hologram" else
+                 f"an empty Hex adjacent to {cards.agent}")
         more = ("It cannot move or attack; aliens treat it as an agent; it is destroyed if attacked." if
                 card.deploys == "hologram" else f"From {cards.agent}'s next turn its Action may activate {fig}.")
         steps.append(Step(f"{fig} deployed on {where}", DEVICE_RULE[card.deploys], more, section=section,

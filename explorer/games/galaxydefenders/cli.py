@@ -186,7 +186,8 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
                f"Storybook 5.5.1]")
     if on_effect or power_suit_weapon or extra or attack.atk_dice_minus:
         bits = [f"effects on a {' or '.join(symbols)} result" if on_effect else "",
-                "+" + " +".join(plural(n, f"{c} die", f"{c} dice") for c, n in extra.items()) + " from powers and items (9.2)" if extra else "",
+                "+" + " +".join(plural(n, f"{c} die", f"{c} dice") for c, n in extra.items())
+                + " from powers and items (9.2)" if extra else "",
                 f"-{attack.atk_dice_minus} ATK Dice (8.2.3)" if attack.atk_dice_minus else "",
                 "jam and ammo results ignored (9.5.2.2)" if power_suit_weapon else ""]
         click.echo("Agent's attack: " + "; ".join(b for b in bits if b))

@@ -13,10 +13,12 @@ Event Phase (the Alpha Agent draws; signals teleported by the balancer).
 Powers, Items and Devices (9.7; :mod:`.cards`): an activity may ``use`` a card (its category decides the activity,
 once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 say; the Refresh phase flips Psionic
 Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
+The Power Suit (9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1),
+``suit = "weapon"`` on the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3).
 
 Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
 not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
-the cards' effects on those attacks, the Power Suit's equip rules, the mission's objectives.
+the cards' effects on those attacks, the Power Suit's Seize and Flying abilities, the mission's objectives.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase, one entry per agent turn, Event phase) of
 plain step functions over the frozen :class:`RoundState`; the result is a typed :class:`RoundOutcome`.
@@ -52,6 +54,9 @@ Scenario kind ``round`` (TOML)::
     immobilized = false
     [power_suit]                      # optional: a Power Suit in play (9.5)
     batteries = 2
+    equipped_by = "Marine"            # optional: its wearer
+    suit_model = "mark_i"             # optional: mark_i (+2 movement) | mark_ii (+3), 9.5.2.1
+    energy_shields = 3                # optional: refreshed each Refresh phase (9.5.2.3); shields_left = 1
     [[turns]]                         # the agents' turns in the order played
     agent = "Marine"
     activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", use =
@@ -120,18 +125,33 @@ class ActivityModel(Strict):
     """One activity of an agent turn: ``move``, ``action`` (the one Action activity), ``free_action`` (any
     number, 6.2.1.1), ``combat`` (the Combat activity, ruling ``combat_activity``) or ``activate_npc`` (``npc``
     names it); ``what`` labels it ("attack", "Tactic"); ``use`` names a card used with it (9.7); ``drone`` (on an
-    ``action``) activates the agent's deployed Vigil or GD-5 (9.7.4.2, 9.7.4.3)."""
+    ``action``) activates the agent's deployed Vigil or GD-5 (9.7.4.2, 9.7.4.3); ``suit`` equips or unequips the
+    Power Suit (an ``action``, 9.5.1) or fires its weapon (a ``combat``, 9.5.2.2)."""
 
     kind: Literal["move", "action", "free_action", "combat", "activate_npc"]
     npc: Name | None = None
     what: str = Field("", max_length=60)
     use: CardId | None = None
     drone: Literal["hologram", "vigil", "gd5"] | None = None
+    suit: Literal["equip", "unequip", "weapon"] | None = None
 
 
 class TurnModel(Strict):
     agent: Name
     activities: list[ActivityModel] = Field(default_factory=list, max_length=MAX_ACTIVITIES)
+
+
+class RoundSuitModel(PowerSuitModel):
+    """The round's Power Suit (9.5): the ``conditions`` fields plus its ``suit_model`` (Mark I: +2 movement, Mark
+    II: +3, 9.5.2.1) and its rechargeable ``energy_shields`` (full value) with ``shields_left`` (9.5.2.3)."""
+
+    suit_model: Literal["mark_i", "mark_ii"] | None = None
+    energy_shields: int | None = Field(None, ge=0, le=10)
+    shields_left: int | None = Field(None, ge=0, le=10)
+
+
+SUIT_BONUS = {"mark_i": 2, "mark_ii": 3}
+"""9.5.2.1: movement points a Power Suit adds to its agent's standard movement."""
 
 
 class RoundEventModel(Strict):
@@ -151,7 +171,7 @@ class RoundScenario(ScenarioHeader):
     round: int = Field(1, ge=1, le=30)
     agents: list[RoundAgent] = Field(min_length=1, max_length=6)
     npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
-    power_suit: PowerSuitModel | None = None
+    power_suit: RoundSuitModel | None = None
     cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
@@ -211,6 +231,21 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.drone is not None and (a.kind != "action" or a.use is not None):
                 raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2)",
                                     "kind = 'action' without use", source)
+            if a.suit is not None and sc.power_suit is None:
+                raise ScenarioError(f"{f}.suit", "the round has no Power Suit", "a [power_suit] table", source)
+            if a.suit in ("equip", "unequip") and (a.kind != "action" or a.use or a.drone):
+                raise ScenarioError(f"{f}.suit", f"to {a.suit} a Power Suit the agent spends its Action activity "
+                                    "(9.5.1)", "kind = 'action' without use or drone", source)
+            if a.suit == "weapon" and a.kind not in ("combat", "action"):
+                raise ScenarioError(f"{f}.suit", "the Power Suit's weapon is fired with the Combat activity "
+                                    "(9.5.2.2)", "kind = 'combat'", source)
+    ps = sc.power_suit
+    if ps is not None:
+        if ps.equipped_by is not None and ps.equipped_by not in agents:
+            raise ScenarioError("power_suit.equipped_by", f"no agent named {ps.equipped_by!r}", agents, source)
+        if ps.shields_left is not None and (ps.energy_shields is None or ps.shields_left > ps.energy_shields):
+            raise ScenarioError("power_suit.shields_left", "more shields left than the suit has (or no "
+                                "energy_shields)", "0..energy_shields", source)
     return sc
 
 
@@ -248,6 +283,7 @@ class RoundState:
     teleported: int | None = None
     numbers: tuple[int, ...] = ()
     cards: tuple[AgentCards, ...] = ()
+    suit_shields: int | None = None
 
     def cards_of(self, agent: str) -> AgentCards | None:
         return next((c for c in self.cards if c.agent == agent), None)
@@ -296,6 +332,17 @@ def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
         npcs.append(replace(n, figure=t, paralyzed=False, immobilized=False))
     suit, st = power_suit_energy(state.suit, sec)
     steps += st
+    full = ctx.scenario.power_suit.energy_shields if ctx.scenario.power_suit else None
+    shields = state.suit_shields
+    if suit is not None and full is not None:
+        if shields != full:
+            steps.append(Step(f"{suit.name}'s energy shields refresh: {shields} -> {full}", S.POWER_SUIT_SHIELDS,
+                              "A Power Suit's energy shields are refreshed automatically in each Refresh phase.",
+                              {"shields": full}, (suit.name,), sec))
+        shields = full
+    elif suit is None:
+        shields = None
+    state = replace(state, suit_shields=shields)
     cards = []
     for c in state.cards:
         c, st = refresh_cards(c, ctx.table, sec)
@@ -398,6 +445,10 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
+        if act.suit is not None:
+            state, st = suit_activity(state, ctx, turn.agent, act.suit, act.kind, f"{f}.suit", sec)
+            steps += st
+            label += f" [suit {act.suit}]"
         if act.use is not None or act.drone is not None:
             cards = state.cards_of(turn.agent) or AgentCards(turn.agent)
             try:
@@ -421,6 +472,54 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
     rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, kind: str, field: str, sec: str
+                  ) -> tuple[RoundState, tuple[Step, ...]]:
+    """The Power Suit in an agent's turn. ``equip`` (9.5.1, with the Action): the suit must be in play and not worn
+    by another agent; the agent pilots it at once and its movement bonus joins this turn's movement (9.5.2.1).
+    ``unequip`` (9.5.1, with the Action): only its wearer; the agent's figure goes to a Hex adjacent to the suit.
+    ``weapon`` (9.5.2.2, the Combat activity): only its wearer.
+
+    Raises:
+        RuleViolation: no suit in play (it left play in the Refresh phase), worn by another agent, not worn by this
+            agent, or the weapon fired with the Action while the Combat activity is separate (``combat_activity``).
+    """
+    suit = state.suit
+    if suit is None:
+        _refuse(ctx, "the Power Suit is no longer in play (it had no Battery to pay in the Refresh phase)",
+                S.POWER_SUIT, field, sec)
+    if what == "equip":
+        if suit.equipped_by == agent:
+            _refuse(ctx, f"{agent} already wears {suit.name}", S.POWER_SUIT_EQUIP, field, sec)
+        if suit.equipped_by is not None:
+            _refuse(ctx, f"{suit.equipped_by} wears {suit.name}; it must unequip it first (its Action)",
+                    S.POWER_SUIT_EQUIP, field, sec)
+        model = ctx.scenario.power_suit.suit_model
+        steps = [Step(f"{agent} equips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure leaves play in favour "
+                      "of the suit's figure; it pilots the suit until it leaves it or the Batteries run out.",
+                      {"equipped_by": agent}, (agent, suit.name), sec)]
+        if model is not None:
+            steps.append(Step(f"+{SUIT_BONUS[model]} movement from the {'Mark I' if model == 'mark_i' else 'Mark II'}"
+                              " suit", S.POWER_SUIT_MOVEMENT, "The bonus joins the agent's standard movement, this "
+                              "turn too: equipping does not interrupt movement.", {"bonus": SUIT_BONUS[model]},
+                              (agent,), sec))
+        return replace(state, suit=replace(suit, equipped_by=agent)), tuple(steps)
+    if suit.equipped_by != agent:
+        _refuse(ctx, f"{agent} does not wear {suit.name}" + (f" ({suit.equipped_by} does)" if suit.equipped_by
+                                                            else " (it is unequipped)"),
+                S.POWER_SUIT_EQUIP if what == "unequip" else S.POWER_SUIT_COMBAT, field, sec)
+    if what == "unequip":
+        return replace(state, suit=replace(suit, equipped_by=None)), (Step(
+            f"{agent} unequips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure is placed on a Hex adjacent to "
+            "the suit, joined by a legal walking path; the empty suit stays in its Hex.", {"equipped_by": None},
+            (agent, suit.name), sec),)
+    if kind == "action" and ctx.rulings.reading("combat_activity") == "separate":
+        _refuse(ctx, f"{suit.name}'s weapon is fired with the Combat activity, not the Action (ruling "
+                "combat_activity)", S.POWER_SUIT_COMBAT, field, sec)
+    return state, (Step(f"{agent} fires {suit.name}'s weapon", S.POWER_SUIT_COMBAT, "Red and Blue dice; it cannot "
+                        "jam and uses no ammo (the combat kind's power_suit_weapon resolves the roll).",
+                        {"weapon": suit.name}, (agent, suit.name), sec),)
 
 
 def event_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
@@ -463,6 +562,9 @@ class RoundOutcome(Outcome):
     turns: tuple[TurnRecord, ...]
     teleported: int | None
     cards: tuple[AgentCards, ...] = ()
+    suit: PowerSuit | None = None
+    suit_shields: int | None = None
+    suit_shown: bool = False
 
     @property
     def summary(self) -> str:
@@ -470,6 +572,10 @@ class RoundOutcome(Outcome):
                         for t in self.agents + self.npcs)
         sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
         used = [c.summary() for c in self.cards if c.summary()]
+        if self.suit_shown:
+            used.append("the Power Suit " + ("has left play" if self.suit is None else
+                                             f"is worn by {self.suit.equipped_by}" if self.suit.equipped_by else
+                                             "is unequipped"))
         more = "; " + "; ".join(used) if used else ""
         return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}{more}"
 
@@ -482,7 +588,10 @@ class RoundOutcome(Outcome):
                 "turns": [{"agent": r.agent, "activities": list(r.activities), "npcs": list(r.npcs)}
                           for r in self.turns],
                 "teleported": self.teleported, "summary": self.summary} | (
-                    {"cards": {c.agent: c.to_json() for c in self.cards}} if self.cards else {})
+                    {"cards": {c.agent: c.to_json() for c in self.cards}} if self.cards else {}) | (
+                    {"power_suit": None if self.suit is None else {
+                        "batteries": self.suit.batteries, "equipped_by": self.suit.equipped_by,
+                        "shields_left": self.suit_shields}} if self.suit_shown else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -493,10 +602,13 @@ def round_initial(scenario: RoundScenario) -> RoundState:
                           n.controller, n.paralyzed, n.immobilized) for n in scenario.npcs)
     ps = scenario.power_suit
     suit = None if ps is None else PowerSuit(ps.name, ps.batteries, ps.equipped_by)
+    shields = None if ps is None or ps.energy_shields is None else (
+        ps.energy_shields if ps.shields_left is None else ps.shields_left)
     cards = tuple(AgentCards(a.name, tuple(a.cards), tuple(dict.fromkeys(a.face_down + a.rotated)), tuple(a.rotated),
                              deployed=tuple((k, scenario.round - 1) for k in a.deployed))
                   for a in scenario.agents if a.cards or a.deployed)
-    return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards)
+    return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards,
+                      suit_shields=shields)
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -519,4 +631,13 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     frames = play(round_initial(scenario), ROUND_SEQUENCE, ctx)
     last = frames[-1].state
     return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
-        scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards))
+        scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
+        last.suit, last.suit_shields, suit_shown(scenario)))
+
+
+def suit_shown(scenario: RoundScenario) -> bool:
+    """Whether the outcome reports the Power Suit: an activity uses it, or it has a model or energy shields (a
+    round whose suit only pays its Battery reports it in the trace alone)."""
+    ps = scenario.power_suit
+    return ps is not None and (ps.suit_model is not None or ps.energy_shields is not None or
+                               any(a.suit for t in scenario.turns for a in t.activities))
