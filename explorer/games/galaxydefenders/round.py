@@ -13,7 +13,8 @@ Event Phase (the Alpha Agent draws; signals teleported by the balancer).
 Powers, Items and Devices (9.7; :mod:`.cards`): an activity may ``use`` a card (its category decides the activity,
 once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 say; the Refresh phase flips Psionic
 Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
-The Power Suit (9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1),
+NPC Tactics (10.3): ``tactic = true`` on an NPC activation, kind ``npc_tactic`` outside it, each colour with its
+timing, once per mission. The Power Suit (9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1),
 ``suit = "weapon"`` on the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3).
 
 Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
@@ -52,6 +53,7 @@ Scenario kind ``round`` (TOML)::
     health = 5
     paralyzed = false                 # 10.4.1 tokens, removed in the Refresh phase
     immobilized = false
+    tactic = "attack"                 # optional NPC Tactic (10.3): passive | attack | reaction; tactic_used = false
     [power_suit]                      # optional: a Power Suit in play (9.5)
     batteries = 2
     equipped_by = "Marine"            # optional: its wearer
@@ -119,6 +121,8 @@ class RoundNpc(Strict):
     mark: int = Field(0, ge=0, le=2)
     paralyzed: bool = False
     immobilized: bool = False
+    tactic: Literal["passive", "attack", "reaction"] | None = None
+    tactic_used: bool = False
 
 
 class ActivityModel(Strict):
@@ -126,14 +130,17 @@ class ActivityModel(Strict):
     number, 6.2.1.1), ``combat`` (the Combat activity, ruling ``combat_activity``) or ``activate_npc`` (``npc``
     names it); ``what`` labels it ("attack", "Tactic"); ``use`` names a card used with it (9.7); ``drone`` (on an
     ``action``) activates the agent's deployed Vigil or GD-5 (9.7.4.2, 9.7.4.3); ``suit`` equips or unequips the
-    Power Suit (an ``action``, 9.5.1) or fires its weapon (a ``combat``, 9.5.2.2)."""
+    Power Suit (an ``action``, 9.5.1) or fires its weapon (a ``combat``, 9.5.2.2); ``tactic`` on an
+    ``activate_npc``: the NPC uses its NPC Tactic during this activation, and kind ``npc_tactic`` (``npc`` names it)
+    uses it outside the NPC's activation (10.3)."""
 
-    kind: Literal["move", "action", "free_action", "combat", "activate_npc"]
+    kind: Literal["move", "action", "free_action", "combat", "activate_npc", "npc_tactic"]
     npc: Name | None = None
     what: str = Field("", max_length=60)
     use: CardId | None = None
     drone: Literal["hologram", "vigil", "gd5"] | None = None
     suit: Literal["equip", "unequip", "weapon"] | None = None
+    tactic: bool = False
 
 
 class TurnModel(Strict):
@@ -220,9 +227,15 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             raise ScenarioError(f"turns[{i}].agent", f"no agent named {t.agent!r}", agents, source)
         for j, a in enumerate(t.activities):
             f = f"turns[{i}].activities[{j}]"
-            if (a.kind == "activate_npc") != (a.npc is not None):
-                raise ScenarioError(f"{f}.npc", "an NPC is named by activate_npc only",
-                                    "npc with kind = 'activate_npc', and only there", source)
+            if (a.kind in ("activate_npc", "npc_tactic")) != (a.npc is not None):
+                raise ScenarioError(f"{f}.npc", "an NPC is named by activate_npc and npc_tactic only",
+                                    "npc with kind = 'activate_npc' or 'npc_tactic', and only there", source)
+            if a.tactic and a.kind != "activate_npc":
+                raise ScenarioError(f"{f}.tactic", "tactic = true marks an NPC activation that uses its NPC Tactic",
+                                    "kind = 'activate_npc' (or kind = 'npc_tactic' outside the activation)", source)
+            if a.kind == "npc_tactic" and (a.use or a.drone or a.suit):
+                raise ScenarioError(f"{f}.kind", "an NPC Tactic is the NPC's power, used with no agent card",
+                                    "omit use, drone and suit", source)
             if a.use is not None and a.kind == "activate_npc":
                 raise ScenarioError(f"{f}.use", "an NPC activation uses no agent card", "omit use", source)
             if a.use is not None and a.use not in table:
@@ -259,6 +272,8 @@ class NpcState:
     controller: str
     paralyzed: bool = False
     immobilized: bool = False
+    tactic: str | None = None
+    tactic_used: bool = False
 
 
 @dataclass(frozen=True)
@@ -387,7 +402,7 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         state = state.with_cards(replace(held, this_turn=()))
     model = next(a for a in ctx.scenario.agents if a.name == turn.agent)
     kinds = [a.kind for a in turn.activities]
-    agent_acts = [i for i, k in enumerate(kinds) if k != "activate_npc"]
+    agent_acts = [i for i, k in enumerate(kinds) if k not in ("activate_npc", "npc_tactic")]
     done_actions = done_combat = 0
     activated: list[str] = []
     labels: list[str] = []
@@ -419,7 +434,18 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                     S.NPC_BODY_CONDITION if n.immobilized else S.NPC_ACTIVATION,
                     "The controlling player applies the first relevant behavior rule of its A.I. section (the "
                     "activation kind resolves it).", section=sec, marks=(t.name,), facts={"npc": t.name}))
-            labels.append(f"activate {act.npc}")
+            if act.tactic:
+                if t.down or n.paralyzed:
+                    _refuse(ctx, f"{t.name} " + ("is dead" if t.down else "is Paralyzed and skips its activation")
+                            + ": no activation to use its NPC Tactic in", S.NPC_TACTIC, f"{f}.tactic", sec)
+                state, st = use_npc_tactic(state, ctx, act.npc, True, f"{f}.tactic", sec)
+                steps += st
+            labels.append(f"activate {act.npc}" + (" [NPC Tactic]" if act.tactic else ""))
+            continue
+        if act.kind == "npc_tactic":
+            state, st = use_npc_tactic(state, ctx, act.npc, False, f"{f}.npc", sec)
+            steps += st
+            labels.append(f"NPC Tactic of {act.npc}")
             continue
         combat_is_action = act.kind == "combat" and ctx.rulings.reading("combat_activity") == "is_the_action"
         if act.kind == "action" or combat_is_action:
@@ -472,6 +498,41 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
     rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+def use_npc_tactic(state: RoundState, ctx: RoundContext, npc: str, during: bool, field: str, sec: str
+                   ) -> tuple[RoundState, tuple[Step, ...]]:
+    """10.3 NPC Tactic: its controller chooses when to use it, by its colour: Purple (Passive) any time it is
+    needed, Red (Attack) only during the NPC's activation, Blue (Reaction) only outside it (``during``: inside the
+    activation). Once used it is discarded and not regained this mission (an "Act of Valor" Event does not bring
+    it back). A dead NPC is off the map (10.4).
+
+    Raises:
+        RuleViolation: no such NPC, no NPC Tactic, already used, dead, or the colour's timing not met.
+    """
+    n = next((x for x in state.npcs if x.figure.name == npc), None)
+    if n is None:
+        _refuse(ctx, f"no NPC named {npc}", S.NPC_TACTIC, field, sec)
+    if n.tactic is None:
+        _refuse(ctx, f"{npc} has no NPC Tactic token (the file gives none)", S.NPC_TACTIC, field, sec)
+    if n.tactic_used:
+        _refuse(ctx, f"{npc}'s NPC Tactic was used and discarded; it is not regained this mission", S.NPC_TACTIC,
+                field, sec)
+    if n.figure.down:
+        _refuse(ctx, f"{npc} is dead: it is no longer on the map", S.NPC_HEALTH, field, sec)
+    colour = {"passive": "Purple (Passive)", "attack": "Red (Attack)", "reaction": "Blue (Reaction)"}[n.tactic]
+    if n.tactic == "attack" and not during:
+        _refuse(ctx, f"{npc}'s {colour} NPC Tactic can only be used during its activation", S.NPC_TACTIC, field, sec)
+    if n.tactic == "reaction" and during:
+        _refuse(ctx, f"{npc}'s {colour} NPC Tactic can only be used outside its activation", S.NPC_TACTIC, field,
+                sec)
+    new = replace(n, tactic_used=True)
+    npcs = tuple(new if x is n else x for x in state.npcs)
+    return replace(state, npcs=npcs), (Step(
+        f"{n.controller} uses {npc}'s {colour} NPC Tactic " + ("during its activation" if during else
+                                                                "outside its activation"),
+        S.NPC_TACTIC, "The token is discarded and not regained this mission ('Act of Valor' does not refresh it).",
+        section=sec, marks=(npc,), facts={"npc": npc, "tactic": n.tactic}),)
 
 
 def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, kind: str, field: str, sec: str
@@ -565,6 +626,7 @@ class RoundOutcome(Outcome):
     suit: PowerSuit | None = None
     suit_shields: int | None = None
     suit_shown: bool = False
+    npc_tactics: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def summary(self) -> str:
@@ -576,6 +638,9 @@ class RoundOutcome(Outcome):
             used.append("the Power Suit " + ("has left play" if self.suit is None else
                                              f"is worn by {self.suit.equipped_by}" if self.suit.equipped_by else
                                              "is unequipped"))
+        spent = [n for n, _, u in self.npc_tactics if u]
+        if spent:
+            used.append(f"NPC Tactic{'s' if len(spent) > 1 else ''} used: {', '.join(spent)}")
         more = "; " + "; ".join(used) if used else ""
         return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}{more}"
 
@@ -591,7 +656,9 @@ class RoundOutcome(Outcome):
                     {"cards": {c.agent: c.to_json() for c in self.cards}} if self.cards else {}) | (
                     {"power_suit": None if self.suit is None else {
                         "batteries": self.suit.batteries, "equipped_by": self.suit.equipped_by,
-                        "shields_left": self.suit_shields}} if self.suit_shown else {})
+                        "shields_left": self.suit_shields}} if self.suit_shown else {}) | (
+                    {"npc_tactics": {n: {"tactic": k, "used": u} for n, k, u in self.npc_tactics}}
+                    if self.npc_tactics else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -599,7 +666,7 @@ def round_initial(scenario: RoundScenario) -> RoundState:
     agents = tuple(TargetState(a.name, "agent", a.health, a.wounds, mark=a.mark, poison=a.poison)
                    for a in scenario.agents)
     npcs = tuple(NpcState(TargetState(n.name, "npc", n.health, n.wounds, mark=n.mark, poison=n.poison),
-                          n.controller, n.paralyzed, n.immobilized) for n in scenario.npcs)
+                          n.controller, n.paralyzed, n.immobilized, n.tactic, n.tactic_used) for n in scenario.npcs)
     ps = scenario.power_suit
     suit = None if ps is None else PowerSuit(ps.name, ps.batteries, ps.equipped_by)
     shields = None if ps is None or ps.energy_shields is None else (
@@ -632,7 +699,8 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     last = frames[-1].state
     return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
         scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
-        last.suit, last.suit_shields, suit_shown(scenario)))
+        last.suit, last.suit_shields, suit_shown(scenario),
+        tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None)))
 
 
 def suit_shown(scenario: RoundScenario) -> bool:
