@@ -1038,10 +1038,17 @@ def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
 def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """Storybook 5.5.1: the Blue dice rolled (or given); each shield result (the Blue dice plus shield results
     from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
-    Lethal hits."""
+    Lethal hits. When "-X Def Dice" leaves no Blue die, whether the powers' shield results still cancel follows
+    ``no_pain_without_dice`` (consulted only then)."""
     target = d.target
     if d.lethal or not d.remaining or not (d.blue_dice or (target.standard_shields and not d.suit_used)):
         return d, ()
+    if not d.blue_dice and ctx.rulings.reading("no_pain_without_dice") == "needs_dice":
+        return d, (Step(f"No Blue die is rolled: {target.name}'s "
+                        f"{plural(target.standard_shields, 'shield result')} from powers cancel nothing",
+                        S.HIGH_IMPACT, "With no Defend die there is no Defend roll for a power's standard shield "
+                        "result to join (ruling no_pain_without_dice).", section=f"Defence: {target.name}",
+                        marks=(target.name,), facts={"shields": 0, "extra": 0, "cancelled": 0}),)
     faces: tuple[Face, ...] = ()
     if d.blue_dice:
         faces = tuple(ctx.faces if ctx.faces is not None else ctx.table.defend(target.name, d.blue_dice))

@@ -189,6 +189,22 @@ ALPHA_AGENT_SUCCESSION = RulingOption(
                 "only reassigned at the promotion) is offered.",
 )
 
+NO_PAIN_WITHOUT_DICE = RulingOption(
+    key="no_pain_without_dice",
+    title='"-X Def Dice" leaves the defender no Blue die: does a standard shield result from a power ("No Pain") '
+          'still cancel a hit?',
+    section="Storybook 5.5.1 High Impact; 8.1 Lethal",
+    readings={
+        "cancels": "Yes: the power's shield result cancels a hit whether or not any Blue die is rolled.",
+        "needs_dice": "No: with no Blue die there is no Defend roll, and the power's result has nothing to join.",
+    },
+    default="cancels",
+    why_default="5.5.1 lets powers and items raise the total shields beyond the dice, and 8.1 makes a standard "
+                "shield result useless only against Lethal, where the Defend roll is skipped because such results "
+                "cannot cancel Lethal hits; a non-Lethal attack keeps its defence. The book never says whether a "
+                "Defend roll of zero dice still happens, so the other reading is offered.",
+)
+
 COMBAT_ACTIVITY = RulingOption(
     key="combat_activity",
     title="Is the Combat activity (Combat powers and items, 9.7; the Power Suit's weapon, 9.5.2.2) the agent's Action "
