@@ -13,7 +13,7 @@ Event Phase (the Alpha Agent draws; signals teleported by the balancer).
 Powers, Items and Devices (9.7; :mod:`.cards`): an activity may ``use`` a card (its category decides the activity,
 once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 say; the Refresh phase flips Psionic
 Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
-NPC Tactics (10.3): ``tactic = true`` on an NPC activation, kind ``npc_tactic`` outside it, each colour with its
+The Menace token (11.3.1): ``[master_alien]`` and ``menace`` on an Action. NPC Tactics (10.3): ``tactic = true`` on an NPC activation, kind ``npc_tactic`` outside it, each colour with its
 timing, once per mission. The Power Suit (9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1),
 ``suit = "weapon"`` on the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3).
 
@@ -59,6 +59,10 @@ Scenario kind ``round`` (TOML)::
     equipped_by = "Marine"            # optional: its wearer
     suit_model = "mark_i"             # optional: mark_i (+2 movement) | mark_ii (+3), 9.5.2.1
     energy_shields = 3                # optional: refreshed each Refresh phase (9.5.2.3); shields_left = 1
+    [master_alien]                    # optional: a Master Alien in play and the Menace token (11.3.1)
+    name = "Wormoon"
+    holder = "Marine"                 # default: the Alpha Agent
+    level = 1
     [[turns]]                         # the agents' turns in the order played
     agent = "Marine"
     activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", use =
@@ -89,6 +93,7 @@ from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activa
     stand_in_cards, use_card
 from .combat import TargetState, with_source
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
+from .phases import Menace
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
@@ -132,7 +137,8 @@ class ActivityModel(Strict):
     ``action``) activates the agent's deployed Vigil or GD-5 (9.7.4.2, 9.7.4.3); ``suit`` equips or unequips the
     Power Suit (an ``action``, 9.5.1) or fires its weapon (a ``combat``, 9.5.2.2); ``tactic`` on an
     ``activate_npc``: the NPC uses its NPC Tactic during this activation, and kind ``npc_tactic`` (``npc`` names it)
-    uses it outside the NPC's activation (10.3)."""
+    uses it outside the NPC's activation (10.3); ``menace`` on an ``action`` spends it on the Menace token (11.3.1:
+    ``raise`` / ``lower`` by the Menacing Agent, ``lower`` / ``take`` by another agent)."""
 
     kind: Literal["move", "action", "free_action", "combat", "activate_npc", "npc_tactic"]
     npc: Name | None = None
@@ -141,6 +147,7 @@ class ActivityModel(Strict):
     drone: Literal["hologram", "vigil", "gd5"] | None = None
     suit: Literal["equip", "unequip", "weapon"] | None = None
     tactic: bool = False
+    menace: Literal["raise", "lower", "take"] | None = None
 
 
 class TurnModel(Strict):
@@ -159,6 +166,15 @@ class RoundSuitModel(PowerSuitModel):
 
 SUIT_BONUS = {"mark_i": 2, "mark_ii": 3}
 """9.5.2.1: movement points a Power Suit adds to its agent's standard movement."""
+
+
+class RoundMasterAlien(Strict):
+    """A Master Alien in play (11.3) and the Menace token (11.3.1): ``holder`` (default: the Alpha Agent, who
+    receives it when the Master Alien enters play) and ``level``."""
+
+    name: Name = "Master Alien"
+    holder: Name | None = None
+    level: int = Field(1, ge=1, le=2)
 
 
 class RoundEventModel(Strict):
@@ -180,6 +196,7 @@ class RoundScenario(ScenarioHeader):
     npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
     power_suit: RoundSuitModel | None = None
     cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
+    master_alien: RoundMasterAlien | None = None
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
     _source: str = PrivateAttr("scenario")
@@ -244,6 +261,11 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.drone is not None and (a.kind != "action" or a.use is not None):
                 raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2)",
                                     "kind = 'action' without use", source)
+            if a.menace is not None and (a.kind != "action" or a.use or a.drone or a.suit):
+                raise ScenarioError(f"{f}.menace", "the Menace token is changed with the Action activity alone "
+                                    "(11.3.1)", "kind = 'action' without use, drone or suit", source)
+            if a.menace is not None and sc.master_alien is None:
+                raise ScenarioError(f"{f}.menace", "no Master Alien is in play", "a [master_alien] table", source)
             if a.suit is not None and sc.power_suit is None:
                 raise ScenarioError(f"{f}.suit", "the round has no Power Suit", "a [power_suit] table", source)
             if a.suit in ("equip", "unequip") and (a.kind != "action" or a.use or a.drone):
@@ -252,6 +274,9 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.suit == "weapon" and a.kind not in ("combat", "action"):
                 raise ScenarioError(f"{f}.suit", "the Power Suit's weapon is fired with the Combat activity "
                                     "(9.5.2.2)", "kind = 'combat'", source)
+    ma = sc.master_alien
+    if ma is not None and ma.holder is not None and ma.holder not in agents:
+        raise ScenarioError("master_alien.holder", f"no agent named {ma.holder!r}", agents, source)
     ps = sc.power_suit
     if ps is not None:
         if ps.equipped_by is not None and ps.equipped_by not in agents:
@@ -299,6 +324,7 @@ class RoundState:
     numbers: tuple[int, ...] = ()
     cards: tuple[AgentCards, ...] = ()
     suit_shields: int | None = None
+    menace: Menace | None = None
 
     def cards_of(self, agent: str) -> AgentCards | None:
         return next((c for c in self.cards if c.agent == agent), None)
@@ -471,6 +497,10 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
+        if act.menace is not None:
+            state, st = menace_activity(state, ctx, turn.agent, act.menace, f"{f}.menace", sec)
+            steps += st
+            label += f" [menace {act.menace}]"
         if act.suit is not None:
             state, st = suit_activity(state, ctx, turn.agent, act.suit, act.kind, f"{f}.suit", sec)
             steps += st
@@ -498,6 +528,37 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
     rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+def menace_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, field: str, sec: str
+                    ) -> tuple[RoundState, tuple[Step, ...]]:
+    """11.3.1 Menacing Agent System, an Action spent on the Menace token: the Menacing Agent raises it 1 -> 2 or
+    lowers it 2 -> 1; another agent lowers it 2 -> 1, or at Level 1 takes it (the token changes agents only at
+    Level 1). Steps from :func:`.phases.menace_action`.
+
+    Raises:
+        RuleViolation: a change the rule does not give this agent (raising another's token, taking it at Level 2,
+            taking one's own token, raising a Level 2 or lowering a Level 1).
+    """
+    from .phases import menace_action
+
+    m = state.menace
+    mine = agent == m.holder
+    bad = None
+    if what == "raise":
+        bad = None if mine and m.level == 1 else (
+            "the token is already at Level 2" if mine else
+            f"only the Menacing Agent ({m.holder}) may raise the token")
+    elif what == "lower":
+        bad = None if m.level == 2 else "the token is already at Level 1"
+    else:
+        bad = (f"{agent} already holds the token" if mine else None if m.level == 1 else
+               f"the token is at Level 2 on {m.holder}: it must be lowered to Level 1 before it can change agents")
+    if bad:
+        _refuse(ctx, f"{agent} cannot {what} the Menace token: {bad}", S.MENACE, field, sec)
+    to = (2 if what == "raise" else 1) if mine else None
+    new, st = menace_action(m, agent, to)
+    return replace(state, menace=new), tuple(x.in_section(sec) for x in st)
 
 
 def use_npc_tactic(state: RoundState, ctx: RoundContext, npc: str, during: bool, field: str, sec: str
@@ -627,6 +688,7 @@ class RoundOutcome(Outcome):
     suit_shields: int | None = None
     suit_shown: bool = False
     npc_tactics: tuple[tuple[str, str, bool], ...] = ()
+    menace: Menace | None = None
 
     @property
     def summary(self) -> str:
@@ -638,6 +700,8 @@ class RoundOutcome(Outcome):
             used.append("the Power Suit " + ("has left play" if self.suit is None else
                                              f"is worn by {self.suit.equipped_by}" if self.suit.equipped_by else
                                              "is unequipped"))
+        if self.menace is not None:
+            used.append(f"Menacing Agent {self.menace.holder} (Level {self.menace.level})")
         spent = [n for n, _, u in self.npc_tactics if u]
         if spent:
             used.append(f"NPC Tactic{'s' if len(spent) > 1 else ''} used: {', '.join(spent)}")
@@ -658,7 +722,8 @@ class RoundOutcome(Outcome):
                         "batteries": self.suit.batteries, "equipped_by": self.suit.equipped_by,
                         "shields_left": self.suit_shields}} if self.suit_shown else {}) | (
                     {"npc_tactics": {n: {"tactic": k, "used": u} for n, k, u in self.npc_tactics}}
-                    if self.npc_tactics else {})
+                    if self.npc_tactics else {}) | (
+                    {"menace": {"holder": self.menace.holder, "level": self.menace.level}} if self.menace else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -674,8 +739,10 @@ def round_initial(scenario: RoundScenario) -> RoundState:
     cards = tuple(AgentCards(a.name, tuple(a.cards), tuple(dict.fromkeys(a.face_down + a.rotated)), tuple(a.rotated),
                              deployed=tuple((k, scenario.round - 1) for k in a.deployed))
                   for a in scenario.agents if a.cards or a.deployed)
+    ma = scenario.master_alien
+    menace = None if ma is None else Menace(ma.holder or scenario.agents[0].name, ma.level)
     return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards,
-                      suit_shields=shields)
+                      suit_shields=shields, menace=menace)
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -700,7 +767,7 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
         scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
         last.suit, last.suit_shields, suit_shown(scenario),
-        tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None)))
+        tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace))
 
 
 def suit_shown(scenario: RoundScenario) -> bool:
