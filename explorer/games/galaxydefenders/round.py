@@ -13,9 +13,11 @@ Event Phase (the Alpha Agent draws; signals teleported by the balancer).
 Powers, Items and Devices (9.7; :mod:`.cards`): an activity may ``use`` a card (its category decides the activity,
 once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 say; the Refresh phase flips Psionic
 Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
-The Menace token (11.3.1): ``[master_alien]`` and ``menace`` on an Action. NPC Tactics (10.3): ``tactic = true`` on an NPC activation, kind ``npc_tactic`` outside it, each colour with its
-timing, once per mission. The Power Suit (9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1),
-``suit = "weapon"`` on the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3).
+The Menace token (11.3.1): ``[master_alien]`` and ``menace`` on an Action. NPC Tactics (10.3): ``tactic = true``
+on an NPC activation, kind ``npc_tactic`` outside it, each colour with its timing, once per mission. The Power Suit
+(9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1), ``suit = "weapon"`` on
+the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3). Seize (7.3): ``seize``
+on a Free Action next to a Movement activity, one agent per turn, an Immobilized, Paralyzed or Bleeding one.
 
 Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
 not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
@@ -115,6 +117,9 @@ class RoundAgent(Strict):
     face_down: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
     rotated: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
     deployed: list[Literal["hologram", "vigil", "gd5"]] = Field(default_factory=list, max_length=3)
+    seize_power: bool = False
+    immobilized: bool = False
+    paralyzed: bool = False
 
 
 class RoundNpc(Strict):
@@ -138,7 +143,8 @@ class ActivityModel(Strict):
     Power Suit (an ``action``, 9.5.1) or fires its weapon (a ``combat``, 9.5.2.2); ``tactic`` on an
     ``activate_npc``: the NPC uses its NPC Tactic during this activation, and kind ``npc_tactic`` (``npc`` names it)
     uses it outside the NPC's activation (10.3); ``menace`` on an ``action`` spends it on the Menace token (11.3.1:
-    ``raise`` / ``lower`` by the Menacing Agent, ``lower`` / ``take`` by another agent)."""
+    ``raise`` / ``lower`` by the Menacing Agent, ``lower`` / ``take`` by another agent); ``seize`` on a
+    ``free_action`` names the agent seized (7.3)."""
 
     kind: Literal["move", "action", "free_action", "combat", "activate_npc", "npc_tactic"]
     npc: Name | None = None
@@ -148,6 +154,7 @@ class ActivityModel(Strict):
     suit: Literal["equip", "unequip", "weapon"] | None = None
     tactic: bool = False
     menace: Literal["raise", "lower", "take"] | None = None
+    seize: Name | None = None
 
 
 class TurnModel(Strict):
@@ -157,11 +164,13 @@ class TurnModel(Strict):
 
 class RoundSuitModel(PowerSuitModel):
     """The round's Power Suit (9.5): the ``conditions`` fields plus its ``suit_model`` (Mark I: +2 movement, Mark
-    II: +3, 9.5.2.1) and its rechargeable ``energy_shields`` (full value) with ``shields_left`` (9.5.2.3)."""
+    II: +3, 9.5.2.1), its rechargeable ``energy_shields`` (full value) with ``shields_left`` (9.5.2.3) and whether
+    its sheet gives the ``seize`` ability (9.5, 7.3)."""
 
     suit_model: Literal["mark_i", "mark_ii"] | None = None
     energy_shields: int | None = Field(None, ge=0, le=10)
     shields_left: int | None = Field(None, ge=0, le=10)
+    seize: bool = False
 
 
 SUIT_BONUS = {"mark_i": 2, "mark_ii": 3}
@@ -261,6 +270,11 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.drone is not None and (a.kind != "action" or a.use is not None):
                 raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2)",
                                     "kind = 'action' without use", source)
+            if a.seize is not None and (a.kind != "free_action" or a.use):
+                raise ScenarioError(f"{f}.seize", "Seize is used as a Free Action during the agent's movement (7.3)",
+                                    "kind = 'free_action' without use", source)
+            if a.seize is not None and a.seize not in agents:
+                raise ScenarioError(f"{f}.seize", f"no agent named {a.seize!r}", agents, source)
             if a.menace is not None and (a.kind != "action" or a.use or a.drone or a.suit):
                 raise ScenarioError(f"{f}.menace", "the Menace token is changed with the Action activity alone "
                                     "(11.3.1)", "kind = 'action' without use, drone or suit", source)
@@ -429,7 +443,7 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
     model = next(a for a in ctx.scenario.agents if a.name == turn.agent)
     kinds = [a.kind for a in turn.activities]
     agent_acts = [i for i, k in enumerate(kinds) if k not in ("activate_npc", "npc_tactic")]
-    done_actions = done_combat = 0
+    done_actions = done_combat = seized = 0
     activated: list[str] = []
     labels: list[str] = []
     for j, act in enumerate(turn.activities):
@@ -497,6 +511,11 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
+        if act.seize is not None:
+            seized += 1
+            st = seize_agent(state, ctx, model, act.seize, turn.activities, j, seized, f"{f}.seize", sec)
+            steps += st
+            label += f" [seizes {act.seize}]"
         if act.menace is not None:
             state, st = menace_activity(state, ctx, turn.agent, act.menace, f"{f}.menace", sec)
             steps += st
@@ -528,6 +547,43 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
     rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+def seize_agent(state: RoundState, ctx: RoundContext, agent: RoundAgent, target: str, acts, j: int, count: int,
+                field: str, sec: str) -> tuple[Step, ...]:
+    """7.3 Seize, by an agent: a Free Action during its movement (next to one of its Movement activities), at most
+    one agent seized per turn, by an agent with the Seize power (``seize_power``, or wearing a Power Suit whose sheet
+    gives the Seize ability, 9.5); the seized agent must be Immobilized, Paralyzed or Bleeding. It moves with the
+    seizing agent, ignoring engagement, and is placed adjacent when the movement ends.
+
+    Raises:
+        RuleViolation: no Seize power, not during the movement, a second seize this turn, seizing itself, or a
+            target in none of the three conditions.
+    """
+    suit = state.suit
+    wearing = suit is not None and suit.equipped_by == agent.name and ctx.scenario.power_suit.seize
+    if not (agent.seize_power or wearing):
+        _refuse(ctx, f"{agent.name} has no Seize power", S.SEIZE, field, sec)
+    if target == agent.name:
+        _refuse(ctx, f"{agent.name} cannot seize itself", S.SEIZE, field, sec)
+    own = [i for i, a in enumerate(acts) if a.kind not in ("activate_npc", "npc_tactic")]
+    k = own.index(j)
+    near = [acts[own[x]].kind for x in (k - 1, k + 1) if 0 <= x < len(own)]
+    if "move" not in near:
+        _refuse(ctx, f"{agent.name} seizes outside its movement; Seize is a Free Action used during the movement",
+                S.SEIZE, field, sec)
+    if count > 1:
+        _refuse(ctx, f"{agent.name} already seized an agent this turn (one per turn)", S.SEIZE, field, sec)
+    t = next(a for a in state.agents if a.name == target)
+    m = next(a for a in ctx.scenario.agents if a.name == target)
+    why = [w for w, on in (("Bleeding", t.down), ("Immobilized", m.immobilized), ("Paralyzed", m.paralyzed)) if on]
+    if not why:
+        _refuse(ctx, f"{target} is not Immobilized, Paralyzed or Bleeding: it cannot be seized", S.SEIZE, field, sec)
+    return (Step(f"{agent.name} seizes {target} ({', '.join(why)})", S.SEIZE, "The seized agent moves with it, "
+                 "ignoring engagement and inheriting its special movement, and is placed in an adjacent Hex when the "
+                 "movement ends." + (" The Seize ability is the Power Suit's." if wearing and not agent.seize_power
+                                     else ""), section=sec, marks=(agent.name, target),
+                 facts={"seized": target}),)
 
 
 def menace_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, field: str, sec: str
