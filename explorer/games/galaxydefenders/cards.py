@@ -53,6 +53,7 @@ class CardModel(Strict):
     keep: bool = False
     deploys: Literal["none", "hologram", "vigil", "gd5"] = "none"
     agent_class: str | None = Field(None, min_length=1, max_length=40)
+    moves: bool = False
     effect: str = Field("", max_length=200)
 
 

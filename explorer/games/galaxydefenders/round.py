@@ -18,10 +18,12 @@ on an NPC activation, kind ``npc_tactic`` outside it, each colour with its timin
 (9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1), ``suit = "weapon"`` on
 the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3). Seize (7.3): ``seize``
 on a Free Action next to a Movement activity, one agent per turn, an Immobilized, Paralyzed or Bleeding one.
+Fighting Poses (9.2.2, ``fighting_poses = true``): ``pose`` on a Movement activity, Prone stops movement, Crouching
+costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing.
 
 Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
 not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
-the cards' effects on those attacks, the Power Suit's Seize and Flying abilities, the mission's objectives.
+the cards' effects on those attacks, the Power Suit's Flying ability, the mission's objectives.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase, one entry per agent turn, Event phase) of
 plain step functions over the frozen :class:`RoundState`; the result is a typed :class:`RoundOutcome`.
@@ -101,6 +103,7 @@ from .options import rulings as make_rulings
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 MAX_ACTIVITIES = 20
 """Activities listed in one agent turn."""
+Pose = Literal["standing", "crouching", "prone"]
 MAX_HELD = 20
 """Powers, Items and Devices one agent holds."""
 
@@ -120,6 +123,7 @@ class RoundAgent(Strict):
     seize_power: bool = False
     immobilized: bool = False
     paralyzed: bool = False
+    pose: Pose = "standing"
 
 
 class RoundNpc(Strict):
@@ -144,7 +148,8 @@ class ActivityModel(Strict):
     ``activate_npc``: the NPC uses its NPC Tactic during this activation, and kind ``npc_tactic`` (``npc`` names it)
     uses it outside the NPC's activation (10.3); ``menace`` on an ``action`` spends it on the Menace token (11.3.1:
     ``raise`` / ``lower`` by the Menacing Agent, ``lower`` / ``take`` by another agent); ``seize`` on a
-    ``free_action`` names the agent seized (7.3)."""
+    ``free_action`` names the agent seized (7.3); ``pose`` on a ``move`` spends movement to assume a Fighting Pose
+    (9.2.2, with ``fighting_poses = true``)."""
 
     kind: Literal["move", "action", "free_action", "combat", "activate_npc", "npc_tactic"]
     npc: Name | None = None
@@ -155,6 +160,7 @@ class ActivityModel(Strict):
     tactic: bool = False
     menace: Literal["raise", "lower", "take"] | None = None
     seize: Name | None = None
+    pose: Pose | None = None
 
 
 class TurnModel(Strict):
@@ -206,6 +212,7 @@ class RoundScenario(ScenarioHeader):
     power_suit: RoundSuitModel | None = None
     cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
     master_alien: RoundMasterAlien | None = None
+    fighting_poses: bool = False
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
     _source: str = PrivateAttr("scenario")
@@ -270,6 +277,12 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.drone is not None and (a.kind != "action" or a.use is not None):
                 raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2)",
                                     "kind = 'action' without use", source)
+            if a.pose is not None and a.kind != "move":
+                raise ScenarioError(f"{f}.pose", "a Fighting Pose is assumed by spending movement (9.2.2)",
+                                    "kind = 'move'", source)
+            if a.pose is not None and not sc.fighting_poses:
+                raise ScenarioError(f"{f}.pose", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
+                                    "fighting_poses = true, or omit pose", source)
             if a.seize is not None and (a.kind != "free_action" or a.use):
                 raise ScenarioError(f"{f}.seize", "Seize is used as a Free Action during the agent's movement (7.3)",
                                     "kind = 'free_action' without use", source)
@@ -288,6 +301,10 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.suit == "weapon" and a.kind not in ("combat", "action"):
                 raise ScenarioError(f"{f}.suit", "the Power Suit's weapon is fired with the Combat activity "
                                     "(9.5.2.2)", "kind = 'combat'", source)
+    for i, a in enumerate(sc.agents):
+        if a.pose != "standing" and not sc.fighting_poses:
+            raise ScenarioError(f"agents[{i}].pose", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
+                                "fighting_poses = true, or 'standing'", source)
     ma = sc.master_alien
     if ma is not None and ma.holder is not None and ma.holder not in agents:
         raise ScenarioError("master_alien.holder", f"no agent named {ma.holder!r}", agents, source)
@@ -339,6 +356,10 @@ class RoundState:
     cards: tuple[AgentCards, ...] = ()
     suit_shields: int | None = None
     menace: Menace | None = None
+    poses: tuple[tuple[str, str], ...] = ()
+
+    def pose_of(self, agent: str) -> str:
+        return dict(self.poses).get(agent, "standing")
 
     def cards_of(self, agent: str) -> AgentCards | None:
         return next((c for c in self.cards if c.agent == agent), None)
@@ -511,6 +532,14 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
+        if act.kind == "move" and ctx.scenario.fighting_poses:
+            state, st = move_with_pose(state, ctx, turn.agent, act.pose, f"{f}.pose", sec)
+            steps += st
+            if act.pose:
+                label += f" [pose {act.pose}]"
+        if act.suit in ("equip", "weapon") and ctx.scenario.fighting_poses and state.pose_of(turn.agent) != "standing":
+            _refuse(ctx, f"{turn.agent} is {state.pose_of(turn.agent)}; only the Standing pose is possible with a "
+                    "Power Suit, so the agent must first return to Standing", S.FIGHTING_POSES, f"{f}.suit", sec)
         if act.seize is not None:
             seized += 1
             st = seize_agent(state, ctx, model, act.seize, turn.activities, j, seized, f"{f}.seize", sec)
@@ -531,6 +560,13 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                     cards, st = use_card(cards, ctx.table[act.use], act.kind, model.rank, model.agent_class,
                                          ctx.scenario.round, ctx.rulings, sec, act.use in ctx.stand_ins)
                     label += f" [uses {act.use}]"
+                    now = state.pose_of(turn.agent)
+                    if ctx.table[act.use].moves and ctx.scenario.fighting_poses and now != "standing":
+                        state = replace(state, poses=tuple((a, "standing" if a == turn.agent else p)
+                                                           for a, p in state.poses))
+                        st = st + (Step(f"{turn.agent} returns to Standing from {now.title()}", S.FIGHTING_POSES,
+                                        f"{ctx.table[act.use].name} moves the agent outside its Movement activity.",
+                                        section=sec, marks=(turn.agent,), facts={"pose": "standing"}),)
                 else:
                     cards, st = activate_drone(cards, act.drone, ctx.scenario.round, sec)
                     label += f" [activates {act.drone}]"
@@ -547,6 +583,45 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
     rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+POSE_COST = {"crouching": 1, "prone": 2, "standing": 1}
+"""STAND-IN movement points to assume each Fighting Pose (9.2.2: the costs are printed on the agent's pose tokens;
+the Fighting Poses example 1 spends 2 points to go prone). Edit here for your tokens."""
+
+
+def move_with_pose(state: RoundState, ctx: RoundContext, agent: str, pose: str | None, field: str, sec: str
+                   ) -> tuple[RoundState, tuple[Step, ...]]:
+    """9.2.2 Fighting Poses (optional, with ``fighting_poses = true``) in a Movement activity: the agent may spend
+    movement points to assume another pose; a Prone agent cannot move except to change its pose; a Crouching agent
+    spends 2 movement points per Hex; an agent in a Power Suit can only be Standing.
+
+    Raises:
+        RuleViolation: a Prone agent moving without changing its pose, a pose it already has, or a pose other than
+            Standing while wearing a Power Suit.
+    """
+    now = state.pose_of(agent)
+    if pose is None:
+        if now == "prone":
+            _refuse(ctx, f"{agent} is Prone: no movement is allowed except changing its Fighting Pose",
+                    S.FIGHTING_POSES, field, sec)
+        if now == "crouching":
+            return state, (Step(f"{agent} moves Crouching: 2 movement points per Hex", S.FIGHTING_POSES, "",
+                                section=sec, marks=(agent,)),)
+        return state, ()
+    if pose == now:
+        _refuse(ctx, f"{agent} is already {pose}", S.FIGHTING_POSES, field, sec)
+    suit = state.suit
+    if pose != "standing" and suit is not None and suit.equipped_by == agent:
+        _refuse(ctx, f"{agent} wears {suit.name}: the only Fighting Pose possible with it is Standing",
+                S.FIGHTING_POSES, field, sec)
+    poses = tuple((a, pose if a == agent else p) for a, p in state.poses)
+    return replace(state, poses=poses), (Step(
+        f"{agent} spends {plural(POSE_COST[pose], 'movement point')} to go from {now.title()} to {pose.title()}",
+        S.FIGHTING_POSES, "STAND-IN cost (the real cost is printed on the pose token)." + (
+            " Prone: no movement until it changes pose." if pose == "prone" else
+            " Crouching: 2 movement points per Hex." if pose == "crouching" else ""), section=sec, marks=(agent,),
+        facts={"pose": pose}),)
 
 
 def seize_agent(state: RoundState, ctx: RoundContext, agent: RoundAgent, target: str, acts, j: int, count: int,
@@ -745,6 +820,7 @@ class RoundOutcome(Outcome):
     suit_shown: bool = False
     npc_tactics: tuple[tuple[str, str, bool], ...] = ()
     menace: Menace | None = None
+    poses: tuple[tuple[str, str], ...] = ()
 
     @property
     def summary(self) -> str:
@@ -779,7 +855,8 @@ class RoundOutcome(Outcome):
                         "shields_left": self.suit_shields}} if self.suit_shown else {}) | (
                     {"npc_tactics": {n: {"tactic": k, "used": u} for n, k, u in self.npc_tactics}}
                     if self.npc_tactics else {}) | (
-                    {"menace": {"holder": self.menace.holder, "level": self.menace.level}} if self.menace else {})
+                    {"menace": {"holder": self.menace.holder, "level": self.menace.level}} if self.menace else {}) | (
+                    {"poses": dict(self.poses)} if self.poses else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -797,8 +874,9 @@ def round_initial(scenario: RoundScenario) -> RoundState:
                   for a in scenario.agents if a.cards or a.deployed)
     ma = scenario.master_alien
     menace = None if ma is None else Menace(ma.holder or scenario.agents[0].name, ma.level)
+    poses = tuple((a.name, a.pose) for a in scenario.agents) if scenario.fighting_poses else ()
     return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards,
-                      suit_shields=shields, menace=menace)
+                      suit_shields=shields, menace=menace, poses=poses)
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -823,7 +901,8 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
         scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
         last.suit, last.suit_shields, suit_shown(scenario),
-        tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace))
+        tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
+        last.poses))
 
 
 def suit_shown(scenario: RoundScenario) -> bool:
