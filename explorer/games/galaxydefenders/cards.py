@@ -11,7 +11,7 @@ after use"), 9.7.4.1 Hologram, 9.7.4.2 Vigil and 9.7.4.3 GD-5 (deployed by a Dev
 figure until it is destroyed, then both are discarded, as 9.7.4.1 says; a drone is activated with the Action from
 the agent's next turn; GD-5 is the Biotech's).
 
-The cards themselves are a STAND-IN list (``data/cards.toml``): the rulebook prints no tiles. A round scenario's
+The cards themselves are a STAND-IN list (``card_data/stand-in.toml``): the rulebook prints no tiles. A round scenario's
 ``[[cards]]`` table adds cards or replaces stand-ins by id.
 
 Whether the Combat activity is the Action activity used to attack or an activity of its own is ruling
@@ -43,7 +43,7 @@ MAX_CARDS = 60
 
 
 class CardModel(Strict):
-    """One Power, Item or Device tile (see ``data/cards.toml`` for the fields)."""
+    """One Power, Item or Device tile (see ``card_data/stand-in.toml`` for the fields)."""
 
     id: CardId
     name: str = Field(min_length=1, max_length=60)
@@ -88,9 +88,9 @@ def check_cards(cards: Sequence[CardModel], source: str, prefix: str = "cards") 
 
 @lru_cache(maxsize=1)
 def stand_in_cards() -> tuple[CardModel, ...]:
-    """The packaged STAND-IN card list (``data/cards.toml``: not printed cards, see the file)."""
-    name = "cards.toml (packaged stand-in)"
-    text = (resources.files(__package__) / "data" / "cards.toml").read_text(encoding="utf-8")
+    """The packaged STAND-IN card list (``card_data/stand-in.toml``: not printed cards, see the file)."""
+    name = "card_data/stand-in.toml (packaged stand-in)"
+    text = (resources.files(__package__) / "card_data" / "stand-in.toml").read_text(encoding="utf-8")
     lst = validate(CardList, read_toml(name, text=text), name)
     check_cards(lst.cards, name)
     return tuple(lst.cards)
