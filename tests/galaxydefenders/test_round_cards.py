@@ -4,8 +4,6 @@ down for the mission), 9.7.4 Devices (Hologram, Vigil, GD-5), ruling combat_acti
 
 from __future__ import annotations
 
-import tomllib
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
