@@ -1,13 +1,15 @@
 """``explorer galaxydefenders ...``: the Galaxy Defenders verbs beside the registry's ``scenarios | resolve | rulings``.
 
-Sections: 9.2 Combat, 11.12 Combat, 11.7 Multiple Energy Shielded Armor, 8.1 Lethal, 8.2 Critical, Storybook 5.5.1
-High Impact (see :mod:`.odds`).
+Sections: 9.2 Combat, 11.12 Combat, 11.7 Multiple Energy Shielded Armor, 8.1 Lethal, 8.2 Critical, 8.2.3 Effects,
+9.5.2.2 Combat (the Power Suit's weapon), Storybook 5.5.1 High Impact (see :mod:`.odds`).
 
 Examples::
 
     explorer galaxydefenders odds --dice red=3,yellow=1 --shields 2,1 --health 4
     explorer galaxydefenders odds --fixed-hits 8 --def-dice-minus 2 --lethal --json
     explorer galaxydefenders odds --dice red=12 --shields 2,2 --calibration my-dice.toml
+    explorer galaxydefenders odds --dice red=3,blue=2 --power-suit-weapon --bonus-dice red=1 \
+        --effect-symbols bolt,wings --on-effect --critical 1 --shields 2,1 --health 5
 """
 
 from __future__ import annotations
@@ -47,19 +49,22 @@ def _stacks(text: str | None) -> list[int]:
     return [_int(s, "--shields", 0, 10) for s in parts]
 
 
-def _pool(text: str) -> dict[str, int]:
+def _pool(text: str, option: str = "--dice") -> dict[str, int]:
     from explorer.errors import ScenarioError
 
     out: dict[str, int] = {}
     if len(text) > 80:
-        raise ScenarioError("--dice", "too long", "colour=count pairs such as red=3,blue=2")
+        raise ScenarioError(option, "too long", "colour=count pairs such as red=3,blue=2")
     for part in filter(None, (p.strip() for p in text.split(","))):
         colour, sep, n = part.partition("=")
         if not sep or not colour.strip().isalpha():
-            raise ScenarioError("--dice", f"{part!r} is not colour=count", "colour=count pairs such as red=3,blue=2")
-        out[colour.strip().lower()] = out.get(colour.strip().lower(), 0) + _int(n.strip(), "--dice", 0, 12)
+            raise ScenarioError(option, f"{part[:20]!r} is not colour=count",
+                                "colour=count pairs such as red=3,blue=2")
+        out[colour.strip().lower()] = out.get(colour.strip().lower(), 0) + _int(n.strip(), option, 0, 12)
     if len(out) > 4:
-        raise ScenarioError("--dice", f"{len(out)} colours", "at most 4 colours")
+        raise ScenarioError(option, f"{len(out)} colours", "at most 4 colours")
+    if option != "--dice":
+        return out
     from .combat import MAX_POOL
 
     if sum(out.values()) > MAX_POOL:
@@ -71,6 +76,18 @@ def _pool(text: str) -> dict[str, int]:
 @click.option("--dice", default=None, help="Hit dice as colour=count pairs (red=3,blue=2).")
 @click.option("--fixed-hits", default=None, help="A weapon giving N hits, no dice (0..20).")
 @click.option("--bonus-hits", default="0", help="Hits added by powers/items (0..10).")
+@click.option("--bonus-dice", default=None, help="Hit dice added by powers/items, colour=count of the weapon's colours "
+              "(9.2).")
+@click.option("--effect-symbols", default="bolt", show_default=True,
+              help="Symbols that trigger the weapon's effects, comma-separated (9.2: bolt, wings, shield, jam, ammo).")
+@click.option("--on-effect", is_flag=True, help="The weapon's effects (--lethal, --def-dice-minus, --critical) need an "
+              "effect result (a Bolt or --effect-symbols) in the Hit roll.")
+@click.option("--power-suit-weapon", is_flag=True, help="A Power Suit's weapon (9.5.2.2: Red and Blue dice, jam and "
+              "ammo results ignored).")
+@click.option("--atk-dice-minus", default="0", help="The attacker's -X ATK Dice Critical (0..5; 8.2.3).")
+@click.option("--drop", default=None, help="With --atk-dice-minus on a multi-colour pool: the colours left out "
+              "(red,blue).")
+@click.option("--no-bolt", is_flag=True, help="The attacker's 'cannot use Bolt effects' Critical (8.2.3).")
 @click.option("--shields", default=None, show_default=False, help="Energy Shield stacks, Left first (e.g. 2,2).")
 @click.option("--standard-shields", default="0", help="Shield results from powers such as 'No Pain' (0..5).")
 @click.option("--lethal", is_flag=True, help="The attack is Lethal (no Defend roll).")
@@ -84,11 +101,14 @@ def _pool(text: str) -> dict[str, int]:
 @click.option("--ruling", multiple=True, help="key=reading (repeatable).")
 @click.option("--exact", is_flag=True, help="Exact fractions in --json output.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
-def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str, standard_shields: str, lethal: bool,
+def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: str | None, effect_symbols: str,
+         on_effect: bool, power_suit_weapon: bool, atk_dice_minus: str, drop: str | None, no_bolt: bool,
+         shields: str, standard_shields: str, lethal: bool,
          def_dice_minus: str, critical: str, health: str, wounds: str, kind: str, high_impact: bool,
          calibration: str | None, ruling: tuple[str, ...], exact: bool, as_json: bool) -> None:
     # (shields: None when not given; an explicit value must name at least one stack)
-    """Exact odds of one attack: wounds dealt, a Critical token drawn, the target killed (or bleeding)."""
+    """Exact odds of one attack: wounds dealt, a Critical token drawn, the target killed (or bleeding). An agent's
+    full attack adds powers' and items' dice and hits, its weapon's effect symbols and the Power Suit's weapon."""
     from explorer.errors import ScenarioError
     from explorer.games import get_game, parse_rulings
 
@@ -115,15 +135,34 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str
     if len(stacks) > 3:
         raise ScenarioError("--shields", f"{len(stacks)} stacks", "at most 3 stacks")
     effects = []
+    trig = "bolt" if on_effect else "always"
     if lethal:
-        effects.append({"kind": "lethal"})
+        effects.append({"kind": "lethal", "trigger": trig})
     if (m := _int(def_dice_minus, "--def-dice-minus", 0, 5)):
-        effects.append({"kind": "def_dice_minus", "x": m})
+        effects.append({"kind": "def_dice_minus", "x": m, "trigger": trig})
     if (c := _int(critical, "--critical", 0, 2)):
-        effects.append({"kind": "critical", "x": c})
+        effects.append({"kind": "critical", "x": c, "trigger": trig})
+    if on_effect and not effects:
+        raise ScenarioError("--on-effect", "the weapon has no effect to trigger",
+                            "--lethal, --def-dice-minus or --critical with it")
+    if on_effect and fixed_hits is not None:
+        raise ScenarioError("--on-effect", "a fixed-hits weapon rolls no dice, so no effect result can show (9.2)",
+                            "--dice, or omit --on-effect")
+    extra = _pool(bonus_dice, "--bonus-dice") if bonus_dice is not None else {}
+    symbols = [x.strip() for x in effect_symbols.split(",")] if len(effect_symbols) <= 40 else ["?"]
+    allowed = ("bolt", "wings", "shield", "jam", "ammo")
+    bad = [x for x in symbols if x not in allowed]
+    if bad or not symbols:
+        raise ScenarioError("--effect-symbols", f"{(bad or [''])[0][:20]!r} is not an effect symbol", allowed)
+    drops = [x.strip().lower() for x in drop.split(",") if x.strip()] if drop is not None else []
+    if len(drops) > 5:
+        raise ScenarioError("--drop", f"{len(drops)} colours", "at most 5")
     attack = AttackModel(target="target", dice=pool, fixed_hits=None if fixed_hits is None else
                          _int(fixed_hits, "--fixed-hits", 0, 20), bonus_hits=_int(bonus_hits, "--bonus-hits", 0, 10),
+                         bonus_dice=extra, effect_symbols=symbols, power_suit_weapon=power_suit_weapon,
+                         atk_dice_minus=_int(atk_dice_minus, "--atk-dice-minus", 0, 5), drop=drops, no_bolt=no_bolt,
                          effects=effects)
+    _check_cli_attack(attack)
     target = TargetState("target", kind, _int(health, "--health", 1, 40), _int(wounds, "--wounds", 0, 40),
                          tuple(stacks), None, _int(standard_shields, "--standard-shields", 0, 5))
     r = make_rulings(parse_rulings(list(ruling), [get_game("galaxydefenders")]))
@@ -134,12 +173,24 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str
     if as_json:
         click.echo(json.dumps(s, indent=2))
         return
-    what = f"{'+'.join(f'{n} {c}' for c, n in pool.items())} dice" if pool else plural(fixed_hits, "fixed hit")
+    from .combat import dice_pool
+
+    rolled = dice_pool(attack)
+    what = f"{'+'.join(f'{n} {c}' for c, n in rolled.items())} dice" if pool else plural(fixed_hits, "fixed hit")
+    if power_suit_weapon:
+        what = "Power Suit weapon: " + what
     article = "an" if kind[0] in "aeiou" else "a"
     click.echo(f"{what} against {article} {kind} ({target.health - target.wounds} Health left, "
                f"shields {stacks or 'none'}), "
                f"High Impact {'on' if high_impact else 'off'}  [Galaxy Defenders: 9.2 Combat; 11.7; 8.1; "
                f"Storybook 5.5.1]")
+    if on_effect or power_suit_weapon or extra or attack.atk_dice_minus:
+        bits = [f"effects on a {' or '.join(symbols)} result" if on_effect else "",
+                "+" + " +".join(plural(n, f"{c} die", f"{c} dice") for c, n in extra.items())
+                + " from powers and items (9.2)" if extra else "",
+                f"-{attack.atk_dice_minus} ATK Dice (8.2.3)" if attack.atk_dice_minus else "",
+                "jam and ammo results ignored (9.5.2.2)" if power_suit_weapon else ""]
+        click.echo("Agent's attack: " + "; ".join(b for b in bits if b))
     click.echo(f"Calibration: {cal.source}" + ("  (ASSUMED faces: see data/calibration.toml)"
                                                if cal.source.endswith("(packaged default)") else ""))
     click.echo("")
@@ -152,6 +203,39 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, shields: str
     click.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {eval_frac(s['p_down']):.1%}")
     if r.consulted:
         click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
+
+
+def _check_cli_attack(attack) -> None:
+    """The scenario file's checks of an agent's weapon (:func:`.combat._check_agent_weapon`, the ``-X ATK Dice``
+    drop), with the option names the command line uses.
+
+    Raises:
+        ScenarioError: naming ``--bonus-dice``, ``--power-suit-weapon``, ``--effect-symbols`` or ``--drop``.
+    """
+    from explorer.errors import ScenarioError
+    from explorer.text import join_words
+
+    from .combat import MAX_POOL, _check_agent_weapon, weapon_and_bonus_dice
+
+    option = {"bonus_dice": "--bonus-dice", "dice": "--power-suit-weapon", "power_suit_weapon": "--power-suit-weapon",
+              "effect_symbols": "--effect-symbols"}
+    try:
+        _check_agent_weapon(attack, "attack", "command line")
+    except ScenarioError as e:
+        key = e.field.split(".")[1]
+        raise ScenarioError(option.get(key, "--" + key.replace("_", "-")), e.problem, e.allowed) from None
+    merged = weapon_and_bonus_dice(attack)
+    if sum(merged.values()) > MAX_POOL:
+        raise ScenarioError("--bonus-dice", f"{sum(merged.values())} dice", f"at most {MAX_POOL} dice in one Hit roll")
+    colours = [c for c, n in merged.items() if n]
+    if attack.atk_dice_minus and attack.fixed_hits is None and len(colours) > 1 and \
+            len(attack.drop) != min(attack.atk_dice_minus, sum(merged.values())):
+        raise ScenarioError("--drop", f"say which {attack.atk_dice_minus} of the {'/'.join(colours)} dice the "
+                            "attacker leaves out (8.2.3 -X ATK Dice)",
+                            f"{plural(attack.atk_dice_minus, 'colour')} from {join_words(colours)}")
+    for c in attack.drop:
+        if c not in colours:
+            raise ScenarioError("--drop", f"{c[:20]!r} is not a colour of this pool", colours)
 
 
 def eval_frac(x) -> float:

@@ -59,6 +59,11 @@ Scenario kind ``combat`` (TOML)::
     weapon = "Bite"
     dice = { red = 4, yellow = 1 }      # or fixed_hits = 3 (no dice)
     bonus_hits = 0                      # hits added by powers and items (+2 hits Tactic)
+    bonus_dice = { red = 1 }            # Hit dice added by powers and items (9.2: of the weapon's colours; an
+                                        #   agent with a multi-colour weapon chooses which)
+    effect_symbols = ["bolt"]           # the symbols that trigger the "bolt" effects (9.2: some weapons use
+                                        #   another symbol exactly like the Bolt, applied once)
+    power_suit_weapon = false           # 9.5.2.2: Red and Blue dice, its jam and ammo results are ignored
     atk_dice_minus = 0                  # the attacker's own "-X ATK Dice" Critical (no effect on fixed hits)
     drop = []                           # which colours those X dice are taken from, for a multi-colour pool
     no_bolt = false                     # the attacker's "cannot use Bolt effects" Critical
@@ -115,6 +120,11 @@ NOT_CLEARLY_MATCHING = frozenset({14, 21, 22, 23, 24})
 Kind = Literal["agent", "alien", "master_alien", "npc", "drone"]
 Trigger = Literal["always", "bolt", "target_marked"]
 EffectKind = Literal["lethal", "def_dice_minus", "critical", "mark", "poison"]
+EffectSymbol = Literal["bolt", "wings", "shield", "jam", "ammo"]
+"""Die symbols a weapon may use to trigger its effects (9.2: some weapons and armors use another symbol exactly like
+the Bolt; 9.5.2.2 the Power Suit's weapon)."""
+SYMBOL_FIELD = {"bolt": "bolts", "wings": "wings", "shield": "shields", "jam": "jams", "ammo": "ammo"}
+"""Each effect symbol's count on a :class:`~.calibration.Face`."""
 MAX_DICE = 12
 """Hit dice of one colour in one attack (and of the whole pool after "-X ATK Dice")."""
 MAX_SHIELDS = 10
@@ -203,6 +213,9 @@ class AttackModel(Strict):
     dice: dict[Name, Annotated[int, Field(ge=0, le=MAX_DICE)]] = Field(default_factory=dict, max_length=4)
     fixed_hits: int | None = Field(None, ge=0, le=20)
     bonus_hits: int = Field(0, ge=0, le=10)
+    bonus_dice: dict[Name, Annotated[int, Field(ge=0, le=MAX_DICE)]] = Field(default_factory=dict, max_length=4)
+    effect_symbols: list[EffectSymbol] = Field(default_factory=lambda: ["bolt"], min_length=1, max_length=5)
+    power_suit_weapon: bool = False
     atk_dice_minus: int = Field(0, ge=0, le=5)
     drop: list[Name] = Field(default_factory=list, max_length=5)
     no_bolt: bool = False
@@ -358,13 +371,15 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
         if a.fixed_hits is not None and a.dice:
             raise ScenarioError(f"{p}.fixed_hits", "a weapon gives either dice or a fixed number of hits",
                                 "dice or fixed_hits, not both", source)
+        _check_agent_weapon(a, p, source)
         if a.fixed_hits is None and not any(a.dice.values()):
             raise ScenarioError(f"{p}.dice", "the weapon rolls no dice and gives no fixed hits",
                                 "dice = {colour = count} or fixed_hits = N", source)
         for colour, n in a.dice.items():
             cal.die(colour, f"{p}.dice.{colour}")
-        if sum(a.dice.values()) > MAX_POOL:
-            raise ScenarioError(f"{p}.dice", f"{plural(sum(a.dice.values()), 'die')} in one Hit roll", f"at most {MAX_POOL}",
+        rolled_n = sum(a.dice.values()) + sum(a.bonus_dice.values())
+        if rolled_n > MAX_POOL:
+            raise ScenarioError(f"{p}.dice", f"{plural(rolled_n, 'die')} in one Hit roll", f"at most {MAX_POOL}",
                                 source)
         for j, e in enumerate(a.effects):
             lo, hi = EFFECT_X[e.kind]
@@ -378,8 +393,9 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
             raise ScenarioError(f"{p}.effects", "a fixed-hits weapon rolls no dice, so no Bolt can trigger an "
                                 "effect (9.2, 11.12)", "trigger = 'always' or 'target_marked'", source)
         if a.atk_dice_minus and a.fixed_hits is None:
-            colours = [c for c, n in a.dice.items() if n]
-            if len(colours) > 1 and len(a.drop) != min(a.atk_dice_minus, sum(a.dice.values())):
+            merged = weapon_and_bonus_dice(a)
+            colours = [c for c, n in merged.items() if n]
+            if len(colours) > 1 and len(a.drop) != min(a.atk_dice_minus, sum(merged.values())):
                 raise ScenarioError(f"{p}.drop", f"the attacker must say which {a.atk_dice_minus} of its "
                                     f"{'/'.join(colours)} dice it leaves out (8.2.3 -X ATK Dice)",
                                     f"a list of {plural(a.atk_dice_minus, 'colour')} from {join_words(colours)}", source)
@@ -409,11 +425,60 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
                     cal.token(tid, f"{p}.rolled.critical.{tname}[{j}]")
 
 
+def _check_agent_weapon(a: AttackModel, p: str, source: str) -> None:
+    """The fields of an agent's attack that powers, items and the Power Suit add (9.2, 9.5.2.2).
+
+    Raises:
+        ScenarioError: ``bonus_dice`` on a fixed-hits weapon or of a colour the weapon does not roll; a Power Suit
+            weapon on an attacker that is not an agent, without both Red and Blue dice, or using its ignored jam /
+            ammo results for effects; ``effect_symbols`` listing a symbol twice.
+    """
+    if a.bonus_dice and a.fixed_hits is not None:
+        raise ScenarioError(f"{p}.bonus_dice", "a fixed-hits weapon rolls no dice (9.2: powers and items modify its "
+                            "number of hits)", "bonus hits instead of bonus dice", source)
+    colours = [c for c, n in a.dice.items() if n]
+    for c, n in a.bonus_dice.items():
+        if n and c not in colours:
+            raise ScenarioError(f"{p}.bonus_dice.{c}", f"the weapon rolls no {c} dice; a power adds dice of the "
+                                "weapon's colours (9.2: with a multi-colour weapon the agent chooses which)",
+                                colours, source)
+    if len(set(a.effect_symbols)) != len(a.effect_symbols):
+        raise ScenarioError(f"{p}.effect_symbols", "a symbol is listed twice", "each symbol once", source)
+    if a.power_suit_weapon:
+        if a.attacker_kind != "agent":
+            raise ScenarioError(f"{p}.power_suit_weapon", "only an agent equipping a Power Suit fires its weapon "
+                                "(9.5.2.2)", "attacker_kind = 'agent', or omit power_suit_weapon", source)
+        if a.fixed_hits is not None or not (a.dice.get("red") and a.dice.get("blue")):
+            raise ScenarioError(f"{p}.dice", "a Power Suit weapon uses both Blue and Red dice for the Hit roll "
+                                "(9.5.2.2)", "dice = { red = N, blue = M }", source)
+        bad = [x for x in a.effect_symbols if x in ("jam", "ammo")]
+        if bad:
+            raise ScenarioError(f"{p}.effect_symbols", f"a Power Suit weapon ignores its {join_words(bad)} results "
+                                "(9.5.2.2: it cannot jam and uses no ammo)", ["bolt", "wings", "shield"], source)
+
+
+def weapon_and_bonus_dice(a: AttackModel) -> dict[str, int]:
+    """``{colour: dice}``: the weapon's dice plus those powers and items add (9.2), before "-X ATK Dice"."""
+    pool = {c: n for c, n in a.dice.items() if n}
+    for c, n in a.bonus_dice.items():
+        if n:
+            pool[c] = pool.get(c, 0) + n
+    return pool
+
+
+def effect_results(face: Face, symbols: Sequence[str]) -> tuple[int, int]:
+    """``(Bolts, other effect results)`` on one Hit die face: the Bolt symbols when ``"bolt"`` is among the weapon's
+    effect symbols, and its other effect symbols (9.2, 9.5.2.2)."""
+    bolts = face.bolts if "bolt" in symbols else 0
+    return bolts, sum(getattr(face, SYMBOL_FIELD[x]) for x in symbols if x != "bolt")
+
+
 def dice_pool(a: AttackModel) -> dict[str, int]:
-    """``{colour: dice rolled}`` after the attacker's "-X ATK Dice" (8.2.3); empty for fixed hits."""
+    """``{colour: dice rolled}``: the weapon's dice and those powers and items add (9.2), after the attacker's "-X
+    ATK Dice" (8.2.3); empty for fixed hits."""
     if a.fixed_hits is not None:
         return {}
-    pool = {c: n for c, n in a.dice.items() if n}
+    pool = weapon_and_bonus_dice(a)
     left = a.atk_dice_minus
     order = list(a.drop) if len(pool) > 1 else [next(iter(pool))] * left
     for c in order:
@@ -473,12 +538,14 @@ class TargetState:
 
 @dataclass(frozen=True)
 class HitRoll:
-    """A Hit roll: ``hits`` (dice hits + fixed + bonus), ``bolts`` rolled, ``faces`` ``((colour, label), ...)``."""
+    """A Hit roll: ``hits`` (dice hits + fixed + bonus), ``bolts`` rolled, ``others``: results of the weapon's
+    other effect symbols (9.2, 9.5.2.2), ``faces`` ``((colour, label), ...)``."""
 
     hits: int
     bolts: int = 0
     faces: tuple[tuple[str, str], ...] = ()
     fixed: bool = False
+    others: int = 0
 
 
 @dataclass(frozen=True)
@@ -650,13 +717,20 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
     return tuple(kept), steps
 
 
-def effect_active(e: EffectModel, hr: HitRoll, attack: AttackModel, target: TargetState) -> bool:
-    """Whether an effect applies to this target: ``always``; ``bolt`` with at least one Bolt (and no "cannot use
-    Bolt" Critical on the attacker); ``target_marked`` when the target carries a Mark."""
+def effect_active(e: EffectModel, hr: HitRoll, attack: AttackModel, target: TargetState,
+                  rulings: Rulings | None = None) -> bool:
+    """Whether an effect applies to this target: ``always``; ``bolt`` with at least one Bolt, or a result of the
+    weapon's other effect symbols (9.2: applied once however many), and no "cannot use Bolt" Critical on the
+    attacker (8.2.3; whether it stops the other symbols too follows ``no_bolt_other_symbols``, consulted only when
+    it decides); ``target_marked`` when the target carries a Mark."""
     if e.trigger == "always":
         return True
     if e.trigger == "bolt":
-        return hr.bolts > 0 and not attack.no_bolt
+        if not attack.no_bolt:
+            return hr.bolts > 0 or hr.others > 0
+        if hr.others > 0 and rulings is not None:
+            return rulings.reading("no_bolt_other_symbols") == "bolt_only"
+        return False
     return target.mark > 0
 
 
@@ -667,7 +741,7 @@ def place_mark(target: TargetState, attack: AttackModel, hr: HitRoll, rulings: R
     ``mark_lesser_on_greater``."""
     steps: list[Step] = []
     for e in attack.effects:
-        if e.kind != "mark" or e.trigger == "target_marked" or not effect_active(e, hr, attack, target):
+        if e.kind != "mark" or e.trigger == "target_marked" or not effect_active(e, hr, attack, target, rulings):
             continue
         old, new = target.mark, min(2, max(1, e.x))
         if new >= old:
@@ -853,7 +927,7 @@ def mark_target(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, .
     apply; then which of the attack's effects are active against this target."""
     target, steps = place_mark(d.target, ctx.attack, ctx.roll, ctx.rulings)
     active = tuple(e for e in ctx.attack.effects if e.kind != "mark" and effect_active(e, ctx.roll, ctx.attack,
-                                                                                      target))
+                                                                                      target, ctx.rulings))
     return replace(d, target=target, effects=active, lethal=any(e.kind == "lethal" for e in active)), tuple(steps)
 
 
@@ -964,10 +1038,17 @@ def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
 def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """Storybook 5.5.1: the Blue dice rolled (or given); each shield result (the Blue dice plus shield results
     from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
-    Lethal hits."""
+    Lethal hits. When "-X Def Dice" leaves no Blue die, whether the powers' shield results still cancel follows
+    ``no_pain_without_dice`` (consulted only then)."""
     target = d.target
     if d.lethal or not d.remaining or not (d.blue_dice or (target.standard_shields and not d.suit_used)):
         return d, ()
+    if not d.blue_dice and ctx.rulings.reading("no_pain_without_dice") == "needs_dice":
+        return d, (Step(f"No Blue die is rolled: {target.name}'s "
+                        f"{plural(target.standard_shields, 'shield result')} from powers cancel nothing",
+                        S.HIGH_IMPACT, "With no Defend die there is no Defend roll for a power's standard shield "
+                        "result to join (ruling no_pain_without_dice).", section=f"Defence: {target.name}",
+                        marks=(target.name,), facts={"shields": 0, "extra": 0, "cancelled": 0}),)
     faces: tuple[Face, ...] = ()
     if d.blue_dice:
         faces = tuple(ctx.faces if ctx.faces is not None else ctx.table.defend(target.name, d.blue_dice))
@@ -1275,25 +1356,42 @@ def roll_to_hit(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tu
                           section=sec, facts={"hits": attack.fixed_hits}))
     else:
         pool = dice_pool(attack)
+        if any(attack.bonus_dice.values()):
+            added = {c: n for c, n in attack.bonus_dice.items() if n}
+            steps.append(Step(f"+{' '.join(plural(n, c + ' die', c + ' dice') for c, n in added.items())} from "
+                              "powers and items", rule, "Powers and items may add Hit dice to this attack only; with a "
+                              "multi-colour weapon the agent chooses the colour.", section=sec,
+                              facts={"bonus_dice": added}))
         if attack.atk_dice_minus:
             steps.append(Step(f"{attack.attacker} rolls {plural(attack.atk_dice_minus, 'die')} fewer",
                               S.CRITICAL_EFFECTS,
                               "Its -X ATK Dice Critical removes dice from every Hit roll.", section=sec,
                               facts={"pool": {c: n for c, n in pool.items()}}))
         faces: list[tuple[str, str]] = []
-        hits = bolts = 0
+        hits = bolts = others = jams = ammo = 0
         for colour, n in pool.items():
             for f in dice.hit(colour, n):
                 faces.append((colour, f.label))
                 hits += f.hits
-                bolts += f.bolts
-        hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces))
+                b, o = effect_results(f, attack.effect_symbols)
+                bolts, others, jams, ammo = bolts + b, others + o, jams + f.jams, ammo + f.ammo
+        hr = HitRoll(hits + attack.bonus_hits, bolts, tuple(faces), others=others)
+        default = list(attack.effect_symbols) == ["bolt"]
+        more = "" if default else ", " + plural(others, "other effect result")
         steps.append(Step(f"{attack.attacker} rolls {plural(sum(pool.values()), 'die')}: {plural(hits, 'hit')}, "
-                          f"{plural(bolts, 'Bolt')}",
+                          f"{plural(bolts, 'Bolt')}{more}",
                           S.CORE_SET_DICE, "Faces: " + ", ".join(f"{c} {lbl}" for c, lbl in faces)
-                          + " (faces from the calibration).", section=sec,
+                          + " (faces from the calibration)." + ("" if default else
+                          f" The weapon's effect symbols: {join_words(attack.effect_symbols)}; each works like the "
+                          "Bolt, its effects applied once however many show."), section=sec,
                           marks=tuple(f"{c}:{lbl}" for c, lbl in faces),
-                          facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}))
+                          facts={"hits": hits, "bolts": bolts, "faces": [list(x) for x in faces]}
+                          | ({} if default else {"others": others})))
+        if attack.power_suit_weapon:
+            steps.append(Step(f"Power Suit weapon: {plural(jams, 'jam result')} and {plural(ammo, 'ammo result')} "
+                              "ignored", S.POWER_SUIT_COMBAT, "It cannot jam, uses no ammo, rolls Red and Blue dice, "
+                              "and its extra effect symbol works like the Bolt.", section=sec,
+                              facts={"jams": jams, "ammo": ammo}))
     if attack.bonus_hits:
         steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
                           "Powers and items modify the number of hits of this attack only.", section=sec,

@@ -1,7 +1,9 @@
 """Exact odds of an attack: the distribution of wounds dealt, of a Critical token, and of the target going down.
 
 Sections: 9.2 Combat and 11.12 Combat (the Hit roll), 11.7 Multiple Energy Shielded Armor, 8.1 Lethal, Storybook
-5.5.1 High Impact, 8.2 Critical and 8.2.1 Compatibility, 9.3.1 Health Points / 10.4 NPC Health Status.
+5.5.1 High Impact, 8.2 Critical and 8.2.1 Compatibility, 9.3.1 Health Points / 10.4 NPC Health Status; for an
+agent's full attack also 9.2 (dice and hits added by powers and items, a weapon's other effect symbols), 8.2.3 (-X
+ATK Dice, "cannot use Bolt effects": ruling ``no_bolt_other_symbols``) and 9.5.2.2 (the Power Suit's weapon).
 
 Nothing is sampled. The Hit roll's distribution of ``(hits, at least one Bolt)`` is the convolution of the
 calibrated face tables of every die in the pool; for each Hit roll the deterministic part of the defence (Mark,
@@ -22,7 +24,7 @@ Monte Carlo.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 
@@ -31,16 +33,22 @@ from explorer.options import Rulings
 from explorer.text import plural
 
 from .calibration import Calibration, CriticalToken, Die, Face
-from .combat import AttackModel, HitRoll, TargetState, dice_pool, finish_target, prepare_target
+from .combat import AttackModel, HitRoll, TargetState, dice_pool, effect_results, finish_target, prepare_target
 from .options import rulings as make_rulings
 
 Outcome = tuple[int, int, str, str | None]
 """``(wounds from hits, all wounds this attack dealt, status after, Critical token id or None)``."""
 
 
-def die_hits(die: Die, exact: bool) -> Dist:
-    """One die in a Hit roll: ``{(hits, bolt shown): probability}``."""
-    return Dist(((f.hits, f.bolts > 0), ratio(1, die.sides, exact)) for f in die.faces)
+def die_hits(die: Die, exact: bool, symbols: Sequence[str] = ("bolt",)) -> Dist:
+    """One die in a Hit roll: ``{(hits, Bolt shown, another effect symbol shown): probability}`` (the weapon's
+    effect ``symbols``, 9.2)."""
+    out: dict = {}
+    for f in die.faces:
+        b, o = effect_results(f, symbols)
+        key = (f.hits, b > 0, o > 0)
+        out[key] = out.get(key, 0) + ratio(1, die.sides, exact)
+    return Dist(out)
 
 
 def die_shields(die: Die, exact: bool) -> Dist:
@@ -55,18 +63,27 @@ def _power(single: Dist, n: int, op, zero) -> Dist:
     return out
 
 
-def hit_distribution(attack: AttackModel, cal: Calibration, exact: bool = False) -> Dist:
-    """The Hit roll as ``{(hits, at least one Bolt): probability}``: fixed hits are a point; bonus hits shift."""
+def hit_roll_distribution(attack: AttackModel, cal: Calibration, exact: bool = False) -> Dist:
+    """The Hit roll as ``{(hits, at least one Bolt, at least one other effect result): probability}``: the weapon's
+    dice and those powers add (9.2) less "-X ATK Dice" (8.2.3), convolved; fixed hits are a point; bonus hits
+    shift. Effects apply once however many effect results show (9.2), so only "at least one" matters."""
     if attack.fixed_hits is not None:
-        return Dist.point((attack.fixed_hits + attack.bonus_hits, False), exact)
-    out = Dist.point((attack.bonus_hits, False), exact)
+        return Dist.point((attack.fixed_hits + attack.bonus_hits, False, False), exact)
+    out = Dist.point((attack.bonus_hits, False, False), exact)
     for colour, n in dice_pool(attack).items():
-        out = convolve(out, _power(die_hits(cal.die(colour), exact), n, _add_hits, (0, False)), _add_hits)
+        one = die_hits(cal.die(colour), exact, tuple(attack.effect_symbols))
+        out = convolve(out, _power(one, n, _add_hits, (0, False, False)), _add_hits)
     return out
 
 
+def hit_distribution(attack: AttackModel, cal: Calibration, exact: bool = False) -> Dist:
+    """The Hit roll as ``{(hits, at least one effect result: a Bolt or the weapon's other effect symbol):
+    probability}`` (:func:`hit_roll_distribution` with its two kinds of effect result joined)."""
+    return hit_roll_distribution(attack, cal, exact).map(lambda k: (k[0], k[1] or k[2]))
+
+
 def _add_hits(a, b):
-    return (a[0] + b[0], a[1] or b[1])
+    return (a[0] + b[0], a[1] or b[1], a[2] or b[2])
 
 
 def shield_distribution(cal: Calibration, n: int, exact: bool = False) -> Dist:
@@ -123,8 +140,8 @@ def attack_odds(target: TargetState, attack: AttackModel, cal: Calibration, high
     """
     r = rulings if isinstance(rulings, Rulings) else make_rulings(rulings)
     out: dict = {}
-    for (hits, bolt), p_hit in hit_distribution(attack, cal, exact).items():
-        hr = HitRoll(hits, 1 if bolt else 0)
+    for (hits, bolt, other), p_hit in hit_roll_distribution(attack, cal, exact).items():
+        hr = HitRoll(hits, 1 if bolt else 0, others=1 if other else 0)
         prep, _ = prepare_target(target, attack, hr, high_impact, r)
         shields = _shields(cal.defend, prep.blue_dice, exact) if prep.blue_dice else Dist.point(0, exact)
         for k, p_k in shields.items():

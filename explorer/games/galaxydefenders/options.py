@@ -96,6 +96,21 @@ IDENTICAL_POISON = RulingOption(
                 "tokens, but 9.3.2 does not say so.",
 )
 
+NO_BOLT_OTHER_SYMBOLS = RulingOption(
+    key="no_bolt_other_symbols",
+    title="An attacker that cannot use Bolt effects (Critical) rolls its weapon's other effect symbol: do the "
+          "effects apply?",
+    section="8.2.3 Effects; 9.2 Combat; 9.5.2.2 Combat",
+    readings={
+        "all_effect_symbols": "No: the other symbol works exactly like the Bolt, so the Critical stops it too.",
+        "bolt_only": "Yes: the Critical names the Bolt effects only; the weapon's other symbol still triggers them.",
+    },
+    default="all_effect_symbols",
+    why_default="9.2 and 9.5.2.2 say the other symbol works 'exactly like' the Bolt and trigger the same effects; "
+                "8.2.3 forbids using those effects, not only the Bolt face. The literal reading (only the Bolt "
+                "symbol is named) is offered.",
+)
+
 UNLISTED_CLOSE_ENCOUNTER = RulingOption(
     key="unlisted_close_encounter",
     title="A Close Encounter card the 'clearly matching' lists do not name (for example #25, Activate X aliens)",
@@ -172,6 +187,38 @@ ALPHA_AGENT_SUCCESSION = RulingOption(
                 "public review reports the Core Set rule as passing the role to the next player clockwise for the "
                 "rest of the round. The Core Set text itself is not here, so the literal alternative (the role is "
                 "only reassigned at the promotion) is offered.",
+)
+
+NO_PAIN_WITHOUT_DICE = RulingOption(
+    key="no_pain_without_dice",
+    title='"-X Def Dice" leaves the defender no Blue die: does a standard shield result from a power ("No Pain") '
+          'still cancel a hit?',
+    section="Storybook 5.5.1 High Impact; 8.1 Lethal",
+    readings={
+        "cancels": "Yes: the power's shield result cancels a hit whether or not any Blue die is rolled.",
+        "needs_dice": "No: with no Blue die there is no Defend roll, and the power's result has nothing to join.",
+    },
+    default="cancels",
+    why_default="5.5.1 lets powers and items raise the total shields beyond the dice, and 8.1 makes a standard "
+                "shield result useless only against Lethal, where the Defend roll is skipped because such results "
+                "cannot cancel Lethal hits; a non-Lethal attack keeps its defence. The book never says whether a "
+                "Defend roll of zero dice still happens, so the other reading is offered.",
+)
+
+COMBAT_ACTIVITY = RulingOption(
+    key="combat_activity",
+    title="Is the Combat activity (Combat powers and items, 9.7; the Power Suit's weapon, 9.5.2.2) the agent's Action "
+          "activity, or an activity of its own?",
+    section="9.7 Powers & Items; 9.5.2.2 Combat; 6.2.1 Agent Turn (the agent turn itself is a Core Set rule)",
+    readings={
+        "separate": "An activity of its own, once per agent turn, beside the Movement and Action activities.",
+        "is_the_action": "The Action activity used to attack: a Combat activity spends the turn's one Action.",
+    },
+    default="separate",
+    why_default="9.7 names three once-per-turn activities side by side (Standard cards with the Action activity, "
+                "Movement cards with the Movement activity, Combat cards with the Combat activity), and 9.5.2.2 "
+                "fires the suit's weapon 'by using the Combat activity, as normal' while 9.5.1 equips it with the "
+                "Action. The Core Set's agent turn is not in this rulebook, so the other reading is offered.",
 )
 
 BLEEDING_AGENTS_IN_EVENT = RulingOption(

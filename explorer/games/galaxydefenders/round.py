@@ -10,9 +10,20 @@ after its last, never in between, and every assigned NPC every turn), 10.4.1 (a 
 an Immobilized one follows only behavior without movement), 10.4 NPC Health Status (a dead NPC is off the map), 6.3
 Event Phase (the Alpha Agent draws; signals teleported by the balancer).
 
+Powers, Items and Devices (9.7; :mod:`.cards`): an activity may ``use`` a card (its category decides the activity,
+once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 say; the Refresh phase flips Psionic
+Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
+The Menace token (11.3.1): ``[master_alien]`` and ``menace`` on an Action. NPC Tactics (10.3): ``tactic = true``
+on an NPC activation, kind ``npc_tactic`` outside it, each colour with its timing, once per mission. The Power Suit
+(9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1), ``suit = "weapon"`` on
+the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3). Seize (7.3): ``seize``
+on a Free Action next to a Movement activity, one agent per turn, an Immobilized, Paralyzed or Bleeding one.
+Fighting Poses (9.2.2, ``fighting_poses = true``): ``pose`` on a Movement activity, Prone stops movement, Crouching
+costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing.
+
 Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
 not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
-Powers, Devices and the Power Suit's equip rules, the mission's objectives.
+the cards' effects on those attacks, the Power Suit's Flying ability, the mission's objectives.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase, one entry per agent turn, Event phase) of
 plain step functions over the frozen :class:`RoundState`; the result is a typed :class:`RoundOutcome`.
@@ -23,24 +34,43 @@ Scenario kind ``round`` (TOML)::
     kind = "round"
     title = "..."
     round = 3
+    [[cards]]                         # optional: cards added to (or replacing by id) the STAND-IN list (cards.py)
+    id = "stim-pack"
+    name = "Stim Pack"
+    kind = "item"                     # skill | psionic | tactic | device | item | ability
+    category = "standard"             # standard | movement | combat | passive | reaction (9.7)
     [[agents]]                        # turn order of the players; the first is the Alpha Agent
     name = "Marine"
     health = 8
     wounds = 0
     poison = 1                        # Poison / Mark tokens (0..2)
     mark = 0
+    agent_class = "Marine"            # for class restrictions (GD-5: Biotech)
+    rank = "earth"                    # gold | earth | moon | galaxy (9.8: Tactics are Free Actions from earth)
+    cards = ["basic-tactic", "stim-pack", "vigil"]
+    face_down = []                    # used before the round: Psionic Powers (up again in Refresh), Tactics
+    rotated = []                      # once-per-mission Psionic Powers used
+    deployed = ["vigil"]              # figures its Devices deployed in an earlier round
     [[npcs]]
     name = "Sgt. Rock"
     controller = "Marine"             # the agent the NPC card is assigned to (10.1.2)
     health = 5
     paralyzed = false                 # 10.4.1 tokens, removed in the Refresh phase
     immobilized = false
+    tactic = "attack"                 # optional NPC Tactic (10.3): passive | attack | reaction; tactic_used = false
     [power_suit]                      # optional: a Power Suit in play (9.5)
     batteries = 2
+    equipped_by = "Marine"            # optional: its wearer
+    suit_model = "mark_i"             # optional: mark_i (+2 movement) | mark_ii (+3), 9.5.2.1
+    energy_shields = 3                # optional: refreshed each Refresh phase (9.5.2.3); shields_left = 1
+    [master_alien]                    # optional: a Master Alien in play and the Menace token (11.3.1)
+    name = "Wormoon"
+    holder = "Marine"                 # default: the Alpha Agent
+    level = 1
     [[turns]]                         # the agents' turns in the order played
     agent = "Marine"
-    activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", what =
-                  "Tactic"}, {kind = "action", what = "attack"}]
+    activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", use =
+                  "basic-tactic"}, {kind = "action", drone = "vigil"}, {kind = "combat", what = "attack"}]
     [event]                           # optional: the Event phase's signals (6.3)
     balancer = "aliens"               # aliens | aliens_and_signals
     aliens = 2
@@ -63,13 +93,19 @@ from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activate_drone, card_table, refresh_cards, \
+    stand_in_cards, use_card
 from .combat import TargetState, with_source
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
+from .phases import Menace
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 MAX_ACTIVITIES = 20
 """Activities listed in one agent turn."""
+Pose = Literal["standing", "crouching", "prone"]
+MAX_HELD = 20
+"""Powers, Items and Devices one agent holds."""
 
 
 class RoundAgent(Strict):
@@ -78,6 +114,16 @@ class RoundAgent(Strict):
     wounds: int = Field(0, ge=0, le=40)
     poison: int = Field(0, ge=0, le=2)
     mark: int = Field(0, ge=0, le=2)
+    agent_class: Name | None = None
+    rank: Literal["gold", "earth", "moon", "galaxy"] = "gold"
+    cards: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
+    face_down: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
+    rotated: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
+    deployed: list[Literal["hologram", "vigil", "gd5"]] = Field(default_factory=list, max_length=3)
+    seize_power: bool = False
+    immobilized: bool = False
+    paralyzed: bool = False
+    pose: Pose = "standing"
 
 
 class RoundNpc(Strict):
@@ -89,20 +135,61 @@ class RoundNpc(Strict):
     mark: int = Field(0, ge=0, le=2)
     paralyzed: bool = False
     immobilized: bool = False
+    tactic: Literal["passive", "attack", "reaction"] | None = None
+    tactic_used: bool = False
 
 
 class ActivityModel(Strict):
     """One activity of an agent turn: ``move``, ``action`` (the one Action activity), ``free_action`` (any
-    number, 6.2.1.1) or ``activate_npc`` (``npc`` names it); ``what`` labels it ("attack", "Tactic")."""
+    number, 6.2.1.1), ``combat`` (the Combat activity, ruling ``combat_activity``) or ``activate_npc`` (``npc``
+    names it); ``what`` labels it ("attack", "Tactic"); ``use`` names a card used with it (9.7); ``drone`` (on an
+    ``action``) activates the agent's deployed Vigil or GD-5 (9.7.4.2, 9.7.4.3); ``suit`` equips or unequips the
+    Power Suit (an ``action``, 9.5.1) or fires its weapon (a ``combat``, 9.5.2.2); ``tactic`` on an
+    ``activate_npc``: the NPC uses its NPC Tactic during this activation, and kind ``npc_tactic`` (``npc`` names it)
+    uses it outside the NPC's activation (10.3); ``menace`` on an ``action`` spends it on the Menace token (11.3.1:
+    ``raise`` / ``lower`` by the Menacing Agent, ``lower`` / ``take`` by another agent); ``seize`` on a
+    ``free_action`` names the agent seized (7.3); ``pose`` on a ``move`` spends movement to assume a Fighting Pose
+    (9.2.2, with ``fighting_poses = true``)."""
 
-    kind: Literal["move", "action", "free_action", "activate_npc"]
+    kind: Literal["move", "action", "free_action", "combat", "activate_npc", "npc_tactic"]
     npc: Name | None = None
     what: str = Field("", max_length=60)
+    use: CardId | None = None
+    drone: Literal["hologram", "vigil", "gd5"] | None = None
+    suit: Literal["equip", "unequip", "weapon"] | None = None
+    tactic: bool = False
+    menace: Literal["raise", "lower", "take"] | None = None
+    seize: Name | None = None
+    pose: Pose | None = None
 
 
 class TurnModel(Strict):
     agent: Name
     activities: list[ActivityModel] = Field(default_factory=list, max_length=MAX_ACTIVITIES)
+
+
+class RoundSuitModel(PowerSuitModel):
+    """The round's Power Suit (9.5): the ``conditions`` fields plus its ``suit_model`` (Mark I: +2 movement, Mark
+    II: +3, 9.5.2.1), its rechargeable ``energy_shields`` (full value) with ``shields_left`` (9.5.2.3) and whether
+    its sheet gives the ``seize`` ability (9.5, 7.3)."""
+
+    suit_model: Literal["mark_i", "mark_ii"] | None = None
+    energy_shields: int | None = Field(None, ge=0, le=10)
+    shields_left: int | None = Field(None, ge=0, le=10)
+    seize: bool = False
+
+
+SUIT_BONUS = {"mark_i": 2, "mark_ii": 3}
+"""9.5.2.1: movement points a Power Suit adds to its agent's standard movement."""
+
+
+class RoundMasterAlien(Strict):
+    """A Master Alien in play (11.3) and the Menace token (11.3.1): ``holder`` (default: the Alpha Agent, who
+    receives it when the Master Alien enters play) and ``level``."""
+
+    name: Name = "Master Alien"
+    holder: Name | None = None
+    level: int = Field(1, ge=1, le=2)
 
 
 class RoundEventModel(Strict):
@@ -122,7 +209,10 @@ class RoundScenario(ScenarioHeader):
     round: int = Field(1, ge=1, le=30)
     agents: list[RoundAgent] = Field(min_length=1, max_length=6)
     npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
-    power_suit: PowerSuitModel | None = None
+    power_suit: RoundSuitModel | None = None
+    cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
+    master_alien: RoundMasterAlien | None = None
+    fighting_poses: bool = False
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
     _source: str = PrivateAttr("scenario")
@@ -149,13 +239,82 @@ def parse_round(data: dict, source: str) -> RoundScenario:
     for i, n in enumerate(sc.npcs):
         if n.controller not in agents:
             raise ScenarioError(f"npcs[{i}].controller", f"no agent named {n.controller!r}", agents, source)
+    table = card_table(sc.cards, source)
+    for i, a in enumerate(sc.agents):
+        for key in ("cards", "face_down", "rotated"):
+            for j, cid in enumerate(getattr(a, key)):
+                if cid not in table:
+                    raise ScenarioError(f"agents[{i}].{key}[{j}]", f"no card {cid!r} in the card list",
+                                        "an id of the stand-in list or of [[cards]]", source)
+                if key != "cards" and cid not in a.cards:
+                    raise ScenarioError(f"agents[{i}].{key}[{j}]", f"{a.name} does not hold {cid!r}",
+                                        "an id from the agent's cards", source)
+        if len(set(a.cards)) != len(a.cards):
+            raise ScenarioError(f"agents[{i}].cards", "a card is listed twice", "each card once", source)
+        for j, cid in enumerate(a.rotated):
+            if not table[cid].once_per_mission:
+                raise ScenarioError(f"agents[{i}].rotated[{j}]", f"{cid!r} is not a once-per-mission Psionic Power "
+                                    "(9.7.2)", "face_down for other used cards", source)
     for i, t in enumerate(sc.turns):
         if t.agent not in agents:
             raise ScenarioError(f"turns[{i}].agent", f"no agent named {t.agent!r}", agents, source)
         for j, a in enumerate(t.activities):
-            if (a.kind == "activate_npc") != (a.npc is not None):
-                raise ScenarioError(f"turns[{i}].activities[{j}].npc", "an NPC is named by activate_npc only",
-                                    "npc with kind = 'activate_npc', and only there", source)
+            f = f"turns[{i}].activities[{j}]"
+            if (a.kind in ("activate_npc", "npc_tactic")) != (a.npc is not None):
+                raise ScenarioError(f"{f}.npc", "an NPC is named by activate_npc and npc_tactic only",
+                                    "npc with kind = 'activate_npc' or 'npc_tactic', and only there", source)
+            if a.tactic and a.kind != "activate_npc":
+                raise ScenarioError(f"{f}.tactic", "tactic = true marks an NPC activation that uses its NPC Tactic",
+                                    "kind = 'activate_npc' (or kind = 'npc_tactic' outside the activation)", source)
+            if a.kind == "npc_tactic" and (a.use or a.drone or a.suit):
+                raise ScenarioError(f"{f}.kind", "an NPC Tactic is the NPC's power, used with no agent card",
+                                    "omit use, drone and suit", source)
+            if a.use is not None and a.kind == "activate_npc":
+                raise ScenarioError(f"{f}.use", "an NPC activation uses no agent card", "omit use", source)
+            if a.use is not None and a.use not in table:
+                raise ScenarioError(f"{f}.use", f"no card {a.use!r} in the card list",
+                                    "an id of the stand-in list or of [[cards]]", source)
+            if a.drone is not None and (a.kind != "action" or a.use is not None):
+                raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2)",
+                                    "kind = 'action' without use", source)
+            if a.pose is not None and a.kind != "move":
+                raise ScenarioError(f"{f}.pose", "a Fighting Pose is assumed by spending movement (9.2.2)",
+                                    "kind = 'move'", source)
+            if a.pose is not None and not sc.fighting_poses:
+                raise ScenarioError(f"{f}.pose", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
+                                    "fighting_poses = true, or omit pose", source)
+            if a.seize is not None and (a.kind != "free_action" or a.use):
+                raise ScenarioError(f"{f}.seize", "Seize is used as a Free Action during the agent's movement (7.3)",
+                                    "kind = 'free_action' without use", source)
+            if a.seize is not None and a.seize not in agents:
+                raise ScenarioError(f"{f}.seize", f"no agent named {a.seize!r}", agents, source)
+            if a.menace is not None and (a.kind != "action" or a.use or a.drone or a.suit):
+                raise ScenarioError(f"{f}.menace", "the Menace token is changed with the Action activity alone "
+                                    "(11.3.1)", "kind = 'action' without use, drone or suit", source)
+            if a.menace is not None and sc.master_alien is None:
+                raise ScenarioError(f"{f}.menace", "no Master Alien is in play", "a [master_alien] table", source)
+            if a.suit is not None and sc.power_suit is None:
+                raise ScenarioError(f"{f}.suit", "the round has no Power Suit", "a [power_suit] table", source)
+            if a.suit in ("equip", "unequip") and (a.kind != "action" or a.use or a.drone):
+                raise ScenarioError(f"{f}.suit", f"to {a.suit} a Power Suit the agent spends its Action activity "
+                                    "(9.5.1)", "kind = 'action' without use or drone", source)
+            if a.suit == "weapon" and a.kind not in ("combat", "action"):
+                raise ScenarioError(f"{f}.suit", "the Power Suit's weapon is fired with the Combat activity "
+                                    "(9.5.2.2)", "kind = 'combat'", source)
+    for i, a in enumerate(sc.agents):
+        if a.pose != "standing" and not sc.fighting_poses:
+            raise ScenarioError(f"agents[{i}].pose", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
+                                "fighting_poses = true, or 'standing'", source)
+    ma = sc.master_alien
+    if ma is not None and ma.holder is not None and ma.holder not in agents:
+        raise ScenarioError("master_alien.holder", f"no agent named {ma.holder!r}", agents, source)
+    ps = sc.power_suit
+    if ps is not None:
+        if ps.equipped_by is not None and ps.equipped_by not in agents:
+            raise ScenarioError("power_suit.equipped_by", f"no agent named {ps.equipped_by!r}", agents, source)
+        if ps.shields_left is not None and (ps.energy_shields is None or ps.shields_left > ps.energy_shields):
+            raise ScenarioError("power_suit.shields_left", "more shields left than the suit has (or no "
+                                "energy_shields)", "0..energy_shields", source)
     return sc
 
 
@@ -169,6 +328,8 @@ class NpcState:
     controller: str
     paralyzed: bool = False
     immobilized: bool = False
+    tactic: str | None = None
+    tactic_used: bool = False
 
 
 @dataclass(frozen=True)
@@ -192,6 +353,21 @@ class RoundState:
     turns: tuple[TurnRecord, ...] = ()
     teleported: int | None = None
     numbers: tuple[int, ...] = ()
+    cards: tuple[AgentCards, ...] = ()
+    suit_shields: int | None = None
+    menace: Menace | None = None
+    poses: tuple[tuple[str, str], ...] = ()
+
+    def pose_of(self, agent: str) -> str:
+        return dict(self.poses).get(agent, "standing")
+
+    def cards_of(self, agent: str) -> AgentCards | None:
+        return next((c for c in self.cards if c.agent == agent), None)
+
+    def with_cards(self, new: AgentCards) -> "RoundState":
+        if self.cards_of(new.agent) is None:
+            return replace(self, cards=self.cards + (new,))
+        return replace(self, cards=tuple(new if c.agent == new.agent else c for c in self.cards))
 
 
 @dataclass(frozen=True)
@@ -200,6 +376,8 @@ class RoundContext(Context):
 
     scenario: RoundScenario | None = None
     source: str = "scenario"
+    table: Mapping[str, CardModel] | None = None
+    stand_ins: frozenset[str] = frozenset()
 
 
 # ------------------------------------------------------------------------------------------------ steps
@@ -230,7 +408,23 @@ def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
         npcs.append(replace(n, figure=t, paralyzed=False, immobilized=False))
     suit, st = power_suit_energy(state.suit, sec)
     steps += st
-    return replace(state, agents=tuple(agents), npcs=tuple(npcs), suit=suit), tuple(steps)
+    full = ctx.scenario.power_suit.energy_shields if ctx.scenario.power_suit else None
+    shields = state.suit_shields
+    if suit is not None and full is not None:
+        if shields != full:
+            steps.append(Step(f"{suit.name}'s energy shields refresh: {shields} -> {full}", S.POWER_SUIT_SHIELDS,
+                              "A Power Suit's energy shields are refreshed automatically in each Refresh phase.",
+                              {"shields": full}, (suit.name,), sec))
+        shields = full
+    elif suit is None:
+        shields = None
+    state = replace(state, suit_shields=shields)
+    cards = []
+    for c in state.cards:
+        c, st = refresh_cards(c, ctx.table, sec)
+        cards.append(c)
+        steps += st
+    return replace(state, agents=tuple(agents), npcs=tuple(npcs), suit=suit, cards=tuple(cards)), tuple(steps)
 
 
 def turn_numbers(state: RoundState) -> tuple[int, ...]:
@@ -264,9 +458,13 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                           "bleeding agent; this increment does not check its activities.", section=sec,
                           marks=(agent.name,)))
     own = {n.figure.name: n for n in state.npcs if n.controller == turn.agent}
+    held = state.cards_of(turn.agent)
+    if held is not None:
+        state = state.with_cards(replace(held, this_turn=()))
+    model = next(a for a in ctx.scenario.agents if a.name == turn.agent)
     kinds = [a.kind for a in turn.activities]
-    agent_acts = [i for i, k in enumerate(kinds) if k != "activate_npc"]
-    done_actions = 0
+    agent_acts = [i for i, k in enumerate(kinds) if k not in ("activate_npc", "npc_tactic")]
+    done_actions = done_combat = seized = 0
     activated: list[str] = []
     labels: list[str] = []
     for j, act in enumerate(turn.activities):
@@ -297,21 +495,86 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                     S.NPC_BODY_CONDITION if n.immobilized else S.NPC_ACTIVATION,
                     "The controlling player applies the first relevant behavior rule of its A.I. section (the "
                     "activation kind resolves it).", section=sec, marks=(t.name,), facts={"npc": t.name}))
-            labels.append(f"activate {act.npc}")
+            if act.tactic:
+                if t.down or n.paralyzed:
+                    _refuse(ctx, f"{t.name} " + ("is dead" if t.down else "is Paralyzed and skips its activation")
+                            + ": no activation to use its NPC Tactic in", S.NPC_TACTIC, f"{f}.tactic", sec)
+                state, st = use_npc_tactic(state, ctx, act.npc, True, f"{f}.tactic", sec)
+                steps += st
+            labels.append(f"activate {act.npc}" + (" [NPC Tactic]" if act.tactic else ""))
             continue
-        if act.kind == "action":
+        if act.kind == "npc_tactic":
+            state, st = use_npc_tactic(state, ctx, act.npc, False, f"{f}.npc", sec)
+            steps += st
+            labels.append(f"NPC Tactic of {act.npc}")
+            continue
+        combat_is_action = act.kind == "combat" and ctx.rulings.reading("combat_activity") == "is_the_action"
+        if act.kind == "action" or combat_is_action:
             done_actions += 1
             if done_actions > 1:
-                _refuse(ctx, f"{turn.agent} already used its Action activity this turn; only Free Actions repeat",
-                        S.FREE_ACTION, f, sec)
-        word = {"move": "Move", "action": "Action", "free_action": "Free Action"}[act.kind]
-        rule = S.FREE_ACTION if act.kind in ("action", "free_action") else S.AGENT_TURN
+                _refuse(ctx, f"{turn.agent} already used its Action activity this turn; only Free Actions repeat"
+                        + (" (the Combat activity is the Action: ruling combat_activity)" if combat_is_action
+                           else ""), S.FREE_ACTION, f, sec)
+        elif act.kind == "combat":
+            done_combat += 1
+            if done_combat > 1:
+                _refuse(ctx, f"{turn.agent} already used its Combat activity this turn (once per agent turn: ruling "
+                        "combat_activity)", S.POWERS_ITEMS, f, sec)
+        word = {"move": "Move", "action": "Action", "free_action": "Free Action", "combat": "Combat"}[act.kind]
+        rule = S.FREE_ACTION if act.kind in ("action", "free_action") else \
+            S.POWERS_ITEMS if act.kind == "combat" else S.AGENT_TURN
         why = {"free_action": "Any number of Free Actions per turn; each works like an Action activity.",
                "action": "The Action activity: once per agent turn.",
+               "combat": "The Combat activity: " + ("the turn's Action activity (ruling combat_activity)."
+                                                     if combat_is_action else "once per agent turn, beside the "
+                                                     "Action (ruling combat_activity)."),
                "move": "Resolved by the Core Set movement rules (not checked in this increment)."}[act.kind]
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
-        labels.append(act.kind + (f": {act.what}" if act.what else ""))
+        label = act.kind + (f": {act.what}" if act.what else "")
+        if act.kind == "move" and ctx.scenario.fighting_poses:
+            state, st = move_with_pose(state, ctx, turn.agent, act.pose, f"{f}.pose", sec)
+            steps += st
+            if act.pose:
+                label += f" [pose {act.pose}]"
+        if act.suit in ("equip", "weapon") and ctx.scenario.fighting_poses and state.pose_of(turn.agent) != "standing":
+            _refuse(ctx, f"{turn.agent} is {state.pose_of(turn.agent)}; only the Standing pose is possible with a "
+                    "Power Suit, so the agent must first return to Standing", S.FIGHTING_POSES, f"{f}.suit", sec)
+        if act.seize is not None:
+            seized += 1
+            st = seize_agent(state, ctx, model, act.seize, turn.activities, j, seized, f"{f}.seize", sec)
+            steps += st
+            label += f" [seizes {act.seize}]"
+        if act.menace is not None:
+            state, st = menace_activity(state, ctx, turn.agent, act.menace, f"{f}.menace", sec)
+            steps += st
+            label += f" [menace {act.menace}]"
+        if act.suit is not None:
+            state, st = suit_activity(state, ctx, turn.agent, act.suit, act.kind, f"{f}.suit", sec)
+            steps += st
+            label += f" [suit {act.suit}]"
+        if act.use is not None or act.drone is not None:
+            cards = state.cards_of(turn.agent) or AgentCards(turn.agent)
+            try:
+                if act.use is not None:
+                    cards, st = use_card(cards, ctx.table[act.use], act.kind, model.rank, model.agent_class,
+                                         ctx.scenario.round, ctx.rulings, sec, act.use in ctx.stand_ins)
+                    label += f" [uses {act.use}]"
+                    now = state.pose_of(turn.agent)
+                    if ctx.table[act.use].moves and ctx.scenario.fighting_poses and now != "standing":
+                        state = replace(state, poses=tuple((a, "standing" if a == turn.agent else p)
+                                                           for a, p in state.poses))
+                        st = st + (Step(f"{turn.agent} returns to Standing from {now.title()}", S.FIGHTING_POSES,
+                                        f"{ctx.table[act.use].name} moves the agent outside its Movement activity.",
+                                        section=sec, marks=(turn.agent,), facts={"pose": "standing"}),)
+                else:
+                    cards, st = activate_drone(cards, act.drone, ctx.scenario.round, sec)
+                    label += f" [activates {act.drone}]"
+            except CardRefusal as e:
+                _refuse(ctx, e.reason, e.rule, f"{f}.{e.field}", sec)
+            state = state.with_cards(cards)
+            steps += st
+        labels.append(label)
     missing = [n for n in own if n not in activated and not own[n].figure.down]
     if missing:
         _refuse(ctx, f"{turn.agent} did not activate {', '.join(missing)}; NPCs must be activated each agent turn",
@@ -320,6 +583,196 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
     rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+POSE_COST = {"crouching": 1, "prone": 2, "standing": 1}
+"""STAND-IN movement points to assume each Fighting Pose (9.2.2: the costs are printed on the agent's pose tokens;
+the Fighting Poses example 1 spends 2 points to go prone). Edit here for your tokens."""
+
+
+def move_with_pose(state: RoundState, ctx: RoundContext, agent: str, pose: str | None, field: str, sec: str
+                   ) -> tuple[RoundState, tuple[Step, ...]]:
+    """9.2.2 Fighting Poses (optional, with ``fighting_poses = true``) in a Movement activity: the agent may spend
+    movement points to assume another pose; a Prone agent cannot move except to change its pose; a Crouching agent
+    spends 2 movement points per Hex; an agent in a Power Suit can only be Standing.
+
+    Raises:
+        RuleViolation: a Prone agent moving without changing its pose, a pose it already has, or a pose other than
+            Standing while wearing a Power Suit.
+    """
+    now = state.pose_of(agent)
+    if pose is None:
+        if now == "prone":
+            _refuse(ctx, f"{agent} is Prone: no movement is allowed except changing its Fighting Pose",
+                    S.FIGHTING_POSES, field, sec)
+        if now == "crouching":
+            return state, (Step(f"{agent} moves Crouching: 2 movement points per Hex", S.FIGHTING_POSES, "",
+                                section=sec, marks=(agent,)),)
+        return state, ()
+    if pose == now:
+        _refuse(ctx, f"{agent} is already {pose}", S.FIGHTING_POSES, field, sec)
+    suit = state.suit
+    if pose != "standing" and suit is not None and suit.equipped_by == agent:
+        _refuse(ctx, f"{agent} wears {suit.name}: the only Fighting Pose possible with it is Standing",
+                S.FIGHTING_POSES, field, sec)
+    poses = tuple((a, pose if a == agent else p) for a, p in state.poses)
+    return replace(state, poses=poses), (Step(
+        f"{agent} spends {plural(POSE_COST[pose], 'movement point')} to go from {now.title()} to {pose.title()}",
+        S.FIGHTING_POSES, "STAND-IN cost (the real cost is printed on the pose token)." + (
+            " Prone: no movement until it changes pose." if pose == "prone" else
+            " Crouching: 2 movement points per Hex." if pose == "crouching" else ""), section=sec, marks=(agent,),
+        facts={"pose": pose}),)
+
+
+def seize_agent(state: RoundState, ctx: RoundContext, agent: RoundAgent, target: str, acts, j: int, count: int,
+                field: str, sec: str) -> tuple[Step, ...]:
+    """7.3 Seize, by an agent: a Free Action during its movement (next to one of its Movement activities), at most
+    one agent seized per turn, by an agent with the Seize power (``seize_power``, or wearing a Power Suit whose sheet
+    gives the Seize ability, 9.5); the seized agent must be Immobilized, Paralyzed or Bleeding. It moves with the
+    seizing agent, ignoring engagement, and is placed adjacent when the movement ends.
+
+    Raises:
+        RuleViolation: no Seize power, not during the movement, a second seize this turn, seizing itself, or a
+            target in none of the three conditions.
+    """
+    suit = state.suit
+    wearing = suit is not None and suit.equipped_by == agent.name and ctx.scenario.power_suit.seize
+    if not (agent.seize_power or wearing):
+        _refuse(ctx, f"{agent.name} has no Seize power", S.SEIZE, field, sec)
+    if target == agent.name:
+        _refuse(ctx, f"{agent.name} cannot seize itself", S.SEIZE, field, sec)
+    own = [i for i, a in enumerate(acts) if a.kind not in ("activate_npc", "npc_tactic")]
+    k = own.index(j)
+    near = [acts[own[x]].kind for x in (k - 1, k + 1) if 0 <= x < len(own)]
+    if "move" not in near:
+        _refuse(ctx, f"{agent.name} seizes outside its movement; Seize is a Free Action used during the movement",
+                S.SEIZE, field, sec)
+    if count > 1:
+        _refuse(ctx, f"{agent.name} already seized an agent this turn (one per turn)", S.SEIZE, field, sec)
+    t = next(a for a in state.agents if a.name == target)
+    m = next(a for a in ctx.scenario.agents if a.name == target)
+    why = [w for w, on in (("Bleeding", t.down), ("Immobilized", m.immobilized), ("Paralyzed", m.paralyzed)) if on]
+    if not why:
+        _refuse(ctx, f"{target} is not Immobilized, Paralyzed or Bleeding: it cannot be seized", S.SEIZE, field, sec)
+    return (Step(f"{agent.name} seizes {target} ({', '.join(why)})", S.SEIZE, "The seized agent moves with it, "
+                 "ignoring engagement and inheriting its special movement, and is placed in an adjacent Hex when the "
+                 "movement ends." + (" The Seize ability is the Power Suit's." if wearing and not agent.seize_power
+                                     else ""), section=sec, marks=(agent.name, target),
+                 facts={"seized": target}),)
+
+
+def menace_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, field: str, sec: str
+                    ) -> tuple[RoundState, tuple[Step, ...]]:
+    """11.3.1 Menacing Agent System, an Action spent on the Menace token: the Menacing Agent raises it 1 -> 2 or
+    lowers it 2 -> 1; another agent lowers it 2 -> 1, or at Level 1 takes it (the token changes agents only at
+    Level 1). Steps from :func:`.phases.menace_action`.
+
+    Raises:
+        RuleViolation: a change the rule does not give this agent (raising another's token, taking it at Level 2,
+            taking one's own token, raising a Level 2 or lowering a Level 1).
+    """
+    from .phases import menace_action
+
+    m = state.menace
+    mine = agent == m.holder
+    bad = None
+    if what == "raise":
+        bad = None if mine and m.level == 1 else (
+            "the token is already at Level 2" if mine else
+            f"only the Menacing Agent ({m.holder}) may raise the token")
+    elif what == "lower":
+        bad = None if m.level == 2 else "the token is already at Level 1"
+    else:
+        bad = (f"{agent} already holds the token" if mine else None if m.level == 1 else
+               f"the token is at Level 2 on {m.holder}: it must be lowered to Level 1 before it can change agents")
+    if bad:
+        _refuse(ctx, f"{agent} cannot {what} the Menace token: {bad}", S.MENACE, field, sec)
+    to = (2 if what == "raise" else 1) if mine else None
+    new, st = menace_action(m, agent, to)
+    return replace(state, menace=new), tuple(x.in_section(sec) for x in st)
+
+
+def use_npc_tactic(state: RoundState, ctx: RoundContext, npc: str, during: bool, field: str, sec: str
+                   ) -> tuple[RoundState, tuple[Step, ...]]:
+    """10.3 NPC Tactic: its controller chooses when to use it, by its colour: Purple (Passive) any time it is
+    needed, Red (Attack) only during the NPC's activation, Blue (Reaction) only outside it (``during``: inside the
+    activation). Once used it is discarded and not regained this mission (an "Act of Valor" Event does not bring
+    it back). A dead NPC is off the map (10.4).
+
+    Raises:
+        RuleViolation: no such NPC, no NPC Tactic, already used, dead, or the colour's timing not met.
+    """
+    n = next((x for x in state.npcs if x.figure.name == npc), None)
+    if n is None:
+        _refuse(ctx, f"no NPC named {npc}", S.NPC_TACTIC, field, sec)
+    if n.tactic is None:
+        _refuse(ctx, f"{npc} has no NPC Tactic token (the file gives none)", S.NPC_TACTIC, field, sec)
+    if n.tactic_used:
+        _refuse(ctx, f"{npc}'s NPC Tactic was used and discarded; it is not regained this mission", S.NPC_TACTIC,
+                field, sec)
+    if n.figure.down:
+        _refuse(ctx, f"{npc} is dead: it is no longer on the map", S.NPC_HEALTH, field, sec)
+    colour = {"passive": "Purple (Passive)", "attack": "Red (Attack)", "reaction": "Blue (Reaction)"}[n.tactic]
+    if n.tactic == "attack" and not during:
+        _refuse(ctx, f"{npc}'s {colour} NPC Tactic can only be used during its activation", S.NPC_TACTIC, field, sec)
+    if n.tactic == "reaction" and during:
+        _refuse(ctx, f"{npc}'s {colour} NPC Tactic can only be used outside its activation", S.NPC_TACTIC, field,
+                sec)
+    new = replace(n, tactic_used=True)
+    npcs = tuple(new if x is n else x for x in state.npcs)
+    return replace(state, npcs=npcs), (Step(
+        f"{n.controller} uses {npc}'s {colour} NPC Tactic " + ("during its activation" if during else
+                                                                "outside its activation"),
+        S.NPC_TACTIC, "The token is discarded and not regained this mission ('Act of Valor' does not refresh it).",
+        section=sec, marks=(npc,), facts={"npc": npc, "tactic": n.tactic}),)
+
+
+def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, kind: str, field: str, sec: str
+                  ) -> tuple[RoundState, tuple[Step, ...]]:
+    """The Power Suit in an agent's turn. ``equip`` (9.5.1, with the Action): the suit must be in play and not worn
+    by another agent; the agent pilots it at once and its movement bonus joins this turn's movement (9.5.2.1).
+    ``unequip`` (9.5.1, with the Action): only its wearer; the agent's figure goes to a Hex adjacent to the suit.
+    ``weapon`` (9.5.2.2, the Combat activity): only its wearer.
+
+    Raises:
+        RuleViolation: no suit in play (it left play in the Refresh phase), worn by another agent, not worn by this
+            agent, or the weapon fired with the Action while the Combat activity is separate (``combat_activity``).
+    """
+    suit = state.suit
+    if suit is None:
+        _refuse(ctx, "the Power Suit is no longer in play (it had no Battery to pay in the Refresh phase)",
+                S.POWER_SUIT, field, sec)
+    if what == "equip":
+        if suit.equipped_by == agent:
+            _refuse(ctx, f"{agent} already wears {suit.name}", S.POWER_SUIT_EQUIP, field, sec)
+        if suit.equipped_by is not None:
+            _refuse(ctx, f"{suit.equipped_by} wears {suit.name}; it must unequip it first (its Action)",
+                    S.POWER_SUIT_EQUIP, field, sec)
+        model = ctx.scenario.power_suit.suit_model
+        steps = [Step(f"{agent} equips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure leaves play in favour "
+                      "of the suit's figure; it pilots the suit until it leaves it or the Batteries run out.",
+                      {"equipped_by": agent}, (agent, suit.name), sec)]
+        if model is not None:
+            steps.append(Step(f"+{SUIT_BONUS[model]} movement from the {'Mark I' if model == 'mark_i' else 'Mark II'}"
+                              " suit", S.POWER_SUIT_MOVEMENT, "The bonus joins the agent's standard movement, this "
+                              "turn too: equipping does not interrupt movement.", {"bonus": SUIT_BONUS[model]},
+                              (agent,), sec))
+        return replace(state, suit=replace(suit, equipped_by=agent)), tuple(steps)
+    if suit.equipped_by != agent:
+        _refuse(ctx, f"{agent} does not wear {suit.name}" + (f" ({suit.equipped_by} does)" if suit.equipped_by
+                                                            else " (it is unequipped)"),
+                S.POWER_SUIT_EQUIP if what == "unequip" else S.POWER_SUIT_COMBAT, field, sec)
+    if what == "unequip":
+        return replace(state, suit=replace(suit, equipped_by=None)), (Step(
+            f"{agent} unequips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure is placed on a Hex adjacent to "
+            "the suit, joined by a legal walking path; the empty suit stays in its Hex.", {"equipped_by": None},
+            (agent, suit.name), sec),)
+    if kind == "action" and ctx.rulings.reading("combat_activity") == "separate":
+        _refuse(ctx, f"{suit.name}'s weapon is fired with the Combat activity, not the Action (ruling "
+                "combat_activity)", S.POWER_SUIT_COMBAT, field, sec)
+    return state, (Step(f"{agent} fires {suit.name}'s weapon", S.POWER_SUIT_COMBAT, "Red and Blue dice; it cannot "
+                        "jam and uses no ammo (the combat kind's power_suit_weapon resolves the roll).",
+                        {"weapon": suit.name}, (agent, suit.name), sec),)
 
 
 def event_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
@@ -361,13 +814,31 @@ class RoundOutcome(Outcome):
     npcs: tuple[TargetState, ...]
     turns: tuple[TurnRecord, ...]
     teleported: int | None
+    cards: tuple[AgentCards, ...] = ()
+    suit: PowerSuit | None = None
+    suit_shields: int | None = None
+    suit_shown: bool = False
+    npc_tactics: tuple[tuple[str, str, bool], ...] = ()
+    menace: Menace | None = None
+    poses: tuple[tuple[str, str], ...] = ()
 
     @property
     def summary(self) -> str:
         who = "; ".join(f"{t.name} {t.wounds}/{t.max_health} wounds, Poison {t.poison}, {t.status()}"
                         for t in self.agents + self.npcs)
         sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
-        return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}"
+        used = [c.summary() for c in self.cards if c.summary()]
+        if self.suit_shown:
+            used.append("the Power Suit " + ("has left play" if self.suit is None else
+                                             f"is worn by {self.suit.equipped_by}" if self.suit.equipped_by else
+                                             "is unequipped"))
+        if self.menace is not None:
+            used.append(f"Menacing Agent {self.menace.holder} (Level {self.menace.level})")
+        spent = [n for n, _, u in self.npc_tactics if u]
+        if spent:
+            used.append(f"NPC Tactic{'s' if len(spent) > 1 else ''} used: {', '.join(spent)}")
+        more = "; " + "; ".join(used) if used else ""
+        return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}{more}"
 
     def to_json(self) -> dict:
         def one(t: TargetState) -> dict:
@@ -377,7 +848,15 @@ class RoundOutcome(Outcome):
                 "npcs": {t.name: one(t) for t in self.npcs},
                 "turns": [{"agent": r.agent, "activities": list(r.activities), "npcs": list(r.npcs)}
                           for r in self.turns],
-                "teleported": self.teleported, "summary": self.summary}
+                "teleported": self.teleported, "summary": self.summary} | (
+                    {"cards": {c.agent: c.to_json() for c in self.cards}} if self.cards else {}) | (
+                    {"power_suit": None if self.suit is None else {
+                        "batteries": self.suit.batteries, "equipped_by": self.suit.equipped_by,
+                        "shields_left": self.suit_shields}} if self.suit_shown else {}) | (
+                    {"npc_tactics": {n: {"tactic": k, "used": u} for n, k, u in self.npc_tactics}}
+                    if self.npc_tactics else {}) | (
+                    {"menace": {"holder": self.menace.holder, "level": self.menace.level}} if self.menace else {}) | (
+                    {"poses": dict(self.poses)} if self.poses else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -385,10 +864,19 @@ def round_initial(scenario: RoundScenario) -> RoundState:
     agents = tuple(TargetState(a.name, "agent", a.health, a.wounds, mark=a.mark, poison=a.poison)
                    for a in scenario.agents)
     npcs = tuple(NpcState(TargetState(n.name, "npc", n.health, n.wounds, mark=n.mark, poison=n.poison),
-                          n.controller, n.paralyzed, n.immobilized) for n in scenario.npcs)
+                          n.controller, n.paralyzed, n.immobilized, n.tactic, n.tactic_used) for n in scenario.npcs)
     ps = scenario.power_suit
     suit = None if ps is None else PowerSuit(ps.name, ps.batteries, ps.equipped_by)
-    return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)))
+    shields = None if ps is None or ps.energy_shields is None else (
+        ps.energy_shields if ps.shields_left is None else ps.shields_left)
+    cards = tuple(AgentCards(a.name, tuple(a.cards), tuple(dict.fromkeys(a.face_down + a.rotated)), tuple(a.rotated),
+                             deployed=tuple((k, scenario.round - 1) for k in a.deployed))
+                  for a in scenario.agents if a.cards or a.deployed)
+    ma = scenario.master_alien
+    menace = None if ma is None else Menace(ma.holder or scenario.agents[0].name, ma.level)
+    poses = tuple((a.name, a.pose) for a in scenario.agents) if scenario.fighting_poses else ()
+    return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards,
+                      suit_shields=shields, menace=menace, poses=poses)
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -404,8 +892,22 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         RuleViolation: a choice the rules refuse (see :func:`agent_turn`), naming the field, the step and the rule.
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    ctx = RoundContext(rulings=r, scenario=scenario, source=scenario._source)
+    table = card_table(scenario.cards, scenario._source)
+    own = {c.id for c in scenario.cards}
+    ctx = RoundContext(rulings=r, scenario=scenario, source=scenario._source, table=table,
+                       stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own))
     frames = play(round_initial(scenario), ROUND_SEQUENCE, ctx)
     last = frames[-1].state
     return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
-        scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported))
+        scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
+        last.suit, last.suit_shields, suit_shown(scenario),
+        tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
+        last.poses))
+
+
+def suit_shown(scenario: RoundScenario) -> bool:
+    """Whether the outcome reports the Power Suit: an activity uses it, or it has a model or energy shields (a
+    round whose suit only pays its Battery reports it in the trace alone)."""
+    ps = scenario.power_suit
+    return ps is not None and (ps.suit_model is not None or ps.energy_shields is not None or
+                               any(a.suit for t in scenario.turns for a in t.activities))
