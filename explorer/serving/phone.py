@@ -15,7 +15,10 @@ Not a patch: public Panel and Bokeh API only, no version check.
   headings h1-h4, SVG pictures and elements whose inline style asks for a larger size),
   every button, input, select, link and checkbox at least :data:`MIN_TARGET_PX` tall and wide (ipywidgets' inline
   height variable and ``min-height``), rows of widgets wrap instead of running off the screen, and boxes never get
-  wider than the screen (fixed ipywidgets widths become maximums); a canvas is never wider than its column (its height
+  wider than the screen (fixed ipywidgets widths become maximums, boxes lose their minimum widths and side margins, widgets lose their 2 px margins and boxes space
+  their children with a 4 px gap instead, so a full-width child fits exactly; text in HTML widgets (at a normal line height,
+  not the 44 px row height), in description labels and on buttons wraps instead of being cut, buttons are as wide as their label; a ``GridBox``, always
+  label | value here, gets two equal columns that fit the screen); a canvas is never wider than its column (its height
   follows its aspect ratio; a board zoomed with two fingers excepted).
 
 Canvases (fit to the width, tap = click, two-finger zoom and pan) are handled in the browser script every canvas
@@ -51,9 +54,18 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
     --jp-content-font-size1: {MIN_TEXT_PX}px !important;
     --jp-code-font-size: {MIN_TEXT_PX}px !important;
     --jp-widgets-inline-height: {MIN_TARGET_PX}px !important;
-    --jp-widgets-inline-label-width: 100% !important;
+    --jp-widgets-margin: 0px !important;
+  }}
+  .widget-box, .widget-hbox, .widget-vbox, .widget-gridbox {{
+    gap: 4px;
+    min-width: 0 !important;
+    margin-left: 0 !important;
+    margin-right: 0 !important;
   }}
   *:not(h1, h2, h3, h4, svg, svg *, {_LARGE_INLINE}) {{
+    font-size: max({MIN_TEXT_PX}px, 1em) !important;
+  }}
+  *::before, *::after {{
     font-size: max({MIN_TEXT_PX}px, 1em) !important;
   }}
   button, select, textarea, summary, .jupyter-widgets button, .widget-button, .widget-toggle-button,
@@ -89,6 +101,34 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
   }}
   .widget-html-content, pre {{
     overflow-wrap: anywhere;
+  }}
+  .widget-html-content, .widget-html-content *:not(pre, pre *) {{
+    white-space: normal !important;
+  }}
+  .widget-label, .widget-label-basic {{
+    white-space: normal !important;
+    overflow: visible !important;
+    text-overflow: clip !important;
+    line-height: 1.25 !important;
+    height: auto !important;
+    align-self: center;
+  }}
+  .jupyter-widgets button, .widget-button, .widget-toggle-button {{
+    width: auto !important;
+    max-width: 100% !important;
+    height: auto !important;
+    white-space: normal !important;
+    text-overflow: clip !important;
+    overflow: visible !important;
+  }}
+  .widget-html > .widget-html-content, .widget-htmlmath > .widget-html-content {{
+    line-height: 1.35 !important;
+  }}
+  .widget-gridbox > .widget-html {{
+    align-self: center;
+  }}
+  .widget-gridbox {{
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) !important;
   }}
   pre {{
     white-space: pre-wrap !important;

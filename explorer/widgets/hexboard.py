@@ -56,7 +56,7 @@ from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
 from .canvas import hold, reset_manager
-from .layout import TOUCH_DRAG_CLASS, browser_fix, fit_canvas, mark_drawing
+from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mark_drawing
 from .static import new_manager
 
 Point = tuple[float, float]
@@ -168,6 +168,7 @@ class HexBoardView(W.VBox):
                                  layout=W.Layout(width="44px"))
         for b, k in ((self.zoom_out, "out"), (self.zoom_in, "in"), (self.zoom_fit, "fit")):
             b.add_class(f"hexboard-zoom-{k}")
+            b.add_class(UNZOOM_CLASS)   # ends a two-finger zoom of the board (BROWSER_FIXES_JS)
         self.zoom_out.on_click(lambda _: self.set_scale(self.scale / self.ZOOM_STEP))
         self.zoom_in.on_click(lambda _: self.set_scale(self.scale * self.ZOOM_STEP))
         self.zoom_fit.on_click(lambda _: self.fit())

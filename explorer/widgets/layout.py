@@ -103,8 +103,8 @@ def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
         c.add_class("xr-drawing")
 
 
-__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "TOUCH_DRAG_CLASS", "class_token",
-           "fit_canvas",
+__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "TOUCH_DRAG_CLASS", "UNZOOM_CLASS",
+           "class_token", "fit_canvas",
            "mark_drawing", "responsive_style", "split"]
 
 
@@ -135,7 +135,9 @@ if (!window.__explorerBrowserFixes) {
   const dragBoard = (c) => c.closest('.xr-touch-drag') !== null;
   const span = (ts) => Math.hypot(ts[0].clientX - ts[1].clientX, ts[0].clientY - ts[1].clientY) || 1;
   const mid = (ts) => ({x: (ts[0].clientX + ts[1].clientX) / 2, y: (ts[0].clientY + ts[1].clientY) / 2});
+  const pinched = new Set();
   const unzoom = (c) => {
+    pinched.delete(c);
     if (c.dataset.xrPinch) {
       delete c.dataset.xrPinch;
       ['width', 'max-width', 'height', 'flex-shrink'].forEach((p) => c.style.removeProperty(p));
@@ -164,6 +166,7 @@ if (!window.__explorerBrowserFixes) {
         // nothing to zoom out of: two fingers move the page
       } else {
         c.dataset.xrPinch = '1';
+        pinched.add(c);
         c.style.setProperty('width', w + 'px', 'important');
         c.style.setProperty('max-width', 'none', 'important');
         c.style.setProperty('height', 'auto', 'important');
@@ -178,6 +181,12 @@ if (!window.__explorerBrowserFixes) {
   };
   ['touchstart', 'touchmove', 'touchend', 'touchcancel'].forEach(
     (type) => window.addEventListener(type, onTouch, {capture: true, passive: false}));
+  // a board's zoom buttons (class xr-unzoom) end every two-finger zoom: the board's own size rules again
+  window.addEventListener('click', (e) => {
+    if (pinched.size && e.composedPath().some((n) => n.classList && n.classList.contains('xr-unzoom'))) {
+      Array.from(pinched).forEach(unzoom);
+    }
+  }, {capture: true, passive: true});
   window.__explorerBrowserFixesAt = performance.now();
 }
 """
@@ -190,12 +199,15 @@ could neither scroll the page nor zoom it, and a tap never became a click (canva
 such as the Strategy Pool tray or the D.A.G.G.E.R. map, ignored taps). Touches on a canvas inside an element of class
 :data:`TOUCH_DRAG_CLASS` (a board where one finger drags pieces, :class:`~explorer.widgets.hexboard.HexBoardView`)
 still reach ipycanvas as before; there two fingers zoom the board inside its scrolling box (up to 4x its column's
-width; the board's own zoom buttons end it) and move the page. Touches on every other canvas never reach ipycanvas:
+width; the board's own zoom buttons, class :data:`UNZOOM_CLASS`, end it) and move the page. Touches on every other canvas never reach ipycanvas:
 one finger scrolls the page, a tap becomes the mouse click the browser makes of it (the canvas's ``on_mouse_down``),
 two fingers zoom and pan the page (the viewport allows it, :mod:`explorer.serving.phone`)."""
 
 TOUCH_DRAG_CLASS = "xr-touch-drag"
 """The class of a canvas widget whose one-finger touches drag things (see :data:`BROWSER_FIXES_JS`)."""
+
+UNZOOM_CLASS = "xr-unzoom"
+"""The class of a button whose click ends every two-finger zoom of a board (a board's own zoom buttons)."""
 
 BROWSER_FIX_CLASS = "xr-browser-fix"
 """The CSS class of every :func:`browser_fix` widget."""

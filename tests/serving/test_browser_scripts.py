@@ -127,8 +127,8 @@ def test_without_the_fixes_a_canvas_focus_scrolls_and_ipycanvas_gets_every_wheel
 def test_the_fixes_focus_without_scrolling_and_keep_plain_wheels_from_the_canvas():
     got = _fixes(install=True)
     assert got["focused"] == [{"preventScroll": True}, {"x": 1, "preventScroll": True}]
-    # installed once: one wheel listener and one for each of touchstart / touchmove / touchend / touchcancel
-    assert got["plain"] is True and got["ctrl"] is False and got["listeners"] == 5
+    # installed once: one wheel listener, one for each of touchstart / touchmove / touchend / touchcancel, one click
+    assert got["plain"] is True and got["ctrl"] is False and got["listeners"] == 6
 
 
 TOUCH_STAND_IN = DOM_STAND_IN + """
@@ -159,6 +159,9 @@ out.board_pinch = touch(hex, "touchstart", [[50, 50], [90, 50]]);
 out.board_move = touch(hex, "touchmove", [[30, 50], [110, 50]]);
 out.zoomed = Object.assign({}, hex.css); out.flag = hex.dataset.xrPinch || null;
 out.board_end = touch(hex, "touchend", []);
+const fit = {classList: {contains: (c) => c === "xr-unzoom"}};
+for (const l of listeners) if (l.type === "click") l.f({composedPath: () => [fit]});
+out.unzoomed = Object.assign({}, hex.css); out.after_fit = hex.dataset.xrPinch || null;
 console.log(JSON.stringify(out));""")
     # a canvas without drags never sees touches (ipycanvas would cancel them): the browser scrolls, zooms the page
     # and turns a tap into a click
@@ -171,6 +174,7 @@ console.log(JSON.stringify(out));""")
     assert got["board_move"] == {"stopped": False, "prevented": True}
     assert got["zoomed"]["width"] == "740px" and got["zoomed"]["max-width"] == "none" and got["flag"] == "1"
     assert got["board_end"] == {"stopped": False, "prevented": True}
+    assert got["unzoomed"] == {} and got["after_fit"] is None   # the board's fit button puts it back in its column
 
 
 def test_browser_fixes_component_installs_the_script_when_it_renders():
