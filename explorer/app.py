@@ -29,6 +29,7 @@ from explorer.serving.components_fence import fence_components
 from explorer.serving.lean_build import lean_build_comms
 from explorer.serving.page_js import page_script
 from explorer.serving.pane import served_pane
+from explorer.serving.phone import phone_page
 from explorer.serving.resources import local_resources
 from explorer.serving.url_state import has_url_state, url_state_sync
 from explorer.serving.versions import warn_versions
@@ -183,6 +184,7 @@ def create_page(game_id: str, slug: str):
 
     local_resources()   # Panel's stylesheets from this server, not a CDN, in every session
     fence_components()   # under plain ``panel serve apps/*.py`` too: /components/ never imports a module
+    phone_page()   # the viewport meta and the phone stylesheet (explorer.serving.phone)
     page = get_game(game_id).page(slug)
     widget, redraw, notice = scenario_page_widget(game_id, slug)  # ?scenario=<id>
     loc = pn.state.location
@@ -235,6 +237,7 @@ def create_landing():
 
     local_resources()
     fence_components()
+    phone_page()
     # in a Column: Panel ships MathJax (1.8 MB of JavaScript) with a page whose root is an HTML pane
     return pn.Column(pn.pane.HTML(landing_html(), margin=(0, 10), sizing_mode="stretch_width"),
                      sizing_mode="stretch_width")
@@ -249,6 +252,7 @@ def create_app(game_id: str = "tagraid"):
 
     local_resources()
     fence_components()
+    phone_page()
     g = get_game(game_id)
     tabs = []
     for i, p in enumerate(g.pages):
@@ -358,6 +362,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     warn_versions()   # one line per package that is not the pinned version (explorer serve printed them already)
     pn.extension("ipywidgets")
     local_resources()   # process-wide part: Font Awesome from this server (each page sets its session's part)
+    phone_page()   # process-wide part: the phone stylesheet (each page sets its document's viewport meta)
     skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
     page_script()   # and the browser does not even send those comm_opens (explorer.serving.page_js)
     lean_build_comms()   # a page's build does not serialise the widget states its dropped messages would carry

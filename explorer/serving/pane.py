@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .binary_messages import accept_binary_widget_messages
+from .phone import phone_page
 from .shared_styles import share_style_models
 from .widget_js import local_js_pane
 
@@ -75,6 +76,7 @@ def attach_session(widget, redraw: Callable[[], None] | None = None) -> None:
     doc = pn.state.curdoc
     if doc is not None:   # a served session: fewer front-end models, before the page's state is taken
         share_style_models(widget)
+        phone_page()   # the viewport meta and the phone stylesheet (also on served notebooks and apps/*.py)
     if doc is not None and callable(getattr(widget, "set_scheduler", None)):
         # work the widget can do after its answer is on screen runs in this session's timeout callbacks (under
         # the document lock, after the changes of the current callback have been sent)

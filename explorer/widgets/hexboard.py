@@ -56,7 +56,7 @@ from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
 from .canvas import hold, reset_manager
-from .layout import browser_fix, fit_canvas, mark_drawing
+from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mark_drawing
 from .static import new_manager
 
 Point = tuple[float, float]
@@ -151,6 +151,7 @@ class HexBoardView(W.VBox):
         """Whether the canvas is scaled to its column (``True``) or shown at its own pixel size."""
         self._apply_css_size()
         mark_drawing([self.canvas])
+        self.canvas.add_class(TOUCH_DRAG_CLASS)   # one finger drags pieces; two fingers zoom the board (BROWSER_FIXES_JS)
         self.layers: dict[str, Canvas] = {name: self.canvas[i] for i, name in enumerate(LAYERS)}
         self.readout = W.HTML(self._readout_html(None))
         self.rotate_left = W.Button(description="⟲ rotate", tooltip="rotate the selected piece anticlockwise (q; "
@@ -167,6 +168,7 @@ class HexBoardView(W.VBox):
                                  layout=W.Layout(width="44px"))
         for b, k in ((self.zoom_out, "out"), (self.zoom_in, "in"), (self.zoom_fit, "fit")):
             b.add_class(f"hexboard-zoom-{k}")
+            b.add_class(UNZOOM_CLASS)   # ends a two-finger zoom of the board (BROWSER_FIXES_JS)
         self.zoom_out.on_click(lambda _: self.set_scale(self.scale / self.ZOOM_STEP))
         self.zoom_in.on_click(lambda _: self.set_scale(self.scale * self.ZOOM_STEP))
         self.zoom_fit.on_click(lambda _: self.fit())

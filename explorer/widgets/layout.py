@@ -103,7 +103,8 @@ def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
         c.add_class("xr-drawing")
 
 
-__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "class_token", "fit_canvas",
+__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "TOUCH_DRAG_CLASS", "UNZOOM_CLASS",
+           "class_token", "fit_canvas",
            "mark_drawing", "responsive_style", "split"]
 
 
@@ -123,12 +124,90 @@ if (!window.__explorerBrowserFixes) {
       e.stopImmediatePropagation();
     }
   }, {capture: true, passive: true});
+  // touch (phones). A widget canvas marked xr-touch-drag (a board where one finger drags pieces) keeps its one-finger
+  // touches; two fingers there zoom the board inside its box and pan it (ipycanvas cancels every touch on a canvas,
+  // so the browser cannot zoom there). Every other widget canvas never sees touches: one finger scrolls the page,
+  // a tap reaches it as the click the browser makes of it (tap = click), two fingers zoom and pan the page.
+  const touchCanvas = (e) => {
+    const t = e.composedPath()[0];
+    return t && t.tagName === 'CANVAS' && (t.classList.contains('lm-Widget') || t.closest('.jupyter-widgets')) ? t : null;
+  };
+  const dragBoard = (c) => c.closest('.xr-touch-drag') !== null;
+  const span = (ts) => Math.hypot(ts[0].clientX - ts[1].clientX, ts[0].clientY - ts[1].clientY) || 1;
+  const mid = (ts) => ({x: (ts[0].clientX + ts[1].clientX) / 2, y: (ts[0].clientY + ts[1].clientY) / 2});
+  const pinched = new Set();
+  const unzoom = (c) => {
+    pinched.delete(c);
+    if (c.dataset.xrPinch) {
+      delete c.dataset.xrPinch;
+      ['width', 'max-width', 'height', 'flex-shrink'].forEach((p) => c.style.removeProperty(p));
+    }
+  };
+  let pinch = null;
+  const onTouch = (e) => {
+    const c = pinch ? pinch.canvas : touchCanvas(e);
+    if (!c) { return; }
+    if (!dragBoard(c)) { e.stopImmediatePropagation(); return; }
+    if (e.type === 'touchstart' && e.touches.length >= 2 && !pinch) {
+      const box = c.parentElement;
+      if (!c.__xrPinchWatch) {   // the board's own zoom buttons (a new size or class) end a pinch zoom
+        c.__xrPinchWatch = new MutationObserver(() => unzoom(c));
+        c.__xrPinchWatch.observe(c, {attributes: true, attributeFilter: ['class', 'width', 'height']});
+      }
+      pinch = {canvas: c, box: box, span: span(e.touches), mid: mid(e.touches), width: c.getBoundingClientRect().width,
+               fit: box.clientWidth, left: box.scrollLeft};
+    }
+    if (!pinch) { return; }
+    e.preventDefault();   // the page itself does not zoom
+    if (e.type === 'touchmove' && e.touches.length >= 2) {
+      const p = pinch, m = mid(e.touches), r = p.box.getBoundingClientRect();
+      const w = Math.min(Math.max(p.width * span(e.touches) / p.span, p.fit), p.fit * 4);
+      if (w <= p.fit + 1 && !c.dataset.xrPinch) {
+        // nothing to zoom out of: two fingers move the page
+      } else {
+        c.dataset.xrPinch = '1';
+        pinched.add(c);
+        c.style.setProperty('width', w + 'px', 'important');
+        c.style.setProperty('max-width', 'none', 'important');
+        c.style.setProperty('height', 'auto', 'important');
+        c.style.setProperty('flex-shrink', '0', 'important');
+        if (w <= p.fit + 1) { unzoom(c); }
+        p.box.scrollLeft = (p.mid.x - r.left + p.left) * w / p.width - (m.x - r.left);
+      }
+      window.scrollBy(0, (p.lastY === undefined ? p.mid.y : p.lastY) - m.y);
+      p.lastY = m.y;
+    }
+    if ((e.type === 'touchend' || e.type === 'touchcancel') && e.touches.length === 0) { pinch = null; }
+  };
+  ['touchstart', 'touchmove', 'touchend', 'touchcancel'].forEach(
+    (type) => window.addEventListener(type, onTouch, {capture: true, passive: false}));
+  // a board's zoom buttons (class xr-unzoom) end every two-finger zoom: the board's own size rules again
+  window.addEventListener('click', (e) => {
+    if (pinched.size && e.composedPath().some((n) => n.classList && n.classList.contains('xr-unzoom'))) {
+      Array.from(pinched).forEach(unzoom);
+    }
+  }, {capture: true, passive: true});
   window.__explorerBrowserFixesAt = performance.now();
 }
 """
 """The browser fixes (idempotent: installed once per page, however many widgets carry them). A window listener in
 the capture phase runs before the canvas's own listener: stopping a plain wheel event there keeps it from ipycanvas,
-which would cancel the scroll, while the browser's default action (scrolling) still happens."""
+which would cancel the scroll, while the browser's default action (scrolling) still happens.
+
+Touch (issue 23): ipycanvas cancels every touch on a canvas (``preventDefault``), so on a phone a finger on a canvas
+could neither scroll the page nor zoom it, and a tap never became a click (canvases that only listen to the mouse,
+such as the Strategy Pool tray or the D.A.G.G.E.R. map, ignored taps). Touches on a canvas inside an element of class
+:data:`TOUCH_DRAG_CLASS` (a board where one finger drags pieces, :class:`~explorer.widgets.hexboard.HexBoardView`)
+still reach ipycanvas as before; there two fingers zoom the board inside its scrolling box (up to 4x its column's
+width; the board's own zoom buttons, class :data:`UNZOOM_CLASS`, end it) and move the page. Touches on every other canvas never reach ipycanvas:
+one finger scrolls the page, a tap becomes the mouse click the browser makes of it (the canvas's ``on_mouse_down``),
+two fingers zoom and pan the page (the viewport allows it, :mod:`explorer.serving.phone`)."""
+
+TOUCH_DRAG_CLASS = "xr-touch-drag"
+"""The class of a canvas widget whose one-finger touches drag things (see :data:`BROWSER_FIXES_JS`)."""
+
+UNZOOM_CLASS = "xr-unzoom"
+"""The class of a button whose click ends every two-finger zoom of a board (a board's own zoom buttons)."""
 
 BROWSER_FIX_CLASS = "xr-browser-fix"
 """The CSS class of every :func:`browser_fix` widget."""

@@ -104,3 +104,106 @@ def changed_after(page, need_text: bool = True, timeout: float = 30) -> dict:
                       if page.evaluate("() => window.__watch && window.__watch.canvas !== null && "
                                        f"({'window.__watch.text !== null' if need_text else 'true'})") else None,
                       timeout=timeout, interval=0.05, what="the page to change")
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+"""A phone as Chromium emulates it (an iPhone 12-14 sized screen): a mobile viewport (the page's ``<meta
+name="viewport">`` is honoured, without it the page is laid out 980 px wide), touch events and a 2x screen."""
+
+
+def phone_context(browser):
+    """A new browser context that emulates :data:`PHONE` (close it after use)."""
+    return browser.new_context(**PHONE)
+
+
+PHONE_AUDIT_JS = """([minText, minTarget]) => {
+    // every element, through shadow roots (Bokeh draws each component in its own)
+    const all = []; const walk = (root) => { root.querySelectorAll('*').forEach(e => { all.push(e);
+        if (e.shadowRoot) walk(e.shadowRoot); }); }; walk(document);
+    const shown = (e) => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+        return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0'; };
+    const name = (e) => (e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className
+        ? '.' + e.className.trim().split(/\\s+/).slice(0, 3).join('.') : '') + ' "'
+        + (e.innerText || e.value || e.getAttribute('aria-label') || '').trim().slice(0, 40).replace(/\\s+/g, ' ') + '"');
+    const small = [], tiny = [], sideways = [];
+    for (const e of all) {
+        if (!shown(e) || e.closest('svg')) continue;
+        const st = getComputedStyle(e);
+        // a box whose content is wider than it (cut off, or scrolled sideways inside the box); a board's zoom box
+        // (xr-scroll) and preformatted text excepted
+        if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && st.overflowX !== 'visible'
+            && e.tagName !== 'PRE' && !e.classList.contains('xr-scroll') && e.tagName !== 'SELECT'
+            && e.tagName !== 'INPUT' && e.tagName !== 'TEXTAREA')
+            sideways.push(e.scrollWidth + '>' + e.clientWidth + ' ' + name(e).slice(0, 90));
+        const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+        const size = parseFloat(getComputedStyle(e).fontSize);
+        if (own && size > 0 && size < minText) small.push(size + 'px ' + name(e));   // 0: text hidden on purpose
+        for (const pseudo of ['::before', '::after']) {
+            const p = getComputedStyle(e, pseudo);
+            if (/^["'].*[A-Za-z0-9].*["']$/.test(p.content) && parseFloat(p.fontSize) < minText)
+                small.push(parseFloat(p.fontSize) + 'px ' + pseudo + ' ' + p.content + ' of ' + name(e));
+        }
+        const control = ['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY'].includes(e.tagName)
+            || (e.tagName === 'INPUT' && e.type !== 'hidden') || (e.tagName === 'A' && e.hasAttribute('href'))
+            || e.getAttribute('role') === 'button';
+        if (!control) continue;
+        // a checkbox or radio button is tapped through its label (ipywidgets: the widget's row)
+        const target = (e.type === 'checkbox' || e.type === 'radio') ? (e.closest('label') || e.parentElement) : e;
+        const r = target.getBoundingClientRect();
+        if (r.height < minTarget - 0.5 || r.width < minTarget - 0.5)
+            tiny.push(Math.round(r.width) + 'x' + Math.round(r.height) + ' ' + name(e));
+    }
+    const se = document.scrollingElement;
+    return {scrollWidth: se.scrollWidth, width: window.innerWidth, small: small, tiny: tiny, sideways: sideways,
+            viewport: (document.querySelector('meta[name=viewport]') || {content: null}).content};
+}"""
+"""Browser-side phone audit (see :func:`phone_audit`)."""
+
+
+def phone_audit(page, min_text: float = 14, min_target: float = 44) -> dict:
+    """What a phone user meets on ``page``: ``{scrollWidth, width, viewport, small, tiny, sideways}``: the page's
+    scroll width and the window's width (more: the page scrolls sideways), the viewport meta's content, every shown
+    text (own text or a ``::before`` / ``::after`` label; SVG pictures excepted) under ``min_text`` px, every shown
+    control (button, select, input, textarea, link, summary; a checkbox through its label) under ``min_target`` px on
+    a side, and every box whose content is wider than the box (cut off or scrolling sideways inside it; a board's
+    zoom box ``xr-scroll``, preformatted text and form fields excepted)."""
+    return page.evaluate(PHONE_AUDIT_JS, [min_text, min_target])
+
+
+PAGE_SIGNATURE_JS = """(skip) => {
+    // what the page shows: every canvas's pixels (a hash) and every text and input value, through shadow roots
+    const canvases = [], text = [];
+    const walk = (root) => { root.querySelectorAll('*').forEach(e => {
+        if (e.tagName === 'CANVAS' && e.width && e.height) {
+            const d = e.getContext('2d').getImageData(0, 0, e.width, e.height).data; let h = 0;
+            for (let k = 0; k < d.length; k += 4 * 7) { h = (h * 31 + d[k] + 7 * d[k + 1] + 13 * d[k + 2]) | 0; }
+            canvases.push(h);
+        } else if (e.tagName === 'INPUT' || e.tagName === 'SELECT' || e.tagName === 'TEXTAREA') { text.push(e.value); }
+        else if (e.tagName !== 'STYLE' && e.tagName !== 'SCRIPT' && !(skip && e.closest(skip))) {
+            e.childNodes.forEach(n => { if (n.nodeType === 3 && n.textContent.trim()) text.push(n.textContent.trim()); });
+        }
+        if (e.shadowRoot) walk(e.shadowRoot); }); };
+    walk(document);
+    return JSON.stringify({canvases: canvases, text: text});
+}"""
+"""Browser-side: a string that changes whenever what the page shows changes (see :func:`page_signature`)."""
+
+
+def page_signature(page, skip: str | None = None) -> str:
+    """A string of everything ``page`` shows (canvas pixels hashed, texts, input values): equal strings, equal pages.
+    ``skip``: a CSS selector of elements whose text is left out (e.g. a hover readout)."""
+    return page.evaluate(PAGE_SIGNATURE_JS, skip)
+
+
+def settled_signature(page, quiet: float = 1.5, timeout: float = 30, skip: str | None = None) -> str:
+    """:func:`page_signature` once it has not changed for ``quiet`` seconds."""
+    end = time.monotonic() + timeout
+    last, since = page_signature(page, skip), time.monotonic()
+    while time.monotonic() < end:
+        time.sleep(0.2)
+        now = page_signature(page, skip)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return now
+    return last

@@ -127,7 +127,54 @@ def test_without_the_fixes_a_canvas_focus_scrolls_and_ipycanvas_gets_every_wheel
 def test_the_fixes_focus_without_scrolling_and_keep_plain_wheels_from_the_canvas():
     got = _fixes(install=True)
     assert got["focused"] == [{"preventScroll": True}, {"x": 1, "preventScroll": True}]
-    assert got["plain"] is True and got["ctrl"] is False and got["listeners"] == 1   # installed once
+    # installed once: one wheel listener, one for each of touchstart / touchmove / touchend / touchcancel, one click
+    assert got["plain"] is True and got["ctrl"] is False and got["listeners"] == 6
+
+
+TOUCH_STAND_IN = DOM_STAND_IN + """
+const board = (drag) => {
+  const style = {}; const parent = {clientWidth: 370, scrollLeft: 0, getBoundingClientRect: () => ({left: 10})};
+  return {tagName: "CANVAS", classList: {contains: (c) => c === "lm-Widget"}, dataset: {}, parentElement: parent,
+          closest: (sel) => (drag && sel === ".xr-touch-drag") ? {} : null, style: {
+            setProperty: (k, v) => { style[k] = v; }, removeProperty: (k) => { delete style[k]; }},
+          css: style, getBoundingClientRect: () => ({width: 370})};
+};
+globalThis.MutationObserver = class { observe() {} };
+window.scrollBy = () => {};
+const touch = (c, type, pts) => { const r = {stopped: false, prevented: false};
+  const e = {type, touches: pts.map(([x, y]) => ({clientX: x, clientY: y})), composedPath: () => [c],
+             stopImmediatePropagation: () => { r.stopped = true; }, preventDefault: () => { r.prevented = true; }};
+  for (const l of listeners) if (l.type === type && l.opts.capture && l.opts.passive === false) l.f(e);
+  return r; };
+"""
+
+
+@needs_node
+def test_touches_on_canvases_tap_as_clicks_or_drag_and_two_fingers_zoom_a_board():
+    got = _node(TOUCH_STAND_IN + f"eval({json.dumps(BROWSER_FIXES_JS)});" + """
+const tray = board(false), hex = board(true);
+const out = {tray_tap: touch(tray, "touchstart", [[50, 50]]), tray_pinch: touch(tray, "touchstart", [[50, 50], [90, 50]]),
+             board_tap: touch(hex, "touchstart", [[50, 50]])};
+out.board_pinch = touch(hex, "touchstart", [[50, 50], [90, 50]]);
+out.board_move = touch(hex, "touchmove", [[30, 50], [110, 50]]);
+out.zoomed = Object.assign({}, hex.css); out.flag = hex.dataset.xrPinch || null;
+out.board_end = touch(hex, "touchend", []);
+const fit = {classList: {contains: (c) => c === "xr-unzoom"}};
+for (const l of listeners) if (l.type === "click") l.f({composedPath: () => [fit]});
+out.unzoomed = Object.assign({}, hex.css); out.after_fit = hex.dataset.xrPinch || null;
+console.log(JSON.stringify(out));""")
+    # a canvas without drags never sees touches (ipycanvas would cancel them): the browser scrolls, zooms the page
+    # and turns a tap into a click
+    assert got["tray_tap"] == {"stopped": True, "prevented": False}
+    assert got["tray_pinch"] == {"stopped": True, "prevented": False}
+    # a board keeps one-finger touches (drags); two fingers zoom the board (twice the span: twice the width) and the
+    # board still sees them (a twist rotates a piece), but the page does not zoom
+    assert got["board_tap"] == {"stopped": False, "prevented": False}
+    assert got["board_pinch"] == {"stopped": False, "prevented": True}
+    assert got["board_move"] == {"stopped": False, "prevented": True}
+    assert got["zoomed"]["width"] == "740px" and got["zoomed"]["max-width"] == "none" and got["flag"] == "1"
+    assert got["board_end"] == {"stopped": False, "prevented": True}
+    assert got["unzoomed"] == {} and got["after_fit"] is None   # the board's fit button puts it back in its column
 
 
 def test_browser_fixes_component_installs_the_script_when_it_renders():

@@ -19,7 +19,7 @@ from explorer.serving import versions
 from explorer.serving.versions import DISABLE, GUARDED, PATCHES, PINS, ServingVersionWarning
 
 ROOT = Path(__file__).resolve().parents[2]
-NOT_PATCHES = {"versions", "pane", "url_state", "session_receive", "static_dir", "origins", "notebook"}
+NOT_PATCHES = {"versions", "pane", "url_state", "session_receive", "static_dir", "origins", "notebook", "phone"}
 
 
 def test_pins_are_pyprojects():

@@ -1,0 +1,155 @@
+"""Phones: every served page declares a viewport, and at narrow widths its text is readable and its controls are
+big enough to tap (issue 23, item 1).
+
+Not a patch: public Panel and Bokeh API only, no version check.
+
+* :data:`VIEWPORT_META` — without ``<meta name="viewport">`` a phone lays the page out 980 px wide and shows it at
+  about 40 %: 13 px text becomes about 5 px. :func:`phone_page` sets the session document's Bokeh ``template`` to
+  :data:`PAGE_TEMPLATE` (Panel's page template, ``{% extends base %}``, with the meta added to its ``preamble`` block),
+  so every page built through it carries the meta, also the cached pages of ``reuse_sessions`` and warm pages.
+  Zooming stays allowed (no ``maximum-scale``, no ``user-scalable=no``).
+* :data:`PHONE_CSS` — added once to ``pn.config.raw_css``, which Panel puts in the page head *and* in every
+  component's shadow root (where the ipywidgets are drawn). Every rule sits inside
+  ``@media (max-width: PHONE_MAX_WIDTH px)``, so 900 and 1280 px windows look exactly as before. At phone widths:
+  text at least :data:`MIN_TEXT_PX` (every element's font size is at least that and at least its parent's, except
+  headings h1-h4, SVG pictures and elements whose inline style asks for a larger size),
+  every button, input, select, link and checkbox at least :data:`MIN_TARGET_PX` tall and wide (ipywidgets' inline
+  height variable and ``min-height``), rows of widgets wrap instead of running off the screen, and boxes never get
+  wider than the screen (fixed ipywidgets widths become maximums, boxes lose their minimum widths and side margins, widgets lose their 2 px margins and boxes space
+  their children with a 4 px gap instead, so a full-width child fits exactly; text in HTML widgets (at a normal line height,
+  not the 44 px row height), in description labels and on buttons wraps instead of being cut, buttons are as wide as their label; a ``GridBox``, always
+  label | value here, gets two equal columns that fit the screen); a canvas is never wider than its column (its height
+  follows its aspect ratio; a board zoomed with two fingers excepted).
+
+Canvases (fit to the width, tap = click, two-finger zoom and pan) are handled in the browser script every canvas
+widget carries (:data:`explorer.widgets.layout.BROWSER_FIXES_JS`), so they work in notebooks too.
+"""
+
+from __future__ import annotations
+
+VIEWPORT_META = '<meta name="viewport" content="width=device-width, initial-scale=1">'
+"""The viewport declaration of every served page (the page is as wide as the phone's screen; zooming allowed)."""
+
+PAGE_TEMPLATE = "{% block preamble %}" + VIEWPORT_META + "{{ super() }}{% endblock %}"
+"""A Panel page template (a string Panel renders as ``{% extends base %}`` + it): Panel's own page with
+:data:`VIEWPORT_META` first in its preamble."""
+
+PHONE_MAX_WIDTH = 600
+"""Window width (CSS px) up to which the phone rules of :data:`PHONE_CSS` apply."""
+
+MIN_TEXT_PX = 14
+"""Smallest text (CSS px) on a phone."""
+
+MIN_TARGET_PX = 44
+"""Smallest touch target (CSS px, each side) on a phone (the WCAG 2.5.5 / Apple HIG guideline)."""
+
+_LARGE_INLINE = ", ".join(f'[style*="font-size:{n}px"], [style*="font-size: {n}px"]' for n in range(MIN_TEXT_PX + 1, 40))
+"""Elements whose own inline style sets a font size above :data:`MIN_TEXT_PX` (headlines): kept as they are."""
+
+PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
+  :root, :host {{
+    --jp-widgets-font-size: {MIN_TEXT_PX}px !important;
+    --jp-ui-font-size0: {MIN_TEXT_PX}px !important;
+    --jp-ui-font-size1: {MIN_TEXT_PX}px !important;
+    --jp-content-font-size1: {MIN_TEXT_PX}px !important;
+    --jp-code-font-size: {MIN_TEXT_PX}px !important;
+    --jp-widgets-inline-height: {MIN_TARGET_PX}px !important;
+    --jp-widgets-margin: 0px !important;
+  }}
+  .widget-box, .widget-hbox, .widget-vbox, .widget-gridbox {{
+    gap: 4px;
+    min-width: 0 !important;
+    margin-left: 0 !important;
+    margin-right: 0 !important;
+  }}
+  *:not(h1, h2, h3, h4, svg, svg *, {_LARGE_INLINE}) {{
+    font-size: max({MIN_TEXT_PX}px, 1em) !important;
+  }}
+  *::before, *::after {{
+    font-size: max({MIN_TEXT_PX}px, 1em) !important;
+  }}
+  button, select, textarea, summary, .jupyter-widgets button, .widget-button, .widget-toggle-button,
+  input:not([type="checkbox"]):not([type="radio"]):not([type="hidden"]):not([type="file"]) {{
+    min-height: {MIN_TARGET_PX}px !important;
+    min-width: {MIN_TARGET_PX}px !important;
+  }}
+  .widget-inline-hbox, .widget-text, .widget-dropdown, .widget-select, .widget-textarea {{
+    height: auto !important;
+    min-height: {MIN_TARGET_PX}px !important;
+  }}
+  .widget-checkbox, .widget-checkbox label, label:has(> input[type="checkbox"]),
+  label:has(> input[type="radio"]) {{
+    min-height: {MIN_TARGET_PX}px !important;
+    min-width: {MIN_TARGET_PX}px !important;
+    display: inline-flex !important;
+    align-items: center !important;
+  }}
+  a[href] {{
+    display: inline-flex !important;
+    align-items: center;
+    min-height: {MIN_TARGET_PX}px !important;
+    min-width: {MIN_TARGET_PX}px !important;
+    box-sizing: border-box;
+  }}
+  .widget-hbox, .widget-inline-hbox, .widget-box {{
+    flex-wrap: wrap !important;
+  }}
+  .jupyter-widgets, .widget-box, .widget-hbox, .widget-vbox, .widget-html, .widget-html-content, .widget-inline-hbox,
+  .widget-text, .widget-dropdown, .widget-select, .widget-textarea, table, pre {{
+    max-width: 100% !important;
+    box-sizing: border-box;
+  }}
+  .widget-html-content, pre {{
+    overflow-wrap: anywhere;
+  }}
+  .widget-html-content, .widget-html-content *:not(pre, pre *) {{
+    white-space: normal !important;
+  }}
+  .widget-label, .widget-label-basic {{
+    white-space: normal !important;
+    overflow: visible !important;
+    text-overflow: clip !important;
+    line-height: 1.25 !important;
+    height: auto !important;
+    align-self: center;
+  }}
+  .jupyter-widgets button, .widget-button, .widget-toggle-button {{
+    width: auto !important;
+    max-width: 100% !important;
+    height: auto !important;
+    white-space: normal !important;
+    text-overflow: clip !important;
+    overflow: visible !important;
+  }}
+  .widget-html > .widget-html-content, .widget-htmlmath > .widget-html-content {{
+    line-height: 1.35 !important;
+  }}
+  .widget-gridbox > .widget-html {{
+    align-self: center;
+  }}
+  .widget-gridbox {{
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) !important;
+  }}
+  pre {{
+    white-space: pre-wrap !important;
+  }}
+  canvas:not([data-xr-pinch]) {{
+    max-width: 100% !important;
+    height: auto !important;
+  }}
+}}"""
+"""The phone stylesheet (see the module docstring); every rule is inside one ``max-width`` media query."""
+
+
+def phone_page() -> None:
+    """Make the page being built phone-ready: :data:`VIEWPORT_META` in its HTML (the session document's
+    ``template``) and :data:`PHONE_CSS` in ``pn.config.raw_css`` (once). Call it while a served page is built
+    (``explorer serve``'s pages, ``apps/*.py``, a served notebook: Panel keeps a setting made in a session for that
+    session), and once before serving (outside a session: the stylesheet for the whole process). Idempotent."""
+    import panel as pn
+
+    if PHONE_CSS not in pn.config.raw_css:
+        pn.config.raw_css = [*pn.config.raw_css, PHONE_CSS]
+    doc = pn.state.curdoc
+    if doc is not None:
+        doc.template = PAGE_TEMPLATE

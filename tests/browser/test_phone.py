@@ -1,0 +1,220 @@
+"""Every served page on a phone (issue 23, item 1): Chromium emulating a 390 x 844 touch screen (``is_mobile``,
+``has_touch``, device scale 2) opens every page of ``explorer serve`` and finds the viewport meta, no sideways scroll,
+no text under 14 px, no control under 44 px, and on every canvas a tap that does exactly what a mouse click at the
+same point does (two fresh pages, one tapped, one clicked: the canvas changes, and both end with the same texts and
+field values); a board zooms with two
+fingers without the page scrolling sideways. With ``EXPLORER_SCREENSHOTS=<dir>`` each page is also saved at 390 px
+(its first screen, ``phone-<page>.png``, and the whole page, ``phone-<page>-full.png``) and at 1280 px (the whole page,
+``desktop-<page>.png``): ``docs/img/`` holds the first screens and the desktop pages. Latencies (tap to change) go to the browser timing
+report (:func:`browser_helpers.record_timing`)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from browser_helpers import (SCREENSHOTS, canvas_stats, page_signature, phone_audit, phone_context, record_timing,
+                             settled_signature, wait_until)
+
+pytestmark = pytest.mark.browser
+
+MIN_TEXT_PX, MIN_TARGET_PX = 14, 44
+HOVER = ".hexboard-readout"
+"""What a mouse shows by hovering and a finger cannot (a board's hex readout): left out when a tap and a click are
+compared."""
+
+
+def _routes() -> list[str]:
+    from explorer.app import routes
+
+    return ["/", *routes()]
+
+
+def _base(app_url: str) -> str:
+    return app_url.rsplit("/", 1)[0]
+
+
+def _taps(route: str) -> list[tuple[str, tuple[float, float], bool]]:
+    """``[(canvas selector, (x, y) in canvas pixels, does a click there change the page)]`` for the canvases of a
+    page that answer clicks, at a point where a click does something (from the page's own default view)."""
+    if route == "/tagraid-face-to-face":
+        from explorer.games.tagraid.views import explorer_for_scenario
+
+        tray = explorer_for_scenario().tray
+        x, y, s = tray.placed["A.1"]
+        return [(f"canvas[width='{tray.canvas.width}'][height='{tray.canvas.height}']", (x + s / 2, y + s / 2), True)]
+    if route == "/tagraid-line-of-fire":
+        from explorer.games.tagraid.lof_views import LofExplorer
+
+        ref = LofExplorer()
+        bv = ref.board_view
+        return [(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']",
+                 bv.to_pixel(ref.models["Digger"].center), True)]
+    if route == "/tagraid-orders":
+        from explorer.games.tagraid.orders_views import OrderStepper
+
+        ref = OrderStepper()
+        bv, w = ref.board_view, ref.initial.miner("W")
+        return [(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']", bv.to_pixel((w.x, w.y)), True)]
+    if route == "/masseffect-mission-map":
+        from explorer.games.masseffect.map_svg import layout
+        from explorer.games.masseffect.map_views import map_page
+
+        holder, _ = map_page()
+        view = holder.children[1]
+        bv = view.board
+        h = next(h for h, side in view.characters.values() if side == "squadmate")
+        return [(f"canvas[width='{bv.canvas.width}'][height='{bv.canvas.height}']",
+                 bv.to_pixel(layout(view.map).hex_to_pixel(h)), True)]
+    if route == "/masseffect-strategy-pool":
+        from explorer.games.masseffect.strategy_views import strategy_page
+
+        dv = strategy_page()[0].dice
+        x, y, s = dv.die_box(0, 0)
+        return [(f"canvas[width='{dv.canvas.width}'][height='{dv.canvas.height}']", (x + s / 2, y + s / 2), True)]
+    if route == "/dagger-nemesis-phase":
+        from explorer.games.dagger.views import HEIGHT, WIDTH, NemesisStepper
+
+        return [(f"canvas[width='{WIDTH}'][height='{HEIGHT}']", next(iter(NemesisStepper().geo.pos.values())), True)]
+    return []
+
+
+def _open(page, url: str) -> None:
+    """Load ``url`` and wait until its widgets and canvases are drawn and the page has settled."""
+    page.goto(url)
+    if url.endswith("/"):   # the landing page: no widgets
+        wait_until(lambda: page.locator(".explorer-landing").count() > 0, timeout=120, what="the landing page")
+    else:
+        wait_until(lambda: page.locator(".jupyter-widgets").count() > 0, timeout=120, what="the widgets")
+    wait_until(lambda: all(canvas_stats(c)["opaque"] > 0 for c in page.locator("canvas").all()), timeout=120,
+               what="every canvas to be drawn")
+    # the page has loaded (Panel drops the loading class): its early repaints have stopped, none can paint over
+    # what a tap or a click draws
+    wait_until(lambda: not page.evaluate("() => document.body.classList.contains('pn-loading')"), timeout=120,
+               what="the page to report it has loaded")
+    settled_signature(page)
+
+
+def _tap_point(page, sel: str, point) -> tuple[float, float]:
+    canvas = page.locator(sel).last   # a board's top layer takes the pointer
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    w, h = canvas.evaluate("c => [c.width, c.height]")
+    return box["x"] + point[0] * box["width"] / w, box["y"] + point[1] * box["height"] / h
+
+
+@pytest.mark.parametrize("route", _routes())
+def test_every_page_is_usable_on_a_phone(browser, app_url, route):
+    base = _base(app_url)
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    t0 = time.monotonic()
+    _open(page, base + route)
+    record_timing("test_phone", f"{route} open on a phone (drawn and settled)", (time.monotonic() - t0) * 1000)
+    got = phone_audit(page, MIN_TEXT_PX, MIN_TARGET_PX)
+    assert got["viewport"] == "width=device-width, initial-scale=1"
+    assert got["width"] == 390
+    assert got["scrollWidth"] <= got["width"], f"the page scrolls sideways: {got['scrollWidth']} px wide"
+    assert not got["small"], f"text under {MIN_TEXT_PX} px: {got['small'][:10]}"
+    assert not got["tiny"], f"controls under {MIN_TARGET_PX} px: {got['tiny'][:10]}"
+    assert not got["sideways"], f"boxes wider inside than outside (cut or scrolling sideways): {got['sideways'][:10]}"
+    for c in page.locator("canvas").all():
+        if c.is_visible():
+            box = c.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, "a canvas wider than the screen"
+    if SCREENSHOTS:
+        name = route.strip("/") or "landing"
+        page.evaluate("() => document.scrollingElement.scrollTo(0, 0)")
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{name}.png"))   # the first screen
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{name}-full.png"), full_page=True)
+        desk = browser.new_page(viewport={"width": 1280, "height": 800})
+        _open(desk, base + route)
+        # above the phone width the phone rules do not apply: ipywidgets keep their 28 px rows
+        assert desk.evaluate("() => getComputedStyle(document.documentElement)"
+                             ".getPropertyValue('--jp-widgets-inline-height').trim()") in ("", "28px")
+        desk.screenshot(path=os.path.join(SCREENSHOTS, f"desktop-{name}.png"), full_page=True)
+        desk.close()
+    ctx.close()
+
+
+@pytest.mark.parametrize("route", [r for r in _routes() if _taps(r)])
+def test_a_tap_on_every_canvas_does_what_a_click_does(browser, app_url, route):
+    url = _base(app_url) + route
+    ends = {}
+    for how in ("tap", "click"):
+        ctx = phone_context(browser)
+        page = ctx.new_page()
+        _open(page, url)
+        for sel, point, changes in _taps(route):
+            x, y = _tap_point(page, sel, point)
+            before = page_signature(page)
+            t0 = time.monotonic()
+            if how == "tap":
+                page.touchscreen.tap(x, y)
+            else:
+                page.mouse.click(x, y)
+            if changes:
+                wait_until(lambda: page_signature(page) != before, timeout=30, what=f"the {how} to change the page")
+                record_timing("test_phone", f"{route} {how} on {sel} (to the first change)",
+                              (time.monotonic() - t0) * 1000)
+        ends[how] = settled_signature(page, skip=HOVER)
+        ctx.close()
+    import difflib
+    import json
+
+    tap, click = (json.loads(ends[k]) for k in ("tap", "click"))
+    # compare what the tap and the click decided (texts, field values); that the canvas changed is checked above.
+    # Canvas pixels are not compared: a mouse pointer stays over a board after a click and some boards preview what a
+    # click would do under it (the Orders route); on the D.A.G.G.E.R. map the tapped page's pixels differed from the
+    # clicked page's in this test (the same texts; not reproduced outside it: docs/design.md item 34, left)
+    tap["canvases"] = click["canvases"] = []
+    if tap != click:
+        diff = [d for d in difflib.ndiff(click["text"], tap["text"]) if d[:1] in "+-"]
+        pytest.fail(f"a tap and a click at the same point left different pages: canvases {tap['canvases']} after the "
+                    f"tap, {click['canvases']} after the click; texts (- click, + tap): {diff[:10]}")
+
+
+def test_two_fingers_zoom_a_board_inside_its_box_and_the_page_elsewhere(browser, app_url):
+    """Line of Fire board (one finger drags a Model): a pinch zooms the board, the page does not scroll sideways and
+    is not zoomed; the D.A.G.G.E.R. map (no drags): the browser zooms the page."""
+    def pinch(ctx, page, x, y, d0=40.0, d1=120.0, steps=10):
+        cdp = ctx.new_cdp_session(page)
+
+        def touch(kind, points):
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+                {"x": px, "y": py, "id": i} for i, (px, py) in enumerate(points)]})
+        touch("touchStart", [(x - d0, y), (x + d0, y)])
+        for k in range(1, steps + 1):
+            d = d0 + (d1 - d0) * k / steps
+            touch("touchMove", [(x - d, y), (x + d, y)])
+        touch("touchEnd", [])
+
+    base = _base(app_url)
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    _open(page, base + "/tagraid-line-of-fire")
+    board = page.locator("canvas.xr-touch-drag").first
+    board.scroll_into_view_if_needed()
+    box = board.bounding_box()
+    t0 = time.monotonic()
+    pinch(ctx, page, box["x"] + box["width"] / 2, box["y"] + min(box["height"], 300) / 2)
+    wait_until(lambda: board.bounding_box()["width"] > 2.5 * box["width"], timeout=10, what="the board to zoom")
+    record_timing("test_phone", "pinch the Line of Fire board to 3x", (time.monotonic() - t0) * 1000)
+    assert page.evaluate("() => visualViewport.scale") == 1
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390   # the board's box scrolls
+    # the board's own "fit" button puts it back in its column
+    page.locator(".hexboard-zoom-fit").first.click()
+    wait_until(lambda: abs(board.bounding_box()["width"] - box["width"]) < 2, timeout=30, what="the board to fit")
+    ctx.close()
+
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    _open(page, base + "/dagger-nemesis-phase")
+    m = page.locator("canvas[width='760'][height='470']").first
+    m.scroll_into_view_if_needed()
+    box = m.bounding_box()
+    pinch(ctx, page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    wait_until(lambda: page.evaluate("() => visualViewport.scale") > 1.5, timeout=10, what="the page to zoom")
+    ctx.close()
