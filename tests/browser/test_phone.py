@@ -168,7 +168,7 @@ def test_a_tap_on_every_canvas_does_what_a_click_does(browser, app_url, route):
     # compare what the tap and the click decided (texts, field values); that the canvas changed is checked above.
     # Canvas pixels are not compared: a mouse pointer stays over a board after a click and some boards preview what a
     # click would do under it (the Orders route); on the D.A.G.G.E.R. map the tapped page's pixels differed from the
-    # clicked page's in this test (the same texts; not reproduced outside it: docs/design.md item 34, left)
+    # clicked page's in this test (the same texts; not reproduced outside it: docs/design.md item 41, left)
     tap["canvases"] = click["canvases"] = []
     if tap != click:
         diff = [d for d in difflib.ndiff(click["text"], tap["text"]) if d[:1] in "+-"]
