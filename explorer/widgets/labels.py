@@ -4,7 +4,7 @@
 ipywidgets' ``ToggleButtons`` gives every button one ``button_width``; a label longer than that is cut with an
 ellipsis. :func:`button_width` is the width that holds the longest label in the pages' button font (13 px sans-serif:
 at most :data:`CHAR_PX` per character, measured in Chromium with DejaVu/Liberation Sans, plus the button's padding
-:data:`PAD_PX`). The browser test ``tests/browser/test_page_faults.py`` checks every visible button of every page.
+:data:`PAD_PX`). The browser test ``tests/browser/test_page_faults_browser.py`` checks every visible button of every page.
 """
 
 from __future__ import annotations

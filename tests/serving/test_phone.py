@@ -1,5 +1,5 @@
 """Phones (issue 23, item 1): the viewport meta in every served page's HTML, and a phone stylesheet that changes
-nothing above its width (the browser side is tests/browser/test_phone.py)."""
+nothing above its width (the browser side is tests/browser/test_phone_browser.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Page faults of issue 23 item 4, each for its whole kind, without a browser (the browser checks are in
-tests/browser/test_page_faults.py): messages without a ``widget:`` prefix, Accordion arrows without an icon font,
+tests/browser/test_page_faults_browser.py): messages without a ``widget:`` prefix, Accordion arrows without an icon font,
 labels that fit their buttons, no emoji on any page, "Roll again" explained when dice are kept."""
 
 from __future__ import annotations
