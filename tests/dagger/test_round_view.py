@@ -42,13 +42,40 @@ def test_tokens_on_slots_plus_supply_are_the_heroes_tokens(name):
             assert len({n for n, _ in h.slots}) == len(h.slots)
 
 
+def _settled(pos, p):
+    """The position of the last step of ``p``'s frame (where the frame's changes show)."""
+    return [q for q in pos if q.frame == p.frame][-1]
+
+
 def test_the_team_up_card_and_whose_turn_are_shown():
     pos = round_positions(scenario("dg-team-up"))
-    ready = next(p for p in pos if "to ready Fastball Special" in p.step.title)
+    ready = _settled(pos, next(p for p in pos if "to ready Fastball Special" in p.step.title))
     a = next(h for h in ready.heroes if h.hero == "Hero A")
     assert a.team_up == "Fastball Special ready"                       # readied before turn 2, used before turn 3
-    used = next(p for p in pos if "uses the team-up card" in p.step.title)
+    used = _settled(pos, next(p for p in pos if "uses the team-up card" in p.step.title))
     assert next(h for h in used.heroes if h.hero == "Hero A").team_up == "Fastball Special exhausted"
+
+
+@pytest.mark.parametrize("name", ROUND_NAMES)
+def test_a_step_never_shows_what_a_later_step_of_its_frame_does(name):
+    """A frame (a whole turn) has one state, the one after it: its steps before the last show the state it started
+    from (the newcomer's report: step 9 of dg-team-up showed Hero A already on Toronto, where step 14 moves him),
+    and say so; its last step shows its changes."""
+    sc = scenario(name)
+    pos = round_positions(sc)
+    for i, p in enumerate(pos):
+        last = i + 1 == len(pos) or pos[i + 1].frame != p.frame
+        assert p.settled == last
+        if not last and p.frame > 0:
+            assert p.shown == p.frame - 1 and "found it" in position_text(p, i + 1, len(pos))
+        else:
+            assert p.shown == p.frame
+
+
+def test_dg_team_up_step_9_shows_hero_a_where_the_turn_found_him():
+    pos = round_positions(scenario("dg-team-up"))
+    step = next(p for p in pos if "uses the team-up card Fastball Special" in p.step.title)
+    assert next(h for h in step.heroes if h.hero == "Hero A").space == "New York"
     last_hero_phase = [p for p in pos if p.step.section == "Round 1 · Hero Phase"][-1]
     assert not any(h.to_play for h in last_hero_phase.heroes)          # every token spent
     first = pos[0]
@@ -103,7 +130,8 @@ def test_the_round_page_steps_through_the_frames():
     assert "Step 1 of 57" in w.focus.value and w.prev_button.disabled
     w.go(+9)
     assert w.position == 10 and "Hero A hits each enemy nearby for 2 damage" in w.focus.value
-    assert "Fastball Special exhausted" in w.focus.value and "<svg" in w.map.value
+    # inside Hero A's turn: the sheets as the turn found them (the card still ready), and the page says so
+    assert "Fastball Special ready" in w.focus.value and "found them" in w.focus.value and "<svg" in w.map.value
     w.go(+100)
     assert w.position == 57 and w.next_button.disabled
     w.rulings_box["primed_ability_token"].value = "kept"                     # a replay; the note says so

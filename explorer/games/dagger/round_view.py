@@ -45,7 +45,7 @@ class RoundPosition:
     frame's index) and ``frame_name``, the ``heroes`` (:class:`HeroPanel`, hero order), the bases' slots taken
     (``((base, hero, token), ...)``), ``threat``, ``team_up``, ``overrun`` (sorted), ``events_left``, the ``side``
     mission slots (names, ``""`` empty), the ``gauges`` and ``in_setup`` (the position is in Setup, before the
-    board is dealt)."""
+    board is dealt); ``shown`` and ``settled`` say which frame's state it shows (:func:`positions_from`)."""
 
     step: Step
     frame: int
@@ -60,6 +60,10 @@ class RoundPosition:
     side: tuple[str, ...]
     gauges: tuple[Gauge, ...]
     in_setup: bool
+    shown: int = -1
+    """The frame whose state the position shows (``frame`` at the frame's last step, the previous frame before)."""
+    settled: bool = True
+    """``False`` for a step before its frame's last: the frame's changes are shown at its last step."""
 
 
 def hero_panels(sc: RoundScenario, state: RoundState) -> tuple[HeroPanel, ...]:
@@ -90,16 +94,26 @@ def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None,
 
 
 def positions_from(sc: RoundScenario, frames) -> list[RoundPosition]:
-    """:func:`round_positions` of frames already played (:func:`.round_scenario.play_rounds`)."""
+    """:func:`round_positions` of frames already played (:func:`.round_scenario.play_rounds`).
+
+    A frame (a hero's whole turn, say) cites several steps but has one state, the one after it: a step before the
+    frame's last shows the game as the frame found it (the previous frame's state), and only the frame's last step
+    shows what the frame changed — never a hero already where a later step of the same turn puts it.
+    ``RoundPosition.shown`` is the index of the frame whose state a position shows."""
     out = []
     for i, f in enumerate(frames):
-        st, g = f.state, f.state.game
-        bases = tuple((p.slot.split(":", 1)[1], p.hero, p.token) for p in st.placed if p.slot.startswith(DAGGER + ":"))
-        in_setup = st.setup is not None and not any(fr.name == "Setup › the board" for fr in frames[:i + 1])
-        for s in f.steps:
+        for j, s in enumerate(f.steps):
+            last = j == len(f.steps) - 1
+            k = i if last or i == 0 else i - 1
+            st = frames[k].state
+            g = st.game
+            bases = tuple((p.slot.split(":", 1)[1], p.hero, p.token) for p in st.placed
+                          if p.slot.startswith(DAGGER + ":"))
+            in_setup = st.setup is not None and not any(fr.name == "Setup › the board" for fr in frames[:k + 1])
             out.append(RoundPosition(s, i, f.name, g.round, hero_panels(sc, st), bases, g.threat, g.team_up,
                                      tuple(sorted(g.overrun)), len(g.event_deck),
-                                     tuple(m.name if m else "" for m in g.side_slots), loss_gauges(g), in_setup))
+                                     tuple(m.name if m else "" for m in g.side_slots), loss_gauges(g), in_setup,
+                                     shown=k, settled=last))
     return out
 
 
@@ -112,6 +126,8 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
         lines.append(f"  {s.detail}")
     if pos.in_setup:
         lines.append("  (Setup: the board is dealt at its last step)")
+    if not pos.settled:
+        lines.append(f"  (as {pos.frame_name} found it: its changes show at its last step)")
     for h in pos.heroes:
         slots = ", ".join(f"{n} [{t or ' '}]" for n, t in h.slots)
         extra = [x for x in (("empowered" if h.empowered else ""), ("shattered" if h.shattered else ""),

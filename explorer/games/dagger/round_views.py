@@ -62,6 +62,9 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
             "</div>" + (f"<div style='color:#343a40'>{html.escape(s.detail)}</div>" if s.detail else ""))
     if pos.in_setup:
         head += "<div style='color:#868e96'>Setup: the board is dealt at its last step.</div>"
+    if not pos.settled:
+        head += (f"<div style='color:#868e96'>Sheets and map as {html.escape(pos.frame_name)} found them: its "
+                 "changes show at its last step.</div>")
     side = [m for m in pos.side if m]
     board = (f"Threat <b>{pos.threat}</b> · team-up <b>{pos.team_up}</b> · "
              f"{pos.events_left} event card{'' if pos.events_left == 1 else 's'} left · overrun: "
@@ -187,7 +190,7 @@ class RoundStepper(W.VBox):
         self.prev_button.disabled = number == 1
         self.next_button.disabled = number == n
         self.focus.value = position_html(pos, number, n)
-        game = self.frames[pos.frame].state.game          # the map draws the frame's game state
+        game = self.frames[pos.shown].state.game          # the map draws the state the sheets show
         marks = [m for m in pos.step.marks if m in self.scenario.world]
         self.map.value = _box(map_svg(self.scenario.world, game, highlight=marks, scale=0.4), "dg-map")
         self.gauges.value = gauges_html(game)
