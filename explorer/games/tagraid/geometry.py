@@ -182,6 +182,20 @@ class Obstacles:
     _inverse: np.ndarray | None = field(default=None, init=False, repr=False)
     _edges: tuple | None = field(default=None, init=False, repr=False)
 
+    @classmethod
+    def indexed(cls, polygons: list[tuple[str, BaseGeometry]], index: PolygonIndex) -> "Obstacles":
+        """Obstacles made of ``polygons`` alone, their places in ``index`` looked up once (a template for
+        :meth:`with_discs`: a table keeps one per set of readings)."""
+        obs = cls(polygons, [], index)
+        obs._indexed()
+        return obs
+
+    def with_discs(self, discs: list[tuple[str, Disc]], disc_points: np.ndarray | None = None) -> "Obstacles":
+        """These polygons (their index places already looked up) and ``discs``."""
+        obs = Obstacles(list(self.polygons), discs, self.index, disc_points)
+        obs._ids, obs._inverse = self._ids, self._inverse
+        return obs
+
     def _indexed(self) -> bool:
         """Whether the fast path may use :attr:`index` (every polygon found in it)."""
         if not FAST_PATH or self.index is None or self.index.tree is None:
