@@ -122,6 +122,33 @@ class PolygonIndex:
         self.tree = shapely.STRtree(self.geoms) if len(self.geoms) else None
         self._unions: dict[tuple, tuple] = {}
         self._eroded: dict[float, dict[int, BaseGeometry]] = {}
+        self._regions: dict[tuple, tuple] = {}
+
+    MAX_REGIONS = 65536
+    """Cached search regions kept at most (emptied when full)."""
+
+    def regions(self, pairs: Sequence[tuple["Disc", "Disc"]], pad: float) -> list[tuple]:
+        """``(region, hits)`` of each pair ``(a, b)``: the search region ``capsule(a, b, pad)`` and the index
+        positions of the polygons meeting it (the tree's ``intersects`` query, in tree order), built for every pair
+        not yet cached in one vectorised ``buffer`` and one tree query (the same GEOS operations with the same
+        arguments as :func:`capsule` and ``tree.query(region, predicate="intersects")``, so the same results)."""
+        keys = [(a.x, a.y, b.x, b.y, max(a.r, b.r) + pad) for a, b in pairs]
+        todo = list(dict.fromkeys(k for k in keys if k not in self._regions))
+        if todo:
+            if len(self._regions) + len(todo) > self.MAX_REGIONS:
+                self._regions.clear()
+            arr = np.array(todo, dtype=float)
+            lines = shapely.linestrings(arr[:, :4].reshape(-1, 2, 2))
+            regs = shapely.buffer(lines, arr[:, 4], quad_segs=16)
+            if self.tree is not None:
+                src, hit = self.tree.query(regs, predicate="intersects")
+                cuts = np.searchsorted(src, np.arange(len(todo) + 1))
+                hits = [np.sort(hit[cuts[i]:cuts[i + 1]]) for i in range(len(todo))]
+            else:
+                hits = [np.zeros(0, dtype=np.intp)] * len(todo)
+            for k, g, h in zip(todo, regs, hits):
+                self._regions[k] = (g, h)
+        return [self._regions[k] for k in keys]
 
     def ids(self, polygons: Sequence[tuple[str, BaseGeometry]]) -> np.ndarray | None:
         """Index of each of ``polygons`` (``None`` unless every one is in the index as this very object)."""
@@ -486,7 +513,7 @@ def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
 
 
 def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blocks: bool,
-                     tol: float) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
+                     tol: float, hits: np.ndarray | None = None) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
     """The obstacles near ``region`` (polygons meeting it, discs within their radius + 10 ``tol``), their union, and
     the prepared geometry segments are tested against (the union, eroded by ``tol`` unless touching blocks).
 
@@ -495,7 +522,7 @@ def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blo
     its edges from the index's cache (keyed by the set of polygons kept), so every answer is the scalar path's."""
     if obstacles._indexed():
         ix = obstacles.index
-        pos = obstacles._inverse[ix.tree.query(region, predicate="intersects")]
+        pos = obstacles._inverse[ix.tree.query(region, predicate="intersects") if hits is None else hits]
         pos = np.sort(pos[pos >= 0])
         polys = [obstacles.polygons[i] for i in pos]
         if obstacles.discs:
@@ -622,8 +649,11 @@ def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bo
                   clip: Sequence[HalfPlane]) -> _Search:
     """The features and obstacles of :func:`find_clear_segment` (and :func:`shortest_clear_segment`, which must see
     exactly the same ones so that a Range is measured along a line the LoF search accepts)."""
-    region = capsule(a, b, pad=10 * tol)
-    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
+    if obstacles._indexed():  # the region and the polygons meeting it, cached by the table's index
+        region, hits = obstacles.index.regions([(a, b)], 10 * tol)[0]
+    else:
+        region, hits = capsule(a, b, pad=10 * tol), None
+    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol, hits=hits)
     srch = _Search(local, test_geom, lambda: _features(a, b, local, union, region, touching_blocks, tol, clip))
     if not FAST_PATH:
         srch.features  # the former path built them at once
