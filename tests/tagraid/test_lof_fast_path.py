@@ -264,3 +264,17 @@ def test_batched_regions_equal_capsule_and_tree_query():
         ref = G.capsule(a, b, pad=10 * G.TOL)
         assert shapely.to_wkb(region) == shapely.to_wkb(ref)
         assert np.array_equal(hits, np.sort(ix.tree.query(ref, predicate="intersects")))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_unique_rows_equals_numpy_unique(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        n = int(rng.integers(0, 40))
+        v = np.round(rng.uniform(-3, 3, (n, 2)), int(rng.integers(0, 3)))
+        if n and rng.random() < 0.3:
+            v = np.concatenate([v, v[rng.integers(0, n, n)]])
+        if n and rng.random() < 0.2:
+            v[0, 0] = -0.0
+        got, ref = G._unique_rows(v), np.unique(v, axis=0)
+        assert got.shape == ref.shape and np.array_equal(_bits(got), _bits(ref))

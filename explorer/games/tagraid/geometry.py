@@ -571,7 +571,7 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
         if lines is None:
             return feats
         hit = shapely.intersects(region, lines)
-        verts = np.unique(np.concatenate([p0[hit], p1[hit]]), axis=0)
+        verts = _unique_rows(np.concatenate([p0[hit], p1[hit]]))
         feats += [(float(x), float(y), grow) for x, y in verts]
         return feats
     ends = []
@@ -588,6 +588,18 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
         verts = np.unique(np.concatenate(ends), axis=0)
         feats += [(float(x), float(y), grow) for x, y in verts]
     return feats
+
+
+def _unique_rows(v: np.ndarray) -> np.ndarray:
+    """``np.unique(v, axis=0)`` for ``(n, 2)`` float rows: sorted by x then y, duplicates dropped. Fast path: a
+    ``lexsort`` when no coordinate is zero or not finite (rows that compare equal are then the same bits, so which
+    of them is kept cannot matter; with a zero, ``-0.0 == 0.0`` could keep either, so ``np.unique`` decides)."""
+    if len(v) < 2 or not np.all(v != 0) or not np.isfinite(v).all():
+        return np.unique(v, axis=0)
+    s = v[np.lexsort((v[:, 1], v[:, 0]))]
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = (s[1:] != s[:-1]).any(axis=1)
+    return s[keep]
 
 
 def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
