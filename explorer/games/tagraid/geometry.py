@@ -122,6 +122,37 @@ class PolygonIndex:
         self.tree = shapely.STRtree(self.geoms) if len(self.geoms) else None
         self._unions: dict[tuple, tuple] = {}
         self._eroded: dict[float, dict[int, BaseGeometry]] = {}
+        self._regions: dict[tuple, tuple] = {}
+
+    MAX_REGIONS = 65536
+    """Cached search regions kept at most (emptied when full)."""
+
+    def regions(self, pairs: Sequence[tuple["Disc", "Disc"]], pad: float) -> list[tuple]:
+        """``(region, hits, first)`` of each pair ``(a, b)``: the search region ``capsule(a, b, pad)``, the index
+        positions of the polygons meeting it (the tree's ``intersects`` query, in tree order) and the gap segments of
+        the first stage of an unclipped search (:func:`_first_stage`), built for every pair not yet cached in one
+        vectorised ``buffer``, one tree query and one numpy pass (the same operations on the same numbers as
+        :func:`capsule`, ``tree.query(region, predicate="intersects")`` and :func:`_first_stage`, so the same
+        results)."""
+        keys = [(a.x, a.y, a.r, b.x, b.y, b.r, pad) for a, b in pairs]
+        todo = list(dict.fromkeys(k for k in keys if k not in self._regions))
+        if todo:
+            if len(self._regions) + len(todo) > self.MAX_REGIONS:
+                self._regions.clear()
+            arr = np.array(todo, dtype=float)
+            lines = shapely.linestrings(arr[:, [0, 1, 3, 4]].reshape(-1, 2, 2))
+            regs = shapely.buffer(lines, [max(k[2], k[5]) + pad for k in todo], quad_segs=16)
+            if self.tree is not None:
+                src, hit = self.tree.query(regs, predicate="intersects")
+                cuts = np.searchsorted(src, np.arange(len(todo) + 1))
+                hits = [np.sort(hit[cuts[i]:cuts[i + 1]]) for i in range(len(todo))]
+            else:
+                hits = [np.zeros(0, dtype=np.intp)] * len(todo)
+            pair_of = dict(zip(keys, pairs))
+            first = _first_stage_batch([pair_of[k] for k in todo], todo)
+            for k, g, h in zip(todo, regs, hits):
+                self._regions[k] = (g, h, first.get(k))
+        return [self._regions[k] for k in keys]
 
     def ids(self, polygons: Sequence[tuple[str, BaseGeometry]]) -> np.ndarray | None:
         """Index of each of ``polygons`` (``None`` unless every one is in the index as this very object)."""
@@ -181,6 +212,20 @@ class Obstacles:
     _ids: np.ndarray | None = field(default=None, init=False, repr=False)
     _inverse: np.ndarray | None = field(default=None, init=False, repr=False)
     _edges: tuple | None = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def indexed(cls, polygons: list[tuple[str, BaseGeometry]], index: PolygonIndex) -> "Obstacles":
+        """Obstacles made of ``polygons`` alone, their places in ``index`` looked up once (a template for
+        :meth:`with_discs`: a table keeps one per set of readings)."""
+        obs = cls(polygons, [], index)
+        obs._indexed()
+        return obs
+
+    def with_discs(self, discs: list[tuple[str, Disc]], disc_points: np.ndarray | None = None) -> "Obstacles":
+        """These polygons (their index places already looked up) and ``discs``."""
+        obs = Obstacles(list(self.polygons), discs, self.index, disc_points)
+        obs._ids, obs._inverse = self._ids, self._inverse
+        return obs
 
     def _indexed(self) -> bool:
         """Whether the fast path may use :attr:`index` (every polygon found in it)."""
@@ -291,7 +336,8 @@ def _chords(px, py, ux, uy, cx, cy, r):
     tc = (cx - px) * ux + (cy - py) * uy
     qx, qy = px + tc * ux - cx, py + tc * uy - cy
     h2 = r * r - (qx * qx + qy * qy)
-    h = np.sqrt(np.where(h2 >= -1e-12 * max(r, 1.0), np.clip(h2, 0.0, None), np.nan))
+    h = np.sqrt(np.where(h2 >= -1e-12 * (max(r, 1.0) if np.ndim(r) == 0 else np.maximum(r, 1.0)),
+                         np.clip(h2, 0.0, None), np.nan))
     return tc - h, tc + h
 
 
@@ -472,7 +518,7 @@ def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
 
 
 def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blocks: bool,
-                     tol: float) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
+                     tol: float, hits: np.ndarray | None = None) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
     """The obstacles near ``region`` (polygons meeting it, discs within their radius + 10 ``tol``), their union, and
     the prepared geometry segments are tested against (the union, eroded by ``tol`` unless touching blocks).
 
@@ -481,7 +527,7 @@ def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blo
     its edges from the index's cache (keyed by the set of polygons kept), so every answer is the scalar path's."""
     if obstacles._indexed():
         ix = obstacles.index
-        pos = obstacles._inverse[ix.tree.query(region, predicate="intersects")]
+        pos = obstacles._inverse[ix.tree.query(region, predicate="intersects") if hits is None else hits]
         pos = np.sort(pos[pos >= 0])
         polys = [obstacles.polygons[i] for i in pos]
         if obstacles.discs:
@@ -525,7 +571,7 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
         if lines is None:
             return feats
         hit = shapely.intersects(region, lines)
-        verts = np.unique(np.concatenate([p0[hit], p1[hit]]), axis=0)
+        verts = _unique_rows(np.concatenate([p0[hit], p1[hit]]))
         feats += [(float(x), float(y), grow) for x, y in verts]
         return feats
     ends = []
@@ -542,6 +588,18 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
         verts = np.unique(np.concatenate(ends), axis=0)
         feats += [(float(x), float(y), grow) for x, y in verts]
     return feats
+
+
+def _unique_rows(v: np.ndarray) -> np.ndarray:
+    """``np.unique(v, axis=0)`` for ``(n, 2)`` float rows: sorted by x then y, duplicates dropped. Fast path: a
+    ``lexsort`` when no coordinate is zero or not finite (rows that compare equal are then the same bits, so which
+    of them is kept cannot matter; with a zero, ``-0.0 == 0.0`` could keep either, so ``np.unique`` decides)."""
+    if len(v) < 2 or not np.all(v != 0) or not np.isfinite(v).all():
+        return np.unique(v, axis=0)
+    s = v[np.lexsort((v[:, 1], v[:, 0]))]
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = (s[1:] != s[:-1]).any(axis=1)
+    return s[keep]
 
 
 def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -593,6 +651,8 @@ class _Search:
     local: Obstacles
     test_geom: BaseGeometry
     _make_features: object = field(repr=False)
+    first: np.ndarray | None = field(default=None, repr=False)
+    """The first stage's gap segments when already known (see :meth:`PolygonIndex.regions`)."""
     _features: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -608,9 +668,14 @@ def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bo
                   clip: Sequence[HalfPlane]) -> _Search:
     """The features and obstacles of :func:`find_clear_segment` (and :func:`shortest_clear_segment`, which must see
     exactly the same ones so that a Range is measured along a line the LoF search accepts)."""
-    region = capsule(a, b, pad=10 * tol)
-    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol)
-    srch = _Search(local, test_geom, lambda: _features(a, b, local, union, region, touching_blocks, tol, clip))
+    first = None
+    if obstacles._indexed():  # the region, the polygons meeting it and the first stage, cached by the table's index
+        region, hits, first = obstacles.index.regions([(a, b)], 10 * tol)[0]
+    else:
+        region, hits = capsule(a, b, pad=10 * tol), None
+    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol, hits=hits)
+    srch = _Search(local, test_geom, lambda: _features(a, b, local, union, region, touching_blocks, tol, clip),
+                   first if not clip else None)
     if not FAST_PATH:
         srch.features  # the former path built them at once
     return srch
@@ -687,6 +752,72 @@ def _pair_candidates(a: Disc, b: Disc, feats: np.ndarray) -> tuple[np.ndarray, n
     return n2[sel], c2[sel]
 
 
+def _first_stage(a: Disc, b: Disc) -> tuple[np.ndarray, np.ndarray]:
+    """The lines of the search's first stage: the centre line, then the common tangents of the two bases."""
+    n0, c0 = _line_through(a, b)
+    n1, c1 = common_tangents(np.array([(a.x, a.y, a.r)], dtype=float), np.array([(b.x, b.y, b.r)], dtype=float))
+    return np.concatenate([n0, n1]), np.concatenate([c0, c1])
+
+
+def _first_stage_batch(pairs: Sequence[tuple[Disc, Disc]], keys: Sequence) -> dict:
+    """``{key: segments}``: the gap segments (NaN rows dropped) of :func:`_first_stage`'s lines of every pair, with
+    no clip, computed for all pairs in one numpy pass: element by element the same operations on the same numbers
+    as :func:`common_tangents` and :func:`gap_segments` (the centre line by :func:`_line_through` itself), so each
+    pair's rows are bit for bit those of the one-pair computation, in the same order. Empty on the former path."""
+    if not FAST_PATH or not pairs:
+        return {}
+    f = np.array([(a.x, a.y, a.r) for a, _ in pairs], dtype=float)
+    g = np.array([(b.x, b.y, b.r) for _, b in pairs], dtype=float)
+    # common_tangents, keeping the (4, n) blocks and their mask
+    d = g[:, :2] - f[:, :2]
+    dd = np.einsum("ij,ij->i", d, d)
+    ok = dd > 1e-24
+    perp = np.stack([-d[:, 1], d[:, 0]], axis=1)
+    fr, gr = f[:, 2], g[:, 2]
+    dr = _S2 * gr - fr
+    disc = dd - dr * dr
+    valid = ok & (disc >= -1e-18)
+    valid[2:] &= (gr > 0) & (fr > 0)
+    root = np.sqrt(np.clip(disc, 0.0, None))
+    valid[1::2] &= ~((fr == 0) & (gr == 0)) & (root[1::2] > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n = (dr[..., None] * d + (_H * root)[..., None] * perp) / np.where(ok, dd, 1.0)[:, None]
+    c = fr - (n[..., 0] * f[:, 0] + n[..., 1] * f[:, 1])
+    # every pair's lines in its own order: the centre line, then its valid tangents block by block
+    m = len(pairs)
+    lines_n = np.zeros((m, 5, 2))
+    lines_c = np.zeros((m, 5))
+    keep = np.ones((m, 5), dtype=bool)
+    same = np.zeros(m, dtype=bool)  # coincident centres: no centre line (left to the one-pair path)
+    for i, (a, b) in enumerate(pairs):
+        if a.x == b.x and a.y == b.y:
+            same[i] = True
+            continue
+        n0, c0 = _line_through(a, b)
+        lines_n[i, 0], lines_c[i, 0] = n0[0], c0[0]
+    lines_n[:, 1:] = n.transpose(1, 0, 2)
+    lines_c[:, 1:] = c.T
+    keep[:, 1:] = valid.T
+    # gap_segments with one pair of bases per line
+    nn, cc = lines_n.reshape(-1, 2), lines_c.reshape(-1)
+    ax, ay, ar = (np.repeat(f[:, i], 5) for i in range(3))
+    bx, by, br = (np.repeat(g[:, i], 5) for i in range(3))
+    nx, ny = nn[:, 0], nn[:, 1]
+    px, py = -cc * nx, -cc * ny
+    ux, uy = -ny, nx
+    a0, a1 = _chords(px, py, ux, uy, ax, ay, ar)
+    b0, b1 = _chords(px, py, ux, uy, bx, by, br)
+    forward = a1 <= b0
+    ta = np.where(forward, a1, a0)
+    tb = np.where(forward, b0, b1)
+    bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
+    segs = np.stack([px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy], axis=1)
+    segs[bad] = np.nan
+    segs = segs.reshape(m, 5, 4)
+    good = keep & ~np.isnan(segs).any(axis=2)
+    return {k: segs[i][good[i]] for i, k in enumerate(keys) if not same[i]}
+
+
 def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool,
                        tol: float = TOL, clip: Sequence[HalfPlane] = ()) -> ClearResult:
     """Exact search for a segment from a point of ``a`` to a point of ``b`` clear of ``obstacles``.
@@ -718,9 +849,11 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         return _first_clear(segs, srch.local, touching_blocks=touching_blocks, tol=tol, polygon=srch.test_geom)
 
     # 1. the centre line and the common tangents of the two bases
-    n0, c0 = _line_through(a, b)
-    n1, c1 = common_tangents(np.array([(a.x, a.y, a.r)], dtype=float), np.array([(b.x, b.y, b.r)], dtype=float))
-    w = try_lines(np.concatenate([n0, n1]), np.concatenate([c0, c1]))
+    if srch.first is not None:
+        tested += len(srch.first)
+        w = _first_clear(srch.first, srch.local, touching_blocks=touching_blocks, tol=tol, polygon=srch.test_geom)
+    else:
+        w = try_lines(*_first_stage(a, b))
     if w is not None:
         return ClearResult(w, tested)
     # 2. every pair of features

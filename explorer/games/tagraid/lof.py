@@ -262,27 +262,46 @@ class TableTop:
         used = {}
         height_rule = rulings.reading("scenery_height")
         used["scenery_height"] = height_rule
-        polys: list[tuple[str, BaseGeometry]] = []
         hs, ht = shooter.height(self.calibration), target.height(self.calibration)
-        for s in self.scenery:
-            if height_rule == "lower_than_both_does_not_block" and s.height < min(hs, ht):
-                continue
-            polys.append((f"scenery:{s.id}", self._scenery_polys[s.id]))
+        low = min(hs, ht) if height_rule == "lower_than_both_does_not_block" else None
+        exempt: frozenset = frozenset()
         if shooter.kind != "megabeast" and self._hole_polys:
             own = rulings.reading("tileless_occupied_hexagon")
             used["tileless_occupied_hexagon"] = own
-            exempt = {self.hex_of(shooter), self.hex_of(target)} if own == "exempt" else set()
-            polys += [(f"hex:{h.q},{h.r}", p) for h, p in self._hole_polys.items() if h not in exempt]
-        if shooter.kind != "megabeast" and self._off_board is not None:
-            polys.append(("off_board", self._off_board))
+            if own == "exempt":  # only the hexagons without tile matter (the key of the cache below)
+                exempt = frozenset(h for h in (self.hex_of(shooter), self.hex_of(target)) if h in self._hole_polys)
+        megabeast = shooter.kind == "megabeast"
         if not _geometry.FAST_PATH:
+            polys = self._blocking_polygons(low, exempt, megabeast)
             discs = [(f"model:{m.id}", self.disc(m)) for m in self.models.values()
                      if m.id not in (shooter.id, target.id)]
             return Obstacles(polys, discs), used
+        # the fast path: the polygons (and their places in the table's PolygonIndex) kept once per set of readings
+        cache = self.__dict__.get("_blocking")
+        if cache is None:
+            cache = self._blocking = {}
+        got = cache.get((low, exempt, megabeast))
+        if got is None:
+            got = cache[(low, exempt, megabeast)] = Obstacles.indexed(self._blocking_polygons(low, exempt, megabeast),
+                                                                      self.polygon_index())
         entries = [self._disc_entry(m) for m in self.models.values() if m.id not in (shooter.id, target.id)]
-        discs = [(f"model:{e[0].id}", e[2]) for e in entries]
-        points = np.array([e[3] for e in entries], dtype=object)
-        return Obstacles(polys, discs, self.polygon_index(), points), used
+        points = np.empty(len(entries), dtype=object)
+        points[:] = [e[3] for e in entries]
+        return got.with_discs([(f"model:{e[0].id}", e[2]) for e in entries], points), used
+
+    def _blocking_polygons(self, low: float | None, exempt: frozenset, megabeast: bool) -> list:
+        """``(label, polygon)`` of the scenery at least ``low`` high (every piece when ``low`` is ``None``), the
+        hexagons without tile outside ``exempt`` and what lies off the board (neither for a MegaBeast shooter)."""
+        polys: list[tuple[str, BaseGeometry]] = []
+        for s in self.scenery:
+            if low is not None and s.height < low:
+                continue
+            polys.append((f"scenery:{s.id}", self._scenery_polys[s.id]))
+        if not megabeast and self._hole_polys:
+            polys += [(f"hex:{h.q},{h.r}", p) for h, p in self._hole_polys.items() if h not in exempt]
+        if not megabeast and self._off_board is not None:
+            polys.append(("off_board", self._off_board))
+        return polys
 
 
 # ----------------------------------------------------------------------------------------------------- results
@@ -472,6 +491,7 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
         if arc_part:
             alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
     a, b = table.disc(s), table.disc(t)
+    _prefetch_regions(table)
     shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
                     and rulings.as_dict().get("lof_shooter_arc") == "front_half")
     if shooter_side:  # the line must leave the part of the shooter's base inside its arc
@@ -483,6 +503,21 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     else:
         res = _search(a, b, obs, tb, alternatives, shooter_side=False)
     return res, obs, used
+
+
+def _prefetch_regions(table: TableTop) -> None:
+    """The fast path: on a table state's first search, the search region of every ordered pair of its Models and
+    the polygons meeting it, built together (:meth:`.geometry.PolygonIndex.regions`: one vectorised buffer, one tree
+    query) rather than one pair at a time. The index keeps them by the bases' coordinates, so after a move only the
+    pairs of the moved Model are built again. Changes no answer (the same regions, the same polygons)."""
+    if not _geometry.FAST_PATH or table.__dict__.get("_regions_for") is table.models:
+        return
+    table._regions_for = table.models
+    ix = table.polygon_index()
+    if ix.tree is None or len(table.models) < 3:
+        return
+    discs = [table.disc(m) for m in table.models.values()]
+    ix.regions([(a, b) for a in discs for b in discs if a is not b], 10 * _geometry.TOL)
 
 
 def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):
