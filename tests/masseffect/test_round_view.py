@@ -71,6 +71,9 @@ def test_the_positions_follow_the_round():
     assert last.frame_name == "End Phase" and last.deck == 1 and len(last.discard) == 3
     assert [q.name for q in last.squadmates if q.on_point] == ["Liara"]
     assert "Husk A" in last.returned_to_bag and "Husk A" not in {e.name for e in last.enemies}
+    turn1 = next(p for p in pos if p.frame_name == "Turn 1")             # what the turn moved, from its start
+    assert ("Shepard", "0,0", "0,-2") in turn1.moved and ("Husk A", "3,0", "") in turn1.moved
+    assert first.moved == () and all(a != b for _, a, b in turn1.moved)
     other = round_positions(scenario("me-round-1"), {"on_point_direction": "next_in_turn_order"})[-1]
     assert [q.name for q in other.squadmates if q.on_point] == ["Garrus"]
 
@@ -123,6 +126,7 @@ def test_the_round_page_steps_with_next_and_prev_and_the_board_changes():
     assert w.position == 2 and not w.prev_button.disabled
     w.go(+10)                                                           # into Shepard's turn: he has moved
     assert w.position == 12 and w.map.value != board and "▶ Shepard" in w.focus.value
+    assert "Shepard 0,0 → 0,-2" in w.focus.value and "stroke-dasharray" in w.map.value
     w.prev_button.click()
     assert w.position == 11
     w.go(+100)

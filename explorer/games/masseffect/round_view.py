@@ -83,6 +83,8 @@ class RoundPosition:
         loot: ``((hex, n tokens), ...)`` face-down Loot tokens on the map; ``inventory``: the squad's Inventory.
         returned_to_bag: Minions Defeated (back in the Enemy Bag); ``completed``: Mission Objectives completed;
         ending: how the Mission ended (``None`` while it goes on); ``rejected``: the refused declaration or ``None``.
+        moved: ``((name, from hex, to hex), ...)``: the characters the step's frame moved (where they stood when the
+            phase or turn began, where it leaves them; ``""`` off the map: Spawned, or Defeated and gone).
     """
 
     step: Step
@@ -102,6 +104,7 @@ class RoundPosition:
     completed: tuple[str, ...]
     ending: str | None
     rejected: str | None
+    moved: tuple[tuple[str, str, str], ...] = ()
 
 
 def _hex(h) -> str:
@@ -129,8 +132,26 @@ def enemy_panels(state: RoundState) -> tuple[EnemyPanel, ...]:
                  for e in state.board.enemies if e.position is not None)
 
 
-def position_of(step: Step, i: int, f: Frame) -> RoundPosition:
-    """The :class:`RoundPosition` of ``step``, a step of frame ``i`` (``f``)."""
+def _where(state: RoundState | None) -> dict[str, str]:
+    if state is None:
+        return {}
+    return {c.name: _hex(c.position) for c in (*state.board.squadmates, *state.board.enemies)
+            if c.position is not None}
+
+
+def moves(before: RoundState | None, after: RoundState) -> tuple[tuple[str, str, str], ...]:
+    """``((name, from hex, to hex), ...)`` of every character whose hex differs between ``before`` (``None``: the
+    start, nothing moved) and ``after`` (``""``: not on the map), Squadmates first, in board order."""
+    if before is None:
+        return ()
+    a, b = _where(before), _where(after)
+    names = list(dict.fromkeys([*a, *b]))
+    return tuple((n, a.get(n, ""), b.get(n, "")) for n in names if a.get(n, "") != b.get(n, ""))
+
+
+def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None) -> RoundPosition:
+    """The :class:`RoundPosition` of ``step``, a step of frame ``i`` (``f``); ``before``: the state the frame began
+    from (the previous frame's), for :attr:`RoundPosition.moved`."""
     st: RoundState = f.state
     turn = re.search(r"Turn (\d+)$", f.name)
     due = st.order[int(turn.group(1)) - 1] if turn and int(turn.group(1)) <= len(st.order) else None
@@ -138,12 +159,13 @@ def position_of(step: Step, i: int, f: Frame) -> RoundPosition:
     return RoundPosition(step, i, f.name, st.round, squadmate_panels(st, due), enemy_panels(st), st.pool, dice,
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
                          st.inventory, st.board.returned_to_bag, st.completed,
-                         st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected)
+                         st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
+                         moves(before, st))
 
 
 def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
     """One :class:`RoundPosition` per cited step of frames already played (:func:`.round.play_round`), in order."""
-    return [position_of(s, i, f) for i, f in enumerate(frames) for s in f.steps]
+    return [position_of(s, i, f, frames[i - 1].state if i else None) for i, f in enumerate(frames) for s in f.steps]
 
 
 def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -161,7 +183,8 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     lines = [f"Step {number}/{total} · {s.section}", f"  {s.title}  [{s.rule.game}: {s.rule.section}]"]
     if s.detail:
         lines.append(f"  {s.detail}")
-    lines.append(f"  (the board as {pos.frame_name} leaves it)")
+    moved = ", ".join(f"{n} {a or 'off the map'} -> {b or 'off the map'}" for n, a, b in pos.moved)
+    lines.append(f"  (the board as {pos.frame_name} leaves it" + (f"; moved in it: {moved}" if moved else "") + ")")
     for q in pos.squadmates:
         extra = [x for x in ("On Point" if q.on_point else "", "Downed" if q.downed else "",
                              q.hazard_card and f"Hazard card {q.hazard_card} face-down",

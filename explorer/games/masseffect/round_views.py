@@ -21,7 +21,7 @@ import ipywidgets as W
 from explorer.errors import ExplorerError
 from explorer.games import Game
 from explorer.hexgrid import Hex
-from explorer.render.svg import Circle, HexMark, Label, Overlay
+from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
 from explorer.trace import Trace
 from explorer.widgets.icons import accordion
 from explorer.widgets.picker_url import keep_in_url
@@ -39,6 +39,7 @@ STANDINS = ("The Squadmate Sheets (Core Abilities, Ability Boxes, Action Spaces)
 FRAME_NOTE = ("The board, sheets and Pool show the game as this step's phase or turn leaves it (the Round is "
               "played one phase, one Squadmate's turn at a time).")
 LOOT_FILL = "#2874a6"
+MOVED_STROKE = "#868e96"
 
 
 def round_scenarios(game: Game) -> list[str]:
@@ -91,7 +92,10 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
             f"{html.escape(s.section)}</div><div class='me-step-title' style='font-size:15px;font-weight:bold'>"
             f"{html.escape(s.title)}</div><div style='font-size:12px;color:#1864ab'>§ {html.escape(s.rule.section)}"
             "</div>" + (f"<div style='color:#343a40'>{html.escape(s.detail)}</div>" if s.detail else "")
-            + f"<div style='font-size:11px;color:#868e96'>Board after: {html.escape(pos.frame_name)}</div>")
+            + f"<div style='font-size:11px;color:#868e96'>Board after: {html.escape(pos.frame_name)}"
+            + (" · moved in it (grey dashes on the map): " + html.escape(", ".join(
+                f"{n} {a or 'off the map'} → {b or 'off the map'}" for n, a, b in pos.moved)) if pos.moved else "")
+            + "</div>")
     enemies = "<br>".join(
         f"{html.escape(e.name)} ({e.kind}) on {html.escape(e.hex)}" + html.escape(
             "".join(f" · {x}" for x in (f"{e.damage} Damage" if e.damage else "", "Stunned" if e.stunned else "",
@@ -120,8 +124,9 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
 
 
 def map_html(m: MissionMap, pos: RoundPosition) -> str:
-    """The Mission Map at ``pos``: Squadmates, Enemies, face-down Loot tokens (blue ``L``) and what the step names
-    (a character or a hex) ringed in amber (SVG)."""
+    """The Mission Map at ``pos``: Squadmates, Enemies, face-down Loot tokens (blue ``L`` and their number), where
+    the step's phase or turn moved a character from (a grey dashed ring and line to where it stands now, or where it
+    stood when it left the map) and what the step names (a character or a hex) ringed in amber (SVG)."""
     chars: dict[str, tuple[Hex, str]] = {}
     for side, group in (("squadmate", pos.squadmates), ("enemy", pos.enemies)):
         for c in group:
@@ -129,6 +134,17 @@ def map_html(m: MissionMap, pos: RoundPosition) -> str:
                 chars[c.name] = (Hex.parse(c.hex), side)
     px = layout(m).hex_to_pixel
     extra: list[Overlay] = []
+    for _name, a, b in pos.moved:
+        if not a:
+            continue
+        start = px(Hex.parse(a))
+        extra.append(Circle(start, 0.42, stroke=MOVED_STROKE, width=1.5, dash="3 3"))
+        if b:                                   # stops at the disc's edge: its label stays readable
+            (x0, y0), (x1, y1) = start, px(Hex.parse(b))
+            d = max(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, 1e-9)
+            k = max(0.0, (d - 0.55) / d)
+            extra.append(Segment(start, (x0 + (x1 - x0) * k, y0 + (y1 - y0) * k), stroke=MOVED_STROKE, width=2.0,
+                                 dash="5 4"))
     for h, n in pos.loot:
         x, y = px(Hex.parse(h))
         extra.append(Label((x + 0.45, y - 0.45), f"L{n}", size=10, fill=LOOT_FILL, weight="bold"))
