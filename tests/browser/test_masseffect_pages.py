@@ -167,3 +167,30 @@ def test_strategy_pool_opens_a_scenario_from_its_address(browser, app_url):
     first = page.locator("input[placeholder^='e.g. enh']").first
     assert first.input_value().startswith("m2, std, core")
     page.close()
+
+
+def test_round_page_steps_through_a_round_and_the_map_follows(browser, app_url):
+    """``/masseffect-round?scenario=me-round-2``: Next moves one cited step (the step title is the trace's), and
+    stepping into Shepard's turn moves his disc on the map (the SVG changes) and shows the Strategy Pool's dice."""
+    from explorer.games import get_game
+    from explorer.games.masseffect.round_view import round_positions
+
+    pos = round_positions(get_game("masseffect").load_builtin("me-round-2")[1])
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(_base(app_url) + "/masseffect-round?scenario=me-round-2")
+    focus = page.locator(".me-focus").first
+    wait_until(lambda: focus.count() and pos[0].step.title in focus.inner_text(), timeout=90, what="step 1")
+    svg = page.locator(".me-round-map svg").first.inner_html()
+    nxt = page.get_by_role("button", name="Next ▶")
+    for i in range(1, 21):
+        nxt.click()
+        wait_until(lambda: f"STEP {i + 1} OF {len(pos)}" in focus.inner_text().upper(), timeout=30,
+                   what=f"step {i + 1}")
+    assert pos[20].step.title in focus.inner_text()
+    assert page.locator(".me-round-map svg").first.inner_html() != svg
+    assert page.locator(".me-die").count() == len(pos[20].dice)
+    page.get_by_role("button", name="◀ Prev").click()
+    wait_until(lambda: f"STEP 20 OF {len(pos)}" in focus.inner_text().upper(), timeout=30, what="step 20")
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-round.png"), full_page=False)
+    page.close()

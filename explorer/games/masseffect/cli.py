@@ -7,6 +7,7 @@ Examples::
 
     explorer masseffect strategy-odds --pool 6 --locked enhanced
     explorer masseffect strategy-odds --pool 12 --paragon 1 --json --ruling paragon_core_icon=rerolled_without_trigger
+    explorer masseffect step me-round-1 --at 12
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import json
 
 import click
+
+from explorer.cli_numbers import PlainInt
 
 
 def _int(value: str, option: str, lo: int, hi: int) -> int:
@@ -70,7 +73,34 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
     click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
 
 
+@click.command("step", epilog="SCENARIO is a built-in round id (me-round-1, me-round-loot, ...) or a round TOML "
+                             "file.")
+@click.argument("scenario")
+@click.option("--at", "at", type=PlainInt(), default=1, help="The cited step to show (1 = the first; counted as in "
+              "`explorer resolve`).")
+@click.option("--seed", type=PlainInt(), default=None, help="Seed for the Strategy Roll faces the file does not fix.")
+@click.option("--ruling", multiple=True, help="key=reading (repeatable).")
+def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> None:
+    """A round scenario at one cited step: the step and its rule, each Squadmate's sheet (Shield and Hit Points,
+    Downed, XP, the Action Spaces holding a die, the Hazard card dealt), the Enemies, the Strategy Pool, the Hazard
+    deck, Loot and Inventory, the Objectives. The board is shown as the step's phase or turn leaves it. Step back or
+    forward with --at (the play is replayed from the file each time)."""
+    from explorer.errors import ScenarioError
+    from explorer.games import get_game, load_any, parse_rulings
+
+    from .round_view import position_text, round_positions
+
+    game, sc = load_any(scenario)
+    if game.id != "masseffect" or sc[0] != "round":
+        raise ScenarioError("scenario", f"{scenario!r} is not a Mass Effect round scenario",
+                            'a round scenario (kind = "round")')
+    positions = round_positions(sc[1], parse_rulings(list(ruling), [get_game("masseffect")]), seed)
+    if not 1 <= at <= len(positions):
+        raise ScenarioError("--at", f"{at}", f"1..{len(positions)} (the cited steps of the play)")
+    click.echo(position_text(positions[at - 1], at, len(positions)))
+
+
 def cli_app() -> click.Group:
     """The Mass Effect verbs."""
-    return click.Group("masseffect", commands=[strategy_odds],
-                       help="Mass Effect: Priority Hagalaz: Strategy Pool odds (more under `explorer resolve`).")
+    return click.Group("masseffect", commands=[strategy_odds, step],
+                       help="Mass Effect: Priority Hagalaz: Strategy Pool odds, a Round step by step (more under `explorer resolve`).")

@@ -110,6 +110,12 @@ def _strategy_open(game: Game, name: str):
     return strategy_open(name, game=game)
 
 
+def _round_open(game: Game, name: str):
+    from .round_views import round_page
+
+    return round_page(name, game)
+
+
 def _sequences():
     """Every rule sequence of the game as the kernel plays it (:mod:`explorer.kernel`): ``map`` (the questions one
     after another), ``damage`` (the file's events
@@ -147,6 +153,12 @@ PAGES: tuple[Page, ...] = (
          "Roll or set the Strategy dice, watch the Core Ability triggers and re-rolls step by step, and read the exact "
          "odds of what the Pool leaves for your three Actions.", _strategy_page, kinds=('strategy',),
          open=_strategy_open, default="me-diagram-5"),
+    Page("round", "Round",
+         "Step through a whole Round: the Preparation Phase, each Squadmate's turn (Strategy Roll, Actions, the "
+         "Hazard card and every Enemy's Activation) and the End Phase, one cited step at a time, with the map, each "
+         "Squadmate's sheet, the Strategy Pool dice and the Hazard deck; flip ruling options to replay it.",
+         lambda game: _round_open(game, game.page_default("round")), kinds=('round',),
+         open=lambda game, name: _round_open(game, name), default="me-round-1"),
 )
 
 GAME = Game(

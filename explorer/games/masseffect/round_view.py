@@ -1,0 +1,219 @@
+"""What the Mass Effect Round step-through shows at each cited step of a ``round`` scenario, drawn from the kernel
+frames' typed state (:class:`.round.RoundState`): each Squadmate's sheet (Shield Points, Hit Points, Downed, XP, the
+Action Spaces holding a die, the Hazard card dealt, the Abilities unlocked in play), every Enemy (Damage, Stunned,
+Biotic Effect, Shrouded, Resilience levels marked), the Strategy Pool's dice, the Hazard deck and discard pile, the
+Loot tokens still on the map, the squad's Inventory, the Objectives completed and how the Mission ended. No widget
+here: the data ``explorer masseffect step`` and the Round page (:mod:`.round_views`) draw.
+
+A position shows the game as its step's FRAME leaves it: the kernel plays a Round one phase at a time (Start of the
+Round, Preparation Phase, each Squadmate's turn, End Phase: :data:`.round.ROUND_SEQUENCE`), so every step of one
+turn shows the board after that turn. Going back is reading an earlier position (the frames are replayed from the
+file, never undone).
+
+Rulebook sections shown: Playing a Mission › Preparation Phase, Squadmate Phase (Step A: Strategy Roll, Step B:
+Actions, Step C: Hazard Card), End Phase; Squadmate Sheets; Loot Tokens and Inventory; Mission Objectives.
+"""
+
+from __future__ import annotations
+
+import re
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from explorer.kernel import Frame
+from explorer.text import plural
+from explorer.trace import Step
+
+from .round import RoundScenario, RoundState, play_round
+from .strategy import FACE_SHORT
+
+
+@dataclass(frozen=True)
+class SquadmatePanel:
+    """One Squadmate's sheet at a position: ``hex`` (``""`` off the map), ``shield_points`` / ``shield_max``,
+    ``hit_points`` / ``hit_max``, ``downed``, ``xp`` (boxes marked, 0..3), ``used`` (the Action Spaces holding a die
+    this Round, ``"<box> #<space>"``), ``hazard_card`` (the card dealt face-down and not yet flipped, ``""`` none),
+    ``unlocked`` (Abilities unlocked during play), ``on_point`` and ``to_play`` (this Squadmate's turn)."""
+
+    name: str
+    hex: str
+    shield_points: int
+    shield_max: int
+    hit_points: int
+    hit_max: int
+    downed: bool
+    xp: int
+    used: tuple[str, ...]
+    hazard_card: str
+    unlocked: tuple[str, ...]
+    on_point: bool
+    to_play: bool
+
+
+@dataclass(frozen=True)
+class EnemyPanel:
+    """One Enemy token on the map at a position: ``hex``, ``kind`` (``"minion"`` / ``"elite"``), ``damage`` (Damage
+    tokens), ``stunned``, ``biotic_effect``, ``shrouded``, ``resilience`` (an Elite's levels, top first) and
+    ``exhausted`` (levels marked)."""
+
+    name: str
+    hex: str
+    kind: str
+    damage: int
+    stunned: bool
+    biotic_effect: bool
+    shrouded: bool
+    resilience: tuple[int, ...]
+    exhausted: int
+
+
+@dataclass(frozen=True)
+class RoundPosition:
+    """One cited ``step`` of a ``round`` trace and the game as its frame leaves it.
+
+    Attributes:
+        step: the cited step; ``frame`` (the kernel frame's index) and ``frame_name`` ("Turn 2", "Round 2 · End
+            Phase", ...); ``round`` (1...).
+        squadmates: :class:`SquadmatePanel` in seating order; ``enemies``: :class:`EnemyPanel`, the map's tokens.
+        pool: Strategy dice left in the Strategy Pool; ``dice``: the Pool's dice as ``"S4 Std"`` (``"S4 ?"``: face
+            not known).
+        deck: Hazard cards left in the deck; ``discard``: the discard pile, oldest first; ``reshuffled``: times the
+            discard pile became the deck.
+        loot: ``((hex, n tokens), ...)`` face-down Loot tokens on the map; ``inventory``: the squad's Inventory.
+        returned_to_bag: Minions Defeated (back in the Enemy Bag); ``completed``: Mission Objectives completed;
+        ending: how the Mission ended (``None`` while it goes on); ``rejected``: the refused declaration or ``None``.
+        moved: ``((name, from hex, to hex), ...)``: the characters the step's frame moved (where they stood when the
+            phase or turn began, where it leaves them; ``""`` off the map: Spawned, or Defeated and gone).
+    """
+
+    step: Step
+    frame: int
+    frame_name: str
+    round: int
+    squadmates: tuple[SquadmatePanel, ...]
+    enemies: tuple[EnemyPanel, ...]
+    pool: int
+    dice: tuple[str, ...]
+    deck: int
+    discard: tuple[str, ...]
+    reshuffled: int
+    loot: tuple[tuple[str, int], ...]
+    inventory: tuple[str, ...]
+    returned_to_bag: tuple[str, ...]
+    completed: tuple[str, ...]
+    ending: str | None
+    rejected: str | None
+    moved: tuple[tuple[str, str, str], ...] = ()
+
+
+def _hex(h) -> str:
+    return "" if h is None else str(h)
+
+
+def squadmate_panels(state: RoundState, due: str | None = None) -> tuple[SquadmatePanel, ...]:
+    """Each Squadmate's :class:`SquadmatePanel` in ``state`` (Squadmate Sheets; Step B: Actions: one die per Action
+    Space); ``due``: the Squadmate whose turn it is (``None`` outside the Squadmate Phase)."""
+    b = state.board
+    out = []
+    for s in b.squadmates:
+        used = tuple(f"{box} #{i + 1}" for who, box, i in state.used if who == s.name)
+        out.append(SquadmatePanel(s.name, _hex(s.position), s.shield_points, s.shield_points_max, s.hit_points,
+                                  s.hit_points_max, s.downed, s.xp, used, state.hand(s.name) or "",
+                                  tuple(box for who, box in state.unlocked if who == s.name),
+                                  s.name == state.on_point, s.name == due))
+    return tuple(out)
+
+
+def enemy_panels(state: RoundState) -> tuple[EnemyPanel, ...]:
+    """Every Enemy token on the map in ``state`` (Enemy Tokens; Elites' Resilience Tracker)."""
+    return tuple(EnemyPanel(e.name, _hex(e.position), e.kind, e.damage, e.stunned, e.biotic_effect, e.shrouded,
+                            tuple(e.resilience), e.exhausted)
+                 for e in state.board.enemies if e.position is not None)
+
+
+def _where(state: RoundState | None) -> dict[str, str]:
+    if state is None:
+        return {}
+    return {c.name: _hex(c.position) for c in (*state.board.squadmates, *state.board.enemies)
+            if c.position is not None}
+
+
+def moves(before: RoundState | None, after: RoundState) -> tuple[tuple[str, str, str], ...]:
+    """``((name, from hex, to hex), ...)`` of every character whose hex differs between ``before`` (``None``: the
+    start, nothing moved) and ``after`` (``""``: not on the map), Squadmates first, in board order."""
+    if before is None:
+        return ()
+    a, b = _where(before), _where(after)
+    names = list(dict.fromkeys([*a, *b]))
+    return tuple((n, a.get(n, ""), b.get(n, "")) for n in names if a.get(n, "") != b.get(n, ""))
+
+
+def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None) -> RoundPosition:
+    """The :class:`RoundPosition` of ``step``, a step of frame ``i`` (``f``); ``before``: the state the frame began
+    from (the previous frame's), for :attr:`RoundPosition.moved`."""
+    st: RoundState = f.state
+    turn = re.search(r"Turn (\d+)$", f.name)
+    due = st.order[int(turn.group(1)) - 1] if turn and int(turn.group(1)) <= len(st.order) else None
+    dice = tuple(f"{d.id} {FACE_SHORT[d.face] if d.face else '?'}" for d in st.dice)
+    return RoundPosition(step, i, f.name, st.round, squadmate_panels(st, due), enemy_panels(st), st.pool, dice,
+                         len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
+                         st.inventory, st.board.returned_to_bag, st.completed,
+                         st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
+                         moves(before, st))
+
+
+def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
+    """One :class:`RoundPosition` per cited step of frames already played (:func:`.round.play_round`), in order."""
+    return [position_of(s, i, f, frames[i - 1].state if i else None) for i, f in enumerate(frames) for s in f.steps]
+
+
+def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+                    ) -> list[RoundPosition]:
+    """One :class:`RoundPosition` per cited step of the scenario's play (:func:`.round.play_round`), in trace order:
+    the trace's steps, each shown with its frame's state. A refused declaration is the last step (its "Not allowed"
+    step ends the Round's play)."""
+    return positions_from(play_round(sc, rulings, seed)[0])
+
+
+def position_text(pos: RoundPosition, number: int, total: int) -> str:
+    """A position in words (``explorer masseffect step``): the step and its rule, then each Squadmate's sheet, the
+    Enemies, the Strategy Pool, the Hazard deck, Loot and Inventory, the Objectives."""
+    s = pos.step
+    lines = [f"Step {number}/{total} · {s.section}", f"  {s.title}  [{s.rule.game}: {s.rule.section}]"]
+    if s.detail:
+        lines.append(f"  {s.detail}")
+    moved = ", ".join(f"{n} {a or 'off the map'} -> {b or 'off the map'}" for n, a, b in pos.moved)
+    lines.append(f"  (the board as {pos.frame_name} leaves it" + (f"; moved in it: {moved}" if moved else "") + ")")
+    for q in pos.squadmates:
+        extra = [x for x in ("On Point" if q.on_point else "", "Downed" if q.downed else "",
+                             q.hazard_card and f"Hazard card {q.hazard_card} face-down",
+                             q.used and "dice on " + ", ".join(q.used),
+                             q.unlocked and "unlocked " + ", ".join(q.unlocked)) if x]
+        lines.append(f"  {'▶ ' if q.to_play else '  '}{q.name} on {q.hex or 'no hex'}: Shield Points "
+                     f"{q.shield_points}/{q.shield_max}, Hit Points {q.hit_points}/{q.hit_max}, XP {q.xp}"
+                     + (f"; {'; '.join(extra)}" if extra else ""))
+    for e in pos.enemies:
+        extra = [x for x in (f"{e.damage} Damage" if e.damage else "", "Stunned" if e.stunned else "",
+                             "Biotic Effect" if e.biotic_effect else "", "Shrouded" if e.shrouded else "",
+                             f"Resilience {e.exhausted}/{len(e.resilience)} marked" if e.resilience else "") if x]
+        lines.append(f"    {e.name} ({e.kind}) on {e.hex}" + (f": {', '.join(extra)}" if extra else ""))
+    lines.append(f"  Strategy Pool: {plural(pos.pool, 'die', 'dice')}"
+                 + (f" ({', '.join(pos.dice)})" if pos.dice and any(not d.endswith("?") for d in pos.dice) else ""))
+    lines.append(f"  Hazard deck: {plural(pos.deck, 'card')}; discard: {', '.join(pos.discard) or 'empty'}"
+                 + (f"; reshuffled {pos.reshuffled}x" if pos.reshuffled else ""))
+    if pos.loot or pos.inventory:
+        lines.append("  Loot on the map: " + (", ".join(f"{h} ({n})" for h, n in pos.loot) or "none")
+                     + f"; Inventory: {', '.join(pos.inventory) or 'empty'}")
+    if pos.returned_to_bag:
+        lines.append(f"  Back in the Enemy Bag: {', '.join(pos.returned_to_bag)}")
+    if pos.completed or pos.ending:
+        lines.append(f"  Objectives completed: {', '.join(pos.completed) or 'none'}"
+                     + (f"; Mission over: {pos.ending}" if pos.ending else ""))
+    if pos.rejected:
+        lines.append(f"  Not allowed: {pos.rejected}")
+    return "\n".join(lines)
+
+
+__all__ = ["SquadmatePanel", "EnemyPanel", "RoundPosition", "squadmate_panels", "enemy_panels", "position_of",
+           "positions_from", "round_positions", "position_text"]
