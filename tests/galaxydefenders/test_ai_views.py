@@ -95,12 +95,15 @@ def test_the_widget_steps_forward_and_back_to_the_same_board():
     assert w.trace.outcome["rule"] is None and "no behavior rule" in w.outcome.value
 
 
-def test_activation_scenarios_have_a_picture_and_the_others_none():
-    """``explorer render`` / the docs: an activation scenario draws its map as the trace leaves it."""
+def test_activation_scenarios_draw_their_map_combats_their_dice_and_the_others_nothing():
+    """``explorer render`` / the docs: an activation scenario draws its map as the trace leaves it, a combat its
+    dice tray (issue 23 item 3); the other kinds have no picture yet (tests/test_render.py NO_PICTURE_YET)."""
     for s in GAME.scenarios():
         sc = GAME.load_builtin(s.name)
         svg = GAME.picture(sc, GAME.resolve(sc))
         if s.kind == "activation":
             assert svg.startswith("<svg") and "Area" in svg and svg.count("<circle") >= 2
+        elif s.kind == "combat":
+            assert svg.startswith("<svg") and "explorer-dice-tray" in svg, s.name
         else:
-            assert svg is None
+            assert svg is None, s.name

@@ -439,8 +439,8 @@ def _check_agent_weapon(a: AttackModel, p: str, source: str) -> None:
     colours = [c for c, n in a.dice.items() if n]
     for c, n in a.bonus_dice.items():
         if n and c not in colours:
-            raise ScenarioError(f"{p}.bonus_dice.{c}", f"the weapon rolls no {c} dice; a power adds dice of the "
-                                "weapon's colours (9.2: with a multi-colour weapon the agent chooses which)",
+            raise ScenarioError(f"{p}.bonus_dice.{c}", f"the weapon's Hit dice include no {c} one; a power adds dice of "
+                                "the weapon's colours (9.2: with a multi-colour weapon the agent chooses which)",
                                 colours, source)
     if len(set(a.effect_symbols)) != len(a.effect_symbols):
         raise ScenarioError(f"{p}.effect_symbols", "a symbol is listed twice", "each symbol once", source)
