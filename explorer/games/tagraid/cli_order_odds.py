@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from explorer.text import plural
 from explorer.errors import ScenarioError
 
 
@@ -41,7 +42,9 @@ def load_order(name_or_path: str):
 
 
 def _pct(p) -> str:
-    return f"{float(p):.2%}"
+    from explorer.text import percent
+
+    return percent(p, 2)
 
 
 @click.command("order-odds", epilog="\b\nFILE is an order file (kind = \"order\") or a built-in Order's name\n"
@@ -74,5 +77,5 @@ def order_odds_cmd(file: str, as_json: bool, exact: bool, rulings: tuple[str, ..
         click.echo(f"  {kind}: {p.active} against {p.opponent}: {odds}")
     for m, wb in zip(o.miners, o.wounds_before):
         dist = ", ".join(f"{k}: {_pct(v)}" for k, v in enumerate(o.wounds(m)) if v)
-        click.echo(f"  {m} ({wb} Wounds left) loses {dist}; dies {_pct(o.p_dies(m))}")
+        click.echo(f"  {m} ({plural(wb, 'Wound')} left) loses {dist}; dies {_pct(o.p_dies(m))}")
     click.echo("Readings: " + (", ".join(f"{k} = {v}" for k, v in sorted(o.rulings.items())) or "none"))
