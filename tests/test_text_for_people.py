@@ -165,3 +165,19 @@ def test_a_whole_number_out_of_range_is_called_out_of_range(argv, capsys):
 def test_dagger_rest_says_what_the_empowered_number_is():
     bad = [(g, n, t[:160]) for g, n, t in TEXTS if t and re.search(r"With an empowered token: [\d.]+\.", t)]
     assert not bad, bad[:3]
+
+
+PERCENT_FORMAT = re.compile(r"\{[^{}\"]*:[0-9>]*\.[0-9]+%\}|\{100 ?\* ?[^{}]*:[0-9>]*\.[0-9]+f\} ?%")
+"""A probability formatted by Python alone ("{p:.1%}", "{100 * p:.3f} %"): it shows a non-zero chance as 0."""
+
+
+def test_every_probability_shown_goes_through_percent():
+    """A chance is shown with :func:`explorer.text.percent` (CLI modules included), never rounded to "0.000 %";
+    a fraction of a distance ("50% of the way") and a width in CSS are not chances."""
+    bad = []
+    for p in (Path(__file__).parents[1] / "explorer").rglob("*.py"):
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            if PERCENT_FORMAT.search(line) and "of the way" not in line and "width:" not in line \
+                    and "{frac:.0%} of" not in line and p.name != "odds_chart.py":
+                bad.append(f"{p.name}:{i}: {line.strip()[:100]}")
+    assert not bad, bad

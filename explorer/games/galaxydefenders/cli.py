@@ -198,7 +198,7 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     click.echo("")
     click.echo("  wounds   probability")
     for k, p in s["wounds"].items():
-        click.echo(f"  {k:>6}   {eval_frac(p):>10.2%}")
+        click.echo(f"  {k:>6}   {percent(eval_frac(p), 2):>10}")
     click.echo("")
     click.echo(f"  expected wounds: {eval_frac(s['expected_wounds']):.3f}")
     click.echo(f"  P(Critical token drawn): {percent(eval_frac(s['p_critical']))}")
