@@ -154,13 +154,18 @@ def _run(argv: list[str]) -> int:
     return code
 
 
+BROKEN_PIPE_EXIT = 128 + 13
+"""The exit code when the reader of the output left early (a broken pipe): 141, the shell's code for a tool killed by
+SIGPIPE (``yes | head`` exits so), with nothing on stderr."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``explorer`` command; returns the exit code.
 
     Every failure a user can cause is one line on stderr and exit code 2, never a traceback: bad input
     (:class:`~explorer.errors.ExplorerError`: bad, long or unreadable paths, invalid files and options), output that
-    cannot be written (stdout closed early: ``explorer resolve x | head -1``; a full device: ``> /dev/full``), and
-    other operating-system errors. Usage errors are one line too (click's message and exit code 2, and the
+    cannot be written (a full device: ``> /dev/full``), and other operating-system errors. Output whose reader left
+    early (``explorer scenarios | head``) ends quietly with :data:`BROKEN_PIPE_EXIT`, as Unix tools do. Usage errors are one line too (click's message and exit code 2, and the
     command's ``--help`` to read); a group given no command prints its help on stderr (exit code 2); Ctrl-C exits
     130.
     """
@@ -174,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     except (click.Abort, KeyboardInterrupt):
         return 130
     except BrokenPipeError:
+        # the reader left (`explorer scenarios | head`): exit quietly, as a Unix tool killed by SIGPIPE does
         _silence_stdout()
-        return _fail("the output was closed before it was all written (broken pipe)")
+        return BROKEN_PIPE_EXIT
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT):
             _silence_stdout()

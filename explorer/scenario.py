@@ -737,6 +737,16 @@ def _bound_words(ctx: Mapping[str, Any], info: Any) -> str | None:
     return ", ".join(out) or None
 
 
+def _union_tags(ann: Any, key: str) -> tuple[str, ...]:
+    """The values of the field ``key`` that tell the members of the union ``ann`` apart, in declaration order."""
+    tags: list[str] = []
+    for member in typing.get_args(ann):
+        info = getattr(member, "model_fields", {}).get(key)
+        if info is not None and typing.get_origin(info.annotation) is typing.Literal:
+            tags.extend(str(a) for a in typing.get_args(info.annotation))
+    return tuple(tags)
+
+
 def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tuple[str, str, str | None, int]:
     """The first of pydantic's ``errs`` in the formats' words: ``(field path, problem, allowed, errors used)``.
 
@@ -809,7 +819,15 @@ def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tup
         msg = re.sub(r"^(Value error|Assertion failed),\s*", "", msg)
         return path, msg[:1].lower() + msg[1:], None, len(same)
     if t in ("union_tag_invalid", "union_tag_not_found"):
-        return path, f"{got} is not an allowed kind", _allowed_from(first), len(same)
+        # a table of several kinds told apart by one field (``type = "activate"``): name that field and its values
+        key = str(ctx.get("discriminator", "")).strip("'\"")
+        tags = _union_tags(ann, key) if key else ()
+        allowed = ("one of " + ", ".join(repr(x) for x in tags)) if tags else (
+            f"one of {ctx['expected_tags']}" if ctx.get("expected_tags") else None)
+        where = _dotted((*loc, key)) if key else path
+        if t == "union_tag_not_found":
+            return where, "is required but missing", allowed, len(same)
+        return where, f"{short_repr(ctx.get('tag'))} is not an allowed kind", allowed, len(same)
     # any other type: pydantic's message without its own type names and comparison words
     msg = re.sub(r" or instance of \w+", "", first["msg"])
     msg = re.sub(r"^Input should be ", "should be ", msg)

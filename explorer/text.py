@@ -4,6 +4,7 @@ number. Step titles, details and outcome texts never show a Python list, tuple o
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 
 IRREGULAR = {"die": "dice", "Die": "Dice", "Damage": "Damage"}
 """Plurals that do not add an ``s`` (``"Damage"`` is uncountable in every rulebook here)."""
@@ -31,7 +32,21 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
     return f"{n} {many or IRREGULAR.get(noun, noun + 's')}"
 
 
-__all__ = ["join_words", "plural", "IRREGULAR"]
+def percent(p: object, digits: int = 1, sep: str = "") -> str:
+    """A probability ``p`` (0..1: a float, a Fraction or its text "3/5") as a percentage with ``digits`` decimals (``sep`` between the
+    number and ``%``), never rounded to a claim it does not make: a non-zero chance too small to show is
+    ``"<0.001 %"``, a chance short of certain that rounds to 100 is ``">99.999 %"``."""
+    f = float(Fraction(p) if isinstance(p, str) else p)  # type: ignore[arg-type]
+    text = f"{100 * f:.{digits}f}"
+    step = f"{10 ** -digits:.{digits}f}"
+    if f > 0 and float(text) == 0:
+        return f"<{step}{sep}%"
+    if f < 1 and float(text) >= 100:
+        return f">{100 - 10 ** -digits:.{digits}f}{sep}%"
+    return f"{text}{sep}%"
+
+
+__all__ = ["join_words", "plural", "percent", "IRREGULAR"]
 
 
 def agree(n: int, one: str, many: str) -> str:

@@ -86,9 +86,9 @@ def test_ctrl_c_exits_130(capsys, monkeypatch):
 
 def test_an_explorer_error_from_a_callback_is_one_line_naming_the_option(capsys):
     line = _one_line(capsys, ["masseffect", "strategy-odds", "--pool", "99"])
-    assert line.startswith("error: field '--pool': '99' is not a whole number from 1 to 12"), line
+    assert line.startswith("error: field '--pool': 99 is out of range (allowed: a whole number from 1 to 12)"), line
     line = _one_line(capsys, ["dagger", "forecast", "dg-01", "--phases", "9"])
-    assert line == "error: field '--phases': 9 Nemesis Phases (allowed: 1..5)", line
+    assert line == "error: field '--phases': 9 is out of range (allowed: 1..5 Nemesis Phases)", line
     line = _one_line(capsys, ["rules", "--game", "chess"])
     assert line == ("error: field '--game': unknown game 'chess' (allowed: one of "
                     + ", ".join(repr(g) for g in game_ids()) + ")"), line

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from explorer.text import percent
+
 @dataclass
 class DieView:
     """One die (or fixed-value token) to draw.
@@ -243,14 +245,14 @@ def outcome_bar_svg(outcomes: Sequence[Any], width: int = 760, title: str = "") 
         if seg <= 0:
             continue
         out.append(f"<rect class='odds-segment' data-outcome='{_e(o.label)}' x='{_n(x)}' y='{top}' width='{_n(seg)}' "
-                   f"height='28' fill='{_e(o.color)}'><title>{_e(o.label)}: {100 * float(o.p):.1f}%</title></rect>")
+                   f"height='28' fill='{_e(o.color)}'><title>{_e(o.label)}: {percent(o.p)}</title></rect>")
         if seg > 44:
             out.append(f"<text x='{_n(x + seg / 2)}' y='{top + 19}' text-anchor='middle' font-size='12' "
-                       f"font-weight='bold' fill='#ffffff'>{100 * float(o.p):.1f}%</text>")
+                       f"font-weight='bold' fill='#ffffff'>{percent(o.p)}</text>")
         x += seg
     lx = 10.0
     for o in outcomes:
-        text = f"{o.label}: {100 * float(o.p):.1f}%"
+        text = f"{o.label}: {percent(o.p)}"
         out.append(f"<rect x='{_n(lx)}' y='{top + 38}' width='12' height='12' fill='{_e(o.color)}'/>"
                    f"<text x='{_n(lx + 17)}' y='{top + 48}' font-size='12' fill='#212529'>{_e(text)}</text>")
         lx += 30 + len(text) * 6.6

@@ -229,7 +229,13 @@ def test_cli_order_odds_text_json_and_refusals(capsys):
 
     code, out, err = run("tr-order-corner")
     assert code == 0, err
-    assert "Face to Face Roll: A against T: A 84.13%" in out and "T (3 Wounds left)" in out
+    assert "Face to Face Roll: A against T's ARO: A 84.13%" in out and "T (3 Wounds left)" in out
+    # only W rolls in the first pair: W declared its ARO against A (trace step 5), so the header says so
+    assert "Normal Roll: W's ARO against A: W 60.00%" in out and "A against W" not in out
+    code, out, err = run("book-evade-order")
+    assert code == 0 and "Face to Face Roll: Yuè Minerals TAG's Evade against RocaWorks TAG's ARO" in out, out
+    code, out, err = run("tr-18-order")
+    assert code == 0 and "Normal Roll: A against R: A 95.71%" in out, out
     code, out, err = run("tr-order-corner", "--json", "--exact")
     d = json.loads(out)
     assert d["exact"] is True and d["miners"]["T"]["p_dies"] == d["miners"]["T"]["wounds_lost"][-1]

@@ -61,7 +61,7 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
     except ScenarioError as e:  # name the option as typed
         if e.field != "phases":
             raise
-        raise ScenarioError("--phases", f"{e.problem} Nemesis Phases", e.allowed) from None
+        raise ScenarioError("--phases", e.problem, e.allowed) from None
     if as_json:
         click.echo(json.dumps(f.to_dict(), indent=2))
         return

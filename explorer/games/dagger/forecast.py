@@ -84,7 +84,7 @@ def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[s
         ScenarioError: a bound above, or the rulings' errors.
     """
     if not 1 <= phases <= MAX_PHASES:
-        raise ScenarioError("phases", f"{phases!r}", f"1..{MAX_PHASES}")
+        raise ScenarioError("phases", f"{phases!r} is out of range", f"1..{MAX_PHASES} Nemesis Phases")
     if not 1 <= max_exact <= 1_000_000:
         raise ScenarioError("max_exact", f"{max_exact!r}", "1..1000000")
     if not 1 <= samples <= MAX_SAMPLES:
@@ -133,7 +133,7 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     from .round_scenario import play_rounds
 
     if not 1 <= rounds <= min(len(sc.rounds), MAX_PHASES):
-        raise ScenarioError("phases", f"{rounds!r}", f"1..{min(len(sc.rounds), MAX_PHASES)} (the rounds the file "
+        raise ScenarioError("phases", f"{rounds!r} is out of range", f"1..{min(len(sc.rounds), MAX_PHASES)} (the rounds the file "
                             "plans)")
     if getattr(sc, "setup", None) is not None:
         raise ScenarioError("setup", "a round file that starts from Setup (its deck is dealt by the seed)",
@@ -144,7 +144,7 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     deck = start.event_deck
     k = min(rounds, len(deck))
     if perm(len(deck), k) > max_exact:
-        raise ScenarioError("phases", f"{perm(len(deck), k)} ordered draws", f"at most {max_exact}")
+        raise ScenarioError("phases", f"{perm(len(deck), k)} ordered draws are too many", f"at most {max_exact}")
     draws = [tuple(deck[i] for i in idx) + tuple(deck[j] for j in range(len(deck)) if j not in idx)
              for idx in permutations(range(len(deck)), k)] or [deck]
     lost = won = refused = 0

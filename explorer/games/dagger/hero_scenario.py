@@ -199,7 +199,8 @@ def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel
         title = f"{a.hero} has no damage to recover: every success of this Rest can charge a support card"
     steps.append(Step(title, S.ASPECT_ACTIONS,
                       f"{odds.note}. Die: {die.name} (faces {join_words(die.faces)} successes)."
-                      + ("" if odds.empowered else f" With an empowered token: {float(odds.p_with_empowered):.3f}."),
+                      + ("" if odds.empowered else f" The odds of the same with an empowered token: "
+                                                  f"{float(odds.p_with_empowered):.3f}."),
                       {"p": probability_json(odds.p), "need": odds.need, "dice": odds.dice}, (a.hero, target),
                       HP.SECTION))
 

@@ -43,6 +43,7 @@ import numpy as np
 from explorer.errors import ExplorerError
 from explorer.games import Game, get_game
 from explorer.kernel import Frame, trace_of
+from explorer.text import percent
 from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
 from explorer.widgets.icons import accordion
@@ -842,10 +843,10 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
     how = (f"exact over the {cards}" if f.exact and start.event_deck else
            "this scenario lists no event card left, so by the rule step 3 finds none" if f.exact
            else f"{f.draws} seeded shuffles")
-    why = "; ".join(f"{r} {float(p):.0%}" for r, p in f.reasons.items())
+    why = "; ".join(f"{r} {percent(p, 0)}" for r, p in f.reasons.items())
     return _box(f"<b>Loss probability in {phases_words(start.round, 1)}</b> (from its start, the event deck "
                 f"shuffled): "
-                f"<span class='dg-forecast'>{float(f.p_loss):.0%}</span> ({how})" + (f": {html.escape(why)}" if why
+                f"<span class='dg-forecast'>{percent(f.p_loss, 0)}</span> ({how})" + (f": {html.escape(why)}" if why
                                                                                       else ""),
                 "dg-forecast-box", "font-size:12px")
 

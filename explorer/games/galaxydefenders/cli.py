@@ -18,7 +18,7 @@ import json
 
 import click
 
-from explorer.text import plural
+from explorer.text import percent, plural
 
 
 def _int(value: str, option: str, lo: int, hi: int) -> int:
@@ -27,8 +27,10 @@ def _int(value: str, option: str, lo: int, hi: int) -> int:
     from explorer.cli_numbers import is_plain_int
 
     n = int(value) if is_plain_int(value) else None
-    if n is None or not lo <= n <= hi:
-        raise ScenarioError(option, f"{value[:20]!r} is not a whole number from {lo} to {hi}", f"{lo}..{hi}")
+    if n is None:
+        raise ScenarioError(option, f"{value[:20]!r} is not a whole number", f"a whole number from {lo} to {hi}")
+    if not lo <= n <= hi:
+        raise ScenarioError(option, f"{n} is out of range", f"a whole number from {lo} to {hi}")
     return n
 
 
@@ -196,11 +198,11 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     click.echo("")
     click.echo("  wounds   probability")
     for k, p in s["wounds"].items():
-        click.echo(f"  {k:>6}   {eval_frac(p):>10.2%}")
+        click.echo(f"  {k:>6}   {percent(eval_frac(p), 2):>10}")
     click.echo("")
     click.echo(f"  expected wounds: {eval_frac(s['expected_wounds']):.3f}")
-    click.echo(f"  P(Critical token drawn): {eval_frac(s['p_critical']):.1%}")
-    click.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {eval_frac(s['p_down']):.1%}")
+    click.echo(f"  P(Critical token drawn): {percent(eval_frac(s['p_critical']))}")
+    click.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {percent(eval_frac(s['p_down']))}")
     if r.consulted:
         click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
 

@@ -95,7 +95,7 @@ from explorer.errors import ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
-from explorer.text import plural
+from explorer.text import plural, percent
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
@@ -830,7 +830,7 @@ def rank_roll(agent: WingsAgent, campaign: bool, killed: bool, faces: Sequence[F
     got = sum(f.wings for f in faces)
     steps = [Step(f"Rolls 3 red dice: {', '.join(f.label for f in faces)} = {plural(got, 'GD-Wings result')}",
                   S.GD_WINGS,
-                  f"{nxt.title()} rank needs {need}; the chance of at least {need} is {float(p):.1%} "
+                  f"{nxt.title()} rank needs {need}; the chance of at least {need} is {percent(p)} "
                   "(calibrated red die).", section=sec, marks=(agent.name,),
                   facts={"wings": got, "needed": need, "p": str(p)})]
     if got >= need:

@@ -685,7 +685,7 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
              3: "move as far as possible towards the nearest Squadmate"}[aim.instruction]
     kept = [v for v in verdicts if v.kept]
     rule = S.RUSH_TAG if rush else S.ADVANCING
-    steps = [Step(f"{enemy.name} Advances with {mp} Movement Points: {len(reach)} reachable end hexes, "
+    steps = [Step(f"{enemy.name} Advances with {plural(mp, 'Movement Point')}: {len(reach)} reachable end hexes, "
                    f"{len(kept)} kept ({instr})", rule, ("Rush Tag: up to 4 Movement Points. " if rush else "")
                    + "An Enemy cannot move into a hex containing another character; unspent points are lost.",
                   facts={"enemy": enemy.name, "movement_points": mp, "candidates": [v.to_dict() for v in verdicts],
@@ -702,7 +702,7 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
     moved = replace(enemy, position=pick.hex)
     board = board.with_enemy(enemy.name, moved).logged(
         EnemyAdvanced(enemy.name, str(path[0]), str(pick.hex), pick.why.replace(" (the current Squadmate)", "")))
-    steps.append(Step(f"{enemy.name} moves to {pick.hex} ({pick.cost} Movement Points): {pick.why}", S.ADVANCING,
+    steps.append(Step(f"{enemy.name} moves to {pick.hex} ({plural(pick.cost, 'Movement Point')}): {pick.why}", S.ADVANCING,
                       f"Chosen: {how}. Path {' -> '.join(map(str, path))}.", facts={"enemy": enemy.name,
                       "hex": str(pick.hex), "path": [str(h) for h in path], "how": how},
                       marks=tuple(map(str, [enemy.name, *path]))))
@@ -941,9 +941,9 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     spend = len(path) - 1
     limit = MAX_MOVE_MP if movement_points is None else movement_points
     if not forced and spend > limit:
-        die = (f"its Move die gives {limit} Movement Points (move.movement_points)" if movement_points is not None
+        die = (f"its Move die gives {plural(limit, 'Movement Point')} (move.movement_points)" if movement_points is not None
                else f"a Move die gives at most {MAX_MOVE_MP} Movement Points")
-        raise RuleViolation(f"{mover}'s Move spends {spend} Movement Points ({spend} hexes entered) but {die}: "
+        raise RuleViolation(f"{mover}'s Move spends {plural(spend, 'Movement Point')} ({plural(spend, 'hex', 'hexes')} entered) but {die}: "
                             f"move.path[{limit + 1}] is one hex too far", S.BASIC_ACTIONS.section,
                             field=f"path[{limit + 1}]", step="Step B: Move")
     log_at = len(board.log)
@@ -1054,7 +1054,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     if lost_points is not None and not stopped_by:
         end = board.squadmate(mover).position
         tail = f"; {plural(lost_points, 'unspent point')} lost" if lost_points else ""
-        steps.append(Step(f"{mover}'s Move Action ends at {end}: {walked} of {limit} Movement Points spent{tail}",
+        steps.append(Step(f"{mover}'s Move Action ends at {end}: {walked} of {plural(limit, 'Movement Point')} spent{tail}",
                           S.BASIC_ACTIONS, "Each hex entered (a Fast Travel hop included) spends a Movement Point; "
                           "points not spent by the end of the Action are lost.",
                           facts={"spent": walked, "lost": lost_points}, marks=(mover,)))

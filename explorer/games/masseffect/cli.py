@@ -25,8 +25,10 @@ def _int(value: str, option: str, lo: int, hi: int) -> int:
     from explorer.cli_numbers import is_plain_int
 
     n = int(value) if is_plain_int(value) else None
-    if n is None or not lo <= n <= hi:
-        raise ScenarioError(option, f"{value[:20]!r} is not a whole number from {lo} to {hi}", f"{lo}..{hi}")
+    if n is None:
+        raise ScenarioError(option, f"{value[:20]!r} is not a whole number", f"a whole number from {lo} to {hi}")
+    if not lo <= n <= hi:
+        raise ScenarioError(option, f"{n} is out of range", f"a whole number from {lo} to {hi}")
     return n
 
 
@@ -60,16 +62,28 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
         return
     click.echo(f"Strategy Roll of a {pool_text(table)}  [Mass Effect: Step A: Strategy Roll; Core Abilities]")
     click.echo("")
-    click.echo("  face                 expected dice   P(at least one)")
+    from fractions import Fraction
+
+    from explorer.text import percent
+
+    from .strategy import FACE_LABELS
+
+    names = {f.value: FACE_LABELS[f] for f in Face}
+    width = max(len(names.get(k, k)) for k in table["faces"])
+    click.echo(f"  {'face':<{width}} expected dice   P(at least one)")
     for face, v in table["faces"].items():
-        click.echo(f"  {face:<20} {v['expected_count']['float']:>13.3f}   {v['p_at_least_one']['float']:>14.1%}")
+        click.echo(f"  {names.get(face, face):<{width}} {v['expected_count']['float']:>13.3f}   "
+                   f"{percent(v['p_at_least_one']['exact'], 1):>15}")
     click.echo("")
-    click.echo(f"  P(fill Move + Standard + Enhanced):     {table['p_fill_move_standard_enhanced']['float']:.1%}  "
+    click.echo(f"  P(fill Move + Standard + Enhanced):     {percent(table['p_fill_move_standard_enhanced']['exact'])}  "
                f"(exact {table['p_fill_move_standard_enhanced']['exact']})")
-    click.echo(f"  P(fill Standard + Standard + Enhanced): {table['p_fill_standard_standard_enhanced']['float']:.1%}")
+    click.echo(f"  P(fill Standard + Standard + Enhanced): "
+               f"{percent(table['p_fill_standard_standard_enhanced']['exact'])}")
     t = table["triggers"]
-    click.echo(f"  Core Ability triggers: expected {t['expected']['float']:.3f}; "
-               + ", ".join(f"P({k})={v['float']:.1%}" for k, v in list(t["pmf"].items())[:5]))
+    shown = list(t["pmf"].items())[:5]
+    rest = 1 - sum(Fraction(v["exact"]) for _, v in shown)  # the rows not shown, so that the rows sum to 100 %
+    rows = [f"P({k})={percent(v['exact'])}" for k, v in shown] + ([f"P({len(shown)}+)={percent(rest)}"] if rest else [])
+    click.echo(f"  Core Ability triggers: expected {t['expected']['float']:.3f}; " + ", ".join(rows))
     click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
 
 

@@ -762,7 +762,7 @@ def allocate_die(state: ActionState, die_id: str, space: Space | str, resolve: b
     else:
         rule, why = S.ACTION_SPACES, "The space shows a matching icon."
     mp = movement_points(die.face) if space is Space.MOVE else None
-    what = (f" ({mp} Movement Points)" if mp else "") + ("" if resolve else ", placed without resolving the Action")
+    what = (f" ({plural(mp, 'Movement Point')})" if mp else "") + ("" if resolve else ", placed without resolving the Action")
     steps = [Step(f"{die_id} ({FACE_SHORT[die.face]}) on {_a(space)} {space.value.title()} Action space{what}", rule,
                   why + ("" if resolve else " A Squadmate may place a die without resolving its Action."),
                   {"die": die_id, "face": die.face.value, "space": space.value, "resolved": resolve,

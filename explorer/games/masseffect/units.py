@@ -129,7 +129,9 @@ def squadmate_damage(sq: Squadmate, amount: int, *, by: str = "") -> tuple[Squad
     new = replace(sq, shield_points=sq.shield_points - from_shields, hit_points=sq.hit_points - from_hits)
     detail = ("Each point of Damage takes a Shield Point; with the shields failed, each point takes a Hit Point."
               f" Shields {sq.shield_points} -> {new.shield_points}, Hit Points {sq.hit_points} -> {new.hit_points}.")
-    steps = [Step(f"{sq.name} suffers {amount} Damage{who}: -{from_shields} Shield Points, -{from_hits} Hit Points",
+    lost = ", ".join(f"-{plural(n, noun)}" for n, noun in ((from_shields, "Shield Point"), (from_hits, "Hit Point"))
+                     if n) or "no Shield Points or Hit Points lost"
+    steps = [Step(f"{sq.name} suffers {amount} Damage{who}: {lost}",
                   S.SQUADMATE_DAMAGE, detail, facts={"squadmate": sq.name, "damage": amount,
                   "shield_points": new.shield_points, "hit_points": new.hit_points}, marks=[sq.name])]
     if new.hit_points == 0:
@@ -537,7 +539,7 @@ def enemy_end_phase(enemy: Enemy) -> tuple[Enemy, list[Step]]:
     changes = []
     new = enemy
     if enemy.damage:
-        changes.append(f"{enemy.damage} Damage tokens removed")
+        changes.append(f"{plural(enemy.damage, 'Damage token')} removed")
         new = replace(new, damage=0)
     if enemy.biotic_effect:
         changes.append("Biotic Effect token removed")

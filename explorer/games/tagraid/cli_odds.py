@@ -251,7 +251,9 @@ def _side(name: str, other: str, *, skill: str, burst: int, rolls: bool, sv, att
 def _fmt_p(p, exact: bool) -> str:
     from fractions import Fraction
 
-    pct = f"{100 * float(p):7.3f} %"
+    from explorer.text import percent
+
+    pct = f"{percent(p, 3, ' '):>9}"
     return f"{str(Fraction(p)):>14}  {pct}" if exact else pct
 
 
@@ -316,14 +318,14 @@ def _print_text(res, a: _Side, b: _Side, threat, exact: bool, cover_a: bool, cov
         if src.ad is None:
             echo(f"  Wounds to {target}: none computed ({src.ad_how})")
             continue
-        cap = f", capped at {left} Wounds left" if left is not None else ""
+        cap = f", capped at {plural(left, 'Wound')} left" if left is not None else ""
         if threat is not None:
             echo(f"  Wounds to {target} ({src.ammo}: each Saving Roll produced is a Wound, the Critical's extra one "
                  f"ignored{cap}) [MegaBeast › Wounds; Death]:")
         else:
             echo(f"  Wounds to {target} (Attack Damage {src.ad}, {src.ammo}{cap}) [Damage › Saving Roll; Death]:")
         for k, p in enumerate(wl):
-            echo(f"    {k:>3} Wounds  {_fmt_p(p, exact)}")
+            echo(f"    {k:>3} {'Wound ' if k == 1 else 'Wounds'}  {_fmt_p(p, exact)}")
         mean = sum(k * p for k, p in enumerate(wl))
         echo(f"    expected  {str(Fraction(mean))} = {float(mean):.4f} Wounds" if exact
              else f"    expected  {float(mean):.4f} Wounds")

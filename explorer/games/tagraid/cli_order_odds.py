@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from explorer.text import plural
 from explorer.errors import ScenarioError
 
 
@@ -40,8 +41,23 @@ def load_order(name_or_path: str):
     return sc
 
 
+def pair_words(p) -> str:
+    """Who rolls against whom in one pair of an Order's exchange (a :class:`~.order_odds.PairPlan`), the Reactive
+    Miner's roll named as its ARO (Orders and AROs: an ARO always targets the Active Miner): ``"W's ARO against A"``
+    when only W rolls, ``"A against T's ARO"`` when both roll, ``"A against R"`` when only the Active Miner rolls;
+    the Active Miner's Evade die is named as its Evade."""
+    me = f"{p.active}'s Evade" if p.shared_evade else p.active
+    if p.a.burst and p.b.burst:
+        return f"{me} against {p.opponent}'s ARO"
+    if p.b.burst:
+        return f"{p.opponent}'s ARO against {p.active}"
+    return f"{me} against {p.opponent}"
+
+
 def _pct(p) -> str:
-    return f"{float(p):.2%}"
+    from explorer.text import percent
+
+    return percent(p, 2)
 
 
 @click.command("order-odds", epilog="\b\nFILE is an order file (kind = \"order\") or a built-in Order's name\n"
@@ -71,8 +87,8 @@ def order_odds_cmd(file: str, as_json: bool, exact: bool, rulings: tuple[str, ..
                 "normal_evade": "Normal Evade Roll"}.get(p.kind, p.kind)
         odds = ", ".join(f"{w if w is not None else 'nobody'} {_pct(v)}" for w, v in
                          sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0]))))
-        click.echo(f"  {kind}: {p.active} against {p.opponent}: {odds}")
+        click.echo(f"  {kind}: {pair_words(p)}: {odds}")
     for m, wb in zip(o.miners, o.wounds_before):
         dist = ", ".join(f"{k}: {_pct(v)}" for k, v in enumerate(o.wounds(m)) if v)
-        click.echo(f"  {m} ({wb} Wounds left) loses {dist}; dies {_pct(o.p_dies(m))}")
+        click.echo(f"  {m} ({plural(wb, 'Wound')} left) loses {dist}; dies {_pct(o.p_dies(m))}")
     click.echo("Readings: " + (", ".join(f"{k} = {v}" for k, v in sorted(o.rulings.items())) or "none"))

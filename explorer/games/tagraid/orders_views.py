@@ -253,7 +253,7 @@ def tray_rows(res) -> tuple[list[Row], list[Link]]:
         b = res.megabeast
         survives, by = states.get("MB", (False, ()))
         rows.append(Row(b.name, [DieView("MB", b.threat_level, "success", b.prevailed, bool(by), "Threat Level",
-                                         token=True)], f"Threat Level {b.threat_level}", f"{b.wounds_before} Wounds"))
+                                         token=True)], f"Threat Level {b.threat_level}", plural(b.wounds_before, "Wound")))
     links: list[Link] = []
     seen: set[frozenset[str]] = set()
     for dst in sorted(states):

@@ -243,7 +243,7 @@ class OrderOutcome(Outcome):
                          + (f", {', '.join(z.cards)}" if z.cards else ""))
         mb = self.megabeast
         if mb is not None:
-            parts = [f"{mb.wounds} Wounds left" + (" (killed)" if mb.killed else "")]
+            parts = [f"{plural(mb.wounds, 'Wound')} left" + (" (killed)" if mb.killed else "")]
             if mb.moved:
                 parts.append(f"moved from ({mb.moved[0][0]:.2f}, {mb.moved[0][1]:.2f}) to "
                              f"({mb.moved[1][0]:.2f}, {mb.moved[1][1]:.2f})")
@@ -342,7 +342,7 @@ class RoundOutcome(Outcome):
         if self.megabeast_killed:
             lines.append("  MegaBeast: killed")
         elif self.megabeast is not None:
-            lines.append(f"  MegaBeast: {self.megabeast.wounds} Wounds left, facing {self.megabeast.facing:g}°")
+            lines.append(f"  MegaBeast: {plural(self.megabeast.wounds, 'Wound')} left, facing {self.megabeast.facing:g}°")
         if self.over:
             lines.append("  The match ends: " + (f"{self.winner} wins" if self.winner else "a draw")
                          + f" ({self.result})")

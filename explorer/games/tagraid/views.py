@@ -1471,7 +1471,7 @@ def megabeast_row(beast, states: dict[str, tuple[bool, tuple[str, ...]]]) -> Row
     _, by = states.get("MB", (False, ()))
     return Row(beast.name, [DieView("MB", beast.threat_level, "success", beast.prevailed, bool(by), "Threat Level",
                                     token=True)],
-               f"Threat Level {beast.threat_level}", f"{beast.wounds_before} Wounds left")
+               f"Threat Level {beast.threat_level}", f"{plural(beast.wounds_before, 'Wound')} left")
 
 
 def cancel_links(states: dict[str, tuple[bool, tuple[str, ...]]], order: Sequence[str]) -> list[Link]:
