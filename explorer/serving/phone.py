@@ -18,7 +18,8 @@ Not a patch: public Panel and Bokeh API only, no version check.
   wider than the screen (fixed ipywidgets widths become maximums, boxes lose their minimum widths and side margins, widgets lose their 2 px margins and boxes space
   their children with a 4 px gap instead, so a full-width child fits exactly; text in HTML widgets (at a normal line height,
   not the 44 px row height), in description labels and on buttons wraps instead of being cut, buttons are as wide as their label; a ``GridBox``, always
-  label | value here, gets two equal columns that fit the screen); a canvas is never wider than its column (its height
+  label | value here, gets two equal columns that fit the screen); a canvas, and an SVG picture in an HTML widget
+  (the Round pages' maps), is never wider than its column (its height
   follows its aspect ratio; a board zoomed with two fingers excepted).
 
 Canvases (fit to the width, tap = click, two-finger zoom and pan) are handled in the browser script every canvas
@@ -134,6 +135,10 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
     white-space: pre-wrap !important;
   }}
   canvas:not([data-xr-pinch]) {{
+    max-width: 100% !important;
+    height: auto !important;
+  }}
+  .widget-html svg, .widget-htmlmath svg {{
     max-width: 100% !important;
     height: auto !important;
   }}
