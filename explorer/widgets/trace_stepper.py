@@ -110,6 +110,9 @@ class TraceStepper(W.VBox):
         n = len(self.trace.steps)
         self.position.value = (f"&nbsp;step {index + 1} of {n}" if index is not None
                                else f"&nbsp;{n} steps")
+        # a button that would do nothing is disabled (from "all steps" both lead somewhere)
+        self.prev_button.disabled = not n or index == 0
+        self.next_button.disabled = not n or index == n - 1
         self.body.value = render_trace_html(self.trace, index)
         step = self.trace.steps[index] if index is not None and 0 <= index < n else None
         self.focus.value = "" if step is None else render_focus_html(step, index)

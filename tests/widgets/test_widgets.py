@@ -121,3 +121,17 @@ def test_stepper_reports_marks_of_the_focused_step():
     st.select(None)
     assert seen == [None, ("A.1",), ("B.1", "B.2"), ("B.1", "B.2"), None]
     assert "2 steps" in st.position.value and st.focus.value == ""
+
+
+def test_stepper_disables_the_button_that_would_do_nothing():
+    """At the last step Next does nothing, at the first Prev: they are disabled there (a served notebook stepped to
+    its end showed an enabled Next that changed nothing); from "all steps" both lead somewhere."""
+    st = TraceStepper()
+    st.show(_trace())
+    assert not st.prev_button.disabled and not st.next_button.disabled
+    st.go(+1)
+    assert st.prev_button.disabled and not st.next_button.disabled
+    st.go(+1)
+    assert not st.prev_button.disabled and st.next_button.disabled
+    st.show(Trace(""))
+    assert st.prev_button.disabled and st.next_button.disabled
