@@ -282,6 +282,13 @@ def common_tangents(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarra
     """
     if not FAST_PATH:
         return _common_tangents_loop(f, g)
+    n, c, valid = _tangent_blocks(f, g)
+    return n[valid], c[valid]
+
+
+def _tangent_blocks(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The four blocks of :func:`common_tangents` before masking: normals ``(4, n, 2)``, offsets ``(4, n)`` and the
+    mask ``(4, n)`` of the lines that exist (shared by :func:`common_tangents` and :func:`_first_stage_batch`)."""
     d = g[:, :2] - f[:, :2]
     dd = np.einsum("ij,ij->i", d, d)
     ok = dd > 1e-24
@@ -296,7 +303,7 @@ def common_tangents(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarra
     with np.errstate(invalid="ignore", divide="ignore"):
         n = (dr[..., None] * d + (_H * root)[..., None] * perp) / np.where(ok, dd, 1.0)[:, None]
     c = fr - (n[..., 0] * f[:, 0] + n[..., 1] * f[:, 1])
-    return n[valid], c[valid]
+    return n, c, valid
 
 
 _S2 = np.array([1.0, 1.0, -1.0, -1.0])[:, None]
@@ -768,21 +775,7 @@ def _first_stage_batch(pairs: Sequence[tuple[Disc, Disc]], keys: Sequence) -> di
         return {}
     f = np.array([(a.x, a.y, a.r) for a, _ in pairs], dtype=float)
     g = np.array([(b.x, b.y, b.r) for _, b in pairs], dtype=float)
-    # common_tangents, keeping the (4, n) blocks and their mask
-    d = g[:, :2] - f[:, :2]
-    dd = np.einsum("ij,ij->i", d, d)
-    ok = dd > 1e-24
-    perp = np.stack([-d[:, 1], d[:, 0]], axis=1)
-    fr, gr = f[:, 2], g[:, 2]
-    dr = _S2 * gr - fr
-    disc = dd - dr * dr
-    valid = ok & (disc >= -1e-18)
-    valid[2:] &= (gr > 0) & (fr > 0)
-    root = np.sqrt(np.clip(disc, 0.0, None))
-    valid[1::2] &= ~((fr == 0) & (gr == 0)) & (root[1::2] > 0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        n = (dr[..., None] * d + (_H * root)[..., None] * perp) / np.where(ok, dd, 1.0)[:, None]
-    c = fr - (n[..., 0] * f[:, 0] + n[..., 1] * f[:, 1])
+    n, c, valid = _tangent_blocks(f, g)   # common_tangents, keeping the (4, n) blocks and their mask
     # every pair's lines in its own order: the centre line, then its valid tangents block by block
     m = len(pairs)
     lines_n = np.zeros((m, 5, 2))
