@@ -134,19 +134,39 @@ class Session:
         return {v["state"].get("description", ""): k for k, v in self.state.items()
                 if v.get("model_name") == "ButtonModel"}
 
+    def dropdowns(self) -> dict[tuple[str, ...], str]:
+        """``{option labels: model id}`` of the page's dropdowns."""
+        return {tuple(v["state"].get("_options_labels", ())): k for k, v in self.state.items()
+                if v.get("model_name") == "DropdownModel"}
+
+    @staticmethod
+    def select_message(model_id: str, index: int) -> dict:
+        """The ``PATCH-DOC`` content of picking option ``index`` of the dropdown ``model_id`` (what the browser
+        sends: an ipywidgets ``update`` of its ``index``)."""
+        msg = {"header": {"msg_id": uuid.uuid4().hex, "msg_type": "comm_msg", "username": "load-test",
+                          "session": uuid.uuid4().hex, "date": "2026-01-01T00:00:00Z", "version": "5.3"},
+               "parent_header": {}, "metadata": {}, "channel": "shell",
+               "content": {"comm_id": model_id, "data": {"method": "update", "state": {"index": index},
+                                                          "buffer_paths": []}}}
+        return {"events": [{"kind": "MessageSent", "msg_type": "ipywidgets_bokeh", "msg_data": json.dumps(msg)}]}
+
+    @staticmethod
+    def click_message(model_id: str) -> dict:
+        """The ``PATCH-DOC`` content of a click on the button ``model_id`` (what the browser sends)."""
+        msg = {"header": {"msg_id": uuid.uuid4().hex, "msg_type": "comm_msg", "username": "load-test",
+                          "session": uuid.uuid4().hex, "date": "2026-01-01T00:00:00Z", "version": "5.3"},
+               "parent_header": {}, "metadata": {}, "channel": "shell",
+               "content": {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}}}
+        return {"events": [{"kind": "MessageSent", "msg_type": "ipywidgets_bokeh", "msg_data": json.dumps(msg)}]}
+
     async def click(self, model_id: str, timeout: float = 60, quiet: float = 0.15) -> float:
         """Click the button ``model_id``; returns the seconds until the server's first update of another widget.
 
         Raises:
             TimeoutError: no update within ``timeout`` seconds.
         """
-        msg = {"header": {"msg_id": uuid.uuid4().hex, "msg_type": "comm_msg", "username": "load-test",
-                          "session": uuid.uuid4().hex, "date": "2026-01-01T00:00:00Z", "version": "5.3"},
-               "parent_header": {}, "metadata": {}, "channel": "shell",
-               "content": {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}}}
         t = time.perf_counter()
-        await self._send("PATCH-DOC", {"events": [{"kind": "MessageSent", "msg_type": "ipywidgets_bokeh",
-                                                   "msg_data": json.dumps(msg)}]})
+        await self._send("PATCH-DOC", self.click_message(model_id))
         answered = None
         end = t + timeout
         while answered is None:

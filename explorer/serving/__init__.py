@@ -28,7 +28,8 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
 
 Not patches: :mod:`~explorer.serving.pane` (``served_pane``, the pane every served widget tree goes in),
 :mod:`~explorer.serving.notebook` (``notebook_app``, the first cell of every notebook: served notebooks work),
-:mod:`~explorer.serving.url_state` (the page's state in its URL), :mod:`~explorer.serving.phone` (the viewport meta and the
+:mod:`~explorer.serving.url_state` (the page's state in its URL), :mod:`~explorer.serving.offload` (heavy page work
+on a worker thread, drawn back under the session's lock), :mod:`~explorer.serving.phone` (the viewport meta and the
 phone stylesheet), :mod:`~explorer.serving.static_dir` (the
 ``--static-dir`` the widget JavaScript is laid out in: new, empty or explorer-made only),
 :mod:`~explorer.serving.origins` (the websocket origins, IPv6 addresses in brackets), :mod:`~explorer.serving.session_receive` (the
@@ -66,6 +67,7 @@ _NAMES = {
     "origins": ("origin_host", "websocket_origins"),
     "phone": ("VIEWPORT_META", "PAGE_TEMPLATE", "PHONE_CSS", "PHONE_MAX_WIDTH", "MIN_TEXT_PX", "MIN_TARGET_PX",
               "phone_page"),
+    "offload": ("EXECUTOR", "SessionOffloader", "session_offloader", "find_offloadable"),
     "pane": ("served_pane", "attach_session", "find_redraws", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),
     "url_state": ("has_url_state", "query_value", "URL_WRITER_JS", "url_write_value", "url_state_error_text",
                   "url_state_sync"),

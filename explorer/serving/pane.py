@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .binary_messages import accept_binary_widget_messages
+from .offload import find_offloadable, session_offloader
 from .phone import phone_page
 from .shared_styles import share_style_models
 from .widget_js import local_js_pane
@@ -30,7 +31,8 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
 
     Args:
         widget: any ipywidget (e.g. a composite ``VBox``); a widget with ``set_scheduler(schedule)`` is given a
-            ``schedule(callback, delay_ms)`` that runs work in the session's timeout callbacks.
+            ``schedule(callback, delay_ms)`` that runs work in the session's timeout callbacks; every widget of the
+            tree with ``set_offloader(offload)`` is given a :class:`~explorer.serving.offload.SessionOffloader`.
         redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
         kwargs: passed to the pane (``sizing_mode``, ``margin``...).
 
@@ -94,6 +96,11 @@ def attach_session(widget, redraw: Callable[[], None] | None = None) -> None:
                 pass
 
         widget.set_scheduler(schedule)
+    if doc is not None:
+        # heavy computations (a crowded Line of Fire table) run on a worker thread, their answers drawn back under
+        # this session's document lock: other sessions' clicks are not held behind them (explorer.serving.offload)
+        for w in find_offloadable(widget):
+            w.set_offloader(session_offloader(doc))
     if doc is not None and redraw is not None:
         early = None
         if EARLY_REDRAW_MS:

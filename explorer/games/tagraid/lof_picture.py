@@ -64,7 +64,9 @@ def short_verdict(v: TargetVerdict) -> str:
     labels = [br.obstacle for br in v.blocked_rays] or list(v.lof.blocked_by)
     if not labels:
         return "blocked"
-    first = max(set(labels), key=labels.count)
+    # the obstacle most rays hit; between equally frequent ones, the first listed (a set here made the words depend
+    # on the process's string hashing: "blocked by Stoorworm" in one run, "blocked: no tile" in the next)
+    first = max(labels, key=labels.count)
     kind, _, ident = first.partition(":")
     return {"scenery": f"blocked by {ident}", "model": f"blocked by {ident}", "hex": "blocked: no tile"}.get(
         kind, "blocked: board edge")
@@ -224,8 +226,12 @@ class LofSnapshot:
 
         def overlaps(cands: np.ndarray) -> np.ndarray:
             """The overlap area of each candidate box (rows ``x0, y0, x1, y1``) with every box to avoid: one
-            vectorised pass for all the spots of a label (the same sums as one candidate at a time)."""
+            vectorised pass for all the spots of a label (the same sums as one candidate at a time). Only the boxes
+            that reach into the candidates' bounding box can overlap one: the others are dropped first (on a crowded
+            table most of the thousands of line dots are far from the label)."""
             both = avoid[:n_avoid]
+            lo, hi = cands.min(axis=0), cands.max(axis=0)
+            both = both[(both[:, 0] < hi[2]) & (both[:, 2] > lo[0]) & (both[:, 1] < hi[3]) & (both[:, 3] > lo[1])]
             w = np.clip(np.minimum(cands[:, None, 2], both[None, :, 2]) - np.maximum(cands[:, None, 0],
                                                                                     both[None, :, 0]), 0, None)
             h = np.clip(np.minimum(cands[:, None, 3], both[None, :, 3]) - np.maximum(cands[:, None, 1],

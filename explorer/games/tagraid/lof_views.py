@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import html
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -110,6 +111,10 @@ def _parse_mod(text: str, field_name: str) -> int | None:
 
 _SHARED_CACHE: LofAnalysisCache | None = None
 
+CACHE_LOCK = threading.RLock()
+"""Held around every use of an explorer's analysis cache: a served page computes on a worker thread
+(:meth:`LofExplorer.set_offloader`) while the event loop may use the same cache (a Face to Face link)."""
+
 SHARED_CACHE_ENTRIES = 20_000
 """Entries kept by :func:`shared_analysis_cache` (least recently used dropped): a bound on a server's memory."""
 
@@ -117,7 +122,7 @@ SHARED_CACHE_ENTRIES = 20_000
 def shared_analysis_cache() -> LofAnalysisCache:
     """The process-wide Line of Fire analysis cache every :class:`LofExplorer` uses by default: every browser session
     of the app opens the same default table, so all but the first start from computed verdicts. Results are shared
-    values (never mutated); Panel runs every session's callbacks on one event loop."""
+    values (never mutated); every use holds :data:`CACHE_LOCK` (served pages compute on a worker thread)."""
     global _SHARED_CACHE
     if _SHARED_CACHE is None:
         _SHARED_CACHE = LofAnalysisCache(max_entries=SHARED_CACHE_ENTRIES)
@@ -151,6 +156,7 @@ class LofExplorer(W.HBox):
         # where work that need not delay the redrawn board goes (set_scheduler): the link/file state and the
         # Face to Face link, after a short pause
         self._schedule = None
+        self._offload = None   # where the Line of Fire computation runs (set_offloader); None: at once
         self._pending_state = False
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
@@ -379,8 +385,10 @@ class LofExplorer(W.HBox):
 
         if not self.targets:
             return None
-        return board_roll(self.table, self.shooter, self.targets, rulings=self.rulings.copy(), weapon=self.weapon,
-                          threat=self.threat, calibration=self.calibration, cache=self.analysis_cache)
+        with CACHE_LOCK:
+            return board_roll(self.table, self.shooter, self.targets, rulings=self.rulings.copy(),
+                              weapon=self.weapon, threat=self.threat, calibration=self.calibration,
+                              cache=self.analysis_cache)
 
     def face_to_face_state(self) -> dict | None:
         """The Face to Face page's link state for :meth:`face_to_face_roll` (its document plus the board facts), or
@@ -713,17 +721,35 @@ class LofExplorer(W.HBox):
 
     def update(self) -> None:
         """The verdicts of the shooter (only the pairs whose state changed are recomputed, see
-        :class:`~.lof_analysis.LofAnalysisCache`), then redraw the pieces and overlays."""
-        try:
-            if self.analysis_cache is None:
-                self.verdicts = _reference_analyse(self.table, self.shooter, self.rulings, self.calibration,
-                                                   self.weapon, self.threat)
-            else:
-                self.verdicts = self.analysis_cache.analyse(self.table, self.shooter, self.rulings,
-                                                            self.calibration, self.weapon, self.threat)
-        except ScenarioError as e:
-            self._say(str(e))
-            self.verdicts = []
+        :class:`~.lof_analysis.LofAnalysisCache`), then redraw the pieces and overlays.
+
+        The computation reads only immutable values taken now (the table, a copy of the rulings, the settings), so a
+        served page runs it off the event loop (:meth:`set_offloader`) and draws the answer when it is back; without
+        an offloader (notebooks, tests) it runs at once."""
+        table, shooter, rulings = self.table, self.shooter, self.rulings.copy()
+        calibration, weapon, threat, cache = self.calibration, self.weapon, self.threat, self.analysis_cache
+
+        def compute():
+            try:
+                if cache is None:
+                    return _reference_analyse(table, shooter, rulings, calibration, weapon, threat)
+                with CACHE_LOCK:
+                    return cache.analyse(table, shooter, rulings, calibration, weapon, threat)
+            except ScenarioError as e:   # shown beside the board when the answer is drawn
+                return e
+
+        if self._offload is None:
+            self._show_verdicts(compute())
+        else:
+            self.board_view.set_pieces(model_pieces(self.models.values(), self.table))  # the Model moves now
+            self._offload(compute, self._show_verdicts)
+
+    def _show_verdicts(self, verdicts) -> None:
+        """Draw the answer of :meth:`update` (a list of verdicts, or the ScenarioError the computation raised)."""
+        if isinstance(verdicts, ScenarioError):
+            self._say(str(verdicts))
+            verdicts = []
+        self.verdicts = verdicts
         self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter)
         keep = self.ruler_pick.value
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
@@ -734,6 +760,14 @@ class LofExplorer(W.HBox):
                 self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
         self._draw()
         self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
+
+    def set_offloader(self, offload) -> None:
+        """Run the Line of Fire computation through ``offload(compute, apply)``: ``compute()`` may run on another
+        thread (it touches no widget), ``apply(result)`` must run where the widgets live (the served session's
+        document lock). The Panel app passes :func:`explorer.serving.offload.session_offloader`, which keeps the
+        event loop free for other sessions' clicks while a crowded table is analysed and applies only the latest
+        answer after a run of changes (a drag). Without one everything happens at once."""
+        self._offload = offload
 
     def _draw(self) -> None:
         self.board_view.set_pieces(model_pieces(self.models.values(), self.table))

@@ -1,0 +1,124 @@
+"""Heavy page work off the event loop: a served session's widget computes on a worker thread and draws the answer
+back under its document lock (issue "Hardening, round two", item 7: a slow interaction never blocks other sessions'
+clicks in the same process for more than its own duration).
+
+Not a patch of Panel: public Bokeh API only (``Document.add_next_tick_callback``). Every session of a process runs
+its callbacks on one Tornado event loop; a widget callback that computes for 300 ms on a crowded Line of Fire table
+holds that loop, so every other session's click waits behind it. A widget that offers ``set_offloader(offload)``
+(the Line of Fire page, :meth:`explorer.games.tagraid.lof_views.LofExplorer.set_offloader`) splits its work into a
+``compute()`` that reads only immutable values and touches no widget, and an ``apply(result)`` that draws. Here:
+
+* ``compute`` runs on :data:`EXECUTOR` (one worker thread per process: the computations share caches that are
+  guarded by their own locks, and one worker keeps a burst of sessions from taking both cores from the loop); while
+  it runs, the loop answers other sessions (the worker releases the GIL in shapely/numpy calls and every switch
+  interval in Python code);
+* ``apply`` runs on the loop through ``doc.add_next_tick_callback``, i.e. under the session's document lock, like
+  any widget callback, so the widgets' messages go out as usual;
+* per widget only the LATEST request is applied: a request made while one is computing waits, and a newer one
+  replaces it (a drag's intermediate positions are skipped, never drawn late over the final one);
+* a ``compute`` that raises is logged and its ``apply`` is skipped (a widget returns its refusals as values); a
+  session that ended meanwhile gets nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="explorer-compute")
+"""The worker that runs every offloaded computation of this process."""
+
+_log = logging.getLogger(__name__)
+
+
+class SessionOffloader:
+    """``offload(compute, apply)`` for one widget of one served session (see the module docstring).
+
+    Args:
+        doc: the session's Bokeh ``Document`` (its ``add_next_tick_callback`` brings results back to the loop).
+        executor: where ``compute`` runs (default :data:`EXECUTOR`).
+
+    Attributes:
+        applied, superseded: how many answers were drawn and how many were skipped because a newer request came
+            (for tests and the load benchmark).
+    """
+
+    def __init__(self, doc, executor: ThreadPoolExecutor | None = None):
+        self.doc = doc
+        self.executor = executor or EXECUTOR
+        self._waiting: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
+        self._running = False
+        self.applied = 0
+        self.superseded = 0
+
+    def __call__(self, compute: Callable[[], Any], apply: Callable[[Any], None]) -> None:
+        """Compute off the loop, then apply on it (called on the loop, from a widget callback)."""
+        if self._waiting is not None:
+            self.superseded += 1
+        self._waiting = (compute, apply)
+        if not self._running:
+            self._start()
+
+    def _start(self) -> None:
+        compute, apply = self._waiting
+        self._waiting = None
+        self._running = True
+        try:
+            fut = self.executor.submit(compute)
+        except RuntimeError:   # the executor is shut down (the process is ending): compute here
+            fut = Future()
+            try:
+                fut.set_result(compute())
+            except Exception as e:   # noqa: BLE001 - logged in _done like a worker's failure
+                fut.set_exception(e)
+        fut.add_done_callback(lambda f: self._back(f, apply))
+
+    def _back(self, fut: Future, apply: Callable[[Any], None]) -> None:
+        """On the worker thread: hand the answer to the session's loop."""
+        try:
+            self.doc.add_next_tick_callback(lambda: self._done(fut, apply))
+        except Exception:   # the session ended meanwhile: nothing to draw on
+            self._running = False
+
+    def _done(self, fut: Future, apply: Callable[[Any], None]) -> None:
+        """On the loop, under the document lock: apply the answer unless a newer request is waiting."""
+        self._running = False
+        if self._waiting is not None:   # a newer request came while this one computed: it decides what is drawn
+            self.superseded += 1
+            self._start()
+            return
+        exc = fut.exception()
+        if exc is not None:
+            _log.error("offloaded widget computation failed", exc_info=exc)
+            return
+        try:
+            apply(fut.result())
+            self.applied += 1
+        except Exception:   # logged, never raised into Bokeh's loop
+            _log.exception("drawing an offloaded widget computation failed")
+
+
+def session_offloader(doc) -> SessionOffloader:
+    """A :class:`SessionOffloader` for a widget of the served session whose document is ``doc``."""
+    return SessionOffloader(doc)
+
+
+def find_offloadable(widget) -> list:
+    """The widgets of ``widget``'s tree (itself, then its ``children``, depth first; at most 50) that offer
+    ``set_offloader``."""
+    found: list = []
+    seen: set[int] = set()
+    stack = [widget]
+    while stack and len(seen) < 5_000 and len(found) < 50:
+        w = stack.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        if callable(getattr(w, "set_offloader", None)):
+            found.append(w)
+        children = getattr(w, "children", None)
+        if isinstance(children, (list, tuple)):
+            stack.extend(reversed(children))
+    return found
