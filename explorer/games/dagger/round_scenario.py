@@ -1043,15 +1043,22 @@ def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | Non
     return frames + list(play(frames[-1].state, SETUP_BOARD, ctx)), start, ctx
 
 
-def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None, *,
+                dealt: tuple[str, ...] | None = None
                 ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
     """Play the file's rounds (after Setup, when the file has a ``[setup]``: :func:`_begin`): each round's
     :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
     (:func:`.nemesis.play_phase`, its frames carried into the round's state), then :data:`END_OF_ROUND`; stops at a
     loss, a win or a refused choice. Returns ``(frames, refusal or None, initial state, context)``; going back in
-    time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls)."""
+    time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls).
+
+    ``dealt``: for a file with ``[setup]``, the event deck's order (card names, top first) to play the rounds on
+    instead of the one Setup dealt (the forecast over Setup's deals, :func:`.forecast.planned_forecast`)."""
     frames, start, ctx = _begin(sc, rulings, seed)
     state = frames[-1].state if frames else start
+    if dealt is not None and frames:
+        cards = {c.name: c for c in start.game.event_deck}
+        state = replace(state, game=state.game.evolve(event_deck=tuple(cards[n] for n in dealt)))
     for _ in sc.rounds:
         got, refusal = play_until_refused(state, HERO_PHASE, ctx, stop=_over)
         frames += got
@@ -1071,6 +1078,13 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
         frames += got
         state = got[-1].state
     return tuple(frames), None, start, ctx
+
+
+def dealt_board(sc: RoundScenario, rulings: Mapping[str, str] | None = None) -> GameState:
+    """The game a round file's rounds start from: after Setup when it has a ``[setup]`` (the board Setup deals from
+    its seed), else the file's board."""
+    frames, start, _ctx = _begin(sc, rulings, None)
+    return (frames[-1].state if frames else start).game
 
 
 def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
