@@ -173,8 +173,9 @@ class RoundStepperView(SliderSteps, W.VBox):
                                                          grid_gap="16px"))
         side = W.VBox([self.focus, *extra, self.message, rulings_panel(self.rulings_box), steps],
                       layout=W.Layout(min_width="340px", max_width="680px", flex="1 1 380px"))
-        left = W.VBox([self.map, self.about], layout=W.Layout(flex="0 1 auto"))
-        main = W.HBox([left, side] if map_first else [side, left],
+        left = W.VBox([self.map], layout=W.Layout(flex="0 1 auto"))
+        # the scenario's title and description last: on a phone the focused step comes right after the map
+        main = W.HBox([left, side, self.about] if map_first else [side, left, self.about],
                       layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))
         super().__init__([top, files, self.note, main])
         self.add_class(f"{self.css}-round")
