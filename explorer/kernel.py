@@ -54,7 +54,7 @@ from explorer.trace import Facts, RuleRef, Step, Trace
 
 __all__ = ["Context", "Each", "Outcome", "Facts", "Frame", "Rejection", "RuleRef", "RuleViolation", "Sequence", "Step",
            "StepFn", "Trace", "is_frozen_state", "play", "play_until_refused", "run", "steps_of", "trace_of",
-           "step_functions"]
+           "step_functions", "StepShown", "steps_shown"]
 
 S = TypeVar("S")
 C = TypeVar("C", bound="Context")
@@ -179,6 +179,50 @@ def run(initial: S, sequence: Sequence, ctx: Any, *, stop: Callable[[S], bool] |
 def steps_of(frames: Iterable[Frame[Any]]) -> tuple[Step, ...]:
     """Every step of ``frames``, in order."""
     return tuple(s for f in frames for s in f.steps)
+
+
+@dataclass(frozen=True)
+class StepShown:
+    """Which state a step-through shows at one cited step (:func:`steps_shown`).
+
+    Attributes:
+        step: the cited step; ``frame``: the index of the frame that cites it; ``last``: the step number (from 1,
+            over all frames) of that frame's last step.
+        shown: the index of the frame whose state is shown (``-1``: the state before the first frame).
+        settled: ``True`` when that state is the one right after this step (the frame's last step); ``False`` for a
+            step before its frame's last: the state is the one the frame found (its changes show at ``last``).
+    """
+
+    step: Step
+    frame: int
+    shown: int
+    settled: bool
+    last: int
+
+    def note(self, frame_name: str) -> str:
+        """What the shown state is, in words: ``""`` when it is the state after the step, else ``"the state as
+        <frame_name> found it: its changes show at step <last>"``."""
+        if self.settled:
+            return ""
+        return f"the state as {frame_name} found it: its changes show at step {self.last}"
+
+
+def steps_shown(frames: _Seq[Frame[Any]]) -> tuple[StepShown, ...]:
+    """One :class:`StepShown` per cited step of ``frames``, in order: the one rule every step-through follows.
+
+    A frame has one state, the one after its last step. A frame's last step shows that state (the state after the
+    step); a step before it shows the state the frame found (the previous frame's, ``-1`` before the first frame),
+    never what a later step of the same frame does, and says so (:meth:`StepShown.note`).
+    """
+    out: list[StepShown] = []
+    n = 0
+    for i, f in enumerate(frames):
+        last = n + len(f.steps)
+        for j, s in enumerate(f.steps):
+            done = j == len(f.steps) - 1
+            out.append(StepShown(s, i, i if done else i - 1, done, last))
+        n = last
+    return tuple(out)
 
 
 def trace_of(title: str, frames: Iterable[Frame[Any]], rulings: Mapping[str, str] | None = None,

@@ -171,7 +171,8 @@ def test_strategy_pool_opens_a_scenario_from_its_address(browser, app_url):
 
 def test_round_page_steps_through_a_round_and_the_map_follows(browser, app_url):
     """``/masseffect-round?scenario=me-round-2``: Next moves one cited step (the step title is the trace's), and
-    stepping into Shepard's turn moves his disc on the map (the SVG changes) and shows the Strategy Pool's dice."""
+    stepping to the last step of Shepard's turn moves his disc on the map (the SVG changes) and shows the Strategy
+    Pool's dice; a step before it says it shows the board as the turn found it."""
     from explorer.games import get_game
     from explorer.games.masseffect.round_view import round_positions
 
@@ -182,15 +183,18 @@ def test_round_page_steps_through_a_round_and_the_map_follows(browser, app_url):
     wait_until(lambda: focus.count() and pos[0].step.title in focus.inner_text(), timeout=90, what="step 1")
     svg = page.locator(".me-round-map svg").first.inner_html()
     nxt = page.get_by_role("button", name="Next ▶")
-    for i in range(1, 21):
+    moved = next(i for i, p in enumerate(pos) if p.frame_name == "Turn 1" and p.settled)   # the turn's last step
+    for i in range(1, moved + 1):
         nxt.click()
         wait_until(lambda: f"STEP {i + 1} OF {len(pos)}" in focus.inner_text().upper(), timeout=30,
                    what=f"step {i + 1}")
-    assert pos[20].step.title in focus.inner_text()
+    assert pos[moved].step.title in focus.inner_text() and pos[moved].moved
     assert page.locator(".me-round-map svg").first.inner_html() != svg
-    assert page.locator(".me-die").count() == len(pos[20].dice)
+    assert page.locator(".me-die").count() == len(pos[moved].dice)
     page.get_by_role("button", name="◀ Prev").click()
-    wait_until(lambda: f"STEP 20 OF {len(pos)}" in focus.inner_text().upper(), timeout=30, what="step 20")
+    wait_until(lambda: f"STEP {moved} OF {len(pos)}" in focus.inner_text().upper(), timeout=30,
+               what=f"step {moved}")
+    assert "Shown: the state as Turn 1 found it" in focus.inner_text()
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-round.png"), full_page=False)
     page.close()

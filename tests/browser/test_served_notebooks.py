@@ -24,6 +24,10 @@ CLICK_FIRST = ("Next ▶", "◀ Prev", "+")
 """The interaction: the first of these buttons the page has enabled (a stepper's Next, or Prev when a cell stepped it
 to its end, else a board's zoom in)."""
 
+NO_CANVAS = {"notebooks/dagger_round.ipynb", "tutorials/07_dagger_round.ipynb"}
+"""Notebooks whose widgets draw no canvas (the Round page's map is an SVG picture in an HTML widget): drawn when its
+focused step is shown."""
+
 IGNORED_FAILURES = ("/fonts/", "fonts.googleapis.com", "font-awesome", "fontawesome", "[object%20Module]")
 """Failed requests that are not the notebook's: fonts from public CDNs (icons; Lato for the editable template;
 ``notes/stack.md``, trap 7) and the ``/[object Module]`` request issue 23 lists among the page faults (item 4, not
@@ -83,8 +87,14 @@ def test_notebook_served_with_plain_panel_serve_draws_and_reacts(browser, notebo
         canvases = page.evaluate(SIGNATURE_JS)
         return canvases if canvases and all(c["colours"] > 2 for c in canvases) else None
 
-    canvases = wait_until(drawn, timeout=120, interval=1, what=f"every canvas of {notebook} drawn")
-    assert widget_js and all(u.startswith(notebooks_url + "/") for u in widget_js), widget_js   # from this server
+    if notebook in NO_CANVAS:
+        wait_until(lambda: page.locator("[class$='-focus'] svg, [class$='-map'] svg").count()
+                   and page.locator("[class$='-focus']").count(), timeout=120, interval=1,
+                   what=f"{notebook}: the focused step and the map drawn")
+        canvases = []
+    else:
+        canvases = wait_until(drawn, timeout=120, interval=1, what=f"every canvas of {notebook} drawn")
+        assert widget_js and all(u.startswith(notebooks_url + "/") for u in widget_js), widget_js   # this server
     before = ([c["hash"] for c in page.evaluate(SIGNATURE_JS)], _texts(page))
     button = next(b for lab in CLICK_FIRST for b in page.get_by_role("button", name=lab, exact=True).all()
                   if b.is_enabled())
@@ -94,7 +104,7 @@ def test_notebook_served_with_plain_panel_serve_draws_and_reacts(browser, notebo
                what=f"{notebook}: the page to change after clicking {label!r}")
     assert not errors, errors
     assert not [f for f in failed if not any(s in f for s in IGNORED_FAILURES)], failed
-    assert len(canvases) >= 1
+    assert len(canvases) >= 1 or notebook in NO_CANVAS
     page.close()
 
 

@@ -66,10 +66,10 @@ def test_a_step_never_shows_what_a_later_step_of_its_frame_does(name):
     for i, p in enumerate(pos):
         last = i + 1 == len(pos) or pos[i + 1].frame != p.frame
         assert p.settled == last
-        if not last and p.frame > 0:
+        if not last:                     # the previous frame's state (-1: the state before the first frame)
             assert p.shown == p.frame - 1 and "found it" in position_text(p, i + 1, len(pos))
         else:
-            assert p.shown == p.frame
+            assert p.shown == p.frame and not p.note
 
 
 def test_dg_team_up_step_9_shows_hero_a_where_the_turn_found_him():
@@ -131,7 +131,7 @@ def test_the_round_page_steps_through_the_frames():
     w.go(+9)
     assert w.position == 10 and "Hero A hits each enemy nearby for 2 damage" in w.focus.value
     # inside Hero A's turn: the sheets as the turn found them (the card still ready), and the page says so
-    assert "Fastball Special ready" in w.focus.value and "found them" in w.focus.value and "<svg" in w.map.value
+    assert "Fastball Special ready" in w.focus.value and "found it" in w.focus.value and "<svg" in w.map.value
     w.go(+100)
     assert w.position == 57 and w.next_button.disabled
     w.rulings_box["primed_ability_token"].value = "kept"                     # a replay; the note says so

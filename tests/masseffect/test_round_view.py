@@ -39,14 +39,14 @@ def test_one_position_per_cited_step_in_trace_order_and_a_replay_gives_the_same(
 
 @pytest.mark.parametrize("name", ROUND_NAMES)
 def test_every_position_keeps_the_sheets_and_the_pool_in_bounds(name):
-    """Shield and Hit Points stay within their trackers; the Strategy Pool only loses dice during a Round (12 at a
-    Round's Preparation Phase at most); the turn marker is on a Squadmate only in a Squadmate's turn."""
+    """Shield and Hit Points stay within their trackers; the Strategy Pool only loses dice between Preparation Phases
+    (12 at a Round's Preparation Phase at most); the turn marker is on a Squadmate only in a Squadmate's turn."""
     last = None
     for p in round_positions(scenario(name)):
         for q in p.squadmates:
             assert 0 <= q.shield_points <= q.shield_max and 0 <= q.hit_points <= q.hit_max, (name, p.step.title, q)
         assert 0 <= p.pool <= 12
-        if last is not None and last.round == p.round:
+        if last is not None and last.round == p.round and "Preparation Phase" not in p.frame_name:
             assert p.pool <= last.pool, (name, p.step.title)
         due = [q.name for q in p.squadmates if q.to_play]
         assert len(due) == (1 if "Turn " in p.frame_name else 0), (p.frame_name, due)
@@ -63,7 +63,8 @@ def test_a_rolled_round_replays_to_the_same_positions_for_any_seed(seed):
 
 def test_the_positions_follow_the_round():
     pos = round_positions(scenario("me-round-1"))
-    first, last = pos[0], pos[-1]
+    first, last = [p for p in pos if p.frame_name == "Preparation Phase"][-1], pos[-1]
+    assert pos[0].note.startswith("the state as Preparation Phase found it") and not first.note
     assert first.frame_name == "Preparation Phase" and first.pool == 12
     assert {q.name: q.hazard_card for q in first.squadmates} == {"Shepard": "Husks advance", "Garrus": "Guardian fire",
                                                                 "Liara": "Reinforcements", "Tali": ""}
@@ -71,7 +72,7 @@ def test_the_positions_follow_the_round():
     assert last.frame_name == "End Phase" and last.deck == 1 and len(last.discard) == 3
     assert [q.name for q in last.squadmates if q.on_point] == ["Liara"]
     assert "Husk A" in last.returned_to_bag and "Husk A" not in {e.name for e in last.enemies}
-    turn1 = next(p for p in pos if p.frame_name == "Turn 1")             # what the turn moved, from its start
+    turn1 = [p for p in pos if p.frame_name == "Turn 1"][-1]           # what the turn moved, from its start
     assert ("Shepard", "0,0", "0,-2") in turn1.moved and ("Husk A", "3,0", "") in turn1.moved
     assert first.moved == () and all(a != b for _, a, b in turn1.moved)
     other = round_positions(scenario("me-round-1"), {"on_point_direction": "next_in_turn_order"})[-1]
@@ -81,7 +82,7 @@ def test_the_positions_follow_the_round():
 def test_loot_and_inventory_at_a_position():
     pos = round_positions(scenario("me-round-loot"))
     assert len(pos[0].loot) == 2 and pos[0].inventory == ()
-    turn1 = next(i for i, p in enumerate(pos) if p.frame_name == "Turn 1")   # both tokens picked up, two used
+    turn1 = [i for i, p in enumerate(pos) if p.frame_name == "Turn 1"][-1]   # both tokens picked up, two used
     assert pos[turn1].loot == () and pos[turn1].inventory == ("grenade_cache",)
     assert "Loot on the map: none; Inventory: grenade_cache" in position_text(pos[turn1], turn1 + 1, len(pos))
     assert pos[-1].inventory == ()                                     # Garrus threw the Grenade Cache
@@ -124,9 +125,14 @@ def test_the_round_page_steps_with_next_and_prev_and_the_board_changes():
     assert "<svg" in board and "Preparation Phase" in w.focus.value
     w.next_button.click()
     assert w.position == 2 and not w.prev_button.disabled
-    w.go(+10)                                                           # into Shepard's turn: he has moved
-    assert w.position == 12 and w.map.value != board and "▶ Shepard" in w.focus.value
-    assert "Shepard 0,0 → 0,-2" in w.focus.value and "stroke-dasharray" in w.map.value
+    w.go(+10)                        # into Shepard's turn: the board as the turn found it, and the page says so
+    assert w.position == 12 and "▶ Shepard" in w.focus.value
+    last = w.positions[11].note.rsplit(" ", 1)[1]                       # the turn's last step
+    assert "Shown: the state as Turn 1 found it" in w.focus.value and "Shepard</b> on 0,0" in w.focus.value
+    w.slider.value = int(last)                                          # there he has moved
+    assert w.map.value != board and "Shepard 0,0 → 0,-2" in w.focus.value and "stroke-dasharray" in w.map.value
+    assert "Shown:" not in w.focus.value
+    w.slider.value = 12
     w.prev_button.click()
     assert w.position == 11
     w.go(+100)

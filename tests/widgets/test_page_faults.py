@@ -132,7 +132,8 @@ def test_strategy_pool_roll_again_with_every_face_typed_says_why_nothing_changed
 
 
 PICKER_PAGES = [("masseffect", "mission-map", "map"), ("masseffect", "enemy-activation", "scenario"),
-                ("galaxydefenders", "ai", "scenario"), ("dagger", "nemesis-phase", "scenario")]
+                ("galaxydefenders", "ai", "scenario"), ("dagger", "nemesis-phase", "scenario"),
+                ("masseffect", "round", "scenario"), ("dagger", "round", "scenario")]
 
 
 @pytest.mark.parametrize("game_id,slug,key", PICKER_PAGES)

@@ -45,7 +45,9 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
         _steps, _records, _start, after, _end, _ctx = play_hero(value, chosen)
         board, state = value.board, after
     elif kind == "round":
-        board, state = value.board, value.board.state
+        from .round_scenario import dealt_board
+
+        board, state = value.board, dealt_board(value, chosen)
     elif kind == "setup":
         raise ScenarioError("scenario", f"{scenario!r} is a setup scenario (no board to play a Nemesis Phase on)",
                             "a nemesis, hero or round scenario")

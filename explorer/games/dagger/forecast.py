@@ -59,6 +59,9 @@ class LossForecast:
     won: Fraction
     refused: Fraction = Fraction(0)
     planned: bool = False
+    dealt: bool = False
+    """The event deck is the one Setup deals (a ``round`` file with ``[setup]``): exact over Setup's deals of the
+    top cards (:func:`setup_deals`); ``draws`` counts the distinct top cards played."""
 
     def to_dict(self) -> dict:
         """JSON-friendly: probabilities as ``{"exact": "n/d", "float": x}``."""
@@ -67,7 +70,8 @@ class LossForecast:
         return {"p_loss": pr(self.p_loss), "exact": self.exact, "draws": self.draws, "phases": self.phases,
                 "reasons": {k: pr(v) for k, v in self.reasons.items()},
                 "threat": {str(k): pr(v) for k, v in sorted(self.threat.items())}, "won": pr(self.won)} | (
-                    {"planned": True, "refused": pr(self.refused)} if self.planned else {})
+                    {"planned": True, "refused": pr(self.refused)} if self.planned else {}) | (
+                    {"setup_dealt": True} if self.dealt else {})
 
 
 def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[str, str] | None = None, *,
@@ -117,6 +121,56 @@ def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[s
                         {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n))
 
 
+def setup_deals(standard: tuple[str, ...], nemesis: tuple[str, ...], top: int, per_pile: int = 3
+                ) -> dict[tuple[str, ...], Fraction]:
+    """The top ``top`` cards of the event deck Setup builds, with their exact probabilities: ``{(card, ...): p}``.
+
+    Setup (:mod:`.setup_scenario`): 9 of the ``standard`` events at random, 3 piles of ``per_pile`` with one
+    ``nemesis`` event shuffled into each, pile 1 on top. Drawn from the top, a pile's next card is its nemesis event
+    with probability 1 / (cards left in the pile) while that is not yet drawn, else a standard event uniform among
+    those not yet drawn (every 3-set and every order is equally likely).
+    """
+    size = per_pile + 1
+    out: dict[tuple[str, ...], Fraction] = {}
+
+    def go(prefix: tuple[str, ...], p: Fraction, used: frozenset[int], j: int) -> None:
+        if j == top:
+            out[prefix] = out.get(prefix, Fraction(0)) + p
+            return
+        pile, q = divmod(j, size)
+        nem = nemesis[pile]
+        drawn = nem in prefix[pile * size:]
+        rest = Fraction(1)
+        if not drawn:
+            first = Fraction(1, size - q)
+            go(prefix + (nem,), p * first, used, j + 1)
+            rest -= first
+        if rest:
+            pool = [i for i in range(len(standard)) if i not in used]
+            for i in pool:
+                go(prefix + (standard[i],), p * rest / len(pool), used | {i}, j + 1)
+
+    go((), Fraction(1), frozenset(), 0)
+    return out
+
+
+def _fill_deck(prefix: tuple[str, ...], standard: tuple[str, ...], nemesis: tuple[str, ...],
+               per_pile: int = 3) -> tuple[str, ...]:
+    """A whole Setup deck (every pile's nemesis event, ``per_pile`` standard events each) that starts with
+    ``prefix``: the cards below it in a fixed order (the forecast never draws them; only their number counts)."""
+    size = per_pile + 1
+    deck = list(prefix)
+    spare = [c for c in standard if c not in prefix]
+    for j in range(len(prefix), size * len(nemesis)):
+        pile, _q = divmod(j, size)
+        body = deck[pile * size:j]
+        if nemesis[pile] not in body and j == (pile + 1) * size - 1:
+            deck.append(nemesis[pile])
+        else:
+            deck.append(spare.pop(0))
+    return tuple(deck)
+
+
 def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = None, *,
                      max_exact: int = 5040) -> LossForecast:
     """P(the heroes lose by the end of round ``rounds``) for a ``round`` file (:class:`.round_scenario.RoundScenario`),
@@ -135,11 +189,10 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     if not 1 <= rounds <= min(len(sc.rounds), MAX_PHASES):
         raise ScenarioError("phases", f"{rounds!r} is out of range", f"1..{min(len(sc.rounds), MAX_PHASES)} (the rounds the file "
                             "plans)")
-    if getattr(sc, "setup", None) is not None:
-        raise ScenarioError("setup", "a round file that starts from Setup (its deck is dealt by the seed)",
-                            "a round file without [setup]: this forecast shuffles a given deck", sc.board.source)
     chosen = {**sc.board.rulings, **(rulings or {})}
     make_rulings(chosen)
+    if getattr(sc, "setup", None) is not None:
+        return _setup_forecast(sc, rounds, chosen, max_exact)
     start = sc.board.state
     deck = start.event_deck
     k = min(rounds, len(deck))
@@ -163,6 +216,37 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     n = len(draws)
     return LossForecast(Fraction(lost, n), True, n, rounds, {r: Fraction(c, n) for r, c in reasons.most_common()},
                         {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n), Fraction(refused, n), True)
+
+
+def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int) -> LossForecast:
+    """:func:`planned_forecast` for a file with ``[setup]``: exact over the top ``rounds`` cards of the event deck
+    Setup deals (:func:`setup_deals`); the side mission deck and the 1st strike's spawns as Setup deals them from
+    the file's seed."""
+    from dataclasses import replace
+
+    from .round_scenario import play_rounds
+
+    su = sc.setup
+    deals = setup_deals(su.standard_events, su.nemesis_events, min(rounds, 3 * 4))
+    if len(deals) > max_exact:
+        raise ScenarioError("phases", f"{len(deals)} deals of the top {rounds} event cards are too many",
+                            f"at most {max_exact}")
+    one = replace(sc, rounds=sc.rounds[:rounds])
+    lost = won = refused = Fraction(0)
+    reasons: dict[str, Fraction] = {}
+    threat: dict[int, Fraction] = {}
+    for prefix, p in deals.items():
+        frames, refusal, first, _ctx = play_rounds(one, chosen, dealt=_fill_deck(prefix, su.standard_events,
+                                                                                  su.nemesis_events))
+        end = frames[-1].state.game if frames else first.game
+        refused += p if refusal is not None else 0
+        lost += p if end.lost else 0
+        won += p if end.won else 0
+        for r in end.lost:
+            reasons[r] = reasons.get(r, Fraction(0)) + p
+        threat[end.threat] = threat.get(end.threat, Fraction(0)) + p
+    return LossForecast(lost, True, len(deals), rounds, dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+                        threat, won, refused, True, True)
 
 
 def phases_words(first_round: int, phases: int) -> str:
@@ -189,6 +273,8 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     deck = len(start.event_deck)
     covered = min(k, deck) if deck else 0
     how = ("the event deck is empty" if not deck else
+           f"exact over the {plural(f.draws, 'Setup deal')} of the top {plural(covered, 'event card')}"
+           if f.exact and f.dealt else
            f"exact over the {plural(f.draws, 'ordered draw')} of the top {plural(covered, 'event card')}" if f.exact
            else f"estimated from {plural(f.draws, 'seeded shuffle')}")
     where = ("after the file's Hero Phase actions" if after_heroes else "at the start of the Hero Phase" if planned
@@ -196,7 +282,10 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     what = (f"by the end of round {r + k - 1}" if planned else f"in {phases_words(r, k)}")
     lines = [f"P(the heroes lose {what}) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
              "[Marvel D.A.G.G.E.R.: Winning and Losing]",
-             f"  from round {r} {where}: threat {start.threat}, {plural(deck, 'event card')} in the deck (order shuffled)"]
+             f"  from round {r} {where}: threat {start.threat}, {plural(deck, 'event card')} in the deck ("
+             + ("as Setup deals it: 9 standard events in 3 piles of 3, a nemesis event shuffled into each; the side "
+                "mission deck and the 1st strike's spawns as the file's seed deals them)" if f.dealt
+                else "order shuffled)")]
     lines += [f"  {reason}: {float(p):.4f}" for reason, p in f.reasons.items()]
     lines.append(f"  threat at the end of round {r + k - 1}: "
                  + ", ".join(f"{t}: {float(p):.3f}" for t, p in sorted(f.threat.items())))

@@ -844,6 +844,20 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
     return play(state, phase_sequence(start, stop), phase_ctx, stop=phase_over)
 
 
+def phase_parts(state: GameState, ctx: PhaseContext) -> tuple[PhaseContext, tuple[tuple[str, Sequence], ...]]:
+    """The whole Nemesis Phase (and End of Round) as :func:`play_phase` plays it from ``state``, cut before each
+    numbered step: ``(phase context, ((section, entries), ...))``, one part per :data:`STEP_SECTIONS` entry, in
+    order (the elimination deadline check is in the first). Playing the parts one after another with
+    :func:`explorer.kernel.play`, that context and ``stop=phase_over`` (no part after a stop) gives
+    :func:`play_phase`'s frames; between the parts a player may act (Additional Rules › Team-up Abilities: team-up
+    can be spent and team-up abilities used at any time)."""
+    phase_ctx = replace(ctx, prefix=f"Round {state.round} · ", showdown_at_start=state.showdown, start=SEC1)
+    seq = phase_sequence(SEC1, SEC_END)
+    where = [_section_index(e.name if isinstance(e, Each) else e[0]) for e in seq]
+    cuts = [0] + [where.index(k) for k in range(1, len(STEP_SECTIONS))] + [len(seq)]
+    return phase_ctx, tuple((sec, tuple(seq[cuts[k]:cuts[k + 1]])) for k, sec in enumerate(STEP_SECTIONS))
+
+
 def play_phases(state: GameState, ctx: PhaseContext, phases: int = 1, *, start: str = SEC1,
                 stop: str = SEC_END) -> list[Frame[GameState]]:
     """Play ``phases`` Nemesis Phases back to back (each followed by End of Round; the Hero Phases in between are

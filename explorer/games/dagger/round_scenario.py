@@ -51,6 +51,10 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     charge = "Gadget"              # optional, on a Rest: its charge successes go onto that exhausted card
     before = [{ hero = "Hero A", do = "ready_team_up" }]   # optional: done before the token, without one
                                    # (ready_team_up | use_team_up | ability = "<situational combo>")
+    [[rounds.nemesis]]             # optional: a team-up card readied or used during the round's Nemesis Phase
+    hero = "Hero A"
+    do = "use_team_up"             # ready_team_up | use_team_up
+    before = "3"                   # before Nemesis Phase step "1", "2", "3" or "end" (the End of Round)
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
 already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its
@@ -78,7 +82,7 @@ from explorer.trace import Step, Trace
 from . import hero_phase as HP
 from . import sections as S
 from .hero_scenario import ActionDetails, ActionModel, HeroScenario, resolve_action
-from .nemesis import PhaseContext, apply_effects, loss_gauges, play_phase
+from .nemesis import PhaseContext, apply_effects, loss_gauges, phase_over, phase_parts, play_phase
 from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                initial_state, parse_nemesis, phase_context)
 from .results import HeroAction, RoundOutcome, TurnRecord
@@ -134,6 +138,24 @@ class BeforeModel(Strict):
     ability: str = Field("", max_length=40)
 
 
+NEMESIS_STEPS: dict[str, str] = {"1": "1. Advance Threat", "2": "2. Check Nemesis Mission",
+                                  "3": "3. Resolve Event Cards", "end": "End of Round"}
+"""A ``[[rounds.nemesis]]`` entry's ``before``: the Nemesis Phase step (:data:`.nemesis.STEP_SECTIONS`) it is done
+before."""
+
+
+class NemesisTeamUpModel(Strict):
+    """One ``[[rounds.nemesis]]`` entry: a team-up card readied (``ready_team_up``, spending team-up) or used
+    (``use_team_up``: exhausted) during the Nemesis Phase, ``before`` one of its numbered steps (``"1"``, ``"2"``,
+    ``"3"``) or the End of Round (``"end"``). Additional Rules › Team-up Abilities: unless a card says otherwise,
+    team-up can be spent and team-up abilities used at any time, even to interrupt other game effects; the explorer
+    plays them between the phase's numbered steps."""
+
+    hero: str = Field(max_length=60)
+    do: Literal["ready_team_up", "use_team_up"]
+    before: Literal["1", "2", "3", "end"] = "1"
+
+
 class SupportModel(Strict):
     """One ``[[sheets.support]]`` entry: a stand-in support card (ready or exhausted; its charge value; its effect:
     dice added to one Fight, Defy or Rest)."""
@@ -176,6 +198,7 @@ class TurnModel(ActionDetails):
 
 class RoundModel(Strict):
     turns: list[TurnModel] = Field(default_factory=list, max_length=MAX_TURNS)
+    nemesis: list[NemesisTeamUpModel] = Field(default_factory=list, max_length=6)
 
 
 class SetupPartModel(Strict):
@@ -230,6 +253,12 @@ class RoundScenario:
     die: HP.DieTable
     dagger: tuple[tuple[str, tuple[Effect, ...]], ...]
     setup: SetupScenario | None = None
+    nemesis: tuple[tuple[NemesisTeamUpModel, ...], ...] = ()
+    """Per round, the team-up cards readied or used during its Nemesis Phase (``[[rounds.nemesis]]``)."""
+
+    def nemesis_team_ups(self, index: int) -> tuple[NemesisTeamUpModel, ...]:
+        """Round ``index``'s (from 0) ``[[rounds.nemesis]]`` entries."""
+        return self.nemesis[index] if index < len(self.nemesis) else ()
 
     @property
     def title(self) -> str:
@@ -303,6 +332,11 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         dagger.append((b, _effects(effs)))
     setup = None if part.setup is None else _setup_scenario(part.setup, board, source)
     rounds = tuple(tuple(r.turns) for r in part.rounds)
+    nemesis = tuple(tuple(r.nemesis) for r in part.rounds)
+    for r, entries in enumerate(nemesis):
+        for k, e in enumerate(entries):
+            if e.hero not in names:
+                raise ScenarioError(f"rounds[{r}].nemesis[{k}].hero", f"unknown hero {e.hero!r}", names, source)
     for r, turns in enumerate(rounds):
         for t, turn in enumerate(turns):
             if turn.hero not in names:
@@ -315,7 +349,8 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                 raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}",
                                     list(SLOT_NAMES + (DAGGER, ABILITY)),
                                     source)
-    return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger), setup)
+    return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger), setup,
+                         nemesis if any(nemesis) else ())
 
 
 def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> SetupScenario:
@@ -794,10 +829,20 @@ def _before(state: RoundState, ctx: RoundContext, number: int, k: int, b: Before
             raise refuse("hero", f"{b.hero} is not on the board", S.HERO_ABILITIES)
         g, steps, _ = _use_ability(state, ctx, b.hero, ab, lambda why, rule: refuse("ability", why, rule), "uses")
         return replace(state, game=g), steps
-    card = next((c for c in state.team_cards if c.hero == b.hero), None)
+    return _team_up(state, ctx, b.hero, b.do, refuse, sec)
+
+
+def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, sec: str
+             ) -> tuple[RoundState, list[Step]]:
+    """Additional Rules › Team-up Abilities: ``who`` readies its team-up card (``do = "ready_team_up"``: the track
+    goes down by the card's cost) or uses it (``"use_team_up"``: the stand-in effect, then it is exhausted); steps
+    filed under ``sec``. ``refuse(field, why, rule)`` makes the refusal raised."""
+    g = state.game
+    hero = next(h for h in g.heroes if h.name == who)
+    card = next((c for c in state.team_cards if c.hero == who), None)
     if card is None:
-        raise refuse("do", f"{b.hero} has no team-up card (sheets[].team_up)", S.TEAM_UP_ABILITIES)
-    if b.do == "ready_team_up":
+        raise refuse("do", f"{who} has no team-up card (sheets[].team_up)", S.TEAM_UP_ABILITIES)
+    if do == "ready_team_up":
         if card.ready:
             raise refuse("do", f"{card.name} is already ready", S.TEAM_UP_ABILITIES)
         if g.team_up < card.cost:
@@ -805,20 +850,20 @@ def _before(state: RoundState, ctx: RoundContext, number: int, k: int, b: Before
                          S.TEAM_UP_ABILITIES)
         g = g.evolve(team_up=g.team_up - card.cost)
         new = replace(card, ready=True)
-        steps = [Step(f"{b.hero} spends {card.cost} team-up to ready {card.name}: team-up → {g.team_up}",
+        steps = [Step(f"{who} spends {card.cost} team-up to ready {card.name}: team-up → {g.team_up}",
                       S.TEAM_UP_ABILITIES, "Team-up can be spent at any time; the card is flipped face up.",
-                      {"team_up": g.team_up, "card": card.name}, (b.hero,), sec)]
+                      {"team_up": g.team_up, "card": card.name}, (who,), sec)]
     else:
         if not card.ready:
             raise refuse("do", f"{card.name} is exhausted: ready it first (ready_team_up, {card.cost} team-up)",
                          S.TEAM_UP_ABILITIES)
         if hero.eliminated or not hero.space:
-            raise refuse("hero", f"{b.hero} is not on the board", S.TEAM_UP_ABILITIES)
+            raise refuse("hero", f"{who} is not on the board", S.TEAM_UP_ABILITIES)
         new = replace(card, ready=False)
-        steps = [Step(f"{b.hero} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
+        steps = [Step(f"{who} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
                       f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
-                      (b.hero,), sec)]
-        g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, b.hero, card.amount)
+                      (who,), sec)]
+        g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, who, card.amount)
         steps += [replace(x, section=sec) for x in more]
     cards = tuple(new if c is card else c for c in state.team_cards)
     return replace(state, game=g, team_cards=cards), steps
@@ -912,6 +957,58 @@ SETUP_BOARD: Sequence = (("Setup › the board", setup_board),)
 """After :data:`.setup_scenario.SETUP_SEQUENCE` (a ``round`` file with ``[setup]``): its result on the board."""
 
 
+def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """Additional Rules › Team-up Abilities, during the Nemesis Phase: the round's ``[[rounds.nemesis]]`` entries
+    done ``before`` its numbered step (a key of :data:`NEMESIS_STEPS`), in the file's order: a team-up card readied
+    (team-up spent) or used (exhausted; the stand-in effect: damage to each enemy nearby). Team-up can be spent and
+    team-up abilities used at any time, even to interrupt other game effects.
+
+    Raises:
+        RuleViolation: naming ``rounds[r].nemesis[k].<field>``: no team-up card, a card already ready or not
+            ready, too little team-up, a hero not on the board.
+    """
+    r = state.index
+    sec = f"Round {state.game.round} · Nemesis Phase, before {NEMESIS_STEPS[before]}"
+    steps: list[Step] = []
+    for k, e in enumerate(ctx.scenario.nemesis_team_ups(r)):
+        if e.before != before:
+            continue
+
+        def refuse(fld: str, why: str, rule, k=k) -> RuleViolation:
+            return RuleViolation(why, rule, field=f"rounds[{r}].nemesis[{k}].{fld}",
+                                 step=f"round {state.game.round}, Nemesis Phase before {NEMESIS_STEPS[before]}")
+
+        state, more = _team_up(state, ctx, e.hero, e.do, refuse, sec)
+        steps += more
+    return state, tuple(steps)
+
+
+def _nemesis_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[RoundState]], RuleViolation | None]:
+    """The Nemesis Phase and End of Round of the round ``state`` is in (:func:`.nemesis.play_phase`, its frames
+    carried into round states); with ``[[rounds.nemesis]]`` entries, played part by part
+    (:func:`.nemesis.phase_parts`) with :func:`nemesis_team_ups` before the parts they name (one frame each).
+    Returns the frames and the refusal (``None``: none)."""
+    if not ctx.scenario.nemesis_team_ups(state.index):
+        return [Frame(f.name, replace(state, game=f.state), f.steps) for f in play_phase(state.game, ctx.phase)], None
+    frames: list[Frame[RoundState]] = []
+    phase_ctx, parts = phase_parts(state.game, ctx.phase)
+    for (key, _name), (_sec, entries) in zip(NEMESIS_STEPS.items(), parts):
+        if any(e.before == key for e in ctx.scenario.nemesis_team_ups(state.index)):
+            try:
+                state, steps = nemesis_team_ups(state, ctx, key)
+            except RuleViolation as refusal:
+                return frames, refusal
+            frames.append(Frame(f"Nemesis Phase › team-up before {NEMESIS_STEPS[key]}", state, steps))
+            if _over(state):
+                break
+        got = play(state.game, entries, phase_ctx, stop=phase_over)
+        frames += [Frame(f.name, replace(state, game=f.state), f.steps) for f in got]
+        state = frames[-1].state if frames else state
+        if phase_over(state.game):
+            break
+    return frames, None
+
+
 def _over(state: RoundState) -> bool:
     return bool(state.game.lost or state.game.won)
 
@@ -946,15 +1043,22 @@ def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | Non
     return frames + list(play(frames[-1].state, SETUP_BOARD, ctx)), start, ctx
 
 
-def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
+def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None, *,
+                dealt: tuple[str, ...] | None = None
                 ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
     """Play the file's rounds (after Setup, when the file has a ``[setup]``: :func:`_begin`): each round's
     :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
     (:func:`.nemesis.play_phase`, its frames carried into the round's state), then :data:`END_OF_ROUND`; stops at a
     loss, a win or a refused choice. Returns ``(frames, refusal or None, initial state, context)``; going back in
-    time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls)."""
+    time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls).
+
+    ``dealt``: for a file with ``[setup]``, the event deck's order (card names, top first) to play the rounds on
+    instead of the one Setup dealt (the forecast over Setup's deals, :func:`.forecast.planned_forecast`)."""
     frames, start, ctx = _begin(sc, rulings, seed)
     state = frames[-1].state if frames else start
+    if dealt is not None and frames:
+        cards = {c.name: c for c in start.game.event_deck}
+        state = replace(state, game=state.game.evolve(event_deck=tuple(cards[n] for n in dealt)))
     for _ in sc.rounds:
         got, refusal = play_until_refused(state, HERO_PHASE, ctx, stop=_over)
         frames += got
@@ -963,8 +1067,10 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
         state = got[-1].state
         if _over(state):
             break
-        for f in play_phase(state.game, ctx.phase):
-            frames.append(Frame(f.name, replace(state, game=f.state), f.steps))
+        got, refusal = _nemesis_phase(state, ctx)
+        frames += got
+        if refusal is not None:
+            return tuple(frames), refusal, start, ctx
         state = frames[-1].state
         if _over(state):
             break
@@ -972,6 +1078,13 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
         frames += got
         state = got[-1].state
     return tuple(frames), None, start, ctx
+
+
+def dealt_board(sc: RoundScenario, rulings: Mapping[str, str] | None = None) -> GameState:
+    """The game a round file's rounds start from: after Setup when it has a ``[setup]`` (the board Setup deals from
+    its seed), else the file's board."""
+    frames, start, _ctx = _begin(sc, rulings, None)
+    return (frames[-1].state if frames else start).game
 
 
 def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None

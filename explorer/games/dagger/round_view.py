@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from explorer.kernel import steps_shown
 from explorer.text import plural
 from explorer.trace import Step
 
@@ -64,6 +65,9 @@ class RoundPosition:
     """The frame whose state the position shows (``frame`` at the frame's last step, the previous frame before)."""
     settled: bool = True
     """``False`` for a step before its frame's last: the frame's changes are shown at its last step."""
+    note: str = ""
+    """Which state is shown, in words, when it is not the state after the step
+    (:meth:`explorer.kernel.StepShown.note`)."""
 
 
 def hero_panels(sc: RoundScenario, state: RoundState) -> tuple[HeroPanel, ...]:
@@ -90,30 +94,30 @@ def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None,
     """One :class:`RoundPosition` per cited step of the scenario's play (:func:`.round_scenario.play_rounds`), in
     order; going back is reading an earlier position (the frames are replayed, never undone). A refused turn ends the
     positions (its "Not allowed" step is in the trace, not a frame)."""
-    return positions_from(sc, play_rounds(sc, rulings, seed)[0])
+    frames, _refusal, start, _ctx = play_rounds(sc, rulings, seed)
+    return positions_from(sc, frames, start)
 
 
-def positions_from(sc: RoundScenario, frames) -> list[RoundPosition]:
-    """:func:`round_positions` of frames already played (:func:`.round_scenario.play_rounds`).
+def positions_from(sc: RoundScenario, frames, start: RoundState) -> list[RoundPosition]:
+    """:func:`round_positions` of frames already played from ``start`` (:func:`.round_scenario.play_rounds`).
 
-    A frame (a hero's whole turn, say) cites several steps but has one state, the one after it: a step before the
-    frame's last shows the game as the frame found it (the previous frame's state), and only the frame's last step
-    shows what the frame changed — never a hero already where a later step of the same turn puts it.
-    ``RoundPosition.shown`` is the index of the frame whose state a position shows."""
+    What each step shows follows the one rule of :func:`explorer.kernel.steps_shown`: a frame (a hero's whole turn,
+    say) cites several steps but has one state, the one after it; its last step shows that state, a step before it
+    the game as the frame found it (the previous frame's state, ``start`` before the first frame) — never a hero
+    already where a later step of the same turn puts him. ``RoundPosition.shown`` is the index of the frame whose
+    state a position shows (``-1``: ``start``)."""
     out = []
-    for i, f in enumerate(frames):
-        for j, s in enumerate(f.steps):
-            last = j == len(f.steps) - 1
-            k = i if last or i == 0 else i - 1
-            st = frames[k].state
-            g = st.game
-            bases = tuple((p.slot.split(":", 1)[1], p.hero, p.token) for p in st.placed
-                          if p.slot.startswith(DAGGER + ":"))
-            in_setup = st.setup is not None and not any(fr.name == "Setup › the board" for fr in frames[:k + 1])
-            out.append(RoundPosition(s, i, f.name, g.round, hero_panels(sc, st), bases, g.threat, g.team_up,
-                                     tuple(sorted(g.overrun)), len(g.event_deck),
-                                     tuple(m.name if m else "" for m in g.side_slots), loss_gauges(g), in_setup,
-                                     shown=k, settled=last))
+    for at in steps_shown(frames):
+        k = at.shown
+        st = frames[k].state if k >= 0 else start
+        g = st.game
+        bases = tuple((p.slot.split(":", 1)[1], p.hero, p.token) for p in st.placed
+                      if p.slot.startswith(DAGGER + ":"))
+        in_setup = st.setup is not None and not any(fr.name == "Setup › the board" for fr in frames[:k + 1])
+        out.append(RoundPosition(at.step, at.frame, frames[at.frame].name, g.round, hero_panels(sc, st), bases,
+                                 g.threat, g.team_up, tuple(sorted(g.overrun)), len(g.event_deck),
+                                 tuple(m.name if m else "" for m in g.side_slots), loss_gauges(g), in_setup,
+                                 shown=k, settled=at.settled, note=at.note(frames[at.frame].name)))
     return out
 
 
@@ -126,8 +130,8 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
         lines.append(f"  {s.detail}")
     if pos.in_setup:
         lines.append("  (Setup: the board is dealt at its last step)")
-    if not pos.settled:
-        lines.append(f"  (as {pos.frame_name} found it: its changes show at its last step)")
+    if pos.note:
+        lines.append(f"  ({pos.note})")
     for h in pos.heroes:
         slots = ", ".join(f"{n} [{t or ' '}]" for n, t in h.slots)
         extra = [x for x in (("empowered" if h.empowered else ""), ("shattered" if h.shattered else ""),

@@ -49,6 +49,7 @@ from explorer.widgets.canvas import hold, own_canvas, reset_manager
 from explorer.widgets.icons import accordion
 from explorer.widgets.layout import browser_fix
 from explorer.widgets.picker_url import keep_in_url
+from explorer.widgets.round_stepper import SliderSteps, ruling_dropdowns, rulings_panel
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
@@ -459,7 +460,7 @@ def _box(text: str, cls: str = "", style: str = "") -> str:
     return f"<div class='{cls}' style='font-family:sans-serif;font-size:13px;line-height:1.35;{style}'>{text}</div>"
 
 
-class NemesisStepper(W.VBox):
+class NemesisStepper(SliderSteps, W.VBox):
     """Scenario picker, the world map on a canvas, the step bar, the focused step and what changed, the loss
     gauges, the player's choices and the ruling options (see the module docstring).
 
@@ -473,6 +474,8 @@ class NemesisStepper(W.VBox):
             "base_tie": {...}, "move_via": {...}, "respawn": {...}}``. selected: the clicked space or ``None``.
         redraws: how many times the canvas was redrawn (each redraw is one message).
     """
+
+    first_position = 0
 
     def __init__(self, scenario_id: str = DEFAULT_SCENARIO, game: Game | None = None):
         self.game = _game(game)
@@ -507,13 +510,7 @@ class NemesisStepper(W.VBox):
         self.forecast = W.HTML(layout=W.Layout(max_width="640px"))
         self.message = W.HTML()
         self.choices_box = W.VBox()
-        r = opts.rulings()
-        self.rulings_box = {o.key: W.Dropdown(options=list(o.readings), value=o.default, description=o.key,
-                                              tooltip=o.title, style={"description_width": "190px"},
-                                              layout=W.Layout(width="420px"))
-                            for o in r.options.values()}
-        for w in self.rulings_box.values():
-            w.observe(lambda _c: self._quiet or self.run(), names="value")
+        self.rulings_box = ruling_dropdowns(opts.rulings().options, lambda: self._quiet or self.run())
         self.showdown = W.Checkbox(value=False, description="Final Showdown", indent=False,
                                    tooltip="replay the phase as if the Final Showdown had begun (the scenario's "
                                            "showdown field): the Nemesis sheet's showdown side is in play",
@@ -524,8 +521,7 @@ class NemesisStepper(W.VBox):
         self.picker.observe(lambda c: self.load(c["new"]), names="value")
         bar = W.HBox([self.prev_button, self.next_button, self.slider, self.position_label],
                      layout=W.Layout(align_items="center", flex_flow="row wrap"))
-        rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
-                              layout=W.Layout(max_width="640px"))
+        rulings = rulings_panel(self.rulings_box, "640px")
         steps = accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="640px"))
         self.steps_panel = steps.accordion
         steps.accordion.observe(lambda _c: self._fill_trace_list(), names="selected_index")
@@ -608,26 +604,12 @@ class NemesisStepper(W.VBox):
         self.forecast.value = forecast_html(sc, start, self.rulings())
         self.trace = trace_of(self.scenario.title, frames, ctx.rulings.consulted)
         self._build_choices()
-        self._quiet = True
-        try:
-            self.slider.max = len(self.positions)
-            self.slider.value = min(pos, len(self.positions))
-        finally:
-            self._quiet = False
-        self.show(self.slider.value)
+        self._set_steps(pos)
 
     # -- stepping ----------------------------------------------------------------------------------------------------
-    @property
-    def position(self) -> int:
-        return self.slider.value
-
     def state_at(self, position: int) -> GameState:
         """The state at ``position`` (0: before the first step)."""
         return self.start if position == 0 else self.positions[position - 1].state
-
-    def go(self, delta: int) -> None:
-        """Step ``delta`` positions (clamped); the slider's observer shows the new position (one redraw)."""
-        self.slider.value = max(0, min(len(self.positions), self.slider.value + delta))
 
     def show(self, position: int) -> None:
         """Show ``position``: the focused step, what changed, the gauges, the step list and the map (one redraw)."""

@@ -5,10 +5,10 @@ Biotic Effect, Shrouded, Resilience levels marked), the Strategy Pool's dice, th
 Loot tokens still on the map, the squad's Inventory, the Objectives completed and how the Mission ended. No widget
 here: the data ``explorer masseffect step`` and the Round page (:mod:`.round_views`) draw.
 
-A position shows the game as its step's FRAME leaves it: the kernel plays a Round one phase at a time (Start of the
-Round, Preparation Phase, each Squadmate's turn, End Phase: :data:`.round.ROUND_SEQUENCE`), so every step of one
-turn shows the board after that turn. Going back is reading an earlier position (the frames are replayed from the
-file, never undone).
+What a position shows follows the rule every step-through does (:func:`explorer.kernel.steps_shown`): the kernel
+plays a Round frame by frame (:data:`.round.ROUND_SEQUENCE`), and a frame has one state, the one after it; a frame's
+last step shows that state, a step before it the board as the frame found it, and says so. Going back is reading
+an earlier position (the frames are replayed from the file, never undone).
 
 Rulebook sections shown: Playing a Mission › Preparation Phase, Squadmate Phase (Step A: Strategy Roll, Step B:
 Actions, Step C: Hazard Card), End Phase; Squadmate Sheets; Loot Tokens and Inventory; Mission Objectives.
@@ -21,11 +21,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from explorer.kernel import Frame
+from explorer.kernel import Frame, steps_shown
 from explorer.text import plural
 from explorer.trace import Step
 
-from .round import RoundScenario, RoundState, play_round
+from .round import RoundScenario, RoundState, play_round, round_start
 from .strategy import FACE_SHORT
 
 
@@ -70,7 +70,7 @@ class EnemyPanel:
 
 @dataclass(frozen=True)
 class RoundPosition:
-    """One cited ``step`` of a ``round`` trace and the game as its frame leaves it.
+    """One cited ``step`` of a ``round`` trace and the game shown at it (:func:`positions_from`).
 
     Attributes:
         step: the cited step; ``frame`` (the kernel frame's index) and ``frame_name`` ("Turn 2", "Round 2 · End
@@ -105,6 +105,11 @@ class RoundPosition:
     ending: str | None
     rejected: str | None
     moved: tuple[tuple[str, str, str], ...] = ()
+    settled: bool = True
+    """``False`` for a step before its frame's last: the board is the one the frame found (:attr:`note`)."""
+    note: str = ""
+    """Which state is shown, in words, when it is not the state after the step
+    (:meth:`explorer.kernel.StepShown.note`)."""
 
 
 def _hex(h) -> str:
@@ -149,10 +154,18 @@ def moves(before: RoundState | None, after: RoundState) -> tuple[tuple[str, str,
     return tuple((n, a.get(n, ""), b.get(n, "")) for n in names if a.get(n, "") != b.get(n, ""))
 
 
-def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None) -> RoundPosition:
-    """The :class:`RoundPosition` of ``step``, a step of frame ``i`` (``f``); ``before``: the state the frame began
-    from (the previous frame's), for :attr:`RoundPosition.moved`."""
-    st: RoundState = f.state
+def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None, *, shown: RoundState | None = None,
+                note: str = "") -> RoundPosition:
+    """The :class:`RoundPosition` of ``step``, a step of frame ``i`` (``f``).
+
+    Args:
+        before: the state the frame began from (the previous frame's), for :attr:`RoundPosition.moved`.
+        shown: the state to show when it is not the frame's own (a step before the frame's last shows the state the
+            frame found: :func:`explorer.kernel.steps_shown`); then nothing is ``moved`` yet. note: what ``shown``
+            is, in words.
+    """
+    settled = shown is None
+    st: RoundState = f.state if settled else shown
     turn = re.search(r"Turn (\d+)$", f.name)
     due = st.order[int(turn.group(1)) - 1] if turn and int(turn.group(1)) <= len(st.order) else None
     dice = tuple(f"{d.id} {FACE_SHORT[d.face] if d.face else '?'}" for d in st.dice)
@@ -160,20 +173,33 @@ def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None) 
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
                          st.inventory, st.board.returned_to_bag, st.completed,
                          st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
-                         moves(before, st))
+                         moves(before, st) if settled else (), settled, note)
 
 
-def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
-    """One :class:`RoundPosition` per cited step of frames already played (:func:`.round.play_round`), in order."""
-    return [position_of(s, i, f, frames[i - 1].state if i else None) for i, f in enumerate(frames) for s in f.steps]
+def positions_from(frames: Sequence[Frame], start: RoundState) -> list[RoundPosition]:
+    """One :class:`RoundPosition` per cited step of frames already played from ``start`` (:func:`.round.play_round`,
+    :func:`.round.round_start`), in order. What each step shows follows the one rule of
+    :func:`explorer.kernel.steps_shown`: a frame's last step shows the board as the frame leaves it (after the step,
+    with what the frame moved); a step before it the board as the frame found it (the previous frame's, ``start``
+    before the first), and says so."""
+    out = []
+    for at in steps_shown(frames):
+        f = frames[at.frame]
+        before = frames[at.frame - 1].state if at.frame else start
+        if at.settled:
+            out.append(position_of(at.step, at.frame, f, before))
+        else:
+            out.append(position_of(at.step, at.frame, f, shown=frames[at.shown].state if at.shown >= 0 else start,
+                                   note=at.note(f.name)))
+    return out
 
 
 def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
                     ) -> list[RoundPosition]:
     """One :class:`RoundPosition` per cited step of the scenario's play (:func:`.round.play_round`), in trace order:
-    the trace's steps, each shown with its frame's state. A refused declaration is the last step (its "Not allowed"
-    step ends the Round's play)."""
-    return positions_from(play_round(sc, rulings, seed)[0])
+    the trace's steps, each shown with the state :func:`positions_from` gives it. A refused declaration is the last
+    step (its "Not allowed" step ends the Round's play)."""
+    return positions_from(play_round(sc, rulings, seed)[0], round_start(sc, rulings, seed)[0])
 
 
 def position_text(pos: RoundPosition, number: int, total: int) -> str:
@@ -184,7 +210,8 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     if s.detail:
         lines.append(f"  {s.detail}")
     moved = ", ".join(f"{n} {a or 'off the map'} -> {b or 'off the map'}" for n, a, b in pos.moved)
-    lines.append(f"  (the board as {pos.frame_name} leaves it" + (f"; moved in it: {moved}" if moved else "") + ")")
+    lines.append(f"  ({pos.note})" if pos.note else f"  (the board after this step, as {pos.frame_name} leaves it"
+                 + (f"; moved in it: {moved}" if moved else "") + ")")
     for q in pos.squadmates:
         extra = [x for x in ("On Point" if q.on_point else "", "Downed" if q.downed else "",
                              q.hazard_card and f"Hazard card {q.hazard_card} face-down",

@@ -3,10 +3,12 @@ Next / the slider), drawn from the kernel frames through :mod:`.round_view`: the
 with the Squadmates, Enemies and face-down Loot tokens (what the step names ringed), each Squadmate's sheet (Shield
 Points, Hit Points, Downed, XP, the Action Spaces holding a die, the Hazard card dealt, Abilities unlocked), the
 Enemies, the Strategy Pool's dice, the Hazard deck and discard pile, the Inventory and the Objectives, and every
-step. Ruling options replay the scenario; the scenario and the readings are in the page's link
-(:func:`explorer.widgets.picker_url.keep_in_url`). Widgets only: the rules are in :mod:`.round`.
+step; Download / Open of the round file. Ruling options replay the scenario; the scenario (or the opened file), the
+step and the readings are in the page's link. The page body is the shared
+:class:`explorer.widgets.round_stepper.RoundStepperView`. Widgets only: the rules are in :mod:`.round`.
 
-The board at a step is the board as the step's frame (a phase or a Squadmate's turn) leaves it: the page says so.
+The board at a step is the state after it where the engine keeps that state (a frame's last step), else the board as
+the step's frame found it, said on the page (:func:`explorer.kernel.steps_shown`).
 The Squadmate Sheets are the documented stand-in of :mod:`.sheets` (the rulebook prints none); the page says so.
 
 Rulebook sections: Playing a Mission (Preparation Phase, Squadmate Phase, End Phase) and whatever each step cites.
@@ -16,28 +18,22 @@ from __future__ import annotations
 
 import html
 
-import ipywidgets as W
 
-from explorer.errors import ExplorerError
 from explorer.games import Game
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
-from explorer.trace import Trace
-from explorer.widgets.icons import accordion
-from explorer.widgets.picker_url import keep_in_url
-from explorer.widgets.scenario_note import ScenarioNote
-from explorer.widgets.trace_stepper import render_trace_html
+from explorer.widgets.round_stepper import RoundStepperView, box, step_head
 
 from . import options as opts
 from .map import MissionMap, load_map, map_from_dict
 from .map_svg import layout, render_map
-from .round import play_round
+from .round import play_round, round_start
 from .round_view import RoundPosition, SquadmatePanel, positions_from
 
 STANDINS = ("The Squadmate Sheets (Core Abilities, Ability Boxes, Action Spaces) are a documented, editable STAND-IN: "
             "the rulebook describes the abilities in its Squadmate Commentary but prints no full sheet.")
-FRAME_NOTE = ("The board, sheets and Pool show the game as this step's phase or turn leaves it (the Round is "
-              "played one phase, one Squadmate's turn at a time).")
+FRAME_NOTE = ("The board, sheets and Pool show the game after the step where the engine keeps that state (the last "
+              "step of a phase or turn); at a step before it, as the phase or turn found it, and the step says so.")
 LOOT_FILL = "#2874a6"
 MOVED_STROKE = "#868e96"
 
@@ -45,10 +41,6 @@ MOVED_STROKE = "#868e96"
 def round_scenarios(game: Game) -> list[str]:
     """The game's built-in scenarios of kind ``round``."""
     return [s.name for s in game.scenarios() if s.kind == "round"]
-
-
-def _box(text: str, cls: str = "", style: str = "") -> str:
-    return f"<div class='{cls}' style='font-family:sans-serif;font-size:13px;line-height:1.35;{style}'>{text}</div>"
 
 
 def _pips(n: int, of: int, on: str, off: str = "#e9ecef") -> str:
@@ -87,15 +79,11 @@ def _dice_html(pos: RoundPosition) -> str:
 def position_html(pos: RoundPosition, number: int, total: int) -> str:
     """The focused step, the sheets, the Enemies, the Pool, the Hazard deck, Loot and Objectives at ``pos`` (HTML,
     escaped)."""
-    s = pos.step
-    head = (f"<div style='font-size:11px;color:#1864ab;text-transform:uppercase'>Step {number} of {total} · "
-            f"{html.escape(s.section)}</div><div class='me-step-title' style='font-size:15px;font-weight:bold'>"
-            f"{html.escape(s.title)}</div><div style='font-size:12px;color:#1864ab'>§ {html.escape(s.rule.section)}"
-            "</div>" + (f"<div style='color:#343a40'>{html.escape(s.detail)}</div>" if s.detail else "")
-            + f"<div style='font-size:11px;color:#868e96'>Board after: {html.escape(pos.frame_name)}"
-            + (" · moved in it (grey dashes on the map): " + html.escape(", ".join(
-                f"{n} {a or 'off the map'} → {b or 'off the map'}" for n, a, b in pos.moved)) if pos.moved else "")
-            + "</div>")
+    head = step_head(pos.step, number, total, "me-step-title", pos.note) + (
+        "<div style='font-size:11px;color:#868e96'>Moved in "
+        f"{html.escape(pos.frame_name)} (grey dashes on the map): " + html.escape(", ".join(
+            f"{n} {a or 'off the map'} → {b or 'off the map'}" for n, a, b in pos.moved)) + "</div>"
+        if pos.moved else "")
     enemies = "<br>".join(
         f"{html.escape(e.name)} ({e.kind}) on {html.escape(e.hex)}" + html.escape(
             "".join(f" · {x}" for x in (f"{e.damage} Damage" if e.damage else "", "Stunned" if e.stunned else "",
@@ -116,11 +104,11 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
              + (f"<div><b>Objectives completed</b>: {html.escape(', '.join(pos.completed) or 'none')}"
                 + (f" · <b>Mission over: {html.escape(pos.ending)}</b>" if pos.ending else "") + "</div>"
                 if pos.completed or pos.ending else ""))
-    return (_box(head, "me-focus", "border-left:4px solid #1c7ed6;background:#e7f5ff;padding:6px 10px;"
+    return (box(head, "me-focus", "border-left:4px solid #1c7ed6;background:#e7f5ff;padding:6px 10px;"
                                    "border-radius:4px")
-            + _box("".join(_sheet_html(q) for q in pos.squadmates), "me-sheets", "font-size:13px;margin-top:6px")
-            + _box(f"<b>Enemies</b><br>{enemies}", "me-enemies", "font-size:12px;margin-top:6px")
-            + _box(board, "me-pool", "font-size:13px;margin-top:6px"))
+            + box("".join(_sheet_html(q) for q in pos.squadmates), "me-sheets", "font-size:13px;margin-top:6px")
+            + box(f"<b>Enemies</b><br>{enemies}", "me-enemies", "font-size:12px;margin-top:6px")
+            + box(board, "me-pool", "font-size:13px;margin-top:6px"))
 
 
 def map_html(m: MissionMap, pos: RoundPosition) -> str:
@@ -158,135 +146,49 @@ def map_html(m: MissionMap, pos: RoundPosition) -> str:
             continue
         if h in m:
             extra.append(HexMark(h, stroke="#f59f00", width=3.0))
-    return _box(render_map(m, characters=chars, extra=extra, size=24.0), "me-round-map")
+    return box(render_map(m, characters=chars, extra=extra, size=24.0), "me-round-map")
 
 
-class RoundStepper(W.VBox):
-    """Scenario picker, the step bar, the scenario note, the map, the focused step with the Squadmate sheets, the
-    Enemies, the Strategy Pool and the Hazard deck, the ruling options and every step.
+class RoundStepper(RoundStepperView):
+    """The Mass Effect Round page (:class:`explorer.widgets.round_stepper.RoundStepperView`): the map beside the
+    focused step with the Squadmate sheets, the Enemies, the Strategy Pool and the Hazard deck.
 
     Attributes:
         positions: one :class:`.round_view.RoundPosition` per cited step (the file replayed with the rulings chosen).
-        trace: the scenario's trace with those rulings. rulings_box: ``{option key: Dropdown}``.
+        trace: the scenario's trace with those rulings. mission_map: the scenario's Mission Map.
     """
 
+    css = "me"
+
     def __init__(self, scenario_id: str, game: Game):
-        self.game = game
-        self.positions: list[RoundPosition] = []
-        self.trace: Trace | None = None
-        self._quiet = False
-        self.picker = W.Dropdown(options=round_scenarios(game), value=scenario_id, description="Scenario",
-                                 layout=W.Layout(width="360px"))
-        self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
-        self.about = W.HTML(layout=W.Layout(max_width="640px"))
-        self.prev_button = W.Button(description="◀ Prev", layout=W.Layout(width="80px"))
-        self.next_button = W.Button(description="Next ▶", layout=W.Layout(width="80px"))
-        self.slider = W.IntSlider(value=1, min=1, max=1, readout=False, continuous_update=False,
-                                  layout=W.Layout(width="220px"))
-        self.counter = W.HTML()
-        self.prev_button.on_click(lambda _: self.go(-1))
-        self.next_button.on_click(lambda _: self.go(+1))
-        self.slider.observe(lambda c: self._quiet or self.show(c["new"]), names="value")
-        self.focus = W.HTML(layout=W.Layout(max_width="660px"))
-        self.map = W.HTML(layout=W.Layout(max_width="720px", overflow="auto"))
-        self.message = W.HTML()
-        r = opts.rulings()
-        self.rulings_box = {o.key: W.Dropdown(options=list(o.readings), value=o.default, description=o.key,
-                                              tooltip=o.title, style={"description_width": "220px"},
-                                              layout=W.Layout(width="460px"))
-                            for o in r.options.values()}
-        for w in self.rulings_box.values():
-            w.observe(lambda _c: self._quiet or self.run(), names="value")
-        self.trace_list = W.HTML(layout=W.Layout(max_width="640px"))
-        steps = accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="660px"))
-        rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
-                            layout=W.Layout(max_width="660px"))
-        self.picker.observe(lambda c: self.load(c["new"]), names="value")
-        bar = W.HBox([self.prev_button, self.next_button, self.slider, self.counter],
-                     layout=W.Layout(align_items="center"))
-        top = W.HBox([self.picker, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
-                                                         grid_gap="16px"))
-        side = W.VBox([self.focus, self.message, rulings, steps],
-                      layout=W.Layout(min_width="340px", max_width="680px", flex="1 1 380px"))
-        left = W.VBox([self.map, self.about], layout=W.Layout(flex="0 1 auto"))
-        main = W.HBox([left, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))
-        super().__init__([top, self.note, main])
-        self.add_class("me-round")
-        self.load(scenario_id)
-        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
+        super().__init__(scenario_id, game, opts.rulings().options, label_width="220px", dropdown_width="460px",
+                         map_first=True)
 
-    def rulings(self) -> dict[str, str]:
-        """The ruling readings chosen in the dropdowns."""
-        return {k: w.value for k, w in self.rulings_box.items()}
-
-    def load(self, scenario_id: str) -> None:
-        """Show built-in ``scenario_id`` from its first step (rulings kept)."""
-        try:
-            self.scenario = self.game.load_builtin(scenario_id)[1]
-            spec = self.scenario.map
-            self.mission_map = load_map(spec) if isinstance(spec, str) else map_from_dict(spec, scenario_id)
-        except ExplorerError as e:
-            self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
-            return
-        self.scenario_id = scenario_id
+    def opened(self, scenario, name: str) -> None:
+        """Read the scenario's Mission Map and show the file's own readings (``play_round`` reads them too)."""
+        spec = scenario.map
+        self.mission_map = load_map(spec) if isinstance(spec, str) else map_from_dict(spec, name)
         self._quiet = True
-        try:                                      # the file's own readings shown (play_round reads them too)
-            for k, v in self.scenario.rulings.items():
+        try:
+            for k, v in scenario.rulings.items():
                 if k in self.rulings_box and v in self.rulings_box[k].options:
                     self.rulings_box[k].value = v
         finally:
             self._quiet = False
-        self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id), state=repr(sorted(self.rulings().items())))
-        self.about.value = _box(f"<b>{html.escape(self.scenario.title)}</b><br><span style='color:#495057'>"
-                                f"{html.escape(self.scenario.description)}</span><br><i style='color:#868e96'>"
-                                f"{html.escape(STANDINS)} {html.escape(FRAME_NOTE)}</i>", "me-about", "font-size:12px")
-        self.run(keep_position=False)
 
-    def run(self, keep_position: bool = True) -> None:
-        """Replay the scenario with the rulings chosen; keep the position if asked (clamped). Never raises: an error
-        is shown under the step."""
-        at = self.slider.value if keep_position else 1
-        self.message.value = ""
-        try:
-            frames, self.trace = play_round(self.scenario, self.rulings())
-            self.positions = positions_from(frames)
-        except ExplorerError as e:
-            self.message.value = _box(html.escape(str(e)), style="color:#c92a2a")
-            return
-        self.note.track(repr(sorted(self.rulings().items())))
-        if self.trace.result.rejected:
-            self.message.value = _box("Not allowed: " + html.escape(self.trace.result.rejected),
-                                      style="color:#c92a2a;font-size:13px")
-        self._quiet = True
-        try:
-            self.slider.max = max(1, len(self.positions))
-            self.slider.value = max(1, min(at, len(self.positions)))
-        finally:
-            self._quiet = False
-        self.show(self.slider.value)
+    def describe(self, scenario) -> str:
+        return box(f"<b>{html.escape(scenario.title)}</b><br><span style='color:#495057'>"
+                   f"{html.escape(scenario.description)}</span><br><i style='color:#868e96'>"
+                   f"{html.escape(STANDINS)} {html.escape(FRAME_NOTE)}</i>", "me-about", "font-size:12px")
 
-    @property
-    def position(self) -> int:
-        """The cited step shown, from 1."""
-        return self.slider.value
+    def play(self):
+        frames, trace = play_round(self.scenario, self.rulings())
+        start = round_start(self.scenario, self.rulings())[0]
+        return positions_from(frames, start), trace, trace.result.rejected
 
-    def go(self, delta: int) -> None:
-        """Step ``delta`` positions (clamped)."""
-        self.slider.value = max(1, min(len(self.positions), self.slider.value + delta))
-
-    def show(self, number: int) -> None:
-        """Show the ``number``-th cited step (from 1)."""
-        if not self.positions:
-            return
-        n = len(self.positions)
-        number = max(1, min(n, number))
-        pos = self.positions[number - 1]
-        self.prev_button.disabled = number == 1
-        self.next_button.disabled = number == n
-        self.counter.value = f"<span style='font-family:sans-serif;font-size:12px'>{number} / {n}</span>"
-        self.focus.value = position_html(pos, number, n)
+    def draw(self, pos: RoundPosition, number: int, total: int) -> None:
+        self.focus.value = position_html(pos, number, total)
         self.map.value = map_html(self.mission_map, pos)
-        self.trace_list.value = render_trace_html(self.trace, number - 1)
 
 
 def round_page(scenario_id: str, game: Game) -> tuple[RoundStepper, None]:

@@ -1,0 +1,346 @@
+"""The Round page body every game's Round page shares (game-neutral): a scenario picker, Prev / Next / the slider
+over the cited steps, the scenario note, the focused step (the game draws it), the map (the game draws it), the
+message line, the ruling options, every step, Download / Open of the round file, and the page's state in its link
+(the scenario or the opened file, the step, the readings).
+
+Used by the Mass Effect and the D.A.G.G.E.R. Round pages; a subclass supplies :meth:`RoundStepperView.play` (the
+positions and the trace of the scenario shown), :meth:`RoundStepperView.draw` (the focused position) and
+:meth:`RoundStepperView.describe` (the title box), and may override :meth:`RoundStepperView.opened` (after a
+scenario is set, before it is played). What a position shows follows :func:`explorer.kernel.steps_shown` (the state
+after the step where its frame's state is that, else the state the frame found, said in words).
+
+Link state: ``{"scenario": built-in id, "step": n, "rulings": {key: reading}}``, or for an opened file
+``{"file": TOML text, "name": file name, "step": n, "rulings": {...}}`` (every field checked before any is set: a bad
+link changes nothing and is named in one line).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import ipywidgets as W
+
+from explorer.errors import ExplorerError, ScenarioError, short_repr
+from explorer.trace import Trace
+
+from .files import download_link, upload_control, watch_upload
+from .icons import accordion
+from .scenario_note import ScenarioNote
+from .trace_stepper import render_trace_html
+
+LINK_SOURCE = "link"
+"""How a refusal names a state read from a link."""
+
+MAX_LINK_FILE_CHARS = 60_000
+"""The longest round file a link may hold (the link itself is capped by :data:`explorer.urlstate.MAX_STATE_CHARS`
+once compressed)."""
+
+
+def box(text: str, cls: str = "", style: str = "") -> str:
+    """A ``div`` of class ``cls`` in the pages' sans-serif 13 px (``text`` is HTML, already escaped)."""
+    return f"<div class='{cls}' style='font-family:sans-serif;font-size:13px;line-height:1.35;{style}'>{text}</div>"
+
+
+def step_head(step, number: int, total: int, cls: str, note: str = "") -> str:
+    """The focused step's heading (HTML, escaped): "Step n of N · section", its title (class ``cls``), its rule,
+    its detail, and ``note`` (which state is shown, when it is not the state after the step) in grey."""
+    return (f"<div style='font-size:11px;color:#1864ab;text-transform:uppercase'>Step {number} of {total} · "
+            f"{html.escape(step.section)}</div><div class='{cls}' style='font-size:15px;font-weight:bold'>"
+            f"{html.escape(step.title)}</div><div style='font-size:12px;color:#1864ab'>§ "
+            f"{html.escape(step.rule.section)}</div>"
+            + (f"<div style='color:#343a40'>{html.escape(step.detail)}</div>" if step.detail else "")
+            + (f"<div class='xr-state-note' style='font-size:11px;color:#868e96'>Shown: {html.escape(note)}.</div>"
+               if note else ""))
+
+
+def ruling_dropdowns(options: Mapping[str, Any], on_change: Callable[[], None], label_width: str = "190px",
+                     width: str = "420px") -> dict[str, W.Dropdown]:
+    """``{key: Dropdown}`` of every ruling option in ``options`` (``{key: RulingOption}``: ``readings``,
+    ``default``, ``title``), each calling ``on_change()`` when its reading changes."""
+    boxes = {k: W.Dropdown(options=list(o.readings), value=o.default, description=k, tooltip=o.title,
+                           style={"description_width": label_width}, layout=W.Layout(width=width))
+             for k, o in options.items()}
+    for w in boxes.values():
+        w.observe(lambda _c: on_change(), names="value")
+    return boxes
+
+
+def rulings_panel(boxes: Mapping[str, W.Dropdown], width: str = "660px") -> W.VBox:
+    """The "Ruling options" accordion holding the dropdowns ``boxes``."""
+    return accordion([W.VBox(list(boxes.values()))], titles=("Ruling options",), layout=W.Layout(max_width=width))
+
+
+class SliderSteps:
+    """Stepping with a slider (a mixin of the step-through pages): :attr:`position` is ``self.slider.value``,
+    :meth:`go` moves it (its observer shows the new position), :meth:`_set_steps` sets its range quietly (the page's
+    observers skip while ``self._quiet``) and shows the position. ``first_position``: 1, or 0 for a page with a
+    "before the first step" position."""
+
+    first_position = 1
+
+    @property
+    def position(self) -> int:
+        """The position shown (:attr:`first_position` is the first)."""
+        return self.slider.value
+
+    def go(self, delta: int) -> None:
+        """Step ``delta`` positions (clamped)."""
+        self.slider.value = max(self.first_position, min(len(self.positions), self.slider.value + delta))
+
+    def _set_steps(self, at: int) -> None:
+        """The slider over ``self.positions``, at ``at`` (clamped), then :meth:`show` it."""
+        low = self.first_position
+        self._quiet = True
+        try:
+            self.slider.max = max(low, len(self.positions))
+            self.slider.value = max(low, min(at, len(self.positions)))
+        finally:
+            self._quiet = False
+        self.show(self.slider.value)
+
+
+class RoundStepperView(SliderSteps, W.VBox):
+    """Base of a Round page (an ``ipywidgets.VBox``); see the module docstring.
+
+    Attributes:
+        game: the game (its ``load_builtin``, ``scenario_text``, ``parse_data``). positions: one position per cited
+            step (the game's type). trace: the trace of the scenario shown. scenario: the scenario shown;
+            ``scenario_id`` its built-in id (``None`` for an opened file) and ``file_name``/``file_text`` its file.
+        picker, prev_button, next_button, slider, counter, note, about, focus, map, message, rulings_box
+            (``{key: Dropdown}``), trace_list, download (HTML: the Download TOML link), upload (FileUpload),
+            file_message (the one-line message beside it).
+    """
+
+    css = "xr"
+    """The page's CSS prefix (``dg``, ``me``): the page is ``<css>-round``, the file controls ``<css>-round-...``."""
+    filename = "round.toml"
+    """The name a downloaded round file gets."""
+
+    def __init__(self, scenario_id: str, game: Any, ruling_options: Mapping[str, Any], *, label_width: str,
+                 dropdown_width: str, map_first: bool, extra: Sequence[W.Widget] = ()):
+        """Build the page and open built-in ``scenario_id``.
+
+        Args:
+            game: the game. ruling_options: ``{key: RulingOption}`` shown as dropdowns.
+            label_width / dropdown_width: CSS widths of a dropdown's label and of the whole dropdown.
+            map_first: the map column left of the step column (else right of it). extra: widgets shown under the
+                focused step (D.A.G.G.E.R.'s loss gauges).
+        """
+        self.game = game
+        self.positions: list = []
+        self.trace: Trace | None = None
+        self.scenario: Any = None
+        self.scenario_id: str | None = None
+        self.file_name = ""
+        self.file_text = ""
+        self._quiet = False
+        self._callbacks: list[Callable[[], None]] = []
+        self.picker = W.Dropdown(options=[s.name for s in game.scenarios() if s.kind == "round"], value=scenario_id,
+                                 description="Scenario", layout=W.Layout(width="360px"))
+        self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
+        self.about = W.HTML(layout=W.Layout(max_width="640px"))
+        self.prev_button = W.Button(description="◀ Prev", layout=W.Layout(width="80px"))
+        self.next_button = W.Button(description="Next ▶", layout=W.Layout(width="80px"))
+        self.slider = W.IntSlider(value=1, min=1, max=1, readout=False, continuous_update=False,
+                                  layout=W.Layout(width="220px"))
+        self.counter = W.HTML()
+        self.prev_button.on_click(lambda _: self.go(-1))
+        self.next_button.on_click(lambda _: self.go(+1))
+        self.slider.observe(lambda c: self._quiet or self.show(c["new"]), names="value")
+        self.focus = W.HTML(layout=W.Layout(max_width="660px"))
+        self.map = W.HTML(layout=W.Layout(max_width="760px", overflow="auto"))
+        self.message = W.HTML()
+        self.rulings_box = ruling_dropdowns(ruling_options, lambda: self._quiet or self.run(), label_width,
+                                            dropdown_width)
+        self.trace_list = W.HTML(layout=W.Layout(max_width="640px"))
+        steps = accordion([self.trace_list], titles=("Every step",), layout=W.Layout(max_width="660px"))
+        self.download = W.HTML()
+        self.download.add_class(f"{self.css}-round-download")
+        self.upload_box, self.upload = upload_control(
+            "Open a round file…", "a round TOML file (kind = \"round\"): `explorer resolve FILE` plays it too",
+            f"{self.css}-round-upload")
+        self.file_message = W.HTML()
+        self.file_message.add_class(f"{self.css}-round-file-message")
+        watch_upload(self.upload, self.open_text, self.file_message)
+        files = W.HBox([self.download, self.upload_box, self.file_message],
+                       layout=W.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"))
+        self.picker.observe(lambda c: c["new"] is None or self._quiet or self.load(c["new"]), names="value")
+        bar = W.HBox([self.prev_button, self.next_button, self.slider, self.counter],
+                     layout=W.Layout(align_items="center"))
+        top = W.HBox([self.picker, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
+                                                         grid_gap="16px"))
+        side = W.VBox([self.focus, *extra, self.message, rulings_panel(self.rulings_box), steps],
+                      layout=W.Layout(min_width="340px", max_width="680px", flex="1 1 380px"))
+        left = W.VBox([self.map], layout=W.Layout(flex="0 1 auto"))
+        # the scenario's title and description last: on a phone the focused step comes right after the map
+        main = W.HBox([left, side, self.about] if map_first else [side, left, self.about],
+                      layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))
+        super().__init__([top, files, self.note, main])
+        self.add_class(f"{self.css}-round")
+        self.load(scenario_id)
+
+    # -- what a game supplies -----------------------------------------------------------------------------------------
+    def opened(self, scenario: Any, name: str) -> None:
+        """Called with a scenario about to be shown (``name``: its id or file name), before it is played; raises
+        :class:`~explorer.errors.ExplorerError` to refuse it (the page keeps what it shows)."""
+
+    def play(self) -> tuple[list, Trace, str | None]:  # pragma: no cover - abstract
+        """``(positions, trace, refusal or None)`` of :attr:`scenario` with :meth:`rulings`."""
+        raise NotImplementedError
+
+    def draw(self, pos: Any, number: int, total: int) -> None:  # pragma: no cover - abstract
+        """Draw position ``pos`` (``number`` of ``total``, from 1) into :attr:`focus`, :attr:`map` and the extras."""
+        raise NotImplementedError
+
+    def describe(self, scenario: Any) -> str:  # pragma: no cover - abstract
+        """The title box's HTML (escaped) for ``scenario``."""
+        raise NotImplementedError
+
+    # -- opening ------------------------------------------------------------------------------------------------------
+    def rulings(self) -> dict[str, str]:
+        """The ruling readings chosen in the dropdowns."""
+        return {k: w.value for k, w in self.rulings_box.items()}
+
+    def _parse(self, text: str, name: str) -> Any:
+        from explorer.scenario import read_toml
+
+        kind, sc = self.game.parse_data(read_toml(name, text=text), name)
+        if kind != "round":
+            raise ScenarioError("kind", f"{short_repr(kind)} is not a round scenario", ["round"], name)
+        return sc
+
+    def _show_scenario(self, sc: Any, scenario_id: str | None, name: str, text: str, step: int = 1,
+                       readings: Mapping[str, str] | None = None) -> None:
+        self.opened(sc, scenario_id or name)
+        self.scenario, self.scenario_id, self.file_name, self.file_text = sc, scenario_id, name, text
+        self._quiet = True
+        try:
+            for k, reading in (readings or {}).items():       # a link's readings over the file's own
+                self.rulings_box[k].value = reading
+            if scenario_id is None:
+                self.picker.value = None
+            elif self.picker.value != scenario_id:
+                self.picker.value = scenario_id
+        finally:
+            self._quiet = False
+        if scenario_id is None:
+            self.note.show(None)
+        else:
+            self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id),
+                           state=repr(sorted(self.rulings().items())))
+        self.about.value = self.describe(sc)
+        self.download.value = download_link(text, name if scenario_id is None else f"{scenario_id}.toml",
+                                            "this round file (open it here again, or play it with `explorer "
+                                            "resolve FILE`)", f"{self.css}-round-download-link")
+        self.run(keep_position=False, at=step)
+
+    def load(self, scenario_id: str) -> None:
+        """Show built-in ``scenario_id`` from its first step (rulings kept). Never raises: an error is shown."""
+        try:
+            sc = self.game.load_builtin(scenario_id)[1]
+            self._show_scenario(sc, scenario_id, f"{scenario_id}.toml", self.game.scenario_text(scenario_id))
+        except ExplorerError as e:
+            self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
+
+    def open_text(self, text: str, name: str = "uploaded file") -> None:
+        """Show round-file TOML ``text`` (named ``name`` in messages) from its first step.
+
+        Raises:
+            ScenarioError: the file is not a valid round file of this game (naming the file and the field); the
+                page keeps what it shows.
+        """
+        sc = self._parse(text, name)
+        self._show_scenario(sc, None, name, text)
+        self._changed()
+
+    # -- playing and stepping -----------------------------------------------------------------------------------------
+    def run(self, keep_position: bool = True, at: int = 1) -> None:
+        """Replay the scenario with the rulings chosen, at the position shown (``keep_position``, clamped) or at
+        ``at``. Never raises: an error is shown under the step."""
+        at = self.slider.value if keep_position else at
+        self.message.value = ""
+        try:
+            self.positions, self.trace, refused = self.play()
+        except ExplorerError as e:
+            self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
+            return
+        self.note.track(repr(sorted(self.rulings().items())))
+        if refused:
+            self.message.value = box("Not allowed: " + html.escape(refused), style="color:#c92a2a;font-size:13px")
+        self._set_steps(at)
+
+    def show(self, number: int) -> None:
+        """Show the ``number``-th cited step (from 1, clamped)."""
+        if not self.positions:
+            return
+        n = len(self.positions)
+        number = max(1, min(n, number))
+        self.prev_button.disabled = number == 1
+        self.next_button.disabled = number == n
+        self.counter.value = f"<span style='font-family:sans-serif;font-size:12px'>{number} / {n}</span>"
+        self.draw(self.positions[number - 1], number, n)
+        self.trace_list.value = render_trace_html(self.trace, number - 1) if self.trace is not None else ""
+        self._changed()
+
+    # -- the link -----------------------------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        if not self._quiet:
+            for cb in list(self._callbacks):
+                cb()
+
+    def on_state_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every change of the link's state (a pick, a step, a reading, a file)."""
+        self._callbacks.append(callback)
+
+    def url_state(self) -> dict:
+        """The page's link state (see the module docstring)."""
+        where = ({"scenario": self.scenario_id} if self.scenario_id is not None
+                 else {"file": self.file_text, "name": self.file_name})
+        return {**where, "step": self.position, "rulings": self.rulings()}
+
+    def load_url_state(self, state: Mapping) -> None:
+        """Show the state of a link.
+
+        Raises:
+            ScenarioError: (source ``"link"``) a key not part of the link, a scenario not offered, a file that is
+                not a valid round file, a step that is not a whole number from 1, a ruling key or reading the page
+                does not offer; every field is checked before any is set (the page keeps what it shows).
+        """
+        allowed = ("scenario", "file", "name", "step", "rulings")
+        unknown = sorted(set(state) - set(allowed))
+        if unknown:
+            raise ScenarioError(unknown[0], "is not part of this page's link", allowed, LINK_SOURCE)
+        step = state.get("step", 1)
+        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+            raise ScenarioError("step", f"{short_repr(step)} is not a step number", "a whole number from 1",
+                                LINK_SOURCE)
+        readings = state.get("rulings", {})
+        if not isinstance(readings, Mapping):
+            raise ScenarioError("rulings", "is not a table of readings", "ruling key = reading", LINK_SOURCE)
+        for k, reading in readings.items():
+            if k not in self.rulings_box:
+                raise ScenarioError(f"rulings.{k}", "is not a ruling option of this page", sorted(self.rulings_box),
+                                    LINK_SOURCE)
+            if reading not in self.rulings_box[k].options:
+                raise ScenarioError(f"rulings.{k}", f"{short_repr(reading)} is not one of its readings",
+                                    [str(v) for v in self.rulings_box[k].options], LINK_SOURCE)
+        if "file" in state:
+            text, name = state["file"], state.get("name", "linked file")
+            if not isinstance(text, str) or len(text) > MAX_LINK_FILE_CHARS or not isinstance(name, str):
+                raise ScenarioError("file", "is not the text of a round file", f"TOML text of at most "
+                                    f"{MAX_LINK_FILE_CHARS:,} characters", LINK_SOURCE)
+            sc, scenario_id = self._parse(text, f"{name[:200]} ({LINK_SOURCE})"), None
+        else:
+            scenario_id = state.get("scenario", self.scenario_id)
+            if not isinstance(scenario_id, str) or scenario_id not in self.picker.options:
+                raise ScenarioError("scenario", f"{short_repr(scenario_id)} is not one this page offers",
+                                    ", ".join(self.picker.options[:12]), LINK_SOURCE)
+            name, text = f"{scenario_id}.toml", self.game.scenario_text(scenario_id)
+            sc = self.game.load_builtin(scenario_id)[1]
+        self._show_scenario(sc, scenario_id, name, text, step, readings)
+        self._changed()
+
+
+__all__ = ["RoundStepperView", "SliderSteps", "box", "step_head", "ruling_dropdowns", "rulings_panel", "MAX_LINK_FILE_CHARS"]

@@ -1,0 +1,100 @@
+"""Both Round pages (/masseffect-round, /dagger-round: the shared explorer/widgets/round_stepper.py) served and
+driven in headless Chromium at 1280 px and as a phone: Next moves one cited step and the step reaches the link, the
+link reopens the same step, a step before its frame's last says which state it shows, a round file opens with the
+file control (a broken one gives the one-line message beside it and the page keeps its step and link), and the page
+does not scroll sideways on a phone. Uses the shared fixtures of ``conftest.py``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from browser_helpers import SCREENSHOTS, phone_context, wait_until
+from explorer.urlstate import decode_state
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PAGES = {"masseffect-round": ("masseffect", "me-round-2", "me"), "dagger-round": ("dagger", "dg-team-up", "dg")}
+
+
+def _base(app_url: str) -> str:
+    return app_url.rsplit("/", 1)[0]
+
+
+def _state(page) -> dict:
+    raw = page.evaluate("new URLSearchParams(location.search).get('s')")
+    return decode_state(raw) if raw else {}
+
+
+def _choose(page, name: str, data: bytes) -> None:
+    with page.expect_file_chooser() as chooser:
+        page.locator(".xr-upload").first.click()
+    chooser.value.set_files({"name": name, "mimeType": "application/toml", "buffer": data})
+
+
+@pytest.mark.parametrize("slug", list(PAGES))
+def test_a_round_page_steps_keeps_the_step_in_its_link_and_opens_a_round_file(browser, app_url, slug):
+    from explorer.games import get_game
+
+    game_id, name, css = PAGES[slug]
+    g = get_game(game_id)
+    ref, _ = g.open_page("round", name)
+    n = len(ref.positions)
+    unsettled = next(i for i, p in enumerate(ref.positions) if not p.settled and i > 0)
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(_base(app_url) + f"/{slug}?scenario={name}")
+    focus = page.locator(f".{css}-focus").first
+    wait_until(lambda: focus.count() and f"STEP 1 OF {n}" in focus.inner_text().upper(), timeout=90, what="step 1")
+    nxt = page.get_by_role("button", name="Next ▶")
+    for i in range(1, unsettled + 1):
+        nxt.click()
+        wait_until(lambda: f"STEP {i + 1} OF {n}" in focus.inner_text().upper(), timeout=30, what=f"step {i + 1}")
+    pos = ref.positions[unsettled]
+    assert pos.step.title in focus.inner_text() and f"Shown: {pos.note}." in focus.inner_text()
+    wait_until(lambda: _state(page).get("step") == unsettled + 1, timeout=30, what="the step in the link")
+    assert _state(page)["scenario"] == name
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}.png"), full_page=False)
+    url = page.url
+    other = browser.new_page(viewport={"width": 1280, "height": 1000})   # the copied link: the same step
+    other.goto(url)
+    focus2 = other.locator(f".{css}-focus").first
+    wait_until(lambda: focus2.count() and f"STEP {unsettled + 1} OF {n}" in focus2.inner_text().upper(), timeout=90,
+               what="the linked step")
+    other.close()
+
+    text = g.scenario_text(name)                        # Open: the built-in's own file, then a broken one
+    message = page.locator(f".{css}-round-file-message").first
+    page.locator(".xr-upload").first.wait_for(state="visible", timeout=60_000)
+    _choose(page, "mine.toml", text.encode())
+    wait_until(lambda: message.inner_text().strip() == "opened mine.toml", timeout=60, what="'opened mine.toml'")
+    wait_until(lambda: _state(page).get("name") == "mine.toml" and _state(page).get("step") == 1, timeout=30,
+               what="the opened file in the link")
+    nxt.click()
+    wait_until(lambda: _state(page).get("step") == 2, timeout=30, what="step 2 of the opened file")
+    kept = _state(page)
+    _choose(page, "broken.toml", b'kind = "round"\ntitle = [\n')
+    wait_until(lambda: "broken.toml" in message.inner_text(), timeout=60, what="the message for broken.toml")
+    assert "\n" not in message.inner_text().strip() and _state(page) == kept
+    assert f"STEP 2 OF {n}" in focus.inner_text().upper()
+    page.close()
+
+
+@pytest.mark.parametrize("slug", list(PAGES))
+def test_a_round_page_fits_a_phone(browser, app_url, slug):
+    _game_id, name, css = PAGES[slug]
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    page.goto(_base(app_url) + f"/{slug}?scenario={name}")
+    focus = page.locator(f".{css}-focus").first
+    wait_until(lambda: focus.count() and "STEP 1 OF" in focus.inner_text().upper(), timeout=90, what="step 1")
+    page.get_by_role("button", name="Next ▶").tap()
+    wait_until(lambda: "STEP 2 OF" in focus.inner_text().upper(), timeout=30, what="step 2 after a tap")
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+    for sel in (f".{css}-round-download-link", ".xr-upload"):
+        box = page.locator(sel).first.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, sel
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-phone.png"), full_page=True)
+    ctx.close()

@@ -1,0 +1,126 @@
+"""The shared Round page body (explorer/widgets/round_stepper.py) on both Round pages (Mass Effect, D.A.G.G.E.R.):
+the one rule for which state a step shows (explorer.kernel.steps_shown), the step in the link, Download / Open of the
+round file, and bad uploads and links refused in one line with the page kept."""
+
+import base64
+import re
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from explorer.errors import ScenarioError
+from explorer.games import get_game
+from explorer.kernel import Frame, steps_shown
+from explorer.trace import RuleRef, Step
+from explorer.urlstate import decode_state, encode_state
+
+PAGES = [("masseffect", "me-round-2", "me"), ("dagger", "dg-team-up", "dg")]
+
+
+def _step(title):
+    return Step(title, RuleRef("Demo", "Counting"))
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=8))
+def test_a_step_shows_the_state_after_it_at_its_frames_last_step_else_the_state_the_frame_found(sizes):
+    frames = [Frame(f"f{i}", i, tuple(_step(f"{i}.{j}") for j in range(n))) for i, n in enumerate(sizes)]
+    shown = steps_shown(frames)
+    assert [s.step for s in shown] == [s for f in frames for s in f.steps]
+    number = 0
+    for i, f in enumerate(frames):
+        for j, _s in enumerate(f.steps):
+            at = shown[number]
+            number += 1
+            last = j == len(f.steps) - 1
+            assert at.frame == i and at.settled == last and at.shown == (i if last else i - 1)
+            assert shown[at.last - 1].frame == i and shown[at.last - 1].settled   # "its changes show at step n"
+            assert (at.note(f.name) == "") == last
+            if not last:
+                assert at.note(f.name) == f"the state as {f.name} found it: its changes show at step {at.last}"
+
+
+def _open(game_id, name):
+    return get_game(game_id).open_page("round", name)[0]
+
+
+@pytest.mark.parametrize("game_id,name,css", PAGES)
+def test_both_round_pages_say_which_state_a_step_shows(game_id, name, css):
+    w = _open(game_id, name)
+    for number, pos in enumerate(w.positions, 1):
+        w.slider.value = number
+        if pos.settled:
+            assert "Shown:" not in w.focus.value
+        else:
+            assert f"Shown: {pos.note}." in w.focus.value and "found it" in pos.note
+
+
+@pytest.mark.parametrize("game_id,name,css", PAGES)
+def test_the_step_and_the_scenario_are_in_the_link_and_reopen(game_id, name, css):
+    w = _open(game_id, name)
+    written = []
+    w.on_state_change(lambda: written.append(encode_state(w.url_state())))
+    w.go(+5)
+    assert decode_state(written[-1])["step"] == 6 and decode_state(written[-1])["scenario"] == name
+    fresh = _open(game_id, None)
+    fresh.load_url_state(decode_state(written[-1]))
+    assert fresh.position == 6 and fresh.focus.value == w.focus.value and fresh.url_state() == w.url_state()
+    fresh.load_url_state({"scenario": name, "step": 10_000})                  # clamped to the last step
+    assert fresh.position == len(fresh.positions)
+
+
+@pytest.mark.parametrize("game_id,name,css", PAGES)
+@pytest.mark.parametrize("bad,field", [({"step": 0}, "step"), ({"step": "3"}, "step"), ({"step": True}, "step"),
+                                       ({"scenario": "nope"}, "scenario"), ({"where": 1}, "where"),
+                                       ({"file": 3}, "file"), ({"file": "kind = 'round'\nx = ["}, ""),
+                                       ({"rulings": {"nope": "x"}}, "rulings.nope")])
+def test_a_bad_link_is_named_in_one_line_and_the_page_keeps_what_it_shows(game_id, name, css, bad, field):
+    w = _open(game_id, name)
+    w.go(+3)
+    before = (w.url_state(), w.focus.value)
+    with pytest.raises(ScenarioError) as e:
+        w.load_url_state(bad)
+    assert "\n" not in str(e.value) and (not field or e.value.field == field)
+    assert (w.url_state(), w.focus.value) == before
+
+
+@pytest.mark.parametrize("game_id,name,css", PAGES)
+def test_download_gives_the_round_file_and_opening_it_plays_the_same(game_id, name, css):
+    g = get_game(game_id)
+    w = _open(game_id, name)
+    link = w.download.value
+    assert f"download='{name}.toml'" in link and f"{css}-round-download-link" in link
+    text = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", link).group(1)).decode()
+    assert text == g.scenario_text(name)
+    other = _open(game_id, None)
+    other.open_text(text, "mine.toml")
+    assert other.scenario_id is None and other.picker.value is None and other.note.scenario_id is None
+    assert [p.step for p in other.positions] == [p.step for p in w.positions]
+    assert "download='mine.toml'" in other.download.value
+    state = other.url_state()                                           # the opened file travels in the link
+    assert state["file"] == text and state["name"] == "mine.toml" and "scenario" not in state
+    again = _open(game_id, None)
+    again.load_url_state(decode_state(encode_state({**state, "step": 4})))
+    assert again.position == 4 and again.file_text == text
+    other.picker.value = name                                           # back to a built-in from the picker
+    assert other.scenario_id == name and "scenario" in other.url_state()
+
+
+@pytest.mark.parametrize("game_id,name,css", PAGES)
+@pytest.mark.parametrize("text,words", [("kind = 'round'\ntitle = [", "mine.toml"),
+                                        ("kind = 'nemesis'\n", "mine.toml"),
+                                        ("kind = 'round'\ntitle = 'x'\n", "mine.toml")])
+def test_a_bad_upload_gives_the_one_line_error_beside_the_field_and_keeps_the_page(game_id, name, css, text, words):
+    w = _open(game_id, name)
+    w.go(+2)
+    before = (w.url_state(), w.focus.value, w.download.value)
+    w.upload.value = ({"name": "mine.toml", "type": "", "size": len(text), "content": text.encode(),
+                       "last_modified": datetime.now(timezone.utc)},)
+    msg = w.file_message.value
+    assert words in msg and "#922b21" in msg and "<br" not in msg
+    assert (w.url_state(), w.focus.value, w.download.value) == before
+    good = get_game(game_id).scenario_text(name)
+    w.upload.value = ({"name": "good.toml", "type": "", "size": len(good), "content": good.encode(),
+                       "last_modified": datetime.now(timezone.utc)},)
+    assert "opened good.toml" in w.file_message.value and w.scenario_id is None and w.position == 1
