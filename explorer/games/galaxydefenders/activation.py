@@ -139,6 +139,9 @@ class RuleModel(Strict):
     move: int = Field(1, ge=0, le=6)
     label: str = Field("", max_length=120)
     targets: list[Literal["alien", "teleport_point", "agent"]] = Field(default_factory=list, max_length=3)
+    attack_after: bool = False
+    """A "move ... and attack" rule: in a ``round`` on a map the figure attacks its target after the move (the
+    ``activation`` kind shows the move only)."""
 
 
 class ActivationScenario(ScenarioHeader):
