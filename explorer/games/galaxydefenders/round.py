@@ -1058,9 +1058,10 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         last.poses, last.aliens, None if scenario.map is None else tuple((p.name, p.at) for p in last.figures)))
 
 
-def round_context(scenario: RoundScenario, rulings, seed: int | None = None) -> RoundContext:
+def round_context(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> RoundContext:
     """The context the round's steps read: the rulings (a :class:`~explorer.options.Rulings`), the scenario, its
-    card table, its map and, on a map, the one :class:`~explorer.dice.Dice` (``seed``, else the file's)."""
+    card table, its map and, on a map, the one :class:`~explorer.dice.Dice` (``seed``, else the file's; ``roller``:
+    every die from it instead, for brute force and Monte Carlo)."""
     from explorer.dice import Dice
 
     from .round_map import map_of
@@ -1068,19 +1069,19 @@ def round_context(scenario: RoundScenario, rulings, seed: int | None = None) -> 
     table = card_table(scenario.cards, scenario._source)
     own = {c.id for c in scenario.cards}
     amap = map_of(scenario)
-    dice = None if amap is None else Dice(seed=seed if seed is not None else scenario.seed)
+    dice = None if amap is None else Dice(roller=roller, seed=seed if seed is not None else scenario.seed)
     return RoundContext(rulings=rulings, dice=dice, scenario=scenario, source=scenario._source, table=table,
                         stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own), amap=amap)
 
 
-def round_frames(scenario: RoundScenario, rulings, seed: int | None = None) -> tuple:
+def round_frames(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> tuple:
     """The kernel frames of a ``round`` (:data:`ROUND_SEQUENCE`): the Refresh phase, one frame per Battle phase
     entry, the Event phase. ``rulings``: a :class:`~explorer.options.Rulings`.
 
     Raises:
         RuleViolation: a choice the rules refuse.
     """
-    return play(round_initial(scenario), ROUND_SEQUENCE, round_context(scenario, rulings, seed))
+    return play(round_initial(scenario), ROUND_SEQUENCE, round_context(scenario, rulings, seed, roller))
 
 
 def suit_shown(scenario: RoundScenario) -> bool:
