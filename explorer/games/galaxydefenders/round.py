@@ -21,12 +21,26 @@ on a Free Action next to a Movement activity, one agent per turn, an Immobilized
 Fighting Poses (9.2.2, ``fighting_poses = true``): ``pose`` on a Movement activity, Prone stops movement, Crouching
 costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing.
 
-Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
-not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
-the cards' effects on those attacks, the Power Suit's Flying ability, the mission's objectives.
+On a map (a ``[map]`` table, :mod:`.round_map`): every agent, NPC and alien stands on a hex (``at``); a ``move``
+with ``to`` walks the agent along the shortest legal walking path, one movement point a Hex (two Crouching, 9.2.2),
+against its ``movement`` plus the Power Suit's bonus (9.5.2.1) and a Movement card's ``movement`` (9.7); figures on
+the way per ruling ``agent_path_figures``; a ``combat`` with ``target`` resolves the attack with the ``combat``
+kind's attack sequence (line of sight, the weapon or the Power Suit's with ``suit = "weapon"``, the ``bonus_hits``
+/ ``bonus_dice`` of the card used with it or of a Free Action / Action card used earlier in the turn, fixed dice in
+``rolled``); an NPC with an A.I. section (``rules``) is activated on the map by the ``activation`` kind's sequence
+and attacks with its weapon (10.2, 10.2.2); a turn's ``[turns.close_encounter]`` draws the Close Encounter card after
+it and each alien it lists follows its A.I. section on the map and attacks (11.5, 11.11, 11.12; Paralyzed aliens skip,
+11.9.1). A killed alien or NPC leaves the map. The card data (Powers, Items, Devices), the agents' ``movement``
+default and the Power Suit's weapon without a ``weapon`` table are STAND-INs.
 
-The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase, one entry per agent turn, Event phase) of
-plain step functions over the frozen :class:`RoundState`; the result is a typed :class:`RoundOutcome`.
+Not yet in this increment (issue 21): the Close Encounter card's own selection of X aliens inside a round (the file
+lists the aliens activated; the ``close_encounter`` kind selects them), signals on the map (the Event phase counts
+them), Range, engagement and Evade (Core Set rules), drones and the empty Power Suit on the map, the Power Suit's
+Flying ability, the mission's objectives.
+
+The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
+Close Encounter card and alien activation; Event phase) of plain step functions over the frozen :class:`RoundState`;
+the result is a typed :class:`RoundOutcome`.
 
 Scenario kind ``round`` (TOML)::
 
@@ -75,6 +89,42 @@ Scenario kind ``round`` (TOML)::
     balancer = "aliens"               # aliens | aliens_and_signals
     aliens = 2
     signals = 1
+
+A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
+
+    seed = 1                          # dice not fixed by ``rolled`` are rolled from it
+    high_impact = true                # Storybook 5.5.1 for the attacks (default On)
+    [map.areas]                       # the activation map format: [map.areas], [map.centres], map.blocking,
+    A = ["0,0", "1,0"]                #   [[map.edges]]
+    B = ["2,0", "3,0"]
+    [[agents]]                        # ... plus:
+    at = "0,0"                        # its hex (every agent and NPC needs one on a map)
+    movement = 4                      # movement points (STAND-IN default 4: the Core Set sheet prints it)
+    flying = false                    # crosses Barrier Hex Sides (5.1)
+    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage
+    [[npcs]]                          # ... plus at, flying, weapon and its A.I. section:
+    [[npcs.rules]]                    # the activation kind's behavior rules; attack_after = true: "move ... and
+    condition = "adjacent"            #   attack" (the figure attacks its target after the move)
+    action = "attack"
+    [[aliens]]
+    name = "Xeno"
+    kind = "alien"                    # alien | master_alien
+    at = "3,0"
+    health = 5
+    energy_shields = [1]              # one entry per shield icon (11.7)
+    flying = false                    # burrowing, archenemy, paralyzed (11.9.1), wounds, mark, poison
+    weapon = { name = "Bite", fixed_hits = 2 }
+    rules = [{ condition = "adjacent", action = "attack" }]
+    [[turns]]
+    agent = "Marine"
+    activities = [{ kind = "move", to = "1,0" }, { kind = "combat", target = "Xeno", rolled = { hit = { red = [
+                  "hit", "hit"], yellow = ["bolt"] } } }]   # rolled: the combat kind's fixed dice (also on
+                                                            #   an activate_npc)
+    [turns.close_encounter]           # the Close Encounter card drawn after this turn (11.5)
+    card = 12
+    activates = ["Xeno"]              # the aliens it activates, in order
+    [turns.close_encounter.rolled.Xeno]
+    defend = { Marine = ["shield", "blank"] }
 """
 
 from __future__ import annotations
