@@ -117,9 +117,8 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     rules = [{ condition = "adjacent", action = "attack" }]
     [[turns]]
     agent = "Marine"
-    activities = [{ kind = "move", to = "1,0" }, { kind = "combat", target = "Xeno", rolled = { hit = { red = [
-                  "hit", "hit"], yellow = ["bolt"] } } }]   # rolled: the combat kind's fixed dice (also on
-                                                            #   an activate_npc)
+    activities = [{ kind = "move", to = "1,0" },     # rolled: the combat kind's fixed dice (also on an
+                  { kind = "combat", target = "Xeno", rolled = { hit = { red = ["hit", "hit"] } } }]  # activate_npc)
     [turns.close_encounter]           # the Close Encounter card drawn after this turn (11.5)
     card = 12
     activates = ["Xeno"]              # the aliens it activates, in order
