@@ -295,3 +295,40 @@ def test_a_walk_ends_where_it_was_asked_or_is_refused(q, movement, wall):
     pos = dict(t.result.positions)
     assert str(pos["Marine"]) == f"{q},0" and len(set(pos.values())) == len(pos)
     assert t.outcome["positions"]["Marine"] == f"{q},0"
+
+
+def test_the_built_in_power_suit_and_master_alien_round():
+    t = resolve("gd-round-map-suit")
+    o = t.result
+    assert str(dict(o.positions)["Marine"]) == "5,1" and str(dict(o.positions)["Wormoon"]) == "4,1"
+    assert o.menace.holder == "Marine" and o.suit_shields == 0 and o.agents[0].wounds == 0
+    assert {a.name: a.wounds for a in o.aliens} == {"Diggers": 0, "Wormoon": 2}
+    cited = {s.rule.section for s in t.steps}
+    assert {"9.5.2.1 Movement", "9.5.2.2 Combat", "9.5.2.3 Energy Shields", "11.9.1 Paralyzed"} <= cited
+    assert any(s.title.startswith("Archenemy: targets the Menacing Agent Marine") for s in t.steps)
+
+
+@settings(max_examples=30, deadline=None)
+@given(q=st.integers(2, 8), hits=st.integers(0, 4), flying=st.booleans(), barrier=st.booleans())
+def test_an_activated_alien_ends_on_a_free_hex_and_crosses_a_barrier_only_flying(q, hits, flying, barrier):
+    """Property (11.11, 5.1, 11.12): after the Aliens turn no two figures share a hex; a walking alien never ends
+    across a Barrier that separates it from where it started; a bite of fixed hits with no Blue die cancelling deals
+    exactly those hits to the agent it targets, or nothing when no rule attacks."""
+    ai = [{"condition": "adjacent", "action": "attack"},
+          {"condition": "plus", "action": "move_adjacent", "move": 3, "attack_after": True}]
+    d = doc(agents=[{"name": "Marine", "at": "0,0"}],
+            aliens=[{"name": "Xeno", "at": f"{q},0", "health": 4, "flying": flying, "rules": ai,
+                     "weapon": {"fixed_hits": hits}}],
+            edges=[{"edge": "1,0|2,0", "kind": "barrier"}] if barrier else [],
+            turns=[{"agent": "Marine", "activities": [],
+                    "close_encounter": {"card": 12, "activates": ["Xeno"],
+                                        "rolled": {"Xeno": {"defend": {"Marine": ["blank"] * 5}}}}}])
+    t = run(d, agent_path_figures="none_block")
+    pos = {n: str(h) for n, h in t.result.positions}
+    assert len(set(pos.values())) == len(pos)
+    end_q = int(pos["Xeno"].split(",")[0])
+    if barrier and not flying:
+        assert end_q >= 2
+    attacked = any(s.title.startswith("Bite") or "attacks Marine" in s.title for s in t.steps) or q == 1
+    wounds = t.result.agents[0].wounds
+    assert wounds == (min(hits, 8) if end_q == 1 and attacked else 0) or (barrier and not flying and wounds == 0)

@@ -628,7 +628,16 @@ def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> 
         try:
             leg = nx.shortest_path(sub, path[-1], amap.centre[a])
         except (nx.NetworkXNoPath, nx.NodeNotFound):
-            leg = nx.shortest_path(hg, path[-1], amap.centre[a])
+            try:
+                leg = nx.shortest_path(hg, path[-1], amap.centre[a])
+            except (nx.NetworkXNoPath, nx.NodeNotFound):
+                # the centre hex cannot be reached (an Area cut by a Barrier or a wall): "another Hex of the Area"
+                # (11.11), the reachable one nearest the centre
+                reach = nx.node_connected_component(hg, path[-1]) if path[-1] in hg else set()
+                spots = sorted((distance(h, amap.centre[a]), h) for h in reach if amap.area_of[h] == a)
+                if not spots:
+                    break
+                leg = nx.shortest_path(hg, path[-1], spots[0][1])
         path += leg[1:]
     return route, path
 

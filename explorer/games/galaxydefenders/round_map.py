@@ -337,7 +337,6 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     selection with the map's Areas for Area and Explosion damage, the Hit roll, each target's defence, wounds,
     Poison, the Critical token, the Menace token) over every opponent on the map; the wounds, tokens and the Power
     Suit's shields go back into the round, and a dead alien or NPC leaves the map (10.4)."""
-    side_of = {p.name: p.side for p in state.figures}
     foes = ("alien", "master_alien") if kind in ("agent", "npc") else ("agent", "npc")
     names = [p.name for p in state.figures if p.side in foes]
     targets = tuple(_target_state(state, n) for n in names)
@@ -356,7 +355,6 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     state = replace(_write_back(state, after.targets), menace=after.menace)
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
                     tuple((r.name, r.wounds, r.status) for r in after.results))
-    del side_of
     return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps)
 
 
