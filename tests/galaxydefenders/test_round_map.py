@@ -332,3 +332,33 @@ def test_an_activated_alien_ends_on_a_free_hex_and_crosses_a_barrier_only_flying
     attacked = any(s.title.startswith("Bite") or "attacks Marine" in s.title for s in t.steps) or q == 1
     wounds = t.result.agents[0].wounds
     assert wounds == (min(hits, 8) if end_q == 1 and attacked else 0) or (barrier and not flying and wounds == 0)
+
+
+def test_an_activate_x_aliens_card_selects_them_inside_the_round():
+    """11.5 and 11.9.1 inside the round: card 23 activates 2 aliens, the Alpha Agent's (Marine's) first, highest
+    rank first, a Paralyzed one passed over while another is in play, then the next player's."""
+    stay = [{"condition": "adjacent", "action": "attack"}]
+    aliens = [{"name": "Grub", "at": "7,0", "health": 2, "controller": "Marine", "rank": "green", "paralyzed": True,
+               "rules": stay, "weapon": {"fixed_hits": 1}},
+              {"name": "Brute", "at": "8,0", "health": 2, "controller": "Marine", "rank": "red", "rules": stay,
+               "weapon": {"fixed_hits": 1}},
+              {"name": "Queen", "at": "6,0", "health": 2, "controller": "Biotech", "rank": "purple", "rules": stay,
+               "weapon": {"fixed_hits": 1}}]
+    d = doc(agents=[{"name": "Marine", "at": "0,0"}, {"name": "Biotech", "at": "1,0"}], aliens=aliens,
+            turns=[{"agent": "Marine", "activities": [], "close_encounter": {"card": 23}}])
+    t = run(d)
+    picked = [s.facts["alien"] for s in t.steps if s.facts.get("selected")]
+    assert picked == ["Brute", "Queen"]
+    assert any(s.title == "Grub is Paralyzed: passed over" and s.rule.section == "11.9.1 Paralyzed" for s in t.steps)
+    secs = {s.section for s in t.steps}
+    assert {"Aliens turn 1: Brute: Targeting", "Aliens turn 1: Queen: Targeting"} <= secs
+    assert not any(x.startswith("Aliens turn 1: Grub") for x in secs)
+    bad = copy.deepcopy(d)
+    bad["turns"][0]["close_encounter"] = {"card": 12}
+    with pytest.raises(ScenarioError) as e:
+        load_any("r.toml", text=to_toml(bad))
+    assert e.value.field == "turns[0].close_encounter.activates"
+    bad["turns"][0]["close_encounter"] = {"card": 21}
+    with pytest.raises(ScenarioError) as e:
+        load_any("r.toml", text=to_toml(bad))
+    assert e.value.field == "turns[0].close_encounter.x"

@@ -33,9 +33,10 @@ it and each alien it lists follows its A.I. section on the map and attacks (11.5
 11.9.1). A killed alien or NPC leaves the map. The card data (Powers, Items, Devices), the agents' ``movement``
 default and the Power Suit's weapon without a ``weapon`` table are STAND-INs.
 
-Not yet in this increment (issue 21): the Close Encounter card's own selection of X aliens inside a round (the file
-lists the aliens activated; the ``close_encounter`` kind selects them), signals on the map (the Event phase counts
-them), Range, engagement and Evade (Core Set rules), drones and the empty Power Suit on the map, the Power Suit's
+An "Activate X aliens" card (21-25) with no ``activates`` list selects its aliens as the ``close_encounter`` kind
+does (11.5: each alien's ``controller`` and ``rank``, ``x`` for card 21; Paralyzed aliens passed over, 11.9.1).
+
+Not yet in this increment (issue 21): signals on the map (the Event phase counts them) and NPC signals revealed, Range, engagement and Evade (Core Set rules), drones and the empty Power Suit on the map, the Power Suit's
 Flying ability, the mission's objectives.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
@@ -121,7 +122,8 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
                   { kind = "combat", target = "Xeno", rolled = { hit = { red = ["hit", "hit"] } } }]  # activate_npc)
     [turns.close_encounter]           # the Close Encounter card drawn after this turn (11.5)
     card = 12
-    activates = ["Xeno"]              # the aliens it activates, in order
+    activates = ["Xeno"]              # the aliens it activates, in order (omit on cards 21-25: selected by 11.5
+                                      #   from the aliens' controller = "agent" and rank; x = N for card 21)
     [turns.close_encounter.rolled.Xeno]
     defend = { Marine = ["shield", "blank"] }
 """
@@ -193,14 +195,19 @@ class RoundAlien(Strict):
     paralyzed: bool = False
     rules: list[RuleModel] = Field(default_factory=list, max_length=12)
     weapon: RoundWeapon | None = None
+    controller: Name | None = None
+    rank: Literal["purple", "red", "blue", "green"] = "green"
 
 
 class RoundCloseEncounter(Strict):
-    """The Close Encounter card drawn after an agent turn (11.5): its number, the aliens it activates in order, and
-    fixed dice of each alien's attack (``rolled.<alien>``, the ``combat`` kind's ``rolled`` format)."""
+    """The Close Encounter card drawn after an agent turn (11.5): its number, the aliens it activates in order (or,
+    left empty on an "Activate X aliens" card 21-25, selected as 11.5 says: ``x`` for card 21; each alien's
+    ``controller`` and ``rank``), and fixed dice of each alien's attack (``rolled.<alien>``, the ``combat`` kind's
+    ``rolled`` format)."""
 
     card: int = Field(ge=1, le=40)
     activates: list[Name] = Field(default_factory=list, max_length=20)
+    x: int | None = Field(None, ge=1, le=5)
     rolled: dict[Name, RolledModel] = Field(default_factory=dict, max_length=20)
 
 
@@ -468,7 +475,8 @@ class RoundItem:
 
     def __str__(self) -> str:
         return {"turn": f"Agent turn {self.turn}", "card": f"Close Encounter {self.turn}"}.get(
-            self.kind, f"Aliens turn {self.turn}: {self.alien}")
+            self.kind, f"Aliens turn {self.turn}: " + (f"selected alien {self.alien[1:]}" if self.alien.startswith("#")
+                                                        else self.alien))
 
 
 @dataclass(frozen=True)
@@ -494,6 +502,7 @@ class RoundState:
     paralyzed_aliens: tuple[str, ...] = ()
     notes: tuple[MapNote, ...] = ()
     items: tuple[RoundItem, ...] = ()
+    selected: tuple[str, ...] = ()
 
     def pose_of(self, agent: str) -> str:
         return dict(self.poses).get(agent, "standing")
@@ -1075,8 +1084,10 @@ def round_initial(scenario: RoundScenario) -> RoundState:
     items = []
     for i, t in enumerate(scenario.turns, 1):
         items.append(RoundItem("turn", i))
-        if t.close_encounter is not None:
-            items += [RoundItem("card", i)] + [RoundItem("alien", i, n) for n in t.close_encounter.activates]
+        ce = t.close_encounter
+        if ce is not None:
+            names = ce.activates or [f"#{k}" for k in range(1, len(scenario.aliens) + 1)]
+            items += [RoundItem("card", i)] + [RoundItem("alien", i, n) for n in names]
     aliens = tuple(TargetState(x.name, x.kind, x.health, x.wounds, tuple(x.energy_shields), mark=x.mark,
                                poison=x.poison, burrowing=x.burrowing) for x in scenario.aliens)
     return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards,

@@ -13,7 +13,8 @@ bonus), 9.7 Powers & Items (a card's movement points, Hit dice and hits: see ``b
 sequence, line of sight), 9.5.2.2 Combat (the Power Suit's weapon), 10.2 NPC Activation with 10.2.1 NPC Movement and
 10.2.2 NPC Combat (the ``activation`` kind's A.I. sequence on the round's map, then the attack; an NPC's weapon never
 jams and uses no Ammo), 11.5 Alien Activation (the Close Encounter card drawn after an agent turn activates the aliens
-it lists), 11.11 Movement and 11.12 Combat (each activated alien's A.I. and attack), 11.9.1 Paralyzed (a Paralyzed
+it lists), 11.11 Movement and 11.12 Combat (each activated alien's A.I. and attack; an "Activate X aliens" card 21-25 without a list selects them as
+the ``close_encounter`` kind does), 11.9.1 Paralyzed (a Paralyzed
 alien skips its activation; a Master Alien ignores Paralyze, 11.3), 11.3.1 Menacing Agent System (an Archenemy
 targets the Menacing Agent; wounds on a Master Alien move the token).
 
@@ -184,8 +185,29 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
             if not aliens[name].rules:
                 raise ScenarioError(f"turns[{i}].close_encounter.activates[{k}]", f"{name} has no A.I. section",
                                     "aliens.rules (the activation kind's behavior rules)", source)
+        if not ce.activates:
+            if not 21 <= ce.card <= 25:
+                raise ScenarioError(f"turns[{i}].close_encounter.activates", f"card {ce.card} does not select X "
+                                    "aliens itself", "the aliens it activates (or card 21-25)", source)
+            if (ce.card == 21) != (ce.x is not None):
+                raise ScenarioError(f"turns[{i}].close_encounter.x", "card 21 needs the X printed on it" if
+                                    ce.card == 21 else f"card {ce.card} sets X itself", "x only with card = 21",
+                                    source)
+            for k, x in enumerate(sc.aliens):
+                if not x.rules:
+                    raise ScenarioError(f"aliens[{k}].rules", f"card {ce.card} may select {x.name}, which has no "
+                                        "A.I. section", "the activation kind's behavior rules", source)
+                if x.controller is not None and x.controller not in [a.name for a in sc.agents]:
+                    raise ScenarioError(f"aliens[{k}].controller", f"no agent named {x.controller!r}",
+                                        [a.name for a in sc.agents], source)
+        elif ce.x is not None:
+            raise ScenarioError(f"turns[{i}].close_encounter.x", "x is the X of card 21 when the card selects the "
+                                "aliens", "omit it, or omit activates", source)
         for name in ce.rolled:
-            if name not in ce.activates:
+            if name not in aliens:
+                raise ScenarioError(f"turns[{i}].close_encounter.rolled", f"no alien named {name!r}", sorted(aliens),
+                                    source)
+            if name not in ce.activates and ce.activates:
                 raise ScenarioError(f"turns[{i}].close_encounter.rolled", f"{name!r} is not activated by the card",
                                     list(ce.activates), source)
 
@@ -471,11 +493,46 @@ def close_encounter_step(state: RoundState, ctx: RoundContext, number: int) -> t
     turn = ctx.scenario.turns[number - 1]
     ce = turn.close_encounter
     sec = f"Aliens turn {number}"
+    if not ce.activates:
+        return select_x_aliens(state, ctx, number)
     names = ", ".join(ce.activates) or "no alien"
     step = Step(f"{turn.agent} draws Close Encounter card {ce.card}: it activates {names}", S.ALIEN_ACTIVATION,
                 "Each activated alien follows its A.I. section in turn, on the map as the agents left it.",
                 {"card": ce.card, "activates": list(ce.activates)}, tuple(ce.activates), sec)
-    return _noted(state, CardDrawn(ce.card, turn.agent, tuple(ce.activates))), (step,)
+    return _noted(replace(state, selected=tuple(ce.activates)), CardDrawn(ce.card, turn.agent, tuple(ce.activates))), \
+        (step,)
+
+
+def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundState, tuple[Step, ...]]:
+    """11.5 "Activate X aliens" (cards 21-25) inside the round, with the ``close_encounter`` kind's rules
+    (:func:`.phases.aliens_to_activate`, :func:`.phases.selection_order`, :func:`.phases.select_aliens`): X from the
+    card (card 25: the agents in play, bleeding ones included, drones and NPCs not), the aliens on the map in the
+    Alpha Agent's player's order then turn order (the file's agents), highest rank first, a Paralyzed one passed over
+    while another alien is in play (11.9.1). A selected Paralyzed alien skips its activation."""
+    from .phases import AlienEntry, aliens_to_activate, select_aliens, selection_order
+
+    sc = ctx.scenario
+    turn = sc.turns[number - 1]
+    ce = turn.close_encounter
+    sec = f"Aliens turn {number}"
+    players = [a.name for a in sc.agents]
+    on_map = {p.name for p in state.figures}
+    entries = []
+    for x in sc.aliens:
+        if x.name not in on_map:
+            continue
+        t = next(a for a in state.aliens if a.name == x.name)
+        para = (x.name in state.paralyzed_aliens or t.critical_x("paralyzed") is not None) and x.kind == "alien"
+        entries.append(AlienEntry(name=x.name, controller=x.controller or players[0], rank=x.rank, paralyzed=para))
+    n, first = aliens_to_activate(ce.card, ce.x, len(state.agents))
+    order, second = selection_order(entries, players)
+    chosen, more = select_aliens(order, n, ce.card, ctx.rulings)
+    names = tuple(a.name for a in chosen)
+    head = Step(f"{turn.agent} draws Close Encounter card {ce.card}", S.ALIEN_ACTIVATION,
+                "An 'Activate X aliens' card: the aliens are selected as 11.5 says.", {"card": ce.card},
+                (), sec)
+    steps = (head, *(x.in_section(sec) for x in (first, second, *more)))
+    return _noted(replace(state, selected=names), CardDrawn(ce.card, turn.agent, names)), steps
 
 
 def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: str
@@ -485,6 +542,11 @@ def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: st
     section on the map (:func:`activate_on_map`) and, when a rule attacks, its weapon against the target with the
     Close Encounter's fixed dice for it (:func:`attack_on_map`)."""
     sc = ctx.scenario
+    if name.startswith("#"):
+        k = int(name[1:])
+        if k > len(state.selected):
+            return state, ()
+        name = state.selected[k - 1]
     model = next(x for x in sc.aliens if x.name == name)
     sec = f"Aliens turn {number}: {name}"
     if where(state, name) is None:
