@@ -953,7 +953,8 @@ def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, k
         _refuse(ctx, f"{suit.name}'s weapon is fired with the Combat activity, not the Action (ruling "
                 "combat_activity)", S.POWER_SUIT_COMBAT, field, sec)
     return state, (Step(f"{agent} fires {suit.name}'s weapon", S.POWER_SUIT_COMBAT, "Red and Blue dice; it cannot "
-                        "jam and uses no ammo (the combat kind's power_suit_weapon resolves the roll).",
+                        "jam and uses no ammo" + (": the attack below." if ctx.amap is not None else
+                                                  " (the combat kind's power_suit_weapon resolves the roll)."),
                         {"weapon": suit.name}, (agent, suit.name), sec),)
 
 
