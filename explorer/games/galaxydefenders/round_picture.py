@@ -167,8 +167,8 @@ def card_html(pos: RoundPosition) -> str:
     return (f"<div class='gd-ce-card' style='font-family:sans-serif;font-size:13px;border:2px solid #862e9c;"
             f"border-radius:6px;padding:4px 8px;max-width:320px;background:#f8f0fc'><b>Close Encounter card "
             f"{c.card}</b> (drawn after {html.escape(c.after)}'s turn)<br>activates: "
-            f"{html.escape(', '.join(c.activates) or 'no alien')} <span style='font-size:11px;color:#495057'>(11.5; "
-            "the file lists the aliens the card activates)</span></div>")
+            f"{html.escape(', '.join(c.activates) or 'no alien')} <span style='font-size:11px;color:#495057'>(11.5: "
+            "listed by the file, or selected by an 'Activate X aliens' card)</span></div>")
 
 
 def focus_html(pos: RoundPosition, number: int, total: int) -> str:
