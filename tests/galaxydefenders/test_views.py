@@ -24,7 +24,7 @@ def _tray(w):
 
 def test_page_is_registered_and_builds():
     GAME = get_game("galaxydefenders")
-    assert [p.slug for p in GAME.pages] == ["combat", "ai"]
+    assert [p.slug for p in GAME.pages] == ["combat", "ai", "round"]
     w, redraw = GAME.pages[0].build(GAME)
     assert isinstance(w, CombatExplorer) and w.trace is not None and w.odds is not None
     redraw()

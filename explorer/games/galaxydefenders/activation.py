@@ -139,6 +139,9 @@ class RuleModel(Strict):
     move: int = Field(1, ge=0, le=6)
     label: str = Field("", max_length=120)
     targets: list[Literal["alien", "teleport_point", "agent"]] = Field(default_factory=list, max_length=3)
+    attack_after: bool = False
+    """A "move ... and attack" rule: in a ``round`` on a map the figure attacks its target after the move (the
+    ``activation`` kind shows the move only)."""
 
 
 class ActivationScenario(ScenarioHeader):
@@ -625,7 +628,16 @@ def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> 
         try:
             leg = nx.shortest_path(sub, path[-1], amap.centre[a])
         except (nx.NetworkXNoPath, nx.NodeNotFound):
-            leg = nx.shortest_path(hg, path[-1], amap.centre[a])
+            try:
+                leg = nx.shortest_path(hg, path[-1], amap.centre[a])
+            except (nx.NetworkXNoPath, nx.NodeNotFound):
+                # the centre hex cannot be reached (an Area cut by a Barrier or a wall): "another Hex of the Area"
+                # (11.11), the reachable one nearest the centre
+                reach = nx.node_connected_component(hg, path[-1]) if path[-1] in hg else set()
+                spots = sorted((distance(h, amap.centre[a]), h) for h in reach if amap.area_of[h] == a)
+                if not spots:
+                    break
+                leg = nx.shortest_path(hg, path[-1], spots[0][1])
         path += leg[1:]
     return route, path
 

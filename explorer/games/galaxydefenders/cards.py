@@ -55,6 +55,10 @@ class CardModel(Strict):
     agent_class: str | None = Field(None, min_length=1, max_length=40)
     moves: bool = False
     effect: str = Field("", max_length=200)
+    bonus_hits: int = Field(0, ge=0, le=5)
+    bonus_dice: dict[Annotated[str, Field(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=4)]] = Field(
+        default_factory=dict, max_length=4)
+    movement: int = Field(0, ge=0, le=6)
 
 
 class CardList(Strict):

@@ -129,6 +129,12 @@ def _ai_open(game: Game, name: str):
     return ai_page(name, game=game)
 
 
+def _round_open(game: Game, name: str):
+    from .round_views import round_page
+
+    return round_page(name, game)
+
+
 PAGES: tuple[Page, ...] = (
     Page("combat", "Combat",
          "Set an attack and its target (Energy Shield stacks, Lethal, -X Def Dice, High Impact, Critical pile), roll or "
@@ -139,6 +145,11 @@ PAGES: tuple[Page, ...] = (
          "section passing or failing and why, the path Area to Area and the end hex, with Barrier and blocking Hex "
          "Sides drawn.", _ai_page, kinds=("activation",), open=_ai_open,
          default="gd-ai-move-adjacent"),
+    Page("round", "Round",
+         "Play a round on a map step by step: agents walk and shoot with their cards, NPCs and the aliens of the "
+         "Close Encounter card follow their A.I.; the map, the agents' sheets and the card at every cited step.",
+         lambda game: _round_open(game, game.page_default("round")), kinds=("round",),
+         open=lambda game, name: _round_open(game, name), default="gd-round-map"),
 )
 """The Galaxy Defenders pages of the Panel app (served at ``/galaxydefenders-<slug>``)."""
 

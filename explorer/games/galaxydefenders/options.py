@@ -264,6 +264,22 @@ AREA_HEALING_ALLIES = RulingOption(
                 "shows the book separating real agents from them.",
 )
 
+AGENT_PATH_FIGURES = RulingOption(
+    key="agent_path_figures",
+    title="A round on a map: may an agent's walking path pass through a Hex where another figure stands?",
+    section="6.2.1 Agent Turn (the agents' movement is a Core Set rule); 10.2.1 NPC Movement and 11.11 Movement say "
+            "it only for NPCs and aliens",
+    readings={
+        "aliens_block": "Through agents and NPCs, not through aliens; no figure ends on an occupied Hex.",
+        "none_block": "Through any figure, as 10.2.1 and 11.11 allow NPCs and aliens; no figure ends on an occupied "
+                      "Hex.",
+    },
+    default="aliens_block",
+    why_default="This rulebook grants walking through figures to NPCs and aliens by name (10.2.1, 11.11), each "
+                "through its opponents as well; it says nothing of agents, whose movement is the Core Set's, so the "
+                "narrower reading is the default: friends do not block a walk, enemies do.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))

@@ -21,12 +21,27 @@ on a Free Action next to a Movement activity, one agent per turn, an Immobilized
 Fighting Poses (9.2.2, ``fighting_poses = true``): ``pose`` on a Movement activity, Prone stops movement, Crouching
 costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing.
 
-Not yet in this increment (issue 21, item 1): the map, movement and attacks inside a turn (each activity is named,
-not resolved: the ``activation`` and ``combat`` kinds resolve them), the Aliens turn with its Close Encounter card,
-the cards' effects on those attacks, the Power Suit's Flying ability, the mission's objectives.
+On a map (a ``[map]`` table, :mod:`.round_map`): every agent, NPC and alien stands on a hex (``at``); a ``move``
+with ``to`` walks the agent along the shortest legal walking path, one movement point a Hex (two Crouching, 9.2.2),
+against its ``movement`` plus the Power Suit's bonus (9.5.2.1) and a Movement card's ``movement`` (9.7); figures on
+the way per ruling ``agent_path_figures``; a ``combat`` with ``target`` resolves the attack with the ``combat``
+kind's attack sequence (line of sight, the weapon or the Power Suit's with ``suit = "weapon"``, the ``bonus_hits``
+/ ``bonus_dice`` of the card used with it or of a Free Action / Action card used earlier in the turn, fixed dice in
+``rolled``); an NPC with an A.I. section (``rules``) is activated on the map by the ``activation`` kind's sequence
+and attacks with its weapon (10.2, 10.2.2); a turn's ``[turns.close_encounter]`` draws the Close Encounter card after
+it and each alien it lists follows its A.I. section on the map and attacks (11.5, 11.11, 11.12; Paralyzed aliens skip,
+11.9.1). A killed alien or NPC leaves the map. The card data (Powers, Items, Devices), the agents' ``movement``
+default and the Power Suit's weapon without a ``weapon`` table are STAND-INs.
 
-The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase, one entry per agent turn, Event phase) of
-plain step functions over the frozen :class:`RoundState`; the result is a typed :class:`RoundOutcome`.
+An "Activate X aliens" card (21-25) with no ``activates`` list selects its aliens as the ``close_encounter`` kind
+does (11.5: each alien's ``controller`` and ``rank``, ``x`` for card 21; Paralyzed aliens passed over, 11.9.1).
+
+Not yet in this increment (issue 21): signals on the map (the Event phase counts them) and NPC signals revealed, Range, engagement and Evade (Core Set rules), drones and the empty Power Suit on the map, the Power Suit's
+Flying ability, the mission's objectives.
+
+The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
+Close Encounter card and alien activation; Event phase) of plain step functions over the frozen :class:`RoundState`;
+the result is a typed :class:`RoundOutcome`.
 
 Scenario kind ``round`` (TOML)::
 
@@ -75,6 +90,42 @@ Scenario kind ``round`` (TOML)::
     balancer = "aliens"               # aliens | aliens_and_signals
     aliens = 2
     signals = 1
+
+A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
+
+    seed = 1                          # dice not fixed by ``rolled`` are rolled from it
+    high_impact = true                # Storybook 5.5.1 for the attacks (default On)
+    [map.areas]                       # the activation map format: [map.areas], [map.centres], map.blocking,
+    A = ["0,0", "1,0"]                #   [[map.edges]]
+    B = ["2,0", "3,0"]
+    [[agents]]                        # ... plus:
+    at = "0,0"                        # its hex (every agent and NPC needs one on a map)
+    movement = 4                      # movement points (STAND-IN default 4: the Core Set sheet prints it)
+    flying = false                    # crosses Barrier Hex Sides (5.1)
+    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage
+    [[npcs]]                          # ... plus at, flying, weapon and its A.I. section:
+    [[npcs.rules]]                    # the activation kind's behavior rules; attack_after = true: "move ... and
+    condition = "adjacent"            #   attack" (the figure attacks its target after the move)
+    action = "attack"
+    [[aliens]]
+    name = "Xeno"
+    kind = "alien"                    # alien | master_alien
+    at = "3,0"
+    health = 5
+    energy_shields = [1]              # one entry per shield icon (11.7)
+    flying = false                    # burrowing, archenemy, paralyzed (11.9.1), wounds, mark, poison
+    weapon = { name = "Bite", fixed_hits = 2 }
+    rules = [{ condition = "adjacent", action = "attack" }]
+    [[turns]]
+    agent = "Marine"
+    activities = [{ kind = "move", to = "1,0" },     # rolled: the combat kind's fixed dice (also on an
+                  { kind = "combat", target = "Xeno", rolled = { hit = { red = ["hit", "hit"] } } }]  # activate_npc)
+    [turns.close_encounter]           # the Close Encounter card drawn after this turn (11.5)
+    card = 12
+    activates = ["Xeno"]              # the aliens it activates, in order (omit on cards 21-25: selected by 11.5
+                                      #   from the aliens' controller = "agent" and rank; x = N for card 21)
+    [turns.close_encounter.rolled.Xeno]
+    defend = { Marine = ["shield", "blank"] }
 """
 
 from __future__ import annotations
@@ -86,6 +137,7 @@ from typing import Annotated, Literal
 from pydantic import Field, PrivateAttr
 
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
@@ -95,9 +147,11 @@ from explorer.trace import Step, Trace
 from . import sections as S
 from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activate_drone, card_table, refresh_cards, \
     stand_in_cards, use_card
-from .combat import TargetState, with_source
+from .activation import RuleModel
+from .combat import CombatMapModel, EffectModel, EffectSymbol, RolledModel, TargetState, with_source
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
 from .phases import Menace
+from .round_map import MapNote, Placed
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
@@ -106,6 +160,55 @@ MAX_ACTIVITIES = 20
 Pose = Literal["standing", "crouching", "prone"]
 MAX_HELD = 20
 """Powers, Items and Devices one agent holds."""
+
+
+HexKey = Annotated[str, Field(min_length=1, max_length=20)]
+
+
+class RoundWeapon(Strict):
+    """A weapon on a map (the ``combat`` kind's attack fields): ``dice`` ``{colour: n}`` or ``fixed_hits``, its
+    ``effects`` and ``effect_symbols``, ``damage`` (single | area | explosion)."""
+
+    name: Name = "weapon"
+    dice: dict[Name, Annotated[int, Field(ge=0, le=12)]] = Field(default_factory=dict, max_length=4)
+    fixed_hits: int | None = Field(None, ge=0, le=20)
+    effects: list[EffectModel] = Field(default_factory=list, max_length=8)
+    effect_symbols: list[EffectSymbol] = Field(default_factory=lambda: ["bolt"], min_length=1, max_length=5)
+    damage: Literal["single", "area", "explosion"] = "single"
+
+
+class RoundAlien(Strict):
+    """An alien on the map (round played on a ``[map]``): its card's Health, Energy Shield stacks, movement powers,
+    A.I. section (``rules``, the ``activation`` kind's format) and weapon."""
+
+    name: Name
+    kind: Literal["alien", "master_alien"] = "alien"
+    at: HexKey
+    health: int = Field(ge=1, le=40)
+    wounds: int = Field(0, ge=0, le=40)
+    energy_shields: list[Annotated[int, Field(ge=0, le=10)]] = Field(default_factory=list, max_length=3)
+    mark: int = Field(0, ge=0, le=2)
+    poison: int = Field(0, ge=0, le=2)
+    flying: bool = False
+    burrowing: bool = False
+    archenemy: bool = False
+    paralyzed: bool = False
+    rules: list[RuleModel] = Field(default_factory=list, max_length=12)
+    weapon: RoundWeapon | None = None
+    controller: Name | None = None
+    rank: Literal["purple", "red", "blue", "green"] = "green"
+
+
+class RoundCloseEncounter(Strict):
+    """The Close Encounter card drawn after an agent turn (11.5): its number, the aliens it activates in order (or,
+    left empty on an "Activate X aliens" card 21-25, selected as 11.5 says: ``x`` for card 21; each alien's
+    ``controller`` and ``rank``), and fixed dice of each alien's attack (``rolled.<alien>``, the ``combat`` kind's
+    ``rolled`` format)."""
+
+    card: int = Field(ge=1, le=40)
+    activates: list[Name] = Field(default_factory=list, max_length=20)
+    x: int | None = Field(None, ge=1, le=5)
+    rolled: dict[Name, RolledModel] = Field(default_factory=dict, max_length=20)
 
 
 class RoundAgent(Strict):
@@ -124,6 +227,10 @@ class RoundAgent(Strict):
     immobilized: bool = False
     paralyzed: bool = False
     pose: Pose = "standing"
+    at: HexKey | None = None
+    movement: int = Field(4, ge=0, le=12)
+    flying: bool = False
+    weapon: RoundWeapon | None = None
 
 
 class RoundNpc(Strict):
@@ -137,6 +244,10 @@ class RoundNpc(Strict):
     immobilized: bool = False
     tactic: Literal["passive", "attack", "reaction"] | None = None
     tactic_used: bool = False
+    at: HexKey | None = None
+    flying: bool = False
+    rules: list[RuleModel] = Field(default_factory=list, max_length=12)
+    weapon: RoundWeapon | None = None
 
 
 class ActivityModel(Strict):
@@ -161,11 +272,15 @@ class ActivityModel(Strict):
     menace: Literal["raise", "lower", "take"] | None = None
     seize: Name | None = None
     pose: Pose | None = None
+    to: HexKey | None = None
+    target: Name | None = None
+    rolled: RolledModel | None = None
 
 
 class TurnModel(Strict):
     agent: Name
     activities: list[ActivityModel] = Field(default_factory=list, max_length=MAX_ACTIVITIES)
+    close_encounter: RoundCloseEncounter | None = None
 
 
 class RoundSuitModel(PowerSuitModel):
@@ -177,6 +292,7 @@ class RoundSuitModel(PowerSuitModel):
     energy_shields: int | None = Field(None, ge=0, le=10)
     shields_left: int | None = Field(None, ge=0, le=10)
     seize: bool = False
+    weapon: RoundWeapon | None = None
 
 
 SUIT_BONUS = {"mark_i": 2, "mark_ii": 3}
@@ -215,6 +331,9 @@ class RoundScenario(ScenarioHeader):
     fighting_poses: bool = False
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
+    map: CombatMapModel | None = None
+    aliens: list[RoundAlien] = Field(default_factory=list, max_length=12)
+    high_impact: bool = True
     _source: str = PrivateAttr("scenario")
 
 
@@ -315,6 +434,9 @@ def parse_round(data: dict, source: str) -> RoundScenario:
         if ps.shields_left is not None and (ps.energy_shields is None or ps.shields_left > ps.energy_shields):
             raise ScenarioError("power_suit.shields_left", "more shields left than the suit has (or no "
                                 "energy_shields)", "0..energy_shields", source)
+    from .round_map import check_round_map
+
+    check_round_map(sc, source)
     return sc
 
 
@@ -343,9 +465,27 @@ class TurnRecord:
 
 
 @dataclass(frozen=True)
+class RoundItem:
+    """One entry of the Battle phase as the round plays it: an agent turn (``kind = "turn"``), the Close Encounter
+    card drawn after it (``"card"``) or one alien that card activates (``"alien"``, named)."""
+
+    kind: str
+    turn: int
+    alien: str = ""
+
+    def __str__(self) -> str:
+        return {"turn": f"Agent turn {self.turn}", "card": f"Close Encounter {self.turn}"}.get(
+            self.kind, f"Aliens turn {self.turn}: " + (f"selected alien {self.alien[1:]}" if self.alien.startswith("#")
+                                                        else self.alien))
+
+
+@dataclass(frozen=True)
 class RoundState:
     """The round between steps (immutable): the agents and NPCs, the Power Suit, the turns played, the signals the
-    Event card teleported (``None`` before the Event phase) and the turn ``numbers`` (1 to n) to play."""
+    Event card teleported (``None`` before the Event phase) and the turn ``numbers`` (1 to n) to play. On a map:
+    ``figures`` (every figure's hex; a dead alien or NPC is off it), ``aliens`` (their wounds and tokens),
+    ``paralyzed_aliens``, ``notes`` (what each frame shows on the map, :data:`.round_map.MapNote`) and ``items``
+    (the Battle phase entries: agent turns, Close Encounter cards, alien activations)."""
 
     agents: tuple[TargetState, ...]
     npcs: tuple[NpcState, ...] = ()
@@ -357,6 +497,12 @@ class RoundState:
     suit_shields: int | None = None
     menace: Menace | None = None
     poses: tuple[tuple[str, str], ...] = ()
+    figures: tuple[Placed, ...] = ()
+    aliens: tuple[TargetState, ...] = ()
+    paralyzed_aliens: tuple[str, ...] = ()
+    notes: tuple[MapNote, ...] = ()
+    items: tuple[RoundItem, ...] = ()
+    selected: tuple[str, ...] = ()
 
     def pose_of(self, agent: str) -> str:
         return dict(self.poses).get(agent, "standing")
@@ -378,6 +524,7 @@ class RoundContext(Context):
     source: str = "scenario"
     table: Mapping[str, CardModel] | None = None
     stand_ins: frozenset[str] = frozenset()
+    amap: object | None = None
 
 
 # ------------------------------------------------------------------------------------------------ steps
@@ -406,6 +553,12 @@ def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
                               " until the next Refresh phase.", {"removed": gone},
                               (t.name,), sec))
         npcs.append(replace(n, figure=t, paralyzed=False, immobilized=False))
+    aliens = []
+    for a in state.aliens:
+        t, st = refresh(a, sec)
+        aliens.append(t)
+        steps += [x for x in st if not x.title.startswith("Nothing on")]
+    state = replace(state, aliens=tuple(aliens))
     suit, st = power_suit_energy(state.suit, sec)
     steps += st
     full = ctx.scenario.power_suit.energy_shields if ctx.scenario.power_suit else None
@@ -465,6 +618,7 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
     kinds = [a.kind for a in turn.activities]
     agent_acts = [i for i, k in enumerate(kinds) if k not in ("activate_npc", "npc_tactic")]
     done_actions = done_combat = seized = 0
+    bonus_hits, bonus_dice = 0, {}
     activated: list[str] = []
     labels: list[str] = []
     for j, act in enumerate(turn.activities):
@@ -490,11 +644,20 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 steps.append(Step(f"{t.name} is Paralyzed: it skips its activation", S.NPC_BODY_CONDITION,
                                   "Until the next Refresh phase.", section=sec, marks=(t.name,)))
             else:
+                on_map = ctx.amap is not None and ctx.scenario.npcs[[x.figure.name for x in state.npcs].index(
+                    t.name)].rules
                 steps.append(Step(f"{turn.agent} activates {t.name}" + (
                     " (Immobilized: only its behavior without movement)" if n.immobilized else ""),
                     S.NPC_BODY_CONDITION if n.immobilized else S.NPC_ACTIVATION,
-                    "The controlling player applies the first relevant behavior rule of its A.I. section (the "
-                    "activation kind resolves it).", section=sec, marks=(t.name,), facts={"npc": t.name}))
+                    "The controlling player applies the first relevant behavior rule of its A.I. section" + (
+                        ", on the map:" if on_map else " (the activation kind resolves it)."), section=sec,
+                    marks=(t.name,), facts={"npc": t.name}))
+                if on_map:
+                    from .round_map import npc_on_map
+
+                    nm = next(x for x in ctx.scenario.npcs if x.name == t.name)
+                    state, st = npc_on_map(state, ctx, n, nm, act, f, sec)
+                    steps += st
             if act.tactic:
                 if t.down or n.paralyzed:
                     _refuse(ctx, f"{t.name} " + ("is dead" if t.down else "is Paralyzed and skips its activation")
@@ -528,10 +691,17 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                "combat": "The Combat activity: " + ("the turn's Action activity (ruling combat_activity)."
                                                      if combat_is_action else "once per agent turn, beside the "
                                                      "Action (ruling combat_activity)."),
-               "move": "Resolved by the Core Set movement rules (not checked in this increment)."}[act.kind]
+               "move": "On the map: the walk below." if act.to else
+                       "Resolved by the Core Set movement rules (not checked in this increment)."}[act.kind]
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
+        if act.kind == "move" and act.to is not None:
+            from .round_map import walk
+
+            state, st = walk(state, ctx, model, act, f, sec)
+            steps += st
+            label += f" to {act.to}"
         if act.kind == "move" and ctx.scenario.fighting_poses:
             state, st = move_with_pose(state, ctx, turn.agent, act.pose, f"{f}.pose", sec)
             steps += st
@@ -574,6 +744,18 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 _refuse(ctx, e.reason, e.rule, f"{f}.{e.field}", sec)
             state = state.with_cards(cards)
             steps += st
+            card = ctx.table[act.use] if act.use is not None else None
+            if card is not None and (card.bonus_hits or card.bonus_dice):
+                bonus_hits += card.bonus_hits
+                for c, k in card.bonus_dice.items():
+                    bonus_dice[c] = bonus_dice.get(c, 0) + k
+        if act.target is not None:
+            from .round_map import agent_attack
+
+            label += f" on {act.target}"
+            state, st = agent_attack(state, ctx, model, act, f, sec, bonus_hits, bonus_dice)
+            steps += st
+            bonus_hits, bonus_dice = 0, {}
         labels.append(label)
     missing = [n for n in own if n not in activated and not own[n].figure.down]
     if missing:
@@ -771,7 +953,8 @@ def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, k
         _refuse(ctx, f"{suit.name}'s weapon is fired with the Combat activity, not the Action (ruling "
                 "combat_activity)", S.POWER_SUIT_COMBAT, field, sec)
     return state, (Step(f"{agent} fires {suit.name}'s weapon", S.POWER_SUIT_COMBAT, "Red and Blue dice; it cannot "
-                        "jam and uses no ammo (the combat kind's power_suit_weapon resolves the roll).",
+                        "jam and uses no ammo" + (": the attack below." if ctx.amap is not None else
+                                                  " (the combat kind's power_suit_weapon resolves the roll)."),
                         {"weapon": suit.name}, (agent, suit.name), sec),)
 
 
@@ -793,13 +976,31 @@ def event_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple
     return replace(state, teleported=n), (first, *st)
 
 
+def battle_items(state: RoundState) -> tuple[RoundItem, ...]:
+    """The items of :data:`ROUND_SEQUENCE`'s Battle phase entry: each agent turn, and after a turn with a Close
+    Encounter card, the card and each alien it activates (:class:`RoundItem`)."""
+    return state.items
+
+
+def battle_item(state: RoundState, ctx: RoundContext, item: RoundItem) -> tuple[RoundState, tuple[Step, ...]]:
+    """One Battle phase entry: an agent turn (:func:`agent_turn`), the Close Encounter card drawn after it
+    (:func:`.round_map.close_encounter_step`) or one alien activation (:func:`.round_map.alien_activation`)."""
+    from .round_map import alien_activation, close_encounter_step
+
+    if item.kind == "turn":
+        return agent_turn(state, ctx, item.turn)
+    if item.kind == "card":
+        return close_encounter_step(state, ctx, item.turn)
+    return alien_activation(state, ctx, item.turn, item.alien)
+
+
 ROUND_SEQUENCE = (
     ("Refresh phase", refresh_phase),
-    Each("Agent turn {item}", turn_numbers, agent_turn),
+    Each("{item}", battle_items, battle_item),
     ("Event phase", event_phase),
 )
-"""A ``round`` scenario, first increment: the Refresh phase, every agent turn in the order played, the Event
-phase's signals."""
+"""A ``round`` scenario: the Refresh phase; the Battle phase, each agent turn in the order played followed, when
+the file draws one, by its Close Encounter card and each alien it activates; the Event phase's signals."""
 
 
 # ------------------------------------------------------------------------------------------------ outcome
@@ -821,11 +1022,13 @@ class RoundOutcome(Outcome):
     npc_tactics: tuple[tuple[str, str, bool], ...] = ()
     menace: Menace | None = None
     poses: tuple[tuple[str, str], ...] = ()
+    aliens: tuple[TargetState, ...] = ()
+    positions: tuple[tuple[str, Hex], ...] | None = None
 
     @property
     def summary(self) -> str:
         who = "; ".join(f"{t.name} {t.wounds}/{t.max_health} wounds, Poison {t.poison}, {t.status()}"
-                        for t in self.agents + self.npcs)
+                        for t in self.agents + self.npcs + self.aliens)
         sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
         used = [c.summary() for c in self.cards if c.summary()]
         if self.suit_shown:
@@ -856,7 +1059,9 @@ class RoundOutcome(Outcome):
                     {"npc_tactics": {n: {"tactic": k, "used": u} for n, k, u in self.npc_tactics}}
                     if self.npc_tactics else {}) | (
                     {"menace": {"holder": self.menace.holder, "level": self.menace.level}} if self.menace else {}) | (
-                    {"poses": dict(self.poses)} if self.poses else {})
+                    {"poses": dict(self.poses)} if self.poses else {}) | (
+                    {"aliens": {t.name: one(t) for t in self.aliens},
+                     "positions": {n: str(h) for n, h in self.positions}} if self.positions is not None else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -875,8 +1080,21 @@ def round_initial(scenario: RoundScenario) -> RoundState:
     ma = scenario.master_alien
     menace = None if ma is None else Menace(ma.holder or scenario.agents[0].name, ma.level)
     poses = tuple((a.name, a.pose) for a in scenario.agents) if scenario.fighting_poses else ()
+    from .round_map import placed_initial
+
+    items = []
+    for i, t in enumerate(scenario.turns, 1):
+        items.append(RoundItem("turn", i))
+        ce = t.close_encounter
+        if ce is not None:
+            names = ce.activates or [f"#{k}" for k in range(1, len(scenario.aliens) + 1)]
+            items += [RoundItem("card", i)] + [RoundItem("alien", i, n) for n in names]
+    aliens = tuple(TargetState(x.name, x.kind, x.health, x.wounds, tuple(x.energy_shields), mark=x.mark,
+                               poison=x.poison, burrowing=x.burrowing) for x in scenario.aliens)
     return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards,
-                      suit_shields=shields, menace=menace, poses=poses)
+                      suit_shields=shields, menace=menace, poses=poses, figures=placed_initial(scenario),
+                      aliens=aliens, paralyzed_aliens=tuple(x.name for x in scenario.aliens if x.paralyzed),
+                      items=tuple(items))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -886,23 +1104,45 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     Returns:
         A :class:`Trace` whose ``result`` is a :class:`RoundOutcome` (``outcome``: ``{"round", "agents": {name:
         {"wounds", "poison", "mark", "status"}}, "npcs": {...}, "turns": [{"agent", "activities", "npcs"}],
-        "teleported", "summary"}``).
+        "teleported", "summary"}``; on a map also ``"aliens"`` and ``"positions": {name: "q,r"}``).
 
     Raises:
         RuleViolation: a choice the rules refuse (see :func:`agent_turn`), naming the field, the step and the rule.
     """
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
-    table = card_table(scenario.cards, scenario._source)
-    own = {c.id for c in scenario.cards}
-    ctx = RoundContext(rulings=r, scenario=scenario, source=scenario._source, table=table,
-                       stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own))
-    frames = play(round_initial(scenario), ROUND_SEQUENCE, ctx)
+    frames = round_frames(scenario, r, seed)
     last = frames[-1].state
     return trace_of(scenario.title, frames, r.consulted).with_result(RoundOutcome(
         scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
         last.suit, last.suit_shields, suit_shown(scenario),
         tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
-        last.poses))
+        last.poses, last.aliens, None if scenario.map is None else tuple((p.name, p.at) for p in last.figures)))
+
+
+def round_context(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> RoundContext:
+    """The context the round's steps read: the rulings (a :class:`~explorer.options.Rulings`), the scenario, its
+    card table, its map and, on a map, the one :class:`~explorer.dice.Dice` (``seed``, else the file's; ``roller``:
+    every die from it instead, for brute force and Monte Carlo)."""
+    from explorer.dice import Dice
+
+    from .round_map import map_of
+
+    table = card_table(scenario.cards, scenario._source)
+    own = {c.id for c in scenario.cards}
+    amap = map_of(scenario)
+    dice = None if amap is None else Dice(roller=roller, seed=seed if seed is not None else scenario.seed)
+    return RoundContext(rulings=rulings, dice=dice, scenario=scenario, source=scenario._source, table=table,
+                        stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own), amap=amap)
+
+
+def round_frames(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> tuple:
+    """The kernel frames of a ``round`` (:data:`ROUND_SEQUENCE`): the Refresh phase, one frame per Battle phase
+    entry, the Event phase. ``rulings``: a :class:`~explorer.options.Rulings`.
+
+    Raises:
+        RuleViolation: a choice the rules refuse.
+    """
+    return play(round_initial(scenario), ROUND_SEQUENCE, round_context(scenario, rulings, seed, roller))
 
 
 def suit_shown(scenario: RoundScenario) -> bool:

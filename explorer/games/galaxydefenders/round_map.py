@@ -1,0 +1,566 @@
+"""A Galaxy Defenders round played on a map: agents walking, agents' and NPCs' attacks, and the Aliens turn that
+follows an agent turn (its Close Encounter card, each activated alien's A.I.).
+
+This module holds the round's map steps; :mod:`.round` calls them from its kernel sequence (``ROUND_SEQUENCE``) when
+the file has a ``[map]``. Every figure stands on a hex (``at``); the state keeps each figure's hex
+(:class:`Placed`) and records what each frame shows on the map (:data:`MapNote`).
+
+Sections: 6.2.1 Agent Turn (the Movement activity walks the agent hex to hex along a legal walking path, one movement
+point a Hex; the Core Set movement rule itself is not in this rulebook), 5.1 Barrier Hex Side (only Flying figures
+cross it), 9.2.2 Fighting Poses (2 movement points a Hex while Crouching), 9.5.2.1 Movement (the Power Suit's
+bonus), 9.7 Powers & Items (a card's movement points, Hit dice and hits: see ``bonus_hits``, ``bonus_dice`` and
+``movement`` in ``card_data/stand-in.toml``), 9.2 Combat (the agent's attack: the ``combat`` kind's attack
+sequence, line of sight), 9.5.2.2 Combat (the Power Suit's weapon), 10.2 NPC Activation with 10.2.1 NPC Movement and
+10.2.2 NPC Combat (the ``activation`` kind's A.I. sequence on the round's map, then the attack; an NPC's weapon never
+jams and uses no Ammo), 11.5 Alien Activation (the Close Encounter card drawn after an agent turn activates the aliens
+it lists), 11.11 Movement and 11.12 Combat (each activated alien's A.I. and attack; an "Activate X aliens" card 21-25 without a list selects them as
+the ``close_encounter`` kind does), 11.9.1 Paralyzed (a Paralyzed
+alien skips its activation; a Master Alien ignores Paralyze, 11.3), 11.3.1 Menacing Agent System (an Archenemy
+targets the Menacing Agent; wounds on a Master Alien move the token).
+
+Readings where the book is silent: the agent's walking path is the shortest legal one (fewest Hexes, the first one
+found); whether an agent walks through other figures is ruling ``agent_path_figures`` (default: aliens block the
+walk, agents and NPCs do not); the walk uses the Fighting Pose held when the activity starts and a pose assumed in the
+same activity is paid after the walk (the Fighting Poses example 1 walks then goes Prone); a card's ``bonus_hits`` /
+``bonus_dice`` join the attack of the Combat activity that uses the card, or the agent's next attack this turn when
+a Free Action or the Action used it (a Tactic "+2 hits to the current Hit roll" is played just before the attack it
+helps). Not modelled here: Range, engagement and Evade (Core Set rules), the empty Power Suit's figure on the map,
+drones on the map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from explorer.errors import RuleViolation, ScenarioError
+from explorer.hexgrid import Hex
+from explorer.kernel import run
+from explorer.text import plural
+from explorer.trace import Step
+
+from . import sections as S
+from .activation import ActivatingModel, ActivationScenario, AreaMap, FigureModel, parse_map, play_activation
+from .calibration import default_calibration
+from .combat import ATTACK_SEQUENCE, AttackModel, CombatContext, CombatState, TableDice, TargetState, with_source
+
+if TYPE_CHECKING:
+    from .round import RoundContext, RoundScenario, RoundState, RoundWeapon
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A figure on the map: its ``name``, ``side`` (agent | npc | alien | master_alien) and hex."""
+
+    name: str
+    side: str
+    at: Hex
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A figure walked: its path (first hex: where it started) and, for an agent, the movement points spent."""
+
+    who: str
+    path: tuple[Hex, ...]
+    points: int | None = None
+
+
+@dataclass(frozen=True)
+class Attacked:
+    """An attack resolved on the map: attacker, target, hits of the Hit roll (``None``: no roll) and what it did
+    to each figure it reached (``((name, wounds, status), ...)``)."""
+
+    attacker: str
+    target: str
+    hits: int | None
+    results: tuple[tuple[str, int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class CardDrawn:
+    """The Close Encounter card drawn after an agent turn and the aliens it activates."""
+
+    card: int
+    after: str
+    activates: tuple[str, ...]
+
+
+MapNote = Moved | Attacked | CardDrawn
+"""What one frame of a round shows on the map."""
+
+SUIT_WEAPON = {"name": "Power Suit weapon (stand-in)", "dice": {"red": 2, "blue": 1}}
+"""STAND-IN weapon of a Power Suit whose file gives none (9.5.2.2: Red and Blue dice; the real dice are printed on
+the suit's sheet)."""
+
+
+# ------------------------------------------------------------------------------------------------ the file
+
+def check_round_map(sc: RoundScenario, source: str) -> None:
+    """The map fields of a ``round`` scenario.
+
+    Raises:
+        ScenarioError: map fields without a ``[map]``; an agent or NPC without ``at`` on a map; a figure off the map,
+            on a Blocking Hex or sharing a hex; an alien's name used twice; ``to`` on an activity that is not a
+            ``move``; ``target`` not on a ``combat`` or naming no alien; ``rolled`` on another activity; a Close
+            Encounter card activating an unknown alien or one without an A.I. section; an attack rule without a
+            weapon; a die colour the calibration does not know.
+    """
+    acts = [(i, j, a) for i, t in enumerate(sc.turns) for j, a in enumerate(t.activities)]
+    if sc.map is None:
+        used = ([f"agents[{i}].at" for i, a in enumerate(sc.agents) if a.at] +
+                [f"npcs[{i}].at" for i, n in enumerate(sc.npcs) if n.at] + (["aliens"] if sc.aliens else []) +
+                [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("to", "target", "rolled")
+                 if getattr(a, k) is not None] +
+                [f"turns[{i}].close_encounter" for i, t in enumerate(sc.turns) if t.close_encounter])
+        if used:
+            raise ScenarioError(used[0], "figures on the map, walks, attacks and Close Encounter cards need a map",
+                                "a [map] table (the activation map format), or omit it", source)
+        return
+    amap = parse_map(sc.map, source)
+    cal = default_calibration()
+    seen: dict[Hex, str] = {}
+    names = [a.name for a in sc.agents] + [n.name for n in sc.npcs]
+    spots = [(f"agents[{i}].at", a.name, a.at) for i, a in enumerate(sc.agents)] + \
+            [(f"npcs[{i}].at", n.name, n.at) for i, n in enumerate(sc.npcs)] + \
+            [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens)]
+    for field, name, at in spots:
+        if at is None:
+            raise ScenarioError(field, f"{name} has no hex on the map", "\"q,r\" of a map hex", source)
+        h = _hex(at, field, source)
+        if h not in amap.area_of or h in amap.blocking:
+            raise ScenarioError(field, f"{name} stands on {h}, which is not an open map hex",
+                                "a hex of an Area, not Blocking", source)
+        if h in seen:
+            raise ScenarioError(field, f"{name} and {seen[h]} share hex {h}", "one figure per hex", source)
+        seen[h] = name
+    for i, x in enumerate(sc.aliens):
+        if x.name in names:
+            raise ScenarioError(f"aliens[{i}].name", f"{x.name!r} is used twice", "unique names", source)
+        names.append(x.name)
+    aliens = {x.name: x for x in sc.aliens}
+    weapons = [(f"agents[{i}].weapon", a.weapon) for i, a in enumerate(sc.agents)] + \
+              [(f"npcs[{i}].weapon", n.weapon) for i, n in enumerate(sc.npcs)] + \
+              [(f"aliens[{i}].weapon", x.weapon) for i, x in enumerate(sc.aliens)] + \
+              [("power_suit.weapon", sc.power_suit.weapon if sc.power_suit else None)]
+    for field, w in weapons:
+        if w is None:
+            continue
+        if (w.fixed_hits is None) == (not any(w.dice.values())):
+            raise ScenarioError(f"{field}.dice", "a weapon gives either dice or a fixed number of hits",
+                                "dice = {colour = n} or fixed_hits = N", source)
+        for c in w.dice:
+            with with_source(source):
+                cal.die(c, f"{field}.dice.{c}")
+    for field, who in [(f"npcs[{i}]", n) for i, n in enumerate(sc.npcs)] + \
+                      [(f"aliens[{i}]", x) for i, x in enumerate(sc.aliens)]:
+        if any(r.action == "attack" for r in who.rules) and who.weapon is None:
+            raise ScenarioError(f"{field}.weapon", f"{who.name}'s A.I. section attacks but it has no weapon",
+                                "a weapon table", source)
+    for i, j, a in acts:
+        f = f"turns[{i}].activities[{j}]"
+        if a.to is not None:
+            if a.kind != "move":
+                raise ScenarioError(f"{f}.to", "an agent walks with its Movement activity", "kind = 'move'", source)
+            h = _hex(a.to, f"{f}.to", source)
+            if h not in amap.area_of:
+                raise ScenarioError(f"{f}.to", f"hex {h} is not on the map", "a map hex", source)
+        if a.target is not None:
+            if a.kind not in ("combat", "action") or a.use is not None and a.kind == "action":
+                raise ScenarioError(f"{f}.target", "an agent attacks with its Combat activity", "kind = 'combat'",
+                                    source)
+            if a.target not in aliens:
+                raise ScenarioError(f"{f}.target", f"no alien named {a.target!r}", sorted(aliens), source)
+        if a.rolled is not None and not (a.target is not None or a.kind == "activate_npc"):
+            raise ScenarioError(f"{f}.rolled", "fixed dice belong to an attack", "an activity with a target, or an "
+                                "activate_npc", source)
+    for i, t in enumerate(sc.turns):
+        ce = t.close_encounter
+        if ce is None:
+            continue
+        for k, name in enumerate(ce.activates):
+            if name not in aliens:
+                raise ScenarioError(f"turns[{i}].close_encounter.activates[{k}]", f"no alien named {name!r}",
+                                    sorted(aliens), source)
+            if not aliens[name].rules:
+                raise ScenarioError(f"turns[{i}].close_encounter.activates[{k}]", f"{name} has no A.I. section",
+                                    "aliens.rules (the activation kind's behavior rules)", source)
+        if not ce.activates:
+            if not 21 <= ce.card <= 25:
+                raise ScenarioError(f"turns[{i}].close_encounter.activates", f"card {ce.card} does not select X "
+                                    "aliens itself", "the aliens it activates (or card 21-25)", source)
+            if (ce.card == 21) != (ce.x is not None):
+                raise ScenarioError(f"turns[{i}].close_encounter.x", "card 21 needs the X printed on it" if
+                                    ce.card == 21 else f"card {ce.card} sets X itself", "x only with card = 21",
+                                    source)
+            for k, x in enumerate(sc.aliens):
+                if not x.rules:
+                    raise ScenarioError(f"aliens[{k}].rules", f"card {ce.card} may select {x.name}, which has no "
+                                        "A.I. section", "the activation kind's behavior rules", source)
+                if x.controller is not None and x.controller not in [a.name for a in sc.agents]:
+                    raise ScenarioError(f"aliens[{k}].controller", f"no agent named {x.controller!r}",
+                                        [a.name for a in sc.agents], source)
+        elif ce.x is not None:
+            raise ScenarioError(f"turns[{i}].close_encounter.x", "x is the X of card 21 when the card selects the "
+                                "aliens", "omit it, or omit activates", source)
+        for name in ce.rolled:
+            if name not in aliens:
+                raise ScenarioError(f"turns[{i}].close_encounter.rolled", f"no alien named {name!r}", sorted(aliens),
+                                    source)
+            if name not in ce.activates and ce.activates:
+                raise ScenarioError(f"turns[{i}].close_encounter.rolled", f"{name!r} is not activated by the card",
+                                    list(ce.activates), source)
+
+
+def _hex(text: str, field: str, source: str) -> Hex:
+    try:
+        return Hex.parse(text)
+    except ValueError:
+        raise ScenarioError(field, f"{text!r} is not a hex", "\"q,r\" (two integers)", source) from None
+
+
+def map_of(sc: RoundScenario) -> AreaMap | None:
+    """The round's map of Areas (:class:`.activation.AreaMap`), or ``None`` without a ``[map]``."""
+    return None if sc.map is None else parse_map(sc.map, sc._source)
+
+
+def placed_initial(sc: RoundScenario) -> tuple[Placed, ...]:
+    """Every figure on the map as the file places it (agents, NPCs, aliens)."""
+    if sc.map is None:
+        return ()
+    return tuple([Placed(a.name, "agent", Hex.parse(a.at)) for a in sc.agents] +
+                 [Placed(n.name, "npc", Hex.parse(n.at)) for n in sc.npcs] +
+                 [Placed(x.name, x.kind, Hex.parse(x.at)) for x in sc.aliens])
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+def _refuse(ctx: RoundContext, reason: str, rule, field: str, step: str):
+    raise RuleViolation(reason, rule, field=field, step=step, source=ctx.source)
+
+
+def where(state: RoundState, name: str) -> Hex | None:
+    """The hex of figure ``name``, or ``None`` (off the map: dead, or never placed)."""
+    return next((p.at for p in state.figures if p.name == name), None)
+
+
+def _moved(state: RoundState, moves: dict[str, Hex]) -> RoundState:
+    return replace(state, figures=tuple(replace(p, at=moves.get(p.name, p.at)) for p in state.figures))
+
+
+def _noted(state: RoundState, *notes: MapNote) -> RoundState:
+    return replace(state, notes=state.notes + notes)
+
+
+# ------------------------------------------------------------------------------------------------ agent movement
+
+def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """The agent's Movement activity on the map (6.2.1): the shortest legal walking path to ``act.to`` (no Blocking
+    Hex, Blocking Hex Side or locked door; a Barrier Hex Side only for a Flying agent, 5.1; figures per ruling
+    ``agent_path_figures``), one movement point a Hex, two while Crouching (9.2.2), against the agent's movement plus
+    the Power Suit's bonus when it wears one (9.5.2.1) and the movement a card used with this activity adds (9.7);
+    a Fighting Pose assumed with it is paid after the walk.
+
+    Raises:
+        RuleViolation: the end hex Blocking or occupied, no legal walking path, or more movement points than the
+            agent has.
+    """
+    import networkx as nx
+
+    from .round import POSE_COST, SUIT_BONUS
+
+    if act.to is None:
+        return state, ()
+    amap = ctx.amap
+    name = agent.name
+    start, goal = where(state, name), Hex.parse(act.to)
+    f = f"{field}.to"
+    if goal in amap.blocking:
+        _refuse(ctx, f"{goal} is a Blocking Hex", S.AGENT_TURN, f, sec)
+    busy = {p.at: p.name for p in state.figures if p.name != name}
+    if goal in busy:
+        _refuse(ctx, f"{goal} is occupied by {busy[goal]}: no figure ends its movement on an occupied Hex",
+                S.AGENT_TURN, f, sec)
+    reading = ctx.rulings.reading("agent_path_figures")
+    g = amap.graph(agent.flying)
+    if reading == "aliens_block":
+        g.remove_nodes_from([p.at for p in state.figures if p.side in ("alien", "master_alien")])
+    try:
+        path = tuple(nx.shortest_path(g, start, goal))
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        crossing = amap.graph(True)
+        if reading == "aliens_block":
+            crossing.remove_nodes_from([p.at for p in state.figures if p.side in ("alien", "master_alien")])
+        if not agent.flying and nx.has_path(crossing, start, goal):
+            _refuse(ctx, f"no legal walking path from {start} to {goal}: only Flying figures cross Barrier Hex Sides",
+                    S.BARRIER_HEX_SIDE, f, sec)
+        _refuse(ctx, f"no legal walking path from {start} to {goal} (Blocking Hexes, walls, locked doors"
+                + (", aliens: ruling agent_path_figures" if reading == "aliens_block" else "") + ")", S.AGENT_TURN,
+                f, sec)
+    pose = state.pose_of(name)
+    per = 2 if pose == "crouching" else 1
+    cost = (len(path) - 1) * per
+    extra = POSE_COST[act.pose] if act.pose and ctx.scenario.fighting_poses else 0
+    points = agent.movement
+    parts = [f"movement {agent.movement}"]
+    suit = state.suit
+    model = ctx.scenario.power_suit.suit_model if ctx.scenario.power_suit else None
+    if suit is not None and suit.equipped_by == name and model is not None:
+        points += SUIT_BONUS[model]
+        parts.append(f"+{SUIT_BONUS[model]} Power Suit")
+    card = ctx.table[act.use] if act.use else None
+    if card is not None and card.movement:
+        points += card.movement
+        parts.append(f"+{card.movement} {card.name}")
+    if cost + extra > points:
+        _refuse(ctx, f"{name} needs {plural(cost + extra, 'movement point')} to reach {goal}"
+                + (f" ({plural(len(path) - 1, 'Hex', 'Hexes')} Crouching, 2 each)" if per == 2 else "")
+                + (f" and {extra} for the {act.pose.title()} pose" if extra else "")
+                + f"; it has {points} ({', '.join(parts)})", S.FIGHTING_POSES if per == 2 else S.AGENT_TURN, f, sec)
+    rule = S.POWER_SUIT_MOVEMENT if len(parts) > 1 and "Power Suit" in parts[1] else \
+        S.FIGHTING_POSES if per == 2 else S.AGENT_TURN
+    step = Step(f"{name} walks {start} → {goal}: {plural(len(path) - 1, 'Hex', 'Hexes')}, "
+                f"{cost} of {plural(points, 'movement point')}", rule,
+                "Path " + " → ".join(map(str, path)) + f" (the shortest legal walking path); points: "
+                f"{', '.join(parts)}" + ("; 2 a Hex while Crouching" if per == 2 else "") + ".",
+                {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
+    state = _noted(_moved(state, {name: goal}), Moved(name, path, cost))
+    return state, (step,)
+
+
+# ------------------------------------------------------------------------------------------------ attacks
+
+def _target_state(state: RoundState, name: str) -> TargetState:
+    t = next((x for x in state.agents + state.aliens if x.name == name), None)
+    if t is None:
+        t = next(n.figure for n in state.npcs if n.figure.name == name)
+    if t.kind == "agent" and state.suit is not None and state.suit.equipped_by == name:
+        t = replace(t, suit_shields=state.suit_shields)
+    return t
+
+
+def _write_back(state: RoundState, targets) -> RoundState:
+    by = {t.name: t for t in targets}
+    agents = tuple(replace(by[a.name], suit_shields=None) if a.name in by else a for a in state.agents)
+    aliens = tuple(by.get(a.name, a) for a in state.aliens)
+    npcs = tuple(replace(n, figure=by[n.figure.name]) if n.figure.name in by else n for n in state.npcs)
+    shields = state.suit_shields
+    if state.suit is not None and state.suit.equipped_by in by and by[state.suit.equipped_by].suit_shields is not None:
+        shields = by[state.suit.equipped_by].suit_shields
+    gone = {t.name for t in targets if t.down and t.kind != "agent"}
+    return replace(state, agents=agents, aliens=aliens, npcs=npcs, suit_shields=shields,
+                   figures=tuple(p for p in state.figures if p.name not in gone))
+
+
+def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon, target: str,
+                  rolled, field: str, sec: str, *, controller: str | None = None, bonus_hits: int = 0,
+                  bonus_dice: dict | None = None, suit: bool = False) -> tuple[RoundState, tuple[Step, ...]]:
+    """One attack on the round's map, resolved by the ``combat`` kind's :data:`.combat.ATTACK_SEQUENCE` (target
+    selection with the map's Areas for Area and Explosion damage, the Hit roll, each target's defence, wounds,
+    Poison, the Critical token, the Menace token) over every opponent on the map; the wounds, tokens and the Power
+    Suit's shields go back into the round, and a dead alien or NPC leaves the map (10.4)."""
+    foes = ("alien", "master_alien") if kind in ("agent", "npc") else ("agent", "npc")
+    names = [p.name for p in state.figures if p.side in foes]
+    targets = tuple(_target_state(state, n) for n in names)
+    spots = {n: (where(state, n),) for n in names}
+    atk = AttackModel(attacker=attacker, attacker_kind=kind if kind != "master_alien" else "master_alien",
+                      weapon=weapon.name, dice=dict(weapon.dice), fixed_hits=weapon.fixed_hits, bonus_hits=bonus_hits,
+                      bonus_dice=dict(bonus_dice or {}), effect_symbols=list(weapon.effect_symbols),
+                      power_suit_weapon=suit, damage=weapon.damage, target=target,
+                      effects=[e.model_dump() for e in weapon.effects],
+                      rolled=rolled.model_dump() if rolled is not None else None, controller=controller)
+    cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
+                         tables=(TableDice(default_calibration(), atk.rolled, ctx.dice),),
+                         high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
+    with with_source(ctx.source, f"{field}."):
+        after, steps = run(CombatState(targets, state.menace), ATTACK_SEQUENCE, cctx)
+    state = replace(_write_back(state, after.targets), menace=after.menace)
+    note = Attacked(attacker, target, after.roll.hits if after.roll else None,
+                    tuple((r.name, r.wounds, r.status) for r in after.results))
+    return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps)
+
+
+def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str, bonus_hits: int,
+                 bonus_dice: dict) -> tuple[RoundState, tuple[Step, ...]]:
+    """The agent's Combat activity on the map (9.2): its target an alien on the map in line of sight (ruling
+    ``line_of_sight``); its weapon, or the Power Suit's with ``suit = "weapon"`` (9.5.2.2: Red and Blue dice, no
+    jam, no ammo); the hits and Hit dice of the cards it used for this attack (9.7); then :func:`attack_on_map`.
+
+    Raises:
+        RuleViolation: the target dead (off the map), no line of sight, no weapon, or a card adding dice of a colour
+            the weapon does not roll.
+    """
+    name = agent.name
+    t = act.target
+    f = f"{field}.target"
+    at, spot = where(state, name), where(state, t)
+    if spot is None:
+        _refuse(ctx, f"{t} is dead: it is no longer on the map", S.AGENT_COMBAT, f, sec)
+    strict = ctx.rulings.reading("line_of_sight") == "strict"
+    clear, why = ctx.amap.line_of_sight(at, spot, strict)
+    if not clear:
+        _refuse(ctx, f"{name} has no line of sight to {t}: {why}", S.AGENT_COMBAT, f, sec)
+    suit = act.suit == "weapon"
+    if suit:
+        from .round import RoundWeapon
+
+        w = ctx.scenario.power_suit.weapon or RoundWeapon(**SUIT_WEAPON)
+    else:
+        w = agent.weapon
+        if w is None:
+            _refuse(ctx, f"{name} has no weapon in the file", S.AGENT_COMBAT, f"{field}.target", sec)
+    colours = [c for c, n in w.dice.items() if n]
+    for c, n in bonus_dice.items():
+        if n and c not in colours:
+            _refuse(ctx, f"a card adds a {c} die, but {w.name} rolls " + (" and ".join(colours) or "no dice") +
+                    " (a power adds dice of the weapon's colours)", S.AGENT_COMBAT, f"{field}.use", sec)
+    return attack_on_map(state, ctx, name, "agent", w, t, act.rolled, field, sec, bonus_hits=bonus_hits,
+                         bonus_dice=bonus_dice, suit=suit)
+
+
+# ------------------------------------------------------------------------------------------------ A.I. on the map
+
+def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, who, sec: str, *,
+                    immobilized: bool = False, paralyzed: bool = False):
+    """One alien or NPC activation on the round's map: the ``activation`` kind's :data:`.activation
+    .ACTIVATION_SEQUENCE` (targeting, the behavior rules of ``who.rules``, the walk, the end hex) with every other
+    figure where the round has it (the Menacing Agent's token level for an Archenemy, 11.3.1). Returns ``(state with
+    the figures moved, steps, the ActivationOutcome)``."""
+    m = ctx.scenario.map
+    menace = state.menace
+    figures = [FigureModel(name=p.name, side="alien" if p.side == "master_alien" else p.side, at=str(p.at),
+                           menace=menace.level if menace is not None and p.name == menace.holder else 0)
+               for p in state.figures if p.name != name]
+    act = ActivatingModel(name=name, kind="npc" if kind == "npc" else "alien", at=str(where(state, name)),
+                          flying=getattr(who, "flying", False), burrowing=getattr(who, "burrowing", False),
+                          archenemy=getattr(who, "archenemy", False), paralyzed=paralyzed, immobilized=immobilized)
+    sc = ActivationScenario(title=name, areas=m.areas, centres=m.centres, blocking=m.blocking, edges=m.edges,
+                            activating=act, figures=figures, rules=who.rules)
+    los = ctx.rulings.reading("line_of_sight")
+    _frames, trace = play_activation(sc, {"line_of_sight": los})
+    o = trace.result
+    moves = {name: o.end} | {n: h for n, h in o.figures}
+    new = _moved(state, moves)
+    if len(o.path) > 1:
+        new = _noted(new, Moved(name, tuple(o.path)))
+    steps = tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
+    return new, steps, o
+
+
+def attacks_now(state: RoundState, ctx: RoundContext, name: str, who, o, sec: str) -> tuple[bool, tuple[Step, ...]]:
+    """Whether the activation ends with an attack: its behavior rule attacks (10.2.2, 11.12), or moved and says
+    "and attack" (``attack_after``) and the target, still on the map, is in line of sight after the move (10.1,
+    11.11: a behavior needs line of sight). Returns ``(attacks, steps)``."""
+    if o.rule is None or o.target is None or where(state, o.target) is None:
+        return False, ()
+    if o.action == "attack":
+        return True, ()
+    if not who.rules[o.rule].attack_after:
+        return False, ()
+    npc = any(p.name == name and p.side == "npc" for p in state.figures)
+    clear, why = ctx.amap.line_of_sight(where(state, name), where(state, o.target),
+                                        ctx.rulings.reading("line_of_sight") == "strict")
+    rule = S.NPC_COMBAT if npc else S.ALIEN_COMBAT
+    if not clear:
+        return False, (Step(f"{name} cannot attack {o.target} after its move: {why}", rule, "The rule's attack needs "
+                            "line of sight.", section=sec, marks=(name, o.target)),)
+    return True, (Step(f"{name} attacks {o.target} after its move, as its rule says", rule, "", section=sec,
+                       marks=(name, o.target)),)
+
+
+def npc_on_map(state: RoundState, ctx: RoundContext, npc, model, act, field: str, sec: str
+               ) -> tuple[RoundState, tuple[Step, ...]]:
+    """An NPC activation on the map (10.2): its A.I. section played by :func:`activate_on_map` (an Immobilized NPC
+    follows only behavior without movement, 10.4.1), then, when a rule attacks, its weapon against the target
+    (10.2.2: NPC weapons never jam and use no Ammo; the controlling agent moves the Menace token)."""
+    state, steps, o = activate_on_map(state, ctx, npc.figure.name, "npc", model, sec, immobilized=npc.immobilized)
+    ok, more = attacks_now(state, ctx, npc.figure.name, model, o, sec)
+    steps += more
+    if not ok:
+        return state, steps
+    note = Step(f"{npc.figure.name} attacks {o.target} with {model.weapon.name}", S.NPC_COMBAT,
+                f"Its controller, {npc.controller}, rolls for it; an NPC's weapon never jams and uses no Ammo (jam and "
+                "ammo results are ignored).", section=sec, marks=(npc.figure.name, o.target))
+    state, more = attack_on_map(state, ctx, npc.figure.name, "npc", model.weapon, o.target, act.rolled, field, sec,
+                                controller=npc.controller)
+    return state, steps + (note,) + more
+
+
+def close_encounter_step(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundState, tuple[Step, ...]]:
+    """11.5 Alien Activation: the Close Encounter card drawn after agent turn ``number`` and the aliens it activates,
+    in the order the file lists them (the file says which; the ``close_encounter`` kind selects the X aliens of
+    cards 22-25)."""
+    turn = ctx.scenario.turns[number - 1]
+    ce = turn.close_encounter
+    sec = f"Aliens turn {number}"
+    if not ce.activates:
+        return select_x_aliens(state, ctx, number)
+    names = ", ".join(ce.activates) or "no alien"
+    step = Step(f"{turn.agent} draws Close Encounter card {ce.card}: it activates {names}", S.ALIEN_ACTIVATION,
+                "Each activated alien follows its A.I. section in turn, on the map as the agents left it.",
+                {"card": ce.card, "activates": list(ce.activates)}, tuple(ce.activates), sec)
+    return _noted(replace(state, selected=tuple(ce.activates)), CardDrawn(ce.card, turn.agent, tuple(ce.activates))), \
+        (step,)
+
+
+def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundState, tuple[Step, ...]]:
+    """11.5 "Activate X aliens" (cards 21-25) inside the round, with the ``close_encounter`` kind's rules
+    (:func:`.phases.aliens_to_activate`, :func:`.phases.selection_order`, :func:`.phases.select_aliens`): X from the
+    card (card 25: the agents in play, bleeding ones included, drones and NPCs not), the aliens on the map in the
+    Alpha Agent's player's order then turn order (the file's agents), highest rank first, a Paralyzed one passed over
+    while another alien is in play (11.9.1). A selected Paralyzed alien skips its activation."""
+    from .phases import AlienEntry, aliens_to_activate, select_aliens, selection_order
+
+    sc = ctx.scenario
+    turn = sc.turns[number - 1]
+    ce = turn.close_encounter
+    sec = f"Aliens turn {number}"
+    players = [a.name for a in sc.agents]
+    on_map = {p.name for p in state.figures}
+    entries = []
+    for x in sc.aliens:
+        if x.name not in on_map:
+            continue
+        t = next(a for a in state.aliens if a.name == x.name)
+        para = (x.name in state.paralyzed_aliens or t.critical_x("paralyzed") is not None) and x.kind == "alien"
+        entries.append(AlienEntry(name=x.name, controller=x.controller or players[0], rank=x.rank, paralyzed=para))
+    n, first = aliens_to_activate(ce.card, ce.x, len(state.agents))
+    order, second = selection_order(entries, players)
+    chosen, more = select_aliens(order, n, ce.card, ctx.rulings)
+    names = tuple(a.name for a in chosen)
+    head = Step(f"{turn.agent} draws Close Encounter card {ce.card}", S.ALIEN_ACTIVATION,
+                "An 'Activate X aliens' card: the aliens are selected as 11.5 says.", {"card": ce.card},
+                (), sec)
+    steps = (head, *(x.in_section(sec) for x in (first, second, *more)))
+    return _noted(replace(state, selected=names), CardDrawn(ce.card, turn.agent, names)), steps
+
+
+def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: str
+                     ) -> tuple[RoundState, tuple[Step, ...]]:
+    """One alien activated by the Close Encounter card of turn ``number`` (11.5, 11.11, 11.12): a dead alien is off
+    the map; a Paralyzed one skips its activation (11.9.1; a Master Alien ignores Paralyze, 11.3); else its A.I.
+    section on the map (:func:`activate_on_map`) and, when a rule attacks, its weapon against the target with the
+    Close Encounter's fixed dice for it (:func:`attack_on_map`)."""
+    sc = ctx.scenario
+    if name.startswith("#"):
+        k = int(name[1:])
+        if k > len(state.selected):
+            return state, ()
+        name = state.selected[k - 1]
+    model = next(x for x in sc.aliens if x.name == name)
+    sec = f"Aliens turn {number}: {name}"
+    if where(state, name) is None:
+        return state, (Step(f"{name} is dead: it is no longer on the map", S.ALIEN_ACTIVATION, "", section=sec,
+                            marks=(name,)),)
+    t = next(a for a in state.aliens if a.name == name)
+    paralyzed = (name in state.paralyzed_aliens or t.critical_x("paralyzed") is not None) and (
+        model.kind == "alien" or model.archenemy)
+    state, steps, o = activate_on_map(state, ctx, name, model.kind, model, sec, paralyzed=paralyzed)
+    ok, more = attacks_now(state, ctx, name, model, o, sec)
+    steps += more
+    if not ok:
+        return state, steps
+    rolled = sc.turns[number - 1].close_encounter.rolled.get(name)
+    state, more = attack_on_map(state, ctx, name, model.kind, model.weapon, o.target, rolled,
+                                f"turns[{number - 1}].close_encounter.rolled.{name}", sec)
+    return state, steps + more

@@ -1,0 +1,187 @@
+"""Pictures of a Galaxy Defenders round (no widgets): one :class:`RoundPosition` per cited step, drawn from the typed
+state of the kernel frame that holds the step (never from the steps' facts), the map as SVG and the sheets as HTML.
+
+What a position shows: the map as the step's frame (a phase, an agent turn, the Close Encounter card, one alien's
+activation) leaves it, the walks of that frame (blue paths) and its attacks (red lines, wounds dealt), what the step
+names ringed; each agent's sheet (hex, wounds, Poison, Mark, pose, the cards it holds, face down or discarded, the
+Power Suit it wears), each NPC (controller, wounds, Paralyzed / Immobilized) and each alien (wounds, Energy Shield
+stacks, Paralyzed), the Close Encounter card last drawn. Sections: whatever each step cites.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from explorer.hexgrid import Hex
+from explorer.kernel import Frame
+from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment, render_board
+from explorer.trace import Step
+
+from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overlays, initials
+from .round_map import Attacked, CardDrawn, Moved
+
+STANDINS = ("Card data (Powers, Items, Devices), an agent's movement when the file gives none (4) and a Power Suit "
+            "weapon without a weapon table are documented, editable STAND-INs: the rulebook prints no tiles or "
+            "sheets. The map is the file's.")
+FRAME_NOTE = ("The map and the sheets show the round as this step's frame leaves it (the round is played one phase, "
+              "one agent turn, one Close Encounter card, one alien activation at a time).")
+ATTACK = "#c92a2a"
+FOCUS = "#f59f00"
+
+
+@dataclass(frozen=True)
+class RoundPosition:
+    """One cited step and its frame: ``step``, ``frame`` (its kernel :class:`~explorer.kernel.Frame`), ``fresh``
+    (the map notes the frame added: walks, attacks, the card drawn) and ``card`` (the last Close Encounter card
+    drawn so far, or ``None``)."""
+
+    step: Step
+    frame: Frame
+    fresh: tuple = ()
+    card: CardDrawn | None = None
+
+
+def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
+    """One :class:`RoundPosition` per cited step of the round played as ``frames`` (:func:`.round.round_frames`)."""
+    out: list[RoundPosition] = []
+    seen = 0
+    card = None
+    for fr in frames:
+        notes = fr.state.notes
+        fresh = notes[seen:]
+        seen = len(notes)
+        for n in fresh:
+            if isinstance(n, CardDrawn):
+                card = n
+        for s in fr.steps:
+            out.append(RoundPosition(s, fr, tuple(fresh), card))
+    return out
+
+
+def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> str:
+    """The map at ``pos`` (SVG): Areas, Hex Sides, every figure on its hex, the frame's walks and attacks, what the
+    step names ringed in amber."""
+    lay = area_board_layout()
+    px = lay.hex_to_pixel
+    st = pos.frame.state
+    at = {p.name: p for p in st.figures}
+    ov: list[Overlay] = list(area_overlays(amap))
+    for n in pos.fresh:
+        if isinstance(n, Moved) and len(n.path) > 1:
+            pts = [px(h) for h in n.path]
+            ov += [Segment(a, b, stroke=PATH, width=4.0) for a, b in zip(pts, pts[1:])]
+            ov.append(Circle(pts[0], 0.2, fill="#ffffff", stroke=PATH, width=2.0, title=f"{n.who} started here"))
+        if isinstance(n, Attacked) and n.attacker in at and (n.target in at or any(r[0] == n.target for r in
+                                                                                  n.results)):
+            a = px(at[n.attacker].at)
+            tgt = at.get(n.target)
+            if tgt is not None:
+                ov.append(Segment(a, px(tgt.at), stroke=ATTACK, width=3.0, dash="7 4",
+                                  title=f"{n.attacker} attacks {n.target}"))
+    for p in st.figures:
+        side = "alien" if p.side == "master_alien" else p.side
+        ov.append(Circle(px(p.at), 0.42, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5, title=f"{p.name} on {p.at}",
+                         label=initials(p.name)))
+    for n in pos.fresh:
+        if isinstance(n, Attacked):
+            for name, wounds, status in n.results:
+                if name in at and wounds:
+                    x, y = px(at[name].at)
+                    ov.append(Label((x + 0.5, y - 0.55), f"-{wounds}", size=12, fill=ATTACK, weight="bold"))
+    for mk in pos.step.marks:
+        if mk in at:
+            ov.append(Circle(px(at[mk].at), 0.62, stroke=FOCUS, width=3.0))
+            continue
+        try:
+            h = Hex.parse(mk)
+        except (ValueError, TypeError):
+            continue
+        if h in amap.area_of:
+            ov.append(HexMark(h, stroke=FOCUS, width=3.0))
+    return render_board(area_board(amap, title), overlays=ov, size=size, show_areas=False)
+
+
+def _pips(n: int, of: int, on: str) -> str:
+    return "".join(f"<span style='display:inline-block;width:8px;height:8px;margin-right:1px;border-radius:2px;"
+                   f"background:{on if i < n else '#e9ecef'};border:1px solid #adb5bd'></span>" for i in range(of))
+
+
+def _row(name: str, hex_: Hex | None, t, more: Sequence[str], colour: str, cls: str) -> str:
+    tags = [x for x in (f"Poison {t.poison}" if t.poison else "", f"Mark {t.mark}" if t.mark else "",
+                        *more) if x]
+    status = t.status()
+    head = (f"<b>{html.escape(name)}</b> on {html.escape(str(hex_) if hex_ else 'no hex (off the map)')}"
+            + (f" · <b style='color:#c92a2a'>{status.upper()}</b>" if status != "alive" else ""))
+    body = (f"Wounds {_pips(t.wounds, t.max_health, '#fa5252')} {t.wounds}/{t.max_health}"
+            + (" · " + html.escape(" · ".join(tags)) if tags else ""))
+    return (f"<div class='{cls}' data-figure='{html.escape(name, quote=True)}' style='margin:3px 0;padding:3px 6px;"
+            f"border-left:4px solid {colour}'>{head}<br><span style='font-size:12px'>{body}</span></div>")
+
+
+def sheets_html(pos: RoundPosition) -> str:
+    """The agents' sheets, the NPCs and the aliens at ``pos`` (HTML, escaped), drawn from the frame's state."""
+    st = pos.frame.state
+    where = {p.name: p.at for p in st.figures}
+    rows = ["<div style='font-weight:bold;margin-top:4px'>Agents</div>"]
+    for a in st.agents:
+        c = st.cards_of(a.name)
+        more = []
+        if st.poses:
+            more.append(st.pose_of(a.name).title())
+        if st.suit is not None and st.suit.equipped_by == a.name:
+            more.append(f"wears {st.suit.name}" + (f" (shields {st.suit_shields})" if st.suit_shields is not None
+                                                   else ""))
+        if c is not None:
+            up = [x for x in c.held if x not in c.face_down and x not in c.discarded]
+            more += [x for x in (up and "cards: " + ", ".join(up), c.face_down and "face down: " +
+                                 ", ".join(c.face_down), c.discarded and "discarded: " + ", ".join(c.discarded)) if x]
+        rows.append(_row(a.name, where.get(a.name), a, more, SIDE_FILL["agent"], "gd-sheet"))
+    if st.npcs:
+        rows.append("<div style='font-weight:bold;margin-top:4px'>NPCs</div>")
+        for n in st.npcs:
+            more = [f"controller {n.controller}"] + [w for w, on in (("Paralyzed", n.paralyzed),
+                                                                     ("Immobilized", n.immobilized)) if on]
+            rows.append(_row(n.figure.name, where.get(n.figure.name), n.figure, more, SIDE_FILL["npc"], "gd-npc"))
+    if st.aliens:
+        rows.append("<div style='font-weight:bold;margin-top:4px'>Aliens</div>")
+        for x in st.aliens:
+            more = ([f"Energy Shields {'/'.join(map(str, x.stacks))}"] if x.stacks else []) + \
+                   (["Paralyzed"] if x.name in st.paralyzed_aliens or x.critical_x("paralyzed") is not None else []) + \
+                   (["Master Alien"] if x.kind == "master_alien" else [])
+            rows.append(_row(x.name, where.get(x.name), x, more, SIDE_FILL["alien"], "gd-alien"))
+    if st.menace is not None:
+        rows.append(f"<div style='margin-top:4px'>Menace token: <b>{html.escape(st.menace.holder)}</b>, Level "
+                    f"{st.menace.level}</div>")
+    return "<div class='gd-sheets' style='font-family:sans-serif;font-size:13px'>" + "".join(rows) + "</div>"
+
+
+def card_html(pos: RoundPosition) -> str:
+    """The Close Encounter card last drawn at ``pos`` (HTML): its number, the agent whose turn it follows, the
+    aliens it activates; a dash before the first card."""
+    c = pos.card
+    if c is None:
+        return ("<div class='gd-ce-card' style='font-family:sans-serif;font-size:12px;color:#868e96'>Close Encounter "
+                "card: none drawn yet this round.</div>")
+    return (f"<div class='gd-ce-card' style='font-family:sans-serif;font-size:13px;border:2px solid #862e9c;"
+            f"border-radius:6px;padding:4px 8px;max-width:320px;background:#f8f0fc'><b>Close Encounter card "
+            f"{c.card}</b> (drawn after {html.escape(c.after)}'s turn)<br>activates: "
+            f"{html.escape(', '.join(c.activates) or 'no alien')} <span style='font-size:11px;color:#495057'>(11.5: "
+            "listed by the file, or selected by an 'Activate X aliens' card)</span></div>")
+
+
+def focus_html(pos: RoundPosition, number: int, total: int) -> str:
+    """The focused step: its frame, title, cited rule and detail (HTML, escaped)."""
+    s = pos.step
+    return (f"<div class='gd-round-focus' style='font-family:sans-serif;border-left:4px solid #1c7ed6;"
+            f"background:#e7f5ff;padding:6px 10px;border-radius:4px'><div style='font-size:11px;color:#1864ab;"
+            f"text-transform:uppercase'>Step {number} of {total} · {html.escape(s.section)}</div>"
+            f"<div class='gd-step-title' style='font-size:15px;font-weight:bold'>{html.escape(s.title)}</div>"
+            f"<div class='gd-step-rule' style='font-size:12px;color:#1864ab'>§ {html.escape(s.rule.section)}</div>"
+            + (f"<div style='font-size:13px;color:#343a40'>{html.escape(s.detail)}</div>" if s.detail else "")
+            + f"<div style='font-size:11px;color:#868e96'>Map after: {html.escape(pos.frame.name)}</div></div>")
+
+
+__all__ = ["RoundPosition", "positions_from", "map_svg", "sheets_html", "card_html", "focus_html", "STANDINS",
+           "FRAME_NOTE"]

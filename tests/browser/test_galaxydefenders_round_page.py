@@ -1,0 +1,97 @@
+"""The Galaxy Defenders Round page in headless Chromium, at 1280 px and as a phone: first paint with the map and the
+sheets, Next / Prev through the cited steps (the focused step and its rule follow the round played in Python; the map
+redraws), the Close Encounter card appears after the agent's turn, the step is kept in the link and a link opens on
+its step, and an opened round file replaces the scenario (a bad one leaves a message and keeps the page). Uses the
+shared fixtures of ``conftest.py``. ``EXPLORER_SCREENSHOTS=<dir>`` saves ``galaxydefenders-round*.png`` there.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from browser_helpers import SCREENSHOTS, wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _base(app_url: str) -> str:
+    return app_url.rsplit("/", 1)[0]
+
+
+def _ref():
+    from explorer.games import get_game
+
+    return get_game("galaxydefenders").open_page("round")[0]
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_round_page_steps_through_the_round(browser, app_url, size):
+    from explorer.urlstate import decode_state
+
+    ref = _ref()
+    kw = (dict(viewport={"width": 1280, "height": 1000}) if size == "desktop" else
+          dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True))
+    page = browser.new_page(**kw)
+    t0 = time.monotonic()
+    page.goto(_base(app_url) + "/galaxydefenders-round")
+    focus = page.locator(".gd-round-focus").first
+    wait_until(lambda: focus.count() and page.locator(".gd-round-map svg").count(), timeout=90, what="first paint")
+    first_paint = time.monotonic() - t0
+    assert first_paint < 90
+    n = len(ref.positions)
+    assert f"STEP 1 OF {n}" in focus.inner_text().upper()
+    assert "Marine" in page.locator(".gd-sheets").first.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= kw["viewport"]["width"]
+    nxt = page.get_by_role("button", name="Next ▶")
+    prev = page.get_by_role("button", name="◀ Prev")
+    maps = {page.locator(".gd-round-map").first.inner_html()}
+    card = next(i for i, p in enumerate(ref.positions) if p.card is not None)
+    for i in range(1, card + 1):
+        t = time.monotonic()
+        nxt.click()
+        pos = ref.positions[i]
+        wait_until(lambda: f"STEP {i + 1} OF {n}" in focus.inner_text().upper(), what=f"step {i + 1}")
+        assert pos.step.title in focus.inner_text() and pos.step.rule.section in focus.inner_text()
+        assert time.monotonic() - t < 15
+        maps.add(page.locator(".gd-round-map").first.inner_html())
+    assert len(maps) >= 3, "the map redraws as the figures walk"
+    assert "Close Encounter card 12" in page.locator(".gd-ce-card").first.inner_text()
+    wait_until(lambda: page.evaluate("new URLSearchParams(location.search).get('s')"), what="the link")
+    state = decode_state(page.evaluate("new URLSearchParams(location.search).get('s')"))
+    assert state["scenario"] == "gd-round-map" and state["step"] == card + 1
+    prev.click()
+    wait_until(lambda: f"STEP {card} OF {n}" in focus.inner_text().upper(), what="back one step")
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"galaxydefenders-round-{size}.png"), full_page=True)
+    url = page.url
+    page.close()
+    again = browser.new_page(**kw)                     # the link opens on its step
+    again.goto(url)
+    f2 = again.locator(".gd-round-focus").first
+    wait_until(lambda: f2.count() and f"STEP {card} OF {n}" in f2.inner_text().upper(), timeout=90,
+               what="the linked step")
+    again.close()
+
+
+def test_round_page_opens_a_round_file(browser, app_url):
+    from explorer.games import get_game
+
+    text = get_game("galaxydefenders").scenario_text("gd-round-agents")
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(_base(app_url) + "/galaxydefenders-round")
+    focus = page.locator(".gd-round-focus").first
+    wait_until(lambda: focus.count(), timeout=90, what="first paint")
+    with page.expect_file_chooser() as chooser:
+        page.locator(".xr-upload").first.click()
+    chooser.value.set_files({"name": "mine.toml", "mimeType": "application/toml", "buffer": text.encode()})
+    wait_until(lambda: "opened mine.toml" in page.locator(".gd-round").first.inner_text(), what="the file opened")
+    assert "no [map]" in page.locator(".gd-round-map").first.inner_text()
+    with page.expect_file_chooser() as chooser:
+        page.locator(".xr-upload").first.click()
+    chooser.value.set_files({"name": "bad.toml", "mimeType": "application/toml", "buffer": b"game = 1\n"})
+    wait_until(lambda: "bad.toml" in page.locator(".gd-round").first.inner_text(), what="the refusal")
+    assert "no [map]" in page.locator(".gd-round-map").first.inner_text()
+    page.close()

@@ -1,0 +1,68 @@
+"""The Round page of Galaxy Defenders in Python (no browser): it builds on the map round, steps, draws each step
+from its frame's typed state, keeps the step in the link, opens a round file and refuses a bad one."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.errors import ScenarioError
+from explorer.games import get_game
+from explorer.games.galaxydefenders.round_picture import map_svg, positions_from
+from explorer.games.galaxydefenders.round_map import map_of
+from explorer.games.galaxydefenders.options import rulings
+from explorer.games.galaxydefenders.round import round_frames
+
+G = get_game("galaxydefenders")
+
+
+def page():
+    return G.open_page("round")[0]
+
+
+def test_the_round_page_opens_on_the_map_round_and_steps():
+    w = page()
+    assert w.picker.value == "gd-round-map" and w.picker.options[0] == "gd-round-map"
+    n = len(w.positions)
+    assert n == len(w.trace.steps) == len(G.resolve(G.load_builtin("gd-round-map")).steps)
+    assert "Step 1 of" in w.focus.value and "<svg" in w.map.value and w.prev_button.disabled
+    w.go(+1000)
+    assert w.position == n and w.next_button.disabled
+    assert "Close Encounter card 12" in w.card.value and "face down: improved-tactic" in w.sheets.value
+    assert "gd-round-download" in w.download.value and "STAND-IN" in w.about.value
+
+
+def test_the_map_at_a_step_is_the_frames_state():
+    _, sc = G.load_builtin("gd-round-map")
+    pos = positions_from(round_frames(sc, rulings()))
+    walk = next(p for p in pos if "walks" in p.step.title)
+    before = next(p for p in pos if p.step.title.startswith("Marine: Move"))
+    assert dict((f.name, str(f.at)) for f in walk.frame.state.figures)["Marine"] == "4,1"
+    svg = map_svg(map_of(sc), walk)
+    assert "Marine on 4,1" in svg and "Marine started here" in svg
+    assert before.frame is walk.frame         # one frame per agent turn: the page says "Map after: ..."
+
+
+def test_the_step_is_in_the_link_and_a_bad_step_is_refused():
+    w = page()
+    w.go(4)
+    assert w.url_state()["step"] == 5
+    fired = []
+    w.on_state_change(lambda: fired.append(1))
+    w.go(1)
+    assert fired
+    w.load_url_state({"scenario": "gd-round-map", "step": 12})
+    assert w.position == 12
+    with pytest.raises(ScenarioError) as e:
+        w.load_url_state({"scenario": "gd-round-map", "step": "x"})
+    assert e.value.field == "step"
+    w.load_url_state({"scenario": "gd-round-agents"})
+    assert "no [map]" in w.map.value
+
+
+def test_opening_a_file():
+    w = page()
+    w.load_toml(G.scenario_text("gd-round-map-suit"), "mine.toml")
+    assert w.scenario.title.startswith("A round on a map: the Power Suit") and "mine.toml" in w.download.value
+    with pytest.raises(ScenarioError):
+        w.load_toml(G.scenario_text("gd-ai-move-adjacent"), "ai.toml")
+    assert w.scenario.title.startswith("A round on a map: the Power Suit")
