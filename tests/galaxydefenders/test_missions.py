@@ -142,3 +142,66 @@ def test_property_the_result_is_the_first_matching_row(flames, dead, agents):
         assert first_matching_row(m, f.state, agents, False)[0] is None
     if decided_in_a_round:
         assert first_matching_row(m, frames[-3].state, agents, False)[0] == o.row - 1
+
+
+def test_special_event_statement_replaces_or_adds():
+    t = resolve("gd-mission-2-campaign")
+    texts = [s.title for s in t.steps if s.section == "Round 1: Event phase"]
+    assert texts[1:] == ["STAND-IN statement: each agent gains one device of his choice"]
+    assert t.rulings == {"special_event_statement": "replaces"}
+    t = resolve("gd-mission-2-campaign", special_event_statement="adds")
+    texts = [s.title for s in t.steps if s.section == "Round 1: Event phase"]
+    assert texts[1:] == ["Teleport Signals", "STAND-IN statement: each agent gains one device of his choice"]
+    assert t.result.rounds == 1 and t.result.status is None
+
+
+def test_the_ruling_is_consulted_only_when_a_statement_applies():
+    assert resolve("gd-mission-1").rulings == {}            # standalone: the leftmost column
+    assert resolve("gd-mission-6").rulings == {}            # accomplished, but the card has no statement
+
+
+def test_scenario_special_events_are_checked():
+    with pytest.raises(ScenarioError) as e:
+        mission(2, [{}], special_events=[{"card": "D", "effects": [{"text": "x", "add": {"flames": 1}}]}])
+    assert e.value.field == "special_events[0]"
+    with pytest.raises(ScenarioError) as e:
+        mission(2, [{}], special_events=[{"card": "D", "effects": [{"text": "x"}]},
+                                         {"card": "D", "effects": [{"text": "y"}]}])
+    assert e.value.field == "special_events"
+
+
+# ------------------------------------------------------------------------------------------------ a round's [mission]
+
+def _round(mission_table: dict):
+    from explorer.games.galaxydefenders.round import parse_round, resolve_round
+
+    data = {"game": "galaxydefenders", "kind": "round", "round": 8,
+            "agents": [{"name": "Marine", "health": 8}, {"name": "Biotech", "health": 7}],
+            "mission": mission_table}
+    return resolve_round(parse_round(data, "r.toml"))
+
+
+def test_builtin_round_mission_checks_the_objectives_after_its_event_phase():
+    t = resolve("gd-round-mission")
+    assert t.outcome["mission"] == {"status": None, "row": None, "next": None}
+    assert [s.section for s in t.steps][-5:] == ["Mission: Event phase"] * 4 + ["Mission: next Strategy phase"]
+    assert t.result.mission.value("flames") == 1
+
+
+def test_a_round_at_the_deadline_ends_the_mission_with_earlier_recurring_effects():
+    t = _round({"mission": 1, "drawn": 7, "earlier": ["A", "B"], "counters": {"flames": 2}})
+    assert t.outcome["mission"] == {"status": "partial", "row": 2, "next": "2"}
+    assert any(s.title.startswith("One FLAME token on the lowest-numbered") for s in t.steps)
+    assert "the mission: partial" in t.result.summary
+
+
+@pytest.mark.parametrize("table, field", [
+    ({"mission": 1, "drawn": 2, "earlier": ["Z"]}, "mission.earlier[0]"),
+    ({"mission": 1, "drawn": 0, "earlier": ["A"]}, "mission.earlier"),
+    ({"mission": 1, "counters": {"bombs": 1}}, "mission.counters.bombs"),
+    ({"mission": 1, "event": "Q"}, "mission.event"),
+])
+def test_a_rounds_mission_table_is_checked(table, field):
+    with pytest.raises(ScenarioError) as e:
+        _round(table)
+    assert e.value.field == field and str(e.value).startswith("r.toml: ")

@@ -22,6 +22,11 @@ Scenario kind ``mission`` (TOML)::
     previous = "standalone"              # standalone | accomplished | partial | failed (2.5 column; Storybook 4)
     agents = 4                           # agents in play (1-6)
     deadline = 8                         # optional: Event cards before the end (overrides the stand-in count)
+    [[special_events]]                   # optional: replaces (same letter) or adds a special event of the mission
+    card = "A"
+    effects = [{text = "...", add = { flames = 1 }}]        # the leftmost (standalone) column
+    accomplished = [{text = "..."}]      # optional: the statement read after an accomplished previous mission
+    partial = [{text = "..."}]           # optional: ... after a partially accomplished one
     [[rounds]]                           # one per round, in order (at most 30)
     counters = { flames = 1 }            # the counters as the Agents' and Aliens' phases leave them (only changes)
     event = "A"                          # the Event card its Event phase draws: a special event letter, or "" (a
@@ -195,7 +200,14 @@ class MissionScenario(ScenarioHeader):
     previous: Literal["standalone", "accomplished", "partial", "failed"] = "standalone"
     agents: int = Field(4, ge=1, le=6)
     deadline: int | None = Field(None, ge=1, le=MAX_ROUNDS)
+    special_events: list[SpecialEvent] = Field(default_factory=list, max_length=8)
     rounds: list[RoundModel] = Field(min_length=1, max_length=MAX_ROUNDS)
+
+
+def special_events(m: MissionData, sc: "MissionScenario") -> list[SpecialEvent]:
+    """The mission's special events, each replaced by the scenario's row with the same letter (or added)."""
+    own = {e.card: e for e in sc.special_events}
+    return [own.pop(e.card, e) for e in m.special_events] + list(own.values())
 
 
 def parse_mission(data: dict, source: str) -> MissionScenario:
@@ -207,7 +219,16 @@ def parse_mission(data: dict, source: str) -> MissionScenario:
     """
     sc = validate(MissionScenario, data, source)
     m = storybook_missions()[sc.mission]
-    letters = [e.card for e in m.special_events]
+    letters = [e.card for e in special_events(m, sc)]
+    given = [e.card for e in sc.special_events]
+    if len(set(given)) != len(given):
+        raise ScenarioError("special_events", "a card letter is listed twice", "each letter once", source)
+    for i, e in enumerate(sc.special_events):
+        for j, line in enumerate(list(e.effects) + list(e.accomplished or []) + list(e.partial or [])):
+            for k in list(line.add) + list(line.cap):
+                if k not in m.counters:
+                    raise ScenarioError(f"special_events[{i}]", f"mission {m.id} keeps no counter {k!r}",
+                                        m.counters, source)
     seen: set[str] = set()
     for i, r in enumerate(sc.rounds):
         for k in r.counters:
@@ -310,13 +331,19 @@ def first_matching_row(mission: MissionData, state: MissionState, agents: int, a
     return None, why
 
 
-def event_column(event: SpecialEvent, previous: str) -> tuple[list[EffectLine], str]:
-    """2.5 / Storybook 4: the effects column to read: the leftmost for a standalone mission, else the previous
-    mission's result's column when the card has one (the leftmost otherwise)."""
-    if previous == "accomplished" and event.accomplished is not None:
-        return event.accomplished, "the column for a previous mission ACCOMPLISHED"
-    if previous == "partial" and event.partial is not None:
-        return event.partial, "the column for a previous mission PARTIALLY ACCOMPLISHED"
+def event_column(event: SpecialEvent, previous: str, rulings=None) -> tuple[list[EffectLine], str]:
+    """2.5 / Storybook 4: the effects to apply: the leftmost column for a standalone mission; after an accomplished
+    or partially accomplished mission, the statement for that result when the card has one, instead of the
+    leftmost column or after it (ruling ``special_event_statement``, consulted only then); the leftmost column
+    otherwise (a failed previous mission, or no statement)."""
+    statement = {"accomplished": event.accomplished, "partial": event.partial}.get(previous)
+    if statement is not None:
+        word = {"accomplished": "ACCOMPLISHED", "partial": "PARTIALLY ACCOMPLISHED"}[previous]
+        if rulings is not None and rulings.reading("special_event_statement") == "adds":
+            return list(event.effects) + list(statement), (f"the leftmost column, then the statement for a previous "
+                                                           f"mission {word} (ruling special_event_statement)")
+        return statement, f"the statement for a previous mission {word}" + (
+            " (ruling special_event_statement)" if rulings is not None else "")
     if previous == "standalone":
         return event.effects, "the leftmost column (standalone mission)"
     return event.effects, "the leftmost column (the card has no column for this previous result)"
@@ -397,11 +424,12 @@ def event_phase(state: MissionState, ctx: MissionContext, declared) -> tuple[Mis
     card = declared.event
     drawn = state.events + (card or "-",)
     if card:
-        ev = next(e for e in m.special_events if e.card == card)
-        lines, how = event_column(ev, sc.previous)
+        ev = next(e for e in special_events(m, sc) if e.card == card)
+        lines, how = event_column(ev, sc.previous, ctx.rulings)
         steps.append(Step(f"Special Event {card} is drawn", S.SPECIAL_EVENT_EFFECTS,
-                          f"Its effects from {how}." + (" Letter and column are a stand-in (see "
-                                                        "card_data/missions.toml)." if ev.stand_in else ""),
+                          f"Its effects from {how}." + (" Its letter and columns are a stand-in (the "
+                                                        "Storybook's text does not give them)." if ev.stand_in
+                                                        else ""),
                           section=sec, facts={"card": card, "stand_in": ev.stand_in}))
         rec = state.recurring
         for e in lines:
@@ -483,7 +511,7 @@ def final_strategy_phase(state: MissionState, ctx: MissionContext) -> tuple[Miss
         return state, ()
     if not state.ended:
         st = strategy_phase_check(replace(state, round=state.round + 1), ctx)
-        return st[0], st[1] + ((Step("The scenario ends before the DEADLINE: the mission goes on", S.OBJECTIVES,
+        return replace(st[0], round=state.round), st[1] + ((Step("The scenario ends before the DEADLINE: the mission goes on", S.OBJECTIVES,
                                      "", section=f"Round {state.round + 1}: Strategy phase"),)
                                if st[0].status is None else ())
     return strategy_phase_check(state, ctx)
@@ -553,3 +581,74 @@ def resolve_mission(scenario: MissionScenario, rulings: Mapping[str, str] | None
         "row", "next", "rounds", "events", "counters"}``).
     """
     return play_mission(scenario, rulings)[1]
+
+
+# ------------------------------------------------------------------------------------------------ a round's mission
+
+class RoundMissionModel(Strict):
+    """The ``[mission]`` table a ``round`` scenario may carry: the Storybook ``mission``, the ``previous`` result,
+    the Event cards ``drawn`` before this round and the special events among them (``earlier``: their effects added
+    to each Event phase still apply), the ``counters`` as this round's Agents' and Aliens' phases leave them, the
+    Event card this round's Event phase draws (``event``: a special event letter or ``""``) and an optional
+    ``deadline``."""
+
+    mission: int = Field(ge=1, le=6)
+    previous: Literal["standalone", "accomplished", "partial", "failed"] = "standalone"
+    drawn: int = Field(0, ge=0, le=MAX_ROUNDS)
+    counters: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(default_factory=dict,
+                                                                                       max_length=8)
+    event: str = Field("", max_length=2)
+    earlier: list[Annotated[str, Field(min_length=1, max_length=2)]] = Field(default_factory=list, max_length=8)
+    deadline: int | None = Field(None, ge=1, le=MAX_ROUNDS)
+
+
+def check_round_mission(rm: RoundMissionModel, agents: int, source: str) -> MissionScenario:
+    """The ``[mission]`` table of a round as a one-round ``mission`` scenario (:func:`parse_mission` checks it; its
+    errors name ``mission.<field>``).
+
+    Raises:
+        ScenarioError: a counter or special event letter the mission does not have.
+    """
+    data = {"game": "galaxydefenders", "kind": "mission", "mission": rm.mission, "previous": rm.previous,
+            "agents": min(agents, 6), "rounds": [{"counters": rm.counters, "event": rm.event}]}
+    if rm.deadline is not None:
+        data["deadline"] = rm.deadline
+    letters = [e.card for e in storybook_missions()[rm.mission].special_events] if rm.mission in \
+        storybook_missions() else []
+    for i, c in enumerate(rm.earlier):
+        if c not in letters or c == rm.event or rm.earlier.index(c) != i:
+            raise ScenarioError(f"mission.earlier[{i}]", f"{c!r} is not a special event of mission {rm.mission} "
+                                "drawn once before this round", letters, source)
+    if len(rm.earlier) > rm.drawn:
+        raise ScenarioError("mission.earlier", f"{plural(len(rm.earlier), 'special event')} among "
+                            f"{plural(rm.drawn, 'Event card')} drawn", f"at most 'drawn' ({rm.drawn})", source)
+    try:
+        return parse_mission(data, source)
+    except ScenarioError as e:
+        field = e.field.replace("rounds[0].", "") if e.field else ""
+        raise ScenarioError(f"mission.{field}" if field else "mission", e.problem, e.allowed, source) from None
+
+
+def round_mission(state, ctx) -> tuple:
+    """A ``round`` scenario's last step when it carries a ``[mission]``: the mission's Event phase for this round's
+    Event card (2.3, 2.5: skipped, replaced, or the special event's effects) and the next Strategy phase's
+    objectives check (2.4: the first matching row; "at the end of the mission" once the DEADLINE is reached).
+    Nothing without a ``[mission]``. ``state`` is the round's state (its ``mission`` field receives the
+    :class:`MissionState`); ``ctx`` the round's context."""
+    rm = getattr(ctx.scenario, "mission", None)
+    if rm is None:
+        return state, ()
+    sc = check_round_mission(rm, len(ctx.scenario.agents), ctx.source)
+    m = storybook_missions()[rm.mission]
+    mctx = MissionContext(rulings=ctx.rulings, mission=m, scenario=sc, deadline=rm.deadline or m.deadline)
+    start = mission_initial(sc)
+    recurring = tuple(line for e in m.special_events if e.card in rm.earlier
+                      for line in event_column(e, rm.previous)[0] if line.every_event_phase)
+    events = tuple(rm.earlier) + ("-",) * (rm.drawn - len(rm.earlier))
+    ms = replace(start.with_counters(rm.counters), round=ctx.scenario.round, events=events, recurring=recurring,
+                 ended=(rm.drawn >= mctx.deadline if m.ends == "last_event" else m.ends in rm.earlier))
+    ms, steps = event_phase(ms, mctx, sc.rounds[0])
+    ms, more = strategy_phase_check(replace(ms, round=ctx.scenario.round + 1), mctx)
+    return replace(state, mission=ms), tuple(s.in_section(s.section.replace(
+        f"Round {ctx.scenario.round}: ", "Mission: ").replace(f"Round {ctx.scenario.round + 1}: ", "Mission: next "))
+        for s in steps + more)

@@ -75,6 +75,11 @@ Scenario kind ``round`` (TOML)::
     balancer = "aliens"               # aliens | aliens_and_signals
     aliens = 2
     signals = 1
+    [mission]                         # optional: the Storybook mission this round belongs to (missions.py)
+    mission = 1
+    drawn = 2                         # Event cards drawn before this round
+    counters = { flames = 1 }         # the mission's counters after this round's Agents' phase
+    event = "B"                       # the Event card this round draws (a special event letter, or "")
 """
 
 from __future__ import annotations
@@ -97,6 +102,7 @@ from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activa
     stand_in_cards, use_card
 from .combat import TargetState, with_source
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
+from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
 from .phases import Menace
 from .options import rulings as make_rulings
 
@@ -215,6 +221,7 @@ class RoundScenario(ScenarioHeader):
     fighting_poses: bool = False
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
+    mission: RoundMissionModel | None = None
     _source: str = PrivateAttr("scenario")
 
 
@@ -315,6 +322,8 @@ def parse_round(data: dict, source: str) -> RoundScenario:
         if ps.shields_left is not None and (ps.energy_shields is None or ps.shields_left > ps.energy_shields):
             raise ScenarioError("power_suit.shields_left", "more shields left than the suit has (or no "
                                 "energy_shields)", "0..energy_shields", source)
+    if sc.mission is not None:
+        check_round_mission(sc.mission, len(sc.agents), source)
     return sc
 
 
@@ -357,6 +366,7 @@ class RoundState:
     suit_shields: int | None = None
     menace: Menace | None = None
     poses: tuple[tuple[str, str], ...] = ()
+    mission: MissionState | None = None
 
     def pose_of(self, agent: str) -> str:
         return dict(self.poses).get(agent, "standing")
@@ -797,6 +807,7 @@ ROUND_SEQUENCE = (
     ("Refresh phase", refresh_phase),
     Each("Agent turn {item}", turn_numbers, agent_turn),
     ("Event phase", event_phase),
+    ("Mission", round_mission),
 )
 """A ``round`` scenario, first increment: the Refresh phase, every agent turn in the order played, the Event
 phase's signals."""
@@ -821,6 +832,7 @@ class RoundOutcome(Outcome):
     npc_tactics: tuple[tuple[str, str, bool], ...] = ()
     menace: Menace | None = None
     poses: tuple[tuple[str, str], ...] = ()
+    mission: MissionState | None = None
 
     @property
     def summary(self) -> str:
@@ -837,6 +849,8 @@ class RoundOutcome(Outcome):
         spent = [n for n, _, u in self.npc_tactics if u]
         if spent:
             used.append(f"NPC Tactic{'s' if len(spent) > 1 else ''} used: {', '.join(spent)}")
+        if self.mission is not None:
+            used.append(f"the mission: {self.mission.status or 'goes on'}")
         more = "; " + "; ".join(used) if used else ""
         return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}{more}"
 
@@ -856,7 +870,9 @@ class RoundOutcome(Outcome):
                     {"npc_tactics": {n: {"tactic": k, "used": u} for n, k, u in self.npc_tactics}}
                     if self.npc_tactics else {}) | (
                     {"menace": {"holder": self.menace.holder, "level": self.menace.level}} if self.menace else {}) | (
-                    {"poses": dict(self.poses)} if self.poses else {})
+                    {"poses": dict(self.poses)} if self.poses else {}) | (
+                    {"mission": {"status": self.mission.status, "row": self.mission.row, "next": self.mission.next}}
+                    if self.mission is not None else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -902,7 +918,7 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
         last.suit, last.suit_shields, suit_shown(scenario),
         tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
-        last.poses))
+        last.poses, last.mission))
 
 
 def suit_shown(scenario: RoundScenario) -> bool:
