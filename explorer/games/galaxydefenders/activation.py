@@ -45,7 +45,9 @@ Scenario kind ``activation`` (TOML)::
     at = "2,0"
     flying = false
     burrowing = false
-    archenemy = false                    # Master Alien stage with the Archenemy power
+    archenemy = false                    # Master Alien stage with the Archenemy power (implies master)
+    master = false                       # a Master Alien (11.3): ignores Paralyze and Stealth-like powers
+    stage = 1                            # optional, a Master Alien's card side: 1 (Stage I) or 2 (Stage II)
     came_from = "3,0"                    # optional: where it came from (move back)
     seize = "Biotech"                    # optional: the agent it drags along (7.3)
     base = "3,0"                         # optional: a multi-hex alien's second base hex (adjacent; ``at`` is the face)
@@ -57,6 +59,8 @@ Scenario kind ``activation`` (TOML)::
     side = "agent"                       # agent | drone | npc | alien
     at = "1,0"
     menace = 0                           # Menace token level (1 or 2) on the Menacing Agent
+    stealth = false                      # a power or item keeps aliens from targeting it (Stealth, Camouflage,
+                                         #   Invisibility); a Master Alien ignores it (11.3)
     teleport_points = ["0,0"]            # optional: Teleport Points (a target of an NPC's "+" rule)
     [[rules]]                            # the A.I. section, in card order
     condition = "adjacent"               # adjacent | within | plus
@@ -83,7 +87,7 @@ from explorer.errors import ScenarioError
 from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
-from explorer.text import plural
+from explorer.text import join_words, plural
 
 if TYPE_CHECKING:  # imported inside the functions that walk the Areas (outcome text and combat need none)
     import networkx as nx
@@ -117,6 +121,8 @@ class ActivatingModel(Strict):
     flying: bool = False
     burrowing: bool = False
     archenemy: bool = False
+    master: bool = False
+    stage: int | None = Field(None, ge=1, le=2)
     came_from: str | None = Field(None, max_length=20)
     seize: str | None = Field(None, max_length=40)
     base: str | None = Field(None, max_length=20)
@@ -130,6 +136,7 @@ class FigureModel(Strict):
     side: Literal["agent", "drone", "npc", "alien"]
     at: str = Field(max_length=20)
     menace: int = Field(0, ge=0, le=2)
+    stealth: bool = False
 
 
 class RuleModel(Strict):
@@ -349,6 +356,17 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
         if a.kind != "alien":
             raise ScenarioError(f"activating.{key}", "only aliens are multi-hex or Prime Swarm units",
                                 "omit it for an NPC", source)
+    if (a.master or a.archenemy or a.stage is not None) and a.kind != "alien":
+        raise ScenarioError("activating.master" if a.master else "activating.archenemy" if a.archenemy
+                            else "activating.stage", "only an alien can be a Master Alien (11.3)",
+                            "omit it for an NPC", source)
+    if a.stage is not None and not (a.master or a.archenemy):
+        raise ScenarioError("activating.stage", "a stage is a side of a Master Alien card (11.3)",
+                            "master = true with it, or omit it", source)
+    for j, f in enumerate(sc.figures):
+        if f.stealth and f.side == "alien":
+            raise ScenarioError(f"figures[{j}].stealth", "Stealth-like powers keep aliens from targeting an agent, "
+                                "a drone or an NPC (11.3)", "omit it for an alien", source)
     if a.immobilized and a.kind != "npc":
         raise ScenarioError("activating.immobilized", "Immobilized is an NPC Body Condition (10.4.1)",
                             "omit it for an alien", source)
@@ -378,12 +396,14 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
 
 @dataclass(frozen=True)
 class Figure:
-    """A figure on the map: ``name``, ``side`` (agent, drone, npc, alien), ``at`` and Menace token level."""
+    """A figure on the map: ``name``, ``side`` (agent, drone, npc, alien), ``at``, Menace token level and
+    ``stealth`` (a power or item keeps aliens other than Master Aliens from targeting it, 11.3)."""
 
     name: str
     side: str
     at: Hex
     menace: int = 0
+    stealth: bool = False
 
 
 @dataclass(frozen=True)
@@ -550,21 +570,49 @@ def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation
     """Targeting at the start of the activation (11.3.1, 10.1): the Menacing Agent for an Archenemy, else the
     closest opponent in Areas (legal walking path); ties are the controlling player's choice (first by name)."""
     amap, archenemy, kind = ctx.amap, ctx.activating.archenemy, ctx.activating.kind
+    master = is_master_alien(ctx.activating)
     sec = "Targeting"
     first: tuple[Step, ...] = ()
+    if ctx.activating.stage is not None:
+        first = (Step(f"{ctx.activating.name} is at Stage {'I' * ctx.activating.stage}: that side's A.I. section "
+                      "applies", S.MASTER_ALIENS, "Each side of a Master Alien card is a stage with its own A.I., "
+                      "powers, weapons and armor; the behavior rules below are this stage's.", section=sec,
+                      facts={"stage": ctx.activating.stage}),)
     if ctx.activating.paralyzed:
-        if archenemy:
-            first = (Step(f"{ctx.activating.name} ignores Paralyze", S.MASTER_ALIENS, "Master Aliens are immune to "
+        if master:
+            first += (Step(f"{ctx.activating.name} ignores Paralyze", S.MASTER_ALIENS, "Master Aliens are immune to "
                           "any Paralyze effect and ignore effects preventing their activation.", section=sec),)
         else:
-            steps = (Step(f"{ctx.activating.name} is Paralyzed: it skips its activation",
+            steps = first + (Step(f"{ctx.activating.name} is Paralyzed: it skips its activation",
                           S.NPC_BODY_CONDITION if kind == "npc" else S.PARALYZED,
                           "Until the token is removed in the next Refresh phase.",
                           section=sec, facts={"skipped": True}),)
             return replace(state, numbers=(), done=True, skipped=True).noted(steps), steps
     state, first = state.noted(first), first
+    if kind == "alien":
+        hidden = [f for f in _opponents(kind, state.others) if f.stealth]
+        if hidden and master:
+            more = (Step(f"{ctx.activating.name} ignores {join_words([f.name for f in hidden])}'s Stealth",
+                         S.MASTER_ALIENS, "Master Aliens ignore any power or item preventing them from targeting "
+                         "an agent (Stealth, Camouflage, Invisibility...).", section=sec,
+                         marks=tuple(str(f.at) for f in hidden), facts={"ignored": [f.name for f in hidden]}),)
+            state, first = state.noted(more), first + more
+        elif hidden:
+            more = (Step(f"{join_words([f.name for f in hidden])} cannot be targeted (Stealth)", S.POWERS_ITEMS,
+                         "A power or item on the figure keeps aliens from targeting it; only Master Aliens ignore "
+                         "it (11.3).", section=sec, marks=tuple(str(f.at) for f in hidden),
+                         facts={"hidden": [f.name for f in hidden]}),)
+            state, first = state.noted(more), first + more
+            visible = tuple(f for f in state.others if not (f.stealth and f.side != "alien"))
+            new, steps = _select_target(replace(state, others=visible), ctx, amap, archenemy, kind, sec)
+            return replace(new, others=state.others), first + steps
     new, steps = _select_target(state, ctx, amap, archenemy, kind, sec)
     return new, first + steps
+
+
+def is_master_alien(activating) -> bool:
+    """A Master Alien (11.3): declared ``master``, or with the Archenemy power (a Master Alien power, 11.3.1)."""
+    return bool(activating.master or activating.archenemy)
 
 
 def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: bool, kind: str, sec: str
@@ -1126,7 +1174,7 @@ def activation_initial(scenario: ActivationScenario) -> Activation:
     """The activation before its first step: the figures where the scenario puts them."""
     a = scenario.activating
     mover = Figure(a.name, a.kind, Hex.parse(a.at))
-    others = tuple(Figure(f.name, f.side, Hex.parse(f.at), f.menace) for f in scenario.figures)
+    others = tuple(Figure(f.name, f.side, Hex.parse(f.at), f.menace, f.stealth) for f in scenario.figures)
     extra = a.base or a.swarm
     return Activation(mover, others, a.flying or a.burrowing, extra=Hex.parse(extra) if extra else None,
                       extra_kind="base" if a.base else "swarm" if a.swarm else None,

@@ -119,7 +119,7 @@ NOT_CLEARLY_MATCHING = frozenset({14, 21, 22, 23, 24})
 
 Kind = Literal["agent", "alien", "master_alien", "npc", "drone"]
 Trigger = Literal["always", "bolt", "target_marked"]
-EffectKind = Literal["lethal", "def_dice_minus", "critical", "mark", "poison"]
+EffectKind = Literal["lethal", "def_dice_minus", "critical", "mark", "poison", "push"]
 EffectSymbol = Literal["bolt", "wings", "shield", "jam", "ammo"]
 """Die symbols a weapon may use to trigger its effects (9.2: some weapons and armors use another symbol exactly like
 the Bolt; 9.5.2.2 the Power Suit's weapon)."""
@@ -139,9 +139,10 @@ MAX_NAME = 40
 MAX_POOL = 24
 """Hit dice in one attack, all colours together."""
 EFFECT_X: dict[str, tuple[int, int]] = {"lethal": (0, 5), "def_dice_minus": (1, 5), "critical": (1, 2),
-                                        "mark": (1, 2), "poison": (1, 2)}
+                                        "mark": (1, 2), "poison": (1, 2), "push": (1, 5)}
 """Allowed ``x`` of each attack effect: Critical piles 1-2 (8.2), Mark 1-2 (8.3), Poison 1-2 (9.3.2), -X Def Dice
-1-5 (Storybook 5.5.1); ``x`` is unused for Lethal (8.1)."""
+1-5 (Storybook 5.5.1), push back 1-5 hexes (an agent's power or item such as Hulk's Charge or the Shockwave grenade,
+11.3); ``x`` is unused for Lethal (8.1)."""
 
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
 FaceLabel = Annotated[str, Field(min_length=1, max_length=60)]
@@ -182,6 +183,8 @@ class TargetModel(Strict):
     walking_path: bool = True
     at: str | None = Field(None, max_length=20)
     base: str | None = Field(None, max_length=20)
+    stage: int | None = Field(None, ge=1, le=2)
+    keeps_fighting: bool = False
 
 
 class CombatMapModel(Strict):
@@ -355,6 +358,13 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
     for i, t in enumerate(sc.targets):
         if names.count(t.name) > 1:
             raise ScenarioError(f"targets[{i}].name", f"{t.name!r} is used twice", "unique target names", source)
+        if (t.stage is not None or t.keeps_fighting) and t.kind != "master_alien":
+            raise ScenarioError(f"targets[{i}].{'stage' if t.stage is not None else 'keeps_fighting'}",
+                                "only a Master Alien card has stages (11.3)", "kind = 'master_alien', or omit it",
+                                source)
+        if t.keeps_fighting and t.stage != 1:
+            raise ScenarioError(f"targets[{i}].keeps_fighting", "the Mission 6 special rule keeps a Stage I Master "
+                                "Alien fighting at 0 Health points", "stage = 1 with it, or omit it", source)
         if t.kind != "agent" and t.power_suit_shields is not None:
             raise ScenarioError(f"targets[{i}].power_suit_shields", "only agents equip a Power Suit (9.5)",
                                 "omit it for aliens, NPCs and drones", source)
@@ -389,6 +399,9 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
             if e.kind == "critical" and not cal.pile(e.x):
                 raise ScenarioError(f"{p}.effects[{j}].x", f"the calibration has no Critical {e.x} pile",
                                     sorted({t.level for t in cal.tokens}), source)
+        if any(e.kind == "push" for e in a.effects) and a.attacker_kind != "agent":
+            raise ScenarioError(f"{p}.effects", "a push back comes from an agent's power or item (11.3)",
+                                "attacker_kind = 'agent' for a push effect", source)
         if a.fixed_hits is not None and any(e.trigger == "bolt" for e in a.effects):
             raise ScenarioError(f"{p}.effects", "a fixed-hits weapon rolls no dice, so no Bolt can trigger an "
                                 "effect (9.2, 11.12)", "trigger = 'always' or 'target_marked'", source)
@@ -509,12 +522,15 @@ class TargetState:
     burrowing: bool = False
     area: str = "target"
     walking_path: bool = True
+    stage: int | None = None
+    keeps_fighting: bool = False
+    pushed: int = 0
 
     @classmethod
     def from_model(cls, t: TargetModel) -> "TargetState":
         return cls(t.name, t.kind, t.health, t.wounds, tuple(t.energy_shields), t.power_suit_shields,
                    t.standard_shields, t.cancel_hits, t.mark, t.poison, tuple((c.effect, c.x) for c in t.criticals),
-                   t.burrowing, t.area, t.walking_path)
+                   t.burrowing, t.area, t.walking_path, t.stage, t.keeps_fighting)
 
     def critical_x(self, effect: str) -> int | None:
         """X of the Critical token with this effect on the target, or ``None``."""
@@ -526,9 +542,15 @@ class TargetState:
         return self.health - (self.critical_x("max_health_minus") or 0)
 
     @property
-    def down(self) -> bool:
-        """Dead (aliens, NPCs, drones) or bleeding (agents): wounds reached the maximum Health points."""
+    def at_zero(self) -> bool:
+        """Wounds reached the maximum Health points (dead or bleeding, unless a mission rule keeps it fighting)."""
         return self.wounds >= self.max_health
+
+    @property
+    def down(self) -> bool:
+        """Dead (aliens, NPCs, drones) or bleeding (agents): wounds reached the maximum Health points; never a Stage
+        I Master Alien that a Mission Special Rule keeps fighting (``keeps_fighting``, Mission 6)."""
+        return self.at_zero and not (self.keeps_fighting and self.stage == 1)
 
     def status(self) -> str:
         if not self.down:
@@ -766,6 +788,12 @@ def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, s
     steps = [Step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {t.wounds}/{t.max_health}", rule, "",
                   section=section or
                   f"Wounds: {t.name}", marks=(t.name,), facts={"wounds": n, "total": t.wounds, "health": t.max_health})]
+    if t.at_zero and not target.at_zero and not t.down:
+        steps.append(Step(f"{t.name} (Stage I) reaches 0 Health points but is not dead: it keeps fighting until the "
+                          "end of the round", S.SPECIAL_MISSION_RULES, "The mission's special rule overrides the "
+                          "standard rules (11.3 Note): it fights on with each matching activation, and its card "
+                          "changes stage as the mission says.", section=section or f"Wounds: {t.name}",
+                          marks=(t.name,), facts={"status": t.status(), "stage": t.stage}))
     if t.status() != before:
         rule2 = S.NPC_HEALTH if t.kind == "npc" else S.HEALTH_POINTS
         steps.append(Step(f"{t.name} {'begins bleeding' if t.kind == 'agent' else 'dies'}", rule2,
@@ -1140,13 +1168,36 @@ PREPARE_STEPS = (
 )
 """The deterministic part of a target's defence (no die): what the odds engine runs once per Hit roll."""
 
+def push_back(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """An agent's power or item that pushes the target back (Hulk's Charge, the Shockwave grenade): a Master Alien
+    cannot be moved or pushed back (11.3); a dead target is off the map; any other target is pushed back ``x``
+    hexes, where the power's card and the attacking player put it (9.7). No step without a push effect."""
+    pushes = [e.x for e in d.effects if e.kind == "push"]
+    if not pushes:
+        return d, ()
+    t, n, sec = d.target, max(pushes), f"Push back: {d.target.name}"
+    if t.kind == "master_alien":
+        return d, (Step(f"{t.name} cannot be pushed back", S.MASTER_ALIENS, "Due to their mass, Master Aliens "
+                        "cannot be moved or pushed back by an agent's power or item.", section=sec, marks=(t.name,),
+                        facts={"pushed": 0}),)
+    if t.down and t.kind != "agent":
+        return d, (Step(f"{t.name} is dead: nothing to push back", S.ALIEN_BODY_CONDITIONS if t.kind == "alien"
+                        else S.NPC_HEALTH, "Its figure left the map.", section=sec, marks=(t.name,),
+                        facts={"pushed": 0}),)
+    t = replace(t, pushed=t.pushed + n)
+    return replace(d, target=t), (Step(f"{t.name} is pushed back {plural(n, 'hex', 'hexes')}", S.POWERS_ITEMS,
+                                       "The power or item moves it; the attacking player places it as the card "
+                                       "says.", section=sec, marks=(t.name,), facts={"pushed": n}),)
+
+
 FINISH_STEPS = (
     ("Defend roll", defend_roll),
     ("Wounds", suffer_hit_wounds),
     ("Poison", poison_effects),
     ("Critical", draw_critical),
+    ("Push back", push_back),
 )
-"""The rest of a target's defence: the Defend roll, wounds, Poison, the Critical token."""
+"""The rest of a target's defence: the Defend roll, wounds, Poison, the Critical token, a push back."""
 
 DEFENCE_SEQUENCE = PREPARE_STEPS + FINISH_STEPS
 """One target's defence and damage against one attack, in rulebook order."""
@@ -1211,6 +1262,8 @@ class CombatOutcome(Outcome):
         return {"high_impact": self.high_impact, "attacks": [a.to_json() for a in self.attacks],
                 "targets": {t.name: {"wounds": t.wounds, "status": t.status(), "stacks": list(t.stacks),
                                      "mark": t.mark, "poison": t.poison, "criticals": [list(c) for c in t.criticals]}
+                            | ({"stage": t.stage} if t.stage is not None else {})
+                            | ({"pushed": t.pushed} if t.pushed else {})
                             for t in self.targets}}
 
 
@@ -1333,7 +1386,9 @@ def select_attack_targets(state: CombatState, ctx: CombatContext) -> tuple[Comba
     hit, more = select_targets(attack, targets, ctx.close_encounter, ctx.rulings)
     steps = steps + more
     if not hit:
-        steps.append(Step("No target can be attacked: no Hit roll", S.BURROWING_TARGETING, "",
+        why = next((x.rule for x in more if x.rule == S.BURROWING_TARGETING), more[-1].rule if more else
+                   S.BURROWING_TARGETING)
+        steps.append(Step("No target can be attacked: no Hit roll", why, "",
                           section="Target selection"))
     return replace(state, hit=hit), tuple(steps)
 

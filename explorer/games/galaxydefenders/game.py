@@ -19,6 +19,9 @@ kind            module              what it answers (sections)
 ``npc_assig…``  :mod:`.phases`      ``npc_assignment``: who gets a new NPC card (10.1.2, 11.10.1)
 ``round``       :mod:`.round`       a round, first increment: Refresh phase, each agent turn (Action once, Free
                                     Actions, NPC activation timing), Event phase signals (6.1-6.3, 10.2, 10.4.1)
+``mission``     :mod:`.missions`    a Storybook mission's rounds: Strategy-phase objectives check (first matching
+                                    row, DEADLINE), special event effects, Event-phase special rules (Storybook
+                                    2.3-2.5)
 ==============  ==================  ===========================================================================
 """
 
@@ -41,6 +44,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "healing": ("explorer.games.galaxydefenders.phases", "healing"),
     "npc_assignment": ("explorer.games.galaxydefenders.phases", "npc_assignment"),
     "round": ("explorer.games.galaxydefenders.round", "round"),
+    "mission": ("explorer.games.galaxydefenders.missions", "mission"),
 }
 """``{scenario kind: (rules module, name)}``; the module defines ``parse_<name>`` and ``resolve_<name>``."""
 
@@ -104,7 +108,7 @@ def outcome_text(trace: Trace) -> str:
             lines.append(f"  Power Suit: {o.suit.batteries} Batteries left" if o.suit is not None else
                          "  Power Suit: left play (no Battery to pay)")
     else:                               # the phases kinds (menace, close_encounter, event, gd_wings, healing,
-                                        # npc_assignment, round)
+                                        # npc_assignment), round, mission
         lines.append(f"  {o.summary}")
     return "\n".join(lines)
 
@@ -171,7 +175,7 @@ def _picture(scenario, trace: Trace) -> str | None:
 
 def _sequences() -> dict:
     """Every rule sequence of the game as the kernel plays it (:data:`explorer.kernel.Sequence`), by name."""
-    from . import activation, combat, conditions, phases
+    from . import activation, combat, conditions, missions, phases
     from . import round as round_
 
     return {
@@ -187,6 +191,7 @@ def _sequences() -> dict:
         "healing": phases.HEALING_SEQUENCE,
         "npc_assignment": phases.NPC_ASSIGNMENT_SEQUENCE,
         "round": round_.ROUND_SEQUENCE,
+        "mission": missions.MISSION_SEQUENCE,
     }
 
 

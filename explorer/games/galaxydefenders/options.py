@@ -280,6 +280,24 @@ AGENT_PATH_FIGURES = RulingOption(
                 "narrower reading is the default: friends do not block a walk, enemies do.",
 )
 
+# --- missions (Storybook) ----------------------------------------------------------------------------------------
+
+SPECIAL_EVENT_STATEMENT = RulingOption(
+    key="special_event_statement",
+    title="A special event card in a campaign, after an accomplished or partially accomplished mission: does the "
+          "statement for that result replace the leftmost (standalone) column or add to it?",
+    section="Storybook 2.5 Special Event Card Effects",
+    readings={
+        "replaces": "Only the statement for the previous result is applied (it is the column read).",
+        "adds": "The leftmost column is applied, then the statement for the previous result.",
+    },
+    default="replaces",
+    why_default="2.5 opens with 'the column to read and apply' depending on the previous missions, one column per "
+                "case; its legend calls the other two 'statements' to read and apply, which could also be read as "
+                "additions to the standalone column, so that reading is offered. After a failed mission no "
+                "statement applies and both read the leftmost column.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))

@@ -126,6 +126,11 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
                                       #   from the aliens' controller = "agent" and rank; x = N for card 21)
     [turns.close_encounter.rolled.Xeno]
     defend = { Marine = ["shield", "blank"] }
+    [mission]                         # optional: the Storybook mission this round belongs to (missions.py)
+    mission = 1
+    drawn = 2                         # Event cards drawn before this round
+    counters = { flames = 1 }         # the mission's counters after this round's Agents' phase
+    event = "B"                       # the Event card this round draws (a special event letter, or "")
 """
 
 from __future__ import annotations
@@ -150,6 +155,7 @@ from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activa
 from .activation import RuleModel
 from .combat import CombatMapModel, EffectModel, EffectSymbol, RolledModel, TargetState, with_source
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
+from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
 from .phases import Menace
 from .round_map import MapNote, Placed
 from .options import rulings as make_rulings
@@ -334,6 +340,7 @@ class RoundScenario(ScenarioHeader):
     map: CombatMapModel | None = None
     aliens: list[RoundAlien] = Field(default_factory=list, max_length=12)
     high_impact: bool = True
+    mission: RoundMissionModel | None = None
     _source: str = PrivateAttr("scenario")
 
 
@@ -437,6 +444,8 @@ def parse_round(data: dict, source: str) -> RoundScenario:
     from .round_map import check_round_map
 
     check_round_map(sc, source)
+    if sc.mission is not None:
+        check_round_mission(sc.mission, len(sc.agents), source)
     return sc
 
 
@@ -503,6 +512,7 @@ class RoundState:
     notes: tuple[MapNote, ...] = ()
     items: tuple[RoundItem, ...] = ()
     selected: tuple[str, ...] = ()
+    mission: MissionState | None = None
 
     def pose_of(self, agent: str) -> str:
         return dict(self.poses).get(agent, "standing")
@@ -998,6 +1008,7 @@ ROUND_SEQUENCE = (
     ("Refresh phase", refresh_phase),
     Each("{item}", battle_items, battle_item),
     ("Event phase", event_phase),
+    ("Mission", round_mission),
 )
 """A ``round`` scenario: the Refresh phase; the Battle phase, each agent turn in the order played followed, when
 the file draws one, by its Close Encounter card and each alien it activates; the Event phase's signals."""
@@ -1024,6 +1035,7 @@ class RoundOutcome(Outcome):
     poses: tuple[tuple[str, str], ...] = ()
     aliens: tuple[TargetState, ...] = ()
     positions: tuple[tuple[str, Hex], ...] | None = None
+    mission: MissionState | None = None
 
     @property
     def summary(self) -> str:
@@ -1040,6 +1052,8 @@ class RoundOutcome(Outcome):
         spent = [n for n, _, u in self.npc_tactics if u]
         if spent:
             used.append(f"NPC Tactic{'s' if len(spent) > 1 else ''} used: {', '.join(spent)}")
+        if self.mission is not None:
+            used.append(f"the mission: {self.mission.status or 'goes on'}")
         more = "; " + "; ".join(used) if used else ""
         return f"Round {self.round}: {plural(len(self.turns), 'agent turn')} played; {who}{sig}{more}"
 
@@ -1061,7 +1075,9 @@ class RoundOutcome(Outcome):
                     {"menace": {"holder": self.menace.holder, "level": self.menace.level}} if self.menace else {}) | (
                     {"poses": dict(self.poses)} if self.poses else {}) | (
                     {"aliens": {t.name: one(t) for t in self.aliens},
-                     "positions": {n: str(h) for n, h in self.positions}} if self.positions is not None else {})
+                     "positions": {n: str(h) for n, h in self.positions}} if self.positions is not None else {}) | (
+                    {"mission": {"status": self.mission.status, "row": self.mission.row, "next": self.mission.next}}
+                    if self.mission is not None else {})
 
 
 def round_initial(scenario: RoundScenario) -> RoundState:
@@ -1116,7 +1132,8 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         scenario.round, last.agents, tuple(n.figure for n in last.npcs), last.turns, last.teleported, last.cards,
         last.suit, last.suit_shields, suit_shown(scenario),
         tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
-        last.poses, last.aliens, None if scenario.map is None else tuple((p.name, p.at) for p in last.figures)))
+        last.poses, last.aliens, None if scenario.map is None else tuple((p.name, p.at) for p in last.figures),
+        last.mission))
 
 
 def round_context(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> RoundContext:

@@ -1,0 +1,654 @@
+"""Storybook missions: objectives with a deadline, the first matching row, special event card effects and the
+missions' Event-phase special rules.
+
+Sections: Storybook 2.3 Special Mission Rules (they supersede the normal rules: skip or replace the Event phase,
+ignore Signal effects, a Stage I Master Alien that fights on), 2.4 Objectives (the DEADLINE in Events/rounds; the
+check is the last step of the Strategy phase; the result is the first matching row from the top; a row "at the end of
+the mission" needs the mission played to its DEADLINE), 2.5 Special Event Card Effects (the column depends on the
+previous mission's result; a standalone mission always reads the leftmost column, Storybook 4), 6.3 Event Phase.
+
+The six missions are data (``card_data/missions.toml``: objectives rows and their conditions, what ends the mission,
+special events, Event-phase rules); the number of Event cards and the special events' letters and campaign columns
+are not in the Storybook's text and are marked there as stand-ins. A scenario says what the battlefield counts at
+each round (the mission counters: FLAME tokens, armed probes, dead agents...), and which Event card each Event phase
+draws; the engine plays each round's Strategy-phase check and Event phase.
+
+Scenario kind ``mission`` (TOML)::
+
+    game = "galaxydefenders"
+    kind = "mission"
+    title = "..."
+    mission = 1                          # a Storybook mission (1-6) from card_data/missions.toml
+    previous = "standalone"              # standalone | accomplished | partial | failed (2.5 column; Storybook 4)
+    agents = 4                           # agents in play (1-6)
+    deadline = 8                         # optional: Event cards before the end (overrides the stand-in count)
+    [[special_events]]                   # optional: replaces (same letter) or adds a special event of the mission
+    card = "A"
+    effects = [{text = "...", add = { flames = 1 }}]        # the leftmost (standalone) column
+    accomplished = [{text = "..."}]      # optional: the statement read after an accomplished previous mission
+    partial = [{text = "..."}]           # optional: ... after a partially accomplished one
+    [[rounds]]                           # one per round, in order (at most 30)
+    counters = { flames = 1 }            # the counters as the Agents' and Aliens' phases leave them (only changes)
+    event = "A"                          # the Event card its Event phase draws: a special event letter, or "" (a
+                                         #   standard Event card, not modelled here)
+
+Outcome: the mission status (accomplished / partial / failed, or ``None`` while it goes on), the row that matched
+(its number from the top), the next mission, the rounds played and the Event cards drawn.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from explorer.errors import ScenarioError
+from explorer.kernel import Context, Each, Outcome, play, trace_of
+from explorer.scenario import validate
+from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.text import join_words, plural
+from explorer.trace import Step, Trace
+
+from . import sections as S
+from .options import rulings as make_rulings
+
+MISSIONS_FILE = Path(__file__).parent / "card_data" / "missions.toml"
+"""The six Storybook missions as data (partly a stand-in: see the file's header)."""
+MAX_ROUNDS = 30
+"""Rounds in one ``mission`` scenario."""
+MAX_COUNTER = 99
+"""Largest value of a mission counter."""
+
+CounterName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z][a-z0-9_]*$")]
+Status = Literal["accomplished", "partial", "failed"]
+OPS = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">=": operator.ge, ">": operator.gt}
+STATUS_WORDS = {"accomplished": "Mission Accomplished", "partial": "Mission Partially Accomplished",
+                "failed": "Mission Failed"}
+
+
+# ------------------------------------------------------------------------------------------------ data model
+
+class Clause(Strict):
+    """``counter op value``; ``value`` a whole number, ``"agents"`` or ``"half_agents"`` (rounded up)."""
+
+    counter: CounterName
+    op: Literal["<", "<=", "==", ">=", ">"]
+    value: Annotated[int, Field(ge=0, le=MAX_COUNTER)] | Literal["agents", "half_agents"]
+    at_end: bool = False
+
+
+Condition = Annotated[list[Annotated[list[Clause], Field(min_length=1, max_length=6)]],
+                      Field(min_length=1, max_length=4)]
+
+
+class ObjectiveRow(Strict):
+    """One row of a mission's Objectives table (2.4)."""
+
+    status: Status
+    text: str = Field(min_length=1, max_length=200)
+    next: str = Field(min_length=1, max_length=60)
+    at_end: bool = False
+    when: Condition
+
+
+class EffectLine(Strict):
+    """One special event effect: its text (paraphrased), counter changes, ``tag`` ``"signals"`` for effects that
+    teleport or move Signals, ``every_event_phase`` for an effect added to each later Event phase, ``cap``."""
+
+    text: str = Field(min_length=1, max_length=300)
+    add: dict[CounterName, Annotated[int, Field(ge=-MAX_COUNTER, le=MAX_COUNTER)]] = Field(default_factory=dict,
+                                                                                             max_length=6)
+    cap: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(default_factory=dict, max_length=6)
+    tag: Literal["", "signals"] = ""
+    every_event_phase: bool = False
+
+
+class SpecialEvent(Strict):
+    """A SPECIAL EVENT card's effects (2.5): the standalone (leftmost) column, and optionally the columns read when
+    the previous mission was accomplished / partially accomplished."""
+
+    card: str = Field(min_length=1, max_length=2, pattern=r"^[A-Z][0-9]?$")
+    stand_in: bool = False
+    effects: list[EffectLine] = Field(min_length=1, max_length=12)
+    accomplished: list[EffectLine] | None = Field(None, max_length=12)
+    partial: list[EffectLine] | None = Field(None, max_length=12)
+
+
+class MissionRule(Strict):
+    """An Event-phase special mission rule (2.3)."""
+
+    kind: Literal["skip_event_phase", "replace_event_phase", "ignore_signal_effects", "keeps_fighting"]
+    text: str = Field(min_length=1, max_length=300)
+    until: Condition | None = None
+    effects: list[EffectLine] = Field(default_factory=list, max_length=6)
+
+
+class MissionData(Strict):
+    """A Storybook mission: objectives rows in printed order, what ends it (``last_event`` or a special event
+    letter), the stand-in ``deadline`` (Event cards), its counters (and their ``start`` values, 0 otherwise),
+    special events and Event-phase rules."""
+
+    id: int = Field(ge=1, le=6)
+    title: str = Field(min_length=1, max_length=80)
+    deadline: int = Field(ge=1, le=MAX_ROUNDS)
+    ends: str = Field(min_length=1, max_length=20)
+    counters: list[CounterName] = Field(min_length=1, max_length=8)
+    start: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(default_factory=dict,
+                                                                                    max_length=8)
+    objectives: list[ObjectiveRow] = Field(min_length=1, max_length=6)
+    special_events: list[SpecialEvent] = Field(default_factory=list, max_length=8)
+    rules: list[MissionRule] = Field(default_factory=list, max_length=6)
+
+
+class MissionsFile(Strict):
+    missions: list[MissionData] = Field(min_length=1, max_length=12)
+
+
+@lru_cache(maxsize=1)
+def storybook_missions() -> dict[int, MissionData]:
+    """``{mission number: MissionData}`` from :data:`MISSIONS_FILE`.
+
+    Raises:
+        ScenarioError: the file does not validate (names the file and the field).
+    """
+    data = validate(MissionsFile, tomllib.loads(MISSIONS_FILE.read_text(encoding="utf-8")), str(MISSIONS_FILE))
+    for m in data.missions:
+        _check_mission(m, str(MISSIONS_FILE), f"missions[{m.id - 1}].")
+    return {m.id: m for m in data.missions}
+
+
+def _check_mission(m: MissionData, source: str, prefix: str) -> None:
+    known = set(m.counters)
+    letters = [e.card for e in m.special_events]
+    for k in m.start:
+        if k not in known:
+            raise ScenarioError(f"{prefix}start.{k}", f"unknown counter {k!r}", sorted(known), source)
+    for i, row in enumerate(m.objectives):
+        for alt in row.when:
+            for c in alt:
+                if c.counter not in known:
+                    raise ScenarioError(f"{prefix}objectives[{i}].when", f"unknown counter {c.counter!r}",
+                                        sorted(known), source)
+    if m.ends != "last_event" and m.ends not in letters:
+        raise ScenarioError(f"{prefix}ends", f"no special event {m.ends!r}", ["last_event"] + letters, source)
+    if len(set(letters)) != len(letters):
+        raise ScenarioError(f"{prefix}special_events", "a card letter is listed twice", "each letter once", source)
+
+
+class RoundModel(Strict):
+    counters: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(default_factory=dict,
+                                                                                       max_length=8)
+    event: str = Field("", max_length=2)
+
+
+class MissionScenario(ScenarioHeader):
+    """A validated ``mission`` scenario (see the module docstring)."""
+
+    game: Literal["galaxydefenders"] = "galaxydefenders"
+    kind: Literal["mission"] = "mission"
+    title: str = Field("Mission", max_length=MAX_TITLE)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    mission: int = Field(ge=1, le=6)
+    previous: Literal["standalone", "accomplished", "partial", "failed"] = "standalone"
+    agents: int = Field(4, ge=1, le=6)
+    deadline: int | None = Field(None, ge=1, le=MAX_ROUNDS)
+    special_events: list[SpecialEvent] = Field(default_factory=list, max_length=8)
+    rounds: list[RoundModel] = Field(min_length=1, max_length=MAX_ROUNDS)
+
+
+def special_events(m: MissionData, sc: "MissionScenario") -> list[SpecialEvent]:
+    """The mission's special events, each replaced by the scenario's row with the same letter (or added)."""
+    own = {e.card: e for e in sc.special_events}
+    return [own.pop(e.card, e) for e in m.special_events] + list(own.values())
+
+
+def parse_mission(data: dict, source: str) -> MissionScenario:
+    """Validate a ``mission`` scenario.
+
+    Raises:
+        ScenarioError: a field out of bounds or unknown; a counter the mission does not keep; an Event card letter
+            the mission has no special event for; the same special event drawn twice; unknown ruling keys.
+    """
+    sc = validate(MissionScenario, data, source)
+    m = storybook_missions()[sc.mission]
+    letters = [e.card for e in special_events(m, sc)]
+    given = [e.card for e in sc.special_events]
+    if len(set(given)) != len(given):
+        raise ScenarioError("special_events", "a card letter is listed twice", "each letter once", source)
+    for i, e in enumerate(sc.special_events):
+        for j, line in enumerate(list(e.effects) + list(e.accomplished or []) + list(e.partial or [])):
+            for k in list(line.add) + list(line.cap):
+                if k not in m.counters:
+                    raise ScenarioError(f"special_events[{i}]", f"mission {m.id} keeps no counter {k!r}",
+                                        m.counters, source)
+    seen: set[str] = set()
+    for i, r in enumerate(sc.rounds):
+        for k in r.counters:
+            if k not in m.counters:
+                raise ScenarioError(f"rounds[{i}].counters.{k}", f"mission {m.id} keeps no counter {k!r}",
+                                    m.counters, source)
+        if r.event and r.event not in letters:
+            raise ScenarioError(f"rounds[{i}].event", f"mission {m.id} has no special event {r.event!r}",
+                                [""] + letters, source)
+        if r.event and r.event in seen:
+            raise ScenarioError(f"rounds[{i}].event", f"special event {r.event} is drawn twice",
+                                "each special event card once", source)
+        seen.add(r.event)
+    try:
+        make_rulings(sc.rulings)
+    except ScenarioError as e:
+        raise ScenarioError("rulings" + (f".{e.field}" if e.field else ""), e.problem, e.allowed, source) from None
+    return sc
+
+
+# ------------------------------------------------------------------------------------------------ state
+
+@dataclass(frozen=True)
+class MissionState:
+    """The mission between steps (immutable).
+
+    Attributes:
+        round: the round being played (from 1; 0 before the first).
+        counters: ``((name, value), ...)`` in the mission's counter order.
+        events: the Event cards drawn so far (a letter, or ``"-"`` for a standard Event card).
+        recurring: special event effects added to each later Event phase (2.5).
+        status: the mission result once a row matched (``None`` while it goes on); ``row``: its number from 1.
+        ended: the DEADLINE was reached (the Strategy phase after it ends the mission).
+        numbers: the rounds the scenario declares, from 1.
+    """
+
+    round: int = 0
+    counters: tuple[tuple[str, int], ...] = ()
+    events: tuple[str, ...] = ()
+    recurring: tuple[EffectLine, ...] = ()
+    status: str | None = None
+    row: int | None = None
+    next: str | None = None
+    ended: bool = False
+    numbers: tuple[int, ...] = ()
+
+    def value(self, name: str) -> int:
+        return dict(self.counters).get(name, 0)
+
+    def with_counters(self, changes: Mapping[str, int]) -> "MissionState":
+        return replace(self, counters=tuple((k, changes.get(k, v)) for k, v in self.counters))
+
+
+@dataclass(frozen=True)
+class MissionContext(Context):
+    """What the mission steps read: the ``mission`` data, the ``scenario`` (rounds, agents, previous result) and
+    the ``deadline`` in Event cards."""
+
+    mission: MissionData | None = None
+    scenario: MissionScenario | None = None
+    deadline: int = 1
+
+
+# ------------------------------------------------------------------------------------------------ rule functions
+
+def clause_holds(c: Clause, state: MissionState, agents: int, at_end: bool) -> bool:
+    """One clause on the counters (``half_agents``: half the agents, rounded up; ``at_end`` clauses need the
+    Strategy phase that ends the mission, 2.4 Note)."""
+    if c.at_end and not at_end:
+        return False
+    v = agents if c.value == "agents" else math.ceil(agents / 2) if c.value == "half_agents" else c.value
+    return OPS[c.op](state.value(c.counter), v)
+
+
+def condition_holds(cond, state: MissionState, agents: int, at_end: bool) -> bool:
+    """A condition: any alternative whose clauses all hold."""
+    return any(all(clause_holds(c, state, agents, at_end) for c in alt) for alt in cond)
+
+
+def clause_text(c: Clause) -> str:
+    return f"{c.counter} {c.op} {c.value}" + (" at the end" if c.at_end else "")
+
+
+def condition_text(cond) -> str:
+    return join_words((" and ".join(clause_text(c) for c in alt) for alt in cond), "or")
+
+
+def first_matching_row(mission: MissionData, state: MissionState, agents: int, at_end: bool
+                       ) -> tuple[int | None, list[str]]:
+    """2.4: the first row, from the top, whose condition holds (rows "at the end of the mission" only when it ends);
+    returns ``(row index or None, why each row before it did not match)``."""
+    why = []
+    for i, row in enumerate(mission.objectives):
+        if row.at_end and not at_end:
+            why.append(f"row {i + 1} needs the end of the mission")
+            continue
+        if condition_holds(row.when, state, agents, at_end):
+            return i, why
+        why.append(f"row {i + 1} does not match ({condition_text(row.when)})")
+    return None, why
+
+
+def event_column(event: SpecialEvent, previous: str, rulings=None) -> tuple[list[EffectLine], str]:
+    """2.5 / Storybook 4: the effects to apply: the leftmost column for a standalone mission; after an accomplished
+    or partially accomplished mission, the statement for that result when the card has one, instead of the
+    leftmost column or after it (ruling ``special_event_statement``, consulted only then); the leftmost column
+    otherwise (a failed previous mission, or no statement)."""
+    statement = {"accomplished": event.accomplished, "partial": event.partial}.get(previous)
+    if statement is not None:
+        word = {"accomplished": "ACCOMPLISHED", "partial": "PARTIALLY ACCOMPLISHED"}[previous]
+        if rulings is not None and rulings.reading("special_event_statement") == "adds":
+            return list(event.effects) + list(statement), (f"the leftmost column, then the statement for a previous "
+                                                           f"mission {word} (ruling special_event_statement)")
+        return statement, f"the statement for a previous mission {word}" + (
+            " (ruling special_event_statement)" if rulings is not None else "")
+    if previous == "standalone":
+        return event.effects, "the leftmost column (standalone mission)"
+    return event.effects, "the leftmost column (the card has no column for this previous result)"
+
+
+def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: str, how: str
+                 ) -> tuple[MissionState, list[Step]]:
+    """One effect line: skipped when it moves Signals and the mission ignores such effects (Mission 6), else its
+    counter changes (capped) are applied."""
+    if e.tag == "signals" and any(r.kind == "ignore_signal_effects" for r in ctx.mission.rules):
+        return state, [Step(f"Ignored: {e.text}", S.SPECIAL_MISSION_RULES, "This mission ignores every effect that "
+                            "teleports or moves Signals in the Event phase.", section=sec, facts={"ignored": True})]
+    changes = {}
+    for k, d in e.add.items():
+        new = max(0, state.value(k) + d)
+        if k in e.cap:
+            new = min(new, e.cap[k])
+        changes[k] = new
+    after = state.with_counters(changes)
+    counts = "; ".join(f"{k} {state.value(k)} -> {after.value(k)}" for k in changes)
+    return after, [Step(e.text + (f" ({counts})" if counts else ""), S.SPECIAL_EVENT_EFFECTS, how, section=sec,
+                        facts={"counters": dict(changes)} if changes else {})]
+
+
+# ------------------------------------------------------------------------------------------------ step functions
+
+def round_numbers(state: MissionState) -> tuple[int, ...]:
+    """The rounds the scenario declares, from 1 (the items of the per-round entry)."""
+    return state.numbers
+
+
+def strategy_phase_check(state: MissionState, ctx: MissionContext) -> tuple[MissionState, tuple[Step, ...]]:
+    """2.4: the last step of the Strategy phase checks the Objectives table: the first matching row from the top
+    decides; rows "at the end of the mission" only in the Strategy phase after the DEADLINE."""
+    m, agents = ctx.mission, ctx.scenario.agents
+    sec = f"Round {state.round}: Strategy phase" if not state.ended else "End of the mission: Strategy phase"
+    i, why = first_matching_row(m, state, agents, state.ended)
+    counts = ", ".join(f"{k} {v}" for k, v in state.counters)
+    if i is None:
+        if state.ended:
+            return state, (Step("Objectives: no row matches at the end of the mission", S.OBJECTIVES,
+                                f"Counters: {counts}. " + "; ".join(why) + ". The table should cover every end: "
+                                "check the counters.", section=sec, facts={"row": None}),)
+        return state, (Step("Objectives: no row matches yet, the mission goes on", S.OBJECTIVES,
+                            f"Counters: {counts}. " + "; ".join(why) + ".", section=sec, facts={"row": None}),)
+    row = m.objectives[i]
+    new = replace(state, status=row.status, row=i + 1, next=row.next)
+    return new, (Step(f"Objectives: row {i + 1} matches: {STATUS_WORDS[row.status]} (next mission: {row.next})",
+                      S.OBJECTIVES, f"{row.text}. Counters: {counts}. The first matching row from the top decides"
+                      + (f" ({'; '.join(why)})." if why else "."), section=sec,
+                      facts={"row": i + 1, "status": row.status, "next": row.next}),)
+
+
+def event_phase(state: MissionState, ctx: MissionContext, declared) -> tuple[MissionState, tuple[Step, ...]]:
+    """6.3 Event Phase with the mission's rules (2.3): skipped, or replaced by the rule's effects, until its
+    condition holds; else the effects added to each Event phase, then the Event card drawn (a special event's
+    column, 2.5); the DEADLINE is reached with the last Event card (or the mission's ending special event)."""
+    m, sc = ctx.mission, ctx.scenario
+    sec = f"Round {state.round}: Event phase"
+    steps: list[Step] = []
+    for rule in m.rules:
+        if rule.kind in ("skip_event_phase", "replace_event_phase") and rule.until is not None and not \
+                condition_holds(rule.until, state, sc.agents, False):
+            if rule.kind == "skip_event_phase":
+                return state, (Step("Event phase skipped: no Event card is drawn", S.SPECIAL_MISSION_RULES,
+                                    f"{rule.text} (not yet: {condition_text(rule.until)}).", section=sec,
+                                    facts={"skipped": True}),)
+            steps.append(Step("No Event card is drawn: the mission's effects replace it", S.SPECIAL_MISSION_RULES,
+                              f"{rule.text} (until {condition_text(rule.until)}).", section=sec,
+                              facts={"replaced": True}))
+            for e in rule.effects:
+                state, st = apply_effect(state, e, ctx, sec, "The special mission rule's effect.")
+                steps += st
+            return state, tuple(steps)
+    for e in state.recurring:
+        state, st = apply_effect(state, e, ctx, sec, "A special event added this effect to each Event phase.")
+        steps += st
+    card = declared.event
+    drawn = state.events + (card or "-",)
+    if card:
+        ev = next(e for e in special_events(m, sc) if e.card == card)
+        lines, how = event_column(ev, sc.previous, ctx.rulings)
+        steps.append(Step(f"Special Event {card} is drawn", S.SPECIAL_EVENT_EFFECTS,
+                          f"Its effects from {how}." + (" Its letter and columns are a stand-in (the "
+                                                        "Storybook's text does not give them)." if ev.stand_in
+                                                        else ""),
+                          section=sec, facts={"card": card, "stand_in": ev.stand_in}))
+        rec = state.recurring
+        for e in lines:
+            if e.every_event_phase:
+                rec += (e,)
+                steps.append(Step(f"From the next round, each Event phase: {e.text[:1].lower()}{e.text[1:]}",
+                                  S.SPECIAL_EVENT_EFFECTS,
+                                  "", section=sec))
+                continue
+            state, st = apply_effect(state, e, ctx, sec, "")
+            steps += st
+        state = replace(state, recurring=rec)
+    else:
+        steps.append(Step("A standard Event card is drawn", S.EVENT_PHASE, "Its effects are not modelled here "
+                          "(the event kind shows signals).", section=sec, facts={"card": None}))
+    state = replace(state, events=drawn)
+    last = card == m.ends if m.ends != "last_event" else len(drawn) >= ctx.deadline
+    if last:
+        state = replace(state, ended=True)
+        what = "the last Event card" if m.ends == "last_event" else f"Special Event {m.ends}"
+        steps.append(Step(f"DEADLINE: {what} is drawn ({plural(len(drawn), 'Event card')}); the mission ends in the "
+                          "next Strategy phase", S.OBJECTIVES, "", section=sec, facts={"deadline": True}))
+    return state, tuple(steps)
+
+
+def mission_setup(ctx: MissionContext) -> list[Step]:
+    """The mission's DEADLINE (2.4: a stand-in count of Event cards unless the scenario gives one) and its special
+    rules in force (2.3)."""
+    m, sc = ctx.mission, ctx.scenario
+    sec = "Mission setup"
+    what = ("the last Event card" if m.ends == "last_event" else f"Special Event {m.ends}")
+    steps = [Step(f"Mission {m.id}, {m.title}: it ends in the Strategy phase after {what} is drawn", S.OBJECTIVES,
+                  (f"The Events deck holds {plural(ctx.deadline, 'card')} here" + (
+                      " (the scenario's count)." if sc.deadline else
+                      " (a stand-in count: the deck is built on the setup page, not in the text).")
+                   if m.ends == "last_event" else "The Events deck's size does not matter for this ending."),
+                  section=sec, facts={"deadline": ctx.deadline, "ends": m.ends})]
+    for r in m.rules:
+        steps.append(Step(f"Special rule: {r.text}", S.SPECIAL_MISSION_RULES, "It supersedes the normal rules for "
+                          "this mission only.", section=sec, facts={"rule": r.kind}))
+    return steps
+
+
+def play_round(state: MissionState, ctx: MissionContext, number: int) -> tuple[MissionState, tuple[Step, ...]]:
+    """One round: its Strategy-phase objectives check (from round 2: round 1's Strategy phase comes before any
+    counter changed), the declared counters after the Agents' and Aliens' phases, then the Event phase."""
+    declared = ctx.scenario.rounds[number - 1]
+    state = replace(state, round=number)
+    steps: list[Step] = []
+    if number == 1:
+        steps += mission_setup(ctx)
+    if number > 1:
+        state, st = strategy_phase_check(state, ctx)
+        steps += st
+        if state.status is not None:
+            return state, tuple(steps)
+    if declared.counters:
+        changed = {k: v for k, v in declared.counters.items() if v != state.value(k)}
+        if changed:
+            steps.append(Step("Agents' and Aliens' phases: " + ", ".join(
+                f"{k} {state.value(k)} -> {v}" for k, v in changed.items()), S.OBJECTIVES,
+                "The counters the Objectives table reads, as the scenario declares them after the round's Agents' and "
+                "Aliens' phases.",
+                section=f"Round {number}: battlefield", facts={"counters": changed}))
+        state = state.with_counters(declared.counters)
+    state, st = event_phase(state, ctx, declared)
+    return state, tuple(steps) + st
+
+
+def mission_over(state: MissionState) -> bool:
+    """The mission stops when a row matched or its DEADLINE passed."""
+    return state.status is not None or state.ended
+
+
+def final_strategy_phase(state: MissionState, ctx: MissionContext) -> tuple[MissionState, tuple[Step, ...]]:
+    """The Strategy phase after the last round played: the mission ends there if the DEADLINE was reached (2.4);
+    nothing when a row already matched."""
+    if state.status is not None:
+        return state, ()
+    if not state.ended:
+        st = strategy_phase_check(replace(state, round=state.round + 1), ctx)
+        return replace(st[0], round=state.round), st[1] + ((Step("The scenario ends before the DEADLINE: the mission goes on", S.OBJECTIVES,
+                                     "", section=f"Round {state.round + 1}: Strategy phase"),)
+                               if st[0].status is None else ())
+    return strategy_phase_check(state, ctx)
+
+
+MISSION_SEQUENCE = (
+    Each("Round {item}", round_numbers, play_round, stop=mission_over),
+    ("Last Strategy phase", final_strategy_phase),
+)
+"""A mission: each declared round (its Strategy-phase objectives check, the battlefield's counters, the Event
+phase) until a row matches or the DEADLINE passes, then the Strategy phase that follows."""
+
+
+@dataclass(frozen=True)
+class MissionOutcome(Outcome):
+    """A mission's result: ``status`` (accomplished / partial / failed, ``None`` while it goes on), the objectives
+    ``row`` that matched (1 = top), the ``next`` mission, ``rounds`` played, ``events`` drawn, final counters."""
+
+    mission: int
+    title: str
+    status: str | None
+    row: int | None
+    next: str | None
+    rounds: int
+    events: tuple[str, ...]
+    counters: tuple[tuple[str, int], ...]
+
+    @property
+    def summary(self) -> str:
+        res = (f"{STATUS_WORDS[self.status]} (row {self.row}); next mission: {self.next}" if self.status else
+               "no objective row matched: the mission goes on")
+        special = [e for e in self.events if e != "-"]
+        cards = ", ".join(f"Special Event {e}" for e in special) or "no special event"
+        std = len(self.events) - len(special)
+        return f"Mission {self.mission}, {self.title}: {res}; {plural(self.rounds, 'round')}; Event cards drawn: " \
+               f"{len(self.events)} ({cards}" + (f", {std} standard)" if std else ")")
+
+    def to_json(self) -> dict:
+        return {"mission": self.mission, "status": self.status, "row": self.row, "next": self.next,
+                "rounds": self.rounds, "events": list(self.events), "counters": dict(self.counters)}
+
+
+def mission_initial(scenario: MissionScenario) -> MissionState:
+    """The mission before its first round: every counter at its ``start`` value (0 unless the mission says)."""
+    m = storybook_missions()[scenario.mission]
+    return MissionState(counters=tuple((k, m.start.get(k, 0)) for k in m.counters),
+                        numbers=tuple(range(1, len(scenario.rounds) + 1)))
+
+
+def play_mission(scenario: MissionScenario, rulings: Mapping[str, str] | None = None) -> tuple[tuple, Trace]:
+    """Play :data:`MISSION_SEQUENCE`: ``(frames, trace)``; the trace's ``result`` is a :class:`MissionOutcome`."""
+    r = make_rulings({**scenario.rulings, **dict(rulings or {})})
+    m = storybook_missions()[scenario.mission]
+    ctx = MissionContext(rulings=r, mission=m, scenario=scenario, deadline=scenario.deadline or m.deadline)
+    frames = play(mission_initial(scenario), MISSION_SEQUENCE, ctx)
+    s = frames[-1].state
+    out = MissionOutcome(m.id, m.title, s.status, s.row, s.next, s.round, s.events, s.counters)
+    return frames, trace_of(scenario.title, frames, r.consulted).with_result(out)
+
+
+def resolve_mission(scenario: MissionScenario, rulings: Mapping[str, str] | None = None,
+                    seed: int | None = None) -> Trace:
+    """A Storybook mission's rounds (:data:`MISSION_SEQUENCE`).
+
+    Returns:
+        A :class:`Trace` whose ``result`` is a :class:`MissionOutcome` (``outcome``: ``{"mission", "status",
+        "row", "next", "rounds", "events", "counters"}``).
+    """
+    return play_mission(scenario, rulings)[1]
+
+
+# ------------------------------------------------------------------------------------------------ a round's mission
+
+class RoundMissionModel(Strict):
+    """The ``[mission]`` table a ``round`` scenario may carry: the Storybook ``mission``, the ``previous`` result,
+    the Event cards ``drawn`` before this round and the special events among them (``earlier``: their effects added
+    to each Event phase still apply), the ``counters`` as this round's Agents' and Aliens' phases leave them, the
+    Event card this round's Event phase draws (``event``: a special event letter or ``""``) and an optional
+    ``deadline``."""
+
+    mission: int = Field(ge=1, le=6)
+    previous: Literal["standalone", "accomplished", "partial", "failed"] = "standalone"
+    drawn: int = Field(0, ge=0, le=MAX_ROUNDS)
+    counters: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(default_factory=dict,
+                                                                                       max_length=8)
+    event: str = Field("", max_length=2)
+    earlier: list[Annotated[str, Field(min_length=1, max_length=2)]] = Field(default_factory=list, max_length=8)
+    deadline: int | None = Field(None, ge=1, le=MAX_ROUNDS)
+
+
+def check_round_mission(rm: RoundMissionModel, agents: int, source: str) -> MissionScenario:
+    """The ``[mission]`` table of a round as a one-round ``mission`` scenario (:func:`parse_mission` checks it; its
+    errors name ``mission.<field>``).
+
+    Raises:
+        ScenarioError: a counter or special event letter the mission does not have.
+    """
+    data = {"game": "galaxydefenders", "kind": "mission", "mission": rm.mission, "previous": rm.previous,
+            "agents": min(agents, 6), "rounds": [{"counters": rm.counters, "event": rm.event}]}
+    if rm.deadline is not None:
+        data["deadline"] = rm.deadline
+    letters = [e.card for e in storybook_missions()[rm.mission].special_events] if rm.mission in \
+        storybook_missions() else []
+    for i, c in enumerate(rm.earlier):
+        if c not in letters or c == rm.event or rm.earlier.index(c) != i:
+            raise ScenarioError(f"mission.earlier[{i}]", f"{c!r} is not a special event of mission {rm.mission} "
+                                "drawn once before this round", letters, source)
+    if len(rm.earlier) > rm.drawn:
+        raise ScenarioError("mission.earlier", f"{plural(len(rm.earlier), 'special event')} among "
+                            f"{plural(rm.drawn, 'Event card')} drawn", f"at most 'drawn' ({rm.drawn})", source)
+    try:
+        return parse_mission(data, source)
+    except ScenarioError as e:
+        field = e.field.replace("rounds[0].", "") if e.field else ""
+        raise ScenarioError(f"mission.{field}" if field else "mission", e.problem, e.allowed, source) from None
+
+
+def round_mission(state, ctx) -> tuple:
+    """A ``round`` scenario's last step when it carries a ``[mission]``: the mission's Event phase for this round's
+    Event card (2.3, 2.5: skipped, replaced, or the special event's effects) and the next Strategy phase's
+    objectives check (2.4: the first matching row; "at the end of the mission" once the DEADLINE is reached).
+    Nothing without a ``[mission]``. ``state`` is the round's state (its ``mission`` field receives the
+    :class:`MissionState`); ``ctx`` the round's context."""
+    rm = getattr(ctx.scenario, "mission", None)
+    if rm is None:
+        return state, ()
+    sc = check_round_mission(rm, len(ctx.scenario.agents), ctx.source)
+    m = storybook_missions()[rm.mission]
+    mctx = MissionContext(rulings=ctx.rulings, mission=m, scenario=sc, deadline=rm.deadline or m.deadline)
+    start = mission_initial(sc)
+    recurring = tuple(line for e in m.special_events if e.card in rm.earlier
+                      for line in event_column(e, rm.previous)[0] if line.every_event_phase)
+    events = tuple(rm.earlier) + ("-",) * (rm.drawn - len(rm.earlier))
+    ms = replace(start.with_counters(rm.counters), round=ctx.scenario.round, events=events, recurring=recurring,
+                 ended=(rm.drawn >= mctx.deadline if m.ends == "last_event" else m.ends in rm.earlier))
+    ms, steps = event_phase(ms, mctx, sc.rounds[0])
+    ms, more = strategy_phase_check(replace(ms, round=ctx.scenario.round + 1), mctx)
+    return replace(state, mission=ms), tuple(s.in_section(s.section.replace(
+        f"Round {ctx.scenario.round}: ", "Mission: ").replace(f"Round {ctx.scenario.round + 1}: ", "Mission: next "))
+        for s in steps + more)

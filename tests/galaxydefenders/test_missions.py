@@ -1,0 +1,207 @@
+"""Storybook missions (2.3-2.5): the objectives' first matching row, the DEADLINE and "at the end of the mission",
+special event columns, and the Event-phase special rules, on the six missions' data."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from explorer.errors import ScenarioError
+from explorer.games.galaxydefenders import sections as S
+from explorer.games.galaxydefenders.missions import (MISSIONS_FILE, MissionState, SpecialEvent, event_column,
+                                                     first_matching_row, parse_mission, play_mission,
+                                                     resolve_mission, storybook_missions)
+
+from .helpers import resolve
+
+
+def mission(n: int, rounds, **kw):
+    return parse_mission({"game": "galaxydefenders", "kind": "mission", "mission": n, "rounds": rounds, **kw}, "m")
+
+
+def test_the_six_missions_load_and_the_stand_in_is_marked():
+    ms = storybook_missions()
+    assert sorted(ms) == [1, 2, 3, 4, 5, 6]
+    assert [ms[i].ends for i in range(1, 7)] == ["last_event"] * 4 + ["E", "E"]
+    assert "STAND-IN" in MISSIONS_FILE.read_text(encoding="utf-8")
+    # every printed objectives table: statuses in printed order
+    assert [r.status for r in ms[1].objectives] == ["accomplished", "partial", "failed"]
+    assert [r.status for r in ms[4].objectives] == ["accomplished", "failed"]
+
+
+def test_builtin_mission_1_partially_accomplished_at_the_deadline():
+    t = resolve("gd-mission-1")
+    o = t.result
+    assert (o.status, o.row, o.next, o.rounds) == ("partial", 2, "2", 8)
+    assert o.events == ("A", "-", "B", "-", "-", "-", "-", "-")
+    assert dict(o.counters)["flames"] == 3
+    assert t.steps[-1].rule == S.OBJECTIVES and t.steps[-1].section == "End of the mission: Strategy phase"
+
+
+def test_builtin_mission_2_accomplished_before_the_deadline():
+    o = resolve("gd-mission-2").result
+    assert (o.status, o.row, o.next, o.rounds) == ("accomplished", 1, "4", 5)
+    assert o.events == ("D", "-", "-")          # round 1 drew nothing: its Event phase was skipped
+
+
+def test_builtin_mission_6_ignores_signal_effects_and_ends_after_event_e():
+    t = resolve("gd-mission-6")
+    assert (t.result.status, t.result.row) == ("accomplished", 1)
+    ignored = [s for s in t.steps if s.title.startswith("Ignored:")]
+    assert len(ignored) == 1 and ignored[0].rule == S.SPECIAL_MISSION_RULES
+
+
+def test_a_row_without_at_the_end_ends_the_mission_at_once():
+    sc = mission(1, [{"event": "A"}, {"counters": {"flames": 4}}, {}, {}], agents=4)
+    o = resolve_mission(sc).result
+    assert (o.status, o.row, o.rounds) == ("failed", 3, 3)   # the Strategy phase of round 3
+
+
+def test_half_the_agents_rounded_up():
+    assert resolve_mission(mission(1, [{"counters": {"dead_agents": 2}}, {}], agents=3)).result.status == "failed"
+    assert resolve_mission(mission(1, [{"counters": {"dead_agents": 1}}, {}], agents=3)).result.status is None
+
+
+def test_at_the_end_rows_wait_for_the_deadline():
+    # two FLAME tokens from round 1 (row 1 "at the end") do not end the mission before the DEADLINE
+    o = resolve_mission(mission(1, [{"counters": {"flames": 2}}, {}, {}], deadline=5)).result
+    assert o.status is None
+    o = resolve_mission(mission(1, [{"counters": {"flames": 2}}, {}, {}], deadline=3)).result
+    assert (o.status, o.row) == ("accomplished", 1)
+
+
+def test_a_clause_at_the_end_inside_an_or():
+    # Mission 5, row 3: "Virus not inserted at the end OR four agents dead"
+    assert resolve_mission(mission(5, [{}, {}])).result.status is None
+    o = resolve_mission(mission(5, [{}, {"event": "E"}])).result
+    assert (o.status, o.row) == ("failed", 3)
+    o = resolve_mission(mission(5, [{"counters": {"dead_agents": 4, "virus_inserted": 2}}, {}])).result
+    assert (o.status, o.row) == ("failed", 3)
+
+
+def test_skipped_event_phase_draws_no_card_and_does_not_advance_the_deadline():
+    o = resolve_mission(mission(2, [{}, {}, {}], deadline=2)).result
+    assert o.events == () and o.status is None
+
+
+def test_replaced_event_phase_until_the_bombs_detonate():
+    t = resolve_mission(mission(3, [{}, {"counters": {"bombs_detonated": 2}}, {"event": "A"}]))
+    replaced = [s for s in t.steps if s.title.startswith("No Event card is drawn")]
+    assert [s.section for s in replaced] == ["Round 1: Event phase"]
+    assert t.result.events == ("-", "A")
+
+
+def test_event_columns():
+    ev = SpecialEvent(card="A", effects=[{"text": "left"}], accomplished=[{"text": "acc"}])
+    assert event_column(ev, "standalone")[0][0].text == "left"
+    assert event_column(ev, "accomplished")[0][0].text == "acc"
+    assert event_column(ev, "partial")[0][0].text == "left"
+
+
+@pytest.mark.parametrize("rounds, field", [
+    ([{"counters": {"bombs": 1}}], "rounds[0].counters.bombs"),
+    ([{"event": "Z"}], "rounds[0].event"),
+    ([{"event": "A"}, {"event": "A"}], "rounds[1].event"),
+])
+def test_bad_rounds_are_refused(rounds, field):
+    with pytest.raises(ScenarioError) as e:
+        mission(1, rounds)
+    assert e.value.field == field and str(e.value).startswith("m: ")
+
+
+def test_unknown_mission_is_refused():
+    with pytest.raises(ScenarioError) as e:
+        mission(7, [{}])
+    assert e.value.field == "mission"
+
+
+def test_time_travel_replays_fewer_rounds():
+    sc = mission(1, [{"event": "A"}, {}, {"event": "B"}])
+    frames, _ = play_mission(sc)
+    assert [f.name for f in frames] == ["Round 1", "Round 2", "Round 3", "Last Strategy phase"]
+    assert frames[2].state.value("flames") == 1 and frames[0].state.value("flames") == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(flames=st.lists(st.integers(0, 4), min_size=1, max_size=10), dead=st.integers(0, 4),
+       agents=st.integers(1, 6))
+def test_property_the_result_is_the_first_matching_row(flames, dead, agents):
+    rounds = [{"counters": {"flames": f, "dead_agents": min(dead, agents)}} for f in flames]
+    frames, t = play_mission(mission(1, rounds, agents=agents, deadline=len(rounds)))
+    o = t.result
+    last = frames[-1].state
+    m = storybook_missions()[1]
+    row, _ = first_matching_row(m, last, agents, last.ended)
+    assert o.row == (None if row is None else row + 1)
+    # the state after round k is checked in the Strategy phase of round k + 1: none before the deciding one matched
+    # (the mission would have stopped there)
+    decided_in_a_round = frames[-2].state.status is not None
+    earlier = frames[:-3] if decided_in_a_round else frames[:-2]
+    for f in earlier:
+        assert first_matching_row(m, f.state, agents, False)[0] is None
+    if decided_in_a_round:
+        assert first_matching_row(m, frames[-3].state, agents, False)[0] == o.row - 1
+
+
+def test_special_event_statement_replaces_or_adds():
+    t = resolve("gd-mission-2-campaign")
+    texts = [s.title for s in t.steps if s.section == "Round 1: Event phase"]
+    assert texts[1:] == ["STAND-IN statement: each agent gains one device of his choice"]
+    assert t.rulings == {"special_event_statement": "replaces"}
+    t = resolve("gd-mission-2-campaign", special_event_statement="adds")
+    texts = [s.title for s in t.steps if s.section == "Round 1: Event phase"]
+    assert texts[1:] == ["Teleport Signals", "STAND-IN statement: each agent gains one device of his choice"]
+    assert t.result.rounds == 1 and t.result.status is None
+
+
+def test_the_ruling_is_consulted_only_when_a_statement_applies():
+    assert resolve("gd-mission-1").rulings == {}            # standalone: the leftmost column
+    assert resolve("gd-mission-6").rulings == {}            # accomplished, but the card has no statement
+
+
+def test_scenario_special_events_are_checked():
+    with pytest.raises(ScenarioError) as e:
+        mission(2, [{}], special_events=[{"card": "D", "effects": [{"text": "x", "add": {"flames": 1}}]}])
+    assert e.value.field == "special_events[0]"
+    with pytest.raises(ScenarioError) as e:
+        mission(2, [{}], special_events=[{"card": "D", "effects": [{"text": "x"}]},
+                                         {"card": "D", "effects": [{"text": "y"}]}])
+    assert e.value.field == "special_events"
+
+
+# ------------------------------------------------------------------------------------------------ a round's [mission]
+
+def _round(mission_table: dict):
+    from explorer.games.galaxydefenders.round import parse_round, resolve_round
+
+    data = {"game": "galaxydefenders", "kind": "round", "round": 8,
+            "agents": [{"name": "Marine", "health": 8}, {"name": "Biotech", "health": 7}],
+            "mission": mission_table}
+    return resolve_round(parse_round(data, "r.toml"))
+
+
+def test_builtin_round_mission_checks_the_objectives_after_its_event_phase():
+    t = resolve("gd-round-mission")
+    assert t.outcome["mission"] == {"status": None, "row": None, "next": None}
+    assert [s.section for s in t.steps][-5:] == ["Mission: Event phase"] * 4 + ["Mission: next Strategy phase"]
+    assert t.result.mission.value("flames") == 1
+
+
+def test_a_round_at_the_deadline_ends_the_mission_with_earlier_recurring_effects():
+    t = _round({"mission": 1, "drawn": 7, "earlier": ["A", "B"], "counters": {"flames": 2}})
+    assert t.outcome["mission"] == {"status": "partial", "row": 2, "next": "2"}
+    assert any(s.title.startswith("One FLAME token on the lowest-numbered") for s in t.steps)
+    assert "the mission: partial" in t.result.summary
+
+
+@pytest.mark.parametrize("table, field", [
+    ({"mission": 1, "drawn": 2, "earlier": ["Z"]}, "mission.earlier[0]"),
+    ({"mission": 1, "drawn": 0, "earlier": ["A"]}, "mission.earlier"),
+    ({"mission": 1, "counters": {"bombs": 1}}, "mission.counters.bombs"),
+    ({"mission": 1, "event": "Q"}, "mission.event"),
+])
+def test_a_rounds_mission_table_is_checked(table, field):
+    with pytest.raises(ScenarioError) as e:
+        _round(table)
+    assert e.value.field == field and str(e.value).startswith("r.toml: ")
