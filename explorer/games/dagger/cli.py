@@ -29,7 +29,7 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
     the phases use. A hero file is looked at after its Hero Phase actions; a round file plays its planned Hero Phases
     (the turns, their rolls as given or rolled from the seed) before each Nemesis Phase: --phases N is P(lose by the
     end of round N)."""
-    from explorer.errors import ScenarioError
+    from explorer.errors import ScenarioError, naming_source
     from explorer.games import get_game, load_any, parse_rulings
 
     from .forecast import forecast_text, loss_forecast
@@ -42,7 +42,8 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
     if kind == "hero":
         from .hero_scenario import play_hero
 
-        _steps, _records, _start, after, _end, _ctx = play_hero(value, chosen)
+        with naming_source(scenario):   # a refusal while playing names the file, as one while loading does
+            _steps, _records, _start, after, _end, _ctx = play_hero(value, chosen)
         board, state = value.board, after
     elif kind == "round":
         from .round_scenario import dealt_board
@@ -54,12 +55,13 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
     else:
         board, state = value, value.state
     try:
-        if kind == "round":
-            from .forecast import planned_forecast
+        with naming_source(scenario):   # a refusal while playing names the file, as one while loading does
+            if kind == "round":
+                from .forecast import planned_forecast
 
-            f = planned_forecast(value, phases, chosen)
-        else:
-            f = loss_forecast(board, phases, chosen, state=state)
+                f = planned_forecast(value, phases, chosen)
+            else:
+                f = loss_forecast(board, phases, chosen, state=state)
     except ScenarioError as e:  # name the option as typed
         if e.field != "phases":
             raise
@@ -81,7 +83,7 @@ def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> N
     """A round scenario at one cited step: the step and its rule, each hero's sheet (the tokens on its slots and in
     its supply, damage, cards), the bases' slots, the tracks, the decks and the loss gauges. Step back or forward
     with --at (the play is replayed from the file each time)."""
-    from explorer.errors import ScenarioError
+    from explorer.errors import ScenarioError, naming_source
     from explorer.games import get_game, load_any, parse_rulings
 
     from .round_view import position_text, round_positions
@@ -90,7 +92,9 @@ def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> N
     if game.id != "dagger" or sc[0] != "round":
         raise ScenarioError("scenario", f"{scenario!r} is not a D.A.G.G.E.R. round scenario", "a round scenario "
                             "(kind = \"round\")")
-    positions = round_positions(sc[1], parse_rulings(list(ruling), [get_game("dagger")]), seed)
+    readings = parse_rulings(list(ruling), [get_game("dagger")])
+    with naming_source(scenario):   # a refusal while playing names the file, as one while loading does
+        positions = round_positions(sc[1], readings, seed)
     if not 1 <= at <= len(positions):
         raise ScenarioError("--at", f"{at}", f"1..{len(positions)} (the cited steps of the play)")
     click.echo(position_text(positions[at - 1], at, len(positions)))

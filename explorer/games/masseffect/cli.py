@@ -99,7 +99,7 @@ def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> N
     Downed, XP, the Action Spaces holding a die, the Hazard card dealt), the Enemies, the Strategy Pool, the Hazard
     deck, Loot and Inventory, the Objectives. The board is shown as the step's phase or turn leaves it. Step back or
     forward with --at (the play is replayed from the file each time)."""
-    from explorer.errors import ScenarioError
+    from explorer.errors import ScenarioError, naming_source
     from explorer.games import get_game, load_any, parse_rulings
 
     from .round_view import position_text, round_positions
@@ -108,7 +108,9 @@ def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> N
     if game.id != "masseffect" or sc[0] != "round":
         raise ScenarioError("scenario", f"{scenario!r} is not a Mass Effect round scenario",
                             'a round scenario (kind = "round")')
-    positions = round_positions(sc[1], parse_rulings(list(ruling), [get_game("masseffect")]), seed)
+    readings = parse_rulings(list(ruling), [get_game("masseffect")])
+    with naming_source(scenario):   # a refusal while playing names the file, as one while loading does
+        positions = round_positions(sc[1], readings, seed)
     if not 1 <= at <= len(positions):
         raise ScenarioError("--at", f"{at}", f"1..{len(positions)} (the cited steps of the play)")
     click.echo(position_text(positions[at - 1], at, len(positions)))

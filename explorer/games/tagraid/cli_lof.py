@@ -60,7 +60,7 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
         ScenarioError: see :func:`load_any_table`; an unknown ``shooter`` (one line naming the file, the option
             ``--shooter`` and the Models).
     """
-    from explorer.errors import short_repr
+    from explorer.errors import naming_source, short_repr
 
     from .lof_report import verdict_to_dict
     from .lof_analysis import analyse
@@ -71,7 +71,8 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
         raise ScenarioError("--shooter", f"no Model {short_repr(shooter)}", list(loaded.table.models),
                             str(name_or_path))
     sc = scenario_from_table(loaded, shooter)
-    verdicts = analyse(sc.table(), sc.shooter, loaded.rulings, sc.calibration, sc.weapon, sc.threat)
+    with naming_source(str(name_or_path)):   # a refusal while measuring names the file, as one while loading does
+        verdicts = analyse(sc.table(), sc.shooter, loaded.rulings, sc.calibration, sc.weapon, sc.threat)
     return {"table": str(name_or_path), "title": loaded.title, "shooter": sc.shooter,
             "readings": {k: loaded.rulings.as_dict().get(k) or loaded.rulings.options[k].default
                          for k in LOF_RULING_KEYS},

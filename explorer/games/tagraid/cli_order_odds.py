@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from explorer.text import plural
-from explorer.errors import ScenarioError
+from explorer.errors import ScenarioError, naming_source
 
 
 def load_order(name_or_path: str):
@@ -77,7 +77,16 @@ def order_odds_cmd(file: str, as_json: bool, exact: bool, rulings: tuple[str, ..
             raise ScenarioError("--ruling", f"{r[:80]!r} is not KEY=READING", "KEY=READING, e.g. lof_grazing="
                                 "touching_blocks")
         given[k.strip()] = v.strip()
-    o = order_odds(load_order(file), given or None, exact=exact)
+    if given:   # checked before the file's gate: a bad --ruling names the option, not the file
+        from .options import rulings as check_rulings
+
+        try:
+            check_rulings(given)
+        except ScenarioError as e:
+            raise ScenarioError("--ruling", f"{e.field.removeprefix('rulings.')}: {e.problem}", e.allowed) from None
+    order = load_order(file)
+    with naming_source(file):   # a refusal while resolving names the file, as one while loading does
+        o = order_odds(order, given or None, exact=exact)
     if as_json:
         click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False))
         return
