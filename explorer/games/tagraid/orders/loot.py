@@ -144,21 +144,24 @@ def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction,
             Step(f"{miner_id} does not equip {card.name}: it is discarded", rule, "", {"card": card.name},
                  (miner_id,), sec),)
     discard = list(it.discard)
-    tools = list(m.tools)
+    slotted = list(zip(m.slots_used, m.tools))
     out_cards: list[ToolCard] = []
-    if len(tools) >= m.tool_slots:
-        gone = next((d for d in discard if d in [t.name for t in tools]), None)
+    free = m.free_slots()
+    if not free:
+        gone = next((d for d in discard if d in [t.name for t in m.tools]), None)
         if gone is None:
             return replace(state, tool_discard=state.tool_discard + (card,)), tuple(steps) + (
                 Step(f"{miner_id} has no free Tool Slot ({m.tool_slots}) and discards none of its Tools: {card.name} "
                      "is discarded", rule, "Without a free Tool Slot a TAG may discard one equipped Tool Card to take "
                      "the new one.", {"card": card.name, "equipped": False}, (miner_id,), sec),)
-        i = [t.name for t in tools].index(gone)
-        out_cards.append(tools.pop(i))
+        i = [t.name for _, t in slotted].index(gone)
+        n, out = slotted.pop(i)
+        out_cards.append(out)
+        free = (n,)
         steps.append(Step(f"{miner_id} discards {gone} to free a Tool Slot", rule, "Discarded cards go face up to the "
                           "discard pile of the Tool Deck.", {"discarded": gone}, (miner_id,), sec))
-    tools.append(card)
-    state = state.with_miner(replace(m, tools=tuple(tools)))
+    slotted.append((free[0], card))  # the freed Slot, or the lowest free one (a documented default)
+    state = state.with_miner(m.with_tools(tuple(slotted)))
     steps.append(Step(f"{miner_id} equips {card.name}" + (" (a Weapon: usable from this point of the Order)"
                                                           if card.weapon is not None else ""), rule,
                       "A Tool with a free Tool Slot may be equipped at once; in this Order it can be used only from "
@@ -283,7 +286,14 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
                         tool_discard=state.tool_discard + zone.cards)
         zone = replace(zone, units=0, cards=())
     mb_involved = bool(loot.megabeast_involved)
-    cards = m.tools
+    kept = m.secured_tools()
+    cards = tuple(t for n, t in zip(m.slots_used, m.tools) if n not in m.secured_slots)
+    if kept:
+        steps.append(Step(f"{mid} keeps {', '.join(f'{t.name} (Slot {n})' for n, t in kept)}: "
+                          + ("a Secured Slot" if len(kept) == 1 else "Secured Slots"), S.SECURED,
+                          "When the Miner dies, the cards in Slots with the Secured symbol are neither lost nor "
+                          "placed in the Loot Zone.", {"miner": mid, "kept": [t.name for _, t in kept],
+                                                       "slots": [n for n, _ in kept]}, (mid,), sec))
     if mb_involved:
         state = replace(state, tool_discard=state.tool_discard + cards)
         reading = state.ruling_set().reading("loot_token_megabeast")
@@ -298,9 +308,10 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
         place = True
         if cards:
             steps.append(Step(f"{mid}'s Tool Slot cards go to its Loot Zone: {', '.join(c.name for c in cards)}",
-                              S.DEATH_OF_A_TAG, "All cards in the TAG's Tool Slots are placed in its Loot Zone.",
+                              S.DEATH_OF_A_TAG, ("All cards in the TAG's Tool Slots are placed in its Loot Zone." if not kept else
+                               "The cards in its other Tool Slots are placed in its Loot Zone."),
                               {"miner": mid, "cards": [c.name for c in cards]}, (mid,), sec))
-    state = state.with_loot_zone(zone).with_miner(replace(state.miner(mid), tools=()))
+    state = state.with_loot_zone(zone).with_miner(state.miner(mid).with_tools(kept))
     if place:
         x, y = _token_spot(state, mid)
         tok = LootToken(f"Loot {mid}", mid, x, y)
