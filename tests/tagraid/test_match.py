@@ -272,3 +272,56 @@ def test_equip_takes_the_lowest_free_slot_and_cards_without_slot_fill_the_rest()
     m["tools"] = [{"name": "A"}, {"name": "B"}]
     red = parse_order(doc, "o.toml").initial.miner("Red TAG")
     assert dict((n, t.name) for n, t in red.secured_tools()) == {2: "B"}
+
+
+# ------------------------------------------------------------------------------------------------- Orders page
+
+
+def test_the_orders_page_pages_through_a_match_with_time_travel():
+    from explorer.games.tagraid.orders.sequence import STEPS
+    from explorer.games.tagraid.orders_views import OrderStepper
+
+    n = len(STEPS)
+    w = OrderStepper("tr-match-two-rounds")
+    assert "Round <b>1</b> of 2" in w.order_where.value and "06 Initial Deployment" in w.round_info.value
+    assert w.round_back.disabled and not w.round_forward.disabled
+    w.show_round(1)
+    assert w.round_index == 1 and w.round.initial.round == 2
+    # Round 2 starts from the table Round 1 left: red lost a Wound, blue holds 1 Teseum Unit
+    assert w.initial.miner("Red TAG").wounds == 2 and w.initial.miner("Blue TAG").scoring_zone == 1
+    w.go(-1)  # from Round 2's start back to the end of Round 1's last Order
+    assert (w.round_index, w.order_index, w.position) == (0, 2, n)
+    w.go(+1)  # and on again
+    assert (w.round_index, w.order_index, w.position) == (1, 0, 0)
+    # the link carries every Round's Orders, the Round, the Order and the step
+    st = w.url_state()
+    other = OrderStepper("tr-order-corner")
+    other.load_url_state(st)
+    assert (other.round_index, other.order_index, other.position) == (1, 0, 0)
+
+
+def test_an_edit_in_round_1_is_carried_into_round_2_and_the_download_plays_it():
+    import tomllib
+
+    from explorer.games.tagraid.orders.declarations import OrderDice
+    from explorer.games.tagraid.orders_views import OrderStepper
+
+    w = OrderStepper("tr-match-two-rounds")
+    # Round 1, Order 1: the red TAG now passes all its Saving Rolls
+    w.dice = OrderDice(rolls=w.dice.rolls, saves=(("Red TAG", (20, 20)),), seed=w.dice.seed)
+    w.replay()
+    w.show_round(1)
+    assert w.initial.miner("Red TAG").wounds == 3
+    doc = tomllib.loads(w.to_toml())
+    assert doc["kind"] == "match" and doc["rounds"][0]["orders"][0]["dice"]["saves"] == {"Red TAG": [20, 20]}
+    t = resolve_match(parse_match({k: v for k, v in doc.items() if k != "game"}, "page.toml"))
+    assert dict(t.result.units) == {"blue": 1, "red": 0}
+
+
+def test_the_odds_beside_the_dice_include_the_megabeast():
+    from explorer.games.tagraid.orders_views import OrderStepper
+
+    w = OrderStepper("book-oes-order")
+    w.show(11)
+    assert "Exact odds of this Order" in w.odds.value
+    assert "Stoorworm&#x27;s Threat Level 8" in w.odds.value and "killed" in w.odds.value

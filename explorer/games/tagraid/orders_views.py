@@ -34,7 +34,7 @@ from explorer.widgets.labels import button_width
 
 from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
-from explorer.errors import ScenarioError, short_repr, shorten_middle
+from explorer.errors import RuleViolation, ScenarioError, short_repr, shorten_middle
 from explorer.games import Game, get_game
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
@@ -155,6 +155,30 @@ def round_summary_html(rp: RoundReplay, k: int, n: int) -> str:
     if rp.end is not None:
         parts.append(line("3 End of the Round:", "; ".join(s.title for s in rp.end_steps)))
     return "<div class='oes-round-summary'>" + "".join(parts) + "</div>"
+
+
+def order_odds_html(o) -> str:
+    """The exact odds of the whole Order's roll exchange (:class:`~.order_odds.OrderOdds`), as shown beside the
+    dice: who wins each pair, then the Wounds lost and the Death (the MegaBeast: killed) of everyone in it."""
+    from explorer.text import percent
+
+    from .cli_order_odds import pair_words
+
+    kinds = {"face_to_face": "Face to Face", "normal_roll": "Normal Roll", "normal_evade": "Normal Evade Roll",
+             "threat_level": "against the Threat Level", "unopposed": "Unopposed ARO"}
+    rows = []
+    for i, p in enumerate(o.pairs):
+        odds = ", ".join(f"{html.escape(w if w is not None else 'nobody')} <b>{percent(v, 1)}</b>" for w, v in
+                         sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0]))))
+        rows.append(f"<div>{html.escape(kinds.get(p.kind, p.kind))} · {html.escape(pair_words(p))}: {odds}</div>")
+    for m, wb in zip(o.miners, o.wounds_before):
+        dist = ", ".join(f"{k}: {percent(v, 1)}" for k, v in enumerate(o.wounds(m)) if v)
+        dies = "killed" if m == o.megabeast else "dies"
+        rows.append(f"<div>{html.escape(m)} ({wb} left) loses {dist}; {dies} <b>{percent(o.p_dies(m), 1)}</b></div>")
+    return ("<div class='oes-odds' style='font:12px sans-serif;margin:4px 0;padding:4px 6px;background:#f7f9fc;"
+            "border:1px solid #d8e0ec;border-radius:3px;overflow-wrap:anywhere'><b>Exact odds of this Order</b> "
+            "<span style='color:#555'>(every face of every die; as <code>explorer tagraid order-odds</code>)</span>"
+            + "".join(rows) + "</div>")
 
 
 def deployment_summary_html(access: Sequence[tuple[str, int]], refusal: str | None = None) -> str:
@@ -609,7 +633,11 @@ class OrderStepper(W.HBox):
         self.step_list = W.HTML()
         self.step_list.add_class("oes-step-list")
         self.tray = DiceTray(width=560, label_width=170)
-        self.tray_box = W.VBox([W.HTML("<b style='font:12.5px sans-serif'>Dice of step 5</b>"), self.tray])
+        self.odds = W.HTML()
+        self.odds.add_class("oes-odds-box")
+        self._odds_for = None
+        self.tray_box = W.VBox([W.HTML("<b style='font:12.5px sans-serif'>Dice of step 5</b>"), self.tray,
+                                self.odds])
         self.outcome = W.HTML()
         self.outcome.add_class("oes-outcome-box")
 
@@ -1330,10 +1358,28 @@ class OrderStepper(W.HBox):
                 self.tray.show(rows, links, title="")
                 self._tray_res = st.resolution
             self.tray_box.layout.display = ""
+            self._show_odds()
         else:
             self.tray_box.layout.display = "none"
         self.outcome.value = outcome_html(self.initial, st)
         self._draw(st)
+
+    def _show_odds(self) -> None:
+        """The exact odds of the Order as declared, beside its dice (recomputed only when the table or the
+        declarations change: the dice do not matter)."""
+        from .order_odds import order_odds
+
+        key = (id(self.initial), self.decl)
+        if self._odds_for == key:
+            return
+        self._odds_for = key
+        try:
+            o = order_odds(OrderScenario("", "", self.initial, self.decl, self.dice, ""))
+        except (ScenarioError, RuleViolation) as e:
+            self.odds.value = (f"<div class='oes-odds' style='font:12px sans-serif;color:#555'>Exact odds: "
+                               f"{html.escape(str(e))}</div>")
+            return
+        self.odds.value = order_odds_html(o)
 
     def _draft_routes(self, st: OrderState) -> list[tuple[tuple[float, float], ...]]:
         a = self.initial.miner(self.decl.active) if self.decl.active in [m.id for m in self.initial.miners] else None
@@ -1368,14 +1414,26 @@ class OrderStepper(W.HBox):
         """The board's overlays at the current step (:func:`board_overlays` plus the routes drawn but not played and
         the part of a route dropped by an interaction)."""
         st = self.state_at(self.position)
-        return board_overlays(st, self.position, self._draft_routes(st)) + self._dropped_routes(st)
+        return (self._access_points(st) + board_overlays(st, self.position, self._draft_routes(st))
+                + self._dropped_routes(st))
+
+    def _access_points(self, st: OrderState) -> list[Overlay]:
+        """A match's Access Points (numbered tokens, Initial Deployment and Respawn), drawn under everything."""
+        if self.match is None:
+            return []
+        from explorer.render.svg import Circle
+
+        rt = st.geometry.token_radius
+        return [Circle(p, rt, fill="#d6eaf8", stroke="#1b4f72", width=1.5, label=str(n),
+                       title=f"Access Point {n}") for n, p in st.geometry.access_points]
 
     def _draw(self, st: OrderState) -> None:
         bv = self.board_view
         pieces = pieces_of(st)
         if pieces != list(bv.pieces.values()):
             bv.set_pieces(pieces)
-        bv.overlays = board_overlays(st, self.position, self._draft_routes(st)) + self._dropped_routes(st)
+        bv.overlays = (self._access_points(st) + board_overlays(st, self.position, self._draft_routes(st))
+                       + self._dropped_routes(st))
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""

@@ -51,11 +51,14 @@ MAX_ROUNDS = 20
 """Rounds in one match record (a match usually lasts at most 10)."""
 MAX_DEPLOYMENT_FACES = 40
 """d20 faces given for one player's Initial Deployment."""
+MAX_MATCH_ORDERS = 160
+"""Orders in all the Rounds of one match record (10 Rounds of a full table), so that a record replays in seconds."""
 Face = Annotated[int, Field(ge=1, le=20)]
 
 
 class InitialDeploymentEntry(Strict):
-    rolls: dict[Name, list[Face]] = Field(default_factory=dict, max_length=MAX_MINERS)
+    rolls: dict[Name, Annotated[list[Face], Field(max_length=MAX_DEPLOYMENT_FACES)]] = Field(
+        default_factory=dict, max_length=MAX_MINERS)
 
 
 class RoundEntry(Strict):
@@ -129,6 +132,10 @@ def parse_match(data: Mapping[str, Any], source: str) -> MatchScenario:
             fields.append((m.id, f"miners[{i}]"))
     dep = DeploymentDeclarations(tuple(placements), tuple((k, tuple(v)) for k, v in
                                                           doc.initial_deployment.rolls.items()), tuple(fields))
+    total = sum(len(r.orders) for r in doc.rounds)
+    if total > MAX_MATCH_ORDERS:
+        raise ScenarioError("rounds", f"{total} Orders in all", f"at most {MAX_MATCH_ORDERS} Orders in a match record",
+                            source)
     rounds = []
     for k, r in enumerate(doc.rounds):
         mbdep = None
