@@ -325,3 +325,46 @@ def test_the_odds_beside_the_dice_include_the_megabeast():
     w.show(11)
     assert "Exact odds of this Order" in w.odds.value
     assert "Stoorworm&#x27;s Threat Level 8" in w.odds.value and "killed" in w.odds.value
+
+
+def _container_doc(**interact):
+    """tr-secured-death's table with a Tool Container next to the blue TAG (Slot 2 of its 3 Secured) and one Tool
+    on the deck: the blue TAG Moves to it and draws."""
+    doc = _doc("tr-secured-death")
+    blue = doc["miners"][0]
+    blue.update(tool_slots=3, secured_slots=[2], tools=[{"name": "Old Drill", "slot": 2}])
+    doc["tool_containers"] = [{"id": "C1", "hex": "-2,1"}]
+    doc["tool_deck"] = [{"name": "Shield Projector"}]
+    doc["order"] = {"active": "Blue TAG", "move": {"route": ["-2,1"], "interact": {"target": "C1", **interact}},
+                    "second": {"skill": "idle"}}
+    doc.pop("dice")
+    return doc
+
+
+def test_a_drawn_tool_goes_to_the_slot_declared_or_the_lowest_free_one():
+    from explorer.games.tagraid.orders.orderfile import parse_order
+    from explorer.games.tagraid.orders.sequence import play
+
+    sc = parse_order(_container_doc(), "o.toml")
+    last = play(sc.initial, sc.declarations, sc.dice)[-1].state.miner("Blue TAG")  # the lowest free Slot: 1
+    assert dict(zip(last.slots_used, (x.name for x in last.tools))) == {2: "Old Drill", 1: "Shield Projector"}
+    assert last.secured_tools()[0][1].name == "Old Drill"
+    sc = parse_order(_container_doc(slot=2, discard=["Old Drill"]), "o.toml")
+    last = play(sc.initial, sc.declarations, sc.dice)[-1].state.miner("Blue TAG")
+    assert last.secured_tools()[0][1].name == "Shield Projector"
+
+
+@pytest.mark.parametrize("interact,why", [({"slot": 2}, "Slot 2 holds Old Drill"), ({"slot": 3}, None),
+                                          ({"slot": 4}, "no Slot 4")])
+def test_a_declared_slot_is_checked(interact, why):
+    from explorer.games.tagraid.orders.orderfile import parse_order
+    from explorer.games.tagraid.orders.sequence import play
+
+    sc = parse_order(_container_doc(**interact), "o.toml")
+    if why is None:
+        last = play(sc.initial, sc.declarations, sc.dice)[-1].state.miner("Blue TAG")
+        assert 3 in last.slots_used
+        return
+    with pytest.raises(RuleViolation) as e:
+        play(sc.initial, sc.declarations, sc.dice)
+    assert e.value.rejection.field == "order.move.interact.slot" and why in e.value.rejection.reason

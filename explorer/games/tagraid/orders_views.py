@@ -207,6 +207,8 @@ def _move_entry(board, m: MoveDecl) -> dict[str, Any]:
     if m.interact is not None:
         out["interact"] = {"target": m.interact.target, "equip": m.interact.equip,
                            "discard": list(m.interact.discard)}
+        if m.interact.slot is not None:
+            out["interact"]["slot"] = m.interact.slot
     return out
 
 

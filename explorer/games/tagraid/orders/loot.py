@@ -120,10 +120,17 @@ def _gain(state: OrderState, miner_id: str, teseum: int, t_bezoar: int) -> Order
     return replace(state, teseum=tuple(gt.items()), t_bezoar=tuple(gb.items()))
 
 
-def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction, sec: str):
+def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction, sec: str,
+              field: str = "order.move.interact"):
     """A card drawn from a Tool Container (or taken from a Loot Zone): a Tool is equipped in a free Tool Slot (or in
-    the Slot of the equipped Tool the declaration discards); otherwise, or when the TAG does not equip it, it goes to
-    the discard pile. Neomaterial Units the card grants go to the Scoring Zone. Returns ``(state, steps)``."""
+    the Slot of the equipped Tool the declaration discards; ``it.slot``: the Slot declared, e.g. a Secured one);
+    otherwise, or when the TAG does not equip it, it goes to the discard pile. Neomaterial Units the card grants go
+    to the Scoring Zone. Returns ``(state, steps)``.
+
+    Raises:
+        RuleViolation: a declared Slot the card does not have, or one holding a card not named in ``discard``
+            (field ``<field>.slot``; ``field`` is where the interaction is declared).
+    """
     rule = S.TOOL_CONTAINER
     steps = []
     m = state.miner(miner_id)
@@ -147,7 +154,21 @@ def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction,
     slotted = list(zip(m.slots_used, m.tools))
     out_cards: list[ToolCard] = []
     free = m.free_slots()
-    if not free:
+    if it.slot is not None:
+        if it.slot > m.tool_slots:
+            raise refused(sec, f"{field}.slot", f"{miner_id}'s card has {plural(m.tool_slots, 'Tool Slot')}: no "
+                          f"Slot {it.slot}", S.TOOL_CONTAINER)
+        holder = next((i for i, (n, _) in enumerate(slotted) if n == it.slot), None)
+        if holder is not None:
+            held = slotted[holder][1].name
+            if held not in discard:
+                raise refused(sec, f"{field}.slot", f"Slot {it.slot} holds {held}: name it in discard to equip "
+                              f"{card.name} there", S.TOOL_CONTAINER)
+            out_cards.append(slotted.pop(holder)[1])
+            steps.append(Step(f"{miner_id} discards {held} to free Slot {it.slot}", rule, "Discarded cards go face "
+                              "up to the discard pile of the Tool Deck.", {"discarded": held}, (miner_id,), sec))
+        free = (it.slot,)
+    elif not free:
         gone = next((d for d in discard if d in [t.name for t in m.tools]), None)
         if gone is None:
             return replace(state, tool_discard=state.tool_discard + (card,)), tuple(steps) + (
@@ -169,7 +190,7 @@ def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction,
     return replace(state, tool_discard=state.tool_discard + tuple(out_cards)), tuple(steps)
 
 
-def interact(state: OrderState, miner_id: str, it: Interaction, sec: str):
+def interact(state: OrderState, miner_id: str, it: Interaction, sec: str, field: str = "order.move.interact"):
     """The interaction at the point where the Move ends (Tool Containers and Loot): nothing while an enemy Miner is
     in Silhouette Contact; from a Tool Container, one card (once per Container per Game Round, ruling
     ``tool_container_draws``); from a Loot Token, its Loot Zone (Units to the Scoring Zone, cards as if drawn) and
@@ -186,12 +207,13 @@ def interact(state: OrderState, miner_id: str, it: Interaction, sec: str):
                  (miner_id,), sec),)
     container = next((c for c in state.containers if c.id == it.target), None)
     if container is not None:
-        return _draw_from_container(state, miner_id, container.id, it, sec)
+        return _draw_from_container(state, miner_id, container.id, it, sec, field)
     token = next(t for t in state.loot_tokens if t.id == it.target)
-    return _pick_loot(state, miner_id, token, it, sec)
+    return _pick_loot(state, miner_id, token, it, sec, field)
 
 
-def _draw_from_container(state: OrderState, miner_id: str, cid: str, it: Interaction, sec: str):
+def _draw_from_container(state: OrderState, miner_id: str, cid: str, it: Interaction, sec: str,
+                         field: str = "order.move.interact"):
     reading = state.ruling_set().reading("tool_container_draws")
     done = [(mi, c) for mi, c in state.container_draws if c == cid and (reading == "per_container" or mi == miner_id)]
     rule_fact = {"rulings": {"tool_container_draws": reading}}
@@ -217,11 +239,12 @@ def _draw_from_container(state: OrderState, miner_id: str, cid: str, it: Interac
                  "Draw one Tool Card and place it face up. Ruling "
                  f"'tool_container_draws = {reading}'.", {"miner": miner_id, "container": cid, "card": card.name,
                                                           "left": len(rest), **rule_fact}, (miner_id,), sec)
-    state, more = take_card(state, miner_id, card, it, sec)
+    state, more = take_card(state, miner_id, card, it, sec, field)
     return state, (first,) + more
 
 
-def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interaction, sec: str):
+def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interaction, sec: str,
+               field: str = "order.move.interact"):
     zone = state.loot_zone(token.owner)
     state = replace(state, loot_tokens=tuple(t for t in state.loot_tokens if t.id != token.id),
                     interactions=state.interactions + ((miner_id, f"{token.id}: picked up"),))
@@ -234,7 +257,7 @@ def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interacti
                                         "units": zone.units, "cards": [c.name for c in zone.cards]}, (miner_id,), sec)]
     state = state.with_loot_zone(replace(zone, units=0, cards=()))
     for card in zone.cards:
-        state, more = take_card(state, miner_id, card, it, sec)
+        state, more = take_card(state, miner_id, card, it, sec, field)
         steps += more
     return state, tuple(steps)
 

@@ -202,6 +202,7 @@ class InteractionEntry(Strict):
     target: Name
     equip: bool = True
     discard: list[Name] = Field(default_factory=list, max_length=MAX_TOOLS)
+    slot: int | None = Field(default=None, ge=1, le=MAX_TOOLS)
 
 
 class MoveEntry(Strict):
@@ -322,7 +323,8 @@ def _point(board: Board, p, field: str, source: str) -> tuple[float, float]:
 
 
 def _move(board: Board, m: MoveEntry, field: str, source: str) -> MoveDecl:
-    it = None if m.interact is None else Interaction(m.interact.target, m.interact.equip, tuple(m.interact.discard))
+    it = None if m.interact is None else Interaction(m.interact.target, m.interact.equip, tuple(m.interact.discard),
+                                                  m.interact.slot)
     return MoveDecl(tuple(_point(board, p, f"{field}.route[{i}]", source) for i, p in enumerate(m.route)), m.facing,
                     it)
 
