@@ -190,7 +190,7 @@ def test_every_toml_example_in_the_docs_loads_and_runs(tmp_path, page, line, tex
 
 def test_the_docs_have_toml_examples_for_orders_and_rounds():
     kinds = {tomllib_kind(t) for _, _, t in EXAMPLES}
-    assert {"order", "round", "nemesis", "hero"} <= kinds
+    assert {"order", "round", "match", "nemesis", "hero"} <= kinds
 
 
 def tomllib_kind(text):

@@ -139,7 +139,7 @@ def test_json_round_trips_and_the_cache_is_reused(tmp_path, monkeypatch):
 def test_cli_text_for_one_section(capsys):
     assert main(["rules", "--game", "tagraid", "--section", "breaking ties"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("# Infinity Deathmatch: TAG Raid (tagraid): 57 sections, ")
+    assert out.startswith("# Infinity Deathmatch: TAG Raid (tagraid): 59 sections, ")
     assert "Rolls › Face to Face Rolls › Breaking Ties  [BREAKING_TIES]" in out
     assert "explorer.games.tagraid.resolve:_result_step" in out and "resolve.py:" in out
     assert "scenarios: " in out and "tr-03" in out

@@ -34,8 +34,9 @@ def fresh(name: str = DEFAULT_ORDER) -> OrderStepper:
 
 def test_page_is_registered_for_order_scenarios():
     page = G.page("orders")
-    assert page.kinds == ("order", "round")
+    assert page.kinds == ("order", "round", "match")
     assert live_page(G, "order") == "orders" and live_page(G, "round") == "orders"
+    assert live_page(G, "match") == "orders" and "tr-match-two-rounds" in order_scenarios()
     assert DEFAULT_ORDER in order_scenarios() and {"tr-16-order", "tr-18-order"} <= set(order_scenarios())
 
 

@@ -3,7 +3,8 @@
 FILE is an order file (``kind = "order"``) or a built-in Order's name. The Order is played up to Resolution (the
 board decides every fact), then :func:`explorer.games.tagraid.order_odds.order_odds` gives the exact joint
 distribution of the roll exchange: who wins each pair, and the Wounds lost and Deaths of every Miner. Fixed dice in
-the file are ignored (odds are over every face). Text by default, ``--json`` for the numbers, ``--exact`` for
+the file are ignored (odds are over every face). With the MegaBeast in the exchange, its Threat Level is its roll and
+its Wounds are listed after the Miners'. Text by default, ``--json`` for the numbers, ``--exact`` for
 fractions.
 
 Sections: Activating a Miner › Order Expenditure Sequence, step 5; Rolls › Face to Face Rolls, Normal Roll; Damage ›
@@ -47,6 +48,11 @@ def pair_words(p) -> str:
     when only W rolls, ``"A against T's ARO"`` when both roll, ``"A against R"`` when only the Active Miner rolls;
     the Active Miner's Evade die is named as its Evade."""
     me = f"{p.active}'s Evade" if p.shared_evade else p.active
+    if getattr(p, "threat_level", None) is not None:  # the MegaBeast: its Threat Level is its roll
+        return {"opposed": f"{me} against {p.opponent}'s Threat Level {p.threat_level} (its Behavior ARO)",
+                "no_aro": f"{me} against {p.opponent}'s Threat Level {p.threat_level} (no ARO)",
+                "normal": f"{me} against {p.opponent} (no ARO: every success wounds)",
+                "unopposed": f"{p.opponent}'s Behavior ARO against {p.active}, unopposed"}[p.megabeast_mode]
     if p.a.burst and p.b.burst:
         return f"{me} against {p.opponent}'s ARO"
     if p.b.burst:
@@ -93,11 +99,13 @@ def order_odds_cmd(file: str, as_json: bool, exact: bool, rulings: tuple[str, ..
     click.echo(f"Exact odds of the Order in {file} ({len(o.joint)} outcomes of the whole exchange)")
     for i, p in enumerate(o.pairs):
         kind = {"face_to_face": "Face to Face Roll", "normal_roll": "Normal Roll",
-                "normal_evade": "Normal Evade Roll"}.get(p.kind, p.kind)
+                "normal_evade": "Normal Evade Roll", "threat_level": "Roll against the Threat Level",
+                "unopposed": "Unopposed ARO"}.get(p.kind, p.kind)
         odds = ", ".join(f"{w if w is not None else 'nobody'} {_pct(v)}" for w, v in
                          sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0]))))
         click.echo(f"  {kind}: {pair_words(p)}: {odds}")
     for m, wb in zip(o.miners, o.wounds_before):
         dist = ", ".join(f"{k}: {_pct(v)}" for k, v in enumerate(o.wounds(m)) if v)
-        click.echo(f"  {m} ({plural(wb, 'Wound')} left) loses {dist}; dies {_pct(o.p_dies(m))}")
+        dies = "is killed" if m == o.megabeast else "dies"
+        click.echo(f"  {m} ({plural(wb, 'Wound')} left) loses {dist}; {dies} {_pct(o.p_dies(m))}")
     click.echo("Readings: " + (", ".join(f"{k} = {v}" for k, v in sorted(o.rulings.items())) or "none"))

@@ -18,11 +18,13 @@ KINDS: dict[str, tuple[str, str]] = {
     "roll": ("explorer.games.tagraid.game", "roll"),
     "order": ("explorer.games.tagraid.orders.orderfile", "order"),
     "round": ("explorer.games.tagraid.orders.roundfile", "round"),
+    "match": ("explorer.games.tagraid.orders.matchfile", "match"),
     "table": ("explorer.games.tagraid.table_scenario", "table"),
 }
 """``{scenario kind: (rules module, name)}``: ``"roll"`` a roll exchange (:mod:`.model`, resolved by :mod:`.resolve`),
 ``"order"`` a whole Order on a table (:mod:`.orders.orderfile`), ``"round"`` a whole Game Round replayed from its
-declarations (:mod:`.orders.roundfile`), ``"table"`` one shooter's Line of Fire verdicts (:mod:`.table_scenario`).
+declarations (:mod:`.orders.roundfile`), ``"match"`` a whole match, Initial Deployment then Rounds
+(:mod:`.orders.matchfile`), ``"table"`` one shooter's Line of Fire verdicts (:mod:`.table_scenario`).
 Each module defines ``parse_<name>`` and ``resolve_<name>``; each parsed scenario names its kind (``.kind``)."""
 
 
@@ -60,11 +62,13 @@ def resolve_roll(scenario, rulings: Mapping[str, str] | None = None, seed: int |
 def _order_sequences() -> dict:
     """The Order and Round sequences (:mod:`explorer.kernel` sequences of step functions over frozen state):
     Activating a Miner › Order Expenditure Sequence (:data:`.orders.sequence.STEPS`) and Game Sequence › Game Round
-    (:data:`.orders.round.ROUND_STEPS`, whose Players Phase plays whole Orders)."""
+    (:data:`.orders.round.ROUND_STEPS`, whose Players Phase plays whole Orders) and a whole match
+    (:data:`.orders.match.MATCH_STEPS`: Initial Deployment player by player, then Round by Round)."""
+    from .orders.match import MATCH_STEPS
     from .orders.round import ROUND_STEPS
     from .orders.sequence import STEPS
 
-    return {"Order Expenditure Sequence": STEPS, "Game Round": ROUND_STEPS}
+    return {"Order Expenditure Sequence": STEPS, "Game Round": ROUND_STEPS, "Match": MATCH_STEPS}
 
 
 def _sequences() -> dict:
@@ -84,10 +88,10 @@ def _options():
 def outcome_text(trace: Trace) -> str:
     """The outcome of a resolved scenario in plain text, from its typed ``trace.result``: a table's, an Order's or a
     Round's (their own outcome text), a roll exchange's (:func:`roll_outcome_text`)."""
-    from .outcomes import OrderOutcome, RoundOutcome, TableOutcome
+    from .outcomes import MatchOutcome, OrderOutcome, RoundOutcome, TableOutcome
     from .resolve import RollOutcome
 
-    if isinstance(trace.result, (OrderOutcome, RoundOutcome, TableOutcome)):  # kinds order, round, table
+    if isinstance(trace.result, (OrderOutcome, RoundOutcome, MatchOutcome, TableOutcome)):  # order, round, match, table
         return trace.result.text()
     if isinstance(trace.result, RollOutcome):
         return roll_outcome_text(trace.result)
@@ -129,7 +133,15 @@ def picture(scenario, trace: Trace) -> str | None:
     verdicts (:func:`.lof_picture.table_picture`). An Order (``kind = "order"``) draws its table after the Order, with
     the Move routes and every ARO right where it appeared (:func:`.orders_svg.order_svg`; the steps before a refused
     declaration). A Round (``kind = "round"``) draws the table it leaves (the last table before a refused
-    declaration)."""
+    declaration). A match (``kind = "match"``) draws the table it leaves likewise."""
+    if scenario.kind == "match":
+        from .orders.match import play_match_until_refused
+        from .orders.matchfile import with_rulings as match_rulings
+        from .orders_svg import order_svg
+
+        sc = match_rulings(scenario, trace.rulings)
+        frames, _ = play_match_until_refused(sc.table, sc.context)
+        return order_svg(frames[-1].state.table if frames else sc.table, 0, title=scenario.title)
     if scenario.kind == "table":
         from .lof_picture import table_picture
 
@@ -254,7 +266,7 @@ GAME = Game(
              "A whole Order step by step: draw the Active Miner's Move, declare its Skills and the AROs, see who may "
              "react at step 2 or step 4 and why, resolve with rolled or hand-set dice, go back and forward, "
              "through the steps and through the Orders of a Round.",
-             _orders_page, kinds=("order", "round"), open=_orders_open,
+             _orders_page, kinds=("order", "round", "match"), open=_orders_open,
              default="tr-order-corner"),
     ),
     cli=_cli,

@@ -20,9 +20,18 @@ pairs, Success Values and Attack Damage the roll-by-roll path uses. Then (probab
 * Wounds lost by a Miner are the sum over the pairs that hurt it, capped at the Wounds it has left; it dies when they
   reach them (Death).
 
-Not built yet (refused with a cited :class:`~explorer.errors.ScenarioError`): an exchange with the MegaBeast (its
-Threat Level and Behavior Attack), and an Evade against a split Burst under ``evade_vs_split_attack = all_dice``
-(every die of the Attack may cancel the Evade: the pairs share dice).
+* the MegaBeast does not roll (MegaBeast › Threat Level, Wounds; Skills, Attacks, and AROs): against it each die
+  of the Active Miner is classed by :func:`.odds.megabeast_face_classes` (wounds, ties, or does nothing, under
+  ``megabeast_critical`` and ``megabeast_equal``) and :func:`.odds.versus_megabeast` gives the pair's exact
+  ``(winner, hits, Criticals)``; each Saving Roll produced is a Wound to the MegaBeast (no Armor roll, the
+  Critical's extra roll ignored). When it prevails (its Behavior ARO opposed by no success above its Threat Level,
+  or unopposed) its Behavior Attack's impacts force Saving Rolls on the Active Miner. Without its ARO it cannot
+  prevail (``megabeast_no_aro``: ``threat_level`` still needs a success above it; ``normal_roll``: every success
+  wounds). An Evade against it is the Active Miner's one Evade die, so it joins the face-by-face product. The
+  MegaBeast's Wounds are tracked like a Miner's (capped at its Wounds left; at 0 it is killed).
+
+Not built yet (refused with a cited :class:`~explorer.errors.ScenarioError`): an Evade against a split Burst under
+``evade_vs_split_attack = all_dice`` (every die of the Attack may cancel the Evade: the pairs share dice).
 """
 
 from __future__ import annotations
@@ -36,7 +45,8 @@ from explorer.distributions import Number, ratio
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 
-from .odds import FACES, SideSpec, _as_rulings, _survivors, face_to_face, side_keys
+from .odds import (FACES, SideSpec, _as_rulings, _survivors, face_to_face, megabeast_face_classes, side_keys,
+                   versus_megabeast)
 from .rolls import saving_rolls
 
 Outcome = tuple[tuple[str | None, ...], tuple[int, ...]]
@@ -47,7 +57,11 @@ Outcome = tuple[tuple[str | None, ...], tuple[int, ...]]
 class PairPlan:
     """One pair of the exchange as the resolver plans it: the two sides' names, dice, Success Values, Attack Damage
     (``None``: this side's success causes no Saving Rolls) and ammunition; ``shared_evade``: the active side is the
-    Active Miner's one Evade die (shared with the other pairs that have it)."""
+    Active Miner's one Evade die (shared with the other pairs that have it). Against the MegaBeast:
+    ``threat_level`` (``None`` for a pair of Miners), ``megabeast_mode`` (``"opposed"``: its Behavior ARO against
+    the Active Miner's roll; ``"no_aro"``: no ARO, a success must still exceed the Threat Level; ``"normal"``: no
+    ARO, every success wounds; ``"unopposed"``: its ARO faces no roll) and ``b`` its Behavior Attack (``burst``: its
+    impacts, ``attack_damage`` against the Active Miner; ``None`` when it has none)."""
 
     kind: str
     active: str
@@ -55,6 +69,8 @@ class PairPlan:
     a: SideSpec
     b: SideSpec
     shared_evade: bool = False
+    threat_level: int | None = None
+    megabeast_mode: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,11 +79,13 @@ class OrderOdds:
 
     Attributes:
         pairs: the exchange's pairs (:class:`PairPlan`), in the resolver's order.
-        miners: names of the Miners in the exchange (the Active Miner first).
+        miners: names of the Miners in the exchange (the Active Miner first), then the MegaBeast's when it is in it.
         wounds_before: Wounds each has left before the exchange (same order).
         joint: ``{(winners per pair, Wounds lost per Miner): probability}`` (probabilities sum to 1).
         rulings: readings consulted.
         exact: :class:`fractions.Fraction` probabilities (else floats).
+        megabeast: the MegaBeast's name when it is in the exchange (its Wounds are in ``miners`` order; "dies"
+            means killed).
     """
 
     pairs: tuple[PairPlan, ...]
@@ -76,6 +94,7 @@ class OrderOdds:
     joint: Mapping[Outcome, Number]
     rulings: Mapping[str, str]
     exact: bool
+    megabeast: str | None = None
 
     def winner_odds(self, i: int) -> dict[str | None, Number]:
         """``{winner name or None: P}`` of pair ``i``."""
@@ -112,7 +131,8 @@ class OrderOdds:
                           for i, p in enumerate(self.pairs)],
                 "miners": {m: {"wounds_before": wb, "wounds_lost": [fmt(x) for x in self.wounds(m)],
                                "p_dies": fmt(self.p_dies(m))} for m, wb in zip(self.miners, self.wounds_before)},
-                "outcomes": len(self.joint), "exact": self.exact, "rulings": dict(self.rulings)}
+                "outcomes": len(self.joint), "exact": self.exact, "rulings": dict(self.rulings),
+                **({"megabeast": self.megabeast} if self.megabeast is not None else {})}
 
 
 def _wound_split(h: int, c: int, side: SideSpec, exact: bool) -> list[tuple[int, Number]]:
@@ -122,7 +142,13 @@ def _wound_split(h: int, c: int, side: SideSpec, exact: bool) -> list[tuple[int,
     if side.attack_damage is None or h + c == 0:
         return [(0, one)]
     n = saving_rolls(h, c, side.ammunition)
-    p = ratio(max(0, min(FACES, side.attack_damage)), FACES, exact)
+    return _binomial(n, side.attack_damage, exact)
+
+
+def _binomial(n: int, attack_damage: int, exact: bool) -> list[tuple[int, Number]]:
+    """``[(failed Saving Rolls, P)]`` of ``n`` Saving Rolls against ``attack_damage`` (Damage › Saving Roll)."""
+    one = ratio(1, 1, exact)
+    p = ratio(max(0, min(FACES, attack_damage)), FACES, exact)
     q = one - p
     return [(k, math.comb(n, k) * p ** k * q ** (n - k)) for k in range(n + 1) if (p ** k * q ** (n - k))]
 
@@ -164,6 +190,56 @@ def _evade_outcomes_given(pp: PairPlan, evade_key: int, r: Rulings, exact: bool
     return out
 
 
+def _prevails(pp: PairPlan, exact: bool, p: Number) -> list[tuple[str | None, dict[str, int], Number]]:
+    """The MegaBeast prevails with probability ``p``: its Behavior Attack's impacts force Saving Rolls on the Active
+    Miner (MegaBeast › Skills, Attacks, and AROs; Damage › Saving Roll)."""
+    ba = pp.b
+    if ba.attack_damage is None or ba.burst == 0:
+        return [(pp.opponent, {}, p)]
+    n = saving_rolls(ba.burst, 0, ba.ammunition)
+    return [(pp.opponent, {pp.active: k} if k else {}, p * q) for k, q in _binomial(n, ba.attack_damage, exact)]
+
+
+def _megabeast_outcomes(pp: PairPlan, r: Rulings, exact: bool) -> list[tuple[str | None, dict[str, int], Number]]:
+    """``[(winner, {name: Wounds caused}, P)]`` of a pair with the MegaBeast (its own dice: not an Evade)."""
+    one = ratio(1, 1, exact)
+    if pp.megabeast_mode == "unopposed":
+        return _prevails(pp, exact, one)
+    mb = pp.opponent
+    out: list = []
+    if pp.megabeast_mode == "normal":
+        f = face_to_face(pp.a, SideSpec(0, 0), rulings=r, exact=exact)
+        items = [(("a" if who == "a" else None, h, c), p) for (who, h, c), p in f.outcomes.items()]
+    else:
+        vm = versus_megabeast(pp.a, pp.threat_level, rulings=r, exact=exact)
+        r.consulted.update(dict(vm.rulings))  # megabeast_critical, megabeast_equal: listed with the odds
+        items = list(vm.outcomes.items())
+    for (who, h, c), p in items:
+        if not p:
+            continue
+        if who == "a":
+            k = saving_rolls(h, c, pp.a.ammunition, megabeast=True) if pp.a.attack_damage is not None else 0
+            out.append((pp.active, {mb: k} if k else {}, p))
+        elif who == "b" and pp.megabeast_mode == "opposed":
+            out += _prevails(pp, exact, p)
+        else:
+            out.append((None, {}, p))
+    return out
+
+
+def _megabeast_evade_given(pp: PairPlan, face: int, r: Rulings, exact: bool
+                           ) -> list[tuple[str | None, dict[str, int], Number]]:
+    """The Active Miner's Evade die showing ``face`` (1..20) against the MegaBeast's Threat Level: it evades, ties
+    (``megabeast_equal = tie``), or the MegaBeast prevails and its Behavior Attack applies."""
+    one = ratio(1, 1, exact)
+    cls = megabeast_face_classes(pp.a.sv, pp.threat_level, r)[face - 1]
+    if cls in ("hit", "crit"):
+        return [(pp.active, {}, one)]
+    if cls == "tie":
+        return [(None, {}, one)]
+    return _prevails(pp, exact, one)
+
+
 def _product(dist: dict, pair_list, miners: tuple[str, ...]) -> dict:
     """Extend ``{(winners, uncapped wounds tuple): P}`` by the independent outcomes ``pair_list`` of one more pair."""
     out: dict = {}
@@ -182,13 +258,11 @@ def plan_of(res, scenario) -> tuple[tuple[PairPlan, ...], tuple[str, ...], tuple
     """The pairs of a resolved roll exchange (:class:`~explorer.games.tagraid.resolve.Resolution` of
     ``scenario``, a :class:`~explorer.games.tagraid.model.Scenario`), with the Miners and their Wounds left.
 
+    The MegaBeast, when it is in the exchange, is listed after the Miners (its Wounds left before).
+
     Raises:
-        ScenarioError: the MegaBeast is in the exchange, or an Evade faces a split Burst under
-            ``evade_vs_split_attack = all_dice`` (not built yet).
+        ScenarioError: an Evade faces a split Burst under ``evade_vs_split_attack = all_dice`` (not built yet).
     """
-    if res.megabeast is not None or any(p.megabeast for p in res.pairs):
-        raise ScenarioError("megabeast", "whole-Order odds with the MegaBeast (its Threat Level and Behavior "
-                            "Attack) are not built yet", "an Order whose exchange has no MegaBeast")
     weapons = {scenario.active.name: scenario.active.weapon}
     weapons.update({m.name: m.weapon for m in scenario.reactive})
     plans = []
@@ -208,12 +282,37 @@ def plan_of(res, scenario) -> tuple[tuple[PairPlan, ...], tuple[str, ...], tuple
                             w.ammunition if w is not None else "N")
 
         a = spec(p.a, p.active, p.opponent)
+        if p.megabeast:
+            plans.append(_megabeast_plan(p, a, scenario))
+            continue
         b = spec(p.b, p.opponent, p.active)
         plans.append(PairPlan(p.kind, p.active, p.opponent, a, b,
                               shared_evade=p.a is not None and p.a.purpose == "evade"))
     miners = tuple(res.miners)  # the Active Miner first, then Reactive Miners in Timeline order
     before = tuple(res.miners[m].wounds_before for m in miners)
+    if res.megabeast is not None:
+        miners += (res.megabeast.name,)
+        before += (res.megabeast.wounds_before,)
     return tuple(plans), miners, before
+
+
+def _megabeast_plan(p, a: SideSpec, scenario) -> PairPlan:
+    """A pair with the MegaBeast (:class:`PairPlan` fields ``threat_level``, ``megabeast_mode``, ``b`` = its
+    Behavior Attack), from the resolver's :class:`~explorer.games.tagraid.resolve.Pair`."""
+    mb = scenario.megabeast
+    mode = {"face_to_face": "opposed", "threat_level": "no_aro", "normal_roll": "normal",
+            "unopposed": "unopposed"}[p.kind]
+    ba = mb.behavior_attack
+    ad = p.attack_damage.get(mb.name)
+    b = SideSpec(p.threat_level or 0, ba.hits if ba is not None else 0,
+                 ad.value if ad is not None and ba is not None else None,
+                 ba.ammunition if ba is not None else "N")
+    # an attack on the MegaBeast has no Attack Damage (no Armor roll): its successes wound all the same
+    attacks = p.a is not None and p.a.purpose == "attack"
+    a = SideSpec(a.sv, a.burst, scenario.active.weapon.damage if attacks else None, a.ammunition)
+    return PairPlan(p.kind, p.active, p.opponent, a, b,
+                    shared_evade=p.a is not None and p.a.purpose == "evade",
+                    threat_level=p.threat_level, megabeast_mode=mode)
 
 
 def exchange_odds(scenario, rulings: Rulings | Mapping[str, str] | None = None, *, exact: bool = False
@@ -245,7 +344,8 @@ def exchange_odds(scenario, rulings: Rulings | Mapping[str, str] | None = None, 
     order = [plans.index(p) for p in own + shared]
     dist: dict = {((), zero_w): one}
     for p in own:
-        dist = _product(dist, _pair_outcomes(p, r, exact), miners)
+        dist = _product(dist, (_megabeast_outcomes(p, r, exact) if p.threat_level is not None
+                               else _pair_outcomes(p, r, exact)), miners)
     if shared:
         ev_keys = side_keys(shared[0].a.sv, r)
         face_p = ratio(1, FACES, exact)
@@ -253,7 +353,8 @@ def exchange_odds(scenario, rulings: Rulings | Mapping[str, str] | None = None, 
         for f in range(FACES):
             d = dist
             for p in shared:
-                d = _product(d, _evade_outcomes_given(p, ev_keys[f], r, exact), miners)
+                d = _product(d, (_megabeast_evade_given(p, f + 1, r, exact) if p.threat_level is not None
+                                 else _evade_outcomes_given(p, ev_keys[f], r, exact)), miners)
             for k, v in d.items():
                 mixed[k] = mixed.get(k, 0) + v * face_p
         dist = mixed
@@ -269,7 +370,8 @@ def exchange_odds(scenario, rulings: Rulings | Mapping[str, str] | None = None, 
         joint = {k: v for k, v in joint.items() if v > 0}
     else:
         joint = {k: v for k, v in joint.items() if v}
-    return OrderOdds(plans, miners, before, joint, dict(res.trace.rulings) | dict(r.consulted), exact)
+    return OrderOdds(plans, miners, before, joint, dict(res.trace.rulings) | dict(r.consulted), exact,
+                     res.megabeast.name if res.megabeast is not None else None)
 
 
 def order_odds(order, rulings: Mapping[str, str] | None = None, *, exact: bool = False) -> OrderOdds:

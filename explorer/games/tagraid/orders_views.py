@@ -34,7 +34,7 @@ from explorer.widgets.labels import button_width
 
 from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
-from explorer.errors import ScenarioError, short_repr, shorten_middle
+from explorer.errors import RuleViolation, ScenarioError, short_repr, shorten_middle
 from explorer.games import Game, get_game
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
@@ -49,6 +49,8 @@ from .orders.declarations import (ARO_SKILLS, SECOND_SKILLS, AroDecl, AttackShar
 from .orders.orderfile import MAX_DICE, MAX_ROUTE, OrderScenario, parse_order
 from .orders.round import RoundDeclarations, RoundReplay, replay_round
 from .orders.roundfile import MAX_ROUND_ORDERS, RoundScenario, parse_round
+from .orders.match import MatchContext, MatchDeclarations, next_round_start, play_match_until_refused, start_match
+from .orders.matchfile import MatchScenario, parse_match
 from .orders.resolution import SKILL_WORDS
 from .views import die_states, parse_faces
 from .orders.sequence import STEPS, Frame
@@ -96,11 +98,12 @@ FILE_ENTRY = "\0file"
 
 
 def order_scenarios() -> list[str]:
-    """The ids of the built-in ``kind = "order"`` and ``kind = "round"`` TAG Raid scenarios (:data:`DEFAULT_ORDER`
-    first): the stepper opens a single Order, or a Round paged Order by Order."""
+    """The ids of the built-in ``kind = "order"``, ``"round"`` and ``"match"`` TAG Raid scenarios
+    (:data:`DEFAULT_ORDER` first): the stepper opens a single Order, a Round paged Order by Order, or a match paged
+    Round by Round and Order by Order."""
     from explorer.games import get_game
 
-    ids = [s.name for s in get_game("tagraid").scenarios() if s.kind in ("order", "round")]
+    ids = [s.name for s in get_game("tagraid").scenarios() if s.kind in ("order", "round", "match")]
     return sorted(ids, key=lambda n: (n != DEFAULT_ORDER, n))
 
 
@@ -118,13 +121,15 @@ def builtin_document(name: str) -> dict[str, Any]:
     return read_toml(name, text=get_game("tagraid").scenario_text(name))
 
 
-def _parse(doc: dict[str, Any], source: str) -> OrderScenario | RoundScenario:
+def _parse(doc: dict[str, Any], source: str) -> OrderScenario | RoundScenario | MatchScenario:
     data = {k: v for k, v in doc.items() if k != "game"}
     if data.get("kind") == "round":
         return parse_round(data, source)
+    if data.get("kind") == "match":
+        return parse_match(data, source)
     if data.get("kind") != "order":
-        raise ScenarioError("kind", f"{short_repr(data.get('kind'))} is not an order or round file",
-                            ["order", "round"], source)
+        raise ScenarioError("kind", f"{short_repr(data.get('kind'))} is not an order, round or match file",
+                            ["order", "round", "match"], source)
     return parse_order(data, source)
 
 
@@ -152,6 +157,41 @@ def round_summary_html(rp: RoundReplay, k: int, n: int) -> str:
     return "<div class='oes-round-summary'>" + "".join(parts) + "</div>"
 
 
+def order_odds_html(o) -> str:
+    """The exact odds of the whole Order's roll exchange (:class:`~.order_odds.OrderOdds`), as shown beside the
+    dice: who wins each pair, then the Wounds lost and the Death (the MegaBeast: killed) of everyone in it."""
+    from explorer.text import percent
+
+    from .cli_order_odds import pair_words
+
+    kinds = {"face_to_face": "Face to Face", "normal_roll": "Normal Roll", "normal_evade": "Normal Evade Roll",
+             "threat_level": "against the Threat Level", "unopposed": "Unopposed ARO"}
+    rows = []
+    for i, p in enumerate(o.pairs):
+        odds = ", ".join(f"{html.escape(w if w is not None else 'nobody')} <b>{percent(v, 1)}</b>" for w, v in
+                         sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0]))))
+        rows.append(f"<div>{html.escape(kinds.get(p.kind, p.kind))} · {html.escape(pair_words(p))}: {odds}</div>")
+    for m, wb in zip(o.miners, o.wounds_before):
+        dist = ", ".join(f"{k}: {percent(v, 1)}" for k, v in enumerate(o.wounds(m)) if v)
+        dies = "killed" if m == o.megabeast else "dies"
+        rows.append(f"<div>{html.escape(m)} ({wb} left) loses {dist}; {dies} <b>{percent(o.p_dies(m), 1)}</b></div>")
+    return ("<div class='oes-odds' style='font:12px sans-serif;margin:4px 0;padding:4px 6px;background:#f7f9fc;"
+            "border:1px solid #d8e0ec;border-radius:3px;overflow-wrap:anywhere'><b>Exact odds of this Order</b> "
+            "<span style='color:#555'>(every face of every die; as <code>explorer tagraid order-odds</code>)</span>"
+            + "".join(rows) + "</div>")
+
+
+def deployment_summary_html(access: Sequence[tuple[str, int]], refusal: str | None = None) -> str:
+    """The Initial Deployment of a match, as the Round summary shows it before Round 1: where each player deployed
+    (Access Point rolled), or why the deployment stops."""
+    text = ", ".join(f"{side} at Access Point {n}" for side, n in access) or "—"
+    out = (f"<div style='font:12px sans-serif;margin:1px 0'><b>06 Initial Deployment:</b> {html.escape(text)}</div>")
+    if refusal:
+        out += (f"<div style='font:12px sans-serif;color:#922b21;margin:1px 0'><b>Stops:</b> "
+                f"{html.escape(refusal)}</div>")
+    return out
+
+
 def _point_value(board, p: tuple[float, float]) -> str | list[float]:
     h = board.layout.pixel_to_hex(p)
     c = board.layout.hex_to_pixel(h)
@@ -167,6 +207,8 @@ def _move_entry(board, m: MoveDecl) -> dict[str, Any]:
     if m.interact is not None:
         out["interact"] = {"target": m.interact.target, "equip": m.interact.equip,
                            "discard": list(m.interact.discard)}
+        if m.interact.slot is not None:
+            out["interact"]["slot"] = m.interact.slot
     return out
 
 
@@ -477,6 +519,12 @@ class OrderStepper(W.HBox):
         self.round_orders: list[tuple[OrderDeclarations, OrderDice]] = []
         self.order_index = 0
         self.round_replay: RoundReplay | None = None
+        self.match: MatchScenario | None = None
+        self.match_rounds: list[list[tuple[OrderDeclarations, OrderDice]]] = []
+        self.round_index = 0
+        self.match_access: tuple[tuple[str, int], ...] = ()
+        self.match_refusal: str | None = None
+        self.match_over_after: int | None = None
         self._enter(builtin_document(scenario), _parse(builtin_document(scenario), scenario), scenario)
         self.frames: tuple[Frame, ...] = ()
         self.rejection: Rejection | None = None
@@ -503,7 +551,7 @@ class OrderStepper(W.HBox):
         self.scenario_pick.observe(lambda ch: self._loading or ch["new"] == FILE_ENTRY or self.load_builtin(ch["new"]),
                                    names="value")
         self.upload_box, self.upload = upload_control(
-            "Open an order or round file (.toml)…", "open an order or round file (the format `explorer resolve` reads)", "oes-upload")
+            "Open an order, round or match file (.toml)…", "open an order, round or match file (the format `explorer resolve` reads)", "oes-upload")
         self.download = W.HTML()
         self.download.add_class("oes-download")
         self.file_message = W.HTML()
@@ -587,7 +635,11 @@ class OrderStepper(W.HBox):
         self.step_list = W.HTML()
         self.step_list.add_class("oes-step-list")
         self.tray = DiceTray(width=560, label_width=170)
-        self.tray_box = W.VBox([W.HTML("<b style='font:12.5px sans-serif'>Dice of step 5</b>"), self.tray])
+        self.odds = W.HTML()
+        self.odds.add_class("oes-odds-box")
+        self._odds_for = None
+        self.tray_box = W.VBox([W.HTML("<b style='font:12.5px sans-serif'>Dice of step 5</b>"), self.tray,
+                                self.odds])
         self.outcome = W.HTML()
         self.outcome.add_class("oes-outcome-box")
 
@@ -600,6 +652,14 @@ class OrderStepper(W.HBox):
                                       "this one leaves", layout=W.Layout(width="84px"))
         self.order_back.on_click(lambda _: self.show_order(self.order_index - 1))
         self.order_forward.on_click(lambda _: self.show_order(self.order_index + 1))
+        self.round_back = W.Button(description="◀ Round", tooltip="the previous Round of the match",
+                                   layout=W.Layout(width="84px"))
+        self.round_forward = W.Button(description="Round ▶", tooltip="the next Round of the match, from the table "
+                                      "this one leaves", layout=W.Layout(width="84px"))
+        self.round_back.on_click(lambda _: self.show_round(self.round_index - 1))
+        self.round_forward.on_click(lambda _: self.show_round(self.round_index + 1))
+        self.round_back.add_class("oes-round-back")
+        self.round_forward.add_class("oes-round-next")
         self.order_add = W.Button(description="+ Order", tooltip="add an Order after the last one: the next Miner "
                                   "with an Order left, in Timeline order", layout=W.Layout(width="84px"))
         self.order_add.on_click(lambda _: self.add_order())
@@ -609,7 +669,8 @@ class OrderStepper(W.HBox):
         self.order_where = W.HTML()
         self.order_where.add_class("oes-order-where")
         self.round_info = W.HTML()
-        self.round_box = W.VBox([W.HBox([self.order_back, self.order_forward, self.order_add, self.order_where],
+        self.round_box = W.VBox([W.HBox([self.round_back, self.round_forward, self.order_back, self.order_forward,
+                                         self.order_add, self.order_where],
                                         layout=W.Layout(align_items="center", flex_flow="row wrap")),
                                  self.round_info])
         self.round_box.add_class("oes-round")
@@ -687,11 +748,18 @@ class OrderStepper(W.HBox):
         finally:
             self._loading = False
 
-    def _enter(self, doc: dict, sc: OrderScenario | RoundScenario, scenario_id: str | None,
-               order_index: int = 0) -> None:
-        """Take an order or round scenario as the stepper's (no widget touched): a round's Order ``order_index``
-        becomes the Order stepped through, on the table the earlier Orders leave."""
+    def _enter(self, doc: dict, sc: OrderScenario | RoundScenario | MatchScenario, scenario_id: str | None,
+               order_index: int = 0, round_index: int = 0) -> None:
+        """Take an order, round or match scenario as the stepper's (no widget touched): a round's Order
+        ``order_index`` becomes the Order stepped through, on the table the earlier Orders leave; a match's Round
+        ``round_index`` becomes the Round paged through, from the table the earlier Rounds leave."""
         self.document, self.scenario_id = doc, scenario_id
+        if isinstance(sc, MatchScenario):
+            self.match = sc
+            self.match_rounds = [list(r.orders) for r in sc.context.declarations.rounds]
+            self._enter_match_round(round_index, order_index)
+            return
+        self.match, self.match_rounds, self.round_index = None, [], 0
         if isinstance(sc, RoundScenario):
             self.round = sc
             self.round_orders = list(sc.declarations.orders)
@@ -701,6 +769,76 @@ class OrderStepper(W.HBox):
             self.round, self.round_orders, self.round_replay, self.order_index = None, [], None, 0
             self.scenario = sc
             self.decl, self.dice = sc.declarations, sc.dice
+
+    # ------------------------------------------------------------------------------------------------ matches
+
+    def _match_context(self) -> MatchContext:
+        """The match's context with every Round's Orders as edited on the page."""
+        ctx = self.match.context
+        old = ctx.declarations.rounds
+        rounds = tuple(RoundDeclarations(tuple(orders), old[i].deployment if i < len(old) else None)
+                       for i, orders in enumerate(self.match_rounds))
+        return replace(ctx, declarations=MatchDeclarations(ctx.declarations.deployment, rounds))
+
+    def _enter_match_round(self, k: int, order_index: int = 0) -> None:
+        """Replay the match (Initial Deployment, then every Round as edited) and make Round ``k`` (0-based;
+        clamped to the Rounds reached, plus the next one while the match is not over) the Round paged through."""
+        ctx = self._match_context()
+        frames, refusal = play_match_until_refused(self.match.table, ctx)
+        ms = frames[-1].state if frames else start_match(self.match.table, ctx.declarations)
+        self.match_access = ms.deployment.access
+        self.match_refusal = str(refusal) if refusal is not None and not ms.deployment.done else None
+        self.match_over_after = len(ms.round_starts) if ms.over else None
+        starts = list(ms.round_starts)
+        if not ms.over and ms.deployment.done:
+            starts.append(next_round_start(ms, ctx))
+        if not starts:  # the deployment stops: Round 1 from the table as deployed so far
+            starts.append(next_round_start(ms, ctx))
+        k = max(0, min(int(k), len(starts) - 1))
+        while len(self.match_rounds) <= k:
+            self.match_rounds.append([])
+        self.round_starts = starts
+        self.round_index = k
+        dep = ctx.declarations.rounds[k].deployment if k < len(ctx.declarations.rounds) else None
+        m = self.match
+        self.round = RoundScenario(f"{m.title} — Round {k + 1}", m.description, starts[k],
+                                   RoundDeclarations(tuple(self.match_rounds[k]), dep), m.source)
+        self.round_orders = list(self.match_rounds[k])
+        self._replay_round()
+        self._select_order(order_index)
+
+    def show_round(self, k: int, order_index: int = 0, position: int = 0) -> None:
+        """Page to Round ``k`` (0-based) of the match, at Order ``order_index`` (``-1``: its last) and step
+        ``position`` (``-1``: its last), replaying the match with the Orders edited so far. No effect outside a
+        match or past the Rounds reached."""
+        if self.match is None:
+            return
+        self._store_order()
+        if not 0 <= k < len(self.round_starts):
+            return
+        n = len(self.match_rounds[k]) if k < len(self.match_rounds) else 0
+        self._enter_match_round(k, max(n - 1, 0) if order_index < 0 else order_index)
+        self._fill_controls()
+        self.replay(focus=len(STEPS) if position < 0 else position)
+
+    def match_document(self) -> dict[str, Any]:
+        """The stepper's match as a match file document: the file's table, Event deck and Initial Deployment with
+        every Round's current Orders (declarations, dice and seed). ``explorer resolve FILE`` plays the same
+        match."""
+        self._store_order()
+        board = self.match.table.geometry.board
+        doc = {k: v for k, v in self.document.items() if k != "rounds"}
+        doc.setdefault("game", "tagraid")
+        old = list(self.document.get("rounds", []))
+        rounds = []
+        for i, orders in enumerate(self.match_rounds):
+            entry = {k: v for k, v in (old[i] if i < len(old) else {}).items() if k != "orders"}
+            entry["orders"] = [round_order_entry(d, dc, board) for d, dc in orders]
+            rounds.append(entry)
+        while rounds and not rounds[-1]["orders"] and len(rounds) > len(old) and len(rounds[-1]) == 1:
+            rounds.pop()  # a Round opened on the page and left empty is not written
+        doc["rounds"] = rounds
+        return doc
 
     # ------------------------------------------------------------------------------------------------ rounds
 
@@ -736,6 +874,8 @@ class OrderStepper(W.HBox):
         self.round_orders[self.order_index] = (self.decl, self.dice)
         if tuple(self.round_orders) != self._round_key:
             self._replay_round()
+        if self.match is not None:
+            self.match_rounds[self.round_index] = list(self.round_orders)
 
     def show_order(self, k: int, position: int = 0) -> None:
         """Step through Order ``k`` (0-based) of the Round, from the table the earlier Orders leave, at
@@ -772,6 +912,8 @@ class OrderStepper(W.HBox):
             return
         self.round_orders.append((OrderDeclarations(pick.id), OrderDice(seed=(self.dice.seed + 1) % 2**63)))
         self._replay_round()
+        if self.match is not None:
+            self.match_rounds[self.round_index] = list(self.round_orders)
         self.show_order(len(self.round_orders) - 1)
 
     def round_document(self) -> dict[str, Any]:
@@ -783,9 +925,10 @@ class OrderStepper(W.HBox):
         doc["orders"] = [round_order_entry(d, dc, board) for d, dc in self.round_orders]
         return doc
 
-    def _open(self, doc: dict, sc: OrderScenario | RoundScenario, scenario_id: str | None, position: int = 0,
-              order_index: int = 0) -> None:
-        board = sc.initial.table.geometry.board if isinstance(sc, RoundScenario) else sc.initial.geometry.board
+    def _open(self, doc: dict, sc: OrderScenario | RoundScenario | MatchScenario, scenario_id: str | None,
+              position: int = 0, order_index: int = 0, round_index: int = 0) -> None:
+        board = (sc.table.geometry.board if isinstance(sc, MatchScenario) else sc.initial.table.geometry.board
+                 if isinstance(sc, RoundScenario) else sc.initial.geometry.board)
         if self.board_view.board is not board:
             self.board_view.board = board
             minx, miny, _, _ = self.board_view.board.bounds()
@@ -793,7 +936,7 @@ class OrderStepper(W.HBox):
             s = self.board_view.scale
             self.board_view.scale = 0.0  # force set_scale to resize for the new board
             self.board_view.set_scale(s)
-        self._enter(doc, sc, scenario_id, order_index)
+        self._enter(doc, sc, scenario_id, order_index, round_index)
         self._show_note(scenario_id)
         if scenario_id is not None and FILE_ENTRY in _options_values(self.scenario_pick):
             self._show_file_in_picker(None)
@@ -811,7 +954,8 @@ class OrderStepper(W.HBox):
         if scenario_id is None:
             self.note.show(None)
         else:
-            what = "Round" if getattr(self, "round", None) is not None else "Order"
+            what = ("Match" if getattr(self, "match", None) is not None else
+                    "Round" if getattr(self, "round", None) is not None else "Order")
             self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id), what=what, state=NEXT)
 
     # ------------------------------------------------------------------------------------------------ controls
@@ -1093,7 +1237,22 @@ class OrderStepper(W.HBox):
             if delta < 0 and self.position <= 0 and self.order_index > 0:
                 self.show_order(self.order_index - 1, -1)
                 return
+            if delta > 0 and self._at_round_end() and self._has_round(+1):
+                self.show_round(self.round_index + 1, 0, 0)
+                return
+            if delta < 0 and self.position <= 0 and self.order_index == 0 and self._has_round(-1):
+                self.show_round(self.round_index - 1, -1, -1)
+                return
         self.show(self.position + delta)
+
+    def _has_round(self, delta: int) -> bool:
+        k = self.round_index + delta
+        return self.match is not None and 0 <= k < len(self.round_starts)
+
+    def _at_round_end(self) -> bool:
+        """The last step of the Round's last Order reached (or a Round without Orders)."""
+        return (self.position >= len(STEPS) and self.rejection is None and not self._has_order(+1)) or (
+            self.round is not None and not self.round_replay.tables)
 
     def _has_order(self, delta: int) -> bool:
         k = self.order_index + delta
@@ -1174,15 +1333,26 @@ class OrderStepper(W.HBox):
             n = len(self.round_orders)
             self.back.disabled = self.position == 0 and self.order_index == 0
             self.forward.disabled = self.position >= len(self.frames) and not (
-                self.position >= len(STEPS) and self.rejection is None and self._has_order(+1))
+                self.position >= len(STEPS) and self.rejection is None and self._has_order(+1)) and not (
+                self._at_round_end() and self._has_round(+1))
+            if self.match is not None:
+                self.back.disabled = self.back.disabled and not self._has_round(-1)
+            self.round_back.layout.display = self.round_forward.layout.display = "" if self.match else "none"
+            self.round_back.disabled = not self._has_round(-1)
+            self.round_forward.disabled = not self._has_round(+1)
             self.order_back.disabled = not self._has_order(-1)
             self.order_forward.disabled = not self._has_order(+1)
             self.order_add.disabled = self.round_replay.after is None
             side = next((m.side for m in self.initial.miners if m.id == self.decl.active), "")
-            self.order_where.value = (f"<span style='font:13px sans-serif'>Round {self.round.initial.round} · "
+            of = f" of {len(self.round_starts)}" if self.match is not None else ""
+            self.order_where.value = (f"<span style='font:13px sans-serif'>{'Match · ' if self.match else ''}"
+                                      f"Round <b>{self.round.initial.round}</b>{of} · "
                                       f"Order <b>{self.order_index + 1}</b> of {n} · {html.escape(side)}'s Turn"
                                       "</span>")
             self.round_info.value = round_summary_html(self.round_replay, self.order_index, n)
+            if self.match is not None and self.round_index == 0:
+                self.round_info.value = (deployment_summary_html(self.match_access, self.match_refusal)
+                                         + self.round_info.value)
         self.step_list.value = steps_html(self.frames, self.position, self.rejection)
         if st.resolution is not None:
             if st.resolution is not self._tray_res:  # the tray is redrawn only when the dice change
@@ -1190,10 +1360,28 @@ class OrderStepper(W.HBox):
                 self.tray.show(rows, links, title="")
                 self._tray_res = st.resolution
             self.tray_box.layout.display = ""
+            self._show_odds()
         else:
             self.tray_box.layout.display = "none"
         self.outcome.value = outcome_html(self.initial, st)
         self._draw(st)
+
+    def _show_odds(self) -> None:
+        """The exact odds of the Order as declared, beside its dice (recomputed only when the table or the
+        declarations change: the dice do not matter)."""
+        from .order_odds import order_odds
+
+        key = (id(self.initial), self.decl)
+        if self._odds_for == key:
+            return
+        self._odds_for = key
+        try:
+            o = order_odds(OrderScenario("", "", self.initial, self.decl, self.dice, ""))
+        except (ScenarioError, RuleViolation) as e:
+            self.odds.value = (f"<div class='oes-odds' style='font:12px sans-serif;color:#555'>Exact odds: "
+                               f"{html.escape(str(e))}</div>")
+            return
+        self.odds.value = order_odds_html(o)
 
     def _draft_routes(self, st: OrderState) -> list[tuple[tuple[float, float], ...]]:
         a = self.initial.miner(self.decl.active) if self.decl.active in [m.id for m in self.initial.miners] else None
@@ -1228,14 +1416,26 @@ class OrderStepper(W.HBox):
         """The board's overlays at the current step (:func:`board_overlays` plus the routes drawn but not played and
         the part of a route dropped by an interaction)."""
         st = self.state_at(self.position)
-        return board_overlays(st, self.position, self._draft_routes(st)) + self._dropped_routes(st)
+        return (self._access_points(st) + board_overlays(st, self.position, self._draft_routes(st))
+                + self._dropped_routes(st))
+
+    def _access_points(self, st: OrderState) -> list[Overlay]:
+        """A match's Access Points (numbered tokens, Initial Deployment and Respawn), drawn under everything."""
+        if self.match is None:
+            return []
+        from explorer.render.svg import Circle
+
+        rt = st.geometry.token_radius
+        return [Circle(p, rt, fill="#d6eaf8", stroke="#1b4f72", width=1.5, label=str(n),
+                       title=f"Access Point {n}") for n, p in st.geometry.access_points]
 
     def _draw(self, st: OrderState) -> None:
         bv = self.board_view
         pieces = pieces_of(st)
         if pieces != list(bv.pieces.values()):
             bv.set_pieces(pieces)
-        bv.overlays = board_overlays(st, self.position, self._draft_routes(st)) + self._dropped_routes(st)
+        bv.overlays = (self._access_points(st) + board_overlays(st, self.position, self._draft_routes(st))
+                       + self._dropped_routes(st))
 
     def redraw(self) -> None:
         """Full redraw (call when a browser connects, e.g. ``pn.state.onload``)."""
@@ -1263,6 +1463,9 @@ class OrderStepper(W.HBox):
         """:meth:`order_document` (in a Round: :meth:`round_document`) as TOML text (the "Download TOML" file)."""
         from explorer.tomlwrite import dumps
 
+        if self.match is not None:
+            return dumps(self.match_document(), header="TAG Raid match saved by the Order Expenditure Sequence "
+                         "stepper.\nPlay it with `explorer resolve FILE`.")
         if self.round is not None:
             return dumps(self.round_document(), header="TAG Raid Round saved by the Order Expenditure Sequence "
                          "stepper.\nPlay it with `explorer resolve FILE`.")
@@ -1272,6 +1475,14 @@ class OrderStepper(W.HBox):
     def url_state(self) -> dict[str, Any]:
         """The state written to the page's link: the built-in scenario's id (or the whole table of an opened file),
         the declarations, the dice, the seed and the step shown."""
+        if self.match is not None:
+            mst: dict[str, Any] = {"rounds": self.match_document()["rounds"], "round_index": self.round_index,
+                                   "order_index": self.order_index, "step": self.position}
+            if self.scenario_id is not None:
+                mst["scenario"] = self.scenario_id
+            else:
+                mst["file"] = {k: v for k, v in self.document.items() if k != "rounds"}
+            return mst
         if self.round is not None:
             rst: dict[str, Any] = {"orders": self.round_document()["orders"], "order_index": self.order_index,
                                    "step": self.position}
@@ -1297,7 +1508,7 @@ class OrderStepper(W.HBox):
         """
         if not isinstance(state, dict):
             raise ScenarioError("", "the link's state is not a table", "a state written by this page", "link")
-        keys = ["scenario", "file", "order", "dice", "seed", "step", "orders", "order_index"]
+        keys = ["scenario", "file", "order", "dice", "seed", "step", "orders", "order_index", "rounds", "round_index"]
         unknown = sorted(set(state) - set(keys))
         if unknown:
             raise ScenarioError(unknown[0], "unknown field", keys, "link")
@@ -1314,6 +1525,20 @@ class OrderStepper(W.HBox):
         step = state.get("step", 0)
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(STEPS):
             raise ScenarioError("step", f"{short_repr(step)} is not a step", f"a whole number 0..{len(STEPS)}", "link")
+        if base.get("kind") == "match":
+            idx = {}
+            for key in ("order_index", "round_index"):
+                v = state.get(key, 0)
+                if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 10**3:
+                    raise ScenarioError(key, f"{short_repr(v)} is not an index", "a whole number from 0", "link")
+                idx[key] = v
+            doc = {kk: v for kk, v in base.items() if kk != "rounds"}
+            doc["rounds"] = state.get("rounds", base.get("rounds", []))
+            self._open(base, _parse(doc, "link"), sid, position=step, order_index=idx["order_index"],
+                       round_index=idx["round_index"])
+            if sid is None:
+                self._show_file_in_picker(str(base.get("title") or "the link's table"))
+            return
         if base.get("kind") == "round":
             k = state.get("order_index", 0)
             if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < 10**3:
@@ -1346,7 +1571,11 @@ class OrderStepper(W.HBox):
         except (ValueError, TypeError) as e:  # pragma: no cover - every state the widget reaches is writable
             self.download.value = f"<span style='color:#922b21'>{html.escape(str(e))}</span>"
         else:
-            self.download.value = (download_link(text, "round.toml", "the table, the Event deck and every Order's "
+            self.download.value = (download_link(text, "match.toml", "the table, the Initial Deployment and every "
+                                                 "Round's Orders with their dice as a match file: `explorer resolve "
+                                                 "FILE` plays the match", "oes-download-link")
+                                   if self.match is not None else
+                                   download_link(text, "round.toml", "the table, the Event deck and every Order's "
                                                  "declarations and dice as a round file: `explorer resolve FILE` "
                                                  "plays the Round", "oes-download-link") if self.round is not None
                                    else download_link(text, "order.toml", "the table, the declarations and the dice "

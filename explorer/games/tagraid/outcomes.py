@@ -1,4 +1,4 @@
-"""Typed outcomes of the TAG Raid scenario kinds ``order``, ``round`` and ``table`` (the roll kind's is
+"""Typed outcomes of the TAG Raid scenario kinds ``order``, ``round``, ``match`` and ``table`` (the roll kind's is
 :mod:`.resolve`'s), and their plain-text answers.
 
 Sections: Activating a Miner › Order Expenditure Sequence (an Order's outcome: ARO rights, AROs, the roll
@@ -350,6 +350,59 @@ class RoundOutcome(Outcome):
             deck = (f"{plural(self.events_left, 'Event card')} left" if self.event_deck else "no Event Deck")
             lines.append(f"  The match goes on: Round {self.next_round} begins ({deck})")
         return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------------- match
+
+
+@dataclass(frozen=True)
+class MatchOutcome(Outcome):
+    """What a match record did (``kind = "match"``).
+
+    Attributes:
+        access_points: ``((side, Access Point), ...)`` rolled at Initial Deployment, in Timeline order.
+        rounds_played: Rounds played. over: an End of Match condition was met; winner (``None``: a draw or not
+            over) and result (why; ``None``: not over).
+        units, t_bezoar: ``((side, Units), ...)`` in Timeline order. miners: every Miner at the end.
+        events_drawn: Event card names. orders_played: Orders in all Rounds.
+    """
+
+    access_points: tuple[tuple[str, int], ...]
+    rounds_played: int
+    over: bool
+    winner: str | None
+    result: str | None
+    units: tuple[tuple[str, int], ...]
+    t_bezoar: tuple[tuple[str, int], ...]
+    miners: tuple[MinerAfter, ...]
+    events_drawn: tuple[str, ...]
+    orders_played: int
+
+    def to_json(self):
+        return {"access_points": dict(self.access_points), "rounds_played": self.rounds_played, "over": self.over,
+                "winner": self.winner, "result": self.result, "units": dict(self.units),
+                "t_bezoar": dict(self.t_bezoar),
+                "miners": {m.id: {"wounds": m.wounds, "on_table": m.on_table, "position": _pt(m.position)}
+                           for m in self.miners},
+                "events_drawn": list(self.events_drawn), "orders_played": self.orders_played}
+
+    def text(self) -> str:
+        """The plain-text summary: Access Points, Rounds and Orders played, Neomaterial Units, the result."""
+        lines = ["Outcome of the match:",
+                 "  Initial Deployment: " + (", ".join(f"{s} at Access Point {n}" for s, n in self.access_points)
+                                             or "none")]
+        lines.append(f"  Rounds played: {self.rounds_played} ({plural(self.orders_played, 'Order')})")
+        if self.events_drawn:
+            lines.append("  Events drawn: " + ", ".join(self.events_drawn))
+        lines.append("  Neomaterial Units: " + ", ".join(f"{s} {v}" for s, v in self.units))
+        lines.append("  T-Bezoar: " + ", ".join(f"{s} {v}" for s, v in self.t_bezoar))
+        if self.over:
+            lines.append("  The match ends: " + (f"{self.winner} wins" if self.winner else "a draw")
+                         + f" ({self.result})")
+        else:
+            lines.append("  The match is not over: the record stops before an End of Match condition is met")
+        return "\n".join(lines)
+
 
 
 # ------------------------------------------------------------------------------------------------------- table

@@ -27,11 +27,14 @@ ARO_SKILLS = ("ranged_attack", "close_combat_attack", "evade", "idle", "none")
 class Interaction:
     """A TAG's interaction with a Tool Container or Loot Token it reaches during a Move (Common Skills › Move,
     Effects; Tool Containers and Loot): ``target`` the token's id; ``equip``: equip a drawn Tool in a free Tool Slot;
-    ``discard``: Tools it has equipped to discard, in order, to make room when no Tool Slot is free."""
+    ``discard``: Tools it has equipped to discard, in order, to make room when no Tool Slot is free; ``slot``: the
+    Tool Slot the drawn Tool goes to (free, or holding a card named in ``discard``; ``None``: the Slot of the card
+    discarded for it, else the lowest free one)."""
 
     target: str
     equip: bool = True
     discard: tuple[str, ...] = ()
+    slot: int | None = None
 
 
 @dataclass(frozen=True)

@@ -120,10 +120,17 @@ def _gain(state: OrderState, miner_id: str, teseum: int, t_bezoar: int) -> Order
     return replace(state, teseum=tuple(gt.items()), t_bezoar=tuple(gb.items()))
 
 
-def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction, sec: str):
+def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction, sec: str,
+              field: str = "order.move.interact"):
     """A card drawn from a Tool Container (or taken from a Loot Zone): a Tool is equipped in a free Tool Slot (or in
-    the Slot of the equipped Tool the declaration discards); otherwise, or when the TAG does not equip it, it goes to
-    the discard pile. Neomaterial Units the card grants go to the Scoring Zone. Returns ``(state, steps)``."""
+    the Slot of the equipped Tool the declaration discards; ``it.slot``: the Slot declared, e.g. a Secured one);
+    otherwise, or when the TAG does not equip it, it goes to the discard pile. Neomaterial Units the card grants go
+    to the Scoring Zone. Returns ``(state, steps)``.
+
+    Raises:
+        RuleViolation: a declared Slot the card does not have, or one holding a card not named in ``discard``
+            (field ``<field>.slot``; ``field`` is where the interaction is declared).
+    """
     rule = S.TOOL_CONTAINER
     steps = []
     m = state.miner(miner_id)
@@ -144,21 +151,38 @@ def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction,
             Step(f"{miner_id} does not equip {card.name}: it is discarded", rule, "", {"card": card.name},
                  (miner_id,), sec),)
     discard = list(it.discard)
-    tools = list(m.tools)
+    slotted = list(zip(m.slots_used, m.tools))
     out_cards: list[ToolCard] = []
-    if len(tools) >= m.tool_slots:
-        gone = next((d for d in discard if d in [t.name for t in tools]), None)
+    free = m.free_slots()
+    if it.slot is not None:
+        if it.slot > m.tool_slots:
+            raise refused(sec, f"{field}.slot", f"{miner_id}'s card has {plural(m.tool_slots, 'Tool Slot')}: no "
+                          f"Slot {it.slot}", S.TOOL_CONTAINER)
+        holder = next((i for i, (n, _) in enumerate(slotted) if n == it.slot), None)
+        if holder is not None:
+            held = slotted[holder][1].name
+            if held not in discard:
+                raise refused(sec, f"{field}.slot", f"Slot {it.slot} holds {held}: name it in discard to equip "
+                              f"{card.name} there", S.TOOL_CONTAINER)
+            out_cards.append(slotted.pop(holder)[1])
+            steps.append(Step(f"{miner_id} discards {held} to free Slot {it.slot}", rule, "Discarded cards go face "
+                              "up to the discard pile of the Tool Deck.", {"discarded": held}, (miner_id,), sec))
+        free = (it.slot,)
+    elif not free:
+        gone = next((d for d in discard if d in [t.name for t in m.tools]), None)
         if gone is None:
             return replace(state, tool_discard=state.tool_discard + (card,)), tuple(steps) + (
                 Step(f"{miner_id} has no free Tool Slot ({m.tool_slots}) and discards none of its Tools: {card.name} "
                      "is discarded", rule, "Without a free Tool Slot a TAG may discard one equipped Tool Card to take "
                      "the new one.", {"card": card.name, "equipped": False}, (miner_id,), sec),)
-        i = [t.name for t in tools].index(gone)
-        out_cards.append(tools.pop(i))
+        i = [t.name for _, t in slotted].index(gone)
+        n, out = slotted.pop(i)
+        out_cards.append(out)
+        free = (n,)
         steps.append(Step(f"{miner_id} discards {gone} to free a Tool Slot", rule, "Discarded cards go face up to the "
                           "discard pile of the Tool Deck.", {"discarded": gone}, (miner_id,), sec))
-    tools.append(card)
-    state = state.with_miner(replace(m, tools=tuple(tools)))
+    slotted.append((free[0], card))  # the freed Slot, or the lowest free one (a documented default)
+    state = state.with_miner(m.with_tools(tuple(slotted)))
     steps.append(Step(f"{miner_id} equips {card.name}" + (" (a Weapon: usable from this point of the Order)"
                                                           if card.weapon is not None else ""), rule,
                       "A Tool with a free Tool Slot may be equipped at once; in this Order it can be used only from "
@@ -166,7 +190,7 @@ def take_card(state: OrderState, miner_id: str, card: ToolCard, it: Interaction,
     return replace(state, tool_discard=state.tool_discard + tuple(out_cards)), tuple(steps)
 
 
-def interact(state: OrderState, miner_id: str, it: Interaction, sec: str):
+def interact(state: OrderState, miner_id: str, it: Interaction, sec: str, field: str = "order.move.interact"):
     """The interaction at the point where the Move ends (Tool Containers and Loot): nothing while an enemy Miner is
     in Silhouette Contact; from a Tool Container, one card (once per Container per Game Round, ruling
     ``tool_container_draws``); from a Loot Token, its Loot Zone (Units to the Scoring Zone, cards as if drawn) and
@@ -183,12 +207,13 @@ def interact(state: OrderState, miner_id: str, it: Interaction, sec: str):
                  (miner_id,), sec),)
     container = next((c for c in state.containers if c.id == it.target), None)
     if container is not None:
-        return _draw_from_container(state, miner_id, container.id, it, sec)
+        return _draw_from_container(state, miner_id, container.id, it, sec, field)
     token = next(t for t in state.loot_tokens if t.id == it.target)
-    return _pick_loot(state, miner_id, token, it, sec)
+    return _pick_loot(state, miner_id, token, it, sec, field)
 
 
-def _draw_from_container(state: OrderState, miner_id: str, cid: str, it: Interaction, sec: str):
+def _draw_from_container(state: OrderState, miner_id: str, cid: str, it: Interaction, sec: str,
+                         field: str = "order.move.interact"):
     reading = state.ruling_set().reading("tool_container_draws")
     done = [(mi, c) for mi, c in state.container_draws if c == cid and (reading == "per_container" or mi == miner_id)]
     rule_fact = {"rulings": {"tool_container_draws": reading}}
@@ -214,11 +239,12 @@ def _draw_from_container(state: OrderState, miner_id: str, cid: str, it: Interac
                  "Draw one Tool Card and place it face up. Ruling "
                  f"'tool_container_draws = {reading}'.", {"miner": miner_id, "container": cid, "card": card.name,
                                                           "left": len(rest), **rule_fact}, (miner_id,), sec)
-    state, more = take_card(state, miner_id, card, it, sec)
+    state, more = take_card(state, miner_id, card, it, sec, field)
     return state, (first,) + more
 
 
-def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interaction, sec: str):
+def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interaction, sec: str,
+               field: str = "order.move.interact"):
     zone = state.loot_zone(token.owner)
     state = replace(state, loot_tokens=tuple(t for t in state.loot_tokens if t.id != token.id),
                     interactions=state.interactions + ((miner_id, f"{token.id}: picked up"),))
@@ -231,7 +257,7 @@ def _pick_loot(state: OrderState, miner_id: str, token: LootToken, it: Interacti
                                         "units": zone.units, "cards": [c.name for c in zone.cards]}, (miner_id,), sec)]
     state = state.with_loot_zone(replace(zone, units=0, cards=()))
     for card in zone.cards:
-        state, more = take_card(state, miner_id, card, it, sec)
+        state, more = take_card(state, miner_id, card, it, sec, field)
         steps += more
     return state, tuple(steps)
 
@@ -283,7 +309,14 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
                         tool_discard=state.tool_discard + zone.cards)
         zone = replace(zone, units=0, cards=())
     mb_involved = bool(loot.megabeast_involved)
-    cards = m.tools
+    kept = m.secured_tools()
+    cards = tuple(t for n, t in zip(m.slots_used, m.tools) if n not in m.secured_slots)
+    if kept:
+        steps.append(Step(f"{mid} keeps {', '.join(f'{t.name} (Slot {n})' for n, t in kept)}: "
+                          + ("a Secured Slot" if len(kept) == 1 else "Secured Slots"), S.SECURED,
+                          "When the Miner dies, the cards in Slots with the Secured symbol are neither lost nor "
+                          "placed in the Loot Zone.", {"miner": mid, "kept": [t.name for _, t in kept],
+                                                       "slots": [n for n, _ in kept]}, (mid,), sec))
     if mb_involved:
         state = replace(state, tool_discard=state.tool_discard + cards)
         reading = state.ruling_set().reading("loot_token_megabeast")
@@ -298,9 +331,10 @@ def leave_loot(state: OrderState, mid: str, loot, sec: str):
         place = True
         if cards:
             steps.append(Step(f"{mid}'s Tool Slot cards go to its Loot Zone: {', '.join(c.name for c in cards)}",
-                              S.DEATH_OF_A_TAG, "All cards in the TAG's Tool Slots are placed in its Loot Zone.",
+                              S.DEATH_OF_A_TAG, ("All cards in the TAG's Tool Slots are placed in its Loot Zone." if not kept else
+                               "The cards in its other Tool Slots are placed in its Loot Zone."),
                               {"miner": mid, "cards": [c.name for c in cards]}, (mid,), sec))
-    state = state.with_loot_zone(zone).with_miner(replace(state.miner(mid), tools=()))
+    state = state.with_loot_zone(zone).with_miner(state.miner(mid).with_tools(kept))
     if place:
         x, y = _token_spot(state, mid)
         tok = LootToken(f"Loot {mid}", mid, x, y)

@@ -59,7 +59,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
@@ -130,6 +130,10 @@ class ToolCardEntry(Strict):
     text: str = Field(default="", max_length=MAX_CARD_TEXT)
 
 
+class EquippedToolEntry(ToolCardEntry):
+    slot: int | None = Field(default=None, ge=1, le=MAX_TOOLS)
+
+
 class MinerEntry(Strict):
     id: Name
     side: Name
@@ -153,8 +157,9 @@ class MinerEntry(Strict):
     miner_type: Literal["TAG", "Prospector"] = "TAG"
     scoring_zone: int = Field(default=0, ge=0, le=99)
     warehouse: int = Field(default=0, ge=0, le=99)
-    tools: list[ToolCardEntry] = Field(default_factory=list, max_length=MAX_TOOLS)
+    tools: list[EquippedToolEntry] = Field(default_factory=list, max_length=MAX_TOOLS)
     tool_slots: int = Field(default=DEFAULT_TOOL_SLOTS, ge=0, le=MAX_TOOLS)
+    secured_slots: list[Annotated[int, Field(ge=1, le=MAX_TOOLS)]] = Field(default_factory=list, max_length=MAX_TOOLS)
 
 
 class BehaviorAttackEntry(Strict):
@@ -197,6 +202,7 @@ class InteractionEntry(Strict):
     target: Name
     equip: bool = True
     discard: list[Name] = Field(default_factory=list, max_length=MAX_TOOLS)
+    slot: int | None = Field(default=None, ge=1, le=MAX_TOOLS)
 
 
 class MoveEntry(Strict):
@@ -317,7 +323,8 @@ def _point(board: Board, p, field: str, source: str) -> tuple[float, float]:
 
 
 def _move(board: Board, m: MoveEntry, field: str, source: str) -> MoveDecl:
-    it = None if m.interact is None else Interaction(m.interact.target, m.interact.equip, tuple(m.interact.discard))
+    it = None if m.interact is None else Interaction(m.interact.target, m.interact.equip, tuple(m.interact.discard),
+                                                  m.interact.slot)
     return MoveDecl(tuple(_point(board, p, f"{field}.route[{i}]", source) for i, p in enumerate(m.route)), m.facing,
                     it)
 
@@ -383,8 +390,39 @@ def _timeline(given, miners, source: str) -> tuple[str, ...]:
     return tuple(given)
 
 
-def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None, source: str) -> OrderState:
+def _tool_slots(m: MinerEntry, f: str, source: str) -> tuple[int, ...]:
+    """The Slot of each of a Miner's Tool cards (Miner Card: Tool Slots, some with the Secured symbol): a card's
+    ``slot``, or else the lowest Slot no card names; ``()`` when no card names one and no Slot is Secured (Slots 1,
+    2, ... in order).
+
+    Raises:
+        ScenarioError: a Slot or Secured Slot above ``tool_slots``, named twice, or two cards in one Slot.
+    """
+    for j, n in enumerate(m.secured_slots):
+        if n > m.tool_slots:
+            raise ScenarioError(f"{f}.secured_slots[{j}]", f"Slot {n} is not on a card with "
+                                f"{plural(m.tool_slots, 'Tool Slot')}", f"1 to {m.tool_slots}", source)
+    if len(set(m.secured_slots)) != len(m.secured_slots):
+        raise ScenarioError(f"{f}.secured_slots", "a Slot is named twice", "each Slot number once", source)
+    named = [t.slot for t in m.tools if t.slot is not None]
+    for j, t in enumerate(m.tools):
+        if t.slot is not None and t.slot > m.tool_slots:
+            raise ScenarioError(f"{f}.tools[{j}].slot", f"Slot {t.slot} is not on a card with "
+                                f"{plural(m.tool_slots, 'Tool Slot')}", f"1 to {m.tool_slots}", source)
+        if t.slot is not None and named.count(t.slot) > 1:
+            raise ScenarioError(f"{f}.tools[{j}].slot", f"two Tool Cards in Slot {t.slot}",
+                                "one card per Tool Slot", source)
+    if not named and not m.secured_slots:
+        return ()
+    free = [n for n in range(1, m.tool_slots + 1) if n not in named]
+    return tuple(t.slot if t.slot is not None else free.pop(0) for t in m.tools)
+
+
+def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None, source: str,
+                deploying: bool = False) -> OrderState:
     """The initial :class:`.state.OrderState` of an order or round file's table (no Order under way).
+    ``deploying`` (match files): every Miner starts off the table, before Initial Deployment, and may have no
+    position (its position, when given, is where it is deployed: :mod:`.deployment`).
 
     Raises:
         ScenarioError: an unknown ruling or reading, duplicate ids, a Miner placed both by hex and by x/y (or by
@@ -404,11 +442,15 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
         if m.id in seen:
             raise ScenarioError(f"{f}.id", f"the id {m.id!r} is used twice", "a different id for every Miner", source)
         seen.add(m.id)
+        unplaced = m.hex is None and m.x is None and m.y is None
         if (m.hex is not None and (m.x is not None or m.y is not None)) or (m.hex is None and (m.x is None
-                                                                                         or m.y is None)):
+                                                                                         or m.y is None)) and not (
+                deploying and unplaced):
             raise ScenarioError(f, "give either hex (with an optional offset) or both x and y",
                                 "hex = \"q,r\" or x = ..., y = ...", source)
-        if m.hex is not None:
+        if deploying and unplaced:
+            x, y = 0.0, 0.0
+        elif m.hex is not None:
             cx, cy = board.layout.hex_to_pixel(parse_hex_key(m.hex, f"{f}.hex", source))
             x, y = cx + m.offset[0], cy + m.offset[1]
         else:
@@ -417,11 +459,14 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
         if len(m.tools) > m.tool_slots:
             raise ScenarioError(f"{f}.tools", f"{len(m.tools)} Tool Cards in {plural(m.tool_slots, 'Tool Slot')}",
                                 f"at most tool_slots = {m.tool_slots}", source)
+        slots = _tool_slots(m, f, source)
         miners.append(MinerState(m.id, m.side, x, y, m.facing % 360.0, m.silhouette, tuple(m.movement),
                                  m.close_combat, m.ranged_attack, m.evade, m.armor, m.wounds,
                                  m.max_wounds or m.wounds, m.orders, tuple(m.states), weapons, m.aro_without_lof,
                                  m.miner_type, m.scoring_zone, m.warehouse, True, tuple(tool_card(t) for t in m.tools),
-                                 m.tool_slots))
+                                 m.tool_slots, slots, tuple(sorted(m.secured_slots))))
+        if deploying:
+            miners[-1] = replace(miners[-1], on_table=False)
     if megabeast is not None and megabeast.id in seen:
         raise ScenarioError("megabeast.id", f"the id {megabeast.id!r} is a Miner's", "a name no Miner has", source)
     aps = []

@@ -298,7 +298,7 @@ def second_skill(state: OrderState, ctx: OrderContext):
         facing = a.facing if sk.move.facing is None else sk.move.facing % 360.0
         state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing))
         if sk.move.interact is not None:
-            state, more = interact(state, a.id, sk.move.interact, sec)
+            state, more = interact(state, a.id, sk.move.interact, sec, "order.second.move.interact")
             steps += more
         pending = _add_state(state.pending_states, a.id, "Slowed") if mv.difficult else state.pending_states
         return replace(state, step="second_skill", second=sk, routes=state.routes + (mv.route,),

@@ -122,6 +122,9 @@ class MinerState:
         scoring_zone, warehouse: Neomaterial Units its player holds (Prospecting Control Panel).
         on_table: ``False`` between Death and Respawn.
         tools: Tool cards in its Tool Slots (a Tool that is a Weapon can be used as one); tool_slots: how many.
+        tool_slot_numbers: the Slot (1 .. ``tool_slots``) each card of ``tools`` sits in, in the same order
+            (empty: Slots 1, 2, ... in order). secured_slots: the Slots that carry the Secured symbol (Miner Card ›
+            Additional Information: their cards are neither lost nor placed in the Loot Zone on Death).
     """
 
     id: str
@@ -147,6 +150,29 @@ class MinerState:
     on_table: bool = True
     tools: tuple[ToolCard, ...] = ()
     tool_slots: int = DEFAULT_TOOL_SLOTS
+    tool_slot_numbers: tuple[int, ...] = ()
+    secured_slots: tuple[int, ...] = ()
+
+    @property
+    def slots_used(self) -> tuple[int, ...]:
+        """The Slot number of each card of :attr:`tools`, in the same order."""
+        return self.tool_slot_numbers if len(self.tool_slot_numbers) == len(self.tools) else tuple(
+            range(1, len(self.tools) + 1))
+
+    def free_slots(self) -> tuple[int, ...]:
+        """The Tool Slots holding no card, lowest first."""
+        used = set(self.slots_used)
+        return tuple(n for n in range(1, self.tool_slots + 1) if n not in used)
+
+    def secured_tools(self) -> tuple[tuple[int, ToolCard], ...]:
+        """``((Slot, card), ...)`` of the cards in Secured Slots."""
+        return tuple((n, t) for n, t in zip(self.slots_used, self.tools) if n in self.secured_slots)
+
+    def with_tools(self, slotted: tuple[tuple[int, ToolCard], ...]) -> "MinerState":
+        """This Miner with exactly these ``(Slot, card)`` equipped, in this order (the order they were equipped:
+        :attr:`tools` keeps it)."""
+        slotted = tuple(slotted)
+        return replace(self, tools=tuple(t for _, t in slotted), tool_slot_numbers=tuple(n for n, _ in slotted))
 
     @property
     def all_weapons(self) -> tuple[WeaponCard, ...]:

@@ -1,0 +1,258 @@
+"""Initial Deployment as step functions over immutable state: each player, in Timeline order, rolls a d20 for an
+Access Point and deploys their Miners there.
+
+Sections: Setting Up the Match (06 Initial Deployment); Game Sequence › Initial Deployment (following Timeline order,
+each player rolls a d20 for the Access Point their Miners are deployed at; the TAG in contact with that Access Point,
+any other member of the Prospecting Crew in any part of the Hexagon or Hexagons in contact with it; a number on an
+Access Point that already has an enemy Miner in contact with it is rolled again until it names a free one);
+Line of Fire and Distances › Interaction with Areas and Silhouettes (a Miner is inside an area when its Silhouette is
+at least partially inside it); Game Sequence › Timeline.
+
+Documented, editable defaults (the rulebook draws the Access Points but gives them no size, and does not say how a
+d20 face maps to them): an Access Point is a token of the table's ``token_radius`` at its position (order, round and
+match files: ``access_points``); a base is *in contact* with it when the base reaches the token (touching it or over
+it: Respawn places a TAG's base centre on its Access Point); the Hexagons in contact with it are those the token
+touches; a d20 face that numbers no Access Point of the table is rolled again, as for Respawn
+(:mod:`.death`). A TAG whose placement is not declared is placed with its base centre on the Access Point; every
+other Miner's placement must be declared.
+
+Every step is ``step(state, ctx, side)`` for the :class:`explorer.kernel.Each` entry of :data:`DEPLOYMENT_STEPS`
+(one frame per player) over the frozen :class:`DeploymentState`; :func:`play_deployment` replays them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from explorer import kernel
+from explorer.dice import Dice
+from explorer.errors import ScenarioError
+from explorer.kernel import Context, Each, Frame
+from explorer.trace import Step
+
+from .. import sections as S
+from .declarations import refused
+from .state import MinerState, OrderState
+
+MAX_DEPLOYMENT_ROLLS = 200
+"""Re-rolls before Initial Deployment gives up for a player (every Access Point taken or none numbered): refused."""
+CONTACT_TOLERANCE = 1e-6
+"""Board units by which a base may fall short of an Access Point token and still be in contact (rounding)."""
+FIELD = "initial_deployment"
+"""Where the declarations sit in a match file (fields named in refusals)."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a player deploys one Miner: its base centre (board units) and facing (degrees; ``None``: as on its
+    entry)."""
+
+    miner: str
+    x: float
+    y: float
+    facing: float | None = None
+
+
+@dataclass(frozen=True)
+class DeploymentDeclarations:
+    """The players' Initial Deployment: each Miner's placement (a TAG's may be left out: it then stands on its
+    Access Point) and the d20 faces given per side (``((side, faces), ...)``; faces not given are rolled);
+    ``fields``: ``((miner, field), ...)`` where each Miner's placement is written in its file (named by refusals;
+    default ``initial_deployment.placements.<Miner>``)."""
+
+    placements: tuple[Placement, ...] = ()
+    rolls: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class DeploymentContext(Context):
+    """What the deployment steps read (:class:`explorer.kernel.Context`): the declarations and the seed the dice
+    not given are rolled from (player ``i`` of the Timeline rolls from ``seed + i``)."""
+
+    declarations: DeploymentDeclarations = DeploymentDeclarations()
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class DeploymentState:
+    """The table during Initial Deployment: Miners not yet deployed are off the table (``on_table`` ``False``);
+    ``access``: ``((side, Access Point number), ...)`` rolled so far, in Timeline order."""
+
+    table: OrderState
+    access: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def done(self) -> bool:
+        """Every Miner is on the table (the match may begin)."""
+        return all(m.on_table for m in self.table.miners)
+
+
+def off_table(table: OrderState) -> DeploymentState:
+    """The state before Initial Deployment: the table with every Miner off it."""
+    return DeploymentState(replace(table, miners=tuple(replace(m, on_table=False) for m in table.miners)))
+
+
+def in_contact(table: OrderState, m: MinerState, x: float, y: float, ap: tuple[float, float]) -> bool:
+    """A base of ``m``'s Silhouette centred at ``(x, y)`` reaches the Access Point token at ``ap`` (the documented
+    contact default of this module)."""
+    geo = table.geometry
+    return math.dist((x, y), ap) <= geo.calibration.radius(m.silhouette) + geo.token_radius + CONTACT_TOLERANCE
+
+
+def contact_hexes(table: OrderState, ap: tuple[float, float]) -> tuple:
+    """The Hexagons with a tile that the Access Point token at ``ap`` touches, sorted (``(q, r)`` order)."""
+    from shapely.geometry import Point, Polygon
+
+    geo = table.geometry
+    board, layout = geo.board, geo.layout
+    p = Point(ap)
+    out = [h for h in board if board[h].tile
+           and Polygon(layout.corners(h)).distance(p) <= geo.token_radius + CONTACT_TOLERANCE]
+    return tuple(sorted(out, key=lambda h: (h.q, h.r)))
+
+
+def partly_inside(table: OrderState, m: MinerState, x: float, y: float, hexes) -> bool:
+    """A base of ``m``'s Silhouette centred at ``(x, y)`` is at least partially inside one of ``hexes``
+    (Interaction with Areas and Silhouettes: touching the border only is not inside)."""
+    from shapely.geometry import Point, Polygon
+
+    layout = table.geometry.layout
+    r = table.geometry.calibration.radius(m.silhouette)
+    return any(Polygon(layout.corners(h)).distance(Point(x, y)) < r - CONTACT_TOLERANCE for h in hexes)
+
+
+def _taken_by(table: OrderState, side: str, ap: tuple[float, float]) -> list[str]:
+    return [e.id for e in table.miners if e.side != side and e.on_table and in_contact(table, e, e.x, e.y, ap)]
+
+
+def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
+    """A player's d20 for their Access Point: the given faces first, then dice rolled from ``ctx.seed`` plus the
+    player's place in the Timeline; a face that numbers no Access Point, or one an enemy Miner is in contact with,
+    is rolled again. Returns ``(number, position, steps)``.
+
+    Raises:
+        RuleViolation: the table has no Access Points, or no free one came up in :data:`MAX_DEPLOYMENT_ROLLS` rolls
+            (field ``initial_deployment.rolls.<side>``).
+    """
+    table = ds.table
+    sec = f"06 Initial Deployment › {side}"
+    aps = dict(table.geometry.access_points)
+    if not aps:
+        raise refused(sec, "access_points", "this table has no Access Points: Initial Deployment needs the numbered "
+                      "Access Points the players roll for", S.INITIAL_DEPLOYMENT)
+    given = list(dict(ctx.declarations.rolls).get(side, ()))
+    n_given = len(given)
+    dice = Dice(seed=ctx.seed + table.timeline.index(side))
+    tried: list[tuple[int, str]] = []
+    for _ in range(MAX_DEPLOYMENT_ROLLS):
+        face = given.pop(0) if given else dice.roll(20, f"Initial Deployment {side}")
+        ap = aps.get(face)
+        if ap is None:
+            tried.append((face, "no such Access Point"))
+            continue
+        taken = _taken_by(table, side, ap)
+        if taken:
+            tried.append((face, f"enemy Miner {', '.join(taken)} in contact"))
+            continue
+        rerolls = "; ".join(f"{f}: {why}, rolled again" for f, why in tried)
+        src = "given" if len(tried) + 1 <= n_given else (f"rolled (seed {dice.seed})" if n_given == 0 else
+                                                         f"given, the rest rolled (seed {dice.seed})")
+        return face, ap, (Step(f"{side} rolls {face}: Access Point {face}", S.INITIAL_DEPLOYMENT,
+                               (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, an Access Point no "
+                               "enemy Miner is in contact with; the player's Miners are deployed there.",
+                               {"side": side, "access_point": face, "rolls": [f for f, _ in tried] + [face],
+                                "dice": src}, (), sec),)
+    raise refused(sec, f"{FIELD}.rolls.{side}", f"no free Access Point came up in {MAX_DEPLOYMENT_ROLLS} rolls "
+                  f"(tried {', '.join(str(f) for f, _ in tried[:10])}...): every Access Point is taken or the "
+                  "faces number none", S.INITIAL_DEPLOYMENT)
+
+
+def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, number: int,
+                ap: tuple[float, float]):
+    """Deploy one Miner of the rolling player at Access Point ``number`` (position ``ap``): a TAG in contact with it
+    (at its declared placement, else its base centre on the Access Point), any other Miner at its declared
+    placement, at least partially inside a Hexagon in contact with the Access Point. Returns ``(state, steps)``.
+
+    Raises:
+        RuleViolation: a placement the rules refuse, naming ``initial_deployment.placements.<Miner>`` (a TAG not in
+            contact with the Access Point; another Miner outside the Hexagons in contact with it or without a
+            placement; a base off the tiles or overlapping another Model or scenery).
+    """
+    table = ds.table
+    sec = f"06 Initial Deployment › {m.side}"
+    fld = dict(ctx.declarations.fields).get(m.id, f"{FIELD}.placements.{m.id}")
+    pl = next((p for p in ctx.declarations.placements if p.miner == m.id), None)
+    hexes = contact_hexes(table, ap)
+    names = ", ".join(f"{h.q},{h.r}" for h in hexes) or "none with a tile"
+    if m.miner_type == "TAG":
+        x, y = (ap if pl is None else (pl.x, pl.y))
+        if not in_contact(table, m, x, y, ap):
+            d = math.dist((x, y), ap) - table.geometry.calibration.radius(m.silhouette) - table.geometry.token_radius
+            raise refused(sec, fld, f"{m.id} is a TAG: its base must be in contact with Access Point {number} "
+                          f"(it is {d:.2f} board units short of the Access Point token at ({ap[0]:.2f}, {ap[1]:.2f}))",
+                          S.INITIAL_DEPLOYMENT)
+        how = ("in contact with it" if pl is not None else "its base centre on it (no placement declared: the "
+               "documented default, as for Respawn)")
+        why = "The TAG is deployed in contact with the Access Point matching the number rolled."
+        rule = S.INITIAL_DEPLOYMENT
+    else:
+        if pl is None:
+            raise refused(sec, fld, f"{m.id} is a member of the Prospecting Crew: declare where it is deployed, in "
+                          f"any part of the Hexagons in contact with Access Point {number} ({names})",
+                          S.INITIAL_DEPLOYMENT)
+        x, y = pl.x, pl.y
+        if not partly_inside(table, m, x, y, hexes):
+            raise refused(sec, fld, f"{m.id}'s base is not even partly inside a Hexagon in contact with Access "
+                          f"Point {number} ({names})", S.INITIAL_DEPLOYMENT)
+        how = "in a Hexagon in contact with it"
+        why = ("Other members of the Prospecting Crew are deployed in any part of the Hexagons in contact with the "
+               "Access Point (a Miner is inside an area when its Silhouette is at least partly inside it).")
+        rule = S.INITIAL_DEPLOYMENT
+    facing = m.facing if pl is None or pl.facing is None else pl.facing % 360.0
+    placed = replace(table, miners=tuple(replace(x_, x=x, y=y, facing=facing, on_table=True) if x_.id == m.id
+                                         else x_ for x_ in table.miners))
+    try:
+        placed.geometry.table(placed.models(), validate=True)
+    except ScenarioError as e:
+        raise refused(sec, fld, f"{m.id} cannot stand there: {e.problem}", S.INITIAL_DEPLOYMENT) from None
+    h = table.geometry.hex_of(x, y)
+    return replace(ds, table=placed), (
+        Step(f"{m.id} is deployed at Access Point {number}, {how}", rule, why,
+             {"miner": m.id, "access_point": number, "position": [round(x, 6), round(y, 6)], "hex": f"{h.q},{h.r}",
+              "facing": facing}, (m.id,), sec),)
+
+
+def deploy_player(ds: DeploymentState, ctx: DeploymentContext, side: str):
+    """06 Initial Deployment of one player (in Timeline order): the d20 for their Access Point
+    (:func:`roll_access_point`), then each of their Miners placed there (:func:`place_miner`)."""
+    number, ap, steps = roll_access_point(ds, ctx, side)
+    ds = replace(ds, access=ds.access + ((side, number),))
+    out = list(steps)
+    for m in ds.table.miners:
+        if m.side == side:
+            ds, more = place_miner(ds, ctx, m, number, ap)
+            out += more
+    return ds, tuple(out)
+
+
+def _sides(ds: DeploymentState) -> tuple[str, ...]:
+    return ds.table.timeline
+
+
+DEPLOYMENT_STEPS: kernel.Sequence = (
+    Each("06 Initial Deployment › {item}", _sides, deploy_player),
+)
+"""Initial Deployment: one frame per player, in Timeline order (a :data:`explorer.kernel.Sequence`)."""
+
+
+def play_deployment(table: OrderState, decl: DeploymentDeclarations, seed: int = 0,
+                    upto: int | None = None) -> tuple[Frame[DeploymentState], ...]:
+    """Replay Initial Deployment from ``table`` (its Miners' positions are ignored: every Miner starts off the
+    table). ``upto``: the first entries of :data:`DEPLOYMENT_STEPS` only.
+
+    Raises:
+        RuleViolation: a placement or roll the rules refuse (see :func:`place_miner`, :func:`roll_access_point`).
+    """
+    return kernel.play(off_table(table), DEPLOYMENT_STEPS, DeploymentContext(declarations=decl, seed=seed), upto=upto)
