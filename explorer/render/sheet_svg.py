@@ -185,7 +185,8 @@ def sheet_svg(cards: Sequence[Card], title: str = "", note: str = "", columns: i
     heights = [max((_card_height(c, cw - 2 * PAD) for c in row), default=0.0) for row in rows]
     h = int(top + sum(heights) + gap * len(rows) + 4)
     out = [f"<svg xmlns='http://www.w3.org/2000/svg' class='explorer-sheet' width='{width}' height='{h}' "
-           f"viewBox='0 0 {width} {h}' font-family='sans-serif'>", f"<rect width='{width}' height='{h}' fill='#f8f9fa'/>"]
+           f"viewBox='0 0 {width} {h}' font-family='sans-serif'>",
+           f"<rect width='{width}' height='{h}' fill='#f8f9fa'/>"]
     y = 12.0
     for line in title_lines:
         out.append(f"<text x='{_n(gap)}' y='{_n(y + 13)}' font-size='15' font-weight='bold' fill='#212529'>"

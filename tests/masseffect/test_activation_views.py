@@ -171,10 +171,13 @@ def test_the_link_reopens_the_players_choices_and_the_focused_step():
 
 
 @pytest.mark.parametrize("bad, field", [
-    ({"step": 99}, "step"), ({"step": "2"}, "step"), ({"choices": {"attack_target": ["Nobody"]}}, "choices.attack_target"),
+    ({"step": 99}, "step"), ({"step": "2"}, "step"),
+    ({"choices": {"attack_target": ["Nobody"]}}, "choices.attack_target"),
     ({"choices": {"advance_to": {"Husk": "9,9"}}}, "choices.advance_to.Husk"),
-    ({"choices": {"advance_to": ["0,0"]}}, "choices.advance_to"), ({"choices": {"spawn_hex": []}}, "choices.spawn_hex"),
-    ({"choices": {"attack_target": ["x" * 61]}}, "choices.attack_target"), ({"choices": {"luck": ["a"]}}, "choices.luck"),
+    ({"choices": {"advance_to": ["0,0"]}}, "choices.advance_to"),
+    ({"choices": {"spawn_hex": []}}, "choices.spawn_hex"),
+    ({"choices": {"attack_target": ["x" * 61]}}, "choices.attack_target"),
+    ({"choices": {"luck": ["a"]}}, "choices.luck"),
 ])
 def test_a_bad_choice_in_a_link_is_refused_and_the_page_keeps_its_defaults(bad, field):
     from explorer.errors import ScenarioError
