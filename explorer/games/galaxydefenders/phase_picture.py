@@ -2,14 +2,20 @@
 (:func:`explorer.render.sheet_svg.sheet_svg`) drawn from each kind's typed outcome (``trace.result``) and its
 scenario, for the docs' embeds and gallery.
 
-* ``conditions`` — the target after each event (Poison, Mark, wounds of its Health, the Power Suit's Batteries);
-* ``menace`` — the Menace token after each event: its holder and level, and the agent attacked;
-* ``close_encounter`` — the Close Encounter card, each alien in the scenario's order: selected, activated, Paralyzed;
-* ``event`` — the figures on the map (bleeding agents, Prime Swarm aliens) and the signals the card teleports;
-* ``gd_wings`` — each agent's rank after its roll and its chance of success;
-* ``healing`` — each figure's wounds after the heal, the healed ones outlined;
-* ``npc_assignment`` — each player's NPC cards, the one who gets the new card outlined;
-* ``round`` — each agent and NPC at the end of the round, the activities of its turn, the Power Suit and Menace.
+* ``conditions`` — the target after each event: Poison, Mark, wounds of its Health, the Power Suit's Batteries
+  (6.1 Refresh Phase, 9.3.2 Poisoned, 9.5 Power Suit);
+* ``menace`` — the Menace token after each event: its holder and level, and the agent attacked (11.3.1);
+* ``close_encounter`` — the Close Encounter card, each alien in the scenario's order: selected, activated, Paralyzed
+  (11.5, 11.9.1);
+* ``event`` — the figures on the map (bleeding agents, Prime Swarm aliens) and the signals the card teleports (6.3);
+* ``gd_wings`` — each agent's rank after its roll and its chance of success (9.8 GD-Wings);
+* ``healing`` — each figure's wounds after the heal, the healed ones outlined (8.5 Area Healing);
+* ``npc_assignment`` — each player's NPC cards, the one who gets the new card outlined (10.1.2 NPC Assignment);
+* ``round`` — each agent and NPC at the end of the round (wounds of its Health, Poison, Mark), the activities of its
+  turn, the Power Suit and the Menace token.
+
+Each function of :data:`KINDS` takes ``(scenario, outcome)`` (the validated scenario model and its typed outcome)
+and returns a list of :class:`~explorer.render.sheet_svg.Card`; it raises nothing for a resolved scenario.
 """
 
 from __future__ import annotations
