@@ -255,12 +255,7 @@ def test_render_to_a_directory_names_the_option(tmp_path, capsys):
 
 # ------------------------------------------------------------------ a picture for every built-in scenario (issue 23)
 
-NO_PICTURE_YET = {
-    ("dagger", "setup"), ("masseffect", "damage"),
-    ("galaxydefenders", "close_encounter"), ("galaxydefenders", "conditions"), ("galaxydefenders", "event"),
-    ("galaxydefenders", "gd_wings"), ("galaxydefenders", "healing"), ("galaxydefenders", "menace"),
-    ("galaxydefenders", "npc_assignment"), ("galaxydefenders", "round"),
-}
+NO_PICTURE_YET: set[tuple[str, str]] = set()
 """(game, kind) pairs whose built-in scenarios the embeds and the gallery still show without a picture (issue 23,
 item 3: dice trays for rolls, boards and maps for the rest). Remove a pair once every scenario of it is drawn: the
 test below fails until you do."""
@@ -306,3 +301,69 @@ def test_sides_named_after_colours_are_drawn_in_those_colours():
 
     other = replace(sc.initial, timeline=("Nomads", "blue", "Haqqislam"))
     assert side_colours(other) == {"Nomads": SIDE_PALETTE[1], "blue": NAMED_SIDES["blue"], "Haqqislam": SIDE_PALETTE[2]}
+
+
+def _picture_of(game_id: str, name: str) -> str:
+    from explorer.games import get_game
+
+    g = get_game(game_id)
+    sc = g.load_builtin(name)
+    return g.picture(sc, g.resolve(sc, rulings={}, seed=None, reroll=False))
+
+
+def _cards(svg: str) -> list[ET.Element]:
+    root = ET.fromstring(svg)
+    return [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "explorer-card"]
+
+
+def _texts(el: ET.Element) -> list[str]:
+    return [t.text or "" for t in el.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def _filled_boxes(el: ET.Element, colour: str) -> int:
+    return sum(1 for r in el.iter("{http://www.w3.org/2000/svg}rect") if r.get("fill") == colour
+               and r.get("height") == r.get("width"))
+
+
+def test_conditions_picture_shows_the_target_after_each_event():
+    """GD-05: Poison 2 then two Refresh phases: one card before and one per event; the wounds grow 1, 2, 3 of 8
+    (filled red boxes) and the last card, outlined, has no Poison left."""
+    cards = _cards(_picture_of("galaxydefenders", "gd-05"))
+    assert [_texts(c)[0] for c in cards] == ["Before", "1. poison 2", "2. refresh", "3. refresh"]
+    assert [_filled_boxes(c, "#c92a2a") for c in cards] == [0, 1, 2, 3]
+    assert "no Poison or Mark" in _texts(cards[-1]) and "Poison 2" in _texts(cards[1])
+    assert cards[-1].find("{http://www.w3.org/2000/svg}rect").get("stroke") == "#1c7ed6"
+
+
+def test_menace_and_npc_assignment_pictures_name_the_holder():
+    menace = _cards(_picture_of("galaxydefenders", "gd-08"))
+    assert len(menace) == 7 and "Menacing Agent: Marine" in _texts(menace[-1])
+    assert "attacks Sniper" in _texts(menace[-1])
+    npc = _cards(_picture_of("galaxydefenders", "gd-33"))
+    got = [c for c in npc if "gets the new card" in _texts(c)]
+    assert [_texts(c)[0] for c in got] == ["P3"]
+
+
+def test_elite_damage_picture_draws_the_resilience_tracker_level_by_level():
+    """ME-09: an Elite Ravager [4, 6, 5] with levels 1 and 2 exhausted: 4 + 6 filled boxes, level 3 at 0/5, and
+    5 Damage still to defeat it (Additional Enemy Rules › Elites)."""
+    cards = _cards(_picture_of("masseffect", "me-09"))
+    ravager = next(c for c in cards if _texts(c)[0] == "Ravager")
+    assert _filled_boxes(ravager, "#c92a2a") == 10
+    assert {"4/4", "6/6", "0/5", "5 Damage to defeat"} <= set(_texts(ravager))
+
+
+def test_setup_picture_places_the_first_strike_enemies_on_the_map():
+    svg = _picture_of("dagger", "dg-setup")
+    texts = [t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    assert "Thug 1" in texts and "Thug 2" in texts
+    assert any((t or "").startswith("1st strike: 2 enemies placed") for t in texts)
+
+
+def test_sheet_wraps_a_long_title_and_greys_a_card_that_is_out():
+    from explorer.render.sheet_svg import Card, sheet_svg
+
+    svg = sheet_svg([Card("A", out="Bleeding"), Card("B")], "word " * 60, "note")
+    texts = _texts(ET.fromstring(svg))
+    assert texts[0].startswith("word word") and texts[1].endswith("…") and "Bleeding" in texts
+    assert 'fill="#e9ecef"' in ET.tostring(_cards(svg)[0], encoding="unicode")

@@ -10,7 +10,7 @@ pages keep the readings through a pick, others open each scenario on its own, so
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as W
 
@@ -21,17 +21,30 @@ LINK_SOURCE = "link"
 
 
 def keep_in_url(widget: W.Widget, picker: W.Dropdown, key: str = "scenario",
-                rulings: Callable[[], Mapping[str, W.Dropdown]] | None = None) -> W.Widget:
+                rulings: Callable[[], Mapping[str, W.Dropdown]] | None = None,
+                extra: Mapping[str, tuple[Callable[[], object], Callable[[object], None]]] | None = None,
+                watch: Sequence[W.ValueWidget] = ()) -> W.Widget:
     """Give ``widget`` the URL-state methods (``url_state()``, ``load_url_state(state)``, ``on_state_change(cb)``)
     for ``picker``'s value under ``key`` and the readings of the ruling dropdowns ``rulings()`` returns (called
     each time: a page that rebuilds its view on a pick has new dropdowns). Returns ``widget``.
 
+    Args:
+        extra: ``{link key: (get, set)}`` for the rest of what the page shows that a player chose (D.A.G.G.E.R.'s
+            Final Showdown, the players' choices at ties, the step shown): ``get()`` returns a JSON value, ``set``
+            checks one and applies it or raises :class:`~explorer.errors.ScenarioError`; set in this mapping's order,
+            after the picker and the readings.
+        watch: inputs whose every change is a state change (besides the picker and the ruling dropdowns). The page
+            calls ``widget.url_state_changed()`` after any other change of an ``extra`` value.
+
     ``load_url_state`` raises :class:`~explorer.errors.ScenarioError` (source ``"link"``) naming the field: a state
     that is not an object of these keys, a ``key`` that is not one of the picker's values, a ruling key the page
-    does not show or a reading that is not one of its readings (the page keeps what it shows).
+    does not show or a reading that is not one of its readings, a refused ``extra`` value. On a refusal the page
+    goes back to what it showed before the link was read (the picker, the readings and every ``extra`` value).
     """
     callbacks: list[Callable[[], None]] = []
     hooked: set[int] = set()
+    extra = dict(extra or {})
+    keys = (key, "rulings", *extra)
 
     def dropdowns() -> Mapping[str, W.Dropdown]:
         return rulings() if rulings is not None else {}
@@ -49,12 +62,10 @@ def keep_in_url(widget: W.Widget, picker: W.Dropdown, key: str = "scenario",
 
     def url_state() -> dict:
         readings = {k: d.value for k, d in dropdowns().items()}
-        return {key: picker.value, **({"rulings": readings} if readings else {})}
+        return {key: picker.value, **({"rulings": readings} if readings else {}),
+                **{k: get() for k, (get, _set) in extra.items()}}
 
-    def load_url_state(state: Mapping) -> None:
-        unknown = sorted(set(state) - {key, "rulings"})
-        if unknown:
-            raise ScenarioError(unknown[0], "is not part of this page's link", (key, "rulings"), LINK_SOURCE)
+    def apply(state: Mapping) -> None:
         value = state.get(key, picker.value)
         values = list(picker._options_values)
         if not isinstance(value, str) or value not in values:
@@ -76,13 +87,30 @@ def keep_in_url(widget: W.Widget, picker: W.Dropdown, key: str = "scenario",
                                     [str(v) for v in boxes[k]._options_values], LINK_SOURCE)
         for k, reading in readings.items():
             boxes[k].value = reading
+        for k, (_get, set_) in extra.items():
+            if k in state:
+                set_(state[k])
+
+    def load_url_state(state: Mapping) -> None:
+        unknown = sorted(set(state) - set(keys))
+        if unknown:
+            raise ScenarioError(unknown[0], "is not part of this page's link", keys, LINK_SOURCE)
+        before = url_state()
+        try:
+            apply(state)
+        except ScenarioError:
+            apply(before)                         # the page as it was: never half a link
+            raise
 
     def on_state_change(callback: Callable[[], None]) -> None:
         callbacks.append(callback)
 
     hook()
     picker.observe(fire, names="value")
+    for w in watch:
+        w.observe(fire, names="value")
     widget.url_state, widget.load_url_state, widget.on_state_change = url_state, load_url_state, on_state_change
+    widget.url_state_changed = fire
     return widget
 
 

@@ -151,3 +151,48 @@ def test_the_url_writer_keeps_the_newest_write_when_an_older_one_arrives_late(br
                                             url_write_value(3, "1.step6")]])
     assert got == ["1.step5", "1.step5", "1.step6"]
     page.close()
+
+
+def test_a_nemesis_phase_link_reopens_the_players_choices_the_showdown_and_the_step(browser, app_url):
+    """D.A.G.G.E.R. Nemesis Phase: a choice at a tie made in its dropdown, the Final Showdown box and two steps are in
+    the link; the link opened in a new context shows the same choice, box, step and focused step."""
+    base = app_url.rsplit("/", 1)[0]
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(base + "/dagger-nemesis-phase?scenario=dg-activation")
+    choice = page.locator("select:has(option:text-is('Hero A'))")
+    choice.wait_for(timeout=60_000)
+    choice.select_option(label="Hero A")
+
+    def state():
+        raw = page.evaluate("new URLSearchParams(location.search).get('s')")
+        return decode_state(raw) if raw else {}
+
+    wait_until(lambda: state().get("choices") == {"attack_target": {"Thug 1": "Hero A"}}, timeout=90,
+               what="the choice in the link")
+    page.locator(".dg-showdown input").check()
+    for _ in range(2):
+        page.get_by_role("button", name="Next ▶").click()
+    wait_until(lambda: state().get("step") == 2 and state().get("showdown") is True, timeout=90,
+               what="the step and the Final Showdown in the link")
+    page.wait_for_timeout(500)
+
+    def view(p):
+        return {"choice": p.locator("select:has(option:text-is('Hero A'))").evaluate(
+                    "s => s.options[s.selectedIndex].text.replace(/\\u00a0/g, ' ')"),
+                "showdown": p.locator(".dg-showdown input").is_checked(),
+                "position": p.locator(".dg-position").inner_text(),
+                "step": p.locator(".dg-step-title").inner_text()}
+
+    before = view(page)
+    assert before["choice"] == "Hero A" and before["showdown"] and "step 2 of" in before["position"]
+    link = page.evaluate("location.href")
+    ctx.close()
+    other = browser.new_context(viewport={"width": 1280, "height": 900})
+    p2 = other.new_page()
+    p2.goto(link)
+    p2.locator(".dg-step-title").wait_for(timeout=60_000)
+    assert wait_until(lambda: (v := view(p2))["position"] == before["position"] and v, timeout=90,
+                      what="the step on the shared page") == before
+    assert p2.locator(".url-state-error").count() == 0
+    other.close()

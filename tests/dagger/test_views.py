@@ -255,3 +255,65 @@ def test_the_final_showdown_checkbox_replays_the_phase_as_the_engine_does():
     assert _steps(w.trace) == off and "dg-showdown-note" not in w.about.value
     w.load("dg-01")                           # loading a scenario takes its own showdown field
     assert w.showdown.value is False and _steps(w.trace) == _steps(_engine_trace("dg-01", False))
+
+
+# ------------------------------------------------------------------ the page's link keeps the players' choices
+
+
+def _chosen():
+    w = NemesisStepper("dg-activation", game=get_game("dagger"))
+    w.choose("attack_target.Thug 1", "Hero A")
+    w.choose("activation_order.power 1", "Thug 2")
+    w.showdown.value = True
+    w.go(+5)
+    w.click_space("Cairo")
+    return w
+
+
+def test_the_link_reopens_the_players_choices_the_showdown_the_step_and_the_space():
+    from explorer.urlstate import decode_state, encode_state
+
+    w = _chosen()
+    state = w.url_state()
+    assert state["choices"] == {"attack_target": {"Thug 1": "Hero A"}, "activation_order": ["Thug 2"]}
+    assert (state["showdown"], state["step"], state["space"]) == (True, 5, "Cairo")
+    fresh = NemesisStepper(game=get_game("dagger"))
+    fresh.load_url_state(decode_state(encode_state(state)))
+    assert fresh.picker.value == "dg-activation" and fresh.url_state() == state
+    assert fresh.merged_choices() == w.merged_choices() and fresh.showdown.value
+    assert [s.title for s in fresh.trace.steps] == [s.title for s in w.trace.steps]
+    assert fresh.slider.value == 5 and fresh.selected == "Cairo"
+
+
+def test_every_change_the_player_makes_writes_the_link():
+    w = NemesisStepper("dg-activation", game=get_game("dagger"))
+    writes = []
+    w.on_state_change(lambda: writes.append(w.url_state()))
+    w.choose("attack_target.Thug 1", "Hero A")
+    w.go(+1)
+    w.click_space("Cairo")
+    w.showdown.value = True
+    assert writes[0]["choices"] == {"attack_target": {"Thug 1": "Hero A"}}
+    assert any(s["step"] == 1 for s in writes) and any(s["space"] == "Cairo" for s in writes)
+    assert writes[-1]["showdown"] is True
+
+
+@pytest.mark.parametrize("bad, field", [
+    ({"step": 999}, "step"), ({"step": True}, "step"), ({"showdown": "yes"}, "showdown"),
+    ({"space": "Atlantis 2"}, "space"), ({"choices": {"luck": {}}}, "choices.luck"),
+    ({"choices": {"attack_target": {"Thug 1": "Hero Z"}}}, "choices.attack_target.Thug 1"),
+    ({"choices": {"attack_target": {"Nobody": "Hero A"}}}, "choices.attack_target.Nobody"),
+    ({"choices": {"activation_order": ["Brute 9"]}}, "choices.activation_order"),
+    ({"choices": {"activation_order": ["x" * 61]}}, "choices.activation_order"),
+    ({"choices": {"respawn": {str(i): "Iliad" for i in range(41)}}}, "choices.respawn"),
+    ({"choices": []}, "choices"), ({"scenario": "dg-nope"}, "scenario"), ({"zoom": 2}, "zoom"),
+])
+def test_a_bad_link_is_refused_in_one_line_and_the_page_keeps_its_defaults(bad, field):
+    from explorer.errors import ScenarioError
+
+    w = NemesisStepper(game=get_game("dagger"))
+    before = w.url_state()
+    with pytest.raises(ScenarioError) as e:
+        w.load_url_state({"scenario": "dg-activation", **bad})
+    assert f"field '{field}'" in str(e.value) and "\n" not in str(e.value)
+    assert w.url_state() == before and w.picker.value == before["scenario"]

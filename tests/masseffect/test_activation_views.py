@@ -149,3 +149,42 @@ def test_the_kernel_plays_a_hazard_card_one_frame_per_enemy_activation():
     board, ctx = activation_start(sc)
     before_card = play(board, ACTIVATION_SEQUENCE, ctx, upto=3)
     assert before_card[-1].state.enemies == board.enemies and not before_card[-1].state.log
+
+
+# ------------------------------------------------------------------ the page's link keeps the players' choices
+
+
+def test_the_link_reopens_the_players_choices_and_the_focused_step():
+    from explorer.urlstate import decode_state, encode_state
+
+    w = ActivationStepper("me-hazard-spawn-rush")
+    w.choose("spawn_hex", "4,-4")
+    adv = next(k for k, _l, _o in w.open_choices() if k.startswith("advance_to:"))
+    w.choose(adv, next(o for k, _l, o in w.open_choices() if k == adv)[-1])
+    w.stepper.select(3)
+    state = w.url_state()
+    assert set(state["choices"]) == {"spawn_hex", "advance_to"} and state["step"] == 3
+    fresh = ActivationStepper()
+    fresh.load_url_state(decode_state(encode_state(state)))
+    assert fresh.url_state() == state and fresh.document() == w.document()
+    assert [s.title for s in fresh.trace.steps] == [s.title for s in w.trace.steps]
+
+
+@pytest.mark.parametrize("bad, field", [
+    ({"step": 99}, "step"), ({"step": "2"}, "step"),
+    ({"choices": {"attack_target": ["Nobody"]}}, "choices.attack_target"),
+    ({"choices": {"advance_to": {"Husk": "9,9"}}}, "choices.advance_to.Husk"),
+    ({"choices": {"advance_to": ["0,0"]}}, "choices.advance_to"),
+    ({"choices": {"spawn_hex": []}}, "choices.spawn_hex"),
+    ({"choices": {"attack_target": ["x" * 61]}}, "choices.attack_target"),
+    ({"choices": {"luck": ["a"]}}, "choices.luck"),
+])
+def test_a_bad_choice_in_a_link_is_refused_and_the_page_keeps_its_defaults(bad, field):
+    from explorer.errors import ScenarioError
+
+    w = ActivationStepper()
+    before = w.url_state()
+    with pytest.raises(ScenarioError) as e:
+        w.load_url_state({"scenario": "me-03", **bad})
+    assert f"field '{field}'" in str(e.value)
+    assert w.url_state() == before

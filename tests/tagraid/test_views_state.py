@@ -143,3 +143,47 @@ def test_reactive_burst_is_the_weapons_and_the_aro_rolls_burst_1_unless_a_mod_sa
     assert len(w._dice["B"]) == 1 and "Evade rolls" in w.form_b.aro_rule.value
     w.form_b.burst_mod.value = "lots"
     assert "ARO Burst MOD" in w.message.value
+
+
+def test_the_link_keeps_the_weapon_fields_of_a_miner_that_does_not_attack():
+    """Switching A to Evade leaves its Burst, Damage and Ammunition out of the scenario document (the rules do not
+    read them); the link keeps them, so the reopened page shows them as typed when A attacks again."""
+    w = explorer_for_scenario()
+    w.form_a.burst.value, w.form_a.damage.value, w.form_a.ammunition.value = "4", "15", "EXP"
+    w.form_a.skill.value = "evade"
+    w.form_mb.threat.value = "7"
+    state = w.url_state()
+    assert state["form"]["A"] == {"burst": "4", "damage": "15", "ammunition": "EXP"}
+    assert state["form"]["MB"]["threat"] == "7"
+    fresh = explorer_for_scenario()
+    fresh.load_url_state(decode_state(encode_state(state)))
+    _same(w, fresh)
+    assert (fresh.form_a.burst.value, fresh.form_a.damage.value, fresh.form_a.ammunition.value) == ("4", "15", "EXP")
+    assert fresh.form_mb.threat.value == "7" and fresh.url_state() == state
+
+
+def test_the_link_keeps_the_reactive_miner_while_b_is_the_megabeast():
+    w = explorer_for_scenario()
+    w.form_b.attribute.value = "11"
+    w.megabeast_mode.value = True
+    state = w.url_state()
+    assert state["form"]["B"]["attribute"] == "11" and "MB" not in state["form"]
+    fresh = explorer_for_scenario()
+    fresh.load_url_state(state)
+    assert fresh.megabeast_mode.value and fresh.form_b.attribute.value == "11"
+
+
+@pytest.mark.parametrize("form, field", [
+    ({"A": {"burst": "99"}}, "form.A.burst"), ({"A": {"burst": 3}}, "form.A.burst"),
+    ({"A": {"ammunition": "NUKE"}}, "form.A.ammunition"), ({"A": {"colour": "red"}}, "form.A.colour"),
+    ({"A": {"burst_mod": "+1"}}, "form.A.burst_mod"), ({"B": {"partial_cover": "yes"}}, "form.B.partial_cover"),
+    ({"MB": {"threat": "x" * 13}}, "form.MB.threat"), ({"C": {}}, "form"), ({"A": []}, "form.A"),
+])
+def test_a_bad_form_entry_in_a_link_changes_nothing(form, field):
+    w = explorer_for_scenario()
+    state = _changed().url_state()
+    before = w.url_state()
+    with pytest.raises(ScenarioError) as e:
+        w.load_url_state({**state, "form": form})
+    assert f"field '{field}'" in str(e.value)
+    assert w.url_state() == before

@@ -68,8 +68,9 @@ def _nemesis_open(game: Game, name: str):
 
 def picture(scenario, trace: Trace) -> str | None:
     """SVG of the world map as the scenario's Nemesis Phases leave it (bases overrun, heroes, enemies, threat),
-    replayed with the readings the trace consulted; the last step's marked spaces are outlined. Drawn by
-    :func:`.map_svg.map_svg`."""
+    replayed with the readings the trace consulted; the last step's marked spaces are outlined. A ``setup`` scenario
+    draws the map with the enemies its 1st strike places (their spaces outlined), the event deck and the side
+    mission drawn. Drawn by :func:`.map_svg.map_svg`."""
     from explorer.kernel import steps_of
 
     from .map_svg import map_svg
@@ -90,6 +91,17 @@ def picture(scenario, trace: Trace) -> str | None:
         steps, _records, _start, _after, end, _ctx = play_hero(sc, trace.rulings)
         marks = [m for m in (steps[-1].marks if steps else ()) if m in sc.world]
         return map_svg(sc.world, end, highlight=marks)
+    if kind == "setup":
+        from .worldmap import load_map
+
+        o = trace.result
+        placed: dict[str, list[str]] = {}
+        for eid, space in o.enemies:
+            placed.setdefault(space, []).append(eid)
+        side = ", ".join(o.side_slots) or "none"
+        caption = (f"1st strike: {len(o.enemies)} enemies placed · event deck {len(o.event_deck)} cards · "
+                   f"side mission: {side}")
+        return map_svg(load_map(), highlight=list(placed), pieces=placed, caption=caption)
     if kind != "nemesis":
         return None
     frames, _ctx, start = playthrough(sc, trace.rulings)

@@ -9,7 +9,7 @@ squares (crossed when overrun), Asgard with the Bifrost slot, hero and enemy nam
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
 from .state import GameState
@@ -19,12 +19,15 @@ PALETTE = ("#cfe3f7", "#d4f0e0", "#f7e3cf", "#efd4f0", "#f3f0c8", "#e0e0e0", "#f
 
 
 def map_svg(world: WorldMap, state: GameState | None = None, highlight: Iterable[str] = (), scale: float = 1.0,
-            margin: int = 40) -> str:
+            margin: int = 40, pieces: Mapping[str, Sequence[str]] | None = None, caption: str = "") -> str:
     """SVG text of ``world`` (and, given ``state``, its bases' overrun tokens, heroes, enemies and the threat).
 
     Args:
         highlight: space names drawn with a thick outline (e.g. a step's marks).
         scale: drawing units per SVG pixel (map ``x``/``y`` are 0..2000 units).
+        pieces: without ``state``, enemy standees to draw by space (``{space: [enemy id, ...]}``), e.g. the ones
+            Setup's 1st strike places.
+        caption: without ``state``, a line written under the map (the state writes its own).
     """
     xs = [s.x for s in world.spaces]
     ys = [s.y for s in world.spaces]
@@ -65,12 +68,18 @@ def map_svg(world: WorldMap, state: GameState | None = None, highlight: Iterable
             label += " · Bifrost" if world.bifrost == s.name else ""
         out.append(f"<text x='{x:.1f}' y='{y - 17:.1f}' text-anchor='middle'>{escape(label)}</text>")
         if state is not None:
-            pieces = [h.name for h in state.heroes if h.space == s.name and not h.eliminated]
-            pieces += [e.id for e in state.enemies if e.space == s.name]
-            for i, p in enumerate(pieces):
+            here = [h.name for h in state.heroes if h.space == s.name and not h.eliminated]
+            here += [e.id for e in state.enemies if e.space == s.name]
+            for i, p in enumerate(here):
                 colour = "#1a5fb4" if any(h.name == p for h in state.heroes) else "#a51d2d"
                 out.append(f"<text x='{x:.1f}' y='{y + 24 + 11 * i:.1f}' text-anchor='middle' fill='{colour}'>"
                            f"{escape(p)}</text>")
+        elif pieces:
+            for i, p in enumerate(pieces.get(s.name, ())):
+                out.append(f"<text x='{x:.1f}' y='{y + 24 + 11 * i:.1f}' text-anchor='middle' fill='#a51d2d'>"
+                           f"{escape(p)}</text>")
+    if state is None and caption:
+        out.append(f"<text x='{margin}' y='{h - 10}' font-size='13'>{escape(caption)}</text>")
     if state is not None:
         lost = f" — LOST: {', '.join(state.lost)}" if state.lost else ""
         out.append(f"<text x='{margin}' y='{h - 10}' font-size='13'>Round {state.round} · threat {state.threat}/20 · "

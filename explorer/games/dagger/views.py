@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 import ipywidgets as W
 import numpy as np
 
-from explorer.errors import ExplorerError
+from explorer.errors import ExplorerError, ScenarioError, short_repr
 from explorer.games import Game, get_game
 from explorer.kernel import Frame, trace_of
 from explorer.text import percent
@@ -48,7 +48,7 @@ from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
 from explorer.widgets.icons import accordion
 from explorer.widgets.layout import browser_fix
-from explorer.widgets.picker_url import keep_in_url
+from explorer.widgets.picker_url import LINK_SOURCE, keep_in_url
 from explorer.widgets.round_stepper import SliderSteps, ruling_dropdowns, rulings_panel
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
@@ -70,6 +70,13 @@ def _game(game: Game | None = None) -> Game:
 
 DEFAULT_SCENARIO = _game().page_default("nemesis-phase")
 """The scenario the page opens on: the game's default (the registry's rule, :attr:`explorer.games.Page.default`)."""
+CHOICE_KINDS = ("activation_order", "attack_target", "base_tie", "move_via", "respawn")
+"""The kinds of players' choice a link may carry (:class:`~explorer.games.dagger.nemesis.Choices`)."""
+MAX_LINK_CHOICES = 40
+"""The most entries one kind of choice may have in a link."""
+MAX_NAME_CHARS = 60
+"""The longest enemy, hero, base or space name a link's choice may hold."""
+
 DEFAULT = "(scenario / rule default)"
 """Choice dropdown entry: no choice of yours (the scenario's [choices] table, else the engine's stated default)."""
 
@@ -539,7 +546,13 @@ class NemesisStepper(SliderSteps, W.VBox):
         super().__init__([top, self.note, self.headline, main])
         self.add_class("dg-nemesis")
         self.load(scenario_id)
-        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
+        # the picked scenario, the readings, the Final Showdown, your choices, the step and the space in the link
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box,
+                    extra={"showdown": (lambda: self.showdown.value, self._link_showdown),
+                           "choices": (self._link_choices_value, self._link_choices),
+                           "step": (lambda: self.slider.value, self._link_step),
+                           "space": (lambda: self.selected, self._link_space)},
+                    watch=(self.showdown, self.slider))
 
     # -- loading and running ---------------------------------------------------------------------------------------
     def load(self, scenario_id: str) -> None:
@@ -725,6 +738,7 @@ class NemesisStepper(SliderSteps, W.VBox):
                 d[ident] = value
             self.choices[kind] = d
         self.run()
+        self.url_state_changed()
 
     def _build_choices(self) -> None:
         rows = []
@@ -745,6 +759,65 @@ class NemesisStepper(SliderSteps, W.VBox):
                                 style="font-size:12px;color:#868e96"))]
         self.choices_box.children = rows
 
+    # -- the page's link (explorer.widgets.picker_url.keep_in_url) ---------------------------------------------------
+    def _link_showdown(self, value: object) -> None:
+        if not isinstance(value, bool):
+            raise ScenarioError("showdown", f"{short_repr(value)} is not true or false", "true or false", LINK_SOURCE)
+        self.showdown.value = value
+
+    def _link_choices_value(self) -> dict[str, Any]:
+        return {k: (list(v) if k == "activation_order" else dict(v)) for k, v in self.choices.items() if v}
+
+    def _link_choices(self, value: object) -> None:
+        """Set your choices from a link: checked for shape and bounds, played, then each choice checked against the
+        options of its choice point in the playthrough (a choice no tie offers is refused)."""
+        if not isinstance(value, dict):
+            raise ScenarioError("choices", "is not a table of choices", ", ".join(CHOICE_KINDS), LINK_SOURCE)
+        mine: dict[str, Any] = {}
+        for kind, v in value.items():
+            where = f"choices.{kind}"
+            if kind not in CHOICE_KINDS:
+                raise ScenarioError(where, "is not a kind of choice", ", ".join(CHOICE_KINDS), LINK_SOURCE)
+            items = v if kind == "activation_order" else list(v.items()) if isinstance(v, dict) else None
+            if not isinstance(items, list) or len(items) > MAX_LINK_CHOICES:
+                raise ScenarioError(where, "is not a list (activation_order) or table of choices",
+                                    f"at most {MAX_LINK_CHOICES} entries", LINK_SOURCE)
+            texts = items if kind == "activation_order" else [t for kv in items for t in kv]
+            if not all(isinstance(t, str) and 0 < len(t) <= MAX_NAME_CHARS for t in texts):
+                raise ScenarioError(where, "holds something that is not a name", f"names of 1 to {MAX_NAME_CHARS} "
+                                    "characters", LINK_SOURCE)
+            mine[kind] = list(items) if kind == "activation_order" else dict(items)
+        self.choices = mine
+        self.run()
+        offered = {k: o for k, _label, o, _t in self.open_choices()}
+        groups = [o for k, o in offered.items() if k.startswith("activation_order.")]
+        for kind, v in mine.items():
+            if kind == "activation_order":
+                bad = next((x for x in v if not any(x in g for g in groups)), None)
+                if bad is not None:
+                    raise ScenarioError("choices.activation_order", f"{short_repr(bad)} is not an enemy tied on "
+                                        "activation in this playthrough",
+                                        [x for g in groups for x in g] or "none", LINK_SOURCE)
+                continue
+            for ident, chosen in v.items():
+                options = offered.get(f"{kind}.{ident}")
+                if options is None or chosen not in options:
+                    raise ScenarioError(f"choices.{kind}.{ident}", f"{short_repr(chosen)} is not an option of a "
+                                        "choice in this playthrough", options or "none", LINK_SOURCE)
+
+    def _link_step(self, value: object) -> None:
+        n = len(self.positions)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= n:
+            raise ScenarioError("step", f"{short_repr(value)} is not a step of this playthrough",
+                                f"a whole number from 0 to {n}", LINK_SOURCE)
+        self.slider.value = value
+
+    def _link_space(self, value: object) -> None:
+        if value is not None and (not isinstance(value, str) or value not in self.scenario.world):
+            raise ScenarioError("space", f"{short_repr(value)} is not a space of the map",
+                                "a space name, or null", LINK_SOURCE)
+        self.click_space(value)
+
     # -- clicking a space --------------------------------------------------------------------------------------------
     def _nearby(self, space: str) -> tuple[str, ...]:
         own = self.rulings()["nearby_space_itself"] == "same_and_adjacent"
@@ -753,6 +826,8 @@ class NemesisStepper(SliderSteps, W.VBox):
     def click_space(self, space: str | None) -> None:
         """Select ``space`` (or nothing): its info under the map and a ring on it (one redraw)."""
         self.selected = space
+        if hasattr(self, "url_state_changed"):
+            self.url_state_changed()
         if space is None:
             self.space_info.value = _box("<i style='color:#868e96'>Click a space: what is nearby it and how far "
                                          "the nearest operational base is.</i>", "dg-space-info")

@@ -160,14 +160,17 @@ PAGES: tuple[Page, ...] = (
 
 def _picture(scenario, trace: Trace) -> str | None:
     """SVG of an ``activation`` scenario (its map of Areas as the trace leaves it) or of a ``combat`` scenario (its
-    dice tray, :func:`.combat_picture.combat_picture`); the other kinds have no board."""
+    dice tray, :func:`.combat_picture.combat_picture`); the kinds without dice or a map draw record cards of their
+    outcome (:func:`.phase_picture.phase_picture`)."""
     kind, sc = scenario
     if kind == "combat":
         from .combat_picture import combat_picture
 
         return combat_picture(getattr(sc, "title", "") or "", trace)
     if kind != "activation":
-        return None
+        from .phase_picture import phase_picture
+
+        return phase_picture(kind, sc, trace)
     from .map_draw import activation_picture
 
     return activation_picture(sc, trace)

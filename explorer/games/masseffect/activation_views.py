@@ -34,7 +34,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.widgets.picker_url import keep_in_url
+from explorer.errors import ScenarioError, short_repr
+from explorer.widgets.picker_url import LINK_SOURCE, keep_in_url
 
 from explorer.widgets.icons import accordion
 
@@ -68,6 +69,13 @@ ACTIVATION_RULINGS = ("fewest_hit_points", "downed_squadmates", "invalid_activat
 """Ruling options an activation consults (its own and the map readings of distances and Line of Fire)."""
 
 KEPT_FILL, DROPPED_FILL, PATH_STROKE = "#2b8a3e", "#e03131", "#1c7ed6"
+LINK_CHOICE_KINDS = ("activation_order", "attack_target", "spawn_hex", "advance_to")
+"""The kinds of players' choice the page offers and a link may carry (:class:`~.activation.Choices`)."""
+MAX_LINK_CHOICES = 40
+"""The most entries one kind of choice may have in a link."""
+MAX_NAME_CHARS = 60
+"""The longest Enemy, Squadmate or hex name a link's choice may hold."""
+
 DEFAULT = "(scenario / rule default)"
 """Choice dropdown entry: no choice of yours (the scenario's [choices] table, else the documented default)."""
 
@@ -248,7 +256,11 @@ class ActivationStepper(ScenarioStepperView):
         super().__init__([self.picker, self.note, main])
         self.add_class("me-activation")
         self.load(scenario_id)
-        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
+        # the picked scenario, the readings, your choices and the focused step in the page's link
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box,
+                    extra={"choices": (self._link_choices_value, self._link_choices),
+                           "step": (lambda: self.stepper.index, self._link_step)})
+        self.stepper.on_step(lambda _step: self.url_state_changed())
 
     # -- loading and resolving -------------------------------------------------------------------------------------
     def load(self, scenario_id: str) -> None:
@@ -325,6 +337,55 @@ class ActivationStepper(ScenarioStepperView):
         else:
             self.choices[key] = [value]
         self.run()
+        self.url_state_changed()
+
+    # -- the page's link (explorer.widgets.picker_url.keep_in_url) ------------------------------------------------
+    def _link_choices_value(self) -> dict[str, Any]:
+        return {k: (dict(v) if k == "advance_to" else list(v)) for k, v in self.choices.items() if v}
+
+    def _link_choices(self, value: object) -> None:
+        """Set your choices from a link: checked for shape and bounds, played, then each checked against the ties
+        of the playthrough (a choice no tie offers is refused).
+
+        Raises:
+            ScenarioError: source ``"link"``, naming the field (``choices.<kind>``, ``choices.advance_to.<Enemy>``).
+        """
+        if not isinstance(value, dict):
+            raise ScenarioError("choices", "is not a table of choices", ", ".join(LINK_CHOICE_KINDS), LINK_SOURCE)
+        mine: dict[str, Any] = {}
+        for kind, v in value.items():
+            where = f"choices.{kind}"
+            if kind not in LINK_CHOICE_KINDS:
+                raise ScenarioError(where, "is not a kind of choice", ", ".join(LINK_CHOICE_KINDS), LINK_SOURCE)
+            items = list(v.items()) if kind == "advance_to" and isinstance(v, dict) else v
+            if not isinstance(items, list) or not 0 < len(items) <= MAX_LINK_CHOICES or (
+                    kind == "advance_to" and not isinstance(v, dict)):
+                raise ScenarioError(where, "is not a list (a table for advance_to) of choices",
+                                    f"1 to {MAX_LINK_CHOICES} entries", LINK_SOURCE)
+            texts = [t for kv in items for t in kv] if kind == "advance_to" else items
+            if not all(isinstance(t, str) and 0 < len(t) <= MAX_NAME_CHARS for t in texts):
+                raise ScenarioError(where, "holds something that is not a name or hex",
+                                    f"names of 1 to {MAX_NAME_CHARS} characters", LINK_SOURCE)
+            mine[kind] = dict(items) if kind == "advance_to" else list(items)
+        self.choices = mine
+        self.run()
+        offered: dict[str, list[str]] = {}
+        for key, _label, options in self.open_choices():
+            offered.setdefault(key, []).extend(options)
+        for kind, v in mine.items():
+            pairs = [(f"advance_to:{enemy}", f"choices.advance_to.{enemy}", hx) for enemy, hx in v.items()] \
+                if kind == "advance_to" else [(kind, f"choices.{kind}", v[0])]
+            for key, where, chosen in pairs:
+                if chosen not in offered.get(key, []):
+                    raise ScenarioError(where, f"{short_repr(chosen)} is not an option of a tie in this "
+                                        "playthrough", offered.get(key) or "none", LINK_SOURCE)
+
+    def _link_step(self, value: object) -> None:
+        n = len(self.trace.steps) if self.trace is not None else 0
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n):
+            raise ScenarioError("step", f"{short_repr(value)} is not a step of this playthrough",
+                                f"null or a whole number from 0 to {n - 1}", LINK_SOURCE)
+        self.stepper.select(value)
 
     def _current_choice(self, key: str) -> str | None:
         if key.startswith("advance_to:"):

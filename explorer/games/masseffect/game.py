@@ -51,7 +51,8 @@ def picture(scenario, trace: Trace) -> str | None:
     """SVG of a ``map`` scenario (the Mission Map with its characters) or an ``activation``, ``round`` or ``damage``
     on a map scenario (the map with every character where the scenario leaves it: the typed ``trace.result``), drawn
     by :func:`.map_svg.render_map`; a ``strategy`` scenario draws its Strategy Pool as a dice tray
-    (:func:`.strategy_picture.strategy_picture`); ``None`` for a ``damage`` scenario without a map."""
+    (:func:`.strategy_picture.strategy_picture`); a ``damage`` scenario without a map draws its Squadmates' and
+    Enemies' trackers (:func:`.damage_picture.damage_picture`)."""
     from explorer.hexgrid import Hex
 
     from .map_svg import render_map
@@ -77,6 +78,10 @@ def picture(scenario, trace: Trace) -> str | None:
                 except ValueError:  # off the map (returned to the Enemy Bag)
                     continue
         return render_map(m, characters=chars)
+    if kind == "damage":
+        from .damage_picture import damage_picture
+
+        return damage_picture(sc, trace)
     return None
 
 

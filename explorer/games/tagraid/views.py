@@ -104,6 +104,19 @@ _MB_FIELDS = (("threat", field_bounds(MegaBeast, "threat_level"), "Threat Level"
               ("wounds", field_bounds(MegaBeast, "wounds"), "Wounds"),
               ("damage", field_bounds(BehaviorAttack, "damage"), "Behavior Damage"))
 
+ATTACK_SKILLS = ("ranged_attack", "close_combat_attack")
+"""The Skills that roll the Weapon (its Burst, Damage and Ammunition count)."""
+SET_ASIDE_FIELDS = ("burst", "damage", "ammunition", "burst_mod")
+"""The fields of a Miner that does not attack that a link keeps beside the scenario document."""
+SIDE_FIELD_NAMES = ("skill", "attribute", "range_mod", "tools_mod", "burst", "damage", "ammunition", "armor",
+                    "wounds", "partial_cover", "armor_zero", "ra_minus_3")
+"""Every field of a Miner's form (:class:`SideForm`; the Reactive Miner's also has ``burst_mod``)."""
+MB_FIELD_NAMES = ("threat", "wounds", "damage", "ammunition")
+"""Every field of the MegaBeast's form (:class:`MegaBeastForm`)."""
+_SIDE_BOUNDS = {attr: lo_hi for attr, lo_hi, _label in (*_SIDE_FIELDS, _ARO_BURST_MOD)}
+_MB_BOUNDS = {attr: lo_hi for attr, lo_hi, _label in _MB_FIELDS}
+
+
 class SideForm(W.VBox):
     """The inputs of one Miner. :meth:`read` parses them into :class:`SideInputs` or appends errors."""
 
@@ -839,7 +852,84 @@ class FaceToFaceExplorer(W.VBox):
         doc = self.scenario_document()
         if self.board_facts:
             doc["board"] = {"facts": list(self.board_facts), "readings": dict(self.board_readings)}
+        kept = self._set_aside_fields()
+        if kept:
+            doc["form"] = kept
         return doc
+
+    def _set_aside(self) -> dict[str, tuple[W.Widget, tuple[str, ...]]]:
+        """The inputs the scenario document leaves out because the rules do not read them, by form (``"A"``,
+        ``"B"``, ``"MB"``): the weapon fields (:data:`SET_ASIDE_FIELDS`) of a Miner that does not attack (Dodge,
+        Evade, no ARO), every field of the Reactive Miner while B is the MegaBeast, and the MegaBeast's fields
+        while it is not. Empty while a whole exchange is shown."""
+        if self.exchange is not None:
+            return {}
+        out: dict[str, tuple[W.Widget, tuple[str, ...]]] = {}
+        mb = self.megabeast_mode.value
+        for form in (self.form_a, self.form_b):
+            if form.reactive and mb:
+                out[form.key] = (form, SIDE_FIELD_NAMES + ("burst_mod",))
+            elif form.skill.value not in ATTACK_SKILLS:
+                out[form.key] = (form, tuple(f for f in SET_ASIDE_FIELDS if f != "burst_mod" or form.reactive))
+        if not mb:
+            out["MB"] = (self.form_mb, MB_FIELD_NAMES)
+        return out
+
+    def _set_aside_fields(self) -> dict[str, dict[str, Any]]:
+        """The values of :meth:`_set_aside` as typed: the link keeps them, so a reopened page shows them as they
+        were when the player switches back (to an attack, to a Miner or to the MegaBeast)."""
+        return {key: {f: getattr(form, f).value for f in names} for key, (form, names) in self._set_aside().items()}
+
+    def _restore_set_aside(self, kept: object, apply: bool = True) -> None:
+        """Check a link's ``form`` entry (:meth:`_set_aside_fields`) and (``apply``) show its values in the fields
+        the scenario document left out (quietly: the resolution does not read them); a field the document set is
+        never changed.
+
+        Raises:
+            ScenarioError: source ``"link"``: not a table of the forms A, B and MB, an unknown field, a number out
+                of the field's bounds (as the field would refuse it), a choice the field does not offer, a
+                checkbox that is not true or false.
+        """
+        forms = {"A": self.form_a, "B": self.form_b, "MB": self.form_mb}
+        if not isinstance(kept, dict) or not set(kept) <= set(forms):
+            raise ScenarioError("form", "is not a table of the forms A, B and MB", "A, B, MB", "link")
+        checked: list[tuple[str, str, Any]] = []
+        for key, values in kept.items():
+            form = forms[key]
+            bounds = _MB_BOUNDS if key == "MB" else _SIDE_BOUNDS
+            names = MB_FIELD_NAMES if key == "MB" else SIDE_FIELD_NAMES + (("burst_mod",) if form.reactive else ())
+            if not isinstance(values, dict):
+                raise ScenarioError(f"form.{key}", "is not a table of fields", ", ".join(names), "link")
+            for f, v in values.items():
+                where = f"form.{key}.{f}"
+                if f not in names:
+                    raise ScenarioError(where, "is not a field of this form", ", ".join(names), "link")
+                w = getattr(form, f)
+                if isinstance(w, W.Checkbox):
+                    if not isinstance(v, bool):
+                        raise ScenarioError(where, f"{short_repr(v)} is not true or false", "true or false", "link")
+                elif isinstance(w, W.Dropdown):
+                    if v not in w._options_values:
+                        raise ScenarioError(where, f"{short_repr(v)} is not one of its choices",
+                                            ", ".join(map(str, w._options_values)), "link")
+                else:
+                    lo, hi = bounds[f]
+                    if not isinstance(v, str) or len(v) > 12:
+                        raise ScenarioError(where, f"{short_repr(v)} is not a whole number", f"{lo}..{hi}", "link")
+                    parse_whole(v, where, lo, hi, source="link")
+                checked.append((key, f, v))
+        if not apply:
+            return
+        open_now = self._set_aside()
+        self._busy = True
+        try:
+            for key, f, v in checked:
+                if key in open_now and f in open_now[key][1]:
+                    getattr(forms[key], f).value = v
+        finally:
+            self._busy = False
+        self.form_a._apply_skill()
+        self.form_b._apply_skill()
 
     def load_url_state(self, state: dict[str, Any]) -> None:
         """Restore a state read from a link (:meth:`load_document`; source ``"link"``). A ``board`` entry (the
@@ -847,7 +937,12 @@ class FaceToFaceExplorer(W.VBox):
         first cited steps."""
         state = dict(state)
         board = state.pop("board", None)
+        kept = state.pop("form", None)
+        if kept is not None:
+            self._restore_set_aside(kept, apply=False)   # checked before anything changes: a bad link changes nothing
         self.load_document(state, "link", board_facts=_board_facts_of(board), board_readings=_board_readings_of(board))
+        if kept is not None:
+            self._restore_set_aside(kept)
 
     def to_toml(self) -> str:
         """:meth:`scenario_document` as TOML text (the "Download TOML" file)."""
