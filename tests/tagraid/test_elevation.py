@@ -234,3 +234,116 @@ def test_search_in_between_pieces_matches_dense_sampling(mid, walls, za, zb, fra
     pa, pb = _volume_points(a, za, ta, rng, 300), _volume_points(b, zb, tb, rng, 300)
     if any(not _blocked_3d(p, q, prisms, 0.02, n=300) for p, q in zip(pa, pb)):
         assert res.witness is not None
+
+
+# ----------------------------------------------------------------------------------------------- built-ins
+
+
+@pytest.mark.parametrize("name", ["tr-elev-37", "tr-elev-tower", "tr-elev-tower-own-edge"])
+def test_elevation_table_goldens(name):
+    """The table built-ins' traces (reviewed goldens)."""
+    from pathlib import Path
+
+    from golden_helpers import check_golden, trace_text
+
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    check_golden(Path(__file__).parent / "golden", name, trace_text(g.resolve(g.load_builtin(name))))
+
+
+def test_elevation_table_built_in_values():
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    out = g.resolve(g.load_builtin("tr-elev-37")).result
+    text = repr(out)
+    assert "T" in text
+    from explorer.games.tagraid.table_file import load_packaged_table
+
+    t = load_packaged_table("tr-elev-37").table
+    assert t.elevation("T") == 2.0 and t.top("T") == pytest.approx(2.0 + 55 / 140)
+    assert partial_cover(t, "A", "T").in_cover and not line_of_fire(t, "A", "B").has_lof
+    tw = load_packaged_table("tr-elev-tower").table
+    assert line_of_fire(tw, "A", "G").has_lof and partial_cover(tw, "A", "G").pieces == ("wall",)
+    assert not line_of_fire(tw, "A", "H").has_lof
+    assert line_of_fire(tw, "A", "H", rulings({"elevation_own_piece": "ignored"})).has_lof
+
+
+def test_old_table_files_load_unchanged():
+    """A table file without `on` loads with every Model on the ground (elevation 0) and the flat path."""
+    from explorer.games.tagraid.table_file import available_tables, load_packaged_table
+
+    for name in available_tables():
+        if name.startswith("tr-elev"):
+            continue
+        t = load_packaged_table(name).table
+        assert not t.has_elevation and all(t.elevation(m) == 0.0 for m in t.models)
+
+
+# ----------------------------------------------------------------------------------------------- Move: climbing
+
+
+def _climb_order(route, on, *, movement=(3, 2), rulings_=None):
+    import tomllib
+    from importlib.resources import files
+
+    data = tomllib.loads((files("explorer.games.tagraid") / "scenarios" / "tr-elev-climb-order.toml").read_text())
+    data["order"]["move"]["route"] = route
+    data["order"]["move"]["on"] = on
+    data["miners"][0]["movement"] = list(movement)
+    data.pop("dice", None)
+    data["order"].pop("aros", None)
+    data["order"]["second"] = {"skill": "idle"}
+    if rulings_:
+        data["rulings"] = rulings_
+    return data
+
+
+def _play(data):
+    from explorer.games import get_game
+
+    g = get_game("tagraid")
+    return g.resolve(g.parse_data(data, "<test>"))
+
+
+def test_climb_takes_a_whole_segment_of_its_own():
+    """Move › Effects: 1.33 Segments to the foot of the block round up to 2, and the climb takes the third; with
+    Movement 2 the same route is refused; under climb_segment = one_segment_length it uses 2.33 and is still
+    refused at 2, allowed at 3."""
+    from explorer.errors import RuleViolation
+
+    ok = _play(_climb_order([[0.8, 0.0], [1.6, 0.0]], ["", "block"]))
+    move = next(s for s in ok.steps if "climb" in s.title)
+    assert "3.00 of 3 Segments" in move.title and "on top of block" in move.title
+    with pytest.raises(RuleViolation, match="uses 3.00"):
+        _play(_climb_order([[0.8, 0.0], [1.6, 0.0]], ["", "block"], movement=(2, 2)))
+    alt = _play(_climb_order([[0.8, 0.0], [1.6, 0.0]], ["", "block"],
+                             rulings_={"climb_segment": "one_segment_length"}))
+    assert "2.33 of 3 Segments" in next(s for s in alt.steps if "climb" in s.title).title
+    with pytest.raises(RuleViolation, match="uses 2.33"):
+        _play(_climb_order([[0.8, 0.0], [1.6, 0.0]], ["", "block"], movement=(2, 2),
+                           rulings_={"climb_segment": "one_segment_length"}))
+
+
+def test_climb_refusals():
+    from explorer.errors import RuleViolation
+
+    with pytest.raises(RuleViolation, match="would cross scenery block"):   # walking into the block, no climb
+        _play(_climb_order([[1.6, 0.0]], [""]))
+    with pytest.raises(RuleViolation, match="no scenery piece"):
+        _play(_climb_order([[0.8, 0.0], [1.6, 0.0]], ["", "nope"]))
+    with pytest.raises(RuleViolation, match="surfaces for 2 route points"):
+        _play(_climb_order([[0.8, 0.0], [1.6, 0.0]], ["block"]))
+    with pytest.raises(RuleViolation, match="cannot end its Move there"):  # the base overhangs the block's top
+        _play(_climb_order([[0.8, 0.0], [1.1, 0.0]], ["", "block"]))
+
+
+def test_climbed_position_counts_for_lof_and_aro():
+    """From the ground R and A do not see each other; on top of the block they do: R gains its ARO on the climbing
+    leg (leg 2), and the Miner ends standing on the block."""
+    t = _play(_climb_order([[0.8, 0.0], [1.6, 0.0]], ["", "block"]))
+    aro = next(s for s in t.steps if "right to an ARO" in s.title)
+    assert aro.title.startswith("R gains") and "leg 2" in aro.detail
+    ground = _play(_climb_order([[0.8, 0.0]], [""]))
+    assert next(s for s in ground.steps if "ARO" in s.title and s.title.startswith("R")).title.startswith("R has no")

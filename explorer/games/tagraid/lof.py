@@ -193,8 +193,16 @@ class TableTop:
 
     def in_contact(self, a: Model | str, b: Model | str, tol: float = CONTACT_TOLERANCE) -> bool:
         """Silhouette Contact between two Models (bases touching). Line of Fire and Distances › Interaction with
-        Areas and Silhouettes."""
-        return abs(self.disc(a).distance_to(self.disc(b))) <= tol
+        Areas and Silhouettes. With a Model on scenery the two Silhouettes' height ranges must meet as well."""
+        if abs(self.disc(a).distance_to(self.disc(b))) > tol:
+            return False
+        a = self.model(a) if isinstance(a, str) else a
+        b = self.model(b) if isinstance(b, str) else b
+        if a.on is None and b.on is None:
+            return True
+        from .elevation import vertical_gap
+
+        return vertical_gap(self.elevation(a), self.top(a), self.elevation(b), self.top(b)) <= tol
 
     def enemy_miners_in_contact(self, s: Model) -> list[str]:
         """Ids of the enemy Miners in Silhouette Contact with Miner ``s`` (table order); kept per table state."""
@@ -879,8 +887,53 @@ def _arc_pieces(origin: XY, facing: float, arc: float, p: XY, q: XY, r: float) -
     return pieces
 
 
+ROUTE_SAMPLES = 16
+"""Points sampled along each leg of a route when LoF along it is asked with a Model on scenery
+(:func:`lof_during_move`)."""
+
+
+def _lof_during_move_3d(table: TableTop, mover: str, route: Sequence[XY], observer: str, rulings: Rulings,
+                        surfaces: Sequence[str | None]) -> "RouteLoF":
+    """:func:`lof_during_move` when the mover climbs or either Model stands on scenery: LoF (3D, :mod:`.elevation`)
+    at the route's points and :data:`ROUTE_SAMPLES` points along each leg that stays on one surface; a climbing
+    leg is judged at its two ends (the Miner at the foot, then on top: Move › Effects, the climbed position counts
+    for LoF). Sampled along the legs, not exact."""
+    m = table.model(mover)
+    pts = [(float(x), float(y)) for x, y in route]
+    legs = list(zip(range(len(pts)), pts, pts[1:])) or [(0, pts[0], pts[0])]
+    used: dict[str, str] = {}
+    o_seen = m_seen = False
+    o_wit = m_wit = o_leg = m_leg = None
+    ms = {k: v for k, v in table.models.items() if k != mover}
+    for i, p, q in legs:
+        sp, sq = surfaces[i], surfaces[min(i + 1, len(surfaces) - 1)]
+        ts = [0.0, 1.0] if sp != sq else [k / ROUTE_SAMPLES for k in range(ROUTE_SAMPLES + 1)]
+        for t in ts:
+            x, y = p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])
+            here = replace(m, x=x, y=y, hex=None, declared_move=True, on=sq if t == 1.0 else sp)
+            t2 = TableTop([*ms.values(), here], table.scenery, table.tiles, table.layout, table.calibration,
+                          validate=False)
+            if not o_seen:
+                r1 = line_of_fire(t2, observer, mover, rulings, explain=False)
+                used |= r1.rulings
+                if r1.has_lof:
+                    o_seen, o_wit, o_leg = True, r1.witness, i
+            if not m_seen:
+                r2 = line_of_fire(t2, mover, observer, rulings, explain=False)
+                used |= r2.rulings
+                if r2.has_lof:
+                    m_seen, m_wit, m_leg = True, r2.witness, i
+            if o_seen and m_seen:
+                break
+    detail = (f"{observer} {'can' if o_seen else 'cannot'} draw LoF to {mover} at some point of its route"
+              + (f" (leg {o_leg})" if o_seen else "") + f"; {mover}, with 360° LoF while moving, "
+              + ("can" if m_seen else "cannot") + f" draw LoF to {observer} (positions on scenery: sampled along "
+              "each leg).")
+    return RouteLoF(mover, observer, o_seen, o_wit, o_leg, m_seen, m_wit, m_leg, used, detail=detail)
+
+
 def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: str,
-                    rulings: Rulings | None = None) -> RouteLoF:
+                    rulings: Rulings | None = None, *, surfaces: Sequence[str | None] | None = None) -> RouteLoF:
     """LoF between a Miner moving along ``route`` (its base centre goes ``route[0] -> route[1] -> ...``) and
     ``observer``, over every moment of the route, exactly: each leg's swept region (a capsule) is searched with the
     candidate-line method. Sections: Move › Effects (360° LoF while moving); Line of Fire and Distances › Line of
@@ -891,6 +944,10 @@ def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: 
     with it. Uses the ``any_part`` reading of ``lof_arc_part`` (the route check does not clip the moving base to the
     arc).
 
+    ``surfaces``: the surface at each route point (a scenery piece's id, ``None``: the ground; default: the
+    mover's own all along). When the mover climbs or either Model stands on scenery, LoF is asked in 3D at points
+    sampled along the route (:func:`_lof_during_move_3d`).
+
     Raises:
         ScenarioError: fewer than one route point, or a leg along which the mover's base would overlap scenery,
             another base, a hexagon without tile or the edge of the board (``route[i]``).
@@ -900,6 +957,13 @@ def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: 
     o = table.model(observer)
     if len(route) < 1:
         raise ScenarioError("route", "is empty", "at least one point (x, y)")
+    if surfaces is None:
+        surfaces = (m.on,) * len(route)
+    if m.on is not None or o.on is not None or any(x is not None for x in surfaces):
+        if len(surfaces) != len(route):
+            raise ScenarioError("surfaces", f"{len(surfaces)} surfaces for {len(route)} route points",
+                                "one per route point")
+        return _lof_during_move_3d(table, mover, route, observer, rulings, surfaces)
     pts = [(float(x), float(y)) for x, y in route]
     r = table.disc(m).r
     others = table.without(mover)

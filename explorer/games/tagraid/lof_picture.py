@@ -151,6 +151,7 @@ class LofSnapshot:
                 arc = m.arc_degrees()
                 out.append(Circle(m.center, d.r, fill=SIDE_COLOURS.get(m.side, "#555555"), stroke="#111111", width=1.5,
                                   facing=None if arc >= 360 else m.facing, arc=arc, title=m.id))
+        out += self._height_labels()
         if self.shooter is not None and self.hex_range is not None:
             for h in hexes_in_range(self.hex_range, t.hex_of(self.shooter)):
                 if h in self.board:
@@ -189,6 +190,23 @@ class LofSnapshot:
         if self.shooter is not None:
             out.append(Circle(t.model(self.shooter).center, t.disc(self.shooter).r + 0.14, stroke="#ffbf00",
                               width=3.0))
+        return out
+
+    def _height_labels(self) -> list[Overlay]:
+        """Each scenery piece's height (hex units; pieces without one are taller than anything and get none) under
+        its name, and an upward mark on the bases of Models standing on scenery (:mod:`.elevation`)."""
+        out: list[Overlay] = []
+        t = self.table
+        for sc in t.scenery:
+            if not math.isfinite(sc.height):
+                continue
+            c = t._scenery_polys[sc.id].representative_point()
+            out.append(Label((c.x, c.y + 0.42), f"↑{sc.height:g}", size=10, fill="#ffffff", weight="bold"))
+        for m in t.models.values():
+            if m.on is not None:
+                d = t.disc(m)
+                out.append(Circle(m.center, d.r + 0.07, stroke="#ffffff", width=2.0, dash="3 2",
+                                  title=f"{m.id} stands on {m.on} (elevation {t.elevation(m):g})"))
         return out
 
     def _labels(self, tags: Mapping[str, tuple[str, str]], px: float, drawn: Sequence[Overlay]) -> list[Overlay]:
@@ -236,7 +254,8 @@ class LofSnapshot:
         out: list[Overlay] = []
         for m in order:
             text, colour = tags.get(m.id, ("", "#111111"))
-            lines = [m.id] + ([text] if text else [])
+            name = m.id if m.on is None else f"{m.id} ↑{t.elevation(m):g} on {m.on}"
+            lines = [name] + ([text] if text else [])
             w = max(0.62 * 11.5 * len(s) for s in lines) + 4
             h = 13.5 * len(lines)
             gap = t.disc(m).r * px + 3
@@ -262,7 +281,7 @@ class LofSnapshot:
             avoid[n_avoid] = best
             n_avoid += 1
             x, y0 = (best[0] + best[2]) / 2 / px, best[1] / px
-            out.append(Label((x, y0 + 6.75 / px), m.id, size=11.5, fill="#111111", weight="bold"))
+            out.append(Label((x, y0 + 6.75 / px), name, size=11.5, fill="#111111", weight="bold"))
             if text:
                 out.append(Label((x, y0 + 20.25 / px), text, size=11, fill=colour, weight="bold"))
         return out

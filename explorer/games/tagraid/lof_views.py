@@ -591,6 +591,8 @@ class LofExplorer(W.HBox):
                 e["declared_move"] = True
             if m.angle_of_vision is not None:
                 e["angle_of_vision"] = m.angle_of_vision
+            if m.on is not None:
+                e["on"] = m.on
             models.append(e)
         weapon = {b: getattr(self.weapon, b) for b in (*BANDS, OUT_OF_RANGE) if getattr(self.weapon, b) is not None}
         cal = self.scenario.calibration_pieces

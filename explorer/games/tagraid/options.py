@@ -431,6 +431,22 @@ ELEVATION_OWN_PIECE = RulingOption(
                 "of the Silhouette of the Miner standing on it. Consulted only when a Model stands on scenery.",
 )
 
+CLIMB_SEGMENT = RulingOption(
+    key="climb_segment",
+    title="How a climb's whole Segment adds up with the rest of the Move",
+    section="Common Skills › Move (Effects; example of moving up or down an obstacle)",
+    readings={
+        "own_segment": "The climb takes a Segment of its own: the distance moved before it is rounded up to whole "
+                       "Segments, then the climb uses the next one (1.5 Segments to the foot of a piece and a climb "
+                       "use 3).",
+        "one_segment_length": "The climb adds one Segment to the distance measured (1.5 Segments and a climb use 2.5).",
+    },
+    default="own_segment",
+    why_default="Move says a climb consumes one entire Segment, and its example has a Miner less than 2 Segments from "
+                "the obstacle use its third Segment to get on top: the climb is a Segment of its own. Consulted only "
+                "when a route climbs.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
@@ -441,7 +457,7 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART, LOF_SHOOTER_ARC, MEGABEAST_FACING_TIE,
-    ELEVATION_OWN_PIECE,
+    ELEVATION_OWN_PIECE, CLIMB_SEGMENT,
     # Tool Containers and Loot
     TOOL_CONTAINER_DRAWS, LOOT_TOKEN_MEGABEAST,
 )
