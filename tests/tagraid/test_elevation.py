@@ -347,3 +347,18 @@ def test_climbed_position_counts_for_lof_and_aro():
     assert aro.title.startswith("R gains") and "leg 2" in aro.detail
     ground = _play(_climb_order([[0.8, 0.0]], [""]))
     assert next(s for s in ground.steps if "ARO" in s.title and s.title.startswith("R")).title.startswith("R has no")
+
+
+def test_picture_and_verdict_table_show_heights():
+    """The LoF picture labels each piece's height and the Models standing on scenery; the verdict table names the
+    piece under the Model; a flat table draws as before (no height labels)."""
+    from explorer.games.tagraid.lof_picture import LofSnapshot
+    from explorer.games.tagraid.table_file import load_packaged_table
+
+    lt = load_packaged_table("tr-elev-tower")
+    snap = LofSnapshot.of_table(lt.table, shooter="A", rulings=lt.rulings)
+    svg = snap.to_svg()
+    assert "↑1.5" in svg and "↑0.3" in svg and "A ↑1.5 on tower" in svg
+    assert "(on tower, ↑1.5) has LoF to" in snap.verdict_table_html()
+    flat = load_packaged_table("lof-demo")
+    assert "↑" not in LofSnapshot.of_table(flat.table, shooter=flat.shooter, rulings=flat.rulings).to_svg()

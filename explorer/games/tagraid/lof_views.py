@@ -726,7 +726,7 @@ class LofExplorer(W.HBox):
         except ScenarioError as e:
             self._say(str(e))
             self.verdicts = []
-        self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter)
+        self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter, self.table)
         keep = self.ruler_pick.value
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
         if opts != getattr(self, "_ruler_opts", None):  # unchanged options: no message to the browser
