@@ -359,6 +359,6 @@ def test_picture_and_verdict_table_show_heights():
     snap = LofSnapshot.of_table(lt.table, shooter="A", rulings=lt.rulings)
     svg = snap.to_svg()
     assert "↑1.5" in svg and "↑0.3" in svg and "A ↑1.5 on tower" in svg
-    assert "(on tower, ↑1.5) has LoF to" in snap.verdict_table_html()
+    assert "(on tower, ↑1.5) has LoF to" in snap.verdicts_html()
     flat = load_packaged_table("lof-demo")
     assert "↑" not in LofSnapshot.of_table(flat.table, shooter=flat.shooter, rulings=flat.rulings).to_svg()
