@@ -362,3 +362,15 @@ def test_picture_and_verdict_table_show_heights():
     assert "(on tower, ↑1.5) has LoF to" in snap.verdicts_html()
     flat = load_packaged_table("lof-demo")
     assert "↑" not in LofSnapshot.of_table(flat.table, shooter=flat.shooter, rulings=flat.rulings).to_svg()
+
+
+def test_order_picture_shows_the_climb():
+    """The Order picture (explorer render, the Orders page) labels the Miner standing on the block and the pieces'
+    heights once a route climbs."""
+    from explorer.games import get_game
+    from explorer.games.tagraid.game import picture
+
+    g = get_game("tagraid")
+    sc = g.load_builtin("tr-elev-climb-order")
+    svg = picture(sc, g.resolve(sc))
+    assert "↑1 on block" in svg and "↑0.6<" in svg
