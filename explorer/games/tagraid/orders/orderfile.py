@@ -572,7 +572,7 @@ def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
         saving_rolls=tuple(dict(saves).items()), failed_saves=tuple(dict(failed).items()),
         wounds_lost=tuple((k, v) for k, v in dict(wounds).items() if v),
         miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table, _rounded((m.x, m.y)),
-                                m.scoring_zone) for m in last.miners),
+                                m.scoring_zone, m.on) for m in last.miners),
         states_entered=tuple(last.states_entered),
         evade_moved=tuple((m, _rounded(p)) for m, p in last.evade_moved),
         evade_dropped=tuple(last.evade_dropped),
