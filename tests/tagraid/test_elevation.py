@@ -374,3 +374,19 @@ def test_order_picture_shows_the_climb():
     sc = g.load_builtin("tr-elev-climb-order")
     svg = picture(sc, g.resolve(sc))
     assert "↑1 on block" in svg and "↑0.6<" in svg
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 3.0), st.booleans()), min_size=1, max_size=6))
+def test_climb_segments_used_readings(legs):
+    """A climb takes one whole Segment: under own_segment at least as many Segments as under one_segment_length, and
+    at most one more per climb; without climbs both are the measured length in Segments."""
+    from explorer.games.tagraid.orders.move import climb_segments_used
+
+    own = climb_segments_used(legs, 1.5, "own_segment")
+    add = climb_segments_used(legs, 1.5, "one_segment_length")
+    climbs = sum(c for _, c in legs)
+    assert own >= add - 1e-9 and own <= add + climbs + 1e-9
+    assert add == pytest.approx(sum(d for d, c in legs if not c) / 1.5 + climbs)
+    if not climbs:
+        assert own == pytest.approx(add)

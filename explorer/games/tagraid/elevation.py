@@ -213,13 +213,44 @@ def find_clear_segment_3d(a: Disc, b: Disc, ta: float, tb: float, prisms: Sequen
     pb = _clip(disc_samples(b, samples), clip)
     segs = np.concatenate([np.repeat(pa, len(pb), axis=0), np.tile(pb, (len(pa), 1))], axis=1)
     w = relaxed.witness
-    segs = np.concatenate([np.array([[*w.p0, *w.p1]]), segs])
+    segs = np.concatenate([np.array([[*w.p0, *w.p1]]), _grazing_candidates(a, b, pa, pb, partial, clip,
+                                                                             shooter_clip), segs])
     ok = segments_clear_3d(segs, ta, tb, prisms, touching_blocks=touching_blocks, tol=tol)
     tested += len(segs)
     found = tuple(Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))) for s in segs[ok])
     if found:
         return Clear3D(found[0], tested, True, clear=found)
     return Clear3D(None, tested, False)
+
+
+def _grazing_candidates(a: Disc, b: Disc, pa: np.ndarray, pb: np.ndarray, partial, clip, shooter_clip) -> np.ndarray:
+    """Plan segments whose sight line passes exactly over a corner of an in-between piece's top (the lines that
+    graze a top edge): for each sampled point of one base and each corner ``v``, the point of the other base that
+    puts the line at the piece's height right above ``v`` (``(1 - t) p + t q = v``, ``t`` the fraction where the
+    line crosses that height), kept when it lies on that base."""
+    out = []
+    for pr, (t0, t1) in partial:
+        t = t1 if t0 == 0.0 else t0
+        if not (0.0 < t < 1.0) or pr.polygon is None:
+            continue
+        verts = [np.asarray(g.exterior.coords)[:-1] for g in getattr(pr.polygon, "geoms", [pr.polygon])]
+        for v in np.concatenate(verts):
+            q = pa + (v[None, :] - pa) / t            # from the shooter's points
+            ok = (np.hypot(q[:, 0] - b.x, q[:, 1] - b.y) <= b.r) & _clip_mask(q, clip)
+            if ok.any():
+                out.append(np.concatenate([pa[ok], q[ok]], axis=1))
+            p = (v[None, :] - t * pb) / (1.0 - t)      # from the target's points
+            ok = (np.hypot(p[:, 0] - a.x, p[:, 1] - a.y) <= a.r) & _clip_mask(p, shooter_clip)
+            if ok.any():
+                out.append(np.concatenate([p[ok], pb[ok]], axis=1))
+    return np.concatenate(out) if out else np.zeros((0, 4))
+
+
+def _clip_mask(points: np.ndarray, clip) -> np.ndarray:
+    m = np.ones(len(points), dtype=bool)
+    for hx, hy, hc in clip:
+        m &= hx * points[:, 0] + hy * points[:, 1] + hc >= -TOL
+    return m
 
 
 def hidden_point(attacker: Disc, ta: float, x: tuple[float, float], zx: float, piece: Prism, *,
