@@ -31,9 +31,10 @@ Existence of such a segment (:func:`find_clear_segment_3d`): with no obstacle of
 the exact flat search (:func:`.geometry.find_clear_segment`) on the obstacles at least as high as both tops. With
 some, two exact flat searches bracket the answer (those pieces as full obstacles: a clear line is clear in 3D; those
 pieces removed: no clear line means none in 3D), and in between the plan segments joining a dense set of points of
-the two bases (their edges and inner rings) and the bracketing witnesses are tested exactly: a witness found is
-always a checked clear line; a "blocked" verdict in that last case is a search, not a proof (the candidates the
-in-between pieces add, lines grazing a top edge, are curves in line space; the search samples them).
+the two bases (their edges and inner rings), the lines passing exactly over each corner of an in-between piece's top
+from each of those points, and the bracketing witness are tested exactly: a witness found is always a checked clear
+line; a "blocked" verdict in that last case is a search, not a proof (the critical lines the in-between pieces add,
+lines grazing a top edge, are curves in line space; the search samples them).
 """
 
 from __future__ import annotations
