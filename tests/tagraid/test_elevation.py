@@ -390,3 +390,23 @@ def test_climb_segments_used_readings(legs):
     assert add == pytest.approx(sum(d for d, c in legs if not c) / 1.5 + climbs)
     if not climbs:
         assert own == pytest.approx(add)
+
+
+def test_arc_readings_on_an_elevated_pair():
+    """The arc readings apply in 3D as on a flat table: under lof_shooter_arc = front_half the line leaves the front
+    half of the shooter's base (the witness starts there); under lof_arc_part = seen_part_in_arc it ends on the part
+    of the target inside the arc."""
+    from dataclasses import replace
+
+    from explorer.games.tagraid.table_file import load_packaged_table
+
+    tw = load_packaged_table("tr-elev-tower").table
+    a = tw.model("A")
+    tw = tw.with_model(replace(a, facing=90.0))      # G lies on the edge of A's arc (due west)
+    r = rulings({"lof_shooter_arc": "front_half"})
+    lof = line_of_fire(tw, "A", "G", r)
+    assert lof.has_lof and lof.witness.p0[1] >= a.y - 1e-9
+    assert r.consulted["lof_shooter_arc"] == "front_half"
+    r2 = rulings({"lof_arc_part": "seen_part_in_arc"})
+    lof2 = line_of_fire(tw, "A", "G", r2)
+    assert lof2.has_lof and lof2.witness.p1[1] >= a.y - 1e-9

@@ -598,8 +598,9 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
 
 
 def _arc_setup(s: Model, rulings: Rulings, used: dict, arc_part: bool | None):
-    """``(target clips, shooter clips)`` of the arc readings (as :func:`clear_segment` reads them)."""
-    clip, shooter_clip = (), ()
+    """``(alternatives, shooter_side)`` of the arc readings, as :func:`clear_segment` reads them: the arc's half-plane
+    alternatives (``None``: nothing clipped) and whether they clip the shooter's end (``lof_shooter_arc =
+    front_half``) rather than the target's (``lof_arc_part = seen_part_in_arc``)."""
     if s.arc_degrees() < 360.0:
         if arc_part is None:
             used["lof_arc_part"] = rulings.reading("lof_arc_part")
