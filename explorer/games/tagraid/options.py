@@ -417,7 +417,7 @@ LOOT_TOKEN_MEGABEAST = RulingOption(
 ELEVATION_OWN_PIECE = RulingOption(
     key="elevation_own_piece",
     title="The scenery piece a Model stands on, as an obstacle to its own Line of Fire",
-    section="Skills › Move (Effects: climbing up or down); Line of Fire and Distances › Line of Fire",
+    section="Common Skills › Move (Effects: climbing up or down); Line of Fire and Distances › Line of Fire",
     readings={
         "blocks": "The piece is scenery like any other: a Model standing back from its edge may not see (or be seen "
                   "from) the ground close below that edge, and the edge may hide the lower part of its Silhouette "
