@@ -138,3 +138,27 @@ def test_lof_notebook_runs_and_draws_in_jupyterlab(browser, lab_url):
         root.scroll_into_view_if_needed()
         page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire-jupyterlab.png"), full_page=False)
     page.close()
+
+
+def test_lof_page_opens_an_elevated_table_and_shows_heights(browser, app_url):
+    """Issue 22, item 4: a table file with a Model on top of a block opens on the Line of Fire page; the verdict list
+    says where the target stands and gives the 3D verdicts (TR-37 on top of the block: LoF, Partial Cover from the
+    block's edge, Mid Range)."""
+    from pathlib import Path
+
+    import explorer.games.tagraid as tr
+
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(app_url)
+    page.get_by_text("Line of Fire", exact=True).first.click()
+    _wait(lambda: "has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="the first verdicts")
+    with page.expect_file_chooser() as chooser:
+        page.locator(".lof-upload").first.click()
+    chooser.value.set_files(str(Path(tr.__file__).parent / "tables" / "tr-elev-37.toml"))
+    text = _wait(lambda: (t := page.locator(".lof-verdict-list").inner_text()) and "on block" in t and t,
+                 timeout=120.0, what="the elevated table's verdicts")
+    assert "A has LoF to 1 of 2 Models" in text and "on block, ↑2" in text
+    assert "Partial Cover" in text and "mid 3.68" in text and "blocked by scenery block" in text
+    if SCREENSHOTS:
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=os.path.join(SCREENSHOTS, "line-of-fire-elevation.png"), full_page=False)

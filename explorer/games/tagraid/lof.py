@@ -193,8 +193,16 @@ class TableTop:
 
     def in_contact(self, a: Model | str, b: Model | str, tol: float = CONTACT_TOLERANCE) -> bool:
         """Silhouette Contact between two Models (bases touching). Line of Fire and Distances › Interaction with
-        Areas and Silhouettes."""
-        return abs(self.disc(a).distance_to(self.disc(b))) <= tol
+        Areas and Silhouettes. With a Model on scenery the two Silhouettes' height ranges must meet as well."""
+        if abs(self.disc(a).distance_to(self.disc(b))) > tol:
+            return False
+        a = self.model(a) if isinstance(a, str) else a
+        b = self.model(b) if isinstance(b, str) else b
+        if a.on is None and b.on is None:
+            return True
+        from .elevation import vertical_gap
+
+        return vertical_gap(self.elevation(a), self.top(a), self.elevation(b), self.top(b)) <= tol
 
     def enemy_miners_in_contact(self, s: Model) -> list[str]:
         """Ids of the enemy Miners in Silhouette Contact with Miner ``s`` (table order); kept per table state."""
@@ -249,11 +257,93 @@ class TableTop:
                                                 f"the base of {short_repr(m.id)} overhangs hexagon {hh}, which has no "
                                                 "tile", "a base entirely on tiles (Move › Requirements)")
             circle = d.polygon()
+            if m.on is not None:
+                self._validate_standing(m, circle)
             for sid, poly in self._scenery_polys.items():
+                if sid == m.on:
+                    continue
                 if poly.intersection(circle).area > 1e-9:
                     raise ScenarioError(where,
                                         f"the base of {short_repr(m.id)} overlaps scenery piece {short_repr(sid)}",
                                         "bases may touch scenery (Silhouette Contact) but not overlap it")
+
+    def _validate_standing(self, m: Model, circle) -> None:
+        """A Model standing on a piece: the piece exists, has a height, and holds the whole base (Move ›
+        Requirements: a surface at least as big as the base)."""
+        where = f"models.{m.id}.on"
+        piece = self._scenery_by_id().get(m.on)
+        if piece is None:
+            raise ScenarioError(where, f"no scenery piece {short_repr(m.on)}", sorted(self._scenery_by_id()) or
+                                ["the id of a scenery piece of the board"])
+        if not math.isfinite(piece.height):
+            raise ScenarioError(where, f"scenery piece {short_repr(m.on)} has no height",
+                                "a piece with a height (board.scenery height = ...)")
+        if circle.difference(self._scenery_polys[m.on]).area > 1e-9:
+            raise ScenarioError(where, f"the base of {short_repr(m.id)} overhangs the top of {short_repr(m.on)}",
+                                "a base entirely on the piece's top (Move › Requirements: a surface at least as big "
+                                "as the base)")
+
+    # -- elevation (Move › Effects: climbing; see :mod:`.elevation`)
+
+    def _scenery_by_id(self) -> dict[str, Scenery]:
+        got = self.__dict__.get("_by_id")
+        if got is None or got[0] is not self.scenery:
+            got = self._by_id = (self.scenery, {sc.id: sc for sc in self.scenery})
+        return got[1]
+
+    def elevation(self, m: Model | str) -> float:
+        """Height (hex units) of the surface a Model stands on: 0 on the ground, else the height of the piece named
+        by its ``on``."""
+        m = self.model(m) if isinstance(m, str) else m
+        if m.on is None:
+            return 0.0
+        piece = self._scenery_by_id().get(m.on)
+        if piece is None or not math.isfinite(piece.height):
+            raise ScenarioError(f"models.{m.id}.on", f"no scenery piece with a height named {short_repr(m.on)}",
+                                sorted(self._scenery_by_id()))
+        return float(piece.height)
+
+    def top(self, m: Model | str) -> float:
+        """Height of the top of a Model's Silhouette: its elevation plus its Silhouette height (hex units)."""
+        m = self.model(m) if isinstance(m, str) else m
+        return self.elevation(m) + m.height(self.calibration)
+
+    @property
+    def has_elevation(self) -> bool:
+        """Some Model stands on scenery (the table's LoF questions involving it are answered in 3D)."""
+        return any(m.on is not None for m in self.models.values())
+
+    def elevated_pair(self, a: Model, b: Model) -> bool:
+        """One of the two Models stands on scenery: their LoF, Range and Partial Cover are answered in 3D
+        (:mod:`.elevation`); pairs on the ground keep the flat answers."""
+        return a.on is not None or b.on is not None
+
+    def prisms(self, shooter: Model, target: Model, rulings: Rulings) -> tuple[list, dict[str, str]]:
+        """The obstacles of an elevated pair as :class:`.elevation.Prism` (scenery up to its height, other Models
+        up to their tops, hexagons without tile and off the board at every height) and the readings used
+        (``tileless_occupied_hexagon``, ``elevation_own_piece``)."""
+        from .elevation import INF, Prism
+
+        used: dict[str, str] = {}
+        exempt: frozenset = frozenset()
+        megabeast = shooter.kind == "megabeast"
+        if not megabeast and self._hole_polys:
+            own = rulings.reading("tileless_occupied_hexagon")
+            used["tileless_occupied_hexagon"] = own
+            if own == "exempt":
+                exempt = frozenset(h for h in (self.hex_of(shooter), self.hex_of(target)) if h in self._hole_polys)
+        own_piece = rulings.reading("elevation_own_piece")
+        used["elevation_own_piece"] = own_piece
+        skip = {shooter.on, target.on} - {None} if own_piece == "ignored" else set()
+        out = [Prism(f"scenery:{sc.id}", sc.height, self._scenery_polys[sc.id]) for sc in self.scenery
+               if sc.id not in skip]
+        if not megabeast:
+            out += [Prism(f"hex:{h.q},{h.r}", INF, p) for h, p in self._hole_polys.items() if h not in exempt]
+            if self._off_board is not None:
+                out.append(Prism("off_board", INF, self._off_board))
+        out += [Prism(f"model:{m.id}", self.top(m), disc=self.disc(m)) for m in self.models.values()
+                if m.id not in (shooter.id, target.id)]
+        return out, used
 
     # -- obstacles
 
@@ -480,6 +570,8 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     rulings = rulings or default_rulings()
     s = table.model(shooter) if isinstance(shooter, str) else shooter
     t = table.model(target) if isinstance(target, str) else target
+    if table.elevated_pair(s, t):  # a Model on scenery: the 3D answer (elevation.py); flat pairs run as before
+        return _clear_segment_3d(table, s, t, rulings, arc_part)
     obs, used = table.obstacles(s, t, rulings)
     tb = _grazing(rulings)
     used["lof_grazing"] = rulings.reading("lof_grazing")
@@ -503,6 +595,55 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     else:
         res = _search(a, b, obs, tb, alternatives, shooter_side=False)
     return res, obs, used
+
+
+def _arc_setup(s: Model, rulings: Rulings, used: dict, arc_part: bool | None):
+    """``(alternatives, shooter_side)`` of the arc readings, as :func:`clear_segment` reads them: the arc's half-plane
+    alternatives (``None``: nothing clipped) and whether they clip the shooter's end (``lof_shooter_arc =
+    front_half``) rather than the target's (``lof_arc_part = seen_part_in_arc``)."""
+    if s.arc_degrees() < 360.0:
+        if arc_part is None:
+            used["lof_arc_part"] = rulings.reading("lof_arc_part")
+            arc_part = used["lof_arc_part"] == "seen_part_in_arc"
+        shooter_side = s.kind == "miner" and rulings.as_dict().get("lof_shooter_arc") == "front_half"
+        if shooter_side:
+            used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
+            if arc_part:
+                raise ScenarioError("rulings", "lof_shooter_arc = front_half together with lof_arc_part = "
+                                    "seen_part_in_arc is not built yet", "one of the two readings at its default")
+        clips = arc_clips(s.center, s.facing, s.arc_degrees())
+        if arc_part or shooter_side:
+            return clips, shooter_side
+    return None, False
+
+
+def _clear_segment_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, arc_part: bool | None):
+    """:func:`clear_segment` for a pair where a Model stands on scenery (:func:`.elevation.find_clear_segment_3d`
+    between the tops of the two cylinders). The obstacles returned (for explanations) are the footprints of the
+    pieces that can block this pair's lines (lower than both tops left out)."""
+    from .elevation import as_obstacles, classify, find_clear_segment_3d
+
+    prisms, used = table.prisms(s, t, rulings)
+    tb = _grazing(rulings)
+    used["lof_grazing"] = rulings.reading("lof_grazing")
+    clips, shooter_side = _arc_setup(s, rulings, used, arc_part)
+    a, b = table.disc(s), table.disc(t)
+    ta, tt = table.top(s), table.top(t)
+    alternatives = clips if clips is not None else [()]
+    res = None
+    for c in alternatives:
+        r = find_clear_segment_3d(a, b, ta, tt, prisms, touching_blocks=tb,
+                                  clip=() if shooter_side else c, shooter_clip=c if shooter_side else ())
+        if res is None:
+            res = r
+        else:
+            res.candidates_tested += r.candidates_tested
+            if res.witness is None:
+                res.witness, res.contact, res.exact, res.clear = r.witness, r.contact, r.exact, r.clear
+        if res.witness is not None:
+            break
+    full, partial = classify(ta, tt, prisms, tb)
+    return res, as_obstacles(full + [p for p, _ in partial]), used
 
 
 def _prefetch_regions(table: TableTop) -> None:
@@ -747,8 +888,53 @@ def _arc_pieces(origin: XY, facing: float, arc: float, p: XY, q: XY, r: float) -
     return pieces
 
 
+ROUTE_SAMPLES = 16
+"""Points sampled along each leg of a route when LoF along it is asked with a Model on scenery
+(:func:`lof_during_move`)."""
+
+
+def _lof_during_move_3d(table: TableTop, mover: str, route: Sequence[XY], observer: str, rulings: Rulings,
+                        surfaces: Sequence[str | None]) -> "RouteLoF":
+    """:func:`lof_during_move` when the mover climbs or either Model stands on scenery: LoF (3D, :mod:`.elevation`)
+    at the route's points and :data:`ROUTE_SAMPLES` points along each leg that stays on one surface; a climbing
+    leg is judged at its two ends (the Miner at the foot, then on top: Move › Effects, the climbed position counts
+    for LoF). Sampled along the legs, not exact."""
+    m = table.model(mover)
+    pts = [(float(x), float(y)) for x, y in route]
+    legs = list(zip(range(len(pts)), pts, pts[1:])) or [(0, pts[0], pts[0])]
+    used: dict[str, str] = {}
+    o_seen = m_seen = False
+    o_wit = m_wit = o_leg = m_leg = None
+    ms = {k: v for k, v in table.models.items() if k != mover}
+    for i, p, q in legs:
+        sp, sq = surfaces[i], surfaces[min(i + 1, len(surfaces) - 1)]
+        ts = [0.0, 1.0] if sp != sq else [k / ROUTE_SAMPLES for k in range(ROUTE_SAMPLES + 1)]
+        for t in ts:
+            x, y = p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])
+            here = replace(m, x=x, y=y, hex=None, declared_move=True, on=sq if t == 1.0 else sp)
+            t2 = TableTop([*ms.values(), here], table.scenery, table.tiles, table.layout, table.calibration,
+                          validate=False)
+            if not o_seen:
+                r1 = line_of_fire(t2, observer, mover, rulings, explain=False)
+                used |= r1.rulings
+                if r1.has_lof:
+                    o_seen, o_wit, o_leg = True, r1.witness, i
+            if not m_seen:
+                r2 = line_of_fire(t2, mover, observer, rulings, explain=False)
+                used |= r2.rulings
+                if r2.has_lof:
+                    m_seen, m_wit, m_leg = True, r2.witness, i
+            if o_seen and m_seen:
+                break
+    detail = (f"{observer} {'can' if o_seen else 'cannot'} draw LoF to {mover} at some point of its route"
+              + (f" (leg {o_leg})" if o_seen else "") + f"; {mover}, with 360° LoF while moving, "
+              + ("can" if m_seen else "cannot") + f" draw LoF to {observer} (positions on scenery: sampled along "
+              "each leg).")
+    return RouteLoF(mover, observer, o_seen, o_wit, o_leg, m_seen, m_wit, m_leg, used, detail=detail)
+
+
 def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: str,
-                    rulings: Rulings | None = None) -> RouteLoF:
+                    rulings: Rulings | None = None, *, surfaces: Sequence[str | None] | None = None) -> RouteLoF:
     """LoF between a Miner moving along ``route`` (its base centre goes ``route[0] -> route[1] -> ...``) and
     ``observer``, over every moment of the route, exactly: each leg's swept region (a capsule) is searched with the
     candidate-line method. Sections: Move › Effects (360° LoF while moving); Line of Fire and Distances › Line of
@@ -759,6 +945,10 @@ def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: 
     with it. Uses the ``any_part`` reading of ``lof_arc_part`` (the route check does not clip the moving base to the
     arc).
 
+    ``surfaces``: the surface at each route point (a scenery piece's id, ``None``: the ground; default: the
+    mover's own all along). When the mover climbs or either Model stands on scenery, LoF is asked in 3D at points
+    sampled along the route (:func:`_lof_during_move_3d`).
+
     Raises:
         ScenarioError: fewer than one route point, or a leg along which the mover's base would overlap scenery,
             another base, a hexagon without tile or the edge of the board (``route[i]``).
@@ -768,6 +958,13 @@ def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: 
     o = table.model(observer)
     if len(route) < 1:
         raise ScenarioError("route", "is empty", "at least one point (x, y)")
+    if surfaces is None:
+        surfaces = (m.on,) * len(route)
+    if m.on is not None or o.on is not None or any(x is not None for x in surfaces):
+        if len(surfaces) != len(route):
+            raise ScenarioError("surfaces", f"{len(surfaces)} surfaces for {len(route)} route points",
+                                "one per route point")
+        return _lof_during_move_3d(table, mover, route, observer, rulings, surfaces)
     pts = [(float(x), float(y)) for x, y in route]
     r = table.disc(m).r
     others = table.without(mover)
@@ -925,6 +1122,8 @@ def partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
     s = table.model(attacker) if isinstance(attacker, str) else attacker
     t = table.model(target) if isinstance(target, str) else target
     lof = line_of_fire(table, s, t, rulings, explain=False)
+    if table.elevated_pair(s, t):
+        return _partial_cover_3d(table, s, t, rulings, lof)
     a, b = table.disc(s), table.disc(t)
     touching = tuple(table.scenery_in_contact(t))
     obs, _ = table.obstacles(s, t, rulings)
@@ -960,3 +1159,57 @@ def partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
     else:
         detail = f"{s.id} sees the whole Silhouette of {t.id} past the scenery it touches."
     return CoverResult(s.id, t.id, in_cover, tuple(pieces), hidden, touching, lof, detail=detail)
+
+
+def _cover_detail(s: Model, t: Model, touching, lof, pieces) -> str:
+    if not touching:
+        return f"{t.id} is in Silhouette Contact with no scenery piece."
+    if not lof.has_lof:
+        return f"{s.id} has no LoF to {t.id}, so there is no attack to take cover from."
+    if pieces:
+        return f"{', '.join(pieces)} touches {t.id} and hides part of its Silhouette from {s.id}."
+    return f"{s.id} sees the whole Silhouette of {t.id} past the scenery it touches."
+
+
+def _partial_cover_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, lof: LoFResult) -> CoverResult:
+    """:func:`partial_cover` for a pair where a Model stands on scenery (:mod:`.elevation`).
+
+    The pieces in Silhouette Contact with the target: the one it stands on, and pieces touching its base in plan
+    that rise at least to its feet. A piece gives cover when some point of the target's Silhouette is hidden by that
+    piece alone from every point of the attacker's; the lowest points (its feet) are the most hidden, so the test
+    runs on points of the target's base at its elevation (:func:`.elevation.hidden_point`: exact per point; the
+    points tried are the base's centre, rings and the points nearest each piece). Under ``elevation_own_piece =
+    ignored`` the piece the target stands on gives no cover.
+    """
+    from shapely.ops import nearest_points
+
+    from .elevation import Prism, disc_samples, hidden_point, hidden_point_sampled
+
+    a, b = table.disc(s), table.disc(t)
+    ta, zb = table.top(s), table.elevation(t)
+    own = rulings.reading("elevation_own_piece") if t.on is not None else None
+    by_id = table._scenery_by_id()
+    touching = tuple(sid for sid in table.scenery_in_contact(t) if sid == t.on or by_id[sid].height >= zb)
+    tb = _grazing(rulings)
+    pieces, hidden = [], {}
+    pts = disc_samples(Disc(b.x, b.y, b.r * (1 - 1e-6)), 24)
+    for sid in touching:
+        if sid == t.on and own == "ignored":
+            continue
+        poly = table._scenery_polys[sid]
+        piece = Prism(f"scenery:{sid}", by_id[sid].height, poly)
+        near = nearest_points(poly, shapely.Point(b.center))[0]
+        dx, dy = near.x - b.x, near.y - b.y
+        dd = math.hypot(dx, dy)
+        extra = [(b.x + dx / dd * b.r * 0.999, b.y + dy / dd * b.r * 0.999)] if dd > 1e-12 else []
+        for x in extra + [tuple(map(float, q)) for q in pts]:
+            got = hidden_point(a, ta, x, zb, piece, touching_blocks=tb)
+            if got is None:
+                got = hidden_point_sampled(a, ta, x, zb, piece, touching_blocks=tb)
+            if got:
+                pieces.append(sid)
+                hidden[sid] = x
+                break
+    in_cover = bool(pieces) and lof.has_lof
+    return CoverResult(s.id, t.id, in_cover, tuple(pieces), hidden, touching, lof,
+                       detail=_cover_detail(s, t, touching, lof, pieces))

@@ -153,6 +153,7 @@ class LofSnapshot:
                 arc = m.arc_degrees()
                 out.append(Circle(m.center, d.r, fill=SIDE_COLOURS.get(m.side, "#555555"), stroke="#111111", width=1.5,
                                   facing=None if arc >= 360 else m.facing, arc=arc, title=m.id))
+        out += self._height_labels()
         if self.shooter is not None and self.hex_range is not None:
             for h in hexes_in_range(self.hex_range, t.hex_of(self.shooter)):
                 if h in self.board:
@@ -191,6 +192,26 @@ class LofSnapshot:
         if self.shooter is not None:
             out.append(Circle(t.model(self.shooter).center, t.disc(self.shooter).r + 0.14, stroke="#ffbf00",
                               width=3.0))
+        return out
+
+    def _height_labels(self) -> list[Overlay]:
+        """On a table where some Model stands on scenery: each scenery piece's height (hex units; pieces without one
+        are taller than anything and get none) just below the piece, and an upward mark on the bases of Models standing on scenery (:mod:`.elevation`)."""
+        out: list[Overlay] = []
+        t = self.table
+        if not t.has_elevation:  # flat tables: heights only matter under scenery_height (the pieces' tooltips)
+            return out
+        for sc in t.scenery:
+            if not math.isfinite(sc.height):
+                continue
+            x0, _, x1, y1 = t._scenery_polys[sc.id].bounds
+            out.append(Label(((x0 + x1) / 2, y1 + 0.25), f"↑{sc.height:g}", size=12, fill="#3b2f1e",
+                             weight="bold"))
+        for m in t.models.values():
+            if m.on is not None:
+                d = t.disc(m)
+                out.append(Circle(m.center, d.r + 0.07, stroke="#ffffff", width=2.0, dash="3 2",
+                                  title=f"{m.id} stands on {m.on} (elevation {t.elevation(m):g})"))
         return out
 
     def _labels(self, tags: Mapping[str, tuple[str, str]], px: float, drawn: Sequence[Overlay]) -> list[Overlay]:
@@ -242,7 +263,8 @@ class LofSnapshot:
         out: list[Overlay] = []
         for m in order:
             text, colour = tags.get(m.id, ("", "#111111"))
-            lines = [m.id] + ([text] if text else [])
+            name = m.id if m.on is None else f"{m.id} ↑{t.elevation(m):g} on {m.on}"
+            lines = [name] + ([text] if text else [])
             w = max(0.62 * 11.5 * len(s) for s in lines) + 4
             h = 13.5 * len(lines)
             gap = t.disc(m).r * px + 3
@@ -268,7 +290,7 @@ class LofSnapshot:
             avoid[n_avoid] = best
             n_avoid += 1
             x, y0 = (best[0] + best[2]) / 2 / px, best[1] / px
-            out.append(Label((x, y0 + 6.75 / px), m.id, size=11.5, fill="#111111", weight="bold"))
+            out.append(Label((x, y0 + 6.75 / px), name, size=11.5, fill="#111111", weight="bold"))
             if text:
                 out.append(Label((x, y0 + 20.25 / px), text, size=11, fill=colour, weight="bold"))
         return out
@@ -313,7 +335,7 @@ class LofSnapshot:
 
     def verdicts_html(self) -> str:
         """The verdict list as an HTML table (the same as the explorer's side panel)."""
-        return verdict_table_html(self.verdicts, self.shooter or "")
+        return verdict_table_html(self.verdicts, self.shooter or "", self.table)
 
 
 def board_svg(board: Board, models: Sequence[Model], shooter: str | Sequence[LoFResult] | None = None,
@@ -336,9 +358,17 @@ def board_svg(board: Board, models: Sequence[Model], shooter: str | Sequence[LoF
     return LofSnapshot(board, models, shooters.pop(), verdicts, **kwargs)
 
 
-def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
+def _standing(table: TableTop | None, model_id: str) -> str:
+    """`` on <piece>, ↑<height>`` for a Model standing on scenery (``""`` otherwise or without a table)."""
+    if table is None or model_id not in table.models or table.models[model_id].on is None:
+        return ""
+    return f"on {table.models[model_id].on}, ↑{table.elevation(model_id):g}"
+
+
+def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: TableTop | None = None) -> str:
     """An HTML table: one row per target with LoF verdict and reason, Range band, MOD, Partial Cover, hexagons,
-    Threat Level, and the sections cited."""
+    Threat Level, and the sections cited. With ``table``, a Model standing on scenery shows the piece and its height
+    (hex units) under its name."""
     rows = []
     for v in verdicts:
         ok = v.lof.has_lof
@@ -370,13 +400,17 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str) -> str:
                   + (", ".join(f"{html.escape(k)} = <i>{html.escape(r)}</i>" for k, r in used.items())
                      or "none consulted") + "</div>")
         rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
-                    f"<td><b>{html.escape(v.target)}</b></td><td>{verdict}</td><td>{rng}</td>"
+                    f"<td><b>{html.escape(v.target)}</b>"
+                    + (f"<br><span style='font-size:10.5px;color:#555;white-space:nowrap'>"
+                       f"{html.escape(_standing(table, v.target))}</span>" if _standing(table, v.target) else "")
+                    + f"</td><td>{verdict}</td><td>{rng}</td>"
                     f"<td>{cover}</td>"
                     f"<td>{v.hex_distance}</td>"
                     f"<td style='font-size:10.5px;color:#555;min-width:110px;overflow-wrap:anywhere'>{cites}</td></tr>")
     n = sum(1 for v in verdicts if v.lof.has_lof)
-    head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b> has LoF to <b>{n}</b> of {len(verdicts)} "
-            "Models</div>")
+    head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b>"
+            + (f" ({html.escape(_standing(table, shooter))})" if _standing(table, shooter) else "")
+            + f" has LoF to <b>{n}</b> of {len(verdicts)} Models</div>")
     return (head + "<table class='lof-verdicts' style='border-collapse:collapse;font-family:sans-serif;font-size:12px;"
             "line-height:1.25;width:100%'>"
             "<tr style='text-align:left;border-bottom:1px solid #999'><th>target</th><th>Line of Fire</th>"

@@ -599,6 +599,8 @@ class LofExplorer(W.HBox):
                 e["declared_move"] = True
             if m.angle_of_vision is not None:
                 e["angle_of_vision"] = m.angle_of_vision
+            if m.on is not None:
+                e["on"] = m.on
             models.append(e)
         weapon = {b: getattr(self.weapon, b) for b in (*BANDS, OUT_OF_RANGE) if getattr(self.weapon, b) is not None}
         cal = self.scenario.calibration_pieces
@@ -750,7 +752,7 @@ class LofExplorer(W.HBox):
             self._say(str(verdicts))
             verdicts = []
         self.verdicts = verdicts
-        self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter)
+        self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter, self.table)
         keep = self.ruler_pick.value
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
         if opts != getattr(self, "_ruler_opts", None):  # unchanged options: no message to the browser

@@ -414,6 +414,39 @@ LOOT_TOKEN_MEGABEAST = RulingOption(
                 "involved the loot is lost: there is nothing for a token to stand for.",
 )
 
+ELEVATION_OWN_PIECE = RulingOption(
+    key="elevation_own_piece",
+    title="The scenery piece a Model stands on, as an obstacle to its own Line of Fire",
+    section="Common Skills › Move (Effects: climbing up or down); Line of Fire and Distances › Line of Fire",
+    readings={
+        "blocks": "The piece is scenery like any other: a Model standing back from its edge may not see (or be seen "
+                  "from) the ground close below that edge, and the edge may hide the lower part of its Silhouette "
+                  "(Partial Cover, through Silhouette Contact with the piece it stands on).",
+        "ignored": "The piece a Model stands on never blocks a line to or from that Model: it sees over its own edge "
+                   "wherever it stands on top, and that piece gives it no Partial Cover.",
+    },
+    default="blocks",
+    why_default="The LoF rule lists scenery pieces as obstacles with no exception for the one a Miner stands on, and "
+                "Move says the climbed position counts for LoF; handed ruling TR-37 has a block's top edge hide part "
+                "of the Silhouette of the Miner standing on it. Consulted only when a Model stands on scenery.",
+)
+
+CLIMB_SEGMENT = RulingOption(
+    key="climb_segment",
+    title="How a climb's whole Segment adds up with the rest of the Move",
+    section="Common Skills › Move (Effects; example of moving up or down an obstacle)",
+    readings={
+        "own_segment": "The climb takes a Segment of its own: the distance moved before it is rounded up to whole "
+                       "Segments, then the climb uses the next one (1.5 Segments to the foot of a piece and a climb "
+                       "use 3).",
+        "one_segment_length": "The climb adds one Segment to the distance measured (1.5 Segments and a climb use 2.5).",
+    },
+    default="own_segment",
+    why_default="Move says a climb consumes one entire Segment, and its example has a Miner less than 2 Segments from "
+                "the obstacle use its third Segment to get on top: the climb is a Segment of its own. Consulted only "
+                "when a route climbs.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
@@ -424,6 +457,7 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART, LOF_SHOOTER_ARC, MEGABEAST_FACING_TIE,
+    ELEVATION_OWN_PIECE, CLIMB_SEGMENT,
     # Tool Containers and Loot
     TOOL_CONTAINER_DRAWS, LOOT_TOKEN_MEGABEAST,
 )

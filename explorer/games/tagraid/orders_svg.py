@@ -180,10 +180,20 @@ def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tu
                                  dash="4 3", title="facing before Conclusion"))
         out.append(_facing_arrow((mb.x, mb.y), mb.facing, 1.6, stroke=MEGABEAST_COLOUR, width=3.0,
                                  title="facing after Conclusion"))
+    elevated = any(m.on is not None for m in state.miners if m.on_table) or bool(state.route_surfaces)
+    heights = {sc.name: sc.height for sc in state.geometry.board.scenery}
     for m in state.miners:
         if m.on_table:
             txt = f"{m.id} · {m.wounds}W" + (" · " + ", ".join(m.states) if m.states else "")
+            if m.on is not None:  # standing on scenery (elevation.py): the piece and its height
+                txt += f" · ↑{heights.get(m.on, 0):g} on {m.on}"
             out.append(Label((m.x, m.y + 0.55), txt, size=10, fill="#222222"))
+    if elevated:  # heights matter once a Miner stands on scenery: each piece's height under it
+        for sc in state.geometry.board.scenery:
+            if sc.height is not None:
+                x0, _, x1, y1 = sc.shape.bounds
+                out.append(Label(((x0 + x1) / 2, y1 + 0.25), f"↑{sc.height:g}", size=11, fill="#3b2f1e",
+                                 weight="bold"))
     return out
 
 

@@ -60,7 +60,8 @@ class PairLine:
 @dataclass(frozen=True)
 class MinerAfter:
     """A Miner after the Order (or the Round): Wounds, States, Orders left, on the table, position (board units,
-    rounded to 6 places) and Scoring Zone."""
+    rounded to 6 places), Scoring Zone and the scenery piece it stands on (``None``: the ground; in JSON only when
+    it stands on one)."""
 
     id: str
     wounds: int
@@ -69,6 +70,7 @@ class MinerAfter:
     on_table: bool
     position: Point
     scoring_zone: int = 0
+    on: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,8 @@ class OrderOutcome(Outcome):
             "failed_saves": dict(self.roll.failed_saves) if self.roll is not None else {},
             "wounds_lost": dict(self.wounds_lost),
             "miners": {m.id: {"wounds": m.wounds, "states": list(m.states), "orders": m.orders,
-                              "on_table": m.on_table, "position": _pt(m.position), "scoring_zone": m.scoring_zone}
+                              "on_table": m.on_table, "position": _pt(m.position), "scoring_zone": m.scoring_zone,
+                              **({"on": m.on} if m.on is not None else {})}
                        for m in self.miners},
             "states_entered": [[m, st] for m, st in self.states_entered],
             "evade_moved": {m: _pt(p) for m, p in self.evade_moved},
@@ -309,7 +312,8 @@ class RoundOutcome(Outcome):
             "round": self.round, "next_round": self.next_round, "over": self.over, "winner": self.winner,
             "result": self.result, "units": dict(self.units), "t_bezoar": dict(self.t_bezoar),
             "miners": {m.id: {"wounds": m.wounds, "orders": m.orders, "on_table": m.on_table,
-                              "position": _pt(m.position), "states": list(m.states)} for m in self.miners},
+                              "position": _pt(m.position), "states": list(m.states),
+                              **({"on": m.on} if m.on is not None else {})} for m in self.miners},
             "megabeast": None if mb is None else {"wounds": mb.wounds, "facing": mb.facing,
                                                   "position": _pt(mb.position)},
             "megabeast_killed": self.megabeast_killed, "events_left": self.events_left,

@@ -83,6 +83,8 @@ class Model:
         declared_move: the Miner declared Move this Order: 360° LoF (Line of Fire, exceptions; Move › Effects).
         angle_of_vision: degrees of the front arc; ``None`` = the default (180° for Miners and Deployables; for a
             MegaBeast, ``None`` means its Behavior defines no Angle, so 360°).
+        on: id of the scenery piece the Model stands on (``None``: the ground). Its elevation is then that piece's
+            height (:meth:`.lof.TableTop.elevation`; Move › Effects: climbing up or down an obstacle).
     """
 
     id: str
@@ -95,6 +97,7 @@ class Model:
     hex: Hex | None = None
     declared_move: bool = False
     angle_of_vision: float | None = None
+    on: str | None = None
 
     @property
     def center(self) -> XY:
@@ -115,8 +118,11 @@ class Model:
             return 360.0
         return 180.0 if self.angle_of_vision is None else float(self.angle_of_vision)
 
-    def moved_to(self, x: float, y: float, hex: Hex | None = None) -> "Model":
-        return replace(self, x=x, y=y, hex=hex)
+    def moved_to(self, x: float, y: float, hex: Hex | None = None, on: str | None | object = ...) -> "Model":
+        """This Model at ``(x, y)``; ``on``: the piece it stands on there (default: unchanged)."""
+        if on is ...:
+            return replace(self, x=x, y=y, hex=hex)
+        return replace(self, x=x, y=y, hex=hex, on=on)
 
     def is_enemy_miner_of(self, other: "Model") -> bool:
         return self.kind == "miner" and other.kind == "miner" and self.side != other.side

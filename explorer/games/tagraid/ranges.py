@@ -207,6 +207,8 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
                            detail=f"{s.id} has no LoF to {t.id}; the Range Ruler must follow a LoF.")
     dx, dy = b.x - a.x, b.y - a.y
     dl = math.hypot(dx, dy)
+    if table.elevated_pair(s, t):
+        return _measure_range_3d(table, s, t, rulings, calibration, lof, reading, used)
     if reading == "edge_to_edge" or lof.reason == "silhouette_contact" or a.distance_to(b) <= 1e-9:
         p0 = (a.x + dx * a.r / dl, a.y + dy * a.r / dl)
         p1 = (b.x - dx * b.r / dl, b.y - dy * b.r / dl)
@@ -232,6 +234,46 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
                        detail=f"the ruler from {s.id}'s base edge reaches {t.id} after {calibration.rounded(d, 2):.2f} hex units: "
                        f"{band.replace('_', ' ')} (Segments {calibration.short:g}/{calibration.mid:g}/"
                        f"{calibration.long:g} hex units).")
+
+
+def _measure_range_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, calibration: RangeCalibration,
+                      lof: LoFResult, reading: str, used: dict) -> RangeResult:
+    """:func:`measure_range` for a pair where a Model stands on scenery (:mod:`.elevation`).
+
+    The ruler runs in three dimensions: its length is the plan length of the segment it follows combined with the
+    vertical gap between the two Silhouettes' height ranges (``sqrt(plan² + gap²)``; the gap is 0 when the height
+    ranges overlap). Plan length: under ``edge_to_edge`` the gap between the bases; under ``along_lof`` the shortest
+    of the centre line's gap segment (when its sight line is clear) and the clear segments the 3D LoF search found
+    (a search, so the shortest clear line may be a hair shorter than the one measured)."""
+    from .elevation import segment_clear_3d, vertical_gap
+
+    a, b = table.disc(s), table.disc(t)
+    dx, dy = b.x - a.x, b.y - a.y
+    dl = math.hypot(dx, dy) or 1.0
+    p0 = (a.x + dx * a.r / dl, a.y + dy * a.r / dl)
+    p1 = (b.x - dx * b.r / dl, b.y - dy * b.r / dl)
+    centre = Segment(p0, p1) if a.distance_to(b) > 0 else Segment(p0, p0)
+    seg = centre
+    if reading == "along_lof" and lof.reason != "silhouette_contact" and a.distance_to(b) > 1e-9:
+        res, _, _ = clear_segment(table, s, t, rulings)
+        prisms, _ = table.prisms(s, t, rulings)
+        found = [w for w in (*getattr(res, "clear", ()), res.witness, lof.witness) if w is not None]
+        if segment_clear_3d(centre, table.top(s), table.top(t), prisms, touching_blocks=_grazing(rulings)):
+            found.append(centre)
+        seg = min(found, key=lambda v: v.length) if found else centre
+    gap = vertical_gap(table.elevation(s), table.top(s), table.elevation(t), table.top(t))
+    d = math.hypot(seg.length, gap)
+    band = calibration.band_of(d)
+    (x0, y0), (x1, y1) = seg.p0, seg.p1
+    pl = seg.length
+    ux, uy = ((x1 - x0) / pl, (y1 - y0) / pl) if pl > 0 else (dx / dl, dy / dl)
+    total = calibration.edges()[-1][2]
+    ruler = Segment((x0, y0), (x0 + ux * total, y0 + uy * total))
+    rise = f" and {calibration.rounded(gap, 2):.2f} up or down" if gap > 0 else ""
+    return RangeResult(s.id, t.id, d, band, ruler, seg, lof, calibration, used,
+                       detail=f"the ruler from {s.id}'s Silhouette reaches {t.id} after {calibration.rounded(d, 2):.2f} "
+                       f"hex units ({calibration.rounded(pl, 2):.2f} across{rise}): {band.replace('_', ' ')} (Segments "
+                       f"{calibration.short:g}/{calibration.mid:g}/{calibration.long:g} hex units).")
 
 
 # ----------------------------------------------------------------------------------------------------- hexagons

@@ -31,6 +31,8 @@ Format::
     kind = "miner"                  # miner | megabeast | deployable
     declared_move = false
     angle_of_vision = 180.0         # MegaBeast Behavior Angle (omit: 360°)
+    on = "tower"                    # optional: the scenery piece it stands on (its height is the Model's elevation;
+                                    #   the base must lie entirely on the piece's top; omit: on the ground)
 
 Errors name the field path (``models[1].facing``) and what is allowed.
 """
@@ -81,6 +83,7 @@ class ModelEntry(Strict):
     kind: Literal["miner", "megabeast", "deployable"] = "miner"
     declared_move: bool = False
     angle_of_vision: float | None = Field(default=None, gt=0, le=360)
+    on: Name | None = None
 
 
 class RangeEntry(Strict):
@@ -217,7 +220,7 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
         else:
             x, y = float(m.x), float(m.y)
         models.append(Model(m.id, x, y, m.silhouette, m.facing, m.side, m.kind, h, m.declared_move,
-                            m.angle_of_vision))
+                            m.angle_of_vision, m.on))
     try:
         table = TableTop.from_board(board, models, cal)
     except ScenarioError as e:

@@ -43,10 +43,13 @@ def check_rights(state: OrderState, route: tuple, step: int, targets: tuple[str,
     out, steps = [], []
     sec = f"{step}.1 ARO check"
     enemies = sorted(state.enemies_of(a), key=state.timeline_key)
+    surfaces = None
+    if state.route_surfaces and route in state.routes:
+        surfaces = state.route_surfaces[state.routes.index(route)] or None
     for r in enemies:
         if state.right_of(r.id) is not None:
             continue
-        rl = lof_during_move(table, a.id, route, r.id, rul)
+        rl = lof_during_move(table, a.id, route, r.id, rul, surfaces=surfaces)
         same = state.geometry.hex_of(r.x, r.y) == end_hex
         right = None
         if rl.observer_sees_mover:
@@ -83,7 +86,7 @@ def check_rights(state: OrderState, route: tuple, step: int, targets: tuple[str,
             steps.append(Step(f"{mb.id} gains no ARO from {a.id}: MegaBeasts only gain AROs from TAGs",
                               S.MEGABEAST_AROS, "", {"miner": mb.id, "step": step, "reason": None}, (mb.id,), sec))
         else:
-            rl = lof_during_move(table, a.id, route, mb.id, rul)
+            rl = lof_during_move(table, a.id, route, mb.id, rul, surfaces=surfaces)
             if rl.observer_sees_mover:
                 right = AroRight(mb.id, step, "lof", leg=rl.observer_leg, witness=_seg(rl.observer_witness),
                                  detail=f"{mb.id} has LoF to the Active TAG {a.id} (leg {rl.observer_leg + 1}); it will "

@@ -47,6 +47,9 @@ class MoveDecl:
     route: tuple[Point, ...] = ()
     facing: float | None = None
     interact: Interaction | None = None
+    on: tuple[str | None, ...] | None = None
+    """The surface at each route point: a scenery piece's id or ``None`` (the ground); ``None`` for the whole tuple:
+    the Miner's surface all along (Move › Effects: moving up or down an obstacle takes a whole Segment)."""
 
 
 @dataclass(frozen=True)

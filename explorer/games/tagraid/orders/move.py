@@ -41,6 +41,10 @@ class CheckedMove:
     segments: int
     difficult: bool
     steps: tuple[Step, ...]
+    surfaces: tuple[str | None, ...] = ()
+    """The surface at each route point (a scenery piece's id, ``None``: the ground); ``()`` when the whole Move
+    stays on the ground."""
+    climbs: int = 0
 
 
 
@@ -84,6 +88,9 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
     length = sum(math.dist(a, b) for a, b in zip(route, route[1:]))
     steps = []
     which = "first" if nth == 0 else "second"
+    surfaces = _surfaces(m, decl, table, step, field)
+    if any(x is not None for x in surfaces) and len(route) > 1:
+        return _check_climbing_move(state, miner_id, decl, route, surfaces, segments, value, slowed, nth, step, field)
     if length > allowance + LENGTH_TOLERANCE:
         why = (f"{miner_id} may move {plural(segments, 'Segment')} ({allowance:.2f} board units: the {which} Movement value "
                f"{value}" + (", one less for the Slowed State" if slowed else "") + f"), the route is {length:.2f}")
@@ -154,6 +161,118 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
                           "the end of the Order.", {"difficult": [f"{h.q},{h.r}" for h in crossed]}, (miner_id,),
                           "Move"))
     return CheckedMove(route, length, segments, bool(crossed), tuple(steps))
+
+
+def _surfaces(m, decl: MoveDecl, table, step: str, field: str) -> tuple[str | None, ...]:
+    """The surface at each point of the route, start included (:attr:`.declarations.MoveDecl.on`)."""
+    n = len(decl.route)
+    if decl.on is None:
+        return (m.on,) * (n + 1)
+    if len(decl.on) != n:
+        raise refused(step, f"{field}.on", f"{len(decl.on)} surfaces for {n} route points: give one per point "
+                      "(a scenery piece's id, or \"\" for the ground)", S.MOVE)
+    pieces = {sc.id: sc for sc in table.scenery}
+    for i, sid in enumerate(decl.on):
+        if sid is not None and (sid not in pieces or not math.isfinite(pieces[sid].height)):
+            raise refused(step, f"{field}.on[{i}]", f"no scenery piece with a height named {sid!r}: a Miner stands on "
+                          "the ground or on top of a piece with a height", S.MOVE)
+    return (m.on,) + tuple(decl.on)
+
+
+def climb_segments_used(legs: list[tuple[float, bool]], segment: float, reading: str) -> float:
+    """Segments a route uses: ``legs`` are ``(length, climbs)``; a climbing leg (up or down a piece) takes one
+    whole Segment whatever its height (Move › Effects). ``reading`` (ruling ``climb_segment``): ``"own_segment"``
+    (the climb starts a Segment of its own: what was moved before it is rounded up to whole Segments, the rulebook's
+    example) or ``"one_segment_length"`` (the climb adds one Segment to the measured length)."""
+    used = 0.0
+    for length, climbs in legs:
+        if climbs:
+            used = (math.ceil(used - 1e-9) if reading == "own_segment" else used) + 1.0
+        else:
+            used += length / segment
+    return used
+
+
+def _check_climbing_move(state: OrderState, miner_id: str, decl: MoveDecl, route, surfaces, segments: int, value: int,
+                         slowed: bool, nth: int, step: str, field: str) -> CheckedMove:
+    """:func:`check_move` for a route that climbs onto, moves on top of, or climbs down from scenery pieces.
+
+    A leg between two different surfaces climbs (up, down, or from one piece to another): it takes one whole Segment
+    (ruling ``climb_segment`` for how it adds up), must be at most one Segment long, and may cross the pieces it
+    joins; a leg on a piece's top keeps the whole base on that top; a leg on the ground is checked as any other.
+    Other bases, hexagons without tile, the board's edge and Impassable Terrain block every leg; the base fits where
+    it ends (on the piece named for the last point: the whole base on its top)."""
+    from dataclasses import replace as _r
+
+    geo = state.geometry
+    table = state.table()
+    rul = state.ruling_set()
+    reading = rul.reading("climb_segment")
+    r = table.disc(miner_id).r
+    legs = list(zip(route, route[1:]))
+    climbs = [surfaces[i] != surfaces[i + 1] for i in range(len(legs))]
+    used = climb_segments_used([(math.dist(p, q), c) for (p, q), c in zip(legs, climbs)], geo.movement_segment,
+                               reading)
+    which = "first" if nth == 0 else "second"
+    n_climb = sum(climbs)
+    if used > segments + LENGTH_TOLERANCE:
+        raise refused(step, f"{field}.route", f"{miner_id} may move {plural(segments, 'Segment')} (the {which} Movement "
+                      f"value {value}" + (", one less for the Slowed State" if slowed else "") + f"); the route uses "
+                      f"{used:.2f}: {plural(n_climb, 'climb')} of one whole Segment each ({reading})", S.MOVE)
+    polys = table._scenery_polys
+    fixed = [(f"hexagon {h.q},{h.r} (no tile)", v) for h, v in table._hole_polys.items()]
+    if table._off_board is not None:
+        fixed.append(("the edge of the board", table._off_board))
+    board = geo.board
+    fixed += [(f"hexagon {h.q},{h.r} (Impassable Terrain)", table.hex_polygon(h)) for h in board
+              if board[h].tile and board[h].special == Special.IMPASSABLE]
+    others = [x for x in table.models.values() if x.id != miner_id]
+    fixed += [(f"{x.id}'s base", table.disc(x).polygon()) for x in others]
+    for i, ((p, q), c) in enumerate(zip(legs, climbs)):
+        swept = shapely.LineString([p, q]).buffer(r, quad_segs=32)
+        joined = {surfaces[i], surfaces[i + 1]} - {None}
+        if c and math.dist(p, q) > geo.movement_segment + LENGTH_TOLERANCE:
+            raise refused(step, f"{field}.route[{i}]", f"leg {i + 1} climbs {'onto' if surfaces[i + 1] else 'down from'} "
+                          f"a piece over {math.dist(p, q):.2f} board units: a climb covers at most one Segment "
+                          f"({geo.movement_segment:.2f})", S.MOVE)
+        if not c and surfaces[i] is not None and swept.difference(polys[surfaces[i]]).area > 1e-6:
+            raise refused(step, f"{field}.route[{i}]", f"leg {i + 1} leaves the top of {surfaces[i]}: moving down "
+                          "from it is a climb (name the ground, \"\", for the point below)", S.MOVE)
+        blockers = fixed + [(f"scenery {k}", v) for k, v in polys.items() if k not in joined]
+        for lab, g in blockers:
+            if swept.intersection(g).area > 1e-6:
+                raise refused(step, f"{field}.route[{i}]", f"the base of {miner_id} would cross {lab} on leg {i + 1} "
+                              "(a Miner cannot move through Models, scenery it does not climb, hexagons without tiles "
+                              "or Impassable Terrain)", S.SPECIAL_TERRAIN if "Impassable" in lab else S.MOVE)
+    end = route[-1]
+    if len(route) > 1:
+        try:
+            geo.table(tuple(_r(x, x=end[0], y=end[1], on=surfaces[-1]) if x.id == miner_id else x
+                            for x in table.models.values()), validate=True)
+        except Exception as e:
+            raise refused(step, f"{field}.route[{len(route) - 2}]", f"{miner_id} cannot end its Move there: "
+                          f"{getattr(e, 'problem', e)}", S.MOVE) from None
+    length = sum(math.dist(p, q) for p, q in legs)
+    difficult = [h for h in board if board[h].tile and board[h].special == Special.DIFFICULT]
+    path = shapely.LineString(route).buffer(r, quad_segs=32)
+    crossed = [h for h in difficult if path.intersection(table.hex_polygon(h)).area > 1e-9]
+    where = f"on top of {surfaces[-1]}" if surfaces[-1] else "on the ground"
+    st = Step(f"{miner_id} Moves {length:.2f} board units with {plural(n_climb, 'climb')}: {used:.2f} of "
+              f"{plural(segments, 'Segment')} ({which} Movement value {value}), ending {where}", S.MOVE,
+              "Moving up or down a piece of scenery takes one whole Segment whatever its height; the route is clear "
+              "of other bases, hexagons without tiles and the scenery it does not climb, and the base fits where it "
+              "ends. The climbed positions count for LoF.",
+              {"route": [list(p) for p in route], "surfaces": [x or "" for x in surfaces], "length": round(length, 6),
+               "segments": segments, "segments_used": round(used, 6), "climbs": n_climb, "slowed": slowed,
+               "climb_segment": reading}, (miner_id,), "Move")
+    steps = [st]
+    if crossed:
+        steps.append(Step(f"{miner_id} performs its Order in Difficult Terrain ({', '.join(f'{h.q},{h.r}' for h in crossed)})"
+                          ": Slowed at the end of the Order", S.SPECIAL_TERRAIN,
+                          "A Miner performing an Order or ARO in a Difficult Terrain tile enters the Slowed State at "
+                          "the end of the Order.", {"difficult": [f"{h.q},{h.r}" for h in crossed]}, (miner_id,),
+                          "Move"))
+    return CheckedMove(route, length, segments, bool(crossed), tuple(steps), tuple(surfaces), n_climb)
 
 
 def in_difficult_terrain(state: OrderState, miner_id: str) -> bool:

@@ -12,7 +12,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     [rulings]                            # optional: ruling option readings
     [[miners]]                           # placement (as in table files) plus the Miner card
     id = "A"; side = "blue"; hex = "0,0"; offset = [0.0, 0.0]  # or x = ..., y = ...
-    facing = 0.0; silhouette = 7
+    facing = 0.0; silhouette = 7        # optional: on = "block" (stands on that scenery piece; as in table files)
     movement = [3, 2]; close_combat = 12; ranged_attack = 13; evade = 12; armor = 4; wounds = 3; orders = 2
     states = []; aro_without_lof = false; miner_type = "TAG"; scoring_zone = 0; warehouse = 0
     [[miners.weapons]]
@@ -37,6 +37,8 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     [order]
     active = "A"
     move = { route = [[1.0, 0.5], "1,0"], facing = 90.0 }   # points (x, y) or hexagon keys (their centres)
+    # optional in a move: on = ["", "block"]: the surface at each route point (a scenery piece's id, "" the ground);
+    # a leg between two surfaces climbs: one whole Segment (ruling climb_segment)
     # or move = { route = [...], interact = { target = "C1", equip = true, discard = [] } } (Tool Containers and Loot)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
     # optional: fire_from = 0.5 (the fraction of the Move route) or [x, y] (a point on it): where the Ranged Attack
@@ -160,6 +162,7 @@ class MinerEntry(Strict):
     tools: list[EquippedToolEntry] = Field(default_factory=list, max_length=MAX_TOOLS)
     tool_slots: int = Field(default=DEFAULT_TOOL_SLOTS, ge=0, le=MAX_TOOLS)
     secured_slots: list[Annotated[int, Field(ge=1, le=MAX_TOOLS)]] = Field(default_factory=list, max_length=MAX_TOOLS)
+    on: Annotated[str, Field(max_length=80)] | None = None
 
 
 class BehaviorAttackEntry(Strict):
@@ -209,6 +212,7 @@ class MoveEntry(Strict):
     route: list[RoutePoint] = Field(default_factory=list, max_length=MAX_ROUTE)
     facing: float | None = Field(default=None, ge=-3600.0, le=3600.0, allow_inf_nan=False)
     interact: InteractionEntry | None = None
+    on: list[Annotated[str, Field(max_length=80)]] | None = Field(default=None, max_length=MAX_ROUTE)
 
 
 class ContainerEntry(Strict):
@@ -325,8 +329,9 @@ def _point(board: Board, p, field: str, source: str) -> tuple[float, float]:
 def _move(board: Board, m: MoveEntry, field: str, source: str) -> MoveDecl:
     it = None if m.interact is None else Interaction(m.interact.target, m.interact.equip, tuple(m.interact.discard),
                                                   m.interact.slot)
+    on = None if m.on is None else tuple(x or None for x in m.on)
     return MoveDecl(tuple(_point(board, p, f"{field}.route[{i}]", source) for i, p in enumerate(m.route)), m.facing,
-                    it)
+                    it, on)
 
 
 def tool_card(e: ToolCardEntry) -> ToolCard:
@@ -464,7 +469,7 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
                                  m.close_combat, m.ranged_attack, m.evade, m.armor, m.wounds,
                                  m.max_wounds or m.wounds, m.orders, tuple(m.states), weapons, m.aro_without_lof,
                                  m.miner_type, m.scoring_zone, m.warehouse, True, tuple(tool_card(t) for t in m.tools),
-                                 m.tool_slots, slots, tuple(sorted(m.secured_slots))))
+                                 m.tool_slots, slots, tuple(sorted(m.secured_slots)), m.on))
         if deploying:
             miners[-1] = replace(miners[-1], on_table=False)
     if megabeast is not None and megabeast.id in seen:
@@ -612,7 +617,7 @@ def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
         saving_rolls=tuple(dict(saves).items()), failed_saves=tuple(dict(failed).items()),
         wounds_lost=tuple((k, v) for k, v in dict(wounds).items() if v),
         miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table, _rounded((m.x, m.y)),
-                                m.scoring_zone) for m in last.miners),
+                                m.scoring_zone, m.on) for m in last.miners),
         states_entered=tuple(last.states_entered),
         evade_moved=tuple((m, _rounded(p)) for m, p in last.evade_moved),
         evade_dropped=tuple(last.evade_dropped),

@@ -13,6 +13,7 @@ side facing the Active Miner, and the Skills that already fail a Requirement the
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -77,12 +78,31 @@ def _range_mod(table, shooter: str, target: str, ranges, rul, calibration, where
                            distance=d, range_mod=mod), rng.rulings
 
 
-def _moved(table, miner_id: str, point):
-    """``table`` with ``miner_id``'s base centre at ``point`` (``None``: unchanged)."""
+def _surface_at(state: OrderState | None, point, default):
+    """The surface (scenery piece id or ``None``) at ``point`` of the Active Miner's first Move route: the surface of
+    the leg nearest to it (a climbing leg counts as its start until its end). ``default`` when no route climbs."""
+    if state is None or not state.route_surfaces or not state.routes or not state.route_surfaces[0]:
+        return default
+    route, surf = state.routes[0], state.route_surfaces[0]
+    best = (math.inf, default)
+    for i, (p, q) in enumerate(zip(route, route[1:])):
+        d2 = (q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2
+        t = 0.0 if d2 == 0 else max(0.0, min(1.0, ((point[0] - p[0]) * (q[0] - p[0])
+                                                   + (point[1] - p[1]) * (q[1] - p[1])) / d2))
+        c = (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+        dist = math.dist(point, c)
+        if dist < best[0] - 1e-12:
+            best = (dist, surf[i + 1] if t >= 1.0 - 1e-9 else surf[i])
+    return best[1]
+
+
+def _moved(table, miner_id: str, point, state: OrderState | None = None):
+    """``table`` with ``miner_id``'s base centre at ``point`` (``None``: unchanged), on the surface of the route
+    there (:func:`_surface_at`)."""
     if point is None:
         return table
     here = table.model(miner_id)
-    return table.with_model(replace(here, x=point[0], y=point[1], hex=None))
+    return table.with_model(replace(here, x=point[0], y=point[1], hex=None, on=_surface_at(state, point, here.on)))
 
 
 def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, ...], dict[str, str]]:
@@ -101,7 +121,8 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
     shot = table  # where the Active Miner's Ranged Attack is executed from: its LoF and its targets' Partial Cover
     if state.fire_point is not None:
         here = table.model(a.id)
-        shot = table.with_model(replace(here, x=state.fire_point[0], y=state.fire_point[1], hex=None))
+        shot = table.with_model(replace(here, x=state.fire_point[0], y=state.fire_point[1], hex=None,
+                                        on=_surface_at(state, state.fire_point, here.on)))
     skill = second.skill if second.skill in (*ATTACKS, "evade") else "idle"
     weapon = None
     attacks: list[dict[str, Any]] = []
@@ -233,7 +254,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
                     where = (f"at the point of {a.id}'s route it fires at" if declared_at else
                              f"at {a.id}'s firing point" if state.fire_point is not None else
                              f"at the end of {a.id}'s Move")
-                    mod, band, st, used = _range_mod(_moved(table, a.id, at_point), r.id, a.id, w.ranges, rul,
+                    mod, band, st, used = _range_mod(_moved(table, a.id, at_point, state), r.id, a.id, w.ranges, rul,
                                                      calibration, where)
                     consulted.update(used)
                     if band is None and lof:
@@ -276,7 +297,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
     if attackers and skill != "evade":
         # where the first Ranged ARO hits the Active Miner: its declared point, else the Active Miner's firing point
         hit_at = dict(state.aro_points).get(attackers[0]) or state.fire_point
-        cov = partial_cover(_moved(table, a.id, hit_at), attackers[0], a.id, rul)
+        cov = partial_cover(_moved(table, a.id, hit_at, state), attackers[0], a.id, rul)
         active["partial_cover"] = cov.in_cover
     doc: dict[str, Any] = {"title": f"{a.id}'s Order: Resolution", "seed": dice.seed, "active": active,
                            "reactive": reactive, "rulings": dict(state.rulings)}

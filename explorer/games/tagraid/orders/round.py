@@ -478,7 +478,7 @@ def round_result(last: RoundState) -> RoundOutcome:
         units=tuple((s, last.units(s)) for s in sides),
         t_bezoar=tuple((s, dict(last.t_bezoar).get(s, 0)) for s in sides),
         miners=tuple(MinerAfter(m.id, m.wounds, tuple(m.states), m.orders, m.on_table,
-                                (round(m.x, 6), round(m.y, 6)), m.scoring_zone) for m in table.miners),
+                                (round(m.x, 6), round(m.y, 6)), m.scoring_zone, m.on) for m in table.miners),
         megabeast=None if mb is None else MegaBeastAtEnd(mb.wounds, mb.facing, (round(mb.x, 6), round(mb.y, 6))),
         megabeast_killed=last.megabeast_killed, events_left=len(last.deck), event_deck=bool(last.deck or last.drawn),
         events_drawn=tuple(c.name for c in last.drawn), orders_played=last.orders_played,

@@ -108,12 +108,16 @@ def first_skill_move(state: OrderState, ctx: OrderContext):
                           {"miner": a.id}, (a.id,), sec))
     end = mv.route[-1]
     facing = a.facing if move.facing is None else move.facing % 360.0
-    state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing, states=states))
+    state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing, states=states,
+                                     on=mv.surfaces[-1] if mv.surfaces else a.on))
     if decl.move.interact is not None:
         state, more = interact(state, a.id, decl.move.interact, sec)
         steps += more
     pending = _add_state(state.pending_states, a.id, "Slowed") if mv.difficult else state.pending_states
-    return replace(state, step="move", routes=(mv.route,), pending_states=pending), tuple(steps)
+    surf = {"route_surfaces": (mv.surfaces,)} if mv.surfaces else {}
+    if mv.climbs:
+        state = state.consulting({"climb_segment": state.ruling_set().reading("climb_segment")})
+    return replace(state, step="move", routes=(mv.route,), pending_states=pending, **surf), tuple(steps)
 
 
 # ----------------------------------------------------------------------------------------------------------- steps 2, 4
@@ -296,13 +300,21 @@ def second_skill(state: OrderState, ctx: OrderContext):
         steps += [s.in_section(sec) for s in cut + mv.steps]
         end = mv.route[-1]
         facing = a.facing if sk.move.facing is None else sk.move.facing % 360.0
-        state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing))
+        state = state.with_miner(replace(a, x=end[0], y=end[1], facing=facing,
+                                         on=mv.surfaces[-1] if mv.surfaces else a.on))
         if sk.move.interact is not None:
             state, more = interact(state, a.id, sk.move.interact, sec, "order.second.move.interact")
             steps += more
         pending = _add_state(state.pending_states, a.id, "Slowed") if mv.difficult else state.pending_states
+        surf = {}
+        if mv.climbs:
+            state = state.consulting({"climb_segment": state.ruling_set().reading("climb_segment")})
+        if mv.surfaces or state.route_surfaces:
+            first = state.route_surfaces[0] if state.route_surfaces else ((a.on,) * len(state.routes[0])
+                                                                          if state.routes else ())
+            surf = {"route_surfaces": (first, mv.surfaces or (a.on,) * len(mv.route))}
         return replace(state, step="second_skill", second=sk, routes=state.routes + (mv.route,),
-                       pending_states=pending), tuple(steps)
+                       pending_states=pending, **surf), tuple(steps)
     if sk.skill in ATTACKS:
         kind = "ranged" if sk.skill == "ranged_attack" else "close_combat"
         if sk.weapon is not None and sk.weapon not in [w.name for w in a.all_weapons]:

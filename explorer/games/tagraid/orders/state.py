@@ -152,6 +152,8 @@ class MinerState:
     tool_slots: int = DEFAULT_TOOL_SLOTS
     tool_slot_numbers: tuple[int, ...] = ()
     secured_slots: tuple[int, ...] = ()
+    on: str | None = None
+    """The scenery piece it stands on (``None``: the ground); see :mod:`explorer.games.tagraid.elevation`."""
 
     @property
     def slots_used(self) -> tuple[int, ...]:
@@ -193,7 +195,8 @@ class MinerState:
 
     def model(self, declared_move: bool = False) -> Model:
         """The Miner as a :class:`~explorer.games.tagraid.pieces.Model` for Line of Fire questions."""
-        return Model(self.id, self.x, self.y, self.silhouette, self.facing, self.side, "miner", None, declared_move)
+        return Model(self.id, self.x, self.y, self.silhouette, self.facing, self.side, "miner", None, declared_move,
+                     None, self.on)
 
 
 @dataclass(frozen=True)
@@ -324,6 +327,9 @@ class OrderState:
     start: tuple[float, float] | None = None
     contact_at_activation: tuple[str, ...] = ()
     routes: tuple[tuple[tuple[float, float], ...], ...] = ()
+    route_surfaces: tuple[tuple[str | None, ...], ...] = ()
+    """The surface at each point of each of :attr:`routes` (a scenery piece's id, ``None``: the ground); empty when
+    no Move of the Order climbs or starts on scenery."""
     fire_point: tuple[float, float] | None = None
     aro_points: tuple[tuple[str, tuple[float, float]], ...] = ()
     second: Any = None

@@ -1,0 +1,292 @@
+"""Elevation: Models standing on scenery, and Line of Fire, Partial Cover and Range in three dimensions.
+
+Sections: Skills › Move (Effects: moving up or down an obstacle takes a whole Segment whatever its height, and the
+position counts for LoF); Line of Fire and Distances › Line of Fire (lines join any point of one volume to any point
+of the other); Damage › Partial Cover; Interaction with Areas and Silhouettes › Silhouette Contact (contact with a
+piece of terrain); Distances and Measurements › Range Ruler.
+
+The volumes (units: hex units, the board's; heights from the table's ground level):
+
+* a Model is a vertical cylinder: its base disc, from its *elevation* ``z`` (0 on the ground, the piece's height when
+  it stands on a scenery piece) up to ``z + h`` (``h`` its Silhouette height, :class:`.pieces.SilhouetteCalibration`);
+* a scenery piece is a vertical prism: its footprint from the ground up to its ``height``;
+* a hexagon without tile, or what lies off the board, blocks at every height (as on a flat table);
+* another Model blocks as the prism of its base from the ground up to its top (the Move rule puts a standing base
+  entirely on the piece below it, so the column under an elevated base is that piece).
+
+The exact condition (derived here, tested against dense sampling of both volumes in tests/tagraid/test_elevation.py).
+Take a segment from a point ``P`` of the shooter's volume to a point ``Q`` of the target's. Every obstacle stands on
+the ground, so raising either end raises every point of the segment and can only clear it: if any segment with the
+plan view ``p -> q`` is clear, the one from the *top* of the shooter's cylinder above ``p`` (height ``Ta``) to the
+top of the target's above ``q`` (``Tb``) is. Along that segment the height is ``z(t) = Ta + t (Tb - Ta)``; an
+obstacle of height ``H`` can only be met where ``z(t) < H`` (at or below ``H`` under ``lof_grazing =
+touching_blocks``): a sub-interval of ``t`` at one end of the segment (:func:`low_interval`). So the plan segment
+is clear in 3D exactly when, for every obstacle, the *low part* of the plan segment (the points over which the line
+is below the obstacle's top) misses the obstacle's footprint (:func:`segment_clear_3d`): an obstacle lower than both
+tops is never met, one at least as high as both tops is met wherever the plan segment crosses it (the flat rule),
+and one in between blocks only when the line crosses its footprint before rising above (or after dropping below)
+its top edge.
+
+Existence of such a segment (:func:`find_clear_segment_3d`): with no obstacle of the in-between kind the search is
+the exact flat search (:func:`.geometry.find_clear_segment`) on the obstacles at least as high as both tops. With
+some, two exact flat searches bracket the answer (those pieces as full obstacles: a clear line is clear in 3D; those
+pieces removed: no clear line means none in 3D), and in between the plan segments joining a dense set of points of
+the two bases (their edges and inner rings), the lines passing exactly over each corner of an in-between piece's top
+from each of those points, and the bracketing witness are tested exactly: a witness found is always a checked clear
+line; a "blocked" verdict in that last case is a search, not a proof (the critical lines the in-between pieces add,
+lines grazing a top edge, are curves in line space; the search samples them).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from .geometry import TOL, Disc, Obstacles, Segment, blocked_mask, find_clear_segment, point_target_clear
+from . import geometry as _geometry
+
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class Prism:
+    """An obstacle for the 3D test: a footprint (a polygon, or a base disc) standing from the ground up to
+    ``height`` (hex units; ``math.inf`` = blocks at every height)."""
+
+    label: str
+    height: float
+    polygon: BaseGeometry | None = None
+    disc: Disc | None = None
+
+
+def low_interval(ta: float, tb: float, h: float, touching_blocks: bool) -> tuple[float, float] | None:
+    """The fractions ``t`` of the segment (``0`` at the shooter's end, ``1`` at the target's) over which the sight
+    line from height ``ta`` to height ``tb`` is below ``h`` (at or below it when ``touching_blocks``): ``(t0, t1)``
+    with ``0 <= t0 <= t1 <= 1``, or ``None`` when the line never is.
+
+    >>> low_interval(1.0, 3.0, 2.0, False)
+    (0.0, 0.5)
+    >>> low_interval(1.0, 3.0, 0.5, False) is None
+    True
+    """
+    if h == INF:
+        return (0.0, 1.0)
+    below = (lambda z: z <= h) if touching_blocks else (lambda z: z < h)
+    if ta == tb:
+        return (0.0, 1.0) if below(ta) else None
+    ts = (h - ta) / (tb - ta)
+    if tb > ta:  # rising: low at the start
+        if ts <= 0.0 and not (touching_blocks and ts == 0.0):
+            return None
+        return (0.0, min(1.0, max(0.0, ts)))
+    if ts >= 1.0 and not (touching_blocks and ts == 1.0):
+        return None
+    return (max(0.0, min(1.0, ts)), 1.0)
+
+
+def classify(ta: float, tb: float, prisms: Sequence[Prism], touching_blocks: bool):
+    """``(full, partial)``: the prisms met wherever the plan segment crosses them, and those met only on a low part
+    (with their :func:`low_interval`). Prisms never met are left out."""
+    full, partial = [], []
+    for pr in prisms:
+        iv = low_interval(ta, tb, pr.height, touching_blocks)
+        if iv is None:
+            continue
+        if iv == (0.0, 1.0):
+            full.append(pr)
+        else:
+            partial.append((pr, iv))
+    return full, partial
+
+
+def as_obstacles(prisms: Sequence[Prism]) -> Obstacles:
+    """The flat obstacles of ``prisms`` (their footprints)."""
+    return Obstacles([(p.label, p.polygon) for p in prisms if p.polygon is not None],
+                     [(p.label, p.disc) for p in prisms if p.disc is not None])
+
+
+def _geom(obs: Obstacles, touching_blocks: bool, tol: float):
+    union = obs.union
+    geom = union if touching_blocks else _geometry._eroded(union, tol)
+    if not geom.is_empty:
+        shapely.prepare(geom)
+    return geom
+
+
+def segments_clear_3d(segs: np.ndarray, ta: float, tb: float, prisms: Sequence[Prism], *, touching_blocks: bool,
+                      tol: float = TOL) -> np.ndarray:
+    """Which plan segments (rows ``x0, y0, x1, y1``: shooter end first) carry a clear sight line between the two
+    tops (heights ``ta`` at the start and ``tb`` at the end). Exact (see the module docstring)."""
+    segs = np.asarray(segs, dtype=float).reshape(-1, 4)
+    ok = np.ones(len(segs), dtype=bool)
+    groups: dict[tuple[float, float], list[Prism]] = {}
+    for pr in prisms:
+        iv = low_interval(ta, tb, pr.height, touching_blocks)
+        if iv is not None and iv[1] - iv[0] > 0.0:
+            groups.setdefault(iv, []).append(pr)
+    for (t0, t1), prs in groups.items():
+        if not ok.any():
+            break
+        p, d = segs[:, :2], segs[:, 2:] - segs[:, :2]
+        sub = np.concatenate([p + t0 * d, p + t1 * d], axis=1)
+        obs = as_obstacles(prs)
+        hit = blocked_mask(sub[ok], Obstacles(discs=obs.discs), touching_blocks=touching_blocks, tol=tol,
+                           polygon=_geom(obs, touching_blocks, tol))
+        ok[np.flatnonzero(ok)[hit]] = False
+    return ok
+
+
+def segment_clear_3d(seg: Segment, ta: float, tb: float, prisms: Sequence[Prism], *, touching_blocks: bool,
+                     tol: float = TOL) -> bool:
+    """:func:`segments_clear_3d` for one segment."""
+    return bool(segments_clear_3d(np.array([[*seg.p0, *seg.p1]]), ta, tb, prisms,
+                                  touching_blocks=touching_blocks, tol=tol)[0])
+
+
+def disc_samples(d: Disc, n: int = 40) -> np.ndarray:
+    """Points of a base for the search: ``n`` on its edge, ``n // 2`` on the ring at half its radius, its centre."""
+    out = [np.array([[d.x, d.y]])]
+    for k, rr in ((n, d.r), (max(4, n // 2), d.r / 2)):
+        ang = np.linspace(0.0, 2 * math.pi, k, endpoint=False)
+        out.append(np.stack([d.x + rr * np.cos(ang), d.y + rr * np.sin(ang)], axis=1))
+    return np.concatenate(out)
+
+
+def _clip(points: np.ndarray, clip) -> np.ndarray:
+    for hx, hy, hc in clip:
+        points = points[hx * points[:, 0] + hy * points[:, 1] + hc >= -TOL]
+    return points
+
+
+@dataclass
+class Clear3D:
+    """What :func:`find_clear_segment_3d` found.
+
+    Attributes:
+        witness: a plan segment whose sight line between the two tops is clear (``None``: none found).
+        candidates_tested: plan segments tested.
+        exact: ``True`` when the verdict is proved (a checked witness, or an exact flat search showing none); ``False``
+            only for "none found" after the sampled stage.
+        clear: every clear candidate segment found by the sampled stage (for the Range Ruler).
+    """
+
+    witness: Segment | None
+    candidates_tested: int
+    exact: bool = True
+    contact: bool = False
+    clear: tuple[Segment, ...] = ()
+
+
+def find_clear_segment_3d(a: Disc, b: Disc, ta: float, tb: float, prisms: Sequence[Prism], *, touching_blocks: bool,
+                          tol: float = TOL, clip=(), shooter_clip=(), samples: int = 40) -> Clear3D:
+    """A plan segment from base ``a`` (top at height ``ta``) to base ``b`` (top at ``tb``) whose sight line between
+    the tops is clear of ``prisms`` (see the module docstring for the method and where it is exact).
+
+    Args:
+        clip: half-planes restricting the target's end (the part inside the shooter's arc).
+        shooter_clip: half-planes restricting the shooter's end.
+    """
+    full, partial = classify(ta, tb, prisms, touching_blocks)
+    full_obs = as_obstacles(full)
+
+    def flat(obs: Obstacles):
+        if shooter_clip:
+            r = find_clear_segment(b, a, obs, touching_blocks=touching_blocks, tol=tol, clip=shooter_clip)
+            if r.witness is not None:
+                r.witness = Segment(r.witness.p1, r.witness.p0)
+            return r
+        return find_clear_segment(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=clip)
+
+    relaxed = flat(full_obs)
+    if relaxed.witness is None or not partial or relaxed.contact:
+        return Clear3D(relaxed.witness, relaxed.candidates_tested, True, relaxed.contact)
+    tested = relaxed.candidates_tested
+    strict = flat(as_obstacles(full + [pr for pr, _ in partial]))
+    tested += strict.candidates_tested
+    if strict.witness is not None:
+        return Clear3D(strict.witness, tested, True)
+    pa = _clip(disc_samples(a, samples), shooter_clip)
+    pb = _clip(disc_samples(b, samples), clip)
+    segs = np.concatenate([np.repeat(pa, len(pb), axis=0), np.tile(pb, (len(pa), 1))], axis=1)
+    w = relaxed.witness
+    segs = np.concatenate([np.array([[*w.p0, *w.p1]]), _grazing_candidates(a, b, pa, pb, partial, clip,
+                                                                             shooter_clip), segs])
+    ok = segments_clear_3d(segs, ta, tb, prisms, touching_blocks=touching_blocks, tol=tol)
+    tested += len(segs)
+    found = tuple(Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))) for s in segs[ok])
+    if found:
+        return Clear3D(found[0], tested, True, clear=found)
+    return Clear3D(None, tested, False)
+
+
+def _grazing_candidates(a: Disc, b: Disc, pa: np.ndarray, pb: np.ndarray, partial, clip, shooter_clip) -> np.ndarray:
+    """Plan segments whose sight line passes exactly over a corner of an in-between piece's top (the lines that
+    graze a top edge): for each sampled point of one base and each corner ``v``, the point of the other base that
+    puts the line at the piece's height right above ``v`` (``(1 - t) p + t q = v``, ``t`` the fraction where the
+    line crosses that height), kept when it lies on that base."""
+    out = []
+    for pr, (t0, t1) in partial:
+        t = t1 if t0 == 0.0 else t0
+        if not (0.0 < t < 1.0) or pr.polygon is None:
+            continue
+        verts = [np.asarray(g.exterior.coords)[:-1] for g in getattr(pr.polygon, "geoms", [pr.polygon])]
+        for v in np.concatenate(verts):
+            q = pa + (v[None, :] - pa) / t            # from the shooter's points
+            ok = (np.hypot(q[:, 0] - b.x, q[:, 1] - b.y) <= b.r) & _clip_mask(q, clip)
+            if ok.any():
+                out.append(np.concatenate([pa[ok], q[ok]], axis=1))
+            p = (v[None, :] - t * pb) / (1.0 - t)      # from the target's points
+            ok = (np.hypot(p[:, 0] - a.x, p[:, 1] - a.y) <= a.r) & _clip_mask(p, shooter_clip)
+            if ok.any():
+                out.append(np.concatenate([p[ok], pb[ok]], axis=1))
+    return np.concatenate(out) if out else np.zeros((0, 4))
+
+
+def _clip_mask(points: np.ndarray, clip) -> np.ndarray:
+    m = np.ones(len(points), dtype=bool)
+    for hx, hy, hc in clip:
+        m &= hx * points[:, 0] + hy * points[:, 1] + hc >= -TOL
+    return m
+
+
+def hidden_point(attacker: Disc, ta: float, x: tuple[float, float], zx: float, piece: Prism, *,
+                 touching_blocks: bool, tol: float = TOL) -> bool | None:
+    """Whether the point at plan position ``x`` and height ``zx`` is hidden by ``piece`` alone from every point of
+    the attacker's volume (base ``attacker``, top ``ta``). ``None`` when the exact reduction does not apply (the
+    piece lower than the point but higher than the attacker's top: callers sample).
+
+    Method (exact): the attacker's top is its best point (as in the module docstring). With ``H`` the piece's
+    height: ``H`` at most both ``ta`` and ``zx`` hides nothing; ``H`` at least both is the flat test from the whole
+    base; ``ta > H > zx`` (looking down past the piece's top edge) is the flat test from the base shrunk about ``x``
+    by the fraction of the line that is above ``H`` (the low part of every line ends at ``x``).
+    """
+    obs = as_obstacles([piece])
+    iv = low_interval(ta, zx, piece.height, touching_blocks)
+    if iv is None:
+        return False
+    if iv == (0.0, 1.0):
+        return not point_target_clear(attacker, x, obs, touching_blocks=touching_blocks, tol=tol)
+    t0, t1 = iv
+    if t1 == 1.0:  # looking down: low part [t0, 1] ends at x
+        k = 1.0 - t0
+        shrunk = Disc(x[0] + k * (attacker.x - x[0]), x[1] + k * (attacker.y - x[1]), k * attacker.r)
+        return not point_target_clear(shrunk, x, obs, touching_blocks=touching_blocks, tol=tol)
+    return None
+
+
+def hidden_point_sampled(attacker: Disc, ta: float, x: tuple[float, float], zx: float, piece: Prism, *,
+                         touching_blocks: bool, samples: int = 64, tol: float = TOL) -> bool:
+    """:func:`hidden_point` by sampling the attacker's base (the one case without an exact reduction)."""
+    pa = disc_samples(attacker, samples)
+    segs = np.concatenate([pa, np.tile(np.array(x, dtype=float), (len(pa), 1))], axis=1)
+    return not segments_clear_3d(segs, ta, zx, [piece], touching_blocks=touching_blocks, tol=tol).any()
+
+
+def vertical_gap(z0: float, z1: float, w0: float, w1: float) -> float:
+    """The vertical distance between the height intervals ``[z0, z1]`` and ``[w0, w1]`` (0 when they overlap)."""
+    return max(0.0, w0 - z1, z0 - w1)
