@@ -205,3 +205,19 @@ def test_a_rounds_mission_table_is_checked(table, field):
     with pytest.raises(ScenarioError) as e:
         _round(table)
     assert e.value.field == field and str(e.value).startswith("r.toml: ")
+
+
+def test_a_mission_picture_shows_the_row_the_deck_and_the_counters():
+    """The gallery's picture of a mission (phase_picture ``mission``): the row that matched, the Event cards drawn
+    against the Events deck, each special event and each counter's value."""
+    from explorer.games import get_game
+
+    g = get_game("galaxydefenders")
+    sc = g.load_builtin("gd-mission-6")
+    tr = g.resolve(sc)
+    svg = g.picture(sc, tr)
+    o = tr.result
+    assert f"Mission Accomplished (row {o.row})" in svg and o.row == 1
+    assert f"{len(o.events)}/" in svg and "Special Event E" in svg
+    for name, value in o.counters:
+        assert f"{value} after round {o.rounds}" in svg

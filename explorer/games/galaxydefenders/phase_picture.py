@@ -12,7 +12,10 @@ scenario, for the docs' embeds and gallery.
 * ``healing`` — each figure's wounds after the heal, the healed ones outlined (8.5 Area Healing);
 * ``npc_assignment`` — each player's NPC cards, the one who gets the new card outlined (10.1.2 NPC Assignment);
 * ``round`` — each agent and NPC at the end of the round (wounds of its Health, Poison, Mark), the activities of its
-  turn, the Power Suit and the Menace token.
+  turn, the Power Suit and the Menace token;
+* ``mission`` — the mission: the objectives row that matched and the next mission, the Event cards drawn against
+  the Events deck (the DEADLINE; a stand-in count unless the scenario gives one), the special events, and each of
+  its counters (Storybook 2.4, 2.5).
 
 Each function of :data:`KINDS` takes ``(scenario, outcome)`` (the validated scenario model and its typed outcome)
 and returns a list of :class:`~explorer.render.sheet_svg.Card`; it raises nothing for a resolved scenario.
@@ -152,8 +155,29 @@ def _round(sc, o) -> list[Card]:
     return cards
 
 
+def _mission(sc, o) -> list[Card]:
+    """The mission (Storybook 2.4: the objectives row that matched, the next mission; the Events deck as the
+    DEADLINE, a stand-in count unless the scenario gives it), then one card per counter."""
+    from .missions import STATUS_WORDS, storybook_missions
+
+    m = storybook_missions().get(o.mission)
+    deadline = getattr(sc, "deadline", None) or (m.deadline if m is not None else len(o.events))
+    tone = {"accomplished": "good", "partial": "gold", "failed": "bad"}.get(o.status or "", "info")
+    chips = [Chip(STATUS_WORDS[o.status] + f" (row {o.row})" if o.status else "goes on", tone)]
+    if o.next:
+        chips.append(Chip(f"next: {o.next}", "info"))
+    chips += [Chip(f"Special Event {e}", "token") for e in o.events if e != "-"]
+    cards = [Card(f"Mission {o.mission}", o.title, (Track("Event cards", len(o.events), max(deadline, len(o.events)),
+                                                          "info"),), tuple(chips), marked=o.status is not None)]
+    for name, value in o.counters:
+        cards.append(Card(name.replace("_", " ").capitalize(), f"{value} after round {o.rounds}",
+                          chips=(Chip(str(value), "token"),)))
+    return cards
+
+
 KINDS = {"conditions": _conditions, "menace": _menace, "close_encounter": _close_encounter, "event": _event,
-         "gd_wings": _wings, "healing": _healing, "npc_assignment": _npc_assignment, "round": _round}
+         "gd_wings": _wings, "healing": _healing, "npc_assignment": _npc_assignment, "round": _round,
+         "mission": _mission}
 """The kinds drawn here, each with the function that makes its cards from ``(scenario, outcome)``."""
 
 
