@@ -278,3 +278,49 @@ def test_unique_rows_equals_numpy_unique(seed):
             v[0, 0] = -0.0
         got, ref = G._unique_rows(v), np.unique(v, axis=0)
         assert got.shape == ref.shape and np.array_equal(_bits(got), _bits(ref))
+
+
+def _numpy_gap(a, b, f):
+    """The former path's gap function of the golden-section search (tangent lines stacked, numpy all through)."""
+    def gap(p):
+        with fast_path(False):
+            return G._gap_lengths(*G._tangent_lines(f, p[:, None]), a, b, ())[:, 0]
+    return gap
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_golden_section_on_python_floats_bit_identical(seed):
+    """The golden-section loop run lane by lane on Python floats (the Range Ruler's fast path) ends on the same
+    angles, bit for bit, as the numpy loop, on random bases and features: brackets where the lines meet both bases,
+    miss one of them (infinite lengths), straddle that edge, are tiny or wide; point and disc features; bases on
+    integer grids (ties)."""
+    rng = np.random.default_rng(seed)
+    ratio = (math.sqrt(5) - 1) / 2
+    lanes_seen = 0
+    for _ in range(400):
+        grid = rng.random() < 0.3
+        xy = np.round(rng.uniform(-5, 5, 4), 0) if grid else rng.uniform(-5, 5, 4)
+        a, b = Disc(xy[0], xy[1], float(rng.choice([0.15, 0.3, 0.5]))), Disc(xy[2], xy[3], float(rng.choice([0.0, 0.15, 0.3])))
+        if a.distance_to(b) <= 0:
+            continue
+        m = int(rng.integers(1, G._GOLDEN_SCALAR_LANES + 1))
+        mid = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
+        f = np.column_stack([mid + rng.normal(0, 1.5, (m, 2)), rng.choice([0.0, 2e-9, 0.2], m)])
+        ang = math.atan2(b.y - a.y, b.x - a.x) + math.pi / 2
+        blo = ang + rng.normal(0, 0.6, m) + rng.choice([0.0, math.pi], m)
+        bhi = blo + rng.choice([1e-9, 1e-3, 0.05, 0.4, 2.0], m)
+        x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
+        fast = G._golden_scalar(a, b, f, blo, bhi, x1, x2, ratio)
+        slow = G._golden_numpy(_numpy_gap(a, b, f), blo, bhi, x1, x2, ratio)
+        assert np.array_equal(_bits(fast), _bits(slow))
+        lanes_seen += m
+    assert lanes_seen > 2000
+
+
+def test_range_ruler_equals_the_former_path_with_either_golden_loop(monkeypatch):
+    """Every Range Ruler answer on random tables equals the former path's with the Python-float loop used for every
+    lane count and with it never used (so both branches of the switch are compared, not just the default)."""
+    for lanes in (10**6, 0):
+        monkeypatch.setattr(G, "_GOLDEN_SCALAR_LANES", lanes)
+        for seed in (11, 12):
+            assert _all_answers(seed, True, READINGS[0]) == _all_answers(seed, False, READINGS[0])

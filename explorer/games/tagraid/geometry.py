@@ -298,7 +298,7 @@ def _tangent_blocks(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarra
     disc = dd - dr * dr
     valid = ok & (disc >= -1e-18)
     valid[2:] &= (gr > 0) & (fr > 0)  # with a point, s = -1 repeats the s = +1 lines
-    root = np.sqrt(np.clip(disc, 0.0, None))
+    root = np.sqrt(np.maximum(disc, 0.0))  # = np.clip(disc, 0.0, None)
     valid[1::2] &= ~((fr == 0) & (gr == 0)) & (root[1::2] > 0)  # through two points there is one line
     with np.errstate(invalid="ignore", divide="ignore"):
         n = (dr[..., None] * d + (_H * root)[..., None] * perp) / np.where(ok, dd, 1.0)[:, None]
@@ -343,8 +343,9 @@ def _chords(px, py, ux, uy, cx, cy, r):
     tc = (cx - px) * ux + (cy - py) * uy
     qx, qy = px + tc * ux - cx, py + tc * uy - cy
     h2 = r * r - (qx * qx + qy * qy)
-    h = np.sqrt(np.where(h2 >= -1e-12 * (max(r, 1.0) if np.ndim(r) == 0 else np.maximum(r, 1.0)),
-                         np.clip(h2, 0.0, None), np.nan))
+    # np.clip(h2, 0.0, None) is np.maximum(h2, 0.0) (numpy's own _clip); called directly, as the threshold's max
+    floor = -1e-12 * (max(r, 1.0) if type(r) is float or np.ndim(r) == 0 else np.maximum(r, 1.0))
+    h = np.sqrt(np.where(h2 >= floor, np.maximum(h2, 0.0), np.nan))
     return tc - h, tc + h
 
 
@@ -366,7 +367,12 @@ def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
 def _gap_params(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip: Sequence[HalfPlane]):
     """The lines as ``p + t·u`` and their gap segments' parameters: ``(px, py, ux, uy, ta, tb, bad)`` (``bad``:
     the line misses a disc; see :func:`gap_segments`)."""
-    nx, ny = normals[:, 0], normals[:, 1]
+    return _gap_params_xy(normals[:, 0], normals[:, 1], offsets, a, b, clip)
+
+
+def _gap_params_xy(nx: np.ndarray, ny: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
+                   clip: Sequence[HalfPlane]):
+    """:func:`_gap_params` with the normals given as their two columns ``nx``, ``ny``."""
     px, py = -offsets * nx, -offsets * ny
     ux, uy = -ny, nx
     a0, a1 = _chords(px, py, ux, uy, a.x, a.y, a.r)
@@ -944,10 +950,32 @@ def _family_minima(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair
     blo, bhi = x[ai, si], x[ai, si + 2]
     ratio = (math.sqrt(5) - 1) / 2
 
-    def gap(p):
-        return _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
+    if FAST_PATH:  # the same arithmetic on the same numbers, without building the (m, 1, 2) normals
+        fx, fy, fr = f[:, 0], f[:, 1], f[:, 2]
+
+        def gap(p):
+            nx, ny = np.cos(p), np.sin(p)
+            px, py, ux, uy, ta, tb, bad = _gap_params_xy(nx, ny, fr - nx * fx - ny * fy, a, b, clip)
+            g = np.hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
+            g[bad] = np.inf
+            return g
+    else:
+        def gap(p):
+            return _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
 
     x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
+    if FAST_PATH and not clip and len(f) <= _GOLDEN_SCALAR_LANES:
+        best = _golden_scalar(a, b, f, blo, bhi, x1, x2, ratio)
+    else:
+        best = _golden_numpy(gap, blo, bhi, x1, x2, ratio)
+    n, c = _tangent_lines(f, best[:, None])
+    return n[:, 0], c[:, 0]
+
+
+def _golden_numpy(gap, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray, x2: np.ndarray,
+                  ratio: float) -> np.ndarray:
+    """The golden-section loop of :func:`_family_minima` on numpy arrays (all lanes at once): the best angle of each
+    lane, ``gap(angles)`` giving the gap lengths."""
     g1, g2 = gap(x1), gap(x2)
     for _ in range(_GOLDEN_STEPS):
         left = g1 <= g2  # the minimum is in [blo, x2]: drop (x2, bhi]; else in [x1, bhi]: drop [blo, x1)
@@ -957,9 +985,83 @@ def _family_minima(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair
         new_g = gap(new_x)
         x1, g1 = np.where(left, new_x, keep_x), np.where(left, new_g, keep_g)
         x2, g2 = np.where(left, keep_x, new_x), np.where(left, keep_g, new_g)
-    best = np.where(g1 <= g2, x1, x2)
-    n, c = _tangent_lines(f, best[:, None])
-    return n[:, 0], c[:, 0]
+    return np.where(g1 <= g2, x1, x2)
+
+
+_GOLDEN_SCALAR_LANES = 24
+"""Up to this many lanes (local minima) the golden-section search runs lane by lane on Python floats
+(:func:`_golden_scalar`), where numpy's per-call cost would dominate; more lanes stay in numpy."""
+
+
+def _golden_scalar(a: Disc, b: Disc, f: np.ndarray, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray,
+                   x2: np.ndarray, ratio: float) -> np.ndarray:
+    """The golden-section loop of :func:`_family_minima` (no clip) with the same result bit for bit: every
+    ``+ - * /`` and square root is the same IEEE 754 operation on the same operands in the same order, done on
+    Python floats instead of numpy arrays (both correctly rounded); ``cos``, ``sin`` and ``hypot``, whose results
+    may depend on the implementation, are still numpy's, called on all lanes at once as before. ``np.where`` turns
+    into ``if``; ``np.maximum(h2, 0.0)`` into ``h2 if h2 > 0.0 else 0.0`` (only the sign of a zero could differ,
+    and it cannot reach a length). Returns the best angle of each lane."""
+    ax, ay, ar, bx, by, br = a.x, a.y, a.r, b.x, b.y, b.r
+    fa, fb = -1e-12 * max(ar, 1.0), -1e-12 * max(br, 1.0)
+    fx, fy, fr = f[:, 0].tolist(), f[:, 1].tolist(), f[:, 2].tolist()
+    m = len(fx)
+    lanes = range(m)
+    nan, inf, sqrt = math.nan, math.inf, math.sqrt
+    cos, sin, hypot, asarray = np.cos, np.sin, np.hypot, np.asarray
+
+    def gap(xs: list) -> list:
+        arr = asarray(xs, dtype=float)
+        cs, ss = cos(arr).tolist(), sin(arr).tolist()
+        dxs, dys, bads = [0.0] * m, [0.0] * m, []
+        for i in lanes:
+            nx, ny = cs[i], ss[i]
+            c = fr[i] - nx * fx[i] - ny * fy[i]
+            px, py = -c * nx, -c * ny
+            ux, uy = -ny, nx
+            tc = (ax - px) * ux + (ay - py) * uy           # _chords(..., a)
+            qx, qy = px + tc * ux - ax, py + tc * uy - ay
+            h2 = ar * ar - (qx * qx + qy * qy)
+            h = sqrt(h2 if h2 > 0.0 else 0.0) if h2 >= fa else nan
+            a0, a1 = tc - h, tc + h
+            tc = (bx - px) * ux + (by - py) * uy           # _chords(..., b)
+            qx, qy = px + tc * ux - bx, py + tc * uy - by
+            h2 = br * br - (qx * qx + qy * qy)
+            h = sqrt(h2 if h2 > 0.0 else 0.0) if h2 >= fb else nan
+            b0, b1 = tc - h, tc + h
+            forward = a1 <= b0
+            ta, tb = (a1, b0) if forward else (a0, b1)
+            if a0 != a0 or b0 != b0 or (not forward and not (b1 <= a0)):
+                bads.append(i)
+            dxs[i] = (px + tb * ux) - (px + ta * ux)
+            dys[i] = (py + tb * uy) - (py + ta * uy)
+        g = hypot(asarray(dxs, dtype=float), asarray(dys, dtype=float)).tolist()
+        for i in bads:
+            g[i] = inf
+        return g
+
+    lo, hi, x1, x2 = blo.tolist(), bhi.tolist(), x1.tolist(), x2.tolist()
+    g1, g2 = gap(x1), gap(x2)
+    new_x = [0.0] * m
+    keep_x, keep_g, left = [0.0] * m, [0.0] * m, [False] * m
+    for _ in range(_GOLDEN_STEPS):
+        for i in lanes:
+            if g1[i] <= g2[i]:  # the minimum is in [blo, x2]: drop (x2, bhi]
+                left[i] = True
+                hi[i] = x2[i]
+                keep_x[i], keep_g[i] = x1[i], g1[i]
+                new_x[i] = hi[i] - ratio * (hi[i] - lo[i])
+            else:               # in [x1, bhi]: drop [blo, x1)
+                left[i] = False
+                lo[i] = x1[i]
+                keep_x[i], keep_g[i] = x2[i], g2[i]
+                new_x[i] = lo[i] + ratio * (hi[i] - lo[i])
+        new_g = gap(new_x)
+        for i in lanes:
+            if left[i]:
+                x1[i], g1[i], x2[i], g2[i] = new_x[i], new_g[i], keep_x[i], keep_g[i]
+            else:
+                x1[i], g1[i], x2[i], g2[i] = keep_x[i], keep_g[i], new_x[i], new_g[i]
+    return np.array([x1[i] if g1[i] <= g2[i] else x2[i] for i in lanes], dtype=float)
 
 
 def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL,
