@@ -324,3 +324,41 @@ def test_range_ruler_equals_the_former_path_with_either_golden_loop(monkeypatch)
         monkeypatch.setattr(G, "_GOLDEN_SCALAR_LANES", lanes)
         for seed in (11, 12):
             assert _all_answers(seed, True, READINGS[0]) == _all_answers(seed, False, READINGS[0])
+
+
+@pytest.mark.parametrize("grazing", [False, True])
+def test_batched_searches_equal_one_search_each(grazing):
+    """find_clear_segments (every search of a shooter's row together) gives each search's own answer: the witness
+    bit for bit, the candidate count, contact; on random tables, every ordered pair, both grazing readings."""
+    rul = READINGS[1] if grazing else READINGS[0]
+    n = 0
+    for seed in range(12):
+        t = _table(seed, n_models=8)
+        ids = sorted(t.models)
+        items = [(t.disc(s), t.disc(u), t.obstacles(t.models[s], t.models[u], rul.copy())[0])
+                 for s in ids for u in ids if s != u]
+        got = G.find_clear_segments(items, touching_blocks=grazing)
+        ref = [find_clear_segment(a, b, o, touching_blocks=grazing) for a, b, o in items]
+        assert [(r.witness, r.candidates_tested, r.contact) for r in got] == \
+               [(r.witness, r.candidates_tested, r.contact) for r in ref]
+        n += sum(r.witness is None for r in ref)
+    assert n > 50  # blocked pairs, which go through the feature stage, are compared too
+
+
+def test_all_pairs_on_a_table_use_the_batched_rows(monkeypatch):
+    """line_of_fire over every ordered pair of a whole table runs the shooters' rows batched (from the second search
+    on) and answers as the former path does; a single question on a fresh table searches alone."""
+    calls = []
+    real = G.find_clear_segments
+    import explorer.games.tagraid.lof as lof_mod
+    monkeypatch.setattr(lof_mod, "find_clear_segments", lambda items, **kw: calls.append(len(items)) or real(items, **kw))
+    t = _table(21, n_models=8)
+    ids = sorted(t.models)
+    line_of_fire(t, ids[0], ids[1], READINGS[0], explain=False)
+    assert not calls
+    fast = [_lof_facts(line_of_fire(t, a, b, READINGS[0], explain=False)) for a in ids for b in ids if a != b]
+    assert len(calls) >= 3 and sum(calls) >= 10  # rows of shooters with targets in their arc
+    with fast_path(False):
+        t2 = _table(21, n_models=8)
+        slow = [_lof_facts(line_of_fire(t2, a, b, READINGS[0], explain=False)) for a in ids for b in ids if a != b]
+    assert fast == slow
