@@ -519,13 +519,22 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
 
 def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: bool,
                     rulings: Rulings) -> ClearResult | None:
-    """The fast path on a whole table (not a per-pair local table): from the second search on a table state, the
-    first search of a shooter runs the searches to every target in its arc together
-    (:func:`.geometry.find_clear_segments`, each answer the one-search answer) and keeps them for the table state;
-    ``None`` when the caller should search on its own (the former path, a local table, a table's first search, a
-    pair outside the batch). Called only for searches without clip from the shooter's side."""
-    if not _geometry.FAST_PATH or table._memo is not None or obs._template is None:
+    """The fast path's batched searches (:func:`.geometry.find_clear_segments`, each answer the one-search answer).
+
+    On a whole table: from the second search on a table state, the first search of a shooter runs the searches to
+    every target in its arc together and keeps them for the table state. On a pair's local table
+    (:func:`.lof_analysis.local_table`): the answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched for it
+    beforehand. Either way an answer is taken only for the very same obstacles (the same polygon template, the
+    same Models). ``None`` when the caller should search on its own (the former path, a table's first search, a pair
+    outside the batch). Called only for searches without clip from the shooter's side."""
+    if not _geometry.FAST_PATH or obs._template is None:
         return None
+    if table._memo is not None:  # a pair's local table: the answers batched for it beforehand, if any
+        got = table.__dict__.get("_prebatched", {}).get((s.id, t.id, tb, id(obs._template)))
+        if got is None or got[0] is not obs._template:
+            return None
+        r = got[1]
+        return ClearResult(r.witness, r.candidates_tested, r.contact)
     memo = _state_memo(table)
     if memo is None:
         return None
