@@ -278,3 +278,87 @@ def test_unique_rows_equals_numpy_unique(seed):
             v[0, 0] = -0.0
         got, ref = G._unique_rows(v), np.unique(v, axis=0)
         assert got.shape == ref.shape and np.array_equal(_bits(got), _bits(ref))
+
+
+def _numpy_gap(a, b, f):
+    """The former path's gap function of the golden-section search (tangent lines stacked, numpy all through)."""
+    def gap(p):
+        with fast_path(False):
+            return G._gap_lengths(*G._tangent_lines(f, p[:, None]), a, b, ())[:, 0]
+    return gap
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_golden_section_on_python_floats_bit_identical(seed):
+    """The golden-section loop run lane by lane on Python floats (the Range Ruler's fast path) ends on the same
+    angles, bit for bit, as the numpy loop, on random bases and features: brackets where the lines meet both bases,
+    miss one of them (infinite lengths), straddle that edge, are tiny or wide; point and disc features; bases on
+    integer grids (ties)."""
+    rng = np.random.default_rng(seed)
+    ratio = (math.sqrt(5) - 1) / 2
+    lanes_seen = 0
+    for _ in range(400):
+        grid = rng.random() < 0.3
+        xy = np.round(rng.uniform(-5, 5, 4), 0) if grid else rng.uniform(-5, 5, 4)
+        a, b = Disc(xy[0], xy[1], float(rng.choice([0.15, 0.3, 0.5]))), Disc(xy[2], xy[3], float(rng.choice([0.0, 0.15, 0.3])))
+        if a.distance_to(b) <= 0:
+            continue
+        m = int(rng.integers(1, G._GOLDEN_SCALAR_LANES + 1))
+        mid = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
+        f = np.column_stack([mid + rng.normal(0, 1.5, (m, 2)), rng.choice([0.0, 2e-9, 0.2], m)])
+        ang = math.atan2(b.y - a.y, b.x - a.x) + math.pi / 2
+        blo = ang + rng.normal(0, 0.6, m) + rng.choice([0.0, math.pi], m)
+        bhi = blo + rng.choice([1e-9, 1e-3, 0.05, 0.4, 2.0], m)
+        x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
+        fast = G._golden_scalar(a, b, f, blo, bhi, x1, x2, ratio)
+        slow = G._golden_numpy(_numpy_gap(a, b, f), blo, bhi, x1, x2, ratio)
+        assert np.array_equal(_bits(fast), _bits(slow))
+        lanes_seen += m
+    assert lanes_seen > 2000
+
+
+def test_range_ruler_equals_the_former_path_with_either_golden_loop(monkeypatch):
+    """Every Range Ruler answer on random tables equals the former path's with the Python-float loop used for every
+    lane count and with it never used (so both branches of the switch are compared, not just the default)."""
+    for lanes in (10**6, 0):
+        monkeypatch.setattr(G, "_GOLDEN_SCALAR_LANES", lanes)
+        for seed in (11, 12):
+            assert _all_answers(seed, True, READINGS[0]) == _all_answers(seed, False, READINGS[0])
+
+
+@pytest.mark.parametrize("grazing", [False, True])
+def test_batched_searches_equal_one_search_each(grazing):
+    """find_clear_segments (every search of a shooter's row together) gives each search's own answer: the witness
+    bit for bit, the candidate count, contact; on random tables, every ordered pair, both grazing readings."""
+    rul = READINGS[1] if grazing else READINGS[0]
+    n = 0
+    for seed in range(12):
+        t = _table(seed, n_models=8)
+        ids = sorted(t.models)
+        items = [(t.disc(s), t.disc(u), t.obstacles(t.models[s], t.models[u], rul.copy())[0])
+                 for s in ids for u in ids if s != u]
+        got = G.find_clear_segments(items, touching_blocks=grazing)
+        ref = [find_clear_segment(a, b, o, touching_blocks=grazing) for a, b, o in items]
+        assert [(r.witness, r.candidates_tested, r.contact) for r in got] == \
+               [(r.witness, r.candidates_tested, r.contact) for r in ref]
+        n += sum(r.witness is None for r in ref)
+    assert n > 50  # blocked pairs, which go through the feature stage, are compared too
+
+
+def test_all_pairs_on_a_table_use_the_batched_rows(monkeypatch):
+    """line_of_fire over every ordered pair of a whole table runs the shooters' rows batched (from the second search
+    on) and answers as the former path does; a single question on a fresh table searches alone."""
+    calls = []
+    real = G.find_clear_segments
+    import explorer.games.tagraid.lof as lof_mod
+    monkeypatch.setattr(lof_mod, "find_clear_segments", lambda items, **kw: calls.append(len(items)) or real(items, **kw))
+    t = _table(21, n_models=8)
+    ids = sorted(t.models)
+    line_of_fire(t, ids[0], ids[1], READINGS[0], explain=False)
+    assert not calls
+    fast = [_lof_facts(line_of_fire(t, a, b, READINGS[0], explain=False)) for a in ids for b in ids if a != b]
+    assert len(calls) >= 3 and sum(calls) >= 10  # rows of shooters with targets in their arc
+    with fast_path(False):
+        t2 = _table(21, n_models=8)
+        slow = [_lof_facts(line_of_fire(t2, a, b, READINGS[0], explain=False)) for a in ids for b in ids if a != b]
+    assert fast == slow

@@ -246,3 +246,64 @@ def test_near_others_keeps_every_base_that_can_touch_a_segment_between_the_two()
     # a base grazing the outer tangent of the two bases blocks a line the fresh analysis must see
     table = TableTop([s, t, Model("m", 3.0, rs + rm - 0.05, 5, side="C"), Model("n", 3.0, -rs - rm + 0.05, 5)])
     _same_as_reference(analyse(table, "s"), _reference_analyse(table, "s"))
+
+
+def _all_pairs_facts(got):
+    out = []
+    for k, v in sorted(got.items()):
+        lof = v.lof
+        out.append((k, lof.has_lof, lof.reason, lof.witness, lof.blocked_by, lof.candidates_tested,
+                    [(r.segment, r.blocked_by) for r in lof.rays], list(v.blocked_rays),
+                    v.range and (v.range.distance, v.range.measured, v.range.ruler), v.cover and v.cover.in_cover))
+    return out
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 3), min_size=len(LOF_RULING_KEYS),
+                                        max_size=len(LOF_RULING_KEYS)),
+       st.lists(action, min_size=1, max_size=4))
+def test_batched_all_pairs_equal_the_former_path_after_random_actions(seed, readings, actions):
+    """LofAnalysisCache.all_pairs on the fast path (the missing pairs' searches batched before the verdicts,
+    lof_analysis.LofAnalysisCache._batch_searches) gives, after every action, the former path's answers
+    (geometry.fast_path(False): one search at a time, nothing batched): witnesses, candidate counts, explanatory and
+    cut rays, Range and Partial Cover, bit for bit."""
+    from explorer.games.tagraid.geometry import fast_path
+
+    answers = {}
+    for fast in (True, False):
+        with fast_path(fast):
+            table = _dense_table(seed)
+            rul = tag_rulings({k: list(OPTIONS[k].readings)[i % len(OPTIONS[k].readings)]
+                               for k, i in zip(LOF_RULING_KEYS, readings)})
+            cal = RangeCalibration()
+            cache = LofAnalysisCache()
+            seq = [_all_pairs_facts(cache.all_pairs(table, rul.copy(), cal))]
+            for act in actions:
+                table, cal, _ = _apply(table, rul, cal, act)
+                seq.append(_all_pairs_facts(cache.all_pairs(table, rul.copy(), cal)))
+            answers[fast] = seq
+    assert answers[True] == answers[False]
+
+
+def test_all_pairs_batches_the_missing_searches(monkeypatch):
+    """The batch is really used: a cold all_pairs runs one batched call covering many searches, and a move batches
+    only searches of pairs whose LoF is not cached."""
+    from explorer.games.tagraid import geometry
+
+    calls = []
+    real = geometry.find_clear_segments
+    monkeypatch.setattr(geometry, "find_clear_segments", lambda items, **kw: calls.append(len(items)) or real(items, **kw))
+    table = _dense_table(3)
+    cache = LofAnalysisCache()
+    cache.all_pairs(table, tag_rulings())
+    assert len(calls) == 1 and calls[0] >= 10
+    mid = next(iter(table.models))
+    m = table.models[mid]
+    for dx in (0.05, -0.05, 0.1, -0.1):
+        try:
+            moved = table_with_models(table, {**table.models, mid: m.moved_to(m.x + dx, m.y)})
+            break
+        except ScenarioError:
+            continue
+    cache.all_pairs(moved, tag_rulings())
+    assert len(calls) == 2 and 0 < calls[1] < calls[0]

@@ -212,6 +212,8 @@ class Obstacles:
     _ids: np.ndarray | None = field(default=None, init=False, repr=False)
     _inverse: np.ndarray | None = field(default=None, init=False, repr=False)
     _edges: tuple | None = field(default=None, init=False, repr=False)
+    _template: "Obstacles | None" = field(default=None, init=False, repr=False, compare=False)
+    """The polygons-only :meth:`indexed` template these obstacles were made from (:meth:`with_discs`), if any."""
 
     @classmethod
     def indexed(cls, polygons: list[tuple[str, BaseGeometry]], index: PolygonIndex) -> "Obstacles":
@@ -225,6 +227,7 @@ class Obstacles:
         """These polygons (their index places already looked up) and ``discs``."""
         obs = Obstacles(list(self.polygons), discs, self.index, disc_points)
         obs._ids, obs._inverse = self._ids, self._inverse
+        obs._template = self
         return obs
 
     def _indexed(self) -> bool:
@@ -298,7 +301,7 @@ def _tangent_blocks(f: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarra
     disc = dd - dr * dr
     valid = ok & (disc >= -1e-18)
     valid[2:] &= (gr > 0) & (fr > 0)  # with a point, s = -1 repeats the s = +1 lines
-    root = np.sqrt(np.clip(disc, 0.0, None))
+    root = np.sqrt(np.maximum(disc, 0.0))  # = np.clip(disc, 0.0, None)
     valid[1::2] &= ~((fr == 0) & (gr == 0)) & (root[1::2] > 0)  # through two points there is one line
     with np.errstate(invalid="ignore", divide="ignore"):
         n = (dr[..., None] * d + (_H * root)[..., None] * perp) / np.where(ok, dd, 1.0)[:, None]
@@ -343,8 +346,9 @@ def _chords(px, py, ux, uy, cx, cy, r):
     tc = (cx - px) * ux + (cy - py) * uy
     qx, qy = px + tc * ux - cx, py + tc * uy - cy
     h2 = r * r - (qx * qx + qy * qy)
-    h = np.sqrt(np.where(h2 >= -1e-12 * (max(r, 1.0) if np.ndim(r) == 0 else np.maximum(r, 1.0)),
-                         np.clip(h2, 0.0, None), np.nan))
+    # np.clip(h2, 0.0, None) is np.maximum(h2, 0.0) (numpy's own _clip); called directly, as the threshold's max
+    floor = -1e-12 * (max(r, 1.0) if type(r) is float or np.ndim(r) == 0 else np.maximum(r, 1.0))
+    h = np.sqrt(np.where(h2 >= floor, np.maximum(h2, 0.0), np.nan))
     return tc - h, tc + h
 
 
@@ -366,7 +370,12 @@ def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
 def _gap_params(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, clip: Sequence[HalfPlane]):
     """The lines as ``p + t·u`` and their gap segments' parameters: ``(px, py, ux, uy, ta, tb, bad)`` (``bad``:
     the line misses a disc; see :func:`gap_segments`)."""
-    nx, ny = normals[:, 0], normals[:, 1]
+    return _gap_params_xy(normals[:, 0], normals[:, 1], offsets, a, b, clip)
+
+
+def _gap_params_xy(nx: np.ndarray, ny: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
+                   clip: Sequence[HalfPlane]):
+    """:func:`_gap_params` with the normals given as their two columns ``nx``, ``ny``."""
     px, py = -offsets * nx, -offsets * ny
     ux, uy = -ny, nx
     a0, a1 = _chords(px, py, ux, uy, a.x, a.y, a.r)
@@ -525,19 +534,23 @@ def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
 
 
 def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blocks: bool,
-                     tol: float, hits: np.ndarray | None = None) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
+                     tol: float, hits: np.ndarray | None = None,
+                     near: np.ndarray | None = None) -> tuple[Obstacles, BaseGeometry, BaseGeometry]:
     """The obstacles near ``region`` (polygons meeting it, discs within their radius + 10 ``tol``), their union, and
     the prepared geometry segments are tested against (the union, eroded by ``tol`` unless touching blocks).
 
     Fast path (``obstacles.index`` set): the polygons come from one STRtree query (same predicate, same order as
     in ``obstacles.polygons``), the discs from one vectorised distance call, and the union, its test geometry and
-    its edges from the index's cache (keyed by the set of polygons kept), so every answer is the scalar path's."""
+    its edges from the index's cache (keyed by the set of polygons kept), so every answer is the scalar path's.
+    ``near``: that distance test of the discs, already made (:func:`find_clear_segments`)."""
     if obstacles._indexed():
         ix = obstacles.index
         pos = obstacles._inverse[ix.tree.query(region, predicate="intersects") if hits is None else hits]
         pos = np.sort(pos[pos >= 0])
         polys = [obstacles.polygons[i] for i in pos]
-        if obstacles.discs:
+        if obstacles.discs and near is not None:
+            discs = [obstacles.discs[i] for i in np.flatnonzero(near)]
+        elif obstacles.discs:
             pts = obstacles.disc_points
             if pts is None:
                 pts = shapely.points([d.center for _, d in obstacles.discs])
@@ -672,7 +685,7 @@ class _Search:
 
 
 def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float,
-                  clip: Sequence[HalfPlane]) -> _Search:
+                  clip: Sequence[HalfPlane], near: np.ndarray | None = None) -> _Search:
     """The features and obstacles of :func:`find_clear_segment` (and :func:`shortest_clear_segment`, which must see
     exactly the same ones so that a Range is measured along a line the LoF search accepts)."""
     first = None
@@ -680,7 +693,8 @@ def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bo
         region, hits, first = obstacles.index.regions([(a, b)], 10 * tol)[0]
     else:
         region, hits = capsule(a, b, pad=10 * tol), None
-    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol, hits=hits)
+    local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol, hits=hits,
+                                               near=near)
     srch = _Search(local, test_geom, lambda: _features(a, b, local, union, region, touching_blocks, tol, clip),
                    first if not clip else None)
     if not FAST_PATH:
@@ -792,23 +806,203 @@ def _first_stage_batch(pairs: Sequence[tuple[Disc, Disc]], keys: Sequence) -> di
     lines_c[:, 1:] = c.T
     keep[:, 1:] = valid.T
     # gap_segments with one pair of bases per line
-    nn, cc = lines_n.reshape(-1, 2), lines_c.reshape(-1)
-    ax, ay, ar = (np.repeat(f[:, i], 5) for i in range(3))
-    bx, by, br = (np.repeat(g[:, i], 5) for i in range(3))
+    segs = _gap_segments_rows(lines_n.reshape(-1, 2), lines_c.reshape(-1), np.repeat(f, 5, axis=0),
+                              np.repeat(g, 5, axis=0)).reshape(m, 5, 4)
+    good = keep & ~np.isnan(segs).any(axis=2)
+    return {k: segs[i][good[i]] for i, k in enumerate(keys) if not same[i]}
+
+
+def _gap_segments_rows(nn: np.ndarray, cc: np.ndarray, fa: np.ndarray, fb: np.ndarray) -> np.ndarray:
+    """:func:`gap_segments` (no clip) with a pair of bases per line: ``fa``, ``fb`` rows ``x, y, r``; element by
+    element the same operations on the same numbers, so each row is bit for bit the one-pair result."""
     nx, ny = nn[:, 0], nn[:, 1]
     px, py = -cc * nx, -cc * ny
     ux, uy = -ny, nx
-    a0, a1 = _chords(px, py, ux, uy, ax, ay, ar)
-    b0, b1 = _chords(px, py, ux, uy, bx, by, br)
+    a0, a1 = _chords(px, py, ux, uy, fa[:, 0], fa[:, 1], fa[:, 2])
+    b0, b1 = _chords(px, py, ux, uy, fb[:, 0], fb[:, 1], fb[:, 2])
     forward = a1 <= b0
     ta = np.where(forward, a1, a0)
     tb = np.where(forward, b0, b1)
     bad = np.isnan(a0) | np.isnan(b0) | (~forward & ~(b1 <= a0))
     segs = np.stack([px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy], axis=1)
     segs[bad] = np.nan
-    segs = segs.reshape(m, 5, 4)
-    good = keep & ~np.isnan(segs).any(axis=2)
-    return {k: segs[i][good[i]] for i, k in enumerate(keys) if not same[i]}
+    return segs
+
+
+def _blocked_rows(seg_lists: Sequence[np.ndarray], searches: Sequence["_Search"], *, touching_blocks: bool,
+                  tol: float) -> list[np.ndarray]:
+    """:func:`blocked_mask` of each ``seg_lists[i]`` against ``searches[i]``'s local obstacles and test geometry,
+    for all searches in one pass: every (segment, disc) pair of :func:`_discs_block` and every (segment, polygon)
+    predicate computed element by element on the same numbers, so each mask is the one-search mask."""
+    sizes = [len(x) for x in seg_lists]
+    n = sum(sizes)
+    out = np.zeros(n, dtype=bool)
+    if n == 0:
+        return [out[:0] for _ in sizes]
+    segs = np.concatenate([x for x in seg_lists if len(x)]) if n else np.zeros((0, 4))
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    # discs: each search's segments against its own discs, flattened (segment-major, as the (n, k) matrix)
+    rows, drows = [], []
+    for i, srch in enumerate(searches):
+        if sizes[i] and srch.local.discs:
+            d = np.array([[dd.x, dd.y, dd.r] for _, dd in srch.local.discs])
+            k = len(d)
+            rows.append(np.repeat(np.arange(starts[i], starts[i + 1]), k))
+            drows.append(np.tile(d, (sizes[i], 1)))
+    if rows:
+        si, d = np.concatenate(rows), np.concatenate(drows)
+        x0, y0, x1, y1 = (segs[si, j] for j in range(4))
+        vx, vy = x1 - x0, y1 - y0
+        ll = vx * vx + vy * vy
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.clip(((d[:, 0] - x0) * vx + (d[:, 1] - y0) * vy) / np.where(ll > 0, ll, 1.0), 0.0, 1.0)
+        dist = np.hypot(x0 + t * vx - d[:, 0], y0 + t * vy - d[:, 1])
+        hit = dist <= d[:, 2] + tol if touching_blocks else dist < d[:, 2] - tol
+        out[si[hit]] = True
+    # polygons: each remaining segment against its search's (prepared) test geometry
+    geoms = np.empty(n, dtype=object)
+    has = np.zeros(n, dtype=bool)
+    for i, srch in enumerate(searches):
+        if sizes[i] and not srch.test_geom.is_empty:
+            geoms[starts[i]:starts[i + 1]] = srch.test_geom
+            has[starts[i]:starts[i + 1]] = True
+    todo = np.flatnonzero(~out & has)
+    if len(todo):
+        lines = _segments_to_lines(segs[todo])
+        if touching_blocks:
+            out[todo] = shapely.dwithin(lines, geoms[todo], tol)
+        else:
+            out[todo] = shapely.intersects(lines, geoms[todo])
+    return [out[starts[i]:starts[i + 1]] for i in range(len(sizes))]
+
+
+def _pair_candidates_rows(items: Sequence[tuple[Disc, Disc, np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_pair_candidates` (fast path) of several searches ``(a, b, features)`` at once: the direction-cone
+    filter and the common tangents of every search's feature pairs in one numpy pass (element by element the same
+    arithmetic, each search's lines regrouped block by block in its own order); the final selection stays per
+    search. Each result is bit for bit the one-search result."""
+    F, G, owner, ax_, ay_, th_ = [], [], [], [], [], []
+    for p, (a, b, feats) in enumerate(items):
+        k = len(feats)
+        if k <= 2:
+            continue
+        ii, jj = _pair_indices(k)
+        F.append(feats[ii])
+        G.append(feats[jj])
+        owner.append(np.full(len(ii), p))
+        ax, ay = b.x - a.x, b.y - a.y
+        dl = math.hypot(ax, ay)
+        ax_.append(ax)
+        ay_.append(ay)
+        th_.append(math.asin(min(1.0, (a.r + b.r) / dl)))
+    out = [(np.zeros((0, 2)), np.zeros(0))] * len(items)
+    if not F:
+        return out
+    sizes = [len(x) for x in F]
+    f, g, owner = np.concatenate(F), np.concatenate(G), np.concatenate(owner)
+    ax, ay, theta = (np.repeat(np.array(v, dtype=float), sizes) for v in (ax_, ay_, th_))
+    # _may_meet_both, per row
+    dx, dy = g[:, 0] - f[:, 0], g[:, 1] - f[:, 1]
+    dd = np.hypot(dx, dy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        psi = np.arctan2(np.abs(dx * ay - dy * ax), np.abs(dx * ax + dy * ay))
+        phi = np.arcsin(np.clip((f[:, 2] + g[:, 2]) / dd, 0.0, 1.0))
+    keep = ~(psi > theta + phi + _CONE_MARGIN)
+    f, g, owner = f[keep], g[keep], owner[keep]
+    n, c, valid = _tangent_blocks(f, g)
+    cuts = np.searchsorted(owner, np.arange(len(items) + 1))
+    for p, (a, b, feats) in enumerate(items):
+        lo, hi = cuts[p], cuts[p + 1]
+        if len(feats) <= 2:
+            continue
+        n2 = np.concatenate([n[j, lo:hi][valid[j, lo:hi]] for j in range(4)])
+        c2 = np.concatenate([c[j, lo:hi][valid[j, lo:hi]] for j in range(4)])
+        da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
+        db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
+        sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
+        out[p] = (n2[sel], c2[sel])
+    return out
+
+
+def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touching_blocks: bool,
+                        tol: float = TOL) -> list[ClearResult]:
+    """:func:`find_clear_segment` (no clip) of many searches ``(a, b, obstacles)`` at once, each answer the
+    one-search answer (witness bit for bit, candidate count).
+
+    Each search's obstacles, features and first-stage segments are set up as by :func:`find_clear_segment`; the
+    blocking tests of the first stage, the direction-cone filter and common tangents of the feature pairs, the gap
+    segments of the candidate lines and their blocking tests run for all searches together (element by element the
+    same arithmetic and predicates). Searches between touching bases, or whose obstacles are not indexed, and every
+    search on the former path (``fast_path(False)``), go through :func:`find_clear_segment` itself.
+    """
+    out: list[ClearResult | None] = [None] * len(items)
+    fast = []
+    for k, (a, b, obs) in enumerate(items):
+        if not FAST_PATH or a.distance_to(b) <= tol or not obs._indexed():
+            out[k] = find_clear_segment(a, b, obs, touching_blocks=touching_blocks, tol=tol)
+        else:
+            fast.append(k)
+    # the regions (one call per index) and the discs' distance test of _local_obstacles, for all searches at once
+    regions: dict[int, BaseGeometry] = {}
+    by_index: dict[int, list[int]] = {}
+    for k in fast:
+        by_index.setdefault(id(items[k][2].index), []).append(k)
+    for ks in by_index.values():
+        got = items[ks[0]][2].index.regions([(items[k][0], items[k][1]) for k in ks], 10 * tol)
+        regions.update((k, g[0]) for k, g in zip(ks, got))
+    with_discs = [k for k in fast if items[k][2].discs]
+    near: dict[int, np.ndarray] = {}
+    if with_discs:
+        regs, pts, rr, cuts = [], [], [], [0]
+        for k in with_discs:
+            obs = items[k][2]
+            p = obs.disc_points
+            if p is None:
+                p = shapely.points([d.center for _, d in obs.discs])
+            regs.append(np.full(len(p), regions[k], dtype=object))
+            pts.append(p)
+            rr.append(np.array([d.r for _, d in obs.discs]))
+            cuts.append(cuts[-1] + len(p))
+        hit = shapely.distance(np.concatenate(regs), np.concatenate(pts)) <= np.concatenate(rr) + 10 * tol
+        near = {k: hit[cuts[i]:cuts[i + 1]] for i, k in enumerate(with_discs)}
+    work = []
+    for k in fast:
+        a, b, obs = items[k]
+        srch = _search_setup(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=(), near=near.get(k))
+        first = srch.first
+        if first is None:
+            first = gap_segments(*_first_stage(a, b), a, b)
+            first = first[~np.isnan(first).any(axis=1)]
+        work.append((k, a, b, srch, first))
+    # 1. the centre line and the common tangents of the two bases
+    masks = _blocked_rows([w[4] for w in work], [w[3] for w in work], touching_blocks=touching_blocks, tol=tol)
+    later = []
+    for (k, a, b, srch, first), blocked in zip(work, masks):
+        free = np.flatnonzero(~blocked)
+        if len(free):
+            s = first[free[0]]
+            out[k] = ClearResult(Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))), len(first))
+        else:
+            later.append((k, a, b, srch, len(first)))
+    # 2. every pair of features
+    cands = _pair_candidates_rows([(a, b, srch.features) for _, a, b, srch, _ in later])
+    seg_lists = []
+    for (k, a, b, srch, _), (n2, c2) in zip(later, cands):
+        if len(n2):
+            segs = _gap_segments_rows(n2, c2, np.tile([a.x, a.y, a.r], (len(n2), 1)),
+                                      np.tile([b.x, b.y, b.r], (len(n2), 1)))
+            seg_lists.append(segs[~np.isnan(segs).any(axis=1)])
+        else:
+            seg_lists.append(np.zeros((0, 4)))
+    masks = _blocked_rows(seg_lists, [w[3] for w in later], touching_blocks=touching_blocks, tol=tol)
+    for (k, a, b, srch, tested), segs, blocked in zip(later, seg_lists, masks):
+        free = np.flatnonzero(~blocked)
+        w = None
+        if len(free):
+            s = segs[free[0]]
+            w = Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
+        out[k] = ClearResult(w, tested + len(segs))
+    return out
 
 
 def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool,
@@ -944,10 +1138,32 @@ def _family_minima(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair
     blo, bhi = x[ai, si], x[ai, si + 2]
     ratio = (math.sqrt(5) - 1) / 2
 
-    def gap(p):
-        return _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
+    if FAST_PATH:  # the same arithmetic on the same numbers, without building the (m, 1, 2) normals
+        fx, fy, fr = f[:, 0], f[:, 1], f[:, 2]
+
+        def gap(p):
+            nx, ny = np.cos(p), np.sin(p)
+            px, py, ux, uy, ta, tb, bad = _gap_params_xy(nx, ny, fr - nx * fx - ny * fy, a, b, clip)
+            g = np.hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
+            g[bad] = np.inf
+            return g
+    else:
+        def gap(p):
+            return _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
 
     x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
+    if FAST_PATH and not clip and len(f) <= _GOLDEN_SCALAR_LANES:
+        best = _golden_scalar(a, b, f, blo, bhi, x1, x2, ratio)
+    else:
+        best = _golden_numpy(gap, blo, bhi, x1, x2, ratio)
+    n, c = _tangent_lines(f, best[:, None])
+    return n[:, 0], c[:, 0]
+
+
+def _golden_numpy(gap, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray, x2: np.ndarray,
+                  ratio: float) -> np.ndarray:
+    """The golden-section loop of :func:`_family_minima` on numpy arrays (all lanes at once): the best angle of each
+    lane, ``gap(angles)`` giving the gap lengths."""
     g1, g2 = gap(x1), gap(x2)
     for _ in range(_GOLDEN_STEPS):
         left = g1 <= g2  # the minimum is in [blo, x2]: drop (x2, bhi]; else in [x1, bhi]: drop [blo, x1)
@@ -957,9 +1173,83 @@ def _family_minima(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair
         new_g = gap(new_x)
         x1, g1 = np.where(left, new_x, keep_x), np.where(left, new_g, keep_g)
         x2, g2 = np.where(left, keep_x, new_x), np.where(left, keep_g, new_g)
-    best = np.where(g1 <= g2, x1, x2)
-    n, c = _tangent_lines(f, best[:, None])
-    return n[:, 0], c[:, 0]
+    return np.where(g1 <= g2, x1, x2)
+
+
+_GOLDEN_SCALAR_LANES = 24
+"""Up to this many lanes (local minima) the golden-section search runs lane by lane on Python floats
+(:func:`_golden_scalar`), where numpy's per-call cost would dominate; more lanes stay in numpy."""
+
+
+def _golden_scalar(a: Disc, b: Disc, f: np.ndarray, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray,
+                   x2: np.ndarray, ratio: float) -> np.ndarray:
+    """The golden-section loop of :func:`_family_minima` (no clip) with the same result bit for bit: every
+    ``+ - * /`` and square root is the same IEEE 754 operation on the same operands in the same order, done on
+    Python floats instead of numpy arrays (both correctly rounded); ``cos``, ``sin`` and ``hypot``, whose results
+    may depend on the implementation, are still numpy's, called on all lanes at once as before. ``np.where`` turns
+    into ``if``; ``np.maximum(h2, 0.0)`` into ``h2 if h2 > 0.0 else 0.0`` (only the sign of a zero could differ,
+    and it cannot reach a length). Returns the best angle of each lane."""
+    ax, ay, ar, bx, by, br = a.x, a.y, a.r, b.x, b.y, b.r
+    fa, fb = -1e-12 * max(ar, 1.0), -1e-12 * max(br, 1.0)
+    fx, fy, fr = f[:, 0].tolist(), f[:, 1].tolist(), f[:, 2].tolist()
+    m = len(fx)
+    lanes = range(m)
+    nan, inf, sqrt = math.nan, math.inf, math.sqrt
+    cos, sin, hypot, asarray = np.cos, np.sin, np.hypot, np.asarray
+
+    def gap(xs: list) -> list:
+        arr = asarray(xs, dtype=float)
+        cs, ss = cos(arr).tolist(), sin(arr).tolist()
+        dxs, dys, bads = [0.0] * m, [0.0] * m, []
+        for i in lanes:
+            nx, ny = cs[i], ss[i]
+            c = fr[i] - nx * fx[i] - ny * fy[i]
+            px, py = -c * nx, -c * ny
+            ux, uy = -ny, nx
+            tc = (ax - px) * ux + (ay - py) * uy           # _chords(..., a)
+            qx, qy = px + tc * ux - ax, py + tc * uy - ay
+            h2 = ar * ar - (qx * qx + qy * qy)
+            h = sqrt(h2 if h2 > 0.0 else 0.0) if h2 >= fa else nan
+            a0, a1 = tc - h, tc + h
+            tc = (bx - px) * ux + (by - py) * uy           # _chords(..., b)
+            qx, qy = px + tc * ux - bx, py + tc * uy - by
+            h2 = br * br - (qx * qx + qy * qy)
+            h = sqrt(h2 if h2 > 0.0 else 0.0) if h2 >= fb else nan
+            b0, b1 = tc - h, tc + h
+            forward = a1 <= b0
+            ta, tb = (a1, b0) if forward else (a0, b1)
+            if a0 != a0 or b0 != b0 or (not forward and not (b1 <= a0)):
+                bads.append(i)
+            dxs[i] = (px + tb * ux) - (px + ta * ux)
+            dys[i] = (py + tb * uy) - (py + ta * uy)
+        g = hypot(asarray(dxs, dtype=float), asarray(dys, dtype=float)).tolist()
+        for i in bads:
+            g[i] = inf
+        return g
+
+    lo, hi, x1, x2 = blo.tolist(), bhi.tolist(), x1.tolist(), x2.tolist()
+    g1, g2 = gap(x1), gap(x2)
+    new_x = [0.0] * m
+    keep_x, keep_g, left = [0.0] * m, [0.0] * m, [False] * m
+    for _ in range(_GOLDEN_STEPS):
+        for i in lanes:
+            if g1[i] <= g2[i]:  # the minimum is in [blo, x2]: drop (x2, bhi]
+                left[i] = True
+                hi[i] = x2[i]
+                keep_x[i], keep_g[i] = x1[i], g1[i]
+                new_x[i] = hi[i] - ratio * (hi[i] - lo[i])
+            else:               # in [x1, bhi]: drop [blo, x1)
+                left[i] = False
+                lo[i] = x1[i]
+                keep_x[i], keep_g[i] = x2[i], g2[i]
+                new_x[i] = lo[i] + ratio * (hi[i] - lo[i])
+        new_g = gap(new_x)
+        for i in lanes:
+            if left[i]:
+                x1[i], g1[i], x2[i], g2[i] = new_x[i], new_g[i], keep_x[i], keep_g[i]
+            else:
+                x1[i], g1[i], x2[i], g2[i] = keep_x[i], keep_g[i], new_x[i], new_g[i]
+    return np.array([x1[i] if g1[i] <= g2[i] else x2[i] for i in lanes], dtype=float)
 
 
 def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL,

@@ -35,8 +35,8 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from . import geometry as _geometry
-from .geometry import (XY, Disc, Obstacles, PolygonIndex, Segment, blockers_of, find_clear_segment,
-                       find_clear_segment_to_swept, gap_segments, common_tangents, point_target_clear)
+from .geometry import (XY, ClearResult, Disc, Obstacles, PolygonIndex, Segment, blockers_of, find_clear_segment,
+                       find_clear_segment_to_swept, find_clear_segments, gap_segments, common_tangents, point_target_clear)
 from .pieces import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
 from .options import rulings as default_rulings
 
@@ -374,10 +374,20 @@ class TableTop:
         if got is None:
             got = cache[(low, exempt, megabeast)] = Obstacles.indexed(self._blocking_polygons(low, exempt, megabeast),
                                                                       self.polygon_index())
-        entries = [self._disc_entry(m) for m in self.models.values() if m.id not in (shooter.id, target.id)]
+        entries = [e for e in self._labelled_discs() if e[0] not in (shooter.id, target.id)]
         points = np.empty(len(entries), dtype=object)
         points[:] = [e[3] for e in entries]
-        return got.with_discs([(f"model:{e[0].id}", e[2]) for e in entries], points), used
+        return got.with_discs([(e[1], e[2]) for e in entries], points), used
+
+    def _labelled_discs(self) -> list[tuple]:
+        """``(id, "model:<id>", Disc, shapely Point)`` of every Model in table order, built once per set of Models
+        and calibration (the fast path's :meth:`obstacles`)."""
+        got = self.__dict__.get("_labelled")
+        if got is None or got[0] is not self.models or got[1] is not self.calibration:
+            rows = [(e[0].id, f"model:{e[0].id}", e[2], e[3])
+                    for e in (self._disc_entry(m) for m in self.models.values())]
+            got = self._labelled = (self.models, self.calibration, rows)
+        return got[2]
 
     def _blocking_polygons(self, low: float | None, exempt: frozenset, megabeast: bool) -> list:
         """``(label, polygon)`` of the scenery at least ``low`` high (every piece when ``low`` is ``None``), the
@@ -593,7 +603,9 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
                                 "seen_part_in_arc is not built yet", "one of the two readings at its default")
         res = _search(a, b, obs, tb, arc_clips(s.center, s.facing, s.arc_degrees()), shooter_side=True)
     else:
-        res = _search(a, b, obs, tb, alternatives, shooter_side=False)
+        res = _batched_search(table, s, t, obs, tb, rulings) if alternatives == [()] else None
+        if res is None:
+            res = _search(a, b, obs, tb, alternatives, shooter_side=False)
     return res, obs, used
 
 
@@ -644,6 +656,53 @@ def _clear_segment_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, arc
             break
     full, partial = classify(ta, tt, prisms, tb)
     return res, as_obstacles(full + [p for p, _ in partial]), used
+def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: bool,
+                    rulings: Rulings) -> ClearResult | None:
+    """The fast path's batched searches (:func:`.geometry.find_clear_segments`, each answer the one-search answer).
+
+    On a whole table: from the second search on a table state, the first search of a shooter runs the searches to
+    every target in its arc together and keeps them for the table state. On a pair's local table
+    (:func:`.lof_analysis.local_table`): the answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched for it
+    beforehand. Either way an answer is taken only for the very same obstacles (the same polygon template, the
+    same Models). ``None`` when the caller should search on its own (the former path, a table's first search, a pair
+    outside the batch). Called only for searches without clip from the shooter's side."""
+    if not _geometry.FAST_PATH or obs._template is None:
+        return None
+    if table._memo is not None:  # a pair's local table: the answers batched for it beforehand, if any
+        got = table.__dict__.get("_prebatched", {}).get((s.id, t.id, tb, id(obs._template)))
+        if got is None or got[0] is not obs._template:
+            return None
+        r = got[1]
+        return ClearResult(r.witness, r.candidates_tested, r.contact)
+    memo = _state_memo(table)
+    if memo is None:
+        return None
+    found = memo.setdefault("_batched", {})
+    got = found.get((s.id, t.id, tb, id(obs._template)))
+    if got is None:
+        seen = memo.setdefault("_rows", set())
+        row = (s.id, tb, tuple(sorted(rulings.as_dict().items())))
+        if not seen or row in seen:  # a table's first search, or this shooter's row is done: search alone
+            seen.add(row)
+            return None
+        seen.add(row)
+        a = table.disc(s)
+        items, keys = [], []
+        for u in table.models.values():
+            if u.id == s.id or not disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(u)):
+                continue
+            o = obs if u.id == t.id else table.obstacles(s, u, rulings.copy())[0]
+            items.append((a, table.disc(u), o))
+            keys.append((u.id, o._template))
+        for (uid, tmpl), r in zip(keys, find_clear_segments(items, touching_blocks=tb)):
+            found[(s.id, uid, tb, id(tmpl))] = (tmpl, r)
+        got = found.get((s.id, t.id, tb, id(obs._template)))
+        if got is None:
+            return None
+    tmpl, r = got
+    if tmpl is not obs._template:
+        return None
+    return ClearResult(r.witness, r.candidates_tested, r.contact)
 
 
 def _prefetch_regions(table: TableTop) -> None:
@@ -657,8 +716,11 @@ def _prefetch_regions(table: TableTop) -> None:
     ix = table.polygon_index()
     if ix.tree is None or len(table.models) < 3:
         return
-    discs = [table.disc(m) for m in table.models.values()]
-    ix.regions([(a, b) for a in discs for b in discs if a is not b], 10 * _geometry.TOL)
+    ms = [(m, table.disc(m)) for m in table.models.values()]
+    # only pairs whose target is at least partly in the shooter's arc are ever searched by line_of_fire (others are
+    # built on demand, the same regions either way)
+    ix.regions([(a, b) for s, a in ms for t, b in ms
+                if a is not b and disc_in_arc(s.center, s.facing, s.arc_degrees(), b)], 10 * _geometry.TOL)
 
 
 def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):

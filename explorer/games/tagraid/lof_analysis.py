@@ -252,6 +252,7 @@ class _Pieces:
         self._index = {m.id: i for i, m in enumerate(self.models)}
         self._near: dict[str, np.ndarray] = {}
         self._hexes: dict[str, Hex] = {}
+        self.keys: dict[tuple[str, str], tuple] = {}  # (s, t) -> (others, base key), see LofAnalysisCache.verdict
 
     def hex_of(self, table: TableTop, m: Model) -> Hex:
         h = self._hexes.get(m.id)
@@ -397,9 +398,7 @@ class LofAnalysisCache:
                 weapon: WeaponRanges, threat: ThreatLevels | None, *, _ctx=None) -> TargetVerdict:
         """The verdict of ``s -> t`` on ``table`` (computed on the pair's local table, or reused)."""
         (token, static), pieces, chosen, shared = _ctx or self._context(table, rulings)
-        others = pieces.near_others(s, t)
-        base = (_Key((token, pieces.looker_key(s, t, chosen), pieces.looker_key(t, s, chosen),
-                      tuple(pieces.as_obstacle[m.id] for m in others))),)
+        others, base = pieces.keys.get((s.id, t.id)) or self._pair_key(token, pieces, chosen, s, t)
         loc: list[TableTop] = []
 
         def local() -> TableTop:
@@ -454,8 +453,68 @@ class LofAnalysisCache:
         weapon = weapon or WeaponRanges()
         ctx = self._context(table, rulings)
         ms = list(table.models.values())
+        if geometry.FAST_PATH:
+            self._batch_searches(table, ms, rulings, ctx)
         return {(s.id, t.id): self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
                 for s in ms for t in ms if s.id != t.id}
+
+    @staticmethod
+    def _pair_key(token, pieces: _Pieces, chosen: Mapping[str, str], s: Model, t: Model) -> tuple:
+        """``(others, (key,))``: the Models near the pair and the pair's key (kept in ``pieces.keys``)."""
+        others = pieces.near_others(s, t)
+        got = pieces.keys[(s.id, t.id)] = (others, (_Key((token, pieces.looker_key(s, t, chosen),
+                                                         pieces.looker_key(t, s, chosen),
+                                                         tuple(pieces.as_obstacle[m.id] for m in others))),))
+        return got
+
+    def _cached(self, key: Hashable, chosen: Mapping[str, str]) -> bool:
+        """Whether :meth:`_get` would reuse a value for ``key`` (no side effect)."""
+        variants = self._entries.get(key)
+        return variants is not None and any(all(chosen.get(k) == v for k, v in consulted)
+                                            for consulted, _ in variants)
+
+    def _batch_searches(self, table: TableTop, ms: list[Model], rulings: Rulings, ctx) -> None:
+        """The fast path: before the verdicts, the clear-segment searches of every pair whose LoF is not cached (both
+        ways, as LoF and its reciprocity check may ask) run together on the pairs' local tables
+        (:func:`.geometry.find_clear_segments`); each local table keeps its answers for :func:`.lof.clear_segment`,
+        which takes them only for the very same obstacles. Only searches without clip from the shooter's side, to a
+        target in the arc of a shooter not in Silhouette Contact with an enemy Miner, are batched (the others are
+        searched as before). Changes no answer."""
+        (token, static), pieces, chosen, shared = ctx
+        r0 = rulings.copy()
+        tb = r0.reading("lof_grazing") == "touching_blocks"
+        arc_part = r0.reading("lof_arc_part") == "seen_part_in_arc"
+        front = chosen.get("lof_shooter_arc") == "front_half"
+        items, dests, queued = [], [], set()
+        for s in ms:
+            for t in ms:
+                if s.id == t.id:
+                    continue
+                others, base = self._pair_key(token, pieces, chosen, s, t)
+                if self._cached(("lof",) + base, chosen):
+                    continue
+                lkey = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
+                if lkey not in shared:
+                    shared[lkey] = local_table(table, s, t, others, static)
+                lt = shared[lkey]
+                for x, y in ((s, t), (t, s)):
+                    arc = x.arc_degrees()
+                    if (id(lt), x.id, y.id) in queued or (arc < 360.0 and (arc_part or (x.kind == "miner" and front))):
+                        continue
+                    if x.kind == "miner" and lt.enemy_miners_in_contact(x):
+                        continue
+                    if not disc_in_arc(x.center, x.facing, arc, lt.disc(y)):
+                        continue
+                    queued.add((id(lt), x.id, y.id))
+                    obs = lt.obstacles(x, y, r0)[0]
+                    if obs._template is None:
+                        continue
+                    items.append((lt.disc(x), lt.disc(y), obs))
+                    dests.append((lt, x.id, y.id, obs._template))
+        if not items:
+            return
+        for (lt, xid, yid, tmpl), res in zip(dests, geometry.find_clear_segments(items, touching_blocks=tb)):
+            lt.__dict__.setdefault("_prebatched", {})[(xid, yid, tb, id(tmpl))] = (tmpl, res)
 
 
 def analyse(table: TableTop, shooter: str, rulings: Rulings | None = None,
