@@ -40,12 +40,13 @@ def test_one_position_per_cited_step_in_trace_order_and_a_replay_gives_the_same(
 @pytest.mark.parametrize("name", ROUND_NAMES)
 def test_every_position_keeps_the_sheets_and_the_pool_in_bounds(name):
     """Shield and Hit Points stay within their trackers; the Strategy Pool only loses dice during a Round (12 at a
-    Round's Preparation Phase at most); the turn marker is on a Squadmate only in a Squadmate's turn."""
+    Round's Preparation Phase at most, plus the file's Paragon dice); the turn marker is on a Squadmate only in a Squadmate's turn."""
     last = None
-    for p in round_positions(scenario(name)):
+    sc = scenario(name)
+    for p in round_positions(sc):
         for q in p.squadmates:
             assert 0 <= q.shield_points <= q.shield_max and 0 <= q.hit_points <= q.hit_max, (name, p.step.title, q)
-        assert 0 <= p.pool <= 12
+        assert 0 <= p.pool <= 12 + sc.paragon_dice
         if last is not None and last.round == p.round:
             assert p.pool <= last.pool, (name, p.step.title)
         due = [q.name for q in p.squadmates if q.to_play]

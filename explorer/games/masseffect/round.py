@@ -78,8 +78,21 @@ Mission Objectives and Ending a Mission::
     die = "standard"
     completes = "Open the lab"  # ... completing this Objective
 
+Paragon dice and Renegade tokens (Additional Rules › Paragon Dice and Renegade Tokens)::
+
+    paragon_dice = 1            # Paragon Victories on the Campaign Map: P1.. join the Pool every Round (0..2)
+    renegade_victories = 1      # each Squadmate holds this many Renegade tokens, kept from turn to turn
+    [[turns.actions]]           # a fourth (fifth) Action takes a Paragon die, named by its id, on top of the three
+    box = "Move"
+    die = "move_2"
+    die_id = "P1"
+
+An Action that names only a face never takes a Paragon die. Whether a Paragon die may be one of the three dice is the
+ruling ``paragon_counts_toward_three``. With ``renegade_victories`` a turn's ``[[turns.roll.renegade]]`` spends the
+Squadmate's own tokens (a turn then gives no ``renegade_tokens``).
+
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects other than
+in the rulebook; Liara's Analysis token moves), Mission Action effects other than
 completing an Objective, Downed Squadmates' turns and Locked dice (the back of their sheet is not printed in the
 rulebook: they take no Actions), Advanced and Loyalty Abilities' prerequisites, Intel Caches at the end of a Mission.
 """
@@ -108,8 +121,8 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
 from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
 from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
-from .strategy import (ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext, StrategyState,
-                       begin_strategy_roll, lock_die)
+from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
+                       StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
 from .units import (GRENADE_DAMAGE, enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp,
@@ -120,6 +133,8 @@ STRATEGY_DICE = 12
 DICE_PER_TURN = 3
 """A Squadmate always takes three dice from the Pool on its turn (Step B: Actions)."""
 GRENADE_RANGE = 3
+RENEGADE_TOKENS_IN_BOX = 8
+"""Components: eight Renegade tokens (each Squadmate takes one per Renegade Victory: Setup G)."""
 """Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 
 
@@ -197,7 +212,7 @@ class RollSpec(Strict):
     ``place`` (the ids of the dice taken without resolving an Action; default: the first that fit)."""
 
     lock: str | None = Field(default=None, min_length=2, max_length=4)
-    rolls: list[Annotated[list[FaceOrUnknown], Field(max_length=STRATEGY_DICE)]] = Field(default_factory=list,
+    rolls: list[Annotated[list[FaceOrUnknown], Field(max_length=STRATEGY_DICE + PARAGON_DICE_MAX)]] = Field(default_factory=list,
                                                                                         max_length=20)
     renegade_tokens: int = Field(default=0, ge=0, le=8)
     renegade: list[RenegadeModel] = Field(default_factory=list, max_length=8)
@@ -213,7 +228,7 @@ class TurnSpec(Strict):
     squadmate: str = Name
     round: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     roll: RollSpec | None = None
-    actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN)
+    actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
 
@@ -238,6 +253,8 @@ class RoundScenario(Header):
     loot: dict[Annotated[str, Field(max_length=20)], Annotated[list[LootKind], Field(max_length=12)]] = Field(
         default_factory=dict, max_length=12)
     inventory: list[LootKind] = Field(default_factory=list, max_length=12)
+    paragon_dice: int = Field(default=0, ge=0, le=PARAGON_DICE_MAX)
+    renegade_victories: int | None = Field(default=None, ge=0, le=RENEGADE_TOKENS_IN_BOX)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -263,6 +280,10 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"squadmates[{i}].name", f"no sheet for {s.name!r} in {sc.sheets!r}",
                                 sorted(sheets), source)
     names_check(sc.on_point, names, "on_point", source)
+    if sc.renegade_victories and sc.renegade_victories * len(sqs) > RENEGADE_TOKENS_IN_BOX:
+        raise ScenarioError("renegade_victories", f"{sc.renegade_victories} Renegade tokens for each of "
+                            f"{len(sqs)} Squadmates; the box holds {RENEGADE_TOKENS_IN_BOX}",
+                            f"at most {RENEGADE_TOKENS_IN_BOX // len(sqs)}", source)
     enemy_names = [e.name for e in ens]
     seen = set()
     for i, t in enumerate(sc.turns):
@@ -275,7 +296,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} takes one turn per Round",
                                 "one [[turns]] table per Squadmate and Round", source)
         seen.add((t.round, t.squadmate))
-        _check_roll(t, i, source)
+        _check_roll(t, i, source, sc.paragon_dice, sc.renegade_victories is not None)
         for j, a in enumerate(t.actions):
             f = f"turns[{i}].actions[{j}]"
             for k, h in enumerate(a.path):
@@ -365,23 +386,33 @@ def _check_objectives(sc: "RoundScenario", source: str) -> None:
                 names_check(a.completes, names, f"turns[{i}].actions[{j}].completes", source)
 
 
-def _check_roll(t: TurnSpec, i: int, source: str) -> None:
+def _check_roll(t: TurnSpec, i: int, source: str, paragon: int = 0, renegade_held: bool = False) -> None:
     """A turn's ``[turns.roll]``: a Squadmate whose Core Ability the engine knows, Renegade uses within the tokens
-    held, die ids of the Strategy Pool (``S1``..``S12``)."""
+    held (``renegade_held``: the file's ``renegade_victories`` gives them, so the turn declares none), die ids of the
+    Strategy Pool (``S1``..``S12``, ``P1``..: the ``paragon`` dice)."""
     if t.roll is None:
         return
     f = f"turns[{i}].roll"
     if t.squadmate not in SQUADMATES:
         raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} has no Core Ability the Strategy Roll knows",
                             sorted(SQUADMATES), source)
-    ids = [f"S{k + 1}" for k in range(STRATEGY_DICE)]
+    if renegade_held and t.roll.renegade_tokens:
+        raise ScenarioError(f"{f}.renegade_tokens", "the file gives renegade_victories: each Squadmate's Renegade "
+                            "tokens come from it and are kept from turn to turn", "no renegade_tokens in the turn",
+                            source)
+    ids = [f"S{k + 1}" for k in range(STRATEGY_DICE)] + [f"P{k + 1}" for k in range(paragon)]
     for name, die in ([("lock", t.roll.lock)] + [(f"renegade[{k}].die", u.die) for k, u in enumerate(t.roll.renegade)]
                       + [(f"place[{k}]", d) for k, d in enumerate(t.roll.place or ())]
                       + [(f"actions[{k}].die_id", a.die_id) for k, a in enumerate(t.actions)]):
         if die is not None and die not in ids:
             where = f"turns[{i}].{name}" if name.startswith("actions") else f"{f}.{name}"
-            raise ScenarioError(where, f"no die {die!r} in the Strategy Pool", "S1 to S12", source)
-    if len(t.roll.renegade) > t.roll.renegade_tokens:
+            raise ScenarioError(where, f"no die {die!r} in the Strategy Pool",
+                                "S1 to S12" + (f", P1 to P{paragon}" if paragon else ""), source)
+    for r, faces in enumerate(t.roll.rolls):
+        if len(faces) > STRATEGY_DICE + paragon:
+            raise ScenarioError(f"{f}.rolls[{r}]", f"{len(faces)} faces; the Pool holds {STRATEGY_DICE + paragon} dice",
+                                f"at most {STRATEGY_DICE + paragon} faces", source)
+    if not renegade_held and len(t.roll.renegade) > t.roll.renegade_tokens:
         raise ScenarioError(f"{f}.renegade", f"{len(t.roll.renegade)} uses but {t.squadmate} holds "
                             f"{plural(t.roll.renegade_tokens, 'Renegade token')}",
                             f"at most {t.roll.renegade_tokens} uses", source)
@@ -465,6 +496,10 @@ class RoundState:
             "Renegade Victory", "Loyalty Victory", "Failure: time ran out"), ``None`` while it goes on (Shepard
             Downed is :attr:`Board.failed`).
         unlocked: ``(Squadmate, box)`` of the Abilities unlocked during play (Unlocking Abilities).
+        taken: the ids of the dice the current Squadmate has taken from its Strategy Roll this turn.
+        paragon_on_sheets: ``(Squadmate, die id)`` of the Paragon dice on a sheet this Round (Paragon Dice).
+        renegade: ``(Squadmate, tokens held)`` when the file gives ``renegade_victories`` (Renegade Tokens: kept
+            from turn to turn, each spent one back in the game box); ``()`` otherwise.
     """
 
     board: Board
@@ -487,6 +522,9 @@ class RoundState:
     completed: tuple[str, ...] = ()
     ending: str | None = None
     unlocked: tuple[tuple[str, str], ...] = ()
+    taken: tuple[str, ...] = ()
+    paragon_on_sheets: tuple[tuple[str, str], ...] = ()
+    renegade: tuple[tuple[str, int], ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -506,6 +544,8 @@ class RoundContext(Context):
     objectives: Mapping[str, tuple[str, str | None]] | None = None
     time_limit: int | None = None
     unlocks: Mapping[str, str] | None = None
+    paragon_dice: int = 0
+    renegade_victories: int | None = None
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -561,10 +601,32 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
                       f"(On Point)", S.STRATEGY_POOL,
                       "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
                       "are Locked here.", facts={"pool": STRATEGY_DICE}))
+    if ctx.paragon_dice:
+        steps += _paragon_dice_join(state, ctx)
     held = tuple(h for h in state.hands if h[0] not in dict(hands))
-    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE,
-                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)), used=(), revived=())
+    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE + ctx.paragon_dice,
+                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE))
+                  + tuple(Die(f"P{i + 1}", paragon=True) for i in range(ctx.paragon_dice)),
+                  used=(), revived=(), paragon_on_sheets=())
     return new, tuple(s.in_section(ctx.section(state, "Preparation Phase")) for s in steps)
+
+
+def _paragon_dice_join(state: RoundState, ctx: RoundContext) -> list[Step]:
+    """Paragon Dice: the file's ``paragon_dice`` (one per Paragon Victory on the Campaign Map) join the Strategy
+    Pool each Round; one set aside last Round because the Squadmate whose sheet held it was Downed comes back now,
+    whether or not that Squadmate is still Downed."""
+    ids = [f"P{i + 1}" for i in range(ctx.paragon_dice)]
+    steps = [Step(f"{plural(ctx.paragon_dice, 'Paragon die', 'Paragon dice')} ({', '.join(ids)}) "
+                  f"{'joins' if ctx.paragon_dice == 1 else 'join'} the Strategy Pool", S.PARAGON_DICE,
+                  "One per Paragon Victory marked on the Campaign Map (the file's paragon_dice); a Squadmate may take "
+                  "Paragon dice on top of its three dice (a fourth or fifth Action).",
+                  facts={"paragon_dice": ctx.paragon_dice})]
+    for who, die in state.paragon_on_sheets:
+        if state.board.squadmate(who).downed:
+            steps.append(Step(f"{die}, set aside when {who} was Downed, is back in the Strategy Pool", S.PARAGON_DICE,
+                              "At the start of the next Round it returns whether or not the Squadmate is still "
+                              "Downed.", facts={"die": die}, marks=(who,)))
+    return steps
 
 
 def _reshuffle(state: RoundState, ctx: RoundContext) -> tuple[RoundState, list[Step]]:
@@ -752,14 +814,16 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -
     if not state.dice:
         raise RuleViolation("the Strategy Pool is empty: no die is left to roll", S.STRATEGY_ROLL, field=roll.field,
                             step=step)
-    rs, steps = begin_strategy_roll(who, who == state.on_point, state.dice, roll.renegade_tokens)
+    tracked = ctx.renegade_victories is not None
+    tokens = dict(state.renegade).get(who, 0) if tracked else roll.renegade_tokens
+    rs, steps = begin_strategy_roll(who, who == state.on_point, state.dice, tokens)
     if roll.lock is not None:
         try:
             rs, more = lock_die(rs, roll.lock, ctx.rulings)
         except RuleViolation as v:
             raise _refusal(v, f"{roll.field}.lock", step) from None
         steps += more
-    sctx = StrategyContext(ctx.rulings, ctx.dice, squadmate=who, renegade_tokens=roll.renegade_tokens,
+    sctx = StrategyContext(ctx.rulings, ctx.dice, squadmate=who, renegade_tokens=tokens,
                            fixed_rounds=roll.rolls, renegade=roll.renegade)
     try:
         final, more = run(StrategyState(roll=rs), ROLL_SEQUENCE, sctx)
@@ -768,15 +832,19 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -
     except ScenarioError as e:
         raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
     steps += more
-    return replace(state, dice=final.roll.dice, rolled=True), steps
+    if tracked:
+        state = replace(state, renegade=tuple((n, final.roll.renegade_tokens if n == who else k)
+                                              for n, k in state.renegade))
+    return replace(state, dice=final.roll.dice, rolled=True, taken=()), steps
 
 
-def _take_die(state: RoundState, who: str, act: Action) -> tuple[RoundState, Die]:
-    """Step B: Actions: the die of the rolled Pool an Action takes (``die_id``, else the first die showing ``die``),
-    removed from the Pool.
+def _take_die(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, Die]:
+    """Step B: Actions: the die of the rolled Pool an Action takes (``die_id``, else the first Strategy die showing
+    ``die``: a Paragon die is only taken when ``die_id`` names it), removed from the Pool.
 
     Raises:
-        RuleViolation: no such die left, or it shows another face (field ``die_id`` / ``die``).
+        RuleViolation: no such die left, or it shows another face (field ``die_id`` / ``die``); a fourth die that is
+            not a Paragon die (Paragon Dice).
     """
     want = _FACE_WORDS.get(act.die, act.die)
     if act.die_id is not None:
@@ -790,13 +858,39 @@ def _take_die(state: RoundState, who: str, act: Action) -> tuple[RoundState, Die
             raise RuleViolation(f"{act.die_id} shows {shows}, not {want}", S.ACTIONS, field=f"{act.field}.die",
                                 step="Step B: Actions")
     else:
-        d = next((d for d in state.dice if d.face is not None and d.face.value == act.die), None)
+        d = next((d for d in state.dice if d.face is not None and d.face.value == act.die and not d.paragon), None)
         if d is None:
             left = ", ".join(f"{x.id} {_FACE_WORDS.get(x.face.value, x.face.value) if x.face else '?'}"
                              for x in state.dice) or "none"
             raise RuleViolation(f"no die left in {who}'s Strategy Roll shows {want} (left: {left})", S.ACTIONS,
                                 field=f"{act.field}.die", step="Step B: Actions")
-    return replace(state, dice=tuple(x for x in state.dice if x.id != d.id)), d
+    _check_three_dice(state, ctx, who, act, d)
+    state = replace(state, dice=tuple(x for x in state.dice if x.id != d.id), taken=state.taken + (d.id,))
+    if d.paragon:
+        state = replace(state, paragon_on_sheets=state.paragon_on_sheets + ((who, d.id),))
+    return state, d
+
+
+def _counted(state: RoundState, ctx: RoundContext) -> int:
+    """The dice taken this turn that count toward the three a Squadmate must take: its Strategy dice (ruling
+    ``paragon_counts_toward_three = extra_only``) or every die (``any_die``). Consulted only with Paragon dice in
+    the Pool."""
+    if ctx.paragon_dice and ctx.rulings.reading("paragon_counts_toward_three") == "any_die":
+        return len(state.taken)
+    return sum(1 for i in state.taken if not i.startswith("P"))
+
+
+def _check_three_dice(state: RoundState, ctx: RoundContext, who: str, act: Action, d: Die) -> None:
+    """Step B: Actions; Paragon Dice: a Squadmate takes three dice; only Paragon dice are taken on top of them.
+
+    Raises:
+        RuleViolation: a fourth die that is not a Paragon die (field ``die_id``, else ``die``).
+    """
+    if d.paragon or _counted(state, ctx) < DICE_PER_TURN:
+        return
+    field = f"{act.field}.die_id" if act.die_id else f"{act.field}.die"
+    raise RuleViolation(f"{d.id} would be {who}'s fourth die: only Paragon dice are taken on top of the three",
+                        S.PARAGON_DICE, field=field, step="Step B: Actions")
 
 
 def _revive(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
@@ -834,13 +928,17 @@ def _revive(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Boa
 def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
     die = None
     if state.rolled:
-        state, die = _take_die(state, who, act)
+        state, die = _take_die(state, ctx, who, act)
     box, k = _space(state, ctx, who, act)
     state = replace(state, used=state.used + ((who, box, k),))
     face = _FACE_WORDS.get(act.die, act.die)
     what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
     steps = [Step(f"{who} allocates {what} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
                   facts={"box": box, "space": k + 1, "die": act.die, **({"die_id": die.id} if die else {})})]
+    if die is not None and die.paragon:
+        steps.append(Step(f"{die.id} is a Paragon die: taken on top of the three dice", S.PARAGON_DICE,
+                          f"Ruling paragon_counts_toward_three = {ctx.rulings.reading('paragon_counts_toward_three')}.",
+                          facts={"paragon": die.id}, marks=(who,)))
     for it in act.items:
         if it.when == "start":
             state, more = _use_item(state, ctx, who, it)
@@ -1121,8 +1219,9 @@ def _place_rest(state: RoundState, ctx: RoundContext, who: str, roll: Roll, need
                                 step=step)
         rest = [d for d in chosen if d not in placed]
     else:
-        placed, spaces = _best_fit(state.dice, need, free, ctx.rulings)
-        rest = [d for d in state.dice if d not in placed][:need - len(placed)]
+        strategy = tuple(d for d in state.dice if not d.paragon)    # Paragon dice are never required
+        placed, spaces = _best_fit(strategy, need, free, ctx.rulings)
+        rest = [d for d in strategy if d not in placed][:need - len(placed)]
     steps: list[Step] = []
     taken = {d.id for d in placed}
     if placed:
@@ -1274,7 +1373,13 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     steps: list[Step] = []
     try:
         if turn.roll is None:
-            take = min(DICE_PER_TURN, state.pool)
+            paragon = sum(1 for d in state.dice if d.paragon)
+            take = min(DICE_PER_TURN, state.pool - paragon)
+            if len(turn.actions) > take:
+                raise RuleViolation(f"{who} takes {plural(take, 'die')} and declares {len(turn.actions)} Actions: a "
+                                    "further Action needs a Paragon die, named by die_id in a turn with a "
+                                    "[turns.roll]", S.PARAGON_DICE, field=turn.actions[take].field,
+                                    step="Step A: Strategy Roll")
             steps.append(Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool "
                               f"({state.pool} -> {state.pool - take})",
                               S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces "
@@ -1284,12 +1389,17 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             state = replace(state, pool=state.pool - take,
                             dice=tuple(replace(d, face=None) for d in state.dice[take:]))
         else:
-            take = min(DICE_PER_TURN, len(state.dice))
+            paragon = sum(1 for d in state.dice if d.paragon)
+            any_die = bool(paragon) and ctx.rulings.reading("paragon_counts_toward_three") == "any_die"
+            take = min(DICE_PER_TURN, len(state.dice) if any_die else len(state.dice) - paragon)
             state, more = _strategy_roll(state, ctx, who, turn.roll)
             steps += more
-            if len(turn.actions) > take:
-                raise RuleViolation(f"the Strategy Pool held {plural(take, 'die')}: no die for a further Action",
-                                    S.ACTIONS, field=turn.actions[take].field, step="Step B: Actions")
+            if len(turn.actions) > take + paragon:
+                held = plural(take, 'die') if not paragon else (
+                    f"{plural(take, 'die')} to take and {plural(paragon, 'Paragon die', 'Paragon dice')}")
+                raise RuleViolation(f"the Strategy Pool held {held}: no die for a further Action",
+                                    S.PARAGON_DICE if paragon else S.ACTIONS,
+                                    field=turn.actions[take + paragon].field, step="Step B: Actions")
         for act in turn.actions:
             xp = state.board.squadmate(who).xp
             state, more = _action(state, ctx, who, act)
@@ -1304,12 +1414,13 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             steps += more
         if state.ending:
             return state, tuple(s.in_section(section) for s in steps)
-        if len(turn.actions) < take and not state.board.failed:
+        done = len(turn.actions) if turn.roll is None else _counted(state, ctx)
+        if done < take and not state.board.failed:
             if turn.roll is None:
                 left = plural(take - len(turn.actions), "more die", "more dice")
                 steps.append(Step(f"{left} placed on matching Action Spaces without resolving the Actions", S.ACTIONS))
             else:
-                state, more = _place_rest(state, ctx, who, turn.roll, take - len(turn.actions))
+                state, more = _place_rest(state, ctx, who, turn.roll, take - done)
                 steps += more
         if turn.roll is not None:
             left = ", ".join(f"{d.id} {_FACE_WORDS[d.face.value]}" for d in state.dice) or "none"
@@ -1455,6 +1566,7 @@ class RoundOutcome(Outcome):
     mission_rules: bool = False
     completed: tuple[str, ...] = ()
     ending: str | None = None
+    renegade: tuple[tuple[str, int], ...] = ()
     kind = "round"
 
     @property
@@ -1469,7 +1581,8 @@ class RoundOutcome(Outcome):
                 "rejected": self.rejected,
                 **({"inventory": list(self.inventory), "loot": {h: list(t) for h, t in self.loot}}
                    if self.loot_in_play else {}),
-                **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {})}
+                **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {}),
+                **({"renegade_tokens": dict(self.renegade)} if self.renegade else {})}
 
 
 def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -1508,11 +1621,14 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
                        inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
-    state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed))
+    state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
+                    renegade=() if scenario.renegade_victories is None else tuple(
+                        (s.name, scenario.renegade_victories) for s in sqs))
     return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
                                tuple(tuple(o) for o in scenario.reshuffles),
                                {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
-                               {u.squadmate: u.box for u in scenario.unlocks})
+                               {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
+                               scenario.renegade_victories)
 
 
 @dataclass(frozen=True)
@@ -1532,7 +1648,7 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in b.enemies),
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
-        state.ending or ("Failure: Shepard is Downed" if b.failed else None))
+        state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade)
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
