@@ -91,10 +91,27 @@ An Action that names only a face never takes a Paragon die. Whether a Paragon di
 ruling ``paragon_counts_toward_three``. With ``renegade_victories`` a turn's ``[[turns.roll.renegade]]`` spends the
 Squadmate's own tokens (a turn then gives no ``renegade_tokens``).
 
+Ending a Mission with Intel Caches; Advanced and Loyalty Abilities; Turrets Disabled during play::
+
+    intel_gathered = 2          # Intel Gathered boxes already marked on the Campaign Map (every third has an icon)
+    loyalty_mission = "Liara"   # a Loyalty Mission: its Loyalty Objective unlocks this Squadmate's Loyalty Ability
+    [[intel_unlocks]]           # the Ability unlocked for each icon box marked at the Mission's end, in order
+    squadmate = "Garrus"
+    box = "Overload"
+    [[turns.actions]]
+    box = "Hack Turret"         # an Ability Box with disable_turret = true (sheet file)
+    die = "standard"
+    turret = "3,-1"             # the Turret it Disables
+
+When the Mission ends (an Objective, time, Shepard Downed) with tokens in the Inventory, "Ending a Mission" marks one
+Intel Gathered box per Intel Cache token and returns every carried token to the game box. An Advanced Ability
+(``requires`` in the sheet file) is unlocked only once the Abilities it requires are; a Loyalty Ability (``loyalty``)
+only by the Loyalty Objective of its Squadmate's Loyalty Mission: any other unlock is refused naming ``unlocks[i].box``
+or ``intel_unlocks[i].box``.
+
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Mission Action effects other than
-completing an Objective, Downed Squadmates' turns and Locked dice (the back of their sheet is not printed in the
-rulebook: they take no Actions), Advanced and Loyalty Abilities' prerequisites, Intel Caches at the end of a Mission.
+in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, Downed
+Squadmates' turns and Locked dice (the back of their sheet is not printed in the rulebook: they take no Actions).
 """
 
 from __future__ import annotations
@@ -133,6 +150,10 @@ STRATEGY_DICE = 12
 DICE_PER_TURN = 3
 """A Squadmate always takes three dice from the Pool on its turn (Step B: Actions)."""
 GRENADE_RANGE = 3
+INTEL_BOXES = 30
+"""The most Intel Gathered boxes a file may say are marked (the Campaign Map's count is not in the rulebook)."""
+INTEL_ICON_EVERY = 3
+"""The Campaign Map: every third Intel Gathered box marked lets a Squadmate unlock an Ability (its box has an icon)."""
 RENEGADE_TOKENS_IN_BOX = 8
 """Components: eight Renegade tokens (each Squadmate takes one per Renegade Victory: Setup G)."""
 """Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
@@ -184,6 +205,7 @@ class ActionSpec(Strict):
     resolve: bool = True
     items: list[ItemSpec] = Field(default_factory=list, max_length=4)
     completes: str | None = Field(default=None, max_length=60)
+    turret: str | None = Field(default=None, max_length=20)
 
 
 class UnlockSpec(Strict):
@@ -255,6 +277,9 @@ class RoundScenario(Header):
     inventory: list[LootKind] = Field(default_factory=list, max_length=12)
     paragon_dice: int = Field(default=0, ge=0, le=PARAGON_DICE_MAX)
     renegade_victories: int | None = Field(default=None, ge=0, le=RENEGADE_TOKENS_IN_BOX)
+    intel_gathered: int = Field(default=0, ge=0, le=INTEL_BOXES)
+    intel_unlocks: list[UnlockSpec] = Field(default_factory=list, max_length=INTEL_BOXES // INTEL_ICON_EVERY)
+    loyalty_mission: str | None = Field(default=None, max_length=40)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -345,6 +370,25 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         if box is None or box.unlocked:
             raise ScenarioError(f"unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s sheet",
                                 locked or "no Locked Ability", source)
+    for i, u in enumerate(sc.intel_unlocks):
+        names_check(u.squadmate, names, f"intel_unlocks[{i}].squadmate", source)
+        box = sheets[u.squadmate].box(u.box)
+        if box is None or box.unlocked:
+            raise ScenarioError(f"intel_unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s "
+                                "sheet", [b.name for b in sheets[u.squadmate].boxes if not b.unlocked]
+                                or "no Locked Ability", source)
+    if sc.loyalty_mission is not None:
+        names_check(sc.loyalty_mission, names, "loyalty_mission", source)
+        if any(o.kind in ("paragon", "renegade") for o in sc.objectives):
+            raise ScenarioError("loyalty_mission", "a Loyalty Mission has no Paragon or Renegade Objective",
+                                "no loyalty_mission, or only Loyalty, Secondary and Preliminary Objectives", source)
+    for i, t in enumerate(sc.turns):
+        for j, a in enumerate(t.actions):
+            if a.turret is not None:
+                f = f"turns[{i}].actions[{j}].turret"
+                if _hex_field(a.turret, f, source) not in {tt.hex for tt in m.turrets}:
+                    raise ScenarioError(f, f"no Turret at {a.turret}", [str(tt.hex) for tt in m.turrets]
+                                        or "no Turret on this map", source)
     cards = [c.name for c in sc.hazard_deck]
     if len(set(cards)) != len(cards):
         raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
@@ -447,6 +491,7 @@ class Action:
     die_id: str | None = None
     items: tuple[Item, ...] = ()
     completes: str | None = None
+    turret: Hex | None = None
 
 
 @dataclass(frozen=True)
@@ -500,6 +545,8 @@ class RoundState:
         paragon_on_sheets: ``(Squadmate, die id)`` of the Paragon dice on a sheet this Round (Paragon Dice).
         renegade: ``(Squadmate, tokens held)`` when the file gives ``renegade_victories`` (Renegade Tokens: kept
             from turn to turn, each spent one back in the game box); ``()`` otherwise.
+        disabled_turrets: the Turrets Disabled during play (Turrets: the token flipped; no Line of Fire).
+        intel_marked: the Intel Gathered boxes marked when the Mission ended (Intel Cache Tokens), numbered from 1.
     """
 
     board: Board
@@ -525,6 +572,8 @@ class RoundState:
     taken: tuple[str, ...] = ()
     paragon_on_sheets: tuple[tuple[str, str], ...] = ()
     renegade: tuple[tuple[str, int], ...] = ()
+    disabled_turrets: tuple[Hex, ...] = ()
+    intel_marked: tuple[int, ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -546,6 +595,9 @@ class RoundContext(Context):
     unlocks: Mapping[str, str] | None = None
     paragon_dice: int = 0
     renegade_victories: int | None = None
+    intel_gathered: int = 0
+    intel_unlocks: tuple[tuple[str, str], ...] = ()
+    loyalty_mission: str | None = None
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -964,6 +1016,9 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
     elif box == "Mission":
         steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
                           S.BASIC_ACTIONS))
+    elif ctx.sheets[who].box(box).disable_turret:
+        state, more = _disable_turret(state, ctx, who, act, box)
+        steps += more
     else:
         board, more = _ability_checked(board, ctx, who, act)
         steps += more
@@ -972,6 +1027,36 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
         state, more = _pick_up_loot(state, ctx, who)
         steps += more
     return state, steps
+
+
+def _disable_turret(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str
+                    ) -> tuple[RoundState, list[Step]]:
+    """Additional Rules › Turrets: the Action Disables the Turret at ``act.turret`` (its token flipped to the
+    Disabled side: no Line of Fire, no Damage from then on), within the box's range (Counting Distances) and, if the
+    box says so, in Line of Fire.
+
+    Raises:
+        RuleViolation: no ``turret`` hex, a Turret already Disabled, out of range or Line of Fire (field ``turret``).
+    """
+    field, step = f"{act.field}.turret", "Step B: Actions"
+    if act.turret is None:
+        raise RuleViolation(f"{box} needs the hex of the Turret it Disables", S.TURRETS, field=field, step=step)
+    turret = next(t for t in ctx.terrain.map.turrets if t.hex == act.turret)
+    if not turret.active or turret.hex in state.disabled_turrets:
+        raise RuleViolation(f"the Turret at {turret.hex} is already Disabled", S.TURRETS, field=field, step=step)
+    b = ctx.sheets[who].box(box)
+    me = state.board.squadmate(who).position
+    dist = ctx.terrain.distance(me, turret.hex)
+    if b.range is not None and (dist is None or dist > b.range):
+        raise RuleViolation(f"the Turret at {turret.hex} is {dist if dist is not None else 'unreachable'} hexes from "
+                            f"{who}; {box} reaches {b.range}", S.COUNTING_DISTANCES, field=field, step=step)
+    if b.line_of_fire and not ctx.terrain.line_of_fire(me, turret.hex):
+        raise RuleViolation(f"the Turret at {turret.hex} is not in {who}'s Line of Fire", S.LINE_OF_FIRE,
+                            field=field, step=step)
+    st = Step(f"{who}'s {box}: the Turret at {turret.hex} is Disabled, its token flipped (no Line of Fire, no Damage "
+              "from now on)", S.TURRETS, f"{plural(dist, 'hex', 'hexes')} away; a Disabled Turret stays Disabled.",
+              facts={"turret": str(turret.hex)}, marks=(who, str(turret.hex)))
+    return replace(state, disabled_turrets=state.disabled_turrets + (turret.hex,)), [st]
 
 
 def _end_of_action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
@@ -1014,12 +1099,29 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action) -> tu
     opened = [o for o, (_, a) in ctx.objectives.items() if a == name]
     if opened:
         steps.append(Step(f"Now {', '.join(map(repr, opened))} can be attempted", S.MISSION_OBJECTIVES))
+    if kind == "loyalty" and ctx.loyalty_mission is not None:
+        state, more = _loyalty_unlock(state, ctx, ctx.loyalty_mission)
+        steps += more
     if kind in ENDINGS:
         steps.append(Step(f"The Mission ends: {ENDINGS[kind]}", S.ENDING_A_MISSION,
                           "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
                           facts={"ending": ENDINGS[kind]}))
         state = replace(state, ending=ENDINGS[kind])
     return state, steps
+
+
+def _loyalty_unlock(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
+    """Mission Objectives › Loyalty Objectives: completing one lets the Squadmate whose Loyalty Mission this is (the
+    file's ``loyalty_mission``) unlock its Loyalty Ability (Advanced Abilities and Loyalty Abilities)."""
+    box = next((b for b in ctx.sheets[who].boxes if b.loyalty), None)
+    if box is None or is_unlocked(state, ctx, who, box.name):
+        why = "has no Loyalty Ability on its sheet" if box is None else f"has unlocked {box.name} already"
+        return state, [Step(f"{who} {why}: nothing to unlock", S.ADVANCED_ABILITIES, marks=(who,))]
+    name = _check_prerequisites(state, ctx, who, box.name, "loyalty_mission", "loyalty")
+    st = Step(f"{who}'s Loyalty Mission is complete: {who} unlocks the Loyalty Ability {name}", S.ADVANCED_ABILITIES,
+              "A Loyalty Ability is unlocked only this way (the Story Paragraph after the Loyalty Mission).",
+              facts={"squadmate": who, "unlocked": name}, marks=(who,))
+    return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
 
 
 def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -> tuple[RoundState, list[Step]]:
@@ -1035,11 +1137,39 @@ def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -
     if box is None:
         return state, [Step(f"{who}'s XP column is full: {who} may unlock an Ability (the file names none)",
                             S.UNLOCKING_ABILITIES, marks=(who,))]
-    name = ctx.sheets[who].box(box).name
+    field = f"unlocks[{list(ctx.unlocks).index(who)}].box"
+    name = _check_prerequisites(state, ctx, who, box, field, "xp")
     st = Step(f"{who}'s XP column is full: {who} unlocks {name}, usable at once", S.UNLOCKING_ABILITIES,
               "As soon as the third box is marked, the player unlocks an Ability of their choice (the file's unlocks).",
               facts={"squadmate": who, "unlocked": name}, marks=(who,))
     return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
+
+
+def is_unlocked(state: RoundState, ctx: RoundContext, who: str, box: str) -> bool:
+    """``who``'s Ability ``box`` is unlocked: on the sheet already, or during play (Unlocking Abilities)."""
+    b = ctx.sheets[who].box(box)
+    return b is not None and (b.unlocked or (who, b.name) in state.unlocked)
+
+
+def _check_prerequisites(state: RoundState, ctx: RoundContext, who: str, box: str, field: str, how: str) -> str:
+    """Advanced Abilities and Loyalty Abilities: an Advanced Ability is unlocked only once the Abilities it requires
+    are (one, or two for three of Shepard's); a Loyalty Ability only by completing the Squadmate's Loyalty Mission
+    (``how`` = ``"loyalty"``), never by XP or Intel. Returns the box's name as the sheet spells it.
+
+    Raises:
+        RuleViolation: a Loyalty Ability unlocked another way, an Advanced Ability whose required Abilities are not
+            all unlocked (naming ``field``).
+    """
+    b = ctx.sheets[who].box(box)
+    step = "Unlocking Abilities"
+    if b.loyalty and how != "loyalty":
+        raise RuleViolation(f"{who}'s {b.name} is a Loyalty Ability: only completing {who}'s Loyalty Mission "
+                            "unlocks it", S.ADVANCED_ABILITIES, field=field, step=step)
+    missing = [r for r in b.requires if not is_unlocked(state, ctx, who, r)]
+    if missing:
+        raise RuleViolation(f"{who}'s {b.name} is an Advanced Ability: {' and '.join(missing)} must be unlocked "
+                            "first", S.ADVANCED_ABILITIES, field=field, step=step)
+    return b.name
 
 
 def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
@@ -1269,7 +1399,8 @@ def _card_blocks(card: tuple) -> list:
     return blocks
 
 
-def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple) -> tuple[Board, list[Step]]:
+def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple, disabled: tuple = ()
+                  ) -> tuple[Board, list[Step]]:
     """Step C: the card's instructions in order: Enemy instructions by :data:`~.activation.HAZARD_CARD_SEQUENCE`
     (later runs continue the same card: "Activate Spawned Enemy" still refers to its Spawn), Turrets by
     :func:`_turrets_fire`."""
@@ -1280,7 +1411,7 @@ def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple
     started = False
     for block in _card_blocks(card):
         if isinstance(block, TurretFire):
-            board, more = _turrets_fire(board, ctx, block.damage)
+            board, more = _turrets_fire(board, ctx, block.damage, disabled)
         elif not started:
             board, more = run(replace(board, hazard=block), HAZARD_CARD_SEQUENCE, actx)
             started = True
@@ -1293,11 +1424,11 @@ def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple
     return board, steps
 
 
-def _turrets_fire(board: Board, ctx: RoundContext, damage: int) -> tuple[Board, list[Step]]:
+def _turrets_fire(board: Board, ctx: RoundContext, damage: int, disabled: tuple = ()) -> tuple[Board, list[Step]]:
     """Additional Rules › Turrets: each Active Turret (in hex order; a Squadmate in several Lines of Fire takes each
     Turret's Damage in turn, so the order changes no total) deals ``damage`` to each Squadmate in its Line of Fire
-    (its own hex and one straight line in its facing: :func:`.geometry.turret_targets`); a Disabled Turret has no
-    Line of Fire. A Downed Squadmate is not Damaged again."""
+    (its own hex and one straight line in its facing: :func:`.geometry.turret_targets`); a Disabled Turret (on the
+    map, or one of the hexes ``disabled`` during play) has no Line of Fire. A Downed Squadmate is not Damaged again."""
     from .geometry import turret_targets
 
     m = ctx.terrain.map
@@ -1306,7 +1437,7 @@ def _turrets_fire(board: Board, ctx: RoundContext, damage: int) -> tuple[Board, 
                   facts={"damage": damage, "turrets": len(m.turrets)})]
     board = board.shown(1)
     for t in m.turrets:
-        if not t.active:
+        if not t.active or t.hex in disabled:
             steps.append(Step(f"Turret at {t.hex} is Disabled: no Line of Fire, no Damage", S.TURRETS))
             board = board.shown(1)
             continue
@@ -1339,7 +1470,7 @@ def _downed_card(state: RoundState, ctx: RoundContext, who: str, card: str, firs
         steps.append(Step(f"Step C: {who}'s Hazard card {card} is flipped and resolved all the same (ruling "
                           "downed_hazard_card = resolved)", S.HAZARD_CARD, facts={"card": card}, marks=(who,)))
         turn = ctx.turn_of(who, state.round) or Turn(who, (), Choices())
-        board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
+        board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card], state.disabled_turrets)
         steps += more
         state = replace(state, board=board, hands=hands, discard=state.discard + (card,))
     return state, tuple(s.in_section(section) for s in steps)
@@ -1429,11 +1560,8 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                               if state.dice else "", facts={"pool": len(state.dice)}))
             state = replace(state, rolled=False, pool=len(state.dice))
     except RuleViolation as v:
-        title = f"Not allowed: {v.reason} [{v.section}] ({v.rejection.field})"
-        board = state.board.logged(Refused(title))
-        steps.append(Step(title, S.ref(v.section) if isinstance(v.section, str) else S.ACTIONS,
-                          facts={"rejected": True, "field": v.rejection.field}))
-        state = replace(state, board=board, rejected=f"{v.reason} [{v.section}] ({v.rejection.field})")
+        state, st = _not_allowed(state, v)
+        steps.append(st)
         return state, tuple(s.in_section(section) for s in steps)
     if not state.board.failed:
         card = state.hand(who)
@@ -1443,7 +1571,7 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                               "who is not Downed; Step C flips that card.", marks=(who,)))
         else:
             steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
-            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
+            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card], state.disabled_turrets)
             steps += more
             state = replace(state, board=board, discard=state.discard + (card,),
                             hands=tuple(h for h in state.hands if h[0] != who))
@@ -1452,6 +1580,15 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             steps += more
             state = replace(state, board=board)
     return state, tuple(s.in_section(section) for s in steps)
+
+
+def _not_allowed(state: RoundState, v: RuleViolation) -> tuple[RoundState, Step]:
+    """A refused declaration: the "Not allowed" step citing the rule and naming the field; the Round stops."""
+    title = f"Not allowed: {v.reason} [{v.section}] ({v.rejection.field})"
+    board = state.board.logged(Refused(title))
+    st = Step(title, S.ref(v.section) if isinstance(v.section, str) else S.ACTIONS,
+              facts={"rejected": True, "field": v.rejection.field})
+    return replace(state, board=board, rejected=f"{v.reason} [{v.section}] ({v.rejection.field})"), st
 
 
 # --- End Phase -----------------------------------------------------------------------------------------------------
@@ -1489,9 +1626,63 @@ def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, t
         s.in_section(ctx.section(state, "End Phase")) for s in steps)
 
 
+def mission_ended(state: RoundState) -> tuple[int, ...]:
+    """The items of the "Ending a Mission" entry: ``(the Round,)`` once the Mission has ended (not by a refusal) with
+    tokens in the Inventory, else ``()`` (no frame)."""
+    if state.rejected is not None or not (state.ending or state.board.failed) or not state.inventory:
+        return ()
+    return (state.round,)
+
+
+def ending_a_mission(state: RoundState, ctx: RoundContext, _round: int = 0) -> tuple[RoundState, tuple[Step, ...]]:
+    """Ending a Mission, once it has ended (an Objective, time, Shepard Downed) with tokens in the Inventory: for
+    each Intel Cache token an Intel Gathered box is marked on the Campaign Map, in order after the file's
+    ``intel_gathered``; a marked box with an icon (every third: The Campaign Map) lets one Squadmate unlock an
+    Ability at once (the file's ``intel_unlocks``, in order; Advanced and Loyalty prerequisites apply); then the
+    Intel Cache, Grenade (Cache) and Medi-gel tokens carried go back to the game box (Intel Cache Tokens; Grenade
+    and Grenade Cache Tokens; Medi-gel Tokens). Nothing to say otherwise. A prerequisite not met is refused."""
+    if state.rejected is not None or not (state.ending or state.board.failed) or not state.inventory:
+        return state, ()
+    section = ctx.section(state, "Ending a Mission")
+    steps: list[Step] = []
+    intel = state.inventory.count("intel_cache")
+    try:
+        if intel:
+            first = ctx.intel_gathered + 1
+            marked = tuple(k for k in range(first, first + intel) if k <= INTEL_BOXES)
+            boxes = ", ".join(map(str, marked))
+            steps.append(Step(f"Ending a Mission: {plural(intel, 'Intel Cache token')} in the Inventory: Intel "
+                              f"Gathered {'box' if len(marked) == 1 else 'boxes'} {boxes} marked on the Campaign Map",
+                              S.INTEL_CACHES, f"Marked in order, after the {ctx.intel_gathered} already marked (the "
+                              "file's intel_gathered); the Intel Cache tokens then return to the game box.",
+                              facts={"marked": list(marked)}))
+            state = replace(state, intel_marked=marked)
+            icons = [k for k in marked if k % INTEL_ICON_EVERY == 0]
+            for n, k in enumerate(icons):
+                if n >= len(ctx.intel_unlocks):
+                    steps.append(Step(f"Intel Gathered box {k} has an icon: one Squadmate may unlock an Ability "
+                                      "(the file's intel_unlocks names none)", S.CAMPAIGN_MAP))
+                    continue
+                who, box = ctx.intel_unlocks[n]
+                name = _check_prerequisites(state, ctx, who, box, f"intel_unlocks[{n}].box", "intel")
+                steps.append(Step(f"Intel Gathered box {k} has an icon: {who} unlocks {name}", S.UNLOCKING_ABILITIES,
+                                  "A marked box with an icon lets one Squadmate unlock an Ability at once (the file's "
+                                  "intel_unlocks).", facts={"squadmate": who, "unlocked": name}, marks=(who,)))
+                state = replace(state, unlocked=state.unlocked + ((who, name),))
+    except RuleViolation as v:
+        state, st = _not_allowed(state, v)
+        return state, tuple(s.in_section(section) for s in [*steps, st])
+    for kinds, rule in ((("grenade", "grenade_cache"), S.GRENADES), (("medi_gel",), S.MEDI_GEL)):
+        carried = [t for t in state.inventory if t in kinds]
+        if carried:
+            names = ", ".join(f"{state.inventory.count(t)} {LOOT_LABEL[t]}" for t in dict.fromkeys(carried))
+            steps.append(Step(f"Carried at the end of the Mission: {names}, returned to the game box", rule))
+    return replace(state, inventory=()), tuple(s.in_section(section) for s in steps)
+
+
 ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", preparation_phase),
                   Each("Turn {item}", turn_numbers, squadmate_turn, stop=round_stopped),
-                  ("End Phase", round_end_phase))
+                  ("End Phase", round_end_phase), Each("Ending a Mission", mission_ended, ending_a_mission))
 """The ``round`` kind as the kernel plays it: Inferno Damage at the start of the Round, the Preparation Phase, one
 frame per Squadmate's turn (until the Mission
 ends or a declaration is refused), the End Phase."""
@@ -1531,7 +1722,8 @@ def mission_phase(state: RoundState, ctx: RoundContext, phase: Phase) -> tuple[R
     return round_end_phase(state, ctx)
 
 
-ROUNDS_SEQUENCE = (Each("{item}", mission_phases, mission_phase, stop=round_stopped),)
+ROUNDS_SEQUENCE = (Each("{item}", mission_phases, mission_phase, stop=round_stopped),
+                   Each("Round {item} · Ending a Mission", mission_ended, ending_a_mission))
 """A round file with ``rounds`` > 1 as the kernel plays it: Round after Round, one frame per phase and turn (the
 frames of :data:`ROUND_SEQUENCE`, named "Round r · ..."), until the Mission ends or a declaration is refused."""
 
@@ -1567,6 +1759,8 @@ class RoundOutcome(Outcome):
     completed: tuple[str, ...] = ()
     ending: str | None = None
     renegade: tuple[tuple[str, int], ...] = ()
+    intel_marked: tuple[int, ...] = ()
+    turrets_disabled: tuple[str, ...] = ()
     kind = "round"
 
     @property
@@ -1582,7 +1776,9 @@ class RoundOutcome(Outcome):
                 **({"inventory": list(self.inventory), "loot": {h: list(t) for h, t in self.loot}}
                    if self.loot_in_play else {}),
                 **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {}),
-                **({"renegade_tokens": dict(self.renegade)} if self.renegade else {})}
+                **({"renegade_tokens": dict(self.renegade)} if self.renegade else {}),
+                **({"intel_gathered_marked": list(self.intel_marked)} if self.intel_marked else {}),
+                **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {})}
 
 
 def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -1607,7 +1803,7 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                             f"turns[{i}].actions[{j}]", a.die_id,
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
                                        f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
-                            a.completes)
+                            a.completes, parse_hex(a.turret) if a.turret else None)
                      for j, a in enumerate(t.actions))
         roll = None
         if t.roll is not None:
@@ -1628,7 +1824,8 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                                tuple(tuple(o) for o in scenario.reshuffles),
                                {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
                                {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
-                               scenario.renegade_victories)
+                               scenario.renegade_victories, scenario.intel_gathered,
+                               tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission)
 
 
 @dataclass(frozen=True)
@@ -1648,7 +1845,8 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in b.enemies),
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
-        state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade)
+        state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade, state.intel_marked,
+        tuple(str(h) for h in state.disabled_turrets))
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
