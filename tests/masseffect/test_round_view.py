@@ -72,9 +72,11 @@ def test_the_positions_follow_the_round():
     assert last.frame_name == "End Phase" and last.deck == 1 and len(last.discard) == 3
     assert [q.name for q in last.squadmates if q.on_point] == ["Liara"]
     assert "Husk A" in last.returned_to_bag and "Husk A" not in {e.name for e in last.enemies}
-    turn1 = next(p for p in pos if p.frame_name == "Turn 1")             # what the turn moved, from its start
-    assert ("Shepard", "0,0", "0,-2") in turn1.moved and ("Husk A", "3,0", "") in turn1.moved
-    assert first.moved == () and all(a != b for _, a, b in turn1.moved)
+    # what each piece of the turn moved (play_round's frames: one per Action, Opportunity Attack, card task)
+    shoot = next(p for p in pos if p.frame_name == "Action 1 (Shoot) · Turn 1")
+    move = next(p for p in pos if p.frame_name == "Action 2 (Move) · Turn 1")
+    assert shoot.moved == (("Husk A", "3,0", ""),) and move.moved == (("Shepard", "0,0", "0,-2"),)
+    assert first.moved == () and all(a != b for _, a, b in move.moved)
     other = round_positions(scenario("me-round-1"), {"on_point_direction": "next_in_turn_order"})[-1]
     assert [q.name for q in other.squadmates if q.on_point] == ["Garrus"]
 
@@ -82,7 +84,7 @@ def test_the_positions_follow_the_round():
 def test_loot_and_inventory_at_a_position():
     pos = round_positions(scenario("me-round-loot"))
     assert len(pos[0].loot) == 2 and pos[0].inventory == ()
-    turn1 = next(i for i, p in enumerate(pos) if p.frame_name == "Turn 1")   # both tokens picked up, two used
+    turn1 = max(i for i, p in enumerate(pos) if p.frame_name.endswith("Turn 1"))   # both picked up, two used
     assert pos[turn1].loot == () and pos[turn1].inventory == ("grenade_cache",)
     assert "Loot on the map: none; Inventory: grenade_cache" in position_text(pos[turn1], turn1 + 1, len(pos))
     assert pos[-1].inventory == ()                                     # Garrus threw the Grenade Cache

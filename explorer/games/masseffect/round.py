@@ -6,7 +6,9 @@ the Hazard card with every Enemy's Activation); End Phase (Shields recovered, En
 token passed). Squadmate Sheets come from a sheet file (:mod:`.sheets`; the built-in one is a documented stand-in).
 
 The kernel plays :data:`ROUND_SEQUENCE` over a frozen :class:`RoundState` with a :class:`RoundContext`:
-:func:`start_of_round` (Inferno Icons), :func:`preparation_phase`, one frame per turn (:func:`squadmate_turn`) and :func:`round_end_phase`. A declaration
+:func:`start_of_round` (Inferno Icons), :func:`preparation_phase`, one frame per turn (:func:`squadmate_turn`),
+:func:`round_end_phase` and :func:`ending_a_mission`; :func:`play_round` then splits each turn's frame at every Step A,
+Action, Opportunity Attack and Hazard card task (:func:`split_turn_frames`: the step-through's frames). A declaration
 the rules refuse (a Move past its Movement Points, an Action Space used twice, a die on a space that does not take
 it, an Ability not unlocked, a target out of range) is a "Not allowed" step citing the rule and naming the field
 (``turns[i].actions[j]...``); the Round stops there (:attr:`RoundState.rejected`).
@@ -125,7 +127,7 @@ from pydantic import Field
 from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.hexgrid import Hex
-from explorer.kernel import Context, Each, Outcome, play, run, trace_of
+from explorer.kernel import Context, Each, Frame, Outcome, play, run, trace_of
 from explorer.scenario import validate
 from explorer.schema import Strict
 from explorer.text import plural
@@ -582,7 +584,10 @@ class RoundState:
 @dataclass(frozen=True)
 class RoundContext(Context):
     """What the Round's steps read and never change: the rulings, the map (``terrain``), the Squadmate ``sheets``,
-    the Hazard ``cards`` (name -> instructions) and the declared ``turns``."""
+    the Hazard ``cards`` (name -> instructions) and the declared ``turns``. ``cuts`` (``None``, or a list
+    :func:`play_round` passes in) is an observer, never read by a step: each Squadmate's turn appends ``(its final
+    state, ((label, state, steps told), ...))`` there, the points where a step-through shows the board within the turn
+    (after each Action, Opportunity Attack, Hazard card task); see :func:`split_turn_frames`."""
 
     terrain: Any = None
     sheets: Mapping[str, Sheet] | None = None
@@ -598,6 +603,7 @@ class RoundContext(Context):
     intel_gathered: int = 0
     intel_unlocks: tuple[tuple[str, str], ...] = ()
     loyalty_mission: str | None = None
+    cuts: list | None = None
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -977,7 +983,11 @@ def _revive(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Boa
     return board.shown(1), [st]
 
 
-def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
+def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=None) -> tuple[RoundState, list[Step]]:
+    """Step B: one declared Action: its die (taken from a rolled Pool), its Action Space, its effect (a Move with its
+    Opportunity Attacks, Revive, a Mission Action, an Ability, a Turret Disabled), the Inventory tokens used at its
+    start, and the Loot picked up by a Move. ``cut(label, state, n)``: the frame-boundary observer (after each
+    Opportunity Attack; ``n`` counts this Action's steps)."""
     die = None
     if state.rolled:
         state, die = _take_die(state, ctx, who, act)
@@ -1000,8 +1010,13 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
         steps.append(Step(f"{box} is not resolved: the die is only placed", S.ACTIONS))
     elif box == "Move":
         try:
+            on_attack = None
+            if cut is not None:
+                def on_attack(b, k, enemy, base=len(steps), before=state):
+                    cut(f"Opportunity Attack by {enemy}", replace(before, board=b), base + k)
             board, more = opportunity_attacks(ctx.terrain, board, who, act.path,
-                                              movement_points=MOVEMENT_POINTS[act.die], rulings=ctx.rulings)
+                                              movement_points=MOVEMENT_POINTS[act.die], rulings=ctx.rulings,
+                                              on_attack=on_attack)
         except RuleViolation as v:
             raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}",
                                 step="Step B: Actions") from None
@@ -1399,8 +1414,8 @@ def _card_blocks(card: tuple) -> list:
     return blocks
 
 
-def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple, disabled: tuple = ()
-                  ) -> tuple[Board, list[Step]]:
+def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple, disabled: tuple = (),
+                  on_task=None) -> tuple[Board, list[Step]]:
     """Step C: the card's instructions in order: Enemy instructions by :data:`~.activation.HAZARD_CARD_SEQUENCE`
     (later runs continue the same card: "Activate Spawned Enemy" still refers to its Spawn), Turrets by
     :func:`_turrets_fire`."""
@@ -1412,16 +1427,31 @@ def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple
     for block in _card_blocks(card):
         if isinstance(block, TurretFire):
             board, more = _turrets_fire(board, ctx, block.damage, disabled)
-        elif not started:
-            board, more = run(replace(board, hazard=block), HAZARD_CARD_SEQUENCE, actx)
-            started = True
+            steps += more
+            if on_task is not None and more:
+                on_task(board, len(steps), "Step C: Turrets Activate")
         else:
-            todo = tuple(CardInstruction(i) for i in range(1, len(block) + 1))
-            board, more = run(replace(board, hazard=block, agenda=todo), HAZARD_CARD_SEQUENCE[1:], actx)
-        steps += more
+            if not started:
+                start, sequence = replace(board, hazard=block), HAZARD_CARD_SEQUENCE
+                started = True
+            else:
+                todo = tuple(CardInstruction(i) for i in range(1, len(block) + 1))
+                start, sequence = replace(board, hazard=block, agenda=todo), HAZARD_CARD_SEQUENCE[1:]
+            board = start
+            for frame in play(start, sequence, actx):       # one frame per task: an Enemy's Activation, a Spawn...
+                board = frame.state
+                steps += frame.steps
+                if on_task is not None and frame.steps:
+                    on_task(board, len(steps), _task_label(frame.steps[0]))
         if board.failed:
             break
     return board, steps
+
+
+def _task_label(first: Step) -> str:
+    """A Hazard card task's frame label: "Step C: " and its first step's title (shortened)."""
+    title = first.title if len(first.title) <= 60 else first.title[:59].rstrip() + "…"
+    return f"Step C: {title}"
 
 
 def _turrets_fire(board: Board, ctx: RoundContext, damage: int, disabled: tuple = ()) -> tuple[Board, list[Step]]:
@@ -1484,7 +1514,18 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     Step C (the Hazard card dealt to this Squadmate, resolved with it as the current Squadmate, then discarded;
     none for a Squadmate Revived this Round), then Coolant Leaks. A refused declaration is a "Not allowed" step and
     ends the Round's play. A Downed Squadmate takes no Actions; one Revived this Round takes its turn as the ruling
-    ``revived_turn`` reads it."""
+    ``revived_turn`` reads it. With :attr:`RoundContext.cuts` the turn's frame boundaries are recorded there."""
+    if ctx.cuts is None:
+        return _turn(state, ctx, n, None)
+    group: list = []
+    new, steps = _turn(state, ctx, n, lambda label, st, k: group.append((label, st, k)))
+    ctx.cuts.append((new, tuple(group)))
+    return new, steps
+
+
+def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`squadmate_turn`'s rules; ``cut(label, state, n)`` (or ``None``) observes where a step-through may show
+    the board within the turn (``n``: steps told so far)."""
     who = state.order[n - 1]
     section = ctx.section(state, f"Turn {n}: {who}")
     board = replace(state.board, current=who)
@@ -1531,18 +1572,23 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                 raise RuleViolation(f"the Strategy Pool held {held}: no die for a further Action",
                                     S.PARAGON_DICE if paragon else S.ACTIONS,
                                     field=turn.actions[take + paragon].field, step="Step B: Actions")
-        for act in turn.actions:
+        _mark(cut, "Step A: Strategy Roll", state, len(steps))
+        for j, act in enumerate(turn.actions):
             xp = state.board.squadmate(who).xp
-            state, more = _action(state, ctx, who, act)
+            sub = None if cut is None else (lambda label, st, k, base=len(steps): cut(label, st, base + k))
+            state, more = _action(state, ctx, who, act, sub)
             steps += more
-            if state.board.failed or state.ending:
+            stop = bool(state.board.failed or state.ending)
+            if not stop:
+                state, more = _end_of_action(state, ctx, who, act)
+                steps += more
+                stop = state.board.failed
+            if not stop:
+                state, more = _unlock_on_xp(state, ctx, who, xp)
+                steps += more
+            _mark(cut, f"Action {j + 1} ({act.box})", state, len(steps))
+            if stop:
                 break
-            state, more = _end_of_action(state, ctx, who, act)
-            steps += more
-            if state.board.failed:
-                break
-            state, more = _unlock_on_xp(state, ctx, who, xp)
-            steps += more
         if state.ending:
             return state, tuple(s.in_section(section) for s in steps)
         done = len(turn.actions) if turn.roll is None else _counted(state, ctx)
@@ -1559,6 +1605,7 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                               S.ACTIONS, "The next Squadmate rolls what remains and may Lock one of these dice."
                               if state.dice else "", facts={"pool": len(state.dice)}))
             state = replace(state, rolled=False, pool=len(state.dice))
+        _mark(cut, "Step B: Actions over", state, len(steps))
     except RuleViolation as v:
         state, st = _not_allowed(state, v)
         steps.append(st)
@@ -1571,7 +1618,13 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                               "who is not Downed; Step C flips that card.", marks=(who,)))
         else:
             steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
-            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card], state.disabled_turrets)
+            _mark(cut, f"Step C: Hazard card {card}", state, len(steps))
+            on_task = None
+            if cut is not None:
+                def on_task(b, k, label, base=len(steps), before=state):
+                    cut(label, replace(before, board=b), base + k)
+            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card], state.disabled_turrets,
+                                        on_task)
             steps += more
             state = replace(state, board=board, discard=state.discard + (card,),
                             hands=tuple(h for h in state.hands if h[0] != who))
@@ -1580,6 +1633,42 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             steps += more
             state = replace(state, board=board)
     return state, tuple(s.in_section(section) for s in steps)
+
+
+def _mark(cut, label: str, state: RoundState, told: int) -> None:
+    """Tell the frame-boundary observer (if any) that the board after ``told`` steps of the turn is ``state``."""
+    if cut is not None:
+        cut(label, state, told)
+
+
+def split_turn_frames(frames, cuts) -> tuple[Frame, ...]:
+    """The kernel frames of a Round (one per phase and per Squadmate's turn), each turn's frame split at the
+    boundaries its play recorded in :attr:`RoundContext.cuts`: one frame per Step A, Action, Opportunity Attack,
+    Hazard card flip and task (an Enemy's Activation, a Spawn, the Turrets), and the rest of the turn, named
+    ``"<label> · <turn frame's name>"`` (``"Action 2 (Move) · Turn 1"``), each holding the state after its steps.
+    The steps, in order, are the turn frame's, so the trace is unchanged; the last piece holds the turn's final
+    state."""
+    groups = list(cuts or ())
+    out: list[Frame] = []
+    for f in frames:
+        at = next((i for i, (st, _g) in enumerate(groups) if st is f.state), None)
+        group = groups.pop(at)[1] if at is not None else None     # each turn's own frame, once (a later empty
+        if not group:                                              # frame may hold the very same state)
+            out.append(f)
+            continue
+        pieces: list[Frame] = []
+        done = 0
+        for label, st, k in group:
+            if k > done:
+                pieces.append(Frame(f"{label} · {f.name}", st, f.steps[done:k]))
+                done = k
+        if done < len(f.steps):
+            last = "Not allowed" if f.state.rejected else "End of the turn"
+            pieces.append(Frame(f"{last} · {f.name}", f.state, f.steps[done:]))
+        elif pieces:
+            pieces[-1] = replace(pieces[-1], state=f.state)
+        out += pieces or [f]
+    return tuple(out)
 
 
 def _not_allowed(state: RoundState, v: RuleViolation) -> tuple[RoundState, Step]:
@@ -1849,13 +1938,19 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         tuple(str(h) for h in state.disabled_turrets))
 
 
-def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
-    """The kernel frames of a ``round`` scenario (:data:`ROUND_SEQUENCE`) and its trace (typed result
-    :class:`RoundOutcome`)."""
+def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
+               *, fine: bool = True):
+    """The frames of a ``round`` scenario and its trace (typed result :class:`RoundOutcome`). The kernel plays
+    :data:`ROUND_SEQUENCE` (one frame per phase and per turn); with ``fine`` (the default) each turn's frame is
+    split (:func:`split_turn_frames`) so that a step-through shows the board after each Action, Opportunity
+    Attack and Hazard card task. The trace is the same either way."""
     state, ctx = round_start(scenario, rulings, seed)
+    ctx = replace(ctx, cuts=[] if fine else None)
     frames = play(state, sequence_of(scenario), ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "A Round", frames, ctx.rulings.consulted)
+    if fine:
+        frames = split_turn_frames(frames, ctx.cuts)
     return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory),
                                                    bool(scenario.objectives) or scenario.time_limit is not None))
 
