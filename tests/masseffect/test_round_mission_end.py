@@ -216,3 +216,21 @@ def test_a_squadmate_on_a_disabled_turrets_row_is_never_hit(at, hacked):
     t = resolve(d)
     hits = [s for s in t.steps if s.title.startswith("Shepard suffers") and "3,-1" in s.title]
     assert (len(hits) == 0) == hacked
+
+
+# --- the first Round from a Mission's setup (the notebook's and tutorial 07's scenario) ----------------------------
+
+
+def test_first_round_from_setup_golden_and_rules():
+    t = resolve(data("me-round-mission-1"))
+    check_golden(GOLDEN, "me-round-mission-1", trace_text(t))
+    o = t.result
+    # Setup: every Squadmate gets a card; Shepard's door reveals the Cargo Bay, so its Troopers Activate
+    assert [s.title for s in t.steps if s.rule == S.PREPARATION_PHASE][:4] == [
+        "Hazard card Troopers drawn face-down for Shepard", "Hazard card Turrets drawn face-down for Garrus",
+        "Hazard card Engineers drawn face-down for Liara", "Hazard card Guardians drawn face-down for Tali"]
+    assert {e.name: e.hex for e in o.enemies}["Trooper 1"] == "6,2"
+    # no Enemy still in a Shrouded area Activates (Shrouded Areas)
+    assert [s.title for s in t.steps if s.rule == S.SHROUDED_AREAS and "not Activated" in s.title] == [
+        "Engineer is in a Shrouded area: not Activated", "Guardian is in a Shrouded area: not Activated"]
+    assert o.to_json()["inventory"] == ["intel_cache"] and o.on_point == "Tali"
