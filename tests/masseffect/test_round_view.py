@@ -40,12 +40,14 @@ def test_one_position_per_cited_step_in_trace_order_and_a_replay_gives_the_same(
 @pytest.mark.parametrize("name", ROUND_NAMES)
 def test_every_position_keeps_the_sheets_and_the_pool_in_bounds(name):
     """Shield and Hit Points stay within their trackers; the Strategy Pool only loses dice between Preparation Phases
-    (12 at a Round's Preparation Phase at most); the turn marker is on a Squadmate only in a Squadmate's turn."""
+    (12 at a Round's Preparation Phase at most, plus the file's Paragon dice); the turn marker is on a Squadmate only
+    in a Squadmate's turn."""
     last = None
-    for p in round_positions(scenario(name)):
+    sc = scenario(name)
+    for p in round_positions(sc):
         for q in p.squadmates:
             assert 0 <= q.shield_points <= q.shield_max and 0 <= q.hit_points <= q.hit_max, (name, p.step.title, q)
-        assert 0 <= p.pool <= 12
+        assert 0 <= p.pool <= 12 + sc.paragon_dice
         if last is not None and last.round == p.round and "Preparation Phase" not in p.frame_name:
             assert p.pool <= last.pool, (name, p.step.title)
         due = [q.name for q in p.squadmates if q.to_play]
@@ -72,9 +74,12 @@ def test_the_positions_follow_the_round():
     assert last.frame_name == "End Phase" and last.deck == 1 and len(last.discard) == 3
     assert [q.name for q in last.squadmates if q.on_point] == ["Liara"]
     assert "Husk A" in last.returned_to_bag and "Husk A" not in {e.name for e in last.enemies}
-    turn1 = [p for p in pos if p.frame_name == "Turn 1"][-1]           # what the turn moved, from its start
-    assert ("Shepard", "0,0", "0,-2") in turn1.moved and ("Husk A", "3,0", "") in turn1.moved
-    assert first.moved == () and all(a != b for _, a, b in turn1.moved)
+    # what each piece of the turn moved (play_round's frames: one per Action, Opportunity Attack, card task), shown
+    # at the piece's last step (explorer.kernel.steps_shown)
+    shoot = [p for p in pos if p.frame_name == "Action 1 (Shoot) · Turn 1"][-1]
+    move = [p for p in pos if p.frame_name == "Action 2 (Move) · Turn 1"][-1]
+    assert shoot.moved == (("Husk A", "3,0", ""),) and move.moved == (("Shepard", "0,0", "0,-2"),)
+    assert first.moved == () and all(a != b for _, a, b in move.moved)
     other = round_positions(scenario("me-round-1"), {"on_point_direction": "next_in_turn_order"})[-1]
     assert [q.name for q in other.squadmates if q.on_point] == ["Garrus"]
 
@@ -82,7 +87,7 @@ def test_the_positions_follow_the_round():
 def test_loot_and_inventory_at_a_position():
     pos = round_positions(scenario("me-round-loot"))
     assert len(pos[0].loot) == 2 and pos[0].inventory == ()
-    turn1 = [i for i, p in enumerate(pos) if p.frame_name == "Turn 1"][-1]   # both tokens picked up, two used
+    turn1 = max(i for i, p in enumerate(pos) if p.frame_name.endswith("Turn 1"))   # both picked up, two used
     assert pos[turn1].loot == () and pos[turn1].inventory == ("grenade_cache",)
     assert "Loot on the map: none; Inventory: grenade_cache" in position_text(pos[turn1], turn1 + 1, len(pos))
     assert pos[-1].inventory == ()                                     # Garrus threw the Grenade Cache

@@ -908,7 +908,7 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
 
 def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequence[Hex], *, forced: bool = False,
                         choices: Choices = Choices(), movement_points: int | None = None,
-                        rulings: Rulings | None = None) -> tuple[Board, list[Step]]:
+                        rulings: Rulings | None = None, on_attack=None) -> tuple[Board, list[Step]]:
     """A Squadmate moves along ``path`` (its start hex first; each next hex one Movement Point away, or the partner
     Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features; Interacting
     with the Mission Map › Shrouded Areas.
@@ -928,6 +928,9 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
 
     The log's :class:`~.results.SquadmateMoved` holds the hexes walked; when the Move ended early, also the route
     planned, why it ended and the Movement Points lost.
+
+    ``on_attack(board, n, enemy)`` (optional, an observer: it changes nothing) is called after each Opportunity
+    Attack is resolved, with the board then and the number of steps told so far (a step-through's frame boundary).
 
     Raises:
         RuleViolation: a path longer than its Movement Points (field ``path[k]``, the first hex too far), a hex the
@@ -1003,6 +1006,8 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
                               facts={"enemy": e.name, "damage": av}, marks=(e.name, mover)))
             board, more = board.logged(OpportunityAttack(e.name, mover)).shown().hurt(mover, av, e.name)
             steps += more
+            if on_attack is not None:
+                on_attack(board, len(steps), e.name)
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
                 pinned = pinned or e.name
         if terrain.is_inferno(b):

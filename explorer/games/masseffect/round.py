@@ -6,7 +6,9 @@ the Hazard card with every Enemy's Activation); End Phase (Shields recovered, En
 token passed). Squadmate Sheets come from a sheet file (:mod:`.sheets`; the built-in one is a documented stand-in).
 
 The kernel plays :data:`ROUND_SEQUENCE` over a frozen :class:`RoundState` with a :class:`RoundContext`:
-:func:`start_of_round` (Inferno Icons), :func:`preparation_phase`, one frame per turn (:func:`squadmate_turn`) and :func:`round_end_phase`. A declaration
+:func:`start_of_round` (Inferno Icons), :func:`preparation_phase`, one frame per turn (:func:`squadmate_turn`),
+:func:`round_end_phase` and :func:`ending_a_mission`; :func:`play_round` then splits each turn's frame at every Step A,
+Action, Opportunity Attack and Hazard card task (:func:`split_turn_frames`: the step-through's frames). A declaration
 the rules refuse (a Move past its Movement Points, an Action Space used twice, a die on a space that does not take
 it, an Ability not unlocked, a target out of range) is a "Not allowed" step citing the rule and naming the field
 (``turns[i].actions[j]...``); the Round stops there (:attr:`RoundState.rejected`).
@@ -78,10 +80,40 @@ Mission Objectives and Ending a Mission::
     die = "standard"
     completes = "Open the lab"  # ... completing this Objective
 
+Paragon dice and Renegade tokens (Additional Rules › Paragon Dice and Renegade Tokens)::
+
+    paragon_dice = 1            # Paragon Victories on the Campaign Map: P1.. join the Pool every Round (0..2)
+    renegade_victories = 1      # each Squadmate holds this many Renegade tokens, kept from turn to turn
+    [[turns.actions]]           # a fourth (fifth) Action takes a Paragon die, named by its id, on top of the three
+    box = "Move"
+    die = "move_2"
+    die_id = "P1"
+
+An Action that names only a face never takes a Paragon die. Whether a Paragon die may be one of the three dice is the
+ruling ``paragon_counts_toward_three``. With ``renegade_victories`` a turn's ``[[turns.roll.renegade]]`` spends the
+Squadmate's own tokens (a turn then gives no ``renegade_tokens``).
+
+Ending a Mission with Intel Caches; Advanced and Loyalty Abilities; Turrets Disabled during play::
+
+    intel_gathered = 2          # Intel Gathered boxes already marked on the Campaign Map (every third has an icon)
+    loyalty_mission = "Liara"   # a Loyalty Mission: its Loyalty Objective unlocks this Squadmate's Loyalty Ability
+    [[intel_unlocks]]           # the Ability unlocked for each icon box marked at the Mission's end, in order
+    squadmate = "Garrus"
+    box = "Overload"
+    [[turns.actions]]
+    box = "Hack Turret"         # an Ability Box with disable_turret = true (sheet file)
+    die = "standard"
+    turret = "3,-1"             # the Turret it Disables
+
+When the Mission ends (an Objective, time, Shepard Downed) with tokens in the Inventory, "Ending a Mission" marks one
+Intel Gathered box per Intel Cache token and returns every carried token to the game box. An Advanced Ability
+(``requires`` in the sheet file) is unlocked only once the Abilities it requires are; a Loyalty Ability (``loyalty``)
+only by the Loyalty Objective of its Squadmate's Loyalty Mission: any other unlock is refused naming ``unlocks[i].box``
+or ``intel_unlocks[i].box``.
+
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Paragon dice in the Round's Pool, Mission Action effects other than
-completing an Objective, Downed Squadmates' turns and Locked dice (the back of their sheet is not printed in the
-rulebook: they take no Actions), Advanced and Loyalty Abilities' prerequisites, Intel Caches at the end of a Mission.
+in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, Downed
+Squadmates' turns and Locked dice (the back of their sheet is not printed in the rulebook: they take no Actions).
 """
 
 from __future__ import annotations
@@ -95,7 +127,7 @@ from pydantic import Field
 from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.hexgrid import Hex
-from explorer.kernel import Context, Each, Outcome, play, run, trace_of
+from explorer.kernel import Context, Each, Frame, Outcome, play, run, trace_of
 from explorer.scenario import validate
 from explorer.schema import Strict
 from explorer.text import plural
@@ -108,8 +140,8 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
 from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
 from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
-from .strategy import (ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext, StrategyState,
-                       begin_strategy_roll, lock_die)
+from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
+                       StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
 from .units import (GRENADE_DAMAGE, enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp,
@@ -120,6 +152,12 @@ STRATEGY_DICE = 12
 DICE_PER_TURN = 3
 """A Squadmate always takes three dice from the Pool on its turn (Step B: Actions)."""
 GRENADE_RANGE = 3
+INTEL_BOXES = 30
+"""The most Intel Gathered boxes a file may say are marked (the Campaign Map's count is not in the rulebook)."""
+INTEL_ICON_EVERY = 3
+"""The Campaign Map: every third Intel Gathered box marked lets a Squadmate unlock an Ability (its box has an icon)."""
+RENEGADE_TOKENS_IN_BOX = 8
+"""Components: eight Renegade tokens (each Squadmate takes one per Renegade Victory: Setup G)."""
 """Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 
 
@@ -169,6 +207,7 @@ class ActionSpec(Strict):
     resolve: bool = True
     items: list[ItemSpec] = Field(default_factory=list, max_length=4)
     completes: str | None = Field(default=None, max_length=60)
+    turret: str | None = Field(default=None, max_length=20)
 
 
 class UnlockSpec(Strict):
@@ -197,7 +236,7 @@ class RollSpec(Strict):
     ``place`` (the ids of the dice taken without resolving an Action; default: the first that fit)."""
 
     lock: str | None = Field(default=None, min_length=2, max_length=4)
-    rolls: list[Annotated[list[FaceOrUnknown], Field(max_length=STRATEGY_DICE)]] = Field(default_factory=list,
+    rolls: list[Annotated[list[FaceOrUnknown], Field(max_length=STRATEGY_DICE + PARAGON_DICE_MAX)]] = Field(default_factory=list,
                                                                                         max_length=20)
     renegade_tokens: int = Field(default=0, ge=0, le=8)
     renegade: list[RenegadeModel] = Field(default_factory=list, max_length=8)
@@ -213,7 +252,7 @@ class TurnSpec(Strict):
     squadmate: str = Name
     round: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     roll: RollSpec | None = None
-    actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN)
+    actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
 
@@ -238,6 +277,11 @@ class RoundScenario(Header):
     loot: dict[Annotated[str, Field(max_length=20)], Annotated[list[LootKind], Field(max_length=12)]] = Field(
         default_factory=dict, max_length=12)
     inventory: list[LootKind] = Field(default_factory=list, max_length=12)
+    paragon_dice: int = Field(default=0, ge=0, le=PARAGON_DICE_MAX)
+    renegade_victories: int | None = Field(default=None, ge=0, le=RENEGADE_TOKENS_IN_BOX)
+    intel_gathered: int = Field(default=0, ge=0, le=INTEL_BOXES)
+    intel_unlocks: list[UnlockSpec] = Field(default_factory=list, max_length=INTEL_BOXES // INTEL_ICON_EVERY)
+    loyalty_mission: str | None = Field(default=None, max_length=40)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -263,6 +307,10 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"squadmates[{i}].name", f"no sheet for {s.name!r} in {sc.sheets!r}",
                                 sorted(sheets), source)
     names_check(sc.on_point, names, "on_point", source)
+    if sc.renegade_victories and sc.renegade_victories * len(sqs) > RENEGADE_TOKENS_IN_BOX:
+        raise ScenarioError("renegade_victories", f"{sc.renegade_victories} Renegade tokens for each of "
+                            f"{len(sqs)} Squadmates; the box holds {RENEGADE_TOKENS_IN_BOX}",
+                            f"at most {RENEGADE_TOKENS_IN_BOX // len(sqs)}", source)
     enemy_names = [e.name for e in ens]
     seen = set()
     for i, t in enumerate(sc.turns):
@@ -275,7 +323,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} takes one turn per Round",
                                 "one [[turns]] table per Squadmate and Round", source)
         seen.add((t.round, t.squadmate))
-        _check_roll(t, i, source)
+        _check_roll(t, i, source, sc.paragon_dice, sc.renegade_victories is not None)
         for j, a in enumerate(t.actions):
             f = f"turns[{i}].actions[{j}]"
             for k, h in enumerate(a.path):
@@ -324,6 +372,25 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         if box is None or box.unlocked:
             raise ScenarioError(f"unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s sheet",
                                 locked or "no Locked Ability", source)
+    for i, u in enumerate(sc.intel_unlocks):
+        names_check(u.squadmate, names, f"intel_unlocks[{i}].squadmate", source)
+        box = sheets[u.squadmate].box(u.box)
+        if box is None or box.unlocked:
+            raise ScenarioError(f"intel_unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s "
+                                "sheet", [b.name for b in sheets[u.squadmate].boxes if not b.unlocked]
+                                or "no Locked Ability", source)
+    if sc.loyalty_mission is not None:
+        names_check(sc.loyalty_mission, names, "loyalty_mission", source)
+        if any(o.kind in ("paragon", "renegade") for o in sc.objectives):
+            raise ScenarioError("loyalty_mission", "a Loyalty Mission has no Paragon or Renegade Objective",
+                                "no loyalty_mission, or only Loyalty, Secondary and Preliminary Objectives", source)
+    for i, t in enumerate(sc.turns):
+        for j, a in enumerate(t.actions):
+            if a.turret is not None:
+                f = f"turns[{i}].actions[{j}].turret"
+                if _hex_field(a.turret, f, source) not in {tt.hex for tt in m.turrets}:
+                    raise ScenarioError(f, f"no Turret at {a.turret}", [str(tt.hex) for tt in m.turrets]
+                                        or "no Turret on this map", source)
     cards = [c.name for c in sc.hazard_deck]
     if len(set(cards)) != len(cards):
         raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
@@ -365,23 +432,33 @@ def _check_objectives(sc: "RoundScenario", source: str) -> None:
                 names_check(a.completes, names, f"turns[{i}].actions[{j}].completes", source)
 
 
-def _check_roll(t: TurnSpec, i: int, source: str) -> None:
+def _check_roll(t: TurnSpec, i: int, source: str, paragon: int = 0, renegade_held: bool = False) -> None:
     """A turn's ``[turns.roll]``: a Squadmate whose Core Ability the engine knows, Renegade uses within the tokens
-    held, die ids of the Strategy Pool (``S1``..``S12``)."""
+    held (``renegade_held``: the file's ``renegade_victories`` gives them, so the turn declares none), die ids of the
+    Strategy Pool (``S1``..``S12``, ``P1``..: the ``paragon`` dice)."""
     if t.roll is None:
         return
     f = f"turns[{i}].roll"
     if t.squadmate not in SQUADMATES:
         raise ScenarioError(f"turns[{i}].squadmate", f"{t.squadmate} has no Core Ability the Strategy Roll knows",
                             sorted(SQUADMATES), source)
-    ids = [f"S{k + 1}" for k in range(STRATEGY_DICE)]
+    if renegade_held and t.roll.renegade_tokens:
+        raise ScenarioError(f"{f}.renegade_tokens", "the file gives renegade_victories: each Squadmate's Renegade "
+                            "tokens come from it and are kept from turn to turn", "no renegade_tokens in the turn",
+                            source)
+    ids = [f"S{k + 1}" for k in range(STRATEGY_DICE)] + [f"P{k + 1}" for k in range(paragon)]
     for name, die in ([("lock", t.roll.lock)] + [(f"renegade[{k}].die", u.die) for k, u in enumerate(t.roll.renegade)]
                       + [(f"place[{k}]", d) for k, d in enumerate(t.roll.place or ())]
                       + [(f"actions[{k}].die_id", a.die_id) for k, a in enumerate(t.actions)]):
         if die is not None and die not in ids:
             where = f"turns[{i}].{name}" if name.startswith("actions") else f"{f}.{name}"
-            raise ScenarioError(where, f"no die {die!r} in the Strategy Pool", "S1 to S12", source)
-    if len(t.roll.renegade) > t.roll.renegade_tokens:
+            raise ScenarioError(where, f"no die {die!r} in the Strategy Pool",
+                                "S1 to S12" + (f", P1 to P{paragon}" if paragon else ""), source)
+    for r, faces in enumerate(t.roll.rolls):
+        if len(faces) > STRATEGY_DICE + paragon:
+            raise ScenarioError(f"{f}.rolls[{r}]", f"{len(faces)} faces; the Pool holds {STRATEGY_DICE + paragon} dice",
+                                f"at most {STRATEGY_DICE + paragon} faces", source)
+    if not renegade_held and len(t.roll.renegade) > t.roll.renegade_tokens:
         raise ScenarioError(f"{f}.renegade", f"{len(t.roll.renegade)} uses but {t.squadmate} holds "
                             f"{plural(t.roll.renegade_tokens, 'Renegade token')}",
                             f"at most {t.roll.renegade_tokens} uses", source)
@@ -416,6 +493,7 @@ class Action:
     die_id: str | None = None
     items: tuple[Item, ...] = ()
     completes: str | None = None
+    turret: Hex | None = None
 
 
 @dataclass(frozen=True)
@@ -465,6 +543,12 @@ class RoundState:
             "Renegade Victory", "Loyalty Victory", "Failure: time ran out"), ``None`` while it goes on (Shepard
             Downed is :attr:`Board.failed`).
         unlocked: ``(Squadmate, box)`` of the Abilities unlocked during play (Unlocking Abilities).
+        taken: the ids of the dice the current Squadmate has taken from its Strategy Roll this turn.
+        paragon_on_sheets: ``(Squadmate, die id)`` of the Paragon dice on a sheet this Round (Paragon Dice).
+        renegade: ``(Squadmate, tokens held)`` when the file gives ``renegade_victories`` (Renegade Tokens: kept
+            from turn to turn, each spent one back in the game box); ``()`` otherwise.
+        disabled_turrets: the Turrets Disabled during play (Turrets: the token flipped; no Line of Fire).
+        intel_marked: the Intel Gathered boxes marked when the Mission ended (Intel Cache Tokens), numbered from 1.
     """
 
     board: Board
@@ -487,6 +571,11 @@ class RoundState:
     completed: tuple[str, ...] = ()
     ending: str | None = None
     unlocked: tuple[tuple[str, str], ...] = ()
+    taken: tuple[str, ...] = ()
+    paragon_on_sheets: tuple[tuple[str, str], ...] = ()
+    renegade: tuple[tuple[str, int], ...] = ()
+    disabled_turrets: tuple[Hex, ...] = ()
+    intel_marked: tuple[int, ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -495,7 +584,10 @@ class RoundState:
 @dataclass(frozen=True)
 class RoundContext(Context):
     """What the Round's steps read and never change: the rulings, the map (``terrain``), the Squadmate ``sheets``,
-    the Hazard ``cards`` (name -> instructions) and the declared ``turns``."""
+    the Hazard ``cards`` (name -> instructions) and the declared ``turns``. ``cuts`` (``None``, or a list
+    :func:`play_round` passes in) is an observer, never read by a step: each Squadmate's turn appends ``(its final
+    state, ((label, state, steps told), ...))`` there, the points where a step-through shows the board within the turn
+    (after each Action, Opportunity Attack, Hazard card task); see :func:`split_turn_frames`."""
 
     terrain: Any = None
     sheets: Mapping[str, Sheet] | None = None
@@ -506,6 +598,12 @@ class RoundContext(Context):
     objectives: Mapping[str, tuple[str, str | None]] | None = None
     time_limit: int | None = None
     unlocks: Mapping[str, str] | None = None
+    paragon_dice: int = 0
+    renegade_victories: int | None = None
+    intel_gathered: int = 0
+    intel_unlocks: tuple[tuple[str, str], ...] = ()
+    loyalty_mission: str | None = None
+    cuts: list | None = None
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -561,10 +659,32 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
                       f"(On Point)", S.STRATEGY_POOL,
                       "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
                       "are Locked here.", facts={"pool": STRATEGY_DICE}))
+    if ctx.paragon_dice:
+        steps += _paragon_dice_join(state, ctx)
     held = tuple(h for h in state.hands if h[0] not in dict(hands))
-    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE,
-                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)), used=(), revived=())
+    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE + ctx.paragon_dice,
+                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE))
+                  + tuple(Die(f"P{i + 1}", paragon=True) for i in range(ctx.paragon_dice)),
+                  used=(), revived=(), paragon_on_sheets=())
     return new, tuple(s.in_section(ctx.section(state, "Preparation Phase")) for s in steps)
+
+
+def _paragon_dice_join(state: RoundState, ctx: RoundContext) -> list[Step]:
+    """Paragon Dice: the file's ``paragon_dice`` (one per Paragon Victory on the Campaign Map) join the Strategy
+    Pool each Round; one set aside last Round because the Squadmate whose sheet held it was Downed comes back now,
+    whether or not that Squadmate is still Downed."""
+    ids = [f"P{i + 1}" for i in range(ctx.paragon_dice)]
+    steps = [Step(f"{plural(ctx.paragon_dice, 'Paragon die', 'Paragon dice')} ({', '.join(ids)}) "
+                  f"{'joins' if ctx.paragon_dice == 1 else 'join'} the Strategy Pool", S.PARAGON_DICE,
+                  "One per Paragon Victory marked on the Campaign Map (the file's paragon_dice); a Squadmate may take "
+                  "Paragon dice on top of its three dice (a fourth or fifth Action).",
+                  facts={"paragon_dice": ctx.paragon_dice})]
+    for who, die in state.paragon_on_sheets:
+        if state.board.squadmate(who).downed:
+            steps.append(Step(f"{die}, set aside when {who} was Downed, is back in the Strategy Pool", S.PARAGON_DICE,
+                              "At the start of the next Round it returns whether or not the Squadmate is still "
+                              "Downed.", facts={"die": die}, marks=(who,)))
+    return steps
 
 
 def _reshuffle(state: RoundState, ctx: RoundContext) -> tuple[RoundState, list[Step]]:
@@ -752,14 +872,16 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -
     if not state.dice:
         raise RuleViolation("the Strategy Pool is empty: no die is left to roll", S.STRATEGY_ROLL, field=roll.field,
                             step=step)
-    rs, steps = begin_strategy_roll(who, who == state.on_point, state.dice, roll.renegade_tokens)
+    tracked = ctx.renegade_victories is not None
+    tokens = dict(state.renegade).get(who, 0) if tracked else roll.renegade_tokens
+    rs, steps = begin_strategy_roll(who, who == state.on_point, state.dice, tokens)
     if roll.lock is not None:
         try:
             rs, more = lock_die(rs, roll.lock, ctx.rulings)
         except RuleViolation as v:
             raise _refusal(v, f"{roll.field}.lock", step) from None
         steps += more
-    sctx = StrategyContext(ctx.rulings, ctx.dice, squadmate=who, renegade_tokens=roll.renegade_tokens,
+    sctx = StrategyContext(ctx.rulings, ctx.dice, squadmate=who, renegade_tokens=tokens,
                            fixed_rounds=roll.rolls, renegade=roll.renegade)
     try:
         final, more = run(StrategyState(roll=rs), ROLL_SEQUENCE, sctx)
@@ -768,15 +890,19 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -
     except ScenarioError as e:
         raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
     steps += more
-    return replace(state, dice=final.roll.dice, rolled=True), steps
+    if tracked:
+        state = replace(state, renegade=tuple((n, final.roll.renegade_tokens if n == who else k)
+                                              for n, k in state.renegade))
+    return replace(state, dice=final.roll.dice, rolled=True, taken=()), steps
 
 
-def _take_die(state: RoundState, who: str, act: Action) -> tuple[RoundState, Die]:
-    """Step B: Actions: the die of the rolled Pool an Action takes (``die_id``, else the first die showing ``die``),
-    removed from the Pool.
+def _take_die(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, Die]:
+    """Step B: Actions: the die of the rolled Pool an Action takes (``die_id``, else the first Strategy die showing
+    ``die``: a Paragon die is only taken when ``die_id`` names it), removed from the Pool.
 
     Raises:
-        RuleViolation: no such die left, or it shows another face (field ``die_id`` / ``die``).
+        RuleViolation: no such die left, or it shows another face (field ``die_id`` / ``die``); a fourth die that is
+            not a Paragon die (Paragon Dice).
     """
     want = _FACE_WORDS.get(act.die, act.die)
     if act.die_id is not None:
@@ -790,13 +916,39 @@ def _take_die(state: RoundState, who: str, act: Action) -> tuple[RoundState, Die
             raise RuleViolation(f"{act.die_id} shows {shows}, not {want}", S.ACTIONS, field=f"{act.field}.die",
                                 step="Step B: Actions")
     else:
-        d = next((d for d in state.dice if d.face is not None and d.face.value == act.die), None)
+        d = next((d for d in state.dice if d.face is not None and d.face.value == act.die and not d.paragon), None)
         if d is None:
             left = ", ".join(f"{x.id} {_FACE_WORDS.get(x.face.value, x.face.value) if x.face else '?'}"
                              for x in state.dice) or "none"
             raise RuleViolation(f"no die left in {who}'s Strategy Roll shows {want} (left: {left})", S.ACTIONS,
                                 field=f"{act.field}.die", step="Step B: Actions")
-    return replace(state, dice=tuple(x for x in state.dice if x.id != d.id)), d
+    _check_three_dice(state, ctx, who, act, d)
+    state = replace(state, dice=tuple(x for x in state.dice if x.id != d.id), taken=state.taken + (d.id,))
+    if d.paragon:
+        state = replace(state, paragon_on_sheets=state.paragon_on_sheets + ((who, d.id),))
+    return state, d
+
+
+def _counted(state: RoundState, ctx: RoundContext) -> int:
+    """The dice taken this turn that count toward the three a Squadmate must take: its Strategy dice (ruling
+    ``paragon_counts_toward_three = extra_only``) or every die (``any_die``). Consulted only with Paragon dice in
+    the Pool."""
+    if ctx.paragon_dice and ctx.rulings.reading("paragon_counts_toward_three") == "any_die":
+        return len(state.taken)
+    return sum(1 for i in state.taken if not i.startswith("P"))
+
+
+def _check_three_dice(state: RoundState, ctx: RoundContext, who: str, act: Action, d: Die) -> None:
+    """Step B: Actions; Paragon Dice: a Squadmate takes three dice; only Paragon dice are taken on top of them.
+
+    Raises:
+        RuleViolation: a fourth die that is not a Paragon die (field ``die_id``, else ``die``).
+    """
+    if d.paragon or _counted(state, ctx) < DICE_PER_TURN:
+        return
+    field = f"{act.field}.die_id" if act.die_id else f"{act.field}.die"
+    raise RuleViolation(f"{d.id} would be {who}'s fourth die: only Paragon dice are taken on top of the three",
+                        S.PARAGON_DICE, field=field, step="Step B: Actions")
 
 
 def _revive(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
@@ -831,16 +983,24 @@ def _revive(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Boa
     return board.shown(1), [st]
 
 
-def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
+def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=None) -> tuple[RoundState, list[Step]]:
+    """Step B: one declared Action: its die (taken from a rolled Pool), its Action Space, its effect (a Move with its
+    Opportunity Attacks, Revive, a Mission Action, an Ability, a Turret Disabled), the Inventory tokens used at its
+    start, and the Loot picked up by a Move. ``cut(label, state, n)``: the frame-boundary observer (after each
+    Opportunity Attack; ``n`` counts this Action's steps)."""
     die = None
     if state.rolled:
-        state, die = _take_die(state, who, act)
+        state, die = _take_die(state, ctx, who, act)
     box, k = _space(state, ctx, who, act)
     state = replace(state, used=state.used + ((who, box, k),))
     face = _FACE_WORDS.get(act.die, act.die)
     what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
     steps = [Step(f"{who} allocates {what} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
                   facts={"box": box, "space": k + 1, "die": act.die, **({"die_id": die.id} if die else {})})]
+    if die is not None and die.paragon:
+        steps.append(Step(f"{die.id} is a Paragon die: taken on top of the three dice", S.PARAGON_DICE,
+                          f"Ruling paragon_counts_toward_three = {ctx.rulings.reading('paragon_counts_toward_three')}.",
+                          facts={"paragon": die.id}, marks=(who,)))
     for it in act.items:
         if it.when == "start":
             state, more = _use_item(state, ctx, who, it)
@@ -850,8 +1010,13 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
         steps.append(Step(f"{box} is not resolved: the die is only placed", S.ACTIONS))
     elif box == "Move":
         try:
+            on_attack = None
+            if cut is not None:
+                def on_attack(b, k, enemy, base=len(steps), before=state):
+                    cut(f"Opportunity Attack by {enemy}", replace(before, board=b), base + k)
             board, more = opportunity_attacks(ctx.terrain, board, who, act.path,
-                                              movement_points=MOVEMENT_POINTS[act.die], rulings=ctx.rulings)
+                                              movement_points=MOVEMENT_POINTS[act.die], rulings=ctx.rulings,
+                                              on_attack=on_attack)
         except RuleViolation as v:
             raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}",
                                 step="Step B: Actions") from None
@@ -866,6 +1031,9 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
     elif box == "Mission":
         steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
                           S.BASIC_ACTIONS))
+    elif ctx.sheets[who].box(box).disable_turret:
+        state, more = _disable_turret(state, ctx, who, act, box)
+        steps += more
     else:
         board, more = _ability_checked(board, ctx, who, act)
         steps += more
@@ -874,6 +1042,36 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tupl
         state, more = _pick_up_loot(state, ctx, who)
         steps += more
     return state, steps
+
+
+def _disable_turret(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str
+                    ) -> tuple[RoundState, list[Step]]:
+    """Additional Rules › Turrets: the Action Disables the Turret at ``act.turret`` (its token flipped to the
+    Disabled side: no Line of Fire, no Damage from then on), within the box's range (Counting Distances) and, if the
+    box says so, in Line of Fire.
+
+    Raises:
+        RuleViolation: no ``turret`` hex, a Turret already Disabled, out of range or Line of Fire (field ``turret``).
+    """
+    field, step = f"{act.field}.turret", "Step B: Actions"
+    if act.turret is None:
+        raise RuleViolation(f"{box} needs the hex of the Turret it Disables", S.TURRETS, field=field, step=step)
+    turret = next(t for t in ctx.terrain.map.turrets if t.hex == act.turret)
+    if not turret.active or turret.hex in state.disabled_turrets:
+        raise RuleViolation(f"the Turret at {turret.hex} is already Disabled", S.TURRETS, field=field, step=step)
+    b = ctx.sheets[who].box(box)
+    me = state.board.squadmate(who).position
+    dist = ctx.terrain.distance(me, turret.hex)
+    if b.range is not None and (dist is None or dist > b.range):
+        raise RuleViolation(f"the Turret at {turret.hex} is {dist if dist is not None else 'unreachable'} hexes from "
+                            f"{who}; {box} reaches {b.range}", S.COUNTING_DISTANCES, field=field, step=step)
+    if b.line_of_fire and not ctx.terrain.line_of_fire(me, turret.hex):
+        raise RuleViolation(f"the Turret at {turret.hex} is not in {who}'s Line of Fire", S.LINE_OF_FIRE,
+                            field=field, step=step)
+    st = Step(f"{who}'s {box}: the Turret at {turret.hex} is Disabled, its token flipped (no Line of Fire, no Damage "
+              "from now on)", S.TURRETS, f"{plural(dist, 'hex', 'hexes')} away; a Disabled Turret stays Disabled.",
+              facts={"turret": str(turret.hex)}, marks=(who, str(turret.hex)))
+    return replace(state, disabled_turrets=state.disabled_turrets + (turret.hex,)), [st]
 
 
 def _end_of_action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
@@ -916,12 +1114,29 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action) -> tu
     opened = [o for o, (_, a) in ctx.objectives.items() if a == name]
     if opened:
         steps.append(Step(f"Now {', '.join(map(repr, opened))} can be attempted", S.MISSION_OBJECTIVES))
+    if kind == "loyalty" and ctx.loyalty_mission is not None:
+        state, more = _loyalty_unlock(state, ctx, ctx.loyalty_mission)
+        steps += more
     if kind in ENDINGS:
         steps.append(Step(f"The Mission ends: {ENDINGS[kind]}", S.ENDING_A_MISSION,
                           "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
                           facts={"ending": ENDINGS[kind]}))
         state = replace(state, ending=ENDINGS[kind])
     return state, steps
+
+
+def _loyalty_unlock(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
+    """Mission Objectives › Loyalty Objectives: completing one lets the Squadmate whose Loyalty Mission this is (the
+    file's ``loyalty_mission``) unlock its Loyalty Ability (Advanced Abilities and Loyalty Abilities)."""
+    box = next((b for b in ctx.sheets[who].boxes if b.loyalty), None)
+    if box is None or is_unlocked(state, ctx, who, box.name):
+        why = "has no Loyalty Ability on its sheet" if box is None else f"has unlocked {box.name} already"
+        return state, [Step(f"{who} {why}: nothing to unlock", S.ADVANCED_ABILITIES, marks=(who,))]
+    name = _check_prerequisites(state, ctx, who, box.name, "loyalty_mission", "loyalty")
+    st = Step(f"{who}'s Loyalty Mission is complete: {who} unlocks the Loyalty Ability {name}", S.ADVANCED_ABILITIES,
+              "A Loyalty Ability is unlocked only this way (the Story Paragraph after the Loyalty Mission).",
+              facts={"squadmate": who, "unlocked": name}, marks=(who,))
+    return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
 
 
 def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -> tuple[RoundState, list[Step]]:
@@ -937,11 +1152,39 @@ def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -
     if box is None:
         return state, [Step(f"{who}'s XP column is full: {who} may unlock an Ability (the file names none)",
                             S.UNLOCKING_ABILITIES, marks=(who,))]
-    name = ctx.sheets[who].box(box).name
+    field = f"unlocks[{list(ctx.unlocks).index(who)}].box"
+    name = _check_prerequisites(state, ctx, who, box, field, "xp")
     st = Step(f"{who}'s XP column is full: {who} unlocks {name}, usable at once", S.UNLOCKING_ABILITIES,
               "As soon as the third box is marked, the player unlocks an Ability of their choice (the file's unlocks).",
               facts={"squadmate": who, "unlocked": name}, marks=(who,))
     return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
+
+
+def is_unlocked(state: RoundState, ctx: RoundContext, who: str, box: str) -> bool:
+    """``who``'s Ability ``box`` is unlocked: on the sheet already, or during play (Unlocking Abilities)."""
+    b = ctx.sheets[who].box(box)
+    return b is not None and (b.unlocked or (who, b.name) in state.unlocked)
+
+
+def _check_prerequisites(state: RoundState, ctx: RoundContext, who: str, box: str, field: str, how: str) -> str:
+    """Advanced Abilities and Loyalty Abilities: an Advanced Ability is unlocked only once the Abilities it requires
+    are (one, or two for three of Shepard's); a Loyalty Ability only by completing the Squadmate's Loyalty Mission
+    (``how`` = ``"loyalty"``), never by XP or Intel. Returns the box's name as the sheet spells it.
+
+    Raises:
+        RuleViolation: a Loyalty Ability unlocked another way, an Advanced Ability whose required Abilities are not
+            all unlocked (naming ``field``).
+    """
+    b = ctx.sheets[who].box(box)
+    step = "Unlocking Abilities"
+    if b.loyalty and how != "loyalty":
+        raise RuleViolation(f"{who}'s {b.name} is a Loyalty Ability: only completing {who}'s Loyalty Mission "
+                            "unlocks it", S.ADVANCED_ABILITIES, field=field, step=step)
+    missing = [r for r in b.requires if not is_unlocked(state, ctx, who, r)]
+    if missing:
+        raise RuleViolation(f"{who}'s {b.name} is an Advanced Ability: {' and '.join(missing)} must be unlocked "
+                            "first", S.ADVANCED_ABILITIES, field=field, step=step)
+    return b.name
 
 
 def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
@@ -1121,8 +1364,9 @@ def _place_rest(state: RoundState, ctx: RoundContext, who: str, roll: Roll, need
                                 step=step)
         rest = [d for d in chosen if d not in placed]
     else:
-        placed, spaces = _best_fit(state.dice, need, free, ctx.rulings)
-        rest = [d for d in state.dice if d not in placed][:need - len(placed)]
+        strategy = tuple(d for d in state.dice if not d.paragon)    # Paragon dice are never required
+        placed, spaces = _best_fit(strategy, need, free, ctx.rulings)
+        rest = [d for d in strategy if d not in placed][:need - len(placed)]
     steps: list[Step] = []
     taken = {d.id for d in placed}
     if placed:
@@ -1170,7 +1414,8 @@ def _card_blocks(card: tuple) -> list:
     return blocks
 
 
-def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple) -> tuple[Board, list[Step]]:
+def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple, disabled: tuple = (),
+                  on_task=None) -> tuple[Board, list[Step]]:
     """Step C: the card's instructions in order: Enemy instructions by :data:`~.activation.HAZARD_CARD_SEQUENCE`
     (later runs continue the same card: "Activate Spawned Enemy" still refers to its Spawn), Turrets by
     :func:`_turrets_fire`."""
@@ -1181,24 +1426,39 @@ def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple
     started = False
     for block in _card_blocks(card):
         if isinstance(block, TurretFire):
-            board, more = _turrets_fire(board, ctx, block.damage)
-        elif not started:
-            board, more = run(replace(board, hazard=block), HAZARD_CARD_SEQUENCE, actx)
-            started = True
+            board, more = _turrets_fire(board, ctx, block.damage, disabled)
+            steps += more
+            if on_task is not None and more:
+                on_task(board, len(steps), "Step C: Turrets Activate")
         else:
-            todo = tuple(CardInstruction(i) for i in range(1, len(block) + 1))
-            board, more = run(replace(board, hazard=block, agenda=todo), HAZARD_CARD_SEQUENCE[1:], actx)
-        steps += more
+            if not started:
+                start, sequence = replace(board, hazard=block), HAZARD_CARD_SEQUENCE
+                started = True
+            else:
+                todo = tuple(CardInstruction(i) for i in range(1, len(block) + 1))
+                start, sequence = replace(board, hazard=block, agenda=todo), HAZARD_CARD_SEQUENCE[1:]
+            board = start
+            for frame in play(start, sequence, actx):       # one frame per task: an Enemy's Activation, a Spawn...
+                board = frame.state
+                steps += frame.steps
+                if on_task is not None and frame.steps:
+                    on_task(board, len(steps), _task_label(frame.steps[0]))
         if board.failed:
             break
     return board, steps
 
 
-def _turrets_fire(board: Board, ctx: RoundContext, damage: int) -> tuple[Board, list[Step]]:
+def _task_label(first: Step) -> str:
+    """A Hazard card task's frame label: "Step C: " and its first step's title (shortened)."""
+    title = first.title if len(first.title) <= 60 else first.title[:59].rstrip() + "…"
+    return f"Step C: {title}"
+
+
+def _turrets_fire(board: Board, ctx: RoundContext, damage: int, disabled: tuple = ()) -> tuple[Board, list[Step]]:
     """Additional Rules › Turrets: each Active Turret (in hex order; a Squadmate in several Lines of Fire takes each
     Turret's Damage in turn, so the order changes no total) deals ``damage`` to each Squadmate in its Line of Fire
-    (its own hex and one straight line in its facing: :func:`.geometry.turret_targets`); a Disabled Turret has no
-    Line of Fire. A Downed Squadmate is not Damaged again."""
+    (its own hex and one straight line in its facing: :func:`.geometry.turret_targets`); a Disabled Turret (on the
+    map, or one of the hexes ``disabled`` during play) has no Line of Fire. A Downed Squadmate is not Damaged again."""
     from .geometry import turret_targets
 
     m = ctx.terrain.map
@@ -1207,7 +1467,7 @@ def _turrets_fire(board: Board, ctx: RoundContext, damage: int) -> tuple[Board, 
                   facts={"damage": damage, "turrets": len(m.turrets)})]
     board = board.shown(1)
     for t in m.turrets:
-        if not t.active:
+        if not t.active or t.hex in disabled:
             steps.append(Step(f"Turret at {t.hex} is Disabled: no Line of Fire, no Damage", S.TURRETS))
             board = board.shown(1)
             continue
@@ -1240,7 +1500,7 @@ def _downed_card(state: RoundState, ctx: RoundContext, who: str, card: str, firs
         steps.append(Step(f"Step C: {who}'s Hazard card {card} is flipped and resolved all the same (ruling "
                           "downed_hazard_card = resolved)", S.HAZARD_CARD, facts={"card": card}, marks=(who,)))
         turn = ctx.turn_of(who, state.round) or Turn(who, (), Choices())
-        board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
+        board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card], state.disabled_turrets)
         steps += more
         state = replace(state, board=board, hands=hands, discard=state.discard + (card,))
     return state, tuple(s.in_section(section) for s in steps)
@@ -1254,7 +1514,18 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     Step C (the Hazard card dealt to this Squadmate, resolved with it as the current Squadmate, then discarded;
     none for a Squadmate Revived this Round), then Coolant Leaks. A refused declaration is a "Not allowed" step and
     ends the Round's play. A Downed Squadmate takes no Actions; one Revived this Round takes its turn as the ruling
-    ``revived_turn`` reads it."""
+    ``revived_turn`` reads it. With :attr:`RoundContext.cuts` the turn's frame boundaries are recorded there."""
+    if ctx.cuts is None:
+        return _turn(state, ctx, n, None)
+    group: list = []
+    new, steps = _turn(state, ctx, n, lambda label, st, k: group.append((label, st, k)))
+    ctx.cuts.append((new, tuple(group)))
+    return new, steps
+
+
+def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`squadmate_turn`'s rules; ``cut(label, state, n)`` (or ``None``) observes where a step-through may show
+    the board within the turn (``n``: steps told so far)."""
     who = state.order[n - 1]
     section = ctx.section(state, f"Turn {n}: {who}")
     board = replace(state.board, current=who)
@@ -1274,7 +1545,13 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     steps: list[Step] = []
     try:
         if turn.roll is None:
-            take = min(DICE_PER_TURN, state.pool)
+            paragon = sum(1 for d in state.dice if d.paragon)
+            take = min(DICE_PER_TURN, state.pool - paragon)
+            if len(turn.actions) > take:
+                raise RuleViolation(f"{who} takes {plural(take, 'die')} and declares {len(turn.actions)} Actions: a "
+                                    "further Action needs a Paragon die, named by die_id in a turn with a "
+                                    "[turns.roll]", S.PARAGON_DICE, field=turn.actions[take].field,
+                                    step="Step A: Strategy Roll")
             steps.append(Step(f"Step A: {who} takes {plural(take, 'die', 'dice')} from the Strategy Pool "
                               f"({state.pool} -> {state.pool - take})",
                               S.STRATEGY_ROLL, "The roll itself is not simulated here: the file declares the faces "
@@ -1284,32 +1561,43 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             state = replace(state, pool=state.pool - take,
                             dice=tuple(replace(d, face=None) for d in state.dice[take:]))
         else:
-            take = min(DICE_PER_TURN, len(state.dice))
+            paragon = sum(1 for d in state.dice if d.paragon)
+            any_die = bool(paragon) and ctx.rulings.reading("paragon_counts_toward_three") == "any_die"
+            take = min(DICE_PER_TURN, len(state.dice) if any_die else len(state.dice) - paragon)
             state, more = _strategy_roll(state, ctx, who, turn.roll)
             steps += more
-            if len(turn.actions) > take:
-                raise RuleViolation(f"the Strategy Pool held {plural(take, 'die')}: no die for a further Action",
-                                    S.ACTIONS, field=turn.actions[take].field, step="Step B: Actions")
-        for act in turn.actions:
+            if len(turn.actions) > take + paragon:
+                held = plural(take, 'die') if not paragon else (
+                    f"{plural(take, 'die')} to take and {plural(paragon, 'Paragon die', 'Paragon dice')}")
+                raise RuleViolation(f"the Strategy Pool held {held}: no die for a further Action",
+                                    S.PARAGON_DICE if paragon else S.ACTIONS,
+                                    field=turn.actions[take + paragon].field, step="Step B: Actions")
+        _mark(cut, "Step A: Strategy Roll", state, len(steps))
+        for j, act in enumerate(turn.actions):
             xp = state.board.squadmate(who).xp
-            state, more = _action(state, ctx, who, act)
+            sub = None if cut is None else (lambda label, st, k, base=len(steps): cut(label, st, base + k))
+            state, more = _action(state, ctx, who, act, sub)
             steps += more
-            if state.board.failed or state.ending:
+            stop = bool(state.board.failed or state.ending)
+            if not stop:
+                state, more = _end_of_action(state, ctx, who, act)
+                steps += more
+                stop = state.board.failed
+            if not stop:
+                state, more = _unlock_on_xp(state, ctx, who, xp)
+                steps += more
+            _mark(cut, f"Action {j + 1} ({act.box})", state, len(steps))
+            if stop:
                 break
-            state, more = _end_of_action(state, ctx, who, act)
-            steps += more
-            if state.board.failed:
-                break
-            state, more = _unlock_on_xp(state, ctx, who, xp)
-            steps += more
         if state.ending:
             return state, tuple(s.in_section(section) for s in steps)
-        if len(turn.actions) < take and not state.board.failed:
+        done = len(turn.actions) if turn.roll is None else _counted(state, ctx)
+        if done < take and not state.board.failed:
             if turn.roll is None:
                 left = plural(take - len(turn.actions), "more die", "more dice")
                 steps.append(Step(f"{left} placed on matching Action Spaces without resolving the Actions", S.ACTIONS))
             else:
-                state, more = _place_rest(state, ctx, who, turn.roll, take - len(turn.actions))
+                state, more = _place_rest(state, ctx, who, turn.roll, take - done)
                 steps += more
         if turn.roll is not None:
             left = ", ".join(f"{d.id} {_FACE_WORDS[d.face.value]}" for d in state.dice) or "none"
@@ -1317,12 +1605,10 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                               S.ACTIONS, "The next Squadmate rolls what remains and may Lock one of these dice."
                               if state.dice else "", facts={"pool": len(state.dice)}))
             state = replace(state, rolled=False, pool=len(state.dice))
+        _mark(cut, "Step B: Actions over", state, len(steps))
     except RuleViolation as v:
-        title = f"Not allowed: {v.reason} [{v.section}] ({v.rejection.field})"
-        board = state.board.logged(Refused(title))
-        steps.append(Step(title, S.ref(v.section) if isinstance(v.section, str) else S.ACTIONS,
-                          facts={"rejected": True, "field": v.rejection.field}))
-        state = replace(state, board=board, rejected=f"{v.reason} [{v.section}] ({v.rejection.field})")
+        state, st = _not_allowed(state, v)
+        steps.append(st)
         return state, tuple(s.in_section(section) for s in steps)
     if not state.board.failed:
         card = state.hand(who)
@@ -1332,7 +1618,13 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
                               "who is not Downed; Step C flips that card.", marks=(who,)))
         else:
             steps.append(Step(f"Step C: {who} flips Hazard card {card}", S.HAZARD_CARD, facts={"card": card}))
-            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card])
+            _mark(cut, f"Step C: Hazard card {card}", state, len(steps))
+            on_task = None
+            if cut is not None:
+                def on_task(b, k, label, base=len(steps), before=state):
+                    cut(label, replace(before, board=b), base + k)
+            board, more = _resolve_card(state.board, ctx, turn.choices, ctx.cards[card], state.disabled_turrets,
+                                        on_task)
             steps += more
             state = replace(state, board=board, discard=state.discard + (card,),
                             hands=tuple(h for h in state.hands if h[0] != who))
@@ -1341,6 +1633,51 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
             steps += more
             state = replace(state, board=board)
     return state, tuple(s.in_section(section) for s in steps)
+
+
+def _mark(cut, label: str, state: RoundState, told: int) -> None:
+    """Tell the frame-boundary observer (if any) that the board after ``told`` steps of the turn is ``state``."""
+    if cut is not None:
+        cut(label, state, told)
+
+
+def split_turn_frames(frames, cuts) -> tuple[Frame, ...]:
+    """The kernel frames of a Round (one per phase and per Squadmate's turn), each turn's frame split at the
+    boundaries its play recorded in :attr:`RoundContext.cuts`: one frame per Step A, Action, Opportunity Attack,
+    Hazard card flip and task (an Enemy's Activation, a Spawn, the Turrets), and the rest of the turn, named
+    ``"<label> · <turn frame's name>"`` (``"Action 2 (Move) · Turn 1"``), each holding the state after its steps.
+    The steps, in order, are the turn frame's, so the trace is unchanged; the last piece holds the turn's final
+    state."""
+    groups = list(cuts or ())
+    out: list[Frame] = []
+    for f in frames:
+        at = next((i for i, (st, _g) in enumerate(groups) if st is f.state), None)
+        group = groups.pop(at)[1] if at is not None else None     # each turn's own frame, once (a later empty
+        if not group:                                              # frame may hold the very same state)
+            out.append(f)
+            continue
+        pieces: list[Frame] = []
+        done = 0
+        for label, st, k in group:
+            if k > done:
+                pieces.append(Frame(f"{label} · {f.name}", st, f.steps[done:k]))
+                done = k
+        if done < len(f.steps):
+            last = "Not allowed" if f.state.rejected else "End of the turn"
+            pieces.append(Frame(f"{last} · {f.name}", f.state, f.steps[done:]))
+        elif pieces:
+            pieces[-1] = replace(pieces[-1], state=f.state)
+        out += pieces or [f]
+    return tuple(out)
+
+
+def _not_allowed(state: RoundState, v: RuleViolation) -> tuple[RoundState, Step]:
+    """A refused declaration: the "Not allowed" step citing the rule and naming the field; the Round stops."""
+    title = f"Not allowed: {v.reason} [{v.section}] ({v.rejection.field})"
+    board = state.board.logged(Refused(title))
+    st = Step(title, S.ref(v.section) if isinstance(v.section, str) else S.ACTIONS,
+              facts={"rejected": True, "field": v.rejection.field})
+    return replace(state, board=board, rejected=f"{v.reason} [{v.section}] ({v.rejection.field})"), st
 
 
 # --- End Phase -----------------------------------------------------------------------------------------------------
@@ -1378,9 +1715,63 @@ def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, t
         s.in_section(ctx.section(state, "End Phase")) for s in steps)
 
 
+def mission_ended(state: RoundState) -> tuple[int, ...]:
+    """The items of the "Ending a Mission" entry: ``(the Round,)`` once the Mission has ended (not by a refusal) with
+    tokens in the Inventory, else ``()`` (no frame)."""
+    if state.rejected is not None or not (state.ending or state.board.failed) or not state.inventory:
+        return ()
+    return (state.round,)
+
+
+def ending_a_mission(state: RoundState, ctx: RoundContext, _round: int = 0) -> tuple[RoundState, tuple[Step, ...]]:
+    """Ending a Mission, once it has ended (an Objective, time, Shepard Downed) with tokens in the Inventory: for
+    each Intel Cache token an Intel Gathered box is marked on the Campaign Map, in order after the file's
+    ``intel_gathered``; a marked box with an icon (every third: The Campaign Map) lets one Squadmate unlock an
+    Ability at once (the file's ``intel_unlocks``, in order; Advanced and Loyalty prerequisites apply); then the
+    Intel Cache, Grenade (Cache) and Medi-gel tokens carried go back to the game box (Intel Cache Tokens; Grenade
+    and Grenade Cache Tokens; Medi-gel Tokens). Nothing to say otherwise. A prerequisite not met is refused."""
+    if state.rejected is not None or not (state.ending or state.board.failed) or not state.inventory:
+        return state, ()
+    section = ctx.section(state, "Ending a Mission")
+    steps: list[Step] = []
+    intel = state.inventory.count("intel_cache")
+    try:
+        if intel:
+            first = ctx.intel_gathered + 1
+            marked = tuple(k for k in range(first, first + intel) if k <= INTEL_BOXES)
+            boxes = ", ".join(map(str, marked))
+            steps.append(Step(f"Ending a Mission: {plural(intel, 'Intel Cache token')} in the Inventory: Intel "
+                              f"Gathered {'box' if len(marked) == 1 else 'boxes'} {boxes} marked on the Campaign Map",
+                              S.INTEL_CACHES, f"Marked in order, after the {ctx.intel_gathered} already marked (the "
+                              "file's intel_gathered); the Intel Cache tokens then return to the game box.",
+                              facts={"marked": list(marked)}))
+            state = replace(state, intel_marked=marked)
+            icons = [k for k in marked if k % INTEL_ICON_EVERY == 0]
+            for n, k in enumerate(icons):
+                if n >= len(ctx.intel_unlocks):
+                    steps.append(Step(f"Intel Gathered box {k} has an icon: one Squadmate may unlock an Ability "
+                                      "(the file's intel_unlocks names none)", S.CAMPAIGN_MAP))
+                    continue
+                who, box = ctx.intel_unlocks[n]
+                name = _check_prerequisites(state, ctx, who, box, f"intel_unlocks[{n}].box", "intel")
+                steps.append(Step(f"Intel Gathered box {k} has an icon: {who} unlocks {name}", S.UNLOCKING_ABILITIES,
+                                  "A marked box with an icon lets one Squadmate unlock an Ability at once (the file's "
+                                  "intel_unlocks).", facts={"squadmate": who, "unlocked": name}, marks=(who,)))
+                state = replace(state, unlocked=state.unlocked + ((who, name),))
+    except RuleViolation as v:
+        state, st = _not_allowed(state, v)
+        return state, tuple(s.in_section(section) for s in [*steps, st])
+    for kinds, rule in ((("grenade", "grenade_cache"), S.GRENADES), (("medi_gel",), S.MEDI_GEL)):
+        carried = [t for t in state.inventory if t in kinds]
+        if carried:
+            names = ", ".join(f"{state.inventory.count(t)} {LOOT_LABEL[t]}" for t in dict.fromkeys(carried))
+            steps.append(Step(f"Carried at the end of the Mission: {names}, returned to the game box", rule))
+    return replace(state, inventory=()), tuple(s.in_section(section) for s in steps)
+
+
 ROUND_SEQUENCE = (("Start of the Round", start_of_round), ("Preparation Phase", preparation_phase),
                   Each("Turn {item}", turn_numbers, squadmate_turn, stop=round_stopped),
-                  ("End Phase", round_end_phase))
+                  ("End Phase", round_end_phase), Each("Ending a Mission", mission_ended, ending_a_mission))
 """The ``round`` kind as the kernel plays it: Inferno Damage at the start of the Round, the Preparation Phase, one
 frame per Squadmate's turn (until the Mission
 ends or a declaration is refused), the End Phase."""
@@ -1420,7 +1811,8 @@ def mission_phase(state: RoundState, ctx: RoundContext, phase: Phase) -> tuple[R
     return round_end_phase(state, ctx)
 
 
-ROUNDS_SEQUENCE = (Each("{item}", mission_phases, mission_phase, stop=round_stopped),)
+ROUNDS_SEQUENCE = (Each("{item}", mission_phases, mission_phase, stop=round_stopped),
+                   Each("Round {item} · Ending a Mission", mission_ended, ending_a_mission))
 """A round file with ``rounds`` > 1 as the kernel plays it: Round after Round, one frame per phase and turn (the
 frames of :data:`ROUND_SEQUENCE`, named "Round r · ..."), until the Mission ends or a declaration is refused."""
 
@@ -1455,6 +1847,9 @@ class RoundOutcome(Outcome):
     mission_rules: bool = False
     completed: tuple[str, ...] = ()
     ending: str | None = None
+    renegade: tuple[tuple[str, int], ...] = ()
+    intel_marked: tuple[int, ...] = ()
+    turrets_disabled: tuple[str, ...] = ()
     kind = "round"
 
     @property
@@ -1469,7 +1864,10 @@ class RoundOutcome(Outcome):
                 "rejected": self.rejected,
                 **({"inventory": list(self.inventory), "loot": {h: list(t) for h, t in self.loot}}
                    if self.loot_in_play else {}),
-                **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {})}
+                **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {}),
+                **({"renegade_tokens": dict(self.renegade)} if self.renegade else {}),
+                **({"intel_gathered_marked": list(self.intel_marked)} if self.intel_marked else {}),
+                **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {})}
 
 
 def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -1494,7 +1892,7 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                             f"turns[{i}].actions[{j}]", a.die_id,
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
                                        f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
-                            a.completes)
+                            a.completes, parse_hex(a.turret) if a.turret else None)
                      for j, a in enumerate(t.actions))
         roll = None
         if t.roll is not None:
@@ -1508,11 +1906,15 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
                        inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
-    state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed))
+    state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
+                    renegade=() if scenario.renegade_victories is None else tuple(
+                        (s.name, scenario.renegade_victories) for s in sqs))
     return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
                                tuple(tuple(o) for o in scenario.reshuffles),
                                {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
-                               {u.squadmate: u.box for u in scenario.unlocks})
+                               {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
+                               scenario.renegade_victories, scenario.intel_gathered,
+                               tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission)
 
 
 @dataclass(frozen=True)
@@ -1532,16 +1934,23 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         tuple(EnemyAt(e.name, e.damage, e.stunned, hex=str(e.position)) for e in b.enemies),
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
-        state.ending or ("Failure: Shepard is Downed" if b.failed else None))
+        state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade, state.intel_marked,
+        tuple(str(h) for h in state.disabled_turrets))
 
 
-def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None):
-    """The kernel frames of a ``round`` scenario (:data:`ROUND_SEQUENCE`) and its trace (typed result
-    :class:`RoundOutcome`)."""
+def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
+               *, fine: bool = True):
+    """The frames of a ``round`` scenario and its trace (typed result :class:`RoundOutcome`). The kernel plays
+    :data:`ROUND_SEQUENCE` (one frame per phase and per turn); with ``fine`` (the default) each turn's frame is
+    split (:func:`split_turn_frames`) so that a step-through shows the board after each Action, Opportunity
+    Attack and Hazard card task. The trace is the same either way."""
     state, ctx = round_start(scenario, rulings, seed)
+    ctx = replace(ctx, cuts=[] if fine else None)
     frames = play(state, sequence_of(scenario), ctx)
     final = frames[-1].state if frames else state
     trace = trace_of(scenario.title or "A Round", frames, ctx.rulings.consulted)
+    if fine:
+        frames = split_turn_frames(frames, ctx.cuts)
     return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory),
                                                    bool(scenario.objectives) or scenario.time_limit is not None))
 

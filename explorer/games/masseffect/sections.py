@@ -16,6 +16,7 @@ def ref(section: str) -> RuleRef:
 
 STUNNED_ENEMIES = ref("Components › Enemy Tokens › Stunned Enemies")
 ELITE_ENEMIES = ref("Components › Enemy Tokens › Elite Enemies")
+CAMPAIGN_MAP = ref("The Campaign Map")
 MISSION_MAP_PAGE = ref("The Mission Book › Mission Map Page")
 HEXES = ref("The Mission Book › Hexes")
 MAP_ICONOGRAPHY = ref("The Mission Book › Map Iconography")
@@ -54,6 +55,7 @@ SPAWNING_MINIONS = ref("Playing a Mission › Step C: Hazard Card › Spawning M
 END_PHASE = ref("Playing a Mission › End Phase")
 UNLOCKING_ABILITIES = ref("Additional Rules › Unlocking Abilities")
 EARNING_XP = ref("Additional Rules › Earning XP")
+ADVANCED_ABILITIES = ref("Additional Rules › Advanced Abilities and Loyalty Abilities")
 PARAGON_DICE = ref("Additional Rules › Paragon Dice and Renegade Tokens › Paragon Dice")
 RENEGADE_TOKENS = ref("Additional Rules › Paragon Dice and Renegade Tokens › Renegade Tokens")
 LOOT_TOKENS = ref("Additional Rules › Loot Tokens")

@@ -30,6 +30,9 @@ same shape::
     range = 3                   # the target within this many hexes (Counting Distances); omitted: any distance
     line_of_fire = true         # the target must be in Line of Fire
     enhanced_min_distance = 3   # the Enhanced effect only against a target this far or further (Garrus' commentary)
+    requires = []               # an Advanced Ability: the Abilities (one or two) that must be unlocked first
+    loyalty = false             # a Loyalty Ability: unlocked only by completing the Squadmate's Loyalty Mission
+    disable_turret = false      # the Action Disables one Active Turret (the action's ``turret`` hex) within range
 
 Action Space kinds (Action Spaces): a ``move`` space takes any die showing a Move icon, a ``standard`` space a
 Standard or Enhanced Action die, an ``enhanced`` space only an Enhanced Action die.
@@ -78,6 +81,9 @@ class BoxSpec(Strict):
     range: int | None = Field(default=None, ge=0, le=30)
     line_of_fire: bool = False
     enhanced_min_distance: int | None = Field(default=None, ge=1, le=30)
+    requires: list[str] = Field(default_factory=list, max_length=2)
+    loyalty: bool = False
+    disable_turret: bool = False
 
 
 class SheetSpec(Strict):
@@ -105,7 +111,9 @@ class SheetFile(Strict):
 class AbilityBox:
     """An Ability Box (or a Basic Action): its Action Spaces' kinds, whether it is unlocked, and its effect on one
     target Enemy (``damage`` = (standard, enhanced); ``stun``; ``biotic_effect``; ``range`` in hexes;
-    ``line_of_fire``; ``enhanced_min_distance``). ``basic``: a Basic Action (Move, Mission, Revive)."""
+    ``line_of_fire``; ``enhanced_min_distance``; ``disable_turret``: Disables a Turret instead). ``basic``: a Basic
+    Action (Move, Mission, Revive). ``requires``: the Abilities an Advanced Ability needs unlocked first (Advanced
+    Abilities and Loyalty Abilities: one, or two for three of Shepard's); ``loyalty``: a Loyalty Ability."""
 
     name: str
     spaces: tuple[str, ...]
@@ -117,6 +125,9 @@ class AbilityBox:
     line_of_fire: bool = False
     enhanced_min_distance: int | None = None
     basic: bool = False
+    requires: tuple[str, ...] = ()
+    loyalty: bool = False
+    disable_turret: bool = False
 
     @property
     def has_effect(self) -> bool:
@@ -162,7 +173,14 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
             if any(not 0 <= d <= 10 for d in b.damage):
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].damage", f"{b.damage} out of range", "0..10", source)
             boxes.append(AbilityBox(b.name, tuple(b.spaces), b.unlocked, tuple(b.damage), b.stun, b.biotic_effect,
-                                    b.range, b.line_of_fire, b.enhanced_min_distance))
+                                    b.range, b.line_of_fire, b.enhanced_min_distance, requires=tuple(b.requires),
+                                    loyalty=b.loyalty, disable_turret=b.disable_turret))
+        ability_names = {b.name.lower(): b.name for b in s.boxes}
+        for j, b in enumerate(s.boxes):
+            for k, r in enumerate(b.requires):
+                if r.lower() not in ability_names or r.lower() == b.name.lower():
+                    raise ScenarioError(f"sheets[{i}].boxes[{j}].requires[{k}]", f"{r!r} is not another Ability Box "
+                                        f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
         out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes),
                             s.revived_hit_points, s.revived_shield_points)
     return out
