@@ -33,7 +33,8 @@ from .round_view import RoundPosition, SquadmatePanel, positions_from
 STANDINS = ("The Squadmate Sheets (Core Abilities, Ability Boxes, Action Spaces) are a documented, editable STAND-IN: "
             "the rulebook describes the abilities in its Squadmate Commentary but prints no full sheet.")
 FRAME_NOTE = ("The board, sheets and Pool show the game after the step where the engine keeps that state (the last "
-              "step of a phase or turn); at a step before it, as the phase or turn found it, and the step says so.")
+              "step of a phase or of a piece of a turn: Step A, an Action, an Opportunity Attack, a Hazard card "
+              "task); at a step before it, as that phase or piece found it, and the step says so.")
 LOOT_FILL = "#2874a6"
 MOVED_STROKE = "#868e96"
 
