@@ -97,8 +97,8 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
 def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> None:
     """A round scenario at one cited step: the step and its rule, each Squadmate's sheet (Shield and Hit Points,
     Downed, XP, the Action Spaces holding a die, the Hazard card dealt), the Enemies, the Strategy Pool, the Hazard
-    deck, Loot and Inventory, the Objectives. The board is shown as the step's phase or piece of a turn (an Action, a Hazard card task...) leaves it. Step back or
-    forward with --at (the play is replayed from the file each time)."""
+    deck, Loot and Inventory, the Objectives. The board is shown as the step's phase or piece of a turn (an Action, a
+    Hazard card task...) leaves it. Step back or forward with --at (the play is replayed from the file each time)."""
     from explorer.errors import ScenarioError, naming_source
     from explorer.games import get_game, load_any, parse_rulings
 
