@@ -97,7 +97,10 @@ def test_the_widget_steps_forward_and_back_to_the_same_board():
 
 def test_activation_scenarios_draw_their_map_combats_their_dice_and_the_others_nothing():
     """``explorer render`` / the docs: an activation scenario draws its map as the trace leaves it, a combat its
-    dice tray (issue 23 item 3); the other kinds have no picture yet (tests/test_render.py NO_PICTURE_YET)."""
+    dice tray (issue 23 item 3); the kinds without map or dice draw record cards of their outcome
+    (:mod:`explorer.games.galaxydefenders.phase_picture`)."""
+    from explorer.games.galaxydefenders.phase_picture import KINDS
+
     for s in GAME.scenarios():
         sc = GAME.load_builtin(s.name)
         svg = GAME.picture(sc, GAME.resolve(sc))
@@ -105,5 +108,7 @@ def test_activation_scenarios_draw_their_map_combats_their_dice_and_the_others_n
             assert svg.startswith("<svg") and "Area" in svg and svg.count("<circle") >= 2
         elif s.kind == "combat":
             assert svg.startswith("<svg") and "explorer-dice-tray" in svg, s.name
+        elif s.kind in KINDS:
+            assert svg.startswith("<svg") and "explorer-sheet" in svg, s.name
         else:
             assert svg is None, s.name

@@ -162,7 +162,7 @@ def order_odds_html(o) -> str:
     dice: who wins each pair, then the Wounds lost and the Death (the MegaBeast: killed) of everyone in it."""
     from explorer.text import percent
 
-    from .cli_order_odds import pair_words
+    from .order_odds_words import pair_words
 
     kinds = {"face_to_face": "Face to Face", "normal_roll": "Normal Roll", "normal_evade": "Normal Evade Roll",
              "threat_level": "against the Threat Level", "unopposed": "Unopposed ARO"}
