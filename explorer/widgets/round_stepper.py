@@ -3,11 +3,13 @@ over the cited steps, the scenario note, the focused step (the game draws it), t
 message line, the ruling options, every step, Download / Open of the round file, and the page's state in its link
 (the scenario or the opened file, the step, the readings).
 
-Used by the Mass Effect and the D.A.G.G.E.R. Round pages; a subclass supplies :meth:`RoundStepperView.play` (the
+Used by the Mass Effect, D.A.G.G.E.R. and Galaxy Defenders Round pages; a subclass supplies :meth:`RoundStepperView.play` (the
 positions and the trace of the scenario shown), :meth:`RoundStepperView.draw` (the focused position) and
 :meth:`RoundStepperView.describe` (the title box), and may override :meth:`RoundStepperView.opened` (after a
-scenario is set, before it is played). What a position shows follows :func:`explorer.kernel.steps_shown` (the state
-after the step where its frame's state is that, else the state the frame found, said in words).
+scenario is set, before it is played) and :meth:`RoundStepperView.scenario_names` (the picker's list). A file's own
+``[rulings]`` (when its scenario has them) are shown in the dropdowns when it opens; a link's readings go over them.
+What a position shows follows :func:`explorer.kernel.steps_shown` (the state after the step where its frame's state
+is that, else the state the frame found, said in words).
 
 Link state: ``{"scenario": built-in id, "step": n, "rulings": {key: reading}}``, or for an opened file
 ``{"file": TOML text, "name": file name, "step": n, "rulings": {...}}`` (every field checked before any is set: a bad
@@ -137,8 +139,8 @@ class RoundStepperView(SliderSteps, W.VBox):
         self.file_text = ""
         self._quiet = False
         self._callbacks: list[Callable[[], None]] = []
-        self.picker = W.Dropdown(options=[s.name for s in game.scenarios() if s.kind == "round"], value=scenario_id,
-                                 description="Scenario", layout=W.Layout(width="360px"))
+        self.picker = W.Dropdown(options=self.scenario_names(game), value=scenario_id, description="Scenario",
+                                 layout=W.Layout(width="360px"))
         self.note = ScenarioNote(layout=W.Layout(max_width="900px"))
         self.about = W.HTML(layout=W.Layout(max_width="640px"))
         self.prev_button = W.Button(description="◀ Prev", layout=W.Layout(width="80px"))
@@ -182,6 +184,10 @@ class RoundStepperView(SliderSteps, W.VBox):
         self.load(scenario_id)
 
     # -- what a game supplies -----------------------------------------------------------------------------------------
+    def scenario_names(self, game: Any) -> list[str]:
+        """The built-in scenarios the picker offers: the game's ``round`` scenarios, in the game's order."""
+        return [s.name for s in game.scenarios() if s.kind == "round"]
+
     def opened(self, scenario: Any, name: str) -> None:
         """Called with a scenario about to be shown (``name``: its id or file name), before it is played; raises
         :class:`~explorer.errors.ExplorerError` to refuse it (the page keeps what it shows)."""
@@ -217,6 +223,9 @@ class RoundStepperView(SliderSteps, W.VBox):
         self.scenario, self.scenario_id, self.file_name, self.file_text = sc, scenario_id, name, text
         self._quiet = True
         try:
+            for k, reading in (getattr(sc, "rulings", None) or {}).items():   # the file's own readings shown
+                if k in self.rulings_box and reading in self.rulings_box[k].options:
+                    self.rulings_box[k].value = reading
             for k, reading in (readings or {}).items():       # a link's readings over the file's own
                 self.rulings_box[k].value = reading
             if scenario_id is None:
