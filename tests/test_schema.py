@@ -23,7 +23,7 @@ def _load_every_format() -> None:
         import_module(module)
 
 
-LONG_DESCRIPTION = {"Scenario", "TableFile", "TableFields", "OrderFile", "RoundFile"}
+LONG_DESCRIPTION = {"Scenario", "TableFile", "TableFields", "OrderFile", "RoundFile", "MatchFile"}
 """TAG Raid's tops with its own description bound (``explorer.games.tagraid.model.MAX_DESCRIPTION``)."""
 
 
