@@ -20,7 +20,8 @@ user's back-and-forth gives it) and the median reported; the trees alternate, an
         [--rounds 2] [--out benchmarks/page_interactions.json] [--profile "lof crowded: rotate"]
 
 Prints per interaction the baseline's and this tree's CPU milliseconds, their ratio, and the load average.
-``--profile NAME`` prints the cProfile of that interaction in this tree (no baseline run).
+``--profile NAME`` prints the cProfile of that interaction in this tree (no baseline run; ``BENCH_SORT=tottime``
+sorts it by own time).
 """
 
 from __future__ import annotations
@@ -183,7 +184,8 @@ def child(reps: int, profile: str | None) -> dict:
                         _run_deferred()
                         pr.enable()
                     pr.disable()
-                    pstats.Stats(pr, stream=sys.stderr).sort_stats(os.environ.get("BENCH_SORT", "cumulative")).print_stats(45)
+                    sort = os.environ.get("BENCH_SORT", "cumulative")  # or tottime
+                    pstats.Stats(pr, stream=sys.stderr).sort_stats(sort).print_stats(45)
                 continue
             out[full] = _timed(fn, reps)
     return out
