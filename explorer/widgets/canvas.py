@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from ipycanvas import Canvas
-from ipycanvas.canvas import _CanvasManager  # noqa: F401 (private, pinned: ipycanvas==0.14.3)
+from ipycanvas.canvas import COMMANDS, _CanvasManager  # noqa: F401 (private, pinned: ipycanvas==0.14.3)
 
 from .static import enable_static_fallback, new_manager, recording
 
@@ -41,6 +41,26 @@ def hold(canvas: Canvas) -> Iterator[Canvas]:
         if not was_caching:
             mgr.flush()
             mgr._caching = False
+
+
+_SET = COMMANDS["set"]
+
+
+def set_style(canvas: Canvas, **attrs) -> None:
+    """Set drawing-state attributes of ``canvas`` (``fill_style``, ``stroke_style``, ``font``, ``line_width``,
+    ``text_align``...: the names of :attr:`ipycanvas.Canvas.ATTRS`), in the order given, as ``canvas.<name> = value``
+    does: the same ``set`` command to the browser, through the canvas's manager (so :func:`hold` batches it and a
+    recording manager records it), but without the trait validation and change notification each attribute
+    assignment costs in Python (tens of microseconds each; a crowded board's labels set hundreds per redraw). The
+    Python-side attribute keeps its old value: nothing reads it back.
+
+    Raises:
+        KeyError: a name that is not a canvas attribute.
+    """
+    mgr = canvas._canvas_manager
+    names = Canvas.ATTRS
+    for name, value in attrs.items():
+        mgr.send_command(canvas, [_SET, [names[name], value]])
 
 
 def reset_manager(canvas: Canvas) -> None:

@@ -55,7 +55,7 @@ from ..board import Board, EdgeKind, Special
 from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
-from .canvas import hold, reset_manager
+from .canvas import hold, reset_manager, set_style
 from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mark_drawing
 from .static import new_manager
 
@@ -72,6 +72,20 @@ def rgb(css: str) -> tuple[int, int, int]:
     if len(s) != 6:
         raise ValueError(f"colour {css!r} is not #rrggbb or #rgb")
     return int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16)
+
+
+@lru_cache(maxsize=4096)
+def _wedge(cx: float, cy: float, r: float, facing: float, arc: float) -> np.ndarray:
+    """A piece's front arc as a wedge polygon inside its base, shape ``(20, 2)`` in canvas pixels: the centre
+    ``(cx, cy)`` then 19 points at ``0.9 * r`` px from ``facing - arc / 2`` to ``facing + arc / 2`` degrees.
+    Cached (read-only array): a drag redraws every piece at each step, and all but the dragged one are unchanged."""
+    n = 18
+    pts = [(cx, cy)] + [(cx + 0.9 * r * math.cos(math.radians(facing - arc / 2 + arc * i / n)),
+                         cy + 0.9 * r * math.sin(math.radians(facing - arc / 2 + arc * i / n)))
+                        for i in range(n + 1)]
+    out = np.array(pts)
+    out.flags.writeable = False
+    return out
 
 
 def _colours(cs: Sequence[str]) -> np.ndarray:
@@ -573,35 +587,30 @@ class HexBoardView(W.VBox):
             for p, (cx, cy), r in zip(pieces, centres, radii):
                 if p.facing is None or p.arc >= 360:
                     continue
-                n = 18
-                pts = [(cx, cy)] + [(cx + 0.9 * r * math.cos(math.radians(p.facing - p.arc / 2 + p.arc * i / n)),
-                                     cy + 0.9 * r * math.sin(math.radians(p.facing - p.arc / 2 + p.arc * i / n)))
-                                    for i in range(n + 1)]
-                wedges.append(np.array(pts))
+                wedges.append(_wedge(float(cx), float(cy), float(r), p.facing, p.arc))
                 wcols.append("#ffffff")
             if wedges:
                 c.fill_styled_polygons(wedges, _colours(wcols), alpha=0.5)
-            c.line_width = 2
+            set_style(c, line_width=2)
             c.stroke_styled_circles(centres[:, 0], centres[:, 1], radii, _colours([p.stroke for p in pieces]))
             ticks = [((cx, cy), (cx + 1.35 * r * math.cos(math.radians(p.facing)),
                                  cy + 1.35 * r * math.sin(math.radians(p.facing))))
                      for p, (cx, cy), r in zip(pieces, centres, radii) if p.facing is not None]
             if ticks:
-                c.line_width = 3
+                set_style(c, line_width=3)
                 c.stroke_styled_line_segments(np.array(ticks), _colours(["#111111"] * len(ticks)))
             sel = self.selected if isinstance(self.selected, str) else None
             for p, (cx, cy), r in zip(pieces, centres, radii):
                 if p.id == sel:
-                    c.stroke_style, c.line_width = "#ffbf00", 3
+                    set_style(c, stroke_style="#ffbf00", line_width=3)
                     c.stroke_circle(float(cx), float(cy), float(r + 4))
-            c.fill_style = "#ffffff"
-            c.text_align, c.text_baseline = "center", "middle"
-            c.font = f"bold {max(9, int(s * 0.32))}px sans-serif"
+            set_style(c, fill_style="#ffffff", text_align="center", text_baseline="middle",
+                      font=f"bold {max(9, int(s * 0.32))}px sans-serif")
             for p, (cx, cy), r in zip(pieces, centres, radii):
                 if p.label:
                     c.fill_text(p.label, float(cx), float(cy))
             if isinstance(self.selected, Hex) and self.hex_marks_for_selection:
-                c.stroke_style, c.line_width = "#ffbf00", 3
+                set_style(c, stroke_style="#ffbf00", line_width=3)
                 c.stroke_polygon(self._px(self.board.layout.corners(self.selected)))
 
     def redraw_overlays(self) -> None:
@@ -634,9 +643,9 @@ class HexBoardView(W.VBox):
             for o in polys + marks + segs + circles:
                 if o.stroke != "none" and o.width > 0:
                     groups.setdefault((o.width, o.dash), []).append(o)
-            c.line_cap = "round"
+            set_style(c, line_cap="round")
             for (w, dash), items in groups.items():
-                c.line_width = w
+                set_style(c, line_width=w)
                 c.set_line_dash([float(v) for v in dash.split()] if dash else [])
                 lines = [o for o in items if isinstance(o, Segment)]
                 if lines:
@@ -661,29 +670,29 @@ class HexBoardView(W.VBox):
                                             _colours([o.stroke for o in rings]))
             c.set_line_dash([])
             if labels:  # a halo then the text; the canvas state is set only when it changes (one command each)
-                c.text_baseline = "middle"
-                c.line_width = 3
-                c.line_join = "round"  # a mitred halo draws spikes on letters such as M and V
-                c.stroke_style = "#ffffff"
+                # a mitred halo (line_join) draws spikes on letters such as M and V
+                set_style(c, text_baseline="middle", line_width=3, line_join="round", stroke_style="#ffffff")
                 font = align = fill = None
                 for o in labels:
                     x, y = self.to_pixel(o.pos)
                     f = f"{o.weight} {o.size:g}px sans-serif"
                     a = {"start": "left", "end": "right"}.get(o.anchor, "center")
                     if f != font:
-                        c.font = font = f
+                        font = f
+                        set_style(c, font=f)
                     if a != align:
-                        c.text_align = align = a
+                        align = a
+                        set_style(c, text_align=a)
                     c.stroke_text(o.text, x, y)
                     if o.fill != fill:
-                        c.fill_style = fill = o.fill
+                        fill = o.fill
+                        set_style(c, fill_style=fill)
                     c.fill_text(o.text, x, y)
             for o in circles:
                 if o.label:
                     x, y = self.to_pixel(o.center)
-                    c.font = f"bold {max(9, int(o.radius * self.scale))}px sans-serif"
-                    c.text_align, c.text_baseline = "center", "middle"
-                    c.fill_style = o.stroke
+                    set_style(c, font=f"bold {max(9, int(o.radius * self.scale))}px sans-serif", text_align="center",
+                              text_baseline="middle", fill_style=o.stroke)
                     c.fill_text(o.label, x, y)
 
 

@@ -227,3 +227,46 @@ def test_the_board_fits_its_column_until_zoomed_and_fit_returns_to_it(board):
     minx, _, maxx, _ = board.bounds()
     assert v.canvas.width <= v.FIT[0] + 1
     assert HexBoardView(board, scale=20, fit_column=False).canvas.layout.width.endswith("px")
+
+
+def test_set_style_sends_the_commands_attribute_assignment_sends():
+    """explorer.widgets.canvas.set_style (the pieces and overlay layers' fast path) sends byte for byte the commands
+    ``canvas.<name> = value`` sends, in the order given, inside one held message."""
+    from ipycanvas.utils import commands_to_buffer
+
+    from explorer.widgets.canvas import hold, own_canvas, set_style
+
+    values = dict(fill_style="#1a9641", font="bold 11.5px sans-serif", text_align="left", line_width=3,
+                  line_join="round", stroke_style="#ffffff", text_baseline="middle", line_cap="round")
+    sent = []
+    for fast in (False, True):
+        c = own_canvas(40, 40)
+        out = []
+        c._canvas_manager._send_custom = lambda cmd, buffers=[], out=out: out.append(commands_to_buffer(cmd))
+        with hold(c):
+            if fast:
+                set_style(c, **values)
+            else:
+                for k, v in values.items():
+                    setattr(c, k, v)
+        assert len(out) == 1
+        sent.append(out[0][1].tobytes().split(b"]]", 1)[1])  # after the canvas switch (its id differs)
+    assert sent[0] == sent[1] and sent[0].count(b"[") >= len(values)
+    with pytest.raises(KeyError):
+        set_style(own_canvas(4, 4), colour="#000000")
+
+
+def test_piece_wedges_are_cached_and_drawn_as_before():
+    """A front-arc wedge is computed once per centre, radius, facing and arc (a drag redraws every piece at each
+    step); the cached polygon is the one the arithmetic gives and cannot be altered by a caller."""
+    import math
+
+    from explorer.widgets.hexboard import _wedge
+
+    w = _wedge(100.0, 50.0, 12.0, 30.0, 180.0)
+    assert _wedge(100.0, 50.0, 12.0, 30.0, 180.0) is w and w.shape == (20, 2)
+    assert tuple(w[0]) == (100.0, 50.0)
+    a = math.radians(30.0 - 90.0)
+    assert tuple(w[1]) == (100.0 + 0.9 * 12.0 * math.cos(a), 50.0 + 0.9 * 12.0 * math.sin(a))
+    with pytest.raises(ValueError):
+        w[0, 0] = 1.0

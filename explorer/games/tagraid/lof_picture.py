@@ -227,14 +227,16 @@ class LofSnapshot:
                 w, h = 0.62 * o.size * len(o.text), o.size + 2
                 boxes.append((o.pos[0] * px - w / 2, o.pos[1] * px - h / 2, o.pos[0] * px + w / 2, o.pos[1] * px + h / 2))
         # LoF segments and rays: small boxes along them, so a label rather sits beside a line than on it
+        # (one array per segment, the same arithmetic in the same order as point by point: the same dots)
         dots = []
         for o in drawn:
             if isinstance(o, Segment) and o.width < 5:
                 (x0, y0), (x1, y1) = o.p0, o.p1
                 n = max(1, int(math.hypot(x1 - x0, y1 - y0) * px / 6))
-                dots += [((x0 + (x1 - x0) * k / n) * px, (y0 + (y1 - y0) * k / n) * px) for k in range(n + 1)]
+                k = np.arange(n + 1, dtype=float)
+                dots.append(np.column_stack([(x0 + (x1 - x0) * k / n) * px, (y0 + (y1 - y0) * k / n) * px]))
         if dots:
-            d = np.asarray(dots)
+            d = np.concatenate(dots)
             line_boxes = np.column_stack([d - 1.5, d + 1.5])
         else:
             line_boxes = np.zeros((0, 4))

@@ -203,6 +203,7 @@ def validate_models(models: Sequence[Model], calibration: SilhouetteCalibration 
         ScenarioError: naming the offending Model's field.
     """
     seen: dict[str, Model] = {}
+    discs: list = []
     for m in models:
         if m.id in seen:
             raise ScenarioError(f"models.{m.id}", "two Models have the same id")
@@ -216,11 +217,12 @@ def validate_models(models: Sequence[Model], calibration: SilhouetteCalibration 
         if m.angle_of_vision is not None and not (0 < m.angle_of_vision <= 360):
             raise ScenarioError(f"models.{m.id}.angle_of_vision", f"{short_repr(m.angle_of_vision)} is out of range",
                                 "degrees in (0, 360]")
-        m.disc(calibration)
+        discs.append(m.disc(calibration))  # each base once (a crowded table has hundreds of pairs)
         seen[m.id] = m
     ms = list(seen.values())
     for i, a in enumerate(ms):
-        for b in ms[i + 1:]:
-            if a.disc(calibration).distance_to(b.disc(calibration)) < -tol:
+        da = discs[i]
+        for b, db in zip(ms[i + 1:], discs[i + 1:]):
+            if da.distance_to(db) < -tol:
                 raise ScenarioError(f"models.{b.id}", f"its base overlaps the base of {short_repr(a.id)}",
                                     "bases may touch (Silhouette Contact) but not overlap")
