@@ -182,7 +182,7 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     if power_suit_weapon:
         what = "Power Suit weapon: " + what
     article = "an" if kind[0] in "aeiou" else "a"
-    click.echo(f"{what} against {article} {kind} ({target.health - target.wounds} Health left, "
+    click.echo(f"{what} against {article} {kind} ({max(0, target.health - target.wounds)} Health left, "
                f"shields {stacks or 'none'}), "
                f"High Impact {'on' if high_impact else 'off'}  [Galaxy Defenders: 9.2 Combat; 11.7; 8.1; "
                f"Storybook 5.5.1]")

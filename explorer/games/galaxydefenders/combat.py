@@ -265,6 +265,16 @@ class CombatScenario(ScenarioHeader):
         return calibration_from_data(self.calibration, self._source, prefix="calibration.")
 
 
+class FixedFacesShort(DiceScriptExhausted):
+    """A scenario's fixed faces ran out (``rolled.defend.<target>``, ``rolled.critical.<target>``): ``field`` is the
+    path (a target name may hold spaces or dots, so the field is carried apart, never parsed from the message) and
+    ``problem`` what is short."""
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"{field} {problem}")
+        self.field, self.problem = field, problem
+
+
 @contextmanager
 def with_source(source: str, prefix: str = ""):
     """Inside this block, a :class:`ScenarioError` raised without a file (by a helper that does not know it: a die,
@@ -277,8 +287,11 @@ def with_source(source: str, prefix: str = ""):
             raise
         raise ScenarioError(prefix + e.field, e.problem, e.allowed, e.source or source) from None
     except DiceScriptExhausted as e:
-        field, _, problem = str(e).partition(" ")
-        raise ScenarioError(prefix + field, problem, "as many fixed faces as the roll needs, or none (rolled from "
+        if isinstance(e, FixedFacesShort):
+            field, problem = prefix + e.field, e.problem
+        else:                                   # a roller's own script: no field of the file ran out
+            field, problem = prefix.rstrip("."), str(e)
+        raise ScenarioError(field, problem, "as many fixed faces as the roll needs, or none (rolled from "
                             "the seed)", source) from None
 
 
@@ -641,8 +654,8 @@ class TableDice:
         if self.rolled and target in self.rolled.defend:
             given = self.rolled.defend[target]
             if len(given) < n:
-                raise DiceScriptExhausted(f"rolled.defend.{target} lists {plural(len(given), 'Blue die', 'Blue dice')}; "
-                                          f"the Defend roll needs {n}")
+                raise FixedFacesShort(f"rolled.defend.{target}", f"lists {plural(len(given), 'Blue die', 'Blue dice')}; "
+                                      f"the Defend roll needs {n}")
             return tuple(die.face(f) for f in given[:n])
         return tuple(die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
 
@@ -658,8 +671,8 @@ class TableDice:
                 if tok.compatible(kind):
                     return tuple(discarded), tok
                 discarded.append(tid)
-            raise DiceScriptExhausted(f"rolled.critical.{target} ran out before a token compatible with a "
-                                      f"{kind} was drawn")
+            raise FixedFacesShort(f"rolled.critical.{target}", f"ran out before a token compatible with a {kind} "
+                                  "was drawn")
         bag = [t for t in self.cal.pile(level) for _ in range(t.count)]
         while bag:
             tok = bag.pop(self.dice.roll(len(bag), "Critical token") - 1)
@@ -707,7 +720,7 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
         cut = [t.name for t in targets.values() if t.area == "adjacent" and not t.walking_path and
                attack.damage == "explosion"]
         steps = [Step(f"{attack.damage.title()} damage reaches {', '.join(t.name for t in reach)}",
-                      S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM,
+                      S.AREA_DAMAGE,
                       ("Explosion works like Area Damage extended to the adjacent Areas joined by a legal walking "
                        "path, with the same hits and effects." if attack.damage == "explosion" else
                        "Area Damage hits every target in the targeted Area.")
@@ -777,15 +790,27 @@ def place_mark(target: TargetState, attack: AttackModel, hr: HitRoll, rulings: R
     return target, steps
 
 
+def wound_tally(wounds: int, health: int) -> str:
+    """The wounds of a figure as shown in text (9.3.1 Health Points): ``"wounds/health"``, never past the Health
+    points; an overkill is said in words: ``wound_tally(7, 6) == "6/6 (1 more wound than it had left)"``.
+
+    Every ``wounds`` field of the JSON and of the typed state is the true count of wounds suffered (it may pass the
+    Health points); only the text caps it."""
+    if wounds <= health:
+        return f"{wounds}/{health}"
+    return f"{health}/{health} ({plural(wounds - health, 'more wound')} than it had left)"
+
+
 def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, section: str = ""
                   ) -> tuple[TargetState, list[Step]]:
     """Add ``n`` wounds; an alien, NPC or drone whose wounds reach its Health points dies, an agent bleeds
-    (9.3.1, 10.4, 8.2.3)."""
+    (9.3.1, 10.4, 8.2.3). The title shows :func:`wound_tally`; the facts keep true counts: ``wounds`` suffered in
+    this step, ``total`` suffered so far (may pass ``health``), ``health`` the maximum Health points."""
     if n <= 0:
         return target, []
     before = target.status()
     t = replace(target, wounds=target.wounds + n)
-    steps = [Step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {t.wounds}/{t.max_health}", rule, "",
+    steps = [Step(f"{t.name} suffers {plural(n, 'wound')} ({why}): {wound_tally(t.wounds, t.max_health)}", rule, "",
                   section=section or
                   f"Wounds: {t.name}", marks=(t.name,), facts={"wounds": n, "total": t.wounds, "health": t.max_health})]
     if t.at_zero and not target.at_zero and not t.down:
@@ -1095,15 +1120,17 @@ def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, .
 
 
 def no_wound_rule(d: Defence):
-    """The section that stopped the attack's last hit, cited by "suffers no wound": the Defend roll (Storybook
-    5.5.1 High Impact) when its shield results cancelled some; else the hit-cancelling items and powers (8.1
-    Lethal); else the Power Suit's shields (9.5.2.3) or the Energy Shield stacks (11.7)."""
+    """The section that decides "suffers no wound". When Energy Shields absorbed hits, the shield section: the
+    Power Suit's (9.5.2.3) or the alien's stacks (11.7); each sets the whole defence in order (shields first, then
+    every hit left defended as usual: items, powers, Blue dice), as 11.7's example 2 shows (a hit absorbed, the
+    last parried by the Blue die). Else the Defend roll (Storybook 5.5.1 High Impact) when its shield results
+    cancelled some; else the hit-cancelling items and powers (8.1 Lethal)."""
+    if d.absorbed:
+        return S.POWER_SUIT_SHIELDS if d.suit_used else S.MULTIPLE_ENERGY_SHIELDS
     if d.cancelled:
         return S.HIGH_IMPACT
     if d.by_items:
         return S.LETHAL
-    if d.absorbed:
-        return S.POWER_SUIT_SHIELDS if d.suit_used else S.MULTIPLE_ENERGY_SHIELDS
     return S.HIGH_IMPACT if not d.lethal else S.LETHAL
 
 
@@ -1362,7 +1389,7 @@ def areas_from_map(attack: AttackModel, targets: Mapping[str, TargetState], amap
         else:
             out[name] = replace(t, area="other", walking_path=True)
             rows.append(f"{name} in Area {where}, farther away")
-    rule = S.EXPLOSION if attack.damage == "explosion" else S.PRIME_SWARM
+    rule = S.AREA_DAMAGE
     steps = [Step(f"Areas from the map: the attack targets Area {home}", rule, "; ".join(rows) + ".",
                   section="Target selection", marks=(home,),
                   facts={"targeted_area": home, "relations": {n: [t.area, t.walking_path] for n, t in out.items()}})]

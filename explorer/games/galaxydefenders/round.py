@@ -153,7 +153,8 @@ from . import sections as S
 from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activate_drone, card_table, refresh_cards, \
     stand_in_cards, use_card
 from .activation import RuleModel
-from .combat import CombatMapModel, EffectModel, EffectSymbol, RolledModel, TargetState, with_source
+from .combat import (CombatMapModel, EffectModel, EffectSymbol, RolledModel, TargetState, with_source,
+                     wound_tally)
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
 from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
 from .phases import Menace
@@ -694,8 +695,8 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 _refuse(ctx, f"{turn.agent} already used its Combat activity this turn (once per agent turn: ruling "
                         "combat_activity)", S.POWERS_ITEMS, f, sec)
         word = {"move": "Move", "action": "Action", "free_action": "Free Action", "combat": "Combat"}[act.kind]
-        rule = S.FREE_ACTION if act.kind in ("action", "free_action") else \
-            S.POWERS_ITEMS if act.kind == "combat" else S.AGENT_TURN
+        rule = S.FREE_ACTION if act.kind == "free_action" else \
+            S.POWERS_ITEMS if act.kind == "combat" else S.ACTION_ACTIVITY if act.kind == "action" else S.AGENT_TURN
         why = {"free_action": "Any number of Free Actions per turn; each works like an Action activity.",
                "action": "The Action activity: once per agent turn.",
                "combat": "The Combat activity: " + ("the turn's Action activity (ruling combat_activity)."
@@ -1039,7 +1040,7 @@ class RoundOutcome(Outcome):
 
     @property
     def summary(self) -> str:
-        who = "; ".join(f"{t.name} {t.wounds}/{t.max_health} wounds, Poison {t.poison}, {t.status()}"
+        who = "; ".join(f"{t.name} {wound_tally(t.wounds, t.max_health)} wounds, Poison {t.poison}, {t.status()}"
                         for t in self.agents + self.npcs + self.aliens)
         sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
         used = [c.summary() for c in self.cards if c.summary()]

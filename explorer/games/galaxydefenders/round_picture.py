@@ -19,6 +19,7 @@ from explorer.kernel import Frame
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment, render_board
 from explorer.trace import Step
 
+from .combat import wound_tally
 from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overlays, initials
 from .round_map import Attacked, CardDrawn, Moved
 
@@ -114,7 +115,7 @@ def _row(name: str, hex_: Hex | None, t, more: Sequence[str], colour: str, cls: 
     status = t.status()
     head = (f"<b>{html.escape(name)}</b> on {html.escape(str(hex_) if hex_ else 'no hex (off the map)')}"
             + (f" · <b style='color:#c92a2a'>{status.upper()}</b>" if status != "alive" else ""))
-    body = (f"Wounds {_pips(t.wounds, t.max_health, '#fa5252')} {t.wounds}/{t.max_health}"
+    body = (f"Wounds {_pips(t.wounds, t.max_health, '#fa5252')} {wound_tally(t.wounds, t.max_health)}"
             + (" · " + html.escape(" · ".join(tags)) if tags else ""))
     return (f"<div class='{cls}' data-figure='{html.escape(name, quote=True)}' style='margin:3px 0;padding:3px 6px;"
             f"border-left:4px solid {colour}'>{head}<br><span style='font-size:12px'>{body}</span></div>")

@@ -18,6 +18,9 @@ def ref(section: str) -> RuleRef:
 BARRIER_HEX_SIDE = ref("5.1 Barrier Hex Side")
 REFRESH_PHASE = ref("6.1 Refresh Phase")
 AGENT_TURN = ref("6.2.1 Agent Turn")
+ACTION_ACTIVITY = AGENT_TURN
+"""An agent's (plain) Action activity, once per agent turn: a Core Set rule this book restates only in 6.2.1 (the
+agent turn and its activities); 6.2.1.1 is the Free Action, which "works like" an Action but repeats."""
 FREE_ACTION = ref("6.2.1.1 Free Action Activity")
 EVENT_PHASE = ref("6.3 Event Phase")
 FLYING = ref("7.1 Flying")
@@ -32,6 +35,10 @@ CRITICAL_DURATION = ref("8.2.2 Duration")
 CRITICAL_EFFECTS = ref("8.2.3 Effects")
 MARK = ref("8.3 Mark Locking System")
 EXPLOSION = ref("8.4 Explosion")
+AREA_DAMAGE = EXPLOSION
+"""Area Damage (who an Area or Explosion attack reaches): the Core Set rule, restated in this book only by 8.4
+(Explosion "works exactly like Area Damage": the target and every target in its Area). 11.6 Prime Swarm Units adds
+that each figure of a Prime Swarm in a reached Area is attacked; 11.8 that a multi-hex alien is reached once."""
 AREA_HEALING = ref("8.5 Area Healing")
 AGENT_COMBAT = ref("9.2 Combat")
 CORE_SET_DICE = ref("9.2 Combat (dice faces: Core Set, calibrated)")

@@ -40,7 +40,7 @@ from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper
 
 from .calibration import Calibration, default_calibration
-from .combat import TargetState, dice_pool, parse_combat, resolve_combat
+from .combat import TargetState, dice_pool, parse_combat, resolve_combat, wound_tally
 from .odds import attack_odds
 from .options import ALL_OPTIONS
 
@@ -630,7 +630,7 @@ class CombatExplorer(W.VBox):
             f"{r.cancelled_by_items} cancelled by items, {plural(r.blue_dice, 'Blue die', 'Blue dice')} "
             f"({r.cancelled_by_dice} cancelled) → <b>{plural(r.wounds, 'wound')}</b>{crit}; target "
             f"{html.escape(r.status)} "
-            f"({after.wounds}/{t0.health} wounds).{shields}</div>")
+            f"({wound_tally(after.wounds, after.max_health)} wounds).{shields}</div>")
 
     def _draw_odds(self, sc) -> None:
         d = self.odds
