@@ -456,7 +456,7 @@ def _check_roll(t: TurnSpec, i: int, source: str, paragon: int = 0, renegade_hel
                                 "S1 to S12" + (f", P1 to P{paragon}" if paragon else ""), source)
     for r, faces in enumerate(t.roll.rolls):
         if len(faces) > STRATEGY_DICE + paragon:
-            raise ScenarioError(f"{f}.rolls[{r}]", f"{len(faces)} faces; the Pool holds {STRATEGY_DICE + paragon} dice",
+            raise ScenarioError(f"{f}.rolls[{r}]", f"{len(faces)} faces; the Pool holds {plural(STRATEGY_DICE + paragon, 'die')}",
                                 f"at most {STRATEGY_DICE + paragon} faces", source)
     if not renegade_held and len(t.roll.renegade) > t.roll.renegade_tokens:
         raise ScenarioError(f"{f}.renegade", f"{len(t.roll.renegade)} uses but {t.squadmate} holds "
@@ -1152,7 +1152,8 @@ def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -
     if box is None:
         return state, [Step(f"{who}'s XP column is full: {who} may unlock an Ability (the file names none)",
                             S.UNLOCKING_ABILITIES, marks=(who,))]
-    field = f"unlocks[{list(ctx.unlocks).index(who)}].box"
+    at = list(ctx.unlocks).index(who)
+    field = f"unlocks[{at}].box"
     name = _check_prerequisites(state, ctx, who, box, field, "xp")
     st = Step(f"{who}'s XP column is full: {who} unlocks {name}, usable at once", S.UNLOCKING_ABILITIES,
               "As soon as the third box is marked, the player unlocks an Ability of their choice (the file's unlocks).",
