@@ -18,7 +18,7 @@ import ipywidgets as W
 
 from explorer.games import Game
 from explorer.trace import Trace
-from explorer.widgets.round_stepper import RoundStepperView, box, step_head
+from explorer.widgets.round_stepper import RoundStepperView, box, fit_map, step_head
 
 from . import options as opts
 from .map_svg import map_svg
@@ -102,7 +102,7 @@ class RoundStepper(RoundStepperView):
         self.focus.value = position_html(pos, number, total)
         st = self.frames[pos.shown].state if pos.shown >= 0 else self.start
         marks = [m for m in pos.step.marks if m in self.scenario.world]    # the map draws the state the sheets show
-        self.map.value = box(map_svg(self.scenario.world, st.game, highlight=marks, scale=0.4), "dg-map")
+        self.map.value = fit_map(map_svg(self.scenario.world, st.game, highlight=marks, scale=0.4), "dg-map")
         self.gauges.value = gauges_html(st.game)
 
 

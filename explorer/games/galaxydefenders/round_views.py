@@ -21,6 +21,7 @@ from explorer.trace import Trace
 from explorer.widgets.files import download_link, upload_control, watch_upload
 from explorer.widgets.icons import accordion
 from explorer.widgets.picker_url import LINK_SOURCE, keep_in_url
+from explorer.widgets.round_stepper import counter_html, fit_map, step_bar
 from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets.trace_stepper import render_trace_html
 
@@ -89,8 +90,7 @@ class RoundStepper(W.VBox):
         rulings = accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",),
                             layout=W.Layout(max_width="660px"))
         self.picker.observe(lambda c: self.load(c["new"]), names="value")
-        bar = W.HBox([self.prev_button, self.next_button, self.slider, self.counter],
-                     layout=W.Layout(align_items="center"))
+        bar = step_bar(self.prev_button, self.next_button, self.slider, self.counter)
         files = W.HBox([self.upload_box, self.download, self.file_message],
                        layout=W.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"))
         top = W.HBox([self.picker, files, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
@@ -235,11 +235,11 @@ class RoundStepper(W.VBox):
         pos = self.positions[number - 1]
         self.prev_button.disabled = number == 1
         self.next_button.disabled = number == n
-        self.counter.value = f"<span style='font-family:sans-serif;font-size:12px'>{number} / {n}</span>"
+        self.counter.value = counter_html(number, n)
         self.focus.value = focus_html(pos, number, n)
         self.card.value = card_html(pos)
         self.sheets.value = sheets_html(pos)
-        self.map.value = (_box(map_svg(self.amap, pos, self.scenario.title), "gd-round-map") if self.amap is not None
+        self.map.value = (fit_map(map_svg(self.amap, pos, self.scenario.title), "gd-round-map") if self.amap is not None
                           else _box("This round has no [map]: its activities are checked, not walked or rolled "
                                     "(the file's figures have no hexes).", "gd-round-map", "color:#868e96"))
         self.trace_list.value = render_trace_html(self.trace, number - 1)
