@@ -132,8 +132,9 @@ def test_the_round_page_steps_with_next_and_prev_and_the_board_changes():
     assert w.position == 2 and not w.prev_button.disabled
     w.go(+10)                        # into Shepard's turn: the board as the turn found it, and the page says so
     assert w.position == 12 and "▶ Shepard" in w.focus.value
-    last = w.positions[11].note.rsplit(" ", 1)[1]                       # the turn's last step
-    assert "Shown: the state as Turn 1 found it" in w.focus.value and "Shepard</b> on 0,0" in w.focus.value
+    last = w.positions[11].note.rsplit(" ", 1)[1]                       # the Move Action's last step
+    assert ("Shown: the state as Action 2 (Move) · Turn 1 found it" in w.focus.value       # the turn's finer frames
+            and "Shepard</b> on 0,0" in w.focus.value)
     w.slider.value = int(last)                                          # there he has moved
     assert w.map.value != board and "Shepard 0,0 → 0,-2" in w.focus.value and "stroke-dasharray" in w.map.value
     assert "Shown:" not in w.focus.value
