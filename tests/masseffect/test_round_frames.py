@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explorer.games.masseffect.game import GAME
-from explorer.games.masseffect.round import parse_round, play_round
+from explorer.games.masseffect.round import parse_round, play_round, round_start
 from explorer.games.masseffect.round_view import positions_from
 from explorer.kernel import steps_of
 from explorer.scenario import read_toml
@@ -76,13 +76,15 @@ def test_each_opportunity_attack_is_its_own_frame_in_attack_value_order():
 
 
 def test_positions_show_the_board_after_each_piece():
-    fine, trace = play_round(scenario("me-round-1"))
-    pos = positions_from(fine)
+    sc = scenario("me-round-1")
+    fine, trace = play_round(sc)
+    pos = positions_from(fine, round_start(sc)[0])
     assert [p.step for p in pos] == list(trace.steps)
-    shoot = next(p for p in pos if p.frame_name == "Action 1 (Shoot) · Turn 1")
+    # a piece's last step shows the board after it (kernel.steps_shown; the steps before it, the board it found)
+    shoot = next(p for p in pos if p.frame_name == "Action 1 (Shoot) · Turn 1" and p.settled)
     assert "Husk A" not in [e.name for e in shoot.enemies]
     assert [q.name for q in shoot.squadmates if q.to_play] == ["Shepard"]    # the turn marker still works
-    move = next(p for p in pos if p.frame_name == "Action 2 (Move) · Turn 1")
+    move = next(p for p in pos if p.frame_name == "Action 2 (Move) · Turn 1" and p.settled)
     assert ("Shepard", "0,0", "0,-2") in move.moved                        # moved in this piece only
 
 
