@@ -103,6 +103,24 @@ def test_no_count_written_as_minus_zero():
     assert not bad, bad[:5]
 
 
+LOSS_AS_MINUS = re.compile(r"(?<![\w.,)])[-−]\d+ (?:[A-Z][A-Za-z]* )?(?:Points?|Wounds?|Damage|XP|Movement)\b")
+"""A loss written as a minus sign glued to a count in words ("-2 Shield Points", Mass Effect, issue 19): said in words
+("2 Shield Points lost"). A modifier to a number of dice ("-1 ATK Dice") is not a loss and is not matched."""
+
+
+def test_no_loss_written_as_a_minus_sign_before_a_count():
+    bad = [(g, n, t[:120]) for g, n, t in TEXTS if t and LOSS_AS_MINUS.search(t)]
+    assert not bad, bad[:5]
+
+
+def test_the_engine_writes_no_minus_sign_before_a_counted_loss():
+    """The source side of the same fault: an f-string gluing "-" to a :func:`plural` count."""
+    glued = re.compile(r"f[\"'][^\"']*(?<![\w.,)])[-−]\{plural\(")
+    bad = [f"{p.name}:{i}" for p in ENGINE for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+           if glued.search(line)]
+    assert not bad, bad
+
+
 def test_one_of_a_counted_noun_is_singular():
     bad = [(g, n, t[max(0, m.start() - 40):m.end()]) for g, n, t in TEXTS if t
            for m in [ONE_PLURAL.search(t)] if m]
@@ -116,6 +134,10 @@ def test_the_regexes_catch_the_newcomers_findings():
         assert ONE_PLURAL.search(t), t
     for t in ("loses 1 Wounds point to", "(2 → 1 lines)", "stacks now 0 and 1 shields", "1 Movement Point"):
         assert not ONE_PLURAL.search(t), t
+    for t in ("Shepard suffers 2 Damage from Husk B: -2 Shield Points", "-1 Hit Point", "−3 Wounds"):
+        assert LOSS_AS_MINUS.search(t), t
+    for t in ("2 Shield Points lost", "moves to -2,-1", "-1 ATK Dice (8.2.3)", "at 3,-3 (2 Damage)", "4 -> 2"):
+        assert not LOSS_AS_MINUS.search(t), t
 
 
 def test_percent_never_rounds_a_chance_to_zero_or_certainty():

@@ -45,6 +45,42 @@ def box(text: str, cls: str = "", style: str = "") -> str:
     return f"<div class='{cls}' style='font-family:sans-serif;font-size:13px;line-height:1.35;{style}'>{text}</div>"
 
 
+FIT_MAP_CSS = "<style>.xr-fit-map>svg{max-width:100%;height:auto;display:block}</style>"
+"""Makes the map picture in a :func:`fit_map` box scale down to its column (the height follows its aspect ratio)."""
+
+
+def fit_map(svg: str, cls: str = "", style: str = "") -> str:
+    """A :func:`box` of class ``cls`` holding a map picture (an ``<svg>`` with a ``viewBox``, or a message) that is
+    never wider than its column: a map drawn wider than the page's map column (Mass Effect's demo Mission 1 map is
+    793 px wide, the column 760) is scaled down to fit, whole, instead of being cut off; on a phone the same rule fits
+    it to the screen (two-finger zoom still enlarges it). Used by the Round pages of Mass Effect, D.A.G.G.E.R. and
+    Galaxy Defenders."""
+    return box(FIT_MAP_CSS + svg, f"{cls} xr-fit-map".strip(), style)
+
+
+def step_bar(prev_button: W.Button, next_button: W.Button, slider: W.IntSlider, counter: W.HTML) -> W.HBox:
+    """Prev, Next, the slider and the ``n / N`` counter (:func:`counter_html`) on one row at any width (a 390 px phone included, where the
+    pages' rows wrap): the slider takes the room left (``slider``'s layout width, say 220 px, at most; 60 px at
+    least) and the counter is never squeezed or broken onto a line of its own. Used by the three Round pages."""
+    slider.layout.max_width = slider.layout.width or "220px"
+    slider.layout.width = "auto"
+    slider.layout.min_width = "60px"
+    slider.layout.flex = "1 1 60px"
+    counter.layout.flex = "0 0 auto"
+    counter.add_class("xr-step-counter")
+    bar = W.HBox([prev_button, next_button, slider, counter],
+                 layout=W.Layout(align_items="center", flex="1 1 auto", flex_flow="row nowrap"))
+    bar.add_class("xr-step-bar")
+    return bar
+
+
+def counter_html(number: int, total: int) -> str:
+    """The step bar's ``number / total`` (HTML): on one line, in the middle of the row's height (the inline widget
+    height: 28 px, 44 px on a phone)."""
+    return (f"<span style='font-family:sans-serif;font-size:12px;white-space:nowrap;"
+            f"line-height:var(--jp-widgets-inline-height, 28px)'>{number} / {total}</span>")
+
+
 def step_head(step, number: int, total: int, cls: str, note: str = "") -> str:
     """The focused step's heading (HTML, escaped): "Step n of N · section", its title (class ``cls``), its rule,
     its detail, and ``note`` (which state is shown, when it is not the state after the step) in grey."""
@@ -169,8 +205,7 @@ class RoundStepperView(SliderSteps, W.VBox):
         files = W.HBox([self.download, self.upload_box, self.file_message],
                        layout=W.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"))
         self.picker.observe(lambda c: c["new"] is None or self._quiet or self.load(c["new"]), names="value")
-        bar = W.HBox([self.prev_button, self.next_button, self.slider, self.counter],
-                     layout=W.Layout(align_items="center"))
+        bar = step_bar(self.prev_button, self.next_button, self.slider, self.counter)
         top = W.HBox([self.picker, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
                                                          grid_gap="16px"))
         side = W.VBox([self.focus, *extra, self.message, rulings_panel(self.rulings_box), steps],
@@ -288,7 +323,7 @@ class RoundStepperView(SliderSteps, W.VBox):
         number = max(1, min(n, number))
         self.prev_button.disabled = number == 1
         self.next_button.disabled = number == n
-        self.counter.value = f"<span style='font-family:sans-serif;font-size:12px'>{number} / {n}</span>"
+        self.counter.value = counter_html(number, n)
         self.draw(self.positions[number - 1], number, n)
         self.trace_list.value = render_trace_html(self.trace, number - 1) if self.trace is not None else ""
         self._changed()
@@ -352,4 +387,5 @@ class RoundStepperView(SliderSteps, W.VBox):
         self._changed()
 
 
-__all__ = ["RoundStepperView", "SliderSteps", "box", "step_head", "ruling_dropdowns", "rulings_panel", "MAX_LINK_FILE_CHARS"]
+__all__ = ["RoundStepperView", "SliderSteps", "box", "fit_map", "step_bar", "counter_html", "step_head",
+           "ruling_dropdowns", "rulings_panel", "MAX_LINK_FILE_CHARS", "FIT_MAP_CSS"]

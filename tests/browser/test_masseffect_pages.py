@@ -171,8 +171,8 @@ def test_strategy_pool_opens_a_scenario_from_its_address(browser, app_url):
 
 def test_round_page_steps_through_a_round_and_the_map_follows(browser, app_url):
     """``/masseffect-round?scenario=me-round-2``: Next moves one cited step (the step title is the trace's), and
-    stepping to the last step of Shepard's turn moves his disc on the map (the SVG changes) and shows the Strategy
-    Pool's dice; a step before it says it shows the board as the turn found it."""
+    stepping to the last step of Shepard's Move Action (a turn's finer frame) moves his disc on the map (the SVG changes) and shows the Strategy
+    Pool's dice; a step before it says it shows the board as the Action found it."""
     from explorer.games import get_game
     from explorer.games.masseffect.round_view import round_positions
 
@@ -183,7 +183,8 @@ def test_round_page_steps_through_a_round_and_the_map_follows(browser, app_url):
     wait_until(lambda: focus.count() and pos[0].step.title in focus.inner_text(), timeout=90, what="step 1")
     svg = page.locator(".me-round-map svg").first.inner_html()
     nxt = page.get_by_role("button", name="Next ▶")
-    moved = next(i for i, p in enumerate(pos) if p.frame_name == "Turn 1" and p.settled)   # the turn's last step
+    moved = next(i for i, p in enumerate(pos) if p.frame_name.endswith("· Turn 1") and p.settled   # his Move's last
+                 and any(who == "Shepard" for who, *_ in p.moved))                               # step
     for i in range(1, moved + 1):
         nxt.click()
         wait_until(lambda: f"STEP {i + 1} OF {len(pos)}" in focus.inner_text().upper(), timeout=30,
@@ -194,7 +195,7 @@ def test_round_page_steps_through_a_round_and_the_map_follows(browser, app_url):
     page.get_by_role("button", name="◀ Prev").click()
     wait_until(lambda: f"STEP {moved} OF {len(pos)}" in focus.inner_text().upper(), timeout=30,
                what=f"step {moved}")
-    assert "Shown: the state as Turn 1 found it" in focus.inner_text()
+    assert f"Shown: the state as {pos[moved].frame_name} found it" in focus.inner_text()
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-round.png"), full_page=False)
     page.close()

@@ -7,6 +7,7 @@ does not scroll sideways on a phone. Uses the shared fixtures of ``conftest.py``
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -97,4 +98,39 @@ def test_a_round_page_fits_a_phone(browser, app_url, slug):
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, sel
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-phone.png"), full_page=True)
+    ctx.close()
+
+
+FIT = {"masseffect-round": ("me-round-mission-1", ".me-round-map"), "dagger-round": ("dg-team-up", ".dg-map"),
+       "galaxydefenders-round": ("gd-round-map", ".gd-round-map")}
+"""Each Round page with its largest built-in map (Mass Effect's demo Mission 1 map is 793 px wide at its drawing size)."""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("slug", list(FIT))
+def test_the_whole_map_shows_and_the_step_bar_keeps_one_row(browser, app_url, slug, size):
+    """The map is never cut off by its column (it scales to the column: the whole map in view), and Prev, Next, the
+    slider and the "1 / 57" counter stay on one row (the counter wrapped onto its own line on a phone)."""
+    name, map_css = FIT[slug]
+    width = 1280 if size == "desktop" else 390
+    ctx = (browser.new_context(viewport={"width": 1280, "height": 1000}) if size == "desktop"
+           else phone_context(browser))
+    page = ctx.new_page()
+    page.goto(_base(app_url) + f"/{slug}?scenario={name}")
+    wait_until(lambda: page.locator(f"{map_css} svg").count() and page.get_by_text(" / ").count(), timeout=90,
+               what="the map and the counter")
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    svg = page.locator(f"{map_css} svg").first.bounding_box()
+    column = page.locator(".widget-html", has=page.locator(f"{map_css} svg")).last.bounding_box()
+    assert svg["x"] >= column["x"] - 1 and svg["x"] + svg["width"] <= column["x"] + column["width"] + 1, (svg, column)
+    assert svg["x"] >= 0 and svg["x"] + svg["width"] <= width + 1, svg
+    nxt = page.get_by_role("button", name="Next ▶").bounding_box()
+    counter = page.locator(".widget-html", has_text=re.compile(r"^\s*1 / \d+\s*$")).first.bounding_box()
+    slider = page.locator(".widget-hslider").first.bounding_box()
+    for box in (counter, slider):
+        middle = box["y"] + box["height"] / 2
+        assert nxt["y"] <= middle <= nxt["y"] + nxt["height"], (box, nxt)
+        assert box["x"] + box["width"] <= width + 1, box
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-fit-{size}.png"), full_page=True)
     ctx.close()

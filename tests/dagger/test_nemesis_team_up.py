@@ -49,7 +49,7 @@ def test_a_team_up_card_readied_and_used_before_the_event_card_stops_the_activat
 
 
 @pytest.mark.parametrize("entries, field, words", [
-    ([{"hero": "Hero A", "do": "use_team_up", "before": "3"}], "rounds[0].nemesis[0].do", "exhausted"),
+    ([{"hero": "Hero A", "do": "use_team_up", "before": "3"}], "rounds[0].nemesis[0].do", "greyed out side up"),
     ([{"hero": "Hero A", "do": "ready_team_up", "before": "1"}] * 2, "rounds[0].nemesis[1].do", "already ready"),
 ])
 def test_a_refused_nemesis_team_up_names_its_field_and_rule(entries, field, words):

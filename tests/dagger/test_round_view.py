@@ -53,7 +53,21 @@ def test_the_team_up_card_and_whose_turn_are_shown():
     a = next(h for h in ready.heroes if h.hero == "Hero A")
     assert a.team_up == "Fastball Special ready"                       # readied before turn 2, used before turn 3
     used = _settled(pos, next(p for p in pos if "uses the team-up card" in p.step.title))
-    assert next(h for h in used.heroes if h.hero == "Hero A").team_up == "Fastball Special exhausted"
+    assert next(h for h in used.heroes if h.hero == "Hero A").team_up == "Fastball Special greyed out side up"
+
+
+def test_a_team_up_card_not_ready_is_greyed_out_side_up_as_the_rulebook_says():
+    """Setup: the team-up card is placed "with the greyed out side up" (issue 20: the sheet said "exhausted" for a card
+    that was never used); the page's sheet, the step command's text and the outcome text all use the book's words."""
+    from explorer.games.dagger.outcome import round_outcome_text
+
+    pos = round_positions(scenario("dg-team-up"))
+    first = next(h for h in pos[0].heroes if h.hero == "Hero A")
+    assert first.team_up == "Fastball Special greyed out side up"
+    text = position_text(pos[0], 1, len(pos))
+    assert "team-up card Fastball Special greyed out side up" in text and "exhausted" not in text
+    lines = round_outcome_text(resolve("dg-team-up"))
+    assert "Hero A's Fastball Special greyed out side up" in lines and "Special exhausted" not in lines
 
 
 @pytest.mark.parametrize("name", ROUND_NAMES)
@@ -149,6 +163,24 @@ def test_the_round_page_opens_every_round_builtin_and_names_a_refusal():
         assert w.positions and w.note.scenario_id == name
         assert ("Not allowed" in w.message.value) == bool(resolve(name).result.refused)
     assert "stand-ins" in w.about.value
+
+
+@pytest.mark.parametrize("name", ROUND_NAMES)
+def test_the_round_page_plays_each_scenario_once_and_its_trace_is_the_resolvers(name, monkeypatch):
+    """The page builds its positions and its trace from one play of the file (it played it twice, once for the frames
+    and once through ``game.resolve``); the trace is the one ``explorer resolve`` gives, text and outcome."""
+    from explorer.games.dagger import round_scenario as R
+
+    g = get_game("dagger")
+    w, _ = g.open_page("round", name)
+    calls = []
+    real = R._begin
+    monkeypatch.setattr(R, "_begin", lambda *a, **k: calls.append(1) or real(*a, **k))
+    positions, trace, refused = w.play()
+    assert len(calls) == 1
+    want = g.resolve(("round", w.scenario), w.rulings())
+    assert trace.to_text() == want.to_text() and trace.outcome == want.outcome and trace.rulings == want.rulings
+    assert refused == want.result.refused and len(positions) == len(w.positions)
 
 
 @settings(max_examples=15, deadline=None)

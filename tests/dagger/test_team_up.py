@@ -47,7 +47,7 @@ def test_ready_then_use_a_team_up_card_and_a_situational_combo():
 
 
 @pytest.mark.parametrize("turn, before, field, words", [
-    (2, {"hero": "Hero A", "do": "use_team_up"}, "rounds[0].turns[2].before[0].do", "exhausted"),
+    (2, {"hero": "Hero A", "do": "use_team_up"}, "rounds[0].turns[2].before[0].do", "greyed out side up"),
     (1, {"hero": "Hero B", "do": "ready_team_up"}, "rounds[0].turns[1].before[0].do", "no team-up card"),
     (0, {"hero": "Hero A", "do": "ready_team_up"}, "rounds[0].turns[0].before[0].do", "costs 2 team-up"),
     (3, {"hero": "Hero B", "do": "ability", "ability": "Nope"}, "rounds[0].turns[3].before[0].ability",

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from explorer.text import join_words, plural
 from explorer.trace import Trace
 
-from .results import HeroAction, HeroOutcome, NemesisOutcome, RoundOutcome
+from .results import NOT_READY, HeroAction, HeroOutcome, NemesisOutcome, RoundOutcome
 from .setup_scenario import SetupOutcome
 from .state import (
     BaseOverrun, EnemyActed, EnemySpawned, Event, HeroDamaged, HeroDefeated, MissionChecked, ShowdownBegan,
@@ -228,7 +228,7 @@ def round_outcome_text(trace: Trace) -> str:
         lines.append(f"  Round {t.round}: {t.hero}, {t.token} token on {t.slot}"
                      + (" (BOOST)" if t.boost else "") + f": {t.result}")
     if o.team_up_cards:
-        lines.append("  Team-up cards: " + "; ".join(f"{hero}'s {name} {'ready' if ready else 'exhausted'}"
+        lines.append("  Team-up cards: " + "; ".join(f"{hero}'s {name} {'ready' if ready else NOT_READY}"
                                                      for hero, name, ready in o.team_up_cards))
     if o.setup_seed is not None:
         lines.append(f"  Setup (seed {o.setup_seed}) built the event deck, top first: {', '.join(o.event_deck)}")

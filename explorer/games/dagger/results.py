@@ -20,7 +20,14 @@ from explorer.kernel import Outcome
 
 from .state import ChoiceMade, Enemy, Event, Gauge, Hero
 
-__all__ = ["NemesisOutcome", "HeroOutcome", "HeroAction", "Snapshot", "RoundOutcome", "TurnRecord", "probability_json"]
+__all__ = ["NemesisOutcome", "HeroOutcome", "HeroAction", "Snapshot", "RoundOutcome", "TurnRecord", "probability_json",
+           "NOT_READY"]
+
+
+NOT_READY = "greyed out side up"
+"""A team-up card that is not ready, in the rulebook's words (Setup: the card is placed "with the greyed out side up";
+Team-up Abilities: a used card is exhausted, flipped over): how the page, ``explorer dagger step`` and the outcome
+text show that state."""
 
 
 def probability_json(p: Fraction) -> dict[str, Any]:

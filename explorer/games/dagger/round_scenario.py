@@ -85,7 +85,7 @@ from .hero_scenario import ActionDetails, ActionModel, HeroScenario, resolve_act
 from .nemesis import PhaseContext, apply_effects, loss_gauges, phase_over, phase_parts, play_phase
 from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                initial_state, parse_nemesis, phase_context)
-from .results import HeroAction, RoundOutcome, TurnRecord
+from .results import NOT_READY, HeroAction, RoundOutcome, TurnRecord
 from .setup_scenario import SETUP_SEQUENCE, SetupContext, SetupScenario, SetupState
 from .state import Effect, Enemy, GameState, Mission, evolve
 
@@ -119,7 +119,7 @@ class AbilityModel(Strict):
 
 class TeamUpModel(Strict):
     """A sheet's ``team_up`` card (stand-in): ``cost`` (team-up spent to ready it), its effect (``amount`` damage to
-    each enemy nearby) and whether it starts ``ready`` (Setup places it greyed side up: not ready)."""
+    each enemy nearby) and whether it starts ``ready`` (Setup places it greyed out side up: not ready)."""
 
     name: str = Field(min_length=1, max_length=40)
     cost: int = Field(3, ge=0, le=20)
@@ -438,7 +438,8 @@ class SupportCard:
 
 @dataclass(frozen=True)
 class TeamUpCard:
-    """A hero's team-up card: ``ready`` (face up) or exhausted; ``cost`` (team-up spent to ready it); its stand-in
+    """A hero's team-up card: ``ready`` (face up) or not: greyed out side up (:data:`.results.NOT_READY`; Setup places it so,
+    and using it exhausts it, flipping it back over); ``cost`` (team-up spent to ready it); its stand-in
     effect deals ``amount`` damage to each enemy nearby."""
 
     hero: str
@@ -855,7 +856,7 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
                       {"team_up": g.team_up, "card": card.name}, (who,), sec)]
     else:
         if not card.ready:
-            raise refuse("do", f"{card.name} is exhausted: ready it first (ready_team_up, {card.cost} team-up)",
+            raise refuse("do", f"{card.name} is {NOT_READY}: ready it first (ready_team_up, {card.cost} team-up)",
                          S.TEAM_UP_ABILITIES)
         if hero.eliminated or not hero.space:
             raise refuse("hero", f"{who} is not on the board", S.TEAM_UP_ABILITIES)
@@ -1104,7 +1105,16 @@ def after_hero_phase(sc: RoundScenario, rulings: Mapping[str, str] | None = None
 def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:
     """Resolve a ``round`` scenario into a cited :class:`Trace` whose result is a :class:`.results.RoundOutcome`; a
     refused choice ends the trace with a "Not allowed" step naming its field and rule."""
-    frames, refusal, start, ctx = play_rounds(sc, rulings, seed)
+    return round_trace(sc, play_rounds(sc, rulings, seed), seed)
+
+
+def round_trace(sc: RoundScenario, played: tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState,
+                                                 RoundContext], seed: int | None = None) -> Trace:
+    """The trace of frames already played (``played``: what :func:`play_rounds` returns for ``sc`` and ``seed``):
+    the cited steps of the frames, a "Not allowed" step for a refusal, the :class:`.results.RoundOutcome` of the last
+    frame's state. :func:`resolve_round` is ``round_trace(sc, play_rounds(sc, rulings, seed), seed)``; the Round page
+    builds its positions and this trace from one play."""
+    frames, refusal, start, ctx = played
     steps = list(steps_of(frames))
     end = frames[-1].state if frames else start
     refused = field = ""
@@ -1129,6 +1139,6 @@ def resolve_round(sc: RoundScenario, rulings: Mapping[str, str] | None = None, s
 
 
 __all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "SupportCard", "TeamUpCard",
-           "parse_round", "resolve_round", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND",
+           "parse_round", "resolve_round", "round_trace", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND",
            "SETUP_BOARD", "setup_board", "begin_hero_phase", "take_turn", "end_hero_phase", "return_tokens",
            "ready_defeated_team_up", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST", "STANDIN_DAGGER_EFFECT"]

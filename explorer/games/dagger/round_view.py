@@ -17,6 +17,7 @@ from explorer.text import plural
 from explorer.trace import Step
 
 from .nemesis import Gauge, loss_gauges
+from .results import NOT_READY
 from .round_scenario import ABILITY, DAGGER, RoundScenario, RoundState, play_rounds, whose_turn
 
 
@@ -24,7 +25,7 @@ from .round_scenario import ABILITY, DAGGER, RoundScenario, RoundState, play_rou
 class HeroPanel:
     """One hero's sheet at a position: ``slots`` (``((slot, token or ""), ...)``: the sheet's aspect slots, then its
     token abilities as ``"ability:<name>"``), ``supply`` (``(boosted, standard)`` tokens left), ``support``
-    (``((card, "ready" | "exhausted n/charge"), ...)``), ``team_up`` (``"<card> ready"`` / ``"... exhausted"`` or
+    (``((card, "ready" | "exhausted n/charge"), ...)``), ``team_up`` (``"<card> ready"`` / ``"... greyed out side up"`` or
     ``""``) and ``to_play`` (it is this hero's turn)."""
 
     hero: str
@@ -82,7 +83,7 @@ def hero_panels(sc: RoundScenario, state: RoundState) -> tuple[HeroPanel, ...]:
         sup = state.supply(h.name)
         cards = tuple((c.name, f"exhausted {c.progress}/{c.charge}" if c.exhausted else "ready")
                       for c in state.cards if c.hero == h.name)
-        team = next((f"{c.name} {'ready' if c.ready else 'exhausted'}" for c in state.team_cards
+        team = next((f"{c.name} {'ready' if c.ready else NOT_READY}" for c in state.team_cards
                      if c.hero == h.name), "")
         out.append(HeroPanel(h.name, h.space, h.damage, h.health, h.empowered, h.shattered,
                              (sup.boosted, sup.standard), slots, cards, team, h.name == due))

@@ -18,11 +18,11 @@ import ipywidgets as W
 
 from explorer.games import Game
 from explorer.trace import Trace
-from explorer.widgets.round_stepper import RoundStepperView, box, step_head
+from explorer.widgets.round_stepper import RoundStepperView, box, fit_map, step_head
 
 from . import options as opts
 from .map_svg import map_svg
-from .round_scenario import play_rounds
+from .round_scenario import play_rounds, round_trace
 from .round_view import HeroPanel, RoundPosition, positions_from
 from .views import gauges_html
 
@@ -93,15 +93,16 @@ class RoundStepper(RoundStepperView):
                    f"{html.escape(STANDINS)}</i>", "dg-about", "font-size:12px")
 
     def play(self):
-        self.frames, _refusal, self.start, _ctx = play_rounds(self.scenario, self.rulings())
-        trace: Trace = self.game.resolve(("round", self.scenario), self.rulings())
+        played = play_rounds(self.scenario, self.rulings())       # one play: the positions and the trace
+        self.frames, _refusal, self.start, _ctx = played
+        trace: Trace = round_trace(self.scenario, played)
         return positions_from(self.scenario, self.frames, self.start), trace, trace.result.refused
 
     def draw(self, pos: RoundPosition, number: int, total: int) -> None:
         self.focus.value = position_html(pos, number, total)
         st = self.frames[pos.shown].state if pos.shown >= 0 else self.start
         marks = [m for m in pos.step.marks if m in self.scenario.world]    # the map draws the state the sheets show
-        self.map.value = box(map_svg(self.scenario.world, st.game, highlight=marks, scale=0.4), "dg-map")
+        self.map.value = fit_map(map_svg(self.scenario.world, st.game, highlight=marks, scale=0.4), "dg-map")
         self.gauges.value = gauges_html(st.game)
 
 

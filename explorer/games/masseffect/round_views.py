@@ -22,7 +22,7 @@ import html
 from explorer.games import Game
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment
-from explorer.widgets.round_stepper import RoundStepperView, box, step_head
+from explorer.widgets.round_stepper import RoundStepperView, box, fit_map, step_head
 
 from . import options as opts
 from .map import MissionMap, load_map, map_from_dict
@@ -147,7 +147,7 @@ def map_html(m: MissionMap, pos: RoundPosition) -> str:
             continue
         if h in m:
             extra.append(HexMark(h, stroke="#f59f00", width=3.0))
-    return box(render_map(m, characters=chars, extra=extra, size=24.0), "me-round-map")
+    return fit_map(render_map(m, characters=chars, extra=extra, size=24.0), "me-round-map")
 
 
 class RoundStepper(RoundStepperView):

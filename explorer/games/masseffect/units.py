@@ -129,8 +129,8 @@ def squadmate_damage(sq: Squadmate, amount: int, *, by: str = "") -> tuple[Squad
     new = replace(sq, shield_points=sq.shield_points - from_shields, hit_points=sq.hit_points - from_hits)
     detail = ("Each point of Damage takes a Shield Point; with the shields failed, each point takes a Hit Point."
               f" Shields {sq.shield_points} -> {new.shield_points}, Hit Points {sq.hit_points} -> {new.hit_points}.")
-    lost = ", ".join(f"-{plural(n, noun)}" for n, noun in ((from_shields, "Shield Point"), (from_hits, "Hit Point"))
-                     if n) or "no Shield Points or Hit Points lost"
+    counts = [plural(n, noun) for n, noun in ((from_shields, "Shield Point"), (from_hits, "Hit Point")) if n]
+    lost = f"{' and '.join(counts)} lost" if counts else "no Shield Points or Hit Points lost"
     steps = [Step(f"{sq.name} suffers {amount} Damage{who}: {lost}",
                   S.SQUADMATE_DAMAGE, detail, facts={"squadmate": sq.name, "damage": amount,
                   "shield_points": new.shield_points, "hit_points": new.hit_points}, marks=[sq.name])]
