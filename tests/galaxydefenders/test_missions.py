@@ -306,3 +306,10 @@ def test_special_events_come_at_their_printed_positions():
 def test_event_d_of_mission_6_needs_the_three_probes():
     v = _refused(6, [{"counters": {"wormoon_stage": 2}, "event": "A"}, {"event": "D"}])
     assert v.rejection.field == "rounds[1].event" and "probes_deployed" in v.reason
+
+
+def test_counters_of_agents_start_at_the_agents_in_play():
+    # Mission 4: every agent starts outside the alien base; nothing declared, nothing accomplished
+    o = resolve_mission(mission(4, [{}, {}], agents=3)).result
+    assert o.status is None and dict(o.counters)["agents_outside_base"] == 3
+    assert dict(resolve_mission(mission(5, [{}], agents=4)).result.counters)["agents_alive"] == 4

@@ -165,8 +165,8 @@ class MissionData(Strict):
     deadline: int = Field(ge=1, le=MAX_ROUNDS)
     ends: str = Field(min_length=1, max_length=20)
     counters: list[CounterName] = Field(min_length=1, max_length=8)
-    start: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(default_factory=dict,
-                                                                                    max_length=8)
+    start: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)] | Literal["agents"]] = Field(
+        default_factory=dict, max_length=8)
     most: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)] | Literal["agents"]] = Field(
         max_length=8)
     positions: dict[Annotated[str, Field(min_length=1, max_length=2)],
@@ -680,9 +680,11 @@ class MissionOutcome(Outcome):
 
 
 def mission_initial(scenario: MissionScenario) -> MissionState:
-    """The mission before its first round: every counter at its ``start`` value (0 unless the mission says)."""
+    """The mission before its first round: every counter at its ``start`` value (0 unless the mission says;
+    ``"agents"``: the agents in play)."""
     m = storybook_missions()[scenario.mission]
-    return MissionState(counters=tuple((k, m.start.get(k, 0)) for k in m.counters),
+    start = {k: scenario.agents if v == "agents" else v for k, v in m.start.items()}
+    return MissionState(counters=tuple((k, start.get(k, 0)) for k in m.counters),
                         numbers=tuple(range(1, len(scenario.rounds) + 1)))
 
 
