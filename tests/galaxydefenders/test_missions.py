@@ -34,15 +34,16 @@ def test_builtin_mission_1_partially_accomplished_at_the_deadline():
     t = resolve("gd-mission-1")
     o = t.result
     assert (o.status, o.row, o.next, o.rounds) == ("partial", 2, "2", 8)
-    assert o.events == ("A", "-", "B", "-", "-", "-", "-", "-")
+    assert o.events == ("A", "-", "B", "-", "-", "D", "C", "-")      # D and C where the Event deck line puts them
     assert dict(o.counters)["flames"] == 3
     assert t.steps[-1].rule == S.OBJECTIVES and t.steps[-1].section == "End of the mission: Strategy phase"
 
 
 def test_builtin_mission_2_accomplished_before_the_deadline():
     o = resolve("gd-mission-2").result
-    assert (o.status, o.row, o.next, o.rounds) == ("accomplished", 1, "4", 5)
-    assert o.events == ("D", "-", "-")          # round 1 drew nothing: its Event phase was skipped
+    assert (o.status, o.row, o.next, o.rounds) == ("accomplished", 1, "4", 9)
+    # round 1 drew nothing (its Event phase was skipped); B is the 5th card; the probes are armed after it
+    assert o.events == ("D", "-", "-", "-", "B", "-", "-")
 
 
 def test_builtin_mission_6_ignores_signal_effects_and_ends_after_event_e():
@@ -59,15 +60,18 @@ def test_a_row_without_at_the_end_ends_the_mission_at_once():
 
 
 def test_half_the_agents_rounded_up():
-    assert resolve_mission(mission(1, [{"counters": {"dead_agents": 2}}, {}], agents=3)).result.status == "failed"
-    assert resolve_mission(mission(1, [{"counters": {"dead_agents": 1}}, {}], agents=3)).result.status is None
+    assert resolve_mission(mission(1, [{"counters": {"dead_agents": 2}, "event": "A"}, {}],
+                                   agents=3)).result.status == "failed"
+    assert resolve_mission(mission(1, [{"counters": {"dead_agents": 1}, "event": "A"}, {}],
+                                   agents=3)).result.status is None
 
 
 def test_at_the_end_rows_wait_for_the_deadline():
     # two FLAME tokens from round 1 (row 1 "at the end") do not end the mission before the DEADLINE
-    o = resolve_mission(mission(1, [{"counters": {"flames": 2}}, {}, {}], deadline=5)).result
+    o = resolve_mission(mission(1, [{"counters": {"flames": 2}, "event": "A"}, {}, {"event": "B"}], deadline=5)).result
     assert o.status is None
-    o = resolve_mission(mission(1, [{"counters": {"flames": 2}}, {}, {}], deadline=3)).result
+    o = resolve_mission(mission(1, [{"counters": {"flames": 1}, "event": "A"}, {}, {"event": "B"}],
+                                deadline=3)).result
     assert (o.status, o.row) == ("accomplished", 1)
 
 
@@ -86,10 +90,10 @@ def test_skipped_event_phase_draws_no_card_and_does_not_advance_the_deadline():
 
 
 def test_replaced_event_phase_until_the_bombs_detonate():
-    t = resolve_mission(mission(3, [{}, {"counters": {"bombs_detonated": 2}}, {"event": "A"}]))
+    t = resolve_mission(mission(3, [{}, {"counters": {"bombs_detonated": 2}, "event": "A"}, {"event": "E"}]))
     replaced = [s for s in t.steps if s.title.startswith("No Event card is drawn")]
     assert [s.section for s in replaced] == ["Round 1: Event phase"]
-    assert t.result.events == ("-", "A")
+    assert t.result.events == ("A", "E")            # A is the 1st Event card, E the 2nd (Mission 3's Event deck)
 
 
 def test_event_columns():
@@ -127,7 +131,9 @@ def test_time_travel_replays_fewer_rounds():
 @given(flames=st.lists(st.integers(0, 4), min_size=1, max_size=10), dead=st.integers(0, 4),
        agents=st.integers(1, 6))
 def test_property_the_result_is_the_first_matching_row(flames, dead, agents):
-    rounds = [{"counters": {"flames": f, "dead_agents": min(dead, agents)}} for f in flames]
+    order = ["A", "", "B", "", "", "D", "C", "", "", ""]      # Mission 1's Event deck line
+    rounds = [{"counters": {"flames": f, "dead_agents": min(dead, agents)}, "event": order[i]}
+              for i, f in enumerate(flames)]
     frames, t = play_mission(mission(1, rounds, agents=agents, deadline=len(rounds)))
     o = t.result
     last = frames[-1].state
@@ -221,3 +227,89 @@ def test_a_mission_picture_shows_the_row_the_deck_and_the_counters():
     assert f"{len(o.events)}/" in svg and "Special Event E" in svg
     for name, value in o.counters:
         assert f"{value} after round {o.rounds}" in svg
+
+
+# ------------------------------------------------------------------------------------------------ issue 21 (tester)
+
+from explorer.errors import RuleViolation  # noqa: E402
+
+
+def test_counters_have_the_missions_bounds_at_load():
+    # Mission 1: Waypoints 1-4 hold at most four FLAME tokens
+    with pytest.raises(ScenarioError) as e:
+        mission(1, [{"counters": {"flames": 9}}])
+    assert e.value.field == "rounds[0].counters.flames" and "0..4" in str(e.value)
+    with pytest.raises(ScenarioError) as e:
+        mission(1, [{"counters": {"dead_agents": 5}}], agents=4)
+    assert e.value.field == "rounds[0].counters.dead_agents"
+
+
+def test_an_effect_never_moves_a_counter_the_wrong_way():
+    from explorer.games.galaxydefenders.missions import EffectLine, MissionContext, apply_effect
+    m = storybook_missions()[1]
+    sc = mission(1, [{}])
+    ctx = MissionContext(mission=m, scenario=sc)
+    line = EffectLine(text="one more", add={"flames": 1}, cap={"flames": 4})
+    # the tester's case: 9 FLAME tokens (no longer loadable) went DOWN to 4 when one was added
+    assert apply_effect(MissionState(counters=(("flames", 9), ("dead_agents", 0))), line, ctx, "s", "")[0] \
+        .value("flames") == 9
+    assert apply_effect(MissionState(counters=(("flames", 3), ("dead_agents", 0))), line, ctx, "s", "")[0] \
+        .value("flames") == 4
+    down = EffectLine(text="one fewer", add={"flames": -1})
+    assert apply_effect(MissionState(counters=(("flames", 0), ("dead_agents", 0))), down, ctx, "s", "")[0] \
+        .value("flames") == 0
+
+
+def test_a_rounds_mission_table_refuses_an_out_of_place_event():
+    with pytest.raises(RuleViolation) as e:
+        _round({"mission": 1, "drawn": 0, "event": "B"})
+    assert e.value.rejection.field == "mission.event" and "3rd" in e.value.reason
+
+
+def _refused(n, rounds, **kw):
+    with pytest.raises(RuleViolation) as e:
+        resolve_mission(mission(n, rounds, **kw))
+    return e.value
+
+
+def test_arming_the_probes_needs_event_b_and_both_probes_deployed():
+    # B is the 5th event of Mission 2: arming in round 4 comes before Arm the Underground Probe exists
+    v = _refused(2, [{}, {"counters": {"probes_on_waypoint_1": 1, "probes_on_waypoint_2": 1}, "event": "D"}, {},
+                     {"counters": {"probes_armed": 2}}, {}])
+    assert v.rejection.field == "rounds[3].counters.probes_armed" and "Event B" in v.reason
+    assert v.section == S.SPECIAL_EVENT_EFFECTS.section
+    # after B (which removes the probe over Waypoint 1) arming needs both probes deployed again
+    rounds = [{}, {"counters": {"probes_on_waypoint_1": 1, "probes_on_waypoint_2": 1}, "event": "D"}, {}, {}, {},
+              {"event": "B"}, {"counters": {"probes_armed": 2}}]
+    v = _refused(2, rounds)
+    assert v.rejection.field == "rounds[6].counters.probes_armed" and "probes_on_waypoint_1" in v.reason
+
+
+def test_the_wormoon_cannot_die_while_event_a_keeps_it_out_of_play():
+    v = _refused(6, [{"counters": {"wormoon_stage": 2}, "event": "A"}, {"counters": {"wormoon_dead": 1}},
+                     {"event": "E"}])
+    assert v.rejection.field == "rounds[1].counters.wormoon_dead"
+
+
+def test_special_events_come_at_their_printed_positions():
+    v = _refused(1, [{"event": "B"}, {}, {"event": "A"}])
+    assert v.rejection.field == "rounds[0].event" and "3rd" in v.reason
+    v = _refused(1, [{}])                        # the 1st Event card is Special Event A
+    assert v.rejection.field == "rounds[0].event" and "Special Event A" in v.reason
+    # Mission 1 names C and D (stand-ins for their effects)
+    zero = {"flames": 0}
+    sc = mission(1, [{"event": "A"}, {}, {"event": "B"}, {"counters": zero}, {"counters": zero},
+                     {"counters": zero, "event": "D"}, {"counters": zero, "event": "C"}, {"counters": zero}])
+    assert resolve_mission(sc).result.events == ("A", "-", "B", "-", "-", "D", "C", "-")
+
+
+def test_event_d_of_mission_6_needs_the_three_probes():
+    v = _refused(6, [{"counters": {"wormoon_stage": 2}, "event": "A"}, {"event": "D"}])
+    assert v.rejection.field == "rounds[1].event" and "probes_deployed" in v.reason
+
+
+def test_counters_of_agents_start_at_the_agents_in_play():
+    # Mission 4: every agent starts outside the alien base; nothing declared, nothing accomplished
+    o = resolve_mission(mission(4, [{}, {}], agents=3)).result
+    assert o.status is None and dict(o.counters)["agents_outside_base"] == 3
+    assert dict(resolve_mission(mission(5, [{}], agents=4)).result.counters)["agents_alive"] == 4

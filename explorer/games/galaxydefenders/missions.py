@@ -32,6 +32,11 @@ Scenario kind ``mission`` (TOML)::
     event = "A"                          # the Event card its Event phase draws: a special event letter, or "" (a
                                          #   standard Event card, not modelled here)
 
+Checks: each counter within the mission's bounds (``most``) at load; while playing, a counter's rise and a special
+event against what the text requires (``needs``: earlier special events, counters) and each special event at the
+Event card number the mission's "Event deck" line gives (``positions``); refusals are one-line
+:class:`~explorer.errors.RuleViolation` naming ``rounds[i].counters.<name>`` or ``rounds[i].event``.
+
 Outcome: the mission status (accomplished / partial / failed, or ``None`` while it goes on), the row that matched
 (its number from the top), the next mission, the rounds played and the Event cards drawn.
 """
@@ -49,7 +54,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from explorer.errors import ScenarioError
+from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
@@ -130,21 +135,52 @@ class MissionRule(Strict):
     effects: list[EffectLine] = Field(default_factory=list, max_length=6)
 
 
+class Need(Strict):
+    """What a mission's text requires before a counter may rise, or before a special event may be drawn:
+    ``counter`` (its declared value rises) or ``event`` (the letter drawn), the special events drawn in an EARLIER
+    round (``after``: an action a card brings in "starting with the next round"), the counters that must hold
+    (``needs``), the rule in one paraphrased line (``text``) and the section that decides (``cite``: ``rules``
+    Storybook 2.3, ``events`` 2.5)."""
+
+    counter: CounterName | None = None
+    above: int = Field(0, ge=0, le=MAX_COUNTER)
+    early: bool = False
+    event: str | None = Field(None, min_length=1, max_length=2, pattern=r"^[A-Z][0-9]?$")
+    after: list[Annotated[str, Field(min_length=1, max_length=2)]] = Field(default_factory=list, max_length=4)
+    needs: Condition | None = None
+    text: str = Field(min_length=1, max_length=200)
+    cite: Literal["rules", "events"] = "rules"
+    stand_in: bool = False
+
+
 class MissionData(Strict):
     """A Storybook mission: objectives rows in printed order, what ends it (``last_event`` or a special event
     letter), the stand-in ``deadline`` (Event cards), its counters (and their ``start`` values, 0 otherwise),
-    special events and Event-phase rules."""
+    each counter's largest value (``most``: a number or ``"agents"``; the smallest is 0), the Event card number
+    each special event is drawn at when the text fixes it (``positions``), what a counter's rise or a special event
+    needs (``needs``), special events and Event-phase rules."""
 
     id: int = Field(ge=1, le=6)
     title: str = Field(min_length=1, max_length=80)
     deadline: int = Field(ge=1, le=MAX_ROUNDS)
     ends: str = Field(min_length=1, max_length=20)
     counters: list[CounterName] = Field(min_length=1, max_length=8)
-    start: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)]] = Field(default_factory=dict,
-                                                                                    max_length=8)
+    start: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)] | Literal["agents"]] = Field(
+        default_factory=dict, max_length=8)
+    most: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)] | Literal["agents"]] = Field(
+        max_length=8)
+    positions: dict[Annotated[str, Field(min_length=1, max_length=2)],
+                    Annotated[int, Field(ge=1, le=MAX_ROUNDS)]] = Field(default_factory=dict, max_length=8)
+    positions_text: str = Field("", max_length=200)
+    needs: list[Need] = Field(default_factory=list, max_length=8)
     objectives: list[ObjectiveRow] = Field(min_length=1, max_length=6)
     special_events: list[SpecialEvent] = Field(default_factory=list, max_length=8)
     rules: list[MissionRule] = Field(default_factory=list, max_length=6)
+
+    def bound(self, counter: str, agents: int) -> int:
+        """The largest value ``counter`` may take with ``agents`` agents in play."""
+        v = self.most[counter]
+        return agents if v == "agents" else v
 
 
 class MissionsFile(Strict):
@@ -167,6 +203,15 @@ def storybook_missions() -> dict[int, MissionData]:
 def _check_mission(m: MissionData, source: str, prefix: str) -> None:
     known = set(m.counters)
     letters = [e.card for e in m.special_events]
+    if set(m.most) != known:
+        raise ScenarioError(f"{prefix}most", "each counter needs its largest value", sorted(known), source)
+    for k in list(m.positions) + [n.event for n in m.needs if n.event] + [a for n in m.needs for a in n.after]:
+        if k not in letters:
+            raise ScenarioError(f"{prefix}positions", f"no special event {k!r}", letters, source)
+    for i, n in enumerate(m.needs):
+        if (n.counter is None) == (n.event is None) or (n.counter is not None and n.counter not in known):
+            raise ScenarioError(f"{prefix}needs[{i}]", "names one mission counter or one special event",
+                                sorted(known) + letters, source)
     for k in m.start:
         if k not in known:
             raise ScenarioError(f"{prefix}start.{k}", f"unknown counter {k!r}", sorted(known), source)
@@ -235,6 +280,9 @@ def parse_mission(data: dict, source: str) -> MissionScenario:
             if k not in m.counters:
                 raise ScenarioError(f"rounds[{i}].counters.{k}", f"mission {m.id} keeps no counter {k!r}",
                                     m.counters, source)
+            if r.counters[k] > m.bound(k, sc.agents):
+                raise ScenarioError(f"rounds[{i}].counters.{k}", f"{r.counters[k]} is more than mission {m.id} "
+                                    f"allows", f"0..{m.bound(k, sc.agents)}", source)
         if r.event and r.event not in letters:
             raise ScenarioError(f"rounds[{i}].event", f"mission {m.id} has no special event {r.event!r}",
                                 [""] + letters, source)
@@ -290,6 +338,12 @@ class MissionContext(Context):
     mission: MissionData | None = None
     scenario: MissionScenario | None = None
     deadline: int = 1
+    source: str | None = None
+    where: str = ""
+    """The field prefix of the round's declarations in refusals (``""``: ``rounds[i].``)."""
+
+    def field(self, round_number: int, name: str) -> str:
+        return f"{self.where or f'rounds[{round_number - 1}].'}{name}"
 
 
 # ------------------------------------------------------------------------------------------------ rule functions
@@ -358,14 +412,77 @@ def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: s
                             "teleports or moves Signals in the Event phase.", section=sec, facts={"ignored": True})]
     changes = {}
     for k, d in e.add.items():
-        new = max(0, state.value(k) + d)
-        if k in e.cap:
-            new = min(new, e.cap[k])
+        old = state.value(k)
+        top = min(e.cap.get(k, MAX_COUNTER), ctx.mission.bound(k, ctx.scenario.agents) if k in ctx.mission.most
+                  else MAX_COUNTER)
+        # an effect moves a counter its own way only, within the mission's bounds (never down for an add)
+        new = max(old, min(old + d, top)) if d >= 0 else min(old, max(old + d, 0))
         changes[k] = new
     after = state.with_counters(changes)
     counts = "; ".join(f"{k} {state.value(k)} -> {after.value(k)}" for k in changes)
     return after, [Step(e.text + (f" ({counts})" if counts else ""), S.SPECIAL_EVENT_EFFECTS, how, section=sec,
                         facts={"counters": dict(changes)} if changes else {})]
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(n: int) -> str:
+    return ORDINALS.get(n if n < 20 else n % 10, f"{n}th") if n % 100 not in (11, 12, 13) else f"{n}th"
+
+
+def _need_rule(n: Need):
+    return S.SPECIAL_MISSION_RULES if n.cite == "rules" else S.SPECIAL_EVENT_EFFECTS
+
+
+def check_need(n: Need, state: MissionState, earlier: tuple[str, ...], ctx: MissionContext, field: str,
+               what: str) -> None:
+    """Refuse ``what`` (a counter's rise or a special event) unless the special events ``n.after`` were drawn in an
+    earlier round (``earlier``) and ``n.needs`` holds on ``state``.
+
+    Raises:
+        RuleViolation: naming ``field``, the rule's text and its section (Storybook 2.3 or 2.5).
+    """
+    missing = [a for a in n.after if a not in earlier]
+    if missing:
+        raise RuleViolation(f"{what} needs Special Event {join_words(missing, 'and')} drawn in an earlier round "
+                            f"({n.text})", _need_rule(n), field=field, step=f"Round {state.round}",
+                            source=ctx.source)
+    if n.needs is not None and not condition_holds(n.needs, state, ctx.scenario.agents, False):
+        raise RuleViolation(f"{what} needs {condition_text(n.needs)} ({n.text})", _need_rule(n), field=field,
+                            step=f"Round {state.round}", source=ctx.source)
+
+
+def check_event_position(state: MissionState, ctx: MissionContext, card: str) -> None:
+    """The Event card number ``len(state.events) + 1`` against the positions the mission's text fixes
+    (Storybook 7, "Event deck" line; 2.5): a special event only at its number, and a number the text gives to a
+    special event only for it.
+
+    Raises:
+        RuleViolation: naming the round's ``event`` field.
+    """
+    m = ctx.mission
+    p = len(state.events) + 1
+    field = ctx.field(state.round, "event")
+    at = {v: k for k, v in m.positions.items()}
+    early = [n for n in m.needs if n.event == card and n.early]
+    if any(e in m.positions and m.positions[e] > i + 1 for i, e in enumerate(state.events)):
+        at = {}                 # after an early draw the discarded cards leave the later positions unknown
+    elif card in m.positions and p < m.positions[card] and early:
+        check_need(early[0], state, state.events, ctx, field, f"Special Event {card} before its position")
+        return
+    elif card in m.positions and m.positions[card] != p:
+        raise RuleViolation(f"Special Event {card} is the {ordinal(m.positions[card])} Event card of mission {m.id}, "
+                            f"this is the {ordinal(p)} ({m.positions_text})", S.SPECIAL_EVENT_EFFECTS, field=field,
+                            step=f"Round {state.round}", source=ctx.source)
+    if p in at and card != at[p]:
+        raise RuleViolation(f"the {ordinal(p)} Event card of mission {m.id} is Special Event {at[p]}, not "
+                            + (f"Special Event {card}" if card else "a standard Event card")
+                            + f" ({m.positions_text})", S.SPECIAL_EVENT_EFFECTS, field=field,
+                            step=f"Round {state.round}", source=ctx.source)
+    for n in m.needs:
+        if n.event == card and not n.early:
+            check_need(n, state, tuple(e for e in state.events), ctx, field, f"Special Event {card}")
 
 
 # ------------------------------------------------------------------------------------------------ step functions
@@ -422,6 +539,7 @@ def event_phase(state: MissionState, ctx: MissionContext, declared) -> tuple[Mis
         state, st = apply_effect(state, e, ctx, sec, "A special event added this effect to each Event phase.")
         steps += st
     card = declared.event
+    check_event_position(state, ctx, card)
     drawn = state.events + (card or "-",)
     if card:
         ev = next(e for e in special_events(m, sc) if e.card == card)
@@ -494,7 +612,14 @@ def play_round(state: MissionState, ctx: MissionContext, number: int) -> tuple[M
                 "The counters the Objectives table reads, as the scenario declares them after the round's Agents' and "
                 "Aliens' phases.",
                 section=f"Round {number}: battlefield", facts={"counters": changed}))
+        before = state
         state = state.with_counters(declared.counters)
+        for k, v in changed.items():
+            if v > before.value(k) and v > 0:
+                for n in ctx.mission.needs:
+                    if n.counter == k and v > n.above:
+                        check_need(n, state, before.events, ctx, ctx.field(number, f"counters.{k}"),
+                                   f"{k} {before.value(k)} -> {v}")
     state, st = event_phase(state, ctx, declared)
     return state, tuple(steps) + st
 
@@ -555,17 +680,21 @@ class MissionOutcome(Outcome):
 
 
 def mission_initial(scenario: MissionScenario) -> MissionState:
-    """The mission before its first round: every counter at its ``start`` value (0 unless the mission says)."""
+    """The mission before its first round: every counter at its ``start`` value (0 unless the mission says;
+    ``"agents"``: the agents in play)."""
     m = storybook_missions()[scenario.mission]
-    return MissionState(counters=tuple((k, m.start.get(k, 0)) for k in m.counters),
+    start = {k: scenario.agents if v == "agents" else v for k, v in m.start.items()}
+    return MissionState(counters=tuple((k, start.get(k, 0)) for k in m.counters),
                         numbers=tuple(range(1, len(scenario.rounds) + 1)))
 
 
-def play_mission(scenario: MissionScenario, rulings: Mapping[str, str] | None = None) -> tuple[tuple, Trace]:
+def play_mission(scenario: MissionScenario, rulings: Mapping[str, str] | None = None,
+                 source: str | None = None) -> tuple[tuple, Trace]:
     """Play :data:`MISSION_SEQUENCE`: ``(frames, trace)``; the trace's ``result`` is a :class:`MissionOutcome`."""
     r = make_rulings({**scenario.rulings, **dict(rulings or {})})
     m = storybook_missions()[scenario.mission]
-    ctx = MissionContext(rulings=r, mission=m, scenario=scenario, deadline=scenario.deadline or m.deadline)
+    ctx = MissionContext(rulings=r, mission=m, scenario=scenario, deadline=scenario.deadline or m.deadline,
+                         source=source)
     frames = play(mission_initial(scenario), MISSION_SEQUENCE, ctx)
     s = frames[-1].state
     out = MissionOutcome(m.id, m.title, s.status, s.row, s.next, s.round, s.events, s.counters)
@@ -640,7 +769,8 @@ def round_mission(state, ctx) -> tuple:
         return state, ()
     sc = check_round_mission(rm, len(ctx.scenario.agents), ctx.source)
     m = storybook_missions()[rm.mission]
-    mctx = MissionContext(rulings=ctx.rulings, mission=m, scenario=sc, deadline=rm.deadline or m.deadline)
+    mctx = MissionContext(rulings=ctx.rulings, mission=m, scenario=sc, deadline=rm.deadline or m.deadline,
+                          source=ctx.source, where="mission.")
     start = mission_initial(sc)
     recurring = tuple(line for e in m.special_events if e.card in rm.earlier
                       for line in event_column(e, rm.previous)[0] if line.every_event_phase)
