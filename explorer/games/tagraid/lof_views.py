@@ -437,8 +437,8 @@ class LofExplorer(W.HBox):
         self.f2f_html.value = (f"<a class='lof-f2f-link xf-button' href='./tagraid-face-to-face?s={state}' "
                                f"style='font:13px sans-serif;padding:4px 9px;border:1px solid #1971c2;"
                                f"border-radius:3px;color:#1971c2;text-decoration:none;white-space:nowrap' "
-                               f"title='{html.escape(', '.join(f.title for f in br.facts[:12]))}'>Resolve this Face "
-                               f"to Face Roll →</a> <span style='font:12px sans-serif;color:#555'>"
+                               f"title='{html.escape(', '.join(f.title for f in br.facts[:12]))}'>Resolve these "
+                               f"rolls →</a> <span style='font:12px sans-serif;color:#555'>"
                                f"{html.escape(self.shooter)} → {html.escape(', '.join(self.targets))}; "
                                f"{n} react; {len(br.facts)} facts from the board</span>")
 
