@@ -227,7 +227,8 @@ def _check_climbing_move(state: OrderState, miner_id: str, decl: MoveDecl, route
     if used > segments + LENGTH_TOLERANCE:
         raise refused(step, f"{field}.route", f"{miner_id} may move {plural(segments, 'Segment')} (the {which} Movement "
                       f"value {value}" + (", one less for the Slowed State" if slowed else "") + f"); the route uses "
-                      f"{against(used, segments, True)[0]}: {plural(n_climb, 'climb')} of one whole Segment each ({reading})", S.MOVE)
+                      f"{against(used, segments, True)[0]}: {plural(n_climb, 'climb')} of one whole Segment each "
+                      f"({reading})", S.MOVE)
     polys = table._scenery_polys
     fixed = [(f"hexagon {h.q},{h.r} (no tile)", v) for h, v in table._hole_polys.items()]
     if table._off_board is not None:
@@ -241,9 +242,9 @@ def _check_climbing_move(state: OrderState, miner_id: str, decl: MoveDecl, route
         swept = shapely.LineString([p, q]).buffer(r, quad_segs=32)
         joined = {surfaces[i], surfaces[i + 1]} - {None}
         if c and math.dist(p, q) > geo.movement_segment + LENGTH_TOLERANCE:
+            leg, one = against(math.dist(p, q), geo.movement_segment, True)
             raise refused(step, f"{field}.route[{i}]", f"leg {i + 1} climbs {'onto' if surfaces[i + 1] else 'down from'} "
-                          f"a piece over {against(math.dist(p, q), geo.movement_segment, True)[0]} board units: a climb "
-                          f"covers at most one Segment ({against(math.dist(p, q), geo.movement_segment, True)[1]})", S.MOVE)
+                          f"a piece over {leg} board units: a climb covers at most one Segment ({one})", S.MOVE)
         if not c and surfaces[i] is not None and swept.difference(polys[surfaces[i]]).area > 1e-6:
             raise refused(step, f"{field}.route[{i}]", f"leg {i + 1} leaves the top of {surfaces[i]}: moving down "
                           "from it is a climb (name the ground, \"\", for the point below)", S.MOVE)
