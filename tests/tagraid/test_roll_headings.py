@@ -38,3 +38,12 @@ def test_the_line_of_fire_pages_link_names_no_roll_kind_it_has_not_worked_out():
     w._flush_state()
     label = _html.unescape(re.search(r"class='lof-f2f-link[^>]*>([^<]+)</a>", w.f2f_html.value).group(1))
     assert "Face to Face Roll" not in label and "Normal Roll" not in label, label
+
+
+def test_the_line_of_fire_pages_prompt_names_no_roll_kind():
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    w = LofExplorer()
+    w.set_targets([])
+    w._flush_state()
+    assert "pick a target" in w.f2f_html.value and "Face to Face Roll" not in w.f2f_html.value, w.f2f_html.value

@@ -431,7 +431,7 @@ class LofExplorer(W.HBox):
         self.targets = [t for t in self.targets if t in self.models and t != self.shooter]
         if not self.targets:
             self.f2f_html.value = ("<span style='font:12px sans-serif;color:#868e96'>pick a target on the board for "
-                                   "its Face to Face Roll</span>")
+                                   "the rolls it makes</span>")
             return
         try:
             self.board_roll = br = self.face_to_face_roll()
