@@ -69,12 +69,19 @@ def test_against_prints_the_side_the_comparison_took(limit, sign, h, digits):
     value = limit + sign * h
     v, lim = against(value, limit, value > limit, digits)
     if v.startswith("just "):  # closer than a millionth: said in words
-        assert v == ("just over " if value > limit else "just under ") + lim and abs(value - limit) < 1e-6
+        assert v == "just over " + lim and 0 < value - limit < 1e-6
         return
     assert (float(v) > float(lim)) == (value > limit), (value, limit, v, lim)
     assert len(v.split(".")[-1]) >= digits
     # never a number the value is not: the printed value is the value rounded to the digits it shows
     assert float(v) == round(value, len(v.split(".")[-1]))
+
+
+def test_within_tolerance_and_allowed_prints_the_limit_itself():
+    """A route longer than its allowance by less than the engine's tolerance is allowed: it must not print as
+    longer."""
+    v, lim = against(5.0 + 9e-7, 5.0, False)
+    assert float(v) <= float(lim)
 
 
 def test_against_keeps_the_usual_digits_when_they_already_tell():

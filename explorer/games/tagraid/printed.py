@@ -12,8 +12,7 @@ from __future__ import annotations
 __all__ = ["against", "MOST_DIGITS"]
 
 MOST_DIGITS = 6
-"""The most decimals printed; a value within 10^-6 of its limit on the far side prints as "just over" /
-"just under" the limit."""
+"""The most decimals printed; a value beyond its limit by less than that shows prints as "just over" the limit."""
 
 
 def against(value: float, limit: float, over: bool, digits: int = 2) -> tuple[str, str]:
@@ -27,10 +26,11 @@ def against(value: float, limit: float, over: bool, digits: int = 2) -> tuple[st
 
     Returns:
         Two strings; when even :data:`MOST_DIGITS` decimals cannot show the side, the value reads
-        ``"just over <limit>"`` or ``"just under <limit>"``."""
+        ``"just over <limit>"`` (``over``), or the limit itself (not ``over``: the value is the limit within the
+        engine's tolerance)."""
     for d in range(digits, MOST_DIGITS + 1):
         v, lim = f"{value:.{d}f}", f"{limit:.{d}f}"
         if (float(v) > float(lim)) == over:
             return v, lim
     lim = f"{limit:.{digits}f}"
-    return (f"just over {lim}" if over else f"just under {lim}"), lim
+    return (f"just over {lim}" if over else lim), lim
