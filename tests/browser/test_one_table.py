@@ -1,5 +1,5 @@
 """One table in headless Chromium: on the Line of Fire page, pick the shooter and two targets on the board, follow
-"Resolve this Face to Face Roll", and the Face to Face page shows the exchange the board decides (a split Burst,
+"Resolve these rolls", and the Face to Face page shows the exchange the board decides (a split Burst,
 several Reactive Miners) with the board's facts and their sections. ``EXPLORER_SCREENSHOTS=<dir>`` saves
 ``one-table-lof.png`` and ``one-table-f2f.png``.
 """

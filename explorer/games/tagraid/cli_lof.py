@@ -54,7 +54,8 @@ def load_any_table(name_or_path: str):
 def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
     """Every verdict of ``shooter`` (default: the file's ``shooter``, else its first Model) as JSON-serialisable data:
     ``{"table", "title", "shooter", "readings", "verdicts": [verdict_to_dict...]}``; ``readings`` are the table's
-    readings of every LoF ruling option (its ``[rulings]`` over the defaults).
+    readings of every LoF ruling option that applies to the table (its ``[rulings]`` over the defaults;
+    ``elevation_own_piece`` only when a Model stands on scenery: :func:`.lof_scenario.lof_ruling_keys`).
 
     Raises:
         ScenarioError: see :func:`load_any_table`; an unknown ``shooter`` (one line naming the file, the option
@@ -64,7 +65,7 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
 
     from .lof_report import verdict_to_dict
     from .lof_analysis import analyse
-    from .lof_scenario import LOF_RULING_KEYS, scenario_from_table
+    from .lof_scenario import lof_ruling_keys, scenario_from_table
 
     loaded = load_any_table(name_or_path)
     if shooter is not None and shooter not in loaded.table.models:
@@ -75,7 +76,7 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
         verdicts = analyse(sc.table(), sc.shooter, loaded.rulings, sc.calibration, sc.weapon, sc.threat)
     return {"table": str(name_or_path), "title": loaded.title, "shooter": sc.shooter,
             "readings": {k: loaded.rulings.as_dict().get(k) or loaded.rulings.options[k].default
-                         for k in LOF_RULING_KEYS},
+                         for k in lof_ruling_keys(loaded.table.models.values())},
             "verdicts": [verdict_to_dict(v) for v in verdicts], "_verdicts": verdicts}
 
 

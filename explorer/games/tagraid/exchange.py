@@ -174,6 +174,21 @@ def _widget_error(e: ScenarioError) -> ScenarioError:
     return ScenarioError(f, e.problem, e.allowed, "widget")
 
 
+def roll_heading(pairs: Sequence) -> str:
+    """The name of what an exchange rolled, for a heading (Rolls › Face to Face Rolls, Normal Roll): ``"Face to
+    Face"`` when every roll was opposed, ``"Normal Roll"`` when every roll was unopposed (an Evade nobody opposes
+    included), ``"Face to Face and Normal Rolls"`` for both, ``"No roll"`` when nobody rolled.
+
+    Args:
+        pairs: the :class:`~explorer.games.tagraid.resolve.Pair` s of a resolution (their ``kind``)."""
+    kinds = {p.kind for p in pairs}
+    opposed = bool(kinds & {"face_to_face"})
+    unopposed = bool(kinds - {"face_to_face"})
+    if opposed and unopposed:
+        return "Face to Face and Normal Rolls"
+    return "Face to Face" if opposed else "Normal Roll" if unopposed else "No roll"
+
+
 def resolve_inputs(a: SideInputs, b: SideInputs | None, dice_a: Sequence[int], dice_b: Sequence[int] = (),
                    saves_a: Sequence[int] = (), saves_b: Sequence[int] = (), *,
                    megabeast: MegaBeastInputs | None = None, rulings: Mapping[str, str] | None = None,

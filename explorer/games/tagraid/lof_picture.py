@@ -146,7 +146,7 @@ class LofSnapshot:
                                        title=f"Range Ruler: {name} Segment"))
                 m = v.range.measured
                 out.append(Segment(m.p0, m.p1, stroke="#111111", width=1.5, dash="2 2",
-                                   title=f"measured: {v.range.distance:.2f} hex units"))
+                                   title=f"measured: {v.range.shown(2):.2f} hex units"))
         if with_models:  # bases under the lines and labels
             for m in t.models.values():
                 d = t.disc(m)
@@ -386,7 +386,7 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
             verdict = f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})"
         if v.range is not None and v.range.distance is not None:
             rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
-                   f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.distance:.2f}</span><br>"
+                   f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.shown(2):.2f}</span><br>"
                    f"<span style='white-space:nowrap'>{_fmt_mod(v.mod)}</span>")
         else:
             rng = "—"

@@ -10,7 +10,7 @@ all start from here.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from explorer.board import Board
@@ -27,6 +27,16 @@ LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "scenery_heig
                                     "tileless_occupied_hexagon", "megabeast_reciprocity", "range_measurement",
                                     "megabeast_corner_side")
 """The ruling options the LoF explorer lets users flip."""
+
+ELEVATION_RULING_KEYS: tuple[str, ...] = ("elevation_own_piece",)
+"""Ruling options the LoF explorer offers (and ``explorer tagraid lof`` lists, and a saved table file carries) only
+when a Model of the table stands on scenery: the only case they are consulted (:mod:`.elevation`)."""
+
+
+def lof_ruling_keys(models: Iterable[Model]) -> tuple[str, ...]:
+    """The ruling options that apply to a table with ``models``: :data:`LOF_RULING_KEYS`, then
+    :data:`ELEVATION_RULING_KEYS` when one of them stands on scenery (``Model.on``)."""
+    return LOF_RULING_KEYS + (ELEVATION_RULING_KEYS if any(m.on is not None for m in models) else ())
 
 @dataclass
 class LofScenario:
@@ -127,5 +137,5 @@ def table_with_models(table: TableTop, models: Mapping[str, Model]) -> TableTop:
     return out
 
 
-__all__ = ["LOF_RULING_KEYS", "LofScenario", "DEFAULT_TABLE", "scenario_from_table", "default_lof_scenario",
-           "table_with_models"]
+__all__ = ["LOF_RULING_KEYS", "ELEVATION_RULING_KEYS", "lof_ruling_keys", "LofScenario", "DEFAULT_TABLE",
+           "scenario_from_table", "default_lof_scenario", "table_with_models"]

@@ -47,8 +47,8 @@ from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _referenc
 from .lof_picture import (BAND_COLOURS, COVER, PAIR_COLOURS, SIDE_COLOURS, LofSnapshot, board_of_table, board_svg,
                           short_verdict, verdict_table_html)
 from .lof_report import blocked_words, obstacle_words
-from .lof_scenario import (DEFAULT_TABLE, LOF_RULING_KEYS, LofScenario, default_lof_scenario, scenario_from_table,
-                           table_with_models)
+from .lof_scenario import (DEFAULT_TABLE, ELEVATION_RULING_KEYS, LOF_RULING_KEYS, LofScenario, lof_ruling_keys,
+                           default_lof_scenario, scenario_from_table, table_with_models)
 from .model import MegaBeast, field_bounds
 from .lof import TableTop
 from .megabeast import ThreatLevels, corner_angles
@@ -233,15 +233,21 @@ class LofExplorer(W.HBox):
         self.mod_inputs[OUT_OF_RANGE].style.description_width = "92px"
         self.mod_inputs[OUT_OF_RANGE].layout.width = "180px"
         self.ruling_inputs: dict[str, W.Dropdown] = {}
+        self.ruling_rows: dict[str, W.VBox] = {}
+        """Each ruling option's title and dropdown; those of :data:`ELEVATION_RULING_KEYS` are shown only while a
+        Model stands on scenery (:meth:`_show_ruling_rows`)."""
         rows = []
-        for key in LOF_RULING_KEYS:
+        for key in (*LOF_RULING_KEYS, *ELEVATION_RULING_KEYS):
             opt = self.rulings.options[key]
             dd = W.Dropdown(options=list(opt.readings), value=self.rulings.reading(key), layout=W.Layout(width="230px"))
             dd.observe(lambda ch, k=key: self._on_ruling(k, ch["new"]), names="value")
             self.ruling_inputs[key] = dd
-            rows.append(W.HTML(f"<div style='font-size:11.5px;font-family:sans-serif;line-height:1.2;margin-top:3px' "
-                               f"title='{html.escape(opt.section)}'>{html.escape(opt.title)}</div>"))
-            rows.append(dd)
+            row = W.VBox([W.HTML(f"<div style='font-size:11.5px;font-family:sans-serif;line-height:1.2;margin-top:3px' "
+                                 f"title='{html.escape(opt.section)}'>{html.escape(opt.title)}</div>"), dd])
+            row.add_class(f"lof-ruling-{key.replace('_', '-')}")
+            self.ruling_rows[key] = row
+            rows.append(row)
+        self._show_ruling_rows()
         self.settings_msgs = {k: W.HTML() for k in ("ruler", "mods", "threat")}
         """Each settings box's refusals, shown under its fields."""
         for k, w in self.settings_msgs.items():
@@ -305,6 +311,7 @@ class LofExplorer(W.HBox):
             self._draw()
             return False
         self.models, self.table = new, table
+        self._show_ruling_rows()
         self._say()
         self.update()
         return True
@@ -424,7 +431,7 @@ class LofExplorer(W.HBox):
         self.targets = [t for t in self.targets if t in self.models and t != self.shooter]
         if not self.targets:
             self.f2f_html.value = ("<span style='font:12px sans-serif;color:#868e96'>pick a target on the board for "
-                                   "its Face to Face Roll</span>")
+                                   "the rolls it makes</span>")
             return
         try:
             self.board_roll = br = self.face_to_face_roll()
@@ -437,8 +444,8 @@ class LofExplorer(W.HBox):
         self.f2f_html.value = (f"<a class='lof-f2f-link xf-button' href='./tagraid-face-to-face?s={state}' "
                                f"style='font:13px sans-serif;padding:4px 9px;border:1px solid #1971c2;"
                                f"border-radius:3px;color:#1971c2;text-decoration:none;white-space:nowrap' "
-                               f"title='{html.escape(', '.join(f.title for f in br.facts[:12]))}'>Resolve this Face "
-                               f"to Face Roll →</a> <span style='font:12px sans-serif;color:#555'>"
+                               f"title='{html.escape(', '.join(f.title for f in br.facts[:12]))}'>Resolve these "
+                               f"rolls →</a> <span style='font:12px sans-serif;color:#555'>"
                                f"{html.escape(self.shooter)} → {html.escape(', '.join(self.targets))}; "
                                f"{n} react; {len(br.facts)} facts from the board</span>")
 
@@ -478,6 +485,15 @@ class LofExplorer(W.HBox):
         new = dict(self.models)
         new[m.id] = replace(m, declared_move=bool(ch["new"]))
         self._try_models(new)
+
+    def _show_ruling_rows(self) -> None:
+        """Show the ruling options that apply to the Models now on the table (:func:`.lof_scenario.lof_ruling_keys`),
+        hide the others."""
+        shown = set(lof_ruling_keys(self.models.values()))
+        for k, row in self.ruling_rows.items():
+            want = None if k in shown else "none"
+            if row.layout.display != want:
+                row.layout.display = want
 
     def _on_ruling(self, key: str, reading: str) -> None:
         if self._loading:
@@ -578,7 +594,8 @@ class LofExplorer(W.HBox):
         """The explorer's state as a table file document (:mod:`.table_file`): the board (by name when the scenario
         named a packaged board, else inline), every Model's position (its hexagon and offset, or ``x``/``y``),
         facing and declared Move, the shooter, the weapon's MODs, the Threat Levels, the Range Ruler calibration, the
-        Silhouette calibration and the readings of every ruling option shown."""
+        Silhouette calibration and the readings of every ruling option shown (``elevation_own_piece`` only while a
+        Model stands on scenery, so a flat table's file is unchanged)."""
         from .pieces import SILHOUETTE_BASE_RADIUS, SILHOUETTE_HEIGHT
 
         sc = self.scenario
@@ -608,7 +625,7 @@ class LofExplorer(W.HBox):
                   "height": {str(k): v for k, v in cal.height.items() if SILHOUETTE_HEIGHT.get(k) != v}}
         doc = {"title": sc.title, "board": board, "shooter": self.shooter, "weapon": weapon,
                "threat": {p: self.threat.of(p) for p in ("front", "adjacent", "opposite")},
-               "rulings": {k: self.ruling_inputs[k].value for k in LOF_RULING_KEYS},
+               "rulings": {k: self.ruling_inputs[k].value for k in lof_ruling_keys(self.models.values())},
                "range": {b: getattr(self.calibration, b) for b in BANDS},
                "models": models}
         if pieces["base_radius"] or pieces["height"]:
@@ -699,6 +716,7 @@ class LofExplorer(W.HBox):
                 self.threat_inputs[p].value = str(self.threat.of(p))
             for k, dd in self.ruling_inputs.items():
                 dd.value = self.rulings.reading(k)
+            self._show_ruling_rows()
             m = self.models[self.shooter]
             self.moving.disabled = m.kind != "miner"
             self.moving.value = m.declared_move

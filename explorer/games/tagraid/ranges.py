@@ -140,6 +140,7 @@ class RangeResult:
         measured: the measured segment (attacker's base edge to the target's Silhouette).
         lof: the LoF result used.
         calibration: Segment lengths used.
+        elevated: the ruler ran in three dimensions (a Model of the pair stands on scenery, :mod:`.elevation`).
     """
 
     attacker: str
@@ -153,6 +154,21 @@ class RangeResult:
     rulings: dict[str, str] = field(default_factory=dict)
     rule: RuleRef = S.RANGE_RULER
     detail: str = ""
+    elevated: bool = False
+
+    def how(self) -> str:
+        """How this ruler was measured, in one sentence (Distances and Measurements › Range Ruler; ruling
+        ``range_measurement``; :mod:`.elevation` for a pair where a Model stands on scenery)."""
+        edge = self.rulings.get("range_measurement") == "edge_to_edge"
+        if self.elevated:
+            return ("A Model stands on scenery, so the Ruler runs in three dimensions: its length combines "
+                    + ("the gap between the two bases" if edge else
+                       "the plan length of the shortest clear Line of Fire segment the 3D search found")
+                    + " (across) with the vertical gap between the two Silhouettes' height ranges (up or down; 0 "
+                    "when they overlap): √(across² + up or down²).")
+        if edge:
+            return "The Ruler is laid from base edge to base edge (ruling 'range_measurement = edge_to_edge')."
+        return "The Ruler is laid along the shortest clear Line of Fire segment between the two bases."
 
     def weapon(self, weapon: WeaponRanges) -> tuple[str, int | None]:
         """``(band, MOD)`` for a weapon (see :meth:`WeaponRanges.mod`)."""
@@ -270,7 +286,7 @@ def _measure_range_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, cal
     total = calibration.edges()[-1][2]
     ruler = Segment((x0, y0), (x0 + ux * total, y0 + uy * total))
     rise = f" and {calibration.rounded(gap, 2):.2f} up or down" if gap > 0 else ""
-    return RangeResult(s.id, t.id, d, band, ruler, seg, lof, calibration, used,
+    return RangeResult(s.id, t.id, d, band, ruler, seg, lof, calibration, used, elevated=True,
                        detail=f"the ruler from {s.id}'s Silhouette reaches {t.id} after {calibration.rounded(d, 2):.2f} "
                        f"hex units ({calibration.rounded(pl, 2):.2f} across{rise}): {band.replace('_', ' ')} (Segments "
                        f"{calibration.short:g}/{calibration.mid:g}/{calibration.long:g} hex units).")

@@ -187,8 +187,7 @@ def resolve_table(scenario: TableScenario, rulings: Mapping[str, str] | None = N
                   has_lof=v.lof.has_lof, reason=v.lof.reason)
         if v.range is not None and v.range.distance is not None:
             trace.add(f"Range Ruler to {v.target}: {v.range.shown(3):.3f} hex units, {band_words(v.band)}",
-                      v.range.rule, "The Ruler is laid along the shortest clear Line of Fire segment "
-                      "between the two bases.", section="Range", marks=(v.target,), target=v.target,
+                      v.range.rule, v.range.how(), section="Range", marks=(v.target,), target=v.target,
                       distance=v.range.shown(4), band=v.band)
     trace.rulings = dict(sorted(rul.consulted.items()))
     return trace.with_result(TableOutcome(scenario.name, scenario.shooter, tuple(verdicts),

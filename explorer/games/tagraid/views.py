@@ -33,7 +33,7 @@ from explorer.widgets import DiceTray, DieView, Distribution, Link, OddsChart, O
 from explorer.widgets.layout import RESPONSIVE_CSS, split
 
 from .exchange import (AMMUNITION, ATTACKS, SKILL_NAMES, SKILLS_ACTIVE, SKILLS_REACTIVE, MegaBeastInputs, SideInputs,
-                       dice_counts, resolve_inputs, save_pool_sizes, scenario_data)
+                       dice_counts, resolve_inputs, roll_heading, save_pool_sizes, scenario_data)
 from .model import BehaviorAttack, MegaBeast, ReactiveMiner, Weapon, field_bounds
 from .resolve import MinerResult, Resolution
 from .options import ALL_OPTIONS
@@ -679,10 +679,11 @@ class FaceToFaceExplorer(W.VBox):
         self._ensure_saves("SA", need_a)
         self._ensure_saves("SB", need_b)
         opp = f"the {mb.name} (Threat Level {mb.threat_level})" if mb else f"{b.name} ({SKILL_NAMES[b.skill]})"
+        who = f"{a.name} ({SKILL_NAMES[a.skill]}) vs {opp}"
         res = resolve_inputs(a, b, self._dice["A"], self._dice["B"], self._dice["SA"], self._dice["SB"],
-                             megabeast=mb, rulings=rulings,
-                             title=f"{'Face to Face' if not mb else 'Against the MegaBeast'}: {a.name} "
-                                   f"({SKILL_NAMES[a.skill]}) vs {opp}")
+                             megabeast=mb, rulings=rulings, title=f"Against the MegaBeast: {who}" if mb else who)
+        if not mb:  # the heading names the roll the engine made (a Normal Roll when nothing opposes it)
+            res = replace(res, trace=replace(res.trace, title=f"{roll_heading(res.pairs)}: {who}"))
         self.resolution, self.inputs, self.trace = res, (a, b, mb), res.trace
         self.message.value = ""
         self._draw(res, a, b, mb)

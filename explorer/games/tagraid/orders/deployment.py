@@ -32,6 +32,7 @@ from explorer.kernel import Context, Each, Frame
 from explorer.trace import Step
 
 from .. import sections as S
+from ..printed import against
 from .declarations import refused
 from .state import MinerState, OrderState
 
@@ -191,7 +192,8 @@ def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, numb
         if not in_contact(table, m, x, y, ap):
             d = math.dist((x, y), ap) - table.geometry.calibration.radius(m.silhouette) - table.geometry.token_radius
             raise refused(sec, fld, f"{m.id} is a TAG: its base must be in contact with Access Point {number} "
-                          f"(it is {d:.2f} board units short of the Access Point token at ({ap[0]:.2f}, {ap[1]:.2f}))",
+                          f"(it is {against(d, 0.0, True)[0]} board units short of the Access Point token at "
+                          f"({ap[0]:.2f}, {ap[1]:.2f}))",
                           S.INITIAL_DEPLOYMENT)
         how = ("in contact with it" if pl is not None else "its base centre on it (no placement declared: the "
                "documented default, as for Respawn)")

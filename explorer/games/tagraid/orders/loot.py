@@ -30,6 +30,7 @@ from explorer.trace import Step
 
 from .. import sections as S
 from ..lof import CONTACT_TOLERANCE
+from ..printed import against
 from .declarations import Interaction, MoveDecl, Point, refused
 from .move import first_contact
 from .state import LootToken, OrderState, ToolCard
@@ -100,7 +101,7 @@ def stop_at_contact(state: OrderState, miner_id: str, move: MoveDecl, it: Intera
     elif cut[-1] == move.route[-1]:
         words = "where its route ends"
     else:
-        words = (f"{math.dist(cut[-1], move.route[-1]):.2f} board units short of the declared end"
+        words = (f"{against(math.dist(cut[-1], move.route[-1]), 0.0, True)[0]} board units short of the declared end"
                  + (f"; {plural(dropped, 'later point')} of the route dropped" if dropped > 0 else ""))
     return replace(move, route=cut), (
         Step(f"{miner_id} reaches Silhouette Contact with {it.target} and interacts with it: its movement ends there, "

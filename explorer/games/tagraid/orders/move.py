@@ -24,6 +24,7 @@ from explorer.trace import Step
 
 from .. import sections as S
 from ..lof import CONTACT_TOLERANCE
+from ..printed import against
 from .declarations import MoveDecl, Point, refused
 from .state import OrderState
 
@@ -46,6 +47,15 @@ class CheckedMove:
     stays on the ground."""
     climbs: int = 0
 
+
+
+def route_too_long(miner_id: str, segments: int, allowance: float, which: str, value: int, slowed: bool,
+                   length: float) -> str:
+    """The refusal's words for a route longer than the Move allows (Common Skills › Move; Slowed State): the
+    allowance and the route length (board units) printed with enough decimals to show the route is the longer."""
+    route, allowed = against(length, allowance, True)
+    return (f"{miner_id} may move {plural(segments, 'Segment')} ({allowed} board units: the {which} Movement value "
+            f"{value}" + (", one less for the Slowed State" if slowed else "") + f"), the route is {route}")
 
 
 def first_contact(p: Point, q: Point, c: Point, reach: float) -> float | None:
@@ -92,8 +102,7 @@ def check_move(state: OrderState, miner_id: str, decl: MoveDecl, nth: int, step:
     if any(x is not None for x in surfaces) and len(route) > 1:
         return _check_climbing_move(state, miner_id, decl, route, surfaces, segments, value, slowed, nth, step, field)
     if length > allowance + LENGTH_TOLERANCE:
-        why = (f"{miner_id} may move {plural(segments, 'Segment')} ({allowance:.2f} board units: the {which} Movement value "
-               f"{value}" + (", one less for the Slowed State" if slowed else "") + f"), the route is {length:.2f}")
+        why = route_too_long(miner_id, segments, allowance, which, value, slowed, length)
         if segments == 0:
             why += "; with 0 Segments a Miner can only turn on the spot"
         raise refused(step, f"{field}.route", why, S.SLOWED_STATE if slowed and length <= allowance
@@ -218,7 +227,8 @@ def _check_climbing_move(state: OrderState, miner_id: str, decl: MoveDecl, route
     if used > segments + LENGTH_TOLERANCE:
         raise refused(step, f"{field}.route", f"{miner_id} may move {plural(segments, 'Segment')} (the {which} Movement "
                       f"value {value}" + (", one less for the Slowed State" if slowed else "") + f"); the route uses "
-                      f"{used:.2f}: {plural(n_climb, 'climb')} of one whole Segment each ({reading})", S.MOVE)
+                      f"{against(used, segments, True)[0]}: {plural(n_climb, 'climb')} of one whole Segment each "
+                      f"({reading})", S.MOVE)
     polys = table._scenery_polys
     fixed = [(f"hexagon {h.q},{h.r} (no tile)", v) for h, v in table._hole_polys.items()]
     if table._off_board is not None:
@@ -232,9 +242,9 @@ def _check_climbing_move(state: OrderState, miner_id: str, decl: MoveDecl, route
         swept = shapely.LineString([p, q]).buffer(r, quad_segs=32)
         joined = {surfaces[i], surfaces[i + 1]} - {None}
         if c and math.dist(p, q) > geo.movement_segment + LENGTH_TOLERANCE:
+            leg, one = against(math.dist(p, q), geo.movement_segment, True)
             raise refused(step, f"{field}.route[{i}]", f"leg {i + 1} climbs {'onto' if surfaces[i + 1] else 'down from'} "
-                          f"a piece over {math.dist(p, q):.2f} board units: a climb covers at most one Segment "
-                          f"({geo.movement_segment:.2f})", S.MOVE)
+                          f"a piece over {leg} board units: a climb covers at most one Segment ({one})", S.MOVE)
         if not c and surfaces[i] is not None and swept.difference(polys[surfaces[i]]).area > 1e-6:
             raise refused(step, f"{field}.route[{i}]", f"leg {i + 1} leaves the top of {surfaces[i]}: moving down "
                           "from it is a climb (name the ground, \"\", for the point below)", S.MOVE)
