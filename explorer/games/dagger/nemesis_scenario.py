@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from explorer.cli_numbers import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Frame, trace_of
@@ -181,7 +182,7 @@ class NemesisScenarioModel(ScenarioHeader):
 
     game: Literal["dagger"] = "dagger"
     kind: Literal["nemesis"] = "nemesis"
-    seed: int | None = Field(None, ge=0, le=2**31)
+    seed: int | None = Field(None, ge=0, le=SEED_MAX)
     rulings: dict[str, str] = Field(default_factory=dict)
     map: str | dict[str, Any] = "default"
     iliad: str | int

@@ -71,6 +71,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from explorer.cli_numbers import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, Frame, Sequence, play, play_until_refused, steps_of
@@ -207,7 +208,7 @@ class SetupPartModel(Strict):
     standard events, at least 9); ``spawns`` are the 1st strike's Setup spawn icons; ``seed`` seeds the shuffles
     (default: the file's ``seed``, else 0)."""
 
-    seed: int | None = Field(None, ge=0, le=2**31)
+    seed: int | None = Field(None, ge=0, le=SEED_MAX)
     nemesis_events: list[str] = Field(min_length=3, max_length=3)
     spawns: list[SpawnModel] = Field(default_factory=list, max_length=12)
 

@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from explorer.cli_numbers import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Context, Outcome, Sequence, play, steps_of
@@ -68,7 +69,7 @@ class SetupModel(ScenarioHeader):
 
     game: Literal["dagger"] = "dagger"
     kind: Literal["setup"] = "setup"
-    seed: int = Field(0, ge=0, le=2**31)
+    seed: int = Field(0, ge=0, le=SEED_MAX)
     heroes: list[str] = Field(min_length=1, max_length=4)
     standard_events: list[str] = Field(default_factory=lambda: list(STANDIN_EVENTS), min_length=PILES * PER_PILE,
                                        max_length=30)
