@@ -21,7 +21,7 @@ import json
 
 import click
 
-from .cli_numbers import PlainInt, seed_option
+from .cli_numbers import seed_option
 
 SCENARIO_HELP = ("\b\nSCENARIO is a built-in scenario name, a packaged TAG Raid table such as\n"
                  "lof-quarry (the Line of Fire page's; `explorer scenarios` lists both),\nor the path of a TOML file.")

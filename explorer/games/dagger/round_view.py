@@ -172,4 +172,5 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["HeroPanel", "RoundPosition", "deck_words", "hero_panels", "round_positions", "positions_from", "position_text"]
+__all__ = ["HeroPanel", "RoundPosition", "deck_words", "hero_panels", "round_positions", "positions_from",
+           "position_text"]
