@@ -19,6 +19,10 @@ MAX_DIGITS = 100
 ``2**63 - 1``, has 19), so that a long number is refused as out of range by its option, and far below Python's
 int/str digit limit (4,300)."""
 
+SEED_MAX = 2**63 - 1
+"""The largest seed, everywhere: every ``seed`` field of every file format and every ``--seed`` option takes
+0..``SEED_MAX`` (a seed a file or a page saves can be typed back on the command line, and the other way round)."""
+
 _PLAIN = re.compile(r"-?[0-9]{1,%d}" % MAX_DIGITS)
 _SIGNED = re.compile(r"[-+]?[0-9]{1,%d}" % MAX_DIGITS)
 
@@ -70,3 +74,22 @@ class PlainInt(click.ParamType):
 
     def get_metavar(self, param, ctx=None):  # noqa: ANN001 - click's signature (ctx added in click 8.2)
         return "INTEGER" if self.lo is None or self.hi is None else f"INTEGER {self.lo}..{self.hi}"
+
+
+def seed_option() -> PlainInt:
+    """The click type of every ``--seed`` option: a plain whole number 0..:data:`SEED_MAX`."""
+    return PlainInt(0, SEED_MAX)
+
+
+def check_step(at: int, steps: int, scenario: str) -> None:
+    """``step --at``: ``at`` must be 1..``steps`` (the cited steps of ``scenario``'s play).
+
+    Raises:
+        ScenarioError: naming ``--at``, whether it is too small or too large, and ``scenario``'s range.
+    """
+    if 1 <= at <= steps:
+        return
+    from .errors import ScenarioError
+
+    raise ScenarioError("--at", f"{at} is too {'small' if at < 1 else 'large'}",
+                        f"1..{steps}, the cited steps of {scenario}'s play")

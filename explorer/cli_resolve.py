@@ -21,7 +21,7 @@ import json
 
 import click
 
-from .cli_numbers import PlainInt
+from .cli_numbers import seed_option
 
 SCENARIO_HELP = ("\b\nSCENARIO is a built-in scenario name, a packaged TAG Raid table such as\n"
                  "lof-quarry (the Line of Fire page's; `explorer scenarios` lists both),\nor the path of a TOML file.")
@@ -30,7 +30,7 @@ SCENARIO_HELP = ("\b\nSCENARIO is a built-in scenario name, a packaged TAG Raid 
 
 @click.command("resolve", epilog=SCENARIO_HELP)
 @click.argument("scenario")
-@click.option("--seed", type=PlainInt(0, 2**63 - 1), default=None,
+@click.option("--seed", type=seed_option(), default=None,
               help="Seed for the dice the scenario does not fix (0..2^63-1).")
 @click.option("--reroll", is_flag=True, help="Ignore the scenario's fixed dice: roll every die from the seed.")
 @click.option("--ruling", multiple=True, help="Choose a reading: key=reading (repeatable).")

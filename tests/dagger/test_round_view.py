@@ -100,7 +100,7 @@ def test_setup_positions_come_before_the_board_is_dealt():
     pos = round_positions(scenario("dg-setup-round"))
     setup = [p for p in pos if p.step.section == "Setup"]
     assert all(p.in_setup for p in setup[:-1]) and not setup[-1].in_setup
-    assert setup[-1].events_left == 12 and setup[0].events_left == 13
+    assert setup[-1].events_left == 12 and setup[0].events_left is None      # no deck before Setup stacks it
 
 
 def _step(*args):
@@ -193,5 +193,7 @@ def test_the_loss_gauges_the_rules_never_turn_back_are_monotone(name, seed):
     pos = round_positions(scenario(name), seed=seed)
     gauges = [{g.name: g.value for g in p.gauges} for p in pos]
     for a, b in zip(gauges, gauges[1:]):
-        assert b["bases"] >= a["bases"] and b["events"] <= a["events"], (name, seed)
+        assert b["bases"] >= a["bases"], (name, seed)
+        # Setup builds the deck (no value before it stacks the piles); from then on it only shrinks
+        assert a["events"] is None or b["events"] <= a["events"], (name, seed)
         assert b["heroes"] >= a["heroes"], (name, seed)          # players eliminated

@@ -17,13 +17,15 @@ from explorer.scenario import read_toml
 
 
 def _brute(standard, nemesis, top):
-    """Pile 1 by brute force: every 3-set of the standard events, with the 1st nemesis event, in every order."""
+    """Pile 1 by brute force: every 3-set of the standard events, with each nemesis event (dealt to pile 1 at
+    random), in every order."""
     out = {}
     sets = list(combinations(standard, 3))
-    for s in sets:
-        for order in permutations(s + (nemesis[0],)):
-            key = order[:top]
-            out[key] = out.get(key, Fraction(0)) + Fraction(1, len(sets) * 24)
+    for nem in nemesis:
+        for s in sets:
+            for order in permutations(s + (nem,)):
+                key = order[:top]
+                out[key] = out.get(key, Fraction(0)) + Fraction(1, len(nemesis) * len(sets) * 24)
     return out
 
 
@@ -39,11 +41,13 @@ def test_the_setup_deals_of_the_top_cards_are_exact(pool, top):
 def test_a_deal_past_pile_1_has_one_nemesis_event_in_each_pile():
     deals = setup_deals(tuple(f"E{i}" for i in range(9)), ("N1", "N2", "N3"), 6)
     assert sum(deals.values()) == 1
-    assert all(d[:4].count("N1") == 1 and d[4:].count("N1") == 0 and d[4:].count("N2") <= 1 for d in deals)
+    nem = ("N1", "N2", "N3")
+    assert all(sum(c in nem for c in d[:4]) == 1 and sum(c in nem for c in d[4:]) <= 1 for d in deals)
+    assert all(len(set(d)) == 6 for d in deals)                      # no nemesis event in two piles
     for d in list(deals)[:50]:
-        deck = _fill_deck(d, tuple(f"E{i}" for i in range(9)), ("N1", "N2", "N3"))
+        deck = _fill_deck(d, tuple(f"E{i}" for i in range(9)), nem)
         assert len(deck) == 12 and deck[:6] == d and len(set(deck)) == 12
-        assert [deck[4 * p:4 * p + 4].count(f"N{p + 1}") for p in range(3)] == [1, 1, 1]
+        assert [sum(c in nem for c in deck[4 * p:4 * p + 4]) for p in range(3)] == [1, 1, 1]
 
 
 def _doc(rounds=1):
@@ -56,7 +60,7 @@ def _doc(rounds=1):
 def test_the_forecast_over_setup_deals_weighs_each_top_card_by_its_chance():
     sc = parse_round(_doc(), "t.toml")
     f = planned_forecast(sc, 1)
-    assert f.exact and f.dealt and f.planned and f.draws == 11          # 10 standard events or the 1st nemesis one
+    assert f.exact and f.dealt and f.planned and f.draws == 13     # 10 standard events or any of the 3 nemesis ones
     assert sum(f.threat.values()) == 1 and f.to_dict()["setup_dealt"] is True
     want: dict[int, Fraction] = {}
     for (card,), p in setup_deals(sc.setup.standard_events, sc.setup.nemesis_events, 1).items():
@@ -65,7 +69,7 @@ def test_the_forecast_over_setup_deals_weighs_each_top_card_by_its_chance():
         want[t] = want.get(t, Fraction(0)) + p
     assert f.threat == want
     assert setup_deals(sc.setup.standard_events, sc.setup.nemesis_events, 1)[(sc.setup.nemesis_events[0],)] == \
-        Fraction(1, 4)                                                  # the 1st nemesis event: 1 card of pile 1's 4
+        Fraction(1, 12)                       # the 1st nemesis event: in pile 1 one time in 3, then 1 card of its 4
 
 
 def test_the_forecast_command_answers_for_a_setup_round_file(tmp_path):

@@ -52,7 +52,8 @@ def test_the_board_gets_what_setup_placed():
     setup = next(f.state.setup for f in frames if f.name == SETUP_BOARD[0][0])
     g = board_after_setup(frames)
     # the 1st strike's spawns with pips <= 2 heroes: Thug on Cairo (1 pip) and Mumbai (2 pips), no Soldier (3 pips)
-    assert [(e.id, e.space) for e in g.enemies if e.kind != "nemesis"] == [("Thug 1", "Cairo"), ("Thug 2", "Mumbai")]
+    assert [(e.id, e.space) for e in g.enemies if e.kind not in ("nemesis", "elite")] == [("Thug 1", "Cairo"),
+                                                                                          ("Thug 2", "Mumbai")]
     assert setup.enemies == (("Thug 1", "Cairo"), ("Thug 2", "Mumbai"))
     assert [c.name for c in g.event_deck] == list(setup.event_deck)
     assert [m.name for m in g.side_slots if m is not None] == list(setup.side_slots)

@@ -125,10 +125,12 @@ def setup_deals(standard: tuple[str, ...], nemesis: tuple[str, ...], top: int, p
                 ) -> dict[tuple[str, ...], Fraction]:
     """The top ``top`` cards of the event deck Setup builds, with their exact probabilities: ``{(card, ...): p}``.
 
-    Setup (:mod:`.setup_scenario`): 9 of the ``standard`` events at random, 3 piles of ``per_pile`` with one
-    ``nemesis`` event shuffled into each, pile 1 on top. Drawn from the top, a pile's next card is its nemesis event
-    with probability 1 / (cards left in the pile) while that is not yet drawn, else a standard event uniform among
-    those not yet drawn (every 3-set and every order is equally likely).
+    Setup (:mod:`.setup_scenario`): 9 of the ``standard`` events at random, 3 piles of ``per_pile``, the
+    ``nemesis`` events dealt one into each pile at random, each pile shuffled, pile 1 on top. Drawn from the top, a
+    pile's next card is its nemesis event with probability 1 / (cards left in the pile) while that is not yet drawn
+    (which one: uniform among the nemesis events no earlier pile held), else a standard event uniform among those not
+    yet drawn (every 3-set and every order is equally likely). The result does not depend on the order of
+    ``nemesis``.
     """
     size = per_pile + 1
     out: dict[tuple[str, ...], Fraction] = {}
@@ -138,12 +140,13 @@ def setup_deals(standard: tuple[str, ...], nemesis: tuple[str, ...], top: int, p
             out[prefix] = out.get(prefix, Fraction(0)) + p
             return
         pile, q = divmod(j, size)
-        nem = nemesis[pile]
-        drawn = nem in prefix[pile * size:]
+        drawn = any(c in nemesis for c in prefix[pile * size:])
         rest = Fraction(1)
         if not drawn:
             first = Fraction(1, size - q)
-            go(prefix + (nem,), p * first, used, j + 1)
+            free = [n for n in nemesis if n not in prefix]
+            for nem in free:
+                go(prefix + (nem,), p * first / len(free), used, j + 1)
             rest -= first
         if rest:
             pool = [i for i in range(len(standard)) if i not in used]
@@ -156,7 +159,7 @@ def setup_deals(standard: tuple[str, ...], nemesis: tuple[str, ...], top: int, p
 
 def _fill_deck(prefix: tuple[str, ...], standard: tuple[str, ...], nemesis: tuple[str, ...],
                per_pile: int = 3) -> tuple[str, ...]:
-    """A whole Setup deck (every pile's nemesis event, ``per_pile`` standard events each) that starts with
+    """A whole Setup deck (one nemesis event and ``per_pile`` standard events in each pile) that starts with
     ``prefix``: the cards below it in a fixed order (the forecast never draws them; only their number counts)."""
     size = per_pile + 1
     deck = list(prefix)
@@ -164,8 +167,8 @@ def _fill_deck(prefix: tuple[str, ...], standard: tuple[str, ...], nemesis: tupl
     for j in range(len(prefix), size * len(nemesis)):
         pile, _q = divmod(j, size)
         body = deck[pile * size:j]
-        if nemesis[pile] not in body and j == (pile + 1) * size - 1:
-            deck.append(nemesis[pile])
+        if not any(c in nemesis for c in body) and j == (pile + 1) * size - 1:
+            deck.append(next(n for n in nemesis if n not in deck))
         else:
             deck.append(spare.pop(0))
     return tuple(deck)

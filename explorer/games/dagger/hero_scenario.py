@@ -51,7 +51,7 @@ from explorer.trace import Step, Trace
 from . import hero_phase as HP
 from . import sections as S
 from .nemesis import PhaseContext, play_phases
-from .nemesis_scenario import NAME, NemesisScenario, initial_state, parse_nemesis, phase_context
+from .nemesis_scenario import NAME, NemesisScenario, initial_state, check_paths, parse_board, phase_context
 from .results import HeroAction, HeroOutcome, Snapshot, probability_json
 from .state import GameState
 
@@ -138,9 +138,9 @@ def parse_hero(data: Mapping[str, Any], source: str) -> HeroScenario:
         die = HP.DieTable(tuple(part.die), "from the file" if "die" in own else HP.DEFAULT_DIE.name)
     except ScenarioError as e:
         raise ScenarioError(e.field.replace("die.faces", "die"), e.problem, e.allowed, source) from None
-    board = {k: v for k, v in data.items() if k not in own}
-    board["kind"] = "nemesis"
-    return HeroScenario(parse_nemesis(board, source), tuple(part.actions), die, part.then_phase)
+    board = parse_board({k: v for k, v in data.items() if k not in own}, source, ("actions", "die", "then_phase"))
+    check_paths({f"actions[{i}].path": a.path for i, a in enumerate(part.actions)}, board.world, source)
+    return HeroScenario(board, tuple(part.actions), die, part.then_phase)
 
 
 def _snapshot(state: GameState) -> Snapshot:

@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from explorer.cli_numbers import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Frame, trace_of
@@ -181,7 +182,7 @@ class NemesisScenarioModel(ScenarioHeader):
 
     game: Literal["dagger"] = "dagger"
     kind: Literal["nemesis"] = "nemesis"
-    seed: int | None = Field(None, ge=0, le=2**31)
+    seed: int | None = Field(None, ge=0, le=SEED_MAX)
     rulings: dict[str, str] = Field(default_factory=dict)
     map: str | dict[str, Any] = "default"
     iliad: str | int
@@ -274,6 +275,35 @@ def _mission(m: MissionModel, kind: str, players: int, fld: str, source: str) ->
         pv = m.progress_values[str(players)]
     return Mission(m.name, kind, m.progress, pv, m.threat_value, _effects(m.ongoing), _effects(m.on_pass),
                    _effects(m.on_fail), m.space, "", m.team_up, m.hero, m.condition_met, m.dagger_progress)
+
+
+def parse_board(data: Mapping[str, Any], source: str, own: tuple[str, ...]) -> NemesisScenario:
+    """:func:`parse_nemesis` for the board part of a ``hero`` or ``round`` document, whose ``own`` top-level fields
+    were taken out: an unknown top-level field lists the board's fields and ``own`` (every field of the kind).
+
+    Raises:
+        ScenarioError: as :func:`parse_nemesis`.
+    """
+    try:
+        return parse_nemesis({**data, "kind": "nemesis"}, source)
+    except ScenarioError as e:
+        if e.problem != "unknown field" or "." in e.field or "[" in e.field:
+            raise
+        allowed = "one of " + ", ".join(repr(n) for n in (*NemesisScenarioModel.model_fields, *own))
+        raise ScenarioError(e.field, e.problem, allowed, source) from None
+
+
+def check_paths(paths: Mapping[str, tuple[str, ...] | list[str]], world, source: str) -> None:
+    """Every name in a move path (``{field: path}``) is a space of ``world``: a name that is not is a bad file.
+
+    Raises:
+        ScenarioError: naming ``<field>[i]``, the name and the map's spaces.
+    """
+    for fld, path in paths.items():
+        for i, sp in enumerate(path):
+            if sp not in world:
+                raise _fail(f"{fld}[{i}]", f"unknown space {sp!r}", "a space of the map (" + ", ".join(world.names)
+                            + ")", source)
 
 
 def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:

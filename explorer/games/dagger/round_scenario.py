@@ -71,6 +71,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from explorer.cli_numbers import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, Frame, Sequence, play, play_until_refused, steps_of
@@ -84,7 +85,7 @@ from . import sections as S
 from .hero_scenario import ActionDetails, ActionModel, HeroScenario, resolve_action
 from .nemesis import PhaseContext, apply_effects, loss_gauges, phase_over, phase_parts, play_phase
 from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
-                               initial_state, parse_nemesis, phase_context)
+                               check_paths, initial_state, parse_board, phase_context)
 from .results import NOT_READY, HeroAction, RoundOutcome, TurnRecord
 from .setup_scenario import SETUP_SEQUENCE, SetupContext, SetupScenario, SetupState
 from .state import Effect, Enemy, GameState, Mission, evolve
@@ -207,7 +208,7 @@ class SetupPartModel(Strict):
     standard events, at least 9); ``spawns`` are the 1st strike's Setup spawn icons; ``seed`` seeds the shuffles
     (default: the file's ``seed``, else 0)."""
 
-    seed: int | None = Field(None, ge=0, le=2**31)
+    seed: int | None = Field(None, ge=0, le=SEED_MAX)
     nemesis_events: list[str] = Field(min_length=3, max_length=3)
     spawns: list[SpawnModel] = Field(default_factory=list, max_length=12)
 
@@ -285,9 +286,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     keys = ("sheets", "rounds", "die", "dagger_effects", "setup")
     own = {k: data[k] for k in keys if k in data}
     part = validate(RoundPartModel, own, source)
-    board_data = {k: v for k, v in data.items() if k not in own}
-    board_data["kind"] = "nemesis"
-    board = parse_nemesis(board_data, source)
+    board = parse_board({k: v for k, v in data.items() if k not in own}, source, keys)
     try:
         die = HP.DieTable(tuple(part.die), "from the file" if "die" in own else HP.DEFAULT_DIE.name)
     except ScenarioError as e:
@@ -337,6 +336,8 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         for k, e in enumerate(entries):
             if e.hero not in names:
                 raise ScenarioError(f"rounds[{r}].nemesis[{k}].hero", f"unknown hero {e.hero!r}", names, source)
+    check_paths({f"rounds[{r}].turns[{t}].path": turn.path for r, turns in enumerate(rounds)
+                 for t, turn in enumerate(turns)}, board.world, source)
     for r, turns in enumerate(rounds):
         for t, turn in enumerate(turns):
             if turn.hero not in names:

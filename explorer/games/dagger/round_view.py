@@ -10,7 +10,7 @@ Additional Rules › Team-up Abilities, Winning and Losing (the gauges).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from explorer.kernel import steps_shown
 from explorer.text import plural
@@ -18,6 +18,7 @@ from explorer.trace import Step
 
 from .nemesis import Gauge, loss_gauges
 from .results import NOT_READY
+from .state import GameState
 from .round_scenario import ABILITY, DAGGER, RoundScenario, RoundState, play_rounds, whose_turn
 
 
@@ -45,7 +46,8 @@ class HeroPanel:
 class RoundPosition:
     """One cited ``step`` of a ``round`` trace and the game as its step function leaves it: ``frame`` (the kernel
     frame's index) and ``frame_name``, the ``heroes`` (:class:`HeroPanel`, hero order), the bases' slots taken
-    (``((base, hero, token), ...)``), ``threat``, ``team_up``, ``overrun`` (sorted), ``events_left``, the ``side``
+    (``((base, hero, token), ...)``), ``threat``, ``team_up``, ``overrun`` (sorted), ``events_left`` (the cards in
+    the event deck as the rules hold it: during Setup the deck Setup has stacked, ``None`` before it is), the ``side``
     mission slots (names, ``""`` empty), the ``gauges`` and ``in_setup`` (the position is in Setup, before the
     board is dealt); ``shown`` and ``settled`` say which frame's state it shows (:func:`positions_from`)."""
 
@@ -58,7 +60,7 @@ class RoundPosition:
     threat: int
     team_up: int
     overrun: tuple[str, ...]
-    events_left: int
+    events_left: int | None
     side: tuple[str, ...]
     gauges: tuple[Gauge, ...]
     in_setup: bool
@@ -90,6 +92,22 @@ def hero_panels(sc: RoundScenario, state: RoundState) -> tuple[HeroPanel, ...]:
     return tuple(out)
 
 
+def deck_words(events_left: int | None) -> str:
+    """The event deck in words: ``"12 event cards left"``, or ``"event deck not built yet"`` during Setup before
+    the piles are stacked (``None``)."""
+    return "event deck not built yet" if events_left is None else f"{plural(events_left, 'event card')} left"
+
+
+def _shown_game(st: RoundState, in_setup: bool) -> GameState:
+    """The game a position shows: during Setup the event deck is the one Setup has stacked so far (Setup: the
+    piles become the deck at its stacking step), not the file's card list."""
+    g = st.game
+    if not in_setup:
+        return g
+    cards = {c.name: c for c in g.event_deck}
+    return g.evolve(event_deck=tuple(cards[n] for n in st.setup.event_deck if n in cards))
+
+
 def round_positions(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
                     ) -> list[RoundPosition]:
     """One :class:`RoundPosition` per cited step of the scenario's play (:func:`.round_scenario.play_rounds`), in
@@ -111,13 +129,18 @@ def positions_from(sc: RoundScenario, frames, start: RoundState) -> list[RoundPo
     for at in steps_shown(frames):
         k = at.shown
         st = frames[k].state if k >= 0 else start
-        g = st.game
+        in_setup = st.setup is not None and not any(fr.name == "Setup › the board" for fr in frames[:k + 1])
+        g = _shown_game(st, in_setup)
+        built = not in_setup or bool(st.setup.event_deck)
+        gauges = loss_gauges(g) if built else tuple(
+            replace(x, value=None, text="event deck not built yet (Setup stacks it)") if x.name == "events" else x
+            for x in loss_gauges(g))
         bases = tuple((p.slot.split(":", 1)[1], p.hero, p.token) for p in st.placed
                       if p.slot.startswith(DAGGER + ":"))
-        in_setup = st.setup is not None and not any(fr.name == "Setup › the board" for fr in frames[:k + 1])
         out.append(RoundPosition(at.step, at.frame, frames[at.frame].name, g.round, hero_panels(sc, st), bases,
-                                 g.threat, g.team_up, tuple(sorted(g.overrun)), len(g.event_deck),
-                                 tuple(m.name if m else "" for m in g.side_slots), loss_gauges(g), in_setup,
+                                 g.threat, g.team_up, tuple(sorted(g.overrun)),
+                                 len(g.event_deck) if built else None,
+                                 tuple(m.name if m else "" for m in g.side_slots), gauges, in_setup,
                                  shown=k, settled=at.settled, note=at.note(frames[at.frame].name)))
     return out
 
@@ -144,10 +167,11 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     if pos.bases:
         lines.append("  Base slots: " + "; ".join(f"{b} ({h}, {t})" for b, h, t in pos.bases))
     side = [m for m in pos.side if m]
-    lines.append(f"  Threat {pos.threat}, team-up {pos.team_up}; {plural(pos.events_left, 'event card')} left; "
+    lines.append(f"  Threat {pos.threat}, team-up {pos.team_up}; {deck_words(pos.events_left)}; "
                  f"overrun: {', '.join(pos.overrun) or 'none'}; side missions: {', '.join(side) or 'none'}")
     lines.append("  Loss gauges: " + "; ".join(g.text for g in pos.gauges))
     return "\n".join(lines)
 
 
-__all__ = ["HeroPanel", "RoundPosition", "hero_panels", "round_positions", "positions_from", "position_text"]
+__all__ = ["HeroPanel", "RoundPosition", "deck_words", "hero_panels", "round_positions", "positions_from",
+           "position_text"]

@@ -23,7 +23,7 @@ from explorer.widgets.round_stepper import RoundStepperView, box, fit_map, step_
 from . import options as opts
 from .map_svg import map_svg
 from .round_scenario import play_rounds, round_trace
-from .round_view import HeroPanel, RoundPosition, positions_from
+from .round_view import HeroPanel, RoundPosition, deck_words, positions_from
 from .views import gauges_html
 
 STANDINS = ("Hero sheets, aspect sheets, abilities, support and team-up cards, the bases' D.A.G.G.E.R. effects, the "
@@ -59,7 +59,7 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
         head += "<div style='color:#868e96'>Setup: the board is dealt at its last step.</div>"
     side = [m for m in pos.side if m]
     board = (f"Threat <b>{pos.threat}</b> · team-up <b>{pos.team_up}</b> · "
-             f"{pos.events_left} event card{'' if pos.events_left == 1 else 's'} left · overrun: "
+             f"{deck_words(pos.events_left)} · overrun: "
              f"{html.escape(', '.join(pos.overrun) or 'none')} · side missions: "
              f"{html.escape(', '.join(side) or 'none')}"
              + ("<br>Base slots: " + html.escape("; ".join(f"{b} ({h}, {t})" for b, h, t in pos.bases))
@@ -103,7 +103,7 @@ class RoundStepper(RoundStepperView):
         st = self.frames[pos.shown].state if pos.shown >= 0 else self.start
         marks = [m for m in pos.step.marks if m in self.scenario.world]    # the map draws the state the sheets show
         self.map.value = fit_map(map_svg(self.scenario.world, st.game, highlight=marks, scale=0.4), "dg-map")
-        self.gauges.value = gauges_html(st.game)
+        self.gauges.value = gauges_html(st.game, pos.gauges)
 
 
 def round_page(scenario_id: str, game: Game) -> tuple[RoundStepper, None]:

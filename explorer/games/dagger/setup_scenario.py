@@ -3,7 +3,8 @@ count, as a seeded, replayable step sequence (:data:`SETUP_SEQUENCE` on :mod:`ex
 
 Rulebook section: Setup — each hero's aspect tokens (1 boosted and 2 standard; 1 more standard token with 1 or 2
 players); the event deck (9 of the 30 standard events at random, dealt into 3 face-down piles of 3, one
-nemesis-specific event shuffled into each pile, each pile shuffled, the 3 piles stacked); the side mission deck
+nemesis-specific event shuffled into each pile — which one goes where is random —, each pile shuffled, the 3 piles
+stacked); the side mission deck
 shuffled; the 1st strike's Setup (its enemy spawn icons whose pips are at most the number of heroes place an enemy
 of the shown rank on the shown space; the top side mission is drawn into a side mission slot).
 
@@ -37,6 +38,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from explorer.cli_numbers import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Context, Outcome, Sequence, play, steps_of
@@ -67,7 +69,7 @@ class SetupModel(ScenarioHeader):
 
     game: Literal["dagger"] = "dagger"
     kind: Literal["setup"] = "setup"
-    seed: int = Field(0, ge=0, le=2**31)
+    seed: int = Field(0, ge=0, le=SEED_MAX)
     heroes: list[str] = Field(min_length=1, max_length=4)
     standard_events: list[str] = Field(default_factory=lambda: list(STANDIN_EVENTS), min_length=PILES * PER_PILE,
                                        max_length=30)
@@ -175,26 +177,28 @@ def choose_nine_events(state: SetupState, ctx: SetupContext) -> tuple[SetupState
 
 def deal_piles(state: SetupState, ctx: SetupContext) -> tuple[SetupState, tuple[Step, ...]]:
     """Setup: separate the 9 events into 3 face-down piles of 3, and shuffle 1 nemesis-specific event into each
-    pile (each pile is then shuffled)."""
+    pile (which nemesis event goes into which pile is random: the nemesis events are shuffled and dealt one to each
+    pile; each pile is then shuffled, so where it lies in its pile is random too)."""
     piles = []
-    nem = ctx.scenario.nemesis_events
+    nem = shuffled(ctx.scenario.nemesis_events, ctx.dice, "nemesis events")
     for p in range(PILES):
         cards = state.chosen[p * PER_PILE:(p + 1) * PER_PILE] + (nem[p],)
         piles.append(shuffled(cards, ctx.dice, f"pile {p + 1}"))
     return replace(state, piles=tuple(piles)), tuple(
-        Step(f"Pile {p + 1}: {nem[p]} shuffled in → {', '.join(pile)} (top first)", S.SETUP, "",
+        Step(f"Pile {p + 1}: {nem[p]} shuffled in → {', '.join(pile)} (top first)", S.SETUP,
+             "The nemesis events are dealt one to each pile at random." if p == 0 else "",
              {"pile": list(pile)}, (), "Setup") for p, pile in enumerate(piles))
 
 
 def stack_event_deck(state: SetupState, ctx: SetupContext) -> tuple[SetupState, tuple[Step, ...]]:
     """Setup: stack the 3 piles into the event deck (pile 1 on top: the order is not set by the rulebook and does
-    not change any odds)."""
+    not change any odds, as every pile holds a nemesis event dealt at random and is shuffled on its own)."""
     deck = tuple(c for pile in state.piles for c in pile)
     return replace(state, event_deck=deck), (Step(
         f"The event deck: {plural(len(deck), 'card')}, one nemesis event in each third", S.SETUP,
-        "Pile 1 on top, then pile 2, then pile 3: the rulebook does not order the piles, and as each pile is shuffled "
-        "on its own, any order gives the same odds (one nemesis event in each third).", {"deck": list(deck)}, (),
-        "Setup"),)
+        "Pile 1 on top, then pile 2, then pile 3: the rulebook does not order the piles, and as the nemesis events are "
+        "dealt to the piles at random and each pile is shuffled on its own, any order gives the same odds (one "
+        "nemesis event in each third).", {"deck": list(deck)}, (), "Setup"),)
 
 
 def shuffle_side_deck(state: SetupState, ctx: SetupContext) -> tuple[SetupState, tuple[Step, ...]]:

@@ -908,13 +908,16 @@ def forecast_html(scenario: NemesisScenario, start: GameState, rulings: dict[str
                 "dg-forecast-box", "font-size:12px")
 
 
-def gauges_html(state: GameState) -> str:
-    """The loss gauges of ``state`` as HTML bars (:func:`~explorer.games.dagger.nemesis.loss_gauges`)."""
+def gauges_html(state: GameState, gauges: tuple | None = None) -> str:
+    """The loss gauges of ``state`` as HTML bars (:func:`~explorer.games.dagger.nemesis.loss_gauges`; ``gauges``:
+    these instead, e.g. a Round position's, whose event deck during Setup is the one Setup has stacked)."""
     rows = []
-    for g in gauges_of(state):
+    for g in gauges if gauges is not None else gauges_of(state):
         v, lim = g.value, g.limit
         text = g.text
-        if g.name == "events" and v == 0:
+        if g.name == "events" and v is None:                   # during Setup, before the deck is stacked
+            frac = 0.0
+        elif g.name == "events" and v == 0:
             # a scenario lists only the cards it draws (Setup builds 12): an empty deck is the file's, not a near
             # loss; grey, and said so (outcome.py names it last in the loss conditions for the same reason)
             frac, text = 1.0, text + " \u2014 this scenario lists no further card (it gives only the cards it draws)"

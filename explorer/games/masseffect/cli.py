@@ -16,7 +16,7 @@ import json
 
 import click
 
-from explorer.cli_numbers import PlainInt
+from explorer.cli_numbers import PlainInt, check_step, seed_option
 
 
 def _int(value: str, option: str, lo: int, hi: int) -> int:
@@ -92,7 +92,7 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
 @click.argument("scenario")
 @click.option("--at", "at", type=PlainInt(), default=1, help="The cited step to show (1 = the first; counted as in "
               "`explorer resolve`).")
-@click.option("--seed", type=PlainInt(), default=None, help="Seed for the Strategy Roll faces the file does not fix.")
+@click.option("--seed", type=seed_option(), default=None, help="Seed for the Strategy Roll faces the file does not fix.")
 @click.option("--ruling", multiple=True, help="key=reading (repeatable).")
 def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> None:
     """A round scenario at one cited step: the step and its rule, each Squadmate's sheet (Shield and Hit Points,
@@ -111,8 +111,7 @@ def step(scenario: str, at: int, seed: int | None, ruling: tuple[str, ...]) -> N
     readings = parse_rulings(list(ruling), [get_game("masseffect")])
     with naming_source(scenario):   # a refusal while playing names the file, as one while loading does
         positions = round_positions(sc[1], readings, seed)
-    if not 1 <= at <= len(positions):
-        raise ScenarioError("--at", f"{at}", f"1..{len(positions)} (the cited steps of the play)")
+    check_step(at, len(positions), scenario)
     click.echo(position_text(positions[at - 1], at, len(positions)))
 
 
