@@ -137,12 +137,6 @@ def test_gd_round_hit_list_must_give_every_die_of_its_colour(faces):
     _refused(_edit("galaxydefenders", "gd-round-map", GD_RED, faces), "rolled.hit.red", "exactly 2 faces")
 
 
-def test_gd_round_defend_list_longer_than_the_roll_is_refused():
-    text = _edit("galaxydefenders", "gd-round-map", '"Flying Critter" = ["shield", "blank", "blank"]',
-                 '"Flying Critter" = ["shield", "blank", "blank", "blank"]')
-    _refused(text, "rolled.defend.Flying Critter", "exactly 3 faces")
-
-
 # --- the same file with and without a seed ---------------------------------------------------------------------
 
 VARIANTS = [

@@ -625,7 +625,7 @@ class TableDice:
     Raises (when asked):
         DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold.
         ScenarioError: a fixed Hit list (``rolled.hit.<colour>``) that does not give exactly the dice of that colour,
-            or a Defend list longer than the roll, while every die so far was given (issue #25 item 4). Once a die
+            while every die so far was given (issue #25 item 4). Once a die
             was drawn, a count may depend on that draw: a Hit list is then cut to the roll or completed from the
             seed, so that the same file is accepted for every draw.
     """
@@ -652,9 +652,6 @@ class TableDice:
             if len(given) < n:
                 raise DiceScriptExhausted(f"rolled.defend.{target} lists {plural(len(given), 'Blue die', 'Blue dice')}; "
                                           f"the Defend roll needs {n}")
-            if len(given) > n and not self.dice.drawn:
-                raise ScenarioError(f"rolled.defend.{target}", f"{plural(len(given), 'Blue die', 'Blue dice')} given but "
-                                    f"the Defend roll rolls {n}", f"exactly {plural(n, 'face')}")
             return tuple(die.face(f) for f in given[:n])
         return tuple(die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
 
