@@ -16,7 +16,7 @@ explorer.errors.DiceScriptExhausted: the dice script ran out: 3 values were give
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
 from .errors import DiceScriptExhausted, ScenarioError, short_repr
@@ -124,6 +124,7 @@ class Dice:
         self.seeded = SeededRoller(self.seed)
         self.cursor: dict[str, int] = {}
         self.drawn = 0
+        self.scripts: dict[str, tuple[list[int], str]] = {}
 
     def roll(self, sides: int = 20, label: str = "") -> int:
         """One die (the :class:`Roller` protocol): from the explicit roller, else from the seed."""
@@ -176,6 +177,8 @@ class Dice:
             ScenarioError: ``script`` holds fewer faces than needed while every die so far was given (names the
                 field and how many).
         """
+        if script is not None:
+            self.scripts.setdefault(field, (list(script), label))
         if n <= 0:
             return [], "none"
         if self.roller is not None:
@@ -191,9 +194,46 @@ class Dice:
             if start + n > len(script):
                 raise ScenarioError(field, f"{plural(start + n, 'die')} {agree(start + n, 'is', 'are')} needed "
                                     f"({label}) but only {len(script)} {agree(len(script), 'is', 'are')} given",
-                                    f"at least {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
+                                    f"exactly {start + n} faces, or leave '{field.rsplit('.', 1)[-1]}' out to roll "
                                     f"them", None)
             self.cursor[field] = start + n
             return list(script[start:start + n]), "given"
         self.drawn += n if decides else 0
         return [self.seeded.roll(sides, f"{label} {i + 1}") for i in range(n)], "seed"
+
+    def check_used(self, scripts: Mapping[str, Sequence[int] | None] | None = None) -> None:
+        """Refuse fixed faces the sequence did not use (issue #25 item 4: a list that fixes dice gives exactly the
+        dice its roll uses; extra faces are refused, never dropped). Call it once a whole sequence has played.
+        ``scripts``: ``{field: faces}`` of fixed lists that may not have been asked for at all (a Miner that made no
+        Saving Roll), besides the ones :meth:`take` saw.
+
+        While no deciding die was drawn (``drawn == 0``) the file alone fixes how many dice each list needs, so a
+        longer list is refused; once a deciding die was drawn the count depends on that draw, and refusing would
+        make the file's validity depend on it, so unused faces are left (the steps name the dice used). A list for a
+        roll the sequence does not make at all (no die taken from it: a Saving Roll for a reading where no hit lands,
+        as handed case TR-34 fixes one) is not refused: it gives the dice of a roll that did not happen.
+        An explicit roller uses no script: nothing to check.
+
+        Raises:
+            ScenarioError: naming the field and "exactly N faces".
+
+        >>> d = Dice(seed=1)
+        >>> d.take([4, 5, 6], 2, "saves", "a Saving Roll")
+        ([4, 5], 'given')
+        >>> d.check_used()
+        Traceback (most recent call last):
+        ...
+        explorer.errors.ScenarioError: field 'saves': 3 faces given but 2 are rolled (a Saving Roll) (allowed: exactly 2 faces)
+        """
+        if self.roller is not None or self.drawn:
+            return
+        seen = dict(self.scripts)
+        for field, faces in (scripts or {}).items():
+            if faces is not None:
+                seen.setdefault(field, (list(faces), ""))
+        for field, (faces, label) in seen.items():
+            used = self.cursor.get(field, 0)
+            if used and len(faces) > used:
+                raise ScenarioError(field, f"{plural(len(faces), 'face')} given but {used} "
+                                    f"{agree(used, 'is', 'are')} rolled" + (f" ({label})" if label else ""),
+                                    f"exactly {plural(used, 'face')}", None)

@@ -637,6 +637,10 @@ class TableDice:
 
     Raises (when asked):
         DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold.
+        ScenarioError: a fixed Hit list (``rolled.hit.<colour>``) that does not give exactly the dice of that colour,
+            while every die so far was given (issue #25 item 4). Once a die
+            was drawn, a count may depend on that draw: a Hit list is then cut to the roll or completed from the
+            seed, so that the same file is accepted for every draw.
     """
 
     def __init__(self, cal: Calibration, rolled: RolledModel | None, dice: Dice | Roller):
@@ -646,7 +650,12 @@ class TableDice:
     def hit(self, colour: str, n: int) -> tuple[Face, ...]:
         die = self.cal.die(colour)
         if self.rolled and colour in self.rolled.hit:
-            return tuple(die.face(f) for f in self.rolled.hit[colour])
+            given = self.rolled.hit[colour]
+            if len(given) != n and not self.dice.drawn:  # issue #25 item 4: never a die lost or made up in silence
+                raise ScenarioError(f"rolled.hit.{colour}", f"{plural(len(given), 'face')} given but the Hit roll "
+                                    f"rolls {plural(n, colour + ' die', colour + ' dice')}", f"exactly {plural(n, 'face')}")
+            return tuple(die.face(f) for f in given[:n]) + tuple(
+                die.faces[self.dice.roll(die.sides, f"{colour} die") - 1] for _ in range(n - len(given)))
         return tuple(die.faces[self.dice.roll(die.sides, f"{colour} die") - 1] for _ in range(n))
 
     def defend(self, target: str, n: int) -> tuple[Face, ...]:

@@ -7,6 +7,9 @@ module only wires them to the uniform surface.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import dataclasses
+
+from explorer.errors import ScenarioError
 
 from explorer.games import Game, Kinds, Page
 from explorer.trace import Trace
@@ -49,7 +52,9 @@ def parse_roll(data: dict, source: str):
 def resolve_roll(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
                  reroll: bool = False) -> Trace:
     """Resolve a roll exchange (:func:`.resolve.resolve`): ``seed`` replaces the scenario's seed; ``reroll``
-    ignores its fixed dice and rolls every die from the seed."""
+    ignores its fixed dice and rolls every die from the seed. Spare Saving Roll faces are not refused here yet (the
+    Roll page's Download writes spare ``save_dice``; issue #25 item 4 is open for this format: see
+    :func:`.resolve.resolve`'s ``exact_dice``)."""
     from explorer.dice import SeededRoller
 
     from .resolve import resolve
@@ -152,7 +157,15 @@ def picture(scenario, trace: Trace) -> str | None:
         from .orders_svg import order_svg
 
         sc = with_rulings(scenario, trace.rulings)
-        frames, _ = play_round_until_refused(sc.initial, sc.declarations)
+        try:
+            frames, _ = play_round_until_refused(sc.initial, sc.declarations)
+        except ScenarioError as e:  # the file's fixed dice do not fit: the trace was played with --reroll
+            if ".dice." not in e.field:
+                raise
+            d = sc.declarations
+            sc = dataclasses.replace(sc, declarations=dataclasses.replace(d, orders=tuple(
+                (od, dataclasses.replace(dice, rolls=(), saves=(), respawn=())) for od, dice in d.orders)))
+            frames, _ = play_round_until_refused(sc.initial, sc.declarations)
         if not frames:
             return order_svg(sc.initial.table, 0, title=scenario.title)
         return order_svg(frames[-1].state.table, 0, title=scenario.title)

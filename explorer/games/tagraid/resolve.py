@@ -45,6 +45,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from explorer.errors import ExplorerError, ScenarioError
 from explorer.dice import Dice, Roller
 from explorer.kernel import Context, Frame, Outcome, play, steps_of
 from explorer.options import Rulings
@@ -1997,7 +1998,7 @@ def _rulings_for(sc: Scenario, rulings: Rulings | Mapping[str, str] | None) -> R
 
 
 def resolve(scenario: Scenario, roller: Roller | None = None,
-            rulings: Rulings | Mapping[str, str] | None = None) -> Trace:
+            rulings: Rulings | Mapping[str, str] | None = None, *, exact_dice: bool = False) -> Trace:
     """Resolve one Order's roll exchange into an explained :class:`~explorer.trace.Trace`.
 
     Args:
@@ -2008,6 +2009,9 @@ def resolve(scenario: Scenario, roller: Roller | None = None,
             fixed dice where given, and a :class:`~explorer.dice.SeededRoller` of ``scenario.seed`` for the others.
         rulings: a :class:`~explorer.options.Rulings` (used as is) or ``{option key: reading}`` overriding the
             scenario's ``[rulings]`` table.
+        exact_dice: refuse fixed Saving Roll faces the exchange does not roll under any reading of the ruling
+            options it consulted (issue #25 item 4; a file's dice: ``Game.resolve`` and order files pass ``True``).
+            ``False`` (programmatic callers, tests) lets a ``save_dice`` list hold spare faces.
 
     Returns:
         the Trace; ``trace.rulings`` lists every ruling option consulted, ``trace.result`` is the typed
@@ -2017,17 +2021,18 @@ def resolve(scenario: Scenario, roller: Roller | None = None,
         ``megabeast`` and (when an attack can cause one) ``states``.
 
     Raises:
-        ScenarioError: unknown ruling option or reading; fewer fixed Saving Roll dice than needed.
+        ScenarioError: unknown ruling option or reading; fewer fixed Saving Roll dice than needed; more than any
+            reading rolls (``exact_dice``).
         DiceScriptExhausted: an explicit ScriptedRoller ran out.
 
     Sections: Order Expenditure Sequence (Resolution); Rolls; Damage; Death; Common Skills; Ammunition; Traits;
     Tool Containers and Loot; MegaBeast.
     """
-    return resolve_detailed(scenario, roller, rulings).trace
+    return resolve_detailed(scenario, roller, rulings, exact_dice=exact_dice).trace
 
 
 def resolve_detailed(scenario: Scenario, roller: Roller | None = None,
-                     rulings: Rulings | Mapping[str, str] | None = None) -> Resolution:
+                     rulings: Rulings | Mapping[str, str] | None = None, *, exact_dice: bool = False) -> Resolution:
     """Resolve one Order's roll exchange into a :class:`Resolution`: the cited trace (``.trace``, exactly what
     :func:`resolve` returns) plus the same ruling as typed data: per Miner its Success Values and dice pools (die ids
     ``"A.1"``...), per pair the kind and the :class:`~explorer.games.tagraid.rolls.Comparison`, the Saving Rolls with
@@ -2036,7 +2041,7 @@ def resolve_detailed(scenario: Scenario, roller: Roller | None = None,
 
     Args, Raises and Sections: as :func:`resolve`.
     """
-    frames, ctx = _play(scenario, roller, rulings)
+    frames, ctx = _play(scenario, roller, rulings, exact_dice=exact_dice)
     state = frames[-1].state
     trace = Trace(scenario.title, list(steps_of(frames)), dict(ctx.rulings.consulted))
     outcome = _outcome(state)
@@ -2045,9 +2050,40 @@ def resolve_detailed(scenario: Scenario, roller: Roller | None = None,
 
 
 def _play(scenario: Scenario, roller: Roller | None, rulings: Rulings | Mapping[str, str] | None,
-          upto: int | None = None) -> tuple[tuple[Frame[RollState], ...], RollContext]:
+          upto: int | None = None, exact_dice: bool = False) -> tuple[tuple[Frame[RollState], ...], RollContext]:
     ctx = RollContext.of(scenario, _rulings_for(scenario, rulings), Dice(roller, scenario.seed))
-    return play(RollState(scenario.active), ROLL_STEPS, ctx, upto=upto), ctx
+    frames = play(RollState(scenario.active), ROLL_STEPS, ctx, upto=upto)
+    if upto is None and exact_dice:
+        _check_saves_used(scenario, ctx)
+    return frames, ctx
+
+
+def _check_saves_used(scenario: Scenario, ctx: RollContext) -> None:
+    """Issue #25 item 4: every fixed Saving Roll face is used, or the file is refused (a face is never dropped in
+    silence). A list that gives the faces of another reading of a ruling option the exchange consulted (TR-05's
+    four faces: two Saving Rolls under the default reading of ``sv_above_20``, four under the other) is accepted:
+    one file holds the dice of every reading a judge may pick. Checked only while every deciding die was given
+    (:meth:`explorer.dice.Dice.check_used`)."""
+    sides = [("active", scenario.active), *((f"reactive[{i}]", r) for i, r in enumerate(scenario.reactive))]
+    lists = {f"{path}.save_dice": m.save_dice for path, m in sides}
+    try:
+        ctx.dice.check_used(lists)
+    except ScenarioError as refusal:
+        faces = lists.get(refusal.field) or []
+        for key in ctx.rulings.consulted:
+            for reading in ctx.rulings.options[key].readings:
+                if reading == ctx.rulings.consulted[key]:
+                    continue
+                other = ctx.rulings.copy()
+                other.set(key, reading)
+                octx = RollContext.of(scenario, other, Dice(None, scenario.seed))
+                try:
+                    play(RollState(scenario.active), ROLL_STEPS, octx)
+                except ExplorerError:
+                    continue
+                if octx.dice.cursor.get(refusal.field, 0) >= len(faces):
+                    return
+        raise
 
 
 def roll_frames(scenario: Scenario, roller: Roller | None = None,

@@ -29,6 +29,7 @@ from explorer import kernel
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Context, Each, Frame
+from explorer.text import agree, plural
 from explorer.trace import Step
 
 from .. import sections as S
@@ -143,11 +144,22 @@ def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
     if not aps:
         raise refused(sec, "access_points", "this table has no Access Points: Initial Deployment needs the numbered "
                       "Access Points the players roll for", S.INITIAL_DEPLOYMENT)
-    given = list(dict(ctx.declarations.rolls).get(side, ()))
+    fixed = dict(ctx.declarations.rolls)
+    given = list(fixed.get(side, ()))
     n_given = len(given)
     dice = Dice(seed=ctx.seed + table.timeline.index(side))
+    # issue #25 item 4: a list gives every d20 the player rolls, re-rolls included, in order. Whether a face needs a
+    # re-roll depends on where the earlier players stand: while all of them rolled given faces the file alone
+    # decides it, and a list too short is refused; once an earlier player's d20 came from the seed, the faces
+    # missing are rolled from the seed (and the step says so), so that validity never depends on a draw.
+    drew_before = any(not fixed.get(s) for s in table.timeline[:table.timeline.index(side)])
     tried: list[tuple[int, str]] = []
     for _ in range(MAX_DEPLOYMENT_ROLLS):
+        if n_given and not given and not drew_before:
+            raise refused(sec, f"{FIELD}.rolls.{side}", f"{plural(n_given, 'd20 face')} given, but "
+                          f"{', '.join(f'{f} ({why})' for f, why in tried)} "
+                          f"{agree(len(tried), 'is', 'are')} rolled again: the list gives every d20 rolled, "
+                          f"re-rolls included (at least {len(tried) + 1} here)", S.INITIAL_DEPLOYMENT)
         face = given.pop(0) if given else dice.roll(20, f"Initial Deployment {side}")
         ap = aps.get(face)
         if ap is None:
@@ -157,10 +169,16 @@ def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
         if taken:
             tried.append((face, f"enemy Miner {', '.join(taken)} in contact"))
             continue
+        if given and not drew_before:
+            raise refused(sec, f"{FIELD}.rolls.{side}", f"{plural(n_given, 'd20 face')} given, but the d20 "
+                          f"{'face ' if len(tried) + 1 == 1 else 'roll '}{len(tried) + 1} ({face}) already names a "
+                          f"free Access Point: the rest ({', '.join(map(str, given))}) are never rolled (give exactly "
+                          f"{plural(len(tried) + 1, 'face')})", S.INITIAL_DEPLOYMENT)
         rerolls = "; ".join(f"{f}: {why}, rolled again" for f, why in tried)
         src = "given" if len(tried) + 1 <= n_given else (f"rolled (seed {dice.seed})" if n_given == 0 else
                                                          f"given, the rest rolled (seed {dice.seed})")
-        return face, ap, (Step(f"{side} rolls {face}: Access Point {face}", S.INITIAL_DEPLOYMENT,
+        mixed = f" ({src})" if 0 < n_given < len(tried) + 1 else ""
+        return face, ap, (Step(f"{side} rolls {face}: Access Point {face}{mixed}", S.INITIAL_DEPLOYMENT,
                                (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, an Access Point no "
                                "enemy Miner is in contact with; the player's Miners are deployed there.",
                                {"side": side, "access_point": face, "rolls": [f for f, _ in tried] + [face],

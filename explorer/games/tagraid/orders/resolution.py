@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.text import plural
 from explorer.trace import Step
 
 from .. import sections as S
@@ -189,6 +190,11 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
                 at["dice"] = a_dice[used:used + share]
             used += share
             attacks.append(at)
+        if a_dice is not None and len(a_dice) > used:
+            # issue #25 item 4: a fixed list gives exactly the dice the roll uses; extra faces are refused, not dropped
+            raise ScenarioError(f"dice.rolls.{a.id}", f"{plural(len(a_dice), 'die')} given but {a.id}'s "
+                                f"{SKILL_WORDS[skill]} rolls {used} (Burst over its targets)",
+                                f"exactly {plural(used, 'die')}")
     active: dict[str, Any] = {
         "name": a.id, "skill": skill, "armor": a.armor, "wounds": a.wounds,
         "attribute": {"ranged_attack": a.ranged_attack, "close_combat_attack": a.close_combat,
@@ -207,6 +213,9 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
         active["weapon"] = _weapon_table(weapon)
         active["attacks"] = attacks
     elif skill == "evade" and a_dice is not None:
+        if len(a_dice) > 1:
+            raise ScenarioError(f"dice.rolls.{a.id}", f"{plural(len(a_dice), 'die')} given but {a.id}'s Evade rolls 1",
+                                "exactly 1 die")
         active["dice"] = a_dice[:1]
     if dice.saves_of(a.id) is not None:
         active["save_dice"] = dice.saves_of(a.id)
@@ -325,7 +334,7 @@ def resolve_roll(state: OrderState, dice):
     except ScenarioError as e:
         raise _as_dice_field(e, doc) from None
     try:  # fixed dice that run out while rolling (a Saving Roll of a hit the file did not foresee)
-        return resolve_detailed(sc, None, dict(state.rulings)), steps, consulted
+        return resolve_detailed(sc, None, dict(state.rulings), exact_dice=True), steps, consulted
     except RuleViolation:
         raise
     except ScenarioError as e:
@@ -351,4 +360,5 @@ def _as_dice_field(e: ScenarioError, doc: dict[str, Any]) -> ScenarioError:
         return ScenarioError(e.field, e.problem, e.allowed)
     who = doc["active"]["name"] if m.group(1) == "active" else doc["reactive"][int(m.group(2))]["name"]
     kind = "saves" if m.group(3) == "save_dice" else "rolls"
-    return ScenarioError(f"dice.{kind}.{who}", e.problem, e.allowed)
+    allowed = e.allowed.replace(f"'{m.group(3)}'", f"'dice.{kind}.{who}'") if isinstance(e.allowed, str) else e.allowed
+    return ScenarioError(f"dice.{kind}.{who}", e.problem, allowed)
