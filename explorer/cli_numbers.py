@@ -19,9 +19,7 @@ MAX_DIGITS = 100
 ``2**63 - 1``, has 19), so that a long number is refused as out of range by its option, and far below Python's
 int/str digit limit (4,300)."""
 
-SEED_MAX = 2**63 - 1
-"""The largest seed, everywhere: every ``seed`` field of every file format and every ``--seed`` option takes
-0..``SEED_MAX`` (a seed a file or a page saves can be typed back on the command line, and the other way round)."""
+from .dice import SEED_MAX  # noqa: E402,F401 - the one seed bound lives with the dice (rules layer); re-exported
 
 _PLAIN = re.compile(r"-?[0-9]{1,%d}" % MAX_DIGITS)
 _SIGNED = re.compile(r"[-+]?[0-9]{1,%d}" % MAX_DIGITS)

@@ -22,6 +22,10 @@ from typing import Protocol, TypeVar, runtime_checkable
 from .errors import DiceScriptExhausted, ScenarioError, short_repr
 from .text import agree, plural
 
+SEED_MAX = 2**63 - 1
+"""The largest seed, everywhere: every ``seed`` field of every file format and every ``--seed`` option takes
+0..``SEED_MAX`` (a seed a file or a page saves can be typed back on the command line, and the other way round)."""
+
 T = TypeVar("T")
 
 

@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from explorer.cli_numbers import SEED_MAX
+from explorer.dice import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Frame, trace_of

@@ -71,7 +71,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from explorer.cli_numbers import SEED_MAX
+from explorer.dice import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, Frame, Sequence, play, play_until_refused, steps_of
