@@ -10,9 +10,10 @@ library is imported here.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from .dice_svg import _e, _fit, _n  # the SVG text helpers (escape, short number, cut to width) both pictures use
 
 TONES = {
     "plain": ("#f1f3f5", "#495057"), "bad": ("#fff5f5", "#c92a2a"), "good": ("#ebfbee", "#2b8a3e"),
@@ -59,19 +60,6 @@ MAX_BOXES = 20
 """A track with more boxes than this draws as a bar."""
 PAD = 10
 """Inner margin of a card (px)."""
-
-
-def _e(s: object) -> str:
-    return html.escape(str(s), quote=True)
-
-
-def _n(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
-
-
-def _fit(text: str, width: float, char_w: float) -> str:
-    n = int(width // char_w)
-    return text if len(text) <= n else text[:max(1, n - 1)] + "…"
 
 
 def _wrap(text: str, width: float, char_w: float, lines: int = 2) -> list[str]:

@@ -21,7 +21,7 @@ import click
 from explorer.text import plural
 from explorer.errors import ScenarioError, naming_source
 
-from .order_odds_words import pair_words
+from .order_odds_words import pair_words, roll_name, winners
 
 
 def load_order(name_or_path: str):
@@ -82,12 +82,8 @@ def order_odds_cmd(file: str, as_json: bool, exact: bool, rulings: tuple[str, ..
         return
     click.echo(f"Exact odds of the Order in {file} ({len(o.joint)} outcomes of the whole exchange)")
     for i, p in enumerate(o.pairs):
-        kind = {"face_to_face": "Face to Face Roll", "normal_roll": "Normal Roll",
-                "normal_evade": "Normal Evade Roll", "threat_level": "Roll against the Threat Level",
-                "unopposed": "Unopposed ARO"}.get(p.kind, p.kind)
-        odds = ", ".join(f"{w if w is not None else 'nobody'} {_pct(v)}" for w, v in
-                         sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0]))))
-        click.echo(f"  {kind}: {pair_words(p)}: {odds}")
+        odds = ", ".join(f"{w if w is not None else 'nobody'} {_pct(v)}" for w, v in winners(o, i))
+        click.echo(f"  {roll_name(p)}: {pair_words(p)}: {odds}")
     for m, wb in zip(o.miners, o.wounds_before):
         dist = ", ".join(f"{k}: {_pct(v)}" for k, v in enumerate(o.wounds(m)) if v)
         dies = "is killed" if m == o.megabeast else "dies"

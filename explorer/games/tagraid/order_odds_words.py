@@ -24,3 +24,20 @@ def pair_words(p) -> str:
     if p.b.burst:
         return f"{p.opponent}'s ARO against {p.active}"
     return f"{me} against {p.opponent}"
+
+
+ROLL_NAMES = {"face_to_face": "Face to Face Roll", "normal_roll": "Normal Roll", "normal_evade": "Normal Evade Roll",
+              "threat_level": "Roll against the Threat Level", "unopposed": "Unopposed ARO"}
+"""What each pair kind of an Order's exchange is called (Rolls › Face to Face Rolls, Normal Rolls; MegaBeast ›
+Threat Level; Orders and AROs)."""
+
+
+def roll_name(p) -> str:
+    """The name of the roll a pair makes (:data:`ROLL_NAMES`; an unknown kind as it is)."""
+    return ROLL_NAMES.get(p.kind, p.kind)
+
+
+def winners(o, i: int) -> list[tuple[str | None, object]]:
+    """``[(winner or None for nobody, probability), ...]`` of pair ``i`` of an :class:`~.order_odds.OrderOdds`, by
+    name with "nobody" last: the one order the command line and the Orders page list them in."""
+    return sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0])))

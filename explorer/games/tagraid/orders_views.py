@@ -162,15 +162,13 @@ def order_odds_html(o) -> str:
     dice: who wins each pair, then the Wounds lost and the Death (the MegaBeast: killed) of everyone in it."""
     from explorer.text import percent
 
-    from .order_odds_words import pair_words
+    from .order_odds_words import pair_words, roll_name, winners
 
-    kinds = {"face_to_face": "Face to Face", "normal_roll": "Normal Roll", "normal_evade": "Normal Evade Roll",
-             "threat_level": "against the Threat Level", "unopposed": "Unopposed ARO"}
     rows = []
     for i, p in enumerate(o.pairs):
-        odds = ", ".join(f"{html.escape(w if w is not None else 'nobody')} <b>{percent(v, 1)}</b>" for w, v in
-                         sorted(o.winner_odds(i).items(), key=lambda kv: (kv[0] is None, str(kv[0]))))
-        rows.append(f"<div>{html.escape(kinds.get(p.kind, p.kind))} · {html.escape(pair_words(p))}: {odds}</div>")
+        odds = ", ".join(f"{html.escape(w if w is not None else 'nobody')} <b>{percent(v, 1)}</b>"
+                         for w, v in winners(o, i))
+        rows.append(f"<div>{html.escape(roll_name(p))} · {html.escape(pair_words(p))}: {odds}</div>")
     for m, wb in zip(o.miners, o.wounds_before):
         dist = ", ".join(f"{k}: {percent(v, 1)}" for k, v in enumerate(o.wounds(m)) if v)
         dies = "killed" if m == o.megabeast else "dies"
