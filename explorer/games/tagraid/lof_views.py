@@ -762,10 +762,12 @@ class LofExplorer(W.HBox):
             self._show_verdicts(compute())
         else:
             self.board_view.set_pieces(model_pieces(self.models.values(), self.table))  # the Model moves now
-            self._offload(compute, self._show_verdicts)
+            self._offload(compute, lambda verdicts: self._show_verdicts(verdicts, pieces_drawn=True))
 
-    def _show_verdicts(self, verdicts) -> None:
-        """Draw the answer of :meth:`update` (a list of verdicts, or the ScenarioError the computation raised)."""
+    def _show_verdicts(self, verdicts, pieces_drawn: bool = False) -> None:
+        """Draw the answer of :meth:`update` (a list of verdicts, or the ScenarioError the computation raised);
+        ``pieces_drawn``: the pieces are on the board already (the offloaded path drew them when it asked), only the
+        overlays follow the verdicts."""
         if isinstance(verdicts, ScenarioError):
             self._say(str(verdicts))
             verdicts = []
@@ -778,7 +780,10 @@ class LofExplorer(W.HBox):
             with self.ruler_pick.hold_trait_notifications():
                 self.ruler_pick.options = opts
                 self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
-        self._draw()
+        if pieces_drawn:
+            self._draw_overlays()
+        else:
+            self._draw()
         self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
 
     def set_offloader(self, offload) -> None:
