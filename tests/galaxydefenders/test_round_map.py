@@ -362,3 +362,16 @@ def test_an_activate_x_aliens_card_selects_them_inside_the_round():
     with pytest.raises(ScenarioError) as e:
         load_any("r.toml", text=to_toml(bad))
     assert e.value.field == "turns[0].close_encounter.x"
+
+
+def test_a_free_action_cards_bonus_joins_the_next_attack_only_under_its_ruling():
+    """Ruling card_bonus_timing (9.7, 9.2): Improved Tactic played as a Free Action adds its +2 hits to the Marine's
+    next attack by default; under same_activity it adds nothing to an attack made by another activity."""
+    from explorer.games import get_game
+
+    g = get_game("galaxydefenders")
+    sc = g.load_builtin("gd-round-map")
+    default = g.resolve(sc).to_text()
+    narrow = g.resolve(sc, rulings={"card_bonus_timing": "same_activity"}).to_text()
+    assert "+2 hits from powers and items" in default and "card_bonus_timing = next_attack" in default
+    assert "+2 hits from powers and items" not in narrow and "card_bonus_timing = same_activity" in narrow

@@ -221,6 +221,22 @@ COMBAT_ACTIVITY = RulingOption(
                 "Action. The Core Set's agent turn is not in this rulebook, so the other reading is offered.",
 )
 
+CARD_BONUS_TIMING = RulingOption(
+    key="card_bonus_timing",
+    title="A card with bonus hits or Hit dice used by a Free Action or the Action (not by the Combat activity): does "
+          "its bonus join the agent's next attack this turn?",
+    section="9.7 Powers & Items; 9.2 Hit Roll (the cards' texts are not printed in this rulebook)",
+    readings={
+        "next_attack": "Yes: the bonus waits for the agent's next attack in this turn, then is spent.",
+        "same_activity": "No: a bonus only joins an attack made by the activity that used the card.",
+    },
+    default="next_attack",
+    why_default="Tactics such as '+2 hits to the current Hit roll' are played just before the attack they help, and "
+                "9.7 lets a card be used by the Free Action or Action activity; reading the bonus as lost would make "
+                "such cards useless outside the Combat activity. The rulebook prints no card text, so the narrower "
+                "reading is offered.",
+)
+
 BLEEDING_AGENTS_IN_EVENT = RulingOption(
     key="bleeding_agents_in_event",
     title="Event phase signal balancing: does a bleeding agent count as an agent in play?",

@@ -756,8 +756,9 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
             state = state.with_cards(cards)
             steps += st
             card = ctx.table[act.use] if act.use is not None else None
-            if card is not None and (card.bonus_hits or card.bonus_dice):
-                bonus_hits += card.bonus_hits
+            if card is not None and (card.bonus_hits or card.bonus_dice) and ctx.amap is not None and (
+                    act.target is not None or ctx.rulings.reading("card_bonus_timing") == "next_attack"):
+                bonus_hits += card.bonus_hits   # its own attack, or the next one (ruling card_bonus_timing)
                 for c, k in card.bonus_dice.items():
                     bonus_dice[c] = bonus_dice.get(c, 0) + k
         if act.target is not None:

@@ -22,9 +22,9 @@ Readings where the book is silent: the agent's walking path is the shortest lega
 found); whether an agent walks through other figures is ruling ``agent_path_figures`` (default: aliens block the
 walk, agents and NPCs do not); the walk uses the Fighting Pose held when the activity starts and a pose assumed in the
 same activity is paid after the walk (the Fighting Poses example 1 walks then goes Prone); a card's ``bonus_hits`` /
-``bonus_dice`` join the attack of the Combat activity that uses the card, or the agent's next attack this turn when
-a Free Action or the Action used it (a Tactic "+2 hits to the current Hit roll" is played just before the attack it
-helps). Not modelled here: Range, engagement and Evade (Core Set rules), the empty Power Suit's figure on the map,
+``bonus_dice`` join the attack of the Combat activity that uses the card; a card a Free Action or the Action used
+joins the agent's next attack this turn under ruling ``card_bonus_timing`` (default ``next_attack``; a Tactic "+2 hits
+to the current Hit roll" is played just before the attack it helps). Not modelled here: Range, engagement and Evade (Core Set rules), the empty Power Suit's figure on the map,
 drones on the map.
 """
 
