@@ -18,6 +18,12 @@ Under a Panel server (``panel serve``: the cell runs in a module named ``bokeh_a
 Trap 3 (one canvas manager per board) is kept by the widgets themselves; trap 6 (every cell runs once per browser
 session) by the notebooks, which guard demo and timing cells with ``if not pn.state.served:``.
 
+Trap 8 (found here, Panel 1.9.4): a served notebook shows a cell's ``display()`` calls only when the cell ends in an
+expression; a cell ending in a statement (``if ...: display(w)``) leaves them in Panel's module-global list, where the
+next session's first expression cell picks them up (another session's widget). The first visitor of such a page sees
+nothing. The notebooks therefore end a cell that shows something in the expression itself
+(``HTML(...) if static else widget``); ``tests/serving/test_notebook_cells.py`` asks Panel's own cell parser.
+
 In Jupyter (or nbval) it does nothing and returns ``None``.
 """
 
