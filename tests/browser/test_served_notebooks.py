@@ -24,7 +24,8 @@ CLICK_FIRST = ("Next ▶", "◀ Prev", "+")
 """The interaction: the first of these buttons the page has enabled (a stepper's Next, or Prev when a cell stepped it
 to its end, else a board's zoom in)."""
 
-NO_CANVAS = {"notebooks/dagger_round.ipynb", "tutorials/07_dagger_round.ipynb"}
+NO_CANVAS = {"notebooks/dagger_round.ipynb", "tutorials/07_dagger_round.ipynb",
+             "notebooks/galaxydefenders_round.ipynb"}
 """Notebooks whose widgets draw no canvas (the Round page's map is an SVG picture in an HTML widget): drawn when its
 focused step is shown."""
 
