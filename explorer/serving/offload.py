@@ -25,7 +25,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import islice
 from typing import Any
+
+from .widget_tree import walk_widgets
 
 EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="explorer-compute")
 """The worker that runs every offloaded computation of this process."""
@@ -108,17 +111,4 @@ def session_offloader(doc) -> SessionOffloader:
 def find_offloadable(widget) -> list:
     """The widgets of ``widget``'s tree (itself, then its ``children``, depth first; at most 50) that offer
     ``set_offloader``."""
-    found: list = []
-    seen: set[int] = set()
-    stack = [widget]
-    while stack and len(seen) < 5_000 and len(found) < 50:
-        w = stack.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        if callable(getattr(w, "set_offloader", None)):
-            found.append(w)
-        children = getattr(w, "children", None)
-        if isinstance(children, (list, tuple)):
-            stack.extend(reversed(children))
-    return found
+    return list(islice((w for w in walk_widgets(widget) if callable(getattr(w, "set_offloader", None))), 50))

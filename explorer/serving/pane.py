@@ -12,12 +12,14 @@ in a notebook too (then only the pane is made).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 
 from .binary_messages import accept_binary_widget_messages
 from .offload import find_offloadable, session_offloader
 from .phone import phone_page
 from .shared_styles import share_style_models
 from .widget_js import local_js_pane
+from .widget_tree import walk_widgets
 
 EARLY_REDRAW_MS = 1000
 """Period (ms) of the repaints :func:`served_pane` sends before the page reports it has loaded (0: none)."""
@@ -50,22 +52,8 @@ def find_redraws(widget) -> list[Callable[[], None]]:
     """The ``redraw`` methods of the outermost widgets of ``widget``'s tree (itself, or its ``children``, depth
     first) that have one: what repaints every canvas of a widget shown without its page's own ``redraw`` (a
     notebook cell's output, :mod:`explorer.serving.notebook`). At most 50."""
-    found: list = []
-    seen: set[int] = set()
-    stack = [widget]
-    while stack and len(found) < 50:
-        w = stack.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        redraw = getattr(w, "redraw", None)
-        if callable(redraw):
-            found.append(redraw)
-            continue
-        children = getattr(w, "children", None)
-        if isinstance(children, (list, tuple)):
-            stack.extend(reversed(children))
-    return found
+    has_redraw = lambda w: callable(getattr(w, "redraw", None))  # noqa: E731
+    return [w.redraw for w in islice(filter(has_redraw, walk_widgets(widget, prune=has_redraw)), 50)]
 
 
 def attach_session(widget, redraw: Callable[[], None] | None = None) -> None:

@@ -20,7 +20,7 @@ from explorer.serving.versions import DISABLE, GUARDED, PATCHES, PINS, ServingVe
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_PATCHES = {"versions", "pane", "url_state", "session_receive", "static_dir", "origins", "notebook", "phone",
-               "offload"}
+               "offload", "widget_tree"}
 
 
 def test_pins_are_pyprojects():
