@@ -141,7 +141,6 @@ def scenario_page_widget(game_id: str, slug: str, search: str | None = None):
 
         loc = pn.state.location
         search = loc.search if loc is not None else ""
-    page = get_game(game_id).page(slug)
     name, message = requested_scenario(game_id, slug, search)
     widget, redraw = get_game(game_id).open_page(slug, name)
     return widget, redraw, message

@@ -35,7 +35,7 @@ from explorer.widgets import HexBoardView, Piece
 
 from . import geometry as G
 from . import options as opts
-from .map import DEFAULT_MAP, Icon, MissionMap, available_maps, load_map
+from .map import Icon, MissionMap, available_maps, load_map
 from .map_svg import (ENEMY_FILL, HIGH_GROUND_FILL, ICON_STYLE, SQUADMATE_FILL, distance_overlays, icon_overlays,
                       layout, lof_overlays, to_board)
 

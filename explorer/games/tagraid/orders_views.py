@@ -55,8 +55,8 @@ from .orders.resolution import SKILL_WORDS
 from .views import die_states, parse_faces
 from .orders.sequence import STEPS, Frame
 from .orders.state import OrderState
-from .orders_svg import (DRAFT, MEGABEAST_COLOUR, ROUTE, SIDE_PALETTE, TARGETED, OrderPicture, bases_of,  # noqa: F401
-                         board_overlays, order_svg, right_words, side_colours, witness_position)
+from .orders_svg import (TARGETED, OrderPicture, bases_of, board_overlays, order_svg,  # noqa: F401 (re-exported)
+                         right_words, witness_position)
 
 DEFAULT_ORDER = get_game("tagraid").page_default("orders")
 """The scenario the page opens with (the registry's rule, :attr:`explorer.games.Page.default`; ``tr-order-corner``:
