@@ -86,7 +86,7 @@ from explorer.board import EdgeFeature, EdgeKind, parse_edge_key, parse_hex_key
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Edge, Hex, classify_centres, distance, neighbors
 from explorer.scenario import validate
-from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.schema import MAX_TITLE, Strict
 from explorer.text import join_words, plural
 
 if TYPE_CHECKING:  # imported inside the functions that walk the Areas (outcome text and combat need none)
@@ -95,6 +95,7 @@ from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .header import GdScenarioHeader
 from .options import rulings as make_rulings
 
 MAX_AREAS = 40
@@ -151,14 +152,11 @@ class RuleModel(Strict):
     ``activation`` kind shows the move only)."""
 
 
-class ActivationScenario(ScenarioHeader):
+class ActivationScenario(GdScenarioHeader):
     """A validated ``activation`` scenario (see the module docstring)."""
 
-    game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["activation"] = "activation"
     title: str = Field("A.I. activation", max_length=MAX_TITLE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     areas: dict[AreaName, Annotated[list[HexKey], Field(min_length=1, max_length=MAX_HEXES)]] = Field(
         min_length=1, max_length=MAX_AREAS)
     centres: dict[AreaName, HexKey] = Field(default_factory=dict, max_length=MAX_AREAS)

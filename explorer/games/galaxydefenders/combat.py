@@ -97,11 +97,12 @@ from explorer.errors import DiceScriptExhausted, ScenarioError
 from explorer.kernel import Context, Each, Outcome, play, run, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate
-from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.schema import MAX_TITLE, Strict
 from explorer.text import agree, join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .header import GdScenarioHeader
 from .activation import EdgeModel
 from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
 from .options import rulings as make_rulings
@@ -241,14 +242,11 @@ class CloseEncounterModel(Strict):
     activates: list[Name] = Field(default_factory=list, max_length=20)
 
 
-class CombatScenario(ScenarioHeader):
+class CombatScenario(GdScenarioHeader):
     """A validated ``combat`` scenario (see the module docstring for the file format)."""
 
-    game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["combat"] = "combat"
     title: str = Field("Combat", max_length=MAX_TITLE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     high_impact: bool = True
     calibration: dict | None = None
     close_encounter: CloseEncounterModel | None = None

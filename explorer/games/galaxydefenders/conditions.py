@@ -34,16 +34,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from explorer.scenario import validate
-from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.schema import MAX_TITLE, Strict
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .header import GdScenarioHeader
 from .combat import (AttackModel, HitRoll, TargetModel, TargetState, apply_poison, place_mark, suffer_wounds,
                      with_source)
 from .options import rulings as make_rulings
@@ -62,14 +63,11 @@ class PowerSuitModel(Strict):
     equipped_by: str | None = Field(None, min_length=1, max_length=40)
 
 
-class ConditionsScenario(ScenarioHeader):
+class ConditionsScenario(GdScenarioHeader):
     """A validated ``conditions`` scenario."""
 
-    game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["conditions"] = "conditions"
     title: str = Field("Conditions", max_length=MAX_TITLE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     target: TargetModel
     power_suit: PowerSuitModel | None = None
     events: list[EventModel] = Field(min_length=1, max_length=20)

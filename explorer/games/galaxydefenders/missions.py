@@ -57,11 +57,12 @@ from pydantic import Field
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.scenario import validate
-from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.schema import MAX_TITLE, Strict
 from explorer.text import join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .header import GdScenarioHeader
 from .options import rulings as make_rulings
 
 MISSIONS_FILE = Path(__file__).parent / "card_data" / "missions.toml"
@@ -233,14 +234,11 @@ class RoundModel(Strict):
     event: str = Field("", max_length=2)
 
 
-class MissionScenario(ScenarioHeader):
+class MissionScenario(GdScenarioHeader):
     """A validated ``mission`` scenario (see the module docstring)."""
 
-    game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["mission"] = "mission"
     title: str = Field("Mission", max_length=MAX_TITLE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     mission: int = Field(ge=1, le=6)
     previous: Literal["standalone", "accomplished", "partial", "failed"] = "standalone"
     agents: int = Field(4, ge=1, le=6)

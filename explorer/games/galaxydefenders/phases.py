@@ -94,28 +94,21 @@ from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.options import Rulings
 from explorer.scenario import validate
-from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.schema import Strict
 from explorer.text import plural, percent
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .header import GdScenarioHeader
 from .calibration import Calibration, Face, default_calibration
 from .combat import with_source
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
-Rulings_ = Annotated[dict[str, Annotated[str, Field(max_length=40)]], Field(max_length=20)]
 
 
-class _Common(ScenarioHeader):
-    game: Literal["galaxydefenders"] = "galaxydefenders"
-    title: str = Field("Galaxy Defenders", max_length=MAX_TITLE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: Rulings_ = Field(default_factory=dict)
-
-
-def _check_rulings(sc: _Common, source: str) -> None:
+def _check_rulings(sc: GdScenarioHeader, source: str) -> None:
     with with_source(source):
         make_rulings(sc.rulings)
 
@@ -136,7 +129,7 @@ class MenaceEvent(Strict):
     to: int | None = Field(None, ge=1, le=2)
 
 
-class MenaceScenario(_Common):
+class MenaceScenario(GdScenarioHeader):
     """A validated ``menace`` scenario."""
 
     kind: Literal["menace"] = "menace"
@@ -397,7 +390,7 @@ class AlienEntry(Strict):
     paralyzed: bool = False
 
 
-class CloseEncounterScenario(_Common):
+class CloseEncounterScenario(GdScenarioHeader):
     """A validated ``close_encounter`` scenario."""
 
     kind: Literal["close_encounter"] = "close_encounter"
@@ -628,7 +621,7 @@ class EventFigure(Strict):
     prime_swarm: bool = False
 
 
-class EventScenario(_Common):
+class EventScenario(GdScenarioHeader):
     """A validated ``event`` scenario."""
 
     kind: Literal["event"] = "event"
@@ -749,7 +742,7 @@ class WingsAgent(Strict):
     rolled: Annotated[list[Annotated[str, Field(max_length=60)]], Field(min_length=3, max_length=3)] | None = None
 
 
-class WingsScenario(_Common):
+class WingsScenario(GdScenarioHeader):
     """A validated ``gd_wings`` scenario."""
 
     kind: Literal["gd_wings"] = "gd_wings"
@@ -928,7 +921,7 @@ class HealFigure(Strict):
     wounds: int = Field(0, ge=0, le=40)
 
 
-class HealingScenario(_Common):
+class HealingScenario(GdScenarioHeader):
     """A validated ``healing`` scenario."""
 
     kind: Literal["healing"] = "healing"
@@ -1048,7 +1041,7 @@ class NpcPlayer(Strict):
     npc_cards: int = Field(0, ge=0, le=5)
 
 
-class NpcAssignmentScenario(_Common):
+class NpcAssignmentScenario(GdScenarioHeader):
     """A validated ``npc_assignment`` scenario."""
 
     kind: Literal["npc_assignment"] = "npc_assignment"

@@ -145,11 +145,12 @@ from explorer.errors import RuleViolation, ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.scenario import validate
-from explorer.schema import MAX_TITLE, ScenarioHeader, Strict
+from explorer.schema import MAX_TITLE, Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .header import GdScenarioHeader
 from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activate_drone, card_table, refresh_cards, \
     stand_in_cards, use_card
 from .activation import RuleModel
@@ -321,14 +322,11 @@ class RoundEventModel(Strict):
     signals: int = Field(0, ge=0, le=40)
 
 
-class RoundScenario(ScenarioHeader):
+class RoundScenario(GdScenarioHeader):
     """A validated ``round`` scenario (see the module docstring)."""
 
-    game: Literal["galaxydefenders"] = "galaxydefenders"
     kind: Literal["round"] = "round"
     title: str = Field("A round", max_length=MAX_TITLE)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
     round: int = Field(1, ge=1, le=30)
     agents: list[RoundAgent] = Field(min_length=1, max_length=6)
     npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
