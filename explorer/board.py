@@ -49,13 +49,14 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from .errors import ScenarioError, short_repr
 from .hexgrid import (
     ORIGIN, Axis, Edge, Hex, Layout, distance, hex_range, neighbors, reflect, rotate,
 )
 from .scenario import read_toml, validate
+from .schema import Strict
 from .text import plural
 
 if TYPE_CHECKING:  # shapely (and numpy under it) and networkx are imported by the queries that need them
@@ -280,8 +281,7 @@ _SPECIALS = [s.value for s in Special]
 _EDGE_KINDS = [k.value for k in EdgeKind]
 
 
-class CellModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CellModel(Strict):
     terrain: Terrain | None = None
     tile: bool = True
     special: Special | None = None
@@ -289,16 +289,14 @@ class CellModel(BaseModel):
     elevation: int = Field(default=0, ge=-MAX_ELEVATION, le=MAX_ELEVATION)
 
 
-class SceneryModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SceneryModel(Strict):
     name: Label
     polygon: list[tuple[Coordinate, Coordinate]] = Field(min_length=3, max_length=MAX_POLYGON_POINTS)
     height: float | None = Field(default=None, ge=0, le=MAX_BOARD_UNITS, allow_inf_nan=False)
     blocks_lof: bool = True
 
 
-class EdgeModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class EdgeModel(Strict):
     edge: Annotated[str, Field(max_length=2 * MAX_HEX_KEY_CHARS + 1)]
     kind: EdgeKind = EdgeKind.WALL
     blocks_movement: bool | None = None
@@ -306,8 +304,7 @@ class EdgeModel(BaseModel):
     open: bool = False
 
 
-class ShapeModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ShapeModel(Strict):
     kind: Literal["hexagon", "rectangle"]
     radius: int | None = Field(default=None, ge=0, le=57)  # 3·57·58 + 1 = 9,919 hexes <= MAX_BOARD_HEXES
     width: int | None = Field(default=None, ge=1, le=200)
@@ -315,10 +312,9 @@ class ShapeModel(BaseModel):
     center: Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)] = "0,0"
 
 
-class BoardModel(BaseModel):
+class BoardModel(Strict):
     """Schema of the ``[board]`` table."""
 
-    model_config = ConfigDict(extra="forbid")
     name: Label = ""
     orientation: Literal["pointy", "flat"] = "pointy"
     shape: ShapeModel | None = None

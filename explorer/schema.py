@@ -7,7 +7,9 @@ number and list carries bounds. A scenario document's top level extends :class:`
 :func:`explorer.scenario.validate` turns pydantic's errors into one :class:`~explorer.errors.ScenarioError` line.
 
 This module imports pydantic; game-neutral modules that must start fast (``explorer --help``, the ``odds`` verbs)
-import it only when a file is read.
+import it only when a file is read. Both bases set ``defer_build``: a model's validator is built when a file of its
+format is first validated, so a command pays only for the formats it reads (``explorer resolve gd-01`` imports
+``explorer.board`` for its hex-side types and builds none of its five models; ``tests/test_cli_imports.py``).
 """
 
 from __future__ import annotations
@@ -23,14 +25,14 @@ MAX_DESCRIPTION = 4000
 class Strict(BaseModel):
     """A table of a file format: unknown keys are refused (``extra="forbid"``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class StrictFrozen(BaseModel):
     """Like :class:`Strict`, and immutable once validated (``frozen=True``): for values the engine keeps and shares
     (a world map, a calibration)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ScenarioHeader(Strict):

@@ -7,9 +7,13 @@ The static side of the same rule is ``tests/test_layers.py``."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
-from cli_helpers import modules_after
+from cli_helpers import ROOT, modules_after
 
 UI = ("ipywidgets", "ipycanvas", "traitlets", "panel", "bokeh", "ipywidgets_bokeh", "comm", "IPython")
 NUMERIC = ("networkx", "shapely", "numpy")
@@ -56,3 +60,35 @@ def test_an_odds_verb_that_reads_no_file_loads_no_pydantic(argv):
     Strategy Roll's scenario models live in ``masseffect/strategy_scenario.py``)."""
     rc, mods = modules_after(argv)
     assert rc == 0 and _loaded(mods, ("pydantic",)) == set() and "explorer.scenario" not in mods
+
+
+NOT_NEEDED = {
+    # command: rules modules of its own game it must not load (each once did, for one name it needed)
+    ("resolve", "gd-01"): {"explorer.games.galaxydefenders.phases",       # the Menace token: now .menace
+                           "explorer.games.galaxydefenders.conditions"},  # the outcome text's isinstance check
+    ("resolve", "dg-03"): {"explorer.games.dagger.setup_scenario"},       # SetupOutcome: now in .results
+}
+
+
+@pytest.mark.parametrize("argv", list(NOT_NEEDED), ids=" ".join)
+def test_a_resolve_loads_only_the_rules_modules_of_its_kind(argv):
+    """A ``combat`` does not load the phase scenarios (six pydantic formats) for the Menace token, nor a Nemesis
+    Phase the ``setup`` format for the outcome text's type check (issue 18: every verb under 150 ms of CPU)."""
+    rc, mods = modules_after(list(argv))
+    assert rc == 0
+    assert NOT_NEEDED[argv] & mods == set()
+
+
+def test_a_file_format_module_builds_no_validator_until_a_file_is_read():
+    """Every file format is a ``Strict`` model with ``defer_build``: importing ``explorer.board`` (as a Galaxy
+    Defenders combat does, for the hex-side types) builds none of its five models; the first validation builds
+    one."""
+    code = ("import explorer.board as b, explorer.schema as s\n"
+            "models = [b.CellModel, b.SceneryModel, b.EdgeModel, b.ShapeModel, b.BoardModel]\n"
+            "print(all(issubclass(m, s.Strict) for m in models), [m.__pydantic_complete__ for m in models])\n"
+            "b.ShapeModel.model_validate({'kind': 'hexagon', 'radius': 2})\n"
+            "print(b.ShapeModel.__pydantic_complete__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "[False,", "False,", "False,", "False,", "False]", "True"]

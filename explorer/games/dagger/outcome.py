@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from explorer.text import join_words, plural
 from explorer.trace import Trace
 
-from .results import NOT_READY, HeroAction, HeroOutcome, NemesisOutcome, RoundOutcome
-from .setup_scenario import SetupOutcome
+from .results import NOT_READY, HeroAction, HeroOutcome, NemesisOutcome, RoundOutcome, SetupOutcome
 from .state import (
     BaseOverrun, EnemyActed, EnemySpawned, Event, HeroDamaged, HeroDefeated, MissionChecked, ShowdownBegan,
     SideMissionRevealed,

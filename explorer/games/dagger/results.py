@@ -4,8 +4,8 @@ Rulebook sections summarised (each step of the trace cites its own): Nemesis Pha
 Winning and Losing, Gameplay › Hero Phase › Aspect Actions, Additional Rules › Missions, Damage and Defeat.
 
 Each kind's resolver returns its :class:`~explorer.trace.Trace` with ``trace.with_result(<outcome>)``:
-:class:`NemesisOutcome` (kind ``nemesis``) and :class:`HeroOutcome` (kind ``hero``), frozen
-:class:`~explorer.kernel.Outcome` values whose ``to_json()`` is the JSON ``outcome`` of ``explorer resolve --json``
+:class:`NemesisOutcome` (kind ``nemesis``), :class:`HeroOutcome` (kind ``hero``), :class:`SetupOutcome` (kind
+``setup``), frozen :class:`~explorer.kernel.Outcome` values whose ``to_json()`` is the JSON ``outcome`` of ``explorer resolve --json``
 and the golden files. The outcome text (:mod:`.outcome`), the map picture and the pages read their attributes, among
 them the typed record of what happened (:attr:`NemesisOutcome.events`), never the JSON or a step's facts.
 """
@@ -252,3 +252,24 @@ class RoundOutcome(Outcome):
                 "gauges": [g.text for g in self.gauges], "refused": self.refused, "refused_field": self.refused_field,
                 "heroes": {h.name: [h.space, h.damage] for h in self.heroes},
                 "enemies": {e.id: [e.space, e.damage] for e in self.enemies}}
+
+
+@dataclass(frozen=True)
+class SetupOutcome(Outcome):
+    """The result of a ``setup`` scenario: the ``seed``, each hero's ``tokens`` ``((hero, boosted, standard),
+    ...)``, the ``piles`` and the ``event_deck`` (top first), the ``enemies`` placed ``((id, space), ...)``, the
+    ``side_slots`` drawn and the ``side_deck`` left (top first)."""
+
+    seed: int
+    tokens: tuple[tuple[str, int, int], ...]
+    piles: tuple[tuple[str, ...], ...]
+    event_deck: tuple[str, ...]
+    enemies: tuple[tuple[str, str], ...]
+    side_slots: tuple[str, ...]
+    side_deck: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "tokens": {h: [b, s] for h, b, s in self.tokens},
+                "piles": [list(p) for p in self.piles], "event_deck": list(self.event_deck),
+                "enemies": dict(self.enemies), "side_slots": list(self.side_slots),
+                "side_deck": list(self.side_deck)}

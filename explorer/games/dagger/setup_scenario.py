@@ -41,7 +41,7 @@ from pydantic import Field
 from explorer.dice import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
-from explorer.kernel import Context, Outcome, Sequence, play, steps_of
+from explorer.kernel import Context, Sequence, play, steps_of
 from explorer.scenario import validate
 from explorer.schema import ScenarioHeader, Strict
 from explorer.text import join_words, plural
@@ -49,6 +49,7 @@ from explorer.trace import Step, Trace
 
 from . import sections as S
 from .nemesis_scenario import EnemyTypeModel, SpawnModel
+from .results import SetupOutcome
 from .worldmap import load_map
 
 STANDIN_EVENTS: tuple[str, ...] = tuple(f"Event {i}" for i in range(1, 31))
@@ -256,27 +257,6 @@ SETUP_SEQUENCE: Sequence = (
     ("Setup › 1st strike side mission", first_strike_side_mission),
 )
 """Setup's shuffles, deals and player-count steps in rulebook order (played with :func:`explorer.kernel.play`)."""
-
-
-@dataclass(frozen=True)
-class SetupOutcome(Outcome):
-    """The result of a ``setup`` scenario: the ``seed``, each hero's ``tokens`` ``((hero, boosted, standard),
-    ...)``, the ``piles`` and the ``event_deck`` (top first), the ``enemies`` placed ``((id, space), ...)``, the
-    ``side_slots`` drawn and the ``side_deck`` left (top first)."""
-
-    seed: int
-    tokens: tuple[tuple[str, int, int], ...]
-    piles: tuple[tuple[str, ...], ...]
-    event_deck: tuple[str, ...]
-    enemies: tuple[tuple[str, str], ...]
-    side_slots: tuple[str, ...]
-    side_deck: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seed": self.seed, "tokens": {h: [b, s] for h, b, s in self.tokens},
-                "piles": [list(p) for p in self.piles], "event_deck": list(self.event_deck),
-                "enemies": dict(self.enemies), "side_slots": list(self.side_slots),
-                "side_deck": list(self.side_deck)}
 
 
 def resolve_setup(sc: SetupScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None) -> Trace:

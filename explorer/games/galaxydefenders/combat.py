@@ -88,7 +88,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Literal, Protocol
+from typing import Annotated, Literal, Protocol
 
 from pydantic import Field, PrivateAttr
 
@@ -103,12 +103,10 @@ from explorer.trace import Step, Trace
 
 from . import sections as S
 from .header import GdScenarioHeader
+from .menace import Menace, master_alien_wounded
 from .activation import EdgeModel
 from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
 from .options import rulings as make_rulings
-
-if TYPE_CHECKING:
-    from .phases import Menace
 
 HIGH_IMPACT_CAP = 5
 """Storybook 5.5.1: at most five Blue dice in a Defend roll when High Impact is on."""
@@ -1507,10 +1505,8 @@ def defend_and_wound(state: CombatState, ctx: CombatContext, name: str) -> tuple
 def move_menace_token(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tuple[Step, ...]]:
     """11.3.1 Menacing Agent System: the Menace token after the attack. Every wound the attack dealt to a Master
     Alien counts for the attacking agent, or for the agent controlling the attacking drone or NPC
-    (:func:`.phases.master_alien_wounded`); an alien's attack never moves it. No step without a Menace token or
+    (:func:`.menace.master_alien_wounded`); an alien's attack never moves it. No step without a Menace token or
     when no Master Alien was hit."""
-    from .phases import master_alien_wounded
-
     menace, attack, targets = state.menace, ctx.attacks[state.attack], state.by_name()
     if menace is None or not any(targets[x.name].kind == "master_alien" for x in state.results):
         return state, ()
@@ -1579,8 +1575,6 @@ def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice
 
 def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tuple:
     """The kernel frames of a ``combat`` scenario: the High Impact setup, then one frame per attack."""
-    from .phases import Menace
-
     cal = scenario.calib()
     amap, spots = combat_map(scenario, scenario._source)
     ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),

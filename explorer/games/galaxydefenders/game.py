@@ -67,11 +67,16 @@ def _options():
     return ALL_OPTIONS
 
 
+def _is_conditions(o) -> bool:
+    from .conditions import ConditionsOutcome   # here: a combat's or an activation's text does not load it
+
+    return isinstance(o, ConditionsOutcome)
+
+
 def outcome_text(trace: Trace) -> str:
     """The outcome of a Galaxy Defenders scenario in plain text, from its typed result (``trace.result``)."""
     from .activation import ActivationOutcome
     from .combat import CombatOutcome
-    from .conditions import ConditionsOutcome
 
     o = trace.result
     lines = ["Outcome:"]
@@ -100,7 +105,7 @@ def outcome_text(trace: Trace) -> str:
                              f"{plural(t.wounds, 'wound')}{crit} -> {t.status}")
             if a.menace is not None:
                 lines.append(f"    Menacing Agent: {a.menace.holder} (Level {a.menace.level})")
-    elif isinstance(o, ConditionsOutcome):
+    elif _is_conditions(o):
         f = o.final
         lines.append(f"  Wounds suffered: {o.wounds_suffered}; token left: Poison {f.poison}, Mark {f.mark}; "
                      f"{f.status()}")

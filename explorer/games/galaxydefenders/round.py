@@ -158,7 +158,7 @@ from .combat import (CombatMapModel, EffectModel, EffectSymbol, RolledModel, Tar
                      wound_tally)
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
 from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
-from .phases import Menace
+from .menace import Menace
 from .round_map import MapNote, Placed
 from .options import rulings as make_rulings
 
