@@ -17,6 +17,7 @@ Two kinds of rows:
 
 Target (issue #12 for the start rows, issue #18 for every verb): under 150 ms of CPU. Each row says whether it is
 met, and its CPU time above a bare ``python`` measured in the same run.
+The latest numbers and what stands between a file-reading verb and the target: ``benchmarks/README.md``.
 
 Each command runs as a fresh ``python -m explorer.cli ...`` subprocess, bytecode cached in a temporary
 ``PYTHONPYCACHEPREFIX`` after one warm-up run (as an installed package would be). The baseline is the same commands on
