@@ -102,7 +102,7 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     at = "0,0"                        # its hex (every agent and NPC needs one on a map)
     movement = 4                      # movement points (STAND-IN default 4: the Core Set sheet prints it)
     flying = false                    # crosses Barrier Hex Sides (5.1)
-    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage
+    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage, range
     [[npcs]]                          # ... plus at, flying, weapon and its A.I. section:
     [[npcs.rules]]                    # the activation kind's behavior rules; attack_after = true: "move ... and
     condition = "adjacent"            #   attack" (the figure attacks its target after the move)
@@ -174,7 +174,8 @@ HexKey = Annotated[str, Field(min_length=1, max_length=20)]
 
 class RoundWeapon(Strict):
     """A weapon on a map (the ``combat`` kind's attack fields): ``dice`` ``{colour: n}`` or ``fixed_hits``, its
-    ``effects`` and ``effect_symbols``, ``damage`` (single | area | explosion)."""
+    ``effects`` and ``effect_symbols``, ``damage`` (single | area | explosion), ``range`` (its Range, 9.2; omitted:
+    not checked)."""
 
     name: Name = "weapon"
     dice: dict[Name, Annotated[int, Field(ge=0, le=12)]] = Field(default_factory=dict, max_length=4)
@@ -182,6 +183,9 @@ class RoundWeapon(Strict):
     effects: list[EffectModel] = Field(default_factory=list, max_length=8)
     effect_symbols: list[EffectSymbol] = Field(default_factory=lambda: ["bolt"], min_length=1, max_length=5)
     damage: Literal["single", "area", "explosion"] = "single"
+    range: int | None = Field(None, ge=0, le=30)
+    """The weapon's Range, its card's maximum allowed range (9.2; counted per ruling ``range_unit``: Areas by
+    default). ``None`` (omitted): the file does not limit it and no Range is checked."""
 
 
 class RoundAlien(Strict):
