@@ -36,7 +36,7 @@ default and the Power Suit's weapon without a ``weapon`` table are STAND-INs.
 An "Activate X aliens" card (21-25) with no ``activates`` list selects its aliens as the ``close_encounter`` kind
 does (11.5: each alien's ``controller`` and ``rank``, ``x`` for card 21; Paralyzed aliens passed over, 11.9.1).
 
-Not yet in this increment (issue 21): signals on the map (the Event phase counts them) and NPC signals revealed, Range, engagement and Evade (Core Set rules), drones and the empty Power Suit on the map, the Power Suit's
+Not yet in this increment (issue 21): signals on the map (the Event phase counts them) and NPC signals revealed, engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), drones and the empty Power Suit on the map, the Power Suit's
 Flying ability, the mission's objectives.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
@@ -102,7 +102,8 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     at = "0,0"                        # its hex (every agent and NPC needs one on a map)
     movement = 4                      # movement points (STAND-IN default 4: the Core Set sheet prints it)
     flying = false                    # crosses Barrier Hex Sides (5.1)
-    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage, range
+    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage,
+                                                                  # range (9.2, ruling range_unit)
     [[npcs]]                          # ... plus at, flying, weapon and its A.I. section:
     [[npcs.rules]]                    # the activation kind's behavior rules; attack_after = true: "move ... and
     condition = "adjacent"            #   attack" (the figure attacks its target after the move)
@@ -159,7 +160,7 @@ from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
 from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
 from .phases import Menace
 from .round_map import MapNote, Placed
-from .options import rulings as make_rulings
+from .options import ALL_OPTIONS, rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 MAX_ACTIVITIES = 20
@@ -332,7 +333,7 @@ class RoundScenario(ScenarioHeader):
     kind: Literal["round"] = "round"
     title: str = Field("A round", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     round: int = Field(1, ge=1, le=30)
     agents: list[RoundAgent] = Field(min_length=1, max_length=6)
     npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
