@@ -137,6 +137,25 @@ def test_gd_round_hit_list_must_give_every_die_of_its_colour(faces):
     _refused(_edit("galaxydefenders", "gd-round-map", GD_RED, faces), "rolled.hit.red", "exactly 2 faces")
 
 
+GD_DEFEND = '"Flying Critter" = ["shield", "blank", "blank"]'
+
+
+@pytest.mark.parametrize("faces, given", [('"Flying Critter" = ["shield", "blank"]', 2),
+                                          ('"Flying Critter" = ["shield", "blank", "blank", "shield"]', 4)])
+def test_gd_round_defend_list_must_give_one_blue_die_per_hit(faces, given):
+    """The Flying Critter takes 3 hits: its Defend roll rolls 3 Blue dice; a 4th face was cut in silence before."""
+    _refused(_edit("galaxydefenders", "gd-round-map", GD_DEFEND, faces),
+             "rolled.defend.Flying Critter", f"{given} faces given", "3 Blue dice", "exactly 3 faces")
+
+
+def test_gd_combat_defend_list_longer_than_the_roll_is_refused():
+    text = _text("galaxydefenders", "gd-04")
+    line = next(ln for ln in text.splitlines() if "Xeno-Delta" in ln and "defend" in ln)
+    longer = re.sub(r'("Xeno-Delta" = \[[^\]]*)\]', r'\1, "blank"]', line)
+    assert longer != line
+    _refused(text.replace(line, longer), "rolled.defend.Xeno-Delta", "exactly")
+
+
 # --- the same file with and without a seed ---------------------------------------------------------------------
 
 VARIANTS = [
@@ -146,6 +165,8 @@ VARIANTS = [
     ("tagraid", "tr-secured-death", 'saves = { "Red TAG" = [2, 3, 4] }', 'saves = { "Red TAG" = [2] }'),
     ("galaxydefenders", "gd-round-map", GD_RED, 'red = ["hit"]'),
     ("galaxydefenders", "gd-round-map", GD_RED, 'red = ["hit", "bolt", "hit"]'),
+    ("galaxydefenders", "gd-round-map", GD_DEFEND, '"Flying Critter" = ["shield", "blank", "blank", "blank"]'),
+    ("galaxydefenders", "gd-round-map", GD_DEFEND, '"Flying Critter" = ["shield"]'),
 ]
 
 

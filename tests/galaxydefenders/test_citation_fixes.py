@@ -135,7 +135,8 @@ def test_a_short_defend_list_names_the_whole_target_name_in_one_line():
     with pytest.raises(ScenarioError) as e:
         _run(doc)
     assert e.value.field == "attacks[0].rolled.defend.Xeno Gamma"
-    assert e.value.problem.startswith("lists 0 Blue dice") and "\n" not in str(e.value)
+    assert e.value.problem.startswith("0 faces given but Xeno Gamma's Defend roll rolls 3 Blue dice")
+    assert e.value.allowed == "exactly 3 faces" and "\n" not in str(e.value)
 
 
 def test_a_roller_script_running_out_is_one_line_without_a_made_up_field():

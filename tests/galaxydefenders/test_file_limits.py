@@ -207,7 +207,8 @@ def test_fixed_defend_dice_too_few_name_the_file_and_the_attack():
     the Right stack is empty, so 3 hits reach the Defend roll) - a one-line error naming the file and the field."""
     e = _error(_set(_doc("gd-04"), ("targets", 0, "energy_shields"), [2, 0]))
     assert e.field == "attacks[1].rolled.defend.Xeno-Delta", str(e)
-    assert "lists 2 Blue dice; the Defend roll needs 3" in e.problem
+    assert "2 faces given but Xeno-Delta's Defend roll rolls 3 Blue dice" in e.problem
+    assert e.allowed == "exactly 3 faces"
 
 
 def test_a_critical_token_from_the_wrong_pile_names_the_file_and_the_attack():

@@ -151,7 +151,7 @@ def test_property_master_alien_never_pushed_and_never_dead_when_kept_fighting(he
          "keeps_fighting": keeps}],
         "attacks": [{"attacker": "Hulk", "weapon": "Charge", "fixed_hits": hits, "target": "Wormoon",
                      "effects": [{"kind": "push", "x": push}],
-                     "rolled": {"defend": {"Wormoon": ["blank"] * 5}}}]}
+                     "rolled": {"defend": {"Wormoon": ["blank"] * min(hits, 5)}}}]}  # one per hit, High Impact
     t = resolve_combat(parse_combat(d, "x"))
     w = t.result.targets[0]
     assert w.pushed == 0
@@ -180,10 +180,26 @@ def test_no_wound_after_energy_shields_absorb_everything_cites_the_shields():
     assert s.rule == S.MULTIPLE_ENERGY_SHIELDS
 
 
-def test_npc_targeting_cites_10_2_1_or_10_1_never_alien_movement():
-    t = resolve("gd-ai-npc-plus")
-    targeting = [s for s in t.steps if s.section == "Targeting"]
-    assert targeting and all(s.rule in (S.NPC_MOVEMENT, S.NPC_AI) for s in targeting)
+@pytest.mark.parametrize("name", ["gd-ai-npc-plus", "gd-ai-npc-immobilized", "gd-round-map"])
+def test_npc_targeting_cites_10_2_1_npc_movement(name):
+    """The NPC's target (the closest alien by a legal walking path) is decided by 10.2.1 NPC Movement, not by 10.1
+    (the card's structure) nor by the alien rules 11.5/11.11."""
+    t = resolve(name)
+    targeting = [s for s in t.steps if s.section.endswith("Targeting") and s.title.startswith("Target: the closest alien")]
+    assert targeting and all(s.rule == S.NPC_MOVEMENT for s in targeting)
+
+
+def test_an_npc_with_no_rule_to_apply_stays_by_10_2_1():
+    from explorer.games.galaxydefenders.activation import ActivationScenario, play_activation
+
+    sc = ActivationScenario.model_validate({
+        "title": "t", "areas": {"A": ["0,0", "1,0"], "B": ["2,0", "3,0"]}, "centres": {"A": "0,0", "B": "2,0"},
+        "activating": {"name": "Clone", "kind": "npc", "at": "0,0"},
+        "figures": [{"name": "Xeno", "side": "alien", "at": "3,0"}],
+        "rules": [{"condition": "adjacent", "action": "attack"}]})
+    _, trace = play_activation(sc)
+    stay = [s for s in trace.steps if s.title.startswith("No behavior rule can be applied")]
+    assert stay and stay[0].rule == S.NPC_MOVEMENT
 
 
 @pytest.mark.parametrize("name", [n for n in G.builtin_names()])

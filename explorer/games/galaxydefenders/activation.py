@@ -565,8 +565,9 @@ def area_distance(amap: AreaMap, g: nx.Graph, a: Hex, b: Hex) -> int | None:
 # ------------------------------------------------------------------------------------------------ step functions
 
 def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """Targeting at the start of the activation (11.3.1, 10.1): the Menacing Agent for an Archenemy, else the
-    closest opponent in Areas (legal walking path); ties are the controlling player's choice (first by name)."""
+    """Targeting at the start of the activation (11.3.1; an NPC's target: 10.2.1, an alien's: 11.5): the Menacing
+    Agent for an Archenemy, else the closest opponent in Areas (legal walking path); ties are the controlling
+    player's choice (first by name, 10.1)."""
     amap, archenemy, kind = ctx.amap, ctx.activating.archenemy, ctx.activating.kind
     master = is_master_alien(ctx.activating)
     sec = "Targeting"
@@ -654,7 +655,7 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
     step = Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
-                S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_AI,
+                S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_MOVEMENT,
                 f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
                 marks=(str(t.at),), facts={"target": t.name,
                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
@@ -1145,12 +1146,12 @@ def first_matching_target(state: Activation, ctx: ActivationContext, kinds) -> t
 
 
 def no_rule_applies(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """10.1, 11.11: no behavior rule can be applied: the figure stays (no step when the last rule's move was the
+    """10.2.1, 11.11: no behavior rule can be applied: the figure stays (no step when the last rule's move was the
     one that could not be applied, or a rule was applied)."""
     if state.done or state.offset >= len(ctx.rules):
         return state, ()
     steps = (Step("No behavior rule can be applied: it stays where it is",
-                  S.NPC_AI if ctx.activating.kind == "npc" else S.ALIEN_MOVEMENT, "", section="Behavior rules",
+                  S.NPC_MOVEMENT if ctx.activating.kind == "npc" else S.ALIEN_MOVEMENT, "", section="Behavior rules",
                   facts={"applies": None}),)
     return state.noted(steps), steps
 

@@ -253,6 +253,9 @@ class CombatScenario(GdScenarioHeader):
     targets: list[TargetModel] = Field(min_length=1, max_length=12)
     attacks: list[AttackModel] = Field(min_length=1, max_length=10)
     _source: str = PrivateAttr("scenario")
+    _blue_tray: bool = PrivateAttr(False)
+    """Set by the Combat page only (never by a file): its dice tray gives faces for up to ``MAX_BLUE`` Blue dice
+    and the Defend roll takes the first ones it rolls (:class:`TableDice` ``tray``)."""
 
     def calib(self) -> Calibration:
         """The scenario's calibration (its ``[calibration]`` table over the packaged default)."""
@@ -266,9 +269,9 @@ class FixedFacesShort(DiceScriptExhausted):
     path (a target name may hold spaces or dots, so the field is carried apart, never parsed from the message) and
     ``problem`` what is short."""
 
-    def __init__(self, field: str, problem: str):
+    def __init__(self, field: str, problem: str, allowed: str | None = None):
         super().__init__(f"{field} {problem}")
-        self.field, self.problem = field, problem
+        self.field, self.problem, self.allowed = field, problem, allowed
 
 
 @contextmanager
@@ -283,12 +286,12 @@ def with_source(source: str, prefix: str = ""):
             raise
         raise ScenarioError(prefix + e.field, e.problem, e.allowed, e.source or source) from None
     except DiceScriptExhausted as e:
+        allowed = "as many fixed faces as the roll needs, or none (rolled from the seed)"
         if isinstance(e, FixedFacesShort):
-            field, problem = prefix + e.field, e.problem
+            field, problem, allowed = prefix + e.field, e.problem, e.allowed or allowed
         else:                                   # a roller's own script: no field of the file ran out
             field, problem = prefix.rstrip("."), str(e)
-        raise ScenarioError(field, problem, "as many fixed faces as the roll needs, or none (rolled from "
-                            "the seed)", source) from None
+        raise ScenarioError(field, problem, allowed, source) from None
 
 
 def parse_combat(data: dict, source: str) -> CombatScenario:
@@ -630,17 +633,20 @@ class TableDice:
         cal: the calibration (dice faces, Critical piles).
         rolled: the attack's fixed faces, or ``None``.
         dice: a :class:`~explorer.dice.Dice`, or any roller (then wrapped in one).
+        tray: the Combat page's dice tray: its Blue faces (one per die the tray can show) are taken from the first.
 
     Raises (when asked):
-        DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold.
+        DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold; a fixed Defend list
+            (``rolled.defend.<target>``) that does not give exactly the Blue dice rolled (one per hit), while every
+            die so far was given (issue #25; a longer list after a seeded draw is cut to the roll, as a Hit list).
         ScenarioError: a fixed Hit list (``rolled.hit.<colour>``) that does not give exactly the dice of that colour,
             while every die so far was given (issue #25 item 4). Once a die
             was drawn, a count may depend on that draw: a Hit list is then cut to the roll or completed from the
             seed, so that the same file is accepted for every draw.
     """
 
-    def __init__(self, cal: Calibration, rolled: RolledModel | None, dice: Dice | Roller):
-        self.cal, self.rolled = cal, rolled
+    def __init__(self, cal: Calibration, rolled: RolledModel | None, dice: Dice | Roller, tray: bool = False):
+        self.cal, self.rolled, self.tray = cal, rolled, tray
         self.dice = dice if isinstance(dice, Dice) else Dice(roller=dice)
 
     def hit(self, colour: str, n: int) -> tuple[Face, ...]:
@@ -658,6 +664,10 @@ class TableDice:
         die = self.cal.defend
         if self.rolled and target in self.rolled.defend:
             given = self.rolled.defend[target]
+            if len(given) != n and not self.dice.drawn and not (self.tray and len(given) > n):  # issue #25
+                raise FixedFacesShort(f"rolled.defend.{target}", f"{plural(len(given), 'face')} given but {target}'s "
+                                      f"Defend roll rolls {plural(n, 'Blue die', 'Blue dice')} (one per hit)",
+                                      f"exactly {plural(n, 'face')}")
             if len(given) < n:
                 raise FixedFacesShort(f"rolled.defend.{target}", f"lists {plural(len(given), 'Blue die', 'Blue dice')}; "
                                       f"the Defend roll needs {n}")
@@ -1578,7 +1588,7 @@ def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tup
     cal = scenario.calib()
     amap, spots = combat_map(scenario, scenario._source)
     ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),
-                        tables=tuple(TableDice(cal, a.rolled, dice) for a in scenario.attacks),
+                        tables=tuple(TableDice(cal, a.rolled, dice, scenario._blue_tray) for a in scenario.attacks),
                         high_impact=scenario.high_impact, close_encounter=scenario.close_encounter,
                         source=scenario._source, sections=len(scenario.attacks) > 1,
                         amap=amap, spots=spots)

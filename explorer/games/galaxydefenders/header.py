@@ -12,10 +12,13 @@ from pydantic import Field
 
 from explorer.schema import MAX_TITLE, ScenarioHeader
 
+from .options import ALL_OPTIONS
+
 SEED_MAX = 2**63 - 1
 """The largest ``seed`` of a scenario file."""
-MAX_RULINGS = 20
-"""The most ``rulings`` entries of a scenario file (each value at most 40 characters)."""
+MAX_RULINGS = len(ALL_OPTIONS)
+"""The most ``rulings`` entries of a scenario file: one per ruling option of the game (each value at most 40
+characters; a page passes every option's reading)."""
 
 
 class GdScenarioHeader(ScenarioHeader):

@@ -237,6 +237,22 @@ CARD_BONUS_TIMING = RulingOption(
                 "reading is offered.",
 )
 
+RANGE_UNIT = RulingOption(
+    key="range_unit",
+    title="A weapon's Range (the maximum allowed range printed with it): counted in Areas or in Hexes?",
+    section="9.2 Combat; 9.7.4.2 Vigil and 9.7.4.3 GD-5 print a Range, 'the maximum allowed range' (how it is "
+            "counted is a Core Set rule this rulebook does not print)",
+    readings={
+        "areas": "In Areas: the Areas stepped through from the attacker's Area to the target's (0: the same Area); a "
+                 "Barrier Hex Side keeps its Areas adjacent (5.1).",
+        "hexes": "In Hexes: the hex distance from the attacker to the target.",
+    },
+    default="areas",
+    why_default="Every distance this rulebook counts on the map is in Areas (the A.I.'s behavior rules, 10.1 and "
+                "11.11; Area Damage), and 5.1 speaks of Range attacks between Areas across a Barrier; the book "
+                "never counts a distance in Hexes except for adjacency.",
+)
+
 BLEEDING_AGENTS_IN_EVENT = RulingOption(
     key="bleeding_agents_in_event",
     title="Event phase signal balancing: does a bleeding agent count as an agent in play?",

@@ -36,7 +36,7 @@ default and the Power Suit's weapon without a ``weapon`` table are STAND-INs.
 An "Activate X aliens" card (21-25) with no ``activates`` list selects its aliens as the ``close_encounter`` kind
 does (11.5: each alien's ``controller`` and ``rank``, ``x`` for card 21; Paralyzed aliens passed over, 11.9.1).
 
-Not yet in this increment (issue 21): signals on the map (the Event phase counts them) and NPC signals revealed, Range, engagement and Evade (Core Set rules), drones and the empty Power Suit on the map, the Power Suit's
+Not yet in this increment (issue 21): signals on the map (the Event phase counts them) and NPC signals revealed, engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), drones and the empty Power Suit on the map, the Power Suit's
 Flying ability, the mission's objectives.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
@@ -102,7 +102,8 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     at = "0,0"                        # its hex (every agent and NPC needs one on a map)
     movement = 4                      # movement points (STAND-IN default 4: the Core Set sheet prints it)
     flying = false                    # crosses Barrier Hex Sides (5.1)
-    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage
+    weapon = { name = "Rifle", dice = { red = 2, yellow = 1 } }   # or fixed_hits; effects, effect_symbols, damage,
+                                                                  # range (9.2, ruling range_unit)
     [[npcs]]                          # ... plus at, flying, weapon and its A.I. section:
     [[npcs.rules]]                    # the activation kind's behavior rules; attack_after = true: "move ... and
     condition = "adjacent"            #   attack" (the figure attacks its target after the move)
@@ -175,7 +176,8 @@ HexKey = Annotated[str, Field(min_length=1, max_length=20)]
 
 class RoundWeapon(Strict):
     """A weapon on a map (the ``combat`` kind's attack fields): ``dice`` ``{colour: n}`` or ``fixed_hits``, its
-    ``effects`` and ``effect_symbols``, ``damage`` (single | area | explosion)."""
+    ``effects`` and ``effect_symbols``, ``damage`` (single | area | explosion), ``range`` (its Range, 9.2; omitted:
+    not checked)."""
 
     name: Name = "weapon"
     dice: dict[Name, Annotated[int, Field(ge=0, le=12)]] = Field(default_factory=dict, max_length=4)
@@ -183,6 +185,9 @@ class RoundWeapon(Strict):
     effects: list[EffectModel] = Field(default_factory=list, max_length=8)
     effect_symbols: list[EffectSymbol] = Field(default_factory=lambda: ["bolt"], min_length=1, max_length=5)
     damage: Literal["single", "area", "explosion"] = "single"
+    range: int | None = Field(None, ge=0, le=30)
+    """The weapon's Range, its card's maximum allowed range (9.2; counted per ruling ``range_unit``: Areas by
+    default). ``None`` (omitted): the file does not limit it and no Range is checked."""
 
 
 class RoundAlien(Strict):

@@ -24,8 +24,11 @@ walk, agents and NPCs do not); the walk uses the Fighting Pose held when the act
 same activity is paid after the walk (the Fighting Poses example 1 walks then goes Prone); a card's ``bonus_hits`` /
 ``bonus_dice`` join the attack of the Combat activity that uses the card; a card a Free Action or the Action used
 joins the agent's next attack this turn under ruling ``card_bonus_timing`` (default ``next_attack``; a Tactic "+2 hits
-to the current Hit roll" is played just before the attack it helps). Not modelled here: Range, engagement and Evade (Core Set rules), the empty Power Suit's figure on the map,
-drones on the map.
+to the current Hit roll" is played just before the attack it helps). A weapon with a ``range`` is checked against it
+(9.2; counted in Areas or Hexes per ruling ``range_unit``): an agent's attack beyond it is refused, an NPC's or
+alien's attack its A.I. called for is not made (a cited step). Not modelled here: engagement and Evade (Core Set
+rules this book does not print; it says only that NPCs and aliens disengage without an Evade test, 10.2.1, 11.11),
+the empty Power Suit's figure on the map, drones on the map.
 """
 
 from __future__ import annotations
@@ -330,6 +333,30 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
 
 # ------------------------------------------------------------------------------------------------ attacks
 
+def range_to(state: RoundState, ctx: RoundContext, attacker: str, target: str, weapon: RoundWeapon
+             ) -> tuple[bool, str]:
+    """Whether ``target`` is within ``weapon``'s Range of ``attacker`` (9.2: the Range printed with a weapon is the
+    maximum allowed range). Counted per ruling ``range_unit`` (consulted only for a weapon with a ``range``): in
+    Areas (default: the Areas stepped through between the two figures' Areas, a Barrier Hex Side keeping its Areas
+    adjacent, 5.1; line of sight is checked on its own) or in Hexes. Returns ``(within, words)``; a weapon without
+    a ``range`` is always within it."""
+    if weapon.range is None:
+        return True, ""
+    from explorer.hexgrid import distance
+
+    from .activation import area_distance
+
+    a, b = where(state, attacker), where(state, target)
+    if ctx.rulings.reading("range_unit") == "hexes":
+        d, unit = distance(a, b), ("Hex", "Hexes")
+    else:
+        d, unit = area_distance(ctx.amap, ctx.amap.area_graph(True), a, b), ("Area", "Areas")
+    if d is None:
+        return False, f"no chain of Areas leads from {attacker} to {target} (Range {weapon.range})"
+    words = f"{target} is {plural(d, *unit)} from {attacker}; {weapon.name}'s Range is {weapon.range}"
+    return d <= weapon.range, words
+
+
 def _target_state(state: RoundState, name: str) -> TargetState:
     t = next((x for x in state.agents + state.aliens if x.name == name), None)
     if t is None:
@@ -387,8 +414,8 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
     jam, no ammo); the hits and Hit dice of the cards it used for this attack (9.7); then :func:`attack_on_map`.
 
     Raises:
-        RuleViolation: the target dead (off the map), no line of sight, no weapon, or a card adding dice of a colour
-            the weapon does not roll.
+        RuleViolation: the target dead (off the map), no line of sight, no weapon, the target beyond the weapon's
+            Range (:func:`range_to`), or a card adding dice of a colour the weapon does not roll.
     """
     name = agent.name
     t = act.target
@@ -409,13 +436,19 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
         w = agent.weapon
         if w is None:
             _refuse(ctx, f"{name} has no weapon in the file", S.AGENT_COMBAT, f"{field}.target", sec)
+    within, words = range_to(state, ctx, name, t, w)
+    if not within:
+        _refuse(ctx, f"{t} is beyond {w.name}'s Range: {words} (ruling range_unit)", S.AGENT_COMBAT, f, sec)
+    first = (Step(f"{t} is within {w.name}'s Range", S.AGENT_COMBAT, words + ".", section=sec, marks=(name, t)),) \
+        if w.range is not None else ()
     colours = [c for c, n in w.dice.items() if n]
     for c, n in bonus_dice.items():
         if n and c not in colours:
             _refuse(ctx, f"a card adds a {c} die, but {w.name} rolls " + (" and ".join(colours) or "no dice") +
                     " (a power adds dice of the weapon's colours)", S.AGENT_COMBAT, f"{field}.use", sec)
-    return attack_on_map(state, ctx, name, "agent", w, t, act.rolled, field, sec, bonus_hits=bonus_hits,
-                         bonus_dice=bonus_dice, suit=suit)
+    state, steps = attack_on_map(state, ctx, name, "agent", w, t, act.rolled, field, sec, bonus_hits=bonus_hits,
+                                 bonus_dice=bonus_dice, suit=suit)
+    return state, first + steps
 
 
 # ------------------------------------------------------------------------------------------------ A.I. on the map
@@ -468,6 +501,22 @@ def attacks_now(state: RoundState, ctx: RoundContext, name: str, who, o, sec: st
                        marks=(name, o.target)),)
 
 
+def beyond_range(state: RoundState, ctx: RoundContext, name: str, weapon: RoundWeapon, target: str, rule, sec: str
+                 ) -> tuple[bool, tuple[Step, ...]]:
+    """An NPC's or alien's attack its A.I. called for, checked against its weapon's Range (:func:`range_to`): beyond
+    it the attack is not made (10.2.2 and 11.12 play NPC and alien attacks by the standard combat rules, which allow
+    no attack beyond a weapon's Range). Returns ``(attacks, steps)``; no step for a weapon without a ``range``."""
+    within, words = range_to(state, ctx, name, target, weapon)
+    if weapon.range is None:
+        return True, ()
+    if within:
+        return True, (Step(f"{target} is within {weapon.name}'s Range", rule, words + ".", section=sec,
+                           marks=(name, target)),)
+    return False, (Step(f"{name} cannot attack {target}: beyond {weapon.name}'s Range", rule,
+                        words + " (ruling range_unit). The attack is not made.", section=sec,
+                        marks=(name, target)),)
+
+
 def npc_on_map(state: RoundState, ctx: RoundContext, npc, model, act, field: str, sec: str
                ) -> tuple[RoundState, tuple[Step, ...]]:
     """An NPC activation on the map (10.2): its A.I. section played by :func:`activate_on_map` (an Immobilized NPC
@@ -476,6 +525,9 @@ def npc_on_map(state: RoundState, ctx: RoundContext, npc, model, act, field: str
     state, steps, o = activate_on_map(state, ctx, npc.figure.name, "npc", model, sec, immobilized=npc.immobilized)
     ok, more = attacks_now(state, ctx, npc.figure.name, model, o, sec)
     steps += more
+    if ok:
+        ok, more = beyond_range(state, ctx, npc.figure.name, model.weapon, o.target, S.NPC_COMBAT, sec)
+        steps += more
     if not ok:
         return state, steps
     note = Step(f"{npc.figure.name} attacks {o.target} with {model.weapon.name}", S.NPC_COMBAT,
@@ -558,6 +610,9 @@ def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: st
     state, steps, o = activate_on_map(state, ctx, name, model.kind, model, sec, paralyzed=paralyzed)
     ok, more = attacks_now(state, ctx, name, model, o, sec)
     steps += more
+    if ok:
+        ok, more = beyond_range(state, ctx, name, model.weapon, o.target, S.ALIEN_COMBAT, sec)
+        steps += more
     if not ok:
         return state, steps
     rolled = sc.turns[number - 1].close_encounter.rolled.get(name)

@@ -543,6 +543,7 @@ class CombatExplorer(W.VBox):
                 rolled = self._rolled_scenario(sc, data["seed"])
                 sc = parse_combat({**data, "attacks": [{**data["attacks"][0], "rolled": rolled},
                                                        *data["attacks"][1:]]}, self.opened or "widget")
+            sc._blue_tray = True    # the tray's Blue faces: the Defend roll takes the first it rolls
             trace = resolve_combat(sc)
             name = self._target_name()
             target = next((t for t in sc.targets if t.name == name), sc.targets[0])
