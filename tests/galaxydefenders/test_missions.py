@@ -446,3 +446,20 @@ def test_property_b_is_drawn_exactly_in_the_round_the_generators_fall(k, other):
         with pytest.raises(RuleViolation) as e:
             resolve_mission(mission(4, rounds))
         assert e.value.rejection.field == f"rounds[{k - 1}].event" and "on top" in e.value.reason
+
+
+def test_mission_4_an_agent_dying_outside_the_base_is_a_ruling():
+    # before the doors: one agent dies outside (dead_agents 0 -> 1, agents outside 4 -> 3)
+    died = [{}, {"counters": {"dead_agents": 1, "agents_outside_base": 3}}]
+    t = resolve_mission(mission(4, died))
+    assert dict(t.result.counters)["agents_outside_base"] == 3
+    assert t.rulings == {"dead_agent_outside_base": "not_counted"}       # the default, consulted for this fall
+    v = _refused(4, died, rulings={"dead_agent_outside_base": "counted"})
+    assert v.rejection.field == "rounds[1].counters.agents_outside_base" and "counted" in v.reason
+    assert v.section == S.OBJECTIVES.section
+    # a fall larger than the deaths is an entry: refused before the doors, whatever the reading
+    v = _refused(4, [{}, {"counters": {"dead_agents": 1, "agents_outside_base": 2}}])
+    assert "reinforced_doors_destroyed" in v.reason
+    # not consulted when nothing died, nor once the doors are down
+    assert resolve_mission(mission(4, [{}, {}])).rulings == {}
+    assert resolve("gd-mission-4").rulings == {}

@@ -149,6 +149,10 @@ class Need(Strict):
     above: int = Field(0, ge=0, le=MAX_COUNTER)
     falls: bool = False
     """The check is on the counter's FALL (not its rise): Mission 4's agents entering the alien base."""
+    excused_by: CounterName | None = None
+    """A fall matched by this counter's rise in the same round (dead agents) needs only the ruling ``ruling``'s
+    reading ``not_counted`` (a dead agent is no longer counted), not ``needs``."""
+    ruling: str | None = Field(None, max_length=40)
     early: bool = False
     on_top: bool = False
     """``event`` goes on top of the Events deck once ``needs`` holds: the next Event phase draws it (a card put on
@@ -256,6 +260,9 @@ def _check_mission(m: MissionData, source: str, prefix: str) -> None:
                                 letters, source)
         if n.falls and n.counter is None:
             raise ScenarioError(f"{prefix}needs[{i}].falls", "a counter's fall", sorted(known), source)
+        if n.excused_by is not None and (n.excused_by not in known or not n.falls or n.ruling is None):
+            raise ScenarioError(f"{prefix}needs[{i}].excused_by", "a mission counter, on a fall, with a ruling",
+                                sorted(known), source)
     if m.ends != "last_event" and m.ends not in letters:
         raise ScenarioError(f"{prefix}ends", f"no special event {m.ends!r}", ["last_event"] + letters, source)
     if len(set(letters)) != len(letters):
@@ -488,6 +495,29 @@ def check_need(n: Need, state: MissionState, earlier: tuple[str, ...], ctx: Miss
                             step=f"Round {state.round}", source=ctx.source)
 
 
+def excused(n: Need, before: MissionState, after: MissionState, ctx: MissionContext, number: int) -> bool:
+    """A counter's fall that ``n.needs`` does not allow, matched by the rise of ``n.excused_by`` (Mission 4: agents
+    who died outside the alien base): allowed when the ruling ``n.ruling`` reads ``not_counted``, refused when it
+    reads ``counted``; the ruling is consulted only for such a fall. ``False`` when the need holds or nothing
+    excuses the fall (the need's own check then decides).
+
+    Raises:
+        RuleViolation: the fall is excused only by dead agents and the ruling counts them (Storybook 2.4).
+    """
+    k = n.counter
+    fall = before.value(k) - after.value(k)
+    if n.excused_by is None or n.ruling is None or fall <= 0 or (
+            n.needs is not None and condition_holds(n.needs, after, ctx.scenario.agents, False)):
+        return False
+    if after.value(n.excused_by) - before.value(n.excused_by) < fall:
+        return False
+    if ctx.rulings.reading(n.ruling) == "not_counted":
+        return True
+    raise RuleViolation(f"{k} {before.value(k)} -> {after.value(k)}: an agent who dies outside the alien base still "
+                        f"counts as outside it (ruling {n.ruling} = counted; {n.text})", S.OBJECTIVES,
+                        field=ctx.field(number, f"counters.{k}"), step=f"Round {after.round}", source=ctx.source)
+
+
 def _positions_rule(m: MissionData):
     return S.MISSION_SETUP if m.positions_cite == "setup" else S.SPECIAL_EVENT_EFFECTS
 
@@ -686,8 +716,9 @@ def play_round(state: MissionState, ctx: MissionContext, number: int) -> tuple[M
         for k, v in changed.items():
             for n in ctx.mission.needs:
                 if n.counter == k and (v < before.value(k) if n.falls else v > before.value(k) and v > n.above):
-                    check_need(n, state, before.events, ctx, ctx.field(number, f"counters.{k}"),
-                               f"{k} {before.value(k)} -> {v}")
+                    if not excused(n, before, state, ctx, number):
+                        check_need(n, state, before.events, ctx, ctx.field(number, f"counters.{k}"),
+                                   f"{k} {before.value(k)} -> {v}")
     state, st = event_phase(state, ctx, declared)
     return state, tuple(steps) + st
 
