@@ -95,7 +95,7 @@ from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .options import rulings as make_rulings
+from .options import ALL_OPTIONS, rulings as make_rulings
 
 MAX_AREAS = 40
 """Areas on one map."""
@@ -158,7 +158,7 @@ class ActivationScenario(ScenarioHeader):
     kind: Literal["activation"] = "activation"
     title: str = Field("A.I. activation", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     areas: dict[AreaName, Annotated[list[HexKey], Field(min_length=1, max_length=MAX_HEXES)]] = Field(
         min_length=1, max_length=MAX_AREAS)
     centres: dict[AreaName, HexKey] = Field(default_factory=dict, max_length=MAX_AREAS)

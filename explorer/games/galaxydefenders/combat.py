@@ -104,7 +104,7 @@ from explorer.trace import Step, Trace
 from . import sections as S
 from .activation import EdgeModel
 from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
-from .options import rulings as make_rulings
+from .options import ALL_OPTIONS, rulings as make_rulings
 
 if TYPE_CHECKING:
     from .phases import Menace
@@ -248,7 +248,7 @@ class CombatScenario(ScenarioHeader):
     kind: Literal["combat"] = "combat"
     title: str = Field("Combat", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     high_impact: bool = True
     calibration: dict | None = None
     close_encounter: CloseEncounterModel | None = None

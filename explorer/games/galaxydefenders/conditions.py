@@ -46,7 +46,7 @@ from explorer.trace import Step, Trace
 from . import sections as S
 from .combat import (AttackModel, HitRoll, TargetModel, TargetState, apply_poison, place_mark, suffer_wounds,
                      with_source)
-from .options import rulings as make_rulings
+from .options import ALL_OPTIONS, rulings as make_rulings
 
 
 class EventModel(Strict):
@@ -69,7 +69,7 @@ class ConditionsScenario(ScenarioHeader):
     kind: Literal["conditions"] = "conditions"
     title: str = Field("Conditions", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     target: TargetModel
     power_suit: PowerSuitModel | None = None
     events: list[EventModel] = Field(min_length=1, max_length=20)

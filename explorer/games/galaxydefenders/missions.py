@@ -65,7 +65,7 @@ from explorer.text import join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .options import rulings as make_rulings
+from .options import ALL_OPTIONS, rulings as make_rulings
 
 MISSIONS_FILE = Path(__file__).parent / "card_data" / "missions.toml"
 """The six Storybook missions as data (partly a stand-in: see the file's header)."""
@@ -282,7 +282,7 @@ class MissionScenario(ScenarioHeader):
     kind: Literal["mission"] = "mission"
     title: str = Field("Mission", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     mission: int = Field(ge=1, le=6)
     previous: Literal["standalone", "accomplished", "partial", "failed"] = "standalone"
     agents: int = Field(4, ge=1, le=6)

@@ -159,7 +159,7 @@ from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
 from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
 from .phases import Menace
 from .round_map import MapNote, Placed
-from .options import rulings as make_rulings
+from .options import ALL_OPTIONS, rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 MAX_ACTIVITIES = 20
@@ -328,7 +328,7 @@ class RoundScenario(ScenarioHeader):
     kind: Literal["round"] = "round"
     title: str = Field("A round", max_length=MAX_TITLE)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
-    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=20)
+    rulings: dict[str, Annotated[str, Field(max_length=40)]] = Field(default_factory=dict, max_length=len(ALL_OPTIONS))
     round: int = Field(1, ge=1, le=30)
     agents: list[RoundAgent] = Field(min_length=1, max_length=6)
     npcs: list[RoundNpc] = Field(default_factory=list, max_length=5)
