@@ -25,7 +25,7 @@ CLICK_FIRST = ("Next ▶", "◀ Prev", "+")
 to its end, else a board's zoom in)."""
 
 NO_CANVAS = {"notebooks/dagger_round.ipynb", "tutorials/07_dagger_round.ipynb",
-             "notebooks/galaxydefenders_round.ipynb"}
+             "notebooks/galaxydefenders_round.ipynb", "tutorials/09_galaxy_defenders_round.ipynb"}
 """Notebooks whose widgets draw no canvas (the Round page's map is an SVG picture in an HTML widget): drawn when its
 focused step is shown."""
 

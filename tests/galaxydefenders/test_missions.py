@@ -4,7 +4,7 @@ special event columns, and the Event-phase special rules, on the six missions' d
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from explorer.errors import ScenarioError
@@ -313,3 +313,153 @@ def test_counters_of_agents_start_at_the_agents_in_play():
     o = resolve_mission(mission(4, [{}, {}], agents=3)).result
     assert o.status is None and dict(o.counters)["agents_outside_base"] == 3
     assert dict(resolve_mission(mission(5, [{}], agents=4)).result.counters)["agents_alive"] == 4
+
+
+# ------------------------------------------------------------------------------------------------ issue 21: triggers
+# Missions 4-6: the special events the text brings in by a condition go on top of the Events deck (that round's
+# Event phase draws them); Mission 4's deck positions from Storybook 2.2's example.
+
+def test_builtin_mission_4_b_on_top_then_the_alien_base():
+    t = resolve("gd-mission-4")
+    o = t.result
+    assert (o.status, o.row, o.next, o.rounds) == ("accomplished", 1, "5", 7)
+    assert o.events == ("-", "-", "E", "B", "C", "-", "-")
+    assert "Storybook 2.2's example" in t.steps[0].detail
+
+
+def test_mission_4_has_e_c_and_b_as_storybook_2_2s_example_builds_its_deck():
+    m = storybook_missions()[4]
+    assert [e.card for e in m.special_events] == ["E", "C", "B"]
+    assert (m.span("E"), m.span("C"), m.on_top()) == ((3, 3), (4, 5), frozenset({"B"}))
+
+
+def test_mission_4_event_b_fires_when_both_shield_generators_fall():
+    # fires: the round the second generator falls draws B, whatever the deck's next card would be
+    base = [{}, {"counters": {"shield_generators_destroyed": 2}, "event": "B"}]
+    assert resolve_mission(mission(4, base)).result.events == ("-", "B")
+    # and must: any other card that round is refused, naming the round's event
+    v = _refused(4, [{}, {"counters": {"shield_generators_destroyed": 2}}])
+    assert v.rejection.field == "rounds[1].event" and "on top of the Events deck" in v.reason
+    assert v.section == S.SPECIAL_MISSION_RULES.section
+    # does not fire: one generator standing
+    v = _refused(4, [{}, {"counters": {"shield_generators_destroyed": 1}, "event": "B"}])
+    assert v.rejection.field == "rounds[1].event" and "shield_generators_destroyed >= 2" in v.reason
+
+
+def test_a_card_put_on_top_takes_no_place_in_the_deck():
+    # B on top in round 2: Event E is still the deck's 3rd card, drawn in round 4
+    sc = mission(4, [{}, {"counters": {"shield_generators_destroyed": 2}, "event": "B"}, {}, {"event": "E"}])
+    assert resolve_mission(sc).result.events == ("-", "B", "-", "E")
+    v = _refused(4, [{}, {"counters": {"shield_generators_destroyed": 2}, "event": "B"}, {"event": "E"}])
+    assert v.rejection.field == "rounds[2].event" and "3rd" in v.reason and "2nd" in v.reason
+    assert v.section == S.MISSION_SETUP.section
+    # and the DEADLINE counts the deck's 10 cards, not B: 11 Event cards drawn
+    rounds = [{}, {}, {"event": "E"}, {"counters": {"shield_generators_destroyed": 2}, "event": "B"},
+              {"event": "C"}] + [{}] * 6
+    o = resolve_mission(mission(4, rounds)).result
+    assert (len(o.events), o.status, o.row) == (11, "failed", 2)
+
+
+def test_mission_4_event_c_is_the_4th_or_5th_card():
+    for rounds in ([{}, {}, {"event": "E"}, {"event": "C"}], [{}, {}, {"event": "E"}, {}, {"event": "C"}]):
+        assert resolve_mission(mission(4, rounds)).result.events[-1] == "C"
+    v = _refused(4, [{}, {}, {"event": "E"}, {}, {}])          # the 5th card, C not drawn: it is C
+    assert v.rejection.field == "rounds[4].event" and "is Special Event C" in v.reason
+    v = _refused(4, [{}, {}, {"event": "C"}])
+    assert v.rejection.field == "rounds[2].event" and "4th to 5th" in v.reason
+
+
+def test_mission_4_the_alien_base_opens_with_b_s_reinforced_doors():
+    # the doors enter play with B (an earlier round)
+    v = _refused(4, [{"counters": {"reinforced_doors_destroyed": 1}}])
+    assert v.rejection.field == "rounds[0].counters.reinforced_doors_destroyed" and "Event B" in v.reason
+    # an agent enters the base only once both doors are destroyed (the BLOCK tokens leave map X1)
+    on = [{}, {"counters": {"shield_generators_destroyed": 2}, "event": "B"}, {"counters": {"reinforced_doors_destroyed": 1}}]
+    v = _refused(4, on + [{"counters": {"agents_outside_base": 3}}])
+    assert v.rejection.field == "rounds[3].counters.agents_outside_base" and "reinforced_doors_destroyed" in v.reason
+    o = resolve_mission(mission(4, on + [{"counters": {"reinforced_doors_destroyed": 2, "agents_outside_base": 0},
+                                          "event": "E"}], agents=4)).result
+    assert (o.status, o.row) == ("accomplished", 1)
+
+
+def test_builtin_mission_5_waypoint_4_puts_a_on_top():
+    o = resolve("gd-mission-5").result
+    assert (o.status, o.row, o.next) == ("accomplished", 1, "6")
+    assert o.events == ("B", "A", "-", "C", "E")
+
+
+def test_mission_5_event_a_fires_when_waypoint_4_is_revealed():
+    # Waypoint 4 exists only after Special Event B, drawn in an earlier round
+    v = _refused(5, [{"counters": {"waypoint_4_revealed": 1}, "event": "B"}])
+    assert v.rejection.field == "rounds[0].counters.waypoint_4_revealed" and "Event B" in v.reason
+    assert v.section == S.SPECIAL_EVENT_EFFECTS.section
+    # fires: revealed, so A is on top and that Event phase draws it
+    v = _refused(5, [{"event": "B"}, {"counters": {"waypoint_4_revealed": 1}, "event": "C"}])
+    assert v.rejection.field == "rounds[1].event" and "draws Special Event A" in v.reason
+    # does not fire: not revealed, A cannot come
+    v = _refused(5, [{"event": "B"}, {"event": "A"}])
+    assert v.rejection.field == "rounds[1].event" and "waypoint_4_revealed >= 1" in v.reason
+    # the Xeno-Grey enters play with A: it cannot die before
+    v = _refused(5, [{"event": "B"}, {"counters": {"xeno_grey_dead": 1}}])
+    assert v.rejection.field == "rounds[1].counters.xeno_grey_dead"
+
+
+def test_mission_5_b_c_and_e_come_from_the_deck_unchecked():
+    # their positions are on the setup page (a picture): any round may draw them; E ends the mission
+    o = resolve_mission(mission(5, [{"event": "C"}, {"event": "E"}])).result
+    assert o.events == ("C", "E") and (o.status, o.row) == ("failed", 3)
+
+
+def test_mission_6_events_a_and_d_fire_on_top():
+    v = _refused(6, [{"counters": {"wormoon_stage": 2}}])
+    assert v.rejection.field == "rounds[0].event" and "draws Special Event A" in v.reason
+    v = _refused(6, [{"counters": {"wormoon_stage": 2}, "event": "A"}, {"counters": {"probes_deployed": 3},
+                                                                         "event": "B"}])
+    assert v.rejection.field == "rounds[1].event" and "draws Special Event D" in v.reason
+
+
+def test_mission_6_event_c_follows_b():
+    v = _refused(6, [{"event": "C"}])
+    assert v.rejection.field == "rounds[0].event" and "Event B" in v.reason and "Moon Rift" in v.reason
+    assert resolve_mission(mission(6, [{"event": "B"}, {"event": "C"}])).result.events == ("B", "C")
+
+
+def test_a_rounds_mission_table_draws_the_card_on_top():
+    with pytest.raises(RuleViolation) as e:
+        _round({"mission": 5, "drawn": 1, "earlier": ["B"], "counters": {"waypoint_4_revealed": 1}, "event": ""})
+    assert e.value.rejection.field == "mission.event" and "Special Event A" in e.value.reason
+    _round({"mission": 5, "drawn": 1, "earlier": ["B"], "counters": {"waypoint_4_revealed": 1}, "event": "A"})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 8), st.sampled_from(["", "E", "C", "B"]))
+def test_property_b_is_drawn_exactly_in_the_round_the_generators_fall(k, other):
+    # before round k: standard cards (E and C where the deck puts them); round k destroys the second generator
+    def deck(i):
+        return {3: "E", 5: "C"}.get(i, "")
+    rounds = [{"event": deck(i + 1)} for i in range(k - 1)]
+    assume(other not in [r["event"] for r in rounds])        # a card drawn before is refused at load
+    rounds.append({"counters": {"shield_generators_destroyed": 2}, "event": other})
+    if other == "B":
+        assert resolve_mission(mission(4, rounds)).result.events[-1] == "B"
+    else:
+        with pytest.raises(RuleViolation) as e:
+            resolve_mission(mission(4, rounds))
+        assert e.value.rejection.field == f"rounds[{k - 1}].event" and "on top" in e.value.reason
+
+
+def test_mission_4_an_agent_dying_outside_the_base_is_a_ruling():
+    # before the doors: one agent dies outside (dead_agents 0 -> 1, agents outside 4 -> 3)
+    died = [{}, {"counters": {"dead_agents": 1, "agents_outside_base": 3}}]
+    t = resolve_mission(mission(4, died))
+    assert dict(t.result.counters)["agents_outside_base"] == 3
+    assert t.rulings == {"dead_agent_outside_base": "not_counted"}       # the default, consulted for this fall
+    v = _refused(4, died, rulings={"dead_agent_outside_base": "counted"})
+    assert v.rejection.field == "rounds[1].counters.agents_outside_base" and "counted" in v.reason
+    assert v.section == S.OBJECTIVES.section
+    # a fall larger than the deaths is an entry: refused before the doors, whatever the reading
+    v = _refused(4, [{}, {"counters": {"dead_agents": 1, "agents_outside_base": 2}}])
+    assert "reinforced_doors_destroyed" in v.reason
+    # not consulted when nothing died, nor once the doors are down
+    assert resolve_mission(mission(4, [{}, {}])).rulings == {}
+    assert resolve("gd-mission-4").rulings == {}

@@ -33,8 +33,11 @@ Scenario kind ``mission`` (TOML)::
                                          #   standard Event card, not modelled here)
 
 Checks: each counter within the mission's bounds (``most``) at load; while playing, a counter's rise and a special
-event against what the text requires (``needs``: earlier special events, counters) and each special event at the
-Event card number the mission's "Event deck" line gives (``positions``); refusals are one-line
+event against what the text requires (``needs``: earlier special events, counters), a special event the text puts
+"on top of the Events deck" drawn in the round its condition comes true (``on_top``: Mission 4's B, Mission 5's A,
+Mission 6's A and D; such a card takes no place in the deck's numbering nor its DEADLINE), and each special event at
+the Event card number (or span) the mission's "Event deck" line gives (``positions``; Mission 4: Storybook 2.2's
+example); refusals are one-line
 :class:`~explorer.errors.RuleViolation` naming ``rounds[i].counters.<name>`` or ``rounds[i].event``.
 
 Outcome: the mission status (accomplished / partial / failed, or ``None`` while it goes on), the row that matched
@@ -145,7 +148,16 @@ class Need(Strict):
 
     counter: CounterName | None = None
     above: int = Field(0, ge=0, le=MAX_COUNTER)
+    falls: bool = False
+    """The check is on the counter's FALL (not its rise): Mission 4's agents entering the alien base."""
+    excused_by: CounterName | None = None
+    """A fall matched by this counter's rise in the same round (dead agents) needs only the ruling ``ruling``'s
+    reading ``not_counted`` (a dead agent is no longer counted), not ``needs``."""
+    ruling: str | None = Field(None, max_length=40)
     early: bool = False
+    on_top: bool = False
+    """``event`` goes on top of the Events deck once ``needs`` holds: the next Event phase draws it (a card put on
+    top is not one of the deck's numbered places, ``positions``, nor of its DEADLINE)."""
     event: str | None = Field(None, min_length=1, max_length=2, pattern=r"^[A-Z][0-9]?$")
     after: list[Annotated[str, Field(min_length=1, max_length=2)]] = Field(default_factory=list, max_length=4)
     needs: Condition | None = None
@@ -158,12 +170,15 @@ class MissionData(Strict):
     """A Storybook mission: objectives rows in printed order, what ends it (``last_event`` or a special event
     letter), the stand-in ``deadline`` (Event cards), its counters (and their ``start`` values, 0 otherwise),
     each counter's largest value (``most``: a number or ``"agents"``; the smallest is 0), the Event card number
-    each special event is drawn at when the text fixes it (``positions``), what a counter's rise or a special event
-    needs (``needs``), special events and Event-phase rules."""
+    each special event is drawn at when the text fixes it (``positions``: a number, or ``[first, last]``), what a
+    counter's rise (or fall) or a special event needs (``needs``; ``on_top``: the card goes on top of the Events deck
+    when its condition holds), special events and Event-phase rules."""
 
     id: int = Field(ge=1, le=6)
     title: str = Field(min_length=1, max_length=80)
     deadline: int = Field(ge=1, le=MAX_ROUNDS)
+    deadline_source: str = Field("", max_length=120)
+    """Where the deck's size is read when it is not a stand-in (Mission 4: Storybook 2.2's example)."""
     ends: str = Field(min_length=1, max_length=20)
     counters: list[CounterName] = Field(min_length=1, max_length=8)
     start: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)] | Literal["agents"]] = Field(
@@ -171,12 +186,27 @@ class MissionData(Strict):
     most: dict[CounterName, Annotated[int, Field(ge=0, le=MAX_COUNTER)] | Literal["agents"]] = Field(
         max_length=8)
     positions: dict[Annotated[str, Field(min_length=1, max_length=2)],
-                    Annotated[int, Field(ge=1, le=MAX_ROUNDS)]] = Field(default_factory=dict, max_length=8)
+                    Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
+                    | Annotated[list[Annotated[int, Field(ge=1, le=MAX_ROUNDS)]], Field(min_length=2, max_length=2)]
+                    ] = Field(default_factory=dict, max_length=8)
     positions_text: str = Field("", max_length=200)
+    positions_cite: Literal["events", "setup"] = "events"
+    """The section that fixes ``positions``: ``events`` Storybook 2.5 (the mission's "Event deck" line), ``setup``
+    Storybook 2.2 (its printed example builds Mission 4's deck)."""
     needs: list[Need] = Field(default_factory=list, max_length=8)
     objectives: list[ObjectiveRow] = Field(min_length=1, max_length=6)
     special_events: list[SpecialEvent] = Field(default_factory=list, max_length=8)
     rules: list[MissionRule] = Field(default_factory=list, max_length=6)
+
+    def span(self, card: str) -> tuple[int, int]:
+        """The Event card numbers ``(first, last)`` at which ``card`` may be drawn (``positions``: one number, or
+        ``[first, last]`` for a card shuffled into a small stack with standard cards, Storybook 2.2)."""
+        v = self.positions[card]
+        return (v, v) if isinstance(v, int) else (v[0], v[1])
+
+    def on_top(self) -> frozenset[str]:
+        """The special events the text puts on top of the Events deck when a condition holds (2.3, 2.5)."""
+        return frozenset(n.event for n in self.needs if n.on_top)
 
     def bound(self, counter: str, agents: int) -> int:
         """The largest value ``counter`` may take with ``agents`` agents in play."""
@@ -222,6 +252,18 @@ def _check_mission(m: MissionData, source: str, prefix: str) -> None:
                 if c.counter not in known:
                     raise ScenarioError(f"{prefix}objectives[{i}].when", f"unknown counter {c.counter!r}",
                                         sorted(known), source)
+    for k in m.positions:
+        if m.span(k)[0] > m.span(k)[1]:
+            raise ScenarioError(f"{prefix}positions.{k}", "[first, last] with first <= last", "1..30", source)
+    for i, n in enumerate(m.needs):
+        if n.on_top and (n.event is None or n.needs is None or n.event in m.positions):
+            raise ScenarioError(f"{prefix}needs[{i}].on_top", "a special event with a condition and no position",
+                                letters, source)
+        if n.falls and n.counter is None:
+            raise ScenarioError(f"{prefix}needs[{i}].falls", "a counter's fall", sorted(known), source)
+        if n.excused_by is not None and (n.excused_by not in known or not n.falls or n.ruling is None):
+            raise ScenarioError(f"{prefix}needs[{i}].excused_by", "a mission counter, on a fall, with a ruling",
+                                sorted(known), source)
     if m.ends != "last_event" and m.ends not in letters:
         raise ScenarioError(f"{prefix}ends", f"no special event {m.ends!r}", ["last_event"] + letters, source)
     if len(set(letters)) != len(letters):
@@ -451,32 +493,89 @@ def check_need(n: Need, state: MissionState, earlier: tuple[str, ...], ctx: Miss
                             step=f"Round {state.round}", source=ctx.source)
 
 
+def excused(n: Need, before: MissionState, after: MissionState, ctx: MissionContext, number: int) -> bool:
+    """A counter's fall that ``n.needs`` does not allow, matched by the rise of ``n.excused_by`` (Mission 4: agents
+    who died outside the alien base): allowed when the ruling ``n.ruling`` reads ``not_counted``, refused when it
+    reads ``counted``; the ruling is consulted only for such a fall. ``False`` when the need holds or nothing
+    excuses the fall (the need's own check then decides).
+
+    Raises:
+        RuleViolation: the fall is excused only by dead agents and the ruling counts them (Storybook 2.4).
+    """
+    k = n.counter
+    fall = before.value(k) - after.value(k)
+    if n.excused_by is None or n.ruling is None or fall <= 0 or (
+            n.needs is not None and condition_holds(n.needs, after, ctx.scenario.agents, False)):
+        return False
+    if after.value(n.excused_by) - before.value(n.excused_by) < fall:
+        return False
+    if ctx.rulings.reading(n.ruling) == "not_counted":
+        return True
+    raise RuleViolation(f"{k} {before.value(k)} -> {after.value(k)}: an agent who dies outside the alien base still "
+                        f"counts as outside it (ruling {n.ruling} = counted; {n.text})", S.OBJECTIVES,
+                        field=ctx.field(number, f"counters.{k}"), step=f"Round {after.round}", source=ctx.source)
+
+
+def _positions_rule(m: MissionData):
+    return S.MISSION_SETUP if m.positions_cite == "setup" else S.SPECIAL_EVENT_EFFECTS
+
+
+def deck_cards(m: MissionData, events: tuple[str, ...]) -> int:
+    """The Event cards drawn from the Events deck itself: every card drawn but the special events put on top of it
+    (``on_top``), which take no numbered place in the deck (Storybook 2.2)."""
+    top = m.on_top()
+    return sum(1 for e in events if e not in top)
+
+
+def pending_on_top(state: MissionState, ctx: MissionContext) -> list[Need]:
+    """The special events put on top of the Events deck (their condition holds) and not drawn yet (2.3, 2.5)."""
+    return [n for n in ctx.mission.needs if n.on_top and n.event not in state.events
+            and condition_holds(n.needs, state, ctx.scenario.agents, False)]
+
+
 def check_event_position(state: MissionState, ctx: MissionContext, card: str) -> None:
-    """The Event card number ``len(state.events) + 1`` against the positions the mission's text fixes
-    (Storybook 7, "Event deck" line; 2.5): a special event only at its number, and a number the text gives to a
-    special event only for it.
+    """The Event card drawn this Event phase: a special event put on top of the Events deck is drawn first (its
+    condition held and it was not drawn yet); else the deck's card number ``p`` (the cards drawn from the deck + 1,
+    not counting the cards put on top) against the positions the mission's text fixes (Storybook 7, "Event deck"
+    line; Storybook 2.2's example for Mission 4; 2.5): a special event only within its span, and the last number of
+    a span only for that special event when it has not come yet.
 
     Raises:
         RuleViolation: naming the round's ``event`` field.
     """
     m = ctx.mission
-    p = len(state.events) + 1
+    p = deck_cards(m, state.events) + 1
     field = ctx.field(state.round, "event")
-    at = {v: k for k, v in m.positions.items()}
+    pending = pending_on_top(state, ctx)
+    if pending and card not in [n.event for n in pending]:
+        n = pending[0]
+        raise RuleViolation(f"this Event phase draws Special Event {n.event} (on top of the Events deck), not "
+                            + (f"Special Event {card}" if card else "a standard Event card")
+                            + f": {condition_text(n.needs)} holds, and {n.text[:1].lower()}{n.text[1:]}", _need_rule(n),
+                            field=field, step=f"Round {state.round}", source=ctx.source)
+    if card in m.on_top():
+        for n in m.needs:
+            if n.event == card:
+                check_need(n, state, tuple(state.events), ctx, field, f"Special Event {card}")
+        return
+    spans = {k: m.span(k) for k in m.positions}
+    at = {last: k for k, (first, last) in spans.items() if k not in state.events}
     early = [n for n in m.needs if n.event == card and n.early]
-    if any(e in m.positions and m.positions[e] > i + 1 for i, e in enumerate(state.events)):
+    if any(e in spans and spans[e][0] > i + 1 for i, e in enumerate(state.events)):
         at = {}                 # after an early draw the discarded cards leave the later positions unknown
-    elif card in m.positions and p < m.positions[card] and early:
+    elif card in spans and p < spans[card][0] and early:
         check_need(early[0], state, state.events, ctx, field, f"Special Event {card} before its position")
         return
-    elif card in m.positions and m.positions[card] != p:
-        raise RuleViolation(f"Special Event {card} is the {ordinal(m.positions[card])} Event card of mission {m.id}, "
-                            f"this is the {ordinal(p)} ({m.positions_text})", S.SPECIAL_EVENT_EFFECTS, field=field,
+    elif card in spans and not spans[card][0] <= p <= spans[card][1]:
+        first, last = spans[card]
+        where = ordinal(first) if first == last else f"{ordinal(first)} to {ordinal(last)}"
+        raise RuleViolation(f"Special Event {card} is the {where} Event card of mission {m.id}, "
+                            f"this is the {ordinal(p)} ({m.positions_text})", _positions_rule(m), field=field,
                             step=f"Round {state.round}", source=ctx.source)
     if p in at and card != at[p]:
         raise RuleViolation(f"the {ordinal(p)} Event card of mission {m.id} is Special Event {at[p]}, not "
                             + (f"Special Event {card}" if card else "a standard Event card")
-                            + f" ({m.positions_text})", S.SPECIAL_EVENT_EFFECTS, field=field,
+                            + f" ({m.positions_text})", _positions_rule(m), field=field,
                             step=f"Round {state.round}", source=ctx.source)
     for n in m.needs:
         if n.event == card and not n.early:
@@ -562,7 +661,7 @@ def event_phase(state: MissionState, ctx: MissionContext, declared) -> tuple[Mis
         steps.append(Step("A standard Event card is drawn", S.EVENT_PHASE, "Its effects are not modelled here "
                           "(the event kind shows signals).", section=sec, facts={"card": None}))
     state = replace(state, events=drawn)
-    last = card == m.ends if m.ends != "last_event" else len(drawn) >= ctx.deadline
+    last = card == m.ends if m.ends != "last_event" else deck_cards(m, drawn) >= ctx.deadline
     if last:
         state = replace(state, ended=True)
         what = "the last Event card" if m.ends == "last_event" else f"Special Event {m.ends}"
@@ -579,8 +678,8 @@ def mission_setup(ctx: MissionContext) -> list[Step]:
     what = ("the last Event card" if m.ends == "last_event" else f"Special Event {m.ends}")
     steps = [Step(f"Mission {m.id}, {m.title}: it ends in the Strategy phase after {what} is drawn", S.OBJECTIVES,
                   (f"The Events deck holds {plural(ctx.deadline, 'card')} here" + (
-                      " (the scenario's count)." if sc.deadline else
-                      " (a stand-in count: the deck is built on the setup page, not in the text).")
+                      " (the scenario's count)." if sc.deadline else f" ({m.deadline_source})." if m.deadline_source
+                      else " (a stand-in count: the deck is built on the setup page, not in the text).")
                    if m.ends == "last_event" else "The Events deck's size does not matter for this ending."),
                   section=sec, facts={"deadline": ctx.deadline, "ends": m.ends})]
     for r in m.rules:
@@ -613,9 +712,9 @@ def play_round(state: MissionState, ctx: MissionContext, number: int) -> tuple[M
         before = state
         state = state.with_counters(declared.counters)
         for k, v in changed.items():
-            if v > before.value(k) and v > 0:
-                for n in ctx.mission.needs:
-                    if n.counter == k and v > n.above:
+            for n in ctx.mission.needs:
+                if n.counter == k and (v < before.value(k) if n.falls else v > before.value(k) and v > n.above):
+                    if not excused(n, before, state, ctx, number):
                         check_need(n, state, before.events, ctx, ctx.field(number, f"counters.{k}"),
                                    f"{k} {before.value(k)} -> {v}")
     state, st = event_phase(state, ctx, declared)
@@ -774,7 +873,7 @@ def round_mission(state, ctx) -> tuple:
                       for line in event_column(e, rm.previous)[0] if line.every_event_phase)
     events = tuple(rm.earlier) + ("-",) * (rm.drawn - len(rm.earlier))
     ms = replace(start.with_counters(rm.counters), round=ctx.scenario.round, events=events, recurring=recurring,
-                 ended=(rm.drawn >= mctx.deadline if m.ends == "last_event" else m.ends in rm.earlier))
+                 ended=(rm.drawn - len(m.on_top() & set(rm.earlier)) >= mctx.deadline if m.ends == "last_event" else m.ends in rm.earlier))
     ms, steps = event_phase(ms, mctx, sc.rounds[0])
     ms, more = strategy_phase_check(replace(ms, round=ctx.scenario.round + 1), mctx)
     return replace(state, mission=ms), tuple(s.in_section(s.section.replace(

@@ -330,6 +330,23 @@ SPECIAL_EVENT_STATEMENT = RulingOption(
                 "statement applies and both read the leftmost column.",
 )
 
+DEAD_AGENT_OUTSIDE_BASE = RulingOption(
+    key="dead_agent_outside_base",
+    title="Mission 4: does an agent who dies outside the alien base still count as an agent outside it (so that "
+          "'all agents inside the alien base' can no longer be met)?",
+    section="Storybook 2.4 Objectives (Mission 4's table)",
+    readings={
+        "not_counted": "Only the agents in play count: a death outside the base lowers the agents outside it.",
+        "counted": "Every agent counts, a dead one too: he stays outside, and the mission cannot be accomplished.",
+    },
+    default="not_counted",
+    why_default="Mission 4's rows speak of agents inside or outside the alien base on map X1, places on the map; a "
+                "dead agent's figure has left the map. Where a mission's result depends on deaths its table says "
+                "so (Mission 1: half the agents dead; Mission 5: agents who survived), and Mission 4's does not; "
+                "Storybook 5.5 gives a death its campaign consequence (the agent returns without his ranks) and "
+                "says nothing of the mission's result.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
