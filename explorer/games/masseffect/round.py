@@ -43,7 +43,7 @@ A turn may play its Strategy Roll (Step A) instead of declaring the faces it too
 
     [turns.roll]                # the strategy kind's own steps: Lock, roll, Core Ability triggers, re-rolls
     lock = "S5"                 # a die the previous player left (never on the On Point Squadmate's turn)
-    rolls = [["standard", "core", "?"], ["move_2"]]  # fixed faces per roll round, Pool order; "?": from the seed
+    rolls = [["standard", "core", "?"], ["move_2"]]  # one face per die rolled, per roll round; "?": seed
     renegade_tokens = 1         # Renegade tokens held; [[turns.roll.renegade]] die, face, round: one spent
     place = ["S9"]              # the dice taken without an Action (default: the first that fit free spaces)
 
