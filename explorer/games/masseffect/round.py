@@ -111,9 +111,15 @@ Intel Gathered box per Intel Cache token and returns every carried token to the 
 only by the Loyalty Objective of its Squadmate's Loyalty Mission: any other unlock is refused naming ``unlocks[i].box``
 or ``intel_unlocks[i].box``.
 
+Paragon and Renegade Victories (Paragon Dice and Renegade Tokens): a file that gives ``paragon_dice`` or
+``renegade_victories`` tracks the campaign, and a Paragon or Renegade Victory then says what the next Mission starts
+with (the outcome's ``next_mission``). Downed Squadmates: no Hazard card, no Strategy Roll, no Actions (declaring them
+is refused naming the field); the dice on the sheet of a Squadmate Downed during a turn are set aside.
+
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, Downed
-Squadmates' turns and Locked dice (the back of their sheet is not printed in the rulebook: they take no Actions).
+in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, the dice a
+Downed Squadmate's sheet Locks (the back of the sheet is not printed in the rulebook: none are Locked), War Readiness
+(its amounts are on the Mission Rules pages, not in the rulebook).
 """
 
 from __future__ import annotations
@@ -550,6 +556,9 @@ class RoundState:
             from turn to turn, each spent one back in the game box); ``()`` otherwise.
         disabled_turrets: the Turrets Disabled during play (Turrets: the token flipped; no Line of Fire).
         intel_marked: the Intel Gathered boxes marked when the Mission ended (Intel Cache Tokens), numbered from 1.
+        campaign_next: ``(Paragon dice, Renegade Victories)`` the next Mission starts with, once a Paragon or
+            Renegade Victory ended this one in a file that tracks them (:attr:`RoundContext.campaign`); else
+            ``None``.
     """
 
     board: Board
@@ -577,6 +586,7 @@ class RoundState:
     renegade: tuple[tuple[str, int], ...] = ()
     disabled_turrets: tuple[Hex, ...] = ()
     intel_marked: tuple[int, ...] = ()
+    campaign_next: tuple[int, int] | None = None
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -605,6 +615,9 @@ class RoundContext(Context):
     intel_unlocks: tuple[tuple[str, str], ...] = ()
     loyalty_mission: str | None = None
     cuts: list | None = None
+    campaign: bool = False
+    """The file tracks the campaign's Paragon and Renegade Victories (it gives ``paragon_dice`` or
+    ``renegade_victories``): a Victory then says what the next Mission starts with."""
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -1184,7 +1197,36 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=N
                           "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
                           facts={"ending": ENDINGS[kind]}))
         state = replace(state, ending=ENDINGS[kind])
+        if ctx.campaign and kind in ("paragon", "renegade"):
+            state, more = _campaign_reward(state, ctx, kind)
+            steps += more
     return state, steps
+
+
+def _campaign_reward(state: RoundState, ctx: RoundContext, kind: str) -> tuple[RoundState, list[Step]]:
+    """Paragon Dice and Renegade Tokens: what the squad gains for the rest of the campaign, the only Paragon and
+    Renegade reward the rulebook gives (it keeps no Paragon or Renegade points): a Paragon Victory adds a Paragon die
+    to the Strategy Pool of each later Mission; after a Renegade Victory each Squadmate receives one more Renegade
+    token at the start of each later Mission. The two Objectives are mutually exclusive (Paragon and Renegade Paths):
+    the Victory that ended the Mission is the only one. Told only when the file tracks the campaign
+    (:attr:`RoundContext.campaign`); the box's two Paragon dice and eight Renegade tokens bound the counts."""
+    paragon, renegade = ctx.paragon_dice, ctx.renegade_victories or 0
+    n = len(state.board.squadmates)
+    if kind == "paragon":
+        new = min(paragon + 1, PARAGON_DICE_MAX)
+        capped = "" if new > paragon else f" (the box holds {PARAGON_DICE_MAX}: no further die)"
+        st = Step(f"Paragon Victory: the squad gains a Paragon die: each later Mission's Strategy Pool holds "
+                  f"{plural(new, 'Paragon die', 'Paragon dice')}{capped}", S.PARAGON_DICE,
+                  "Paragon Victories marked on the Campaign Map; the Renegade Objective can no longer be completed "
+                  "(the outcomes are mutually exclusive).", facts={"paragon_dice": new})
+        return replace(state, campaign_next=(new, renegade)), [st]
+    new = renegade + 1 if (renegade + 1) * n <= RENEGADE_TOKENS_IN_BOX else renegade
+    capped = "" if new > renegade else f" (the box holds {RENEGADE_TOKENS_IN_BOX} tokens: no further one each)"
+    st = Step(f"Renegade Victory: at the start of each later Mission each Squadmate receives "
+              f"{plural(new, 'Renegade token')}{capped}", S.RENEGADE_TOKENS,
+              "One per Renegade Victory marked on the Campaign Map; the Paragon Objective can no longer be completed "
+              "(the outcomes are mutually exclusive).", facts={"renegade_victories": new})
+    return replace(state, campaign_next=(paragon, new)), [st]
 
 
 def _loyalty_unlock(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
@@ -1587,7 +1629,22 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     none for a Squadmate Revived this Round), then Coolant Leaks. A refused declaration is a "Not allowed" step and
     ends the Round's play. A Downed Squadmate takes no Actions; one Revived this Round takes its turn as the ruling
     ``revived_turn`` reads it. With :attr:`RoundContext.cuts` the turn's frame boundaries are recorded there."""
-    return _observed(_turn, state, ctx, n)
+    return _observed(_turn_then_set_aside, state, ctx, n)
+
+
+def _turn_then_set_aside(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`_turn`, then the dice of any Squadmate it Downed set aside (:func:`_dice_set_aside`)."""
+    new, steps = _turn(state, ctx, n, cut)
+    return _dice_set_aside(new), steps
+
+
+def _dice_set_aside(state: RoundState) -> RoundState:
+    """Attacking › Squadmate Damage; Downed Squadmates: a Squadmate Downed this turn has its sheet flipped and the
+    dice in its Action Slots set aside, so its Action Spaces hold none when it is Revived (the Downed step already
+    says so). Its Paragon dice stay listed in :attr:`RoundState.paragon_on_sheets`: they return next Round."""
+    downed = {s.name for s in state.board.squadmates if s.downed}
+    used = tuple(u for u in state.used if u[0] not in downed)
+    return state if used == state.used else replace(state, used=used)
 
 
 def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:  # noqa: C901
@@ -1598,6 +1655,13 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
     board = replace(state.board, current=who)
     state = replace(state, board=board)
     if board.squadmate(who).downed:
+        declared = ctx.turn_of(who, state.round)
+        if declared is not None and (declared.actions or declared.roll is not None):
+            field = declared.roll.field if declared.roll is not None else declared.actions[0].field
+            state, st = _not_allowed(state, RuleViolation(
+                f"{who} is Downed: its sheet is face-down, it makes no Strategy Roll and takes no Actions until "
+                "another Squadmate Revives it", S.DOWNED_SQUADMATES, field=field, step="Step A: Strategy Roll"))
+            return state, (st.in_section(section),)
         st = Step(f"{who} is Downed: the sheet's back is not printed in the rulebook, no Actions here",
                   S.DOWNED_SQUADMATES, marks=(who,))
         card = state.hand(who)
@@ -1953,6 +2017,7 @@ class RoundOutcome(Outcome):
     renegade: tuple[tuple[str, int], ...] = ()
     intel_marked: tuple[int, ...] = ()
     turrets_disabled: tuple[str, ...] = ()
+    campaign_next: tuple[int, int] | None = None
     kind = "round"
 
     @property
@@ -1970,7 +2035,9 @@ class RoundOutcome(Outcome):
                 **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {}),
                 **({"renegade_tokens": dict(self.renegade)} if self.renegade else {}),
                 **({"intel_gathered_marked": list(self.intel_marked)} if self.intel_marked else {}),
-                **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {})}
+                **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {}),
+                **({"next_mission": {"paragon_dice": self.campaign_next[0],
+                                     "renegade_victories": self.campaign_next[1]}} if self.campaign_next else {})}
 
 
 def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -2017,7 +2084,9 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                                {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
                                {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
                                scenario.renegade_victories, scenario.intel_gathered,
-                               tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission)
+                               tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission,
+                               campaign="paragon_dice" in scenario.model_fields_set
+                               or scenario.renegade_victories is not None)
 
 
 @dataclass(frozen=True)
@@ -2038,7 +2107,7 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
         state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade, state.intel_marked,
-        tuple(str(h) for h in state.disabled_turrets))
+        tuple(str(h) for h in state.disabled_turrets), state.campaign_next)
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
