@@ -156,6 +156,32 @@ def test_gd_combat_defend_list_longer_than_the_roll_is_refused():
     _refused(text.replace(line, longer), "rolled.defend.Xeno-Delta", "exactly")
 
 
+# --- Mass Effect: a Strategy Roll's rolls (strategy kind; a round file's [turns.roll]) ----------------------------
+
+ME_TALI = 'rolls = [["move_2", "standard", "enhanced"]]'
+ME_WREX = '"standard", "core"], ["enhanced"]]'
+
+
+def test_me_round_rolls_shorter_than_the_dice_rolled_is_refused_naming_the_count():
+    _refused(_edit("masseffect", "me-round-2", ME_TALI, 'rolls = [["move_2", "standard"]]'),
+             "turns[3].roll.rolls[0]", "2 fixed faces for the 3 dice rolled", "exactly 3 faces")
+
+
+def test_me_round_rolls_with_a_question_mark_for_the_seed_is_accepted():
+    out = _run(_edit("masseffect", "me-round-2", ME_TALI, 'rolls = [["move_2", "standard", "?"]]'), seed=3)
+    assert out.startswith("accepted: "), out[:300]
+
+
+def test_me_strategy_first_roll_shorter_than_the_pool_is_refused_when_read():
+    _refused(_edit("masseffect", "me-strategy-paragon", ME_WREX, '"standard"], ["enhanced"]]'),
+             "rolls[0]", "8 fixed faces for the 9 dice rolled", "exactly 9 faces")
+
+
+def test_me_strategy_missing_reroll_list_after_fixed_faces_is_refused():
+    _refused(_edit("masseffect", "me-strategy-paragon", ME_WREX, '"standard", "core"]]'),
+             "rolls[1]", "roll round 2 has no list", "1 face")
+
+
 # --- the same file with and without a seed ---------------------------------------------------------------------
 
 VARIANTS = [
@@ -167,6 +193,8 @@ VARIANTS = [
     ("galaxydefenders", "gd-round-map", GD_RED, 'red = ["hit", "bolt", "hit"]'),
     ("galaxydefenders", "gd-round-map", GD_DEFEND, '"Flying Critter" = ["shield", "blank", "blank", "blank"]'),
     ("galaxydefenders", "gd-round-map", GD_DEFEND, '"Flying Critter" = ["shield"]'),
+    ("masseffect", "me-round-2", ME_TALI, 'rolls = [["move_2", "standard"]]'),
+    ("masseffect", "me-strategy-paragon", ME_WREX, '"standard", "core"]]'),
 ]
 
 

@@ -46,9 +46,13 @@ def test_fine_frames_tell_the_same_steps_and_end_in_the_same_state(name):
 def test_each_action_and_card_task_is_its_own_frame():
     fine, _ = play_round(scenario("me-round-1"))
     names = [f.name for f in fine]
-    assert names[2:9] == ["Step A: Strategy Roll · Turn 1", "Action 1 (Shoot) · Turn 1", "Action 2 (Move) · Turn 1",
-                          "Step B: Actions over · Turn 1", "Step C: Hazard card Husks advance · Turn 1",
-                          "Step C: Activation order: Husk B (1) · Turn 1", "Step C: Husk B Activates at 0,-3 · Turn 1"]
+    assert names[1:5] == ["Hazard card for Shepard · Preparation Phase", "Hazard card for Garrus · Preparation Phase",
+                          "Hazard card for Liara · Preparation Phase", "Strategy Pool · Preparation Phase"]
+    assert names[5:15] == ["Step A: Strategy Roll · Turn 1", "Action 1 (Shoot): Die on Shoot · Turn 1",
+                           "Action 1 (Shoot): Damage to Husk A · Turn 1", "Action 1 (Shoot) · Turn 1",
+                           "Action 2 (Move): Die on Move · Turn 1", "Action 2 (Move) · Turn 1",
+                           "Step B: Actions over · Turn 1", "Step C: Hazard card Husks advance · Turn 1",
+                           "Step C: Activation order: Husk B (1) · Turn 1", "Step C: Husk B Activates at 0,-3 · Turn 1"]
     by = {f.name: f.state for f in fine}
     shoot, move = by["Action 1 (Shoot) · Turn 1"], by["Action 2 (Move) · Turn 1"]
     assert str(shoot.board.squadmate("Shepard").position) == "0,0"          # not moved yet after the Shoot
@@ -66,8 +70,9 @@ def _adjacent_brute(d):
 
 def test_each_opportunity_attack_is_its_own_frame_in_attack_value_order():
     fine, _ = play_round(scenario("me-round-1", _adjacent_brute))
-    oa = [f for f in fine if f.name.startswith("Opportunity Attack by")]
-    assert [f.name for f in oa] == ["Opportunity Attack by Grunt · Turn 1", "Opportunity Attack by Brute · Turn 1"]
+    oa = [f for f in fine if "Opportunity Attack by" in f.name]
+    assert [f.name for f in oa] == ["Action 2 (Move): Opportunity Attack by Grunt · Turn 1",
+                                    "Action 2 (Move): Opportunity Attack by Brute · Turn 1"]
     first, second = (f.state.board.squadmate("Shepard") for f in oa)
     assert first.shield_points == 4 - 2 and second.shield_points == 4 - 3      # after each Attack, in turn
     assert str(first.position) == "0,-2"              # the step that provoked both (leaving both adjacencies)
@@ -103,3 +108,32 @@ def test_fine_frames_replay_identically(seed):
     sc = scenario("me-round-2")
     a, b = play_round(sc, seed=seed)[0], play_round(sc, seed=seed)[0]
     assert a == b and steps_of(a) == steps_of(play_round(sc, seed=seed, fine=False)[0])
+
+
+CHANGE_WORDS = ("allocates", "drawn face-down", "suffers", "Defeated", "moves", "ends at", "uses Fast Travel",
+                "flipped face-up", "Placed without", "recovers", "token removed", "ran out", "Revives", "Disabled,",
+                "unlocks", "XP", "Objective completed")
+
+
+@pytest.mark.parametrize("name", ROUND_NAMES)
+def test_a_step_that_tells_of_a_change_is_shown_with_the_board_after_it(name):
+    """Issue 19 item 6: within one frame a step's text never disagrees with the board drawn for it: every step that
+    tells of a change (a die allocated, a card drawn, Damage, a Defeat, a move, Loot, a Revive, the End Phase's
+    tokens) is the last of its piece, so the page draws the board after it. Exception, told together by one rule:
+    Damage to a Squadmate and the Downed it causes (one event: the board after both)."""
+    sc = scenario(name)
+    fine, _ = play_round(sc)
+    pos = positions_from(fine, round_start(sc)[0])
+    wrong = [(p.frame_name, p.step.title) for i, p in enumerate(pos)
+             if not p.settled and (any(w in p.step.title for w in CHANGE_WORDS) or p.step.title.endswith(" is Downed"))
+             and not (i + 1 < len(pos) and pos[i + 1].step.title.endswith(" is Downed"))]
+    assert not wrong, wrong
+
+
+def test_the_move_piece_shows_the_squadmate_where_the_step_says():
+    fine, _ = play_round(scenario("me-round-loot"))
+    pos = positions_from(fine, round_start(scenario("me-round-loot"))[0])
+    end = next(p for p in pos if "Move Action ends at 1,-1" in p.step.title)
+    assert end.settled and dict((q.name, q.hex) for q in end.squadmates)["Shepard"] == "1,-1"
+    react = next(p for p in pos if p.step.title.startswith("React Tag: Husk B"))
+    assert react.settled and dict((e.name, e.hex) for e in react.enemies)["Husk B"] == "3,-1"

@@ -83,7 +83,9 @@ def test_any_die_reading_lets_the_paragon_die_be_one_of_the_three():
     d = data()
     d["turns"][0]["actions"] = [d["turns"][0]["actions"][0], d["turns"][0]["actions"][1],
                                 d["turns"][0]["actions"][3] | {"path": ["0,0", "-1,1"]}]
-    t = resolve(d, {"paragon_counts_toward_three": "any_die"})
+    any_die = copy.deepcopy(d)                          # Shepard takes three dice, P1 one of them: ten are left for
+    any_die["turns"][1]["roll"]["rolls"][0].append("?")  # Garrus, the tenth rolled from the seed
+    t = resolve(any_die, {"paragon_counts_toward_three": "any_die"})
     assert t.result.rejected is None
     assert not [s for s in t.steps if s.title.startswith("Placed without") and "Shepard" in s.section]  # P1, S1, S2
     t2 = resolve(d)                                     # extra_only: one more Strategy die must be taken
@@ -105,7 +107,7 @@ def test_renegade_tokens_are_kept_from_round_to_round():
                          for k in range(2)]
     again = copy.deepcopy(d["turns"][1])
     again["round"] = 2
-    again["roll"]["rolls"] = [["move_2"] * 10]           # round 2: Garrus On Point rolls all 13... of the rest
+    again["roll"]["rolls"] = [["move_2"] * 13]           # round 2: Garrus, On Point, rolls all thirteen dice
     d["turns"].append(again)
     t = resolve(d)
     st_ = refused(t)

@@ -65,9 +65,10 @@ def test_a_rolled_round_replays_to_the_same_positions_for_any_seed(seed):
 
 def test_the_positions_follow_the_round():
     pos = round_positions(scenario("me-round-1"))
-    first, last = [p for p in pos if p.frame_name == "Preparation Phase"][-1], pos[-1]
-    assert pos[0].note.startswith("the state as Preparation Phase found it") and not first.note
-    assert first.frame_name == "Preparation Phase" and first.pool == 12
+    first, last = [p for p in pos if p.frame_name.endswith("Preparation Phase")][-1], pos[-1]
+    assert not pos[0].note and not first.note      # each card drawn is its own piece: shown with the card dealt
+    assert {q.name: q.hazard_card for q in pos[0].squadmates}["Shepard"] == "Husks advance"
+    assert first.frame_name == "Strategy Pool · Preparation Phase" and first.pool == 12
     assert {q.name: q.hazard_card for q in first.squadmates} == {"Shepard": "Husks advance", "Garrus": "Guardian fire",
                                                                 "Liara": "Reinforcements", "Tali": ""}
     assert [q.name for q in first.squadmates if q.downed] == ["Tali"]
@@ -76,7 +77,7 @@ def test_the_positions_follow_the_round():
     assert "Husk A" in last.returned_to_bag and "Husk A" not in {e.name for e in last.enemies}
     # what each piece of the turn moved (play_round's frames: one per Action, Opportunity Attack, card task), shown
     # at the piece's last step (explorer.kernel.steps_shown)
-    shoot = [p for p in pos if p.frame_name == "Action 1 (Shoot) · Turn 1"][-1]
+    shoot = [p for p in pos if p.frame_name == "Action 1 (Shoot): Damage to Husk A · Turn 1"][-1]  # the Defeat
     move = [p for p in pos if p.frame_name == "Action 2 (Move) · Turn 1"][-1]
     assert shoot.moved == (("Husk A", "3,0", ""),) and move.moved == (("Shepard", "0,0", "0,-2"),)
     assert first.moved == () and all(a != b for _, a, b in move.moved)

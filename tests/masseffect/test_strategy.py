@@ -160,12 +160,28 @@ def test_reroll_loop_counts_every_icon():
 
 
 def test_fixed_rounds_then_seeded_and_overflow():
-    st, _ = strategy_roll(state_with([None] * 4), SeededRoller(1), [["enhanced", "enhanced"]])
+    st, steps = strategy_roll(state_with([None] * 4), SeededRoller(1), [["enhanced", "enhanced", "?", "?"]])
     assert st.faces()[:2] == (Face.ENHANCED, Face.ENHANCED)
+    assert "Rolled from the seed ('?' given): S3, S4." in steps[0].detail
+    with pytest.raises(ScenarioError, match=r"2 fixed faces for the 4 dice rolled .*exactly 4 faces") as e:
+        strategy_roll(state_with([None] * 4), SeededRoller(1), [["enhanced", "enhanced"]])
+    assert e.value.field == "rolls[0]"
     with pytest.raises(ScenarioError, match=r"rolls\[1\]"):
         strategy_roll(state_with([None] * 2), scripted(), [["core", "move_2"], ["move_2", "move_3"]])
     with pytest.raises(ScenarioError, match="rounds of fixed dice"):
         strategy_roll(state_with([None] * 2), scripted(), [["move_3", "move_2"], ["move_2"]])
+
+
+def test_a_fully_fixed_roll_needs_a_list_for_every_reroll():
+    """Issue 19 hardening: a roll that fixes every face so far never falls back on the seed for a re-roll it did not
+    give; once a list left dice to the seed ('?'), an unforeseen re-roll is seeded and its step names every die."""
+    with pytest.raises(ScenarioError, match=r"roll round 2 has no list .*a list rolls\[1\] of 1 face") as e:
+        strategy_roll(state_with([None] * 2), scripted(), [["core", "move_2"]])
+    assert e.value.field == "rolls[1]"
+    st, steps = strategy_roll(state_with([None] * 2), scripted("move_2", "standard"), [["core", "?"]])
+    reroll = next(s for s in steps if s.title.startswith("Re-roll"))
+    assert "Rolled from the seed ('?' given): S1." in reroll.detail
+    assert st.faces() == (Face.STANDARD, Face.MOVE_2)
 
 
 # -- Renegade tokens and Paragon dice -------------------------------------------------------------------------------
@@ -325,7 +341,8 @@ BASE = {"game": "masseffect", "kind": "strategy", "squadmate": {"name": "Tali"}}
     ({"pool": {"turn": 2, "showing": ["enhanced", "bogus"] + ["move_2"] * 7}}, "pool.showing[1]", "move_2"),
     ({"pool": {"turn": 5}}, "pool.turn", "1 to 4"),
     ({"pool": {"turn": 4, "locked_by_downed": 3}}, "pool.turn", "at least one die"),
-    ({"rolls": [["move_2"] * 13]}, "rolls[0]", "at most 12"),
+    ({"rolls": [["move_2"] * 13]}, "rolls[0]", "exactly 12 faces"),
+    ({"rolls": [["move_2"] * 11]}, "rolls[0]", "exactly 12 faces"),
     ({"renegade": [{"die": "S1", "face": "enhanced"}]}, "renegade", "at most 0"),
     ({"allocate": [{"die": "S13", "space": "move"}]}, "allocate[0].die", "S12"),
     ({"rulings": {"nope": "x"}}, "rulings.nope", "locked_die_icon"),

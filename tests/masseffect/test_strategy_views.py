@@ -49,7 +49,8 @@ def test_click_a_die_then_pick_a_face():
     w.dice._click(x + s / 2, y + s / 2)
     assert die in w.picker_label.value
     w.picker.value = "enhanced"
-    assert w.first.value == "?, ?, enh" and w.trace.outcome["final"][die] == "enhanced"
+    assert w.first.value == "?, ?, enh, ?, ?, ?, ?, ?, ?" and w.trace.outcome["final"][die] == "enhanced"
+    assert any("Rolled from the seed" in s.detail for s in w.trace.steps)
     assert w.picker.value is None
 
 

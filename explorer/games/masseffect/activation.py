@@ -908,7 +908,7 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
 
 def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequence[Hex], *, forced: bool = False,
                         choices: Choices = Choices(), movement_points: int | None = None,
-                        rulings: Rulings | None = None, on_attack=None) -> tuple[Board, list[Step]]:
+                        rulings: Rulings | None = None, on_step=None) -> tuple[Board, list[Step]]:
     """A Squadmate moves along ``path`` (its start hex first; each next hex one Movement Point away, or the partner
     Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features; Interacting
     with the Mission Map › Shrouded Areas.
@@ -929,8 +929,10 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     The log's :class:`~.results.SquadmateMoved` holds the hexes walked; when the Move ended early, also the route
     planned, why it ended and the Movement Points lost.
 
-    ``on_attack(board, n, enemy)`` (optional, an observer: it changes nothing) is called after each Opportunity
-    Attack is resolved, with the board then and the number of steps told so far (a step-through's frame boundary).
+    ``on_step(label, board, n)`` (optional, an observer: it changes nothing) is called after each step that changes
+    the board (an Opportunity Attack resolved, a Fast Travel hop, Inferno Damage, the Move stopped) and at the end of
+    the walk, with the board then and the number of steps told so far: a step-through's frame boundaries, so that a
+    step never tells of a change its board does not show yet.
 
     Raises:
         RuleViolation: a path longer than its Movement Points (field ``path[k]``, the first hex too far), a hex the
@@ -983,6 +985,8 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
                               facts={"movement_points_spent": 0 if forced else walked},
                               marks=tuple(map(str, [a, b]))))
             board = board.shown()
+            if on_step is not None:
+                on_step("Fast Travel", board, len(steps))
         provoking = [] if forced or hop else [
             e for e in board.enemies
             if e.active and not shrouded_now(terrain, board, e.position)
@@ -1006,13 +1010,15 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
                               facts={"enemy": e.name, "damage": av}, marks=(e.name, mover)))
             board, more = board.logged(OpportunityAttack(e.name, mover)).shown().hurt(mover, av, e.name)
             steps += more
-            if on_attack is not None:
-                on_attack(board, len(steps), e.name)
+            if on_step is not None:
+                on_step(f"Opportunity Attack by {e.name}", board, len(steps))
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
                 pinned = pinned or e.name
         if terrain.is_inferno(b):
             board, more = board.shown().hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
             steps += [Step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=(str(b),))] + more
+            if on_step is not None:
+                on_step("Inferno hex", board, len(steps))
         if board.failed or board.squadmate(mover).downed:
             steps.append(Step(f"{mover} is Downed: the Move ends at {b}", S.DOWNED_SQUADMATES,
                               marks=(mover,)))

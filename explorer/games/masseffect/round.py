@@ -43,7 +43,7 @@ A turn may play its Strategy Roll (Step A) instead of declaring the faces it too
 
     [turns.roll]                # the strategy kind's own steps: Lock, roll, Core Ability triggers, re-rolls
     lock = "S5"                 # a die the previous player left (never on the On Point Squadmate's turn)
-    rolls = [["standard", "core", "?"], ["move_2"]]  # fixed faces per roll round, Pool order; "?": from the seed
+    rolls = [["standard", "core", "?"], ["move_2"]]  # one face per die rolled, per roll round; "?": seed
     renegade_tokens = 1         # Renegade tokens held; [[turns.roll.renegade]] die, face, round: one spent
     place = ["S9"]              # the dice taken without an Action (default: the first that fit free spaces)
 
@@ -111,9 +111,15 @@ Intel Gathered box per Intel Cache token and returns every carried token to the 
 only by the Loyalty Objective of its Squadmate's Loyalty Mission: any other unlock is refused naming ``unlocks[i].box``
 or ``intel_unlocks[i].box``.
 
+Paragon and Renegade Victories (Paragon Dice and Renegade Tokens): a file that gives ``paragon_dice`` or
+``renegade_victories`` tracks the campaign, and a Paragon or Renegade Victory then says what the next Mission starts
+with (the outcome's ``next_mission``). Downed Squadmates: no Hazard card, no Strategy Roll, no Actions (declaring them
+is refused naming the field); the dice on the sheet of a Squadmate Downed during a turn are set aside.
+
 Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, Downed
-Squadmates' turns and Locked dice (the back of their sheet is not printed in the rulebook: they take no Actions).
+in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, the dice a
+Downed Squadmate's sheet Locks (the back of the sheet is not printed in the rulebook: none are Locked), War Readiness
+(its amounts are on the Mission Rules pages, not in the rulebook).
 """
 
 from __future__ import annotations
@@ -550,6 +556,9 @@ class RoundState:
             from turn to turn, each spent one back in the game box); ``()`` otherwise.
         disabled_turrets: the Turrets Disabled during play (Turrets: the token flipped; no Line of Fire).
         intel_marked: the Intel Gathered boxes marked when the Mission ended (Intel Cache Tokens), numbered from 1.
+        campaign_next: ``(Paragon dice, Renegade Victories)`` the next Mission starts with, once a Paragon or
+            Renegade Victory ended this one in a file that tracks them (:attr:`RoundContext.campaign`); else
+            ``None``.
     """
 
     board: Board
@@ -577,6 +586,7 @@ class RoundState:
     renegade: tuple[tuple[str, int], ...] = ()
     disabled_turrets: tuple[Hex, ...] = ()
     intel_marked: tuple[int, ...] = ()
+    campaign_next: tuple[int, int] | None = None
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -605,6 +615,9 @@ class RoundContext(Context):
     intel_unlocks: tuple[tuple[str, str], ...] = ()
     loyalty_mission: str | None = None
     cuts: list | None = None
+    campaign: bool = False
+    """The file tracks the campaign's Paragon and Renegade Victories (it gives ``paragon_dice`` or
+    ``renegade_victories``): a Victory then says what the next Mission starts with."""
 
     def turn_of(self, name: str, round: int = 1) -> Turn | None:
         return next((t for t in self.turns if t.squadmate == name and t.round == round), None)
@@ -631,9 +644,27 @@ def start_of_round(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tu
     return replace(state, board=board), tuple(s.in_section(ctx.section(state, "Start of the Round")) for s in steps)
 
 
+def _observed(rules, state: RoundState, ctx: RoundContext, *args) -> tuple[RoundState, tuple[Step, ...]]:
+    """``rules(state, ctx, *args, cut)``; with :attr:`RoundContext.cuts` the frame boundaries it tells ``cut`` are
+    recorded there with its final state (see :func:`split_turn_frames`)."""
+    if ctx.cuts is None:
+        return rules(state, ctx, *args, None)
+    group: list = []
+    new, steps = rules(state, ctx, *args, lambda label, st, k: group.append((label, st, k)))
+    if group:
+        ctx.cuts.append((new, tuple(group)))
+    return new, steps
+
+
 def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """Preparation Phase: a Hazard card drawn face-down for each Squadmate, none for a Downed one; then the On Point
-    player gathers the twelve Strategy dice into the Pool."""
+    player gathers the twelve Strategy dice into the Pool. With :attr:`RoundContext.cuts`, a step-through's frame
+    ends after each card drawn and after the Pool is gathered."""
+    return _observed(_preparation, state, ctx)
+
+
+def _preparation(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`preparation_phase`'s rules; ``cut(label, state, n)`` (or ``None``) observes the frame boundaries."""
     order = turn_order(state.board.squadmates, state.on_point)
     hands, steps = [], []
     for name in order:
@@ -643,6 +674,7 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
         if not state.deck:
             state, more = _reshuffle(state, ctx)
             steps += more
+            _mark(cut, "Hazard deck reshuffled", state, len(steps))
             if not state.deck:
                 steps.append(Step(f"No Hazard card left to draw for {name}: the deck and the discard pile are empty "
                                   "(every card is in a Squadmate's hand)", S.HAZARD_CARD, marks=(name,)))
@@ -652,14 +684,22 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
         steps.append(Step(f"Hazard card {card} drawn face-down for {name}", S.PREPARATION_PHASE,
                           facts={"squadmate": name, "card": card}, marks=(name,)))
         state = replace(state, deck=state.deck[1:])
+        _mark(cut, f"Hazard card for {name}", replace(state, hands=tuple(
+            h for h in state.hands if h[0] not in dict(hands)) + tuple(hands)), len(steps))
         if not state.deck and state.discard and ctx.rulings.reading("hazard_reshuffle") == "when_empty":
             state, more = _reshuffle(state, ctx)
             steps += more
+            _mark(cut, "Hazard deck reshuffled", replace(state, hands=tuple(
+                h for h in state.hands if h[0] not in dict(hands)) + tuple(hands)), len(steps))
     deck = state.deck
     steps.append(Step(f"The Strategy Pool: {plural(STRATEGY_DICE, 'Strategy die', 'Strategy dice')}, gathered by {state.on_point} "
                       f"(On Point)", S.STRATEGY_POOL,
                       "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
                       "are Locked here.", facts={"pool": STRATEGY_DICE}))
+    held = tuple(h for h in state.hands if h[0] not in dict(hands))
+    _mark(cut, "Strategy Pool", replace(state, order=order, hands=held + tuple(hands), pool=STRATEGY_DICE,
+                                        dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)), used=(),
+                                        revived=()), len(steps))
     if ctx.paragon_dice:
         steps += _paragon_dice_join(state, ctx)
     held = tuple(h for h in state.hands if h[0] not in dict(hands))
@@ -753,11 +793,13 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     return box.name, fits[0]
 
 
-def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: str) -> tuple[Board, list[Step]]:
+def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: str, seen=None
+         ) -> tuple[Board, list[Step]]:
     """Damaging Enemies: ``amount`` Damage from ``who`` to ``enemy`` (Elites' Resilience Tracker included); a
     Defeated Minion goes back to the Enemy Bag and the Squadmate gains 1 XP (Earning XP; for a Grenade as the ruling
     ``xp_outside_actions`` reads it); an Enemy with the React Tag Damaged but not Defeated moves one hex toward
-    ``who`` (The React Tag)."""
+    ``who`` (The React Tag). ``seen(label, board, n)`` (or ``None``): the frame-boundary observer, told the board
+    after the Damage when a React move follows (``n``: steps told so far here)."""
     from .damage import react_tag
     from .units import defeat_earns_xp
 
@@ -767,6 +809,7 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
     if res.defeated:
         if enemy.kind == "minion":
             board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+        _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         if defeat_earns_xp(source, ctx.rulings):
             sq, more = gain_xp(board.squadmate(who), enemy.name)
             board = board.with_squadmate(sq)
@@ -776,14 +819,27 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
                               f"xp_outside_actions = {ctx.rulings.reading('xp_outside_actions')})", S.EARNING_XP,
                               marks=(who,)))
     elif res.react:
+        _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         board, more = react_tag(board, ctx, enemy.name, who)
         steps += more
     return board, steps
 
 
-def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
+def _seen(seen, label: str, board: Board, told: int) -> None:
+    """Tell a board observer (if any) the board after ``told`` steps (see :func:`_hit`)."""
+    if seen is not None:
+        seen(label, board, told)
+
+
+def _shifted(seen, base: int):
+    """``seen`` for a part whose steps come after ``base`` steps already told (``None`` stays ``None``)."""
+    return None if seen is None else (lambda label, b, k: seen(label, b, base + k))
+
+
+def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None) -> tuple[Board, list[Step]]:
     """Ability Actions: the box's effect on its target Enemy (Damage, Stun, a Biotic Effect token), checked against
-    the box's range and Line of Fire; Enhanced effects with an Enhanced die (Enhanced Actions)."""
+    the box's range and Line of Fire; Enhanced effects with an Enhanced die (Enhanced Actions). ``seen``: the board
+    observer of :func:`_hit`, also told the board after the Damage when a Stun or Biotic Effect follows."""
     box = ctx.sheets[who].box(act.box)
     if not box.has_effect:
         return board, [Step(f"{who}'s {box.name}: its effect is not modelled by the stand-in sheet (die placed)",
@@ -820,9 +876,11 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Bo
                          S.ENHANCED_ACTIONS if enhanced else S.ABILITY_ACTIONS, marks=(who, act.target)))
     if box.damage:
         amount = box.damage[1 if enhanced else 0]
-        board, more = _hit(board, ctx, who, enemy, amount, "action")
+        board, more = _hit(board, ctx, who, enemy, amount, "action", _shifted(seen, len(steps)))
         steps += more
         enemy = board.enemy(enemy.name)
+        if enemy is not None and (box.stun or box.biotic_effect):
+            _seen(seen, f"Damage to {enemy.name}", board, len(steps))
     if box.stun and enemy is not None:
         e2, more = stun(enemy)
         board = board.with_enemy(enemy.name, e2)
@@ -835,10 +893,11 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Bo
     return board.shown(len(steps)), steps
 
 
-def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action) -> tuple[Board, list[Step]]:
+def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action, seen=None
+                     ) -> tuple[Board, list[Step]]:
     """:func:`_ability`, its refusals from the unit rules (Stunning an Elite...) naming the target field."""
     try:
-        return _ability(board, ctx, who, act)
+        return _ability(board, ctx, who, act, seen)
     except RuleViolation as v:
         if v.rejection.field:
             raise
@@ -998,36 +1057,42 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
     steps = [Step(f"{who} allocates {what} to {box} (Action Space {k + 1})", S.ACTION_SPACES,
                   facts={"box": box, "space": k + 1, "die": act.die, **({"die_id": die.id} if die else {})})]
+    _mark(cut, f"Die on {box}", state, len(steps))
     if die is not None and die.paragon:
         steps.append(Step(f"{die.id} is a Paragon die: taken on top of the three dice", S.PARAGON_DICE,
                           f"Ruling paragon_counts_toward_three = {ctx.rulings.reading('paragon_counts_toward_three')}.",
                           facts={"paragon": die.id}, marks=(who,)))
+    def seen_from(base: int, now: RoundState):
+        """The board observer for a part of this Action told after ``base`` steps, over the state ``now``."""
+        if cut is None:
+            return None
+        return lambda label, b, k: cut(label, replace(now, board=b), base + k)
+
     for it in act.items:
         if it.when == "start":
-            state, more = _use_item(state, ctx, who, it)
+            state, more = _use_item(state, ctx, who, it, seen_from(len(steps), state))
             steps += more
+            _mark(cut, LOOT_LABEL[it.use], state, len(steps))
     board = state.board
     if not act.resolve:
         steps.append(Step(f"{box} is not resolved: the die is only placed", S.ACTIONS))
     elif box == "Move":
         try:
-            on_attack = None
-            if cut is not None:
-                def on_attack(b, k, enemy, base=len(steps), before=state):
-                    cut(f"Opportunity Attack by {enemy}", replace(before, board=b), base + k)
             board, more = opportunity_attacks(ctx.terrain, board, who, act.path,
                                               movement_points=MOVEMENT_POINTS[act.die], rulings=ctx.rulings,
-                                              on_attack=on_attack)
+                                              on_step=seen_from(len(steps), state))
         except RuleViolation as v:
             raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}",
                                 step="Step B: Actions") from None
         steps += more
+        _mark(cut, "Move", replace(state, board=board), len(steps))
     elif box == "Revive":
         board, more = _revive(board, ctx, who, act)
         state = replace(state, revived=state.revived + (act.target,))
         steps += more
     elif box == "Mission" and act.completes is not None:
-        state, more = _complete_objective(state, ctx, act)
+        state, more = _complete_objective(state, ctx, act, None if cut is None else (
+            lambda label, st, k, base=len(steps): cut(label, st, base + k)))
         steps += more
     elif box == "Mission":
         steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
@@ -1036,11 +1101,12 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         state, more = _disable_turret(state, ctx, who, act, box)
         steps += more
     else:
-        board, more = _ability_checked(board, ctx, who, act)
+        board, more = _ability_checked(board, ctx, who, act, seen_from(len(steps), state))
         steps += more
     state = replace(state, board=board)
     if box == "Move" and act.resolve:
-        state, more = _pick_up_loot(state, ctx, who)
+        state, more = _pick_up_loot(state, ctx, who, None if cut is None else (
+            lambda label, st, k, base=len(steps): cut(label, st, base + k)))
         steps += more
     return state, steps
 
@@ -1075,14 +1141,19 @@ def _disable_turret(state: RoundState, ctx: RoundContext, who: str, act: Action,
     return replace(state, disabled_turrets=state.disabled_turrets + (turret.hex,)), [st]
 
 
-def _end_of_action(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple[RoundState, list[Step]]:
+def _end_of_action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=None
+                   ) -> tuple[RoundState, list[Step]]:
     """The tokens of the Inventory used at the end of ``act`` (:func:`_use_item`), after its effects (which stand
-    even when one of these is refused)."""
+    even when one of these is refused). ``cut(label, state, n)``: the frame-boundary observer (after each token and
+    each Enemy a Grenade Damages)."""
     steps: list[Step] = []
     for it in act.items:
         if it.when == "end" and not state.board.failed:
-            state, more = _use_item(state, ctx, who, it)
+            seen = None if cut is None else (lambda label, b, k, base=len(steps), now=state:
+                                             cut(label, replace(now, board=b), base + k))
+            state, more = _use_item(state, ctx, who, it, seen)
             steps += more
+            _mark(cut, LOOT_LABEL[it.use], state, len(steps))
     return state, steps
 
 
@@ -1090,7 +1161,8 @@ ENDINGS = {"paragon": "Paragon Victory", "renegade": "Renegade Victory", "loyalt
 """Ending a Mission: the Objectives whose completion ends the Mission, and the victory each gives."""
 
 
-def _complete_objective(state: RoundState, ctx: RoundContext, act: Action) -> tuple[RoundState, list[Step]]:
+def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=None
+                        ) -> tuple[RoundState, list[Step]]:
     """Mission Objectives: the Mission Action completes ``act.completes`` (the Mission Rules page allows it: the
     file says so). An Objective attached to a Preliminary Objective cannot be attempted before that one is
     completed (Preliminary Objectives). A Paragon, Renegade or Loyalty Objective ends the Mission at once with its
@@ -1112,18 +1184,49 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action) -> tu
                   "The Mission Rules page says what completes it; the file declares this Mission Action does.",
                   facts={"objective": name, "kind": kind})]
     state = replace(state, completed=state.completed + (name,))
+    _mark(cut, "Objective completed", state, len(steps))
     opened = [o for o, (_, a) in ctx.objectives.items() if a == name]
     if opened:
         steps.append(Step(f"Now {', '.join(map(repr, opened))} can be attempted", S.MISSION_OBJECTIVES))
     if kind == "loyalty" and ctx.loyalty_mission is not None:
         state, more = _loyalty_unlock(state, ctx, ctx.loyalty_mission)
         steps += more
+        _mark(cut, "Loyalty Ability", state, len(steps))
     if kind in ENDINGS:
         steps.append(Step(f"The Mission ends: {ENDINGS[kind]}", S.ENDING_A_MISSION,
                           "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
                           facts={"ending": ENDINGS[kind]}))
         state = replace(state, ending=ENDINGS[kind])
+        if ctx.campaign and kind in ("paragon", "renegade"):
+            state, more = _campaign_reward(state, ctx, kind)
+            steps += more
     return state, steps
+
+
+def _campaign_reward(state: RoundState, ctx: RoundContext, kind: str) -> tuple[RoundState, list[Step]]:
+    """Paragon Dice and Renegade Tokens: what the squad gains for the rest of the campaign, the only Paragon and
+    Renegade reward the rulebook gives (it keeps no Paragon or Renegade points): a Paragon Victory adds a Paragon die
+    to the Strategy Pool of each later Mission; after a Renegade Victory each Squadmate receives one more Renegade
+    token at the start of each later Mission. The two Objectives are mutually exclusive (Paragon and Renegade Paths):
+    the Victory that ended the Mission is the only one. Told only when the file tracks the campaign
+    (:attr:`RoundContext.campaign`); the box's two Paragon dice and eight Renegade tokens bound the counts."""
+    paragon, renegade = ctx.paragon_dice, ctx.renegade_victories or 0
+    n = len(state.board.squadmates)
+    if kind == "paragon":
+        new = min(paragon + 1, PARAGON_DICE_MAX)
+        capped = "" if new > paragon else f" (the box holds {PARAGON_DICE_MAX}: no further die)"
+        st = Step(f"Paragon Victory: the squad gains a Paragon die: each later Mission's Strategy Pool holds "
+                  f"{plural(new, 'Paragon die', 'Paragon dice')}{capped}", S.PARAGON_DICE,
+                  "Paragon Victories marked on the Campaign Map; the Renegade Objective can no longer be completed "
+                  "(the outcomes are mutually exclusive).", facts={"paragon_dice": new})
+        return replace(state, campaign_next=(new, renegade)), [st]
+    new = renegade + 1 if (renegade + 1) * n <= RENEGADE_TOKENS_IN_BOX else renegade
+    capped = "" if new > renegade else f" (the box holds {RENEGADE_TOKENS_IN_BOX} tokens: no further one each)"
+    st = Step(f"Renegade Victory: at the start of each later Mission each Squadmate receives "
+              f"{plural(new, 'Renegade token')}{capped}", S.RENEGADE_TOKENS,
+              "One per Renegade Victory marked on the Campaign Map; the Paragon Objective can no longer be completed "
+              "(the outcomes are mutually exclusive).", facts={"renegade_victories": new})
+    return replace(state, campaign_next=(paragon, new)), [st]
 
 
 def _loyalty_unlock(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
@@ -1189,10 +1292,11 @@ def _check_prerequisites(state: RoundState, ctx: RoundContext, who: str, box: st
     return b.name
 
 
-def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
+def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str, cut=None) -> tuple[RoundState, list[Step]]:
     """Loot Tokens: the Loot tokens in each hex ``who`` moved into during its Move (the hexes walked: the log's last
     :class:`~.results.SquadmateMoved`) are flipped face-up and added to the squad's Inventory. Tokens in a hex it only
-    passed through: the ruling ``loot_pickup`` (consulted only then)."""
+    passed through: the ruling ``loot_pickup`` (consulted only then). ``cut(label, state, n)``: the frame-boundary
+    observer, told the state after each hex's tokens."""
     moved = next((e for e in reversed(state.board.log) if isinstance(e, SquadmateMoved) and e.squadmate == who),
                  None)
     if moved is None or len(moved.path) < 2 or not state.loot:
@@ -1215,11 +1319,13 @@ def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str) -> tuple[Round
         steps.append(Step(f"{who} moves into {h}: {plural(len(tokens), 'Loot token')} flipped face-up ({names}), "
                           "added to the Inventory", S.LOOT_TOKENS, "Any Squadmate can use the Inventory's tokens.",
                           facts={"hex": str(h), "tokens": list(tokens), "inventory": inventory}, marks=(who,)))
+        _mark(cut, f"Loot at {h}", replace(state, loot=tuple((x, t) for x, t in state.loot if x in on_map),
+                                           inventory=tuple(inventory)), len(steps))
     loot = tuple((h, t) for h, t in state.loot if h in on_map)
     return replace(state, loot=loot, inventory=tuple(inventory)), steps
 
 
-def _use_item(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[RoundState, list[Step]]:
+def _use_item(state: RoundState, ctx: RoundContext, who: str, it: Item, seen=None) -> tuple[RoundState, list[Step]]:
     """A token of the Inventory discarded at the start or end of an Action (Grenade and Grenade Cache Tokens;
     Medi-gel Tokens).
 
@@ -1249,10 +1355,10 @@ def _use_item(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple
             MediGel(who, target.name, new.hit_points - target.hit_points, target.hit_points, new.hit_points,
                     target.downed and not new.downed))
         return replace(state, board=board.shown(len(steps))), steps
-    return _grenade(state, ctx, who, it)
+    return _grenade(state, ctx, who, it, seen)
 
 
-def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[RoundState, list[Step]]:
+def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item, seen=None) -> tuple[RoundState, list[Step]]:
     """Grenade and Grenade Cache Tokens: a target hex in ``who``'s Line of Fire and within three hexes (Counting
     Distances); each Enemy in it or adjacent to it suffers 2 Damage (Grenade) or 3 (Grenade Cache). An Enemy in a
     Shrouded area in the blast: the ruling ``grenade_shrouded`` (consulted only then).
@@ -1291,12 +1397,13 @@ def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item) -> tuple[
             continue
         if e in hidden:                       # ruling grenade_shrouded = damaged: the token stays Shrouded
             board, more = _hit(board.with_enemy(e.name, replace(now, shrouded=False)), ctx, who,
-                               replace(now, shrouded=False), dmg, "grenade")
+                               replace(now, shrouded=False), dmg, "grenade", _shifted(seen, len(steps)))
             if board.enemy(e.name) is not None:
                 board = board.with_enemy(e.name, replace(board.enemy(e.name), shrouded=now.shrouded))
         else:
-            board, more = _hit(board, ctx, who, now, dmg, "grenade")
+            board, more = _hit(board, ctx, who, now, dmg, "grenade", _shifted(seen, len(steps)))
         steps += more
+        _seen(seen, f"{label}: {e.name}", board, len(steps))
     return replace(state, board=board.shown(len(steps))), steps
 
 
@@ -1428,7 +1535,8 @@ def _resolve_card(board: Board, ctx: RoundContext, choices: Choices, card: tuple
     started = False
     for block in _card_blocks(card):
         if isinstance(block, TurretFire):
-            board, more = _turrets_fire(board, ctx, block.damage, disabled)
+            board, more = _turrets_fire(board, ctx, block.damage, disabled, None if on_task is None else (
+                lambda b, k, base=len(steps): on_task(b, base + k, "Step C: Turrets Activate")))
             steps += more
             if on_task is not None and more:
                 on_task(board, len(steps), "Step C: Turrets Activate")
@@ -1456,11 +1564,13 @@ def _task_label(first: Step) -> str:
     return f"Step C: {title}"
 
 
-def _turrets_fire(board: Board, ctx: RoundContext, damage: int, disabled: tuple = ()) -> tuple[Board, list[Step]]:
+def _turrets_fire(board: Board, ctx: RoundContext, damage: int, disabled: tuple = (), seen=None
+                  ) -> tuple[Board, list[Step]]:
     """Additional Rules › Turrets: each Active Turret (in hex order; a Squadmate in several Lines of Fire takes each
     Turret's Damage in turn, so the order changes no total) deals ``damage`` to each Squadmate in its Line of Fire
     (its own hex and one straight line in its facing: :func:`.geometry.turret_targets`); a Disabled Turret (on the
-    map, or one of the hexes ``disabled`` during play) has no Line of Fire. A Downed Squadmate is not Damaged again."""
+    map, or one of the hexes ``disabled`` during play) has no Line of Fire. A Downed Squadmate is not Damaged again.
+    ``seen(board, n)`` (or ``None``): the frame-boundary observer, told the board after each Squadmate's Damage."""
     from .geometry import turret_targets
 
     m = ctx.terrain.map
@@ -1482,6 +1592,8 @@ def _turrets_fire(board: Board, ctx: RoundContext, damage: int, disabled: tuple 
         for name in hit:
             board, more = board.hurt(name, damage, f"the Turret at {t.hex}")
             steps += more
+            if seen is not None:
+                seen(board, len(steps))
             if board.failed:
                 return board, steps
     return board, steps
@@ -1517,15 +1629,25 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
     none for a Squadmate Revived this Round), then Coolant Leaks. A refused declaration is a "Not allowed" step and
     ends the Round's play. A Downed Squadmate takes no Actions; one Revived this Round takes its turn as the ruling
     ``revived_turn`` reads it. With :attr:`RoundContext.cuts` the turn's frame boundaries are recorded there."""
-    if ctx.cuts is None:
-        return _turn(state, ctx, n, None)
-    group: list = []
-    new, steps = _turn(state, ctx, n, lambda label, st, k: group.append((label, st, k)))
-    ctx.cuts.append((new, tuple(group)))
-    return new, steps
+    return _observed(_turn_then_set_aside, state, ctx, n)
 
 
-def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:
+def _turn_then_set_aside(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`_turn`, then the dice of any Squadmate it Downed set aside (:func:`_dice_set_aside`)."""
+    new, steps = _turn(state, ctx, n, cut)
+    return _dice_set_aside(new), steps
+
+
+def _dice_set_aside(state: RoundState) -> RoundState:
+    """Attacking › Squadmate Damage; Downed Squadmates: a Squadmate Downed this turn has its sheet flipped and the
+    dice in its Action Slots set aside, so its Action Spaces hold none when it is Revived (the Downed step already
+    says so). Its Paragon dice stay listed in :attr:`RoundState.paragon_on_sheets`: they return next Round."""
+    downed = {s.name for s in state.board.squadmates if s.downed}
+    used = tuple(u for u in state.used if u[0] not in downed)
+    return state if used == state.used else replace(state, used=used)
+
+
+def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:  # noqa: C901
     """:func:`squadmate_turn`'s rules; ``cut(label, state, n)`` (or ``None``) observes where a step-through may show
     the board within the turn (``n``: steps told so far)."""
     who = state.order[n - 1]
@@ -1533,6 +1655,13 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
     board = replace(state.board, current=who)
     state = replace(state, board=board)
     if board.squadmate(who).downed:
+        declared = ctx.turn_of(who, state.round)
+        if declared is not None and (declared.actions or declared.roll is not None):
+            field = declared.roll.field if declared.roll is not None else declared.actions[0].field
+            state, st = _not_allowed(state, RuleViolation(
+                f"{who} is Downed: its sheet is face-down, it makes no Strategy Roll and takes no Actions until "
+                "another Squadmate Revives it", S.DOWNED_SQUADMATES, field=field, step="Step A: Strategy Roll"))
+            return state, (st.in_section(section),)
         st = Step(f"{who} is Downed: the sheet's back is not printed in the rulebook, no Actions here",
                   S.DOWNED_SQUADMATES, marks=(who,))
         card = state.hand(who)
@@ -1577,12 +1706,22 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
         _mark(cut, "Step A: Strategy Roll", state, len(steps))
         for j, act in enumerate(turn.actions):
             xp = state.board.squadmate(who).xp
-            sub = None if cut is None else (lambda label, st, k, base=len(steps): cut(label, st, base + k))
+            pending: list = []                 # an Action's own frame boundaries, told once it is not refused
+            sub = None if cut is None else (lambda label, st, k, base=len(steps), a=f"Action {j + 1} ({act.box})":
+                                            pending.append((f"{a}: {label}", st, base + k)))
             state, more = _action(state, ctx, who, act, sub)
+            for label, st, k in pending:
+                cut(label, st, k)
             steps += more
+            _mark(cut, f"Action {j + 1} ({act.box})", state, len(steps))
             stop = bool(state.board.failed or state.ending)
             if not stop:
-                state, more = _end_of_action(state, ctx, who, act)
+                pending = []
+                sub = None if cut is None else (lambda label, st, k, base=len(steps), a=f"Action {j + 1} ({act.box})":
+                                                pending.append((f"{a}: {label}", st, base + k)))
+                state, more = _end_of_action(state, ctx, who, act, sub)
+                for label, st, k in pending:
+                    cut(label, st, k)
                 steps += more
                 stop = state.board.failed
             if not stop:
@@ -1601,6 +1740,7 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             else:
                 state, more = _place_rest(state, ctx, who, turn.roll, take - done)
                 steps += more
+                _mark(cut, "Dice placed", state, len(steps))
         if turn.roll is not None:
             left = ", ".join(f"{d.id} {_FACE_WORDS[d.face.value]}" for d in state.dice) or "none"
             steps.append(Step(f"Actions over: {plural(len(state.dice), 'die')} left in the Strategy Pool ({left})",
@@ -1648,6 +1788,9 @@ def split_turn_frames(frames, cuts) -> tuple[Frame, ...]:
     boundaries its play recorded in :attr:`RoundContext.cuts`: one frame per Step A, Action, Opportunity Attack,
     Hazard card flip and task (an Enemy's Activation, a Spawn, the Turrets), and the rest of the turn, named
     ``"<label> · <turn frame's name>"`` (``"Action 2 (Move) · Turn 1"``), each holding the state after its steps.
+    The Preparation and End Phases are split the same way (each Hazard card drawn, the Pool; each Squadmate's Shields,
+    each Enemy's tokens) and an Action within itself (its die allocated, each Damage, Loot hex, Inventory token):
+    a step that tells of a change is always the last of its piece, so the board drawn with it shows the change.
     The steps, in order, are the turn frame's, so the trace is unchanged; the last piece holds the turn's final
     state."""
     groups = list(cuts or ())
@@ -1664,9 +1807,11 @@ def split_turn_frames(frames, cuts) -> tuple[Frame, ...]:
             if k > done:
                 pieces.append(Frame(f"{label} · {f.name}", st, f.steps[done:k]))
                 done = k
+            elif pieces and k == done:           # a later boundary after the same steps (an Action's end after
+                pieces[-1] = Frame(f"{label} · {f.name}", st, pieces[-1].steps)   # its Move): its name and state
         if done < len(f.steps):
-            last = "Not allowed" if f.state.rejected else "End of the turn"
-            pieces.append(Frame(f"{last} · {f.name}", f.state, f.steps[done:]))
+            last = "Not allowed · " if f.state.rejected else "End of the turn · " if "Turn " in f.name else ""
+            pieces.append(Frame(f"{last}{f.name}", f.state, f.steps[done:]))
         elif pieces:
             pieces[-1] = replace(pieces[-1], state=f.state)
         out += pieces or [f]
@@ -1688,7 +1833,13 @@ def _not_allowed(state: RoundState, v: RuleViolation) -> tuple[RoundState, Step]
 def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """End Phase: every Squadmate recovers all Shield Points; Damage and Biotic Effect tokens are removed from every
     Enemy and Stunned Enemies not in Shrouded areas flip to Active; the On Point token passes to the right,
-    skipping Downed Squadmates. Not played once the Mission has ended or a declaration was refused."""
+    skipping Downed Squadmates. Not played once the Mission has ended or a declaration was refused. With
+    :attr:`RoundContext.cuts`, a step-through's frame ends after each Squadmate's and each Enemy's tokens."""
+    return _observed(_end_phase, state, ctx)
+
+
+def _end_phase(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`round_end_phase`'s rules; ``cut(label, state, n)`` (or ``None``) observes the frame boundaries."""
     if round_stopped(state):
         return state, ()
     board = state.board
@@ -1698,11 +1849,17 @@ def round_end_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, t
         new, more = restore_shields(s)
         sqs.append(new)
         steps += more
+        if more:
+            _mark(cut, f"{s.name}'s Shields", replace(state, board=replace(
+                board, squadmates=tuple(sqs) + board.squadmates[len(sqs):])), len(steps))
     ens = []
     for e in board.enemies:
         new, more = enemy_end_phase(replace(e, shrouded=e.shrouded or shrouded_now(ctx.terrain, board, e.position)))
         ens.append(replace(new, shrouded=e.shrouded))
         steps += more
+        if more:
+            _mark(cut, f"{e.name}'s tokens", replace(state, board=replace(
+                board, squadmates=tuple(sqs), enemies=tuple(ens) + board.enemies[len(ens):])), len(steps))
     board = replace(board, squadmates=tuple(sqs), enemies=tuple(ens))
     nxt, more = pass_on_point(board.squadmates, state.on_point, ctx.rulings)
     steps += more
@@ -1726,6 +1883,12 @@ def mission_ended(state: RoundState) -> tuple[int, ...]:
 
 
 def ending_a_mission(state: RoundState, ctx: RoundContext, _round: int = 0) -> tuple[RoundState, tuple[Step, ...]]:
+    """Ending a Mission (:func:`_ending`); with :attr:`RoundContext.cuts`, a step-through's frame ends after the
+    Intel Gathered boxes are marked and after each Ability they unlock."""
+    return _observed(_ending, state, ctx)
+
+
+def _ending(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, tuple[Step, ...]]:
     """Ending a Mission, once it has ended (an Objective, time, Shepard Downed) with tokens in the Inventory: for
     each Intel Cache token an Intel Gathered box is marked on the Campaign Map, in order after the file's
     ``intel_gathered``; a marked box with an icon (every third: The Campaign Map) lets one Squadmate unlock an
@@ -1748,6 +1911,7 @@ def ending_a_mission(state: RoundState, ctx: RoundContext, _round: int = 0) -> t
                               "file's intel_gathered); the Intel Cache tokens then return to the game box.",
                               facts={"marked": list(marked)}))
             state = replace(state, intel_marked=marked)
+            _mark(cut, "Intel Gathered", state, len(steps))
             icons = [k for k in marked if k % INTEL_ICON_EVERY == 0]
             for n, k in enumerate(icons):
                 if n >= len(ctx.intel_unlocks):
@@ -1760,6 +1924,7 @@ def ending_a_mission(state: RoundState, ctx: RoundContext, _round: int = 0) -> t
                                   "A marked box with an icon lets one Squadmate unlock an Ability at once (the file's "
                                   "intel_unlocks).", facts={"squadmate": who, "unlocked": name}, marks=(who,)))
                 state = replace(state, unlocked=state.unlocked + ((who, name),))
+                _mark(cut, f"{who} unlocks {name}", state, len(steps))
     except RuleViolation as v:
         state, st = _not_allowed(state, v)
         return state, tuple(s.in_section(section) for s in [*steps, st])
@@ -1852,6 +2017,7 @@ class RoundOutcome(Outcome):
     renegade: tuple[tuple[str, int], ...] = ()
     intel_marked: tuple[int, ...] = ()
     turrets_disabled: tuple[str, ...] = ()
+    campaign_next: tuple[int, int] | None = None
     kind = "round"
 
     @property
@@ -1869,7 +2035,9 @@ class RoundOutcome(Outcome):
                 **({"objectives_completed": list(self.completed), "ending": self.ending} if self.mission_rules else {}),
                 **({"renegade_tokens": dict(self.renegade)} if self.renegade else {}),
                 **({"intel_gathered_marked": list(self.intel_marked)} if self.intel_marked else {}),
-                **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {})}
+                **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {}),
+                **({"next_mission": {"paragon_dice": self.campaign_next[0],
+                                     "renegade_victories": self.campaign_next[1]}} if self.campaign_next else {})}
 
 
 def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None
@@ -1916,7 +2084,9 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                                {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
                                {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
                                scenario.renegade_victories, scenario.intel_gathered,
-                               tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission)
+                               tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission,
+                               campaign="paragon_dice" in scenario.model_fields_set
+                               or scenario.renegade_victories is not None)
 
 
 @dataclass(frozen=True)
@@ -1937,7 +2107,7 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
         state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade, state.intel_marked,
-        tuple(str(h) for h in state.disabled_turrets))
+        tuple(str(h) for h in state.disabled_turrets), state.campaign_next)
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,

@@ -33,8 +33,10 @@ from .round_view import RoundPosition, SquadmatePanel, positions_from
 STANDINS = ("The Squadmate Sheets (Core Abilities, Ability Boxes, Action Spaces) are a documented, editable STAND-IN: "
             "the rulebook describes the abilities in its Squadmate Commentary but prints no full sheet.")
 FRAME_NOTE = ("The board, sheets and Pool show the game after the step where the engine keeps that state (the last "
-              "step of a phase or of a piece of a turn: Step A, an Action, an Opportunity Attack, a Hazard card "
-              "task); at a step before it, as that phase or piece found it, and the step says so.")
+              "step of a piece of a phase or turn: a Hazard card drawn, Step A, a die allocated, a Damage, a Move, "
+              "an Opportunity Attack, Loot, a Hazard card task, the End Phase's tokens); a step that tells of a "
+              "change is always such a step. At a step before it, the board is as that piece found it, and the step "
+              "says so.")
 LOOT_FILL = "#2874a6"
 MOVED_STROKE = "#868e96"
 

@@ -364,14 +364,34 @@ UNKNOWN = "?"
 
 
 def _roll(dice_ids: Sequence[str], roller: Roller, fixed: Sequence[Face | str | None], what: str) -> dict[str, Face]:
-    if len(fixed) > len(dice_ids):
-        raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {len(dice_ids)} {_dice(len(dice_ids))} ({what})",
-                            f"at most {len(dice_ids)} faces")
+    """The faces of ``dice_ids`` rolled: ``fixed`` gives one face per die (``"?"`` / ``None``: from ``roller``), or
+    is empty (every die from ``roller``).
+
+    Raises:
+        ScenarioError: ``fixed`` gives some faces but not one per die (field ``fixed``): a shorter list is never
+            filled from the seed without a word.
+    """
+    n = len(dice_ids)
+    if len(fixed) > n:
+        raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {n} {_dice(n)} ({what})", f"at most {n} faces")
+    if 0 < len(fixed) < n:
+        raise ScenarioError("fixed", f"{len(fixed)} fixed {'face' if len(fixed) == 1 else 'faces'} for the {n} "
+                            f"{_dice(n)} rolled ({what}): one face per die", f"exactly {n} faces, in Pool order "
+                            f"({UNKNOWN!r} leaves a die to the seed)")
     out = {}
     for i, did in enumerate(dice_ids):
         given = fixed[i] if i < len(fixed) else None
         out[did] = Face(given) if given not in (None, UNKNOWN) else face_of(roller.roll(6, f"{did} ({what})"))
     return out
+
+
+def _seeded(dice_ids: Sequence[str], fixed: Sequence[Face | str | None]) -> str:
+    """A step's note naming the dice of a roll with fixed faces that the seed rolled (their ``"?"``): ``""`` when
+    the roll fixes none (every die from the seed) or all."""
+    seeded = [d for d, f in zip(dice_ids, fixed) if f in (None, UNKNOWN)]
+    if not fixed or not seeded:
+        return ""
+    return f" Rolled from the seed ({UNKNOWN!r} given): {', '.join(seeded)}."
 
 
 def roll_pool(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()) -> tuple[RollState, list[Step]]:
@@ -394,7 +414,7 @@ def roll_pool(state: RollState, roller: Roller, fixed: Sequence[Face | str] = ()
     step = Step(f"Roll {plural(len(ids), 'die')}: " + ", ".join(f"{i} {FACE_SHORT[f]}" for i, f in got.items())
                 if ids else "No die to roll (the only die is Locked)", S.STRATEGY_ROLL,
                 "All dice left in the Pool are rolled" + (f", except the Locked {state.locked}." if state.locked
-                                                          else "."),
+                                                          else ".") + _seeded(ids, fixed),
                 {"round": 1, "rolled": {i: f.value for i, f in got.items()}}, tuple(ids), "Strategy Roll")
     return new, [step]
 
@@ -502,7 +522,8 @@ def reroll_icons(state: RollState, roller: Roller, fixed: Sequence[Face | str] =
                   rolled=state.rolled + ((rnd, tuple((i, f.value) for i, f in got.items())),))
     rolled = ", ".join(f"{i} → {FACE_SHORT[f]}" for i, f in got.items())
     step = Step(f"Re-roll {len(icons)} icon {_dice(len(icons))}: {rolled}",
-                S.CORE_ABILITIES, "Once the triggers are resolved, every die showing an icon is re-rolled.",
+                S.CORE_ABILITIES, "Once the triggers are resolved, every die showing an icon is re-rolled."
+                + _seeded(icons, fixed),
                 {"round": rnd, "rolled": {i: f.value for i, f in got.items()}}, tuple(icons), "Strategy Roll")
     return new, [step]
 
@@ -567,6 +588,26 @@ def _fixed(ctx: StrategyContext, rnd: int) -> Sequence[Face | str]:
     return ctx.fixed_rounds[rnd - 1] if rnd - 1 < len(ctx.fixed_rounds) else ()
 
 
+def _fixed_reroll(ctx: StrategyContext, roll: RollState) -> Sequence[Face | str]:
+    """The fixed faces of the re-roll after roll round ``roll.roll_round``. A scenario that gives ``rolls`` gives a
+    list for every roll round; when an earlier list left dice to the seed (``"?"``), a re-roll it could not foresee
+    (or an empty list left all of them) is rolled from the seed, every die named as such in its step.
+
+    Raises:
+        ScenarioError: ``rolls`` fixes every face so far but has no list for this re-roll (field ``rolls``).
+    """
+    rnd = roll.roll_round + 1
+    fixed = _fixed(ctx, rnd)
+    if fixed or not ctx.fixed_rounds:
+        return fixed
+    n = len(icons_showing(roll))
+    if any(not faces or any(f in (None, UNKNOWN) for f in faces) for faces in ctx.fixed_rounds):
+        return (UNKNOWN,) * n
+    raise ScenarioError("rolls", f"{plural(len(ctx.fixed_rounds), 'list')} of faces, but the icons of roll round "
+                        f"{rnd - 1} are re-rolled ({n} {_dice(n)}): roll round {rnd} has no list",
+                        f"a list rolls[{rnd - 1}] of {plural(n, 'face')} ({UNKNOWN!r} leaves a die to the seed)")
+
+
 def preparation_phase(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyState, tuple[Step, ...]]:
     """Preparation Phase and Step A: the dice left in the Pool for this turn (Paragon dice, dice Locked on Downed
     Squadmates' sheets), showing the faces the previous player left; the Squadmate picks them up."""
@@ -608,7 +649,7 @@ def core_abilities(state: StrategyState, ctx: StrategyContext, rnd: int) -> tupl
     if roll.roll_round >= MAX_ROLL_ROUNDS:
         raise RuntimeError("the Strategy Roll did not end: icons kept coming up")
     try:
-        roll, st = reroll_icons(roll, ctx.dice, _fixed(ctx, roll.roll_round + 1))
+        roll, st = reroll_icons(roll, ctx.dice, _fixed_reroll(ctx, roll))
     except ScenarioError as e:
         raise ScenarioError(f"rolls[{roll.roll_round}]", e.problem, e.allowed) from None
     return replace(state, roll=roll), tuple(steps + st)

@@ -97,14 +97,17 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
 
     Tables: ``[squadmate]`` (name, renegade_tokens), ``[pool]`` (turn, locked_by_downed, paragon_dice,
     paragon_taken, showing, lock), ``rolls`` (fixed faces per roll round: ``[[...first roll...], [...re-roll 1...]]``
-    in Pool order; ``"?"`` leaves a die to the seed), ``[[renegade]]`` (die, face, round), ``[[allocate]]`` (die,
+    in Pool order, one face per die rolled; ``"?"`` leaves a die to the seed and the step names the dice so rolled;
+    a shorter list is an error, never filled from the seed), ``[[renegade]]`` (die, face, round), ``[[allocate]]`` (die,
     space, resolve), optional ``seed`` and
     ``[rulings]``. Faces: ``move_2``, ``move_3``, ``standard``, ``enhanced``, ``move_2_or_standard``, ``core``.
 
     Raises:
         ScenarioError: naming the file, the field path and the allowed values (pydantic bounds; a ``showing`` list
             whose length is not the Pool's; a ``lock`` that is not a die of the Pool or is asked by the On Point
-            Squadmate; fixed first-roll faces outnumbering the dice rolled; an unknown ruling).
+            Squadmate; fixed first-roll faces that are not one per die rolled; an unknown ruling). A re-roll's list
+            that is not one face per icon die, or a missing list when every face so far was fixed, is refused when
+            the roll is played (:func:`.strategy._roll`).
     """
     sc = validate(StrategyScenario, data, source)
     try:
@@ -131,9 +134,10 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
                                 "show a known face (the result the previous player left)",
                                 [f.value for f in ACTION_FACES], source)
     rolled = len(pool) - (sc.pool.lock is not None)
-    if sc.rolls and len(sc.rolls[0]) > rolled:
+    if sc.rolls and sc.rolls[0] and len(sc.rolls[0]) != rolled:
         raise ScenarioError("rolls[0]", f"{plural(len(sc.rolls[0]), 'fixed face')} for the {plural(rolled, 'die')} rolled",
-                            f"at most {rolled} faces", source)
+                            f"exactly {rolled} faces, one per die in Pool order ('?' leaves a die to the seed)",
+                            source)
     for i, a in enumerate(sc.allocate):
         if a.die not in ids:
             raise ScenarioError(f"allocate[{i}].die", f"no die {a.die!r} in the Pool", ids, source)

@@ -375,7 +375,8 @@ class StrategyPoolExplorer(W.VBox):
         rounds = [list(r) for r in self._rolls]
         while len(rounds) <= row:
             rounds.append([])
-        while len(rounds[row]) <= pos:
+        width = max(len(self._round_dice[row][1]), pos + 1)     # one face per die of the roll: a list is never
+        while len(rounds[row]) < width:                          # shorter than the dice (the others: '?', seed)
             rounds[row].append(UNKNOWN)
         rounds[row][pos] = face
         self.picker.value = None
