@@ -1060,11 +1060,12 @@ END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_token
 """After the Nemesis Phase (which passes the 1st player marker): the aspect tokens return."""
 
 
-def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | None
-           ) -> tuple[list[Frame[RoundState]], RoundState, RoundContext]:
+def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | None,
+           side: tuple[str, ...] | None = None) -> tuple[list[Frame[RoundState]], RoundState, RoundContext]:
     """``(setup frames, state before them, context)``: with a ``[setup]``, :data:`.setup_scenario.SETUP_SEQUENCE`
     (its own seeded die: ``seed`` or the table's) carried into round states, then :data:`SETUP_BOARD`; else no
-    frame."""
+    frame. ``side``: the side mission deck's order (names, top first) to put on the board instead of the one the
+    seed shuffled (the card the 1st strike draws is its first)."""
     phase = phase_context(sc.board, rulings)
     dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
     ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
@@ -1075,11 +1076,15 @@ def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | Non
     sctx = SetupContext(dice=Dice(seed=sc.setup.seed if seed is None else seed), scenario=sc.setup)
     frames = [Frame(f.name, replace(start, setup=f.state), f.steps) for f in play(SetupState(), SETUP_SEQUENCE,
                                                                                     sctx)]
-    return frames + list(play(frames[-1].state, SETUP_BOARD, ctx)), start, ctx
+    dealt = frames[-1].state
+    if side is not None:
+        drawn = len(dealt.setup.side_slots)
+        dealt = replace(dealt, setup=replace(dealt.setup, side_slots=side[:drawn], side_deck=side[drawn:]))
+    return frames + list(play(dealt, SETUP_BOARD, ctx)), start, ctx
 
 
 def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None, *,
-                dealt: tuple[str, ...] | None = None
+                dealt: tuple[str, ...] | None = None, side_dealt: tuple[str, ...] | None = None
                 ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
     """Play the file's rounds (after Setup, when the file has a ``[setup]``: :func:`_begin`): each round's
     :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
@@ -1088,8 +1093,9 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
     time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls).
 
     ``dealt``: for a file with ``[setup]``, the event deck's order (card names, top first) to play the rounds on
-    instead of the one Setup dealt (the forecast over Setup's deals, :func:`.forecast.planned_forecast`)."""
-    frames, start, ctx = _begin(sc, rulings, seed)
+    instead of the one Setup dealt (the forecast over Setup's deals, :func:`.forecast.planned_forecast`);
+    ``side_dealt``: likewise the side mission deck's order (names, top first; the 1st strike draws the first)."""
+    frames, start, ctx = _begin(sc, rulings, seed, side_dealt)
     state = frames[-1].state if frames else start
     if dealt is not None and frames:
         cards = {c.name: c for c in start.game.event_deck}
