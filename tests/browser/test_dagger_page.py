@@ -65,3 +65,26 @@ def test_nemesis_phase_steps_and_the_map_follows(browser, app_url):
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "dagger-nemesis.png"), full_page=False)
     page.close()
+
+
+@pytest.mark.parametrize("phone", [False, True])
+def test_the_outcome_block_comes_after_the_map_on_a_phone(browser, app_url, phone):
+    """On a phone (390 x 844) the scenario's Outcome block is under the map and the step, not between the step bar
+    and the map (it pushed them a screen down); at 1280 px it stays above them."""
+    from browser_helpers import phone_context
+
+    from explorer.games.dagger.views import HEIGHT, WIDTH
+
+    ctx = phone_context(browser) if phone else browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(_base(app_url) + "/dagger-nemesis-phase?scenario=dg-01")
+    canvas = page.locator(f"canvas[width='{WIDTH}'][height='{HEIGHT}']").first
+    wait_until(lambda: canvas.count() and canvas_stats(canvas)["opaque"] > 5000, timeout=90, what="the map")
+    note = page.locator(".dg-nemesis .scenario-note").first
+    wait_until(lambda: "Outcome:" in note.inner_text(), what="the Outcome block")
+    n, c, h = (x.bounding_box() for x in (note, canvas, page.locator(".dg-headline").first))
+    assert (n["y"] > c["y"] + c["height"] and n["y"] > h["y"]) if phone else (n["y"] < h["y"] < c["y"])
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"dagger-nemesis-{'phone' if phone else '1280'}.png"),
+                        full_page=True)
+    ctx.close()

@@ -97,3 +97,99 @@ def test_the_phase_played_part_by_part_is_the_phase(name):
         if got and phase_over(got[-1].state):
             break
     assert got == list(whole)
+
+
+# ---------------------------------------------------------------- inside step 3 (points "3.<part>", issue 20 item 1)
+
+INSIDE = "dg-team-up-in-step-3"
+
+
+def test_a_team_up_card_used_after_the_spawns_hits_the_enemy_just_spawned():
+    t = resolve(INSIDE)
+    titles = [s.title for s in t.steps]
+    attack = titles.index("Thug 1 attacks Hero A on Toronto for 2")
+    spawn = titles.index("Thug 2 spawns on Toronto")
+    use = titles.index("Hero A uses the team-up card Fastball Special: it is exhausted")
+    assert attack < spawn < use < titles.index("Thug 2 is defeated and removed") < titles.index(
+        "Event Ambush is discarded")
+    assert t.steps[use].section == "Round 1 · Nemesis Phase, before 3. Resolve Event Cards › the discard"
+    o = t.result
+    assert o.refused == "" and o.team_up_cards == (("Hero A", "Fastball Special", False),)
+
+
+def test_the_point_inside_step_3_decides_what_the_card_hits():
+    d = doc(INSIDE)
+    d["rounds"][0]["nemesis"][1]["before"] = "3.activation"     # before the activations: Thug 1 never attacks
+    titles = [s.title for s in run(d).steps]
+    assert "Thug 1 is defeated and removed" in titles and "Thug 1 attacks Hero A on Toronto for 2" not in titles
+    defeated = titles.index("Thug 1 is defeated and removed")
+    assert titles.index("Event Ambush is drawn") < defeated < titles.index("Thug 1 spawns on Toronto")
+    assert titles.count("Thug 1 is defeated and removed") == 1      # the Thug spawned afterwards stays
+
+
+@pytest.mark.parametrize("point", ["3.text", "3.ongoing", "3.side_mission", "3.nemesis_ability", "3.activation",
+                                   "3.spawns", "3.discard"])
+def test_every_point_inside_step_3_comes_after_the_draw_and_before_the_discard(point):
+    d = doc(INSIDE)
+    d["rounds"][0]["nemesis"][1]["before"] = point
+    t = run(d)
+    titles = [s.title for s in t.steps]
+    use = titles.index("Hero A uses the team-up card Fastball Special: it is exhausted")
+    assert titles.index("Event Ambush is drawn") < use < titles.index("Event Ambush is discarded")
+    assert t.result.refused == ""
+
+
+def test_a_point_inside_step_3_without_an_event_card_is_refused_in_one_line():
+    from explorer.games.dagger.round_scenario import nemesis_team_ups, play_rounds
+    from explorer.errors import RuleViolation
+    d = doc(INSIDE)
+    d["rounds"][0]["nemesis"] = [{"hero": "Hero A", "do": "ready_team_up", "before": "3.text"}]
+    _frames, _refusal, start, ctx = play_rounds(parse_round(d, "t.toml"))
+    assert start.game.current_event is None
+    with pytest.raises(RuleViolation) as e:
+        nemesis_team_ups(start, ctx, "3.text")
+    assert e.value.field == "rounds[0].nemesis[0].before" and "no event card is being resolved" in str(e.value)
+    assert "3. Resolve Event Cards" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_an_unknown_point_is_named_with_the_points_allowed():
+    d = doc(INSIDE)
+    d["rounds"][0]["nemesis"][1]["before"] = "3.activate"
+    with pytest.raises(ScenarioError) as e:
+        parse_round(d, "t.toml")
+    assert e.value.field == "rounds[0].nemesis[1].before" and "3.activation" in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_the_file_points_are_the_phase_points():
+    from explorer.games.dagger.nemesis import PHASE_POINTS
+    from explorer.games.dagger.round_scenario import NEMESIS_STEPS
+    assert list(NEMESIS_STEPS) == list(PHASE_POINTS)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(NEMESIS_NAMES), st.data())
+def test_the_phase_cut_at_any_points_is_the_phase(name, data):
+    """Cut at any points of the phase in order (inside step 3 too), the parts played one after another give
+    play_phase's frames: a cut adds nothing and loses nothing."""
+    from explorer.games.dagger.nemesis import PHASE_POINTS
+    rest = [p for p in PHASE_POINTS if p != "1"]
+    chosen = data.draw(st.lists(st.sampled_from(rest), unique=True))
+    points = ("1", *sorted(chosen, key=rest.index))
+    sc = builtin(name)
+    state = initial_state(sc)
+    ctx = phase_context(sc)
+    phase_ctx, parts = phase_parts(state, ctx, points)
+    assert [p for p, _ in parts] == list(points)
+    got = []
+    for _p, entries in parts:
+        got += play(got[-1].state if got else state, entries, phase_ctx, stop=phase_over)
+        if got and phase_over(got[-1].state):
+            break
+    assert got == list(play_phase(state, ctx))
+
+
+def test_points_out_of_phase_order_are_a_value_error():
+    sc = builtin(NEMESIS_NAMES[0])
+    with pytest.raises(ValueError):
+        phase_parts(initial_state(sc), phase_context(sc), ("1", "3.discard", "3.text"))

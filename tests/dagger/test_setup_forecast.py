@@ -59,7 +59,7 @@ def _doc(rounds=1):
 
 def test_the_forecast_over_setup_deals_weighs_each_top_card_by_its_chance():
     sc = parse_round(_doc(), "t.toml")
-    f = planned_forecast(sc, 1)
+    f = planned_forecast(sc, 1, max_exact=13 * 6 - 1)    # conditioned on the seed's side mission deck (see below)
     assert f.exact and f.dealt and f.planned and f.draws == 13     # 10 standard events or any of the 3 nemesis ones
     assert sum(f.threat.values()) == 1 and f.to_dict()["setup_dealt"] is True
     want: dict[int, Fraction] = {}
@@ -97,3 +97,58 @@ def test_phases_outside_the_planned_rounds_are_refused(rounds):
     with pytest.raises(ScenarioError) as e:
         planned_forecast(parse_round(_doc(2), "t.toml"), rounds)
     assert e.value.field == "phases"
+
+
+# ------------------------------------------- exact over the side mission deck too (issue 20, session 9 item 2)
+
+def _brute_over_side_deck(sc, rounds):
+    """Every deal of the top event cards × every whole order of the side mission deck, played out (no bound
+    on what is drawn): the threat distribution."""
+    from explorer.games.dagger.forecast import _fill_deck as fill
+
+    su = sc.setup
+    orders = list(permutations(su.side_deck))
+    want: dict[int, Fraction] = {}
+    for prefix, p in setup_deals(su.standard_events, su.nemesis_events, rounds).items():
+        for order in orders:
+            frames = play_rounds(sc, dealt=fill(prefix, su.standard_events, su.nemesis_events),
+                                 side_dealt=order)[0]
+            t = frames[-1].state.game.threat
+            want[t] = want.get(t, Fraction(0)) + p / len(orders)
+    return want
+
+
+def test_the_setup_forecast_is_exact_over_the_side_mission_deck_too():
+    sc = parse_round(_doc(), "t.toml")
+    f = planned_forecast(sc, 1)
+    assert f.side_orders == 6 and f.side_top == 3 and f.to_dict()["side_orders"] == 6
+    assert f.threat == _brute_over_side_deck(sc, 1) and sum(f.threat.values()) == 1
+    # the seed's side deck alone gives another answer: the order matters, so the old forecast conditioned on it
+    seeded: dict[int, Fraction] = {}
+    for (card,), p in setup_deals(sc.setup.standard_events, sc.setup.nemesis_events, 1).items():
+        frames = play_rounds(sc, dealt=_fill_deck((card,), sc.setup.standard_events, sc.setup.nemesis_events))[0]
+        t = frames[-1].state.game.threat
+        seeded[t] = seeded.get(t, Fraction(0)) + p
+    assert seeded != f.threat
+
+
+def test_a_side_order_given_replaces_the_seeds_on_the_board():
+    sc = parse_round(_doc(), "t.toml")
+    order = tuple(reversed(sc.setup.side_deck))
+    frames = play_rounds(sc, side_dealt=order)[0]
+    board = next(f.state.game for f in frames if f.name == "Setup › the board")
+    assert tuple(m.name for m in board.side_slots if m is not None) == order[:1]
+    assert tuple(c.mission.name for c in board.side_deck) == order[1:]
+
+
+def test_too_many_side_orders_condition_on_the_seeds_and_say_so():
+    from explorer.games.dagger.forecast import forecast_text
+
+    sc = parse_round(_doc(), "t.toml")
+    f = planned_forecast(sc, 1, max_exact=13 * 6 - 1)       # the deals fit, deals × side orders do not
+    assert f.exact and f.side_orders == 0 and "side_orders" in f.to_dict()
+    text = forecast_text(f, sc.board.state, planned=True)
+    assert "conditioned on the side mission deck in the order the file's seed shuffles it" in text
+    assert "orders of the side mission deck" not in text
+    full = forecast_text(planned_forecast(sc, 1), sc.board.state, planned=True)
+    assert "and the 6 orders of the side mission deck's top 3 cards" in full and "conditioned" not in full

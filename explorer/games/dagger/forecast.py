@@ -62,6 +62,11 @@ class LossForecast:
     dealt: bool = False
     """The event deck is the one Setup deals (a ``round`` file with ``[setup]``): exact over Setup's deals of the
     top cards (:func:`setup_deals`); ``draws`` counts the distinct top cards played."""
+    side_orders: int = 0
+    """With ``dealt``: the orders of the side mission deck's top ``side_top`` cards the forecast is also exact over
+    (each deal played with each); 0: the side mission deck is the one the file's seed shuffled (too many orders, or
+    no side mission deck)."""
+    side_top: int = 0
 
     def to_dict(self) -> dict:
         """JSON-friendly: probabilities as ``{"exact": "n/d", "float": x}``."""
@@ -71,7 +76,8 @@ class LossForecast:
                 "reasons": {k: pr(v) for k, v in self.reasons.items()},
                 "threat": {str(k): pr(v) for k, v in sorted(self.threat.items())}, "won": pr(self.won)} | (
                     {"planned": True, "refused": pr(self.refused)} if self.planned else {}) | (
-                    {"setup_dealt": True} if self.dealt else {})
+                    {"setup_dealt": True, "side_orders": self.side_orders, "side_top": self.side_top}
+                    if self.dealt else {})
 
 
 def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[str, str] | None = None, *,
@@ -221,10 +227,20 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
                         {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n), Fraction(refused, n), True)
 
 
+def side_mission_draws(rounds: int) -> int:
+    """The most side missions Setup and ``rounds`` rounds can draw from the side mission deck: 1 for the 1st strike's
+    Setup, then per Nemesis Phase 1 in step 2 (a nemesis mission completed, or the 1st strike with ruling
+    ``first_strike_side_mission`` = ``yes``) and 1 in step 3 (every event spawns one). Nemesis Phase › 2. Check
+    Nemesis Mission, 3. Resolve Event Cards; Setup."""
+    return 1 + 2 * rounds
+
+
 def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int) -> LossForecast:
     """:func:`planned_forecast` for a file with ``[setup]``: exact over the top ``rounds`` cards of the event deck
-    Setup deals (:func:`setup_deals`); the side mission deck and the 1st strike's spawns as Setup deals them from
-    the file's seed."""
+    Setup deals (:func:`setup_deals`) and, when the play-outs stay within ``max_exact``, over the orders of the top
+    :func:`side_mission_draws` cards of the shuffled side mission deck (every order equally likely, independent of
+    the event deal; the cards below are never drawn); else the side mission deck is the one the file's seed
+    shuffled (``side_orders`` 0: the text says so). The 1st strike's spawns are fixed by the file (no chance)."""
     from dataclasses import replace
 
     from .round_scenario import play_rounds
@@ -234,22 +250,33 @@ def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int) 
     if len(deals) > max_exact:
         raise ScenarioError("phases", f"{len(deals)} deals of the top {rounds} event cards are too many",
                             f"at most {max_exact}")
+    side = su.side_deck
+    top = min(len(side), side_mission_draws(rounds))
+    orders: list[tuple[str, ...] | None] = [None]
+    if side and len(deals) * perm(len(side), top) <= max_exact:
+        orders = [tuple(side[i] for i in idx) + tuple(side[j] for j in range(len(side)) if j not in idx)
+                  for idx in permutations(range(len(side)), top)]
+    q = Fraction(1, len(orders))
     one = replace(sc, rounds=sc.rounds[:rounds])
     lost = won = refused = Fraction(0)
     reasons: dict[str, Fraction] = {}
     threat: dict[int, Fraction] = {}
-    for prefix, p in deals.items():
-        frames, refusal, first, _ctx = play_rounds(one, chosen, dealt=_fill_deck(prefix, su.standard_events,
-                                                                                  su.nemesis_events))
-        end = frames[-1].state.game if frames else first.game
-        refused += p if refusal is not None else 0
-        lost += p if end.lost else 0
-        won += p if end.won else 0
-        for r in end.lost:
-            reasons[r] = reasons.get(r, Fraction(0)) + p
-        threat[end.threat] = threat.get(end.threat, Fraction(0)) + p
+    for prefix, p_deal in deals.items():
+        deck = _fill_deck(prefix, su.standard_events, su.nemesis_events)
+        for order in orders:
+            p = p_deal * q
+            frames, refusal, first, _ctx = play_rounds(one, chosen, dealt=deck, side_dealt=order)
+            end = frames[-1].state.game if frames else first.game
+            refused += p if refusal is not None else 0
+            lost += p if end.lost else 0
+            won += p if end.won else 0
+            for r in end.lost:
+                reasons[r] = reasons.get(r, Fraction(0)) + p
+            threat[end.threat] = threat.get(end.threat, Fraction(0)) + p
+    exact_side = orders != [None]
     return LossForecast(lost, True, len(deals), rounds, dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
-                        threat, won, refused, True, True)
+                        threat, won, refused, True, True, len(orders) if exact_side else 0,
+                        top if exact_side else 0)
 
 
 def phases_words(first_round: int, phases: int) -> str:
@@ -277,6 +304,8 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     covered = min(k, deck) if deck else 0
     how = ("the event deck is empty" if not deck else
            f"exact over the {plural(f.draws, 'Setup deal')} of the top {plural(covered, 'event card')}"
+           + (f" and the {plural(f.side_orders, 'order')} of the side mission deck's top "
+              f"{plural(f.side_top, 'card')}" if f.side_orders else "")
            if f.exact and f.dealt else
            f"exact over the {plural(f.draws, 'ordered draw')} of the top {plural(covered, 'event card')}" if f.exact
            else f"estimated from {plural(f.draws, 'seeded shuffle')}")
@@ -286,8 +315,12 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
     lines = [f"P(the heroes lose {what}) = {float(f.p_loss):.4f} ({f.p_loss}), {how}  "
              "[Marvel D.A.G.G.E.R.: Winning and Losing]",
              f"  from round {r} {where}: threat {start.threat}, {plural(deck, 'event card')} in the deck ("
-             + ("as Setup deals it: 9 standard events in 3 piles of 3, a nemesis event shuffled into each; the side "
-                "mission deck and the 1st strike's spawns as the file's seed deals them)" if f.dealt
+             + ("as Setup deals it: 9 standard events in 3 piles of 3, a nemesis event shuffled into each; "
+                + ("the side mission deck shuffled (every order of the cards Setup and these rounds can draw); "
+                   if f.side_orders else
+                   "conditioned on the side mission deck in the order the file's seed shuffles it (too many orders "
+                   "to play out); ")
+                + "the 1st strike's spawns as the file lists them, no chance)" if f.dealt
                 else "order shuffled)")]
     lines += [f"  {reason}: {float(p):.4f}" for reason, p in f.reasons.items()]
     lines.append(f"  threat at the end of round {r + k - 1}: "

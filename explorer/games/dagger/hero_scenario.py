@@ -140,7 +140,31 @@ def parse_hero(data: Mapping[str, Any], source: str) -> HeroScenario:
         raise ScenarioError(e.field.replace("die.faces", "die"), e.problem, e.allowed, source) from None
     board = parse_board({k: v for k, v in data.items() if k not in own}, source, ("actions", "die", "then_phase"))
     check_paths({f"actions[{i}].path": a.path for i, a in enumerate(part.actions)}, board.world, source)
+    heroes = {h.name: h for h in board.state.heroes}
+    for i, a in enumerate(part.actions):
+        if a.successes is not None and a.do in ROLLS and a.hero in heroes:
+            dice = a.dice if a.dice is not None else getattr(heroes[a.hero], ROLLS[a.do])
+            check_successes(a.successes, dice, die, f"actions[{i}].successes", source)
     return HeroScenario(board, tuple(part.actions), die, part.then_phase)
+
+
+ROLLS: dict[str, str] = {"fight": "atk", "defy": "dfi", "rest": "tactic"}
+"""The actions that roll dice (Gameplay › Hero Phase › Aspect Actions) and the hero value giving their dice."""
+
+
+def check_successes(successes: int, dice: int, die: HP.DieTable, field: str, source: str) -> None:
+    """A file's ``successes`` (the result of one roll of ``dice`` dice of ``die``, before an empowered token) must be
+    one that roll can give: 0 .. ``dice`` × the die's best face (Gameplay › Hero Phase › Aspect Actions: roll the
+    number of dice matching the value).
+
+    Raises:
+        ScenarioError: one line naming ``source``, ``field``, the dice rolled and the most they can give.
+    """
+    most = dice * max(die.faces)
+    if successes > most:
+        raise ScenarioError(field, f"{plural(successes, 'success', 'successes')} from a roll of "
+                            f"{plural(dice, 'die', 'dice')}, which can give at most {most} "
+                            f"(best face {max(die.faces)})", f"0..{most}", source)
 
 
 def _snapshot(state: GameState) -> Snapshot:

@@ -844,18 +844,42 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
     return play(state, phase_sequence(start, stop), phase_ctx, stop=phase_over)
 
 
-def phase_parts(state: GameState, ctx: PhaseContext) -> tuple[PhaseContext, tuple[tuple[str, Sequence], ...]]:
-    """The whole Nemesis Phase (and End of Round) as :func:`play_phase` plays it from ``state``, cut before each
-    numbered step: ``(phase context, ((section, entries), ...))``, one part per :data:`STEP_SECTIONS` entry, in
-    order (the elimination deadline check is in the first). Playing the parts one after another with
-    :func:`explorer.kernel.play`, that context and ``stop=phase_over`` (no part after a stop) gives
-    :func:`play_phase`'s frames; between the parts a player may act (Additional Rules › Team-up Abilities: team-up
-    can be spent and team-up abilities used at any time)."""
+PHASE_POINTS: dict[str, str] = {
+    "1": SEC1, "2": SEC2, "3": SEC3,
+    "3.text": SEC3 + " › event text", "3.ongoing": SEC3 + " › ongoing effects",
+    "3.side_mission": SEC3 + " › side mission", "3.nemesis_ability": SEC3 + " › nemesis ability",
+    "3.activation": SEC3 + " › activation order", "3.spawns": SEC3 + " › spawns", "3.discard": SEC3 + " › discard",
+    "end": SEC_END,
+}
+"""The points of the Nemesis Phase (and End of Round) where a player may act between the rules (Additional Rules ›
+Team-up Abilities: at any time, even to interrupt other game effects), in phase order: key → the name prefix of the
+first :data:`NEMESIS_PHASE` entry played after it. ``"1"``, ``"2"``, ``"3"``, ``"end"``: before a numbered step (or
+the End of Round); ``"3.<part>"``: inside step 3, after the event card is drawn, before that part of its
+resolution (``"3.text"`` its text, ``"3.ongoing"`` the ongoing mission effects, ``"3.side_mission"`` the side
+mission spawn, ``"3.nemesis_ability"`` the nemesis ability, ``"3.activation"`` the enemy activations, ``"3.spawns"``
+the enemy spawns, ``"3.discard"`` the discard)."""
+
+
+def phase_parts(state: GameState, ctx: PhaseContext, points: tuple[str, ...] = ("1", "2", "3", "end")
+                ) -> tuple[PhaseContext, tuple[tuple[str, Sequence], ...]]:
+    """The whole Nemesis Phase (and End of Round) as :func:`play_phase` plays it from ``state``, cut before each of
+    ``points`` (keys of :data:`PHASE_POINTS`, in phase order, the first ``"1"``): ``(phase context, ((point,
+    entries), ...))``, one part per point, in order (the elimination deadline check is in the first). Playing the
+    parts one after another with :func:`explorer.kernel.play`, that context and ``stop=phase_over`` (no part after
+    a stop) gives :func:`play_phase`'s frames; between the parts a player may act (Additional Rules › Team-up
+    Abilities: team-up can be spent and team-up abilities used at any time).
+
+    Raises:
+        ValueError: ``points`` not keys of :data:`PHASE_POINTS` in phase order starting with ``"1"``."""
+    order = list(PHASE_POINTS)
+    if not points or points[0] != "1" or any(order.index(a) >= order.index(b) for a, b in zip(points, points[1:])):
+        raise ValueError(f"phase points must start with '1' and follow phase order ({', '.join(order)}): {points}")
     phase_ctx = replace(ctx, prefix=f"Round {state.round} · ", showdown_at_start=state.showdown, start=SEC1)
     seq = phase_sequence(SEC1, SEC_END)
-    where = [_section_index(e.name if isinstance(e, Each) else e[0]) for e in seq]
-    cuts = [0] + [where.index(k) for k in range(1, len(STEP_SECTIONS))] + [len(seq)]
-    return phase_ctx, tuple((sec, tuple(seq[cuts[k]:cuts[k + 1]])) for k, sec in enumerate(STEP_SECTIONS))
+    names = [e.name if isinstance(e, Each) else e[0] for e in seq]
+    cuts = [0] + [next(i for i, n in enumerate(names) if n.startswith(PHASE_POINTS[p])) for p in points[1:]]
+    cuts.append(len(seq))
+    return phase_ctx, tuple((p, tuple(seq[cuts[k]:cuts[k + 1]])) for k, p in enumerate(points))
 
 
 def play_phases(state: GameState, ctx: PhaseContext, phases: int = 1, *, start: str = SEC1,

@@ -54,7 +54,9 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     [[rounds.nemesis]]             # optional: a team-up card readied or used during the round's Nemesis Phase
     hero = "Hero A"
     do = "use_team_up"             # ready_team_up | use_team_up
-    before = "3"                   # before Nemesis Phase step "1", "2", "3" or "end" (the End of Round)
+    before = "3"                   # before Nemesis Phase step "1", "2", "3" or "end" (the End of Round), or inside
+                                   # step 3: "3.text" | "3.ongoing" | "3.side_mission" | "3.nemesis_ability" |
+                                   # "3.activation" | "3.spawns" | "3.discard" (before that part)
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
 already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its
@@ -82,7 +84,7 @@ from explorer.trace import Step, Trace
 
 from . import hero_phase as HP
 from . import sections as S
-from .hero_scenario import ActionDetails, ActionModel, HeroScenario, resolve_action
+from .hero_scenario import ROLLS, ActionDetails, ActionModel, HeroScenario, check_successes, resolve_action
 from .nemesis import PhaseContext, apply_effects, loss_gauges, phase_over, phase_parts, play_phase
 from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                check_paths, initial_state, parse_board, phase_context)
@@ -140,21 +142,33 @@ class BeforeModel(Strict):
 
 
 NEMESIS_STEPS: dict[str, str] = {"1": "1. Advance Threat", "2": "2. Check Nemesis Mission",
-                                  "3": "3. Resolve Event Cards", "end": "End of Round"}
-"""A ``[[rounds.nemesis]]`` entry's ``before``: the Nemesis Phase step (:data:`.nemesis.STEP_SECTIONS`) it is done
-before."""
+                                  "3": "3. Resolve Event Cards",
+                                  "3.text": "3. Resolve Event Cards › the event text",
+                                  "3.ongoing": "3. Resolve Event Cards › the ongoing mission effects",
+                                  "3.side_mission": "3. Resolve Event Cards › the side mission spawn",
+                                  "3.nemesis_ability": "3. Resolve Event Cards › the nemesis ability",
+                                  "3.activation": "3. Resolve Event Cards › the enemy activations",
+                                  "3.spawns": "3. Resolve Event Cards › the enemy spawns",
+                                  "3.discard": "3. Resolve Event Cards › the discard",
+                                  "end": "End of Round"}
+"""A ``[[rounds.nemesis]]`` entry's ``before``: the point of the Nemesis Phase it is done at (the keys of
+:data:`.nemesis.PHASE_POINTS`, in phase order), as the trace names it: before a numbered step, or inside step 3
+(``"3.<part>"``: the event card drawn, before that part of its resolution)."""
 
 
 class NemesisTeamUpModel(Strict):
     """One ``[[rounds.nemesis]]`` entry: a team-up card readied (``ready_team_up``, spending team-up) or used
     (``use_team_up``: exhausted) during the Nemesis Phase, ``before`` one of its numbered steps (``"1"``, ``"2"``,
-    ``"3"``) or the End of Round (``"end"``). Additional Rules › Team-up Abilities: unless a card says otherwise,
-    team-up can be spent and team-up abilities used at any time, even to interrupt other game effects; the explorer
-    plays them between the phase's numbered steps."""
+    ``"3"``), a part of step 3 once the event card is drawn (``"3.text"``, ``"3.ongoing"``, ``"3.side_mission"``,
+    ``"3.nemesis_ability"``, ``"3.activation"``, ``"3.spawns"``, ``"3.discard"``) or the End of Round (``"end"``).
+    Additional Rules › Team-up Abilities: unless a card says otherwise, team-up can be spent and team-up abilities
+    used at any time, even to interrupt other game effects; the explorer plays them at these points (not inside one
+    enemy's activation: ``"3.activation"`` is before the first)."""
 
     hero: str = Field(max_length=60)
     do: Literal["ready_team_up", "use_team_up"]
-    before: Literal["1", "2", "3", "end"] = "1"
+    before: Literal["1", "2", "3", "3.text", "3.ongoing", "3.side_mission", "3.nemesis_ability", "3.activation",
+                    "3.spawns", "3.discard", "end"] = "1"
 
 
 class SupportModel(Strict):
@@ -336,6 +350,8 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         for k, e in enumerate(entries):
             if e.hero not in names:
                 raise ScenarioError(f"rounds[{r}].nemesis[{k}].hero", f"unknown hero {e.hero!r}", names, source)
+    heroes = {h.name: h for h in board.state.heroes}
+    by_hero = {s.hero: s for s in sheets}
     check_paths({f"rounds[{r}].turns[{t}].path": turn.path for r, turns in enumerate(rounds)
                  for t, turn in enumerate(turns)}, board.world, source)
     for r, turns in enumerate(rounds):
@@ -350,8 +366,19 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                 raise ScenarioError(f"rounds[{r}].turns[{t}].slot", f"{turn.slot!r}",
                                     list(SLOT_NAMES + (DAGGER, ABILITY)),
                                     source)
+            if turn.successes is not None and turn.slot in ROLLS:
+                check_successes(turn.successes, _turn_dice(turn, heroes[turn.hero], by_hero[turn.hero]), die,
+                                f"rounds[{r}].turns[{t}].successes", source)
     return RoundScenario(board, tuple(sheets), rounds, die, tuple(dagger), setup,
                          nemesis if any(nemesis) else ())
+
+
+def _turn_dice(turn: TurnModel, hero, sheet: Sheet) -> int:
+    """The dice a Fight / Defy / Rest turn rolls, as :func:`take_turn` counts them: ``dice`` (else the hero's ATK /
+    DFI / tactic), plus the sheet's BOOST dice with a boosted token, plus the dice of the support card it uses (none
+    when the sheet has no such card: the turn is refused when played)."""
+    dice = (turn.dice or getattr(hero, ROLLS[turn.slot])) + (sheet.boost_dice if turn.token == "boosted" else 0)
+    return dice + next((c.dice for c in sheet.support if c.name == turn.support), 0) if turn.support else dice
 
 
 def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> SetupScenario:
@@ -961,13 +988,14 @@ SETUP_BOARD: Sequence = (("Setup › the board", setup_board),)
 
 def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple[RoundState, tuple[Step, ...]]:
     """Additional Rules › Team-up Abilities, during the Nemesis Phase: the round's ``[[rounds.nemesis]]`` entries
-    done ``before`` its numbered step (a key of :data:`NEMESIS_STEPS`), in the file's order: a team-up card readied
-    (team-up spent) or used (exhausted; the stand-in effect: damage to each enemy nearby). Team-up can be spent and
-    team-up abilities used at any time, even to interrupt other game effects.
+    done ``before`` a point of the phase (a key of :data:`NEMESIS_STEPS`), in the file's order: a team-up card
+    readied (team-up spent) or used (exhausted; the stand-in effect: damage to each enemy nearby). Team-up can be
+    spent and team-up abilities used at any time, even to interrupt other game effects.
 
     Raises:
-        RuleViolation: naming ``rounds[r].nemesis[k].<field>``: no team-up card, a card already ready or not
-            ready, too little team-up, a hero not on the board.
+        RuleViolation: naming ``rounds[r].nemesis[k].<field>``: a point inside step 3 when no event card is being
+            resolved this phase (Nemesis Phase › 3. Resolve Event Cards), no team-up card, a card already ready or
+            not ready, too little team-up, a hero not on the board.
     """
     r = state.index
     sec = f"Round {state.game.round} · Nemesis Phase, before {NEMESIS_STEPS[before]}"
@@ -980,6 +1008,9 @@ def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple
             return RuleViolation(why, rule, field=f"rounds[{r}].nemesis[{k}].{fld}",
                                  step=f"round {state.game.round}, Nemesis Phase before {NEMESIS_STEPS[before]}")
 
+        if before.startswith("3.") and state.game.current_event is None:
+            raise refuse("before", f"no event card is being resolved in this Nemesis Phase, so there is no point "
+                         f"{before!r} ({NEMESIS_STEPS[before]}); use '3' or 'end'", S.RESOLVE_EVENT_CARDS)
         state, more = _team_up(state, ctx, e.hero, e.do, refuse, sec)
         steps += more
     return state, tuple(steps)
@@ -988,14 +1019,16 @@ def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple
 def _nemesis_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[RoundState]], RuleViolation | None]:
     """The Nemesis Phase and End of Round of the round ``state`` is in (:func:`.nemesis.play_phase`, its frames
     carried into round states); with ``[[rounds.nemesis]]`` entries, played part by part
-    (:func:`.nemesis.phase_parts`) with :func:`nemesis_team_ups` before the parts they name (one frame each).
-    Returns the frames and the refusal (``None``: none)."""
-    if not ctx.scenario.nemesis_team_ups(state.index):
+    (:func:`.nemesis.phase_parts`, cut at the points the entries name) with :func:`nemesis_team_ups` at each of
+    those points (one frame each). Returns the frames and the refusal (``None``: none)."""
+    entries_at = {e.before for e in ctx.scenario.nemesis_team_ups(state.index)}
+    if not entries_at:
         return [Frame(f.name, replace(state, game=f.state), f.steps) for f in play_phase(state.game, ctx.phase)], None
     frames: list[Frame[RoundState]] = []
-    phase_ctx, parts = phase_parts(state.game, ctx.phase)
-    for (key, _name), (_sec, entries) in zip(NEMESIS_STEPS.items(), parts):
-        if any(e.before == key for e in ctx.scenario.nemesis_team_ups(state.index)):
+    points = tuple(p for p in NEMESIS_STEPS if p == "1" or p in entries_at)
+    phase_ctx, parts = phase_parts(state.game, ctx.phase, points)
+    for key, entries in parts:
+        if key in entries_at:
             try:
                 state, steps = nemesis_team_ups(state, ctx, key)
             except RuleViolation as refusal:
@@ -1027,11 +1060,12 @@ END_OF_ROUND: Sequence = (("End of Round › aspect tokens return", return_token
 """After the Nemesis Phase (which passes the 1st player marker): the aspect tokens return."""
 
 
-def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | None
-           ) -> tuple[list[Frame[RoundState]], RoundState, RoundContext]:
+def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | None,
+           side: tuple[str, ...] | None = None) -> tuple[list[Frame[RoundState]], RoundState, RoundContext]:
     """``(setup frames, state before them, context)``: with a ``[setup]``, :data:`.setup_scenario.SETUP_SEQUENCE`
     (its own seeded die: ``seed`` or the table's) carried into round states, then :data:`SETUP_BOARD`; else no
-    frame."""
+    frame. ``side``: the side mission deck's order (names, top first) to put on the board instead of the one the
+    seed shuffled (the card the 1st strike draws is its first)."""
     phase = phase_context(sc.board, rulings)
     dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
     ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
@@ -1042,11 +1076,15 @@ def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | Non
     sctx = SetupContext(dice=Dice(seed=sc.setup.seed if seed is None else seed), scenario=sc.setup)
     frames = [Frame(f.name, replace(start, setup=f.state), f.steps) for f in play(SetupState(), SETUP_SEQUENCE,
                                                                                     sctx)]
-    return frames + list(play(frames[-1].state, SETUP_BOARD, ctx)), start, ctx
+    dealt = frames[-1].state
+    if side is not None:
+        drawn = len(dealt.setup.side_slots)
+        dealt = replace(dealt, setup=replace(dealt.setup, side_slots=side[:drawn], side_deck=side[drawn:]))
+    return frames + list(play(dealt, SETUP_BOARD, ctx)), start, ctx
 
 
 def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None, *,
-                dealt: tuple[str, ...] | None = None
+                dealt: tuple[str, ...] | None = None, side_dealt: tuple[str, ...] | None = None
                 ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
     """Play the file's rounds (after Setup, when the file has a ``[setup]``: :func:`_begin`): each round's
     :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
@@ -1055,8 +1093,9 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
     time is replaying a prefix of the frames (the dice are reseeded: same seed, same rolls).
 
     ``dealt``: for a file with ``[setup]``, the event deck's order (card names, top first) to play the rounds on
-    instead of the one Setup dealt (the forecast over Setup's deals, :func:`.forecast.planned_forecast`)."""
-    frames, start, ctx = _begin(sc, rulings, seed)
+    instead of the one Setup dealt (the forecast over Setup's deals, :func:`.forecast.planned_forecast`);
+    ``side_dealt``: likewise the side mission deck's order (names, top first; the 1st strike draws the first)."""
+    frames, start, ctx = _begin(sc, rulings, seed, side_dealt)
     state = frames[-1].state if frames else start
     if dealt is not None and frames:
         cards = {c.name: c for c in start.game.event_deck}

@@ -102,7 +102,7 @@ class RoundStepper(RoundStepperView):
         self.focus.value = position_html(pos, number, total)
         st = self.frames[pos.shown].state if pos.shown >= 0 else self.start
         marks = [m for m in pos.step.marks if m in self.scenario.world]    # the map draws the state the sheets show
-        self.map.value = fit_map(map_svg(self.scenario.world, st.game, highlight=marks, scale=0.4), "dg-map")
+        self.map.value = fit_map(map_svg(self.scenario.world, st.game, highlight=marks, scale=0.6), "dg-map")
         self.gauges.value = gauges_html(st.game, pos.gauges)
 
 

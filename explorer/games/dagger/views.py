@@ -543,7 +543,7 @@ class NemesisStepper(SliderSteps, W.VBox):
                                                      grid_gap="12px"))
         top = W.HBox([self.picker, self.showdown, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
                                                          grid_gap="16px"))
-        super().__init__([top, self.note, self.headline, main])
+        super().__init__([top, self.note, self.headline, main, W.HTML(PHONE_CSS)])
         self.add_class("dg-nemesis")
         self.load(scenario_id)
         # the picked scenario, the readings, the Final Showdown, your choices, the step and the space in the link
@@ -947,6 +947,12 @@ _LEGEND = _box(
     f"&nbsp;<span style='color:#e0a800'>◆</span> Asgard &nbsp;<span style='color:{MARK}'>○ →</span> what the step "
     "talks about or changed. The map is the packaged stand-in, not the printed board.",
     "dg-legend", "font-size:11px;color:#495057;max-width:760px")
+
+
+PHONE_CSS = ("<style>@media (max-width:760px){.dg-nemesis>.scenario-note{order:10;margin-top:12px}"
+             ".dg-nemesis>.scenario-note pre{font-size:11px !important}}</style>")
+"""On a narrow screen (a phone) the page's Outcome block (the scenario's verdict, :class:`.ScenarioNote`) goes under
+the map and the step, which a reader looks at first, instead of pushing them a screen down."""
 
 
 def nemesis_page(scenario_id: str = DEFAULT_SCENARIO, game: Game | None = None) -> tuple[NemesisStepper,
