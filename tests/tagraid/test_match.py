@@ -384,3 +384,21 @@ def test_a_declared_slot_is_checked(interact, why):
     with pytest.raises(RuleViolation) as e:
         play(sc.initial, sc.declarations, sc.dice)
     assert e.value.rejection.field == "order.move.interact.slot" and why in e.value.rejection.reason
+
+
+def test_seeded_deployment_dice_say_which_were_seeded():
+    """Initial Deployment's d20s rolled from the seed (no list, or a list that an earlier player's seeded roll left
+    short) say so in the step's title and facts, face by face; a player whose faces are all given says nothing
+    more (the dice-list rule of tests/test_dice_lists_exact.py)."""
+    doc = _doc("tr-deploy-default")
+    doc["initial_deployment"]["rolls"] = {"blue": [2]}
+    doc["seed"] = 8
+    t = resolve_match(parse_match(doc, "m.toml"))
+    red = next(s for s in t.steps if s.title.startswith("red rolls"))
+    assert red.facts["seeded"] == red.facts["rolls"] and f"(rolled, seed {8 + 0}: " in red.title
+    blue = next(s for s in t.steps if s.title.startswith("blue rolls"))
+    # 2 is taken by red: blue's listed 2 is rolled again from the seed (seed 9: the second player's)
+    assert blue.facts["rolls"][0] == 2 and blue.facts["seeded"] == blue.facts["rolls"][1:]
+    assert "(2 given; " in blue.title and "rolled, seed 9)" in blue.title
+    given = resolve_match(parse_match(_doc("tr-deploy-default"), "m.toml"))
+    assert not any("seeded" in s.facts or "seed" in s.title for s in given.steps if " rolls " in s.title)

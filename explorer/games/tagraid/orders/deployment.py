@@ -216,15 +216,28 @@ def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
         rerolls = "; ".join(f"{f}: {why}, rolled again" for f, why in tried)
         src = "given" if len(tried) + 1 <= n_given else (f"rolled (seed {dice.seed})" if n_given == 0 else
                                                          f"given, the rest rolled (seed {dice.seed})")
-        mixed = f" ({src})" if 0 < n_given < len(tried) + 1 else ""
-        return face, ap, (Step(f"{side} rolls {face}: Access Point {face}{mixed}", S.INITIAL_DEPLOYMENT,
+        faces = [f for f, _ in tried] + [face]
+        return face, ap, (Step(f"{side} rolls {face}: Access Point {face}{seeded_words(faces, n_given, dice.seed)}",
+                               S.INITIAL_DEPLOYMENT,
                                (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, an Access Point no "
                                "enemy Miner is in contact with; the player's Miners are deployed there.",
-                               {"side": side, "access_point": face, "rolls": [f for f, _ in tried] + [face],
-                                "dice": src}, (), sec),)
+                               {"side": side, "access_point": face, "rolls": faces, "dice": src,
+                                **({"seeded": faces[n_given:]} if len(faces) > n_given else {})}, (), sec),)
     raise refused(sec, f"{FIELD}.rolls.{side}", f"no free Access Point came up in {MAX_DEPLOYMENT_ROLLS} rolls "
                   f"(tried {', '.join(str(f) for f, _ in tried[:10])}...): every Access Point is taken or the "
                   "faces number none", S.INITIAL_DEPLOYMENT)
+
+
+def seeded_words(faces: list[int], n_given: int, seed: int) -> str:
+    """Which of a player's d20 faces (``faces``, re-rolls first, in order; the first ``n_given`` from the file's
+    list) were rolled from the seed, for the step's title: ``""`` when every face was given, else e.g.
+    ``" (rolled, seed 9: 17, 2)"`` or ``" (17 given; 2 rolled, seed 9)"``."""
+    if len(faces) <= n_given:
+        return ""
+    rolled = f"{', '.join(map(str, faces[n_given:]))} rolled, seed {seed}"
+    if n_given == 0:
+        return f" (rolled, seed {seed}: {', '.join(map(str, faces))})"
+    return f" ({', '.join(map(str, faces[:n_given]))} given; {rolled})"
 
 
 def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, number: int,
