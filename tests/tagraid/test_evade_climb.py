@@ -47,11 +47,15 @@ def test_builtin_evade_climbs_onto_the_block():
     assert "climbing onto block" in step.title
 
 
-def test_no_climb_reading_refuses_the_climb():
-    """Under evade_climb = no_climb the same Evade movement is refused, naming the field and the ruling."""
-    with pytest.raises(RuleViolation, match="evade_climb = no_climb") as e:
-        _play(_data(rulings={"evade_climb": "no_climb"}))
-    assert e.value.field == "order.evade_on.R"
+def test_no_climb_reading_drops_the_climb():
+    """Under evade_climb = no_climb the same file plays: the declared climb is dropped with a step naming the
+    ruling (as a movement the Evade Roll does not allow is), and R stays on the ground."""
+    t = _play(_data(rulings={"evade_climb": "no_climb"}))
+    assert _r(t).on is None and _r(t).position == (0.7, 0.0)
+    assert dict(t.rulings)["evade_climb"] == "no_climb"
+    step = next(s for s in t.steps if "is dropped" in s.title)
+    assert "evade_climb = no_climb" in step.title and "onto block" in step.title
+    assert dict(t.result.evade_dropped)["R"].startswith("it would climb onto block")
 
 
 def test_without_evade_on_the_miner_stays_on_its_surface():

@@ -451,7 +451,18 @@ def effects(state: OrderState, ctx: OrderContext):
     surfaces = dict(ctx.declarations.evade_on)
     for mid in order:
         m = state.miner(mid)
-        state, step = _evade_movement(state, m, asked[mid], surfaces.get(mid, m.on), sec)
+        surface = surfaces.get(mid, m.on)
+        if surface != m.on and state.ruling_set().reading("evade_climb") == "no_climb":
+            state = state.consulting({"evade_climb": "no_climb"})
+            where = f"onto {surface}" if surface else f"down from {m.on}"
+            why = (f"it would climb {where}, and under ruling 'evade_climb = no_climb' an Evade movement stays on the "
+                   "surface it starts on")
+            dropped.append((mid, why))
+            steps.append(Step(f"{mid}'s declared Evade movement is dropped: {why}", S.EVADE,
+                              "Climbing is read as an Effect of Move only; the Miner stays where it is.",
+                              {"miner": mid, "dropped": True, "ruling": "no_climb"}, (mid,), sec))
+            continue
+        state, step = _evade_movement(state, m, asked[mid], surface, sec)
         moved.append((mid, (state.miner(mid).x, state.miner(mid).y)))
         steps.append(step)
     for mid in sorted(allowed - set(asked)):
@@ -471,26 +482,20 @@ def _evade_movement(state: OrderState, m, point: Point, surface: str | None, sec
     """One Evade movement of Miner ``m`` to ``point``, ending on ``surface`` (a scenery piece's id, ``None`` the
     ground): one Segment (Common Skills › Evade, Effects), checked as a Move of one Segment (Slowed: one less). A
     change of surface climbs up or down the piece, which takes that whole Segment (Move › Effects); whether an Evade
-    movement may climb at all is ruling ``evade_climb``.
+    movement may climb at all is ruling ``evade_climb`` (consulted here under ``climbs``).
 
     Returns:
         ``(state, step)``: the Miner moved (and standing on ``surface``) and the step saying so.
     Raises:
-        RuleViolation: the movement breaks a Move Requirement, is longer than one Segment, or climbs under
-            ``evade_climb = no_climb``.
+        RuleViolation: the movement breaks a Move Requirement or is longer than one Segment (a climb under
+            ``evade_climb = no_climb`` never comes here: :func:`effects` drops it with a step).
     """
     field = f"order.evade_moves.{m.id}"
     climbs = surface != m.on
     st = state.with_miner(replace(m, movement=(1, 1)))
     consulted = {}
     if climbs:
-        reading = state.ruling_set().reading("evade_climb")
-        consulted["evade_climb"] = reading
-        if reading == "no_climb":
-            where = f"onto {surface}" if surface else f"down from {m.on}"
-            raise refused(sec, f"order.evade_on.{m.id}", f"{m.id}'s Evade movement would climb {where}: under "
-                          "ruling 'evade_climb = no_climb' an Evade movement stays on the surface it starts on",
-                          S.EVADE)
+        consulted["evade_climb"] = state.ruling_set().reading("evade_climb")
         consulted["climb_segment"] = state.ruling_set().reading("climb_segment")
     mv = check_move(st, m.id, MoveDecl((point,), on=(surface,) if climbs else None), 0, sec, field)
     end = mv.route[-1]
