@@ -1,6 +1,7 @@
 """Initial Deployment (Game Sequence › Initial Deployment), Secured Slots (Miner Card › Additional Information) and
 match files (``kind = "match"``: Initial Deployment then Rounds until victory, one replayable record)."""
 
+import math
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.games import get_game
 from explorer.games.tagraid import sections as S
-from explorer.games.tagraid.orders.deployment import contact_hexes, in_contact
+from explorer.games.tagraid.orders.deployment import contact_hexes, in_contact, touches
 from explorer.games.tagraid.orders.match import play_match
 from explorer.games.tagraid.orders.matchfile import parse_match, resolve_match
 
@@ -68,7 +69,22 @@ def test_face_naming_no_access_point_is_rolled_again_and_default_tag_placement()
     assert t.result.access_points == (("red", 2), ("blue", 1))
     red = next(m for m in t.result.miners if m.id == "Red TAG")
     ap2 = dict(sc.table.geometry.access_points)[2]
-    assert red.position == pytest.approx(ap2)
+    # in contact with the Access Point (its base touching the token, not over it: Game Sequence › Initial
+    # Deployment; Silhouette Contact), on the side facing the middle of the board
+    rm = next(m for m in sc.table.miners if m.id == "Red TAG")
+    assert touches(sc.table, rm, *red.position, ap2)
+    assert math.dist(red.position, (0.0, 0.0)) < math.dist(ap2, (0.0, 0.0))
+
+
+def test_tag_placed_over_its_access_point_is_refused():
+    """A TAG's declared placement with its base over the Access Point token (the former default, centre on it) is
+    not in contact with it: refused naming its field and saying it is over the token."""
+    doc = _doc("tr-deploy-default")
+    sc = parse_match(doc, "m.toml")
+    ap2 = dict(sc.table.geometry.access_points)[2]
+    doc["miners"][1]["x"], doc["miners"][1]["y"] = ap2
+    e = _refusal(doc)
+    assert e.rejection.rule == S.INITIAL_DEPLOYMENT and "over the Access Point token" in e.rejection.reason
 
 
 def test_tag_out_of_contact_is_refused_naming_its_field():
@@ -157,7 +173,7 @@ def test_seeded_deployments_put_each_player_on_a_free_access_point(seed):
     assert len(set(got.values())) == 2
     for m in last.table.miners:
         ap = aps[got[m.side]]
-        assert m.on_table and in_contact(last.table, m, m.x, m.y, ap)
+        assert m.on_table and touches(last.table, m, m.x, m.y, ap)
         assert not any(in_contact(last.table, e, e.x, e.y, ap) for e in last.table.miners if e.side != m.side)
 
 
@@ -368,3 +384,21 @@ def test_a_declared_slot_is_checked(interact, why):
     with pytest.raises(RuleViolation) as e:
         play(sc.initial, sc.declarations, sc.dice)
     assert e.value.rejection.field == "order.move.interact.slot" and why in e.value.rejection.reason
+
+
+def test_seeded_deployment_dice_say_which_were_seeded():
+    """Initial Deployment's d20s rolled from the seed (no list, or a list that an earlier player's seeded roll left
+    short) say so in the step's title and facts, face by face; a player whose faces are all given says nothing
+    more (the dice-list rule of tests/test_dice_lists_exact.py)."""
+    doc = _doc("tr-deploy-default")
+    doc["initial_deployment"]["rolls"] = {"blue": [2]}
+    doc["seed"] = 8
+    t = resolve_match(parse_match(doc, "m.toml"))
+    red = next(s for s in t.steps if s.title.startswith("red rolls"))
+    assert red.facts["seeded"] == red.facts["rolls"] and f"(rolled, seed {8 + 0}: " in red.title
+    blue = next(s for s in t.steps if s.title.startswith("blue rolls"))
+    # 2 is taken by red: blue's listed 2 is rolled again from the seed (seed 9: the second player's)
+    assert blue.facts["rolls"][0] == 2 and blue.facts["seeded"] == blue.facts["rolls"][1:]
+    assert "(2 given; " in blue.title and "rolled, seed 9)" in blue.title
+    given = resolve_match(parse_match(_doc("tr-deploy-default"), "m.toml"))
+    assert not any("seeded" in s.facts or "seed" in s.title for s in given.steps if " rolls " in s.title)

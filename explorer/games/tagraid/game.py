@@ -12,7 +12,7 @@ import dataclasses
 from explorer.errors import ScenarioError
 
 from explorer.games import Game, Kinds, Page
-from explorer.trace import Trace
+from explorer.trace import Step, Trace
 
 from .words import states_text
 
@@ -52,16 +52,41 @@ def parse_roll(data: dict, source: str):
 def resolve_roll(scenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
                  reroll: bool = False) -> Trace:
     """Resolve a roll exchange (:func:`.resolve.resolve`): ``seed`` replaces the scenario's seed; ``reroll``
-    ignores its fixed dice and rolls every die from the seed. Spare Saving Roll faces are not refused here yet (the
-    Roll page's Download writes spare ``save_dice``; issue #25 item 4 is open for this format: see
-    :func:`.resolve.resolve`'s ``exact_dice``)."""
+    ignores its fixed dice and rolls every die from the seed. Fixed dice are exact (``exact_dice``: a list gives the
+    dice its roll uses, issue #25 item 4), with one allowance so that old files keep working: spare Saving Roll
+    faces (``save_dice`` longer than the Saving Rolls made, as the Roll page's Download wrote them before it wrote
+    exactly the dice used) are accepted, and the trace ends with a one-line step naming the field and the faces never
+    rolled (:func:`spare_saves_step`). Every other refusal stands.
+
+    Raises:
+        ScenarioError: as :func:`.resolve.resolve` with ``exact_dice``, except for spare ``save_dice`` faces.
+    """
     from explorer.dice import SeededRoller
 
     from .resolve import resolve
 
     if seed is not None:
         scenario = scenario.model_copy(update={"seed": seed})
-    return resolve(scenario, roller=SeededRoller(scenario.seed) if reroll else None, rulings=dict(rulings or {}))
+    roller = SeededRoller(scenario.seed) if reroll else None
+    try:
+        return resolve(scenario, roller=roller, rulings=dict(rulings or {}), exact_dice=True)
+    except ScenarioError as e:
+        if not e.field.endswith("save_dice"):
+            raise
+        trace = resolve(scenario, roller=roller, rulings=dict(rulings or {}))
+        trace.steps.append(spare_saves_step(e))
+        return trace
+
+
+def spare_saves_step(refusal: ScenarioError) -> Step:
+    """The step an old roll file's spare Saving Roll faces add to its trace: the field and what the exact rule says
+    (``refusal``: the :class:`~explorer.errors.ScenarioError` the exact check raised)."""
+    from . import sections as S
+
+    return Step(f"Warning: field '{refusal.field}' gives spare Saving Roll faces, never rolled: ignored",
+                S.SAVING_ROLL, f"{refusal.problem}. Accepted so that files written by an older Roll page Download "
+                "keep working; a file now gives exactly the Saving Roll faces rolled.",
+                {"field": refusal.field, "spare_faces": True}, (), "Dice")
 
 
 def _order_sequences() -> dict:

@@ -435,6 +435,10 @@ class LoFResult:
         rulings: readings consulted.
         candidates_tested: candidate lines tested by the exact search.
         detail: one-sentence explanation.
+        exact: ``False`` only for a "blocked" verdict between Models at different heights reached by the sampled
+            stage of :func:`.elevation.find_clear_segment_3d` (limit :data:`LIMIT_3D_SEARCH`: a piece whose top lies
+            between the two Silhouettes' tops crosses the plan, and no clear line was found among the candidate
+            lines tested; a search, not a proof). Every other verdict is proved.
     """
 
     shooter: str
@@ -450,6 +454,7 @@ class LoFResult:
     rulings: dict[str, str] = field(default_factory=dict)
     candidates_tested: int = 0
     detail: str = ""
+    exact: bool = True
 
     def __bool__(self) -> bool:
         return self.has_lof
@@ -460,7 +465,21 @@ class LoFResult:
         facts = {"has_lof": self.has_lof, "reason": self.reason, "in_arc": self.in_arc,
                  "arc_degrees": self.arc_degrees, "blocked_by": list(self.blocked_by),
                  "witness": None if self.witness is None else [list(self.witness.p0), list(self.witness.p1)]}
+        if not self.exact:
+            facts["exact"] = False
+            facts["limit"] = LIMIT_3D_SEARCH
         return Step(title, self.rule, self.detail, facts, marks, "Line of Fire")
+
+
+from .lof_report import LIMIT_3D_SEARCH  # noqa: E402  (the named limit; defined where the answers' words are)
+
+
+def limit_3d_words(candidates: int) -> str:
+    """The words the LoF answer adds to a verdict reached under :data:`LIMIT_3D_SEARCH` (``candidates``: lines
+    tested)."""
+    return (f" Not proved (limit {LIMIT_3D_SEARCH}): a piece whose top lies between the two Silhouettes' tops crosses "
+            f"between them, and none of the {candidates} candidate lines tested is clear; a thinner clear line over "
+            "its top edge is not ruled out.")
 
 
 def _grazing(rulings: Rulings) -> bool:
@@ -829,9 +848,11 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
 
     rays = _explain_rays(a, b, obs, _grazing(rulings)) if explain else []
     blockers = _relevant_blockers(a, b, obs, rays) if explain else ()
+    exact = getattr(res, "exact", True)
     return LoFResult(s.id, t.id, False, "blocked", lof_rule, None, blockers, rays, True, arc, used,
                      res.candidates_tested, f"every line between {s.id} and {t.id} is obstructed"
-                     + (f" (by {', '.join(blockers)})." if blockers else "."))
+                     + (f" (by {', '.join(blockers)})." if blockers else ".")
+                     + ("" if exact else limit_3d_words(res.candidates_tested)), exact)
 
 
 class InLoF:

@@ -28,7 +28,7 @@ from explorer.render.svg import BLOCKED, WITNESS, Circle, HexMark, Label, Overla
 
 from .lof import LoFResult, TableTop
 from .lof_analysis import BlockedRay, TargetVerdict, _cut_rays, analyse
-from .lof_report import blocked_words, obstacle_words, verdict_readings
+from .lof_report import LIMIT_3D_SEARCH, blocked_words, obstacle_words, verdict_readings
 from .megabeast import ThreatLevels, side_pairs, sides_facing
 from .pieces import Model, arc_polygon_points
 from .ranges import DEFAULT_RANGE_CALIBRATION, OUT_OF_RANGE, HexRange, RangeCalibration, WeaponRanges, hexes_in_range
@@ -384,6 +384,9 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
                        + html.escape(blocked_words(v.lof.blocked_by) or "an obstacle"))
         else:
             verdict = f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})"
+        if not getattr(v.lof, "exact", True):
+            verdict += (f"<br><span class='lof-limit' style='color:#b9770e' title='{html.escape(v.lof.detail)}'>"
+                        f"not proved: limit {html.escape(LIMIT_3D_SEARCH)} (docs: limits)</span>")
         if v.range is not None and v.range.distance is not None:
             rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
                    f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.shown(2):.2f}</span><br>"

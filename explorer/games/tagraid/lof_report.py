@@ -15,6 +15,13 @@ from typing import Any
 
 from explorer.text import plural
 
+LIMIT_3D_SEARCH = "lof_3d_search"
+"""The named limit of Line of Fire between Models at different heights (docs/limits.md, "Line of Fire in three
+dimensions"): a "no LoF" verdict is a search, not a proof, when a piece whose top lies between the two Silhouettes'
+tops crosses the plan between them and neither exact flat bracket decides (:func:`.elevation.find_clear_segment_3d`).
+Every "LoF" verdict is a checked clear line; every other "no LoF" verdict is exact. Answers reached under it carry
+``exact = False`` (:class:`.lof.LoFResult`) and say so in words, in JSON (``"limit"``) and on the page."""
+
 
 def obstacle_words(label: str) -> str:
     """An engine blocker label in words: ``"scenery:rock 4"`` -> ``"scenery rock 4"``, ``"model:Stoorworm"`` ->
@@ -80,7 +87,8 @@ def verdict_to_dict(v: Any) -> dict[str, Any]:
     return {
         "target": v.target,
         "lof": {"has_lof": v.lof.has_lof, "reason": v.lof.reason, "blocked_by": list(v.lof.blocked_by),
-                "arc_degrees": v.lof.arc_degrees},
+                "arc_degrees": v.lof.arc_degrees,
+                **({} if getattr(v.lof, "exact", True) else {"exact": False, "limit": LIMIT_3D_SEARCH})},
         "range": rng,
         "partial_cover": None if v.cover is None else {"in_cover": v.cover.in_cover, "pieces": list(v.cover.pieces)},
         "hexes": v.hex_distance,
@@ -107,6 +115,8 @@ def verdict_line(v: Any, shooter: str) -> str:
         out = f"{v.target}: no LoF (blocked by {blocked_words(v.lof.blocked_by) or 'an obstacle'})"
     else:
         out = f"{v.target}: no LoF ({v.lof.reason.replace('_', ' ')})"
+    if not getattr(v.lof, "exact", True):
+        out += f" [not proved: limit {LIMIT_3D_SEARCH}, a search over {v.lof.candidates_tested} candidate lines]"
     if v.range is not None and v.range.distance is not None:
         mod = "cannot fire" if v.mod is None else f"MOD {v.mod:+d}"
         out += f"; Range {(v.band or '').replace('_', ' ')} {v.range.shown(2):.2f} hex units, {mod}"

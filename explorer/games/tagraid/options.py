@@ -447,6 +447,25 @@ CLIMB_SEGMENT = RulingOption(
                 "when a route climbs.",
 )
 
+EVADE_CLIMB = RulingOption(
+    key="evade_climb",
+    title="An Evade movement up or down a piece of scenery",
+    section="Common Skills › Evade (Effects: move one Segment); Common Skills › Move (Effects: climbing up or down)",
+    readings={
+        "climbs": "The Evade movement's one Segment may be spent climbing up or down a piece (the climb takes that "
+                  "whole Segment, as in a Move): the Miner ends on top of the piece or on the ground below, the leg "
+                  "at most one Segment long and nothing moved before or after it.",
+        "no_climb": "Climbing is an Effect of the Move Skill only: an Evade movement stays on the surface it starts "
+                    "on (on the ground, or on top of the piece the Miner stands on).",
+    },
+    default="climbs",
+    why_default="Evade grants movement measured in Segments like a Move's (the Slowed State takes one Segment from "
+                "either alike), and Move states the climb as a cost in Segments whatever the obstacle's height; "
+                "Evade's Effects list what its movement may do (enter or leave Silhouette Contact) without excluding "
+                "a climb. The rulebook is silent on climbing during an Evade. Consulted only when an Evade movement "
+                "changes surface.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
@@ -457,7 +476,7 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART, LOF_SHOOTER_ARC, MEGABEAST_FACING_TIE,
-    ELEVATION_OWN_PIECE, CLIMB_SEGMENT,
+    ELEVATION_OWN_PIECE, CLIMB_SEGMENT, EVADE_CLIMB,
     # Tool Containers and Loot
     TOOL_CONTAINER_DRAWS, LOOT_TOKEN_MEGABEAST,
 )

@@ -207,7 +207,14 @@ def _move_entry(board, m: MoveDecl) -> dict[str, Any]:
                            "discard": list(m.interact.discard)}
         if m.interact.slot is not None:
             out["interact"]["slot"] = m.interact.slot
+    if m.on is not None:
+        out["on"] = [x or "" for x in m.on]
     return out
+
+
+def _at_value(v):
+    """A route fraction, or a point ``[x, y]`` (``fire_from`` / ``fire_at`` take no hexagon key)."""
+    return float(v) if isinstance(v, (int, float)) else [float(v[0]), float(v[1])]
 
 
 def order_entry(decl: OrderDeclarations, board) -> dict[str, Any]:
@@ -220,11 +227,17 @@ def order_entry(decl: OrderDeclarations, board) -> dict[str, Any]:
                              for t in decl.second.targets]
     if decl.second.move is not None:
         second["move"] = _move_entry(board, decl.second.move)
+    if decl.second.fire_from is not None:
+        second["fire_from"] = _at_value(decl.second.fire_from)
     out: dict[str, Any] = {"active": decl.active, "move": _move_entry(board, decl.move), "second": second,
                            "aros": [{"miner": a.miner, "skill": a.skill, **({"weapon": a.weapon} if a.weapon else {}),
-                                     **({"step": a.step} if a.step is not None else {})} for a in decl.aros]}
+                                     **({"step": a.step} if a.step is not None else {}),
+                                     **({"fire_at": _at_value(a.fire_at)} if a.fire_at is not None else {})}
+                                    for a in decl.aros]}
     if decl.evade_moves:
         out["evade_moves"] = {k: _point_value(board, p) for k, p in decl.evade_moves}
+    if decl.evade_on:
+        out["evade_on"] = {k: v or "" for k, v in decl.evade_on}
     return out
 
 

@@ -828,10 +828,12 @@ class FaceToFaceExplorer(W.VBox):
         for cb in list(self._state_callbacks):
             cb()
 
-    def scenario_document(self) -> dict[str, Any]:
+    def scenario_document(self, *, exact_saves: bool = False) -> dict[str, Any]:
         """The explorer's state as a TAG Raid scenario document (``docs/scenario-format.md``): both sides' inputs,
         every die on the tray, the Saving Roll dice, the seed and the readings. ``explorer resolve``, the notebooks
-        (:func:`explorer_for_scenario`) and :meth:`load_document` reproduce the same roll from it.
+        (:func:`explorer_for_scenario`) and :meth:`load_document` reproduce the same roll from it. ``exact_saves``
+        (the Download, :meth:`to_toml`): on the two-Miner form, only the Saving Roll faces rolled, not the page's
+        whole pool (a whole exchange holds exactly the dice rolled either way).
 
         Raises:
             ScenarioError: nothing has resolved yet.
@@ -841,8 +843,14 @@ class FaceToFaceExplorer(W.VBox):
         if self.inputs is None:
             raise ScenarioError("", "no valid inputs yet", source="widget")
         a, b, mb = self.inputs
-        doc = scenario_data(a, b, self._dice["A"], self._dice["B"], self._dice["SA"],
-                            self._dice["SB"] if mb is None else None, megabeast=mb, rulings=self.rulings(),
+        # exact_saves (the Download): exactly the Saving Roll faces rolled (a file gives the dice its roll uses, and
+        # roll files are read exactly: issue #25 item 4); the link keeps the page's whole pool to flip dice from
+        sa, sb = self._dice["SA"], self._dice["SB"]
+        if exact_saves:
+            used = saves_used(self.resolution) if self.resolution is not None else {}
+            sa, sb = sa[:used.get("A", 0)], sb[:used.get("B", 0)]
+        doc = scenario_data(a, b, self._dice["A"], self._dice["B"], sa, sb if mb is None else None, megabeast=mb,
+                            rulings=self.rulings(),
                             title=self.resolution.trace.title if self.resolution is not None else "Face to Face")
         seed = parse_whole(self.seed.value, "seed", 0, 10**9) if self.seed.value.strip().isdigit() else 1
         return {"game": "tagraid", "seed": seed, **doc}
@@ -949,7 +957,8 @@ class FaceToFaceExplorer(W.VBox):
         """:meth:`scenario_document` as TOML text (the "Download TOML" file)."""
         from explorer.tomlwrite import dumps
 
-        return dumps(self.scenario_document(), header="TAG Raid roll scenario saved by the Face to Face explorer.\n"
+        return dumps(self.scenario_document(exact_saves=True),
+                     header="TAG Raid roll scenario saved by the Face to Face explorer.\n"
                      "Open it with `explorer resolve FILE` or explorer_for_scenario(FILE) in a notebook.")
 
     def load_toml(self, text: str, source: str = "uploaded file") -> None:
@@ -1301,6 +1310,17 @@ def _without_dice(doc: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def saves_used(res: Resolution) -> dict[str, int]:
+    """``{Miner letter: Saving Roll dice rolled}`` (``"A"``, ``"B"``, ...; the highest ``.sN`` die index, the dice
+    being taken from the front of each list in order)."""
+    out: dict[str, int] = {}
+    for sr in res.saving_rolls:
+        for x in sr.dice:
+            letter, _, n = x.id.partition(".s")
+            out[letter] = max(out.get(letter, 0), int(n))
+    return out
+
+
 def _with_dice(doc: dict[str, Any], res: Resolution) -> dict[str, Any]:
     """``doc`` with every die ``res`` rolled written in: attack shares by target, AROs and Evades, Saving Rolls per
     Miner in die-id order (pure)."""
@@ -1318,6 +1338,7 @@ def _with_dice(doc: dict[str, Any], res: Resolution) -> dict[str, Any]:
         for x in sr.dice:
             letter, _, n = x.id.partition(".s")
             saves.setdefault(letter, []).append((int(n), x.face))
+    act.pop("save_dice", None)  # exactly the Saving Roll faces rolled: none left over from an older state
     if "A" in saves:
         act["save_dice"] = [f for _, f in sorted(saves["A"])]
     out["active"] = act
@@ -1328,6 +1349,7 @@ def _with_dice(doc: dict[str, Any], res: Resolution) -> dict[str, Any]:
             r = dict(r)
             if m.pools:
                 r["dice"] = [d.face for d in m.dice]
+            r.pop("save_dice", None)
             if m.letter in saves:
                 r["save_dice"] = [f for _, f in sorted(saves[m.letter])]
             reac.append(r)

@@ -97,13 +97,16 @@ class AroDecl:
 @dataclass(frozen=True)
 class OrderDeclarations:
     """The declarations of one Order in sequence order: the Active Miner (step 1), its Move (step 1.2), AROs (steps
-    2 and 4), the second Skill (step 3), and the Evade movements chosen at step 5.1 (``((miner, point), ...)``)."""
+    2 and 4), the second Skill (step 3), and the Evade movements chosen at step 5.1 (``((miner, point), ...)``;
+    ``evade_on``: ``((miner, surface), ...)`` the surface each ends on when it climbs up or down a piece, a scenery
+    piece's id or ``None`` for the ground; a Miner not listed stays on the surface it starts on)."""
 
     active: str
     move: MoveDecl = MoveDecl()
     second: SkillDecl = SkillDecl("idle")
     aros: tuple[AroDecl, ...] = ()
     evade_moves: tuple[tuple[str, Point], ...] = ()
+    evade_on: tuple[tuple[str, str | None], ...] = ()
 
     def aros_at(self, step: int, rights) -> tuple[AroDecl, ...]:
         """The AROs declared at ``step`` (explicitly, or by the step of the declaring Miner's right)."""

@@ -10,11 +10,13 @@ at least partially inside it); Game Sequence › Timeline.
 
 Documented, editable defaults (the rulebook draws the Access Points but gives them no size, and does not say how a
 d20 face maps to them): an Access Point is a token of the table's ``token_radius`` at its position (order, round and
-match files: ``access_points``); a base is *in contact* with it when the base reaches the token (touching it or over
-it: Respawn places a TAG's base centre on its Access Point); the Hexagons in contact with it are those the token
-touches; a d20 face that numbers no Access Point of the table is rolled again, as for Respawn
-(:mod:`.death`). A TAG whose placement is not declared is placed with its base centre on the Access Point; every
-other Miner's placement must be declared.
+match files: ``access_points``); a TAG is deployed *in contact* with it when its base touches the token's edge
+(Silhouette Contact: Silhouettes in contact, a Token included; Move: a Miner may not stand on top of a Token), not
+over it; an Access Point is *taken* when an enemy base reaches its token (touching it or over it); the Hexagons in
+contact with it are those the token touches; a d20 face that numbers no Access Point of the table is rolled again,
+as for Respawn (:mod:`.death`). A TAG whose placement is not declared is placed touching the token on the side
+facing the middle of the board (the first position that fits, turning round the token in steps of 15° from there);
+every other Miner's placement must be declared.
 
 Every step is ``step(state, ctx, side)`` for the :class:`explorer.kernel.Each` entry of :data:`DEPLOYMENT_STEPS`
 (one frame per player) over the frozen :class:`DeploymentState`; :func:`play_deployment` replays them.
@@ -41,6 +43,10 @@ MAX_DEPLOYMENT_ROLLS = 200
 """Re-rolls before Initial Deployment gives up for a player (every Access Point taken or none numbered): refused."""
 CONTACT_TOLERANCE = 1e-6
 """Board units by which a base may fall short of an Access Point token and still be in contact (rounding)."""
+OVERLAP_TOLERANCE = 0.01
+"""Board units by which a declared base may reach over an Access Point token and still be in contact with it (a
+hand-written position to 2 or 3 decimals: 1.4 mm at the calibration's 140 mm hexagon); further over is standing on
+it, which is not contact."""
 FIELD = "initial_deployment"
 """Where the declarations sit in a match file (fields named in refusals)."""
 
@@ -97,10 +103,43 @@ def off_table(table: OrderState) -> DeploymentState:
 
 
 def in_contact(table: OrderState, m: MinerState, x: float, y: float, ap: tuple[float, float]) -> bool:
-    """A base of ``m``'s Silhouette centred at ``(x, y)`` reaches the Access Point token at ``ap`` (the documented
-    contact default of this module)."""
+    """A base of ``m``'s Silhouette centred at ``(x, y)`` reaches the Access Point token at ``ap``, touching it or
+    over it (whether an enemy Miner has taken the Access Point)."""
     geo = table.geometry
     return math.dist((x, y), ap) <= geo.calibration.radius(m.silhouette) + geo.token_radius + CONTACT_TOLERANCE
+
+
+def touches(table: OrderState, m: MinerState, x: float, y: float, ap: tuple[float, float]) -> bool:
+    """A base of ``m``'s Silhouette centred at ``(x, y)`` is in contact with the Access Point token at ``ap``: its
+    edge touches the token's edge (short by at most :data:`CONTACT_TOLERANCE`, over it by at most
+    :data:`OVERLAP_TOLERANCE` board units), the base not over the token
+    (Game Sequence › Initial Deployment: the TAG deployed in contact with it; Silhouette Contact)."""
+    geo = table.geometry
+    gap = math.dist((x, y), ap) - geo.calibration.radius(m.silhouette) - geo.token_radius
+    return -OVERLAP_TOLERANCE <= gap <= CONTACT_TOLERANCE
+
+
+def default_tag_spot(table: OrderState, m: MinerState, ap: tuple[float, float]) -> tuple[float, float] | None:
+    """Where a TAG without a declared placement is deployed: its base touching the Access Point token on the side
+    facing the middle of the board (the mean of the tiles' centres), else the first position that fits turning
+    round the token by 15° each way; ``None`` when none fits (the placement must then be declared)."""
+    geo = table.geometry
+    board, layout = geo.board, geo.layout
+    cs = [layout.hex_to_pixel(h) for h in board if board[h].tile]
+    mid = (sum(c[0] for c in cs) / len(cs), sum(c[1] for c in cs) / len(cs)) if cs else ap
+    base = math.atan2(mid[1] - ap[1], mid[0] - ap[0]) if math.dist(mid, ap) > 1e-9 else 0.0
+    reach = geo.calibration.radius(m.silhouette) + geo.token_radius
+    others = tuple(x for x in table.miners if x.id != m.id)
+    for k in range(24):
+        a = base + math.radians(15 * ((k + 1) // 2) * (1 if k % 2 else -1))
+        x, y = ap[0] + reach * math.cos(a), ap[1] + reach * math.sin(a)
+        trial = replace(table, miners=others + (replace(m, x=x, y=y, on_table=True),))
+        try:
+            trial.geometry.table(trial.models(), validate=True)
+        except ScenarioError:
+            continue
+        return (x, y)
+    return None
 
 
 def contact_hexes(table: OrderState, ap: tuple[float, float]) -> tuple:
@@ -177,27 +216,40 @@ def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
         rerolls = "; ".join(f"{f}: {why}, rolled again" for f, why in tried)
         src = "given" if len(tried) + 1 <= n_given else (f"rolled (seed {dice.seed})" if n_given == 0 else
                                                          f"given, the rest rolled (seed {dice.seed})")
-        mixed = f" ({src})" if 0 < n_given < len(tried) + 1 else ""
-        return face, ap, (Step(f"{side} rolls {face}: Access Point {face}{mixed}", S.INITIAL_DEPLOYMENT,
+        faces = [f for f, _ in tried] + [face]
+        return face, ap, (Step(f"{side} rolls {face}: Access Point {face}{seeded_words(faces, n_given, dice.seed)}",
+                               S.INITIAL_DEPLOYMENT,
                                (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, an Access Point no "
                                "enemy Miner is in contact with; the player's Miners are deployed there.",
-                               {"side": side, "access_point": face, "rolls": [f for f, _ in tried] + [face],
-                                "dice": src}, (), sec),)
+                               {"side": side, "access_point": face, "rolls": faces, "dice": src,
+                                **({"seeded": faces[n_given:]} if len(faces) > n_given else {})}, (), sec),)
     raise refused(sec, f"{FIELD}.rolls.{side}", f"no free Access Point came up in {MAX_DEPLOYMENT_ROLLS} rolls "
                   f"(tried {', '.join(str(f) for f, _ in tried[:10])}...): every Access Point is taken or the "
                   "faces number none", S.INITIAL_DEPLOYMENT)
 
 
+def seeded_words(faces: list[int], n_given: int, seed: int) -> str:
+    """Which of a player's d20 faces (``faces``, re-rolls first, in order; the first ``n_given`` from the file's
+    list) were rolled from the seed, for the step's title: ``""`` when every face was given, else e.g.
+    ``" (rolled, seed 9: 17, 2)"`` or ``" (17 given; 2 rolled, seed 9)"``."""
+    if len(faces) <= n_given:
+        return ""
+    rolled = f"{', '.join(map(str, faces[n_given:]))} rolled, seed {seed}"
+    if n_given == 0:
+        return f" (rolled, seed {seed}: {', '.join(map(str, faces))})"
+    return f" ({', '.join(map(str, faces[:n_given]))} given; {rolled})"
+
+
 def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, number: int,
                 ap: tuple[float, float]):
     """Deploy one Miner of the rolling player at Access Point ``number`` (position ``ap``): a TAG in contact with it
-    (at its declared placement, else its base centre on the Access Point), any other Miner at its declared
+    (at its declared placement, else :func:`default_tag_spot`), any other Miner at its declared
     placement, at least partially inside a Hexagon in contact with the Access Point. Returns ``(state, steps)``.
 
     Raises:
         RuleViolation: a placement the rules refuse, naming ``initial_deployment.placements.<Miner>`` (a TAG not in
-            contact with the Access Point; another Miner outside the Hexagons in contact with it or without a
-            placement; a base off the tiles or overlapping another Model or scenery).
+            contact with the Access Point, short of its token or over it; another Miner outside the Hexagons in
+            contact with it or without a placement; a base off the tiles or overlapping another Model or scenery).
     """
     table = ds.table
     sec = f"06 Initial Deployment › {m.side}"
@@ -206,15 +258,21 @@ def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, numb
     hexes = contact_hexes(table, ap)
     names = ", ".join(f"{h.q},{h.r}" for h in hexes) or "none with a tile"
     if m.miner_type == "TAG":
-        x, y = (ap if pl is None else (pl.x, pl.y))
-        if not in_contact(table, m, x, y, ap):
+        spot = default_tag_spot(table, m, ap) if pl is None else (pl.x, pl.y)
+        if spot is None:
+            raise refused(sec, fld, f"{m.id} is a TAG without a declared placement, and no position touching Access "
+                          f"Point {number} fits its base: declare where it is deployed", S.INITIAL_DEPLOYMENT)
+        x, y = spot
+        if not touches(table, m, x, y, ap):
             d = math.dist((x, y), ap) - table.geometry.calibration.radius(m.silhouette) - table.geometry.token_radius
+            where = (f"{against(d, 0.0, True)[0]} board units short of" if d > 0 else
+                     f"over the Access Point token by {against(-d, 0.0, True)[0]} board units: a base in contact "
+                     "touches it, never stands on it; the token is")
             raise refused(sec, fld, f"{m.id} is a TAG: its base must be in contact with Access Point {number} "
-                          f"(it is {against(d, 0.0, True)[0]} board units short of the Access Point token at "
-                          f"({ap[0]:.2f}, {ap[1]:.2f}))",
+                          f"(it is {where} the Access Point token at ({ap[0]:.2f}, {ap[1]:.2f}))",
                           S.INITIAL_DEPLOYMENT)
-        how = ("in contact with it" if pl is not None else "its base centre on it (no placement declared: the "
-               "documented default, as for Respawn)")
+        how = ("in contact with it" if pl is not None else "in contact with it on the side facing the middle of "
+               "the board (no placement declared: the documented default)")
         why = "The TAG is deployed in contact with the Access Point matching the number rolled."
         rule = S.INITIAL_DEPLOYMENT
     else:

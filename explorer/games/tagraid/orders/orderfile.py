@@ -47,6 +47,8 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     # optional on a Ranged Attack ARO: fire_at = 1.0 or [x, y]: the point of the Active Miner's Move route it is fired
     # at (its Range and the Active Miner's Partial Cover are measured there); default: the Active Miner's fire_from
     evade_moves = { X = [1.5, 0.2] }     # wished for; dropped with a cited step if the Evade Roll forbids it
+    # optional: evade_on = { X = "block" }: the surface an Evade movement ends on ("" the ground) when it climbs up
+    # or down a piece (the whole Segment; ruling evade_climb); omitted: the Miner stays on its surface
     [dice]                               # optional fixed dice; the rest are rolled from seed
     rolls = { A = [4, 11, 16], R = [9] }
     saves = { R = [3, 17] }
@@ -267,6 +269,7 @@ class OrderEntry(Strict):
     aros: list[AroEntry] = Field(default_factory=list, max_length=MAX_MINERS + 1)
     evade_moves: dict[Name, tuple[Coordinate, Coordinate] | HexKey] = Field(default_factory=dict,
                                                                             max_length=MAX_MINERS)
+    evade_on: dict[Name, Name | Literal[""]] = Field(default_factory=dict, max_length=MAX_MINERS)
 
 
 DiceList = Annotated[list[Face], Field(max_length=MAX_DICE)]
@@ -564,10 +567,23 @@ def order_declarations(board: Board, o: OrderEntry, d: DiceEntry, seed: int, fie
     decl = OrderDeclarations(
         o.active, _move(board, o.move, f"{field}.move", source), second,
         tuple(AroDecl(a.miner, a.skill, a.weapon, a.step, _at(a.fire_at)) for a in o.aros),
-        tuple((k, _point(board, v, f"{field}.evade_moves.{k}", source)) for k, v in o.evade_moves.items()))
+        tuple((k, _point(board, v, f"{field}.evade_moves.{k}", source)) for k, v in o.evade_moves.items()),
+        _evade_on(o, field, source))
     dice = OrderDice(tuple((k, tuple(v)) for k, v in d.rolls.items()),
                      tuple((k, tuple(v)) for k, v in d.saves.items()), tuple(d.respawn), seed)
     return decl, dice
+
+
+def _evade_on(o: OrderEntry, field: str, source: str) -> tuple[tuple[str, str | None], ...]:
+    """The ``evade_on`` surfaces (``""`` the ground → ``None``); each names a Miner given an Evade movement.
+
+    Raises:
+        ScenarioError: a surface for a Miner without an ``evade_moves`` point."""
+    for k in o.evade_on:
+        if k not in o.evade_moves:
+            raise ScenarioError(f"{field}.evade_on.{k}", f"{k} has no Evade movement point",
+                                "a Miner named in evade_moves", source)
+    return tuple((k, v or None) for k, v in o.evade_on.items())
 
 
 def parse_order(data: Mapping[str, Any], source: str) -> OrderScenario:

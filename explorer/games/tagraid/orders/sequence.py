@@ -28,7 +28,7 @@ from explorer.trace import Step, Trace
 from .. import sections as S
 from .aros import check_rights
 from .death import apply_deaths
-from .declarations import ARO_SKILLS, SECOND_SKILLS, MoveDecl, OrderDeclarations, OrderDice, refused
+from .declarations import ARO_SKILLS, SECOND_SKILLS, MoveDecl, OrderDeclarations, OrderDice, Point, refused
 from .loot import interact, stop_at_contact
 from .megabeast import behavior_move, conclusion_redirect
 from .move import check_move, in_difficult_terrain
@@ -448,18 +448,23 @@ def effects(state: OrderState, ctx: OrderContext):
                                                        "ruling": reading}, (mid,), sec))
     moved = []
     order = sorted(asked, key=lambda x: (x != state.active, state.timeline_key(state.miner(x))))
+    surfaces = dict(ctx.declarations.evade_on)
     for mid in order:
         m = state.miner(mid)
-        one = replace(m, movement=(1, 1))
-        st = state.with_miner(one)
-        mv = check_move(st, mid, MoveDecl((asked[mid],)), 0, sec, f"order.evade_moves.{mid}")
-        end = mv.route[-1]
-        state = state.with_miner(replace(m, x=end[0], y=end[1]))
-        moved.append((mid, end))
-        steps.append(Step(f"{mid} makes its Evade movement ({mv.length:.2f} board units, one Segment)", S.EVADE,
-                          "A successful Evade Roll from an Order or ARO lets the Miner move one Segment (the Active "
-                          "Miner first, then Timeline order); this movement generates no ARO.",
-                          {"miner": mid, "route": [list(p) for p in mv.route]}, (mid,), sec))
+        surface = surfaces.get(mid, m.on)
+        if surface != m.on and state.ruling_set().reading("evade_climb") == "no_climb":
+            state = state.consulting({"evade_climb": "no_climb"})
+            where = f"onto {surface}" if surface else f"down from {m.on}"
+            why = (f"it would climb {where}, and under ruling 'evade_climb = no_climb' an Evade movement stays on the "
+                   "surface it starts on")
+            dropped.append((mid, why))
+            steps.append(Step(f"{mid}'s declared Evade movement is dropped: {why}", S.EVADE,
+                              "Climbing is read as an Effect of Move only; the Miner stays where it is.",
+                              {"miner": mid, "dropped": True, "ruling": "no_climb"}, (mid,), sec))
+            continue
+        state, step = _evade_movement(state, m, asked[mid], surface, sec)
+        moved.append((mid, (state.miner(mid).x, state.miner(mid).y)))
+        steps.append(step)
     for mid in sorted(allowed - set(asked)):
         steps.append(Step(f"{mid} may move one Segment (Evade) and stays where it is", S.EVADE, "",
                           {"miner": mid}, (mid,), sec))
@@ -471,6 +476,38 @@ def effects(state: OrderState, ctx: OrderContext):
                               S.SPECIAL_TERRAIN, "", {"miner": mid}, (mid,), sec))
     return replace(state, step="effects", pending_states=pending, evade_moved=tuple(moved),
                    evade_dropped=tuple(dropped)), tuple(steps)
+
+
+def _evade_movement(state: OrderState, m, point: Point, surface: str | None, sec: str):
+    """One Evade movement of Miner ``m`` to ``point``, ending on ``surface`` (a scenery piece's id, ``None`` the
+    ground): one Segment (Common Skills › Evade, Effects), checked as a Move of one Segment (Slowed: one less). A
+    change of surface climbs up or down the piece, which takes that whole Segment (Move › Effects); whether an Evade
+    movement may climb at all is ruling ``evade_climb`` (consulted here under ``climbs``).
+
+    Returns:
+        ``(state, step)``: the Miner moved (and standing on ``surface``) and the step saying so.
+    Raises:
+        RuleViolation: the movement breaks a Move Requirement or is longer than one Segment (a climb under
+            ``evade_climb = no_climb`` never comes here: :func:`effects` drops it with a step).
+    """
+    field = f"order.evade_moves.{m.id}"
+    climbs = surface != m.on
+    st = state.with_miner(replace(m, movement=(1, 1)))
+    consulted = {}
+    if climbs:
+        consulted["evade_climb"] = state.ruling_set().reading("evade_climb")
+        consulted["climb_segment"] = state.ruling_set().reading("climb_segment")
+    mv = check_move(st, m.id, MoveDecl((point,), on=(surface,) if climbs else None), 0, sec, field)
+    end = mv.route[-1]
+    state = state.with_miner(replace(m, x=end[0], y=end[1], on=surface)).consulting(consulted)
+    where = (f", climbing onto {surface}" if surface else f", climbing down from {m.on}") if climbs else ""
+    return state, Step(f"{m.id} makes its Evade movement ({mv.length:.2f} board units, one Segment{where})", S.EVADE,
+                       "A successful Evade Roll from an Order or ARO lets the Miner move one Segment (the Active "
+                       "Miner first, then Timeline order); this movement generates no ARO."
+                       + (" Climbing up or down the piece takes that whole Segment (ruling evade_climb = climbs)."
+                          if climbs else ""),
+                       {"miner": m.id, "route": [list(p) for p in mv.route],
+                        **({"on": surface or ""} if climbs else {})}, (m.id,), sec)
 
 
 def conclusion(state: OrderState, ctx: OrderContext):
