@@ -74,4 +74,11 @@ class Rulings:
         return dict(self._chosen)
 
     def copy(self) -> "Rulings":
-        return Rulings(self.options.values(), self._chosen)
+        """The same readings, nothing consulted yet. The readings were checked when they were set, so the copy
+        shares the (read-only) options and copies the chosen readings without checking them again (a LoF
+        analysis copies rulings for every cached computation)."""
+        out = Rulings.__new__(Rulings)
+        out.options = self.options
+        out._chosen = dict(self._chosen)
+        out.consulted = {}
+        return out

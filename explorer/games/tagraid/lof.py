@@ -35,8 +35,9 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from . import geometry as _geometry
-from .geometry import (XY, ClearResult, Disc, Obstacles, PolygonIndex, Segment, blockers_of, find_clear_segment,
-                       find_clear_segment_to_swept, find_clear_segments, gap_segments, common_tangents, point_target_clear)
+from .geometry import (XY, ClearResult, Disc, Obstacles, PolygonIndex, Segment, blockers_of, blockers_of_rows,
+                       find_clear_segment, find_clear_segment_to_swept, find_clear_segments, gap_segments,
+                       common_tangents, point_target_clear)
 from .pieces import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
 from .options import rulings as default_rulings
 
@@ -480,13 +481,11 @@ def _explain_rays(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: bool)
     sb = n1 @ np.array([b.x, b.y]) + c1
     outer = np.sign(sa) == np.sign(sb)
     segs = gap_segments(np.concatenate([n0, n1[outer]]), np.concatenate([c0, c1[outer]]), a, b)
-    rays = []
-    for s in segs:
-        if np.isnan(s).any():
-            continue
-        seg = Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
-        rays.append(Ray(seg, tuple(blockers_of(seg, obstacles, touching_blocks=touching_blocks))))
-    return rays
+    kept = [Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))) for s in segs if not np.isnan(s).any()]
+    if not _geometry.FAST_PATH:
+        return [Ray(seg, tuple(blockers_of(seg, obstacles, touching_blocks=touching_blocks))) for seg in kept]
+    return [Ray(seg, tuple(found))
+            for seg, found in zip(kept, blockers_of_rows(kept, obstacles, touching_blocks=touching_blocks))]
 
 
 def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) -> tuple[str, ...]:
@@ -494,6 +493,17 @@ def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) 
 
     region = capsule(a, b)
     found = {lab for r in rays for lab in r.blocked_by}
+    if _geometry.FAST_PATH:  # the same GEOS operations, one vectorised call each
+        if obstacles.polygons:
+            geoms = np.empty(len(obstacles.polygons), dtype=object)
+            geoms[:] = [p for _, p in obstacles.polygons]
+            area = shapely.area(shapely.intersection(geoms, region))
+            found.update(obstacles.polygons[i][0] for i in np.flatnonzero(area > 1e-12))
+        if obstacles.discs:
+            dist = shapely.distance(region, shapely.points([d.center for _, d in obstacles.discs]))
+            r = np.array([d.r for _, d in obstacles.discs], dtype=float)
+            found.update(obstacles.discs[i][0] for i in np.flatnonzero(dist < r))
+        return tuple(sorted(found))
     for lab, p in obstacles.polygons:
         if p.intersection(region).area > 1e-12:
             found.add(lab)
