@@ -544,6 +544,21 @@ def _state_memo(table: TableTop) -> dict | None:
     return got[1]
 
 
+def _in_arc(table: TableTop, s: Model, t: Model) -> bool:
+    """``disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(t))`` (Line of Fire › the arc condition), kept
+    per table state on the fast path (an all-pairs run asks it of each pair up to three times)."""
+    memo = table._memo if table._memo is not None else _state_memo(table)
+    if memo is None:
+        return disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(t))
+    arcs = memo.get("_arcs")
+    if arcs is None:
+        arcs = memo["_arcs"] = {}
+    got = arcs.get((s.id, t.id))
+    if got is None or got[0] is not s or got[1] is not t:
+        got = arcs[(s.id, t.id)] = (s, t, disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(t)))
+    return got[2]
+
+
 def _table_memo(copy_value=lambda v: v, auto: bool = False):
     """Memoise a query ``fn(table, shooter, target, rulings, **kw)`` on a table that carries a ``_memo`` dict (the
     short-lived per-pair tables of :func:`.lof_analysis.local_table`, where LoF, the Range Ruler and Partial Cover
@@ -561,7 +576,7 @@ def _table_memo(copy_value=lambda v: v, auto: bool = False):
             rulings = rulings or default_rulings()
             s = table.model(shooter) if isinstance(shooter, str) else shooter
             t = table.model(target) if isinstance(target, str) else target
-            key = (fn.__name__, s, t, tuple(sorted(kw.items())), tuple(sorted(rulings.as_dict().items())))
+            key = (fn.__name__, s, t, tuple(sorted(kw.items())), rulings.key())
             hit = memo.get(key)
             if hit is None:
                 fresh = rulings.copy()
@@ -605,7 +620,7 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     a, b = table.disc(s), table.disc(t)
     _prefetch_regions(table)
     shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
-                    and rulings.as_dict().get("lof_shooter_arc") == "front_half")
+                    and rulings.chosen("lof_shooter_arc") == "front_half")
     if shooter_side:  # the line must leave the part of the shooter's base inside its arc
         used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
         if arc_part:
@@ -627,7 +642,7 @@ def _arc_setup(s: Model, rulings: Rulings, used: dict, arc_part: bool | None):
         if arc_part is None:
             used["lof_arc_part"] = rulings.reading("lof_arc_part")
             arc_part = used["lof_arc_part"] == "seen_part_in_arc"
-        shooter_side = s.kind == "miner" and rulings.as_dict().get("lof_shooter_arc") == "front_half"
+        shooter_side = s.kind == "miner" and rulings.chosen("lof_shooter_arc") == "front_half"
         if shooter_side:
             used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
             if arc_part:
@@ -666,6 +681,8 @@ def _clear_segment_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, arc
             break
     full, partial = classify(ta, tt, prisms, tb)
     return res, as_obstacles(full + [p for p, _ in partial]), used
+
+
 def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: bool,
                     rulings: Rulings) -> ClearResult | None:
     """The fast path's batched searches (:func:`.geometry.find_clear_segments`, each answer the one-search answer).
@@ -691,7 +708,7 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
     got = found.get((s.id, t.id, tb, id(obs._template)))
     if got is None:
         seen = memo.setdefault("_rows", set())
-        row = (s.id, tb, tuple(sorted(rulings.as_dict().items())))
+        row = (s.id, tb, rulings.key())
         if not seen or row in seen:  # a table's first search, or this shooter's row is done: search alone
             seen.add(row)
             return None
@@ -699,7 +716,7 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
         a = table.disc(s)
         items, keys = [], []
         for u in table.models.values():
-            if u.id == s.id or not disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(u)):
+            if u.id == s.id or not _in_arc(table, s, u):
                 continue
             o = obs if u.id == t.id else table.obstacles(s, u, rulings.copy())[0]
             items.append((a, table.disc(u), o))
@@ -729,8 +746,7 @@ def _prefetch_regions(table: TableTop) -> None:
     ms = [(m, table.disc(m)) for m in table.models.values()]
     # only pairs whose target is at least partly in the shooter's arc are ever searched by line_of_fire (others are
     # built on demand, the same regions either way)
-    ix.regions([(a, b) for s, a in ms for t, b in ms
-                if a is not b and disc_in_arc(s.center, s.facing, s.arc_degrees(), b)], 10 * _geometry.TOL)
+    ix.regions([(a, b) for s, a in ms for t, b in ms if a is not b and _in_arc(table, s, t)], 10 * _geometry.TOL)
 
 
 def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):
@@ -807,7 +823,7 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
                              f"only draw LoF to them, not to {t.id}.")
 
     # (2) arc
-    in_arc = disc_in_arc(s.center, s.facing, arc, b)
+    in_arc = _in_arc(table, s, t)
     if not in_arc:
         return LoFResult(s.id, t.id, False, "outside_arc", lof_rule, in_arc=False, arc_degrees=arc,
                          detail=f"{t.id} is entirely outside {s.id}'s {arc:g}° arc.")
