@@ -347,13 +347,17 @@ class LofAnalysisCache:
 
     Args:
         max_entries: least recently used entries beyond this are dropped.
+        by_dependency: :meth:`all_pairs` reuses, from its previous call, the pairs a move cannot change (see
+            :func:`_dirty_pairs`) without building their keys; ``False`` builds every pair's key and looks it up
+            (the former incremental path: the benchmarks' baseline). The same answers either way.
 
     Attributes:
         computed, reused: counters of pair components computed and taken from the cache (for tests and benchmarks).
     """
 
-    def __init__(self, max_entries: int = 50_000):
+    def __init__(self, max_entries: int = 50_000, by_dependency: bool = True):
         self.max_entries = max_entries
+        self.by_dependency = by_dependency
         self._entries: OrderedDict[Hashable, list[tuple[tuple[tuple[str, str], ...], object]]] = OrderedDict()
         self._statics: dict[Hashable, tuple[int, _Static]] = {}
         self._last: _LastCall | None = None
@@ -466,7 +470,7 @@ class LofAnalysisCache:
         setting = (ctx[0][0], ctx[2], calibration, weapon, threat)
         last = self._last
         kept: dict[tuple[str, str], tuple[TargetVerdict, tuple]] = {}
-        if last is not None and last.setting == setting and last.ids == tuple(m.id for m in ms):
+        if self.by_dependency and last is not None and last.setting == setting and last.ids == tuple(m.id for m in ms):
             dirty = _dirty_pairs(ms, last.models, ctx[1])
             kept = {(s.id, t.id): last.pairs[(s.id, t.id)] for i, s in enumerate(ms) for j, t in enumerate(ms)
                     if i != j and not dirty[i, j]}
