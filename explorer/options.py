@@ -52,6 +52,7 @@ class Rulings:
     def __init__(self, options: Iterable[RulingOption], chosen: Mapping[str, str] | None = None):
         self.options = {o.key: o for o in options}
         self._chosen = {k: o.default for k, o in self.options.items()}
+        self._key: tuple | None = None
         self.consulted: dict[str, str] = {}
         for k, v in (chosen or {}).items():
             self.set(k, v)
@@ -63,6 +64,7 @@ class Rulings:
             raise ScenarioError(f"rulings.{key}", f"unknown reading {short_repr(reading)}",
                                 list(self.options[key].readings))
         self._chosen[key] = reading
+        self._key = None
 
     def reading(self, key: str) -> str:
         """The chosen reading of ``key``; records that it was consulted."""
@@ -73,5 +75,24 @@ class Rulings:
     def as_dict(self) -> dict[str, str]:
         return dict(self._chosen)
 
+    def key(self) -> tuple[tuple[str, str], ...]:
+        """``tuple(sorted(self.as_dict().items()))``: the chosen readings as a hashable key (kept until a reading is
+        set; memo keys of LoF queries use it)."""
+        if self._key is None:
+            self._key = tuple(sorted(self._chosen.items()))
+        return self._key
+
+    def chosen(self, key: str) -> str | None:
+        """``self.as_dict().get(key)``: the chosen reading without recording a consultation (and without a copy)."""
+        return self._chosen.get(key)
+
     def copy(self) -> "Rulings":
-        return Rulings(self.options.values(), self._chosen)
+        """The same readings, nothing consulted yet. The readings were checked when they were set, so the copy
+        shares the (read-only) options and copies the chosen readings without checking them again (a LoF
+        analysis copies rulings for every cached computation)."""
+        out = Rulings.__new__(Rulings)
+        out.options = self.options
+        out._chosen = dict(self._chosen)
+        out._key = self._key
+        out.consulted = {}
+        return out

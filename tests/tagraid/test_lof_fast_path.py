@@ -107,6 +107,21 @@ def _search_both(a: Disc, b: Disc, labelled, discs, touching_blocks: bool, clip=
     return fast, slow
 
 
+def _explained_both(a: Disc, b: Disc, labelled, discs, touching_blocks: bool):
+    """The explanation of a LoF verdict (rays and their blockers, the blockers across the region between the
+    bases) on the former path and on the fast path (blockers of all rays in one broadcast call, the region's
+    intersections and distances vectorised)."""
+    from explorer.games.tagraid.lof import _explain_rays, _relevant_blockers
+
+    out = []
+    for fast in (True, False):
+        with fast_path(fast):
+            obs = Obstacles(list(labelled), list(discs), PolygonIndex(labelled) if fast else None)
+            rays = _explain_rays(a, b, obs, touching_blocks)
+            out.append(([(r.segment, r.blocked_by) for r in rays], _relevant_blockers(a, b, obs, rays)))
+    return out
+
+
 def _placed(geoms, angle: float, dx: float, dy: float):
     return [affinity.translate(affinity.rotate(g, angle, origin=(0, 0)), dx, dy) for g in geoms]
 
@@ -129,6 +144,8 @@ def test_lines_through_a_single_vertex(r, dist, at, angle, dx, dy, inward, grazi
     fast, slow = _search_both(a, b, labelled, [], grazing)
     assert (fast.witness, fast.candidates_tested, fast.contact) == (slow.witness, slow.candidates_tested,
                                                                     slow.contact)
+    fast_x, slow_x = _explained_both(a, b, labelled, [], grazing)
+    assert fast_x == slow_x
 
 
 @settings(max_examples=200, deadline=None)
@@ -159,6 +176,8 @@ def test_walls_along_the_common_tangent(ra, rb, dist, angle, dx, dy, grazing, ot
     fast_r, slow_r = _search_both(b, a, labelled, discs, grazing)
     assert (fast_r.witness, fast_r.candidates_tested) == (slow_r.witness, slow_r.candidates_tested)
     assert (fast.witness is None) == (fast_r.witness is None)  # symmetry of the geometric question
+    fast_x, slow_x = _explained_both(a, b, labelled, discs, grazing)
+    assert fast_x == slow_x and any(blocked for _, blocked in fast_x[0])  # some ray meets the wall or the base
 
 
 # ------------------------------------------------------------------------------------ symmetry and translation

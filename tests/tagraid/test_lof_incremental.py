@@ -307,3 +307,61 @@ def test_all_pairs_batches_the_missing_searches(monkeypatch):
             continue
     cache.all_pairs(moved, tag_rulings())
     assert len(calls) == 2 and 0 < calls[1] < calls[0]
+
+
+move_only = st.tuples(st.just("move"), st.integers(0, 5), st.floats(-1.5, 1.5), st.floats(-1.5, 1.5))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.lists(st.integers(0, 3), min_size=len(LOF_RULING_KEYS),
+                                        max_size=len(LOF_RULING_KEYS)),
+       st.lists(st.one_of(move_only, move_only, action), min_size=1, max_size=5))
+def test_all_pairs_by_dependency_equal_a_fresh_analysis(seed, readings, actions):
+    """all_pairs after a Model moves recomputes only the pairs the move can change (its own, and those whose
+    corridor its old or new base comes near: lof_analysis._dirty_pairs) and reuses the rest from the previous call:
+    after every action the verdicts (rays, Range, Cover) and the readings consulted equal a fresh cache's."""
+    table = _dense_table(seed)
+    rul = tag_rulings({k: list(OPTIONS[k].readings)[i % len(OPTIONS[k].readings)]
+                       for k, i in zip(LOF_RULING_KEYS, readings)})
+    cal = RangeCalibration()
+    cache = LofAnalysisCache()
+    cache.all_pairs(table, rul.copy(), cal)
+    for act in actions:
+        table, cal, _ = _apply(table, rul, cal, act)
+        r_inc, r_fresh = rul.copy(), rul.copy()
+        got = cache.all_pairs(table, r_inc, cal)
+        want = LofAnalysisCache().all_pairs(table, r_fresh, cal)
+        assert _all_pairs_facts(got) == _all_pairs_facts(want), act
+        assert got == want, act
+        assert list(r_inc.consulted.items()) == list(r_fresh.consulted.items())
+
+
+def test_a_move_reuses_the_pairs_far_from_it_and_recomputes_the_corridors_it_crosses():
+    from explorer.games.tagraid.lof import TableTop
+    from explorer.games.tagraid.lof_analysis import _dirty_pairs, _Pieces
+    from explorer.games.tagraid.pieces import Model
+
+    # a and b far apart with an empty corridor; c and d elsewhere; m (base radius 1/7, like a and b) moves from
+    # beside c into the a-b corridor, 0.2 from its axis: its base overlaps the capsule
+    ms = [Model("a", 0.0, 0.0, 3), Model("b", 6.0, 0.0, 3, side="B"), Model("c", 0.0, 6.0, 3),
+          Model("d", 6.0, 6.0, 3, side="B"), Model("m", 3.0, 8.0, 3, side="C")]
+    before = TableTop(ms)
+    after = table_with_models(before, {**before.models, "m": before.models["m"].moved_to(3.0, 0.2)})
+    dirty = _dirty_pairs(list(after.models.values()), list(before.models.values()), _Pieces(after))
+    ids = list(after.models)
+    pair = lambda x, y: dirty[ids.index(x), ids.index(y)]  # noqa: E731
+    assert pair("a", "b") and pair("b", "a")          # m's new base is in their corridor
+    assert pair("m", "a") and pair("c", "m")          # m's own pairs
+    assert not pair("a", "c") and not pair("b", "d")  # far from both of m's places
+    assert pair("c", "d") == pair("d", "c")           # m's old place: near the c-d corridor or not, both ways
+    # and the cache really keeps the clean pairs: their verdicts are the previous call's
+    cache = LofAnalysisCache()
+    cache.all_pairs(before, tag_rulings())
+    reused = cache.reused
+    got = cache.all_pairs(after, tag_rulings())
+    assert cache.reused - reused >= int((~dirty).sum()) - len(ids)  # every clean ordered pair at least
+    assert got == LofAnalysisCache().all_pairs(after, tag_rulings())
+    # moving it back out of the corridor: its old place (in the corridor) still marks a-b
+    back = table_with_models(after, {**after.models, "m": after.models["m"].moved_to(3.0, 8.0)})
+    dirty = _dirty_pairs(list(back.models.values()), list(after.models.values()), _Pieces(back))
+    assert pair("a", "b")

@@ -446,6 +446,33 @@ def blocked_mask(segs: np.ndarray, obstacles: Obstacles, *, touching_blocks: boo
     return out
 
 
+def blockers_of_rows(segs: Sequence[Segment], obstacles: Obstacles, *, touching_blocks: bool,
+                     tol: float = TOL) -> list[list[str]]:
+    """:func:`blockers_of` of each of ``segs``. Fast path (indexed obstacles): every (segment, polygon) predicate
+    in one broadcast shapely call and every (segment, disc) test in one numpy pass, element by element the
+    predicates and arithmetic of :func:`blockers_of`, so the same labels in the same order."""
+    if not segs:
+        return []
+    if not obstacles._indexed():
+        return [blockers_of(seg, obstacles, touching_blocks=touching_blocks, tol=tol) for seg in segs]
+    arr = np.array([[*seg.p0, *seg.p1] for seg in segs], dtype=float)
+    out: list[list[str]] = [[] for _ in segs]
+    if obstacles.polygons:
+        ids = obstacles._ids
+        lines = _segments_to_lines(arr)[:, None]
+        if touching_blocks:
+            hit = shapely.dwithin(lines, obstacles.index.geoms[ids][None, :], tol)
+        else:
+            hit = shapely.intersects(lines, obstacles.index.eroded(ids, tol)[None, :])
+        for i, row in enumerate(hit):
+            out[i] += [obstacles.polygons[j][0] for j in np.flatnonzero(row)]
+    if obstacles.discs:
+        d = np.array([[dd.x, dd.y, dd.r] for _, dd in obstacles.discs])
+        for i, row in enumerate(_discs_block(arr, d, touching_blocks, tol)):
+            out[i] += [obstacles.discs[j][0] for j in np.flatnonzero(row)]
+    return out
+
+
 def blockers_of(seg: Segment, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL) -> list[str]:
     """Labels of the obstacles that block ``seg`` (each obstacle tested on its own; polygons first, in order).
 

@@ -35,8 +35,9 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from . import geometry as _geometry
-from .geometry import (XY, ClearResult, Disc, Obstacles, PolygonIndex, Segment, blockers_of, find_clear_segment,
-                       find_clear_segment_to_swept, find_clear_segments, gap_segments, common_tangents, point_target_clear)
+from .geometry import (XY, ClearResult, Disc, Obstacles, PolygonIndex, Segment, blockers_of, blockers_of_rows,
+                       find_clear_segment, find_clear_segment_to_swept, find_clear_segments, gap_segments,
+                       common_tangents, point_target_clear)
 from .pieces import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
 from .options import rulings as default_rulings
 
@@ -499,13 +500,11 @@ def _explain_rays(a: Disc, b: Disc, obstacles: Obstacles, touching_blocks: bool)
     sb = n1 @ np.array([b.x, b.y]) + c1
     outer = np.sign(sa) == np.sign(sb)
     segs = gap_segments(np.concatenate([n0, n1[outer]]), np.concatenate([c0, c1[outer]]), a, b)
-    rays = []
-    for s in segs:
-        if np.isnan(s).any():
-            continue
-        seg = Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3])))
-        rays.append(Ray(seg, tuple(blockers_of(seg, obstacles, touching_blocks=touching_blocks))))
-    return rays
+    kept = [Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))) for s in segs if not np.isnan(s).any()]
+    if not _geometry.FAST_PATH:
+        return [Ray(seg, tuple(blockers_of(seg, obstacles, touching_blocks=touching_blocks))) for seg in kept]
+    return [Ray(seg, tuple(found))
+            for seg, found in zip(kept, blockers_of_rows(kept, obstacles, touching_blocks=touching_blocks))]
 
 
 def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) -> tuple[str, ...]:
@@ -513,6 +512,17 @@ def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) 
 
     region = capsule(a, b)
     found = {lab for r in rays for lab in r.blocked_by}
+    if _geometry.FAST_PATH:  # the same GEOS operations, one vectorised call each
+        if obstacles.polygons:
+            geoms = np.empty(len(obstacles.polygons), dtype=object)
+            geoms[:] = [p for _, p in obstacles.polygons]
+            area = shapely.area(shapely.intersection(geoms, region))
+            found.update(obstacles.polygons[i][0] for i in np.flatnonzero(area > 1e-12))
+        if obstacles.discs:
+            dist = shapely.distance(region, shapely.points([d.center for _, d in obstacles.discs]))
+            r = np.array([d.r for _, d in obstacles.discs], dtype=float)
+            found.update(obstacles.discs[i][0] for i in np.flatnonzero(dist < r))
+        return tuple(sorted(found))
     for lab, p in obstacles.polygons:
         if p.intersection(region).area > 1e-12:
             found.add(lab)
@@ -553,6 +563,21 @@ def _state_memo(table: TableTop) -> dict | None:
     return got[1]
 
 
+def _in_arc(table: TableTop, s: Model, t: Model) -> bool:
+    """``disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(t))`` (Line of Fire › the arc condition), kept
+    per table state on the fast path (an all-pairs run asks it of each pair up to three times)."""
+    memo = table._memo if table._memo is not None else _state_memo(table)
+    if memo is None:
+        return disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(t))
+    arcs = memo.get("_arcs")
+    if arcs is None:
+        arcs = memo["_arcs"] = {}
+    got = arcs.get((s.id, t.id))
+    if got is None or got[0] is not s or got[1] is not t:
+        got = arcs[(s.id, t.id)] = (s, t, disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(t)))
+    return got[2]
+
+
 def _table_memo(copy_value=lambda v: v, auto: bool = False):
     """Memoise a query ``fn(table, shooter, target, rulings, **kw)`` on a table that carries a ``_memo`` dict (the
     short-lived per-pair tables of :func:`.lof_analysis.local_table`, where LoF, the Range Ruler and Partial Cover
@@ -570,7 +595,7 @@ def _table_memo(copy_value=lambda v: v, auto: bool = False):
             rulings = rulings or default_rulings()
             s = table.model(shooter) if isinstance(shooter, str) else shooter
             t = table.model(target) if isinstance(target, str) else target
-            key = (fn.__name__, s, t, tuple(sorted(kw.items())), tuple(sorted(rulings.as_dict().items())))
+            key = (fn.__name__, s, t, tuple(sorted(kw.items())), rulings.key())
             hit = memo.get(key)
             if hit is None:
                 fresh = rulings.copy()
@@ -614,7 +639,7 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     a, b = table.disc(s), table.disc(t)
     _prefetch_regions(table)
     shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
-                    and rulings.as_dict().get("lof_shooter_arc") == "front_half")
+                    and rulings.chosen("lof_shooter_arc") == "front_half")
     if shooter_side:  # the line must leave the part of the shooter's base inside its arc
         used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
         if arc_part:
@@ -636,7 +661,7 @@ def _arc_setup(s: Model, rulings: Rulings, used: dict, arc_part: bool | None):
         if arc_part is None:
             used["lof_arc_part"] = rulings.reading("lof_arc_part")
             arc_part = used["lof_arc_part"] == "seen_part_in_arc"
-        shooter_side = s.kind == "miner" and rulings.as_dict().get("lof_shooter_arc") == "front_half"
+        shooter_side = s.kind == "miner" and rulings.chosen("lof_shooter_arc") == "front_half"
         if shooter_side:
             used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
             if arc_part:
@@ -675,6 +700,8 @@ def _clear_segment_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, arc
             break
     full, partial = classify(ta, tt, prisms, tb)
     return res, as_obstacles(full + [p for p, _ in partial]), used
+
+
 def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: bool,
                     rulings: Rulings) -> ClearResult | None:
     """The fast path's batched searches (:func:`.geometry.find_clear_segments`, each answer the one-search answer).
@@ -700,7 +727,7 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
     got = found.get((s.id, t.id, tb, id(obs._template)))
     if got is None:
         seen = memo.setdefault("_rows", set())
-        row = (s.id, tb, tuple(sorted(rulings.as_dict().items())))
+        row = (s.id, tb, rulings.key())
         if not seen or row in seen:  # a table's first search, or this shooter's row is done: search alone
             seen.add(row)
             return None
@@ -708,7 +735,7 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
         a = table.disc(s)
         items, keys = [], []
         for u in table.models.values():
-            if u.id == s.id or not disc_in_arc(s.center, s.facing, s.arc_degrees(), table.disc(u)):
+            if u.id == s.id or not _in_arc(table, s, u):
                 continue
             o = obs if u.id == t.id else table.obstacles(s, u, rulings.copy())[0]
             items.append((a, table.disc(u), o))
@@ -738,8 +765,7 @@ def _prefetch_regions(table: TableTop) -> None:
     ms = [(m, table.disc(m)) for m in table.models.values()]
     # only pairs whose target is at least partly in the shooter's arc are ever searched by line_of_fire (others are
     # built on demand, the same regions either way)
-    ix.regions([(a, b) for s, a in ms for t, b in ms
-                if a is not b and disc_in_arc(s.center, s.facing, s.arc_degrees(), b)], 10 * _geometry.TOL)
+    ix.regions([(a, b) for s, a in ms for t, b in ms if a is not b and _in_arc(table, s, t)], 10 * _geometry.TOL)
 
 
 def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):
@@ -816,7 +842,7 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
                              f"only draw LoF to them, not to {t.id}.")
 
     # (2) arc
-    in_arc = disc_in_arc(s.center, s.facing, arc, b)
+    in_arc = _in_arc(table, s, t)
     if not in_arc:
         return LoFResult(s.id, t.id, False, "outside_arc", lof_rule, in_arc=False, arc_degrees=arc,
                          detail=f"{t.id} is entirely outside {s.id}'s {arc:g}° arc.")

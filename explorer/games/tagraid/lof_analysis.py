@@ -145,11 +145,14 @@ def _cut_rays(table: TableTop, lof: LoFResult) -> list[BlockedRay]:
         p0, p1 = ray.segment.p0, ray.segment.p1
         line = LineString([p0, p1])
         best, best_d, best_lab = None, math.inf, ""
-        for lab in ray.blocked_by:
-            g = _obstacle_geom(table, lab)
-            if g is None:
-                continue
-            inter = line.intersection(g)
+        found = [(lab, g) for lab in ray.blocked_by if (g := _obstacle_geom(table, lab)) is not None]
+        if geometry.FAST_PATH and found:  # every intersection in one call (the same GEOS operation)
+            geoms = np.empty(len(found), dtype=object)
+            geoms[:] = [g for _, g in found]
+            inters = shapely.intersection(line, geoms)
+        else:
+            inters = [line.intersection(g) for _, g in found]
+        for (lab, _), inter in zip(found, inters):
             if inter.is_empty:
                 continue
             pts = shapely.get_coordinates(inter)
@@ -245,7 +248,7 @@ class _Pieces:
     (an obstacle's facing, declared Move, Angle of Vision and hexagon never matter to another pair)."""
 
     def __init__(self, table: TableTop):
-        cal = table.calibration
+        cal = self.calibration = table.calibration
         self.models = list(table.models.values())
         self.radius = {m.id: m.disc(cal).r for m in self.models}
         self.as_obstacle = {m.id: (m.id, m.x, m.y, m.silhouette, m.side, m.kind) for m in self.models}
@@ -344,21 +347,27 @@ class LofAnalysisCache:
 
     Args:
         max_entries: least recently used entries beyond this are dropped.
+        by_dependency: :meth:`all_pairs` reuses, from its previous call, the pairs a move cannot change (see
+            :func:`_dirty_pairs`) without building their keys; ``False`` builds every pair's key and looks it up
+            (the former incremental path: the benchmarks' baseline). The same answers either way.
 
     Attributes:
         computed, reused: counters of pair components computed and taken from the cache (for tests and benchmarks).
     """
 
-    def __init__(self, max_entries: int = 50_000):
+    def __init__(self, max_entries: int = 50_000, by_dependency: bool = True):
         self.max_entries = max_entries
+        self.by_dependency = by_dependency
         self._entries: OrderedDict[Hashable, list[tuple[tuple[tuple[str, str], ...], object]]] = OrderedDict()
         self._statics: dict[Hashable, tuple[int, _Static]] = {}
+        self._last: _LastCall | None = None
         self.computed = 0
         self.reused = 0
 
     def clear(self) -> None:
         self._entries.clear()
         self._statics.clear()
+        self._last = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -453,10 +462,36 @@ class LofAnalysisCache:
         weapon = weapon or WeaponRanges()
         ctx = self._context(table, rulings)
         ms = list(table.models.values())
-        if geometry.FAST_PATH:
-            self._batch_searches(table, ms, rulings, ctx)
-        return {(s.id, t.id): self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
-                for s in ms for t in ms if s.id != t.id}
+        pairs = [(s, t) for s in ms for t in ms if s.id != t.id]
+        if not geometry.FAST_PATH:
+            self._last = None
+            return {(s.id, t.id): self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
+                    for s, t in pairs}
+        setting = (ctx[0][0], ctx[2], calibration, weapon, threat)
+        last = self._last
+        kept: dict[tuple[str, str], tuple[TargetVerdict, tuple]] = {}
+        if self.by_dependency and last is not None and last.setting == setting and last.ids == tuple(m.id for m in ms):
+            dirty = _dirty_pairs(ms, last.models, ctx[1])
+            kept = {(s.id, t.id): last.pairs[(s.id, t.id)] for i, s in enumerate(ms) for j, t in enumerate(ms)
+                    if i != j and not dirty[i, j]}
+            pairs = [(s, t) for s, t in pairs if (s.id, t.id) not in kept]
+        self._batch_searches(table, pairs, rulings, ctx)
+        done: dict[tuple[str, str], tuple[TargetVerdict, tuple]] = dict(kept)
+        for s, t in pairs:
+            r = rulings.copy()
+            v = self.verdict(table, s, t, r, calibration, weapon, threat, _ctx=ctx)
+            done[(s.id, t.id)] = (v, tuple(r.consulted.items()))
+        self.reused += len(kept)
+        self._last = _LastCall(setting, tuple(m.id for m in ms), ms, done)
+        out = {}
+        for s in ms:
+            for t in ms:
+                if s.id != t.id:
+                    v, consulted = done[(s.id, t.id)]
+                    rulings.consulted.update(consulted)  # in pair order, as the verdicts consulted them
+                    out[(s.id, t.id)] = w = copy.copy(v)  # the caller's own verdict (the kept one stays as computed)
+                    w.blocked_rays = list(v.blocked_rays)
+        return out
 
     @staticmethod
     def _pair_key(token, pieces: _Pieces, chosen: Mapping[str, str], s: Model, t: Model) -> tuple:
@@ -473,7 +508,7 @@ class LofAnalysisCache:
         return variants is not None and any(all(chosen.get(k) == v for k, v in consulted)
                                             for consulted, _ in variants)
 
-    def _batch_searches(self, table: TableTop, ms: list[Model], rulings: Rulings, ctx) -> None:
+    def _batch_searches(self, table: TableTop, pairs: list[tuple[Model, Model]], rulings: Rulings, ctx) -> None:
         """The fast path: before the verdicts, the clear-segment searches of every pair whose LoF is not cached (both
         ways, as LoF and its reciprocity check may ask) run together on the pairs' local tables
         (:func:`.geometry.find_clear_segments`); each local table keeps its answers for :func:`.lof.clear_segment`,
@@ -486,35 +521,80 @@ class LofAnalysisCache:
         arc_part = r0.reading("lof_arc_part") == "seen_part_in_arc"
         front = chosen.get("lof_shooter_arc") == "front_half"
         items, dests, queued = [], [], set()
-        for s in ms:
-            for t in ms:
-                if s.id == t.id:
+        for s, t in pairs:
+            others, base = self._pair_key(token, pieces, chosen, s, t)
+            if self._cached(("lof",) + base, chosen):
+                continue
+            lkey = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
+            if lkey not in shared:
+                shared[lkey] = local_table(table, s, t, others, static)
+            lt = shared[lkey]
+            for x, y in ((s, t), (t, s)):
+                arc = x.arc_degrees()
+                if (id(lt), x.id, y.id) in queued or (arc < 360.0 and (arc_part or (x.kind == "miner" and front))):
                     continue
-                others, base = self._pair_key(token, pieces, chosen, s, t)
-                if self._cached(("lof",) + base, chosen):
+                if x.kind == "miner" and lt.enemy_miners_in_contact(x):
                     continue
-                lkey = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
-                if lkey not in shared:
-                    shared[lkey] = local_table(table, s, t, others, static)
-                lt = shared[lkey]
-                for x, y in ((s, t), (t, s)):
-                    arc = x.arc_degrees()
-                    if (id(lt), x.id, y.id) in queued or (arc < 360.0 and (arc_part or (x.kind == "miner" and front))):
-                        continue
-                    if x.kind == "miner" and lt.enemy_miners_in_contact(x):
-                        continue
-                    if not disc_in_arc(x.center, x.facing, arc, lt.disc(y)):
-                        continue
-                    queued.add((id(lt), x.id, y.id))
-                    obs = lt.obstacles(x, y, r0)[0]
-                    if obs._template is None:
-                        continue
-                    items.append((lt.disc(x), lt.disc(y), obs))
-                    dests.append((lt, x.id, y.id, obs._template))
+                if not disc_in_arc(x.center, x.facing, arc, lt.disc(y)):
+                    continue
+                queued.add((id(lt), x.id, y.id))
+                obs = lt.obstacles(x, y, r0)[0]
+                if obs._template is None:
+                    continue
+                items.append((lt.disc(x), lt.disc(y), obs))
+                dests.append((lt, x.id, y.id, obs._template))
         if not items:
             return
         for (lt, xid, yid, tmpl), res in zip(dests, geometry.find_clear_segments(items, touching_blocks=tb)):
             lt.__dict__.setdefault("_prebatched", {})[(xid, yid, tb, id(tmpl))] = (tmpl, res)
+
+
+@dataclass
+class _LastCall:
+    """What :meth:`LofAnalysisCache.all_pairs` answered last: the setting (static table, readings, Range Ruler,
+    weapon, Threat Levels), the Models in table order and each ordered pair's verdict with the readings it
+    consulted."""
+
+    setting: tuple
+    ids: tuple[str, ...]
+    models: list[Model]
+    pairs: dict[tuple[str, str], tuple[TargetVerdict, tuple]]
+
+
+DEPENDENCY_MARGIN = 1e-6
+"""Board units added to :data:`NEAR` by :func:`_dirty_pairs` (a conservative margin over the rounding of the
+nearness test of :meth:`_Pieces.near_others`)."""
+
+
+def _dirty_pairs(ms: list[Model], before: list[Model], pieces: _Pieces) -> np.ndarray:
+    """``dirty[i, j]``: the ordered pair ``ms[i] -> ms[j]`` may have another key than in the previous call, where the
+    Models were ``before`` (same ids, same order). A pair is clean when neither of its Models changed and no Model
+    that changed comes within ``NEAR + DEPENDENCY_MARGIN`` of the pair's capsule, at its old place or at its new
+    one: then the pair's local table holds the same Models, so its key and verdicts are the previous ones
+    (scenery, readings and calibrations are checked equal by the caller). One numpy pass per changed Model and
+    place (pair corridors against the base)."""
+    n = len(ms)
+    changed = [k for k, (m, old) in enumerate(zip(ms, before)) if m is not old and m != old]
+    dirty = np.zeros((n, n), dtype=bool)
+    if not changed:
+        return dirty
+    xy = np.array([(m.x, m.y) for m in ms], dtype=float).reshape(-1, 2)
+    r = np.array([pieces.radius[m.id] for m in ms], dtype=float)
+    reach = np.maximum(r[:, None], r[None, :]) + NEAR + DEPENDENCY_MARGIN
+    d = xy[None, :, :] - xy[:, None, :]                      # i -> j
+    ll = (d * d).sum(axis=2)
+    cal = pieces.calibration
+    for k in changed:
+        dirty[k, :] = dirty[:, k] = True
+        for m in (before[k], ms[k]):
+            p = np.array([m.x, m.y], dtype=float) - xy             # i -> the base's centre
+            dot = (d * p[:, None, :]).sum(axis=2)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                u = np.where(ll > 0, np.clip(dot / ll, 0.0, 1.0), 0.0)
+            fx = p[:, None, 0] - u * d[:, :, 0]
+            fy = p[:, None, 1] - u * d[:, :, 1]
+            dirty |= np.hypot(fx, fy) <= reach + m.disc(cal).r
+    return dirty
 
 
 def analyse(table: TableTop, shooter: str, rulings: Rulings | None = None,
