@@ -82,7 +82,9 @@ def bench_page(browser, base: str, route: str) -> dict:
             values[f"latency_ms.tap {label}"] = round(ms, 1)
     selects = [s for s in page.locator("select").all() if s.is_visible()]
     for s in selects[:MAX_EACH]:
-        options = s.evaluate("s => Array.from(s.options).map(o => o.value)")
+        if not s.count() or not s.is_visible():   # a pick before may have rebuilt the page: the dropdown is gone
+            continue
+        options = s.evaluate("s => Array.from(s.options).map(o => o.value)", timeout=5_000)
         current = s.input_value()
         nxt = next((o for o in options if o != current), None)
         if nxt is None or not s.is_enabled():
