@@ -5,7 +5,8 @@ The rulings gallery (``gallery/``) is generated from the built-in scenarios at e
 (:mod:`explorer.render.gallery`), and so is the rule index (``rule-index/``, :mod:`explorer.render.rule_pages`); the
 ``{explorer}`` directive embeds a scenario (:mod:`explorer.render.sphinx`).
 Links from embedded demos go to the Panel app at ``$EXPLORER_APP_URL`` (default ``http://localhost:5006``) and, when
-``$EXPLORER_BINDER_URL`` is set, to Binder.
+to Binder: ``$EXPLORER_BINDER_URL``, else the repository's own Binder link built from ``pyproject.toml``'s
+``[project.urls] Repository`` (:mod:`explorer.repository`; none while that address is the placeholder).
 
 The notebooks (``notebooks/``) and tutorials (``tutorials/``), linked into the source tree, are executed at every build
 through MyST-NB's cache (``jupyter-cache``, in ``docs/_build/.jupyter_cache``: a notebook runs again only when its code
@@ -15,6 +16,8 @@ the widget view, whose JavaScript (ipycanvas) no public CDN serves.
 """
 
 import os
+
+from explorer.repository import binder_launch_url
 
 project = "Rules Explorer"
 author = "Rules Explorer contributors"
@@ -31,7 +34,9 @@ extensions = [
 explorer_gallery_dir = "gallery"
 explorer_rule_index_dir = "rule-index"
 explorer_app_url = os.environ.get("EXPLORER_APP_URL", "http://localhost:5006")
-explorer_binder_url = os.environ.get("EXPLORER_BINDER_URL", "")
+# Binder links from the ONE repository address (pyproject.toml [project.urls] Repository, explorer.repository);
+# none while it is the placeholder
+explorer_binder_url = os.environ.get("EXPLORER_BINDER_URL") or binder_launch_url() or ""
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3

@@ -31,7 +31,7 @@ from explorer.serving.page_js import page_script
 from explorer.serving.pane import served_pane
 from explorer.serving.phone import phone_page
 from explorer.serving.resources import local_resources
-from explorer.serving.url_state import has_url_state, url_state_sync
+from explorer.serving.url_state import has_url_state, url_state_sync, url_writer
 from explorer.serving.versions import warn_versions
 from explorer.serving.warm import warm_pages
 from explorer.serving.widget_js import WIDGET_JS_ROUTE, layout_widget_js, use_static_route
@@ -102,16 +102,44 @@ def requested_scenario(game_id: str, slug: str, search: str | None) -> tuple[str
         other = next((o for o in all_games() if o.id != g.id and raw in o.builtin_names()), None) \
             if len(raw) <= MAX_SCENARIO_ID else None
         if other is not None:   # another game's id: say whose, and where it opens (as the CLI names the game)
-            return None, (f"{shown!r} is a scenario of {html.escape(other.title)}, not of {html.escape(g.title)}"
-                          f"{_opens_on(other, raw)}; this page shows its defaults.")
-        return None, f"No built-in {html.escape(g.title)} scenario is called {shown!r}: the page shows its defaults."
+            return None, (f"?{SCENARIO_PARAM}={shown!r} is a scenario of {html.escape(other.title)}, not of "
+                          f"{html.escape(g.title)}{_opens_on(other, raw)}; this page shows its defaults"
+                          f"{_allowed_scenarios(g, page)}")
+        return None, (f"?{SCENARIO_PARAM}=: no built-in {html.escape(g.title)} scenario is called {shown!r}: the "
+                      f"page shows its defaults{_allowed_scenarios(g, page)}")
     kind = str(read_toml(raw, text=g.scenario_text(raw)).get("kind", ""))
     if kind not in page.kinds:
-        return None, (f"Scenario {shown!r} ({kind or 'no kind'}) is not one this page shows{_opens_on(g, raw)}; "
-                      "this page shows its defaults.")
+        return None, (f"?{SCENARIO_PARAM}=: scenario {shown!r} ({kind or 'no kind'}) is not one this page shows"
+                      f"{_opens_on(g, raw)}; this page shows its defaults{_allowed_scenarios(g, page)}")
     if page.open is None:
-        return None, f"This page cannot open a scenario from its address yet: pick {shown} on the page."
+        return None, (f"?{SCENARIO_PARAM}=: this page cannot open a scenario from its address yet: pick {shown} on "
+                      f"the page{_REWRITTEN}")
     return raw, ""
+
+
+_REWRITTEN = ". The address now links to what the page shows."
+
+
+def openable_scenarios(game, page) -> list[str]:
+    """The built-in scenario ids ``page`` of ``game`` opens from ``?scenario=`` (its kinds'; none without
+    ``Page.open``), in the game's order (read once per process: the built-ins are packaged)."""
+    from explorer.games import read_toml
+
+    key = (game.id, page.slug)
+    if key not in _OPENABLE:
+        _OPENABLE[key] = tuple(n for n in game.builtin_names() if page.open is not None
+                               and str(read_toml(n, text=game.scenario_text(n)).get("kind", "")) in page.kinds)
+    return list(_OPENABLE[key])
+
+
+_OPENABLE: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def _allowed_scenarios(game, page) -> str:
+    """``" (allowed: tr-01, tr-02, ...)"`` plus :data:`_REWRITTEN`: the end of a refused ``?scenario=``'s message."""
+    names = openable_scenarios(game, page)
+    shown = ", ".join(names[:15]) + (f", ... ({len(names)} in all)" if len(names) > 15 else "")
+    return (f" (allowed: {html.escape(shown)})" if names else "") + _REWRITTEN
 
 
 def _opens_on(game, name: str) -> str:
@@ -167,12 +195,20 @@ def create_page_from_query():
         return create_page(gid, slug)
     if "/" + wanted in table:
         return create_page(*table["/" + wanted])
-    return pn.Column(pn.pane.HTML(f"<div style='{_TEXT};color:#c92a2a'>No page {html.escape(wanted[:100])!r}: "
-                                  "pick one below.</div>", margin=(0, 10)), create_landing())
+    # the first page, as without ?page=, and the address says so (a reload does not repeat the refusal)
+    gid, slug = next(iter(table.values()))
+    allowed = ", ".join(r.lstrip("/") for r in table)
+    refused = (f"?page={html.escape(wanted[:100])!r} is no page of this app, so it shows {gid}-{slug} "
+               f"(allowed: {html.escape(allowed)}){_REWRITTEN}")
+    return create_page(gid, slug, refused=(("page", refused),))
 
 
-def create_page(game_id: str, slug: str):
+def create_page(game_id: str, slug: str, refused: tuple[tuple[str, str], ...] = ()):
     """One tool page for one browser session: navigation header, the page's summary, its widget tree.
+
+    A link parameter the page refuses (``?scenario=``, ``?s=``, and ``refused``'s ``(parameter, message)`` pairs)
+    is named in a message and taken out of the address (``?s=`` is rewritten to the state shown): the address
+    always links to what the page shows.
 
     Raises:
         ScenarioError: unknown game id. KeyError: unknown page slug.
@@ -192,11 +228,14 @@ def create_page(game_id: str, slug: str):
                         f"{html.escape(page.summary)}</div>", margin=(0, 10), sizing_mode="stretch_width")
     # browser fixes first: no scroll on a canvas click, the wheel scrolls the page (explorer.serving.canvas_fixes)
     parts = [browser_fixes(), head]
-    if notice:
-        parts.append(pn.pane.HTML(f"<div class='scenario-param-message' style='{_TEXT};color:#c92a2a'>{notice}"
-                                  "</div>", margin=(0, 10), sizing_mode="stretch_width"))
+    drop = tuple(name for name, _ in refused) + ((SCENARIO_PARAM,) if notice else ())
+    for message in [text for _, text in refused] + ([notice] if notice else []):
+        parts.append(pn.pane.HTML(f"<div class='scenario-param-message' style='{_TEXT};font-size:14px;"
+                                  f"color:#c92a2a'>{message}</div>", margin=(0, 10), sizing_mode="stretch_width"))
     if has_url_state(widget):  # the page's state lives in its URL (?s=...): restored here, written on each change
-        parts.append(url_state_sync(widget, shown=f"scenario {opened}" if opened else "its defaults"))
+        parts.append(url_state_sync(widget, shown=f"scenario {opened}" if opened else "its defaults", drop=drop))
+    elif drop:   # no state to write: the refused parameters only leave the address
+        parts.append(url_writer(drop=drop))
     return pn.Column(*parts, served_pane(widget, redraw=redraw, sizing_mode="stretch_width"),
                      sizing_mode="stretch_width")
 

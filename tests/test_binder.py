@@ -79,24 +79,59 @@ def test_every_notebook_sets_itself_up_for_panel_serve_in_its_first_code_cell():
         assert "notebook_app()" in "".join(first["source"]), nb.name
 
 
-PLACEHOLDER_REPOSITORY = "https://github.com/OWNER/REPOSITORY"
-"""pyproject's ``[project.urls] Repository`` until the public repository is known: replace it there and in the
-README badge (this test then checks the two agree)."""
-
-
-def binder_badge(repository: str) -> str:
-    """The README's Binder badge (Markdown) for a GitHub repository URL: opens the Panel apps' index."""
-    owner_repo = repository.removeprefix("https://github.com/").strip("/")
-    return (f"[![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/{owner_repo}/HEAD"
-            "?urlpath=panel)")
-
-
 def test_readme_has_the_binder_badge_of_the_repository_url():
+    """The ONE repository address (pyproject's ``[project.urls] Repository``, :mod:`explorer.repository`) is the
+    README badge's; while it is the placeholder, the docs' and embeds' Binder links are left out."""
+    from explorer.repository import PLACEHOLDER, binder_badge, binder_launch_url, is_placeholder, repository_url
+
     repository = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
+    assert repository_url() == repository.rstrip("/")
     assert repository.startswith("https://github.com/") and repository.count("/") == 4
     assert binder_badge(repository) in (ROOT / "README.md").read_text()
     assert binder_badge("https://github.com/o/r") == ("[![Binder](https://mybinder.org/badge_logo.svg)]"
                                                       "(https://mybinder.org/v2/gh/o/r/HEAD?urlpath=panel)")
+    assert binder_launch_url("https://github.com/o/r") == "https://mybinder.org/v2/gh/o/r/HEAD"
+    assert binder_launch_url(PLACEHOLDER) is None and is_placeholder(PLACEHOLDER)
+    if is_placeholder():
+        assert "placeholder" in (ROOT / "README.md").read_text().split("\n\n")[1]
+
+
+def _doc_files() -> list[Path]:
+    """Every page a user reads: README, every docs page (any depth, the generated build excepted), the notebooks and
+    tutorials, the binder files."""
+    docs = [f for f in (ROOT / "docs").rglob("*") if f.suffix in (".md", ".rst", ".ipynb", ".txt", ".py")
+            and "_build" not in f.parts and f.is_file()]
+    return [ROOT / "README.md", *docs, *sorted((ROOT / "notebooks").glob("*.ipynb")),
+            *sorted((ROOT / "tutorials").glob("*.ipynb")), *sorted(f for f in (ROOT / "binder").iterdir() if f.is_file())]
+
+
+def test_every_install_from_the_repository_names_the_repository_url():
+    """The install lines that fetch the repository name its ONE address (no second copy that could drift)."""
+    import re
+
+    from explorer.repository import install_line, repository_url
+
+    found = []
+    for f in _doc_files():
+        for m in re.finditer(r"git\+(https://[^\s'\"`)]+)", f.read_text(errors="replace")):
+            found.append(m.group(1))
+            assert m.group(1).rstrip("/") == repository_url(), f"{f.name}: {m.group(0)}"
+    assert len(found) >= 3, found   # README, getting-started, embedding
+    assert install_line("docs", "https://github.com/o/r") == \
+        "pip install 'tabletop-rules-explorer[docs] @ git+https://github.com/o/r'"
+
+
+def test_no_page_tells_users_to_pip_install_explorer():
+    """``explorer`` on the package index is another project: no doc page, notebook, tutorial or the embedding page
+    installs it by that name (``pip install explorer``, ``explorer[docs]``, ``%pip install explorer``)."""
+    import re
+
+    bad = re.compile(r"pip3? install (-\S+ )*['\"]?explorer\b(?![-_.\w/])")
+    for f in _doc_files():
+        for line in f.read_text(errors="replace").splitlines():
+            assert not bad.search(line), f"{f.relative_to(ROOT)}: {line.strip()}"
+    assert bad.search("pip install 'explorer[docs]'") and bad.search("%pip install -q explorer")
+    assert not bad.search("pip install 'tabletop-rules-explorer[docs]'") and not bad.search("pip install explorer-x")
 
 
 PROXY_BOOLEAN_FLAGS = ("autoreload", "warm", "admin", "dev", "reuse_sessions", "liveness")

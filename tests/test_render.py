@@ -112,10 +112,12 @@ def test_scenario_query_parameter_is_checked():
 
     assert requested_scenario("dagger", "nemesis-phase", "?scenario=dg-03&s=1.x") == ("dg-03", "")
     assert requested_scenario("dagger", "nemesis-phase", "") == (None, "")
-    for search, needle in [("?scenario=nope", "No built-in"), ("?scenario=" + "x" * 500, "No built-in"),
+    for search, needle in [("?scenario=nope", "no built-in"), ("?scenario=" + "x" * 500, "no built-in"),
                            ("?scenario=dg-03<b>", "&lt;b&gt;")]:
         name, msg = requested_scenario("dagger", "nemesis-phase", search)
         assert name is None and needle in msg and "<b>" not in msg
+        # the message names the parameter and the allowed values, and says the address now links to the page shown
+        assert msg.startswith("?scenario=") and "(allowed: dg-" in msg and msg.endswith("what the page shows.")
     name, msg = requested_scenario("masseffect", "mission-map", "?scenario=me-07")  # an activation, not a map
     assert name is None and "not one this page shows" in msg and "/masseffect-enemy-activation?scenario=me-07" in msg
     assert requested_scenario("masseffect", "strategy-pool", "?scenario=me-diagram-5") == ("me-diagram-5", "")

@@ -73,7 +73,9 @@ def test_a_page_s_bad_field_in_a_link_is_named():
     from explorer.serving.url_state import url_state_error_text
 
     text = url_state_error_text(ScenarioError("active.burst", "must be 1-6", "1 to 6", "link"), "scenario tr-02")
-    assert text.endswith("shows scenario tr-02 instead: field 'active.burst': must be 1-6 (allowed: 1 to 6)")
+    assert text.startswith("This link's state (?s=) could not be opened")
+    assert text.endswith("shows scenario tr-02 instead: field 'active.burst': must be 1-6 (allowed: 1 to 6). "
+                         "The address now links to what the page shows.")
 
 
 def test_a_small_link_that_inflates_past_the_cap_is_refused():

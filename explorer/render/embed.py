@@ -33,7 +33,8 @@ APP_URL_ENV = "EXPLORER_APP_URL"
 
 BINDER_URL_ENV = "EXPLORER_BINDER_URL"
 """Environment variable: a Binder launch URL of the repository (``https://mybinder.org/v2/gh/<owner>/<repo>/HEAD``);
-unset: embeds carry no Binder link (the repository's public address is not recorded in the project)."""
+unset: the repository's Binder link (:func:`explorer.repository.binder_launch_url`, from ``pyproject.toml``'s
+``[project.urls] Repository``), none while that address is the placeholder."""
 
 DEFAULT_APP_URL = "http://localhost:5006"
 """Where ``explorer serve`` / ``./run app`` listen by default."""
@@ -132,7 +133,8 @@ def collect(name_or_path: str | Path, rulings: Mapping[str, str] | None = None, 
             the TAG Raid table ``lof-quarry``), or the path of a scenario TOML file.
         rulings: ``{option key: reading}`` overriding the scenario's own ``[rulings]``.
         app_url: base URL of the Panel app (default: ``$EXPLORER_APP_URL`` or :data:`DEFAULT_APP_URL`).
-        binder_url: Binder launch URL (default: ``$EXPLORER_BINDER_URL``; unset: no Binder link).
+        binder_url: Binder launch URL (default: ``$EXPLORER_BINDER_URL``, else the repository's,
+            :func:`explorer.repository.binder_launch_url`; ``""`` or none known: no Binder link).
 
     Raises:
         ScenarioError: unknown scenario, invalid file, unknown ruling option or reading.
@@ -152,7 +154,11 @@ def collect(name_or_path: str | Path, rulings: Mapping[str, str] | None = None, 
     kind = str(data.get("kind", ""))
     app = (app_url or os.environ.get(APP_URL_ENV) or DEFAULT_APP_URL).rstrip("/")
     link = live_link(game, name, kind)
-    binder = binder_url if binder_url is not None else os.environ.get(BINDER_URL_ENV) or None
+    if binder_url is None:   # the environment, else the repository's address (none while it is the placeholder)
+        from explorer.repository import binder_launch_url
+
+        binder_url = os.environ.get(BINDER_URL_ENV) or binder_launch_url()
+    binder = binder_url or None
     return Rendered(name, game.id, game.title, kind, str(data.get("title", name)), str(data.get("description", "")),
                     trace, picture, outcome, readings, f"{app}{link[0]}" if link else None,
                     binder_link(binder, link[0]) if binder and link else None, bool(link and link[1]))

@@ -20,7 +20,11 @@ Not a patch: public Panel and Bokeh API only, no version check.
   not the 44 px row height), in description labels and on buttons wraps instead of being cut, buttons are as wide as their label; a ``GridBox``, always
   label | value here, gets two equal columns that fit the screen); a canvas, and an SVG picture in an HTML widget
   (the Round pages' maps), is never wider than its column (its height
-  follows its aspect ratio; a board zoomed with two fingers excepted).
+  follows its aspect ratio; a board zoomed with two fingers excepted). A table in an HTML widget keeps whole words in
+  its cells (``overflow-wrap: anywhere`` let a six-column table shrink its cells to one letter a line, "D / r / i /
+  l / l / e / r") and, when its columns are wider than the screen, scrolls sideways inside its own box (the page
+  does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
+  finger cannot hover.
 
 Canvases (fit to the width, tap = click, two-finger zoom and pan) are handled in the browser script every canvas
 widget carries (:data:`explorer.widgets.layout.BROWSER_FIXES_JS`), so they work in notebooks too.
@@ -102,6 +106,21 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
   }}
   .widget-html-content, pre {{
     overflow-wrap: anywhere;
+  }}
+  .widget-html-content table {{
+    display: block;
+    overflow-x: auto;
+    max-width: 100%;
+  }}
+  .widget-html-content td, .widget-html-content th {{
+    overflow-wrap: break-word !important;
+    word-break: normal !important;
+    min-width: 3em;
+  }}
+  @media (hover: none) {{
+    .hexboard-readout {{
+      display: none !important;
+    }}
   }}
   .widget-html-content, .widget-html-content *:not(pre, pre *) {{
     white-space: normal !important;

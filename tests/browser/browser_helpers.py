@@ -125,7 +125,7 @@ PHONE_AUDIT_JS = """([minText, minTarget]) => {
     const name = (e) => (e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className
         ? '.' + e.className.trim().split(/\\s+/).slice(0, 3).join('.') : '') + ' "'
         + (e.innerText || e.value || e.getAttribute('aria-label') || '').trim().slice(0, 40).replace(/\\s+/g, ' ') + '"');
-    const small = [], tiny = [], sideways = [];
+    const small = [], tiny = [], sideways = [], cramped = [];
     for (const e of all) {
         if (!shown(e) || e.closest('svg')) continue;
         const st = getComputedStyle(e);
@@ -133,8 +133,17 @@ PHONE_AUDIT_JS = """([minText, minTarget]) => {
         // (xr-scroll) and preformatted text excepted
         if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && st.overflowX !== 'visible'
             && e.tagName !== 'PRE' && !e.classList.contains('xr-scroll') && e.tagName !== 'SELECT'
-            && e.tagName !== 'INPUT' && e.tagName !== 'TEXTAREA')
+            && e.tagName !== 'INPUT' && e.tagName !== 'TEXTAREA' && e.tagName !== 'TABLE')
             sideways.push(e.scrollWidth + '>' + e.clientWidth + ' ' + name(e).slice(0, 90));
+        if ((e.tagName === 'TD' || e.tagName === 'TH') && e.innerText.trim()) {
+            // a table cell narrower than its longest word: the word is broken letter by letter
+            const ctx = (window.__auditCanvas = window.__auditCanvas || document.createElement('canvas')).getContext('2d');
+            ctx.font = st.fontWeight + ' ' + st.fontSize + ' ' + st.fontFamily;
+            const room = e.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+            const word = e.innerText.split(/\\s+/).filter(w => w.length <= 12)
+                .reduce((a, w) => ctx.measureText(w).width > ctx.measureText(a).width ? w : a, '');
+            if (ctx.measureText(word).width > room + 1) cramped.push(Math.round(room) + 'px < "' + word + '" ' + name(e).slice(0, 60));
+        }
         const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
         const size = parseFloat(getComputedStyle(e).fontSize);
         if (own && size > 0 && size < minText) small.push(size + 'px ' + name(e));   // 0: text hidden on purpose
@@ -155,18 +164,21 @@ PHONE_AUDIT_JS = """([minText, minTarget]) => {
     }
     const se = document.scrollingElement;
     return {scrollWidth: se.scrollWidth, width: window.innerWidth, small: small, tiny: tiny, sideways: sideways,
+            cramped: cramped,
             viewport: (document.querySelector('meta[name=viewport]') || {content: null}).content};
 }"""
 """Browser-side phone audit (see :func:`phone_audit`)."""
 
 
 def phone_audit(page, min_text: float = 14, min_target: float = 44) -> dict:
-    """What a phone user meets on ``page``: ``{scrollWidth, width, viewport, small, tiny, sideways}``: the page's
+    """What a phone user meets on ``page``: ``{scrollWidth, width, viewport, small, tiny, sideways, cramped}``: the page's
     scroll width and the window's width (more: the page scrolls sideways), the viewport meta's content, every shown
     text (own text or a ``::before`` / ``::after`` label; SVG pictures excepted) under ``min_text`` px, every shown
     control (button, select, input, textarea, link, summary; a checkbox through its label) under ``min_target`` px on
     a side, and every box whose content is wider than the box (cut off or scrolling sideways inside it; a board's
-    zoom box ``xr-scroll``, preformatted text and form fields excepted)."""
+    zoom box ``xr-scroll``, preformatted text, form fields and tables excepted: a table wider than the screen scrolls in
+    its own box), and ``cramped``: every table cell narrower than its longest word of at most 12 letters (the word
+    broken letter by letter; longer tokens may break)."""
     return page.evaluate(PHONE_AUDIT_JS, [min_text, min_target])
 
 

@@ -120,6 +120,9 @@ def test_every_page_is_usable_on_a_phone(browser, app_url, route):
     assert not got["small"], f"text under {MIN_TEXT_PX} px: {got['small'][:10]}"
     assert not got["tiny"], f"controls under {MIN_TARGET_PX} px: {got['tiny'][:10]}"
     assert not got["sideways"], f"boxes wider inside than outside (cut or scrolling sideways): {got['sideways'][:10]}"
+    assert not got["cramped"], f"table cells narrower than a word (letter-by-letter): {got['cramped'][:10]}"
+    # a finger cannot hover: a board's hover readout ("hover a hex to see ...") is not shown on a touch screen
+    assert not [r for r in page.locator(".hexboard-readout").all() if r.is_visible()]
     for c in page.locator("canvas").all():
         if c.is_visible():
             box = c.bounding_box()
