@@ -121,7 +121,11 @@ def test_any_order_goes_through_text_json_picture_and_the_page_builders(case):
         assert e.field.startswith("dice.")
     else:
         _check_trace(sc, trace)
-    frames, refusal = play_until_refused(sc.initial, sc.declarations, sc.dice) if not reroll else ((), None)
+    try:
+        frames, refusal = play_until_refused(sc.initial, sc.declarations, sc.dice) if not reroll else ((), None)
+    except ScenarioError as e:  # the step-through refuses the same misfit dice the resolver refused (not a crash)
+        assert e.field.startswith("dice.")
+        return
     for k in range(len(frames) + 1):
         steps_html(frames, k, None if refusal is None else refusal.rejection)
     if frames:

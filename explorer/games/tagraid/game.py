@@ -202,7 +202,11 @@ def picture(scenario, trace: Trace) -> str | None:
 
         initial = replace(scenario.initial, rulings=tuple(sorted({**dict(scenario.initial.rulings),
                                                                   **dict(trace.rulings)}.items())))
-        frames, _ = play_until_refused(initial, scenario.declarations, scenario.dice)
+        try:
+            frames, _ = play_until_refused(initial, scenario.declarations, scenario.dice)
+        except ScenarioError:  # the file's fixed dice do not fit (a re-rolled trace never read them): the seed's
+            frames, _ = play_until_refused(initial, scenario.declarations,
+                                           replace(scenario.dice, rolls=(), saves=(), respawn=()))
         if not frames:
             return None
         return order_svg(frames[-1].state, len(frames), title=scenario.title)
