@@ -28,8 +28,10 @@ from explorer.games.tagraid.ranges import measure_range
 
 def _blocked_3d(p0, p1, prisms, margin, n=600):
     """Whether the 3D segment p0 -> p1 (x, y, z) passes inside a prism, sampled at ``n`` points; prisms grown
-    (``margin > 0``) or shrunk (``margin < 0``) by ``margin`` in plan and height."""
-    t = np.linspace(0.0, 1.0, n)[1:-1]
+    (``margin > 0``) or shrunk (``margin < 0``) by ``margin`` in plan and height. A grown test samples the two
+    ends too (a segment that only touches a prism's corner at its end is blocked under ``touching_blocks``); a shrunk
+    one leaves them out."""
+    t = np.linspace(0.0, 1.0, n) if margin > 0 else np.linspace(0.0, 1.0, n)[1:-1]
     pts = np.asarray(p0)[None, :] + t[:, None] * (np.asarray(p1) - np.asarray(p0))[None, :]
     for pr in prisms:
         geom = pr.polygon if pr.polygon is not None else shapely.Point(pr.disc.x, pr.disc.y).buffer(pr.disc.r, 64)
