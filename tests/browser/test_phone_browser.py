@@ -176,6 +176,10 @@ def test_a_tap_on_every_canvas_does_what_a_click_does(browser, app_url, route):
     tap, click = (json.loads(ends[k]) for k in ("tap", "click"))
     # what the tap and the click decided (texts, field values) and what they drew (every canvas's pixels, hashed):
     # docs/design.md item 41, "Tap = click, pixel for pixel"
+    if tap != click and {k: v for k, v in tap.items() if k != "canvases"} == \
+            {k: v for k, v in click.items() if k != "canvases"} and pixels["tap"] == pixels["click"]:
+        return  # only the canvas hashes differed, and the pixels read after them agree: a hash caught a redraw under
+        # way (seen at load 12 on 2 cores), the two pages ended alike
     if tap != click:
         diff = [d for d in difflib.ndiff(click["text"], tap["text"]) if d[:1] in "+-"]
         where = _pixel_diff(pixels["tap"], pixels["click"], route)
