@@ -322,5 +322,5 @@ def test_galaxy_defenders_energy_shields_are_bounded(tmp_path, capsys):
 def test_galaxy_defenders_too_few_fixed_defend_dice_name_the_file_and_the_field(tmp_path, capsys):
     path = _write(tmp_path, GD_SHIELDS.format(shields="[0]"))
     assert _cli_error(capsys, "resolve", path) == (
-        f"error: {path}: field 'attacks[0].rolled.defend.Xeno-Delta': lists 2 Blue dice; the Defend roll needs 4 "
-        "(allowed: as many fixed faces as the roll needs, or none (rolled from the seed))")
+        f"error: {path}: field 'attacks[0].rolled.defend.Xeno-Delta': 2 faces given but Xeno-Delta's Defend roll "
+        "rolls 4 Blue dice (one per hit) (allowed: exactly 4 faces)")

@@ -305,12 +305,12 @@ class RoundStepperView(SliderSteps, W.VBox):
         ``at``. Never raises: an error is shown under the step."""
         at = self.slider.value if keep_position else at
         self.message.value = ""
+        self.note.track(repr(sorted(self.rulings().items())))   # before playing: a refused reading is a change too
         try:
             self.positions, self.trace, refused = self.play()
         except ExplorerError as e:
             self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
             return
-        self.note.track(repr(sorted(self.rulings().items())))
         if refused:
             self.message.value = box("Not allowed: " + html.escape(refused), style="color:#c92a2a;font-size:13px")
         self._set_steps(at)

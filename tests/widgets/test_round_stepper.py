@@ -3,6 +3,7 @@ the one rule for which state a step shows (explorer.kernel.steps_shown), the ste
 round file, and bad uploads and links refused in one line with the page kept."""
 
 import base64
+import html
 import re
 from datetime import datetime, timezone
 
@@ -53,7 +54,7 @@ def test_both_round_pages_say_which_state_a_step_shows(game_id, name, css):
         if pos.settled:
             assert "Shown:" not in w.focus.value
         else:
-            assert f"Shown: {pos.note}." in w.focus.value and "found it" in pos.note
+            assert f"Shown: {html.escape(pos.note)}." in w.focus.value and "found it" in pos.note
 
 
 @pytest.mark.parametrize("game_id,name,css", PAGES)
