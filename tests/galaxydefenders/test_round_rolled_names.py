@@ -35,3 +35,21 @@ def test_a_fixed_die_naming_nothing_the_attack_rolls_is_refused(old, new, field,
 
 def test_the_built_in_itself_still_plays():
     assert G.resolve(_parse(TEXT)).result is not None
+
+
+def test_a_counter_of_destroyed_things_never_falls():
+    """Mission 4: a destroyed Shield Generator cannot come back; a round lowering the count is refused, naming the
+    round's counter (newcomer, session 9: it went 2 -> 1 and the mission was still Accomplished)."""
+    from explorer.errors import RuleViolation
+
+    text = G.scenario_text("gd-mission-4")
+    rounds = text.split("[[rounds]]")
+    k = next(i for i, r in enumerate(rounds) if "shield_generators_destroyed = 2" in r)
+    later = k + 1
+    assert later < len(rounds)
+    head, _, tail = rounds[later].partition("counters = {")
+    rounds[later] = head + "counters = { shield_generators_destroyed = 1, " + tail if tail else \
+        rounds[later] + "counters = { shield_generators_destroyed = 1 }\n"
+    with pytest.raises(RuleViolation) as e:
+        G.resolve(_parse("[[rounds]]".join(rounds)))
+    assert "shield_generators_destroyed" in str(e.value) and f"rounds[{later - 1}].counters" in str(e.value)

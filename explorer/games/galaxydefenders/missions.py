@@ -193,6 +193,9 @@ class MissionData(Strict):
     positions_cite: Literal["events", "setup"] = "events"
     """The section that fixes ``positions``: ``events`` Storybook 2.5 (the mission's "Event deck" line), ``setup``
     Storybook 2.2 (its printed example builds Mission 4's deck)."""
+    never_fall: list[CounterName] = Field(default_factory=list, max_length=8)
+    """Counters that count something that cannot come back (a destroyed Shield Generator, a dead agent, a revealed
+    waypoint): a round that lowers one is refused."""
     needs: list[Need] = Field(default_factory=list, max_length=8)
     objectives: list[ObjectiveRow] = Field(min_length=1, max_length=6)
     special_events: list[SpecialEvent] = Field(default_factory=list, max_length=8)
@@ -710,6 +713,11 @@ def play_round(state: MissionState, ctx: MissionContext, number: int) -> tuple[M
                 "Aliens' phases.",
                 section=f"Round {number}: battlefield", facts={"counters": changed}))
         before = state
+        for k, v in changed.items():
+            if k in ctx.mission.never_fall and v < before.value(k):
+                raise RuleViolation(f"{k} {before.value(k)} -> {v}: what this counter counts cannot come back",
+                                    S.OBJECTIVES, field=ctx.field(number, f"counters.{k}"), step=f"Round {number}",
+                                    source=ctx.source)
         state = state.with_counters(declared.counters)
         for k, v in changed.items():
             for n in ctx.mission.needs:
