@@ -949,8 +949,7 @@ _LEGEND = _box(
     "dg-legend", "font-size:11px;color:#495057;max-width:760px")
 
 
-PHONE_CSS = ("<style>@media (max-width:760px){.dg-nemesis>.scenario-note{order:10;margin-top:12px}"
-             ".dg-nemesis>.scenario-note pre{font-size:11px !important}}</style>")
+PHONE_CSS = "<style>@media (max-width:760px){.dg-nemesis>.scenario-note{order:10;margin-top:12px}}</style>"
 """On a narrow screen (a phone) the page's Outcome block (the scenario's verdict, :class:`.ScenarioNote`) goes under
 the map and the step, which a reader looks at first, instead of pushing them a screen down."""
 
