@@ -190,6 +190,9 @@ class MissionData(Strict):
                     | Annotated[list[Annotated[int, Field(ge=1, le=MAX_ROUNDS)]], Field(min_length=2, max_length=2)]
                     ] = Field(default_factory=dict, max_length=8)
     positions_text: str = Field("", max_length=200)
+    positions_stand_in: bool = False
+    """The ``positions`` are a STAND-IN (Missions 5 and 6: the text gives no position; the setup page, a picture,
+    builds the deck): refusals and the setup step say so."""
     positions_cite: Literal["events", "setup"] = "events"
     """The section that fixes ``positions``: ``events`` Storybook 2.5 (the mission's "Event deck" line), ``setup``
     Storybook 2.2 (its printed example builds Mission 4's deck)."""
@@ -303,7 +306,9 @@ def parse_mission(data: dict, source: str) -> MissionScenario:
 
     Raises:
         ScenarioError: a field out of bounds or unknown; a counter the mission does not keep; an Event card letter
-            the mission has no special event for; the same special event drawn twice; unknown ruling keys.
+            the mission has no special event for; unknown ruling keys. (A special event drawn twice is refused while
+            the rounds play, at its second draw, so that a card drawn too early is first reported as drawn too
+            early, naming that round's ``event``.)
     """
     sc = validate(MissionScenario, data, source)
     m = storybook_missions()[sc.mission]
@@ -317,7 +322,6 @@ def parse_mission(data: dict, source: str) -> MissionScenario:
                 if k not in m.counters:
                     raise ScenarioError(f"special_events[{i}]", f"mission {m.id} keeps no counter {k!r}",
                                         m.counters, source)
-    seen: set[str] = set()
     for i, r in enumerate(sc.rounds):
         for k in r.counters:
             if k not in m.counters:
@@ -329,10 +333,6 @@ def parse_mission(data: dict, source: str) -> MissionScenario:
         if r.event and r.event not in letters:
             raise ScenarioError(f"rounds[{i}].event", f"mission {m.id} has no special event {r.event!r}",
                                 [""] + letters, source)
-        if r.event and r.event in seen:
-            raise ScenarioError(f"rounds[{i}].event", f"special event {r.event} is drawn twice",
-                                "each special event card once", source)
-        seen.add(r.event)
     try:
         make_rulings(sc.rulings)
     except ScenarioError as e:
@@ -519,6 +519,10 @@ def excused(n: Need, before: MissionState, after: MissionState, ctx: MissionCont
                         field=ctx.field(number, f"counters.{k}"), step=f"Round {after.round}", source=ctx.source)
 
 
+def _edit_hint(m: MissionData) -> str:
+    return "; edit positions in card_data/missions.toml" if m.positions_stand_in else ""
+
+
 def _positions_rule(m: MissionData):
     return S.MISSION_SETUP if m.positions_cite == "setup" else S.SPECIAL_EVENT_EFFECTS
 
@@ -528,6 +532,25 @@ def deck_cards(m: MissionData, events: tuple[str, ...]) -> int:
     (``on_top``), which take no numbered place in the deck (Storybook 2.2)."""
     top = m.on_top()
     return sum(1 for e in events if e not in top)
+
+
+def deck_numbers(m: MissionData, events: tuple[str, ...]) -> list[tuple[int, str]]:
+    """``[(deck number, card), ...]`` for the cards drawn from the Events deck itself (the cards put on top take no
+    number, Storybook 2.2)."""
+    top = m.on_top()
+    deck = [e for e in events if e not in top]
+    return [(k, e) for k, e in enumerate(deck, 1)]
+
+
+def first_drawn(ctx: MissionContext, card: str, now: int) -> str:
+    """Where ``card`` was drawn before round ``now``, in the words of the scenario's fields: ``rounds[i].event``
+    (round i + 1) for a ``mission`` scenario, ``mission.earlier`` for a ``round`` scenario's ``[mission]``."""
+    if ctx.where:
+        return f"before this round: {ctx.where}earlier"
+    for i, r in enumerate(ctx.scenario.rounds[:now - 1]):
+        if r.event == card:
+            return f"in round {i + 1}, rounds[{i}].event"
+    return "before this round"
 
 
 def pending_on_top(state: MissionState, ctx: MissionContext) -> list[Need]:
@@ -549,6 +572,10 @@ def check_event_position(state: MissionState, ctx: MissionContext, card: str) ->
     m = ctx.mission
     p = deck_cards(m, state.events) + 1
     field = ctx.field(state.round, "event")
+    if card and card in state.events:
+        raise RuleViolation(f"Special Event {card} was already drawn ({first_drawn(ctx, card, state.round)}); each "
+                            "special event card is drawn once", S.SPECIAL_EVENT_EFFECTS, field=field,
+                            step=f"Round {state.round}", source=ctx.source)
     pending = pending_on_top(state, ctx)
     if pending and card not in [n.event for n in pending]:
         n = pending[0]
@@ -564,7 +591,7 @@ def check_event_position(state: MissionState, ctx: MissionContext, card: str) ->
     spans = {k: m.span(k) for k in m.positions}
     at = {last: k for k, (first, last) in spans.items() if k not in state.events}
     early = [n for n in m.needs if n.event == card and n.early]
-    if any(e in spans and spans[e][0] > i + 1 for i, e in enumerate(state.events)):
+    if any(e in spans and spans[e][0] > k for k, e in deck_numbers(m, state.events)):
         at = {}                 # after an early draw the discarded cards leave the later positions unknown
     elif card in spans and p < spans[card][0] and early:
         check_need(early[0], state, state.events, ctx, field, f"Special Event {card} before its position")
@@ -573,12 +600,13 @@ def check_event_position(state: MissionState, ctx: MissionContext, card: str) ->
         first, last = spans[card]
         where = ordinal(first) if first == last else f"{ordinal(first)} to {ordinal(last)}"
         raise RuleViolation(f"Special Event {card} is the {where} Event card of mission {m.id}, "
-                            f"this is the {ordinal(p)} ({m.positions_text})", _positions_rule(m), field=field,
+                            f"this is the {ordinal(p)} ({m.positions_text}{_edit_hint(m)})", _positions_rule(m),
+                            field=field,
                             step=f"Round {state.round}", source=ctx.source)
     if p in at and card != at[p]:
         raise RuleViolation(f"the {ordinal(p)} Event card of mission {m.id} is Special Event {at[p]}, not "
                             + (f"Special Event {card}" if card else "a standard Event card")
-                            + f" ({m.positions_text})", _positions_rule(m), field=field,
+                            + f" ({m.positions_text}{_edit_hint(m)})", _positions_rule(m), field=field,
                             step=f"Round {state.round}", source=ctx.source)
     for n in m.needs:
         if n.event == card and not n.early:
@@ -685,6 +713,12 @@ def mission_setup(ctx: MissionContext) -> list[Step]:
                       else " (a stand-in count: the deck is built on the setup page, not in the text).")
                    if m.ends == "last_event" else "The Events deck's size does not matter for this ending."),
                   section=sec, facts={"deadline": ctx.deadline, "ends": m.ends})]
+    if m.positions_stand_in:
+        steps.append(Step(f"Events deck: {m.positions_text}", _positions_rule(m), "The mission's text says only "
+                          "that its special events appear based on the agents' behavior (the deck is built on the "
+                          "setup page, a picture): these places are editable stand-ins in card_data/missions.toml, "
+                          "checked as each Event card is drawn.", section=sec,
+                          facts={"positions": {k: list(m.span(k)) for k in m.positions}, "stand_in": True}))
     for r in m.rules:
         steps.append(Step(f"Special rule: {r.text}", S.SPECIAL_MISSION_RULES, "It supersedes the normal rules for "
                           "this mission only.", section=sec, facts={"rule": r.kind}))

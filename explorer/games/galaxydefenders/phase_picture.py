@@ -156,18 +156,21 @@ def _round(sc, o) -> list[Card]:
 
 
 def _mission(sc, o) -> list[Card]:
-    """The mission (Storybook 2.4: the objectives row that matched, the next mission; the Events deck as the
-    DEADLINE, a stand-in count unless the scenario gives it), then one card per counter."""
-    from .missions import STATUS_WORDS, storybook_missions
+    """The mission (Storybook 2.4: the objectives row that matched, the next mission; the cards drawn from the
+    Events deck against the DEADLINE, a stand-in count unless the scenario gives it: a special event put on top of
+    the deck takes no place in it, Storybook 2.2, and is shown as a chip), then one card per counter."""
+    from .missions import STATUS_WORDS, deck_cards, storybook_missions
 
     m = storybook_missions().get(o.mission)
     deadline = getattr(sc, "deadline", None) or (m.deadline if m is not None else len(o.events))
+    top = m.on_top() if m is not None else frozenset()
+    from_deck = deck_cards(m, o.events) if m is not None else len(o.events)
     tone = {"accomplished": "good", "partial": "gold", "failed": "bad"}.get(o.status or "", "info")
     chips = [Chip(STATUS_WORDS[o.status] + f" (row {o.row})" if o.status else "goes on", tone)]
     if o.next:
         chips.append(Chip(f"next: {o.next}", "info"))
-    chips += [Chip(f"Special Event {e}", "token") for e in o.events if e != "-"]
-    cards = [Card(f"Mission {o.mission}", o.title, (Track("Event cards", len(o.events), max(deadline, len(o.events)),
+    chips += [Chip(f"Special Event {e}" + (" (on top)" if e in top else ""), "token") for e in o.events if e != "-"]
+    cards = [Card(f"Mission {o.mission}", o.title, (Track("Events deck", from_deck, max(deadline, from_deck),
                                                           "info"),), tuple(chips), marked=o.status is not None)]
     for name, value in o.counters:
         cards.append(Card(name.replace("_", " ").capitalize(), f"{value} after round {o.rounds}",
