@@ -30,7 +30,8 @@ kind's attack sequence (line of sight, the weapon or the Power Suit's with ``sui
 ``rolled``); an NPC with an A.I. section (``rules``) is activated on the map by the ``activation`` kind's sequence
 and attacks with its weapon (10.2, 10.2.2); a turn's ``[turns.close_encounter]`` draws the Close Encounter card after
 it and each alien it lists follows its A.I. section on the map and attacks (11.5, 11.11, 11.12; Paralyzed aliens skip,
-11.9.1). A killed alien or NPC leaves the map. The card data (Powers, Items, Devices), the agents' ``movement``
+11.9.1). A killed alien or NPC leaves the map. A multi-hex alien (``base``, 11.8) occupies both hexes, is attacked
+when one base hex is in line of sight, is reached once by Area Damage and walks with its base (:mod:`.round_map`). The card data (Powers, Items, Devices), the agents' ``movement``
 default and the Power Suit's weapon without a ``weapon`` table are STAND-INs.
 
 An "Activate X aliens" card (21-25) with no ``activates`` list selects its aliens as the ``close_encounter`` kind
@@ -115,6 +116,7 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     health = 5
     energy_shields = [1]              # one entry per shield icon (11.7)
     flying = false                    # burrowing, archenemy, paralyzed (11.9.1), wounds, mark, poison
+    base = "4,0"                      # optional: a multi-hex alien's second base hex, adjacent to at (11.8)
     weapon = { name = "Bite", fixed_hits = 2 }
     rules = [{ condition = "adjacent", action = "attack" }]
     [[turns]]
@@ -210,6 +212,8 @@ class RoundAlien(Strict):
     weapon: RoundWeapon | None = None
     controller: Name | None = None
     rank: Literal["purple", "red", "blue", "green"] = "green"
+    base: HexKey | None = None
+    """A multi-hex alien's second base hex (11.8), adjacent to ``at`` (its face hex). ``None``: a one-hex alien."""
 
 
 class RoundCloseEncounter(Strict):
@@ -1041,6 +1045,8 @@ class RoundOutcome(Outcome):
     aliens: tuple[TargetState, ...] = ()
     positions: tuple[tuple[str, Hex], ...] | None = None
     mission: MissionState | None = None
+    bases: tuple[tuple[str, Hex], ...] = ()
+    """Each multi-hex alien's second base hex at the end (11.8)."""
 
     @property
     def summary(self) -> str:
@@ -1081,6 +1087,7 @@ class RoundOutcome(Outcome):
                     {"poses": dict(self.poses)} if self.poses else {}) | (
                     {"aliens": {t.name: one(t) for t in self.aliens},
                      "positions": {n: str(h) for n, h in self.positions}} if self.positions is not None else {}) | (
+                    {"bases": {n: str(h) for n, h in self.bases}} if self.bases else {}) | (
                     {"mission": {"status": self.mission.status, "row": self.mission.row, "next": self.mission.next}}
                     if self.mission is not None else {})
 
@@ -1138,7 +1145,7 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         last.suit, last.suit_shields, suit_shown(scenario),
         tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
         last.poses, last.aliens, None if scenario.map is None else tuple((p.name, p.at) for p in last.figures),
-        last.mission))
+        last.mission, tuple((p.name, p.base) for p in last.figures if p.base is not None)))
 
 
 def round_context(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> RoundContext:

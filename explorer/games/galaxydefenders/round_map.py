@@ -16,7 +16,9 @@ jams and uses no Ammo), 11.5 Alien Activation (the Close Encounter card drawn af
 it lists), 11.11 Movement and 11.12 Combat (each activated alien's A.I. and attack; an "Activate X aliens" card 21-25 without a list selects them as
 the ``close_encounter`` kind does), 11.9.1 Paralyzed (a Paralyzed
 alien skips its activation; a Master Alien ignores Paralyze, 11.3), 11.3.1 Menacing Agent System (an Archenemy
-targets the Menacing Agent; wounds on a Master Alien move the token).
+targets the Menacing Agent; wounds on a Master Alien move the token), 11.8 Multi-hex Aliens (both base hexes
+occupied; attacked when one base hex is in line of sight; an NPC reads it by the base hex it sees, else the closer;
+Area Damage reaches it once; its activation walks the base as the ``activation`` kind does).
 
 Readings where the book is silent: the agent's walking path is the shortest legal one (fewest Hexes, the first one
 found); whether an agent walks through other figures is ruling ``agent_path_figures`` (default: aliens block the
@@ -37,7 +39,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from explorer.errors import RuleViolation, ScenarioError
-from explorer.hexgrid import Hex
+from explorer.hexgrid import Hex, distance
 from explorer.kernel import run
 from explorer.text import plural
 from explorer.trace import Step
@@ -54,11 +56,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Placed:
-    """A figure on the map: its ``name``, ``side`` (agent | npc | alien | master_alien) and hex."""
+    """A figure on the map: its ``name``, ``side`` (agent | npc | alien | master_alien) and hex; ``base``: a
+    multi-hex alien's second base hex (11.8; ``at`` is its face hex), else ``None``."""
 
     name: str
     side: str
     at: Hex
+    base: Hex | None = None
+
+    @property
+    def hexes(self) -> tuple[Hex, ...]:
+        """Every hex the figure occupies (one, or a multi-hex alien's two)."""
+        return (self.at,) if self.base is None else (self.at, self.base)
 
 
 @dataclass(frozen=True)
@@ -127,7 +136,13 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
     names = [a.name for a in sc.agents] + [n.name for n in sc.npcs]
     spots = [(f"agents[{i}].at", a.name, a.at) for i, a in enumerate(sc.agents)] + \
             [(f"npcs[{i}].at", n.name, n.at) for i, n in enumerate(sc.npcs)] + \
-            [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens)]
+            [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens)] + \
+            [(f"aliens[{i}].base", x.name, x.base) for i, x in enumerate(sc.aliens) if x.base is not None]
+    for i, x in enumerate(sc.aliens):
+        if x.base is not None and distance(_hex(x.base, f"aliens[{i}].base", source),
+                                           _hex(x.at, f"aliens[{i}].at", source)) != 1:
+            raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is not adjacent to {x.name}'s face hex {x.at}",
+                                "a hex adjacent to at (a two-hex base, 11.8)", source)
     for field, name, at in spots:
         if at is None:
             raise ScenarioError(field, f"{name} has no hex on the map", "\"q,r\" of a map hex", source)
@@ -234,7 +249,8 @@ def placed_initial(sc: RoundScenario) -> tuple[Placed, ...]:
         return ()
     return tuple([Placed(a.name, "agent", Hex.parse(a.at)) for a in sc.agents] +
                  [Placed(n.name, "npc", Hex.parse(n.at)) for n in sc.npcs] +
-                 [Placed(x.name, x.kind, Hex.parse(x.at)) for x in sc.aliens])
+                 [Placed(x.name, x.kind, Hex.parse(x.at), Hex.parse(x.base) if x.base else None)
+                  for x in sc.aliens])
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -248,8 +264,30 @@ def where(state: RoundState, name: str) -> Hex | None:
     return next((p.at for p in state.figures if p.name == name), None)
 
 
-def _moved(state: RoundState, moves: dict[str, Hex]) -> RoundState:
-    return replace(state, figures=tuple(replace(p, at=moves.get(p.name, p.at)) for p in state.figures))
+def hexes_of(state: RoundState, name: str) -> tuple[Hex, ...]:
+    """Every hex figure ``name`` occupies (a multi-hex alien's two, 11.8); ``()`` off the map."""
+    return next((p.hexes for p in state.figures if p.name == name), ())
+
+
+def sight(ctx: RoundContext, froms: tuple[Hex, ...], tos: tuple[Hex, ...]) -> tuple[bool, str]:
+    """Line of sight between two figures, any hex of either (11.8: a multi-hex alien sees a target, and can be
+    attacked, when at least one hex of its base is in line of sight); ruling ``line_of_sight``. Returns
+    ``(clear, why)`` (the first blocked line's reason when none is clear)."""
+    strict = ctx.rulings.reading("line_of_sight") == "strict"
+    why = ""
+    for a in froms:
+        for b in tos:
+            clear, w = ctx.amap.line_of_sight(a, b, strict)
+            if clear:
+                return True, w
+            why = why or w
+    return False, why
+
+
+def _moved(state: RoundState, moves: dict[str, Hex], bases: dict[str, Hex] | None = None) -> RoundState:
+    bases = bases or {}
+    return replace(state, figures=tuple(replace(p, at=moves.get(p.name, p.at), base=bases.get(p.name, p.base))
+                                        for p in state.figures))
 
 
 def _noted(state: RoundState, *notes: MapNote) -> RoundState:
@@ -281,20 +319,21 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     f = f"{field}.to"
     if goal in amap.blocking:
         _refuse(ctx, f"{goal} is a Blocking Hex", S.AGENT_TURN, f, sec)
-    busy = {p.at: p.name for p in state.figures if p.name != name}
+    busy = {h: p.name for p in state.figures if p.name != name for h in p.hexes}
     if goal in busy:
         _refuse(ctx, f"{goal} is occupied by {busy[goal]}: no figure ends its movement on an occupied Hex",
                 S.AGENT_TURN, f, sec)
     reading = ctx.rulings.reading("agent_path_figures")
     g = amap.graph(agent.flying)
     if reading == "aliens_block":
-        g.remove_nodes_from([p.at for p in state.figures if p.side in ("alien", "master_alien")])
+        g.remove_nodes_from([h for p in state.figures if p.side in ("alien", "master_alien") for h in p.hexes])
     try:
         path = tuple(nx.shortest_path(g, start, goal))
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         crossing = amap.graph(True)
         if reading == "aliens_block":
-            crossing.remove_nodes_from([p.at for p in state.figures if p.side in ("alien", "master_alien")])
+            crossing.remove_nodes_from([h for p in state.figures if p.side in ("alien", "master_alien")
+                                        for h in p.hexes])
         if not agent.flying and nx.has_path(crossing, start, goal):
             _refuse(ctx, f"no legal walking path from {start} to {goal}: only Flying figures cross Barrier Hex Sides",
                     S.BARRIER_HEX_SIDE, f, sec)
@@ -343,15 +382,15 @@ def range_to(state: RoundState, ctx: RoundContext, attacker: str, target: str, w
     a ``range`` is always within it."""
     if weapon.range is None:
         return True, ""
-    from explorer.hexgrid import distance
-
     from .activation import area_distance
 
-    a, b = where(state, attacker), where(state, target)
+    pairs = [(a, b) for a in hexes_of(state, attacker) for b in hexes_of(state, target)]
     if ctx.rulings.reading("range_unit") == "hexes":
-        d, unit = distance(a, b), ("Hex", "Hexes")
+        d, unit = min(distance(a, b) for a, b in pairs), ("Hex", "Hexes")
     else:
-        d, unit = area_distance(ctx.amap, ctx.amap.area_graph(True), a, b), ("Area", "Areas")
+        g = ctx.amap.area_graph(True)
+        ds = [x for x in (area_distance(ctx.amap, g, a, b) for a, b in pairs) if x is not None]
+        d, unit = (min(ds) if ds else None), ("Area", "Areas")
     if d is None:
         return False, f"no chain of Areas leads from {attacker} to {target} (Range {weapon.range})"
     words = f"{target} is {plural(d, *unit)} from {attacker}; {weapon.name}'s Range is {weapon.range}"
@@ -390,7 +429,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     foes = ("alien", "master_alien") if kind in ("agent", "npc") else ("agent", "npc")
     names = [p.name for p in state.figures if p.side in foes]
     targets = tuple(_target_state(state, n) for n in names)
-    spots = {n: (where(state, n),) for n in names}
+    spots = {n: hexes_of(state, n) for n in names}
     atk = AttackModel(attacker=attacker, attacker_kind=kind if kind != "master_alien" else "master_alien",
                       weapon=weapon.name, dice=dict(weapon.dice), fixed_hits=weapon.fixed_hits, bonus_hits=bonus_hits,
                       bonus_dice=dict(bonus_dice or {}), effect_symbols=list(weapon.effect_symbols),
@@ -443,13 +482,14 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
     name = agent.name
     t = act.target
     f = f"{field}.target"
-    at, spot = where(state, name), where(state, t)
+    spot = where(state, t)
     if spot is None:
         _refuse(ctx, f"{t} is dead: it is no longer on the map", S.AGENT_COMBAT, f, sec)
-    strict = ctx.rulings.reading("line_of_sight") == "strict"
-    clear, why = ctx.amap.line_of_sight(at, spot, strict)
+    clear, why = sight(ctx, hexes_of(state, name), hexes_of(state, t))
+    multi = len(hexes_of(state, t)) > 1
     if not clear:
-        _refuse(ctx, f"{name} has no line of sight to {t}: {why}", S.AGENT_COMBAT, f, sec)
+        _refuse(ctx, f"{name} has no line of sight to {t}" + (" (to neither hex of its base)" if multi else "")
+                + f": {why}", S.MULTI_HEX if multi else S.AGENT_COMBAT, f, sec)
     suit = act.suit == "weapon"
     if suit:
         from .round import RoundWeapon
@@ -464,6 +504,11 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
         _refuse(ctx, f"{t} is beyond {w.name}'s Range: {words} (ruling range_unit)", S.AGENT_COMBAT, f, sec)
     first = (Step(f"{t} is within {w.name}'s Range", S.AGENT_COMBAT, words + ".", section=sec, marks=(name, t)),) \
         if w.range is not None else ()
+    if multi:
+        first = (Step(f"{name} can attack {t}: a hex of its two-hex base is in line of sight", S.MULTI_HEX,
+                      f"Base {' + '.join(map(str, hexes_of(state, t)))}; one hex in line of sight is enough, whatever "
+                      "the other." + (" Its Range is counted to the closer hex." if w.range is not None else ""),
+                      section=sec, marks=(name, t)),) + first
     colours = [c for c, n in w.dice.items() if n]
     for c, n in bonus_dice.items():
         if n and c not in colours:
@@ -484,10 +529,27 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     the figures moved, steps, the ActivationOutcome)``."""
     m = ctx.scenario.map
     menace = state.menace
-    figures = [FigureModel(name=p.name, side="alien" if p.side == "master_alien" else p.side, at=str(p.at),
-                           menace=menace.level if menace is not None and p.name == menace.holder else 0)
-               for p in state.figures if p.name != name]
-    act = ActivatingModel(name=name, kind="npc" if kind == "npc" else "alien", at=str(where(state, name)),
+    me = next(p for p in state.figures if p.name == name)
+    mine = "npc" if kind == "npc" else "alien"
+    figures = []
+    read: list[Step] = []
+    for p in state.figures:
+        if p.name == name:
+            continue
+        side = "alien" if p.side == "master_alien" else p.side
+        face, rest = _facing(ctx, me.hexes, p)
+        if rest is not None and kind == "npc":
+            seen = sight(ctx, me.hexes, (face,))[0]
+            read.append(Step(f"{name} reads {p.name} by {face}, " + ("a base hex in its line of sight" if seen else
+                                                                     "the closer base hex"),
+                             S.MULTI_HEX, f"{p.name} stands on a two-hex base ({p.at} + {p.base}): it can be attacked "
+                             "when one base hex is in line of sight; the other hex stays occupied.",
+                             section=sec, marks=(name, p.name)))
+        figures.append(FigureModel(name=p.name, side=side, at=str(face),
+                                   menace=menace.level if menace is not None and p.name == menace.holder else 0))
+        if rest is not None:    # the rest of a multi-hex base: occupied, never a target (11.8)
+            figures.append(FigureModel(name=_rest_name(p.name), side=mine, at=str(rest)))
+    act = ActivatingModel(name=name, kind=mine, at=str(me.at), base=str(me.base) if me.base else None,
                           flying=getattr(who, "flying", False), burrowing=getattr(who, "burrowing", False),
                           archenemy=getattr(who, "archenemy", False), paralyzed=paralyzed, immobilized=immobilized)
     sc = ActivationScenario(title=name, areas=m.areas, centres=m.centres, blocking=m.blocking, edges=m.edges,
@@ -495,12 +557,41 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     los = ctx.rulings.reading("line_of_sight")
     _frames, trace = play_activation(sc, {"line_of_sight": los})
     o = trace.result
-    moves = {name: o.end} | {n: h for n, h in o.figures}
-    new = _moved(state, moves)
+    multi = {p.name for p in state.figures if p.base is not None}
+    moves = {name: o.end} | {n: h for n, h in o.figures if n not in multi and not n.endswith(REST)}
+    new = _moved(state, moves, {name: o.second} if me.base is not None and o.second is not None else None)
     if len(o.path) > 1:
         new = _noted(new, Moved(name, tuple(o.path)))
-    steps = tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
+    steps = tuple(read) + tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
     return new, steps, o
+
+
+REST = " (rest of base)"
+"""The name suffix of a multi-hex alien's second base hex handed to the ``activation`` kind as an occupied hex."""
+
+
+def _rest_name(name: str) -> str:
+    return name[:40 - len(REST)] + REST
+
+
+def _facing(ctx: RoundContext, froms: tuple[Hex, ...], p: Placed) -> tuple[Hex, Hex | None]:
+    """The hex of figure ``p`` an activating figure on ``froms`` reads it by, and the rest of its base: a multi-hex
+    alien is read by a base hex in line of sight first, then the closer in Areas, then in hexes (11.8: it can be
+    attacked when one hex of its base is in line of sight; distances to a figure use its closest hex). A one-hex
+    figure: ``(its hex, None)``."""
+    if p.base is None:
+        return p.at, None
+    from .activation import area_distance
+
+    g = ctx.amap.area_graph(True)
+
+    def key(h: Hex):
+        seen = sight(ctx, froms, (h,))[0]
+        ds = [d for d in (area_distance(ctx.amap, g, a, h) for a in froms) if d is not None]
+        return (not seen, min(ds) if ds else 99, min(distance(a, h) for a in froms))
+
+    face = min(p.hexes, key=key)
+    return face, next(h for h in p.hexes if h != face)
 
 
 def attacks_now(state: RoundState, ctx: RoundContext, name: str, who, o, sec: str) -> tuple[bool, tuple[Step, ...]]:
@@ -514,8 +605,7 @@ def attacks_now(state: RoundState, ctx: RoundContext, name: str, who, o, sec: st
     if not who.rules[o.rule].attack_after:
         return False, ()
     npc = any(p.name == name and p.side == "npc" for p in state.figures)
-    clear, why = ctx.amap.line_of_sight(where(state, name), where(state, o.target),
-                                        ctx.rulings.reading("line_of_sight") == "strict")
+    clear, why = sight(ctx, hexes_of(state, name), hexes_of(state, o.target))
     rule = S.NPC_COMBAT if npc else S.ALIEN_COMBAT
     if not clear:
         return False, (Step(f"{name} cannot attack {o.target} after its move: {why}", rule, "The rule's attack needs "

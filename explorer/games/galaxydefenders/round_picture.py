@@ -83,6 +83,11 @@ def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> st
                                   title=f"{n.attacker} attacks {n.target}"))
     for p in st.figures:
         side = "alien" if p.side == "master_alien" else p.side
+        if p.base is not None:      # a multi-hex alien (11.8): its two-hex base, the face hex labelled
+            ov.append(Segment(px(p.at), px(p.base), stroke=SIDE_FILL[side], width=14.0,
+                              title=f"{p.name}: two-hex base {p.at} + {p.base}"))
+            ov.append(Circle(px(p.base), 0.36, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5,
+                             title=f"{p.name}: rest of its base on {p.base}"))
         ov.append(Circle(px(p.at), 0.42, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5, title=f"{p.name} on {p.at}",
                          label=initials(p.name)))
     for n in pos.fresh:
@@ -124,7 +129,7 @@ def _row(name: str, hex_: Hex | None, t, more: Sequence[str], colour: str, cls: 
 def sheets_html(pos: RoundPosition) -> str:
     """The agents' sheets, the NPCs and the aliens at ``pos`` (HTML, escaped), drawn from the frame's state."""
     st = pos.frame.state
-    where = {p.name: p.at for p in st.figures}
+    where = {p.name: (p.at if p.base is None else f"{p.at} + {p.base}") for p in st.figures}
     rows = ["<div style='font-weight:bold;margin-top:4px'>Agents</div>"]
     for a in st.agents:
         c = st.cards_of(a.name)
@@ -149,6 +154,7 @@ def sheets_html(pos: RoundPosition) -> str:
         rows.append("<div style='font-weight:bold;margin-top:4px'>Aliens</div>")
         for x in st.aliens:
             more = ([f"Energy Shields {'/'.join(map(str, x.stacks))}"] if x.stacks else []) + \
+                   (["two-hex base (11.8)"] if any(p.name == x.name and p.base for p in st.figures) else []) + \
                    (["Paralyzed"] if x.name in st.paralyzed_aliens or x.critical_x("paralyzed") is not None else []) + \
                    (["Master Alien"] if x.kind == "master_alien" else [])
             rows.append(_row(x.name, where.get(x.name), x, more, SIDE_FILL["alien"], "gd-alien"))
