@@ -312,6 +312,24 @@ AGENT_PATH_FIGURES = RulingOption(
                 "narrower reading is the default: friends do not block a walk, enemies do.",
 )
 
+REVEALED_NPC_ACTIVATION = RulingOption(
+    key="revealed_npc_activation",
+    title="A round: an NPC that enters play from an NPC signal revealed during its controller's own turn: is it "
+          "activated in that turn?",
+    section="10.2 NPC Activation (NPCs are activated before the agent's first activity or after its last, every "
+            "agent turn); 11.10.1 NPC Signals (the revealed signal is replaced with a new NPC at once)",
+    readings={
+        "next_turn": "It is first activated in its controller's next agent turn; an activate_npc for it in the turn "
+                     "it arrived is refused (it is not yet one of that turn's NPCs).",
+        "same_turn": "When its controller is the agent playing, it must be activated this turn, after the agent's "
+                     "last activity; another controller activates it from its own next turn.",
+    },
+    default="next_turn",
+    why_default="10.2 lets an agent choose, per assigned NPC, to activate it before his first activity or after his "
+                "last: the choice presupposes the NPC was assigned when the turn began. An NPC arriving in the middle "
+                "of the turn had no such choice, so its first turn is its controller's next one.",
+)
+
 # --- missions (Storybook) ----------------------------------------------------------------------------------------
 
 SPECIAL_EVENT_STATEMENT = RulingOption(

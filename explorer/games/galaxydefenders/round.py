@@ -37,8 +37,14 @@ default and the Power Suit's weapon without a ``weapon`` table are STAND-INs.
 An "Activate X aliens" card (21-25) with no ``activates`` list selects its aliens as the ``close_encounter`` kind
 does (11.5: each alien's ``controller`` and ``rank``, ``x`` for card 21; Paralyzed aliens passed over, 11.9.1).
 
-Not yet in this increment (issue 21): signals on the map (the Event phase counts them) and NPC signals revealed, engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), drones and the empty Power Suit on the map, the Power Suit's
-Flying ability, the mission's objectives.
+NPC signals and drones on a map (:mod:`.round_signals`): ``[[signals]]`` on the map, a ``move``'s ``reveal`` list
+turning each NPC signal into the top card of ``[[npc_deck]]`` assigned by 10.1.2 (``npc_specialist``: the exception),
+ruling ``revealed_npc_activation``; a Device's figure placed with ``place`` (9.7.4), ``[[drones]]`` deployed
+earlier, a ``drone`` Action with ``to`` and ``target`` (the tiles are STAND-INs, ``[drone_tiles.<kind>]``).
+
+Not yet in this increment (issue 21): Alien and Human signals revealed and the Event phase's signals on the map,
+engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), the empty Power Suit on the map, the Power
+Suit's Flying ability.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
 Close Encounter card and alien activation; Event phase) of plain step functions over the frozen :class:`RoundState`;
@@ -87,6 +93,18 @@ Scenario kind ``round`` (TOML)::
     agent = "Marine"
     activities = [{kind = "activate_npc", npc = "Sgt. Rock"}, {kind = "move"}, {kind = "free_action", use =
                   "basic-tactic"}, {kind = "action", drone = "vigil"}, {kind = "combat", what = "attack"}]
+    [[signals]]                       # on a map: signal tokens (11.10); kind = npc | alien | human
+    name = "S1"
+    at = "4,1"
+    kind = "npc"
+    [[npc_deck]]                      # on a map: the NPC deck, top first (10.1.1): name, health, tactic, flying,
+    name = "Knight"                   #   rules, weapon (as [[npcs]])
+    [[drones]]                        # on a map: drones deployed in an earlier round (9.7.4)
+    kind = "vigil"                    # hologram | vigil | gd5 (in the owner's deployed list)
+    owner = "Marine"
+    at = "2,1"
+    [drone_tiles.vigil]               # optional: the Device tile (health, movement, flying, weapon); STAND-IN default
+    health = 3
     [event]                           # optional: the Event phase's signals (6.3)
     balancer = "aliens"               # aliens | aliens_and_signals
     aliens = 2
@@ -121,7 +139,9 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     rules = [{ condition = "adjacent", action = "attack" }]
     [[turns]]
     agent = "Marine"
-    activities = [{ kind = "move", to = "1,0" },     # rolled: the combat kind's fixed dice (also on an
+    activities = [{ kind = "move", to = "1,0", reveal = ["S1"] },   # reveal: the signals the move revealed
+                  { kind = "action", drone = "vigil", to = "3,0", target = "Xeno" },  # or use = "gd-5", place = "0,1"
+                                                     # rolled: the combat kind's fixed dice (also on an
                   { kind = "combat", target = "Xeno", rolled = { hit = { red = ["hit", "hit"] } } }]  # activate_npc)
     [turns.close_encounter]           # the Close Encounter card drawn after this turn (11.5)
     card = 12
@@ -292,6 +312,51 @@ class ActivityModel(Strict):
     to: HexKey | None = None
     target: Name | None = None
     rolled: RolledModel | None = None
+    reveal: list[Name] = Field(default_factory=list, max_length=6)
+    """On a ``move`` (on a map): the signals this movement revealed (the Core Set decides when; 11.10.1 replaces an
+    NPC signal with a new NPC)."""
+    place: HexKey | None = None
+    """On an ``action`` using a Device that deploys a figure (on a map): the Hex it is placed on (9.7.4)."""
+
+
+class RoundSignal(Strict):
+    """A signal token on the map (11.10): ``kind`` npc | alien | human (only NPC signals are revealed in a round)."""
+
+    name: Name
+    at: HexKey
+    kind: Literal["npc", "alien", "human"] = "npc"
+
+
+class RoundNpcCard(Strict):
+    """A card of the NPC deck (10.1.1), top first: what an NPC brought by a revealed NPC signal is (its Health
+    points, NPC Tactic, Flying, A.I. section and weapon, as ``[[npcs]]``)."""
+
+    name: Name
+    health: int = Field(5, ge=1, le=40)
+    tactic: Literal["passive", "attack", "reaction"] | None = None
+    flying: bool = False
+    rules: list[RuleModel] = Field(default_factory=list, max_length=12)
+    weapon: RoundWeapon | None = None
+
+
+class RoundDrone(Strict):
+    """A drone deployed in an earlier round, on the map (9.7.4): its ``kind``, ``owner`` (the agent whose Device
+    deployed it; it must list the kind in ``deployed``), hex and wounds."""
+
+    kind: Literal["hologram", "vigil", "gd5"]
+    owner: Name
+    at: HexKey
+    wounds: int = Field(0, ge=0, le=40)
+
+
+class DroneTile(Strict):
+    """A drone's Device tile (9.7.4.2, 9.7.4.3): Health points, movement in Hexes, Flying and weapon. The book does
+    not print the tiles: see the STAND-IN :data:`.round_signals.DRONE_TILES`."""
+
+    health: int = Field(ge=1, le=40)
+    movement: int = Field(0, ge=0, le=12)
+    flying: bool = False
+    weapon: RoundWeapon | None = None
 
 
 class TurnModel(Strict):
@@ -349,6 +414,11 @@ class RoundScenario(GdScenarioHeader):
     aliens: list[RoundAlien] = Field(default_factory=list, max_length=12)
     high_impact: bool = True
     mission: RoundMissionModel | None = None
+    signals: list[RoundSignal] = Field(default_factory=list, max_length=20)
+    npc_deck: list[RoundNpcCard] = Field(default_factory=list, max_length=12)
+    npc_specialist: Name | None = None
+    drones: list[RoundDrone] = Field(default_factory=list, max_length=12)
+    drone_tiles: dict[Literal["hologram", "vigil", "gd5"], DroneTile] = Field(default_factory=dict, max_length=3)
     _source: str = PrivateAttr("scenario")
 
 
@@ -440,6 +510,8 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             raise ScenarioError(f"agents[{i}].pose", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
                                 "fighting_poses = true, or 'standing'", source)
     ma = sc.master_alien
+    if sc.npc_specialist is not None and sc.npc_specialist not in agents:
+        raise ScenarioError("npc_specialist", f"no agent named {sc.npc_specialist!r}", agents, source)
     if ma is not None and ma.holder is not None and ma.holder not in agents:
         raise ScenarioError("master_alien.holder", f"no agent named {ma.holder!r}", agents, source)
     ps = sc.power_suit
@@ -469,6 +541,8 @@ class NpcState:
     immobilized: bool = False
     tactic: str | None = None
     tactic_used: bool = False
+    revealed: bool = False
+    """It entered play this round from a revealed NPC signal (11.10.1)."""
 
 
 @dataclass(frozen=True)
@@ -521,6 +595,12 @@ class RoundState:
     items: tuple[RoundItem, ...] = ()
     selected: tuple[str, ...] = ()
     mission: MissionState | None = None
+    signals: tuple = ()
+    """The signal tokens on the map (:class:`.round_signals.SignalOnMap`)."""
+    npc_deck: tuple[str, ...] = ()
+    """The NPC deck's cards left, top first."""
+    drones: tuple[TargetState, ...] = ()
+    """The drones deployed (wounds; a destroyed one has ``down``)."""
 
     def pose_of(self, agent: str) -> str:
         return dict(self.poses).get(agent, "standing")
@@ -646,6 +726,15 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 _refuse(ctx, f"{act.npc} is activated between two of {turn.agent}'s activities; NPCs are activated "
                         "before the agent's first activity or after its last", S.NPC_ACTIVATION, f, sec)
             n = own.get(act.npc)
+            if n is None and any(x.revealed and x.controller == turn.agent and x.figure.name == act.npc
+                                 for x in state.npcs) and \
+                    ctx.rulings.reading("revealed_npc_activation") == "same_turn":
+                n = next((x for x in state.npcs if x.figure.name == act.npc and x.controller == turn.agent
+                          and x.figure.name not in own and x.revealed), None)
+                if n is not None and agent_acts and j < agent_acts[-1]:
+                    _refuse(ctx, f"{act.npc} entered play during {turn.agent}'s turn: it is activated after the "
+                            "agent's last activity (ruling revealed_npc_activation = same_turn)", S.NPC_ACTIVATION,
+                            f, sec)
             if n is None:
                 holder = next((x.controller for x in state.npcs if x.figure.name == act.npc), None)
                 _refuse(ctx, f"{act.npc} is not assigned to {turn.agent}" + (f" (its controller is {holder})"
@@ -662,8 +751,9 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 steps.append(Step(f"{t.name} is Paralyzed: it skips its activation", S.NPC_BODY_CONDITION,
                                   "Until the next Refresh phase.", section=sec, marks=(t.name,)))
             else:
-                on_map = ctx.amap is not None and ctx.scenario.npcs[[x.figure.name for x in state.npcs].index(
-                    t.name)].rules
+                from .round_signals import npc_model
+
+                on_map = ctx.amap is not None and bool(npc_model(ctx, t.name).rules)
                 steps.append(Step(f"{turn.agent} activates {t.name}" + (
                     " (Immobilized: only its behavior without movement)" if n.immobilized else ""),
                     S.NPC_BODY_CONDITION if n.immobilized else S.NPC_ACTIVATION,
@@ -673,7 +763,7 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 if on_map:
                     from .round_map import npc_on_map
 
-                    nm = next(x for x in ctx.scenario.npcs if x.name == t.name)
+                    nm = npc_model(ctx, t.name)
                     state, st = npc_on_map(state, ctx, n, nm, act, f, sec)
                     steps += st
             if act.tactic:
@@ -720,6 +810,12 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
             state, st = walk(state, ctx, model, act, f, sec)
             steps += st
             label += f" to {act.to}"
+        if act.reveal:
+            from .round_signals import reveal_signals
+
+            state, st = reveal_signals(state, ctx, act.reveal, f, sec)
+            steps += st
+            label += f" [reveals {', '.join(act.reveal)}]"
         if act.kind == "move" and ctx.scenario.fighting_poses:
             state, st = move_with_pose(state, ctx, turn.agent, act.pose, f"{f}.pose", sec)
             steps += st
@@ -762,13 +858,23 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 _refuse(ctx, e.reason, e.rule, f"{f}.{e.field}", sec)
             state = state.with_cards(cards)
             steps += st
+            if ctx.amap is not None and act.use is not None and ctx.table[act.use].deploys != "none":
+                from .round_signals import place_drone
+
+                state, st = place_drone(state, ctx, turn.agent, ctx.table[act.use].deploys, act.place, f, sec)
+                steps += st
+            if ctx.amap is not None and act.drone is not None:
+                from .round_signals import drone_on_map
+
+                state, st = drone_on_map(state, ctx, turn.agent, act.drone, act, f, sec)
+                steps += st
             card = ctx.table[act.use] if act.use is not None else None
             if card is not None and (card.bonus_hits or card.bonus_dice) and ctx.amap is not None and (
                     act.target is not None or ctx.rulings.reading("card_bonus_timing") == "next_attack"):
                 bonus_hits += card.bonus_hits   # its own attack, or the next one (ruling card_bonus_timing)
                 for c, k in card.bonus_dice.items():
                     bonus_dice[c] = bonus_dice.get(c, 0) + k
-        if act.target is not None:
+        if act.target is not None and act.drone is None:
             from .round_map import agent_attack
 
             label += f" on {act.target}"
@@ -776,6 +882,10 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
             steps += st
             bonus_hits, bonus_dice = 0, {}
         labels.append(label)
+    fresh = [x for x in state.npcs if x.controller == turn.agent and x.revealed and x.figure.name not in own]
+    if fresh and ctx.rulings.reading("revealed_npc_activation") == "same_turn":
+        own |= {x.figure.name: x for x in state.npcs if x.controller == turn.agent and x.revealed
+                and x.figure.name not in own}
     missing = [n for n in own if n not in activated and not own[n].figure.down]
     if missing:
         _refuse(ctx, f"{turn.agent} did not activate {', '.join(missing)}; NPCs must be activated each agent turn",
@@ -1047,11 +1157,14 @@ class RoundOutcome(Outcome):
     mission: MissionState | None = None
     bases: tuple[tuple[str, Hex], ...] = ()
     """Each multi-hex alien's second base hex at the end (11.8)."""
+    drones: tuple[TargetState, ...] = ()
+    signals: tuple[str, ...] | None = None
+    """The signals still on the map at the end (``None``: the round has none)."""
 
     @property
     def summary(self) -> str:
         who = "; ".join(f"{t.name} {wound_tally(t.wounds, t.max_health)} wounds, Poison {t.poison}, {t.status()}"
-                        for t in self.agents + self.npcs + self.aliens)
+                        for t in self.agents + self.npcs + self.aliens + self.drones)
         sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
         used = [c.summary() for c in self.cards if c.summary()]
         if self.suit_shown:
@@ -1088,6 +1201,8 @@ class RoundOutcome(Outcome):
                     {"aliens": {t.name: one(t) for t in self.aliens},
                      "positions": {n: str(h) for n, h in self.positions}} if self.positions is not None else {}) | (
                     {"bases": {n: str(h) for n, h in self.bases}} if self.bases else {}) | (
+                    {"drones": {t.name: one(t) for t in self.drones}} if self.drones else {}) | (
+                    {"signals": list(self.signals)} if self.signals is not None else {}) | (
                     {"mission": {"status": self.mission.status, "row": self.mission.row, "next": self.mission.next}}
                     if self.mission is not None else {})
 
@@ -1119,10 +1234,16 @@ def round_initial(scenario: RoundScenario) -> RoundState:
             items += [RoundItem("card", i)] + [RoundItem("alien", i, n) for n in names]
     aliens = tuple(TargetState(x.name, x.kind, x.health, x.wounds, tuple(x.energy_shields), mark=x.mark,
                                poison=x.poison, burrowing=x.burrowing) for x in scenario.aliens)
+    from .round_signals import SignalOnMap, drone_name, tile
+
+    drones = tuple(TargetState(drone_name(d.kind, d.owner), "drone", tile(scenario, d.kind).health, d.wounds)
+                   for d in scenario.drones)
     return RoundState(agents, npcs, suit, numbers=tuple(range(1, len(scenario.turns) + 1)), cards=cards,
                       suit_shields=shields, menace=menace, poses=poses, figures=placed_initial(scenario),
                       aliens=aliens, paralyzed_aliens=tuple(x.name for x in scenario.aliens if x.paralyzed),
-                      items=tuple(items))
+                      items=tuple(items), signals=tuple(SignalOnMap(x.name, Hex.parse(x.at), x.kind)
+                                                        for x in scenario.signals),
+                      npc_deck=tuple(c.name for c in scenario.npc_deck), drones=drones)
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -1145,7 +1266,8 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         last.suit, last.suit_shields, suit_shown(scenario),
         tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
         last.poses, last.aliens, None if scenario.map is None else tuple((p.name, p.at) for p in last.figures),
-        last.mission, tuple((p.name, p.base) for p in last.figures if p.base is not None)))
+        last.mission, tuple((p.name, p.base) for p in last.figures if p.base is not None), last.drones,
+        tuple(x.name for x in last.signals) if scenario.signals else None))
 
 
 def round_context(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> RoundContext:

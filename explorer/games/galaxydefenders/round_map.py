@@ -125,7 +125,10 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
                 [f"npcs[{i}].at" for i, n in enumerate(sc.npcs) if n.at] + (["aliens"] if sc.aliens else []) +
                 [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("to", "target", "rolled")
                  if getattr(a, k) is not None] +
-                [f"turns[{i}].close_encounter" for i, t in enumerate(sc.turns) if t.close_encounter])
+                [f"turns[{i}].close_encounter" for i, t in enumerate(sc.turns) if t.close_encounter] +
+                [k for k in ("signals", "npc_deck", "drones") if getattr(sc, k)] +
+                [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("reveal", "place")
+                 if getattr(a, k)])
         if used:
             raise ScenarioError(used[0], "figures on the map, walks, attacks and Close Encounter cards need a map",
                                 "a [map] table (the activation map format), or omit it", source)
@@ -179,8 +182,9 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
     for i, j, a in acts:
         f = f"turns[{i}].activities[{j}]"
         if a.to is not None:
-            if a.kind != "move":
-                raise ScenarioError(f"{f}.to", "an agent walks with its Movement activity", "kind = 'move'", source)
+            if a.kind != "move" and not (a.kind == "action" and a.drone):
+                raise ScenarioError(f"{f}.to", "an agent walks with its Movement activity (a drone with its owner's "
+                                    "Action)", "kind = 'move', or an action with drone", source)
             h = _hex(a.to, f"{f}.to", source)
             if h not in amap.area_of:
                 raise ScenarioError(f"{f}.to", f"hex {h} is not on the map", "a map hex", source)
@@ -193,6 +197,9 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
         if a.rolled is not None and not (a.target is not None or a.kind == "activate_npc"):
             raise ScenarioError(f"{f}.rolled", "fixed dice belong to an attack", "an activity with a target, or an "
                                 "activate_npc", source)
+    from .round_signals import check_signals_and_drones
+
+    check_signals_and_drones(sc, amap, seen, source)
     for i, t in enumerate(sc.turns):
         ce = t.close_encounter
         if ce is None:
@@ -247,7 +254,11 @@ def placed_initial(sc: RoundScenario) -> tuple[Placed, ...]:
     """Every figure on the map as the file places it (agents, NPCs, aliens)."""
     if sc.map is None:
         return ()
+    from .round_signals import drone_name
+
     return tuple([Placed(a.name, "agent", Hex.parse(a.at)) for a in sc.agents] +
+                 [Placed(drone_name(d.kind, d.owner), "hologram" if d.kind == "hologram" else "drone",
+                         Hex.parse(d.at)) for d in sc.drones] +
                  [Placed(n.name, "npc", Hex.parse(n.at)) for n in sc.npcs] +
                  [Placed(x.name, x.kind, Hex.parse(x.at), Hex.parse(x.base) if x.base else None)
                   for x in sc.aliens])
@@ -398,7 +409,7 @@ def range_to(state: RoundState, ctx: RoundContext, attacker: str, target: str, w
 
 
 def _target_state(state: RoundState, name: str) -> TargetState:
-    t = next((x for x in state.agents + state.aliens if x.name == name), None)
+    t = next((x for x in state.agents + state.aliens + state.drones if x.name == name), None)
     if t is None:
         t = next(n.figure for n in state.npcs if n.figure.name == name)
     if t.kind == "agent" and state.suit is not None and state.suit.equipped_by == name:
@@ -410,12 +421,13 @@ def _write_back(state: RoundState, targets) -> RoundState:
     by = {t.name: t for t in targets}
     agents = tuple(replace(by[a.name], suit_shields=None) if a.name in by else a for a in state.agents)
     aliens = tuple(by.get(a.name, a) for a in state.aliens)
+    drones = tuple(by.get(d.name, d) for d in state.drones)
     npcs = tuple(replace(n, figure=by[n.figure.name]) if n.figure.name in by else n for n in state.npcs)
     shields = state.suit_shields
     if state.suit is not None and state.suit.equipped_by in by and by[state.suit.equipped_by].suit_shields is not None:
         shields = by[state.suit.equipped_by].suit_shields
     gone = {t.name for t in targets if t.down and t.kind != "agent"}
-    return replace(state, agents=agents, aliens=aliens, npcs=npcs, suit_shields=shields,
+    return replace(state, agents=agents, aliens=aliens, npcs=npcs, suit_shields=shields, drones=drones,
                    figures=tuple(p for p in state.figures if p.name not in gone))
 
 
@@ -426,7 +438,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     selection with the map's Areas for Area and Explosion damage, the Hit roll, each target's defence, wounds,
     Poison, the Critical token, the Menace token) over every opponent on the map; the wounds, tokens and the Power
     Suit's shields go back into the round, and a dead alien or NPC leaves the map (10.4)."""
-    foes = ("alien", "master_alien") if kind in ("agent", "npc") else ("agent", "npc")
+    foes = ("alien", "master_alien") if kind in ("agent", "npc", "drone") else ("agent", "npc", "drone", "hologram")
     names = [p.name for p in state.figures if p.side in foes]
     targets = tuple(_target_state(state, n) for n in names)
     spots = {n: hexes_of(state, n) for n in names}
@@ -444,9 +456,21 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     with with_source(ctx.source, f"{field}."):
         after, steps = run(CombatState(targets, state.menace), ATTACK_SEQUENCE, cctx)
     state = replace(_write_back(state, after.targets), menace=after.menace)
+    gone: list[Step] = []
+    for t in after.targets:
+        if t.kind == "drone" and t.down:
+            from .cards import DEVICE_RULE
+            from .round_signals import drone_gone, owner_of
+
+            state = drone_gone(state, ctx, t.name)
+            gone.append(Step(f"{t.name} is destroyed: it leaves the map and its Device is discarded",
+                             DEVICE_RULE[owner_of(ctx, t.name)[0]], "At 0 Health points a drone is destroyed and "
+                             "cannot be used again this mission (unless the Agency sends it back in reinforcements).",
+                             section=sec, marks=(attacker,), facts={"destroyed": t.name}))
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
                     tuple((r.name, r.wounds, r.status) for r in after.results))
-    return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps)
+    return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
+        + tuple(gone)
 
 
 def _check_rolled_names(atk: AttackModel, names: list[str], field: str, source: str) -> None:
@@ -536,7 +560,7 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     for p in state.figures:
         if p.name == name:
             continue
-        side = "alien" if p.side == "master_alien" else p.side
+        side = "alien" if p.side == "master_alien" else "agent" if p.side == "hologram" else p.side
         face, rest = _facing(ctx, me.hexes, p)
         if rest is not None and kind == "npc":
             seen = sight(ctx, me.hexes, (face,))[0]
@@ -729,6 +753,11 @@ def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: st
     if not ok:
         return state, steps
     rolled = sc.turns[number - 1].close_encounter.rolled.get(name)
+    if any(p.name == o.target and p.side == "hologram" for p in state.figures):
+        from .round_signals import hologram_attacked
+
+        state, more = hologram_attacked(state, ctx, name, o.target, sec)
+        return state, steps + more
     state, more = attack_on_map(state, ctx, name, model.kind, model.weapon, o.target, rolled,
                                 f"turns[{number - 1}].close_encounter.rolled.{name}", sec)
     return state, steps + more

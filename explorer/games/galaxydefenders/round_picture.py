@@ -4,8 +4,9 @@ state of the kernel frame that holds the step (never from the steps' facts), the
 What a position shows: the map as the step's frame (a phase, an agent turn, the Close Encounter card, one alien's
 activation) leaves it, the walks of that frame (blue paths) and its attacks (red lines, wounds dealt), what the step
 names ringed; each agent's sheet (hex, wounds, Poison, Mark, pose, the cards it holds, face down or discarded, the
-Power Suit it wears), each NPC (controller, wounds, Paralyzed / Immobilized) and each alien (wounds, Energy Shield
-stacks, Paralyzed), the Close Encounter card last drawn. Sections: whatever each step cites.
+Power Suit it wears), each NPC (controller, wounds, Paralyzed / Immobilized), each alien (wounds, Energy Shield
+stacks, Paralyzed; a multi-hex alien's two-hex base, 11.8), each drone (9.7.4) and the signals on the map (11.10), the
+Close Encounter card last drawn. Sections: whatever each step cites.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from .combat import wound_tally
 from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overlays, initials
 from .round_map import Attacked, CardDrawn, Moved
 
-STANDINS = ("Card data (Powers, Items, Devices), an agent's movement when the file gives none (4) and a Power Suit "
-            "weapon without a weapon table are documented, editable STAND-INs: the rulebook prints no tiles or "
-            "sheets. The map is the file's.")
+STANDINS = ("Card data (Powers, Items, Devices), an agent's movement when the file gives none (4), a Power Suit "
+            "weapon without a weapon table and the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] are "
+            "documented, editable STAND-INs: the rulebook prints no tiles or sheets. The map is the file's.")
 FRAME_NOTE = ("The map and the sheets show the round as this step's frame leaves it (the round is played one phase, "
               "one agent turn, one Close Encounter card, one alien activation at a time).")
 ATTACK = "#c92a2a"
+SIGNAL = "#ffd43b"
 FOCUS = "#f59f00"
 
 
@@ -81,8 +83,12 @@ def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> st
             if tgt is not None:
                 ov.append(Segment(a, px(tgt.at), stroke=ATTACK, width=3.0, dash="7 4",
                                   title=f"{n.attacker} attacks {n.target}"))
+    for sig in st.signals:      # a signal token (11.10): its front is like any signal's until revealed
+        ov.append(Circle(px(sig.at), 0.3, fill=SIGNAL, stroke="#495057", width=1.5, label="?",
+                         title=f"Signal {sig.name} on {sig.at} ({sig.kind.upper()} signal; its front looks like any "
+                               "signal's until revealed)"))
     for p in st.figures:
-        side = "alien" if p.side == "master_alien" else p.side
+        side = {"master_alien": "alien", "hologram": "drone"}.get(p.side, p.side)
         if p.base is not None:      # a multi-hex alien (11.8): its two-hex base, the face hex labelled
             ov.append(Segment(px(p.at), px(p.base), stroke=SIDE_FILL[side], width=14.0,
                               title=f"{p.name}: two-hex base {p.at} + {p.base}"))
@@ -158,6 +164,14 @@ def sheets_html(pos: RoundPosition) -> str:
                    (["Paralyzed"] if x.name in st.paralyzed_aliens or x.critical_x("paralyzed") is not None else []) + \
                    (["Master Alien"] if x.kind == "master_alien" else [])
             rows.append(_row(x.name, where.get(x.name), x, more, SIDE_FILL["alien"], "gd-alien"))
+    if st.drones:
+        rows.append("<div style='font-weight:bold;margin-top:4px'>Drones</div>")
+        for d in st.drones:
+            rows.append(_row(d.name, where.get(d.name), d, ["9.7.4: no Agent turn; aliens treat it as an agent"],
+                             SIDE_FILL["drone"], "gd-drone"))
+    if st.signals:
+        rows.append("<div style='margin-top:4px'>Signals on the map: " + html.escape(", ".join(
+            f"{x.name} on {x.at}" for x in st.signals)) + "</div>")
     if st.menace is not None:
         rows.append(f"<div style='margin-top:4px'>Menace token: <b>{html.escape(st.menace.holder)}</b>, Level "
                     f"{st.menace.level}</div>")

@@ -1,0 +1,353 @@
+"""NPC signals and robot drones in a Galaxy Defenders round played on a map.
+
+NPC signals (11.10.1): a signal on the map (``[[signals]]``, ``kind = "npc"``) follows the standard signal rules
+until it is revealed; when it is (a ``move`` activity's ``reveal`` list: the Core Set decides when a signal is
+revealed, and this rulebook does not print that rule, so the file says which signals the move revealed), it is
+replaced with a new NPC: the Alpha Agent draws the top card of the NPC deck (``[[npc_deck]]``, top first; 10.1.1),
+the card is assigned by 10.1.2 (:func:`.phases.assign_npc`: the first player clockwise from the Alpha Agent with no
+NPC card or fewer than the others, a tie to the Alpha Agent, or every NPC to ``npc_specialist``), its figure stands
+where the signal was and the token is discarded. With five NPCs in play, or no card left in the NPC deck (every NPC
+figure in play), revealing it only discards the token (10.1.2). When the new NPC is first activated is ruling
+``revealed_npc_activation`` (10.2 is silent on an NPC that arrives in the middle of its controller's turn).
+Alien and Human signals are Core Set rules and are not revealed here (a cited refusal).
+
+Drones (9.7.4): a Device that ``deploys`` a figure places it when used with the Action (``place``: Vigil and GD-5 on
+an empty Hex adjacent to the agent, 9.7.4.2, 9.7.4.3; the Hologram on an empty Hex within 1 Area, 9.7.4.1); a drone
+deployed in an earlier round stands where ``[[drones]]`` puts it. From the owner's next turn its Action activates
+Vigil or GD-5 (``drone`` on an ``action``): it walks at most its tile's movement in Hexes (``to``; Vigil flies
+over Barrier Hex Sides) and attacks (``target``) with its tile's weapon, which never jams (GD-5's attacks always deal
+Area Damage). Aliens treat drones as agents (11: targeting, moving, attacking); a Hologram cannot move or attack and
+is destroyed when attacked (9.7.4.1). A drone at 0 Health points is destroyed and its Device discarded. Drones and
+NPCs do not count as agents for Event cards (6.3, 10.1). The tiles are not printed in this rulebook: the values in
+:data:`DRONE_TILES` are STAND-INs, replaced per kind by a file's ``[drone_tiles.<kind>]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+from explorer.errors import ScenarioError
+from explorer.hexgrid import Hex, distance
+from explorer.trace import Step
+
+from . import sections as S
+from .cards import DEVICE_RULE, FIGURE
+from .combat import TargetState
+
+if TYPE_CHECKING:
+    from .round import RoundContext, RoundScenario, RoundState
+
+DRONE_TILES = {
+    "vigil": {"health": 3, "movement": 4, "flying": True,
+              "weapon": {"name": "Vigil gun (stand-in)", "dice": {"red": 1, "yellow": 1}, "range": 3}},
+    "gd5": {"health": 4, "movement": 3, "flying": False,
+            "weapon": {"name": "GD-5 launcher (stand-in)", "dice": {"red": 2}, "damage": "area", "range": 2}},
+    "hologram": {"health": 1, "movement": 0, "flying": False, "weapon": None},
+}
+"""STAND-IN drone tiles (9.7.4: Health points, movement in Hexes, Flying, the weapon's dice and Range are printed on
+each Device tile, which this rulebook does not reproduce). Vigil flies (9.7.4.2) and GD-5 deals Area Damage
+(9.7.4.3) as the book says; the numbers are invented. A round's ``[drone_tiles.<kind>]`` replaces them."""
+
+
+def drone_name(kind: str, owner: str) -> str:
+    """The figure's name on the map: ``"Vigil (Marine)"`` (two agents may each deploy one)."""
+    return f"{FIGURE[kind]} ({owner})"[:40]
+
+
+@dataclass(frozen=True)
+class SignalOnMap:
+    """A signal token on the map: its name, hex and kind (npc | alien | human)."""
+
+    name: str
+    at: Hex
+    kind: str
+
+
+def tile(ctx, kind: str):
+    """The drone tile in force for ``kind`` (a :class:`.round.DroneTile`): the file's, else the stand-in. ``ctx``:
+    the round's context, or the scenario itself."""
+    from .round import DroneTile
+
+    sc = getattr(ctx, "scenario", ctx)
+    own = sc.drone_tiles.get(kind)
+    return own if own is not None else DroneTile(**DRONE_TILES[kind])
+
+
+# ------------------------------------------------------------------------------------------------ the file
+
+def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -> None:
+    """The ``[[signals]]``, ``[[npc_deck]]``, ``[[drones]]`` and the activities' ``reveal`` / ``place`` fields of a
+    round on a map (``seen``: the hexes the figures already take).
+
+    Raises:
+        ScenarioError: a signal or drone off the map, on a Blocking Hex or sharing a hex; a name used twice; a drone
+            whose owner is not an agent or has not deployed it, or a deployed drone without a hex; ``reveal`` not on
+            a ``move`` or naming no signal; ``place`` not on an Action using a Device that deploys a figure.
+    """
+    from .round_map import _hex
+
+    names = {a.name for a in sc.agents} | {n.name for n in sc.npcs} | {x.name for x in sc.aliens}
+    for i, s in enumerate(sc.signals):
+        h = _hex(s.at, f"signals[{i}].at", source)
+        if h not in amap.area_of or h in amap.blocking:
+            raise ScenarioError(f"signals[{i}].at", f"signal {s.name} stands on {h}, not an open map hex",
+                                "a hex of an Area, not Blocking", source)
+        if h in seen:
+            raise ScenarioError(f"signals[{i}].at", f"{s.name} and {seen[h]} share hex {h}", "one per hex", source)
+        seen[h] = s.name
+        if s.name in names:
+            raise ScenarioError(f"signals[{i}].name", f"{s.name!r} is used twice", "unique names", source)
+        names.add(s.name)
+    for i, c in enumerate(sc.npc_deck):
+        if c.name in names:
+            raise ScenarioError(f"npc_deck[{i}].name", f"{c.name!r} is used twice", "unique names", source)
+        names.add(c.name)
+        if any(r.action == "attack" for r in c.rules) and c.weapon is None:
+            raise ScenarioError(f"npc_deck[{i}].weapon", f"{c.name}'s A.I. section attacks but it has no weapon",
+                                "a weapon table", source)
+    agents = {a.name: a for a in sc.agents}
+    for i, d in enumerate(sc.drones):
+        if d.owner not in agents:
+            raise ScenarioError(f"drones[{i}].owner", f"no agent named {d.owner!r}", sorted(agents), source)
+        if d.kind not in agents[d.owner].deployed:
+            raise ScenarioError(f"drones[{i}].kind", f"{d.owner} has not deployed a {FIGURE[d.kind]}",
+                                f"a kind in agents[{list(agents).index(d.owner)}].deployed", source)
+        h = _hex(d.at, f"drones[{i}].at", source)
+        if h not in amap.area_of or h in amap.blocking:
+            raise ScenarioError(f"drones[{i}].at", f"{FIGURE[d.kind]} stands on {h}, not an open map hex",
+                                "a hex of an Area, not Blocking", source)
+        if h in seen:
+            raise ScenarioError(f"drones[{i}].at", f"{FIGURE[d.kind]} and {seen[h]} share hex {h}", "one per hex",
+                                source)
+        seen[h] = drone_name(d.kind, d.owner)
+    for i, a in enumerate(sc.agents):
+        for k in a.deployed:
+            if not any(d.owner == a.name and d.kind == k for d in sc.drones):
+                raise ScenarioError(f"agents[{i}].deployed", f"{a.name}'s {FIGURE[k]} has no hex on the map",
+                                    "a [[drones]] entry with its owner, kind and at", source)
+    signals = {s.name for s in sc.signals}
+    for i, t in enumerate(sc.turns):
+        for j, a in enumerate(t.activities):
+            f = f"turns[{i}].activities[{j}]"
+            if a.reveal and a.kind != "move":
+                raise ScenarioError(f"{f}.reveal", "signals are revealed by a Movement activity here (the Core Set "
+                                    "rule; the file says which)", "kind = 'move'", source)
+            for k, r in enumerate(a.reveal):
+                if r not in signals:
+                    raise ScenarioError(f"{f}.reveal[{k}]", f"no signal named {r!r}", sorted(signals), source)
+            if a.place is not None:
+                _hex(a.place, f"{f}.place", source)
+                if a.kind != "action" or a.use is None:
+                    raise ScenarioError(f"{f}.place", "a drone is placed when its Device is used with the Action "
+                                        "(9.7.4)", "kind = 'action' with use = a Device that deploys a figure",
+                                        source)
+
+
+# ------------------------------------------------------------------------------------------------ NPC signals
+
+def reveal_signals(state: RoundState, ctx: RoundContext, names, field: str, sec: str
+                   ) -> tuple[RoundState, tuple[Step, ...]]:
+    """The signals a Movement activity revealed (11.10.1), in the order listed: each NPC signal is replaced with a
+    new NPC (:func:`new_npc`).
+
+    Raises:
+        RuleViolation: a signal already revealed (no longer on the map), or an Alien or Human signal (Core Set
+            rules, not modelled in a round).
+    """
+    from .round_map import _refuse
+
+    steps: list[Step] = []
+    for k, name in enumerate(names):
+        f = f"{field}.reveal[{k}]"
+        sig = next((s for s in state.signals if s.name == name), None)
+        if sig is None:
+            _refuse(ctx, f"signal {name} was already revealed: it is no longer on the map", S.NPC_SIGNALS, f, sec)
+        if sig.kind != "npc":
+            _refuse(ctx, f"{name} is a{'n' if sig.kind == 'alien' else ''} {sig.kind.title()} signal: revealing it "
+                    "is a Core Set rule not modelled in a round (only NPC signals are)", S.NPC_SIGNALS, f, sec)
+        steps.append(Step(f"Signal {name} on {sig.at} is revealed: an NPC signal", S.NPC_SIGNALS, "Until revealed "
+                          "it followed the standard signal rules; now it is replaced with a new NPC.",
+                          {"signal": name}, (str(sig.at),), sec))
+        state = replace(state, signals=tuple(s for s in state.signals if s.name != name))
+        state, st = new_npc(state, ctx, sig.at, sec)
+        steps += st
+    return state, tuple(steps)
+
+
+def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """A new NPC enters play where a signal was (10.1.1, 10.1.2, 11.10.1): with five NPCs in play, or the NPC deck
+    empty (every NPC figure in play), the signal token is only discarded; else the Alpha Agent draws the top card,
+    it is assigned (:func:`.phases.assign_npc`), and the NPC enters at Full Health (10.4) with its NPC Tactic
+    token (10.3) on the signal's hex."""
+    from .phases import MAX_NPCS_IN_PLAY, NpcPlayer, assign_npc
+    from .round import NpcState
+    from .round_map import Placed, _noted, Moved
+
+    sc = ctx.scenario
+    alive = [n for n in state.npcs if not n.figure.down]
+    alpha = sc.agents[0].name
+    if len(alive) >= MAX_NPCS_IN_PLAY or not state.npc_deck:
+        why = (f"{len(alive)} NPCs are in play (never more than five)" if len(alive) >= MAX_NPCS_IN_PLAY else
+               "no card is left in the NPC deck (every NPC figure is in play)")
+        return state, (Step(f"No NPC enters: {why}; the signal token is only discarded", S.NPC_ASSIGNMENT, "",
+                            section=sec, facts={"assigned_to": None}),)
+    card = next(c for c in sc.npc_deck if c.name == state.npc_deck[0])
+    steps = [Step(f"{alpha} (Alpha Agent) draws {card.name} from the top of the NPC deck", S.NPC_ASSIGNMENT,
+                  f"{plural_cards(len(state.npc_deck) - 1)} left in the deck; the figure comes with the card.",
+                  section=sec, marks=(alpha,), facts={"npc": card.name})]
+    players = [NpcPlayer(name=a.name, npc_cards=sum(1 for n in alive if n.controller == a.name)) for a in sc.agents]
+    who, st = assign_npc(players, sc.npc_specialist, len(alive))
+    steps += [s.in_section(sec) for s in st]
+    fig = TargetState(card.name, "npc", card.health)
+    npc = NpcState(fig, who, tactic=card.tactic, revealed=True)
+    state = replace(state, npcs=state.npcs + (npc,), npc_deck=state.npc_deck[1:],
+                    figures=state.figures + (Placed(card.name, "npc", at),))
+    steps.append(Step(f"{card.name} enters play on {at}, where the signal was; the token is discarded",
+                      S.NPC_SIGNALS, f"Full Health ({card.health} Health points)" + (
+                          f", with its {card.tactic.title()} NPC Tactic token" if card.tactic else "") +
+                      f"; controlled by {who}. " + _first_activation(ctx), section=sec, marks=(card.name,),
+                      facts={"npc": card.name, "controller": who, "at": str(at)}))
+    return _noted(state, Moved(card.name, (at,))), tuple(steps)
+
+
+def plural_cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _first_activation(ctx: RoundContext) -> str:
+    if ctx.rulings.reading("revealed_npc_activation") == "same_turn":
+        return ("If its controller is the agent playing this turn, it is activated after that agent's last "
+                "activity (ruling revealed_npc_activation).")
+    return "It is first activated in its controller's next agent turn (ruling revealed_npc_activation)."
+
+
+def npc_model(ctx: RoundContext, name: str):
+    """The file's model of NPC ``name``: an ``[[npcs]]`` entry, or the ``[[npc_deck]]`` card it came from."""
+    return next((x for x in ctx.scenario.npcs if x.name == name), None) or \
+        next(c for c in ctx.scenario.npc_deck if c.name == name)
+
+
+# ------------------------------------------------------------------------------------------------ drones
+
+def place_drone(state: RoundState, ctx: RoundContext, owner: str, kind: str, place: str | None, field: str,
+                sec: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """A Device's figure placed on the map (9.7.4): Vigil and GD-5 on an empty Hex adjacent to the agent
+    (9.7.4.2, 9.7.4.3), the Hologram on an empty Hex within 1 Area of it (9.7.4.1).
+
+    Raises:
+        RuleViolation: no ``place`` given, a Blocking or occupied Hex, not adjacent (Vigil, GD-5) or beyond 1 Area
+            (Hologram).
+    """
+    from .activation import area_distance
+    from .round_map import Placed, _refuse, where
+
+    rule = DEVICE_RULE[kind]
+    fig = FIGURE[kind]
+    if place is None:
+        _refuse(ctx, f"on a map, {fig} needs the Hex it is placed on", rule, f"{field}.place", sec)
+    h = Hex.parse(place)
+    amap = ctx.amap
+    if h not in amap.area_of or h in amap.blocking:
+        _refuse(ctx, f"{h} is not an open map hex", rule, f"{field}.place", sec)
+    busy = {x: p.name for p in state.figures for x in p.hexes}
+    if h in busy:
+        _refuse(ctx, f"{h} is occupied by {busy[h]}: {fig} goes on an empty Hex", rule, f"{field}.place", sec)
+    me = where(state, owner)
+    if kind == "hologram":
+        d = area_distance(amap, amap.area_graph(True), me, h)
+        if d is None or d > 1:
+            _refuse(ctx, f"{h} is not within 1 Area of {owner}", rule, f"{field}.place", sec)
+        how = f"{'in its Area' if d == 0 else '1 Area away'}"
+    else:
+        if distance(me, h) != 1:
+            _refuse(ctx, f"{h} is not adjacent to {owner} ({me})", rule, f"{field}.place", sec)
+        how = "adjacent to it"
+    name = drone_name(kind, owner)
+    t = tile(ctx, kind)
+    side = "hologram" if kind == "hologram" else "drone"
+    state = replace(state, figures=state.figures + (Placed(name, side, h),),
+                    drones=state.drones + (TargetState(name, "drone", t.health),))
+    return state, (Step(f"{name} is placed on {h}, {how}", rule, "An empty Hex" + (
+        " within 1 Area; aliens consider it a standard agent." if kind == "hologram" else
+        "; it counts as an agent for most purposes and aliens may target it."), section=sec, marks=(name, str(h)),
+        facts={"drone": name, "at": str(h)}),)
+
+
+def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, act, field: str, sec: str
+                 ) -> tuple[RoundState, tuple[Step, ...]]:
+    """Vigil or GD-5 activated with its owner's Action (9.7.4.2, 9.7.4.3): it moves (``to``: at most its tile's
+    movement in Hexes, the shortest legal walking path; Vigil flies over Barrier Hex Sides) and fights (``target``:
+    an alien in its line of sight and Range, its tile's weapon, which never jams; GD-5's attack deals Area Damage),
+    both optional.
+
+    Raises:
+        RuleViolation: the drone destroyed, a walk too long or without a legal path, a target out of sight or Range.
+    """
+    from .round import RoundWeapon
+    from .round_map import _refuse, attack_on_map, hexes_of, range_to, sight, walk, where
+
+    name = drone_name(kind, owner)
+    rule = DEVICE_RULE[kind]
+    if where(state, name) is None:
+        _refuse(ctx, f"{name} was destroyed", rule, f"{field}.drone", sec)
+    t = tile(ctx, kind)
+    steps: list[Step] = []
+    if act.to is not None:
+        who = SimpleNamespace(name=name, flying=t.flying, movement=t.movement)
+        how = SimpleNamespace(to=act.to, pose=None, use=None)
+        state, st = walk(state, ctx, who, how, field, sec)
+        steps += [replace(s, rule=rule, detail=s.detail + " Its tile gives its movement in Hexes"
+                          + (" and Flying." if t.flying else ".")) for s in st]
+    if act.target is None:
+        return state, tuple(steps)
+    f = f"{field}.target"
+    if where(state, act.target) is None:
+        _refuse(ctx, f"{act.target} is dead: it is no longer on the map", rule, f, sec)
+    clear, why = sight(ctx, hexes_of(state, name), hexes_of(state, act.target))
+    if not clear:
+        _refuse(ctx, f"{name} has no line of sight to {act.target}: {why}", rule, f, sec)
+    if t.weapon is None:
+        _refuse(ctx, f"{name} has no weapon", rule, f, sec)
+    w = t.weapon if kind != "gd5" else RoundWeapon(**(t.weapon.model_dump() | {"damage": "area"}))
+    within, words = range_to(state, ctx, name, act.target, w)
+    if not within:
+        _refuse(ctx, f"{act.target} is beyond {w.name}'s Range: {words} (ruling range_unit)", rule, f, sec)
+    steps.append(Step(f"{name} attacks {act.target} with {w.name}", rule, "Its weapon never jams" + (
+        "; GD-5 deals Area Damage with every attack." if kind == "gd5" else ".") + (f" {words}." if words else ""),
+        section=sec, marks=(name, act.target)))
+    state, st = attack_on_map(state, ctx, name, "drone", w, act.target, act.rolled, field, sec, controller=owner)
+    return state, tuple(steps) + st
+
+
+def hologram_attacked(state: RoundState, ctx: RoundContext, attacker: str, name: str, sec: str
+                      ) -> tuple[RoundState, tuple[Step, ...]]:
+    """9.7.4.1: the Hologram is destroyed when attacked (no roll); its token and Device go to the Warehouse."""
+    state = drone_gone(state, ctx, name)
+    return state, (Step(f"{attacker} attacks {name}: the Hologram is destroyed", S.HOLOGRAM, "A Hologram is "
+                        "automatically destroyed if attacked; its token and Device are discarded to the Warehouse.",
+                        section=sec, marks=(attacker,), facts={"destroyed": name}),)
+
+
+def drone_gone(state: RoundState, ctx: RoundContext, name: str) -> RoundState:
+    """A destroyed drone leaves the map and its owner's Device is discarded (9.7.4)."""
+    kind, owner = owner_of(ctx, name)
+    figures = tuple(p for p in state.figures if p.name != name)
+    drones = tuple(replace(d, wounds=max(d.wounds, d.health)) if d.name == name else d for d in state.drones)
+    cards = state.cards_of(owner)
+    if cards is not None:
+        card = next((c for c in cards.held if ctx.table[c].deploys == kind), None)
+        cards = replace(cards, deployed=tuple(x for x in cards.deployed if x[0] != kind),
+                        discarded=cards.discarded + ((card,) if card and card not in cards.discarded else ()))
+        state = state.with_cards(cards)
+    return replace(state, figures=figures, drones=drones)
+
+
+def owner_of(ctx: RoundContext, name: str) -> tuple[str, str]:
+    """``(kind, owner)`` of drone figure ``name``."""
+    for a in ctx.scenario.agents:
+        for k in FIGURE:
+            if drone_name(k, a.name) == name:
+                return k, a.name
+    raise KeyError(name)
