@@ -95,7 +95,7 @@ def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> st
             ov.append(Circle(px(p.base), 0.36, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5,
                              title=f"{p.name}: rest of its base on {p.base}"))
         ov.append(Circle(px(p.at), 0.42, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5, title=f"{p.name} on {p.at}",
-                         label=initials(p.name)))
+                         label=initials(p.name.split(" (")[0] or p.name)))   # "Vigil (Marine)" -> Vi
     for n in pos.fresh:
         if isinstance(n, Attacked):
             for name, wounds, status in n.results:
