@@ -112,8 +112,9 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
         if d.owner not in agents:
             raise ScenarioError(f"drones[{i}].owner", f"no agent named {d.owner!r}", sorted(agents), source)
         if d.kind not in agents[d.owner].deployed:
+            k = [a.name for a in sc.agents].index(d.owner)
             raise ScenarioError(f"drones[{i}].kind", f"{d.owner} has not deployed a {FIGURE[d.kind]}",
-                                f"a kind in agents[{list(agents).index(d.owner)}].deployed", source)
+                                f"a kind in agents[{k}].deployed", source)
         h = _hex(d.at, f"drones[{i}].at", source)
         if h not in amap.area_of or h in amap.blocking:
             raise ScenarioError(f"drones[{i}].at", f"{FIGURE[d.kind]} stands on {h}, not an open map hex",
