@@ -46,7 +46,8 @@ def strategy_odds(a) -> bool:
     def run(former: bool):
         SO.FORMER_PATH = former
         try:
-            for f in (SO.final_counts, SO._fillable, SO._multinomials):
+            for f in (SO.final_counts, SO._fillable, SO._fillable_former, SO._capped_multinomials, SO._at_least,
+                      SO._hall_sets, SO._accepted):
                 f.cache_clear()
             return SO.strategy_odds_table(*pool[:1], paragon=pool[1])
         finally:
