@@ -6,8 +6,9 @@ Run: PYTHONPATH=$PWD python benchmarks/bench_me_distances.py [--width 40 --heigh
 
 The map is ``bench_me_geometry.random_mission_map`` (40 x 30 = 1,180 hexes after its Out of Bounds holes, walls,
 doors, obstacles, a High Ground platform). Each run uses a fresh map value (empty caches). Two rows: the map's
-adjacency list built inside the timing (what a first question on a new map costs, both paths build it), and built
-beforehand (the distances alone). CPU time (``time.process_time``), best of ``--repeat``. The answers are compared
+adjacency list built inside the timing (what a first question on a new map costs; each path builds it its own way:
+the former path with ``geometry.FORMER_ADJACENCY``, an Edge and a feature look-up per neighbouring pair), and built
+beforehand (the distances alone). The adjacency lists of both builders are compared too. CPU time (``time.process_time``), best of ``--repeat``. The answers are compared
 for every source in every mode. Goal: < 100 ms at 1,180 hexes.
 """
 
@@ -45,7 +46,8 @@ def strategy_odds(a) -> bool:
     def run(former: bool):
         SO.FORMER_PATH = former
         try:
-            for f in (SO.final_counts, SO._fillable, SO._multinomials):
+            for f in (SO.final_counts, SO._fillable, SO._fillable_former, SO._capped_multinomials, SO._at_least,
+                      SO._hall_sets, SO._accepted):
                 f.cache_clear()
             return SO.strategy_odds_table(*pool[:1], paragon=pool[1])
         finally:
@@ -74,6 +76,15 @@ def main(argv=None) -> int:
     print(f"Mass Effect distances from every hex: {len(hs)} hexes, {len(m.features)} edge features; "
           f"load {os.getloadavg()[0]:.1f}; CPU time, best of {a.repeat}")
     ok = True
+    G.FORMER_ADJACENCY = True
+    try:
+        former = [G._succ(replace(m), mode) for mode in ("adjacent", "movement", "ignore_walls")]
+    finally:
+        G.FORMER_ADJACENCY = False
+    now = [G._succ(replace(m), mode) for mode in ("adjacent", "movement", "ignore_walls")]
+    same = former == now
+    ok &= same
+    print(f"  adjacency lists (three modes), former and new builder: {'identical' if same else 'MISMATCH'}")
     for kw in (dict(), dict(ignore_walls=True), dict(rulings={"distance_elevation": "movement"})):
         new = G.distance_maps(replace(m), **kw)
         old = {h: G.distance_map(m, h, **kw) for h in hs}
@@ -87,8 +98,13 @@ def main(argv=None) -> int:
                 G._succ(mm, "adjacent")
             return mm
 
-        maps = [fresh() for _ in range(2 * a.repeat)]
-        t_old, _ = cpu(lambda: (lambda mm: {h: G.distance_map(mm, h) for h in hs})(maps.pop()), a.repeat)
+        G.FORMER_ADJACENCY = True  # the former code: its adjacency list and one search per source
+        try:
+            maps = [fresh() for _ in range(a.repeat)]
+            t_old, _ = cpu(lambda: (lambda mm: {h: G.distance_map(mm, h) for h in hs})(maps.pop()), a.repeat)
+        finally:
+            G.FORMER_ADJACENCY = False
+        maps = [fresh() for _ in range(a.repeat)]
         t_new, _ = cpu(lambda: G.distance_maps(maps.pop()), a.repeat)
         label = "adjacency built beforehand" if warm else "fresh map (adjacency built in the timing)"
         goal = "" if a.quick else (" MET" if t_new < 0.1 else " MISSED") + " (< 100 ms)"

@@ -69,3 +69,27 @@ def test_bench_me_distances_quick_checks_every_source():
     assert out.stdout.count("identical for all") == 3 and "ratio" in out.stdout
     assert "Strategy Pool exact odds, 8 + 1 Paragon dice" in out.stdout and ", identical" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_a_corridor_longer_than_127_hexes_matches():
+    """Distances past 127 no longer fit the one-byte matrix: the wide path gives them exactly."""
+    from explorer.games.masseffect.map import MissionMap
+
+    m = MissionMap(hexes=frozenset(Hex(q, r) for q in range(-75, 75) for r in (0, 1)))
+    for kw in MODES:
+        _check(m, kw)
+    assert G.distance_maps(m)[Hex(-75, 0)][Hex(74, 1)] == 150
+
+
+@PROP
+@given(random_maps())
+def test_the_adjacency_builder_equals_the_former_one(m):
+    modes = ("adjacent", "movement", "ignore_walls")
+    now = [G._succ(replace(m), mode) for mode in modes]
+    G.FORMER_ADJACENCY = True
+    try:
+        former = [G._succ(replace(m), mode) for mode in modes]
+    finally:
+        G.FORMER_ADJACENCY = False
+    assert now == former
+    assert all(type(n) is Hex for succ in now for ns in succ.values() for n in ns)

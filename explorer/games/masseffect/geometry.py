@@ -157,8 +157,15 @@ def adjacent(m: MissionMap, a: Hex, b: Hex) -> Adjacency:
                      S.ELEVATION_CHANGE if f.kind == FeatureKind.ELEVATION else S.ADJACENCY)
 
 
+#: ``True``: :func:`_adj_list` builds the list the former way (an :class:`~explorer.hexgrid.Edge` and a feature look-up
+#: per neighbouring pair); kept for ``benchmarks/bench_me_distances.py``'s same-run ratio and the equality test.
+FORMER_ADJACENCY = False
+
+
 def _adj_list(m: MissionMap) -> Mapping[Hex, tuple[Hex, ...]]:
-    def make():
+    """``{hex: adjacent hexes in direction order}`` (Adjacency), cached per map. The sides that break adjacency (walls,
+    locked doors) are collected once from the map's features; every other pair of neighbouring map hexes is adjacent."""
+    def former():
         fm = m.feature_map
         out = {}
         for h in m.hexes:
@@ -170,7 +177,23 @@ def _adj_list(m: MissionMap) -> Mapping[Hex, tuple[Hex, ...]]:
                         ns.append(n)
             out[h] = tuple(ns)
         return out
-    return m._memo("adj_list", make)
+
+    def make():
+        broken = set()
+        for f in m.features:
+            if f.breaks_adjacency:
+                a, b = f.edge.a, f.edge.b
+                broken.add((a, b))
+                broken.add((b, a))
+        hexes, new = m.hexes, tuple.__new__
+        steps = tuple((v.q, v.r) for v in DIRECTIONS)
+        out = {}
+        for h in hexes:
+            q, r = h
+            ns = [new(Hex, (q + dq, r + dr)) for dq, dr in steps]
+            out[h] = tuple(n for n in ns if n in hexes and (h, n) not in broken)
+        return out
+    return m._memo("adj_list", former if FORMER_ADJACENCY else make)
 
 
 def adjacent_hexes(m: MissionMap, h: Hex) -> tuple[Hex, ...]:
@@ -270,12 +293,23 @@ def _distance_mode(ignore_walls: bool, r: Rulings) -> str:
 
 
 def _succ(m: MissionMap, mode: str) -> Mapping[Hex, tuple[Hex, ...]]:
+    """``{hex: the hexes one step of a distance route goes to}``, cached per map and mode: ``"adjacent"`` (Counting
+    Distances), ``"movement"`` (also never Low to High across an Elevation Change icon), ``"ignore_walls"`` (every
+    neighbouring map hex)."""
     def make():
         if mode == "adjacent":
             return _adj_list(m)
         if mode == "movement":
-            return {h: tuple(n for n in ns if _step_ok(m, h, n)) for h, ns in _adj_list(m).items()}
-        return {h: tuple(n for n in neighbors(h) if n in m.hexes) for h in m.hexes}
+            if FORMER_ADJACENCY:
+                return {h: tuple(n for n in ns if _step_ok(m, h, n)) for h, ns in _adj_list(m).items()}
+            up = {(f.edge.other(f.high), f.high) for f in m.features if f.kind == FeatureKind.ELEVATION}
+            return {h: tuple(n for n in ns if (h, n) not in up) for h, ns in _adj_list(m).items()}
+        if FORMER_ADJACENCY:
+            return {h: tuple(n for n in neighbors(h) if n in m.hexes) for h in m.hexes}
+        hexes, new = m.hexes, tuple.__new__
+        steps = tuple((v.q, v.r) for v in DIRECTIONS)
+        return {h: tuple(n for n in (new(Hex, (h[0] + dq, h[1] + dr)) for dq, dr in steps) if n in hexes)
+                for h in hexes}
     return m._memo(("succ", mode), make)
 
 
@@ -341,10 +375,10 @@ def distance_maps(m: MissionMap, *, ignore_walls: bool = False,
     """:func:`distance_map` from every hex at once: ``{source: {hex: distance}}`` (Counting Distances), the same
     distances, computed in one multi-source breadth-first pass and cached per map and mode.
 
-    Every source's search advances together, one level per step: the sources that reach a hex at the next level are
-    those that reached one of its predecessors at this level, a bitwise OR of bit sets (one bit per source, packed
-    with numpy) over its at most six predecessors; each hex's level is kept in binary, one bit plane per binary
-    digit, and unpacked once at the end. Rows are :class:`DistanceRow` views (a hex with no route is absent). The
+    Every source's search advances together, one level per step: the hexes a source reaches at the next level are
+    those its at most six successors reached at this level and it has not reached yet, a bitwise OR of bit sets (one
+    bit per hex, packed in 64-bit words with numpy); each distance is kept in binary, one bit plane per binary digit,
+    and unpacked once at the end (one byte per pair while every distance is under 128). Rows are :class:`DistanceRow` views (a hex with no route is absent). The
     per-source :func:`distance_map` (a dict in breadth-first order, with the parents routes are drawn from) is
     unchanged; this is for questions about every hex at once.
     """
@@ -361,24 +395,24 @@ def _all_distances(m: MissionMap, mode: str) -> dict[Hex, DistanceRow]:
         return {}
     index = {h: i for i, h in enumerate(hexes)}
     succ = _succ(m, mode)
-    preds: list[list[int]] = [[] for _ in range(n)]
-    for h, ns in succ.items():
-        for x in ns:
-            preds[index[x]].append(index[h])
-    width = max(1, max(len(p) for p in preds))
-    pred = np.full((n, width), n, dtype=np.intp)  # n: an extra all-zero row
-    for v, p in enumerate(preds):
-        pred[v, :len(p)] = p
-    frontier = np.zeros((n + 1, (n + 7) // 8), dtype=np.uint8)
-    frontier[:n] = np.packbits(np.eye(n, dtype=bool), axis=1)  # row v: the sources that reached v; at first v
-    seen = frontier[:n].copy()
+    nexts = [[index[x] for x in succ[h]] for h in hexes]
+    width = max(1, max(len(s) for s in nexts))
+    nxt_of = np.full((n, width), n, dtype=np.intp)  # n: an extra all-zero row
+    for v, s in enumerate(nexts):
+        nxt_of[v, :len(s)] = s
+    # Row v of ``ring``: the hexes at distance exactly ``level`` from source v, one bit each. A hex is at distance
+    # level + 1 from v iff it is at distance level from one of v's successors and not nearer to v.
+    words = (n + 63) // 64
+    ring = np.zeros((n + 1, words), dtype=np.uint64)
+    ring[:n].view(np.uint8)[:, :(n + 7) // 8] = np.packbits(np.eye(n, dtype=bool), axis=1, bitorder="little")
+    seen = ring[:n].copy()
     planes: list = []
     level = 0
     while True:
         level += 1
-        nxt = frontier[pred[:, 0]]
+        nxt = ring[nxt_of[:, 0]]
         for k in range(1, width):
-            nxt |= frontier[pred[:, k]]
+            nxt |= ring[nxt_of[:, k]]
         nxt &= ~seen
         if not nxt.any():
             break
@@ -388,12 +422,17 @@ def _all_distances(m: MissionMap, mode: str) -> dict[Hex, DistanceRow]:
         for k in range(level.bit_length()):
             if level >> k & 1:
                 planes[k] |= nxt
-        frontier[:n] = nxt
-    dist = np.zeros((n, n), dtype=np.int32)
+        ring[:n] = nxt
+
+    def unpack(bits):
+        return np.unpackbits(bits.view(np.uint8), axis=1, count=n, bitorder="little")
+
+    small = len(planes) <= 7  # every distance fits a signed byte
+    dist = np.zeros((n, n), dtype=np.int8 if small else np.int32)
     for k, plane in enumerate(planes):
-        dist |= np.unpackbits(plane, axis=1, count=n).astype(np.int32) << k
-    dist[np.unpackbits(seen, axis=1, count=n) == 0] = -1
-    dist = np.ascontiguousarray(dist.T)  # rows: sources
+        bits = unpack(plane)
+        dist |= (bits << k).view(np.int8) if small else bits.astype(np.int32) << k
+    dist[unpack(seen) == 0] = -1
     return {h: DistanceRow(index, hexes, dist[i]) for i, h in enumerate(hexes)}
 
 

@@ -171,10 +171,29 @@ def _accepted(spaces: tuple[Space, ...], dual_move: bool) -> tuple[tuple[int, ..
     return tuple(tuple(i for i, f in enumerate(ACTION_FACES) if accepts(s, f, r)) for s in spaces)
 
 
+@lru_cache(maxsize=8)
+def _hall_sets(spaces: tuple[Space, ...], dual_move: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For every non-empty subset ``S`` of the spaces (by position): ``(len(S), indices of the faces some space of S
+    accepts)``, the subsets :func:`_fillable` checks."""
+    acc = _accepted(spaces, dual_move)
+    out = []
+    for mask in range(1, 1 << len(spaces)):
+        members = [j for j in range(len(spaces)) if mask >> j & 1]
+        out.append((len(members), tuple(sorted({i for j in members for i in acc[j]}))))
+    return tuple(out)
+
+
 @lru_cache(maxsize=65536)
 def _fillable(counts: tuple[int, ...], spaces: tuple[Space, ...], dual_move: bool) -> bool:
-    """Whether dice with these face counts can fill ``spaces`` (one distinct die each): try every choice of an
-    accepted face per space (at most 5^len(spaces)) against the counts."""
+    """Whether dice with these face counts can fill ``spaces`` (one distinct die each). Hall's marriage theorem for
+    spaces and dice: a die for every space exists iff every set of ``k`` spaces accepts at least ``k`` dice between
+    them (at most ``2^len(spaces) - 1`` sums; :func:`_fillable_by_trying` is the brute force it is tested against)."""
+    return all(sum(counts[i] for i in faces) >= k for k, faces in _hall_sets(spaces, dual_move))
+
+
+def _fillable_by_trying(counts: tuple[int, ...], spaces: tuple[Space, ...], dual_move: bool) -> bool:
+    """:func:`_fillable` by brute force: try every choice of an accepted face per space (at most 5^len(spaces))
+    against the counts."""
     for combo in itertools.product(*_accepted(spaces, dual_move)):
         need = [0] * len(ACTION_FACES)
         for i in combo:
@@ -185,31 +204,56 @@ def _fillable(counts: tuple[int, ...], spaces: tuple[Space, ...], dual_move: boo
 
 
 FORMER_PATH = False
-"""``True`` runs the former exact path (every composition's Fraction added up, the Pool's whole distribution built for
-its total): the baseline of ``benchmarks/bench_me_distances.py``; the answers are the same."""
+"""``True`` runs the former exact path (every composition's Fraction added up, each tested by trying every choice of
+faces, the Pool's whole distribution built for its total): the baseline of ``benchmarks/bench_me_distances.py``; the
+answers are the same."""
+
+_fillable_former = lru_cache(maxsize=65536)(_fillable_by_trying)
+
+
+@lru_cache(maxsize=256)
+def _at_least(faces: int, m: int, cap: int) -> int:
+    """The number of sequences of ``m`` dice over ``faces`` faces in which every face shows at least ``cap`` times
+    (``m! [x^m] (e^x - Σ_{j<cap} x^j/j!)^faces``; one face at a time: choose the positions of the first)."""
+    if faces == 0:
+        return int(m == 0)
+    return sum(math.comb(m, j) * _at_least(faces - 1, m - j, cap) for j in range(cap, m - cap * (faces - 1) + 1))
 
 
 @lru_cache(maxsize=64)
-def _multinomials(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """``((counts, n! / (c1! ... c5!)), ...)`` over the compositions of ``n`` into the five Action faces, in the
-    order of :func:`final_counts` (whose probabilities are these integers over ``5^n``)."""
+def _capped_multinomials(n: int, cap: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """``((capped counts, number of the 5^n rolls of n dice whose face counts, each capped at cap, are these), ...)``
+    over every capped 5-tuple (at most ``(cap + 1)^5``). A tuple with faces ``E`` below the cap (counts ``k_e``) and
+    ``F`` at it: ``n! / (∏ k_e! · m!) · _at_least(|F|, m, cap)`` rolls, ``m = n - Σ k_e``: the sum of
+    multinomial coefficients ``n! / (c1! ... c5!)`` over the compositions that cap to it."""
     fact = [math.factorial(i) for i in range(n + 1)]
-    return tuple((c, fact[n] // math.prod(fact[i] for i in c)) for c in _compositions(n, len(ACTION_FACES)))
+    out = []
+    for k in itertools.product(range(cap + 1), repeat=len(ACTION_FACES)):
+        below = [x for x in k if x < cap]
+        m = n - sum(below)
+        full = len(k) - len(below)
+        if m < 0 or (full == 0 and m != 0):
+            continue
+        ways = _at_least(full, m, cap)
+        if ways:
+            out.append((k, fact[n] // (math.prod(fact[x] for x in below) * fact[m]) * ways))
+    return tuple(out)
 
 
 def _can_fill_exact(sp: tuple[Space, ...], dual: bool, shape: dict) -> Fraction:
-    """:func:`p_can_fill`'s exact value as one integer sum over ``5^rolled``: the same compositions and the same
-    :func:`_fillable` test, each count capped at ``len(sp)`` (a face is never needed more often than there are
-    spaces, so the answer is the same, and the capped tests repeat: at most ``(len(sp) + 1)^5`` distinct ones)."""
+    """:func:`p_can_fill`'s exact value as one integer sum over ``5^rolled``. A face is never needed more often than
+    there are spaces, so the test reads each count capped at ``len(sp)`` and the rolls are counted per capped tuple
+    (:func:`_capped_multinomials`, at most ``(len(sp) + 1)^5`` terms instead of every composition); the Locked die
+    adds one to its face before the cap (capping twice caps the same)."""
     n, fixed = shape["rolled"], shape["fixed_face"]
     i = None if fixed is None else ACTION_FACES.index(fixed)
     cap = len(sp)
     total = 0
-    for c, coef in _multinomials(n):
-        if i is not None:
+    for c, ways in _capped_multinomials(n, cap):
+        if i is not None and c[i] < cap:
             c = c[:i] + (c[i] + 1,) + c[i + 1:]
-        if _fillable(tuple(x if x < cap else cap for x in c), sp, dual):
-            total += coef
+        if _fillable(c, sp, dual):
+            total += ways
     return Fraction(total, 5 ** n)
 
 
@@ -225,9 +269,10 @@ def p_can_fill(spaces: Sequence[Space | str], pool: int, locked: str | None = No
     dual = r.reading("dual_face_in_move_space") == "move_2"
     if exact and not FORMER_PATH:
         return _can_fill_exact(sp, dual, roll_shape(pool, locked, paragon, rulings=r))
+    fillable = _fillable_former if FORMER_PATH else _fillable
     total = _p(Fraction(0), exact)
     for counts, p in pool_counts(pool, locked, paragon, exact, r).items():
-        if _fillable(counts, sp, dual):
+        if fillable(counts, sp, dual):
             total += p
     return total
 
@@ -306,7 +351,8 @@ def strategy_odds_table(pool: int, locked: str | None = None, *, paragon: int = 
         total_counts = pool_counts(pool, locked, paragon, True, r).total()
     else:
         n_counted = roll_shape(pool, locked, paragon, rulings=r)["rolled"]  # as pool_counts counts them
-        total_counts = Fraction(sum(coef for _, coef in _multinomials(n_counted)), 5 ** n_counted)
+        total_counts = Fraction(sum(ways for _, ways in _capped_multinomials(n_counted, len(FULL_SPACES))),
+                                5 ** n_counted)
     faces = {}
     for i, f in enumerate(ACTION_FACES):
         faces[f.value] = {"expected_count": _pair(Fraction(m, 5) + (fixed is f)),

@@ -706,8 +706,8 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
                     rulings: Rulings) -> ClearResult | None:
     """The fast path's batched searches (:func:`.geometry.find_clear_segments`, each answer the one-search answer).
 
-    On a whole table: from the second search on a table state, the first search of a shooter runs the searches to
-    every target in its arc together and keeps them for the table state. On a pair's local table
+    On a whole table: from the second search on a table state, the first search of a shooter's row (the table's very
+    first search aside) runs the searches to every target in its arc together and keeps them for the table state. On a pair's local table
     (:func:`.lof_analysis.local_table`): the answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched for it
     beforehand. Either way an answer is taken only for the very same obstacles (the same polygon template, the
     same Models). ``None`` when the caller should search on its own (the former path, a table's first search, a pair
@@ -728,8 +728,10 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
     if got is None:
         seen = memo.setdefault("_rows", set())
         row = (s.id, tb, rulings.key())
-        if not seen or row in seen:  # a table's first search, or this shooter's row is done: search alone
-            seen.add(row)
+        if row in seen:  # this shooter's row is done (a pair outside it): search alone
+            return None
+        if not seen:  # the table's first search: alone (its shooter's row is batched from its next search on)
+            seen.add(None)
             return None
         seen.add(row)
         a = table.disc(s)

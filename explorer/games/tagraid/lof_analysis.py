@@ -484,12 +484,16 @@ class LofAnalysisCache:
         self.reused += len(kept)
         self._last = _LastCall(setting, tuple(m.id for m in ms), ms, done)
         out = {}
+        update, new = rulings.consulted.update, object.__new__
         for s in ms:
             for t in ms:
                 if s.id != t.id:
                     v, consulted = done[(s.id, t.id)]
-                    rulings.consulted.update(consulted)  # in pair order, as the verdicts consulted them
-                    out[(s.id, t.id)] = w = copy.copy(v)  # the caller's own verdict (the kept one stays as computed)
+                    update(consulted)  # in pair order, as the verdicts consulted them
+                    # the caller's own verdict (the kept one stays as computed): copy.copy's shallow copy, made
+                    # directly (a plain dataclass: its fields are its __dict__)
+                    out[(s.id, t.id)] = w = new(TargetVerdict)
+                    w.__dict__.update(v.__dict__)
                     w.blocked_rays = list(v.blocked_rays)
         return out
 
