@@ -25,8 +25,9 @@ same activity is paid after the walk (the Fighting Poses example 1 walks then go
 ``bonus_dice`` join the attack of the Combat activity that uses the card; a card a Free Action or the Action used
 joins the agent's next attack this turn under ruling ``card_bonus_timing`` (default ``next_attack``; a Tactic "+2 hits
 to the current Hit roll" is played just before the attack it helps). A weapon with a ``range`` is checked against it
-(9.2; counted in Areas or Hexes per ruling ``range_unit``): an agent's attack beyond it is refused, an NPC's or
-alien's attack its A.I. called for is not made (a cited step). Not modelled here: engagement and Evade (Core Set
+(9.2; counted in Areas or Hexes per ruling ``range_unit``): an agent's attack beyond it is refused; an NPC's or
+alien's "attack" behavior rule with its target beyond it cannot be applied, so the next rule is (10.2.1, 11.11);
+the attack after a "move ... and attack" rule's move is not made when beyond it (a cited step). Not modelled here: engagement and Evade (Core Set
 rules this book does not print; it says only that NPCs and aliens disengage without an Evade test, 10.2.1, 11.11),
 the empty Power Suit's figure on the map, drones on the map.
 """
@@ -343,15 +344,11 @@ def range_to(state: RoundState, ctx: RoundContext, attacker: str, target: str, w
     a ``range`` is always within it."""
     if weapon.range is None:
         return True, ""
-    from explorer.hexgrid import distance
+    from .activation import range_distance
 
-    from .activation import area_distance
-
-    a, b = where(state, attacker), where(state, target)
-    if ctx.rulings.reading("range_unit") == "hexes":
-        d, unit = distance(a, b), ("Hex", "Hexes")
-    else:
-        d, unit = area_distance(ctx.amap, ctx.amap.area_graph(True), a, b), ("Area", "Areas")
+    counted = ctx.rulings.reading("range_unit")
+    d = range_distance(ctx.amap, (where(state, attacker),), where(state, target), counted)
+    unit = ("Hex", "Hexes") if counted == "hexes" else ("Area", "Areas")
     if d is None:
         return False, f"no chain of Areas leads from {attacker} to {target} (Range {weapon.range})"
     words = f"{target} is {plural(d, *unit)} from {attacker}; {weapon.name}'s Range is {weapon.range}"
@@ -487,13 +484,18 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     figures = [FigureModel(name=p.name, side="alien" if p.side == "master_alien" else p.side, at=str(p.at),
                            menace=menace.level if menace is not None and p.name == menace.holder else 0)
                for p in state.figures if p.name != name]
+    w = getattr(who, "weapon", None)
+    rng = w.range if w is not None else None
     act = ActivatingModel(name=name, kind="npc" if kind == "npc" else "alien", at=str(where(state, name)),
                           flying=getattr(who, "flying", False), burrowing=getattr(who, "burrowing", False),
-                          archenemy=getattr(who, "archenemy", False), paralyzed=paralyzed, immobilized=immobilized)
+                          archenemy=getattr(who, "archenemy", False), paralyzed=paralyzed, immobilized=immobilized,
+                          weapon=w.name if rng is not None else None, range=rng)
     sc = ActivationScenario(title=name, areas=m.areas, centres=m.centres, blocking=m.blocking, edges=m.edges,
                             activating=act, figures=figures, rules=who.rules)
-    los = ctx.rulings.reading("line_of_sight")
-    _frames, trace = play_activation(sc, {"line_of_sight": los})
+    chosen = {"line_of_sight": ctx.rulings.reading("line_of_sight")}
+    if rng is not None and any(r.action == "attack" for r in who.rules):
+        chosen["range_unit"] = ctx.rulings.reading("range_unit")
+    _frames, trace = play_activation(sc, chosen)
     o = trace.result
     moves = {name: o.end} | {n: h for n, h in o.figures}
     new = _moved(state, moves)
@@ -526,9 +528,12 @@ def attacks_now(state: RoundState, ctx: RoundContext, name: str, who, o, sec: st
 
 def beyond_range(state: RoundState, ctx: RoundContext, name: str, weapon: RoundWeapon, target: str, rule, sec: str
                  ) -> tuple[bool, tuple[Step, ...]]:
-    """An NPC's or alien's attack its A.I. called for, checked against its weapon's Range (:func:`range_to`): beyond
-    it the attack is not made (10.2.2 and 11.12 play NPC and alien attacks by the standard combat rules, which allow
-    no attack beyond a weapon's Range). Returns ``(attacks, steps)``; no step for a weapon without a ``range``."""
+    """The attack of a "move ... and attack" behavior rule (``attack_after``), after the move, checked against the
+    weapon's Range (:func:`range_to`; ``rule``: the section cited, 9.2 :data:`.sections.WEAPON_RANGE`): beyond it the
+    attack is not made, the rule's move having been applied (10.2.2 and 11.12 play NPC and alien attacks by the
+    standard combat rules, which allow no attack beyond a weapon's Range). An "attack" rule's Range is checked by the
+    A.I. itself (:func:`.activation.check_rule`: beyond it the rule cannot be applied and the next one is, 10.2.1,
+    11.11). Returns ``(attacks, steps)``; no step for a weapon without a ``range``."""
     within, words = range_to(state, ctx, name, target, weapon)
     if weapon.range is None:
         return True, ()
@@ -548,8 +553,8 @@ def npc_on_map(state: RoundState, ctx: RoundContext, npc, model, act, field: str
     state, steps, o = activate_on_map(state, ctx, npc.figure.name, "npc", model, sec, immobilized=npc.immobilized)
     ok, more = attacks_now(state, ctx, npc.figure.name, model, o, sec)
     steps += more
-    if ok:
-        ok, more = beyond_range(state, ctx, npc.figure.name, model.weapon, o.target, S.NPC_COMBAT, sec)
+    if ok and o.action != "attack":             # an "attack" rule's Range was checked by the A.I. (10.2.1)
+        ok, more = beyond_range(state, ctx, npc.figure.name, model.weapon, o.target, S.WEAPON_RANGE, sec)
         steps += more
     if not ok:
         return state, steps
@@ -633,8 +638,8 @@ def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: st
     state, steps, o = activate_on_map(state, ctx, name, model.kind, model, sec, paralyzed=paralyzed)
     ok, more = attacks_now(state, ctx, name, model, o, sec)
     steps += more
-    if ok:
-        ok, more = beyond_range(state, ctx, name, model.weapon, o.target, S.ALIEN_COMBAT, sec)
+    if ok and o.action != "attack":             # an "attack" rule's Range was checked by the A.I. (11.11)
+        ok, more = beyond_range(state, ctx, name, model.weapon, o.target, S.WEAPON_RANGE, sec)
         steps += more
     if not ok:
         return state, steps
