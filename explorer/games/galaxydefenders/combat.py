@@ -428,26 +428,46 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
                 if c not in colours:
                     raise ScenarioError(f"{p}.drop", f"{c!r} is not a colour of this pool", colours, source)
         if a.rolled:
+            check_rolled_keys(a, names, p, source)
             pool = dice_pool(a)
             for colour, faces in a.rolled.hit.items():
-                if colour not in pool:
-                    raise ScenarioError(f"{p}.rolled.hit.{colour}", "no dice of this colour are rolled",
-                                        sorted(pool), source)
                 if len(faces) != pool[colour]:
                     raise ScenarioError(f"{p}.rolled.hit.{colour}", f"lists {len(faces)} faces but "
                                         f"{plural(pool[colour], colour + ' die', colour + ' dice')} are rolled", f"{pool[colour]} faces", source)
                 for j, f in enumerate(faces):
                     cal.die(colour).face(f, f"{p}.rolled.hit.{colour}[{j}]")
             for tname, faces in a.rolled.defend.items():
-                if tname not in names:
-                    raise ScenarioError(f"{p}.rolled.defend", f"no target named {tname!r}", names, source)
                 for j, f in enumerate(faces):
                     cal.defend.face(f, f"{p}.rolled.defend.{tname}[{j}]")
             for tname, ids in a.rolled.critical.items():
-                if tname not in names:
-                    raise ScenarioError(f"{p}.rolled.critical", f"no target named {tname!r}", names, source)
                 for j, tid in enumerate(ids):
                     cal.token(tid, f"{p}.rolled.critical.{tname}[{j}]")
+
+
+def check_rolled_keys(a: AttackModel, names, field: str, source: str) -> None:
+    """Every key of an attack's fixed dice (``a.rolled``, not ``None``) names something this attack rolls (9.2 and
+    11.12 the Hit roll; the Defend roll and the Critical token of each figure it may hit): ``rolled.hit.<colour>`` a
+    colour of its pool (:func:`dice_pool`: the weapon's and the powers' dice after "-X ATK Dice"; none for fixed
+    hits), ``rolled.defend.<name>`` and ``rolled.critical.<name>`` a figure in ``names`` (the ``combat`` kind's
+    targets; on a round's map, the attacker's opponents). One check for the ``combat`` kind and the ``round`` on a
+    map (``field``: the attack's field, e.g. ``attacks[0]`` or ``turns[0].activities[1]``); before, a round dropped
+    such faces in silence and rolled from the seed.
+
+    Raises:
+        ScenarioError: ``<field>.rolled.hit.<colour>`` for a colour the attack does not roll (allowed: its colours),
+            ``<field>.rolled.defend.<name>`` / ``<field>.rolled.critical.<name>`` for a name it cannot hit (allowed:
+            the figures it can).
+    """
+    pool = dice_pool(a)
+    for colour in a.rolled.hit:
+        if colour not in pool:
+            raise ScenarioError(f"{field}.rolled.hit.{colour}", f"{a.weapon or 'the attack'} rolls no {colour} dice",
+                                sorted(pool) or "no hit list (the weapon gives fixed hits)", source)
+    for key in ("defend", "critical"):
+        for tname in getattr(a.rolled, key):
+            if tname not in names:
+                raise ScenarioError(f"{field}.rolled.{key}.{tname}", f"{tname!r} is not a figure {a.attacker} can "
+                                    "hit here", sorted(names), source)
 
 
 def _check_agent_weapon(a: AttackModel, p: str, source: str) -> None:

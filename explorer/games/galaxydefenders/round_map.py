@@ -46,8 +46,8 @@ from explorer.trace import Step
 from . import sections as S
 from .activation import ActivatingModel, ActivationScenario, AreaMap, FigureModel, parse_map, play_activation
 from .calibration import default_calibration
-from .combat import (ATTACK_SEQUENCE, AttackModel, CombatContext, CombatState, TableDice, TargetState, dice_pool,
-                     with_source)
+from .combat import (ATTACK_SEQUENCE, AttackModel, CombatContext, CombatState, TableDice, TargetState,
+                     check_rolled_keys, with_source)
 
 if TYPE_CHECKING:
     from .round import RoundContext, RoundScenario, RoundState, RoundWeapon
@@ -395,7 +395,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                       effects=[e.model_dump() for e in weapon.effects],
                       rolled=rolled.model_dump() if rolled is not None else None, controller=controller)
     if atk.rolled is not None:
-        _check_rolled_names(atk, names, field, ctx.source)
+        check_rolled_keys(atk, names, field, ctx.source)
     cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
                          tables=(TableDice(default_calibration(), atk.rolled, ctx.dice),),
                          high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
@@ -405,26 +405,6 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
                     tuple((r.name, r.wounds, r.status) for r in after.results))
     return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps)
-
-
-def _check_rolled_names(atk: AttackModel, names: list[str], field: str, source: str) -> None:
-    """Every key of an attack's fixed dice names something this attack rolls (9.2 Hit roll, 11.12 Defend roll):
-    ``rolled.hit`` a colour of the attack's dice, ``rolled.defend``/``rolled.critical`` a figure it may hit.
-
-    Raises:
-        ScenarioError: a colour the attack does not roll, or a figure that is not an opponent on the map (before,
-            such faces were dropped in silence and the dice rolled from the seed).
-    """
-    pool = dice_pool(atk) if atk.fixed_hits is None else {}
-    for colour in atk.rolled.hit:
-        if colour not in pool:
-            raise ScenarioError(f"{field}.rolled.hit.{colour}", f"{atk.weapon or 'the attack'} rolls no {colour} dice",
-                                sorted(pool) or "no hit list (the weapon gives fixed hits)", source)
-    for key in ("defend", "critical"):
-        for tname in getattr(atk.rolled, key):
-            if tname not in names:
-                raise ScenarioError(f"{field}.rolled.{key}.{tname}", f"{tname!r} is not a figure {atk.attacker} "
-                                    "can hit here", sorted(names), source)
 
 
 def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str, bonus_hits: int,
