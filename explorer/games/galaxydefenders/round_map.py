@@ -438,8 +438,8 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
             _refuse(ctx, f"{name} has no weapon in the file", S.AGENT_COMBAT, f"{field}.target", sec)
     within, words = range_to(state, ctx, name, t, w)
     if not within:
-        _refuse(ctx, f"{t} is beyond {w.name}'s Range: {words} (ruling range_unit)", S.AGENT_COMBAT, f, sec)
-    first = (Step(f"{t} is within {w.name}'s Range", S.AGENT_COMBAT, words + ".", section=sec, marks=(name, t)),) \
+        _refuse(ctx, f"{t} is beyond {w.name}'s Range: {words} (ruling range_unit)", S.WEAPON_RANGE, f, sec)
+    first = (Step(f"{t} is within {w.name}'s Range", S.WEAPON_RANGE, words + ".", section=sec, marks=(name, t)),) \
         if w.range is not None else ()
     colours = [c for c, n in w.dice.items() if n]
     for c, n in bonus_dice.items():
