@@ -1138,8 +1138,8 @@ def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
 
 def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """The Defend roll (:func:`combat_rule`: 9.2, 11.12 or 10.2.2 by the attacker's side; with High Impact the
-    dice were counted by Storybook 5.5.1): the Blue dice rolled (or given); each shield result (the Blue dice plus shield results
-    from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
+    dice were counted by Storybook 5.5.1): the Blue dice rolled (or given); each shield result (the Blue dice plus
+    shield results from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
     Lethal hits. When "-X Def Dice" leaves no Blue die, whether the powers' shield results still cancel follows
     ``no_pain_without_dice`` (consulted only then)."""
     target = d.target
@@ -1539,7 +1539,7 @@ def targets_hit(state: CombatState) -> tuple[str, ...]:
 
 def defend_and_wound(state: CombatState, ctx: CombatContext, name: str) -> tuple[CombatState, tuple[Step, ...]]:
     """One target's defence and damage (:data:`DEFENCE_SEQUENCE`): Mark (8.3), Energy Shields (11.7, 9.5.2.3),
-    items, Lethal (8.1) or the Defend roll (Storybook 5.5.1), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical
+    items, Lethal (8.1) or the Defend dice (Storybook 5.5.1) and roll (:func:`combat_rule`), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical
     token (8.2)."""
     t = state.target(name)
     dctx = DefenceContext(rulings=ctx.rulings, dice=ctx.dice, attack=ctx.attacks[state.attack], roll=state.roll,
