@@ -116,10 +116,31 @@ def test_no_wound_after_a_shield_stack_absorbed_cites_11_7_book_example_2():
     assert step.rule.section == "11.7 Multiple Energy Shielded Armor"
 
 
-def test_no_wound_from_the_defend_roll_alone_still_cites_high_impact():
+def test_no_wound_from_the_defend_roll_alone_cites_the_attacks_combat_rule():
+    """The Defend roll is the Core Set's, kept by 9.2 for an agent's attack (5.5.1 High Impact only counts the
+    dice; it cited 5.5.1, newcomer, session 10)."""
     tr = resolve("gd-menace-combat")
     step = next(s for s in tr.steps if s.title == "Wormoon suffers no wound")
-    assert step.rule.section == "Storybook 5.5.1 High Impact"
+    assert step.rule.section == "9.2 Combat"
+
+
+# 6. The Defend roll cites the section that keeps it for the attacker's side; High Impact counts the dice
+
+@pytest.mark.parametrize("kind, section", [("agent", "9.2 Combat"), ("drone", "9.2 Combat"),
+                                           ("alien", "11.12 Combat"), ("master_alien", "11.12 Combat"),
+                                           ("npc", "10.2.2 NPC Combat")])
+def test_the_defend_roll_cites_the_attackers_combat_rule(kind, section):
+    from explorer.games.galaxydefenders.combat import combat_rule
+
+    assert combat_rule(kind).section == section
+
+
+def test_a_defend_roll_in_a_built_in_cites_9_2_for_an_agent_11_12_for_an_alien_and_5_5_1_counts_the_dice():
+    t = resolve("gd-round-range")
+    rolls = [s for s in t.steps if "shield result" in s.title and "cancel" in s.title]
+    assert [s.rule.section for s in rolls] == ["9.2 Combat", "11.12 Combat", "11.12 Combat"]
+    counts = [s for s in t.steps if "rolls" in s.title and "Blue di" in s.title]
+    assert counts and all(s.rule.section == "Storybook 5.5.1 High Impact" for s in counts)
 
 
 # 5. A fixed Defend roll too short, for a target whose name holds a space

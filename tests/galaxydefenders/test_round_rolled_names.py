@@ -53,3 +53,26 @@ def test_a_counter_of_destroyed_things_never_falls():
     with pytest.raises(RuleViolation) as e:
         G.resolve(_parse("[[rounds]]".join(rounds)))
     assert "shield_generators_destroyed" in str(e.value) and f"rounds[{later - 1}].counters" in str(e.value)
+
+
+def test_the_combat_kind_refuses_the_same_keys_with_the_same_words():
+    """One check (combat.check_rolled_keys) for the combat kind and the round: the field names the key and the
+    figure, and the line says what the attack can hit or roll (the combat kind said 'no target named' and named only
+    `rolled.defend`)."""
+    from explorer.games.galaxydefenders.combat import check_rolled_keys  # noqa: F401  (the one function)
+
+    sc = G.load_builtin("gd-book-lethal")[1]
+    a = sc.attacks[0]
+    target = a.target
+    for key, bad, field, words in (
+            ("defend", {"Nobody": ["blank"]}, "attacks[0].rolled.defend.Nobody", "'Nobody' is not a figure"),
+            ("critical", {"Nobody": []}, "attacks[0].rolled.critical.Nobody", "'Nobody' is not a figure"),
+            ("hit", {"purple": ["hit"]}, "attacks[0].rolled.hit.purple", "rolls no purple dice")):
+        data = sc.model_dump(exclude_unset=True)
+        data["game"], data["kind"] = "galaxydefenders", "combat"
+        att = data["attacks"][0]
+        att["rolled"] = {key: bad}
+        with pytest.raises(ScenarioError) as e:
+            G.parse_data(data, "x.toml")
+        assert e.value.field == field and words in e.value.problem, str(e.value)
+        assert target in str(e.value.allowed) or key == "hit"

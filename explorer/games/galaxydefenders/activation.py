@@ -5,8 +5,9 @@ adjacent one; line of sight and a legal movement path; the "+" rule ignores line
 11.11 Movement (Area to Area through centre hexes, redeploy in the destination Area adjacent to the target and as
 many opponents as possible, "Move Adjacent to..." into the target's Area else an adjacent Area, move back / move
 away, figures are no obstacle but no two end in one Hex, unlocked doors are open, a rule that cannot be applied
-passes to the next, no rule: it stays), 11.3.1 Menacing Agent System (an Archenemy targets the Menacing Agent;
-targeting happens at the start of the activation), 11 (aliens treat drones and NPCs as agents), 5.1 Barrier Hex Side
+passes to the next, no rule: it stays; an alien's target, the closest agent), 9.2 Combat (an "attack" rule whose
+target is beyond the weapon's Range cannot be applied, so the next rule is), 11.3.1 Menacing Agent System (an
+Archenemy targets the Menacing Agent; targeting happens at the start of the activation), 11 (aliens treat drones and NPCs as agents), 5.1 Barrier Hex Side
 (only Flying and Burrowing figures cross it; it blocks no line of sight; the hexes stay adjacent), 7.1 Flying,
 7.2 Burrowing, 7.3 Seize (the seized agent moves along and ends adjacent to the dragging figure), 11.6 Prime Swarm Units
 (the unit's figure closest to the target drives the A.I.; line of sight if either figure has it; the nearest figure
@@ -54,6 +55,10 @@ Scenario kind ``activation`` (TOML)::
     paralyzed = false                    # skips the activation (10.4.1, 11.9.1; a Master Alien ignores it, 11.3)
     immobilized = false                  # an NPC: only behavior without movement (10.4.1)
     swarm = "3,1"                        # optional: the second figure of a Prime Swarm unit (11.6)
+    weapon = "Spit"                      # optional: the weapon its "attack" rules use, and
+    range = 1                            #   its Range (0-30; 9.2, counted per ruling range_unit): an attack rule
+                                         #   whose target is beyond it cannot be applied, the next rule is
+                                         #   (10.2.1, 11.11)
     [[figures]]
     name = "Biotech"
     side = "agent"                       # agent | drone | npc | alien
@@ -104,6 +109,8 @@ MAX_HEXES = 600
 """Hexes on one map (all Areas together), and hexes listed in one Area."""
 MAX_AREA_NAME = 40
 """Characters in an Area name."""
+MAX_RANGE = 30
+"""A weapon's Range (Areas or Hexes, ruling ``range_unit``)."""
 
 HexKey = Annotated[str, Field(min_length=1, max_length=20)]
 AreaName = Annotated[str, Field(min_length=1, max_length=MAX_AREA_NAME)]
@@ -130,6 +137,8 @@ class ActivatingModel(Strict):
     swarm: str | None = Field(None, max_length=20)
     paralyzed: bool = False
     immobilized: bool = False
+    weapon: str | None = Field(None, min_length=1, max_length=40)
+    range: int | None = Field(None, ge=0, le=MAX_RANGE)
 
 
 class FigureModel(Strict):
@@ -562,10 +571,25 @@ def area_distance(amap: AreaMap, g: nx.Graph, a: Hex, b: Hex) -> int | None:
         return None
 
 
+def range_distance(amap: AreaMap, frm: tuple[Hex, ...] | list[Hex], to: Hex, counted: str) -> int | None:
+    """The distance a weapon's Range is checked against (9.2; ruling ``range_unit`` gives ``counted``), from the
+    nearest of the attacker's hexes (a multi-hex base or a Prime Swarm's figures, 11.6, 11.8) to ``to``.
+
+    ``counted == "hexes"``: the hex distance. Else (``"areas"``) the Areas stepped through between the two Areas
+    (0: the same Area), a Barrier Hex Side keeping its Areas adjacent (5.1) and a wall or closed door not; ``None``
+    when no chain of Areas joins them. Line of sight is checked on its own."""
+    if counted == "hexes":
+        return min(distance(h, to) for h in frm)
+    g = amap.area_graph(True)
+    ds = [d for d in (area_distance(amap, g, h, to) for h in frm) if d is not None]
+    return min(ds) if ds else None
+
+
 # ------------------------------------------------------------------------------------------------ step functions
 
 def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """Targeting at the start of the activation (11.3.1; an NPC's target: 10.2.1, an alien's: 11.5): the Menacing
+    """Targeting at the start of the activation (11.3.1; an NPC's target: 10.2.1, an alien's: 11.11, aliens counting
+    drones and NPCs as agents, 11): the Menacing
     Agent for an Archenemy, else the closest opponent in Areas (legal walking path); ties are the controlling
     player's choice (first by name, 10.1)."""
     amap, archenemy, kind = ctx.amap, ctx.activating.archenemy, ctx.activating.kind
@@ -655,7 +679,7 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
     step = Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
-                S.ALIEN_ACTIVATION if kind == "alien" else S.NPC_MOVEMENT,
+                S.ALIEN_MOVEMENT if kind == "alien" else S.NPC_MOVEMENT,
                 f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
                 marks=(str(t.at),), facts={"target": t.name,
                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
@@ -1071,8 +1095,31 @@ def check_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[bool,
     if not ok:
         return False, Step(f"{name}: does not apply", rule_ref, why + ".", section=sec,
                            facts={"behavior": i, "applies": False})
+    if r.action == "attack" and ctx.activating.range is not None:
+        within, words = _within_range(state, ctx, t)
+        if not within:
+            nxt = "10.2.1" if kind == "npc" else "11.11"
+            return False, Step(f"{name}: does not apply", S.WEAPON_RANGE, f"{words} (ruling range_unit): the attack "
+                               f"cannot be made, so the rule cannot be applied and the next one is tried ({nxt}).",
+                               section=sec, marks=(str(t.at),), facts={"behavior": i, "applies": False,
+                                                                       "beyond_range": True})
+        why += f"; {words[0].lower()}{words[1:]}"
     return True, Step(f"{name}: applies", rule_ref, why + ".", section=sec, marks=(str(t.at),),
                       facts={"behavior": i, "applies": True, "action": r.action})
+
+
+def _within_range(state: Activation, ctx: ActivationContext, t: Figure) -> tuple[bool, str]:
+    """Whether ``t`` is within the activating figure's weapon Range (:func:`range_distance`; consults ruling
+    ``range_unit``). Returns ``(within, words)``."""
+    a = ctx.activating
+    counted = ctx.rulings.reading("range_unit")
+    d = range_distance(ctx.amap, state.unit, t.at, counted)
+    weapon = a.weapon or "its weapon"
+    if d is None:
+        return False, f"no chain of Areas leads to {t.name}: beyond {weapon}'s Range {a.range}"
+    words = f"{t.name} is {plural(d, *(('Hex', 'Hexes') if counted == 'hexes' else ('Area', 'Areas')))} away; " \
+            f"{weapon}'s Range is {a.range}"
+    return d <= a.range, ("Within " if d <= a.range else "Beyond ") + f"{weapon}'s Range: {words}"
 
 
 def try_behavior_rule(state: Activation, ctx: ActivationContext, i: int) -> tuple[Activation, tuple[Step, ...]]:
@@ -1097,7 +1144,8 @@ def try_behavior_rule(state: Activation, ctx: ActivationContext, i: int) -> tupl
     if r.action in ("attack", "stay"):
         act = Step(f"{'Attacks ' + state.target.name if r.action == 'attack' else 'Stays'} without moving",
                    S.ALIEN_COMBAT if r.action == "attack" and kind == "alien" else
-                   S.NPC_COMBAT if r.action == "attack" else S.ALIEN_MOVEMENT, "", section="Action")
+                   S.NPC_COMBAT if r.action == "attack" else S.NPC_MOVEMENT if kind == "npc" else S.ALIEN_MOVEMENT,
+                   "", section="Action")
         return replace(state, rule=i, action=r.action, done=True).noted((act,)), (*step, act)
     came = Hex.parse(ctx.activating.came_from) if ctx.activating.came_from else None
     moved, steps, notes = move(replace(state, rule=i), ctx.amap, r, kind, came)

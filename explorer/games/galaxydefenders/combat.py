@@ -5,7 +5,8 @@ Bolt effects applied once), 7.2.1 Targeting and Damaging Burrowing Aliens (the V
 at once, before the Hit roll), 8.3 Mark Locking System (a Mark counts from the moment it is placed), 11.7 Multiple
 Energy Shielded Armor (the stack with most shields left blocks, Left on a tie, only that stack absorbs), 9.5.2.3
 Energy Shields (a Power Suit's shields override every other shield, power and item), 8.1 Lethal (no Defend roll),
-Storybook 5.5.1 High Impact (one Blue die per hit, "-X Def Dice" applied to the hits, at most 5 dice), 9.3.1 Health
+Storybook 5.5.1 High Impact (one Blue die per hit, "-X Def Dice" applied to the hits, at most 5 dice; the Defend roll
+itself is the Core Set's, kept by 9.2 for an agent's attack, 11.12 for an alien's, 10.2.2 for an NPC's), 9.3.1 Health
 Points and 10.4 NPC Health Status (wounds, death, bleeding), 9.3.2 Poisoned, 8.2 Critical (one token per attack that
 dealt a wound; 8.2.1 compatibility redraw; 8.2.2 duration; 8.2.3 the same effect never twice, a greater one
 replaces a lesser one), 11.3 Master Aliens (immune to Paralyze), 8.4 Explosion and 11.6 Prime Swarm Units (who an
@@ -428,26 +429,46 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
                 if c not in colours:
                     raise ScenarioError(f"{p}.drop", f"{c!r} is not a colour of this pool", colours, source)
         if a.rolled:
+            check_rolled_keys(a, names, p, source)
             pool = dice_pool(a)
             for colour, faces in a.rolled.hit.items():
-                if colour not in pool:
-                    raise ScenarioError(f"{p}.rolled.hit.{colour}", "no dice of this colour are rolled",
-                                        sorted(pool), source)
                 if len(faces) != pool[colour]:
                     raise ScenarioError(f"{p}.rolled.hit.{colour}", f"lists {len(faces)} faces but "
                                         f"{plural(pool[colour], colour + ' die', colour + ' dice')} are rolled", f"{pool[colour]} faces", source)
                 for j, f in enumerate(faces):
                     cal.die(colour).face(f, f"{p}.rolled.hit.{colour}[{j}]")
             for tname, faces in a.rolled.defend.items():
-                if tname not in names:
-                    raise ScenarioError(f"{p}.rolled.defend", f"no target named {tname!r}", names, source)
                 for j, f in enumerate(faces):
                     cal.defend.face(f, f"{p}.rolled.defend.{tname}[{j}]")
             for tname, ids in a.rolled.critical.items():
-                if tname not in names:
-                    raise ScenarioError(f"{p}.rolled.critical", f"no target named {tname!r}", names, source)
                 for j, tid in enumerate(ids):
                     cal.token(tid, f"{p}.rolled.critical.{tname}[{j}]")
+
+
+def check_rolled_keys(a: AttackModel, names, field: str, source: str) -> None:
+    """Every key of an attack's fixed dice (``a.rolled``, not ``None``) names something this attack rolls (9.2 and
+    11.12 the Hit roll; the Defend roll and the Critical token of each figure it may hit): ``rolled.hit.<colour>`` a
+    colour of its pool (:func:`dice_pool`: the weapon's and the powers' dice after "-X ATK Dice"; none for fixed
+    hits), ``rolled.defend.<name>`` and ``rolled.critical.<name>`` a figure in ``names`` (the ``combat`` kind's
+    targets; on a round's map, the attacker's opponents). One check for the ``combat`` kind and the ``round`` on a
+    map (``field``: the attack's field, e.g. ``attacks[0]`` or ``turns[0].activities[1]``); before, a round dropped
+    such faces in silence and rolled from the seed.
+
+    Raises:
+        ScenarioError: ``<field>.rolled.hit.<colour>`` for a colour the attack does not roll (allowed: its colours),
+            ``<field>.rolled.defend.<name>`` / ``<field>.rolled.critical.<name>`` for a name it cannot hit (allowed:
+            the figures it can).
+    """
+    pool = dice_pool(a)
+    for colour in a.rolled.hit:
+        if colour not in pool:
+            raise ScenarioError(f"{field}.rolled.hit.{colour}", f"{a.weapon or 'the attack'} rolls no {colour} dice",
+                                sorted(pool) or "no hit list (the weapon gives fixed hits)", source)
+    for key in ("defend", "critical"):
+        for tname in getattr(a.rolled, key):
+            if tname not in names:
+                raise ScenarioError(f"{field}.rolled.{key}.{tname}", f"{tname!r} is not a figure {a.attacker} can "
+                                    "hit here", sorted(names), source)
 
 
 def _check_agent_weapon(a: AttackModel, p: str, source: str) -> None:
@@ -725,8 +746,8 @@ def select_targets(attack: AttackModel, targets: Mapping[str, TargetState], ce: 
     primary = targets[attack.target]
     if attack.damage == "single":
         reach = [primary]
-        steps = [Step(f"{attack.weapon} targets {primary.name}", S.AGENT_COMBAT if attack.attacker_kind == "agent"
-                      else S.ALIEN_COMBAT, "A single-target attack hits one figure (one figure of a Prime Swarm).",
+        steps = [Step(f"{attack.weapon} targets {primary.name}", combat_rule(attack.attacker_kind),
+                      "A single-target attack hits one figure (one figure of a Prime Swarm).",
                       section=sec, marks=(primary.name,), facts={"damage": "single"})]
     else:
         rel = {"area": ("target", "same"), "explosion": ("target", "same", "adjacent")}[attack.damage]
@@ -1061,6 +1082,18 @@ def cancel_with_items(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
         facts={"cancelled": n}),)
 
 
+def combat_rule(attacker_kind: str):
+    """The section that decides an attack's target, its Hit roll and its Defend roll (each shield result cancels
+    one hit): the Core Set combat rule, which this book keeps for the attack's side: 9.2 Combat for an agent's or a
+    drone's attack ("The Defend roll works as normal"; a drone counts as an agent, 9.7.4.2), 11.12 Combat for an
+    alien's ("The Defend roll works as usual"), 10.2.2 NPC Combat for an NPC's (the standard combat rules).
+    Storybook 5.5.1 High Impact decides only how many Blue dice are rolled while it is on (:func:`count_defend_dice`).
+    Returns a :class:`~explorer.trace.RuleRef`."""
+    if attacker_kind in ("alien", "master_alien"):
+        return S.ALIEN_COMBAT
+    return S.NPC_COMBAT if attacker_kind == "npc" else S.AGENT_COMBAT
+
+
 def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """8.1 Lethal: no Defend roll, and shield results from dice or equivalent powers cannot cancel Lethal hits.
     Else Storybook 5.5.1 High Impact: one Blue die per hit left, less every "-X Def Dice" (the weapon's and the
@@ -1098,14 +1131,15 @@ def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
     text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
     return replace(d, blue_dice=n), (Step(
         f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}",
-        S.HIGH_IMPACT if ctx.high_impact or minus else S.AGENT_COMBAT,
+        S.HIGH_IMPACT if ctx.high_impact or minus else combat_rule(ctx.attack.attacker_kind),
         f"One Blue die per hit: {text}." + ("" if ctx.high_impact else " High Impact is off."), section=sec,
         marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": ctx.high_impact}),)
 
 
 def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
-    """Storybook 5.5.1: the Blue dice rolled (or given); each shield result (the Blue dice plus shield results
-    from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
+    """The Defend roll (:func:`combat_rule`: 9.2, 11.12 or 10.2.2 by the attacker's side; with High Impact the
+    dice were counted by Storybook 5.5.1): the Blue dice rolled (or given); each shield result (the Blue dice plus
+    shield results from powers such as "No Pain", bypassed under a used Power Suit) cancels one hit. No Defend roll against
     Lethal hits. When "-X Def Dice" leaves no Blue die, whether the powers' shield results still cancel follows
     ``no_pain_without_dice`` (consulted only then)."""
     target = d.target
@@ -1128,25 +1162,27 @@ def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, .
         detail += f"; +{plural(extra, 'shield result')} from powers"
     verb = "cancels" if rolled + extra == 1 else "cancel"
     return replace(d, faces=faces, shields=rolled, cancelled=cancelled), (Step(
-        f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}", S.HIGH_IMPACT,
+        f"{plural(rolled + extra, 'shield result')} {verb} {plural(cancelled, 'hit')}",
+        combat_rule(ctx.attack.attacker_kind),
         detail + ".", section=f"Defence: {target.name}",
         marks=(target.name,) + tuple(f"blue:{f.label}" for f in faces),
         facts={"faces": [f.label for f in faces], "shields": rolled, "extra": extra, "cancelled": cancelled}),)
 
 
-def no_wound_rule(d: Defence):
+def no_wound_rule(d: Defence, attacker_kind: str = "agent"):
     """The section that decides "suffers no wound". When Energy Shields absorbed hits, the shield section: the
     Power Suit's (9.5.2.3) or the alien's stacks (11.7); each sets the whole defence in order (shields first, then
     every hit left defended as usual: items, powers, Blue dice), as 11.7's example 2 shows (a hit absorbed, the
-    last parried by the Blue die). Else the Defend roll (Storybook 5.5.1 High Impact) when its shield results
-    cancelled some; else the hit-cancelling items and powers (8.1 Lethal)."""
+    last parried by the Blue die). Else the Defend roll (:func:`combat_rule` of the attacker's side) when its
+    shield results cancelled some; else the hit-cancelling items and powers (8.1 Lethal); else (no hit to defend)
+    the attack's combat rule, or 8.1 for a Lethal one."""
     if d.absorbed:
         return S.POWER_SUIT_SHIELDS if d.suit_used else S.MULTIPLE_ENERGY_SHIELDS
     if d.cancelled:
-        return S.HIGH_IMPACT
+        return combat_rule(attacker_kind)
     if d.by_items:
         return S.LETHAL
-    return S.HIGH_IMPACT if not d.lethal else S.LETHAL
+    return combat_rule(attacker_kind) if not d.lethal else S.LETHAL
 
 
 def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
@@ -1154,7 +1190,7 @@ def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
     hit_wounds = d.remaining - d.cancelled
     steps: list[Step] = []
     if hit_wounds == 0:
-        steps.append(Step(f"{d.target.name} suffers no wound", no_wound_rule(d),
+        steps.append(Step(f"{d.target.name} suffers no wound", no_wound_rule(d, ctx.attack.attacker_kind),
                           "Every hit was absorbed or cancelled.", section=f"Wounds: {d.target.name}",
                           marks=(d.target.name,)))
     target, st = suffer_wounds(d.target, hit_wounds, "hits not cancelled")
@@ -1443,7 +1479,7 @@ def roll_to_hit(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tu
         return state, ()
     attack, dice = ctx.attacks[state.attack], ctx.tables[state.attack]
     sec = "Hit roll"
-    rule = S.AGENT_COMBAT if attack.attacker_kind == "agent" else S.ALIEN_COMBAT
+    rule = combat_rule(attack.attacker_kind)
     steps: list[Step] = []
     if attack.fixed_hits is not None:
         hr = HitRoll(attack.fixed_hits + attack.bonus_hits, 0, (), True)
@@ -1503,7 +1539,7 @@ def targets_hit(state: CombatState) -> tuple[str, ...]:
 
 def defend_and_wound(state: CombatState, ctx: CombatContext, name: str) -> tuple[CombatState, tuple[Step, ...]]:
     """One target's defence and damage (:data:`DEFENCE_SEQUENCE`): Mark (8.3), Energy Shields (11.7, 9.5.2.3),
-    items, Lethal (8.1) or the Defend roll (Storybook 5.5.1), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical
+    items, Lethal (8.1) or the Defend dice (Storybook 5.5.1) and roll (:func:`combat_rule`), wounds (9.3.1, 10.4), Poison (9.3.2), the Critical
     token (8.2)."""
     t = state.target(name)
     dctx = DefenceContext(rulings=ctx.rulings, dice=ctx.dice, attack=ctx.attacks[state.attack], roll=state.roll,

@@ -27,8 +27,9 @@ same activity is paid after the walk (the Fighting Poses example 1 walks then go
 ``bonus_dice`` join the attack of the Combat activity that uses the card; a card a Free Action or the Action used
 joins the agent's next attack this turn under ruling ``card_bonus_timing`` (default ``next_attack``; a Tactic "+2 hits
 to the current Hit roll" is played just before the attack it helps). A weapon with a ``range`` is checked against it
-(9.2; counted in Areas or Hexes per ruling ``range_unit``): an agent's attack beyond it is refused, an NPC's or
-alien's attack its A.I. called for is not made (a cited step). Not modelled here: engagement and Evade (Core Set
+(9.2; counted in Areas or Hexes per ruling ``range_unit``): an agent's attack beyond it is refused; an NPC's or
+alien's "attack" behavior rule with its target beyond it cannot be applied, so the next rule is (10.2.1, 11.11);
+the attack after a "move ... and attack" rule's move is not made when beyond it (a cited step). Not modelled here: engagement and Evade (Core Set
 rules this book does not print; it says only that NPCs and aliens disengage without an Evade test, 10.2.1, 11.11),
 the empty Power Suit's figure on the map, drones on the map.
 """
@@ -47,8 +48,8 @@ from explorer.trace import Step
 from . import sections as S
 from .activation import ActivatingModel, ActivationScenario, AreaMap, FigureModel, parse_map, play_activation
 from .calibration import default_calibration
-from .combat import (ATTACK_SEQUENCE, AttackModel, CombatContext, CombatState, TableDice, TargetState, dice_pool,
-                     with_source)
+from .combat import (ATTACK_SEQUENCE, AttackModel, CombatContext, CombatState, TableDice, TargetState,
+                     check_rolled_keys, with_source)
 
 if TYPE_CHECKING:
     from .round import RoundContext, RoundScenario, RoundState, RoundWeapon
@@ -393,15 +394,13 @@ def range_to(state: RoundState, ctx: RoundContext, attacker: str, target: str, w
     a ``range`` is always within it."""
     if weapon.range is None:
         return True, ""
-    from .activation import area_distance
+    from .activation import range_distance
 
-    pairs = [(a, b) for a in hexes_of(state, attacker) for b in hexes_of(state, target)]
-    if ctx.rulings.reading("range_unit") == "hexes":
-        d, unit = min(distance(a, b) for a, b in pairs), ("Hex", "Hexes")
-    else:
-        g = ctx.amap.area_graph(True)
-        ds = [x for x in (area_distance(ctx.amap, g, a, b) for a, b in pairs) if x is not None]
-        d, unit = (min(ds) if ds else None), ("Area", "Areas")
+    counted = ctx.rulings.reading("range_unit")
+    ds = [x for x in (range_distance(ctx.amap, hexes_of(state, attacker), t, counted) for t in hexes_of(state, target))
+          if x is not None]
+    d = min(ds) if ds else None
+    unit = ("Hex", "Hexes") if counted == "hexes" else ("Area", "Areas")
     if d is None:
         return False, f"no chain of Areas leads from {attacker} to {target} (Range {weapon.range})"
     words = f"{target} is {plural(d, *unit)} from {attacker}; {weapon.name}'s Range is {weapon.range}"
@@ -449,7 +448,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                       effects=[e.model_dump() for e in weapon.effects],
                       rolled=rolled.model_dump() if rolled is not None else None, controller=controller)
     if atk.rolled is not None:
-        _check_rolled_names(atk, names, field, ctx.source)
+        check_rolled_keys(atk, names, field, ctx.source)
     cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
                          tables=(TableDice(default_calibration(), atk.rolled, ctx.dice),),
                          high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
@@ -471,26 +470,6 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                     tuple((r.name, r.wounds, r.status) for r in after.results))
     return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
         + tuple(gone)
-
-
-def _check_rolled_names(atk: AttackModel, names: list[str], field: str, source: str) -> None:
-    """Every key of an attack's fixed dice names something this attack rolls (9.2 Hit roll, 11.12 Defend roll):
-    ``rolled.hit`` a colour of the attack's dice, ``rolled.defend``/``rolled.critical`` a figure it may hit.
-
-    Raises:
-        ScenarioError: a colour the attack does not roll, or a figure that is not an opponent on the map (before,
-            such faces were dropped in silence and the dice rolled from the seed).
-    """
-    pool = dice_pool(atk) if atk.fixed_hits is None else {}
-    for colour in atk.rolled.hit:
-        if colour not in pool:
-            raise ScenarioError(f"{field}.rolled.hit.{colour}", f"{atk.weapon or 'the attack'} rolls no {colour} dice",
-                                sorted(pool) or "no hit list (the weapon gives fixed hits)", source)
-    for key in ("defend", "critical"):
-        for tname in getattr(atk.rolled, key):
-            if tname not in names:
-                raise ScenarioError(f"{field}.rolled.{key}.{tname}", f"{tname!r} is not a figure {atk.attacker} "
-                                    "can hit here", sorted(names), source)
 
 
 def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str, bonus_hits: int,
@@ -525,8 +504,8 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
             _refuse(ctx, f"{name} has no weapon in the file", S.AGENT_COMBAT, f"{field}.target", sec)
     within, words = range_to(state, ctx, name, t, w)
     if not within:
-        _refuse(ctx, f"{t} is beyond {w.name}'s Range: {words} (ruling range_unit)", S.AGENT_COMBAT, f, sec)
-    first = (Step(f"{t} is within {w.name}'s Range", S.AGENT_COMBAT, words + ".", section=sec, marks=(name, t)),) \
+        _refuse(ctx, f"{t} is beyond {w.name}'s Range: {words} (ruling range_unit)", S.WEAPON_RANGE, f, sec)
+    first = (Step(f"{t} is within {w.name}'s Range", S.WEAPON_RANGE, words + ".", section=sec, marks=(name, t)),) \
         if w.range is not None else ()
     if multi:
         first = (Step(f"{name} can attack {t}: a hex of its two-hex base is in line of sight", S.MULTI_HEX,
@@ -573,13 +552,18 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
                                    menace=menace.level if menace is not None and p.name == menace.holder else 0))
         if rest is not None:    # the rest of a multi-hex base: occupied, never a target (11.8)
             figures.append(FigureModel(name=_rest_name(p.name), side=mine, at=str(rest)))
+    w = getattr(who, "weapon", None)
+    rng = w.range if w is not None else None
     act = ActivatingModel(name=name, kind=mine, at=str(me.at), base=str(me.base) if me.base else None,
                           flying=getattr(who, "flying", False), burrowing=getattr(who, "burrowing", False),
-                          archenemy=getattr(who, "archenemy", False), paralyzed=paralyzed, immobilized=immobilized)
+                          archenemy=getattr(who, "archenemy", False), paralyzed=paralyzed, immobilized=immobilized,
+                          weapon=w.name if rng is not None else None, range=rng)
     sc = ActivationScenario(title=name, areas=m.areas, centres=m.centres, blocking=m.blocking, edges=m.edges,
                             activating=act, figures=figures, rules=who.rules)
-    los = ctx.rulings.reading("line_of_sight")
-    _frames, trace = play_activation(sc, {"line_of_sight": los})
+    chosen = {"line_of_sight": ctx.rulings.reading("line_of_sight")}
+    if rng is not None and any(r.action == "attack" for r in who.rules):
+        chosen["range_unit"] = ctx.rulings.reading("range_unit")
+    _frames, trace = play_activation(sc, chosen)
     o = trace.result
     multi = {p.name for p in state.figures if p.base is not None}
     moves = {name: o.end} | {n: h for n, h in o.figures if n not in multi and not n.endswith(REST)}
@@ -640,9 +624,12 @@ def attacks_now(state: RoundState, ctx: RoundContext, name: str, who, o, sec: st
 
 def beyond_range(state: RoundState, ctx: RoundContext, name: str, weapon: RoundWeapon, target: str, rule, sec: str
                  ) -> tuple[bool, tuple[Step, ...]]:
-    """An NPC's or alien's attack its A.I. called for, checked against its weapon's Range (:func:`range_to`): beyond
-    it the attack is not made (10.2.2 and 11.12 play NPC and alien attacks by the standard combat rules, which allow
-    no attack beyond a weapon's Range). Returns ``(attacks, steps)``; no step for a weapon without a ``range``."""
+    """The attack of a "move ... and attack" behavior rule (``attack_after``), after the move, checked against the
+    weapon's Range (:func:`range_to`; ``rule``: the section cited, 9.2 :data:`.sections.WEAPON_RANGE`): beyond it the
+    attack is not made, the rule's move having been applied (10.2.2 and 11.12 play NPC and alien attacks by the
+    standard combat rules, which allow no attack beyond a weapon's Range). An "attack" rule's Range is checked by the
+    A.I. itself (:func:`.activation.check_rule`: beyond it the rule cannot be applied and the next one is, 10.2.1,
+    11.11). Returns ``(attacks, steps)``; no step for a weapon without a ``range``."""
     within, words = range_to(state, ctx, name, target, weapon)
     if weapon.range is None:
         return True, ()
@@ -662,8 +649,8 @@ def npc_on_map(state: RoundState, ctx: RoundContext, npc, model, act, field: str
     state, steps, o = activate_on_map(state, ctx, npc.figure.name, "npc", model, sec, immobilized=npc.immobilized)
     ok, more = attacks_now(state, ctx, npc.figure.name, model, o, sec)
     steps += more
-    if ok:
-        ok, more = beyond_range(state, ctx, npc.figure.name, model.weapon, o.target, S.NPC_COMBAT, sec)
+    if ok and o.action != "attack":             # an "attack" rule's Range was checked by the A.I. (10.2.1)
+        ok, more = beyond_range(state, ctx, npc.figure.name, model.weapon, o.target, S.WEAPON_RANGE, sec)
         steps += more
     if not ok:
         return state, steps
@@ -747,8 +734,8 @@ def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: st
     state, steps, o = activate_on_map(state, ctx, name, model.kind, model, sec, paralyzed=paralyzed)
     ok, more = attacks_now(state, ctx, name, model, o, sec)
     steps += more
-    if ok:
-        ok, more = beyond_range(state, ctx, name, model.weapon, o.target, S.ALIEN_COMBAT, sec)
+    if ok and o.action != "attack":             # an "attack" rule's Range was checked by the A.I. (11.11)
+        ok, more = beyond_range(state, ctx, name, model.weapon, o.target, S.WEAPON_RANGE, sec)
         steps += more
     if not ok:
         return state, steps

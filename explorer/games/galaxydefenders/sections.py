@@ -41,6 +41,11 @@ AREA_DAMAGE = EXPLOSION
 that each figure of a Prime Swarm in a reached Area is attacked; 11.8 that a multi-hex alien is reached once."""
 AREA_HEALING = ref("8.5 Area Healing")
 AGENT_COMBAT = ref("9.2 Combat")
+WEAPON_RANGE = AGENT_COMBAT
+"""A weapon's Range, "the maximum allowed range" (the tile fields of 9.7.4.2 and 9.7.4.3): a rule of the Core Set
+combat system, which 9.2 carries into this book for every attack ("The combat system remains almost unchanged");
+10.2.2 plays NPC attacks and 11.12 alien attacks by that same system, and neither says anything about Range. Every
+Range check, an agent's, an NPC's or an alien's, cites 9.2 (how Range is counted: ruling ``range_unit``)."""
 CORE_SET_DICE = ref("9.2 Combat (dice faces: Core Set, calibrated)")
 FIGHTING_POSES = ref("9.2.2 Fighting Poses [Optional Rule, Default=OFF]")
 HEALTH_POINTS = ref("9.3.1 Health Points")
