@@ -43,7 +43,7 @@ def test_the_built_in_attacked_through_its_base_hit_once_and_walking_with_its_ba
     assert sum(1 for s in marine if "rolls" in s.title) == 2        # Sgt. Rock's shot, then the grenade: one each
     assert "Sgt. Rock reads Crimson Nightmare by 5,2, a base hex in its line of sight" in titles
     o = t.outcome
-    assert o["positions"]["Crimson Nightmare"] == "1,2" and o["bases"] == {"Crimson Nightmare": "2,1"}
+    assert o["positions"]["Crimson Nightmare"] == "2,1" and o["bases"] == {"Crimson Nightmare": "1,1"}
     assert o["aliens"]["Crimson Nightmare"]["wounds"] == 3 and o["agents"]["Marine"]["wounds"] == 2
 
 
@@ -93,7 +93,7 @@ def test_the_picture_draws_the_two_hex_base():
     svg = map_svg(map_of(sc), pos[0])
     assert "Crimson Nightmare: two-hex base 5,1 + 5,2" in svg and "rest of its base on 5,2" in svg
     assert "5,1 + 5,2" in sheets_html(pos[0]) and "two-hex base (11.8)" in sheets_html(pos[0])
-    assert "1,2 + 2,1" in sheets_html(pos[-1])
+    assert "2,1 + 1,1" in sheets_html(pos[-1])
 
 
 OPEN = [f"{q},{r}" for q in range(9) for r in range(3) if (q, r) != (4, 1)]
