@@ -45,3 +45,16 @@ def test_the_phone_rules_swap_the_canvases():
     phone = PHONE_CSS[PHONE_CSS.index("@media"):]
     assert f".{NARROW_ONLY} {{\n    display: block !important;" in phone
     assert f".{WIDE_ONLY} {{\n    display: none !important;" in phone
+
+
+def test_a_long_title_wraps_inside_the_phone_chart():
+    """The Strategy Pool's title ("Exact odds before this roll: 6 Strategy dice, Locked ...") ran off the canvas."""
+    chart = OddsChart()
+    texts: list[str] = []
+    fill = chart.narrow.fill_text
+    chart.narrow.fill_text = lambda t, x, y, *a: (texts.append(str(t)), fill(t, x, y, *a))
+    title = "Exact odds before this roll: 6 Strategy dice, Locked Enhanced Action die, Paragon die taken"
+    chart.show(OUTCOMES, [], title)
+    lines = [t for t in texts if t in title]
+    assert len(lines) >= 2 and " ".join(lines) == title
+    assert all(len(t) <= OddsChart.NARROW_TITLE_CHARS for t in lines)

@@ -118,10 +118,26 @@ class OddsChart(W.VBox):
     NARROW_LINE = 22
     NARROW_DIST_H = 170
 
+    NARROW_TITLE_CHARS = 34
+    """Characters of the title on one line of the phone chart (bold 16 px: about 10 px a character)."""
+
+    def _title_lines(self) -> list[str]:
+        """The title wrapped at word boundaries into lines of at most :attr:`NARROW_TITLE_CHARS` characters (a longer
+        word is cut with an ellipsis), at most three lines."""
+        import textwrap
+
+        lines = textwrap.wrap(getattr(self, "_title", "") or "Exact odds", self.NARROW_TITLE_CHARS,
+                              break_long_words=True) or [""]
+        if len(lines) > 3:
+            lines = lines[:3]
+            lines[2] = lines[2][:self.NARROW_TITLE_CHARS - 1] + "…"
+        return lines
+
     def _narrow_height(self) -> int:
         n_out = len(getattr(self, "_outcomes", ()))
         n_dist = len(getattr(self, "_dists", ()))
-        return int(34 + self.NARROW_BAR + 10 + n_out * self.NARROW_LINE + n_dist * self.NARROW_DIST_H + 8)
+        extra = (len(self._title_lines()) - 1) * 20
+        return int(34 + extra + self.NARROW_BAR + 10 + n_out * self.NARROW_LINE + n_dist * self.NARROW_DIST_H + 8)
 
     def _redraw_narrow(self) -> None:
         c = self.narrow
@@ -138,8 +154,10 @@ class OddsChart(W.VBox):
             c.text_baseline, c.text_align = "middle", "left"
             c.fill_style = "#212529"
             self._font(c, "bold 16px sans-serif")
-            c.fill_text(self._title or "Exact odds", 6, 16)
-            x, y, bw = 6, 32, w - 12
+            lines = self._title_lines()
+            for i, line in enumerate(lines):
+                c.fill_text(line, 6, 16 + 20 * i)
+            x, y, bw = 6, 32 + 20 * (len(lines) - 1), w - 12
             total = sum(o.p for o in self._outcomes) or 1.0
             x0 = x
             for o in self._outcomes:
