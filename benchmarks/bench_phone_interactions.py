@@ -3,7 +3,9 @@ the page's load (navigation to drawn and settled) and each of its interactions (
 value in every shown dropdown, the first :data:`MAX_EACH` of each, uploads and downloads left out), timed from the input
 to the first change of what the page shows (canvas pixels, texts, field values). Recorded in
 ``benchmarks/browser_ux_timing.json`` under ``<page>`` › ``390x844 phone`` with the 1-minute load average (a report,
-not a threshold: the machine is shared).
+not a threshold: the machine is shared). Pages are keyed by their route and an interaction the desktop timings also
+measure takes the desktop's name (``benchmarks/ux_keys.py``: "tap Roll dice" is "roll dice"), so one key is one
+interaction in every viewport.
 
 Usage: ``python benchmarks/bench_phone_interactions.py http://localhost:5006 [/route ...]`` against a running
 ``explorer serve``.
@@ -22,6 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT)]
 
 from browser_helpers import page_signature, phone_context, settled_signature, wait_until  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from ux_keys import canonical_report, interaction_key, page_key  # noqa: E402
 
 REPORT = ROOT / "benchmarks" / "browser_ux_timing.json"
 VIEWPORT = "390x844 phone"
@@ -104,7 +109,10 @@ def bench_page(browser, base: str, route: str) -> dict:
 
 
 def record(page_name: str, values: dict) -> None:
-    data = json.loads(REPORT.read_text()) if REPORT.exists() else {}
+    data = canonical_report(json.loads(REPORT.read_text()) if REPORT.exists() else {})
+    page_name = page_key(page_name)
+    values = {("latency_ms." + interaction_key(page_name, k[len("latency_ms."):]) if k.startswith("latency_ms.")
+               else k): v for k, v in values.items()}
     lat = [v for k, v in values.items() if k.startswith("latency_ms.")]
     values = {**values, "median_latency_ms": round(statistics.median(lat), 1) if lat else None,
               "recorded": time.strftime("%Y-%m-%d %H:%M:%S"), "load_average_1min": round(os.getloadavg()[0], 2),

@@ -1,15 +1,20 @@
 """Benchmark: does a slow interaction in one session hold other sessions' clicks (issue #25 item 7)?
 
-One ``explorer serve`` process (or one per tree with ``--baseline``); session A opens the Line of Fire page on a
-crowded table (45 Models, by link) and flips the ruling option ``lof_grazing``, which recomputes every pair of the
-shooter (a few hundred ms); at the same moment session B, on the Face to Face page of the same process, clicks "Roll dice". Reported per
-round: A's time to its new verdict list, B's click latency while A computes, and B's latency alone. Without
+Two ``explorer serve`` processes of this tree, one with offloading (the default) and one with ``EXPLORER_OFFLOAD=0``
+(:func:`explorer.serving.offload.offload_enabled`: the page computes on the event loop, as before the offload), run
+round by round alternately in the same run (or with ``--baseline``, a second checkout instead of the switched-off
+process). In each round session A opens the Line of Fire page on a crowded table (45 Models, by link) and flips the
+ruling option ``lof_grazing``, which recomputes every pair of the shooter (a few hundred ms); at the same moment
+session B, on the Face to Face page of the same process, clicks "Roll dice" again and again until A's answer is
+complete. Reported per process: A's time to its new verdict list, B's slowest click while A computes, and B's
+click alone (medians over the rounds), and the ratio of B's slowest click without and with offloading. Without
 :mod:`explorer.serving.offload`, B's answer waits for A's computation; with it, B is answered while A computes.
 Run from the repository root::
 
-    PYTHONPATH=$PWD python benchmarks/slow_neighbour.py [--rounds 5] [--baseline /tmp/base-tree]
+    PYTHONPATH=$PWD python benchmarks/slow_neighbour.py [--rounds 5] [--json] [--baseline /tmp/base-tree]
 
-``tests/serving/test_offload.py`` runs one round of it against this tree.
+``tests/serving/test_slow_neighbour_run.py`` runs one round each way (the numbers are this script's job, not the
+test's). The latest measurement is in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -72,8 +77,9 @@ def crowded_link(n_models: int = 45, facing: float = 0.0) -> str:
     return encode_state(doc)
 
 
-def start(tree: Path, port: int, tmp: Path) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+def start(tree: Path, port: int, tmp: Path, offload: bool = True) -> subprocess.Popen:
+    """``explorer serve`` of ``tree`` on ``port`` (``offload=False``: with ``EXPLORER_OFFLOAD=0``)."""
+    env = dict(os.environ, PYTHONPATH=str(tree), EXPLORER_OFFLOAD="1" if offload else "0")
     log = open(tmp / f"serve-{port}.log", "w")
     return subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), "--stats",
                              "--static-dir", str(tmp / f"js-{port}")], cwd=tree, env=env, stdout=log,
@@ -97,9 +103,11 @@ async def _until_answered(s: Session, timeout: float, quiet: float = 0.5) -> flo
 
 
 async def one_round(port: int, link: str) -> dict:
-    """Open A (crowded Line of Fire) and B (Face to Face), then flip A's grazing ruling and, as soon as the server
-    has taken that up, click B's "Roll dice" again and again until A's answer is complete (B's slowest click is
-    reported: one of them lands while A computes). Returns ``{"a_s", "b_during_s", "b_alone_s"}``."""
+    """Open A (crowded Line of Fire) and B (Face to Face), then flip A's grazing ruling and, 20 ms later (the change
+    has reached the server: its callback is running), click B's "Roll dice" again and again until A's answer is
+    complete. B's first click is sent while A's change is being handled, with or without offloading (waiting for
+    A's first answer would, without offloading, wait for the whole computation: B would never overlap it); B's
+    slowest click is reported. Returns ``{"a_s", "b_during_s", "b_first_s", "b_alone_s", "b_clicks"}``."""
     base = f"http://127.0.0.1:{port}"
     a, b = Session(f"{base}{LOF_ROUTE}?s={link}"), Session(base + F2F_ROUTE)
     await a.open()
@@ -108,51 +116,79 @@ async def one_round(port: int, link: str) -> dict:
     labels, grazing = next((ls, k) for ls, k in a.dropdowns().items() if GRAZING in ls)
     b_alone = await b.click(roll)
     await asyncio.sleep(0.3)
-    t0 = time.perf_counter()
     await a._send("PATCH-DOC", a.select_message(grazing, labels.index(GRAZING)))
-    # B clicks once the server has taken A's change up (A's first answer): A's computation is under way then
-    if await a._recv(60) is None:
-        raise TimeoutError("no answer to A's change")
-    first = time.perf_counter() - t0
     a_task = asyncio.ensure_future(_until_answered(a, 120))
+    await asyncio.sleep(0.02)
     during = []
-    while not a_task.done():   # B clicks again and again while A's answer lasts: one click lands in its computation
+    while not a_task.done() or not during:   # one click at least; more while A's answer lasts
         during.append(await b.click(roll, quiet=0.02))
-    a_s = first + await a_task
-    b_during = max(during)
+    a_s = await a_task
     await a.close()
     await b.close()
-    return {"a_s": a_s, "b_during_s": b_during, "b_alone_s": b_alone}
+    return {"a_s": a_s, "b_during_s": max(during), "b_first_s": during[0], "b_alone_s": b_alone,
+            "b_clicks": len(during)}
 
 
-def measure(tree: Path, rounds: int, port: int, tmp: Path) -> list[dict]:
-    from load_test import wait_for
+def measure(setups: list[tuple[str, Path, bool]], rounds: int, tmp: Path, models: int = 45) -> dict[str, list[dict]]:
+    """Start one server per ``(name, tree, offload)`` and run ``rounds`` rounds on each, alternating between them
+    round by round (the load of the shared machine falls on both alike). Every round uses a table of its own (another
+    facing), so nothing is cached from an earlier round. Returns ``{name: [one_round's dict, ...]}``."""
+    from load_test import free_port, wait_for
 
-    links = [crowded_link(facing=7.0 * i) for i in range(rounds)]   # nothing cached from an earlier round
-    proc = start(tree, port, tmp)
+    links = [crowded_link(models, facing=7.0 * i) for i in range(rounds)]
+    procs, ports = [], []
     try:
-        wait_for(f"http://127.0.0.1:{port}/explorer-stats", [proc])
-        return [asyncio.run(one_round(port, link)) for link in links]
+        for _name, tree, offload in setups:
+            port = free_port()
+            procs.append(start(tree, port, tmp, offload))
+            ports.append(port)
+        for port in ports:
+            wait_for(f"http://127.0.0.1:{port}/explorer-stats", procs)
+        out: dict[str, list[dict]] = {name: [] for name, _t, _o in setups}
+        for link in links:
+            for (name, _t, _o), port in zip(setups, ports):
+                out[name].append(asyncio.run(one_round(port, link)))
+        return out
     finally:
-        proc.terminate()
-        proc.wait(30)
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def summary(rows: dict[str, list[dict]]) -> dict[str, dict[str, float]]:
+    """Medians in ms per setup: ``{"a_ms", "b_during_ms", "b_first_ms", "b_alone_ms", "rounds"}``."""
+    return {name: {**{k[:-2] + "_ms": round(statistics.median(r[k] for r in rs) * 1000, 1) for k in rs[0]
+                      if k.endswith("_s")}, "rounds": len(rs)} for name, rs in rows.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
-    from load_test import free_port
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--baseline", type=Path, help="a checkout without the offload, measured in the same run")
+    ap.add_argument("--baseline", type=Path, help="compare with this checkout instead of this tree with "
+                                                  "EXPLORER_OFFLOAD=0")
+    ap.add_argument("--json", action="store_true", help="print the medians as JSON too")
+    ap.add_argument("--models", type=int, default=45, help="Models on A's table (at most 100; more: a slower flip)")
     a = ap.parse_args(argv)
-    trees = [("this tree", ROOT)] + ([("baseline", a.baseline)] if a.baseline else [])
+    other = ("baseline", a.baseline, True) if a.baseline else ("without offload", ROOT, False)
+    setups = [("with offload", ROOT, True), other]
+    load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        for name, tree in trees:
-            rows = measure(tree, a.rounds, free_port(), Path(tmp))
-            med = {k: statistics.median(r[k] for r in rows) * 1000 for k in rows[0]}
-            print(f"{name}: A's ruling flip {med['a_s']:.0f} ms; B's slowest click while A computes "
-                  f"{med['b_during_s']:.0f} ms, "
-                  f"alone {med['b_alone_s']:.0f} ms (medians of {len(rows)}; load {os.getloadavg()[0]:.1f})")
+        rows = measure(setups, a.rounds, Path(tmp), a.models)
+    print(f"{a.models} Models on A's table; {a.rounds} rounds, alternating")
+    med = summary(rows)
+    for name, m in med.items():
+        print(f"{name}: A's ruling flip {m['a_ms']:.0f} ms; B's slowest click while A computes "
+              f"{m['b_during_ms']:.0f} ms, alone {m['b_alone_ms']:.0f} ms (medians of {m['rounds']})")
+    w, wo = med[setups[0][0]], med[setups[1][0]]
+    ratio = wo["b_during_ms"] / w["b_during_ms"] if w["b_during_ms"] else float("inf")
+    print(f"B's slowest click while A computes, {setups[1][0]} / with offload: {ratio:.2f}x "
+          f"(load {load0:.1f} -> {os.getloadavg()[0]:.1f})")
+    if a.json:
+        print(json.dumps({"medians": med, "ratio_b_during": round(ratio, 2), "rounds": rows}, indent=1))
     return 0
 
 

@@ -9,6 +9,7 @@ Examples::
 
     explorer scenarios
     explorer scenarios --game masseffect --json
+    explorer scenarios --export tr-02 -o my-exchange.toml    # a built-in's file, to edit and resolve as a file
     explorer resolve book-f2f-1v1
     explorer resolve my-exchange.toml --seed 7 --ruling sv_above_20=excess_to_die --json
     explorer resolve my-table.toml --shooter A --target B     # the roll exchange the board decides
@@ -18,6 +19,7 @@ Examples::
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -67,11 +69,20 @@ def resolve_command(scenario: str, seed: int | None, reroll: bool, ruling: tuple
 @click.command("scenarios")
 @click.option("--game", default=None, help="Only this game's scenarios (a game id).")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-def scenarios_command(game: str | None, as_json: bool) -> None:
+@click.option("--export", "export", default=None, metavar="NAME",
+              help="Print the TOML file of this built-in scenario (or packaged table) instead of the list; "
+                   "`explorer resolve` opens the written file exactly as it opens NAME.")
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
+              help="With --export: write the file here instead of stdout (a new or regular file).")
+def scenarios_command(game: str | None, as_json: bool, export: str | None, output: Path | None) -> None:
     """List the built-in scenarios of every game (rulebook examples and handed rulings), and the packaged files
-    `explorer resolve` also opens by name (TAG Raid's tables)."""
+    `explorer resolve` also opens by name (TAG Raid's tables); or, with --export NAME, write one of them as a TOML
+    file to start your own from."""
     from .games import all_games, get_game
 
+    if export is not None or output is not None:
+        _export(export, output, game, as_json)
+        return
     games = [get_game(game)] if game else all_games()
     items = [(g, s) for g in games for s in g.scenarios()]
     if as_json:
@@ -93,6 +104,34 @@ def scenarios_command(game: str | None, as_json: bool) -> None:
                 click.echo(f"    {f.name:<{width}}  {f.title}")
         click.echo("")
     click.echo("(* = a game's default scenario; resolve one with `explorer resolve <name>`)")
+
+
+def _export(name: str | None, output: Path | None, game: str | None, as_json: bool) -> None:
+    """``explorer scenarios --export NAME [-o PATH]``: the packaged TOML text of a built-in scenario, byte for byte
+    (a packaged table such as ``lof-quarry``: its file), to stdout or ``output``.
+
+    Raises:
+        ScenarioError: ``-o`` without ``--export``; ``--json`` with it; ``--game`` naming another game than NAME's;
+            an unknown NAME (lists near names, as ``explorer resolve`` does); an output path that is not a regular
+            file or a new one (:func:`explorer.outpath.check_output`), before anything is written.
+    """
+    from .errors import ScenarioError
+    from .games import export_text
+    from .outpath import check_output, write_output
+
+    if name is None:
+        raise ScenarioError("--output", "applies only with --export NAME", "explorer scenarios --export NAME -o PATH")
+    if as_json:
+        raise ScenarioError("--json", "does not apply to --export (the file is TOML)", "omit --json")
+    if output is not None:  # before any work: the message names the option and what the path is
+        check_output(output, "--output")
+    g, text = export_text(name)
+    if game is not None and game != g.id:
+        raise ScenarioError("--game", f"{name!r} is a scenario of {g.id!r}, not of {game!r}", f"--game {g.id}")
+    if output is None:
+        click.echo(text, nl=not text.endswith("\n"))
+    else:
+        write_output(output, text, "--output")
 
 
 def register(group: click.Group) -> None:

@@ -817,6 +817,10 @@ def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tup
     if t in ("value_error", "assertion_error"):
         msg = str(ctx.get("error") or first["msg"])
         msg = re.sub(r"^(Value error|Assertion failed),\s*", "", msg)
+        # a validator's message may end with what is allowed: "... (allowed: 1 to 10)" is kept as its allowed part
+        m = re.fullmatch(r"(.*\S) \(allowed: ([^()]*)\)", msg, re.S)
+        if m:
+            return path, m[1][:1].lower() + m[1][1:], m[2], len(same)
         return path, msg[:1].lower() + msg[1:], None, len(same)
     if t in ("union_tag_invalid", "union_tag_not_found"):
         # a table of several kinds told apart by one field (``type = "activate"``): name that field and its values

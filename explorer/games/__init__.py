@@ -109,12 +109,15 @@ class NamedFile:
         heading: the heading of its group in ``explorer scenarios`` (e.g. how else to open it).
         document: the scenario document it stands for (``{"kind": "table", "table": "lof-quarry"}``), read by the
             game's :attr:`Game.parse` with the name as its source.
+        package: the package holding the file as ``<name>.toml`` (``explorer scenarios --export`` writes it out), or
+            ``None``: not exported.
     """
 
     name: str
     title: str
     heading: str
     document: Mapping[str, Any]
+    package: str | None = None
 
 
 @dataclass(frozen=True)
@@ -408,6 +411,37 @@ def find_named(name: str) -> Game | None:
         if any(f.name == name for f in g.named_files()):
             return g
     return None
+
+
+def export_text(name: str) -> tuple[Game, str]:
+    """``(game, TOML text)`` of a built-in scenario (or of a packaged :class:`NamedFile` with a ``package``), byte for
+    byte as packaged: ``explorer scenarios --export``. The text names its game where the packaged file does (a TAG
+    Raid file without ``game`` is read as TAG Raid), so ``explorer resolve <written file>`` gives what
+    ``explorer resolve <name>`` gives (``tests/test_cli_export.py`` checks every built-in).
+
+    Raises:
+        ScenarioError: ``name`` is neither (the field ``--export``; unknown names list near ones, as
+            :func:`load_any` does).
+    """
+    hit = find_builtin(name)
+    if hit is not None:
+        return hit[0], hit[0].scenario_text(name)
+    g = find_named(name)
+    if g is not None:
+        f = next(f for f in g.named_files() if f.name == name)
+        if f.package is not None:
+            from importlib import resources
+
+            return g, (resources.files(f.package) / f"{name}.toml").read_text(encoding="utf-8")
+    else:
+        try:  # the message of an unknown name, with near names
+            load_any(name) if not Path(name).exists() else None
+        except ScenarioError as e:
+            problem = e.problem.replace("file not found, and no built-in scenario is named",
+                                        "no built-in scenario or packaged file is named")
+            raise ScenarioError("--export", problem, "a name `explorer scenarios` lists") from None
+    raise ScenarioError("--export", f"{short_repr(name)} is not a built-in scenario or packaged file",
+                        "a name `explorer scenarios` lists")
 
 
 def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, Any]:

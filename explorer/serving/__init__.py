@@ -67,7 +67,7 @@ _NAMES = {
     "origins": ("origin_host", "websocket_origins"),
     "phone": ("VIEWPORT_META", "PAGE_TEMPLATE", "PHONE_CSS", "PHONE_MAX_WIDTH", "MIN_TEXT_PX", "MIN_TARGET_PX",
               "phone_page"),
-    "offload": ("EXECUTOR", "SessionOffloader", "session_offloader", "find_offloadable"),
+    "offload": ("EXECUTOR", "OFFLOAD_ENV", "SessionOffloader", "find_offloadable", "offload_enabled", "session_offloader"),
     "pane": ("served_pane", "attach_session", "find_redraws", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),
     "url_state": ("has_url_state", "query_value", "URL_WRITER_JS", "url_write_value", "url_state_error_text",
                   "url_state_sync"),

@@ -30,6 +30,19 @@ from typing import Any
 
 from .widget_tree import walk_widgets
 
+OFFLOAD_ENV = "EXPLORER_OFFLOAD"
+"""The environment variable that turns offloading off for a served process: ``EXPLORER_OFFLOAD=0`` (exactly ``0``;
+unset or any other value: on). For measuring the gain only (``benchmarks/slow_neighbour.py`` starts one process
+each way in the same run); a served page then computes on the loop as in a notebook."""
+
+
+def offload_enabled() -> bool:
+    """Whether served sessions get an offloader (:data:`OFFLOAD_ENV` is not ``"0"``)."""
+    import os
+
+    return os.environ.get(OFFLOAD_ENV, "1").strip() != "0"
+
+
 EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="explorer-compute")
 """The worker that runs every offloaded computation of this process."""
 

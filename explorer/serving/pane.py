@@ -15,7 +15,7 @@ from collections.abc import Callable
 from itertools import islice
 
 from .binary_messages import accept_binary_widget_messages
-from .offload import find_offloadable, session_offloader
+from .offload import find_offloadable, offload_enabled, session_offloader
 from .phone import phone_page
 from .shared_styles import share_style_models
 from .widget_js import local_js_pane
@@ -34,7 +34,8 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
     Args:
         widget: any ipywidget (e.g. a composite ``VBox``); a widget with ``set_scheduler(schedule)`` is given a
             ``schedule(callback, delay_ms)`` that runs work in the session's timeout callbacks; every widget of the
-            tree with ``set_offloader(offload)`` is given a :class:`~explorer.serving.offload.SessionOffloader`.
+            tree with ``set_offloader(offload)`` is given a :class:`~explorer.serving.offload.SessionOffloader`
+            (unless ``EXPLORER_OFFLOAD=0``: :func:`~explorer.serving.offload.offload_enabled`).
         redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
         kwargs: passed to the pane (``sizing_mode``, ``margin``...).
 
@@ -84,7 +85,7 @@ def attach_session(widget, redraw: Callable[[], None] | None = None) -> None:
                 pass
 
         widget.set_scheduler(schedule)
-    if doc is not None:
+    if doc is not None and offload_enabled():
         # heavy computations (a crowded Line of Fire table) run on a worker thread, their answers drawn back under
         # this session's document lock: other sessions' clicks are not held behind them (explorer.serving.offload)
         for w in find_offloadable(widget):

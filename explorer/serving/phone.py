@@ -26,6 +26,10 @@ Not a patch: public Panel and Bokeh API only, no version check.
   does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
   finger cannot hover.
 
+A canvas drawn twice (a chart: :class:`explorer.widgets.odds_chart.OddsChart`) shows its narrow twin (class
+``xr-narrow-only``, laid out for a phone with text of at least :data:`MIN_TEXT_PX`) and hides the wide one (class
+``xr-wide-only``) at phone widths.
+
 Canvases (fit to the width, tap = click, two-finger zoom and pan) are handled in the browser script every canvas
 widget carries (:data:`explorer.widgets.layout.BROWSER_FIXES_JS`), so they work in notebooks too.
 """
@@ -60,6 +64,12 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
     --jp-code-font-size: {MIN_TEXT_PX}px !important;
     --jp-widgets-inline-height: {MIN_TARGET_PX}px !important;
     --jp-widgets-margin: 0px !important;
+  }}
+  .xr-narrow-only {{
+    display: block !important;
+  }}
+  .xr-wide-only {{
+    display: none !important;
   }}
   .widget-box, .widget-hbox, .widget-vbox, .widget-gridbox {{
     gap: 4px;

@@ -103,7 +103,8 @@ def mark_drawing(canvases: Sequence[W.DOMWidget]) -> None:
         c.add_class("xr-drawing")
 
 
-__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "TOUCH_DRAG_CLASS", "UNZOOM_CLASS",
+__all__ = ["ASIDE_WIDTH", "ASIDE_WIDTH_WIDE", "NARROW_ONLY", "RESPONSIVE_CSS", "SPLIT_MIN_WIDTH", "TOUCH_DRAG_CLASS",
+           "UNZOOM_CLASS", "WIDE_ONLY",
            "class_token", "fit_canvas",
            "mark_drawing", "responsive_style", "split"]
 
@@ -205,6 +206,14 @@ two fingers zoom and pan the page (the viewport allows it, :mod:`explorer.servin
 
 TOUCH_DRAG_CLASS = "xr-touch-drag"
 """The class of a canvas widget whose one-finger touches drag things (see :data:`BROWSER_FIXES_JS`)."""
+
+NARROW_ONLY = "xr-narrow-only"
+"""The class of a widget drawn for phones only (a chart's narrow canvas, :class:`~explorer.widgets.odds_chart
+.OddsChart`): hidden by its own layout, shown at phone widths by :data:`explorer.serving.phone.PHONE_CSS`."""
+
+WIDE_ONLY = "xr-wide-only"
+"""The class of a widget hidden at phone widths (:data:`explorer.serving.phone.PHONE_CSS`) because a
+:data:`NARROW_ONLY` twin shows the same there."""
 
 UNZOOM_CLASS = "xr-unzoom"
 """The class of a button whose click ends every two-finger zoom of a board (a board's own zoom buttons)."""

@@ -38,7 +38,13 @@ _SCROLL = "() => document.scrollingElement.scrollTop"
 
 
 def _record(page_name: str, viewport: str, values: dict) -> None:
-    data = json.loads(REPORT.read_text()) if REPORT.exists() else {}
+    import sys
+
+    sys.path.insert(0, str(REPORT.parent))
+    from ux_keys import canonical_report, page_key
+
+    data = canonical_report(json.loads(REPORT.read_text()) if REPORT.exists() else {})
+    page_name = page_key(page_name)
     lat = [v for k, v in values.items() if k.startswith("latency_ms.")]
     values = {**values, "median_latency_ms": round(statistics.median(lat), 1) if lat else None,
               "recorded": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -226,7 +232,7 @@ def test_line_of_fire_page_controls_layout_and_latency(browser, app_url, width, 
     bx, by = _click_visible_part(page, fit, "bottom")
     timer("fit the board to its column", page, lambda: page.mouse.click(bx, by),
           "(c) => c.classList.contains('xr-fit')", board)
-    _record("line-of-fire", f"{width}x{height}", {**timer.values, **{f"first_paint.{k}": v for k, v in paint.items()}})
+    _record("tagraid-line-of-fire", f"{width}x{height}", {**timer.values, **{f"first_paint.{k}": v for k, v in paint.items()}})
     page.close()
 
 
@@ -320,7 +326,7 @@ def test_face_to_face_page_controls_layout_and_latency(browser, app_url, width, 
     if SCREENSHOTS:
         page.evaluate("() => document.scrollingElement.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(SCREENSHOTS, f"face-to-face-{width}.png"))
-    _record("face-to-face", f"{width}x{height}", {**timer.values, **{f"first_paint.{k}": v for k, v in paint.items()}})
+    _record("tagraid-face-to-face", f"{width}x{height}", {**timer.values, **{f"first_paint.{k}": v for k, v in paint.items()}})
     page.close()
 
 

@@ -263,3 +263,56 @@ def test_two_fingers_zoom_a_board_inside_its_box_and_the_page_elsewhere(browser,
     pinch(ctx, page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_until(lambda: page.evaluate("() => visualViewport.scale") > 1.5, timeout=10, what="the page to zoom")
     ctx.close()
+
+
+def _tap_or_click(page, loc, how: str) -> None:
+    loc.scroll_into_view_if_needed()
+    box = loc.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    (page.touchscreen.tap if how == "tap" else page.mouse.click)(x, y)
+
+
+def test_a_tap_on_the_strategy_pool_face_buttons_does_what_a_click_does(browser, app_url):
+    """Tap a die on the Strategy Pool tray, then the face button "M2": the die's face is set by hand, exactly as with
+    the mouse (the first roll's field reads "m2, ..."; the default scenario's first die shows Std)."""
+    from explorer.games.masseffect.strategy_views import strategy_page
+
+    dv = strategy_page()[0].dice
+    x, y, s = dv.die_box(0, 0)
+    ends = {}
+    for how in ("tap", "click"):
+        ctx = phone_context(browser)
+        page = ctx.new_page()
+        _open(page, _base(app_url) + "/masseffect-strategy-pool")
+        px, py = _tap_point(page, f"canvas[width='{dv.canvas.width}'][height='{dv.canvas.height}']",
+                            (x + s / 2, y + s / 2))
+        (page.touchscreen.tap if how == "tap" else page.mouse.click)(px, py)
+        wait_until(lambda: page.locator(".widget-html", has_text="Set S1").count() > 0, timeout=30,
+                   what=f"the {how} to pick die S1")   # the picker's label: "Set S1 (first roll)"
+        before = [i.input_value() for i in page.locator("input").all() if i.is_visible()]
+        _tap_or_click(page, page.locator(".widget-toggle-buttons button", has_text="M2").first, how)
+        wait_until(lambda: [i.input_value() for i in page.locator("input").all() if i.is_visible()] != before,
+                   timeout=30, what=f"the {how} on M2 to set the face")
+        ends[how] = [i.input_value() for i in page.locator("input").all() if i.is_visible()]
+        assert ends[how][0].startswith("m2,"), ends[how]
+        ctx.close()
+    assert ends["tap"] == ends["click"]
+
+
+def test_a_tap_on_line_of_fire_pick_shooter_and_pick_target_does_what_a_click_does(browser, app_url):
+    """The Line of Fire page's "pick target" / "pick shooter" toggle answers a tap as a click."""
+    for how in ("tap", "click"):
+        ctx = phone_context(browser)
+        page = ctx.new_page()
+        _open(page, _base(app_url) + "/tagraid-line-of-fire")
+        target = page.locator(".widget-toggle-buttons button", has_text="pick target").first
+        shooter = page.locator(".widget-toggle-buttons button", has_text="pick shooter").first
+        assert "mod-active" in (shooter.get_attribute("class") or "")
+        _tap_or_click(page, target, how)
+        wait_until(lambda: "mod-active" in (target.get_attribute("class") or ""), timeout=30,
+                   what=f"the {how} to pick 'pick target'")
+        _tap_or_click(page, shooter, how)
+        wait_until(lambda: "mod-active" in (shooter.get_attribute("class") or "")
+                   and "mod-active" not in (target.get_attribute("class") or ""), timeout=30,
+                   what=f"the {how} to pick 'pick shooter' again")
+        ctx.close()

@@ -85,7 +85,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 
 from explorer.board import EdgeFeature, EdgeKind, parse_edge_key, parse_hex_key
 from explorer.errors import ScenarioError
@@ -107,6 +107,8 @@ MAX_AREAS = 40
 """Areas on one map."""
 MAX_HEXES = 600
 """Hexes on one map (all Areas together), and hexes listed in one Area."""
+MAX_WITHIN_AREAS = 10
+"""The largest distance of a ``within`` behavior rule, in Areas (``rules[i].areas``)."""
 MAX_AREA_NAME = 40
 """Characters in an Area name."""
 MAX_RANGE = 30
@@ -151,7 +153,10 @@ class FigureModel(Strict):
 
 class RuleModel(Strict):
     condition: Literal["adjacent", "within", "plus"]
-    areas: int = Field(0, ge=0, le=10)
+    areas: int = Field(0, ge=0, le=MAX_WITHIN_AREAS)
+    """The distance of a ``within`` rule, in Areas: 1..:data:`MAX_WITHIN_AREAS` for ``within``, ignored (0 by default) for the other
+    conditions. Checked here, so an ``activation`` file and a ``round`` file's ``rules`` refuse ``within`` with
+    ``areas = 0`` alike."""
     action: Literal["attack", "move_adjacent", "move_toward", "move_away", "stay"]
     move: int = Field(1, ge=0, le=6)
     label: str = Field("", max_length=120)
@@ -159,6 +164,13 @@ class RuleModel(Strict):
     attack_after: bool = False
     """A "move ... and attack" rule: in a ``round`` on a map the figure attacks its target after the move (the
     ``activation`` kind shows the move only)."""
+
+    @field_validator("areas")
+    @classmethod
+    def _within_needs_a_distance(cls, v: int, info: ValidationInfo) -> int:
+        if info.data.get("condition") == "within" and v < 1:
+            raise ValueError(f"a 'within' rule needs a distance in Areas (allowed: 1 to {MAX_WITHIN_AREAS})")
+        return v
 
 
 class ActivationScenario(GdScenarioHeader):
@@ -395,7 +407,8 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
             raise ScenarioError(f"rules[{i}].targets", "a target kind is listed twice", "each of alien, "
                                 "teleport_point, agent at most once", source)
         if r.condition == "within" and r.areas < 1:
-            raise ScenarioError(f"rules[{i}].areas", "a 'within' rule needs a distance in Areas", "1 to 10", source)
+            raise ScenarioError(f"rules[{i}].areas", "a 'within' rule needs a distance in Areas",
+                                f"1 to {MAX_WITHIN_AREAS}", source)
     return sc
 
 

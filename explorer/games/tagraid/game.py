@@ -282,7 +282,8 @@ def _named():
             name = f.name[:-5]
             title = str(tomllib.loads(f.read_text(encoding="utf-8")).get("title", "") or name)
             out.append(NamedFile(name, title, "packaged tables (also `explorer tagraid lof NAME`, the Line of Fire "
-                                              "page)", {"kind": "table", "table": name}))
+                                              "page)", {"kind": "table", "table": name},
+                                 package="explorer.games.tagraid.tables"))
     return tuple(out)
 
 
