@@ -158,13 +158,13 @@ STRATEGY_DICE = 12
 DICE_PER_TURN = 3
 """A Squadmate always takes three dice from the Pool on its turn (Step B: Actions)."""
 GRENADE_RANGE = 3
+"""Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 INTEL_BOXES = 30
 """The most Intel Gathered boxes a file may say are marked (the Campaign Map's count is not in the rulebook)."""
 INTEL_ICON_EVERY = 3
 """The Campaign Map: every third Intel Gathered box marked lets a Squadmate unlock an Ability (its box has an icon)."""
 RENEGADE_TOKENS_IN_BOX = 8
 """Components: eight Renegade tokens (each Squadmate takes one per Renegade Victory: Setup G)."""
-"""Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 
 
 # --- the file -------------------------------------------------------------------------------------------------------
@@ -666,7 +666,9 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
 def _preparation(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, tuple[Step, ...]]:
     """:func:`preparation_phase`'s rules; ``cut(label, state, n)`` (or ``None``) observes the frame boundaries."""
     order = turn_order(state.board.squadmates, state.on_point)
-    hands, steps = [], []
+    hands, steps = [], _renegade_held(state, ctx)
+    if steps:
+        _mark(cut, "Renegade tokens held", state, len(steps))
     for name in order:
         if state.board.squadmate(name).downed:
             steps.append(Step(f"{name} is Downed: no Hazard card", S.PREPARATION_PHASE, marks=(name,)))
@@ -708,6 +710,20 @@ def _preparation(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState,
                   + tuple(Die(f"P{i + 1}", paragon=True) for i in range(ctx.paragon_dice)),
                   used=(), revived=(), paragon_on_sheets=())
     return new, tuple(s.in_section(ctx.section(state, "Preparation Phase")) for s in steps)
+
+
+def _renegade_held(state: RoundState, ctx: RoundContext) -> list[Step]:
+    """Setting Up a Mission (step G); Renegade Tokens: when the file tracks them (``renegade_victories``), the Renegade
+    tokens each Squadmate holds as the Round begins, told first in the Preparation Phase: in Round 1 one per Renegade
+    Victory on the Campaign Map, later what is left after the tokens spent (each goes back to the game box)."""
+    if ctx.renegade_victories is None:
+        return []
+    held = ", ".join(f"{n} {k}" for n, k in state.renegade)
+    why = (f"Each Squadmate received one per Renegade Victory marked on the Campaign Map (the file's "
+           f"renegade_victories = {ctx.renegade_victories}) at the start of the Mission"
+           + ("" if state.round == 1 else "; a token spent went back to the game box") + ".")
+    return [Step(f"Renegade tokens held: {held}", S.RENEGADE_TOKENS, why,
+                 facts={"renegade_tokens": dict(state.renegade)}, marks=tuple(n for n, _ in state.renegade))]
 
 
 def _paragon_dice_join(state: RoundState, ctx: RoundContext) -> list[Step]:
@@ -1318,7 +1334,8 @@ def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str, cut=None) -> t
         names = ", ".join(LOOT_LABEL[t] for t in tokens)
         steps.append(Step(f"{who} moves into {h}: {plural(len(tokens), 'Loot token')} flipped face-up ({names}), "
                           "added to the Inventory", S.LOOT_TOKENS, "Any Squadmate can use the Inventory's tokens.",
-                          facts={"hex": str(h), "tokens": list(tokens), "inventory": inventory}, marks=(who,)))
+                          facts={"hex": str(h), "tokens": tuple(tokens), "inventory": tuple(inventory)},
+                          marks=(who,)))
         _mark(cut, f"Loot at {h}", replace(state, loot=tuple((x, t) for x, t in state.loot if x in on_map),
                                            inventory=tuple(inventory)), len(steps))
     loot = tuple((h, t) for h, t in state.loot if h in on_map)

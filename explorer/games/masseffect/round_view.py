@@ -34,7 +34,8 @@ class SquadmatePanel:
     """One Squadmate's sheet at a position: ``hex`` (``""`` off the map), ``shield_points`` / ``shield_max``,
     ``hit_points`` / ``hit_max``, ``downed``, ``xp`` (boxes marked, 0..3), ``used`` (the Action Spaces holding a die
     this Round, ``"<box> #<space>"``), ``hazard_card`` (the card dealt face-down and not yet flipped, ``""`` none),
-    ``unlocked`` (Abilities unlocked during play), ``on_point`` and ``to_play`` (this Squadmate's turn)."""
+    ``unlocked`` (Abilities unlocked during play), ``on_point`` and ``to_play`` (this Squadmate's turn),
+    ``renegade_tokens`` (held; ``None``: the file does not track them)."""
 
     name: str
     hex: str
@@ -49,6 +50,8 @@ class SquadmatePanel:
     unlocked: tuple[str, ...]
     on_point: bool
     to_play: bool
+    renegade_tokens: int | None = None
+    """Renegade tokens held (Renegade Tokens), ``None`` when the file does not track them."""
 
 
 @dataclass(frozen=True)
@@ -120,13 +123,14 @@ def squadmate_panels(state: RoundState, due: str | None = None) -> tuple[Squadma
     """Each Squadmate's :class:`SquadmatePanel` in ``state`` (Squadmate Sheets; Step B: Actions: one die per Action
     Space); ``due``: the Squadmate whose turn it is (``None`` outside the Squadmate Phase)."""
     b = state.board
+    renegade = dict(state.renegade)
     out = []
     for s in b.squadmates:
         used = tuple(f"{box} #{i + 1}" for who, box, i in state.used if who == s.name)
         out.append(SquadmatePanel(s.name, _hex(s.position), s.shield_points, s.shield_points_max, s.hit_points,
                                   s.hit_points_max, s.downed, s.xp, used, state.hand(s.name) or "",
                                   tuple(box for who, box in state.unlocked if who == s.name),
-                                  s.name == state.on_point, s.name == due))
+                                  s.name == state.on_point, s.name == due, renegade.get(s.name)))
     return tuple(out)
 
 
@@ -215,6 +219,7 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     for q in pos.squadmates:
         extra = [x for x in ("On Point" if q.on_point else "", "Downed" if q.downed else "",
                              q.hazard_card and f"Hazard card {q.hazard_card} face-down",
+                             "" if q.renegade_tokens is None else plural(q.renegade_tokens, "Renegade token"),
                              q.used and "dice on " + ", ".join(q.used),
                              q.unlocked and "unlocked " + ", ".join(q.unlocked)) if x]
         lines.append(f"  {'▶ ' if q.to_play else '  '}{q.name} on {q.hex or 'no hex'}: Shield Points "

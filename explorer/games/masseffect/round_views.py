@@ -57,7 +57,9 @@ def _sheet_html(q: SquadmatePanel) -> str:
             + (f" · <b style='color:{'#c92a2a' if q.downed else '#1864ab'}'>{' · '.join(tags)}</b>" if tags else ""),
             f"Shield Points {_pips(q.shield_points, q.shield_max, '#4dabf7')} {q.shield_points}/{q.shield_max} · "
             f"Hit Points {_pips(q.hit_points, q.hit_max, '#fa5252')} {q.hit_points}/{q.hit_max} · XP {q.xp}/3"]
-    extra = [x for x in (q.used and "dice on " + ", ".join(q.used),
+    extra = [x for x in ("" if q.renegade_tokens is None else
+                         f"{q.renegade_tokens} Renegade token{'' if q.renegade_tokens == 1 else 's'}",
+                         q.used and "dice on " + ", ".join(q.used),
                          q.hazard_card and f"Hazard card {q.hazard_card} (face-down)",
                          q.unlocked and "unlocked: " + ", ".join(q.unlocked)) if x]
     if extra:
