@@ -415,6 +415,23 @@ DOWNED_HAZARD_CARD = RulingOption(
                 "the back of its sheet, and the Preparation Phase draws no card for a Downed Squadmate at all.",
 )
 
+REVIVED_LOCKED_DICE = RulingOption(
+    key="revived_locked_dice",
+    title="The Strategy dice Locked on a Downed sheet when the Squadmate is Revived mid-Round",
+    section="Playing a Mission › Preparation Phase; Squadmate Sheets › Downed Squadmates; Basic Actions › Revive",
+    readings={
+        "next_round": "The Locked dice stay off the Pool for the rest of the Round and come back when the On Point "
+                      "player gathers the next Round's Pool (the Squadmate is no longer Downed then).",
+        "at_revive": "Revived, the Squadmate is 'back in the fight' and its sheet no longer Locks them: the dice "
+                     "return to the Pool once the current Squadmate's Actions are over, and the next Strategy Roll "
+                     "rolls them.",
+    },
+    default="next_round",
+    why_default="The rulebook mentions Locked dice only where the Pool is gathered (Preparation Phase), and the one "
+                "rule it prints for dice held by a Downed sheet (Paragon dice) returns them 'at the start of the next "
+                "Round'; the back of the sheet, which may say otherwise, is not printed.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

@@ -20,6 +20,7 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     rounds = 1                  # Rounds to play (1..12; several: ROUNDS_SEQUENCE, sections "Round r · ...")
     reshuffles = [["C2", "C1"]] # the new deck's order each time the Hazard deck runs out (else: the seed)
     sheets = "standin"          # the sheet file: "standin" (built-in stand-in) or a path
+    downed_locks = { Tali = 0 } # dice a Downed sheet Locks, over the sheet file's downed_locks (0..4; stand-in: 3)
     [[squadmates]] ...          # seating order, clockwise, with positions (see unit_specs)
     [[enemies]] ...             # with positions
     [[bag]] ...                 # the Enemy Bag's next Minions, in draw order
@@ -145,7 +146,7 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
                          inferno_start_of_round, opportunity_attacks, shrouded_now)
 from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
-from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
+from .sheets import DOWNED_LOCKS_MAX, FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
 from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
                        StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
@@ -288,6 +289,8 @@ class RoundScenario(Header):
     intel_gathered: int = Field(default=0, ge=0, le=INTEL_BOXES)
     intel_unlocks: list[UnlockSpec] = Field(default_factory=list, max_length=INTEL_BOXES // INTEL_ICON_EVERY)
     loyalty_mission: str | None = Field(default=None, max_length=40)
+    downed_locks: dict[Annotated[str, Field(max_length=40)], Annotated[int, Field(ge=0, le=DOWNED_LOCKS_MAX)]] = Field(
+        default_factory=dict, max_length=5)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -313,6 +316,8 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"squadmates[{i}].name", f"no sheet for {s.name!r} in {sc.sheets!r}",
                                 sorted(sheets), source)
     names_check(sc.on_point, names, "on_point", source)
+    for who in sc.downed_locks:
+        names_check(who, names, f"downed_locks.{who}", source)
     if sc.renegade_victories and sc.renegade_victories * len(sqs) > RENEGADE_TOKENS_IN_BOX:
         raise ScenarioError("renegade_victories", f"{sc.renegade_victories} Renegade tokens for each of "
                             f"{len(sqs)} Squadmates; the box holds {RENEGADE_TOKENS_IN_BOX}",
@@ -559,6 +564,9 @@ class RoundState:
         campaign_next: ``(Paragon dice, Renegade Victories)`` the next Mission starts with, once a Paragon or
             Renegade Victory ended this one in a file that tracks them (:attr:`RoundContext.campaign`); else
             ``None``.
+        locked: ``(Squadmate, dice)`` Locked on Downed sheets when this Round's Pool was gathered (Preparation
+            Phase; the sheet file's ``downed_locks``); ``revived_dice``: the Revived Squadmates whose Locked dice
+            are due back in the Pool once the current Actions are over (ruling ``revived_locked_dice = at_revive``).
     """
 
     board: Board
@@ -587,6 +595,8 @@ class RoundState:
     disabled_turrets: tuple[Hex, ...] = ()
     intel_marked: tuple[int, ...] = ()
     campaign_next: tuple[int, int] | None = None
+    locked: tuple[tuple[str, int], ...] = ()
+    revived_dice: tuple[str, ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -615,6 +625,10 @@ class RoundContext(Context):
     intel_unlocks: tuple[tuple[str, str], ...] = ()
     loyalty_mission: str | None = None
     cuts: list | None = None
+    downed_locks: Mapping[str, int] | None = None
+    """The round file's ``downed_locks``: per Squadmate, the dice its Downed sheet Locks, over the sheet file's."""
+    standin_sheets: bool = True
+    """The sheets are the built-in stand-in (steps say a sheet's number is one)."""
     campaign: bool = False
     """The file tracks the campaign's Paragon and Renegade Victories (it gives ``paragon_dice`` or
     ``renegade_victories``): a Victory then says what the next Mission starts with."""
@@ -694,22 +708,44 @@ def _preparation(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState,
             _mark(cut, "Hazard deck reshuffled", replace(state, hands=tuple(
                 h for h in state.hands if h[0] not in dict(hands)) + tuple(hands)), len(steps))
     deck = state.deck
-    steps.append(Step(f"The Strategy Pool: {plural(STRATEGY_DICE, 'Strategy die', 'Strategy dice')}, gathered by {state.on_point} "
-                      f"(On Point)", S.STRATEGY_POOL,
-                      "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
-                      "are Locked here.", facts={"pool": STRATEGY_DICE}))
+    locks = _downed_locks(state, ctx)
+    downed = [q.name for q in state.board.squadmates if q.downed]
+    n = STRATEGY_DICE - sum(k for _, k in locks)
+    detail = ("Dice Locked on a Downed Squadmate's sheet reduce the Pool: "
+              + ", ".join(f"{plural(k, 'die', 'dice')} on {who}'s" for who, k in locks)
+              + " (the back of the sheet, not printed in the rulebook: the sheet file's downed_locks, "
+              f"{'a stand-in' if ctx.standin_sheets else 'the file given'}); they stay off the Pool while the "
+              "Squadmate is Downed." if locks else
+              f"{' and '.join(downed)} Downed, but the file's downed_locks Lock no die on "
+              f"{'that sheet' if len(downed) == 1 else 'those sheets'}: all twelve form the Pool." if downed else
+              "No Squadmate is Downed: no die is Locked on a sheet, all twelve form the Pool.")
+    steps.append(Step(f"The Strategy Pool: {plural(n, 'Strategy die', 'Strategy dice')}, gathered by "
+                      f"{state.on_point} (On Point)", S.STRATEGY_POOL if not locks else S.DOWNED_SQUADMATES, detail,
+                      facts={"pool": n, **({"locked_by_downed": dict(locks)} if locks else {})},
+                      marks=tuple(w for w, _ in locks)))
     held = tuple(h for h in state.hands if h[0] not in dict(hands))
-    _mark(cut, "Strategy Pool", replace(state, order=order, hands=held + tuple(hands), pool=STRATEGY_DICE,
-                                        dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)), used=(),
+    _mark(cut, "Strategy Pool", replace(state, order=order, hands=held + tuple(hands), pool=n,
+                                        dice=tuple(Die(f"S{i + 1}") for i in range(n)), used=(),
                                         revived=()), len(steps))
     if ctx.paragon_dice:
         steps += _paragon_dice_join(state, ctx)
     held = tuple(h for h in state.hands if h[0] not in dict(hands))
-    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE + ctx.paragon_dice,
-                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE))
+    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=n + ctx.paragon_dice, locked=locks,
+                  revived_dice=(),
+                  dice=tuple(Die(f"S{i + 1}") for i in range(n))
                   + tuple(Die(f"P{i + 1}", paragon=True) for i in range(ctx.paragon_dice)),
                   used=(), revived=(), paragon_on_sheets=())
     return new, tuple(s.in_section(ctx.section(state, "Preparation Phase")) for s in steps)
+
+
+def _downed_locks(state: RoundState, ctx: RoundContext) -> tuple[tuple[str, int], ...]:
+    """Preparation Phase; Squadmate Sheets › Downed Squadmates: ``(Squadmate, dice)`` Locked on the sheet of each
+    Downed Squadmate when the On Point player gathers the Pool (the number is printed on the back of the sheet, which
+    the rulebook does not reproduce: the sheet file's ``downed_locks``; the built-in stand-in says 3, a Squadmate's
+    own three dice of the turn it cannot take). Nothing is Locked for a Squadmate with none."""
+    locks = ((s.name, (ctx.downed_locks or {}).get(s.name, ctx.sheets[s.name].downed_locks))
+             for s in state.board.squadmates if s.downed)
+    return tuple((n, k) for n, k in locks if k)
 
 
 def _renegade_held(state: RoundState, ctx: RoundContext) -> list[Step]:
@@ -1106,6 +1142,18 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         board, more = _revive(board, ctx, who, act)
         state = replace(state, revived=state.revived + (act.target,))
         steps += more
+        if dict(state.locked).get(act.target):
+            _mark(cut, "Revive", replace(state, board=board), len(steps))
+            k = dict(state.locked)[act.target]
+            reading = ctx.rulings.reading("revived_locked_dice")
+            if reading == "at_revive":
+                state = replace(state, revived_dice=state.revived_dice + (act.target,))
+                why = "they return to the Pool once the current Actions are over, for the next Strategy Roll"
+            else:
+                why = "they stay off the Pool until the next Round's Pool is gathered"
+            steps.append(Step(f"{plural(k, 'die', 'dice')} Locked on {act.target}'s Downed sheet: {why} (ruling "
+                              f"revived_locked_dice = {reading})", S.DOWNED_SQUADMATES,
+                              facts={"locked": k, "returned": reading == "at_revive"}, marks=(act.target,)))
     elif box == "Mission" and act.completes is not None:
         state, more = _complete_objective(state, ctx, act, None if cut is None else (
             lambda label, st, k, base=len(steps): cut(label, st, base + k)))
@@ -1764,6 +1812,9 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
                               S.ACTIONS, "The next Squadmate rolls what remains and may Lock one of these dice."
                               if state.dice else "", facts={"pool": len(state.dice)}))
             state = replace(state, rolled=False, pool=len(state.dice))
+        if state.revived_dice:
+            state, more = _locked_dice_back(state)
+            steps += more
         _mark(cut, "Step B: Actions over", state, len(steps))
     except RuleViolation as v:
         state, st = _not_allowed(state, v)
@@ -1792,6 +1843,25 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             steps += more
             state = replace(state, board=board)
     return state, tuple(s.in_section(section) for s in steps)
+
+
+def _locked_dice_back(state: RoundState) -> tuple[RoundState, list[Step]]:
+    """Ruling ``revived_locked_dice = at_revive``: the dice Locked on the sheet of each Squadmate Revived during these
+    Actions rejoin the Pool (not rolled yet: the next Strategy Roll rolls them), numbered after the dice gathered."""
+    steps = []
+    for who in state.revived_dice:
+        k = dict(state.locked).get(who, 0)
+        top = max([int(d.id[1:]) for d in state.dice if not d.paragon] + [STRATEGY_DICE - sum(
+            n for _, n in state.locked)])
+        new = tuple(Die(f"S{top + i + 1}") for i in range(k))
+        state = replace(state, dice=state.dice + new, pool=state.pool + k,
+                        locked=tuple(x for x in state.locked if x[0] != who))
+        steps.append(Step(f"{plural(k, 'die', 'dice')} Locked on {who}'s sheet back in the Strategy Pool "
+                          f"({', '.join(d.id for d in new)}): {state.pool} now", S.DOWNED_SQUADMATES,
+                          "Ruling revived_locked_dice = at_revive: Revived, the sheet Locks them no longer; the next "
+                          "Strategy Roll rolls them.", facts={"returned": [d.id for d in new], "pool": state.pool},
+                          marks=(who,)))
+    return replace(state, revived_dice=()), steps
 
 
 def _mark(cut, label: str, state: RoundState, told: int) -> None:
@@ -2102,6 +2172,8 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                                {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
                                scenario.renegade_victories, scenario.intel_gathered,
                                tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission,
+                               standin_sheets=scenario.sheets == STANDIN and not scenario.downed_locks,
+                               downed_locks=dict(scenario.downed_locks),
                                campaign="paragon_dice" in scenario.model_fields_set
                                or scenario.renegade_victories is not None)
 

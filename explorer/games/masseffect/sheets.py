@@ -20,6 +20,8 @@ same shape::
     max_hit_points = 5          # 1..20
     revived_hit_points = 2      # the back of the sheet: Hit Points when Revived (1..20; default 2, a stand-in)
     revived_shield_points = 0   # ... and Shield Points when Revived (0..20; default 0, a stand-in)
+    downed_locks = 3            # Strategy dice Locked on the Downed sheet, off the Pool each Preparation Phase while
+                                # Downed (0..4; default 3, a stand-in: the Squadmate's own three dice)
     [[sheets.boxes]]            # Ability Boxes, at most 8
     name = "Concussive Shot"
     spaces = ["standard", "enhanced"]   # 1..4 Action Spaces
@@ -67,6 +69,15 @@ FACES_FOR: dict[str, frozenset[str]] = {
 MOVEMENT_POINTS: dict[str, int] = {"move_2": 2, "move_3": 3, "move_2_or_standard": 2}
 """Basic Actions › Move: the Movement Points of each Move die face."""
 
+DOWNED_LOCKS_STANDIN = 3
+"""A STAND-IN default: the Strategy dice a Downed Squadmate's sheet Locks (Preparation Phase: "Dice that are Locked by a
+Downed Squadmate ... reduce the size of the Pool"; Squadmate Sheets › Downed Squadmates: the number is on the back of
+the sheet, which the rulebook does not print). 3: the dice the Squadmate would have taken on its own turn (twelve
+dice, four Squadmates, three each), so the others' share of the Pool stays what it was. Edit per sheet
+(``downed_locks``)."""
+DOWNED_LOCKS_MAX = 4
+"""At most 4 per sheet: three Downed Squadmates (Shepard Downed ends the Mission) Lock at most the twelve dice."""
+
 STANDIN = "standin"
 """The built-in stand-in sheet file (``sheets/standin.toml``)."""
 
@@ -93,6 +104,7 @@ class SheetSpec(Strict):
     max_hit_points: int = Field(ge=1, le=20)
     revived_hit_points: int = Field(default=2, ge=1, le=20)
     revived_shield_points: int = Field(default=0, ge=0, le=20)
+    downed_locks: int = Field(default=DOWNED_LOCKS_STANDIN, ge=0, le=DOWNED_LOCKS_MAX)
     boxes: list[BoxSpec] = Field(default_factory=list, max_length=8)
 
 
@@ -138,7 +150,9 @@ class AbilityBox:
 class Sheet:
     """One Squadmate Sheet: ``boxes`` holds the Basic Actions (``Move``, ``Mission``, ``Revive``) then the Ability
     Boxes, by name; ``revived_hit_points`` / ``revived_shield_points``: what the back of the sheet gives back when
-    the Squadmate is Revived (Basic Actions › Revive; the rulebook does not print the backs: a stand-in number)."""
+    the Squadmate is Revived (Basic Actions › Revive; the rulebook does not print the backs: a stand-in number);
+    ``downed_locks``: the Strategy dice the Downed sheet Locks, off the Pool (Preparation Phase; a stand-in, see
+    :data:`DOWNED_LOCKS_STANDIN`)."""
 
     name: str
     core_ability: str
@@ -147,6 +161,7 @@ class Sheet:
     boxes: tuple[AbilityBox, ...]
     revived_hit_points: int = 2
     revived_shield_points: int = 0
+    downed_locks: int = DOWNED_LOCKS_STANDIN
 
     def box(self, name: str) -> AbilityBox | None:
         return next((b for b in self.boxes if b.name.lower() == name.lower()), None)
@@ -182,7 +197,7 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].requires[{k}]", f"{r!r} is not another Ability Box "
                                         f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
         out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes),
-                            s.revived_hit_points, s.revived_shield_points)
+                            s.revived_hit_points, s.revived_shield_points, s.downed_locks)
     return out
 
 
