@@ -225,6 +225,30 @@ class UnlockSpec(Strict):
     box: str = Field(min_length=1, max_length=40)
 
 
+WAR_READINESS_STANDIN: dict[str, int] = {"paragon": 3, "renegade": 2, "loyalty": 1, "secondary": 1, "failure": 0}
+"""A STAND-IN: the War Readiness points a Mission scores (Overview › War Readiness; Victory and Defeat; Mission
+Objectives; Loyalty Objectives). The rulebook says only that War Readiness is scored each time the squad completes a
+Mission and for Secondary Objectives, that a Paragon Victory scores more than a Renegade Victory and that a Loyalty
+Objective scores "a small amount"; the amounts are on the Mission Rules pages, which it does not print. These numbers
+keep that order (Paragon 3 > Renegade 2; Loyalty and a Secondary Objective 1; a Failure 0) and nothing more: a round
+file's ``[war_readiness]`` table replaces any of them with the Mission's own."""
+
+WAR_READINESS_MAX = 100
+"""Bound on the War Readiness a file says is already marked on the Campaign Map (the box count is not in the book)."""
+
+
+class WarReadinessSpec(Strict):
+    """The War Readiness this Mission scores (its Mission Rules page; defaults: :data:`WAR_READINESS_STANDIN`) and
+    the points already ``marked`` on the Campaign Map before it."""
+
+    paragon: int = Field(default=WAR_READINESS_STANDIN["paragon"], ge=0, le=20)
+    renegade: int = Field(default=WAR_READINESS_STANDIN["renegade"], ge=0, le=20)
+    loyalty: int = Field(default=WAR_READINESS_STANDIN["loyalty"], ge=0, le=20)
+    secondary: int = Field(default=WAR_READINESS_STANDIN["secondary"], ge=0, le=20)
+    failure: int = Field(default=WAR_READINESS_STANDIN["failure"], ge=0, le=20)
+    marked: int = Field(default=0, ge=0, le=WAR_READINESS_MAX)
+
+
 class ObjectiveSpec(Strict):
     """A Mission Objective (Mission Objectives): its ``name``, its ``kind`` (``paragon``, ``renegade``,
     ``secondary``, ``loyalty``, ``preliminary``), the Preliminary Objective it is attached to (``after``) and
@@ -291,6 +315,7 @@ class RoundScenario(Header):
     loyalty_mission: str | None = Field(default=None, max_length=40)
     downed_locks: dict[Annotated[str, Field(max_length=40)], Annotated[int, Field(ge=0, le=DOWNED_LOCKS_MAX)]] = Field(
         default_factory=dict, max_length=5)
+    war_readiness: WarReadinessSpec | None = None
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -567,6 +592,8 @@ class RoundState:
         locked: ``(Squadmate, dice)`` Locked on Downed sheets when this Round's Pool was gathered (Preparation
             Phase; the sheet file's ``downed_locks``); ``revived_dice``: the Revived Squadmates whose Locked dice
             are due back in the Pool once the current Actions are over (ruling ``revived_locked_dice = at_revive``).
+        war_readiness: War Readiness scored so far this Mission (Overview › War Readiness: Secondary Objectives,
+            then the Mission's outcome).
     """
 
     board: Board
@@ -597,6 +624,7 @@ class RoundState:
     campaign_next: tuple[int, int] | None = None
     locked: tuple[tuple[str, int], ...] = ()
     revived_dice: tuple[str, ...] = ()
+    war_readiness: int = 0
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -625,6 +653,11 @@ class RoundContext(Context):
     intel_unlocks: tuple[tuple[str, str], ...] = ()
     loyalty_mission: str | None = None
     cuts: list | None = None
+    war_readiness: Mapping[str, int] | None = None
+    """War Readiness per outcome (``paragon``, ``renegade``, ``loyalty``, ``secondary``, ``failure``) and ``marked``;
+    ``None``: the Mission has no Objectives (nothing is scored)."""
+    war_standin: bool = True
+    """The amounts are :data:`WAR_READINESS_STANDIN` (the file gives no ``[war_readiness]``)."""
     downed_locks: Mapping[str, int] | None = None
     """The round file's ``downed_locks``: per Squadmate, the dice its Downed sheet Locks, over the sheet file's."""
     standin_sheets: bool = True
@@ -1249,6 +1282,9 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=N
                   facts={"objective": name, "kind": kind})]
     state = replace(state, completed=state.completed + (name,))
     _mark(cut, "Objective completed", state, len(steps))
+    if kind == "secondary":
+        state, more = _score_war_readiness(state, ctx, "secondary", f"the Secondary Objective {name!r}")
+        steps += more
     opened = [o for o, (_, a) in ctx.objectives.items() if a == name]
     if opened:
         steps.append(Step(f"Now {', '.join(map(repr, opened))} can be attempted", S.MISSION_OBJECTIVES))
@@ -1261,10 +1297,31 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=N
                           "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
                           facts={"ending": ENDINGS[kind]}))
         state = replace(state, ending=ENDINGS[kind])
+        state, more = _score_war_readiness(state, ctx, kind, f"the {ENDINGS[kind]}")
+        steps += more
         if ctx.campaign and kind in ("paragon", "renegade"):
             state, more = _campaign_reward(state, ctx, kind)
             steps += more
     return state, steps
+
+
+def _score_war_readiness(state: RoundState, ctx: RoundContext, what: str, why: str) -> tuple[RoundState, list[Step]]:
+    """Overview › War Readiness: the squad scores War Readiness each time it completes a Mission (``what``:
+    ``paragon``, ``renegade``, ``loyalty``, ``failure``) and for each Secondary Objective completed (``secondary``).
+    The amounts are the Mission Rules page's: the file's ``[war_readiness]``, else :data:`WAR_READINESS_STANDIN`
+    (said so). Nothing when the Mission has no Objectives (:attr:`RoundContext.war_readiness` ``None``)."""
+    if ctx.war_readiness is None:
+        return state, []
+    n = ctx.war_readiness[what]
+    total = state.war_readiness + n
+    source = ("a STAND-IN amount: the rulebook gives none (the Mission Rules page does); a round file's "
+              f"[war_readiness] {what} sets it" if ctx.war_standin else f"the file's war_readiness.{what}")
+    order = " A Paragon Victory scores more than a Renegade Victory." if what in ("paragon", "renegade") else ""
+    st = Step(f"War Readiness: {n} for {why} ({total} this Mission; {ctx.war_readiness['marked'] + total} on the "
+              "Campaign Map)", S.WAR_READINESS, f"{n} is {source}.{order}",
+              facts={"war_readiness": n, "this_mission": total, "campaign": ctx.war_readiness["marked"] + total,
+                     "standin": ctx.war_standin})
+    return replace(state, war_readiness=total), [st]
 
 
 def _campaign_reward(state: RoundState, ctx: RoundContext, kind: str) -> tuple[RoundState, list[Step]]:
@@ -1957,7 +2014,11 @@ def _end_phase(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, t
         steps.append(Step(f"Time runs out after Round {state.round}: the Mission ends in Failure", S.ENDING_A_MISSION,
                           "How long the squad has is the Mission Rules page's (the file's time_limit, in Rounds).",
                           facts={"ending": ending}))
-    return replace(state, board=board, on_point=nxt, ending=ending), tuple(
+    state = replace(state, board=board, on_point=nxt, ending=ending)
+    if ending:
+        state, more = _score_war_readiness(state, ctx, "failure", "the Failure")
+        steps += more
+    return state, tuple(
         s.in_section(ctx.section(state, "End Phase")) for s in steps)
 
 
@@ -2105,6 +2166,7 @@ class RoundOutcome(Outcome):
     intel_marked: tuple[int, ...] = ()
     turrets_disabled: tuple[str, ...] = ()
     campaign_next: tuple[int, int] | None = None
+    war_readiness: int | None = None
     kind = "round"
 
     @property
@@ -2123,6 +2185,7 @@ class RoundOutcome(Outcome):
                 **({"renegade_tokens": dict(self.renegade)} if self.renegade else {}),
                 **({"intel_gathered_marked": list(self.intel_marked)} if self.intel_marked else {}),
                 **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {}),
+                **({"war_readiness": self.war_readiness} if self.war_readiness is not None else {}),
                 **({"next_mission": {"paragon_dice": self.campaign_next[0],
                                      "renegade_victories": self.campaign_next[1]}} if self.campaign_next else {})}
 
@@ -2174,6 +2237,9 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                                tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission,
                                standin_sheets=scenario.sheets == STANDIN and not scenario.downed_locks,
                                downed_locks=dict(scenario.downed_locks),
+                               war_readiness=(scenario.war_readiness or WarReadinessSpec()).model_dump()
+                               if scenario.objectives or scenario.war_readiness else None,
+                               war_standin=scenario.war_readiness is None,
                                campaign="paragon_dice" in scenario.model_fields_set
                                or scenario.renegade_victories is not None)
 
@@ -2185,7 +2251,8 @@ class _CardView:
     hazard: list
 
 
-def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: bool = False) -> RoundOutcome:
+def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: bool = False,
+                  war: Mapping[str, int] | None = None) -> RoundOutcome:
     """The typed outcome of a played Round (``loot_in_play``: the file has Loot tokens or an Inventory, so the
     outcome lists them; ``mission_rules``: it has Objectives or a time limit, so the outcome gives the Objectives
     completed and how the Mission ended)."""
@@ -2196,7 +2263,8 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
         state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade, state.intel_marked,
-        tuple(str(h) for h in state.disabled_turrets), state.campaign_next)
+        tuple(str(h) for h in state.disabled_turrets), state.campaign_next,
+        None if war is None else state.war_readiness + (war["failure"] if state.board.failed else 0))
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
@@ -2213,7 +2281,8 @@ def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
     if fine:
         frames = split_turn_frames(frames, ctx.cuts)
     return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory),
-                                                   bool(scenario.objectives) or scenario.time_limit is not None))
+                                                   bool(scenario.objectives) or scenario.time_limit is not None,
+                                                   ctx.war_readiness))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -2226,6 +2295,6 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         a Trace whose typed ``result`` is a :class:`RoundOutcome`; its JSON ``outcome`` is ``{"squadmates": {name:
         {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage, stunned}}, "returned_to_bag",
         "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``, plus
-        ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
+        ``"war_readiness"`` (scored this Mission, when it has Objectives), ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
     """
     return play_round(scenario, rulings, seed)[1]

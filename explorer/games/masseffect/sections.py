@@ -14,6 +14,8 @@ def ref(section: str) -> RuleRef:
     return RuleRef(GAME, section)
 
 
+WAR_READINESS = ref("Overview › War Readiness")
+VICTORY_AND_DEFEAT = ref("Overview › Victory and Defeat")
 STUNNED_ENEMIES = ref("Components › Enemy Tokens › Stunned Enemies")
 ELITE_ENEMIES = ref("Components › Enemy Tokens › Elite Enemies")
 CAMPAIGN_MAP = ref("The Campaign Map")
