@@ -215,6 +215,7 @@ class ActionSpec(Strict):
     items: list[ItemSpec] = Field(default_factory=list, max_length=4)
     completes: str | None = Field(default=None, max_length=60)
     turret: str | None = Field(default=None, max_length=20)
+    mission: str | None = Field(default=None, max_length=60)
 
 
 class UnlockSpec(Strict):
@@ -247,6 +248,22 @@ class WarReadinessSpec(Strict):
     secondary: int = Field(default=WAR_READINESS_STANDIN["secondary"], ge=0, le=20)
     failure: int = Field(default=WAR_READINESS_STANDIN["failure"], ge=0, le=20)
     marked: int = Field(default=0, ge=0, le=WAR_READINESS_MAX)
+
+
+class MissionActionSpec(Strict):
+    """A rule of the Mission Rules page that lets a die be allocated to the Mission Action (Basic Actions › Mission:
+    only such a rule allows it, and it says what happens). The rulebook prints no Mission Rules page, so the file
+    gives the rule: its ``name``; where the Squadmate must be (``hexes``, or every hex with map ``icon`` such as
+    ``terminal`` or ``objective``; ``adjacent``: in or adjacent to one; neither: anywhere); ``progress``: the
+    Progress Boxes it marks, one per Mission Action (Mission Rules Page: "Progress Boxes, which you will be
+    instructed to mark"); ``completes``: the Objective completed when the last box is marked."""
+
+    name: str = Field(min_length=1, max_length=60)
+    hexes: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list, max_length=20)
+    icon: Literal["objective", "terminal", "refugee", "loot", "spawn", "start"] | None = None
+    adjacent: bool = False
+    progress: int = Field(default=1, ge=1, le=6)
+    completes: str | None = Field(default=None, max_length=60)
 
 
 class ObjectiveSpec(Strict):
@@ -316,6 +333,7 @@ class RoundScenario(Header):
     downed_locks: dict[Annotated[str, Field(max_length=40)], Annotated[int, Field(ge=0, le=DOWNED_LOCKS_MAX)]] = Field(
         default_factory=dict, max_length=5)
     war_readiness: WarReadinessSpec | None = None
+    mission_actions: list[MissionActionSpec] = Field(default_factory=list, max_length=8)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -455,6 +473,32 @@ def _check_objectives(sc: "RoundScenario", source: str) -> None:
             if pre is None or pre.kind != "preliminary":
                 raise ScenarioError(f"objectives[{i}].after", f"{o.after!r} is not a Preliminary Objective",
                                     [p.name for p in sc.objectives if p.kind == "preliminary"], source)
+    rules = [r.name for r in sc.mission_actions]
+    m = _load_map(sc.map, source)
+    for i, r in enumerate(sc.mission_actions):
+        f = f"mission_actions[{i}]"
+        if r.name in rules[:i]:
+            raise ScenarioError(f"{f}.name", f"a second Mission Action rule named {r.name!r}", "unique names", source)
+        if r.hexes and r.icon:
+            raise ScenarioError(f"{f}.icon", "give hexes or an icon, not both", "hexes = [...] or icon = ...", source)
+        for k, h in enumerate(r.hexes):
+            if _hex_field(h, f"{f}.hexes[{k}]", source) not in m:
+                raise ScenarioError(f"{f}.hexes[{k}]", f"hex {h} is not on the map", "a hex of the map", source)
+        if r.icon and not m.hexes_with(r.icon):
+            raise ScenarioError(f"{f}.icon", f"no {r.icon} icon on the map", "an icon the map shows", source)
+        if r.completes is not None:
+            names_check(r.completes, names, f"{f}.completes", source)
+    for i, t in enumerate(sc.turns):
+        for j, a in enumerate(t.actions):
+            f = f"turns[{i}].actions[{j}]"
+            if a.mission is not None:
+                if a.box.lower() != "mission":
+                    raise ScenarioError(f"{f}.mission", "only the Mission Action follows a Mission Rules page rule",
+                                        'box = "Mission"', source)
+                if a.completes is not None:
+                    raise ScenarioError(f"{f}.completes", "the rule named by mission says what it completes",
+                                        "mission or completes, not both", source)
+                names_check(a.mission, rules, f"{f}.mission", source)
     kinds = {o.kind for o in sc.objectives}
     if "loyalty" in kinds and kinds & {"paragon", "renegade"}:
         raise ScenarioError("objectives", "a Loyalty Objective with Paragon or Renegade ones",
@@ -531,6 +575,7 @@ class Action:
     items: tuple[Item, ...] = ()
     completes: str | None = None
     turret: Hex | None = None
+    mission: str | None = None
 
 
 @dataclass(frozen=True)
@@ -592,6 +637,7 @@ class RoundState:
         locked: ``(Squadmate, dice)`` Locked on Downed sheets when this Round's Pool was gathered (Preparation
             Phase; the sheet file's ``downed_locks``); ``revived_dice``: the Revived Squadmates whose Locked dice
             are due back in the Pool once the current Actions are over (ruling ``revived_locked_dice = at_revive``).
+        progress: ``(Mission Action rule, Progress Boxes marked)`` (Mission Rules Page; Basic Actions › Mission).
         war_readiness: War Readiness scored so far this Mission (Overview › War Readiness: Secondary Objectives,
             then the Mission's outcome).
     """
@@ -625,6 +671,7 @@ class RoundState:
     locked: tuple[tuple[str, int], ...] = ()
     revived_dice: tuple[str, ...] = ()
     war_readiness: int = 0
+    progress: tuple[tuple[str, int], ...] = ()
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -653,6 +700,8 @@ class RoundContext(Context):
     intel_unlocks: tuple[tuple[str, str], ...] = ()
     loyalty_mission: str | None = None
     cuts: list | None = None
+    mission_actions: Mapping[str, Any] | None = None
+    """The Mission Rules page's rules allowing the Mission Action (name -> :class:`MissionActionSpec`)."""
     war_readiness: Mapping[str, int] | None = None
     """War Readiness per outcome (``paragon``, ``renegade``, ``loyalty``, ``secondary``, ``failure``) and ``marked``;
     ``None``: the Mission has no Objectives (nothing is scored)."""
@@ -1137,6 +1186,11 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     if state.rolled:
         state, die = _take_die(state, ctx, who, act)
     box, k = _space(state, ctx, who, act)
+    if box == "Mission" and act.mission is None and act.completes is None:
+        allowed = ", ".join(ctx.mission_actions or ()) or "none in this file"
+        raise RuleViolation("a die goes on the Mission Action only when a rule of the Mission Rules page allows it: "
+                            f"name one with mission (the file's [[mission_actions]]: {allowed})", S.BASIC_ACTIONS,
+                            field=f"{act.field}.mission", step="Step B: Actions")
     state = replace(state, used=state.used + ((who, box, k),))
     face = _FACE_WORDS.get(act.die, act.die)
     what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
@@ -1187,13 +1241,15 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
             steps.append(Step(f"{plural(k, 'die', 'dice')} Locked on {act.target}'s Downed sheet: {why} (ruling "
                               f"revived_locked_dice = {reading})", S.DOWNED_SQUADMATES,
                               facts={"locked": k, "returned": reading == "at_revive"}, marks=(act.target,)))
+    elif box == "Mission" and act.mission is not None:
+        state, more = _mission_action(replace(state, board=board), ctx, who, act, None if cut is None else (
+            lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+        board = state.board
+        steps += more
     elif box == "Mission" and act.completes is not None:
         state, more = _complete_objective(state, ctx, act, None if cut is None else (
             lambda label, st, k, base=len(steps): cut(label, st, base + k)))
         steps += more
-    elif box == "Mission":
-        steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
-                          S.BASIC_ACTIONS))
     elif ctx.sheets[who].box(box).disable_turret:
         state, more = _disable_turret(state, ctx, who, act, box)
         steps += more
@@ -1204,6 +1260,49 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     if box == "Move" and act.resolve:
         state, more = _pick_up_loot(state, ctx, who, None if cut is None else (
             lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+        steps += more
+    return state, steps
+
+
+def _mission_action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=None
+                    ) -> tuple[RoundState, list[Step]]:
+    """Basic Actions › Mission: the die goes on the Mission Action under the Mission Rules page rule ``act.mission``
+    (:class:`MissionActionSpec`): ``who`` must stand where the rule says (its hexes or icon hexes, or adjacent with
+    ``adjacent``); the Action marks one of its Progress Boxes; once all are marked, the Objective it ``completes``
+    is completed (:func:`_complete_objective`: Preliminary Objectives first, a Paragon, Renegade or Loyalty one ends
+    the Mission). A rule whose boxes are all marked allows no further die.
+
+    Raises:
+        RuleViolation: ``who`` not where the rule says, every box already marked (field ``mission``); the
+            Objective's own refusals (field ``completes`` of the action).
+    """
+    rule = ctx.mission_actions[act.mission]
+    field, step = f"{act.field}.mission", "Step B: Actions"
+    me = state.board.squadmate(who).position
+    where = tuple(parse_hex(h) for h in rule.hexes) or (ctx.terrain.map.hexes_with(rule.icon) if rule.icon else ())
+    if where and not any(me == h or (rule.adjacent and ctx.terrain.adjacent(me, h)) for h in where):
+        need = ("in or adjacent to " if rule.adjacent else "in ") + (
+            f"a {rule.icon} hex" if rule.icon else "hex " + " or ".join(map(str, where)))
+        raise RuleViolation(f"{act.mission!r} needs {who} {need}; {who} is at {me}", S.MISSION_RULES_PAGE,
+                            field=field, step=step)
+    done = dict(state.progress).get(rule.name, 0)
+    if done >= rule.progress:
+        raise RuleViolation(f"every Progress Box of {rule.name!r} is marked already ({done}/{rule.progress})",
+                            S.MISSION_RULES_PAGE, field=field, step=step)
+    done += 1
+    state = replace(state, progress=tuple((n, v) for n, v in state.progress if n != rule.name) + ((rule.name,
+                                                                                                   done),))
+    what = f" at {me}" if where else ""
+    then = (f": all marked, {rule.completes!r} is completed" if done == rule.progress and rule.completes else
+            f": {rule.progress - done} to go" if done < rule.progress else ": all marked")
+    steps = [Step(f"{who}'s Mission Action ({rule.name}){what}: Progress Box {done}/{rule.progress} marked{then}",
+                  S.MISSION_RULES_PAGE, "The Mission Rules page allows the die here and says what it does (the "
+                  "file's [[mission_actions]]: the rulebook prints no Mission Rules page).",
+                  facts={"mission_action": rule.name, "progress": done, "of": rule.progress}, marks=(who,))]
+    _mark(cut, "Progress Box", state, len(steps))
+    if done == rule.progress and rule.completes:
+        state, more = _complete_objective(state, ctx, replace(act, completes=rule.completes), None if cut is None
+                                          else (lambda label, st, k, base=len(steps): cut(label, st, base + k)))
         steps += more
     return state, steps
 
@@ -2212,7 +2311,7 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                             f"turns[{i}].actions[{j}]", a.die_id,
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
                                        f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
-                            a.completes, parse_hex(a.turret) if a.turret else None)
+                            a.completes, parse_hex(a.turret) if a.turret else None, a.mission)
                      for j, a in enumerate(t.actions))
         roll = None
         if t.roll is not None:
@@ -2240,6 +2339,7 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                                war_readiness=(scenario.war_readiness or WarReadinessSpec()).model_dump()
                                if scenario.objectives or scenario.war_readiness else None,
                                war_standin=scenario.war_readiness is None,
+                               mission_actions={r.name: r for r in scenario.mission_actions},
                                campaign="paragon_dice" in scenario.model_fields_set
                                or scenario.renegade_victories is not None)
 

@@ -110,6 +110,8 @@ class RoundPosition:
     moved: tuple[tuple[str, str, str], ...] = ()
     settled: bool = True
     """``False`` for a step before its frame's last: the board is the one the frame found (:attr:`note`)."""
+    progress: tuple[tuple[str, int], ...] = ()
+    """``(Mission Action rule, Progress Boxes marked)`` (The Mission Book › Mission Rules Page)."""
     note: str = ""
     """Which state is shown, in words, when it is not the state after the step
     (:meth:`explorer.kernel.StepShown.note`)."""
@@ -177,7 +179,7 @@ def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None, 
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
                          st.inventory, st.board.returned_to_bag, st.completed,
                          st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
-                         moves(before, st) if settled else (), settled, note)
+                         moves(before, st) if settled else (), settled, note=note, progress=st.progress)
 
 
 def positions_from(frames: Sequence[Frame], start: RoundState) -> list[RoundPosition]:
@@ -239,6 +241,8 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
                      + f"; Inventory: {', '.join(pos.inventory) or 'empty'}")
     if pos.returned_to_bag:
         lines.append(f"  Back in the Enemy Bag: {', '.join(pos.returned_to_bag)}")
+    if pos.progress:
+        lines.append("  Progress Boxes marked: " + ", ".join(f"{n} {k}" for n, k in pos.progress))
     if pos.completed or pos.ending:
         lines.append(f"  Objectives completed: {', '.join(pos.completed) or 'none'}"
                      + (f"; Mission over: {pos.ending}" if pos.ending else ""))
