@@ -296,10 +296,20 @@ MAX_ROUNDS = 12
 """The most Rounds one round file plays."""
 
 
+class AnalysisSpec(Strict):
+    """Liara uses Analysis this turn (Squadmate Commentary › Liara T'Soni › Analysis) on the Hazard card face-down next
+    to ``card_of``'s sheet, ``when``: right after the Strategy Roll (``before_actions``) or just before Step C
+    (``before_hazard_card``, allowed by the ruling ``analysis_window = until_hazard_card``)."""
+
+    card_of: str = Name
+    when: Literal["before_actions", "before_hazard_card"] = "before_actions"
+
+
 class TurnSpec(Strict):
     squadmate: str = Name
     round: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     roll: RollSpec | None = None
+    analysis: AnalysisSpec | None = None
     actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
@@ -334,6 +344,7 @@ class RoundScenario(Header):
         default_factory=dict, max_length=5)
     war_readiness: WarReadinessSpec | None = None
     mission_actions: list[MissionActionSpec] = Field(default_factory=list, max_length=8)
+    analysis_token: int = Field(default=0, ge=0, le=10)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -378,6 +389,14 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                                 "one [[turns]] table per Squadmate and Round", source)
         seen.add((t.round, t.squadmate))
         _check_roll(t, i, source, sc.paragon_dice, sc.renegade_victories is not None)
+        if t.analysis is not None:
+            if not sheets[t.squadmate].analysis_track:
+                raise ScenarioError(f"turns[{i}].analysis", f"{t.squadmate}'s sheet has no Analysis track",
+                                    [n for n, sh in sheets.items() if sh.analysis_track] or "no such sheet", source)
+            if t.roll is None:
+                raise ScenarioError(f"turns[{i}].analysis", "Analysis follows the Strategy Roll: the turn needs a "
+                                    "[turns.roll]", "a [turns.roll] table for the turn", source)
+            names_check(t.analysis.card_of, names, f"turns[{i}].analysis.card_of", source)
         for j, a in enumerate(t.actions):
             f = f"turns[{i}].actions[{j}]"
             for k, h in enumerate(a.path):
@@ -600,6 +619,8 @@ class Turn:
     choices: Choices
     roll: Roll | None = None
     round: int = 1
+    analysis: tuple[str, str] | None = None
+    field: str = ""
 
 
 @dataclass(frozen=True)
@@ -637,6 +658,7 @@ class RoundState:
         locked: ``(Squadmate, dice)`` Locked on Downed sheets when this Round's Pool was gathered (Preparation
             Phase; the sheet file's ``downed_locks``); ``revived_dice``: the Revived Squadmates whose Locked dice
             are due back in the Pool once the current Actions are over (ruling ``revived_locked_dice = at_revive``).
+        analysis_token: the spaces Liara's Analysis token stands right of the start of its track.
         progress: ``(Mission Action rule, Progress Boxes marked)`` (Mission Rules Page; Basic Actions › Mission).
         war_readiness: War Readiness scored so far this Mission (Overview › War Readiness: Secondary Objectives,
             then the Mission's outcome).
@@ -672,6 +694,7 @@ class RoundState:
     revived_dice: tuple[str, ...] = ()
     war_readiness: int = 0
     progress: tuple[tuple[str, int], ...] = ()
+    analysis_token: int = 0
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -915,6 +938,9 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     if not box.unlocked and (who, box.name) not in state.unlocked:
         raise RuleViolation(f"{who}'s {box.name} is a Locked Ability: it cannot be used until unlocked",
                             S.UNLOCKING_ABILITIES, field=f"{act.field}.box", step="Step B: Actions")
+    if not box.spaces:
+        raise RuleViolation(f"{who}'s {box.name} is a Special Rule: it has no Action Space to take a die",
+                            S.SQUADMATE_SHEETS, field=f"{act.field}.box", step="Step B: Actions")
     free = [k for k in range(len(box.spaces)) if (who, box.name, k) not in state.used]
     if not free:
         raise RuleViolation(f"every Action Space of {who}'s {box.name} already holds a die this Round",
@@ -1084,6 +1110,17 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -
     except ScenarioError as e:
         raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
     steps += more
+    track = ctx.sheets[who].analysis_track
+    if track and final.roll.triggers:
+        token = min(track, state.analysis_token + final.roll.triggers)
+        lost = state.analysis_token + final.roll.triggers - token
+        steps.append(Step(f"Analysis token: {plural(final.roll.triggers, 'space')} to the right, one per icon "
+                          f"rolled ({state.analysis_token} -> {token} of {track})", S.COMMENTARY_LIARA,
+                          (f"The track ends at {track}: {plural(lost, 'space')} not moved. " if lost else "")
+                          + "Now Liara may decide whether to use Analysis (the track's length is the sheet's: "
+                          "analysis_track, a stand-in).", facts={"analysis_token": token, "moved": token -
+                                                                 state.analysis_token}, marks=(who,)))
+        state = replace(state, analysis_token=token)
     if tracked:
         state = replace(state, renegade=tuple((n, final.roll.renegade_tokens if n == who else k)
                                               for n, k in state.renegade))
@@ -1261,7 +1298,36 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         state, more = _pick_up_loot(state, ctx, who, None if cut is None else (
             lambda label, st, k, base=len(steps): cut(label, st, base + k)))
         steps += more
+        if not state.board.failed:
+            _mark(cut, "Move", state, len(steps))
+            state, more = _move_completed(state, ctx, who)
+            steps += more
     return state, steps
+
+
+def _move_completed(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Commander Shepard › Barrier: a Special Rule box with ``move_shield`` (unlocked) triggers
+    when the Squadmate completes a Move Action (after its Movement, Opportunity Attacks and Loot; never for other
+    movement, a die placed without resolving, or a Squadmate Downed on the way): it regains that many Shield Points,
+    up to its maximum. A Move Action the Pin Tag ended: the ruling ``barrier_pin`` (consulted only then)."""
+    box = next((b for b in ctx.sheets[who].boxes if b.move_shield and is_unlocked(state, ctx, who, b.name)), None)
+    sq = state.board.squadmate(who)
+    if box is None or sq.downed:
+        return state, []
+    moved = next((e for e in reversed(state.board.log) if isinstance(e, SquadmateMoved) and e.squadmate == who),
+                 None)
+    if moved is not None and "Pin Tag" in moved.stopped_by and ctx.rulings.reading("barrier_pin") == "not_completed":
+        return state, [Step(f"{who}'s {box.name} does not trigger: the Pin Tag cut the Move Action short (ruling "
+                            "barrier_pin = not_completed)", S.COMMENTARY_SHEPARD_BARRIER, marks=(who,))]
+    new = min(sq.shield_points + box.move_shield, sq.shield_points_max)
+    pinned = (f" (ended by {moved.stopped_by}: completed, ruling barrier_pin = completed)"
+              if moved is not None and "Pin Tag" in moved.stopped_by else "")
+    what = (f"regains {plural(new - sq.shield_points, 'Shield Point')} ({sq.shield_points} -> {new})"
+            if new > sq.shield_points else f"has full Shield Points ({new}): nothing to regain")
+    st = Step(f"{box.name}: {who} completes a Move Action{pinned} and {what}", S.COMMENTARY_SHEPARD_BARRIER,
+              "It triggers only when a Move Action is completed, not for other movement.",
+              facts={"squadmate": who, "shield_points": new, "regained": new - sq.shield_points}, marks=(who,))
+    return replace(state, board=state.board.with_squadmate(replace(sq, shield_points=new)).shown(1)), [st]
 
 
 def _mission_action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=None
@@ -1925,6 +1991,10 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
                                     S.PARAGON_DICE if paragon else S.ACTIONS,
                                     field=turn.actions[take + paragon].field, step="Step B: Actions")
         _mark(cut, "Step A: Strategy Roll", state, len(steps))
+        if turn.analysis is not None and turn.analysis[1] == "before_actions":
+            state, more = _analysis(state, ctx, who, turn)
+            steps += more
+            _mark(cut, "Analysis", state, len(steps))
         for j, act in enumerate(turn.actions):
             xp = state.board.squadmate(who).xp
             pending: list = []                 # an Action's own frame boundaries, told once it is not refused
@@ -1972,6 +2042,10 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             state, more = _locked_dice_back(state)
             steps += more
         _mark(cut, "Step B: Actions over", state, len(steps))
+        if turn.analysis is not None and turn.analysis[1] == "before_hazard_card" and not state.board.failed:
+            state, more = _analysis(state, ctx, who, turn)
+            steps += more
+            _mark(cut, "Analysis", state, len(steps))
     except RuleViolation as v:
         state, st = _not_allowed(state, v)
         steps.append(st)
@@ -2018,6 +2092,57 @@ def _locked_dice_back(state: RoundState) -> tuple[RoundState, list[Step]]:
                           "Strategy Roll rolls them.", facts={"returned": [d.id for d in new], "pool": state.pool},
                           marks=(who,)))
     return replace(state, revived_dice=()), steps
+
+
+def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Liara T'Soni › Analysis: after the Strategy Roll (every icon triggered, the token moved
+    one space right per icon), Liara may use Analysis on a Hazard card face-down next to a Squadmate Sheet, never one
+    still in the deck. When: right after the roll, or later up to Step C as the ruling ``analysis_window`` allows.
+    What it costs and does is printed on her sheet, not in the rulebook: the sheet file's ``analysis_cost`` (spaces
+    the token goes back) and a stand-in effect, the chosen card discarded unresolved and the deck's top card dealt
+    face-down in its place (reshuffled first if the deck is empty).
+
+    Raises:
+        RuleViolation: too late for the ruling (field ``turns[i].analysis.when``); the token short of the cost, or no
+            face-down card next to that sheet (``turns[i].analysis.card_of``).
+    """
+    card_of, when = turn.analysis
+    step = "Step A: Strategy Roll"
+    if when == "before_hazard_card" and ctx.rulings.reading("analysis_window") == "before_actions":
+        raise RuleViolation("Analysis is used right after the Strategy Roll, before Step B (ruling analysis_window = "
+                            "before_actions)", S.COMMENTARY_LIARA, field=f"{turn.field}.analysis.when", step=step)
+    sheet = ctx.sheets[who]
+    if state.analysis_token < sheet.analysis_cost:
+        raise RuleViolation(f"the Analysis token is {state.analysis_token} of {sheet.analysis_track} spaces along; "
+                            f"Analysis needs {sheet.analysis_cost}", S.COMMENTARY_LIARA,
+                            field=f"{turn.field}.analysis", step=step)
+    card = state.hand(card_of)
+    if card is None:
+        raise RuleViolation(f"no Hazard card lies face-down next to {card_of}'s sheet (flipped already, or none was "
+                            "drawn); a card still in the deck cannot be chosen", S.COMMENTARY_LIARA,
+                            field=f"{turn.field}.analysis.card_of", step=step)
+    token = state.analysis_token - sheet.analysis_cost
+    state = replace(state, analysis_token=token, hands=tuple(h for h in state.hands if h[0] != card_of),
+                    discard=state.discard + (card,))
+    steps = [Step(f"{who} uses Analysis on {card_of}'s face-down Hazard card {card}: discarded unresolved "
+                  f"(token {token + sheet.analysis_cost} -> {token})", S.COMMENTARY_LIARA,
+                  ("Ruling analysis_window = until_hazard_card. " if when == "before_hazard_card" else "")
+                  + "Only a card face-down next to a sheet can be chosen. The cost and the effect are printed on "
+                  "Liara's sheet, not in the rulebook: the sheet file's analysis_cost and a stand-in effect (the card "
+                  "is replaced by the deck's top card).", facts={"card": card, "of": card_of, "analysis_token": token},
+                  marks=(who, card_of))]
+    if not state.deck:
+        state, more = _reshuffle(state, ctx)
+        steps += more
+    if state.deck:
+        new = state.deck[0]
+        state = replace(state, deck=state.deck[1:], hands=state.hands + ((card_of, new),))
+        steps.append(Step(f"Hazard card {new} dealt face-down next to {card_of}'s sheet in its place",
+                          S.COMMENTARY_LIARA, facts={"card": new, "of": card_of}, marks=(card_of,)))
+    else:
+        steps.append(Step(f"No card left to deal: {card_of} has no Hazard card this Round", S.HAZARD_CARD,
+                          marks=(card_of,)))
+    return state, steps
 
 
 def _mark(cut, label: str, state: RoundState, told: int) -> None:
@@ -2319,13 +2444,15 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
             roll = Roll(ro.lock, tuple(tuple(f) for f in ro.rolls), ro.renegade_tokens,
                         tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
                         None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
-        turns.append(Turn(t.squadmate, acts, choices, roll, t.round))
+        turns.append(Turn(t.squadmate, acts, choices, roll, t.round,
+                          (t.analysis.card_of, t.analysis.when) if t.analysis else None, f"turns[{i}]"))
     state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck),
                        rounds_to_play=scenario.rounds,
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
                        inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
     state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
+                    analysis_token=scenario.analysis_token,
                     renegade=() if scenario.renegade_victories is None else tuple(
                         (s.name, scenario.renegade_victories) for s in sqs))
     return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
