@@ -1992,7 +1992,8 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
                                     field=turn.actions[take + paragon].field, step="Step B: Actions")
         _mark(cut, "Step A: Strategy Roll", state, len(steps))
         if turn.analysis is not None and turn.analysis[1] == "before_actions":
-            state, more = _analysis(state, ctx, who, turn)
+            state, more = _analysis(state, ctx, who, turn, None if cut is None else (
+                lambda label, st, k, base=len(steps): cut(label, st, base + k)))
             steps += more
             _mark(cut, "Analysis", state, len(steps))
         for j, act in enumerate(turn.actions):
@@ -2043,7 +2044,8 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             steps += more
         _mark(cut, "Step B: Actions over", state, len(steps))
         if turn.analysis is not None and turn.analysis[1] == "before_hazard_card" and not state.board.failed:
-            state, more = _analysis(state, ctx, who, turn)
+            state, more = _analysis(state, ctx, who, turn, None if cut is None else (
+                lambda label, st, k, base=len(steps): cut(label, st, base + k)))
             steps += more
             _mark(cut, "Analysis", state, len(steps))
     except RuleViolation as v:
@@ -2094,13 +2096,15 @@ def _locked_dice_back(state: RoundState) -> tuple[RoundState, list[Step]]:
     return replace(state, revived_dice=()), steps
 
 
-def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn) -> tuple[RoundState, list[Step]]:
+def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn, mark=None
+              ) -> tuple[RoundState, list[Step]]:
     """Squadmate Commentary › Liara T'Soni › Analysis: after the Strategy Roll (every icon triggered, the token moved
     one space right per icon), Liara may use Analysis on a Hazard card face-down next to a Squadmate Sheet, never one
     still in the deck. When: right after the roll, or later up to Step C as the ruling ``analysis_window`` allows.
     What it costs and does is printed on her sheet, not in the rulebook: the sheet file's ``analysis_cost`` (spaces
     the token goes back) and a stand-in effect, the chosen card discarded unresolved and the deck's top card dealt
-    face-down in its place (reshuffled first if the deck is empty).
+    face-down in its place (reshuffled first if the deck is empty). ``mark(label, state, n)`` (or ``None``): the
+    frame-boundary observer, told the state after the card is discarded.
 
     Raises:
         RuleViolation: too late for the ruling (field ``turns[i].analysis.when``); the token short of the cost, or no
@@ -2131,6 +2135,8 @@ def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn) -> tup
                   "Liara's sheet, not in the rulebook: the sheet file's analysis_cost and a stand-in effect (the card "
                   "is replaced by the deck's top card).", facts={"card": card, "of": card_of, "analysis_token": token},
                   marks=(who, card_of))]
+    if mark is not None:
+        mark("Analysis: card discarded", state, 1)
     if not state.deck:
         state, more = _reshuffle(state, ctx)
         steps += more

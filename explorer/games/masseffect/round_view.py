@@ -52,6 +52,8 @@ class SquadmatePanel:
     to_play: bool
     renegade_tokens: int | None = None
     """Renegade tokens held (Renegade Tokens), ``None`` when the file does not track them."""
+    analysis: str = ""
+    """Liara's Analysis token on its track, ``"2/4"`` (``""``: the sheet has no track)."""
 
 
 @dataclass(frozen=True)
@@ -121,9 +123,13 @@ def _hex(h) -> str:
     return "" if h is None else str(h)
 
 
-def squadmate_panels(state: RoundState, due: str | None = None) -> tuple[SquadmatePanel, ...]:
+def squadmate_panels(state: RoundState, due: str | None = None, sheets=None) -> tuple[SquadmatePanel, ...]:
     """Each Squadmate's :class:`SquadmatePanel` in ``state`` (Squadmate Sheets; Step B: Actions: one die per Action
-    Space); ``due``: the Squadmate whose turn it is (``None`` outside the Squadmate Phase)."""
+    Space); ``due``: the Squadmate whose turn it is (``None`` outside the Squadmate Phase); ``sheets``: the
+    Squadmate Sheets (for Liara's Analysis track; ``None``: the built-in stand-in)."""
+    if sheets is None:
+        from .sheets import load_sheets
+        sheets = load_sheets()
     b = state.board
     renegade = dict(state.renegade)
     out = []
@@ -132,7 +138,9 @@ def squadmate_panels(state: RoundState, due: str | None = None) -> tuple[Squadma
         out.append(SquadmatePanel(s.name, _hex(s.position), s.shield_points, s.shield_points_max, s.hit_points,
                                   s.hit_points_max, s.downed, s.xp, used, state.hand(s.name) or "",
                                   tuple(box for who, box in state.unlocked if who == s.name),
-                                  s.name == state.on_point, s.name == due, renegade.get(s.name)))
+                                  s.name == state.on_point, s.name == due, renegade.get(s.name),
+                                  f"{state.analysis_token}/{sheets[s.name].analysis_track}"
+                                  if sheets and s.name in sheets and sheets[s.name].analysis_track else ""))
     return tuple(out)
 
 
@@ -222,6 +230,7 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
         extra = [x for x in ("On Point" if q.on_point else "", "Downed" if q.downed else "",
                              q.hazard_card and f"Hazard card {q.hazard_card} face-down",
                              "" if q.renegade_tokens is None else plural(q.renegade_tokens, "Renegade token"),
+                             q.analysis and f"Analysis token {q.analysis}",
                              q.used and "dice on " + ", ".join(q.used),
                              q.unlocked and "unlocked " + ", ".join(q.unlocked)) if x]
         lines.append(f"  {'▶ ' if q.to_play else '  '}{q.name} on {q.hex or 'no hex'}: Shield Points "

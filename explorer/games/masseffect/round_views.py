@@ -59,6 +59,7 @@ def _sheet_html(q: SquadmatePanel) -> str:
             f"Hit Points {_pips(q.hit_points, q.hit_max, '#fa5252')} {q.hit_points}/{q.hit_max} · XP {q.xp}/3"]
     extra = [x for x in ("" if q.renegade_tokens is None else
                          f"{q.renegade_tokens} Renegade token{'' if q.renegade_tokens == 1 else 's'}",
+                         q.analysis and f"Analysis token {q.analysis}",
                          q.used and "dice on " + ", ".join(q.used),
                          q.hazard_card and f"Hazard card {q.hazard_card} (face-down)",
                          q.unlocked and "unlocked: " + ", ".join(q.unlocked)) if x]
