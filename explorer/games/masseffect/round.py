@@ -117,10 +117,27 @@ Paragon and Renegade Victories (Paragon Dice and Renegade Tokens): a file that g
 with (the outcome's ``next_mission``). Downed Squadmates: no Hazard card, no Strategy Roll, no Actions (declaring them
 is refused naming the field); the dice on the sheet of a Squadmate Downed during a turn are set aside.
 
-Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, the dice a
-Downed Squadmate's sheet Locks (the back of the sheet is not printed in the rulebook: none are Locked), War Readiness
-(its amounts are on the Mission Rules pages, not in the rulebook).
+Mission Actions under the Mission Rules page's rules (Basic Actions › Mission; the book prints no such page)::
+
+    [[mission_actions]]
+    name = "Hack the terminal"
+    icon = "terminal"           # or hexes = ["1,-1"]; adjacent = true: in or adjacent to one; neither: anywhere
+    progress = 2                # Progress Boxes (1..6), one per Mission Action
+    completes = "Open the lab"  # the Objective completed when the last box is marked
+    [[turns.actions]]
+    box = "Mission"
+    die = "standard"
+    mission = "Hack the terminal"
+
+War Readiness (Overview › War Readiness): scored for each Secondary Objective and when the Mission ends, amounts from
+``[war_readiness]`` (``paragon``, ``renegade``, ``loyalty``, ``secondary``, ``failure``, ``marked``) else
+:data:`WAR_READINESS_STANDIN`. Liara's Analysis after the Strategy Roll: ``[turns.analysis] card_of = "Garrus"``
+(``when = "before_hazard_card"`` under the ruling ``analysis_window = until_hazard_card``); ``analysis_token = N``:
+where her token starts. Dice Locked by a Downed sheet: the sheet file's ``downed_locks`` (stand-in 3), per Squadmate
+``downed_locks = { Tali = 0 }``.
+
+Not simulated (said in the trace): what the Core Ability triggers of Shepard, Garrus, Tali and Wrex do (printed on
+the sheets, not in the rulebook; each trigger is counted).
 """
 
 from __future__ import annotations
