@@ -251,7 +251,7 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     if pos.returned_to_bag:
         lines.append(f"  Back in the Enemy Bag: {', '.join(pos.returned_to_bag)}")
     if pos.progress:
-        lines.append("  Progress Boxes marked: " + ", ".join(f"{n} {k}" for n, k in pos.progress))
+        lines.append("  Progress Boxes marked: " + ", ".join(f"{n}: {k}" for n, k in pos.progress))
     if pos.completed or pos.ending:
         lines.append(f"  Objectives completed: {', '.join(pos.completed) or 'none'}"
                      + (f"; Mission over: {pos.ending}" if pos.ending else ""))

@@ -108,7 +108,7 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
              + (f"<div>Back in the Enemy Bag: {html.escape(', '.join(pos.returned_to_bag))}</div>"
                 if pos.returned_to_bag else "")
              + (f"<div><b>Progress Boxes</b> marked: "
-                f"{html.escape(', '.join(f'{n} {k}' for n, k in pos.progress))}</div>" if pos.progress else "")
+                f"{html.escape(', '.join(f'{n}: {k}' for n, k in pos.progress))}</div>" if pos.progress else "")
              + (f"<div><b>Objectives completed</b>: {html.escape(', '.join(pos.completed) or 'none')}"
                 + (f" · <b>Mission over: {html.escape(pos.ending)}</b>" if pos.ending else "") + "</div>"
                 if pos.completed or pos.ending else ""))
