@@ -6,10 +6,12 @@ me-round-2 (Tali Downed: 9 dice) and me-round-1."""
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from explorer.errors import ScenarioError
 from explorer.games.masseffect import sections as S
-from explorer.games.masseffect.round import parse_round, resolve_round
+from explorer.games.masseffect.round import parse_round, preparation_phase, resolve_round, round_start
 from explorer.games.masseffect.sheets import DOWNED_LOCKS_STANDIN, load_sheets, parse_sheets
 from explorer.scenario import read_toml
 
@@ -90,3 +92,26 @@ def test_downed_locks_bounds_name_the_field():
     base["sheets"][0]["downed_locks"] = 5
     with pytest.raises(ScenarioError, match="downed_locks"):
         parse_sheets(base, "s.toml")
+
+
+@settings(max_examples=25, deadline=None)
+@given(downed=st.sets(st.sampled_from(["Garrus", "Liara", "Tali"])),
+       locks=st.dictionaries(st.sampled_from(["Garrus", "Liara", "Tali"]), st.integers(0, 4)))
+def test_the_pool_gathered_is_twelve_minus_what_each_downed_sheet_locks(downed, locks):
+    """Preparation Phase: for any Downed Squadmates and any per-file downed_locks, the Pool gathered holds twelve
+    minus the dice Locked on the Downed sheets (the stand-in 3 where the file gives none), never fewer than 0, and a
+    sheet that is not Downed Locks nothing."""
+    d = data("me-round-1")
+    for q in d["squadmates"]:
+        q["downed"] = q["name"] in downed
+        if q["downed"]:
+            q["hit_points"] = 0
+    d["turns"] = []
+    d["downed_locks"] = locks
+    st0, ctx = round_start(parse_round(d, "x.toml"))
+    state, steps = preparation_phase(st0, ctx)
+    expected = 12 - sum(locks.get(n, 3) for n in downed)
+    assert state.pool == expected >= 0 and len(state.dice) == expected
+    pool = next(s for s in steps if s.title.startswith("The Strategy Pool:"))
+    assert pool.facts["pool"] == expected
+    assert set(pool.facts.get("locked_by_downed", {})) == {n for n in downed if locks.get(n, 3)}
