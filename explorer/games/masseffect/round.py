@@ -1325,8 +1325,8 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
 def _move_completed(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
     """Squadmate Commentary › Commander Shepard › Barrier: a Special Rule box with ``move_shield`` (unlocked)
     triggers when the Squadmate completes a Move Action (after its Movement, Opportunity Attacks and Loot; never for
-    other movement, a die placed without resolving, or a Squadmate Downed on the way): it regains that many Shield Points,
-    up to its maximum. A Move Action the Pin Tag ended: the ruling ``barrier_pin`` (consulted only then)."""
+    other movement, a die placed without resolving, or a Squadmate Downed on the way): it regains that many Shield
+    Points, up to its maximum. A Move Action the Pin Tag ended: the ruling ``barrier_pin`` (consulted only then)."""
     box = next((b for b in ctx.sheets[who].boxes if b.move_shield and is_unlocked(state, ctx, who, b.name)), None)
     sq = state.board.squadmate(who)
     if box is None or sq.downed:
@@ -2117,7 +2117,8 @@ def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn, mark=N
               ) -> tuple[RoundState, list[Step]]:
     """Squadmate Commentary › Liara T'Soni › Analysis: after the Strategy Roll (every icon triggered, the token
     moved one space right per icon), Liara may use Analysis on a Hazard card face-down next to a Squadmate Sheet,
-    never one still in the deck. When: right after the roll, or later up to Step C as the ruling ``analysis_window`` allows.
+    never one still in the deck. When: right after the roll, or later up to Step C as the ruling ``analysis_window``
+    allows.
     What it costs and does is printed on her sheet, not in the rulebook: the sheet file's ``analysis_cost`` (spaces
     the token goes back) and a stand-in effect, the chosen card discarded unresolved and the deck's top card dealt
     face-down in its place (reshuffled first if the deck is empty). ``mark(label, state, n)`` (or ``None``): the
