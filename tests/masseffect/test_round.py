@@ -41,7 +41,8 @@ def test_round_phases_and_values():
     sections = list(dict.fromkeys(s.section for s in t.steps))
     assert sections == ["Preparation Phase", "Turn 1: Shepard", "Turn 2: Garrus", "Turn 3: Liara", "Turn 4: Tali",
                         "End Phase"]
-    assert o.discard == ("Husks advance", "Guardian fire", "Reinforcements") and o.pool == 3
+    # Tali Downed: her sheet Locks 3 of the 12 dice (the stand-in's downed_locks), the three turns take the other 9
+    assert o.discard == ("Husks advance", "Guardian fire", "Reinforcements") and o.pool == 0
     assert o.on_point == "Liara"                     # to the right of Shepard, skipping the Downed Tali
     where = {s.name: (s.hex, s.shield_points, s.hit_points) for s in o.squadmates}
     assert where["Shepard"] == ("0,-2", 4, 6)        # Attacked for 2 by Husk B, Shields back in the End Phase

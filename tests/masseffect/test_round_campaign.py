@@ -40,7 +40,8 @@ def test_golden_trace():
 def test_a_renegade_victory_gives_each_squadmate_one_more_token_next_mission():
     t = resolve(data())
     reward = [s for s in t.steps if s.rule == S.RENEGADE_TOKENS]
-    assert [s.title for s in reward] == ["Renegade Victory: at the start of each later Mission each Squadmate "
+    assert [s.title for s in reward] == ["Renegade tokens held: Shepard 1, Liara 1",
+                                         "Renegade Victory: at the start of each later Mission each Squadmate "
                                          "receives 2 Renegade tokens"]
     assert t.result.ending == "Renegade Victory"
     assert t.result.to_json()["next_mission"] == {"paragon_dice": 1, "renegade_victories": 2}
@@ -127,3 +128,18 @@ def test_the_preparation_phase_deals_one_card_to_each_squadmate_not_downed(downe
     dealt = [s.facts["squadmate"] for s in prep if "card" in s.facts]
     assert dealt == [n for n in ["Shepard", "Garrus", "Liara", "Tali"] if n not in downed]
     assert sorted(s.title.split(" is Downed")[0] for s in prep if "no Hazard card" in s.title) == sorted(downed)
+
+
+def test_the_renegade_tokens_held_at_the_start_are_the_first_step_and_on_the_sheets():
+    """Newcomer report #11: the tokens each Squadmate holds (Setup G: one per Renegade Victory) are told in the first
+    step of the Round and shown on every sheet from it on (1 each until the Victory)."""
+    from explorer.games.masseffect.round import parse_round
+    from explorer.games.masseffect.round_view import position_text, round_positions
+
+    t = resolve(data())
+    first = t.steps[0]
+    assert first.title == "Renegade tokens held: Shepard 1, Liara 1" and first.rule == S.RENEGADE_TOKENS
+    assert first.facts["renegade_tokens"] == {"Shepard": 1, "Liara": 1}
+    pos = round_positions(parse_round(data(), "x.toml"))
+    assert [q.renegade_tokens for q in pos[0].squadmates] == [1, 1]
+    assert "1 Renegade token" in position_text(pos[0], 1, len(pos))

@@ -4,6 +4,7 @@ Fire within three hexes, each Enemy in or adjacent to it Damaged (Grenade and Gr
 ``xp_outside_actions``, ``grenade_shrouded``), Medi-gel used at the start or end of an Action (Medi-gel Tokens).
 Built-in me-round-loot, golden trace tests/masseffect/golden/me-round-loot.txt."""
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,24 @@ def test_a_grenade_damages_exactly_the_enemies_in_or_next_to_its_hex(at):
     want = [n for n, p in start.items() if p == h or terrain.adjacent(p, h)]
     assert g[0].facts["targets"] == want
     assert terrain.distance(Hex.parse("1,-1"), h) <= 3
+
+
+def test_an_earlier_loot_step_keeps_its_own_inventory_when_later_steps_run():
+    """Loot Tokens: the Move into 0,-1 then 1,-1 tells two Loot steps; the first one's facts["inventory"] is what the
+    Inventory held after 0,-1 alone, an immutable copy, and neither the second hex nor any later step changes it (the
+    step used to hold the very list the next hex then extended)."""
+    t = resolve(data())
+    loot = [s for s in t.steps if s.rule == S.LOOT_TOKENS and "flipped face-up" in s.title]
+    assert [s.facts["hex"] for s in loot] == ["0,-1", "1,-1"]
+    first, second = loot
+    assert first.facts["inventory"] == ("grenade", "medi_gel")
+    assert second.facts["inventory"] == ("grenade", "medi_gel", "grenade_cache")
+    assert isinstance(first.facts["inventory"], tuple) and first.facts["inventory"] is not second.facts["inventory"]
+    # frame by frame: each frame's facts copied the moment the kernel yields it, compared once every later frame ran
+    from explorer.kernel import _frames
+
+    state, ctx = round_start(parse_round(data(), "x.toml"))
+    told = [(f, [copy.deepcopy(dict(s.facts)) for s in f.steps]) for f in _frames(state, ROUND_SEQUENCE, ctx, None,
+                                                                                 None)]
+    assert [[dict(s.facts) for s in f.steps] for f, _ in told] == [facts for _, facts in told]
+    assert any(d.get("inventory") == ("grenade", "medi_gel") for _, facts in told for d in facts)

@@ -102,8 +102,9 @@ def test_prerequisites_refused_with_a_cited_line_naming_the_field(who, box, why)
 def test_an_advanced_ability_unlocks_once_its_two_abilities_are(tmp_path):
     sheets = STANDIN.read_text().replace('name = "Warp"\nspaces = ["standard"]\nunlocked = false',
                                          'name = "Warp"\nspaces = ["standard"]\nunlocked = true')
-    sheets = sheets.replace('name = "Barrier"\nspaces = ["standard"]\nunlocked = false',
-                            'name = "Barrier"\nspaces = ["standard"]\nunlocked = true')
+    sheets = sheets.replace('name = "Barrier"\nspaces = []                        # a Special Rule, no Action '
+                            'Space\nunlocked = false', 'name = "Barrier"\nspaces = []\nunlocked = true')
+    assert 'name = "Barrier"\nspaces = []\nunlocked = true' in sheets
     path = tmp_path / "sheets.toml"
     path.write_text(sheets)
     d = data()

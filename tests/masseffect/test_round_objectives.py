@@ -36,8 +36,9 @@ def test_paragon_victory_ends_the_mission_at_once():
     o = t.result
     assert o.ending == "Paragon Victory" and o.completed == ("Open the lab", "Evacuate the scientists")
     assert o.to_json()["ending"] == "Paragon Victory"
-    last = t.steps[-1]
-    assert last.rule == S.ENDING_A_MISSION and last.section == "Turn 2: Liara"
+    ends, last = t.steps[-2:]
+    assert ends.rule == S.ENDING_A_MISSION and ends.section == "Turn 2: Liara"
+    assert last.rule == S.WAR_READINESS and last.facts["war_readiness"] == 3 and last.facts["standin"]
     assert not any(s.section == "End Phase" for s in t.steps)          # the Round stops with the Mission
     assert o.discard == ("Husks",)                                     # Liara's card is never flipped
     assert GAME.outcome_text(t).startswith("Outcome: The Mission ends: Paragon Victory")
@@ -59,7 +60,11 @@ def test_a_secondary_objective_does_not_end_the_mission_and_time_runs_out():
     t = resolve(d)
     o = t.result
     assert o.completed == ("Open the lab", "Download the research") and o.ending == "Failure: time ran out"
-    assert t.steps[-1].rule == S.ENDING_A_MISSION and t.steps[-1].section == "End Phase"
+    assert t.steps[-2].rule == S.ENDING_A_MISSION and t.steps[-2].section == "End Phase"
+    # War Readiness: 1 for the Secondary Objective (during the Mission), 0 for the Failure (stand-in amounts)
+    war = [s for s in t.steps if s.rule == S.WAR_READINESS]
+    assert [(s.facts["war_readiness"], s.section) for s in war] == [(1, "Turn 2: Liara"), (0, "End Phase")]
+    assert o.to_json()["war_readiness"] == 1
 
 
 def test_renegade_victory_and_completed_twice():
@@ -137,3 +142,33 @@ def test_unlock_file_errors(unlocks, field):
     with pytest.raises(ScenarioError) as e:
         parse_round(d, "x.toml")
     assert e.value.field == field
+
+
+@pytest.mark.parametrize("kind,amount", [("paragon", 3), ("renegade", 2)])
+def test_war_readiness_a_paragon_victory_scores_more_than_a_renegade_one(kind, amount):
+    """Overview › War Readiness; Victory and Defeat: the stand-in amounts keep the book's order (Paragon > Renegade),
+    and a file's [war_readiness] replaces them (here with the campaign's points already marked)."""
+    from explorer.games.masseffect.round import WAR_READINESS_STANDIN
+
+    assert WAR_READINESS_STANDIN["paragon"] > WAR_READINESS_STANDIN["renegade"] > WAR_READINESS_STANDIN["failure"]
+    d = data()
+    if kind == "renegade":
+        d["turns"][0]["actions"][1]["completes"] = "Purge the lab"
+    t = resolve(d)
+    assert t.result.to_json()["war_readiness"] == amount
+    d["war_readiness"] = {"paragon": 7, "renegade": 4, "marked": 5}
+    t = resolve(d)
+    war = next(s for s in t.steps if s.rule == S.WAR_READINESS)
+    n = {"paragon": 7, "renegade": 4}[kind]
+    assert war.facts == {"war_readiness": n, "this_mission": n, "campaign": 5 + n, "standin": False}
+    assert "war_readiness." + kind in war.detail
+
+
+def test_war_readiness_bounds_and_no_objectives_no_score():
+    d = data()
+    d["war_readiness"] = {"paragon": 21}
+    with pytest.raises(ScenarioError, match="war_readiness.paragon"):
+        parse_round(d, "x.toml")
+    d["war_readiness"] = {"marked": -1}
+    with pytest.raises(ScenarioError, match="war_readiness.marked"):
+        parse_round(d, "x.toml")

@@ -68,7 +68,7 @@ def test_the_positions_follow_the_round():
     first, last = [p for p in pos if p.frame_name.endswith("Preparation Phase")][-1], pos[-1]
     assert not pos[0].note and not first.note      # each card drawn is its own piece: shown with the card dealt
     assert {q.name: q.hazard_card for q in pos[0].squadmates}["Shepard"] == "Husks advance"
-    assert first.frame_name == "Strategy Pool · Preparation Phase" and first.pool == 12
+    assert first.frame_name == "Strategy Pool · Preparation Phase" and first.pool == 9    # Tali Downed: 3 dice Locked
     assert {q.name: q.hazard_card for q in first.squadmates} == {"Shepard": "Husks advance", "Garrus": "Guardian fire",
                                                                 "Liara": "Reinforcements", "Tali": ""}
     assert [q.name for q in first.squadmates if q.downed] == ["Tali"]

@@ -415,6 +415,55 @@ DOWNED_HAZARD_CARD = RulingOption(
                 "the back of its sheet, and the Preparation Phase draws no card for a Downed Squadmate at all.",
 )
 
+REVIVED_LOCKED_DICE = RulingOption(
+    key="revived_locked_dice",
+    title="The Strategy dice Locked on a Downed sheet when the Squadmate is Revived mid-Round",
+    section="Playing a Mission › Preparation Phase; Squadmate Sheets › Downed Squadmates; Basic Actions › Revive",
+    readings={
+        "next_round": "The Locked dice stay off the Pool for the rest of the Round and come back when the On Point "
+                      "player gathers the next Round's Pool (the Squadmate is no longer Downed then).",
+        "at_revive": "Revived, the Squadmate is 'back in the fight' and its sheet no longer Locks them: the dice "
+                     "return to the Pool once the current Squadmate's Actions are over, and the next Strategy Roll "
+                     "rolls them.",
+    },
+    default="next_round",
+    why_default="The rulebook mentions Locked dice only where the Pool is gathered (Preparation Phase), and the one "
+                "rule it prints for dice held by a Downed sheet (Paragon dice) returns them 'at the start of the next "
+                "Round'; the back of the sheet, which may say otherwise, is not printed.",
+)
+
+BARRIER_PIN = RulingOption(
+    key="barrier_pin",
+    title="Shepard's Barrier after a Move Action the Pin Tag ended early",
+    section="Squadmate Commentary › Commander Shepard › Barrier; Basic Actions › The Pin Tag",
+    readings={
+        "completed": "The Pin Tag ends the Move Action where Shepard stands; an Action that has ended is complete, so "
+                     "Barrier triggers.",
+        "not_completed": "Pinned, Shepard did not finish the Move Action he declared: it was cut short, not "
+                         "completed, so Barrier does not trigger.",
+    },
+    default="completed",
+    why_default="The Pin Tag says the Move Action 'ends', and the Barrier commentary only excludes movement that is "
+                "not a Move Action (Adrenaline Rush); nothing says a Move Action cut short is not completed.",
+)
+
+ANALYSIS_WINDOW = RulingOption(
+    key="analysis_window",
+    title="When in Liara's turn Analysis may be used",
+    section="Squadmate Commentary › Liara T'Soni › Analysis; Squadmate Sheets (the Core Ability activates at the "
+            "start of the turn)",
+    readings={
+        "before_actions": "Right after the Strategy Roll (every icon triggered and re-rolled, the token moved), "
+                          "before Step B: the Core Ability is a start-of-turn ability.",
+        "until_hazard_card": "Any time after the Strategy Roll until Step C flips Liara's Hazard card (after her "
+                             "Actions too).",
+    },
+    default="before_actions",
+    why_default="The commentary sets the earliest moment ('after making your Strategy Roll and after moving the "
+                "Analysis token'); the sheet's Core Ability box 'activates at the start of their turn', which ends "
+                "when Step B begins.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

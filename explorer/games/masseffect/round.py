@@ -20,6 +20,7 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     rounds = 1                  # Rounds to play (1..12; several: ROUNDS_SEQUENCE, sections "Round r · ...")
     reshuffles = [["C2", "C1"]] # the new deck's order each time the Hazard deck runs out (else: the seed)
     sheets = "standin"          # the sheet file: "standin" (built-in stand-in) or a path
+    downed_locks = { Tali = 0 } # dice a Downed sheet Locks, over the sheet file's downed_locks (0..4; stand-in: 3)
     [[squadmates]] ...          # seating order, clockwise, with positions (see unit_specs)
     [[enemies]] ...             # with positions
     [[bag]] ...                 # the Enemy Bag's next Minions, in draw order
@@ -116,10 +117,27 @@ Paragon and Renegade Victories (Paragon Dice and Renegade Tokens): a file that g
 with (the outcome's ``next_mission``). Downed Squadmates: no Hazard card, no Strategy Roll, no Actions (declaring them
 is refused naming the field); the dice on the sheet of a Squadmate Downed during a turn are set aside.
 
-Not simulated in this increment (said in the trace): what each Core Ability trigger does (printed on the sheets, not
-in the rulebook; Liara's Analysis token moves), Mission Action effects other than completing an Objective, the dice a
-Downed Squadmate's sheet Locks (the back of the sheet is not printed in the rulebook: none are Locked), War Readiness
-(its amounts are on the Mission Rules pages, not in the rulebook).
+Mission Actions under the Mission Rules page's rules (Basic Actions › Mission; the book prints no such page)::
+
+    [[mission_actions]]
+    name = "Hack the terminal"
+    icon = "terminal"           # or hexes = ["1,-1"]; adjacent = true: in or adjacent to one; neither: anywhere
+    progress = 2                # Progress Boxes (1..6), one per Mission Action
+    completes = "Open the lab"  # the Objective completed when the last box is marked
+    [[turns.actions]]
+    box = "Mission"
+    die = "standard"
+    mission = "Hack the terminal"
+
+War Readiness (Overview › War Readiness): scored for each Secondary Objective and when the Mission ends, amounts from
+``[war_readiness]`` (``paragon``, ``renegade``, ``loyalty``, ``secondary``, ``failure``, ``marked``) else
+:data:`WAR_READINESS_STANDIN`. Liara's Analysis after the Strategy Roll: ``[turns.analysis] card_of = "Garrus"``
+(``when = "before_hazard_card"`` under the ruling ``analysis_window = until_hazard_card``); ``analysis_token = N``:
+where her token starts. Dice Locked by a Downed sheet: the sheet file's ``downed_locks`` (stand-in 3), per Squadmate
+``downed_locks = { Tali = 0 }``.
+
+Not simulated (said in the trace): what the Core Ability triggers of Shepard, Garrus, Tali and Wrex do (printed on
+the sheets, not in the rulebook; each trigger is counted).
 """
 
 from __future__ import annotations
@@ -145,7 +163,7 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
                          inferno_start_of_round, opportunity_attacks, shrouded_now)
 from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
-from .sheets import FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
+from .sheets import DOWNED_LOCKS_MAX, FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
 from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
                        StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
@@ -158,13 +176,13 @@ STRATEGY_DICE = 12
 DICE_PER_TURN = 3
 """A Squadmate always takes three dice from the Pool on its turn (Step B: Actions)."""
 GRENADE_RANGE = 3
+"""Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 INTEL_BOXES = 30
 """The most Intel Gathered boxes a file may say are marked (the Campaign Map's count is not in the rulebook)."""
 INTEL_ICON_EVERY = 3
 """The Campaign Map: every third Intel Gathered box marked lets a Squadmate unlock an Ability (its box has an icon)."""
 RENEGADE_TOKENS_IN_BOX = 8
 """Components: eight Renegade tokens (each Squadmate takes one per Renegade Victory: Setup G)."""
-"""Grenade and Grenade Cache Tokens: the target hex is within three hexes (and in Line of Fire)."""
 
 
 # --- the file -------------------------------------------------------------------------------------------------------
@@ -214,6 +232,7 @@ class ActionSpec(Strict):
     items: list[ItemSpec] = Field(default_factory=list, max_length=4)
     completes: str | None = Field(default=None, max_length=60)
     turret: str | None = Field(default=None, max_length=20)
+    mission: str | None = Field(default=None, max_length=60)
 
 
 class UnlockSpec(Strict):
@@ -222,6 +241,46 @@ class UnlockSpec(Strict):
 
     squadmate: str = Name
     box: str = Field(min_length=1, max_length=40)
+
+
+WAR_READINESS_STANDIN: dict[str, int] = {"paragon": 3, "renegade": 2, "loyalty": 1, "secondary": 1, "failure": 0}
+"""A STAND-IN: the War Readiness points a Mission scores (Overview › War Readiness; Victory and Defeat; Mission
+Objectives; Loyalty Objectives). The rulebook says only that War Readiness is scored each time the squad completes a
+Mission and for Secondary Objectives, that a Paragon Victory scores more than a Renegade Victory and that a Loyalty
+Objective scores "a small amount"; the amounts are on the Mission Rules pages, which it does not print. These numbers
+keep that order (Paragon 3 > Renegade 2; Loyalty and a Secondary Objective 1; a Failure 0) and nothing more: a round
+file's ``[war_readiness]`` table replaces any of them with the Mission's own."""
+
+WAR_READINESS_MAX = 100
+"""Bound on the War Readiness a file says is already marked on the Campaign Map (the box count is not in the book)."""
+
+
+class WarReadinessSpec(Strict):
+    """The War Readiness this Mission scores (its Mission Rules page; defaults: :data:`WAR_READINESS_STANDIN`) and
+    the points already ``marked`` on the Campaign Map before it."""
+
+    paragon: int = Field(default=WAR_READINESS_STANDIN["paragon"], ge=0, le=20)
+    renegade: int = Field(default=WAR_READINESS_STANDIN["renegade"], ge=0, le=20)
+    loyalty: int = Field(default=WAR_READINESS_STANDIN["loyalty"], ge=0, le=20)
+    secondary: int = Field(default=WAR_READINESS_STANDIN["secondary"], ge=0, le=20)
+    failure: int = Field(default=WAR_READINESS_STANDIN["failure"], ge=0, le=20)
+    marked: int = Field(default=0, ge=0, le=WAR_READINESS_MAX)
+
+
+class MissionActionSpec(Strict):
+    """A rule of the Mission Rules page that lets a die be allocated to the Mission Action (Basic Actions › Mission:
+    only such a rule allows it, and it says what happens). The rulebook prints no Mission Rules page, so the file
+    gives the rule: its ``name``; where the Squadmate must be (``hexes``, or every hex with map ``icon`` such as
+    ``terminal`` or ``objective``; ``adjacent``: in or adjacent to one; neither: anywhere); ``progress``: the
+    Progress Boxes it marks, one per Mission Action (Mission Rules Page: "Progress Boxes, which you will be
+    instructed to mark"); ``completes``: the Objective completed when the last box is marked."""
+
+    name: str = Field(min_length=1, max_length=60)
+    hexes: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list, max_length=20)
+    icon: Literal["objective", "terminal", "refugee", "loot", "spawn", "start"] | None = None
+    adjacent: bool = False
+    progress: int = Field(default=1, ge=1, le=6)
+    completes: str | None = Field(default=None, max_length=60)
 
 
 class ObjectiveSpec(Strict):
@@ -254,10 +313,20 @@ MAX_ROUNDS = 12
 """The most Rounds one round file plays."""
 
 
+class AnalysisSpec(Strict):
+    """Liara uses Analysis this turn (Squadmate Commentary › Liara T'Soni › Analysis) on the Hazard card face-down
+    next to ``card_of``'s sheet, ``when``: right after the Strategy Roll (``before_actions``) or just before Step C
+    (``before_hazard_card``, allowed by the ruling ``analysis_window = until_hazard_card``)."""
+
+    card_of: str = Name
+    when: Literal["before_actions", "before_hazard_card"] = "before_actions"
+
+
 class TurnSpec(Strict):
     squadmate: str = Name
     round: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     roll: RollSpec | None = None
+    analysis: AnalysisSpec | None = None
     actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
@@ -288,6 +357,11 @@ class RoundScenario(Header):
     intel_gathered: int = Field(default=0, ge=0, le=INTEL_BOXES)
     intel_unlocks: list[UnlockSpec] = Field(default_factory=list, max_length=INTEL_BOXES // INTEL_ICON_EVERY)
     loyalty_mission: str | None = Field(default=None, max_length=40)
+    downed_locks: dict[Annotated[str, Field(max_length=40)], Annotated[int, Field(ge=0, le=DOWNED_LOCKS_MAX)]] = Field(
+        default_factory=dict, max_length=5)
+    war_readiness: WarReadinessSpec | None = None
+    mission_actions: list[MissionActionSpec] = Field(default_factory=list, max_length=8)
+    analysis_token: int = Field(default=0, ge=0, le=10)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -313,6 +387,8 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"squadmates[{i}].name", f"no sheet for {s.name!r} in {sc.sheets!r}",
                                 sorted(sheets), source)
     names_check(sc.on_point, names, "on_point", source)
+    for who in sc.downed_locks:
+        names_check(who, names, f"downed_locks.{who}", source)
     if sc.renegade_victories and sc.renegade_victories * len(sqs) > RENEGADE_TOKENS_IN_BOX:
         raise ScenarioError("renegade_victories", f"{sc.renegade_victories} Renegade tokens for each of "
                             f"{len(sqs)} Squadmates; the box holds {RENEGADE_TOKENS_IN_BOX}",
@@ -330,6 +406,14 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                                 "one [[turns]] table per Squadmate and Round", source)
         seen.add((t.round, t.squadmate))
         _check_roll(t, i, source, sc.paragon_dice, sc.renegade_victories is not None)
+        if t.analysis is not None:
+            if not sheets[t.squadmate].analysis_track:
+                raise ScenarioError(f"turns[{i}].analysis", f"{t.squadmate}'s sheet has no Analysis track",
+                                    [n for n, sh in sheets.items() if sh.analysis_track] or "no such sheet", source)
+            if t.roll is None:
+                raise ScenarioError(f"turns[{i}].analysis", "Analysis follows the Strategy Roll: the turn needs a "
+                                    "[turns.roll]", "a [turns.roll] table for the turn", source)
+            names_check(t.analysis.card_of, names, f"turns[{i}].analysis.card_of", source)
         for j, a in enumerate(t.actions):
             f = f"turns[{i}].actions[{j}]"
             for k, h in enumerate(a.path):
@@ -425,6 +509,32 @@ def _check_objectives(sc: "RoundScenario", source: str) -> None:
             if pre is None or pre.kind != "preliminary":
                 raise ScenarioError(f"objectives[{i}].after", f"{o.after!r} is not a Preliminary Objective",
                                     [p.name for p in sc.objectives if p.kind == "preliminary"], source)
+    rules = [r.name for r in sc.mission_actions]
+    m = _load_map(sc.map, source)
+    for i, r in enumerate(sc.mission_actions):
+        f = f"mission_actions[{i}]"
+        if r.name in rules[:i]:
+            raise ScenarioError(f"{f}.name", f"a second Mission Action rule named {r.name!r}", "unique names", source)
+        if r.hexes and r.icon:
+            raise ScenarioError(f"{f}.icon", "give hexes or an icon, not both", "hexes = [...] or icon = ...", source)
+        for k, h in enumerate(r.hexes):
+            if _hex_field(h, f"{f}.hexes[{k}]", source) not in m:
+                raise ScenarioError(f"{f}.hexes[{k}]", f"hex {h} is not on the map", "a hex of the map", source)
+        if r.icon and not m.hexes_with(r.icon):
+            raise ScenarioError(f"{f}.icon", f"no {r.icon} icon on the map", "an icon the map shows", source)
+        if r.completes is not None:
+            names_check(r.completes, names, f"{f}.completes", source)
+    for i, t in enumerate(sc.turns):
+        for j, a in enumerate(t.actions):
+            f = f"turns[{i}].actions[{j}]"
+            if a.mission is not None:
+                if a.box.lower() != "mission":
+                    raise ScenarioError(f"{f}.mission", "only the Mission Action follows a Mission Rules page rule",
+                                        'box = "Mission"', source)
+                if a.completes is not None:
+                    raise ScenarioError(f"{f}.completes", "the rule named by mission says what it completes",
+                                        "mission or completes, not both", source)
+                names_check(a.mission, rules, f"{f}.mission", source)
     kinds = {o.kind for o in sc.objectives}
     if "loyalty" in kinds and kinds & {"paragon", "renegade"}:
         raise ScenarioError("objectives", "a Loyalty Objective with Paragon or Renegade ones",
@@ -501,6 +611,7 @@ class Action:
     items: tuple[Item, ...] = ()
     completes: str | None = None
     turret: Hex | None = None
+    mission: str | None = None
 
 
 @dataclass(frozen=True)
@@ -525,6 +636,8 @@ class Turn:
     choices: Choices
     roll: Roll | None = None
     round: int = 1
+    analysis: tuple[str, str] | None = None
+    field: str = ""
 
 
 @dataclass(frozen=True)
@@ -559,6 +672,13 @@ class RoundState:
         campaign_next: ``(Paragon dice, Renegade Victories)`` the next Mission starts with, once a Paragon or
             Renegade Victory ended this one in a file that tracks them (:attr:`RoundContext.campaign`); else
             ``None``.
+        locked: ``(Squadmate, dice)`` Locked on Downed sheets when this Round's Pool was gathered (Preparation
+            Phase; the sheet file's ``downed_locks``); ``revived_dice``: the Revived Squadmates whose Locked dice
+            are due back in the Pool once the current Actions are over (ruling ``revived_locked_dice = at_revive``).
+        analysis_token: the spaces Liara's Analysis token stands right of the start of its track.
+        progress: ``(Mission Action rule, Progress Boxes marked)`` (Mission Rules Page; Basic Actions › Mission).
+        war_readiness: War Readiness scored so far this Mission (Overview › War Readiness: Secondary Objectives,
+            then the Mission's outcome).
     """
 
     board: Board
@@ -587,6 +707,11 @@ class RoundState:
     disabled_turrets: tuple[Hex, ...] = ()
     intel_marked: tuple[int, ...] = ()
     campaign_next: tuple[int, int] | None = None
+    locked: tuple[tuple[str, int], ...] = ()
+    revived_dice: tuple[str, ...] = ()
+    war_readiness: int = 0
+    progress: tuple[tuple[str, int], ...] = ()
+    analysis_token: int = 0
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -615,6 +740,17 @@ class RoundContext(Context):
     intel_unlocks: tuple[tuple[str, str], ...] = ()
     loyalty_mission: str | None = None
     cuts: list | None = None
+    mission_actions: Mapping[str, Any] | None = None
+    """The Mission Rules page's rules allowing the Mission Action (name -> :class:`MissionActionSpec`)."""
+    war_readiness: Mapping[str, int] | None = None
+    """War Readiness per outcome (``paragon``, ``renegade``, ``loyalty``, ``secondary``, ``failure``) and ``marked``;
+    ``None``: the Mission has no Objectives (nothing is scored)."""
+    war_standin: bool = True
+    """The amounts are :data:`WAR_READINESS_STANDIN` (the file gives no ``[war_readiness]``)."""
+    downed_locks: Mapping[str, int] | None = None
+    """The round file's ``downed_locks``: per Squadmate, the dice its Downed sheet Locks, over the sheet file's."""
+    standin_sheets: bool = True
+    """The sheets are the built-in stand-in (steps say a sheet's number is one)."""
     campaign: bool = False
     """The file tracks the campaign's Paragon and Renegade Victories (it gives ``paragon_dice`` or
     ``renegade_victories``): a Victory then says what the next Mission starts with."""
@@ -666,7 +802,9 @@ def preparation_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState,
 def _preparation(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, tuple[Step, ...]]:
     """:func:`preparation_phase`'s rules; ``cut(label, state, n)`` (or ``None``) observes the frame boundaries."""
     order = turn_order(state.board.squadmates, state.on_point)
-    hands, steps = [], []
+    hands, steps = [], _renegade_held(state, ctx)
+    if steps:
+        _mark(cut, "Renegade tokens held", state, len(steps))
     for name in order:
         if state.board.squadmate(name).downed:
             steps.append(Step(f"{name} is Downed: no Hazard card", S.PREPARATION_PHASE, marks=(name,)))
@@ -692,22 +830,58 @@ def _preparation(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState,
             _mark(cut, "Hazard deck reshuffled", replace(state, hands=tuple(
                 h for h in state.hands if h[0] not in dict(hands)) + tuple(hands)), len(steps))
     deck = state.deck
-    steps.append(Step(f"The Strategy Pool: {plural(STRATEGY_DICE, 'Strategy die', 'Strategy dice')}, gathered by {state.on_point} "
-                      f"(On Point)", S.STRATEGY_POOL,
-                      "Dice Locked by a Downed Squadmate would reduce it: the sheets' backs are not printed, so none "
-                      "are Locked here.", facts={"pool": STRATEGY_DICE}))
+    locks = _downed_locks(state, ctx)
+    downed = [q.name for q in state.board.squadmates if q.downed]
+    n = STRATEGY_DICE - sum(k for _, k in locks)
+    detail = ("Dice Locked on a Downed Squadmate's sheet reduce the Pool: "
+              + ", ".join(f"{plural(k, 'die', 'dice')} on {who}'s" for who, k in locks)
+              + " (the back of the sheet, not printed in the rulebook: the sheet file's downed_locks, "
+              f"{'a stand-in' if ctx.standin_sheets else 'the file given'}); they stay off the Pool while the "
+              "Squadmate is Downed." if locks else
+              f"{' and '.join(downed)} Downed, but the file's downed_locks Lock no die on "
+              f"{'that sheet' if len(downed) == 1 else 'those sheets'}: all twelve form the Pool." if downed else
+              "No Squadmate is Downed: no die is Locked on a sheet, all twelve form the Pool.")
+    steps.append(Step(f"The Strategy Pool: {plural(n, 'Strategy die', 'Strategy dice')}, gathered by "
+                      f"{state.on_point} (On Point)", S.STRATEGY_POOL if not locks else S.DOWNED_SQUADMATES, detail,
+                      facts={"pool": n, **({"locked_by_downed": dict(locks)} if locks else {})},
+                      marks=tuple(w for w, _ in locks)))
     held = tuple(h for h in state.hands if h[0] not in dict(hands))
-    _mark(cut, "Strategy Pool", replace(state, order=order, hands=held + tuple(hands), pool=STRATEGY_DICE,
-                                        dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE)), used=(),
+    _mark(cut, "Strategy Pool", replace(state, order=order, hands=held + tuple(hands), pool=n,
+                                        dice=tuple(Die(f"S{i + 1}") for i in range(n)), used=(),
                                         revived=()), len(steps))
     if ctx.paragon_dice:
         steps += _paragon_dice_join(state, ctx)
     held = tuple(h for h in state.hands if h[0] not in dict(hands))
-    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=STRATEGY_DICE + ctx.paragon_dice,
-                  dice=tuple(Die(f"S{i + 1}") for i in range(STRATEGY_DICE))
+    new = replace(state, order=order, deck=deck, hands=held + tuple(hands), pool=n + ctx.paragon_dice, locked=locks,
+                  revived_dice=(),
+                  dice=tuple(Die(f"S{i + 1}") for i in range(n))
                   + tuple(Die(f"P{i + 1}", paragon=True) for i in range(ctx.paragon_dice)),
                   used=(), revived=(), paragon_on_sheets=())
     return new, tuple(s.in_section(ctx.section(state, "Preparation Phase")) for s in steps)
+
+
+def _downed_locks(state: RoundState, ctx: RoundContext) -> tuple[tuple[str, int], ...]:
+    """Preparation Phase; Squadmate Sheets › Downed Squadmates: ``(Squadmate, dice)`` Locked on the sheet of each
+    Downed Squadmate when the On Point player gathers the Pool (the number is printed on the back of the sheet, which
+    the rulebook does not reproduce: the sheet file's ``downed_locks``; the built-in stand-in says 3, a Squadmate's
+    own three dice of the turn it cannot take). Nothing is Locked for a Squadmate with none."""
+    locks = ((s.name, (ctx.downed_locks or {}).get(s.name, ctx.sheets[s.name].downed_locks))
+             for s in state.board.squadmates if s.downed)
+    return tuple((n, k) for n, k in locks if k)
+
+
+def _renegade_held(state: RoundState, ctx: RoundContext) -> list[Step]:
+    """Setting Up a Mission (step G); Renegade Tokens: when the file tracks them (``renegade_victories``), the Renegade
+    tokens each Squadmate holds as the Round begins, told first in the Preparation Phase: in Round 1 one per Renegade
+    Victory on the Campaign Map, later what is left after the tokens spent (each goes back to the game box)."""
+    if ctx.renegade_victories is None:
+        return []
+    held = ", ".join(f"{n} {k}" for n, k in state.renegade)
+    why = (f"Each Squadmate received one per Renegade Victory marked on the Campaign Map (the file's "
+           f"renegade_victories = {ctx.renegade_victories}) at the start of the Mission"
+           + ("" if state.round == 1 else "; a token spent went back to the game box") + ".")
+    return [Step(f"Renegade tokens held: {held}", S.RENEGADE_TOKENS, why,
+                 facts={"renegade_tokens": dict(state.renegade)}, marks=tuple(n for n, _ in state.renegade))]
 
 
 def _paragon_dice_join(state: RoundState, ctx: RoundContext) -> list[Step]:
@@ -781,6 +955,9 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     if not box.unlocked and (who, box.name) not in state.unlocked:
         raise RuleViolation(f"{who}'s {box.name} is a Locked Ability: it cannot be used until unlocked",
                             S.UNLOCKING_ABILITIES, field=f"{act.field}.box", step="Step B: Actions")
+    if not box.spaces:
+        raise RuleViolation(f"{who}'s {box.name} is a Special Rule: it has no Action Space to take a die",
+                            S.SQUADMATE_SHEETS, field=f"{act.field}.box", step="Step B: Actions")
     free = [k for k in range(len(box.spaces)) if (who, box.name, k) not in state.used]
     if not free:
         raise RuleViolation(f"every Action Space of {who}'s {box.name} already holds a die this Round",
@@ -950,6 +1127,17 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -
     except ScenarioError as e:
         raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
     steps += more
+    track = ctx.sheets[who].analysis_track
+    if track and final.roll.triggers:
+        token = min(track, state.analysis_token + final.roll.triggers)
+        lost = state.analysis_token + final.roll.triggers - token
+        steps.append(Step(f"Analysis token: {plural(final.roll.triggers, 'space')} to the right, one per icon "
+                          f"rolled ({state.analysis_token} -> {token} of {track})", S.COMMENTARY_LIARA,
+                          (f"The track ends at {track}: {plural(lost, 'space')} not moved. " if lost else "")
+                          + "Now Liara may decide whether to use Analysis (the track's length is the sheet's: "
+                          "analysis_track, a stand-in).", facts={"analysis_token": token, "moved": token -
+                                                                 state.analysis_token}, marks=(who,)))
+        state = replace(state, analysis_token=token)
     if tracked:
         state = replace(state, renegade=tuple((n, final.roll.renegade_tokens if n == who else k)
                                               for n, k in state.renegade))
@@ -1052,6 +1240,11 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     if state.rolled:
         state, die = _take_die(state, ctx, who, act)
     box, k = _space(state, ctx, who, act)
+    if box == "Mission" and act.mission is None and act.completes is None:
+        allowed = ", ".join(ctx.mission_actions or ()) or "none in this file"
+        raise RuleViolation("a die goes on the Mission Action only when a rule of the Mission Rules page allows it: "
+                            f"name one with mission (the file's [[mission_actions]]: {allowed})", S.BASIC_ACTIONS,
+                            field=f"{act.field}.mission", step="Step B: Actions")
     state = replace(state, used=state.used + ((who, box, k),))
     face = _FACE_WORDS.get(act.die, act.die)
     what = f"{die.id} showing {face}" if die is not None else f"a die showing {face}"
@@ -1090,13 +1283,27 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         board, more = _revive(board, ctx, who, act)
         state = replace(state, revived=state.revived + (act.target,))
         steps += more
+        if dict(state.locked).get(act.target):
+            _mark(cut, "Revive", replace(state, board=board), len(steps))
+            k = dict(state.locked)[act.target]
+            reading = ctx.rulings.reading("revived_locked_dice")
+            if reading == "at_revive":
+                state = replace(state, revived_dice=state.revived_dice + (act.target,))
+                why = "they return to the Pool once the current Actions are over, for the next Strategy Roll"
+            else:
+                why = "they stay off the Pool until the next Round's Pool is gathered"
+            steps.append(Step(f"{plural(k, 'die', 'dice')} Locked on {act.target}'s Downed sheet: {why} (ruling "
+                              f"revived_locked_dice = {reading})", S.DOWNED_SQUADMATES,
+                              facts={"locked": k, "returned": reading == "at_revive"}, marks=(act.target,)))
+    elif box == "Mission" and act.mission is not None:
+        state, more = _mission_action(replace(state, board=board), ctx, who, act, None if cut is None else (
+            lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+        board = state.board
+        steps += more
     elif box == "Mission" and act.completes is not None:
         state, more = _complete_objective(state, ctx, act, None if cut is None else (
             lambda label, st, k, base=len(steps): cut(label, st, base + k)))
         steps += more
-    elif box == "Mission":
-        steps.append(Step("Mission: the die is placed; the Mission Rules page says what it does (not modelled here)",
-                          S.BASIC_ACTIONS))
     elif ctx.sheets[who].box(box).disable_turret:
         state, more = _disable_turret(state, ctx, who, act, box)
         steps += more
@@ -1107,6 +1314,78 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     if box == "Move" and act.resolve:
         state, more = _pick_up_loot(state, ctx, who, None if cut is None else (
             lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+        steps += more
+        if not state.board.failed:
+            _mark(cut, "Move", state, len(steps))
+            state, more = _move_completed(state, ctx, who)
+            steps += more
+    return state, steps
+
+
+def _move_completed(state: RoundState, ctx: RoundContext, who: str) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Commander Shepard › Barrier: a Special Rule box with ``move_shield`` (unlocked)
+    triggers when the Squadmate completes a Move Action (after its Movement, Opportunity Attacks and Loot; never for
+    other movement, a die placed without resolving, or a Squadmate Downed on the way): it regains that many Shield
+    Points, up to its maximum. A Move Action the Pin Tag ended: the ruling ``barrier_pin`` (consulted only then)."""
+    box = next((b for b in ctx.sheets[who].boxes if b.move_shield and is_unlocked(state, ctx, who, b.name)), None)
+    sq = state.board.squadmate(who)
+    if box is None or sq.downed:
+        return state, []
+    moved = next((e for e in reversed(state.board.log) if isinstance(e, SquadmateMoved) and e.squadmate == who),
+                 None)
+    if moved is not None and "Pin Tag" in moved.stopped_by and ctx.rulings.reading("barrier_pin") == "not_completed":
+        return state, [Step(f"{who}'s {box.name} does not trigger: the Pin Tag cut the Move Action short (ruling "
+                            "barrier_pin = not_completed)", S.COMMENTARY_SHEPARD_BARRIER, marks=(who,))]
+    new = min(sq.shield_points + box.move_shield, sq.shield_points_max)
+    pinned = (f" (ended by {moved.stopped_by}: completed, ruling barrier_pin = completed)"
+              if moved is not None and "Pin Tag" in moved.stopped_by else "")
+    what = (f"regains {plural(new - sq.shield_points, 'Shield Point')} ({sq.shield_points} -> {new})"
+            if new > sq.shield_points else f"has full Shield Points ({new}): nothing to regain")
+    st = Step(f"{box.name}: {who} completes a Move Action{pinned} and {what}", S.COMMENTARY_SHEPARD_BARRIER,
+              "It triggers only when a Move Action is completed, not for other movement.",
+              facts={"squadmate": who, "shield_points": new, "regained": new - sq.shield_points}, marks=(who,))
+    return replace(state, board=state.board.with_squadmate(replace(sq, shield_points=new)).shown(1)), [st]
+
+
+def _mission_action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=None
+                    ) -> tuple[RoundState, list[Step]]:
+    """Basic Actions › Mission: the die goes on the Mission Action under the Mission Rules page rule ``act.mission``
+    (:class:`MissionActionSpec`): ``who`` must stand where the rule says (its hexes or icon hexes, or adjacent with
+    ``adjacent``); the Action marks one of its Progress Boxes; once all are marked, the Objective it ``completes``
+    is completed (:func:`_complete_objective`: Preliminary Objectives first, a Paragon, Renegade or Loyalty one ends
+    the Mission). A rule whose boxes are all marked allows no further die.
+
+    Raises:
+        RuleViolation: ``who`` not where the rule says, every box already marked (field ``mission``); the
+            Objective's own refusals (field ``completes`` of the action).
+    """
+    rule = ctx.mission_actions[act.mission]
+    field, step = f"{act.field}.mission", "Step B: Actions"
+    me = state.board.squadmate(who).position
+    where = tuple(parse_hex(h) for h in rule.hexes) or (ctx.terrain.map.hexes_with(rule.icon) if rule.icon else ())
+    if where and not any(me == h or (rule.adjacent and ctx.terrain.adjacent(me, h)) for h in where):
+        need = ("in or adjacent to " if rule.adjacent else "in ") + (
+            f"a {rule.icon} hex" if rule.icon else "hex " + " or ".join(map(str, where)))
+        raise RuleViolation(f"{act.mission!r} needs {who} {need}; {who} is at {me}", S.MISSION_RULES_PAGE,
+                            field=field, step=step)
+    done = dict(state.progress).get(rule.name, 0)
+    if done >= rule.progress:
+        raise RuleViolation(f"every Progress Box of {rule.name!r} is marked already ({done}/{rule.progress})",
+                            S.MISSION_RULES_PAGE, field=field, step=step)
+    done += 1
+    state = replace(state, progress=tuple((n, v) for n, v in state.progress if n != rule.name) + ((rule.name,
+                                                                                                   done),))
+    what = f" at {me}" if where else ""
+    then = (f": all marked, {rule.completes!r} is completed" if done == rule.progress and rule.completes else
+            f": {rule.progress - done} to go" if done < rule.progress else ": all marked")
+    steps = [Step(f"{who}'s Mission Action ({rule.name}){what}: Progress Box {done}/{rule.progress} marked{then}",
+                  S.MISSION_RULES_PAGE, "The Mission Rules page allows the die here and says what it does (the "
+                  "file's [[mission_actions]]: the rulebook prints no Mission Rules page).",
+                  facts={"mission_action": rule.name, "progress": done, "of": rule.progress}, marks=(who,))]
+    _mark(cut, "Progress Box", state, len(steps))
+    if done == rule.progress and rule.completes:
+        state, more = _complete_objective(state, ctx, replace(act, completes=rule.completes), None if cut is None
+                                          else (lambda label, st, k, base=len(steps): cut(label, st, base + k)))
         steps += more
     return state, steps
 
@@ -1185,6 +1464,9 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=N
                   facts={"objective": name, "kind": kind})]
     state = replace(state, completed=state.completed + (name,))
     _mark(cut, "Objective completed", state, len(steps))
+    if kind == "secondary":
+        state, more = _score_war_readiness(state, ctx, "secondary", f"the Secondary Objective {name!r}")
+        steps += more
     opened = [o for o, (_, a) in ctx.objectives.items() if a == name]
     if opened:
         steps.append(Step(f"Now {', '.join(map(repr, opened))} can be attempted", S.MISSION_OBJECTIVES))
@@ -1197,10 +1479,31 @@ def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=N
                           "The Mission Rules page says what to do now (a Story Paragraph, the Campaign Map).",
                           facts={"ending": ENDINGS[kind]}))
         state = replace(state, ending=ENDINGS[kind])
+        state, more = _score_war_readiness(state, ctx, kind, f"the {ENDINGS[kind]}")
+        steps += more
         if ctx.campaign and kind in ("paragon", "renegade"):
             state, more = _campaign_reward(state, ctx, kind)
             steps += more
     return state, steps
+
+
+def _score_war_readiness(state: RoundState, ctx: RoundContext, what: str, why: str) -> tuple[RoundState, list[Step]]:
+    """Overview › War Readiness: the squad scores War Readiness each time it completes a Mission (``what``:
+    ``paragon``, ``renegade``, ``loyalty``, ``failure``) and for each Secondary Objective completed (``secondary``).
+    The amounts are the Mission Rules page's: the file's ``[war_readiness]``, else :data:`WAR_READINESS_STANDIN`
+    (said so). Nothing when the Mission has no Objectives (:attr:`RoundContext.war_readiness` ``None``)."""
+    if ctx.war_readiness is None:
+        return state, []
+    n = ctx.war_readiness[what]
+    total = state.war_readiness + n
+    source = ("a STAND-IN amount: the rulebook gives none (the Mission Rules page does); a round file's "
+              f"[war_readiness] {what} sets it" if ctx.war_standin else f"the file's war_readiness.{what}")
+    order = " A Paragon Victory scores more than a Renegade Victory." if what in ("paragon", "renegade") else ""
+    st = Step(f"War Readiness: {n} for {why} ({total} this Mission; {ctx.war_readiness['marked'] + total} on the "
+              "Campaign Map)", S.WAR_READINESS, f"{n} is {source}.{order}",
+              facts={"war_readiness": n, "this_mission": total, "campaign": ctx.war_readiness["marked"] + total,
+                     "standin": ctx.war_standin})
+    return replace(state, war_readiness=total), [st]
 
 
 def _campaign_reward(state: RoundState, ctx: RoundContext, kind: str) -> tuple[RoundState, list[Step]]:
@@ -1318,7 +1621,8 @@ def _pick_up_loot(state: RoundState, ctx: RoundContext, who: str, cut=None) -> t
         names = ", ".join(LOOT_LABEL[t] for t in tokens)
         steps.append(Step(f"{who} moves into {h}: {plural(len(tokens), 'Loot token')} flipped face-up ({names}), "
                           "added to the Inventory", S.LOOT_TOKENS, "Any Squadmate can use the Inventory's tokens.",
-                          facts={"hex": str(h), "tokens": list(tokens), "inventory": inventory}, marks=(who,)))
+                          facts={"hex": str(h), "tokens": tuple(tokens), "inventory": tuple(inventory)},
+                          marks=(who,)))
         _mark(cut, f"Loot at {h}", replace(state, loot=tuple((x, t) for x, t in state.loot if x in on_map),
                                            inventory=tuple(inventory)), len(steps))
     loot = tuple((h, t) for h, t in state.loot if h in on_map)
@@ -1704,6 +2008,11 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
                                     S.PARAGON_DICE if paragon else S.ACTIONS,
                                     field=turn.actions[take + paragon].field, step="Step B: Actions")
         _mark(cut, "Step A: Strategy Roll", state, len(steps))
+        if turn.analysis is not None and turn.analysis[1] == "before_actions":
+            state, more = _analysis(state, ctx, who, turn, None if cut is None else (
+                lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+            steps += more
+            _mark(cut, "Analysis", state, len(steps))
         for j, act in enumerate(turn.actions):
             xp = state.board.squadmate(who).xp
             pending: list = []                 # an Action's own frame boundaries, told once it is not refused
@@ -1747,7 +2056,15 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
                               S.ACTIONS, "The next Squadmate rolls what remains and may Lock one of these dice."
                               if state.dice else "", facts={"pool": len(state.dice)}))
             state = replace(state, rolled=False, pool=len(state.dice))
+        if state.revived_dice:
+            state, more = _locked_dice_back(state)
+            steps += more
         _mark(cut, "Step B: Actions over", state, len(steps))
+        if turn.analysis is not None and turn.analysis[1] == "before_hazard_card" and not state.board.failed:
+            state, more = _analysis(state, ctx, who, turn, None if cut is None else (
+                lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+            steps += more
+            _mark(cut, "Analysis", state, len(steps))
     except RuleViolation as v:
         state, st = _not_allowed(state, v)
         steps.append(st)
@@ -1775,6 +2092,81 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             steps += more
             state = replace(state, board=board)
     return state, tuple(s.in_section(section) for s in steps)
+
+
+def _locked_dice_back(state: RoundState) -> tuple[RoundState, list[Step]]:
+    """Ruling ``revived_locked_dice = at_revive``: the dice Locked on the sheet of each Squadmate Revived during these
+    Actions rejoin the Pool (not rolled yet: the next Strategy Roll rolls them), numbered after the dice gathered."""
+    steps = []
+    for who in state.revived_dice:
+        k = dict(state.locked).get(who, 0)
+        top = max([int(d.id[1:]) for d in state.dice if not d.paragon] + [STRATEGY_DICE - sum(
+            n for _, n in state.locked)])
+        new = tuple(Die(f"S{top + i + 1}") for i in range(k))
+        state = replace(state, dice=state.dice + new, pool=state.pool + k,
+                        locked=tuple(x for x in state.locked if x[0] != who))
+        steps.append(Step(f"{plural(k, 'die', 'dice')} Locked on {who}'s sheet back in the Strategy Pool "
+                          f"({', '.join(d.id for d in new)}): {state.pool} now", S.DOWNED_SQUADMATES,
+                          "Ruling revived_locked_dice = at_revive: Revived, the sheet Locks them no longer; the next "
+                          "Strategy Roll rolls them.", facts={"returned": [d.id for d in new], "pool": state.pool},
+                          marks=(who,)))
+    return replace(state, revived_dice=()), steps
+
+
+def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn, mark=None
+              ) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Liara T'Soni › Analysis: after the Strategy Roll (every icon triggered, the token
+    moved one space right per icon), Liara may use Analysis on a Hazard card face-down next to a Squadmate Sheet,
+    never one still in the deck. When: right after the roll, or later up to Step C as the ruling ``analysis_window``
+    allows.
+    What it costs and does is printed on her sheet, not in the rulebook: the sheet file's ``analysis_cost`` (spaces
+    the token goes back) and a stand-in effect, the chosen card discarded unresolved and the deck's top card dealt
+    face-down in its place (reshuffled first if the deck is empty). ``mark(label, state, n)`` (or ``None``): the
+    frame-boundary observer, told the state after the card is discarded.
+
+    Raises:
+        RuleViolation: too late for the ruling (field ``turns[i].analysis.when``); the token short of the cost, or no
+            face-down card next to that sheet (``turns[i].analysis.card_of``).
+    """
+    card_of, when = turn.analysis
+    step = "Step A: Strategy Roll"
+    if when == "before_hazard_card" and ctx.rulings.reading("analysis_window") == "before_actions":
+        raise RuleViolation("Analysis is used right after the Strategy Roll, before Step B (ruling analysis_window = "
+                            "before_actions)", S.COMMENTARY_LIARA, field=f"{turn.field}.analysis.when", step=step)
+    sheet = ctx.sheets[who]
+    if state.analysis_token < sheet.analysis_cost:
+        raise RuleViolation(f"the Analysis token is {state.analysis_token} of {sheet.analysis_track} spaces along; "
+                            f"Analysis needs {sheet.analysis_cost}", S.COMMENTARY_LIARA,
+                            field=f"{turn.field}.analysis", step=step)
+    card = state.hand(card_of)
+    if card is None:
+        raise RuleViolation(f"no Hazard card lies face-down next to {card_of}'s sheet (flipped already, or none was "
+                            "drawn); a card still in the deck cannot be chosen", S.COMMENTARY_LIARA,
+                            field=f"{turn.field}.analysis.card_of", step=step)
+    token = state.analysis_token - sheet.analysis_cost
+    state = replace(state, analysis_token=token, hands=tuple(h for h in state.hands if h[0] != card_of),
+                    discard=state.discard + (card,))
+    steps = [Step(f"{who} uses Analysis on {card_of}'s face-down Hazard card {card}: discarded unresolved "
+                  f"(token {token + sheet.analysis_cost} -> {token})", S.COMMENTARY_LIARA,
+                  ("Ruling analysis_window = until_hazard_card. " if when == "before_hazard_card" else "")
+                  + "Only a card face-down next to a sheet can be chosen. The cost and the effect are printed on "
+                  "Liara's sheet, not in the rulebook: the sheet file's analysis_cost and a stand-in effect (the card "
+                  "is replaced by the deck's top card).", facts={"card": card, "of": card_of, "analysis_token": token},
+                  marks=(who, card_of))]
+    if mark is not None:
+        mark("Analysis: card discarded", state, 1)
+    if not state.deck:
+        state, more = _reshuffle(state, ctx)
+        steps += more
+    if state.deck:
+        new = state.deck[0]
+        state = replace(state, deck=state.deck[1:], hands=state.hands + ((card_of, new),))
+        steps.append(Step(f"Hazard card {new} dealt face-down next to {card_of}'s sheet in its place",
+                          S.COMMENTARY_LIARA, facts={"card": new, "of": card_of}, marks=(card_of,)))
+    else:
+        steps.append(Step(f"No card left to deal: {card_of} has no Hazard card this Round", S.HAZARD_CARD,
+                          marks=(card_of,)))
+    return state, steps
 
 
 def _mark(cut, label: str, state: RoundState, told: int) -> None:
@@ -1870,7 +2262,11 @@ def _end_phase(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, t
         steps.append(Step(f"Time runs out after Round {state.round}: the Mission ends in Failure", S.ENDING_A_MISSION,
                           "How long the squad has is the Mission Rules page's (the file's time_limit, in Rounds).",
                           facts={"ending": ending}))
-    return replace(state, board=board, on_point=nxt, ending=ending), tuple(
+    state = replace(state, board=board, on_point=nxt, ending=ending)
+    if ending:
+        state, more = _score_war_readiness(state, ctx, "failure", "the Failure")
+        steps += more
+    return state, tuple(
         s.in_section(ctx.section(state, "End Phase")) for s in steps)
 
 
@@ -2018,6 +2414,7 @@ class RoundOutcome(Outcome):
     intel_marked: tuple[int, ...] = ()
     turrets_disabled: tuple[str, ...] = ()
     campaign_next: tuple[int, int] | None = None
+    war_readiness: int | None = None
     kind = "round"
 
     @property
@@ -2036,6 +2433,7 @@ class RoundOutcome(Outcome):
                 **({"renegade_tokens": dict(self.renegade)} if self.renegade else {}),
                 **({"intel_gathered_marked": list(self.intel_marked)} if self.intel_marked else {}),
                 **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {}),
+                **({"war_readiness": self.war_readiness} if self.war_readiness is not None else {}),
                 **({"next_mission": {"paragon_dice": self.campaign_next[0],
                                      "renegade_victories": self.campaign_next[1]}} if self.campaign_next else {})}
 
@@ -2062,7 +2460,7 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                             f"turns[{i}].actions[{j}]", a.die_id,
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
                                        f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
-                            a.completes, parse_hex(a.turret) if a.turret else None)
+                            a.completes, parse_hex(a.turret) if a.turret else None, a.mission)
                      for j, a in enumerate(t.actions))
         roll = None
         if t.roll is not None:
@@ -2070,13 +2468,15 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
             roll = Roll(ro.lock, tuple(tuple(f) for f in ro.rolls), ro.renegade_tokens,
                         tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
                         None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
-        turns.append(Turn(t.squadmate, acts, choices, roll, t.round))
+        turns.append(Turn(t.squadmate, acts, choices, roll, t.round,
+                          (t.analysis.card_of, t.analysis.when) if t.analysis else None, f"turns[{i}]"))
     state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck),
                        rounds_to_play=scenario.rounds,
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
                        inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
     state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
+                    analysis_token=scenario.analysis_token,
                     renegade=() if scenario.renegade_victories is None else tuple(
                         (s.name, scenario.renegade_victories) for s in sqs))
     return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
@@ -2085,6 +2485,12 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                                {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
                                scenario.renegade_victories, scenario.intel_gathered,
                                tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission,
+                               standin_sheets=scenario.sheets == STANDIN and not scenario.downed_locks,
+                               downed_locks=dict(scenario.downed_locks),
+                               war_readiness=(scenario.war_readiness or WarReadinessSpec()).model_dump()
+                               if scenario.objectives or scenario.war_readiness else None,
+                               war_standin=scenario.war_readiness is None,
+                               mission_actions={r.name: r for r in scenario.mission_actions},
                                campaign="paragon_dice" in scenario.model_fields_set
                                or scenario.renegade_victories is not None)
 
@@ -2096,7 +2502,8 @@ class _CardView:
     hazard: list
 
 
-def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: bool = False) -> RoundOutcome:
+def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: bool = False,
+                  war: Mapping[str, int] | None = None) -> RoundOutcome:
     """The typed outcome of a played Round (``loot_in_play``: the file has Loot tokens or an Inventory, so the
     outcome lists them; ``mission_rules``: it has Objectives or a time limit, so the outcome gives the Objectives
     completed and how the Mission ended)."""
@@ -2107,7 +2514,8 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         b.returned_to_bag, state.on_point, state.discard, state.pool, b.failed, state.rejected, b.log,
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
         state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade, state.intel_marked,
-        tuple(str(h) for h in state.disabled_turrets), state.campaign_next)
+        tuple(str(h) for h in state.disabled_turrets), state.campaign_next,
+        None if war is None else state.war_readiness + (war["failure"] if state.board.failed else 0))
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
@@ -2124,7 +2532,8 @@ def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None
     if fine:
         frames = split_turn_frames(frames, ctx.cuts)
     return frames, trace.with_result(round_outcome(final, bool(scenario.loot or scenario.inventory),
-                                                   bool(scenario.objectives) or scenario.time_limit is not None))
+                                                   bool(scenario.objectives) or scenario.time_limit is not None,
+                                                   ctx.war_readiness))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -2137,6 +2546,6 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         a Trace whose typed ``result`` is a :class:`RoundOutcome`; its JSON ``outcome`` is ``{"squadmates": {name:
         {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage, stunned}}, "returned_to_bag",
         "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``, plus
-        ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
+        ``"war_readiness"`` (scored this Mission, when it has Objectives), ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
     """
     return play_round(scenario, rulings, seed)[1]

@@ -34,7 +34,8 @@ class SquadmatePanel:
     """One Squadmate's sheet at a position: ``hex`` (``""`` off the map), ``shield_points`` / ``shield_max``,
     ``hit_points`` / ``hit_max``, ``downed``, ``xp`` (boxes marked, 0..3), ``used`` (the Action Spaces holding a die
     this Round, ``"<box> #<space>"``), ``hazard_card`` (the card dealt face-down and not yet flipped, ``""`` none),
-    ``unlocked`` (Abilities unlocked during play), ``on_point`` and ``to_play`` (this Squadmate's turn)."""
+    ``unlocked`` (Abilities unlocked during play), ``on_point`` and ``to_play`` (this Squadmate's turn),
+    ``renegade_tokens`` (held; ``None``: the file does not track them)."""
 
     name: str
     hex: str
@@ -49,6 +50,10 @@ class SquadmatePanel:
     unlocked: tuple[str, ...]
     on_point: bool
     to_play: bool
+    renegade_tokens: int | None = None
+    """Renegade tokens held (Renegade Tokens), ``None`` when the file does not track them."""
+    analysis: str = ""
+    """Liara's Analysis token on its track, ``"2/4"`` (``""``: the sheet has no track)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ class RoundPosition:
     moved: tuple[tuple[str, str, str], ...] = ()
     settled: bool = True
     """``False`` for a step before its frame's last: the board is the one the frame found (:attr:`note`)."""
+    progress: tuple[tuple[str, int], ...] = ()
+    """``(Mission Action rule, Progress Boxes marked)`` (The Mission Book › Mission Rules Page)."""
     note: str = ""
     """Which state is shown, in words, when it is not the state after the step
     (:meth:`explorer.kernel.StepShown.note`)."""
@@ -116,17 +123,24 @@ def _hex(h) -> str:
     return "" if h is None else str(h)
 
 
-def squadmate_panels(state: RoundState, due: str | None = None) -> tuple[SquadmatePanel, ...]:
+def squadmate_panels(state: RoundState, due: str | None = None, sheets=None) -> tuple[SquadmatePanel, ...]:
     """Each Squadmate's :class:`SquadmatePanel` in ``state`` (Squadmate Sheets; Step B: Actions: one die per Action
-    Space); ``due``: the Squadmate whose turn it is (``None`` outside the Squadmate Phase)."""
+    Space); ``due``: the Squadmate whose turn it is (``None`` outside the Squadmate Phase); ``sheets``: the
+    Squadmate Sheets (for Liara's Analysis track; ``None``: the built-in stand-in)."""
+    if sheets is None:
+        from .sheets import load_sheets
+        sheets = load_sheets()
     b = state.board
+    renegade = dict(state.renegade)
     out = []
     for s in b.squadmates:
         used = tuple(f"{box} #{i + 1}" for who, box, i in state.used if who == s.name)
         out.append(SquadmatePanel(s.name, _hex(s.position), s.shield_points, s.shield_points_max, s.hit_points,
                                   s.hit_points_max, s.downed, s.xp, used, state.hand(s.name) or "",
                                   tuple(box for who, box in state.unlocked if who == s.name),
-                                  s.name == state.on_point, s.name == due))
+                                  s.name == state.on_point, s.name == due, renegade.get(s.name),
+                                  f"{state.analysis_token}/{sheets[s.name].analysis_track}"
+                                  if sheets and s.name in sheets and sheets[s.name].analysis_track else ""))
     return tuple(out)
 
 
@@ -173,7 +187,7 @@ def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None, 
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
                          st.inventory, st.board.returned_to_bag, st.completed,
                          st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
-                         moves(before, st) if settled else (), settled, note)
+                         moves(before, st) if settled else (), settled, note=note, progress=st.progress)
 
 
 def positions_from(frames: Sequence[Frame], start: RoundState) -> list[RoundPosition]:
@@ -215,6 +229,8 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
     for q in pos.squadmates:
         extra = [x for x in ("On Point" if q.on_point else "", "Downed" if q.downed else "",
                              q.hazard_card and f"Hazard card {q.hazard_card} face-down",
+                             "" if q.renegade_tokens is None else plural(q.renegade_tokens, "Renegade token"),
+                             q.analysis and f"Analysis token {q.analysis}",
                              q.used and "dice on " + ", ".join(q.used),
                              q.unlocked and "unlocked " + ", ".join(q.unlocked)) if x]
         lines.append(f"  {'▶ ' if q.to_play else '  '}{q.name} on {q.hex or 'no hex'}: Shield Points "
@@ -234,6 +250,8 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
                      + f"; Inventory: {', '.join(pos.inventory) or 'empty'}")
     if pos.returned_to_bag:
         lines.append(f"  Back in the Enemy Bag: {', '.join(pos.returned_to_bag)}")
+    if pos.progress:
+        lines.append("  Progress Boxes marked: " + ", ".join(f"{n}: {k}" for n, k in pos.progress))
     if pos.completed or pos.ending:
         lines.append(f"  Objectives completed: {', '.join(pos.completed) or 'none'}"
                      + (f"; Mission over: {pos.ending}" if pos.ending else ""))

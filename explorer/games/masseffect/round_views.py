@@ -57,7 +57,10 @@ def _sheet_html(q: SquadmatePanel) -> str:
             + (f" · <b style='color:{'#c92a2a' if q.downed else '#1864ab'}'>{' · '.join(tags)}</b>" if tags else ""),
             f"Shield Points {_pips(q.shield_points, q.shield_max, '#4dabf7')} {q.shield_points}/{q.shield_max} · "
             f"Hit Points {_pips(q.hit_points, q.hit_max, '#fa5252')} {q.hit_points}/{q.hit_max} · XP {q.xp}/3"]
-    extra = [x for x in (q.used and "dice on " + ", ".join(q.used),
+    extra = [x for x in ("" if q.renegade_tokens is None else
+                         f"{q.renegade_tokens} Renegade token{'' if q.renegade_tokens == 1 else 's'}",
+                         q.analysis and f"Analysis token {q.analysis}",
+                         q.used and "dice on " + ", ".join(q.used),
                          q.hazard_card and f"Hazard card {q.hazard_card} (face-down)",
                          q.unlocked and "unlocked: " + ", ".join(q.unlocked)) if x]
     if extra:
@@ -104,6 +107,8 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
                 if pos.loot or pos.inventory else "")
              + (f"<div>Back in the Enemy Bag: {html.escape(', '.join(pos.returned_to_bag))}</div>"
                 if pos.returned_to_bag else "")
+             + (f"<div><b>Progress Boxes</b> marked: "
+                f"{html.escape(', '.join(f'{n}: {k}' for n, k in pos.progress))}</div>" if pos.progress else "")
              + (f"<div><b>Objectives completed</b>: {html.escape(', '.join(pos.completed) or 'none')}"
                 + (f" · <b>Mission over: {html.escape(pos.ending)}</b>" if pos.ending else "") + "</div>"
                 if pos.completed or pos.ending else ""))

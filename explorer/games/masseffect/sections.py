@@ -14,9 +14,12 @@ def ref(section: str) -> RuleRef:
     return RuleRef(GAME, section)
 
 
+WAR_READINESS = ref("Overview › War Readiness")
+VICTORY_AND_DEFEAT = ref("Overview › Victory and Defeat")
 STUNNED_ENEMIES = ref("Components › Enemy Tokens › Stunned Enemies")
 ELITE_ENEMIES = ref("Components › Enemy Tokens › Elite Enemies")
 CAMPAIGN_MAP = ref("The Campaign Map")
+MISSION_RULES_PAGE = ref("The Mission Book › Mission Rules Page")
 MISSION_MAP_PAGE = ref("The Mission Book › Mission Map Page")
 HEXES = ref("The Mission Book › Hexes")
 MAP_ICONOGRAPHY = ref("The Mission Book › Map Iconography")
@@ -78,4 +81,5 @@ TERMINALS = ref("Map Features › Terminal Icons")
 ELEVATION_CHANGE = ref("Map Features › Elevation Change Icons")
 SQUADMATE_COMMENTARY = ref("Squadmate Commentary")
 LIARA_COMMENTARY = ref("Squadmate Commentary › Liara T'Soni")
+COMMENTARY_SHEPARD_BARRIER = ref("Squadmate Commentary › Commander Shepard › Barrier")
 COMMENTARY_LIARA = ref("Squadmate Commentary › Liara T'Soni › Analysis")

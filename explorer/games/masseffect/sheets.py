@@ -20,9 +20,13 @@ same shape::
     max_hit_points = 5          # 1..20
     revived_hit_points = 2      # the back of the sheet: Hit Points when Revived (1..20; default 2, a stand-in)
     revived_shield_points = 0   # ... and Shield Points when Revived (0..20; default 0, a stand-in)
+    analysis_track = 4          # Liara's Analysis track: spaces the token can move right (0..10; 0: no track)
+    analysis_cost = 2           # spaces the token goes back when Analysis is used (0..track); both a stand-in
+    downed_locks = 3            # Strategy dice Locked on the Downed sheet, off the Pool each Preparation Phase while
+                                # Downed (0..4; default 3, a stand-in: the Squadmate's own three dice)
     [[sheets.boxes]]            # Ability Boxes, at most 8
     name = "Concussive Shot"
-    spaces = ["standard", "enhanced"]   # 1..4 Action Spaces
+    spaces = ["standard", "enhanced"]   # 1..4 Action Spaces ([] : a Special Rule box, e.g. move_shield)
     unlocked = true             # false: a Locked Ability (cannot be used until unlocked)
     damage = [1, 3]             # Damage to one Enemy: [standard, enhanced] (0..10 each)
     stun = false                # Stun one Minion (Elites cannot be Stunned)
@@ -33,6 +37,8 @@ same shape::
     requires = []               # an Advanced Ability: the Abilities (one or two) that must be unlocked first
     loyalty = false             # a Loyalty Ability: unlocked only by completing the Squadmate's Loyalty Mission
     disable_turret = false      # the Action Disables one Active Turret (the action's ``turret`` hex) within range
+    move_shield = 0             # a Special Rule (spaces = []): Shield Points regained each time the Squadmate
+                                # completes a Move Action (Shepard's Barrier, Squadmate Commentary; 0..5)
 
 Action Space kinds (Action Spaces): a ``move`` space takes any die showing a Move icon, a ``standard`` space a
 Standard or Enhanced Action die, an ``enhanced`` space only an Enhanced Action die.
@@ -67,13 +73,22 @@ FACES_FOR: dict[str, frozenset[str]] = {
 MOVEMENT_POINTS: dict[str, int] = {"move_2": 2, "move_3": 3, "move_2_or_standard": 2}
 """Basic Actions › Move: the Movement Points of each Move die face."""
 
+DOWNED_LOCKS_STANDIN = 3
+"""A STAND-IN default: the Strategy dice a Downed Squadmate's sheet Locks (Preparation Phase: "Dice that are Locked by a
+Downed Squadmate ... reduce the size of the Pool"; Squadmate Sheets › Downed Squadmates: the number is on the back of
+the sheet, which the rulebook does not print). 3: the dice the Squadmate would have taken on its own turn (twelve
+dice, four Squadmates, three each), so the others' share of the Pool stays what it was. Edit per sheet
+(``downed_locks``)."""
+DOWNED_LOCKS_MAX = 4
+"""At most 4 per sheet: three Downed Squadmates (Shepard Downed ends the Mission) Lock at most the twelve dice."""
+
 STANDIN = "standin"
 """The built-in stand-in sheet file (``sheets/standin.toml``)."""
 
 
 class BoxSpec(Strict):
     name: str = Field(min_length=1, max_length=40)
-    spaces: list[SpaceKind] = Field(min_length=1, max_length=4)
+    spaces: list[SpaceKind] = Field(default_factory=list, max_length=4)
     unlocked: bool = True
     damage: list[int] = Field(default_factory=list, max_length=2)
     stun: bool = False
@@ -84,6 +99,7 @@ class BoxSpec(Strict):
     requires: list[str] = Field(default_factory=list, max_length=2)
     loyalty: bool = False
     disable_turret: bool = False
+    move_shield: int = Field(default=0, ge=0, le=5)
 
 
 class SheetSpec(Strict):
@@ -93,6 +109,9 @@ class SheetSpec(Strict):
     max_hit_points: int = Field(ge=1, le=20)
     revived_hit_points: int = Field(default=2, ge=1, le=20)
     revived_shield_points: int = Field(default=0, ge=0, le=20)
+    downed_locks: int = Field(default=DOWNED_LOCKS_STANDIN, ge=0, le=DOWNED_LOCKS_MAX)
+    analysis_track: int = Field(default=0, ge=0, le=10)
+    analysis_cost: int = Field(default=0, ge=0, le=10)
     boxes: list[BoxSpec] = Field(default_factory=list, max_length=8)
 
 
@@ -111,7 +130,8 @@ class SheetFile(Strict):
 class AbilityBox:
     """An Ability Box (or a Basic Action): its Action Spaces' kinds, whether it is unlocked, and its effect on one
     target Enemy (``damage`` = (standard, enhanced); ``stun``; ``biotic_effect``; ``range`` in hexes;
-    ``line_of_fire``; ``enhanced_min_distance``; ``disable_turret``: Disables a Turret instead). ``basic``: a Basic
+    ``line_of_fire``; ``enhanced_min_distance``; ``disable_turret``: Disables a Turret instead; ``move_shield``: a
+    Special Rule box, no Action Space: Shield Points regained on completing a Move Action). ``basic``: a Basic
     Action (Move, Mission, Revive). ``requires``: the Abilities an Advanced Ability needs unlocked first (Advanced
     Abilities and Loyalty Abilities: one, or two for three of Shepard's); ``loyalty``: a Loyalty Ability."""
 
@@ -128,6 +148,7 @@ class AbilityBox:
     requires: tuple[str, ...] = ()
     loyalty: bool = False
     disable_turret: bool = False
+    move_shield: int = 0
 
     @property
     def has_effect(self) -> bool:
@@ -138,7 +159,11 @@ class AbilityBox:
 class Sheet:
     """One Squadmate Sheet: ``boxes`` holds the Basic Actions (``Move``, ``Mission``, ``Revive``) then the Ability
     Boxes, by name; ``revived_hit_points`` / ``revived_shield_points``: what the back of the sheet gives back when
-    the Squadmate is Revived (Basic Actions › Revive; the rulebook does not print the backs: a stand-in number)."""
+    the Squadmate is Revived (Basic Actions › Revive; the rulebook does not print the backs: a stand-in number);
+    ``downed_locks``: the Strategy dice the Downed sheet Locks, off the Pool (Preparation Phase; a stand-in, see
+    :data:`DOWNED_LOCKS_STANDIN`); ``analysis_track`` / ``analysis_cost``: Liara's Analysis track (spaces) and the
+    spaces its token goes back when she uses Analysis (Squadmate Commentary › Analysis; printed on the sheet, a
+    stand-in here; 0: no track)."""
 
     name: str
     core_ability: str
@@ -147,6 +172,9 @@ class Sheet:
     boxes: tuple[AbilityBox, ...]
     revived_hit_points: int = 2
     revived_shield_points: int = 0
+    downed_locks: int = DOWNED_LOCKS_STANDIN
+    analysis_track: int = 0
+    analysis_cost: int = 0
 
     def box(self, name: str) -> AbilityBox | None:
         return next((b for b in self.boxes if b.name.lower() == name.lower()), None)
@@ -174,7 +202,11 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].damage", f"{b.damage} out of range", "0..10", source)
             boxes.append(AbilityBox(b.name, tuple(b.spaces), b.unlocked, tuple(b.damage), b.stun, b.biotic_effect,
                                     b.range, b.line_of_fire, b.enhanced_min_distance, requires=tuple(b.requires),
-                                    loyalty=b.loyalty, disable_turret=b.disable_turret))
+                                    loyalty=b.loyalty, disable_turret=b.disable_turret, move_shield=b.move_shield))
+            if not b.spaces and not b.move_shield:
+                raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} has no Action Space and no Special "
+                                    "Rule the engine knows", "1..4 Action Spaces, or move_shield (a Special Rule)",
+                                    source)
         ability_names = {b.name.lower(): b.name for b in s.boxes}
         for j, b in enumerate(s.boxes):
             for k, r in enumerate(b.requires):
@@ -182,7 +214,11 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].requires[{k}]", f"{r!r} is not another Ability Box "
                                         f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
         out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes),
-                            s.revived_hit_points, s.revived_shield_points)
+                            s.revived_hit_points, s.revived_shield_points, s.downed_locks, s.analysis_track,
+                            s.analysis_cost)
+        if s.analysis_cost > s.analysis_track:
+            raise ScenarioError(f"sheets[{i}].analysis_cost", f"{s.analysis_cost} spaces on a track of "
+                                f"{s.analysis_track}", f"0 to {s.analysis_track}", source)
     return out
 
 
