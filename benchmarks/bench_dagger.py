@@ -20,6 +20,13 @@ reach threat 20 this round).
 Times are wall clock and process CPU time (``time.process_time``: what a shared, loaded machine distorts least).
 
 ``--quick`` (the test suite's mode): 200 play-outs, 20 for the baseline; prints the same lines.
+
+Second part, the planned-round forecast (``explorer dagger forecast`` on a ``round`` file): ``--planned-rounds N``
+(default 3; ``--quick``: 2) rounds of ``--planned dg-five-rounds`` (Setup, then planned rounds) computed round by
+round with alike positions merged (:func:`explorer.games.dagger.forecast.planned_forecast`) against the earlier way,
+measured in the same run: every Setup deal of the top N event cards times every order of the side mission deck's
+top cards, all N rounds played from the start for each (the old path, which refused above 5,040 play-outs; here
+without that bound). Both must give the same probabilities (a mismatch prints MISMATCH and exits 1).
 """
 
 from __future__ import annotations
@@ -92,6 +99,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threat", type=int, default=14, help="threat of the Final Showdown position; -1: the "
                     "scenario as it is")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--planned", default="dg-five-rounds", help="round scenario for the planned-forecast part")
+    ap.add_argument("--planned-rounds", type=int, default=3)
     a = ap.parse_args(argv)
     n, nb = (200, 20) if a.quick else (a.phases, min(a.baseline, a.phases))
     scenario = position(a.scenario, None if a.threat < 0 else a.threat)
@@ -142,7 +151,54 @@ def main(argv=None) -> int:
           "per phase")
     print(f"speed-up per phase (baseline / step functions, same run): {per_base / per_fast:.1f}x wall, "
           f"{(c_base / nb) / (c_fast / n):.1f}x CPU")
-    return 0
+    return planned(a.planned, 2 if a.quick else a.planned_rounds)
+
+
+def planned_by_playouts(sc, rounds: int):
+    """The old planned forecast of a file with ``[setup]``: every deal x every side order, played from the start."""
+    from fractions import Fraction
+
+    from explorer.games.dagger.forecast import _fill_deck, setup_deals, side_mission_draws
+    from explorer.games.dagger.round_scenario import play_rounds
+
+    su = sc.setup
+    deals = setup_deals(su.standard_events, su.nemesis_events, rounds)
+    side = su.side_deck
+    top = min(len(side), side_mission_draws(rounds))
+    orders = [tuple(side[i] for i in idx) + tuple(side[j] for j in range(len(side)) if j not in idx)
+              for idx in permutations(range(len(side)), top)]
+    one = replace(sc, rounds=sc.rounds[:rounds])
+    lost, threat = Fraction(0), {}
+    for prefix, p in deals.items():
+        deck = _fill_deck(prefix, su.standard_events, su.nemesis_events)
+        for order in orders:
+            frames, _refusal, first, _ctx = play_rounds(one, dealt=deck, side_dealt=order)
+            end = frames[-1].state.game if frames else first.game
+            w = p / len(orders)
+            lost += w if end.lost else 0
+            threat[end.threat] = threat.get(end.threat, 0) + w
+    return lost, threat, len(deals) * len(orders)
+
+
+def planned(scenario_id: str, rounds: int) -> int:
+    from explorer.games.dagger.forecast import planned_forecast
+
+    sc = get_game("dagger").load_builtin(scenario_id)[1]
+    t0, c0 = time.perf_counter(), time.process_time()
+    f = planned_forecast(sc, rounds)
+    t_new, c_new = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
+    lost, threat, playouts = planned_by_playouts(sc, rounds)
+    t_old, c_old = time.perf_counter() - t0, time.process_time() - c0
+    same = f.p_loss == lost and dict(f.threat) == threat
+    print(f"planned forecast, {scenario_id}, {rounds} rounds: {playouts} play-outs ({f.draws} Setup deals x "
+          f"{f.side_orders or 1} side orders); round by round {f.positions} positions played")
+    print(f"  P(lose by the end of round {rounds}) = {float(f.p_loss):.5f}: "
+          + ("old path agrees" if same else "MISMATCH with the old path"))
+    print(f"  round by round: {t_new:.2f} s wall ({c_new:.2f} s CPU); old path (every play-out from the start): "
+          f"{t_old:.2f} s wall ({c_old:.2f} s CPU)")
+    print(f"  speed-up (old / round by round, same run): {t_old / t_new:.1f}x wall, {c_old / c_new:.1f}x CPU")
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -48,4 +48,6 @@ def test_bench_dagger_quick_runs_and_matches_the_deep_copy_baseline():
     assert "200 Nemesis Phases: loss probability next round" in out.stdout and "speed-up per phase" in out.stdout
     assert "threat reached 20" in out.stdout                    # the position loses for some event orders
     assert "seeded estimate within 4 sigma: yes" in out.stdout
+    assert "planned forecast, dg-five-rounds, 2 rounds: 900 play-outs" in out.stdout
+    assert "old path agrees" in out.stdout and "speed-up (old / round by round, same run)" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr

@@ -24,7 +24,9 @@ Not a patch: public Panel and Bokeh API only, no version check.
   its cells (``overflow-wrap: anywhere`` let a six-column table shrink its cells to one letter a line, "D / r / i /
   l / l / e / r") and, when its columns are wider than the screen, scrolls sideways inside its own box (the page
   does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
-  finger cannot hover.
+  finger cannot hover. The invisible helper widgets (the canvas script, the icons' stylesheet, an HTML widget that
+  holds only a ``<style>``) take no room, and an empty HTML widget (a message with nothing to say) loses the 44 px
+  row height.
 
 A canvas drawn twice (a chart: :class:`explorer.widgets.odds_chart.OddsChart`) shows its narrow twin (class
 ``xr-narrow-only``, laid out for a phone with text of at least :data:`MIN_TEXT_PX`) and hides the wide one (class
@@ -51,6 +53,13 @@ MIN_TEXT_PX = 14
 
 MIN_TARGET_PX = 44
 """Smallest touch target (CSS px, each side) on a phone (the WCAG 2.5.5 / Apple HIG guideline)."""
+
+_HELPER_CLASSES = ("xr-browser-fix", "xr-icon-style")
+"""The classes of the page's invisible 0 x 0 helper widgets (:data:`explorer.widgets.layout.BROWSER_FIX_CLASS`, the
+canvas script; :data:`explorer.widgets.icons.ICON_STYLE_CLASS`, the icons' stylesheet): on a phone they are taken
+out of the flow (``position: absolute``, 0 x 0), else the 44 px minimum height of an inline widget row and the
+boxes' 4 px gaps made each an empty band (a 60 px gap under the map on the Nemesis Phase page); so is an HTML
+widget that holds only a ``<style>`` (a page's own stylesheet)."""
 
 _LARGE_INLINE = ", ".join(f'[style*="font-size:{n}px"], [style*="font-size: {n}px"]' for n in range(MIN_TEXT_PX + 1, 40))
 """Elements whose own inline style sets a font size above :data:`MIN_TEXT_PX` (headlines): kept as they are."""
@@ -162,6 +171,17 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
   }}
   pre {{
     white-space: pre-wrap !important;
+  }}
+  .{_HELPER_CLASSES[0]}, .{_HELPER_CLASSES[1]}, .widget-html:has(> .widget-html-content > style:only-child) {{
+    position: absolute !important;
+    height: 0 !important;
+    min-height: 0 !important;
+    width: 0 !important;
+    min-width: 0 !important;
+    overflow: hidden !important;
+  }}
+  .widget-html:has(> .widget-html-content:empty) {{
+    min-height: 0 !important;
   }}
   canvas:not([data-xr-pinch]) {{
     max-width: 100% !important;

@@ -38,7 +38,7 @@ def test_a_team_up_card_readied_and_used_before_the_event_card_stops_the_activat
     ready = titles.index("Hero A spends 2 team-up to ready Fastball Special: team-up → 0")
     assert titles.index("Hero A uses the team-up card Fastball Special: it is exhausted") == ready + 1
     defeated = titles.index("Thug 1 is defeated and removed")
-    assert titles.index("Event Raid is drawn") > defeated > titles.index("1st strike 1st Strike is not completed")
+    assert titles.index("Event Raid is drawn") > defeated > titles.index("1st Strike is not completed")
     assert "Activation row rank-1: no such enemy on the board" in titles
     assert o.refused == "" and o.team_up_cards == (("Hero A", "Fastball Special", False),)
     without = doc()
@@ -112,7 +112,7 @@ def test_a_team_up_card_used_after_the_spawns_hits_the_enemy_just_spawned():
     use = titles.index("Hero A uses the team-up card Fastball Special: it is exhausted")
     assert attack < spawn < use < titles.index("Thug 2 is defeated and removed") < titles.index(
         "Event Ambush is discarded")
-    assert t.steps[use].section == "Round 1 · Nemesis Phase, before 3. Resolve Event Cards › the discard"
+    assert t.steps[use].section == "Round 1 · Nemesis Phase, team-up in step 3 (Resolve Event Cards), before the discard"
     o = t.result
     assert o.refused == "" and o.team_up_cards == (("Hero A", "Fastball Special", False),)
 
@@ -139,17 +139,19 @@ def test_every_point_inside_step_3_comes_after_the_draw_and_before_the_discard(p
     assert t.result.refused == ""
 
 
-def test_a_point_inside_step_3_without_an_event_card_is_refused_in_one_line():
+def test_a_point_inside_step_3_without_an_event_card_is_a_file_error_in_one_line():
     from explorer.games.dagger.round_scenario import nemesis_team_ups, play_rounds
     from explorer.errors import RuleViolation
     d = doc(INSIDE)
     d["rounds"][0]["nemesis"] = [{"hero": "Hero A", "do": "ready_team_up", "before": "3.text"}]
     _frames, _refusal, start, ctx = play_rounds(parse_round(d, "t.toml"))
     assert start.game.current_event is None
-    with pytest.raises(RuleViolation) as e:
+    with pytest.raises(ScenarioError) as e:
         nemesis_team_ups(start, ctx, "3.text")
-    assert e.value.field == "rounds[0].nemesis[0].before" and "no event card is being resolved" in str(e.value)
-    assert "3. Resolve Event Cards" in str(e.value) and "\n" not in str(e.value)
+    assert not isinstance(e.value, RuleViolation)          # a file error, not a "Not allowed" step in the trace
+    assert e.value.field == "rounds[0].nemesis[0].before" and "no event card is resolved" in str(e.value)
+    assert str(e.value).startswith("t.toml: field 'rounds[0].nemesis[0].before'") and "allowed: 1, 1.check" in str(e.value)
+    assert "\n" not in str(e.value)
 
 
 def test_an_unknown_point_is_named_with_the_points_allowed():
@@ -172,10 +174,10 @@ def test_the_file_points_are_the_phase_points():
 def test_the_phase_cut_at_any_points_is_the_phase(name, data):
     """Cut at any points of the phase in order (inside step 3 too), the parts played one after another give
     play_phase's frames: a cut adds nothing and loses nothing."""
-    from explorer.games.dagger.nemesis import PHASE_POINTS
-    rest = [p for p in PHASE_POINTS if p != "1"]
+    from explorer.games.dagger.nemesis import PHASE_POINTS, point_order
+    rest = [p for p in PHASE_POINTS if p != "1"] + [f"3.activation.{n}" for n in range(1, 5)]
     chosen = data.draw(st.lists(st.sampled_from(rest), unique=True))
-    points = ("1", *sorted(chosen, key=rest.index))
+    points = ("1", *sorted(chosen, key=point_order))
     sc = builtin(name)
     state = initial_state(sc)
     ctx = phase_context(sc)

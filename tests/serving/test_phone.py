@@ -76,3 +76,18 @@ def test_every_phone_rule_is_inside_one_narrow_media_query():
     assert PHONE_MAX_WIDTH < 900
     assert f"max({MIN_TEXT_PX}px, 1em)" in css and f"min-height: {MIN_TARGET_PX}px" in css
     assert re.search(r"--jp-widgets-inline-height: 44px", css)
+
+
+def test_the_invisible_helper_widgets_take_no_room_on_a_phone():
+    """The canvas script's and the icons' 0 x 0 HTML widgets, and an HTML widget holding only a <style>, are taken
+    out of the flow on a phone: the 44 px inline row height and the boxes' gaps made each an empty band (a 60 px gap
+    under the map of the Nemesis Phase page at 390 px, newcomer report, session 10)."""
+    from explorer.serving.phone import _HELPER_CLASSES
+    from explorer.widgets.icons import ICON_STYLE_CLASS
+    from explorer.widgets.layout import BROWSER_FIX_CLASS
+
+    assert set(_HELPER_CLASSES) == {BROWSER_FIX_CLASS, ICON_STYLE_CLASS}
+    rule = re.search(r"\.xr-browser-fix, \.xr-icon-style, \.widget-html:has\(> \.widget-html-content > "
+                     r"style:only-child\) \{([^}]*)\}", PHONE_CSS)
+    assert rule and "position: absolute !important" in rule.group(1) and "min-height: 0 !important" in rule.group(1)
+    assert re.search(r"\.widget-html:has\(> \.widget-html-content:empty\) \{\s*min-height: 0 !important;", PHONE_CSS)

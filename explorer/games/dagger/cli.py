@@ -28,7 +28,7 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
     --phases 3 from round 1 covers rounds 1-3), the event deck shuffled: exact over the ordered draws of the cards
     the phases use. A hero file is looked at after its Hero Phase actions; a round file plays its planned Hero Phases
     (the turns, their rolls as given or rolled from the seed) before each Nemesis Phase: --phases N is P(lose by the
-    end of round N)."""
+    end of round N), exact, computed round by round (refused, naming the bound, above 60,000 play-outs)."""
     from explorer.errors import ScenarioError, naming_source
     from explorer.games import get_game, load_any, parse_rulings
 

@@ -9,13 +9,17 @@ inputs and defaults), and ``k`` phases draw only the top ``k`` event cards. So t
 ``n`` in the deck, each equally likely: with one phase, ``n`` play-outs give the exact answer that 10,000 seeded
 shuffles only estimate (``benchmarks/bench_dagger.py`` checks the two agree). Above ``max_exact`` draws, a seeded
 sample of shuffles is used instead (reported as such).
+
+A ``round`` file's planned rounds (:func:`planned_forecast`) are forecast round by round over the same draws, alike
+positions merged at the end of each round (:func:`_round_by_round`); it never samples: above
+:data:`MAX_PLAYOUTS` play-outs it refuses, naming that bound.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import permutations
 from math import perm
@@ -67,6 +71,8 @@ class LossForecast:
     (each deal played with each); 0: the side mission deck is the one the file's seed shuffled (too many orders, or
     no side mission deck)."""
     side_top: int = 0
+    positions: int = 0
+    """:func:`planned_forecast`: the distinct positions played out (alike positions merged round by round)."""
 
     def to_dict(self) -> dict:
         """JSON-friendly: probabilities as ``{"exact": "n/d", "float": x}``."""
@@ -180,51 +186,210 @@ def _fill_deck(prefix: tuple[str, ...], standard: tuple[str, ...], nemesis: tupl
     return tuple(deck)
 
 
+MAX_PLAYOUTS = 60_000
+"""The bound of :func:`planned_forecast`: the play-outs it stands for (ordered draws of the event cards the rounds
+use, times the orders of the side mission deck's top cards it is exact over) at most this many. Merged round by round
+they are played in far fewer positions: dg-five-rounds over 3 rounds (9,180 play-outs, 880 positions) takes about
+14 s of CPU, over 4 rounds (51,840) a few minutes; above it the message names the bound."""
+
+
 def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = None, *,
-                     max_exact: int = 5040) -> LossForecast:
+                     max_exact: int = MAX_PLAYOUTS) -> LossForecast:
     """P(the heroes lose by the end of round ``rounds``) for a ``round`` file (:class:`.round_scenario.RoundScenario`),
     playing its planned Hero Phases (the turns, their rolls as given or from the seed) before each Nemesis Phase:
     exact over the ordered draws of the top ``rounds`` event cards (the deck shuffled; the file's order ignored).
-    A draw under which a planned turn is refused counts in ``refused``, not as a loss.
+    A draw under which a planned turn is refused (or a ``[[rounds.nemesis]]`` point it never reaches) counts in
+    ``refused``, not as a loss.
+
+    Computed round by round (:func:`_round_by_round`): the positions reached at the end of a round that are alike in
+    everything later rounds read (the board, the tracks, the cards, the state of the dice, the event cards still to
+    draw) are merged, their probabilities added, and each is played on once per next event card (its Hero Phase once);
+    a position where the game is over, or a turn was refused, is not played on. Earlier this played every ordered draw
+    from the start, all rounds again for each, and refused above 5,040 of them.
 
     Raises:
-        ScenarioError: ``rounds`` outside 1..the rounds the file plans (at most 5), more ordered draws than
-            ``max_exact`` (this forecast does not sample), or the rulings' errors.
+        ScenarioError: ``rounds`` outside 1..the rounds the file plans (at most 5), more than ``max_exact``
+            (1..1,000,000; default :data:`MAX_PLAYOUTS`) ordered draws (this forecast does not sample; the message
+            names the bound), or the rulings' errors.
     """
-    from dataclasses import replace
-
-    from .round_scenario import play_rounds
-
     if not 1 <= rounds <= min(len(sc.rounds), MAX_PHASES):
         raise ScenarioError("phases", f"{rounds!r} is out of range", f"1..{min(len(sc.rounds), MAX_PHASES)} (the rounds the file "
                             "plans)")
+    if not 1 <= max_exact <= 1_000_000:
+        raise ScenarioError("max_exact", f"{max_exact!r}", "1..1000000")
     chosen = {**sc.board.rulings, **(rulings or {})}
     make_rulings(chosen)
     if getattr(sc, "setup", None) is not None:
         return _setup_forecast(sc, rounds, chosen, max_exact)
-    start = sc.board.state
-    deck = start.event_deck
+    deck = sc.board.state.event_deck
     k = min(rounds, len(deck))
-    if perm(len(deck), k) > max_exact:
-        raise ScenarioError("phases", f"{perm(len(deck), k)} ordered draws are too many", f"at most {max_exact}")
-    draws = [tuple(deck[i] for i in idx) + tuple(deck[j] for j in range(len(deck)) if j not in idx)
-             for idx in permutations(range(len(deck)), k)] or [deck]
-    lost = won = refused = 0
-    reasons: Counter[str] = Counter()
-    threat: Counter[int] = Counter()
-    for d in draws:
-        one = replace(sc, board=replace(sc.board, state=start.evolve(event_deck=d), shuffle_events=False),
-                      rounds=sc.rounds[:rounds])
-        frames, refusal, first, _ctx = play_rounds(one, chosen)
-        end = frames[-1].state.game if frames else first.game
-        refused += refusal is not None
-        lost += bool(end.lost)
-        won += end.won
-        reasons.update(end.lost)
-        threat[end.threat] += 1
-    n = len(draws)
-    return LossForecast(Fraction(lost, n), True, n, rounds, {r: Fraction(c, n) for r, c in reasons.most_common()},
-                        {t: Fraction(c, n) for t, c in threat.items()}, Fraction(won, n), Fraction(refused, n), True)
+    draws = perm(len(deck), k) if deck else 1
+    if draws > max_exact:
+        raise ScenarioError("phases", f"{draws:,} ordered draws of the top {plural(k, 'event card')} are too many "
+                            "for the exact forecast", f"at most {max_exact:,} (its bound): fewer rounds")
+    tally = _round_by_round(sc, rounds, chosen, _UniformDeck(deck))
+    return tally.forecast(draws, rounds)
+
+
+class _UniformDeck:
+    """The event deck shuffled, every order equally likely: after drawing the cards ``prefix`` (indices into
+    ``cards``), the next is any card left, each with the same chance."""
+
+    def __init__(self, cards):
+        self.cards = tuple(cards)
+
+    def next_cards(self, prefix: tuple[int, ...]) -> dict[int, Fraction]:
+        left = [i for i in range(len(self.cards)) if i not in prefix]
+        return {i: Fraction(1, len(left)) for i in left}
+
+    def deck(self, prefix: tuple[int, ...]) -> tuple:
+        """The event deck once ``prefix`` is decided: its last card on top, the cards not drawn below (file order)."""
+        top = (self.cards[prefix[-1]],) if prefix else ()
+        return top + tuple(c for i, c in enumerate(self.cards) if i not in prefix)
+
+    def key(self, prefix: tuple[int, ...]):
+        return tuple(sorted(prefix))
+
+
+class _SetupDeck:
+    """The event deck Setup deals (:func:`setup_deals`): the next card's chances after the cards ``prefix`` (names)
+    depend on the pile being drawn from and whether its nemesis event is already out."""
+
+    def __init__(self, cards: Mapping[str, object], standard: tuple[str, ...], nemesis: tuple[str, ...],
+                 per_pile: int = 3):
+        self.cards, self.standard, self.nemesis, self.size = cards, standard, nemesis, per_pile + 1
+
+    def _pile_has_nemesis(self, prefix: tuple[str, ...]) -> bool:
+        pile = len(prefix) // self.size
+        return any(c in self.nemesis for c in prefix[pile * self.size:])
+
+    def next_cards(self, prefix: tuple[str, ...]) -> dict[str, Fraction]:
+        if len(prefix) >= self.size * len(self.nemesis):
+            return {}
+        q = len(prefix) % self.size
+        out: dict[str, Fraction] = {}
+        rest = Fraction(1)
+        if not self._pile_has_nemesis(prefix):
+            first = Fraction(1, self.size - q)
+            free = [n for n in self.nemesis if n not in prefix]
+            for n in free:
+                out[n] = first / len(free)
+            rest -= first
+        if rest:
+            pool = [c for c in self.standard if c not in prefix]
+            for c in pool:
+                out[c] = rest / len(pool)
+        return out
+
+    def deck(self, prefix: tuple[str, ...]) -> tuple:
+        return tuple(self.cards[n] for n in _fill_deck(prefix, self.standard, self.nemesis, self.size - 1)
+                     [max(0, len(prefix) - 1):])
+
+    def key(self, prefix: tuple[str, ...]):
+        return tuple(sorted(prefix)), len(prefix), self._pile_has_nemesis(prefix)
+
+
+@dataclass
+class _Tally:
+    """The forecast's totals, each a probability (:class:`~fractions.Fraction`); ``positions``: the distinct
+    positions played."""
+
+    lost: Fraction = Fraction(0)
+    won: Fraction = Fraction(0)
+    refused: Fraction = Fraction(0)
+    reasons: dict | None = None
+    threat: dict | None = None
+    positions: int = 0
+
+    def add(self, game: GameState, p: Fraction, refused: bool) -> None:
+        self.reasons = self.reasons if self.reasons is not None else {}
+        self.threat = self.threat if self.threat is not None else {}
+        self.refused += p if refused else 0
+        self.lost += p if game.lost else 0
+        self.won += p if game.won else 0
+        for r in game.lost:
+            self.reasons[r] = self.reasons.get(r, Fraction(0)) + p
+        self.threat[game.threat] = self.threat.get(game.threat, Fraction(0)) + p
+
+    def forecast(self, draws: int, rounds: int) -> LossForecast:
+        return LossForecast(self.lost, True, draws, rounds,
+                            dict(sorted((self.reasons or {}).items(), key=lambda kv: -kv[1])), self.threat or {},
+                            self.won, self.refused, True, positions=self.positions)
+
+
+def _dice_key(dice) -> tuple:
+    return dice.drawn, tuple(sorted(dice.cursor.items())), dice.seeded._rng.getstate()
+
+
+def _copy_dice(dice):
+    """A copy of a :class:`~explorer.dice.Dice` that rolls on exactly as ``dice`` would (its seeded generator's state,
+    script cursors and count), without :func:`copy.deepcopy`'s cost."""
+    import copy
+    import random
+
+    new = copy.copy(dice)
+    new.cursor, new.scripts = dict(dice.cursor), dict(dice.scripts)
+    new.seeded = copy.copy(dice.seeded)
+    rng = random.Random(0)
+    rng.setstate(dice.seeded._rng.getstate())
+    new.seeded._rng = rng
+    return new
+
+
+def _round_by_round(sc, rounds: int, chosen: Mapping[str, str], draw, *,
+                    side_orders: tuple[tuple[str, ...] | None, ...] = (None,)) -> _Tally:
+    """Play ``sc``'s first ``rounds`` rounds over every draw of the event deck ``draw`` gives (:class:`_UniformDeck`,
+    :class:`_SetupDeck`) and, with a ``[setup]``, every order of ``side_orders`` (the side mission deck's, equally
+    likely; ``None``: the one the seed shuffles), merging alike positions at the end of each round; returns the
+    :class:`_Tally` of the play-outs' ends, each weighted by its probability."""
+    from explorer.errors import RuleViolation
+
+    from .round_scenario import _begin, _over, play_hero_phase, play_nemesis_and_end
+
+    tally = _Tally()
+    one = replace(sc, rounds=sc.rounds[:rounds])
+    # level: {merge key: [state, dice, prefix, probability]}
+    level: dict = {}
+    for i, order in enumerate(side_orders):
+        frames, start, ctx = _begin(one, chosen, None, order)
+        level[i] = [frames[-1].state if frames else start, ctx.dice, (), Fraction(1, len(side_orders))]
+    for r in range(rounds):
+        nxt: dict = {}
+        for state, dice, prefix, p in level.values():
+            tally.positions += 1
+            hctx = replace(ctx, dice=_copy_dice(dice))
+            got, refusal = play_hero_phase(state, hctx)
+            end = got[-1].state if got else state
+            if refusal is not None or _over(end):
+                tally.add(end.game, p, refusal is not None)
+                continue
+            choices = draw.next_cards(prefix) or {None: Fraction(1)}
+            for card, q in choices.items():
+                after = prefix + (card,) if card is not None else prefix
+                here = replace(end, game=end.game.evolve(event_deck=draw.deck(after) if card is not None else ()))
+                nctx = replace(ctx, dice=_copy_dice(hctx.dice))
+                try:
+                    got2, refusal2 = play_nemesis_and_end(here, nctx)
+                except ScenarioError as e:          # a [[rounds.nemesis]] point this draw never reaches
+                    if isinstance(e, RuleViolation):
+                        raise
+                    tally.add(here.game, p * q, True)
+                    continue
+                fin = got2[-1].state if got2 else here
+                if refusal2 is not None or _over(fin) or r == rounds - 1:
+                    tally.add(fin.game, p * q, refusal2 is not None)
+                    continue
+                g = fin.game
+                key = (replace(fin, done=(), setup=None, game=g.evolve(event_deck=(), discard=tuple(sorted(
+                    g.discard, key=lambda c: c.name)))), draw.key(after), _dice_key(nctx.dice))
+                if key in nxt:
+                    nxt[key][3] += p * q
+                else:
+                    nxt[key] = [fin, nctx.dice, after, p * q]
+        level = nxt
+        if not level:
+            break
+    return tally
 
 
 def side_mission_draws(rounds: int) -> int:
@@ -237,46 +402,55 @@ def side_mission_draws(rounds: int) -> int:
 
 def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int) -> LossForecast:
     """:func:`planned_forecast` for a file with ``[setup]``: exact over the top ``rounds`` cards of the event deck
-    Setup deals (:func:`setup_deals`) and, when the play-outs stay within ``max_exact``, over the orders of the top
-    :func:`side_mission_draws` cards of the shuffled side mission deck (every order equally likely, independent of
-    the event deal; the cards below are never drawn); else the side mission deck is the one the file's seed
-    shuffled (``side_orders`` 0: the text says so). The 1st strike's spawns are fixed by the file (no chance)."""
-    from dataclasses import replace
-
-    from .round_scenario import play_rounds
+    Setup deals (:class:`_SetupDeck`, the chances :func:`setup_deals` lists; at most ``max_exact`` of them) and, when
+    the deals times the orders stay within ``max_exact``, over the orders of the top :func:`side_mission_draws` cards of the shuffled side
+    mission deck (every order equally likely, independent of the event deal; the cards below are never drawn); else
+    the side mission deck is the one the file's seed shuffled (``side_orders`` 0: the text says so). The 1st strike's
+    spawns are fixed by the file (no chance)."""
+    from .round_scenario import _begin
 
     su = sc.setup
-    deals = setup_deals(su.standard_events, su.nemesis_events, min(rounds, 3 * 4))
-    if len(deals) > max_exact:
-        raise ScenarioError("phases", f"{len(deals)} deals of the top {rounds} event cards are too many",
-                            f"at most {max_exact}")
+    _frames, start, _ctx = _begin(sc, chosen, None)
+    draw = _SetupDeck({c.name: c for c in start.game.event_deck}, su.standard_events, su.nemesis_events)
+    deals = setup_deal_count(len(su.standard_events), len(su.nemesis_events), min(rounds, 3 * 4))
+    if deals > max_exact:
+        raise ScenarioError("phases", f"{deals:,} Setup deals of the top {plural(min(rounds, 12), 'event card')} are "
+                            "too many for the exact forecast", f"at most {max_exact:,} (its bound): fewer rounds")
     side = su.side_deck
     top = min(len(side), side_mission_draws(rounds))
     orders: list[tuple[str, ...] | None] = [None]
-    if side and len(deals) * perm(len(side), top) <= max_exact:
+    if side and deals * perm(len(side), top) <= max_exact:
         orders = [tuple(side[i] for i in idx) + tuple(side[j] for j in range(len(side)) if j not in idx)
                   for idx in permutations(range(len(side)), top)]
-    q = Fraction(1, len(orders))
-    one = replace(sc, rounds=sc.rounds[:rounds])
-    lost = won = refused = Fraction(0)
-    reasons: dict[str, Fraction] = {}
-    threat: dict[int, Fraction] = {}
-    for prefix, p_deal in deals.items():
-        deck = _fill_deck(prefix, su.standard_events, su.nemesis_events)
-        for order in orders:
-            p = p_deal * q
-            frames, refusal, first, _ctx = play_rounds(one, chosen, dealt=deck, side_dealt=order)
-            end = frames[-1].state.game if frames else first.game
-            refused += p if refusal is not None else 0
-            lost += p if end.lost else 0
-            won += p if end.won else 0
-            for r in end.lost:
-                reasons[r] = reasons.get(r, Fraction(0)) + p
-            threat[end.threat] = threat.get(end.threat, Fraction(0)) + p
+    tally = _round_by_round(sc, rounds, chosen, draw, side_orders=tuple(orders))
     exact_side = orders != [None]
-    return LossForecast(lost, True, len(deals), rounds, dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
-                        threat, won, refused, True, True, len(orders) if exact_side else 0,
-                        top if exact_side else 0)
+    f = tally.forecast(deals, rounds)
+    return replace(f, dealt=True, side_orders=len(orders) if exact_side else 0, side_top=top if exact_side else 0)
+
+
+def setup_deal_count(standard: int, nemesis: int, top: int, per_pile: int = 3) -> int:
+    """How many different top ``top`` cards (in order) Setup can deal from ``standard`` standard and ``nemesis``
+    nemesis events (the number of keys :func:`setup_deals` returns, counted without listing them)."""
+    size = per_pile + 1
+    memo: dict = {}
+
+    def go(j: int, used_std: int, used_nem: int, pile_has: bool) -> int:
+        if j == top:
+            return 1
+        key = (j, used_std, used_nem, pile_has)
+        if key not in memo:
+            pile_start = j % size == 0
+            has = False if pile_start else pile_has
+            total = 0
+            if not has and used_nem < nemesis:
+                total += (nemesis - used_nem) * go(j + 1, used_std, used_nem + 1, True)
+            can_std = has or (size - (j % size)) > 1      # the pile's last card is its nemesis event if not yet out
+            if can_std and used_std < standard:
+                total += (standard - used_std) * go(j + 1, used_std + 1, used_nem, has)
+            memo[key] = total
+        return memo[key]
+
+    return go(0, 0, 0, False)
 
 
 def phases_words(first_round: int, phases: int) -> str:

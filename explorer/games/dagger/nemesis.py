@@ -313,6 +313,14 @@ def final_showdown(state: GameState, section: str) -> tuple[GameState, list[Step
                         (), section)]
 
 
+def mission_label(m: Mission) -> str:
+    """A nemesis-deck mission named with its kind, the kind said once: ``"1st strike Ambush"``, but ``"1st Strike"``
+    for a card already named so (Nemesis Phase › 2. Check Nemesis Mission: the 1st strike, then the nemesis
+    missions); ``"nemesis mission Mission I"`` (the kind here is "nemesis mission", the name "Mission I")."""
+    kind = "1st strike" if m.kind == "first_strike" else "nemesis mission"
+    return m.name if m.name.lower().startswith(kind) else f"{kind} {m.name}"
+
+
 def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
     """Nemesis Phase › 2. Check Nemesis Mission: the top card of the nemesis mission deck is passed (progress >= its
     progress value, checked first) or failed (threat, ruling ``mission_fail_comparison``). A 1st strike is removed
@@ -328,10 +336,10 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
     while state.nemesis_deck:
         m = state.nemesis_deck[0]
         result, why = _mission_check(state, ctx, m)
-        label = "1st strike" if m.kind == "first_strike" else "nemesis mission"
+        label = mission_label(m)
         if result is None:
             state = state.evolve(events=state.events + (MissionChecked(m.name, m.kind, "open"),))
-            steps.append(Step(f"{label.capitalize()} {m.name} is not completed", S.CHECK_NEMESIS_MISSION,
+            steps.append(Step(f"{label[:1].upper()}{label[1:]} is not completed", S.CHECK_NEMESIS_MISSION,
                               why + ".", {"mission": m.name, "result": "open"}, (m.name,), section))
             break
         completed.append(m)
@@ -340,14 +348,14 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
                              events=state.events + (MissionChecked(m.name, m.kind, result),))
         if m.kind == "first_strike":
             nxt = f"; {deck[0].name} is revealed" if deck else ""
-            steps.append(Step(f"1st strike {m.name} {result}: removed from the game{nxt}", S.CHECK_NEMESIS_MISSION,
+            steps.append(Step(f"{label} {result}: removed from the game{nxt}", S.CHECK_NEMESIS_MISSION,
                               why + ".", {"mission": m.name, "result": result}, (m.name,), section))
             if deck and ctx.rulings.reading("revealed_mission_check") == "same_step":
                 continue
             break
         state = state.evolve(completed_nemesis=state.completed_nemesis + ((m.name, result),))
         side = "green check" if result == "passed" else "red X"
-        steps.append(Step(f"Nemesis mission {m.name} {result}: slid under the board, {side} showing",
+        steps.append(Step(f"{label[:1].upper()}{label[1:]} {result}: slid under the board, {side} showing",
                           S.CHECK_NEMESIS_MISSION, why + ".", {"mission": m.name, "result": result}, (m.name,),
                           section))
         effects = m.on_pass if result == "passed" else m.on_fail
@@ -516,9 +524,13 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
     """One enemy activation: it resolves the first of (1) attack a hero in its space, (2) overrun a base in its
     space, (3) move one space toward the nearest operational base in its region (else the nearest anywhere). A
     stunned nemesis only removes its stun and damage."""
-    e = state.enemy(enemy_id)
     rule = S.ENEMY_ACTIVATION
     section = ctx.prefix + SEC3
+    if not any(x.id == enemy_id for x in state.enemies):      # defeated since it was lined up (a team-up card)
+        return state, (Step(f"{enemy_id} was defeated before its activation: it does not activate",
+                            S.DAMAGE_AND_DEFEAT, "A defeated enemy's standee is removed from the board.",
+                            {"enemy": enemy_id, "action": "gone"}, (), section),)
+    e = state.enemy(enemy_id)
     if e.kind == "nemesis" and e.stunned:
         state = state.with_enemy(evolve(e, stunned=False, damage=0))
         state = state.evolve(events=state.events + (EnemyActed(e.id, "stun_cleared"),))
@@ -845,7 +857,7 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
 
 
 PHASE_POINTS: dict[str, str] = {
-    "1": SEC1, "2": SEC2, "3": SEC3,
+    "1": SEC1, "1.check": SEC1 + _W, "2": SEC2, "2.check": SEC2 + _W, "3": SEC3,
     "3.text": SEC3 + " › event text", "3.ongoing": SEC3 + " › ongoing effects",
     "3.side_mission": SEC3 + " › side mission", "3.nemesis_ability": SEC3 + " › nemesis ability",
     "3.activation": SEC3 + " › activation order", "3.spawns": SEC3 + " › spawns", "3.discard": SEC3 + " › discard",
@@ -854,30 +866,74 @@ PHASE_POINTS: dict[str, str] = {
 """The points of the Nemesis Phase (and End of Round) where a player may act between the rules (Additional Rules ›
 Team-up Abilities: at any time, even to interrupt other game effects), in phase order: key → the name prefix of the
 first :data:`NEMESIS_PHASE` entry played after it. ``"1"``, ``"2"``, ``"3"``, ``"end"``: before a numbered step (or
-the End of Round); ``"3.<part>"``: inside step 3, after the event card is drawn, before that part of its
-resolution (``"3.text"`` its text, ``"3.ongoing"`` the ongoing mission effects, ``"3.side_mission"`` the side
-mission spawn, ``"3.nemesis_ability"`` the nemesis ability, ``"3.activation"`` the enemy activations, ``"3.spawns"``
-the enemy spawns, ``"3.discard"`` the discard)."""
+the End of Round); ``"1.check"``, ``"2.check"``: inside step 1 or 2, after its rule (the threat advanced; the
+mission checked), before the Winning and Losing check that follows it; ``"3.<part>"``: inside step 3, after the
+event card is drawn, before that part of its resolution (``"3.text"`` its text, ``"3.ongoing"`` the ongoing mission
+effects, ``"3.side_mission"`` the side mission spawn, ``"3.nemesis_ability"`` the nemesis ability,
+``"3.activation"`` the enemy activations (before their order is set), ``"3.spawns"`` the enemy spawns,
+``"3.discard"`` the discard). Besides these, ``"3.activation.N"`` (:data:`ACTIVATION_POINT`, N from 1): the
+activation order set, before the N-th enemy activation (N >= 2: between two activations)."""
+
+ACTIVATION_POINT = "3.activation."
+"""Prefix of the points ``"3.activation.N"``: before the N-th enemy activation of step 3 (N from 1 to
+:data:`MAX_ACTIVATION_POINT`)."""
+MAX_ACTIVATION_POINT = 20
+
+
+def activation_number(point: str) -> int | None:
+    """N for a point ``"3.activation.N"`` (1..:data:`MAX_ACTIVATION_POINT`), else ``None``."""
+    if not point.startswith(ACTIVATION_POINT):
+        return None
+    n = point[len(ACTIVATION_POINT):]
+    if not n.isdigit() or n != str(int(n)) or not 1 <= int(n) <= MAX_ACTIVATION_POINT:
+        return None
+    return int(n)
+
+
+def is_phase_point(point: str) -> bool:
+    """``point`` is a key of :data:`PHASE_POINTS` or ``"3.activation.N"``."""
+    return point in PHASE_POINTS or activation_number(point) is not None
+
+
+def point_order(point: str) -> tuple[int, int]:
+    """Where ``point`` (:func:`is_phase_point`) falls in the phase, as a sort key."""
+    n = activation_number(point)
+    if n is not None:
+        return list(PHASE_POINTS).index("3.activation"), n
+    return list(PHASE_POINTS).index(point), 0
 
 
 def phase_parts(state: GameState, ctx: PhaseContext, points: tuple[str, ...] = ("1", "2", "3", "end")
                 ) -> tuple[PhaseContext, tuple[tuple[str, Sequence], ...]]:
     """The whole Nemesis Phase (and End of Round) as :func:`play_phase` plays it from ``state``, cut before each of
-    ``points`` (keys of :data:`PHASE_POINTS`, in phase order, the first ``"1"``): ``(phase context, ((point,
+    ``points`` (:func:`is_phase_point`, in phase order, the first ``"1"``): ``(phase context, ((point,
     entries), ...))``, one part per point, in order (the elimination deadline check is in the first). Playing the
     parts one after another with :func:`explorer.kernel.play`, that context and ``stop=phase_over`` (no part after
     a stop) gives :func:`play_phase`'s frames; between the parts a player may act (Additional Rules › Team-up
-    Abilities: team-up can be spent and team-up abilities used at any time).
+    Abilities: team-up can be spent and team-up abilities used at any time). A ``"3.activation.N"`` point cuts the
+    activations' :class:`~explorer.kernel.Each` entry before its N-th enemy (the enemies already lined up).
 
     Raises:
-        ValueError: ``points`` not keys of :data:`PHASE_POINTS` in phase order starting with ``"1"``."""
-    order = list(PHASE_POINTS)
-    if not points or points[0] != "1" or any(order.index(a) >= order.index(b) for a, b in zip(points, points[1:])):
-        raise ValueError(f"phase points must start with '1' and follow phase order ({', '.join(order)}): {points}")
+        ValueError: ``points`` not phase points in phase order starting with ``"1"``."""
+    if (not points or points[0] != "1" or not all(is_phase_point(p) for p in points)
+            or any(point_order(a) >= point_order(b) for a, b in zip(points, points[1:]))):
+        raise ValueError(f"phase points must start with '1' and follow phase order ({', '.join(PHASE_POINTS)}, "
+                         f"3.activation.N after 3.activation): {points}")
     phase_ctx = replace(ctx, prefix=f"Round {state.round} · ", showdown_at_start=state.showdown, start=SEC1)
-    seq = phase_sequence(SEC1, SEC_END)
+    seq = list(phase_sequence(SEC1, SEC_END))
+    cuts_at = [activation_number(p) for p in points if activation_number(p) is not None]
+    starts: dict[int, int] = {}
+    if cuts_at:
+        at = next(i for i, e in enumerate(seq) if isinstance(e, Each))
+        each = seq[at]
+        bounds = [0, *(n - 1 for n in cuts_at), None]
+        pieces = [Each(each.name, (lambda s, a=a, b=b: activating(s)[a:b]), each.step, each.stop)
+                  for a, b in zip(bounds, bounds[1:])]
+        seq[at:at + 1] = pieces
+        starts = {n: at + 1 + k for k, n in enumerate(cuts_at)}
     names = [e.name if isinstance(e, Each) else e[0] for e in seq]
-    cuts = [0] + [next(i for i, n in enumerate(names) if n.startswith(PHASE_POINTS[p])) for p in points[1:]]
+    cuts = [0] + [starts[activation_number(p)] if activation_number(p) is not None else
+                  next(i for i, n in enumerate(names) if n.startswith(PHASE_POINTS[p])) for p in points[1:]]
     cuts.append(len(seq))
     return phase_ctx, tuple((p, tuple(seq[cuts[k]:cuts[k + 1]])) for k, p in enumerate(points))
 

@@ -194,6 +194,22 @@ OVERRUN_MISSION_DAGGER_EFFECT = RulingOption(
                 "D.A.G.G.E.R. is missing) is read as the action, not the effect.",
 )
 
+TEAM_UP_AFTER_LOSS = RulingOption(
+    key="team_up_after_loss",
+    title="A team-up entry at a point after a loss condition is reached, before its Winning and Losing check",
+    section="Additional Rules › Team-up Abilities; Winning and Losing",
+    readings={
+        "not_played": "Once a loss condition has happened (threat at 20, every base overrun, every hero out), the "
+                      "game is over: a team-up card readied or used at a later point of the phase is not played.",
+        "played": "Team-up can be spent and team-up abilities used at any time, even to interrupt other game "
+                  "effects: the entry is played, then the Winning and Losing check ends the game.",
+    },
+    default="not_played",
+    why_default="Winning and Losing says the heroes lose if any of the listed things happens: the loss comes with the "
+                "condition, not with a later check; 'interrupt other game effects' names effects, and the game "
+                "ending is not one a team-up card can wait on.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Marvel D.A.G.G.E.R. ruling option, in definition order."""

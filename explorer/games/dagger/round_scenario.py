@@ -54,9 +54,11 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     [[rounds.nemesis]]             # optional: a team-up card readied or used during the round's Nemesis Phase
     hero = "Hero A"
     do = "use_team_up"             # ready_team_up | use_team_up
-    before = "3"                   # before Nemesis Phase step "1", "2", "3" or "end" (the End of Round), or inside
-                                   # step 3: "3.text" | "3.ongoing" | "3.side_mission" | "3.nemesis_ability" |
-                                   # "3.activation" | "3.spawns" | "3.discard" (before that part)
+    before = "3"                   # before Nemesis Phase step "1", "2", "3" or "end" (the End of Round); inside
+                                   # step 1 or 2 before its loss check: "1.check" | "2.check"; inside step 3:
+                                   # "3.text" | "3.ongoing" | "3.side_mission" | "3.nemesis_ability" |
+                                   # "3.activation" | "3.spawns" | "3.discard" (before that part), or
+                                   # "3.activation.N" (before the N-th enemy activation: N >= 2 is between two)
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
 already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its
@@ -85,7 +87,8 @@ from explorer.trace import Step, Trace
 from . import hero_phase as HP
 from . import sections as S
 from .hero_scenario import ROLLS, ActionDetails, ActionModel, HeroScenario, check_successes, resolve_action
-from .nemesis import PhaseContext, apply_effects, loss_gauges, phase_over, phase_parts, play_phase
+from .nemesis import (MAX_ACTIVATION_POINT, PhaseContext, activation_number, apply_effects, is_phase_point,
+                      loss_gauges, loss_reached, phase_over, phase_parts, play_phase, point_order)
 from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                check_paths, initial_state, parse_board, phase_context)
 from .results import NOT_READY, HeroAction, RoundOutcome, TurnRecord
@@ -141,34 +144,53 @@ class BeforeModel(Strict):
     ability: str = Field("", max_length=40)
 
 
-NEMESIS_STEPS: dict[str, str] = {"1": "1. Advance Threat", "2": "2. Check Nemesis Mission",
-                                  "3": "3. Resolve Event Cards",
-                                  "3.text": "3. Resolve Event Cards › the event text",
-                                  "3.ongoing": "3. Resolve Event Cards › the ongoing mission effects",
-                                  "3.side_mission": "3. Resolve Event Cards › the side mission spawn",
-                                  "3.nemesis_ability": "3. Resolve Event Cards › the nemesis ability",
-                                  "3.activation": "3. Resolve Event Cards › the enemy activations",
-                                  "3.spawns": "3. Resolve Event Cards › the enemy spawns",
-                                  "3.discard": "3. Resolve Event Cards › the discard",
-                                  "end": "End of Round"}
+NEMESIS_STEPS: dict[str, str] = {
+    "1": "before step 1 (Advance Threat)",
+    "1.check": "in step 1 (Advance Threat), after the threat advances, before the Winning and Losing check",
+    "2": "before step 2 (Check Nemesis Mission)",
+    "2.check": "in step 2 (Check Nemesis Mission), after the mission check, before the Winning and Losing check",
+    "3": "before step 3 (Resolve Event Cards)",
+    "3.text": "in step 3 (Resolve Event Cards), before the event text",
+    "3.ongoing": "in step 3 (Resolve Event Cards), before the ongoing mission effects",
+    "3.side_mission": "in step 3 (Resolve Event Cards), before the side mission spawn",
+    "3.nemesis_ability": "in step 3 (Resolve Event Cards), before the nemesis ability",
+    "3.activation": "in step 3 (Resolve Event Cards), before the enemy activations",
+    "3.spawns": "in step 3 (Resolve Event Cards), before the enemy spawns",
+    "3.discard": "in step 3 (Resolve Event Cards), before the discard",
+    "end": "before the End of Round"}
 """A ``[[rounds.nemesis]]`` entry's ``before``: the point of the Nemesis Phase it is done at (the keys of
-:data:`.nemesis.PHASE_POINTS`, in phase order), as the trace names it: before a numbered step, or inside step 3
-(``"3.<part>"``: the event card drawn, before that part of its resolution)."""
+:data:`.nemesis.PHASE_POINTS`, in phase order), in the words the trace uses (its section reads "Round N · Nemesis
+Phase, team-up <words>"). Besides these, ``"3.activation.N"`` (:func:`point_words`)."""
+
+POINT_VALUES = tuple(x for p in NEMESIS_STEPS for x in ((p, "3.activation.N") if p == "3.activation" else (p,)))
+"""The values a ``[[rounds.nemesis]]`` entry's ``before`` may take (N: 1..20), as error messages list them."""
+
+
+def point_words(point: str) -> str:
+    """The words for a phase point (:data:`NEMESIS_STEPS`, or ``"3.activation.N"``: "in step 3 (Resolve Event
+    Cards), before enemy activation N" / "..., between enemy activations N-1 and N")."""
+    n = activation_number(point)
+    if n is None:
+        return NEMESIS_STEPS[point]
+    return ("in step 3 (Resolve Event Cards), " + ("before the first enemy activation" if n == 1 else
+                                                   f"between enemy activations {n - 1} and {n}"))
 
 
 class NemesisTeamUpModel(Strict):
     """One ``[[rounds.nemesis]]`` entry: a team-up card readied (``ready_team_up``, spending team-up) or used
-    (``use_team_up``: exhausted) during the Nemesis Phase, ``before`` one of its numbered steps (``"1"``, ``"2"``,
-    ``"3"``), a part of step 3 once the event card is drawn (``"3.text"``, ``"3.ongoing"``, ``"3.side_mission"``,
-    ``"3.nemesis_ability"``, ``"3.activation"``, ``"3.spawns"``, ``"3.discard"``) or the End of Round (``"end"``).
+    (``use_team_up``: exhausted) during the Nemesis Phase, ``before`` a point of it: a numbered step (``"1"``,
+    ``"2"``, ``"3"``), inside step 1 or 2 before its Winning and Losing check (``"1.check"``, ``"2.check"``), a part
+    of step 3 once the event card is drawn (``"3.text"``, ``"3.ongoing"``, ``"3.side_mission"``,
+    ``"3.nemesis_ability"``, ``"3.activation"``, ``"3.spawns"``, ``"3.discard"``), an enemy activation of step 3
+    (``"3.activation.N"``: before the N-th, so N >= 2 is between two activations) or the End of Round (``"end"``).
     Additional Rules › Team-up Abilities: unless a card says otherwise, team-up can be spent and team-up abilities
-    used at any time, even to interrupt other game effects; the explorer plays them at these points (not inside one
-    enemy's activation: ``"3.activation"`` is before the first)."""
+    used at any time, even to interrupt other game effects; the explorer plays them at these points, between rule
+    steps (not inside one enemy's activation). Checked by :func:`parse_round` (a value not among these is a file
+    error naming ``rounds[r].nemesis[k].before``)."""
 
     hero: str = Field(max_length=60)
     do: Literal["ready_team_up", "use_team_up"]
-    before: Literal["1", "2", "3", "3.text", "3.ongoing", "3.side_mission", "3.nemesis_ability", "3.activation",
-                    "3.spawns", "3.discard", "end"] = "1"
+    before: str = Field("1", max_length=20)
 
 
 class SupportModel(Strict):
@@ -350,6 +372,9 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         for k, e in enumerate(entries):
             if e.hero not in names:
                 raise ScenarioError(f"rounds[{r}].nemesis[{k}].hero", f"unknown hero {e.hero!r}", names, source)
+            if not is_phase_point(e.before):
+                raise ScenarioError(f"rounds[{r}].nemesis[{k}].before", f"{e.before!r} is not a point of the Nemesis "
+                                    "Phase", ", ".join(POINT_VALUES) + f" (N: 1..{MAX_ACTIVATION_POINT})", source)
     heroes = {h.name: h for h in board.state.heroes}
     by_hero = {s.hero: s for s in sheets}
     check_paths({f"rounds[{r}].turns[{t}].path": turn.path for r, turns in enumerate(rounds)
@@ -988,29 +1013,46 @@ SETUP_BOARD: Sequence = (("Setup › the board", setup_board),)
 
 def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple[RoundState, tuple[Step, ...]]:
     """Additional Rules › Team-up Abilities, during the Nemesis Phase: the round's ``[[rounds.nemesis]]`` entries
-    done ``before`` a point of the phase (a key of :data:`NEMESIS_STEPS`), in the file's order: a team-up card
+    done ``before`` a point of the phase (:func:`.nemesis.is_phase_point`), in the file's order: a team-up card
     readied (team-up spent) or used (exhausted; the stand-in effect: damage to each enemy nearby). Team-up can be
-    spent and team-up abilities used at any time, even to interrupt other game effects.
+    spent and team-up abilities used at any time, even to interrupt other game effects. At a point where a loss
+    condition is already reached (before its Winning and Losing check), ruling ``team_up_after_loss`` decides
+    whether the entries are played.
 
     Raises:
-        RuleViolation: naming ``rounds[r].nemesis[k].<field>``: a point inside step 3 when no event card is being
-            resolved this phase (Nemesis Phase › 3. Resolve Event Cards), no team-up card, a card already ready or
-            not ready, too little team-up, a hero not on the board.
+        ScenarioError: naming ``rounds[r].nemesis[k].before`` and the points allowed: a point that this play of the
+            phase does not reach (inside step 3 when no event card is resolved, Nemesis Phase › 3. Resolve Event
+            Cards; ``"3.activation.N"`` with fewer than N enemies activated).
+        RuleViolation: naming ``rounds[r].nemesis[k].<field>``: no team-up card, a card already ready or not
+            ready, too little team-up, a hero not on the board.
     """
     r = state.index
-    sec = f"Round {state.game.round} · Nemesis Phase, before {NEMESIS_STEPS[before]}"
+    words = point_words(before)
+    sec = f"Round {state.game.round} · Nemesis Phase, team-up {words}"
+    entries = [(k, e) for k, e in enumerate(ctx.scenario.nemesis_team_ups(r)) if e.before == before]
+    if entries and loss_reached(state.game) and ctx.rulings.reading("team_up_after_loss") == "not_played":
+        who = "; ".join(f"{e.hero} {e.do.replace('_', ' ')}" for _k, e in entries)
+        return state, (Step(f"A loss condition is reached: the team-up entries {words} are not played ({who})",
+                            S.WINNING_AND_LOSING, "Ruling team_up_after_loss = not_played: the heroes lose when "
+                            "the condition happens.", {"not_played": [k for k, _e in entries]}, (), sec),)
     steps: list[Step] = []
-    for k, e in enumerate(ctx.scenario.nemesis_team_ups(r)):
-        if e.before != before:
-            continue
-
+    for k, e in entries:
         def refuse(fld: str, why: str, rule, k=k) -> RuleViolation:
             return RuleViolation(why, rule, field=f"rounds[{r}].nemesis[{k}].{fld}",
-                                 step=f"round {state.game.round}, Nemesis Phase before {NEMESIS_STEPS[before]}")
+                                 step=f"round {state.game.round}, Nemesis Phase {words}")
 
+        n = activation_number(before)
+        source = ctx.scenario.board.source
         if before.startswith("3.") and state.game.current_event is None:
-            raise refuse("before", f"no event card is being resolved in this Nemesis Phase, so there is no point "
-                         f"{before!r} ({NEMESIS_STEPS[before]}); use '3' or 'end'", S.RESOLVE_EVENT_CARDS)
+            raise ScenarioError(f"rounds[{r}].nemesis[{k}].before", f"{before!r}: no event card is resolved in round "
+                                f"{state.game.round}'s Nemesis Phase, so there is no such point",
+                                "1, 1.check, 2, 2.check, 3 or end in this round", source)
+        if n is not None and len(state.game.activating) < n:
+            got = len(state.game.activating)
+            raise ScenarioError(f"rounds[{r}].nemesis[{k}].before", f"{before!r}: round {state.game.round}'s event "
+                                f"activates {plural(got, 'enemy', 'enemies')}",
+                                (f"3.activation.1..3.activation.{got} this round" if got else "no activation "
+                                 "point this round") + ", or 3.activation, 3.spawns, 3.discard, end", source)
         state, more = _team_up(state, ctx, e.hero, e.do, refuse, sec)
         steps += more
     return state, tuple(steps)
@@ -1020,12 +1062,15 @@ def _nemesis_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[Rou
     """The Nemesis Phase and End of Round of the round ``state`` is in (:func:`.nemesis.play_phase`, its frames
     carried into round states); with ``[[rounds.nemesis]]`` entries, played part by part
     (:func:`.nemesis.phase_parts`, cut at the points the entries name) with :func:`nemesis_team_ups` at each of
-    those points (one frame each). Returns the frames and the refusal (``None``: none)."""
+    those points (one frame each). Returns the frames and the refusal (``None``: none).
+
+    Raises:
+        ScenarioError: an entry's point this play does not reach (:func:`nemesis_team_ups`)."""
     entries_at = {e.before for e in ctx.scenario.nemesis_team_ups(state.index)}
     if not entries_at:
         return [Frame(f.name, replace(state, game=f.state), f.steps) for f in play_phase(state.game, ctx.phase)], None
     frames: list[Frame[RoundState]] = []
-    points = tuple(p for p in NEMESIS_STEPS if p == "1" or p in entries_at)
+    points = tuple(sorted(entries_at | {"1"}, key=point_order))
     phase_ctx, parts = phase_parts(state.game, ctx.phase, points)
     for key, entries in parts:
         if key in entries_at:
@@ -1033,7 +1078,7 @@ def _nemesis_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[Rou
                 state, steps = nemesis_team_ups(state, ctx, key)
             except RuleViolation as refusal:
                 return frames, refusal
-            frames.append(Frame(f"Nemesis Phase › team-up before {NEMESIS_STEPS[key]}", state, steps))
+            frames.append(Frame(f"Nemesis Phase › team-up {point_words(key)}", state, steps))
             if _over(state):
                 break
         got = play(state.game, entries, phase_ctx, stop=phase_over)
@@ -1101,24 +1146,42 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
         cards = {c.name: c for c in start.game.event_deck}
         state = replace(state, game=state.game.evolve(event_deck=tuple(cards[n] for n in dealt)))
     for _ in sc.rounds:
-        got, refusal = play_until_refused(state, HERO_PHASE, ctx, stop=_over)
+        got, refusal = play_hero_phase(state, ctx)
         frames += got
         if refusal is not None:
             return tuple(frames), refusal, start, ctx
         state = got[-1].state
         if _over(state):
             break
-        got, refusal = _nemesis_phase(state, ctx)
+        got, refusal = play_nemesis_and_end(state, ctx)
         frames += got
         if refusal is not None:
             return tuple(frames), refusal, start, ctx
         state = frames[-1].state
         if _over(state):
             break
-        got = play(state, END_OF_ROUND, ctx)
-        frames += got
-        state = got[-1].state
     return tuple(frames), None, start, ctx
+
+
+def play_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[RoundState]], RuleViolation | None]:
+    """One round's :data:`HERO_PHASE` from ``state`` (round ``state.index`` of the file): ``(frames, refusal or
+    None)``; it stops at a loss or a win."""
+    got, refusal = play_until_refused(state, HERO_PHASE, ctx, stop=_over)
+    return list(got), refusal
+
+
+def play_nemesis_and_end(state: RoundState, ctx: RoundContext
+                         ) -> tuple[list[Frame[RoundState]], RuleViolation | None]:
+    """After a round's Hero Phase: its Nemesis Phase (with the file's ``[[rounds.nemesis]]`` entries) and End of
+    Round, then :data:`END_OF_ROUND` unless the game is over: ``(frames, refusal or None)``. The event card drawn is
+    the top of ``state.game.event_deck``.
+
+    Raises:
+        ScenarioError: a ``[[rounds.nemesis]]`` point this play does not reach (:func:`nemesis_team_ups`)."""
+    frames, refusal = _nemesis_phase(state, ctx)
+    if refusal is not None or not frames or _over(frames[-1].state):
+        return frames, refusal
+    return frames + list(play(frames[-1].state, END_OF_ROUND, ctx)), None
 
 
 def dealt_board(sc: RoundScenario, rulings: Mapping[str, str] | None = None) -> GameState:
@@ -1181,4 +1244,5 @@ def round_trace(sc: RoundScenario, played: tuple[tuple[Frame[RoundState], ...], 
 __all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "SupportCard", "TeamUpCard",
            "parse_round", "resolve_round", "round_trace", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND",
            "SETUP_BOARD", "setup_board", "begin_hero_phase", "take_turn", "end_hero_phase", "return_tokens",
-           "ready_defeated_team_up", "whose_turn", "STANDIN_SLOTS", "STANDIN_BOOST", "STANDIN_DAGGER_EFFECT"]
+           "ready_defeated_team_up", "whose_turn", "play_hero_phase", "play_nemesis_and_end", "STANDIN_SLOTS",
+           "STANDIN_BOOST", "STANDIN_DAGGER_EFFECT"]
