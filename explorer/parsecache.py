@@ -26,13 +26,17 @@ built-ins and packaged files of :mod:`explorer.games`); a user's file is always 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+try:   # hashlib's own BLAKE2, without importing OpenSSL's constructors with hashlib (about 5 ms of CPU)
+    from _blake2 import blake2b
+except ImportError:   # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b
 
 T = TypeVar("T")
 
@@ -48,8 +52,10 @@ ENV_DIR = "EXPLORER_CACHE_DIR"
 PACKAGE = Path(__file__).resolve().parent
 """The ``explorer`` package directory, whose files make the code version."""
 
-LIBRARIES = ("pydantic", "pydantic_core")
-"""Libraries whose installed files join the code version (validation is theirs as much as ours)."""
+LIBRARIES = {"pydantic": ("version.py",), "pydantic_core": None}
+"""Libraries whose installed files join the code version (validation is theirs as much as ours): ``{package: the
+files that tell its version (None: every file of its directory)}``. pydantic's ``version.py`` holds its version;
+pydantic_core's directory holds its compiled module."""
 
 _code: dict[str, str] = {}
 
@@ -93,7 +99,7 @@ def _library_files() -> list[Path]:
     from importlib.util import find_spec
 
     out = []
-    for lib in LIBRARIES:
+    for lib, names in LIBRARIES.items():
         try:
             spec = find_spec(lib)
         except (ImportError, ValueError):
@@ -101,7 +107,10 @@ def _library_files() -> list[Path]:
         if spec is None or not spec.submodule_search_locations:
             continue
         for d in spec.submodule_search_locations:
-            out.extend(sorted(p for p in Path(d).iterdir() if p.is_file()))
+            if names is None:
+                out.extend(sorted(p for p in Path(d).iterdir() if p.is_file()))
+            else:
+                out.extend(Path(d) / n for n in names if (Path(d) / n).is_file())
     return out
 
 
@@ -112,7 +121,7 @@ def code_version(directory: Path | None = None) -> str:
     installation pays for a stat of each file, not a hash of its bytes."""
     files = _files()
     libs = _library_files()
-    sig = hashlib.blake2b(f"{FORMAT} {sys.version} {sys.implementation.cache_tag}".encode(), digest_size=16)
+    sig = blake2b(f"{FORMAT} {sys.version} {sys.implementation.cache_tag}".encode(), digest_size=16)
     for rel, p in [*files, *((str(p), p) for p in libs)]:
         st = p.stat()
         sig.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
@@ -129,7 +138,7 @@ def code_version(directory: Path | None = None) -> str:
                     return text
         except (OSError, ValueError):
             pass
-    h = hashlib.blake2b(f"{FORMAT} {sys.version} {sys.implementation.cache_tag}".encode(), digest_size=16)
+    h = blake2b(f"{FORMAT} {sys.version} {sys.implementation.cache_tag}".encode(), digest_size=16)
     for rel, p in files:
         h.update(f"{rel}\0".encode())
         h.update(p.read_bytes())
@@ -205,7 +214,7 @@ def cached(what: tuple[str, ...], data: bytes, build: Callable[[], T]) -> T:
         code = code_version(directory)
     except OSError:
         return build()
-    h = hashlib.blake2b(digest_size=20)
+    h = blake2b(digest_size=20)
     for part in (code, *what):
         h.update(part.encode("utf-8", "surrogatepass") + b"\0")
     h.update(data)
