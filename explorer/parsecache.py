@@ -13,12 +13,13 @@ hashes
 so an edited built-in, a changed model or parser, or another pydantic never serves a stale value: the key differs
 and the file is parsed and validated as without a cache. Hashing the package's 4.7 MB costs about 12 ms of CPU, so
 the content hash is memoised under the package's stat signature (every file's path, size and modification time,
-about 3 ms to take): an edit changes the signature, the content is hashed again and, when it differs, the entries of
-the old code version are deleted.
+about 3 ms to take, once per process): an edit changes the signature, the content is hashed again and, when it
+differs, the entries of the old code version are deleted.
 
-Where: ``$EXPLORER_CACHE_DIR``, else ``$XDG_CACHE_HOME/explorer``, else ``~/.cache/explorer``; ``EXPLORER_CACHE=off``
-turns the cache off. The directory is created private (mode 0700); a directory or entry that is not the user's own, or
-is writable by others, is never read (a pickle runs code when loaded). Anything that goes wrong (no home, a read-only
+Where: the ``scenarios`` subdirectory of ``$EXPLORER_CACHE_DIR``, else of ``$XDG_CACHE_HOME/explorer``, else of
+``~/.cache/explorer`` (the directory the rule index caches in too); ``EXPLORER_CACHE=off`` turns the cache off. The
+subdirectory is created private (mode 0700); a directory or entry that is not the user's own, or is writable by
+others, is never read (a pickle runs code when loaded). Anything that goes wrong (no home, a read-only
 or full disk, a corrupt or truncated entry, a value that cannot be pickled) falls back silently to parsing the file:
 the cache can make a command faster, never different. Only files whose bytes are hashed into the key are cached (the
 built-ins and packaged files of :mod:`explorer.games`); a user's file is always parsed.
@@ -56,6 +57,9 @@ LIBRARIES = {"pydantic": ("version.py",), "pydantic_core": None}
 """Libraries whose installed files join the code version (validation is theirs as much as ours): ``{package: the
 files that tell its version (None: every file of its directory)}``. pydantic's ``version.py`` holds its version;
 pydantic_core's directory holds its compiled module."""
+
+SUBDIR = "scenarios"
+"""The subdirectory of the cache directory that holds this cache's entries and memos."""
 
 _code: dict[str, str] = {}
 
@@ -118,7 +122,10 @@ def code_version(directory: Path | None = None) -> str:
     """A hex digest of the package's files (bytes), the Python version and the installed :data:`LIBRARIES`.
 
     Memoised in ``directory`` (when given and usable) under the stat signature of those files, so that an unchanged
-    installation pays for a stat of each file, not a hash of its bytes."""
+    installation pays for a stat of each file, not a hash of its bytes; computed once per process (a running
+    process does not reload its code either)."""
+    if _code.get("process"):   # once per process: a running process does not reload its code either
+        return _code["process"]
     files = _files()
     libs = _library_files()
     sig = blake2b(f"{FORMAT} {sys.version} {sys.implementation.cache_tag}".encode(), digest_size=16)
@@ -127,6 +134,7 @@ def code_version(directory: Path | None = None) -> str:
         sig.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     stat_key = sig.hexdigest()
     if stat_key in _code:
+        _code["process"] = _code[stat_key]
         return _code[stat_key]
     memo = directory / f"code-{stat_key}.txt" if directory is not None else None
     if memo is not None:
@@ -134,7 +142,7 @@ def code_version(directory: Path | None = None) -> str:
             if _private(memo.stat()):
                 text = memo.read_text(encoding="ascii").strip()
                 if len(text) == 32 and all(c in "0123456789abcdef" for c in text):
-                    _code[stat_key] = text
+                    _code[stat_key] = _code["process"] = text
                     return text
         except (OSError, ValueError):
             pass
@@ -149,7 +157,7 @@ def code_version(directory: Path | None = None) -> str:
         if st.st_size <= 200_000:
             h.update(p.read_bytes())
     version = h.hexdigest()
-    _code[stat_key] = version
+    _code[stat_key] = _code["process"] = version
     if memo is not None:
         _prune(directory, keep_code=version, keep_memo=memo.name)
         _write(memo, version.encode("ascii"))
@@ -168,16 +176,22 @@ def _prune(directory: Path, keep_code: str, keep_memo: str) -> None:
 
 
 def _usable_dir() -> Path | None:
-    """The cache directory, created private if missing; ``None`` when it cannot be used safely."""
-    d = cache_dir()
-    if d is None:
+    """``<cache_dir()>/scenarios``, created private if missing (the cache directory is shared with the rule index's
+    cache, :func:`explorer.rule_index.cache_dir`); ``None`` when it cannot be used safely: the directory or the
+    subdirectory belongs to someone else or others may write to it, or it cannot be created."""
+    root = cache_dir()
+    if root is None:
         return None
+    d = root / SUBDIR
     try:
+        if root.exists() and not _private(root.stat()):
+            return None
         d.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = d.stat()
+        if not (_private(root.stat()) and _private(d.stat())):
+            return None
     except OSError:
         return None
-    return d if _private(st) else None
+    return d
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -238,17 +252,17 @@ def cached(what: tuple[str, ...], data: bytes, build: Callable[[], T]) -> T:
 
 
 def clear() -> int:
-    """Delete every entry and memo of the cache directory; the number of files deleted (for tests and users)."""
+    """Delete every entry and memo of this cache (:data:`SUBDIR` of the cache directory); the number of files
+    deleted."""
     d = cache_dir()
     n = 0
-    if d is None or not d.is_dir():
+    if d is None or not (d / SUBDIR).is_dir():
         return 0
-    for p in d.iterdir():
-        if p.name.endswith((".pickle", ".txt")):
+    for p in (d / SUBDIR).iterdir():
+        if p.name.endswith(".pickle") or (p.name.startswith("code-") and p.name.endswith(".txt")):
             try:
                 p.unlink()
                 n += 1
             except OSError:
                 pass
     return n
-

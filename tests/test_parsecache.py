@@ -29,7 +29,8 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 def _entries(d: Path) -> list[Path]:
-    return sorted(d.glob("*.pickle")) if d.is_dir() else []
+    """The entries under cache directory ``d``."""
+    return sorted((d / parsecache.SUBDIR).glob("*.pickle")) if d.is_dir() else []
 
 
 def _counting(value):
@@ -45,7 +46,7 @@ def _counting(value):
 def test_a_second_load_comes_from_the_cache_and_equals_the_parsed_value(cache):
     g = get_game("dagger")
     first = g.load_builtin("dg-03")
-    assert len(_entries(cache)) == 1 and oct(cache.stat().st_mode & 0o777) == "0o700"
+    assert len(_entries(cache)) == 1 and oct((cache / parsecache.SUBDIR).stat().st_mode & 0o777) == "0o700"
     # a hit never parses: a parser that would fail is not called
     real = g.parse
     object.__setattr__(g, "parse", lambda data, source: pytest.fail("parsed although cached"))
@@ -113,6 +114,21 @@ def test_an_unusable_cache_directory_falls_back_silently(tmp_path, monkeypatch):
     monkeypatch.setenv("EXPLORER_CACHE_DIR", str(shared))
     assert parsecache.cached(("t",), b"x", build) == 3 and parsecache.cached(("t",), b"x", build) == 3
     assert len(calls) == 3 and list(shared.iterdir()) == []
+    # the same for the cache's own subdirectory
+    mine = tmp_path / "mine"
+    (mine / parsecache.SUBDIR).mkdir(parents=True)
+    (mine / parsecache.SUBDIR).chmod(0o777)
+    monkeypatch.setenv("EXPLORER_CACHE_DIR", str(mine))
+    assert parsecache.cached(("t",), b"x", build) == 3 and parsecache.cached(("t",), b"x", build) == 3
+    assert len(calls) == 5 and list((mine / parsecache.SUBDIR).iterdir()) == []
+
+
+def test_clear_deletes_the_entries_and_nothing_else(cache, monkeypatch):
+    monkeypatch.setattr(parsecache, "_code", {})   # the code version is memoised in the process too
+    parsecache.cached(("t",), b"x", lambda: 1)
+    (cache / "rule-index-dagger-x.json").write_text("{}")
+    assert parsecache.clear() == 2    # the entry and the code memo
+    assert _entries(cache) == [] and (cache / "rule-index-dagger-x.json").exists()
 
 
 def test_an_entry_others_may_write_is_not_read(cache):
@@ -140,15 +156,23 @@ def test_the_code_version_follows_every_file_of_the_package(tmp_path, monkeypatc
     monkeypatch.setattr(parsecache, "_code", {})
     memo = tmp_path / "memo"
     memo.mkdir(mode=0o700)
-    v1 = parsecache.code_version(memo)
-    assert parsecache.code_version(memo) == v1 and len(list(memo.glob("code-*.txt"))) == 1
+
+    def version() -> str:   # as a new process would find it (a process computes it once)
+        parsecache._code.pop("process", None)
+        return parsecache.code_version(memo)
+
+    v1 = version()
+    assert version() == v1 and len(list(memo.glob("code-*.txt"))) == 1
+    (pkg / "a.py").write_text("A = 9\n")
+    assert parsecache.code_version(memo) == v1              # the same process: computed once
+    (pkg / "a.py").write_text("A = 1\n")
     (pkg / "sub" / "data.toml").write_text("x = 2\n")       # packaged data a parser reads counts too
-    v2 = parsecache.code_version(memo)
+    v2 = version()
     assert v2 != v1
     os.utime(pkg / "a.py", ns=(1, 1))                      # touched, same bytes: the same version
-    assert parsecache.code_version(memo) == v2
+    assert version() == v2
     (pkg / "a.py").write_text("A = 2\n")
-    assert parsecache.code_version(memo) not in (v1, v2)
+    assert version() not in (v1, v2)
     assert len(list(memo.glob("code-*.txt"))) == 1          # the old stat memos are pruned
 
 
@@ -162,6 +186,7 @@ def test_entries_of_an_older_code_version_are_deleted(cache, monkeypatch, tmp_pa
     parsecache.cached(("t",), b"x", build)
     old = _entries(cache)
     (pkg / "a.py").write_text("A = 2\n")
+    parsecache._code.pop("process", None)   # as the next process
     parsecache.cached(("t",), b"x", build)
     assert len(calls) == 2 and len(_entries(cache)) == 1 and _entries(cache) != old
 

@@ -145,6 +145,10 @@ class Game:
         sequences: returns ``{name: sequence}``, every rule sequence of the game as the kernel plays it
             (:data:`explorer.kernel.Sequence`: ``(step name, step function)`` pairs and ``Each`` entries), or
             ``None``: none yet. A test checks that each step is a plain module-level function.
+        cached: keep the game's built-in scenarios, once validated, in the parse cache (:mod:`explorer.parsecache`).
+            Worth it only for a game whose parsed values are plain frozen values that its resolvers play without
+            pydantic (D.A.G.G.E.R.'s); a value holding pydantic models still imports pydantic to be unpickled, and
+            unpickling a large table measured slower than validating it (TAG Raid's ``tr-22``).
     """
 
     id: str
@@ -162,6 +166,7 @@ class Game:
     picture: Callable[[Any, Trace], str | None] | None = None
     named: Callable[[], tuple[NamedFile, ...]] | None = None
     sequences: Callable[[], Mapping[str, Any]] | None = None
+    cached: bool = False
 
     # ---------------------------------------------------------------------------------------------- scenarios
 
@@ -229,6 +234,8 @@ class Game:
         """
         source = f"{name} (built-in)"
         text = self.scenario_text(name)
+        if not self.cached:
+            return self.parse_data(read_toml(source, text=text), source)
         from explorer.parsecache import cached
 
         # pre-validated, keyed by the file's bytes and the code version (an edit to either parses it afresh)
