@@ -11,20 +11,29 @@ import os
 import re
 import stat
 import sys
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import ScenarioError, short_repr, shorten
 from .pathkind import path_kind
 from .text import plural
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
+
+
+def _is_model(x: Any) -> bool:
+    """Whether ``x`` is a pydantic model class. pydantic is imported here, when a file is validated, and not with
+    this module: :func:`read_toml` (the loading gate) needs no pydantic, nor does a command whose file is already
+    validated (:mod:`explorer.parsecache`)."""
+    from pydantic import BaseModel
+
+    return isinstance(x, type) and issubclass(x, BaseModel)
 
 
 MAX_FILE_BYTES = 1_000_000
@@ -427,6 +436,8 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
     over = _prescan(text)
     if over is not None and over[1]:
         raise ScenarioError("", f"{over[1]} (at line {_line_at(text, over[0])})", over[2], source=name)
+    import tomllib   # here, not with the module: a command whose file is already validated parses no TOML
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -483,8 +494,8 @@ def _field_info(model: type[BaseModel], loc: tuple) -> Any:
     current: Any = model
     info = None
     for part in loc:
-        if isinstance(part, int) or not (isinstance(current, type) and issubclass(current, BaseModel)):
-            if isinstance(current, type) and issubclass(current, BaseModel):
+        if isinstance(part, int) or not _is_model(current):
+            if _is_model(current):
                 continue
             return info if isinstance(part, int) else None
         if part not in current.model_fields:
@@ -525,7 +536,7 @@ def _type_words(info: Any) -> str | None:
     bounds = _bounds_words(info)
     if origin in (list, tuple) or any(typing.get_origin(k) in (list, tuple) for k in kinds):
         return "a list"
-    if origin is dict or any(isinstance(k, type) and issubclass(k, BaseModel) for k in kinds) \
+    if origin is dict or any(_is_model(k) for k in kinds) \
             or any(typing.get_origin(k) is dict for k in kinds):
         return "a table"
     if bool in kinds:
@@ -545,13 +556,13 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
     for part in loc[:-1]:
         if isinstance(part, int):
             continue
-        if not (isinstance(current, type) and issubclass(current, BaseModel)) or part not in current.model_fields:
+        if not _is_model(current) or part not in current.model_fields:
             return None
         ann = current.model_fields[part].annotation
         args = getattr(ann, "__args__", ()) or ()
         candidates = [ann, *args, *[x for a in args for x in getattr(a, "__args__", ())]]
-        current = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
-    if isinstance(current, type) and issubclass(current, BaseModel):
+        current = next((c for c in candidates if _is_model(c)), None)
+    if _is_model(current):
         return list(current.model_fields)
     return None
 
@@ -566,7 +577,7 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
     out, todo = [], [annotation]
     while todo:
         a = todo.pop()
-        if isinstance(a, type) and issubclass(a, BaseModel):
+        if _is_model(a):
             out.append(a)
         else:
             todo.extend(getattr(a, "__args__", ()) or ())
@@ -689,11 +700,11 @@ def _annotation_at(model: type[BaseModel], loc: tuple) -> tuple[Any, list[Any]]:
             if typing.get_origin(ann) in (typing.Union, types.UnionType) and args:
                 ann = args[0] if len(args) == 1 else next(
                     (a for a in args if typing.get_origin(a) in (list, tuple, dict)
-                     or (isinstance(a, type) and issubclass(a, BaseModel))), args[0])
+                     or _is_model(a)), args[0])
                 continue
             break
         origin = typing.get_origin(ann)
-        if isinstance(ann, type) and issubclass(ann, BaseModel):
+        if _is_model(ann):
             if not isinstance(part, str) or part not in ann.model_fields:
                 return None, []
             info = ann.model_fields[part]
@@ -854,6 +865,8 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
         where, n, mx = long
         what = "characters" if isinstance(_get_at(data, where), str) else "entries"
         raise ScenarioError(_dotted(where), f"has {n:,} {what}", f"at most {mx:,}", source)
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as e:

@@ -2,6 +2,11 @@
 
 Under CI (``CI`` set) hypothesis runs derandomized: the same examples every run, so a red CI is reproducible and never
 a coin toss. Locally it explores new random examples each run (and keeps failures in its database).
+
+The cache of validated built-in scenarios (:mod:`explorer.parsecache`) is off (``EXPLORER_CACHE=off``, inherited by
+the commands the tests run) unless the environment sets it: a test that changes a parser must see it parse, and the
+tests write nothing to the user's cache. ``tests/test_parsecache.py`` and the import tests of a cached command turn it
+on, in a directory of their own.
 """
 
 import os
@@ -11,6 +16,8 @@ import pytest
 from hypothesis import settings
 
 from docs_helpers import build_sphinx
+
+os.environ.setdefault("EXPLORER_CACHE", "off")
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):

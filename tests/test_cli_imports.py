@@ -92,3 +92,20 @@ def test_a_file_format_module_builds_no_validator_until_a_file_is_read():
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "[False,", "False,", "False,", "False,", "False]", "True"]
+
+
+CACHED = [("resolve", "dg-03"), ("dagger", "forecast", "dg-three-rounds")]
+"""Commands whose built-in scenario, once validated, plays without pydantic (:mod:`explorer.parsecache`; issue 18:
+every verb under 150 ms of CPU). Their parsed values are frozen dataclasses and their rules modules define no
+pydantic model (the file formats live in ``nemesis_file.py`` and ``map_file.py``)."""
+
+
+@pytest.mark.parametrize("argv", CACHED, ids=" ".join)
+def test_a_cached_builtin_plays_without_pydantic_or_the_toml_parser(argv, tmp_path):
+    env = {"EXPLORER_CACHE": "on", "EXPLORER_CACHE_DIR": str(tmp_path / "cache")}
+    rc, cold = modules_after(list(argv), env)      # validates the file (pydantic) and fills the cache
+    assert rc == 0 and "pydantic" in cold and "explorer.games.dagger.nemesis_file" in cold
+    rc, warm = modules_after(list(argv), env)
+    assert rc == 0
+    assert _loaded(warm, ("pydantic", "pydantic_core", "tomllib")) == set()
+    assert {"explorer.schema", "explorer.games.dagger.nemesis_file", "explorer.games.dagger.map_file"} & warm == set()

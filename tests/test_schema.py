@@ -19,7 +19,7 @@ def _load_every_format() -> None:
                    "explorer.games.masseffect.queries", "explorer.games.masseffect.strategy_scenario",
                    "explorer.games.galaxydefenders.combat", "explorer.games.galaxydefenders.activation",
                    "explorer.games.galaxydefenders.phases", "explorer.games.galaxydefenders.conditions",
-                   "explorer.games.dagger.nemesis_scenario", "explorer.games.dagger.worldmap"):
+                   "explorer.games.dagger.nemesis_file", "explorer.games.dagger.map_file"):
         import_module(module)
 
 

@@ -148,6 +148,10 @@ class Game:
         sequences: returns ``{name: sequence}``, every rule sequence of the game as the kernel plays it
             (:data:`explorer.kernel.Sequence`: ``(step name, step function)`` pairs and ``Each`` entries), or
             ``None``: none yet. A test checks that each step is a plain module-level function.
+        cached: keep the game's built-in scenarios, once validated, in the parse cache (:mod:`explorer.parsecache`).
+            Worth it only for a game whose parsed values are plain frozen values that its resolvers play without
+            pydantic (D.A.G.G.E.R.'s); a value holding pydantic models still imports pydantic to be unpickled, and
+            unpickling a large table measured slower than validating it (TAG Raid's ``tr-22``).
     """
 
     id: str
@@ -165,11 +169,20 @@ class Game:
     picture: Callable[[Any, Trace], str | None] | None = None
     named: Callable[[], tuple[NamedFile, ...]] | None = None
     sequences: Callable[[], Mapping[str, Any]] | None = None
+    cached: bool = False
 
     # ---------------------------------------------------------------------------------------------- scenarios
 
     def _dir(self):
-        from importlib import resources  # lazy: the CLI starts faster
+        """The package's ``scenarios`` directory: a plain path when the package is a directory on disk (as
+        installed), else :func:`importlib.resources.files` (about 10 ms of CPU to import, so only then)."""
+        import sys
+
+        pkg = sys.modules.get(self.package)
+        paths = list(getattr(pkg, "__path__", ()) or ())
+        if len(paths) == 1 and Path(paths[0]).is_dir():
+            return Path(paths[0]) / "scenarios"
+        from importlib import resources
 
         return resources.files(self.package) / "scenarios"
 
@@ -223,7 +236,14 @@ class Game:
             ScenarioError: unknown name, or the packaged file is invalid.
         """
         source = f"{name} (built-in)"
-        return self.parse_data(read_toml(source, text=self.scenario_text(name)), source)
+        text = self.scenario_text(name)
+        if not self.cached:
+            return self.parse_data(read_toml(source, text=text), source)
+        from explorer.parsecache import cached
+
+        # pre-validated, keyed by the file's bytes and the code version (an edit to either parses it afresh)
+        return cached(("builtin", self.id, source), text.encode("utf-8"),
+                      lambda: self.parse_data(read_toml(source, text=text), source))
 
     def parse_data(self, data: Mapping[str, Any], source: str) -> Any:
         """Parse a TOML document of this game (its ``game`` key, if any, must name this game).

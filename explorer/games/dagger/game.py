@@ -158,5 +158,6 @@ GAME = Game(
     outcome_text=outcome_text,
     picture=picture,
     sequences=_sequences,
+    cached=True,   # its parsed scenarios are frozen dataclasses, played without pydantic (explorer.parsecache)
 )
 """The Marvel D.A.G.G.E.R. entry of the registry."""

@@ -33,17 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from importlib import resources
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any
 
-from pydantic import Field
-
-from explorer.dice import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
 from explorer.kernel import Frame, trace_of
 from explorer.scenario import read_toml, validate
-from explorer.schema import ScenarioHeader, Strict
 from explorer.trace import Trace
 
 from .nemesis import SEC1, SEC2, SEC3, SEC_END, Choices, PhaseContext, loss_gauges, play_phases
@@ -55,159 +51,22 @@ from .state import (
 )
 from .worldmap import FIXED_BASES, ILIAD, WorldMap, load_map, map_from_dict
 
-NAME = Field(min_length=1, max_length=60)
-TEXT = Field("", max_length=400)
 STEP_KEYS = {"step-1": SEC1, "step-2": SEC2, "step-3": SEC3, "end-of-round": SEC_END}
-ENEMY_KEYS = ("rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific")
-ROW_KEYS = Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific", "elite", "nemesis"]
+
+FILE_NAMES = ("NAME", "TEXT", "ENEMY_KEYS", "ROW_KEYS", "EFFECTS", "EffectModel", "SpawnModel", "EventModel",
+              "AbilityModel", "NemesisModel", "EnemyTypeModel", "HeroModel", "EliteModel", "EnemyModel",
+              "MissionModel", "ChoicesModel", "NemesisScenarioModel")
+"""The file-format names that live in :mod:`.nemesis_file` (pydantic), still importable from here."""
 
 
-class EffectModel(Strict):
-    kind: Literal["threat", "team_up", "damage_heroes", "progress", "overrun", "note"]
-    amount: int = Field(0, ge=-20, le=20)
-    where: str = Field("all", max_length=60)
-    mission: str = Field("", max_length=60)
-    base: str = Field("", max_length=60)
-    text: str = TEXT
+def __getattr__(name: str) -> Any:
+    """The file format's models (:data:`FILE_NAMES`), imported from :mod:`.nemesis_file` when first asked for, so
+    that playing a validated scenario imports no pydantic."""
+    if name in FILE_NAMES:
+        from . import nemesis_file
 
-
-EFFECTS = Field(default_factory=list, max_length=10)
-
-
-class SpawnModel(Strict):
-    enemy: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific"]
-    space: str = NAME
-    pips: int = Field(1, ge=1, le=4)
-
-
-class EventModel(Strict):
-    card: str = Field("", max_length=60)
-    name: str = Field("", max_length=60)
-    text: str = TEXT
-    effects: list[EffectModel] = EFFECTS
-    nemesis_icon: str = Field("", max_length=30)
-    activate: list[ROW_KEYS] = Field(default_factory=list, max_length=7)
-    spawns: list[SpawnModel] = Field(default_factory=list, max_length=6)
-    example: bool = False
-
-
-class AbilityModel(Strict):
-    icon: str = Field(min_length=1, max_length=30)
-    effects: list[EffectModel] = EFFECTS
-
-
-class NemesisModel(Strict):
-    name: str = NAME
-    threat_value: int = Field(ge=0, le=10)
-    power: int = Field(ge=0, le=10)
-    health: int = Field(ge=1, le=60)
-    damage: int = Field(0, ge=0, le=60)
-    space: str = NAME
-    stunned: bool = False
-    primed: bool = False
-    showdown_health: int = Field(0, ge=0, le=99)
-    abilities: list[AbilityModel] = Field(default_factory=list, max_length=10)
-
-
-class EnemyTypeModel(Strict):
-    key: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific"]
-    name: str = NAME
-    rank: int | None = Field(None, ge=1, le=4)
-    power: int | None = Field(None, ge=0, le=10)
-    health: int = Field(ge=1, le=30)
-    standees: int = Field(ge=0, le=10)
-
-
-class HeroModel(Strict):
-    name: str = NAME
-    space: str = Field("", max_length=60)
-    health: int = Field(ge=1, le=30)
-    damage: int = Field(0, ge=0, le=30)
-    shattered: bool = False
-    eliminated: bool = False
-    next_health: int = Field(0, ge=0, le=30)
-    move: int = Field(0, ge=0, le=6)
-    atk: int = Field(0, ge=0, le=10)
-    dfi: int = Field(0, ge=0, le=10)
-    tactic: int = Field(0, ge=0, le=10)
-    rest_auto: int = Field(0, ge=0, le=10)
-    empowered: bool = False
-
-
-class EliteModel(Strict):
-    name: str = NAME
-    health: int = Field(ge=1, le=30)
-    power: int = Field(ge=0, le=10)
-
-
-class EnemyModel(Strict):
-    id: str = NAME
-    type: Literal["rank-1", "rank-2", "rank-3", "rank-4", "nemesis-specific", "elite"]
-    space: str = NAME
-    damage: int = Field(0, ge=0, le=30)
-    primed: bool = False
-    health: int | None = Field(None, ge=1, le=30)
-    power: int | None = Field(None, ge=0, le=10)
-    mission: str = Field("", max_length=60)
-
-
-class MissionModel(Strict):
-    name: str = NAME
-    kind: Literal["first_strike", "nemesis", "side", "hero"] | None = None
-    progress: int = Field(0, ge=0, le=60)
-    progress_value: int | None = Field(None, ge=0, le=60)
-    progress_values: dict[Literal["1", "2", "3", "4"], int] = Field(default_factory=dict)
-    threat_value: int | None = Field(None, ge=0, le=40)
-    ongoing: list[EffectModel] = EFFECTS
-    on_pass: list[EffectModel] = EFFECTS
-    on_fail: list[EffectModel] = EFFECTS
-    space: str = Field("", max_length=60)
-    team_up: int = Field(0, ge=0, le=10)
-    hero: str = Field("", max_length=60)
-    condition_met: bool = False
-    elite: EliteModel | None = None
-    dagger_progress: int = Field(0, ge=0, le=10)
-
-
-class ChoicesModel(Strict):
-    activation_order: list[str] = Field(default_factory=list, max_length=40)
-    attack_target: dict[str, str] = Field(default_factory=dict)
-    base_tie: dict[str, str] = Field(default_factory=dict)
-    move_via: dict[str, str] = Field(default_factory=dict)
-    respawn: dict[str, str] = Field(default_factory=dict)
-
-
-class NemesisScenarioModel(ScenarioHeader):
-    """The whole ``kind = "nemesis"`` document (its ``title`` and ``description``: :class:`ScenarioHeader`)."""
-
-    game: Literal["dagger"] = "dagger"
-    kind: Literal["nemesis"] = "nemesis"
-    seed: int | None = Field(None, ge=0, le=SEED_MAX)
-    rulings: dict[str, str] = Field(default_factory=dict)
-    map: str | dict[str, Any] = "default"
-    iliad: str | int
-    players: int | None = Field(None, ge=1, le=4)
-    round: int = Field(1, ge=1, le=99)
-    threat: int = Field(0, ge=0, le=40)
-    team_up: int = Field(0, ge=0, le=40)
-    phases: int = Field(1, ge=1, le=30)
-    start_at: Literal["step-1", "step-2", "step-3", "end-of-round"] = "step-1"
-    stop_after: Literal["step-1", "step-2", "step-3", "end-of-round"] = "end-of-round"
-    first_player: str = Field("", max_length=60)
-    overrun: list[str] = Field(default_factory=list, max_length=5)
-    elimination_deadline: int | None = Field(None, ge=1, le=99)
-    showdown: bool = False
-    shuffle_events: bool = False
-    nemesis: NemesisModel
-    heroes: list[HeroModel] = Field(min_length=1, max_length=4)
-    enemy_types: list[EnemyTypeModel] = Field(default_factory=list, max_length=5)
-    enemies: list[EnemyModel] = Field(default_factory=list, max_length=40)
-    nemesis_missions: list[MissionModel] = Field(default_factory=list, max_length=4)
-    side_missions: list[MissionModel] = Field(default_factory=list, max_length=SIDE_SLOTS)
-    side_deck: list[MissionModel] = Field(default_factory=list, max_length=30)
-    hero_missions: list[MissionModel] = Field(default_factory=list, max_length=4)
-    events: list[EventModel] = Field(default_factory=list, max_length=30)
-    choices: ChoicesModel = Field(default_factory=ChoicesModel)
+        return getattr(nemesis_file, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -236,7 +95,9 @@ class NemesisScenario:
 def example_events() -> dict[str, EventCard]:
     """The shipped example event cards (``cards/examples.toml``), by name. They are examples of the data format,
     marked ``example = True``; they are not printed cards."""
-    f = resources.files("explorer.games.dagger") / "cards" / "examples.toml"
+    from .nemesis_file import EventModel
+
+    f = Path(__file__).with_name("cards") / "examples.toml"
     src = "examples.toml (example cards)"
     data = read_toml(src, text=f.read_text(encoding="utf-8"))
     out = {}
@@ -289,6 +150,8 @@ def parse_board(data: Mapping[str, Any], source: str, own: tuple[str, ...]) -> N
     except ScenarioError as e:
         if e.problem != "unknown field" or "." in e.field or "[" in e.field:
             raise
+        from .nemesis_file import NemesisScenarioModel
+
         allowed = "one of " + ", ".join(repr(n) for n in (*NemesisScenarioModel.model_fields, *own))
         raise ScenarioError(e.field, e.problem, allowed, source) from None
 
@@ -313,6 +176,8 @@ def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:
         ScenarioError: one line naming ``source``, the field and what is allowed (bounds, unknown spaces, bases,
             enemy types, missions, heroes and enemies; duplicate names; more enemies of a type than its standees).
     """
+    from .nemesis_file import ENEMY_KEYS, NemesisScenarioModel
+
     sc = validate(NemesisScenarioModel, data, source)
     if isinstance(sc.map, str):
         try:

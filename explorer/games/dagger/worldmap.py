@@ -27,13 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from pydantic import Field
-
-from explorer.schema import StrictFrozen
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
@@ -46,43 +41,11 @@ FIXED_BASES: tuple[str, ...] = ("New York", "Atlantis", "Madripoor", "Wakanda")
 ILIAD = "Iliad"
 """The name of the fifth base (the Iliad token)."""
 
+MAPS = Path(__file__).with_name("maps")
+"""The built-in maps' directory (``maps/<name>.toml``)."""
+
 MAX_SPACES = 200
 MAX_LINKS = 800
-NAME = Field(min_length=1, max_length=40)
-
-
-class RegionModel(StrictFrozen):
-    """``[[map.regions]]``: ``name`` (<= 40 characters), optional ``title``."""
-
-    name: str = NAME
-    title: str = Field("", max_length=80)
-
-
-class SpaceModel(StrictFrozen):
-    """``[[map.spaces]]``: ``name``, ``region`` (a region's name), optional ``number`` (1..99: a numbered space, where
-    the Iliad may be placed), drawing position ``x``, ``y`` (0..2000 units)."""
-
-    name: str = NAME
-    region: str = NAME
-    number: int | None = Field(None, ge=1, le=99)
-    x: float = Field(0, ge=0, le=2000)
-    y: float = Field(0, ge=0, le=2000)
-
-
-class MapModel(StrictFrozen):
-    """The ``[map]`` table (see ``docs/dagger-map-format.md``)."""
-
-    name: str = Field("", max_length=60)
-    title: str = Field("", max_length=120)
-    note: str = Field("", max_length=2000)
-    regions: list[RegionModel] = Field(min_length=1, max_length=20)
-    spaces: list[SpaceModel] = Field(min_length=2, max_length=MAX_SPACES)
-    links: list[str] = Field(min_length=1, max_length=MAX_LINKS)
-    bases: list[str] = Field(min_length=1, max_length=8)
-    asgard: str = NAME
-    bifrost: str = NAME
-
-
 @dataclass(frozen=True, slots=True)
 class Space:
     """A space of the world map: ``name``, ``region``, ``number`` (``None`` when unnumbered), drawing ``x``, ``y``."""
@@ -390,6 +353,8 @@ def map_from_dict(data: Mapping[str, Any], source: str | None = None) -> WorldMa
     Raises:
         ScenarioError: a malformed table or an inconsistent map (one line naming ``source`` and the field).
     """
+    from .map_file import MapModel   # pydantic: only when a map is validated
+
     try:
         m = validate(MapModel, data, source)
     except ScenarioError as e:
@@ -420,7 +385,7 @@ def load_map_file(path: str | Path) -> WorldMap:
 
 def available_maps() -> list[str]:
     """Names of the built-in maps (``maps/<name>.toml``)."""
-    d = resources.files("explorer.games.dagger") / "maps"
+    d = MAPS
     return sorted(p.name[:-5] for p in d.iterdir() if p.name.endswith(".toml"))
 
 
@@ -436,7 +401,7 @@ def load_map(name: str = "default") -> WorldMap:
     if name not in _builtin:
         if name not in available_maps():
             raise _err("map", f"unknown built-in map {name!r}", available_maps())
-        f = resources.files("explorer.games.dagger") / "maps" / f"{name}.toml"
+        f = MAPS / f"{name}.toml"
         text = f.read_text(encoding="utf-8")
         data = read_toml(f"{name}.toml (built-in map)", text=text)
         _builtin[name] = map_from_dict(data["map"], f"{name}.toml (built-in map)")
