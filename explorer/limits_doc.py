@@ -86,13 +86,13 @@ FORMATS: tuple[Format, ...] = (
            "MissionScenario"),
     Format("Galaxy Defenders packaged mission data", "explorer.games.galaxydefenders.missions", "MissionsFile"),
     Format("Galaxy Defenders card list (packaged)", "explorer.games.galaxydefenders.cards", "CardList"),
-    Format("D.A.G.G.E.R. world map", "explorer.games.dagger.worldmap", "MapModel"),
+    Format("D.A.G.G.E.R. world map", "explorer.games.dagger.map_file", "MapModel"),
     Format("D.A.G.G.E.R. setup (`kind = \"setup\"`)", "explorer.games.dagger.setup_scenario", "SetupModel"),
     Format("D.A.G.G.E.R. hero phase (`kind = \"hero\"`)", "explorer.games.dagger.hero_scenario", "HeroPartModel"),
     Format("D.A.G.G.E.R. round (`kind = \"round\"`)", "explorer.games.dagger.round_scenario", "RoundPartModel"),
-    Format("D.A.G.G.E.R. Nemesis phase (`kind = \"nemesis\"`)", "explorer.games.dagger.nemesis_scenario",
+    Format("D.A.G.G.E.R. Nemesis phase (`kind = \"nemesis\"`)", "explorer.games.dagger.nemesis_file",
            "NemesisScenarioModel"),
-    Format("D.A.G.G.E.R. Nemesis event (`events[i]` of a Nemesis file)", "explorer.games.dagger.nemesis_scenario",
+    Format("D.A.G.G.E.R. Nemesis event (`events[i]` of a Nemesis file)", "explorer.games.dagger.nemesis_file",
            "EventModel"),
 )
 """Every file format's root model, in the page's order."""

@@ -25,14 +25,26 @@ def test_the_generated_block_of_docs_limits_is_the_code():
         "docs/limits.md is out of date: run `python -m explorer.limits_doc --write docs/limits.md`")
 
 
+def _defining_module(mod: str, name: str, text: str) -> str:
+    """The module that defines class ``name`` used in module ``mod``: ``mod`` itself, or the module a
+    ``from .x import name`` line in its text names (a model imported lazily inside a function, as the D.A.G.G.E.R.
+    file formats are, so that a cached built-in never imports pydantic)."""
+    m = re.search(r"from\s+(\.+)(\w[\w.]*)\s+import\s+[^\n]*\b" + re.escape(name) + r"\b", text)
+    if m is None:
+        return mod
+    up = mod.split(".")[:-len(m.group(1))]
+    return ".".join(up + [m.group(2)])
+
+
 def _validated_models() -> set[tuple[str, str]]:
-    """``(module, class name)`` of every model the explorer hands to ``validate`` (or a module's ``_validate``)."""
+    """``(defining module, class name)`` of every model the explorer hands to ``validate`` (or a module's
+    ``_validate``)."""
     found = set()
     for path in (ROOT / "explorer").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         mod = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for name in re.findall(r"(?<![\w.])_?validate\(\s*([A-Z_]\w*)\s*,", text):
-            found.add((mod, name))
+            found.add((_defining_module(mod, name, text), name))
     return found
 
 
