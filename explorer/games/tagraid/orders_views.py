@@ -491,12 +491,14 @@ class AroRow:
         self.weapon.value = (d.weapon or "") if d is not None and d.weapon in _options_values(self.weapon) else ""
         self.step.value = 0 if d is None or d.step is None else d.step
 
-    def read(self, auto_step: int | None = None) -> AroDecl | None:
-        """The declaration (``None``: not declared); step "at its right" becomes ``auto_step``."""
+    def read(self) -> AroDecl | None:
+        """The declaration (``None``: not declared); step "at its right" is ``step = None``, as in a file (the
+        sequence declares it at the step of the Miner's right: :meth:`.OrderDeclarations.aros_at`), so the link and
+        the downloaded file keep what the row shows."""
         if not self.skill.value:
             return None
         fire_at = getattr(self, "fire_at", None) if self.skill.value == "ranged_attack" else None
-        return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or auto_step, fire_at)
+        return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or None, fire_at)
 
 
 class OrderStepper(W.HBox):
@@ -1207,7 +1209,8 @@ class OrderStepper(W.HBox):
         self.frames, self.rejection, self.decl = self._play(self.decl)
         self._store_order()
         if focus == "aros":
-            focus = 7 if any(a.step == 4 for a in self.decl.aros) else 4
+            rights = self.frames[-1].state.rights if self.frames else ()
+            focus = 7 if self.decl.aros_at(4, rights) else 4
         if focus is not None:
             self.position = focus
         self.position = max(0, min(self.position, len(self.frames)))
@@ -1217,8 +1220,8 @@ class OrderStepper(W.HBox):
 
     def _play(self, decl: OrderDeclarations) -> tuple[tuple[Frame, ...], Rejection | None, OrderDeclarations]:
         """Replay the Order from the initial table: steps 1 to 2.1 (kept while the Activation and the Move do not
-        change: they read nothing else), then the AROs the rows declare (a row's step "at its right" becomes 2 for a
-        Miner that gained its right at step 2, else 4), then the remaining steps. Same step functions, same order
+        change: they read nothing else), then the AROs the rows declare (a row's step "at its right" stays unset, as in
+        a file: declared at the step of the Miner's right, else at step 4), then the remaining steps. Same step functions, same order
         as :func:`~.orders.sequence.play`."""
         key = (self.initial, decl.active, decl.move)
         if self._prefix is None or self._prefix[0] != key:
@@ -1227,9 +1230,7 @@ class OrderStepper(W.HBox):
         if rej is not None:
             return frames, rej, decl
         if self.aro_rows and decl.active == self._rows_for:
-            step2 = {r.miner for r in frames[-1].state.rights if r.step == 2}
-            decl = replace(decl, aros=tuple(a for r in self.aro_rows.values()
-                                            if (a := r.read(2 if r.miner in step2 else 4)) is not None))
+            decl = replace(decl, aros=tuple(a for r in self.aro_rows.values() if (a := r.read()) is not None))
         more, rej = _run(frames[-1].state, decl, self.dice, STEPS[3:])
         return frames + more, rej, decl
 
