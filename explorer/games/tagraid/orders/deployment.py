@@ -140,7 +140,9 @@ def turned_from_inward(table: OrderState, ap: tuple[float, float], x: float, y: 
 def default_tag_spot(table: OrderState, m: MinerState, ap: tuple[float, float]) -> tuple[float, float] | None:
     """Where a TAG without a declared placement is deployed (Initial Deployment) or Respawns: its base touching the
     Access Point token on the side facing the middle of the board (the mean of the tiles' centres), else the first
-    position that fits turning round the token by 15° each way; ``None`` when none fits (Initial Deployment: the
+    position that fits turning round the token by 15° each way (when both sides fit at one turn, the side farther
+    from the nearest scenery piece or other base, so that the choice does not depend on how the table is turned or
+    mirrored); ``None`` when none fits (Initial Deployment: the
     placement must then be declared). A Miner of another type (Respawn) is placed the same way, at a position also
     at least partly inside a Hexagon in contact with the Access Point (:func:`partly_inside`): a place the rules
     allow for it, chosen as a documented default."""
@@ -149,18 +151,41 @@ def default_tag_spot(table: OrderState, m: MinerState, ap: tuple[float, float]) 
     base = math.radians(inward_bearing(table, ap))
     reach = geo.calibration.radius(m.silhouette) + geo.token_radius
     others = tuple(x for x in table.miners if x.id != m.id)
-    for k in range(24):
-        a = base + math.radians(15 * ((k + 1) // 2) * (1 if k % 2 else -1))
+
+    def fits(turn: float) -> tuple[float, float] | None:
+        a = base + math.radians(turn)
         x, y = ap[0] + reach * math.cos(a), ap[1] + reach * math.sin(a)
         if m.miner_type != "TAG" and not partly_inside(table, m, x, y, hexes):
-            continue
+            return None
         trial = replace(table, miners=others + (replace(m, x=x, y=y, on_table=True),))
         try:
-            trial.geometry.table(trial.models(), validate=True)
+            tt = trial.geometry.table(trial.models(), validate=True)
         except ScenarioError:
+            return None
+        return (x, y), tt
+
+    for step in range(13):
+        found = [f for f in ((fits(0.0),) if step == 0 else (fits(-15.0 * step), fits(15.0 * step))) if f]
+        if not found:
             continue
-        return (x, y)
+        if len(found) == 2:
+            # both sides fit at this turn: the side with more room (farther from the nearest scenery piece or other
+            # base), so that the choice does not depend on how the table is turned or mirrored
+            found.sort(key=lambda f: -_clearance(f[1], m.id, f[0]))
+        return found[0][0]
     return None
+
+
+def _clearance(tt, miner_id: str, xy: tuple[float, float]) -> float:
+    """Board units from ``xy`` to the nearest scenery piece or other Model's base of table ``tt`` (``inf``: none);
+    rounded to 1e-9 so that a mirror-image tie stays a tie."""
+    from shapely.geometry import Point
+
+    pt = Point(xy)
+    ds = [p.distance(pt) for p in tt._scenery_polys.values()]
+    ds += [max(0.0, math.dist(xy, (o.x, o.y)) - tt.calibration.radius(o.silhouette)) for o in tt.models.values()
+           if o.id != miner_id]
+    return round(min(ds), 9) if ds else math.inf
 
 
 def contact_hexes(table: OrderState, ap: tuple[float, float]) -> tuple:
