@@ -630,10 +630,23 @@ def _get_at(data: Any, loc: tuple) -> Any:
     return data
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def toml_key(key: Any) -> str:
+    """One key of a dotted field path as a TOML file writes it: bare when it is only ASCII letters, digits, ``_``
+    and ``-`` (``Stoorworm``), else quoted (``"Red TAG"``, with ``\\`` and ``"`` escaped), so that a message names
+    the field the user typed (``dice.rolls."Red TAG"``)."""
+    k = str(key)
+    if _BARE_KEY.fullmatch(k):
+        return k
+    return '"' + k.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _dotted(loc: tuple) -> str:
     path = ""
     for part in loc:
-        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+        path += f"[{part}]" if isinstance(part, int) else (f".{toml_key(part)}" if path else toml_key(part))
     return path
 
 

@@ -92,19 +92,19 @@ def test_roll_scenario_faces_for_another_reading_are_accepted():
 
 def test_order_too_many_attack_dice_are_refused_not_dropped():
     text = _edit("tagraid", "tr-secured-death", '"Blue TAG" = [5]', '"Blue TAG" = [5, 3]')
-    _refused(text, "dice.rolls.Blue TAG", "exactly 1 die")
+    _refused(text, 'dice.rolls."Blue TAG"', "exactly 1 die")
 
 
 def test_order_too_few_saves_names_the_real_field():
     text = _edit("tagraid", "tr-secured-death", 'saves = { "Red TAG" = [2, 3, 4] }', 'saves = { "Red TAG" = [2] }')
-    out = _refused(text, "dice.saves.Red TAG", "exactly 3 faces")
+    out = _refused(text, 'dice.saves."Red TAG"', "exactly 3 faces")
     assert "'save_dice'" not in out
 
 
 def test_order_too_many_saves_are_refused():
     text = _edit("tagraid", "tr-secured-death", 'saves = { "Red TAG" = [2, 3, 4] }',
                  'saves = { "Red TAG" = [2, 3, 4, 5] }')
-    _refused(text, "dice.saves.Red TAG", "exactly 3 faces")
+    _refused(text, 'dice.saves."Red TAG"', "exactly 3 faces")
 
 
 # --- TAG Raid Initial Deployment: rolls ------------------------------------------------------------------------

@@ -154,7 +154,7 @@ def test_a_long_value_under_the_string_cap_is_cut_short(tmp_path, capsys):
 def test_a_newline_in_a_field_name(tmp_path, capsys):
     path = _write(tmp_path, SCENARIO.format(active_extra='"bad\\nname" = 1'))
     assert _cli_error(capsys, "resolve", path) == (
-        f"error: {path}: field 'active.bad\\nname': unknown field (allowed: one of 'name', 'attribute', 'mods', "
+        f"error: {path}: field 'active.\"bad\\nname\"': unknown field (allowed: one of 'name', 'attribute', 'mods', "
         "'weapon', 'burst_mod', 'armor', 'wounds', 'partial_cover', 'traits', 'enemy_tags_in_contact', "
         "'neomaterials', 'save_dice', 'at_activation', 'states', 'skill', 'attacks', 'lof_to_attackers', 'dice')")
 

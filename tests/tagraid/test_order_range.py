@@ -172,6 +172,6 @@ def test_aro_without_lof_at_the_firing_point_must_name_its_point():
     del doc["order"]["aros"][0]["fire_at"]
     with pytest.raises(RuleViolation) as e:
         run(doc)
-    assert e.value.field == "order.aros[B].fire_at" and "has no LoF to A at A's firing point" in str(e.value)
+    assert e.value.field == "order.aros[0].fire_at" and "has no LoF to A at A's firing point" in str(e.value)
     doc["order"]["aros"][0]["fire_at"] = 1.0  # named: measured where A ends, in B's view
     assert range_steps(run(doc))[("B", "A")]["band"] is not None

@@ -94,6 +94,12 @@ def test_drawing_the_move_gains_the_aro_partway_and_the_witness_is_drawn_there()
     assert "W</b>: ARO at step 2: LoF on leg 2 of 3" in w.aro_rows["W"].info.value
 
 
+def _declared_at(w) -> list[tuple[str, int]]:
+    """``(Miner, step)`` of every ARO the replay declared, in order."""
+    return [(s.facts["miner"], s.facts["step"]) for f in w.frames for s in f.steps
+            if " declares " in s.title and " no ARO" not in s.title and "step" in s.facts and "skill" in s.facts]
+
+
 def test_then_an_attack_gives_the_target_its_aro_at_step_4():
     w = fresh()
     w.board_view.select("W")
@@ -107,9 +113,11 @@ def test_then_an_attack_gives_the_target_its_aro_at_step_4():
     w.show(5)
     assert not any(isinstance(o, Segment) and o.stroke == TARGETED["stroke"] for o in w.overlays())
     w.aro_rows["W"].skill.value = "ranged_attack"
-    assert w.position == 4 and w.decl.aros[0].step == 2          # "at its right": step 2 for W
+    # "at its right": kept unset in the declarations (the link keeps it), played at step 2 for W
+    assert w.position == 4 and w.decl.aros[0].step is None and _declared_at(w) == [("W", 2)]
     w.aro_rows["T"].skill.value = "evade"
-    assert w.position == 7 and [(a.miner, a.step) for a in w.decl.aros] == [("W", 2), ("T", 4)]
+    assert w.position == 7 and [(a.miner, a.step) for a in w.decl.aros] == [("W", None), ("T", None)]
+    assert _declared_at(w) == [("W", 2), ("T", 4)]
     w.show(len(STEPS))
     assert w.rejection is None
     out = w.outcome.value
@@ -246,7 +254,7 @@ def test_switching_scenarios_and_the_engine_reasons_stay_cited():
     w = fresh()
     w.scenario_pick.value = "tr-16-order"
     d = G.load_builtin("tr-16-order").declarations
-    assert w.scenario_id == "tr-16-order" and w.decl == replace(d, aros=tuple(replace(a, step=2) for a in d.aros))
+    assert w.scenario_id == "tr-16-order" and w.decl == d   # "at its right" stays unset, as in the file
     w.show(len(STEPS))
     frames, rej = play_until_rejected(w.initial, w.decl, w.dice)
     assert rej is None and w.frames[-1].state == frames[-1].state

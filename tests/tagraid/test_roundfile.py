@@ -13,6 +13,7 @@ from golden_helpers import check_golden, trace_text
 from explorer import tomlwrite as tomli_w
 from explorer.cli import main
 from explorer.errors import ScenarioError
+from explorer.scenario import toml_key
 from explorer.games import get_game, load_any
 from explorer.games.tagraid.orders.declarations import IllegalDeclaration
 from explorer.games.tagraid.orders.round import play_round, round_trace
@@ -103,7 +104,7 @@ def _set(path, value):
     (_set(["events", 0, "behavior", "front"], 99), "events[0].behavior.front", "20"),
     (_set(["events", 0, "name"], ""), "events[0].name", ""),
     (_set(["orders", 0, "move", "route"], ["x,y"]), "orders[0].move.route[0]", ""),
-    (_set(["orders", 1, "dice"], {"rolls": {"Active TAG": [21]}}), "orders[1].dice.rolls.Active TAG[0]", "20"),
+    (_set(["orders", 1, "dice"], {"rolls": {"Active TAG": [21]}}), 'orders[1].dice.rolls."Active TAG"[0]', "20"),
     (_set(["orders", 1, "teleport"], True), "orders[1]", "unknown field"),
     (_set(["t_bezoar"], {"purple": 1}), "t_bezoar.purple", "not a side"),
     (_set(["round"], 0), "round", "1"),
@@ -212,5 +213,5 @@ def test_fixed_dice_that_do_not_fit_name_the_round_file_and_its_field(tmp_path):
     i, od = next((i, o) for i, o in enumerate(d["orders"]) if o.get("dice", {}).get("rolls"))
     who = next(iter(od["dice"]["rolls"]))
     e = _err(_set(["orders", i, "dice", "rolls", who], [5]), tmp_path)
-    assert e.field == f"orders[{i}].dice.rolls.{who}", str(e)
+    assert e.field == f"orders[{i}].dice.rolls.{toml_key(who)}", str(e)
     assert "roll exchange" not in str(e) and "exactly" in str(e)

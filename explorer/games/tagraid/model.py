@@ -21,7 +21,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from explorer.errors import ScenarioError, short_repr
-from explorer.scenario import validate
+from explorer.scenario import toml_key, validate
 from explorer.schema import MAX_TITLE as SCHEMA_MAX_TITLE
 from explorer.schema import ScenarioHeader, Strict
 from explorer.text import plural
@@ -437,9 +437,9 @@ def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:
     known = {o.key: o for o in ALL_OPTIONS}
     for k, v in sc.rulings.items():
         if k not in known:
-            raise _err(f"rulings.{k}", "unknown ruling option", sorted(known), source)
+            raise _err(f"rulings.{toml_key(k)}", "unknown ruling option", sorted(known), source)
         if v not in known[k].readings:
-            raise _err(f"rulings.{k}", f"unknown reading {short_repr(v)}", list(known[k].readings), source)
+            raise _err(f"rulings.{toml_key(k)}", f"unknown reading {short_repr(v)}", list(known[k].readings), source)
     return sc
 
 

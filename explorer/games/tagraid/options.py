@@ -68,10 +68,12 @@ LOF_GRAZING = RulingOption(
     section="Line of Fire and Distances › Line of Fire",
     readings={
         "touching_does_not_block": "Only a line that enters an obstacle is obstructed: a line through a scenery "
-                                   "corner, sliding along a wall, tangent to another base, or squeezed through the "
-                                   "single point where two obstacles meet still gives LoF.",
-        "touching_blocks": "Obstacles are closed: a line that touches a corner, an edge or a base is obstructed, and "
-                           "so is a line through the point where two obstacles meet.",
+                                   "corner, sliding along a wall, tangent to another base, squeezed through the "
+                                   "single point where two obstacles meet, or grazing the top edge of a piece with "
+                                   "a height (level with its top there, above it inside) still gives LoF.",
+        "touching_blocks": "Obstacles are closed: a line that touches a corner, an edge (a top edge included: a line "
+                           "level with a piece's top where it crosses the piece) or a base is obstructed, and so is "
+                           "a line through the point where two obstacles meet.",
     },
     default="touching_does_not_block",
     why_default="The rule asks for a line 'without being obstructed'; a line that passes without entering anything "

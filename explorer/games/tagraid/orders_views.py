@@ -491,12 +491,14 @@ class AroRow:
         self.weapon.value = (d.weapon or "") if d is not None and d.weapon in _options_values(self.weapon) else ""
         self.step.value = 0 if d is None or d.step is None else d.step
 
-    def read(self, auto_step: int | None = None) -> AroDecl | None:
-        """The declaration (``None``: not declared); step "at its right" becomes ``auto_step``."""
+    def read(self) -> AroDecl | None:
+        """The declaration (``None``: not declared); step "at its right" is ``step = None``, as in a file (the
+        sequence declares it at the step of the Miner's right: :meth:`.OrderDeclarations.aros_at`), so the link and
+        the downloaded file keep what the row shows."""
         if not self.skill.value:
             return None
         fire_at = getattr(self, "fire_at", None) if self.skill.value == "ranged_attack" else None
-        return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or auto_step, fire_at)
+        return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or None, fire_at)
 
 
 class OrderStepper(W.HBox):
@@ -586,6 +588,12 @@ class OrderStepper(W.HBox):
                              layout=W.Layout(width="170px"))
         self.facing.style.description_width = "80px"
         self.facing.observe(lambda ch: self._loading or self._on_declarations("order.move"), names="value")
+        self.stand_pick = W.Dropdown(description="ends on", layout=W.Layout(width="230px"),
+                                     tooltip="the surface the Move ends on: the ground, or the top of a scenery piece "
+                                     "with a height (climbing up or down takes one whole Segment)")
+        self.stand_pick.style.description_width = "60px"
+        self.stand_pick.add_class("oes-stand")
+        self.stand_pick.observe(lambda ch: self._loading or self.set_end_surface(ch["new"]), names="value")
         self.route_text = W.HTML()
         self.move_error = W.HTML()
         self.interact_pick = W.Dropdown(description="interacts with", layout=W.Layout(width="260px"),
@@ -691,7 +699,7 @@ class OrderStepper(W.HBox):
                           [W.HBox([self.active_pick], layout=W.Layout(flex_flow="row wrap")), self.active_error,
                            W.HBox([W.HTML("<span style='font:12px sans-serif'>a click draws:</span>"),
                                    self.draw_pick], layout=W.Layout(flex_flow="row wrap", align_items="center")),
-                           W.HBox([self.undo_point, self.clear_route, self.facing],
+                           W.HBox([self.undo_point, self.clear_route, self.facing, self.stand_pick],
                                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
                            self.interact_pick,
                            self.route_text, self.move_error], "oes-activation")
@@ -1013,6 +1021,7 @@ class OrderStepper(W.HBox):
             self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
                                            for t in d.second.targets)
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
+            self._fill_stand_pick(st, d.move, a)
             tokens = [t[0] for t in st.tokens()]
             self.interact_pick.options = [("— nothing —", "")] + [(t, t) for t in tokens]
             it = d.move.interact.target if d.move.interact is not None else ""
@@ -1076,6 +1085,44 @@ class OrderStepper(W.HBox):
             (self.move_error if e.field.startswith("order.move") else self.second_error).value = _err(e)
             return
         self._set_decl(replace(self.decl, second=second, move=replace(self.decl.move, facing=f)), field)
+
+    @staticmethod
+    def _pieces_with_height(st: OrderState) -> list[str]:
+        """Ids of the scenery pieces a Miner may stand on (a finite height: Move › Effects)."""
+        return [sc.id for sc in st.table().scenery if math.isfinite(sc.height)]
+
+    def _fill_stand_pick(self, st: OrderState, mv: MoveDecl, a) -> None:
+        """The "ends on" control: the ground and every piece with a height; its value is the surface of the Move's
+        last point (the Active Miner's own surface when the Move names none); hidden on a table without such
+        pieces."""
+        pieces = self._pieces_with_height(st)
+        self.stand_pick.options = [("the ground", "")] + [(f"top of {p}", p) for p in pieces]
+        end = (mv.on[-1] if mv.on and len(mv.on) == len(mv.route) else (a.on if a is not None else None)) or ""
+        self.stand_pick.value = end if end in pieces else ""
+        self.stand_pick.layout.display = "" if pieces else "none"
+
+    def set_end_surface(self, surface: str) -> None:
+        """The first Move ends on ``surface`` (a scenery piece's id, ``""`` the ground): the Move's ``on`` list
+        (:attr:`.orders.declarations.MoveDecl.on`, one surface per route point) gets it at its last point, the
+        points before keep theirs (the Active Miner's own surface when none was named); a Move whose every point is
+        on the Miner's own surface names none (``on`` omitted, as in a file). Without a route nothing changes and
+        the Move's message says to draw it first."""
+        mv = self.decl.move
+        a = self.initial.miner(self.decl.active) if self.decl.active in [m.id for m in self.initial.miners] else None
+        own = a.on if a is not None else None
+        if not mv.route:
+            if (surface or None) != own:
+                self.move_error.value = _err("draw the Move first: the surface is that of its last point")
+            self._loading = True
+            try:
+                self.stand_pick.value = own or ""
+            finally:
+                self._loading = False
+            return
+        on = list(mv.on) if mv.on is not None and len(mv.on) == len(mv.route) else [own] * len(mv.route)
+        on[-1] = surface or None
+        new = None if all(x == own for x in on) else tuple(on)
+        self._set_decl(replace(self.decl, move=replace(mv, on=new)), "order.move")
 
     def _on_interact(self, target: str) -> None:
         """The first Move interacts with ``target`` (a Tool Container or Loot Token id; ``""``: with nothing)."""
@@ -1150,8 +1197,9 @@ class OrderStepper(W.HBox):
             if len(self.decl.move.route) >= MAX_ROUTE_POINTS:
                 self.move_error.value = _err(f"a route has at most {MAX_ROUTE_POINTS} points")
                 return
-            self._set_decl(replace(self.decl, move=replace(self.decl.move, route=self.decl.move.route + (c,))),
-                           "order.move")
+            mv = self.decl.move
+            on = None if mv.on is None else mv.on + (mv.on[-1] if mv.on else None,)  # the new point: same surface
+            self._set_decl(replace(self.decl, move=replace(mv, route=mv.route + (c,), on=on)), "order.move")
 
     def undo_route_point(self) -> None:
         """Drop the last point of the route being drawn."""
@@ -1160,15 +1208,16 @@ class OrderStepper(W.HBox):
             self._set_decl(replace(self.decl, second=replace(self.decl.second, move=replace(mv, route=mv.route[:-1]))),
                            "order.second")
         elif self.decl.move.route:
-            self._set_decl(replace(self.decl, move=replace(self.decl.move, route=self.decl.move.route[:-1])),
-                           "order.move")
+            mv = self.decl.move
+            on = None if mv.on is None or len(mv.on) <= 1 else mv.on[:-1]
+            self._set_decl(replace(self.decl, move=replace(mv, route=mv.route[:-1], on=on)), "order.move")
 
     def clear_route_points(self) -> None:
         """Empty the route being drawn (a Move without moving)."""
         if self.draw_target == "second" and self.decl.second.move is not None:
             self._set_decl(replace(self.decl, second=replace(self.decl.second, move=MoveDecl())), "order.second")
         else:
-            self._set_decl(replace(self.decl, move=replace(self.decl.move, route=())), "order.move")
+            self._set_decl(replace(self.decl, move=replace(self.decl.move, route=(), on=None)), "order.move")
 
     def _on_select(self, what) -> None:
         if isinstance(what, Hex):
@@ -1206,8 +1255,16 @@ class OrderStepper(W.HBox):
         ``"aros"``: the last ARO declaration step with an ARO; never past the last step played)."""
         self.frames, self.rejection, self.decl = self._play(self.decl)
         self._store_order()
+        ids = [m.id for m in self.initial.miners]
+        was, self._loading = self._loading, True
+        try:  # the "ends on" control follows the Move's last point (a point added or undone)
+            self._fill_stand_pick(self.initial, self.decl.move,
+                                  self.initial.miner(self.decl.active) if self.decl.active in ids else None)
+        finally:
+            self._loading = was
         if focus == "aros":
-            focus = 7 if any(a.step == 4 for a in self.decl.aros) else 4
+            rights = self.frames[-1].state.rights if self.frames else ()
+            focus = 7 if self.decl.aros_at(4, rights) else 4
         if focus is not None:
             self.position = focus
         self.position = max(0, min(self.position, len(self.frames)))
@@ -1217,8 +1274,8 @@ class OrderStepper(W.HBox):
 
     def _play(self, decl: OrderDeclarations) -> tuple[tuple[Frame, ...], Rejection | None, OrderDeclarations]:
         """Replay the Order from the initial table: steps 1 to 2.1 (kept while the Activation and the Move do not
-        change: they read nothing else), then the AROs the rows declare (a row's step "at its right" becomes 2 for a
-        Miner that gained its right at step 2, else 4), then the remaining steps. Same step functions, same order
+        change: they read nothing else), then the AROs the rows declare (a row's step "at its right" stays unset, as in
+        a file: declared at the step of the Miner's right, else at step 4), then the remaining steps. Same step functions, same order
         as :func:`~.orders.sequence.play`."""
         key = (self.initial, decl.active, decl.move)
         if self._prefix is None or self._prefix[0] != key:
@@ -1227,9 +1284,7 @@ class OrderStepper(W.HBox):
         if rej is not None:
             return frames, rej, decl
         if self.aro_rows and decl.active == self._rows_for:
-            step2 = {r.miner for r in frames[-1].state.rights if r.step == 2}
-            decl = replace(decl, aros=tuple(a for r in self.aro_rows.values()
-                                            if (a := r.read(2 if r.miner in step2 else 4)) is not None))
+            decl = replace(decl, aros=tuple(a for r in self.aro_rows.values() if (a := r.read()) is not None))
         more, rej = _run(frames[-1].state, decl, self.dice, STEPS[3:])
         return frames + more, rej, decl
 

@@ -7,14 +7,19 @@ resolver's :class:`~explorer.games.tagraid.resolve.Loot`); Respawn (a d20 picks 
 Access Point with an enemy Miner in contact is re-rolled; the TAG is placed in contact with it); the Loot Token and
 Loot Zone of a dead TAG (:func:`.loot.leave_loot`).
 
-Placement default (documented, editable): a respawning TAG's base centre is placed on its Access Point's position
-(``access_points`` of the order file); an Access Point is taken when an enemy base is within the respawning base's
-diameter of it. A d20 face that names no Access Point of the table is re-rolled as well.
+Placement, the same rule as Initial Deployment (:mod:`.deployment`, documented, editable defaults): an Access Point
+is a token of the table's ``token_radius`` at its position (``access_points`` of the order file); a respawning TAG is
+placed *in contact* with it, its base touching the token's edge on the side facing the middle of the board (the
+first position that fits, turning round the token in steps of 15°), never standing on it (Silhouette Contact; Move:
+no Model stands on top of a Token); another Miner is placed the same way at a position at least partly inside a
+Hexagon in contact with the Access Point. An Access Point is taken when an enemy base reaches its token (touching it
+or over it). A d20 face that names no Access Point of the table is re-rolled as well, and so is a free Access Point
+round which no position in contact fits the base (other Models or scenery fill them: the rulebook does not say;
+documented default, said in the step).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from explorer.dice import Dice
@@ -22,6 +27,7 @@ from explorer.text import plural
 from explorer.trace import Step
 
 from .. import sections as S
+from .deployment import _taken_by, default_tag_spot, turned_from_inward
 from .loot import leave_loot
 from .state import OrderState
 
@@ -62,7 +68,6 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
                               "Respawn needs the table's numbered Access Points (order file: access_points).",
                               {"miner": mid}, (mid,), sec))
             continue
-        r = state.geometry.calibration.radius(m.silhouette)
         tried = []
         placed = None
         for _ in range(MAX_RESPAWN_ROLLS):
@@ -71,23 +76,33 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
             if ap is None:
                 tried.append((face, "no such Access Point"))
                 continue
-            taken = [e.id for e in state.enemies_of(m) if e.id != mid
-                     and math.dist((e.x, e.y), ap) <= r + state.geometry.calibration.radius(e.silhouette) + 2 * r]
+            taken = _taken_by(state, m.side, ap)
             if taken:
                 tried.append((face, f"enemy Miner {', '.join(taken)} in contact"))
                 continue
-            placed = (face, ap)
+            spot = default_tag_spot(state, m, ap)
+            if spot is None:
+                tried.append((face, "no room for its base in contact with it (documented default)"))
+                continue
+            placed = (face, spot)
             break
         if placed is None:
             steps.append(Step(f"{mid} cannot Respawn: every Access Point is taken", S.RESPAWN, "",
                               {"miner": mid, "rolls": [f for f, _ in tried]}, (mid,), sec))
             continue
-        face, ap = placed
-        state = state.with_miner(replace(m, x=ap[0], y=ap[1], on_table=True))
+        face, (x, y) = placed
+        ap = aps[face]
+        state = state.with_miner(replace(m, x=x, y=y, on_table=True))
         rerolls = "; ".join(f"{f}: {why}, re-rolled" for f, why in tried)
-        steps.append(Step(f"{mid} Respawns at Access Point {face}", S.RESPAWN,
-                          (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, a free Access Point: the TAG is "
-                          "deployed in contact with it, with its full Wounds.",
+        turn = turned_from_inward(state, ap, x, y)
+        side = ("on the side facing the middle of the board" if turn == 0 else
+                f"{turn}° round it from the side facing the middle of the board, the first position that fits")
+        where = (f"the TAG is deployed in contact with it, its base touching the token {side}" if m.miner_type == "TAG"
+                 else f"the {m.miner_type} is deployed in a Hexagon in contact with it, its base touching the token "
+                 f"{side}")
+        steps.append(Step(f"{mid} Respawns at Access Point {face}, in contact with it", S.RESPAWN,
+                          (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, a free Access Point: {where} "
+                          "(never on top of it), with its full Wounds.",
                           {"miner": mid, "access_point": face, "rolls": [f for f, _ in tried] + [face],
-                           "position": list(ap)}, (mid,), sec))
+                           "position": [round(x, 6), round(y, 6)]}, (mid,), sec))
     return state, tuple(steps)

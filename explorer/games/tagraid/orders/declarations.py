@@ -109,15 +109,23 @@ class OrderDeclarations:
     evade_on: tuple[tuple[str, str | None], ...] = ()
 
     def aros_at(self, step: int, rights) -> tuple[AroDecl, ...]:
-        """The AROs declared at ``step`` (explicitly, or by the step of the declaring Miner's right)."""
+        """The AROs declared at ``step``: explicitly (``step = 2`` or ``4``), or, with no step (\"at its right\"), at
+        the step of the declaring Miner's right; a Miner with no right yet declares at step 4, where the right may
+        still come (the Attack's target, a second Move), and is refused there if it has none (Activating a Miner ›
+        Orders and AROs: AROs are declared at the ARO check that grants them)."""
+        return tuple(d for _, d in self.indexed_aros_at(step, rights))
+
+    def indexed_aros_at(self, step: int, rights) -> tuple[tuple[int, AroDecl], ...]:
+        """``(i, declaration)`` of the AROs declared at ``step``: ``i`` is its place in :attr:`aros` (the file's
+        ``aros[i]``, named by refusals: two equal declarations keep their own places)."""
         out = []
-        for d in self.aros:
+        for i, d in enumerate(self.aros):
             s = d.step
             if s is None:
                 r = next((x for x in rights if x.miner == d.miner), None)
-                s = r.step if r is not None else 2
+                s = r.step if r is not None else 4
             if s == step:
-                out.append(d)
+                out.append((i, d))
         return tuple(out)
 
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from explorer import kernel
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
+from explorer.scenario import toml_key
 from explorer.kernel import Context, Each, Frame
 from explorer.text import agree, plural
 from explorer.trace import Step
@@ -119,27 +120,72 @@ def touches(table: OrderState, m: MinerState, x: float, y: float, ap: tuple[floa
     return -OVERLAP_TOLERANCE <= gap <= CONTACT_TOLERANCE
 
 
-def default_tag_spot(table: OrderState, m: MinerState, ap: tuple[float, float]) -> tuple[float, float] | None:
-    """Where a TAG without a declared placement is deployed: its base touching the Access Point token on the side
-    facing the middle of the board (the mean of the tiles' centres), else the first position that fits turning
-    round the token by 15° each way; ``None`` when none fits (the placement must then be declared)."""
+def inward_bearing(table: OrderState, ap: tuple[float, float]) -> float:
+    """The bearing (degrees, board axes: 0 along +x, counter-clockwise) from the Access Point at ``ap`` towards the
+    middle of the board (the mean of the tiles' centres; 0 when the token is at that middle)."""
     geo = table.geometry
     board, layout = geo.board, geo.layout
     cs = [layout.hex_to_pixel(h) for h in board if board[h].tile]
     mid = (sum(c[0] for c in cs) / len(cs), sum(c[1] for c in cs) / len(cs)) if cs else ap
-    base = math.atan2(mid[1] - ap[1], mid[0] - ap[0]) if math.dist(mid, ap) > 1e-9 else 0.0
+    return math.degrees(math.atan2(mid[1] - ap[1], mid[0] - ap[0])) if math.dist(mid, ap) > 1e-9 else 0.0
+
+
+def turned_from_inward(table: OrderState, ap: tuple[float, float], x: float, y: float) -> int:
+    """How many degrees (rounded, 0..180) a base centred at ``(x, y)`` lies round the Access Point token at ``ap``
+    from the side facing the middle of the board (:func:`inward_bearing`)."""
+    d = math.degrees(math.atan2(y - ap[1], x - ap[0])) - inward_bearing(table, ap)
+    return round(abs((d + 180.0) % 360.0 - 180.0))
+
+
+def default_tag_spot(table: OrderState, m: MinerState, ap: tuple[float, float]) -> tuple[float, float] | None:
+    """Where a TAG without a declared placement is deployed (Initial Deployment) or Respawns: its base touching the
+    Access Point token on the side facing the middle of the board (the mean of the tiles' centres), else the first
+    position that fits turning round the token by 15° each way (when both sides fit at one turn, the side farther
+    from the nearest scenery piece or other base, so that the choice does not depend on how the table is turned or
+    mirrored); ``None`` when none fits (Initial Deployment: the
+    placement must then be declared). A Miner of another type (Respawn) is placed the same way, at a position also
+    at least partly inside a Hexagon in contact with the Access Point (:func:`partly_inside`): a place the rules
+    allow for it, chosen as a documented default."""
+    geo = table.geometry
+    hexes = contact_hexes(table, ap) if m.miner_type != "TAG" else ()
+    base = math.radians(inward_bearing(table, ap))
     reach = geo.calibration.radius(m.silhouette) + geo.token_radius
     others = tuple(x for x in table.miners if x.id != m.id)
-    for k in range(24):
-        a = base + math.radians(15 * ((k + 1) // 2) * (1 if k % 2 else -1))
+
+    def fits(turn: float) -> tuple[float, float] | None:
+        a = base + math.radians(turn)
         x, y = ap[0] + reach * math.cos(a), ap[1] + reach * math.sin(a)
+        if m.miner_type != "TAG" and not partly_inside(table, m, x, y, hexes):
+            return None
         trial = replace(table, miners=others + (replace(m, x=x, y=y, on_table=True),))
         try:
-            trial.geometry.table(trial.models(), validate=True)
+            tt = trial.geometry.table(trial.models(), validate=True)
         except ScenarioError:
+            return None
+        return (x, y), tt
+
+    for step in range(13):
+        found = [f for f in ((fits(0.0),) if step == 0 else (fits(-15.0 * step), fits(15.0 * step))) if f]
+        if not found:
             continue
-        return (x, y)
+        if len(found) == 2:
+            # both sides fit at this turn: the side with more room (farther from the nearest scenery piece or other
+            # base), so that the choice does not depend on how the table is turned or mirrored
+            found.sort(key=lambda f: -_clearance(f[1], m.id, f[0]))
+        return found[0][0]
     return None
+
+
+def _clearance(tt, miner_id: str, xy: tuple[float, float]) -> float:
+    """Board units from ``xy`` to the nearest scenery piece or other Model's base of table ``tt`` (``inf``: none);
+    rounded to 1e-9 so that a mirror-image tie stays a tie."""
+    from shapely.geometry import Point
+
+    pt = Point(xy)
+    ds = [p.distance(pt) for p in tt._scenery_polys.values()]
+    ds += [max(0.0, math.dist(xy, (o.x, o.y)) - tt.calibration.radius(o.silhouette)) for o in tt.models.values()
+           if o.id != miner_id]
+    return round(min(ds), 9) if ds else math.inf
 
 
 def contact_hexes(table: OrderState, ap: tuple[float, float]) -> tuple:
@@ -165,6 +211,8 @@ def partly_inside(table: OrderState, m: MinerState, x: float, y: float, hexes) -
 
 
 def _taken_by(table: OrderState, side: str, ap: tuple[float, float]) -> list[str]:
+    """The enemy Miners (of a side other than ``side``) on the table whose base reaches the Access Point token at
+    ``ap`` (:func:`in_contact`): the Access Point is not free for ``side`` (Initial Deployment and Respawn)."""
     return [e.id for e in table.miners if e.side != side and e.on_table and in_contact(table, e, e.x, e.y, ap)]
 
 
@@ -195,7 +243,7 @@ def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
     tried: list[tuple[int, str]] = []
     for _ in range(MAX_DEPLOYMENT_ROLLS):
         if n_given and not given and not drew_before:
-            raise refused(sec, f"{FIELD}.rolls.{side}", f"{plural(n_given, 'd20 face')} given, but "
+            raise refused(sec, f"{FIELD}.rolls.{toml_key(side)}", f"{plural(n_given, 'd20 face')} given, but "
                           f"{', '.join(f'{f} ({why})' for f, why in tried)} "
                           f"{agree(len(tried), 'is', 'are')} rolled again: the list gives every d20 rolled, "
                           f"re-rolls included (at least {len(tried) + 1} here)", S.INITIAL_DEPLOYMENT)
@@ -209,7 +257,7 @@ def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
             tried.append((face, f"enemy Miner {', '.join(taken)} in contact"))
             continue
         if given and not drew_before:
-            raise refused(sec, f"{FIELD}.rolls.{side}", f"{plural(n_given, 'd20 face')} given, but the d20 "
+            raise refused(sec, f"{FIELD}.rolls.{toml_key(side)}", f"{plural(n_given, 'd20 face')} given, but the d20 "
                           f"{'face ' if len(tried) + 1 == 1 else 'roll '}{len(tried) + 1} ({face}) already names a "
                           f"free Access Point: the rest ({', '.join(map(str, given))}) are never rolled (give exactly "
                           f"{plural(len(tried) + 1, 'face')})", S.INITIAL_DEPLOYMENT)
@@ -223,7 +271,7 @@ def roll_access_point(ds: DeploymentState, ctx: DeploymentContext, side: str):
                                "enemy Miner is in contact with; the player's Miners are deployed there.",
                                {"side": side, "access_point": face, "rolls": faces, "dice": src,
                                 **({"seeded": faces[n_given:]} if len(faces) > n_given else {})}, (), sec),)
-    raise refused(sec, f"{FIELD}.rolls.{side}", f"no free Access Point came up in {MAX_DEPLOYMENT_ROLLS} rolls "
+    raise refused(sec, f"{FIELD}.rolls.{toml_key(side)}", f"no free Access Point came up in {MAX_DEPLOYMENT_ROLLS} rolls "
                   f"(tried {', '.join(str(f) for f, _ in tried[:10])}...): every Access Point is taken or the "
                   "faces number none", S.INITIAL_DEPLOYMENT)
 
@@ -253,7 +301,7 @@ def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, numb
     """
     table = ds.table
     sec = f"06 Initial Deployment › {m.side}"
-    fld = dict(ctx.declarations.fields).get(m.id, f"{FIELD}.placements.{m.id}")
+    fld = dict(ctx.declarations.fields).get(m.id, f"{FIELD}.placements.{toml_key(m.id)}")
     pl = next((p for p in ctx.declarations.placements if p.miner == m.id), None)
     hexes = contact_hexes(table, ap)
     names = ", ".join(f"{h.q},{h.r}" for h in hexes) or "none with a tile"
@@ -271,8 +319,11 @@ def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, numb
             raise refused(sec, fld, f"{m.id} is a TAG: its base must be in contact with Access Point {number} "
                           f"(it is {where} the Access Point token at ({ap[0]:.2f}, {ap[1]:.2f}))",
                           S.INITIAL_DEPLOYMENT)
+        turn = turned_from_inward(table, ap, x, y)
         how = ("in contact with it" if pl is not None else "in contact with it on the side facing the middle of "
-               "the board (no placement declared: the documented default)")
+               "the board (no placement declared: the documented default)" if turn == 0 else
+               f"in contact with it, {turn}° round the token from the side facing the middle of the board, the first "
+               "position that fits (no placement declared: the documented default)")
         why = "The TAG is deployed in contact with the Access Point matching the number rolled."
         rule = S.INITIAL_DEPLOYMENT
     else:

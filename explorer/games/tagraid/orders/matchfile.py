@@ -33,7 +33,7 @@ from pydantic import Field
 
 from explorer.board import parse_hex_key
 from explorer.errors import ScenarioError
-from explorer.scenario import validate
+from explorer.scenario import toml_key, validate
 from explorer.schema import Strict
 from explorer.trace import Trace
 
@@ -117,10 +117,10 @@ def parse_match(data: Mapping[str, Any], source: str) -> MatchScenario:
     sides = set(table.timeline)
     for k in doc.t_bezoar:
         if k not in sides:
-            raise ScenarioError(f"t_bezoar.{k}", f"{k!r} is not a side of this table", sorted(sides), source)
+            raise ScenarioError(f"t_bezoar.{toml_key(k)}", f"{k!r} is not a side of this table", sorted(sides), source)
     for k in doc.initial_deployment.rolls:
         if k not in sides:
-            raise ScenarioError(f"initial_deployment.rolls.{k}", f"{k!r} is not a side of this table", sorted(sides),
+            raise ScenarioError(f"initial_deployment.rolls.{toml_key(k)}", f"{k!r} is not a side of this table", sorted(sides),
                                 source)
     placements, fields = [], []
     for i, (e, m) in enumerate(zip(doc.miners, sorted(table.miners, key=lambda m: [x.id for x in doc.miners]

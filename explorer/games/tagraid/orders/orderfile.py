@@ -72,7 +72,7 @@ from explorer.schema import ScenarioHeader, Strict
 
 from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
 from explorer.errors import RuleViolation, ScenarioError
-from explorer.scenario import validate
+from explorer.scenario import toml_key, validate
 from explorer.text import plural
 from explorer.trace import Trace
 
@@ -440,9 +440,9 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
     known = {o.key: o for o in ALL_OPTIONS}
     for k, v in doc.rulings.items():
         if k not in known:
-            raise ScenarioError(f"rulings.{k}", "unknown ruling option", sorted(known), source)
+            raise ScenarioError(f"rulings.{toml_key(k)}", "unknown ruling option", sorted(known), source)
         if v not in known[k].readings:
-            raise ScenarioError(f"rulings.{k}", f"unknown reading {v!r}", list(known[k].readings), source)
+            raise ScenarioError(f"rulings.{toml_key(k)}", f"unknown reading {v!r}", list(known[k].readings), source)
     miners = []
     seen: set[str] = set()
     for i, m in enumerate(doc.miners):
@@ -478,7 +478,13 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
     if megabeast is not None and megabeast.id in seen:
         raise ScenarioError("megabeast.id", f"the id {megabeast.id!r} is a Miner's", "a name no Miner has", source)
     aps = []
+    numbered: dict[int, int] = {}
     for i, ap in enumerate(doc.access_points):
+        if ap.number in numbered:
+            raise ScenarioError(f"access_points[{i}].number", f"Access Point {ap.number} is already "
+                                f"access_points[{numbered[ap.number]}]: a d20 face names one Access Point",
+                                f"a number from 1 to 20 no other Access Point has", source)
+        numbered[ap.number] = i
         if (ap.hex is not None and (ap.x is not None or ap.y is not None)) or (ap.hex is None and (
                 ap.x is None or ap.y is None)):
             raise ScenarioError(f"access_points[{i}]", "give either hex or both x and y", "hex = \"q,r\" or x, y",
@@ -567,7 +573,7 @@ def order_declarations(board: Board, o: OrderEntry, d: DiceEntry, seed: int, fie
     decl = OrderDeclarations(
         o.active, _move(board, o.move, f"{field}.move", source), second,
         tuple(AroDecl(a.miner, a.skill, a.weapon, a.step, _at(a.fire_at)) for a in o.aros),
-        tuple((k, _point(board, v, f"{field}.evade_moves.{k}", source)) for k, v in o.evade_moves.items()),
+        tuple((k, _point(board, v, f"{field}.evade_moves.{toml_key(k)}", source)) for k, v in o.evade_moves.items()),
         _evade_on(o, field, source))
     dice = OrderDice(tuple((k, tuple(v)) for k, v in d.rolls.items()),
                      tuple((k, tuple(v)) for k, v in d.saves.items()), tuple(d.respawn), seed)
@@ -581,7 +587,7 @@ def _evade_on(o: OrderEntry, field: str, source: str) -> tuple[tuple[str, str | 
         ScenarioError: a surface for a Miner without an ``evade_moves`` point."""
     for k in o.evade_on:
         if k not in o.evade_moves:
-            raise ScenarioError(f"{field}.evade_on.{k}", f"{k} has no Evade movement point",
+            raise ScenarioError(f"{field}.evade_on.{toml_key(k)}", f"{k} has no Evade movement point",
                                 "a Miner named in evade_moves", source)
     return tuple((k, v or None) for k, v in o.evade_on.items())
 

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.scenario import toml_key
 from explorer.text import plural
 from explorer.trace import Step
 
@@ -106,11 +107,17 @@ def _moved(table, miner_id: str, point, state: OrderState | None = None):
     return table.with_model(replace(here, x=point[0], y=point[1], hex=None, on=_surface_at(state, point, here.on)))
 
 
-def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, ...], dict[str, str]]:
+def roll_scenario(state: OrderState, dice, aro_fields: Mapping[str, str] | None = None
+                  ) -> tuple[dict[str, Any], tuple[Step, ...], dict[str, str]]:
     """The roll exchange of this Order as a roll-scenario document (see :mod:`explorer.games.tagraid.model`), the
     steps that say which facts came from the board, and the ruling readings the Range Ruler consulted (``{}`` when no
     Weapon card gives Range MODs).
 
+    ``aro_fields``: ``{Miner: where its ARO declaration sits in the file}`` (``order.aros[1]``), named by a refusal
+    of that ARO (default ``order.aros``: the list).
+
+    Raises:
+        RuleViolation: a Ranged Attack ARO fired at a point of the route without LoF (field ``<aro>.fire_at``).
     Raises:
         ScenarioError: fixed dice that do not match the rolls (field of the roll scenario).
     """
@@ -192,7 +199,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
             attacks.append(at)
         if a_dice is not None and len(a_dice) > used:
             # issue #25 item 4: a fixed list gives exactly the dice the roll uses; extra faces are refused, not dropped
-            raise ScenarioError(f"dice.rolls.{a.id}", f"{plural(len(a_dice), 'die')} given but {a.id}'s "
+            raise ScenarioError(f"dice.rolls.{toml_key(a.id)}", f"{plural(len(a_dice), 'die')} given but {a.id}'s "
                                 f"{SKILL_WORDS[skill]} rolls {used} (Burst over its targets)",
                                 f"exactly {plural(used, 'die')}")
     active: dict[str, Any] = {
@@ -214,7 +221,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
         active["attacks"] = attacks
     elif skill == "evade" and a_dice is not None:
         if len(a_dice) > 1:
-            raise ScenarioError(f"dice.rolls.{a.id}", f"{plural(len(a_dice), 'die')} given but {a.id}'s Evade rolls 1",
+            raise ScenarioError(f"dice.rolls.{toml_key(a.id)}", f"{plural(len(a_dice), 'die')} given but {a.id}'s Evade rolls 1",
                                 "exactly 1 die")
         active["dice"] = a_dice[:1]
     if dice.saves_of(a.id) is not None:
@@ -270,7 +277,7 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
                         raise RuleViolation(f"{r.id} has no LoF to {a.id} {where}, only elsewhere on its route: "
                                             f"its Ranged Attack ARO is fired at a point of the route where it has "
                                             "LoF (name it with fire_at), and its Range is measured there",
-                                            S.RANGE_RULER, field=f"order.aros[{r.id}].fire_at", step="5 Resolution")
+                                            S.RANGE_RULER, field=f"{(aro_fields or {}).get(r.id, 'order.aros')}.fire_at", step="5 Resolution")
                     steps.append(st)
                     if mod is None:
                         entry["out_of_range"] = True
@@ -323,12 +330,12 @@ def roll_scenario(state: OrderState, dice) -> tuple[dict[str, Any], tuple[Step, 
     return doc, tuple(steps), consulted
 
 
-def resolve_roll(state: OrderState, dice):
+def resolve_roll(state: OrderState, dice, aro_fields: Mapping[str, str] | None = None):
     """Build and resolve the roll exchange: ``(Resolution, board steps, readings the Range Ruler consulted)``. See
     :func:`roll_scenario`."""
     from ..resolve import resolve_detailed
 
-    doc, steps, consulted = roll_scenario(state, dice)
+    doc, steps, consulted = roll_scenario(state, dice, aro_fields)
     try:
         sc = parse_scenario(doc, None)
     except ScenarioError as e:
@@ -360,5 +367,5 @@ def _as_dice_field(e: ScenarioError, doc: dict[str, Any]) -> ScenarioError:
         return ScenarioError(e.field, e.problem, e.allowed)
     who = doc["active"]["name"] if m.group(1) == "active" else doc["reactive"][int(m.group(2))]["name"]
     kind = "saves" if m.group(3) == "save_dice" else "rolls"
-    allowed = e.allowed.replace(f"'{m.group(3)}'", f"'dice.{kind}.{who}'") if isinstance(e.allowed, str) else e.allowed
-    return ScenarioError(f"dice.{kind}.{who}", e.problem, allowed)
+    allowed = e.allowed.replace(f"'{m.group(3)}'", f"'dice.{kind}.{toml_key(who)}'") if isinstance(e.allowed, str) else e.allowed
+    return ScenarioError(f"dice.{kind}.{toml_key(who)}", e.problem, allowed)

@@ -38,7 +38,7 @@ from pydantic import Field
 
 from explorer.board import parse_hex_key
 from explorer.errors import ScenarioError
-from explorer.scenario import validate
+from explorer.scenario import toml_key, validate
 from explorer.schema import Strict
 from explorer.trace import Trace
 
@@ -130,7 +130,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     sides = set(table.timeline)
     for k in doc.t_bezoar:
         if k not in sides:
-            raise ScenarioError(f"t_bezoar.{k}", f"{k!r} is not a side of this table", sorted(sides), source)
+            raise ScenarioError(f"t_bezoar.{toml_key(k)}", f"{k!r} is not a side of this table", sorted(sides), source)
     dep = None
     if doc.deployment is not None:
         if waiting is None:

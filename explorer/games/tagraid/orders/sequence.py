@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from explorer import kernel
 from explorer.errors import Rejection, RuleViolation
+from explorer.scenario import toml_key
 from explorer.kernel import Context, Frame
 from explorer.trace import Step, Trace
 
@@ -135,10 +136,10 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
     steps = []
     new = []
     points: list[tuple[str, tuple[float, float]]] = []
-    mine = decl.aros_at(step, state.rights)
+    mine = decl.indexed_aros_at(step, state.rights)
     a = state.active_miner
-    for i, d in enumerate(mine):
-        f = f"order.aros[{decl.aros.index(d)}]"
+    for i, (k, d) in enumerate(mine):
+        f = f"order.aros[{k}]"
         right = state.right_of(d.miner)
         enemy_ids = [e.id for e in state.enemies_of(a)]
         if d.miner not in enemy_ids:
@@ -208,9 +209,9 @@ def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: st
                               {"miner": r.miner, "behavior_moves": b.moves, "step": step}, (r.miner,), sec))
     # a later-step ARO the file puts at this step is refused by its own step; a right at step 2 declared at step 4:
     if step == 4:
-        for d in decl.aros:
+        for k, d in enumerate(decl.aros):
             if d.step == 4 and (r := state.right_of(d.miner)) is not None and r.step == 2:
-                raise refused(sec, f"order.aros[{decl.aros.index(d)}].step", f"{d.miner} had the right to an ARO at "
+                raise refused(sec, f"order.aros[{k}].step", f"{d.miner} had the right to an ARO at "
                               "step 2; AROs must be declared right after the Move, otherwise the right is lost",
                               S.ORDERS_AND_AROS)
     return aros, tuple(steps), tuple(points)
@@ -387,7 +388,8 @@ def resolution(state: OrderState, ctx: OrderContext):
     Threat Level), Skills that fail their Requirements count as Idle, and the roll resolver makes the Rolls, Saving
     Rolls, Wounds, Neomaterials and Loot."""
     sec = "5 Resolution"
-    res, facts, consulted = resolve_roll(state, ctx.dice)
+    res, facts, consulted = resolve_roll(state, ctx.dice, {d.miner: f"order.aros[{k}]"
+                                                           for k, d in reversed(tuple(enumerate(ctx.declarations.aros)))})
     # the roll resolver's own "Conclusion" note (it reorients) is left to step 5.2, which computes the facing, and
     # its "X Respawns" to this Order's Death step, which places the Miner on a free Access Point of the board (or
     # says it cannot: a table without Access Points, every one taken)
@@ -434,7 +436,7 @@ def effects(state: OrderState, ctx: OrderContext):
         declared_evade = ((mid == state.active and state.second is not None and state.second.skill == "evade")
                           or (state.aro_of(mid) is not None and state.aro_of(mid).skill == "evade"))
         if not declared_evade:
-            raise refused(sec, f"order.evade_moves.{mid}", f"{mid} declared no Evade in this Order, so it has no "
+            raise refused(sec, f"order.evade_moves.{toml_key(mid)}", f"{mid} declared no Evade in this Order, so it has no "
                           "Evade movement", S.EVADE)
         reading = dict(state.resolution.rulings).get("evade_movement")
         why = (f"its Evade Roll did not allow the move (ruling 'evade_movement = {reading}': the single Evade Roll "
@@ -490,14 +492,19 @@ def _evade_movement(state: OrderState, m, point: Point, surface: str | None, sec
         RuleViolation: the movement breaks a Move Requirement or is longer than one Segment (a climb under
             ``evade_climb = no_climb`` never comes here: :func:`effects` drops it with a step).
     """
-    field = f"order.evade_moves.{m.id}"
+    field = f"order.evade_moves.{toml_key(m.id)}"
     climbs = surface != m.on
     st = state.with_miner(replace(m, movement=(1, 1)))
     consulted = {}
     if climbs:
         consulted["evade_climb"] = state.ruling_set().reading("evade_climb")
         consulted["climb_segment"] = state.ruling_set().reading("climb_segment")
-    mv = check_move(st, m.id, MoveDecl((point,), on=(surface,) if climbs else None), 0, sec, field)
+    try:
+        mv = check_move(st, m.id, MoveDecl((point,), on=(surface,) if climbs else None), 0, sec, field)
+    except RuleViolation as e:
+        # check_move names a Move's fields (route[0], on[0]); an Evade movement is one point in evade_moves and its
+        # surface in evade_on: name the field the file writes
+        raise _evade_field(e, m.id) from None
     end = mv.route[-1]
     state = state.with_miner(replace(m, x=end[0], y=end[1], on=surface)).consulting(consulted)
     where = (f", climbing onto {surface}" if surface else f", climbing down from {m.on}") if climbs else ""
@@ -508,6 +515,18 @@ def _evade_movement(state: OrderState, m, point: Point, surface: str | None, sec
                           if climbs else ""),
                        {"miner": m.id, "route": [list(p) for p in mv.route],
                         **({"on": surface or ""} if climbs else {})}, (m.id,), sec)
+
+
+def _evade_field(e: RuleViolation, miner_id: str) -> RuleViolation:
+    """A refusal of :func:`.move.check_move` for an Evade movement, its field named as the file writes it: the
+    surface (``.on``, ``.on[0]``) is ``order.evade_on.<Miner>``, the point (``.route``, ``.route[0]``)
+    ``order.evade_moves.<Miner>``."""
+    r = e.rejection
+    key = toml_key(miner_id)
+    base = f"order.evade_moves.{key}"
+    tail = r.field[len(base):] if r.field.startswith(base) else ""
+    fld = f"order.evade_on.{key}" if tail.startswith(".on") else base if tail.startswith(".route") else r.field
+    return RuleViolation(r.reason, r.rule, field=fld, step=r.step, source=e.source)
 
 
 def conclusion(state: OrderState, ctx: OrderContext):
