@@ -73,8 +73,8 @@ def test_a_prospector_respawns_partly_inside_a_hexagon_in_contact():
 
 
 def test_no_room_round_a_free_access_point_is_rolled_again(monkeypatch):
-    """A free Access Point round which no position in contact fits the base is rolled again (documented default),
-    and said so in the step."""
+    """A free Access Point round which no position in contact fits the base is rolled again (ruling
+    respawn_no_room's default), and said so in the step."""
     data = _doc("tr-respawn-contact")
     data["access_points"].append({"number": 3, "hex": "-3,3"})
     data["dice"]["respawn"] = [3, 2]
@@ -86,7 +86,42 @@ def test_no_room_round_a_free_access_point_is_rolled_again(monkeypatch):
     monkeypatch.setattr(death, "default_tag_spot", none_at_3)
     _, step, _ = _respawned(data)
     assert step.facts["rolls"] == [3, 2] and step.facts["access_point"] == 2
-    assert "3: no room for its base in contact with it" in step.detail
+    assert "3: no room for its base in contact with it (ruling respawn_no_room = reroll)" in step.detail
+
+
+def _no_room_at_3(monkeypatch, **rulings):
+    data = _doc("tr-respawn-contact")
+    data["access_points"].append({"number": 3, "hex": "-3,3"})
+    data["dice"]["respawn"] = [3, 2]
+    real = death.default_tag_spot
+
+    def none_at_3(state, m, ap):
+        return None if ap == dict(state.geometry.access_points)[3] else real(state, m, ap)
+
+    monkeypatch.setattr(death, "default_tag_spot", none_at_3)
+    sc = G.parse_data(data, "<test>")
+    t = G.resolve(sc, rulings=rulings or None)
+    return t, next(s for s in t.steps if s.rule == S.RESPAWN and "Respawns at" in s.title)
+
+
+def test_no_room_centred_reading_deploys_on_the_token(monkeypatch):
+    """Ruling respawn_no_room = centred: the first free Access Point rolled takes the Miner, its base centred on the
+    token (the Death rule's fallback for a Loot Token with no room in contact); the trace reports the reading."""
+    t, step = _no_room_at_3(monkeypatch, respawn_no_room="centred")
+    assert step.facts["access_point"] == 3 and step.facts["rolls"] == [3] and step.facts["centred"] is True
+    assert "centred on it" in step.title and "respawn_no_room = centred" in step.detail
+    ap3 = (step.facts["position"][0], step.facts["position"][1])
+    assert t.rulings["respawn_no_room"] == "centred" and ap3 != (0.0, 0.0)
+
+
+def test_the_reading_is_reported_only_when_a_point_had_no_room(monkeypatch):
+    t, _ = _no_room_at_3(monkeypatch)
+    assert t.rulings["respawn_no_room"] == "reroll"
+
+
+def test_a_respawn_with_room_does_not_consult_the_reading():
+    plain = G.resolve(G.load_builtin("tr-respawn-contact"))
+    assert "respawn_no_room" not in plain.rulings
 
 
 @settings(max_examples=25, deadline=None)

@@ -468,6 +468,23 @@ EVADE_CLIMB = RulingOption(
                 "changes surface.",
 )
 
+RESPAWN_NO_ROOM = RulingOption(
+    key="respawn_no_room",
+    title="Respawn at a free Access Point round which no position in contact fits the Miner's base",
+    section="Respawn",
+    readings={
+        "reroll": "The Access Point cannot take the Miner: the d20 is rolled again, as for an Access Point with an "
+                  "enemy Miner in contact.",
+        "centred": "The Miner is deployed there anyway, its base centred on the Access Point token, as the Death "
+                   "rule places a Loot Token in the middle of the space when none is left in contact.",
+    },
+    default="reroll",
+    why_default="Respawn asks for a placement in contact with the Access Point and re-rolls when that Access Point "
+                "cannot be used; it says nothing of a point every position round which is filled (by other bases or "
+                "scenery), and a base on the token is the one placement the contact rule excludes.",
+)
+
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
@@ -481,6 +498,8 @@ ALL_OPTIONS: tuple[RulingOption, ...] = (
     ELEVATION_OWN_PIECE, CLIMB_SEGMENT, EVADE_CLIMB,
     # Tool Containers and Loot
     TOOL_CONTAINER_DRAWS, LOOT_TOKEN_MEGABEAST,
+    # Death and Respawn
+    RESPAWN_NO_ROOM,
 )
 """Every TAG Raid ruling option, in display order."""
 

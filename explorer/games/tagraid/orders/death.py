@@ -15,7 +15,7 @@ no Model stands on top of a Token); another Miner is placed the same way at a po
 Hexagon in contact with the Access Point. An Access Point is taken when an enemy base reaches its token (touching it
 or over it). A d20 face that names no Access Point of the table is re-rolled as well, and so is a free Access Point
 round which no position in contact fits the base (other Models or scenery fill them: the rulebook does not say;
-documented default, said in the step).
+ruling ``respawn_no_room``: re-rolled by default, or the Miner centred on the token).
 """
 
 from __future__ import annotations
@@ -36,13 +36,16 @@ MAX_RESPAWN_ROLLS = 200
 
 
 def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[int, ...], seed: int,
-                 loot: dict) -> tuple[OrderState, tuple[Step, ...]]:
+                 loot: dict, no_room: str = "reroll") -> tuple[OrderState, tuple[Step, ...]]:
     """Remove the dead Miners, clear their Wounds and State Tokens and Respawn them, in Timeline order.
 
     ``loot``: ``{miner: resolve.Loot}`` from the roll exchange (Neomaterial Units kept in the Scoring Zone).
     ``respawn_dice``: the d20 faces given for Respawn, used first; every other Respawn die is rolled by a
     :class:`explorer.dice.Dice` seeded with ``seed + 7919`` (a seed of its own, so that a re-rolled Access Point
     never shifts the dice of the roll exchange).
+    ``no_room``: the reading of ruling ``respawn_no_room`` (Respawn leaves open a free Access Point round which
+    no position in contact fits the base): ``"reroll"`` rolls the d20 again, ``"centred"`` deploys the Miner
+    centred on the token.
     Returns the new state and the explaining steps.
     """
     steps: list[Step] = []
@@ -81,10 +84,12 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
                 tried.append((face, f"enemy Miner {', '.join(taken)} in contact"))
                 continue
             spot = default_tag_spot(state, m, ap)
-            if spot is None:
-                tried.append((face, "no room for its base in contact with it (documented default)"))
+            if spot is None and "respawn_no_room" not in dict(state.consulted):
+                state = state.consulting({"respawn_no_room": no_room})
+            if spot is None and no_room == "reroll":
+                tried.append((face, "no room for its base in contact with it (ruling respawn_no_room = reroll)"))
                 continue
-            placed = (face, spot)
+            placed = (face, spot if spot is not None else ap)
             break
         if placed is None:
             steps.append(Step(f"{mid} cannot Respawn: every Access Point is taken", S.RESPAWN, "",
@@ -94,6 +99,14 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
         ap = aps[face]
         state = state.with_miner(replace(m, x=x, y=y, on_table=True))
         rerolls = "; ".join(f"{f}: {why}, re-rolled" for f, why in tried)
+        if (x, y) == tuple(ap):
+            steps.append(Step(f"{mid} Respawns at Access Point {face}, centred on it: no position in contact fits",
+                              S.RESPAWN, (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, a free Access "
+                              "Point, but other bases or scenery fill every position in contact with it; ruling "
+                              "respawn_no_room = centred: its base is centred on the token, with its full Wounds.",
+                              {"miner": mid, "access_point": face, "rolls": [f for f, _ in tried] + [face],
+                               "position": [round(x, 6), round(y, 6)], "centred": True}, (mid,), sec))
+            continue
         turn = turned_from_inward(state, ap, x, y)
         side = ("on the side facing the middle of the board" if turn == 0 else
                 f"{turn}° round it from the side facing the middle of the board, the first position that fits")

@@ -557,7 +557,8 @@ def end_of_order(state: OrderState, ctx: OrderContext):
                           "Miners are affected by States at the end of the Order in which they suffered them; one "
                           "Token per State.", {"miner": mid, "state": st, "entered": True}, (mid,), sec))
     loot = {n: r.loot for n, r in state.resolution.miners.items() if r.loot is not None}
-    state, dsteps = apply_deaths(state, state.dead, ctx.dice.respawn, ctx.dice.seed, loot)
+    no_room = state.ruling_set().reading("respawn_no_room") if state.dead else "reroll"
+    state, dsteps = apply_deaths(state, state.dead, ctx.dice.respawn, ctx.dice.seed, loot, no_room)
     steps += dsteps
     steps.append(Step(f"End of {state.active}'s Order", OES, "", {"orders_left": state.active_miner.orders},
                       (state.active,), sec))
