@@ -68,7 +68,8 @@ GD_ADDED_LATER = frozenset({"gd-06.toml", "gd-07.toml", "gd-08.toml", "gd-13.tom
                             "gd-ai-master-stealth.toml", "gd-ai-stealth.toml", "gd-master-push.toml",
                             "gd-master-stage-one.toml", "gd-master-stage-one-no-rule.toml", "gd-mission-1.toml",
                             "gd-mission-2.toml", "gd-mission-2-campaign.toml", "gd-mission-6.toml",
-                            "gd-round-mission.toml", "gd-mission-4.toml", "gd-mission-5.toml"})
+                            "gd-round-mission.toml", "gd-mission-4.toml", "gd-mission-5.toml",
+                            "gd-round-multi-hex.toml", "gd-round-npc-signal.toml", "gd-round-drones.toml"})
 """Galaxy Defenders built-ins added after the seed-11 fuzz run (issue 21): the run's seed files did not include
 them, so rebuilding its file 1006 from the rng sequence leaves them out."""
 

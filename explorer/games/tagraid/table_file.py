@@ -144,6 +144,19 @@ class LoadedTable:
     """The file's ``board`` value: a packaged board's name, or the inline ``[board]`` table."""
 
 
+def file_field(model_ids: list[str] | tuple[str, ...], field: str) -> str:
+    """``field`` as a table file writes it: the geometry names a Model ``models.<id>...``, the file lists its Models
+    in ``[[models]]``, so ``models.B.on`` becomes ``models[1].on`` (the index in ``model_ids``, the file's order);
+    any other field, or an id not in the list, is returned unchanged."""
+    if not field.startswith("models."):
+        return field
+    rest = field[len("models."):]
+    for i, mid in enumerate(model_ids):
+        if rest == mid or rest.startswith(mid + "."):
+            return f"models[{i}]" + rest[len(mid):]
+    return field
+
+
 def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, source: str | None) -> dict[int, float]:
     out = dict(base)
     lo, hi = field_bounds(ModelEntry, "silhouette")
@@ -224,13 +237,7 @@ def table_from_dict(data: dict[str, Any], source: str | None = None) -> LoadedTa
     try:
         table = TableTop.from_board(board, models, cal)
     except ScenarioError as e:
-        field = e.field
-        if field.startswith("models."):  # name the entry by its index as well
-            mid = field.split(".")[1]
-            idx = next((i for i, m in enumerate(doc.models) if m.id == mid), None)
-            if idx is not None:
-                field = f"models[{idx}]" + field[len("models." + mid):]
-        raise ScenarioError(field, e.problem, e.allowed, source) from None
+        raise ScenarioError(file_field([m.id for m in doc.models], e.field), e.problem, e.allowed, source) from None
     from .megabeast import side_pairs
 
     for i, m in enumerate(doc.models):   # a MegaBeast faces a corner (MegaBeast › Threat Level): checked on loading,
