@@ -35,6 +35,15 @@ class StrictFrozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
+class StrictTyped(BaseModel):
+    """Like :class:`Strict`, and no value is converted to a field's type (pydantic ``strict=True``): ``true`` or
+    ``"3"`` for a number, ``1`` or ``"yes"`` for a yes/no, ``3`` for a name are refused naming the field, where
+    lax validation would read them as 1, 3, true and ``"3"``. TOML integers stay integers (an integer is accepted
+    for a decimal field). Used by the Mass Effect file formats."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
+
+
 class ScenarioHeader(Strict):
     """The top of every scenario document: its ``title`` (at most :data:`MAX_TITLE` characters) and
     ``description`` (at most :data:`MAX_DESCRIPTION`). A format whose title is required, or has another default,
@@ -43,3 +52,9 @@ class ScenarioHeader(Strict):
 
     title: str = Field("", max_length=MAX_TITLE)
     description: str = Field("", max_length=MAX_DESCRIPTION)
+
+
+class StrictTypedHeader(ScenarioHeader):
+    """:class:`ScenarioHeader` with :class:`StrictTyped`'s no-conversion rule."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)

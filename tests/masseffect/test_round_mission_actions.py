@@ -55,7 +55,7 @@ def test_one_box_does_not_complete_a_two_box_rule():
     # Shepard 2 hexes from the Terminal
     (lambda d: d["squadmates"][0].update(position="-1,0"), "turns[0].actions[0].mission", "needs Shepard in or adj"),
     # Garrus evacuates before the lab is open: the Preliminary Objective first
-    (lambda d: d["turns"].pop(1), "turns[1].actions[1].completes", "Preliminary Objective"),
+    (lambda d: d["turns"].pop(1), "turns[1].actions[1].mission", "mission_actions[1].completes names it"),
 ])
 def test_refusals_name_the_field_and_cite_the_rule(patch, field, why):
     d = data()

@@ -55,6 +55,7 @@ def test_intel_caches_mark_the_campaign_map_and_the_icon_box_unlocks():
 def test_no_icon_box_reached_no_unlock():
     d = data()
     d["intel_gathered"] = 3                          # boxes 4 and 5: no icon
+    d["intel_unlocks"] = []                          # an unlock no icon box can use is refused (test_round_file_checks)
     t = resolve(d)
     assert t.result.to_json()["intel_gathered_marked"] == [4, 5]
     assert not [s for s in t.steps if "has an icon" in s.title]
@@ -72,7 +73,7 @@ def test_nothing_to_do_when_the_mission_goes_on_or_the_inventory_is_empty():
     del d["turns"][1]                                # the Loyalty Objective is never completed
     assert not [s for s in resolve(d).steps if s.section == "Ending a Mission"]
     d = data()
-    d["inventory"], d["loot"] = [], {}
+    d["inventory"], d["loot"], d["intel_unlocks"] = [], {}, []
     assert not [s for s in resolve(d).steps if s.section == "Ending a Mission"]
 
 

@@ -48,7 +48,7 @@ from pydantic import Field
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, play, trace_of
 from explorer.scenario import validate
-from explorer.schema import Strict
+from explorer.schema import StrictTyped as Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 
@@ -404,7 +404,7 @@ def end_phase(state: DamageState, ctx: DamageContext) -> tuple[DamageState, tupl
     state = replace(state, squadmates=tuple(sqs), enemies=tuple(ens))
     if state.on_point is not None and state.squadmates:
         nxt, more = pass_on_point(state.squadmates, state.on_point, ctx.rulings)
-        state = replace(state, on_point=nxt).logged(OnPointPassed(state.on_point, nxt))
+        state = replace(state, on_point=nxt).logged(OnPointPassed(state.on_point, nxt, len(state.squadmates) == 1))
         steps += more
     return state, tuple(steps)
 

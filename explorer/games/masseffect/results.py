@@ -423,15 +423,17 @@ class Revived:
 @dataclass(frozen=True)
 class OnPointPassed:
     """End Phase: the On Point token passes from ``previous`` to ``to`` (equal: it stays, every other Squadmate is
-    Downed)."""
+    Downed, or ``alone``: there is no other Squadmate)."""
 
     previous: str
     to: str
+    alone: bool = False
 
     @property
     def text(self) -> str:
         if self.to == self.previous:
-            return f"On Point stays with {self.previous}: every other Squadmate is Downed"
+            return f"On Point stays with {self.previous}: " + ("the only Squadmate" if self.alone else
+                                                               "every other Squadmate is Downed")
         return f"On Point passes from {self.previous} to {self.to}"
 
 

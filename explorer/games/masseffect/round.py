@@ -132,8 +132,9 @@ Mission Actions under the Mission Rules page's rules (Basic Actions › Mission;
 War Readiness (Overview › War Readiness): scored for each Secondary Objective and when the Mission ends, amounts from
 ``[war_readiness]`` (``paragon``, ``renegade``, ``loyalty``, ``secondary``, ``failure``, ``marked``) else
 :data:`WAR_READINESS_STANDIN`. Liara's Analysis after the Strategy Roll: ``[turns.analysis] card_of = "Garrus"``
-(``when = "before_hazard_card"`` under the ruling ``analysis_window = until_hazard_card``); ``analysis_token = N``:
-where her token starts. Dice Locked by a Downed sheet: the sheet file's ``downed_locks`` (stand-in 3), per Squadmate
+(``when = "until_hazard_card"``, just before Step C, under the ruling of the same name ``analysis_window =
+until_hazard_card``; the older spelling ``"before_hazard_card"`` still loads); ``analysis_token = N``: where her token
+starts, 0 to her sheet's ``analysis_track``. Dice Locked by a Downed sheet: the sheet file's ``downed_locks`` (stand-in 3), per Squadmate
 ``downed_locks = { Tali = 0 }``.
 
 Not simulated (said in the trace): what the Core Ability triggers of Shepard, Garrus, Tali and Wrex do (printed on
@@ -146,14 +147,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, Frame, Outcome, play, run, trace_of
 from explorer.scenario import validate
-from explorer.schema import Strict
+from explorer.schema import StrictTyped as Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 
@@ -316,10 +317,17 @@ MAX_ROUNDS = 12
 class AnalysisSpec(Strict):
     """Liara uses Analysis this turn (Squadmate Commentary › Liara T'Soni › Analysis) on the Hazard card face-down
     next to ``card_of``'s sheet, ``when``: right after the Strategy Roll (``before_actions``) or just before Step C
-    (``before_hazard_card``, allowed by the ruling ``analysis_window = until_hazard_card``)."""
+    (``until_hazard_card``, allowed by the ruling reading of the same name, ``analysis_window = until_hazard_card``).
+    The older spelling ``"before_hazard_card"`` loads as ``until_hazard_card`` (files written before the names
+    agreed keep opening)."""
 
     card_of: str = Name
-    when: Literal["before_actions", "before_hazard_card"] = "before_actions"
+    when: Literal["before_actions", "until_hazard_card"] = "before_actions"
+
+    @field_validator("when", mode="before")
+    @classmethod
+    def _old_spelling(cls, v):
+        return "until_hazard_card" if v == "before_hazard_card" else v
 
 
 class TurnSpec(Strict):
@@ -387,12 +395,18 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"squadmates[{i}].name", f"no sheet for {s.name!r} in {sc.sheets!r}",
                                 sorted(sheets), source)
     names_check(sc.on_point, names, "on_point", source)
+    for i, s in enumerate(sqs):
+        if s.commander and s.downed:
+            raise ScenarioError(f"squadmates[{i}].downed", f"{s.name} is Commander Shepard: when Shepard is Downed "
+                                "the Mission ends in failure at once (Mission Commander; Ending a Mission), so no "
+                                "Round starts with Shepard Downed", "false", source)
     for who in sc.downed_locks:
         names_check(who, names, f"downed_locks.{who}", source)
     if sc.renegade_victories and sc.renegade_victories * len(sqs) > RENEGADE_TOKENS_IN_BOX:
         raise ScenarioError("renegade_victories", f"{sc.renegade_victories} Renegade tokens for each of "
                             f"{len(sqs)} Squadmates; the box holds {RENEGADE_TOKENS_IN_BOX}",
                             f"at most {RENEGADE_TOKENS_IN_BOX // len(sqs)}", source)
+    _check_analysis_token(sc, sheets, names, source)
     enemy_names = [e.name for e in ens]
     seen = set()
     for i, t in enumerate(sc.turns):
@@ -462,6 +476,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         if box is None or box.unlocked:
             raise ScenarioError(f"unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s sheet",
                                 locked or "no Locked Ability", source)
+    _check_intel_unlocks(sc, source)
     for i, u in enumerate(sc.intel_unlocks):
         names_check(u.squadmate, names, f"intel_unlocks[{i}].squadmate", source)
         box = sheets[u.squadmate].box(u.box)
@@ -496,6 +511,31 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     return sc
 
 
+def _check_analysis_token(sc: RoundScenario, sheets: Mapping[str, Sheet], names: list[str], source: str) -> None:
+    """``analysis_token``: where Liara's Analysis token starts, a space of her track (Squadmate Commentary › Liara
+    T'Soni › Analysis): 0 to the ``analysis_track`` of the sheet that has one (0 when no Squadmate's does)."""
+    tracks = {n: sheets[n].analysis_track for n in names if sheets[n].analysis_track}
+    track = max(tracks.values(), default=0)
+    if sc.analysis_token > track:
+        who = max(tracks, key=tracks.get) if tracks else None
+        raise ScenarioError("analysis_token", f"{sc.analysis_token} spaces along, but "
+                            + (f"{who}'s Analysis track has {track} spaces" if who else
+                               "no Squadmate's sheet has an Analysis track"), f"0 to {track}", source)
+
+
+def _check_intel_unlocks(sc: RoundScenario, source: str) -> None:
+    """``intel_unlocks``: one per icon box (every :data:`INTEL_ICON_EVERY` th: The Campaign Map) that the file's
+    Intel Cache tokens (``loot`` and ``inventory``) can mark after ``intel_gathered``; an entry no box could use is
+    refused rather than left unread."""
+    caches = sum(t.count("intel_cache") for t in sc.loot.values()) + sc.inventory.count("intel_cache")
+    last = min(INTEL_BOXES, sc.intel_gathered + caches)
+    icons = sum(1 for k in range(sc.intel_gathered + 1, last + 1) if k % INTEL_ICON_EVERY == 0)
+    if len(sc.intel_unlocks) > icons:
+        raise ScenarioError(f"intel_unlocks[{icons}]", f"{len(sc.intel_unlocks)} unlocks, but the file's "
+                            f"{plural(caches, 'Intel Cache token')} after {sc.intel_gathered} marked boxes reach "
+                            f"{plural(icons, 'icon box', 'icon boxes')}", f"at most {icons} entries", source)
+
+
 def _check_objectives(sc: "RoundScenario", source: str) -> None:
     """Mission Objectives: unique names; ``after`` names a Preliminary Objective; Loyalty Objectives replace the
     Paragon and Renegade ones (Loyalty Objectives); a Mission Action's ``completes`` names an Objective."""
@@ -515,6 +555,13 @@ def _check_objectives(sc: "RoundScenario", source: str) -> None:
         f = f"mission_actions[{i}]"
         if r.name in rules[:i]:
             raise ScenarioError(f"{f}.name", f"a second Mission Action rule named {r.name!r}", "unique names", source)
+        if "hexes" in r.model_fields_set and not r.hexes:
+            raise ScenarioError(f"{f}.hexes", "an empty list (leave hexes out for anywhere)",
+                                "one or more hexes of the map, each once", source)
+        for k, h in enumerate(r.hexes):
+            if h in r.hexes[:k] or _hex_field(h, f"{f}.hexes[{k}]", source) in {
+                    _hex_field(x, f"{f}.hexes[{k}]", source) for x in r.hexes[:k]}:
+                raise ScenarioError(f"{f}.hexes[{k}]", f"hex {h} is listed twice", "each hex once", source)
         if r.hexes and r.icon:
             raise ScenarioError(f"{f}.icon", "give hexes or an icon, not both", "hexes = [...] or icon = ...", source)
         for k, h in enumerate(r.hexes):
@@ -1357,7 +1404,8 @@ def _mission_action(state: RoundState, ctx: RoundContext, who: str, act: Action,
 
     Raises:
         RuleViolation: ``who`` not where the rule says, every box already marked (field ``mission``); the
-            Objective's own refusals (field ``completes`` of the action).
+            Objective's own refusals (field ``mission`` of the action, naming the rule's
+            ``mission_actions[k].completes``: the action itself has no ``completes``).
     """
     rule = ctx.mission_actions[act.mission]
     field, step = f"{act.field}.mission", "Step B: Actions"
@@ -1384,8 +1432,10 @@ def _mission_action(state: RoundState, ctx: RoundContext, who: str, act: Action,
                   facts={"mission_action": rule.name, "progress": done, "of": rule.progress}, marks=(who,))]
     _mark(cut, "Progress Box", state, len(steps))
     if done == rule.progress and rule.completes:
+        ki = list(ctx.mission_actions).index(rule.name)
         state, more = _complete_objective(state, ctx, replace(act, completes=rule.completes), None if cut is None
-                                          else (lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+                                          else (lambda label, st, k, base=len(steps): cut(label, st, base + k)),
+                                          field=field, by=f" (mission_actions[{ki}].completes names it)")
         steps += more
     return state, steps
 
@@ -1440,25 +1490,26 @@ ENDINGS = {"paragon": "Paragon Victory", "renegade": "Renegade Victory", "loyalt
 """Ending a Mission: the Objectives whose completion ends the Mission, and the victory each gives."""
 
 
-def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=None
-                        ) -> tuple[RoundState, list[Step]]:
+def _complete_objective(state: RoundState, ctx: RoundContext, act: Action, cut=None, *, field: str | None = None,
+                        by: str = "") -> tuple[RoundState, list[Step]]:
     """Mission Objectives: the Mission Action completes ``act.completes`` (the Mission Rules page allows it: the
     file says so). An Objective attached to a Preliminary Objective cannot be attempted before that one is
     completed (Preliminary Objectives). A Paragon, Renegade or Loyalty Objective ends the Mission at once with its
     Victory (Ending a Mission); a Secondary or Preliminary one does not.
 
     Raises:
-        RuleViolation: already completed, or its Preliminary Objective is not (field ``completes``).
+        RuleViolation: already completed, or its Preliminary Objective is not (``field``, default the action's
+            ``completes``; ``by``: where the file names the Objective, said in the message).
     """
     name = act.completes
     kind, after = ctx.objectives[name]
-    field, step = f"{act.field}.completes", "Step B: Actions"
+    field, step = field or f"{act.field}.completes", "Step B: Actions"
     if name in state.completed:
-        raise RuleViolation(f"the Objective {name!r} is already completed", S.MISSION_OBJECTIVES, field=field,
+        raise RuleViolation(f"the Objective {name!r}{by} is already completed", S.MISSION_OBJECTIVES, field=field,
                             step=step)
     if after is not None and after not in state.completed:
-        raise RuleViolation(f"{name!r} cannot be attempted until its Preliminary Objective {after!r} is completed",
-                            S.MISSION_OBJECTIVES, field=field, step=step)
+        raise RuleViolation(f"{name!r}{by} cannot be attempted until its Preliminary Objective {after!r} is "
+                            "completed", S.MISSION_OBJECTIVES, field=field, step=step)
     steps = [Step(f"{kind.title()} Objective completed: {name}", S.MISSION_OBJECTIVES,
                   "The Mission Rules page says what completes it; the file declares this Mission Action does.",
                   facts={"objective": name, "kind": kind})]
@@ -1498,7 +1549,11 @@ def _score_war_readiness(state: RoundState, ctx: RoundContext, what: str, why: s
     total = state.war_readiness + n
     source = ("a STAND-IN amount: the rulebook gives none (the Mission Rules page does); a round file's "
               f"[war_readiness] {what} sets it" if ctx.war_standin else f"the file's war_readiness.{what}")
-    order = " A Paragon Victory scores more than a Renegade Victory." if what in ("paragon", "renegade") else ""
+    order = ""
+    if what in ("paragon", "renegade"):
+        p, r = ctx.war_readiness["paragon"], ctx.war_readiness["renegade"]
+        order = (" The rulebook says a Paragon Victory usually scores more War Readiness than a Renegade Victory"
+                 + (f"; this Mission's amounts ({p} and {r}) do not." if p <= r else "."))
     st = Step(f"War Readiness: {n} for {why} ({total} this Mission; {ctx.war_readiness['marked'] + total} on the "
               "Campaign Map)", S.WAR_READINESS, f"{n} is {source}.{order}",
               facts={"war_readiness": n, "this_mission": total, "campaign": ctx.war_readiness["marked"] + total,
@@ -2060,7 +2115,7 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             state, more = _locked_dice_back(state)
             steps += more
         _mark(cut, "Step B: Actions over", state, len(steps))
-        if turn.analysis is not None and turn.analysis[1] == "before_hazard_card" and not state.board.failed:
+        if turn.analysis is not None and turn.analysis[1] == "until_hazard_card" and not state.board.failed:
             state, more = _analysis(state, ctx, who, turn, None if cut is None else (
                 lambda label, st, k, base=len(steps): cut(label, st, base + k)))
             steps += more
@@ -2130,7 +2185,7 @@ def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn, mark=N
     """
     card_of, when = turn.analysis
     step = "Step A: Strategy Roll"
-    if when == "before_hazard_card" and ctx.rulings.reading("analysis_window") == "before_actions":
+    if when == "until_hazard_card" and ctx.rulings.reading("analysis_window") == "before_actions":
         raise RuleViolation("Analysis is used right after the Strategy Roll, before Step B (ruling analysis_window = "
                             "before_actions)", S.COMMENTARY_LIARA, field=f"{turn.field}.analysis.when", step=step)
     sheet = ctx.sheets[who]
@@ -2148,7 +2203,7 @@ def _analysis(state: RoundState, ctx: RoundContext, who: str, turn: Turn, mark=N
                     discard=state.discard + (card,))
     steps = [Step(f"{who} uses Analysis on {card_of}'s face-down Hazard card {card}: discarded unresolved "
                   f"(token {token + sheet.analysis_cost} -> {token})", S.COMMENTARY_LIARA,
-                  ("Ruling analysis_window = until_hazard_card. " if when == "before_hazard_card" else "")
+                  ("Ruling analysis_window = until_hazard_card. " if when == "until_hazard_card" else "")
                   + "Only a card face-down next to a sheet can be chosen. The cost and the effect are printed on "
                   "Liara's sheet, not in the rulebook: the sheet file's analysis_cost and a stand-in effect (the card "
                   "is replaced by the deck's top card).", facts={"card": card, "of": card_of, "analysis_token": token},
@@ -2255,7 +2310,7 @@ def _end_phase(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, t
     board = replace(board, squadmates=tuple(sqs), enemies=tuple(ens))
     nxt, more = pass_on_point(board.squadmates, state.on_point, ctx.rulings)
     steps += more
-    board = board.logged(OnPointPassed(state.on_point, nxt))
+    board = board.logged(OnPointPassed(state.on_point, nxt, len(board.squadmates) == 1))
     ending = None
     if ctx.time_limit is not None and state.round >= ctx.time_limit:
         ending = "Failure: time ran out"

@@ -183,7 +183,9 @@ def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None, 
     turn = re.search(r"Turn (\d+)$", f.name)
     due = st.order[int(turn.group(1)) - 1] if turn and int(turn.group(1)) <= len(st.order) else None
     dice = tuple(f"{d.id} {FACE_SHORT[d.face] if d.face else '?'}" for d in st.dice)
-    return RoundPosition(step, i, f.name, st.round, squadmate_panels(st, due), enemy_panels(st), st.pool, dice,
+    # A die placed on a sheet leaves the rolled Pool at once; ``st.pool`` drops only when the turn's three are taken.
+    pool = len(st.dice) if st.rolled else st.pool
+    return RoundPosition(step, i, f.name, st.round, squadmate_panels(st, due), enemy_panels(st), pool, dice,
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
                          st.inventory, st.board.returned_to_bag, st.completed,
                          st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,

@@ -33,7 +33,8 @@ from pydantic import Field, field_validator
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
-from explorer.schema import ScenarioHeader, Strict
+from explorer.schema import StrictTyped as Strict
+from explorer.schema import StrictTypedHeader as ScenarioHeader
 
 from .units import Enemy, Squadmate
 

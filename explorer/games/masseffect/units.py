@@ -216,7 +216,7 @@ def pass_on_point(order: Sequence[Squadmate], on_point: str, rulings: Rulings) -
 
     ``order`` is the seating, clockwise around the table, i.e. the turn order starting anywhere (Squadmate Phase:
     turns go clockwise). Which neighbour "to the right" is decided by the ruling option ``on_point_direction``.
-    If every other Squadmate is Downed the token stays where it is.
+    If every other Squadmate is Downed, or there is no other Squadmate, the token stays where it is.
 
     Raises:
         ValueError: ``on_point`` is not in ``order``.
@@ -241,7 +241,8 @@ def pass_on_point(order: Sequence[Squadmate], on_point: str, rulings: Rulings) -
         return cand.name, [Step(f"On Point passes from {on_point} to {cand.name}", S.END_PHASE,
                                 f"Ruling on_point_direction = {reading}: {why}{skip}.", facts={"on_point": cand.name,
                                 "skipped": skipped}, marks=[cand.name])]
-    return on_point, [Step(f"On Point stays with {on_point}: every other Squadmate is Downed", S.END_PHASE,
+    why = "the only Squadmate" if len(order) == 1 else "every other Squadmate is Downed"
+    return on_point, [Step(f"On Point stays with {on_point}: {why}", S.END_PHASE,
                            facts={"on_point": on_point, "skipped": skipped}, marks=[on_point])]
 
 
