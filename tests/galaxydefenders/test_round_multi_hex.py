@@ -121,3 +121,21 @@ def test_property_after_its_activation_the_base_is_whole_and_alone(face, k):
     assert distance(end, base) == 1
     assert Hex.parse(o["positions"]["Marine"]) not in (end, base)
     assert "4,1" not in (o["positions"]["Crimson Nightmare"], o["bases"]["Crimson Nightmare"])
+
+
+@pytest.mark.parametrize("scenario, path", [("gd-round-multi-hex", ("aliens", 0)), ("gd-ai-multi-hex", ("activating",)),
+                                            ("gd-explosion-map", ("targets", 1))])
+def test_a_base_on_its_own_face_hex_says_the_base_must_differ_from_at(scenario, path):
+    """Every format with a two-hex base (round, activation, combat): ``base`` equal to ``at`` is refused as the face
+    hex itself, not as "not adjacent to" itself nor as a figure sharing its own hex."""
+    d = tomllib.loads(G.scenario_text(scenario))
+    fig = d
+    for k in path:
+        fig = fig[k]
+    fig["base"] = fig["at"]
+    with pytest.raises(ScenarioError) as e:
+        run(d)
+    msg = str(e.value)
+    assert e.value.field.endswith("base"), msg
+    assert "itself" in msg and "other than 'at'" in msg, msg
+    assert "not adjacent" not in msg and "share hex" not in msg and "already stands" not in msg, msg

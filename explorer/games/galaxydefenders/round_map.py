@@ -143,10 +143,15 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
             [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens)] + \
             [(f"aliens[{i}].base", x.name, x.base) for i, x in enumerate(sc.aliens) if x.base is not None]
     for i, x in enumerate(sc.aliens):
-        if x.base is not None and distance(_hex(x.base, f"aliens[{i}].base", source),
-                                           _hex(x.at, f"aliens[{i}].at", source)) != 1:
+        if x.base is None:
+            continue
+        d = distance(_hex(x.base, f"aliens[{i}].base", source), _hex(x.at, f"aliens[{i}].at", source))
+        if d == 0:
+            raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is {x.name}'s face hex ('at') itself",
+                                "a hex other than 'at' and adjacent to it (a two-hex base, 11.8)", source)
+        if d != 1:
             raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is not adjacent to {x.name}'s face hex {x.at}",
-                                "a hex adjacent to at (a two-hex base, 11.8)", source)
+                                "a hex other than 'at' and adjacent to it (a two-hex base, 11.8)", source)
     for field, name, at in spots:
         if at is None:
             raise ScenarioError(field, f"{name} has no hex on the map", "\"q,r\" of a map hex", source)
