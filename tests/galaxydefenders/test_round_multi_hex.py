@@ -137,7 +137,7 @@ def test_a_base_on_its_own_face_hex_says_the_base_must_differ_from_at(scenario, 
         run(d)
     msg = str(e.value)
     assert e.value.field.endswith("base"), msg
-    assert "itself" in msg and "other than 'at'" in msg, msg
+    assert "('at') itself" in msg and "not 'at' itself" in msg, msg
     assert "not adjacent" not in msg and "share hex" not in msg and "already stands" not in msg, msg
 
 

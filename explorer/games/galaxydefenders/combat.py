@@ -354,7 +354,7 @@ def _check_map(sc: CombatScenario, source: str) -> None:
             if d != 1:
                 raise ScenarioError(f"targets[{i}].base", f"hex {t.base} is {t.name}'s face hex ('at') itself"
                                     if d == 0 else f"hex {t.base} is not adjacent to {t.at}",
-                                    "a hex other than 'at' and adjacent to it (a two-hex base, 11.8)", source)
+                                    "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
         for key in ("at", "base"):
             v = getattr(t, key)
             if v is None:

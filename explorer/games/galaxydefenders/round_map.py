@@ -152,10 +152,10 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
         d = distance(_hex(x.base, f"aliens[{i}].base", source), _hex(x.at, f"aliens[{i}].at", source))
         if d == 0:
             raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is {x.name}'s face hex ('at') itself",
-                                "a hex other than 'at' and adjacent to it (a two-hex base, 11.8)", source)
+                                "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
         if d != 1:
             raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is not adjacent to {x.name}'s face hex {x.at}",
-                                "a hex other than 'at' and adjacent to it (a two-hex base, 11.8)", source)
+                                "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
     for field, name, at in spots:
         if at is None:
             raise ScenarioError(field, f"{name} has no hex on the map", "\"q,r\" of a map hex", source)
