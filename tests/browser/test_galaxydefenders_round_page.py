@@ -112,7 +112,7 @@ def test_multi_hex_attack_lines_go_to_the_base_hex_in_sight_and_the_map_has_a_ke
     focus = page.locator(".gd-round-focus").first
     wait_until(lambda: focus.count() and "STEP 15 OF" in focus.inner_text().upper(), timeout=90, what="step 15")
     assert "5,2, a hex of its two-hex base, is in line of sight" in focus.inner_text()
-    titles = page.locator(".gd-round-map svg title").all_inner_texts()
+    titles = page.locator(".gd-round-map svg title").evaluate_all("els => els.map(e => e.textContent)")
     attacks = [t for t in titles if " attacks Crimson Nightmare" in t]
     assert attacks and all(t.endswith("→ 5,2)") for t in attacks), attacks
     legend = page.locator(".gd-round-legend").first
