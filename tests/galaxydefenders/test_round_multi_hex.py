@@ -165,4 +165,4 @@ def test_every_attack_is_drawn_along_its_line_of_sight_to_the_hex_the_rules_used
     assert lines[("Sgt. Rock", "Crimson Nightmare")][1] == Hex(5, 2)
     step = next(p.step for p in pos if p.step.title.startswith("Marine can attack Crimson Nightmare"))
     assert "5,2, a hex of its two-hex base, is in line of sight" in step.title
-    assert "Blocking Hex" in MAP_LEGEND and "Ⓘ" in MAP_LEGEND and "attack" in MAP_LEGEND
+    assert "Blocking Hex" in MAP_LEGEND and ">I</span> Blocking Hex" in MAP_LEGEND and "attack" in MAP_LEGEND

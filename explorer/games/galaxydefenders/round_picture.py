@@ -68,7 +68,9 @@ MAP_LEGEND = ("<div class='gd-round-legend' style='font-family:sans-serif;font-s
               + " &nbsp;".join(f"<span style='color:{c}'>●</span> {s}" for s, c in SIDE_FILL.items())
               + " &nbsp;(a bar: a two-hex base, 11.8)<br>tints: Areas (dashed ring: centre hex) &nbsp;"
               "<span style='color:#b03a2e'>╍</span> Barrier Hex Side &nbsp;<span style='color:#1d1d1d'>━</span> wall "
-              "&nbsp;<b style='color:#b3261e'>Ⓘ</b> Blocking Hex (hatched, impassable, blocks line of sight)<br>"
+              "&nbsp;<span class='gd-legend-blocking' style='display:inline-block;box-sizing:border-box;width:14px;height:14px;"
+              "border:2px solid #b3261e;border-radius:50%;background:#fff;text-align:center;font-size:9px;"
+              "line-height:10px;font-weight:bold;color:#b3261e;vertical-align:middle'>I</span> Blocking Hex (hatched, impassable, blocks line of sight)<br>"
               f"<span style='color:{PATH}'>━</span> walk (white dot: start) &nbsp;<span style='color:{ATTACK}'>╍</span>"
               " attack, drawn along its line of sight to the hex the rules used &nbsp;"
               f"<b style='color:{ATTACK}'>-N</b> wounds &nbsp;<span style='color:{SIGNAL}'>●</span>? signal &nbsp;"
