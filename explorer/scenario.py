@@ -877,7 +877,7 @@ def validate(model: type[M], data: Mapping[str, Any], source: str | None = None)
     if long is not None:
         where, n, mx = long
         what = "characters" if isinstance(_get_at(data, where), str) else "entries"
-        raise ScenarioError(_dotted(where), f"has {n:,} {what}", f"at most {mx:,}", source)
+        raise ScenarioError(_dotted(where), f"has {n:,} {what}", f"at most {mx:,} {what}", source)
     from pydantic import ValidationError
 
     try:

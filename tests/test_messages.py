@@ -271,3 +271,20 @@ def test_every_constraint_kind_is_in_plain_words(data, words):
     msg = str(e.value)
     assert words in msg, msg
     assert not any(w in msg.lower() for w in _LEAKS), msg
+
+
+class _Lengths(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(default="", max_length=40)
+    tags: list[int] = Field(default_factory=list, max_length=3)
+
+
+@pytest.mark.parametrize("field, value, unit", [("name", "x" * 41, "characters"), ("tags", [1, 2, 3, 4], "entries")])
+def test_a_length_bound_always_names_its_unit(field, value, unit):
+    """The fast length pre-check (before pydantic) and pydantic's own length errors say the same thing: the bound
+    with its unit, "at most 40 characters", never a bare "at most 40"."""
+    with pytest.raises(ScenarioError) as e:
+        validate(_Lengths, {field: value}, "f.toml")
+    msg = str(e.value)
+    bound = 40 if field == "name" else 3
+    assert f"(allowed: at most {bound} {unit})" in msg, msg

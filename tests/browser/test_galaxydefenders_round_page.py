@@ -95,3 +95,29 @@ def test_round_page_opens_a_round_file(browser, app_url):
     wait_until(lambda: "bad.toml" in page.locator(".gd-round").first.inner_text(), what="the refusal")
     assert "no [map]" in page.locator(".gd-round-map").first.inner_text()
     page.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_multi_hex_attack_lines_go_to_the_base_hex_in_sight_and_the_map_has_a_key(browser, app_url, size):
+    """gd-round-multi-hex, step 15 (the Marine attacks through the base hex 5,2): the dashed attack lines of the
+    Marine and Sgt. Rock end at 5,2, the hex the rules traced line of sight to, not at the face hex 5,1 behind the
+    Blocking Hex; the key under the map names the Blocking Hex's "I" token; nothing wider than the screen."""
+    from explorer.urlstate import encode_state
+
+    kw = (dict(viewport={"width": 1280, "height": 1000}) if size == "desktop" else
+          dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2))
+    page = browser.new_page(**kw)
+    page.goto(_base(app_url) + "/galaxydefenders-round?s=" + encode_state({"scenario": "gd-round-multi-hex",
+                                                                          "step": 15}))
+    focus = page.locator(".gd-round-focus").first
+    wait_until(lambda: focus.count() and "STEP 15 OF" in focus.inner_text().upper(), timeout=90, what="step 15")
+    assert "5,2, a hex of its two-hex base, is in line of sight" in focus.inner_text()
+    titles = page.locator(".gd-round-map svg title").evaluate_all("els => els.map(e => e.textContent)")
+    attacks = [t for t in titles if " attacks Crimson Nightmare" in t]
+    assert attacks and all(t.endswith("→ 5,2)") for t in attacks), attacks
+    legend = page.locator(".gd-round-legend").first
+    assert "Blocking Hex" in legend.inner_text() and "attack" in legend.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= kw["viewport"]["width"]
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"galaxydefenders-round-multi-hex-{size}.png"), full_page=True)
+    page.close()

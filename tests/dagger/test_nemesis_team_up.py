@@ -13,7 +13,7 @@ from explorer.errors import ScenarioError
 from explorer.games import get_game
 from explorer.games.dagger.nemesis import phase_over, phase_parts, play_phase
 from explorer.games.dagger.nemesis_scenario import initial_state, phase_context
-from explorer.games.dagger.round_scenario import parse_round, resolve_round
+from explorer.games.dagger.round_scenario import POINT_VALUES, parse_round, point_words, resolve_round
 from explorer.kernel import play
 from explorer.scenario import read_toml
 
@@ -195,3 +195,19 @@ def test_points_out_of_phase_order_are_a_value_error():
     sc = builtin(NEMESIS_NAMES[0])
     with pytest.raises(ValueError):
         phase_parts(initial_state(sc), phase_context(sc), ("1", "3.discard", "3.text"))
+
+
+@pytest.mark.parametrize("point", [p.replace(".N", ".1") for p in POINT_VALUES])
+def test_a_refused_entry_heading_names_entry_field_and_point_with_no_stray_words(point):
+    """Every ``before`` value: the "Not allowed (...)" heading names the entry and its field before the point's own
+    words (which hold commas), and ends with those words, not with a field name tacked on (", do)")."""
+    d = doc()
+    d["rounds"][0]["nemesis"] = [{"hero": "Hero A", "do": "use_team_up", "before": point},   # the card is not ready
+                                 {"hero": "Hero A", "do": "ready_team_up", "before": "end"}]
+    t = run(d)
+    head = t.steps[-1].title
+    words = point_words(point)
+    assert head.startswith(f"Not allowed (round 1, Nemesis Phase team-up entry 1 (do = use_team_up), {words}): "), head
+    assert t.result.refused.startswith(head[len("Not allowed ("):].replace("): ", ": ", 1)), t.result.refused
+    inside = head[len("Not allowed ("):head.index(f"{words}): ") + len(words)]
+    assert not any(inside.endswith(f", {w}") for w in ("do", "hero", "ability", "before")), inside

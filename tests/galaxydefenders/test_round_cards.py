@@ -40,9 +40,9 @@ def test_the_built_in_round_with_cards():
     marine, biotech, spec = o.cards
     assert marine.face_down == ("basic-tactic", "improved-tactic", "psionic-blast")
     assert marine.rotated == ("psionic-blast",)
-    assert biotech.face_down == () and biotech.deployed == (("gd5", 4),)        # flipped up in Refresh; deployed
+    assert biotech.face_down == () and biotech.deployed == (("gd-5", 4),)        # flipped up in Refresh; deployed
     assert spec.deployed == (("vigil", 3),)
-    assert t.outcome["cards"]["Biotech"]["deployed"] == ["gd5"]
+    assert t.outcome["cards"]["Biotech"]["deployed"] == ["gd-5"]
     sections = [s.rule.section for s in t.steps]
     for sec in ("9.7.2 Psionic Powers", "9.7.3 Tactics", "9.7.4 Devices", "9.7.4.3 GD-5", "9.7.4.2 Vigil"):
         assert sec in sections
@@ -156,7 +156,7 @@ def test_file_refusals_name_the_field(agents, turns, cards, field):
 
 def test_the_stand_in_list_is_marked_and_loads():
     cards = stand_in_cards()
-    assert {c.deploys for c in cards} >= {"hologram", "vigil", "gd5"}
+    assert {c.deploys for c in cards} >= {"hologram", "vigil", "gd-5"}
     assert all("STAND-IN" in c.effect for c in cards if c.id in ("improved-tactic", "psionic-insight", "sprint"))
 
 

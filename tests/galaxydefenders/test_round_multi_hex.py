@@ -121,3 +121,48 @@ def test_property_after_its_activation_the_base_is_whole_and_alone(face, k):
     assert distance(end, base) == 1
     assert Hex.parse(o["positions"]["Marine"]) not in (end, base)
     assert "4,1" not in (o["positions"]["Crimson Nightmare"], o["bases"]["Crimson Nightmare"])
+
+
+@pytest.mark.parametrize("scenario, path", [("gd-round-multi-hex", ("aliens", 0)), ("gd-ai-multi-hex", ("activating",)),
+                                            ("gd-explosion-map", ("targets", 1))])
+def test_a_base_on_its_own_face_hex_says_the_base_must_differ_from_at(scenario, path):
+    """Every format with a two-hex base (round, activation, combat): ``base`` equal to ``at`` is refused as the face
+    hex itself, not as "not adjacent to" itself nor as a figure sharing its own hex."""
+    d = tomllib.loads(G.scenario_text(scenario))
+    fig = d
+    for k in path:
+        fig = fig[k]
+    fig["base"] = fig["at"]
+    with pytest.raises(ScenarioError) as e:
+        run(d)
+    msg = str(e.value)
+    assert e.value.field.endswith("base"), msg
+    assert "('at') itself" in msg and "not 'at' itself" in msg, msg
+    assert "not adjacent" not in msg and "share hex" not in msg and "already stands" not in msg, msg
+
+
+def test_every_attack_is_drawn_along_its_line_of_sight_to_the_hex_the_rules_used():
+    """The picture draws an attack from the attacker's hex to the target hex the rules read it by: on a multi-hex
+    alien, the base hex in line of sight (5,2), never a face hex behind the Blocking Hex 4,1; every line drawn is a
+    clear line of sight; the map's key names the Blocking Hex's "I" token."""
+    from explorer.games.galaxydefenders.options import rulings as make
+    from explorer.games.galaxydefenders.round import round_frames
+    from explorer.games.galaxydefenders.round_map import Attacked, map_of
+    from explorer.games.galaxydefenders.round_picture import MAP_LEGEND, map_svg, positions_from
+
+    _k, sc = G.load_builtin("gd-round-multi-hex")
+    amap = map_of(sc)
+    pos = positions_from(round_frames(sc, make({})))
+    lines = {}
+    for p in pos:
+        for n in p.fresh:
+            if isinstance(n, Attacked):
+                assert n.line is not None, n
+                assert amap.line_of_sight(n.line[0], n.line[1], False)[0], n
+                lines[(n.attacker, n.target)] = n.line
+                assert f"{n.attacker} attacks {n.target} (line of sight {n.line[0]} → {n.line[1]})" in map_svg(amap, p)
+    assert lines[("Marine", "Crimson Nightmare")][1] == Hex(5, 2)
+    assert lines[("Sgt. Rock", "Crimson Nightmare")][1] == Hex(5, 2)
+    step = next(p.step for p in pos if p.step.title.startswith("Marine can attack Crimson Nightmare"))
+    assert "5,2, a hex of its two-hex base, is in line of sight" in step.title
+    assert "Blocking Hex" in MAP_LEGEND and ">I</span> Blocking Hex" in MAP_LEGEND and "attack" in MAP_LEGEND

@@ -249,4 +249,29 @@ def test_the_drone_tiles_are_marked_stand_ins():
     from explorer.games.galaxydefenders import round_signals
 
     assert "STAND-IN" in round_signals.__doc__ and "(stand-in)" in DRONE_TILES["vigil"]["weapon"]["name"]
-    assert DRONE_TILES["vigil"]["flying"] is True and DRONE_TILES["gd5"]["weapon"]["damage"] == "area"
+    assert DRONE_TILES["vigil"]["flying"] is True and DRONE_TILES["gd-5"]["weapon"]["damage"] == "area"
+
+
+def test_one_spelling_of_each_drone_id_in_file_outcome_and_text_and_a_discarded_device_is_not_held():
+    """A drone is named by its Device card's id (``gd-5``) alike in the file, the outcome (``deployed`` next to
+    ``held``) and the text; the old spelling ``gd5`` still loads. A destroyed drone's Device goes to the Warehouse
+    (9.7.4.2): the outcome lists it as ``discarded``, not also as ``held``."""
+    t = resolve("gd-round-drones")
+    o = t.outcome
+    bio = o["cards"]["Biotech"]
+    assert bio["deployed"] == ["gd-5"] and "gd-5" in bio["held"]
+    for agent, c in o["cards"].items():
+        assert not set(c["held"]) & set(c["discarded"]), (agent, c)
+    assert o["cards"]["Marine"]["discarded"] == ["vigil"] and "vigil" not in o["cards"]["Marine"]["held"]
+    assert "gd5" not in t.to_text() and "gd5" not in str(o)
+    # the old spelling, everywhere a drone kind is written, loads as the same play
+    def placed(kind):
+        d = doc("gd-round-drones")
+        d["agents"][1]["deployed"] = [kind]
+        d["drones"].append({"kind": kind, "owner": "Biotech", "at": "2,2"})
+        d["drone_tiles"] = {kind: {"health": 5, "movement": 2}}
+        d["turns"][1]["activities"] = [{"kind": "action", "drone": kind, "to": "3,2"}]
+        return run(d)
+    new, old = placed("gd-5"), placed("gd5")
+    assert old.outcome == new.outcome and old.to_text() == new.to_text()
+    assert new.outcome["cards"]["Biotech"]["deployed"] == ["gd-5"]

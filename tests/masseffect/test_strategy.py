@@ -166,6 +166,11 @@ def test_fixed_rounds_then_seeded_and_overflow():
     with pytest.raises(ScenarioError, match=r"2 fixed faces for the 4 dice rolled .*exactly 4 faces") as e:
         strategy_roll(state_with([None] * 4), SeededRoller(1), [["enhanced", "enhanced"]])
     assert e.value.field == "rolls[0]"
+    with pytest.raises(ScenarioError) as too_many:
+        strategy_roll(state_with([None] * 4), SeededRoller(1), [["enhanced"] * 5])
+    # too many and too few fixed faces are the same check: one "allowed" text for both
+    assert too_many.value.allowed == e.value.allowed == "exactly 4 faces, one per die in Pool order ('?' leaves a " \
+        "die to the seed)"
     with pytest.raises(ScenarioError, match=r"rolls\[1\]"):
         strategy_roll(state_with([None] * 2), scripted(), [["core", "move_2"], ["move_2", "move_3"]])
     with pytest.raises(ScenarioError, match="rounds of fixed dice"):

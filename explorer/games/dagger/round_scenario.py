@@ -1038,8 +1038,11 @@ def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple
     steps: list[Step] = []
     for k, e in entries:
         def refuse(fld: str, why: str, rule, k=k) -> RuleViolation:
+            # the entry and its field come before the point's words, which hold commas of their own: a field name
+            # appended after them (", do") would read as a stray word of the point
             return RuleViolation(why, rule, field=f"rounds[{r}].nemesis[{k}].{fld}",
-                                 step=f"round {state.game.round}, Nemesis Phase {words}")
+                                 step=f"round {state.game.round}, Nemesis Phase team-up entry {k + 1} "
+                                      f"({fld} = {getattr(e, fld, '')!s}), {words}")
 
         n = activation_number(before)
         source = ctx.scenario.board.source
@@ -1223,7 +1226,9 @@ def round_trace(sc: RoundScenario, played: tuple[tuple[Frame[RoundState], ...], 
     refused = field = ""
     if refusal is not None:
         field = refusal.field
-        where = refusal.step + ("" if field.endswith("]") or field.endswith(".turns") else
+        # a turn's step ("round 1, turn 2") is followed by the field's name; a Nemesis Phase entry's step names
+        # its entry and field itself, before the point's words
+        where = refusal.step + ("" if field.endswith("]") or field.endswith(".turns") or ".nemesis[" in field else
                                 ", " + field.rsplit(".", 1)[-1])
         refused = f"{where}: {refusal.reason} [{refusal.section}]"
         steps.append(Step(f"Not allowed ({where}): {refusal.reason}", refusal.rule, "",

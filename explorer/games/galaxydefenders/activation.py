@@ -364,14 +364,15 @@ def parse_activation(data: dict, source: str) -> ActivationScenario:
         if v is None:
             continue
         h = parse_hex_key(v, f"activating.{key}", source)
+        if key == "base" and (d := distance(h, parse_hex_key(a.at, "activating.at", source))) != 1:
+            raise ScenarioError("activating.base", f"hex {h} is the face hex ('at') itself" if d == 0
+                                else f"hex {h} is not adjacent to {a.at}", "a hex adjacent to 'at', not 'at' "
+                                "itself (a two-hex base, 11.8)", source)
         if h not in amap.area_of or h in amap.blocking:
             raise ScenarioError(f"activating.{key}", f"hex {h} is not an open map hex", "a hex of an Area, not "
                                 "Blocking", source)
         if h in seen:
             raise ScenarioError(f"activating.{key}", f"{seen[h]} already stands on {h}", "a free hex", source)
-        if key == "base" and distance(h, parse_hex_key(a.at, "activating.at", source)) != 1:
-            raise ScenarioError("activating.base", f"hex {h} is not adjacent to {a.at}", "a hex adjacent to 'at' "
-                                "(a two-hex base, 11.8)", source)
         if a.kind != "alien":
             raise ScenarioError(f"activating.{key}", "only aliens are multi-hex or Prime Swarm units",
                                 "omit it for an NPC", source)

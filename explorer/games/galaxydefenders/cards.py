@@ -26,7 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
@@ -42,6 +42,16 @@ MAX_CARDS = 60
 """Cards in one list (the stand-ins plus a scenario's own)."""
 
 
+def _drone_spelling(v: object) -> object:
+    """Files written before the drone ids were made one spelling say ``gd5``: read as ``gd-5``."""
+    return "gd-5" if v == "gd5" else v
+
+
+DroneKind = Annotated[Literal["hologram", "vigil", "gd-5"], BeforeValidator(_drone_spelling)]
+"""A drone (a Device's figure, 9.7.4): ``hologram``, ``vigil`` or ``gd-5``, the ids of the Device cards that deploy
+them, used alike in files, the outcome and the text; the old spelling ``gd5`` still loads (as ``gd-5``)."""
+
+
 class CardModel(Strict):
     """One Power, Item or Device tile (see ``card_data/stand-in.toml`` for the fields)."""
 
@@ -51,7 +61,7 @@ class CardModel(Strict):
     category: Literal["standard", "movement", "combat", "passive", "reaction"] = "standard"
     once_per_mission: bool = False
     keep: bool = False
-    deploys: Literal["none", "hologram", "vigil", "gd5"] = "none"
+    deploys: Annotated[Literal["none", "hologram", "vigil", "gd-5"], BeforeValidator(_drone_spelling)] = "none"
     agent_class: str | None = Field(None, min_length=1, max_length=40)
     moves: bool = False
     effect: str = Field("", max_length=200)
@@ -114,7 +124,8 @@ def card_table(own: Sequence[CardModel], source: str) -> dict[str, CardModel]:
 class AgentCards:
     """One agent's cards between steps (immutable): the ids it holds, those face down (a Psionic Power used since
     the last Refresh phase, a Tactic used this mission), those rotated (a once-per-mission Psionic Power used),
-    those discarded to the Warehouse (a used Device), the figures its Devices deployed (``(kind, round)``: the
+    those discarded to the Warehouse (a used Device, or the Device of a destroyed drone: ``held`` keeps it for the
+    checks, :meth:`to_json` lists it under ``discarded`` only), the figures its Devices deployed (``(kind, round)``: the
     round it was deployed) and the cards used this turn."""
 
     agent: str
@@ -129,7 +140,9 @@ class AgentCards:
         return cid in self.held and cid not in self.face_down and cid not in self.discarded
 
     def to_json(self) -> dict:
-        return {"held": list(self.held), "face_down": list(self.face_down), "rotated": list(self.rotated),
+        # a discarded card went to the Warehouse (9.7.4): the agent no longer holds it, so ``held`` leaves it out
+        return {"held": [c for c in self.held if c not in self.discarded], "face_down": list(self.face_down),
+                "rotated": list(self.rotated),
                 "discarded": list(self.discarded), "deployed": [k for k, _ in self.deployed]}
 
     def summary(self) -> str:
@@ -139,8 +152,8 @@ class AgentCards:
         return f"{self.agent}: {'; '.join(parts)}" if parts else ""
 
 
-FIGURE = {"hologram": "Hologram", "vigil": "Vigil", "gd5": "GD-5"}
-DEVICE_RULE = {"hologram": S.HOLOGRAM, "vigil": S.VIGIL, "gd5": S.GD5}
+FIGURE = {"hologram": "Hologram", "vigil": "Vigil", "gd-5": "GD-5"}
+DEVICE_RULE = {"hologram": S.HOLOGRAM, "vigil": S.VIGIL, "gd-5": S.GD5}
 
 
 class CardRefusal(Exception):
@@ -211,7 +224,7 @@ def use_card(cards: AgentCards, card: CardModel, activity: str, rank: str, agent
         raise CardRefusal(f"{name} is a Free Action only from the Earth GD-Wings rank ({cards.agent} is "
                           f"{rank.title()})", S.TACTICS, "kind")
     if card.agent_class and agent_class != card.agent_class:
-        rule = S.GD5 if card.deploys == "gd5" else S.PSIONIC_POWERS if card.kind == "psionic" else S.POWERS_ITEMS
+        rule = S.GD5 if card.deploys == "gd-5" else S.PSIONIC_POWERS if card.kind == "psionic" else S.POWERS_ITEMS
         raise CardRefusal(f"{name} is restricted to the {card.agent_class} class"
                           f" ({cards.agent} is {agent_class or 'of no class given'})", rule)
     c = replace(cards, this_turn=cards.this_turn + (card.id,))

@@ -348,6 +348,13 @@ def _check_map(sc: CombatScenario, source: str) -> None:
         if "area" in t.model_fields_set or "walking_path" in t.model_fields_set:
             raise ScenarioError(f"targets[{i}].area", "with a [map] the Area relation is computed from the hexes",
                                 "omit area and walking_path", source)
+        if t.base is not None:
+            d = distance(parse_hex_key(t.at, f"targets[{i}].at", source),
+                         parse_hex_key(t.base, f"targets[{i}].base", source))
+            if d != 1:
+                raise ScenarioError(f"targets[{i}].base", f"hex {t.base} is {t.name}'s face hex ('at') itself"
+                                    if d == 0 else f"hex {t.base} is not adjacent to {t.at}",
+                                    "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
         for key in ("at", "base"):
             v = getattr(t, key)
             if v is None:
@@ -360,10 +367,6 @@ def _check_map(sc: CombatScenario, source: str) -> None:
                 raise ScenarioError(f"targets[{i}].{key}", f"{t.name} and {seen[h]} share hex {h}",
                                     "one figure per hex", source)
             seen[h] = t.name
-        if t.base is not None and distance(parse_hex_key(t.at, "at", source),
-                                           parse_hex_key(t.base, "base", source)) != 1:
-            raise ScenarioError(f"targets[{i}].base", f"hex {t.base} is not adjacent to {t.at}",
-                                "a hex adjacent to 'at' (a two-hex base, 11.8)", source)
 
 
 def _check_combat(sc: CombatScenario, source: str) -> None:

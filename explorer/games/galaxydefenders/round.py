@@ -100,7 +100,7 @@ Scenario kind ``round`` (TOML)::
     [[npc_deck]]                      # on a map: the NPC deck, top first (10.1.1): name, health, tactic, flying,
     name = "Knight"                   #   rules, weapon (as [[npcs]])
     [[drones]]                        # on a map: drones deployed in an earlier round (9.7.4)
-    kind = "vigil"                    # hologram | vigil | gd5 (in the owner's deployed list)
+    kind = "vigil"                    # hologram | vigil | gd-5 (in the owner's deployed list)
     owner = "Marine"
     at = "2,1"
     [drone_tiles.vigil]               # optional: the Device tile (health, movement, flying, weapon); STAND-IN default
@@ -174,7 +174,7 @@ from explorer.trace import Step, Trace
 
 from . import sections as S
 from .header import GdScenarioHeader
-from .cards import MAX_CARDS, AgentCards, CardId, CardModel, CardRefusal, activate_drone, card_table, refresh_cards, \
+from .cards import MAX_CARDS, AgentCards, DroneKind, CardId, CardModel, CardRefusal, activate_drone, card_table, refresh_cards, \
     stand_in_cards, use_card
 from .activation import RuleModel
 from .combat import (CombatMapModel, EffectModel, EffectSymbol, RolledModel, TargetState, with_source,
@@ -259,7 +259,7 @@ class RoundAgent(Strict):
     cards: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
     face_down: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
     rotated: list[CardId] = Field(default_factory=list, max_length=MAX_HELD)
-    deployed: list[Literal["hologram", "vigil", "gd5"]] = Field(default_factory=list, max_length=3)
+    deployed: list[DroneKind] = Field(default_factory=list, max_length=3)
     seize_power: bool = False
     immobilized: bool = False
     paralyzed: bool = False
@@ -303,7 +303,7 @@ class ActivityModel(Strict):
     npc: Name | None = None
     what: str = Field("", max_length=60)
     use: CardId | None = None
-    drone: Literal["hologram", "vigil", "gd5"] | None = None
+    drone: DroneKind | None = None
     suit: Literal["equip", "unequip", "weapon"] | None = None
     tactic: bool = False
     menace: Literal["raise", "lower", "take"] | None = None
@@ -343,7 +343,7 @@ class RoundDrone(Strict):
     """A drone deployed in an earlier round, on the map (9.7.4): its ``kind``, ``owner`` (the agent whose Device
     deployed it; it must list the kind in ``deployed``), hex and wounds."""
 
-    kind: Literal["hologram", "vigil", "gd5"]
+    kind: DroneKind
     owner: Name
     at: HexKey
     wounds: int = Field(0, ge=0, le=40)
@@ -418,7 +418,7 @@ class RoundScenario(GdScenarioHeader):
     npc_deck: list[RoundNpcCard] = Field(default_factory=list, max_length=12)
     npc_specialist: Name | None = None
     drones: list[RoundDrone] = Field(default_factory=list, max_length=12)
-    drone_tiles: dict[Literal["hologram", "vigil", "gd5"], DroneTile] = Field(default_factory=dict, max_length=3)
+    drone_tiles: dict[DroneKind, DroneTile] = Field(default_factory=dict, max_length=3)
     _source: str = PrivateAttr("scenario")
 
 

@@ -89,6 +89,10 @@ class Attacked:
     target: str
     hits: int | None
     results: tuple[tuple[str, int, str], ...] = ()
+    line: tuple[Hex, Hex] | None = None
+    """``(attacker's hex, target's hex)`` the attack is traced along: the target hex the rules read it by (a
+    multi-hex alien's base hex in line of sight first, :func:`_facing`) and the attacker's hex that sees it
+    (:func:`attack_line`); the picture draws the attack along it. ``None``: a figure not on the map."""
 
 
 @dataclass(frozen=True)
@@ -143,10 +147,15 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
             [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens)] + \
             [(f"aliens[{i}].base", x.name, x.base) for i, x in enumerate(sc.aliens) if x.base is not None]
     for i, x in enumerate(sc.aliens):
-        if x.base is not None and distance(_hex(x.base, f"aliens[{i}].base", source),
-                                           _hex(x.at, f"aliens[{i}].at", source)) != 1:
+        if x.base is None:
+            continue
+        d = distance(_hex(x.base, f"aliens[{i}].base", source), _hex(x.at, f"aliens[{i}].at", source))
+        if d == 0:
+            raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is {x.name}'s face hex ('at') itself",
+                                "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
+        if d != 1:
             raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is not adjacent to {x.name}'s face hex {x.at}",
-                                "a hex adjacent to at (a two-hex base, 11.8)", source)
+                                "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
     for field, name, at in spots:
         if at is None:
             raise ScenarioError(field, f"{name} has no hex on the map", "\"q,r\" of a map hex", source)
@@ -437,6 +446,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     selection with the map's Areas for Area and Explosion damage, the Hit roll, each target's defence, wounds,
     Poison, the Critical token, the Menace token) over every opponent on the map; the wounds, tokens and the Power
     Suit's shields go back into the round, and a dead alien or NPC leaves the map (10.4)."""
+    line = attack_line(state, ctx, attacker, target)     # before the attack: a target killed leaves the map
     foes = ("alien", "master_alien") if kind in ("agent", "npc", "drone") else ("agent", "npc", "drone", "hologram")
     names = [p.name for p in state.figures if p.side in foes]
     targets = tuple(_target_state(state, n) for n in names)
@@ -467,7 +477,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                              "cannot be used again this mission (unless the Agency sends it back in reinforcements).",
                              section=sec, marks=(attacker,), facts={"destroyed": t.name}))
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
-                    tuple((r.name, r.wounds, r.status) for r in after.results))
+                    tuple((r.name, r.wounds, r.status) for r in after.results), line)
     return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
         + tuple(gone)
 
@@ -508,9 +518,10 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
     first = (Step(f"{t} is within {w.name}'s Range", S.WEAPON_RANGE, words + ".", section=sec, marks=(name, t)),) \
         if w.range is not None else ()
     if multi:
-        first = (Step(f"{name} can attack {t}: a hex of its two-hex base is in line of sight", S.MULTI_HEX,
-                      f"Base {' + '.join(map(str, hexes_of(state, t)))}; one hex in line of sight is enough, whatever "
-                      "the other." + (" Its Range is counted to the closer hex." if w.range is not None else ""),
+        seen = attack_line(state, ctx, name, t)[1]
+        first = (Step(f"{name} can attack {t}: {seen}, a hex of its two-hex base, is in line of sight", S.MULTI_HEX,
+                      f"Base {' + '.join(map(str, hexes_of(state, t)))}; the line of sight is traced to {seen}; one "
+                      "hex in line of sight is enough, whatever the other." + (" Its Range is counted to the closer hex." if w.range is not None else ""),
                       section=sec, marks=(name, t)),) + first
     colours = [c for c, n in w.dice.items() if n]
     for c, n in bonus_dice.items():
@@ -572,6 +583,21 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
         new = _noted(new, Moved(name, tuple(o.path)))
     steps = tuple(read) + tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
     return new, steps, o
+
+
+def attack_line(state: RoundState, ctx: RoundContext, attacker: str, target: str) -> tuple[Hex, Hex] | None:
+    """The hexes an attack of ``attacker`` on ``target`` is traced between: ``(attacker's hex, target's hex)``. The
+    target's is the hex the rules read it by (:func:`_facing`: a multi-hex alien's base hex in line of sight first,
+    then the closer, 11.8); the attacker's is one of its hexes with line of sight to it (ruling ``line_of_sight``),
+    then the closer. ``None`` when either figure is off the map."""
+    froms = hexes_of(state, attacker)
+    p = next((x for x in state.figures if x.name == target), None)
+    if not froms or p is None:
+        return None
+    to, _rest = _facing(ctx, froms, p)
+    strict = ctx.rulings.reading("line_of_sight") == "strict"
+    fr = min(froms, key=lambda a: (not ctx.amap.line_of_sight(a, to, strict)[0], distance(a, to)))
+    return fr, to
 
 
 REST = " (rest of base)"

@@ -63,6 +63,22 @@ def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
     return out
 
 
+MAP_LEGEND = ("<div class='gd-round-legend' style='font-family:sans-serif;font-size:11px;color:#495057;"
+              "max-width:660px;line-height:1.5'>"
+              + " &nbsp;".join(f"<span style='color:{c}'>●</span> {s}" for s, c in SIDE_FILL.items())
+              + " &nbsp;(a bar: a two-hex base, 11.8)<br>tints: Areas (dashed ring: centre hex) &nbsp;"
+              "<span style='color:#b03a2e'>╍</span> Barrier Hex Side &nbsp;<span style='color:#1d1d1d'>━</span> wall "
+              "&nbsp;<span class='gd-legend-blocking' style='display:inline-block;box-sizing:border-box;width:14px;height:14px;"
+              "border:2px solid #b3261e;border-radius:50%;background:#fff;text-align:center;font-size:9px;"
+              "line-height:10px;font-weight:bold;color:#b3261e;vertical-align:middle'>I</span> Blocking Hex (hatched, impassable, blocks line of sight)<br>"
+              f"<span style='color:{PATH}'>━</span> walk (white dot: start) &nbsp;<span style='color:{ATTACK}'>╍</span>"
+              " attack, drawn along its line of sight to the hex the rules used &nbsp;"
+              f"<b style='color:{ATTACK}'>-N</b> wounds &nbsp;<span style='color:{SIGNAL}'>●</span>? signal &nbsp;"
+              f"<span style='color:{FOCUS}'>◯</span> named by the step</div>")
+"""The key to :func:`map_svg`'s marks (the Round page shows it under the map): figures by side, Areas, Hex Sides,
+the Blocking Hex's "I" token, walks, attacks, wounds, signals and the step's focus ring."""
+
+
 def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> str:
     """The map at ``pos`` (SVG): Areas, Hex Sides, every figure on its hex, the frame's walks and attacks, what the
     step names ringed in amber."""
@@ -78,10 +94,12 @@ def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> st
             ov.append(Circle(pts[0], 0.2, fill="#ffffff", stroke=PATH, width=2.0, title=f"{n.who} started here"))
         if isinstance(n, Attacked) and n.attacker in at and (n.target in at or any(r[0] == n.target for r in
                                                                                   n.results)):
-            a = px(at[n.attacker].at)
             tgt = at.get(n.target)
-            if tgt is not None:
-                ov.append(Segment(a, px(tgt.at), stroke=ATTACK, width=3.0, dash="7 4",
+            if n.line is not None:  # to the hex the rules traced the attack to (a multi-hex alien's base hex in sight)
+                ov.append(Segment(px(n.line[0]), px(n.line[1]), stroke=ATTACK, width=3.0, dash="7 4",
+                                  title=f"{n.attacker} attacks {n.target} (line of sight {n.line[0]} → {n.line[1]})"))
+            elif tgt is not None:
+                ov.append(Segment(px(at[n.attacker].at), px(tgt.at), stroke=ATTACK, width=3.0, dash="7 4",
                                   title=f"{n.attacker} attacks {n.target}"))
     for sig in st.signals:      # a signal token (11.10): its front is like any signal's until revealed
         ov.append(Circle(px(sig.at), 0.3, fill=SIGNAL, stroke="#495057", width=1.5, label="?",

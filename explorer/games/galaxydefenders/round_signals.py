@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 DRONE_TILES = {
     "vigil": {"health": 3, "movement": 4, "flying": True,
               "weapon": {"name": "Vigil gun (stand-in)", "dice": {"red": 1, "yellow": 1}, "range": 3}},
-    "gd5": {"health": 4, "movement": 3, "flying": False,
+    "gd-5": {"health": 4, "movement": 3, "flying": False,
             "weapon": {"name": "GD-5 launcher (stand-in)", "dice": {"red": 2}, "damage": "area", "range": 2}},
     "hologram": {"health": 1, "movement": 0, "flying": False, "weapon": None},
 }
@@ -311,12 +311,12 @@ def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, ac
         _refuse(ctx, f"{name} has no line of sight to {act.target}: {why}", rule, f, sec)
     if t.weapon is None:
         _refuse(ctx, f"{name} has no weapon", rule, f, sec)
-    w = t.weapon if kind != "gd5" else RoundWeapon(**(t.weapon.model_dump() | {"damage": "area"}))
+    w = t.weapon if kind != "gd-5" else RoundWeapon(**(t.weapon.model_dump() | {"damage": "area"}))
     within, words = range_to(state, ctx, name, act.target, w)
     if not within:
         _refuse(ctx, f"{act.target} is beyond {w.name}'s Range: {words} (ruling range_unit)", rule, f, sec)
     steps.append(Step(f"{name} attacks {act.target} with {w.name}", rule, "Its weapon never jams" + (
-        "; GD-5 deals Area Damage with every attack." if kind == "gd5" else ".") + (f" {words}." if words else ""),
+        "; GD-5 deals Area Damage with every attack." if kind == "gd-5" else ".") + (f" {words}." if words else ""),
         section=sec, marks=(name, act.target)))
     state, st = attack_on_map(state, ctx, name, "drone", w, act.target, act.rolled, field, sec, controller=owner)
     return state, tuple(steps) + st

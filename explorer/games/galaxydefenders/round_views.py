@@ -22,7 +22,7 @@ from explorer.trace import Trace
 from explorer.widgets.round_stepper import RoundStepperView, box, fit_map
 
 from . import options as opts
-from .round_picture import FRAME_NOTE, STANDINS, RoundPosition, card_html, focus_html, map_svg, positions_from, \
+from .round_picture import FRAME_NOTE, MAP_LEGEND, STANDINS, RoundPosition, card_html, focus_html, map_svg, positions_from, \
     sheets_html
 
 
@@ -77,7 +77,8 @@ class RoundStepper(RoundStepperView):
         self.focus.value = focus_html(pos, number, total)
         self.card.value = card_html(pos)
         self.sheets.value = sheets_html(pos)
-        self.map.value = (fit_map(map_svg(self.amap, pos, self.scenario.title), "gd-round-map") if self.amap is not None
+        self.map.value = (fit_map(map_svg(self.amap, pos, self.scenario.title) + MAP_LEGEND, "gd-round-map")
+                          if self.amap is not None
                           else box("This round has no [map]: its activities are checked, not walked or rolled (the "
                                    "file's figures have no hexes).", "gd-round-map", "color:#868e96"))
 

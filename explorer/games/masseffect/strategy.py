@@ -363,6 +363,12 @@ UNKNOWN = "?"
 """In fixed dice and ``showing`` lists: a die whose face is not given (rolled from the seed / not known)."""
 
 
+def fixed_faces_allowed(n: int) -> str:
+    """The one "allowed" text for a list of fixed faces that must give one face per die rolled (``n`` dice): used
+    wherever a fixed-faces list of the wrong length is refused, too long or too short."""
+    return f"exactly {n} faces, one per die in Pool order ({UNKNOWN!r} leaves a die to the seed)"
+
+
 def _roll(dice_ids: Sequence[str], roller: Roller, fixed: Sequence[Face | str | None], what: str) -> dict[str, Face]:
     """The faces of ``dice_ids`` rolled: ``fixed`` gives one face per die (``"?"`` / ``None``: from ``roller``), or
     is empty (every die from ``roller``).
@@ -373,11 +379,10 @@ def _roll(dice_ids: Sequence[str], roller: Roller, fixed: Sequence[Face | str | 
     """
     n = len(dice_ids)
     if len(fixed) > n:
-        raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {n} {_dice(n)} ({what})", f"at most {n} faces")
+        raise ScenarioError("fixed", f"{len(fixed)} fixed faces for {n} {_dice(n)} ({what})", fixed_faces_allowed(n))
     if 0 < len(fixed) < n:
         raise ScenarioError("fixed", f"{len(fixed)} fixed {'face' if len(fixed) == 1 else 'faces'} for the {n} "
-                            f"{_dice(n)} rolled ({what}): one face per die", f"exactly {n} faces, in Pool order "
-                            f"({UNKNOWN!r} leaves a die to the seed)")
+                            f"{_dice(n)} rolled ({what}): one face per die", fixed_faces_allowed(n))
     out = {}
     for i, did in enumerate(dice_ids):
         given = fixed[i] if i < len(fixed) else None

@@ -25,7 +25,7 @@ from explorer.trace import Trace
 from . import sections as S
 from .options import ALL_OPTIONS
 from .results import OddsLine, StrategyOutcome
-from .strategy import (ACTION_FACES, DICE_PER_TURN, PARAGON_DICE_MAX, SQUADMATES, STRATEGY_DICE, STRATEGY_SEQUENCE, UNKNOWN,
+from .strategy import (ACTION_FACES, fixed_faces_allowed, DICE_PER_TURN, PARAGON_DICE_MAX, SQUADMATES, STRATEGY_DICE, STRATEGY_SEQUENCE, UNKNOWN,
                        Face, RenegadeUse, Space, SquadmateName, StrategyContext, StrategyState, fill_spaces,
                        pool_for_turn)
 
@@ -137,8 +137,7 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
     rolled = len(pool) - (sc.pool.lock is not None)
     if sc.rolls and sc.rolls[0] and len(sc.rolls[0]) != rolled:
         raise ScenarioError("rolls[0]", f"{plural(len(sc.rolls[0]), 'fixed face')} for the {plural(rolled, 'die')} rolled",
-                            f"exactly {rolled} faces, one per die in Pool order ('?' leaves a die to the seed)",
-                            source)
+                            fixed_faces_allowed(rolled), source)
     for i, a in enumerate(sc.allocate):
         if a.die not in ids:
             raise ScenarioError(f"allocate[{i}].die", f"no die {a.die!r} in the Pool", ids, source)
