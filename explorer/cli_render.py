@@ -27,9 +27,9 @@ import click
 @click.argument("scenario")
 @click.option("--format", "-f", "fmt", default="html", help="svg | html | md")
 @click.option("--ruling", multiple=True, help="Choose a reading: key=reading (repeatable).")
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
-              help="Write to this file instead of stdout.")
-def render_command(scenario: str, fmt: str, ruling: tuple[str, ...], output: Path | None) -> None:
+@click.option("--output", "-o", "output_arg", default=None, metavar="FILE",
+              help="Write to this file instead of stdout (a new or regular file; - is stdout).")
+def render_command(scenario: str, fmt: str, ruling: tuple[str, ...], output_arg: str | None) -> None:
     """Render a scenario (picture, cited steps, readings, outcome) as SVG, HTML or Markdown."""
     from .errors import ScenarioError
     from .games import load_any, parse_rulings
@@ -38,8 +38,11 @@ def render_command(scenario: str, fmt: str, ruling: tuple[str, ...], output: Pat
 
     if fmt not in FORMATS:
         raise ScenarioError("--format", f"unknown format {fmt!r}", list(FORMATS))
-    if output is not None:  # before any work: the message names the option and what the path is, not an OS error
-        check_output(output, "--output")
+    # before any work: one line naming the option, the path and what is allowed, not an OS error after the work
+    output = None if output_arg is None else check_output(output_arg, "--output")
+    if output is not None and fmt == "md":  # the picture is written next to the Markdown file
+        pic = output.with_suffix(".svg")
+        check_output(pic, "--output (its picture, " + pic.name[:80] + ")", stdout_ok=False)
     game, _sc = load_any(scenario)
     r = collect(scenario, parse_rulings(list(ruling), [game]))
     if fmt == "svg":

@@ -19,7 +19,6 @@ Examples::
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
@@ -72,9 +71,9 @@ def resolve_command(scenario: str, seed: int | None, reroll: bool, ruling: tuple
 @click.option("--export", "export", default=None, metavar="NAME",
               help="Print the TOML file of this built-in scenario (or packaged table) instead of the list; "
                    "`explorer resolve` opens the written file exactly as it opens NAME.")
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
-              help="With --export: write the file here instead of stdout (a new or regular file).")
-def scenarios_command(game: str | None, as_json: bool, export: str | None, output: Path | None) -> None:
+@click.option("--output", "-o", default=None, metavar="PATH",
+              help="With --export: write the file here instead of stdout (a new or regular file; - is stdout).")
+def scenarios_command(game: str | None, as_json: bool, export: str | None, output: str | None) -> None:
     """List the built-in scenarios of every game (rulebook examples and handed rulings), and the packaged files
     `explorer resolve` also opens by name (TAG Raid's tables); or, with --export NAME, write one of them as a TOML
     file to start your own from."""
@@ -106,9 +105,9 @@ def scenarios_command(game: str | None, as_json: bool, export: str | None, outpu
     click.echo("(* = a game's default scenario; resolve one with `explorer resolve <name>`)")
 
 
-def _export(name: str | None, output: Path | None, game: str | None, as_json: bool) -> None:
+def _export(name: str | None, output_arg: str | None, game: str | None, as_json: bool) -> None:
     """``explorer scenarios --export NAME [-o PATH]``: the packaged TOML text of a built-in scenario, byte for byte
-    (a packaged table such as ``lof-quarry``: its file), to stdout or ``output``.
+    (a packaged table such as ``lof-quarry``: its file), to stdout (no ``-o``, or ``-o -``) or the file ``output_arg``.
 
     Raises:
         ScenarioError: ``-o`` without ``--export``; ``--json`` with it; ``--game`` naming another game than NAME's;
@@ -123,8 +122,8 @@ def _export(name: str | None, output: Path | None, game: str | None, as_json: bo
         raise ScenarioError("--output", "applies only with --export NAME", "explorer scenarios --export NAME -o PATH")
     if as_json:
         raise ScenarioError("--json", "does not apply to --export (the file is TOML)", "omit --json")
-    if output is not None:  # before any work: the message names the option and what the path is
-        check_output(output, "--output")
+    # before any work: one line naming the option, the path and what is allowed
+    output = None if output_arg is None else check_output(output_arg, "--output")
     g, text = export_text(name)
     if game is not None and game != g.id:
         raise ScenarioError("--game", f"{name!r} is a scenario of {g.id!r}, not of {game!r}", f"--game {g.id}")

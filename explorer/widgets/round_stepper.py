@@ -58,6 +58,30 @@ def fit_map(svg: str, cls: str = "", style: str = "") -> str:
     return box(FIT_MAP_CSS + svg, f"{cls} xr-fit-map".strip(), style)
 
 
+PHONE_ORDER_MAX_WIDTH = 600
+"""Window width (CSS px) up to which :data:`ROUND_PHONE_CSS` applies: the phone rules' width
+(:data:`explorer.serving.phone.PHONE_MAX_WIDTH`; widgets do not import the serving layer, a test checks they agree)."""
+
+ROUND_PHONE_CSS = (
+    f"<style>@media (max-width:{PHONE_ORDER_MAX_WIDTH}px){{"
+    ".xr-round-page>.xr-round-main{order:1}"
+    ".xr-round-page>.scenario-note{order:2;margin-top:12px}"
+    ".xr-round-page>.xr-round-files{order:3}"
+    ".xr-round-main>.xr-round-side{display:contents}"
+    ".xr-round-main>.xr-round-side>*{order:3;flex:1 1 100%;max-width:100%}"
+    ".xr-round-main>.xr-round-side>.xr-round-focus{order:1}"
+    ".xr-round-main>.xr-round-left{order:2}"
+    ".xr-round-main>.xr-round-about{order:4}"
+    "}</style>")
+"""The Round pages on a phone (a window up to :data:`PHONE_ORDER_MAX_WIDTH` px): the focused step (the step card)
+comes right under the scenario picker and the Prev / Next bar, then the map, then the rest of the step column (a
+game's extras, the message, the ruling options, every step), the scenario's title box, and only then the Outcome
+block (the :class:`~explorer.widgets.scenario_note.ScenarioNote`, up to a screen and more of verdict) and the round
+file's Download / Open row; before, the Outcome and the file row sat between Next and the step card, so each step
+opened below the fold (the D.A.G.G.E.R. default round's step card 1620 px down). The step column is laid out with
+``display: contents`` so its parts take their places among the map's; wider windows keep the desktop layout."""
+
+
 def step_bar(prev_button: W.Button, next_button: W.Button, slider: W.IntSlider, counter: W.HTML) -> W.HBox:
     """Prev, Next, the slider and the ``n / N`` counter (:func:`counter_html`) on one row at any width (a 390 px phone included, where the
     pages' rows wrap): the slider takes the room left (``slider``'s layout width, say 220 px, at most; 60 px at
@@ -204,18 +228,26 @@ class RoundStepperView(SliderSteps, W.VBox):
         watch_upload(self.upload, self.open_text, self.file_message)
         files = W.HBox([self.download, self.upload_box, self.file_message],
                        layout=W.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"))
+        files.add_class("xr-round-files")
+        self.focus.add_class("xr-round-focus")
+        self.about.add_class("xr-round-about")
         self.picker.observe(lambda c: c["new"] is None or self._quiet or self.load(c["new"]), names="value")
         bar = step_bar(self.prev_button, self.next_button, self.slider, self.counter)
         top = W.HBox([self.picker, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
                                                          grid_gap="16px"))
         side = W.VBox([self.focus, *extra, self.message, rulings_panel(self.rulings_box), steps],
                       layout=W.Layout(min_width="340px", max_width="680px", flex="1 1 380px"))
+        side.add_class("xr-round-side")
         left = W.VBox([self.map], layout=W.Layout(flex="0 1 auto"))
-        # the scenario's title and description last: on a phone the focused step comes right after the map
+        left.add_class("xr-round-left")
+        # the scenario's title and description last; on a phone (ROUND_PHONE_CSS) the focused step comes first,
+        # right under the step bar, then the map, and the Outcome block after the whole page body
         main = W.HBox([left, side, self.about] if map_first else [side, left, self.about],
                       layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))
-        super().__init__([top, files, self.note, main])
+        main.add_class("xr-round-main")
+        super().__init__([top, files, self.note, main, W.HTML(ROUND_PHONE_CSS)])
         self.add_class(f"{self.css}-round")
+        self.add_class("xr-round-page")
         self.load(scenario_id)
 
     # -- what a game supplies -----------------------------------------------------------------------------------------

@@ -134,3 +134,33 @@ def test_the_whole_map_shows_and_the_step_bar_keeps_one_row(browser, app_url, sl
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-fit-{size}.png"), full_page=True)
     ctx.close()
+
+
+CARD = {"masseffect-round": ".me-focus", "galaxydefenders-round": ".gd-round-focus", "dagger-round": ".dg-focus"}
+"""Each Round page (its default scenario) with the class of its step card."""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("slug", list(CARD))
+def test_on_a_phone_the_step_card_comes_right_under_the_step_bar_and_the_outcome_after_it(browser, app_url, slug,
+                                                                                         size):
+    """Newcomer finding (session 10): on a phone the Outcome block (up to 1174 px of verdict) and the file row sat
+    between Next and the step card, so each step opened below the fold (D.A.G.G.E.R.: the card 1620 px down). On a
+    phone the card now starts right under the step bar, above the fold, and the Outcome comes after it; at 1280 px
+    the Outcome stays above the card, as before."""
+    ctx = (browser.new_context(viewport={"width": 1280, "height": 900}) if size == "desktop"
+           else phone_context(browser))
+    page = ctx.new_page()
+    page.goto(_base(app_url) + f"/{slug}")
+    card = page.locator(CARD[slug]).first
+    note = page.locator(".scenario-note-verdict").first
+    wait_until(lambda: card.count() and note.count() and "STEP 1 OF" in card.inner_text().upper(), timeout=90,
+               what="step 1 and the Outcome")
+    bar, c, n = (page.locator(".xr-step-bar").first.bounding_box(), card.bounding_box(), note.bounding_box())
+    if size == "phone":
+        assert 0 <= c["y"] - (bar["y"] + bar["height"]) <= 24, (bar, c)
+        assert c["y"] + 120 < 844, c
+        assert n["y"] >= c["y"] + c["height"], (c, n)
+    else:
+        assert n["y"] + n["height"] <= c["y"], (n, c)
+    ctx.close()

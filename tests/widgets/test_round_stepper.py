@@ -125,3 +125,28 @@ def test_a_bad_upload_gives_the_one_line_error_beside_the_field_and_keeps_the_pa
     w.upload.value = ({"name": "good.toml", "type": "", "size": len(good), "content": good.encode(),
                        "last_modified": datetime.now(timezone.utc)},)
     assert "opened good.toml" in w.file_message.value and w.scenario_id is None and w.position == 1
+
+
+def test_the_phone_order_rules_are_the_phone_width_and_name_classes_the_page_carries():
+    """On a phone the step card comes right under the step bar and the Outcome after the page body
+    (:data:`ROUND_PHONE_CSS`; the browser test measures it): the rule's width is the phone rules' and every class it
+    names is on the page."""
+    from explorer.games import get_game
+    from explorer.games.dagger.round_views import RoundStepper
+    from explorer.serving.phone import PHONE_MAX_WIDTH
+    from explorer.widgets.round_stepper import PHONE_ORDER_MAX_WIDTH, ROUND_PHONE_CSS
+
+    assert PHONE_ORDER_MAX_WIDTH == PHONE_MAX_WIDTH
+    import ipywidgets as W
+
+    game = get_game("dagger")
+    w = RoundStepper([s.name for s in game.scenarios() if s.kind == "round"][0], game)
+    assert "xr-round-page" in w._dom_classes
+    assert any(isinstance(c, W.HTML) and c.value == ROUND_PHONE_CSS for c in w.children)
+    top, files, note, main = w.children[:4]
+    assert "xr-round-files" in files._dom_classes and "xr-round-main" in main._dom_classes
+    assert "xr-round-focus" in w.focus._dom_classes
+    assert {"xr-round-side", "xr-round-left"} <= {k for c in main.children for k in c._dom_classes}
+    for cls in ("xr-round-page", "xr-round-main", "xr-round-files", "xr-round-side", "xr-round-focus",
+                "xr-round-left", "xr-round-about", "scenario-note"):
+        assert "." + cls in ROUND_PHONE_CSS
