@@ -330,7 +330,7 @@ def _quote_path(path: str) -> str:
     out = []
     for p in parts:
         head, bracket, rest = p.partition("[")
-        if head and not head.replace("_", "").isalnum():
+        if head and not head.startswith('"') and not head.replace("_", "").isalnum():   # quoted already: kept
             head = f'"{head}"'
         out.append(head + bracket + rest)
     return ".".join(out)
