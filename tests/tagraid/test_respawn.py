@@ -72,23 +72,6 @@ def test_a_prospector_respawns_partly_inside_a_hexagon_in_contact():
     assert "Prospector is deployed in a Hexagon in contact with it" in step.detail
 
 
-def test_no_room_round_a_free_access_point_is_rolled_again(monkeypatch):
-    """A free Access Point round which no position in contact fits the base is rolled again (ruling
-    respawn_no_room's default), and said so in the step."""
-    data = _doc("tr-respawn-contact")
-    data["access_points"].append({"number": 3, "hex": "-3,3"})
-    data["dice"]["respawn"] = [3, 2]
-    real = death.default_tag_spot
-
-    def none_at_3(state, m, ap):
-        return None if ap == dict(state.geometry.access_points)[3] else real(state, m, ap)
-
-    monkeypatch.setattr(death, "default_tag_spot", none_at_3)
-    _, step, _ = _respawned(data)
-    assert step.facts["rolls"] == [3, 2] and step.facts["access_point"] == 2
-    assert "3: no room for its base in contact with it (ruling respawn_no_room = reroll)" in step.detail
-
-
 def _no_room_at_3(monkeypatch, **rulings):
     data = _doc("tr-respawn-contact")
     data["access_points"].append({"number": 3, "hex": "-3,3"})
@@ -102,6 +85,14 @@ def _no_room_at_3(monkeypatch, **rulings):
     sc = G.parse_data(data, "<test>")
     t = G.resolve(sc, rulings=rulings or None)
     return t, next(s for s in t.steps if s.rule == S.RESPAWN and "Respawns at" in s.title)
+
+
+def test_no_room_round_a_free_access_point_is_rolled_again(monkeypatch):
+    """A free Access Point round which no position in contact fits the base is rolled again (ruling
+    respawn_no_room's default), and said so in the step."""
+    _, step = _no_room_at_3(monkeypatch)
+    assert step.facts["rolls"] == [3, 2] and step.facts["access_point"] == 2
+    assert "3: no room for its base in contact with it (ruling respawn_no_room = reroll)" in step.detail
 
 
 def test_no_room_centred_reading_deploys_on_the_token(monkeypatch):
