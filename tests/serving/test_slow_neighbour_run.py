@@ -32,6 +32,9 @@ def test_one_round_with_and_without_offload(tmp_path):
     rows = slow_neighbour.measure(setups, 1, tmp_path, models=20)
     assert set(rows) == {"with offload", "without offload"}
     for name, (r,) in rows.items():
-        assert r["b_clicks"] >= 1 and 0 < r["b_first_s"] <= r["b_during_s"] and r["a_s"] > 0 and r["b_alone_s"] > 0
+        # shape only: which click is slowest, and A's time (taken as over after 0.5 s of quiet), vary with the
+        # machine's load; the benchmark reports the numbers, this test that one round runs each way
+        assert r["b_clicks"] >= 1 and r["b_first_s"] > 0 and r["b_during_s"] > 0 and r["a_s"] >= 0
+        assert r["b_alone_s"] > 0
     med = slow_neighbour.summary(rows)
     assert set(med["with offload"]) == {"a_ms", "b_during_ms", "b_first_ms", "b_alone_ms", "rounds"}
