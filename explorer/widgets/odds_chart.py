@@ -158,22 +158,7 @@ class OddsChart(W.VBox):
             for i, line in enumerate(lines):
                 c.fill_text(line, 6, 16 + 20 * i)
             x, y, bw = 6, 32 + 20 * (len(lines) - 1), w - 12
-            total = sum(o.p for o in self._outcomes) or 1.0
-            x0 = x
-            for o in self._outcomes:
-                seg = bw * o.p / total
-                if seg > 0:
-                    c.fill_style = o.color
-                    c.fill_rect(x0, y, seg, self.NARROW_BAR)
-                    if seg > 56:
-                        c.fill_style = "#ffffff"
-                        self._font(c, "bold 14px sans-serif")
-                        c.text_align = "center"
-                        c.fill_text(percent(o.p), x0 + seg / 2, y + self.NARROW_BAR / 2)
-                        c.text_align = "left"
-                x0 += seg
-            c.stroke_style, c.line_width = "#495057", 1
-            c.stroke_rect(x, y, bw, self.NARROW_BAR)
+            self._stacked_bar(c, x, y, bw, self.NARROW_BAR, "bold 14px sans-serif", 56)
             ly = y + self.NARROW_BAR + 10 + self.NARROW_LINE / 2
             for o in self._outcomes:   # the legend, one outcome a line
                 c.fill_style = o.color
@@ -243,8 +228,9 @@ class OddsChart(W.VBox):
                 for i, d in enumerate(self._dists):
                     self._draw_dist(d, 10 + i * (gw + 20), 124, gw, h - 124 - 8)
 
-    def _draw_outcomes(self, x, y, w, bh) -> None:
-        c = self.canvas
+    def _stacked_bar(self, c, x, y, w, bh, font: str, label_min: float) -> None:
+        """The outcomes as one bar of segments (widths proportional to their odds), framed; a segment wider than
+        ``label_min`` px carries its percentage in ``font``. Shared by the wide chart and the phone chart."""
         x0 = x
         total = sum(o.p for o in self._outcomes) or 1.0
         for o in self._outcomes:
@@ -252,14 +238,19 @@ class OddsChart(W.VBox):
             if seg > 0:
                 c.fill_style = o.color
                 c.fill_rect(x0, y, seg, bh)
-                if seg > 46:
+                if seg > label_min:
                     c.fill_style = "#ffffff"
-                    self._font(c, "bold 13px sans-serif")
+                    self._font(c, font)
                     c.text_align = "center"
                     c.fill_text(percent(o.p), x0 + seg / 2, y + bh / 2)
+                    c.text_align = "left"
             x0 += seg
         c.stroke_style, c.line_width = "#495057", 1
         c.stroke_rect(x, y, w, bh)
+
+    def _draw_outcomes(self, x, y, w, bh) -> None:
+        c = self.canvas
+        self._stacked_bar(c, x, y, w, bh, "bold 13px sans-serif", 46)
         # legend with exact numbers under the bar
         lx = x
         c.text_align = "left"
