@@ -89,23 +89,24 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
             if spot is None and no_room == "reroll":
                 tried.append((face, "no room for its base in contact with it (ruling respawn_no_room = reroll)"))
                 continue
-            placed = (face, spot if spot is not None else ap)
+            placed = (face, spot or ap, spot is None)   # no spot here: ruling respawn_no_room = centred
             break
         if placed is None:
             steps.append(Step(f"{mid} cannot Respawn: every Access Point is taken", S.RESPAWN, "",
                               {"miner": mid, "rolls": [f for f, _ in tried]}, (mid,), sec))
             continue
-        face, (x, y) = placed
+        face, (x, y), centred = placed
         ap = aps[face]
         state = state.with_miner(replace(m, x=x, y=y, on_table=True))
         rerolls = "; ".join(f"{f}: {why}, re-rolled" for f, why in tried)
-        if (x, y) == tuple(ap):
+        facts = {"miner": mid, "access_point": face, "rolls": [f for f, _ in tried] + [face],
+                 "position": [round(x, 6), round(y, 6)]}
+        if centred:
             steps.append(Step(f"{mid} Respawns at Access Point {face}, centred on it: no position in contact fits",
                               S.RESPAWN, (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, a free Access "
                               "Point, but other bases or scenery fill every position in contact with it; ruling "
                               "respawn_no_room = centred: its base is centred on the token, with its full Wounds.",
-                              {"miner": mid, "access_point": face, "rolls": [f for f, _ in tried] + [face],
-                               "position": [round(x, 6), round(y, 6)], "centred": True}, (mid,), sec))
+                              facts | {"centred": True}, (mid,), sec))
             continue
         turn = turned_from_inward(state, ap, x, y)
         side = ("on the side facing the middle of the board" if turn == 0 else
@@ -115,7 +116,5 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
                  f"{side}")
         steps.append(Step(f"{mid} Respawns at Access Point {face}, in contact with it", S.RESPAWN,
                           (rerolls + "; " if rerolls else "") + f"the d20 shows {face}, a free Access Point: {where} "
-                          "(never on top of it), with its full Wounds.",
-                          {"miner": mid, "access_point": face, "rolls": [f for f, _ in tried] + [face],
-                           "position": [round(x, 6), round(y, 6)]}, (mid,), sec))
+                          "(never on top of it), with its full Wounds.", facts, (mid,), sec))
     return state, tuple(steps)
