@@ -585,17 +585,20 @@ def area_distance(amap: AreaMap, g: nx.Graph, a: Hex, b: Hex) -> int | None:
         return None
 
 
-def range_distance(amap: AreaMap, frm: tuple[Hex, ...] | list[Hex], to: Hex, counted: str) -> int | None:
+def range_distance(amap: AreaMap, frm: tuple[Hex, ...] | list[Hex], to: Hex | tuple[Hex, ...],
+                   counted: str) -> int | None:
     """The distance a weapon's Range is checked against (9.2; ruling ``range_unit`` gives ``counted``), from the
-    nearest of the attacker's hexes (a multi-hex base or a Prime Swarm's figures, 11.6, 11.8) to ``to``.
+    nearest of the attacker's hexes (a multi-hex base or a Prime Swarm's figures, 11.6, 11.8) to the nearest of
+    ``to`` (one hex, or a target's hexes: a multi-hex base, 11.8).
 
     ``counted == "hexes"``: the hex distance. Else (``"areas"``) the Areas stepped through between the two Areas
     (0: the same Area), a Barrier Hex Side keeping its Areas adjacent (5.1) and a wall or closed door not; ``None``
     when no chain of Areas joins them. Line of sight is checked on its own."""
+    tos = (to,) if isinstance(to, Hex) else tuple(to)
     if counted == "hexes":
-        return min(distance(h, to) for h in frm)
+        return min(distance(h, t) for h in frm for t in tos)
     g = amap.area_graph(True)
-    ds = [d for d in (area_distance(amap, g, h, to) for h in frm) if d is not None]
+    ds = [d for d in (area_distance(amap, g, h, t) for h in frm for t in tos) if d is not None]
     return min(ds) if ds else None
 
 

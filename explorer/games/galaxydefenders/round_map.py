@@ -406,9 +406,7 @@ def range_to(state: RoundState, ctx: RoundContext, attacker: str, target: str, w
     from .activation import range_distance
 
     counted = ctx.rulings.reading("range_unit")
-    ds = [x for x in (range_distance(ctx.amap, hexes_of(state, attacker), t, counted) for t in hexes_of(state, target))
-          if x is not None]
-    d = min(ds) if ds else None
+    d = range_distance(ctx.amap, hexes_of(state, attacker), hexes_of(state, target), counted)
     unit = ("Hex", "Hexes") if counted == "hexes" else ("Area", "Areas")
     if d is None:
         return False, f"no chain of Areas leads from {attacker} to {target} (Range {weapon.range})"
