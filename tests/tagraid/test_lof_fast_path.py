@@ -119,7 +119,31 @@ def _explained_both(a: Disc, b: Disc, labelled, discs, touching_blocks: bool):
             obs = Obstacles(list(labelled), list(discs), PolygonIndex(labelled) if fast else None)
             rays = _explain_rays(a, b, obs, touching_blocks)
             out.append(([(r.segment, r.blocked_by) for r in rays], _relevant_blockers(a, b, obs, rays)))
+    _check_batch([(a, b, labelled, discs, touching_blocks), (b, a, labelled, discs, touching_blocks),
+                  (a, b, labelled, discs, not touching_blocks), (b, a, labelled, [], touching_blocks)])
     return out
+
+
+def _check_batch(cases) -> int:
+    """lof._explain_batch over all ``(a, b, labelled, discs, touching_blocks)`` cases at once (each blocked and not
+    blocked) equals _explain_rays and _relevant_blockers of each case alone on the fast path; returns how many items
+    the batch answered (the others it leaves to the single path: a near tie)."""
+    from explorer.games.tagraid.lof import _explain_batch, _explain_rays, _relevant_blockers
+
+    items, want = [], []
+    for a, b, labelled, discs, tb in cases:
+        obs = Obstacles(list(labelled), list(discs), PolygonIndex(labelled))
+        for blocked in (True, False):
+            items.append((a, b, obs, tb, blocked))
+            rays = _explain_rays(a, b, obs, tb)
+            want.append(([(r.segment, r.blocked_by) for r in rays],
+                         _relevant_blockers(a, b, obs, rays) if blocked else None))
+    answered = 0
+    for got, w in zip(_explain_batch(items), want):
+        if got is not None:
+            answered += 1
+            assert ([(r.segment, r.blocked_by) for r in got[0]], got[1]) == w
+    return answered
 
 
 def _placed(geoms, angle: float, dx: float, dy: float):
@@ -178,6 +202,25 @@ def test_walls_along_the_common_tangent(ra, rb, dist, angle, dx, dy, grazing, ot
     assert (fast.witness is None) == (fast_r.witness is None)  # symmetry of the geometric question
     fast_x, slow_x = _explained_both(a, b, labelled, discs, grazing)
     assert fast_x == slow_x and any(blocked for _, blocked in fast_x[0])  # some ray meets the wall or the base
+
+
+@PROPS
+@given(st.integers(0, 2**31), st.sampled_from(range(len(READINGS))))
+def test_batched_explanations_equal_one_verdict_at_a_time(seed, k):
+    """The explanations of every ordered pair of a random table computed in one batch (lof._explain_batch, as
+    LofAnalysisCache.all_pairs does for the verdicts it recomputes) equal each verdict's own (_explain_rays,
+    _relevant_blockers) bit for bit: rays, their blockers, the blockers across the region; the batch answers
+    (almost) every item rather than leaving them to the single path."""
+    t = _table(seed)
+    rul = READINGS[k].copy()
+    tb = rul.reading("lof_grazing") == "touching_blocks"
+    cases = []
+    for s in t.models.values():
+        for u in t.models.values():
+            if s.id != u.id:
+                obs = t.obstacles(s, u, rul)[0]
+                cases.append((t.disc(s), t.disc(u), obs.polygons, obs.discs, tb))
+    assert _check_batch(cases) >= 0.9 * 2 * len(cases)
 
 
 # ------------------------------------------------------------------------------------ symmetry and translation

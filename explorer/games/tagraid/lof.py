@@ -532,6 +532,167 @@ def _relevant_blockers(a: Disc, b: Disc, obstacles: Obstacles, rays: list[Ray]) 
     return tuple(sorted(found))
 
 
+def _explain_batch(items: Sequence[tuple[Disc, Disc, Obstacles, bool, bool]]) -> list[tuple | None]:
+    """The explanations of many LoF verdicts computed together (the fast path's batch over a whole table's pairs):
+    for each ``(a, b, obstacles, touching_blocks, blocked)`` the pair ``(rays, blockers)`` that
+    :func:`_explain_rays` and, when ``blocked``, :func:`_relevant_blockers` give (``blockers`` is ``None`` when not
+    ``blocked``), or ``None`` for an item left to them (not indexed obstacles, a base on top of the other, or a
+    near tie in the outer-tangent test below).
+
+    Exact: element by element the same arithmetic as :func:`_explain_rays` (the tangents of
+    :func:`.geometry._tangent_blocks` and the gap segments of :func:`.geometry._gap_params_xy` computed for all items'
+    rows at once; ``+ - * /`` and square roots are correctly rounded, so the same numbers), and the same GEOS
+    predicates on the same geometries (one call over every (ray, polygon) pair rather than one call per verdict).
+    The one test done differently is which common tangents are outer (both bases on the same side): the single
+    verdict takes the signs of a matrix product, the batch those of the same sums written out; an item where one of
+    them is within ``1e-9`` of zero (a sign the rounding could flip) is left to :func:`_explain_rays`. Its disc
+    blockers are found item by item (:func:`.geometry._discs_block`, as the single verdict does)."""
+    from types import SimpleNamespace
+
+    from .geometry import TOL, _discs_block, _gap_params_xy, _segments_to_lines, _tangent_blocks
+
+    out: list[tuple | None] = [None] * len(items)
+    todo = []
+    for k, (a, b, obs, tb, blocked) in enumerate(items):
+        dl = math.hypot(b.x - a.x, b.y - a.y)
+        if dl > 0 and obs._indexed():
+            todo.append((k, dl))
+    if not todo:
+        return out
+    A = np.array([[items[k][0].x, items[k][0].y, items[k][0].r] for k, _ in todo], dtype=float)
+    B = np.array([[items[k][1].x, items[k][1].y, items[k][1].r] for k, _ in todo], dtype=float)
+    dl = np.array([d for _, d in todo], dtype=float)
+    m = len(todo)
+    # the centre line, as _explain_rays computes it (the same operations on the same floats)
+    dx, dy = B[:, 0] - A[:, 0], B[:, 1] - A[:, 1]
+    n0x, n0y = -dy / dl, dx / dl
+    c0 = -(n0x * A[:, 0] + n0y * A[:, 1])
+    n, c, valid = _tangent_blocks(A, B)                          # (4, m, 2), (4, m), (4, m)
+    sa = n[..., 0] * A[:, 0] + n[..., 1] * A[:, 1] + c
+    sb = n[..., 0] * B[:, 0] + n[..., 1] * B[:, 1] + c
+    near = valid & ((np.abs(sa) <= 1e-9) | (np.abs(sb) <= 1e-9))
+    outer = valid & (np.sign(sa) == np.sign(sb))
+    tie = near.any(axis=0)
+    # every item's rows: the centre line, then its outer tangents in block order
+    rows_item, rows_nx, rows_ny, rows_c = [], [], [], []
+    for i in range(m):
+        if tie[i]:
+            continue
+        rows_item.append(i)
+        rows_nx.append(n0x[i])
+        rows_ny.append(n0y[i])
+        rows_c.append(c0[i])
+        for blk in range(4):
+            if outer[blk, i]:
+                rows_item.append(i)
+                rows_nx.append(n[blk, i, 0])
+                rows_ny.append(n[blk, i, 1])
+                rows_c.append(c[blk, i])
+    if not rows_item:
+        return out
+    ri = np.array(rows_item)
+    ga = SimpleNamespace(x=A[ri, 0], y=A[ri, 1], r=A[ri, 2])
+    gb = SimpleNamespace(x=B[ri, 0], y=B[ri, 1], r=B[ri, 2])
+    px, py, ux, uy, ta, tb_, bad = _gap_params_xy(np.array(rows_nx), np.array(rows_ny), np.array(rows_c), ga, gb, ())
+    segs = np.stack([px + ta * ux, py + ta * uy, px + tb_ * ux, py + tb_ * uy], axis=1)
+    segs[bad] = np.nan
+    kept_rows = ~np.isnan(segs).any(axis=1)
+    per_item: dict[int, list[int]] = {}
+    for row, i in enumerate(rows_item):
+        per_item.setdefault(i, [])
+        if kept_rows[row]:
+            per_item[i].append(row)
+    seg_obj = {row: Segment((float(segs[row, 0]), float(segs[row, 1])), (float(segs[row, 2]), float(segs[row, 3])))
+               for rows in per_item.values() for row in rows}
+    found: dict[int, list[str]] = {row: [] for row in seg_obj}
+    # polygons: one broadcast call per grazing reading over every (ray, polygon) pair of every item
+    for tb in (False, True):
+        li, geoms, labels = [], [], []
+        for i, rows in per_item.items():
+            a, b, obs, t_b, _ = items[todo[i][0]]
+            if t_b is not tb or not obs.polygons or not rows:
+                continue
+            g = obs.index.geoms[obs._ids] if tb else obs.index.eroded(obs._ids, TOL)
+            for row in rows:
+                li.extend([row] * len(g))
+                geoms.extend(g)
+                labels.extend(lab for lab, _ in obs.polygons)
+        if not li:
+            continue
+        lines = _segments_to_lines(np.array([[*seg_obj[r].p0, *seg_obj[r].p1] for r in li], dtype=float))
+        garr = np.empty(len(geoms), dtype=object)
+        garr[:] = geoms
+        hit = shapely.dwithin(lines, garr, TOL) if tb else shapely.intersects(lines, garr)
+        for row, lab, h in zip(li, labels, hit):
+            if h:
+                found[row].append(lab)
+    rays_of: dict[int, list[Ray]] = {}
+    for i, rows in per_item.items():
+        a, b, obs, tb, _ = items[todo[i][0]]
+        if obs.discs and rows:
+            arr = np.array([[*seg_obj[r].p0, *seg_obj[r].p1] for r in rows], dtype=float)
+            d = np.array([[dd.x, dd.y, dd.r] for _, dd in obs.discs])
+            for r, hits in zip(rows, _discs_block(arr, d, tb, TOL)):
+                found[r] += [obs.discs[j][0] for j in np.flatnonzero(hits)]
+        rays_of[i] = [Ray(seg_obj[r], tuple(found[r])) for r in rows]
+    # the blockers across the region between the bases (blocked verdicts only): the same GEOS operations, batched
+    blocked = [i for i in rays_of if items[todo[i][0]][4]]
+    regions = {}
+    if blocked:
+        lines = shapely.linestrings([[items[todo[i][0]][0].center, items[todo[i][0]][1].center] for i in blocked])
+        radii = np.array([max(items[todo[i][0]][0].r, items[todo[i][0]][1].r) for i in blocked], dtype=float)
+        for i, reg in zip(blocked, shapely.buffer(lines, radii, quad_segs=16)):
+            regions[i] = reg
+        pi, pg, pl = [], [], []
+        di, dp, dr, dlab = [], [], [], []
+        for i in blocked:
+            obs = items[todo[i][0]][2]
+            for lab, p in obs.polygons:
+                pi.append(i)
+                pg.append(p)
+                pl.append(lab)
+            for lab, d in obs.discs:
+                di.append(i)
+                dp.append(d.center)
+                dr.append(d.r)
+                dlab.append(lab)
+        extra: dict[int, set] = {i: {lab for r in rays_of[i] for lab in r.blocked_by} for i in blocked}
+        if pi:
+            garr = np.empty(len(pg), dtype=object)
+            garr[:] = pg
+            rarr = np.empty(len(pi), dtype=object)
+            rarr[:] = [regions[i] for i in pi]
+            area = shapely.area(shapely.intersection(garr, rarr))
+            for i, lab, ar in zip(pi, pl, area):
+                if ar > 1e-12:
+                    extra[i].add(lab)
+        if di:
+            rarr = np.empty(len(di), dtype=object)
+            rarr[:] = [regions[i] for i in di]
+            dist = shapely.distance(rarr, shapely.points(dp))
+            for i, lab, dd, r in zip(di, dlab, dist, dr):
+                if dd < r:
+                    extra[i].add(lab)
+    for i, rays in rays_of.items():
+        k = todo[i][0]
+        out[k] = (rays, tuple(sorted(extra[i])) if items[k][4] else None)
+    return out
+
+
+def _explained(table: "TableTop", s: Model, t: Model, a: Disc, b: Disc, obs: Obstacles, tb: bool,
+               blocked: bool) -> tuple[list[Ray], tuple[str, ...]]:
+    """``(rays, blockers)`` of a verdict: :func:`_explain_rays` and (``blocked``) :func:`_relevant_blockers`, or the
+    answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched beforehand for this pair's local table
+    (:func:`_explain_batch`), taken only for the very same obstacles (the same polygon template on the same local
+    table, whose Models do not change)."""
+    if _geometry.FAST_PATH and table._memo is not None and obs._template is not None:
+        got = table.__dict__.get("_preexplained", {}).get((s.id, t.id, tb, id(obs._template)))
+        if got is not None and got[0] is obs._template and (got[2] is not None or not blocked):
+            return list(got[1]), (got[2] if blocked else ())
+    rays = _explain_rays(a, b, obs, tb)
+    return rays, (_relevant_blockers(a, b, obs, rays) if blocked else ())
+
+
 def arc_clips(origin: XY, facing: float, arc: float) -> list[list[tuple[float, float, float]]]:
     """The shooter's arc as half-planes: a list of alternatives, each a list of half-planes to intersect
     (``[]`` for 360°; one half-plane for 180°; a wedge of two for less; two alternatives for more than 180°)."""
@@ -853,7 +1014,7 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
     res, obs, used = clear_segment(table, s, t, rulings)
     if res.witness is not None:
         why = "360° after declaring Move, " if (s.kind == "miner" and s.declared_move) else ""
-        rays = _explain_rays(a, b, obs, _grazing(rulings)) if explain and not res.contact else []
+        rays = _explained(table, s, t, a, b, obs, _grazing(rulings), False)[0] if explain and not res.contact else []
         return LoFResult(s.id, t.id, True, "clear", lof_rule, res.witness, (), rays, True, arc, used,
                          res.candidates_tested, f"{t.id} is in {s.id}'s {arc:g}° arc ({why}at least partly) and a "
                          "clear line joins the two Silhouettes.")
@@ -874,8 +1035,7 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
     elif t.kind == "megabeast":
         used["megabeast_reciprocity"] = "miners_only"
 
-    rays = _explain_rays(a, b, obs, _grazing(rulings)) if explain else []
-    blockers = _relevant_blockers(a, b, obs, rays) if explain else ()
+    rays, blockers = _explained(table, s, t, a, b, obs, _grazing(rulings), True) if explain else ([], ())
     exact = getattr(res, "exact", True)
     return LoFResult(s.id, t.id, False, "blocked", lof_rule, None, blockers, rays, True, arc, used,
                      res.candidates_tested, f"every line between {s.id} and {t.id} is obstructed"

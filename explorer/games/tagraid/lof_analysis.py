@@ -53,7 +53,7 @@ from explorer.options import Rulings
 
 from . import geometry
 from .geometry import Disc
-from .lof import CoverResult, LoFResult, TableTop, line_of_fire, partial_cover
+from .lof import CoverResult, LoFResult, TableTop, _explain_batch, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, threat_level
 from .options import rulings as default_rulings
 from .pieces import Model, disc_in_arc
@@ -549,8 +549,16 @@ class LofAnalysisCache:
                 dests.append((lt, x.id, y.id, obs._template))
         if not items:
             return
-        for (lt, xid, yid, tmpl), res in zip(dests, geometry.find_clear_segments(items, touching_blocks=tb)):
+        expl, where = [], []
+        for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items,
+                                                           geometry.find_clear_segments(items, touching_blocks=tb)):
             lt.__dict__.setdefault("_prebatched", {})[(xid, yid, tb, id(tmpl))] = (tmpl, res)
+            if res.witness is None or not res.contact:  # line_of_fire will explain this verdict
+                expl.append((ax, ay, obs, tb, res.witness is None))
+                where.append((lt, xid, yid, tmpl))
+        for (lt, xid, yid, tmpl), got in zip(where, _explain_batch(expl)):
+            if got is not None:
+                lt.__dict__.setdefault("_preexplained", {})[(xid, yid, tb, id(tmpl))] = (tmpl, *got)
 
 
 @dataclass
