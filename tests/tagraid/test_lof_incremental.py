@@ -365,3 +365,20 @@ def test_a_move_reuses_the_pairs_far_from_it_and_recomputes_the_corridors_it_cro
     back = table_with_models(after, {**after.models, "m": after.models["m"].moved_to(3.0, 8.0)})
     dirty = _dirty_pairs(list(back.models.values()), list(after.models.values()), _Pieces(back))
     assert pair("a", "b")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.booleans())
+def test_cut_rays_in_one_batch_equal_one_verdict_at_a_time(seed, grazing):
+    """lof_analysis._cut_rays_batch (every blocked verdict's ray/obstacle intersections in one GEOS call, as
+    all_pairs fills them) gives each verdict's _cut_rays exactly: the same first hits, points and obstacles."""
+    from explorer.games.tagraid.lof import line_of_fire
+    from explorer.games.tagraid.lof_analysis import _cut_rays, _cut_rays_batch
+
+    table = _dense_table(seed)
+    rul = tag_rulings({"lof_grazing": "touching_blocks"} if grazing else {})
+    jobs = [(table, lof) for s in table.models for t in table.models
+            if s != t and not (lof := line_of_fire(table, s, t, rul.copy())).has_lof]
+    got = _cut_rays_batch(jobs)
+    assert got == [_cut_rays(tb, lof) for tb, lof in jobs]
+    assert len(got) == len(jobs)

@@ -165,6 +165,53 @@ def _cut_rays(table: TableTop, lof: LoFResult) -> list[BlockedRay]:
     return out
 
 
+def _cut_rays_batch(jobs: list[tuple[TableTop, LoFResult]]) -> list[list[BlockedRay]]:
+    """:func:`_cut_rays` of each ``(table, lof)`` with every (ray, obstacle) intersection of every job in one GEOS
+    call (the fast path's all-pairs batch): the same intersections of the same geometries, walked in the same order,
+    so the same cut rays."""
+    lines, geoms, where = [], [], []  # where: (job, ray, label) of each intersection
+    rays_of: list[list[tuple]] = []
+    for j, (table, lof) in enumerate(jobs):
+        rows = []
+        for ray in lof.rays:
+            if not ray.blocked_by:
+                continue
+            p0, p1 = ray.segment.p0, ray.segment.p1
+            line = LineString([p0, p1])
+            k = len(rows)
+            rows.append((p0, p1))
+            for lab in ray.blocked_by:
+                g = _obstacle_geom(table, lab)
+                if g is not None:
+                    lines.append(line)
+                    geoms.append(g)
+                    where.append((j, k, lab))
+        rays_of.append(rows)
+    best: dict[tuple[int, int], tuple] = {}
+    if lines:
+        la, ga = np.empty(len(lines), dtype=object), np.empty(len(geoms), dtype=object)
+        la[:], ga[:] = lines, geoms
+        for (j, k, lab), inter in zip(where, shapely.intersection(la, ga)):
+            if inter.is_empty:
+                continue
+            p0 = rays_of[j][k][0]
+            cur = best.get((j, k), (None, math.inf, ""))
+            for x, y in shapely.get_coordinates(inter):
+                d = math.hypot(x - p0[0], y - p0[1])
+                if d < cur[1]:
+                    cur = ((float(x), float(y)), d, lab)
+            best[(j, k)] = cur
+    out = []
+    for j, rows in enumerate(rays_of):
+        cut = []
+        for k, (p0, p1) in enumerate(rows):
+            got = best.get((j, k))
+            if got is not None and got[0] is not None:
+                cut.append(BlockedRay(p0, got[0], p1, got[2]))
+        out.append(cut)
+    return out
+
+
 def _threat(table: TableTop, s: Model, t: Model, threat: ThreatLevels | None, rulings: Rulings) -> ThreatResult | None:
     if threat is not None and t.kind == "megabeast" and s.kind == "miner":
         return threat_level(table, t, s, threat, rulings)
@@ -404,8 +451,12 @@ class LofAnalysisCache:
         return value
 
     def verdict(self, table: TableTop, s: Model, t: Model, rulings: Rulings, calibration: RangeCalibration,
-                weapon: WeaponRanges, threat: ThreatLevels | None, *, _ctx=None) -> TargetVerdict:
-        """The verdict of ``s -> t`` on ``table`` (computed on the pair's local table, or reused)."""
+                weapon: WeaponRanges, threat: ThreatLevels | None, *, _ctx=None, _late=None) -> TargetVerdict:
+        """The verdict of ``s -> t`` on ``table`` (computed on the pair's local table, or reused).
+
+        ``_late`` (:meth:`all_pairs` on the fast path): ``(jobs, verdicts)`` lists; the cut rays of a blocked verdict
+        computed here are left empty and queued in ``jobs`` (local table, LoF, the list to fill), and every blocked
+        verdict in ``verdicts``, for :meth:`_finish_cut_rays` to fill in one batch."""
         (token, static), pieces, chosen, shared = _ctx or self._context(table, rulings)
         others, base = pieces.keys.get((s.id, t.id)) or self._pair_key(token, pieces, chosen, s, t)
         loc: list[TableTop] = []
@@ -423,11 +474,19 @@ class LofAnalysisCache:
         def compute_lof(r: Rulings):
             lt = local()
             lof = line_of_fire(lt, s, t, r)
-            return lof, ([] if lof.has_lof else _cut_rays(lt, lof))
+            if lof.has_lof:
+                return lof, []
+            if _late is not None:  # filled by _finish_cut_rays, with the other verdicts' cut rays
+                cut: list[BlockedRay] = []
+                _late[0].append((lt, lof, cut))
+                return lof, cut
+            return lof, _cut_rays(lt, lof)
 
         lof, rays = self._get(("lof",) + base, chosen, compute_lof, rulings)
         v = TargetVerdict(t.id, lof, hex_distance=distance(pieces.hex_of(table, s), pieces.hex_of(table, t)),
                           blocked_rays=list(rays))
+        if _late is not None and not lof.has_lof:
+            _late[1].append((v, rays))
         if lof.has_lof:
             v.range = self._get(("range", calibration) + base, chosen,
                                 lambda r: measure_range(local(), s, t, r, calibration), rulings)
@@ -477,10 +536,16 @@ class LofAnalysisCache:
             pairs = [(s, t) for s, t in pairs if (s.id, t.id) not in kept]
         self._batch_searches(table, pairs, rulings, ctx)
         done: dict[tuple[str, str], tuple[TargetVerdict, tuple]] = dict(kept)
-        for s, t in pairs:
-            r = rulings.copy()
-            v = self.verdict(table, s, t, r, calibration, weapon, threat, _ctx=ctx)
-            done[(s.id, t.id)] = (v, tuple(r.consulted.items()))
+        late: tuple[list, list] = ([], [])
+        try:
+            for s, t in pairs:
+                r = rulings.copy()
+                v = self.verdict(table, s, t, r, calibration, weapon, threat, _ctx=ctx, _late=late)
+                done[(s.id, t.id)] = (v, tuple(r.consulted.items()))
+            self._finish_cut_rays(late)
+        except BaseException:
+            self.clear()  # no cached verdict may keep cut rays left to fill
+            raise
         self.reused += len(kept)
         self._last = _LastCall(setting, tuple(m.id for m in ms), ms, done)
         out = {}
@@ -496,6 +561,16 @@ class LofAnalysisCache:
                     w.__dict__.update(v.__dict__)
                     w.blocked_rays = list(v.blocked_rays)
         return out
+
+    @staticmethod
+    def _finish_cut_rays(late: tuple[list, list]) -> None:
+        """Fill the cut rays :meth:`verdict` left for later (``late``), all in one :func:`_cut_rays_batch`."""
+        jobs, verdicts = late
+        if jobs:
+            for (_, _, cut), got in zip(jobs, _cut_rays_batch([(lt, lof) for lt, lof, _ in jobs])):
+                cut.extend(got)
+        for v, rays in verdicts:
+            v.blocked_rays = list(rays)
 
     @staticmethod
     def _pair_key(token, pieces: _Pieces, chosen: Mapping[str, str], s: Model, t: Model) -> tuple:
