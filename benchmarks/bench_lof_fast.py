@@ -21,6 +21,8 @@ Rows:
   (``LofAnalysisCache.all_pairs``: LoF, Range and Partial Cover of every ordered pair, recomputing only the pairs
   the move can change), median of ``--moves`` moves; (c) the same incremental analysis with and without the
   dependency test (``LofAnalysisCache(by_dependency=False)``: every pair's key built and looked up). Goal: < 20 ms.
+* the cold analysis of every ordered pair (LoF, Range and Partial Cover, an empty cache) with the Range Ruler's
+  searches batched (``lof_analysis._BATCH_RANGES``, their golden-section loops run as one) and one pair at a time.
 
 Record (issue 24, session 9, 2 cores shared with other jobs; see docs/limits.md "Line of Fire timings" for the
 numbers before and after): written there, not here, so that one place holds them.
@@ -41,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_lof_incremental import _nudged  # noqa: E402
 
+from explorer.games.tagraid import lof_analysis  # noqa: E402
 from explorer.games.tagraid.geometry import fast_path  # noqa: E402
 from explorer.games.tagraid.lof import line_of_fire  # noqa: E402
 from explorer.games.tagraid.lof_analysis import LofAnalysisCache  # noqa: E402
@@ -162,12 +165,32 @@ def main(argv=None) -> int:
                  f"{moves})", _ms(dep[True][0]), _ms(dep[False][0]), f"{dep[False][0] / dep[True][0]:.2f}x",
                  "identical" if same_dep else "MISMATCH",
                  "" if args.quick else ("MET" if dep[True][0] < 0.02 else "MISSED") + " (< 20 ms)"))
+    # the cold analysis (LoF + Range + Cover of every ordered pair) with the Range Ruler's searches batched (their
+    # golden-section loops run as one) and measured one pair at a time (lof_analysis._BATCH_RANGES = False)
+    cold = {}
+    for batch in (True, False):
+        lof_analysis._BATCH_RANGES = batch
+        times, got = [], None
+        for _ in range(repeat):
+            table = board(0, radius, n, scenery, holes)
+            t0 = time.process_time()
+            got = LofAnalysisCache().all_pairs(table, rul.copy())
+            times.append(time.process_time() - t0)
+        cold[batch] = (statistics.median(times), [(k, v.lof.has_lof, v.lof.witness, v.blocked_rays, v.range and (
+            v.range.distance, v.range.measured), v.cover and v.cover.in_cover) for k, v in sorted(got.items())])
+    lof_analysis._BATCH_RANGES = True
+    same_cold = cold[True][1] == cold[False][1]
+    ok &= same_cold
+    rows.append((f"all pairs, cold LoF + Range + Cover: Range Ruler batched vs one pair at a time (median of {repeat})",
+                 _ms(cold[True][0]), _ms(cold[False][0]), f"{cold[False][0] / cold[True][0]:.2f}x",
+                 "identical" if same_cold else "MISMATCH", ""))
     head = ("case", "fast path", "former path", "ratio", "answers", "goal")
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
     for r in [head, tuple("-" * w for w in widths)] + rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
-    print("ratio = former path time / fast path time, both measured in this run (last row: the former column is the "
-          "fast path with LofAnalysisCache(by_dependency=False)).")
+    print("ratio = former path time / fast path time, both measured in this run (the dependency row: the former column "
+          "is the fast path with LofAnalysisCache(by_dependency=False); the cold row: the fast path with "
+          "lof_analysis._BATCH_RANGES = False).")
 
     if args.agree:
         bad = 0

@@ -407,6 +407,39 @@ def test_batched_searches_equal_one_search_each(grazing):
     assert n > 50  # blocked pairs, which go through the feature stage, are compared too
 
 
+@pytest.mark.parametrize("grazing", [False, True])
+def test_batched_range_searches_equal_one_search_each(grazing):
+    """shortest_clear_segments (the Range Ruler's searches of many pairs, their golden-section loops run as one over
+    every lane of every pair, geometry._golden_batch) gives each pair's shortest_clear_segment bit for bit, on random
+    tables, every ordered pair with a clear line, both grazing readings; golden-section loops of several pairs were
+    really batched."""
+    rul = READINGS[1] if grazing else READINGS[0]
+    jobs = []
+    real = G._golden_batch
+
+    def spy(js):
+        jobs.append(len(js))
+        return real(js)
+
+    n = 0
+    for seed in range(8):
+        t = _table(seed, n_models=8)
+        ids = sorted(t.models)
+        items = [(t.disc(s), t.disc(u), t.obstacles(t.models[s], t.models[u], rul.copy())[0])
+                 for s in ids for u in ids if s != u]
+        items = [it for it, r in zip(items, G.find_clear_segments(items, touching_blocks=grazing))
+                 if r.witness is not None]
+        G._golden_batch = spy
+        try:
+            got = G.shortest_clear_segments(items, touching_blocks=grazing)
+        finally:
+            G._golden_batch = real
+        ref = [G.shortest_clear_segment(a, b, o, touching_blocks=grazing) for a, b, o in items]
+        assert got == ref
+        n += len(items)
+    assert n > 100 and max(jobs) > 5
+
+
 def test_all_pairs_on_a_table_use_the_batched_rows(monkeypatch):
     """line_of_fire over every ordered pair of a whole table runs the shooters' rows batched (from the second search
     on) and answers as the former path does; a single question on a fresh table searches alone."""

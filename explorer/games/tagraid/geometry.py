@@ -1111,6 +1111,65 @@ def _gap_lengths(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc, cli
 
 def _family_minima(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair_c: np.ndarray, clip,
                    is_clear) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_family_minima_steps` run on its own (its golden-section search alone)."""
+    return _drive(_family_minima_steps(a, b, feats, pair_n, pair_c, clip, is_clear))
+
+
+def _drive(gen):
+    """Run a search written as a generator (:func:`_family_minima_steps`, :func:`_shortest_steps`) on its own: each
+    golden-section job it yields is solved alone (:func:`_golden_one`); returns what the generator returns."""
+    try:
+        job = next(gen)
+        while True:
+            job = gen.send(_golden_one(job))
+    except StopIteration as stop:
+        return stop.value
+
+
+def _golden_one(job) -> np.ndarray:
+    """The golden-section loop of one search's lanes, as :func:`_family_minima` always ran it: on Python floats up to
+    :data:`_GOLDEN_SCALAR_LANES` lanes, else on numpy arrays."""
+    a, b, f, blo, bhi, x1, x2, ratio = job
+    if len(f) <= _GOLDEN_SCALAR_LANES:
+        return _golden_scalar(a, b, f, blo, bhi, x1, x2, ratio)
+    return _golden_numpy(_lane_gap(f, a, b), blo, bhi, x1, x2, ratio)
+
+
+def _lane_gap(f: np.ndarray, a, b):
+    """The gap length of the line tangent to feature ``f[i]`` at normal angle ``p[i]`` (no clip), as a function of
+    ``p``; ``a`` and ``b`` are the bases, or objects whose ``x``, ``y``, ``r`` are arrays with one value per lane."""
+    fx, fy, fr = f[:, 0], f[:, 1], f[:, 2]
+
+    def gap(p):
+        nx, ny = np.cos(p), np.sin(p)
+        px, py, ux, uy, ta, tb, bad = _gap_params_xy(nx, ny, fr - nx * fx - ny * fy, a, b, ())
+        g = np.hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
+        g[bad] = np.inf
+        return g
+    return gap
+
+
+def _golden_batch(jobs: list) -> list[np.ndarray]:
+    """The golden-section loops of many searches (no clip) run as one: every lane of every job in one array, each
+    lane with its own bases (:func:`_lane_gap`). Element by element the arithmetic of :func:`_golden_numpy` on each
+    job alone, which :func:`_golden_scalar` repeats bit for bit (numpy's ``cos``, ``sin`` and ``hypot`` are taken
+    element by element whatever the length of the array; ``tests/tagraid/test_lof_fast_path.py`` checks the
+    batch against each job alone)."""
+    from types import SimpleNamespace
+
+    if not jobs:
+        return []
+    sizes = [len(j[2]) for j in jobs]
+    f = np.concatenate([j[2] for j in jobs])
+    ga = SimpleNamespace(**{k: np.repeat([getattr(j[0], k) for j in jobs], sizes).astype(float) for k in "xyr"})
+    gb = SimpleNamespace(**{k: np.repeat([getattr(j[1], k) for j in jobs], sizes).astype(float) for k in "xyr"})
+    cat = [np.concatenate([j[i] for j in jobs]) for i in (3, 4, 5, 6)]
+    best = _golden_numpy(_lane_gap(f, ga, gb), *cat, jobs[0][7])
+    return np.split(best, np.cumsum(sizes)[:-1])
+
+
+def _family_minima_steps(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair_c: np.ndarray, clip,
+                         is_clear):
     """Lines where the gap length is locally smallest among the clear lines tangent to one feature.
 
     The lines tangent to feature ``f`` form a one-parameter family (normal angle ``phi``). The lines of the family
@@ -1179,8 +1238,8 @@ def _family_minima(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair
             return _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
 
     x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
-    if FAST_PATH and not clip and len(f) <= _GOLDEN_SCALAR_LANES:
-        best = _golden_scalar(a, b, f, blo, bhi, x1, x2, ratio)
+    if FAST_PATH and not clip:  # the caller runs it: alone (_golden_one) or with other searches' (_golden_batch)
+        best = yield (a, b, f, blo, bhi, x1, x2, ratio)
     else:
         best = _golden_numpy(gap, blo, bhi, x1, x2, ratio)
     n, c = _tangent_lines(f, best[:, None])
@@ -1279,6 +1338,31 @@ def _golden_scalar(a: Disc, b: Disc, f: np.ndarray, blo: np.ndarray, bhi: np.nda
     return np.array([x1[i] if g1[i] <= g2[i] else x2[i] for i in lanes], dtype=float)
 
 
+def shortest_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touching_blocks: bool,
+                            tol: float = TOL) -> list[Segment | None]:
+    """:func:`shortest_clear_segment` (no clip) of each ``(a, b, obstacles)``, their golden-section searches run as
+    one (:func:`_golden_batch`): the same answers, bit for bit, as one search at a time."""
+    gens = [_shortest_steps(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=()) for a, b, obs in items]
+    out: list[Segment | None] = [None] * len(gens)
+    live, jobs = [], []
+    for k, gen in enumerate(gens):
+        try:
+            jobs.append(next(gen))
+            live.append(k)
+        except StopIteration as stop:
+            out[k] = stop.value
+    while live:
+        nxt_live, nxt_jobs = [], []
+        for k, best in zip(live, _golden_batch(jobs)):
+            try:
+                nxt_jobs.append(gens[k].send(best))
+                nxt_live.append(k)
+            except StopIteration as stop:
+                out[k] = stop.value
+        live, jobs = nxt_live, nxt_jobs
+    return out
+
+
 def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float = TOL,
                            clip: Sequence[HalfPlane] = ()) -> Segment | None:
     """The shortest clear gap segment between ``a`` and ``b`` (from ``a``'s edge to ``b``'s, or to the part of
@@ -1293,6 +1377,12 @@ def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_b
     order of length and the first clear one is returned. Under ``touching_blocks`` the features are grown by
     ``2·tol`` (as in the LoF search), so the answer is a clear line within ``2·tol`` of the infimum.
     """
+    return _drive(_shortest_steps(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip))
+
+
+def _shortest_steps(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float,
+                    clip: Sequence[HalfPlane]):
+    """:func:`shortest_clear_segment` as a generator yielding its golden-section job (see :func:`_drive`)."""
     if a.distance_to(b) <= tol:
         return find_clear_segment(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip).witness
     srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
@@ -1303,8 +1393,8 @@ def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_b
     def is_clear(segs):
         return ~blocked_mask(segs, srch.local, touching_blocks=touching_blocks, tol=tol, polygon=srch.test_geom)
 
-    n3, c3 = _family_minima(a, b, srch.features, np.concatenate([n1, n2]), np.concatenate([c1, c2]), clip,
-                            is_clear)
+    n3, c3 = yield from _family_minima_steps(a, b, srch.features, np.concatenate([n1, n2]), np.concatenate([c1, c2]),
+                                             clip, is_clear)
     segs = gap_segments(np.concatenate([n0, n1, n2, n3]), np.concatenate([c0, c1, c2, c3]), a, b, clip)
     segs = segs[~np.isnan(segs).any(axis=1)]
     if len(segs) == 0:

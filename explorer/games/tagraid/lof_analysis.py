@@ -625,8 +625,8 @@ class LofAnalysisCache:
         if not items:
             return
         expl, where = [], []
-        for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items,
-                                                           geometry.find_clear_segments(items, touching_blocks=tb)):
+        found = geometry.find_clear_segments(items, touching_blocks=tb)
+        for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items, found):
             lt.__dict__.setdefault("_prebatched", {})[(xid, yid, tb, id(tmpl))] = (tmpl, res)
             if res.witness is None or not res.contact:  # line_of_fire will explain this verdict
                 expl.append((ax, ay, obs, tb, res.witness is None))
@@ -634,6 +634,15 @@ class LofAnalysisCache:
         for (lt, xid, yid, tmpl), got in zip(where, _explain_batch(expl)):
             if got is not None:
                 lt.__dict__.setdefault("_preexplained", {})[(xid, yid, tb, id(tmpl))] = (tmpl, *got)
+        # the Range Ruler of every pair the search found clear (measure_range takes it for the same obstacles)
+        if _BATCH_RANGES and r0.reading("range_measurement") == "along_lof":
+            rng = [(lt, xid, yid, tmpl, ax, ay, obs)
+                   for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items, found)
+                   if res.witness is not None and not res.contact
+                   and not lt.elevated_pair(lt.models[xid], lt.models[yid])]
+            segs = geometry.shortest_clear_segments([(ax, ay, obs) for *_, ax, ay, obs in rng], touching_blocks=tb)
+            for (lt, xid, yid, tmpl, *_), seg in zip(rng, segs):
+                lt.__dict__.setdefault("_preranged", {})[(xid, yid, tb, id(tmpl))] = (tmpl, seg)
 
 
 @dataclass
@@ -647,6 +656,11 @@ class _LastCall:
     models: list[Model]
     pairs: dict[tuple[str, str], tuple[TargetVerdict, tuple]]
 
+
+_BATCH_RANGES = True
+"""Whether :meth:`LofAnalysisCache._batch_searches` also measures the Range Ruler of every pair its searches found
+clear, all together (:func:`.geometry.shortest_clear_segments`); ``False`` leaves each to :func:`.ranges.measure_range`
+(the same answers; a switch for benchmarks and tests)."""
 
 DEPENDENCY_MARGIN = 1e-6
 """Board units added to :data:`NEAR` by :func:`_dirty_pairs` (a conservative margin over the rounding of the

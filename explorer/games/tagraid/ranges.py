@@ -200,6 +200,20 @@ class RangeResult:
                     (self.attacker, self.target), "Range")
 
 
+def _preranged(table: TableTop, s: Model, t: Model, obs, tb: bool) -> tuple | None:
+    """``(segment,)``: the shortest clear segment :meth:`.lof_analysis.LofAnalysisCache.all_pairs` measured for this
+    pair's local table beforehand (:func:`.geometry.shortest_clear_segments`, no clip), taken only for the very same
+    obstacles (the same polygon template on the same local table, whose Models do not change); ``None`` otherwise."""
+    from . import geometry
+
+    if not geometry.FAST_PATH or table._memo is None or obs._template is None:
+        return None
+    got = table.__dict__.get("_preranged", {}).get((s.id, t.id, tb, id(obs._template)))
+    if got is None or got[0] is not obs._template:
+        return None
+    return (got[1],)
+
+
 def measure_range(table: TableTop, attacker: Model | str, target: Model | str, rulings: Rulings | None = None,
                   calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION) -> RangeResult:
     """Place the Range Ruler from ``attacker`` to ``target``. Section: Distances and Measurements › Range Ruler.
@@ -237,8 +251,12 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
             alternatives = [()]
             if s.arc_degrees() < 360.0 and rulings.reading("lof_arc_part") == "seen_part_in_arc":
                 alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
-            found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings), clip=c)
-                                 for c in alternatives) if x is not None]
+            pre = _preranged(table, s, t, obs, _grazing(rulings)) if alternatives == [()] else None
+            if pre is not None:  # measured beforehand with other pairs (LofAnalysisCache.all_pairs)
+                found = [pre[0]] if pre[0] is not None else []
+            else:
+                found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings), clip=c)
+                                     for c in alternatives) if x is not None]
             seg = min(found, key=lambda v: v.length) if found else lof.witness
     d = seg.length
     band = calibration.band_of(d)
