@@ -593,7 +593,11 @@ class LofAnalysisCache:
         (:func:`.geometry.find_clear_segments`); each local table keeps its answers for :func:`.lof.clear_segment`,
         which takes them only for the very same obstacles. Only searches without clip from the shooter's side, to a
         target in the arc of a shooter not in Silhouette Contact with an enemy Miner, are batched (the others are
-        searched as before). Changes no answer."""
+        searched as before). The same batch then computes what the verdicts of those searches will ask: the
+        explanations of every verdict :func:`.lof.line_of_fire` will explain (:func:`.lof._explain_batch`) and, under
+        ``range_measurement = along_lof``, the Range Ruler of every pair found clear
+        (:func:`.geometry.shortest_clear_segments`; :data:`_BATCH_RANGES`), each kept on the pair's local table
+        for the same obstacles only. Changes no answer."""
         (token, static), pieces, chosen, shared = ctx
         r0 = rulings.copy()
         tb = r0.reading("lof_grazing") == "touching_blocks"
