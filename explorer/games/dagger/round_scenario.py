@@ -185,7 +185,8 @@ class NemesisTeamUpModel(Strict):
     (``"3.activation.N"``: before the N-th, so N >= 2 is between two activations) or the End of Round (``"end"``).
     Additional Rules › Team-up Abilities: unless a card says otherwise, team-up can be spent and team-up abilities
     used at any time, even to interrupt other game effects; the explorer plays them at these points, between rule
-    steps (not inside one enemy's activation). Checked by :func:`parse_round` (a value not among these is a file
+    steps (not inside one enemy's activation: docs/dagger-map-format.md, "No point inside one activation", argues why
+    these are enough for the stand-in card). Checked by :func:`parse_round` (a value not among these is a file
     error naming ``rounds[r].nemesis[k].before``)."""
 
     hero: str = Field(max_length=60)
