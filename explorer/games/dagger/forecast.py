@@ -191,8 +191,10 @@ def _fill_deck(prefix: tuple[str, ...], standard: tuple[str, ...], nemesis: tupl
 MAX_PLAYOUTS = 60_000
 """The bound of :func:`planned_forecast`: the play-outs it stands for (ordered draws of the event cards the rounds
 use, times the orders of the side mission deck's top cards it is exact over) at most this many. Merged round by round
-they are played in far fewer positions: dg-five-rounds over 3 rounds (9,180 play-outs, 880 positions) takes about
-14 s of CPU, over 4 rounds (51,840) a few minutes; above it the message names the bound."""
+they are played in far fewer positions, quietly (:attr:`explorer.kernel.Context.quiet`): dg-five-rounds over 3
+rounds (9,180 play-outs, 880 positions) takes about 6 s of CPU (12 s loud), over 4 rounds (51,840 play-outs, 6,944
+positions) about 33 s (59 s loud; ``benchmarks/bench_dagger.py`` on a loaded machine); above it the message names the
+bound."""
 
 
 def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = None, *,
