@@ -107,8 +107,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--planned", default="dg-five-rounds", help="round scenario for the planned-forecast part")
     ap.add_argument("--planned-rounds", type=int, default=3, help="0: skip the second part")
-    ap.add_argument("--quiet-rounds", default="3,4", help="round counts of the quiet-against-loud part (comma-separated; "
-                    "empty: skip it)")
+    ap.add_argument("--quiet-rounds", default="3,4", help="round counts of the quiet-against-loud part "
+                    "(comma-separated; empty: skip it)")
     a = ap.parse_args(argv)
     n, nb = (200, 20) if a.quick else (a.phases, min(a.baseline, a.phases))
     scenario = position(a.scenario, None if a.threat < 0 else a.threat)

@@ -55,8 +55,8 @@ from explorer.errors import Rejection, RuleViolation
 from explorer.trace import Facts, RuleRef, Step, Trace
 
 __all__ = ["Context", "Each", "Outcome", "Facts", "Frame", "Rejection", "RuleRef", "RuleViolation", "Sequence", "Step",
-           "StepFn", "Trace", "is_frozen_state", "play", "play_last", "play_until_refused", "run", "steps_of", "trace_of",
-           "step_functions", "StepShown", "steps_shown"]
+           "StepFn", "Trace", "is_frozen_state", "play", "play_last", "play_until_refused", "run", "steps_of",
+           "trace_of", "step_functions", "StepShown", "steps_shown"]
 
 S = TypeVar("S")
 C = TypeVar("C", bound="Context")

@@ -151,19 +151,19 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
             state = state.evolve(elimination_deadline=deadline)
         if not ctx.quiet:
             steps.append(Step(f"{hero.name} was shattered: the player is eliminated", S.DAMAGE_AND_DEFEAT,
-                 f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
-                 {"eliminated": hero.name, "deadline": deadline}, (hero.name,), section))
+                              f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
+                              {"eliminated": hero.name, "deadline": deadline}, (hero.name,), section))
     else:
         h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
         state = state.with_hero(h).evolve(hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
         if not ctx.quiet:
             steps.append(Step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
-                          "(2) standee, hero mission and hero-specific support cards return to the box (shared "
-                          "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to its "
-                          "shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card is "
-                          "readied for free (team-up cards are not tracked here); (7) the new standee is placed on a "
-                          "base at the start of the next Hero Phase.", {"defeat_steps": [2, 3, 4, 5, 6, 7]},
-                          (hero.name,), section))
+                              "(2) standee, hero mission and hero-specific support cards return to the box (shared "
+                              "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to "
+                              "its shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card "
+                              "is readied for free (team-up cards are not tracked here); (7) the new standee is placed "
+                              "on a base at the start of the next Hero Phase.", {"defeat_steps": [2, 3, 4, 5, 6, 7]},
+                              (hero.name,), section))
     return state, steps
 
 

@@ -758,7 +758,8 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             fields["dice"] = (fields.get("dice") or base_dice) + card.dice
             cards = tuple(replace(c, exhausted=True) if c is card else c for c in cards)
             if not q:
-                steps.append(Step(f"{turn.hero} uses {card.name}: +{plural(card.dice, 'die', 'dice')}; it is exhausted",
+                steps.append(Step(f"{turn.hero} uses {card.name}: +{plural(card.dice, 'die', 'dice')}; it is "
+                                  "exhausted",
                                   S.SUPPORT_CARDS, "Stand-in effect.", {"card": card.name}, (turn.hero,), sec))
         if turn.slot != "move" and turn.successes is None:
             n = fields.get("dice") or base_dice
@@ -846,8 +847,7 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
             g = g.with_hero(replace(hero, empowered=False))
             if not q:
                 steps.append(Step(f"{hero_name} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {},
-                                  (hero_name,),
-                                  sec))
+                                  (hero_name,), sec))
     elif ab.icon == "primed":
         bare = [e.id for e in targets if not e.primed]
         if bare or not targets:
@@ -925,8 +925,8 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
         new = replace(card, ready=True)
         steps = [] if ctx.quiet else [
             Step(f"{who} spends {card.cost} team-up to ready {card.name}: team-up → {g.team_up}",
-                      S.TEAM_UP_ABILITIES, "Team-up can be spent at any time; the card is flipped face up.",
-                      {"team_up": g.team_up, "card": card.name}, (who,), sec)]
+                 S.TEAM_UP_ABILITIES, "Team-up can be spent at any time; the card is flipped face up.",
+                 {"team_up": g.team_up, "card": card.name}, (who,), sec)]
     else:
         if not card.ready:
             raise refuse("do", f"{card.name} is {NOT_READY}: ready it first (ready_team_up, {card.cost} team-up)",
@@ -936,8 +936,8 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
         new = replace(card, ready=False)
         steps = [] if ctx.quiet else [
             Step(f"{who} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
-                      f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
-                      (who,), sec)]
+                 f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
+                 (who,), sec)]
         g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, who, card.amount)
         steps += [] if ctx.quiet else [replace(x, section=sec) for x in more]
     cards = tuple(new if c is card else c for c in state.team_cards)
