@@ -136,13 +136,13 @@ def _board(t):
             r.threat, r.team_up, r.overrun, r.lost)
 
 
-def test_a_card_that_leaves_the_activating_enemy_standing_gives_one_board_on_either_side_of_its_activation():
+def test_a_card_that_leaves_the_activating_enemy_standing_gives_one_board_on_either_side_of_its_attack():
     """The argument of docs/dagger-map-format.md ("No point inside one activation") for the stand-in card: its
-    effect (damage to each enemy nearby) changes nothing an activation reads or writes (the heroes, the bases, the
-    route), so when the activating enemy survives it, using it before or after that activation (and so at any moment
-    inside it) leaves the same board; only a defeat of the activating enemy tells the moments apart, and the two
-    readings of an interrupted activation are the points "3.activation.N" (it does not act) and the next one (it
-    acts, then is defeated): test_where_the_card_is_used_decides_how_many_thugs_attack."""
+    effect (damage to each enemy nearby) changes nothing an attack reads or writes (the heroes, the target) and an
+    attacker does not move, so when the attacker survives it, using it before or after that activation (and so at any
+    moment inside it) leaves the same board; only a defeat of the attacker tells the moments apart, and the two
+    readings of an interrupted attack are the points "3.activation.N" (it does not act) and the next one (it acts,
+    then is defeated): test_where_the_card_is_used_decides_how_many_thugs_attack."""
     boards = []
     for point in ("3.activation.2", "3.spawns"):
         d = doc()
