@@ -27,6 +27,12 @@ round with alike positions merged (:func:`explorer.games.dagger.forecast.planned
 measured in the same run: every Setup deal of the top N event cards times every order of the side mission deck's
 top cards, all N rounds played from the start for each (the old path, which refused above 5,040 play-outs; here
 without that bound). Both must give the same probabilities (a mismatch prints MISMATCH and exits 1).
+
+Third part, quiet play (``--quiet-rounds 3,4``; ``--quick``: 2): the same planned forecast played quiet (the
+default: :attr:`explorer.kernel.Context.quiet`, no step text built) against loud (``quiet=False``: every step's
+title, detail and facts built as a trace would), measured in the same run, alternated (loud, quiet) per round count.
+The two must be equal in every field (probabilities, reasons, threat, positions; a mismatch prints MISMATCH and exits
+1).
 """
 
 from __future__ import annotations
@@ -100,7 +106,9 @@ def main(argv=None) -> int:
                     "scenario as it is")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--planned", default="dg-five-rounds", help="round scenario for the planned-forecast part")
-    ap.add_argument("--planned-rounds", type=int, default=3)
+    ap.add_argument("--planned-rounds", type=int, default=3, help="0: skip the second part")
+    ap.add_argument("--quiet-rounds", default="3,4", help="round counts of the quiet-against-loud part "
+                    "(comma-separated; empty: skip it)")
     a = ap.parse_args(argv)
     n, nb = (200, 20) if a.quick else (a.phases, min(a.baseline, a.phases))
     scenario = position(a.scenario, None if a.threat < 0 else a.threat)
@@ -151,7 +159,9 @@ def main(argv=None) -> int:
           "per phase")
     print(f"speed-up per phase (baseline / step functions, same run): {per_base / per_fast:.1f}x wall, "
           f"{(c_base / nb) / (c_fast / n):.1f}x CPU")
-    return planned(a.planned, 2 if a.quick else a.planned_rounds)
+    rc = planned(a.planned, 2 if a.quick else a.planned_rounds) if a.quick or a.planned_rounds else 0
+    counts = [2] if a.quick else [int(x) for x in a.quiet_rounds.split(",") if x.strip()]
+    return rc or quiet_against_loud(a.planned, counts)
 
 
 def planned_by_playouts(sc, rounds: int):
@@ -199,6 +209,32 @@ def planned(scenario_id: str, rounds: int) -> int:
           f"{t_old:.2f} s wall ({c_old:.2f} s CPU)")
     print(f"  speed-up (old / round by round, same run): {t_old / t_new:.1f}x wall, {c_old / c_new:.1f}x CPU")
     return 0 if same else 1
+
+
+def quiet_against_loud(scenario_id: str, counts: list[int]) -> int:
+    """The planned forecast of ``scenario_id`` over each of ``counts`` rounds, loud then quiet in the same run."""
+    import os
+
+    from explorer.games.dagger.forecast import planned_forecast
+
+    sc = get_game("dagger").load_builtin(scenario_id)[1]
+    print(f"quiet play against loud, planned forecast of {scenario_id} (load average at start "
+          f"{os.getloadavg()[0]:.1f})")
+    for n in counts:
+        times = {}
+        got = {}
+        for quiet in (False, True):
+            t0, c0 = time.perf_counter(), time.process_time()
+            got[quiet] = planned_forecast(sc, n, quiet=quiet)
+            times[quiet] = (time.perf_counter() - t0, time.process_time() - c0)
+        same = got[True] == got[False]
+        (lw, lc), (qw, qc) = times[False], times[True]
+        print(f"  {n} rounds ({got[True].positions:,} positions, P(lose) = {got[True].p_loss}): loud {lw:.2f} s wall "
+              f"({lc:.2f} s CPU), quiet {qw:.2f} s wall ({qc:.2f} s CPU); ratio loud / quiet {lw / qw:.2f}x wall, "
+              f"{lc / qc:.2f}x CPU; " + ("same forecast" if same else "MISMATCH"))
+        if not same:
+            return 1
+    return 0
 
 
 if __name__ == "__main__":

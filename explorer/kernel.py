@@ -16,6 +16,8 @@ way in every game:
 * :func:`play` runs a sequence and returns one :class:`Frame` per step (the state after it and the steps that
   explain it); going back is replaying from the initial state with ``upto`` one fewer (boardgame.io's time travel:
   the declarations are the log, the dice are replayed from their script and seed);
+* a caller that reads only the states sets ``ctx.quiet`` (:class:`Context`): the same step functions, the same
+  states, no step text built (the steps are ``()``);
 * a declaration the rules refuse raises the one refusal type, :class:`~explorer.errors.RuleViolation` (rule, field,
   reason); :func:`play_until_refused` stops there and returns it for a stepper to show.
 
@@ -46,15 +48,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Sequence as _Seq
-from dataclasses import dataclass, is_dataclass
+from dataclasses import dataclass, field, is_dataclass
 from typing import Any, Generic, TypeVar
 
 from explorer.errors import Rejection, RuleViolation
 from explorer.trace import Facts, RuleRef, Step, Trace
 
 __all__ = ["Context", "Each", "Outcome", "Facts", "Frame", "Rejection", "RuleRef", "RuleViolation", "Sequence", "Step",
-           "StepFn", "Trace", "is_frozen_state", "play", "play_until_refused", "run", "steps_of", "trace_of",
-           "step_functions", "StepShown", "steps_shown"]
+           "StepFn", "Trace", "is_frozen_state", "play", "play_last", "play_until_refused", "run", "steps_of",
+           "trace_of", "step_functions", "StepShown", "steps_shown"]
 
 S = TypeVar("S")
 C = TypeVar("C", bound="Context")
@@ -72,10 +74,15 @@ class Context:
             (``Rulings.reading`` records which options were consulted so that a trace lists them: that record is
             the only thing a step may write to, and it is not part of the state.)
         dice: the one dice source of the sequence (:class:`explorer.dice.Dice`), or ``None`` where no die is rolled.
+        quiet: ``True`` for a caller that reads only the states (an exact forecast playing thousands of positions):
+            a step function may then build no :class:`~explorer.trace.Step` (no titles, details or facts) and
+            return ``()``; everything else (the state it returns, the dice it rolls, the refusals it raises) must
+            be exactly what it does with ``quiet`` ``False`` (a game's tests play both ways and compare).
     """
 
     rulings: Any = None
     dice: Any = None
+    quiet: bool = field(default=False, kw_only=True)      # keyword only: the subclasses' positional fields stay
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,31 @@ def play(initial: S, sequence: Sequence, ctx: Any, *, upto: int | None = None,
         RuleViolation: a declaration the rules refuse (its rule, field and reason).
     """
     return tuple(_frames(initial, sequence, ctx, upto, stop))
+
+
+def play_last(initial: S, sequence: Sequence, ctx: Any, *, stop: Callable[[S], bool] | None = None
+              ) -> tuple[Frame[S], ...]:
+    """``play(initial, sequence, ctx, stop=stop)[-1:]`` (the last frame alone, ``()`` when no step was played)
+    without building the frames before it: for a caller that reads only where the sequence ends, such as a quiet one
+    (:attr:`Context.quiet`). The same step functions are called with the same states, in the same order.
+
+    Raises:
+        RuleViolation: as :func:`play`.
+    """
+    state, last = initial, None
+    for entry in sequence:
+        if isinstance(entry, Each):
+            for item in tuple(entry.items(state)):
+                state, steps = entry.step(state, ctx, item)
+                last = (entry.name.format(item=item), steps)
+                if entry.stop is not None and entry.stop(state):
+                    break
+        else:
+            state, steps = entry[1](state, ctx)
+            last = (entry[0], steps)
+        if stop is not None and stop(state):
+            break
+    return () if last is None else (Frame(last[0], state, tuple(last[1])),)
 
 
 def play_until_refused(initial: S, sequence: Sequence, ctx: Any, *, upto: int | None = None,

@@ -50,4 +50,6 @@ def test_bench_dagger_quick_runs_and_matches_the_deep_copy_baseline():
     assert "seeded estimate within 4 sigma: yes" in out.stdout
     assert "planned forecast, dg-five-rounds, 2 rounds: 900 play-outs" in out.stdout
     assert "old path agrees" in out.stdout and "speed-up (old / round by round, same run)" in out.stdout
+    assert "quiet play against loud, planned forecast of dg-five-rounds" in out.stdout
+    assert "2 rounds (84 positions, P(lose) = 0)" in out.stdout and "same forecast" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from explorer.dice import Dice, ScriptedRoller
 from explorer.errors import Rejection, RuleViolation, ScenarioError
 from explorer.games import all_games
-from explorer.kernel import (Context, Each, Frame, is_frozen_state, is_plain_step_function, play, play_until_refused,
-                             run, step_functions, trace_of)
+from explorer.kernel import (Context, Each, Frame, is_frozen_state, is_plain_step_function, play, play_last,
+                             play_until_refused, run, step_functions, trace_of)
 from explorer.trace import Facts, RuleRef, Step
 
 RULE = RuleRef("Demo", "Counting")
@@ -78,6 +78,19 @@ def test_each_makes_one_frame_per_item_and_stop_ends_it_early():
     frames = play(Count(), seq, Context())
     assert [f.name for f in frames] == ["visit a", "visit b"]
     assert frames[-1].state.seen == ("a", "b")
+
+
+EMPTY_EACH = Each("none {item}", lambda s: (), visit)
+STOP_EACH = Each("visit {item}", lambda s: ("a", "b", "c"), visit, stop=lambda s: len(s.seen) == 2)
+
+
+@given(st.lists(st.sampled_from([("one", add_one), ("double", double), ("idle", nothing), EMPTY_EACH, STOP_EACH]),
+                max_size=6), st.integers(0, 5), st.booleans())
+def test_play_last_is_the_last_frame_of_play(seq, at, quiet):
+    """Any sequence (plain steps, an empty Each, an Each that stops early), any stop: the last frame alone."""
+    ctx = Context(quiet=quiet)
+    stop = lambda s: s.n >= at               # noqa: E731
+    assert play_last(Count(), tuple(seq), ctx, stop=stop) == play(Count(), tuple(seq), ctx, stop=stop)[-1:]
 
 
 def test_stop_ends_the_play_after_the_step_that_makes_it_true():

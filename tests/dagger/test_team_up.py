@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from explorer.errors import ScenarioError
 from explorer.games import get_game
-from explorer.games.dagger.round_scenario import (RoundState, TeamUpCard, parse_round, ready_defeated_team_up,
-                                                  resolve_round)
+from explorer.games.dagger.round_scenario import (RoundContext, RoundState, TeamUpCard, parse_round,
+                                                  ready_defeated_team_up, resolve_round)
 from explorer.games.dagger.state import HeroDefeated
 from explorer.scenario import read_toml
 
@@ -120,10 +120,10 @@ def test_a_defeated_heros_team_up_card_is_readied_for_free():
     g = g.evolve(team_up=0, events=(HeroDefeated("Hero A"), HeroDefeated("Hero B", eliminated=True)))
     cards = (TeamUpCard("Hero A", "A card", 5, 1), TeamUpCard("Hero B", "B card", 5, 1))
     state = RoundState(g, 0, (), team_cards=cards)
-    new, steps = ready_defeated_team_up(state, None)
+    new, steps = ready_defeated_team_up(state, RoundContext())
     assert [c.ready for c in new.team_cards] == [True, False] and new.game.team_up == 0
     assert new.defeats_seen == 2 and len(steps) == 1 and "readied for free" in steps[0].title
-    again, more = ready_defeated_team_up(replace(new, team_cards=cards), None)
+    again, more = ready_defeated_team_up(replace(new, team_cards=cards), RoundContext())
     assert more == () and not any(c.ready for c in again.team_cards)          # each defeat counts once
 
 

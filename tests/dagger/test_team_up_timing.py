@@ -128,3 +128,28 @@ def test_a_value_that_is_not_a_point_is_a_file_error_listing_the_points(bad):
     assert e.value.field == "rounds[0].nemesis[1].before" and msg.startswith("t.toml: field 'rounds[0].nemesis[1]")
     assert "1.check" in msg and "2.check" in msg and "3.activation.N" in msg and "(N: 1..20)" in msg
     assert "\n" not in msg
+
+
+def _board(t):
+    r = t.result
+    return (tuple((h.name, h.space, h.damage) for h in r.heroes), tuple((e.id, e.space, e.damage) for e in r.enemies),
+            r.threat, r.team_up, r.overrun, r.lost)
+
+
+def test_a_card_that_leaves_the_activating_enemy_standing_gives_one_board_on_either_side_of_its_attack():
+    """The argument of docs/dagger-map-format.md ("No point inside one activation") for the stand-in card: its
+    effect (damage to each enemy nearby) changes nothing an attack reads or writes (the heroes, the target) and an
+    attacker does not move, so when the attacker survives it, using it before or after that activation (and so at any
+    moment inside it) leaves the same board; only a defeat of the attacker tells the moments apart, and the two
+    readings of an interrupted attack are the points "3.activation.N" (it does not act) and the next one (it acts,
+    then is defeated): test_where_the_card_is_used_decides_how_many_thugs_attack."""
+    boards = []
+    for point in ("3.activation.2", "3.spawns"):
+        d = doc()
+        d["sheets"][0]["team_up"]["amount"] = 1          # the Thugs have 2 health: both survive the card
+        d["rounds"][0]["nemesis"][1]["before"] = point
+        t = run(d)
+        assert "Thug 2 attacks Hero A on Toronto for 2" in titles(t) and hero_damage(t) == 4
+        boards.append(_board(t))
+    assert boards[0] == boards[1]
+    assert [e[2] for e in boards[0][1] if e[0].startswith("Thug")] == [1, 1]     # the card did hit both

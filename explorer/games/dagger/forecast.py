@@ -88,13 +88,15 @@ class LossForecast:
 
 def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[str, str] | None = None, *,
                   state: GameState | None = None, max_exact: int = 5040, samples: int = 10_000,
-                  seed: int = 0) -> LossForecast:
+                  seed: int = 0, quiet: bool = True) -> LossForecast:
     """The probability that the heroes lose within ``phases`` Nemesis Phases (1..5) from ``state`` (default: the
     scenario's starting state), the event deck shuffled (its order in the file is ignored).
 
     Args:
         max_exact: play every ordered draw when there are at most this many (1..1,000,000), else sample.
         samples: seeded shuffles when sampling (1..200,000); ``seed`` seeds them.
+        quiet: play the phases without step text (:attr:`explorer.kernel.Context.quiet`; ``False``: with it, the
+            same answer).
 
     Raises:
         ScenarioError: a bound above, or the rulings' errors.
@@ -121,7 +123,7 @@ def loss_forecast(scenario: NemesisScenario, phases: int = 1, rulings: Mapping[s
     reasons: Counter[str] = Counter()
     threat: Counter[int] = Counter()
     for d in draws:
-        ctx = PhaseContext(world=scenario.world, rulings=make_rulings(chosen), choices=scenario.choices)
+        ctx = PhaseContext(world=scenario.world, rulings=make_rulings(chosen), choices=scenario.choices, quiet=quiet)
         frames = play_phases(start.evolve(event_deck=d), ctx, phases)
         end = frames[-1].state if frames else start
         lost += bool(end.lost)
@@ -189,12 +191,14 @@ def _fill_deck(prefix: tuple[str, ...], standard: tuple[str, ...], nemesis: tupl
 MAX_PLAYOUTS = 60_000
 """The bound of :func:`planned_forecast`: the play-outs it stands for (ordered draws of the event cards the rounds
 use, times the orders of the side mission deck's top cards it is exact over) at most this many. Merged round by round
-they are played in far fewer positions: dg-five-rounds over 3 rounds (9,180 play-outs, 880 positions) takes about
-14 s of CPU, over 4 rounds (51,840) a few minutes; above it the message names the bound."""
+they are played in far fewer positions, quietly (:attr:`explorer.kernel.Context.quiet`): dg-five-rounds over 3
+rounds (9,180 play-outs, 880 positions) takes about 6 s of CPU (12 s loud), over 4 rounds (51,840 play-outs, 6,944
+positions) about 33 s (59 s loud; ``benchmarks/bench_dagger.py`` on a loaded machine); above it the message names the
+bound."""
 
 
 def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = None, *,
-                     max_exact: int = MAX_PLAYOUTS) -> LossForecast:
+                     max_exact: int = MAX_PLAYOUTS, quiet: bool = True) -> LossForecast:
     """P(the heroes lose by the end of round ``rounds``) for a ``round`` file (:class:`.round_scenario.RoundScenario`),
     playing its planned Hero Phases (the turns, their rolls as given or from the seed) before each Nemesis Phase:
     exact over the ordered draws of the top ``rounds`` event cards (the deck shuffled; the file's order ignored).
@@ -206,6 +210,10 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     draw) are merged, their probabilities added, and each is played on once per next event card (its Hero Phase once);
     a position where the game is over, or a turn was refused, is not played on. Earlier this played every ordered draw
     from the start, all rounds again for each, and refused above 5,040 of them.
+
+    ``quiet`` (default): the rounds are played with :attr:`explorer.kernel.Context.quiet` (the same step functions
+    and states, no step text built: :func:`.round_scenario.quiet_context`); ``False`` builds every step's text as a
+    trace would (the benchmark's baseline; the same answer).
 
     Raises:
         ScenarioError: ``rounds`` outside 1..the rounds the file plans (at most 5), more than ``max_exact``
@@ -220,14 +228,14 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
     chosen = {**sc.board.rulings, **(rulings or {})}
     make_rulings(chosen)
     if getattr(sc, "setup", None) is not None:
-        return _setup_forecast(sc, rounds, chosen, max_exact)
+        return _setup_forecast(sc, rounds, chosen, max_exact, quiet)
     deck = sc.board.state.event_deck
     k = min(rounds, len(deck))
     draws = perm(len(deck), k) if deck else 1
     if draws > max_exact:
         raise ScenarioError("phases", f"{draws:,} ordered draws of the top {plural(k, 'event card')} are too many "
                             "for the exact forecast", f"at most {max_exact:,} (its bound): fewer rounds")
-    tally = _round_by_round(sc, rounds, chosen, _UniformDeck(deck))
+    tally = _round_by_round(sc, rounds, chosen, _UniformDeck(deck), quiet=quiet)
     return tally.forecast(draws, rounds)
 
 
@@ -337,14 +345,15 @@ def _copy_dice(dice):
 
 
 def _round_by_round(sc, rounds: int, chosen: Mapping[str, str], draw, *,
-                    side_orders: tuple[tuple[str, ...] | None, ...] = (None,)) -> _Tally:
+                    side_orders: tuple[tuple[str, ...] | None, ...] = (None,), quiet: bool = True) -> _Tally:
     """Play ``sc``'s first ``rounds`` rounds over every draw of the event deck ``draw`` gives (:class:`_UniformDeck`,
     :class:`_SetupDeck`) and, with a ``[setup]``, every order of ``side_orders`` (the side mission deck's, equally
     likely; ``None``: the one the seed shuffles), merging alike positions at the end of each round; returns the
-    :class:`_Tally` of the play-outs' ends, each weighted by its probability."""
+    :class:`_Tally` of the play-outs' ends, each weighted by its probability. ``quiet``: play the rounds with
+    :func:`.round_scenario.quiet_context` (no step text)."""
     from explorer.errors import RuleViolation
 
-    from .round_scenario import _begin, _over, play_hero_phase, play_nemesis_and_end
+    from .round_scenario import _begin, _over, play_hero_phase, play_nemesis_and_end, quiet_context
 
     tally = _Tally()
     one = replace(sc, rounds=sc.rounds[:rounds])
@@ -353,6 +362,8 @@ def _round_by_round(sc, rounds: int, chosen: Mapping[str, str], draw, *,
     for i, order in enumerate(side_orders):
         frames, start, ctx = _begin(one, chosen, None, order)
         level[i] = [frames[-1].state if frames else start, ctx.dice, (), Fraction(1, len(side_orders))]
+    if quiet:
+        ctx = quiet_context(ctx)
     for r in range(rounds):
         nxt: dict = {}
         for state, dice, prefix, p in level.values():
@@ -400,7 +411,7 @@ def side_mission_draws(rounds: int) -> int:
     return 1 + 2 * rounds
 
 
-def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int) -> LossForecast:
+def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int, quiet: bool = True) -> LossForecast:
     """:func:`planned_forecast` for a file with ``[setup]``: exact over the top ``rounds`` cards of the event deck
     Setup deals (:class:`_SetupDeck`, the chances :func:`setup_deals` lists; at most ``max_exact`` of them) and, when
     the deals times the orders stay within ``max_exact``, over the orders of the top :func:`side_mission_draws` cards of the shuffled side
@@ -422,7 +433,7 @@ def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int) 
     if side and deals * perm(len(side), top) <= max_exact:
         orders = [tuple(side[i] for i in idx) + tuple(side[j] for j in range(len(side)) if j not in idx)
                   for idx in permutations(range(len(side)), top)]
-    tally = _round_by_round(sc, rounds, chosen, draw, side_orders=tuple(orders))
+    tally = _round_by_round(sc, rounds, chosen, draw, side_orders=tuple(orders), quiet=quiet)
     exact_side = orders != [None]
     f = tally.forecast(deals, rounds)
     return replace(f, dealt=True, side_orders=len(orders) if exact_side else 0, side_top=top if exact_side else 0)

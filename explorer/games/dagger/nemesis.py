@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from explorer.kernel import Context, Each, Frame, Sequence, play
+from explorer.kernel import Context, Each, Frame, Sequence, play, play_last
 from explorer.text import join_words, plural
 from explorer.trace import RuleRef, Step
 
@@ -120,9 +120,10 @@ def damage_hero(state: GameState, ctx: PhaseContext, hero: Hero, amount: int, so
     (Additional Rules › Damage and Defeat.)"""
     h = evolve(hero, damage=min(hero.health, hero.damage + amount))
     state = state.with_hero(h).evolve(events=state.events + (HeroDamaged(hero.name, h.damage, h.health),))
-    steps = [Step(f"{hero.name} suffers {amount} damage ({h.damage}/{h.health})", S.DAMAGE_AND_DEFEAT,
-                  f"From {source}.", {"hero": hero.name, "damage": h.damage, "health": h.health}, (hero.name,),
-                  section)]
+    steps = [] if ctx.quiet else [Step(f"{hero.name} suffers {amount} damage ({h.damage}/{h.health})",
+                                       S.DAMAGE_AND_DEFEAT, f"From {source}.",
+                                       {"hero": hero.name, "damage": h.damage, "health": h.health}, (hero.name,),
+                                       section)]
     if h.damage >= h.health:
         state, more = defeat_hero(state, ctx, h, section)
         steps += more
@@ -138,50 +139,57 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
     is eliminated: the Final Showdown must start by the end of the next Hero Phase."""
     state = state.with_threat(state.players, f"{hero.name} defeated")
     state = state.evolve(events=state.events + (HeroDefeated(hero.name, hero.shattered),))
-    steps = [Step(f"{hero.name} is defeated: threat +{state.players} (heroes in the game) → {state.threat}",
-                  S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated "
-                  "players.", {"threat": state.threat}, (hero.name,), section)]
+    steps = [] if ctx.quiet else [
+        Step(f"{hero.name} is defeated: threat +{state.players} (heroes in the game) → {state.threat}",
+             S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated players.",
+             {"threat": state.threat}, (hero.name,), section)]
     if hero.shattered:
         h = evolve(hero, space="", eliminated=True)
         deadline = state.round + 1
         state = state.with_hero(h)
         if state.elimination_deadline is None or deadline < state.elimination_deadline:
             state = state.evolve(elimination_deadline=deadline)
-        steps.append(Step(f"{hero.name} was shattered: the player is eliminated", S.DAMAGE_AND_DEFEAT,
-                          f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
-                          {"eliminated": hero.name, "deadline": deadline}, (hero.name,), section))
+        if not ctx.quiet:
+            steps.append(Step(f"{hero.name} was shattered: the player is eliminated", S.DAMAGE_AND_DEFEAT,
+                              f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
+                              {"eliminated": hero.name, "deadline": deadline}, (hero.name,), section))
     else:
         h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
         state = state.with_hero(h).evolve(hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
-        steps.append(Step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
-                          "(2) standee, hero mission and hero-specific support cards return to the box (shared "
-                          "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to its "
-                          "shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card is "
-                          "readied for free (team-up cards are not tracked here); (7) the new standee is placed on a "
-                          "base at the start of the next Hero Phase.", {"defeat_steps": [2, 3, 4, 5, 6, 7]},
-                          (hero.name,), section))
+        if not ctx.quiet:
+            steps.append(Step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
+                              "(2) standee, hero mission and hero-specific support cards return to the box (shared "
+                              "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to "
+                              "its shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card "
+                              "is readied for free (team-up cards are not tracked here); (7) the new standee is placed "
+                              "on a base at the start of the next Hero Phase.", {"defeat_steps": [2, 3, 4, 5, 6, 7]},
+                              (hero.name,), section))
     return state, steps
 
 
 def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ...], source: str, rule: RuleRef,
                   section: str) -> tuple[GameState, list[Step]]:
-    """Apply card effects (data the user entered) in order, one cited step each."""
+    """Apply card effects (data the user entered) in order, one cited step each (none when ``ctx.quiet``)."""
     steps: list[Step] = []
+    q = ctx.quiet
     for e in effects:
-        said = f" ({e.text})" if e.text else ""
+        said = f" ({e.text})" if e.text and not q else ""
         if e.kind == "threat":
             state = state.with_threat(e.amount, source)
-            steps.append(Step(f"{source}: threat {e.amount:+d} → {state.threat}", rule, said.strip(" ()"),
-                              {"threat": state.threat}, (), section))
+            if not q:
+                steps.append(Step(f"{source}: threat {e.amount:+d} → {state.threat}", rule, said.strip(" ()"),
+                                  {"threat": state.threat}, (), section))
         elif e.kind == "team_up":
             state = state.evolve(team_up=max(0, state.team_up + e.amount))
-            steps.append(Step(f"{source}: team-up {e.amount:+d} → {state.team_up}", rule, said.strip(" ()"),
-                              {"team_up": state.team_up}, (), section))
+            if not q:
+                steps.append(Step(f"{source}: team-up {e.amount:+d} → {state.team_up}", rule, said.strip(" ()"),
+                                  {"team_up": state.team_up}, (), section))
         elif e.kind == "damage_heroes":
             targets, who = _hero_targets(state, ctx, e.where)
-            steps.append(Step(f"{source}: {e.amount} damage to {who}", rule,
-                              (", ".join(h.name for h in targets) or "nobody is there") + said, {},
-                              tuple(h.name for h in targets), section))
+            if not q:
+                steps.append(Step(f"{source}: {e.amount} damage to {who}", rule,
+                                  (", ".join(h.name for h in targets) or "nobody is there") + said, {},
+                                  tuple(h.name for h in targets), section))
             for h in targets:
                 state, more = damage_hero(state, ctx, state.heroes[[x.name for x in state.heroes].index(h.name)],
                                           e.amount, source, section)
@@ -189,31 +197,42 @@ def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ..
         elif e.kind == "progress":
             m = next((m for m in state.active_missions() if m.name == e.mission), None)
             if m is None:
-                steps.append(Step(f"{source}: mission {e.mission!r} is not in play; no progress", rule, said, {}, (),
-                                  section))
+                if not q:
+                    steps.append(Step(f"{source}: mission {e.mission!r} is not in play; no progress", rule, said,
+                                      {}, (), section))
             else:
                 m2 = evolve(m, progress=max(0, m.progress + e.amount))
                 state = state.with_mission(m2)
-                steps.append(Step(f"{source}: {e.amount:+d} progress on {m.name} → {m2.progress}", rule, said,
-                                  {"mission": m.name, "progress": m2.progress}, (), section))
+                if not q:
+                    steps.append(Step(f"{source}: {e.amount:+d} progress on {m.name} → {m2.progress}", rule, said,
+                                      {"mission": m.name, "progress": m2.progress}, (), section))
         elif e.kind == "overrun":
-            state, more = overrun_base(state, e.base, source, section)
+            state, more = overrun_base(state, e.base, source, section, quiet=q)
             steps += more
         else:
-            steps.append(Step(f"{source}: {e.text or 'no game effect'}", rule,
-                              "A note: it changes nothing the explorer tracks.", {}, (), section))
+            if not q:
+                steps.append(Step(f"{source}: {e.text or 'no game effect'}", rule,
+                                  "A note: it changes nothing the explorer tracks.", {}, (), section))
     return state, steps
 
 
-def overrun_base(state: GameState, base: str, source: str, section: str) -> tuple[GameState, list[Step]]:
-    """Place an overrun token on ``base`` (Additional Rules › Nearby and Overrun). Asgard is not a base."""
+def overrun_base(state: GameState, base: str, source: str, section: str, *, quiet: bool = False
+                 ) -> tuple[GameState, list[Step]]:
+    """Place an overrun token on ``base`` (Additional Rules › Nearby and Overrun). Asgard is not a base. ``quiet``:
+    no step built (:attr:`explorer.kernel.Context.quiet`), the same state."""
     if base not in dict(state.bases):
+        if quiet:
+            return state, []
         return state, [Step(f"{source}: {base!r} is not a base; nothing to overrun", S.NEARBY_AND_OVERRUN,
                             section=section)]
     if base in state.overrun:
+        if quiet:
+            return state, []
         return state, [Step(f"{base} is already overrun", S.NEARBY_AND_OVERRUN, section=section, marks=(base,))]
     state = state.evolve(overrun=state.overrun | {base}, log=state.log + (f"overrun {base}",),
                          events=state.events + (BaseOverrun(base),))
+    if quiet:
+        return state, []
     return state, [Step(f"Overrun token on {base} ({len(state.overrun)}/{len(state.bases)} bases overrun)",
                         S.NEARBY_AND_OVERRUN, f"By {source}. The token covers the base's D.A.G.G.E.R. effect; no "
                         "hero mission can be put into play there.", {"overrun": sorted(state.overrun)},
@@ -226,6 +245,8 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
     if None not in state.side_slots:
         n = 1 + state.players
         state = state.with_threat(n, "no empty side mission slot")
+        if ctx.quiet:
+            return state, []
         return state, [Step(f"No empty side mission slot: threat +{n} "
                             f"(1 + {plural(state.players, 'hero', 'heroes')}) → {state.threat}",
                             S.SIDE_MISSIONS, why, {"threat": state.threat}, (), section)]
@@ -233,8 +254,12 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
         if ctx.rulings.reading("side_deck_empty") == "threat":
             n = 1 + state.players
             state = state.with_threat(n, "side mission deck empty")
+            if ctx.quiet:
+                return state, []
             return state, [Step(f"Side mission deck empty: threat +{n} → {state.threat}", S.SIDE_MISSIONS,
                                 "Ruling side_deck_empty = threat.", {"threat": state.threat}, (), section)]
+        if ctx.quiet:
+            return state, []
         return state, [Step("Side mission deck empty: no side mission spawns", S.SIDE_MISSIONS,
                             "Ruling side_deck_empty = nothing.", section=section)]
     card, rest = state.side_deck[0], state.side_deck[1:]
@@ -249,6 +274,8 @@ def spawn_side_mission(state: GameState, ctx: PhaseContext, section: str, why: s
     state = state.evolve(side_slots=slots, side_deck=rest, enemies=enemies,
                          log=state.log + (f"side mission {m.name}",),
                          events=state.events + (SideMissionRevealed(m.name, slot + 1),))
+    if ctx.quiet:
+        return state, steps
     tv = f"threat value {m.threat_value}" if m.threat_value is not None else "no threat value"
     steps.append(Step(f"Side mission {m.name} revealed into slot {slot + 1} ({tv})", S.SIDE_MISSIONS,
                       why + (f" A token marks {m.space}." if m.space else ""), {"mission": m.name, "slot": slot + 1},
@@ -275,6 +302,8 @@ def advance_threat(state: GameState, ctx: PhaseContext) -> tuple[GameState, tupl
     total = sum(v for _, v in parts)
     before = state.threat
     state = state.evolve(threat=before + total, log=state.log + (f"threat +{total}: step 1",))
+    if ctx.quiet:
+        return state, ()
     detail = " + ".join(f"{v} ({k})" for k, v in parts)
     return state, (Step(f"Threat advances {before} → {state.threat} (+{total})", S.ADVANCE_THREAT,
                         f"{before} + {detail} = {state.threat}.",
@@ -299,14 +328,16 @@ def _mission_check(state: GameState, ctx: PhaseContext, m: Mission) -> tuple[str
     return None, f"{pv}; no threat value"
 
 
-def final_showdown(state: GameState, section: str) -> tuple[GameState, list[Step]]:
+def final_showdown(state: GameState, section: str, *, quiet: bool = False) -> tuple[GameState, list[Step]]:
     """Final Showdown: flip the nemesis sheet; its stun and damage tokens are discarded (other tokens stay); its
-    health becomes the showdown health for the number of players."""
+    health becomes the showdown health for the number of players. ``quiet``: no step built, the same state."""
     nem = state.nemesis_enemy()
     if nem is not None:
         hp = state.nemesis.showdown_health or nem.health
         state = state.with_enemy(evolve(nem, damage=0, stunned=False, health=hp))
     state = state.evolve(showdown=True, log=state.log + ("final showdown",), events=state.events + (ShowdownBegan(),))
+    if quiet:
+        return state, []
     return state, [Step("Final Showdown: the nemesis sheet flips to its showdown side", S.FINAL_SHOWDOWN,
                         "Stun and damage on the nemesis are discarded; the sheet's showdown rules now apply "
                         "(entered as data, not modelled here); missions and enemies stay in play.", {"showdown": True},
@@ -328,7 +359,10 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
     resets the threat track to 0; a nemesis mission's also spawns a side mission; the last one starts the Final
     Showdown."""
     section = ctx.prefix + SEC2
+    q = ctx.quiet
     if not state.nemesis_deck:
+        if q:
+            return state, ()
         return state, (Step("No nemesis mission left to check", S.CHECK_NEMESIS_MISSION,
                             "The Final Showdown is under way.", section=section),)
     steps: list[Step] = []
@@ -339,8 +373,9 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
         label = mission_label(m)
         if result is None:
             state = state.evolve(events=state.events + (MissionChecked(m.name, m.kind, "open"),))
-            steps.append(Step(f"{label[:1].upper()}{label[1:]} is not completed", S.CHECK_NEMESIS_MISSION,
-                              why + ".", {"mission": m.name, "result": "open"}, (m.name,), section))
+            if not q:
+                steps.append(Step(f"{label[:1].upper()}{label[1:]} is not completed", S.CHECK_NEMESIS_MISSION,
+                                  why + ".", {"mission": m.name, "result": "open"}, (m.name,), section))
             break
         completed.append(m)
         deck = state.nemesis_deck[1:]
@@ -348,16 +383,18 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
                              events=state.events + (MissionChecked(m.name, m.kind, result),))
         if m.kind == "first_strike":
             nxt = f"; {deck[0].name} is revealed" if deck else ""
-            steps.append(Step(f"{label} {result}: removed from the game{nxt}", S.CHECK_NEMESIS_MISSION,
-                              why + ".", {"mission": m.name, "result": result}, (m.name,), section))
+            if not q:
+                steps.append(Step(f"{label} {result}: removed from the game{nxt}", S.CHECK_NEMESIS_MISSION,
+                                  why + ".", {"mission": m.name, "result": result}, (m.name,), section))
             if deck and ctx.rulings.reading("revealed_mission_check") == "same_step":
                 continue
             break
         state = state.evolve(completed_nemesis=state.completed_nemesis + ((m.name, result),))
         side = "green check" if result == "passed" else "red X"
-        steps.append(Step(f"{label[:1].upper()}{label[1:]} {result}: slid under the board, {side} showing",
-                          S.CHECK_NEMESIS_MISSION, why + ".", {"mission": m.name, "result": result}, (m.name,),
-                          section))
+        if not q:
+            steps.append(Step(f"{label[:1].upper()}{label[1:]} {result}: slid under the board, {side} showing",
+                              S.CHECK_NEMESIS_MISSION, why + ".", {"mission": m.name, "result": result}, (m.name,),
+                              section))
         effects = m.on_pass if result == "passed" else m.on_fail
         state, more = apply_effects(state, ctx, effects, f"{m.name} ({side})", S.CHECK_NEMESIS_MISSION, section)
         steps += more
@@ -366,8 +403,9 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
         return state, tuple(steps)
     before = state.threat
     state = state.evolve(threat=0, log=state.log + ("threat reset",))
-    steps.append(Step(f"A mission was completed: threat resets {before} → 0", S.CHECK_NEMESIS_MISSION, "",
-                      {"threat": 0}, (), section))
+    if not q:
+        steps.append(Step(f"A mission was completed: threat resets {before} → 0", S.CHECK_NEMESIS_MISSION, "",
+                          {"threat": 0}, (), section))
     spawn = any(m.kind == "nemesis" for m in completed) or (
         any(m.kind == "first_strike" for m in completed)
         and ctx.rulings.reading("first_strike_side_mission") == "yes")
@@ -376,7 +414,7 @@ def check_nemesis_mission(state: GameState, ctx: PhaseContext) -> tuple[GameStat
                                          "A nemesis mission was completed: a side mission spawns.")
         steps += more
     if not state.nemesis_deck and any(m.kind == "nemesis" for m in completed):
-        state, more = final_showdown(state, section)
+        state, more = final_showdown(state, section, quiet=q)
         steps += more
     return state, tuple(steps)
 
@@ -397,15 +435,20 @@ def draw_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[St
     phase and ruling ``showdown_timing`` is ``end_phase``, no event is drawn this phase."""
     section = ctx.prefix + SEC3
     if _no_event_this_phase(state, ctx):
+        if ctx.quiet:
+            return state, ()
         return state, (Step("Final Showdown began in step 2: no event this phase", S.FINAL_SHOWDOWN,
                             "Ruling showdown_timing = end_phase.", section=section),)
     if not state.event_deck:
         state = state.losing("no event card to draw")
-        lose = Step("No event card left: the heroes lose", S.RESOLVE_EVENT_CARDS, "", {"lost": True}, (), section)
+        lose = () if ctx.quiet else (Step("No event card left: the heroes lose", S.RESOLVE_EVENT_CARDS, "",
+                                          {"lost": True}, (), section),)
         state, report = check_loss(state, ctx, section)
-        return state, (lose, *report)
+        return state, (*lose, *report)
     card = state.event_deck[0]
     state = state.evolve(event_deck=state.event_deck[1:], current_event=card, log=state.log + (f"event {card.name}",))
+    if ctx.quiet:
+        return state, ()
     ex = " (an example card, not a printed one)" if card.example else ""
     return state, (Step(f"Event {card.name} is drawn{ex}", S.RESOLVE_EVENT_CARDS,
                         f"{plural(len(state.event_deck), 'event card')} "
@@ -419,8 +462,10 @@ def resolve_event_text(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
     if card is None:
         return state, ()
     section = ctx.prefix + SEC3
-    head = Step(f"Event text: {card.text or '(none entered)'}", S.EVENT_TEXT, "", {"event": card.name}, (), section)
     state, steps = apply_effects(state, ctx, card.effects, card.name, S.EVENT_TEXT, section)
+    if ctx.quiet:
+        return state, ()
+    head = Step(f"Event text: {card.text or '(none entered)'}", S.EVENT_TEXT, "", {"event": card.name}, (), section)
     return state, (head, *steps)
 
 
@@ -432,6 +477,8 @@ def resolve_ongoing_effects(state: GameState, ctx: PhaseContext) -> tuple[GameSt
     steps: list[Step] = []
     active = [m for m in state.active_missions() if m.ongoing]
     if not active:
+        if ctx.quiet:
+            return state, ()
         return state, (Step("No active mission has an ongoing effect", S.ONGOING_EFFECTS, section=section),)
     for m in active:
         state, more = apply_effects(state, ctx, m.ongoing, f"{m.name} (ongoing)", S.ONGOING_EFFECTS, section)
@@ -454,14 +501,21 @@ def resolve_nemesis_ability(state: GameState, ctx: PhaseContext) -> tuple[GameSt
     section = ctx.prefix + SEC3
     icon = state.current_event.nemesis_icon
     if not icon:
+        if ctx.quiet:
+            return state, ()
         return state, (Step("The event shows no nemesis ability icon", S.NEMESIS_ABILITY, section=section),)
     effects = state.nemesis.ability(icon)
     if effects is None:
+        if ctx.quiet:
+            return state, ()
         return state, (Step(f"The nemesis sheet has no ability for icon {icon!r}", S.NEMESIS_ABILITY,
                             section=section),)
-    head = Step(f"Nemesis ability {icon!r} of {state.nemesis.name}", S.NEMESIS_ABILITY, "", {"icon": icon}, (),
+    name = state.nemesis.name
+    state, steps = apply_effects(state, ctx, effects, f"{name} ({icon})", S.NEMESIS_ABILITY, section)
+    if ctx.quiet:
+        return state, ()
+    head = Step(f"Nemesis ability {icon!r} of {name}", S.NEMESIS_ABILITY, "", {"icon": icon}, (),
                 section)
-    state, steps = apply_effects(state, ctx, effects, f"{state.nemesis.name} ({icon})", S.NEMESIS_ABILITY, section)
     return state, (head, *steps)
 
 
@@ -503,6 +557,8 @@ def plan_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, tup
     row = state.current_event.activate
     enemies = _activated(state, row)
     if not enemies:
+        if ctx.quiet:
+            return state.evolve(activating=()), ()
         return state.evolve(activating=()), (Step(f"Activation row {join_words(row)}: no such enemy on the board",
                                                   S.ENEMY_ACTIVATION, "", {"activate": list(row)}, (), section),)
     ordered, ties = activation_order(state, ctx, enemies)
@@ -510,6 +566,8 @@ def plan_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, tup
                             group=t["group"]) for t in ties)
     ids = tuple(e.id for e in ordered)
     state = state.evolve(activating=ids, choices=state.choices + made) if made else state.evolve(activating=ids)
+    if ctx.quiet:
+        return state, ()
     return state, (Step(f"Activation order: {', '.join(ids)}", S.ENEMY_ACTIVATION,
                         "Power 1–4, then Elite, then Nemesis; the players order enemies of the same power.",
                         {"order": list(ids), "ties": ties}, ids, section),)
@@ -526,7 +584,10 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
     stunned nemesis only removes its stun and damage."""
     rule = S.ENEMY_ACTIVATION
     section = ctx.prefix + SEC3
+    q = ctx.quiet
     if not any(x.id == enemy_id for x in state.enemies):      # defeated since it was lined up (a team-up card)
+        if q:
+            return state, ()
         return state, (Step(f"{enemy_id} was defeated before its activation: it does not activate",
                             S.DAMAGE_AND_DEFEAT, "A defeated enemy's standee is removed from the board.",
                             {"enemy": enemy_id, "action": "gone"}, (), section),)
@@ -534,6 +595,8 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
     if e.kind == "nemesis" and e.stunned:
         state = state.with_enemy(evolve(e, stunned=False, damage=0))
         state = state.evolve(events=state.events + (EnemyActed(e.id, "stun_cleared"),))
+        if q:
+            return state, ()
         return state, (Step(f"{e.id} is stunned: stun and damage removed, no attack, overrun or move",
                             S.DAMAGE_AND_DEFEAT, "A stunned nemesis skips its next activation.",
                             {"enemy": e.id, "action": "stun_cleared"}, (e.id,), section),)
@@ -543,36 +606,40 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
         rec = ctx.choose("attack_target", e.id, names, names[0], "the first hero listed in the scenario")
         target = rec.chosen
         hero = next(h for h in heroes if h.name == target)
-        head = Step(f"{e.id} attacks {target} on {e.space} for {e.power}", rule,
-                    "A hero is in its space: attacking is the first item it can resolve"
-                    + (f"; players chose among {', '.join(names)}" if len(names) > 1 else "") + ".",
-                    {"enemy": e.id, "action": "attack", "target": target, "choice": rec.to_json(),
-                     "rejected": ["overrun", "move"]}, (e.id, target, e.space), section)
+        head = () if q else (Step(f"{e.id} attacks {target} on {e.space} for {e.power}", rule,
+                                  "A hero is in its space: attacking is the first item it can resolve"
+                                  + (f"; players chose among {', '.join(names)}" if len(names) > 1 else "") + ".",
+                                  {"enemy": e.id, "action": "attack", "target": target, "choice": rec.to_json(),
+                                   "rejected": ["overrun", "move"]}, (e.id, target, e.space), section),)
         state = state.evolve(choices=state.choices + (rec,),
                              events=state.events + (EnemyActed(e.id, "attack", target, e.power),))
         state, more = damage_hero(state, ctx, hero, e.power, e.id, section)
-        return state, (head, *more)
+        return state, (*head, *more)
     base = state.base_at(e.space)
     no_attack = f"No hero on {e.space}"
     if base is not None and base not in state.overrun:
         state = state.evolve(events=state.events + (EnemyActed(e.id, "overrun", base=base),))
-        state, more = overrun_base(state, base, e.id, section)
+        state, more = overrun_base(state, base, e.id, section, quiet=q)
+        if q:
+            return state, ()
         head = Step(f"{e.id} overruns {base}", rule, f"{no_attack}; an operational base is here.",
                     {"enemy": e.id, "action": "overrun", "base": base, "rejected": ["attack"]}, (e.id, e.space),
                     section)
         return state, (head, *more)
     if base is not None and ctx.rulings.reading("overrun_base_no_hero") == "stays":
         state = state.evolve(events=state.events + (EnemyActed(e.id, "overrun_again", base=base),))
+        if q:
+            return state, ()
         return state, (Step(f"{e.id} stays on overrun {base}", rule, f"{no_attack}; ruling "
                             "overrun_base_no_hero = stays: it resolves Overrun on its already overrun base.",
                             {"enemy": e.id, "action": "overrun_again", "base": base, "rejected": ["attack"]},
                             (e.id, e.space), section),)
-    why_no_overrun = (f"{base} is already overrun" if base is not None else
-                      "Asgard is not a base" if e.space == ctx.world.asgard else f"no base on {e.space}")
     region_distance = ctx.rulings.reading("region_distance")
     near = nearest_operational_bases(ctx.world, e.space, state.operational_bases(), region_distance)
     if near is None:
         state = state.evolve(events=state.events + (EnemyActed(e.id, "none"),))
+        if q:
+            return state, ()
         return state, (Step(f"{e.id} cannot move: no operational base is left", rule, "",
                             {"enemy": e.id, "action": "none"}, (e.id,), section),)
     base_rec = ctx.choose("base_tie", e.id, near.bases, near.bases[0],
@@ -587,6 +654,10 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
     state = state.with_enemy(evolve(e, space=via))
     state = state.evolve(log=state.log + (f"{e.id} {e.space}->{via}",), choices=state.choices + (base_rec, via_rec),
                          events=state.events + (EnemyActed(e.id, "move", chosen, start=e.space, to=via),))
+    if q:
+        return state, ()
+    why_no_overrun = (f"{base} is already overrun" if base is not None else
+                      "Asgard is not a base" if e.space == ctx.world.asgard else f"no base on {e.space}")
     scope = (f"nearest operational base in its region ({ctx.world.region_of(e.space)})" if near.scope == "region"
              else "no operational base in its region: nearest operational base anywhere")
     tie = f"; tied with {', '.join(b for b in near.bases if b != chosen)}" if len(near.bases) > 1 else ""
@@ -615,12 +686,16 @@ def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple
         return state, ()
     section = ctx.prefix + SEC3
     steps: list[Step] = []
+    q = ctx.quiet
     if not card.spawns:
+        if q:
+            return state, ()
         return state, (Step("The spawn row is empty", S.ENEMY_SPAWN, section=section),)
     for icon in card.spawns:
         if icon.pips > state.players:
-            steps.append(Step(f"Spawn {icon.enemy} on {icon.space} skipped: {plural(icon.pips, 'pip')} > "
-                              f"{plural(state.players, 'hero', 'heroes')}", S.ENEMY_SPAWN, section=section))
+            if not q:
+                steps.append(Step(f"Spawn {icon.enemy} on {icon.space} skipped: {plural(icon.pips, 'pip')} > "
+                                  f"{plural(state.players, 'hero', 'heroes')}", S.ENEMY_SPAWN, section=section))
             continue
         t = state.enemy_type(icon.enemy)
         on_board = sum(1 for e in state.enemies if e.type_key == t.key)
@@ -630,16 +705,18 @@ def spawn_enemies(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple
             else:
                 n, why = t.rank, f"its rank {t.rank}"
             state = state.with_threat(n, f"no {t.name} standee left")
-            steps.append(Step(f"All {t.standees} {t.name} standees are on the board: threat +{n} ({why}) → "
-                              f"{state.threat}", S.ENEMY_SPAWN, "", {"threat": state.threat}, (), section))
+            if not q:
+                steps.append(Step(f"All {t.standees} {t.name} standees are on the board: threat +{n} ({why}) → "
+                                  f"{state.threat}", S.ENEMY_SPAWN, "", {"threat": state.threat}, (), section))
             continue
         kind = "nemesis_specific" if t.key == "nemesis-specific" else "standard"
         new = Enemy(_new_enemy_id(state, t.name), kind, icon.space, t.power, t.health, rank=t.rank, type_key=t.key)
         state = state.evolve(enemies=state.enemies + (new,), log=state.log + (f"spawn {new.id}@{icon.space}",),
                              events=state.events + (EnemySpawned(new.id, icon.space),))
-        steps.append(Step(f"{new.id} spawns on {icon.space}", S.ENEMY_SPAWN,
-                          f"{on_board + 1} of {t.standees} {t.name} standees now on the board.",
-                          {"enemy": new.id, "space": icon.space}, (new.id, icon.space), section))
+        if not q:
+            steps.append(Step(f"{new.id} spawns on {icon.space}", S.ENEMY_SPAWN,
+                              f"{on_board + 1} of {t.standees} {t.name} standees now on the board.",
+                              {"enemy": new.id, "space": icon.space}, (new.id, icon.space), section))
     return state, tuple(steps)
 
 
@@ -649,6 +726,8 @@ def discard_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple
     if card is None:
         return state, ()
     state = state.evolve(discard=state.discard + (card,), current_event=None, activating=())
+    if ctx.quiet:
+        return state, ()
     return state, (Step(f"Event {card.name} is discarded", S.DISCARD_EVENT, section=ctx.prefix + SEC3),)
 
 
@@ -668,7 +747,9 @@ def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[
             nxt = cand
             break
     state = state.evolve(first_player=nxt, round=state.round + 1)
-    steps = [Step(f"End of Round: aspect tokens return; 1st player → {state.heroes[nxt].name}", S.END_OF_ROUND,
+    q = ctx.quiet
+    steps = [] if q else [Step(f"End of Round: aspect tokens return; 1st player → {state.heroes[nxt].name}",
+                               S.END_OF_ROUND,
                   f"Round {state.round} begins.", {"first_player": state.heroes[nxt].name, "round": state.round}, (),
                   section)]
     for h in state.heroes:
@@ -678,24 +759,33 @@ def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[
             rec = ctx.choose("respawn", h.name, bases, (oper or bases)[0], "the first operational base")
             where = rec.chosen
             state = state.with_hero(evolve(h, space=state.base_space(where))).evolve(choices=state.choices + (rec,))
-            steps.append(Step(f"{h.name}'s new standee is placed on {where}", S.DAMAGE_AND_DEFEAT,
-                              "At the start of the next Hero Phase, on any base.", {"choice": rec.to_json()},
-                              (h.name, where), section))
+            if not q:
+                steps.append(Step(f"{h.name}'s new standee is placed on {where}", S.DAMAGE_AND_DEFEAT,
+                                  "At the start of the next Hero Phase, on any base.", {"choice": rec.to_json()},
+                                  (h.name, where), section))
     return state, tuple(steps)
+
+
+def _losses(state: GameState) -> tuple[bool, bool, int, bool]:
+    """``(threat at 20, every base overrun, heroes eliminated, every hero eliminated)``: the loss conditions
+    :func:`loss_gauges` shows and :func:`check_loss` applies (one computation for both)."""
+    elim = sum(1 for h in state.heroes if h.eliminated)
+    return (state.threat >= THREAT_LOSS, len(state.overrun) >= len(state.bases), elim,
+            elim >= len(state.heroes))
 
 
 def loss_gauges(state: GameState) -> tuple[Gauge, ...]:
     """How close each loss condition is (Winning and Losing): threat, bases, events, heroes, deadline
     (:class:`Gauge`)."""
-    elim = sum(1 for h in state.heroes if h.eliminated)
+    threat_lost, bases_lost, elim, heroes_lost = _losses(state)
     dl = state.elimination_deadline
     return (
-        Gauge("threat", state.threat, THREAT_LOSS, state.threat >= THREAT_LOSS, f"threat {state.threat}/{THREAT_LOSS}"),
-        Gauge("bases", len(state.overrun), len(state.bases), len(state.overrun) >= len(state.bases),
+        Gauge("threat", state.threat, THREAT_LOSS, threat_lost, f"threat {state.threat}/{THREAT_LOSS}"),
+        Gauge("bases", len(state.overrun), len(state.bases), bases_lost,
               f"bases overrun {len(state.overrun)}/{len(state.bases)}"),
         Gauge("events", len(state.event_deck), 0, False,
               f"event cards left {len(state.event_deck)} (none left at step 3 loses)"),
-        Gauge("heroes", elim, len(state.heroes), elim >= len(state.heroes),
+        Gauge("heroes", elim, len(state.heroes), heroes_lost,
               f"heroes defeated while shattered {elim}/{len(state.heroes)}"),
         Gauge("deadline", dl, None, False,
               "no player eliminated" if dl is None else "Final Showdown started: deadline met" if state.showdown
@@ -706,19 +796,23 @@ def loss_gauges(state: GameState) -> tuple[Gauge, ...]:
 def check_loss(state: GameState, ctx: PhaseContext, section: str, *, defer_threat: bool = False
                ) -> tuple[GameState, tuple[Step, ...]]:
     """Winning and Losing: apply every loss condition reached (threat 20, all bases overrun, all heroes defeated while
-    shattered; the missing event and the elimination deadline are applied where they happen) and report the gauges."""
-    gauges = loss_gauges(state)      # what they measure (tracks, tokens, decks, heroes) does not change below
-    threat_g, bases_g, _, heroes_g, _ = gauges
-    if threat_g.lost and not defer_threat:
+    shattered; the missing event and the elimination deadline are applied where they happen) and report the gauges
+    (no report when ``ctx.quiet``)."""
+    before = state                   # what the gauges measure (tracks, tokens, decks, heroes) does not change below
+    threat_lost, bases_lost, _elim, heroes_lost = _losses(state)
+    if threat_lost and not defer_threat:
         state = state.losing(f"threat reached {THREAT_LOSS}")
-    if bases_g.lost:
+    if bases_lost:
         state = state.losing("all bases overrun")
-    if heroes_g.lost:
+    if heroes_lost:
         state = state.losing("all heroes defeated on their shattered side")
     if state.showdown and not state.lost:
         nem = state.nemesis_enemy()
         if nem is not None and nem.damage >= nem.health:
             state = state.evolve(won=True)
+    if ctx.quiet:
+        return state, ()
+    gauges = loss_gauges(before)
     text = "; ".join(g.text for g in gauges)
     if state.lost:
         title = "The heroes lose: " + ", ".join(state.lost)
@@ -726,7 +820,7 @@ def check_loss(state: GameState, ctx: PhaseContext, section: str, *, defer_threa
         title = "The heroes win: the nemesis is at 0 health in the Final Showdown"
     else:
         title = "No loss condition reached"
-    if defer_threat and threat_g.lost:
+    if defer_threat and threat_lost:
         text += " (ruling threat_loss_timing = after_mission_check: threat judged after step 2)"
     return state, (Step(title, S.WINNING_AND_LOSING, text, {"lost": list(state.lost), "won": state.won,
                                                             "gauges": [g.to_json() for g in gauges]}, (), section),)
@@ -760,6 +854,8 @@ def check_elimination_deadline(state: GameState, ctx: PhaseContext) -> tuple[Gam
     dl = state.elimination_deadline
     if dl is not None and not state.showdown and dl <= state.round:
         state = state.losing("a player was eliminated and the Final Showdown did not start in time")
+        if ctx.quiet:
+            return state, ()
         return state, (Step("The heroes lose: the Final Showdown did not start by the end of the Hero Phase after "
                             "the elimination", S.WINNING_AND_LOSING, f"Deadline: round {dl}'s Hero Phase.",
                             {"lost": list(state.lost)}, (), ctx.prefix + ctx.start),)
@@ -851,9 +947,10 @@ def play_phase(state: GameState, ctx: PhaseContext, *, start: str = SEC1, stop: 
                ) -> tuple[Frame[GameState], ...]:
     """Play one Nemesis Phase (and the End of Round) from ``state``, from step ``start`` through step ``stop`` (both
     in :data:`STEP_SECTIONS`), with :func:`explorer.kernel.play`; stops at the first loss or win
-    (:func:`phase_over`). Returns the kernel frames (one per step function: the state after it and its steps)."""
+    (:func:`phase_over`). Returns the kernel frames (one per step function: the state after it and its steps); with
+    ``ctx.quiet`` the last frame only, with no steps (:func:`explorer.kernel.play_last`: the same steps played)."""
     phase_ctx = replace(ctx, prefix=f"Round {state.round} · ", showdown_at_start=state.showdown, start=start)
-    return play(state, phase_sequence(start, stop), phase_ctx, stop=phase_over)
+    return (play_last if ctx.quiet else play)(state, phase_sequence(start, stop), phase_ctx, stop=phase_over)
 
 
 PHASE_POINTS: dict[str, str] = {

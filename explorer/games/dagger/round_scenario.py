@@ -78,7 +78,7 @@ from pydantic import Field
 from explorer.dice import SEED_MAX
 from explorer.dice import Dice
 from explorer.errors import RuleViolation, ScenarioError
-from explorer.kernel import Context, Each, Frame, Sequence, play, play_until_refused, steps_of
+from explorer.kernel import Context, Each, Frame, Sequence, play, play_last, play_until_refused, steps_of
 from explorer.scenario import validate
 from explorer.schema import Strict
 from explorer.text import plural
@@ -185,7 +185,8 @@ class NemesisTeamUpModel(Strict):
     (``"3.activation.N"``: before the N-th, so N >= 2 is between two activations) or the End of Round (``"end"``).
     Additional Rules › Team-up Abilities: unless a card says otherwise, team-up can be spent and team-up abilities
     used at any time, even to interrupt other game effects; the explorer plays them at these points, between rule
-    steps (not inside one enemy's activation). Checked by :func:`parse_round` (a value not among these is a file
+    steps (not inside one enemy's activation: docs/dagger-map-format.md, "No point inside one activation", argues why
+    these are enough for the stand-in card). Checked by :func:`parse_round` (a value not among these is a file
     error naming ``rounds[r].nemesis[k].before``)."""
 
     hero: str = Field(max_length=60)
@@ -592,6 +593,8 @@ def begin_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, 
     state = replace(state, declared=len(turns))
     first = state.game.heroes[state.game.first_player].name
     tokens = "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in state.supplies)
+    if ctx.quiet:
+        return state, ()
     return state, (Step(f"Hero Phase: {first} (1st player) takes the first turn; turns go clockwise",
                         S.HERO_PHASE, f"Aspect tokens: {tokens}. {plural(len(turns), 'turn')} listed.",
                         {"first_player": first, "turns": len(turns)}, (first,), _section(state)),)
@@ -622,6 +625,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
     sc = ctx.scenario
     turn = sc.rounds[state.index][number - 1]
     steps: list[Step] = []
+    q = ctx.quiet
     for k, b in enumerate(turn.before):
         state, more = _before(state, ctx, number, k, b)
         steps += more
@@ -680,38 +684,44 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             raise _refuse(state, number, "slot", f"{base} is overrun: its D.A.G.G.E.R. effect cannot be resolved "
                           "nor a hero mission placed (only a D.A.G.G.E.R. action a mission calls for: mission = ...)",
                           S.DAGGER_ACTIONS)
-        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on {base}'s slot: D.A.G.G.E.R. action"
-                          + (f" for {called.name}" if called else ""),
-                          S.DAGGER_ACTIONS, "", {"hero": turn.hero, "base": base, "token": turn.token},
-                          (turn.hero, hero.space), sec))
+        if not q:
+            steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on {base}'s slot: D.A.G.G.E.R. action"
+                              + (f" for {called.name}" if called else ""),
+                              S.DAGGER_ACTIONS, "", {"hero": turn.hero, "base": base, "token": turn.token},
+                              (turn.hero, hero.space), sec))
         effect = not overrun or ctx.rulings.reading("overrun_mission_dagger_effect") == "effect_too"
         if effect:
             g, more = apply_effects(g, ctx.phase, sc.dagger_effect(base), f"{base} D.A.G.G.E.R. effect",
                                     S.DAGGER_ACTIONS, sec)
             steps += more
         else:
-            steps.append(Step(f"{base} is overrun: its D.A.G.G.E.R. effect is not resolved", S.NEARBY_AND_OVERRUN,
-                              "The overrun token covers it; the action counts only for the mission (ruling "
-                              "overrun_mission_dagger_effect).", {}, (base,), sec))
+            if not q:
+                steps.append(Step(f"{base} is overrun: its D.A.G.G.E.R. effect is not resolved", S.NEARBY_AND_OVERRUN,
+                                  "The overrun token covers it; the action counts only for the mission (ruling "
+                                  "overrun_mission_dagger_effect).", {}, (base,), sec))
         result = f"D.A.G.G.E.R. action at {base}"
         if called is not None:
             g, more = HP.place_progress(g, called.name, called.dagger_progress)
-            steps.append(Step(f"{called.name} calls for this D.A.G.G.E.R. action: {called.dagger_progress} progress",
-                              S.MISSIONS, "Stand-in for the mission's text (dagger_progress).",
-                              {"mission": called.name}, (called.name,), sec))
-            steps += [replace(x, section=sec) for x in more]
+            if not q:
+                steps.append(Step(f"{called.name} calls for this D.A.G.G.E.R. action: "
+                                  f"{called.dagger_progress} progress",
+                                  S.MISSIONS, "Stand-in for the mission's text (dagger_progress).",
+                                  {"mission": called.name}, (called.name,), sec))
+            steps += [] if q else [replace(x, section=sec) for x in more]
             result += f" for {called.name}"
         m = sheet.hero_mission
         placed_missions = state.missions_placed
         if overrun and turn.place_mission and m is not None and m.name not in placed_missions:
-            steps.append(Step(f"{base} is overrun: {turn.hero}'s hero mission cannot be placed there",
-                              S.NEARBY_AND_OVERRUN, "", {}, (base,), sec))
+            if not q:
+                steps.append(Step(f"{base} is overrun: {turn.hero}'s hero mission cannot be placed there",
+                                  S.NEARBY_AND_OVERRUN, "", {}, (base,), sec))
         elif turn.place_mission and m is not None and m.name not in placed_missions:
             g = g.evolve(hero_missions=g.hero_missions + (m,))
             placed_missions += (m.name,)
             result += f"; hero mission {m.name} placed"
-            steps.append(Step(f"{turn.hero} places the hero mission {m.name} in the hero mission slot",
-                              S.HERO_MISSIONS, "", {"mission": m.name}, (turn.hero,), sec))
+            if not q:
+                steps.append(Step(f"{turn.hero} places the hero mission {m.name} in the hero mission slot",
+                                  S.HERO_MISSIONS, "", {"mission": m.name}, (turn.hero,), sec))
         rec = TurnRecord(g.round, turn.hero, turn.token, DAGGER, False, None, base, result)
         state = replace(state, missions_placed=placed_missions)
     else:
@@ -730,11 +740,12 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         elif boost and turn.slot != "move" and sheet.boost_dice:
             fields["dice"] = (turn.dice or base_dice) + sheet.boost_dice
         boosted = boost and (sheet.boost_move if turn.slot == "move" else sheet.boost_dice) > 0
-        steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on the {turn.slot} slot"
-                          + (" (BOOST)" if boosted else ""), S.HERO_PHASE,
-                          "Stand-in BOOST: " + (f"+{sheet.boost_move} move" if turn.slot == "move" else
-                                                "+" + plural(sheet.boost_dice, "die", "dice")) if boosted else "",
-                          {"hero": turn.hero, "slot": turn.slot, "token": turn.token}, (turn.hero,), sec))
+        if not q:
+            steps.append(Step(f"{turn.hero} places a {turn.token} aspect token on the {turn.slot} slot"
+                              + (" (BOOST)" if boosted else ""), S.HERO_PHASE,
+                              "Stand-in BOOST: " + (f"+{sheet.boost_move} move" if turn.slot == "move" else
+                                                    "+" + plural(sheet.boost_dice, "die", "dice")) if boosted else "",
+                              {"hero": turn.hero, "slot": turn.slot, "token": turn.token}, (turn.hero,), sec))
         cards = state.cards
         if turn.support:
             card = next((c for c in cards if c.hero == turn.hero and c.name == turn.support), None)
@@ -746,16 +757,19 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
                               "used", S.SUPPORT_CARDS)
             fields["dice"] = (fields.get("dice") or base_dice) + card.dice
             cards = tuple(replace(c, exhausted=True) if c is card else c for c in cards)
-            steps.append(Step(f"{turn.hero} uses {card.name}: +{plural(card.dice, 'die', 'dice')}; it is exhausted",
-                              S.SUPPORT_CARDS, "Stand-in effect.", {"card": card.name}, (turn.hero,), sec))
+            if not q:
+                steps.append(Step(f"{turn.hero} uses {card.name}: +{plural(card.dice, 'die', 'dice')}; it is "
+                                  "exhausted",
+                                  S.SUPPORT_CARDS, "Stand-in effect.", {"card": card.name}, (turn.hero,), sec))
         if turn.slot != "move" and turn.successes is None:
             n = fields.get("dice") or base_dice
             total, faces = _roll(ctx, n)
             fields["successes"] = total
-            steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: "
-                              f"{plural(total, 'success', 'successes')}", S.ASPECT_ACTIONS,
-                              f"Faces {', '.join(map(str, faces))} ({ctx.dice.says('seed')}).",
-                              {"successes": total}, (turn.hero,), sec))
+            if not q:
+                steps.append(Step(f"{turn.hero} rolls {plural(n, 'die', 'dice')}: "
+                                  f"{plural(total, 'success', 'successes')}", S.ASPECT_ACTIONS,
+                                  f"Faces {', '.join(map(str, faces))} ({ctx.dice.says('seed')}).",
+                                  {"successes": total}, (turn.hero,), sec))
         action = ActionModel.for_turn(turn.slot, turn.hero, turn, **fields)
         hsc = HeroScenario(sc.board, (), sc.die, False)
         try:
@@ -766,9 +780,9 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             fld = e.field.split("].", 1)[-1] if e.field.startswith("actions[") else e.field
             allowed = f" (in play: {', '.join(e.allowed)})" if isinstance(e.allowed, (list, tuple)) else ""
             raise _refuse(state, number, fld, f"{e.problem}{allowed}", S.ASPECT_ACTIONS) from None
-        steps += [replace(s, section=sec) for s in more]
+        steps += [] if q else [replace(s, section=sec) for s in more]
         if turn.charge:
-            cards, more = _charge(state, number, cards, turn, hero, fields["successes"], sec)
+            cards, more = _charge(state, number, cards, turn, hero, fields["successes"], sec, quiet=q)
             steps += more
         state = replace(state, cards=cards)
         rec = TurnRecord(g.round, turn.hero, turn.token, turn.slot, boosted, rec_a, "", rec_a.result)
@@ -779,9 +793,9 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
 
 
 def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn: TurnModel, hero, rolled: int,
-            sec: str) -> tuple[tuple[SupportCard, ...], list[Step]]:
+            sec: str, *, quiet: bool = False) -> tuple[tuple[SupportCard, ...], list[Step]]:
     """Additional Rules › Support Cards: a Rest's charge successes become progress tokens on the exhausted card
-    ``turn.charge``; fully charged, it is readied and its progress discarded."""
+    ``turn.charge``; fully charged, it is readied and its progress discarded. ``quiet``: no step built."""
     card = next((c for c in cards if c.hero == turn.hero and c.name == turn.charge), None)
     if card is None:
         raise _refuse(state, number, "charge", f"{turn.charge!r} is not a support card of {turn.hero}",
@@ -800,7 +814,8 @@ def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn
         new = replace(card, progress=progress)
         text = f"{card.name} is charged {amount} ({progress}/{card.charge})"
     return (tuple(new if c is card else c for c in cards),
-            [Step(text, S.SUPPORT_CARDS, "A Rest's charge successes.", {"card": card.name}, (turn.hero,), sec)])
+            [] if quiet else [Step(text, S.SUPPORT_CARDS, "A Rest's charge successes.", {"card": card.name},
+                                   (turn.hero,), sec)])
 
 
 def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: AbilityModel, refuse, how: str
@@ -820,7 +835,8 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
     world = ctx.scenario.world
     hero = next(h for h in g.heroes if h.name == hero_name)
     targets = HP.enemies_nearby(g, world, hero_name)
-    steps = [Step(f"{hero_name} {how} the {ab.name} ability", S.HERO_ABILITIES,
+    q = ctx.quiet
+    steps = [] if q else [Step(f"{hero_name} {how} the {ab.name} ability", S.HERO_ABILITIES,
                   ("EMPOWERED icon. " if ab.icon == "empowered" else "PRIMED icon. " if ab.icon == "primed" else "")
                   + ("Combo ability." if ab.combo else ""), {"ability": ab.name}, (hero_name,), sec)]
     if ab.icon == "empowered":
@@ -829,8 +845,9 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
                          S.EMPOWERED_AND_PRIMED)
         if ab.combo or ctx.rulings.reading("empowered_ability_token") == "spent":
             g = g.with_hero(replace(hero, empowered=False))
-            steps.append(Step(f"{hero_name} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {}, (hero_name,),
-                              sec))
+            if not q:
+                steps.append(Step(f"{hero_name} spends the empowered token", S.EMPOWERED_AND_PRIMED, "", {},
+                                  (hero_name,), sec))
     elif ab.icon == "primed":
         bare = [e.id for e in targets if not e.primed]
         if bare or not targets:
@@ -840,15 +857,17 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
         if ab.combo or ctx.rulings.reading("primed_ability_token") == "discarded":
             for e in targets:
                 g = g.with_enemy(replace(g.enemy(e.id), primed=False))
-            steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
-                              S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {},
-                              tuple(e.id for e in targets), sec))
+            if not q:
+                steps.append(Step(f"A primed token is discarded from {', '.join(e.id for e in targets)}",
+                                  S.EMPOWERED_AND_PRIMED, "One from each enemy the ability affects.", {},
+                                  tuple(e.id for e in targets), sec))
     if ab.combo:
         g = g.evolve(team_up=g.team_up + 1)
-        steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "",
-                          {"team_up": g.team_up}, (), sec))
+        if not q:
+            steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "",
+                              {"team_up": g.team_up}, (), sec))
     g, more = HP.hit_each_enemy_nearby(g, world, hero_name, ab.amount)
-    steps += [replace(x, section=sec) for x in more]
+    steps += [] if q else [replace(x, section=sec) for x in more]
     hit = tuple(e.id for e in targets)
     result = f"{ab.name}: each enemy nearby suffers {ab.amount} damage: " + (", ".join(hit) or "none nearby")
     return g, steps, HeroAction(ABILITY, hero_name, result, ", ".join(hit), hit=hit)
@@ -904,9 +923,10 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
                          S.TEAM_UP_ABILITIES)
         g = g.evolve(team_up=g.team_up - card.cost)
         new = replace(card, ready=True)
-        steps = [Step(f"{who} spends {card.cost} team-up to ready {card.name}: team-up → {g.team_up}",
-                      S.TEAM_UP_ABILITIES, "Team-up can be spent at any time; the card is flipped face up.",
-                      {"team_up": g.team_up, "card": card.name}, (who,), sec)]
+        steps = [] if ctx.quiet else [
+            Step(f"{who} spends {card.cost} team-up to ready {card.name}: team-up → {g.team_up}",
+                 S.TEAM_UP_ABILITIES, "Team-up can be spent at any time; the card is flipped face up.",
+                 {"team_up": g.team_up, "card": card.name}, (who,), sec)]
     else:
         if not card.ready:
             raise refuse("do", f"{card.name} is {NOT_READY}: ready it first (ready_team_up, {card.cost} team-up)",
@@ -914,11 +934,12 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
         if hero.eliminated or not hero.space:
             raise refuse("hero", f"{who} is not on the board", S.TEAM_UP_ABILITIES)
         new = replace(card, ready=False)
-        steps = [Step(f"{who} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
-                      f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
-                      (who,), sec)]
+        steps = [] if ctx.quiet else [
+            Step(f"{who} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
+                 f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
+                 (who,), sec)]
         g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, who, card.amount)
-        steps += [replace(x, section=sec) for x in more]
+        steps += [] if ctx.quiet else [replace(x, section=sec) for x in more]
     cards = tuple(new if c is card else c for c in state.team_cards)
     return replace(state, game=g, team_cards=cards), steps
 
@@ -937,9 +958,10 @@ def ready_defeated_team_up(state: RoundState, ctx: RoundContext) -> tuple[RoundS
         if d.eliminated or card is None or card.ready:
             continue
         cards = tuple(replace(c, ready=True) if c is card else c for c in cards)
-        steps.append(Step(f"{d.hero} was defeated: {card.name} is readied for free", S.DAMAGE_AND_DEFEAT,
-                          "The new hero's team-up card, ignoring the team-up track.", {"card": card.name},
-                          (d.hero,), f"Round {state.game.round - 1} · End of Round"))
+        if not ctx.quiet:
+            steps.append(Step(f"{d.hero} was defeated: {card.name} is readied for free", S.DAMAGE_AND_DEFEAT,
+                              "The new hero's team-up card, ignoring the team-up track.", {"card": card.name},
+                              (d.hero,), f"Round {state.game.round - 1} · End of Round"))
     return replace(state, team_cards=cards, defeats_seen=len(defeats)), tuple(steps)
 
 
@@ -954,6 +976,8 @@ def end_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tu
         who = ", ".join(f"{h} {plural(n, 'token')}" for h, n in left)
         raise RuleViolation(f"the Hero Phase ends only when every aspect token is spent; still held: {who}",
                             S.HERO_PHASE, field=f"rounds[{state.index}].turns", step=f"round {state.game.round}")
+    if ctx.quiet:
+        return state, ()
     return state, (Step("Every aspect token is spent: proceed to the Nemesis Phase", S.HERO_PHASE, "", {}, (),
                         _section(state)),)
 
@@ -964,6 +988,8 @@ def return_tokens(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
     full = _full_supplies(ctx.scenario)
     n = len(state.placed)
     new = replace(state, supplies=full, placed=(), index=state.index + 1, declared=0)
+    if ctx.quiet:
+        return new, ()
     return new, (Step(f"{plural(n, 'aspect token')} return to the heroes' supplies", S.END_OF_ROUND,
                       "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in full), {}, (),
                       f"Round {state.game.round - 1} · End of Round"),)
@@ -1032,6 +1058,8 @@ def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple
     entries = [(k, e) for k, e in enumerate(ctx.scenario.nemesis_team_ups(r)) if e.before == before]
     if entries and loss_reached(state.game) and ctx.rulings.reading("team_up_after_loss") == "not_played":
         who = "; ".join(f"{e.hero} {e.do.replace('_', ' ')}" for _k, e in entries)
+        if ctx.quiet:
+            return state, ()
         return state, (Step(f"A loss condition is reached: the team-up entries {words} are not played ({who})",
                             S.WINNING_AND_LOSING, "Ruling team_up_after_loss = not_played: the heroes lose when "
                             "the condition happens.", {"not_played": [k for k, _e in entries]}, (), sec),)
@@ -1065,13 +1093,14 @@ def _nemesis_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[Rou
     """The Nemesis Phase and End of Round of the round ``state`` is in (:func:`.nemesis.play_phase`, its frames
     carried into round states); with ``[[rounds.nemesis]]`` entries, played part by part
     (:func:`.nemesis.phase_parts`, cut at the points the entries name) with :func:`nemesis_team_ups` at each of
-    those points (one frame each). Returns the frames and the refusal (``None``: none).
+    those points (one frame each). Returns the frames and the refusal (``None``: none). With ``ctx.quiet`` only the
+    last frame of each kernel play is carried into a round state (a quiet caller reads the last state only).
 
     Raises:
         ScenarioError: an entry's point this play does not reach (:func:`nemesis_team_ups`)."""
     entries_at = {e.before for e in ctx.scenario.nemesis_team_ups(state.index)}
     if not entries_at:
-        return [Frame(f.name, replace(state, game=f.state), f.steps) for f in play_phase(state.game, ctx.phase)], None
+        return _carried(state, play_phase(state.game, ctx.phase), ctx.quiet), None
     frames: list[Frame[RoundState]] = []
     points = tuple(sorted(entries_at | {"1"}, key=point_order))
     phase_ctx, parts = phase_parts(state.game, ctx.phase, points)
@@ -1084,12 +1113,18 @@ def _nemesis_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[Rou
             frames.append(Frame(f"Nemesis Phase › team-up {point_words(key)}", state, steps))
             if _over(state):
                 break
-        got = play(state.game, entries, phase_ctx, stop=phase_over)
-        frames += [Frame(f.name, replace(state, game=f.state), f.steps) for f in got]
+        got = (play_last if ctx.quiet else play)(state.game, entries, phase_ctx, stop=phase_over)
+        frames += _carried(state, got, ctx.quiet)
         state = frames[-1].state if frames else state
         if phase_over(state.game):
             break
     return frames, None
+
+
+def _carried(state: RoundState, got: tuple[Frame[GameState], ...], quiet: bool) -> list[Frame[RoundState]]:
+    """Nemesis Phase frames (game states) carried into round states (``state`` with each frame's game); ``quiet``:
+    only the last one."""
+    return [Frame(f.name, replace(state, game=f.state), f.steps) for f in (got[-1:] if quiet else got)]
 
 
 def _over(state: RoundState) -> bool:
@@ -1132,7 +1167,7 @@ def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | Non
 
 
 def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None, *,
-                dealt: tuple[str, ...] | None = None, side_dealt: tuple[str, ...] | None = None
+                dealt: tuple[str, ...] | None = None, side_dealt: tuple[str, ...] | None = None, quiet: bool = False
                 ) -> tuple[tuple[Frame[RoundState], ...], RuleViolation | None, RoundState, RoundContext]:
     """Play the file's rounds (after Setup, when the file has a ``[setup]``: :func:`_begin`): each round's
     :data:`HERO_PHASE`, then the Nemesis Phase and End of Round
@@ -1142,21 +1177,24 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
 
     ``dealt``: for a file with ``[setup]``, the event deck's order (card names, top first) to play the rounds on
     instead of the one Setup dealt (the forecast over Setup's deals, :func:`.forecast.planned_forecast`);
-    ``side_dealt``: likewise the side mission deck's order (names, top first; the 1st strike draws the first)."""
+    ``side_dealt``: likewise the side mission deck's order (names, top first; the 1st strike draws the first).
+    ``quiet``: the rounds are played with :func:`quiet_context` (Setup's frames as ever): the same states, no step
+    text; each Hero Phase turn still has its frame, each Nemesis Phase only its last."""
     frames, start, ctx = _begin(sc, rulings, seed, side_dealt)
+    play_ctx = quiet_context(ctx) if quiet else ctx
     state = frames[-1].state if frames else start
     if dealt is not None and frames:
         cards = {c.name: c for c in start.game.event_deck}
         state = replace(state, game=state.game.evolve(event_deck=tuple(cards[n] for n in dealt)))
     for _ in sc.rounds:
-        got, refusal = play_hero_phase(state, ctx)
+        got, refusal = play_hero_phase(state, play_ctx)
         frames += got
         if refusal is not None:
             return tuple(frames), refusal, start, ctx
         state = got[-1].state
         if _over(state):
             break
-        got, refusal = play_nemesis_and_end(state, ctx)
+        got, refusal = play_nemesis_and_end(state, play_ctx)
         frames += got
         if refusal is not None:
             return tuple(frames), refusal, start, ctx
@@ -1164,6 +1202,12 @@ def play_rounds(sc: RoundScenario, rulings: Mapping[str, str] | None = None, see
         if _over(state):
             break
     return tuple(frames), None, start, ctx
+
+
+def quiet_context(ctx: RoundContext) -> RoundContext:
+    """``ctx`` and its Nemesis Phase context made quiet (:attr:`explorer.kernel.Context.quiet`): the same play and
+    states, no step text built (the exact forecast, :func:`.forecast.planned_forecast`, reads only the states)."""
+    return replace(ctx, quiet=True, phase=replace(ctx.phase, quiet=True))
 
 
 def play_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[list[Frame[RoundState]], RuleViolation | None]:
@@ -1249,5 +1293,5 @@ def round_trace(sc: RoundScenario, played: tuple[tuple[Frame[RoundState], ...], 
 __all__ = ["RoundScenario", "RoundState", "RoundContext", "Sheet", "Supply", "Placed", "SupportCard", "TeamUpCard",
            "parse_round", "resolve_round", "round_trace", "play_rounds", "after_hero_phase", "HERO_PHASE", "END_OF_ROUND",
            "SETUP_BOARD", "setup_board", "begin_hero_phase", "take_turn", "end_hero_phase", "return_tokens",
-           "ready_defeated_team_up", "whose_turn", "play_hero_phase", "play_nemesis_and_end", "STANDIN_SLOTS",
-           "STANDIN_BOOST", "STANDIN_DAGGER_EFFECT"]
+           "ready_defeated_team_up", "whose_turn", "play_hero_phase", "quiet_context", "play_nemesis_and_end",
+           "STANDIN_SLOTS", "STANDIN_BOOST", "STANDIN_DAGGER_EFFECT"]
