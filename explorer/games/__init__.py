@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 import re
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.options import RulingOption
-from explorer.trace import Trace
+
+if TYPE_CHECKING:   # annotations only: `explorer --help` and the odds verbs make no trace
+    from explorer.trace import Trace
 
 
 def read_toml(*args, **kwargs):
