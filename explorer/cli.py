@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from gettext import gettext
 from importlib import import_module
 
 import click
@@ -36,6 +37,32 @@ TOP_LEVEL: dict[str, tuple[str, str]] = {
 }
 """Verbs that span every game: ``{verb: (module, click command in it)}``, in the order ``explorer --help`` lists
 them."""
+
+SUMMARIES: dict[str, str] = {
+    "resolve": "Resolve a scenario of any game step by step, citing the rulebook.",
+    "scenarios": "List the built-in scenarios of every game (rulebook examples and handed rulings), and the packaged "
+                 "files `explorer resolve` also opens by name (TAG Raid's tables); or, with --export NAME, write one "
+                 "of them as a TOML file to start your own from.",
+    "rulings": "List the ruling options of every game: what each rulebook leaves open, both readings, the default.",
+    "serve": "Serve the app: a landing page and one page per tool per game (one widget tree per browser session); "
+             "each NOTEBOOK given (e.g. notebooks/*.ipynb tutorials/*.ipynb) is served too, at /<its file name "
+             "without .ipynb>, and listed on the landing page.",
+    "render": "Render a scenario (picture, cited steps, readings, outcome) as SVG, HTML or Markdown.",
+    "rules": "List each rulebook section (in rulebook order) with the functions that implement it (module:function, "
+             "file:line), the built-in scenarios and the tests that cite it; a section no code cites says so.",
+    "tagraid": "Infinity Deathmatch: TAG Raid: exact odds of a roll exchange or of a whole Order; Line of Fire on a "
+               "table.",
+    "masseffect": "Mass Effect: Priority Hagalaz: Strategy Pool odds, a Round step by step (more under `explorer "
+                  "resolve`).",
+    "galaxydefenders": "Galaxy Defenders: Operation Strikeback: exact combat odds (more under `explorer resolve`).",
+    "dagger": "Marvel D.A.G.G.E.R.: the loss probability of the next one or more Nemesis Phases (more under `explorer "
+              "resolve`).",
+}
+"""The first sentence of each listed command's help, as ``explorer --help`` shows it (click's short help is made from
+the first sentence alone), so that listing the commands builds none of them: building them all imports every verb's
+module and every game's command line (issue 18: every verb under 150 ms of CPU). ``tests/test_cli_contract.py``
+checks each against the built command's own help at every width; a command missing here (a new game) makes
+``explorer --help`` build the commands as click does."""
 
 ALIASES = {"odds": ("tagraid", "odds")}
 """Old spellings kept working: ``{verb: (game id, game verb)}``."""
@@ -63,6 +90,18 @@ class ExplorerCLI(click.Group):
         from .games import game_ids
 
         return [*TOP_LEVEL, *game_ids(), *ALIASES]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The ``Commands`` section of ``explorer --help``, as click writes it, from :data:`SUMMARIES` (no command is
+        built); click's own listing, which builds every command, when a listed command has no summary."""
+        names = [n for n in self.list_commands(ctx) if n not in ALIASES]
+        if any(n not in SUMMARIES for n in names):
+            super().format_commands(ctx, formatter)
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = [(n, click.Command(n, help=SUMMARIES[n]).get_short_help_str(limit)) for n in names]
+        with formatter.section(gettext("Commands")):   # click's heading, translated as click translates it
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self._built:

@@ -15,7 +15,6 @@ explorer.errors.DiceScriptExhausted: the dice script ran out: 3 values were give
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -40,6 +39,8 @@ class SeededRoller:
     """Uniform random faces from a private ``random.Random(seed)``; the same seed gives the same dice."""
 
     def __init__(self, seed: int | None = None):
+        import random   # here: a command that rolls nothing (the odds verbs, --help) need not load it
+
         self.seed = seed
         self._rng = random.Random(seed)
 
@@ -124,7 +125,11 @@ class Dice:
 
     def __init__(self, roller: Roller | None = None, seed: int | None = None):
         self.roller = roller
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**9)
+        if seed is None:
+            import random
+
+            seed = random.SystemRandom().randrange(10**9)
+        self.seed = seed
         self.seeded = SeededRoller(self.seed)
         self.cursor: dict[str, int] = {}
         self.drawn = 0
@@ -142,6 +147,7 @@ class Dice:
         The seed's one stream serves the dice and the shuffles in the order they are asked for: a sequence that
         shuffles before it rolls, from a new ``Dice(seed=s)``, shuffles exactly as ``random.Random(s).shuffle``.
 
+        >>> import random
         >>> deck = list("abcdef")
         >>> random.Random(3).shuffle(deck)
         >>> Dice(seed=3).shuffled("abcdef") == tuple(deck)

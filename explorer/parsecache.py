@@ -28,11 +28,16 @@ built-ins and packaged files of :mod:`explorer.games`); a user's file is always 
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+try:   # a hit is read by the C unpickler itself, without the ``pickle`` module's pure-Python half (a miss, which
+    # validates the file anyway, imports ``pickle`` to write the entry)
+    from _pickle import load as _load
+except ImportError:   # pragma: no cover - an interpreter without the C accelerator
+    from pickle import load as _load
 
 try:   # hashlib's own BLAKE2, without importing OpenSSL's constructors with hashlib (about 5 ms of CPU)
     from _blake2 import blake2b
@@ -87,14 +92,19 @@ def _private(st: os.stat_result) -> bool:
     return (not hasattr(os, "getuid") or st.st_uid == os.getuid()) and not st.st_mode & 0o022
 
 
-def _files() -> list[tuple[str, Path]]:
-    """``(relative path, path)`` of every file of the package (no ``__pycache__``), sorted."""
+def _files() -> list[tuple[str, str]]:
+    """``(relative path, path)`` of every file of the package (no ``__pycache__``), sorted; both plain strings (the
+    relative path with ``/``), built without :mod:`pathlib`, whose objects cost more than the stat of the package's
+    files they name (every command that reads a built-in walks them once)."""
     out = []
-    for dirpath, dirnames, filenames in os.walk(PACKAGE):
+    root = str(PACKAGE)
+    strip = len(root) + 1
+    for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        rel = dirpath[strip:].replace(os.sep, "/")
+        prefix = rel + "/" if rel else ""
         for f in sorted(filenames):
-            p = Path(dirpath) / f
-            out.append((p.relative_to(PACKAGE).as_posix(), p))
+            out.append((prefix + f, os.path.join(dirpath, f)))
     return out
 
 
@@ -130,7 +140,7 @@ def code_version(directory: Path | None = None) -> str:
     libs = _library_files()
     sig = blake2b(f"{FORMAT} {sys.version} {sys.implementation.cache_tag}".encode(), digest_size=16)
     for rel, p in [*files, *((str(p), p) for p in libs)]:
-        st = p.stat()
+        st = os.stat(p)
         sig.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     stat_key = sig.hexdigest()
     if stat_key in _code:
@@ -149,7 +159,8 @@ def code_version(directory: Path | None = None) -> str:
     h = blake2b(f"{FORMAT} {sys.version} {sys.implementation.cache_tag}".encode(), digest_size=16)
     for rel, p in files:
         h.update(f"{rel}\0".encode())
-        h.update(p.read_bytes())
+        with open(p, "rb") as f:
+            h.update(f.read())
         h.update(b"\0")
     for p in libs:   # a library's version: its small files' bytes, its compiled module's size and time
         st = p.stat()
@@ -237,13 +248,15 @@ def cached(what: tuple[str, ...], data: bytes, build: Callable[[], T]) -> T:
     try:
         with open(path, "rb") as f:
             if _private(os.fstat(f.fileno())):
-                fmt, got, value = pickle.load(f)
+                fmt, got, value = _load(f)
                 if fmt == FORMAT and got == key:
                     return value
     except Exception:   # noqa: BLE001 -- missing, truncated, corrupt, or naming a class that moved: parse instead
         pass
     value = build()
     try:
+        import pickle
+
         blob = pickle.dumps((FORMAT, key, value), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:   # noqa: BLE001 -- a value that does not pickle is simply not cached
         return value

@@ -7,8 +7,6 @@ never formats for a particular UI.
 
 from __future__ import annotations
 
-import html
-import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -141,6 +139,8 @@ class Trace:
                 "steps": [s.to_dict() for s in self.steps]}
 
     def to_json(self, **kw) -> str:
+        import json   # here, not at the top: a text answer needs no JSON encoder
+
         return json.dumps(self.to_dict(), **({"indent": 2} | kw))
 
     def to_text(self) -> str:
@@ -162,6 +162,8 @@ class Trace:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
+        import html   # here: html.entities is a large table no command-line answer needs
+
         out = [f"<div class='explorer-trace'><h4>{html.escape(self.title)}</h4><ol>"]
         for s in self.steps:
             out.append(f"<li><b>{html.escape(s.title)}</b> <i>[{html.escape(str(s.rule))}]</i>"

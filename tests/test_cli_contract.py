@@ -64,6 +64,44 @@ def test_every_verb_is_listed_and_the_alias_is_hidden_but_works(capsys):
     assert capsys.readouterr().out == alias
 
 
+def test_the_listing_of_explorer_help_is_each_commands_own_short_help_at_every_width():
+    """``explorer --help`` lists the commands from ``cli.SUMMARIES`` without building them: each summary gives the
+    short help click makes from the built command's own help, at every width a terminal can give."""
+    import click
+
+    group = cli.build()
+    ctx = click.Context(group)
+    names = [n for n in group.list_commands(ctx) if n not in cli.ALIASES]
+    assert sorted(names) == sorted(cli.SUMMARIES)
+    for name in names:
+        built = group.get_command(ctx, name)
+        assert not built.hidden and not built.deprecated and built.short_help is None, name
+        for limit in range(0, 260):
+            assert (click.Command(name, help=cli.SUMMARIES[name]).get_short_help_str(limit)
+                    == built.get_short_help_str(limit)), (name, limit)
+
+
+@pytest.mark.parametrize("width", [40, 60, 79, 80, 120])
+def test_explorer_help_lists_as_click_does(monkeypatch, width):
+    """The same ``explorer --help`` as click's own listing (which builds every command), at several widths."""
+    import click
+
+    def text(group):
+        with click.Context(group, info_name=cli.PROG_NAME, terminal_width=width) as ctx:
+            return group.get_help(ctx)
+
+    mine = text(cli.build())
+    monkeypatch.setattr(cli.ExplorerCLI, "format_commands", click.Group.format_commands)
+    assert mine == text(cli.build()) and "dagger " in mine
+
+
+def test_explorer_help_builds_no_command():
+    rc, mods = modules_after(["--help"])
+    assert rc == 0
+    assert sorted(m for m in mods if m.startswith("explorer.")) == [
+        "explorer.cli", "explorer.errors", "explorer.games", "explorer.options"]
+
+
 def test_each_games_cli_is_a_click_group_named_after_the_game():
     import click
 

@@ -67,13 +67,19 @@ NOT_NEEDED = {
     ("resolve", "gd-01"): {"explorer.games.galaxydefenders.phases",       # the Menace token: now .menace
                            "explorer.games.galaxydefenders.conditions"},  # the outcome text's isinstance check
     ("resolve", "dg-03"): {"explorer.games.dagger.setup_scenario"},       # SetupOutcome: now in .results
+    ("dagger", "forecast", "dg-three-rounds"): {"explorer.games.dagger.results"},  # reports no playthrough
+    ("resolve", "tr-02"): {"explorer.games.masseffect.game", "explorer.games.dagger.game"},  # found in the first game
+    tuple(TAGRAID_ODDS): {"random", "json", "html"},       # rolls nothing, writes no JSON
+    ("masseffect", "strategy-odds"): {"random", "json"},
 }
 
 
 @pytest.mark.parametrize("argv", list(NOT_NEEDED), ids=" ".join)
 def test_a_resolve_loads_only_the_rules_modules_of_its_kind(argv):
     """A ``combat`` does not load the phase scenarios (six pydantic formats) for the Menace token, nor a Nemesis
-    Phase the ``setup`` format for the outcome text's type check (issue 18: every verb under 150 ms of CPU)."""
+    Phase the ``setup`` format for the outcome text's type check; a forecast reports no playthrough (no outcome types),
+    a TAG Raid built-in imports no later game, and the odds verbs roll no dice and write no JSON (issue 18: every verb
+    under 150 ms of CPU; docs/design.md note 43)."""
     rc, mods = modules_after(list(argv))
     assert rc == 0
     assert NOT_NEEDED[argv] & mods == set()

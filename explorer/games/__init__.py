@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 import re
 from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer.errors import ScenarioError, short_repr
 from explorer.options import RulingOption
-from explorer.trace import Trace
+
+if TYPE_CHECKING:   # annotations only: `explorer --help` and the odds verbs make no trace
+    from explorer.trace import Trace
 
 
 def read_toml(*args, **kwargs):
@@ -412,8 +414,10 @@ def all_games() -> list[Game]:
 
 
 def find_builtin(name: str) -> tuple[Game, str] | None:
-    """``(game, name)`` for a built-in scenario id of any game, or ``None``."""
-    for g in all_games():
+    """``(game, name)`` for a built-in scenario id of any game, or ``None``. The games are asked in display order,
+    one at a time: a built-in of an early game imports no later game's module."""
+    for gid in GAME_MODULES:
+        g = get_game(gid)
         if name in g.builtin_names():
             return g, name
     return None

@@ -11,8 +11,6 @@ Examples::
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from explorer.cli_numbers import PlainInt, check_step, seed_option
@@ -67,6 +65,8 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
             raise
         raise ScenarioError("--phases", e.problem, e.allowed) from None
     if as_json:
+        import json   # only for --json: a text answer needs no JSON encoder
+
         click.echo(json.dumps(f.to_dict(), indent=2))
         return
     click.echo(forecast_text(f, state, value.phases if kind == "nemesis" else len(value.rounds) if kind == "round"

@@ -22,9 +22,12 @@ Each kind's module exposes ``parse_<name>(data, source)`` and ``resolve_<name>(s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 from explorer.games import Game, Kinds, Page
-from explorer.trace import Trace
+
+if TYPE_CHECKING:   # annotations only: a game's odds verb makes no trace
+    from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "nemesis": ("explorer.games.dagger.nemesis_scenario", "nemesis"),

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer.dice import Dice
 from explorer.errors import ScenarioError
@@ -44,12 +44,14 @@ from explorer.trace import Trace
 
 from .nemesis import SEC1, SEC2, SEC3, SEC_END, Choices, PhaseContext, loss_gauges, play_phases
 from .options import rulings as make_rulings
-from .results import NemesisOutcome
 from .state import (
     SIDE_SLOTS, Effect, EliteSpec, Enemy, EnemyType, EventCard, GameState, Hero, Mission, NemesisSheet, SideCard,
     SpawnIcon,
 )
 from .worldmap import FIXED_BASES, ILIAD, WorldMap, load_map, map_from_dict
+
+if TYPE_CHECKING:   # built only when a playthrough is reported: `explorer dagger forecast` never does
+    from .results import NemesisOutcome
 
 STEP_KEYS = {"step-1": SEC1, "step-2": SEC2, "step-3": SEC3, "end-of-round": SEC_END}
 
@@ -423,6 +425,8 @@ def playthrough(scenario: NemesisScenario, rulings: Mapping[str, str] | None = N
 
 def nemesis_outcome(frames: list[Frame[GameState]], start: GameState) -> NemesisOutcome:
     """The typed outcome of a playthrough from ``start`` (:class:`.results.NemesisOutcome`)."""
+    from .results import NemesisOutcome
+
     end = frames[-1].state if frames else start
     after: list[list] = []
     for f in frames:                          # the threat each cited step leaves, by trace section

@@ -14,8 +14,6 @@ Examples::
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from explorer.text import percent, plural
@@ -173,6 +171,8 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     s["rulings"] = dict(r.consulted)
     s["calibration"] = cal.source
     if as_json:
+        import json   # only for --json: a text answer needs no JSON encoder
+
         click.echo(json.dumps(s, indent=2))
         return
     from .combat import dice_pool

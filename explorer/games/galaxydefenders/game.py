@@ -28,10 +28,13 @@ kind            module              what it answers (sections)
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from explorer.games import Game, Kinds, Page
 from explorer.text import plural
-from explorer.trace import Trace
+
+if TYPE_CHECKING:   # annotations only: a game's odds verb makes no trace
+    from explorer.trace import Trace
 
 KINDS: dict[str, tuple[str, str]] = {
     "combat": ("explorer.games.galaxydefenders.combat", "combat"),

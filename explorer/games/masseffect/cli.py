@@ -12,8 +12,6 @@ Examples::
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from explorer.cli_numbers import PlainInt, check_step, seed_option
@@ -58,6 +56,8 @@ def strategy_odds(pool: str, locked: str | None, paragon: str, ruling: tuple[str
     table = strategy_odds_table(_int(pool, "--pool", 1, STRATEGY_DICE), locked,
                                 paragon=_int(paragon, "--paragon", 0, PARAGON_DICE_MAX), rulings=r)
     if as_json:
+        import json   # only for --json: a text answer needs no JSON encoder
+
         click.echo(json.dumps(table, indent=2))
         return
     click.echo(f"Strategy Roll of a {pool_text(table)}  [Mass Effect: Step A: Strategy Roll; Core Abilities]")

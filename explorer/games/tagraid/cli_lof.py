@@ -15,7 +15,6 @@ Examples::
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -92,6 +91,8 @@ def lof(table: str, shooter: str | None, as_json: bool) -> None:
     rep = lof_report(table, shooter)  # a ScenarioError is one line and exit code 2 (explorer.cli.main)
     verdicts = rep.pop("_verdicts")
     if as_json:
+        import json   # only for --json: a text answer needs no JSON encoder
+
         click.echo(json.dumps(rep, indent=2, ensure_ascii=False))
         return
     n = sum(1 for v in verdicts if v.lof.has_lof)

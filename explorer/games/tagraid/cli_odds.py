@@ -24,7 +24,6 @@ Examples::
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -427,6 +426,8 @@ def odds(burst_a: str | None, sv_a: str | None, attribute_a: str | None, mod_a: 
                            "b": ({"threat_level": threat} if threat is not None else
                                  {"sv": b.sv_how, "attack_damage": b.ad_how, "skill": b.skill}),
                            "partial_cover": {"a": cover_a, "b": cover_b}}
+        import json   # only for --json: a text answer needs no JSON encoder
+
         click.echo(json.dumps(d, indent=2))
     else:
         _print_text(res, a, b, threat, exact, cover_a, cover_b, plan)

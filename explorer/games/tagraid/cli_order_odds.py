@@ -13,7 +13,6 @@ Saving Roll; Death. Errors: one line naming the file and the field (exit code 2)
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -78,6 +77,8 @@ def order_odds_cmd(file: str, as_json: bool, exact: bool, rulings: tuple[str, ..
     with naming_source(file):   # a refusal while resolving names the file, as one while loading does
         o = order_odds(order, given or None, exact=exact)
     if as_json:
+        import json   # only for --json: a text answer needs no JSON encoder
+
         click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False))
         return
     click.echo(f"Exact odds of the Order in {file} ({len(o.joint)} outcomes of the whole exchange)")

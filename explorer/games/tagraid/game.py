@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 import dataclasses
+from typing import TYPE_CHECKING
 
 from explorer.errors import ScenarioError
 
 from explorer.games import Game, Kinds, Page
-from explorer.trace import Step, Trace
 
 from .words import states_text
+
+if TYPE_CHECKING:   # annotations only: a game's odds verb makes no trace
+    from explorer.trace import Step, Trace
 
 
 KINDS: dict[str, tuple[str, str]] = {
@@ -81,6 +84,8 @@ def resolve_roll(scenario, rulings: Mapping[str, str] | None = None, seed: int |
 def spare_saves_step(refusal: ScenarioError) -> Step:
     """The step an old roll file's spare Saving Roll faces add to its trace: the field and what the exact rule says
     (``refusal``: the :class:`~explorer.errors.ScenarioError` the exact check raised)."""
+    from explorer.trace import Step
+
     from . import sections as S
 
     return Step(f"Warning: field '{refusal.field}' gives spare Saving Roll faces, never rolled: ignored",
