@@ -41,7 +41,7 @@ the empty Power Suit's figure on the map, drones on the map.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from explorer.errors import RuleViolation, ScenarioError
@@ -83,6 +83,10 @@ class Moved:
     who: str
     path: tuple[Hex, ...]
     points: int | None = None
+    step: str = ""
+    """The title of the step that describes it (the Round page shows it from that step on)."""
+    shows: object = field(default=None, compare=False, repr=False)
+    """The round's state just after it (:class:`.round.RoundState`): what the Round page draws from its step on."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,8 @@ class Attacked:
     """``(attacker's hex, target's hex)`` the attack is traced along: the target hex the rules read it by (a
     multi-hex alien's base hex in line of sight first, :func:`_facing`) and the attacker's hex that sees it
     (:func:`attack_line`); the picture draws the attack along it. ``None``: a figure not on the map."""
+    step: str = ""
+    shows: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -107,10 +113,14 @@ class CardDrawn:
     card: int
     after: str
     activates: tuple[str, ...]
+    step: str = ""
+    shows: object = field(default=None, compare=False, repr=False)
 
 
 MapNote = Moved | Attacked | CardDrawn
-"""What one frame of a round shows on the map."""
+"""What one frame of a round shows on the map. Each note names the step that describes it (``step``, a title) and
+keeps the state just after it (``shows``), so the Round page draws each step's map and sheets as of that step
+(:func:`.round_picture.positions_from`), not as its whole frame (an agent turn, an alien activation) leaves them."""
 
 SUIT_WEAPON = {"name": "Power Suit weapon (stand-in)", "dice": {"red": 2, "blue": 1}}
 """STAND-IN weapon of a Power Suit whose file gives none (9.5.2.2: Red and Blue dice; the real dice are printed on
@@ -388,8 +398,10 @@ def _moved(state: RoundState, moves: dict[str, Hex], bases: dict[str, Hex] | Non
                                         for p in state.figures))
 
 
-def _noted(state: RoundState, *notes: MapNote) -> RoundState:
-    return replace(state, notes=state.notes + notes)
+def _noted(state: RoundState, *notes: MapNote, step: str = "") -> RoundState:
+    """``state`` with ``notes`` added, each naming ``step`` (the title of the step that describes it) and keeping
+    ``state`` as what the map shows from that step on."""
+    return replace(state, notes=state.notes + tuple(replace(n, step=step or n.step, shows=state) for n in notes))
 
 
 # ------------------------------------------------------------------------------------------------ agent movement
@@ -465,7 +477,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
                 "Path " + " → ".join(map(str, path)) + f" (the shortest legal walking path); points: "
                 f"{', '.join(parts)}" + ("; 2 a Hex while Crouching" if per == 2 else "") + ".",
                 {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
-    state = _noted(_moved(state, {name: goal}), Moved(name, path, cost))
+    state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
     return state, (step,)
 
 
@@ -561,7 +573,8 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                 section=sec, marks=(t.name,), facts={"unit": unit, "destroyed": not left}))
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
                     tuple((r.name, r.wounds, r.status) for r in after.results), line)
-    return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
+    return _noted(state, note, step=steps[-1].title if steps else ""), \
+        tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
         + tuple(gone)
 
 
@@ -672,12 +685,17 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
         moves = {n: h for n, h in moves.items() if n != name} | {lead.name: o.end, other.name: o.second or other.at}
     elif me.name != name:                       # the second figure alone (the first dead, or held)
         moves = {n: h for n, h in moves.items() if n != name} | {me.name: o.end}
+    follows = {other.name: moves.pop(other.name)} if mate is not None else {}
     new = _moved(state, moves, {name: o.second} if me.base is not None and o.second is not None else None)
-    if len(o.path) > 1:
+    ends = next((s.title for s in trace.steps if "end" in s.facts), trace.steps[-1].title)
+    if len(o.path) > 1:             # shown from the end-of-movement step; a Prime Swarm's follower from its own
         walker = name if mate is None and me.name == name else next(n for n, h in moves.items() if h == o.end)
-        new = _noted(new, Moved(walker, tuple(o.path)))
-    if mate is not None and o.second is not None and o.second != (other.at):
-        new = _noted(new, Moved(other.name, (other.at, o.second)))
+        new = _noted(new, Moved(walker, tuple(o.path)), step=ends)
+    if follows:
+        new = _moved(new, follows)
+        if follows[other.name] != other.at:
+            placed = next((s.title for s in trace.steps if "second" in s.facts), trace.steps[-1].title)
+            new = _noted(new, Moved(other.name, (other.at, follows[other.name])), step=placed)
     steps = tuple(read) + tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
     return new, steps, o
 
@@ -798,7 +816,8 @@ def close_encounter_step(state: RoundState, ctx: RoundContext, number: int) -> t
     step = Step(f"{turn.agent} draws Close Encounter card {ce.card}: it activates {names}", S.ALIEN_ACTIVATION,
                 "Each activated alien follows its A.I. section in turn, on the map as the agents left it.",
                 {"card": ce.card, "activates": list(ce.activates)}, tuple(ce.activates), sec)
-    return _noted(replace(state, selected=tuple(ce.activates)), CardDrawn(ce.card, turn.agent, tuple(ce.activates))), \
+    return _noted(replace(state, selected=tuple(ce.activates)), CardDrawn(ce.card, turn.agent, tuple(ce.activates)),
+                  step=step.title), \
         (step,)
 
 
@@ -851,7 +870,7 @@ def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[
                 "An 'Activate X aliens' card: the aliens are selected as 11.5 says.", {"card": ce.card},
                 (), sec)
     steps = (head, *(x.in_section(sec) for x in (first, second, *more)))
-    return _noted(replace(state, selected=names), CardDrawn(ce.card, turn.agent, names)), steps
+    return _noted(replace(state, selected=names), CardDrawn(ce.card, turn.agent, names), step=head.title), steps
 
 
 def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: str

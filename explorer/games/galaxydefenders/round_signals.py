@@ -223,24 +223,26 @@ def reveal_alien(state: RoundState, ctx: RoundContext, sig: SignalOnMap, field: 
     when = ("A Close Encounter card drawn later this round may activate it" if
             ctx.rulings.reading("revealed_alien_activation") == "in_play" else
             "It is first activated next round") + " (ruling revealed_alien_activation)."
-    return _noted(state, *(Moved(p.name, (p.at,)) for p in placed)), (
+    enters = Step(f"{x.name} enters play on {sig.at}, where the signal was; the token is discarded", S.SIGNALS,
+                  f"Full Health ({x.health} Health points{' each figure' if x.swarm else ''}){shape}. {when}",
+                  {"alien": x.name, "at": str(sig.at)}, (x.name,), sec)
+    return _noted(state, *(Moved(p.name, (p.at,)) for p in placed), step=enters.title), (
         Step(f"Signal {sig.name} on {sig.at} is revealed: an Alien signal", S.SIGNALS, "Until revealed it followed "
              "the signal rules; which alien it brings is a Core Set rule: the file says it.", {"signal": sig.name},
-             (str(sig.at),), sec),
-        Step(f"{x.name} enters play on {sig.at}, where the signal was; the token is discarded", S.SIGNALS,
-             f"Full Health ({x.health} Health points{' each figure' if x.swarm else ''}){shape}. {when}",
-             {"alien": x.name, "at": str(sig.at)}, (x.name,), sec))
+             (str(sig.at),), sec), enters)
 
 
 def reveal_human(state: RoundState, sig: SignalOnMap, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
     """A Human signal revealed (11.10): this book prints no effect for one (its effect is a Core Set rule), so the
     round only takes the token off the map and discards it, as 11.10.1 and 10.1.2 do with a revealed NPC signal that
     brings no NPC; no figure enters and no alien is activated."""
+    from .round_map import Moved, _noted
+
     state = replace(state, signals=tuple(s for s in state.signals if s.name != sig.name))
-    return state, (Step(f"Signal {sig.name} on {sig.at} is revealed: a Human signal; the token is discarded",
-                        S.SIGNALS, "No figure enters play and nothing is activated. Any Core Set effect of a Human "
-                        "signal is not printed in this rulebook and is not applied here.", {"signal": sig.name},
-                        (str(sig.at),), sec),)
+    step = Step(f"Signal {sig.name} on {sig.at} is revealed: a Human signal; the token is discarded", S.SIGNALS,
+                "No figure enters play and nothing is activated. Any Core Set effect of a Human signal is not printed "
+                "in this rulebook and is not applied here.", {"signal": sig.name}, (str(sig.at),), sec)
+    return _noted(state, Moved(sig.name, (sig.at,)), step=step.title), (step,)
 
 
 def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
@@ -271,12 +273,13 @@ def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[Ro
     npc = NpcState(fig, who, tactic=card.tactic, revealed=True)
     state = replace(state, npcs=state.npcs + (npc,), npc_deck=state.npc_deck[1:],
                     figures=state.figures + (Placed(card.name, "npc", at),))
+    enters = len(steps)
     steps.append(Step(f"{card.name} enters play on {at}, where the signal was; the token is discarded",
                       S.NPC_SIGNALS, f"Full Health ({card.health} Health points)" + (
                           f", with its {card.tactic.title()} NPC Tactic token" if card.tactic else "") +
                       f"; controlled by {who}. " + _first_activation(ctx), section=sec, marks=(card.name,),
                       facts={"npc": card.name, "controller": who, "at": str(at)}))
-    return _noted(state, Moved(card.name, (at,))), tuple(steps)
+    return _noted(state, Moved(card.name, (at,)), step=steps[enters].title), tuple(steps)
 
 
 def plural_cards(n: int) -> str:
@@ -334,12 +337,15 @@ def place_drone(state: RoundState, ctx: RoundContext, owner: str, kind: str, pla
     name = drone_name(kind, owner)
     t = tile(ctx, kind)
     side = "hologram" if kind == "hologram" else "drone"
+    from .round_map import Moved, _noted
+
     state = replace(state, figures=state.figures + (Placed(name, side, h),),
                     drones=state.drones + (TargetState(name, "drone", t.health),))
-    return state, (Step(f"{name} is placed on {h}, {how}", rule, "An empty Hex" + (
+    step = Step(f"{name} is placed on {h}, {how}", rule, "An empty Hex" + (
         " within 1 Area; aliens consider it a standard agent." if kind == "hologram" else
         "; it counts as an agent for most purposes and aliens may target it."), section=sec, marks=(name, str(h)),
-        facts={"drone": name, "at": str(h)}),)
+        facts={"drone": name, "at": str(h)})
+    return _noted(state, Moved(name, (h,)), step=step.title), (step,)
 
 
 def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, act, field: str, sec: str
