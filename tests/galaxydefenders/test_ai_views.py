@@ -112,3 +112,32 @@ def test_activation_scenarios_draw_their_map_combats_their_dice_and_the_others_n
             assert svg.startswith("<svg") and "explorer-sheet" in svg, s.name
         else:
             assert svg is None, s.name
+
+
+@pytest.mark.parametrize("sid, change, start", [
+    # a multi-hex alien whose base hex (1,1) is closer to the target than its face hex (0,1): 11.8 reads from the
+    # base's closest hex, and the targeting and rule lines start there (they started at the face hex)
+    ("gd-ai-multi-hex", {"at": "0,1", "base": "1,1"}, "1,1"),
+    # a Prime Swarm: the figure on 4,1 is the closer to the target (11.6); the targeting line starts there, before
+    # the lead step moves the page's mover to it
+    ("gd-ai-prime-swarm", {}, "4,1"),
+])
+def test_targeting_and_rule_lines_start_at_the_hex_the_rules_used(sid, change, start):
+    from explorer.games.galaxydefenders.activation import RuleVerdict, Targeted
+    from explorer.games.galaxydefenders.map_draw import area_board_layout
+
+    kind, sc = GAME.load_builtin(sid)
+    sc = sc.model_copy(update={"activating": sc.activating.model_copy(update=change)})
+    kframes, trace = play_activation(sc)
+    fr = pictures(kframes, sc)
+    px = area_board_layout().hex_to_pixel
+    at = px(Hex.parse(start))
+    notes = [n for f in kframes for n in f.state.notes[len(f.state.notes) - len(f.steps):]]
+    checked = 0
+    for i, n in enumerate(notes):
+        if isinstance(n, (Targeted, RuleVerdict)) and n.at is not None:
+            assert n.at == Hex.parse(start)
+            lines = [v for v in fr[i].overlays if isinstance(v, Segment)]
+            assert lines and lines[0].p0 == at
+            checked += 1
+    assert checked >= 2

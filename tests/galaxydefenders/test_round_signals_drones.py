@@ -105,12 +105,13 @@ def test_five_npcs_in_play_only_discard_the_signal():
     assert "Knight" not in t.outcome["npcs"] and t.outcome["signals"] == ["S2", "S3"]
 
 
-def test_an_alien_signal_or_a_second_reveal_is_refused():
+def test_an_alien_signal_without_its_alien_or_a_second_reveal_is_refused():
     d = doc("gd-round-npc-signal")
     d["turns"][0]["activities"][0]["reveal"] = ["S3"]
-    v = refused(d)
-    assert "Alien signal" in v.reason and v.rule == S.NPC_SIGNALS
-    assert v.rejection.field == "turns[0].activities[0].reveal[0]"
+    with pytest.raises(ScenarioError) as e:
+        run(d)
+    assert "Alien signal S3 brings no alien" in str(e.value) and "signal = 'S3'" in str(e.value)
+    assert e.value.field == "turns[0].activities[0].reveal[0]"
     d = doc("gd-round-npc-signal")
     d["turns"][1]["activities"][1]["reveal"] = ["S1"]
     v = refused(d)

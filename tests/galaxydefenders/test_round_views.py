@@ -31,15 +31,50 @@ def test_the_round_page_opens_on_the_map_round_and_steps():
     assert "gd-round-download" in w.download.value and "STAND-IN" in w.about.value
 
 
-def test_the_map_at_a_step_is_the_frames_state():
+def hexes(p) -> dict[str, str]:
+    return {f.name: str(f.at) for f in p.shown.figures}
+
+
+def test_the_map_at_a_step_is_the_state_that_step_shows():
     _, sc = G.load_builtin("gd-round-map")
-    pos = positions_from(round_frames(sc, rulings()))
+    frames = round_frames(sc, rulings())
+    pos = positions_from(frames)
     walk = next(p for p in pos if "walks" in p.step.title)
     before = next(p for p in pos if p.step.title.startswith("Marine: Move"))
-    assert dict((f.name, str(f.at)) for f in walk.frame.state.figures)["Marine"] == "4,1"
+    assert before.frame is walk.frame         # one frame per agent turn, but each step its own state
+    start = next(a.at for a in sc.agents if a.name == "Marine")
+    assert hexes(before)["Marine"] == start and "Marine started here" not in map_svg(map_of(sc), before)
+    assert hexes(walk)["Marine"] == "4,1"
     svg = map_svg(map_of(sc), walk)
     assert "Marine on 4,1" in svg and "Marine started here" in svg
-    assert before.frame is walk.frame         # one frame per agent turn: the page says "Map after: ..."
+    assert pos[-1].shown is frames[-1].state  # the last step: the round as it ends
+
+
+def test_an_alien_activation_shows_the_move_from_its_end_of_movement_and_wounds_from_the_attack():
+    _, sc = G.load_builtin("gd-round-prime-swarm")
+    pos = positions_from(round_frames(sc, rulings()))
+    act = [p for p in pos if p.step.section.startswith("Aliens turn 1: Sentinels")]
+    target = next(p for p in act if p.step.title.startswith("Target:"))
+    ends = next(p for p in act if p.step.title.startswith("Ends in 3,1"))
+    hit = next(p for p in act if p.step.title.startswith("Marine rolls"))
+    last = act[-1]
+    assert hexes(target)["Sentinels"] == "7,0" and hexes(target)["Sentinels (2nd figure)"] == "7,2"
+    assert hexes(ends)["Sentinels"] == "3,1" and hexes(hit)["Sentinels (2nd figure)"] == "3,2"
+    marine = lambda p: next(a for a in p.shown.agents if a.name == "Marine").wounds   # noqa: E731
+    assert marine(hit) == 0 and marine(last) == 1    # the wound shows from the attack's last step
+    # the Biotech's grenade: the first figure is on the map until the attack that kills it is over
+    bio = [p for p in pos if p.step.section.startswith("Agent turn 2: Biotech")]
+    assert "Sentinels" in hexes(bio[0]) and "Sentinels" not in hexes(bio[-1])
+
+
+def test_a_revealed_alien_appears_from_the_step_it_enters_play():
+    _, sc = G.load_builtin("gd-round-alien-signal")
+    pos = positions_from(round_frames(sc, rulings()))
+    turn = [p for p in pos if p.step.section == "Agent turn 1: Marine"]
+    revealed = next(i for i, p in enumerate(turn) if p.step.title.startswith("Signal S3"))
+    enters = next(i for i, p in enumerate(turn) if p.step.title.startswith("Warrior enters play"))
+    assert "Warrior" not in hexes(turn[revealed]) and "S3" in {g.name for g in turn[revealed].shown.signals}
+    assert hexes(turn[enters])["Warrior"] == "7,1" and "S3" not in {g.name for g in turn[enters].shown.signals}
 
 
 def test_the_step_is_in_the_link_and_a_bad_step_is_refused():

@@ -455,6 +455,9 @@ class RuleVerdict:
     index: int
     applies: bool
     why: str
+    at: Hex | None = None
+    """The activating unit's hex the rule was read from (:func:`used_hex`: a base hex / Prime Swarm figure with line
+    of sight to the target first, then the closer); ``None``: no target."""
 
 
 @dataclass(frozen=True)
@@ -464,6 +467,9 @@ class Targeted:
 
     target: str | None
     candidates: tuple[TargetCandidate, ...] | None = None
+    at: Hex | None = None
+    """The activating unit's hex the target is measured from (:func:`used_hex`; 11.6, 11.8: the closest figure /
+    base hex); ``None``: no target."""
 
 
 @dataclass(frozen=True)
@@ -670,7 +676,7 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
                           "Its A.I. uses the distance to the Menacing Agent, not the closest agent; the target is "
                           "fixed for the whole activation.", section=sec, marks=(str(t.at),),
                           facts={"target": t.name}),)
-            return replace(state, target=t).noted(steps, Targeted(t.name)), steps
+            return replace(state, target=t).noted(steps, Targeted(t.name, at=used_hex(state, ctx, t))), steps
     g = amap.area_graph(state.crosses_barriers)
     rows = []
     for f in opp:
@@ -700,7 +706,27 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
                 f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
                 marks=(str(t.at),), facts={"target": t.name,
                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
-    return replace(state, target=t, candidates=cands).noted((step,), Targeted(t.name, cands)), (step,)
+    return replace(state, target=t, candidates=cands).noted((step,), Targeted(t.name, cands, used_hex(state, ctx, t))), \
+        (step,)
+
+
+def used_hex(state: Activation, ctx: ActivationContext, t: Figure | None, sight: bool = False) -> Hex | None:
+    """The hex of the activating unit the rules read ``t`` from (11.6, 11.8: a Prime Swarm's closest figure, a
+    multi-hex alien's closest base hex): the closest in Areas along legal steps, then in hexes; with ``sight``, a hex
+    with line of sight to ``t`` first (a unit sees its target when one of its hexes does). The mover's hex for a
+    one-hex figure; ``None`` without a target. The A.I. page draws the targeting and rule lines from it."""
+    if t is None:
+        return None
+    if len(state.unit) == 1:
+        return state.mover.at
+    g = ctx.amap.area_graph(state.crosses_barriers)
+
+    def key(h: Hex):
+        d = area_distance(ctx.amap, g, h, t.at)
+        seen = ctx.amap.line_of_sight(h, t.at, ctx.strict_los)[0] if sight else True
+        return (not seen, d is None, d or 0, distance(h, t.at))
+
+    return min(state.unit, key=key)
 
 
 def walk_areas(state: Activation, amap: AreaMap, goal_area: str, areas: int) -> tuple[list[str], list[Hex]]:
@@ -1144,7 +1170,8 @@ def try_behavior_rule(state: Activation, ctx: ActivationContext, i: int) -> tupl
     applies, an attack or "stay" is its action, and a move is carried out (:func:`move`) or, when it cannot be
     applied, passes to the next rule."""
     applies, step = check_rule(state, ctx, i)
-    verdict = RuleVerdict(i, applies, step.detail)
+    verdict = RuleVerdict(i, applies, step.detail, used_hex(state, ctx, state.target or state.sighted,
+                                                            sight=not ctx.rules[i].targets))
     state = replace(state, verdicts=state.verdicts + (verdict,)).noted((step,), verdict)
     if not applies:
         return state, (step,)
@@ -1152,7 +1179,8 @@ def try_behavior_rule(state: Activation, ctx: ActivationContext, i: int) -> tupl
     if r.targets:
         target, st = first_matching_target(state, ctx, r.targets)
         state = replace(state, target=target).noted(st, *([None] * (len(st) - 1)),
-                                                    Targeted(target.name if target else None))
+                                                    Targeted(target.name if target else None,
+                                                             at=used_hex(state, ctx, target)))
         if target is None:
             return replace(state, offset=i + 1), (step, *st)
         step = (step, *st)

@@ -145,17 +145,17 @@ def pictures(frames: Sequence[Frame[Activation]], sc: ActivationScenario) -> lis
                         x, y = px(pos[c.name][0])
                         ov.append(Label((x, y - 0.7), "–" if c.areas is None else f"{c.areas} A", size=11,
                                         fill="#862e9c", weight="bold"))
-                if target in pos:
-                    ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
+                if target in pos:       # from the hex the rules measured from (11.6, 11.8), not the face hex
+                    ov.append(Segment(px(note.at or pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
                 detail = _table(["opponent", "distance (legal path)", ""], rows, cols)
             elif isinstance(note, Targeted):                   # Archenemy: the Menacing Agent
                 target = note.target
                 if target in pos:
-                    ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
-            elif isinstance(note, RuleVerdict):                # one behavior rule checked
+                    ov.append(Segment(px(note.at or pos[mover][0]), px(pos[target][0]), stroke=PASS, width=3.0))
+            elif isinstance(note, RuleVerdict):                # one behavior rule checked, from the hex it was read by
                 ok = note.applies
                 if target in pos:
-                    ov.append(Segment(px(pos[mover][0]), px(pos[target][0]), stroke=PASS if ok else FAIL,
+                    ov.append(Segment(px(note.at or pos[mover][0]), px(pos[target][0]), stroke=PASS if ok else FAIL,
                                       width=3.0 if ok else 2.0, dash=None if ok else "6 4"))
             elif isinstance(note, Walked):                     # Area to Area through centre hexes
                 walked = list(note.path)

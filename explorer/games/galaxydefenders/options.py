@@ -330,6 +330,40 @@ REVEALED_NPC_ACTIVATION = RulingOption(
                 "of the turn had no such choice, so its first turn is its controller's next one.",
 )
 
+REVEALED_ALIEN_ACTIVATION = RulingOption(
+    key="revealed_alien_activation",
+    title="A round: an alien that enters play from an Alien signal revealed in the Agents' phase: can a Close "
+          "Encounter card drawn later in the same round activate it?",
+    section="11.10 Signals (this book prints when and how a standard signal is revealed nowhere: Core Set rules); "
+            "11.5 Alien Activation (the aliens a card selects are those in play)",
+    readings={
+        "in_play": "From its reveal it is an alien in play like any other: a Close Encounter card drawn after it "
+                   "may activate it, and an 'Activate X aliens' card may select it.",
+        "next_round": "It is not activated in the round it was revealed: a card naming it skips it (a cited step) "
+                      "and an 'Activate X aliens' card passes it over.",
+    },
+    default="in_play",
+    why_default="11.5 selects X aliens 'until ... there are no more aliens to activate' with no exception for a new "
+                "one, 11.10.1 replaces a revealed signal with its figure at once, and 11.3 counts even a Master Alien "
+                "as a standard alien for Close Encounter cards: nothing printed holds a revealed alien back.",
+)
+
+PRIME_SWARM_PARALYZED = RulingOption(
+    key="prime_swarm_paralyzed",
+    title="A Prime Swarm unit with one figure Paralyzed: does the whole unit skip its activation, or only that "
+          "figure?",
+    section="11.6 Prime Swarm Units (each figure defends as a stand-alone alien; the unit counts as a single "
+            "alien); 11.9.1 Paralyzed (the Paralyzed alien skips all activations)",
+    readings={
+        "unit": "The unit skips its activation: the token is on its one Alien card (11.9) and the unit is the alien.",
+        "figure": "Only the Paralyzed figure stays where it is; the other figure activates as the unit alone.",
+    },
+    default="unit",
+    why_default="11.9 places a body-condition token 'on the alien card or near the figure', and a Prime Swarm has a "
+                "single Alien card; 11.6 says the unit counts as a single alien and 11.9.1 makes 'the paralyzed "
+                "alien' skip its activations, not a part of it.",
+)
+
 # --- missions (Storybook) ----------------------------------------------------------------------------------------
 
 SPECIAL_EVENT_STATEMENT = RulingOption(

@@ -42,7 +42,13 @@ turning each NPC signal into the top card of ``[[npc_deck]]`` assigned by 10.1.2
 ruling ``revealed_npc_activation``; a Device's figure placed with ``place`` (9.7.4), ``[[drones]]`` deployed
 earlier, a ``drone`` Action with ``to`` and ``target`` (the tiles are STAND-INs, ``[drone_tiles.<kind>]``).
 
-Not yet in this increment (issue 21): Alien and Human signals revealed and the Event phase's signals on the map,
+Alien and Human signals (11.10, :mod:`.round_signals`): an Alien signal's ``reveal`` brings the ``[[aliens]]`` entry
+naming it in ``signal`` onto the signal's hex (which alien is a Core Set rule: the file says it), ruling
+``revealed_alien_activation``; a Human signal's token is only discarded (this book prints no effect for it). Prime
+Swarm units (11.6, :mod:`.round_map`): ``swarm`` on an alien gives its second figure, ``"<name> (2nd figure)"``,
+with its own Health points; one alien for Close Encounter cards, ruling ``prime_swarm_paralyzed``.
+
+Not yet in this increment (issue 21): the Event phase's signals on the map,
 engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), the empty Power Suit on the map, the Power
 Suit's Flying ability.
 
@@ -135,6 +141,9 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     energy_shields = [1]              # one entry per shield icon (11.7)
     flying = false                    # burrowing, archenemy, paralyzed (11.9.1), wounds, mark, poison
     base = "4,0"                      # optional: a multi-hex alien's second base hex, adjacent to at (11.8)
+    # swarm = "5,0"                   # or: a Prime Swarm's second figure (11.6), "Xeno (2nd figure)";
+                                      #   swarm_wounds = 0 (its wounds)
+    # signal = "S2"                   # instead of at: the Alien signal whose reveal brings it (11.10)
     weapon = { name = "Bite", fixed_hits = 2 }
     rules = [{ condition = "adjacent", action = "attack" }]
     [[turns]]
@@ -218,7 +227,11 @@ class RoundAlien(Strict):
 
     name: Name
     kind: Literal["alien", "master_alien"] = "alien"
-    at: HexKey
+    at: HexKey | None = None
+    """Its hex (a multi-hex alien's face hex; a Prime Swarm's first figure). Omitted only with ``signal``."""
+    signal: Name | None = None
+    """The Alien signal whose reveal brings this alien into play (11.10; which alien a signal brings is a Core Set
+    rule, so the file says it): off the map until then, it enters on the signal's hex. ``None``: in play."""
     health: int = Field(ge=1, le=40)
     wounds: int = Field(0, ge=0, le=40)
     energy_shields: list[Annotated[int, Field(ge=0, le=10)]] = Field(default_factory=list, max_length=3)
@@ -234,6 +247,12 @@ class RoundAlien(Strict):
     rank: Literal["purple", "red", "blue", "green"] = "green"
     base: HexKey | None = None
     """A multi-hex alien's second base hex (11.8), adjacent to ``at`` (its face hex). ``None``: a one-hex alien."""
+    swarm: HexKey | None = None
+    """A Prime Swarm unit's second figure's hex (11.6): two figures, each with ``health`` Health points (the card's
+    double Heart), one alien. The figure is named ``"<name> (2nd figure)"`` (:func:`.round_map.second_name`).
+    ``None``: one figure."""
+    swarm_wounds: int = Field(0, ge=0, le=40)
+    """Wounds on the Prime Swarm's second figure (``wounds`` are the first figure's)."""
 
 
 class RoundCloseEncounter(Strict):
@@ -320,7 +339,9 @@ class ActivityModel(Strict):
 
 
 class RoundSignal(Strict):
-    """A signal token on the map (11.10): ``kind`` npc | alien | human (only NPC signals are revealed in a round)."""
+    """A signal token on the map (11.10): ``kind`` npc | alien | human. Revealed (a ``move``'s ``reveal``): an NPC
+    signal becomes the top NPC card (11.10.1), an Alien signal the ``[[aliens]]`` entry whose ``signal`` names it, a
+    Human signal's token is discarded."""
 
     name: Name
     at: HexKey
@@ -597,6 +618,8 @@ class RoundState:
     mission: MissionState | None = None
     signals: tuple = ()
     """The signal tokens on the map (:class:`.round_signals.SignalOnMap`)."""
+    revealed: tuple[str, ...] = ()
+    """The aliens that entered play this round from a revealed Alien signal (11.10)."""
     npc_deck: tuple[str, ...] = ()
     """The NPC deck's cards left, top first."""
     drones: tuple[TargetState, ...] = ()
@@ -1232,8 +1255,9 @@ def round_initial(scenario: RoundScenario) -> RoundState:
         if ce is not None:
             names = ce.activates or [f"#{k}" for k in range(1, len(scenario.aliens) + 1)]
             items += [RoundItem("card", i)] + [RoundItem("alien", i, n) for n in names]
-    aliens = tuple(TargetState(x.name, x.kind, x.health, x.wounds, tuple(x.energy_shields), mark=x.mark,
-                               poison=x.poison, burrowing=x.burrowing) for x in scenario.aliens)
+    from .round_map import alien_targets
+
+    aliens = tuple(t for x in scenario.aliens if x.signal is None for t in alien_targets(x))
     from .round_signals import SignalOnMap, drone_name, tile
 
     drones = tuple(TargetState(drone_name(d.kind, d.owner), "drone", tile(scenario, d.kind).health, d.wounds)

@@ -18,7 +18,12 @@ the ``close_encounter`` kind does), 11.9.1 Paralyzed (a Paralyzed
 alien skips its activation; a Master Alien ignores Paralyze, 11.3), 11.3.1 Menacing Agent System (an Archenemy
 targets the Menacing Agent; wounds on a Master Alien move the token), 11.8 Multi-hex Aliens (both base hexes
 occupied; attacked when one base hex is in line of sight; an NPC reads it by the base hex it sees, else the closer;
-Area Damage reaches it once; its activation walks the base as the ``activation`` kind does).
+Area Damage reaches it once; its activation walks the base as the ``activation`` kind does), 11.6 Prime Swarm Units
+(two figures, each with its own Health points, one alien: an agent targets one figure, Area Damage reaches each
+figure in the Area, the closer figure leads the activation and the other follows, the unit attacks when either
+figure sees the target and dies when both do; a Paralyzed figure: ruling ``prime_swarm_paralyzed``), 11.10 Signals
+(an alien still under its Alien signal is not in play; one revealed this round: ruling
+``revealed_alien_activation``).
 
 Readings where the book is silent: the agent's walking path is the shortest legal one (fewest Hexes, the first one
 found); whether an agent walks through other figures is ruling ``agent_path_figures`` (default: aliens block the
@@ -36,7 +41,7 @@ the empty Power Suit's figure on the map, drones on the map.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from explorer.errors import RuleViolation, ScenarioError
@@ -78,6 +83,10 @@ class Moved:
     who: str
     path: tuple[Hex, ...]
     points: int | None = None
+    step: str = ""
+    """The title of the step that describes it (the Round page shows it from that step on)."""
+    shows: object = field(default=None, compare=False, repr=False)
+    """The round's state just after it (:class:`.round.RoundState`): what the Round page draws from its step on."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,8 @@ class Attacked:
     """``(attacker's hex, target's hex)`` the attack is traced along: the target hex the rules read it by (a
     multi-hex alien's base hex in line of sight first, :func:`_facing`) and the attacker's hex that sees it
     (:func:`attack_line`); the picture draws the attack along it. ``None``: a figure not on the map."""
+    step: str = ""
+    shows: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -102,10 +113,14 @@ class CardDrawn:
     card: int
     after: str
     activates: tuple[str, ...]
+    step: str = ""
+    shows: object = field(default=None, compare=False, repr=False)
 
 
 MapNote = Moved | Attacked | CardDrawn
-"""What one frame of a round shows on the map."""
+"""What one frame of a round shows on the map. Each note names the step that describes it (``step``, a title) and
+keeps the state just after it (``shows``), so the Round page draws each step's map and sheets as of that step
+(:func:`.round_picture.positions_from`), not as its whole frame (an agent turn, an alien activation) leaves them."""
 
 SUIT_WEAPON = {"name": "Power Suit weapon (stand-in)", "dice": {"red": 2, "blue": 1}}
 """STAND-IN weapon of a Power Suit whose file gives none (9.5.2.2: Red and Blue dice; the real dice are printed on
@@ -142,19 +157,42 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
     cal = default_calibration()
     seen: dict[Hex, str] = {}
     names = [a.name for a in sc.agents] + [n.name for n in sc.npcs]
+    signal_at = {g.name: g for g in sc.signals}
+    for i, x in enumerate(sc.aliens):
+        if x.signal is None and x.at is None:
+            raise ScenarioError(f"aliens[{i}].at", f"{x.name} has no hex on the map", "\"q,r\" of a map hex, or "
+                                "signal = the Alien signal that brings it", source)
+        if x.signal is not None:
+            g = signal_at.get(x.signal)
+            if g is None or g.kind != "alien":
+                raise ScenarioError(f"aliens[{i}].signal", f"no Alien signal named {x.signal!r}",
+                                    sorted(y.name for y in sc.signals if y.kind == "alien"), source)
+            if x.at is not None:
+                raise ScenarioError(f"aliens[{i}].at", f"{x.name} enters on its signal's hex ({g.at}) when revealed",
+                                    "omit at with signal", source)
+            if x.signal in [y.signal for y in sc.aliens[:i]]:
+                raise ScenarioError(f"aliens[{i}].signal", f"two aliens name signal {x.signal}",
+                                    "one alien per Alien signal", source)
+        if x.base is not None and x.swarm is not None:
+            raise ScenarioError(f"aliens[{i}].swarm", "an alien is either multi-hex (11.8) or a Prime Swarm unit "
+                                "(11.6)", "base or swarm, not both", source)
+    face = {x.name: x.at if x.at is not None else signal_at[x.signal].at for x in sc.aliens}
     spots = [(f"agents[{i}].at", a.name, a.at) for i, a in enumerate(sc.agents)] + \
             [(f"npcs[{i}].at", n.name, n.at) for i, n in enumerate(sc.npcs)] + \
-            [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens)] + \
-            [(f"aliens[{i}].base", x.name, x.base) for i, x in enumerate(sc.aliens) if x.base is not None]
+            [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens) if x.signal is None] + \
+            [(f"aliens[{i}].base", x.name, x.base) for i, x in enumerate(sc.aliens) if x.base is not None] + \
+            [(f"aliens[{i}].swarm", second_name(x.name), x.swarm) for i, x in enumerate(sc.aliens)
+             if x.swarm is not None]
     for i, x in enumerate(sc.aliens):
         if x.base is None:
             continue
-        d = distance(_hex(x.base, f"aliens[{i}].base", source), _hex(x.at, f"aliens[{i}].at", source))
+        d = distance(_hex(x.base, f"aliens[{i}].base", source), _hex(face[x.name], f"aliens[{i}].at", source))
         if d == 0:
             raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is {x.name}'s face hex ('at') itself",
                                 "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
         if d != 1:
-            raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is not adjacent to {x.name}'s face hex {x.at}",
+            raise ScenarioError(f"aliens[{i}].base", f"hex {x.base} is not adjacent to {x.name}'s face hex "
+                                f"{face[x.name]}",
                                 "a hex adjacent to 'at', not 'at' itself (a two-hex base, 11.8)", source)
     for field, name, at in spots:
         if at is None:
@@ -163,14 +201,18 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
         if h not in amap.area_of or h in amap.blocking:
             raise ScenarioError(field, f"{name} stands on {h}, which is not an open map hex",
                                 "a hex of an Area, not Blocking", source)
+        if field.startswith("aliens[") and sc.aliens[int(field[7:field.index("]")])].signal is not None:
+            continue                    # an alien still under its signal takes no hex yet (checked when revealed)
         if h in seen:
             raise ScenarioError(field, f"{name} and {seen[h]} share hex {h}", "one figure per hex", source)
         seen[h] = name
     for i, x in enumerate(sc.aliens):
-        if x.name in names:
-            raise ScenarioError(f"aliens[{i}].name", f"{x.name!r} is used twice", "unique names", source)
-        names.append(x.name)
+        for n in (x.name,) + ((second_name(x.name),) if x.swarm is not None else ()):
+            if n in names:
+                raise ScenarioError(f"aliens[{i}].name", f"{n!r} is used twice", "unique names", source)
+            names.append(n)
     aliens = {x.name: x for x in sc.aliens}
+    figures = set(aliens) | {second_name(x.name) for x in sc.aliens if x.swarm is not None}
     weapons = [(f"agents[{i}].weapon", a.weapon) for i, a in enumerate(sc.agents)] + \
               [(f"npcs[{i}].weapon", n.weapon) for i, n in enumerate(sc.npcs)] + \
               [(f"aliens[{i}].weapon", x.weapon) for i, x in enumerate(sc.aliens)] + \
@@ -202,8 +244,8 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
             if a.kind not in ("combat", "action") or a.use is not None and a.kind == "action":
                 raise ScenarioError(f"{f}.target", "an agent attacks with its Combat activity", "kind = 'combat'",
                                     source)
-            if a.target not in aliens:
-                raise ScenarioError(f"{f}.target", f"no alien named {a.target!r}", sorted(aliens), source)
+            if a.target not in figures:
+                raise ScenarioError(f"{f}.target", f"no alien named {a.target!r}", sorted(figures), source)
         if a.rolled is not None and not (a.target is not None or a.kind == "activate_npc"):
             raise ScenarioError(f"{f}.rolled", "fixed dice belong to an attack", "an activity with a target, or an "
                                 "activate_npc", source)
@@ -270,8 +312,53 @@ def placed_initial(sc: RoundScenario) -> tuple[Placed, ...]:
                  [Placed(drone_name(d.kind, d.owner), "hologram" if d.kind == "hologram" else "drone",
                          Hex.parse(d.at)) for d in sc.drones] +
                  [Placed(n.name, "npc", Hex.parse(n.at)) for n in sc.npcs] +
-                 [Placed(x.name, x.kind, Hex.parse(x.at), Hex.parse(x.base) if x.base else None)
-                  for x in sc.aliens])
+                 [p for x in sc.aliens if x.signal is None for p in alien_placed(x, Hex.parse(x.at))])
+
+
+def second_name(name: str) -> str:
+    """The board name of a Prime Swarm unit's second figure (11.6): ``"Digger (2nd figure)"``."""
+    return name + SECOND
+
+
+SECOND = " (2nd figure)"
+
+
+def alien_placed(x, at: Hex) -> tuple[Placed, ...]:
+    """The figures of alien ``x`` (a :class:`.round.RoundAlien`) on the map with its face hex / first figure on
+    ``at``: one figure, a multi-hex alien's two-hex base (11.8) or a Prime Swarm's two figures (11.6)."""
+    first = Placed(x.name, x.kind, at, Hex.parse(x.base) if x.base else None)
+    return (first,) if x.swarm is None else (first, Placed(second_name(x.name), x.kind, Hex.parse(x.swarm)))
+
+
+def alien_targets(x) -> tuple[TargetState, ...]:
+    """Alien ``x``'s figures as combat targets: a Prime Swarm's two figures each with the card's Health points and
+    their own wounds (11.6: each defends as a stand-alone alien)."""
+    one = TargetState(x.name, x.kind, x.health, x.wounds, tuple(x.energy_shields), mark=x.mark, poison=x.poison,
+                      burrowing=x.burrowing)
+    if x.swarm is None:
+        return (one,)
+    return one, TargetState(second_name(x.name), x.kind, x.health, x.swarm_wounds, tuple(x.energy_shields),
+                            burrowing=x.burrowing)
+
+
+def unit_of(ctx: RoundContext, name: str) -> str:
+    """The alien (unit) a figure belongs to: a Prime Swarm's second figure's unit, else ``name``."""
+    for x in ctx.scenario.aliens:
+        if x.swarm is not None and name == second_name(x.name):
+            return x.name
+    return name
+
+
+def members(ctx: RoundContext, name: str) -> tuple[str, ...]:
+    """The figures of unit ``name``: a Prime Swarm's two (11.6), else the one."""
+    x = next((a for a in ctx.scenario.aliens if a.name == name), None)
+    return (name, second_name(name)) if x is not None and x.swarm is not None else (name,)
+
+
+def unit_hexes(state: RoundState, ctx: RoundContext, name: str) -> tuple[Hex, ...]:
+    """Every hex of the unit figure ``name`` belongs to that is on the map: a Prime Swarm attacks when at least one
+    of its figures has line of sight (11.6), and Range is counted from the closer."""
+    return tuple(h for m in members(ctx, unit_of(ctx, name)) for h in hexes_of(state, m))
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -311,8 +398,10 @@ def _moved(state: RoundState, moves: dict[str, Hex], bases: dict[str, Hex] | Non
                                         for p in state.figures))
 
 
-def _noted(state: RoundState, *notes: MapNote) -> RoundState:
-    return replace(state, notes=state.notes + notes)
+def _noted(state: RoundState, *notes: MapNote, step: str = "") -> RoundState:
+    """``state`` with ``notes`` added, each naming ``step`` (the title of the step that describes it) and keeping
+    ``state`` as what the map shows from that step on."""
+    return replace(state, notes=state.notes + tuple(replace(n, step=step or n.step, shows=state) for n in notes))
 
 
 # ------------------------------------------------------------------------------------------------ agent movement
@@ -388,7 +477,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
                 "Path " + " → ".join(map(str, path)) + f" (the shortest legal walking path); points: "
                 f"{', '.join(parts)}" + ("; 2 a Hex while Crouching" if per == 2 else "") + ".",
                 {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
-    state = _noted(_moved(state, {name: goal}), Moved(name, path, cost))
+    state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
     return state, (step,)
 
 
@@ -406,7 +495,7 @@ def range_to(state: RoundState, ctx: RoundContext, attacker: str, target: str, w
     from .activation import range_distance
 
     counted = ctx.rulings.reading("range_unit")
-    d = range_distance(ctx.amap, hexes_of(state, attacker), hexes_of(state, target), counted)
+    d = range_distance(ctx.amap, unit_hexes(state, ctx, attacker), hexes_of(state, target), counted)
     unit = ("Hex", "Hexes") if counted == "hexes" else ("Area", "Areas")
     if d is None:
         return False, f"no chain of Areas leads from {attacker} to {target} (Range {weapon.range})"
@@ -474,9 +563,18 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                              DEVICE_RULE[owner_of(ctx, t.name)[0]], "At 0 Health points a drone is destroyed and "
                              "cannot be used again this mission (unless the Agency sends it back in reinforcements).",
                              section=sec, marks=(attacker,), facts={"destroyed": t.name}))
+        unit = unit_of(ctx, t.name)
+        if t.down and t.kind in ("alien", "master_alien") and len(members(ctx, unit)) > 1:
+            left = [m for m in members(ctx, unit) if m != t.name and where(state, m) is not None]
+            gone.append(Step(f"Prime Swarm {unit}: " + (
+                f"one figure dead, the unit lives on while {left[0]} is alive" if left else
+                "both figures are dead: the unit is destroyed and its Alien card discarded"), S.PRIME_SWARM,
+                "Each figure has its own Health points; the unit is destroyed only when all its figures die.",
+                section=sec, marks=(t.name,), facts={"unit": unit, "destroyed": not left}))
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
                     tuple((r.name, r.wounds, r.status) for r in after.results), line)
-    return _noted(state, note), tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
+    return _noted(state, note, step=steps[-1].title if steps else ""), \
+        tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
         + tuple(gone)
 
 
@@ -534,19 +632,24 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
 # ------------------------------------------------------------------------------------------------ A.I. on the map
 
 def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, who, sec: str, *,
-                    immobilized: bool = False, paralyzed: bool = False):
+                    immobilized: bool = False, paralyzed: bool = False, held: tuple[str, ...] = ()):
     """One alien or NPC activation on the round's map: the ``activation`` kind's :data:`.activation
     .ACTIVATION_SEQUENCE` (targeting, the behavior rules of ``who.rules``, the walk, the end hex) with every other
-    figure where the round has it (the Menacing Agent's token level for an Archenemy, 11.3.1). Returns ``(state with
+    figure where the round has it (the Menacing Agent's token level for an Archenemy, 11.3.1). A Prime Swarm unit
+    (11.6) activates with its figures on the map (``held``: a figure left out, which stays where it is): the one
+    closer to the target leads and the other follows it (the ``activation`` kind's ``swarm``). Returns ``(state with
     the figures moved, steps, the ActivationOutcome)``."""
     m = ctx.scenario.map
     menace = state.menace
-    me = next(p for p in state.figures if p.name == name)
+    unit = [p for p in state.figures if p.name in (members(ctx, name) if kind != "npc" else (name,))
+            and p.name not in held]
+    me = unit[0]
+    mate = unit[1] if len(unit) > 1 else None
     mine = "npc" if kind == "npc" else "alien"
     figures = []
     read: list[Step] = []
     for p in state.figures:
-        if p.name == name:
+        if p in unit:
             continue
         side = "alien" if p.side == "master_alien" else "agent" if p.side == "hologram" else p.side
         face, rest = _facing(ctx, me.hexes, p)
@@ -564,6 +667,7 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     w = getattr(who, "weapon", None)
     rng = w.range if w is not None else None
     act = ActivatingModel(name=name, kind=mine, at=str(me.at), base=str(me.base) if me.base else None,
+                          swarm=str(mate.at) if mate is not None else None,
                           flying=getattr(who, "flying", False), burrowing=getattr(who, "burrowing", False),
                           archenemy=getattr(who, "archenemy", False), paralyzed=paralyzed, immobilized=immobilized,
                           weapon=w.name if rng is not None else None, range=rng)
@@ -576,9 +680,22 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     o = trace.result
     multi = {p.name for p in state.figures if p.base is not None}
     moves = {name: o.end} | {n: h for n, h in o.figures if n not in multi and not n.endswith(REST)}
+    if mate is not None:                        # the Prime Swarm figure that led moved to o.end, the other after it
+        lead, other = (me, mate) if me.at == o.start else (mate, me)
+        moves = {n: h for n, h in moves.items() if n != name} | {lead.name: o.end, other.name: o.second or other.at}
+    elif me.name != name:                       # the second figure alone (the first dead, or held)
+        moves = {n: h for n, h in moves.items() if n != name} | {me.name: o.end}
+    follows = {other.name: moves.pop(other.name)} if mate is not None else {}
     new = _moved(state, moves, {name: o.second} if me.base is not None and o.second is not None else None)
-    if len(o.path) > 1:
-        new = _noted(new, Moved(name, tuple(o.path)))
+    ends = next((s.title for s in trace.steps if "end" in s.facts), trace.steps[-1].title)
+    if len(o.path) > 1:             # shown from the end-of-movement step; a Prime Swarm's follower from its own
+        walker = name if mate is None and me.name == name else next(n for n, h in moves.items() if h == o.end)
+        new = _noted(new, Moved(walker, tuple(o.path)), step=ends)
+    if follows:
+        new = _moved(new, follows)
+        if follows[other.name] != other.at:
+            placed = next((s.title for s in trace.steps if "second" in s.facts), trace.steps[-1].title)
+            new = _noted(new, Moved(other.name, (other.at, follows[other.name])), step=placed)
     steps = tuple(read) + tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
     return new, steps, o
 
@@ -588,7 +705,7 @@ def attack_line(state: RoundState, ctx: RoundContext, attacker: str, target: str
     target's is the hex the rules read it by (:func:`_facing`: a multi-hex alien's base hex in line of sight first,
     then the closer, 11.8); the attacker's is one of its hexes with line of sight to it (ruling ``line_of_sight``),
     then the closer. ``None`` when either figure is off the map."""
-    froms = hexes_of(state, attacker)
+    froms = unit_hexes(state, ctx, attacker)
     p = next((x for x in state.figures if x.name == target), None)
     if not froms or p is None:
         return None
@@ -637,7 +754,7 @@ def attacks_now(state: RoundState, ctx: RoundContext, name: str, who, o, sec: st
     if not who.rules[o.rule].attack_after:
         return False, ()
     npc = any(p.name == name and p.side == "npc" for p in state.figures)
-    clear, why = sight(ctx, hexes_of(state, name), hexes_of(state, o.target))
+    clear, why = sight(ctx, unit_hexes(state, ctx, name), hexes_of(state, o.target))
     rule = S.NPC_COMBAT if npc else S.ALIEN_COMBAT
     if not clear:
         return False, (Step(f"{name} cannot attack {o.target} after its move: {why}", rule, "The rule's attack needs "
@@ -699,8 +816,26 @@ def close_encounter_step(state: RoundState, ctx: RoundContext, number: int) -> t
     step = Step(f"{turn.agent} draws Close Encounter card {ce.card}: it activates {names}", S.ALIEN_ACTIVATION,
                 "Each activated alien follows its A.I. section in turn, on the map as the agents left it.",
                 {"card": ce.card, "activates": list(ce.activates)}, tuple(ce.activates), sec)
-    return _noted(replace(state, selected=tuple(ce.activates)), CardDrawn(ce.card, turn.agent, tuple(ce.activates))), \
+    return _noted(replace(state, selected=tuple(ce.activates)), CardDrawn(ce.card, turn.agent, tuple(ce.activates)),
+                  step=step.title), \
         (step,)
+
+
+def revealed_waits(state: RoundState, ctx: RoundContext, model, sec: str) -> tuple[Step, ...] | None:
+    """The step when alien ``model`` cannot be activated because it came from a signal: still a signal on the map
+    (an alien enters play only when its Alien signal is revealed, 11.10), or revealed this round under ruling
+    ``revealed_alien_activation`` = next_round. ``None``: it is in play and may be activated."""
+    if model.signal is None:
+        return None
+    if model.signal in {g.name for g in state.signals}:
+        return (Step(f"{model.name} is not in play: Alien signal {model.signal} has not been revealed", S.SIGNALS,
+                     "Until revealed a signal follows the signal rules; the card activates no alien for it.",
+                     section=sec, marks=(model.signal,)),)
+    if model.name in state.revealed and ctx.rulings.reading("revealed_alien_activation") == "next_round":
+        return (Step(f"{model.name} entered play this round from signal {model.signal}: it is not activated",
+                     S.SIGNALS, "Ruling revealed_alien_activation = next_round: an alien revealed in the Agents' "
+                     "phase is first activated next round.", section=sec, marks=(model.name,)),)
+    return None
 
 
 def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundState, tuple[Step, ...]]:
@@ -719,10 +854,13 @@ def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[
     on_map = {p.name for p in state.figures}
     entries = []
     for x in sc.aliens:
-        if x.name not in on_map:
-            continue
-        t = next(a for a in state.aliens if a.name == x.name)
-        para = (x.name in state.paralyzed_aliens or t.critical_x("paralyzed") is not None) and x.kind == "alien"
+        alive = [m for m in members(ctx, x.name) if m in on_map]
+        if not alive or revealed_waits(state, ctx, x, sec) is not None:
+            continue                    # dead, still a signal, or revealed this round (ruling)
+        crit = [m for m in alive if _target_state(state, m).critical_x("paralyzed") is not None]
+        if len(crit) < len(alive) and crit and ctx.rulings.reading("prime_swarm_paralyzed") == "figure":
+            crit = []                   # the other figure activates as the unit
+        para = (x.name in state.paralyzed_aliens or bool(crit)) and x.kind == "alien"
         entries.append(AlienEntry(name=x.name, controller=x.controller or players[0], rank=x.rank, paralyzed=para))
     n, first = aliens_to_activate(ce.card, ce.x, len(state.agents))
     order, second = selection_order(entries, players)
@@ -732,7 +870,7 @@ def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[
                 "An 'Activate X aliens' card: the aliens are selected as 11.5 says.", {"card": ce.card},
                 (), sec)
     steps = (head, *(x.in_section(sec) for x in (first, second, *more)))
-    return _noted(replace(state, selected=names), CardDrawn(ce.card, turn.agent, names)), steps
+    return _noted(replace(state, selected=names), CardDrawn(ce.card, turn.agent, names), step=head.title), steps
 
 
 def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: str
@@ -749,13 +887,34 @@ def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: st
         name = state.selected[k - 1]
     model = next(x for x in sc.aliens if x.name == name)
     sec = f"Aliens turn {number}: {name}"
-    if where(state, name) is None:
-        return state, (Step(f"{name} is dead: it is no longer on the map", S.ALIEN_ACTIVATION, "", section=sec,
+    waiting = revealed_waits(state, ctx, model, sec)
+    if waiting is not None:
+        return state, waiting
+    on_map = [m for m in members(ctx, name) if where(state, m) is not None]
+    if not on_map:
+        return state, (Step(f"{name} is dead: it is no longer on the map", S.ALIEN_ACTIVATION, "" if model.swarm is None
+                            else "Both figures of the Prime Swarm died: its Alien card is discarded.", section=sec,
                             marks=(name,)),)
-    t = next(a for a in state.aliens if a.name == name)
-    paralyzed = (name in state.paralyzed_aliens or t.critical_x("paralyzed") is not None) and (
-        model.kind == "alien" or model.archenemy)
-    state, steps, o = activate_on_map(state, ctx, name, model.kind, model, sec, paralyzed=paralyzed)
+    can = model.kind == "alien" or model.archenemy
+    stopped = [m for m in on_map if can and (
+        name in state.paralyzed_aliens or _target_state(state, m).critical_x("paralyzed") is not None)]
+    held: tuple[str, ...] = ()
+    pre: tuple[Step, ...] = ()
+    paralyzed = bool(stopped)
+    if model.swarm is not None and stopped and len(stopped) < len(on_map):
+        reading = ctx.rulings.reading("prime_swarm_paralyzed")
+        if reading == "figure" and name not in state.paralyzed_aliens:
+            held, paralyzed = tuple(stopped), False
+        pre = (Step(f"{', '.join(stopped)} {'is' if len(stopped) == 1 else 'are'} Paralyzed: " + (
+            "that figure stays where it is; the other activates as the unit" if held else
+            "the whole Prime Swarm unit skips its activation") + " (ruling prime_swarm_paralyzed)", S.PRIME_SWARM,
+            "The unit is one alien with one Alien card (11.6); a Paralyzed alien skips its activations (11.9.1).",
+            section=sec, marks=tuple(stopped), facts={"held": list(held)}),)
+    elif model.swarm is not None and len(on_map) == 1 and not stopped:
+        pre = (Step(f"Only {on_map[0]} of the Prime Swarm is alive: it activates alone", S.PRIME_SWARM,
+                    "The unit is destroyed only when all its figures die.", section=sec, marks=(on_map[0],)),)
+    state, steps, o = activate_on_map(state, ctx, name, model.kind, model, sec, paralyzed=paralyzed, held=held)
+    steps = pre + steps
     ok, more = attacks_now(state, ctx, name, model, o, sec)
     steps += more
     if ok and o.action != "attack":             # an "attack" rule's Range was checked by the A.I. (11.11)

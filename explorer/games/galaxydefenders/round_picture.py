@@ -1,9 +1,9 @@
 """Pictures of a Galaxy Defenders round (no widgets): one :class:`RoundPosition` per cited step, drawn from the typed
 state of the kernel frame that holds the step (never from the steps' facts), the map as SVG and the sheets as HTML.
 
-What a position shows: the map as the step's frame (a phase, an agent turn, the Close Encounter card, one alien's
-activation) leaves it, the walks of that frame (blue paths) and its attacks (red lines, wounds dealt), what the step
-names ringed; each agent's sheet (hex, wounds, Poison, Mark, pose, the cards it holds, face down or discarded, the
+What a position shows: the map as of the step (:func:`positions_from`: each map note of a frame names the step that
+describes it and keeps the state just after it), the walks of that frame so far (blue paths) and its attacks (red
+lines, wounds dealt), what the step names ringed; each agent's sheet (hex, wounds, Poison, Mark, pose, the cards it holds, face down or discarded, the
 Power Suit it wears), each NPC (controller, wounds, Paralyzed / Immobilized), each alien (wounds, Energy Shield
 stacks, Paralyzed; a multi-hex alien's two-hex base, 11.8), each drone (9.7.4) and the signals on the map (11.10), the
 Close Encounter card last drawn. Sections: whatever each step cites.
@@ -22,13 +22,15 @@ from explorer.trace import Step
 
 from .combat import wound_tally
 from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overlays, initials
-from .round_map import Attacked, CardDrawn, Moved
+from .round_map import SECOND, Attacked, CardDrawn, Moved
 
 STANDINS = ("Card data (Powers, Items, Devices), an agent's movement when the file gives none (4), a Power Suit "
             "weapon without a weapon table and the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] are "
             "documented, editable STAND-INs: the rulebook prints no tiles or sheets. The map is the file's.")
-FRAME_NOTE = ("The map and the sheets show the round as this step's frame leaves it (the round is played one phase, "
-              "one agent turn, one Close Encounter card, one alien activation at a time).")
+FRAME_NOTE = ("The map and the sheets show the round as of the focused step: a walk from the step that walks it, an "
+              "attack's wounds from its last step, a figure from the step it enters play (the round is played one "
+              "phase, one agent turn, one Close Encounter card, one alien activation at a time; the other changes of "
+              "an agent turn, such as cards used, show from its last step).")
 ATTACK = "#c92a2a"
 SIGNAL = "#ffd43b"
 FOCUS = "#f59f00"
@@ -37,29 +39,65 @@ FOCUS = "#f59f00"
 @dataclass(frozen=True)
 class RoundPosition:
     """One cited step and its frame: ``step``, ``frame`` (its kernel :class:`~explorer.kernel.Frame`), ``fresh``
-    (the map notes the frame added: walks, attacks, the card drawn) and ``card`` (the last Close Encounter card
-    drawn so far, or ``None``)."""
+    (the map notes of the frame up to this step: walks, attacks, the card drawn), ``card`` (the last Close Encounter
+    card drawn so far, or ``None``) and ``state`` (the round's state this step shows; ``None``: the frame's)."""
 
     step: Step
     frame: Frame
     fresh: tuple = ()
     card: CardDrawn | None = None
+    state: object = None
+
+    @property
+    def shown(self):
+        """The :class:`.round.RoundState` the map and the sheets draw at this step."""
+        return self.state if self.state is not None else self.frame.state
+
+
+def anchors(steps: Sequence[Step], notes: Sequence) -> list[int]:
+    """For each map note of a frame, the index of the step that describes it (the first step after the previous
+    note's with the note's ``step`` title; the same step again for a note naming the same title as the previous
+    one). A note whose step is not found counts from the frame's last step."""
+    out: list[int] = []
+    at, last = 0, None
+    for n in notes:
+        start = at if n.step == last else (at + 1 if out else 0)
+        k = next((i for i in range(start, len(steps)) if steps[i].title == n.step), None) if n.step else None
+        at = k if k is not None else len(steps) - 1
+        out.append(at)
+        last = n.step
+    return out
 
 
 def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
-    """One :class:`RoundPosition` per cited step of the round played as ``frames`` (:func:`.round.round_frames`)."""
+    """One :class:`RoundPosition` per cited step of the round played as ``frames`` (:func:`.round.round_frames`),
+    each showing the round as of its step: a frame's steps before its first map note show the state the previous
+    frame left; from the step a note names (a walk, the end of an alien's movement, an attack's last step, a figure
+    entering play, the card drawn) the state just after that note (its ``shows``); the frame's last step the
+    frame's own state (its changes without a map note: cards used, tokens). A frame without map notes (the Refresh
+    phase, whose effects are simultaneous) shows its own state at every step."""
     out: list[RoundPosition] = []
     seen = 0
     card = None
+    before = frames[0].state if frames else None
     for fr in frames:
         notes = fr.state.notes
         fresh = notes[seen:]
         seen = len(notes)
-        for n in fresh:
-            if isinstance(n, CardDrawn):
-                card = n
-        for s in fr.steps:
-            out.append(RoundPosition(s, fr, tuple(fresh), card))
+        where = anchors(fr.steps, fresh)
+        for j, s in enumerate(fr.steps):
+            done = [n for n, k in zip(fresh, where) if k <= j]
+            for n in done:
+                if isinstance(n, CardDrawn):
+                    card = n
+            if not fresh or j == len(fr.steps) - 1:
+                shown = fr.state
+            elif done:
+                shown = done[-1].shows or fr.state
+            else:
+                shown = before
+            out.append(RoundPosition(s, fr, tuple(done), card, shown))
+        before = fr.state
     return out
 
 
@@ -80,11 +118,11 @@ the Blocking Hex's "I" token, walks, attacks, wounds, signals and the step's foc
 
 
 def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> str:
-    """The map at ``pos`` (SVG): Areas, Hex Sides, every figure on its hex, the frame's walks and attacks, what the
-    step names ringed in amber."""
+    """The map at ``pos`` (SVG): Areas, Hex Sides, every figure on its hex as of the step (:attr:`RoundPosition
+    .shown`), the frame's walks and attacks up to the step, what the step names ringed in amber."""
     lay = area_board_layout()
     px = lay.hex_to_pixel
-    st = pos.frame.state
+    st = pos.shown
     at = {p.name: p for p in st.figures}
     ov: list[Overlay] = list(area_overlays(amap))
     for n in pos.fresh:
@@ -113,7 +151,8 @@ def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> st
             ov.append(Circle(px(p.base), 0.36, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5,
                              title=f"{p.name}: rest of its base on {p.base}"))
         ov.append(Circle(px(p.at), 0.42, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5, title=f"{p.name} on {p.at}",
-                         label=initials(p.name.split(" (")[0] or p.name)))   # "Vigil (Marine)" -> Vi
+                         label=initials((p.name.split(" (")[0] or p.name) + (" 2" if p.name.endswith(SECOND) else ""))))
+        # "Vigil (Marine)" -> Vi; a Prime Swarm's 2nd figure "Sentinels (2nd figure)" -> S2
     for n in pos.fresh:
         if isinstance(n, Attacked):
             for name, wounds, status in n.results:
@@ -151,8 +190,9 @@ def _row(name: str, hex_: Hex | None, t, more: Sequence[str], colour: str, cls: 
 
 
 def sheets_html(pos: RoundPosition) -> str:
-    """The agents' sheets, the NPCs and the aliens at ``pos`` (HTML, escaped), drawn from the frame's state."""
-    st = pos.frame.state
+    """The agents' sheets, the NPCs and the aliens at ``pos`` (HTML, escaped), drawn from the state the step shows
+    (:attr:`RoundPosition.shown`)."""
+    st = pos.shown
     where = {p.name: (p.at if p.base is None else f"{p.at} + {p.base}") for p in st.figures}
     rows = ["<div style='font-weight:bold;margin-top:4px'>Agents</div>"]
     for a in st.agents:
@@ -179,6 +219,8 @@ def sheets_html(pos: RoundPosition) -> str:
         for x in st.aliens:
             more = ([f"Energy Shields {'/'.join(map(str, x.stacks))}"] if x.stacks else []) + \
                    (["two-hex base (11.8)"] if any(p.name == x.name and p.base for p in st.figures) else []) + \
+                   (["Prime Swarm, 2nd figure (11.6)"] if x.name.endswith(SECOND) else
+                    ["Prime Swarm, 1st figure (11.6)"] if any(y.name == x.name + SECOND for y in st.aliens) else []) + \
                    (["Paralyzed"] if x.name in st.paralyzed_aliens or x.critical_x("paralyzed") is not None else []) + \
                    (["Master Alien"] if x.kind == "master_alien" else [])
             rows.append(_row(x.name, where.get(x.name), x, more, SIDE_FILL["alien"], "gd-alien"))
@@ -219,7 +261,8 @@ def focus_html(pos: RoundPosition, number: int, total: int) -> str:
             f"<div class='gd-step-title' style='font-size:15px;font-weight:bold'>{html.escape(s.title)}</div>"
             f"<div class='gd-step-rule' style='font-size:12px;color:#1864ab'>§ {html.escape(s.rule.section)}</div>"
             + (f"<div style='font-size:13px;color:#343a40'>{html.escape(s.detail)}</div>" if s.detail else "")
-            + f"<div style='font-size:11px;color:#868e96'>Map after: {html.escape(pos.frame.name)}</div></div>")
+            + f"<div style='font-size:11px;color:#868e96'>Map at this step (in: {html.escape(pos.frame.name)})</div>"
+            "</div>")
 
 
 __all__ = ["RoundPosition", "positions_from", "map_svg", "sheets_html", "card_html", "focus_html", "STANDINS",

@@ -9,7 +9,9 @@ NPC card or fewer than the others, a tie to the Alpha Agent, or every NPC to ``n
 where the signal was and the token is discarded. With five NPCs in play, or no card left in the NPC deck (every NPC
 figure in play), revealing it only discards the token (10.1.2). When the new NPC is first activated is ruling
 ``revealed_npc_activation`` (10.2 is silent on an NPC that arrives in the middle of its controller's turn).
-Alien and Human signals are Core Set rules and are not revealed here (a cited refusal).
+An Alien signal (11.10) brings the alien the file gives it (``[[aliens]]`` with ``signal``: which alien is a Core Set
+rule this book does not print) onto the signal's hex, the token discarded; when it is first activated is ruling
+``revealed_alien_activation``. A Human signal's effect is not printed here: its token is only discarded.
 
 Drones (9.7.4): a Device that ``deploys`` a figure places it when used with the Action (``place``: Vigil and GD-5 on
 an empty Hex adjacent to the agent, 9.7.4.2, 9.7.4.3; the Hologram on an empty Hex within 1 Area, 9.7.4.1); a drone
@@ -129,6 +131,7 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
                 raise ScenarioError(f"agents[{i}].deployed", f"{a.name}'s {FIGURE[k]} has no hex on the map",
                                     "a [[drones]] entry with its owner, kind and at", source)
     signals = {s.name for s in sc.signals}
+    kinds = {s.name: s.kind for s in sc.signals}
     for i, t in enumerate(sc.turns):
         for j, a in enumerate(t.activities):
             f = f"turns[{i}].activities[{j}]"
@@ -138,6 +141,10 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
             for k, r in enumerate(a.reveal):
                 if r not in signals:
                     raise ScenarioError(f"{f}.reveal[{k}]", f"no signal named {r!r}", sorted(signals), source)
+                if kinds[r] == "alien" and not any(x.signal == r for x in sc.aliens):
+                    raise ScenarioError(f"{f}.reveal[{k}]", f"Alien signal {r} brings no alien in the file (which "
+                                        "alien a signal brings is a Core Set rule, so the file says it)",
+                                        f"an [[aliens]] entry with signal = '{r}'", source)
             if a.place is not None:
                 _hex(a.place, f"{f}.place", source)
                 if a.kind != "action" or a.use is None:
@@ -150,12 +157,13 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
 
 def reveal_signals(state: RoundState, ctx: RoundContext, names, field: str, sec: str
                    ) -> tuple[RoundState, tuple[Step, ...]]:
-    """The signals a Movement activity revealed (11.10.1), in the order listed: each NPC signal is replaced with a
-    new NPC (:func:`new_npc`).
+    """The signals a Movement activity revealed (11.10), in the order listed: each NPC signal is replaced with a
+    new NPC (:func:`new_npc`, 11.10.1), an Alien signal with its alien (:func:`reveal_alien`), a Human signal's
+    token discarded (:func:`reveal_human`).
 
     Raises:
-        RuleViolation: a signal already revealed (no longer on the map), or an Alien or Human signal (Core Set
-            rules, not modelled in a round).
+        RuleViolation: a signal already revealed (no longer on the map); an Alien signal with no alien in the file
+            or its figure's second hex taken (:func:`reveal_alien`).
     """
     from .round_map import _refuse
 
@@ -164,10 +172,15 @@ def reveal_signals(state: RoundState, ctx: RoundContext, names, field: str, sec:
         f = f"{field}.reveal[{k}]"
         sig = next((s for s in state.signals if s.name == name), None)
         if sig is None:
-            _refuse(ctx, f"signal {name} was already revealed: it is no longer on the map", S.NPC_SIGNALS, f, sec)
-        if sig.kind != "npc":
-            _refuse(ctx, f"{name} is a{'n' if sig.kind == 'alien' else ''} {sig.kind.title()} signal: revealing it "
-                    "is a Core Set rule not modelled in a round (only NPC signals are)", S.NPC_SIGNALS, f, sec)
+            _refuse(ctx, f"signal {name} was already revealed: it is no longer on the map", S.SIGNALS, f, sec)
+        if sig.kind == "alien":
+            state, st = reveal_alien(state, ctx, sig, f, sec)
+            steps += st
+            continue
+        if sig.kind == "human":
+            state, st = reveal_human(state, sig, sec)
+            steps += st
+            continue
         steps.append(Step(f"Signal {name} on {sig.at} is revealed: an NPC signal", S.NPC_SIGNALS, "Until revealed "
                           "it followed the standard signal rules; now it is replaced with a new NPC.",
                           {"signal": name}, (str(sig.at),), sec))
@@ -175,6 +188,61 @@ def reveal_signals(state: RoundState, ctx: RoundContext, names, field: str, sec:
         state, st = new_npc(state, ctx, sig.at, sec)
         steps += st
     return state, tuple(steps)
+
+
+def reveal_alien(state: RoundState, ctx: RoundContext, sig: SignalOnMap, field: str, sec: str
+                 ) -> tuple[RoundState, tuple[Step, ...]]:
+    """An Alien signal revealed (11.10): the alien the file says it brings (``[[aliens]]`` with ``signal``; which
+    alien is a Core Set rule this book does not print) replaces the token on its hex (11.11: one alien or signal a
+    Hex), with the rest of a multi-hex base (11.8) or a Prime Swarm's second figure (11.6) where the file puts it;
+    the token is discarded. When it is first activated is ruling ``revealed_alien_activation``.
+
+    Raises:
+        RuleViolation: no alien names the signal, or the base / second figure's hex is taken by then.
+    """
+    from .round_map import _refuse, alien_placed, alien_targets
+
+    x = next((a for a in ctx.scenario.aliens if a.signal == sig.name), None)
+    if x is None:
+        _refuse(ctx, f"Alien signal {sig.name} brings no alien in the file (the Core Set decides which; the file "
+                "says it)", S.SIGNALS, field, sec)
+    placed = alien_placed(x, sig.at)
+    busy = {h: p.name for p in state.figures for h in p.hexes}
+    for p in placed:
+        for h in p.hexes:
+            if h != sig.at and h in busy:
+                _refuse(ctx, f"{h} is occupied by {busy[h]}: {x.name}'s " + ("second figure" if x.swarm else
+                        "base") + " cannot be placed there (one figure a Hex, 11.11)", S.ALIEN_MOVEMENT, field, sec)
+    state = replace(state, signals=tuple(s for s in state.signals if s.name != sig.name),
+                    figures=state.figures + placed, aliens=state.aliens + alien_targets(x),
+                    revealed=state.revealed + (x.name,))
+    shape = (f"; its two-hex base also takes {x.base}" if x.base else
+             f"; a Prime Swarm: its second figure stands on {x.swarm}" if x.swarm else "")
+    from .round_map import Moved, _noted
+
+    when = ("A Close Encounter card drawn later this round may activate it" if
+            ctx.rulings.reading("revealed_alien_activation") == "in_play" else
+            "It is first activated next round") + " (ruling revealed_alien_activation)."
+    enters = Step(f"{x.name} enters play on {sig.at}, where the signal was; the token is discarded", S.SIGNALS,
+                  f"Full Health ({x.health} Health points{' each figure' if x.swarm else ''}){shape}. {when}",
+                  {"alien": x.name, "at": str(sig.at)}, (x.name,), sec)
+    return _noted(state, *(Moved(p.name, (p.at,)) for p in placed), step=enters.title), (
+        Step(f"Signal {sig.name} on {sig.at} is revealed: an Alien signal", S.SIGNALS, "Until revealed it followed "
+             "the signal rules; which alien it brings is a Core Set rule: the file says it.", {"signal": sig.name},
+             (str(sig.at),), sec), enters)
+
+
+def reveal_human(state: RoundState, sig: SignalOnMap, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """A Human signal revealed (11.10): this book prints no effect for one (its effect is a Core Set rule), so the
+    round only takes the token off the map and discards it, as 11.10.1 and 10.1.2 do with a revealed NPC signal that
+    brings no NPC; no figure enters and no alien is activated."""
+    from .round_map import Moved, _noted
+
+    state = replace(state, signals=tuple(s for s in state.signals if s.name != sig.name))
+    step = Step(f"Signal {sig.name} on {sig.at} is revealed: a Human signal; the token is discarded", S.SIGNALS,
+                "No figure enters play and nothing is activated. Any Core Set effect of a Human signal is not printed "
+                "in this rulebook and is not applied here.", {"signal": sig.name}, (str(sig.at),), sec)
+    return _noted(state, Moved(sig.name, (sig.at,)), step=step.title), (step,)
 
 
 def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
@@ -205,12 +273,13 @@ def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[Ro
     npc = NpcState(fig, who, tactic=card.tactic, revealed=True)
     state = replace(state, npcs=state.npcs + (npc,), npc_deck=state.npc_deck[1:],
                     figures=state.figures + (Placed(card.name, "npc", at),))
+    enters = len(steps)
     steps.append(Step(f"{card.name} enters play on {at}, where the signal was; the token is discarded",
                       S.NPC_SIGNALS, f"Full Health ({card.health} Health points)" + (
                           f", with its {card.tactic.title()} NPC Tactic token" if card.tactic else "") +
                       f"; controlled by {who}. " + _first_activation(ctx), section=sec, marks=(card.name,),
                       facts={"npc": card.name, "controller": who, "at": str(at)}))
-    return _noted(state, Moved(card.name, (at,))), tuple(steps)
+    return _noted(state, Moved(card.name, (at,)), step=steps[enters].title), tuple(steps)
 
 
 def plural_cards(n: int) -> str:
@@ -268,12 +337,15 @@ def place_drone(state: RoundState, ctx: RoundContext, owner: str, kind: str, pla
     name = drone_name(kind, owner)
     t = tile(ctx, kind)
     side = "hologram" if kind == "hologram" else "drone"
+    from .round_map import Moved, _noted
+
     state = replace(state, figures=state.figures + (Placed(name, side, h),),
                     drones=state.drones + (TargetState(name, "drone", t.health),))
-    return state, (Step(f"{name} is placed on {h}, {how}", rule, "An empty Hex" + (
+    step = Step(f"{name} is placed on {h}, {how}", rule, "An empty Hex" + (
         " within 1 Area; aliens consider it a standard agent." if kind == "hologram" else
         "; it counts as an agent for most purposes and aliens may target it."), section=sec, marks=(name, str(h)),
-        facts={"drone": name, "at": str(h)}),)
+        facts={"drone": name, "at": str(h)})
+    return _noted(state, Moved(name, (h,)), step=step.title), (step,)
 
 
 def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, act, field: str, sec: str

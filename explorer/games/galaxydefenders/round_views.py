@@ -1,7 +1,7 @@
 """The Round page of Galaxy Defenders: a ``round`` scenario stepped one cited step at a time (Prev / Next / the
 slider), drawn from the kernel frames (:func:`.round.round_frames`) through :mod:`.round_picture`: the focused step
-and the section it cites, the map with every figure as the step's frame leaves it (the frame's walks and attacks
-drawn), the agents' sheets, the NPCs and the aliens, the Close Encounter card last drawn, the ruling options and every
+and the section it cites, the map with every figure as of that step (:func:`.round_picture.positions_from`; the
+frame's walks and attacks so far drawn), the agents' sheets, the NPCs and the aliens, the Close Encounter card last drawn, the ruling options and every
 step. The scenario (or an opened file), the readings and the step are in the page's link; Download saves the round
 file, Open reads one (the format ``explorer resolve`` reads). The page body is the shared
 :class:`explorer.widgets.round_stepper.RoundStepperView`. Widgets only: the rules are in :mod:`.round` and
