@@ -267,3 +267,39 @@ def test_failure_by_downed_shepard_prints_its_war_readiness_step():
     assert t.outcome["war_readiness"] == 1
     assert t.outcome["mission_failed"] is True
     assert ts.index(war[0].title) == len(ts) - 1
+
+
+def test_round_page_reads_the_tracks_from_the_files_own_sheets(tmp_path):
+    """The Round page's panels read the Analysis track (and the Core Ability elements) from the sheets the file
+    names, carried in the played state, not from the built-in stand-in."""
+    from explorer.games.masseffect.round_view import round_positions
+
+    src = (Path(__file__).parents[2] / "explorer/games/masseffect/sheets/standin.toml").read_text()
+    src = src.replace("analysis_track = 4", "analysis_track = 7").replace("aim_track = 5", "aim_track = 6")
+    p = tmp_path / "sheets.toml"
+    p.write_text(src)
+    d = data("me-round-analysis")
+    d["sheets"] = str(p)
+    pos = round_positions(parse_round(d, "x.toml"))
+    liara = next(q for q in pos[-1].squadmates if q.name == "Liara")
+    garrus = next(q for q in pos[-1].squadmates if q.name == "Garrus")
+    assert liara.analysis.endswith("/7")
+    assert garrus.core == "Aim Value 0/6"
+    d = data("me-round-analysis")
+    pos = round_positions(parse_round(d, "x.toml"))
+    assert next(q for q in pos[-1].squadmates if q.name == "Liara").analysis.endswith("/4")
+
+
+def test_round_page_shows_chatika_and_the_core_elements():
+    from explorer.games.masseffect.round_view import round_positions
+    from explorer.games.masseffect.round_views import map_html, position_html
+    from explorer.games.masseffect.map import map_from_dict
+
+    sc = parse_round(data(), "x.toml")
+    pos = round_positions(sc)
+    last = pos[-1]
+    assert last.chatika == "1,1"
+    html = position_html(last, len(pos), len(pos))
+    assert "Command tokens Ready 1/3" in html and "Rage tokens Enraged 1/3" in html and "Chatika on 1,1" in html
+    assert "Chatika (Tali&#x27;s drone) on 1,1" in map_html(map_from_dict(sc.map, "x"), last) or \
+        "Chatika (Tali's drone) on 1,1" in map_html(map_from_dict(sc.map, "x"), last)
