@@ -123,7 +123,7 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
 def map_html(m: MissionMap, pos: RoundPosition) -> str:
     """The Mission Map at ``pos``: Squadmates, Enemies, face-down Loot tokens (blue ``L`` and their number), where
     the step's phase or turn moved a character from (a grey dashed ring and line to where it stands now, or where it
-    stood when it left the map), Tali's drone token Chatika (a teal ``C``) and what the step names (a character or a
+    stood when it left the map), Tali's drone token Chatika (a teal ``C`` in a teal dashed hex) and what the step names (a character or a
     hex) ringed in amber (SVG)."""
     chars: dict[str, tuple[Hex, str]] = {}
     for side, group in (("squadmate", pos.squadmates), ("enemy", pos.enemies)):
@@ -143,11 +143,12 @@ def map_html(m: MissionMap, pos: RoundPosition) -> str:
             k = max(0.0, (d - 0.55) / d)
             extra.append(Segment(start, (x0 + (x1 - x0) * k, y0 + (y1 - y0) * k), stroke=MOVED_STROKE, width=2.0,
                                  dash="5 4"))
-    if pos.chatika:                              # Tali's drone, a token: a small teal disc in its hex's corner
-        x, y = px(Hex.parse(pos.chatika))
-        extra.append(Circle((x - 0.42, y + 0.38), 0.22, fill="#e3fafc", stroke=CHATIKA_FILL, width=2.0,
+    if pos.chatika:                              # Tali's drone, a token: a small teal disc low in its hex, clear
+        x, y = px(Hex.parse(pos.chatika))        # of a character's disc in the middle
+        extra.append(HexMark(Hex.parse(pos.chatika), stroke=CHATIKA_FILL, width=2.0, dash="4 3"))
+        extra.append(Circle((x, y + 0.62), 0.27, fill=CHATIKA_FILL, stroke="#ffffff", width=1.5,
                             title=f"Chatika (Tali's drone) on {pos.chatika}"))
-        extra.append(Label((x - 0.42, y + 0.38 + 0.08), "C", size=9, fill=CHATIKA_FILL, weight="bold"))
+        extra.append(Label((x, y + 0.62 + 0.14), "C", size=10, fill="#ffffff", weight="bold"))
     for h, n in pos.loot:
         x, y = px(Hex.parse(h))
         extra.append(Label((x + 0.45, y - 0.45), f"L{n}", size=10, fill=LOOT_FILL, weight="bold"))
