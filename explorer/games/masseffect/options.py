@@ -464,6 +464,37 @@ ANALYSIS_WINDOW = RulingOption(
                 "when Step B begins.",
 )
 
+COMMAND_SELF = RulingOption(
+    key="command_self",
+    title="Whether Shepard may spend his own Ready Command tokens",
+    section="Playing a Mission › Squadmate Phase › Core Abilities; Squadmate Commentary › Commander Shepard › "
+            "Command Tokens",
+    readings={
+        "others_only": "Command is how Shepard leads 'the other Squadmates': only another Squadmate spends a Ready "
+                       "Command token on its Action.",
+        "shepard_too": "A Ready Command token is the squad's: Shepard may spend one on his own Action as well.",
+    },
+    default="others_only",
+    why_default="The Core Abilities paragraph says Shepard can Command 'the other Squadmates'; the commentary defines "
+                "a Ready token but names no one else who may spend it.",
+)
+
+DRONE_REACT = RulingOption(
+    key="drone_react",
+    title="The React Tag when Tali's drone Chatika Damages an Enemy",
+    section="Playing a Mission › Damaging Enemies › The React Tag; Squadmate Commentary › Tali'Zorah nar Rayya › "
+            "Combat Drone",
+    readings={
+        "toward_tali": "The Damage is Tali's Core Ability: she is the Squadmate who attacked it, so the Enemy moves "
+                       "one hex toward Tali.",
+        "no_move": "The React Tag moves the Enemy toward 'the Squadmate who attacked it'; Chatika is a token, not a "
+                   "Squadmate, and Enemies ignore it, so no Squadmate attacked and the Enemy stays.",
+    },
+    default="toward_tali",
+    why_default="Chatika is Tali's Core Ability (the overview: Tali's Combat Drone), and the commentary says Enemies "
+                "ignore the token itself, so the one attacker an Enemy can react to is Tali.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

@@ -137,14 +137,32 @@ until_hazard_card``; the older spelling ``"before_hazard_card"`` still loads); `
 starts, 0 to her sheet's ``analysis_track``. Dice Locked by a Downed sheet: the sheet file's ``downed_locks`` (stand-in 3), per Squadmate
 ``downed_locks = { Tali = 0 }``.
 
-Not simulated (said in the trace): what the Core Ability triggers of Shepard, Garrus, Tali and Wrex do (printed on
-the sheets, not in the rulebook; each trigger is counted).
+Core Abilities (Playing a Mission › Squadmate Phase › Core Abilities: each icon rolled triggers the Squadmate's Core
+Ability "as explained on the Squadmate Sheet", which the rulebook does not print; the effects are the sheet file's, a
+stand-in in the built-in sheets, each resolved at its trigger, before the re-roll)::
+
+    command_ready = 1           # Shepard's Ready Command tokens at the start (0..the sheet's command_tokens)
+    aim_value = 2               # Garrus' Aim Tracker at the start (0..the sheet's aim_track)
+    chatika = "1,0"             # Tali's drone Chatika (a token) at the start; default: Tali's hex
+    [[turns.actions]]
+    box = "Pistol Burst"        # an Ability that deals Damage ...
+    die = "standard"
+    target = "Husk"
+    command = true              # ... spending one Ready Command token (+command_damage; ruling command_self)
+    aim = true                  # (Garrus) ... spending his Aim Value (+that much Damage, the tracker back to 0)
+    [[turns.drone]]             # Tali: one entry per Core Ability trigger, in order
+    path = ["0,0", "1,0", "2,-1"]   # Chatika's route, its own hex first (at most drone_move hexes)
+    target = "Husk"             # an Enemy in or adjacent to Chatika's hex (drone_damage Damage; ruling drone_react)
+    turret = "3,-1"             # or an Active Turret in or adjacent to it, hacked (Disabled)
+
+Wrex's Blood Rage needs no declaration: each trigger flips a Calm Rage token Enraged and each Enemy adjacent to Wrex
+suffers the sheet's ``rage_damage``. A sheet without these numbers (0) only counts its triggers, said in the trace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field as dc_field, replace
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
@@ -223,6 +241,15 @@ class ItemSpec(Strict):
     target: str | None = Field(default=None, max_length=40)
 
 
+class DroneSpec(Strict):
+    """One Core Ability trigger of Tali's Combat Drone: Chatika's ``path`` (its own hex first; empty: it stays), then
+    the Enemy it Damages (``target``) or the Active Turret it hacks (``turret``), each in or adjacent to its hex."""
+
+    path: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list, max_length=7)
+    target: str | None = Field(default=None, max_length=40)
+    turret: str | None = Field(default=None, max_length=20)
+
+
 class ActionSpec(Strict):
     box: str = Name
     die: DieFace
@@ -234,6 +261,8 @@ class ActionSpec(Strict):
     completes: str | None = Field(default=None, max_length=60)
     turret: str | None = Field(default=None, max_length=20)
     mission: str | None = Field(default=None, max_length=60)
+    command: bool = False
+    aim: bool = False
 
 
 class UnlockSpec(Strict):
@@ -335,6 +364,7 @@ class TurnSpec(Strict):
     round: int = Field(default=1, ge=1, le=MAX_ROUNDS)
     roll: RollSpec | None = None
     analysis: AnalysisSpec | None = None
+    drone: list[DroneSpec] = Field(default_factory=list, max_length=20)
     actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
@@ -370,6 +400,9 @@ class RoundScenario(Header):
     war_readiness: WarReadinessSpec | None = None
     mission_actions: list[MissionActionSpec] = Field(default_factory=list, max_length=8)
     analysis_token: int = Field(default=0, ge=0, le=10)
+    command_ready: int = Field(default=0, ge=0, le=3)
+    aim_value: int = Field(default=0, ge=0, le=10)
+    chatika: str | None = Field(default=None, max_length=20)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -407,6 +440,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                             f"{len(sqs)} Squadmates; the box holds {RENEGADE_TOKENS_IN_BOX}",
                             f"at most {RENEGADE_TOKENS_IN_BOX // len(sqs)}", source)
     _check_analysis_token(sc, sheets, names, source)
+    _check_core(sc, sheets, names, m, source)
     enemy_names = [e.name for e in ens]
     seen = set()
     for i, t in enumerate(sc.turns):
@@ -521,6 +555,53 @@ def _check_analysis_token(sc: RoundScenario, sheets: Mapping[str, Sheet], names:
         raise ScenarioError("analysis_token", f"{sc.analysis_token} spaces along, but "
                             + (f"{who}'s Analysis track has {track} spaces" if who else
                                "no Squadmate's sheet has an Analysis track"), f"0 to {track}", source)
+
+
+def _check_core(sc: RoundScenario, sheets: Mapping[str, Sheet], names: list[str], m, source: str) -> None:
+    """The Core Ability fields: ``command_ready`` within the Command tokens of the sheet that has them,
+    ``aim_value`` within the Aim Tracker, ``chatika`` a hex of the map with a Combat Drone sheet in the squad, and
+    each turn's ``drone`` only for that sheet, in a turn that rolls (a trigger comes from a Strategy Roll)."""
+    def owner(attr: str) -> tuple[str | None, int]:
+        have = [(n, getattr(sheets[n], attr)) for n in names if getattr(sheets[n], attr)]
+        return have[0] if have else (None, 0)
+    for field, attr, what in (("command_ready", "command_tokens", "Command tokens"),
+                              ("aim_value", "aim_track", "Aim Tracker spaces")):
+        who, top = owner(attr)
+        if getattr(sc, field) > top:
+            raise ScenarioError(field, f"{getattr(sc, field)}, but " + (f"{who}'s sheet has {top} {what}" if who else
+                                f"no Squadmate's sheet has {what} ({attr})"), f"0 to {top}", source)
+    drone, _ = owner("drone_move")
+    if sc.chatika is not None:
+        if drone is None:
+            raise ScenarioError("chatika", "no Squadmate's sheet has a Combat Drone (drone_move)", "no chatika",
+                                source)
+        if _hex_field(sc.chatika, "chatika", source) not in m:
+            raise ScenarioError("chatika", f"hex {sc.chatika} is not on the map", "a hex of the map", source)
+    for i, t in enumerate(sc.turns):
+        if t.drone and (not sheets[t.squadmate].drone_move or t.roll is None):
+            raise ScenarioError(f"turns[{i}].drone", f"{t.squadmate}'s sheet has no Combat Drone" if not
+                                sheets[t.squadmate].drone_move else "Chatika moves on a Core Ability trigger: the "
+                                "turn needs a [turns.roll]", "a drone only in a rolled turn of " + (drone or
+                                                                                                  "a Combat Drone sheet"),
+                                source)
+        for k, d in enumerate(t.drone):
+            for j, h in enumerate(d.path):
+                if _hex_field(h, f"turns[{i}].drone[{k}].path[{j}]", source) not in m:
+                    raise ScenarioError(f"turns[{i}].drone[{k}].path[{j}]", f"hex {h} is not on the map",
+                                        "a hex of the map", source)
+            if d.target is not None and d.turret is not None:
+                raise ScenarioError(f"turns[{i}].drone[{k}].turret", "Chatika Damages an Enemy or hacks a Turret",
+                                    "target or turret, not both", source)
+            if d.target is not None:
+                names_check(d.target, [e.name for e in sc.enemies], f"turns[{i}].drone[{k}].target", source)
+            if d.turret is not None and _hex_field(d.turret, f"turns[{i}].drone[{k}].turret", source) not in {
+                    tt.hex for tt in m.turrets}:
+                raise ScenarioError(f"turns[{i}].drone[{k}].turret", f"no Turret at {d.turret}",
+                                    [str(tt.hex) for tt in m.turrets] or "no Turret on this map", source)
+        for j, a in enumerate(t.actions):
+            if a.aim and not sheets[t.squadmate].aim_track:
+                raise ScenarioError(f"turns[{i}].actions[{j}].aim", f"{t.squadmate}'s sheet has no Aim Tracker",
+                                    "aim only on the Actions of a sheet with an aim_track", source)
 
 
 def _check_intel_unlocks(sc: RoundScenario, source: str) -> None:
@@ -659,6 +740,19 @@ class Action:
     completes: str | None = None
     turret: Hex | None = None
     mission: str | None = None
+    command: bool = False
+    aim: bool = False
+
+
+@dataclass(frozen=True)
+class Drone:
+    """One trigger of Tali's Combat Drone as the file declares it (see :class:`DroneSpec`); ``field``:
+    ``turns[i].drone[k]``."""
+
+    path: tuple[Hex, ...]
+    target: str | None
+    turret: Hex | None
+    field: str
 
 
 @dataclass(frozen=True)
@@ -685,6 +779,7 @@ class Turn:
     round: int = 1
     analysis: tuple[str, str] | None = None
     field: str = ""
+    drone: tuple[Drone, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -723,6 +818,11 @@ class RoundState:
             Phase; the sheet file's ``downed_locks``); ``revived_dice``: the Revived Squadmates whose Locked dice
             are due back in the Pool once the current Actions are over (ruling ``revived_locked_dice = at_revive``).
         analysis_token: the spaces Liara's Analysis token stands right of the start of its track.
+        command_ready: Shepard's Ready Command tokens; ``aim``: Garrus' Aim Value (his Aim Tracker); ``chatika``:
+            the hex of Tali's drone token (``None``: no Combat Drone in the squad); ``enraged``: Wrex's Enraged Rage
+            tokens (Core Abilities; the sheet file's numbers).
+        sheets: the Squadmate Sheets this Round is played with (the file's sheet file), for what a view shows of
+            them (track lengths); never compared.
         progress: ``(Mission Action rule, Progress Boxes marked)`` (Mission Rules Page; Basic Actions › Mission).
         war_readiness: War Readiness scored so far this Mission (Overview › War Readiness: Secondary Objectives,
             then the Mission's outcome).
@@ -759,6 +859,11 @@ class RoundState:
     war_readiness: int = 0
     progress: tuple[tuple[str, int], ...] = ()
     analysis_token: int = 0
+    command_ready: int = 0
+    aim: int = 0
+    chatika: Hex | None = None
+    enraged: int = 0
+    sheets: Mapping[str, Sheet] | None = dc_field(default=None, compare=False, repr=False)
 
     def hand(self, name: str) -> str | None:
         return next((c for s, c in self.hands if s == name), None)
@@ -798,6 +903,9 @@ class RoundContext(Context):
     """The round file's ``downed_locks``: per Squadmate, the dice its Downed sheet Locks, over the sheet file's."""
     standin_sheets: bool = True
     """The sheets are the built-in stand-in (steps say a sheet's number is one)."""
+    standin_sheet_file: bool = True
+    """The sheet file is the built-in stand-in (a round file's ``downed_locks`` aside): the Core Ability numbers are
+    a stand-in."""
     campaign: bool = False
     """The file tracks the campaign's Paragon and Renegade Victories (it gives ``paragon_dice`` or
     ``renegade_victories``): a Victory then says what the next Mission starts with."""
@@ -824,7 +932,8 @@ def start_of_round(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tu
     """Inferno Icons: at the start of the Round each Squadmate and Minion in an Inferno hex suffers 1 Damage (Elites
     are unaffected); nothing to say when nobody stands in one."""
     board, steps = inferno_start_of_round(ctx.terrain, state.board)
-    return replace(state, board=board), tuple(s.in_section(ctx.section(state, "Start of the Round")) for s in steps)
+    new, more = _failure_scored(state, replace(state, board=board), ctx)
+    return new, tuple(s.in_section(ctx.section(state, "Start of the Round")) for s in [*steps, *more])
 
 
 def _observed(rules, state: RoundState, ctx: RoundContext, *args) -> tuple[RoundState, tuple[Step, ...]]:
@@ -1017,13 +1126,14 @@ def _space(state: RoundState, ctx: RoundContext, who: str, act: Action) -> tuple
     return box.name, fits[0]
 
 
-def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: str, seen=None
+def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: str, seen=None, drone: bool = False
          ) -> tuple[Board, list[Step]]:
     """Damaging Enemies: ``amount`` Damage from ``who`` to ``enemy`` (Elites' Resilience Tracker included); a
     Defeated Minion goes back to the Enemy Bag and the Squadmate gains 1 XP (Earning XP; for a Grenade as the ruling
     ``xp_outside_actions`` reads it); an Enemy with the React Tag Damaged but not Defeated moves one hex toward
     ``who`` (The React Tag). ``seen(label, board, n)`` (or ``None``): the frame-boundary observer, told the board
-    after the Damage when a React move follows (``n``: steps told so far here)."""
+    after the Damage when a React move follows (``n``: steps told so far here). ``drone``: the Damage is Chatika's,
+    whose React Tag move the ruling ``drone_react`` decides (``no_move``: toward no one, said in a step)."""
     from .damage import react_tag
     from .units import defeat_earns_xp
 
@@ -1039,9 +1149,14 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
             board = board.with_squadmate(sq)
             steps += more
         else:
-            steps.append(Step(f"{who} gains no XP for {enemy.name}: a Grenade is not an Ability (ruling "
+            what = "a Core Ability trigger is not an Action" if source == "core_ability" else \
+                "a Grenade is not an Ability"
+            steps.append(Step(f"{who} gains no XP for {enemy.name}: {what} (ruling "
                               f"xp_outside_actions = {ctx.rulings.reading('xp_outside_actions')})", S.EARNING_XP,
                               marks=(who,)))
+    elif res.react and drone and ctx.rulings.reading("drone_react") == "no_move":
+        steps.append(Step(f"{enemy.name} has the React Tag but moves toward no one: Chatika, a token, Damaged it "
+                          "(ruling drone_react = no_move)", S.REACT_TAG, marks=(enemy.name,)))
     elif res.react:
         _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         board, more = react_tag(board, ctx, enemy.name, who)
@@ -1060,10 +1175,12 @@ def _shifted(seen, base: int):
     return None if seen is None else (lambda label, b, k: seen(label, b, base + k))
 
 
-def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None) -> tuple[Board, list[Step]]:
+def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, bonus: tuple[int, str] = (0, "")
+             ) -> tuple[Board, list[Step]]:
     """Ability Actions: the box's effect on its target Enemy (Damage, Stun, a Biotic Effect token), checked against
     the box's range and Line of Fire; Enhanced effects with an Enhanced die (Enhanced Actions). ``seen``: the board
-    observer of :func:`_hit`, also told the board after the Damage when a Stun or Biotic Effect follows."""
+    observer of :func:`_hit`, also told the board after the Damage when a Stun or Biotic Effect follows. ``bonus``:
+    ``(Damage, why)`` added by a Core Ability token spent on it (:func:`_core_bonus`)."""
     box = ctx.sheets[who].box(act.box)
     if not box.has_effect:
         return board, [Step(f"{who}'s {box.name}: its effect is not modelled by the stand-in sheet (die placed)",
@@ -1096,10 +1213,11 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None) 
                           f"{box.enhanced_min_distance} or more, so the standard version is used",
                           S.SQUADMATE_COMMENTARY, marks=(act.target,)))
     version = "Enhanced " if enhanced else ""
-    steps.insert(0, Step(f"{who} uses {version}{box.name} on {act.target} ({plural(dist, 'hex', 'hexes')})",
+    extra = f", +{bonus[0]} Damage: {bonus[1]}" if bonus[0] else ""
+    steps.insert(0, Step(f"{who} uses {version}{box.name} on {act.target} ({plural(dist, 'hex', 'hexes')}{extra})",
                          S.ENHANCED_ACTIONS if enhanced else S.ABILITY_ACTIONS, marks=(who, act.target)))
     if box.damage:
-        amount = box.damage[1 if enhanced else 0]
+        amount = box.damage[1 if enhanced else 0] + bonus[0]
         board, more = _hit(board, ctx, who, enemy, amount, "action", _shifted(seen, len(steps)))
         steps += more
         enemy = board.enemy(enemy.name)
@@ -1117,11 +1235,11 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None) 
     return board.shown(len(steps)), steps
 
 
-def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action, seen=None
+def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, bonus=(0, "")
                      ) -> tuple[Board, list[Step]]:
     """:func:`_ability`, its refusals from the unit rules (Stunning an Elite...) naming the target field."""
     try:
-        return _ability(board, ctx, who, act, seen)
+        return _ability(board, ctx, who, act, seen, bonus)
     except RuleViolation as v:
         if v.rejection.field:
             raise
@@ -1142,10 +1260,13 @@ def _refusal(v: RuleViolation, field: str, step: str) -> RuleViolation:
     return RuleViolation(v.reason, rule, field=field, step=step)
 
 
-def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -> tuple[RoundState, list[Step]]:
+def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll, turn: Turn | None = None, mark=None
+                   ) -> tuple[RoundState, list[Step]]:
     """Step A: Strategy Roll, played by the ``strategy`` kind's own steps (:func:`.strategy.begin_strategy_roll`,
     :func:`.strategy.lock_die`, then :data:`.strategy.ROLL_SEQUENCE`: roll, Renegade tokens, Core Ability triggers
     and re-rolls until no icon remains) over the dice the Pool holds now, showing what the previous player left.
+    Each trigger's effect follows it (:func:`_core_ability_effects`; ``turn``: the declared turn, for Chatika's
+    moves; ``mark``: the frame-boundary observer).
 
     Raises:
         RuleViolation: an illegal Lock (the On Point Squadmate, a die showing no known face) or Renegade use, naming
@@ -1173,6 +1294,9 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll) -
         raise _refusal(v, f"{roll.field}.renegade", step) from None
     except ScenarioError as e:
         raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
+    base = len(steps)
+    state, more = _core_ability_effects(state, ctx, who, turn, more, None if mark is None else (
+        lambda label, st, k: mark(label, st, base + k)), final.roll.rolled)
     steps += more
     track = ctx.sheets[who].analysis_track
     if track and final.roll.triggers:
@@ -1287,6 +1411,13 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     if state.rolled:
         state, die = _take_die(state, ctx, who, act)
     box, k = _space(state, ctx, who, act)
+    if (act.command or act.aim) and (not act.resolve or not ctx.sheets[who].box(box).damage
+                                     or ctx.sheets[who].box(box).disable_turret):
+        what = "a Ready Command token" if act.command else "the Aim Value"
+        raise RuleViolation(f"{what} adds Damage to an Ability Action that deals Damage: {who}'s {box} "
+                            + ("is placed without resolving" if not act.resolve else "deals none"),
+                            S.CORE_ABILITIES, field=f"{act.field}.{'command' if act.command else 'aim'}",
+                            step="Step B: Actions")
     if box == "Mission" and act.mission is None and act.completes is None:
         allowed = ", ".join(ctx.mission_actions or ()) or "none in this file"
         raise RuleViolation("a die goes on the Mission Action only when a rule of the Mission Rules page allows it: "
@@ -1355,7 +1486,9 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         state, more = _disable_turret(state, ctx, who, act, box)
         steps += more
     else:
-        board, more = _ability_checked(board, ctx, who, act, seen_from(len(steps), state))
+        state, bonus, more = _core_bonus(state, ctx, who, act, box)
+        steps += more
+        board, more = _ability_checked(board, ctx, who, act, seen_from(len(steps), state), bonus)
         steps += more
     state = replace(state, board=board)
     if box == "Move" and act.resolve:
@@ -1366,6 +1499,270 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
             _mark(cut, "Move", state, len(steps))
             state, more = _move_completed(state, ctx, who)
             steps += more
+    return state, steps
+
+
+def _core_bonus(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str
+                ) -> tuple[RoundState, tuple[int, str], list[Step]]:
+    """Core Abilities, spent on an Ability Action that deals Damage (the effects are the sheet file's, a stand-in in
+    the built-in sheets): ``command``: one of Shepard's Ready Command tokens is flipped back (Squadmate Commentary ›
+    Commander Shepard › Command Tokens) for the sheet's ``command_damage`` more Damage; who may spend one is the
+    ruling ``command_self`` (consulted when Shepard does). ``aim`` (Garrus): his Aim Value is spent, that much more
+    Damage, the Aim Tracker back to 0. Returns the state, ``(extra Damage, why)`` and the steps.
+
+    Raises:
+        RuleViolation: no Ready Command token, Shepard spending his own under ``command_self = others_only``, or the
+            Aim Tracker at 0 (field ``turns[i].actions[j].command`` / ``.aim``).
+    """
+    extra, why, steps = 0, [], []
+    step = "Step B: Actions"
+    if act.command:
+        f = f"{act.field}.command"
+        commander = next((n for n, sh in ctx.sheets.items() if sh.command_tokens
+                          and any(q.name == n for q in state.board.squadmates)), None)
+        if commander is None:
+            raise RuleViolation("no Squadmate of the squad has Command tokens (a sheet's command_tokens)",
+                                S.CORE_ABILITIES, field=f, step=step)
+        if who == commander and ctx.rulings.reading("command_self") == "others_only":
+            raise RuleViolation(f"{who} Commands the other Squadmates: he does not spend his own Ready Command token "
+                                "(ruling command_self = others_only)", S.CORE_ABILITIES, field=f, step=step)
+        if state.command_ready < 1:
+            raise RuleViolation(f"no Ready Command token ({commander}'s Command triggers ready them)",
+                                S.COMMENTARY_SHEPARD_COMMAND, field=f, step=step)
+        n = ctx.sheets[commander].command_damage
+        state = replace(state, command_ready=state.command_ready - 1)
+        steps.append(Step(f"{who} spends one of {commander}'s Ready Command tokens on {box}: +{n} Damage "
+                          f"({state.command_ready + 1} -> {state.command_ready} Ready)", S.COMMENTARY_SHEPARD_COMMAND,
+                          "The token is flipped back from its Command side. What it gives is printed on the sheet, "
+                          f"not in the rulebook: the sheet file's command_damage ({_standin(ctx)})."
+                          + (" Ruling command_self = shepard_too." if who == commander else ""),
+                          facts={"command_ready": state.command_ready, "damage": n}, marks=(who, commander)))
+        extra += n
+        why.append("a Ready Command token")
+    if act.aim:
+        f = f"{act.field}.aim"
+        if state.aim < 1:
+            raise RuleViolation(f"{who}'s Aim Tracker is at 0: no Aim Value to spend", S.CORE_ABILITIES, field=f,
+                                step=step)
+        n = state.aim
+        state = replace(state, aim=0)
+        steps.append(Step(f"{who} spends his Aim Value {n} on {box}: +{n} Damage (Aim Tracker {n} -> 0)",
+                          S.CORE_ABILITIES, "What Aim does is printed on the sheet, not in the rulebook (which names "
+                          "the Aim Tracker and the Aim Value): the engine's stand-in effect on the sheet file's "
+                          f"aim_track ({_standin(ctx)}).",
+                          facts={"aim": 0, "damage": n}, marks=(who,)))
+        extra += n
+        why.append(f"Aim Value {n}")
+    return state, (extra, " and ".join(why)), steps
+
+
+def _standin(ctx: RoundContext) -> str:
+    """How a step names the sheet file's numbers: the built-in stand-in, or the file given."""
+    return "a stand-in" if ctx.standin_sheet_file else "the file given"
+
+
+def _core_ability_effects(state: RoundState, ctx: RoundContext, who: str, turn: Turn | None, roll_steps,
+                          mark=None, rolled=()) -> tuple[RoundState, list[Step]]:
+    """Core Abilities: each icon rolled triggers the current Squadmate's Core Ability, resolved before the icons are
+    re-rolled: the roll's steps with each trigger's effect told right after its "Icon on ..." step
+    (:func:`_core_trigger`). A sheet whose file gives its Core Ability no effect (Liara's Analysis is told after the
+    roll, :func:`_strategy_roll`) leaves the steps as they are. ``mark(label, state, n)``: the frame-boundary
+    observer, told the state after each trigger's change (``n``: steps told so far), its Pool showing the faces of
+    the trigger's roll round (``rolled``: :attr:`.strategy.RollState.rolled`, over the dice ``state`` holds).
+
+    Raises:
+        RuleViolation: a declared ``drone`` entry refused, or more entries than triggers (field
+            ``turns[i].drone[k]``).
+    """
+    sheet = ctx.sheets[who]
+    if not (sheet.command_tokens or sheet.aim_track or sheet.drone_move or sheet.rage_tokens):
+        return state, list(roll_steps)
+    out: list[Step] = []
+    k = 0
+    for st in roll_steps:
+        out.append(st)
+        if "trigger" not in st.facts:
+            continue
+        faces = {i: Face(f) for r, got in rolled if r <= st.facts["round"] for i, f in got}
+        dice = tuple(replace(d, face=faces.get(d.id, d.face)) for d in state.dice)
+        base = len(out)
+        state, more = _core_trigger(state, ctx, who, turn, k, None if mark is None else (
+            lambda label, s2, n, base=base, dice=dice: mark(label, replace(s2, dice=dice, rolled=True), base + n)))
+        out += more
+        k += 1
+        if mark is not None:
+            mark(f"Core Ability trigger {k}", replace(state, dice=dice, rolled=True), len(out))
+    drone = turn.drone if turn is not None else ()
+    if len(drone) > k:
+        raise RuleViolation(f"{len(drone)} drone entries, but {who}'s Strategy Roll triggered the Combat Drone "
+                            f"{plural(k, 'time')}", S.CORE_ABILITIES, field=drone[k].field,
+                            step="Step A: Strategy Roll")
+    return state, out
+
+
+def _core_trigger(state: RoundState, ctx: RoundContext, who: str, turn: Turn | None, k: int, mark=None
+                  ) -> tuple[RoundState, list[Step]]:
+    """Trigger ``k`` (from 0) of ``who``'s Core Ability (Core Abilities: "as explained on the Squadmate Sheet"; the
+    rulebook names each Core Ability and its element, the sheet file gives the effect, a stand-in in the built-in
+    sheets): Command readies a Command token (Components: three; Squadmate Commentary › Commander Shepard ›
+    Command Tokens: Ready is the Command side up); Aim moves the Aim Tracker one space right; Combat Drone moves
+    Chatika and lets it Damage an Enemy or hack a Turret (:func:`_drone`); Blood Rage flips a Calm Rage token
+    Enraged (Squadmate Commentary › Urdnot Wrex › Rage Tokens) and Damages each Enemy adjacent to Wrex
+    (:func:`_blood_rage`). A token or track already full: nothing more to flip or move, said so."""
+    sheet = ctx.sheets[who]
+    n = k + 1
+    src = _standin(ctx)
+    steps: list[Step] = []
+    if sheet.command_tokens:
+        top = sheet.command_tokens
+        ready = min(top, state.command_ready + 1)
+        steps.append(Step(f"Command (trigger {n}): " + (f"a Command token flipped to its Ready side ({ready} of {top} "
+                                                         "Ready)" if ready > state.command_ready else
+                                                         f"all {top} Command tokens are Ready: nothing to flip"),
+                          S.COMMENTARY_SHEPARD_COMMAND, "A Ready Command token has its Command side up; another "
+                          "Squadmate may spend one on an Action (command = true). The effect is printed on the sheet, "
+                          f"not in the rulebook: the sheet file's command_tokens and command_damage ({src}).",
+                          facts={"command_ready": ready}, marks=(who,)))
+        state = replace(state, command_ready=ready)
+    if sheet.aim_track:
+        top = sheet.aim_track
+        aim = min(top, state.aim + 1)
+        steps.append(Step(f"Aim (trigger {n}): " + (f"the Aim Tracker moves one space right (Aim Value {state.aim} -> "
+                                                     f"{aim} of {top})" if aim > state.aim else
+                                                     f"the Aim Tracker is at its end ({top}): no space to move"),
+                          S.CORE_ABILITIES, "The Aim Tracker is the element Garrus' Core Ability uses (Squadmate "
+                          "Sheets); he may spend the Aim Value on a Damage Ability (aim = true). The track and the "
+                          f"effect are printed on the sheet, not in the rulebook: the sheet file's aim_track ({src}).",
+                          facts={"aim": aim}, marks=(who,)))
+        state = replace(state, aim=aim)
+    if sheet.rage_tokens:
+        state, more = _blood_rage(state, ctx, who, n, mark)
+        steps += more
+    if sheet.drone_move:
+        entry = turn.drone[k] if turn is not None and k < len(turn.drone) else None
+        state, more = _drone(state, ctx, who, n, entry, mark)
+        steps += more
+    return state, steps
+
+
+def _blood_rage(state: RoundState, ctx: RoundContext, who: str, n: int, mark=None) -> tuple[RoundState, list[Step]]:
+    """Wrex's Blood Rage, trigger ``n``: one Calm Rage token flipped to its Enraged side (up to the sheet's
+    ``rage_tokens``), then "damage to multiple Enemies at once" (Core Abilities): each Enemy adjacent to Wrex
+    (Adjacency; never one in a Shrouded area, which cannot be targeted) suffers the sheet's ``rage_damage``, one at
+    a time in the file's order (the player's to order), Defeats and React Tags as for any Damage."""
+    sheet = ctx.sheets[who]
+    top = sheet.rage_tokens
+    enraged = min(top, state.enraged + 1)
+    board = state.board
+    me = board.squadmate(who).position
+    terrain = ctx.terrain
+    near = [e for e in board.enemies if e.position is not None and terrain.adjacent(me, e.position)]
+    hidden = [e.name for e in near if e.shrouded or shrouded_now(terrain, board, e.position)]
+    hit = [e for e in near if e.name not in hidden]
+    steps = [Step(f"Blood Rage (trigger {n}): " + (f"a Calm Rage token flipped to its Enraged side ({enraged} of {top} "
+                                                    "Enraged)" if enraged > state.enraged else
+                                                    f"all {top} Rage tokens are Enraged already")
+                  + (f"; {sheet.rage_damage} Damage to each Enemy adjacent to {who}: "
+                     + ", ".join(e.name for e in hit) if hit else f"; no Enemy adjacent to {who} to Damage"),
+                  S.COMMENTARY_WREX_RAGE, "Blood Rage deals Damage to several Enemies at once (Core Abilities); "
+                  "the Enemies are Damaged one at a time in the file's order. The tokens, the Damage and who suffers "
+                  f"it are printed on the sheet, not in the rulebook: the sheet file's rage_tokens and rage_damage "
+                  f"({_standin(ctx)})." + (f" {', '.join(hidden)}: in a Shrouded area, cannot be targeted."
+                                          if hidden else ""),
+                  facts={"enraged": enraged, "damaged": [e.name for e in hit]}, marks=(who, *[e.name for e in hit]))]
+    state = replace(state, enraged=enraged)
+    for e in hit:
+        if not sheet.rage_damage:
+            break
+        cur = state.board.enemy(e.name)
+        if cur is None:
+            continue
+        board, more = _hit(state.board, ctx, who, cur, sheet.rage_damage, "core_ability", None if mark is None else (
+            lambda label, b, k, base=len(steps), now=state: mark(label, replace(now, board=b), base + k)))
+        steps += more
+        state = replace(state, board=board)
+        if mark is not None:
+            mark(f"Blood Rage: {e.name}", state, len(steps))
+    return state, steps
+
+
+def _drone(state: RoundState, ctx: RoundContext, who: str, n: int, entry: Drone | None, mark=None
+           ) -> tuple[RoundState, list[Step]]:
+    """Tali's Combat Drone, trigger ``n``: Chatika "can rove ahead to attack enemies and hack doors and Turrets"
+    (Core Abilities). Chatika is a token, not a character (Squadmate Commentary › Tali'Zorah nar Rayya › Combat
+    Drone): it moves up to the sheet's ``drone_move`` hexes between adjacent hexes (walls and locked doors stop it;
+    a hex holding a character does not: The Mission Book › Hexes, any number of tokens), then Damages one Enemy in
+    or adjacent to its hex for the sheet's ``drone_damage`` (not one in a Shrouded area) or hacks one Active Turret
+    there (Disabled). Its React Tag: ruling ``drone_react``. ``entry`` ``None``: the file gives nothing for this
+    trigger, Chatika stays.
+
+    Raises:
+        RuleViolation: a route not from Chatika's hex, through non-adjacent hexes or too long; a target out of reach
+            or Shrouded; a Turret out of reach or already Disabled (fields of ``turns[i].drone[k]``).
+    """
+    sheet = ctx.sheets[who]
+    terrain = ctx.terrain
+    at = state.chatika
+    rule, src, step = S.COMMENTARY_TALI_DRONE, _standin(ctx), "Step A: Strategy Roll"
+    if entry is None:
+        return state, [Step(f"Combat Drone (trigger {n}): Chatika stays at {at} (the file's drone gives nothing for "
+                            "this trigger)", rule, marks=(str(at),))]
+    steps: list[Step] = []
+    if entry.path:
+        if entry.path[0] != at:
+            raise RuleViolation(f"Chatika is at {at}, the route starts at {entry.path[0]}", rule,
+                                field=f"{entry.field}.path[0]", step=step)
+        if len(entry.path) - 1 > sheet.drone_move:
+            raise RuleViolation(f"a route of {plural(len(entry.path) - 1, 'hex', 'hexes')}; Chatika moves up to "
+                                f"{sheet.drone_move} (the sheet file's drone_move, {src})", rule,
+                                field=f"{entry.field}.path", step=step)
+        for j, (a, b) in enumerate(zip(entry.path, entry.path[1:])):
+            if not terrain.adjacent(a, b):
+                raise RuleViolation(f"{a} and {b} are not adjacent (a wall, a locked door, or not neighbours)",
+                                    S.ADJACENCY, field=f"{entry.field}.path[{j + 1}]", step=step)
+        at = entry.path[-1]
+        state = replace(state, chatika=at)
+        steps.append(Step(f"Combat Drone (trigger {n}): Chatika moves {' -> '.join(map(str, entry.path))}", rule,
+                          "Chatika is a token, not a character: it may share a hex with a character, Enemies ignore "
+                          f"it and it cannot be Damaged. How far it moves is printed on the sheet, not in the "
+                          f"rulebook: the sheet file's drone_move ({src}).", facts={"chatika": str(at)},
+                          marks=(str(at),)))
+        if mark is not None:
+            mark("Chatika moves", state, len(steps))
+    if entry.target is not None:
+        enemy = state.board.enemy(entry.target)
+        f = f"{entry.field}.target"
+        if enemy is None or enemy.position is None:
+            raise RuleViolation(f"{entry.target} is no longer on the map", rule, field=f, step=step)
+        if enemy.shrouded or shrouded_now(terrain, state.board, enemy.position):
+            raise RuleViolation(f"{entry.target} is in a Shrouded area and cannot be targeted", S.SHROUDED_AREAS,
+                                field=f, step=step)
+        if enemy.position != at and not terrain.adjacent(at, enemy.position):
+            raise RuleViolation(f"{entry.target} at {enemy.position} is neither in nor adjacent to Chatika's hex "
+                                f"{at}", rule, field=f, step=step)
+        steps.append(Step(f"Combat Drone (trigger {n}): Chatika attacks {entry.target} for {sheet.drone_damage} "
+                          "Damage", rule, f"The Damage is printed on the sheet, not in the rulebook: the sheet file's "
+                          f"drone_damage ({src}).", marks=(str(at), entry.target)))
+        board, more = _hit(state.board, ctx, who, enemy, sheet.drone_damage, "core_ability", None if mark is None
+                           else (lambda label, b, k, base=len(steps), now=state:
+                                 mark(label, replace(now, board=b), base + k)), drone=True)
+        steps += more
+        state = replace(state, board=board)
+    if entry.turret is not None:
+        f = f"{entry.field}.turret"
+        turret = next(t for t in terrain.map.turrets if t.hex == entry.turret)
+        if not turret.active or turret.hex in state.disabled_turrets:
+            raise RuleViolation(f"the Turret at {turret.hex} is already Disabled", S.TURRETS, field=f, step=step)
+        if turret.hex != at and not terrain.adjacent(at, turret.hex):
+            raise RuleViolation(f"the Turret at {turret.hex} is neither in nor adjacent to Chatika's hex {at}", rule,
+                                field=f, step=step)
+        state = replace(state, disabled_turrets=state.disabled_turrets + (turret.hex,))
+        steps.append(Step(f"Combat Drone (trigger {n}): Chatika hacks the Turret at {turret.hex}: Disabled, its "
+                          "token flipped (no Line of Fire, no Damage from now on)", S.TURRETS,
+                          "The overview: Chatika can hack doors and Turrets.", facts={"turret": str(turret.hex)},
+                          marks=(str(at), str(turret.hex))))
+    if not entry.path and entry.target is None and entry.turret is None:
+        steps.append(Step(f"Combat Drone (trigger {n}): Chatika stays at {at}", rule, marks=(str(at),)))
     return state, steps
 
 
@@ -1994,7 +2391,18 @@ def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundS
 def _turn_then_set_aside(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState, tuple[Step, ...]]:
     """:func:`_turn`, then the dice of any Squadmate it Downed set aside (:func:`_dice_set_aside`)."""
     new, steps = _turn(state, ctx, n, cut)
-    return _dice_set_aside(new), steps
+    new, more = _failure_scored(state, new, ctx)
+    return _dice_set_aside(new), steps + tuple(s.in_section(ctx.section(state, f"Turn {n}: {state.order[n - 1]}"))
+                                               for s in more)
+
+
+def _failure_scored(before: RoundState, after: RoundState, ctx: RoundContext) -> tuple[RoundState, list[Step]]:
+    """Ending a Mission; Overview › War Readiness: when Shepard is Downed (Mission Commander) between ``before`` and
+    ``after`` the Mission ends in Failure, and the War Readiness the Mission Rules page gives a Failure is scored, a
+    step of its own (nothing when the Mission has no Objectives, :func:`_score_war_readiness`)."""
+    if before.board.failed or not after.board.failed or after.rejected is not None:
+        return after, []
+    return _score_war_readiness(after, ctx, "failure", "the Failure (Shepard is Downed)")
 
 
 def _dice_set_aside(state: RoundState) -> RoundState:
@@ -2054,7 +2462,11 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             paragon = sum(1 for d in state.dice if d.paragon)
             any_die = bool(paragon) and ctx.rulings.reading("paragon_counts_toward_three") == "any_die"
             take = min(DICE_PER_TURN, len(state.dice) if any_die else len(state.dice) - paragon)
-            state, more = _strategy_roll(state, ctx, who, turn.roll)
+            xp = state.board.squadmate(who).xp
+            state, more = _strategy_roll(state, ctx, who, turn.roll, turn, None if cut is None else (
+                lambda label, st, k, base=len(steps): cut(label, st, base + k)))
+            steps += more
+            state, more = _unlock_on_xp(state, ctx, who, xp)
             steps += more
             if len(turn.actions) > take + paragon:
                 held = plural(take, 'die') if not paragon else (
@@ -2470,6 +2882,8 @@ class RoundOutcome(Outcome):
     turrets_disabled: tuple[str, ...] = ()
     campaign_next: tuple[int, int] | None = None
     war_readiness: int | None = None
+    core: tuple[tuple[str, Any], ...] = ()
+    """The Core Ability elements at the end (``command_ready``, ``aim``, ``enraged``), each only when not 0."""
     kind = "round"
 
     @property
@@ -2489,6 +2903,7 @@ class RoundOutcome(Outcome):
                 **({"intel_gathered_marked": list(self.intel_marked)} if self.intel_marked else {}),
                 **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {}),
                 **({"war_readiness": self.war_readiness} if self.war_readiness is not None else {}),
+                **({"core_abilities": dict(self.core)} if self.core else {}),
                 **({"next_mission": {"paragon_dice": self.campaign_next[0],
                                      "renegade_victories": self.campaign_next[1]}} if self.campaign_next else {})}
 
@@ -2515,8 +2930,10 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                             f"turns[{i}].actions[{j}]", a.die_id,
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
                                        f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
-                            a.completes, parse_hex(a.turret) if a.turret else None, a.mission)
+                            a.completes, parse_hex(a.turret) if a.turret else None, a.mission, a.command, a.aim)
                      for j, a in enumerate(t.actions))
+        drone = tuple(Drone(tuple(parse_hex(h) for h in d.path), d.target, parse_hex(d.turret) if d.turret else None,
+                            f"turns[{i}].drone[{k}]") for k, d in enumerate(t.drone))
         roll = None
         if t.roll is not None:
             ro = t.roll
@@ -2524,23 +2941,28 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                         tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
                         None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
         turns.append(Turn(t.squadmate, acts, choices, roll, t.round,
-                          (t.analysis.card_of, t.analysis.when) if t.analysis else None, f"turns[{i}]"))
+                          (t.analysis.card_of, t.analysis.when) if t.analysis else None, f"turns[{i}]", drone))
     state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck),
                        rounds_to_play=scenario.rounds,
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
                        inventory=tuple(scenario.inventory))
     dice = Dice(seed=seed if seed is not None else scenario.seed)
+    sheets = load_sheets(scenario.sheets)
+    drone = next((s for s in sqs if sheets[s.name].drone_move), None)
+    chatika = parse_hex(scenario.chatika) if scenario.chatika else drone.position if drone is not None else None
     state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
-                    analysis_token=scenario.analysis_token,
+                    analysis_token=scenario.analysis_token, command_ready=scenario.command_ready,
+                    aim=scenario.aim_value, chatika=chatika, sheets=sheets,
                     renegade=() if scenario.renegade_victories is None else tuple(
                         (s.name, scenario.renegade_victories) for s in sqs))
-    return state, RoundContext(r, dice, terrain, load_sheets(scenario.sheets), cards, tuple(turns), scenario.rounds,
+    return state, RoundContext(r, dice, terrain, sheets, cards, tuple(turns), scenario.rounds,
                                tuple(tuple(o) for o in scenario.reshuffles),
                                {o.name: (o.kind, o.after) for o in scenario.objectives}, scenario.time_limit,
                                {u.squadmate: u.box for u in scenario.unlocks}, scenario.paragon_dice,
                                scenario.renegade_victories, scenario.intel_gathered,
                                tuple((u.squadmate, u.box) for u in scenario.intel_unlocks), scenario.loyalty_mission,
                                standin_sheets=scenario.sheets == STANDIN and not scenario.downed_locks,
+                               standin_sheet_file=scenario.sheets == STANDIN,
                                downed_locks=dict(scenario.downed_locks),
                                war_readiness=(scenario.war_readiness or WarReadinessSpec()).model_dump()
                                if scenario.objectives or scenario.war_readiness else None,
@@ -2570,7 +2992,9 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         loot_in_play, state.inventory, tuple((str(h), t) for h, t in state.loot), mission_rules, state.completed,
         state.ending or ("Failure: Shepard is Downed" if b.failed else None), state.renegade, state.intel_marked,
         tuple(str(h) for h in state.disabled_turrets), state.campaign_next,
-        None if war is None else state.war_readiness + (war["failure"] if state.board.failed else 0))
+        None if war is None else state.war_readiness,
+        tuple((k, v) for k, v in (("command_ready", state.command_ready), ("aim", state.aim),
+                                  ("enraged", state.enraged)) if v))
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,

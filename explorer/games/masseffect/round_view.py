@@ -54,6 +54,9 @@ class SquadmatePanel:
     """Renegade tokens held (Renegade Tokens), ``None`` when the file does not track them."""
     analysis: str = ""
     """Liara's Analysis token on its track, ``"2/4"`` (``""``: the sheet has no track)."""
+    core: str = ""
+    """The element of this Squadmate's Core Ability, in words: ``"Command tokens Ready 2/3"``, ``"Aim Value 1/5"``,
+    ``"Chatika on 1,1"``, ``"Rage tokens Enraged 1/3"`` (``""``: none the sheet gives; Liara's is :attr:`analysis`)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,8 @@ class RoundPosition:
     ending: str | None
     rejected: str | None
     moved: tuple[tuple[str, str, str], ...] = ()
+    chatika: str = ""
+    """The hex of Tali's drone token Chatika (``""``: not in play)."""
     settled: bool = True
     """``False`` for a step before its frame's last: the board is the one the frame found (:attr:`note`)."""
     progress: tuple[tuple[str, int], ...] = ()
@@ -123,10 +128,30 @@ def _hex(h) -> str:
     return "" if h is None else str(h)
 
 
+def core_element(state: RoundState, sheet) -> str:
+    """The Core Ability element of ``sheet``'s Squadmate in ``state``, in words (:attr:`SquadmatePanel.core`; Core
+    Abilities: the sheet file's Command tokens, Aim Tracker, drone and Rage tokens)."""
+    if sheet is None:
+        return ""
+    parts = []
+    if sheet.command_tokens:
+        parts.append(f"Command tokens Ready {state.command_ready}/{sheet.command_tokens}")
+    if sheet.aim_track:
+        parts.append(f"Aim Value {state.aim}/{sheet.aim_track}")
+    if sheet.drone_move and state.chatika is not None:
+        parts.append(f"Chatika on {state.chatika}")
+    if sheet.rage_tokens:
+        parts.append(f"Rage tokens Enraged {state.enraged}/{sheet.rage_tokens}")
+    return ", ".join(parts)
+
+
 def squadmate_panels(state: RoundState, due: str | None = None, sheets=None) -> tuple[SquadmatePanel, ...]:
     """Each Squadmate's :class:`SquadmatePanel` in ``state`` (Squadmate Sheets; Step B: Actions: one die per Action
     Space); ``due``: the Squadmate whose turn it is (``None`` outside the Squadmate Phase); ``sheets``: the
-    Squadmate Sheets (for Liara's Analysis track; ``None``: the built-in stand-in)."""
+    Squadmate Sheets (for the Analysis track and the Core Ability elements; ``None``: the ones the state was played
+    with, :attr:`.round.RoundState.sheets` — the file's own sheet file — else the built-in stand-in)."""
+    if sheets is None:
+        sheets = state.sheets
     if sheets is None:
         from .sheets import load_sheets
         sheets = load_sheets()
@@ -140,7 +165,8 @@ def squadmate_panels(state: RoundState, due: str | None = None, sheets=None) -> 
                                   tuple(box for who, box in state.unlocked if who == s.name),
                                   s.name == state.on_point, s.name == due, renegade.get(s.name),
                                   f"{state.analysis_token}/{sheets[s.name].analysis_track}"
-                                  if sheets and s.name in sheets and sheets[s.name].analysis_track else ""))
+                                  if sheets and s.name in sheets and sheets[s.name].analysis_track else "",
+                                  core_element(state, sheets.get(s.name) if sheets else None)))
     return tuple(out)
 
 
@@ -189,7 +215,8 @@ def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None, 
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
                          st.inventory, st.board.returned_to_bag, st.completed,
                          st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
-                         moves(before, st) if settled else (), settled, note=note, progress=st.progress)
+                         moves(before, st) if settled else (), _hex(st.chatika), settled, note=note,
+                         progress=st.progress)
 
 
 def positions_from(frames: Sequence[Frame], start: RoundState) -> list[RoundPosition]:
@@ -232,7 +259,7 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
         extra = [x for x in ("On Point" if q.on_point else "", "Downed" if q.downed else "",
                              q.hazard_card and f"Hazard card {q.hazard_card} face-down",
                              "" if q.renegade_tokens is None else plural(q.renegade_tokens, "Renegade token"),
-                             q.analysis and f"Analysis token {q.analysis}",
+                             q.analysis and f"Analysis token {q.analysis}", q.core,
                              q.used and "dice on " + ", ".join(q.used),
                              q.unlocked and "unlocked " + ", ".join(q.unlocked)) if x]
         lines.append(f"  {'▶ ' if q.to_play else '  '}{q.name} on {q.hex or 'no hex'}: Shield Points "

@@ -39,6 +39,7 @@ FRAME_NOTE = ("The board, sheets and Pool show the game after the step where the
               "says so.")
 LOOT_FILL = "#2874a6"
 MOVED_STROKE = "#868e96"
+CHATIKA_FILL = "#0c8599"
 
 
 def round_scenarios(game: Game) -> list[str]:
@@ -59,7 +60,7 @@ def _sheet_html(q: SquadmatePanel) -> str:
             f"Hit Points {_pips(q.hit_points, q.hit_max, '#fa5252')} {q.hit_points}/{q.hit_max} · XP {q.xp}/3"]
     extra = [x for x in ("" if q.renegade_tokens is None else
                          f"{q.renegade_tokens} Renegade token{'' if q.renegade_tokens == 1 else 's'}",
-                         q.analysis and f"Analysis token {q.analysis}",
+                         q.analysis and f"Analysis token {q.analysis}", q.core,
                          q.used and "dice on " + ", ".join(q.used),
                          q.hazard_card and f"Hazard card {q.hazard_card} (face-down)",
                          q.unlocked and "unlocked: " + ", ".join(q.unlocked)) if x]
@@ -122,7 +123,8 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
 def map_html(m: MissionMap, pos: RoundPosition) -> str:
     """The Mission Map at ``pos``: Squadmates, Enemies, face-down Loot tokens (blue ``L`` and their number), where
     the step's phase or turn moved a character from (a grey dashed ring and line to where it stands now, or where it
-    stood when it left the map) and what the step names (a character or a hex) ringed in amber (SVG)."""
+    stood when it left the map), Tali's drone token Chatika (a teal ``C`` in a teal dashed hex) and what the step names (a character or a
+    hex) ringed in amber (SVG)."""
     chars: dict[str, tuple[Hex, str]] = {}
     for side, group in (("squadmate", pos.squadmates), ("enemy", pos.enemies)):
         for c in group:
@@ -141,6 +143,12 @@ def map_html(m: MissionMap, pos: RoundPosition) -> str:
             k = max(0.0, (d - 0.55) / d)
             extra.append(Segment(start, (x0 + (x1 - x0) * k, y0 + (y1 - y0) * k), stroke=MOVED_STROKE, width=2.0,
                                  dash="5 4"))
+    if pos.chatika:                              # Tali's drone, a token: a small teal disc low in its hex, clear
+        x, y = px(Hex.parse(pos.chatika))        # of a character's disc in the middle
+        extra.append(HexMark(Hex.parse(pos.chatika), stroke=CHATIKA_FILL, width=2.0, dash="4 3"))
+        extra.append(Circle((x, y + 0.62), 0.27, fill=CHATIKA_FILL, stroke="#ffffff", width=1.5,
+                            title=f"Chatika (Tali's drone) on {pos.chatika}"))
+        extra.append(Label((x, y + 0.62 + 0.14), "C", size=10, fill="#ffffff", weight="bold"))
     for h, n in pos.loot:
         x, y = px(Hex.parse(h))
         extra.append(Label((x + 0.45, y - 0.45), f"L{n}", size=10, fill=LOOT_FILL, weight="bold"))

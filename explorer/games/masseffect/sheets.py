@@ -24,6 +24,15 @@ same shape::
     analysis_cost = 2           # spaces the token goes back when Analysis is used (0..track); both a stand-in
     downed_locks = 3            # Strategy dice Locked on the Downed sheet, off the Pool each Preparation Phase while
                                 # Downed (0..4; default 3, a stand-in: the Squadmate's own three dice)
+    # What each Core Ability trigger does (Core Abilities: "as explained on the Squadmate Sheet"; all a stand-in,
+    # 0 = the trigger is only counted):
+    command_tokens = 3          # Shepard's Command: a trigger flips one Command token Ready (0..3, Components: 3)
+    command_damage = 1          # ... and a Ready token another Squadmate spends adds this Damage (0..5)
+    aim_track = 5               # Garrus' Aim: a trigger moves the Aim Tracker one space right (0..10)
+    drone_move = 2              # Tali's Combat Drone: a trigger moves Chatika up to this many hexes (0..6) ...
+    drone_damage = 1            # ... then it Damages one Enemy in or adjacent to its hex (0..5) or hacks a Turret
+    rage_tokens = 3             # Wrex's Blood Rage: a trigger flips one Calm Rage token Enraged (0..5, Components: 5)
+    rage_damage = 1             # ... and each Enemy adjacent to Wrex suffers this Damage (0..5)
     [[sheets.boxes]]            # Ability Boxes, at most 8
     name = "Concussive Shot"
     spaces = ["standard", "enhanced"]   # 1..4 Action Spaces ([] : a Special Rule box, e.g. move_shield)
@@ -83,6 +92,10 @@ DOWNED_LOCKS_MAX = 4
 """At most 4 per sheet: three Downed Squadmates (Shepard Downed ends the Mission) Lock at most the twelve dice."""
 
 STANDIN = "standin"
+COMMAND_TOKENS = 3
+"""Components: three Command tokens (Shepard's; Squadmate Commentary › Commander Shepard › Command Tokens)."""
+RAGE_TOKENS = 5
+"""Components: five Rage tokens (Wrex's; Squadmate Commentary › Urdnot Wrex › Rage Tokens)."""
 """The built-in stand-in sheet file (``sheets/standin.toml``)."""
 
 
@@ -112,6 +125,13 @@ class SheetSpec(Strict):
     downed_locks: int = Field(default=DOWNED_LOCKS_STANDIN, ge=0, le=DOWNED_LOCKS_MAX)
     analysis_track: int = Field(default=0, ge=0, le=10)
     analysis_cost: int = Field(default=0, ge=0, le=10)
+    command_tokens: int = Field(default=0, ge=0, le=COMMAND_TOKENS)
+    command_damage: int = Field(default=0, ge=0, le=5)
+    aim_track: int = Field(default=0, ge=0, le=10)
+    drone_move: int = Field(default=0, ge=0, le=6)
+    drone_damage: int = Field(default=0, ge=0, le=5)
+    rage_tokens: int = Field(default=0, ge=0, le=RAGE_TOKENS)
+    rage_damage: int = Field(default=0, ge=0, le=5)
     boxes: list[BoxSpec] = Field(default_factory=list, max_length=8)
 
 
@@ -163,7 +183,13 @@ class Sheet:
     ``downed_locks``: the Strategy dice the Downed sheet Locks, off the Pool (Preparation Phase; a stand-in, see
     :data:`DOWNED_LOCKS_STANDIN`); ``analysis_track`` / ``analysis_cost``: Liara's Analysis track (spaces) and the
     spaces its token goes back when she uses Analysis (Squadmate Commentary › Analysis; printed on the sheet, a
-    stand-in here; 0: no track)."""
+    stand-in here; 0: no track). The Core Ability triggers of the others (Core Abilities: each icon rolled triggers it
+    "as explained on the Squadmate Sheet", not printed in the rulebook; every number a stand-in, 0: only counted):
+    ``command_tokens`` / ``command_damage`` (Shepard's Command: a trigger readies a Command token, spent by another
+    Squadmate for that much more Damage), ``aim_track`` (Garrus' Aim: a trigger moves the Aim Tracker one space
+    right), ``drone_move`` / ``drone_damage`` (Tali's Combat Drone: Chatika moves up to that many hexes, then Damages
+    an Enemy or hacks a Turret by it), ``rage_tokens`` / ``rage_damage`` (Wrex's Blood Rage: a Calm Rage token flips
+    Enraged and each Enemy adjacent to Wrex suffers that Damage)."""
 
     name: str
     core_ability: str
@@ -175,6 +201,19 @@ class Sheet:
     downed_locks: int = DOWNED_LOCKS_STANDIN
     analysis_track: int = 0
     analysis_cost: int = 0
+    command_tokens: int = 0
+    command_damage: int = 0
+    aim_track: int = 0
+    drone_move: int = 0
+    drone_damage: int = 0
+    rage_tokens: int = 0
+    rage_damage: int = 0
+
+    @property
+    def core_effect(self) -> bool:
+        """The sheet gives its Core Ability trigger an effect the engine plays (else each trigger is only counted)."""
+        return bool(self.analysis_track or self.command_tokens or self.aim_track or self.drone_move
+                    or self.rage_tokens)
 
     def box(self, name: str) -> AbilityBox | None:
         return next((b for b in self.boxes if b.name.lower() == name.lower()), None)
@@ -215,7 +254,8 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                                         f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
         out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes),
                             s.revived_hit_points, s.revived_shield_points, s.downed_locks, s.analysis_track,
-                            s.analysis_cost)
+                            s.analysis_cost, s.command_tokens, s.command_damage, s.aim_track, s.drone_move,
+                            s.drone_damage, s.rage_tokens, s.rage_damage)
         if s.analysis_cost > s.analysis_track:
             raise ScenarioError(f"sheets[{i}].analysis_cost", f"{s.analysis_cost} spaces on a track of "
                                 f"{s.analysis_track}", f"0 to {s.analysis_track}", source)
