@@ -303,3 +303,11 @@ def test_round_page_shows_chatika_and_the_core_elements():
     assert "Command tokens Ready 1/3" in html and "Rage tokens Enraged 1/3" in html and "Chatika on 1,1" in html
     assert "Chatika (Tali&#x27;s drone) on 1,1" in map_html(map_from_dict(sc.map, "x"), last) or \
         "Chatika (Tali's drone) on 1,1" in map_html(map_from_dict(sc.map, "x"), last)
+
+
+def test_spawn_on_a_map_without_spawn_hexes_says_so():
+    """Spawning Minions: with no Spawn hex on the map nothing is Spawned, and the step says why (it used to say every
+    Spawn hex held a character, which was false there)."""
+    titles = [s.title for s in resolve(data()).steps]
+    assert "No Minion Spawned: the map has no Spawn hex" in titles
+    assert not any("every Spawn hex holds" in t for t in titles)

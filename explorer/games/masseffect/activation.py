@@ -358,6 +358,8 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     spawns = terrain.spawn_hexes()
     empty = [h for h in spawns if board.occupant(h) is None]
     occupied = {str(h): board.occupant(h) for h in spawns if board.occupant(h) is not None}
+    if not spawns:
+        return board.shown(), [Step("No Minion Spawned: the map has no Spawn hex", rule)]
     if not empty:
         return board.shown(), [Step("No Minion Spawned: every Spawn hex holds a character", rule, facts={"occupied": occupied},
                             marks=tuple(map(str, spawns)))]
