@@ -14,7 +14,8 @@ from explorer.widgets.odds_chart import NARROW_WIDTH
 ROWS = [Row("A · a very long Miner name that does not fit one line", [DieView(f"A.{i}", 3 + i, "success",
                                                                              caption=f"={13 + i}")
                                                                      for i in range(1, 8)],
-            "Ranged Attack · SV 12", "7 dice · Wounds 3 · Armor 4 · a long note that wraps onto a second line", id="A"),
+            "Ranged Attack · SV 12", "7 dice · Wounds 3 · Armor 4 · a long note that wraps onto a second line",
+            id="A"),
         Row("B", [DieView("B.1", 20, "critical", survives=True), DieView("B.2", 2, "failure", cancelled=True)],
             "Dodge"),
         Row("Saving Rolls", []),
