@@ -297,9 +297,19 @@ class Game:
         key = (self.id, name)
         if key not in _verdicts:
             data = read_toml(name, text=self.scenario_text(name))
-            trace = self.resolve(self.load_builtin(name))
-            _verdicts[key] = (str(data.get("title", name)), (self.outcome_text or outcome_text)(trace))
+            _verdicts[key] = (str(data.get("title", name)), self.verdict(self.load_builtin(name)))
         return _verdicts[key]
+
+    def verdict(self, scenario: Any) -> str:
+        """The outcome text of a parsed scenario (as :meth:`parse_data` returns it: a built-in's or a user's file)
+        resolved with its own readings and seed, as ``explorer resolve FILE`` prints it after the trace
+        (:attr:`outcome_text`). A page shows it for a file it opened, as it shows :meth:`builtin_verdict` for a
+        built-in.
+
+        Raises:
+            ExplorerError: the scenario is refused while it is resolved (as ``explorer resolve`` refuses it).
+        """
+        return (self.outcome_text or outcome_text)(self.resolve(scenario))
 
 
 _verdicts: dict[tuple[str, str], tuple[str, str]] = {}

@@ -6,6 +6,15 @@ the tray draws it and reports clicks (or taps) on a die, so a game view can let 
 one of the faces 1..20; ``on_die_set`` callbacks receive ``(die id, face)``.
 
 The canvas scales down with its column (never above its own width), so the tray fits a narrow window.
+
+Phones (issue 23): shrunk to a 370 px phone column, the 760 px tray drew its 11-15 px text at 5-8 px. The tray is
+therefore drawn twice, like :class:`~explorer.widgets.odds_chart.OddsChart`: on its wide canvas (class
+:data:`~explorer.widgets.layout.WIDE_ONLY`) and on a narrow one (:attr:`DiceTray.narrow`, :data:`NARROW_WIDTH` px,
+class :data:`~explorer.widgets.layout.NARROW_ONLY` and :data:`NARROW_CLASS`) laid out for the phone column
+(:func:`narrow_layout`: each row's label on a line of its own above its dice, the dice wrapped onto as many lines as
+they need, the legend wrapped, every text at least :data:`NARROW_MIN_FONT` px). The served pages' phone rules show
+the narrow one below 600 px and the wide one otherwise (a notebook shows the wide one only). Each canvas has its own
+hit map (:attr:`DiceTray.placed`, :attr:`DiceTray.narrow_placed`): a click or a tap on a die of either picks that die.
 """
 
 from __future__ import annotations
@@ -23,7 +32,21 @@ from ..render.dice_svg import COLORS as _SVG_COLORS
 from ..render.dice_svg import DieView, Link, Row  # noqa: F401  (the tray's values, defined with the picture)
 from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
-from .layout import browser_fix, mark_drawing
+from .layout import NARROW_ONLY, WIDE_ONLY, browser_fix, mark_drawing
+from .odds_chart import NARROW_MIN_FONT, NARROW_WIDTH
+
+NARROW_CLASS = "dice-tray-narrow"
+"""The CSS class of a tray's narrow (phone) canvas (browser tests find it by this class)."""
+NARROW_DIE = 46
+"""Side (px) of a die on the phone tray (its face in bold 20 px)."""
+NARROW_PITCH = 74
+"""Distance (px) from one die to the next on a line of the phone tray: room for a 14 px caption ("cancelled")."""
+NARROW_DICE_LINE = NARROW_DIE + 28
+"""Height (px) of one line of dice on the phone tray (the die, its caption under it)."""
+NARROW_TEXT_LINE = 20
+"""Height (px) of one line of text (a row's label, sublabel or note; the title; a legend line) on the phone tray."""
+NARROW_CHAR_PX = 7.6
+"""Width allowed per character of 14 px sans-serif on the phone tray (generous: the server cannot measure text)."""
 
 #: Colours (CSS) used by the tray (one source with the static SVG); exposed so legends in other views can match.
 COLORS = _SVG_COLORS
@@ -33,6 +56,65 @@ def _fit(text: str, width: float, char_w: float) -> str:
     """Shorten ``text`` with an ellipsis so it fits ``width`` pixels at about ``char_w`` pixels per character."""
     n = int(width // char_w)
     return text if len(text) <= n else text[:max(1, n - 1)] + "…"
+
+
+def _wrap(text: str, chars: int, lines: int = 3) -> list[str]:
+    """``text`` wrapped at word boundaries into at most ``lines`` lines of ``chars`` characters (the last one cut
+    with an ellipsis when more is left)."""
+    import textwrap
+
+    out = textwrap.wrap(text, chars, break_long_words=True) or [""]
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][:chars - 1] + "…"
+    return out
+
+
+@dataclass(frozen=True)
+class NarrowRow:
+    """Where a row goes on the phone tray: its top, its text lines (``(text, font, colour key)``, from the top) and
+    its height (px)."""
+
+    top: float
+    lines: tuple[tuple[str, str, str], ...]
+    height: float
+
+
+def narrow_layout(rows: Sequence[Row], title: str = "", width: int = NARROW_WIDTH
+                  ) -> tuple[list[str], list[NarrowRow], list[tuple[DieView, float, float, float, int]], int]:
+    """The phone tray's layout: ``(title lines, rows, dice, legend top)``.
+
+    Each row takes its label (bold 16 px), its sublabel (14 px) and its note (italic 14 px) on lines of their own,
+    then its dice (:data:`NARROW_DIE` px, :data:`NARROW_PITCH` px apart) on as many lines of ``width`` px as they
+    need. ``dice`` is ``[(die, x, y, size, row index)]`` (px), the hit map of the phone canvas.
+    """
+    chars = int((width - 20) // NARROW_CHAR_PX)
+    title_lines = _wrap(title, int((width - 20) // 9.6)) if title else []
+    y = 8 + len(title_lines) * (NARROW_TEXT_LINE + 2) + (6 if title_lines else 0)
+    per_line = max(1, int((width - 32 - NARROW_DIE) // NARROW_PITCH) + 1)
+    out_rows, placed = [], []
+    for r, row in enumerate(rows):
+        lines = [(t, "bold 16px sans-serif", "label") for t in _wrap(row.label, int((width - 20) // 9.6), 2)]
+        if row.sublabel:
+            lines += [(t, "14px sans-serif", "muted") for t in _wrap(row.sublabel, chars, 2)]
+        if row.note:
+            lines += [(t, "italic 14px sans-serif", "muted") for t in _wrap(row.note, chars, 2)]
+        top = y
+        y += 8 + len(lines) * NARROW_TEXT_LINE + 6
+        n = len(row.dice)
+        for i, d in enumerate(row.dice):
+            line, k = divmod(i, per_line)
+            placed.append((d, 16 + k * NARROW_PITCH, y + line * NARROW_DICE_LINE, float(NARROW_DIE), r))
+        y += -(-n // per_line) * NARROW_DICE_LINE if n else NARROW_TEXT_LINE + 8   # the dice lines, or "no dice"
+        out_rows.append(NarrowRow(top, tuple(lines), y - top))
+        y += 6
+    return title_lines, out_rows, placed, int(y)
+
+
+LEGEND = (("failure", "failure_fill", "failure_edge", 1.5), ("success", "success_fill", "success_edge", 1.5),
+          ("Critical ★", "critical_fill", "critical_edge", 1.5), ("survives (uncancelled)", None, "survivor", 4))
+"""The legend's boxed items: ``(text, fill colour key (None: white), edge colour key, edge width)``; the legend
+goes on with "cancelled", "→ cancels" and "tie"."""
 
 
 @dataclass
@@ -75,15 +157,30 @@ class DiceTray(W.VBox):
         self.canvas.layout.width = "100%"
         self.canvas.layout.max_width = f"{width}px"
         self.canvas.layout.height = "auto"
+        self.canvas.add_class(WIDE_ONLY)
+        self.narrow = own_canvas(NARROW_WIDTH, narrow_layout([])[3] + 40)
+        """The phone tray (see the module docstring): hidden by its own layout, shown by the phone rules."""
+        self.narrow.layout.width = "100%"
+        self.narrow.layout.max_width = f"{NARROW_WIDTH}px"
+        self.narrow.layout.height = "auto"
+        self.narrow.layout.display = "none"
+        self.narrow.add_class(NARROW_ONLY)
+        self.narrow.add_class(NARROW_CLASS)
         mark_drawing([self.canvas])
         self._state = TrayState()
         self._placed: list[_Placed] = []
+        self._narrow_placed: list[_Placed] = []
+        self.fonts: dict[str, set[int]] = {"wide": set(), "narrow": set()}
+        """The font sizes (px) each canvas was last drawn with (for tests: the narrow one's are all at least
+        :data:`NARROW_MIN_FONT`)."""
         self._click_callbacks: list[Callable[[str], None]] = []
         self._set_callbacks: list[Callable[[str, int], None]] = []
         self.picked: str | None = None
         """The die the picker is open for (its id), or ``None``."""
         self.canvas.on_mouse_down(self._handle_click)
         self.canvas.on_touch_start(lambda touches: touches and self._handle_click(*touches[0]))
+        self.narrow.on_mouse_down(self._handle_narrow_click)
+        self.narrow.on_touch_start(lambda touches: touches and self._handle_narrow_click(*touches[0]))
         self._faces = [int(f) for f in faces]
         self._picker_busy = False
         self.picker_label = W.HTML()
@@ -101,8 +198,8 @@ class DiceTray(W.VBox):
         self.face_text.observe(lambda ch: self._picked_face(ch["new"]), names="value")
         self.face_buttons.observe(lambda ch: self._picked_face(ch["new"]), names="value")
         self._picker_enabled = picker
-        super().__init__([self.canvas, self.picker, browser_fix()] if picker else [self.canvas, browser_fix()],
-                         **kwargs)
+        super().__init__([self.canvas, self.narrow, self.picker, browser_fix()] if picker
+                         else [self.canvas, self.narrow, browser_fix()], **kwargs)
 
     # ------------------------------------------------------------------ public
     @property
@@ -172,9 +269,10 @@ class DiceTray(W.VBox):
         for cb in list(self._set_callbacks):
             cb(self.picked, face)
 
-    def die_at(self, x: float, y: float) -> str | None:
-        """The id of the die under canvas-local point ``(x, y)``, or ``None``."""
-        for p in self._placed:
+    def die_at(self, x: float, y: float, narrow: bool = False) -> str | None:
+        """The id of the die under canvas-local point ``(x, y)`` of the wide canvas (of the phone canvas when
+        ``narrow``), or ``None``."""
+        for p in (self._narrow_placed if narrow else self._placed):
             if p.x <= x <= p.x + p.size and p.y <= y <= p.y + p.size:
                 return p.die.id
         return None
@@ -183,6 +281,11 @@ class DiceTray(W.VBox):
     def placed(self) -> dict[str, tuple[float, float, float]]:
         """``{die id: (x, y, size)}`` of the last drawing (for tests and hit-testing)."""
         return {p.die.id: (p.x, p.y, p.size) for p in self._placed}
+
+    @property
+    def narrow_placed(self) -> dict[str, tuple[float, float, float]]:
+        """``{die id: (x, y, size)}`` on the phone canvas (:attr:`narrow`) of the last drawing."""
+        return {p.die.id: (p.x, p.y, p.size) for p in self._narrow_placed}
 
     # ----------------------------------------------------------------- drawing
     def _height(self, nrows: int) -> int:
@@ -198,10 +301,20 @@ class DiceTray(W.VBox):
         st = self._state
         return tray_svg(st.rows, st.links, st.title, self.width, self.label_width, st.highlight)
 
+    def _font(self, c, font: str) -> None:
+        c.font = font
+        self.fonts["narrow" if c is self.narrow else "wide"].add(
+            int(next(t for t in font.split() if t.endswith("px"))[:-2]))
+
     def redraw(self) -> None:
-        """Full redraw of the current state (safe to call again when a browser connects)."""
+        """Full redraw of the current state on both canvases (safe to call again when a browser connects)."""
+        self._redraw_wide()
+        self._redraw_narrow()
+
+    def _redraw_wide(self) -> None:
         st = self._state
         c = self.canvas
+        self.fonts["wide"] = set()
         h = self._height(len(st.rows))
         if c.height != h:
             c.height = h
@@ -213,14 +326,85 @@ class DiceTray(W.VBox):
             c.fill_rect(0, 0, c.width, c.height)
             if st.title:
                 c.fill_style = COLORS["label"]
-                c.font = "bold 15px sans-serif"
+                self._font(c, "bold 15px sans-serif")
                 c.text_align, c.text_baseline = "left", "middle"
                 c.fill_text(st.title, 10, 16)
             self._draw_row_labels()
-            self._draw_links()
+            self._draw_links(c, self._placed)
             for p in self._placed:
-                self._draw_die(p)
+                self._draw_die(c, p)
             self._draw_legend()
+
+    def _narrow_legend(self) -> list[list[tuple[str, float]]]:
+        """The phone legend's lines: ``[[(item, x)]]``, the items of :data:`LEGEND` and "cancelled", "→ cancels",
+        "tie" flowed onto lines of the phone canvas."""
+        items = [t for t, *_ in LEGEND] + ["cancelled", "cancels", "tie"]
+        lines: list[list[tuple[str, float]]] = [[]]
+        x = 10.0
+        for t in items:
+            w = (20 if t not in ("cancels", "tie") else 30) + len(t) * NARROW_CHAR_PX + 14
+            if lines[-1] and x + w > NARROW_WIDTH - 6:
+                lines.append([])
+                x = 10.0
+            lines[-1].append((t, x))
+            x += w
+        return lines
+
+    def _redraw_narrow(self) -> None:
+        st, c = self._state, self.narrow
+        self.fonts["narrow"] = set()
+        title_lines, rows, placed, legend_top = narrow_layout(st.rows, st.title, NARROW_WIDTH)
+        legend = self._narrow_legend()
+        h = legend_top + 6 + len(legend) * (NARROW_TEXT_LINE + 4) + 6
+        if c.height != h:
+            c.height = h
+        self._narrow_placed = [_Placed(d, x, y, size, r) for d, x, y, size, r in placed]
+        w = c.width
+        reset_manager(c)
+        with hold(c):
+            c.clear()
+            c.fill_style = "#f8f9fa"
+            c.fill_rect(0, 0, w, h)
+            c.text_align, c.text_baseline = "left", "middle"
+            for i, line in enumerate(title_lines):
+                c.fill_style = COLORS["label"]
+                self._font(c, "bold 16px sans-serif")
+                c.fill_text(line, 10, 8 + NARROW_TEXT_LINE / 2 + i * (NARROW_TEXT_LINE + 2))
+            for r, (row, at) in enumerate(zip(st.rows, rows)):
+                if row.id and row.id in st.highlight:
+                    c.fill_style = COLORS["highlight"]
+                    c.global_alpha = 0.12
+                    c.fill_rect(4, at.top, w - 8, at.height)
+                    c.global_alpha = 1.0
+                if r:
+                    c.stroke_style = "#dee2e6"
+                    c.line_width = 1
+                    c.stroke_line(8, at.top - 3, w - 8, at.top - 3)
+            # the arrows cross the labels of the rows between their dice: drawn first, the labels over them on a
+            # halo of the tray's colour
+            self._draw_links(c, self._narrow_placed)
+            c.line_join = "round"
+            for row, at in zip(st.rows, rows):
+                c.text_align, c.text_baseline = "left", "middle"
+                for k, (text, font, colour) in enumerate(at.lines):
+                    ty = at.top + 8 + NARROW_TEXT_LINE / 2 + k * NARROW_TEXT_LINE
+                    self._font(c, font)
+                    c.stroke_style, c.line_width = "#f8f9fa", 5
+                    c.stroke_text(text, 10, ty)
+                    c.fill_style = COLORS[colour]
+                    c.fill_text(text, 10, ty)
+                if not row.dice:
+                    c.fill_style = COLORS["muted"]
+                    self._font(c, "italic 14px sans-serif")
+                    c.fill_text("no dice", 10, at.top + at.height - NARROW_TEXT_LINE / 2 - 4)
+            c.line_join = "miter"
+            for p in self._narrow_placed:
+                self._draw_die(c, p, caption_font=14)
+            y = legend_top + 6 + NARROW_TEXT_LINE / 2
+            for line in legend:
+                for text, x in line:
+                    self._legend_item(c, text, x, y, 14)
+                y += NARROW_TEXT_LINE + 4
 
     def _draw_row_labels(self) -> None:
         c = self.canvas
@@ -237,31 +421,31 @@ class DiceTray(W.VBox):
                 c.stroke_line(8, y - 10, self.width - 8, y - 10)
             c.text_align, c.text_baseline = "left", "top"
             c.fill_style = COLORS["label"]
-            c.font = "bold 14px sans-serif"
+            self._font(c, "bold 14px sans-serif")
             c.fill_text(_fit(row.label, self.label_width - 14, 7.8), 10, y + 2)
             if row.sublabel:
                 c.fill_style = COLORS["muted"]
-                c.font = "13px sans-serif"
+                self._font(c, "13px sans-serif")
                 c.fill_text(_fit(row.sublabel, self.label_width - 14, 6.3), 10, y + 21)
             if row.note:
                 c.fill_style = COLORS["muted"]
-                c.font = "italic 12px sans-serif"
+                self._font(c, "italic 12px sans-serif")
                 c.fill_text(_fit(row.note, self.label_width - 14, 5.6), 10, y + 39)
             if not row.dice:
                 c.fill_style = COLORS["muted"]
-                c.font = "italic 13px sans-serif"
+                self._font(c, "italic 13px sans-serif")
                 c.fill_text("no dice", self.label_width, y + 14)
 
-    def _centre(self, die_id: str):
-        for p in self._placed:
+    @staticmethod
+    def _centre(die_id: str, placed: Sequence[_Placed]):
+        for p in placed:
             if p.die.id == die_id:
                 return p
         return None
 
-    def _draw_links(self) -> None:
-        c = self.canvas
+    def _draw_links(self, c, placed: Sequence[_Placed]) -> None:
         for link in self._state.links:
-            a, b = self._centre(link.src), self._centre(link.dst)
+            a, b = self._centre(link.src, placed), self._centre(link.dst, placed)
             if a is None or b is None:
                 continue
             # leave from the edge facing the other die's row
@@ -288,8 +472,8 @@ class DiceTray(W.VBox):
                 c.fill()
             c.global_alpha = 1.0
 
-    def _draw_die(self, p: _Placed) -> None:
-        c, d, s = self.canvas, p.die, p.size
+    def _draw_die(self, c, p: _Placed, caption_font: int | None = None) -> None:
+        d, s = p.die, p.size
         x, y = p.x, p.y
         kind = d.kind
         if d.token:
@@ -306,21 +490,21 @@ class DiceTray(W.VBox):
             c.stroke_style = COLORS["highlight"]
             c.line_width = 3
             c.set_line_dash([4, 3])
-            self._shape(x - 6, y - 6, s + 12, d.token)
+            self._shape(c, x - 6, y - 6, s + 12, d.token)
             c.stroke()
             c.set_line_dash([])
         if d.id in self._state.highlight:
             c.fill_style = COLORS["highlight"]
             c.global_alpha = 0.35
-            self._shape(x - 5, y - 5, s + 10, d.token)
+            self._shape(c, x - 5, y - 5, s + 10, d.token)
             c.fill()
             c.global_alpha = 1.0
         c.fill_style = fill
-        self._shape(x, y, s, d.token)
+        self._shape(c, x, y, s, d.token)
         c.fill()
         c.line_width = 4 if d.survives else 1.5
         c.stroke_style = COLORS["survivor"] if d.survives else edge
-        self._shape(x, y, s, d.token)
+        self._shape(c, x, y, s, d.token)
         c.stroke()
         if d.cancelled:
             c.stroke_style = COLORS["cancelled"]
@@ -331,22 +515,22 @@ class DiceTray(W.VBox):
             c.global_alpha = 1.0
         c.fill_style = text
         c.text_align, c.text_baseline = "center", "middle"
-        c.font = f"bold {int(s * 0.45)}px sans-serif"
+        self._font(c, f"bold {int(s * 0.45)}px sans-serif")
         c.fill_text(str(d.face), x + s / 2, y + s / 2 + 1)
         if kind == "critical" and not d.token:
-            self._star(x + s - 6, y + 6, 6)
+            self._star(c, x + s - 6, y + 6, 6)
         caption = d.caption
         if d.cancelled:
             caption = f"{caption} ✗" if caption.startswith("=") else "cancelled"
         if caption:
             red = d.bad or d.cancelled
             c.fill_style = COLORS["cancelled"] if red else COLORS["muted"]
-            c.font = f"{11 if s >= 34 else 9}px sans-serif"
+            self._font(c, f"{caption_font or (11 if s >= 34 else 9)}px sans-serif")
             c.text_baseline = "top"
             c.fill_text(caption, x + s / 2, y + s + 3)
 
-    def _shape(self, x, y, s, token) -> None:
-        c = self.canvas
+    @staticmethod
+    def _shape(c, x, y, s, token) -> None:
         c.begin_path()
         if token:
             cx, cy, r = x + s / 2, y + s / 2, s / 2
@@ -367,8 +551,8 @@ class DiceTray(W.VBox):
         c.arc_to(x, y, x + r, y, r)
         c.close_path()
 
-    def _star(self, cx, cy, r) -> None:
-        c = self.canvas
+    @staticmethod
+    def _star(c, cx, cy, r) -> None:
         c.fill_style = COLORS["critical_edge"]
         c.begin_path()
         for k in range(10):
@@ -378,46 +562,53 @@ class DiceTray(W.VBox):
         c.close_path()
         c.fill()
 
+    def _legend_item(self, c, text: str, x: float, y: float, size: int) -> float:
+        """One legend item at ``(x, y)`` (its middle line) in ``size`` px text; returns the x after it."""
+        c.text_baseline, c.text_align = "middle", "left"
+        self._font(c, f"{size}px sans-serif")
+        boxed = next((item for item in LEGEND if item[0] == text), None)
+        if boxed is not None:
+            _t, fill, edge, lw = boxed
+            c.fill_style = COLORS[fill] if fill else "#ffffff"
+            c.fill_rect(x, y - 7, 14, 14)
+            c.stroke_style, c.line_width = COLORS[edge], lw
+            c.stroke_rect(x, y - 7, 14, 14)
+            c.fill_style = COLORS["label"]
+            c.fill_text(text, x + 19, y)
+            return x + 30 + len(text) * 6.6
+        if text == "cancelled":
+            c.stroke_style, c.line_width = COLORS["cancelled"], 2
+            c.stroke_line(x, y - 6, x + 12, y + 6)
+            c.stroke_line(x + 12, y - 6, x, y + 6)
+            c.fill_style = COLORS["label"]
+            c.fill_text("cancelled", x + 18, y)
+            return x + 90
+        c.stroke_style, c.line_width = COLORS["link" if text == "cancels" else "tie"], 1.6
+        if text == "tie":
+            c.set_line_dash([5, 4])
+        c.stroke_line(x, y, x + 22, y)
+        c.set_line_dash([])
+        c.fill_style = COLORS["label"]
+        c.fill_text("→ cancels" if text == "cancels" else "tie", x + 26, y)
+        return x + 92
+
     def _draw_legend(self) -> None:
         c = self.canvas
         y = c.height - 20
         x = 10
-        c.text_baseline, c.text_align = "middle", "left"
-        c.font = "12px sans-serif"
-        items = [("failure", COLORS["failure_fill"], COLORS["failure_edge"], 1.5),
-                 ("success", COLORS["success_fill"], COLORS["success_edge"], 1.5),
-                 ("Critical ★", COLORS["critical_fill"], COLORS["critical_edge"], 1.5),
-                 ("survives (uncancelled)", "#ffffff", COLORS["survivor"], 4)]
-        for text, fill, edge, lw in items:
-            c.fill_style = fill
-            c.fill_rect(x, y - 7, 14, 14)
-            c.stroke_style, c.line_width = edge, lw
-            c.stroke_rect(x, y - 7, 14, 14)
-            c.fill_style = COLORS["label"]
-            c.fill_text(text, x + 19, y)
-            x += 30 + len(text) * 6.6
-        c.stroke_style, c.line_width = COLORS["cancelled"], 2
-        c.stroke_line(x, y - 6, x + 12, y + 6)
-        c.stroke_line(x + 12, y - 6, x, y + 6)
-        c.fill_style = COLORS["label"]
-        c.fill_text("cancelled", x + 18, y)
-        x += 90
-        c.stroke_style, c.line_width = COLORS["link"], 1.6
-        c.stroke_line(x, y, x + 22, y)
-        c.fill_text("→ cancels", x + 26, y)
-        x += 92
-        c.stroke_style = COLORS["tie"]
-        c.set_line_dash([5, 4])
-        c.stroke_line(x, y, x + 22, y)
-        c.set_line_dash([])
-        c.fill_text("tie", x + 26, y)
+        for text in [t for t, *_ in LEGEND] + ["cancelled", "cancels", "tie"]:
+            x = self._legend_item(c, text, x, y, 12)
 
     # ------------------------------------------------------------------ events
-    def _handle_click(self, x, y) -> None:
-        die = self.die_at(x, y)
+    def _handle_click(self, x, y, narrow: bool = False) -> None:
+        die = self.die_at(x, y, narrow)
         if die is None:
             return
         if self._picker_enabled:
             self.pick(die)
         for cb in self._click_callbacks:
             cb(die)
+
+    def _handle_narrow_click(self, x, y) -> None:
+        """A click or tap on the phone canvas: the die under it there, as :meth:`_handle_click` on the wide one."""
+        self._handle_click(x, y, narrow=True)

@@ -1,7 +1,9 @@
 """The Round page body every game's Round page shares (game-neutral): a scenario picker, Prev / Next / the slider
 over the cited steps, the scenario note, the focused step (the game draws it), the map (the game draws it), the
 message line, the ruling options, every step, Download / Open of the round file, and the page's state in its link
-(the scenario or the opened file, the step, the readings).
+(the scenario or the opened file, the step, the readings). The Outcome block (a
+:class:`~explorer.widgets.scenario_note.ScenarioNote`) names the built-in shown, or the file opened, with its
+verdict as ``explorer resolve`` prints it (for a file: its own readings and seed, :meth:`RoundStepperView.file_verdict`).
 
 Used by the Mass Effect, D.A.G.G.E.R. and Galaxy Defenders Round pages; a subclass supplies :meth:`RoundStepperView.play` (the
 positions and the trace of the scenario shown), :meth:`RoundStepperView.draw` (the focused position) and
@@ -277,15 +279,25 @@ class RoundStepperView(SliderSteps, W.VBox):
         return {k: w.value for k, w in self.rulings_box.items()}
 
     def _parse(self, text: str, name: str) -> Any:
+        """The round scenario of file ``text`` (``name`` in messages), as the game parses it: ``("round", sc)``."""
         from explorer.scenario import read_toml
 
-        kind, sc = self.game.parse_data(read_toml(name, text=text), name)
+        parsed = self.game.parse_data(read_toml(name, text=text), name)
+        kind = parsed[0]
         if kind != "round":
             raise ScenarioError("kind", f"{short_repr(kind)} is not a round scenario", ["round"], name)
-        return sc
+        return parsed
+
+    def file_verdict(self, parsed: Any) -> str:
+        """The outcome of an opened round file (``("round", sc)``) as ``explorer resolve FILE`` prints it (its own
+        readings and seed), or the refusal that command would print, in one line."""
+        try:
+            return self.game.verdict(parsed)
+        except ExplorerError as e:
+            return f"Refused: {e}"
 
     def _show_scenario(self, sc: Any, scenario_id: str | None, name: str, text: str, step: int = 1,
-                       readings: Mapping[str, str] | None = None) -> None:
+                       readings: Mapping[str, str] | None = None, parsed: Any = None) -> None:
         self.opened(sc, scenario_id or name)
         self.scenario, self.scenario_id, self.file_name, self.file_text = sc, scenario_id, name, text
         self._quiet = True
@@ -301,8 +313,10 @@ class RoundStepperView(SliderSteps, W.VBox):
                 self.picker.value = scenario_id
         finally:
             self._quiet = False
-        if scenario_id is None:
-            self.note.show(None)
+        if scenario_id is None:   # an opened file: its name and its own verdict, as the built-ins'
+            self.note.show(None)  # a new file's state as opened, even under the name of the one shown before
+            self.note.show(name, str(getattr(sc, "title", name)), self.file_verdict(parsed or ("round", sc)),
+                           what="File", state=repr(sorted(self.rulings().items())))
         else:
             self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id),
                            state=repr(sorted(self.rulings().items())))
@@ -327,8 +341,8 @@ class RoundStepperView(SliderSteps, W.VBox):
             ScenarioError: the file is not a valid round file of this game (naming the file and the field); the
                 page keeps what it shows.
         """
-        sc = self._parse(text, name)
-        self._show_scenario(sc, None, name, text)
+        parsed = self._parse(text, name)
+        self._show_scenario(parsed[1], None, name, text, parsed=parsed)
         self._changed()
 
     # -- playing and stepping -----------------------------------------------------------------------------------------
@@ -407,15 +421,17 @@ class RoundStepperView(SliderSteps, W.VBox):
             if not isinstance(text, str) or len(text) > MAX_LINK_FILE_CHARS or not isinstance(name, str):
                 raise ScenarioError("file", "is not the text of a round file", f"TOML text of at most "
                                     f"{MAX_LINK_FILE_CHARS:,} characters", LINK_SOURCE)
-            sc, scenario_id = self._parse(text, f"{name[:200]} ({LINK_SOURCE})"), None
+            parsed, scenario_id = self._parse(text, f"{name[:200]} ({LINK_SOURCE})"), None
+            sc = parsed[1]
         else:
             scenario_id = state.get("scenario", self.scenario_id)
             if not isinstance(scenario_id, str) or scenario_id not in self.picker.options:
                 raise ScenarioError("scenario", f"{short_repr(scenario_id)} is not one this page offers",
                                     ", ".join(self.picker.options[:12]), LINK_SOURCE)
             name, text = f"{scenario_id}.toml", self.game.scenario_text(scenario_id)
-            sc = self.game.load_builtin(scenario_id)[1]
-        self._show_scenario(sc, scenario_id, name, text, step, readings)
+            parsed = self.game.load_builtin(scenario_id)
+            sc = parsed[1]
+        self._show_scenario(sc, scenario_id, name, text, step, readings, parsed)
         self._changed()
 
 

@@ -1,4 +1,6 @@
-"""The line every scenario page shows about the built-in scenario it opened: its id, its title and its verdict.
+"""The line every scenario page shows about the built-in scenario it opened: its id, its title and its verdict (the
+Round pages and the Order Expenditure Sequence page show it for a file the user opened too: its name, its title and
+its verdict, :meth:`explorer.games.Game.verdict`).
 
 Game-neutral (no rules): a page passes the strings; the verdict is the game's ``outcome_text`` of the scenario
 resolved with its own readings (:meth:`explorer.games.Game.builtin_verdict`), the same text ``explorer resolve``

@@ -21,6 +21,8 @@ from browser_helpers import (SCREENSHOTS, canvas_stats, page_signature, phone_au
 pytestmark = pytest.mark.browser
 
 MIN_TEXT_PX, MIN_TARGET_PX = 14, 44
+NARROW_CLASS = "dice-tray-narrow"
+"""The class of a dice tray's phone canvas (:data:`explorer.widgets.dice_tray.NARROW_CLASS`)."""
 HOVER = ".hexboard-readout"
 """What a mouse shows by hovering and a finger cannot (a board's hex readout): left out when a tap and a click are
 compared."""
@@ -42,9 +44,9 @@ def _taps(route: str) -> list[tuple[str, tuple[float, float], bool]]:
     if route == "/tagraid-face-to-face":
         from explorer.games.tagraid.views import explorer_for_scenario
 
-        tray = explorer_for_scenario().tray
-        x, y, s = tray.placed["A.1"]
-        return [(f"canvas[width='{tray.canvas.width}'][height='{tray.canvas.height}']", (x + s / 2, y + s / 2), True)]
+        tray = explorer_for_scenario().tray   # on a phone the narrow tray, with its own hit map
+        x, y, s = tray.narrow_placed["A.1"]
+        return [(f"canvas.{NARROW_CLASS}[height='{tray.narrow.height}']", (x + s / 2, y + s / 2), True)]
     if route == "/tagraid-line-of-fire":
         from explorer.games.tagraid.lof_views import LofExplorer
 
@@ -72,8 +74,8 @@ def _taps(route: str) -> list[tuple[str, tuple[float, float], bool]]:
         from explorer.games.masseffect.strategy_views import strategy_page
 
         dv = strategy_page()[0].dice
-        x, y, s = dv.die_box(0, 0)
-        return [(f"canvas[width='{dv.canvas.width}'][height='{dv.canvas.height}']", (x + s / 2, y + s / 2), True)]
+        x, y, s = dv.narrow_die_box(0, 0)
+        return [(f"canvas.{NARROW_CLASS}[height='{dv.narrow.height}']", (x + s / 2, y + s / 2), True)]
     if route == "/dagger-nemesis-phase":
         from explorer.games.dagger.views import HEIGHT, WIDTH, NemesisStepper
 
@@ -278,14 +280,13 @@ def test_a_tap_on_the_strategy_pool_face_buttons_does_what_a_click_does(browser,
     from explorer.games.masseffect.strategy_views import strategy_page
 
     dv = strategy_page()[0].dice
-    x, y, s = dv.die_box(0, 0)
+    x, y, s = dv.narrow_die_box(0, 0)
     ends = {}
     for how in ("tap", "click"):
         ctx = phone_context(browser)
         page = ctx.new_page()
         _open(page, _base(app_url) + "/masseffect-strategy-pool")
-        px, py = _tap_point(page, f"canvas[width='{dv.canvas.width}'][height='{dv.canvas.height}']",
-                            (x + s / 2, y + s / 2))
+        px, py = _tap_point(page, f"canvas.{NARROW_CLASS}", (x + s / 2, y + s / 2))
         (page.touchscreen.tap if how == "tap" else page.mouse.click)(px, py)
         wait_until(lambda: page.locator(".widget-html", has_text="Set S1").count() > 0, timeout=30,
                    what=f"the {how} to pick die S1")   # the picker's label: "Set S1 (first roll)"
@@ -316,3 +317,86 @@ def test_a_tap_on_line_of_fire_pick_shooter_and_pick_target_does_what_a_click_do
                    and "mod-active" not in (target.get_attribute("class") or ""), timeout=30,
                    what=f"the {how} to pick 'pick shooter' again")
         ctx.close()
+
+
+FONT_SPY_JS = """() => {
+    // every font a canvas is drawn with, by the canvas's size: ipycanvas draws on a canvas of the view's size that is
+    // not the one on the page, then copies it there
+    window.__xrFonts = {};
+    for (const P of [window.CanvasRenderingContext2D, window.OffscreenCanvasRenderingContext2D]) {
+        if (!P) continue;
+        const desc = Object.getOwnPropertyDescriptor(P.prototype, 'font');
+        Object.defineProperty(P.prototype, 'font', {configurable: true, get() { return desc.get.call(this); },
+            set(v) { const m = /([0-9.]+)px/.exec(v); if (m) { const k = this.canvas.width + 'x' + this.canvas.height;
+                (window.__xrFonts[k] = window.__xrFonts[k] || []).push(parseFloat(m[1])); } desc.set.call(this, v); }});
+    }
+}"""
+"""An init script: the font sizes (canvas px) given to the 2D contexts of canvases of each size (``WxH``)."""
+
+TRAYS = {"/tagraid-face-to-face": "A.1", "/masseffect-strategy-pool": "S1", "/tagraid-orders": None}
+"""The pages with a dice tray, and a die a tap picks (the Order page's tray only shows the dice of step 5)."""
+
+
+def _shown_fonts(page) -> list[dict]:
+    """Each shown canvas's smallest text as shown (px): the smallest font its context was given, times the
+    canvas's shown width over its own width."""
+    return page.evaluate("""() => { const all = []; const walk = (root) => root.querySelectorAll('*').forEach(e => {
+            if (e.tagName === 'CANVAS') all.push(e); if (e.shadowRoot) walk(e.shadowRoot); }); walk(document);
+        return all.filter(c => c.getBoundingClientRect().width > 0 && window.__xrFonts[c.width + 'x' + c.height])
+            .map(c => ({cls: c.className, width: c.width, height: c.height, shown: c.getBoundingClientRect().width,
+                        min: Math.min(...window.__xrFonts[c.width + 'x' + c.height])
+                             * c.getBoundingClientRect().width / c.width})); }""")
+
+
+@pytest.mark.parametrize("route", list(TRAYS)[::-1])
+def test_the_dice_trays_draw_phone_sized_text_and_a_tap_on_a_die_picks_it(browser, app_url, route):
+    """Issue 23: a 760-820 px dice tray shrunk to the phone column drew its text at 5-8 px. On a phone the narrow
+    tray is shown instead (the wide one hidden): every tray's and chart's smallest text as shown is at least 14 px
+    (measured in the browser: the fonts the canvases are drawn with, times their shown scale), and a tap
+    on a die picks it as a click does (the picker names it). At 1280 px the wide tray shows as before and the narrow
+    one is hidden."""
+    url = _base(app_url) + route
+    if route == "/tagraid-orders":   # the Order page shows its tray from step 5 on: opened at its last step
+        from explorer.games.tagraid.orders.sequence import STEPS
+        from explorer.games.tagraid.orders_views import OrderStepper
+        from explorer.urlstate import encode_state
+
+        url += "?s=" + encode_state({**OrderStepper().url_state(), "step": len(STEPS)})
+    for how in ("tap", "click"):
+        ctx = phone_context(browser)
+        ctx.add_init_script(f"({FONT_SPY_JS})()")
+        page = ctx.new_page()
+        _open(page, url)
+        narrow = page.locator(f"canvas.{NARROW_CLASS}")
+        wait_until(lambda: narrow.count() and narrow.first.is_visible(), timeout=60, what="the narrow tray")
+        assert not [c for c in page.locator("canvas.xr-wide-only").all() if c.is_visible()]
+        fonts = _shown_fonts(page)
+        assert any(NARROW_CLASS in f["cls"] for f in fonts), fonts
+        # trays and charts; a board (xr-touch-drag: the Order page's) is zoomed with two fingers instead
+        small = [f for f in fonts if f["min"] < MIN_TEXT_PX - 0.01 and "xr-touch-drag" not in f["cls"]]
+        assert not small, f"canvas text under {MIN_TEXT_PX} px on a phone: {small}"
+        die = TRAYS[route]
+        if die is not None:
+            if route == "/masseffect-strategy-pool":
+                from explorer.games.masseffect.strategy_views import strategy_page
+
+                x, y, s = strategy_page()[0].dice.narrow_die_box(0, 0)
+                picked = page.locator(".widget-html", has_text="Set S1")
+            else:
+                from explorer.games.tagraid.views import explorer_for_scenario
+
+                x, y, s = explorer_for_scenario().tray.narrow_placed[die]
+                picked = page.locator(".dice-picker", has_text=die)
+            px, py = _tap_point(page, f"canvas.{NARROW_CLASS}", (x + s / 2, y + s / 2))
+            (page.touchscreen.tap if how == "tap" else page.mouse.click)(px, py)
+            wait_until(lambda: picked.count() and picked.first.is_visible(), timeout=30,
+                       what=f"the {how} to pick {die}")
+        if SCREENSHOTS and how == "tap":
+            narrow.first.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{route.strip('/')}-tray.png"))
+        ctx.close()
+    desk = browser.new_page(viewport={"width": 1280, "height": 900})
+    _open(desk, url)
+    assert not desk.locator(f"canvas.{NARROW_CLASS}").first.is_visible()
+    wide = [c for c in desk.locator("canvas.xr-wide-only").all() if c.is_visible()]
+    assert wide and all(c.bounding_box()["width"] >= 560 - 1 for c in wide)
+    desk.close()

@@ -164,3 +164,48 @@ def test_on_a_phone_the_step_card_comes_right_under_the_step_bar_and_the_outcome
     else:
         assert n["y"] + n["height"] <= c["y"], (n, c)
     ctx.close()
+
+
+OWN = {"masseffect-round": ("masseffect", "me-round-2", ".me-round-file-message", "File"),
+       "dagger-round": ("dagger", "dg-team-up", ".dg-round-file-message", "File"),
+       "galaxydefenders-round": ("galaxydefenders", "gd-round-map", ".gd-round-file-message", "File"),
+       "tagraid-orders": ("tagraid", "tr-round-loot", ".oes-file-message", "Round file")}
+"""Each game's Round page (TAG Raid's Rounds open on its Order Expenditure Sequence page) with a built-in round the
+test saves under another title and opens as a user's file, the class of the file control's message, and the word
+its Outcome block names a file with."""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("slug", list(OWN))
+def test_opening_your_own_round_file_shows_its_outcome_block(browser, app_url, slug, size):
+    """Newcomer finding #11 (session 10): opening one's own round file dropped the Outcome block (the page showed it
+    for a built-in only). The file's name, its title and its verdict (as `explorer resolve FILE` prints it) are shown
+    now, at 1280 px and on a phone."""
+    from explorer.games import get_game
+    from explorer.scenario import read_toml
+
+    game_id, name, message_css, what = OWN[slug]
+    g = get_game(game_id)
+    text = re.sub(r"(?m)^title = .*$", 'title = "My own round"', g.scenario_text(name), count=1)
+    verdict = g.verdict(g.parse_data(read_toml("mine.toml", text=text), "mine.toml"))
+    ctx = (browser.new_context(viewport={"width": 1280, "height": 900}) if size == "desktop"
+           else phone_context(browser))
+    page = ctx.new_page()
+    page.goto(_base(app_url) + f"/{slug}")
+    head, block = page.locator(".scenario-note-head").first, page.locator(".scenario-note-verdict").first
+    wait_until(lambda: head.count() and block.count(), timeout=90, what="the default's Outcome block")
+    page.locator(".xr-upload").first.wait_for(state="visible", timeout=60_000)
+    with page.expect_file_chooser() as chooser:
+        (page.locator(".xr-upload").first.tap() if size == "phone" else page.locator(".xr-upload").first.click())
+    chooser.value.set_files({"name": "mine.toml", "mimeType": "application/toml", "buffer": text.encode()})
+    message = page.locator(message_css).first
+    wait_until(lambda: message.inner_text().strip() == "opened mine.toml", timeout=60, what="'opened mine.toml'")
+    wait_until(lambda: head.count() and "mine.toml" in head.inner_text(), timeout=60, what="the file's Outcome block")
+    assert head.inner_text().strip() == f"{what} mine.toml: My own round"
+    assert block.inner_text().strip() == verdict.strip()
+    box = block.bounding_box()
+    assert box and box["height"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= (1280 if size == "desktop"
+                                                                                        else 390) + 1, box
+    if size == "phone":
+        assert float(block.evaluate("e => getComputedStyle(e).fontSize").rstrip("px")) >= 14
+    ctx.close()

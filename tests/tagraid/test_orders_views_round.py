@@ -212,3 +212,20 @@ def test_the_route_dropped_by_an_interaction_is_drawn_from_where_the_move_stoppe
     assert len([o for o in w.overlays() if isinstance(o, Poly) and (o.title or "").startswith("dropped")]) == 1
     w.show_order(0, -1)
     assert not [o for o in w.overlays() if isinstance(o, Poly) and (o.title or "").startswith("dropped")]
+
+
+@pytest.mark.parametrize("name", [ROUND, "tr-match-two-rounds", "tr-order-corner"])
+def test_an_opened_file_shows_its_outcome_block_as_explorer_resolve_prints_it(name):
+    import html
+    import re
+
+    text = re.sub(r"(?m)^title = .*$", 'title = "My own file"', G.scenario_text(name), count=1)
+    w = OrderStepper(ROUND)
+    w.load_toml(text, "mine.toml")
+    want = G.verdict(G.parse_data(read_toml("mine.toml", text=text), "mine.toml"))
+    assert want == G.builtin_verdict(name)[1]                          # only the title differs from the built-in
+    assert w.note.scenario_id == "mine.toml" and "file <b><code>mine.toml</code></b>: My own file" in w.note.value
+    assert f">{html.escape(want)}</pre>" in w.note.value and not w.note.changed
+    again = OrderStepper(ROUND)                                         # its link: the same block
+    again.load_url_state(w.url_state())
+    assert f">{html.escape(want)}</pre>" in again.note.value

@@ -15,6 +15,7 @@ from explorer.errors import ScenarioError
 from explorer.games import get_game
 from explorer.kernel import Frame, steps_shown
 from explorer.trace import RuleRef, Step
+from explorer.scenario import read_toml
 from explorer.urlstate import decode_state, encode_state
 
 PAGES = [("masseffect", "me-round-2", "me"), ("dagger", "dg-team-up", "dg")]
@@ -96,7 +97,9 @@ def test_download_gives_the_round_file_and_opening_it_plays_the_same(game_id, na
     assert text == g.scenario_text(name)
     other = _open(game_id, None)
     other.open_text(text, "mine.toml")
-    assert other.scenario_id is None and other.picker.value is None and other.note.scenario_id is None
+    assert other.scenario_id is None and other.picker.value is None
+    assert other.note.scenario_id == "mine.toml" and "File <b><code>mine.toml</code></b>" in other.note.value
+    assert html.escape(g.builtin_verdict(name)[1]) in other.note.value   # the file's Outcome block, its verdict
     assert [p.step for p in other.positions] == [p.step for p in w.positions]
     assert "download='mine.toml'" in other.download.value
     state = other.url_state()                                           # the opened file travels in the link
@@ -125,6 +128,48 @@ def test_a_bad_upload_gives_the_one_line_error_beside_the_field_and_keeps_the_pa
     w.upload.value = ({"name": "good.toml", "type": "", "size": len(good), "content": good.encode(),
                        "last_modified": datetime.now(timezone.utc)},)
     assert "opened good.toml" in w.file_message.value and w.scenario_id is None and w.position == 1
+
+
+@pytest.mark.parametrize("game_id,name,css", PAGES + [("galaxydefenders", "gd-round-map", "gd")])
+def test_an_opened_file_shows_its_outcome_block_as_explorer_resolve_prints_it(game_id, name, css):
+    g = get_game(game_id)
+    w = _open(game_id, name)
+    text = re.sub(r"(?m)^title = .*$", 'title = "My own round"', g.scenario_text(name), count=1)
+    w.go(+2)
+    w.open_text(text, "mine.toml")
+    parsed = g.parse_data(read_toml("mine.toml", text=text), "mine.toml")
+    want = g.verdict(parsed)
+    assert want and want == g.builtin_verdict(name)[1]                   # only the title differs from the built-in
+    assert w.note.scenario_id == "mine.toml" and not w.note.changed
+    assert "File <b><code>mine.toml</code></b>: My own round" in w.note.value
+    assert f">{html.escape(want)}</pre>" in w.note.value
+    first = next(k for k, d in w.rulings_box.items() if len(d.options) > 1)    # a reading changed: the note says so
+    old = w.rulings_box[first].value
+    w.rulings_box[first].value = next(o for o in w.rulings_box[first].options if o != old)
+    assert w.note.changed and "scenario-note-changed" in w.note.value
+    w.rulings_box[first].value = old
+    assert not w.note.changed
+    again = _open(game_id, name)                                         # the link of the opened file: the same block
+    again.load_url_state(decode_state(encode_state(w.url_state())))
+    assert again.note.value == w.note.value
+    w.open_text(text.replace("My own round", "Another"), "mine.toml")    # the same name again: opened afresh
+    assert "Another" in w.note.value and not w.note.changed
+
+
+def test_a_file_the_rules_refuse_shows_the_refusal_in_its_outcome_block():
+    w = _open("dagger", "dg-team-up")
+
+    class Refusing:
+        outcome_text = None
+
+        def verdict(self, _parsed):
+            raise ScenarioError("turns", "is refused", ["x"], "mine.toml")
+
+    w.game, game = Refusing(), w.game
+    try:
+        assert w.file_verdict(("round", None)).startswith("Refused: ") and "mine.toml" in w.file_verdict(None)
+    finally:
+        w.game = game
 
 
 def test_the_phone_order_rules_are_the_phone_width_and_name_classes_the_page_carries():

@@ -32,7 +32,9 @@ from explorer.errors import ExplorerError, ScenarioError
 from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
-from explorer.widgets.layout import browser_fix
+from explorer.widgets.dice_tray import NARROW_CLASS
+from explorer.widgets.layout import NARROW_ONLY, WIDE_ONLY, browser_fix
+from explorer.widgets.odds_chart import NARROW_WIDTH
 from explorer.widgets.picker_url import keep_fields_in_url
 from explorer.widgets.roll_again import roll_again_note
 from explorer.widgets.scenario_note import ScenarioNote
@@ -104,6 +106,13 @@ class StrategyDiceView(W.VBox):
 
     ``show(rows, highlight)``: rows are ``(label, [(die id, face value, flags)])`` with flags a set of ``"locked"``,
     ``"paragon"``; clicking a die calls the ``on_die_click`` callbacks with ``(row index, position, die id)``.
+
+    Phones (issue 23): drawn twice, like the odds chart: the wide canvas (class ``xr-wide-only``, ``width`` px) and a
+    narrow one (:attr:`narrow`, :data:`~explorer.widgets.odds_chart.NARROW_WIDTH` px, classes ``xr-narrow-only`` and
+    :data:`NARROW_CLASS`) for the phone column: each row's label on a line of its own, its dice (:attr:`N_DIE` px)
+    wrapped under it, every text at least 14 px (the wide canvas shrunk to a phone drew its 10-14 px text at 5-7 px).
+    The served pages' phone rules show the narrow one below 600 px. Each canvas has its own hit map
+    (:meth:`die_box`, :meth:`narrow_die_box`): a click or a tap on a die of either does the same.
     """
 
     DIE = 42
@@ -112,19 +121,61 @@ class StrategyDiceView(W.VBox):
     LABEL_W = 96
     TOP = 8
 
+    N_DIE = 56
+    """Side (px) of a die on the phone canvas (its face in bold 17 px, its id in 14 px)."""
+    N_GAP = 12
+    """Gap (px) between dice on the phone canvas."""
+    N_LABEL = 26
+    """Height (px) of a row's label line on the phone canvas (bold 16 px)."""
+    N_LINE = N_DIE + 12
+    """Height (px) of one line of dice on the phone canvas."""
+
     def __init__(self, width: int = 820):
         self.width = width
         self.canvas = own_canvas(width, self._height(1))
         self.canvas.layout.width = f"{width}px"
+        self.canvas.add_class(WIDE_ONLY)
+        self.narrow = own_canvas(NARROW_WIDTH, self._narrow_height())
+        """The phone canvas (see the class docstring): hidden by its own layout, shown by the phone rules."""
+        self.narrow.layout.width = "100%"
+        self.narrow.layout.max_width = f"{NARROW_WIDTH}px"
+        self.narrow.layout.height = "auto"
+        self.narrow.layout.display = "none"
+        self.narrow.add_class(NARROW_ONLY)
+        self.narrow.add_class(NARROW_CLASS)
         self.rows: list[tuple[str, list[tuple[str, str, frozenset]]]] = []
         self.highlight: frozenset[str] = frozenset()
         self.selected: tuple[int, int] | None = None
+        self.fonts: dict[str, set[int]] = {"wide": set(), "narrow": set()}
+        """The font sizes (px) each canvas was last drawn with (for tests)."""
         self._callbacks: list[Callable[[int, int, str], None]] = []
         self.canvas.on_mouse_down(self._click)
-        super().__init__([self.canvas, browser_fix()])
+        self.narrow.on_mouse_down(lambda x, y: self._click(x, y, narrow=True))
+        super().__init__([self.canvas, self.narrow, browser_fix()])
 
     def _height(self, n: int) -> int:
         return self.TOP + max(1, n) * self.ROW_H + 6
+
+    # -- the phone canvas's layout --------------------------------------------------------------------------------
+    def _per_line(self) -> int:
+        return max(1, (NARROW_WIDTH - 20 + self.N_GAP) // (self.N_DIE + self.N_GAP))
+
+    def _narrow_tops(self) -> list[float]:
+        """The top (px) of each row on the phone canvas (its label line, then its lines of dice), and the bottom."""
+        tops, y = [], 6.0
+        for _label, dice in self.rows:
+            tops.append(y)
+            y += self.N_LABEL + max(1, -(-len(dice) // self._per_line())) * self.N_LINE + 6
+        return tops + [y]
+
+    def _narrow_height(self) -> int:
+        return int(self._narrow_tops()[-1] + 4) if getattr(self, "rows", None) else 8 + self.N_LABEL + self.N_LINE
+
+    def narrow_die_box(self, row: int, pos: int) -> tuple[float, float, float]:
+        """``(x, y, size)`` of a die on the phone canvas (:attr:`narrow`)."""
+        line, k = divmod(pos, self._per_line())
+        top = self._narrow_tops()[row]
+        return (10 + k * (self.N_DIE + self.N_GAP), top + self.N_LABEL + line * self.N_LINE, self.N_DIE)
 
     def on_die_click(self, cb: Callable[[int, int, str], None]) -> None:
         self._callbacks.append(cb)
@@ -141,43 +192,59 @@ class StrategyDiceView(W.VBox):
         """``(x, y, size)`` of a die on the canvas."""
         return (self.LABEL_W + pos * (self.DIE + self.GAP), self.TOP + row * self.ROW_H + 4, self.DIE)
 
-    def die_at(self, x: float, y: float) -> tuple[int, int, str] | None:
+    def die_at(self, x: float, y: float, narrow: bool = False) -> tuple[int, int, str] | None:
+        """``(row, position, die id)`` of the die under canvas point ``(x, y)`` of the wide canvas (the phone
+        canvas when ``narrow``), or ``None``."""
+        box = self.narrow_die_box if narrow else self.die_box
         for r, (_, dice) in enumerate(self.rows):
             for i, (did, _, _) in enumerate(dice):
-                bx, by, s = self.die_box(r, i)
+                bx, by, s = box(r, i)
                 if bx <= x <= bx + s and by <= y <= by + s:
                     return r, i, did
         return None
 
-    def _click(self, x, y) -> None:
-        hit = self.die_at(x, y)
+    def _click(self, x, y, narrow: bool = False) -> None:
+        hit = self.die_at(x, y, narrow)
         if hit:
             for cb in self._callbacks:
                 cb(*hit)
 
+    def _font(self, c, font: str) -> None:
+        c.font = font
+        self.fonts["narrow" if c is self.narrow else "wide"].add(
+            int(next(t for t in font.split() if t.endswith("px"))[:-2]))
+
     def redraw(self) -> None:
-        c = self.canvas
-        h = self._height(len(self.rows))
+        """Full redraw of both canvases (safe to call again when a browser connects)."""
+        self._redraw(self.canvas, self._height(len(self.rows)), self.die_box, narrow=False)
+        self._redraw(self.narrow, self._narrow_height(), self.narrow_die_box, narrow=True)
+
+    def _redraw(self, c, h: int, box, narrow: bool) -> None:
+        self.fonts["narrow" if narrow else "wide"] = set()
         if c.height != h:
             c.height = h
         reset_manager(c)
+        tops = self._narrow_tops() if narrow else []
         with hold(c):
             c.clear()
             c.fill_style = COLORS["bg"]
             c.fill_rect(0, 0, c.width, c.height)
             c.text_baseline = "middle"
             for r, (label, dice) in enumerate(self.rows):
-                y = self.TOP + r * self.ROW_H
                 c.fill_style = COLORS["label"]
-                c.font = "bold 13px sans-serif"
                 c.text_align = "left"
-                c.fill_text(label, 8, y + 4 + self.DIE / 2)
+                if narrow:
+                    self._font(c, "bold 16px sans-serif")
+                    c.fill_text(label, 10, tops[r] + self.N_LABEL / 2)
+                else:
+                    y = self.TOP + r * self.ROW_H
+                    self._font(c, "bold 13px sans-serif")
+                    c.fill_text(label, 8, y + 4 + self.DIE / 2)
                 for i, (did, face, flags) in enumerate(dice):
-                    self._die(r, i, did, face, flags)
+                    self._die(c, box(r, i), r, i, did, face, flags, narrow)
 
-    def _die(self, r, i, did, face, flags) -> None:
-        c = self.canvas
-        x, y, s = self.die_box(r, i)
+    def _die(self, c, at, r, i, did, face, flags, narrow: bool = False) -> None:
+        x, y, s = at
         c.fill_style = COLORS["paragon"] if "paragon" in flags else COLORS["die"]
         c.fill_rect(x, y, s, s)
         edge = COLORS["locked"] if "locked" in flags else COLORS["paragon_edge"] if "paragon" in flags \
@@ -196,30 +263,35 @@ class StrategyDiceView(W.VBox):
         txt = FACE_SHORT[Face(face)]
         c.fill_style = COLORS["icon"] if face == Face.CORE else COLORS["enhanced"] if face == Face.ENHANCED \
             else COLORS["text"]
-        c.font = f"bold {12 if len(txt) > 3 else 14}px sans-serif"
-        c.fill_text(txt, x + s / 2, y + s / 2 - 4)
+        if narrow:   # the face (an "M2/Std" die included) and the id at 14 px at least
+            self._font(c, f"bold {15 if len(txt) > 3 else 17}px sans-serif")
+            c.fill_text(txt, x + s / 2, y + s / 2 - 8)
+        else:
+            self._font(c, f"bold {12 if len(txt) > 3 else 14}px sans-serif")
+            c.fill_text(txt, x + s / 2, y + s / 2 - 4)
         c.fill_style = COLORS["muted"]
-        c.font = "10px sans-serif"
+        self._font(c, "14px sans-serif" if narrow else "10px sans-serif")
+        below = y + s - (11 if narrow else 7)
         if "locked" in flags:   # the die id, then a padlock drawn with paths (an emoji needs an emoji font)
             c.text_align = "right"
-            c.fill_text(did, x + s / 2 + 2, y + s - 7)
-            self._padlock(x + s / 2 + 5, y + s - 12)
+            c.fill_text(did, x + s / 2 + (4 if narrow else 2), below)
+            self._padlock(c, x + s / 2 + (7 if narrow else 5), below - (6 if narrow else 5), 1.4 if narrow else 1.0)
         else:
-            c.fill_text(did, x + s / 2, y + s - 7)
+            c.fill_text(did, x + s / 2, below)
 
-    def _padlock(self, x: float, y: float) -> None:
-        """A 7 x 10 px padlock (shackle and body) in the lock colour, top-left corner at ``(x, y)`` (canvas px)."""
-        c = self.canvas
+    def _padlock(self, c, x: float, y: float, k: float = 1.0) -> None:
+        """A 7 x 10 px padlock (shackle and body; ``k`` times that) in the lock colour, top-left corner at
+        ``(x, y)`` (canvas px)."""
         c.stroke_style = COLORS["locked"]
         c.fill_style = COLORS["locked"]
-        c.line_width = 1.3
+        c.line_width = 1.3 * k
         c.begin_path()
-        c.arc(x + 3.5, y + 3.5, 2.4, math.pi, 0)
-        c.line_to(x + 5.9, y + 5)
-        c.move_to(x + 1.1, y + 3.5)
-        c.line_to(x + 1.1, y + 5)
+        c.arc(x + 3.5 * k, y + 3.5 * k, 2.4 * k, math.pi, 0)
+        c.line_to(x + 5.9 * k, y + 5 * k)
+        c.move_to(x + 1.1 * k, y + 3.5 * k)
+        c.line_to(x + 1.1 * k, y + 5 * k)
         c.stroke()
-        c.fill_rect(x, y + 5, 7, 5)
+        c.fill_rect(x, y + 5 * k, 7 * k, 5 * k)
 
 
 class StrategyPoolExplorer(W.VBox):

@@ -34,7 +34,7 @@ from explorer.widgets.labels import button_width
 
 from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
-from explorer.errors import RuleViolation, ScenarioError, short_repr, shorten_middle
+from explorer.errors import ExplorerError, RuleViolation, ScenarioError, short_repr, shorten_middle
 from explorer.games import Game, get_game
 from explorer.hexgrid import Hex
 from explorer.render.svg import Overlay
@@ -749,7 +749,7 @@ class OrderStepper(W.HBox):
         from explorer.scenario import read_toml
 
         doc = read_toml(source, text=text)
-        self._open(doc, _parse(doc, source), None)
+        self._open(doc, _parse(doc, source), None, name=source)
         self._show_file_in_picker(source)
 
     def _show_file_in_picker(self, source: str | None) -> None:
@@ -945,7 +945,7 @@ class OrderStepper(W.HBox):
         return doc
 
     def _open(self, doc: dict, sc: OrderScenario | RoundScenario | MatchScenario, scenario_id: str | None,
-              position: int = 0, order_index: int = 0, round_index: int = 0) -> None:
+              position: int = 0, order_index: int = 0, round_index: int = 0, name: str = "linked file") -> None:
         board = (sc.table.geometry.board if isinstance(sc, MatchScenario) else sc.initial.table.geometry.board
                  if isinstance(sc, RoundScenario) else sc.initial.geometry.board)
         if self.board_view.board is not board:
@@ -956,7 +956,7 @@ class OrderStepper(W.HBox):
             self.board_view.scale = 0.0  # force set_scale to resize for the new board
             self.board_view.set_scale(s)
         self._enter(doc, sc, scenario_id, order_index, round_index)
-        self._show_note(scenario_id)
+        self._show_note(scenario_id, doc, name, sc)
         if scenario_id is not None and FILE_ENTRY in _options_values(self.scenario_pick):
             self._show_file_in_picker(None)
         self._loading = True
@@ -968,14 +968,25 @@ class OrderStepper(W.HBox):
         self._fill_controls()
         self.replay(focus=position)
 
-    def _show_note(self, scenario_id: str | None) -> None:
-        """Name the built-in Order shown, with its verdict as ``explorer resolve`` prints it (a file: no note)."""
-        if scenario_id is None:
-            self.note.show(None)
-        else:
-            what = ("Match" if getattr(self, "match", None) is not None else
-                    "Round" if getattr(self, "round", None) is not None else "Order")
+    def _show_note(self, scenario_id: str | None, doc: dict | None = None, name: str = "",
+                   sc: OrderScenario | RoundScenario | MatchScenario | None = None) -> None:
+        """Name the built-in Order, Round or Match shown, with its verdict as ``explorer resolve`` prints it; for an
+        opened file (``scenario_id`` ``None``): the file ``name``, ``doc``'s title and the verdict of ``sc`` (the file
+        as opened, or as a link carries it, resolved with its own seeds and readings as ``explorer resolve FILE``
+        resolves it; or its refusal)."""
+        what = ("Match" if getattr(self, "match", None) is not None else
+                "Round" if getattr(self, "round", None) is not None else "Order")
+        if scenario_id is not None:
             self.note.show(scenario_id, *self.game.builtin_verdict(scenario_id), what=what, state=NEXT)
+            return
+        self.note.show(None)   # a new file's state as opened, even under the name of the one shown before
+        if doc is None or sc is None:
+            return
+        try:
+            verdict = self.game.verdict(sc)
+        except ExplorerError as e:
+            verdict = f"Refused: {e}"
+        self.note.show(name, str(doc.get("title", name)), verdict, what=f"{what} file", state=NEXT)
 
     # ------------------------------------------------------------------------------------------------ controls
 
