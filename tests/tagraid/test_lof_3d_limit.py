@@ -74,3 +74,149 @@ def test_limit_reaches_the_words_json_and_page():
     assert f"not proved: limit {LIMIT_3D_SEARCH}" in verdict_line(v, "A")
     assert verdict_to_dict(v)["lof"]["limit"] == LIMIT_3D_SEARCH
     assert "lof-limit" in verdict_table_html([v], "A")
+
+
+# ---------------------------------------------------------------------------------------------- the bound, proved
+# A "no LoF" under the limit comes with ``resolution`` (delta): every line joining two net points was tested. The
+# certificate checked below: a plan segment p -> q whose low parts (fractions fixed by the heights alone) keep a plan
+# distance m from every footprint stays clear when each end moves by at most m, so if any pair has m > delta + TOL,
+# the net pair next to it is clear and the verdict must be "LoF". The brute force computes m exactly (shapely
+# distances) for dense random pairs of both bases.
+
+import math  # noqa: E402
+
+import pytest  # noqa: E402
+import shapely  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from explorer.games.tagraid.elevation import low_interval, net_points, segment_clear_3d  # noqa: E402
+from explorer.games.tagraid.geometry import TOL, Disc  # noqa: E402
+from explorer.games.tagraid.options import rulings  # noqa: E402
+
+
+def _disc_points(d: Disc, n: int, rng) -> np.ndarray:
+    ang, rr = rng.uniform(0, 2 * np.pi, n), d.r * np.sqrt(rng.uniform(0, 1, n))
+    edge = np.linspace(0, 2 * np.pi, n // 4, endpoint=False)
+    return np.concatenate([np.stack([d.x + rr * np.cos(ang), d.y + rr * np.sin(ang)], axis=1),
+                           np.stack([d.x + d.r * np.cos(edge), d.y + d.r * np.sin(edge)], axis=1)])
+
+
+def _margins(segs: np.ndarray, ta: float, tb: float, prisms, touching_blocks: bool) -> np.ndarray:
+    """For each plan segment, the least plan distance from a low part of it to that piece's footprint (0 when it
+    crosses one): the certificate of the comment above."""
+    m = np.full(len(segs), np.inf)
+    for pr in prisms:
+        iv = low_interval(ta, tb, pr.height, touching_blocks)
+        if iv is None:
+            continue
+        t0, t1 = iv
+        p, d = segs[:, :2], segs[:, 2:] - segs[:, :2]
+        a, b = p + t0 * d, p + t1 * d
+        lines = shapely.linestrings(np.stack([a, b], axis=1))
+        if pr.polygon is not None:
+            m = np.minimum(m, shapely.distance(lines, pr.polygon))
+        if pr.disc is not None:
+            c = shapely.points(pr.disc.x, pr.disc.y)
+            m = np.minimum(m, np.maximum(shapely.distance(lines, c) - pr.disc.r, 0.0))
+    return m
+
+
+@st.composite
+def _towers(draw):
+    """A Model on a tower and a Model on the ground beyond one or two walls lower than the higher top; either may
+    shoot (looking down or up)."""
+    th = draw(st.floats(0.8, 3.0), label="tower height")
+    tower = Scenery("tower", ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)), th)
+    r = 1 / 7
+    ax, ay = draw(st.floats(-1 + r, 1 - r), label="A x"), draw(st.floats(-1 + r, 1 - r), label="A y")
+    gx, gy = draw(st.floats(2.6, 5.0), label="G x"), draw(st.floats(-1.5, 1.5), label="G y")
+    walls = []
+    for k in range(draw(st.integers(1, 2), label="walls")):
+        wx = draw(st.floats(1.05, gx - 0.3), label=f"wall {k} x")
+        wy = draw(st.floats(-1.5, 1.5), label=f"wall {k} y")
+        half = draw(st.floats(0.05, 1.2), label=f"wall {k} half length")
+        h = draw(st.floats(0.1, th + 0.3), label=f"wall {k} height")
+        walls.append(Scenery(f"wall{k}", ((wx, wy - half), (wx + 0.1, wy - half), (wx + 0.1, wy + half),
+                                          (wx, wy + half)), h))
+    if draw(st.booleans(), label="slit"):   # a tall wall with a narrow slit: few lines get through
+        sx, sy = draw(st.floats(1.3, gx - 0.4), label="slit x"), draw(st.floats(-1.0, 1.0), label="slit y")
+        gap = draw(st.floats(0.005, 0.15), label="slit width")
+        walls += [Scenery("slit-lo", ((sx, -3.0), (sx + 0.05, -3.0), (sx + 0.05, sy), (sx, sy)), 9.0),
+                  Scenery("slit-hi", ((sx, sy + gap), (sx + 0.05, sy + gap), (sx + 0.05, 3.0), (sx, 3.0)), 9.0)]
+    table = TableTop([Model("A", ax, ay, 3, 0.0, "A", on="tower"), Model("G", gx, gy, 3, 180.0, "B")],
+                     [tower, *walls])
+    shooter = draw(st.sampled_from(["A", "G"]), label="shooter")
+    grazing = draw(st.sampled_from(["touching_does_not_block", "touching_blocks"]), label="lof_grazing")
+    return table, shooter, "G" if shooter == "A" else "A", rulings({"lof_grazing": grazing})
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_towers(), seed=st.integers(0, 2**16))
+def test_no_lof_never_hides_a_line_with_a_margin_over_the_resolution(case, seed):
+    """Property against a dense brute force (about 48,000 pairs of points of the two bases, margins exact): a "no
+    LoF" verdict that is exact has no clear pair at all; one under the limit has no pair whose margin exceeds its
+    stated resolution; a "LoF" verdict's witness is clear."""
+    table, s, t, rul = case
+    r = line_of_fire(table, s, t, rul)
+    ms, mt = table.model(s), table.model(t)
+    prisms, _ = table.prisms(ms, mt, rul)
+    ta, tb = table.top(ms), table.top(mt)
+    touching = rul.reading("lof_grazing") == "touching_blocks"
+    if r.has_lof:
+        if r.reason == "clear":
+            assert segment_clear_3d(r.witness, ta, tb, prisms, touching_blocks=touching)
+        return
+    assert r.reason == "blocked"
+    rng = np.random.default_rng(seed)
+    pa, pb = _disc_points(table.disc(ms), 200, rng), _disc_points(table.disc(mt), 200, rng)
+    segs = np.concatenate([np.repeat(pa, len(pb), axis=0), np.tile(pb, (len(pa), 1))], axis=1)
+    if r.exact:
+        assert not segments_clear_3d(segs, ta, tb, prisms, touching_blocks=touching).any()
+    else:
+        assert r.resolution is not None and r.resolution == pytest.approx(1 / 7 / 8)
+        worst = float(_margins(segs, ta, tb, prisms, touching).max())
+        assert worst <= r.resolution + TOL, (worst, r.resolution)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cx=st.floats(-2, 2), cy=st.floats(-2, 2), rad=st.floats(0.05, 1.0), k=st.integers(2, 16),
+       planes=st.lists(st.tuples(st.floats(-math.pi, math.pi), st.floats(-1.2, 1.2)), max_size=2),
+       seed=st.integers(0, 2**16))
+def test_net_points_cover_the_base_within_delta(cx, cy, rad, k, planes, seed):
+    """Every point of a base cut by up to two half-planes lies within delta of a net point, and every net point lies
+    in that region (what the bound above rests on)."""
+    d, delta = Disc(cx, cy, rad), rad / k
+    clip = tuple((math.cos(a), math.sin(a), -(math.cos(a) * cx + math.sin(a) * cy) + off * rad) for a, off in planes)
+    net = net_points(d, delta, clip)
+    rng = np.random.default_rng(seed)
+    x = _disc_points(d, 4000, rng)
+    for hx, hy, hc in clip:
+        x = x[hx * x[:, 0] + hy * x[:, 1] + hc >= 0]
+        if len(net):
+            assert (hx * net[:, 0] + hy * net[:, 1] + hc >= -1e-9).all()
+    if len(net):
+        assert (np.hypot(net[:, 0] - cx, net[:, 1] - cy) <= rad + 1e-9).all()
+    if len(x):
+        assert len(net)
+        near = np.min(np.hypot(x[:, None, 0] - net[None, :, 0], x[:, None, 1] - net[None, :, 1]), axis=1)
+        assert near.max() <= delta + 1e-9
+
+
+def test_the_bound_is_stated_in_the_words_facts_json_and_page():
+    """The tower case: the detail, the step's facts, the verdict line, the JSON and the page cell give the
+    resolution (1/8 of the base radius, 1/7 hex unit: 0.018)."""
+    from types import SimpleNamespace
+
+    from explorer.games.tagraid.lof_picture import verdict_table_html
+    from explorer.games.tagraid.lof_report import verdict_line, verdict_to_dict
+
+    r = line_of_fire(_table(0.0), "A", "G")
+    assert r.resolution == pytest.approx(1 / 56) and "within 0.018 hex units of every point" in r.detail
+    assert r.to_step().facts["resolution"] == pytest.approx(1 / 56, abs=1e-6)
+    v = SimpleNamespace(target="G", lof=r, range=None, cover=None, hex_distance=3, threat=None, rules=(), band=None,
+                        mod=None)
+    assert "no clear line with a margin over 0.018 hex units" in verdict_line(v, "A")
+    assert verdict_to_dict(v)["lof"]["resolution"] == pytest.approx(1 / 56, abs=1e-6)
+    assert "margin over 0.018 hex units" in verdict_table_html([v], "A")

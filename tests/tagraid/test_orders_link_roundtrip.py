@@ -5,11 +5,12 @@ writes the same state and shows the same controls. The ARO row's "at its right" 
 from __future__ import annotations
 
 import copy
+import tomllib
 
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from explorer.games.tagraid.orders_views import OrderStepper, order_scenarios
+from explorer.games.tagraid.orders_views import OrderStepper, builtin_document, order_scenarios
 from explorer.games.tagraid.orders.sequence import STEPS
 from explorer.urlstate import decode_state, encode_state
 
@@ -29,7 +30,13 @@ def _page(name: str, which: int = 0) -> OrderStepper:
 
 
 def _controls(w: OrderStepper) -> dict:
-    return {m: (r.skill.value, r.weapon.value, r.step.value) for m, r in w.aro_rows.items()}
+    """What the ARO rows and the second Skill show: values and which controls are disabled, and the order of the
+    declared rows (the undeclared ones follow in Timeline order, wherever the user left them)."""
+    return {"rows": {m: (r.skill.value, r.weapon.value, r.step.value, r.weapon.disabled, r.step.disabled)
+                     for m, r in w.aro_rows.items()},
+            "declared order": [m for m, r in w.aro_rows.items() if r.skill.value],
+            "second": (w.second_skill.value, w.second_weapon.value, w.targets.value, w.second_weapon.disabled,
+                       w.targets.disabled)}
 
 
 def _through_the_url(w: OrderStepper, other: str) -> OrderStepper:
@@ -59,15 +66,19 @@ def test_link_round_trips_every_state_field(data):
     w = _page(name)
     w._loading = True
     try:
-        for r in w.aro_rows.values():
-            r.skill.value = data.draw(st.sampled_from([v for _, v in r.skill.options]), label=f"{r.miner} skill")
-            r.weapon.value = data.draw(st.sampled_from([v for _, v in r.weapon.options]), label=f"{r.miner} weapon")
-            r.step.value = data.draw(st.sampled_from([0, 2, 4]), label=f"{r.miner} step")
-            if not r.skill.value:   # no Skill: the row declares no ARO, and its Weapon and step are not in the link
-                r.weapon.value, r.step.value = "", 0
+        # edits as a user makes them: any control that is enabled, in any order (a Skill set after its Weapon
+        # and step included: the row then empties what the new Skill does not use)
+        for _ in range(data.draw(st.integers(0, 3 * len(w.aro_rows)), label="edits")):
+            r = data.draw(st.sampled_from(list(w.aro_rows.values())), label="row")
+            c = data.draw(st.sampled_from([c for c in (r.skill, r.weapon, r.step) if not c.disabled]), label="which")
+            c.value = data.draw(st.sampled_from([v for _, v in c.options]), label=f"{r.miner} value")
         w.seed.value = data.draw(st.integers(0, 10**6), label="seed")
     finally:
         w._loading = False
+    for r in w.aro_rows.values():   # what the page shows is what the row declares
+        assert r.weapon.disabled == (r.skill.value not in ("ranged_attack", "close_combat_attack"))
+        assert r.step.disabled == (not r.skill.value)
+        assert r.skill.value or (r.weapon.value, r.step.value) == ("", 0)
     w._on_dice()
     w.replay()
     w.show(data.draw(st.integers(0, len(STEPS)), label="step"))
@@ -82,3 +93,87 @@ def test_link_round_trips_every_state_field(data):
     assert (v.rejection is None) == (w.rejection is None)
     # the table's geometry compares by identity (a replay shares its initial state's): compare what was played
     assert [s.title for f in v.frames for s in f.steps] == [s.title for f in w.frames for s in f.steps]
+
+
+def _open_with_aros(w: OrderStepper, name: str, aros: list[dict]) -> None:
+    w.load_url_state({"scenario": name, "order": {**builtin_document(name)["order"], "aros": aros}, "step": 0})
+
+
+def test_aros_are_listed_in_the_order_declared_and_the_link_keeps_it():
+    """A file declaring C's ARO before B's: the rows list C then B (they listed B then C, the Timeline order, and
+    the link and Download wrote them back reordered, so the link named ``order.aros[0]`` for another Miner)."""
+    w = _page("tr-16-order")
+    assert list(w.aro_rows) == ["B", "C"]                      # the built-in declares B then C
+    aros = [{"miner": "C", "skill": "ranged_attack", "weapon": "Rifle"},
+            {"miner": "B", "skill": "ranged_attack", "weapon": "Rifle"}]
+    _open_with_aros(w, "tr-16-order", aros)
+    assert list(w.aro_rows) == ["C", "B"]
+    assert [a.miner for a in w.decl.aros] == ["C", "B"]
+    assert w.url_state()["order"]["aros"] == aros
+    assert [a["miner"] for a in tomllib.loads(w.to_toml())["order"]["aros"]] == ["C", "B"]   # the Download too
+    v = _through_the_url(w, "tr-18-order")
+    assert list(v.aro_rows) == ["C", "B"] and v.url_state() == w.url_state()
+    # an enemy declaring nothing comes after the declared ones; declaring it puts it last in the link too
+    _open_with_aros(w, "tr-16-order", aros[1:])
+    assert list(w.aro_rows) == ["B", "C"]
+    w.aro_rows["C"].skill.value = "idle"
+    assert [a["miner"] for a in w.url_state()["order"]["aros"]] == ["B", "C"]
+
+
+@settings(max_examples=10, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate))
+@given(data=st.data())
+def test_any_declared_order_round_trips(data):
+    """Property: any subset of the enemies, declared in any order, is listed in that order (the rest after, in
+    Timeline order), played in that order and written back in it; the link read back gives the same."""
+    name = data.draw(st.sampled_from(["tr-16-order", "book-evade-order", "tr-order-range"]), label="scenario")
+    w = _page(name)
+    enemies = list(w.aro_rows)
+    chosen = data.draw(st.permutations(enemies), label="order")[:data.draw(st.integers(0, len(enemies)), label="n")]
+    aros = [{"miner": m, "skill": data.draw(st.sampled_from(["idle", "evade", "none"]), label=m)} for m in chosen]
+    _open_with_aros(w, name, aros)
+    assert list(w.aro_rows) == chosen + [m for m in enemies if m not in chosen]
+    assert [a.miner for a in w.decl.aros] == chosen
+    assert w.url_state()["order"].get("aros", []) == aros
+    v = _through_the_url(w, "tr-18-order")
+    assert v.url_state() == w.url_state() and list(v.aro_rows) == list(w.aro_rows)
+
+
+def test_a_skill_without_a_weapon_empties_and_disables_the_weapon():
+    """Skill "— not declared" kept the Weapon (and step) on screen while the link dropped the row: a fresh page
+    from the link showed "(first)". Now the row empties and disables what its Skill does not use."""
+    w = _page("tr-16-order")
+    r = w.aro_rows["B"]
+    assert not r.weapon.disabled and r.weapon.value == "Rifle" and not r.step.disabled
+    r.step.value = 2
+    r.skill.value = ""
+    assert (r.weapon.value, r.step.value, r.weapon.disabled, r.step.disabled) == ("", 0, True, True)
+    assert [a["miner"] for a in w.url_state()["order"]["aros"]] == ["C"]
+    v = _through_the_url(w, "tr-18-order")
+    assert _controls(v) == _controls(w) and v.url_state() == w.url_state()
+    r.skill.value = "ranged_attack"                      # an Attack again: Weapon back, at "(first)"
+    assert not r.weapon.disabled and r.weapon.value == "" and not r.step.disabled
+    r.weapon.value, r.step.value = "Rifle", 4
+    r.skill.value = "evade"                              # Evade uses no Weapon: emptied; the step stays
+    assert (r.weapon.value, r.weapon.disabled, r.step.disabled) == ("", True, False)
+    assert next(a for a in w.url_state()["order"]["aros"] if a["miner"] == "B") == {"miner": "B", "skill": "evade",
+                                                                                    "step": 4}
+    v = _through_the_url(w, "tr-18-order")
+    assert _controls(v) == _controls(w) and v.url_state() == w.url_state()
+    assert not any("Evade as ARO with" in s.title for f in w.frames for s in f.steps)
+
+
+def test_a_second_skill_without_a_weapon_empties_and_disables_weapon_and_targets():
+    """The second Skill: Idle or Evade carries no Weapon or targets (the declaration drops them), so the page
+    empties and disables them instead of showing what the link does not carry."""
+    w = _page("tr-order-range")
+    assert (w.second_weapon.value, w.targets.value, w.second_weapon.disabled) == ("Sniper Rifle", "B", False)
+    w.second_skill.value = "idle"
+    assert (w.second_weapon.value, w.targets.value, w.second_weapon.disabled, w.targets.disabled) == ("", "", True,
+                                                                                                        True)
+    assert w.url_state()["order"]["second"] == {"skill": "idle"}
+    v = _through_the_url(w, "tr-16-order")
+    assert _controls(v) == _controls(w) and v.url_state() == w.url_state()
+    w.second_skill.value = "ranged_attack"
+    assert not w.second_weapon.disabled and not w.targets.disabled
+    v = _page("tr-16-order", 1)                          # tr-16-order's second Skill is Evade: disabled when opened
+    assert v.second_skill.value == "evade" and v.second_weapon.disabled and v.targets.disabled

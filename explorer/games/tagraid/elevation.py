@@ -33,8 +33,17 @@ some, two exact flat searches bracket the answer (those pieces as full obstacles
 pieces removed: no clear line means none in 3D), and in between the plan segments joining a dense set of points of
 the two bases (their edges and inner rings), the lines passing exactly over each corner of an in-between piece's top
 from each of those points, and the bracketing witness are tested exactly: a witness found is always a checked clear
-line; a "blocked" verdict in that last case is a search, not a proof (the critical lines the in-between pieces add,
-lines grazing a top edge, are curves in line space; the search samples them).
+line. When none of those is clear, every plan segment joining two points of a *net* of each base is tested
+(:func:`net_points`, spacing set by :data:`NET_DIVISIONS`): every point of the base (within the arc's half-planes)
+lies within ``delta = max(r_a, r_b) / NET_DIVISIONS`` of a net point. A "blocked" verdict after that stage is not a
+proof but it is bounded: the heights along a line depend only on the fraction ``t`` of the way, so moving each end
+by at most ``delta`` moves every point of the line (the low parts included) by at most ``delta``; a clear line that
+stays more than ``delta`` (plus :data:`.geometry.TOL`) in plan from every footprint it passes below the top of
+therefore has a tested neighbour that is clear too. So "blocked" here means: no clear line with a margin over
+``delta``; only a line thinner than that (squeezed over a top edge) can have been missed
+(:attr:`Clear3D.resolution`; tests/tagraid/test_lof_3d_limit.py checks the bound against a dense brute force).
+An exact decision would search the 4-parameter space of plan segments, whose boundaries include the lines grazing a
+top edge at a fixed fraction of the way; that is not built (the named limit ``lof_3d_search``, docs/limits.md).
 """
 
 from __future__ import annotations
@@ -163,6 +172,75 @@ def _clip(points: np.ndarray, clip) -> np.ndarray:
     return points
 
 
+NET_DIVISIONS = 8
+"""The resolution of the last stage of :func:`find_clear_segment_3d`: its nets put a point within
+``max(r_a, r_b) / NET_DIVISIONS`` of every point of either base (about 140 points on the larger base)."""
+
+
+def _project_convex(g: np.ndarray, d: Disc, clip) -> np.ndarray | None:
+    """The nearest point to ``g`` of the convex region ``d`` cut by the half-planes ``clip`` (``hx x + hy y + hc
+    >= 0``), ``None`` when the region is empty. Exact: the nearest point lies in the region's interior (``g``
+    itself) or on a face cut by one or two of the constraints, so every such candidate is tried and the nearest
+    one inside kept."""
+    c = np.array([d.x, d.y])
+
+    def inside(p):
+        return (np.hypot(*(p - c)) <= d.r + 1e-12 and all(hx * p[0] + hy * p[1] + hc >= -1e-12
+                                                           for hx, hy, hc in clip))
+
+    if inside(g):
+        return g
+    cands = []
+    v = g - c
+    n = float(np.hypot(*v))
+    cands.append(c + (v / n * d.r if n > 0 else np.array([d.r, 0.0])))      # on the circle
+    lines = [(np.array([hx, hy], dtype=float), float(hc)) for hx, hy, hc in clip]
+    for h, hc in lines:                                                       # on one line
+        cands.append(g - (h @ g + hc) / (h @ h) * h)
+        # the line meets the circle: the two points
+        foot = c - (h @ c + hc) / (h @ h) * h
+        dist = float(np.hypot(*(foot - c)))
+        if dist <= d.r:
+            u = np.array([-h[1], h[0]]) / float(np.hypot(*h))
+            k = math.sqrt(max(d.r * d.r - dist * dist, 0.0))
+            cands += [foot + k * u, foot - k * u]
+    for i in range(len(lines)):                                               # two lines meet
+        for j in range(i + 1, len(lines)):
+            m = np.array([lines[i][0], lines[j][0]])
+            if abs(np.linalg.det(m)) > 1e-15:
+                cands.append(np.linalg.solve(m, -np.array([lines[i][1], lines[j][1]])))
+    ok = [p for p in cands if inside(p)]
+    if not ok:
+        return None
+    return min(ok, key=lambda p: float(np.hypot(*(p - g))))
+
+
+def net_points(d: Disc, delta: float, clip=()) -> np.ndarray:
+    """Points of base ``d`` (within the half-planes ``clip``), rows ``x, y``, such that every point of that region
+    lies within ``delta`` of one of them.
+
+    Method: a square grid of spacing ``delta * sqrt(2)`` (every point of the plane lies within ``delta`` of a grid
+    point) over the disc grown by ``delta``, each grid point moved to the nearest point of the region (the region
+    is convex, so that move brings a grid point no farther from any point of the region: the bound holds);
+    duplicates dropped. Shape ``(n, 2)``, ``n = 0`` when the region is empty.
+
+    Raises:
+        ValueError: ``delta <= 0``.
+    """
+    if not delta > 0.0:
+        raise ValueError(f"net spacing {delta!r} is not positive")
+    h = delta * math.sqrt(2.0)
+    k = int(math.ceil((d.r + delta) / h))
+    ii = np.arange(-k, k + 1) * h
+    gx, gy = np.meshgrid(ii + d.x, ii + d.y)
+    grid = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    grid = grid[np.hypot(grid[:, 0] - d.x, grid[:, 1] - d.y) <= d.r + delta]
+    pts = [q for g in grid if (q := _project_convex(g, d, clip)) is not None]
+    if not pts:
+        return np.zeros((0, 2))
+    return np.unique(np.round(np.array(pts), 12), axis=0)
+
+
 @dataclass
 class Clear3D:
     """What :func:`find_clear_segment_3d` found.
@@ -173,6 +251,9 @@ class Clear3D:
         exact: ``True`` when the verdict is proved (a checked witness, or an exact flat search showing none); ``False``
             only for "none found" after the sampled stage.
         clear: every clear candidate segment found by the sampled stage (for the Range Ruler).
+        resolution: for a verdict that is not exact, the ``delta`` of the nets tested (board units): no clear line
+            stays more than ``delta`` (plus :data:`.geometry.TOL`) in plan from the footprints it passes below the
+            top of; ``None`` otherwise.
     """
 
     witness: Segment | None
@@ -180,6 +261,7 @@ class Clear3D:
     exact: bool = True
     contact: bool = False
     clear: tuple[Segment, ...] = ()
+    resolution: float | None = None
 
 
 def find_clear_segment_3d(a: Disc, b: Disc, ta: float, tb: float, prisms: Sequence[Prism], *, touching_blocks: bool,
@@ -221,7 +303,16 @@ def find_clear_segment_3d(a: Disc, b: Disc, ta: float, tb: float, prisms: Sequen
     found = tuple(Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))) for s in segs[ok])
     if found:
         return Clear3D(found[0], tested, True, clear=found)
-    return Clear3D(None, tested, False)
+    # the bounded stage: every line joining two net points (a clear line with a margin over delta has one nearby)
+    delta = max(a.r, b.r) / NET_DIVISIONS
+    na, nb = net_points(a, delta, shooter_clip), net_points(b, delta, clip)
+    segs = np.concatenate([np.repeat(na, len(nb), axis=0), np.tile(nb, (len(na), 1))], axis=1)
+    ok = segments_clear_3d(segs, ta, tb, prisms, touching_blocks=touching_blocks, tol=tol)
+    tested += len(segs)
+    found = tuple(Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))) for s in segs[ok])
+    if found:
+        return Clear3D(found[0], tested, True, clear=found)
+    return Clear3D(None, tested, False, resolution=delta)
 
 
 def _grazing_candidates(a: Disc, b: Disc, pa: np.ndarray, pb: np.ndarray, partial, clip, shooter_clip) -> np.ndarray:

@@ -440,6 +440,9 @@ class LoFResult:
             stage of :func:`.elevation.find_clear_segment_3d` (limit :data:`LIMIT_3D_SEARCH`: a piece whose top lies
             between the two Silhouettes' tops crosses the plan, and no clear line was found among the candidate
             lines tested; a search, not a proof). Every other verdict is proved.
+        resolution: with ``exact = False``, the bound of that search (board units): every line joining two points of
+            a net of each base with that spacing was tested, so no clear line stays farther than this from the
+            footprints it passes below the top of (:func:`.elevation.find_clear_segment_3d`); ``None`` otherwise.
     """
 
     shooter: str
@@ -456,6 +459,7 @@ class LoFResult:
     candidates_tested: int = 0
     detail: str = ""
     exact: bool = True
+    resolution: float | None = None
 
     def __bool__(self) -> bool:
         return self.has_lof
@@ -469,18 +473,26 @@ class LoFResult:
         if not self.exact:
             facts["exact"] = False
             facts["limit"] = LIMIT_3D_SEARCH
+            if self.resolution is not None:
+                facts["resolution"] = round(self.resolution, 6)
         return Step(title, self.rule, self.detail, facts, marks, "Line of Fire")
 
 
 from .lof_report import LIMIT_3D_SEARCH  # noqa: E402  (the named limit; defined where the answers' words are)
 
 
-def limit_3d_words(candidates: int) -> str:
+def limit_3d_words(candidates: int, resolution: float | None = None) -> str:
     """The words the LoF answer adds to a verdict reached under :data:`LIMIT_3D_SEARCH` (``candidates``: lines
-    tested)."""
+    tested; ``resolution``: the bound of the search, board units, :attr:`LoFResult.resolution`)."""
+    if resolution is None:
+        return (f" Not proved (limit {LIMIT_3D_SEARCH}): a piece whose top lies between the two Silhouettes' tops "
+                f"crosses between them, and none of the {candidates} candidate lines tested is clear; a thinner clear "
+                "line over its top edge is not ruled out.")
     return (f" Not proved (limit {LIMIT_3D_SEARCH}): a piece whose top lies between the two Silhouettes' tops crosses "
-            f"between them, and none of the {candidates} candidate lines tested is clear; a thinner clear line over "
-            "its top edge is not ruled out.")
+            f"between them, and none of the {candidates} candidate lines tested is clear; they include every line "
+            f"between two nets that come within {resolution:.3f} hex units of every point of either base, so no clear "
+            f"line keeps more than {resolution:.3f} hex units from the pieces it passes below the top of (a thinner "
+            "one over a top edge is not ruled out).")
 
 
 def _grazing(rulings: Rulings) -> bool:
@@ -856,7 +868,11 @@ def _clear_segment_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, arc
         else:
             res.candidates_tested += r.candidates_tested
             if res.witness is None:
-                res.witness, res.contact, res.exact, res.clear = r.witness, r.contact, r.exact, r.clear
+                # blocked in every alternative so far: proved only if every one was proved (a found line is)
+                exact = r.exact if r.witness is not None else res.exact and r.exact
+                res.witness, res.contact, res.clear = r.witness, r.contact, r.clear
+                res.resolution = None if exact else max(x for x in (res.resolution, r.resolution) if x is not None)
+                res.exact = exact
         if res.witness is not None:
             break
     full, partial = classify(ta, tt, prisms, tb)
@@ -1037,10 +1053,11 @@ def line_of_fire(table: TableTop, shooter: Model | str, target: Model | str, rul
 
     rays, blockers = _explained(table, s, t, a, b, obs, _grazing(rulings), True) if explain else ([], ())
     exact = getattr(res, "exact", True)
+    resolution = None if exact else getattr(res, "resolution", None)
     return LoFResult(s.id, t.id, False, "blocked", lof_rule, None, blockers, rays, True, arc, used,
                      res.candidates_tested, f"every line between {s.id} and {t.id} is obstructed"
                      + (f" (by {', '.join(blockers)})." if blockers else ".")
-                     + ("" if exact else limit_3d_words(res.candidates_tested)), exact)
+                     + ("" if exact else limit_3d_words(res.candidates_tested, resolution)), exact, resolution)
 
 
 class InLoF:

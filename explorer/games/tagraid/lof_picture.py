@@ -386,7 +386,10 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
             verdict = f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})"
         if not getattr(v.lof, "exact", True):
             verdict += (f"<br><span class='lof-limit' style='color:#b9770e' title='{html.escape(v.lof.detail)}'>"
-                        f"not proved: limit {html.escape(LIMIT_3D_SEARCH)} (docs: limits)</span>")
+                        f"not proved: limit {html.escape(LIMIT_3D_SEARCH)}"
+                        + (f", no clear line with a margin over {v.lof.resolution:.3f} hex units"
+                           if getattr(v.lof, "resolution", None) is not None else "")
+                        + " (docs: limits)</span>")
         if v.range is not None and v.range.distance is not None:
             rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
                    f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.shown(2):.2f}</span><br>"

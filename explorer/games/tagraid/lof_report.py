@@ -19,8 +19,11 @@ LIMIT_3D_SEARCH = "lof_3d_search"
 """The named limit of Line of Fire between Models at different heights (docs/limits.md, "Line of Fire in three
 dimensions"): a "no LoF" verdict is a search, not a proof, when a piece whose top lies between the two Silhouettes'
 tops crosses the plan between them and neither exact flat bracket decides (:func:`.elevation.find_clear_segment_3d`).
-Every "LoF" verdict is a checked clear line; every other "no LoF" verdict is exact. Answers reached under it carry
-``exact = False`` (:class:`.lof.LoFResult`) and say so in words, in JSON (``"limit"``) and on the page."""
+Every "LoF" verdict is a checked clear line; every other "no LoF" verdict is exact. The search is bounded: every line
+joining two points of a net of each base is tested, so a "no LoF" under it means no clear line keeps more than the
+net's spacing (``resolution``, board units) from the pieces it passes below the top of. Answers reached under it carry
+``exact = False`` and ``resolution`` (:class:`.lof.LoFResult`) and say so in words, in JSON (``"limit"``,
+``"resolution"``) and on the page."""
 
 
 def obstacle_words(label: str) -> str:
@@ -88,7 +91,8 @@ def verdict_to_dict(v: Any) -> dict[str, Any]:
         "target": v.target,
         "lof": {"has_lof": v.lof.has_lof, "reason": v.lof.reason, "blocked_by": list(v.lof.blocked_by),
                 "arc_degrees": v.lof.arc_degrees,
-                **({} if getattr(v.lof, "exact", True) else {"exact": False, "limit": LIMIT_3D_SEARCH})},
+                **({} if getattr(v.lof, "exact", True) else {"exact": False, "limit": LIMIT_3D_SEARCH,
+                                                               **_resolution(v.lof)})},
         "range": rng,
         "partial_cover": None if v.cover is None else {"in_cover": v.cover.in_cover, "pieces": list(v.cover.pieces)},
         "hexes": v.hex_distance,
@@ -97,6 +101,13 @@ def verdict_to_dict(v: Any) -> dict[str, Any]:
         "readings": verdict_readings(v),
         "sections": list(v.rules),
     }
+
+
+def _resolution(lof: Any) -> dict:
+    """``{"resolution": delta}`` of a verdict under :data:`LIMIT_3D_SEARCH` (board units, the search's bound:
+    :attr:`.lof.LoFResult.resolution`), ``{}`` without one."""
+    res = getattr(lof, "resolution", None)
+    return {} if res is None else {"resolution": round(res, 6)}
 
 
 def readings_text(readings: dict[str, str]) -> str:
@@ -116,7 +127,10 @@ def verdict_line(v: Any, shooter: str) -> str:
     else:
         out = f"{v.target}: no LoF ({v.lof.reason.replace('_', ' ')})"
     if not getattr(v.lof, "exact", True):
-        out += f" [not proved: limit {LIMIT_3D_SEARCH}, a search over {v.lof.candidates_tested} candidate lines]"
+        res = getattr(v.lof, "resolution", None)
+        out += (f" [not proved: limit {LIMIT_3D_SEARCH}, a search over {v.lof.candidates_tested} candidate lines"
+                + ("" if res is None else f": no clear line with a margin over {res:.3f} hex units")
+                + "]")
     if v.range is not None and v.range.distance is not None:
         mod = "cannot fire" if v.mod is None else f"MOD {v.mod:+d}"
         out += f"; Range {(v.band or '').replace('_', ' ')} {v.range.shown(2):.2f} hex units, {mod}"

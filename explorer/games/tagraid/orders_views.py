@@ -51,7 +51,7 @@ from .orders.round import RoundDeclarations, RoundReplay, replay_round
 from .orders.roundfile import MAX_ROUND_ORDERS, RoundScenario, parse_round
 from .orders.match import MatchContext, MatchDeclarations, next_round_start, play_match_until_refused, start_match
 from .orders.matchfile import MatchScenario, parse_match
-from .orders.resolution import SKILL_WORDS
+from .orders.resolution import ATTACKS as ATTACK_SKILLS, SKILL_WORDS
 from .views import die_states, parse_faces
 from .orders.sequence import STEPS, Frame
 from .orders.state import OrderState
@@ -466,10 +466,16 @@ def _box(title: str, children: list, cls: str = "") -> W.VBox:
 
 class AroRow:
     """The controls of one Reactive Miner's ARO: its right (from the current replay), Skill, Weapon and step; the
-    file's ``fire_at`` (the point of the Active Miner's route a Ranged Attack ARO is fired at) is kept as declared."""
+    file's ``fire_at`` (the point of the Active Miner's route a Ranged Attack ARO is fired at) is kept as declared.
+
+    The Weapon is used only by an Attack and the step only by a declared ARO, so the row shows what its declaration
+    holds (and what the link and the downloaded file carry): a Skill without a Weapon puts the Weapon back to
+    "(first)" and disables it; "— not declared" also puts the step back to "at its right" and disables it."""
 
     def __init__(self, miner: str, weapons: Sequence[str], on_change):
         self.miner = miner
+        self._on_change = on_change
+        self._fitting = False
         self.info = W.HTML(layout=W.Layout(width="100%"))
         self.skill = W.Dropdown(options=[("— not declared", "")] + [(SKILL_WORDS[s], s) for s in ARO_SKILLS],
                                 value="", layout=W.Layout(width="170px"))
@@ -479,17 +485,48 @@ class AroRow:
                                layout=W.Layout(width="110px"))
         self.error = W.HTML()
         for w in (self.skill, self.weapon, self.step):
-            w.observe(lambda ch: on_change(), names="value")
+            w.observe(self._changed, names="value")
+        self._fit()
         self.box = W.VBox([self.info, W.HBox([self.skill, self.weapon, self.step],
                                              layout=W.Layout(flex_flow="row wrap")), self.error],
                           layout=W.Layout(border_bottom="1px solid #eee"))
         self.box.add_class(f"oes-aro-{class_token(miner)}")
 
+    def _changed(self, ch) -> None:
+        if self._fitting:
+            return
+        if ch["owner"] is self.skill:
+            self._fitting = True
+            try:
+                self._fit(clear=True)
+            finally:
+                self._fitting = False
+        self._on_change()
+
+    def _fit(self, clear: bool = False) -> None:
+        """Disable the Weapon unless the Skill is an Attack and the step unless an ARO is declared; ``clear``
+        (the user changed the Skill): also put a disabled control back to its empty value."""
+        declared = bool(self.skill.value)
+        attack = self.skill.value in ATTACK_SKILLS
+        if clear and not attack:
+            self.weapon.value = ""
+        if clear and not declared:
+            self.step.value = 0
+        self.weapon.disabled = not attack
+        self.step.disabled = not declared
+
     def set(self, d: AroDecl | None) -> None:
+        """Show the declaration ``d`` (``None``: not declared) as the file holds it (a Weapon a file names with a
+        Skill that uses none is shown, disabled, and kept)."""
         self.fire_at = None if d is None else d.fire_at  # the file's point of the route (not edited on the page)
-        self.skill.value = "" if d is None else d.skill
-        self.weapon.value = (d.weapon or "") if d is not None and d.weapon in _options_values(self.weapon) else ""
-        self.step.value = 0 if d is None or d.step is None else d.step
+        self._fitting = True
+        try:
+            self.skill.value = "" if d is None else d.skill
+            self.weapon.value = (d.weapon or "") if d is not None and d.weapon in _options_values(self.weapon) else ""
+            self.step.value = 0 if d is None or d.step is None else d.step
+            self._fit()
+        finally:
+            self._fitting = False
 
     def read(self) -> AroDecl | None:
         """The declaration (``None``: not declared); step "at its right" is ``step = None``, as in a file (the
@@ -611,7 +648,8 @@ class OrderStepper(W.HBox):
         self.targets = W.Text(description="targets", placeholder="T   or   B:2, C:1", continuous_update=False,
                               layout=W.Layout(width="210px"))
         self.targets.style.description_width = "52px"
-        for w in (self.second_skill, self.second_weapon, self.targets):
+        self.second_skill.observe(lambda ch: self._on_second_skill(), names="value")
+        for w in (self.second_weapon, self.targets):
             w.observe(lambda ch: self._loading or self._on_declarations("order.second"), names="value")
         self.second_error = W.HTML()
 
@@ -706,7 +744,8 @@ class OrderStepper(W.HBox):
         second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets],
                                                   layout=W.Layout(flex_flow="row wrap")), self.second_error],
                       "oes-second")
-        aros = _box("2 / 4 · AROs of the Reactive Players (Timeline order)", [self.aro_box], "oes-aros")
+        aros = _box("2 / 4 · AROs of the Reactive Players (as declared, then the others in Timeline order)",
+                    [self.aro_box], "oes-aros")
         evade = _box("5.1 · Evade movement (one Segment)",
                      [W.HTML("<span style='font:11.5px sans-serif;color:#555'>pick who, then "
                              "<i>a click draws: Evade</i> "
@@ -1002,6 +1041,34 @@ class OrderStepper(W.HBox):
             return []
         return [m.id for m in sorted(st.enemies_of(a), key=st.timeline_key)]
 
+    def _aro_row_order(self, active: str, aros: Sequence[AroDecl]) -> list[str]:
+        """The ARO rows' Miners: those the declarations name, in the order declared (the file's, the link's: the page
+        reads the rows back in this order, so the link and the download keep it), then the other enemies of
+        ``active`` in Timeline order."""
+        enemies = self._enemies(active)
+        declared = list(dict.fromkeys(x.miner for x in aros if x.miner in enemies))
+        return declared + [m for m in enemies if m not in declared]
+
+    def _fit_second(self, clear: bool = False) -> None:
+        """The second Skill's Weapon and targets are used only by an Attack (the declaration holds neither
+        otherwise): disabled for other Skills; ``clear`` (the user changed the Skill): also emptied, so the page
+        shows what the link and the downloaded file carry."""
+        attack = self.second_skill.value in ATTACK_SKILLS
+        if clear and not attack:
+            self.second_weapon.value = ""
+            self.targets.value = ""
+        self.second_weapon.disabled = self.targets.disabled = not attack
+
+    def _on_second_skill(self) -> None:
+        if self._loading:
+            return
+        self._loading = True
+        try:
+            self._fit_second(clear=True)
+        finally:
+            self._loading = False
+        self._on_declarations("order.second")
+
     def _fill_controls(self) -> None:
         """Set every control from :attr:`decl` and :attr:`dice` (no replay)."""
         st, d = self.initial, self.decl
@@ -1031,6 +1098,7 @@ class OrderStepper(W.HBox):
             self.second_weapon.value = d.second.weapon if d.second.weapon in own + found else ""
             self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
                                            for t in d.second.targets)
+            self._fit_second()
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
             self._fill_stand_pick(st, d.move, a)
             tokens = [t[0] for t in st.tokens()]
@@ -1040,7 +1108,7 @@ class OrderStepper(W.HBox):
             self.interact_pick.layout.display = "" if tokens else "none"
             rows = []
             self.aro_rows = {}
-            for mid in self._enemies(a.id):
+            for mid in self._aro_row_order(a.id, d.aros):
                 r = AroRow(mid, [w.name for w in st.miner(mid).all_weapons],
                            lambda: self._on_declarations("order.aros"))
                 r.set(next((x for x in d.aros if x.miner == mid), None))
