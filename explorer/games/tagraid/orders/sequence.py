@@ -131,12 +131,21 @@ def aro_check(state: OrderState, ctx: OrderContext):
     return replace(state, step="aro_check", rights=state.rights + rights), steps
 
 
+def _timeline_place(state: OrderState, miner_id: str) -> int:
+    """The place in the Timeline of ``miner_id``'s player (0 first); a Miner not on the table sorts last, where
+    :func:`_declare_aros` refuses it by name."""
+    m = next((x for x in state.miners if x.id == miner_id), None)
+    return state.timeline_key(m) if m is not None else len(state.timeline)
+
+
 def _declare_aros(state: OrderState, decl: OrderDeclarations, step: int, sec: str):
     """``(aros, steps, ARO firing points)`` of the AROs declared at ``step``."""
     steps = []
     new = []
     points: list[tuple[str, tuple[float, float]]] = []
-    mine = decl.indexed_aros_at(step, state.rights)
+    # 2.2 ARO declaration: the Reactive Players declare "following the Timeline"; one player's AROs keep the file's
+    # order, and the refusals still name the file's index aros[k].
+    mine = sorted(decl.indexed_aros_at(step, state.rights), key=lambda kd: _timeline_place(state, kd[1].miner))
     a = state.active_miner
     for i, (k, d) in enumerate(mine):
         f = f"order.aros[{k}]"
