@@ -56,7 +56,7 @@ from .hexgrid import (
     ORIGIN, Axis, Edge, Hex, Layout, distance, hex_range, neighbors, reflect, rotate,
 )
 from .scenario import read_toml, validate
-from .schema import Strict
+from .schema import FROM_TOML, Strict
 from .text import plural
 
 if TYPE_CHECKING:  # shapely (and numpy under it) and networkx are imported by the queries that need them
@@ -91,6 +91,8 @@ MAX_LABEL = 80
 
 Coordinate = Annotated[float, Field(ge=-MAX_BOARD_UNITS, le=MAX_BOARD_UNITS, allow_inf_nan=False)]
 """A finite board-unit coordinate within :data:`MAX_BOARD_UNITS` (nan and inf are refused)."""
+CoordinatePair = Annotated[tuple[Coordinate, Coordinate], FROM_TOML]
+"""An ``[x, y]`` point of two :data:`Coordinate` values, written as a TOML array."""
 Label = Annotated[str, Field(max_length=MAX_LABEL)]
 
 
@@ -188,9 +190,9 @@ class Cell:
         elevation: height level (whole number; 0 = ground).
     """
 
-    terrain: Terrain | None = None
+    terrain: Annotated[Terrain, FROM_TOML] | None = None
     tile: bool = True
-    special: Special | None = None
+    special: Annotated[Special, FROM_TOML] | None = None
     area: str | None = None
     elevation: int = 0
 
@@ -255,7 +257,7 @@ class EdgeFeature:
     """
 
     edge: Edge
-    kind: EdgeKind = EdgeKind.WALL
+    kind: Annotated[EdgeKind, FROM_TOML] = EdgeKind.WALL
     blocks_movement: bool | None = None
     blocks_lof: bool | None = None
     open: bool = False
@@ -282,23 +284,23 @@ _EDGE_KINDS = [k.value for k in EdgeKind]
 
 
 class CellModel(Strict):
-    terrain: Terrain | None = None
+    terrain: Annotated[Terrain, FROM_TOML] | None = None
     tile: bool = True
-    special: Special | None = None
+    special: Annotated[Special, FROM_TOML] | None = None
     area: Label | None = None
     elevation: int = Field(default=0, ge=-MAX_ELEVATION, le=MAX_ELEVATION)
 
 
 class SceneryModel(Strict):
     name: Label
-    polygon: list[tuple[Coordinate, Coordinate]] = Field(min_length=3, max_length=MAX_POLYGON_POINTS)
+    polygon: list[CoordinatePair] = Field(min_length=3, max_length=MAX_POLYGON_POINTS)
     height: float | None = Field(default=None, ge=0, le=MAX_BOARD_UNITS, allow_inf_nan=False)
     blocks_lof: bool = True
 
 
 class EdgeModel(Strict):
     edge: Annotated[str, Field(max_length=2 * MAX_HEX_KEY_CHARS + 1)]
-    kind: EdgeKind = EdgeKind.WALL
+    kind: Annotated[EdgeKind, FROM_TOML] = EdgeKind.WALL
     blocks_movement: bool | None = None
     blocks_lof: bool | None = None
     open: bool = False
@@ -318,7 +320,7 @@ class BoardModel(Strict):
     name: Label = ""
     orientation: Literal["pointy", "flat"] = "pointy"
     shape: ShapeModel | None = None
-    terrain: Terrain = Terrain.SAND
+    terrain: Annotated[Terrain, FROM_TOML] = Terrain.SAND
     cells: dict[str, CellModel] = Field(default={}, max_length=MAX_BOARD_HEXES)
     scenery: list[SceneryModel] = Field(default=[], max_length=MAX_SCENERY)
     edges: list[EdgeModel] = Field(default=[], max_length=MAX_EDGES)

@@ -782,11 +782,24 @@ def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tup
     models = _model_names(model)
     first = errs[0]
     loc = tuple(p for p in first["loc"] if not _is_tag(p, models))
+    if isinstance(first.get("input"), (list, dict)):
+        # a list or table given to a field that takes a number or a list (``fire_from``: a fraction or a point):
+        # the member that reads a list is the one meant, so its error inside the list is the one explained, and
+        # the other members' refusals of the whole list are no further problems
+        def bare(e: Mapping[str, Any]) -> tuple:
+            return tuple(p for p in e["loc"] if not _is_tag(p, models))
+
+        deeper = [e for e in errs if len(bare(e)) > len(loc) and bare(e)[:len(loc)] == loc]
+        if deeper:
+            rest = [e for e in errs if bare(e) != loc]
+            path, problem, allowed, n = explain_errors(model, [deeper[0], *(e for e in rest if e is not deeper[0])])
+            return path, problem, allowed, n + len(errs) - len(rest)
     same = [e for e in errs if tuple(p for p in e["loc"] if not _is_tag(p, models)) == loc]
     path = _dotted(loc)
     t = first["type"]
     ctx = first.get("ctx") or {}
-    got = short_repr(first.get("input"))
+    value = first.get("input")
+    got = ("true" if value else "false") if isinstance(value, bool) else short_repr(value)  # as a file writes it
     ann, meta = _annotation_at(model, loc)
     info = _Info(ann, meta) if ann is not None else _field_info(model, loc)
     words = _field_words(loc)

@@ -43,7 +43,7 @@ from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, Frame, play, run, trace_of
 from explorer.options import Rulings
 from explorer.scenario import validate as _validate
-from explorer.schema import StrictTyped as _Strict
+from explorer.schema import Strict as _Strict
 from explorer.text import plural
 from explorer.trace import RuleRef, Step
 from explorer.trace import Trace as _Trace

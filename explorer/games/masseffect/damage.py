@@ -48,7 +48,7 @@ from pydantic import Field
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, play, trace_of
 from explorer.scenario import validate
-from explorer.schema import StrictTyped as Strict
+from explorer.schema import Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 

@@ -75,7 +75,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from explorer.schema import StrictTyped as _Strict
+from explorer.schema import Strict as _Strict
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import (

@@ -57,9 +57,8 @@ from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, play, trace_of
 from explorer.scenario import read_toml, validate
-from explorer.schema import MAX_TITLE
-from explorer.schema import StrictTypedHeader as ScenarioHeader
-from explorer.schema import StrictTyped as _Strict
+from explorer.schema import MAX_TITLE, ScenarioHeader
+from explorer.schema import Strict as _Strict
 from explorer.trace import Step, Trace
 
 from . import geometry as G

@@ -172,7 +172,7 @@ from explorer.errors import RuleViolation, ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, Frame, Outcome, play, run, trace_of
 from explorer.scenario import validate
-from explorer.schema import StrictTyped as Strict
+from explorer.schema import Strict
 from explorer.text import plural
 from explorer.trace import Step, Trace
 

@@ -66,7 +66,7 @@ from pydantic import Field
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
-from explorer.schema import StrictTyped as Strict
+from explorer.schema import Strict
 
 SpaceKind = Literal["move", "standard", "enhanced"]
 DieFace = Literal["move_2", "move_3", "standard", "enhanced", "move_2_or_standard"]

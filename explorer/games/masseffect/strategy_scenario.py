@@ -10,9 +10,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from explorer.schema import MAX_TITLE
-from explorer.schema import StrictTypedHeader as ScenarioHeader
-from explorer.schema import StrictTyped as _Strict
+from explorer.schema import MAX_TITLE, ScenarioHeader
+from explorer.schema import Strict as _Strict
 
 from explorer.dice import Dice, Roller
 from explorer.errors import ScenarioError

@@ -33,8 +33,7 @@ from pydantic import Field, field_validator
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
-from explorer.schema import StrictTyped as Strict
-from explorer.schema import StrictTypedHeader as ScenarioHeader
+from explorer.schema import ScenarioHeader, Strict
 
 from .units import Enemy, Squadmate
 

@@ -48,7 +48,7 @@ from pydantic import Field
 
 from explorer.schema import ScenarioHeader, Strict
 
-from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, load_board, parse_hex_key
+from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, CoordinatePair, Label, load_board, parse_hex_key
 from explorer.errors import ScenarioError, short_repr
 from explorer.scenario import read_toml, validate
 
@@ -74,7 +74,7 @@ Length = Annotated[float, Field(ge=MIN_LENGTH, le=MAX_SEGMENT, allow_inf_nan=Fal
 class ModelEntry(Strict):
     id: Name
     hex: Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)] | None = None
-    offset: tuple[Coordinate, Coordinate] = (0.0, 0.0)
+    offset: CoordinatePair = (0.0, 0.0)
     x: Coordinate | None = None
     y: Coordinate | None = None
     silhouette: int = Field(default=7, ge=1, le=20)

@@ -68,9 +68,9 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from explorer.schema import ScenarioHeader, Strict
+from explorer.schema import FROM_TOML, ScenarioHeader, Strict
 
-from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, Label, parse_hex_key
+from explorer.board import MAX_HEX_KEY_CHARS, Board, Coordinate, CoordinatePair, Label, parse_hex_key
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.scenario import toml_key, validate
 from explorer.text import plural
@@ -108,9 +108,11 @@ MAX_CARD_TEXT = 2000
 
 
 HexKey = Annotated[str, Field(max_length=MAX_HEX_KEY_CHARS)]
-RoutePoint = HexKey | tuple[Coordinate, Coordinate]
+RoutePoint = HexKey | CoordinatePair
 Face = Annotated[int, Field(ge=1, le=20)]
 StateName = Literal["Slowed"]
+MovementValue = Annotated[int, Field(ge=0, le=10)]
+"""One of a Miner's two Movement values (first and second), in Movement Ruler Segments."""
 
 
 class WeaponEntry(Strict):
@@ -142,12 +144,12 @@ class MinerEntry(Strict):
     id: Name
     side: Name
     hex: HexKey | None = None
-    offset: tuple[Coordinate, Coordinate] = (0.0, 0.0)
+    offset: CoordinatePair = (0.0, 0.0)
     x: Coordinate | None = None
     y: Coordinate | None = None
     facing: float = Field(default=0.0, ge=-3600.0, le=3600.0, allow_inf_nan=False)
     silhouette: int = Field(default=7, ge=1, le=20)
-    movement: tuple[Annotated[int, Field(ge=0, le=10)], Annotated[int, Field(ge=0, le=10)]] = (3, 2)
+    movement: Annotated[tuple[MovementValue, MovementValue], FROM_TOML] = (3, 2)
     close_combat: int = Field(default=12, ge=0, le=30)
     ranged_attack: int = Field(default=12, ge=0, le=30)
     evade: int = Field(default=12, ge=0, le=30)
@@ -251,7 +253,7 @@ class SecondEntry(Strict):
     weapon: Name | None = None
     targets: list[ShareEntry] = Field(default_factory=list, max_length=MAX_MINERS + 1)
     move: MoveEntry | None = None
-    fire_from: RouteFraction | tuple[Coordinate, Coordinate] | None = None
+    fire_from: RouteFraction | CoordinatePair | None = None
 
 
 class AroEntry(Strict):
@@ -259,7 +261,7 @@ class AroEntry(Strict):
     skill: Literal["ranged_attack", "close_combat_attack", "evade", "idle", "none"]
     weapon: Name | None = None
     step: Literal[2, 4] | None = None
-    fire_at: RouteFraction | tuple[Coordinate, Coordinate] | None = None
+    fire_at: RouteFraction | CoordinatePair | None = None
 
 
 class OrderEntry(Strict):
@@ -267,7 +269,7 @@ class OrderEntry(Strict):
     move: MoveEntry = Field(default_factory=MoveEntry)
     second: SecondEntry = Field(default_factory=lambda: SecondEntry(skill="idle"))
     aros: list[AroEntry] = Field(default_factory=list, max_length=MAX_MINERS + 1)
-    evade_moves: dict[Name, tuple[Coordinate, Coordinate] | HexKey] = Field(default_factory=dict,
+    evade_moves: dict[Name, CoordinatePair | HexKey] = Field(default_factory=dict,
                                                                             max_length=MAX_MINERS)
     evade_on: dict[Name, Name | Literal[""]] = Field(default_factory=dict, max_length=MAX_MINERS)
 
