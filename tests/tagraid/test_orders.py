@@ -170,3 +170,24 @@ def test_fixed_dice_that_do_not_fit_name_the_order_file_and_its_field(tmp_path):
     with pytest.raises(ScenarioError) as e:
         game.resolve(sc)
     assert e.value.field == "dice.rolls.A" and e.value.source == str(p) and "roll exchange" not in str(e.value)
+
+
+def test_aros_are_declared_following_the_timeline_whatever_the_file_order():
+    """2.2 ARO declaration: the Reactive Players declare "following the Timeline". book-evade-order's Timeline is
+    yellow, red, blue, green: written blue-first, the AROs are still declared red (RocaWorks) then blue (Minescorp);
+    with the Timeline reversed, blue first. The refusal of a bad ARO still names the file's index."""
+    from pathlib import Path
+    from explorer.scenario import read_toml
+    data = read_toml(Path(__file__).parents[2] / "explorer/games/tagraid/scenarios/book-evade-order.toml")
+    data["order"]["aros"] = list(reversed(data["order"]["aros"]))
+
+    def declared(d):
+        t = G.resolve(G.parse_data(d, "x.toml"), {})
+        return [s.title.split(" declares")[0] for s in t.steps if " declares Ranged Attack" in s.title]
+
+    assert declared(data) == ["RocaWorks TAG", "Minescorp TAG"]
+    data["timeline"] = ["yellow", "blue", "red", "green"]
+    assert declared(data) == ["Minescorp TAG", "RocaWorks TAG"]
+    data["order"]["aros"][1]["skill"] = "dodge"  # aros[1] is RocaWorks', declared second on this Timeline
+    with pytest.raises(Exception, match=r"aros\[1\]\.skill"):
+        G.resolve(G.parse_data(data, "x.toml"), {})
