@@ -15,9 +15,18 @@ from typing import Any
 import pytest
 
 from explorer.errors import ScenarioError
-from explorer.scenario import _dotted
+from explorer.scenario import _dotted, read_toml
 
 Path_ = tuple[str | int, ...]
+
+def builtins_by_kind(game) -> dict[str, dict[str, dict]]:
+    """A game's built-in scenario documents, ``{kind: {name: document}}`` (``kind`` "" when the file names none)."""
+    out: dict[str, dict[str, dict]] = {}
+    for name in game.builtin_names():
+        doc = read_toml(name, text=game.scenario_text(name))
+        out.setdefault(str(doc.get("kind", "")), {})[name] = doc
+    return out
+
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 

@@ -32,8 +32,8 @@ from ..render.dice_svg import COLORS as _SVG_COLORS
 from ..render.dice_svg import DieView, Link, Row  # noqa: F401  (the tray's values, defined with the picture)
 from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
-from .layout import NARROW_ONLY, WIDE_ONLY, browser_fix, mark_drawing
-from .odds_chart import NARROW_MIN_FONT, NARROW_WIDTH
+from .layout import WIDE_ONLY, browser_fix, mark_drawing
+from .odds_chart import NARROW_MIN_FONT, NARROW_WIDTH, phone_canvas
 
 NARROW_CLASS = "dice-tray-narrow"
 """The CSS class of a tray's narrow (phone) canvas (browser tests find it by this class)."""
@@ -158,14 +158,8 @@ class DiceTray(W.VBox):
         self.canvas.layout.max_width = f"{width}px"
         self.canvas.layout.height = "auto"
         self.canvas.add_class(WIDE_ONLY)
-        self.narrow = own_canvas(NARROW_WIDTH, narrow_layout([])[3] + 40)
+        self.narrow = phone_canvas(narrow_layout([])[3] + 40, NARROW_CLASS)
         """The phone tray (see the module docstring): hidden by its own layout, shown by the phone rules."""
-        self.narrow.layout.width = "100%"
-        self.narrow.layout.max_width = f"{NARROW_WIDTH}px"
-        self.narrow.layout.height = "auto"
-        self.narrow.layout.display = "none"
-        self.narrow.add_class(NARROW_ONLY)
-        self.narrow.add_class(NARROW_CLASS)
         mark_drawing([self.canvas])
         self._state = TrayState()
         self._placed: list[_Placed] = []

@@ -28,6 +28,21 @@ NARROW_MIN_FONT = 14
 """Smallest font (px) of the phone chart (the phone pages' smallest text, :data:`explorer.serving.phone.MIN_TEXT_PX`)."""
 
 
+def phone_canvas(height: int, *classes: str):
+    """The narrow twin of a wide canvas: an ipycanvas ``Canvas`` :data:`NARROW_WIDTH` px wide and ``height`` px tall,
+    hidden by its own layout and shown only by the phone rules (CSS class ``NARROW_ONLY``, plus ``classes``); it
+    shrinks with a narrower column and never grows past its own pixels. Used by the odds charts and the dice trays."""
+    c = own_canvas(NARROW_WIDTH, height)
+    c.layout.width = "100%"
+    c.layout.max_width = f"{NARROW_WIDTH}px"
+    c.layout.height = "auto"
+    c.layout.display = "none"
+    c.add_class(NARROW_ONLY)
+    for cls in classes:
+        c.add_class(cls)
+    return c
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One exclusive outcome: ``label``, probability ``p`` (0..1) and its CSS ``color``."""
@@ -82,12 +97,7 @@ class OddsChart(W.VBox):
         self.canvas.layout.max_width = f"{width}px"
         self.canvas.layout.height = "auto"
         self.canvas.add_class(WIDE_ONLY)
-        self.narrow = own_canvas(NARROW_WIDTH, self._narrow_height())
-        self.narrow.layout.width = "100%"
-        self.narrow.layout.max_width = f"{NARROW_WIDTH}px"
-        self.narrow.layout.height = "auto"
-        self.narrow.layout.display = "none"   # shown by the phone rules only
-        self.narrow.add_class(NARROW_ONLY)
+        self.narrow = phone_canvas(self._narrow_height())
         mark_drawing([self.canvas])
         self._outcomes: list[Outcome] = []
         self._dists: list[Distribution] = []

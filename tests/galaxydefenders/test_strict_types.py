@@ -5,11 +5,10 @@ line naming the file, the field and the type it takes. Each case was accepted be
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from strict_helpers import check_every_field
+from strict_helpers import builtins_by_kind, check_every_field
 
 from explorer.games import get_game
 from explorer.games.galaxydefenders.calibration import calibration_from_data
@@ -21,15 +20,7 @@ GAME = get_game("galaxydefenders")
 PACKAGE = Path(__file__).parents[2] / "explorer" / "games" / "galaxydefenders"
 
 
-def _by_kind() -> dict[str, dict[str, dict]]:
-    out: dict[str, dict[str, dict]] = defaultdict(dict)
-    for name in GAME.builtin_names():
-        doc = read_toml(name, text=GAME.scenario_text(name))
-        out[str(doc.get("kind", ""))][name] = doc
-    return dict(out)
-
-
-KINDS = _by_kind()
+KINDS = builtins_by_kind(GAME)
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -5,7 +5,6 @@ naming the file, the field and the type it takes. Each case was accepted before 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -14,21 +13,13 @@ from explorer.games import get_game
 from explorer.games.tagraid.table_file import table_from_dict
 from explorer.scenario import read_toml
 
-from strict_helpers import check_every_field
+from strict_helpers import builtins_by_kind, check_every_field
 
 GAME = get_game("tagraid")
 TABLES = Path(__file__).parents[2] / "explorer" / "games" / "tagraid" / "tables"
 
 
-def _by_kind() -> dict[str, dict[str, dict]]:
-    out: dict[str, dict[str, dict]] = defaultdict(dict)
-    for name in GAME.builtin_names():
-        doc = read_toml(name, text=GAME.scenario_text(name))
-        out[str(doc.get("kind", "roll"))][name] = doc
-    return dict(out)
-
-
-KINDS = _by_kind()
+KINDS = builtins_by_kind(GAME)
 
 UNIONS = {
     "fire_from": (float, int),      # a fraction of the route (0..1) or a point [x, y]

@@ -33,8 +33,8 @@ from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.dice_tray import NARROW_CLASS
-from explorer.widgets.layout import NARROW_ONLY, WIDE_ONLY, browser_fix
-from explorer.widgets.odds_chart import NARROW_WIDTH
+from explorer.widgets.layout import WIDE_ONLY, browser_fix
+from explorer.widgets.odds_chart import NARROW_WIDTH, phone_canvas
 from explorer.widgets.picker_url import keep_fields_in_url
 from explorer.widgets.roll_again import roll_again_note
 from explorer.widgets.scenario_note import ScenarioNote
@@ -135,14 +135,8 @@ class StrategyDiceView(W.VBox):
         self.canvas = own_canvas(width, self._height(1))
         self.canvas.layout.width = f"{width}px"
         self.canvas.add_class(WIDE_ONLY)
-        self.narrow = own_canvas(NARROW_WIDTH, self._narrow_height())
+        self.narrow = phone_canvas(self._narrow_height(), NARROW_CLASS)
         """The phone canvas (see the class docstring): hidden by its own layout, shown by the phone rules."""
-        self.narrow.layout.width = "100%"
-        self.narrow.layout.max_width = f"{NARROW_WIDTH}px"
-        self.narrow.layout.height = "auto"
-        self.narrow.layout.display = "none"
-        self.narrow.add_class(NARROW_ONLY)
-        self.narrow.add_class(NARROW_CLASS)
         self.rows: list[tuple[str, list[tuple[str, str, frozenset]]]] = []
         self.highlight: frozenset[str] = frozenset()
         self.selected: tuple[int, int] | None = None
