@@ -181,3 +181,27 @@ def test_one_ordered_draw_is_said_in_the_singular():
     with contextlib.redirect_stdout(out):
         assert main(["dagger", "forecast", "dg-team-up"]) == 0
     assert "exact over the 1 ordered draw of the top 1 event card" in out.getvalue()
+
+
+def test_the_hint_offers_only_the_rounds_the_exact_forecast_plays(capsys):
+    """dg-five-rounds plans 5 rounds, but Setup's deals of the top 5 event cards (77,760) are over the exact
+    forecast's bound, so `--phases 5` is refused: the hint offers `--phases 4` (it said `--phases 5 forecasts them
+    all`), and a forecast of 4 says no more can be forecast. A file within the bound still hears "them all"."""
+    from explorer.cli import main
+    from explorer.games import get_game
+    from explorer.games.dagger.forecast import MAX_PLAYOUTS, planned_rounds_within, setup_deal_count
+
+    sc = get_game("dagger").load_builtin("dg-five-rounds")[1]
+    su = sc.setup
+    assert setup_deal_count(len(su.standard_events), len(su.nemesis_events), 5) > MAX_PLAYOUTS
+    assert planned_rounds_within(sc, 5) == 4
+    assert main(["dagger", "forecast", "dg-five-rounds"]) == 0
+    out = capsys.readouterr().out
+    assert "--phases 4 forecasts the first 4 (more are over the exact forecast's bound of 60,000 play-outs)" in out
+    assert "--phases 5" not in out
+    assert main(["dagger", "forecast", "dg-five-rounds", "--phases", "5"]) == 2
+    assert "too many for the exact forecast" in capsys.readouterr().err
+    two = get_game("dagger").load_builtin("dg-two-rounds")[1]
+    assert planned_rounds_within(two, 2) == 2
+    assert main(["dagger", "forecast", "dg-two-rounds"]) == 0
+    assert "--phases 2 forecasts them all" in capsys.readouterr().out

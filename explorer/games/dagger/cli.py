@@ -69,8 +69,13 @@ def forecast(scenario: str, phases: int, ruling: tuple[str, ...], as_json: bool)
 
         click.echo(json.dumps(f.to_dict(), indent=2))
         return
+    reachable = None
+    if kind == "round":
+        from .forecast import planned_rounds_within
+
+        reachable = planned_rounds_within(value, len(value.rounds))
     click.echo(forecast_text(f, state, value.phases if kind == "nemesis" else len(value.rounds) if kind == "round"
-                             else 1, after_heroes=kind == "hero", planned=kind == "round"))
+                             else 1, after_heroes=kind == "hero", planned=kind == "round", reachable=reachable))
 
 
 @click.command("step", epilog="SCENARIO is a built-in round id (dg-two-rounds, dg-team-up, ...) or a round TOML file.")

@@ -403,6 +403,23 @@ def _round_by_round(sc, rounds: int, chosen: Mapping[str, str], draw, *,
     return tally
 
 
+def planned_rounds_within(sc, rounds: int, max_exact: int = MAX_PLAYOUTS) -> int:
+    """The most rounds, 0..``rounds``, that :func:`planned_forecast` of the ``round`` scenario ``sc`` plays out
+    exactly within ``max_exact`` (it refuses more): the same counts it checks (Setup's deals of the top event
+    cards, else the ordered draws of the file's event deck). Used by the forecast's hint, which must not offer a
+    ``--phases`` it would refuse."""
+    su = getattr(sc, "setup", None)
+    for k in range(rounds, 0, -1):
+        if su is not None:
+            n = setup_deal_count(len(su.standard_events), len(su.nemesis_events), min(k, 3 * 4))
+        else:
+            deck = sc.board.state.event_deck
+            n = perm(len(deck), min(k, len(deck))) if deck else 1
+        if n <= max_exact:
+            return k
+    return 0
+
+
 def side_mission_draws(rounds: int) -> int:
     """The most side missions Setup and ``rounds`` rounds can draw from the side mission deck: 1 for the 1st strike's
     Setup, then per Nemesis Phase 1 in step 2 (a nemesis mission completed, or the 1st strike with ruling
@@ -473,7 +490,7 @@ def phases_words(first_round: int, phases: int) -> str:
 
 
 def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, after_heroes: bool = False,
-                  planned: bool = False) -> str:
+                  planned: bool = False, reachable: int | None = None) -> str:
     """The forecast in words (``explorer dagger forecast``): what it forecasts for which rounds, from which position,
     how it was computed, then the loss reasons, the threat at the end of the last round forecast and, when the
     scenario plays more Nemesis Phases than forecast, how to forecast them all.
@@ -516,8 +533,13 @@ def forecast_text(f: LossForecast, start: GameState, scenario_phases: int = 1, a
         lines.append("  the file's planned Hero Phases are played before each Nemesis Phase"
                      + (f"; a planned turn is refused under {float(f.refused):.4f} of the draws (not counted as a "
                         "loss)" if f.refused else ""))
-    if scenario_phases > k:
-        lines.append(f"  the scenario plays {phases_words(r, scenario_phases)}; "
-                     f"--phases {min(scenario_phases, MAX_PHASES)} forecasts "
-                     + ("them all" if scenario_phases <= MAX_PHASES else f"the first {MAX_PHASES}"))
+    most = min(scenario_phases, MAX_PHASES, reachable if reachable is not None else MAX_PHASES)
+    if scenario_phases > k and most > k:
+        lines.append(f"  the scenario plays {phases_words(r, scenario_phases)}; --phases {most} forecasts "
+                     + ("them all" if most == scenario_phases else f"the first {most}")
+                     + (f" (more are over the exact forecast's bound of {MAX_PLAYOUTS:,} play-outs)"
+                        if reachable is not None and reachable < min(scenario_phases, MAX_PHASES) else ""))
+    elif scenario_phases > k:
+        lines.append(f"  the scenario plays {phases_words(r, scenario_phases)}; more rounds are over the exact "
+                     f"forecast's bound of {MAX_PLAYOUTS:,} play-outs")
     return "\n".join(lines)
