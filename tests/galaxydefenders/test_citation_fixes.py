@@ -73,6 +73,17 @@ def test_wound_tally(wounds, health, text):
     assert wound_tally(wounds, health) == text
 
 
+def test_wound_tally_puts_the_unit_before_the_overkill_words(capsys):
+    """The round's summary and the attack page say "3/3 wounds (1 more wound than it had left)"; they said
+    "3/3 (1 more wound than it had left) wounds" (gd-round-prime-swarm's summary)."""
+    from explorer.cli import main
+    assert wound_tally(4, 3, "wounds") == "3/3 wounds (1 more wound than it had left)"
+    assert wound_tally(1, 3, "wounds") == "1/3 wounds"
+    assert main(["resolve", "gd-round-prime-swarm"]) == 0
+    out = capsys.readouterr().out
+    assert "Sentinels 3/3 wounds (1 more wound than it had left), Poison 0, dead" in out
+
+
 def test_an_overkill_is_said_in_words_and_the_facts_keep_the_true_count():
     t, steps = suffer_wounds(TargetState("Xeno", "alien", 6, 5), 2, "hits not cancelled")
     assert steps[0].title == "Xeno suffers 2 wounds (hits not cancelled): 6/6 (1 more wound than it had left)"
@@ -95,7 +106,7 @@ def test_the_round_summary_never_shows_more_wounds_than_health():
     critter = next(a for a in doc["aliens"] if a["name"] == "Flying Critter")
     critter["wounds"] = 2                                               # 2 more wounds: 4 of 3 Health points
     tr = _run(doc)
-    assert "Flying Critter 3/3 (1 more wound than it had left) wounds" in tr.result.summary
+    assert "Flying Critter 3/3 wounds (1 more wound than it had left)" in tr.result.summary
     for s in tr.steps:
         for a, b in re.findall(r"(\d+)/(\d+)", s.title + " " + s.detail):
             assert int(a) <= int(b), s.title

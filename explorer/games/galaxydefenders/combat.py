@@ -829,15 +829,18 @@ def place_mark(target: TargetState, attack: AttackModel, hr: HitRoll, rulings: R
     return target, steps
 
 
-def wound_tally(wounds: int, health: int) -> str:
+def wound_tally(wounds: int, health: int, unit: str = "") -> str:
     """The wounds of a figure as shown in text (9.3.1 Health Points): ``"wounds/health"``, never past the Health
-    points; an overkill is said in words: ``wound_tally(7, 6) == "6/6 (1 more wound than it had left)"``.
+    points; an overkill is said in words: ``wound_tally(7, 6) == "6/6 (1 more wound than it had left)"``. ``unit``
+    (e.g. ``"wounds"``) goes right after the count, before the words: ``wound_tally(7, 6, "wounds") ==
+    "6/6 wounds (1 more wound than it had left)"``.
 
     Every ``wounds`` field of the JSON and of the typed state is the true count of wounds suffered (it may pass the
     Health points); only the text caps it."""
+    tail = f" {unit}" if unit else ""
     if wounds <= health:
-        return f"{wounds}/{health}"
-    return f"{health}/{health} ({plural(wounds - health, 'more wound')} than it had left)"
+        return f"{wounds}/{health}{tail}"
+    return f"{health}/{health}{tail} ({plural(wounds - health, 'more wound')} than it had left)"
 
 
 def suffer_wounds(target: TargetState, n: int, why: str, rule=S.HEALTH_POINTS, section: str = ""

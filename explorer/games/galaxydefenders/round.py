@@ -1186,7 +1186,7 @@ class RoundOutcome(Outcome):
 
     @property
     def summary(self) -> str:
-        who = "; ".join(f"{t.name} {wound_tally(t.wounds, t.max_health)} wounds, Poison {t.poison}, {t.status()}"
+        who = "; ".join(f"{t.name} {wound_tally(t.wounds, t.max_health, 'wounds')}, Poison {t.poison}, {t.status()}"
                         for t in self.agents + self.npcs + self.aliens + self.drones)
         sig = "" if self.teleported is None else f"; the Event card teleports {plural(self.teleported, 'signal')}"
         used = [c.summary() for c in self.cards if c.summary()]

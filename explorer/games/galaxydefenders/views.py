@@ -631,7 +631,7 @@ class CombatExplorer(W.VBox):
             f"{r.cancelled_by_items} cancelled by items, {plural(r.blue_dice, 'Blue die', 'Blue dice')} "
             f"({r.cancelled_by_dice} cancelled) → <b>{plural(r.wounds, 'wound')}</b>{crit}; target "
             f"{html.escape(r.status)} "
-            f"({wound_tally(after.wounds, after.max_health)} wounds).{shields}</div>")
+            f"({wound_tally(after.wounds, after.max_health, 'wounds')}).{shields}</div>")
 
     def _draw_odds(self, sc) -> None:
         d = self.odds
