@@ -189,7 +189,7 @@ def test_drone_route_refusals():
     d = data()
     turn(d, "Tali")["drone"].append({"path": []})
     r = resolve(d).result.rejected
-    assert "turns[1].drone[1]" in r and "1 time" in r
+    assert "turns[1].drone[1]" in r and "1 time" in r and r.startswith("2 [[turns.drone]] entries, but")
 
 
 def test_drone_may_share_a_hex_with_a_character_and_stays_without_an_entry():

@@ -1594,7 +1594,7 @@ def _core_ability_effects(state: RoundState, ctx: RoundContext, who: str, turn: 
             mark(f"Core Ability trigger {k}", replace(state, dice=dice, rolled=True), len(out))
     drone = turn.drone if turn is not None else ()
     if len(drone) > k:
-        raise RuleViolation(f"{len(drone)} drone entries, but {who}'s Strategy Roll triggered the Combat Drone "
+        raise RuleViolation(f"{plural(len(drone), '[[turns.drone]] entry', '[[turns.drone]] entries')}, but {who}'s Strategy Roll triggered the Combat Drone "
                             f"{plural(k, 'time')}", S.CORE_ABILITIES, field=drone[k].field,
                             step="Step A: Strategy Roll")
     return state, out
