@@ -230,3 +230,19 @@ def test_after_its_activation_the_unit_stands_on_two_free_open_hexes(first, seco
     moved = (pos["Sentinels"], pos[SECOND]) != (first, second)
     if moved:                                                     # the follower ends next to the leader
         assert distance(a, b) == 1
+
+
+def test_the_map_labels_the_second_figure_apart_from_the_signals():
+    """A Prime Swarm's 2nd figure is labelled "Se2" on the Round map ("S2" read as a signal's name) and the key
+    says what a trailing 2 means (newcomer, session 11)."""
+    from explorer.games import get_game
+    from explorer.games.galaxydefenders.options import rulings as make
+    from explorer.games.galaxydefenders.round import round_frames
+    from explorer.games.galaxydefenders.round_map import map_of
+    from explorer.games.galaxydefenders.round_picture import MAP_LEGEND, map_svg, positions_from
+
+    _k, sc = get_game("galaxydefenders").load_builtin("gd-round-prime-swarm")
+    pos = positions_from(round_frames(sc, make({})))
+    svgs = [map_svg(map_of(sc), p) for p in pos]
+    assert any(">Se2<" in s for s in svgs) and not any(">S2<" in s for s in svgs)
+    assert "Se2: a Prime Swarm's 2nd figure" in MAP_LEGEND

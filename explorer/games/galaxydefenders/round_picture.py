@@ -104,7 +104,7 @@ def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
 MAP_LEGEND = ("<div class='gd-round-legend' style='font-family:sans-serif;font-size:11px;color:#495057;"
               "max-width:660px;line-height:1.5'>"
               + " &nbsp;".join(f"<span style='color:{c}'>●</span> {s}" for s, c in SIDE_FILL.items())
-              + " &nbsp;(a bar: a two-hex base, 11.8)<br>tints: Areas (dashed ring: centre hex) &nbsp;"
+              + " &nbsp;(a bar: a two-hex base, 11.8; a trailing 2, as Se2: a Prime Swarm's 2nd figure, 11.6)<br>tints: Areas (dashed ring: centre hex) &nbsp;"
               "<span style='color:#b03a2e'>╍</span> Barrier Hex Side &nbsp;<span style='color:#1d1d1d'>━</span> wall "
               "&nbsp;<span class='gd-legend-blocking' style='display:inline-block;box-sizing:border-box;width:14px;height:14px;"
               "border:2px solid #b3261e;border-radius:50%;background:#fff;text-align:center;font-size:9px;"
@@ -151,8 +151,9 @@ def map_svg(amap, pos: RoundPosition, title: str = "", size: float = 40.0) -> st
             ov.append(Circle(px(p.base), 0.36, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5,
                              title=f"{p.name}: rest of its base on {p.base}"))
         ov.append(Circle(px(p.at), 0.42, fill=SIDE_FILL[side], stroke="#ffffff", width=1.5, title=f"{p.name} on {p.at}",
-                         label=initials((p.name.split(" (")[0] or p.name) + (" 2" if p.name.endswith(SECOND) else ""))))
-        # "Vigil (Marine)" -> Vi; a Prime Swarm's 2nd figure "Sentinels (2nd figure)" -> S2
+                         label=initials(p.name.split(" (")[0] or p.name) + ("2" if p.name.endswith(SECOND) else "")))
+        # "Vigil (Marine)" -> Vi; a Prime Swarm's 2nd figure "Sentinels (2nd figure)" -> Se2 (not "S2", which
+        # reads as a signal's name)
     for n in pos.fresh:
         if isinstance(n, Attacked):
             for name, wounds, status in n.results:
