@@ -125,8 +125,7 @@ class RoundStepper(RoundStepperView):
         self.gauges = W.HTML(layout=W.Layout(max_width="640px"))
         self._offload = None
         self._forecast_key = 0
-        self.forecast_rounds = W.Dropdown(options=[1], value=1, description="by the end of round",
-                                          style={"description_width": "130px"}, layout=W.Layout(width="200px"))
+        self.forecast_rounds = W.Dropdown(options=[1], value=1, layout=W.Layout(width="70px"))
         self.forecast_button = W.Button(description="Forecast", tooltip="P(the heroes lose by the end of round N), "
                                         "exact, playing the file's planned turns (explorer dagger forecast)",
                                         layout=W.Layout(width="100px"))
@@ -136,7 +135,8 @@ class RoundStepper(RoundStepperView):
         self.forecast_rounds.observe(lambda _c: self._clear_forecast(), names="value")
         title = W.HTML(box("<b>Loss forecast</b> <span style='color:#495057'>(the event deck shuffled, the planned "
                            "turns played; exact)</span>", "", "font-size:12px"))
-        row = W.HBox([self.forecast_button, self.forecast_rounds],
+        label = W.HTML(box("by the end of round", "", "white-space:nowrap"))
+        row = W.HBox([self.forecast_button, label, self.forecast_rounds],
                      layout=W.Layout(align_items="center", flex_flow="row wrap", grid_gap="8px"))
         block = W.VBox([title, row, self.forecast], layout=W.Layout(max_width="640px", margin="4px 0"))
         block.add_class("dg-round-forecast-block")
