@@ -476,11 +476,12 @@ def place_progress(state: GameState, mission: str, amount: int) -> tuple[GameSta
 
 
 def rest(state: GameState, hero: str, rolled: int, *, recover: int | None = None,
-         spend_empowered: bool = False) -> tuple[GameState, list[Step]]:
+         spend_empowered: bool = False, charge: str | None = None) -> tuple[GameState, list[Step]]:
     """Resolve a Rest roll of ``rolled`` successes: the total (rolled + the hero's automatic successes + 1 for a
     spent empowered token) is split between recover (damage removed) and charge (progress tokens for exhausted
-    support cards, which the explorer does not track: reported). ``recover`` is the players' split (default: recover
-    all the damage it can, the rest charges).
+    support cards). ``recover`` is the players' split (default: recover all the damage it can, the rest charges).
+    ``charge``: ``None`` when support cards are not tracked (a ``hero`` file: the charge is only reported); in round
+    play the exhausted card the turn charges (the round places the tokens in a step of its own), ``""`` for none.
 
     Raises:
         ScenarioError: ``rolled`` outside 0..60, ``recover`` outside 0..total.
@@ -503,8 +504,13 @@ def rest(state: GameState, hero: str, rolled: int, *, recover: int | None = None
     split = (f"No damage to recover; charge {total - rec}" if h.damage == 0 else
              f"Recover {rec_applied}: damage {h.damage} → {h.damage - rec_applied}; charge {total - rec}")
     steps.append(Step(split,
-                      S.SUPPORT_CARDS, "Charge: progress tokens on exhausted support cards (not tracked here); a "
-                      "fully charged card is readied." + ("" if recover is not None else
+                      S.SUPPORT_CARDS, ("Charge: progress tokens on exhausted support cards (not tracked here); a "
+                                        "fully charged card is readied." if charge is None else
+                                        f"Charge: progress tokens on the exhausted support card {charge} (next "
+                                        "step); a fully charged card is readied." if charge else
+                                        "Charge: progress tokens go on the exhausted support card a Rest names (the "
+                                        "turn's charge); this turn names none, so no card is charged.")
+                      + ("" if recover is not None else
                                                           " Default split: recover first."),
                       {"recover": rec_applied, "charge": total - rec}, (hero,), SECTION))
     return state, steps

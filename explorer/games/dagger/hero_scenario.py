@@ -172,11 +172,12 @@ def _snapshot(state: GameState) -> Snapshot:
                     tuple((m.name, m.progress) for m in state.active_missions()))
 
 
-def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel
+def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel, *, charge: str | None = None
                    ) -> tuple[GameState, list[Step], HeroAction]:
     """One action ``a`` (the file's ``actions[i]``) on ``state``: a Move, a hero ability's effect, or the odds of a
     Fight / Defy / Rest and then its result when ``successes`` is given. Returns ``(state, steps, record)``; the
-    ``round`` kind resolves its aspect actions with it too.
+    ``round`` kind resolves its aspect actions with it too, passing a Rest's ``charge`` (the support card charged,
+    ``""`` none: :func:`.hero_phase.rest`; ``None``, a ``hero`` file: support cards not tracked).
 
     Raises:
         RuleViolation: an action the Aspect Actions forbid (field relative to the action: ``path``, ``enemy``...).
@@ -241,7 +242,8 @@ def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel
         state, more = HP.defy(state, a.hero, a.mission, a.successes, spend_empowered=a.spend_empowered,
                               progress_per_success=a.progress_per_success)
     else:
-        state, more = HP.rest(state, a.hero, a.successes, recover=a.recover, spend_empowered=bool(a.spend_empowered))
+        state, more = HP.rest(state, a.hero, a.successes, recover=a.recover, spend_empowered=bool(a.spend_empowered),
+                              charge=charge)
     return state, steps + more, record(more[-1].title, a.successes)
 
 

@@ -79,6 +79,9 @@ class PhaseContext(Context):
     prefix: str = ""
     showdown_at_start: bool = False
     start: str = SEC1
+    team_up_cards: bool = False
+    """The heroes' team-up cards are tracked (round play: :func:`.round_scenario.ready_defeated_team_up` readies a
+    defeated hero's, when its sheet has one, after the Nemesis Phase); a bare Nemesis Phase file has none."""
 
     def choose(self, kind: str, key: str, options: tuple[str, ...], default: str, why: str) -> ChoiceMade:
         """Pick among ``options``: the table's input under ``kind``/``key`` if valid, else ``default``. An input that
@@ -134,7 +137,8 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
     """A hero is defeated (Additional Rules › Damage and Defeat, its seven steps, numbered in the trace): (1) threat
     advances by the number of heroes in the game; (2) the standee, mission and hero-specific cards go back to the box;
     (3) tokens are removed; (4) the aspect sheet flips to its shattered side and (5) the hero sheet to its other side;
-    (6) the new hero's team-up card is readied for free (not tracked); (7) its new standee is placed on a base at the
+    (6) the new hero's team-up card is readied for free (tracked in round play, ``ctx.team_up_cards``: a step after the
+    Nemesis Phase; else not tracked); (7) its new standee is placed on a base at the
     start of the next Hero Phase (:func:`end_of_round`, ``Choices.respawn``). A hero defeated while already shattered
     is eliminated: the Final Showdown must start by the end of the next Hero Phase."""
     state = state.with_threat(state.players, f"{hero.name} defeated")
@@ -161,7 +165,10 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
                               "(2) standee, hero mission and hero-specific support cards return to the box (shared "
                               "support cards stay); (3) tokens removed from the character sheet; (4) aspect sheet to "
                               "its shattered side; (5) hero sheet to its other side; (6) the new hero's team-up card "
-                              "is readied for free (team-up cards are not tracked here); (7) the new standee is placed "
+                              + ("is readied for free (if its sheet has one: a step after the Nemesis Phase); "
+                                 if ctx.team_up_cards else
+                                 "is readied for free (team-up cards are not tracked here); ")
+                              + "(7) the new standee is placed "
                               "on a base at the start of the next Hero Phase.", {"defeat_steps": [2, 3, 4, 5, 6, 7]},
                               (hero.name,), section))
     return state, steps

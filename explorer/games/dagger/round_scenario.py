@@ -773,7 +773,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         action = ActionModel.for_turn(turn.slot, turn.hero, turn, **fields)
         hsc = HeroScenario(sc.board, (), sc.die, False)
         try:
-            g, more, rec_a = resolve_action(g, hsc, number - 1, action)
+            g, more, rec_a = resolve_action(g, hsc, number - 1, action, charge=turn.charge)
         except RuleViolation as v:
             raise _refuse(state, number, v.rejection.field or "slot", v.reason, v.rule) from None
         except ScenarioError as e:       # the file is valid: what is missing is missing from the game now
@@ -1149,7 +1149,7 @@ def _begin(sc: RoundScenario, rulings: Mapping[str, str] | None, seed: int | Non
     (its own seeded die: ``seed`` or the table's) carried into round states, then :data:`SETUP_BOARD`; else no
     frame. ``side``: the side mission deck's order (names, top first) to put on the board instead of the one the
     seed shuffled (the card the 1st strike draws is its first)."""
-    phase = phase_context(sc.board, rulings)
+    phase = replace(phase_context(sc.board, rulings), team_up_cards=True)   # the round tracks them (RoundState)
     dice_seed = seed if seed is not None else (sc.board.seed if sc.board.seed is not None else 0)
     ctx = RoundContext(rulings=phase.rulings, dice=Dice(seed=dice_seed), scenario=sc, phase=phase)
     start = RoundState(initial_state(sc.board, seed), 0, _full_supplies(sc), cards=_cards(sc),
