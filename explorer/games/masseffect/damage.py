@@ -282,7 +282,7 @@ def react_tag(state: DamageState, ctx: DamageContext, name: str, attacker: str,
         title = f"React Tag: {name}, Damaged but not Defeated, sidesteps {start} -> {pick}: {why}"
     else:
         title = (f"React Tag: {name}, Damaged but not Defeated, moves one hex toward {attacker} at {a.position}: "
-                 f"{start} -> {pick} ({d0} -> {terrain.distance(pick, a.position)} hexes)")
+                 f"{start} -> {pick} ({d0} -> {plural(terrain.distance(pick, a.position), 'hex', 'hexes')})")
     state = state.with_enemy(name, replace(e, position=pick)).logged(
         EnemyReacted(name, str(start), str(pick), attacker, why))
     return state, (Step(title, S.REACT_TAG, detail, facts={"enemy": name, "from": str(start), "to": str(pick),

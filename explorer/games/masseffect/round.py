@@ -1296,7 +1296,7 @@ def _strategy_roll(state: RoundState, ctx: RoundContext, who: str, roll: Roll, t
         raise ScenarioError(f"{roll.field}.{e.field}", e.problem, e.allowed) from None
     base = len(steps)
     state, more = _core_ability_effects(state, ctx, who, turn, more, None if mark is None else (
-        lambda label, st, k: mark(label, st, base + k)), final.roll.rolled)
+        lambda label, st, k: mark(label, st, base + k)), final.roll.rolled, final.roll.trigger_rounds)
     steps += more
     track = ctx.sheets[who].analysis_track
     if track and final.roll.triggers:
@@ -1562,13 +1562,14 @@ def _standin(ctx: RoundContext) -> str:
 
 
 def _core_ability_effects(state: RoundState, ctx: RoundContext, who: str, turn: Turn | None, roll_steps,
-                          mark=None, rolled=()) -> tuple[RoundState, list[Step]]:
+                          mark=None, rolled=(), trigger_rounds=()) -> tuple[RoundState, list[Step]]:
     """Core Abilities: each icon rolled triggers the current Squadmate's Core Ability, resolved before the icons are
     re-rolled: the roll's steps with each trigger's effect told right after its "Icon on ..." step
     (:func:`_core_trigger`). A sheet whose file gives its Core Ability no effect (Liara's Analysis is told after the
     roll, :func:`_strategy_roll`) leaves the steps as they are. ``mark(label, state, n)``: the frame-boundary
     observer, told the state after each trigger's change (``n``: steps told so far), its Pool showing the faces of
-    the trigger's roll round (``rolled``: :attr:`.strategy.RollState.rolled`, over the dice ``state`` holds).
+    the trigger's roll round (``rolled``: :attr:`.strategy.RollState.rolled`, over the dice ``state`` holds;
+    ``trigger_rounds``: :attr:`.strategy.RollState.trigger_rounds`, the roll round of each trigger).
 
     Raises:
         RuleViolation: a declared ``drone`` entry refused, or more entries than triggers (field
@@ -1583,7 +1584,7 @@ def _core_ability_effects(state: RoundState, ctx: RoundContext, who: str, turn: 
         out.append(st)
         if "trigger" not in st.facts:
             continue
-        faces = {i: Face(f) for r, got in rolled if r <= st.facts["round"] for i, f in got}
+        faces = {i: Face(f) for r, got in rolled if r <= trigger_rounds[k] for i, f in got}
         dice = tuple(replace(d, face=faces.get(d.id, d.face)) for d in state.dice)
         base = len(out)
         state, more = _core_trigger(state, ctx, who, turn, k, None if mark is None else (

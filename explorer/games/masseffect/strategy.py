@@ -271,6 +271,8 @@ class RollState:
         triggered_round: the last roll round whose icons have triggered the Core Ability.
         triggers: Core Ability triggers so far.
         icons_per_round: icons that triggered, per roll round.
+        trigger_rounds: the roll round of each Core Ability trigger so far, in trigger order (trigger ``n`` is
+            ``trigger_rounds[n - 1]``).
         renegade_tokens: the Squadmate's Renegade tokens left.
         renegade_used: tokens returned during this roll.
         rolled: ``(roll round, ((die id, face value), ...))`` of every roll and re-roll so far, in order (what the
@@ -285,6 +287,7 @@ class RollState:
     triggered_round: int = 0
     triggers: int = 0
     icons_per_round: tuple[int, ...] = ()
+    trigger_rounds: tuple[int, ...] = ()
     renegade_tokens: int = 0
     renegade_used: int = 0
     rolled: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
@@ -501,7 +504,8 @@ def trigger_core_ability(state: RollState, rulings: Rulings | None = None) -> tu
         steps.append(Step(f"Icon on {i}: {ability} triggers (trigger {n})", rule, detail,
                           {"die": i, "round": state.roll_round, "trigger": n}, (i,), "Core Ability"))
     new = replace(state, triggers=n, triggered_round=state.roll_round,
-                  icons_per_round=state.icons_per_round + (len(icons),))
+                  icons_per_round=state.icons_per_round + (len(icons),),
+                  trigger_rounds=state.trigger_rounds + (state.roll_round,) * (n - state.triggers))
     if not icons:
         steps.append(Step("No icon showing: the Strategy Roll is over", S.CORE_ABILITIES,
                           "Trigger and re-roll repeat until no icon remains; the dice now show only Action faces.",
