@@ -707,11 +707,11 @@ class OrderStepper(W.HBox):
         self.targets = W.Text(description="targets", placeholder="T   or   B:2, C:1", continuous_update=False,
                               layout=W.Layout(width="210px"))
         self.targets.style.description_width = "52px"
-        self.fire_from = W.Text(description="fires from", placeholder="end of the Move  (or 0..1, or x, y)",
-                                continuous_update=False, layout=W.Layout(width="300px"),
+        self.fire_from = W.Text(description="fires from", placeholder="end of the Move",
+                                continuous_update=False, layout=W.Layout(width="210px"),
                                 tooltip="where on the first Move the Ranged Attack is fired from: a fraction of the "
                                 "Move (0 its start, 1 its end) or a point x, y on it; empty: the end of the Move")
-        self.fire_from.style.description_width = "64px"
+        self.fire_from.style.description_width = "initial"
         self.fire_from.add_class("oes-fire-from")
         self.fire_note = W.HTML()
         self.second_skill.observe(lambda ch: self._on_second_skill(), names="value")
@@ -807,9 +807,12 @@ class OrderStepper(W.HBox):
                                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
                            self.interact_pick,
                            self.route_text, self.move_error], "oes-activation")
-        second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets],
-                                                  layout=W.Layout(flex_flow="row wrap")),
-                                           self.fire_from, self.fire_note, self.second_error],
+        second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets,
+                                                   self.fire_from], layout=W.Layout(flex_flow="row wrap")),
+                                           W.HTML("<span style='font:11px sans-serif;color:#777'>fires from: the point "
+                                                  "of the Move the Ranged Attack is fired from, a fraction 0..1 of "
+                                                  "the Move or a point x, y; empty: its end</span>"),
+                                           self.fire_note, self.second_error],
                       "oes-second")
         aros = _box("2 / 4 · AROs of the Reactive Players (as declared, then the others in Timeline order)",
                     [self.aro_box], "oes-aros")
