@@ -191,3 +191,30 @@ def test_aros_are_declared_following_the_timeline_whatever_the_file_order():
     data["order"]["aros"][1]["skill"] = "dodge"  # aros[1] is RocaWorks', declared second on this Timeline
     with pytest.raises(Exception, match=r"aros\[1\]\.skill"):
         G.resolve(G.parse_data(data, "x.toml"), {})
+
+
+def test_order_with_a_tool_without_the_lof_symbol_gives_no_partial_cover():
+    """tr-order-no-lof-weapon (handed case TR-15 as a whole Order): T's base touches a low wall, so the board puts it
+    in Partial Cover, but A's Seismic charge lacks the LoF symbol. Damage › Partial Cover: targets of an Attack
+    without it cannot benefit from Partial Cover (ruling partial_cover_glyph = lof_symbol): SV 12 with no -3, A's 10
+    hits; Attack Damage 14 - 4 = 10 with no -3, T's 9 fails: 1 Wound. Under every_ranged_attack the cover counts:
+    SV 9, the 10 misses, nothing is lost. The same Order with the LoF symbol meets the cover the same way."""
+    sc, t = _run("tr-order-no-lof-weapon")
+    assert sc.initial.miner("A").all_weapons[0].needs_lof is False
+    o = t.outcome
+    cover = [s for s in t.steps if "partial_cover" in s.facts and s.facts.get("target", s.facts.get("miner")) == "T"]
+    assert cover and all(s.facts["partial_cover"] is False for s in cover if "attack_damage" in s.facts)
+    ad = [(s.facts["target"], s.facts["attack_damage"]) for s in t.steps if "attack_damage" in s.facts]
+    assert ad == [("T", 10)]
+    assert o["roll"]["saving_rolls"] == {"T": 1} and o["roll"]["wounds"]["T"] == 1
+    (pair,) = o["roll"]["pairs"]
+    assert pair["kind"] == "normal_roll" and pair["winner"] == "A"
+    # the other reading: the -3 to the roll makes SV 9, so the 10 misses
+    _, t2 = _run("tr-order-no-lof-weapon", partial_cover_glyph="every_ranged_attack")
+    assert not t2.outcome["roll"]["saving_rolls"] and not t2.outcome["roll"]["wounds"].get("T")
+    # the same Order with the LoF symbol: the cover counts under the default reading too
+    w = sc.initial.miner("A").all_weapons[0]
+    a = replace(sc.initial.miner("A"), weapons=(replace(w, needs_lof=True),))
+    lof = replace(sc, initial=replace(sc.initial, miners=tuple(a if m.id == "A" else m for m in sc.initial.miners)))
+    t3 = G.resolve(lof, {})
+    assert not t3.outcome["roll"]["saving_rolls"] and not t3.outcome["roll"]["wounds"].get("T")

@@ -177,3 +177,79 @@ def test_a_second_skill_without_a_weapon_empties_and_disables_weapon_and_targets
     assert not w.second_weapon.disabled and not w.targets.disabled
     v = _page("tr-16-order", 1)                          # tr-16-order's second Skill is Evade: disabled when opened
     assert v.second_skill.value == "evade" and v.second_weapon.disabled and v.targets.disabled
+
+
+def _tr34_answer(w: OrderStepper) -> tuple:
+    """What the Order on the page plays to: the Attack Damage steps and the Wounds left (TR-34: A's Attack from the
+    gap hits B for Attack Damage 9 and B loses 1 Wound; judged from the end of the Move it is Idle)."""
+    ad = [(s.facts["target"], s.facts["attack_damage"]) for f in w.frames for s in f.steps if "attack_damage" in s.facts]
+    return w.rejection, ad, {m.id: m.wounds for m in w.frames[-1].state.miners}
+
+
+TR34_RIGHT = (None, [("B", 9)], {"A": 3, "B": 2})
+
+
+def test_tr34_edits_keep_the_firing_point_and_the_answer():
+    """Issue: typing ``B:3`` in the targets or toggling B's ARO rebuilt the second Skill without ``fire_from``, and
+    TR-34 went back to the wrong "Idle" answer. Every such edit keeps it."""
+    w = _page("tr-34")
+    assert w.decl.second.fire_from == (0.0, 0.0) and w.fire_from.value == "0.0, 0.0" and not w.fire_from.disabled
+    assert _tr34_answer(w) == TR34_RIGHT
+    w.targets.value = "B:3"
+    assert w.decl.second.fire_from == (0.0, 0.0) and _tr34_answer(w) == TR34_RIGHT
+    w.second_weapon.value = "Rifle"
+    r = w.aro_rows["B"]
+    r.skill.value = ""
+    r.skill.value = "ranged_attack"
+    r.weapon.value = "Rifle"
+    assert w.decl.second.fire_from == (0.0, 0.0) and _tr34_answer(w) == TR34_RIGHT
+    assert w.url_state()["order"]["second"]["fire_from"] == [0.0, 0.0]
+    assert tomllib.loads(w.to_toml())["order"]["second"]["fire_from"] == [0.0, 0.0]   # the Download too
+
+
+def test_the_fires_from_control_sets_the_firing_point_and_round_trips():
+    w = _page("tr-34")
+    w.fire_from.value = "1"                              # the end of the Move, behind W2: no LoF to B
+    assert w.decl.second.fire_from == 1.0 and _tr34_answer(w) != TR34_RIGHT
+    assert _tr34_answer(w)[1] == [("A", 9)]              # A's Attack is Idle: only B's ARO hits (13 - 4)
+    w.fire_from.value = "0.5"                            # the middle of the route is the gap (0, 0)
+    assert w.decl.second.fire_from == 0.5 and _tr34_answer(w) == TR34_RIGHT
+    second = w.url_state()["order"]["second"]
+    assert second["fire_from"] == 0.5 and tomllib.loads(w.to_toml())["order"]["second"]["fire_from"] == 0.5
+    v = _through_the_url(w, "tr-16-order")
+    assert v.decl == w.decl and v.fire_from.value == "0.5" and v.url_state() == w.url_state()
+    w.fire_from.value = ""                               # empty: the end of the Move (no fire_from written)
+    assert w.decl.second.fire_from is None and "fire_from" not in w.url_state()["order"]["second"]
+    for bad in ("1.5", "abc", "1, 2, 3", "nan"):        # refused with the field named, the declaration kept
+        w.fire_from.value = bad
+        assert "order.second.fire_from" in w.second_error.value and w.decl.second.fire_from is None
+    w.fire_from.value = "-0.1, 0.0"                      # a point: kept exactly as typed
+    assert w.decl.second.fire_from == (-0.1, 0.0)
+    v = _through_the_url(w, "tr-16-order")
+    assert v.decl.second.fire_from == (-0.1, 0.0) and v.url_state() == w.url_state()
+
+
+def test_a_skill_that_is_not_a_ranged_attack_clears_the_firing_point_and_says_so():
+    w = _page("tr-34")
+    w.second_skill.value = "close_combat_attack"
+    assert w.decl.second.fire_from is None and w.fire_from.value == "" and w.fire_from.disabled
+    assert "cleared" in w.fire_note.value and "fire_from" not in w.url_state()["order"]["second"]
+    w.second_skill.value = "ranged_attack"
+    assert not w.fire_from.disabled and w.decl.second.fire_from is None
+
+
+def test_an_aro_fire_at_is_kept_through_edits_and_cleared_when_not_a_ranged_attack():
+    w = _page("tr-34")
+    aros = [{"miner": "B", "skill": "ranged_attack", "weapon": "Rifle", "fire_at": 0.5}]
+    _open_with_aros(w, "tr-34", aros)
+    r = w.aro_rows["B"]
+    assert w.decl.aros[0].fire_at == 0.5 and "0.5" in r.note.value
+    w.targets.value = "B:3"
+    r.step.value = 2
+    w.fire_from.value = "0.5"
+    assert w.decl.aros[0].fire_at == 0.5 and w.url_state()["order"]["aros"][0]["fire_at"] == 0.5
+    assert tomllib.loads(w.to_toml())["order"]["aros"][0]["fire_at"] == 0.5
+    v = _through_the_url(w, "tr-16-order")
+    assert v.decl == w.decl and v.url_state() == w.url_state()
+    r.skill.value = "dodge" if "dodge" in [o for _, o in r.skill.options] else "idle"
+    assert r.fire_at is None and "cleared" in r.note.value and "fire_at" not in w.url_state()["order"]["aros"][0]

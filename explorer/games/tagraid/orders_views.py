@@ -217,6 +217,44 @@ def _at_value(v):
     return float(v) if isinstance(v, (int, float)) else [float(v[0]), float(v[1])]
 
 
+def _at_text(v) -> str:
+    """What the "fires from" field shows for a ``fire_from`` / ``fire_at`` value: ``""`` (none: the end of the
+    Move), a fraction ``"0.5"`` or a point ``"0, 0"`` (``repr`` digits, so the value reads back exactly)."""
+    if v is None:
+        return ""
+    return repr(float(v)) if isinstance(v, (int, float)) else f"{float(v[0])!r}, {float(v[1])!r}"
+
+
+def parse_fire_point(text: str, field: str = "order.second.fire_from") -> float | tuple[float, float] | None:
+    """The firing point a page field names (Common Skills › Ranged Attack › Effects: every Attack from one point;
+    Line of Fire: a Miner that declared Move draws LoF all along its route): ``""`` → ``None`` (the end of the
+    Move), ``"0.5"`` → a fraction 0..1 of the first Move's route length, ``"x, y"`` → a point (board units, each
+    within ±MAX_BOARD_UNITS; the sequence refuses a point that is not on the route).
+
+    Raises:
+        ScenarioError: not a number, a fraction outside 0..1, or a point out of bounds (names ``field``).
+    """
+    from explorer.board import MAX_BOARD_UNITS
+
+    t = text.strip()
+    if not t:
+        return None
+    allowed = f"a fraction 0..1 of the Move (0 its start, 1 its end), or a point x, y (|x|, |y| <= {MAX_BOARD_UNITS:g})"
+    parts = [x.strip() for x in t.replace("(", "").replace(")", "").split(",")]
+    try:
+        vals = [float(x) for x in parts]
+    except ValueError:
+        raise ScenarioError(field, f"{short_repr(t)} is not a number or a point", allowed, "widget") from None
+    if len(vals) == 1:
+        f = vals[0]
+        if not (math.isfinite(f) and 0.0 <= f <= 1.0):
+            raise ScenarioError(field, f"{f:g} is outside 0..1", allowed, "widget")
+        return f
+    if len(vals) != 2 or not all(math.isfinite(v) and abs(v) <= MAX_BOARD_UNITS for v in vals):
+        raise ScenarioError(field, f"{short_repr(t)} is not a point on the board", allowed, "widget")
+    return (vals[0], vals[1])
+
+
 def order_entry(decl: OrderDeclarations, board) -> dict[str, Any]:
     """The ``[order]`` table of an order file for ``decl`` (route points on a hexagon centre written as ``"q,r"``)."""
     second: dict[str, Any] = {"skill": decl.second.skill}
@@ -466,7 +504,9 @@ def _box(title: str, children: list, cls: str = "") -> W.VBox:
 
 class AroRow:
     """The controls of one Reactive Miner's ARO: its right (from the current replay), Skill, Weapon and step; the
-    file's ``fire_at`` (the point of the Active Miner's route a Ranged Attack ARO is fired at) is kept as declared.
+    file's ``fire_at`` (the point of the Active Miner's route a Ranged Attack ARO is fired at) is kept as declared
+    through every edit and shown under the row; changing the Skill away from a Ranged Attack clears it (only a
+    Ranged Attack ARO has one) and the row says so.
 
     The Weapon is used only by an Attack and the step only by a declared ARO, so the row shows what its declaration
     holds (and what the link and the downloaded file carry): a Skill without a Weapon puts the Weapon back to
@@ -484,11 +524,14 @@ class AroRow:
         self.step = W.Dropdown(options=[("at its right", 0), ("step 2", 2), ("step 4", 4)], value=0,
                                layout=W.Layout(width="110px"))
         self.error = W.HTML()
+        self.fire_at = None
+        self.note = W.HTML()
+        self.note.add_class("oes-aro-fire-at")
         for w in (self.skill, self.weapon, self.step):
             w.observe(self._changed, names="value")
         self._fit()
         self.box = W.VBox([self.info, W.HBox([self.skill, self.weapon, self.step],
-                                             layout=W.Layout(flex_flow="row wrap")), self.error],
+                                             layout=W.Layout(flex_flow="row wrap")), self.note, self.error],
                           layout=W.Layout(border_bottom="1px solid #eee"))
         self.box.add_class(f"oes-aro-{class_token(miner)}")
 
@@ -501,7 +544,22 @@ class AroRow:
                 self._fit(clear=True)
             finally:
                 self._fitting = False
+            if self.fire_at is not None and self.skill.value != "ranged_attack":
+                was = _at_text(self.fire_at)
+                self.fire_at = None
+                self._show_fire_at(f"fire_at ({html.escape(was)}) cleared: only a Ranged Attack ARO is fired at a "
+                                   "point of the route")
         self._on_change()
+
+    def _show_fire_at(self, cleared: str = "") -> None:
+        """The row's note: the kept ``fire_at`` (or, just after it was cleared, why)."""
+        if cleared:
+            self.note.value = f"<span style='font:11.5px sans-serif;color:#a05a00'>{cleared}</span>"
+        elif self.fire_at is not None:
+            self.note.value = ("<span style='font:11.5px sans-serif;color:#555'>fired at the Active Miner's route "
+                               f"at {html.escape(_at_text(self.fire_at))} (fire_at, from the file)</span>")
+        else:
+            self.note.value = ""
 
     def _fit(self, clear: bool = False) -> None:
         """Disable the Weapon unless the Skill is an Attack and the step unless an ARO is declared; ``clear``
@@ -518,7 +576,8 @@ class AroRow:
     def set(self, d: AroDecl | None) -> None:
         """Show the declaration ``d`` (``None``: not declared) as the file holds it (a Weapon a file names with a
         Skill that uses none is shown, disabled, and kept)."""
-        self.fire_at = None if d is None else d.fire_at  # the file's point of the route (not edited on the page)
+        self.fire_at = None if d is None else d.fire_at  # the file's point of the route (kept, not edited here)
+        self._show_fire_at()
         self._fitting = True
         try:
             self.skill.value = "" if d is None else d.skill
@@ -534,7 +593,7 @@ class AroRow:
         the downloaded file keep what the row shows."""
         if not self.skill.value:
             return None
-        fire_at = getattr(self, "fire_at", None) if self.skill.value == "ranged_attack" else None
+        fire_at = self.fire_at if self.skill.value == "ranged_attack" else None
         return AroDecl(self.miner, self.skill.value, self.weapon.value or None, self.step.value or None, fire_at)
 
 
@@ -648,8 +707,15 @@ class OrderStepper(W.HBox):
         self.targets = W.Text(description="targets", placeholder="T   or   B:2, C:1", continuous_update=False,
                               layout=W.Layout(width="210px"))
         self.targets.style.description_width = "52px"
+        self.fire_from = W.Text(description="fires from", placeholder="end of the Move",
+                                continuous_update=False, layout=W.Layout(width="210px"),
+                                tooltip="where on the first Move the Ranged Attack is fired from: a fraction of the "
+                                "Move (0 its start, 1 its end) or a point x, y on it; empty: the end of the Move")
+        self.fire_from.style.description_width = "initial"
+        self.fire_from.add_class("oes-fire-from")
+        self.fire_note = W.HTML()
         self.second_skill.observe(lambda ch: self._on_second_skill(), names="value")
-        for w in (self.second_weapon, self.targets):
+        for w in (self.second_weapon, self.targets, self.fire_from):
             w.observe(lambda ch: self._loading or self._on_declarations("order.second"), names="value")
         self.second_error = W.HTML()
 
@@ -741,8 +807,12 @@ class OrderStepper(W.HBox):
                                   layout=W.Layout(flex_flow="row wrap", align_items="center")),
                            self.interact_pick,
                            self.route_text, self.move_error], "oes-activation")
-        second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets],
-                                                  layout=W.Layout(flex_flow="row wrap")), self.second_error],
+        second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets,
+                                                   self.fire_from], layout=W.Layout(flex_flow="row wrap")),
+                                           W.HTML("<span style='font:11px sans-serif;color:#777'>fires from: the point "
+                                                  "of the Move the Ranged Attack is fired from, a fraction 0..1 of "
+                                                  "the Move or a point x, y; empty: its end</span>"),
+                                           self.fire_note, self.second_error],
                       "oes-second")
         aros = _box("2 / 4 · AROs of the Reactive Players (as declared, then the others in Timeline order)",
                     [self.aro_box], "oes-aros")
@@ -1054,10 +1124,19 @@ class OrderStepper(W.HBox):
         otherwise): disabled for other Skills; ``clear`` (the user changed the Skill): also emptied, so the page
         shows what the link and the downloaded file carry."""
         attack = self.second_skill.value in ATTACK_SKILLS
+        ranged = self.second_skill.value == "ranged_attack"
         if clear and not attack:
             self.second_weapon.value = ""
             self.targets.value = ""
+        if clear and not ranged and self.fire_from.value.strip():
+            self.fire_note.value = ("<span style='font:11.5px sans-serif;color:#a05a00'>fires from "
+                                    f"({html.escape(self.fire_from.value.strip())}) cleared: only a Ranged Attack is "
+                                    "fired from a point of the Move</span>")
+            self.fire_from.value = ""
+        elif clear:
+            self.fire_note.value = ""
         self.second_weapon.disabled = self.targets.disabled = not attack
+        self.fire_from.disabled = not ranged
 
     def _on_second_skill(self) -> None:
         if self._loading:
@@ -1098,6 +1177,8 @@ class OrderStepper(W.HBox):
             self.second_weapon.value = d.second.weapon if d.second.weapon in own + found else ""
             self.targets.value = ", ".join(t.target + (f":{t.burst}" if t.burst is not None else "")
                                            for t in d.second.targets)
+            self.fire_from.value = _at_text(d.second.fire_from)
+            self.fire_note.value = ""
             self._fit_second()
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
             self._fill_stand_pick(st, d.move, a)
@@ -1141,7 +1222,13 @@ class OrderStepper(W.HBox):
                     raise ScenarioError(f"order.second.targets[{i}].burst", f"{short_repr(burst.strip())} is not a "
                                         "whole number", "target:burst, e.g. B:2", "widget") from None
             shares.append(AttackShare(name.strip(), b))
-        return SkillDecl(skill, self.second_weapon.value or None, tuple(shares))
+        ff = self.decl.second.fire_from
+        if skill == "ranged_attack":  # the field holds the declared value as text: keep the exact value unedited
+            text = self.fire_from.value.strip()
+            ff = ff if text == _at_text(ff) else parse_fire_point(text)
+        else:
+            ff = None
+        return SkillDecl(skill, self.second_weapon.value or None, tuple(shares), fire_from=ff)
 
     def _on_declarations(self, field: str) -> None:
         if self._loading:
