@@ -665,7 +665,7 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
                    ) -> tuple[Activation, tuple[Step, ...]]:
     opp = _opponents(kind, state.others)
     if not opp:
-        steps = (Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
+        steps = (Step("No opponent in play: nothing to target", S.ALIENS if kind == "alien"
                       else S.NPC_MOVEMENT, "", section=sec),)
         return state.noted(steps), steps
     if archenemy:
@@ -702,8 +702,9 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
     step = Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
-                S.ALIEN_MOVEMENT if kind == "alien" else S.NPC_MOVEMENT,
-                f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
+                S.ALIENS if kind == "alien" else S.NPC_MOVEMENT,
+                f"Distances: {listing}.{tie} Targeting happens at the start of the activation (11.3.1).",
+                section=sec,
                 marks=(str(t.at),), facts={"target": t.name,
                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
     return replace(state, target=t, candidates=cands).noted((step,), Targeted(t.name, cands, used_hex(state, ctx, t))), \
