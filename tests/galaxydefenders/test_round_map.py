@@ -69,11 +69,11 @@ def test_a_walk_costs_one_point_a_hex_along_the_shortest_legal_path():
     assert str(dict(t.result.positions)["Marine"]) == "4,0"
     w = next(s for s in t.steps if "walks" in s.title)
     assert w.title == "Marine walks 0,0 → 4,0: 4 Hexes, 4 of 4 movement points"
-    assert w.rule.section == "6.2.1 Agent Turn"
+    assert w.rule.section == "6.2 Battle Phase"
 
 
 @pytest.mark.parametrize("d, section, words", [
-    (doc(turns=[move("5,0")]), "6.2.1 Agent Turn", "needs 5 movement points"),
+    (doc(turns=[move("5,0")]), "6.2 Battle Phase", "needs 5 movement points"),
     (doc(turns=[move("8,0")]), "6.2.1 Agent Turn", "occupied by Xeno"),
     (doc(turns=[move("2,0")], blocking=["2,0"]), "6.2.1 Agent Turn", "Blocking Hex"),
     (doc(turns=[move("3,0")], edges=[{"edge": "2,0|3,0", "kind": "barrier"}]), "5.1 Barrier Hex Side",

@@ -5,9 +5,9 @@ adjacent one; line of sight and a legal movement path; the "+" rule ignores line
 11.11 Movement (Area to Area through centre hexes, redeploy in the destination Area adjacent to the target and as
 many opponents as possible, "Move Adjacent to..." into the target's Area else an adjacent Area, move back / move
 away, figures are no obstacle but no two end in one Hex, unlocked doors are open, a rule that cannot be applied
-passes to the next, no rule: it stays; an alien's target, the closest agent), 9.2 Combat (an "attack" rule whose
+passes to the next, no rule: it stays), 9.2 Combat (an "attack" rule whose
 target is beyond the weapon's Range cannot be applied, so the next rule is), 11.3.1 Menacing Agent System (an
-Archenemy targets the Menacing Agent; targeting happens at the start of the activation), 11 (aliens treat drones and NPCs as agents), 5.1 Barrier Hex Side
+Archenemy targets the Menacing Agent; targeting happens at the start of the activation), 11 The Aliens (an alien's target, the closest agent, drones and NPCs counting as agents), 5.1 Barrier Hex Side
 (only Flying and Burrowing figures cross it; it blocks no line of sight; the hexes stay adjacent), 7.1 Flying,
 7.2 Burrowing, 7.3 Seize (the seized agent moves along and ends adjacent to the dragging figure), 11.6 Prime Swarm Units
 (the unit's figure closest to the target drives the A.I.; line of sight if either figure has it; the nearest figure
@@ -665,7 +665,7 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
                    ) -> tuple[Activation, tuple[Step, ...]]:
     opp = _opponents(kind, state.others)
     if not opp:
-        steps = (Step("No opponent in play: nothing to target", S.ALIEN_MOVEMENT if kind == "alien"
+        steps = (Step("No opponent in play: nothing to target", S.ALIENS if kind == "alien"
                       else S.NPC_MOVEMENT, "", section=sec),)
         return state.noted(steps), steps
     if archenemy:
@@ -702,8 +702,9 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
     tie = f" Tie between {', '.join(tied)}: the controlling player chooses ({t.name} here)." if len(tied) > 1 else ""
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
     step = Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
-                S.ALIEN_MOVEMENT if kind == "alien" else S.NPC_MOVEMENT,
-                f"Distances: {listing}.{tie} Targeting happens at the start of the activation.", section=sec,
+                S.ALIENS if kind == "alien" else S.NPC_MOVEMENT,
+                f"Distances: {listing}.{tie} Targeting happens at the start of the activation (11.3.1).",
+                section=sec,
                 marks=(str(t.at),), facts={"target": t.name,
                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
     return replace(state, target=t, candidates=cands).noted((step,), Targeted(t.name, cands, used_hex(state, ctx, t))), \

@@ -2,7 +2,7 @@
 
 Rulebook sections shown (each step cites its own): 10.1 Biological Ally Structure (the A.I. section, first relevant
 behavior rule, the "+" rule), 10.2.1 NPC Movement and 11.11 Movement (Area to Area through centre hexes, redeploy at
-the end; an alien targets the closest agent), 11.3.1 Menacing Agent System (an Archenemy targets the Menacing Agent),
+the end), 11 The Aliens (an alien targets the closest agent, drones and NPCs counting as agents), 11.3.1 Menacing Agent System (an Archenemy targets the Menacing Agent),
 9.2 Combat (an attack rule beyond the weapon's Range passes to the next rule), 5.1 Barrier Hex Side, 7.1 Flying, 7.2 Burrowing, 7.3 Seize.
 
 The page plays a built-in ``activation`` scenario with :func:`~.activation.play_activation` and draws each step from

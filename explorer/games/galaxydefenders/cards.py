@@ -8,8 +8,8 @@ Mission"; face-down ones with standard orientation flip up in the Refresh phase)
 the Earth rank on; face down until the end of the mission), 6.2.1.1 Free Action Activity, 9.8 GD-Wings (the rank
 table), 9.7.4 Devices (used with the Action; discarded to the Warehouse after use unless it says "do not discard
 after use"), 9.7.4.1 Hologram, 9.7.4.2 Vigil and 9.7.4.3 GD-5 (deployed by a Device whose token stays with the
-figure until it is destroyed, then both are discarded, as 9.7.4.1 says; a drone is activated with the Action from
-the agent's next turn; GD-5 is the Biotech's).
+figure until it is destroyed, then both are discarded, as each of the three says; a drone is activated with the
+Action from the agent's next turn; GD-5 is the Biotech's).
 
 The cards themselves are a STAND-IN list (``card_data/stand-in.toml``): the rulebook prints no tiles. A round scenario's
 ``[[cards]]`` table adds cards or replaces stand-ins by id.
@@ -239,7 +239,7 @@ def use_card(cards: AgentCards, card: CardModel, activity: str, rank: str, agent
         after = "flipped face down until the end of the mission (or an 'Act of Valor' Event card)"
     elif card.kind == "device" and card.deploys != "none":
         after = ("its token stays with the deployed figure until it is destroyed, then both go to the Warehouse "
-                 "(as 9.7.4.1 says)")
+                 f"(as {DEVICE_RULE[card.deploys].section.split()[0]} says)")
     elif card.kind == "device":
         c = replace(c, discarded=c.discarded + (() if card.keep else (card.id,)))
         after = "kept for another use (it says so)" if card.keep else "discarded to the Warehouse after use"

@@ -1091,8 +1091,8 @@ def cancel_with_items(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
 def combat_rule(attacker_kind: str):
     """The section that decides an attack's target, its Hit roll and its Defend roll (each shield result cancels
     one hit): the Core Set combat rule, which this book keeps for the attack's side: 9.2 Combat for an agent's or a
-    drone's attack ("The Defend roll works as normal"; a drone counts as an agent, 9.7.4.2), 11.12 Combat for an
-    alien's ("The Defend roll works as usual"), 10.2.2 NPC Combat for an NPC's (the standard combat rules).
+    drone's attack ("The Defend roll works as normal"; a drone counts as an agent, 9.7.4.2, 9.7.4.3), 11.12 Combat
+    for an alien's ("The Defend roll works as usual"), 10.2.2 NPC Combat for an NPC's (the standard combat rules).
     Storybook 5.5.1 High Impact decides only how many Blue dice are rolled while it is on (:func:`count_defend_dice`).
     Returns a :class:`~explorer.trace.RuleRef`."""
     if attacker_kind in ("alien", "master_alien"):
@@ -1192,15 +1192,27 @@ def no_wound_rule(d: Defence, attacker_kind: str = "agent"):
 
 
 def suffer_hit_wounds(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
-    """9.3.1 Health Points, 10.4 NPC Health Status: every hit not cancelled is a wound (:func:`suffer_wounds`)."""
+    """Storybook 5.5.1 High Impact (:func:`hit_wound_rule`): every hit not cancelled is a wound; 9.3.1 Health Points,
+    10.4 NPC Health Status: death and bleeding (:func:`suffer_wounds`)."""
     hit_wounds = d.remaining - d.cancelled
     steps: list[Step] = []
     if hit_wounds == 0:
         steps.append(Step(f"{d.target.name} suffers no wound", no_wound_rule(d, ctx.attack.attacker_kind),
                           "Every hit was absorbed or cancelled.", section=f"Wounds: {d.target.name}",
                           marks=(d.target.name,)))
-    target, st = suffer_wounds(d.target, hit_wounds, "hits not cancelled")
+    target, st = suffer_wounds(d.target, hit_wounds, "hits not cancelled", hit_wound_rule(ctx))
+    if st and not ctx.high_impact:
+        st[0] = replace(st[0], detail="Each hit not cancelled deals one wound: the Core Set's rule, "
+                        "which this rulebook restates only in Storybook 5.5.1 High Impact (off here).")
     return replace(d, target=target, hit_wounds=hit_wounds), tuple(steps + st)
+
+
+def hit_wound_rule(ctx: DefenceContext):
+    """The section that decides "each hit not cancelled deals one wound": Storybook 5.5.1 High Impact ("each
+    remaining hit deals one wound") while it is on (its default); with it off, the Core Set's rule kept by the attack
+    side's combat section (:func:`combat_rule`). 9.3.1 Health Points only introduces the wound token.
+    Returns a :class:`~explorer.trace.RuleRef`."""
+    return S.HIGH_IMPACT if ctx.high_impact else combat_rule(ctx.attack.attacker_kind)
 
 
 def poison_effects(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:

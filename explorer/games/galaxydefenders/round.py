@@ -500,7 +500,7 @@ def parse_round(data: dict, source: str) -> RoundScenario:
                 raise ScenarioError(f"{f}.use", f"no card {a.use!r} in the card list",
                                     "an id of the stand-in list or of [[cards]]", source)
             if a.drone is not None and (a.kind != "action" or a.use is not None):
-                raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2)",
+                raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2, 9.7.4.3)",
                                     "kind = 'action' without use", source)
             if a.pose is not None and a.kind != "move":
                 raise ScenarioError(f"{f}.pose", "a Fighting Pose is assumed by spending movement (9.2.2)",

@@ -6,7 +6,8 @@ the file has a ``[map]``. Every figure stands on a hex (``at``); the state keeps
 (:class:`Placed`) and records what each frame shows on the map (:data:`MapNote`).
 
 Sections: 6.2.1 Agent Turn (the Movement activity walks the agent hex to hex along a legal walking path, one movement
-point a Hex; the Core Set movement rule itself is not in this rulebook), 5.1 Barrier Hex Side (only Flying figures
+point a Hex; the Core Set movement cost rule itself is not in this rulebook: the walk cites 6.2 Battle Phase, which
+keeps the Core Set turns), 5.1 Barrier Hex Side (only Flying figures
 cross it), 9.2.2 Fighting Poses (2 movement points a Hex while Crouching), 9.5.2.1 Movement (the Power Suit's
 bonus), 9.7 Powers & Items (a card's movement points, Hit dice and hits: see ``bonus_hits``, ``bonus_dice`` and
 ``movement`` in ``card_data/stand-in.toml``), 9.2 Combat (the agent's attack: the ``combat`` kind's attack
@@ -406,8 +407,14 @@ def _noted(state: RoundState, *notes: MapNote, step: str = "") -> RoundState:
 
 # ------------------------------------------------------------------------------------------------ agent movement
 
+CORE_SET_COST = (" One movement point a Hex is the Core Set's movement cost rule, which this rulebook keeps (6.2 "
+                 "Battle Phase) without restating it.")
+"""The detail sentence of an agent's plain walk: no section of this rulebook sets the cost of a Hex."""
+
+
 def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
-    """The agent's Movement activity on the map (6.2.1): the shortest legal walking path to ``act.to`` (no Blocking
+    """The agent's Movement activity on the map (6.2.1; its cost, one movement point a Hex, is the Core Set's rule,
+    kept by 6.2 Battle Phase): the shortest legal walking path to ``act.to`` (no Blocking
     Hex, Blocking Hex Side or locked door; a Barrier Hex Side only for a Flying agent, 5.1; figures per ruling
     ``agent_path_figures``), one movement point a Hex, two while Crouching (9.2.2), against the agent's movement plus
     the Power Suit's bonus when it wears one (9.5.2.1) and the movement a card used with this activity adds (9.7);
@@ -469,13 +476,13 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
         _refuse(ctx, f"{name} needs {plural(cost + extra, 'movement point')} to reach {goal}"
                 + (f" ({plural(len(path) - 1, 'Hex', 'Hexes')} Crouching, 2 each)" if per == 2 else "")
                 + (f" and {extra} for the {act.pose.title()} pose" if extra else "")
-                + f"; it has {points} ({', '.join(parts)})", S.FIGHTING_POSES if per == 2 else S.AGENT_TURN, f, sec)
+                + f"; it has {points} ({', '.join(parts)})", S.FIGHTING_POSES if per == 2 else S.BATTLE_PHASE, f, sec)
     rule = S.POWER_SUIT_MOVEMENT if len(parts) > 1 and "Power Suit" in parts[1] else \
-        S.FIGHTING_POSES if per == 2 else S.AGENT_TURN
+        S.FIGHTING_POSES if per == 2 else S.BATTLE_PHASE
     step = Step(f"{name} walks {start} → {goal}: {plural(len(path) - 1, 'Hex', 'Hexes')}, "
                 f"{cost} of {plural(points, 'movement point')}", rule,
                 "Path " + " → ".join(map(str, path)) + f" (the shortest legal walking path); points: "
-                f"{', '.join(parts)}" + ("; 2 a Hex while Crouching" if per == 2 else "") + ".",
+                f"{', '.join(parts)}" + ("; 2 a Hex while Crouching." if per == 2 else "." + CORE_SET_COST),
                 {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
     state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
     return state, (step,)

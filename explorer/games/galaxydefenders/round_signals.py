@@ -359,7 +359,7 @@ def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, ac
         RuleViolation: the drone destroyed, a walk too long or without a legal path, a target out of sight or Range.
     """
     from .round import RoundWeapon
-    from .round_map import _refuse, attack_on_map, hexes_of, range_to, sight, walk, where
+    from .round_map import CORE_SET_COST, _refuse, attack_on_map, hexes_of, range_to, sight, walk, where
 
     name = drone_name(kind, owner)
     rule = DEVICE_RULE[kind]
@@ -371,7 +371,8 @@ def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, ac
         who = SimpleNamespace(name=name, flying=t.flying, movement=t.movement)
         how = SimpleNamespace(to=act.to, pose=None, use=None)
         state, st = walk(state, ctx, who, how, field, sec)
-        steps += [replace(s, rule=rule, detail=s.detail + " Its tile gives its movement in Hexes"
+        steps += [replace(s, rule=rule, detail=s.detail.replace(CORE_SET_COST, "")
+                          + " Its tile gives its movement in Hexes"
                           + (" and Flying." if t.flying else ".")) for s in st]
     if act.target is None:
         return state, tuple(steps)

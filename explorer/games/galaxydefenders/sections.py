@@ -17,6 +17,9 @@ def ref(section: str) -> RuleRef:
 
 BARRIER_HEX_SIDE = ref("5.1 Barrier Hex Side")
 REFRESH_PHASE = ref("6.1 Refresh Phase")
+BATTLE_PHASE = ref("6.2 Battle Phase")
+"""Agent and Alien turns are the Core Set's, modified by the rules that follow: the section that sends an agent's
+movement cost (one movement point a Hex) to the Core Set, which this rulebook does not restate."""
 AGENT_TURN = ref("6.2.1 Agent Turn")
 ACTION_ACTIVITY = AGENT_TURN
 """An agent's (plain) Action activity, once per agent turn: a Core Set rule this book restates only in 6.2.1 (the
@@ -72,6 +75,8 @@ NPC_COMBAT = ref("10.2.2 NPC Combat")
 NPC_TACTIC = ref("10.3 NPC Tactic")
 NPC_HEALTH = ref("10.4 NPC Health Status")
 NPC_BODY_CONDITION = ref("10.4.1 NPC Body Condition")
+ALIENS = ref("11 The Aliens")
+"""Chapter 11's opening: aliens treat robot drones and NPCs as agents for moving, targeting and attacking."""
 MASTER_ALIENS = ref("11.3 Biological Structure [Master Alien Cards]")
 MENACE = ref("11.3.1 Fighting Master Aliens [Menacing Agent System]")
 ALIEN_ACTIVATION = ref("11.5 Alien Activation [Close Encounter Cards]")
