@@ -211,7 +211,8 @@ class RoundHazardInstruction(HazardInstruction):
     """A Hazard card instruction of a round file: the ``activation`` kind's, plus ``do = "activate_turrets"`` with
     the ``damage`` the card shows (Additional Rules › Turrets: the amount is on the Hazard card)."""
 
-    do: Literal["activate", "activate_elites", "activate_spawned", "spawn", "activate_turrets"]
+    do: Literal["activate", "activate_elites", "activate_spawned", "activate_furthest", "spawn", "special",
+                "activate_turrets"]
     damage: int = Field(default=1, ge=1, le=10)
 
 
@@ -533,6 +534,12 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     cards = [c.name for c in sc.hazard_deck]
     if len(set(cards)) != len(cards):
         raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
+    for k, c in enumerate(sc.hazard_deck):
+        for j, ins in enumerate(c.instructions):
+            if (ins.do == "special") != (ins.text is not None):
+                raise ScenarioError(f"hazard_deck[{k}].instructions[{j}].text", "only a Special instruction "
+                                    "(do = 'special') has a text, and it must have one",
+                                    "a text of 1-300 characters with do = 'special', else none", source)
     for k, order in enumerate(sc.reshuffles):
         bad = next((c for c in order if c not in cards), None)
         if bad is not None or len(set(order)) != len(order):
