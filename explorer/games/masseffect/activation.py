@@ -1029,8 +1029,10 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     for i, (a, b) in enumerate(zip(path, path[1:])):
         hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
         if not hop and b not in terrain.step_hexes(a):
-            raise RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
-                                S.BASIC_ACTIONS.section, field=f"path[{i + 1}]", step="Step B: Move")
+            why = getattr(terrain, "step_refusal", None)
+            reason, rule = why(a, b) if why else ("not adjacent, or Low -> High ground", S.BASIC_ACTIONS)
+            raise RuleViolation(f"{mover} cannot move from {a} to {b}: {reason}", rule.section,
+                                field=f"path[{i + 1}]", step="Step B: Move")
         occ = board.occupant(b)
         if occ is not None and board.enemy(occ) is not None:
             raise RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section,
@@ -1137,21 +1139,25 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
 # --- Map Features: Inferno (start of Round), Coolant Leak (end of turn) ---------------------------------------------
 
 
-def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[Step]]:
+def inferno_start_of_round(terrain: Terrain, board: Board, each=None) -> tuple[Board, list[Step]]:
     """Inferno Icons: at the start of the Round each Squadmate or Minion in an Inferno hex suffers 1 Damage; Elites
-    are unaffected."""
+    are unaffected. ``each(board, n)`` (optional) is told the board after each character's steps (``n`` steps so
+    far), so a step-through can end a frame there."""
     steps: list[Step] = []
+    tell = each or (lambda b, n: None)
     for s in board.squadmates:
         if s.position is not None and terrain.is_inferno(s.position) and not s.downed:
             board, more = board.shown().hurt(s.name, INFERNO_DAMAGE, "an Inferno hex")
             steps += [Step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
                            marks=(s.name,))] + more
+            tell(board, len(steps))
     for e in board.enemies:
         if e.position is not None and terrain.is_inferno(e.position):
             if e.kind == "elite":
                 steps.append(Step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO,
                                   marks=(e.name,)))
                 board = board.shown()
+                tell(board, len(steps))
                 continue
             res = enemy_damage(replace(e, shrouded=False), INFERNO_DAMAGE)
             steps += [Step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
@@ -1160,6 +1166,7 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
             board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE)).shown(1 + len(res.steps))
             if res.defeated:
                 board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
+            tell(board, len(steps))
     return board, steps
 
 
@@ -1189,6 +1196,12 @@ class MapTerrain:
 
     def adjacent(self, a: Hex, b: Hex) -> bool:
         return bool(self._g.adjacent(self.map, a, b))
+
+    def step_refusal(self, a: Hex, b: Hex) -> tuple[str, RuleRef]:
+        """Why one Movement Point cannot take a character from ``a`` to ``b`` (not adjacent and why, or Low Ground to
+        High Ground across an Elevation Change icon) and the section that says so."""
+        mv = self._g.can_step(self.map, a, b)
+        return mv.reason, mv.rule
 
     def step_hexes(self, h: Hex) -> tuple[Hex, ...]:
         return self._succ.get(h, ())

@@ -937,8 +937,15 @@ def turn_order(squadmates, on_point: str) -> tuple[str, ...]:
 
 def start_of_round(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """Inferno Icons: at the start of the Round each Squadmate and Minion in an Inferno hex suffers 1 Damage (Elites
-    are unaffected); nothing to say when nobody stands in one."""
-    board, steps = inferno_start_of_round(ctx.terrain, state.board)
+    are unaffected); nothing to say when nobody stands in one. With :attr:`RoundContext.cuts`, a step-through's frame
+    ends after each character's Inferno Damage."""
+    return _observed(_start_of_round, state, ctx)
+
+
+def _start_of_round(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`start_of_round`'s rules; ``cut(label, state, n)`` (or ``None``) observes the frame boundaries."""
+    board, steps = inferno_start_of_round(ctx.terrain, state.board, None if cut is None else (
+        lambda b, n: _mark(cut, "Inferno", replace(state, board=b), n)))
     new, more = _failure_scored(state, replace(state, board=board), ctx)
     return new, tuple(s.in_section(ctx.section(state, "Start of the Round")) for s in [*steps, *more])
 
