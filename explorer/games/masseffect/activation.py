@@ -343,7 +343,21 @@ class SpawnMinion:
     at: Literal["closest", "furthest"] = "closest"
 
 
-Instruction = Activate | ActivateSpawned | SpawnMinion
+@dataclass(frozen=True)
+class ActivateFurthest:
+    """"Activate Furthest Enemy" (Icon Reference › Cards): the one Enemy furthest from the current Squadmate,
+    distances counted as in Counting Distances; which Enemies compete is the ruling ``furthest_enemy_pool``."""
+
+
+@dataclass(frozen=True)
+class SpecialInstruction:
+    """A "Special instruction" card (Icon Reference › Cards): the rulebook prints no mechanics for it, only the icon;
+    ``text`` is the card's instruction as the file gives it. The engine shows it and applies nothing."""
+
+    text: str
+
+
+Instruction = Activate | ActivateSpawned | SpawnMinion | ActivateFurthest | SpecialInstruction
 
 
 # --- Spawning Minions -----------------------------------------------------------------------------------------------
@@ -761,6 +775,40 @@ def activate_enemy(terrain: Terrain, board: Board, name: str, choices: Choices,
     return board, steps + more
 
 
+def furthest_enemy(terrain: Terrain, board: Board, choices: Choices,
+                   rulings: Rulings) -> tuple[str | None, list[Step]]:
+    """"Activate Furthest Enemy": pick the Enemy furthest from the current Squadmate (Counting Distances; an Enemy
+    with no route counts as furthest of all). Which Enemies compete is the ruling ``furthest_enemy_pool`` (every Enemy
+    on the board, or only those that would Activate: not Stunned, not in a Shrouded area). Equally far Enemies: the
+    player chooses (Step C: "When there is a choice of Enemies to Activate, the player may choose";
+    ``choices.activation_order`` as a preference, default: listing order). Returns the name (``None``: no Enemy to
+    pick) and the cited step."""
+    cur = board.squadmate(board.current)
+    pool_rule = rulings.reading("furthest_enemy_pool")
+    pool = [e for e in board.enemies if pool_rule == "all_enemies"
+            or not (e.stunned or e.shrouded or shrouded_now(terrain, board, e.position))]
+    if not pool:
+        why = "no Enemy on the board" if not board.enemies else "no Enemy that would Activate"
+        return None, [Step(f"Activate Furthest Enemy: {why}, nothing to Activate", S.COUNTING_DISTANCES,
+                           "An Invalid Activation concerns an Enemy type the card names; this card names none, so "
+                           "no Minion is Spawned.", facts={"furthest": None})]
+    big = 10 ** 6
+    dist = {e.name: terrain.distance(e.position, cur.position) for e in pool}
+    far = max(big if d is None else d for d in dist.values())
+    tied = [n for n, d in dist.items() if (big if d is None else d) == far]
+    listed = [e.name for e in board.enemies]
+    chosen = sorted(tied, key=_pref(choices.activation_order, listed))[0]
+    how = "your choice" if chosen in choices.activation_order else "default: listing order"
+    tie = f"; equally far: {', '.join(tied)} (the player chooses: {how})" if len(tied) > 1 else ""
+    shown = "no route" if dist[chosen] is None else f"{dist[chosen]} hexes"
+    return chosen, [Step(f"Activate Furthest Enemy: {chosen}, {shown} from {cur.name}{tie}", S.COUNTING_DISTANCES,
+                         "The card (Icon Reference › Cards) names one Enemy: the furthest. "
+                         "Distances counted as in Counting Distances (shortest route, not through walls or locked "
+                         "doors). Candidates: " + ", ".join(f"{n} ({d})" for n, d in dist.items())
+                         + f" — ruling furthest_enemy_pool = {pool_rule}.",
+                         facts={"furthest": chosen, "distances": dist, "tied": tied}, marks=(chosen,))]
+
+
 def invalid_activation(terrain: Terrain, board: Board, enemy_type: str, choices: Choices) -> tuple[Board, list[Step]]:
     """Invalid Activations: the card names an Enemy type with no Enemy on the board: Spawn a Minion at the closest
     empty Spawn hex to the current Squadmate (once for this type)."""
@@ -858,6 +906,17 @@ def hazard_task(board: Board, ctx: ActivationContext, number: int) -> tuple[Boar
             board = replace(board, agenda=_activate_instruction(board, ctx, ins.types) + rest)
         elif isinstance(ins, SpawnMinion):
             board, steps = spawn_minion(terrain, board, ins.at, choices)
+        elif isinstance(ins, ActivateFurthest):
+            name, steps = furthest_enemy(terrain, board, choices, rulings)
+            board = board.shown(len(steps))
+            if name is not None:
+                board = replace(board, agenda=(ActivateEnemy(name),) + rest)
+        elif isinstance(ins, SpecialInstruction):
+            steps = [Step(f"Special instruction: {ins.text}", S.ICON_REFERENCE_CARDS,
+                          "The rulebook prints no mechanics for Special instruction cards (only the icon); the card's "
+                          "own text is shown here and NOT applied by the engine: resolve it by hand.",
+                          facts={"special_instruction": ins.text, "applied": False})]
+            board = board.shown()
         elif board.spawned is None:
             steps = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
             board = board.shown()
@@ -970,8 +1029,10 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     for i, (a, b) in enumerate(zip(path, path[1:])):
         hop = terrain.fast_travel_partner(a) == b and b not in terrain.step_hexes(a)
         if not hop and b not in terrain.step_hexes(a):
-            raise RuleViolation(f"{mover} cannot move from {a} to {b} (not adjacent, or Low -> High ground)",
-                                S.BASIC_ACTIONS.section, field=f"path[{i + 1}]", step="Step B: Move")
+            why = getattr(terrain, "step_refusal", None)
+            reason, rule = why(a, b) if why else ("not adjacent, or Low -> High ground", S.BASIC_ACTIONS)
+            raise RuleViolation(f"{mover} cannot move from {a} to {b}: {reason}", rule.section,
+                                field=f"path[{i + 1}]", step="Step B: Move")
         occ = board.occupant(b)
         if occ is not None and board.enemy(occ) is not None:
             raise RuleViolation(f"{mover} cannot move into {b}: {occ} is there", S.BASIC_ACTIONS.section,
@@ -1078,21 +1139,25 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
 # --- Map Features: Inferno (start of Round), Coolant Leak (end of turn) ---------------------------------------------
 
 
-def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[Step]]:
+def inferno_start_of_round(terrain: Terrain, board: Board, each=None) -> tuple[Board, list[Step]]:
     """Inferno Icons: at the start of the Round each Squadmate or Minion in an Inferno hex suffers 1 Damage; Elites
-    are unaffected."""
+    are unaffected. ``each(board, n)`` (optional) is told the board after each character's steps (``n`` steps so
+    far), so a step-through can end a frame there."""
     steps: list[Step] = []
+    tell = each or (lambda b, n: None)
     for s in board.squadmates:
         if s.position is not None and terrain.is_inferno(s.position) and not s.downed:
             board, more = board.shown().hurt(s.name, INFERNO_DAMAGE, "an Inferno hex")
             steps += [Step(f"Start of the Round: {s.name} is in Inferno hex {s.position}", S.INFERNO,
                            marks=(s.name,))] + more
+            tell(board, len(steps))
     for e in board.enemies:
         if e.position is not None and terrain.is_inferno(e.position):
             if e.kind == "elite":
                 steps.append(Step(f"{e.name} is an Elite: unaffected by the Inferno hex", S.INFERNO,
                                   marks=(e.name,)))
                 board = board.shown()
+                tell(board, len(steps))
                 continue
             res = enemy_damage(replace(e, shrouded=False), INFERNO_DAMAGE)
             steps += [Step(f"Start of the Round: {e.name} is in Inferno hex {e.position}", S.INFERNO,
@@ -1101,6 +1166,7 @@ def inferno_start_of_round(terrain: Terrain, board: Board) -> tuple[Board, list[
             board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE)).shown(1 + len(res.steps))
             if res.defeated:
                 board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
+            tell(board, len(steps))
     return board, steps
 
 
@@ -1130,6 +1196,12 @@ class MapTerrain:
 
     def adjacent(self, a: Hex, b: Hex) -> bool:
         return bool(self._g.adjacent(self.map, a, b))
+
+    def step_refusal(self, a: Hex, b: Hex) -> tuple[str, RuleRef]:
+        """Why one Movement Point cannot take a character from ``a`` to ``b`` (not adjacent and why, or Low Ground to
+        High Ground across an Elevation Change icon) and the section that says so."""
+        mv = self._g.can_step(self.map, a, b)
+        return mv.reason, mv.rule
 
     def step_hexes(self, h: Hex) -> tuple[Hex, ...]:
         return self._succ.get(h, ())
@@ -1167,11 +1239,14 @@ class MapTerrain:
 
 class HazardInstruction(_Strict):
     """One instruction of the Hazard card: ``do`` = ``"activate"`` (``types``: Enemy types, ``"Elites"`` for every
-    Elite), ``"activate_elites"``, ``"activate_spawned"`` or ``"spawn"`` (``at``: ``"closest"``/``"furthest"``)."""
+    Elite), ``"activate_elites"``, ``"activate_spawned"``, ``"activate_furthest"`` (Activate Furthest Enemy),
+    ``"spawn"`` (``at``: ``"closest"``/``"furthest"``) or ``"special"`` (``text``: the card's Special instruction,
+    shown, not applied)."""
 
-    do: Literal["activate", "activate_elites", "activate_spawned", "spawn"]
+    do: Literal["activate", "activate_elites", "activate_spawned", "activate_furthest", "spawn", "special"]
     types: list[str] = _Field(default_factory=list, max_length=6)
     at: Literal["closest", "furthest"] = "closest"
+    text: str | None = _Field(default=None, min_length=1, max_length=300)
 
 
 class MoveSpec(_Strict):
@@ -1269,6 +1344,10 @@ def parse_activation(data: Mapping, source: str) -> ActivationScenario:
         if ins.do == "activate" and not ins.types:
             raise _ScenarioError(f"hazard[{i}].types", "an Activate instruction names Enemy types",
                                  "a list such as ['Husk'] ('Elites' for every Elite)", source)
+        if (ins.do == "special") != (ins.text is not None):
+            raise _ScenarioError(f"hazard[{i}].text", "only a Special instruction (do = 'special') has a text, and "
+                                 "it must have one", "a text of 1-300 characters with do = 'special', else none",
+                                 source)
     return sc
 
 
@@ -1288,6 +1367,10 @@ def _card(sc: ActivationScenario) -> list[Instruction]:
             out.append(Activate(("Elites",)))
         elif ins.do == "activate_spawned":
             out.append(ActivateSpawned())
+        elif ins.do == "activate_furthest":
+            out.append(ActivateFurthest())
+        elif ins.do == "special":
+            out.append(SpecialInstruction(ins.text or ""))
         else:
             out.append(SpawnMinion(ins.at))
     return out

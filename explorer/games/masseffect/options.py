@@ -274,6 +274,22 @@ INVALID_ACTIVATION_TIMING = RulingOption(
                 "as if the missing type had simply been skipped.",
 )
 
+FURTHEST_ENEMY_POOL = RulingOption(
+    key="furthest_enemy_pool",
+    title="Which Enemies an \"Activate Furthest Enemy\" card picks from",
+    section="Icon Reference › Cards (Activate Furthest Enemy); Playing a Mission › Step C: Hazard Card",
+    readings={
+        "all_enemies": "The furthest Enemy on the board is picked; if it is Stunned or in a Shrouded area it is "
+                       "simply not Activated (the card does nothing more).",
+        "activatable_only": "Only Enemies that would Activate (not Stunned, not in a Shrouded area) compete; the "
+                            "furthest of those is Activated.",
+    },
+    default="all_enemies",
+    why_default="The rulebook only names the card (Icon Reference) and prints no text for it; Step C says Stunned "
+                "Enemies 'are not Activated', which reads as a filter applied after the card names its Enemy, the "
+                "same way an Activate card naming a type does not pass to another type when its Enemy is Stunned.",
+)
+
 MEDI_GEL_ON_DOWNED = RulingOption(
     key="medi_gel_on_downed",
     title="Medi-gel on a Downed Squadmate",

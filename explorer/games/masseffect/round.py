@@ -211,7 +211,8 @@ class RoundHazardInstruction(HazardInstruction):
     """A Hazard card instruction of a round file: the ``activation`` kind's, plus ``do = "activate_turrets"`` with
     the ``damage`` the card shows (Additional Rules › Turrets: the amount is on the Hazard card)."""
 
-    do: Literal["activate", "activate_elites", "activate_spawned", "spawn", "activate_turrets"]
+    do: Literal["activate", "activate_elites", "activate_spawned", "activate_furthest", "spawn", "special",
+                "activate_turrets"]
     damage: int = Field(default=1, ge=1, le=10)
 
 
@@ -533,6 +534,12 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     cards = [c.name for c in sc.hazard_deck]
     if len(set(cards)) != len(cards):
         raise ScenarioError("hazard_deck", "two cards with one name", "a name per card", source)
+    for k, c in enumerate(sc.hazard_deck):
+        for j, ins in enumerate(c.instructions):
+            if (ins.do == "special") != (ins.text is not None):
+                raise ScenarioError(f"hazard_deck[{k}].instructions[{j}].text", "only a Special instruction "
+                                    "(do = 'special') has a text, and it must have one",
+                                    "a text of 1-300 characters with do = 'special', else none", source)
     for k, order in enumerate(sc.reshuffles):
         bad = next((c for c in order if c not in cards), None)
         if bad is not None or len(set(order)) != len(order):
@@ -930,8 +937,15 @@ def turn_order(squadmates, on_point: str) -> tuple[str, ...]:
 
 def start_of_round(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """Inferno Icons: at the start of the Round each Squadmate and Minion in an Inferno hex suffers 1 Damage (Elites
-    are unaffected); nothing to say when nobody stands in one."""
-    board, steps = inferno_start_of_round(ctx.terrain, state.board)
+    are unaffected); nothing to say when nobody stands in one. With :attr:`RoundContext.cuts`, a step-through's frame
+    ends after each character's Inferno Damage."""
+    return _observed(_start_of_round, state, ctx)
+
+
+def _start_of_round(state: RoundState, ctx: RoundContext, cut) -> tuple[RoundState, tuple[Step, ...]]:
+    """:func:`start_of_round`'s rules; ``cut(label, state, n)`` (or ``None``) observes the frame boundaries."""
+    board, steps = inferno_start_of_round(ctx.terrain, state.board, None if cut is None else (
+        lambda b, n: _mark(cut, "Inferno", replace(state, board=b), n)))
     new, more = _failure_scored(state, replace(state, board=board), ctx)
     return new, tuple(s.in_section(ctx.section(state, "Start of the Round")) for s in [*steps, *more])
 

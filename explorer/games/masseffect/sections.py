@@ -86,3 +86,4 @@ COMMENTARY_SHEPARD_BARRIER = ref("Squadmate Commentary › Commander Shepard ›
 COMMENTARY_LIARA = ref("Squadmate Commentary › Liara T'Soni › Analysis")
 COMMENTARY_TALI_DRONE = ref("Squadmate Commentary › Tali'Zorah nar Rayya › Combat Drone")
 COMMENTARY_WREX_RAGE = ref("Squadmate Commentary › Urdnot Wrex › Rage Tokens")
+ICON_REFERENCE_CARDS = ref("Icon Reference › Cards")

@@ -1,0 +1,78 @@
+"""Round built-ins for three rules of issue 19's audit: Inferno Damage at the start of the Round
+(me-round-inferno), a Low Ground -> High Ground Move refused naming the field, and the legal High -> Low move
+(me-round-elevation), a Mission ending because time runs out (me-round-time-out). Goldens in tests/masseffect/golden."""
+
+from pathlib import Path
+
+import pytest
+from golden_helpers import check_golden, trace_text
+
+from explorer.games.masseffect.round import parse_round, resolve_round
+from explorer.scenario import read_toml
+
+SCENARIOS = Path(__file__).parents[2] / "explorer" / "games" / "masseffect" / "scenarios"
+GOLDEN = Path(__file__).parent / "golden"
+NAMES = ["me-round-inferno", "me-round-elevation", "me-round-time-out"]
+
+
+def data(name):
+    return read_toml(SCENARIOS / f"{name}.toml")
+
+
+def play(d, rulings=None):
+    return resolve_round(parse_round(d, "x.toml"), rulings)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_trace(name):
+    check_golden(GOLDEN, name, trace_text(play(data(name))))
+
+
+def test_inferno_damages_squadmate_and_minion_not_elite():
+    t = play(data("me-round-inferno"))
+    first = [s for s in t.steps if s.rule.section == "Map Features › Inferno Icons"]
+    assert [s.title for s in first] == ["Start of the Round: Shepard is in Inferno hex 0,0",
+                                        "Start of the Round: Husk A is in Inferno hex 2,-2",
+                                        "Brute is an Elite: unaffected by the Inferno hex"]
+    burn = next(s for s in t.steps if s.title.startswith("Shepard suffers 1 Damage from an Inferno hex"))
+    assert "Shields 4 -> 3" in burn.detail
+    assert any(s.title.startswith("Husk A suffers 1 Damage") and "Defeated" in s.title for s in t.steps)
+    assert "Husk A" not in t.outcome["enemies"] and "Brute" in t.outcome["enemies"]
+
+
+def test_inferno_before_preparation():
+    titles = [s.title for s in play(data("me-round-inferno")).steps]
+    assert titles.index("Start of the Round: Shepard is in Inferno hex 0,0") < \
+        next(i for i, x in enumerate(titles) if x.startswith("Hazard card Quiet drawn"))
+
+
+def test_low_to_high_move_refused_naming_the_field():
+    d = data("me-round-elevation")
+    d["squadmates"][0]["position"] = "0,0"
+    d["turns"][0]["actions"][0]["path"] = ["0,0", "1,0"]
+    t = play(d)
+    refusal = next(s for s in t.steps if s.title.startswith("Not allowed"))
+    assert refusal.facts == {"rejected": True, "field": "turns[0].actions[0].path[1]"}
+    assert refusal.rule.section == "Map Features › Elevation Change Icons"
+    assert "1,0 is the High Ground side" in refusal.title
+    assert t.outcome["squadmates"]["Shepard"]["hex"] == "0,0"
+
+
+def test_high_to_low_move_is_legal():
+    t = play(data("me-round-elevation"))
+    assert not any(s.title.startswith("Not allowed") for s in t.steps)
+    assert any(s.title == "Shepard's Move Action ends at -1,0: 2 of 2 Movement Points spent" for s in t.steps)
+    assert t.outcome["squadmates"]["Shepard"]["hex"] == "-1,0"
+
+
+def test_time_runs_out_after_the_last_round():
+    t = play(data("me-round-time-out"))
+    end = next(s for s in t.steps if s.title.startswith("Time runs out"))
+    assert end.title == "Time runs out after Round 2: the Mission ends in Failure"
+    assert end.facts == {"ending": "Failure: time ran out"} and end.rule.section == "Ending a Mission"
+    assert t.steps[-1].title.startswith("War Readiness") and end is t.steps[-2]
+
+
+def test_no_time_out_before_the_limit():
+    d = data("me-round-time-out") | {"time_limit": 3}
+    assert not any(s.title.startswith("Time runs out") for s in play(d).steps)
