@@ -526,7 +526,7 @@ class AroRow:
         self.error = W.HTML()
         self.fire_at = None
         self.note = W.HTML()
-        self.note.add_class("oes-aro-fire-at")
+        self.note.add_class("oes-fire-at-note")  # not "oes-aro-...": that prefix is the ARO rows' own hook
         for w in (self.skill, self.weapon, self.step):
             w.observe(self._changed, names="value")
         self._fit()
