@@ -33,7 +33,7 @@ from ..render.dice_svg import DieView, Link, Row  # noqa: F401  (the tray's valu
 from ..render.dice_svg import ROW_H, TOP, layout_dice, tray_height, tray_svg
 from .canvas import hold, own_canvas, reset_manager
 from .layout import WIDE_ONLY, browser_fix, mark_drawing
-from .odds_chart import NARROW_MIN_FONT, NARROW_WIDTH, phone_canvas
+from .odds_chart import NARROW_MIN_FONT, NARROW_WIDTH, TwinFonts, phone_canvas
 
 NARROW_CLASS = "dice-tray-narrow"
 """The CSS class of a tray's narrow (phone) canvas (browser tests find it by this class)."""
@@ -134,7 +134,7 @@ class TrayState:
     title: str = ""
 
 
-class DiceTray(W.VBox):
+class DiceTray(TwinFonts, W.VBox):
     """A canvas showing rows of dice with cancellation arrows.
 
     Args:
@@ -294,11 +294,6 @@ class DiceTray(W.VBox):
         """The tray as a static SVG document (same geometry and colours; for notebooks without a kernel, docs)."""
         st = self._state
         return tray_svg(st.rows, st.links, st.title, self.width, self.label_width, st.highlight)
-
-    def _font(self, c, font: str) -> None:
-        c.font = font
-        self.fonts["narrow" if c is self.narrow else "wide"].add(
-            int(next(t for t in font.split() if t.endswith("px"))[:-2]))
 
     def redraw(self) -> None:
         """Full redraw of the current state on both canvases (safe to call again when a browser connects)."""

@@ -88,7 +88,18 @@ def dist_layout(n: int, w: float, xlabel: str = "") -> tuple[float, float | None
     return min(48.0, w / n), None
 
 
-class OddsChart(W.VBox):
+class TwinFonts:
+    """Mixin of a widget drawn on a wide ``canvas`` and its :func:`phone_canvas` twin ``narrow``: :meth:`_font` sets a
+    canvas's CSS font and records its size (px) in ``self.fonts["wide"]`` or ``self.fonts["narrow"]`` (the tests
+    check the phone twin's are all at least :data:`NARROW_MIN_FONT`)."""
+
+    def _font(self, c, font: str) -> None:
+        c.font = font
+        self.fonts["narrow" if c is self.narrow else "wide"].add(
+            int(next(t for t in font.split() if t.endswith("px"))[:-2]))
+
+
+class OddsChart(TwinFonts, W.VBox):
     """Stacked outcome bar plus distribution bar charts on one canvas."""
 
     def __init__(self, width: int = 760, height: int = 300, **kwargs):
@@ -116,11 +127,6 @@ class OddsChart(W.VBox):
         """Full redraw of both canvases (safe to call again when a browser connects)."""
         self._redraw_wide()
         self._redraw_narrow()
-
-    def _font(self, c, font: str) -> None:
-        c.font = font
-        which = "narrow" if c is self.narrow else "wide"
-        self.fonts[which].add(int(next(t for t in font.split() if t.endswith("px"))[:-2]))
 
     # -------------------------------------------------------------------------------------------- the phone chart
 

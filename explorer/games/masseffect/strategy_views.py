@@ -34,7 +34,7 @@ from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.dice_tray import NARROW_CLASS
 from explorer.widgets.layout import WIDE_ONLY, browser_fix
-from explorer.widgets.odds_chart import NARROW_WIDTH, phone_canvas
+from explorer.widgets.odds_chart import NARROW_WIDTH, TwinFonts, phone_canvas
 from explorer.widgets.picker_url import keep_fields_in_url
 from explorer.widgets.roll_again import roll_again_note
 from explorer.widgets.scenario_note import ScenarioNote
@@ -101,7 +101,7 @@ COLORS = {"bg": "#f8f9fa", "die": "#ffffff", "edge": "#495057", "text": "#212529
           "label": "#212529", "muted": "#868e96", "enhanced": "#2b8a3e"}
 
 
-class StrategyDiceView(W.VBox):
+class StrategyDiceView(TwinFonts, W.VBox):
     """A canvas of the Strategy Roll: one row per roll round (the dice rolled in it) and the final Pool.
 
     ``show(rows, highlight)``: rows are ``(label, [(die id, face value, flags)])`` with flags a set of ``"locked"``,
@@ -202,11 +202,6 @@ class StrategyDiceView(W.VBox):
         if hit:
             for cb in self._callbacks:
                 cb(*hit)
-
-    def _font(self, c, font: str) -> None:
-        c.font = font
-        self.fonts["narrow" if c is self.narrow else "wide"].add(
-            int(next(t for t in font.split() if t.endswith("px"))[:-2]))
 
     def redraw(self) -> None:
         """Full redraw of both canvases (safe to call again when a browser connects)."""
