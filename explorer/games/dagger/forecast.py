@@ -231,7 +231,7 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
         return _setup_forecast(sc, rounds, chosen, max_exact, quiet)
     deck = sc.board.state.event_deck
     k = min(rounds, len(deck))
-    draws = perm(len(deck), k) if deck else 1
+    draws = _exact_playouts(sc, rounds)
     if draws > max_exact:
         raise ScenarioError("phases", f"{draws:,} ordered draws of the top {plural(k, 'event card')} are too many "
                             "for the exact forecast", f"at most {max_exact:,} (its bound): fewer rounds")
@@ -408,16 +408,17 @@ def planned_rounds_within(sc, rounds: int, max_exact: int = MAX_PLAYOUTS) -> int
     exactly within ``max_exact`` (it refuses more): the same counts it checks (Setup's deals of the top event
     cards, else the ordered draws of the file's event deck). Used by the forecast's hint, which must not offer a
     ``--phases`` it would refuse."""
+    return next((k for k in range(rounds, 0, -1) if _exact_playouts(sc, k) <= max_exact), 0)
+
+
+def _exact_playouts(sc, rounds: int) -> int:
+    """How many deals :func:`planned_forecast` plays out for ``rounds`` rounds of ``sc`` (before its bound): Setup's
+    deals of the top event cards (a file with ``[setup]``), else the ordered draws of the file's event deck."""
     su = getattr(sc, "setup", None)
-    for k in range(rounds, 0, -1):
-        if su is not None:
-            n = setup_deal_count(len(su.standard_events), len(su.nemesis_events), min(k, 3 * 4))
-        else:
-            deck = sc.board.state.event_deck
-            n = perm(len(deck), min(k, len(deck))) if deck else 1
-        if n <= max_exact:
-            return k
-    return 0
+    if su is not None:
+        return setup_deal_count(len(su.standard_events), len(su.nemesis_events), min(rounds, 3 * 4))
+    deck = sc.board.state.event_deck
+    return perm(len(deck), min(rounds, len(deck))) if deck else 1
 
 
 def side_mission_draws(rounds: int) -> int:
@@ -440,7 +441,7 @@ def _setup_forecast(sc, rounds: int, chosen: Mapping[str, str], max_exact: int, 
     su = sc.setup
     _frames, start, _ctx = _begin(sc, chosen, None)
     draw = _SetupDeck({c.name: c for c in start.game.event_deck}, su.standard_events, su.nemesis_events)
-    deals = setup_deal_count(len(su.standard_events), len(su.nemesis_events), min(rounds, 3 * 4))
+    deals = _exact_playouts(sc, rounds)
     if deals > max_exact:
         raise ScenarioError("phases", f"{deals:,} Setup deals of the top {plural(min(rounds, 12), 'event card')} are "
                             "too many for the exact forecast", f"at most {max_exact:,} (its bound): fewer rounds")
