@@ -46,7 +46,7 @@ def resolve_command(scenario: str, seed: int | None, reroll: bool, ruling: tuple
     from .errors import ScenarioError, naming_source
     from .games import load_any, parse_rulings
 
-    game, sc = load_any(scenario)
+    game, sc = load_any(scenario, plain=not (shooter or target))   # a built-in from the cache: no pydantic
     if shooter or target:
         ask = getattr(sc, "with_question", None)  # table scenarios (a board and its Models) answer this question
         if ask is None:

@@ -99,6 +99,11 @@ class ScenarioInfo:
     game: str
 
 
+MODELS = "explorer.plain:models"
+"""What the parse cache keeps for a built-in loaded with ``plain`` whose value is not a snapshot (the game's
+:attr:`Game.plain` refuses it, or :func:`explorer.plain.snapshot` cannot mirror it): load it as models."""
+
+
 @dataclass(frozen=True)
 class NamedFile:
     """A packaged file that :func:`load_any` (so ``explorer resolve`` and ``explorer render``) opens by name besides
@@ -154,6 +159,11 @@ class Game:
             Worth it only for a game whose parsed values are plain frozen values that its resolvers play without
             pydantic (D.A.G.G.E.R.'s); a value holding pydantic models still imports pydantic to be unpickled, and
             unpickling a large table measured slower than validating it (TAG Raid's ``tr-22``).
+        plain: ``(parsed scenario) -> bool``: whether the game's resolver, outcome text and picture read this parsed
+            built-in as plain fields only (no ``isinstance`` of its model classes, no model API beyond
+            ``model_copy``, ``model_dump()`` and ``model_fields_set``), so that ``explorer resolve`` may take it as a
+            pydantic-free snapshot (:mod:`explorer.plain`) from the parse cache, or ``None``: never. See
+            :meth:`load_builtin`.
     """
 
     id: str
@@ -172,6 +182,7 @@ class Game:
     named: Callable[[], tuple[NamedFile, ...]] | None = None
     sequences: Callable[[], Mapping[str, Any]] | None = None
     cached: bool = False
+    plain: Callable[[Any], bool] | None = None
 
     # ---------------------------------------------------------------------------------------------- scenarios
 
@@ -231,14 +242,23 @@ class Game:
             raise ScenarioError("", f"no packaged file {short_repr(name)} ({self.title})", list(files))
         return self.parse_data(dict(files[name].document), name)
 
-    def load_builtin(self, name: str) -> Any:
+    def load_builtin(self, name: str, plain: bool = False) -> Any:
         """A built-in scenario, parsed and validated.
+
+        Args:
+            name: a built-in scenario id of this game.
+            plain: the caller reads the value only as the game's resolver, outcome text and picture do
+                (``explorer resolve``): a scenario that :attr:`plain` accepts comes as its :mod:`explorer.plain`
+                snapshot, kept in the parse cache (:mod:`explorer.parsecache`), so that a cached one is read
+                without pydantic or the TOML parser. ``False`` (the pages, the notebooks): the validated models.
 
         Raises:
             ScenarioError: unknown name, or the packaged file is invalid.
         """
         source = f"{name} (built-in)"
         text = self.scenario_text(name)
+        if plain and self.plain is not None and not self.cached:
+            return self._load_plain(source, text)
         if not self.cached:
             return self.parse_data(read_toml(source, text=text), source)
         from explorer.parsecache import cached
@@ -246,6 +266,32 @@ class Game:
         # pre-validated, keyed by the file's bytes and the code version (an edit to either parses it afresh)
         return cached(("builtin", self.id, source), text.encode("utf-8"),
                       lambda: self.parse_data(read_toml(source, text=text), source))
+
+    def _load_plain(self, source: str, text: str) -> Any:
+        """:meth:`load_builtin` with ``plain``: the built-in's :mod:`explorer.plain` snapshot when :attr:`plain`
+        accepts it and :func:`explorer.plain.snapshot` can mirror it, else the validated models; the cache keeps
+        the snapshot, or a marker saying that this file's value is the models (so that a hit of either never
+        validates the file twice, and a model value is never pickled)."""
+        from explorer.parsecache import cached
+
+        parsed: list[Any] = []
+
+        def build() -> Any:
+            value = self.parse_data(read_toml(source, text=text), source)
+            parsed.append(value)
+            if not self.plain(value):
+                return MODELS
+            from explorer.plain import NotPlain, snapshot
+
+            try:
+                return snapshot(value)
+            except NotPlain:
+                return MODELS
+
+        got = cached(("plain", self.id, source), text.encode("utf-8"), build)
+        if isinstance(got, str) and got == MODELS:
+            return parsed[0] if parsed else self.parse_data(read_toml(source, text=text), source)
+        return got
 
     def parse_data(self, data: Mapping[str, Any], source: str) -> Any:
         """Parse a TOML document of this game (its ``game`` key, if any, must name this game).
@@ -478,10 +524,11 @@ def export_text(name: str) -> tuple[Game, str]:
                         "a name `explorer scenarios` lists")
 
 
-def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, Any]:
+def load_any(name_or_path: str | Path, text: str | None = None, plain: bool = False) -> tuple[Game, Any]:
     """Load a scenario of any game: a built-in id, a TOML file path, a packaged file's name (:class:`NamedFile`, e.g.
     the TAG Raid table ``lof-quarry``; a file of that name wins), or TOML ``text`` (then ``name_or_path`` is only its
-    name in messages). The file's ``game`` key picks the game (none: :data:`LEGACY_GAME`).
+    name in messages). The file's ``game`` key picks the game (none: :data:`LEGACY_GAME`). ``plain``: a built-in
+    may come as its pydantic-free snapshot (:meth:`Game.load_builtin`; ``explorer resolve``, which only resolves it).
 
     Returns:
         ``(game, scenario)`` where ``scenario`` is the game's parsed, validated scenario value.
@@ -494,7 +541,7 @@ def load_any(name_or_path: str | Path, text: str | None = None) -> tuple[Game, A
     if text is None:
         hit = find_builtin(s)
         if hit is not None:
-            return hit[0], hit[0].load_builtin(s)
+            return hit[0], hit[0].load_builtin(s, plain=plain)
         try:
             data = read_toml(s)
         except ScenarioError as e:

@@ -81,6 +81,14 @@ def resolve_roll(scenario, rulings: Mapping[str, str] | None = None, seed: int |
         return trace
 
 
+def is_roll(scenario) -> bool:
+    """A roll exchange (``kind = "roll"``): :func:`resolve_roll`, :func:`roll_outcome_text` and the dice tray read
+    it as plain fields, so ``explorer resolve`` takes a cached built-in as its pydantic-free snapshot
+    (:attr:`explorer.games.Game.plain`). The other kinds keep their models (a table's Models and board are read by
+    methods)."""
+    return getattr(scenario, "kind", None) == "roll"
+
+
 def spare_saves_step(refusal: ScenarioError) -> Step:
     """The step an old roll file's spare Saving Roll faces add to its trace: the field and what the exact rule says
     (``refusal``: the :class:`~explorer.errors.ScenarioError` the exact check raised)."""
@@ -322,6 +330,7 @@ GAME = Game(
     outcome_text=outcome_text,
     picture=picture,
     sequences=_sequences,
+    plain=is_roll,
     scenario_order=("book-f2f-1v1", "book-normal-roll", "book-f2f-and-normal", "book-two-f2f", "book-stoorworm"),
 )
 """The TAG Raid entry of the registry."""

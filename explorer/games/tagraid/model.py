@@ -14,7 +14,6 @@ The full format is documented in ``docs/scenario-format.md``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -26,6 +25,7 @@ from explorer.schema import MAX_TITLE as SCHEMA_MAX_TITLE
 from explorer.schema import ScenarioHeader, Strict
 from explorer.text import plural
 
+from .bursts import active_dice, aro_burst, attack_burst, is_range_mod  # noqa: F401 (their home before)
 from .options import ALL_OPTIONS
 
 Face = Field(ge=1, le=20)
@@ -89,17 +89,6 @@ AroSkill = Literal["ranged_attack", "close_combat_attack", "evade", "idle", "non
 
 RESERVED_MOD_WORDS = ("cover",)
 """MOD names containing these words are derived by the engine (set ``partial_cover`` on the target instead)."""
-
-
-_RANGE_WORD = re.compile(r"\brange\b", re.IGNORECASE)
-
-
-def is_range_mod(name: str) -> bool:
-    """Whether a named MOD is a Range MOD (its name has the word "Range": ``Range``, ``Long Range``,
-    ``Out of Range``; not ``Ranged ...``). Range MODs only modify Ranged Attacks (Rolls › Modifiers (MOD);
-    Distances and Measurements › Range Ruler): the resolver ignores them, in a cited step, on any other Skill."""
-    return bool(_RANGE_WORD.search(name))
-
 
 
 class Weapon(Strict):
@@ -332,27 +321,6 @@ def _check_dice(dice: list[int] | None, need: int, field: str, what: str, source
             raise _err(f"{field}[{i}]", f"{v} is not a d20 face", "whole numbers 1 to 20", source)
     if len(dice) != need:
         raise _err(field, f"{plural(len(dice), 'die')} given but {what} rolls {need}", f"exactly {plural(need, 'die')}", source)
-
-
-def attack_burst(active: ActiveMiner) -> int:
-    """The Active Miner's Burst: its Weapon's Burst plus its Burst MOD, floored at 0 (Skills and Tools › Tools: Burst
-    is a number of dice; the resolver says so in a step when the floor applies)."""
-    return max(0, (active.weapon.burst if active.weapon else 0) + active.burst_mod)
-
-
-def aro_burst(miner: ReactiveMiner) -> int:
-    """Dice a Reactive Miner rolls: attack AROs have Burst 1 plus any Burst MOD (Orders and AROs); Evade rolls one
-    die; Idle and no ARO roll none. A Burst MOD below -1 floors the Burst at 0 (the resolver says so in a step)."""
-    if miner.skill in ("ranged_attack", "close_combat_attack"):
-        return max(0, 1 + miner.burst_mod)
-    return 1 if miner.skill == "evade" else 0
-
-
-def active_dice(active: ActiveMiner) -> int:
-    """Dice the Active Miner rolls as declared: its attack Burst (all targets), 1 for Evade, 0 for Idle."""
-    if active.skill in ("ranged_attack", "close_combat_attack"):
-        return attack_burst(active)
-    return 1 if active.skill == "evade" else 0
 
 
 def check_scenario(sc: Scenario, source: str | None = None) -> Scenario:

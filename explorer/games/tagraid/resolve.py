@@ -43,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer.errors import ExplorerError, ScenarioError
 from explorer.dice import Dice, Roller
@@ -53,10 +53,13 @@ from explorer.text import agree, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .model import ActiveMiner, Attack, ReactiveMiner, Scenario, aro_burst, attack_burst, is_range_mod
+from .bursts import aro_burst, attack_burst, is_range_mod
 from .options import rulings as make_rulings
 from .rolls import (Ammunition, AttackDamage, Comparison, DieResult, SuccessValue, attack_damage, classify_die, compare,
                     round_up_half, saving_rolls as saving_roll_count, success_value)
+
+if TYPE_CHECKING:   # the models name the shapes; a cached scenario is their pydantic-free snapshot (explorer.plain)
+    from .model import ActiveMiner, Attack, ReactiveMiner, Scenario
 
 __all__ = ["resolve", "resolve_detailed", "Resolution", "MinerResult", "Pair", "SavingRolls", "SaveDie", "Loot",
            "MegaBeastResult", "Pool", "RollOutcome", "RollState", "RollContext", "ROLL_STEPS", "roll_frames",

@@ -1,0 +1,213 @@
+"""Plain, read-only snapshots of validated pydantic scenario values, for the parse cache (:mod:`explorer.parsecache`)
+to keep and give back without importing pydantic (issue 18: every verb under 150 ms of CPU).
+
+A built-in scenario validated by pydantic is a tree of models; unpickling one imports pydantic (about 100 ms of CPU
+with the first model class) before the engine runs a line. :func:`snapshot` turns such a tree, once validated, into
+a tree of :class:`Plain` values: one small class per model class, of the same name, holding the same field values
+(lists, dicts and nested snapshots), read by attribute as the engine reads a model. The parts of the model API that
+the engine uses on a parsed scenario are there too (:meth:`Plain.model_copy`, :meth:`Plain.model_dump` in its python
+mode, :attr:`Plain.model_fields_set`), with pydantic's behaviour; anything else a model has (validation, JSON,
+``model_fields``) is not, and a snapshot cannot be changed (``setattr`` raises).
+
+:func:`snapshot` refuses (:class:`NotPlain`) any value it cannot mirror exactly: a model class that defines its own
+methods or properties (a snapshot would lack them), a model with extra or private attributes, a ``ClassVar`` or a
+field value that is not plain data (``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes``, lists, tuples, dicts,
+sets and nested models). A game opts a scenario in only when its resolver, outcome text and picture read the value
+as plain fields (:attr:`explorer.games.Game.plain`), since a snapshot is not an instance of the model class.
+
+This module imports nothing beyond the standard library's built-ins; pydantic is looked up in ``sys.modules`` by
+:func:`snapshot` only (on a cache miss, which has just validated with it).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_LEAVES = (str, int, float, bool, type(None), bytes)
+
+
+class NotPlain(TypeError):
+    """:func:`snapshot` met a value it cannot mirror exactly (the message names it); the caller keeps the model."""
+
+
+class Plain:
+    """A read-only snapshot of one validated pydantic model: its fields as attributes (in the model's field order),
+    its class named as the model's class, the model class's ``ClassVar`` values as class attributes (e.g. a TAG Raid
+    scenario's ``kind``). Built by :func:`snapshot`; never constructed by hand."""
+
+    __slots__ = ("__dict__", "_fields_set")
+    _spec: tuple = ("Plain", "", False, ())
+    """``(class name, module of the model class, frozen, ((ClassVar name, value), ...))``: names the snapshot class."""
+
+    def __init__(self, fields: dict[str, Any], fields_set: frozenset[str]) -> None:
+        object.__setattr__(self, "__dict__", fields)
+        object.__setattr__(self, "_fields_set", fields_set)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is a read-only snapshot of a validated scenario; use "
+                             f"model_copy(update={{{name!r}: ...}})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is a read-only snapshot of a validated scenario")
+
+    def __reduce__(self):
+        return _rebuild, (self._spec, self.__dict__, self._fields_set)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        if not self._spec[2]:   # as a model that is not frozen: unhashable
+            raise TypeError(f"unhashable type: {type(self).__name__!r}")
+        return hash((type(self), *self.__dict__.values()))
+
+    def __iter__(self):
+        """``(field, value)`` pairs, as iterating a model gives."""
+        yield from self.__dict__.items()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        """The fields the file gave (not defaulted), as the model's ``model_fields_set``."""
+        return set(self._fields_set)
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Plain:
+        """A copy, with ``update``'s fields replaced (not validated, as pydantic's ``model_copy``); ``deep``: the
+        field values deep-copied first. The updated fields join :attr:`model_fields_set`."""
+        fields = dict(self.__dict__)
+        if deep:
+            import copy
+
+            fields = copy.deepcopy(fields)
+        fields_set = self._fields_set
+        if update:
+            fields.update(update)
+            fields_set = fields_set | frozenset(update)
+        return type(self)(fields, fields_set)
+
+    def model_dump(self, *, mode: str = "python", exclude_none: bool = False) -> dict[str, Any]:
+        """The fields as a dict, nested snapshots as dicts, lists and dicts copied (pydantic's ``model_dump`` in
+        its python mode).
+
+        Raises:
+            NotImplementedError: ``mode`` is not ``"python"`` (a snapshot does not know the fields' JSON types).
+        """
+        if mode != "python":
+            raise NotImplementedError(f"{type(self).__name__}.model_dump(mode={mode!r}): a snapshot dumps in "
+                                      f"python mode only")
+        return {k: _dump(v, exclude_none) for k, v in self.__dict__.items()
+                if not (exclude_none and v is None)}
+
+
+def _dump(v: Any, exclude_none: bool) -> Any:
+    if isinstance(v, Plain):
+        return v.model_dump(exclude_none=exclude_none)
+    if type(v) is list:
+        return [_dump(x, exclude_none) for x in v]
+    if type(v) is tuple:
+        return tuple(_dump(x, exclude_none) for x in v)
+    if type(v) is dict:
+        return {k: _dump(x, exclude_none) for k, x in v.items()}
+    return v
+
+
+_classes: dict[tuple, type[Plain]] = {}
+
+
+def plain_class(spec: tuple) -> type[Plain]:
+    """The snapshot class of ``spec`` (see :attr:`Plain._spec`), made once per process."""
+    cls = _classes.get(spec)
+    if cls is None:
+        name, module, _frozen, classvars = spec
+        cls = type(name, (Plain,), {"__slots__": (), "_spec": spec, "__qualname__": name,
+                                    "__module__": __name__, "__doc__": f"A snapshot of {module}.{name}.",
+                                    **dict(classvars)})
+        _classes[spec] = cls
+    return cls
+
+
+def _rebuild(spec: tuple, fields: dict[str, Any], fields_set: frozenset[str]) -> Plain:
+    """Unpickle a :class:`Plain` (its class from ``spec``)."""
+    return plain_class(spec)(fields, fields_set)
+
+
+_specs: dict[type, tuple] = {}
+
+
+def _spec_of(cls: type, base: type) -> tuple:
+    """The spec of a model class, after checking that a snapshot mirrors it: no method, property or other
+    descriptor of its own (pydantic's validators and dunders aside), every ``ClassVar`` a plain value."""
+    spec = _specs.get(cls)
+    if spec is not None:
+        return spec
+    for klass in cls.__mro__:
+        if klass is base or not issubclass(klass, base):
+            continue
+        for name, attr in vars(klass).items():
+            if name.startswith("__") and name.endswith("__"):
+                continue
+            if name in ("model_config", "model_fields", "model_computed_fields") or name.startswith("_abc"):
+                continue
+            if type(attr).__name__ == "PydanticDescriptorProxy":   # a validator: run at validation only
+                continue
+            if name in cls.model_fields or name in getattr(cls, "__class_vars__", ()):
+                continue
+            if callable(attr) or hasattr(attr, "__get__"):
+                raise NotPlain(f"{cls.__qualname__}.{name}: a model class with its own methods or properties")
+    classvars = []
+    for name in sorted(getattr(cls, "__class_vars__", ())):
+        value = getattr(cls, name)
+        if not _is_leaf_data(value):
+            raise NotPlain(f"{cls.__qualname__}.{name}: a ClassVar that is not plain data")
+        classvars.append((name, value))
+    frozen = bool(cls.model_config.get("frozen", False))
+    spec = (cls.__name__, cls.__module__, frozen, tuple(classvars))
+    _specs[cls] = spec
+    return spec
+
+
+def _is_leaf_data(v: Any) -> bool:
+    if isinstance(v, _LEAVES):
+        return True
+    if type(v) in (tuple, frozenset):
+        return all(_is_leaf_data(x) for x in v)
+    return False
+
+
+def snapshot(value: Any) -> Any:
+    """``value`` (a validated scenario: a model, or lists, tuples and dicts of them) with every pydantic model
+    replaced by its :class:`Plain` snapshot; plain data is copied as it is.
+
+    Raises:
+        NotPlain: a value that a snapshot cannot mirror exactly (see the module's docstring); nothing is changed.
+    """
+    pydantic = sys.modules.get("pydantic")
+    base = getattr(pydantic, "BaseModel", None) if pydantic is not None else None
+
+    def conv(v: Any) -> Any:
+        t = type(v)
+        if t in _LEAVES:
+            return v
+        if t is list:
+            return [conv(x) for x in v]
+        if t is tuple:
+            return tuple(conv(x) for x in v)
+        if t is dict:
+            return {conv(k): conv(x) for k, x in v.items()}
+        if t in (set, frozenset):
+            return t(conv(x) for x in v)
+        if base is not None and isinstance(v, base):
+            spec = _spec_of(t, base)
+            if v.__pydantic_extra__ or v.__pydantic_private__:
+                raise NotPlain(f"{t.__qualname__}: a model with extra or private attributes")
+            if list(v.__dict__) != list(t.model_fields):
+                raise NotPlain(f"{t.__qualname__}: attributes other than its fields")
+            return plain_class(spec)({k: conv(x) for k, x in v.__dict__.items()}, frozenset(v.model_fields_set))
+        raise NotPlain(f"a {t.__qualname__} value (not plain data)")
+
+    return conv(value)
