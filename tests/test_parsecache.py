@@ -222,3 +222,82 @@ def test_an_edited_builtin_or_edited_model_code_is_never_served_stale(tmp_path):
                                 "    sc = validate(NemesisScenarioModel, data, source)\n"
                                 "    sc = sc.model_copy(update={'title': sc.title.upper()})\n"), encoding="utf-8")
     assert title() == "EDITED FILE"
+
+
+def test_a_plain_builtin_is_a_snapshot_read_back_and_missed_when_its_file_or_the_code_changes(cache, monkeypatch):
+    """``explorer resolve``'s load of a TAG Raid roll built-in (:meth:`Game.load_builtin` with ``plain``): the
+    first load validates and keeps the :mod:`explorer.plain` snapshot; the next never parses; an edited file or
+    another code version (:func:`parsecache.code_version`, part of every key) is a miss, parsed afresh."""
+    from explorer.plain import Plain
+
+    g = get_game("tagraid")
+    parses = []
+    real = g.parse
+
+    def counting(data, source):
+        parses.append(source)
+        return real(data, source)
+
+    object.__setattr__(g, "parse", counting)
+    try:
+        first = g.load_builtin("tr-02", plain=True)
+        assert isinstance(first, Plain) and len(parses) == 1 and len(_entries(cache)) == 1
+        again = g.load_builtin("tr-02", plain=True)
+        assert again == first and again is not first and len(parses) == 1        # a hit
+        models = g.load_builtin("tr-02")                                       # the pages: the models, uncached
+        assert not isinstance(models, Plain) and models.model_dump() == first.model_dump() and len(parses) == 2
+        text = g.scenario_text("tr-02")
+        monkeypatch.setattr(type(g), "scenario_text",
+                            lambda self, name: text.replace('damage = 13', 'damage = 14', 1))
+        edited = g.load_builtin("tr-02", plain=True)                           # the file changed: a miss
+        assert len(parses) == 3 and edited.active.weapon.damage == 14 != first.active.weapon.damage
+        monkeypatch.undo()
+        monkeypatch.setenv("EXPLORER_CACHE", "on")
+        monkeypatch.setenv("EXPLORER_CACHE_DIR", str(cache))
+        code = parsecache.code_version()
+        monkeypatch.setitem(parsecache._code, "process", "f" * 32)             # as a process of other code
+        assert parsecache.code_version() != code
+        other = g.load_builtin("tr-02", plain=True)
+        assert other == first and len(parses) == 4                             # the code changed: a miss
+        # a table is not offered as a snapshot: the marker is kept, and a hit validates it (once)
+        table = g.load_builtin("tr-22", plain=True)
+        assert not isinstance(table, Plain) and len(parses) == 5
+        assert not isinstance(g.load_builtin("tr-22", plain=True), Plain) and len(parses) == 6
+    finally:
+        object.__setattr__(g, "parse", real)
+
+
+@pytest.mark.slow
+def test_an_edited_roll_builtin_or_edited_model_code_is_never_served_stale(tmp_path):
+    """End to end, on a copy of the package: ``explorer resolve tr-02`` cached as a snapshot, then the scenario file
+    edited (the title), then the model code edited (the same title rewritten by the parser): each run prints the
+    change."""
+    copy = tmp_path / "src"
+    shutil.copytree(ROOT / "explorer", copy / "explorer", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(copy), "EXPLORER_CACHE": "on",
+           "EXPLORER_CACHE_DIR": str(tmp_path / "cache"), "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def title() -> str:
+        out = subprocess.run([sys.executable, "-m", "explorer.cli", "resolve", "tr-02", "--json"], env=env,
+                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        import json
+
+        return json.loads(out.stdout)["title"]
+
+    first = title()
+    assert title() == first and len(_entries(tmp_path / "cache")) == 1   # the second run was a hit
+    f = copy / "explorer/games/tagraid/scenarios/tr-02.toml"
+    text = f.read_text(encoding="utf-8")
+    assert f'title = "{first}"' in text
+    f.write_text(text.replace(f'title = "{first}"', 'title = "Edited file"'), encoding="utf-8")
+    assert title() == "Edited file"
+    assert title() == "Edited file"
+    code = copy / "explorer/games/tagraid/model.py"
+    src = code.read_text(encoding="utf-8")
+    old = "    return check_scenario(validate(Scenario, data, source), source)\n"
+    assert src.count(old) == 1
+    code.write_text(src.replace(old, "    sc = check_scenario(validate(Scenario, data, source), source)\n"
+                                     "    return sc.model_copy(update={'title': sc.title.upper()})\n"),
+                    encoding="utf-8")
+    assert title() == "EDITED FILE"
