@@ -30,8 +30,14 @@ printed before and after. Wall time and CPU time (user + system of the process) 
 machine the wall time mostly measures the wait for a core, and the CPU time is what the command costs when a core is
 free (the target is checked on it). Floors: a bare ``python``, ``import click`` (every verb), ``import pydantic``
 and click with pydantic and one model class (every verb that reads a scenario file validates it with pydantic; the
-first model class also imports ``importlib.metadata``, for pydantic's plugin entry points), and typer's ``import
-typer, typer._adapters`` when typer is installed.
+first model class also imports ``importlib.metadata``, for pydantic's plugin entry points), typer's ``import
+typer, typer._adapters`` when typer is installed, and ``import numpy`` and ``import shapely`` (every verb that computes
+a Line of Fire: ``resolve`` of a TAG Raid table, ``tagraid lof``, ``render`` of a table), whose own CPU above a bare
+``python`` says whether those verbs can meet the target at all.
+
+CPU time is reported twice: the median of the runs and the minimum (the least-contended run; on a machine shared by
+many processes the median mostly measures the others). Each is taken above the same statistic of the bare ``python``
+of the same run, and each has its own under-150-ms column.
 
 Then ``python -X importtime`` of ``explorer tagraid odds ...`` gives the import-time breakdown, and the modules that
 must not load for it (pydantic, typer, our pydantic models, shapely, networkx, numpy, ipywidgets, panel) are listed if
@@ -77,7 +83,9 @@ Raid's table), the Line of Fire verb, ``render`` and every odds/forecast verb.""
 FLOORS = {"python (bare)": ["-c", "pass"], "import click": ["-c", "import click"],
           "import pydantic (BaseModel)": ["-c", "import pydantic; pydantic.BaseModel"],
           "click + pydantic + one model class": ["-c", "import click, pydantic\nclass M(pydantic.BaseModel): x: int"],
-          "import typer + its pydantic coercion": ["-c", "import typer, typer._adapters"]}
+          "import typer + its pydantic coercion": ["-c", "import typer, typer._adapters"],
+          "import numpy": ["-c", "import numpy"],
+          "import shapely (numpy under it)": ["-c", "import shapely"]}
 MUST_NOT_LOAD = ("pydantic", "typer", "explorer.scenario", "explorer.games.tagraid.model", "shapely", "networkx",
                  "numpy", "ipywidgets", "panel", "rich")
 
@@ -124,8 +132,8 @@ def baseline_tree(ref: str, into: Path) -> Path | None:
 
 def measure(rows: list[tuple[str, list[str], bool]], env: dict, env_old: dict | None,
             n: int) -> dict[str, dict[str, float | None]]:
-    """``{label: {"now", "old", "now_cpu", "old_cpu"}}``: median wall and CPU seconds now and before (``None``: no
-    baseline). ``rows`` are ``(label, python args, has a baseline)``; each round runs every row now and (if
+    """``{label: {"now", "old", "now_cpu", "old_cpu", "now_cpu_min", "old_cpu_min"}}``: median wall and CPU seconds
+    now and before, and the least CPU of any run (``None``: no baseline). ``rows`` are ``(label, python args, has a baseline)``; each round runs every row now and (if
     ``env_old``) before, in turn, after one warm-up of each. CPU time (user + system) is what the start costs the
     machine; wall time adds the wait for a core, large on a loaded machine."""
     jobs = [(label, args, env, "now") for label, args, _ in rows]
@@ -141,8 +149,10 @@ def measure(rows: list[tuple[str, list[str], bool]], env: dict, env_old: dict | 
             wall.setdefault((label, which), []).append(t)
             cpu.setdefault((label, which), []).append(c)
     med = lambda d, k: statistics.median(d[k]) if k in d else None  # noqa: E731
+    low = lambda d, k: min(d[k]) if k in d else None  # noqa: E731
     return {label: {"now": med(wall, (label, "now")), "old": med(wall, (label, "old")),
-                    "now_cpu": med(cpu, (label, "now")), "old_cpu": med(cpu, (label, "old"))}
+                    "now_cpu": med(cpu, (label, "now")), "old_cpu": med(cpu, (label, "old")),
+                    "now_cpu_min": low(cpu, (label, "now")), "old_cpu_min": low(cpu, (label, "old"))}
             for label, _, _ in rows}
 
 
@@ -214,16 +224,23 @@ def main(argv=None) -> int:
         res = measure(rows, env, env_old, n)
         load_after = os.getloadavg()[0]
         bare, bare_cpu = res["python (bare)"]["now"], res["python (bare)"]["now_cpu"]
+        bare_min = res["python (bare)"]["now_cpu_min"]
         ms = lambda x: "" if x is None else f"{x * 1e3:.0f} ms"  # noqa: E731
         head = ("command", "wall now", f"wall before ({args.baseline_ref})", "speed-up", "CPU now",
-                "CPU before", "CPU now - python", f"CPU - python < {TARGET_MS} ms")
+                "CPU before", "CPU now - python", f"< {TARGET_MS} ms", "min: now / before - python",
+                f"min < {TARGET_MS} ms")
         table = []
         for label, _, _ in rows:
             r = res[label]
+            above, above_min = r["now_cpu"] - bare_cpu, r["now_cpu_min"] - bare_min
+            floor = label == "python (bare)"
+            mins = (f"{ms(above_min)} / {ms(r['old_cpu_min'] - bare_min)}" if r["old_cpu_min"] is not None
+                    else ms(above_min))
             table.append((label, ms(r["now"]), ms(r["old"]), "" if r["old"] is None else f"{r['old'] / r['now']:.2f}x",
-                          ms(r["now_cpu"]), ms(r["old_cpu"]), "" if label in FLOORS else ms(r["now_cpu"] - bare_cpu),
-                          "" if label in FLOORS else ("yes" if (r["now_cpu"] - bare_cpu) * 1e3 < TARGET_MS
-                                                      else "no")))
+                          ms(r["now_cpu"]), ms(r["old_cpu"]), "" if floor else ms(above),
+                          "" if label in FLOORS else ("yes" if above * 1e3 < TARGET_MS else "no"),
+                          "" if floor else mins,
+                          "" if label in FLOORS else ("yes" if above_min * 1e3 < TARGET_MS else "no")))
         if why:
             print(f"(no baseline: {why})")
         _table(head, table)
