@@ -2,8 +2,9 @@
 pydantic (issue 18: every verb under 150 ms of CPU).
 
 A built-in scenario is a packaged file: the same bytes and the same code always parse to the same value. The value
-a game's parser returns (e.g. a D.A.G.G.E.R. ``NemesisScenario``, frozen dataclasses) is pickled under a key that
-hashes
+a game's parser returns (e.g. a D.A.G.G.E.R. ``NemesisScenario``, frozen dataclasses), or for ``explorer resolve`` the
+pydantic-free snapshot of a game's validated models (:mod:`explorer.plain`, a TAG Raid roll exchange), is pickled
+under a key that hashes
 
 * the file's bytes and the name it is parsed under (the source in messages),
 * the game and the kind of load (a built-in, a packaged file opened by name),
