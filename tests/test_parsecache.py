@@ -191,17 +191,34 @@ def test_entries_of_an_older_code_version_are_deleted(cache, monkeypatch, tmp_pa
     assert len(calls) == 2 and len(_entries(cache)) == 1 and _entries(cache) != old
 
 
+STALE = {
+    # built-in: (its file, a module of its parser, a line of that module, the lines that replace it: the title
+    # upper-cased by the code)
+    "dg-03": ("explorer/games/dagger/scenarios/dg-03.toml", "explorer/games/dagger/nemesis_scenario.py",
+              "    sc = validate(NemesisScenarioModel, data, source)\n",
+              "    sc = validate(NemesisScenarioModel, data, source)\n"
+              "    sc = sc.model_copy(update={'title': sc.title.upper()})\n"),
+    # a TAG Raid roll exchange, cached as the pydantic-free snapshot of its models (explorer.plain)
+    "tr-02": ("explorer/games/tagraid/scenarios/tr-02.toml", "explorer/games/tagraid/model.py",
+              "    return check_scenario(validate(Scenario, data, source), source)\n",
+              "    sc = check_scenario(validate(Scenario, data, source), source)\n"
+              "    return sc.model_copy(update={'title': sc.title.upper()})\n"),
+}
+
+
 @pytest.mark.slow
-def test_an_edited_builtin_or_edited_model_code_is_never_served_stale(tmp_path):
-    """End to end, on a copy of the package: ``explorer resolve dg-03`` cached, then the scenario file edited (the
+@pytest.mark.parametrize("name", list(STALE))
+def test_an_edited_builtin_or_edited_model_code_is_never_served_stale(tmp_path, name):
+    """End to end, on a copy of the package: ``explorer resolve <name>`` cached, then the scenario file edited (the
     title), then the parser edited (the same title rewritten by the code): each run prints the change."""
+    scenario, module, line, lines = STALE[name]
     copy = tmp_path / "src"
     shutil.copytree(ROOT / "explorer", copy / "explorer", ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(copy), "EXPLORER_CACHE": "on",
            "EXPLORER_CACHE_DIR": str(tmp_path / "cache"), "PYTHONDONTWRITEBYTECODE": "1"}
 
     def title() -> str:
-        out = subprocess.run([sys.executable, "-m", "explorer.cli", "resolve", "dg-03", "--json"], env=env,
+        out = subprocess.run([sys.executable, "-m", "explorer.cli", "resolve", name, "--json"], env=env,
                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
         import json
@@ -210,17 +227,16 @@ def test_an_edited_builtin_or_edited_model_code_is_never_served_stale(tmp_path):
 
     first = title()
     assert title() == first and len(_entries(tmp_path / "cache")) == 1   # the second run was a hit
-    f = copy / "explorer/games/dagger/scenarios/dg-03.toml"
+    f = copy / scenario
     text = f.read_text(encoding="utf-8")
     assert f'title = "{first}"' in text
     f.write_text(text.replace(f'title = "{first}"', 'title = "Edited file"'), encoding="utf-8")
     assert title() == "Edited file"
-    code = copy / "explorer/games/dagger/nemesis_scenario.py"
+    assert title() == "Edited file"
+    code = copy / module
     src = code.read_text(encoding="utf-8")
-    assert src.count("    sc = validate(NemesisScenarioModel, data, source)\n") == 1
-    code.write_text(src.replace("    sc = validate(NemesisScenarioModel, data, source)\n",
-                                "    sc = validate(NemesisScenarioModel, data, source)\n"
-                                "    sc = sc.model_copy(update={'title': sc.title.upper()})\n"), encoding="utf-8")
+    assert src.count(line) == 1
+    code.write_text(src.replace(line, lines), encoding="utf-8")
     assert title() == "EDITED FILE"
 
 
@@ -265,39 +281,3 @@ def test_a_plain_builtin_is_a_snapshot_read_back_and_missed_when_its_file_or_the
         assert not isinstance(g.load_builtin("tr-22", plain=True), Plain) and len(parses) == 6
     finally:
         object.__setattr__(g, "parse", real)
-
-
-@pytest.mark.slow
-def test_an_edited_roll_builtin_or_edited_model_code_is_never_served_stale(tmp_path):
-    """End to end, on a copy of the package: ``explorer resolve tr-02`` cached as a snapshot, then the scenario file
-    edited (the title), then the model code edited (the same title rewritten by the parser): each run prints the
-    change."""
-    copy = tmp_path / "src"
-    shutil.copytree(ROOT / "explorer", copy / "explorer", ignore=shutil.ignore_patterns("__pycache__"))
-    env = {**os.environ, "PYTHONPATH": str(copy), "EXPLORER_CACHE": "on",
-           "EXPLORER_CACHE_DIR": str(tmp_path / "cache"), "PYTHONDONTWRITEBYTECODE": "1"}
-
-    def title() -> str:
-        out = subprocess.run([sys.executable, "-m", "explorer.cli", "resolve", "tr-02", "--json"], env=env,
-                             cwd=tmp_path, capture_output=True, text=True, timeout=120)
-        assert out.returncode == 0, out.stderr
-        import json
-
-        return json.loads(out.stdout)["title"]
-
-    first = title()
-    assert title() == first and len(_entries(tmp_path / "cache")) == 1   # the second run was a hit
-    f = copy / "explorer/games/tagraid/scenarios/tr-02.toml"
-    text = f.read_text(encoding="utf-8")
-    assert f'title = "{first}"' in text
-    f.write_text(text.replace(f'title = "{first}"', 'title = "Edited file"'), encoding="utf-8")
-    assert title() == "Edited file"
-    assert title() == "Edited file"
-    code = copy / "explorer/games/tagraid/model.py"
-    src = code.read_text(encoding="utf-8")
-    old = "    return check_scenario(validate(Scenario, data, source), source)\n"
-    assert src.count(old) == 1
-    code.write_text(src.replace(old, "    sc = check_scenario(validate(Scenario, data, source), source)\n"
-                                     "    return sc.model_copy(update={'title': sc.title.upper()})\n"),
-                    encoding="utf-8")
-    assert title() == "EDITED FILE"
