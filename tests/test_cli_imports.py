@@ -68,7 +68,9 @@ NOT_NEEDED = {
                            "explorer.games.galaxydefenders.conditions"},  # the outcome text's isinstance check
     ("resolve", "dg-03"): {"explorer.games.dagger.setup_scenario"},       # SetupOutcome: now in .results
     ("dagger", "forecast", "dg-three-rounds"): {"explorer.games.dagger.results"},  # reports no playthrough
-    ("resolve", "tr-02"): {"explorer.games.masseffect.game", "explorer.games.dagger.game"},  # found in the first game
+    ("resolve", "tr-02"): {"explorer.games.masseffect.game", "explorer.games.dagger.game",   # found in the first game
+                           "explorer.games.tagraid.outcomes",     # the outcome text asks for a roll exchange first
+                           "explorer.games.tagraid.lof_report"},  # (the Order/table outcomes bring the LoF words)
     tuple(TAGRAID_ODDS): {"random", "json", "html"},       # rolls nothing, writes no JSON
     ("masseffect", "strategy-odds"): {"random", "json"},
 }

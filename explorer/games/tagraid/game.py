@@ -130,14 +130,17 @@ def _options():
 
 def outcome_text(trace: Trace) -> str:
     """The outcome of a resolved scenario in plain text, from its typed ``trace.result``: a table's, an Order's or a
-    Round's (their own outcome text), a roll exchange's (:func:`roll_outcome_text`)."""
-    from .outcomes import MatchOutcome, OrderOutcome, RoundOutcome, TableOutcome
+    Round's (their own outcome text), a roll exchange's (:func:`roll_outcome_text`). A roll exchange is asked first:
+    its outcome type is the resolver's own, already imported, and the others' module (``outcomes.py``, which brings the
+    Line of Fire words) is then not imported at all."""
     from .resolve import RollOutcome
+
+    if isinstance(trace.result, RollOutcome):
+        return roll_outcome_text(trace.result)
+    from .outcomes import MatchOutcome, OrderOutcome, RoundOutcome, TableOutcome
 
     if isinstance(trace.result, (OrderOutcome, RoundOutcome, MatchOutcome, TableOutcome)):  # order, round, match, table
         return trace.result.text()
-    if isinstance(trace.result, RollOutcome):
-        return roll_outcome_text(trace.result)
     from explorer.games import outcome_text as plain
 
     return plain(trace)  # a trace without a typed outcome: its JSON
