@@ -1481,10 +1481,12 @@ def _ability_move(state: RoundState, ctx: RoundContext, who: str, act: Action, b
     except RuleViolation as v:
         raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}", step="Step B: Actions") from None
     steps += more
+    _seen(seen, box, board, len(steps))
     state = replace(state, board=board)
     if not board.failed:
         state, more = _pick_up_loot(state, ctx, who)
         steps += more
+        _seen(seen, "Loot", state.board, len(steps))
     barrier = next((x for x in ctx.sheets[who].boxes if x.move_shield and is_unlocked(state, ctx, who, x.name)), None)
     if barrier is not None and not state.board.squadmate(who).downed:
         steps.append(Step(f"{who}'s {barrier.name} does not trigger: {box} moved {who}, but it is not a Move Action",
@@ -1494,13 +1496,14 @@ def _ability_move(state: RoundState, ctx: RoundContext, who: str, act: Action, b
     return state, steps
 
 
-def _sabotage_turret(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str
+def _sabotage_turret(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str, seen=None
                      ) -> tuple[RoundState, list[Step]]:
     """Squadmate Commentary › Tali'Zorah nar Rayya › Sabotage Turret: the Turret at ``act.turret`` (within the box's
     range) deals the box's ``sabotage_turret`` Damage (the sheet file's, a stand-in) to each Enemy in its Line of Fire
     (its own hex and its one straight line: Additional Rules › Turrets); a Disabled Turret temporarily gains a Line
     of Fire for this. Enemies in a Shrouded area cannot be targeted and are skipped. The Damage is Tali's Action's
-    (XP, React Tag toward her).
+    (XP, React Tag toward her). ``seen``: the board observer of :func:`_hit`, also told the board after each Enemy's
+    Damage.
 
     Raises:
         RuleViolation: no ``turret``, or the Turret out of range or Line of Fire (field ``turret``).
@@ -1542,8 +1545,9 @@ def _sabotage_turret(state: RoundState, ctx: RoundContext, who: str, act: Action
                               marks=(e.name,)))
             board = board.shown(1)
             continue
-        board, more = _hit(board, ctx, who, cur, b.sabotage_turret, "action")
+        board, more = _hit(board, ctx, who, cur, b.sabotage_turret, "action", _shifted(seen, len(steps)))
         steps += more
+        _seen(seen, f"Damage to {e.name}", board, len(steps))
     return replace(state, board=board), steps
 
 
@@ -1809,7 +1813,7 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         board = state.board
         steps += more
     elif sb.sabotage_turret:
-        state, more = _sabotage_turret(replace(state, board=board), ctx, who, act, box)
+        state, more = _sabotage_turret(replace(state, board=board), ctx, who, act, box, seen_from(len(steps), state))
         board = state.board
         steps += more
     else:
@@ -1823,6 +1827,7 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         board, more = _ability_checked(board, ctx, who, act, seen_from(len(steps), state), bonus)
         steps += more
         if sb.regain_shield:
+            _mark(cut, box, replace(state, board=board), len(steps))
             board, more = _energy_drain(board, ctx, who, box)
             steps += more
     state = replace(state, board=board)
