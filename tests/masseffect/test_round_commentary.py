@@ -277,3 +277,11 @@ def test_new_stand_in_boxes_start_locked():
                      ("Garrus", "Assassination"), ("Garrus", "Turian Rebel"), ("Tali", "Sabotage Turret"),
                      ("Wrex", "Lift Grenade"), ("Wrex", "Krogan Battlemaster")):
         assert not sh[who].box(box).unlocked
+
+
+def test_the_round_page_shows_the_proximity_mine_tokens_left():
+    from explorer.games.masseffect.round_view import core_element
+
+    st = final(data())
+    assert core_element(st, st.sheets["Garrus"]) == "Aim Value 4/5, Proximity Mine tokens 2/3"
+    assert core_element(st, st.sheets["Wrex"]) == "Rage tokens Enraged 0/3"

@@ -1820,10 +1820,15 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         if sb.mines:
             state, more = _spend_mine(state, ctx, who, act, box)
             steps += more
+            _mark(cut, "Proximity Mine token", state, len(steps))
         state, bonus, more = _core_bonus(state, ctx, who, act, box)
         steps += more
         state, bonus, more = _commentary_bonus(state, ctx, who, act, box, bonus)
         steps += more
+        if more:
+            _mark(cut, " and ".join(n for n, on in (("Calibrate", act.calibrate),
+                                                    ("Krogan Battlemaster", act.battlemaster)) if on),
+                  state, len(steps))
         board, more = _ability_checked(board, ctx, who, act, seen_from(len(steps), state), bonus)
         steps += more
         if sb.regain_shield:
