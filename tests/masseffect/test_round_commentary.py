@@ -285,3 +285,36 @@ def test_the_round_page_shows_the_proximity_mine_tokens_left():
     st = final(data())
     assert core_element(st, st.sheets["Garrus"]) == "Aim Value 4/5, Proximity Mine tokens 2/3"
     assert core_element(st, st.sheets["Wrex"]) == "Rage tokens Enraged 0/3"
+
+
+def asari_data(unlocked):
+    d = data()
+    d["squadmates"].append({"name": "Liara", "max_shield_points": 2, "max_hit_points": 5, "position": "-3,3"})
+    d["unlocked"]["Liara"] = ["Asari Controller"] if unlocked else []
+    d["enemies"].append({"name": "Sniper", "type": "Trooper", "attack_value": 3, "shield_value": 4,
+                         "tags": ["Ranged"], "biotic_effect": True, "position": "-3,1"})
+    d["hazard_deck"].insert(0, {"name": "Shoot", "instructions": [{"do": "activate", "types": ["Trooper"]}]})
+    return d
+
+
+def test_asari_controller_takes_the_ranged_tag_of_an_enemy_with_a_biotic_effect_token():
+    """Liara › Asari Controller: a Ranged Sniper with a Biotic Effect token attacks Liara (fewest Hit Points, in its
+    Line of Fire two hexes away) without it; with it unlocked the Sniper counts as having no Tags, so only Shepard,
+    adjacent after his Adrenaline Rush, is a target."""
+    assert "Sniper Attacks Liara for 1 Damage (3 - 2, Biotic Effect token)" in titles(resolve(asari_data(False)))
+    assert "Sniper Attacks Shepard for 1 Damage (3 - 2, Biotic Effect token)" in titles(resolve(asari_data(True)))
+    assert final(asari_data(True)).board.asari_controller
+
+
+def test_asari_controller_unlocked_during_the_mission_applies_at_once():
+    d = asari_data(False)
+    next(s for s in d["squadmates"] if s["name"] == "Liara")["xp"] = 2
+    d["unlocks"] = [{"squadmate": "Liara", "box": "Asari Controller"}]
+    d["enemies"].append({"name": "Husk L", "type": "Husk", "attack_value": 1, "shield_value": 1, "position": "-3,2"})
+    d["turns"].append({"squadmate": "Liara", "actions": [
+        {"box": "Pistol Shot", "die": "standard", "target": "Husk L"},
+        {"box": "Move", "die": "move_2", "resolve": False}, {"box": "Move", "die": "move_3", "resolve": False}]})
+    t = resolve(d)
+    s = step(t, "Asari Controller unlocked: from now on")
+    assert s.rule == S.COMMENTARY_LIARA_ASARI_CONTROLLER
+    assert final(d).board.asari_controller

@@ -2341,14 +2341,29 @@ def _loyalty_unlock(state: RoundState, ctx: RoundContext, who: str) -> tuple[Rou
     st = Step(f"{who}'s Loyalty Mission is complete: {who} unlocks the Loyalty Ability {name}", S.ADVANCED_ABILITIES,
               "A Loyalty Ability is unlocked only this way (the Story Paragraph after the Loyalty Mission).",
               facts={"squadmate": who, "unlocked": name}, marks=(who,))
+    return _unlocked_now(state, ctx, who, name, st)
+
+
+def _unlocked_now(state: RoundState, ctx: RoundContext, who: str, name: str, st: Step
+                  ) -> tuple[RoundState, list[Step]]:
+    """``who``'s Ability ``name`` is unlocked during the Mission (step ``st`` says so), and what that does at once
+    (Squadmate Commentary): Proximity Mines' three tokens are taken immediately; Asari Controller makes Enemies with a
+    Biotic Effect token count as having no Tags from now on."""
     state = replace(state, unlocked=state.unlocked + ((who, name),))
     b = ctx.sheets[who].box(name)
+    steps = [st]
     if b.mines:
-        return replace(state, mines=b.mines), [st, Step(
-            f"{who} takes the {b.mines} Proximity Mine tokens at once", S.COMMENTARY_GARRUS_PROXIMITY_MINES,
-            "Unlocked during a Mission, the Ability's tokens are taken immediately; from then on they are replenished "
-            "at the start of each Mission.", facts={"mines": b.mines}, marks=(who,))]
-    return state, [st]
+        state = replace(state, mines=b.mines)
+        steps.append(Step(f"{who} takes the {b.mines} Proximity Mine tokens at once",
+                          S.COMMENTARY_GARRUS_PROXIMITY_MINES, "Unlocked during a Mission, the Ability's tokens are "
+                          "taken immediately; from then on they are replenished at the start of each Mission.",
+                          facts={"mines": b.mines}, marks=(who,)))
+    if b.asari_controller:
+        state = replace(state, board=replace(state.board, asari_controller=True))
+        steps.append(Step(f"{name} unlocked: from now on Enemies with a Biotic Effect token count as having no Tags",
+                          S.COMMENTARY_LIARA_ASARI_CONTROLLER, "A Ranged Enemy with a token then cannot Attack a "
+                          "Squadmate it is not adjacent to.", marks=(who,)))
+    return state, steps
 
 
 def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -> tuple[RoundState, list[Step]]:
@@ -2370,14 +2385,7 @@ def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -
     st = Step(f"{who}'s XP column is full: {who} unlocks {name}, usable at once", S.UNLOCKING_ABILITIES,
               "As soon as the third box is marked, the player unlocks an Ability of their choice (the file's unlocks).",
               facts={"squadmate": who, "unlocked": name}, marks=(who,))
-    state = replace(state, unlocked=state.unlocked + ((who, name),))
-    b = ctx.sheets[who].box(name)
-    if b.mines:
-        return replace(state, mines=b.mines), [st, Step(
-            f"{who} takes the {b.mines} Proximity Mine tokens at once", S.COMMENTARY_GARRUS_PROXIMITY_MINES,
-            "Unlocked during a Mission, the Ability's tokens are taken immediately; from then on they are replenished "
-            "at the start of each Mission.", facts={"mines": b.mines}, marks=(who,))]
-    return state, [st]
+    return _unlocked_now(state, ctx, who, name, st)
 
 
 def is_unlocked(state: RoundState, ctx: RoundContext, who: str, box: str) -> bool:
@@ -3316,6 +3324,9 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                      if b.mines and (b.unlocked or (s.name, b.name) in unlocked)), None)
     mines = (scenario.proximity_mines if scenario.proximity_mines is not None
              else mine_box.mines if mine_box is not None else 0)
+    if any(b.asari_controller and (b.unlocked or (s.name, b.name) in unlocked) for s in sqs
+           for b in sheets[s.name].boxes):
+        state = replace(state, board=replace(state.board, asari_controller=True))
     state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
                     unlocked=unlocked, mines=mines,
                     analysis_token=scenario.analysis_token, command_ready=scenario.command_ready,

@@ -88,6 +88,7 @@ COMMENTARY_GARRUS_TURIAN_REBEL = ref("Squadmate Commentary › Garrus Vakarian �
 COMMENTARY_GARRUS_PROXIMITY_MINES = ref("Squadmate Commentary › Garrus Vakarian › Proximity Mines")
 COMMENTARY_GARRUS_CALIBRATE = ref("Squadmate Commentary › Garrus Vakarian › Calibrate")
 COMMENTARY_LIARA = ref("Squadmate Commentary › Liara T'Soni › Analysis")
+COMMENTARY_LIARA_ASARI_CONTROLLER = ref("Squadmate Commentary › Liara T'Soni › Asari Controller")
 COMMENTARY_TALI_DRONE = ref("Squadmate Commentary › Tali'Zorah nar Rayya › Combat Drone")
 COMMENTARY_TALI_SABOTAGE_TURRET = ref("Squadmate Commentary › Tali'Zorah nar Rayya › Sabotage Turret")
 COMMENTARY_TALI_ENERGY_DRAIN = ref("Squadmate Commentary › Tali'Zorah nar Rayya › Energy Drain")

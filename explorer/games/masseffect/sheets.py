@@ -64,6 +64,8 @@ same shape::
     rage_bonus = 0              # a Special Rule (spaces = []): an action's battlemaster = true flips one Enraged Rage
                                 # token Calm for this much more Damage (refused when all are Calm; once per Action;
                                 # Wrex's Krogan Battlemaster; 0..5)
+    asari_controller = false    # a Special Rule (spaces = []): once unlocked, Enemies with a Biotic Effect token count
+                                # as having no Tags (Liara's Asari Controller)
 
 Action Space kinds (Action Spaces): a ``move`` space takes any die showing a Move icon, a ``standard`` space a
 Standard or Enhanced Action die, an ``enhanced`` space only an Enhanced Action die.
@@ -142,6 +144,7 @@ class BoxSpec(Strict):
     sabotage_turret: int = Field(default=0, ge=0, le=5)
     calibrate: list[str] = Field(default_factory=list, max_length=4)
     rage_bonus: int = Field(default=0, ge=0, le=5)
+    asari_controller: bool = False
 
     @field_validator("move_points")
     @classmethod
@@ -212,6 +215,7 @@ class AbilityBox:
     sabotage_turret: int = 0
     calibrate: tuple[str, ...] = ()
     rage_bonus: int = 0
+    asari_controller: bool = False
 
     @property
     def has_effect(self) -> bool:
@@ -220,8 +224,8 @@ class AbilityBox:
     @property
     def special_rule(self) -> bool:
         """A Special Rule box the engine plays (no Action Space): Barrier's ``move_shield``, Calibrate's
-        ``calibrate``, Krogan Battlemaster's ``rage_bonus``."""
-        return bool(self.move_shield or self.calibrate or self.rage_bonus)
+        ``calibrate``, Krogan Battlemaster's ``rage_bonus``, Asari Controller's ``asari_controller``."""
+        return bool(self.move_shield or self.calibrate or self.rage_bonus or self.asari_controller)
 
 
 @dataclass(frozen=True)
@@ -293,11 +297,12 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                                     loyalty=b.loyalty, disable_turret=b.disable_turret, move_shield=b.move_shield,
                                     regain_shield=b.regain_shield, biotic_target=b.biotic_target,
                                     move_points=b.move_points, mines=b.mines, sabotage_turret=b.sabotage_turret,
-                                    calibrate=tuple(b.calibrate), rage_bonus=b.rage_bonus))
+                                    calibrate=tuple(b.calibrate), rage_bonus=b.rage_bonus,
+                                    asari_controller=b.asari_controller))
             if not b.spaces and not boxes[-1].special_rule:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} has no Action Space and no Special "
-                                    "Rule the engine knows", "1..4 Action Spaces, or move_shield, calibrate or "
-                                    "rage_bonus (a Special Rule)", source)
+                                    "Rule the engine knows", "1..4 Action Spaces, or move_shield, calibrate, "
+                                    "rage_bonus or asari_controller (a Special Rule)", source)
             if b.spaces and boxes[-1].special_rule:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} is a Special Rule box (move_shield, "
                                     "calibrate or rage_bonus): it has no Action Space", "[]", source)
