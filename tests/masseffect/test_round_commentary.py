@@ -97,8 +97,15 @@ def test_warp_works_on_an_enemy_without_a_token():
 def test_warp_on_a_token_has_no_effect_at_all():
     t = resolve(data())
     s = step(t, "Shepard's Warp has no effect on Husk W")
-    assert s.rule == S.COMMENTARY_SHEPARD_WARP
+    assert s.rule == S.COMMENTARY_SHEPARD_WARP and "warp_on_biotic = no_effect" in s.title
     assert not any(x.startswith("Husk W suffers") and "Shepard" in x for x in titles(t))
+
+
+def test_warp_on_biotic_token_only_deals_warp_s_damage():
+    t = resolve(data(), {"warp_on_biotic": "token_only"})
+    assert step(t, "Husk W already has a Biotic Effect token: Shepard's Warp loses only its token").rule == \
+        S.COMMENTARY_SHEPARD_WARP
+    assert "Husk W suffers 1 Damage from Shepard: 1 of Shield Value 3" in titles(t)
 
 
 # --- Garrus: Calibrate, Proximity Mines, Turian Rebel ---------------------------------------------------------------

@@ -528,6 +528,22 @@ PIN_ABILITY_MOVE = RulingOption(
                 "still provoked.",
 )
 
+WARP_ON_BIOTIC = RulingOption(
+    key="warp_on_biotic",
+    title="What Shepard's Warp does to an Enemy that already has a Biotic Effect token",
+    section="Squadmate Commentary › Commander Shepard › Warp; Additional Enemy Rules › Biotic Effects",
+    readings={
+        "no_effect": "The commentary says the Ability has no effect on such an Enemy: nothing happens (no Damage, no "
+                     "token); the die stays on its Action Space.",
+        "token_only": "Only the token is lost (an Enemy cannot have two); the rest of Warp (its Damage on the "
+                      "sheet) is resolved.",
+    },
+    default="no_effect",
+    why_default="The commentary's words are 'This Ability has no effect', for the whole Ability; where the book means "
+                "'used, but no second token' it says so (Lift Grenade: 'You can use this Ability on an Enemy that "
+                "already has a Biotic Effect token').",
+)
+
 CALIBRATE_AIM = RulingOption(
     key="calibrate_aim",
     title="Whether Garrus' Calibrate spends his Aim Value",

@@ -1295,11 +1295,15 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
     enhanced = act.die == "enhanced"
     steps: list[Step] = []
     if box.biotic_target == "no_effect" and enemy.biotic_effect:
-        return board.shown(1), [Step(f"{who}'s {box.name} has no effect on {act.target}: it already has a Biotic "
-                                     "Effect token (the die stays on the Action Space)",
-                                     COMMENTARY.get(box.name, S.BIOTIC_EFFECTS),
-                                     "An Enemy cannot have more than one Biotic Effect token (Biotic Effects).",
-                                     facts={"enemy": enemy.name, "effect": False}, marks=(who, act.target))]
+        if ctx.rulings.reading("warp_on_biotic") == "no_effect":
+            return board.shown(1), [Step(f"{who}'s {box.name} has no effect on {act.target}: it already has a Biotic "
+                                         "Effect token (the die stays on the Action Space; ruling warp_on_biotic = "
+                                         "no_effect)", COMMENTARY.get(box.name, S.BIOTIC_EFFECTS),
+                                         "An Enemy cannot have more than one Biotic Effect token (Biotic Effects).",
+                                         facts={"enemy": enemy.name, "effect": False}, marks=(who, act.target))]
+        steps.append(Step(f"{act.target} already has a Biotic Effect token: {who}'s {box.name} loses only its token "
+                          "(ruling warp_on_biotic = token_only)", COMMENTARY.get(box.name, S.BIOTIC_EFFECTS),
+                          marks=(act.target,)))
     if box.biotic_effect and enemy.biotic_effect and box.name in COMMENTARY:
         steps.append(Step(f"{box.name} may still be used on {act.target}, which already has a Biotic Effect token: "
                           "its Damage is dealt, but no second token is placed", COMMENTARY[box.name],
