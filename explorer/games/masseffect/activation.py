@@ -969,14 +969,17 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
 
 def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequence[Hex], *, forced: bool = False,
                         choices: Choices = Choices(), movement_points: int | None = None,
-                        rulings: Rulings | None = None, on_step=None) -> tuple[Board, list[Step]]:
+                        rulings: Rulings | None = None, on_step=None, ability: str | None = None,
+                        pin_ends: bool = True) -> tuple[Board, list[Step]]:
     """A Squadmate moves along ``path`` (its start hex first; each next hex one Movement Point away, or the partner
     Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features; Interacting
     with the Mission Map › Shrouded Areas.
 
     * A Move Action has the ``movement_points`` of its Move die (2 or 3; ``None``: not declared, held to
       :data:`MAX_MOVE_MP`); each hex entered spends one, a Fast Travel hop too; points not spent are lost. A
-      ``forced`` move is not a Move Action: no Movement Points, no Opportunity Attacks.
+      ``forced`` move is not a Move Action: no Movement Points, no Opportunity Attacks. ``ability``: the name of the
+      Ability whose Action moves the Squadmate (Squadmate Commentary: Adrenaline Rush, Turian Rebel), not a Move
+      Action: its steps name it; ``pin_ends`` = False: the Pin Tag does not end it (ruling ``pin_ability_move``).
     * Leaving adjacency of an Active Enemy (not Stunned, not in a Shrouded area) provokes an Opportunity Attack
       (Damage = its Attack Value, Biotic Effect -2); several are resolved highest Attack Value first (ties:
       ``choices.opportunity_order``, default listing order). A forced move or a Fast Travel hop provokes none.
@@ -1015,7 +1018,8 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     log_at = len(board.log)
     board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
     route = " -> ".join(map(str, path))
-    title = (f"{mover}'s Move Action ({plural(limit, 'Movement Point')}), planned route {route}"
+    act = ability or "Move Action"
+    title = (f"{mover}'s {act} ({plural(limit, 'Movement Point')}), planned route {route}"
              if movement_points is not None and not forced else
              f"{mover} moves {route}" + (" (forced: no Opportunity Attacks)" if forced else ""))
     steps = [Step(title, S.BASIC_ACTIONS,
@@ -1076,7 +1080,11 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             if on_step is not None:
                 on_step(f"Opportunity Attack by {e.name}", board, len(steps))
             if e.has_tag("Pin", tags_ignored=board.tags_ignored(e)):
-                pinned = pinned or e.name
+                if pin_ends:
+                    pinned = pinned or e.name
+                else:
+                    steps.append(Step(f"{e.name} has the Pin Tag, but {mover}'s {act} is not a Move Action: it goes "
+                                      "on (ruling pin_ability_move = move_action_only)", S.PIN_TAG, marks=(e.name,)))
         if terrain.is_inferno(b):
             board, more = board.shown().hurt(mover, INFERNO_DAMAGE, "an Inferno hex")
             steps += [Step(f"{mover} moves into Inferno hex {b}: 1 Damage", S.INFERNO, marks=(str(b),))] + more
@@ -1098,7 +1106,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
             lost = (f"{plural(left, 'unspent Movement Point')} lost" if movement_points is not None
                     else "any unspent Movement Points are lost")
             rest = " -> ".join(map(str, path[i + 2:]))
-            steps.append(Step(f"Pin Tag: {mover}'s Move Action ends at {b} after {pinned}'s Opportunity Attack; "
+            steps.append(Step(f"Pin Tag: {mover}'s {act} ends at {b} after {pinned}'s Opportunity Attack; "
                               f"{mover} stops there, {lost}", S.PIN_TAG,
                               f"The rest of the planned route ({rest}) is not walked; {walked} of {limit} Movement "
                               f"Points spent." if movement_points is not None else
@@ -1128,7 +1136,7 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     if lost_points is not None and not stopped_by:
         end = board.squadmate(mover).position
         tail = f"; {plural(lost_points, 'unspent point')} lost" if lost_points else ""
-        steps.append(Step(f"{mover}'s Move Action ends at {end}: {walked} of {plural(limit, 'Movement Point')} spent{tail}",
+        steps.append(Step(f"{mover}'s {act} ends at {end}: {walked} of {plural(limit, 'Movement Point')} spent{tail}",
                           S.BASIC_ACTIONS, "Each hex entered (a Fast Travel hop included) spends a Movement Point; "
                           "points not spent by the end of the Action are lost.",
                           facts={"spent": walked, "lost": lost_points}, marks=(mover,)))

@@ -511,6 +511,53 @@ DRONE_REACT = RulingOption(
                 "ignore the token itself, so the one attacker an Enemy can react to is Tali.",
 )
 
+PIN_ABILITY_MOVE = RulingOption(
+    key="pin_ability_move",
+    title="The Pin Tag when an Ability (Adrenaline Rush, Turian Rebel) moves the Squadmate",
+    section="Basic Actions › The Pin Tag; Squadmate Commentary › Commander Shepard › Barrier, Garrus Vakarian › "
+            "Turian Rebel",
+    readings={
+        "move_action_only": "The Pin Tag ends 'the Squadmate's Move Action'; an Ability that moves the Squadmate is "
+                            "not a Move Action, so the Squadmate walks on (the Opportunity Attack is still made).",
+        "any_move": "The Pin Tag stops the Squadmate however it moves: the Ability's movement ends there and its "
+                    "unspent Movement Points are lost.",
+    },
+    default="move_action_only",
+    why_default="The Barrier commentary draws the line itself: Adrenaline Rush lets Shepard move but is not a Move "
+                "Action. The Pin Tag names only the Move Action; Opportunity Attacks, which name any move away, are "
+                "still provoked.",
+)
+
+WARP_ON_BIOTIC = RulingOption(
+    key="warp_on_biotic",
+    title="What Shepard's Warp does to an Enemy that already has a Biotic Effect token",
+    section="Squadmate Commentary › Commander Shepard › Warp; Additional Enemy Rules › Biotic Effects",
+    readings={
+        "no_effect": "The commentary says the Ability has no effect on such an Enemy: nothing happens (no Damage, no "
+                     "token); the die stays on its Action Space.",
+        "token_only": "Only the token is lost (an Enemy cannot have two); the rest of Warp (its Damage on the "
+                      "sheet) is resolved.",
+    },
+    default="no_effect",
+    why_default="The commentary's words are 'This Ability has no effect', for the whole Ability; where the book means "
+                "'used, but no second token' it says so (Lift Grenade: 'You can use this Ability on an Enemy that "
+                "already has a Biotic Effect token').",
+)
+
+CALIBRATE_AIM = RulingOption(
+    key="calibrate_aim",
+    title="Whether Garrus' Calibrate spends his Aim Value",
+    section="Squadmate Commentary › Garrus Vakarian › Calibrate",
+    readings={
+        "kept": "Calibrate reads the Aim Value (2 or 3: +1 Damage, 4 or more: +2); the Aim Tracker stays where it is.",
+        "spent": "The extra Damage uses the Aim up: the Aim Tracker goes back to 0 after Calibrate.",
+    },
+    default="kept",
+    why_default="The commentary states a condition ('If your Aim Value is 2 or 3 ...') and limits it to once per "
+                "turn; it says nothing of moving the tracker, and a once-per-turn limit would be needless if the "
+                "Aim were spent.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""

@@ -143,6 +143,7 @@ stand-in in the built-in sheets, each resolved at its trigger, before the re-rol
 
     command_ready = 1           # Shepard's Ready Command tokens at the start (0..the sheet's command_tokens)
     aim_value = 2               # Garrus' Aim Tracker at the start (0..the sheet's aim_track)
+    enraged = 1                 # Wrex's Rage tokens showing their Enraged side at the start (0..the sheet's rage_tokens)
     chatika = "1,0"             # Tali's drone Chatika (a token) at the start; default: Tali's hex
     [[turns.actions]]
     box = "Pistol Burst"        # an Ability that deals Damage ...
@@ -154,6 +155,30 @@ stand-in in the built-in sheets, each resolved at its trigger, before the re-rol
     path = ["0,0", "1,0", "2,-1"]   # Chatika's route, its own hex first (at most drone_move hexes)
     target = "Husk"             # an Enemy in or adjacent to Chatika's hex (drone_damage Damage; ruling drone_react)
     turret = "3,-1"             # or an Active Turret in or adjacent to it, hacked (Disabled)
+
+Squadmate Commentary rules (the commentary gives the rule, the sheet file the effect; a stand-in in the built-in
+sheets)::
+
+    [unlocked]                  # Abilities unlocked in earlier Missions (Locked on the sheet; Advanced ones with
+    Garrus = ["Calibrate", "Proximity Mines"]   # what they require)
+    proximity_mines = 2         # Garrus' Proximity Mine tokens left (0..3; default: all three once unlocked)
+    [[turns.actions]]
+    box = "Concussive Shot"
+    die = "standard"
+    target = "Husk"
+    calibrate = true            # Garrus' Calibrate: Aim Value 2-3 +1, 4+ +2 (once per turn; ruling calibrate_aim)
+    battlemaster = true         # Wrex's Krogan Battlemaster: an Enraged Rage token flipped Calm for more Damage
+    [[turns.actions]]
+    box = "Adrenaline Rush"     # an Ability that moves (sheet move_points): path as a Move's; not a Move Action
+    die = "standard"            # (no Barrier; the Pin Tag: ruling pin_ability_move)
+    path = ["0,0", "1,0"]
+    [[turns.actions]]
+    box = "Sabotage Turret"     # a Turret (Active or Disabled) fires at the Enemies in its Line of Fire
+    die = "standard"
+    turret = "3,-1"
+
+Energy Drain regains a Shield Point after its Damage (at full Shield Points only the Damage); Warp has no effect on an
+Enemy with a Biotic Effect token; Lift Grenade is used on one all the same (no second token).
 
 Wrex's Blood Rage needs no declaration: each trigger flips a Calm Rage token Enraged and each Enemy adjacent to Wrex
 suffers the sheet's ``rage_damage``. A sheet without these numbers (0) only counts its triggers, said in the trace.
@@ -182,7 +207,8 @@ from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices
                          inferno_start_of_round, opportunity_attacks, shrouded_now)
 from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
-from .sheets import DOWNED_LOCKS_MAX, FACES_FOR, MOVEMENT_POINTS, STANDIN, DieFace, Sheet, load_sheets
+from .sheets import (CALIBRATE_BONUS, DOWNED_LOCKS_MAX, FACES_FOR, MOVEMENT_POINTS, PROXIMITY_MINES, STANDIN, DieFace,
+                     Sheet, load_sheets)
 from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
                        StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
@@ -264,6 +290,8 @@ class ActionSpec(Strict):
     mission: str | None = Field(default=None, max_length=60)
     command: bool = False
     aim: bool = False
+    calibrate: bool = False
+    battlemaster: bool = False
 
 
 class UnlockSpec(Strict):
@@ -403,7 +431,11 @@ class RoundScenario(Header):
     analysis_token: int = Field(default=0, ge=0, le=10)
     command_ready: int = Field(default=0, ge=0, le=3)
     aim_value: int = Field(default=0, ge=0, le=10)
+    enraged: int = Field(default=0, ge=0, le=5)
     chatika: str | None = Field(default=None, max_length=20)
+    unlocked: dict[Annotated[str, Field(max_length=40)], Annotated[list[Annotated[str, Field(max_length=40)]],
+                   Field(max_length=10)]] = Field(default_factory=dict, max_length=5)
+    proximity_mines: int | None = Field(default=None, ge=0, le=PROXIMITY_MINES)
 
 
 def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
@@ -511,6 +543,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         if box is None or box.unlocked:
             raise ScenarioError(f"unlocks[{i}].box", f"{u.box!r} is not a Locked Ability of {u.squadmate}'s sheet",
                                 locked or "no Locked Ability", source)
+    _check_unlocked(sc, sheets, names, source)
     _check_intel_unlocks(sc, source)
     for i, u in enumerate(sc.intel_unlocks):
         names_check(u.squadmate, names, f"intel_unlocks[{i}].squadmate", source)
@@ -572,7 +605,8 @@ def _check_core(sc: RoundScenario, sheets: Mapping[str, Sheet], names: list[str]
         have = [(n, getattr(sheets[n], attr)) for n in names if getattr(sheets[n], attr)]
         return have[0] if have else (None, 0)
     for field, attr, what in (("command_ready", "command_tokens", "Command tokens"),
-                              ("aim_value", "aim_track", "Aim Tracker spaces")):
+                              ("aim_value", "aim_track", "Aim Tracker spaces"),
+                              ("enraged", "rage_tokens", "Rage tokens")):
         who, top = owner(attr)
         if getattr(sc, field) > top:
             raise ScenarioError(field, f"{getattr(sc, field)}, but " + (f"{who}'s sheet has {top} {what}" if who else
@@ -609,6 +643,38 @@ def _check_core(sc: RoundScenario, sheets: Mapping[str, Sheet], names: list[str]
             if a.aim and not sheets[t.squadmate].aim_track:
                 raise ScenarioError(f"turns[{i}].actions[{j}].aim", f"{t.squadmate}'s sheet has no Aim Tracker",
                                     "aim only on the Actions of a sheet with an aim_track", source)
+
+
+def _check_unlocked(sc: RoundScenario, sheets: Mapping[str, Sheet], names: list[str], source: str) -> None:
+    """``unlocked``: the Locked Abilities of each Squadmate's sheet marked unlocked in earlier Missions (Unlocking
+    Abilities: usable "for the rest of the campaign"); an Advanced one needs the Abilities it requires unlocked too
+    (on the sheet or in the list). ``unlocks`` may not unlock one of them again. ``proximity_mines``: the Proximity
+    Mine tokens left (0..3), only with a sheet whose Proximity Mines box is unlocked."""
+    for who, boxes in sc.unlocked.items():
+        names_check(who, names, f"unlocked.{who}", source)
+        sheet = sheets[who]
+        locked = [b.name for b in sheet.boxes if not b.unlocked and not b.basic]
+        for k, name in enumerate(boxes):
+            b = sheet.box(name)
+            if b is None or b.unlocked or b.basic:
+                raise ScenarioError(f"unlocked.{who}[{k}]", f"{name!r} is not a Locked Ability of {who}'s sheet",
+                                    locked or "no Locked Ability", source)
+            mine = {x.lower() for x in boxes}
+            missing = [r for r in b.requires if r.lower() not in mine and not sheet.box(r).unlocked]
+            if missing:
+                raise ScenarioError(f"unlocked.{who}[{k}]", f"{b.name} is an Advanced Ability: {' and '.join(missing)} "
+                                    "must be unlocked first (Advanced Abilities and Loyalty Abilities)",
+                                    f"list {' and '.join(missing)} too", source)
+    for i, u in enumerate(sc.unlocks):
+        if u.box.lower() in {x.lower() for x in sc.unlocked.get(u.squadmate, [])}:
+            raise ScenarioError(f"unlocks[{i}].box", f"{u.box!r} is already unlocked (the file's unlocked)",
+                                "an Ability still Locked", source)
+    if sc.proximity_mines is not None:
+        have = [n for n in names for b in sheets[n].boxes if b.mines and (b.unlocked or b.name.lower() in {
+            x.lower() for x in sc.unlocked.get(n, [])})]
+        if not have:
+            raise ScenarioError("proximity_mines", "no Squadmate has an unlocked Ability with Proximity Mine tokens "
+                                "(a sheet box's mines)", "no proximity_mines", source)
 
 
 def _check_intel_unlocks(sc: RoundScenario, source: str) -> None:
@@ -749,6 +815,8 @@ class Action:
     mission: str | None = None
     command: bool = False
     aim: bool = False
+    calibrate: bool = False
+    battlemaster: bool = False
 
 
 @dataclass(frozen=True)
@@ -828,6 +896,9 @@ class RoundState:
         command_ready: Shepard's Ready Command tokens; ``aim``: Garrus' Aim Value (his Aim Tracker); ``chatika``:
             the hex of Tali's drone token (``None``: no Combat Drone in the squad); ``enraged``: Wrex's Enraged Rage
             tokens (Core Abilities; the sheet file's numbers).
+        mines: Garrus' Proximity Mine tokens left (Squadmate Commentary › Garrus Vakarian › Proximity Mines: three
+            at the start of each Mission once unlocked, three taken at once when unlocked during one).
+        calibrated: ``(Round, Squadmate)`` of each turn in which Calibrate was used (once per turn).
         sheets: the Squadmate Sheets this Round is played with (the file's sheet file), for what a view shows of
             them (track lengths); never compared.
         progress: ``(Mission Action rule, Progress Boxes marked)`` (Mission Rules Page; Basic Actions › Mission).
@@ -870,6 +941,8 @@ class RoundState:
     aim: int = 0
     chatika: Hex | None = None
     enraged: int = 0
+    mines: int = 0
+    calibrated: tuple[tuple[int, str], ...] = ()
     sheets: Mapping[str, Sheet] | None = dc_field(default=None, compare=False, repr=False)
 
     def hand(self, name: str) -> str | None:
@@ -1221,6 +1294,20 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
                             field=f"{act.field}.target", step="Step B: Actions")
     enhanced = act.die == "enhanced"
     steps: list[Step] = []
+    if box.biotic_target == "no_effect" and enemy.biotic_effect:
+        if ctx.rulings.reading("warp_on_biotic") == "no_effect":
+            return board.shown(1), [Step(f"{who}'s {box.name} has no effect on {act.target}: it already has a Biotic "
+                                         "Effect token (the die stays on the Action Space; ruling warp_on_biotic = "
+                                         "no_effect)", COMMENTARY.get(box.name, S.BIOTIC_EFFECTS),
+                                         "An Enemy cannot have more than one Biotic Effect token (Biotic Effects).",
+                                         facts={"enemy": enemy.name, "effect": False}, marks=(who, act.target))]
+        steps.append(Step(f"{act.target} already has a Biotic Effect token: {who}'s {box.name} loses only its token "
+                          "(ruling warp_on_biotic = token_only)", COMMENTARY.get(box.name, S.BIOTIC_EFFECTS),
+                          marks=(act.target,)))
+    if box.biotic_effect and enemy.biotic_effect and box.name in COMMENTARY:
+        steps.append(Step(f"{box.name} may still be used on {act.target}, which already has a Biotic Effect token: "
+                          "its Damage is dealt, but no second token is placed", COMMENTARY[box.name],
+                          marks=(act.target,)))
     if enhanced and box.enhanced_min_distance is not None and (dist or 0) < box.enhanced_min_distance:
         enhanced = False
         steps.append(Step(f"{act.target} is {dist} hexes away: the Enhanced {box.name} needs "
@@ -1247,6 +1334,225 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
         board = board.with_enemy(enemy.name, e2)
         steps += more
     return board.shown(len(steps)), steps
+
+
+COMMENTARY = {"Warp": S.COMMENTARY_SHEPARD_WARP, "Lift Grenade": S.COMMENTARY_WREX_LIFT_GRENADE}
+"""Ability Boxes whose Biotic Effect rule the Squadmate Commentary states for that Ability (Warp: no effect on an
+Enemy with a token; Lift Grenade: usable on one, no second token); the steps cite it."""
+
+
+def _spend_mine(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str
+                ) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Garrus Vakarian › Proximity Mines: the Action spends one of the Proximity Mine tokens
+    (three, replenished at the start of each Mission once unlocked; what a mine does is the sheet file's, a
+    stand-in in the built-in sheets).
+
+    Raises:
+        RuleViolation: no token left (field ``turns[i].actions[j].box``).
+    """
+    if state.mines < 1:
+        raise RuleViolation(f"{who} has no Proximity Mine token left: they are replenished only at the start of the "
+                            "next Mission", S.COMMENTARY_GARRUS_PROXIMITY_MINES, field=f"{act.field}.box",
+                            step="Step B: Actions")
+    st = Step(f"{who} places one of his Proximity Mine tokens ({state.mines} -> {state.mines - 1} left)",
+              S.COMMENTARY_GARRUS_PROXIMITY_MINES, "The tokens are replenished at the start of each Mission. What a "
+              f"mine does is printed on the sheet, not in the rulebook: the sheet file's {box} ({_standin(ctx)}).",
+              facts={"mines": state.mines - 1}, marks=(who,))
+    return replace(state, mines=state.mines - 1), [st]
+
+
+def _commentary_bonus(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str,
+                      bonus: tuple[int, str]) -> tuple[RoundState, tuple[int, str], list[Step]]:
+    """The Squadmate Commentary's Special Rules that add Damage to an Ability Action, over ``bonus`` (the Core
+    Ability's, :func:`_core_bonus`):
+
+    * ``calibrate`` (Garrus Vakarian › Calibrate, the book's numbers): with an unlocked Special Rule box listing
+      ``box`` in its ``calibrate``, Aim Value 2 or 3 adds 1 Damage, 4 or more adds 2, below 2 none; once per turn;
+      Abilities it does not list (Armor-Piercing Rounds) refused. Whether the Aim Tracker goes back to 0 is the
+      ruling ``calibrate_aim``. The Aim Value is read before an ``aim`` spend on the same Action.
+    * ``battlemaster`` (Urdnot Wrex › Krogan Battlemaster): with an unlocked box with ``rage_bonus``, one Enraged
+      Rage token is flipped Calm for that much more Damage; refused when every Rage token is Calm. Once per Action:
+      the flag is one per Action. The effect is the sheet file's (a stand-in in the built-in sheets).
+
+    Raises:
+        RuleViolation: no such unlocked box, not an Ability it boosts, a second Calibrate this turn, every Rage token
+            Calm (field ``turns[i].actions[j].calibrate`` / ``.battlemaster``).
+    """
+    extra, why = bonus
+    whys = [why] if why else []
+    steps: list[Step] = []
+    step = "Step B: Actions"
+    sheet = ctx.sheets[who]
+    if act.calibrate:
+        f = f"{act.field}.calibrate"
+        cal = next((b for b in sheet.boxes if b.calibrate), None)
+        if cal is None or not is_unlocked(state, ctx, who, cal.name):
+            raise RuleViolation(f"{who} has no unlocked Calibrate" if cal is None else
+                                f"{who}'s {cal.name} is a Locked Ability: it cannot be used until unlocked",
+                                S.UNLOCKING_ABILITIES if cal else S.COMMENTARY_GARRUS_CALIBRATE, field=f, step=step)
+        if box.lower() not in {c.lower() for c in cal.calibrate}:
+            raise RuleViolation(f"{cal.name} has no effect on {box}: only {' and '.join(cal.calibrate)} can deal its "
+                                "additional Damage", S.COMMENTARY_GARRUS_CALIBRATE, field=f, step=step)
+        if (state.round, who) in state.calibrated:
+            raise RuleViolation(f"{who} already used {cal.name} this turn: only once per turn",
+                                S.COMMENTARY_GARRUS_CALIBRATE, field=f, step=step)
+        aim = state.aim
+        n = next((b for least, b in CALIBRATE_BONUS if aim >= least), 0)
+        reading = ctx.rulings.reading("calibrate_aim")
+        after = 0 if reading == "spent" else aim
+        state = replace(state, calibrated=state.calibrated + ((state.round, who),),
+                        aim=after if not act.aim else state.aim)
+        tracker = (f"the Aim Tracker back to 0 (ruling calibrate_aim = spent)" if reading == "spent" else
+                   "the Aim Tracker stays (ruling calibrate_aim = kept)")
+        steps.append(Step(f"{who}'s {cal.name} on {box}: Aim Value {aim} -> +{n} Damage; {tracker}",
+                          S.COMMENTARY_GARRUS_CALIBRATE, "Aim Value 2 or 3: 1 additional Damage; 4 or more: 2; "
+                          "once per turn.", facts={"aim": aim, "damage": n}, marks=(who,)))
+        if n:
+            extra += n
+            whys.append(f"{cal.name} (Aim Value {aim})")
+    if act.battlemaster:
+        f = f"{act.field}.battlemaster"
+        kb = next((b for b in sheet.boxes if b.rage_bonus), None)
+        if kb is None or not is_unlocked(state, ctx, who, kb.name):
+            raise RuleViolation(f"{who} has no unlocked Krogan Battlemaster" if kb is None else
+                                f"{who}'s {kb.name} is a Locked Ability: it cannot be used until unlocked",
+                                S.UNLOCKING_ABILITIES if kb else S.COMMENTARY_WREX_BATTLEMASTER, field=f, step=step)
+        if state.enraged < 1:
+            raise RuleViolation(f"every one of {who}'s Rage tokens shows its Calm side: {kb.name} cannot be used",
+                                S.COMMENTARY_WREX_BATTLEMASTER, field=f, step=step)
+        n = kb.rage_bonus
+        state = replace(state, enraged=state.enraged - 1)
+        steps.append(Step(f"{who}'s {kb.name} on {box}: one Enraged Rage token flipped Calm ({state.enraged + 1} -> "
+                          f"{state.enraged} Enraged), +{n} Damage", S.COMMENTARY_WREX_BATTLEMASTER,
+                          "Not with every Rage token Calm; once per Action. What it gives is printed on the sheet, "
+                          f"not in the rulebook: the sheet file's rage_bonus ({_standin(ctx)}).",
+                          facts={"enraged": state.enraged, "damage": n}, marks=(who,)))
+        extra += n
+        whys.append(kb.name)
+    return state, (extra, " and ".join(whys)), steps
+
+
+def _energy_drain(board: Board, ctx: RoundContext, who: str, box: str) -> tuple[Board, list[Step]]:
+    """Squadmate Commentary › Tali'Zorah nar Rayya › Energy Drain: after its Damage the Squadmate regains the box's
+    ``regain_shield`` Shield Points (the sheet file's number, a stand-in), up to its maximum; with full Shield Points
+    the Damage was still dealt and the regain is simply ignored."""
+    b = ctx.sheets[who].box(box)
+    sq = board.squadmate(who)
+    if sq.downed:
+        return board, []
+    if sq.shield_points >= sq.shield_points_max:
+        return board.shown(1), [Step(f"{box}: {who} has full Shield Points ({sq.shield_points}): the Damage is dealt, "
+                                     "the Shield Point to regain is ignored", S.COMMENTARY_TALI_ENERGY_DRAIN,
+                                     facts={"squadmate": who, "shield_points": sq.shield_points, "regained": 0},
+                                     marks=(who,))]
+    new = min(sq.shield_points + b.regain_shield, sq.shield_points_max)
+    st = Step(f"{box}: {who} regains {plural(new - sq.shield_points, 'Shield Point')} ({sq.shield_points} -> {new})",
+              S.COMMENTARY_TALI_ENERGY_DRAIN, f"How many is printed on the sheet: the sheet file's regain_shield "
+              f"({_standin(ctx)}).", facts={"squadmate": who, "shield_points": new, "regained": new - sq.shield_points},
+              marks=(who,))
+    return board.with_squadmate(replace(sq, shield_points=new)).shown(1), [st]
+
+
+def _ability_move(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str, seen=None
+                  ) -> tuple[RoundState, list[Step]]:
+    """An Ability that moves the Squadmate along ``act.path`` (Squadmate Commentary: Shepard's Adrenaline Rush,
+    Garrus' Turian Rebel): the box's ``move_points`` Movement Points, or (``"die"``) those of the die allocated, as a
+    Move Action's (Turian Rebel). Leaving an Active Enemy's adjacency provokes Opportunity Attacks (the Squadmate
+    moves by choice, not forced); whether the Pin Tag ends it is the ruling ``pin_ability_move``. It is not a Move
+    Action: Barrier does not trigger (Commander Shepard › Barrier, said when the Squadmate has it). Loot in the hexes
+    entered is picked up (Loot Tokens: "moves into").
+
+    Raises:
+        RuleViolation: ``move_points = "die"`` with a die that shows no Move icon, or the path refused (too long, a
+            hex it cannot enter; field ``turns[i].actions[j].path[k]``).
+    """
+    b = ctx.sheets[who].box(box)
+    mp = MOVEMENT_POINTS.get(act.die) if b.move_points == "die" else b.move_points
+    if mp is None:
+        raise RuleViolation(f"{box} moves as many hexes as its die's Move icon gives; a {act.die} die shows none",
+                            S.COMMENTARY_GARRUS_TURIAN_REBEL, field=f"{act.field}.die", step="Step B: Actions")
+    steps = [Step(f"{who}'s {box}: {plural(mp, 'Movement Point')}" + (
+        f" from the {_FACE_WORDS[act.die]} die, as a Move Action's" if b.move_points == "die" else ""),
+        S.COMMENTARY_GARRUS_TURIAN_REBEL if b.move_points == "die" else S.ABILITY_ACTIONS,
+        "Not a Move Action: an Ability that lets the Squadmate move." + (
+            "" if b.move_points == "die" else f" The number is the sheet file's move_points ({_standin(ctx)})."),
+        facts={"movement_points": mp}, marks=(who,))]
+    pin_ends = ctx.rulings.reading("pin_ability_move") == "any_move"
+    try:
+        board, more = opportunity_attacks(ctx.terrain, state.board, who, act.path, movement_points=mp,
+                                          rulings=ctx.rulings, on_step=_shifted(seen, len(steps)), ability=box,
+                                          pin_ends=pin_ends)
+    except RuleViolation as v:
+        raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}", step="Step B: Actions") from None
+    steps += more
+    _seen(seen, box, board, len(steps))
+    state = replace(state, board=board)
+    if not board.failed:
+        state, more = _pick_up_loot(state, ctx, who)
+        steps += more
+        _seen(seen, "Loot", state.board, len(steps))
+    barrier = next((x for x in ctx.sheets[who].boxes if x.move_shield and is_unlocked(state, ctx, who, x.name)), None)
+    if barrier is not None and not state.board.squadmate(who).downed:
+        steps.append(Step(f"{who}'s {barrier.name} does not trigger: {box} moved {who}, but it is not a Move Action",
+                          S.COMMENTARY_SHEPARD_BARRIER, "Only completing a Move Action regains the Shield Point.",
+                          marks=(who,)))
+        state = replace(state, board=state.board.shown(1))
+    return state, steps
+
+
+def _sabotage_turret(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str, seen=None
+                     ) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Tali'Zorah nar Rayya › Sabotage Turret: the Turret at ``act.turret`` (within the box's
+    range) deals the box's ``sabotage_turret`` Damage (the sheet file's, a stand-in) to each Enemy in its Line of Fire
+    (its own hex and its one straight line: Additional Rules › Turrets); a Disabled Turret temporarily gains a Line
+    of Fire for this. Enemies in a Shrouded area cannot be targeted and are skipped. The Damage is Tali's Action's
+    (XP, React Tag toward her). ``seen``: the board observer of :func:`_hit`, also told the board after each Enemy's
+    Damage.
+
+    Raises:
+        RuleViolation: no ``turret``, or the Turret out of range or Line of Fire (field ``turret``).
+    """
+    from .geometry import turret_targets
+
+    field, step = f"{act.field}.turret", "Step B: Actions"
+    b = ctx.sheets[who].box(box)
+    if act.turret is None:
+        raise RuleViolation(f"{box} needs the hex of the Turret it sabotages", S.COMMENTARY_TALI_SABOTAGE_TURRET,
+                            field=field, step=step)
+    t = next(x for x in ctx.terrain.map.turrets if x.hex == act.turret)
+    me = state.board.squadmate(who).position
+    dist = ctx.terrain.distance(me, t.hex)
+    if b.range is not None and (dist is None or dist > b.range):
+        raise RuleViolation(f"the Turret at {t.hex} is {dist if dist is not None else 'unreachable'} hexes from "
+                            f"{who}; {box} reaches {b.range}", S.COUNTING_DISTANCES, field=field, step=step)
+    if b.line_of_fire and not ctx.terrain.line_of_fire(me, t.hex):
+        raise RuleViolation(f"the Turret at {t.hex} is not in {who}'s Line of Fire", S.LINE_OF_FIRE, field=field,
+                            step=step)
+    disabled = not t.active or t.hex in state.disabled_turrets
+    hexes = turret_targets(ctx.terrain.map, t.hex, sabotaged=True, rulings=ctx.rulings)
+    board = state.board
+    hit = [e for e in board.enemies if e.position in hexes]
+    steps = [Step(f"{who}'s {box}: the {'Disabled' if disabled else 'Active'} Turret at {t.hex} fires at the Enemies "
+                  f"in its Line of Fire ({', '.join(e.name for e in hit) or 'none'}), {b.sabotage_turret} Damage each",
+                  S.COMMENTARY_TALI_SABOTAGE_TURRET,
+                  ("A Disabled Turret has no Line of Fire, but gains one for this Ability. " if disabled else "")
+                  + f"Its Line of Fire: {', '.join(str(h) for h in sorted(hexes))}. The Damage is the sheet file's "
+                  f"sabotage_turret ({_standin(ctx)}).",
+                  facts={"turret": str(t.hex), "targets": [e.name for e in hit]}, marks=(who, str(t.hex)))]
+    board = board.shown(1)
+    for e in hit:
+        cur = board.enemy(e.name)
+        if cur is None:
+            continue
+        if cur.shrouded or shrouded_now(ctx.terrain, board, cur.position):
+            steps.append(Step(f"{e.name} is in a Shrouded area: it cannot be targeted", S.SHROUDED_AREAS,
+                              marks=(e.name,)))
+            board = board.shown(1)
+            continue
+        board, more = _hit(board, ctx, who, cur, b.sabotage_turret, "action", _shifted(seen, len(steps)))
+        steps += more
+        _seen(seen, f"Damage to {e.name}", board, len(steps))
+    return replace(state, board=board), steps
 
 
 def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, bonus=(0, "")
@@ -1432,6 +1738,13 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
                             + ("is placed without resolving" if not act.resolve else "deals none"),
                             S.CORE_ABILITIES, field=f"{act.field}.{'command' if act.command else 'aim'}",
                             step="Step B: Actions")
+    sb = ctx.sheets[who].box(box)
+    for flag, what, rule in (("calibrate", "Calibrate", S.COMMENTARY_GARRUS_CALIBRATE),
+                             ("battlemaster", "Krogan Battlemaster", S.COMMENTARY_WREX_BATTLEMASTER)):
+        if getattr(act, flag) and (not act.resolve or not sb.damage or sb.move_points is not None):
+            raise RuleViolation(f"{what} adds Damage to an Ability Action that deals Damage: {who}'s {box} "
+                                + ("is placed without resolving" if not act.resolve else "deals none"), rule,
+                                field=f"{act.field}.{flag}", step="Step B: Actions")
     if box == "Mission" and act.mission is None and act.completes is None:
         allowed = ", ".join(ctx.mission_actions or ()) or "none in this file"
         raise RuleViolation("a die goes on the Mission Action only when a rule of the Mission Rules page allows it: "
@@ -1499,11 +1812,33 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     elif ctx.sheets[who].box(box).disable_turret:
         state, more = _disable_turret(state, ctx, who, act, box)
         steps += more
+    elif sb.move_points is not None:
+        state, more = _ability_move(replace(state, board=board), ctx, who, act, box, seen_from(len(steps), state))
+        board = state.board
+        steps += more
+    elif sb.sabotage_turret:
+        state, more = _sabotage_turret(replace(state, board=board), ctx, who, act, box, seen_from(len(steps), state))
+        board = state.board
+        steps += more
     else:
+        if sb.mines:
+            state, more = _spend_mine(state, ctx, who, act, box)
+            steps += more
+            _mark(cut, "Proximity Mine token", state, len(steps))
         state, bonus, more = _core_bonus(state, ctx, who, act, box)
         steps += more
+        state, bonus, more = _commentary_bonus(state, ctx, who, act, box, bonus)
+        steps += more
+        if more:
+            _mark(cut, " and ".join(n for n, on in (("Calibrate", act.calibrate),
+                                                    ("Krogan Battlemaster", act.battlemaster)) if on),
+                  state, len(steps))
         board, more = _ability_checked(board, ctx, who, act, seen_from(len(steps), state), bonus)
         steps += more
+        if sb.regain_shield:
+            _mark(cut, box, replace(state, board=board), len(steps))
+            board, more = _energy_drain(board, ctx, who, box)
+            steps += more
     state = replace(state, board=board)
     if box == "Move" and act.resolve:
         state, more = _pick_up_loot(state, ctx, who, None if cut is None else (
@@ -2010,7 +2345,29 @@ def _loyalty_unlock(state: RoundState, ctx: RoundContext, who: str) -> tuple[Rou
     st = Step(f"{who}'s Loyalty Mission is complete: {who} unlocks the Loyalty Ability {name}", S.ADVANCED_ABILITIES,
               "A Loyalty Ability is unlocked only this way (the Story Paragraph after the Loyalty Mission).",
               facts={"squadmate": who, "unlocked": name}, marks=(who,))
-    return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
+    return _unlocked_now(state, ctx, who, name, st)
+
+
+def _unlocked_now(state: RoundState, ctx: RoundContext, who: str, name: str, st: Step
+                  ) -> tuple[RoundState, list[Step]]:
+    """``who``'s Ability ``name`` is unlocked during the Mission (step ``st`` says so), and what that does at once
+    (Squadmate Commentary): Proximity Mines' three tokens are taken immediately; Asari Controller makes Enemies with a
+    Biotic Effect token count as having no Tags from now on."""
+    state = replace(state, unlocked=state.unlocked + ((who, name),))
+    b = ctx.sheets[who].box(name)
+    steps = [st]
+    if b.mines:
+        state = replace(state, mines=b.mines)
+        steps.append(Step(f"{who} takes the {b.mines} Proximity Mine tokens at once",
+                          S.COMMENTARY_GARRUS_PROXIMITY_MINES, "Unlocked during a Mission, the Ability's tokens are "
+                          "taken immediately; from then on they are replenished at the start of each Mission.",
+                          facts={"mines": b.mines}, marks=(who,)))
+    if b.asari_controller:
+        state = replace(state, board=replace(state.board, asari_controller=True))
+        steps.append(Step(f"{name} unlocked: from now on Enemies with a Biotic Effect token count as having no Tags",
+                          S.COMMENTARY_LIARA_ASARI_CONTROLLER, "A Ranged Enemy with a token then cannot Attack a "
+                          "Squadmate it is not adjacent to.", marks=(who,)))
+    return state, steps
 
 
 def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -> tuple[RoundState, list[Step]]:
@@ -2032,7 +2389,7 @@ def _unlock_on_xp(state: RoundState, ctx: RoundContext, who: str, before: int) -
     st = Step(f"{who}'s XP column is full: {who} unlocks {name}, usable at once", S.UNLOCKING_ABILITIES,
               "As soon as the third box is marked, the player unlocks an Ability of their choice (the file's unlocks).",
               facts={"squadmate": who, "unlocked": name}, marks=(who,))
-    return replace(state, unlocked=state.unlocked + ((who, name),)), [st]
+    return _unlocked_now(state, ctx, who, name, st)
 
 
 def is_unlocked(state: RoundState, ctx: RoundContext, who: str, box: str) -> bool:
@@ -2945,7 +3302,8 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                             f"turns[{i}].actions[{j}]", a.die_id,
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
                                        f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
-                            a.completes, parse_hex(a.turret) if a.turret else None, a.mission, a.command, a.aim)
+                            a.completes, parse_hex(a.turret) if a.turret else None, a.mission, a.command, a.aim,
+                            a.calibrate, a.battlemaster)
                      for j, a in enumerate(t.actions))
         drone = tuple(Drone(tuple(parse_hex(h) for h in d.path), d.target, parse_hex(d.turret) if d.turret else None,
                             f"turns[{i}].drone[{k}]") for k, d in enumerate(t.drone))
@@ -2965,9 +3323,18 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
     sheets = load_sheets(scenario.sheets)
     drone = next((s for s in sqs if sheets[s.name].drone_move), None)
     chatika = parse_hex(scenario.chatika) if scenario.chatika else drone.position if drone is not None else None
+    unlocked = tuple((who, sheets[who].box(b).name) for who, bs in scenario.unlocked.items() for b in bs)
+    mine_box = next((b for s in sqs for b in sheets[s.name].boxes
+                     if b.mines and (b.unlocked or (s.name, b.name) in unlocked)), None)
+    mines = (scenario.proximity_mines if scenario.proximity_mines is not None
+             else mine_box.mines if mine_box is not None else 0)
+    if any(b.asari_controller and (b.unlocked or (s.name, b.name) in unlocked) for s in sqs
+           for b in sheets[s.name].boxes):
+        state = replace(state, board=replace(state.board, asari_controller=True))
     state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
+                    unlocked=unlocked, mines=mines,
                     analysis_token=scenario.analysis_token, command_ready=scenario.command_ready,
-                    aim=scenario.aim_value, chatika=chatika, sheets=sheets,
+                    aim=scenario.aim_value, chatika=chatika, enraged=scenario.enraged, sheets=sheets,
                     renegade=() if scenario.renegade_victories is None else tuple(
                         (s.name, scenario.renegade_victories) for s in sqs))
     return state, RoundContext(r, dice, terrain, sheets, cards, tuple(turns), scenario.rounds,

@@ -130,7 +130,8 @@ def _hex(h) -> str:
 
 def core_element(state: RoundState, sheet) -> str:
     """The Core Ability element of ``sheet``'s Squadmate in ``state``, in words (:attr:`SquadmatePanel.core`; Core
-    Abilities: the sheet file's Command tokens, Aim Tracker, drone and Rage tokens)."""
+    Abilities: the sheet file's Command tokens, Aim Tracker, drone and Rage tokens), and Garrus' Proximity Mine tokens
+    once the Ability is unlocked (Squadmate Commentary › Garrus Vakarian › Proximity Mines)."""
     if sheet is None:
         return ""
     parts = []
@@ -142,6 +143,9 @@ def core_element(state: RoundState, sheet) -> str:
         parts.append(f"Chatika on {state.chatika}")
     if sheet.rage_tokens:
         parts.append(f"Rage tokens Enraged {state.enraged}/{sheet.rage_tokens}")
+    mine = next((b for b in sheet.boxes if b.mines and (b.unlocked or (sheet.name, b.name) in state.unlocked)), None)
+    if mine is not None:
+        parts.append(f"Proximity Mine tokens {state.mines}/{mine.mines}")
     return ", ".join(parts)
 
 

@@ -48,6 +48,24 @@ same shape::
     disable_turret = false      # the Action Disables one Active Turret (the action's ``turret`` hex) within range
     move_shield = 0             # a Special Rule (spaces = []): Shield Points regained each time the Squadmate
                                 # completes a Move Action (Shepard's Barrier, Squadmate Commentary; 0..5)
+    # Squadmate Commentary rules (each one's number a stand-in unless the commentary gives it):
+    regain_shield = 0           # the Squadmate regains this many Shield Points after the Damage (Tali's Energy
+                                # Drain; at full Shield Points the Damage is still dealt, the regain ignored; 0..5)
+    biotic_target = "any"       # "no_effect": the Ability has no effect on an Enemy with a Biotic Effect token
+                                # (Shepard's Warp); "any": it is used, only no second token (Wrex's Lift Grenade)
+    move_points = 2             # an Ability that moves the Squadmate (1..6 Movement Points, e.g. Shepard's
+                                # Adrenaline Rush; "die": as many as the die allocated gives, Garrus' Turian Rebel):
+                                # not a Move Action, so Barrier does not trigger (the action's path = the route)
+    mines = 3                   # Proximity Mine tokens (Garrus; Components: three): the Action spends one
+    sabotage_turret = 0         # Damage a Turret (Active or Disabled: it gains a Line of Fire for this) deals to each
+                                # Enemy in its Line of Fire (Tali's Sabotage Turret; the action's turret hex; 0..5)
+    calibrate = []              # a Special Rule (spaces = []): the Abilities an action's calibrate = true adds Damage
+                                # to by the Aim Value (2-3: +1, 4+: +2; once per turn; Garrus' Calibrate)
+    rage_bonus = 0              # a Special Rule (spaces = []): an action's battlemaster = true flips one Enraged Rage
+                                # token Calm for this much more Damage (refused when all are Calm; once per Action;
+                                # Wrex's Krogan Battlemaster; 0..5)
+    asari_controller = false    # a Special Rule (spaces = []): once unlocked, Enemies with a Biotic Effect token count
+                                # as having no Tags (Liara's Asari Controller)
 
 Action Space kinds (Action Spaces): a ``move`` space takes any die showing a Move icon, a ``standard`` space a
 Standard or Enhanced Action die, an ``enhanced`` space only an Enhanced Action die.
@@ -62,7 +80,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from explorer.errors import ScenarioError
 from explorer.scenario import read_toml, validate
@@ -92,6 +110,12 @@ DOWNED_LOCKS_MAX = 4
 """At most 4 per sheet: three Downed Squadmates (Shepard Downed ends the Mission) Lock at most the twelve dice."""
 
 STANDIN = "standin"
+PROXIMITY_MINES = 3
+"""Components: three Proximity Mine tokens (Garrus'; Squadmate Commentary › Garrus Vakarian › Proximity Mines: take
+the three when the Ability is unlocked, replenished at the start of each Mission)."""
+CALIBRATE_BONUS: tuple[tuple[int, int], ...] = ((4, 2), (2, 1))
+"""Squadmate Commentary › Garrus Vakarian › Calibrate (the book's numbers): Aim Value 4 or more: 2 more Damage; 2 or
+3: 1 more; below 2: none. ``(least Aim Value, bonus)``, highest first."""
 COMMAND_TOKENS = 3
 """Components: three Command tokens (Shepard's; Squadmate Commentary › Commander Shepard › Command Tokens)."""
 RAGE_TOKENS = 5
@@ -113,6 +137,21 @@ class BoxSpec(Strict):
     loyalty: bool = False
     disable_turret: bool = False
     move_shield: int = Field(default=0, ge=0, le=5)
+    regain_shield: int = Field(default=0, ge=0, le=5)
+    biotic_target: Literal["any", "no_effect"] = "any"
+    move_points: int | Literal["die"] | None = None
+    mines: int = Field(default=0, ge=0, le=PROXIMITY_MINES)
+    sabotage_turret: int = Field(default=0, ge=0, le=5)
+    calibrate: list[str] = Field(default_factory=list, max_length=4)
+    rage_bonus: int = Field(default=0, ge=0, le=5)
+    asari_controller: bool = False
+
+    @field_validator("move_points")
+    @classmethod
+    def _points(cls, v):
+        if isinstance(v, int) and not 1 <= v <= 6:
+            raise ValueError("move_points is 1..6 or \"die\"")
+        return v
 
 
 class SheetSpec(Strict):
@@ -169,10 +208,24 @@ class AbilityBox:
     loyalty: bool = False
     disable_turret: bool = False
     move_shield: int = 0
+    regain_shield: int = 0
+    biotic_target: str = "any"
+    move_points: int | str | None = None
+    mines: int = 0
+    sabotage_turret: int = 0
+    calibrate: tuple[str, ...] = ()
+    rage_bonus: int = 0
+    asari_controller: bool = False
 
     @property
     def has_effect(self) -> bool:
         return bool(self.damage) or self.stun or self.biotic_effect
+
+    @property
+    def special_rule(self) -> bool:
+        """A Special Rule box the engine plays (no Action Space): Barrier's ``move_shield``, Calibrate's
+        ``calibrate``, Krogan Battlemaster's ``rage_bonus``, Asari Controller's ``asari_controller``."""
+        return bool(self.move_shield or self.calibrate or self.rage_bonus or self.asari_controller)
 
 
 @dataclass(frozen=True)
@@ -241,13 +294,24 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].damage", f"{b.damage} out of range", "0..10", source)
             boxes.append(AbilityBox(b.name, tuple(b.spaces), b.unlocked, tuple(b.damage), b.stun, b.biotic_effect,
                                     b.range, b.line_of_fire, b.enhanced_min_distance, requires=tuple(b.requires),
-                                    loyalty=b.loyalty, disable_turret=b.disable_turret, move_shield=b.move_shield))
-            if not b.spaces and not b.move_shield:
+                                    loyalty=b.loyalty, disable_turret=b.disable_turret, move_shield=b.move_shield,
+                                    regain_shield=b.regain_shield, biotic_target=b.biotic_target,
+                                    move_points=b.move_points, mines=b.mines, sabotage_turret=b.sabotage_turret,
+                                    calibrate=tuple(b.calibrate), rage_bonus=b.rage_bonus,
+                                    asari_controller=b.asari_controller))
+            if not b.spaces and not boxes[-1].special_rule:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} has no Action Space and no Special "
-                                    "Rule the engine knows", "1..4 Action Spaces, or move_shield (a Special Rule)",
-                                    source)
+                                    "Rule the engine knows", "1..4 Action Spaces, or move_shield, calibrate, "
+                                    "rage_bonus or asari_controller (a Special Rule)", source)
+            if b.spaces and boxes[-1].special_rule:
+                raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} is a Special Rule box (move_shield, "
+                                    "calibrate or rage_bonus): it has no Action Space", "[]", source)
         ability_names = {b.name.lower(): b.name for b in s.boxes}
         for j, b in enumerate(s.boxes):
+            for k, c in enumerate(b.calibrate):
+                if c.lower() not in ability_names or c.lower() == b.name.lower():
+                    raise ScenarioError(f"sheets[{i}].boxes[{j}].calibrate[{k}]", f"{c!r} is not another Ability Box "
+                                        f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
             for k, r in enumerate(b.requires):
                 if r.lower() not in ability_names or r.lower() == b.name.lower():
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].requires[{k}]", f"{r!r} is not another Ability Box "

@@ -562,6 +562,8 @@ class StrategyState:
         locked_face: the face of the Locked die (its value before the roll), or ``None``.
         ended: the last roll round showed no icon: the Strategy Roll is over.
         actions: Step B in progress (:class:`ActionState`), ``None`` when no die is allocated.
+        core: where the Core Ability's element stands (:attr:`StrategyContext.core_track`): Shepard's Ready Command
+            tokens, Garrus' Aim Value, Liara's Analysis token (spaces right), Wrex's Enraged Rage tokens.
     """
 
     pool: tuple[Die, ...] = ()
@@ -569,6 +571,7 @@ class StrategyState:
     locked_face: Face | None = None
     ended: bool = False
     actions: ActionState | None = None
+    core: int = 0
 
 
 @dataclass(frozen=True)
@@ -591,6 +594,12 @@ class StrategyContext(Context):
     fixed_rounds: tuple[tuple[Face | str, ...], ...] = ()
     renegade: tuple[RenegadeUse, ...] = ()
     allocate: tuple[tuple[str, str, bool], ...] = ()
+    core_track: tuple[int, int] | None = None
+    """``(start, top)`` of the Core Ability's element (the sheet file's numbers): each trigger is then applied as
+    far as the strategy kind has the state (:func:`apply_core_triggers`); ``None``: the triggers are only counted."""
+    core_damage: int = 0
+    """Wrex's Blood Rage Damage per trigger (the sheet file's ``rage_damage``), named in the step that says why it is
+    not dealt here."""
 
 
 def _fixed(ctx: StrategyContext, rnd: int) -> Sequence[Face | str]:
@@ -664,6 +673,71 @@ def core_abilities(state: StrategyState, ctx: StrategyContext, rnd: int) -> tupl
     return replace(state, roll=roll), tuple(steps + st)
 
 
+CORE_ELEMENT = {"Shepard": ("Command", "Command tokens", S.COMMENTARY_SHEPARD_COMMAND),
+                "Garrus": ("Aim", "Aim Tracker", S.CORE_ABILITIES),
+                "Liara": ("Analysis", "Analysis token", S.COMMENTARY_LIARA),
+                "Tali": ("Combat Drone", "drone Chatika", S.COMMENTARY_TALI_DRONE),
+                "Wrex": ("Blood Rage", "Rage tokens", S.COMMENTARY_WREX_RAGE)}
+"""Each Core Ability's name, the element it uses (Squadmate Sheets: "Each Core Ability uses a different unique
+element") and the section a trigger's effect cites."""
+
+
+def _core_effect(who: str, n: int, at: int, top: int, damage: int) -> tuple[int, Step]:
+    """What trigger ``n`` of ``who``'s Core Ability does to its element standing at ``at`` (of ``top``), as the
+    strategy kind can play it (no map, no Enemies): ``(new position, step)``."""
+    name, element, rule = CORE_ELEMENT[who]
+    new = min(top, at + 1)
+    src = ("The element and its size are printed on the sheet, not in the rulebook: the built-in stand-in sheet's "
+           "numbers.")
+    if who == "Tali":
+        return at, Step(f"{name} (trigger {n}): Chatika's move and attack are not played here", rule,
+                        "Chatika roves over the map and Damages an Enemy or hacks a Turret next to it; the strategy kind "
+                        "has no map or Enemies, so only the trigger is counted (a round file plays it).",
+                        facts={"core": at}, marks=(who,), section="Core Ability")
+    moved = new > at
+    if who == "Shepard":
+        title = (f"a Command token flipped to its Ready side ({new} of {top} Ready)" if moved
+                 else f"all {top} Command tokens are Ready: nothing to flip")
+        detail = "Another Squadmate may spend a Ready token on an Action (a round file plays that). " + src
+    elif who == "Garrus":
+        title = (f"the Aim Tracker moves one space right (Aim Value {at} -> {new} of {top})" if moved
+                 else f"the Aim Tracker is at its end ({top}): no space to move")
+        detail = "Garrus may spend the Aim Value on a Damage Ability (a round file plays that). " + src
+    elif who == "Liara":
+        title = (f"the Analysis token moves one space right ({at} -> {new} of {top})" if moved
+                 else f"the Analysis token is at the end of its track ({top}): no space to move")
+        detail = "One space to the right per icon rolled (Squadmate Commentary). " + src
+    else:
+        title = (f"a Calm Rage token flipped to its Enraged side ({new} of {top} Enraged)" if moved
+                 else f"all {top} Rage tokens are Enraged already")
+        title += f"; its {damage} Damage to each Enemy adjacent to Wrex is not dealt here"
+        detail = ("The strategy kind has no map or Enemies to Damage (a round file plays Blood Rage's Damage). "
+                  + src)
+    return new, Step(f"{name} (trigger {n}): {title}", rule, detail, facts={"core": new}, marks=(who,),
+                     section="Core Ability")
+
+
+def apply_core_triggers(state: StrategyState, ctx: StrategyContext, rnd: int
+                        ) -> tuple[StrategyState, tuple[Step, ...]]:
+    """Roll round ``rnd`` as :func:`core_abilities` plays it, each Core Ability trigger followed by what it does to
+    the Squadmate's element (:data:`CORE_ELEMENT`; :attr:`StrategyContext.core_track`, the sheet's numbers), before
+    the icons are re-rolled (Core Abilities: trigger, then re-roll). What needs the map (Chatika's move and attack,
+    Blood Rage's Damage) is said in the step and not played."""
+    new, steps = core_abilities(state, ctx, rnd)
+    if ctx.core_track is None or ctx.squadmate not in CORE_ELEMENT:
+        return new, steps
+    at, out = state.core, []
+    top = ctx.core_track[1]
+    rerolls = [k for k, st in enumerate(steps) if st.title.startswith("Re-roll")]
+    cut = rerolls[0] if rerolls else len(steps)
+    for st in steps[:cut]:
+        out.append(st)
+        if "trigger" in st.facts:
+            at, eff = _core_effect(ctx.squadmate, st.facts["trigger"], at, top, ctx.core_damage)
+            out.append(eff)
+    return replace(new, core=at), tuple(out) + tuple(steps[cut:])
+
+
 def roll_rounds(state: StrategyState) -> range:
     """Roll rounds 1, 2, ... (the play stops at the first one that shows no icon)."""
     return range(1, MAX_ROLL_ROUNDS + 1)
@@ -712,9 +786,12 @@ ROLL_SEQUENCE = (("Strategy Roll", roll_the_pool), Each("Roll round {item}", rol
 """Step A from a picked-up (and maybe Locked) Pool: roll, then trigger and re-roll round after round until no icon
 remains."""
 
-STRATEGY_SEQUENCE = (("Preparation Phase", preparation_phase), ("Lock a die", lock_a_die), *ROLL_SEQUENCE,
-                     ("Step B: Actions", step_b_actions))
-"""The ``strategy`` kind as the kernel plays it: gather the Pool, Lock, roll, the Core Ability rounds, Actions."""
+STRATEGY_SEQUENCE = (("Preparation Phase", preparation_phase), ("Lock a die", lock_a_die),
+                     ("Strategy Roll", roll_the_pool), Each("Roll round {item}", roll_rounds, apply_core_triggers,
+                                                           stop=roll_is_over),
+                     ("End of the roll", end_of_the_roll), ("Step B: Actions", step_b_actions))
+"""The ``strategy`` kind as the kernel plays it: gather the Pool, Lock, roll, the Core Ability rounds (each trigger
+applied to its element: :func:`apply_core_triggers`), Actions."""
 
 
 def strategy_roll(state: RollState, roller: Roller, fixed_rounds: Sequence[Sequence[Face | str]] = (),

@@ -24,7 +24,7 @@ from explorer.trace import Trace
 from . import sections as S
 from .options import ALL_OPTIONS
 from .results import OddsLine, StrategyOutcome
-from .strategy import (ACTION_FACES, fixed_faces_allowed, DICE_PER_TURN, PARAGON_DICE_MAX, SQUADMATES, STRATEGY_DICE, STRATEGY_SEQUENCE, UNKNOWN,
+from .strategy import (ACTION_FACES, CORE_ELEMENT, fixed_faces_allowed, DICE_PER_TURN, PARAGON_DICE_MAX, SQUADMATES, STRATEGY_DICE, STRATEGY_SEQUENCE, UNKNOWN,
                        Face, RenegadeUse, Space, SquadmateName, StrategyContext, StrategyState, fill_spaces,
                        pool_for_turn)
 
@@ -36,10 +36,13 @@ SpaceName = Literal["move", "standard", "enhanced"]
 
 
 class SquadmateModel(_Strict):
-    """Who rolls: ``name`` (Shepard, Garrus, Liara, Tali, Wrex) and their Renegade tokens (0..8, the box holds 8)."""
+    """Who rolls: ``name`` (Shepard, Garrus, Liara, Tali, Wrex), their Renegade tokens (0..8, the box holds 8) and
+    where their Core Ability's element starts (``core_track``: Shepard's Ready Command tokens, Garrus' Aim Value,
+    Liara's Analysis token, Wrex's Enraged Rage tokens; 0 to the stand-in sheet's size of it)."""
 
     name: SquadmateName
     renegade_tokens: int = Field(default=0, ge=0, le=8)
+    core_track: int = Field(default=0, ge=0, le=10)
 
 
 class PoolModel(_Strict):
@@ -143,11 +146,27 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
     for i, u in enumerate(sc.renegade):
         if u.die not in ids:
             raise ScenarioError(f"renegade[{i}].die", f"no die {u.die!r} in the Pool", ids, source)
+    top = core_track_of(sc.squadmate.name)[1]
+    if sc.squadmate.core_track > top:
+        raise ScenarioError("squadmate.core_track", f"{sc.squadmate.core_track}, but {sc.squadmate.name}'s "
+                            f"{CORE_ELEMENT[sc.squadmate.name][1]} go up to {top} on the stand-in sheet",
+                            f"0 to {top}", source)
     if len(sc.renegade) > sc.squadmate.renegade_tokens:
         raise ScenarioError("renegade", f"{len(sc.renegade)} uses but {sc.squadmate.name} has "
                             f"{plural(sc.squadmate.renegade_tokens, 'Renegade token')}",
                             f"at most {sc.squadmate.renegade_tokens} uses", source)
     return sc
+
+
+def core_track_of(name: str) -> tuple[int, int]:
+    """``(rage_damage, size)`` of ``name``'s Core Ability element on the built-in stand-in sheet (Command tokens, Aim
+    Tracker, Analysis track, Rage tokens; Tali: Chatika, no track: 0)."""
+    from .sheets import load_sheets
+
+    sh = load_sheets()[name]
+    size = {"Shepard": sh.command_tokens, "Garrus": sh.aim_track, "Liara": sh.analysis_track, "Tali": 0,
+            "Wrex": sh.rage_tokens}[name]
+    return sh.rage_damage, size
 
 
 def rulings_of(sc: StrategyScenario, override: Mapping[str, str] | None = None) -> Rulings:
@@ -172,8 +191,10 @@ def strategy_start(scenario: StrategyScenario, rulings: Mapping[str, str] | None
                           None if sc.pool.showing is None else tuple(sc.pool.showing), sc.pool.lock,
                           tuple(tuple(f) for f in sc.rolls),
                           tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in sc.renegade),
-                          tuple((a.die, a.space, a.resolve) for a in sc.allocate))
-    return StrategyState(), ctx
+                          tuple((a.die, a.space, a.resolve) for a in sc.allocate),
+                          (sc.squadmate.core_track, core_track_of(sc.squadmate.name)[1]),
+                          core_track_of(sc.squadmate.name)[0])
+    return StrategyState(core=sc.squadmate.core_track), ctx
 
 
 def resolve_strategy(scenario: StrategyScenario, rulings: Mapping[str, str] | None = None,
