@@ -1230,14 +1230,14 @@ def play_nemesis_and_end(state: RoundState, ctx: RoundContext
                          ) -> tuple[list[Frame[RoundState]], RuleViolation | None]:
     """After a round's Hero Phase: its Nemesis Phase (with the file's ``[[rounds.nemesis]]`` entries) and End of
     Round, then :data:`END_OF_ROUND` unless the game is over: ``(frames, refusal or None)``. The event card drawn is
-    the top of ``state.game.event_deck``.
+    the top of ``state.game.event_deck``. With ``ctx.quiet`` each kernel play gives its last frame only.
 
     Raises:
         ScenarioError: a ``[[rounds.nemesis]]`` point this play does not reach (:func:`nemesis_team_ups`)."""
     frames, refusal = _nemesis_phase(state, ctx)
     if refusal is not None or not frames or _over(frames[-1].state):
         return frames, refusal
-    return frames + list(play(frames[-1].state, END_OF_ROUND, ctx)), None
+    return frames + list((play_last if ctx.quiet else play)(frames[-1].state, END_OF_ROUND, ctx)), None
 
 
 def dealt_board(sc: RoundScenario, rulings: Mapping[str, str] | None = None) -> GameState:
