@@ -209,3 +209,16 @@ def test_a_nemesis_stunned_in_its_activation_takes_no_other_action_in_it(board):
         assert [s.facts["action"] for s in steps2] == ["stun_cleared"]
         assert [h.damage for h in nxt.heroes] == [h.damage for h in sc.state.heroes]
     assert not nxt.enemy(nem.id).stunned and nxt.enemy(nem.id).damage == 0 or reading == "this_activation"
+
+
+def test_the_round_page_shows_the_nemesis_stun_token_from_the_interrupt_to_its_lost_turn():
+    from explorer.games.dagger.round_view import position_text, round_positions
+    from explorer.games.dagger.round_views import position_html
+
+    positions = round_positions(parse_round(doc(), "t.toml"))
+    at = {p.step.facts.get("action"): p for p in positions if p.step.facts.get("enemy") == "Nemesis"}
+    assert at["stopped"].nemesis == "Nemesis on Latveria, damage 3/3, stun token"
+    assert at["stun_cleared"].nemesis == "Nemesis on Latveria, damage 0/3"
+    assert positions[0].nemesis == "Nemesis on Latveria, damage 0/3"
+    assert "nemesis: Nemesis on Latveria, damage 3/3, stun token" in position_text(at["stopped"], 1, 1)
+    assert "dg-nemesis-state'>Nemesis on Latveria, damage 3/3, stun token<" in position_html(at["stopped"], 1, 1)

@@ -65,6 +65,8 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
              f"{deck_words(pos.events_left)} · overrun: "
              f"{html.escape(', '.join(pos.overrun) or 'none')} · side missions: "
              f"{html.escape(', '.join(side) or 'none')}"
+             + (f" · nemesis: <span class='dg-nemesis-state'>{html.escape(pos.nemesis)}</span>" if pos.nemesis
+                else "")
              + ("<br>Base slots: " + html.escape("; ".join(f"{b} ({h}, {t})" for b, h, t in pos.bases))
                 if pos.bases else ""))
     return (box(head, "dg-focus", "border-left:4px solid #1c7ed6;background:#e7f5ff;padding:6px 10px;"
