@@ -1174,11 +1174,10 @@ def phase_parts(state: GameState, ctx: PhaseContext, points: tuple[str, ...] = (
                 continue
             n = interrupt_number(p)                 # inside the N-th: begun, its item determined, not landed
             pieces.append(run(lo, n - 1))
-            pieces.append((f"{SEC3} › activation {n} begins",
-                           lambda s, c, k=n - 1: announce_activation(s, c, activating(s)[k])
-                           if len(activating(s)) > k else (s, ())))
+            pieces.append(Each(SEC3 + " › {item} begins its activation",
+                               (lambda s, k=n - 1: activating(s)[k:k + 1]), announce_activation))
             starts[p] = at + len(pieces)
-            pieces.append((f"{SEC3} › activation {n} resolves", resolve_activation))
+            pieces.append((f"{SEC3} › activation {n} resolves its item", resolve_activation))
             lo = n
         pieces.append(run(lo, None))
         seq[at:at + 1] = pieces
