@@ -33,6 +33,13 @@ default: :attr:`explorer.kernel.Context.quiet`, no step text built) against loud
 title, detail and facts built as a trace would), measured in the same run, alternated (loud, quiet) per round count.
 The two must be equal in every field (probabilities, reasons, threat, positions; a mismatch prints MISMATCH and exits
 1).
+
+Fourth part, the round-by-round loop's own costs (``--loop-rounds 3``; ``--quick``: 2; ``0`` skips it; the issue's
+case is ``--loop-rounds 4``, about 30 s before): :func:`explorer.games.dagger.forecast.planned_forecast` as it is
+against its loop as it was before session 12 (:func:`loop_before`, kept here verbatim as the baseline: a copy of the
+dice for every event card's Nemesis Phase, the dice state hashed into every merge key, the event deck rebuilt for
+every card, the dice's generator seeded before its state is set), measured in the same run, alternated (before,
+after). The two must give equal forecasts (every field; a mismatch prints MISMATCH and exits 1).
 """
 
 from __future__ import annotations
@@ -109,6 +116,7 @@ def main(argv=None) -> int:
     ap.add_argument("--planned-rounds", type=int, default=3, help="0: skip the second part")
     ap.add_argument("--quiet-rounds", default="3,4", help="round counts of the quiet-against-loud part "
                     "(comma-separated; empty: skip it)")
+    ap.add_argument("--loop-rounds", type=int, default=3, help="rounds of the loop-before-and-after part (0: skip)")
     a = ap.parse_args(argv)
     n, nb = (200, 20) if a.quick else (a.phases, min(a.baseline, a.phases))
     scenario = position(a.scenario, None if a.threat < 0 else a.threat)
@@ -161,7 +169,119 @@ def main(argv=None) -> int:
           f"{(c_base / nb) / (c_fast / n):.1f}x CPU")
     rc = planned(a.planned, 2 if a.quick else a.planned_rounds) if a.quick or a.planned_rounds else 0
     counts = [2] if a.quick else [int(x) for x in a.quiet_rounds.split(",") if x.strip()]
-    return rc or quiet_against_loud(a.planned, counts)
+    rc = rc or quiet_against_loud(a.planned, counts)
+    loop = 2 if a.quick else a.loop_rounds
+    return rc or (loop_before_and_after(a.planned, loop) if loop else 0)
+
+
+def _copy_dice_before(dice):
+    """:func:`explorer.games.dagger.forecast._copy_dice` before session 12 (the generator seeded, then set)."""
+    import random
+
+    new = copy.copy(dice)
+    new.cursor, new.scripts = dict(dice.cursor), dict(dice.scripts)
+    new.seeded = copy.copy(dice.seeded)
+    rng = random.Random(0)
+    rng.setstate(dice.seeded._rng.getstate())
+    new.seeded._rng = rng
+    return new
+
+
+def _deck_before(draw, after):
+    """The event deck for ``after``, rebuilt every time (the draws' ``deck`` before session 12, not remembered)."""
+    from explorer.games.dagger.forecast import _fill_deck, _UniformDeck
+
+    if isinstance(draw, _UniformDeck):
+        top = (draw.cards[after[-1]],) if after else ()
+        return top + tuple(c for i, c in enumerate(draw.cards) if i not in after)
+    return tuple(draw.cards[n] for n in _fill_deck(after, draw.standard, draw.nemesis, draw.size - 1)
+                 [max(0, len(after) - 1):])
+
+
+def loop_before(sc, rounds, chosen, draw, *, side_orders=(None,), quiet=True):
+    """``forecast._round_by_round`` as it was before session 12, verbatim but for the two helpers above (the
+    baseline of :func:`loop_before_and_after`)."""
+    from fractions import Fraction
+
+    from explorer.errors import RuleViolation, ScenarioError
+    from explorer.games.dagger.forecast import _dice_key, _Tally
+    from explorer.games.dagger.round_scenario import _begin, _over, play_hero_phase, play_nemesis_and_end, \
+        quiet_context
+
+    tally = _Tally()
+    one = replace(sc, rounds=sc.rounds[:rounds])
+    level: dict = {}
+    for i, order in enumerate(side_orders):
+        frames, start, ctx = _begin(one, chosen, None, order)
+        level[i] = [frames[-1].state if frames else start, ctx.dice, (), Fraction(1, len(side_orders))]
+    if quiet:
+        ctx = quiet_context(ctx)
+    for r in range(rounds):
+        nxt: dict = {}
+        for state, dice, prefix, p in level.values():
+            tally.positions += 1
+            hctx = replace(ctx, dice=_copy_dice_before(dice))
+            got, refusal = play_hero_phase(state, hctx)
+            end = got[-1].state if got else state
+            if refusal is not None or _over(end):
+                tally.add(end.game, p, refusal is not None)
+                continue
+            choices = draw.next_cards(prefix) or {None: Fraction(1)}
+            for card, q in choices.items():
+                after = prefix + (card,) if card is not None else prefix
+                here = replace(end, game=end.game.evolve(event_deck=_deck_before(draw, after) if card is not None
+                                                         else ()))
+                nctx = replace(ctx, dice=_copy_dice_before(hctx.dice))
+                try:
+                    got2, refusal2 = play_nemesis_and_end(here, nctx)
+                except ScenarioError as e:
+                    if isinstance(e, RuleViolation):
+                        raise
+                    tally.add(here.game, p * q, True)
+                    continue
+                fin = got2[-1].state if got2 else here
+                if refusal2 is not None or _over(fin) or r == rounds - 1:
+                    tally.add(fin.game, p * q, refusal2 is not None)
+                    continue
+                g = fin.game
+                key = (replace(fin, done=(), setup=None, game=g.evolve(event_deck=(), discard=tuple(sorted(
+                    g.discard, key=lambda c: c.name)))), draw.key(after), _dice_key(nctx.dice))
+                if key in nxt:
+                    nxt[key][3] += p * q
+                else:
+                    nxt[key] = [fin, nctx.dice, after, p * q]
+        level = nxt
+        if not level:
+            break
+    return tally
+
+
+def loop_before_and_after(scenario_id: str, rounds: int) -> int:
+    """The planned forecast of ``scenario_id`` over ``rounds`` rounds with the loop before session 12
+    (:func:`loop_before`) and as it is, in the same run, alternated (before, after)."""
+    import os
+
+    import explorer.games.dagger.forecast as F
+
+    sc = get_game("dagger").load_builtin(scenario_id)[1]
+    now = F._round_by_round
+    times, got = {}, {}
+    for name, loop in (("before", loop_before), ("after", now)):
+        F._round_by_round = loop
+        try:
+            t0, c0 = time.perf_counter(), time.process_time()
+            got[name] = F.planned_forecast(sc, rounds)
+            times[name] = (time.perf_counter() - t0, time.process_time() - c0)
+        finally:
+            F._round_by_round = now
+    same = got["before"] == got["after"]
+    (bw, bc), (aw, ac) = times["before"], times["after"]
+    print(f"forecast loop before and after session 12, {scenario_id}, {rounds} rounds "
+          f"({got['after'].positions:,} positions, P(lose) = {float(got['after'].p_loss):.5f}; load average "
+          f"{os.getloadavg()[0]:.1f}): before {bw:.2f} s wall ({bc:.2f} s CPU), after {aw:.2f} s wall ({ac:.2f} s "
+          f"CPU); ratio before / after {bw / aw:.2f}x wall, {bc / ac:.2f}x CPU; "
+          + ("same forecast" if same else "MISMATCH"))
+    return 0 if same else 1
 
 
 def planned_by_playouts(sc, rounds: int):

@@ -52,4 +52,6 @@ def test_bench_dagger_quick_runs_and_matches_the_deep_copy_baseline():
     assert "old path agrees" in out.stdout and "speed-up (old / round by round, same run)" in out.stdout
     assert "quiet play against loud, planned forecast of dg-five-rounds" in out.stdout
     assert "2 rounds (84 positions, P(lose) = 0)" in out.stdout and "same forecast" in out.stdout
+    assert "forecast loop before and after session 12, dg-five-rounds, 2 rounds" in out.stdout
+    assert "ratio before / after" in out.stdout and out.stdout.count("same forecast") == 2
     assert "MISMATCH" not in out.stdout + out.stderr

@@ -11,7 +11,7 @@ import pytest
 
 from explorer.games import get_game, load_any
 from explorer.games.dagger.forecast import planned_forecast
-from explorer.games.dagger.round_views import RoundStepper
+from explorer.games.dagger.round_views import RoundStepper, compute_forecast, forecast_block_html
 
 SCENARIOS = Path(__file__).parents[2] / "explorer" / "games" / "dagger" / "scenarios"
 
@@ -97,9 +97,30 @@ def test_a_late_answer_for_an_earlier_ruling_is_dropped_and_computing_is_shown(t
     assert shown_p(page) == 0.0
 
 
-def test_over_the_play_out_bound_the_block_refuses_as_the_cli_does():
+def test_the_dropdown_offers_only_the_rounds_the_exact_forecast_plays():
+    """dg-five-rounds plans 5 rounds; 5 are over the play-out bound (77,760 Setup deals > 60,000), 4 are not: the
+    dropdown offers 1..4 (it offered 5, then refused it), the count the CLI hint uses."""
+    from explorer.games.dagger.forecast import MAX_PLAYOUTS, _exact_playouts, planned_rounds_within
+
+    sc = get_game("dagger").load_builtin("dg-five-rounds")[1]
+    assert len(sc.rounds) == 5 and _exact_playouts(sc, 5) > MAX_PLAYOUTS >= _exact_playouts(sc, 4)
     page = RoundStepper("dg-five-rounds", get_game("dagger"))
-    assert page.forecast_rounds.value == 5
-    page.compute_forecast()
-    assert "Not computed" in page.forecast.value and "60,000" in page.forecast.value
-    assert "dg-round-forecast-p" not in page.forecast.value
+    assert page.forecast_rounds.options == (1, 2, 3, 4) == tuple(range(1, planned_rounds_within(sc, 5) + 1))
+    assert page.forecast_rounds.value == 4
+    page.load("dg-two-rounds")                             # a file within the bound: every planned round offered
+    assert page.forecast_rounds.options == (1, 2) and page.forecast_rounds.value == 2
+
+
+def test_over_the_play_out_bound_the_forecast_refuses_as_the_cli_does():
+    sc = get_game("dagger").load_builtin("dg-five-rounds")[1]
+    html = forecast_block_html(compute_forecast(sc, 5, {}))
+    assert "Not computed" in html and "60,000" in html
+    assert "dg-round-forecast-p" not in html
+
+
+def test_a_file_over_the_bound_in_its_first_round_keeps_n_1_and_refuses(monkeypatch):
+    import explorer.games.dagger.round_views as rv
+
+    monkeypatch.setattr(rv, "planned_rounds_within", lambda sc, rounds: 0)
+    page = RoundStepper("dg-two-rounds", get_game("dagger"))
+    assert page.forecast_rounds.options == (1,)

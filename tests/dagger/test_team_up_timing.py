@@ -114,7 +114,7 @@ def test_an_activation_the_event_does_not_have_is_a_file_error_naming_the_field(
     msg = str(e.value)
     assert msg.startswith("t.toml: field 'rounds[0].nemesis[1].before': '3.activation.3': round 1's event "
                           "activates 2 enemies")
-    assert "allowed: 3.activation.1..3.activation.2 this round, or 3.activation," in msg and "\n" not in msg
+    assert "allowed: 3.activation.1..3.activation.2 (each also .interrupt) this round, or 3.activation," in msg and "\n" not in msg
 
 
 @pytest.mark.parametrize("bad", ["3.activation.0", "3.activation.x", "3.activation.01", "3.activation.21",

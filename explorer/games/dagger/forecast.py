@@ -192,9 +192,9 @@ MAX_PLAYOUTS = 60_000
 """The bound of :func:`planned_forecast`: the play-outs it stands for (ordered draws of the event cards the rounds
 use, times the orders of the side mission deck's top cards it is exact over) at most this many. Merged round by round
 they are played in far fewer positions, quietly (:attr:`explorer.kernel.Context.quiet`): dg-five-rounds over 3
-rounds (9,180 play-outs, 880 positions) takes about 6 s of CPU (12 s loud), over 4 rounds (51,840 play-outs, 6,944
-positions) about 33 s (59 s loud; ``benchmarks/bench_dagger.py`` on a loaded machine); above it the message names the
-bound."""
+rounds (9,180 play-outs, 880 positions) takes about 3 s of CPU, over 4 rounds (51,840 play-outs, 6,944 positions)
+about 14 s (20.7 s with the loop as it was before session 12, measured in the same run: ``benchmarks/bench_dagger.py
+--loop-rounds 4``, on a loaded machine); above it the message names the bound."""
 
 
 def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = None, *,
@@ -207,7 +207,8 @@ def planned_forecast(sc, rounds: int = 1, rulings: Mapping[str, str] | None = No
 
     Computed round by round (:func:`_round_by_round`): the positions reached at the end of a round that are alike in
     everything later rounds read (the board, the tracks, the cards, the state of the dice, the event cards still to
-    draw) are merged, their probabilities added, and each is played on once per next event card (its Hero Phase once);
+    draw) are merged, their probabilities added, and each is played on once per next event card (its Hero Phase once;
+    the event cards' Nemesis Phases share its dice, as they roll none: checked);
     a position where the game is over, or a turn was refused, is not played on. Earlier this played every ordered draw
     from the start, all rounds again for each, and refused above 5,040 of them.
 
@@ -245,15 +246,20 @@ class _UniformDeck:
 
     def __init__(self, cards):
         self.cards = tuple(cards)
+        self._decks: dict[tuple[int, ...], tuple] = {}
 
     def next_cards(self, prefix: tuple[int, ...]) -> dict[int, Fraction]:
         left = [i for i in range(len(self.cards)) if i not in prefix]
         return {i: Fraction(1, len(left)) for i in left}
 
     def deck(self, prefix: tuple[int, ...]) -> tuple:
-        """The event deck once ``prefix`` is decided: its last card on top, the cards not drawn below (file order)."""
-        top = (self.cards[prefix[-1]],) if prefix else ()
-        return top + tuple(c for i, c in enumerate(self.cards) if i not in prefix)
+        """The event deck once ``prefix`` is decided: its last card on top, the cards not drawn below (file order).
+        Remembered per ``prefix`` (many positions draw the same cards)."""
+        got = self._decks.get(prefix)
+        if got is None:
+            top = (self.cards[prefix[-1]],) if prefix else ()
+            got = self._decks[prefix] = top + tuple(c for i, c in enumerate(self.cards) if i not in prefix)
+        return got
 
     def key(self, prefix: tuple[int, ...]):
         return tuple(sorted(prefix))
@@ -266,6 +272,7 @@ class _SetupDeck:
     def __init__(self, cards: Mapping[str, object], standard: tuple[str, ...], nemesis: tuple[str, ...],
                  per_pile: int = 3):
         self.cards, self.standard, self.nemesis, self.size = cards, standard, nemesis, per_pile + 1
+        self._decks: dict[tuple[str, ...], tuple] = {}
 
     def _pile_has_nemesis(self, prefix: tuple[str, ...]) -> bool:
         pile = len(prefix) // self.size
@@ -290,8 +297,14 @@ class _SetupDeck:
         return out
 
     def deck(self, prefix: tuple[str, ...]) -> tuple:
-        return tuple(self.cards[n] for n in _fill_deck(prefix, self.standard, self.nemesis, self.size - 1)
-                     [max(0, len(prefix) - 1):])
+        """The event deck once ``prefix`` is decided: its last card on top (:func:`_fill_deck` below it).
+        Remembered per ``prefix`` (many positions draw the same cards)."""
+        got = self._decks.get(prefix)
+        if got is None:
+            got = self._decks[prefix] = tuple(self.cards[n] for n in _fill_deck(prefix, self.standard, self.nemesis,
+                                                                                self.size - 1)
+                                              [max(0, len(prefix) - 1):])
+        return got
 
     def key(self, prefix: tuple[str, ...]):
         return tuple(sorted(prefix)), len(prefix), self._pile_has_nemesis(prefix)
@@ -329,6 +342,12 @@ def _dice_key(dice) -> tuple:
     return dice.drawn, tuple(sorted(dice.cursor.items())), dice.seeded._rng.getstate()
 
 
+def _dice_rolled(dice) -> tuple:
+    """What a roll changes in ``dice`` (seeded draws, script cursors): equal before and after a play that rolled
+    nothing."""
+    return dice.drawn, tuple(dice.cursor.items())
+
+
 def _copy_dice(dice):
     """A copy of a :class:`~explorer.dice.Dice` that rolls on exactly as ``dice`` would (its seeded generator's state,
     script cursors and count), without :func:`copy.deepcopy`'s cost."""
@@ -338,7 +357,7 @@ def _copy_dice(dice):
     new = copy.copy(dice)
     new.cursor, new.scripts = dict(dice.cursor), dict(dice.scripts)
     new.seeded = copy.copy(dice.seeded)
-    rng = random.Random(0)
+    rng = random.Random.__new__(random.Random)      # not seeded: setstate sets all of it (seeding cost 2x)
     rng.setstate(dice.seeded._rng.getstate())
     new.seeded._rng = rng
     return new
@@ -356,6 +375,7 @@ def _round_by_round(sc, rounds: int, chosen: Mapping[str, str], draw, *,
     from .round_scenario import _begin, _over, play_hero_phase, play_nemesis_and_end, quiet_context
 
     tally = _Tally()
+    dice_ids: dict[tuple, int] = {}     # a dice state (its 625-number generator state) -> a small id, hashed once
     one = replace(sc, rounds=sc.rounds[:rounds])
     # level: {merge key: [state, dice, prefix, probability]}
     level: dict = {}
@@ -375,28 +395,34 @@ def _round_by_round(sc, rounds: int, chosen: Mapping[str, str], draw, *,
                 tally.add(end.game, p, refusal is not None)
                 continue
             choices = draw.next_cards(prefix) or {None: Fraction(1)}
+            # The Nemesis Phase and the End of Round roll no dice (checked after each play): every card's play
+            # shares the Hero Phase's dice, and their state is keyed once for all of them.
+            rolled = _dice_rolled(hctx.dice)
+            dice_id = dice_ids.setdefault(_dice_key(hctx.dice), len(dice_ids)) if r < rounds - 1 else None
             for card, q in choices.items():
                 after = prefix + (card,) if card is not None else prefix
                 here = replace(end, game=end.game.evolve(event_deck=draw.deck(after) if card is not None else ()))
-                nctx = replace(ctx, dice=_copy_dice(hctx.dice))
                 try:
-                    got2, refusal2 = play_nemesis_and_end(here, nctx)
+                    got2, refusal2 = play_nemesis_and_end(here, hctx)
                 except ScenarioError as e:          # a [[rounds.nemesis]] point this draw never reaches
                     if isinstance(e, RuleViolation):
                         raise
                     tally.add(here.game, p * q, True)
                     continue
+                if _dice_rolled(hctx.dice) != rolled:
+                    raise RuntimeError("the Nemesis Phase rolled dice: the forecast shares one Hero Phase's dice "
+                                       "among the event cards and cannot")
                 fin = got2[-1].state if got2 else here
                 if refusal2 is not None or _over(fin) or r == rounds - 1:
                     tally.add(fin.game, p * q, refusal2 is not None)
                     continue
                 g = fin.game
                 key = (replace(fin, done=(), setup=None, game=g.evolve(event_deck=(), discard=tuple(sorted(
-                    g.discard, key=lambda c: c.name)))), draw.key(after), _dice_key(nctx.dice))
+                    g.discard, key=lambda c: c.name)))), draw.key(after), dice_id)
                 if key in nxt:
                     nxt[key][3] += p * q
                 else:
-                    nxt[key] = [fin, nctx.dice, after, p * q]
+                    nxt[key] = [fin, hctx.dice, after, p * q]   # copied before its next Hero Phase
         level = nxt
         if not level:
             break

@@ -585,11 +585,59 @@ def activating(state: GameState) -> tuple[str, ...]:
     return state.activating
 
 
-def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[GameState, tuple[Step, ...]]:
-    """One enemy activation: it resolves the first of (1) attack a hero in its space, (2) overrun a base in its
-    space, (3) move one space toward the nearest operational base in its region (else the nearest anywhere). A
-    stunned nemesis only removes its stun and damage."""
-    rule = S.ENEMY_ACTIVATION
+@dataclass(frozen=True)
+class _Item:
+    """The item an activating enemy resolves (the first it can: attack, overrun, move), as determined from the
+    board: ``action`` (``"attack"``, ``"overrun"``, ``"overrun_again"``, ``"move"``, ``"none"``), the hero attacked
+    (``target``), the base (``base``: the one in its space, or the move's target base), the move's next space
+    (``via``), and the choice points met (``recs``)."""
+
+    action: str
+    target: str = ""
+    base: str | None = None
+    via: str = ""
+    near: object = None
+    recs: tuple[ChoiceMade, ...] = ()
+    names: tuple[str, ...] = ()
+
+    def words(self, e: Enemy) -> str:
+        """The item in a few words: ``"attack Hero A on Cairo"``."""
+        return {"attack": f"attack {self.target} on {e.space}", "overrun": f"overrun {self.base}",
+                "overrun_again": f"stay on overrun {self.base}", "move": f"move {e.space} → {self.via}",
+                "none": "nothing (no operational base is left)"}[self.action]
+
+
+def _determine_item(state: GameState, ctx: PhaseContext, e: Enemy) -> _Item:
+    """Nemesis Phase › 3 › Activate enemies: the first item ``e`` can resolve, with the table's choices (pure)."""
+    heroes = state.heroes_in(e.space)
+    if heroes:
+        names = tuple(h.name for h in heroes)
+        rec = ctx.choose("attack_target", e.id, names, names[0], "the first hero listed in the scenario")
+        return _Item("attack", target=rec.chosen, recs=(rec,), names=names)
+    base = state.base_at(e.space)
+    if base is not None and base not in state.overrun:
+        return _Item("overrun", base=base)
+    if base is not None and ctx.rulings.reading("overrun_base_no_hero") == "stays":
+        return _Item("overrun_again", base=base)
+    region_distance = ctx.rulings.reading("region_distance")
+    near = nearest_operational_bases(ctx.world, e.space, state.operational_bases(), region_distance)
+    if near is None:
+        return _Item("none", base=base)
+    base_rec = ctx.choose("base_tie", e.id, near.bases, near.bases[0],
+                          "the first base in base order (the 1st player chooses)")
+    within = (ctx.world.region_of(e.space) if near.scope == "region" and region_distance == "within_region"
+              else None)
+    options = ctx.world.steps_toward(e.space, state.base_space(base_rec.chosen), within)
+    via_rec = ctx.choose("move_via", e.id, options, options[0], "the first space in map order")
+    return _Item("move", target=base_rec.chosen, base=base, via=via_rec.chosen, near=near, recs=(base_rec, via_rec))
+
+
+def begin_activation(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[GameState, tuple[Step, ...]]:
+    """The start of one enemy activation (Nemesis Phase › 3 › Activate enemies): an enemy defeated since it was lined
+    up does not activate (Damage and Defeat: its standee is removed); a nemesis stunned as its activation begins
+    only removes its stun and damage (step 3: no attack, overrun or move; Damage and Defeat: it loses its next turn).
+    Otherwise the activation is under way: :attr:`GameState.acting <.state.GameState>` names the enemy until
+    :func:`resolve_activation` resolves its item."""
     section = ctx.prefix + SEC3
     q = ctx.quiet
     if not any(x.id == enemy_id for x in state.enemies):      # defeated since it was lined up (a team-up card)
@@ -607,12 +655,73 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
         return state, (Step(f"{e.id} is stunned: stun and damage removed, no attack, overrun or move",
                             S.DAMAGE_AND_DEFEAT, "A stunned nemesis skips its next activation.",
                             {"enemy": e.id, "action": "stun_cleared"}, (e.id,), section),)
-    heroes = state.heroes_in(e.space)
-    if heroes:
-        names = tuple(h.name for h in heroes)
-        rec = ctx.choose("attack_target", e.id, names, names[0], "the first hero listed in the scenario")
-        target = rec.chosen
-        hero = next(h for h in heroes if h.name == target)
+    return state.evolve(acting=enemy_id), ()
+
+
+def announce_activation(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[GameState, tuple[Step, ...]]:
+    """:func:`begin_activation`, and when the activation is under way a step saying which item it is about to
+    resolve: played when an interrupt comes inside this activation (point ``"3.activation.N.interrupt"``,
+    :func:`phase_parts`; Additional Rules › Team-up Abilities: at any time, even to interrupt other game effects).
+    Nothing when a loss condition is already reached (the activations stop there, as between two of them)."""
+    if loss_reached(state):
+        return state, ()
+    state, steps = begin_activation(state, ctx, enemy_id)
+    if not state.acting or ctx.quiet:
+        return state, steps
+    e = state.enemy(enemy_id)
+    item = _determine_item(state, ctx, e)
+    return state, (*steps, Step(f"{e.id} activates: it is to {item.words(e)}", S.ENEMY_ACTIVATION,
+                                "The first item it can resolve is determined; an interrupt comes before it lands.",
+                                {"enemy": e.id, "item": item.action}, (e.id,), ctx.prefix + SEC3))
+
+
+def _stopped(state: GameState, ctx: PhaseContext, e: Enemy, section: str) -> tuple[GameState, tuple[Step, ...]]:
+    """The nemesis was stunned during its own activation (an interrupt defeated it before its item landed): the item
+    does not resolve; ruling ``nemesis_stunned_mid_activation`` says whether the stun costs it this activation (stun
+    and damage removed now) or its next one (they stay)."""
+    item = _determine_item(state, ctx, e)
+    now = ctx.rulings.reading("nemesis_stunned_mid_activation") == "this_activation"
+    if now:
+        state = state.with_enemy(evolve(e, stunned=False, damage=0))
+    state = state.evolve(events=state.events + (EnemyActed(e.id, "stopped", item.action),))
+    if ctx.quiet:
+        return state, ()
+    rest = ("this activation is the turn it loses: stun and damage removed now; its next activation is a normal one"
+            if now else "stun and damage stay: its next activation is the one it loses (then they are removed)")
+    return state, (Step(f"{e.id} was stunned during its activation: it does not {item.words(e)}", S.DAMAGE_AND_DEFEAT,
+                        f"A stunned nemesis cannot attack, overrun or move; {rest} (ruling "
+                        f"nemesis_stunned_mid_activation = {'this_activation' if now else 'skip_next'}).",
+                        {"enemy": e.id, "action": "stopped", "item": item.action, "stunned": not now},
+                        (e.id,), section),)
+
+
+def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
+    """The item of the activation under way (:attr:`GameState.acting <.state.GameState>`; nothing when none is):
+    the first of (1) attack a hero in its space, (2) overrun a base in its space, (3) move one space toward the
+    nearest operational base in its region (else the nearest anywhere). Nemesis Phase › 3 › Activate enemies. An
+    enemy defeated during its activation (an interrupt) resolves nothing; a nemesis stunned during it resolves
+    nothing either (:func:`_stopped`, Damage and Defeat, ruling ``nemesis_stunned_mid_activation``)."""
+    enemy_id = state.acting
+    if not enemy_id:
+        return state, ()
+    state = state.evolve(acting="")
+    rule = S.ENEMY_ACTIVATION
+    section = ctx.prefix + SEC3
+    q = ctx.quiet
+    if not any(x.id == enemy_id for x in state.enemies):
+        if q:
+            return state, ()
+        return state, (Step(f"{enemy_id} was defeated during its activation: its item does not resolve",
+                            S.DAMAGE_AND_DEFEAT, "A defeated enemy's standee is removed from the board.",
+                            {"enemy": enemy_id, "action": "gone"}, (), section),)
+    e = state.enemy(enemy_id)
+    if e.kind == "nemesis" and e.stunned:
+        return _stopped(state, ctx, e, section)
+    item = _determine_item(state, ctx, e)
+    if item.action == "attack":
+        names, target = item.names, item.target
+        hero = next(h for h in state.heroes_in(e.space) if h.name == target)
+        rec = item.recs[0]
         head = () if q else (Step(f"{e.id} attacks {target} on {e.space} for {e.power}", rule,
                                   "A hero is in its space: attacking is the first item it can resolve"
                                   + (f"; players chose among {', '.join(names)}" if len(names) > 1 else "") + ".",
@@ -622,9 +731,9 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
                              events=state.events + (EnemyActed(e.id, "attack", target, e.power),))
         state, more = damage_hero(state, ctx, hero, e.power, e.id, section)
         return state, (*head, *more)
-    base = state.base_at(e.space)
+    base = item.base
     no_attack = f"No hero on {e.space}"
-    if base is not None and base not in state.overrun:
+    if item.action == "overrun":
         state = state.evolve(events=state.events + (EnemyActed(e.id, "overrun", base=base),))
         state, more = overrun_base(state, base, e.id, section, quiet=q)
         if q:
@@ -633,7 +742,7 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
                     {"enemy": e.id, "action": "overrun", "base": base, "rejected": ["attack"]}, (e.id, e.space),
                     section)
         return state, (head, *more)
-    if base is not None and ctx.rulings.reading("overrun_base_no_hero") == "stays":
+    if item.action == "overrun_again":
         state = state.evolve(events=state.events + (EnemyActed(e.id, "overrun_again", base=base),))
         if q:
             return state, ()
@@ -641,23 +750,15 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
                             "overrun_base_no_hero = stays: it resolves Overrun on its already overrun base.",
                             {"enemy": e.id, "action": "overrun_again", "base": base, "rejected": ["attack"]},
                             (e.id, e.space), section),)
-    region_distance = ctx.rulings.reading("region_distance")
-    near = nearest_operational_bases(ctx.world, e.space, state.operational_bases(), region_distance)
-    if near is None:
+    if item.action == "none":
         state = state.evolve(events=state.events + (EnemyActed(e.id, "none"),))
         if q:
             return state, ()
         return state, (Step(f"{e.id} cannot move: no operational base is left", rule, "",
                             {"enemy": e.id, "action": "none"}, (e.id,), section),)
-    base_rec = ctx.choose("base_tie", e.id, near.bases, near.bases[0],
-                          "the first base in base order (the 1st player chooses)")
-    chosen = base_rec.chosen
+    near, chosen, via = item.near, item.target, item.via
+    base_rec, via_rec = item.recs
     target_space = state.base_space(chosen)
-    within = (ctx.world.region_of(e.space) if near.scope == "region" and region_distance == "within_region"
-              else None)
-    options = ctx.world.steps_toward(e.space, target_space, within)
-    via_rec = ctx.choose("move_via", e.id, options, options[0], "the first space in map order")
-    via = via_rec.chosen
     state = state.with_enemy(evolve(e, space=via))
     state = state.evolve(log=state.log + (f"{e.id} {e.space}->{via}",), choices=state.choices + (base_rec, via_rec),
                          events=state.events + (EnemyActed(e.id, "move", chosen, start=e.space, to=via),))
@@ -674,6 +775,15 @@ def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[
                          "distance_before": near.distance, "scope": near.scope,
                          "choice": [base_rec.to_json(), via_rec.to_json()], "rejected": ["attack", "overrun"]},
                         (e.id, e.space, via, target_space), section),)
+
+
+def activate_enemy(state: GameState, ctx: PhaseContext, enemy_id: str) -> tuple[GameState, tuple[Step, ...]]:
+    """One enemy activation with no interrupt inside it: :func:`begin_activation` then :func:`resolve_activation`
+    (the first of attack, overrun, move; a nemesis stunned as it begins only removes its stun and damage).
+    Nemesis Phase › 3 › Activate enemies."""
+    state, head = begin_activation(state, ctx, enemy_id)
+    state, rest = resolve_activation(state, ctx)
+    return state, (*head, *rest)
 
 
 def _new_enemy_id(state: GameState, name: str) -> str:
@@ -976,7 +1086,9 @@ event card is drawn, before that part of its resolution (``"3.text"`` its text, 
 effects, ``"3.side_mission"`` the side mission spawn, ``"3.nemesis_ability"`` the nemesis ability,
 ``"3.activation"`` the enemy activations (before their order is set), ``"3.spawns"`` the enemy spawns,
 ``"3.discard"`` the discard). Besides these, ``"3.activation.N"`` (:data:`ACTIVATION_POINT`, N from 1): the
-activation order set, before the N-th enemy activation (N >= 2: between two activations)."""
+activation order set, before the N-th enemy activation (N >= 2: between two activations); and
+``"3.activation.N.interrupt"`` (:data:`INTERRUPT_SUFFIX`): inside the N-th activation, its item determined, before it
+lands."""
 
 ACTIVATION_POINT = "3.activation."
 """Prefix of the points ``"3.activation.N"``: before the N-th enemy activation of step 3 (N from 1 to
@@ -994,16 +1106,30 @@ def activation_number(point: str) -> int | None:
     return int(n)
 
 
+INTERRUPT_SUFFIX = ".interrupt"
+"""Suffix of the points ``"3.activation.N.interrupt"``: inside the N-th enemy activation of step 3, after its item
+(attack, overrun or move, with its target) is determined and before it lands (Additional Rules › Team-up Abilities:
+team-up abilities can interrupt other game effects)."""
+
+
+def interrupt_number(point: str) -> int | None:
+    """N for a point ``"3.activation.N.interrupt"`` (N in 1..:data:`MAX_ACTIVATION_POINT`), else ``None``."""
+    if not point.endswith(INTERRUPT_SUFFIX):
+        return None
+    return activation_number(point[:-len(INTERRUPT_SUFFIX)])
+
+
 def is_phase_point(point: str) -> bool:
-    """``point`` is a key of :data:`PHASE_POINTS` or ``"3.activation.N"``."""
-    return point in PHASE_POINTS or activation_number(point) is not None
+    """``point`` is a key of :data:`PHASE_POINTS`, ``"3.activation.N"`` or ``"3.activation.N.interrupt"``."""
+    return point in PHASE_POINTS or activation_number(point) is not None or interrupt_number(point) is not None
 
 
 def point_order(point: str) -> tuple[int, int]:
-    """Where ``point`` (:func:`is_phase_point`) falls in the phase, as a sort key."""
-    n = activation_number(point)
-    if n is not None:
-        return list(PHASE_POINTS).index("3.activation"), n
+    """Where ``point`` (:func:`is_phase_point`) falls in the phase, as a sort key (``"3.activation.N"`` before
+    ``"3.activation.N.interrupt"`` before ``"3.activation.N+1"``)."""
+    n, i = activation_number(point), interrupt_number(point)
+    if n is not None or i is not None:
+        return list(PHASE_POINTS).index("3.activation"), 2 * n if n is not None else 2 * i + 1
     return list(PHASE_POINTS).index(point), 0
 
 
@@ -1015,28 +1141,48 @@ def phase_parts(state: GameState, ctx: PhaseContext, points: tuple[str, ...] = (
     parts one after another with :func:`explorer.kernel.play`, that context and ``stop=phase_over`` (no part after
     a stop) gives :func:`play_phase`'s frames; between the parts a player may act (Additional Rules › Team-up
     Abilities: team-up can be spent and team-up abilities used at any time). A ``"3.activation.N"`` point cuts the
-    activations' :class:`~explorer.kernel.Each` entry before its N-th enemy (the enemies already lined up).
+    activations' :class:`~explorer.kernel.Each` entry before its N-th enemy (the enemies already lined up); a
+    ``"3.activation.N.interrupt"`` point cuts inside the N-th activation: :func:`announce_activation` (begun, its
+    item determined) before the cut, :func:`resolve_activation` (the item lands, unless the enemy was defeated or the
+    nemesis stunned meanwhile) after it.
 
     Raises:
         ValueError: ``points`` not phase points in phase order starting with ``"1"``."""
     if (not points or points[0] != "1" or not all(is_phase_point(p) for p in points)
             or any(point_order(a) >= point_order(b) for a, b in zip(points, points[1:]))):
         raise ValueError(f"phase points must start with '1' and follow phase order ({', '.join(PHASE_POINTS)}, "
-                         f"3.activation.N after 3.activation): {points}")
+                         f"3.activation.N and 3.activation.N.interrupt after 3.activation): {points}")
     phase_ctx = replace(ctx, prefix=f"Round {state.round} · ", showdown_at_start=state.showdown, start=SEC1)
     seq = list(phase_sequence(SEC1, SEC_END))
-    cuts_at = [activation_number(p) for p in points if activation_number(p) is not None]
-    starts: dict[int, int] = {}
-    if cuts_at:
+    inside = [p for p in points if activation_number(p) is not None or interrupt_number(p) is not None]
+    starts: dict[str, int] = {}
+    if inside:
         at = next(i for i, e in enumerate(seq) if isinstance(e, Each))
         each = seq[at]
-        bounds = [0, *(n - 1 for n in cuts_at), None]
-        pieces = [Each(each.name, (lambda s, a=a, b=b: activating(s)[a:b]), each.step, each.stop)
-                  for a, b in zip(bounds, bounds[1:])]
+        pieces: list = []
+        lo = 0
+
+        def run(a: int, b: int | None) -> Each:
+            return Each(each.name, (lambda s, a=a, b=b: activating(s)[a:b]), each.step, each.stop)
+
+        for p in inside:
+            n = activation_number(p)
+            if n is not None:                       # before the N-th activation
+                pieces.append(run(lo, n - 1))
+                lo = n - 1
+                starts[p] = at + len(pieces)
+                continue
+            n = interrupt_number(p)                 # inside the N-th: begun, its item determined, not landed
+            pieces.append(run(lo, n - 1))
+            pieces.append(Each(SEC3 + " › {item} begins its activation",
+                               (lambda s, k=n - 1: activating(s)[k:k + 1]), announce_activation))
+            starts[p] = at + len(pieces)
+            pieces.append((f"{SEC3} › activation {n} resolves its item", resolve_activation))
+            lo = n
+        pieces.append(run(lo, None))
         seq[at:at + 1] = pieces
-        starts = {n: at + 1 + k for k, n in enumerate(cuts_at)}
     names = [e.name if isinstance(e, Each) else e[0] for e in seq]
-    cuts = [0] + [starts[activation_number(p)] if activation_number(p) is not None else
+    cuts = [0] + [starts[p] if p in starts else
                   next(i for i, n in enumerate(names) if n.startswith(PHASE_POINTS[p])) for p in points[1:]]
     cuts.append(len(seq))
     return phase_ctx, tuple((p, tuple(seq[cuts[k]:cuts[k + 1]])) for k, p in enumerate(points))

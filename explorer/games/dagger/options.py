@@ -211,6 +211,27 @@ TEAM_UP_AFTER_LOSS = RulingOption(
 )
 
 
+NEMESIS_STUNNED_MID_ACTIVATION = RulingOption(
+    key="nemesis_stunned_mid_activation",
+    title="The nemesis is stunned during its own activation: which activation does the stun cost it?",
+    section="Additional Rules › Damage and Defeat ('on its next turn'); Nemesis Phase › 3. Resolve Event Cards "
+            "(a stunned nemesis); Additional Rules › Team-up Abilities (interrupt)",
+    readings={
+        "skip_next": "Its interrupted item does not resolve (it is stunned when it would land); the stun and damage "
+                     "tokens stay, and its next activation is the turn it loses: then they are removed, with no "
+                     "attack, overrun or move.",
+        "this_activation": "Its interrupted item does not resolve, and the interrupted activation counts as the "
+                           "turn the stun costs: the stun and damage tokens are removed at once; its next "
+                           "activation is a normal one.",
+    },
+    default="skip_next",
+    why_default="Damage and Defeat takes away the nemesis's 'next turn': a turn that begins after the stun, and the "
+                "interrupted one had begun. Both readings stop the item, as step 3 resolves no attack, overrun or "
+                "move for a stunned nemesis; an item that completes anyway is the board of the point after that "
+                "activation (3.activation.N+1), which a file can name instead.",
+)
+
+
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Marvel D.A.G.G.E.R. ruling option, in definition order."""
 

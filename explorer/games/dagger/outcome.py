@@ -127,6 +127,8 @@ def _action_text(a: _Action) -> str:
         return f"{e.enemy} moves {e.start} → {e.to} toward {e.target}"
     if e.action == "stun_cleared":
         return f"{e.enemy} clears its stun"
+    if e.action == "stopped":
+        return f"{e.enemy} is stunned during its activation: its {e.target} does not land"
     return f"{e.enemy} cannot move (no operational base)"
 
 

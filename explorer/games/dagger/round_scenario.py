@@ -58,7 +58,8 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
                                    # step 1 or 2 before its loss check: "1.check" | "2.check"; inside step 3:
                                    # "3.text" | "3.ongoing" | "3.side_mission" | "3.nemesis_ability" |
                                    # "3.activation" | "3.spawns" | "3.discard" (before that part), or
-                                   # "3.activation.N" (before the N-th enemy activation: N >= 2 is between two)
+                                   # "3.activation.N" (before the N-th enemy activation: N >= 2 is between two),
+                                   # "3.activation.N.interrupt" (inside the N-th: its item determined, not landed)
 
 A choice the rules refuse (not this hero's turn, a token the hero does not have, a slot not on the sheet, a slot
 already full, a D.A.G.G.E.R. action off a base or on an overrun one that no mission calls for, an ability without its
@@ -87,7 +88,8 @@ from explorer.trace import Step, Trace
 from . import hero_phase as HP
 from . import sections as S
 from .hero_scenario import ROLLS, ActionDetails, ActionModel, HeroScenario, check_successes, resolve_action
-from .nemesis import (MAX_ACTIVATION_POINT, PhaseContext, activation_number, apply_effects, is_phase_point,
+from .nemesis import (MAX_ACTIVATION_POINT, PhaseContext, activation_number, apply_effects, interrupt_number,
+                      is_phase_point,
                       loss_gauges, loss_reached, phase_over, phase_parts, play_phase, point_order)
 from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, SpawnModel, _effects, _mission,
                                check_paths, initial_state, parse_board, phase_context)
@@ -160,15 +162,21 @@ NEMESIS_STEPS: dict[str, str] = {
     "end": "before the End of Round"}
 """A ``[[rounds.nemesis]]`` entry's ``before``: the point of the Nemesis Phase it is done at (the keys of
 :data:`.nemesis.PHASE_POINTS`, in phase order), in the words the trace uses (its section reads "Round N · Nemesis
-Phase, team-up <words>"). Besides these, ``"3.activation.N"`` (:func:`point_words`)."""
+Phase, team-up <words>"). Besides these, ``"3.activation.N"`` and ``"3.activation.N.interrupt"``
+(:func:`point_words`)."""
 
-POINT_VALUES = tuple(x for p in NEMESIS_STEPS for x in ((p, "3.activation.N") if p == "3.activation" else (p,)))
+POINT_VALUES = tuple(x for p in NEMESIS_STEPS for x in ((p, "3.activation.N", "3.activation.N.interrupt")
+                                                        if p == "3.activation" else (p,)))
 """The values a ``[[rounds.nemesis]]`` entry's ``before`` may take (N: 1..20), as error messages list them."""
 
 
 def point_words(point: str) -> str:
     """The words for a phase point (:data:`NEMESIS_STEPS`, or ``"3.activation.N"``: "in step 3 (Resolve Event
-    Cards), before enemy activation N" / "..., between enemy activations N-1 and N")."""
+    Cards), before enemy activation N" / "..., between enemy activations N-1 and N"; ``"3.activation.N.interrupt"``:
+    "..., inside enemy activation N, before its item lands")."""
+    i = interrupt_number(point)
+    if i is not None:
+        return f"in step 3 (Resolve Event Cards), inside enemy activation {i}, before its item lands"
     n = activation_number(point)
     if n is None:
         return NEMESIS_STEPS[point]
@@ -182,16 +190,16 @@ class NemesisTeamUpModel(Strict):
     ``"2"``, ``"3"``), inside step 1 or 2 before its Winning and Losing check (``"1.check"``, ``"2.check"``), a part
     of step 3 once the event card is drawn (``"3.text"``, ``"3.ongoing"``, ``"3.side_mission"``,
     ``"3.nemesis_ability"``, ``"3.activation"``, ``"3.spawns"``, ``"3.discard"``), an enemy activation of step 3
-    (``"3.activation.N"``: before the N-th, so N >= 2 is between two activations) or the End of Round (``"end"``).
+    (``"3.activation.N"``: before the N-th, so N >= 2 is between two activations), inside one
+    (``"3.activation.N.interrupt"``: its item determined, before it lands) or the End of Round (``"end"``).
     Additional Rules › Team-up Abilities: unless a card says otherwise, team-up can be spent and team-up abilities
-    used at any time, even to interrupt other game effects; the explorer plays them at these points, between rule
-    steps (not inside one enemy's activation: docs/dagger-map-format.md, "No point inside one activation", argues why
-    these are enough for the stand-in card). Checked by :func:`parse_round` (a value not among these is a file
-    error naming ``rounds[r].nemesis[k].before``)."""
+    used at any time, even to interrupt other game effects; the explorer plays them at these points
+    (docs/dagger-map-format.md, "The point inside one activation"). Checked by :func:`parse_round` (a value not
+    among these is a file error naming ``rounds[r].nemesis[k].before``)."""
 
     hero: str = Field(max_length=60)
     do: Literal["ready_team_up", "use_team_up"]
-    before: str = Field("1", max_length=20)
+    before: str = Field("1", max_length=30)
 
 
 class SupportModel(Strict):
@@ -1072,7 +1080,7 @@ def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple
                                  step=f"round {state.game.round}, Nemesis Phase team-up entry {k + 1} "
                                       f"({fld} = {getattr(e, fld, '')!s}), {words}")
 
-        n = activation_number(before)
+        n = activation_number(before) or interrupt_number(before)
         source = ctx.scenario.board.source
         if before.startswith("3.") and state.game.current_event is None:
             raise ScenarioError(f"rounds[{r}].nemesis[{k}].before", f"{before!r}: no event card is resolved in round "
@@ -1082,7 +1090,8 @@ def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple
             got = len(state.game.activating)
             raise ScenarioError(f"rounds[{r}].nemesis[{k}].before", f"{before!r}: round {state.game.round}'s event "
                                 f"activates {plural(got, 'enemy', 'enemies')}",
-                                (f"3.activation.1..3.activation.{got} this round" if got else "no activation "
+                                (f"3.activation.1..3.activation.{got} (each also .interrupt) this round" if got else
+                                 "no activation "
                                  "point this round") + ", or 3.activation, 3.spawns, 3.discard, end", source)
         state, more = _team_up(state, ctx, e.hero, e.do, refuse, sec)
         steps += more
@@ -1221,14 +1230,14 @@ def play_nemesis_and_end(state: RoundState, ctx: RoundContext
                          ) -> tuple[list[Frame[RoundState]], RuleViolation | None]:
     """After a round's Hero Phase: its Nemesis Phase (with the file's ``[[rounds.nemesis]]`` entries) and End of
     Round, then :data:`END_OF_ROUND` unless the game is over: ``(frames, refusal or None)``. The event card drawn is
-    the top of ``state.game.event_deck``.
+    the top of ``state.game.event_deck``. With ``ctx.quiet`` each kernel play gives its last frame only.
 
     Raises:
         ScenarioError: a ``[[rounds.nemesis]]`` point this play does not reach (:func:`nemesis_team_ups`)."""
     frames, refusal = _nemesis_phase(state, ctx)
     if refusal is not None or not frames or _over(frames[-1].state):
         return frames, refusal
-    return frames + list(play(frames[-1].state, END_OF_ROUND, ctx)), None
+    return frames + list((play_last if ctx.quiet else play)(frames[-1].state, END_OF_ROUND, ctx)), None
 
 
 def dealt_board(sc: RoundScenario, rulings: Mapping[str, str] | None = None) -> GameState:

@@ -68,6 +68,8 @@ class RoundPosition:
     """The frame whose state the position shows (``frame`` at the frame's last step, the previous frame before)."""
     settled: bool = True
     """``False`` for a step before its frame's last: the frame's changes are shown at its last step."""
+    nemesis: str = ""
+    """The nemesis standee in words (:func:`nemesis_words`: its space, damage and stun token), ``""`` with none."""
     note: str = ""
     """Which state is shown, in words, when it is not the state after the step
     (:meth:`explorer.kernel.StepShown.note`)."""
@@ -141,8 +143,19 @@ def positions_from(sc: RoundScenario, frames, start: RoundState) -> list[RoundPo
                                  g.threat, g.team_up, tuple(sorted(g.overrun)),
                                  len(g.event_deck) if built else None,
                                  tuple(m.name if m else "" for m in g.side_slots), gauges, in_setup,
-                                 shown=k, settled=at.settled, note=at.note(frames[at.frame].name)))
+                                 shown=k, settled=at.settled, note=at.note(frames[at.frame].name),
+                                 nemesis=nemesis_words(g)))
     return out
+
+
+def nemesis_words(g: GameState) -> str:
+    """The nemesis on the board in words: ``"Nemesis on Latveria, damage 3/3, stun token"`` (Additional Rules ›
+    Damage and Defeat: a nemesis defeated before the Final Showdown takes a stun token), ``""`` when none is in
+    play."""
+    e = g.nemesis_enemy()
+    if e is None:
+        return ""
+    return f"{e.id} on {e.space}, damage {e.damage}/{e.health}" + (", stun token" if e.stunned else "")
 
 
 def position_text(pos: RoundPosition, number: int, total: int) -> str:
@@ -168,10 +181,11 @@ def position_text(pos: RoundPosition, number: int, total: int) -> str:
         lines.append("  Base slots: " + "; ".join(f"{b} ({h}, {t})" for b, h, t in pos.bases))
     side = [m for m in pos.side if m]
     lines.append(f"  Threat {pos.threat}, team-up {pos.team_up}; {deck_words(pos.events_left)}; "
-                 f"overrun: {', '.join(pos.overrun) or 'none'}; side missions: {', '.join(side) or 'none'}")
+                 f"overrun: {', '.join(pos.overrun) or 'none'}; side missions: {', '.join(side) or 'none'}"
+                 + (f"; nemesis: {pos.nemesis}" if pos.nemesis else ""))
     lines.append("  Loss gauges: " + "; ".join(g.text for g in pos.gauges))
     return "\n".join(lines)
 
 
 __all__ = ["HeroPanel", "RoundPosition", "deck_words", "hero_panels", "round_positions", "positions_from",
-           "position_text"]
+           "position_text", "nemesis_words"]

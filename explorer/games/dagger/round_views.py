@@ -23,7 +23,7 @@ from explorer.widgets.round_stepper import RoundStepperView, box, fit_map, step_
 from explorer.errors import ScenarioError
 
 from . import options as opts
-from .forecast import MAX_PHASES, forecast_text, planned_forecast
+from .forecast import MAX_PHASES, forecast_text, planned_forecast, planned_rounds_within
 from .map_svg import map_svg
 from .round_scenario import dealt_board, play_rounds, round_trace
 from .round_view import HeroPanel, RoundPosition, deck_words, positions_from
@@ -65,6 +65,8 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
              f"{deck_words(pos.events_left)} · overrun: "
              f"{html.escape(', '.join(pos.overrun) or 'none')} · side missions: "
              f"{html.escape(', '.join(side) or 'none')}"
+             + (f" · nemesis: <span class='dg-nemesis-state'>{html.escape(pos.nemesis)}</span>" if pos.nemesis
+                else "")
              + ("<br>Base slots: " + html.escape("; ".join(f"{b} ({h}, {t})" for b, h, t in pos.bases))
                 if pos.bases else ""))
     return (box(head, "dg-focus", "border-left:4px solid #1c7ed6;background:#e7f5ff;padding:6px 10px;"
@@ -109,7 +111,9 @@ class RoundStepper(RoundStepperView):
     The forecast block: "P(the heroes lose by the end of round N)" for the file's planned turns, the numbers
     ``explorer dagger forecast FILE --phases N`` prints (:func:`.forecast.planned_forecast`), computed when its
     button is pressed (it can take seconds: "computing…" is shown, and in the app it runs off the event loop through
-    :meth:`set_offloader`); above the play-out bound it is refused as the command refuses it. Opening another
+    :meth:`set_offloader`). N's dropdown offers only the rounds the exact forecast plays within its play-out bound
+    (:func:`.forecast.planned_rounds_within`, as the command's hint); a file whose first round is already over it
+    keeps N = 1, refused as the command refuses it. Opening another
     scenario or file, or changing a ruling or N, clears the answer (a late answer of an earlier request is dropped).
 
     Attributes:
@@ -180,14 +184,17 @@ class RoundStepper(RoundStepperView):
     def play(self):
         self._clear_forecast()                                     # another file or another reading: recompute
         planned = max(1, min(len(self.scenario.rounds), MAX_PHASES))
-        self._quiet_rounds(list(range(1, planned + 1)))
+        # only the N the exact forecast plays within its bound (the CLI hint's count): an N over it was offered
+        # and then refused; a file whose first round is already over the bound keeps N = 1 (refused, with why)
+        self._quiet_rounds(list(range(1, max(1, planned_rounds_within(self.scenario, planned)) + 1)))
         played = play_rounds(self.scenario, self.rulings())       # one play: the positions and the trace
         self.frames, _refusal, self.start, _ctx = played
         trace: Trace = round_trace(self.scenario, played)
         return positions_from(self.scenario, self.frames, self.start), trace, trace.result.refused
 
     def _quiet_rounds(self, options: list[int]) -> None:
-        """N's choices (1..the rounds the file plans, at most 5), N set to the last when they change."""
+        """N's choices (1..the rounds the file plans, at most 5, and at most the rounds the exact forecast plays
+        within its bound: :func:`.forecast.planned_rounds_within`), N set to the last when they change."""
         if list(self.forecast_rounds.options) != options:
             self.forecast_rounds.options = options
             self.forecast_rounds.value = options[-1]

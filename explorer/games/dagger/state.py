@@ -312,7 +312,8 @@ class HeroDamaged:
 @dataclass(frozen=True, slots=True)
 class EnemyActed:
     """One enemy activation: ``action`` is ``"attack"`` (``target`` hero, ``power`` damage), ``"overrun"`` or
-    ``"overrun_again"`` (``base``), ``"move"`` (``start`` → ``to``, toward ``target`` base), ``"stun_cleared"`` or
+    ``"overrun_again"`` (``base``), ``"move"`` (``start`` → ``to``, toward ``target`` base), ``"stun_cleared"``,
+    ``"stopped"`` (the nemesis was stunned during its own activation: its item, in ``target``, did not resolve) or
     ``"none"`` (no operational base to head for)."""
 
     enemy: str
@@ -392,6 +393,9 @@ class GameState:
         lost: reasons the heroes have lost (empty while the game goes on). won: the heroes won.
         activating: the enemies the current event's activation row activates, in activation order (step 3; empty
             otherwise).
+        acting: the enemy whose activation has begun and whose item (attack, overrun or move) has not resolved yet:
+            set only while an interrupt inside that activation is played (point ``"3.activation.N.interrupt"``,
+            :func:`.nemesis.begin_activation`); ``""`` otherwise.
         log: one short line per completed action, for replay checks.
         choices: every choice point met so far (:class:`ChoiceMade`), in order.
         events: what happened so far that the outcome reports (missions checked, bases overrun, heroes damaged and
@@ -423,6 +427,7 @@ class GameState:
     lost: tuple[str, ...] = ()
     won: bool = False
     activating: tuple[str, ...] = ()
+    acting: str = ""
     log: tuple[str, ...] = field(default=(), compare=False)
     choices: tuple[ChoiceMade, ...] = field(default=(), compare=False)
     events: tuple[Event, ...] = field(default=(), compare=False)
