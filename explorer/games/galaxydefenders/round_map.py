@@ -849,15 +849,17 @@ def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[
     """11.5 "Activate X aliens" (cards 21-25) inside the round, with the ``close_encounter`` kind's rules
     (:func:`.phases.aliens_to_activate`, :func:`.phases.selection_order`, :func:`.phases.select_aliens`): X from the
     card (card 25: the agents in play, bleeding ones included, drones and NPCs not), the aliens on the map in the
-    Alpha Agent's player's order then turn order (the file's agents), highest rank first, a Paralyzed one passed over
-    while another alien is in play (11.9.1). A selected Paralyzed alien skips its activation."""
+    Alpha Agent's player's order (the Alpha Agent now, :func:`.round.alpha_succession`) then turn order (the file's
+    agents, clockwise), highest rank first, a Paralyzed one passed over while another alien is in play (11.9.1). A
+    selected Paralyzed alien skips its activation."""
     from .phases import AlienEntry, aliens_to_activate, select_aliens, selection_order
+    from .round import clockwise_from_alpha
 
     sc = ctx.scenario
     turn = sc.turns[number - 1]
     ce = turn.close_encounter
     sec = f"Aliens turn {number}"
-    players = [a.name for a in sc.agents]
+    players = clockwise_from_alpha(state, ctx)
     on_map = {p.name for p in state.figures}
     entries = []
     for x in sc.aliens:
@@ -868,7 +870,7 @@ def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[
         if len(crit) < len(alive) and crit and ctx.rulings.reading("prime_swarm_paralyzed") == "figure":
             crit = []                   # the other figure activates as the unit
         para = (x.name in state.paralyzed_aliens or bool(crit)) and x.kind == "alien"
-        entries.append(AlienEntry(name=x.name, controller=x.controller or players[0], rank=x.rank, paralyzed=para))
+        entries.append(AlienEntry(name=x.name, controller=x.controller or sc.agents[0].name, rank=x.rank, paralyzed=para))
     n, first = aliens_to_activate(ce.card, ce.x, len(state.agents))
     order, second = selection_order(entries, players)
     chosen, more = select_aliens(order, n, ce.card, ctx.rulings)

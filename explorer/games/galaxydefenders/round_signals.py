@@ -251,12 +251,12 @@ def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[Ro
     it is assigned (:func:`.phases.assign_npc`), and the NPC enters at Full Health (10.4) with its NPC Tactic
     token (10.3) on the signal's hex."""
     from .phases import MAX_NPCS_IN_PLAY, NpcPlayer, assign_npc
-    from .round import NpcState
+    from .round import NpcState, alpha_of, clockwise_from_alpha
     from .round_map import Placed, _noted, Moved
 
     sc = ctx.scenario
     alive = [n for n in state.npcs if not n.figure.down]
-    alpha = sc.agents[0].name
+    alpha = alpha_of(state, ctx)
     if len(alive) >= MAX_NPCS_IN_PLAY or not state.npc_deck:
         why = (f"{len(alive)} NPCs are in play (never more than five)" if len(alive) >= MAX_NPCS_IN_PLAY else
                "no card is left in the NPC deck (every NPC figure is in play)")
@@ -266,7 +266,8 @@ def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[Ro
     steps = [Step(f"{alpha} (Alpha Agent) draws {card.name} from the top of the NPC deck", S.NPC_ASSIGNMENT,
                   f"{plural_cards(len(state.npc_deck) - 1)} left in the deck; the figure comes with the card.",
                   section=sec, marks=(alpha,), facts={"npc": card.name})]
-    players = [NpcPlayer(name=a.name, npc_cards=sum(1 for n in alive if n.controller == a.name)) for a in sc.agents]
+    players = [NpcPlayer(name=a, npc_cards=sum(1 for n in alive if n.controller == a))
+               for a in clockwise_from_alpha(state, ctx)]
     who, st = assign_npc(players, sc.npc_specialist, len(alive))
     steps += [s.in_section(sec) for s in st]
     fig = TargetState(card.name, "npc", card.health)
