@@ -122,6 +122,9 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
 
     seed = 1                          # dice not fixed by ``rolled`` are rolled from it
     high_impact = true                # Storybook 5.5.1 for the attacks (default On)
+    friendly_fire = false             # Storybook 6 (default OFF; ON at HARD): an NPC's, agent's or drone's Area
+                                      #   or Explosion attack also reaches its allies (10.2.2, ruling
+                                      #   friendly_fire_reach)
     [map.areas]                       # the activation map format: [map.areas], [map.centres], map.blocking,
     A = ["0,0", "1,0"]                #   [[map.edges]]
     B = ["2,0", "3,0"]
@@ -436,6 +439,9 @@ class RoundScenario(GdScenarioHeader):
     map: CombatMapModel | None = None
     aliens: list[RoundAlien] = Field(default_factory=list, max_length=12)
     high_impact: bool = True
+    friendly_fire: bool = False
+    """The Friendly Fire optional rule (Storybook 6: OFF at EASY and NORMAL, ON at HARD); when ON it holds for NPC
+    attacks too (10.2.2). Its effect, which this book does not print, is ruling ``friendly_fire_reach``."""
     mission: RoundMissionModel | None = None
     signals: list[RoundSignal] = Field(default_factory=list, max_length=20)
     npc_deck: list[RoundNpcCard] = Field(default_factory=list, max_length=12)

@@ -543,6 +543,8 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     line = attack_line(state, ctx, attacker, target)     # before the attack: a target killed leaves the map
     foes = ("alien", "master_alien") if kind in ("agent", "npc", "drone") else ("agent", "npc", "drone", "hologram")
     names = [p.name for p in state.figures if p.side in foes]
+    allies, fire = friendly_fire(state, ctx, attacker, kind, weapon, sec)
+    names += allies
     targets = tuple(_target_state(state, n) for n in names)
     spots = {n: hexes_of(state, n) for n in names}
     atk = AttackModel(attacker=attacker, attacker_kind=kind if kind != "master_alien" else "master_alien",
@@ -551,8 +553,9 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                       power_suit_weapon=suit, damage=weapon.damage, target=target,
                       effects=[e.model_dump() for e in weapon.effects],
                       rolled=rolled.model_dump() if rolled is not None else None, controller=controller)
-    if atk.rolled is not None:
-        check_rolled_keys(atk, names, field, ctx.source)
+    if atk.rolled is not None:      # dice fixed for an ally stay valid under either reading of friendly_fire_reach
+        check_rolled_keys(atk, names + [a for a in fire_allies(state, ctx, attacker, kind, weapon) if a not in names],
+                          field, ctx.source)
     cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
                          tables=(TableDice(default_calibration(), atk.rolled, ctx.dice),),
                          high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
@@ -580,9 +583,44 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                 section=sec, marks=(t.name,), facts={"unit": unit, "destroyed": not left}))
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
                     tuple((r.name, r.wounds, r.status) for r in after.results), line)
-    return _noted(state, note, step=steps[-1].title if steps else ""), \
+    return _noted(state, note, step=steps[-1].title if steps else ""), fire + \
         tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
         + tuple(gone)
+
+
+def fire_allies(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon) -> list[str]:
+    """The allies Friendly Fire may put in an attack's reach (:func:`friendly_fire`): with the rule ON, for an Area
+    Damage or Explosion attack of an agent, NPC or drone, every agent, NPC and drone on the map but the attacker;
+    else none. Consults no ruling."""
+    if not ctx.scenario.friendly_fire or kind not in ("agent", "npc", "drone") or weapon.damage == "single":
+        return []
+    return [p.name for p in state.figures if p.side in ("agent", "npc", "drone") and p.name != attacker]
+
+
+def friendly_fire(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon, sec: str
+                  ) -> tuple[list[str], tuple[Step, ...]]:
+    """Friendly Fire (the file's ``friendly_fire``, an optional rule: Storybook 6, OFF but at HARD) on an attack of
+    the agents' side: 10.2.2 makes it valid for NPC attacks too. The rule's text is the Core Set's, not printed
+    here; what it does is ruling ``friendly_fire_reach``, consulted only for an Area Damage or Explosion attack
+    while it is ON: ``area_allies`` (default) adds every ally on the map (agents, NPCs, drones; never the attacker)
+    to the figures the attack may reach, so 8.4 reaches those in its Areas and each defends on its own;
+    ``none_printed`` reaches none. Returns ``(the allies added, steps)``: nothing when OFF, for an alien's attack or
+    a single-target attack."""
+    if not fire_allies(state, ctx, attacker, kind, weapon):
+        return [], ()
+    rule = S.NPC_COMBAT if kind == "npc" else S.LEVEL_OF_DIFFICULTY
+    who = "an NPC's attack (10.2.2: valid for NPC attacks too)" if kind == "npc" else f"this {kind}'s attack"
+    if ctx.rulings.reading("friendly_fire_reach") == "none_printed":
+        return [], (Step(f"Friendly Fire is ON for {attacker}'s {weapon.name}: no ally is reached", rule,
+                         f"The optional rule holds for {who}; this book prints no effect of it (ruling "
+                         "friendly_fire_reach = none_printed).", {"friendly_fire": []}, (attacker,), sec),)
+    allies = fire_allies(state, ctx, attacker, kind, weapon)
+    return allies, (Step(f"Friendly Fire is ON: {attacker}'s {weapon.name} ({weapon.damage.title()} Damage) can "
+                         "reach its allies too", rule, f"The optional rule holds for {who}: the "
+                         f"{'Area Damage' if weapon.damage == 'area' else 'Explosion'} reaches every figure in its Areas (8.4 'all targets'), allies as well as aliens, each "
+                         "defending on its own; the attacker is never its own target (ruling friendly_fire_reach). "
+                         "Allies on the map: " + (", ".join(allies) or "none") + ".",
+                         {"friendly_fire": allies}, (attacker,), sec),)
 
 
 def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str, bonus_hits: int,
