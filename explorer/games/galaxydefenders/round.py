@@ -107,6 +107,8 @@ Scenario kind ``round`` (TOML)::
     kind = "npc"
     [[npc_deck]]                      # on a map: the NPC deck, top first (10.1.1): name, health, tactic, flying,
     name = "Knight"                   #   rules, weapon (as [[npcs]])
+    [[npc_discard]]                   # on a map: the NPC discard pile (as [[npc_deck]]); with the cards of NPCs
+    name = "Archon"                   #   dying in the round it is reshuffled by the seed when the deck runs out
     [[drones]]                        # on a map: drones deployed in an earlier round (9.7.4)
     kind = "vigil"                    # hologram | vigil | gd-5 (in the owner's deployed list)
     owner = "Marine"
@@ -445,6 +447,9 @@ class RoundScenario(GdScenarioHeader):
     mission: RoundMissionModel | None = None
     signals: list[RoundSignal] = Field(default_factory=list, max_length=20)
     npc_deck: list[RoundNpcCard] = Field(default_factory=list, max_length=12)
+    npc_discard: list[RoundNpcCard] = Field(default_factory=list, max_length=12)
+    """The NPC discard pile when the round starts (cards of NPCs that died earlier, 10.4), as ``[[npc_deck]]``;
+    reshuffled into the deck when the deck runs out (10.1.1, :func:`.round_signals.reshuffle_npc_discard`)."""
     npc_specialist: Name | None = None
     drones: list[RoundDrone] = Field(default_factory=list, max_length=12)
     drone_tiles: dict[DroneKind, DroneTile] = Field(default_factory=dict, max_length=3)
@@ -630,6 +635,11 @@ class RoundState:
     """The aliens that entered play this round from a revealed Alien signal (11.10)."""
     npc_deck: tuple[str, ...] = ()
     """The NPC deck's cards left, top first."""
+    npc_discard: tuple[str, ...] = ()
+    """The NPC discard pile's cards from the file (a card of an NPC that dies in the round joins the pile too:
+    :func:`.round_signals.npc_discard_pile`)."""
+    reshuffles: int = 0
+    """How many times the NPC discard pile was reshuffled into the deck this round (10.1.1)."""
     drones: tuple[TargetState, ...] = ()
     """The drones deployed (wounds; a destroyed one has ``down``)."""
     alpha: str | None = None
@@ -1341,7 +1351,8 @@ def round_initial(scenario: RoundScenario) -> RoundState:
                       aliens=aliens, paralyzed_aliens=tuple(x.name for x in scenario.aliens if x.paralyzed),
                       items=tuple(items), signals=tuple(SignalOnMap(x.name, Hex.parse(x.at), x.kind)
                                                         for x in scenario.signals),
-                      npc_deck=tuple(c.name for c in scenario.npc_deck), drones=drones)
+                      npc_deck=tuple(c.name for c in scenario.npc_deck), drones=drones,
+                      npc_discard=tuple(c.name for c in scenario.npc_discard))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
