@@ -121,3 +121,40 @@ def test_multi_hex_attack_lines_go_to_the_base_hex_in_sight_and_the_map_has_a_ke
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, f"galaxydefenders-round-multi-hex-{size}.png"), full_page=True)
     page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 900])
+def test_gd_round_mission_steps_to_the_end_with_no_gap_under_the_map(browser, app_url, width):
+    """gd-round-mission (a round carrying Storybook Mission 1, no map) and gd-round-mission-3 (on a map) stepped with
+    Next to their last step: the focused step follows the round played in Python, the sheets gain the mission's state
+    from its step; at 1280 px the scenario's title box sits right under the map column (no empty gap as tall as the
+    sheets; WIDE_CSS), and no width scrolls sideways."""
+    from explorer.games import get_game
+
+    g = get_game("galaxydefenders")
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    for name in ("gd-round-mission", "gd-round-mission-3"):
+        ref = g.open_page("round")[0]
+        ref.picker.value = name
+        n = len(ref.positions)
+        page.goto(_base(app_url) + f"/galaxydefenders-round?scenario={name}")
+        focus = page.locator(".gd-round-focus").first
+        wait_until(lambda: focus.count() and f"STEP 1 OF {n}" in focus.inner_text().upper(), timeout=90,
+                   what=f"{name} first paint")
+        nxt = page.get_by_role("button", name="Next ▶")
+        for i in range(1, n):
+            nxt.click()
+            wait_until(lambda: f"STEP {i + 1} OF {n}" in focus.inner_text().upper(), what=f"{name} step {i + 1}")
+            assert ref.positions[i].step.title in focus.inner_text()
+        assert "Mission: goes on" in page.locator(".gd-sheets").first.inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        left, about, side = (page.locator(c).first.bounding_box()        # locators reach into the shadow DOM
+                             for c in (".xr-round-left", ".xr-round-about", ".xr-round-side"))
+        if side["x"] >= left["x"] + left["width"] - 1:   # map and step side by side: the title box under the map
+            assert about["y"] - (left["y"] + left["height"]) < 40, (left, about)
+            assert about["x"] < side["x"]
+        else:
+            assert width < 1120                           # WIDE_MIN_WIDTH: side by side from there
+        if SCREENSHOTS:
+            page.screenshot(path=os.path.join(SCREENSHOTS, f"galaxydefenders-{name}-{width}.png"), full_page=True)
+    page.close()

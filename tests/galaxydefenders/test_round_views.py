@@ -101,3 +101,53 @@ def test_opening_a_file():
     with pytest.raises(ScenarioError):
         w.load_toml(G.scenario_text("gd-ai-move-adjacent"), "ai.toml")
     assert w.scenario.title.startswith("A round on a map: the Power Suit")
+
+
+def _step_to_the_end(w):
+    """Step the page one position at a time from the first to the last; ``(position, its RoundPosition, the
+    map, sheets and card HTML shown)`` for each."""
+    from explorer.games.galaxydefenders.round_picture import card_html, sheets_html
+
+    w.go(-10_000)
+    seen = []
+    while True:
+        pos = w.positions[w.position - 1]
+        assert w.sheets.value == sheets_html(pos) and w.card.value == card_html(pos)
+        seen.append((w.position, pos, w.map.value, w.sheets.value))
+        if w.next_button.disabled:
+            return seen
+        w.next_button.click()
+
+
+def test_gd_round_mission_steps_to_the_end_and_the_sheets_follow_the_frames():
+    w = page()
+    w.picker.value = "gd-round-mission"
+    seen = _step_to_the_end(w)
+    assert [n for n, *_ in seen] == list(range(1, len(w.trace.steps) + 1))
+    assert all("This round has no [map]" in m for _, _, m, _ in seen)        # no map: said, on every step
+    titles = [p.step.title for _, p, _, _ in seen]
+    draw = titles.index("Special Event B is drawn")
+    assert all("gd-mission" not in s for _, _, _, s in seen[:draw])           # before the Mission step: no state
+    after = seen[draw][3]
+    assert "Mission: <b>goes on</b>" in after and "flames 1" in after         # the frame's MissionState
+    assert seen[-1][1].shown is seen[-1][1].frame.state and "Step %d of %d" % (len(seen), len(seen)) in w.focus.value
+    assert "Marine" in seen[0][3] and "0/8" in seen[0][3]
+
+
+def test_a_round_on_a_map_moves_its_figures_on_the_map_as_the_frames_do():
+    w = page()
+    w.picker.value = "gd-round-mission-3"
+    seen = _step_to_the_end(w)
+    walk = next(i for i, (_, p, _, _) in enumerate(seen) if p.step.title.startswith("Marine walks 1,1"))
+    assert "Marine on 1,1" in seen[walk - 1][2] and "Marine on 4,1" in seen[walk][2]
+    bite = next(i for i, (_, p, _, _) in enumerate(seen) if p.step.title.startswith("Ends in"))
+    assert "Xeno-Delta on 7,1" in seen[bite - 1][2] and "Xeno-Delta on 3,1" in seen[bite][2]
+    assert "Mission: <b>goes on</b>" in seen[-1][3] and "bombs_detonated 2" in seen[-1][3]
+
+
+def test_the_sheets_name_the_alpha_agent_after_a_succession():
+    w = page()
+    w.picker.value = "gd-round-alpha-succession"
+    seen = _step_to_the_end(w)
+    i = next(k for k, (_, p, _, _) in enumerate(seen) if "is eliminated" in p.step.title)
+    assert "gd-alpha" not in seen[i - 1][3] and "Alpha Agent: <b>Biotech</b>" in seen[i][3]

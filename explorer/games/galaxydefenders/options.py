@@ -399,6 +399,25 @@ DEAD_AGENT_OUTSIDE_BASE = RulingOption(
                 "says nothing of the mission's result.",
 )
 
+FRIENDLY_FIRE_REACH = RulingOption(
+    key="friendly_fire_reach",
+    title="Friendly Fire is ON: whom does an NPC's (or an agent's, a drone's) Area Damage or Explosion reach?",
+    section="10.2.2 NPC Combat; Storybook 6 Level of Difficulty (the Friendly Fire rule itself is the Core Set's, "
+            "not printed in this book)",
+    readings={
+        "area_allies": "Every figure in the Areas the attack reaches: aliens, and the attacker's allies (agents, "
+                       "NPCs, drones; never the attacker), each defending on its own. A single-target attack "
+                       "is unchanged.",
+        "none_printed": "The rule holds for the attack, but this book prints no effect of it: no ally is reached.",
+    },
+    default="area_allies",
+    why_default="8.4 has Area Damage and Explosion hit 'all targets' in the Areas, not all aliens, while 8.5 names "
+                "the side when it means one (Area Healing: agents, or aliens); 10.2.2 says the rule is valid for "
+                "NPC attacks when ON, and Storybook 6 switches it ON only at HARD, which means one's own figures "
+                "can be hit. The Core Set's text of the rule is not here, so the reading that applies nothing is "
+                "offered.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))

@@ -8,7 +8,9 @@ Sections: 6.1 Refresh Phase (Poison, Mark, temporary Criticals and the Power Sui
 per turn), 6.2.1.2 Activate NPCs and 10.2 NPC Activation (an agent's NPCs are activated before its first activity or
 after its last, never in between, and every assigned NPC every turn), 10.4.1 (a Paralyzed NPC skips its activation;
 an Immobilized one follows only behavior without movement), 10.4 NPC Health Status (a dead NPC is off the map), 6.3
-Event Phase (the Alpha Agent draws; signals teleported by the balancer).
+Event Phase (the Alpha Agent draws; signals teleported by the balancer). The Alpha Agent is the first agent of
+the file; when it is eliminated (bleeding) the role follows ruling ``alpha_agent_succession`` (the book leaves the
+Alpha Agent to the Core Set; :func:`alpha_succession`), and 11.5, 6.3 and 10.1.2 read the Alpha Agent now.
 
 Powers, Items and Devices (9.7; :mod:`.cards`): an activity may ``use`` a card (its category decides the activity,
 once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 say; the Refresh phase flips Psionic
@@ -105,6 +107,8 @@ Scenario kind ``round`` (TOML)::
     kind = "npc"
     [[npc_deck]]                      # on a map: the NPC deck, top first (10.1.1): name, health, tactic, flying,
     name = "Knight"                   #   rules, weapon (as [[npcs]])
+    [[npc_discard]]                   # on a map: the NPC discard pile (as [[npc_deck]]); with the cards of NPCs
+    name = "Archon"                   #   dying in the round it is reshuffled by the seed when the deck runs out
     [[drones]]                        # on a map: drones deployed in an earlier round (9.7.4)
     kind = "vigil"                    # hologram | vigil | gd-5 (in the owner's deployed list)
     owner = "Marine"
@@ -120,6 +124,9 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
 
     seed = 1                          # dice not fixed by ``rolled`` are rolled from it
     high_impact = true                # Storybook 5.5.1 for the attacks (default On)
+    friendly_fire = false             # Storybook 6 (default OFF; ON at HARD): an NPC's, agent's or drone's Area
+                                      #   or Explosion attack also reaches its allies (10.2.2, ruling
+                                      #   friendly_fire_reach)
     [map.areas]                       # the activation map format: [map.areas], [map.centres], map.blocking,
     A = ["0,0", "1,0"]                #   [[map.edges]]
     B = ["2,0", "3,0"]
@@ -434,9 +441,15 @@ class RoundScenario(GdScenarioHeader):
     map: CombatMapModel | None = None
     aliens: list[RoundAlien] = Field(default_factory=list, max_length=12)
     high_impact: bool = True
+    friendly_fire: bool = False
+    """The Friendly Fire optional rule (Storybook 6: OFF at EASY and NORMAL, ON at HARD); when ON it holds for NPC
+    attacks too (10.2.2). Its effect, which this book does not print, is ruling ``friendly_fire_reach``."""
     mission: RoundMissionModel | None = None
     signals: list[RoundSignal] = Field(default_factory=list, max_length=20)
     npc_deck: list[RoundNpcCard] = Field(default_factory=list, max_length=12)
+    npc_discard: list[RoundNpcCard] = Field(default_factory=list, max_length=12)
+    """The NPC discard pile when the round starts (cards of NPCs that died earlier, 10.4), as ``[[npc_deck]]``;
+    reshuffled into the deck when the deck runs out (10.1.1, :func:`.round_signals.reshuffle_npc_discard`)."""
     npc_specialist: Name | None = None
     drones: list[RoundDrone] = Field(default_factory=list, max_length=12)
     drone_tiles: dict[DroneKind, DroneTile] = Field(default_factory=dict, max_length=3)
@@ -622,8 +635,17 @@ class RoundState:
     """The aliens that entered play this round from a revealed Alien signal (11.10)."""
     npc_deck: tuple[str, ...] = ()
     """The NPC deck's cards left, top first."""
+    npc_discard: tuple[str, ...] = ()
+    """The NPC discard pile's cards from the file (a card of an NPC that dies in the round joins the pile too:
+    :func:`.round_signals.npc_discard_pile`)."""
+    reshuffles: int = 0
+    """How many times the NPC discard pile was reshuffled into the deck this round (10.1.1)."""
     drones: tuple[TargetState, ...] = ()
     """The drones deployed (wounds; a destroyed one has ``down``)."""
+    alpha: str | None = None
+    """The Alpha Agent after a succession this round (:func:`alpha_succession`); ``None``: the file's first agent."""
+    alpha_kept: bool = False
+    """The eliminated Alpha Agent keeps the role (ruling ``alpha_agent_succession`` = keeps_role), already said."""
 
     def pose_of(self, agent: str) -> str:
         return dict(self.poses).get(agent, "standing")
@@ -698,7 +720,9 @@ def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
         c, st = refresh_cards(c, ctx.table, sec)
         cards.append(c)
         steps += st
-    return replace(state, agents=tuple(agents), npcs=tuple(npcs), suit=suit, cards=tuple(cards)), tuple(steps)
+    state, more = alpha_succession(replace(state, agents=tuple(agents), npcs=tuple(npcs), suit=suit,
+                                           cards=tuple(cards)), ctx)
+    return state, tuple(steps) + more
 
 
 def turn_numbers(state: RoundState) -> tuple[int, ...]:
@@ -1121,7 +1145,7 @@ def event_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple
     figures = [EventFigure(name=a.name, side="agent", bleeding=a.down) for a in state.agents]
     figures += [EventFigure(name=n.figure.name, side="npc") for n in state.npcs if not n.figure.down]
     figures += [EventFigure(name=f"alien {i + 1}", side="alien") for i in range(ev.aliens)]
-    alpha = ctx.scenario.agents[0].name
+    alpha = alpha_of(state, ctx)
     n, st = signals_to_teleport(figures, ev.signals, ev.balancer, ctx.rulings)
     first = Step(f"{alpha} (Alpha Agent) draws the Event card", S.EVENT_PHASE, "", section="Event phase",
                  marks=(alpha,))
@@ -1140,10 +1164,64 @@ def battle_item(state: RoundState, ctx: RoundContext, item: RoundItem) -> tuple[
     from .round_map import alien_activation, close_encounter_step
 
     if item.kind == "turn":
-        return agent_turn(state, ctx, item.turn)
-    if item.kind == "card":
-        return close_encounter_step(state, ctx, item.turn)
-    return alien_activation(state, ctx, item.turn, item.alien)
+        state, steps = agent_turn(state, ctx, item.turn)
+    elif item.kind == "card":
+        state, steps = close_encounter_step(state, ctx, item.turn)
+    else:
+        state, steps = alien_activation(state, ctx, item.turn, item.alien)
+    state, more = alpha_succession(state, ctx)
+    return state, steps + more
+
+
+def alpha_of(state: RoundState, ctx: RoundContext) -> str:
+    """The Alpha Agent now: the file's first agent (``[[agents]]`` are in turn order, the first the Alpha Agent),
+    or the one :func:`alpha_succession` passed the role to this round."""
+    return state.alpha or ctx.scenario.agents[0].name
+
+
+def clockwise_from_alpha(state: RoundState, ctx: RoundContext) -> list[str]:
+    """The players in turn (clockwise) order starting with the Alpha Agent now (:func:`alpha_of`): 10.1.2 assigns a
+    new NPC card along it, 11.5 selects the aliens of "Activate X aliens" along it."""
+    names = [a.name for a in ctx.scenario.agents]
+    i = names.index(alpha_of(state, ctx))
+    return names[i:] + names[:i]
+
+
+def alpha_succession(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
+    """The Alpha Agent eliminated (its wounds reached its Health points: bleeding, the round's only way out of
+    play for an agent) passes the role as ruling ``alpha_agent_succession`` says; this book leaves it to the Core
+    Set (11.5 and 6.3 use the Alpha Agent, 10.1.2 counts clockwise from it). ``next_clockwise`` (default): the next
+    agent clockwise still in play is the Alpha Agent for the rest of the round (an eliminated one is passed over);
+    ``keeps_role``: the role stays until the next promotion. Nothing while the Alpha Agent is in play; the ruling
+    is consulted only when it decides something. Returns ``(state, steps)``, at most one step."""
+    if state.alpha_kept:
+        return state, ()
+    alpha = alpha_of(state, ctx)
+    if not next(a for a in state.agents if a.name == alpha).down:
+        return state, ()
+    sec = "Alpha Agent"
+    why = ("This book leaves the Alpha Agent to the Core Set and is silent on its elimination (ruling "
+           "alpha_agent_succession). ")
+    if ctx.rulings.reading("alpha_agent_succession") == "keeps_role":
+        return replace(state, alpha_kept=True), (Step(
+            f"{alpha} (Alpha Agent) is eliminated (bleeding): the role stays with {alpha} until the next promotion",
+            S.ALIEN_ACTIVATION, why + f"{alpha}'s aliens are still selected first (11.5), {alpha} draws the Event "
+            "card (6.3) and new NPC cards are assigned clockwise from it (10.1.2).", {"alpha_agent": alpha},
+            (alpha,), sec),)
+    down = {a.name for a in state.agents if a.down}
+    order = clockwise_from_alpha(state, ctx)
+    nxt = next((n for n in order[1:] if n not in down), None)
+    if nxt is None:
+        return replace(state, alpha_kept=True), (Step(
+            f"{alpha} (Alpha Agent) is eliminated and no agent is left in play to take the role", S.ALIEN_ACTIVATION,
+            why + f"Every agent is bleeding; {alpha} keeps the role.", {"alpha_agent": alpha}, (alpha,), sec),)
+    passed = [n for n in order[1:order.index(nxt)]]
+    return replace(state, alpha=nxt), (Step(
+        f"{alpha} (Alpha Agent) is eliminated (bleeding): {nxt}, next clockwise, is the Alpha Agent for the rest of "
+        "the round", S.ALIEN_ACTIVATION, why + (f"Passed over (eliminated too): {', '.join(passed)}. " if passed
+                                                else "") +
+        f"{nxt}'s aliens are selected first (11.5), {nxt} draws the Event card (6.3) and new NPC cards are assigned "
+        f"clockwise from {nxt} (10.1.2); {alpha} comes last in that order.", {"alpha_agent": nxt}, (nxt,), sec),)
 
 
 ROUND_SEQUENCE = (
@@ -1183,6 +1261,9 @@ class RoundOutcome(Outcome):
     drones: tuple[TargetState, ...] = ()
     signals: tuple[str, ...] | None = None
     """The signals still on the map at the end (``None``: the round has none)."""
+    alpha: str | None = None
+    """The Alpha Agent at the end when the first agent was eliminated this round (:func:`alpha_succession`);
+    ``None``: the role did not come into question."""
 
     @property
     def summary(self) -> str:
@@ -1199,6 +1280,8 @@ class RoundOutcome(Outcome):
         spent = [n for n, _, u in self.npc_tactics if u]
         if spent:
             used.append(f"NPC Tactic{'s' if len(spent) > 1 else ''} used: {', '.join(spent)}")
+        if self.alpha is not None:
+            used.append(f"Alpha Agent {self.alpha}")
         if self.mission is not None:
             used.append(f"the mission: {self.mission.status or 'goes on'}")
         more = "; " + "; ".join(used) if used else ""
@@ -1226,6 +1309,7 @@ class RoundOutcome(Outcome):
                     {"bases": {n: str(h) for n, h in self.bases}} if self.bases else {}) | (
                     {"drones": {t.name: one(t) for t in self.drones}} if self.drones else {}) | (
                     {"signals": list(self.signals)} if self.signals is not None else {}) | (
+                    {"alpha_agent": self.alpha} if self.alpha is not None else {}) | (
                     {"mission": {"status": self.mission.status, "row": self.mission.row, "next": self.mission.next}}
                     if self.mission is not None else {})
 
@@ -1267,7 +1351,8 @@ def round_initial(scenario: RoundScenario) -> RoundState:
                       aliens=aliens, paralyzed_aliens=tuple(x.name for x in scenario.aliens if x.paralyzed),
                       items=tuple(items), signals=tuple(SignalOnMap(x.name, Hex.parse(x.at), x.kind)
                                                         for x in scenario.signals),
-                      npc_deck=tuple(c.name for c in scenario.npc_deck), drones=drones)
+                      npc_deck=tuple(c.name for c in scenario.npc_deck), drones=drones,
+                      npc_discard=tuple(c.name for c in scenario.npc_discard))
 
 
 def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None,
@@ -1291,7 +1376,8 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         tuple((n.figure.name, n.tactic, n.tactic_used) for n in last.npcs if n.tactic is not None), last.menace,
         last.poses, last.aliens, None if scenario.map is None else tuple((p.name, p.at) for p in last.figures),
         last.mission, tuple((p.name, p.base) for p in last.figures if p.base is not None), last.drones,
-        tuple(x.name for x in last.signals) if scenario.signals else None))
+        tuple(x.name for x in last.signals) if scenario.signals else None,
+        last.alpha or (scenario.agents[0].name if last.alpha_kept else None)))
 
 
 def round_context(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> RoundContext:

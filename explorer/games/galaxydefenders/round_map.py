@@ -147,7 +147,7 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
                 [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("to", "target", "rolled")
                  if getattr(a, k) is not None] +
                 [f"turns[{i}].close_encounter" for i, t in enumerate(sc.turns) if t.close_encounter] +
-                [k for k in ("signals", "npc_deck", "drones") if getattr(sc, k)] +
+                [k for k in ("signals", "npc_deck", "npc_discard", "drones") if getattr(sc, k)] +
                 [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("reveal", "place")
                  if getattr(a, k)])
         if used:
@@ -543,6 +543,8 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     line = attack_line(state, ctx, attacker, target)     # before the attack: a target killed leaves the map
     foes = ("alien", "master_alien") if kind in ("agent", "npc", "drone") else ("agent", "npc", "drone", "hologram")
     names = [p.name for p in state.figures if p.side in foes]
+    allies, fire = friendly_fire(state, ctx, attacker, kind, weapon, sec)
+    names += allies
     targets = tuple(_target_state(state, n) for n in names)
     spots = {n: hexes_of(state, n) for n in names}
     atk = AttackModel(attacker=attacker, attacker_kind=kind if kind != "master_alien" else "master_alien",
@@ -551,8 +553,9 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                       power_suit_weapon=suit, damage=weapon.damage, target=target,
                       effects=[e.model_dump() for e in weapon.effects],
                       rolled=rolled.model_dump() if rolled is not None else None, controller=controller)
-    if atk.rolled is not None:
-        check_rolled_keys(atk, names, field, ctx.source)
+    if atk.rolled is not None:      # dice fixed for an ally stay valid under either reading of friendly_fire_reach
+        check_rolled_keys(atk, names + [a for a in fire_allies(state, ctx, attacker, kind, weapon) if a not in names],
+                          field, ctx.source)
     cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
                          tables=(TableDice(default_calibration(), atk.rolled, ctx.dice),),
                          high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
@@ -580,9 +583,44 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                 section=sec, marks=(t.name,), facts={"unit": unit, "destroyed": not left}))
     note = Attacked(attacker, target, after.roll.hits if after.roll else None,
                     tuple((r.name, r.wounds, r.status) for r in after.results), line)
-    return _noted(state, note, step=steps[-1].title if steps else ""), \
+    return _noted(state, note, step=steps[-1].title if steps else ""), fire + \
         tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in steps) \
         + tuple(gone)
+
+
+def fire_allies(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon) -> list[str]:
+    """The allies Friendly Fire may put in an attack's reach (:func:`friendly_fire`): with the rule ON, for an Area
+    Damage or Explosion attack of an agent, NPC or drone, every agent, NPC and drone on the map but the attacker;
+    else none. Consults no ruling."""
+    if not ctx.scenario.friendly_fire or kind not in ("agent", "npc", "drone") or weapon.damage == "single":
+        return []
+    return [p.name for p in state.figures if p.side in ("agent", "npc", "drone") and p.name != attacker]
+
+
+def friendly_fire(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon, sec: str
+                  ) -> tuple[list[str], tuple[Step, ...]]:
+    """Friendly Fire (the file's ``friendly_fire``, an optional rule: Storybook 6, OFF but at HARD) on an attack of
+    the agents' side: 10.2.2 makes it valid for NPC attacks too. The rule's text is the Core Set's, not printed
+    here; what it does is ruling ``friendly_fire_reach``, consulted only for an Area Damage or Explosion attack
+    while it is ON: ``area_allies`` (default) adds every ally on the map (agents, NPCs, drones; never the attacker)
+    to the figures the attack may reach, so 8.4 reaches those in its Areas and each defends on its own;
+    ``none_printed`` reaches none. Returns ``(the allies added, steps)``: nothing when OFF, for an alien's attack or
+    a single-target attack."""
+    if not fire_allies(state, ctx, attacker, kind, weapon):
+        return [], ()
+    rule = S.NPC_COMBAT if kind == "npc" else S.LEVEL_OF_DIFFICULTY
+    who = "an NPC's attack (10.2.2: valid for NPC attacks too)" if kind == "npc" else f"this {kind}'s attack"
+    if ctx.rulings.reading("friendly_fire_reach") == "none_printed":
+        return [], (Step(f"Friendly Fire is ON for {attacker}'s {weapon.name}: no ally is reached", rule,
+                         f"The optional rule holds for {who}; this book prints no effect of it (ruling "
+                         "friendly_fire_reach = none_printed).", {"friendly_fire": []}, (attacker,), sec),)
+    allies = fire_allies(state, ctx, attacker, kind, weapon)
+    return allies, (Step(f"Friendly Fire is ON: {attacker}'s {weapon.name} ({weapon.damage.title()} Damage) can "
+                         "reach its allies too", rule, f"The optional rule holds for {who}: the "
+                         f"{'Area Damage' if weapon.damage == 'area' else 'Explosion'} reaches every figure in its Areas (8.4 'all targets'), allies as well as aliens, each "
+                         "defending on its own; the attacker is never its own target (ruling friendly_fire_reach). "
+                         "Allies on the map: " + (", ".join(allies) or "none") + ".",
+                         {"friendly_fire": allies}, (attacker,), sec),)
 
 
 def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str, bonus_hits: int,
@@ -849,15 +887,17 @@ def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[
     """11.5 "Activate X aliens" (cards 21-25) inside the round, with the ``close_encounter`` kind's rules
     (:func:`.phases.aliens_to_activate`, :func:`.phases.selection_order`, :func:`.phases.select_aliens`): X from the
     card (card 25: the agents in play, bleeding ones included, drones and NPCs not), the aliens on the map in the
-    Alpha Agent's player's order then turn order (the file's agents), highest rank first, a Paralyzed one passed over
-    while another alien is in play (11.9.1). A selected Paralyzed alien skips its activation."""
+    Alpha Agent's player's order (the Alpha Agent now, :func:`.round.alpha_succession`) then turn order (the file's
+    agents, clockwise), highest rank first, a Paralyzed one passed over while another alien is in play (11.9.1). A
+    selected Paralyzed alien skips its activation."""
     from .phases import AlienEntry, aliens_to_activate, select_aliens, selection_order
+    from .round import clockwise_from_alpha
 
     sc = ctx.scenario
     turn = sc.turns[number - 1]
     ce = turn.close_encounter
     sec = f"Aliens turn {number}"
-    players = [a.name for a in sc.agents]
+    players = clockwise_from_alpha(state, ctx)
     on_map = {p.name for p in state.figures}
     entries = []
     for x in sc.aliens:
@@ -868,7 +908,7 @@ def select_x_aliens(state: RoundState, ctx: RoundContext, number: int) -> tuple[
         if len(crit) < len(alive) and crit and ctx.rulings.reading("prime_swarm_paralyzed") == "figure":
             crit = []                   # the other figure activates as the unit
         para = (x.name in state.paralyzed_aliens or bool(crit)) and x.kind == "alien"
-        entries.append(AlienEntry(name=x.name, controller=x.controller or players[0], rank=x.rank, paralyzed=para))
+        entries.append(AlienEntry(name=x.name, controller=x.controller or sc.agents[0].name, rank=x.rank, paralyzed=para))
     n, first = aliens_to_activate(ce.card, ce.x, len(state.agents))
     order, second = selection_order(entries, players)
     chosen, more = select_aliens(order, n, ce.card, ctx.rulings)

@@ -21,6 +21,7 @@ from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment, render
 from explorer.trace import Step
 
 from .combat import wound_tally
+from .missions import STATUS_WORDS
 from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overlays, initials
 from .round_map import SECOND, Attacked, CardDrawn, Moved
 
@@ -236,6 +237,17 @@ def sheets_html(pos: RoundPosition) -> str:
     if st.menace is not None:
         rows.append(f"<div style='margin-top:4px'>Menace token: <b>{html.escape(st.menace.holder)}</b>, Level "
                     f"{st.menace.level}</div>")
+    if st.alpha is not None or st.alpha_kept:
+        who = st.alpha or f"{st.agents[0].name}, eliminated, keeps the role"
+        rows.append(f"<div class='gd-alpha' style='margin-top:4px'>Alpha Agent: <b>{html.escape(who)}</b> (ruling "
+                    "alpha_agent_succession)</div>")
+    if st.mission is not None:
+        m = st.mission
+        counts = ", ".join(f"{k} {v}" for k, v in m.counters)
+        status = STATUS_WORDS.get(m.status, m.status) if m.status else "goes on"
+        rows.append(f"<div class='gd-mission' style='margin-top:4px'>Mission: <b>{html.escape(status)}</b>"
+                    + (f" (row {m.row}, next mission {html.escape(m.next)})" if m.row else "")
+                    + (f"; counters: {html.escape(counts)}" if counts else "") + "</div>")
     return "<div class='gd-sheets' style='font-family:sans-serif;font-size:13px'>" + "".join(rows) + "</div>"
 
 

@@ -6,8 +6,10 @@ revealed, and this rulebook does not print that rule, so the file says which sig
 replaced with a new NPC: the Alpha Agent draws the top card of the NPC deck (``[[npc_deck]]``, top first; 10.1.1),
 the card is assigned by 10.1.2 (:func:`.phases.assign_npc`: the first player clockwise from the Alpha Agent with no
 NPC card or fewer than the others, a tie to the Alpha Agent, or every NPC to ``npc_specialist``), its figure stands
-where the signal was and the token is discarded. With five NPCs in play, or no card left in the NPC deck (every NPC
-figure in play), revealing it only discards the token (10.1.2). When the new NPC is first activated is ruling
+where the signal was and the token is discarded. When the NPC deck has run out, the discard pile (``[[npc_discard]]``
+and the cards of NPCs dead in play, 10.4) is reshuffled into a new deck first (10.1.1; shuffled from the round's
+seed, so the same seed gives the same deck). With five NPCs in play, or no card left in the NPC deck nor its
+discard pile (every NPC figure in play), revealing it only discards the token (10.1.2). When the new NPC is first activated is ruling
 ``revealed_npc_activation`` (10.2 is silent on an NPC that arrives in the middle of its controller's turn).
 An Alien signal (11.10) brings the alien the file gives it (``[[aliens]]`` with ``signal``: which alien is a Core Set
 rule this book does not print) onto the signal's hex, the token discarded; when it is first activated is ruling
@@ -102,13 +104,14 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
         if s.name in names:
             raise ScenarioError(f"signals[{i}].name", f"{s.name!r} is used twice", "unique names", source)
         names.add(s.name)
-    for i, c in enumerate(sc.npc_deck):
-        if c.name in names:
-            raise ScenarioError(f"npc_deck[{i}].name", f"{c.name!r} is used twice", "unique names", source)
-        names.add(c.name)
-        if any(r.action == "attack" for r in c.rules) and c.weapon is None:
-            raise ScenarioError(f"npc_deck[{i}].weapon", f"{c.name}'s A.I. section attacks but it has no weapon",
-                                "a weapon table", source)
+    for key, cards in (("npc_deck", sc.npc_deck), ("npc_discard", sc.npc_discard)):
+        for i, c in enumerate(cards):
+            if c.name in names:
+                raise ScenarioError(f"{key}[{i}].name", f"{c.name!r} is used twice", "unique names", source)
+            names.add(c.name)
+            if any(r.action == "attack" for r in c.rules) and c.weapon is None:
+                raise ScenarioError(f"{key}[{i}].weapon", f"{c.name}'s A.I. section attacks but it has no weapon",
+                                    "a weapon table", source)
     agents = {a.name: a for a in sc.agents}
     for i, d in enumerate(sc.drones):
         if d.owner not in agents:
@@ -246,32 +249,38 @@ def reveal_human(state: RoundState, sig: SignalOnMap, sec: str) -> tuple[RoundSt
 
 
 def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
-    """A new NPC enters play where a signal was (10.1.1, 10.1.2, 11.10.1): with five NPCs in play, or the NPC deck
+    """A new NPC enters play where a signal was (10.1.1, 10.1.2, 11.10.1): the NPC deck empty, its discard pile is
+    reshuffled into a new deck first (:func:`reshuffle_npc_discard`); with five NPCs in play, or deck and pile both
     empty (every NPC figure in play), the signal token is only discarded; else the Alpha Agent draws the top card,
     it is assigned (:func:`.phases.assign_npc`), and the NPC enters at Full Health (10.4) with its NPC Tactic
     token (10.3) on the signal's hex."""
     from .phases import MAX_NPCS_IN_PLAY, NpcPlayer, assign_npc
-    from .round import NpcState
+    from .round import NpcState, alpha_of, clockwise_from_alpha
     from .round_map import Placed, _noted, Moved
 
     sc = ctx.scenario
     alive = [n for n in state.npcs if not n.figure.down]
-    alpha = sc.agents[0].name
+    alpha = alpha_of(state, ctx)
+    shuffled: tuple[Step, ...] = ()
+    if len(alive) < MAX_NPCS_IN_PLAY and not state.npc_deck and npc_discard_pile(state):
+        state, shuffled = reshuffle_npc_discard(state, ctx, sec)
     if len(alive) >= MAX_NPCS_IN_PLAY or not state.npc_deck:
         why = (f"{len(alive)} NPCs are in play (never more than five)" if len(alive) >= MAX_NPCS_IN_PLAY else
                "no card is left in the NPC deck (every NPC figure is in play)")
         return state, (Step(f"No NPC enters: {why}; the signal token is only discarded", S.NPC_ASSIGNMENT, "",
                             section=sec, facts={"assigned_to": None}),)
-    card = next(c for c in sc.npc_deck if c.name == state.npc_deck[0])
-    steps = [Step(f"{alpha} (Alpha Agent) draws {card.name} from the top of the NPC deck", S.NPC_ASSIGNMENT,
+    card = npc_model(ctx, state.npc_deck[0])
+    steps = [*shuffled, Step(f"{alpha} (Alpha Agent) draws {card.name} from the top of the NPC deck", S.NPC_ASSIGNMENT,
                   f"{plural_cards(len(state.npc_deck) - 1)} left in the deck; the figure comes with the card.",
                   section=sec, marks=(alpha,), facts={"npc": card.name})]
-    players = [NpcPlayer(name=a.name, npc_cards=sum(1 for n in alive if n.controller == a.name)) for a in sc.agents]
+    players = [NpcPlayer(name=a, npc_cards=sum(1 for n in alive if n.controller == a))
+               for a in clockwise_from_alpha(state, ctx)]
     who, st = assign_npc(players, sc.npc_specialist, len(alive))
     steps += [s.in_section(sec) for s in st]
     fig = TargetState(card.name, "npc", card.health)
     npc = NpcState(fig, who, tactic=card.tactic, revealed=True)
-    state = replace(state, npcs=state.npcs + (npc,), npc_deck=state.npc_deck[1:],
+    state = replace(state, npcs=tuple(n for n in state.npcs if n.figure.name != card.name) + (npc,),
+                    npc_deck=state.npc_deck[1:],
                     figures=state.figures + (Placed(card.name, "npc", at),))
     enters = len(steps)
     steps.append(Step(f"{card.name} enters play on {at}, where the signal was; the token is discarded",
@@ -280,6 +289,32 @@ def new_npc(state: RoundState, ctx: RoundContext, at: Hex, sec: str) -> tuple[Ro
                       f"; controlled by {who}. " + _first_activation(ctx), section=sec, marks=(card.name,),
                       facts={"npc": card.name, "controller": who, "at": str(at)}))
     return _noted(state, Moved(card.name, (at,)), step=steps[enters].title), tuple(steps)
+
+
+def npc_discard_pile(state: RoundState) -> tuple[str, ...]:
+    """The NPC discard pile now: the file's ``[[npc_discard]]`` cards, then the card of each NPC dead in play
+    (10.4: its card goes to the discard pile), in the order they entered play; a card back in the deck is not."""
+    dead = tuple(n.figure.name for n in state.npcs if n.figure.down and n.figure.name not in state.npc_discard
+                 and n.figure.name not in state.npc_deck)
+    return state.npc_discard + dead
+
+
+def reshuffle_npc_discard(state: RoundState, ctx: RoundContext, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """10.1.1 NPC Deck: the deck has run out, so the discard pile (:func:`npc_discard_pile`) is reshuffled to
+    recreate it. Deterministic: the pile, in its order, is shuffled by a generator seeded from the round's seed (the
+    file's ``seed`` or ``--seed``) and the reshuffle's number, apart from the dice (the dice rolled after it do not
+    change). Returns ``(state with the new deck, top first, and an empty pile, (the step,))``."""
+    import random
+
+    pile = npc_discard_pile(state)
+    k = state.reshuffles + 1
+    seed = ctx.dice.seed
+    deck = list(pile)
+    random.Random(f"{seed}/npc-discard/{k}").shuffle(deck)
+    step = Step(f"The NPC deck has run out: the discard pile ({', '.join(pile)}) is reshuffled into a new deck",
+                S.NPC_DECK, f"New deck, top first: {', '.join(deck)} (shuffled from seed {seed}, reshuffle {k}; the "
+                "same seed gives the same order).", {"pile": list(pile), "deck": list(deck)}, (), sec)
+    return replace(state, npc_deck=tuple(deck), npc_discard=(), reshuffles=k), (step,)
 
 
 def plural_cards(n: int) -> str:
@@ -294,9 +329,10 @@ def _first_activation(ctx: RoundContext) -> str:
 
 
 def npc_model(ctx: RoundContext, name: str):
-    """The file's model of NPC ``name``: an ``[[npcs]]`` entry, or the ``[[npc_deck]]`` card it came from."""
+    """The file's model of NPC ``name``: an ``[[npcs]]`` entry, or the ``[[npc_deck]]`` or ``[[npc_discard]]``
+    card it came from."""
     return next((x for x in ctx.scenario.npcs if x.name == name), None) or \
-        next(c for c in ctx.scenario.npc_deck if c.name == name)
+        next(c for c in ctx.scenario.npc_deck + ctx.scenario.npc_discard if c.name == name)
 
 
 # ------------------------------------------------------------------------------------------------ drones

@@ -26,6 +26,24 @@ from .round_picture import FRAME_NOTE, MAP_LEGEND, STANDINS, RoundPosition, card
     sheets_html
 
 
+WIDE_MIN_WIDTH = 1120
+"""Window width (CSS px) from which :data:`WIDE_CSS` lays the page out in two grid columns: the map column at most
+760 px, the step column at least 340, the gap and the page's margins."""
+
+WIDE_CSS = (
+    f"<style>@media (min-width:{WIDE_MIN_WIDTH}px){{"
+    ".gd-round .xr-round-main{display:grid !important;grid-template-columns:minmax(0,760px) minmax(340px,1fr);"
+    "grid-template-rows:auto 1fr;align-items:start;column-gap:12px;row-gap:12px}"
+    ".gd-round .xr-round-main>.xr-round-left{grid-column:1;grid-row:1}"
+    ".gd-round .xr-round-main>.xr-round-side{grid-column:2;grid-row:1 / span 2}"
+    ".gd-round .xr-round-main>.xr-round-about{grid-column:1;grid-row:2}"
+    "}</style>")
+"""The Round page on a wide window: the scenario's title box right under the map, in the map's column, beside the
+taller step column (the card and the sheets under the step); before, the flex row wrapped the title box under both
+columns and left an empty gap under the map as tall as the sheets (the audit, at 1280 px). Narrower windows keep the
+stacked layout and a phone :data:`explorer.widgets.round_stepper.ROUND_PHONE_CSS`."""
+
+
 def round_scenarios(game: Game) -> list[str]:
     """The game's built-in scenarios of kind ``round``, those on a map first."""
     names = [s.name for s in game.scenarios() if s.kind == "round"]
@@ -49,7 +67,7 @@ class RoundStepper(RoundStepperView):
         self.card = W.HTML(layout=W.Layout(max_width="660px"))
         self.sheets = W.HTML(layout=W.Layout(max_width="660px"))
         super().__init__(scenario_id, game, opts.rulings().options, label_width="220px", dropdown_width="460px",
-                         map_first=True, extra=[self.card, self.sheets])
+                         map_first=True, extra=[self.card, self.sheets, W.HTML(WIDE_CSS)])
 
     def scenario_names(self, game: Game) -> list[str]:
         return round_scenarios(game)
