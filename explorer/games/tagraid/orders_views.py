@@ -714,6 +714,8 @@ class OrderStepper(W.HBox):
         self.fire_from.style.description_width = "initial"
         self.fire_from.add_class("oes-fire-from")
         self.fire_note = W.HTML()
+        self.fire_hint = W.HTML()
+        self.fire_hint.add_class("oes-fire-hint")
         self.second_skill.observe(lambda ch: self._on_second_skill(), names="value")
         for w in (self.second_weapon, self.targets, self.fire_from):
             w.observe(lambda ch: self._loading or self._on_declarations("order.second"), names="value")
@@ -809,10 +811,7 @@ class OrderStepper(W.HBox):
                            self.route_text, self.move_error], "oes-activation")
         second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets,
                                                    self.fire_from], layout=W.Layout(flex_flow="row wrap")),
-                                           W.HTML("<span style='font:11px sans-serif;color:#777'>fires from: the point "
-                                                  "of the Move the Ranged Attack is fired from, a fraction 0..1 of "
-                                                  "the Move or a point x, y; empty: its end</span>"),
-                                           self.fire_note, self.second_error],
+                                           self.fire_hint, self.fire_note, self.second_error],
                       "oes-second")
         aros = _box("2 / 4 · AROs of the Reactive Players (as declared, then the others in Timeline order)",
                     [self.aro_box], "oes-aros")
@@ -1138,6 +1137,19 @@ class OrderStepper(W.HBox):
         self.second_weapon.disabled = self.targets.disabled = not attack
         self.fire_from.disabled = not ranged
 
+    def _show_fire_default(self, st: OrderState) -> None:
+        """The "fires from" field's placeholder and hint name the point an empty field stands for: the end of the
+        Move, or its start under ruling ``route_fire_point = move_start`` (the file's ``[rulings]``)."""
+        start = st.ruling_set().reading("route_fire_point") == "move_start"
+        self.fire_from.placeholder = "start of the Move" if start else "end of the Move"
+        self.fire_from.tooltip = ("where on the first Move the Ranged Attack is fired from: a fraction of the Move (0 "
+                                  "its start, 1 its end) or a point x, y on it; empty: "
+                                  + ("its start (ruling route_fire_point = move_start)" if start else "its end"))
+        self.fire_hint.value = ("<span style='font:11px sans-serif;color:#777'>fires from: the point of the Move the "
+                                "Ranged Attack is fired from, a fraction 0..1 of the Move or a point x, y; empty: "
+                                + ("its start (ruling <code>route_fire_point = move_start</code>)" if start else
+                                   "its end (ruling <code>route_fire_point</code>)") + "</span>")
+
     def _on_second_skill(self) -> None:
         if self._loading:
             return
@@ -1179,6 +1191,7 @@ class OrderStepper(W.HBox):
                                            for t in d.second.targets)
             self.fire_from.value = _at_text(d.second.fire_from)
             self.fire_note.value = ""
+            self._show_fire_default(st)
             self._fit_second()
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
             self._fill_stand_pick(st, d.move, a)
