@@ -530,8 +530,8 @@ class AroRow:
                                layout=W.Layout(width="110px"))
         self.error = W.HTML()
         self.fire_at = None
-        self.fire_at_text = W.Text(description="fired at", placeholder="its firing point", continuous_update=False,
-                                   layout=W.Layout(width="170px"),
+        self.fire_at_text = W.Text(description="fired at", placeholder="Active Miner's point",
+                                   continuous_update=False, layout=W.Layout(width="200px"),
                                    tooltip="the point of the Active Miner's Move this Ranged Attack ARO is fired at: "
                                    "a fraction of the Move (0 its start, 1 its end) or a point x, y on it; empty: "
                                    "the Active Miner's firing point (else the end of its Move)")
