@@ -136,3 +136,20 @@ def test_the_points_tried_come_within_the_bound_of_every_point_of_the_base():
     q = np.stack([d.x + rad * np.cos(ang), d.y + rad * np.sin(ang)], axis=1)
     gaps = np.min(np.hypot(q[:, None, 0] - net[None, :, 0], q[:, None, 1] - net[None, :, 1]), axis=1)
     assert gaps.max() <= delta + 1e-12
+
+
+def test_the_cover_bound_is_in_the_json_the_words_and_the_page_cell():
+    from types import SimpleNamespace
+
+    from explorer.games.tagraid.lof import partial_cover
+    from explorer.games.tagraid.lof_report import verdict_line, verdict_to_dict
+
+    table = _climb_table(3.5 - 0.19642857142857142)
+    cov = partial_cover(table, "A", "R", rulings())
+    v = SimpleNamespace(target="R", lof=cov.lof, range=None, cover=cov, hex_distance=2, threat=None, rules=(),
+                        band=None, mod=None)
+    assert verdict_to_dict(v)["partial_cover"]["resolution"] == round(cov.resolution, 6)
+    assert "no Partial Cover [not proved: points tried within 0.025 hex units" in verdict_line(v, "A")
+    proved = partial_cover(_climb_table(3.89642857), "A", "R", rulings())
+    v.cover = proved
+    assert "resolution" not in verdict_to_dict(v)["partial_cover"] and "not proved" not in verdict_line(v, "A")
