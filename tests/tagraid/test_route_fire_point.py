@@ -102,3 +102,18 @@ def test_the_orders_page_marks_the_point_and_names_the_empty_field_s_meaning():
     w.load_toml(toml_text(_doc(None)), "end.toml")
     assert w.fire_from.placeholder == "end of the Move" and "its end" in w.fire_hint.value
     assert w.frames[-1].state.fire_point is None
+
+
+def test_the_board_marks_the_point_and_names_where_it_comes_from():
+    from explorer.games.tagraid.orders_svg import board_overlays
+    from explorer.games.tagraid.orders_views import OrderStepper
+    from explorer.tomlwrite import dumps
+
+    w = OrderStepper("tr-order-range")
+    w.load_toml(dumps(_doc("move_start")), "start.toml")
+    over = board_overlays(w.frames[-1].state, len(w.frames))
+    titles = [getattr(o, "title", "") or "" for o in over]
+    assert any("from here (ruling route_fire_point = move_start)" in t for t in titles)
+    w.load_toml(dumps(_doc(None, fire_from=0.0)), "declared.toml")
+    titles = [getattr(o, "title", "") or "" for o in board_overlays(w.frames[-1].state, len(w.frames))]
+    assert any("from here (fire_from)" in t for t in titles)
