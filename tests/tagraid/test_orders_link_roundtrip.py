@@ -243,7 +243,7 @@ def test_an_aro_fire_at_is_kept_through_edits_and_cleared_when_not_a_ranged_atta
     aros = [{"miner": "B", "skill": "ranged_attack", "weapon": "Rifle", "fire_at": 0.5}]
     _open_with_aros(w, "tr-34", aros)
     r = w.aro_rows["B"]
-    assert w.decl.aros[0].fire_at == 0.5 and "0.5" in r.note.value
+    assert w.decl.aros[0].fire_at == 0.5 and r.fire_at_text.value == "0.5" and not r.fire_at_text.disabled
     w.targets.value = "B:3"
     r.step.value = 2
     w.fire_from.value = "0.5"
@@ -253,3 +253,37 @@ def test_an_aro_fire_at_is_kept_through_edits_and_cleared_when_not_a_ranged_atta
     assert v.decl == w.decl and v.url_state() == w.url_state()
     r.skill.value = "dodge" if "dodge" in [o for _, o in r.skill.options] else "idle"
     assert r.fire_at is None and "cleared" in r.note.value and "fire_at" not in w.url_state()["order"]["aros"][0]
+    assert r.fire_at_text.value == "" and r.fire_at_text.disabled
+
+
+def test_the_fired_at_field_edits_the_aro_point_refuses_bad_text_beside_it_and_round_trips():
+    """Issue 22 audit item 2: an ARO's ``fire_at`` is edited on the page like the Active Miner's "fires from"."""
+    w = _page("tr-34")
+    r = w.aro_rows["B"]
+    assert r.fire_at is None and r.fire_at_text.value == "" and not r.fire_at_text.disabled
+    assert _tr34_answer(w) == TR34_RIGHT                  # empty: fired at A's firing point, the gap
+    r.fire_at_text.value = "1"                            # the end of A's Move (the Rifle has no Range MODs)
+    assert w.decl.aros[0].fire_at == 1.0 and w.url_state()["order"]["aros"][0]["fire_at"] == 1.0
+    assert any(s.facts.get("fire_at") == [2.2, 0.0] for f in w.frames for s in f.steps)   # the trace's point
+    r.fire_at_text.value = "0.5"                          # the gap
+    assert w.decl.aros[0].fire_at == 0.5 and w.rejection is None and r.error.value == ""
+    assert _tr34_answer(w) == TR34_RIGHT
+    assert w.url_state()["order"]["aros"][0]["fire_at"] == 0.5
+    assert tomllib.loads(w.to_toml())["order"]["aros"][0]["fire_at"] == 0.5      # the Download too
+    v = _through_the_url(w, "tr-16-order")
+    assert v.decl == w.decl and v.aro_rows["B"].fire_at_text.value == "0.5" and v.url_state() == w.url_state()
+    for bad in ("1.5", "-0.2", "abc", "1, 2, 3", "nan", "1e9, 0"):   # refused beside the field, the text kept
+        r.fire_at_text.value = bad
+        assert "order.aros[0].fire_at" in r.fire_error.value and "fraction 0..1" in r.fire_error.value
+        assert r.fire_at_text.value == bad and w.decl.aros[0].fire_at == 0.5
+    w.targets.value = "B:3"                               # another edit keeps the declared point
+    assert w.decl.aros[0].fire_at == 0.5 and _tr34_answer(w) == TR34_RIGHT
+    r.fire_at_text.value = "0.0, 0.0"                     # a point of the route, kept exactly as typed
+    assert w.decl.aros[0].fire_at == (0.0, 0.0) and r.fire_error.value == "" and w.rejection is None
+    assert w.url_state()["order"]["aros"][0]["fire_at"] == [0.0, 0.0]
+    r.fire_at_text.value = "3, 3"                         # on the board, off the route: the engine refuses it
+    assert w.rejection is not None and w.rejection.field == "order.aros[0].fire_at"
+    assert "is not on the Move" in r.error.value and r.fire_at_text.value == "3, 3"
+    r.fire_at_text.value = ""                             # empty: no fire_at written
+    assert w.decl.aros[0].fire_at is None and "fire_at" not in w.url_state()["order"]["aros"][0]
+    assert w.rejection is None and _tr34_answer(w) == TR34_RIGHT

@@ -372,8 +372,12 @@ def hidden_point(attacker: Disc, ta: float, x: tuple[float, float], zx: float, p
 
 def hidden_point_sampled(attacker: Disc, ta: float, x: tuple[float, float], zx: float, piece: Prism, *,
                          touching_blocks: bool, samples: int = 64, tol: float = TOL) -> bool:
-    """:func:`hidden_point` by sampling the attacker's base (the one case without an exact reduction)."""
-    pa = disc_samples(attacker, samples)
+    """:func:`hidden_point` by sampling the attacker's base (the one case without an exact reduction): its edge and
+    rings (``samples``) and a net within ``attacker.r / NET_DIVISIONS`` of every point of it (:func:`net_points`).
+    Bound of a ``True`` ("hidden"): no line from the attacker to the point keeps more than that in plan from the
+    piece where it passes below its top (moving the line's attacker end by up to that moves each of its points by at
+    most as much; heights depend only on the fraction of the way)."""
+    pa = np.concatenate([disc_samples(attacker, samples), net_points(attacker, attacker.r / NET_DIVISIONS)])
     segs = np.concatenate([pa, np.tile(np.array(x, dtype=float), (len(pa), 1))], axis=1)
     return not segments_clear_3d(segs, ta, zx, [piece], touching_blocks=touching_blocks, tol=tol).any()
 

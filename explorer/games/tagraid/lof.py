@@ -1114,7 +1114,8 @@ def lof_along_route(table: TableTop, mover: str, route: Sequence[XY], observer: 
 
 @dataclass
 class RouteLoF:
-    """LoF between a Miner moving along its declared route and another Model, over the whole route (exact).
+    """LoF between a Miner moving along its declared route and another Model, over the whole route (exact on a flat
+    table; with a Model on scenery, sampled with the bound :attr:`resolution`).
 
     Attributes:
         mover, observer: Model ids.
@@ -1124,6 +1125,9 @@ class RouteLoF:
         mover_sees_observer: the mover (360° while moving) can draw LoF to the observer at some moment.
         mover_witness, mover_leg: likewise.
         rule: Move › Effects / Line of Fire exceptions.
+        resolution: ``None`` when the verdict is exact (the flat check); for the 3D check (a Model on scenery), the
+            bound of a "no LoF" verdict in board units (see :func:`_lof_during_move_3d`); spacing: the most two
+            sampled positions of a one-surface leg lie apart there (:func:`route_spacing`).
     """
 
     mover: str
@@ -1137,12 +1141,16 @@ class RouteLoF:
     rulings: dict[str, str] = field(default_factory=dict)
     rule: RuleRef = S.MOVE
     detail: str = ""
+    resolution: float | None = None
+    spacing: float | None = None
 
     def to_step(self) -> Step:
         return Step(f"{self.observer} {'sees' if self.observer_sees_mover else 'never sees'} {self.mover} along its "
                     "route", self.rule, self.detail,
                     {"observer_sees_mover": self.observer_sees_mover, "mover_sees_observer": self.mover_sees_observer,
-                     "observer_leg": self.observer_leg, "mover_leg": self.mover_leg},
+                     "observer_leg": self.observer_leg, "mover_leg": self.mover_leg,
+                     **({"route_resolution": round(self.resolution, 6), "route_spacing": round(self.spacing, 6)}
+                        if self.resolution is not None else {})},
                     (self.mover, self.observer), "Line of Fire")
 
 
@@ -1177,16 +1185,44 @@ def _arc_pieces(origin: XY, facing: float, arc: float, p: XY, q: XY, r: float) -
 
 
 ROUTE_SAMPLES = 16
-"""Points sampled along each leg of a route when LoF along it is asked with a Model on scenery
-(:func:`lof_during_move`)."""
+"""The fewest points sampled along each leg of a route when LoF along it is asked with a Model on scenery
+(:func:`lof_during_move`); a longer leg gets more, so consecutive samples are at most :func:`route_spacing` apart."""
+
+
+def route_spacing(r_mover: float, r_observer: float) -> float:
+    """The most two consecutive sampled positions of a route on one surface lie apart in the 3D route check
+    (board units): ``2 delta``, with ``delta = max(r_mover, r_observer) / NET_DIVISIONS`` the bound of the nets of
+    the 3D LoF search (:data:`.elevation.NET_DIVISIONS`: 1/8 of the larger base radius), so every position of such a
+    leg lies within ``delta`` of a sample."""
+    from .elevation import NET_DIVISIONS
+
+    return 2.0 * max(r_mover, r_observer) / NET_DIVISIONS
+
+
+def route_samples(p: XY, q: XY, spacing: float) -> list[float]:
+    """Fractions ``0 .. 1`` of the leg ``p -> q`` sampled: at least :data:`ROUTE_SAMPLES` steps, and steps of at
+    most ``spacing`` board units, so every position of the leg lies within ``spacing / 2`` of a sample."""
+    n = max(ROUTE_SAMPLES, int(math.ceil(math.dist(p, q) / spacing)))
+    return [k / n for k in range(n + 1)]
 
 
 def _lof_during_move_3d(table: TableTop, mover: str, route: Sequence[XY], observer: str, rulings: Rulings,
                         surfaces: Sequence[str | None]) -> "RouteLoF":
     """:func:`lof_during_move` when the mover climbs or either Model stands on scenery: LoF (3D, :mod:`.elevation`)
-    at the route's points and :data:`ROUTE_SAMPLES` points along each leg that stays on one surface; a climbing
-    leg is judged at its two ends (the Miner at the foot, then on top: Move › Effects, the climbed position counts
-    for LoF). Sampled along the legs, not exact."""
+    at the route's points and at positions along each leg that stays on one surface, at most :func:`route_spacing`
+    ``= 2 delta`` apart (:func:`route_samples`; ``delta`` = 1/8 of the larger base radius); a climbing leg is judged at its two ends (the Miner at the
+    foot, then on top: Move › Effects, the climbed position counts for LoF).
+
+    Sampled, with a stated bound (:attr:`RouteLoF.resolution`): a LoF found is a checked clear line (proved). "Never
+    sees" means: at no position of a one-surface leg is there a clear line that keeps more than ``resolution =
+    delta + e`` in plan from every footprint it passes below the top of (scenery, other bases, hexagons without
+    tile), with its end inside the observer's arc by more than ``delta``; ``e`` is the bound of the 3D search at the
+    sampled positions (0 where it proved its verdict, else its own net bound, :attr:`LoFResult.resolution`). Why:
+    the nearest sample is within ``delta`` on the same surface; moving the mover's end of such a line by that offset
+    moves each point of the line by at most ``delta`` and leaves every height unchanged (the heights depend only on
+    the fraction of the way), so the moved line is clear with a margin over ``e`` and the search at that sample
+    finds a clear line. (The 3D search at a position is not given the route's other positions: a line missed
+    between samples is one squeezed past an edge, as for the search itself.)"""
     m = table.model(mover)
     pts = [(float(x), float(y)) for x, y in route]
     legs = list(zip(range(len(pts)), pts, pts[1:])) or [(0, pts[0], pts[0])]
@@ -1194,9 +1230,11 @@ def _lof_during_move_3d(table: TableTop, mover: str, route: Sequence[XY], observ
     o_seen = m_seen = False
     o_wit = m_wit = o_leg = m_leg = None
     ms = {k: v for k, v in table.models.items() if k != mover}
+    spacing = route_spacing(table.disc(m).r, table.disc(table.model(observer)).r)
+    search = 0.0   # the largest bound of a 3D search that did not prove "blocked"
     for i, p, q in legs:
         sp, sq = surfaces[i], surfaces[min(i + 1, len(surfaces) - 1)]
-        ts = [0.0, 1.0] if sp != sq else [k / ROUTE_SAMPLES for k in range(ROUTE_SAMPLES + 1)]
+        ts = [0.0, 1.0] if sp != sq else route_samples(p, q, spacing)
         for t in ts:
             x, y = p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])
             here = replace(m, x=x, y=y, hex=None, declared_move=True, on=sq if t == 1.0 else sp)
@@ -1207,18 +1245,31 @@ def _lof_during_move_3d(table: TableTop, mover: str, route: Sequence[XY], observ
                 used |= r1.rulings
                 if r1.has_lof:
                     o_seen, o_wit, o_leg = True, r1.witness, i
+                elif not r1.exact:
+                    search = max(search, r1.resolution or 0.0)
             if not m_seen:
                 r2 = line_of_fire(t2, mover, observer, rulings, explain=False)
                 used |= r2.rulings
                 if r2.has_lof:
                     m_seen, m_wit, m_leg = True, r2.witness, i
+                elif not r2.exact:
+                    search = max(search, r2.resolution or 0.0)
             if o_seen and m_seen:
                 break
+    resolution = spacing / 2 + search   # spacing / 2 = delta: every position within it of a sample
     detail = (f"{observer} {'can' if o_seen else 'cannot'} draw LoF to {mover} at some point of its route"
               + (f" (leg {o_leg})" if o_seen else "") + f"; {mover}, with 360° LoF while moving, "
               + ("can" if m_seen else "cannot") + f" draw LoF to {observer} (positions on scenery: sampled along "
-              "each leg).")
-    return RouteLoF(mover, observer, o_seen, o_wit, o_leg, m_seen, m_wit, m_leg, used, detail=detail)
+              f"each leg at most {spacing:.3f} hex units apart; {route_bound_words(resolution, spacing)}).")
+    return RouteLoF(mover, observer, o_seen, o_wit, o_leg, m_seen, m_wit, m_leg, used, detail=detail,
+                    resolution=resolution, spacing=spacing)
+
+
+def route_bound_words(resolution: float, spacing: float) -> str:
+    """What a "no LoF at any point of the route" verdict of the 3D route check guarantees (board units)."""
+    return (f"a position between samples is missed only if every clear line there passes within {resolution:.3f} "
+            f"hex units of something it passes below the top of, or its end lies within {spacing / 2:.3f} of the "
+            "arc's edge")
 
 
 def lof_during_move(table: TableTop, mover: str, route: Sequence[XY], observer: str,
@@ -1385,6 +1436,9 @@ class CoverResult:
     lof: LoFResult
     rule: RuleRef = S.PARTIAL_COVER
     detail: str = ""
+    resolution: float | None = None
+    """``None``: the verdict is proved. With a Model on scenery (:func:`_partial_cover_3d`), the bound of a verdict
+    reached by sampling (board units): see there."""
 
     def __bool__(self) -> bool:
         return self.in_cover
@@ -1393,7 +1447,9 @@ class CoverResult:
         title = (f"{self.target} is in Partial Cover ({', '.join(self.pieces)})" if self.in_cover
                  else f"{self.target} is not in Partial Cover")
         return Step(title, self.rule, self.detail, {"in_cover": self.in_cover, "pieces": list(self.pieces),
-                                                    "touching": list(self.touching)},
+                                                    "touching": list(self.touching),
+                                                    **({"resolution": round(self.resolution, 6)}
+                                                       if self.resolution is not None else {})},
                     (self.attacker, self.target, *(f"scenery:{p}" for p in self.pieces)), "Partial Cover")
 
 
@@ -1465,13 +1521,26 @@ def _partial_cover_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, lof
     The pieces in Silhouette Contact with the target: the one it stands on, and pieces touching its base in plan
     that rise at least to its feet. A piece gives cover when some point of the target's Silhouette is hidden by that
     piece alone from every point of the attacker's; the lowest points (its feet) are the most hidden, so the test
-    runs on points of the target's base at its elevation (:func:`.elevation.hidden_point`: exact per point; the
-    points tried are the base's centre, rings and the points nearest each piece). Under ``elevation_own_piece =
-    ignored`` the piece the target stands on gives no cover.
+    runs on points of the target's base at its elevation. Under ``elevation_own_piece = ignored`` the piece the
+    target stands on gives no cover.
+
+    Points of the target's base tried: its centre, rings, the point nearest each piece, then a net
+    (:func:`.elevation.net_points`) putting a tried point within ``delta_b = r_b / NET_DIVISIONS`` (1/8 of its base
+    radius) of every point of the base. Each point is judged exactly (:func:`.elevation.hidden_point`) except when
+    the piece is lower than the point but higher than the attacker's top; then the attacker's base is tried at its
+    rings and a net within ``delta_a = r_a / NET_DIVISIONS`` of each of its points
+    (:func:`.elevation.hidden_point_sampled`). Bounds (:attr:`CoverResult.resolution`):
+
+    * "not in cover": no point of the base whose whole ``delta_b``-neighbourhood is hidden (only a hidden sliver
+      narrower than that can have been missed); ``resolution = delta_b``;
+    * "in cover" from an exact point: proved (``resolution`` ``None``); from the sampled case: no line from the
+      attacker to that point keeps more than ``delta_a`` in plan from the piece where it passes below its top
+      (moving the line's attacker end by up to ``delta_a`` moves each point of it by at most that, heights
+      unchanged); ``resolution = delta_a``.
     """
     from shapely.ops import nearest_points
 
-    from .elevation import Prism, disc_samples, hidden_point, hidden_point_sampled
+    from .elevation import NET_DIVISIONS, Prism, disc_samples, hidden_point, hidden_point_sampled, net_points
 
     a, b = table.disc(s), table.disc(t)
     ta, zb = table.top(s), table.elevation(t)
@@ -1480,10 +1549,15 @@ def _partial_cover_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, lof
     touching = tuple(sid for sid in table.scenery_in_contact(t) if sid == t.on or by_id[sid].height >= zb)
     tb = _grazing(rulings)
     pieces, hidden = [], {}
-    pts = disc_samples(Disc(b.x, b.y, b.r * (1 - 1e-6)), 24)
+    inner = Disc(b.x, b.y, b.r * (1 - 1e-6))
+    delta_b = b.r / NET_DIVISIONS
+    pts = np.concatenate([disc_samples(inner, 24), net_points(inner, delta_b)])
+    sampled_cover = False
+    tried_any = False
     for sid in touching:
         if sid == t.on and own == "ignored":
             continue
+        tried_any = True
         poly = table._scenery_polys[sid]
         piece = Prism(f"scenery:{sid}", by_id[sid].height, poly)
         near = nearest_points(poly, shapely.Point(b.center))[0]
@@ -1492,12 +1566,25 @@ def _partial_cover_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, lof
         extra = [(b.x + dx / dd * b.r * 0.999, b.y + dy / dd * b.r * 0.999)] if dd > 1e-12 else []
         for x in extra + [tuple(map(float, q)) for q in pts]:
             got = hidden_point(a, ta, x, zb, piece, touching_blocks=tb)
+            exact = got is not None
             if got is None:
                 got = hidden_point_sampled(a, ta, x, zb, piece, touching_blocks=tb)
             if got:
                 pieces.append(sid)
                 hidden[sid] = x
+                sampled_cover = sampled_cover or not exact
                 break
     in_cover = bool(pieces) and lof.has_lof
-    return CoverResult(s.id, t.id, in_cover, tuple(pieces), hidden, touching, lof,
-                       detail=_cover_detail(s, t, touching, lof, pieces))
+    resolution = None
+    detail = _cover_detail(s, t, touching, lof, pieces)
+    if lof.has_lof and tried_any and not pieces:
+        resolution = delta_b
+        detail += (f" (Points of {t.id}'s base tried at its feet within {delta_b:.3f} hex units of every point of "
+                   "it: a hidden part narrower than that is not ruled out.)")
+    elif in_cover and sampled_cover:
+        resolution = a.r / NET_DIVISIONS
+        detail += (f" (Looking up past the piece's top edge: lines from {s.id}'s base tried from points within "
+                   f"{resolution:.3f} hex units of every point of it; a clear line closer than that to the piece is "
+                   "not ruled out.)")
+    return CoverResult(s.id, t.id, in_cover, tuple(pieces), hidden, touching, lof, detail=detail,
+                       resolution=resolution)

@@ -398,6 +398,9 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
             rng = "—"
         cover = ("<b style='color:#b9770e'>Partial Cover</b> (" + html.escape(", ".join(v.cover.pieces)) + ")"
                  if v.cover is not None and v.cover.in_cover else ("no" if v.cover is not None else "—"))
+        if v.cover is not None and getattr(v.cover, "resolution", None) is not None:  # a sampled verdict at heights
+            cover += (f"<br><span class='lof-cover-limit' style='color:#b9770e' title='{html.escape(v.cover.detail)}'>"
+                      f"not proved: within {v.cover.resolution:.3f} hex units (docs: limits)</span>")
         if v.threat is not None:
             verdict += (f"<br><span style='color:#6c3483'>Threat Level <b>{v.threat.level}</b>: "
                         f"{html.escape(v.threat.miner)} is on {html.escape(v.threat.megabeast)}'s "

@@ -94,7 +94,8 @@ def verdict_to_dict(v: Any) -> dict[str, Any]:
                 **({} if getattr(v.lof, "exact", True) else {"exact": False, "limit": LIMIT_3D_SEARCH,
                                                                **_resolution(v.lof)})},
         "range": rng,
-        "partial_cover": None if v.cover is None else {"in_cover": v.cover.in_cover, "pieces": list(v.cover.pieces)},
+        "partial_cover": None if v.cover is None else {"in_cover": v.cover.in_cover, "pieces": list(v.cover.pieces),
+                                                       **_resolution(v.cover)},
         "hexes": v.hex_distance,
         "threat": None if v.threat is None else {"level": v.threat.level, "pair": v.threat.pair,
                                                  "megabeast": v.threat.megabeast, "miner": v.threat.miner},
@@ -105,7 +106,8 @@ def verdict_to_dict(v: Any) -> dict[str, Any]:
 
 def _resolution(lof: Any) -> dict:
     """``{"resolution": delta}`` of a verdict under :data:`LIMIT_3D_SEARCH` (board units, the search's bound:
-    :attr:`.lof.LoFResult.resolution`), ``{}`` without one."""
+    :attr:`.lof.LoFResult.resolution`), or of a Partial Cover verdict at heights reached by sampling
+    (:attr:`.lof.CoverResult.resolution`); ``{}`` without one."""
     res = getattr(lof, "resolution", None)
     return {} if res is None else {"resolution": round(res, 6)}
 
@@ -136,6 +138,8 @@ def verdict_line(v: Any, shooter: str) -> str:
         out += f"; Range {(v.band or '').replace('_', ' ')} {v.range.shown(2):.2f} hex units, {mod}"
     if v.cover is not None:
         out += f"; Partial Cover ({', '.join(v.cover.pieces)})" if v.cover.in_cover else "; no Partial Cover"
+        if getattr(v.cover, "resolution", None) is not None:
+            out += f" [not proved: points tried within {v.cover.resolution:.3f} hex units of every point]"
     out += f"; {plural(v.hex_distance, 'hexagon')}"
     if v.threat is not None:
         out += f"; Threat Level {v.threat.level} ({v.threat.pair} side)"

@@ -485,13 +485,36 @@ RESPAWN_NO_ROOM = RulingOption(
 )
 
 
+ROUTE_FIRE_POINT = RulingOption(
+    key="route_fire_point",
+    title="Where on its Move the Active Miner fires when the Order names no point",
+    section="Activating a Miner › Orders and AROs (the MinerBot example); Activating a Miner › Order Expenditure "
+            "Sequence (steps 1.2, 3 and 5); Line of Fire and Distances › Line of Fire (360° LoF along the route)",
+    readings={
+        "move_end": "From the end of the Move: step 1.2 places the Miner at the end point of its movement before it "
+                    "declares its second Skill, and step 5 makes the measurements where it stands. A point of the "
+                    "route is used only when the Order declares it (fire_from), as the MinerBot example's players do.",
+        "move_start": "From the beginning of the Move, as in the MinerBot example of Orders and AROs (the Active "
+                      "Miner's shots are made at the beginning of its Movement), unless the Order declares another "
+                      "point (fire_from).",
+    },
+    default="move_end",
+    why_default="The MinerBot example gives a reason for each side's point ('because the Range is more suitable for "
+                "their Weapon'), and its target fires from the end of the same Movement: the example shows a point "
+                "the players choose, not a point taken when none is named. With nothing declared, step 1.2 has "
+                "placed the Miner at the end point and step 5 measures from there. The text leaves it open because "
+                "a Miner that declared Move draws LoF all along its route and the sequence never says where an "
+                "undeclared shot is made. The default moves nothing from where step 1.2 put the Miner, so traces "
+                "list this option only when move_start chooses the point.",
+)
+
 ALL_OPTIONS: tuple[RulingOption, ...] = (
     # rolls
     SV_ABOVE_20, MOD_CAP, MEGABEAST_CRITICAL, MEGABEAST_EQUAL,
     # resolution
     MEGABEAST_NO_ARO, EVADE_VS_SPLIT_ATTACK, TESEUM_SEVERAL_ATTACKERS, TESEUM_PER_WOUND, EVADE_MOVEMENT,
     CC_TARGET_OUT_OF_CONTACT, SPLIT_BURST_WITHOUT_LOF, RANGED_ATTACK_ACTIVATION_CONTACT, STATE_ON_DEATH,
-    MEGABEAST_STATES, PARTIAL_COVER_GLYPH,
+    MEGABEAST_STATES, PARTIAL_COVER_GLYPH, ROUTE_FIRE_POINT,
     # geometry (Line of Fire, ranges, MegaBeast sides)
     LOF_GRAZING, SCENERY_HEIGHT, TILELESS_OCCUPIED_HEXAGON, MEGABEAST_RECIPROCITY, RANGE_MEASUREMENT,
     MEGABEAST_CORNER_SIDE, LOF_ARC_PART, LOF_SHOOTER_ARC, MEGABEAST_FACING_TIE,

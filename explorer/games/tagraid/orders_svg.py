@@ -123,7 +123,9 @@ def board_overlays(state: OrderState, position: int, draft: Sequence[Sequence[tu
         fr = state.table().disc(next(x for x in state.models() if x.id == state.active)).r
         fx, fy = state.fire_point
         out.append(Circle((fx, fy), fr, stroke="#c0392b", width=2.5, dash="2 2",
-                          title=f"{state.active} executes its Ranged Attack from here (fire_from)"))
+                          title=f"{state.active} executes its Ranged Attack from here ("
+                          + ("ruling route_fire_point = move_start" if state.second is not None
+                             and getattr(state.second, "fire_from", None) is None else "fire_from") + ")"))
         out.append(Label((fx, fy - fr - 0.25), f"{state.active} fires from here", size=11, fill="#c0392b",
                          weight="bold"))
     radius = None

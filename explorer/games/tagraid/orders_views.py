@@ -503,18 +503,23 @@ def _box(title: str, children: list, cls: str = "") -> W.VBox:
 
 
 class AroRow:
-    """The controls of one Reactive Miner's ARO: its right (from the current replay), Skill, Weapon and step; the
-    file's ``fire_at`` (the point of the Active Miner's route a Ranged Attack ARO is fired at) is kept as declared
-    through every edit and shown under the row; changing the Skill away from a Ranged Attack clears it (only a
-    Ranged Attack ARO has one) and the row says so.
+    """The controls of one Reactive Miner's ARO: its right (from the current replay), Skill, Weapon, step and
+    "fired at" (``fire_at``: the point of the Active Miner's first Move route a Ranged Attack ARO is fired at, a
+    fraction 0..1 of the Move or a point ``x, y``; empty: the Active Miner's firing point, else the end of its Move).
+    The field shows the declared value exactly (``repr`` digits) and keeps it through every other edit; text it
+    cannot read (not a number, a fraction outside 0..1, a point off the board) is refused beside the field, naming
+    ``order.aros[k].fire_at`` and the values allowed, with the text kept and the declaration unchanged (a point off
+    the route is the engine's refusal, shown under the row). Changing the Skill away from a Ranged Attack clears it
+    (only a Ranged Attack ARO has one) and the row says so.
 
     The Weapon is used only by an Attack and the step only by a declared ARO, so the row shows what its declaration
     holds (and what the link and the downloaded file carry): a Skill without a Weapon puts the Weapon back to
     "(first)" and disables it; "— not declared" also puts the step back to "at its right" and disables it."""
 
-    def __init__(self, miner: str, weapons: Sequence[str], on_change):
+    def __init__(self, miner: str, weapons: Sequence[str], on_change, field_of=None):
         self.miner = miner
         self._on_change = on_change
+        self._field_of = field_of or (lambda m: f"order.aros[{m}]")
         self._fitting = False
         self.info = W.HTML(layout=W.Layout(width="100%"))
         self.skill = W.Dropdown(options=[("— not declared", "")] + [(SKILL_WORDS[s], s) for s in ARO_SKILLS],
@@ -525,14 +530,24 @@ class AroRow:
                                layout=W.Layout(width="110px"))
         self.error = W.HTML()
         self.fire_at = None
+        self.fire_at_text = W.Text(description="fired at", placeholder="Active Miner's point",
+                                   continuous_update=False, layout=W.Layout(width="200px"),
+                                   tooltip="the point of the Active Miner's Move this Ranged Attack ARO is fired at: "
+                                   "a fraction of the Move (0 its start, 1 its end) or a point x, y on it; empty: "
+                                   "the Active Miner's firing point (else the end of its Move)")
+        self.fire_at_text.style.description_width = "initial"
+        self.fire_at_text.add_class("oes-fire-at-field")  # not "oes-aro-...": that prefix is the ARO rows' own hook
+        self.fire_error = W.HTML()
+        self.fire_error.add_class("oes-fire-at-error")
         self.note = W.HTML()
-        self.note.add_class("oes-fire-at-note")  # not "oes-aro-...": that prefix is the ARO rows' own hook
+        self.note.add_class("oes-fire-at-note")
         for w in (self.skill, self.weapon, self.step):
             w.observe(self._changed, names="value")
+        self.fire_at_text.observe(lambda ch: self._fitting or self._fire_at_changed(), names="value")
         self._fit()
-        self.box = W.VBox([self.info, W.HBox([self.skill, self.weapon, self.step],
-                                             layout=W.Layout(flex_flow="row wrap")), self.note, self.error],
-                          layout=W.Layout(border_bottom="1px solid #eee"))
+        self.box = W.VBox([self.info, W.HBox([self.skill, self.weapon, self.step, self.fire_at_text],
+                                             layout=W.Layout(flex_flow="row wrap")), self.fire_error, self.note,
+                           self.error], layout=W.Layout(border_bottom="1px solid #eee"))
         self.box.add_class(f"oes-aro-{class_token(miner)}")
 
     def _changed(self, ch) -> None:
@@ -544,22 +559,40 @@ class AroRow:
                 self._fit(clear=True)
             finally:
                 self._fitting = False
-            if self.fire_at is not None and self.skill.value != "ranged_attack":
-                was = _at_text(self.fire_at)
+            was = self.fire_at_text.value.strip() or _at_text(self.fire_at)
+            if was and self.skill.value != "ranged_attack":
                 self.fire_at = None
-                self._show_fire_at(f"fire_at ({html.escape(was)}) cleared: only a Ranged Attack ARO is fired at a "
+                self._fitting = True
+                try:
+                    self.fire_at_text.value = ""
+                finally:
+                    self._fitting = False
+                self.fire_error.value = ""
+                self._show_fire_at(f"fired at ({html.escape(was)}) cleared: only a Ranged Attack ARO is fired at a "
                                    "point of the route")
         self._on_change()
 
+    def _fire_at_changed(self) -> None:
+        """The "fired at" text changed: read it (:func:`parse_fire_point`); text it cannot read is refused beside
+        the field (``order.aros[k].fire_at``), the text kept and the declaration unchanged."""
+        text = self.fire_at_text.value.strip()
+        self.note.value = ""
+        if text == _at_text(self.fire_at):
+            self.fire_error.value = ""
+            return
+        try:
+            value = parse_fire_point(text, f"{self._field_of(self.miner)}.fire_at")
+        except ScenarioError as e:
+            self.fire_error.value = _err(e)
+            return
+        self.fire_error.value = ""
+        self.fire_at = value
+        self._on_change()
+
     def _show_fire_at(self, cleared: str = "") -> None:
-        """The row's note: the kept ``fire_at`` (or, just after it was cleared, why)."""
-        if cleared:
-            self.note.value = f"<span style='font:11.5px sans-serif;color:#a05a00'>{cleared}</span>"
-        elif self.fire_at is not None:
-            self.note.value = ("<span style='font:11.5px sans-serif;color:#555'>fired at the Active Miner's route "
-                               f"at {html.escape(_at_text(self.fire_at))} (fire_at, from the file)</span>")
-        else:
-            self.note.value = ""
+        """The row's note: just after ``fire_at`` was cleared, why (else nothing: the field shows the value)."""
+        self.note.value = (f"<span style='font:11.5px sans-serif;color:#a05a00'>{cleared}</span>" if cleared
+                           else "")
 
     def _fit(self, clear: bool = False) -> None:
         """Disable the Weapon unless the Skill is an Attack and the step unless an ARO is declared; ``clear``
@@ -572,14 +605,17 @@ class AroRow:
             self.step.value = 0
         self.weapon.disabled = not attack
         self.step.disabled = not declared
+        self.fire_at_text.disabled = self.skill.value != "ranged_attack"
 
     def set(self, d: AroDecl | None) -> None:
         """Show the declaration ``d`` (``None``: not declared) as the file holds it (a Weapon a file names with a
         Skill that uses none is shown, disabled, and kept)."""
-        self.fire_at = None if d is None else d.fire_at  # the file's point of the route (kept, not edited here)
+        self.fire_at = None if d is None else d.fire_at  # the declared point of the route (kept exactly)
         self._show_fire_at()
+        self.fire_error.value = ""
         self._fitting = True
         try:
+            self.fire_at_text.value = _at_text(self.fire_at)
             self.skill.value = "" if d is None else d.skill
             self.weapon.value = (d.weapon or "") if d is not None and d.weapon in _options_values(self.weapon) else ""
             self.step.value = 0 if d is None or d.step is None else d.step
@@ -714,6 +750,8 @@ class OrderStepper(W.HBox):
         self.fire_from.style.description_width = "initial"
         self.fire_from.add_class("oes-fire-from")
         self.fire_note = W.HTML()
+        self.fire_hint = W.HTML()
+        self.fire_hint.add_class("oes-fire-hint")
         self.second_skill.observe(lambda ch: self._on_second_skill(), names="value")
         for w in (self.second_weapon, self.targets, self.fire_from):
             w.observe(lambda ch: self._loading or self._on_declarations("order.second"), names="value")
@@ -809,10 +847,7 @@ class OrderStepper(W.HBox):
                            self.route_text, self.move_error], "oes-activation")
         second = _box("3 · Second Skill", [W.HBox([self.second_skill, self.second_weapon, self.targets,
                                                    self.fire_from], layout=W.Layout(flex_flow="row wrap")),
-                                           W.HTML("<span style='font:11px sans-serif;color:#777'>fires from: the point "
-                                                  "of the Move the Ranged Attack is fired from, a fraction 0..1 of "
-                                                  "the Move or a point x, y; empty: its end</span>"),
-                                           self.fire_note, self.second_error],
+                                           self.fire_hint, self.fire_note, self.second_error],
                       "oes-second")
         aros = _box("2 / 4 · AROs of the Reactive Players (as declared, then the others in Timeline order)",
                     [self.aro_box], "oes-aros")
@@ -1119,6 +1154,17 @@ class OrderStepper(W.HBox):
         declared = list(dict.fromkeys(x.miner for x in aros if x.miner in enemies))
         return declared + [m for m in enemies if m not in declared]
 
+    def _aro_field(self, miner: str) -> str:
+        """Where ``miner``'s ARO sits in the declarations the page writes (``order.aros[k]``: the declared rows in
+        order, as :meth:`_play` reads them; a row not declared: the next index)."""
+        k = 0
+        for mid, row in self.aro_rows.items():
+            if mid == miner:
+                break
+            if row.skill.value:
+                k += 1
+        return f"order.aros[{k}]"
+
     def _fit_second(self, clear: bool = False) -> None:
         """The second Skill's Weapon and targets are used only by an Attack (the declaration holds neither
         otherwise): disabled for other Skills; ``clear`` (the user changed the Skill): also emptied, so the page
@@ -1137,6 +1183,19 @@ class OrderStepper(W.HBox):
             self.fire_note.value = ""
         self.second_weapon.disabled = self.targets.disabled = not attack
         self.fire_from.disabled = not ranged
+
+    def _show_fire_default(self, st: OrderState) -> None:
+        """The "fires from" field's placeholder and hint name the point an empty field stands for: the end of the
+        Move, or its start under ruling ``route_fire_point = move_start`` (the file's ``[rulings]``)."""
+        start = st.ruling_set().reading("route_fire_point") == "move_start"
+        self.fire_from.placeholder = "start of the Move" if start else "end of the Move"
+        self.fire_from.tooltip = ("where on the first Move the Ranged Attack is fired from: a fraction of the Move (0 "
+                                  "its start, 1 its end) or a point x, y on it; empty: "
+                                  + ("its start (ruling route_fire_point = move_start)" if start else "its end"))
+        self.fire_hint.value = ("<span style='font:11px sans-serif;color:#777'>fires from: the point of the Move the "
+                                "Ranged Attack is fired from, a fraction 0..1 of the Move or a point x, y; empty: "
+                                + ("its start (ruling <code>route_fire_point = move_start</code>)" if start else
+                                   "its end (ruling <code>route_fire_point</code>)") + "</span>")
 
     def _on_second_skill(self) -> None:
         if self._loading:
@@ -1179,6 +1238,7 @@ class OrderStepper(W.HBox):
                                            for t in d.second.targets)
             self.fire_from.value = _at_text(d.second.fire_from)
             self.fire_note.value = ""
+            self._show_fire_default(st)
             self._fit_second()
             self.facing.value = "" if d.move.facing is None else f"{d.move.facing:g}"
             self._fill_stand_pick(st, d.move, a)
@@ -1191,7 +1251,7 @@ class OrderStepper(W.HBox):
             self.aro_rows = {}
             for mid in self._aro_row_order(a.id, d.aros):
                 r = AroRow(mid, [w.name for w in st.miner(mid).all_weapons],
-                           lambda: self._on_declarations("order.aros"))
+                           lambda: self._on_declarations("order.aros"), self._aro_field)
                 r.set(next((x for x in d.aros if x.miner == mid), None))
                 self.aro_rows[mid] = r
                 rows.append(r.box)

@@ -6,8 +6,11 @@ only; the MegaBeast with LoF to the Active TAG, and only from TAGs; one ARO per 
 Sequence steps 2.1 and 4.1 (Miners that did not gain the right at step 2 may gain it at step 4); Line of Fire and
 Distances › Line of Fire (360° LoF of a Miner that declared Move, all along its route); Common Skills › Move.
 
-LoF along a route is exact (:func:`explorer.games.tagraid.lof.lof_during_move`: every moment of every leg), never
-sampled.
+LoF along a route on a flat table is exact (:func:`explorer.games.tagraid.lof.lof_during_move`: every moment of every
+leg). With a Model on scenery (or a route that climbs) it is asked in 3D at positions sampled along each leg at most
+``delta`` = 1/8 of the larger base radius apart: a LoF found is proved; a "no right" verdict states its bound in the
+step's text and facts (``route_resolution``, ``route_spacing``: see
+:func:`explorer.games.tagraid.lof._lof_during_move_3d`).
 """
 
 from __future__ import annotations
@@ -15,12 +18,26 @@ from __future__ import annotations
 from explorer.trace import Step
 
 from .. import sections as S
-from ..lof import lof_during_move
+from ..lof import lof_during_move, route_bound_words
 from .state import AroRight, OrderState
 
 
 def _seg(w):
     return None if w is None else (tuple(w.p0), tuple(w.p1))
+
+
+def _sampled_words(rl) -> str:
+    """The bound of a "no LoF along the route" verdict of the 3D route check (``""`` when it is exact)."""
+    if rl.resolution is None:
+        return ""
+    return (f" With a Model on scenery, LoF along the route is asked at positions at most {rl.spacing:.3f} hex units "
+            f"apart: {route_bound_words(rl.resolution, rl.spacing)}.")
+
+
+def _sampled_facts(rl) -> dict:
+    if rl.resolution is None:
+        return {}
+    return {"route_resolution": round(rl.resolution, 6), "route_spacing": round(rl.spacing, 6)}
 
 
 def check_rights(state: OrderState, route: tuple, step: int, targets: tuple[str, ...] = ()) -> tuple[
@@ -78,7 +95,8 @@ def check_rights(state: OrderState, route: tuple, step: int, targets: tuple[str,
             steps.append(Step(f"{r.id} has no right to an ARO at step {step}", S.ORDERS_AND_AROS,
                               f"No LoF to {a.id} at any point of its route, no Skill without LoF, "
                               + ("not targeted, " if step == 4 else "")
-                              + f"and {a.id} is not in its Hexagon.", {"miner": r.id, "step": step, "reason": None},
+                              + f"and {a.id} is not in its Hexagon." + _sampled_words(rl),
+                              {"miner": r.id, "step": step, "reason": None, **_sampled_facts(rl)},
                               (r.id, a.id), sec))
     mb = state.megabeast
     if mb is not None and state.right_of(mb.id) is None:
@@ -98,6 +116,7 @@ def check_rights(state: OrderState, route: tuple, step: int, targets: tuple[str,
             else:
                 steps.append(Step(f"{mb.id} has no right to an ARO at step {step}: no LoF to {a.id}",
                                   S.MEGABEAST_AROS, "The MegaBeast only gains an ARO with LoF to the Active TAG (a "
-                                  "MegaBeast that is attacked without it reorients at Conclusion).",
-                                  {"miner": mb.id, "step": step, "reason": None}, (mb.id, a.id), sec))
+                                  "MegaBeast that is attacked without it reorients at Conclusion)." + _sampled_words(rl),
+                                  {"miner": mb.id, "step": step, "reason": None, **_sampled_facts(rl)},
+                                  (mb.id, a.id), sec))
     return tuple(out), tuple(steps)

@@ -65,8 +65,8 @@ class SkillDecl:
     """The second Skill of the Order: ``skill`` (:data:`SECOND_SKILLS`), the Weapon used (attacks), the targets and
     Burst split (attacks), or the Move (``move``). ``fire_from`` (Ranged Attack only): the point of the first Move's
     route from which the Attack is executed, as a fraction of the route's length (0 = where the Move started, 1 = its
-    end) or a point ``(x, y)`` on the route; ``None``: the end of the Move (see
-    :func:`explorer.games.tagraid.orders.sequence.firing_point`)."""
+    end) or a point ``(x, y)`` on the route; ``None``: ruling ``route_fire_point`` decides (default ``move_end``: the
+    end of the Move; ``move_start``: its beginning; see :func:`explorer.games.tagraid.orders.sequence.firing_point`)."""
 
     skill: str
     weapon: str | None = None
@@ -85,7 +85,7 @@ class AroDecl:
     (Ranged Attack only): the point of the Active Miner's first Move route the ARO is fired at, a fraction of the
     route's length or a point ``(x, y)`` on it, as ``SkillDecl.fire_from`` (the MinerBot example of Orders and AROs
     has the target fire at the end of the Movement while the Active Miner fires at its beginning); ``None``: the
-    Active Miner's firing point when it names one, else the end of its Move."""
+    Active Miner's firing point (declared, or taken by ruling ``route_fire_point``), else the end of its Move."""
 
     miner: str
     skill: str

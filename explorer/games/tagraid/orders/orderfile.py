@@ -42,7 +42,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     # or move = { route = [...], interact = { target = "C1", equip = true, discard = [] } } (Tool Containers and Loot)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
     # optional: fire_from = 0.5 (the fraction of the Move route) or [x, y] (a point on it): where the Ranged Attack
-    # is executed from (its LoF and Partial Cover are measured there); default: the end of the Move
+    # is executed from (its LoF and Partial Cover are measured there); default: ruling route_fire_point (end of the Move)
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
     # optional on a Ranged Attack ARO: fire_at = 1.0 or [x, y]: the point of the Active Miner's Move route it is fired
     # at (its Range and the Active Miner's Partial Cover are measured there); default: the Active Miner's fire_from

@@ -292,7 +292,9 @@ def roll_scenario(state: OrderState, dice, aro_fields: Mapping[str, str] | None 
             cov = partial_cover(shot, a.id, r.id, rul)
             entry["partial_cover"] = cov.in_cover
             steps.append(_fact_step(cov.to_step().title + f" against {a.id}", S.PARTIAL_COVER, cov.detail,
-                                    (r.id, "A"), miner=r.id, partial_cover=cov.in_cover, pieces=list(cov.pieces)))
+                                    (r.id, "A"), miner=r.id, partial_cover=cov.in_cover, pieces=list(cov.pieces),
+                                    **({"resolution": round(cov.resolution, 6)} if cov.resolution is not None
+                                       else {})))
         d = dice.of(r.id)
         if d is not None and aro in (*ATTACKS, "evade"):
             entry["dice"] = d

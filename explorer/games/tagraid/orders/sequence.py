@@ -365,6 +365,21 @@ def second_skill(state: OrderState, ctx: OrderContext):
                               "and its targets' Partial Cover are measured from this point at Resolution.",
                               {"miner": a.id, "fire_point": list(point), "route_fraction": frac}, (a.id,), sec))
             return replace(state, step="second_skill", second=sk, fire_point=point), tuple(steps)
+        route = state.routes[0] if state.routes else ()
+        if (kind == "ranged" and len(route) > 1 and math.dist(route[0], route[-1]) > FIRE_POINT_TOLERANCE
+                and state.ruling_set().reading("route_fire_point") == "move_start"):
+            # no point declared: ruling route_fire_point (the default, move_end, leaves the Miner where 1.2 put it)
+            point = (float(route[0][0]), float(route[0][1]))
+            steps.append(Step(f"{a.id} executes its Ranged Attack from ({point[0]:.3f}, {point[1]:.3f}), where its "
+                              "Move began (no firing point declared)", S.ORDERS_AND_AROS,
+                              "The MinerBot example of Orders and AROs makes the Active Miner's shots at the "
+                              "beginning of its Movement; ruling 'route_fire_point = move_start' takes that point "
+                              "when the Order names none. Its LoF, Range and its targets' Partial Cover are measured "
+                              "from this point at Resolution.",
+                              {"miner": a.id, "fire_point": list(point), "route_fraction": 0.0,
+                               "ruling": "route_fire_point"}, (a.id,), sec))
+            state = state.consulting({"route_fire_point": "move_start"})
+            return replace(state, step="second_skill", second=sk, fire_point=point), tuple(steps)
     else:
         steps.append(Step(f"{a.id} declares {SKILL_WORDS[sk.skill]}", S.EVADE if sk.skill == "evade" else S.IDLE,
                           "Evade is always allowed to the Active Miner." if sk.skill == "evade" else
