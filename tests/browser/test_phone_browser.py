@@ -400,3 +400,73 @@ def test_the_dice_trays_draw_phone_sized_text_and_a_tap_on_a_die_picks_it(browse
     wide = [c for c in desk.locator("canvas.xr-wide-only").all() if c.is_visible()]
     assert wide and all(c.bounding_box()["width"] >= 560 - 1 for c in wide)
     desk.close()
+
+
+TEXT_SPY_JS = """() => {
+    // the texts each 2D context shows now: fillText calls since the context's last whole-canvas clearRect
+    window.__xrTexts = new Map();
+    for (const proto of [window.CanvasRenderingContext2D, window.OffscreenCanvasRenderingContext2D]) {
+        if (!proto) continue;
+        const fill = proto.prototype.fillText, clear = proto.prototype.clearRect;
+        proto.prototype.fillText = function (text, ...rest) {
+            const m = /([0-9.]+)px/.exec(this.font);
+            if (!window.__xrTexts.has(this)) window.__xrTexts.set(this, []);
+            window.__xrTexts.get(this).push([String(text), m ? parseFloat(m[1]) : 0]);
+            return fill.call(this, text, ...rest);
+        };
+        proto.prototype.clearRect = function (x, y, w, h) {
+            if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) window.__xrTexts.set(this, []);
+            return clear.call(this, x, y, w, h);
+        };
+    }
+}"""
+"""An init script: the texts (and their font sizes, canvas px) each canvas context shows at the moment."""
+
+BOARDS = ("/tagraid-line-of-fire", "/tagraid-orders", "/masseffect-mission-map", "/galaxydefenders-ai",
+          "/dagger-nemesis-phase")
+"""The pages with a board or map drawn on a canvas (each in a box of class ``xr-label-host``)."""
+
+
+def _board_labels(page) -> dict:
+    """The board canvas's texts as shown: ``{"floor": the label-floor field's value, "shown": CSS px width,
+    "labels": [[text, CSS px]]}`` (font size times the shown width over the canvas's own width)."""
+    return page.evaluate("""() => {
+        const all = []; const walk = (root) => root.querySelectorAll('*').forEach(e => {
+            if (e.matches('.xr-label-host')) all.push(e); if (e.shadowRoot) walk(e.shadowRoot); }); walk(document);
+        const host = all[0], c = host.querySelector('canvas'), inp = host.querySelector('.xr-label-floor input');
+        const k = c.getBoundingClientRect().width / c.width, labels = [];
+        for (const [ctx, texts] of window.__xrTexts) {
+            if (ctx.canvas.width === c.width && ctx.canvas.height === c.height) {
+                for (const [t, px] of texts) labels.push([t, px * k]);
+            }
+        }
+        return {floor: inp ? inp.value : null, shown: c.getBoundingClientRect().width, labels: labels};
+    }""")
+
+
+@pytest.mark.parametrize("route", BOARDS)
+def test_board_labels_are_at_least_14_px_on_a_phone(browser, app_url, route):
+    """Issue 23: a board canvas (760-1,100 px drawn) shrunk to the 370 px phone column showed its labels 4-7 px
+    tall. On a phone the browser reports the shrink to the board (its label floor, explorer.widgets.label_floor) and
+    every label the board shows is drawn at least 14 px tall as shown (measured in the browser: the font size of
+    every fillText since the canvas was last cleared, times the shown scale); at 1280 px the floor is off (``1``)."""
+    url = _base(app_url) + route
+    ctx = phone_context(browser)
+    ctx.add_init_script(f"({TEXT_SPY_JS})()")
+    page = ctx.new_page()
+    _open(page, url)
+    wait_until(lambda: (_board_labels(page)["floor"] or "1") != "1", timeout=30, what="the board's label floor")
+    got: dict = {}
+
+    def readable() -> bool:
+        got.update(_board_labels(page))
+        return bool(got["labels"]) and min(px for _, px in got["labels"]) >= MIN_TEXT_PX - 0.01
+
+    wait_until(readable, timeout=30, what=f"every board label at least {MIN_TEXT_PX} px: {got}")
+    assert got["shown"] <= 390
+    ctx.close()
+    desk = browser.new_page(viewport={"width": 1280, "height": 900})
+    desk.add_init_script(f"({TEXT_SPY_JS})()")
+    _open(desk, url)
+    wait_until(lambda: _board_labels(desk)["floor"] == "1", timeout=30, what="the floor off at 1280 px")
+    desk.close()
