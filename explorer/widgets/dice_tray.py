@@ -12,7 +12,8 @@ therefore drawn twice, like :class:`~explorer.widgets.odds_chart.OddsChart`: on 
 :data:`~explorer.widgets.layout.WIDE_ONLY`) and on a narrow one (:attr:`DiceTray.narrow`, :data:`NARROW_WIDTH` px,
 class :data:`~explorer.widgets.layout.NARROW_ONLY` and :data:`NARROW_CLASS`) laid out for the phone column
 (:func:`narrow_layout`: each row's label on a line of its own above its dice, the dice wrapped onto as many lines as
-they need left of the arrows' lane on the right (:func:`lane_path`: no arrow crosses a header), the legend wrapped, every text at least :data:`NARROW_MIN_FONT` px). The served pages' phone rules show
+they need left of the arrows' lane on the right (:func:`lane_path`: no arrow crosses a header), the legend wrapped,
+every text at least :data:`NARROW_MIN_FONT` px). The served pages' phone rules show
 the narrow one below 600 px and the wide one otherwise (a notebook shows the wide one only). Each canvas has its own
 hit map (:attr:`DiceTray.placed`, :attr:`DiceTray.narrow_placed`): a click or a tap on a die of either picks that die.
 """
