@@ -470,3 +470,40 @@ def test_board_labels_are_at_least_14_px_on_a_phone(browser, app_url, route):
     _open(desk, url)
     wait_until(lambda: _board_labels(desk)["floor"] == "1", timeout=30, what="the floor off at 1280 px")
     desk.close()
+
+
+@pytest.mark.parametrize("pos", [(0, 0), (0, 4), (1, 0)])
+def test_the_strategy_pool_face_picker_opens_under_the_tapped_die(browser, app_url, pos):
+    """Issue 23: the Strategy Pool's face picker sat with the controls, a screen or more above the dice tray on a
+    phone. A tap on a die (the phone canvas) or a click on it (the wide canvas, 1280 px) now opens the picker right
+    under that die: its top 0-16 px under the die's bottom edge, its left edge inside the screen, over the dice
+    below; a picked face closes it."""
+    from explorer.games.masseffect.strategy_views import PICKER_CLASS, strategy_page
+
+    dv = strategy_page()[0].dice     # the default roll: Roll (5 dice), Re-roll 1 (1 die), Pool
+    row, k = pos
+    for phone in (True, False):
+        if phone:
+            ctx = phone_context(browser)
+            page = ctx.new_page()
+        else:
+            ctx = None
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+        _open(page, _base(app_url) + "/masseffect-strategy-pool")
+        canvas_sel = (f"canvas.{NARROW_CLASS}" if phone    # the wide tray: its size (the odds chart is as wide)
+                      else f"canvas.xr-wide-only[width='{dv.canvas.width}'][height='{dv.canvas.height}']")
+        x, y, s = (dv.narrow_die_box if phone else dv.die_box)(row, k)
+        px, py = _tap_point(page, canvas_sel, (x + s / 2, y + s / 2))
+        (page.touchscreen.tap if phone else page.mouse.click)(px, py)
+        box = page.locator(f".{PICKER_CLASS}")
+        wait_until(lambda: box.is_visible(), timeout=30, what="the face picker")
+        canvas = page.locator(canvas_sel).last
+        page.wait_for_timeout(300)
+        cb, pb = canvas.bounding_box(), box.bounding_box()
+        scale = cb["width"] / canvas.evaluate("c => c.width")
+        die_bottom = cb["y"] + (y + s) * scale
+        assert 0 <= pb["y"] - die_bottom <= 16, (phone, pb, die_bottom)
+        assert 0 <= pb["x"] and pb["x"] + pb["width"] <= page.viewport_size["width"] + 1
+        page.locator(f".{PICKER_CLASS} .widget-toggle-buttons button").first.click()
+        wait_until(lambda: not box.is_visible(), timeout=30, what="a picked face to close the picker")
+        (ctx or page).close()
