@@ -131,6 +131,7 @@ def test_every_page_is_usable_on_a_phone(browser, app_url, route):
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, "a canvas wider than the screen"
     if SCREENSHOTS:
         name = route.strip("/") or "landing"
+        page.wait_for_timeout(1500)   # a board's label floor (measured every 700 ms) and its redraw
         page.evaluate("() => document.scrollingElement.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{name}.png"))   # the first screen
         page.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{name}-full.png"), full_page=True)
