@@ -20,6 +20,11 @@ dragged, zoomed and tapped), so it gets a **label floor** instead:
   drawn (the board draws "fewer" labels on a phone; a tap on the piece or space still tells what it is).
 
 A board zoomed with two fingers is shown larger, its ratio grows and its labels go back towards their own size.
+
+An SVG picture in an HTML widget (the Round pages' maps: Mass Effect, Galaxy Defenders, D.A.G.G.E.R.) gets the same
+floor from the page script alone: on a phone every ``<text>`` of an SVG shown smaller than its ``viewBox`` is drawn at
+least :data:`MIN_LABEL_CSS_PX` CSS px tall (its font size raised in user units), and a text whose box overlaps a
+text kept before it is hidden; wider windows get the SVG's own sizes back.
 """
 
 from __future__ import annotations
@@ -66,8 +71,37 @@ LABEL_FLOOR_JS = """
       }
     }
   };
-  setInterval(xrLabelFloor, %(poll)d);
-""" % {"input": INPUT_CLASS, "host": HOST_CLASS, "phone": PHONE_MAX_WIDTH, "poll": POLL_MS}
+  // SVG pictures in HTML widgets (the Round pages' maps): the same floor, applied here in the browser: on a phone
+  // every text at least %(min)d px as shown, a text over one kept before it hidden
+  const xrSvgFloor = () => {
+    const phone = window.innerWidth <= %(phone)d;
+    for (const svg of xrDeep(document, '.widget-html-content svg', [])) {
+      const vb = svg.viewBox && svg.viewBox.baseVal, w = svg.getBoundingClientRect().width;
+      if (!vb || !vb.width || !w) { continue; }
+      const k = w / vb.width, key = phone && k < 1 ? k.toFixed(3) : '1';
+      if (svg.dataset.xrFloor === key) { continue; }
+      svg.dataset.xrFloor = key;
+      const texts = Array.from(svg.querySelectorAll('text'));
+      for (const t of texts) {
+        if (t.dataset.xrFs === undefined) { t.dataset.xrFs = t.style.fontSize || ''; }
+        t.style.fontSize = t.dataset.xrFs;
+        t.style.display = '';
+      }
+      if (key === '1') { continue; }
+      const min = %(min)d / k, kept = [];
+      for (const t of texts) {
+        if (parseFloat(getComputedStyle(t).fontSize) < min) { t.style.fontSize = min.toFixed(1) + 'px'; }
+        const b = t.getBBox();
+        if (kept.some((o) => b.x < o.x + o.width && o.x < b.x + b.width && b.y < o.y + o.height && o.y < b.y + b.height)) {
+          t.style.display = 'none';
+        } else {
+          kept.push(b);
+        }
+      }
+    }
+  };
+  setInterval(() => { xrLabelFloor(); xrSvgFloor(); }, %(poll)d);
+""" % {"min": MIN_LABEL_CSS_PX, "input": INPUT_CLASS, "host": HOST_CLASS, "phone": PHONE_MAX_WIDTH, "poll": POLL_MS}
 """The page script part that feeds every :class:`LabelFloor` (runs once per page, inside
 :data:`explorer.widgets.layout.BROWSER_FIXES_JS`)."""
 
