@@ -100,7 +100,9 @@ LABEL_FLOOR_JS = """
       }
     }
   };
-  setInterval(() => { xrLabelFloor(); xrSvgFloor(); }, %(poll)d);
+  if (typeof document !== 'undefined' && typeof document.querySelectorAll === 'function') {   // a page (not a test)
+    setInterval(() => { xrLabelFloor(); xrSvgFloor(); }, %(poll)d);
+  }
 """ % {"min": MIN_LABEL_CSS_PX, "input": INPUT_CLASS, "host": HOST_CLASS, "phone": PHONE_MAX_WIDTH, "poll": POLL_MS}
 """The page script part that feeds every :class:`LabelFloor` (runs once per page, inside
 :data:`explorer.widgets.layout.BROWSER_FIXES_JS`)."""
