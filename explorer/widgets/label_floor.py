@@ -23,8 +23,8 @@ A board zoomed with two fingers is shown larger, its ratio grows and its labels 
 
 An SVG picture in an HTML widget (the Round pages' maps: Mass Effect, Galaxy Defenders, D.A.G.G.E.R.) gets the same
 floor from the page script alone: on a phone every ``<text>`` of an SVG shown smaller than its ``viewBox`` is drawn at
-least :data:`MIN_LABEL_CSS_PX` CSS px tall (its font size raised in user units), and a text whose box overlaps a
-text kept before it is hidden; wider windows get the SVG's own sizes back.
+least :data:`MIN_LABEL_CSS_PX` CSS px tall (its font size raised in user units), a raised text that runs past the
+picture's edge moves back inside it, and a text whose box overlaps a text kept before it is hidden; wider windows get the SVG's own sizes back.
 """
 
 from __future__ import annotations
@@ -86,12 +86,19 @@ LABEL_FLOOR_JS = """
         if (t.dataset.xrFs === undefined) { t.dataset.xrFs = t.style.fontSize || ''; }
         t.style.fontSize = t.dataset.xrFs;
         t.style.display = '';
+        t.style.transform = '';
       }
       if (key === '1') { continue; }
       const min = %(min)d / k, kept = [];
       for (const t of texts) {
         if (parseFloat(getComputedStyle(t).fontSize) < min) { t.style.fontSize = min.toFixed(1) + 'px'; }
-        const b = t.getBBox();
+        let b = t.getBBox();
+        // a raised text that runs past the picture's edge moves back inside it (texts without a transform of their own)
+        const dx = b.x < vb.x ? vb.x - b.x : (b.x + b.width > vb.x + vb.width ? vb.x + vb.width - b.x - b.width : 0);
+        if (dx && !t.hasAttribute('transform') && b.width <= vb.width) {
+          t.style.transform = 'translate(' + dx.toFixed(1) + 'px, 0)';
+          b = {x: b.x + dx, y: b.y, width: b.width, height: b.height};
+        }
         if (kept.some((o) => b.x < o.x + o.width && o.x < b.x + b.width && b.y < o.y + o.height && o.y < b.y + b.height)) {
           t.style.display = 'none';
         } else {

@@ -513,17 +513,20 @@ def test_the_strategy_pool_face_picker_opens_under_the_tapped_die(browser, app_u
 SVG_TEXTS_JS = """() => { const out = []; const walk = (root) => root.querySelectorAll('*').forEach(e => {
         if (e.shadowRoot) walk(e.shadowRoot);
         if (e.tagName === 'svg' && e.closest('.widget-html-content') && e.viewBox.baseVal && e.viewBox.baseVal.width) {
-            const k = e.getBoundingClientRect().width / e.viewBox.baseVal.width;
-            e.querySelectorAll('text').forEach(t => { if (getComputedStyle(t).display !== 'none' && t.textContent.trim())
-                out.push([t.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(t).fontSize) * k]); });
+            const sr = e.getBoundingClientRect(), k = sr.width / e.viewBox.baseVal.width;
+            e.querySelectorAll('text').forEach(t => { if (getComputedStyle(t).display !== 'none' && t.textContent.trim()) {
+                const tr = t.getBoundingClientRect();
+                out.push([t.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(t).fontSize) * k,
+                          tr.left >= sr.left - 1 && tr.right <= sr.right + 1]); } });
         } }); walk(document); return out; }"""
-"""The visible texts of the SVG pictures in HTML widgets, with their size as shown (CSS px)."""
+"""The visible texts of the SVG pictures in HTML widgets: ``[text, size as shown (CSS px), inside the picture]``."""
 
 
 @pytest.mark.parametrize("route", ["/masseffect-round", "/galaxydefenders-round", "/dagger-round"])
 def test_round_page_map_labels_are_at_least_14_px_on_a_phone(browser, app_url, route):
     """Issue 23: the Round pages' SVG maps, shrunk to the phone column, showed their labels 5.7-7 px tall. On a phone
-    the page script raises every map text to at least 14 px as shown and hides a text over one kept before it; at
+    the page script raises every map text to at least 14 px as shown, inside the picture, and hides a text over one
+    kept before it; at
     1280 px the texts keep their own sizes (some under 14 px there)."""
     ctx = phone_context(browser)
     page = ctx.new_page()
@@ -532,12 +535,12 @@ def test_round_page_map_labels_are_at_least_14_px_on_a_phone(browser, app_url, r
 
     def readable() -> bool:
         got[:] = page.evaluate(SVG_TEXTS_JS)
-        return bool(got) and min(px for _, px in got) >= MIN_TEXT_PX - 0.05
+        return bool(got) and min(px for _, px, _ in got) >= MIN_TEXT_PX - 0.05 and all(inside for *_, inside in got)
 
     wait_until(readable, timeout=30, what=f"every map text at least {MIN_TEXT_PX} px")
     ctx.close()
     desk = browser.new_page(viewport={"width": 1280, "height": 900})
     _open(desk, _base(app_url) + route)
     desk.wait_for_timeout(1500)
-    assert min(px for _, px in desk.evaluate(SVG_TEXTS_JS)) < MIN_TEXT_PX   # untouched (the floor is phone-only)
+    assert min(px for _, px, _ in desk.evaluate(SVG_TEXTS_JS)) < MIN_TEXT_PX   # untouched (the floor is phone-only)
     desk.close()
