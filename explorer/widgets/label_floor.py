@@ -186,10 +186,4 @@ class Declutter:
         return True
 
 
-def label_host(box: W.Box, floor: LabelFloor) -> None:
-    """Mark ``box`` (which holds the board's canvas, first canvas in it, and ``floor``) as a label host."""
-    box.add_class(HOST_CLASS)
-
-
-__all__ = ["Declutter", "HOST_CLASS", "INPUT_CLASS", "LABEL_FLOOR_JS", "LabelFloor", "MIN_LABEL_CSS_PX", "floored",
-           "label_host"]
+__all__ = ["Declutter", "HOST_CLASS", "INPUT_CLASS", "LABEL_FLOOR_JS", "LabelFloor", "MIN_LABEL_CSS_PX", "floored"]
