@@ -12,7 +12,8 @@ therefore drawn twice, like :class:`~explorer.widgets.odds_chart.OddsChart`: on 
 :data:`~explorer.widgets.layout.WIDE_ONLY`) and on a narrow one (:attr:`DiceTray.narrow`, :data:`NARROW_WIDTH` px,
 class :data:`~explorer.widgets.layout.NARROW_ONLY` and :data:`NARROW_CLASS`) laid out for the phone column
 (:func:`narrow_layout`: each row's label on a line of its own above its dice, the dice wrapped onto as many lines as
-they need, the legend wrapped, every text at least :data:`NARROW_MIN_FONT` px). The served pages' phone rules show
+they need left of the arrows' lane on the right (:func:`lane_path`: no arrow crosses a header), the legend wrapped,
+every text at least :data:`NARROW_MIN_FONT` px). The served pages' phone rules show
 the narrow one below 600 px and the wide one otherwise (a notebook shows the wide one only). Each canvas has its own
 hit map (:attr:`DiceTray.placed`, :attr:`DiceTray.narrow_placed`): a click or a tap on a die of either picks that die.
 """
@@ -45,6 +46,14 @@ NARROW_DICE_LINE = NARROW_DIE + 28
 """Height (px) of one line of dice on the phone tray (the die, its caption under it)."""
 NARROW_TEXT_LINE = 20
 """Height (px) of one line of text (a row's label, sublabel or note; the title; a legend line) on the phone tray."""
+NARROW_LANE = 44
+"""Width (px) of the lane along the right edge of the phone tray where the arrows run from one row to another: the
+rows' label lines and dice stay left of it, so no arrow crosses a row's header (issue 23)."""
+NARROW_BOLD_CHAR_PX = 9.6
+"""Width allowed per character of bold 16 px sans-serif (a row's label, the title) on the phone tray."""
+NARROW_HEAD_GAP = 12
+"""Room (px) between a row's last header line and its first line of dice on the phone tray: the arrows into its dice
+turn there."""
 NARROW_CHAR_PX = 7.6
 """Width allowed per character of 14 px sans-serif on the phone tray (generous: the server cannot measure text)."""
 
@@ -70,6 +79,28 @@ def _wrap(text: str, chars: int, lines: int = 3) -> list[str]:
     return out
 
 
+def header_boxes(rows: Sequence["NarrowRow"]) -> list[tuple[float, float, float, float]]:
+    """The boxes ``(x0, y0, x1, y1)`` (px) of the header lines (label, sublabel, note) of the phone tray's rows, as
+    estimated from their characters (the server cannot measure text): what no arrow may cross."""
+    out = []
+    for at in rows:
+        for k, (text, font, _) in enumerate(at.lines):
+            ty = at.top + 8 + NARROW_TEXT_LINE / 2 + k * NARROW_TEXT_LINE
+            cw = NARROW_BOLD_CHAR_PX if font.startswith("bold") else NARROW_CHAR_PX
+            out.append((10.0, ty - 9.0, 10.0 + len(text) * cw, ty + 9.0))
+    return out
+
+
+def lane_path(a: "_Placed", b: "_Placed", lane_x: float) -> list[tuple[float, float]]:
+    """The phone tray's arrow from die ``a`` to die ``b`` as a polyline (px): up out of ``a``'s top edge 5 px, along
+    the gap above ``a``'s line of dice to the lane at ``lane_x``, along the lane, along the gap above ``b``'s line of
+    dice and down into ``b``'s top edge (the last point). The gaps above the dice are the header's bottom gap
+    (:data:`NARROW_HEAD_GAP`) or the bottom of the captions of the line above: no arrow crosses a row's header or a
+    die's caption."""
+    ax, bx = a.x + a.size / 2, b.x + b.size / 2
+    return [(ax, a.y), (ax, a.y - 5), (lane_x, a.y - 5), (lane_x, b.y - 5), (bx, b.y - 5), (bx, b.y)]
+
+
 @dataclass(frozen=True)
 class NarrowRow:
     """Where a row goes on the phone tray: its top, its text lines (``(text, font, colour key)``, from the top) and
@@ -88,19 +119,20 @@ def narrow_layout(rows: Sequence[Row], title: str = "", width: int = NARROW_WIDT
     then its dice (:data:`NARROW_DIE` px, :data:`NARROW_PITCH` px apart) on as many lines of ``width`` px as they
     need. ``dice`` is ``[(die, x, y, size, row index)]`` (px), the hit map of the phone canvas.
     """
-    chars = int((width - 20) // NARROW_CHAR_PX)
-    title_lines = _wrap(title, int((width - 20) // 9.6)) if title else []
+    room = width - 20 - NARROW_LANE   # the lane on the right is the arrows'
+    chars = int(room // NARROW_CHAR_PX)
+    title_lines = _wrap(title, int((width - 20) // NARROW_BOLD_CHAR_PX)) if title else []
     y = 8 + len(title_lines) * (NARROW_TEXT_LINE + 2) + (6 if title_lines else 0)
-    per_line = max(1, int((width - 32 - NARROW_DIE) // NARROW_PITCH) + 1)
+    per_line = max(1, int((width - 32 - NARROW_LANE - NARROW_DIE) // NARROW_PITCH) + 1)
     out_rows, placed = [], []
     for r, row in enumerate(rows):
-        lines = [(t, "bold 16px sans-serif", "label") for t in _wrap(row.label, int((width - 20) // 9.6), 2)]
+        lines = [(t, "bold 16px sans-serif", "label") for t in _wrap(row.label, int(room // NARROW_BOLD_CHAR_PX), 2)]
         if row.sublabel:
             lines += [(t, "14px sans-serif", "muted") for t in _wrap(row.sublabel, chars, 2)]
         if row.note:
             lines += [(t, "italic 14px sans-serif", "muted") for t in _wrap(row.note, chars, 2)]
         top = y
-        y += 8 + len(lines) * NARROW_TEXT_LINE + 6
+        y += 8 + len(lines) * NARROW_TEXT_LINE + NARROW_HEAD_GAP
         n = len(row.dice)
         for i, d in enumerate(row.dice):
             line, k = divmod(i, per_line)
@@ -164,6 +196,8 @@ class DiceTray(TwinFonts, W.VBox):
         self._state = TrayState()
         self._placed: list[_Placed] = []
         self._narrow_placed: list[_Placed] = []
+        self.narrow_link_paths: list[list[tuple[float, float]]] = []
+        """The phone tray's arrows as last drawn: one polyline (px) per link (:func:`lane_path`)."""
         self.fonts: dict[str, set[int]] = {"wide": set(), "narrow": set()}
         """The font sizes (px) each canvas was last drawn with (for tests: the narrow one's are all at least
         :data:`NARROW_MIN_FONT`)."""
@@ -369,9 +403,9 @@ class DiceTray(TwinFonts, W.VBox):
                     c.stroke_style = "#dee2e6"
                     c.line_width = 1
                     c.stroke_line(8, at.top - 3, w - 8, at.top - 3)
-            # the arrows cross the labels of the rows between their dice: drawn first, the labels over them on a
-            # halo of the tray's colour
-            self._draw_links(c, self._narrow_placed)
+            # the arrows run along the lane on the right, past the rows' headers (drawn first all the same, the
+            # labels over them on a halo of the tray's colour)
+            self._draw_links(c, self._narrow_placed, routed=True)
             c.line_join = "round"
             for row, at in zip(st.rows, rows):
                 c.text_align, c.text_baseline = "left", "middle"
@@ -432,22 +466,40 @@ class DiceTray(TwinFonts, W.VBox):
                 return p
         return None
 
-    def _draw_links(self, c, placed: Sequence[_Placed]) -> None:
-        for link in self._state.links:
+    def _draw_links(self, c, placed: Sequence[_Placed], routed: bool = False) -> None:
+        """The arrows: straight from die to die on the wide tray; on the phone tray (``routed``) along the lane on
+        the right (:func:`lane_path`; the paths drawn are kept in :attr:`narrow_link_paths`)."""
+        if routed:
+            self.narrow_link_paths = []
+        for i, link in enumerate(self._state.links):
             a, b = self._centre(link.src, placed), self._centre(link.dst, placed)
             if a is None or b is None:
                 continue
-            # leave from the edge facing the other die's row
-            ax, bx = a.x + a.size / 2, b.x + b.size / 2
-            ay = a.y + a.size if a.row < b.row else a.y
-            by = b.y if a.row < b.row else b.y + b.size
+            if routed:   # each arrow its own track in the lane, so two arrows never share a stretch
+                path = lane_path(a, b, self.narrow.width - 10 - 7 * (i % 5))
+                self.narrow_link_paths.append(path)
+            else:   # leave from the edge facing the other die's row
+                ax, bx = a.x + a.size / 2, b.x + b.size / 2
+                ay = a.y + a.size if a.row < b.row else a.y
+                by = b.y if a.row < b.row else b.y + b.size
+                path = [(ax, ay), (bx, by)]
+            (ax, ay), (bx, by) = path[-2], path[-1]
             c.line_width = 2 if link.mutual else 1.6
             colour = COLORS["tie"] if link.mutual else COLORS["link"]
             c.stroke_style = colour
             c.global_alpha = 0.75
             if link.mutual:
                 c.set_line_dash([5, 4])
-            c.stroke_line(ax, ay, bx, by)
+            if len(path) == 2:
+                c.stroke_line(*path[0], *path[1])
+            else:
+                c.line_join = "round"
+                c.begin_path()
+                c.move_to(*path[0])
+                for q in path[1:]:
+                    c.line_to(*q)
+                c.stroke()
+                c.line_join = "miter"
             c.set_line_dash([])
             if not link.mutual:
                 ang = math.atan2(by - ay, bx - ax)

@@ -56,6 +56,7 @@ from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
 from .canvas import hold, reset_manager, set_style
+from .label_floor import HOST_CLASS, Declutter, LabelFloor, floored
 from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mark_drawing
 from .static import new_manager
 
@@ -213,10 +214,30 @@ class HexBoardView(W.VBox):
         self.canvas.on_touch_cancel(self._touch_cancel)
         self._touch_last: Point | None = None
         self._twist: float | None = None
-        super().__init__([self.frame, toolbar, browser_fix()], **kwargs)
+        self.label_floor = LabelFloor()
+        """The board's label floor (:mod:`explorer.widgets.label_floor`): on a phone the browser reports how small the
+        canvas is shown, and every label is drawn at least 14 CSS px tall (overlay labels that would then overlap
+        one drawn before them are left out)."""
+        self.label_sizes: set[float] = set()
+        """The font sizes (canvas px) of the labels last drawn (scenery names, piece labels, overlay labels)."""
+        self.label_floor.on_change(self._relabel)
+        super().__init__([self.frame, toolbar, browser_fix(), self.label_floor], **kwargs)
         self.add_class("hexboard")
+        self.add_class(HOST_CLASS)
         self.observe(lambda _: self._resizing or self.redraw_overlays(), names="overlays")
         self.redraw()
+
+    def _relabel(self) -> None:
+        self.label_sizes = set()
+        self.redraw_features()
+        self.redraw_pieces()
+        self.redraw_overlays()
+
+    def _label_px(self, size: float) -> float:
+        """``size`` raised to the label floor; recorded in :attr:`label_sizes`."""
+        out = floored(size, self.label_floor.min_px)
+        self.label_sizes.add(out)
+        return out
 
     ZOOM_STEP = 1.25
     """Factor of one zoom click."""
@@ -537,7 +558,7 @@ class HexBoardView(W.VBox):
                 c.line_width = 1.5
                 c.stroke_polygons(polys)
                 c.fill_style = "#ffffff"
-                c.font = f"{max(9, int(self.scale * 0.36))}px sans-serif"
+                c.font = f"{self._label_px(max(9, int(self.scale * 0.36))):g}px sans-serif"
                 c.text_align, c.text_baseline = "center", "middle"
                 for s in sc:
                     p = s.shape.representative_point()
@@ -564,7 +585,7 @@ class HexBoardView(W.VBox):
 
     def _pieces_key(self, ghost: tuple[str, Point] | None) -> tuple:
         return (tuple(self._pieces.values()), self.selected, self.hex_marks_for_selection, ghost, self.scale,
-                self.margin, self._min, self.canvas.width, self.canvas.height)
+                self.margin, self._min, self.canvas.width, self.canvas.height, self.label_floor.min_px)
 
     def _draw_pieces(self, ghost: tuple[str, Point] | None = None) -> None:
         self._pieces_drawn = self._pieces_key(ghost)
@@ -605,7 +626,7 @@ class HexBoardView(W.VBox):
                     set_style(c, stroke_style="#ffbf00", line_width=3)
                     c.stroke_circle(float(cx), float(cy), float(r + 4))
             set_style(c, fill_style="#ffffff", text_align="center", text_baseline="middle",
-                      font=f"bold {max(9, int(s * 0.32))}px sans-serif")
+                      font=f"bold {self._label_px(max(9, int(s * 0.32))):g}px sans-serif")
             for p, (cx, cy), r in zip(pieces, centres, radii):
                 if p.label:
                     c.fill_text(p.label, float(cx), float(cy))
@@ -673,10 +694,15 @@ class HexBoardView(W.VBox):
                 # a mitred halo (line_join) draws spikes on letters such as M and V
                 set_style(c, text_baseline="middle", line_width=3, line_join="round", stroke_style="#ffffff")
                 font = align = fill = None
+                tidy = Declutter(self.label_floor.min_px > 0)   # on a phone: fewer labels, none over another
                 for o in labels:
                     x, y = self.to_pixel(o.pos)
-                    f = f"{o.weight} {o.size:g}px sans-serif"
                     a = {"start": "left", "end": "right"}.get(o.anchor, "center")
+                    size = floored(o.size, self.label_floor.min_px)
+                    if not tidy.fits(o.text, x, y, size, a):
+                        continue
+                    self.label_sizes.add(size)
+                    f = f"{o.weight} {size:g}px sans-serif"
                     if f != font:
                         font = f
                         set_style(c, font=f)
@@ -691,7 +717,8 @@ class HexBoardView(W.VBox):
             for o in circles:
                 if o.label:
                     x, y = self.to_pixel(o.center)
-                    set_style(c, font=f"bold {max(9, int(o.radius * self.scale))}px sans-serif", text_align="center",
+                    set_style(c, font=f"bold {self._label_px(max(9, int(o.radius * self.scale))):g}px sans-serif",
+                              text_align="center",
                               text_baseline="middle", fill_style=o.stroke)
                     c.fill_text(o.label, x, y)
 

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 
 import ipywidgets as W
 
+from .label_floor import LABEL_FLOOR_JS
+
 def class_token(name: str) -> str:
     """``name`` as one CSS class token (a stable hook built from a user-given name, e.g. a Miner's id): letters,
     digits, ``_`` and ``-`` are kept, every other character becomes ``_<hex code point>_`` (``"Red TAG"`` ->
@@ -188,9 +190,10 @@ if (!window.__explorerBrowserFixes) {
       Array.from(pinched).forEach(unzoom);
     }
   }, {capture: true, passive: true});
+  __LABEL_FLOOR__
   window.__explorerBrowserFixesAt = performance.now();
 }
-"""
+""".replace("__LABEL_FLOOR__", LABEL_FLOOR_JS.strip())
 """The browser fixes (idempotent: installed once per page, however many widgets carry them). A window listener in
 the capture phase runs before the canvas's own listener: stopping a plain wheel event there keeps it from ipycanvas,
 which would cancel the scroll, while the browser's default action (scrolling) still happens.
@@ -202,7 +205,10 @@ such as the Strategy Pool tray or the D.A.G.G.E.R. map, ignored taps). Touches o
 still reach ipycanvas as before; there two fingers zoom the board inside its scrolling box (up to 4x its column's
 width; the board's own zoom buttons, class :data:`UNZOOM_CLASS`, end it) and move the page. Touches on every other canvas never reach ipycanvas:
 one finger scrolls the page, a tap becomes the mouse click the browser makes of it (the canvas's ``on_mouse_down``),
-two fingers zoom and pan the page (the viewport allows it, :mod:`explorer.serving.phone`)."""
+two fingers zoom and pan the page (the viewport allows it, :mod:`explorer.serving.phone`).
+
+Boards on a phone (:data:`explorer.widgets.label_floor.LABEL_FLOOR_JS`): every 700 ms each board's invisible
+label-floor field gets how small its canvas is shown, so the board draws its labels at least 14 CSS px tall."""
 
 TOUCH_DRAG_CLASS = "xr-touch-drag"
 """The class of a canvas widget whose one-finger touches drag things (see :data:`BROWSER_FIXES_JS`)."""

@@ -131,6 +131,7 @@ def test_every_page_is_usable_on_a_phone(browser, app_url, route):
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, "a canvas wider than the screen"
     if SCREENSHOTS:
         name = route.strip("/") or "landing"
+        page.wait_for_timeout(1500)   # a board's label floor (measured every 700 ms) and its redraw
         page.evaluate("() => document.scrollingElement.scrollTo(0, 0)")
         page.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{name}.png"))   # the first screen
         page.screenshot(path=os.path.join(SCREENSHOTS, f"phone-{name}-full.png"), full_page=True)
@@ -399,4 +400,147 @@ def test_the_dice_trays_draw_phone_sized_text_and_a_tap_on_a_die_picks_it(browse
     assert not desk.locator(f"canvas.{NARROW_CLASS}").first.is_visible()
     wide = [c for c in desk.locator("canvas.xr-wide-only").all() if c.is_visible()]
     assert wide and all(c.bounding_box()["width"] >= 560 - 1 for c in wide)
+    desk.close()
+
+
+TEXT_SPY_JS = """() => {
+    // the texts each 2D context shows now: fillText calls since the context's last whole-canvas clearRect
+    window.__xrTexts = new Map();
+    for (const proto of [window.CanvasRenderingContext2D, window.OffscreenCanvasRenderingContext2D]) {
+        if (!proto) continue;
+        const fill = proto.prototype.fillText, clear = proto.prototype.clearRect;
+        proto.prototype.fillText = function (text, ...rest) {
+            const m = /([0-9.]+)px/.exec(this.font);
+            if (!window.__xrTexts.has(this)) window.__xrTexts.set(this, []);
+            window.__xrTexts.get(this).push([String(text), m ? parseFloat(m[1]) : 0]);
+            return fill.call(this, text, ...rest);
+        };
+        proto.prototype.clearRect = function (x, y, w, h) {
+            if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) window.__xrTexts.set(this, []);
+            return clear.call(this, x, y, w, h);
+        };
+    }
+}"""
+"""An init script: the texts (and their font sizes, canvas px) each canvas context shows at the moment."""
+
+BOARDS = ("/tagraid-line-of-fire", "/tagraid-orders", "/masseffect-mission-map", "/galaxydefenders-ai",
+          "/dagger-nemesis-phase")
+"""The pages with a board or map drawn on a canvas (each in a box of class ``xr-label-host``)."""
+
+
+def _board_labels(page) -> dict:
+    """The board canvas's texts as shown: ``{"floor": the label-floor field's value, "shown": CSS px width,
+    "labels": [[text, CSS px]]}`` (font size times the shown width over the canvas's own width)."""
+    return page.evaluate("""() => {
+        const all = []; const walk = (root) => root.querySelectorAll('*').forEach(e => {
+            if (e.matches('.xr-label-host')) all.push(e); if (e.shadowRoot) walk(e.shadowRoot); }); walk(document);
+        const host = all[0], c = host.querySelector('canvas'), inp = host.querySelector('.xr-label-floor input');
+        const k = c.getBoundingClientRect().width / c.width, labels = [];
+        for (const [ctx, texts] of window.__xrTexts) {
+            if (ctx.canvas.width === c.width && ctx.canvas.height === c.height) {
+                for (const [t, px] of texts) labels.push([t, px * k]);
+            }
+        }
+        return {floor: inp ? inp.value : null, shown: c.getBoundingClientRect().width, labels: labels};
+    }""")
+
+
+@pytest.mark.parametrize("route", BOARDS)
+def test_board_labels_are_at_least_14_px_on_a_phone(browser, app_url, route):
+    """Issue 23: a board canvas (760-1,100 px drawn) shrunk to the 370 px phone column showed its labels 4-7 px
+    tall. On a phone the browser reports the shrink to the board (its label floor, explorer.widgets.label_floor) and
+    every label the board shows is drawn at least 14 px tall as shown (measured in the browser: the font size of
+    every fillText since the canvas was last cleared, times the shown scale); at 1280 px the floor is off (``1``)."""
+    url = _base(app_url) + route
+    ctx = phone_context(browser)
+    ctx.add_init_script(f"({TEXT_SPY_JS})()")
+    page = ctx.new_page()
+    _open(page, url)
+    wait_until(lambda: (_board_labels(page)["floor"] or "1") != "1", timeout=30, what="the board's label floor")
+    got: dict = {}
+
+    def readable() -> bool:
+        got.update(_board_labels(page))
+        return bool(got["labels"]) and min(px for _, px in got["labels"]) >= MIN_TEXT_PX - 0.01
+
+    wait_until(readable, timeout=30, what=f"every board label at least {MIN_TEXT_PX} px: {got}")
+    assert got["shown"] <= 390
+    ctx.close()
+    desk = browser.new_page(viewport={"width": 1280, "height": 900})
+    desk.add_init_script(f"({TEXT_SPY_JS})()")
+    _open(desk, url)
+    wait_until(lambda: _board_labels(desk)["floor"] == "1", timeout=30, what="the floor off at 1280 px")
+    desk.close()
+
+
+@pytest.mark.parametrize("pos", [(0, 0), (0, 4), (1, 0)])
+def test_the_strategy_pool_face_picker_opens_under_the_tapped_die(browser, app_url, pos):
+    """Issue 23: the Strategy Pool's face picker sat with the controls, a screen or more above the dice tray on a
+    phone. A tap on a die (the phone canvas) or a click on it (the wide canvas, 1280 px) now opens the picker right
+    under that die: its top 0-16 px under the die's bottom edge, its left edge inside the screen, over the dice
+    below; a picked face closes it."""
+    from explorer.games.masseffect.strategy_views import PICKER_CLASS, strategy_page
+
+    dv = strategy_page()[0].dice     # the default roll: Roll (5 dice), Re-roll 1 (1 die), Pool
+    row, k = pos
+    for phone in (True, False):
+        if phone:
+            ctx = phone_context(browser)
+            page = ctx.new_page()
+        else:
+            ctx = None
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+        _open(page, _base(app_url) + "/masseffect-strategy-pool")
+        canvas_sel = (f"canvas.{NARROW_CLASS}" if phone    # the wide tray: its size (the odds chart is as wide)
+                      else f"canvas.xr-wide-only[width='{dv.canvas.width}'][height='{dv.canvas.height}']")
+        x, y, s = (dv.narrow_die_box if phone else dv.die_box)(row, k)
+        px, py = _tap_point(page, canvas_sel, (x + s / 2, y + s / 2))
+        (page.touchscreen.tap if phone else page.mouse.click)(px, py)
+        box = page.locator(f".{PICKER_CLASS}")
+        wait_until(lambda: box.is_visible(), timeout=30, what="the face picker")
+        canvas = page.locator(canvas_sel).last
+        page.wait_for_timeout(300)
+        cb, pb = canvas.bounding_box(), box.bounding_box()
+        scale = cb["width"] / canvas.evaluate("c => c.width")
+        die_bottom = cb["y"] + (y + s) * scale
+        assert 0 <= pb["y"] - die_bottom <= 16, (phone, pb, die_bottom)
+        assert 0 <= pb["x"] and pb["x"] + pb["width"] <= page.viewport_size["width"] + 1
+        page.locator(f".{PICKER_CLASS} .widget-toggle-buttons button").first.click()
+        wait_until(lambda: not box.is_visible(), timeout=30, what="a picked face to close the picker")
+        (ctx or page).close()
+
+
+SVG_TEXTS_JS = """() => { const out = []; const walk = (root) => root.querySelectorAll('*').forEach(e => {
+        if (e.shadowRoot) walk(e.shadowRoot);
+        if (e.tagName === 'svg' && e.closest('.widget-html-content') && e.viewBox.baseVal && e.viewBox.baseVal.width) {
+            const sr = e.getBoundingClientRect(), k = sr.width / e.viewBox.baseVal.width;
+            e.querySelectorAll('text').forEach(t => { if (getComputedStyle(t).display !== 'none' && t.textContent.trim()) {
+                const tr = t.getBoundingClientRect();
+                out.push([t.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(t).fontSize) * k,
+                          tr.left >= sr.left - 1 && tr.right <= sr.right + 1]); } });
+        } }); walk(document); return out; }"""
+"""The visible texts of the SVG pictures in HTML widgets: ``[text, size as shown (CSS px), inside the picture]``."""
+
+
+@pytest.mark.parametrize("route", ["/masseffect-round", "/galaxydefenders-round", "/dagger-round"])
+def test_round_page_map_labels_are_at_least_14_px_on_a_phone(browser, app_url, route):
+    """Issue 23: the Round pages' SVG maps, shrunk to the phone column, showed their labels 5.7-7 px tall. On a phone
+    the page script raises every map text to at least 14 px as shown, inside the picture, and hides a text over one
+    kept before it; at
+    1280 px the texts keep their own sizes (some under 14 px there)."""
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    _open(page, _base(app_url) + route)
+    got: list = []
+
+    def readable() -> bool:
+        got[:] = page.evaluate(SVG_TEXTS_JS)
+        return bool(got) and min(px for _, px, _ in got) >= MIN_TEXT_PX - 0.05 and all(inside for *_, inside in got)
+
+    wait_until(readable, timeout=30, what=f"every map text at least {MIN_TEXT_PX} px")
+    ctx.close()
+    desk = browser.new_page(viewport={"width": 1280, "height": 900})
+    _open(desk, _base(app_url) + route)
+    desk.wait_for_timeout(1500)
+    assert min(px for _, px, _ in desk.evaluate(SVG_TEXTS_JS)) < MIN_TEXT_PX   # untouched (the floor is phone-only)
     desk.close()

@@ -118,3 +118,38 @@ def test_a_click_on_the_narrow_strategy_tray_does_what_a_click_on_the_wide_one_d
         (d.narrow if narrow else d.canvas)._mouse_down_callbacks(x + s / 2, y + s / 2)
         ends.append((w._picked, d.selected))
     assert ends[0] == ends[1] and ends[0][0] is not None
+
+
+def _crosses(p, q, box) -> bool:
+    """Whether the axis-parallel segment ``p``-``q`` meets the box ``(x0, y0, x1, y1)``."""
+    (ax, ay), (bx, by) = p, q
+    x0, y0, x1, y1 = box
+    return min(ax, bx) <= x1 and max(ax, bx) >= x0 and min(ay, by) <= y1 and max(ay, by) >= y0
+
+
+@pytest.mark.parametrize("links", [LINKS, [Link("A.7", "T"), Link("T", "A.3"), Link("B.2", "B.1"),
+                                           Link("A.5", "B.1", mutual=True)]])
+def test_the_phone_trays_arrows_never_cross_a_rows_header(links):
+    """Issue 23: on the phone tray the rows' headers (label, sublabel, note lines) sit between the dice of two rows,
+    and a straight arrow from a die of one row to a die of the next crossed them. The arrows now run along the lane
+    at the right edge: no segment of any arrow meets any header line's box, and each ends on the top edge of its
+    die."""
+    from explorer.widgets.dice_tray import NARROW_LANE, header_boxes
+
+    tray = DiceTray()
+    tray.show(ROWS, links)
+    _, rows, _, _ = narrow_layout(ROWS, "", NARROW_WIDTH)
+    boxes = header_boxes(rows)
+    assert boxes and all(b[2] <= NARROW_WIDTH - NARROW_LANE for b in boxes)
+    assert len(tray.narrow_link_paths) == len(links)
+    placed = tray.narrow_placed
+    for link, path in zip(links, tray.narrow_link_paths):
+        for p, q in zip(path, path[1:]):
+            assert p[0] == q[0] or p[1] == q[1]           # axis-parallel
+            hit = [b for b in boxes if _crosses(p, q, b)]
+            assert not hit, f"{link}: {p}-{q} crosses the header box {hit}"
+        x, y, s = placed[link.dst]
+        assert x <= path[-1][0] <= x + s and path[-1][1] == y   # into its top edge
+    # the straight arrow it replaced (B.1 up to A.1, both first in their rows: one vertical) crossed B's header
+    (ax, ay, s), (bx, by, _) = placed["B.1"], placed["A.1"]
+    assert ax == bx and any(_crosses((ax + s / 2, ay), (bx + s / 2, by + s), b) for b in boxes)

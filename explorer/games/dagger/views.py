@@ -46,6 +46,7 @@ from explorer.kernel import Frame, trace_of
 from explorer.text import percent
 from explorer.trace import Step
 from explorer.widgets.canvas import hold, own_canvas, reset_manager
+from explorer.widgets.label_floor import HOST_CLASS, Declutter, LabelFloor, floored
 from explorer.widgets.icons import accordion
 from explorer.widgets.layout import browser_fix
 from explorer.widgets.picker_url import LINK_SOURCE, keep_in_url
@@ -279,7 +280,7 @@ def _initials(name: str) -> str:
 
 def draw_map(canvas, geo: MapGeometry, state: GameState, *, marks: tuple[str, ...] = (),
              moves: tuple[tuple[str, str], ...] = (), threat_before: int | None = None,
-             selected: str | None = None, nearby: tuple[str, ...] = ()) -> None:
+             selected: str | None = None, nearby: tuple[str, ...] = (), min_font: float = 0.0) -> None:
     """Draw the whole map and ``state`` on ``canvas`` in one batched message (see the module docstring).
 
     Args:
@@ -287,6 +288,10 @@ def draw_map(canvas, geo: MapGeometry, state: GameState, *, marks: tuple[str, ..
         moves: ``(from space, to space)`` arrows (enemy moves of the step).
         threat_before: the threat before the step (its cell outlined when it differs).
         selected, nearby: a clicked space and the spaces nearby it (ringed / tinted blue).
+        min_font: smallest text (canvas px; 0 = none): the label floor of a map shown shrunk on a phone
+            (:mod:`explorer.widgets.label_floor`). With a floor, a space label that would overlap one drawn before it
+            is left out (a tap on the space names it), labels are names only, pieces lose their initials, the track shows
+            every fifth value and the current one, and the top mission's marker loses its caption.
     """
     world = geo.world
     regions = {r: i for i, (r, _) in enumerate(world.regions)}
@@ -348,10 +353,12 @@ def draw_map(canvas, geo: MapGeometry, state: GameState, *, marks: tuple[str, ..
             canvas.line_width = 1
             canvas.stroke_polygon([(x, y - R - 3), (x + R + 3, y), (x, y + R + 3), (x - R - 3, y)])
         # labels
-        canvas.font = "11px sans-serif"
+        fs = floored(11, min_font)
+        canvas.font = f"{fs:g}px sans-serif"
         canvas.text_align = "center"
         canvas.text_baseline = "alphabetic"
         canvas.fill_style = "#212529"
+        tidy = Declutter(min_font > 0)
         for n in names:
             s = world.space(n)
             x, y = geo.pos[n]
@@ -361,7 +368,10 @@ def draw_map(canvas, geo: MapGeometry, state: GameState, *, marks: tuple[str, ..
                 label += f" · {b}"
             if n == world.asgard:
                 label += " · Bifrost" if world.bifrost == n else " (not a base)"
-            canvas.fill_text(label, x, y - R - 5)
+            if min_font > 0:   # a phone: the name only (the number, base and Bifrost are told on a tap)
+                label = n
+            if tidy.fits(label, x, y - R - 5 - fs / 2, fs):
+                canvas.fill_text(label, x, y - R - 5)
         # move arrows of the step
         if moves:
             canvas.stroke_style = CHANGE
@@ -387,7 +397,8 @@ def draw_map(canvas, geo: MapGeometry, state: GameState, *, marks: tuple[str, ..
             canvas.font = "bold 8px sans-serif"
             canvas.text_baseline = "middle"
             canvas.fill_style = "#ffffff"
-            for pid, (x, y, _, _) in pieces.items():
+            # a phone: no initials (a 14 px one is wider than the disc; the legend and a tap on the space tell them)
+            for pid, (x, y, _, _) in (pieces.items() if min_font <= 0 else ()):
                 canvas.fill_text(_initials(pid)[:3], x, y + 0.5)
             canvas.text_baseline = "alphabetic"
         # rings: what the step talks about and what it changed
@@ -407,10 +418,10 @@ def draw_map(canvas, geo: MapGeometry, state: GameState, *, marks: tuple[str, ..
             canvas.set_line_dash([4, 3])
             canvas.stroke_circle(x, y, R + 10)
             canvas.set_line_dash([])
-        _draw_track(canvas, state, threat_before)
+        _draw_track(canvas, state, threat_before, min_font)
 
 
-def _draw_track(canvas, state: GameState, threat_before: int | None) -> None:
+def _draw_track(canvas, state: GameState, threat_before: int | None, min_font: float = 0.0) -> None:
     """The threat track 0..THREAT_LOSS along the bottom, the top nemesis mission's threat value, the other counters."""
     n = THREAT_LOSS + 1
     x0, y0, cw, ch = 40.0, TRACK_TOP + 22.0, (WIDTH - 80.0) / n, 22.0
@@ -427,11 +438,13 @@ def _draw_track(canvas, state: GameState, threat_before: int | None) -> None:
     canvas.stroke_style = "#adb5bd"
     canvas.line_width = 1
     canvas.stroke_rects(xs + 1, np.full(n, y0), np.full(n, cw - 2), np.full(n, ch))
-    canvas.font = "10px sans-serif"
+    canvas.font = f"{floored(10, min_font):g}px sans-serif"
     canvas.text_align = "center"
     canvas.text_baseline = "middle"
     canvas.fill_style = "#212529"
     for v in range(n):
+        if min_font > 0 and v % 5 and v != state.threat:   # a phone: every fifth value and the current one
+            continue
         canvas.fill_text("LOSS" if v == THREAT_LOSS else str(v), xs[v] + cw / 2, y0 + ch / 2)
     cur = min(state.threat, THREAT_LOSS)
     canvas.stroke_style = "#212529"
@@ -445,13 +458,13 @@ def _draw_track(canvas, state: GameState, threat_before: int | None) -> None:
     top = state.nemesis_deck[0] if state.nemesis_deck else None
     canvas.text_baseline = "alphabetic"
     canvas.text_align = "left"
-    canvas.font = "12px sans-serif"
+    canvas.font = f"{floored(12, min_font):g}px sans-serif"
     canvas.fill_style = "#212529"
-    head = (f"Threat {state.threat}/{THREAT_LOSS} · round {state.round} · team-up {state.team_up} · events left "
+    head = f"Threat {state.threat}/{THREAT_LOSS} · round {state.round}" if min_font > 0 else (f"Threat {state.threat}/{THREAT_LOSS} · round {state.round} · team-up {state.team_up} · events left "
             f"{len(state.event_deck)} · overrun {len(state.overrun)}/{len(state.bases)}"
             + (" · FINAL SHOWDOWN" if state.showdown else ""))
     canvas.fill_text(head, x0, y0 - 7)
-    if top is not None and top.threat_value is not None and top.threat_value <= THREAT_LOSS:
+    if top is not None and top.threat_value is not None and top.threat_value <= THREAT_LOSS and min_font <= 0:
         tx = xs[top.threat_value] + cw / 2
         canvas.fill_style = "#862e9c"
         canvas.fill_polygon([(tx, y0 + ch + 1), (tx - 5, y0 + ch + 9), (tx + 5, y0 + ch + 9)])
@@ -537,8 +550,13 @@ class NemesisStepper(SliderSteps, W.VBox):
                        W.HTML("<b style='font-family:sans-serif;font-size:13px'>Your choices</b>"), self.choices_box,
                        rulings, steps],
                       layout=W.Layout(min_width="340px", max_width="660px", flex="1 1 380px"))
-        left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND), browser_fix()],
+        self.label_floor = LabelFloor()
+        """The map's label floor (:mod:`explorer.widgets.label_floor`): on a phone its labels are drawn at least 14
+        CSS px tall, fewer of them."""
+        self.label_floor.on_change(lambda: self.show(self.slider.value))
+        left = W.VBox([self.canvas, self.space_info, W.HTML(_LEGEND), browser_fix(), self.label_floor],
                       layout=W.Layout(flex="0 0 auto"))
+        left.add_class(HOST_CLASS)
         main = W.HBox([left, side], layout=W.Layout(flex_flow="row wrap", align_items="flex-start",
                                                      grid_gap="12px"))
         top = W.HBox([self.picker, self.showdown, bar], layout=W.Layout(align_items="center", flex_flow="row wrap",
@@ -700,7 +718,8 @@ class NemesisStepper(SliderSteps, W.VBox):
             reset_manager(self.canvas)
             self.show(self.slider.value)
             return
-        draw_map(self.canvas, self.geo, self.state_at(self.slider.value), selected=self.selected, **kw)
+        draw_map(self.canvas, self.geo, self.state_at(self.slider.value), selected=self.selected,
+                 min_font=self.label_floor.min_px, **kw)
         self.redraws += 1
 
     # -- choices -----------------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from explorer.games import Game, get_game
 from explorer.text import plural
 from explorer.trace import Trace
 from explorer.widgets.dice_tray import NARROW_CLASS
+from explorer.widgets.label_floor import PHONE_MAX_WIDTH
 from explorer.widgets.layout import WIDE_ONLY, browser_fix
 from explorer.widgets.odds_chart import NARROW_WIDTH, TwinFonts, phone_canvas
 from explorer.widgets.picker_url import keep_fields_in_url
@@ -45,6 +46,15 @@ from .strategy import (ACTION_FACES, FACE_LABELS, FACE_SHORT, FACES, SQUADMATES,
                        parse_strategy, pool_for_turn, resolve_strategy)
 from .results import OddsLine
 from .strategy_odds import pool_counts
+
+PICKER_CLASS = "sp-face-picker"
+"""The class of the Strategy Pool's face picker (:attr:`StrategyPoolExplorer.picker_box`)."""
+
+PICKER_CSS = (f"<style>.{PICKER_CLASS}{{background:#fff;border:1px solid #adb5bd;border-radius:6px;"
+              "box-shadow:0 4px 14px rgba(0,0,0,.25);padding:4px 6px;position:relative;z-index:5;"
+              "max-width:100%;box-sizing:border-box;font-family:sans-serif}</style>")
+"""The face picker drawn as a card over the dice under the picked die (issue 23: on a phone it sat above the
+controls, a screen or more away from the die)."""
 
 ALIASES: dict[str, str] = {
     "m2": "move_2", "move2": "move_2", "move_2": "move_2",
@@ -317,6 +327,17 @@ class StrategyPoolExplorer(W.VBox):
         self.picker = W.ToggleButtons(options=[(FACE_SHORT[f], f.value) for f in FACES], value=None,
                                       style={"button_width": button_width((FACE_SHORT[f] for f in FACES), 58)})
         self.picker_label = W.HTML("<i>Click a die to set its face by hand.</i>")
+        self.picker_hint = W.HTML("<i>Click or tap a die of the tray to set its face by hand.</i>")
+        self.picker_close = W.Button(description="×", tooltip="close the face picker", layout=W.Layout(width="34px"))
+        self.picker_close.on_click(lambda _: self._close_picker())
+        self.picker_pos = W.HTML(layout=W.Layout(height="0px", margin="0", overflow="hidden"))
+        """A ``<style>`` that puts :attr:`picker_box` just under the picked die (:meth:`_place_picker`)."""
+        self.picker_box = W.VBox([W.HBox([self.picker_label, self.picker_close],
+                                         layout=W.Layout(align_items="center", justify_content="space-between")),
+                                  self.picker], layout=W.Layout(display="none"))
+        """The face picker: shown under the die clicked or tapped, over the dice below it, until a face is picked
+        or it is closed."""
+        self.picker_box.add_class(PICKER_CLASS)
         self._picked: tuple[int, int] | None = None
         self.rulings_box = {o.key: W.Dropdown(options=list(o.readings), value=o.default, description=o.key,
                                               style={"description_width": "190px"}, layout=W.Layout(width="420px"),
@@ -349,11 +370,13 @@ class StrategyPoolExplorer(W.VBox):
             row(self.first, self.first_msg),
             row(self.rerolls, self.rerolls_msg),
             row(self.seed, self.roll_button, self.seed_msg),
-            row(self.picker_label, self.picker),
+            self.picker_hint,
             accordion([W.VBox(list(self.rulings_box.values()))], titles=("Ruling options",)),
         ])
         # the opened scenario's note at the top, as on every other scenario page
-        super().__init__([self.outcome, controls, self.message, self.headline, self.dice, self.chart, self.stepper])
+        super().__init__([self.outcome, controls, self.message, self.headline,
+                          W.VBox([self.dice, self.picker_box, self.picker_pos, W.HTML(PICKER_CSS)]),
+                          self.chart, self.stepper])
         self.update()
         keep_fields_in_url(self, {   # every input in the page's link (explorer.widgets.picker_url)
             "squadmate": self.squadmate, "turn": self.turn, "downed": self.downed, "paragon": self.paragon,
@@ -393,6 +416,7 @@ class StrategyPoolExplorer(W.VBox):
         self.opened, self._base = name, sc.model_dump(mode="json")
         self._base_key = self._key()
         self._picked = None
+        self._close_picker()
         self.outcome.show(None)     # its next show records the inputs as opened
         self.update()
 
@@ -427,6 +451,24 @@ class StrategyPoolExplorer(W.VBox):
         self._picked = (row, pos)
         self.picker_label.value = f"Set <b>{html.escape(die_id)}</b> ({'first roll' if row == 0 else f're-roll {row}'})"
         self.dice.show(self.dice.rows, self.dice.highlight, self._picked)
+        self._place_picker(row, pos)
+
+    def _place_picker(self, row: int, pos: int) -> None:
+        """Show :attr:`picker_box` just under die ``(row, pos)``: pulled up over the tray by a negative top margin,
+        from the die's bottom to the canvas's bottom, for the wide canvas and (at phone widths, the phone rules'
+        media query) the phone canvas. The canvases shrink with a narrow column (their height with their width):
+        ``max(-d px, -d / width * 100%)`` (a margin in % is of the column's width) is right either way."""
+        rules = []
+        for c, box in ((self.dice.canvas, self.dice.die_box), (self.dice.narrow, self.dice.narrow_die_box)):
+            _x, y, size = box(row, pos)
+            d = max(0.0, c.height - (y + size) - 6)
+            rules.append(f"margin-top:max(-{d:.0f}px, -{100 * d / c.width:.3f}%) !important")
+        self.picker_pos.value = (f"<style>.{PICKER_CLASS}{{{rules[0]}}}"
+                                 f"@media (max-width:{PHONE_MAX_WIDTH}px){{.{PICKER_CLASS}{{{rules[1]}}}}}</style>")
+        self.picker_box.layout.display = "flex"
+
+    def _close_picker(self) -> None:
+        self.picker_box.layout.display = "none"
 
     def _on_pick(self, change) -> None:
         face = change["new"]
@@ -441,6 +483,7 @@ class StrategyPoolExplorer(W.VBox):
             rounds[row].append(UNKNOWN)
         rounds[row][pos] = face
         self.picker.value = None
+        self._close_picker()
         self._set_text(rounds)
 
     def _set_text(self, rounds) -> None:
@@ -544,7 +587,10 @@ class StrategyPoolExplorer(W.VBox):
             rows.append((lab, [(d, f, flags(d)) for d, f in rolled]))
         self._round_dice = list(rows)
         rows.append(("Pool", [(d, f, flags(d)) for d, f in o.final]))
-        self.dice.show(rows, (), self._picked if self._picked and self._picked[0] < len(rows) - 1 else None)
+        still = self._picked if self._picked and self._picked[0] < len(rows) - 1 else None
+        self.dice.show(rows, (), still)
+        if still is None:
+            self._close_picker()
         self.stepper.show(trace)
         fill = o.can_fill
         who = f"{o.squadmate}{' (On Point)' if o.on_point else ''}"
