@@ -142,6 +142,9 @@ class PolygonIndex:
             arr = np.array(todo, dtype=float)
             lines = shapely.linestrings(arr[:, [0, 1, 3, 4]].reshape(-1, 2, 2))
             regs = shapely.buffer(lines, [max(k[2], k[5]) + pad for k in todo], quad_segs=16)
+            # prepared (GEOS indexes each region's edges): the features' edge tests (_obstacle_features) ask a
+            # region against every edge of the union near it; a prepared predicate gives the same answer, faster
+            shapely.prepare(regs)
             if self.tree is not None:
                 src, hit = self.tree.query(regs, predicate="intersects")
                 cuts = np.searchsorted(src, np.arange(len(todo) + 1))
@@ -656,19 +659,18 @@ def _unique_rows(v: np.ndarray) -> np.ndarray:
 def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Every ring edge of the polygons of ``union`` as ``(p0 (m, 2), p1 (m, 2), linestrings (m,))`` (the edges
     :func:`_obstacle_features` tests; ``linestrings`` is ``None`` when there is no ring of two points)."""
-    p0s, p1s = [], []
-    for part in getattr(union, "geoms", [union]):
-        if part.is_empty or part.geom_type != "Polygon":
-            continue
-        for ring in [part.exterior, *part.interiors]:
-            pts = np.asarray(ring.coords)
-            if len(pts) < 2:
-                continue
-            p0s.append(pts[:-1])
-            p1s.append(pts[1:])
-    if not p0s:
+    # every ring of every non-empty polygon part (exterior first, then the interiors, in order), its points in one
+    # get_coordinates call; an edge joins two consecutive points of the same ring
+    parts = shapely.get_parts(union) if union.geom_type in ("MultiPolygon", "GeometryCollection") else \
+        np.array([union], dtype=object)
+    parts = parts[(shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)]
+    if not len(parts):
         return np.zeros((0, 2)), np.zeros((0, 2)), None
-    p0, p1 = np.concatenate(p0s), np.concatenate(p1s)
+    pts, ring = shapely.get_coordinates(shapely.get_rings(parts), return_index=True)
+    same = ring[1:] == ring[:-1]
+    if not same.any():
+        return np.zeros((0, 2)), np.zeros((0, 2)), None
+    p0, p1 = pts[:-1][same], pts[1:][same]
     return p0, p1, shapely.linestrings(np.stack([p0, p1], axis=1))
 
 
@@ -757,7 +759,22 @@ def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: B
               tol: float, clip: Sequence[HalfPlane], hit: np.ndarray | None = None) -> np.ndarray:
     """The candidate-line features of a search (see :class:`_Search`; ``hit``: see :func:`_obstacle_features`)."""
     grow = 2 * tol if touching_blocks else 0.0
-    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow, hit)
+    verts = None
+    if FAST_PATH and not union.is_empty and local._edges is not None:
+        # _obstacle_features' polygon vertices kept as an array (the same numbers: a row of floats is the
+        # array of the same floats), the rows placed where that list had them
+        feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + [(d.x, d.y, d.r + grow) for _, d in local.discs]
+        p0, p1, lines = local._edges
+        if lines is not None:
+            if hit is None:
+                hit = shapely.intersects(region, lines)
+            v = _unique_rows(np.concatenate([p0[hit], p1[hit]]))
+            verts = np.column_stack([v, np.full(len(v), grow)])
+        head = np.array(feats, dtype=float).reshape(-1, 3)
+        feats = []
+    else:
+        feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow, hit)
+        head = None
     if not union.is_empty:
         for disc in (a, b):
             feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
@@ -770,7 +787,9 @@ def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: B
                 q = (fx - sgn * half * hy, fy + sgn * half * hx)
                 if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
                     feats.append((q[0], q[1], grow))
-    return np.array(feats, dtype=float)
+    if head is None:
+        return np.array(feats, dtype=float)
+    return np.concatenate([head] + ([verts] if verts is not None else []) + [np.array(feats, dtype=float).reshape(-1, 3)])
 
 
 @functools.lru_cache(maxsize=256)
@@ -1045,14 +1064,18 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     # 2. every pair of features (their edge tests asked together)
     _prefetch_features([w[3] for w in later])
     cands = _pair_candidates_rows([(a, b, srch.features) for _, a, b, srch, _ in later])
-    seg_lists = []
-    for (k, a, b, srch, _), (n2, c2) in zip(later, cands):
-        if len(n2):
-            segs = _gap_segments_rows(n2, c2, np.tile([a.x, a.y, a.r], (len(n2), 1)),
-                                      np.tile([b.x, b.y, b.r], (len(n2), 1)))
-            seg_lists.append(segs[~np.isnan(segs).any(axis=1)])
-        else:
-            seg_lists.append(np.zeros((0, 4)))
+    # the gap segments of every search's candidate lines in one pass (row by row the same arithmetic)
+    sizes = [len(n2) for n2, _ in cands]
+    seg_lists = [np.zeros((0, 4))] * len(later)
+    if sum(sizes):
+        fa = np.array([(a.x, a.y, a.r) for _, a, _, _, _ in later], dtype=float)
+        fb = np.array([(b.x, b.y, b.r) for _, _, b, _, _ in later], dtype=float)
+        segs = _gap_segments_rows(np.concatenate([n2.reshape(-1, 2) for n2, _ in cands]),
+                                  np.concatenate([c2 for _, c2 in cands]), np.repeat(fa, sizes, axis=0),
+                                  np.repeat(fb, sizes, axis=0))
+        for i, part in enumerate(np.split(segs, np.cumsum(sizes)[:-1])):
+            if sizes[i]:
+                seg_lists[i] = part[~np.isnan(part).any(axis=1)]
     masks = _blocked_rows(seg_lists, [w[3] for w in later], touching_blocks=touching_blocks, tol=tol)
     for (k, a, b, srch, tested), segs, blocked in zip(later, seg_lists, masks):
         free = np.flatnonzero(~blocked)
