@@ -26,3 +26,15 @@ def test_bench_lof_fast_quick_checks_fast_against_former_path():
     assert out.stdout.count("identical") == 7 and "ratio = former path time" in out.stdout
     assert "agreement: 3/3 random tables identical" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_lof_vs_tree_runs_each_tree_in_its_own_process():
+    """bench_lof_vs_tree.py with this tree as its own baseline: one round of the move row, the two processes'
+    answers identical (each child imports the explorer package from the tree it was given, and checks it)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_lof_vs_tree.py"), "--baseline", str(ROOT),
+                          "--rounds", "1", "--rows", "move"], capture_output=True, text=True, timeout=600, cwd=ROOT,
+                         env=env)
+    assert out.returncode == 0, out.stderr
+    assert "after one Model moves" in out.stdout and "identical" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr

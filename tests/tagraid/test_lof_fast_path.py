@@ -457,3 +457,57 @@ def test_all_pairs_on_a_table_use_the_batched_rows(monkeypatch):
         t2 = _table(21, n_models=8)
         slow = [_lof_facts(line_of_fire(t2, a, b, READINGS[0], explain=False)) for a in ids for b in ids if a != b]
     assert fast == slow
+
+
+# ------------------------------------------------------------------ session 12: the parts added (issue 24)
+
+import sys as _sys  # noqa: E402
+from pathlib import Path as _Path  # noqa: E402
+
+_sys.path.insert(0, str(_Path(__file__).resolve().parents[2] / "benchmarks"))
+import fuzz_lof_parts  # noqa: E402
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_session12_parts_equal_what_they_replace(seed):
+    """On random tables (both grazing readings): the union edges read in one call equal the ring walk, the static
+    pieces found for every capsule in one STRtree query equal local_table's per-pair dwithin tests, the features
+    built as arrays equal the list build bit for bit, the Range Ruler searches reusing the LoF searches' set-ups
+    equal one search each, and LoF equals the former path (benchmarks/fuzz_lof_parts.py runs the same checks on a
+    thousand tables)."""
+    counts = {k: 0 for k in ("union edges", "near static pieces", "features", "range searches",
+                             "LoF pairs, fast == former")}
+    assert fuzz_lof_parts.check_table(seed, counts) == []
+    assert all(v > 0 for v in counts.values()), counts
+
+
+def test_union_edges_of_a_polygon_with_a_hole_and_of_nothing():
+    """A union with a hole: the exterior's edges then the hole's, as the ring walk gives them; an empty union and a
+    line have no edges."""
+    ring = box(0, 0, 4, 4).difference(box(1, 1, 2, 2)).union(box(6, 0, 7, 1))
+    got = G._union_edges(ring)
+    ref = fuzz_lof_parts.ring_walk_edges(ring)
+    assert fuzz_lof_parts.same_edges(got, ref) and len(got[0]) == 12
+    for empty in (Polygon(), shapely.LineString([(0, 0), (1, 1)])):
+        assert G._union_edges(empty)[2] is None
+
+
+def test_range_searches_reuse_the_lof_setups():
+    """find_clear_segments(keep=) hands its set-ups to shortest_clear_segments(searches=), which then builds no
+    search set-up of its own, and answers as one search at a time."""
+    t = _table(3, n_models=8)
+    ids = sorted(t.models)
+    items = [(t.disc(s), t.disc(u), t.obstacles(t.models[s], t.models[u], READINGS[0].copy())[0])
+             for s in ids for u in ids if s != u]
+    keep: list = []
+    found = G.find_clear_segments(items, touching_blocks=False, keep=keep)
+    clear = [(it, k) for it, k, r in zip(items, keep, found) if r.witness is not None and k is not None]
+    assert len(clear) > 10
+    real, made = G._search_setup, []
+    G._search_setup = lambda *a, **kw: made.append(1) or real(*a, **kw)
+    try:
+        got = G.shortest_clear_segments([it for it, _ in clear], touching_blocks=False, searches=[k for _, k in clear])
+    finally:
+        G._search_setup = real
+    assert not made
+    assert got == [G.shortest_clear_segment(a, b, o, touching_blocks=False) for (a, b, o), _ in clear]

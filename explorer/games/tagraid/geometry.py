@@ -142,6 +142,9 @@ class PolygonIndex:
             arr = np.array(todo, dtype=float)
             lines = shapely.linestrings(arr[:, [0, 1, 3, 4]].reshape(-1, 2, 2))
             regs = shapely.buffer(lines, [max(k[2], k[5]) + pad for k in todo], quad_segs=16)
+            # prepared (GEOS indexes each region's edges): the features' edge tests (_obstacle_features) ask a
+            # region against every edge of the union near it; a prepared predicate gives the same answer, faster
+            shapely.prepare(regs)
             if self.tree is not None:
                 src, hit = self.tree.query(regs, predicate="intersects")
                 cuts = np.searchsorted(src, np.arange(len(todo) + 1))
@@ -172,6 +175,8 @@ class PolygonIndex:
             g = cache.get(int(i))
             if g is None:
                 g = cache[int(i)] = _eroded(self.geoms[i], tol)
+                if not g.is_empty:
+                    shapely.prepare(g)  # the blockers' tests put it first (see blockers_of_rows)
             out[k] = g
         return out
 
@@ -438,7 +443,9 @@ def blocked_mask(segs: np.ndarray, obstacles: Obstacles, *, touching_blocks: boo
         todo = ~out
         if np.any(todo):
             lines = _segments_to_lines(segs[todo])
-            if touching_blocks:
+            if FAST_PATH:  # the (prepared) obstacle geometry first: GEOS uses its preparation only in that place
+                hit = shapely.dwithin(geom, lines, tol) if touching_blocks else shapely.intersects(geom, lines)
+            elif touching_blocks:
                 hit = shapely.dwithin(lines, geom, tol)
             else:
                 hit = shapely.intersects(lines, geom)
@@ -463,7 +470,8 @@ def blockers_of_rows(segs: Sequence[Segment], obstacles: Obstacles, *, touching_
         if touching_blocks:
             hit = shapely.dwithin(lines, obstacles.index.geoms[ids][None, :], tol)
         else:
-            hit = shapely.intersects(lines, obstacles.index.eroded(ids, tol)[None, :])
+            # the (prepared) eroded polygons first: GEOS uses a preparation only there; a symmetric predicate
+            hit = shapely.intersects(obstacles.index.eroded(ids, tol)[None, :], lines)
         for i, row in enumerate(hit):
             out[i] += [obstacles.polygons[j][0] for j in np.flatnonzero(row)]
     if obstacles.discs:
@@ -487,7 +495,7 @@ def blockers_of(seg: Segment, obstacles: Obstacles, *, touching_blocks: bool, to
             if touching_blocks:
                 hit = shapely.dwithin(line, obstacles.index.geoms[ids], tol)
             else:
-                hit = shapely.intersects(line, obstacles.index.eroded(ids, tol))
+                hit = shapely.intersects(obstacles.index.eroded(ids, tol), line)
             found += [obstacles.polygons[i][0] for i in np.flatnonzero(hit)]
         if obstacles.discs:
             d = np.array([[dd.x, dd.y, dd.r] for _, dd in obstacles.discs])
@@ -602,13 +610,16 @@ def _local_obstacles(obstacles: Obstacles, region: BaseGeometry, *, touching_blo
 
 
 def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeometry,
-                       grow: float) -> list[tuple[float, float, float]]:
+                       grow: float, hit: np.ndarray | None = None) -> list[tuple[float, float, float]]:
     """Candidate-line features of the obstacles: each disc (radius grown by ``grow``) and both end vertices of every
     polygon edge that meets ``region`` (discs of radius ``grow``), as ``(x, y, r)`` triples.
 
     A vertex outside ``region`` still matters when its edge crosses the region: the lines through a vertex that stay
     clear end where they turn parallel to an edge at that vertex, i.e. on the line through the edge's two ends, and
-    a segment may run along an edge that crosses the region from end to end."""
+    a segment may run along an edge that crosses the region from end to end.
+
+    ``hit``: on the fast path, ``shapely.intersects(region, lines)`` of the union's edges, already asked
+    (:func:`_prefetch_features`)."""
     feats = [(d.x, d.y, d.r + grow) for _, d in local.discs]
     if union.is_empty:
         return feats
@@ -617,7 +628,8 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
         p0, p1, lines = edges
         if lines is None:
             return feats
-        hit = shapely.intersects(region, lines)
+        if hit is None:
+            hit = shapely.intersects(region, lines)
         verts = _unique_rows(np.concatenate([p0[hit], p1[hit]]))
         feats += [(float(x), float(y), grow) for x, y in verts]
         return feats
@@ -652,19 +664,18 @@ def _unique_rows(v: np.ndarray) -> np.ndarray:
 def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Every ring edge of the polygons of ``union`` as ``(p0 (m, 2), p1 (m, 2), linestrings (m,))`` (the edges
     :func:`_obstacle_features` tests; ``linestrings`` is ``None`` when there is no ring of two points)."""
-    p0s, p1s = [], []
-    for part in getattr(union, "geoms", [union]):
-        if part.is_empty or part.geom_type != "Polygon":
-            continue
-        for ring in [part.exterior, *part.interiors]:
-            pts = np.asarray(ring.coords)
-            if len(pts) < 2:
-                continue
-            p0s.append(pts[:-1])
-            p1s.append(pts[1:])
-    if not p0s:
+    # every ring of every non-empty polygon part (exterior first, then the interiors, in order), its points in one
+    # get_coordinates call; an edge joins two consecutive points of the same ring
+    parts = shapely.get_parts(union) if union.geom_type in ("MultiPolygon", "GeometryCollection") else \
+        np.array([union], dtype=object)
+    parts = parts[(shapely.get_type_id(parts) == 3) & ~shapely.is_empty(parts)]
+    if not len(parts):
         return np.zeros((0, 2)), np.zeros((0, 2)), None
-    p0, p1 = np.concatenate(p0s), np.concatenate(p1s)
+    pts, ring = shapely.get_coordinates(shapely.get_rings(parts), return_index=True)
+    same = ring[1:] == ring[:-1]
+    if not same.any():
+        return np.zeros((0, 2)), np.zeros((0, 2)), None
+    p0, p1 = pts[:-1][same], pts[1:][same]
     return p0, p1, shapely.linestrings(np.stack([p0, p1], axis=1))
 
 
@@ -701,6 +712,9 @@ class _Search:
     first: np.ndarray | None = field(default=None, repr=False)
     """The first stage's gap segments when already known (see :meth:`PolygonIndex.regions`)."""
     _features: np.ndarray | None = field(default=None, repr=False)
+    edge_query: tuple | None = field(default=None, repr=False)
+    """``(region, edge lines)`` of :func:`_obstacle_features` on the fast path (for :func:`_prefetch_features`);
+    ``_make_features`` then takes the hits as its argument."""
 
     @property
     def features(self) -> np.ndarray:
@@ -722,18 +736,50 @@ def _search_setup(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bo
         region, hits = capsule(a, b, pad=10 * tol), None
     local, union, test_geom = _local_obstacles(obstacles, region, touching_blocks=touching_blocks, tol=tol, hits=hits,
                                                near=near)
-    srch = _Search(local, test_geom, lambda: _features(a, b, local, union, region, touching_blocks, tol, clip),
-                   first if not clip else None)
+    edges = local._edges
+    query = (region, edges[2]) if (edges is not None and edges[2] is not None and not union.is_empty) else None
+    srch = _Search(local, test_geom,
+                   lambda hit=None: _features(a, b, local, union, region, touching_blocks, tol, clip, hit),
+                   first if not clip else None, edge_query=query)
     if not FAST_PATH:
         srch.features  # the former path built them at once
     return srch
 
 
+def _prefetch_features(searches: Sequence[_Search]) -> None:
+    """Build the features of every search in ``searches`` that has none yet, the edge tests of all of them
+    (``shapely.intersects(region, edges)``, one per search in :func:`_obstacle_features`) asked in one vectorised
+    call: element by element the same predicate on the same geometries, so the same features."""
+    todo = [sr for sr in searches if sr._features is None and sr.edge_query is not None]
+    if len(todo) > 1:
+        sizes = [len(sr.edge_query[1]) for sr in todo]
+        regions = np.empty(len(todo), dtype=object)
+        regions[:] = [sr.edge_query[0] for sr in todo]
+        hits = shapely.intersects(np.repeat(regions, sizes), np.concatenate([sr.edge_query[1] for sr in todo]))
+        for sr, hit in zip(todo, np.split(hits, np.cumsum(sizes)[:-1])):
+            sr._features = sr._make_features(hit)
+
+
 def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: BaseGeometry, touching_blocks: bool,
-              tol: float, clip: Sequence[HalfPlane]) -> np.ndarray:
-    """The candidate-line features of a search (see :class:`_Search`)."""
+              tol: float, clip: Sequence[HalfPlane], hit: np.ndarray | None = None) -> np.ndarray:
+    """The candidate-line features of a search (see :class:`_Search`; ``hit``: see :func:`_obstacle_features`)."""
     grow = 2 * tol if touching_blocks else 0.0
-    feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow)
+    verts = None
+    if FAST_PATH and not union.is_empty and local._edges is not None:
+        # _obstacle_features' polygon vertices kept as an array (the same numbers: a row of floats is the
+        # array of the same floats), the rows placed where that list had them
+        feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + [(d.x, d.y, d.r + grow) for _, d in local.discs]
+        p0, p1, lines = local._edges
+        if lines is not None:
+            if hit is None:
+                hit = shapely.intersects(region, lines)
+            v = _unique_rows(np.concatenate([p0[hit], p1[hit]]))
+            verts = np.column_stack([v, np.full(len(v), grow)])
+        head = np.array(feats, dtype=float).reshape(-1, 3)
+        feats = []
+    else:
+        feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow, hit)
+        head = None
     if not union.is_empty:
         for disc in (a, b):
             feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
@@ -746,7 +792,9 @@ def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: B
                 q = (fx - sgn * half * hy, fy + sgn * half * hx)
                 if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
                     feats.append((q[0], q[1], grow))
-    return np.array(feats, dtype=float)
+    if head is None:
+        return np.array(feats, dtype=float)
+    return np.concatenate([head] + ([verts] if verts is not None else []) + [np.array(feats, dtype=float).reshape(-1, 3)])
 
 
 @functools.lru_cache(maxsize=256)
@@ -896,10 +944,12 @@ def _blocked_rows(seg_lists: Sequence[np.ndarray], searches: Sequence["_Search"]
     todo = np.flatnonzero(~out & has)
     if len(todo):
         lines = _segments_to_lines(segs[todo])
+        # the prepared test geometries first: GEOS uses a geometry's preparation only as the first argument (the
+        # predicates are symmetric: the same answers, many times faster)
         if touching_blocks:
-            out[todo] = shapely.dwithin(lines, geoms[todo], tol)
+            out[todo] = shapely.dwithin(geoms[todo], lines, tol)
         else:
-            out[todo] = shapely.intersects(lines, geoms[todo])
+            out[todo] = shapely.intersects(geoms[todo], lines)
     return [out[starts[i]:starts[i + 1]] for i in range(len(sizes))]
 
 
@@ -952,7 +1002,7 @@ def _pair_candidates_rows(items: Sequence[tuple[Disc, Disc, np.ndarray]]) -> lis
 
 
 def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touching_blocks: bool,
-                        tol: float = TOL) -> list[ClearResult]:
+                        tol: float = TOL, keep: list | None = None) -> list[ClearResult]:
     """:func:`find_clear_segment` (no clip) of many searches ``(a, b, obstacles)`` at once, each answer the
     one-search answer (witness bit for bit, candidate count).
 
@@ -961,8 +1011,13 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     segments of the candidate lines and their blocking tests run for all searches together (element by element the
     same arithmetic and predicates). Searches between touching bases, or whose obstacles are not indexed, and every
     search on the former path (``fast_path(False)``), go through :func:`find_clear_segment` itself.
+
+    ``keep``: a list that receives each search's set-up (its obstacles and features; ``None`` for a search made by
+    :func:`find_clear_segment`), for :func:`shortest_clear_segments` of the same searches to reuse.
     """
     out: list[ClearResult | None] = [None] * len(items)
+    if keep is not None:
+        keep[:] = [None] * len(items)
     fast = []
     for k, (a, b, obs) in enumerate(items):
         if not FAST_PATH or a.distance_to(b) <= tol or not obs._indexed():
@@ -996,6 +1051,8 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     for k in fast:
         a, b, obs = items[k]
         srch = _search_setup(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=(), near=near.get(k))
+        if keep is not None:
+            keep[k] = srch
         first = srch.first
         if first is None:
             first = gap_segments(*_first_stage(a, b), a, b)
@@ -1011,16 +1068,21 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
             out[k] = ClearResult(Segment((float(s[0]), float(s[1])), (float(s[2]), float(s[3]))), len(first))
         else:
             later.append((k, a, b, srch, len(first)))
-    # 2. every pair of features
+    # 2. every pair of features (their edge tests asked together)
+    _prefetch_features([w[3] for w in later])
     cands = _pair_candidates_rows([(a, b, srch.features) for _, a, b, srch, _ in later])
-    seg_lists = []
-    for (k, a, b, srch, _), (n2, c2) in zip(later, cands):
-        if len(n2):
-            segs = _gap_segments_rows(n2, c2, np.tile([a.x, a.y, a.r], (len(n2), 1)),
-                                      np.tile([b.x, b.y, b.r], (len(n2), 1)))
-            seg_lists.append(segs[~np.isnan(segs).any(axis=1)])
-        else:
-            seg_lists.append(np.zeros((0, 4)))
+    # the gap segments of every search's candidate lines in one pass (row by row the same arithmetic)
+    sizes = [len(n2) for n2, _ in cands]
+    seg_lists = [np.zeros((0, 4))] * len(later)
+    if sum(sizes):
+        fa = np.array([(a.x, a.y, a.r) for _, a, _, _, _ in later], dtype=float)
+        fb = np.array([(b.x, b.y, b.r) for _, _, b, _, _ in later], dtype=float)
+        segs = _gap_segments_rows(np.concatenate([n2.reshape(-1, 2) for n2, _ in cands]),
+                                  np.concatenate([c2 for _, c2 in cands]), np.repeat(fa, sizes, axis=0),
+                                  np.repeat(fb, sizes, axis=0))
+        for i, part in enumerate(np.split(segs, np.cumsum(sizes)[:-1])):
+            if sizes[i]:
+                seg_lists[i] = part[~np.isnan(part).any(axis=1)]
     masks = _blocked_rows(seg_lists, [w[3] for w in later], touching_blocks=touching_blocks, tol=tol)
     for (k, a, b, srch, tested), segs, blocked in zip(later, seg_lists, masks):
         free = np.flatnonzero(~blocked)
@@ -1339,10 +1401,24 @@ def _golden_scalar(a: Disc, b: Disc, f: np.ndarray, blo: np.ndarray, bhi: np.nda
 
 
 def shortest_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touching_blocks: bool,
-                            tol: float = TOL) -> list[Segment | None]:
+                            tol: float = TOL, searches: Sequence | None = None) -> list[Segment | None]:
     """:func:`shortest_clear_segment` (no clip) of each ``(a, b, obstacles)``, their golden-section searches run as
-    one (:func:`_golden_batch`): the same answers, bit for bit, as one search at a time."""
-    gens = [_shortest_steps(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=()) for a, b, obs in items]
+    one (:func:`_golden_batch`) and their features' edge tests asked together (:func:`_prefetch_features`): the
+    same answers, bit for bit, as one search at a time.
+
+    ``searches``: for each item, the set-up :func:`find_clear_segments` made for the same ``a``, ``b``,
+    ``obstacles``, ``touching_blocks`` and ``tol`` (its ``keep``), or ``None``; the same obstacles and features
+    :func:`_search_setup` would build again."""
+    srchs = []
+    for k, (a, b, obs) in enumerate(items):
+        srch = searches[k] if searches is not None else None
+        if srch is None and a.distance_to(b) > tol:
+            srch = _search_setup(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=())
+        srchs.append(srch)
+    if FAST_PATH:
+        _prefetch_features([sr for sr in srchs if sr is not None])
+    gens = [_shortest_steps(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=(), srch=sr)
+            for (a, b, obs), sr in zip(items, srchs)]
     out: list[Segment | None] = [None] * len(gens)
     live, jobs = [], []
     for k, gen in enumerate(gens):
@@ -1381,11 +1457,13 @@ def shortest_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_b
 
 
 def _shortest_steps(a: Disc, b: Disc, obstacles: Obstacles, *, touching_blocks: bool, tol: float,
-                    clip: Sequence[HalfPlane]):
-    """:func:`shortest_clear_segment` as a generator yielding its golden-section job (see :func:`_drive`)."""
+                    clip: Sequence[HalfPlane], srch: _Search | None = None):
+    """:func:`shortest_clear_segment` as a generator yielding its golden-section job (see :func:`_drive`);
+    ``srch``: its :func:`_search_setup`, already made."""
     if a.distance_to(b) <= tol:
         return find_clear_segment(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip).witness
-    srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
+    if srch is None:
+        srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
     n0, c0 = _line_through(a, b)
     n1, c1 = common_tangents(srch.features[:1], srch.features[1:2])
     n2, c2 = _pair_candidates(a, b, srch.features)

@@ -634,7 +634,8 @@ def _explain_batch(items: Sequence[tuple[Disc, Disc, Obstacles, bool, bool]]) ->
         lines = _segments_to_lines(np.array([[*seg_obj[r].p0, *seg_obj[r].p1] for r in li], dtype=float))
         garr = np.empty(len(geoms), dtype=object)
         garr[:] = geoms
-        hit = shapely.dwithin(lines, garr, TOL) if tb else shapely.intersects(lines, garr)
+        # eroded polygons (prepared by the index) first when not grazing: GEOS uses a preparation only there
+        hit = shapely.dwithin(lines, garr, TOL) if tb else shapely.intersects(garr, lines)
         for row, lab, h in zip(li, labels, hit):
             if h:
                 found[row].append(lab)

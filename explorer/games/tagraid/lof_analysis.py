@@ -169,7 +169,7 @@ def _cut_rays_batch(jobs: list[tuple[TableTop, LoFResult]]) -> list[list[Blocked
     """:func:`_cut_rays` of each ``(table, lof)`` with every (ray, obstacle) intersection of every job in one GEOS
     call (the fast path's all-pairs batch): the same intersections of the same geometries, walked in the same order,
     so the same cut rays."""
-    lines, geoms, where = [], [], []  # where: (job, ray, label) of each intersection
+    ends, line_of, geoms, where = [], [], [], []  # where: (job, ray, label) of each intersection
     rays_of: list[list[tuple]] = []
     for j, (table, lof) in enumerate(jobs):
         rows = []
@@ -177,20 +177,22 @@ def _cut_rays_batch(jobs: list[tuple[TableTop, LoFResult]]) -> list[list[Blocked
             if not ray.blocked_by:
                 continue
             p0, p1 = ray.segment.p0, ray.segment.p1
-            line = LineString([p0, p1])
             k = len(rows)
             rows.append((p0, p1))
             for lab in ray.blocked_by:
                 g = _obstacle_geom(table, lab)
                 if g is not None:
-                    lines.append(line)
+                    line_of.append(len(ends))
                     geoms.append(g)
                     where.append((j, k, lab))
+            ends.append((p0, p1))
         rays_of.append(rows)
     best: dict[tuple[int, int], tuple] = {}
-    if lines:
-        la, ga = np.empty(len(lines), dtype=object), np.empty(len(geoms), dtype=object)
-        la[:], ga[:] = lines, geoms
+    if geoms:
+        # every ray's line built in one call (the same two-point lines LineString([p0, p1]) builds one by one)
+        la = shapely.linestrings(np.array(ends, dtype=float).reshape(-1, 2, 2))[np.array(line_of, dtype=np.intp)]
+        ga = np.empty(len(geoms), dtype=object)
+        ga[:] = geoms
         for (j, k, lab), inter in zip(where, shapely.intersection(la, ga)):
             if inter.is_empty:
                 continue
@@ -262,6 +264,8 @@ class _Static:
         for arr in (self.scenery_geoms, self.hole_geoms):
             if len(arr):
                 shapely.prepare(arr)
+        self.scenery_tree = shapely.STRtree(self.scenery_geoms) if len(self.scenery_geoms) else None
+        self.hole_tree = shapely.STRtree(self.hole_geoms) if len(self.hole_geoms) else None
         self.off_board = table._off_board
         if self.off_board is not None:
             shapely.prepare(self.off_board)
@@ -352,33 +356,62 @@ class _Pieces:
         return (m.id, m.x, m.y, m.silhouette, m.side, m.kind, m.hex, m.declared_move, m.angle_of_vision, facing)
 
 
+def _capsule_axis(table: TableTop, s: Model, t: Model):
+    """The axis of the capsule of ``s`` and ``t`` (the segment between the centres, or the centre when they
+    coincide) and its reach ``max(r_a, r_b) + NEAR``, the same for ``s -> t`` and ``t -> s``."""
+    a, b = sorted((s, t), key=lambda m: m.id)  # the same table for s -> t and t -> s
+    a, b = a.disc(table.calibration), b.disc(table.calibration)
+    axis = LineString([a.center, b.center]) if a.center != b.center else shapely.Point(a.center)
+    return axis, max(a.r, b.r) + NEAR
+
+
+def _near_static(static: _Static, axes: np.ndarray, reach: np.ndarray) -> list[tuple[set, set, bool]]:
+    """For each capsule (``axes[i]``, ``reach[i]``, see :func:`_capsule_axis`): the ids of the scenery pieces, the
+    hexagons without tile and whether the board's edge lie within its reach. The predicate of :func:`local_table`
+    (``shapely.dwithin``, element by element), asked of every capsule at once: one STRtree query per kind of piece,
+    which tests ``dwithin`` only where the envelopes come within reach (the others cannot be within it)."""
+    out = [(set(), set(), False) for _ in range(len(axes))]
+    for tree, names, slot in ((static.scenery_tree, static.scenery_ids, 0), (static.hole_tree, static.hole_hexes, 1)):
+        if tree is None or not len(axes):
+            continue
+        qi, gi = tree.query(axes, predicate="dwithin", distance=reach)
+        for i, g in zip(qi.tolist(), gi.tolist()):
+            out[i][slot].add(names[g])
+    if static.off_board is not None and len(axes):
+        hit = shapely.dwithin(static.off_board, axes, reach)
+        out = [(a, b, bool(h)) for (a, b, _), h in zip(out, hit)]
+    return out
+
+
 def local_table(table: TableTop, s: Model, t: Model, others: Iterable[Model] | None = None,
-                static: _Static | None = None) -> TableTop:
+                static: _Static | None = None, near: tuple[set, set, bool] | None = None) -> TableTop:
     """A copy of ``table`` holding only what can matter to ``s -> t`` and ``t -> s``: the two Models, the other
     Models near their capsule (``others``; default: found on ``table``), and the scenery, hexagons without tile and
     board edge within :data:`NEAR` of the capsule (same order as on ``table``). Shares geometry with ``table`` (no
-    copy, no validation)."""
+    copy, no validation). ``near``: those static pieces, already found (:func:`_near_static`)."""
     static = static or _Static(table)
     others = _Pieces(table).near_others(s, t) if others is None else tuple(others)
-    a, b = sorted((s, t), key=lambda m: m.id)  # the same table for s -> t and t -> s
-    a, b = a.disc(table.calibration), b.disc(table.calibration)
-    # the pieces within max(r_a, r_b) + NEAR of the segment between the centres: the capsule, exactly (no buffer)
-    axis = LineString([a.center, b.center]) if a.center != b.center else shapely.Point(a.center)
-    reach = max(a.r, b.r) + NEAR
     keep_ids = {m.id for m in others} | {s.id, t.id}
     table.polygon_index()  # built before the copy, so every local table shares it (and its cached unions)
     loc = copy.copy(table)
     loc.models = {k: m for k, m in table.models.items() if k in keep_ids}
-    near_s = (shapely.dwithin(static.scenery_geoms, axis, reach) if len(static.scenery_geoms)
-              else np.zeros(0, dtype=bool))
-    keep_s = {sid for sid, ok in zip(static.scenery_ids, near_s) if ok}
+    if near is None:
+        # the pieces within max(r_a, r_b) + NEAR of the segment between the centres: the capsule, exactly (no
+        # buffer)
+        axis, reach = _capsule_axis(table, s, t)
+        near_s = (shapely.dwithin(static.scenery_geoms, axis, reach) if len(static.scenery_geoms)
+                  else np.zeros(0, dtype=bool))
+        keep_s = {sid for sid, ok in zip(static.scenery_ids, near_s) if ok}
+        near_h = (shapely.dwithin(static.hole_geoms, axis, reach) if len(static.hole_geoms)
+                  else np.zeros(0, dtype=bool))
+        keep_h = {h for h, ok in zip(static.hole_hexes, near_h) if ok}
+        edge = static.off_board is not None and bool(shapely.dwithin(static.off_board, axis, reach))
+    else:
+        keep_s, keep_h, edge = near
     loc.scenery = tuple(sc for sc in table.scenery if sc.id in keep_s)
     loc._scenery_polys = {k: p for k, p in table._scenery_polys.items() if k in keep_s}
-    near_h = shapely.dwithin(static.hole_geoms, axis, reach) if len(static.hole_geoms) else np.zeros(0, dtype=bool)
-    keep_h = {h for h, ok in zip(static.hole_hexes, near_h) if ok}
     loc._hole_polys = {h: p for h, p in table._hole_polys.items() if h in keep_h}
-    loc._off_board = (static.off_board if static.off_board is not None and shapely.dwithin(static.off_board, axis, reach)
-                      else None)
+    loc._off_board = static.off_board if edge else None
     loc._memo = {}  # the pair's LoF, Range and Cover ask the same LoF questions: answer each once
     return loc
 
@@ -604,13 +637,23 @@ class LofAnalysisCache:
         arc_part = r0.reading("lof_arc_part") == "seen_part_in_arc"
         front = chosen.get("lof_shooter_arc") == "front_half"
         items, dests, queued = [], [], set()
+        todo, new_lkeys = [], {}
         for s, t in pairs:
             others, base = self._pair_key(token, pieces, chosen, s, t)
             if self._cached(("lof",) + base, chosen):
                 continue
             lkey = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
-            if lkey not in shared:
-                shared[lkey] = local_table(table, s, t, others, static)
+            if lkey not in shared and lkey not in new_lkeys:
+                new_lkeys[lkey] = (s, t, others)
+            todo.append((s, t, lkey))
+        if new_lkeys:  # the static pieces near every new local table's capsule, in one query per kind of piece
+            caps = [_capsule_axis(table, s, t) for s, t, _ in new_lkeys.values()]
+            axes = np.empty(len(caps), dtype=object)
+            axes[:] = [c[0] for c in caps]
+            nears = _near_static(static, axes, np.array([c[1] for c in caps], dtype=float))
+            for (lkey, (s, t, others)), near in zip(new_lkeys.items(), nears):
+                shared[lkey] = local_table(table, s, t, others, static, near=near)
+        for s, t, lkey in todo:
             lt = shared[lkey]
             for x, y in ((s, t), (t, s)):
                 arc = x.arc_degrees()
@@ -629,7 +672,8 @@ class LofAnalysisCache:
         if not items:
             return
         expl, where = [], []
-        found = geometry.find_clear_segments(items, touching_blocks=tb)
+        setups: list = []
+        found = geometry.find_clear_segments(items, touching_blocks=tb, keep=setups)
         for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items, found):
             lt.__dict__.setdefault("_prebatched", {})[(xid, yid, tb, id(tmpl))] = (tmpl, res)
             if res.witness is None or not res.contact:  # line_of_fire will explain this verdict
@@ -640,11 +684,13 @@ class LofAnalysisCache:
                 lt.__dict__.setdefault("_preexplained", {})[(xid, yid, tb, id(tmpl))] = (tmpl, *got)
         # the Range Ruler of every pair the search found clear (measure_range takes it for the same obstacles)
         if _BATCH_RANGES and r0.reading("range_measurement") == "along_lof":
-            rng = [(lt, xid, yid, tmpl, ax, ay, obs)
-                   for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items, found)
+            rng = [(lt, xid, yid, tmpl, ax, ay, obs, setup)
+                   for (lt, xid, yid, tmpl), (ax, ay, obs), res, setup in zip(dests, items, found, setups)
                    if res.witness is not None and not res.contact
                    and not lt.elevated_pair(lt.models[xid], lt.models[yid])]
-            segs = geometry.shortest_clear_segments([(ax, ay, obs) for *_, ax, ay, obs in rng], touching_blocks=tb)
+            # the same bases, obstacles and grazing as the LoF search: its set-up (obstacles, features) serves
+            segs = geometry.shortest_clear_segments([(ax, ay, obs) for *_, ax, ay, obs, _ in rng], touching_blocks=tb,
+                                                    searches=[r[-1] for r in rng])
             for (lt, xid, yid, tmpl, *_), seg in zip(rng, segs):
                 lt.__dict__.setdefault("_preranged", {})[(xid, yid, tb, id(tmpl))] = (tmpl, seg)
 
