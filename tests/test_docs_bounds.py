@@ -133,3 +133,197 @@ def test_a_wrong_bound_in_the_map_example_is_caught():
     [(field, bound, comment)] = map_comment_bounds(text)
     with pytest.raises(AssertionError, match="the schema says at most 60 characters"):
         test_a_bound_in_the_map_example_is_the_schemas(field, bound, comment)
+
+
+# --- docs/masseffect-map-format.md: the annotated [map] example and the map question example ------------------------
+
+ME_MAP_DOC = Path(__file__).parents[1] / "docs" / "masseffect-map-format.md"
+ME_TABLES = {"[map]": "", "[map.icons]": "icons.", "[[map.edges]]": "edges[i].", "[[map.areas]]": "areas[i].",
+             "[[map.turrets]]": "turrets[i].", "[[characters]]": "characters[i].", "[[questions]]": "questions[i].",
+             "[rulings]": "rulings."}
+"""Each table header of the two examples -> where its keys are (in ``MapModel`` or ``MapQuery``)."""
+_BOUND = rf"{_RANGE}|<= (\d+(?:,\d{{3}})*)"
+
+
+def _bound(m: re.Match) -> str:
+    return f"{m[1]}..{m[2]}" if m[1] else f"<= {m[3]}"
+
+
+def me_map_comment_bounds(text: str, heading: str) -> list[tuple[str, str, str]]:
+    """``(field, "lo..hi" | "<= n", the comment)`` for each bound the ```toml example under ``heading`` states in a
+    comment. A comment continued on the next line (no code before its ``#``) belongs to the key above. A bound
+    written after a sub-field's name (``radius 0..28``, ``width = 1..60``) bounds ``key.sub``; a table header's
+    comment bounds the table's entries (``[[map.areas]]  # <= 64``), except ``[map.icons]``'s, which bounds the icons
+    on one hex (field ``icons per hex``)."""
+    block = text.split(heading, 1)[1].split("```toml", 1)[1].split("```", 1)[0]
+    comments: list[tuple[str, str]] = []          # (field, its whole comment)
+    prefix = ""
+    for line in block.splitlines():
+        code, _, comment = line.partition("#")
+        code = code.strip()
+        if not code:
+            if comments and comment.startswith("   "):       # a continued comment
+                comments[-1] = (comments[-1][0], comments[-1][1] + " " + comment.strip())
+            continue
+        if code in ME_TABLES:
+            prefix = ME_TABLES[code]
+            table = prefix.rstrip(".").removesuffix("[i]")
+            comments.append(("icons per hex" if code == "[map.icons]" else table, comment.strip()))
+            continue
+        key = re.match(r"(\w+) =", code)
+        if key:
+            comments.append((prefix + key[1], comment.strip()))
+    out = []
+    for fld, comment in comments:
+        named = [(n[1], re.search(_BOUND, n[2])) for n in re.finditer(rf"(\w+) =? ?({_BOUND})", comment)]
+        if named:
+            out += [(f"{fld}.{sub}", _bound(m), comment) for sub, m in named]
+        elif m := re.search(_BOUND, comment):
+            out.append((fld, _bound(m), comment))
+    return out
+
+
+ME_MAP_STATED = me_map_comment_bounds(ME_MAP_DOC.read_text(encoding="utf-8"), "## The `[map]` table")
+ME_QUERY_STATED = me_map_comment_bounds(ME_MAP_DOC.read_text(encoding="utf-8"), "## Map questions")
+
+
+def _me_map_probe(data: dict) -> str | None:
+    """The refusal of the map ``data`` (a ``[map]`` table) as text, ``None`` if it loads."""
+    from explorer.errors import ScenarioError
+    from explorer.games.masseffect.map import map_from_dict
+
+    try:
+        map_from_dict({"shape": {"kind": "hexagon", "radius": 2}, **data}, "probe.toml")
+    except ScenarioError as e:
+        return str(e)
+    return None
+
+
+_ICONS = ["spawn", "loot", "objective", "refugee", "bonus_loot", "terminal:1", "terminal:2", "terminal:3", "inferno"]
+CHECKED_IN_CODE = {
+    # bounds the loader checks in code (not in the schema): the stated bound is accepted, one past it refused
+    "icons per hex": lambda lo, hi: (_me_map_probe({"icons": {"0,0": _ICONS[:hi]}}) is None
+                                     and f"at most {hi}" in (_me_map_probe({"icons": {"0,0": _ICONS[:hi + 1]}})
+                                                             or "")),
+    "turrets[i].facing": lambda lo, hi: all(_me_map_probe({"turrets": [{"hex": "0,0", "facing": f}]}) is None
+                                            for f in (lo, hi))
+    and all(f"{lo}..{hi}" in (_me_map_probe({"turrets": [{"hex": "0,0", "facing": f}]}) or "")
+            for f in (lo - 1, hi + 1)),
+}
+"""Field -> ``check(lo, hi)``: whether the code holds the stated bound ``lo..hi`` (``<= n`` is ``0..n``)."""
+
+
+def _me_schema_agrees(field: str, bound: str, model) -> tuple[bool, str]:
+    if field in CHECKED_IN_CODE:
+        lo, hi = (0, int(bound[3:])) if bound.startswith("<= ") else map(int, bound.split(".."))
+        return CHECKED_IN_CODE[field](lo, hi), "the loader's own check"
+    schema = bounded_fields(model)
+    if field not in schema:
+        return False, "no bound"
+    return _agrees(bound, schema[field]), schema[field]
+
+
+def test_the_mass_effect_examples_state_bounds():
+    fields = {f for f, _, _ in ME_MAP_STATED}
+    assert {"name", "shape.radius", "shape.width", "shape.height", "hexes", "icons per hex", "areas", "turrets",
+            "turrets[i].facing"} <= fields, fields
+    assert {f for f, _, _ in ME_QUERY_STATED} >= {"characters", "questions"}
+
+
+@pytest.mark.parametrize("field,bound,comment", ME_MAP_STATED, ids=[f for f, _, _ in ME_MAP_STATED])
+def test_a_bound_in_the_mass_effect_map_example_is_the_codes(field, bound, comment):
+    from explorer.games.masseffect.map import MapModel
+
+    ok, said = _me_schema_agrees(field, bound, MapModel)
+    assert ok, (f"docs/masseffect-map-format.md: map.{field} is {bound} ({comment!r}), the code says {said} "
+                "(see docs/limits.md)")
+
+
+@pytest.mark.parametrize("field,bound,comment", ME_QUERY_STATED, ids=[f for f, _, _ in ME_QUERY_STATED])
+def test_a_bound_in_the_mass_effect_map_question_example_is_the_schemas(field, bound, comment):
+    from explorer.games.masseffect.queries import MapQuery
+
+    ok, said = _me_schema_agrees(field, bound, MapQuery)
+    assert ok, f"docs/masseffect-map-format.md: {field} is {bound} ({comment!r}), the schema says {said}"
+
+
+def test_the_mass_effect_coordinate_bound_in_the_text_is_the_codes():
+    from explorer.games.masseffect.map import COORD_LIMIT
+
+    [n] = re.findall(r"\|q\|, \|r\| ≤ (\d+)", ME_MAP_DOC.read_text(encoding="utf-8"))
+    assert int(n) == COORD_LIMIT
+    assert _me_map_probe({"hexes": [f"{n},0", f"0,-{n}"]}) is None
+    assert f"<= {n}" in _me_map_probe({"hexes": [f"{int(n) + 1},0"]})
+
+
+@pytest.mark.parametrize("text, field, said", [
+    ('[map]\nname = "x"  # optional, <= 61 characters\n', "name", "at most 60 characters"),
+    ('[map]\nshape = { kind = "hexagon", radius = 2 }  # hexagon (radius 0..29) or\n'
+     '                 #   { kind = "rectangle", width = 1..60, height = 1..60 }\n', "shape.radius", "0..28"),
+    ('[[map.turrets]]  # <= 33, one per hex\nhex = "0,0"\n', "turrets", "at most 32 entries"),
+    ('[map.icons]  # <= 9 icons per hex\n', "icons per hex", "the loader's own check"),
+    ('[[map.turrets]]\nfacing = "W"  # 0..6 or a name\n', "turrets[i].facing", "the loader's own check"),
+], ids=["name", "shape.radius", "turrets", "icons per hex", "turret facing"])
+def test_a_wrong_bound_in_the_mass_effect_map_example_is_caught(text, field, said):
+    stated = me_map_comment_bounds("## The `[map]` table\n\n```toml\n" + text + "```\n", "## The `[map]` table")
+    (bound, comment), = [(b, c) for f, b, c in stated if f == field]
+    with pytest.raises(AssertionError, match=re.escape(f"the code says {said}")):
+        test_a_bound_in_the_mass_effect_map_example_is_the_codes(field, bound, comment)
+
+
+# --- written limits in prose: docs/tagraid-orders.md, docs/games/masseffect.md ------------------------------------
+
+ORDERS_DOC = Path(__file__).parents[1] / "docs" / "tagraid-orders.md"
+ORDERS_LIMITS = {"Miners": ("miners",), "route points": ("order.move.route", "order.second.move.route"),
+                 "Weapons per Miner": ("miners[i].weapons",), "Access Points": ("access_points",),
+                 "dice per list": ("dice.rolls.<key>", "dice.saves.<key>", "dice.respawn")}
+"""Each phrase of the order file's "Limits: ..." sentence -> the fields it bounds."""
+
+
+def orders_limits(text: str) -> list[tuple[str, str]]:
+    """``(phrase, "<= n")`` of the order file's "Limits: 24 Miners, 32 route points, ..." sentence."""
+    sentence = " ".join(text.split()).split("Limits: ", 1)[1].split(" (", 1)[0]
+    return [(m[2], f"<= {m[1]}") for m in re.finditer(r"(\d[\d,]*) ([A-Za-z ]+?)(?:,|$)", sentence)]
+
+
+ORDERS_STATED = orders_limits(ORDERS_DOC.read_text(encoding="utf-8"))
+
+
+def test_the_orders_limits_sentence_names_each_bound():
+    assert {p for p, _ in ORDERS_STATED} == set(ORDERS_LIMITS)
+
+
+@pytest.mark.parametrize("phrase,bound", ORDERS_STATED, ids=[p for p, _ in ORDERS_STATED])
+def test_a_limit_of_the_order_file_is_the_schemas(phrase, bound):
+    from explorer.games.tagraid.orders.orderfile import OrderFile
+
+    schema = bounded_fields(OrderFile)
+    for fld in ORDERS_LIMITS[phrase]:
+        assert _agrees(bound, schema[fld]), (f"docs/tagraid-orders.md: {bound} {phrase}, the schema says {fld} is "
+                                             f"{schema[fld]} (see docs/limits.md)")
+
+
+def test_a_wrong_order_limit_is_caught():
+    [(phrase, bound)] = [x for x in orders_limits("Limits: 25 Miners, 32 route points.") if x[0] == "Miners"]
+    with pytest.raises(AssertionError, match="the schema says miners is 1..24 entries"):
+        test_a_limit_of_the_order_file_is_the_schemas(phrase, bound)
+
+
+ME_GAME_DOC = Path(__file__).parents[1] / "docs" / "games" / "masseffect.md"
+
+
+def test_the_special_hazard_instructions_text_bound_is_the_schemas():
+    from explorer.games.masseffect.round import RoundScenario
+
+    [(lo, hi)] = re.findall(r'`text = "\.\.\."` \((\d+)–(\d+) characters', ME_GAME_DOC.read_text(encoding="utf-8"))
+    assert bounded_fields(RoundScenario)["hazard_deck[i].instructions[i].text"] == f"{lo}..{hi} characters"
+
+
+def test_the_loot_token_counts_in_the_text_are_the_boxs():
+    from explorer.games.masseffect.round import LOOT_IN_BOX
+
+    text = " ".join(ME_GAME_DOC.read_text(encoding="utf-8").split())
+    kinds = re.search(r"token kinds: ((?:`\w+`,? ?)+); at most as many of each as the box holds: ([\d, ]+)\)", text)
+    assert kinds, "the Loot sentence of docs/games/masseffect.md changed: update this test"
+    stated = dict(zip(re.findall(r"`(\w+)`", kinds[1]), map(int, kinds[2].split(", "))))
+    assert stated == LOOT_IN_BOX
