@@ -153,7 +153,7 @@ NOT_FIELDS = {"optional", "of", "default", "and", "or"}
 """Words that may stand before a bound in a comment without naming a field (``# optional 1..20``)."""
 
 
-def me_map_comment_bounds(text: str, heading: str,
+def example_comment_bounds(text: str, heading: str,
                           tables: dict[str, str] | None = None) -> list[tuple[str, str, str]]:
     """``(field, "lo..hi" | "<= n", the comment)`` for each bound the ```toml example under ``heading`` states in a
     comment (``tables``: each table header -> where its keys are; default :data:`ME_TABLES`). A comment continued
@@ -209,8 +209,8 @@ def _resolve(field: str, schema: dict[str, str]) -> str:
     return sibling if sibling in schema else field
 
 
-ME_MAP_STATED = me_map_comment_bounds(ME_MAP_DOC.read_text(encoding="utf-8"), "## The `[map]` table")
-ME_QUERY_STATED = me_map_comment_bounds(ME_MAP_DOC.read_text(encoding="utf-8"), "## Map questions")
+ME_MAP_STATED = example_comment_bounds(ME_MAP_DOC.read_text(encoding="utf-8"), "## The `[map]` table")
+ME_QUERY_STATED = example_comment_bounds(ME_MAP_DOC.read_text(encoding="utf-8"), "## Map questions")
 
 
 def _me_map_probe(data: dict) -> str | None:
@@ -281,7 +281,7 @@ DG_NEMESIS_TABLES = {"[nemesis]": "nemesis.", "[[heroes]]": "heroes[i].", "[[ene
 DG_HERO_TABLES = {"[nemesis]": "nemesis.", "[[actions]]": "actions[i]."}
 
 
-def _me_schema_agrees(field: str, bound: str, model) -> tuple[bool, str]:
+def _code_agrees(field: str, bound: str, model) -> tuple[bool, str]:
     schema = bounded_fields(model)
     field = _resolve(field, schema)
     if field in CHECKED_IN_CODE:
@@ -303,7 +303,7 @@ def test_the_mass_effect_examples_state_bounds():
 def test_a_bound_in_the_mass_effect_map_example_is_the_codes(field, bound, comment):
     from explorer.games.masseffect.map import MapModel
 
-    ok, said = _me_schema_agrees(field, bound, MapModel)
+    ok, said = _code_agrees(field, bound, MapModel)
     assert ok, (f"docs/masseffect-map-format.md: map.{field} is {bound} ({comment!r}), the code says {said} "
                 "(see docs/limits.md)")
 
@@ -312,13 +312,13 @@ def test_a_bound_in_the_mass_effect_map_example_is_the_codes(field, bound, comme
 def test_a_bound_in_the_mass_effect_map_question_example_is_the_schemas(field, bound, comment):
     from explorer.games.masseffect.queries import MapQuery
 
-    ok, said = _me_schema_agrees(field, bound, MapQuery)
+    ok, said = _code_agrees(field, bound, MapQuery)
     assert ok, f"docs/masseffect-map-format.md: {field} is {bound} ({comment!r}), the schema says {said}"
 
 
-DG_NEMESIS_STATED = me_map_comment_bounds(MAP_DOC.read_text(encoding="utf-8"), DG_NEMESIS_HEADING,
+DG_NEMESIS_STATED = example_comment_bounds(MAP_DOC.read_text(encoding="utf-8"), DG_NEMESIS_HEADING,
                                           DG_NEMESIS_TABLES)
-DG_HERO_STATED = me_map_comment_bounds(MAP_DOC.read_text(encoding="utf-8"), DG_HERO_HEADING, DG_HERO_TABLES)
+DG_HERO_STATED = example_comment_bounds(MAP_DOC.read_text(encoding="utf-8"), DG_HERO_HEADING, DG_HERO_TABLES)
 
 
 def test_the_dagger_examples_state_bounds():
@@ -336,7 +336,7 @@ def test_the_dagger_examples_state_bounds():
 def test_a_bound_in_the_dagger_nemesis_example_is_the_codes(field, bound, comment):
     from explorer.games.dagger.nemesis_file import NemesisScenarioModel
 
-    ok, said = _me_schema_agrees(field, bound, NemesisScenarioModel)
+    ok, said = _code_agrees(field, bound, NemesisScenarioModel)
     assert ok, f"docs/dagger-map-format.md (nemesis): {field} is {bound} ({comment!r}), the code says {said}"
 
 
@@ -344,7 +344,7 @@ def test_a_bound_in_the_dagger_nemesis_example_is_the_codes(field, bound, commen
 def test_a_bound_in_the_dagger_hero_example_is_the_codes(field, bound, comment):
     from explorer.games.dagger.hero_scenario import HeroPartModel
 
-    ok, said = _me_schema_agrees(field, bound, HeroPartModel)
+    ok, said = _code_agrees(field, bound, HeroPartModel)
     assert ok, f"docs/dagger-map-format.md (hero): {field} is {bound} ({comment!r}), the code says {said}"
 
 
@@ -377,7 +377,7 @@ def test_the_mass_effect_coordinate_bound_in_the_text_is_the_codes():
     ('[[map.turrets]]\nfacing = "W"  # 0..6 or a name\n', "turrets[i].facing", "the loader's own check"),
 ], ids=["name", "shape.radius", "turrets", "icons per hex", "turret facing"])
 def test_a_wrong_bound_in_the_mass_effect_map_example_is_caught(text, field, said):
-    stated = me_map_comment_bounds("## The `[map]` table\n\n```toml\n" + text + "```\n", "## The `[map]` table")
+    stated = example_comment_bounds("## The `[map]` table\n\n```toml\n" + text + "```\n", "## The `[map]` table")
     (bound, comment), = [(b, c) for f, b, c in stated if f == field]
     with pytest.raises(AssertionError, match=re.escape(f"the code says {said}")):
         test_a_bound_in_the_mass_effect_map_example_is_the_codes(field, bound, comment)
