@@ -73,3 +73,31 @@ def test_a_table_files_megabeast_facing_is_refused_alike_by_load_resolve_and_lof
         messages.append(capsys.readouterr().err.strip())
     assert messages[0] == messages[1] == f"error: {got.value}"
     assert "megabeast.facing" not in messages[0]
+
+
+def test_a_table_file_without_models_is_refused_alike_naming_the_file_and_models(tmp_path, capsys):
+    """Found by a fuzz of the Line of Fire page's uploads: a table file with no Models loaded, then was refused as
+    "field 'shooter': no Model None (allowed: one of )" - a field table files do not have (there was no --shooter),
+    and, from `explorer tagraid lof` and the page, no file named."""
+    import datetime
+    import tomllib
+
+    from explorer.games.tagraid.lof_views import LofExplorer
+    from explorer.tomlwrite import dumps
+
+    doc = tomllib.loads((TAGRAID / "tables" / "lof-demo.toml").read_text(encoding="utf-8"))
+    doc["models"] = []
+    f = tmp_path / "no-models.toml"
+    f.write_text(dumps(doc), encoding="utf-8")
+    want = (f"error: {f}: field 'models': the table has no Model (Line of Fire is measured from one: the shooter is "
+            "the first Model) (allowed: at least one [[models]] entry)")
+    for argv in (["resolve", str(f)], ["tagraid", "lof", str(f)], ["render", str(f), "-o", str(tmp_path / "x.svg")]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.strip() == want, argv
+    page = LofExplorer()
+    before = page.scenario
+    data = f.read_bytes()
+    page.upload.value = ({"name": "no-models.toml", "content": memoryview(data), "type": "", "size": len(data),
+                          "last_modified": datetime.datetime.now()},)
+    assert "no-models.toml: field &#x27;models&#x27;: the table has no Model" in page.file_message.value
+    assert page.scenario is before

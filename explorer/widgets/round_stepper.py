@@ -26,7 +26,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from explorer.errors import ExplorerError, ScenarioError, short_repr
+from explorer.errors import ExplorerError, ScenarioError, naming_source, short_repr
 from explorer.trace import Trace
 
 from .files import download_link, upload_control, watch_upload
@@ -292,7 +292,8 @@ class RoundStepperView(SliderSteps, W.VBox):
         """The outcome of an opened round file (``("round", sc)``) as ``explorer resolve FILE`` prints it (its own
         readings and seed), or the refusal that command would print, in one line."""
         try:
-            return self.game.verdict(parsed)
+            with naming_source(self.file_name or None):    # a refusal while resolving names the file, as the CLI's does
+                return self.game.verdict(parsed)
         except ExplorerError as e:
             return f"Refused: {e}"
 
@@ -353,7 +354,8 @@ class RoundStepperView(SliderSteps, W.VBox):
         self.message.value = ""
         self.note.track(repr(sorted(self.rulings().items())))   # before playing: a refused reading is a change too
         try:
-            self.positions, self.trace, refused = self.play()
+            with naming_source(self.file_name or None):    # the page's gate: a refusal while playing names the file
+                self.positions, self.trace, refused = self.play()
         except ExplorerError as e:
             self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
             return

@@ -172,6 +172,27 @@ def test_a_file_the_rules_refuse_shows_the_refusal_in_its_outcome_block():
         w.game = game
 
 
+def test_a_refusal_while_playing_an_opened_file_names_the_file_on_the_page_as_the_cli_does(tmp_path, capsys):
+    """Issue #25 item 5 on the Round pages: a round file that loads but is refused while it is played (fixed Strategy
+    Roll dice for more rounds than the roll lasts; found by a fuzz of uploads) named no file on the page, while
+    ``explorer resolve`` names it: the page's play and verdict go through the same gate (naming_source)."""
+    from explorer.cli import main
+
+    g = get_game("masseffect")
+    text = g.scenario_text("me-round-2")
+    bad = text.replace('["standard", "core"], ["move_2"]]', '["standard", "core"], ["move_2"], ["core"], ["core"]]', 1)
+    assert bad != text
+    w = _open("masseffect", "me-round-2")
+    w.open_text(bad, "mine.toml")
+    words = "field 'turns[0].roll.rolls': 5 rounds of fixed dice given"
+    assert html.unescape(re.sub("<[^>]+>", "", w.message.value)).startswith(f"mine.toml: {words}")
+    assert f"Refused: mine.toml: {words}" in html.unescape(w.note.value)
+    path = tmp_path / "mine.toml"
+    path.write_text(bad, encoding="utf-8")
+    assert main(["resolve", str(path)]) == 2
+    assert f"{path}: {words}" in capsys.readouterr().err
+
+
 def test_the_phone_order_rules_are_the_phone_width_and_name_classes_the_page_carries():
     """On a phone the step card comes right under the step bar and the Outcome after the page body
     (:data:`ROUND_PHONE_CSS`; the browser test measures it): the rule's width is the phone rules' and every class it

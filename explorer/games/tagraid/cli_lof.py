@@ -70,8 +70,8 @@ def lof_report(name_or_path: str, shooter: str | None = None) -> dict:
     if shooter is not None and shooter not in loaded.table.models:
         raise ScenarioError("--shooter", f"no Model {short_repr(shooter)}", list(loaded.table.models),
                             str(name_or_path))
-    sc = scenario_from_table(loaded, shooter)
     with naming_source(str(name_or_path)):   # a refusal while measuring names the file, as one while loading does
+        sc = scenario_from_table(loaded, shooter)
         verdicts = analyse(sc.table(), sc.shooter, loaded.rulings, sc.calibration, sc.weapon, sc.threat)
     return {"table": str(name_or_path), "title": loaded.title, "shooter": sc.shooter,
             "readings": {k: loaded.rulings.as_dict().get(k) or loaded.rulings.options[k].default

@@ -72,6 +72,9 @@ class LofScenario:
         return TableTop.from_board(self.board, self.models, self.calibration_pieces, validate=validate)
 
 
+NO_MODELS = "the table has no Model (Line of Fire is measured from one: the shooter is the first Model)"
+"""Why a table file without Models is refused where Line of Fire is asked of it (field ``models``)."""
+
 DEFAULT_TABLE = "lof-quarry"
 """The packaged table file (``explorer/games/tagraid/tables/lof-quarry.toml``) behind :func:`default_lof_scenario`."""
 
@@ -82,12 +85,15 @@ def scenario_from_table(loaded: LoadedTable, shooter: str | None = None) -> LofS
     Model).
 
     Raises:
-        ScenarioError: a table without a board, or an unknown shooter.
+        ScenarioError: a table without a board, without Models (field ``models``: the callers name the file), or an
+            unknown shooter.
     """
     t = loaded.table
     if t.board is None:
         raise ScenarioError("board", "the table has no board", "a table file with a board")
     sid = shooter or loaded.shooter or next(iter(t.models), None)
+    if sid is None:
+        raise ScenarioError("models", NO_MODELS, "at least one [[models]] entry")
     if sid not in t.models:
         raise ScenarioError("shooter", f"no Model {short_repr(sid)}", list(t.models))
     sc = LofScenario(t.board, list(t.models.values()), sid, loaded.range_calibration, title=loaded.title,

@@ -687,9 +687,14 @@ class LofExplorer(W.HBox):
         Raises:
             ScenarioError: naming ``source`` and the field; the explorer keeps its state.
         """
+        from explorer.errors import naming_source
+
         from .table_file import table_from_dict
 
-        self.load_scenario(scenario_from_table(table_from_dict(data, source)))
+        loaded = table_from_dict(data, source)
+        with naming_source(source):   # a refusal of the loaded table (no Models, say) names the file too
+            sc = scenario_from_table(loaded)
+        self.load_scenario(sc)
 
     def load_scenario(self, sc: LofScenario) -> None:
         """Replace the whole state by ``sc`` (its readings included) and redraw."""

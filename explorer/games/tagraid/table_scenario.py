@@ -132,6 +132,10 @@ def parse_table(data: Mapping[str, Any], source: str) -> TableScenario:
         name, title, desc, shooter, over = source, loaded.title, loaded.description, None, ()
     models = list(loaded.table.models)
     sid = shooter or loaded.shooter or (models[0] if models else None)
+    if sid is None:
+        from .lof_scenario import NO_MODELS
+
+        raise ScenarioError("models", NO_MODELS, "at least one [[models]] entry", source)
     if sid not in loaded.table.models:
         raise ScenarioError("shooter", f"no Model {short_repr(sid)}", models, source)
     if loaded.table.board is None:
