@@ -31,7 +31,7 @@ d6 values). The scenario kind ``"strategy"`` is :func:`parse_strategy` / :func:`
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
@@ -470,9 +470,13 @@ def use_renegade_token(state: RollState, die_id: str, face: Face | str,
     return new, [step]
 
 
-def trigger_core_ability(state: RollState, rulings: Rulings | None = None) -> tuple[RollState, list[Step]]:
+def trigger_core_ability(state: RollState, rulings: Rulings | None = None,
+                         on_trigger: Callable[[int], Sequence[Step]] | None = None
+                         ) -> tuple[RollState, list[Step]]:
     """Each icon showing triggers the current Squadmate's Core Ability once (Core Abilities): one cited step per
     trigger. Under ``paragon_core_icon = rerolled_without_trigger`` an icon on a Paragon die does not trigger.
+    ``on_trigger(n)``, when given, returns the steps of what trigger ``n`` (1-based over the whole roll) does;
+    they follow that trigger's step.
 
     Raises:
         RuleViolation: the Pool is not rolled yet, or this roll round already triggered.
@@ -503,6 +507,8 @@ def trigger_core_ability(state: RollState, rulings: Rulings | None = None) -> tu
             rule = S.COMMENTARY_LIARA
         steps.append(Step(f"Icon on {i}: {ability} triggers (trigger {n})", rule, detail,
                           {"die": i, "round": state.roll_round, "trigger": n}, (i,), "Core Ability"))
+        if on_trigger is not None:
+            steps.extend(on_trigger(n))
     new = replace(state, triggers=n, triggered_round=state.roll_round,
                   icons_per_round=state.icons_per_round + (len(icons),),
                   trigger_rounds=state.trigger_rounds + (state.roll_round,) * (n - state.triggers))
@@ -653,14 +659,17 @@ def roll_the_pool(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyS
     return replace(state, roll=roll), tuple(steps)
 
 
-def core_abilities(state: StrategyState, ctx: StrategyContext, rnd: int) -> tuple[StrategyState, tuple[Step, ...]]:
+def core_abilities(state: StrategyState, ctx: StrategyContext, rnd: int,
+                   on_trigger: Callable[[int], Sequence[Step]] | None = None
+                   ) -> tuple[StrategyState, tuple[Step, ...]]:
     """Roll round ``rnd``: the Renegade tokens spent in it (Renegade Tokens), then each icon triggers the Core
-    Ability (Core Abilities); icons left are re-rolled, which makes the next roll round; none left ends the roll."""
+    Ability (Core Abilities; ``on_trigger`` as in :func:`trigger_core_ability`); icons left are re-rolled, which
+    makes the next roll round; none left ends the roll."""
     roll, steps = state.roll, []
     for use in [u for u in ctx.renegade if u.round == rnd]:
         roll, st = use_renegade_token(roll, use.die, use.face, ctx.rulings)
         steps += st
-    roll, st = trigger_core_ability(roll, ctx.rulings)
+    roll, st = trigger_core_ability(roll, ctx.rulings, on_trigger)
     steps += st
     if not icons_showing(roll):
         return replace(state, roll=roll, ended=True), tuple(steps)
@@ -723,19 +732,16 @@ def apply_core_triggers(state: StrategyState, ctx: StrategyContext, rnd: int
     the Squadmate's element (:data:`CORE_ELEMENT`; :attr:`StrategyContext.core_track`, the sheet's numbers), before
     the icons are re-rolled (Core Abilities: trigger, then re-roll). What needs the map (Chatika's move and attack,
     Blood Rage's Damage) is said in the step and not played."""
-    new, steps = core_abilities(state, ctx, rnd)
     if ctx.core_track is None or ctx.squadmate not in CORE_ELEMENT:
-        return new, steps
-    at, out = state.core, []
-    top = ctx.core_track[1]
-    rerolls = [k for k, st in enumerate(steps) if st.title.startswith("Re-roll")]
-    cut = rerolls[0] if rerolls else len(steps)
-    for st in steps[:cut]:
-        out.append(st)
-        if "trigger" in st.facts:
-            at, eff = _core_effect(ctx.squadmate, st.facts["trigger"], at, top, ctx.core_damage)
-            out.append(eff)
-    return replace(new, core=at), tuple(out) + tuple(steps[cut:])
+        return core_abilities(state, ctx, rnd)
+    top, at = ctx.core_track[1], [state.core]
+
+    def effect(n: int) -> tuple[Step, ...]:
+        at[0], step = _core_effect(ctx.squadmate, n, at[0], top, ctx.core_damage)
+        return (step,)
+
+    new, steps = core_abilities(state, ctx, rnd, effect)
+    return replace(new, core=at[0]), steps
 
 
 def roll_rounds(state: StrategyState) -> range:
