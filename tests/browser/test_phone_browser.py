@@ -544,3 +544,62 @@ def test_round_page_map_labels_are_at_least_14_px_on_a_phone(browser, app_url, r
     desk.wait_for_timeout(1500)
     assert min(px for _, px, _ in desk.evaluate(SVG_TEXTS_JS)) < MIN_TEXT_PX   # untouched (the floor is phone-only)
     desk.close()
+
+
+LOF_TABLE_JS = """() => {
+    // the Line of Fire page's verdict table (through shadow roots): its box, its rows, every cell's labels and texts
+    const found = []; const walk = (root) => root.querySelectorAll('*').forEach(e => {
+        if (e.matches('table.lof-verdicts')) found.push(e); if (e.shadowRoot) walk(e.shadowRoot); }); walk(document);
+    const t = found[0]; if (!t) return null;
+    const r = t.getBoundingClientRect(), head = t.querySelector('tr.lof-head');
+    const texts = [], labels = [];
+    let left = r.left, right = r.right;
+    t.querySelectorAll('td, td *').forEach(e => {
+        const b = e.getBoundingClientRect(); if (b.width === 0 && b.height === 0) return;
+        left = Math.min(left, b.left); right = Math.max(right, b.right);
+        if (Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()))
+            texts.push([e.textContent.trim().slice(0, 30), parseFloat(getComputedStyle(e).fontSize)]);
+        if (e.tagName === 'TD' && e.dataset.label) {
+            const p = getComputedStyle(e, '::before');
+            labels.push([e.dataset.label, p.content, parseFloat(p.fontSize)]);
+        }
+    });
+    return {page: document.scrollingElement.scrollWidth, width: window.innerWidth, left: left, right: right,
+            scroll: t.scrollWidth, client: t.clientWidth, display: getComputedStyle(t).display,
+            head: head ? getComputedStyle(head).display : null, rows: t.querySelectorAll('tr.lof-row').length,
+            texts: texts, labels: labels};
+}"""
+"""Browser-side: the Line of Fire verdict table as shown (:func:`test_the_line_of_fire_verdict_table_fits_a_phone`)."""
+
+
+@pytest.mark.parametrize("scenario", ["tr-22", "tr-elev-tower", "tr-elev-37"])
+def test_the_line_of_fire_verdict_table_fits_a_phone(browser, app_url, scenario):
+    """Issue 22/23: on a phone the Line of Fire page's verdict table (six columns: target, Line of Fire, Range, Cover,
+    hexes, rulebook sections) ran about 90 px past the 390 px screen, scrolling sideways inside its own box with its
+    last column cut at the screen's edge. On a phone each target is now a card of labelled lines: nothing of the
+    table lies outside the screen nor scrolls sideways (page or table), every text and every line's label is at
+    least 14 px, the header row is hidden (each line carries its column's label instead). At 1280 px the table is a
+    table as before: header row shown, no labels drawn."""
+    url = _base(app_url) + f"/tagraid-line-of-fire?scenario={scenario}"
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    _open(page, url)
+    got = page.evaluate(LOF_TABLE_JS)
+    assert got is not None and got["rows"] >= 1, f"no verdict table on {url}"
+    assert got["page"] <= got["width"] == 390, f"the page scrolls sideways: {got['page']} px"
+    assert got["scroll"] <= got["client"] + 1, f"the table scrolls sideways: {got['scroll']} > {got['client']} px"
+    assert got["left"] >= -0.5 and got["right"] <= 390.5, \
+        f"the table runs off the screen: {got['left']}..{got['right']}"
+    assert got["head"] == "none"
+    small = [t for t in got["texts"] if t[1] < MIN_TEXT_PX]
+    assert not small, f"table text under {MIN_TEXT_PX} px: {small[:5]}"
+    assert len(got["labels"]) == 5 * got["rows"]
+    for label, content, px in got["labels"]:
+        assert content == f'"{label}"' and px >= MIN_TEXT_PX, (label, content, px)
+    ctx.close()
+    desk = browser.new_page(viewport={"width": 1280, "height": 900})
+    _open(desk, url)
+    wide = desk.evaluate(LOF_TABLE_JS)
+    assert wide["display"] == "table" and wide["head"] == "table-row"
+    assert all(content == "none" for _, content, _ in wide["labels"]), "a label drawn at 1280 px"
+    desk.close()

@@ -24,7 +24,7 @@ from explorer.games.dagger.nemesis import (
 from explorer.games.dagger.nemesis_scenario import parse_nemesis
 from explorer.games.dagger.options import rulings
 from explorer.games.dagger.round_scenario import parse_round, resolve_round
-from explorer.games.dagger.state import EnemyActed
+from explorer.games.dagger.state import ActivationItem, EnemyActed
 from explorer.kernel import play
 from explorer.scenario import read_toml
 
@@ -63,10 +63,15 @@ def test_worked_example_default_the_attack_stops_and_the_next_activation_is_lost
     nem = next(e for e in t.result.enemies if e.kind == "nemesis")
     assert (nem.stunned, nem.damage) == (False, 0)
     stopped = [e for e in t.result.events if isinstance(e, EnemyActed) and e.action == "stopped"]
-    assert stopped == [EnemyActed("Nemesis", "stopped", "attack")]
+    item = ActivationItem("attack", "Hero A", words="attack Hero A on Latveria")
+    assert stopped == [EnemyActed("Nemesis", "stopped", "Hero A", item=item, cleared=False)]
     from explorer.games.dagger.outcome import _Action, _action_text
 
-    assert _action_text(_Action(stopped[0])) == "Nemesis is stunned during its activation: its attack does not land"
+    assert _action_text(_Action(stopped[0])) == ("Nemesis is stunned during its activation: it does not attack Hero A "
+                                                 "on Latveria; stun and damage stay for its next activation")
+    defeat = next(s for s in t.steps if s.title.startswith("The nemesis is defeated before the Final Showdown"))
+    assert defeat.detail.startswith("A stunned nemesis skips its next activation; then its damage and stun are "
+                                    "removed.")
 
 
 def test_worked_example_this_activation_the_stun_is_spent_at_once_and_round_2_attacks():
@@ -75,6 +80,28 @@ def test_worked_example_this_activation_the_stun_is_spent_at_once_and_round_2_at
     assert stop.facts["stunned"] is False and "this_activation" in stop.detail
     assert nemesis_steps(t) == [("Round 1", "stopped"), ("Round 2", "attack")]
     assert hero_damage(t) == 3                               # round 2's attack, power 3
+
+
+def test_this_activation_every_step_says_what_happened():
+    """Under this_activation the steps say what this reading does, not the skip_next text: the defeat step (Damage
+    and Defeat) says the stun costs this very activation, the stop step says the stun and damage are removed (in its
+    title, as the state changes there), and the record keeps the interrupted item and the removal."""
+    t = run(doc(), rulings={"nemesis_stunned_mid_activation": "this_activation"})
+    defeat = next(s for s in t.steps if s.title.startswith("The nemesis is defeated before the Final Showdown"))
+    assert defeat.rule.section == "Additional Rules › Damage and Defeat"
+    assert "skips its next activation" not in defeat.detail
+    assert ("it does not attack Hero A on Latveria, and this activation is the turn the stun costs it"
+            in defeat.detail and "= this_activation" in defeat.detail)
+    stop = next(s for s in t.steps if s.facts.get("action") == "stopped")
+    assert stop.title == ("Nemesis was stunned during its activation: it does not attack Hero A on Latveria; stun "
+                          "and damage removed")
+    assert stop.rule.section == "Additional Rules › Damage and Defeat"
+    assert "stun and damage stay" not in stop.detail and "its next activation is a normal one" in stop.detail
+    stopped = [e for e in t.result.events if isinstance(e, EnemyActed) and e.action == "stopped"]
+    assert [(e.item.words, e.cleared) for e in stopped] == [("attack Hero A on Latveria", True)]
+    from explorer.games.dagger.outcome import _Action, _action_text
+
+    assert _action_text(_Action(stopped[0])).endswith("it does not attack Hero A on Latveria; stun and damage removed")
 
 
 def test_the_same_card_after_the_activation_lets_the_attack_land_and_costs_round_2():
@@ -139,6 +166,38 @@ def test_begin_and_resolve_give_activate_enemys_state_and_steps():
         mid, head = begin_activation(state, ctx, e.id)
         b_state, rest = resolve_activation(mid, ctx)
         assert a_state == b_state and a_steps == (*head, *rest) and b_state.acting == ""
+
+
+@pytest.mark.parametrize("reading", ["skip_next", "this_activation"])
+def test_the_interrupted_item_is_kept_in_the_state_and_is_the_one_stopped(reading):
+    """announce_activation keeps the item it determined in the state (GameState.acting_item) until the activation
+    resolves; the stopped record is that item, even when the board the item was read from has changed since (the
+    hero it was to attack moved away: determined afresh, it would read 'move')."""
+    from explorer.games.dagger.state import ActivationItem, evolve
+
+    d = copy.deepcopy(board_doc())
+    d["nemesis"]["stunned"], d["nemesis"]["damage"] = False, 0
+    sc = parse_nemesis(d, "dg-activation")
+    ctx = _ctx(sc, reading)
+    nem = sc.state.nemesis_enemy()
+    here = next(h for h in sc.state.heroes if h.space and not h.eliminated)   # the first hero listed: attacked
+    start = sc.state.with_hero(evolve(here, space=nem.space))
+    mid, steps = announce_activation(start, ctx, nem.id)
+    want = ActivationItem("attack", here.name, words=f"attack {here.name} on {nem.space}")
+    assert mid.acting == nem.id and mid.acting_item == want
+    assert steps[-1].title == f"{nem.id} activates: it is to {want.words}"
+    quiet_mid, _ = announce_activation(start, PhaseContext(world=ctx.world, rulings=ctx.rulings, choices=ctx.choices,
+                                                           quiet=True), nem.id)
+    assert quiet_mid.acting_item == want                   # kept in quiet plays (the forecast) too
+    away = sc.world.adjacent(nem.space)[0]
+    moved = mid.evolve(heroes=tuple(evolve(h, space=away) if h.space == nem.space else h for h in mid.heroes))
+    hit, _ = HP.suffer_damage(moved, nem.id, nem.health)
+    after, steps = resolve_activation(hit, ctx)
+    stopped = [e for e in after.events if isinstance(e, EnemyActed) and e.action == "stopped"]
+    assert [e.item for e in stopped] == [want] and stopped[0].target == here.name
+    assert stopped[0].cleared == (reading == "this_activation")
+    assert steps[0].title.startswith(f"{nem.id} was stunned during its activation: it does not {want.words}")
+    assert after.acting == "" and after.acting_item is None
 
 
 def test_a_standard_enemy_defeated_at_the_interrupt_resolves_nothing():

@@ -31,6 +31,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from explorer.errors import RuleViolation, ScenarioError
+from explorer.options import Rulings
 from explorer.text import plural
 from explorer.trace import Step
 
@@ -321,11 +322,16 @@ def fight(state: GameState, hero: str, enemy_id: str, successes: int, *, spend_e
 
 
 def suffer_damage(state: GameState, enemy_id: str, amount: int, *, nemesis_to: str | None = None,
-                  world: WorldMap | None = None, step: str = "") -> tuple[GameState, list[Step]]:
+                  world: WorldMap | None = None, step: str = "", rulings: Rulings | None = None
+                  ) -> tuple[GameState, list[Step]]:
     """Enemy ``enemy_id`` suffers ``amount`` damage (Damage and Defeat): at damage = health a standard or
     nemesis-specific enemy is removed, an elite is removed and its side mission completed (team-up, discard), the
     nemesis is stunned before the Final Showdown (moved to the adjacent ``nemesis_to`` if given) and defeated in it
     (the heroes win).
+
+    A nemesis stunned in the middle of its own activation (an interrupt: ``state.acting`` names it) loses the item
+    under way; ruling ``nemesis_stunned_mid_activation`` in ``rulings`` (consulted only then; without ``rulings``
+    its default, ``skip_next``) says which activation the stun costs, and the defeat step says so.
 
     Raises:
         RuleViolation: ``nemesis_to`` not adjacent to the nemesis' space (field ``nemesis_to``, step ``step``).
@@ -351,10 +357,18 @@ def suffer_damage(state: GameState, enemy_id: str, amount: int, *, nemesis_to: s
                                     field="nemesis_to", step=step)
             to = nemesis_to
         state = state.with_enemy(evolve(e2, stunned=True, space=to))
+        mid = state.acting == enemy_id and rulings is not None
+        if mid and rulings.reading("nemesis_stunned_mid_activation") == "this_activation":
+            under_way = state.acting_item.words if state.acting_item is not None else "its item"
+            costs = (f"It is stunned in the middle of its own activation: it does not {under_way}, and this "
+                     "activation is the turn the stun costs it, so its damage and stun are removed as the "
+                     "activation ends; its next activation is a normal one (ruling nemesis_stunned_mid_activation "
+                     "= this_activation).")
+        else:
+            costs = "A stunned nemesis skips its next activation; then its damage and stun are removed."
         steps.append(Step("The nemesis is defeated before the Final Showdown: stun token"
                           + (f", moved to {to}" if to != e.space else ", it stays on " + to), S.DAMAGE_AND_DEFEAT,
-                          "A stunned nemesis skips its next activation; then its damage and stun are removed. The "
-                          "active player may move it to an adjacent space (default: it stays).",
+                          costs + " The active player may move it to an adjacent space (default: it stays).",
                           {"stunned": True, "space": to}, (enemy_id, to), SECTION))
         return state, steps
     state = state.evolve(enemies=tuple(x for x in state.enemies if x.id != enemy_id),
@@ -386,10 +400,10 @@ def enemies_nearby(state: GameState, world: WorldMap, hero: str) -> tuple[Enemy,
     return tuple(e for e in state.enemies if e.space in spaces)
 
 
-def hit_each_enemy_nearby(state: GameState, world: WorldMap, hero: str, amount: int
-                          ) -> tuple[GameState, list[Step]]:
+def hit_each_enemy_nearby(state: GameState, world: WorldMap, hero: str, amount: int, *,
+                          rulings: Rulings | None = None) -> tuple[GameState, list[Step]]:
     """A hero's effect that deals ``amount`` damage to each enemy nearby (:func:`enemies_nearby`), one after another
-    in state order (:func:`suffer_damage`; a defeated nemesis stays where it is).
+    in state order (:func:`suffer_damage`, with ``rulings``; a defeated nemesis stays where it is).
 
     Raises:
         ScenarioError: an unknown hero, ``amount`` outside 1..10. RuleViolation: the hero is not on the board.
@@ -405,7 +419,7 @@ def hit_each_enemy_nearby(state: GameState, world: WorldMap, hero: str, amount: 
                   "more lines away is not nearby. (Fixed for pieces; the ruling option nearby_space_itself is about "
                   "spaces.)", {"hit": [e.id for e in targets]}, (hero, *(e.id for e in targets)), SECTION)]
     for e in targets:
-        state, more = suffer_damage(state, e.id, amount, world=world, step="ability")
+        state, more = suffer_damage(state, e.id, amount, world=world, step="ability", rulings=rulings)
         steps += more
     return state, steps
 

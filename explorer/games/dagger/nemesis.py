@@ -32,8 +32,8 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from .state import (
-    THREAT_LOSS, BaseOverrun, ChoiceMade, Effect, Gauge, Enemy, EnemyActed, EnemySpawned, GameState, Hero, HeroDamaged,
-    HeroDefeated, Mission, MissionChecked, ShowdownBegan, SideMissionRevealed, evolve,
+    THREAT_LOSS, ActivationItem, BaseOverrun, ChoiceMade, Effect, Gauge, Enemy, EnemyActed, EnemySpawned, GameState,
+    Hero, HeroDamaged, HeroDefeated, Mission, MissionChecked, ShowdownBegan, SideMissionRevealed, evolve,
 )
 from .worldmap import WorldMap, nearest_operational_bases
 
@@ -606,6 +606,12 @@ class _Item:
                 "overrun_again": f"stay on overrun {self.base}", "move": f"move {e.space} → {self.via}",
                 "none": "nothing (no operational base is left)"}[self.action]
 
+    def record(self, e: Enemy) -> ActivationItem:
+        """The item as the state keeps it (:class:`~.state.ActivationItem`)."""
+        move = self.action == "move"
+        return ActivationItem(self.action, self.target, self.base or "", e.space if move else "",
+                              self.via if move else "", self.words(e))
+
 
 def _determine_item(state: GameState, ctx: PhaseContext, e: Enemy) -> _Item:
     """Nemesis Phase › 3 › Activate enemies: the first item ``e`` can resolve, with the table's choices (pure)."""
@@ -666,31 +672,45 @@ def announce_activation(state: GameState, ctx: PhaseContext, enemy_id: str) -> t
     if loss_reached(state):
         return state, ()
     state, steps = begin_activation(state, ctx, enemy_id)
-    if not state.acting or ctx.quiet:
+    if not state.acting:
         return state, steps
     e = state.enemy(enemy_id)
     item = _determine_item(state, ctx, e)
+    state = state.evolve(acting_item=item.record(e))   # the item the interrupt comes before, kept in the state
+    if ctx.quiet:
+        return state, steps
     return state, (*steps, Step(f"{e.id} activates: it is to {item.words(e)}", S.ENEMY_ACTIVATION,
                                 "The first item it can resolve is determined; an interrupt comes before it lands.",
                                 {"enemy": e.id, "item": item.action}, (e.id,), ctx.prefix + SEC3))
 
 
-def _stopped(state: GameState, ctx: PhaseContext, e: Enemy, section: str) -> tuple[GameState, tuple[Step, ...]]:
+def _stopped(state: GameState, ctx: PhaseContext, e: Enemy, section: str,
+             item: ActivationItem | None) -> tuple[GameState, tuple[Step, ...]]:
     """The nemesis was stunned during its own activation (an interrupt defeated it before its item landed): the item
-    does not resolve; ruling ``nemesis_stunned_mid_activation`` says whether the stun costs it this activation (stun
-    and damage removed now) or its next one (they stay)."""
-    item = _determine_item(state, ctx, e)
+    (``item``, kept in the state since :func:`announce_activation` determined it; determined from the board when
+    none was kept) does not resolve; ruling ``nemesis_stunned_mid_activation`` says whether the stun costs it this
+    activation (stun and damage removed now) or its next one (they stay). The ``"stopped"`` record
+    (:class:`~.state.EnemyActed`) keeps the item and whether the stun was removed."""
+    if item is None:
+        item = _determine_item(state, ctx, e).record(e)
     now = ctx.rulings.reading("nemesis_stunned_mid_activation") == "this_activation"
     if now:
         state = state.with_enemy(evolve(e, stunned=False, damage=0))
-    state = state.evolve(events=state.events + (EnemyActed(e.id, "stopped", item.action),))
+    state = state.evolve(events=state.events + (EnemyActed(e.id, "stopped", item.target, base=item.base,
+                                                           start=item.start, to=item.to, item=item, cleared=now),))
     if ctx.quiet:
         return state, ()
-    rest = ("this activation is the turn it loses: stun and damage removed now; its next activation is a normal one"
-            if now else "stun and damage stay: its next activation is the one it loses (then they are removed)")
-    return state, (Step(f"{e.id} was stunned during its activation: it does not {item.words(e)}", S.DAMAGE_AND_DEFEAT,
-                        f"A stunned nemesis cannot attack, overrun or move; {rest} (ruling "
-                        f"nemesis_stunned_mid_activation = {'this_activation' if now else 'skip_next'}).",
+    if now:
+        title = f"{e.id} was stunned during its activation: it does not {item.words}; stun and damage removed"
+        detail = ("A stunned nemesis cannot attack, overrun or move: it only removes its stun and damage (step 3), "
+                  "and this interrupted activation is the turn the stun costs it (Damage and Defeat: 'on its next "
+                  "turn'): its stun and damage are removed now and its next activation is a normal one (ruling "
+                  "nemesis_stunned_mid_activation = this_activation).")
+    else:
+        title = f"{e.id} was stunned during its activation: it does not {item.words}"
+        detail = ("A stunned nemesis cannot attack, overrun or move; stun and damage stay: its next activation is "
+                  "the one it loses (then they are removed) (ruling nemesis_stunned_mid_activation = skip_next).")
+    return state, (Step(title, S.DAMAGE_AND_DEFEAT, detail,
                         {"enemy": e.id, "action": "stopped", "item": item.action, "stunned": not now},
                         (e.id,), section),)
 
@@ -701,10 +721,10 @@ def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
     nearest operational base in its region (else the nearest anywhere). Nemesis Phase › 3 › Activate enemies. An
     enemy defeated during its activation (an interrupt) resolves nothing; a nemesis stunned during it resolves
     nothing either (:func:`_stopped`, Damage and Defeat, ruling ``nemesis_stunned_mid_activation``)."""
-    enemy_id = state.acting
+    enemy_id, kept = state.acting, state.acting_item
     if not enemy_id:
         return state, ()
-    state = state.evolve(acting="")
+    state = state.evolve(acting="", acting_item=None)
     rule = S.ENEMY_ACTIVATION
     section = ctx.prefix + SEC3
     q = ctx.quiet
@@ -716,7 +736,7 @@ def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
                             {"enemy": enemy_id, "action": "gone"}, (), section),)
     e = state.enemy(enemy_id)
     if e.kind == "nemesis" and e.stunned:
-        return _stopped(state, ctx, e, section)
+        return _stopped(state, ctx, e, section, kept)
     item = _determine_item(state, ctx, e)
     if item.action == "attack":
         names, target = item.names, item.target

@@ -128,7 +128,9 @@ def _action_text(a: _Action) -> str:
     if e.action == "stun_cleared":
         return f"{e.enemy} clears its stun"
     if e.action == "stopped":
-        return f"{e.enemy} is stunned during its activation: its {e.target} does not land"
+        what = f"it does not {e.item.words}" if e.item is not None else "its item does not land"
+        return (f"{e.enemy} is stunned during its activation: {what}"
+                + ("; stun and damage removed" if e.cleared else "; stun and damage stay for its next activation"))
     return f"{e.enemy} cannot move (no operational base)"
 
 

@@ -946,7 +946,7 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
             Step(f"{who} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
                  f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
                  (who,), sec)]
-        g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, who, card.amount)
+        g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, who, card.amount, rulings=ctx.rulings)
         steps += [] if ctx.quiet else [replace(x, section=sec) for x in more]
     cards = tuple(new if c is card else c for c in state.team_cards)
     return replace(state, game=g, team_cards=cards), steps

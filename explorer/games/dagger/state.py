@@ -310,11 +310,32 @@ class HeroDamaged:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivationItem:
+    """The item an enemy's activation is to resolve, as determined when the activation began (Nemesis Phase › 3 ›
+    Activate enemies: the first of attack, overrun, move): ``action`` (``"attack"``, ``"overrun"``,
+    ``"overrun_again"``, ``"move"`` or ``"none"``), ``target`` (the hero attacked, or the base a move heads for),
+    ``base`` (the base in its space, for an overrun), ``start`` → ``to`` (a move's step), and ``words``, the item in a
+    few words (``"attack Hero A on Latveria"``)."""
+
+    action: str
+    target: str = ""
+    base: str = ""
+    start: str = ""
+    to: str = ""
+    words: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class EnemyActed:
     """One enemy activation: ``action`` is ``"attack"`` (``target`` hero, ``power`` damage), ``"overrun"`` or
     ``"overrun_again"`` (``base``), ``"move"`` (``start`` → ``to``, toward ``target`` base), ``"stun_cleared"``,
-    ``"stopped"`` (the nemesis was stunned during its own activation: its item, in ``target``, did not resolve) or
-    ``"none"`` (no operational base to head for)."""
+    ``"stopped"`` or ``"none"`` (no operational base to head for).
+
+    ``"stopped"``: the nemesis was stunned during its own activation (an interrupt defeated it before its item
+    landed): ``item`` is the :class:`ActivationItem` that did not resolve (its ``action`` and ``words``; ``target``,
+    ``base``, ``start`` and ``to`` repeat the item's), and ``cleared`` says whether the stun and damage were removed
+    at once (ruling ``nemesis_stunned_mid_activation = this_activation``) or stay for its next activation
+    (``skip_next``)."""
 
     enemy: str
     action: str
@@ -323,6 +344,8 @@ class EnemyActed:
     base: str = ""
     start: str = ""
     to: str = ""
+    item: ActivationItem | None = None
+    cleared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +419,8 @@ class GameState:
         acting: the enemy whose activation has begun and whose item (attack, overrun or move) has not resolved yet:
             set only while an interrupt inside that activation is played (point ``"3.activation.N.interrupt"``,
             :func:`.nemesis.begin_activation`); ``""`` otherwise.
+        acting_item: the item that activation is to resolve (:class:`ActivationItem`), as determined before the
+            interrupt (:func:`.nemesis.announce_activation`); ``None`` when no activation is interrupted.
         log: one short line per completed action, for replay checks.
         choices: every choice point met so far (:class:`ChoiceMade`), in order.
         events: what happened so far that the outcome reports (missions checked, bases overrun, heroes damaged and
@@ -428,6 +453,7 @@ class GameState:
     won: bool = False
     activating: tuple[str, ...] = ()
     acting: str = ""
+    acting_item: ActivationItem | None = None
     log: tuple[str, ...] = field(default=(), compare=False)
     choices: tuple[ChoiceMade, ...] = field(default=(), compare=False)
     events: tuple[Event, ...] = field(default=(), compare=False)

@@ -367,10 +367,44 @@ def _standing(table: TableTop | None, model_id: str) -> str:
     return f"on {table.models[model_id].on}, ↑{table.elevation(model_id):g}"
 
 
+VERDICT_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("target", "", ""),
+    ("Line of Fire", "Line of Fire", ""),
+    ("Range (hex units)", "Range (hex units)", ""),
+    ("Cover", "Cover", ""),
+    ("hexes", "Hexagons", " title='Range in Hexagons: hexagons between the two Models'"),
+    ("TAG Raid rulebook sections", "Sections", ""),
+)
+"""The verdict table's columns: ``(header, label, header attributes)``. Each row's cell carries its column's label as
+``data-label`` (none for the target, the row's own title): on a phone the page stacks each row into a card of
+labelled lines (:data:`VERDICT_PHONE_CSS`), so the header row is hidden and the label says what each line is."""
+
+VERDICT_PHONE_CSS = """<style>@media (max-width:%(w)dpx){
+.lof-verdict-list table.lof-verdicts,.lof-verdict-list table.lof-verdicts tbody{display:block !important;
+  width:100%% !important;overflow-x:visible !important}
+.lof-verdict-list table.lof-verdicts tr.lof-head{display:none !important}
+.lof-verdict-list table.lof-verdicts tr.lof-row{display:block !important;padding:6px 0 !important}
+.lof-verdict-list table.lof-verdicts tr.lof-row>td{display:block !important;box-sizing:border-box;
+  width:100%% !important;min-width:0 !important;border:0 !important;padding:2px 0 2px 7.5em !important;position:relative;
+  white-space:normal !important;overflow-wrap:anywhere}
+.lof-verdict-list table.lof-verdicts tr.lof-row>td:first-child{padding-left:0 !important}
+.lof-verdict-list table.lof-verdicts tr.lof-row>td[data-label]::before{content:attr(data-label);position:absolute;
+  left:0;top:2px;width:7em;font-weight:bold;color:#333;font-size:max(14px,1em);line-height:1.25;
+  overflow-wrap:normal}
+.lof-verdict-list table.lof-verdicts tr.lof-row>td:nth-child(3){min-height:2.7em}
+}</style>"""
+"""The phone layout of :func:`verdict_table_html` in the Line of Fire page (``%(w)d``: the phone width, the page
+fills in :data:`explorer.serving.phone.PHONE_MAX_WIDTH`): below it each target is a card, its name first, then one
+line per column with the column's label on the left (``data-label``, :data:`VERDICT_COLUMNS`), so the six columns
+never run past a 390 px screen (before: the table scrolled sideways inside its own box and its last column was cut
+at the screen's edge). Wider windows keep the table as it was."""
+
+
 def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: TableTop | None = None) -> str:
     """An HTML table: one row per target with LoF verdict and reason, Range band, MOD, Partial Cover, hexagons,
     Threat Level, and the sections cited. With ``table``, a Model standing on scenery shows the piece and its height
-    (hex units) under its name."""
+    (hex units) under its name. Columns: :data:`VERDICT_COLUMNS` (each cell carries its column's ``data-label`` and
+    the header row the class ``lof-head``, for the phone layout :data:`VERDICT_PHONE_CSS`)."""
     rows = []
     for v in verdicts:
         ok = v.lof.has_lof
@@ -410,23 +444,23 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
         cites += ("<div class='lof-readings' style='color:#6c757d;margin-top:2px'>readings: "
                   + (", ".join(f"{html.escape(k)} = <i>{html.escape(r)}</i>" for k, r in used.items())
                      or "none consulted") + "</div>")
+        lab = [f" data-label='{html.escape(c[1])}'" if c[1] else "" for c in VERDICT_COLUMNS]
         rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
-                    f"<td><b>{html.escape(v.target)}</b>"
+                    f"<td{lab[0]}><b>{html.escape(v.target)}</b>"
                     + (f"<br><span style='font-size:10.5px;color:#555;white-space:nowrap'>"
                        f"{html.escape(_standing(table, v.target))}</span>" if _standing(table, v.target) else "")
-                    + f"</td><td>{verdict}</td><td>{rng}</td>"
-                    f"<td>{cover}</td>"
-                    f"<td>{v.hex_distance}</td>"
-                    f"<td style='font-size:10.5px;color:#555;min-width:110px;overflow-wrap:anywhere'>{cites}</td></tr>")
+                    + f"</td><td{lab[1]}>{verdict}</td><td{lab[2]}>{rng}</td>"
+                    f"<td{lab[3]}>{cover}</td>"
+                    f"<td{lab[4]}>{v.hex_distance}</td>"
+                    f"<td{lab[5]} style='font-size:10.5px;color:#555;min-width:110px;overflow-wrap:anywhere'>{cites}</td></tr>")
     n = sum(1 for v in verdicts if v.lof.has_lof)
     head = (f"<div class='lof-summary' style='font-family:sans-serif;font-size:13px;line-height:1.4;margin:2px 0'><b>{html.escape(shooter)}</b>"
             + (f" ({html.escape(_standing(table, shooter))})" if _standing(table, shooter) else "")
             + f" has LoF to <b>{n}</b> of {len(verdicts)} Models</div>")
     return (head + "<table class='lof-verdicts' style='border-collapse:collapse;font-family:sans-serif;font-size:12px;"
             "line-height:1.25;width:100%'>"
-            "<tr style='text-align:left;border-bottom:1px solid #999'><th>target</th><th>Line of Fire</th>"
-            "<th>Range (hex units)</th><th>Cover</th><th title='Range in Hexagons: hexagons between the two Models'>hexes</th>"
-            "<th>TAG Raid rulebook sections</th></tr>"
+            "<tr class='lof-head' style='text-align:left;border-bottom:1px solid #999'>"
+            + "".join(f"<th{title}>{head}</th>" for head, _label, title in VERDICT_COLUMNS) + "</tr>"
             + "".join(rows) + "</table>")
 
 
@@ -443,4 +477,5 @@ def table_picture(scenario) -> str:
 
 
 __all__ = ["SIDE_COLOURS", "BAND_COLOURS", "PAIR_COLOURS", "COVER", "board_of_table", "short_verdict", "LofSnapshot",
-           "board_svg", "verdict_table_html", "table_picture", "analyse", "TargetVerdict", "BlockedRay"]
+           "board_svg", "verdict_table_html", "VERDICT_COLUMNS", "VERDICT_PHONE_CSS", "table_picture", "analyse",
+           "TargetVerdict", "BlockedRay"]

@@ -41,11 +41,12 @@ from explorer.text import plural
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle
 from explorer.widgets.hexboard import HexBoardView, Piece
+from explorer.widgets.label_floor import PHONE_MAX_WIDTH
 from explorer.widgets.layout import RESPONSIVE_CSS
 
 from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _reference_analyse, analyse
 from .lof_picture import (BAND_COLOURS, COVER, PAIR_COLOURS, SIDE_COLOURS, LofSnapshot, board_of_table, board_svg,
-                          short_verdict, verdict_table_html)
+                          VERDICT_PHONE_CSS, short_verdict, verdict_table_html)
 from .lof_report import blocked_words, obstacle_words
 from .lof_scenario import (DEFAULT_TABLE, ELEVATION_RULING_KEYS, LOF_RULING_KEYS, LofScenario, lof_ruling_keys,
                            default_lof_scenario, scenario_from_table, table_with_models)
@@ -180,7 +181,8 @@ class LofExplorer(W.HBox):
                                 "border-bottom:1px solid #e3e3e3;vertical-align:top} .lof-verdict-list{overflow-x:auto;"
                                 "max-width:100%} .lof-verdict-list table{width:100%} .lof-verdict-list td:first-child{"
                                 "white-space:nowrap} .lof-verdict-list td:nth-child(2){min-width:100px} "
-                                ".lof-verdict-list td:last-child{overflow-wrap:anywhere;min-width:110px}</style>")
+                                ".lof-verdict-list td:last-child{overflow-wrap:anywhere;min-width:110px}</style>"
+                                + VERDICT_PHONE_CSS % {"w": PHONE_MAX_WIDTH})
         self._header_css = css
         self.header = W.HTML(css + _heading_html(sc) + "<div style='font-family:sans-serif;"
                              "font-size:12px;line-height:1.3;color:#555'>Click or tap a Model to pick the shooter; drag it to move it; "
