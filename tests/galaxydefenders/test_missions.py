@@ -514,7 +514,7 @@ def test_mission_4_an_agent_dying_outside_the_base_is_a_ruling():
 
 def test_a_special_rule_until_something_ends_once_and_does_not_come_back():
     """Mission 2: "skip the Event phase until one Underground Probe is deployed over Waypoint 1": the Event phase
-    that first meets it says so (Storybook 2.3) and draws; when Special Event C later removes that probe, the Event
+    that first meets it says so (Storybook 2.3) and draws; when Special Event B later removes that probe, the Event
     phase is not skipped again (it was skipped until the probe came, not while it is missing). Before session 13
     the rule was read again each round: round 2 was skipped, its Event card silently dropped."""
     sc = mission(2, [{"counters": {"probes_on_waypoint_1": 1}, "event": "D"},
