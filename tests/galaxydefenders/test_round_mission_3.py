@@ -48,7 +48,8 @@ def test_before_the_bombs_are_detonated_the_event_phase_moves_signals_instead():
     doc["mission"] = {"mission": 3, "drawn": 0, "counters": {"bombs_detonated": 0}, "event": ""}
     t = _run(doc)
     ev = [s for s in t.steps if s.section.startswith("Mission: Event phase")]
-    assert ev and all(s.rule in (S.SPECIAL_MISSION_RULES, S.SPECIAL_EVENT_EFFECTS) for s in ev)
+    # the replacement's own effects are the special rule's (2.3), not a special event card's (2.5; session 13)
+    assert ev and all(s.rule == S.SPECIAL_MISSION_RULES for s in ev)
     assert any("All Signals move 1 Area toward the closest agent" in s.title for s in ev)
     assert not any(s.title.endswith("is drawn") for s in ev)
 
@@ -152,3 +153,31 @@ def test_a_named_card_is_never_silently_ignored(drawn, bombs, card):
         assert f"Special Event {card} is drawn" in titles
     else:
         assert not any(x.startswith("Special Event") for x in titles)
+
+
+def test_an_event_table_while_the_rule_replaces_the_event_phase_draws_no_card():
+    """[event] (6.3: the Event card drawn, the signals it teleports) in a round whose Event phase Mission 3's rule
+    still replaces: no card is drawn (a 2.3 step says so) and the balancer counts the rule's Teleport Signals; once
+    the rule has ended the Alpha Agent draws the card as before."""
+    doc = _doc()
+    doc["event"] = {"aliens": 1}
+    doc["mission"] = {"mission": 3, "drawn": 0, "counters": {"bombs_detonated": 0}, "event": ""}
+    ev = [s for s in _run(doc).steps if s.section == "Event phase"]
+    assert ev[0].rule == S.SPECIAL_MISSION_RULES and ev[0].title.startswith("No Event card is drawn: mission 3's")
+    assert not any("draws the Event card" in s.title for s in ev)
+    assert ev[-1].title == "Teleport 1 signal: 2 agents - 1 aliens"
+    doc["mission"] = {"mission": 3, "drawn": 0, "counters": {"bombs_detonated": 2}, "event": "A"}
+    ev = [s for s in _run(doc).steps if s.section == "Event phase"]
+    assert ev[0].title == "Marine (Alpha Agent) draws the Event card" and ev[0].rule == S.EVENT_PHASE
+
+
+def test_an_event_table_while_mission_2_skips_the_event_phase_is_refused():
+    doc = _doc()
+    doc["event"] = {"aliens": 1}
+    doc["mission"] = {"mission": 2, "drawn": 0, "event": ""}
+    with pytest.raises(RuleViolation) as e:
+        _run(doc)
+    assert e.value.field == "event" and "skips this Event phase" in str(e.value)
+    assert "allowed: no [event] table until the rule's condition holds" in str(e.value)
+    doc["mission"] = {"mission": 2, "drawn": 0, "counters": {"probes_on_waypoint_1": 1}, "event": "D"}
+    assert any(s.title == "Special Event D is drawn" for s in _run(doc).steps)

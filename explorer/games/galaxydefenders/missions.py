@@ -446,10 +446,11 @@ def event_column(event: SpecialEvent, previous: str, rulings=None) -> tuple[list
     return event.effects, "the leftmost column (the card has no column for this previous result)"
 
 
-def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: str, how: str
-                 ) -> tuple[MissionState, list[Step]]:
+def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: str, how: str,
+                 rule=S.SPECIAL_EVENT_EFFECTS) -> tuple[MissionState, list[Step]]:
     """One effect line: skipped when it moves Signals and the mission ignores such effects (Mission 6), else its
-    counter changes (capped) are applied."""
+    counter changes (capped) are applied. ``rule``: the section whose effect it is (2.5 for a special event's, 2.3
+    for a special mission rule's own effects: Mission 3's replaced Event phase)."""
     if e.tag == "signals" and any(r.kind == "ignore_signal_effects" for r in ctx.mission.rules):
         return state, [Step(f"Ignored: {e.text}", S.SPECIAL_MISSION_RULES, "This mission ignores every effect that "
                             "teleports or moves Signals in the Event phase.", section=sec, facts={"ignored": True})]
@@ -463,7 +464,7 @@ def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: s
         changes[k] = new
     after = state.with_counters(changes)
     counts = "; ".join(f"{k} {state.value(k)} -> {after.value(k)}" for k in changes)
-    return after, [Step(e.text + (f" ({counts})" if counts else ""), S.SPECIAL_EVENT_EFFECTS, how, section=sec,
+    return after, [Step(e.text + (f" ({counts})" if counts else ""), rule, how, section=sec,
                         facts={"counters": dict(changes)} if changes else {})]
 
 
@@ -704,7 +705,8 @@ def event_phase(state: MissionState, ctx: MissionContext, declared) -> tuple[Mis
                           f"{rule.text} (until {condition_text(rule.until)}).", section=sec,
                           facts={"replaced": True}))
         for e in rule.effects:
-            state, st = apply_effect(state, e, ctx, sec, "The special mission rule's effect.")
+            state, st = apply_effect(state, e, ctx, sec, "The special mission rule's effect.",
+                                     S.SPECIAL_MISSION_RULES)
             steps += st
         return state, tuple(steps)
     for e in state.recurring:
@@ -990,6 +992,20 @@ def drawn_before(m: MissionData, rm: RoundMissionModel) -> list[str]:
     deck = rm.drawn - len(m.on_top() & set(rm.earlier))
     implied = [k for k in m.positions if k not in rm.earlier and m.span(k)[1] <= deck]
     return list(rm.earlier) + implied
+
+
+def rule_in_force(rm: RoundMissionModel, agents: int) -> MissionRule | None:
+    """The special rule (2.3) that skips or replaces the Event phase of a round with this ``[mission]``: one whose
+    condition does not hold on the counters after the round while no Event card was drawn before it (such a rule
+    runs from the mission's start until the condition holds); ``None`` otherwise (the Event phase draws a card)."""
+    m = storybook_missions().get(rm.mission)
+    if m is None or rm.drawn or rm.earlier:
+        return None
+    agents = min(agents, 6)
+    start = {k: agents if v == "agents" else v for k, v in m.start.items()}
+    after = MissionState(counters=tuple((k, rm.counters.get(k, start.get(k, 0))) for k in m.counters))
+    return next((r for r in m.rules if r.kind in ("skip_event_phase", "replace_event_phase") and r.until is not None
+                 and not condition_holds(r.until, after, agents, False)), None)
 
 
 def _events_before(m: MissionData, rm: RoundMissionModel) -> tuple[str, ...]:

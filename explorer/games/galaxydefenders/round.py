@@ -199,7 +199,8 @@ from .activation import RuleModel
 from .combat import (CombatMapModel, EffectModel, EffectSymbol, RolledModel, TargetState, with_source,
                      wound_tally)
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
-from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
+from .missions import MissionState, RoundMissionModel, check_round_mission, condition_text, round_mission, \
+    rule_in_force
 from .menace import Menace
 from .round_map import MapNote, Placed
 from .options import rulings as make_rulings
@@ -1151,19 +1152,35 @@ def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, k
 
 def event_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """6.3 Event Phase: the Alpha Agent draws the Event card; the balancer gives the signals teleported (real
-    agents only: NPCs do not count). Nothing when the file has no ``[event]``."""
+    agents only: NPCs do not count). Nothing when the file has no ``[event]``. With a ``[mission]`` whose special
+    rule (Storybook 2.3) still replaces the Event phase (Mission 3) no card is drawn: the first step says so and the
+    balancer counts the rule's Teleport Signals; one that skips it (Mission 2) refuses the ``[event]`` table.
+
+    Raises:
+        RuleViolation: ``[event]`` while the mission's special rule skips the Event phase (field ``event``)."""
     from .phases import EventFigure, signals_to_teleport
 
     ev = ctx.scenario.event
     if ev is None:
         return state, ()
+    rm = ctx.scenario.mission
+    rule = None if rm is None else rule_in_force(rm, len(ctx.scenario.agents))
+    if rule is not None and rule.kind == "skip_event_phase":
+        raise RuleViolation(f"mission {rm.mission}'s special rule skips this Event phase ({rule.text}; not yet: "
+                            f"{condition_text(rule.until)}): no Event card is drawn and no signal teleported",
+                            S.SPECIAL_MISSION_RULES, field="event", step="Event phase", source=ctx.source,
+                            allowed="no [event] table until the rule's condition holds")
     figures = [EventFigure(name=a.name, side="agent", bleeding=a.down) for a in state.agents]
     figures += [EventFigure(name=n.figure.name, side="npc") for n in state.npcs if not n.figure.down]
     figures += [EventFigure(name=f"alien {i + 1}", side="alien") for i in range(ev.aliens)]
     alpha = alpha_of(state, ctx)
     n, st = signals_to_teleport(figures, ev.signals, ev.balancer, ctx.rulings)
-    first = Step(f"{alpha} (Alpha Agent) draws the Event card", S.EVENT_PHASE, "", section="Event phase",
-                 marks=(alpha,))
+    first = (Step(f"{alpha} (Alpha Agent) draws the Event card", S.EVENT_PHASE, "", section="Event phase",
+                  marks=(alpha,)) if rule is None else
+             Step(f"No Event card is drawn: mission {rm.mission}'s special rule replaces the Event phase; its "
+                  "Teleport Signals effect teleports as an Event card would", S.SPECIAL_MISSION_RULES,
+                  f"{rule.text} (not yet: {condition_text(rule.until)}). The number of signals is the 6.3 "
+                  "balancer's, below.", section="Event phase", facts={"replaced": True}))
     return replace(state, teleported=n), (first, *st)
 
 
