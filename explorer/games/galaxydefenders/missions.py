@@ -545,9 +545,11 @@ def deck_numbers(m: MissionData, events: tuple[str, ...]) -> list[tuple[int, str
 
 def first_drawn(ctx: MissionContext, card: str, now: int) -> str:
     """Where ``card`` was drawn before round ``now``, in the words of the scenario's fields: ``rounds[i].event``
-    (round i + 1) for a ``mission`` scenario, ``mission.earlier`` for a ``round`` scenario's ``[mission]``."""
+    (round i + 1) for a ``mission`` scenario, ``mission.earlier`` (or the deck's places within ``mission.drawn``,
+    :func:`drawn_before`) for a ``round`` scenario's ``[mission]``."""
     if ctx.where:
-        return f"before this round: {ctx.where}earlier"
+        return (f"before this round: {ctx.where}earlier lists it, or its place in the Events deck is within the "
+                f"{ctx.where}drawn cards")
     for i, r in enumerate(ctx.scenario.rounds[:now - 1]):
         if r.event == card:
             return f"in round {i + 1}, rounds[{i}].event"
